@@ -1,0 +1,89 @@
+/* philox.h — Philox4x32-10 counter-based generator and accel's mapping from
+ * stream elements to uniform and normal numbers, header-only so that every
+ * backend (C and CUDA) produces the same bits for the same (seed, offset).
+ * Algorithm: Salmon, Moraes, Dror, Shaw, "Parallel random numbers: as easy as
+ * 1, 2, 3", SC 2011 (Random123). The mapping is specified in accel.h at
+ * accel_random_uniform / accel_random_normal. */
+#ifndef ACCEL_PHILOX_H
+#define ACCEL_PHILOX_H
+
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define ACCEL_PHILOX_FN static __host__ __device__ __forceinline__
+#else
+#define ACCEL_PHILOX_FN static inline
+#endif
+
+#define ACCEL_PHILOX_M0 0xD2511F53u
+#define ACCEL_PHILOX_M1 0xCD9E8D57u
+#define ACCEL_PHILOX_W0 0x9E3779B9u
+#define ACCEL_PHILOX_W1 0xBB67AE85u
+
+typedef struct accel_philox_words {
+    uint32_t w[4];
+} accel_philox_words;
+
+/* Philox4x32 with 10 rounds on counter (c0..c3) and key (k0, k1). */
+ACCEL_PHILOX_FN accel_philox_words accel_philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2,
+                                                        uint32_t c3, uint32_t k0, uint32_t k1)
+{
+    for (int round = 0; round < 10; ++round) {
+        if (round > 0) {
+            k0 += ACCEL_PHILOX_W0;
+            k1 += ACCEL_PHILOX_W1;
+        }
+        uint64_t p0 = (uint64_t)ACCEL_PHILOX_M0 * c0;
+        uint64_t p1 = (uint64_t)ACCEL_PHILOX_M1 * c2;
+        uint32_t hi0 = (uint32_t)(p0 >> 32), lo0 = (uint32_t)p0;
+        uint32_t hi1 = (uint32_t)(p1 >> 32), lo1 = (uint32_t)p1;
+        uint32_t n0 = hi1 ^ c1 ^ k0;
+        uint32_t n2 = hi0 ^ c3 ^ k1;
+        c0 = n0;
+        c1 = lo1;
+        c2 = n2;
+        c3 = lo0;
+    }
+    accel_philox_words r = {{c0, c1, c2, c3}};
+    return r;
+}
+
+/* The four words for 64-bit counter c under a 64-bit seed. */
+ACCEL_PHILOX_FN accel_philox_words accel_philox_block(uint64_t c, uint64_t seed)
+{
+    return accel_philox4x32_10((uint32_t)c, (uint32_t)(c >> 32), 0u, 0u, (uint32_t)seed,
+                               (uint32_t)(seed >> 32));
+}
+
+/* Stream element e as f32 in [0,1): 24 bits, exact in binary32. */
+ACCEL_PHILOX_FN float accel_philox_uniform_f32(uint64_t seed, uint64_t e)
+{
+    accel_philox_words r = accel_philox_block(e >> 2, seed);
+    return (float)(r.w[e & 3u] >> 8) * 0x1p-24f;
+}
+
+/* Stream element e as f64 in [0,1): 53 bits, exact in binary64. */
+ACCEL_PHILOX_FN double accel_philox_uniform_f64(uint64_t seed, uint64_t e)
+{
+    accel_philox_words r = accel_philox_block(e >> 1, seed);
+    uint32_t j = (uint32_t)(e & 1u) * 2u;
+    uint64_t bits = (((uint64_t)r.w[j] << 32) | r.w[j + 1]) >> 11;
+    return (double)bits * 0x1p-53;
+}
+
+/* The same draws mapped to (0,1], for logarithms in Box-Muller. */
+ACCEL_PHILOX_FN float accel_philox_open_f32(uint64_t seed, uint64_t e)
+{
+    accel_philox_words r = accel_philox_block(e >> 2, seed);
+    return (float)((r.w[e & 3u] >> 8) + 1u) * 0x1p-24f;
+}
+
+ACCEL_PHILOX_FN double accel_philox_open_f64(uint64_t seed, uint64_t e)
+{
+    accel_philox_words r = accel_philox_block(e >> 1, seed);
+    uint32_t j = (uint32_t)(e & 1u) * 2u;
+    uint64_t bits = (((uint64_t)r.w[j] << 32) | r.w[j + 1]) >> 11;
+    return (double)(bits + 1u) * 0x1p-53;
+}
+
+#endif /* ACCEL_PHILOX_H */

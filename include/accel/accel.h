@@ -43,6 +43,13 @@ extern "C" {
 #define ACCEL_VERSION_PATCH 0
 #define ACCEL_VERSION_STRING "0.1.0"
 
+/* Exported from libaccel; everything else in the library is hidden. */
+#if defined(_WIN32)
+#define ACCEL_API __declspec(dllimport)
+#else
+#define ACCEL_API __attribute__((visibility("default")))
+#endif
+
 typedef struct accel_runtime accel_runtime; /* the caller's; accel_runtime_close */
 typedef struct accel_device accel_device;   /* the runtime's; never released */
 typedef struct accel_buffer accel_buffer;   /* the caller's; accel_buffer_release */
@@ -53,30 +60,30 @@ typedef struct accel_event accel_event;     /* the caller's; accel_event_release
 
 /** One sentence describing a status ("out of device memory"). Never NULL;
  *  unknown values give "unknown status". Thread-safe. */
-const char *accel_status_string(accel_status status);
+ACCEL_API const char *accel_status_string(accel_status status);
 
 /** The enum name of a status ("ACCEL_ERROR_OUT_OF_DEVICE_MEMORY"). Never NULL. */
-const char *accel_status_name(accel_status status);
+ACCEL_API const char *accel_status_name(accel_status status);
 
 /** The calling thread's message for the last failed call, naming the function,
  *  the argument and the cause ("accel_gemm: k=7 but A has 6 columns"). "" when
  *  no call on this thread has failed. The string stays valid until the next
  *  accel call on this thread. */
-const char *accel_last_error(void);
+ACCEL_API const char *accel_last_error(void);
 
 /** Library version "MAJOR.MINOR.PATCH" (ACCEL_VERSION_STRING of the build). */
-const char *accel_version(void);
+ACCEL_API const char *accel_version(void);
 
 typedef void (*accel_log_fn)(int level, const char *message, void *user);
 
 /** Route log lines (level is accel_log_level of accel/backend.h: 0 debug,
  *  1 info, 2 warn, 3 error) to fn instead of stderr; fn NULL restores stderr.
  *  fn may be called from any thread, also from queue workers. */
-void accel_set_log_callback(accel_log_fn fn, void *user);
+ACCEL_API void accel_set_log_callback(accel_log_fn fn, void *user);
 
 /** Lowest level that is logged. Default: $ACCEL_LOG (debug|info|warn|error|off),
  *  else warn. */
-void accel_set_log_level(int level);
+ACCEL_API void accel_set_log_level(int level);
 
 /* --------------------------------------------------------------- runtime */
 
@@ -91,14 +98,14 @@ void accel_set_log_level(int level);
  *  accel_last_error), ACCEL_ERROR_NOT_FOUND (no config file),
  *  ACCEL_ERROR_UNAVAILABLE (no backend loaded), ACCEL_ERROR_PLUGIN_LOAD (strict
  *  or ACCEL_BACKEND and the named backend failed), ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
-accel_status accel_runtime_open(const char *config_path, accel_runtime **out_runtime);
+ACCEL_API accel_status accel_runtime_open(const char *config_path, accel_runtime **out_runtime);
 
 /** Drain every queue, release every object still alive, shut backends down and
  *  unload them in the reverse of their load order. NULL is a no-op. */
-void accel_runtime_close(accel_runtime *rt);
+ACCEL_API void accel_runtime_close(accel_runtime *rt);
 
 /** The config file the runtime read (absolute path). */
-const char *accel_runtime_config_path(const accel_runtime *rt);
+ACCEL_API const char *accel_runtime_config_path(const accel_runtime *rt);
 
 /* What happened to one backend candidate of the configuration. */
 typedef struct accel_backend_info {
@@ -114,101 +121,101 @@ typedef struct accel_backend_info {
 } accel_backend_info;
 
 /** Number of backend candidates (configured order, then any others). */
-uint32_t accel_runtime_backend_count(const accel_runtime *rt);
+ACCEL_API uint32_t accel_runtime_backend_count(const accel_runtime *rt);
 
 /** Copy candidate `index`'s record; strings live as long as the runtime.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_RANGE. */
-accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
+ACCEL_API accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
                                         accel_backend_info *out_info);
 
 /* --------------------------------------------------------------- devices */
 
 /** Number of devices over all loaded backends. */
-uint32_t accel_device_count(const accel_runtime *rt);
+ACCEL_API uint32_t accel_device_count(const accel_runtime *rt);
 
 /** Device `index` (0..count-1) in configured backend order.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_NOT_FOUND. */
-accel_status accel_device_get(accel_runtime *rt, uint32_t index, accel_device **out_device);
+ACCEL_API accel_status accel_device_get(accel_runtime *rt, uint32_t index, accel_device **out_device);
 
 /** Device by name as in PyTorch: "cpu", "cuda" (= "cuda:0"), "cuda:1", or
  *  "default". Errors: ACCEL_ERROR_NOT_FOUND (message lists known devices),
  *  ACCEL_ERROR_INVALID_ARGUMENT (malformed name). */
-accel_status accel_device_get_by_name(accel_runtime *rt, const char *name,
+ACCEL_API accel_status accel_device_get_by_name(accel_runtime *rt, const char *name,
                                       accel_device **out_device);
 
 /** The first device of the first backend in configured order that loaded. */
-accel_status accel_device_default(accel_runtime *rt, accel_device **out_device);
+ACCEL_API accel_status accel_device_default(accel_runtime *rt, accel_device **out_device);
 
 /** Fill *out (set out->struct_size first, or use accel_device_properties_init);
  *  memory_free is read now. */
-accel_status accel_device_properties_get(const accel_device *dev, accel_device_properties *out);
+ACCEL_API accel_status accel_device_properties_get(const accel_device *dev, accel_device_properties *out);
 
 /** Zero *p and set its struct_size. */
-void accel_device_properties_init(accel_device_properties *p);
+ACCEL_API void accel_device_properties_init(accel_device_properties *p);
 
 /** "cuda:0", "cpu:0": the canonical name, valid as long as the runtime. */
-const char *accel_device_name(const accel_device *dev);
+ACCEL_API const char *accel_device_name(const accel_device *dev);
 
 /* --------------------------------------------------------------- buffers */
 
 /** Allocate `bytes` of memory on dev (bytes may be 0). Contents are undefined.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_DEVICE_MEMORY,
  *  ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
-accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer **out_buffer);
+ACCEL_API accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer **out_buffer);
 
 /** Free the buffer. The caller must make sure no queued work still uses it
  *  (finish the queues that do); NULL is a no-op. */
-void accel_buffer_release(accel_buffer *buf);
+ACCEL_API void accel_buffer_release(accel_buffer *buf);
 
 /** Size in bytes (0 for an invalid handle). */
-size_t accel_buffer_size(const accel_buffer *buf);
+ACCEL_API size_t accel_buffer_size(const accel_buffer *buf);
 
 /** Device that holds the buffer (NULL for an invalid handle). */
-accel_device *accel_buffer_device(const accel_buffer *buf);
+ACCEL_API accel_device *accel_buffer_device(const accel_buffer *buf);
 
 /** Page-locked host memory for fast asynchronous transfers to dev's backend
  *  (plain 64-byte-aligned memory where the backend has none).
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
-accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr);
+ACCEL_API accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr);
 
 /** Free memory from accel_host_alloc; NULL is a no-op. */
-void accel_host_free(accel_device *dev, void *ptr);
+ACCEL_API void accel_host_free(accel_device *dev, void *ptr);
 
 /* ---------------------------------------------------------------- queues */
 
 /** An in-order asynchronous queue (a CUDA stream; a worker thread on the CPU).
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_HOST_MEMORY,
  *  ACCEL_ERROR_DEVICE. */
-accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue);
+ACCEL_API accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue);
 
 /** Wait for the queue's work, then free it; NULL is a no-op. */
-void accel_queue_release(accel_queue *q);
+ACCEL_API void accel_queue_release(accel_queue *q);
 
 /** Block until all work enqueued so far is done. Returns the queue's sticky
  *  error (then cleared) when some of it failed. */
-accel_status accel_queue_finish(accel_queue *q);
+ACCEL_API accel_status accel_queue_finish(accel_queue *q);
 
-accel_device *accel_queue_device(const accel_queue *q);
+ACCEL_API accel_device *accel_queue_device(const accel_queue *q);
 
 /** Enqueue a copy of `bytes` from host memory src into dst at byte dst_offset.
  *  src must stay valid and unchanged until the queue has passed the write (a
  *  later finish or event). Errors: ACCEL_ERROR_INVALID_HANDLE,
  *  ACCEL_ERROR_INVALID_ARGUMENT (src NULL with bytes > 0), ACCEL_ERROR_OUT_OF_RANGE,
  *  ACCEL_ERROR_DEVICE_MISMATCH (dst not on q's device). */
-accel_status accel_queue_write(accel_queue *q, accel_buffer *dst, size_t dst_offset,
+ACCEL_API accel_status accel_queue_write(accel_queue *q, accel_buffer *dst, size_t dst_offset,
                                const void *src, size_t bytes);
 
 /** Enqueue a copy of `bytes` from src at byte src_offset into host memory dst,
  *  which must stay valid until the queue has passed the read. Errors as write. */
-accel_status accel_queue_read(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
+ACCEL_API accel_status accel_queue_read(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
                               size_t bytes);
 
 /** accel_queue_write, then wait for it (and all earlier work on q). */
-accel_status accel_queue_write_blocking(accel_queue *q, accel_buffer *dst, size_t dst_offset,
+ACCEL_API accel_status accel_queue_write_blocking(accel_queue *q, accel_buffer *dst, size_t dst_offset,
                                         const void *src, size_t bytes);
 
 /** accel_queue_read, then wait for it (and all earlier work on q). */
-accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t src_offset,
+ACCEL_API accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t src_offset,
                                        void *dst, size_t bytes);
 
 /** Enqueue a copy of `bytes` between buffers, also between devices and
@@ -216,35 +223,35 @@ accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t
  *  earlier work must be ordered by an event). Ranges must not overlap.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_RANGE,
  *  ACCEL_ERROR_DEVICE_MISMATCH, ACCEL_ERROR_INVALID_ARGUMENT (overlap). */
-accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offset,
+ACCEL_API accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offset,
                               accel_buffer *dst, size_t dst_offset, size_t bytes);
 
 /* ---------------------------------------------------------------- events */
 
 /** An event of dev, for marking points in dev's queues.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_HOST_MEMORY, ACCEL_ERROR_DEVICE. */
-accel_status accel_event_create(accel_device *dev, accel_event **out_event);
+ACCEL_API accel_status accel_event_create(accel_device *dev, accel_event **out_event);
 
 /** Free an event; NULL is a no-op. */
-void accel_event_release(accel_event *ev);
+ACCEL_API void accel_event_release(accel_event *ev);
 
 /** Mark the current end of q (q must be on the event's device). */
-accel_status accel_event_record(accel_event *ev, accel_queue *q);
+ACCEL_API accel_status accel_event_record(accel_event *ev, accel_queue *q);
 
 /** Work enqueued on q after this call starts only once ev's work is done.
  *  ev may belong to another device or backend. */
-accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev);
+ACCEL_API accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev);
 
 /** Block until ev's work is done; returns the recording queue's sticky error. */
-accel_status accel_event_synchronize(accel_event *ev);
+ACCEL_API accel_status accel_event_synchronize(accel_event *ev);
 
 /** Non-blocking: *out_done = true once ev's work is done. */
-accel_status accel_event_query(accel_event *ev, bool *out_done);
+ACCEL_API accel_status accel_event_query(accel_event *ev, bool *out_done);
 
 /** Milliseconds of device time between two completed events recorded on the
  *  same device. Errors: ACCEL_ERROR_DEVICE_MISMATCH, ACCEL_ERROR_INVALID_ARGUMENT
  *  (not recorded or not complete). */
-accel_status accel_event_elapsed_ms(accel_event *start, accel_event *end, double *out_ms);
+ACCEL_API accel_status accel_event_elapsed_ms(accel_event *start, accel_event *end, double *out_ms);
 
 /* ------------------------------------------------------------------- ops */
 
@@ -264,10 +271,10 @@ static inline accel_slice accel_slice_of(accel_buffer *buf, size_t offset, size_
 }
 
 /** Size in bytes of one element of dtype; 0 for an unknown dtype. */
-size_t accel_dtype_size(accel_dtype dtype);
+ACCEL_API size_t accel_dtype_size(accel_dtype dtype);
 
 /** "f32", "f64", "f16", "bf16"; "invalid" otherwise. */
-const char *accel_dtype_name(accel_dtype dtype);
+ACCEL_API const char *accel_dtype_name(accel_dtype dtype);
 
 /* Every op below enqueues on q and returns. All operands must be on q's device.
  * Common errors: ACCEL_ERROR_INVALID_HANDLE (NULL/released queue or buffer),
@@ -280,57 +287,57 @@ const char *accel_dtype_name(accel_dtype dtype);
  * ulp bound (CPU: glibc libm, <= 1 ulp; see README). */
 
 /** out[i] = value (converted to dtype). */
-accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_slice out);
+ACCEL_API accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_slice out);
 
 /** out[i] = x[i] on one device (use accel_queue_copy between devices). */
-accel_status accel_copy(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_copy(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
 /** Generic binary elementwise op: op is ACCEL_OP_ADD..ACCEL_OP_MIN. */
-accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice a,
+ACCEL_API accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice a,
                           accel_slice b, accel_slice out);
 /** out = a + b */
-accel_status accel_add(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_add(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 /** out = a - b */
-accel_status accel_sub(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_sub(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 /** out = a * b */
-accel_status accel_mul(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_mul(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 /** out = a / b (IEEE: x/0 is ±Inf, 0/0 is NaN) */
-accel_status accel_div(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_div(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 /** out = maximum(a, b); NaN if either is NaN (as numpy.maximum) */
-accel_status accel_max(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_max(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 /** out = minimum(a, b); NaN if either is NaN (as numpy.minimum) */
-accel_status accel_min(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_min(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 
 /** y = alpha*x + beta*y (BLAS axpby). */
-accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, double beta,
+ACCEL_API accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, double beta,
                          accel_slice y);
 /** out = alpha*x */
-accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, accel_slice out);
 
 /** Generic unary elementwise op: op is ACCEL_OP_NEG..ACCEL_OP_RELU. */
-accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
+ACCEL_API accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
                          accel_slice out);
-accel_status accel_neg(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-accel_status accel_abs(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-accel_status accel_sqrt(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-accel_status accel_exp(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-accel_status accel_log(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-accel_status accel_tanh(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_neg(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_abs(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_sqrt(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_exp(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_log(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_tanh(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
 /** out.count must be 1. op is ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or
  *  ACCEL_OP_REDUCE_MIN. The sum of 0 elements is 0; max/min of 0 elements is
  *  ACCEL_ERROR_INVALID_ARGUMENT (no identity, as NumPy). Sums are accumulated
  *  in a fixed order (pairwise/blocked), error <= c*n*eps*sum|x| (Higham 2002,
  *  "Accuracy and Stability of Numerical Algorithms", 4.2), same result every run. */
-accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
+ACCEL_API accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
                           accel_slice out);
-accel_status accel_sum(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-accel_status accel_reduce_max(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-accel_status accel_reduce_min(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_sum(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_reduce_max(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_reduce_min(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
 /** out[0] = sum_i x[i]*y[i]; x and y counts equal, out.count 1. */
-accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice y, accel_slice out);
+ACCEL_API accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice y, accel_slice out);
 
 typedef enum accel_transpose {
     ACCEL_NO_TRANS = 0,
@@ -361,7 +368,7 @@ typedef struct accel_gemm_desc {
 } accel_gemm_desc;
 
 /** Zero *d, set struct_size, alpha = 1, batch_count = 1. */
-void accel_gemm_desc_init(accel_gemm_desc *d);
+ACCEL_API void accel_gemm_desc_init(accel_gemm_desc *d);
 
 /** Enqueue the GEMM d describes. Besides the common errors:
  *  ACCEL_ERROR_INVALID_ARGUMENT (ld smaller than the row length, m/n/k
@@ -369,10 +376,10 @@ void accel_gemm_desc_init(accel_gemm_desc *d);
  *  ACCEL_ERROR_OUT_OF_RANGE (a matrix of some batch past its buffer: the
  *  message names the matrix, the batch and the sizes). m, n or k may be 0
  *  (k == 0: C = beta*C). */
-accel_status accel_gemm(accel_queue *q, const accel_gemm_desc *d);
+ACCEL_API accel_status accel_gemm(accel_queue *q, const accel_gemm_desc *d);
 
 /** C[m x n] = A[m x k] * B[k x n], all contiguous from offset 0. */
-accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m, size_t n, size_t k,
+ACCEL_API accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m, size_t n, size_t k,
                           accel_buffer *a, accel_buffer *b, accel_buffer *c);
 
 /** Uniform [0,1) numbers: out[i] is element (rng_offset + i) of the
@@ -386,7 +393,7 @@ accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m, size_t n,
  *  f64: element e is ((w[2j] << 32 | w[2j+1]) >> 11) * 2^-53 of
  *       philox(e / 2, seed), j = e % 2.
  *  Errors: the common ones; dtype must be f32 or f64. */
-accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, uint64_t seed,
+ACCEL_API accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, uint64_t seed,
                                   uint64_t rng_offset, accel_slice out);
 
 /** Normal N(mean, stddev^2) numbers by Box-Muller on the same stream: pair
@@ -396,7 +403,7 @@ accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, uint64_t se
  *  mean + stddev*r*sin(2 pi u2). Not bit-identical across backends (libm
  *  differs), within a few ulp. Errors as accel_random_uniform, and
  *  ACCEL_ERROR_INVALID_ARGUMENT for stddev < 0 or non-finite mean/stddev. */
-accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t seed, uint64_t rng_offset,
+ACCEL_API accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t seed, uint64_t rng_offset,
                                  double mean, double stddev, accel_slice out);
 
 #ifdef __cplusplus

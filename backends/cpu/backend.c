@@ -1,0 +1,276 @@
+/* backend.c — the CPU backend's plugin table and entry symbol: init (the
+ * `threads` key of [backend.cpu]), the one device cpu:0 and its properties,
+ * buffers and pinned host memory (64-byte-aligned plain memory). */
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpu.h"
+
+#if ACCEL_CPU_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+#define ACCEL_CPU_ALIGN 64
+
+ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);
+
+size_t accel_cpu__dtype_size(uint32_t dtype)
+{
+    switch (dtype) {
+    case ACCEL_F32: return 4;
+    case ACCEL_F64: return 8;
+    case ACCEL_F16:
+    case ACCEL_BF16: return 2;
+    default: return 0;
+    }
+}
+
+static const char *config_value(const accel_host_services *host, const char *key)
+{
+    if (host->struct_size < offsetof(accel_host_services, reserved) || !host->config_get)
+        return NULL;
+    return host->config_get(host->host_ctx, key);
+}
+
+/* "model name" of the first processor in /proc/cpuinfo, or "CPU". */
+static void read_cpu_model(char *out, size_t size)
+{
+    snprintf(out, size, "CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0)
+            continue;
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        char *s = colon + 1;
+        while (*s == ' ' || *s == '\t')
+            ++s;
+        size_t len = strcspn(s, "\n");
+        while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+            --len;
+        if (len > 0)
+            snprintf(out, size, "%.*s", (int)len, s);
+        break;
+    }
+    fclose(f);
+}
+
+/* MemTotal and MemAvailable of /proc/meminfo in bytes; sysconf as fallback. */
+static void read_memory(uint64_t *total, uint64_t *avail)
+{
+    *total = 0;
+    *avail = 0;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        unsigned long long kb;
+        while (fgets(line, sizeof line, f)) {
+            if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+                *total = (uint64_t)kb * 1024u;
+            else if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+                *avail = (uint64_t)kb * 1024u;
+        }
+        fclose(f);
+    }
+    if (*total == 0) {
+        long pages = sysconf(_SC_PHYS_PAGES), avail_pages = sysconf(_SC_AVPHYS_PAGES);
+        long page = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && page > 0)
+            *total = (uint64_t)pages * (uint64_t)page;
+        if (avail_pages > 0 && page > 0)
+            *avail = (uint64_t)avail_pages * (uint64_t)page;
+    }
+}
+
+static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
+{
+    accel_cpu_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        host->set_error("cpu: out of host memory at init");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    ctx->host = host;
+
+    int procs = omp_get_num_procs();
+    if (procs < 1)
+        procs = 1;
+    int threads = procs;
+    const char *v = config_value(host, "threads");
+    if (v) {
+        char *end = NULL;
+        errno = 0;
+        long n = strtol(v, &end, 10);
+        while (end && (*end == ' ' || *end == '\t'))
+            ++end;
+        if (end == v || !end || *end != '\0' || errno != 0 || n < 0 || n > 4096) {
+            host->set_error("cpu: threads = '%s' is not an integer in 0..4096 (0: all cores)", v);
+            free(ctx);
+            return ACCEL_ERROR_CONFIG;
+        }
+        if (n > 0)
+            threads = (int)n;
+    }
+    ctx->threads = threads;
+
+#if ACCEL_CPU_HAVE_OPENBLAS
+    openblas_set_num_threads(threads);
+    /* "OpenBLAS 0.3.21 DYNAMIC_ARCH ..." -> "OpenBLAS 0.3.21" */
+    const char *cfg = openblas_get_config();
+    if (cfg) {
+        const char *sp = strchr(cfg, ' ');
+        const char *sp2 = sp ? strchr(sp + 1, ' ') : NULL;
+        int len = sp2 ? (int)(sp2 - cfg) : (int)strlen(cfg);
+        snprintf(ctx->blas_version, sizeof ctx->blas_version, "%.*s", len, cfg);
+    }
+#else
+    snprintf(ctx->blas_version, sizeof ctx->blas_version, "CBLAS");
+#endif
+
+    char model[96];
+    read_cpu_model(model, sizeof model);
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s (%d thread%s)", model, threads,
+             threads == 1 ? "" : "s");
+    host->log(ACCEL_LOG_DEBUG, "cpu:0 is %s; %s; %d of %d processors", ctx->device_name,
+              ctx->blas_version, threads, procs);
+    *out_ctx = ctx;
+    return ACCEL_SUCCESS;
+}
+
+static void cpu_shutdown(void *ctx)
+{
+    free(ctx);
+}
+
+static uint32_t cpu_device_count(void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+static int32_t cpu_device_properties(void *vctx, uint32_t device, accel_device_properties *out)
+{
+    accel_cpu_ctx *ctx = vctx;
+    (void)device;
+    accel_device_properties p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    p.kind = ACCEL_DEVICE_CPU;
+    snprintf(p.name, sizeof p.name, "%s", ctx->device_name);
+    snprintf(p.backend, sizeof p.backend, "cpu");
+    p.index = 0;
+    p.compute_units = (uint32_t)ctx->threads;
+    read_memory(&p.memory_total, &p.memory_free);
+    p.dtypes = (1u << ACCEL_F32) | (1u << ACCEL_F64) | (1u << ACCEL_F16) | (1u << ACCEL_BF16);
+    p.host_accessible = 1;
+    snprintf(p.runtime_version, sizeof p.runtime_version, "%s", ctx->blas_version);
+    /* An older core passes a shorter struct: fill only what it has. */
+    size_t n = out->struct_size && out->struct_size < sizeof p ? out->struct_size : sizeof p;
+    uint32_t caller_size = out->struct_size ? out->struct_size : (uint32_t)sizeof p;
+    memcpy(out, &p, n);
+    out->struct_size = caller_size < sizeof p ? caller_size : (uint32_t)sizeof p;
+    return ACCEL_SUCCESS;
+}
+
+static void *aligned_alloc64(size_t bytes)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, ACCEL_CPU_ALIGN, bytes ? bytes : 1) != 0)
+        return NULL;
+    return p;
+}
+
+static int32_t cpu_buffer_alloc(void *vctx, uint32_t device, size_t bytes, accel_be_buffer **out)
+{
+    accel_cpu_ctx *ctx = vctx;
+    (void)device;
+    accel_be_buffer *buf = malloc(sizeof *buf);
+    void *data = aligned_alloc64(bytes);
+    if (!buf || !data) {
+        free(buf);
+        free(data);
+        ctx->host->set_error("cpu: cannot allocate a buffer of %zu bytes", bytes);
+        return ACCEL_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
+    buf->data = data;
+    buf->bytes = bytes;
+    *out = buf;
+    return ACCEL_SUCCESS;
+}
+
+static void cpu_buffer_free(void *ctx, accel_be_buffer *buf)
+{
+    (void)ctx;
+    if (!buf)
+        return;
+    free(buf->data);
+    free(buf);
+}
+
+static void *cpu_buffer_host_ptr(void *ctx, accel_be_buffer *buf)
+{
+    (void)ctx;
+    return buf->data;
+}
+
+static int32_t cpu_host_alloc(void *vctx, size_t bytes, void **out)
+{
+    accel_cpu_ctx *ctx = vctx;
+    void *p = aligned_alloc64(bytes);
+    if (!p) {
+        ctx->host->set_error("cpu: cannot allocate %zu bytes of host memory", bytes);
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *out = p;
+    return ACCEL_SUCCESS;
+}
+
+static void cpu_host_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+static const accel_backend cpu_backend = {
+    .abi_version = ACCEL_BACKEND_ABI_VERSION,
+    .struct_size = sizeof(accel_backend),
+    .name = "cpu",
+    .description = "CPU: OpenBLAS GEMM, OpenMP elementwise ops and reductions, a worker thread per queue",
+    .init = cpu_init,
+    .shutdown = cpu_shutdown,
+    .device_count = cpu_device_count,
+    .device_properties = cpu_device_properties,
+    .buffer_alloc = cpu_buffer_alloc,
+    .buffer_free = cpu_buffer_free,
+    .buffer_host_ptr = cpu_buffer_host_ptr,
+    .host_alloc = cpu_host_alloc,
+    .host_free = cpu_host_free,
+    .queue_create = accel_cpu__queue_create,
+    .queue_destroy = accel_cpu__queue_destroy,
+    .queue_finish = accel_cpu__queue_finish,
+    .queue_write = accel_cpu__queue_write,
+    .queue_read = accel_cpu__queue_read,
+    .queue_copy = accel_cpu__queue_copy,
+    .queue_host_fn = accel_cpu__queue_host_fn,
+    .event_create = accel_cpu__event_create,
+    .event_destroy = accel_cpu__event_destroy,
+    .event_record = accel_cpu__event_record,
+    .queue_wait_event = accel_cpu__queue_wait_event,
+    .event_synchronize = accel_cpu__event_synchronize,
+    .event_query = accel_cpu__event_query,
+    .event_elapsed_ms = accel_cpu__event_elapsed_ms,
+    .op_supported = accel_cpu__op_supported,
+    .op_execute = accel_cpu__op_execute,
+};
+
+ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void)
+{
+    return &cpu_backend;
+}

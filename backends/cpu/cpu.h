@@ -1,0 +1,102 @@
+/* cpu.h — declarations shared by the CPU backend's files: the plugin context,
+ * buffers, the resolved op record that queues carry, and the entry points of
+ * each file. Everything here is internal to libaccel_cpu.so (hidden). */
+#ifndef ACCEL_CPU_H
+#define ACCEL_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "accel/backend.h"
+
+/* Elements per parallel block of elementwise ops and random fills. */
+#define ACCEL_CPU_EW_BLOCK 16384
+/* Elements per reduction block. Fixed (not derived from the thread count) so
+ * that sums do not depend on how many threads ran them. */
+#define ACCEL_CPU_REDUCE_BLOCK 8192
+/* Room for an error message kept on a queue until the next synchronizing call. */
+#define ACCEL_CPU_MSG_SIZE 256
+
+/* Runs the statement(s) for each size_t B_ in [0, NB): over a team of `nt`
+ * threads (a variable of that name must be in scope) when there is more than
+ * one block and thread, else inline, since entering an OpenMP region costs
+ * about a microsecond. Blocks are fixed by the caller, never by the team size. */
+#define ACCEL_CPU_FOR_BLOCKS(B_, NB, ...)                                           \
+    do {                                                                            \
+        const size_t for_nb_ = (NB);                                                \
+        if (for_nb_ <= 1 || nt <= 1) {                                             \
+            for (size_t B_ = 0; B_ < for_nb_; ++B_) {                               \
+                __VA_ARGS__;                                                        \
+            }                                                                       \
+            break;                                                                  \
+        }                                                                           \
+        _Pragma("omp parallel for num_threads(nt) schedule(static)")               \
+        for (size_t B_ = 0; B_ < for_nb_; ++B_) {                                   \
+            __VA_ARGS__;                                                            \
+        }                                                                           \
+    } while (0)
+
+typedef struct accel_cpu_ctx {
+    const accel_host_services *host;
+    int threads; /* OpenMP team size of ops; also OpenBLAS's thread count */
+    char device_name[128];
+    char blas_version[32];
+} accel_cpu_ctx;
+
+struct accel_be_buffer {
+    void *data; /* 64-byte aligned; valid (non-NULL) also for 0 bytes */
+    size_t bytes;
+};
+
+/* One op with operand addresses resolved, copied into a queue by value so the
+ * caller's accel_op_desc may be freed as soon as op_execute returns. */
+typedef struct accel_cpu_op {
+    uint32_t op;    /* accel_op_code */
+    uint32_t dtype; /* accel_dtype */
+    void *ptr[4];   /* operand addresses (buffer data + offset) */
+    size_t count[4];
+    double scalars[4];
+    uint64_t seed, rng_offset;
+    uint32_t trans_a, trans_b;
+    size_t m, n, k, lda, ldb, ldc;
+    size_t batch_count, stride_a, stride_b, stride_c;
+    char name[48]; /* the public function's name, for messages */
+} accel_cpu_op;
+
+size_t accel_cpu__dtype_size(uint32_t dtype);
+
+/* Each runs one op on the calling thread (the queue's worker) with an OpenMP
+ * team of `threads`, and returns an accel_status; on failure it writes a
+ * message that starts with op->name into msg. */
+int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
+void accel_cpu__elementwise(const accel_cpu_op *op, int threads);
+int32_t accel_cpu__reduce(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
+int32_t accel_cpu__gemm(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
+void accel_cpu__random(const accel_cpu_op *op, int threads);
+
+/* ops.c: the op_supported and op_execute entries. */
+int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);
+int32_t accel_cpu__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
+
+/* queue.c: queues, transfers, host functions and events. */
+int32_t accel_cpu__queue_create(void *ctx, uint32_t device, accel_be_queue **out);
+void accel_cpu__queue_destroy(void *ctx, accel_be_queue *q);
+int32_t accel_cpu__queue_finish(void *ctx, accel_be_queue *q);
+int32_t accel_cpu__queue_write(void *ctx, accel_be_queue *q, accel_be_buffer *dst, size_t dst_offset,
+                               const void *src, size_t bytes);
+int32_t accel_cpu__queue_read(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t src_offset,
+                              void *dst, size_t bytes);
+int32_t accel_cpu__queue_copy(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t src_offset,
+                              accel_be_buffer *dst, size_t dst_offset, size_t bytes);
+int32_t accel_cpu__queue_host_fn(void *ctx, accel_be_queue *q, accel_host_fn fn, void *user);
+int32_t accel_cpu__queue_enqueue_op(accel_be_queue *q, const accel_cpu_op *op);
+int32_t accel_cpu__event_create(void *ctx, uint32_t device, accel_be_event **out);
+void accel_cpu__event_destroy(void *ctx, accel_be_event *ev);
+int32_t accel_cpu__event_record(void *ctx, accel_be_event *ev, accel_be_queue *q);
+int32_t accel_cpu__queue_wait_event(void *ctx, accel_be_queue *q, accel_be_event *ev);
+int32_t accel_cpu__event_synchronize(void *ctx, accel_be_event *ev);
+int32_t accel_cpu__event_query(void *ctx, accel_be_event *ev, int *out_done);
+int32_t accel_cpu__event_elapsed_ms(void *ctx, accel_be_event *start, accel_be_event *end,
+                                    double *out_ms);
+
+#endif /* ACCEL_CPU_H */

@@ -1,0 +1,173 @@
+/* ops.c — which ops the CPU backend takes (op_supported), how an accel_op_desc
+ * becomes a resolved accel_cpu_op on a queue (op_execute), and the dispatch
+ * that runs it on the queue's worker (accel_cpu__op_run). */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cpu.h"
+
+static int is_float(uint32_t dtype)
+{
+    return dtype == ACCEL_F32 || dtype == ACCEL_F64;
+}
+
+static int is_half(uint32_t dtype)
+{
+    return dtype == ACCEL_F16 || dtype == ACCEL_BF16;
+}
+
+/* Operands each op reads or writes (the order of accel_op_desc). */
+static uint32_t operand_count(uint32_t op)
+{
+    switch (op) {
+    case ACCEL_OP_FILL:
+    case ACCEL_OP_RANDOM_UNIFORM:
+    case ACCEL_OP_RANDOM_NORMAL: return 1;
+    case ACCEL_OP_COPY:
+    case ACCEL_OP_SCALE:
+    case ACCEL_OP_NEG:
+    case ACCEL_OP_ABS:
+    case ACCEL_OP_SQRT:
+    case ACCEL_OP_EXP:
+    case ACCEL_OP_LOG:
+    case ACCEL_OP_TANH:
+    case ACCEL_OP_RELU:
+    case ACCEL_OP_AXPBY:
+    case ACCEL_OP_SUM:
+    case ACCEL_OP_REDUCE_MAX:
+    case ACCEL_OP_REDUCE_MIN: return 2;
+    case ACCEL_OP_ADD:
+    case ACCEL_OP_SUB:
+    case ACCEL_OP_MUL:
+    case ACCEL_OP_DIV:
+    case ACCEL_OP_MAX:
+    case ACCEL_OP_MIN:
+    case ACCEL_OP_DOT:
+    case ACCEL_OP_GEMM: return 3;
+    default: return 0;
+    }
+}
+
+static int supported(uint32_t op, uint32_t dtype)
+{
+    if (operand_count(op) == 0)
+        return 0;
+    if (is_float(dtype))
+        return 1;
+    return is_half(dtype) && (op == ACCEL_OP_COPY || op == ACCEL_OP_GEMM);
+}
+
+static const char *dtype_name(uint32_t dtype)
+{
+    switch (dtype) {
+    case ACCEL_F32: return "f32";
+    case ACCEL_F64: return "f64";
+    case ACCEL_F16: return "f16";
+    case ACCEL_BF16: return "bf16";
+    default: return "invalid";
+    }
+}
+
+int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc)
+{
+    (void)ctx;
+    (void)device;
+    return supported(desc->op, desc->dtype) ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
+}
+
+int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc)
+{
+    accel_cpu_ctx *ctx = vctx;
+    /* A core built against an older ABI minor passes a shorter descriptor. */
+    accel_op_desc d;
+    memset(&d, 0, sizeof d);
+    size_t dsize = desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size : sizeof d;
+    memcpy(&d, desc, dsize);
+    const char *name = d.name ? d.name : "accel op";
+
+    if (!supported(d.op, d.dtype)) {
+        ctx->host->set_error("%s: op %u on dtype %s is not supported by the cpu backend", name,
+                             (unsigned)d.op, dtype_name(d.dtype));
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+
+    accel_cpu_op op;
+    memset(&op, 0, sizeof op);
+    op.op = d.op;
+    op.dtype = d.dtype;
+    /* Not snprintf: this is on every enqueue. */
+    for (size_t i = 0; i + 1 < sizeof op.name && name[i]; ++i)
+        op.name[i] = name[i];
+    size_t esize = accel_cpu__dtype_size(d.dtype);
+    uint32_t nops = operand_count(d.op);
+    for (uint32_t i = 0; i < nops; ++i) {
+        const accel_op_operand *o = &d.operands[i];
+        op.ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * esize : NULL;
+        op.count[i] = o->count;
+    }
+    memcpy(op.scalars, d.scalars, sizeof op.scalars);
+    op.seed = d.seed;
+    op.rng_offset = d.rng_offset;
+    op.trans_a = d.trans_a;
+    op.trans_b = d.trans_b;
+    op.m = d.m;
+    op.n = d.n;
+    op.k = d.k;
+    op.lda = d.lda;
+    op.ldb = d.ldb;
+    op.ldc = d.ldc;
+    op.batch_count = d.batch_count ? d.batch_count : 1;
+    op.stride_a = d.stride_a;
+    op.stride_b = d.stride_b;
+    op.stride_c = d.stride_c;
+
+    switch (d.op) {
+    case ACCEL_OP_REDUCE_MAX:
+    case ACCEL_OP_REDUCE_MIN:
+        if (op.count[0] == 0) {
+            ctx->host->set_error("%s: the %s of 0 elements is undefined (no identity)", name,
+                                 d.op == ACCEL_OP_REDUCE_MAX ? "maximum" : "minimum");
+            return ACCEL_ERROR_INVALID_ARGUMENT;
+        }
+        break;
+    case ACCEL_OP_GEMM:
+        /* OpenBLAS's cblas takes 32-bit ints (LP64 build). */
+        if (op.m > INT_MAX || op.n > INT_MAX || op.k > INT_MAX || op.lda > INT_MAX ||
+            op.ldb > INT_MAX || op.ldc > INT_MAX) {
+            ctx->host->set_error("%s: m, n, k and leading dimensions must be at most %d on the "
+                                 "cpu backend (32-bit BLAS)", name, INT_MAX);
+            return ACCEL_ERROR_UNSUPPORTED;
+        }
+        break;
+    case ACCEL_OP_RANDOM_NORMAL:
+        if (!(op.scalars[1] >= 0.0)) {
+            ctx->host->set_error("%s: stddev %g must be >= 0", name, op.scalars[1]);
+            return ACCEL_ERROR_INVALID_ARGUMENT;
+        }
+        break;
+    default: break;
+    }
+    return accel_cpu__queue_enqueue_op(q, &op);
+}
+
+int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
+{
+    switch (op->op) {
+    case ACCEL_OP_COPY: {
+        size_t bytes = op->count[0] * accel_cpu__dtype_size(op->dtype);
+        /* Equal ranges are allowed (a no-op); partial overlap is not. */
+        if (bytes && op->ptr[0] != op->ptr[1])
+            memcpy(op->ptr[1], op->ptr[0], bytes);
+        return ACCEL_SUCCESS;
+    }
+    case ACCEL_OP_SUM:
+    case ACCEL_OP_REDUCE_MAX:
+    case ACCEL_OP_REDUCE_MIN:
+    case ACCEL_OP_DOT: return accel_cpu__reduce(op, threads, msg, msg_size);
+    case ACCEL_OP_GEMM: return accel_cpu__gemm(op, threads, msg, msg_size);
+    case ACCEL_OP_RANDOM_UNIFORM:
+    case ACCEL_OP_RANDOM_NORMAL: accel_cpu__random(op, threads); return ACCEL_SUCCESS;
+    default: accel_cpu__elementwise(op, threads); return ACCEL_SUCCESS;
+    }
+}

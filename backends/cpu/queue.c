@@ -1,0 +1,535 @@
+/* queue.c — in-order asynchronous queues and events of the CPU backend.
+ *
+ * Each queue owns one worker thread and a FIFO of tasks in a ring that grows
+ * by doubling, so an enqueue is a lock, a copy of the task and at most one
+ * condition-variable signal (none while the worker is busy or still polling
+ * for work after its last task). Ops are copied into the ring by value.
+ *
+ * Errors: the first failing task sets the queue's sticky error (status, an
+ * error serial and the message); later ops and transfers are skipped until a
+ * synchronizing call returns and clears it. Event records, event waits and
+ * host functions still run while an error is pending: records so that
+ * synchronizing callers wake up, waits to keep the queue's order with other
+ * queues, and host functions because the core uses them for cross-backend
+ * signalling that must not be lost (they receive no status to skip on).
+ *
+ * Events carry a generation counter: event_record bumps it and enqueues a
+ * record task for that generation; the task stamps CLOCK_MONOTONIC and the
+ * queue's error state at that point. Waiters wait for gen_done >= the
+ * generation current when they were enqueued or called. Queues and events are
+ * reference-counted so that an event may outlive its recording queue and a
+ * pending record or wait task may outlive the caller's event handle. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpu.h"
+
+/* Pause iterations a worker polls before sleeping (microseconds; kept short
+ * because a polling worker competes for the core on a busy machine). */
+#define ACCEL_CPU_SPIN 256
+
+typedef enum task_kind {
+    TASK_OP,
+    TASK_MEMCPY,
+    TASK_HOST_FN,
+    TASK_RECORD,
+    TASK_WAIT
+} task_kind;
+
+typedef struct task {
+    task_kind kind;
+    uint64_t seq; /* position in the queue, from 0 */
+    union {
+        accel_cpu_op op;
+        struct {
+            void *dst;
+            const void *src;
+            size_t bytes;
+        } copy;
+        struct {
+            accel_host_fn fn;
+            void *user;
+        } host_fn;
+        struct {
+            accel_be_event *ev;
+            uint64_t gen;
+        } event;
+    } u;
+} task;
+
+struct accel_be_queue {
+    accel_cpu_ctx *ctx;
+    atomic_int refs; /* the owner's, plus one per event last recorded here */
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv; /* the worker waits here for tasks */
+    pthread_cond_t done_cv; /* finish and destroy wait here for completion */
+    task *ring;
+    size_t cap, head, count; /* cap is a power of two */
+    uint64_t submitted, completed;
+    uint64_t skip_below; /* ops with seq below this are skipped (error cleared by an event) */
+    atomic_uint_fast64_t published; /* copy of submitted the worker can poll unlocked */
+    int stop, worker_idle, waiters;
+    int32_t err;         /* sticky error, ACCEL_SUCCESS when none */
+    uint64_t err_serial; /* bumped each time err is set */
+    char err_msg[ACCEL_CPU_MSG_SIZE];
+};
+
+struct accel_be_event {
+    atomic_int refs; /* the owner's, plus one per pending record or wait task */
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    uint64_t gen_recorded, gen_done;
+    uint64_t stamp_ns;       /* CLOCK_MONOTONIC when the latest record ran */
+    accel_be_queue *queue;   /* queue of the latest record (a reference), or NULL */
+    int32_t err;             /* that queue's sticky error when the record ran */
+    uint64_t err_serial;
+};
+
+static void queue_release(accel_be_queue *q)
+{
+    if (atomic_fetch_sub(&q->refs, 1) != 1)
+        return;
+    pthread_mutex_destroy(&q->lock);
+    pthread_cond_destroy(&q->work_cv);
+    pthread_cond_destroy(&q->done_cv);
+    free(q->ring);
+    free(q);
+}
+
+static void event_release(accel_be_event *ev)
+{
+    if (atomic_fetch_sub(&ev->refs, 1) != 1)
+        return;
+    if (ev->queue)
+        queue_release(ev->queue);
+    pthread_mutex_destroy(&ev->lock);
+    pthread_cond_destroy(&ev->cv);
+    free(ev);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Runs one task on the worker thread (no lock held). err_now/serial_now: the
+ * queue's error state when the task was taken. */
+static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint64_t serial_now)
+{
+    int32_t st = ACCEL_SUCCESS;
+    char msg[ACCEL_CPU_MSG_SIZE];
+    msg[0] = '\0';
+
+    switch (t->kind) {
+    case TASK_OP:
+        if (!skip)
+            st = accel_cpu__op_run(&t->u.op, q->ctx->threads, msg, sizeof msg);
+        break;
+    case TASK_MEMCPY:
+        if (!skip && t->u.copy.bytes && t->u.copy.dst != t->u.copy.src)
+            memmove(t->u.copy.dst, t->u.copy.src, t->u.copy.bytes);
+        break;
+    case TASK_HOST_FN:
+        t->u.host_fn.fn(t->u.host_fn.user);
+        break;
+    case TASK_RECORD: {
+        accel_be_event *ev = t->u.event.ev;
+        uint64_t stamp = now_ns();
+        pthread_mutex_lock(&ev->lock);
+        if (t->u.event.gen > ev->gen_done) {
+            ev->gen_done = t->u.event.gen;
+            ev->stamp_ns = stamp;
+            ev->err = err_now;
+            ev->err_serial = serial_now;
+        }
+        pthread_cond_broadcast(&ev->cv);
+        pthread_mutex_unlock(&ev->lock);
+        event_release(ev);
+        break;
+    }
+    case TASK_WAIT: {
+        accel_be_event *ev = t->u.event.ev;
+        pthread_mutex_lock(&ev->lock);
+        while (ev->gen_done < t->u.event.gen)
+            pthread_cond_wait(&ev->cv, &ev->lock);
+        pthread_mutex_unlock(&ev->lock);
+        event_release(ev);
+        break;
+    }
+    }
+
+    if (st != ACCEL_SUCCESS) {
+        pthread_mutex_lock(&q->lock);
+        if (q->err == ACCEL_SUCCESS) {
+            q->err = st;
+            q->err_serial++;
+            snprintf(q->err_msg, sizeof q->err_msg, "%s", msg);
+        }
+        pthread_mutex_unlock(&q->lock);
+    }
+}
+
+/* Polls for new work for a few microseconds before sleeping, so that a caller
+ * enqueueing a stream of small ops rarely pays for a futex wake-up. */
+static void spin_for_work(accel_be_queue *q, uint64_t seen)
+{
+    for (int i = 0; i < ACCEL_CPU_SPIN; ++i) {
+        if (atomic_load_explicit(&q->published, memory_order_relaxed) != seen)
+            return;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    accel_be_queue *q = arg;
+    task t;
+    pthread_mutex_lock(&q->lock);
+    for (;;) {
+        if (q->count == 0 && !q->stop) {
+            uint64_t seen = q->submitted;
+            pthread_mutex_unlock(&q->lock);
+            spin_for_work(q, seen);
+            pthread_mutex_lock(&q->lock);
+        }
+        while (q->count == 0 && !q->stop) {
+            q->worker_idle = 1;
+            pthread_cond_wait(&q->work_cv, &q->lock);
+            q->worker_idle = 0;
+        }
+        if (q->count == 0)
+            break;
+        t = q->ring[q->head];
+        q->head = (q->head + 1) & (q->cap - 1);
+        q->count--;
+        int skip = q->err != ACCEL_SUCCESS || t.seq < q->skip_below;
+        int32_t err_now = q->err;
+        uint64_t serial_now = q->err_serial;
+        pthread_mutex_unlock(&q->lock);
+
+        run_task(q, &t, skip, err_now, serial_now);
+
+        pthread_mutex_lock(&q->lock);
+        q->completed++;
+        if (q->waiters && q->completed == q->submitted)
+            pthread_cond_broadcast(&q->done_cv);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return NULL;
+}
+
+/* Appends *t (its seq is assigned here). */
+static int32_t enqueue(accel_be_queue *q, task *t)
+{
+    pthread_mutex_lock(&q->lock);
+    if (q->count == q->cap) {
+        size_t ncap = q->cap * 2;
+        task *nring = malloc(ncap * sizeof *nring);
+        if (!nring) {
+            pthread_mutex_unlock(&q->lock);
+            q->ctx->host->set_error("cpu: out of host memory growing a queue to %zu tasks", ncap);
+            return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        for (size_t i = 0; i < q->count; ++i)
+            nring[i] = q->ring[(q->head + i) & (q->cap - 1)];
+        free(q->ring);
+        q->ring = nring;
+        q->cap = ncap;
+        q->head = 0;
+    }
+    t->seq = q->submitted++;
+    q->ring[(q->head + q->count) & (q->cap - 1)] = *t;
+    q->count++;
+    atomic_store_explicit(&q->published, q->submitted, memory_order_relaxed);
+    if (q->worker_idle)
+        pthread_cond_signal(&q->work_cv);
+    pthread_mutex_unlock(&q->lock);
+    return ACCEL_SUCCESS;
+}
+
+int32_t accel_cpu__queue_enqueue_op(accel_be_queue *q, const accel_cpu_op *op)
+{
+    task t;
+    t.kind = TASK_OP;
+    t.u.op = *op;
+    return enqueue(q, &t);
+}
+
+int32_t accel_cpu__queue_create(void *vctx, uint32_t device, accel_be_queue **out)
+{
+    accel_cpu_ctx *ctx = vctx;
+    (void)device;
+    accel_be_queue *q = calloc(1, sizeof *q);
+    if (!q) {
+        ctx->host->set_error("cpu: out of host memory creating a queue");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    q->ctx = ctx;
+    atomic_init(&q->refs, 1);
+    atomic_init(&q->published, 0);
+    q->cap = 64;
+    q->ring = malloc(q->cap * sizeof *q->ring);
+    if (!q->ring) {
+        free(q);
+        ctx->host->set_error("cpu: out of host memory creating a queue");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    pthread_mutex_init(&q->lock, NULL);
+    pthread_cond_init(&q->work_cv, NULL);
+    pthread_cond_init(&q->done_cv, NULL);
+    int rc = pthread_create(&q->thread, NULL, worker_main, q);
+    if (rc != 0) {
+        pthread_mutex_destroy(&q->lock);
+        pthread_cond_destroy(&q->work_cv);
+        pthread_cond_destroy(&q->done_cv);
+        free(q->ring);
+        free(q);
+        ctx->host->set_error("cpu: cannot start a queue worker thread: %s", strerror(rc));
+        return ACCEL_ERROR_DEVICE;
+    }
+    *out = q;
+    return ACCEL_SUCCESS;
+}
+
+/* Waits until every task submitted so far has run. Lock held. (No polling
+ * here: on a busy machine a polling caller takes the core the worker needs.) */
+static void drain_locked(accel_be_queue *q)
+{
+    uint64_t target = q->submitted;
+    q->waiters++;
+    while (q->completed < target)
+        pthread_cond_wait(&q->done_cv, &q->lock);
+    q->waiters--;
+}
+
+void accel_cpu__queue_destroy(void *ctx, accel_be_queue *q)
+{
+    (void)ctx;
+    if (!q)
+        return;
+    pthread_mutex_lock(&q->lock);
+    drain_locked(q);
+    q->stop = 1;
+    pthread_cond_signal(&q->work_cv);
+    if (q->err != ACCEL_SUCCESS)
+        q->ctx->host->log(ACCEL_LOG_WARN, "queue destroyed with an unreported error: %s",
+                          q->err_msg);
+    pthread_mutex_unlock(&q->lock);
+    pthread_join(q->thread, NULL);
+    queue_release(q);
+}
+
+int32_t accel_cpu__queue_finish(void *ctx, accel_be_queue *q)
+{
+    (void)ctx;
+    char msg[ACCEL_CPU_MSG_SIZE];
+    pthread_mutex_lock(&q->lock);
+    drain_locked(q);
+    int32_t err = q->err;
+    if (err != ACCEL_SUCCESS) {
+        memcpy(msg, q->err_msg, sizeof msg);
+        q->err = ACCEL_SUCCESS;
+    }
+    pthread_mutex_unlock(&q->lock);
+    if (err != ACCEL_SUCCESS)
+        q->ctx->host->set_error("%s", msg);
+    return err;
+}
+
+static int32_t enqueue_memcpy(accel_be_queue *q, void *dst, const void *src, size_t bytes)
+{
+    task t;
+    t.kind = TASK_MEMCPY;
+    t.u.copy.dst = dst;
+    t.u.copy.src = src;
+    t.u.copy.bytes = bytes;
+    return enqueue(q, &t);
+}
+
+int32_t accel_cpu__queue_write(void *ctx, accel_be_queue *q, accel_be_buffer *dst, size_t dst_offset,
+                               const void *src, size_t bytes)
+{
+    (void)ctx;
+    return enqueue_memcpy(q, (char *)dst->data + dst_offset, src, bytes);
+}
+
+int32_t accel_cpu__queue_read(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t src_offset,
+                              void *dst, size_t bytes)
+{
+    (void)ctx;
+    return enqueue_memcpy(q, dst, (const char *)src->data + src_offset, bytes);
+}
+
+int32_t accel_cpu__queue_copy(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t src_offset,
+                              accel_be_buffer *dst, size_t dst_offset, size_t bytes)
+{
+    (void)ctx;
+    return enqueue_memcpy(q, (char *)dst->data + dst_offset, (const char *)src->data + src_offset,
+                          bytes);
+}
+
+int32_t accel_cpu__queue_host_fn(void *ctx, accel_be_queue *q, accel_host_fn fn, void *user)
+{
+    (void)ctx;
+    task t;
+    t.kind = TASK_HOST_FN;
+    t.u.host_fn.fn = fn;
+    t.u.host_fn.user = user;
+    return enqueue(q, &t);
+}
+
+int32_t accel_cpu__event_create(void *vctx, uint32_t device, accel_be_event **out)
+{
+    accel_cpu_ctx *ctx = vctx;
+    (void)device;
+    accel_be_event *ev = calloc(1, sizeof *ev);
+    if (!ev) {
+        ctx->host->set_error("cpu: out of host memory creating an event");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    atomic_init(&ev->refs, 1);
+    pthread_mutex_init(&ev->lock, NULL);
+    pthread_cond_init(&ev->cv, NULL);
+    *out = ev;
+    return ACCEL_SUCCESS;
+}
+
+void accel_cpu__event_destroy(void *ctx, accel_be_event *ev)
+{
+    (void)ctx;
+    if (ev)
+        event_release(ev);
+}
+
+int32_t accel_cpu__event_record(void *ctx, accel_be_event *ev, accel_be_queue *q)
+{
+    (void)ctx;
+    accel_be_queue *old = NULL;
+    atomic_fetch_add(&ev->refs, 1); /* held by the record task */
+    /* The new generation is visible before its task is queued; waiters then
+     * simply wait for the task, which follows at once. */
+    pthread_mutex_lock(&ev->lock);
+    uint64_t gen = ++ev->gen_recorded;
+    if (ev->queue != q) {
+        old = ev->queue;
+        atomic_fetch_add(&q->refs, 1);
+        ev->queue = q;
+    }
+    pthread_mutex_unlock(&ev->lock);
+    task t;
+    t.kind = TASK_RECORD;
+    t.u.event.ev = ev;
+    t.u.event.gen = gen;
+    int32_t st = enqueue(q, &t);
+    if (st != ACCEL_SUCCESS) {
+        /* Nothing will complete this generation: mark it done as failed. */
+        pthread_mutex_lock(&ev->lock);
+        if (gen > ev->gen_done) {
+            ev->gen_done = gen;
+            ev->stamp_ns = now_ns();
+            ev->err = ACCEL_SUCCESS;
+        }
+        pthread_cond_broadcast(&ev->cv);
+        pthread_mutex_unlock(&ev->lock);
+        event_release(ev);
+    }
+    if (old)
+        queue_release(old);
+    return st;
+}
+
+int32_t accel_cpu__queue_wait_event(void *ctx, accel_be_queue *q, accel_be_event *ev)
+{
+    (void)ctx;
+    pthread_mutex_lock(&ev->lock);
+    uint64_t gen = ev->gen_recorded;
+    int done = ev->gen_done >= gen;
+    pthread_mutex_unlock(&ev->lock);
+    if (done)
+        return ACCEL_SUCCESS; /* never recorded, or already complete */
+    atomic_fetch_add(&ev->refs, 1);
+    task t;
+    t.kind = TASK_WAIT;
+    t.u.event.ev = ev;
+    t.u.event.gen = gen;
+    int32_t st = enqueue(q, &t);
+    if (st != ACCEL_SUCCESS)
+        event_release(ev);
+    return st;
+}
+
+int32_t accel_cpu__event_synchronize(void *ctx, accel_be_event *ev)
+{
+    (void)ctx;
+    pthread_mutex_lock(&ev->lock);
+    uint64_t gen = ev->gen_recorded;
+    while (ev->gen_done < gen)
+        pthread_cond_wait(&ev->cv, &ev->lock);
+    int32_t err = ev->err;
+    uint64_t serial = ev->err_serial;
+    accel_be_queue *q = ev->queue;
+    if (q)
+        atomic_fetch_add(&q->refs, 1);
+    pthread_mutex_unlock(&ev->lock);
+    if (!q)
+        return ACCEL_SUCCESS;
+
+    /* Report the error once: only while it is still the queue's pending one
+     * (a finish or an earlier synchronize may have returned it already). Ops
+     * enqueued before this call stay skipped. */
+    char msg[ACCEL_CPU_MSG_SIZE];
+    int32_t ret = ACCEL_SUCCESS;
+    if (err != ACCEL_SUCCESS) {
+        pthread_mutex_lock(&q->lock);
+        if (q->err != ACCEL_SUCCESS && q->err_serial == serial) {
+            ret = q->err;
+            memcpy(msg, q->err_msg, sizeof msg);
+            q->err = ACCEL_SUCCESS;
+            q->skip_below = q->submitted;
+        }
+        pthread_mutex_unlock(&q->lock);
+        if (ret != ACCEL_SUCCESS)
+            q->ctx->host->set_error("%s", msg);
+    }
+    queue_release(q);
+    return ret;
+}
+
+int32_t accel_cpu__event_query(void *ctx, accel_be_event *ev, int *out_done)
+{
+    (void)ctx;
+    pthread_mutex_lock(&ev->lock);
+    *out_done = ev->gen_done >= ev->gen_recorded;
+    pthread_mutex_unlock(&ev->lock);
+    return ACCEL_SUCCESS;
+}
+
+int32_t accel_cpu__event_elapsed_ms(void *vctx, accel_be_event *start, accel_be_event *end,
+                                    double *out_ms)
+{
+    accel_cpu_ctx *ctx = vctx;
+    uint64_t t[2];
+    accel_be_event *evs[2] = {start, end};
+    for (int i = 0; i < 2; ++i) {
+        pthread_mutex_lock(&evs[i]->lock);
+        int ok = evs[i]->gen_recorded > 0 && evs[i]->gen_done >= evs[i]->gen_recorded;
+        t[i] = evs[i]->stamp_ns;
+        pthread_mutex_unlock(&evs[i]->lock);
+        if (!ok) {
+            ctx->host->set_error("cpu: event_elapsed_ms: the %s event is %s", i ? "end" : "start",
+                                 "not recorded or not complete");
+            return ACCEL_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    *out_ms = ((double)t[1] - (double)t[0]) / 1e6;
+    return ACCEL_SUCCESS;
+}

@@ -1,0 +1,65 @@
+/* cublas_loader.cu — resolves cuBLAS at run time (see cublas_loader.h).
+ * Host code only; it is a .cu file so that the function-pointer types can be
+ * checked against cuBLAS's own declarations with decltype. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <type_traits>
+
+#include "cublas_loader.h"
+
+#define ACCEL_STR2(x) #x
+#define ACCEL_STR(x) ACCEL_STR2(x)
+#define CUBLAS_SONAME "libcublas.so." ACCEL_STR(CUBLAS_VER_MAJOR)
+
+static_assert(std::is_same<decltype(&cublasCreate_v2), accel_cublas_create_fn>::value, "cublasCreate");
+static_assert(std::is_same<decltype(&cublasDestroy_v2), accel_cublas_destroy_fn>::value, "cublasDestroy");
+static_assert(std::is_same<decltype(&cublasSetStream_v2), accel_cublas_set_stream_fn>::value,
+              "cublasSetStream");
+static_assert(std::is_same<decltype(&cublasGetStatusName), accel_cublas_status_name_fn>::value,
+              "cublasGetStatusName");
+static_assert(std::is_same<decltype(&cublasGemmEx_64), accel_cublas_gemm_ex_64_fn>::value,
+              "cublasGemmEx_64");
+static_assert(std::is_same<decltype(&cublasGemmStridedBatchedEx_64),
+                           accel_cublas_gemm_strided_batched_ex_64_fn>::value,
+              "cublasGemmStridedBatchedEx_64");
+
+template <typename F> static bool resolve(void *lib, const char *name, F *out, accel_cublas_api *api)
+{
+    void *sym = dlsym(lib, name);
+    if (!sym) {
+        snprintf(api->error, sizeof api->error, "%s: symbol %s missing", CUBLAS_SONAME, name);
+        return false;
+    }
+    memcpy(out, &sym, sizeof *out);
+    return true;
+}
+
+extern "C" void accel_cuda__cublas_load(accel_cublas_api *api)
+{
+    memset(api, 0, sizeof *api);
+    void *lib = dlopen(CUBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
+#ifdef ACCEL_CUDA_TOOLKIT_LIBDIR
+    if (!lib)
+        lib = dlopen(ACCEL_CUDA_TOOLKIT_LIBDIR "/" CUBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
+#endif
+    if (!lib) {
+        const char *why = dlerror();
+        snprintf(api->error, sizeof api->error, "cannot load %s: %s", CUBLAS_SONAME,
+                 why ? why : "unknown reason");
+        return;
+    }
+    if (resolve(lib, "cublasCreate_v2", &api->create, api) &&
+        resolve(lib, "cublasDestroy_v2", &api->destroy, api) &&
+        resolve(lib, "cublasSetStream_v2", &api->set_stream, api) &&
+        resolve(lib, "cublasGetStatusName", &api->status_name, api) &&
+        resolve(lib, "cublasGemmEx_64", &api->gemm_ex_64, api) &&
+        resolve(lib, "cublasGemmStridedBatchedEx_64", &api->gemm_strided_batched_ex_64, api)) {
+        api->loaded = 1;
+        return;
+    }
+    /* Deliberately not dlclose'd on success either: unloading cuBLAS while
+     * the process runs gains nothing and upsets leak checkers. */
+    dlclose(lib);
+}

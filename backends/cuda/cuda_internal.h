@@ -1,0 +1,196 @@
+/* cuda_internal.h — what the CUDA backend's files share: the plugin's objects
+ * (context, device, buffer, queue, event), status helpers, the caching
+ * allocator and the kernel launchers of the .cu files. C-compatible: the host
+ * glue is C11, the kernels are CUDA C++ behind extern "C" launchers. */
+#ifndef ACCEL_CUDA_INTERNAL_H
+#define ACCEL_CUDA_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "accel/backend.h"
+#include "cublas_loader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ allocator */
+
+/* Size classes: 512 B, then four per power of two (512, 640, 768, 896,
+ * 1024, 1280, ...), so a block wastes at most 25% and any cached block of a
+ * class serves any request of that class. */
+#define ACCEL_CUDA_NUM_CLASSES 224
+
+typedef struct cuda_block {
+    struct cuda_block *next; /* free-list link while cached */
+    void *ptr;
+    size_t size; /* bytes actually allocated (>= the class size of its list) */
+} cuda_block;
+
+typedef struct cuda_allocator {
+    pthread_mutex_t lock;
+    int caching;
+    cuda_block *free_list[ACCEL_CUDA_NUM_CLASSES];
+    uint64_t in_use;      /* bytes of live buffers (block sizes) */
+    uint64_t cached;      /* bytes in the free lists */
+    uint64_t peak_in_use; /* high-water mark of in_use */
+    uint64_t peak_reserved; /* high-water mark of in_use + cached */
+    uint64_t mallocs, hits, flushes;
+} cuda_allocator;
+
+/* -------------------------------------------------------------- objects */
+
+typedef struct cuda_device {
+    int ordinal;           /* CUDA device number */
+    uint32_t sm_count;
+    uint32_t max_blocks;   /* grid size cap for grid-stride kernels */
+    uint32_t compute_capability;
+    int tf32;              /* plugins.ini: GEMM f32 may use TF32 on this device */
+    char name[128];
+    cuda_allocator alloc;
+} cuda_device;
+
+typedef struct accel_cuda_ctx {
+    const accel_host_services *host;
+    uint32_t device_count;
+    cuda_device *devices;
+    char driver_version[32];
+    char runtime_version[32];
+    accel_cublas_api blas; /* loaded at init; GEMM is unsupported without it */
+} accel_cuda_ctx;
+
+struct accel_be_buffer {
+    uint32_t device;
+    size_t bytes;       /* requested */
+    cuda_block *block;  /* NULL for a 0-byte buffer */
+};
+
+#define ACCEL_CUDA_STAGING_CHUNKS 4
+#define ACCEL_CUDA_STAGING_CHUNK_BYTES ((size_t)8 << 20)
+/* Pageable transfers up to this size go straight to cudaMemcpyAsync (the
+ * driver stages them itself); larger ones use the queue's pinned ring. */
+#define ACCEL_CUDA_DIRECT_PAGEABLE_BYTES ((size_t)64 << 10)
+#define ACCEL_CUDA_OP_NAME_MAX 64
+
+struct accel_be_queue {
+    uint32_t device;
+    cudaStream_t stream;
+    void *blas; /* cublasHandle_t, created on the first GEMM */
+    double *partials; /* reduction scratch: max_blocks doubles, queue-private */
+    /* Pinned staging ring for pageable transfers, allocated on first use. */
+    void *chunk[ACCEL_CUDA_STAGING_CHUNKS];
+    cudaEvent_t chunk_done[ACCEL_CUDA_STAGING_CHUNKS];
+    int staging_ready;
+    unsigned next_chunk;
+    char last_op[ACCEL_CUDA_OP_NAME_MAX]; /* name of the last op enqueued */
+};
+
+struct accel_be_event {
+    uint32_t device;
+    cudaEvent_t event;
+    char last_op[ACCEL_CUDA_OP_NAME_MAX]; /* recording queue's last op then */
+};
+
+/* ------------------------------------------------------------- statuses */
+
+/* Map a CUDA error to a status, report it through host->set_error as
+ * "WHAT: cudaErrorName: description", and clear CUDA's last-error state so a
+ * non-sticky failure (out of memory) does not resurface in a later call. */
+int32_t accel_cuda__fail(const accel_cuda_ctx *ctx, cudaError_t err, const char *what);
+/* Same for a failure found while running queued work: ACCEL_ERROR_DEVICE
+ * naming the last op enqueued before it. */
+int32_t accel_cuda__fail_async(const accel_cuda_ctx *ctx, cudaError_t err, const char *what,
+                               const char *last_op);
+/* Make `device` current on the calling thread (threads may change). */
+int32_t accel_cuda__set_device(const accel_cuda_ctx *ctx, uint32_t device);
+void accel_cuda__set_name(char dst[ACCEL_CUDA_OP_NAME_MAX], const char *name);
+
+/* ------------------------------------------------------------ allocator */
+
+void accel_cuda__alloc_init(cuda_allocator *a, int caching);
+/* Allocate on the current device; retries once after freeing the cache. */
+int32_t accel_cuda__alloc(const accel_cuda_ctx *ctx, cuda_device *dev, size_t bytes,
+                          cuda_block **out);
+void accel_cuda__release(const accel_cuda_ctx *ctx, cuda_device *dev, cuda_block *b);
+/* Free every cached block (device must be current). */
+void accel_cuda__alloc_flush(cuda_allocator *a);
+void accel_cuda__alloc_destroy(const accel_cuda_ctx *ctx, cuda_device *dev);
+
+/* ---------------------------------------------------------- entry points */
+
+int32_t accel_cuda__buffer_alloc(void *ctx, uint32_t device, size_t bytes, accel_be_buffer **out);
+void accel_cuda__buffer_free(void *ctx, accel_be_buffer *buf);
+int32_t accel_cuda__host_alloc(void *ctx, size_t bytes, void **out);
+void accel_cuda__host_free(void *ctx, void *ptr);
+
+int32_t accel_cuda__queue_create(void *ctx, uint32_t device, accel_be_queue **out);
+void accel_cuda__queue_destroy(void *ctx, accel_be_queue *q);
+int32_t accel_cuda__queue_finish(void *ctx, accel_be_queue *q);
+int32_t accel_cuda__queue_write(void *ctx, accel_be_queue *q, accel_be_buffer *dst,
+                                size_t dst_offset, const void *src, size_t bytes);
+int32_t accel_cuda__queue_read(void *ctx, accel_be_queue *q, accel_be_buffer *src,
+                               size_t src_offset, void *dst, size_t bytes);
+int32_t accel_cuda__queue_copy(void *ctx, accel_be_queue *q, accel_be_buffer *src,
+                               size_t src_offset, accel_be_buffer *dst, size_t dst_offset,
+                               size_t bytes);
+int32_t accel_cuda__queue_host_fn(void *ctx, accel_be_queue *q, accel_host_fn fn, void *user);
+int32_t accel_cuda__event_create(void *ctx, uint32_t device, accel_be_event **out);
+void accel_cuda__event_destroy(void *ctx, accel_be_event *ev);
+int32_t accel_cuda__event_record(void *ctx, accel_be_event *ev, accel_be_queue *q);
+int32_t accel_cuda__queue_wait_event(void *ctx, accel_be_queue *q, accel_be_event *ev);
+int32_t accel_cuda__event_synchronize(void *ctx, accel_be_event *ev);
+int32_t accel_cuda__event_query(void *ctx, accel_be_event *ev, int *out_done);
+int32_t accel_cuda__event_elapsed_ms(void *ctx, accel_be_event *start, accel_be_event *end,
+                                     double *out_ms);
+
+int32_t accel_cuda__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);
+int32_t accel_cuda__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
+/* Destroy a queue's cuBLAS handle (ops.c owns cuBLAS). */
+void accel_cuda__blas_destroy(const accel_cuda_ctx *ctx, accel_be_queue *q);
+
+static inline void *accel_cuda__buffer_ptr(const accel_be_buffer *b)
+{
+    return b->block ? b->block->ptr : NULL;
+}
+
+/* -------------------------------------------------------------- kernels */
+
+/* Launchers in the .cu files. Each enqueues on `stream` (device current),
+ * with at most max_blocks blocks, and returns the launch status. n == 0
+ * launches nothing. dtype is ACCEL_F32 or ACCEL_F64. */
+cudaError_t accel_cuda__launch_fill(cudaStream_t stream, uint32_t max_blocks, uint32_t dtype,
+                                    void *out, size_t n, double value);
+cudaError_t accel_cuda__launch_binary(cudaStream_t stream, uint32_t max_blocks, uint32_t op,
+                                      uint32_t dtype, const void *a, const void *b, void *out,
+                                      size_t n);
+cudaError_t accel_cuda__launch_unary(cudaStream_t stream, uint32_t max_blocks, uint32_t op,
+                                     uint32_t dtype, const void *x, void *out, size_t n);
+cudaError_t accel_cuda__launch_scale(cudaStream_t stream, uint32_t max_blocks, uint32_t dtype,
+                                     double alpha, const void *x, void *out, size_t n);
+cudaError_t accel_cuda__launch_axpby(cudaStream_t stream, uint32_t max_blocks, uint32_t dtype,
+                                     double alpha, const void *x, double beta, void *y, size_t n);
+/* SUM, REDUCE_MAX, REDUCE_MIN (y NULL) or DOT; writes one element to out.
+ * partials: max_blocks doubles of queue-private device scratch. */
+cudaError_t accel_cuda__launch_reduce(cudaStream_t stream, uint32_t max_blocks, uint32_t op,
+                                      uint32_t dtype, const void *x, const void *y, size_t n,
+                                      double *partials, void *out);
+/* RANDOM_UNIFORM or RANDOM_NORMAL; out[i] is stream element offset + i. */
+cudaError_t accel_cuda__launch_random(cudaStream_t stream, uint32_t max_blocks, uint32_t op,
+                                      uint32_t dtype, uint64_t seed, uint64_t offset,
+                                      double mean, double stddev, void *out, size_t n);
+/* C[b][i][j] = beta == 0 ? 0 : beta*C[b][i][j] for GEMM with k == 0;
+ * dtype may also be ACCEL_F16 or ACCEL_BF16. */
+cudaError_t accel_cuda__launch_scale_matrix(cudaStream_t stream, uint32_t max_blocks,
+                                            uint32_t dtype, void *c, size_t batch, size_t m,
+                                            size_t n, size_t ldc, size_t stride_c, double beta);
+/* cudaSuccess when this build's kernels can run on the current device. */
+cudaError_t accel_cuda__probe_kernels(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_CUDA_INTERNAL_H */

@@ -1,0 +1,93 @@
+/* kernel_common.cuh — helpers shared by the .cu files: 16-byte vector types,
+ * the split of a range into a scalar head, an aligned vector body and a scalar
+ * tail, grid sizing, and NumPy's NaN-propagating maximum/minimum. */
+#ifndef ACCEL_CUDA_KERNEL_COMMON_CUH
+#define ACCEL_CUDA_KERNEL_COMMON_CUH
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace accel_cuda {
+
+constexpr unsigned kThreads = 256;
+
+/* 16-byte vectors: one ld.global.v4.f32 / v2.f64 per thread and step. */
+template <typename T> struct Vec;
+template <> struct Vec<float> {
+    using type = float4;
+    static constexpr int width = 4;
+};
+template <> struct Vec<double> {
+    using type = double2;
+    static constexpr int width = 2;
+};
+
+/* Elements [0, head) and [head + nvec*W, n) are done one by one; the vector
+ * body in between is 16-byte aligned in every operand. Operands whose
+ * addresses differ modulo 16 cannot share a body: then all is head. */
+struct Split {
+    size_t head;
+    size_t nvec;
+    size_t n;
+};
+
+template <typename T>
+inline Split make_split(size_t n, const void *p0, const void *p1 = nullptr,
+                        const void *p2 = nullptr)
+{
+    constexpr int W = Vec<T>::width;
+    Split s;
+    s.n = n;
+    uintptr_t mis = (uintptr_t)p0 % 16u;
+    bool same = (!p1 || (uintptr_t)p1 % 16u == mis) && (!p2 || (uintptr_t)p2 % 16u == mis) &&
+                mis % sizeof(T) == 0;
+    if (!same) {
+        s.head = n;
+        s.nvec = 0;
+        return s;
+    }
+    size_t head = mis ? (16u - mis) / sizeof(T) : 0;
+    if (head > n)
+        head = n;
+    s.head = head;
+    s.nvec = (n - head) / W;
+    return s;
+}
+
+/* Index of the e-th scalar element (head first, then tail). */
+template <typename T>
+__device__ __forceinline__ size_t scalar_index(const Split &s, size_t e)
+{
+    return e < s.head ? e : s.head + s.nvec * Vec<T>::width + (e - s.head);
+}
+
+template <typename T>
+__host__ __device__ __forceinline__ size_t scalar_total(const Split &s)
+{
+    return s.n - s.nvec * Vec<T>::width;
+}
+
+/* Enough blocks to cover `work` items at one per thread, at most max_blocks. */
+inline unsigned grid_for(size_t work, unsigned max_blocks)
+{
+    size_t b = (work + kThreads - 1) / kThreads;
+    if (b > max_blocks)
+        b = max_blocks;
+    return b ? (unsigned)b : 1u;
+}
+
+/* numpy.maximum / numpy.minimum: NaN when either operand is NaN. */
+template <typename T> __device__ __forceinline__ T nan_max(T a, T b)
+{
+    return (a >= b || a != a) ? a : b;
+}
+template <typename T> __device__ __forceinline__ T nan_min(T a, T b)
+{
+    return (a <= b || a != a) ? a : b;
+}
+
+} // namespace accel_cuda
+
+#endif

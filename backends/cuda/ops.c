@@ -1,0 +1,287 @@
+/* ops.c — which ops this backend runs (op_supported), and enqueueing them
+ * (op_execute): kernels from the .cu files, copies as cudaMemcpyAsync, GEMM
+ * through cuBLAS.
+ *
+ * GEMM: accel's matrices are row-major, cuBLAS's column-major. A row-major
+ * r x c matrix with leading dimension ld is the column-major c x r matrix
+ * (its transpose) with the same ld, so C = op(A) op(B) is computed as
+ * C^T = op(B)^T op(A)^T: cuBLAS gets (op_b, op_a, n, m, k, B, ldb, A, lda, C,
+ * ldc). The 64-bit cublasGemmEx_64 / cublasGemmStridedBatchedEx_64 take
+ * every size. f16 and bf16 accumulate in f32 (CUBLAS_COMPUTE_32F, f32
+ * alpha/beta). f32 uses TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32) only
+ * with ACCEL_OP_FLAG_ALLOW_TF32 or `tf32 = true` in plugins.ini; otherwise
+ * CUBLAS_COMPUTE_32F, which keeps full f32 products. One cuBLAS handle per
+ * queue, bound to its stream (handles are not shared between threads; the
+ * core never uses one queue from two threads at once). */
+#include <stdint.h>
+#include <string.h>
+
+#include <cublas_v2.h>
+
+#include "cuda_internal.h"
+
+static int is_binary(uint32_t op)
+{
+    return op >= ACCEL_OP_ADD && op <= ACCEL_OP_MIN;
+}
+
+static int is_unary(uint32_t op)
+{
+    return op >= ACCEL_OP_NEG && op <= ACCEL_OP_RELU;
+}
+
+int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_desc *desc)
+{
+    const accel_cuda_ctx *ctx = vctx;
+    (void)device;
+    uint32_t op = desc->op, dt = desc->dtype;
+    int full = dt == ACCEL_F32 || dt == ACCEL_F64;
+    int half = dt == ACCEL_F16 || dt == ACCEL_BF16;
+    switch (op) {
+    case ACCEL_OP_COPY:
+        return full || half ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
+    case ACCEL_OP_GEMM:
+        return (full || half) && ctx->blas.loaded ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
+    case ACCEL_OP_FILL:
+    case ACCEL_OP_AXPBY:
+    case ACCEL_OP_SCALE:
+    case ACCEL_OP_SUM:
+    case ACCEL_OP_REDUCE_MAX:
+    case ACCEL_OP_REDUCE_MIN:
+    case ACCEL_OP_DOT:
+    case ACCEL_OP_RANDOM_UNIFORM:
+    case ACCEL_OP_RANDOM_NORMAL:
+        return full ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
+    default:
+        return (is_binary(op) || is_unary(op)) && full ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
+    }
+}
+
+static size_t dtype_size(uint32_t dt)
+{
+    switch (dt) {
+    case ACCEL_F32: return 4;
+    case ACCEL_F64: return 8;
+    case ACCEL_F16:
+    case ACCEL_BF16: return 2;
+    default: return 0;
+    }
+}
+
+static void *operand_ptr(const accel_op_desc *d, unsigned i, size_t esize)
+{
+    const accel_op_operand *o = &d->operands[i];
+    char *base = accel_cuda__buffer_ptr(o->buffer);
+    return base ? base + o->offset * esize : NULL;
+}
+
+/* ----------------------------------------------------------------- GEMM */
+
+static int32_t blas_fail(const accel_cuda_ctx *ctx, cublasStatus_t s, const char *what,
+                         const char *op_name)
+{
+    (void)cudaGetLastError();
+    ctx->host->set_error("%s: %s: %s", op_name, what, ctx->blas.status_name(s));
+    switch (s) {
+    case CUBLAS_STATUS_ALLOC_FAILED: return ACCEL_ERROR_OUT_OF_DEVICE_MEMORY;
+    case CUBLAS_STATUS_NOT_SUPPORTED:
+    case CUBLAS_STATUS_ARCH_MISMATCH: return ACCEL_ERROR_UNSUPPORTED;
+    default: return ACCEL_ERROR_DEVICE;
+    }
+}
+
+void accel_cuda__blas_destroy(const accel_cuda_ctx *ctx, accel_be_queue *q)
+{
+    if (q->blas)
+        (void)ctx->blas.destroy((cublasHandle_t)q->blas);
+    q->blas = NULL;
+}
+
+/* The queue's handle, created on first use on the queue's device (current). */
+static int32_t queue_blas(const accel_cuda_ctx *ctx, accel_be_queue *q, const char *op_name,
+                          cublasHandle_t *out)
+{
+    if (!q->blas) {
+        cublasHandle_t h = NULL;
+        cublasStatus_t s = ctx->blas.create(&h);
+        if (s != CUBLAS_STATUS_SUCCESS)
+            return blas_fail(ctx, s, "cublasCreate", op_name);
+        if ((s = ctx->blas.set_stream(h, q->stream)) != CUBLAS_STATUS_SUCCESS) {
+            (void)ctx->blas.destroy(h);
+            return blas_fail(ctx, s, "cublasSetStream", op_name);
+        }
+        q->blas = h;
+    }
+    *out = (cublasHandle_t)q->blas;
+    return ACCEL_SUCCESS;
+}
+
+static size_t at_least_1(size_t v)
+{
+    return v ? v : 1;
+}
+
+static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_desc *d,
+                        const char *name)
+{
+    cuda_device *dev = &ctx->devices[q->device];
+    const size_t es = dtype_size(d->dtype);
+    if (d->m == 0 || d->n == 0 || d->batch_count == 0)
+        return ACCEL_SUCCESS;
+    void *a = operand_ptr(d, 0, es);
+    void *b = operand_ptr(d, 1, es);
+    void *c = operand_ptr(d, 2, es);
+    if (d->k == 0) {
+        /* C = beta*C without asking cuBLAS about empty operands. */
+        cudaError_t err = accel_cuda__launch_scale_matrix(q->stream, dev->max_blocks, d->dtype, c,
+                                                          d->batch_count, d->m, d->n, d->ldc,
+                                                          d->stride_c, d->scalars[1]);
+        return err == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(ctx, err, name);
+    }
+    if (d->m > INT64_MAX || d->n > INT64_MAX || d->k > INT64_MAX || d->lda > INT64_MAX ||
+        d->ldb > INT64_MAX || d->ldc > INT64_MAX || d->stride_a > INT64_MAX ||
+        d->stride_b > INT64_MAX || d->stride_c > INT64_MAX || d->batch_count > INT64_MAX) {
+        ctx->host->set_error("%s: a GEMM dimension exceeds cuBLAS's 64-bit range", name);
+        return ACCEL_ERROR_INVALID_ARGUMENT;
+    }
+
+    cublasHandle_t h = NULL;
+    int32_t st = queue_blas(ctx, q, name, &h);
+    if (st != ACCEL_SUCCESS)
+        return st;
+
+    cudaDataType_t type;
+    cublasComputeType_t compute;
+    float alpha_f = (float)d->scalars[0], beta_f = (float)d->scalars[1];
+    double alpha_d = d->scalars[0], beta_d = d->scalars[1];
+    const void *alpha = &alpha_f, *beta = &beta_f;
+    switch (d->dtype) {
+    case ACCEL_F32:
+        type = CUDA_R_32F;
+        compute = (d->flags & ACCEL_OP_FLAG_ALLOW_TF32) || dev->tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                                     : CUBLAS_COMPUTE_32F;
+        break;
+    case ACCEL_F64:
+        type = CUDA_R_64F;
+        compute = CUBLAS_COMPUTE_64F;
+        alpha = &alpha_d;
+        beta = &beta_d;
+        break;
+    case ACCEL_F16:
+        type = CUDA_R_16F;
+        compute = CUBLAS_COMPUTE_32F;
+        break;
+    case ACCEL_BF16:
+        type = CUDA_R_16BF;
+        compute = CUBLAS_COMPUTE_32F;
+        break;
+    default:
+        ctx->host->set_error("%s: dtype %u is not supported by GEMM", name, d->dtype);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+
+    /* Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T. A
+     * leading dimension of 0 is legal here when its row length is 0, but
+     * not for cuBLAS; nothing is read then, so 1 will do. */
+    cublasOperation_t op_b = d->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasOperation_t op_a = d->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+    int64_t m = (int64_t)d->n, n = (int64_t)d->m, k = (int64_t)d->k;
+    int64_t ldb = (int64_t)at_least_1(d->ldb), lda = (int64_t)at_least_1(d->lda);
+    int64_t ldc = (int64_t)at_least_1(d->ldc);
+    cublasStatus_t s;
+    if (d->batch_count == 1)
+        s = ctx->blas.gemm_ex_64(h, op_b, op_a, m, n, k, alpha, b, type, ldb, a, type, lda, beta, c,
+                            type, ldc, compute, CUBLAS_GEMM_DEFAULT);
+    else
+        s = ctx->blas.gemm_strided_batched_ex_64(h, op_b, op_a, m, n, k, alpha, b, type, ldb,
+                                          (long long)d->stride_b, a, type, lda,
+                                          (long long)d->stride_a, beta, c, type, ldc,
+                                          (long long)d->stride_c, (int64_t)d->batch_count,
+                                          compute, CUBLAS_GEMM_DEFAULT);
+    if (s != CUBLAS_STATUS_SUCCESS)
+        return blas_fail(ctx, s, d->batch_count == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx",
+                         name);
+    return ACCEL_SUCCESS;
+}
+
+/* ------------------------------------------------------------- dispatch */
+
+int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *d)
+{
+    accel_cuda_ctx *ctx = vctx;
+    const char *name = d->name ? d->name : "op";
+    if (accel_cuda__op_supported(ctx, q->device, d) != ACCEL_SUCCESS) {
+        ctx->host->set_error("%s: op %u with dtype %u is not supported by the CUDA backend", name,
+                             d->op, d->dtype);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    int32_t st = accel_cuda__set_device(ctx, q->device);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    /* A launch can also fail with the sticky fault of earlier work; the
+     * message then names the op before this one too. */
+    char prev_op[ACCEL_CUDA_OP_NAME_MAX];
+    accel_cuda__set_name(prev_op, q->last_op);
+    accel_cuda__set_name(q->last_op, name);
+
+    const cuda_device *dev = &ctx->devices[q->device];
+    const unsigned mb = dev->max_blocks;
+    const size_t es = dtype_size(d->dtype);
+    const uint32_t op = d->op, dt = d->dtype;
+    const size_t n = d->operands[0].count;
+    cudaError_t err = cudaSuccess;
+
+    if (op == ACCEL_OP_GEMM)
+        return run_gemm(ctx, q, d, name);
+
+    switch (op) {
+    case ACCEL_OP_FILL:
+        err = accel_cuda__launch_fill(q->stream, mb, dt, operand_ptr(d, 0, es), n, d->scalars[0]);
+        break;
+    case ACCEL_OP_COPY: {
+        const void *x = operand_ptr(d, 0, es);
+        void *out = operand_ptr(d, 1, es);
+        if (n > 0 && x != out)
+            err = cudaMemcpyAsync(out, x, n * es, cudaMemcpyDeviceToDevice, q->stream);
+        break;
+    }
+    case ACCEL_OP_AXPBY:
+        err = accel_cuda__launch_axpby(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0, es),
+                                       d->scalars[1], operand_ptr(d, 1, es), n);
+        break;
+    case ACCEL_OP_SCALE:
+        err = accel_cuda__launch_scale(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0, es),
+                                       operand_ptr(d, 1, es), n);
+        break;
+    case ACCEL_OP_SUM:
+    case ACCEL_OP_REDUCE_MAX:
+    case ACCEL_OP_REDUCE_MIN:
+        err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es), NULL, n,
+                                        q->partials, operand_ptr(d, 1, es));
+        break;
+    case ACCEL_OP_DOT:
+        err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es),
+                                        operand_ptr(d, 1, es), n, q->partials,
+                                        operand_ptr(d, 2, es));
+        break;
+    case ACCEL_OP_RANDOM_UNIFORM:
+    case ACCEL_OP_RANDOM_NORMAL:
+        err = accel_cuda__launch_random(q->stream, mb, op, dt, d->seed, d->rng_offset,
+                                        d->scalars[0], d->scalars[1], operand_ptr(d, 0, es), n);
+        break;
+    default:
+        if (is_binary(op))
+            err = accel_cuda__launch_binary(q->stream, mb, op, dt, operand_ptr(d, 0, es),
+                                            operand_ptr(d, 1, es), operand_ptr(d, 2, es), n);
+        else
+            err = accel_cuda__launch_unary(q->stream, mb, op, dt, operand_ptr(d, 0, es),
+                                           operand_ptr(d, 1, es), n);
+        break;
+    }
+    if (err == cudaSuccess)
+        return ACCEL_SUCCESS;
+    st = accel_cuda__fail(ctx, err, name);
+    ctx->host->set_error("%s: %s: %s (previous op enqueued on this queue: %s)", name,
+                         cudaGetErrorName(err), cudaGetErrorString(err), prev_op);
+    return st;
+}

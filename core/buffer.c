@@ -1,0 +1,169 @@
+/* core/buffer.c — device buffers and pinned host memory: creation through
+ * the backend, registration as live handles, the runtime's lists (so that
+ * closing the runtime frees what callers left), release. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer **out_buffer)
+{
+    static const char fn[] = "accel_buffer_create";
+    if (out_buffer)
+        *out_buffer = NULL;
+    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out_buffer)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_buffer is NULL", fn);
+    accel_buffer *buf = calloc(1, sizeof *buf);
+    if (!buf)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    const accel_backend *vt = dev->be->vt;
+    accel__clear_error();
+    int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &buf->be);
+    if (rc != ACCEL_SUCCESS) {
+        free(buf);
+        return accel__fail_relay((accel_status)rc, "%s: %zu bytes on %s", fn, bytes, dev->name);
+    }
+    buf->dev = dev;
+    buf->bytes = bytes;
+    buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
+    if (accel__handle_add(buf, ACCEL__T_BUFFER, NULL) != ACCEL_SUCCESS) {
+        vt->buffer_free(dev->be->ctx, buf->be);
+        free(buf);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    accel_runtime *rt = dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_PUSH(rt->buffers, buf);
+    pthread_mutex_unlock(&rt->lock);
+    *out_buffer = buf;
+    return ACCEL_SUCCESS;
+}
+
+void accel__buffer_destroy(accel_buffer *buf)
+{
+    accel__handle_remove(buf);
+    buf->dev->be->vt->buffer_free(buf->dev->be->ctx, buf->be);
+    free(buf);
+}
+
+void accel_buffer_release(accel_buffer *buf)
+{
+    if (!buf)
+        return;
+    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_release", "buf") != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    accel_runtime *rt = buf->dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_REMOVE(rt->buffers, buf);
+    pthread_mutex_unlock(&rt->lock);
+    accel__buffer_destroy(buf);
+}
+
+size_t accel_buffer_size(const accel_buffer *buf)
+{
+    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_size", "buf") != ACCEL_SUCCESS)
+        return 0;
+    return buf->bytes;
+}
+
+accel_device *accel_buffer_device(const accel_buffer *buf)
+{
+    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_device", "buf") != ACCEL_SUCCESS)
+        return NULL;
+    return buf->dev;
+}
+
+/* ------------------------------------------------------- pinned host memory */
+
+accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr)
+{
+    static const char fn[] = "accel_host_alloc";
+    if (out_ptr)
+        *out_ptr = NULL;
+    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out_ptr)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_ptr is NULL", fn);
+    accel__host_block *hb = calloc(1, sizeof *hb);
+    if (!hb)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    const accel_backend *vt = dev->be->vt;
+    hb->dev = dev;
+    if (vt->host_alloc && vt->host_free) {
+        accel__clear_error();
+        int32_t rc = vt->host_alloc(dev->be->ctx, bytes, &hb->ptr);
+        if (rc != ACCEL_SUCCESS || !hb->ptr) {
+            free(hb);
+            return accel__fail_relay(rc != ACCEL_SUCCESS ? (accel_status)rc
+                                                         : ACCEL_ERROR_OUT_OF_HOST_MEMORY,
+                                     "%s: %zu bytes for %s", fn, bytes, dev->name);
+        }
+        hb->from_backend = true;
+    } else {
+        /* aligned_alloc wants a multiple of the alignment; 0 bytes still
+         * gives a unique pointer. */
+        size_t rounded = bytes ? bytes : 1;
+        if (rounded > SIZE_MAX - 63) {
+            free(hb);
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: %zu bytes is too large", fn,
+                               bytes);
+        }
+        rounded = (rounded + 63) & ~(size_t)63;
+        hb->ptr = aligned_alloc(64, rounded);
+        if (!hb->ptr) {
+            free(hb);
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: %zu bytes: out of host memory",
+                               fn, bytes);
+        }
+    }
+    if (accel__handle_add(hb->ptr, ACCEL__T_HOST_MEMORY, hb) != ACCEL_SUCCESS) {
+        accel__host_block_destroy(hb);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    accel_runtime *rt = dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_PUSH(rt->host_blocks, hb);
+    pthread_mutex_unlock(&rt->lock);
+    *out_ptr = hb->ptr;
+    return ACCEL_SUCCESS;
+}
+
+void accel__host_block_destroy(accel__host_block *hb)
+{
+    accel__handle_remove(hb->ptr);
+    if (hb->from_backend)
+        hb->dev->be->vt->host_free(hb->dev->be->ctx, hb->ptr);
+    else
+        free(hb->ptr);
+    free(hb);
+}
+
+void accel_host_free(accel_device *dev, void *ptr)
+{
+    if (!ptr)
+        return;
+    void *value = NULL;
+    if (accel__handle_type(ptr, &value) != ACCEL__T_HOST_MEMORY) {
+        accel__set_error("accel_host_free: ptr (%p) is not memory from accel_host_alloc, or was "
+                         "freed already",
+                         ptr);
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    accel__host_block *hb = value;
+    if (dev != hb->dev)
+        accel__log(ACCEL_LOG_DEBUG,
+                   "accel_host_free: ptr was allocated for %s; freeing it through that device",
+                   hb->dev->name);
+    accel_runtime *rt = hb->dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_REMOVE(rt->host_blocks, hb);
+    pthread_mutex_unlock(&rt->lock);
+    accel__host_block_destroy(hb);
+}

@@ -1,0 +1,588 @@
+/* core/config.c — finding and parsing plugins.ini (with inih).
+ *
+ *   [runtime]
+ *   order = cuda, cpu   ; load order; the first that loads gives the default device
+ *   strict = false      ; true: a backend named in order that fails is an error
+ *   [backend.NAME]
+ *   library = PATH      ; relative to the file's folder unless absolute
+ *   KEY = VALUE         ; passed to the plugin (host->config_get)
+ *
+ * Which file: the path given to accel_runtime_open, else $ACCEL_CONFIG, else
+ * <folder of libaccel.so>/accel/plugins.ini (never the current directory).
+ * Malformed input is ACCEL_ERROR_CONFIG with "file:line: what is wrong";
+ * unknown sections and keys are kept and warned about through the log. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <ini.h>
+
+#include "internal.h"
+
+/* [runtime] keys this version understands; others are kept (for newer
+ * runtimes reading the same file) and warned about. */
+static const char *const known_runtime_keys[] = {"order", "strict", NULL};
+
+/* ---------------------------------------------------------- small helpers */
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static char *dup_range(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+const char *accel__kvlist_get(const accel__kvlist *list, const char *key)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        if (strcmp(list->items[i].key, key) == 0)
+            return list->items[i].value;
+    }
+    return NULL;
+}
+
+/* Set key to value (replacing an earlier value); false on out of memory. */
+static bool kvlist_set(accel__kvlist *list, const char *key, const char *value, int line)
+{
+    char *v = dup_str(value);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < list->count; i++) {
+        if (strcmp(list->items[i].key, key) == 0) {
+            free(list->items[i].value);
+            list->items[i].value = v;
+            list->items[i].line = line;
+            return true;
+        }
+    }
+    if (list->count == list->cap) {
+        size_t cap = list->cap ? list->cap * 2 : 8;
+        accel__kv *items = realloc(list->items, cap * sizeof *items);
+        if (!items) {
+            free(v);
+            return false;
+        }
+        list->items = items;
+        list->cap = cap;
+    }
+    char *k = dup_str(key);
+    if (!k) {
+        free(v);
+        return false;
+    }
+    list->items[list->count++] = (accel__kv){k, v, line};
+    return true;
+}
+
+static void kvlist_free(accel__kvlist *list)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        free(list->items[i].key);
+        free(list->items[i].value);
+    }
+    free(list->items);
+    list->items = NULL;
+    list->count = list->cap = 0;
+}
+
+static accel__section *find_section(accel__config *cfg, const char *name)
+{
+    for (size_t i = 0; i < cfg->section_count; i++) {
+        if (strcmp(cfg->sections[i].name, name) == 0)
+            return &cfg->sections[i];
+    }
+    return NULL;
+}
+
+const accel__section *accel__config_section(const accel__config *cfg, const char *name)
+{
+    return find_section((accel__config *)cfg, name);
+}
+
+const char *accel__config_runtime_get(const accel__config *cfg, const char *key)
+{
+    return accel__kvlist_get(&cfg->runtime, key);
+}
+
+void accel__config_free(accel__config *cfg)
+{
+    if (!cfg)
+        return;
+    free(cfg->path);
+    free(cfg->dir);
+    kvlist_free(&cfg->runtime);
+    for (size_t i = 0; i < cfg->order_count; i++)
+        free(cfg->order[i]);
+    free(cfg->order);
+    for (size_t i = 0; i < cfg->section_count; i++) {
+        free(cfg->sections[i].name);
+        free(cfg->sections[i].library);
+        free(cfg->sections[i].path);
+        kvlist_free(&cfg->sections[i].keys);
+    }
+    free(cfg->sections);
+    free(cfg);
+}
+
+/* Backend names become device-name prefixes ("cuda:0"), so keep them plain. */
+static bool valid_backend_name(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++) {
+        char c = *s;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ parse */
+
+typedef struct parse_state {
+    accel__config *cfg;
+    FILE *file;
+    int line;      /* lines handed to inih so far = inih's current line */
+    bool prev_key; /* a key was seen since the last section header (inih's
+                      condition for treating an indented line as a value
+                      continuation) */
+    int err_line;  /* first error found by us, 0 when none */
+    accel_status err_status;
+    char err_msg[512];
+} parse_state;
+
+static void parse_error(parse_state *ps, accel_status st, const char *fmt, ...) ACCEL__PRINTF(3, 4);
+
+static void parse_error(parse_state *ps, accel_status st, const char *fmt, ...)
+{
+    if (ps->err_line)
+        return;
+    ps->err_line = ps->line;
+    ps->err_status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ps->err_msg, sizeof ps->err_msg, fmt, ap);
+    va_end(ap);
+}
+
+static accel__section *add_section(parse_state *ps, const char *name)
+{
+    accel__config *cfg = ps->cfg;
+    accel__section *sec = find_section(cfg, name);
+    if (sec)
+        return sec;
+    if (cfg->section_count == cfg->section_cap) {
+        size_t cap = cfg->section_cap ? cfg->section_cap * 2 : 4;
+        accel__section *s = realloc(cfg->sections, cap * sizeof *s);
+        if (!s)
+            return NULL;
+        cfg->sections = s;
+        cfg->section_cap = cap;
+    }
+    sec = &cfg->sections[cfg->section_count];
+    memset(sec, 0, sizeof *sec);
+    sec->name = dup_str(name);
+    if (!sec->name)
+        return NULL;
+    sec->line = ps->line;
+    cfg->section_count++;
+    return sec;
+}
+
+/* A section header, seen by the line reader because inih does not report
+ * sections without keys. */
+static void on_section(parse_state *ps, const char *name)
+{
+    if (strcmp(name, "runtime") == 0)
+        return;
+    if (strncmp(name, "backend.", 8) == 0) {
+        const char *bname = name + 8;
+        if (!valid_backend_name(bname)) {
+            parse_error(ps, ACCEL_ERROR_CONFIG,
+                        "[%s]: backend name '%s' must be non-empty letters, digits, '_' or '-'",
+                        name, bname);
+            return;
+        }
+        if (find_section(ps->cfg, bname)) {
+            accel__log(ACCEL_LOG_WARN, "%s:%d: section [%s] repeated; its keys are merged",
+                       ps->cfg->path, ps->line, name);
+            return;
+        }
+        if (!add_section(ps, bname))
+            parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        return;
+    }
+    accel__log(ACCEL_LOG_WARN, "%s:%d: unknown section [%s] ignored", ps->cfg->path, ps->line,
+               name);
+}
+
+static char *line_reader(char *str, int num, void *stream)
+{
+    parse_state *ps = stream;
+    char *r = fgets(str, num, ps->file);
+    if (!r)
+        return NULL;
+    ps->line++;
+    size_t len = strlen(r);
+    if (len && r[len - 1] != '\n' && !feof(ps->file)) {
+        parse_error(ps, ACCEL_ERROR_CONFIG, "line longer than %d characters", num - 3);
+        /* Swallow the rest of the line so that inih's line count stays ours. */
+        int c;
+        while ((c = fgetc(ps->file)) != EOF && c != '\n') {
+        }
+        r[0] = '\0';
+        return r;
+    }
+    char *p = r;
+    if (ps->line == 1 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB &&
+        (unsigned char)p[2] == 0xBF)
+        p += 3;
+    bool indented = (*p == ' ' || *p == '\t');
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '[' && !(indented && ps->prev_key)) {
+        char *end = strchr(p, ']');
+        if (end) {
+            char *name = dup_range(p + 1, (size_t)(end - p - 1));
+            if (!name) {
+                parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+            } else {
+                on_section(ps, trim(name));
+                free(name);
+            }
+            ps->prev_key = false;
+        }
+    }
+    return r;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"};
+    static const char *const no[] = {"false", "no", "off", "0"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0) {
+            *out = true;
+            return true;
+        }
+        if (strcasecmp(v, no[i]) == 0) {
+            *out = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void parse_order(parse_state *ps, const char *value)
+{
+    accel__config *cfg = ps->cfg;
+    for (size_t i = 0; i < cfg->order_count; i++)
+        free(cfg->order[i]);
+    free(cfg->order);
+    cfg->order = NULL;
+    cfg->order_count = 0;
+    cfg->order_set = true;
+
+    char *copy = dup_str(value);
+    if (!copy) {
+        parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        return;
+    }
+    size_t n = 1;
+    for (const char *c = copy; *c; c++)
+        n += (*c == ',');
+    cfg->order = calloc(n, sizeof *cfg->order);
+    if (!cfg->order) {
+        free(copy);
+        parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        return;
+    }
+    char *item = copy;
+    /* An empty value means "no backend"; empty items between commas are errors. */
+    if (*trim(copy) == '\0') {
+        free(copy);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        char *name = trim(item);
+        if (!*name) {
+            parse_error(ps, ACCEL_ERROR_CONFIG, "order = %s: empty backend name", value);
+            break;
+        }
+        if (!valid_backend_name(name)) {
+            parse_error(ps, ACCEL_ERROR_CONFIG,
+                        "order = %s: '%s' is not a backend name (letters, digits, '_', '-')", value,
+                        name);
+            break;
+        }
+        bool twice = false;
+        for (size_t j = 0; j < cfg->order_count && !twice; j++)
+            twice = strcmp(cfg->order[j], name) == 0;
+        if (twice) {
+            parse_error(ps, ACCEL_ERROR_CONFIG, "order = %s: '%s' is named twice", value, name);
+            break;
+        }
+        cfg->order[cfg->order_count] = dup_str(name);
+        if (!cfg->order[cfg->order_count]) {
+            parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+            break;
+        }
+        cfg->order_count++;
+        if (!comma)
+            break;
+        item = comma + 1;
+    }
+    free(copy);
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+    parse_state *ps = user;
+    accel__config *cfg = ps->cfg;
+    int errors_before = ps->err_line;
+    ps->prev_key = true;
+
+    if (!*section) {
+        accel__log(ACCEL_LOG_WARN, "%s:%d: key '%s' outside any section ignored", cfg->path,
+                   ps->line, name);
+        return 1;
+    }
+    if (strcmp(section, "runtime") == 0) {
+        if (accel__kvlist_get(&cfg->runtime, name))
+            accel__log(ACCEL_LOG_WARN, "%s:%d: [runtime] %s repeated; the later value wins",
+                       cfg->path, ps->line, name);
+        if (strcmp(name, "order") == 0) {
+            parse_order(ps, value);
+        } else if (strcmp(name, "strict") == 0) {
+            if (!parse_bool(value, &cfg->strict))
+                parse_error(ps, ACCEL_ERROR_CONFIG, "strict = %s is not a boolean (true or false)",
+                            value);
+        } else {
+            bool known = false;
+            for (size_t i = 0; known_runtime_keys[i]; i++)
+                known = known || strcmp(known_runtime_keys[i], name) == 0;
+            if (!known)
+                accel__log(ACCEL_LOG_WARN, "%s:%d: unknown [runtime] key '%s' ignored", cfg->path,
+                           ps->line, name);
+        }
+        if (!kvlist_set(&cfg->runtime, name, value, ps->line))
+            parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    } else if (strncmp(section, "backend.", 8) == 0) {
+        accel__section *sec = find_section(cfg, section + 8);
+        if (!sec) /* its header had an error, reported already */
+            return ps->err_line == errors_before;
+        if (accel__kvlist_get(&sec->keys, name))
+            accel__log(ACCEL_LOG_WARN, "%s:%d: [%s] %s repeated; the later value wins", cfg->path,
+                       ps->line, section, name);
+        if (strcmp(name, "library") == 0) {
+            if (!*value) {
+                parse_error(ps, ACCEL_ERROR_CONFIG, "[%s] library is empty", section);
+            } else {
+                free(sec->library);
+                sec->library = dup_str(value);
+                if (!sec->library)
+                    parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+            }
+        }
+        if (!kvlist_set(&sec->keys, name, value, ps->line))
+            parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
+    /* Other sections were warned about at their header. */
+    return ps->err_line == errors_before;
+}
+
+/* ------------------------------------------------------------ find & load */
+
+/* Any object of this library: dladdr() of it names libaccel.so. */
+static const char library_anchor = 0;
+
+/* dirname(path of libaccel.so)/accel/plugins.ini. */
+static accel_status default_path(const char *fn, char *out, size_t cap)
+{
+    Dl_info info;
+    memset(&info, 0, sizeof info);
+    if (!dladdr(&library_anchor, &info) || !info.dli_fname || !*info.dli_fname)
+        return accel__fail(ACCEL_ERROR_NOT_FOUND,
+                           "%s: no config path given, ACCEL_CONFIG unset, and the folder of "
+                           "libaccel could not be found (dladdr failed)",
+                           fn);
+    char lib[PATH_MAX];
+    if (!realpath(info.dli_fname, lib))
+        snprintf(lib, sizeof lib, "%s", info.dli_fname);
+    char *slash = strrchr(lib, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(lib, sizeof lib, ".");
+    int n = snprintf(out, cap,
+                     "%s/"
+                     "accel"
+                     "/plugins.ini",
+                     lib);
+    if (n < 0 || (size_t)n >= cap)
+        return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: default config path too long", fn);
+    return ACCEL_SUCCESS;
+}
+
+static char *join_path(const char *dir, const char *rel)
+{
+    if (rel[0] == '/')
+        return dup_str(rel);
+    size_t n = strlen(dir) + 1 + strlen(rel) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, rel);
+    return p;
+}
+
+static accel_status validate(parse_state *ps, const char *fn)
+{
+    accel__config *cfg = ps->cfg;
+    for (size_t i = 0; i < cfg->section_count; i++) {
+        accel__section *sec = &cfg->sections[i];
+        if (!sec->library)
+            return accel__fail(ACCEL_ERROR_CONFIG, "%s: %s:%d: [backend.%s] has no library key", fn,
+                               cfg->path, sec->line, sec->name);
+        char *joined = join_path(cfg->dir, sec->library);
+        if (!joined)
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+        char resolved[PATH_MAX];
+        if (realpath(joined, resolved)) {
+            free(joined);
+            sec->path = dup_str(resolved);
+        } else {
+            sec->path = joined;
+        }
+        if (!sec->path)
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    if (cfg->order_set) {
+        int line = 0;
+        for (size_t i = 0; i < cfg->runtime.count; i++) {
+            if (strcmp(cfg->runtime.items[i].key, "order") == 0)
+                line = cfg->runtime.items[i].line;
+        }
+        for (size_t i = 0; i < cfg->order_count; i++) {
+            if (!find_section(cfg, cfg->order[i]))
+                return accel__fail(ACCEL_ERROR_CONFIG,
+                                   "%s: %s:%d: order names '%s' but there is no [backend.%s] "
+                                   "section",
+                                   fn, cfg->path, line, cfg->order[i], cfg->order[i]);
+        }
+    } else {
+        /* No order: every backend section, in file order. */
+        cfg->order = calloc(cfg->section_count ? cfg->section_count : 1, sizeof *cfg->order);
+        if (!cfg->order)
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+        for (size_t i = 0; i < cfg->section_count; i++) {
+            cfg->order[i] = dup_str(cfg->sections[i].name);
+            if (!cfg->order[i])
+                return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+            cfg->order_count++;
+        }
+    }
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel__config_load(const char *config_path, const char *fn, accel__config **out)
+{
+    *out = NULL;
+    char chosen[PATH_MAX];
+    const char *origin;
+    if (config_path) {
+        origin = "the path given";
+        snprintf(chosen, sizeof chosen, "%s", config_path);
+    } else if (getenv("ACCEL_CONFIG") && *getenv("ACCEL_CONFIG")) {
+        origin = "ACCEL_CONFIG";
+        snprintf(chosen, sizeof chosen, "%s", getenv("ACCEL_CONFIG"));
+    } else {
+        origin = "the default next to libaccel";
+        accel_status st = default_path(fn, chosen, sizeof chosen);
+        if (st != ACCEL_SUCCESS)
+            return st;
+    }
+    if (!*chosen)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: config_path is empty", fn);
+
+    char abs_path[PATH_MAX];
+    if (!realpath(chosen, abs_path)) {
+        int err = errno;
+        return accel__fail(err == ENOENT || err == ENOTDIR ? ACCEL_ERROR_NOT_FOUND : ACCEL_ERROR_IO,
+                           "%s: config file %s (%s): %s", fn, chosen, origin, strerror(err));
+    }
+
+    accel__config *cfg = calloc(1, sizeof *cfg);
+    if (!cfg)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    cfg->path = dup_str(abs_path);
+    char *slash = strrchr(abs_path, '/');
+    cfg->dir = slash == abs_path ? dup_str("/") : dup_range(abs_path, (size_t)(slash - abs_path));
+    if (!cfg->path || !cfg->dir) {
+        accel__config_free(cfg);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+
+    FILE *f = fopen(abs_path, "r");
+    if (!f) {
+        int err = errno;
+        accel__config_free(cfg);
+        return accel__fail(ACCEL_ERROR_IO, "%s: cannot open config file %s: %s", fn, abs_path,
+                           strerror(err));
+    }
+    parse_state ps = {.cfg = cfg, .file = f};
+    int rc = ini_parse_stream(line_reader, &ps, on_key, &ps);
+    fclose(f);
+
+    accel_status st = ACCEL_SUCCESS;
+    if (rc == -2 || (ps.err_line && ps.err_status == ACCEL_ERROR_OUT_OF_HOST_MEMORY)) {
+        st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory reading %s", fn,
+                         cfg->path);
+    } else if (rc == -1) {
+        st = accel__fail(ACCEL_ERROR_IO, "%s: cannot read config file %s", fn, cfg->path);
+    } else if (rc > 0 && (!ps.err_line || rc < ps.err_line)) {
+        st = accel__fail(ACCEL_ERROR_CONFIG,
+                         "%s: %s:%d: syntax error: expected '[section]', 'key = value' or a "
+                         "comment",
+                         fn, cfg->path, rc);
+    } else if (ps.err_line) {
+        st = accel__fail(ps.err_status, "%s: %s:%d: %s", fn, cfg->path, ps.err_line, ps.err_msg);
+    } else {
+        st = validate(&ps, fn);
+    }
+    if (st != ACCEL_SUCCESS) {
+        accel__config_free(cfg);
+        return st;
+    }
+    *out = cfg;
+    return ACCEL_SUCCESS;
+}

@@ -1,0 +1,176 @@
+/* core/event.c — events: create, record, wait (also across backends, via a
+ * host function that polls the event's backend; see queue.c), synchronize,
+ * query, elapsed time. An event is freed when the caller has released it and
+ * no pending cross-backend wait still refers to it. */
+#include <stdlib.h>
+
+#include "internal.h"
+
+accel_status accel_event_create(accel_device *dev, accel_event **out_event)
+{
+    static const char fn[] = "accel_event_create";
+    if (out_event)
+        *out_event = NULL;
+    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out_event)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_event is NULL", fn);
+    accel_event *ev = calloc(1, sizeof *ev);
+    if (!ev)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    accel__clear_error();
+    int32_t rc = dev->be->vt->event_create(dev->be->ctx, dev->index, &ev->be);
+    if (rc != ACCEL_SUCCESS) {
+        free(ev);
+        return accel__fail_relay((accel_status)rc, "%s: on %s", fn, dev->name);
+    }
+    ev->dev = dev;
+    atomic_init(&ev->refs, 1);
+    if (accel__handle_add(ev, ACCEL__T_EVENT, NULL) != ACCEL_SUCCESS) {
+        dev->be->vt->event_destroy(dev->be->ctx, ev->be);
+        free(ev);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    accel_runtime *rt = dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_PUSH(rt->events, ev);
+    pthread_mutex_unlock(&rt->lock);
+    *out_event = ev;
+    return ACCEL_SUCCESS;
+}
+
+void accel__event_destroy(accel_event *ev)
+{
+    accel__handle_remove(ev);
+    ev->dev->be->vt->event_destroy(ev->dev->be->ctx, ev->be);
+    free(ev);
+}
+
+void accel__event_unref(accel_event *ev)
+{
+    if (atomic_fetch_sub(&ev->refs, 1) != 1)
+        return;
+    accel_runtime *rt = ev->dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_REMOVE(rt->events, ev);
+    pthread_mutex_unlock(&rt->lock);
+    accel__event_destroy(ev);
+}
+
+void accel_event_release(accel_event *ev)
+{
+    if (!ev)
+        return;
+    if (accel__handle_check(ev, ACCEL__T_EVENT, "accel_event_release", "ev") != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    /* The handle dies now even if a pending wait keeps the object. */
+    accel__handle_remove(ev);
+    accel__event_unref(ev);
+}
+
+accel_status accel_event_record(accel_event *ev, accel_queue *q)
+{
+    static const char fn[] = "accel_event_record";
+    accel_status st = accel__handle_check(ev, ACCEL__T_EVENT, fn, "ev");
+    if (st == ACCEL_SUCCESS)
+        st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (ev->dev != q->dev)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: ev belongs to %s but q is on %s", fn,
+                           ev->dev->name, q->dev->name);
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    int32_t rc = q->dev->be->vt->event_record(q->dev->be->ctx, ev->be, q->be);
+    pthread_mutex_unlock(&q->lock);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
+{
+    static const char fn[] = "accel_queue_wait_event";
+    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    if (st == ACCEL_SUCCESS)
+        st = accel__handle_check(ev, ACCEL__T_EVENT, fn, "ev");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (ev->dev->rt != q->dev->rt)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: ev and q belong to different runtimes",
+                           fn);
+    if (ev->dev->be == q->dev->be) {
+        pthread_mutex_lock(&q->lock);
+        accel__clear_error();
+        int32_t rc = q->dev->be->vt->queue_wait_event(q->dev->be->ctx, q->be, ev->be);
+        pthread_mutex_unlock(&q->lock);
+        if (rc != ACCEL_SUCCESS)
+            return accel__fail_relay((accel_status)rc, "%s", fn);
+        return ACCEL_SUCCESS;
+    }
+    accel__xop *x = accel__xop_new(ACCEL__XOP_WAIT, fn);
+    if (!x)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    atomic_fetch_add(&ev->refs, 1);
+    x->ev = ev;
+    pthread_mutex_lock(&q->lock);
+    st = accel__queue_enqueue_xop_locked(q, x);
+    pthread_mutex_unlock(&q->lock);
+    if (st != ACCEL_SUCCESS)
+        accel__xop_free(x);
+    return st;
+}
+
+accel_status accel_event_synchronize(accel_event *ev)
+{
+    static const char fn[] = "accel_event_synchronize";
+    accel_status st = accel__handle_check(ev, ACCEL__T_EVENT, fn, "ev");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel__clear_error();
+    int32_t rc = ev->dev->be->vt->event_synchronize(ev->dev->be->ctx, ev->be);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_event_query(accel_event *ev, bool *out_done)
+{
+    static const char fn[] = "accel_event_query";
+    accel_status st = accel__handle_check(ev, ACCEL__T_EVENT, fn, "ev");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out_done)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_done is NULL", fn);
+    int done = 0;
+    accel__clear_error();
+    int32_t rc = ev->dev->be->vt->event_query(ev->dev->be->ctx, ev->be, &done);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    *out_done = done != 0;
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_event_elapsed_ms(accel_event *start, accel_event *end, double *out_ms)
+{
+    static const char fn[] = "accel_event_elapsed_ms";
+    accel_status st = accel__handle_check(start, ACCEL__T_EVENT, fn, "start");
+    if (st == ACCEL_SUCCESS)
+        st = accel__handle_check(end, ACCEL__T_EVENT, fn, "end");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out_ms)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_ms is NULL", fn);
+    if (start->dev != end->dev)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: start is on %s but end is on %s", fn,
+                           start->dev->name, end->dev->name);
+    accel__clear_error();
+    int32_t rc =
+        start->dev->be->vt->event_elapsed_ms(start->dev->be->ctx, start->be, end->be, out_ms);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    return ACCEL_SUCCESS;
+}

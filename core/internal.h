@@ -1,0 +1,268 @@
+/* core/internal.h — declarations shared by the files of the core runtime:
+ * the objects behind the public handles, the handle registry, the last-error
+ * and log helpers, the configuration and the loader. Not installed. */
+#ifndef ACCEL_CORE_INTERNAL_H
+#define ACCEL_CORE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "accel/accel.h"
+#include "accel/backend.h"
+
+#if defined(__GNUC__)
+#define ACCEL__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ACCEL__PRINTF(f, a)
+#endif
+
+/* ------------------------------------------------------------ status.c */
+
+/* Set the calling thread's accel_last_error() message. Messages begin with
+ * the public function's name ("accel_add: ..."). */
+void accel__set_error(const char *fmt, ...) ACCEL__PRINTF(1, 2);
+void accel__set_errorv(const char *fmt, va_list ap) ACCEL__PRINTF(1, 0);
+/* accel__set_error, then return status: `return accel__fail(ST, "...")`. */
+accel_status accel__fail(accel_status status, const char *fmt, ...) ACCEL__PRINTF(2, 3);
+void accel__clear_error(void);
+/* Like accel__fail, then append ": " and the message a plugin has just set
+ * (or the status's sentence when it set none). A plugin message that already
+ * begins with the same "name:" as fmt's result is not repeated. */
+accel_status accel__fail_relay(accel_status status, const char *fmt, ...) ACCEL__PRINTF(2, 3);
+
+int accel__log_level(void);
+void accel__log(int level, const char *fmt, ...) ACCEL__PRINTF(2, 3);
+/* prefix (may be NULL) goes before the message, "cpu: ...". */
+void accel__logv(int level, const char *prefix, const char *fmt, va_list ap) ACCEL__PRINTF(3, 0);
+
+/* ------------------------------------------------------------ handle.c */
+
+/* Type tags of the handle registry. 0 means "not a live handle". */
+typedef enum accel__type {
+    ACCEL__T_NONE = 0,
+    ACCEL__T_RUNTIME = 1,
+    ACCEL__T_DEVICE = 2,
+    ACCEL__T_BUFFER = 3,
+    ACCEL__T_QUEUE = 4,
+    ACCEL__T_EVENT = 5,
+    ACCEL__T_HOST_MEMORY = 6
+} accel__type;
+
+accel_status accel__handle_add(const void *p, accel__type type, void *value);
+void accel__handle_remove(const void *p);
+/* The tag of p (ACCEL__T_NONE when p is not registered); *out_value gets the
+ * value registered with it when out_value is not NULL. Never dereferences p. */
+accel__type accel__handle_type(const void *p, void **out_value);
+/* The tags of n pointers under one lock (the per-op path). */
+void accel__handle_types(size_t n, const void *const *ptrs, accel__type *out_types);
+/* ACCEL_SUCCESS when p is a live handle of `type`, else
+ * ACCEL_ERROR_INVALID_HANDLE with "fn: arg is NULL / is not a live buffer ...". */
+accel_status accel__handle_check(const void *p, accel__type type, const char *fn, const char *arg);
+const char *accel__type_name(accel__type type);
+
+/* ------------------------------------------------------------ config.c */
+
+typedef struct accel__kv {
+    char *key;
+    char *value;
+    int line;
+} accel__kv;
+
+typedef struct accel__kvlist {
+    accel__kv *items;
+    size_t count, cap;
+} accel__kvlist;
+
+/* One [backend.NAME] section. */
+typedef struct accel__section {
+    char *name;         /* NAME */
+    int line;           /* line of the section header */
+    char *library;      /* as written */
+    char *path;         /* library resolved against the config's folder */
+    accel__kvlist keys; /* every key of the section, library included */
+} accel__section;
+
+typedef struct accel__config {
+    char *path;            /* absolute path of the file */
+    char *dir;             /* its folder */
+    accel__kvlist runtime; /* every [runtime] key */
+    char **order;
+    size_t order_count;
+    bool order_set;
+    bool strict;
+    accel__section *sections; /* in file order */
+    size_t section_count, section_cap;
+} accel__config;
+
+/* Find and parse the configuration: config_path, else $ACCEL_CONFIG, else
+ * <folder of libaccel.so>/accel/plugins.ini. Errors carry "fn: file:line: ...". */
+accel_status accel__config_load(const char *config_path, const char *fn, accel__config **out);
+void accel__config_free(accel__config *cfg);
+const accel__section *accel__config_section(const accel__config *cfg, const char *name);
+const char *accel__config_runtime_get(const accel__config *cfg, const char *key);
+const char *accel__kvlist_get(const accel__kvlist *list, const char *key);
+
+/* ------------------------------------------------------------ loader.c */
+
+/* One backend candidate: what the configuration asked for and what loading
+ * it gave. */
+typedef struct accel__backend {
+    char *name; /* section name */
+    char *path; /* resolved library path */
+    const accel__section *section;
+    bool in_order; /* named in [runtime] order (or by ACCEL_BACKEND) */
+    bool loaded;
+    accel_status status; /* why not loaded */
+    char reason[768];
+    char description[256];
+    uint32_t abi_version;
+    uint32_t device_count;
+    void *dl;
+    const accel_backend *vt;
+    void *ctx;
+    int log_slot;
+    accel_host_services host;
+    uint32_t first_device; /* index of its device 0 in the runtime's list */
+} accel__backend;
+
+/* Try to load be->path; records the outcome in *be. Returns ACCEL_SUCCESS when
+ * the backend loaded, else the reason's status (also in be->status). */
+accel_status accel__loader_open(accel__backend *be);
+/* Shut a loaded backend down and unload it. */
+void accel__loader_close(accel__backend *be);
+
+/* ------------------------------------------------------------ objects */
+
+typedef struct accel__xop accel__xop;
+
+struct accel_device {
+    accel_runtime *rt;
+    accel__backend *be;
+    uint32_t index;                /* among its backend's devices */
+    uint32_t global_index;         /* among the runtime's devices */
+    char name[64];                 /* "cuda:1" */
+    accel_device_properties props; /* as read at load */
+    bool host_accessible;
+    /* A private queue for cross-backend staging done from host functions of
+     * another backend's queue; created on first use. */
+    pthread_mutex_t staging_lock;
+    accel_be_queue *staging;
+};
+
+struct accel_buffer {
+    accel_device *dev;
+    accel_be_buffer *be;
+    size_t bytes;
+    void *host_ptr; /* buffer_host_ptr, or NULL */
+    accel_buffer *prev, *next;
+};
+
+struct accel_queue {
+    accel_device *dev;
+    accel_be_queue *be;
+    /* Serializes plugin calls on this queue (the ABI promises plugins that
+     * the core never calls two functions on one queue concurrently). */
+    pthread_mutex_t lock;
+    accel__xop *xops; /* pending cross-backend work, owned by the queue */
+    accel_queue *prev, *next;
+};
+
+struct accel_event {
+    accel_device *dev;
+    accel_be_event *be;
+    atomic_int refs; /* the caller's, plus one per pending cross-backend wait */
+    accel_event *prev, *next;
+};
+
+typedef struct accel__host_block {
+    void *ptr;
+    accel_device *dev;
+    bool from_backend; /* host_alloc of the backend, else aligned_alloc */
+    struct accel__host_block *prev, *next;
+} accel__host_block;
+
+struct accel_runtime {
+    accel__config *cfg;
+    accel__backend *backends; /* candidates, in load order */
+    uint32_t backend_count;
+    accel_device *devices;
+    uint32_t device_count;
+    accel_device *default_device;
+    pthread_mutex_t lock; /* guards the object lists */
+    accel_buffer *buffers;
+    accel_queue *queues;
+    accel_event *events;
+    accel__host_block *host_blocks;
+};
+
+/* Doubly linked list helpers for the runtime's object lists. */
+#define ACCEL__LIST_PUSH(head, obj)                                                                \
+    do {                                                                                           \
+        (obj)->prev = NULL;                                                                        \
+        (obj)->next = (head);                                                                      \
+        if (head)                                                                                  \
+            (head)->prev = (obj);                                                                  \
+        (head) = (obj);                                                                            \
+    } while (0)
+#define ACCEL__LIST_REMOVE(head, obj)                                                              \
+    do {                                                                                           \
+        if ((obj)->prev)                                                                           \
+            (obj)->prev->next = (obj)->next;                                                       \
+        else                                                                                       \
+            (head) = (obj)->next;                                                                  \
+        if ((obj)->next)                                                                           \
+            (obj)->next->prev = (obj)->prev;                                                       \
+        (obj)->prev = (obj)->next = NULL;                                                          \
+    } while (0)
+
+/* device.c */
+accel_status accel__devices_build(accel_runtime *rt);
+void accel__devices_free(accel_runtime *rt);
+/* Create the device's staging queue if it has none yet. Users lock
+ * dev->staging_lock around their calls on it. */
+accel_status accel__staging_ensure(accel_device *dev, const char *fn);
+
+/* buffer.c, queue.c, event.c: teardown at accel_runtime_close. */
+void accel__buffer_destroy(accel_buffer *buf);
+void accel__host_block_destroy(accel__host_block *hb);
+void accel__queue_destroy(accel_queue *q);
+void accel__event_unref(accel_event *ev);
+void accel__event_destroy(accel_event *ev);
+
+/* Work that crosses backends, run by a host function on a queue of one
+ * backend and calling into another (queue.c). The queue owns it until its
+ * next finish or its destruction, whichever comes first; skipped work (after
+ * a sticky error) is freed there too. */
+typedef enum accel__xop_kind {
+    ACCEL__XOP_WAIT = 1,  /* poll ev until its work is done */
+    ACCEL__XOP_WRITE = 2, /* host -> buffer of `other` through its staging queue */
+    ACCEL__XOP_READ = 3   /* buffer of `other` -> host through its staging queue */
+} accel__xop_kind;
+
+struct accel__xop {
+    accel__xop *next;
+    accel__xop_kind kind;
+    const char *fn;
+    atomic_int done;
+    accel_status status; /* written by the host function before done */
+    char message[512];
+    accel_event *ev;     /* WAIT: holds a reference */
+    accel_device *other; /* WRITE/READ: the device of be_buf */
+    accel_be_buffer *be_buf;
+    size_t offset;
+    void *host;
+    size_t bytes;
+    void *bounce; /* owned staging memory, freed with the xop */
+};
+
+/* Enqueue xop's host function on q; q->lock must be held. On success q owns
+ * xop; on failure the caller frees it with accel__xop_free. */
+accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);
+accel__xop *accel__xop_new(accel__xop_kind kind, const char *fn);
+void accel__xop_free(accel__xop *xop);
+
+#endif /* ACCEL_CORE_INTERNAL_H */

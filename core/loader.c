@@ -1,0 +1,272 @@
+/* core/loader.c — loading one backend plugin: dlopen(RTLD_NOW | RTLD_LOCAL),
+ * the entry symbol, the ABI check, the host-services table, init and the
+ * device count. Every outcome is recorded in the candidate (path, dlerror()
+ * text, reason, status) and a failure never affects other candidates. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Sanitizer builds keep plugins mapped after dlclose (RTLD_NODELETE): the
+ * one-time allocations of their dependencies' constructors (libgomp,
+ * OpenBLAS) would otherwise be reported as leaks from an unknown module, and
+ * real leak reports could not be symbolized. */
+#if defined(__SANITIZE_ADDRESS__)
+#define DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)
+#else
+#define DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL)
+#endif
+
+/* ------------------------------------------------------------ host services
+ * The ABI's log function carries no context, so each loaded backend gets
+ * its own trampoline that knows its slot, and so its name for the prefix. */
+
+#define LOG_SLOTS 16
+
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool slot_used[LOG_SLOTS];
+static char slot_name[LOG_SLOTS][64];
+
+static void slot_logv(int slot, int level, const char *fmt, va_list ap)
+{
+    accel__logv(level, slot >= 0 ? slot_name[slot] : "plugin", fmt, ap);
+}
+
+#define LOG_TRAMPOLINE(i)                                                                          \
+    static void log_##i(int level, const char *fmt, ...)                                           \
+    {                                                                                              \
+        va_list ap;                                                                                \
+        va_start(ap, fmt);                                                                         \
+        slot_logv(i, level, fmt, ap);                                                              \
+        va_end(ap);                                                                                \
+    }
+LOG_TRAMPOLINE(0)
+LOG_TRAMPOLINE(1)
+LOG_TRAMPOLINE(2)
+LOG_TRAMPOLINE(3)
+LOG_TRAMPOLINE(4)
+LOG_TRAMPOLINE(5)
+LOG_TRAMPOLINE(6)
+LOG_TRAMPOLINE(7)
+LOG_TRAMPOLINE(8)
+LOG_TRAMPOLINE(9)
+LOG_TRAMPOLINE(10)
+LOG_TRAMPOLINE(11)
+LOG_TRAMPOLINE(12)
+LOG_TRAMPOLINE(13)
+LOG_TRAMPOLINE(14)
+LOG_TRAMPOLINE(15)
+
+static void log_unnamed(int level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    slot_logv(-1, level, fmt, ap);
+    va_end(ap);
+}
+
+static void (*const log_fns[LOG_SLOTS])(int, const char *, ...) = {
+    log_0, log_1, log_2,  log_3,  log_4,  log_5,  log_6,  log_7,
+    log_8, log_9, log_10, log_11, log_12, log_13, log_14, log_15};
+
+static int slot_take(const char *name)
+{
+    int slot = -1;
+    pthread_mutex_lock(&slot_lock);
+    for (int i = 0; i < LOG_SLOTS && slot < 0; i++) {
+        if (!slot_used[i]) {
+            slot_used[i] = true;
+            snprintf(slot_name[i], sizeof slot_name[i], "%s", name);
+            slot = i;
+        }
+    }
+    pthread_mutex_unlock(&slot_lock);
+    return slot;
+}
+
+static void slot_give(int slot)
+{
+    if (slot < 0)
+        return;
+    pthread_mutex_lock(&slot_lock);
+    slot_used[slot] = false;
+    pthread_mutex_unlock(&slot_lock);
+}
+
+static void host_set_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    accel__set_errorv(fmt, ap);
+    va_end(ap);
+}
+
+static const char *host_config_get(void *host_ctx, const char *key)
+{
+    const accel__section *sec = host_ctx;
+    if (!sec || !key)
+        return NULL;
+    return accel__kvlist_get(&sec->keys, key);
+}
+
+/* ------------------------------------------------------------------ load */
+
+static accel_status reject(accel__backend *be, accel_status st, const char *fmt, ...)
+    ACCEL__PRINTF(3, 4);
+
+static accel_status reject(accel__backend *be, accel_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(be->reason, sizeof be->reason, fmt, ap);
+    va_end(ap);
+    be->status = st;
+    be->loaded = false;
+    if (be->dl) {
+        dlclose(be->dl);
+        be->dl = NULL;
+    }
+    be->vt = NULL;
+    be->ctx = NULL;
+    slot_give(be->log_slot);
+    be->log_slot = -1;
+    accel__log(ACCEL_LOG_INFO, "backend %s (%s) not loaded: %s", be->name, be->path, be->reason);
+    return st;
+}
+
+/* The plugin's required entries; optional ones may be NULL (backend.h). */
+static const char *missing_function(const accel_backend *vt)
+{
+#define REQUIRE(f)                                                                                 \
+    if (!vt->f)                                                                                    \
+        return #f;
+    REQUIRE(init)
+    REQUIRE(shutdown)
+    REQUIRE(device_count)
+    REQUIRE(device_properties)
+    REQUIRE(buffer_alloc)
+    REQUIRE(buffer_free)
+    REQUIRE(queue_create)
+    REQUIRE(queue_destroy)
+    REQUIRE(queue_finish)
+    REQUIRE(queue_write)
+    REQUIRE(queue_read)
+    REQUIRE(queue_copy)
+    REQUIRE(queue_host_fn)
+    REQUIRE(event_create)
+    REQUIRE(event_destroy)
+    REQUIRE(event_record)
+    REQUIRE(queue_wait_event)
+    REQUIRE(event_synchronize)
+    REQUIRE(event_query)
+    REQUIRE(event_elapsed_ms)
+    REQUIRE(op_supported)
+    REQUIRE(op_execute)
+#undef REQUIRE
+    return NULL;
+}
+
+accel_status accel__loader_open(accel__backend *be)
+{
+    be->loaded = false;
+    be->dl = NULL;
+    be->vt = NULL;
+    be->ctx = NULL;
+    be->log_slot = -1;
+    be->reason[0] = '\0';
+    be->description[0] = '\0';
+    be->abi_version = 0;
+    be->device_count = 0;
+
+    if (access(be->path, F_OK) != 0)
+        return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "file missing: %s", be->path);
+
+    dlerror();
+    be->dl = dlopen(be->path, DLOPEN_FLAGS);
+    if (!be->dl) {
+        const char *err = dlerror();
+        return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "dlopen failed: %s",
+                      err ? err : "(no dlerror text)");
+    }
+
+    dlerror();
+    void *sym = dlsym(be->dl, ACCEL_BACKEND_ENTRY_SYMBOL);
+    if (!sym) {
+        const char *err = dlerror();
+        return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "not an accel plugin: symbol %s absent (%s)",
+                      ACCEL_BACKEND_ENTRY_SYMBOL, err ? err : "symbol is NULL");
+    }
+    accel_backend_entry_fn entry;
+    /* POSIX guarantees that a dlsym result converts to a function pointer;
+     * memcpy keeps ISO C's pedantic mode quiet about it. */
+    memcpy(&entry, &sym, sizeof entry);
+    const accel_backend *vt = entry();
+    if (!vt)
+        return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "not an accel plugin: %s() returned NULL",
+                      ACCEL_BACKEND_ENTRY_SYMBOL);
+
+    be->abi_version = vt->abi_version;
+    if (vt->abi_version != ACCEL_BACKEND_ABI_VERSION)
+        return reject(be, ACCEL_ERROR_INCOMPATIBLE_ABI,
+                      "ABI mismatch: the plugin has ABI version %u, this runtime expects %u",
+                      vt->abi_version, ACCEL_BACKEND_ABI_VERSION);
+    if (vt->struct_size < sizeof(accel_backend))
+        return reject(be, ACCEL_ERROR_INCOMPATIBLE_ABI,
+                      "ABI mismatch: the plugin's table has struct_size %u, this runtime "
+                      "expects at least %zu",
+                      vt->struct_size, sizeof(accel_backend));
+    const char *missing = missing_function(vt);
+    if (missing)
+        return reject(be, ACCEL_ERROR_INCOMPATIBLE_ABI,
+                      "the plugin's table lacks the required function %s", missing);
+    snprintf(be->description, sizeof be->description, "%s", vt->description ? vt->description : "");
+    if (vt->name && strcmp(vt->name, be->name) != 0)
+        accel__log(ACCEL_LOG_INFO, "[backend.%s] loads the plugin named '%s'", be->name, vt->name);
+
+    be->log_slot = slot_take(be->name);
+    memset(&be->host, 0, sizeof be->host);
+    be->host.struct_size = sizeof be->host;
+    be->host.abi_version = ACCEL_BACKEND_ABI_VERSION;
+    be->host.host_ctx = (void *)be->section;
+    be->host.log = be->log_slot >= 0 ? log_fns[be->log_slot] : log_unnamed;
+    be->host.set_error = host_set_error;
+    be->host.config_get = host_config_get;
+
+    accel__clear_error();
+    void *ctx = NULL;
+    int32_t st = vt->init(&be->host, &ctx);
+    if (st != ACCEL_SUCCESS) {
+        const char *msg = accel_last_error();
+        return reject(be, (accel_status)st, "init failed: %s",
+                      *msg ? msg : accel_status_string((accel_status)st));
+    }
+    be->vt = vt;
+    be->ctx = ctx;
+    be->device_count = vt->device_count(ctx);
+    if (be->device_count == 0) {
+        vt->shutdown(ctx);
+        return reject(be, ACCEL_ERROR_UNAVAILABLE, "no devices");
+    }
+    be->loaded = true;
+    be->status = ACCEL_SUCCESS;
+    accel__log(ACCEL_LOG_INFO, "backend %s loaded from %s: %u device(s)", be->name, be->path,
+               be->device_count);
+    return ACCEL_SUCCESS;
+}
+
+void accel__loader_close(accel__backend *be)
+{
+    if (be->loaded && be->vt)
+        be->vt->shutdown(be->ctx);
+    if (be->dl)
+        dlclose(be->dl);
+    be->dl = NULL;
+    be->vt = NULL;
+    be->ctx = NULL;
+    be->loaded = false;
+    slot_give(be->log_slot);
+    be->log_slot = -1;
+}

@@ -1,0 +1,767 @@
+/* core/ops.c — argument validation and dispatch of every op of accel.h.
+ *
+ * Each op checks, in this order: the queue handle, the dtype, each operand
+ * (handle, device, range: offset + count within the buffer, overflow-safe),
+ * element counts, aliasing, op-specific rules; then it fills an
+ * accel_op_desc on the stack, asks the backend's op_supported and enqueues
+ * with op_execute. Nothing is allocated per op. Zero-element ops are
+ * validated the same way and then succeed without reaching op_execute,
+ * except reductions and GEMM with k == 0, which still write their output. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+size_t accel_dtype_size(accel_dtype dtype)
+{
+    switch (dtype) {
+    case ACCEL_F32:
+        return 4;
+    case ACCEL_F64:
+        return 8;
+    case ACCEL_F16:
+    case ACCEL_BF16:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+const char *accel_dtype_name(accel_dtype dtype)
+{
+    switch (dtype) {
+    case ACCEL_F32:
+        return "f32";
+    case ACCEL_F64:
+        return "f64";
+    case ACCEL_F16:
+        return "f16";
+    case ACCEL_BF16:
+        return "bf16";
+    default:
+        return "invalid";
+    }
+}
+
+static const char *op_label(uint32_t op)
+{
+    switch ((accel_op_code)op) {
+    case ACCEL_OP_FILL:
+        return "fill";
+    case ACCEL_OP_COPY:
+        return "copy";
+    case ACCEL_OP_ADD:
+        return "add";
+    case ACCEL_OP_SUB:
+        return "sub";
+    case ACCEL_OP_MUL:
+        return "mul";
+    case ACCEL_OP_DIV:
+        return "div";
+    case ACCEL_OP_MAX:
+        return "max";
+    case ACCEL_OP_MIN:
+        return "min";
+    case ACCEL_OP_AXPBY:
+        return "axpby";
+    case ACCEL_OP_SCALE:
+        return "scale";
+    case ACCEL_OP_NEG:
+        return "neg";
+    case ACCEL_OP_ABS:
+        return "abs";
+    case ACCEL_OP_SQRT:
+        return "sqrt";
+    case ACCEL_OP_EXP:
+        return "exp";
+    case ACCEL_OP_LOG:
+        return "log";
+    case ACCEL_OP_TANH:
+        return "tanh";
+    case ACCEL_OP_RELU:
+        return "relu";
+    case ACCEL_OP_SUM:
+        return "sum";
+    case ACCEL_OP_REDUCE_MAX:
+        return "reduce_max";
+    case ACCEL_OP_REDUCE_MIN:
+        return "reduce_min";
+    case ACCEL_OP_DOT:
+        return "dot";
+    case ACCEL_OP_GEMM:
+        return "gemm";
+    case ACCEL_OP_RANDOM_UNIFORM:
+        return "random_uniform";
+    case ACCEL_OP_RANDOM_NORMAL:
+        return "random_normal";
+    case ACCEL_OP_INVALID:
+        break;
+    }
+    return "unknown op";
+}
+
+/* ------------------------------------------------------------ validation */
+
+static accel_status check_queue(const char *fn, const accel_queue *q)
+{
+    return accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+}
+
+/* Elementwise ops, reductions and random numbers take f32 and f64; GEMM and
+ * copy also f16 and bf16 where the backend supports them. */
+static accel_status check_dtype(const char *fn, accel_dtype dtype, bool allow_half)
+{
+    if (dtype != ACCEL_F32 && dtype != ACCEL_F64 && dtype != ACCEL_F16 && dtype != ACCEL_BF16)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: dtype %d is not a known dtype", fn,
+                           (int)dtype);
+    if (!allow_half && (dtype == ACCEL_F16 || dtype == ACCEL_BF16))
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: dtype %s is not accepted by this op (f32 and f64 only)", fn,
+                           accel_dtype_name(dtype));
+    return ACCEL_SUCCESS;
+}
+
+/* log2 of the element size: ranges are checked against bytes >> shift. */
+static unsigned dtype_shift(accel_dtype dtype)
+{
+    return dtype == ACCEL_F64 ? 3u : dtype == ACCEL_F32 ? 2u : 1u;
+}
+
+/* The queue and every operand buffer: live handles (one registry lock for
+ * all of them) on the queue's device. */
+static accel_status check_handles(const char *fn, const accel_queue *q, size_t n,
+                                  const accel_buffer *const *bufs, const char *const *names)
+{
+    const void *ptrs[4];
+    accel__type types[4];
+    ptrs[0] = q;
+    for (size_t i = 0; i < n; i++)
+        ptrs[i + 1] = bufs[i];
+    accel__handle_types(n + 1, ptrs, types);
+    if (types[0] != ACCEL__T_QUEUE)
+        return accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    for (size_t i = 0; i < n; i++) {
+        if (types[i + 1] == ACCEL__T_BUFFER)
+            continue;
+        if (!bufs[i])
+            return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s.buffer is NULL", fn, names[i]);
+        if (types[i + 1] == ACCEL__T_NONE)
+            return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                               "%s: %s.buffer (%p) is not a live buffer (released, closed with "
+                               "its runtime, or never created)",
+                               fn, names[i], (void *)bufs[i]);
+        return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s.buffer is a %s handle, not a buffer",
+                           fn, names[i], accel__type_name(types[i + 1]));
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (bufs[i]->dev != q->dev)
+            return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s is on %s but q is on %s", fn,
+                               names[i], bufs[i]->dev->name, q->dev->name);
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* offset + count within the buffer, overflow-safe; fills the descriptor's
+ * operand. The handle was checked before. */
+static accel_status check_range(const char *fn, const char *arg, accel_dtype dtype, accel_slice s,
+                                accel_op_operand *out)
+{
+    size_t n = s.buffer->bytes >> dtype_shift(dtype);
+    if (s.offset > n || s.count > n - s.offset) {
+        if (s.count > SIZE_MAX - s.offset)
+            return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                               "%s: %s range offset %zu + count %zu overflows (buffer of %zu %s "
+                               "elements)",
+                               fn, arg, s.offset, s.count, n, accel_dtype_name(dtype));
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: %s range [%zu, %zu) exceeds buffer of %zu %s elements", fn, arg,
+                           s.offset, s.offset + s.count, n, accel_dtype_name(dtype));
+    }
+    out->buffer = s.buffer->be;
+    out->offset = s.offset;
+    out->count = s.count;
+    return ACCEL_SUCCESS;
+}
+
+static accel_status check_count(const char *fn, const char *arg, accel_slice s, const char *ref_arg,
+                                size_t ref_count)
+{
+    if (s.count != ref_count)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: %s has %zu elements but %s has %zu", fn,
+                           arg, s.count, ref_arg, ref_count);
+    return ACCEL_SUCCESS;
+}
+
+/* Ranges are already known to lie within their buffers, so no overflow. */
+static bool overlap(accel_slice x, accel_slice y)
+{
+    return x.buffer == y.buffer && x.count && y.count && x.offset < y.offset + y.count &&
+           y.offset < x.offset + x.count;
+}
+
+/* An elementwise output is exactly an input's range or apart from it. */
+static accel_status check_alias(const char *fn, const char *out_arg, accel_slice out,
+                                const char *in_arg, accel_slice in)
+{
+    if (overlap(out, in) && !(out.offset == in.offset && out.count == in.count))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s range [%zu, %zu) partially overlaps %s range [%zu, %zu) of the "
+                           "same buffer (in-place needs identical ranges)",
+                           fn, out_arg, out.offset, out.offset + out.count, in_arg, in.offset,
+                           in.offset + in.count);
+    return ACCEL_SUCCESS;
+}
+
+/* A reduction's output must not overlap its input at all. */
+static accel_status check_disjoint(const char *fn, const char *out_arg, accel_slice out,
+                                   const char *in_arg, accel_slice in)
+{
+    if (overlap(out, in))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s range [%zu, %zu) overlaps %s range [%zu, %zu) of the same "
+                           "buffer",
+                           fn, out_arg, out.offset, out.offset + out.count, in_arg, in.offset,
+                           in.offset + in.count);
+    return ACCEL_SUCCESS;
+}
+
+/* -------------------------------------------------------------- dispatch */
+
+static void desc_init(accel_op_desc *d, const char *fn, accel_op_code op, accel_dtype dtype)
+{
+    memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
+    d->op = (uint32_t)op;
+    d->dtype = (uint32_t)dtype;
+    d->name = fn;
+}
+
+static accel_status dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
+{
+    accel_device *dev = q->dev;
+    const accel_backend *vt = dev->be->vt;
+    if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
+        return accel__fail(
+            ACCEL_ERROR_UNSUPPORTED, "%s: the %s backend does not support %s on %s for %s", d->name,
+            dev->be->name, op_label(d->op), accel_dtype_name((accel_dtype)d->dtype), dev->name);
+    if (empty)
+        return ACCEL_SUCCESS;
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    int32_t rc = vt->op_execute(dev->be->ctx, q->be, d);
+    pthread_mutex_unlock(&q->lock);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", d->name);
+    return ACCEL_SUCCESS;
+}
+
+/* --------------------------------------------------------- elementwise */
+
+static accel_status binary_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
+                              accel_slice a, accel_slice b, accel_slice out)
+{
+    accel_op_desc d;
+    desc_init(&d, fn, op, dtype);
+    const accel_buffer *bufs[] = {a.buffer, b.buffer, out.buffer};
+    static const char *const names[] = {"a", "b", "out"};
+    accel_status st = check_handles(fn, q, 3, bufs, names);
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, false);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "a", dtype, a, &d.operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "b", dtype, b, &d.operands[1]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", dtype, out, &d.operands[2]);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, "b", b, "a", a.count);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, "out", out, "a", a.count);
+    if (st == ACCEL_SUCCESS)
+        st = check_alias(fn, "out", out, "a", a);
+    if (st == ACCEL_SUCCESS)
+        st = check_alias(fn, "out", out, "b", b);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    d.num_operands = 3;
+    return dispatch(q, &d, a.count == 0);
+}
+
+accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice a,
+                          accel_slice b, accel_slice out)
+{
+    static const char fn[] = "accel_binary";
+    if (op < ACCEL_OP_ADD || op > ACCEL_OP_MIN) {
+        accel_status st = check_queue(fn, q);
+        if (st != ACCEL_SUCCESS)
+            return st;
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: op %d is not a binary elementwise op (ACCEL_OP_ADD..ACCEL_OP_MIN)",
+                           fn, (int)op);
+    }
+    return binary_op(fn, q, op, dtype, a, b, out);
+}
+
+#define BINARY(name, code)                                                                         \
+    accel_status accel_##name(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b,     \
+                              accel_slice out)                                                     \
+    {                                                                                              \
+        return binary_op("accel_" #name, q, code, dtype, a, b, out);                               \
+    }
+BINARY(add, ACCEL_OP_ADD)
+BINARY(sub, ACCEL_OP_SUB)
+BINARY(mul, ACCEL_OP_MUL)
+BINARY(div, ACCEL_OP_DIV)
+BINARY(max, ACCEL_OP_MAX)
+BINARY(min, ACCEL_OP_MIN)
+#undef BINARY
+
+/* x -> out ops: unary, scale, copy. */
+static accel_status unary_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
+                             bool allow_half, double alpha, accel_slice x, accel_slice out)
+{
+    accel_op_desc d;
+    desc_init(&d, fn, op, dtype);
+    const accel_buffer *bufs[] = {x.buffer, out.buffer};
+    static const char *const names[] = {"x", "out"};
+    accel_status st = check_handles(fn, q, 2, bufs, names);
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, allow_half);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "x", dtype, x, &d.operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", dtype, out, &d.operands[1]);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, "out", out, "x", x.count);
+    if (st == ACCEL_SUCCESS)
+        st = check_alias(fn, "out", out, "x", x);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    d.num_operands = 2;
+    d.scalars[0] = alpha;
+    return dispatch(q, &d, x.count == 0);
+}
+
+accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
+                         accel_slice out)
+{
+    static const char fn[] = "accel_unary";
+    if (op < ACCEL_OP_NEG || op > ACCEL_OP_RELU) {
+        accel_status st = check_queue(fn, q);
+        if (st != ACCEL_SUCCESS)
+            return st;
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: op %d is not a unary elementwise op (ACCEL_OP_NEG..ACCEL_OP_RELU)",
+                           fn, (int)op);
+    }
+    return unary_op(fn, q, op, dtype, false, 0.0, x, out);
+}
+
+#define UNARY(name, code)                                                                          \
+    accel_status accel_##name(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out)   \
+    {                                                                                              \
+        return unary_op("accel_" #name, q, code, dtype, false, 0.0, x, out);                       \
+    }
+UNARY(neg, ACCEL_OP_NEG)
+UNARY(abs, ACCEL_OP_ABS)
+UNARY(sqrt, ACCEL_OP_SQRT)
+UNARY(exp, ACCEL_OP_EXP)
+UNARY(log, ACCEL_OP_LOG)
+UNARY(tanh, ACCEL_OP_TANH)
+UNARY(relu, ACCEL_OP_RELU)
+#undef UNARY
+
+accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x,
+                         accel_slice out)
+{
+    return unary_op("accel_scale", q, ACCEL_OP_SCALE, dtype, false, alpha, x, out);
+}
+
+accel_status accel_copy(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out)
+{
+    return unary_op("accel_copy", q, ACCEL_OP_COPY, dtype, true, 0.0, x, out);
+}
+
+accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x,
+                         double beta, accel_slice y)
+{
+    static const char fn[] = "accel_axpby";
+    accel_op_desc d;
+    desc_init(&d, fn, ACCEL_OP_AXPBY, dtype);
+    const accel_buffer *bufs[] = {x.buffer, y.buffer};
+    static const char *const names[] = {"x", "y"};
+    accel_status st = check_handles(fn, q, 2, bufs, names);
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, false);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "x", dtype, x, &d.operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "y", dtype, y, &d.operands[1]);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, "y", y, "x", x.count);
+    if (st == ACCEL_SUCCESS)
+        st = check_alias(fn, "y", y, "x", x);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    d.num_operands = 2;
+    d.scalars[0] = alpha;
+    d.scalars[1] = beta;
+    return dispatch(q, &d, x.count == 0);
+}
+
+accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_slice out)
+{
+    static const char fn[] = "accel_fill";
+    accel_op_desc d;
+    desc_init(&d, fn, ACCEL_OP_FILL, dtype);
+    const accel_buffer *bufs[] = {out.buffer};
+    static const char *const names[] = {"out"};
+    accel_status st = check_handles(fn, q, 1, bufs, names);
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, false);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", dtype, out, &d.operands[0]);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    d.num_operands = 1;
+    d.scalars[0] = value;
+    return dispatch(q, &d, out.count == 0);
+}
+
+/* ------------------------------------------------------------- reductions */
+
+static accel_status reduce_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
+                              accel_slice x, accel_slice out)
+{
+    accel_op_desc d;
+    desc_init(&d, fn, op, dtype);
+    const accel_buffer *bufs[] = {x.buffer, out.buffer};
+    static const char *const names[] = {"x", "out"};
+    accel_status st = check_handles(fn, q, 2, bufs, names);
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, false);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "x", dtype, x, &d.operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", dtype, out, &d.operands[1]);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (out.count != 1)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: out has %zu elements but a reduction writes exactly 1", fn,
+                           out.count);
+    st = check_disjoint(fn, "out", out, "x", x);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (x.count == 0 && op != ACCEL_OP_SUM)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: x has 0 elements and %s has no identity (as NumPy)", fn,
+                           op_label(op));
+    d.num_operands = 2;
+    return dispatch(q, &d, false);
+}
+
+accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
+                          accel_slice out)
+{
+    static const char fn[] = "accel_reduce";
+    if (op != ACCEL_OP_SUM && op != ACCEL_OP_REDUCE_MAX && op != ACCEL_OP_REDUCE_MIN) {
+        accel_status st = check_queue(fn, q);
+        if (st != ACCEL_SUCCESS)
+            return st;
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: op %d is not ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or "
+                           "ACCEL_OP_REDUCE_MIN",
+                           fn, (int)op);
+    }
+    return reduce_op(fn, q, op, dtype, x, out);
+}
+
+accel_status accel_sum(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out)
+{
+    return reduce_op("accel_sum", q, ACCEL_OP_SUM, dtype, x, out);
+}
+
+accel_status accel_reduce_max(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out)
+{
+    return reduce_op("accel_reduce_max", q, ACCEL_OP_REDUCE_MAX, dtype, x, out);
+}
+
+accel_status accel_reduce_min(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out)
+{
+    return reduce_op("accel_reduce_min", q, ACCEL_OP_REDUCE_MIN, dtype, x, out);
+}
+
+accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice y,
+                       accel_slice out)
+{
+    static const char fn[] = "accel_dot";
+    accel_op_desc d;
+    desc_init(&d, fn, ACCEL_OP_DOT, dtype);
+    const accel_buffer *bufs[] = {x.buffer, y.buffer, out.buffer};
+    static const char *const names[] = {"x", "y", "out"};
+    accel_status st = check_handles(fn, q, 3, bufs, names);
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, false);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "x", dtype, x, &d.operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "y", dtype, y, &d.operands[1]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", dtype, out, &d.operands[2]);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, "y", y, "x", x.count);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (out.count != 1)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: out has %zu elements but dot writes exactly 1", fn, out.count);
+    st = check_disjoint(fn, "out", out, "x", x);
+    if (st == ACCEL_SUCCESS)
+        st = check_disjoint(fn, "out", out, "y", y);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    d.num_operands = 3;
+    return dispatch(q, &d, false);
+}
+
+/* ----------------------------------------------------------------- random */
+
+static accel_status random_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
+                              uint64_t seed, uint64_t rng_offset, double mean, double stddev,
+                              accel_slice out)
+{
+    accel_op_desc d;
+    desc_init(&d, fn, op, dtype);
+    const accel_buffer *bufs[] = {out.buffer};
+    static const char *const names[] = {"out"};
+    accel_status st = check_handles(fn, q, 1, bufs, names);
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, false);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", dtype, out, &d.operands[0]);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (out.count > 0 && rng_offset > UINT64_MAX - (out.count - 1))
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: rng_offset %llu + %zu elements runs past the end of the stream "
+                           "(2^64 elements)",
+                           fn, (unsigned long long)rng_offset, out.count);
+    if (op == ACCEL_OP_RANDOM_NORMAL) {
+        if (!isfinite(mean))
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: mean = %g is not finite", fn,
+                               mean);
+        if (!isfinite(stddev) || stddev < 0)
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: stddev = %g must be finite and >= 0", fn, stddev);
+    }
+    d.num_operands = 1;
+    d.seed = seed;
+    d.rng_offset = rng_offset;
+    d.scalars[0] = mean;
+    d.scalars[1] = stddev;
+    return dispatch(q, &d, out.count == 0);
+}
+
+accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, uint64_t seed,
+                                  uint64_t rng_offset, accel_slice out)
+{
+    return random_op("accel_random_uniform", q, ACCEL_OP_RANDOM_UNIFORM, dtype, seed, rng_offset,
+                     0.0, 0.0, out);
+}
+
+accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t seed,
+                                 uint64_t rng_offset, double mean, double stddev, accel_slice out)
+{
+    return random_op("accel_random_normal", q, ACCEL_OP_RANDOM_NORMAL, dtype, seed, rng_offset,
+                     mean, stddev, out);
+}
+
+/* ------------------------------------------------------------------- GEMM */
+
+void accel_gemm_desc_init(accel_gemm_desc *d)
+{
+    if (!d)
+        return;
+    memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
+    d->dtype = ACCEL_F32;
+    d->alpha = 1.0;
+    d->batch_count = 1;
+}
+
+/* One stored matrix of a (batched) GEMM. */
+typedef struct gemm_matrix {
+    const char *name; /* "A" */
+    const char *ld_name;
+    accel_buffer *buf;
+    size_t rows, cols, ld, offset, stride;
+    size_t span; /* elements from offset to one past the last element of the
+                    last batch; 0 when the matrix is empty */
+} gemm_matrix;
+
+static accel_status gemm_check_matrix(const char *fn, accel_dtype dtype, size_t batch,
+                                      gemm_matrix *x)
+{
+    if (x->ld < x->cols)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s=%zu but %s has %zu columns as stored (%s >= %zu needed)", fn,
+                           x->ld_name, x->ld, x->name, x->cols, x->ld_name, x->cols);
+    x->span = 0;
+    if (x->rows == 0 || x->cols == 0 || batch == 0)
+        return ACCEL_SUCCESS;
+    size_t n = x->buf->bytes >> dtype_shift(dtype);
+    const char *dn = accel_dtype_name(dtype);
+    /* Extent of one matrix: (rows-1)*ld + cols elements. */
+    size_t one;
+    if (__builtin_mul_overflow(x->rows - 1, x->ld, &one) ||
+        __builtin_add_overflow(one, x->cols, &one))
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: %s of %zu rows with %s=%zu overflows the address space", fn,
+                           x->name, x->rows, x->ld_name, x->ld);
+    if (x->offset > n || one > n - x->offset)
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: %s of batch 0 needs elements [%zu, %zu%s) but its buffer holds "
+                           "%zu %s elements",
+                           fn, x->name, x->offset,
+                           one > SIZE_MAX - x->offset ? SIZE_MAX : x->offset + one,
+                           one > SIZE_MAX - x->offset ? " (overflow)" : "", n, dn);
+    /* Batch b starts at offset + b*stride; the first that does not fit is
+     * (n - offset - one) / stride + 1, computed without overflow. */
+    size_t stride = batch > 1 ? x->stride : 0;
+    if (stride > 0) {
+        size_t room = n - x->offset - one;
+        size_t first_bad = room / stride + 1;
+        if (first_bad < batch) {
+            size_t start, end;
+            if (__builtin_mul_overflow(first_bad, stride, &start) ||
+                __builtin_add_overflow(start, x->offset, &start) ||
+                __builtin_add_overflow(start, one, &end))
+                return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                                   "%s: %s of batch %zu (of %zu) starts past the address space "
+                                   "(stride %zu); its buffer holds %zu %s elements",
+                                   fn, x->name, first_bad, batch, stride, n, dn);
+            return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                               "%s: %s of batch %zu (of %zu) needs elements [%zu, %zu) but its "
+                               "buffer holds %zu %s elements",
+                               fn, x->name, first_bad, batch, start, end, n, dn);
+        }
+    }
+    x->span = (batch - 1) * stride + one;
+    return ACCEL_SUCCESS;
+}
+
+static bool gemm_overlap(const gemm_matrix *x, const gemm_matrix *y)
+{
+    return x->buf == y->buf && x->span && y->span && x->offset < y->offset + y->span &&
+           y->offset < x->offset + x->span;
+}
+
+static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_desc *g)
+{
+    if (!g) {
+        accel_status st = check_queue(fn, q);
+        if (st != ACCEL_SUCCESS)
+            return st;
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: d is NULL", fn);
+    }
+    const accel_buffer *bufs[] = {g->a, g->b, g->c};
+    static const char *const names[] = {"A", "B", "C"};
+    accel_status st = check_handles(fn, q, 3, bufs, names);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (g->struct_size < sizeof *g)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: d->struct_size is %u, expected %zu (call accel_gemm_desc_init)", fn,
+                           g->struct_size, sizeof *g);
+    st = check_dtype(fn, g->dtype, true);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if ((unsigned)g->trans_a > 1 || (unsigned)g->trans_b > 1)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: trans_a=%d, trans_b=%d: each must be ACCEL_NO_TRANS or ACCEL_TRANS",
+                           fn, (int)g->trans_a, (int)g->trans_b);
+
+    size_t m = g->m, n = g->n, k = g->k, prod;
+    if (__builtin_mul_overflow(m, k, &prod) || __builtin_mul_overflow(k, n, &prod) ||
+        __builtin_mul_overflow(m, n, &prod))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: m=%zu, n=%zu, k=%zu: a matrix's element count overflows", fn, m, n,
+                           k);
+    size_t batch = g->batch_count;
+    gemm_matrix A = {"A",         "lda",       g->a, g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
+                     g->a_offset, g->stride_a, 0};
+    gemm_matrix B = {"B",         "ldb",       g->b, g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
+                     g->b_offset, g->stride_b, 0};
+    gemm_matrix C = {"C", "ldc", g->c, m, n, g->ldc, g->c_offset, g->stride_c, 0};
+    st = gemm_check_matrix(fn, g->dtype, batch, &A);
+    if (st == ACCEL_SUCCESS)
+        st = gemm_check_matrix(fn, g->dtype, batch, &B);
+    if (st == ACCEL_SUCCESS)
+        st = gemm_check_matrix(fn, g->dtype, batch, &C);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (batch > 1 && m > 0 && n > 0 && g->stride_c < (m - 1) * g->ldc + n)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: stride_c=%zu is less than one C matrix's extent of %zu elements, "
+                           "so the C matrices of different batches overlap",
+                           fn, g->stride_c, (m - 1) * g->ldc + n);
+    if (gemm_overlap(&C, &A) || gemm_overlap(&C, &B))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: C elements [%zu, %zu) overlap %s elements [%zu, %zu) of the same "
+                           "buffer",
+                           fn, C.offset, C.offset + C.span, gemm_overlap(&C, &A) ? "A" : "B",
+                           gemm_overlap(&C, &A) ? A.offset : B.offset,
+                           gemm_overlap(&C, &A) ? A.offset + A.span : B.offset + B.span);
+
+    accel_op_desc d;
+    desc_init(&d, fn, ACCEL_OP_GEMM, g->dtype);
+    d.num_operands = 3;
+    d.operands[0] = (accel_op_operand){g->a->be, A.offset, A.span};
+    d.operands[1] = (accel_op_operand){g->b->be, B.offset, B.span};
+    d.operands[2] = (accel_op_operand){g->c->be, C.offset, C.span};
+    d.scalars[0] = g->alpha;
+    d.scalars[1] = g->beta;
+    d.trans_a = (uint32_t)g->trans_a;
+    d.trans_b = (uint32_t)g->trans_b;
+    d.m = m;
+    d.n = n;
+    d.k = k;
+    /* BLAS wants ld >= max(1, columns); an empty matrix's ld is otherwise
+     * meaningless. */
+    d.lda = g->lda ? g->lda : 1;
+    d.ldb = g->ldb ? g->ldb : 1;
+    d.ldc = g->ldc ? g->ldc : 1;
+    d.batch_count = batch ? batch : 1;
+    d.stride_a = batch > 1 ? g->stride_a : 0;
+    d.stride_b = batch > 1 ? g->stride_b : 0;
+    d.stride_c = batch > 1 ? g->stride_c : 0;
+    if (g->allow_tf32 && g->dtype == ACCEL_F32)
+        d.flags |= ACCEL_OP_FLAG_ALLOW_TF32;
+    /* k == 0 still scales C by beta. */
+    return dispatch(q, &d, m == 0 || n == 0 || batch == 0);
+}
+
+accel_status accel_gemm(accel_queue *q, const accel_gemm_desc *d)
+{
+    return gemm_impl("accel_gemm", q, d);
+}
+
+accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m, size_t n, size_t k,
+                          accel_buffer *a, accel_buffer *b, accel_buffer *c)
+{
+    accel_gemm_desc g;
+    accel_gemm_desc_init(&g);
+    g.dtype = dtype;
+    g.m = m;
+    g.n = n;
+    g.k = k;
+    g.a = a;
+    g.lda = k;
+    g.b = b;
+    g.ldb = n;
+    g.c = c;
+    g.ldc = n;
+    return gemm_impl("accel_matmul", q, &g);
+}

@@ -1,0 +1,485 @@
+/* core/queue.c — queues, transfers (write, read, copy, blocking variants)
+ * and work that crosses backends.
+ *
+ * Copies between backends (q is on the device of src or of dst):
+ * - the other side is host memory (buffer_host_ptr non-NULL) and q is on the
+ *   non-host side: a plain queue_write/queue_read on q from/to that memory;
+ * - the other side is not reachable from q's backend: a host function on q
+ *   (queue_host_fn) does the transfer through the other backend's private
+ *   staging queue and waits for it, so q's order is kept;
+ * - neither side is host memory: through a host bounce buffer, one step on q
+ *   and one in a host function.
+ * Earlier work on the other device must be ordered by an event (accel.h).
+ * An error inside a host function is reported by the next accel_queue_finish
+ * of q (the plugin cannot make it sticky for us); later work on q still runs.
+ *
+ * Cross-backend waits (event.c) are host functions that poll the event's
+ * backend with event_query. event_synchronize would also wait, but it returns
+ * and clears the recording queue's sticky error, which belongs to whoever
+ * synchronizes that queue. */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ xops */
+
+accel__xop *accel__xop_new(accel__xop_kind kind, const char *fn)
+{
+    accel__xop *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->kind = kind;
+    x->fn = fn;
+    atomic_init(&x->done, 0);
+    x->status = ACCEL_SUCCESS;
+    return x;
+}
+
+void accel__xop_free(accel__xop *x)
+{
+    if (!x)
+        return;
+    if (x->ev)
+        accel__event_unref(x->ev);
+    free(x->bounce);
+    free(x);
+}
+
+static void xop_wait(accel__xop *x)
+{
+    accel_event *ev = x->ev;
+    const accel_backend *vt = ev->dev->be->vt;
+    long sleep_ns = 2000;
+    for (unsigned spin = 0;; spin++) {
+        int done = 0;
+        int32_t rc = vt->event_query(ev->dev->be->ctx, ev->be, &done);
+        if (rc != ACCEL_SUCCESS || done)
+            return; /* a failure belongs to the recording queue, not to us */
+        if (spin < 64) {
+            sched_yield();
+            continue;
+        }
+        struct timespec ts = {0, sleep_ns};
+        nanosleep(&ts, NULL);
+        if (sleep_ns < 500000)
+            sleep_ns *= 2;
+    }
+}
+
+static void xop_transfer(accel__xop *x)
+{
+    accel_device *dev = x->other;
+    const accel_backend *vt = dev->be->vt;
+    pthread_mutex_lock(&dev->staging_lock);
+    accel__clear_error();
+    int32_t rc;
+    if (x->kind == ACCEL__XOP_WRITE)
+        rc = vt->queue_write(dev->be->ctx, dev->staging, x->be_buf, x->offset, x->host, x->bytes);
+    else
+        rc = vt->queue_read(dev->be->ctx, dev->staging, x->be_buf, x->offset, x->host, x->bytes);
+    if (rc == ACCEL_SUCCESS)
+        rc = vt->queue_finish(dev->be->ctx, dev->staging);
+    if (rc != ACCEL_SUCCESS) {
+        x->status = (accel_status)rc;
+        snprintf(x->message, sizeof x->message, "%s: staged %s of %zu bytes on %s failed: %s",
+                 x->fn, x->kind == ACCEL__XOP_WRITE ? "write" : "read", x->bytes, dev->name,
+                 *accel_last_error() ? accel_last_error() : accel_status_string(x->status));
+    }
+    pthread_mutex_unlock(&dev->staging_lock);
+}
+
+static void xop_run(void *user)
+{
+    accel__xop *x = user;
+    if (x->kind == ACCEL__XOP_WAIT)
+        xop_wait(x);
+    else
+        xop_transfer(x);
+    atomic_store(&x->done, 1);
+}
+
+/* Free finished xops that hold nothing the queue still needs and carry no
+ * error (errors wait for the next finish). */
+static void reap_done_locked(accel_queue *q)
+{
+    accel__xop **link = &q->xops;
+    while (*link) {
+        accel__xop *x = *link;
+        if (atomic_load(&x->done) && x->status == ACCEL_SUCCESS && !x->bounce) {
+            *link = x->next;
+            accel__xop_free(x);
+        } else {
+            link = &x->next;
+        }
+    }
+}
+
+/* After the queue has drained: free every xop (skipped ones included) and
+ * return the first error one of them met. */
+static accel_status collect_xops_locked(accel_queue *q, char *msg, size_t cap)
+{
+    accel_status st = ACCEL_SUCCESS;
+    /* The list is newest first; the oldest error is the one to report. */
+    for (accel__xop *x = q->xops; x; x = x->next) {
+        if (atomic_load(&x->done) && x->status != ACCEL_SUCCESS) {
+            st = x->status;
+            snprintf(msg, cap, "%s", x->message);
+        }
+    }
+    while (q->xops) {
+        accel__xop *x = q->xops;
+        q->xops = x->next;
+        accel__xop_free(x);
+    }
+    return st;
+}
+
+accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *x)
+{
+    reap_done_locked(q);
+    accel__clear_error();
+    int32_t rc = q->dev->be->vt->queue_host_fn(q->dev->be->ctx, q->be, xop_run, x);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s: enqueueing a host function on %s", x->fn,
+                                 q->dev->name);
+    x->next = q->xops;
+    q->xops = x;
+    return ACCEL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- queues */
+
+accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
+{
+    static const char fn[] = "accel_queue_create";
+    if (out_queue)
+        *out_queue = NULL;
+    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out_queue)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_queue is NULL", fn);
+    accel_queue *q = calloc(1, sizeof *q);
+    if (!q)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    accel__clear_error();
+    int32_t rc = dev->be->vt->queue_create(dev->be->ctx, dev->index, &q->be);
+    if (rc != ACCEL_SUCCESS) {
+        free(q);
+        return accel__fail_relay((accel_status)rc, "%s: on %s", fn, dev->name);
+    }
+    q->dev = dev;
+    pthread_mutex_init(&q->lock, NULL);
+    if (accel__handle_add(q, ACCEL__T_QUEUE, NULL) != ACCEL_SUCCESS) {
+        dev->be->vt->queue_destroy(dev->be->ctx, q->be);
+        pthread_mutex_destroy(&q->lock);
+        free(q);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    accel_runtime *rt = dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_PUSH(rt->queues, q);
+    pthread_mutex_unlock(&rt->lock);
+    *out_queue = q;
+    return ACCEL_SUCCESS;
+}
+
+void accel__queue_destroy(accel_queue *q)
+{
+    accel__handle_remove(q);
+    const accel_backend *vt = q->dev->be->vt;
+    pthread_mutex_lock(&q->lock);
+    /* Drain first so that an error nobody asked for is at least logged. */
+    accel__clear_error();
+    int32_t rc = vt->queue_finish(q->dev->be->ctx, q->be);
+    if (rc != ACCEL_SUCCESS)
+        accel__log(ACCEL_LOG_WARN, "a queue of %s was released with an unreported error: %s",
+                   q->dev->name,
+                   *accel_last_error() ? accel_last_error() : accel_status_string(rc));
+    vt->queue_destroy(q->dev->be->ctx, q->be);
+    char msg[512];
+    if (collect_xops_locked(q, msg, sizeof msg) != ACCEL_SUCCESS)
+        accel__log(ACCEL_LOG_WARN, "a queue of %s was released with an unreported error: %s",
+                   q->dev->name, msg);
+    pthread_mutex_unlock(&q->lock);
+    pthread_mutex_destroy(&q->lock);
+    free(q);
+}
+
+void accel_queue_release(accel_queue *q)
+{
+    if (!q)
+        return;
+    if (accel__handle_check(q, ACCEL__T_QUEUE, "accel_queue_release", "q") != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    accel_runtime *rt = q->dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_REMOVE(rt->queues, q);
+    pthread_mutex_unlock(&rt->lock);
+    accel__queue_destroy(q);
+}
+
+accel_device *accel_queue_device(const accel_queue *q)
+{
+    if (accel__handle_check(q, ACCEL__T_QUEUE, "accel_queue_device", "q") != ACCEL_SUCCESS)
+        return NULL;
+    return q->dev;
+}
+
+static accel_status finish_named(accel_queue *q, const char *fn)
+{
+    char msg[512];
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    int32_t rc = q->dev->be->vt->queue_finish(q->dev->be->ctx, q->be);
+    accel_status xst = ACCEL_SUCCESS;
+    if (q->xops)
+        xst = collect_xops_locked(q, msg, sizeof msg);
+    pthread_mutex_unlock(&q->lock);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    if (xst != ACCEL_SUCCESS)
+        return accel__fail(xst, "%s: %s", fn, msg);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_queue_finish(accel_queue *q)
+{
+    static const char fn[] = "accel_queue_finish";
+    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    return finish_named(q, fn);
+}
+
+/* ------------------------------------------------------------- transfers */
+
+static accel_status check_byte_range(const char *fn, const char *arg, const accel_buffer *buf,
+                                     size_t offset, size_t bytes)
+{
+    if (offset > buf->bytes || bytes > buf->bytes - offset) {
+        if (bytes > SIZE_MAX - offset)
+            return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                               "%s: %s byte offset %zu + %zu bytes overflows (buffer of %zu "
+                               "bytes)",
+                               fn, arg, offset, bytes, buf->bytes);
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: %s byte range [%zu, %zu) exceeds buffer of %zu bytes", fn, arg,
+                           offset, offset + bytes, buf->bytes);
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* Handles, device, host pointer and range of a write (to_device) or read. */
+static accel_status check_transfer(const char *fn, accel_queue *q, accel_buffer *buf,
+                                   const char *buf_arg, size_t offset, const void *host,
+                                   const char *host_arg, size_t bytes)
+{
+    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    st = accel__handle_check(buf, ACCEL__T_BUFFER, fn, buf_arg);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (buf->dev != q->dev)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s is on %s but q is on %s", fn,
+                           buf_arg, buf->dev->name, q->dev->name);
+    if (!host && bytes > 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL with bytes = %zu", fn,
+                           host_arg, bytes);
+    return check_byte_range(fn, buf_arg, buf, offset, bytes);
+}
+
+static accel_status do_write(const char *fn, accel_queue *q, accel_buffer *dst, size_t dst_offset,
+                             const void *src, size_t bytes)
+{
+    accel_status st = check_transfer(fn, q, dst, "dst", dst_offset, src, "src", bytes);
+    if (st != ACCEL_SUCCESS || bytes == 0)
+        return st;
+    const accel_backend *vt = q->dev->be->vt;
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    int32_t rc = vt->queue_write(q->dev->be->ctx, q->be, dst->be, dst_offset, src, bytes);
+    pthread_mutex_unlock(&q->lock);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    return ACCEL_SUCCESS;
+}
+
+static accel_status do_read(const char *fn, accel_queue *q, accel_buffer *src, size_t src_offset,
+                            void *dst, size_t bytes)
+{
+    accel_status st = check_transfer(fn, q, src, "src", src_offset, dst, "dst", bytes);
+    if (st != ACCEL_SUCCESS || bytes == 0)
+        return st;
+    const accel_backend *vt = q->dev->be->vt;
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    int32_t rc = vt->queue_read(q->dev->be->ctx, q->be, src->be, src_offset, dst, bytes);
+    pthread_mutex_unlock(&q->lock);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_queue_write(accel_queue *q, accel_buffer *dst, size_t dst_offset,
+                               const void *src, size_t bytes)
+{
+    return do_write("accel_queue_write", q, dst, dst_offset, src, bytes);
+}
+
+accel_status accel_queue_read(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
+                              size_t bytes)
+{
+    return do_read("accel_queue_read", q, src, src_offset, dst, bytes);
+}
+
+accel_status accel_queue_write_blocking(accel_queue *q, accel_buffer *dst, size_t dst_offset,
+                                        const void *src, size_t bytes)
+{
+    static const char fn[] = "accel_queue_write_blocking";
+    accel_status st = do_write(fn, q, dst, dst_offset, src, bytes);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    return finish_named(q, fn);
+}
+
+accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t src_offset,
+                                       void *dst, size_t bytes)
+{
+    static const char fn[] = "accel_queue_read_blocking";
+    accel_status st = do_read(fn, q, src, src_offset, dst, bytes);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    return finish_named(q, fn);
+}
+
+/* A copy between backends; see the file comment. q->lock is held. */
+static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buffer *src,
+                                      size_t src_offset, accel_buffer *dst, size_t dst_offset,
+                                      size_t bytes)
+{
+    const accel_backend *vt = q->dev->be->vt;
+    void *ctx = q->dev->be->ctx;
+    bool q_on_src = q->dev == src->dev;
+    char *src_host = src->host_ptr ? (char *)src->host_ptr + src_offset : NULL;
+    char *dst_host = dst->host_ptr ? (char *)dst->host_ptr + dst_offset : NULL;
+    int32_t rc;
+
+    if (src_host && !q_on_src) {
+        accel__clear_error();
+        rc = vt->queue_write(ctx, q->be, dst->be, dst_offset, src_host, bytes);
+        return rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
+    }
+    if (dst_host && q_on_src) {
+        accel__clear_error();
+        rc = vt->queue_read(ctx, q->be, src->be, src_offset, dst_host, bytes);
+        return rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
+    }
+
+    /* The other device's side runs in a host function on q. */
+    accel_device *other = q_on_src ? dst->dev : src->dev;
+    accel_status st = accel__staging_ensure(other, fn);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel__xop *x = accel__xop_new(q_on_src ? ACCEL__XOP_WRITE : ACCEL__XOP_READ, fn);
+    if (!x)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    x->other = other;
+    x->bytes = bytes;
+    if (q_on_src) {
+        x->be_buf = dst->be;
+        x->offset = dst_offset;
+        x->host = src_host;
+    } else {
+        x->be_buf = src->be;
+        x->offset = src_offset;
+        x->host = dst_host;
+    }
+    bool bounce = x->host == NULL;
+    if (bounce) {
+        x->bounce = malloc(bytes);
+        if (!x->bounce) {
+            accel__xop_free(x);
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY,
+                               "%s: out of host memory for a %zu-byte staging buffer", fn, bytes);
+        }
+        x->host = x->bounce;
+    }
+    if (bounce && q_on_src) {
+        /* q's own side first: src -> bounce, then the host function writes on. */
+        accel__clear_error();
+        rc = vt->queue_read(ctx, q->be, src->be, src_offset, x->bounce, bytes);
+        if (rc != ACCEL_SUCCESS) {
+            accel__xop_free(x);
+            return accel__fail_relay((accel_status)rc, "%s", fn);
+        }
+    }
+    st = accel__queue_enqueue_xop_locked(q, x);
+    if (st != ACCEL_SUCCESS) {
+        /* An already enqueued read into the bounce buffer may still run:
+         * let the queue drain before freeing it. */
+        if (bounce && q_on_src)
+            vt->queue_finish(ctx, q->be);
+        accel__xop_free(x);
+        return st;
+    }
+    if (bounce && !q_on_src) {
+        /* The host function filled the bounce buffer; q's side finishes. The
+         * xop (and its buffer) lives until q's next finish. */
+        accel__clear_error();
+        rc = vt->queue_write(ctx, q->be, dst->be, dst_offset, x->bounce, bytes);
+        if (rc != ACCEL_SUCCESS)
+            return accel__fail_relay((accel_status)rc, "%s", fn);
+    }
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offset,
+                              accel_buffer *dst, size_t dst_offset, size_t bytes)
+{
+    static const char fn[] = "accel_queue_copy";
+    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    if (st == ACCEL_SUCCESS)
+        st = accel__handle_check(src, ACCEL__T_BUFFER, fn, "src");
+    if (st == ACCEL_SUCCESS)
+        st = accel__handle_check(dst, ACCEL__T_BUFFER, fn, "dst");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (q->dev != src->dev && q->dev != dst->dev)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
+                           "%s: q is on %s but src is on %s and dst on %s (q must be on one of "
+                           "them)",
+                           fn, q->dev->name, src->dev->name, dst->dev->name);
+    st = check_byte_range(fn, "src", src, src_offset, bytes);
+    if (st == ACCEL_SUCCESS)
+        st = check_byte_range(fn, "dst", dst, dst_offset, bytes);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (src == dst && bytes > 0 && src_offset < dst_offset + bytes &&
+        dst_offset < src_offset + bytes)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: src byte range [%zu, %zu) overlaps dst byte range [%zu, %zu) of "
+                           "the same buffer",
+                           fn, src_offset, src_offset + bytes, dst_offset, dst_offset + bytes);
+    if (bytes == 0)
+        return ACCEL_SUCCESS;
+
+    pthread_mutex_lock(&q->lock);
+    if (src->dev->be == dst->dev->be) {
+        accel__clear_error();
+        int32_t rc = q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset,
+                                                dst->be, dst_offset, bytes);
+        st = rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
+    } else {
+        st = cross_copy_locked(fn, q, src, src_offset, dst, dst_offset, bytes);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return st;
+}

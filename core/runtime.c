@@ -1,0 +1,255 @@
+/* core/runtime.c — opening a runtime (configuration, candidate order,
+ * loading every backend, strict and ACCEL_BACKEND rules) and closing it
+ * (drain queues, release every object still alive, shut backends down and
+ * unload them in reverse load order).
+ *
+ * Candidate order: $ACCEL_BACKEND (if set), then [runtime] order, then the
+ * other [backend.*] sections in file order. All of them are loaded; order is
+ * a priority (the default device is device 0 of the first that loaded), not
+ * a filter. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static bool has_candidate(const accel_runtime *rt, const char *name)
+{
+    for (uint32_t i = 0; i < rt->backend_count; i++) {
+        if (strcmp(rt->backends[i].name, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+static bool add_candidate(accel_runtime *rt, const accel__section *sec, bool in_order)
+{
+    accel__backend *be = &rt->backends[rt->backend_count];
+    memset(be, 0, sizeof *be);
+    be->name = dup_str(sec->name);
+    be->path = dup_str(sec->path);
+    be->section = sec;
+    be->in_order = in_order;
+    be->log_slot = -1;
+    be->status = ACCEL_ERROR_PLUGIN_LOAD;
+    if (!be->name || !be->path) {
+        free(be->name);
+        free(be->path);
+        return false;
+    }
+    rt->backend_count++;
+    return true;
+}
+
+static void runtime_free(accel_runtime *rt)
+{
+    accel__devices_free(rt);
+    for (uint32_t i = rt->backend_count; i-- > 0;) {
+        accel__loader_close(&rt->backends[i]);
+        free(rt->backends[i].name);
+        free(rt->backends[i].path);
+    }
+    free(rt->backends);
+    accel__config_free(rt->cfg);
+    pthread_mutex_destroy(&rt->lock);
+    free(rt);
+}
+
+accel_status accel_runtime_open(const char *config_path, accel_runtime **out_runtime)
+{
+    static const char fn[] = "accel_runtime_open";
+    if (!out_runtime)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_runtime is NULL", fn);
+    *out_runtime = NULL;
+
+    accel__config *cfg = NULL;
+    accel_status st = accel__config_load(config_path, fn, &cfg);
+    if (st != ACCEL_SUCCESS)
+        return st;
+
+    accel_runtime *rt = calloc(1, sizeof *rt);
+    if (!rt) {
+        accel__config_free(cfg);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    pthread_mutex_init(&rt->lock, NULL);
+    rt->cfg = cfg;
+    rt->backends = calloc(cfg->section_count ? cfg->section_count : 1, sizeof *rt->backends);
+    if (!rt->backends) {
+        runtime_free(rt);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+
+    const char *forced = getenv("ACCEL_BACKEND");
+    if (forced && !*forced)
+        forced = NULL;
+    if (forced) {
+        const accel__section *sec = accel__config_section(cfg, forced);
+        if (!sec) {
+            st = accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
+                             "%s: ACCEL_BACKEND=%s but %s has no [backend.%s] section", fn, forced,
+                             cfg->path, forced);
+            runtime_free(rt);
+            return st;
+        }
+        if (!add_candidate(rt, sec, true))
+            goto oom;
+    }
+    for (size_t i = 0; i < cfg->order_count; i++) {
+        if (has_candidate(rt, cfg->order[i]))
+            continue;
+        if (!add_candidate(rt, accel__config_section(cfg, cfg->order[i]), true))
+            goto oom;
+    }
+    for (size_t i = 0; i < cfg->section_count; i++) {
+        if (has_candidate(rt, cfg->sections[i].name))
+            continue;
+        if (!add_candidate(rt, &cfg->sections[i], false))
+            goto oom;
+    }
+
+    for (uint32_t i = 0; i < rt->backend_count; i++)
+        accel__loader_open(&rt->backends[i]);
+
+    if (forced && !rt->backends[0].loaded) {
+        st = accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
+                         "%s: ACCEL_BACKEND=%s could not be loaded (%s): %s", fn, forced,
+                         rt->backends[0].path, rt->backends[0].reason);
+        runtime_free(rt);
+        return st;
+    }
+    if (cfg->strict) {
+        for (uint32_t i = 0; i < rt->backend_count; i++) {
+            accel__backend *be = &rt->backends[i];
+            if (be->in_order && !be->loaded) {
+                st = accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
+                                 "%s: strict = true in %s and backend %s failed (%s): %s", fn,
+                                 cfg->path, be->name, be->path, be->reason);
+                runtime_free(rt);
+                return st;
+            }
+        }
+    }
+
+    st = accel__devices_build(rt);
+    if (st != ACCEL_SUCCESS) {
+        runtime_free(rt);
+        return st;
+    }
+    if (rt->device_count == 0) {
+        char why[2048];
+        size_t n = 0;
+        why[0] = '\0';
+        for (uint32_t i = 0; i < rt->backend_count && n < sizeof why; i++) {
+            int w = snprintf(why + n, sizeof why - n, "%s%s: %s", i ? "; " : "",
+                             rt->backends[i].name, rt->backends[i].reason);
+            if (w < 0)
+                break;
+            n += (size_t)w;
+        }
+        st = accel__fail(ACCEL_ERROR_UNAVAILABLE, "%s: no backend loaded from %s (%s)", fn,
+                         cfg->path, rt->backend_count ? why : "it names no backend");
+        runtime_free(rt);
+        return st;
+    }
+    if (accel__handle_add(rt, ACCEL__T_RUNTIME, NULL) != ACCEL_SUCCESS) {
+        runtime_free(rt);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    *out_runtime = rt;
+    return ACCEL_SUCCESS;
+
+oom:
+    runtime_free(rt);
+    return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+}
+
+void accel_runtime_close(accel_runtime *rt)
+{
+    if (!rt)
+        return;
+    if (accel__handle_check(rt, ACCEL__T_RUNTIME, "accel_runtime_close", "rt") != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    accel__handle_remove(rt);
+
+    /* No lock: using a runtime while closing it is the caller's bug, and
+     * destroying a queue may drop the last reference of an event, which
+     * takes the lock itself. Queues first: destroying one waits for its work, which may still use
+     * buffers and events. Then events (pending cross-backend waits held
+     * references, dropped with their queues), buffers and pinned blocks. */
+    while (rt->queues) {
+        accel_queue *q = rt->queues;
+        ACCEL__LIST_REMOVE(rt->queues, q);
+        accel__queue_destroy(q);
+    }
+    while (rt->events) {
+        accel_event *ev = rt->events;
+        ACCEL__LIST_REMOVE(rt->events, ev);
+        accel__event_destroy(ev);
+    }
+    while (rt->buffers) {
+        accel_buffer *buf = rt->buffers;
+        ACCEL__LIST_REMOVE(rt->buffers, buf);
+        accel__buffer_destroy(buf);
+    }
+    while (rt->host_blocks) {
+        accel__host_block *hb = rt->host_blocks;
+        ACCEL__LIST_REMOVE(rt->host_blocks, hb);
+        accel__host_block_destroy(hb);
+    }
+    runtime_free(rt);
+}
+
+const char *accel_runtime_config_path(const accel_runtime *rt)
+{
+    if (accel__handle_check(rt, ACCEL__T_RUNTIME, "accel_runtime_config_path", "rt") !=
+        ACCEL_SUCCESS)
+        return "";
+    return rt->cfg->path;
+}
+
+uint32_t accel_runtime_backend_count(const accel_runtime *rt)
+{
+    if (accel__handle_check(rt, ACCEL__T_RUNTIME, "accel_runtime_backend_count", "rt") !=
+        ACCEL_SUCCESS)
+        return 0;
+    return rt->backend_count;
+}
+
+accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
+                                        accel_backend_info *out_info)
+{
+    static const char fn[] = "accel_runtime_backend_info";
+    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out_info)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_info is NULL", fn);
+    if (index >= rt->backend_count)
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: index %u but there are %u backend candidates", fn, index,
+                           rt->backend_count);
+    const accel__backend *be = &rt->backends[index];
+    memset(out_info, 0, sizeof *out_info);
+    out_info->struct_size = sizeof *out_info;
+    out_info->name = be->name;
+    out_info->path = be->path;
+    out_info->description = be->description;
+    out_info->loaded = be->loaded;
+    out_info->status = be->loaded ? ACCEL_SUCCESS : be->status;
+    out_info->reason = be->loaded ? "" : be->reason;
+    out_info->abi_version = be->abi_version;
+    out_info->device_count = be->loaded ? be->device_count : 0;
+    return ACCEL_SUCCESS;
+}

@@ -1,0 +1,293 @@
+/* test_config.c — plugins.ini (core/config.c): a valid file, relative library
+ * paths, a missing file, malformed files (ACCEL_ERROR_CONFIG with file:line),
+ * bool spellings, unknown-key warnings, backend order, strict mode, and the
+ * ACCEL_CONFIG / ACCEL_BACKEND environment overrides. Every config is written
+ * to a fresh temp folder by the test itself. */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+static const char *cpu_section(void)
+{
+    return "[backend.cpu]\nlibrary = " TU_CPU_PLUGIN "\n";
+}
+
+/* Assert a CONFIG failure whose message names accel_runtime_open and path:line. */
+static void expect_config_error(const char *ini, int line, const char *also)
+{
+    accel_runtime *rt = NULL;
+    const char *path = NULL;
+    accel_status s = tu_open_ini(ini, &rt, &path);
+    tu_assert_status(s, ACCEL_ERROR_CONFIG, "open of:\n%s", ini);
+    const char *msg = accel_last_error();
+    cr_assert(strstr(msg, "accel_runtime_open") != NULL, "message lacks the function: \"%s\"", msg);
+    const char *where = tu_fmt("%s:%d", tu_realpath(path), line);
+    const char *where_raw = tu_fmt("%s:%d", path, line);
+    cr_assert(strstr(msg, where) != NULL || strstr(msg, where_raw) != NULL,
+              "message \"%s\" lacks \"%s\"", msg, where);
+    if (also)
+        cr_assert(strstr(msg, also) != NULL, "message \"%s\" lacks \"%s\"", msg, also);
+}
+
+static const char *device_name_at(accel_runtime *rt, uint32_t i)
+{
+    accel_device *dev = NULL;
+    tu_ok(accel_device_get(rt, i, &dev));
+    return accel_device_name(dev);
+}
+
+static const char *default_device_name(accel_runtime *rt)
+{
+    accel_device *dev = NULL;
+    tu_ok(accel_device_default(rt, &dev));
+    return accel_device_name(dev);
+}
+
+Test(config, valid_file_loads_cpu_and_passes_its_keys)
+{
+    const char *ini = tu_fmt("; comment line\n"
+                             "# another comment\n"
+                             "[runtime]\n"
+                             "order = cpu      ; inline comment\n"
+                             "strict = false\n"
+                             "%s"
+                             "threads = 2\n",
+                             cpu_section());
+    accel_runtime *rt;
+    const char *path;
+    tu_ok(tu_open_ini(ini, &rt, &path));
+    cr_assert_str_eq(accel_runtime_config_path(rt), tu_realpath(path));
+    cr_assert_eq(accel_runtime_backend_count(rt), 1u);
+    accel_backend_info info = tu_backend_info(rt, "cpu");
+    cr_assert(info.loaded, "cpu not loaded: %s", info.reason);
+    cr_assert_eq(info.status, ACCEL_SUCCESS);
+    cr_assert_eq(info.abi_version, 1u);
+    cr_assert_geq(info.device_count, 1u);
+    cr_assert_str_eq(info.path, tu_realpath(TU_CPU_PLUGIN));
+    cr_assert_str_eq(device_name_at(rt, 0), "cpu:0");
+    cr_assert_str_eq(default_device_name(rt), "cpu:0");
+
+    /* threads = 2 reaches the plugin through config_get. */
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu", &dev));
+    accel_device_properties p;
+    accel_device_properties_init(&p);
+    tu_ok(accel_device_properties_get(dev, &p));
+    cr_assert_eq(p.compute_units, 2u, "threads = 2 gave %u compute units", p.compute_units);
+    cr_assert_str_eq(p.backend, "cpu");
+    cr_assert_eq(p.kind, (uint32_t)ACCEL_DEVICE_CPU);
+    accel_runtime_close(rt);
+}
+
+Test(config, relative_library_path_is_relative_to_the_ini_folder)
+{
+    const char *dir = tu_tmpdir();
+    cr_assert_eq(mkdir(tu_fmt("%s/sub", dir), 0700), 0);
+    cr_assert_eq(symlink(TU_CPU_PLUGIN, tu_fmt("%s/sub/libaccel_cpu.so", dir)), 0);
+    const char *path = tu_write_file(dir, "plugins.ini",
+                                     "[runtime]\norder = cpu\n[backend.cpu]\nlibrary = sub/libaccel_cpu.so\n");
+    /* The current directory must play no part. */
+    cr_assert_eq(chdir("/"), 0);
+    accel_runtime *rt = NULL;
+    tu_ok(accel_runtime_open(path, &rt));
+    accel_backend_info info = tu_backend_info(rt, "cpu");
+    cr_assert(info.loaded, "%s", info.reason);
+    cr_assert(info.path[0] == '/', "resolved path is not absolute: %s", info.path);
+    cr_assert(strstr(info.path, "libaccel_cpu.so") != NULL, "path %s", info.path);
+    accel_runtime_close(rt);
+
+    /* The same relative path from a config in another folder does not load. */
+    const char *other = tu_tmpdir();
+    cr_assert_eq(chdir(dir), 0);
+    const char *path2 = tu_write_file(other, "plugins.ini",
+                                      "[runtime]\norder = cpu\n[backend.cpu]\nlibrary = sub/libaccel_cpu.so\n");
+    accel_status s = accel_runtime_open(path2, &rt);
+    tu_assert_status(s, ACCEL_ERROR_UNAVAILABLE, "relative path must not resolve against the cwd");
+}
+
+Test(config, missing_file_is_not_found)
+{
+    const char *path = tu_fmt("%s/does-not-exist.ini", tu_tmpdir());
+    accel_runtime *rt = NULL;
+    tu_assert_status(accel_runtime_open(path, &rt), ACCEL_ERROR_NOT_FOUND, "open %s", path);
+    cr_assert_null(rt);
+    cr_assert(strstr(accel_last_error(), "accel_runtime_open") != NULL, "%s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "does-not-exist.ini") != NULL, "%s", accel_last_error());
+}
+
+Test(config, line_without_equals_is_config_error_with_line)
+{
+    expect_config_error(tu_fmt("[runtime]\norder = cpu\nthis line has no equals sign\n%s", cpu_section()),
+                        3, NULL);
+}
+
+Test(config, unterminated_section_header_is_config_error_with_line)
+{
+    expect_config_error(tu_fmt("[runtime]\norder = cpu\n\n[backend.cpu\nlibrary = x.so\n"), 4, NULL);
+}
+
+Test(config, bad_bool_is_config_error_with_line)
+{
+    expect_config_error(tu_fmt("[runtime]\norder = cpu\nstrict = maybe\n%s", cpu_section()), 3, "maybe");
+}
+
+Test(config, order_naming_unknown_section_is_config_error_with_line)
+{
+    expect_config_error(tu_fmt("[runtime]\norder = cpu, tpu\n%s", cpu_section()), 2, "tpu");
+}
+
+Test(config, backend_section_without_library_is_config_error_with_line)
+{
+    expect_config_error(tu_fmt("[runtime]\norder = cpu\n%s\n[backend.foo]\nthreads = 1\n", cpu_section()),
+                        6, "library");
+}
+
+Test(config, bool_spellings_are_accepted)
+{
+    const char *spellings[] = {"true", "false", "1", "0", "yes", "no", "on", "off", "TRUE", "False"};
+    for (size_t i = 0; i < sizeof spellings / sizeof *spellings; ++i) {
+        accel_runtime *rt;
+        const char *ini = tu_fmt("[runtime]\norder = cpu\nstrict = %s\n%s", spellings[i], cpu_section());
+        tu_assert_status(tu_open_ini(ini, &rt, NULL), ACCEL_SUCCESS, "strict = %s", spellings[i]);
+        accel_runtime_close(rt);
+    }
+}
+
+Test(config, unknown_runtime_key_warns_and_loads)
+{
+    tu_log_capture();
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\ncolour = blue\n%s", cpu_section()), &rt, NULL));
+    cr_assert(tu_log_contains(ACCEL_LOG_WARN, "colour"), "no warning naming the key; log:\n%s",
+              tu_log_text());
+    accel_runtime_close(rt);
+}
+
+Test(config, sections_not_in_order_load_after_it_in_file_order)
+{
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\n"
+                             "[backend.mock]\nlibrary = %s\n"
+                             "%s",
+                             TU_TEST_PLUGIN("mock"), cpu_section()),
+                      &rt, NULL));
+    cr_assert_eq(accel_device_count(rt), 2u);
+    cr_assert_str_eq(device_name_at(rt, 0), "cpu:0");
+    cr_assert_str_eq(device_name_at(rt, 1), "mock:0");
+    cr_assert_str_eq(default_device_name(rt), "cpu:0");
+    accel_runtime_close(rt);
+}
+
+Test(config, order_sets_device_order_and_default)
+{
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = mock, cpu\n%s[backend.mock]\nlibrary = %s\ndevices = 2\n",
+                             cpu_section(), TU_TEST_PLUGIN("mock")),
+                      &rt, NULL));
+    cr_assert_eq(accel_device_count(rt), 3u);
+    cr_assert_str_eq(device_name_at(rt, 0), "mock:0");
+    cr_assert_str_eq(device_name_at(rt, 1), "mock:1");
+    cr_assert_str_eq(device_name_at(rt, 2), "cpu:0");
+    cr_assert_str_eq(default_device_name(rt), "mock:0");
+    accel_runtime_close(rt);
+}
+
+Test(config, strict_true_makes_a_failing_backend_an_error)
+{
+    const char *fmt = "[runtime]\norder = broken, cpu\nstrict = %s\n%s[backend.broken]\nlibrary = %s\n";
+    accel_runtime *rt;
+    tu_assert_status(tu_open_ini(tu_fmt(fmt, "true", cpu_section(), TU_TEST_PLUGIN("init_fail")), &rt, NULL),
+                     ACCEL_ERROR_PLUGIN_LOAD, "strict with a failing backend");
+    cr_assert(strstr(accel_last_error(), "broken") != NULL, "%s", accel_last_error());
+    tu_ok(tu_open_ini(tu_fmt(fmt, "false", cpu_section(), TU_TEST_PLUGIN("init_fail")), &rt, NULL));
+    cr_assert_str_eq(default_device_name(rt), "cpu:0");
+    accel_runtime_close(rt);
+}
+
+Test(config, no_backend_loading_is_unavailable)
+{
+    accel_runtime *rt = NULL;
+    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = broken\n[backend.broken]\nlibrary = %s\n",
+                                        TU_TEST_PLUGIN("zero_devices")),
+                                 &rt, NULL);
+    tu_assert_status(s, ACCEL_ERROR_UNAVAILABLE, "only a zero-device backend");
+    cr_assert_null(rt);
+}
+
+Test(config, accel_config_env_picks_the_file)
+{
+    const char *dir = tu_tmpdir();
+    const char *path = tu_write_file(dir, "mine.ini", tu_fmt("[runtime]\norder = cpu\n%s", cpu_section()));
+    setenv("ACCEL_CONFIG", path, 1);
+    accel_runtime *rt;
+    tu_ok(accel_runtime_open(NULL, &rt));
+    cr_assert_str_eq(accel_runtime_config_path(rt), tu_realpath(path));
+    accel_runtime_close(rt);
+
+    /* An explicit path wins over the variable. */
+    const char *other = tu_write_file(dir, "other.ini", tu_fmt("[runtime]\norder = cpu\n%s", cpu_section()));
+    tu_ok(accel_runtime_open(other, &rt));
+    cr_assert_str_eq(accel_runtime_config_path(rt), tu_realpath(other));
+    accel_runtime_close(rt);
+
+    setenv("ACCEL_CONFIG", tu_fmt("%s/missing.ini", dir), 1);
+    tu_assert_status(accel_runtime_open(NULL, &rt), ACCEL_ERROR_NOT_FOUND, "ACCEL_CONFIG to a missing file");
+}
+
+Test(config, default_file_is_next_to_the_library_never_the_cwd)
+{
+    /* A plugins.ini in the current directory that would fail if read. */
+    const char *dir = tu_tmpdir();
+    tu_write_file(dir, "plugins.ini", "this is not an ini file\n");
+    cr_assert_eq(chdir(dir), 0);
+    accel_runtime *rt;
+    tu_ok(accel_runtime_open(NULL, &rt));
+    cr_assert_str_eq(accel_runtime_config_path(rt), tu_realpath(TU_DEFAULT_CONFIG));
+    accel_runtime_close(rt);
+}
+
+static const char *two_backend_ini(void)
+{
+    return tu_fmt("[runtime]\norder = mock, cpu, broken\n%s[backend.mock]\nlibrary = %s\n"
+                  "[backend.broken]\nlibrary = %s\n",
+                  cpu_section(), TU_TEST_PLUGIN("mock"), TU_TEST_PLUGIN("init_fail"));
+}
+
+Test(config, accel_backend_env_moves_a_backend_first)
+{
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(two_backend_ini(), &rt, NULL));
+    cr_assert_str_eq(default_device_name(rt), "mock:0");
+    accel_runtime_close(rt);
+
+    setenv("ACCEL_BACKEND", "cpu", 1);
+    tu_ok(tu_open_ini(two_backend_ini(), &rt, NULL));
+    cr_assert_str_eq(default_device_name(rt), "cpu:0");
+    cr_assert_str_eq(device_name_at(rt, 0), "cpu:0");
+    cr_assert_str_eq(device_name_at(rt, 1), "mock:0");
+    accel_runtime_close(rt);
+}
+
+Test(config, accel_backend_env_naming_a_failing_backend_is_an_error)
+{
+    setenv("ACCEL_BACKEND", "broken", 1);
+    accel_runtime *rt = NULL;
+    tu_assert_status(tu_open_ini(two_backend_ini(), &rt, NULL), ACCEL_ERROR_PLUGIN_LOAD,
+                     "ACCEL_BACKEND=broken must not downgrade to another backend");
+    cr_assert_null(rt);
+    cr_assert(strstr(accel_last_error(), "broken") != NULL, "%s", accel_last_error());
+}
+
+Test(config, accel_backend_env_naming_an_unknown_backend_is_an_error)
+{
+    setenv("ACCEL_BACKEND", "tpu", 1);
+    accel_runtime *rt = NULL;
+    accel_status s = tu_open_ini(two_backend_ini(), &rt, NULL);
+    cr_assert(s != ACCEL_SUCCESS, "ACCEL_BACKEND=tpu opened a runtime");
+    cr_assert(strstr(accel_last_error(), "tpu") != NULL, "%s", accel_last_error());
+}

@@ -1,0 +1,827 @@
+/* test_ops.c — every op of accel.h, f32 and f64, sizes {0, 1, 7, 1009, 65537},
+ * on every device the default configuration loads (cpu:0 always; cuda:N where
+ * the CUDA backend found a GPU), against plain loops written here in double
+ * or long double precision. Each output slice sits between sentinel guards
+ * that must survive the op.
+ *
+ * Tolerances (what the README's accuracy table promises, and why it is fair):
+ * - add, sub, mul, div, sqrt, neg, abs, relu, max, min, scale (alpha exactly
+ *   representable), fill, copy: correctly rounded, compared for equality.
+ *   Reference: the op in double, then rounded to the dtype. For f64 that is
+ *   the IEEE result itself; for f32 the double result rounded to float is the
+ *   correctly rounded float result, because 53 >= 2*24 + 2 (no harmful double
+ *   rounding for + - * / sqrt; Figueroa, "When is double rounding innocuous?",
+ *   SIGNUM 1995).
+ * - exp, log, tanh: |got - exact| <= B ulp(exact), exact from long double libm
+ *   (far more accurate than the dtype). B = 2 on the CPU (glibc), and on GPUs
+ *   B = 2 for f32 (CUDA expf 2, logf 1, tanhf 2 ulp) and 1 for f64 (CUDA Math
+ *   API: exp, log, tanh within 1 ulp).
+ * - axpby: each product and the sum rounded once, or fused: |got - exact| <=
+ *   2u(|a x| + |b y|), u the unit roundoff (2^-24, 2^-53).
+ * - sum and dot: |got - exact| <= 2 n u sum|x_i| (sum|x_i y_i| for dot);
+ *   recursive summation is within (n-1)u sum|x_i| + O(u^2) (Higham 2002,
+ *   "Accuracy and Stability of Numerical Algorithms", 2nd ed., 4.2 and 3.1);
+ *   pairwise or blocked orders are tighter. The reference is compensated
+ *   (Neumaier) summation in long double.
+ * - reduce max/min: exact (a selection, no rounding).
+ * - GEMM: |got_ij - exact_ij| <= 2 (k+2) u (|alpha| (|A||B|)_ij + |beta||C_ij|)
+ *   (Higham 2002, 3.5: inner products within gamma_k |a||b|; two more
+ *   roundings for alpha and beta).
+ * - random uniform: bit-identical to the mapping of accel.h computed here from
+ *   the Philox block of backends/common/philox.h (itself checked against the
+ *   Random123 known answers in test_philox.c).
+ * - random normal: Box-Muller recomputed here from the same draws in long
+ *   double; |got - exact| <= 16 u (|mean| + stddev r (1 + 2 pi)), which covers
+ *   rounding of the angle 2 pi u2 in the dtype (the absolute error of cos/sin
+ *   is then about 2 pi u), and of r; any error in the mapping is O(stddev).
+ */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "philox.h"
+#include "test_util.h"
+
+static const size_t SIZES[] = {0, 1, 7, 1009, 65537};
+#define NSIZES (sizeof SIZES / sizeof *SIZES)
+static const accel_dtype DTYPES[] = {ACCEL_F32, ACCEL_F64};
+
+/* ------------------------------------------------------------ common */
+
+typedef struct run {
+    accel_device *dev;
+    accel_queue *q;
+    accel_dtype dt;
+    size_t n;
+    bool gpu;
+    const char *what; /* "accel_add f32 n=7 on cpu:0" */
+} run;
+
+static const char *describe(const run *r, const char *op)
+{
+    return tu_fmt("%s %s n=%zu on %s (seed %llu)", op, accel_dtype_name(r->dt), r->n, accel_device_name(r->dev),
+                  (unsigned long long)tu_seed());
+}
+
+/* Call body(r, user) for each dtype the device takes and each size. */
+typedef void (*run_fn)(run *r, void *user);
+
+typedef struct sweep {
+    run_fn body;
+    void *user;
+    const size_t *sizes;
+    size_t nsizes;
+} sweep;
+
+static void sweep_device(accel_device *dev, accel_queue *q, void *user)
+{
+    sweep *s = user;
+    for (size_t d = 0; d < 2; ++d) {
+        if (!tu_device_has_dtype(dev, DTYPES[d])) {
+            cr_log_info("%s does not take %s: skipped", accel_device_name(dev), accel_dtype_name(DTYPES[d]));
+            continue;
+        }
+        for (size_t i = 0; i < s->nsizes; ++i) {
+            run r = {dev, q, DTYPES[d], s->sizes[i], tu_device_is_gpu(dev), NULL};
+            s->body(&r, s->user);
+        }
+    }
+}
+
+static void on_every_device(run_fn body, void *user)
+{
+    accel_runtime *rt = tu_open_default();
+    sweep s = {body, user, SIZES, NSIZES};
+    tu_for_each_device(rt, sweep_device, &s);
+    accel_runtime_close(rt);
+}
+
+static double *alloc_vals(size_t n)
+{
+    double *v = calloc(n ? n : 1, sizeof *v);
+    cr_assert(v);
+    return v;
+}
+
+/* ------------------------------------------------------------ gpu presence */
+
+Test(ops, gpu_devices_present)
+{
+    accel_runtime *rt = tu_open_default();
+    uint32_t gpus = 0;
+    for (uint32_t i = 0; i < accel_device_count(rt); ++i) {
+        accel_device *dev;
+        tu_ok(accel_device_get(rt, i, &dev));
+        gpus += tu_device_is_gpu(dev);
+    }
+    accel_runtime_close(rt);
+    if (!gpus)
+        cr_skip_test("no GPU device in %s: the op suite ran on the CPU only", TU_DEFAULT_CONFIG);
+    cr_log_info("%u GPU device(s): the op suite ran on them too", gpus);
+}
+
+/* ------------------------------------------------------------ binary */
+
+typedef enum gen { GEN_WIDE, GEN_POSITIVE_WIDE, GEN_EXP, GEN_TANH, GEN_UNIT } gen;
+
+static double gen_value(tu_rng *g, gen kind, accel_dtype dt)
+{
+    double v;
+    switch (kind) {
+    case GEN_POSITIVE_WIDE: v = fabs(tu_rng_wide(g, -20, 20)); break;
+    case GEN_EXP: v = tu_rng_range(g, -20, 20); break;
+    case GEN_TANH: v = (tu_rng_next(g) & 1) ? tu_rng_range(g, -5, 5) : tu_rng_wide(g, -20, 1); break;
+    case GEN_UNIT: v = tu_rng_range(g, -1, 1); break;
+    default: v = tu_rng_wide(g, -8, 8); break;
+    }
+    return tu_round(dt, v);
+}
+
+static double *gen_array(size_t n, gen kind, accel_dtype dt, uint64_t salt)
+{
+    tu_rng g = tu_rng_make(salt);
+    double *v = alloc_vals(n);
+    for (size_t i = 0; i < n; ++i)
+        v[i] = gen_value(&g, kind, dt);
+    return v;
+}
+
+typedef accel_status (*binary_fn)(accel_queue *, accel_dtype, accel_slice, accel_slice, accel_slice);
+
+static double ref_add(double a, double b) { return a + b; }
+static double ref_sub(double a, double b) { return a - b; }
+static double ref_mul(double a, double b) { return a * b; }
+static double ref_div(double a, double b) { return a / b; }
+static double ref_max(double a, double b) { return isnan(a) || isnan(b) ? NAN : (a > b ? a : b); }
+static double ref_min(double a, double b) { return isnan(a) || isnan(b) ? NAN : (a < b ? a : b); }
+
+typedef struct binary_case {
+    const char *name;
+    binary_fn fn;
+    accel_op_code code;
+    double (*ref)(double, double);
+} binary_case;
+
+static const binary_case BINARY[] = {
+    {"accel_add", accel_add, ACCEL_OP_ADD, ref_add}, {"accel_sub", accel_sub, ACCEL_OP_SUB, ref_sub},
+    {"accel_mul", accel_mul, ACCEL_OP_MUL, ref_mul}, {"accel_div", accel_div, ACCEL_OP_DIV, ref_div},
+    {"accel_max", accel_max, ACCEL_OP_MAX, ref_max}, {"accel_min", accel_min, ACCEL_OP_MIN, ref_min},
+};
+
+/* out = a op b (also in place: out is a), compared exactly with the rounded
+ * double reference; the generic accel_binary must agree. */
+static void binary_body(run *r, void *user)
+{
+    const binary_case *c = user;
+    const char *what = describe(r, c->name);
+    double *a = gen_array(r->n, GEN_WIDE, r->dt, 11), *b = gen_array(r->n, GEN_WIDE, r->dt, 12);
+    double *got = alloc_vals(r->n);
+    tu_dbuf da = tu_upload(r->q, r->dt, a, r->n), db = tu_upload(r->q, r->dt, b, r->n);
+    tu_dbuf dout = tu_upload(r->q, r->dt, NULL, r->n);
+    tu_assert_status(c->fn(r->q, r->dt, tu_slice(&da), tu_slice(&db), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_download(r->q, &dout, got);
+    for (size_t i = 0; i < r->n; ++i) {
+        double ref = tu_round(r->dt, c->ref(a[i], b[i]));
+        cr_assert(tu_same(got[i], ref), "%s: i=%zu a=%.17g b=%.17g: got %.17g expected %.17g", what, i, a[i], b[i],
+                  got[i], ref);
+    }
+    tu_check_guards(r->q, &dout, what);
+    /* The generic entry point, in place into a. */
+    tu_assert_status(accel_binary(r->q, c->code, r->dt, tu_slice(&da), tu_slice(&db), tu_slice(&da)), ACCEL_SUCCESS,
+                     "%s via accel_binary", what);
+    tu_download(r->q, &da, got);
+    for (size_t i = 0; i < r->n; ++i) {
+        double ref = tu_round(r->dt, c->ref(a[i], b[i]));
+        cr_assert(tu_same(got[i], ref), "%s in place via accel_binary: i=%zu got %.17g expected %.17g", what, i,
+                  got[i], ref);
+    }
+    tu_check_guards(r->q, &da, what);
+    tu_release(&da), tu_release(&db), tu_release(&dout);
+    free(a), free(b), free(got);
+}
+
+Test(ops, add) { on_every_device(binary_body, (void *)&BINARY[0]); }
+Test(ops, sub) { on_every_device(binary_body, (void *)&BINARY[1]); }
+Test(ops, mul) { on_every_device(binary_body, (void *)&BINARY[2]); }
+Test(ops, div) { on_every_device(binary_body, (void *)&BINARY[3]); }
+Test(ops, max) { on_every_device(binary_body, (void *)&BINARY[4]); }
+Test(ops, min) { on_every_device(binary_body, (void *)&BINARY[5]); }
+
+/* ------------------------------------------------------------ unary */
+
+typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_slice);
+
+static long double ref_neg(long double x) { return -x; }
+static long double ref_abs(long double x) { return fabsl(x); }
+static long double ref_sqrt(long double x) { return sqrtl(x); }
+static long double ref_exp(long double x) { return expl(x); }
+static long double ref_log(long double x) { return logl(x); }
+static long double ref_tanh(long double x) { return tanhl(x); }
+static long double ref_relu(long double x) { return isnan(x) ? x : (x > 0 ? x : 0.0L); }
+
+typedef struct unary_case {
+    const char *name;
+    unary_fn fn;
+    accel_op_code code;
+    long double (*ref)(long double);
+    gen inputs;
+    bool exact; /* else within the transcendental ulp bound */
+} unary_case;
+
+static const unary_case UNARY[] = {
+    {"accel_neg", accel_neg, ACCEL_OP_NEG, ref_neg, GEN_WIDE, true},
+    {"accel_abs", accel_abs, ACCEL_OP_ABS, ref_abs, GEN_WIDE, true},
+    {"accel_sqrt", accel_sqrt, ACCEL_OP_SQRT, ref_sqrt, GEN_POSITIVE_WIDE, true},
+    {"accel_exp", accel_exp, ACCEL_OP_EXP, ref_exp, GEN_EXP, false},
+    {"accel_log", accel_log, ACCEL_OP_LOG, ref_log, GEN_POSITIVE_WIDE, false},
+    {"accel_tanh", accel_tanh, ACCEL_OP_TANH, ref_tanh, GEN_TANH, false},
+    {"accel_relu", accel_relu, ACCEL_OP_RELU, ref_relu, GEN_WIDE, true},
+};
+
+static double transcendental_ulps(const run *r)
+{
+    if (r->gpu)
+        return r->dt == ACCEL_F32 ? 2.0 : 1.0;
+    return 2.0;
+}
+
+/* Correctly rounded reference of an exact op: sqrt in double then rounded
+ * (sqrt is correctly rounded in double, and innocuously so for f32). */
+static double exact_ref(const unary_case *c, accel_dtype dt, double x)
+{
+    double v = c->code == ACCEL_OP_SQRT ? sqrt(x) : (double)c->ref(x);
+    return tu_round(dt, v);
+}
+
+static void check_unary(const run *r, const unary_case *c, const double *x, const double *got, const char *what)
+{
+    double bound = transcendental_ulps(r), worst = 0;
+    for (size_t i = 0; i < r->n; ++i) {
+        if (c->exact) {
+            double ref = exact_ref(c, r->dt, x[i]);
+            cr_assert(tu_same(got[i], ref), "%s: i=%zu x=%.17g: got %.17g expected %.17g", what, i, x[i], got[i], ref);
+        } else {
+            long double ref = c->ref((long double)x[i]);
+            double d = tu_ulp_diff(r->dt, got[i], ref);
+            worst = d > worst ? d : worst;
+            cr_assert(d <= bound, "%s: i=%zu x=%.17g: got %.17g expected %.20Lg (%.3f ulp > %.1f)", what, i, x[i],
+                      got[i], ref, d, bound);
+        }
+    }
+    if (!c->exact && r->n > 1000)
+        cr_log_info("%s: worst error %.3f ulp (bound %.1f)", what, worst, bound);
+}
+
+static void unary_body(run *r, void *user)
+{
+    const unary_case *c = user;
+    const char *what = describe(r, c->name);
+    double *x = gen_array(r->n, c->inputs, r->dt, 21), *got = alloc_vals(r->n);
+    tu_dbuf dx = tu_upload(r->q, r->dt, x, r->n), dout = tu_upload(r->q, r->dt, NULL, r->n);
+    tu_assert_status(c->fn(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_download(r->q, &dout, got);
+    check_unary(r, c, x, got, what);
+    tu_check_guards(r->q, &dout, what);
+    /* The generic entry point, in place. */
+    tu_assert_status(accel_unary(r->q, c->code, r->dt, tu_slice(&dx), tu_slice(&dx)), ACCEL_SUCCESS,
+                     "%s via accel_unary", what);
+    tu_download(r->q, &dx, got);
+    check_unary(r, c, x, got, tu_fmt("%s in place via accel_unary", what));
+    tu_check_guards(r->q, &dx, what);
+    tu_release(&dx), tu_release(&dout);
+    free(x), free(got);
+}
+
+Test(ops, neg) { on_every_device(unary_body, (void *)&UNARY[0]); }
+Test(ops, abs) { on_every_device(unary_body, (void *)&UNARY[1]); }
+Test(ops, sqrt) { on_every_device(unary_body, (void *)&UNARY[2]); }
+Test(ops, exp) { on_every_device(unary_body, (void *)&UNARY[3]); }
+Test(ops, log) { on_every_device(unary_body, (void *)&UNARY[4]); }
+Test(ops, tanh) { on_every_device(unary_body, (void *)&UNARY[5]); }
+Test(ops, relu) { on_every_device(unary_body, (void *)&UNARY[6]); }
+
+/* ------------------------------------------------------------ NaN and Inf */
+
+static void special_values_body(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    const double inf = INFINITY, nan = NAN;
+    /* Pairs (a[i], b[i]) covering NaN, Inf and zeros on both sides. */
+    const double a[] = {nan, 1.0, nan, inf, -inf, inf, -inf, 0.0, -3.0, 2.0, nan, 0.0, inf};
+    const double b[] = {1.0, nan, nan, 1.0, 1.0, -inf, inf, 0.0, -inf, 0.0, inf, -2.0, inf};
+    enum { N = sizeof a / sizeof *a };
+    for (size_t d = 0; d < 2; ++d) {
+        accel_dtype dt = DTYPES[d];
+        if (!tu_device_has_dtype(dev, dt))
+            continue;
+        run r = {dev, q, dt, N, tu_device_is_gpu(dev), NULL};
+        double got[N];
+        tu_dbuf da = tu_upload(q, dt, a, N), db = tu_upload(q, dt, b, N), dout = tu_upload(q, dt, NULL, N);
+        for (size_t k = 0; k < sizeof BINARY / sizeof *BINARY; ++k) {
+            const binary_case *c = &BINARY[k];
+            const char *what = describe(&r, tu_fmt("%s (NaN/Inf/0 inputs)", c->name));
+            tu_assert_status(c->fn(q, dt, tu_slice(&da), tu_slice(&db), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+            tu_download(q, &dout, got);
+            for (size_t i = 0; i < N; ++i) {
+                double ref = tu_round(dt, c->ref(a[i], b[i]));
+                cr_assert(tu_same(got[i], ref), "%s: %g op %g gave %g, expected %g", what, a[i], b[i], got[i], ref);
+            }
+        }
+        for (size_t k = 0; k < sizeof UNARY / sizeof *UNARY; ++k) {
+            const unary_case *c = &UNARY[k];
+            const char *what = describe(&r, tu_fmt("%s (NaN/Inf/0 inputs)", c->name));
+            tu_assert_status(c->fn(q, dt, tu_slice(&da), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+            tu_download(q, &dout, got);
+            for (size_t i = 0; i < N; ++i) {
+                if (c->exact) {
+                    double ref = exact_ref(c, dt, a[i]);
+                    cr_assert(tu_same(got[i], ref), "%s: f(%g) gave %g, expected %g", what, a[i], got[i], ref);
+                } else {
+                    /* NaN and Inf must match exactly (tu_ulp_diff gives +Inf otherwise). */
+                    long double ref = c->ref((long double)a[i]);
+                    double ulps = tu_ulp_diff(dt, got[i], ref);
+                    cr_assert(ulps <= transcendental_ulps(&r), "%s: f(%g) gave %g, expected %Lg", what, a[i], got[i], ref);
+                }
+            }
+        }
+        /* sqrt and log of negatives are NaN; log(0) = -Inf; 1/0 = Inf. */
+        const double neg[] = {-1.0, 0.0, -0.0};
+        double g3[3];
+        tu_dbuf dn = tu_upload(q, dt, neg, 3), dn_out = tu_upload(q, dt, NULL, 3);
+        tu_ok(accel_sqrt(q, dt, tu_slice(&dn), tu_slice(&dn_out)));
+        tu_download(q, &dn_out, g3);
+        cr_assert(isnan(g3[0]) && g3[1] == 0.0 && g3[2] == 0.0 && signbit(g3[2]), "sqrt(-1, 0, -0) gave %g %g %g",
+                  g3[0], g3[1], g3[2]);
+        tu_ok(accel_log(q, dt, tu_slice(&dn), tu_slice(&dn_out)));
+        tu_download(q, &dn_out, g3);
+        cr_assert(isnan(g3[0]) && g3[1] == -INFINITY && g3[2] == -INFINITY, "log(-1, 0, -0) gave %g %g %g", g3[0],
+                  g3[1], g3[2]);
+        /* Reductions: NaN anywhere makes max/min NaN; Inf wins otherwise. */
+        const double red[] = {1.0, -inf, 5.0, nan, 2.0};
+        double one;
+        tu_dbuf dr = tu_upload(q, dt, red, 5), d1 = tu_upload(q, dt, NULL, 1);
+        tu_ok(accel_reduce_max(q, dt, tu_slice(&dr), tu_slice(&d1)));
+        tu_download(q, &d1, &one);
+        cr_assert(isnan(one), "max with a NaN gave %g", one);
+        tu_ok(accel_reduce_min(q, dt, tu_slice(&dr), tu_slice(&d1)));
+        tu_download(q, &d1, &one);
+        cr_assert(isnan(one), "min with a NaN gave %g", one);
+        tu_ok(accel_reduce_min(q, dt, accel_slice_of(dr.buf, dr.guard, 3), tu_slice(&d1)));
+        tu_download(q, &d1, &one);
+        cr_assert(one == -inf, "min of {1, -inf, 5} gave %g", one);
+        tu_ok(accel_sum(q, dt, accel_slice_of(dr.buf, dr.guard, 3), tu_slice(&d1)));
+        tu_download(q, &d1, &one);
+        cr_assert(one == -inf, "sum of {1, -inf, 5} gave %g", one);
+        tu_release(&da), tu_release(&db), tu_release(&dout), tu_release(&dn), tu_release(&dn_out);
+        tu_release(&dr), tu_release(&d1);
+    }
+}
+
+Test(ops, nan_inf_propagation)
+{
+    accel_runtime *rt = tu_open_default();
+    tu_for_each_device(rt, special_values_body, NULL);
+    accel_runtime_close(rt);
+}
+
+/* ------------------------------------------------------------ fill, copy, scale, axpby */
+
+static void fill_copy_body(run *r, void *user)
+{
+    (void)user;
+    const char *what = describe(r, "accel_fill/accel_copy");
+    double *x = gen_array(r->n, GEN_WIDE, r->dt, 31), *got = alloc_vals(r->n);
+    tu_dbuf dout = tu_upload(r->q, r->dt, NULL, r->n), dx = tu_upload(r->q, r->dt, x, r->n);
+    /* 0.1 is not representable: fill converts it to the dtype. */
+    tu_assert_status(accel_fill(r->q, r->dt, 0.1, tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_download(r->q, &dout, got);
+    for (size_t i = 0; i < r->n; ++i)
+        cr_assert(got[i] == tu_round(r->dt, 0.1), "%s: fill i=%zu gave %.17g", what, i, got[i]);
+    tu_check_guards(r->q, &dout, what);
+    tu_assert_status(accel_copy(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_download(r->q, &dout, got);
+    for (size_t i = 0; i < r->n; ++i)
+        cr_assert(got[i] == x[i], "%s: copy i=%zu gave %.17g expected %.17g", what, i, got[i], x[i]);
+    tu_check_guards(r->q, &dout, what);
+    tu_release(&dout), tu_release(&dx);
+    free(x), free(got);
+}
+
+Test(ops, fill_and_copy) { on_every_device(fill_copy_body, NULL); }
+
+static void scale_body(run *r, void *user)
+{
+    (void)user;
+    const char *what = describe(r, "accel_scale");
+    const double alpha = -2.5; /* exact in both dtypes */
+    double *x = gen_array(r->n, GEN_WIDE, r->dt, 41), *got = alloc_vals(r->n);
+    tu_dbuf dx = tu_upload(r->q, r->dt, x, r->n), dout = tu_upload(r->q, r->dt, NULL, r->n);
+    tu_assert_status(accel_scale(r->q, r->dt, alpha, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_download(r->q, &dout, got);
+    for (size_t i = 0; i < r->n; ++i) {
+        double ref = tu_round(r->dt, alpha * x[i]);
+        cr_assert(got[i] == ref, "%s: i=%zu x=%.17g got %.17g expected %.17g", what, i, x[i], got[i], ref);
+    }
+    tu_check_guards(r->q, &dout, what);
+    tu_release(&dx), tu_release(&dout);
+    free(x), free(got);
+}
+
+Test(ops, scale) { on_every_device(scale_body, NULL); }
+
+static void axpby_body(run *r, void *user)
+{
+    (void)user;
+    const char *what = describe(r, "accel_axpby");
+    const double alpha = 1.5, beta = -0.75;
+    double *x = gen_array(r->n, GEN_WIDE, r->dt, 51), *y = gen_array(r->n, GEN_WIDE, r->dt, 52);
+    double *got = alloc_vals(r->n);
+    tu_dbuf dx = tu_upload(r->q, r->dt, x, r->n), dy = tu_upload(r->q, r->dt, y, r->n);
+    tu_assert_status(accel_axpby(r->q, r->dt, alpha, tu_slice(&dx), beta, tu_slice(&dy)), ACCEL_SUCCESS, "%s", what);
+    tu_download(r->q, &dy, got);
+    double u = tu_unit_roundoff(r->dt);
+    for (size_t i = 0; i < r->n; ++i) {
+        long double ax = (long double)alpha * x[i], by = (long double)beta * y[i];
+        long double exact = ax + by;
+        double tol = (double)(2 * u * (fabsl(ax) + fabsl(by)));
+        cr_assert(fabsl((long double)got[i] - exact) <= tol, "%s: i=%zu x=%.17g y=%.17g got %.17g expected %.20Lg",
+                  what, i, x[i], y[i], got[i], exact);
+    }
+    tu_check_guards(r->q, &dy, what);
+    tu_release(&dx), tu_release(&dy);
+    free(x), free(y), free(got);
+}
+
+Test(ops, axpby) { on_every_device(axpby_body, NULL); }
+
+/* ------------------------------------------------------------ reductions */
+
+/* Neumaier's compensated sum in long double: the reference for sum and dot. */
+static long double exact_sum(const long double *v, size_t n)
+{
+    long double s = 0, c = 0;
+    for (size_t i = 0; i < n; ++i) {
+        long double t = s + v[i];
+        if (fabsl(s) >= fabsl(v[i]))
+            c += (s - t) + v[i];
+        else
+            c += (v[i] - t) + s;
+        s = t;
+    }
+    return s + c;
+}
+
+static void reduce_body(run *r, void *user)
+{
+    (void)user;
+    double *x = gen_array(r->n, GEN_WIDE, r->dt, 61), *y = gen_array(r->n, GEN_UNIT, r->dt, 62);
+    long double *terms = calloc(r->n + 1, sizeof *terms);
+    cr_assert(terms);
+    tu_dbuf dx = tu_upload(r->q, r->dt, x, r->n), dy = tu_upload(r->q, r->dt, y, r->n);
+    tu_dbuf dout = tu_upload(r->q, r->dt, NULL, 1);
+    double got, again, u = tu_unit_roundoff(r->dt);
+
+    /* sum */
+    const char *what = describe(r, "accel_sum");
+    long double abs_sum = 0;
+    for (size_t i = 0; i < r->n; ++i) {
+        terms[i] = x[i];
+        abs_sum += fabsl(terms[i]);
+    }
+    long double exact = exact_sum(terms, r->n);
+    tu_assert_status(accel_sum(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_download(r->q, &dout, &got);
+    long double tol = 2.0L * (long double)r->n * u * abs_sum;
+    cr_assert(fabsl(got - exact) <= tol, "%s: got %.17g exact %.20Lg (error %.3Lg > bound %.3Lg)", what, got, exact,
+              fabsl(got - exact), tol);
+    tu_check_guards(r->q, &dout, what);
+    /* Fixed order: the same result on the next run, and through accel_reduce. */
+    tu_ok(accel_reduce(r->q, ACCEL_OP_SUM, r->dt, tu_slice(&dx), tu_slice(&dout)));
+    tu_download(r->q, &dout, &again);
+    cr_assert(again == got, "%s: a second run gave %.17g, first %.17g", what, again, got);
+
+    /* dot */
+    what = describe(r, "accel_dot");
+    abs_sum = 0;
+    for (size_t i = 0; i < r->n; ++i) {
+        terms[i] = (long double)x[i] * y[i];
+        abs_sum += fabsl(terms[i]);
+    }
+    exact = exact_sum(terms, r->n);
+    tu_assert_status(accel_dot(r->q, r->dt, tu_slice(&dx), tu_slice(&dy), tu_slice(&dout)), ACCEL_SUCCESS, "%s",
+                     what);
+    tu_download(r->q, &dout, &got);
+    tol = 2.0L * (long double)r->n * u * abs_sum;
+    cr_assert(fabsl(got - exact) <= tol, "%s: got %.17g exact %.20Lg (error %.3Lg > bound %.3Lg)", what, got, exact,
+              fabsl(got - exact), tol);
+    tu_check_guards(r->q, &dout, what);
+
+    /* max and min: exact selections (0 elements is an error: test_bad_input.c). */
+    if (r->n > 0) {
+        double mx = x[0], mn = x[0];
+        for (size_t i = 1; i < r->n; ++i) {
+            mx = x[i] > mx ? x[i] : mx;
+            mn = x[i] < mn ? x[i] : mn;
+        }
+        what = describe(r, "accel_reduce_max");
+        tu_assert_status(accel_reduce_max(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+        tu_download(r->q, &dout, &got);
+        cr_assert(got == mx, "%s: got %.17g expected %.17g", what, got, mx);
+        tu_ok(accel_reduce(r->q, ACCEL_OP_REDUCE_MAX, r->dt, tu_slice(&dx), tu_slice(&dout)));
+        tu_download(r->q, &dout, &got);
+        cr_assert(got == mx, "%s via accel_reduce: got %.17g expected %.17g", what, got, mx);
+        what = describe(r, "accel_reduce_min");
+        tu_assert_status(accel_reduce_min(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+        tu_download(r->q, &dout, &got);
+        cr_assert(got == mn, "%s: got %.17g expected %.17g", what, got, mn);
+        tu_check_guards(r->q, &dout, what);
+    }
+    tu_release(&dx), tu_release(&dy), tu_release(&dout);
+    free(x), free(y), free(terms);
+}
+
+Test(ops, sum_dot_max_min) { on_every_device(reduce_body, NULL); }
+
+/* ------------------------------------------------------------ GEMM */
+
+typedef struct gemm_shape {
+    size_t m, n, k;
+} gemm_shape;
+
+typedef struct gemm_params {
+    gemm_shape s;
+    accel_transpose ta, tb;
+    size_t pad;   /* ld = row length + pad */
+    size_t batch; /* batch_count */
+    double alpha, beta;
+    bool nan_c; /* C starts as NaN (with beta == 0 it must not show) */
+    bool use_matmul;
+} gemm_params;
+
+static void gemm_one(const run *r, const gemm_params *p)
+{
+    size_t m = p->s.m, n = p->s.n, k = p->s.k;
+    size_t ra = p->ta ? k : m, ca = p->ta ? m : k; /* A as stored */
+    size_t rb = p->tb ? n : k, cb = p->tb ? k : n;
+    size_t lda = ca + p->pad, ldb = cb + p->pad, ldc = n + p->pad;
+    /* Batch matrices spaced a few elements apart, so strides are not sizes. */
+    size_t sa = ra * lda + 5, sb = rb * ldb + 3, sc = m * ldc + 2;
+    if (p->batch == 1)
+        sa = ra * lda, sb = rb * ldb, sc = m * ldc;
+    size_t na = p->batch * sa, nb = p->batch * sb, nc = p->batch * sc;
+    const char *what = describe(r, tu_fmt("%s m=%zu n=%zu k=%zu %c%c ld+%zu batch=%zu alpha=%g beta=%g%s",
+                                          p->use_matmul ? "accel_matmul" : "accel_gemm", m, n, k, p->ta ? 'T' : 'N',
+                                          p->tb ? 'T' : 'N', p->pad, p->batch, p->alpha, p->beta,
+                                          p->nan_c ? " NaN-in-C" : ""));
+    double *a = gen_array(na, GEN_UNIT, r->dt, 71 + m), *b = gen_array(nb, GEN_UNIT, r->dt, 72 + n);
+    double *c0 = gen_array(nc, GEN_UNIT, r->dt, 73 + k), *got = alloc_vals(nc);
+    /* Cells outside every C matrix (ld padding, gaps between batches) hold a
+     * sentinel that must survive. */
+    bool *in_c = calloc(nc ? nc : 1, sizeof *in_c);
+    cr_assert(in_c);
+    for (size_t t = 0; t < p->batch; ++t)
+        for (size_t i = 0; i < m; ++i)
+            for (size_t j = 0; j < n; ++j)
+                in_c[t * sc + i * ldc + j] = true;
+    for (size_t e = 0; e < nc; ++e)
+        c0[e] = !in_c[e] ? TU_SENTINEL : (p->nan_c ? NAN : c0[e]);
+    tu_dbuf da = tu_upload(r->q, r->dt, a, na), db = tu_upload(r->q, r->dt, b, nb);
+    tu_dbuf dc = tu_upload(r->q, r->dt, c0, nc);
+    accel_status st;
+    if (p->use_matmul) {
+        /* matmul reads from offset 0: give it fresh contiguous buffers. */
+        accel_buffer *A, *B, *C;
+        size_t es = accel_dtype_size(r->dt);
+        tu_ok(accel_buffer_create(r->dev, m * k * es, &A));
+        tu_ok(accel_buffer_create(r->dev, k * n * es, &B));
+        tu_ok(accel_buffer_create(r->dev, m * n * es, &C));
+        tu_ok(accel_queue_copy(r->q, da.buf, da.guard * es, A, 0, m * k * es));
+        tu_ok(accel_queue_copy(r->q, db.buf, db.guard * es, B, 0, k * n * es));
+        st = accel_matmul(r->q, r->dt, m, n, k, A, B, C);
+        tu_assert_status(st, ACCEL_SUCCESS, "%s", what);
+        tu_ok(accel_queue_copy(r->q, C, 0, dc.buf, dc.guard * es, m * n * es));
+        tu_ok(accel_queue_finish(r->q));
+        accel_buffer_release(A), accel_buffer_release(B), accel_buffer_release(C);
+    } else {
+        accel_gemm_desc d;
+        accel_gemm_desc_init(&d);
+        d.dtype = r->dt;
+        d.trans_a = p->ta, d.trans_b = p->tb;
+        d.m = m, d.n = n, d.k = k;
+        d.alpha = p->alpha, d.beta = p->beta;
+        d.a = da.buf, d.a_offset = da.guard, d.lda = lda;
+        d.b = db.buf, d.b_offset = db.guard, d.ldb = ldb;
+        d.c = dc.buf, d.c_offset = dc.guard, d.ldc = ldc;
+        d.batch_count = p->batch;
+        d.stride_a = sa, d.stride_b = sb, d.stride_c = sc;
+        st = accel_gemm(r->q, &d);
+        tu_assert_status(st, ACCEL_SUCCESS, "%s", what);
+    }
+    tu_download(r->q, &dc, got);
+    double u = tu_unit_roundoff(r->dt);
+    for (size_t t = 0; t < p->batch; ++t) {
+        const double *A = a + t * sa, *B = b + t * sb, *C0 = c0 + t * sc, *G = got + t * sc;
+        for (size_t i = 0; i < m; ++i)
+            for (size_t j = 0; j < n; ++j) {
+                long double acc = 0, mag = 0;
+                for (size_t l = 0; l < k; ++l) {
+                    long double av = p->ta ? A[l * lda + i] : A[i * lda + l];
+                    long double bv = p->tb ? B[j * ldb + l] : B[l * ldb + j];
+                    acc += av * bv;
+                    mag += fabsl(av * bv);
+                }
+                long double exact = (long double)p->alpha * acc, scale = fabsl((long double)p->alpha) * mag;
+                if (p->beta != 0) {
+                    exact += (long double)p->beta * C0[i * ldc + j];
+                    scale += fabsl((long double)p->beta * C0[i * ldc + j]);
+                }
+                long double tol = 2.0L * (long double)(k + 2) * u * scale;
+                double g = G[i * ldc + j];
+                cr_assert(!isnan(g) && fabsl(g - exact) <= tol,
+                          "%s: batch %zu C[%zu][%zu] = %.17g, exact %.20Lg (error %.3Lg > bound %.3Lg)", what, t, i,
+                          j, g, exact, fabsl(g - exact), tol);
+            }
+    }
+    for (size_t e = 0; e < nc; ++e)
+        if (!in_c[e])
+            cr_assert(got[e] == TU_SENTINEL, "%s: element %zu of C's buffer outside every C matrix changed to %g",
+                      what, e, got[e]);
+    tu_check_guards(r->q, &dc, what);
+    tu_release(&da), tu_release(&db), tu_release(&dc);
+    free(a), free(b), free(c0), free(got), free(in_c);
+}
+
+static const gemm_shape GEMM_SHAPES[] = {
+    {1, 1, 1}, {7, 5, 3}, {17, 31, 23}, {64, 48, 80}, {3, 1, 129}, {1, 65, 2}, {0, 5, 4}, {5, 0, 4}, {5, 4, 0},
+};
+
+static void gemm_body(run *r, void *user)
+{
+    (void)user;
+    for (size_t s = 0; s < sizeof GEMM_SHAPES / sizeof *GEMM_SHAPES; ++s)
+        for (int ta = 0; ta < 2; ++ta)
+            for (int tb = 0; tb < 2; ++tb)
+                for (size_t pad = 0; pad <= 3; pad += 3) {
+                    gemm_params p = {GEMM_SHAPES[s], (accel_transpose)ta, (accel_transpose)tb, pad, 1, 1.5, -0.75,
+                                     false, false};
+                    gemm_one(r, &p);
+                }
+}
+
+/* GEMM sweeps shapes itself; run it once per dtype (n is unused). */
+static const size_t ONE_SIZE[] = {1};
+
+static void on_every_device_once(run_fn body, void *user)
+{
+    accel_runtime *rt = tu_open_default();
+    sweep s = {body, user, ONE_SIZE, 1};
+    tu_for_each_device(rt, sweep_device, &s);
+    accel_runtime_close(rt);
+}
+
+Test(ops, gemm_shapes_transposes_and_leading_dimensions) { on_every_device_once(gemm_body, NULL); }
+
+static void gemm_batched_body(run *r, void *user)
+{
+    (void)user;
+    const gemm_shape shapes[] = {{7, 5, 3}, {17, 31, 23}, {1, 1, 1}, {4, 0, 3}};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; ++s)
+        for (int t = 0; t < 4; ++t) {
+            gemm_params p = {shapes[s], (accel_transpose)(t & 1), (accel_transpose)(t >> 1), 2, 3, -1.25, 0.5,
+                             false, false};
+            gemm_one(r, &p);
+        }
+}
+
+Test(ops, gemm_strided_batched) { on_every_device_once(gemm_batched_body, NULL); }
+
+static void gemm_beta_zero_body(run *r, void *user)
+{
+    (void)user;
+    for (int t = 0; t < 4; ++t) {
+        gemm_params p = {{9, 11, 13}, (accel_transpose)(t & 1), (accel_transpose)(t >> 1), 1, 2, 1.0, 0.0, true, false};
+        gemm_one(r, &p);
+    }
+    /* k == 0: C = beta*C, and with beta == 0 a NaN C becomes 0. */
+    gemm_params k0 = {{6, 7, 0}, ACCEL_NO_TRANS, ACCEL_NO_TRANS, 0, 1, 1.0, 0.0, true, false};
+    gemm_one(r, &k0);
+    gemm_params k0b = {{6, 7, 0}, ACCEL_TRANS, ACCEL_NO_TRANS, 0, 1, 2.0, 3.0, false, false};
+    gemm_one(r, &k0b);
+}
+
+Test(ops, gemm_beta_zero_ignores_nan_and_k_zero) { on_every_device_once(gemm_beta_zero_body, NULL); }
+
+static void gemm_large_body(run *r, void *user)
+{
+    (void)user;
+    for (int t = 0; t < 4; ++t) {
+        gemm_params p = {{130, 257, 300}, (accel_transpose)(t & 1), (accel_transpose)(t >> 1), 0, 1, 1.0, 1.0, false,
+                         false};
+        gemm_one(r, &p);
+    }
+    gemm_params mm = {{33, 65, 129}, ACCEL_NO_TRANS, ACCEL_NO_TRANS, 0, 1, 1.0, 0.0, false, true};
+    gemm_one(r, &mm);
+}
+
+Test(ops, gemm_larger_and_matmul) { on_every_device_once(gemm_large_body, NULL); }
+
+/* ------------------------------------------------------------ random */
+
+/* accel.h's mapping, from the raw Philox words. */
+static double uniform_ref(accel_dtype dt, uint64_t seed, uint64_t e, bool open)
+{
+    if (dt == ACCEL_F32) {
+        accel_philox_words w = accel_philox_block(e / 4, seed);
+        uint32_t v = (w.w[e % 4] >> 8) + (open ? 1u : 0u);
+        return ldexp((double)v, -24);
+    }
+    accel_philox_words w = accel_philox_block(e / 2, seed);
+    uint64_t j = e % 2;
+    uint64_t bits = ((((uint64_t)w.w[2 * j]) << 32) | w.w[2 * j + 1]) >> 11;
+    return ldexp((double)(bits + (open ? 1u : 0u)), -53);
+}
+
+static void uniform_body(run *r, void *user)
+{
+    (void)user;
+    const char *what = describe(r, "accel_random_uniform");
+    uint64_t seed = tu_seed() * 0x9E3779B97F4A7C15ull + 1, off = 12345; /* odd offset: not block-aligned */
+    double *got = alloc_vals(r->n), *pieces = alloc_vals(r->n);
+    tu_dbuf d = tu_upload(r->q, r->dt, NULL, r->n), d2 = tu_upload(r->q, r->dt, NULL, r->n);
+    tu_assert_status(accel_random_uniform(r->q, r->dt, seed, off, tu_slice(&d)), ACCEL_SUCCESS, "%s", what);
+    tu_download(r->q, &d, got);
+    for (size_t i = 0; i < r->n; ++i) {
+        double ref = uniform_ref(r->dt, seed, off + i, false);
+        cr_assert(got[i] == ref, "%s: element %zu (stream %llu) got %.17g expected %.17g", what, i,
+                  (unsigned long long)(off + i), got[i], ref);
+        cr_assert(got[i] >= 0.0 && got[i] < 1.0);
+    }
+    tu_check_guards(r->q, &d, what);
+    /* In three pieces of odd sizes: the same numbers. */
+    size_t cut1 = r->n / 3, cut2 = r->n / 3 + r->n / 5 + (r->n > 1);
+    if (cut2 > r->n)
+        cut2 = r->n;
+    size_t cuts[4] = {0, cut1, cut2, r->n};
+    for (int p = 0; p < 3; ++p)
+        tu_ok(accel_random_uniform(r->q, r->dt, seed, off + cuts[p],
+                                   accel_slice_of(d2.buf, d2.guard + cuts[p], cuts[p + 1] - cuts[p])));
+    tu_download(r->q, &d2, pieces);
+    cr_assert(r->n == 0 || memcmp(got, pieces, r->n * sizeof *got) == 0, "%s: filling in pieces differs", what);
+    tu_check_guards(r->q, &d2, what);
+    /* Another seed gives other numbers. */
+    if (r->n >= 7) {
+        tu_ok(accel_random_uniform(r->q, r->dt, seed + 1, off, tu_slice(&d2)));
+        tu_download(r->q, &d2, pieces);
+        size_t same = 0;
+        for (size_t i = 0; i < r->n; ++i)
+            same += pieces[i] == got[i];
+        cr_assert(same < r->n / 2 + 1, "%s: seed+1 repeats %zu of %zu numbers", what, same, r->n);
+    }
+    tu_release(&d), tu_release(&d2);
+    free(got), free(pieces);
+}
+
+Test(ops, random_uniform_matches_philox_bit_for_bit) { on_every_device(uniform_body, NULL); }
+
+static void normal_body(run *r, void *user)
+{
+    (void)user;
+    const char *what = describe(r, "accel_random_normal");
+    const double mean = 2.0, stddev = 3.0;
+    uint64_t seed = tu_seed() + 99, off = 7; /* odd: out[0] is the sine half of a pair */
+    double *got = alloc_vals(r->n);
+    tu_dbuf d = tu_upload(r->q, r->dt, NULL, r->n);
+    tu_assert_status(accel_random_normal(r->q, r->dt, seed, off, mean, stddev, tu_slice(&d)), ACCEL_SUCCESS, "%s",
+                     what);
+    tu_download(r->q, &d, got);
+    double u = tu_unit_roundoff(r->dt);
+    const long double two_pi = 6.283185307179586476925286766559L;
+    long double s1 = 0, s2 = 0;
+    for (size_t i = 0; i < r->n; ++i) {
+        uint64_t e = off + i, pair = e / 2;
+        long double u1 = uniform_ref(r->dt, seed, 2 * pair, true);
+        long double u2 = uniform_ref(r->dt, seed, 2 * pair + 1, true);
+        long double rad = sqrtl(-2.0L * logl(u1));
+        long double z = (e % 2 == 0) ? cosl(two_pi * u2) : sinl(two_pi * u2);
+        long double exact = mean + stddev * rad * z;
+        long double tol = 16.0L * u * (fabsl((long double)mean) + stddev * rad * (1.0L + two_pi));
+        cr_assert(fabsl(got[i] - exact) <= tol, "%s: element %zu (stream pair %llu) got %.17g expected %.20Lg", what,
+                  i, (unsigned long long)pair, got[i], exact);
+        s1 += got[i];
+        s2 += (long double)got[i] * got[i];
+    }
+    tu_check_guards(r->q, &d, what);
+    if (r->n >= 1000) {
+        /* Sample mean and variance within 6 standard errors. */
+        long double n = (long double)r->n, m = s1 / n, var = s2 / n - m * m;
+        cr_assert(fabsl(m - mean) <= 6.0L * stddev / sqrtl(n), "%s: sample mean %.6Lg", what, m);
+        cr_assert(fabsl(var - stddev * stddev) <= 6.0L * stddev * stddev * sqrtl(2.0L / n), "%s: sample variance %.6Lg",
+                  what, var);
+    }
+    tu_release(&d);
+    free(got);
+}
+
+Test(ops, random_normal_is_box_muller_on_the_stream) { on_every_device(normal_body, NULL); }

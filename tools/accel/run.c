@@ -1,0 +1,380 @@
+/* run.c — `accel run OP IN.npy [IN2.npy] -o OUT.npy`: one op of the runtime on
+ * NumPy files, with NumPy's op names and shape rules (without broadcasting),
+ * on the default device or the one --device names. It says on stderr which
+ * device ran the op. The output file is written only when everything
+ * succeeded (and then atomically, see accel_npy_save). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel/npy.h"
+#include "cli.h"
+
+typedef enum op_kind {
+    KIND_BINARY, /* two inputs of the same shape, output of that shape */
+    KIND_UNARY,  /* one input, output of its shape */
+    KIND_REDUCE, /* one input of any shape, 0-d output */
+    KIND_DOT,    /* two 1-D inputs of the same length, 0-d output */
+    KIND_MATMUL  /* (m,k)@(k,n) or (b,m,k)@(b,k,n) */
+} op_kind;
+
+typedef struct op_entry {
+    const char *name; /* NumPy's name */
+    op_kind kind;
+    accel_op_code code;
+} op_entry;
+
+static const op_entry ops[] = {
+    {"add", KIND_BINARY, ACCEL_OP_ADD},        {"subtract", KIND_BINARY, ACCEL_OP_SUB},
+    {"multiply", KIND_BINARY, ACCEL_OP_MUL},   {"divide", KIND_BINARY, ACCEL_OP_DIV},
+    {"maximum", KIND_BINARY, ACCEL_OP_MAX},    {"minimum", KIND_BINARY, ACCEL_OP_MIN},
+    {"negative", KIND_UNARY, ACCEL_OP_NEG},    {"abs", KIND_UNARY, ACCEL_OP_ABS},
+    {"sqrt", KIND_UNARY, ACCEL_OP_SQRT},       {"exp", KIND_UNARY, ACCEL_OP_EXP},
+    {"log", KIND_UNARY, ACCEL_OP_LOG},         {"tanh", KIND_UNARY, ACCEL_OP_TANH},
+    {"relu", KIND_UNARY, ACCEL_OP_RELU},       {"sum", KIND_REDUCE, ACCEL_OP_SUM},
+    {"max", KIND_REDUCE, ACCEL_OP_REDUCE_MAX}, {"min", KIND_REDUCE, ACCEL_OP_REDUCE_MIN},
+    {"dot", KIND_DOT, ACCEL_OP_DOT},           {"matmul", KIND_MATMUL, ACCEL_OP_GEMM},
+};
+#define OP_COUNT (sizeof ops / sizeof ops[0])
+
+void cli_run_usage(FILE *out)
+{
+    fprintf(out, "usage: accel run OP IN.npy [IN2.npy] -o OUT.npy [--device NAME] [--config FILE]\n"
+                 "\n"
+                 "Runs one op on NumPy .npy files (little-endian float32 or float64, C order;\n"
+                 "both inputs of one dtype) and writes the result as OUT.npy. Prints on\n"
+                 "stderr which device ran it. No broadcasting: shapes must match exactly.\n"
+                 "\n"
+                 "ops (NumPy's names):\n"
+                 "  two inputs, same shape:  add subtract multiply divide maximum minimum\n"
+                 "  one input:               negative abs sqrt exp log tanh relu\n"
+                 "  reductions (0-d result): sum max min\n"
+                 "  dot                      1-D x 1-D of equal length -> 0-d\n"
+                 "  matmul                   (m,k) @ (k,n) -> (m,n), or batched\n"
+                 "                           (b,m,k) @ (b,k,n) -> (b,m,n)\n"
+                 "\n"
+                 "options:\n"
+                 "  -o, --output FILE  where to write the result (required; written only on\n"
+                 "                     success, atomically; may be one of the inputs)\n"
+                 "  --device NAME      cpu, cuda, cuda:1, ... or default (the default)\n"
+                 "  --config FILE      the plugins.ini to read\n"
+                 "\n"
+                 "exit status: 0 success, 1 the op or a file failed, 2 usage error.\n"
+                 "example: accel run matmul a.npy b.npy -o c.npy --device cuda\n");
+}
+
+static const op_entry *find_op(const char *name)
+{
+    for (size_t i = 0; i < OP_COUNT; i++)
+        if (strcmp(ops[i].name, name) == 0)
+            return &ops[i];
+    return NULL;
+}
+
+static int arity(op_kind k)
+{
+    return (k == KIND_UNARY || k == KIND_REDUCE) ? 1 : 2;
+}
+
+/* "(3, 4)" into buf. */
+static const char *shape_str(const accel_npy_array *a, char *buf, size_t cap)
+{
+    size_t len = (size_t)snprintf(buf, cap, "(");
+    for (uint32_t d = 0; d < a->ndim && len < cap; d++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%zu", d ? ", " : "", a->shape[d]);
+    if (len < cap)
+        snprintf(buf + len, cap - len, "%s)", a->ndim == 1 ? "," : "");
+    return buf;
+}
+
+static bool same_shape(const accel_npy_array *a, const accel_npy_array *b)
+{
+    if (a->ndim != b->ndim)
+        return false;
+    for (uint32_t d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return false;
+    return true;
+}
+
+/* The output's shape, or an error message on stderr and false. */
+static bool output_shape(const op_entry *op, const accel_npy_array *in, const char *const *paths,
+                         uint32_t *out_ndim, size_t *out_shape)
+{
+    char s0[200], s1[200];
+    switch (op->kind) {
+    case KIND_UNARY:
+        *out_ndim = in[0].ndim;
+        memcpy(out_shape, in[0].shape, sizeof in[0].shape);
+        return true;
+    case KIND_REDUCE:
+        *out_ndim = 0;
+        return true;
+    case KIND_BINARY:
+        if (!same_shape(&in[0], &in[1])) {
+            fprintf(stderr,
+                    "accel run: %s: shapes %s (%s) and %s (%s) differ (accel does not broadcast)\n",
+                    op->name, shape_str(&in[0], s0, sizeof s0), paths[0],
+                    shape_str(&in[1], s1, sizeof s1), paths[1]);
+            return false;
+        }
+        *out_ndim = in[0].ndim;
+        memcpy(out_shape, in[0].shape, sizeof in[0].shape);
+        return true;
+    case KIND_DOT:
+        if (in[0].ndim != 1 || in[1].ndim != 1 || in[0].shape[0] != in[1].shape[0]) {
+            fprintf(
+                stderr,
+                "accel run: dot: needs two 1-D arrays of equal length, got %s (%s) and %s (%s)\n",
+                shape_str(&in[0], s0, sizeof s0), paths[0], shape_str(&in[1], s1, sizeof s1),
+                paths[1]);
+            return false;
+        }
+        *out_ndim = 0;
+        return true;
+    case KIND_MATMUL: {
+        uint32_t nd = in[0].ndim;
+        bool ok = nd == in[1].ndim && (nd == 2 || nd == 3);
+        if (ok && nd == 3)
+            ok = in[0].shape[0] == in[1].shape[0];
+        if (ok)
+            ok = in[0].shape[nd - 1] == in[1].shape[nd - 2];
+        if (!ok) {
+            fprintf(stderr,
+                    "accel run: matmul: needs (m,k) @ (k,n) or (b,m,k) @ (b,k,n), got %s (%s) and "
+                    "%s (%s)\n",
+                    shape_str(&in[0], s0, sizeof s0), paths[0], shape_str(&in[1], s1, sizeof s1),
+                    paths[1]);
+            return false;
+        }
+        *out_ndim = nd;
+        if (nd == 3)
+            out_shape[0] = in[0].shape[0];
+        out_shape[nd - 2] = in[0].shape[nd - 2];
+        out_shape[nd - 1] = in[1].shape[nd - 1];
+        return true;
+    }
+    }
+    return false;
+}
+
+/* Enqueue the op on q. */
+static accel_status enqueue_op(accel_queue *q, const op_entry *op, accel_dtype dt,
+                               const accel_npy_array *in, accel_buffer *const *buf,
+                               accel_buffer *out_buf, size_t out_count)
+{
+    switch (op->kind) {
+    case KIND_BINARY:
+        return accel_binary(q, op->code, dt, accel_slice_of(buf[0], 0, in[0].count),
+                            accel_slice_of(buf[1], 0, in[1].count),
+                            accel_slice_of(out_buf, 0, out_count));
+    case KIND_UNARY:
+        return accel_unary(q, op->code, dt, accel_slice_of(buf[0], 0, in[0].count),
+                           accel_slice_of(out_buf, 0, out_count));
+    case KIND_REDUCE:
+        return accel_reduce(q, op->code, dt, accel_slice_of(buf[0], 0, in[0].count),
+                            accel_slice_of(out_buf, 0, 1));
+    case KIND_DOT:
+        return accel_dot(q, dt, accel_slice_of(buf[0], 0, in[0].count),
+                         accel_slice_of(buf[1], 0, in[1].count), accel_slice_of(out_buf, 0, 1));
+    case KIND_MATMUL: {
+        uint32_t nd = in[0].ndim;
+        size_t batch = nd == 3 ? in[0].shape[0] : 1;
+        size_t m = in[0].shape[nd - 2], k = in[0].shape[nd - 1], n = in[1].shape[nd - 1];
+        if (batch == 0)
+            return ACCEL_SUCCESS; /* nothing to compute; the output is empty */
+        accel_gemm_desc d;
+        accel_gemm_desc_init(&d);
+        d.dtype = dt;
+        d.m = m;
+        d.n = n;
+        d.k = k;
+        d.alpha = 1.0;
+        d.beta = 0.0;
+        d.a = buf[0];
+        d.lda = k;
+        d.b = buf[1];
+        d.ldb = n;
+        d.c = out_buf;
+        d.ldc = n;
+        d.batch_count = batch;
+        d.stride_a = m * k;
+        d.stride_b = k * n;
+        d.stride_c = m * n;
+        return accel_gemm(q, &d);
+    }
+    }
+    return ACCEL_ERROR_INTERNAL;
+}
+
+int cli_run_main(int argc, char **argv)
+{
+    const char *output = NULL, *device_name = NULL, *config = NULL;
+    const char *positional[4];
+    int npos = 0;
+    bool only_positional = false;
+    for (int i = 1; i < argc;) {
+        const char *arg = argv[i];
+        if (!only_positional && arg[0] == '-' && arg[1] != '\0') {
+            if (strcmp(arg, "--") == 0) {
+                only_positional = true;
+                i++;
+                continue;
+            }
+            int r = cli_option_value(argc, argv, &i, "--output", "-o", &output);
+            if (r == 0)
+                r = cli_option_value(argc, argv, &i, "--device", NULL, &device_name);
+            if (r == 0)
+                r = cli_option_value(argc, argv, &i, "--config", NULL, &config);
+            if (r < 0)
+                return cli_usage_error("run", "option %s needs a value", arg);
+            if (r == 0)
+                return cli_usage_error("run", "unknown option '%s'", arg);
+            continue;
+        }
+        if (npos == 4)
+            return cli_usage_error("run", "too many arguments (from '%s' on)", arg);
+        positional[npos++] = arg;
+        i++;
+    }
+    if (npos == 0)
+        return cli_usage_error("run", "missing OP (add, matmul, sum, ...)");
+    const op_entry *op = find_op(positional[0]);
+    if (!op) {
+        fprintf(stderr, "accel run: error: unknown op '%s'; known ops:", positional[0]);
+        for (size_t i = 0; i < OP_COUNT; i++)
+            fprintf(stderr, " %s", ops[i].name);
+        fprintf(stderr, "\n");
+        return CLI_EXIT_USAGE;
+    }
+    int nin = arity(op->kind);
+    if (npos - 1 != nin)
+        return cli_usage_error("run", "%s takes %d input file%s, got %d", op->name, nin,
+                               nin == 1 ? "" : "s", npos - 1);
+    if (!output)
+        return cli_usage_error("run", "missing -o OUT.npy");
+    if (!output[0])
+        return cli_usage_error("run", "the output path is empty");
+    if (device_name && !device_name[0])
+        return cli_usage_error("run", "the device name is empty");
+
+    int rc = CLI_EXIT_RUNTIME;
+    accel_npy_array in[2];
+    memset(in, 0, sizeof in);
+    accel_runtime *rt = NULL;
+    accel_queue *q = NULL;
+    accel_buffer *buf[2] = {NULL, NULL}, *out_buf = NULL;
+    void *result = NULL;
+    accel_status st;
+    const char *paths[2] = {positional[1], nin == 2 ? positional[2] : NULL};
+
+    for (int i = 0; i < nin; i++) {
+        st = accel_npy_load(paths[i], &in[i]);
+        if (st != ACCEL_SUCCESS) {
+            cli_runtime_error("run", st, "cannot read input");
+            goto done;
+        }
+        if (in[i].dtype != ACCEL_F32 && in[i].dtype != ACCEL_F64) {
+            fprintf(stderr, "accel run: %s: %s holds %s; ops take float32 or float64\n", op->name,
+                    paths[i], accel_dtype_name(in[i].dtype));
+            goto done;
+        }
+    }
+    if (nin == 2 && in[0].dtype != in[1].dtype) {
+        fprintf(stderr,
+                "accel run: %s: inputs differ in dtype: %s is %s, %s is %s (convert one with "
+                "astype)\n",
+                op->name, paths[0], accel_dtype_name(in[0].dtype), paths[1],
+                accel_dtype_name(in[1].dtype));
+        goto done;
+    }
+    accel_dtype dt = in[0].dtype;
+    size_t esize = accel_dtype_size(dt);
+
+    uint32_t out_ndim = 0;
+    size_t out_shape[ACCEL_NPY_MAX_DIMS] = {0};
+    if (!output_shape(op, in, paths, &out_ndim, out_shape))
+        goto done;
+    size_t out_count = 1;
+    for (uint32_t d = 0; d < out_ndim; d++) {
+        if (out_shape[d] && out_count > SIZE_MAX / esize / out_shape[d]) {
+            fprintf(stderr, "accel run: %s: the output's size overflows\n", op->name);
+            goto done;
+        }
+        out_count *= out_shape[d];
+    }
+
+    st = accel_runtime_open(config, &rt);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run", st, "cannot open the runtime");
+        goto done;
+    }
+    accel_device *dev = NULL;
+    st = device_name ? accel_device_get_by_name(rt, device_name, &dev)
+                     : accel_device_default(rt, &dev);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run", st, "no such device");
+        goto done;
+    }
+    st = accel_queue_create(dev, &q);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run", st, "cannot create a queue");
+        goto done;
+    }
+    for (int i = 0; i < nin; i++) {
+        st = accel_buffer_create(dev, in[i].count * esize, &buf[i]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_queue_write(q, buf[i], 0, in[i].data, in[i].count * esize);
+        if (st != ACCEL_SUCCESS) {
+            cli_runtime_error("run", st, "cannot copy an input to the device");
+            goto done;
+        }
+    }
+    st = accel_buffer_create(dev, out_count * esize, &out_buf);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run", st, "cannot allocate the output");
+        goto done;
+    }
+    st = enqueue_op(q, op, dt, in, buf, out_buf, out_count);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run", st, op->name);
+        goto done;
+    }
+    result = malloc(out_count ? out_count * esize : 1);
+    if (!result) {
+        fprintf(stderr, "accel run: out of host memory for the result\n");
+        goto done;
+    }
+    st = accel_queue_read_blocking(q, out_buf, 0, result, out_count * esize);
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(q);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run", st, op->name);
+        goto done;
+    }
+    st = accel_npy_save(output, dt, out_ndim, out_shape, result);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run", st, "cannot write the output");
+        goto done;
+    }
+    accel_device_properties p;
+    accel_device_properties_init(&p);
+    if (accel_device_properties_get(dev, &p) == ACCEL_SUCCESS)
+        fprintf(stderr, "accel: %s ran on %s (%s)\n", op->name, accel_device_name(dev), p.name);
+    else
+        fprintf(stderr, "accel: %s ran on %s\n", op->name, accel_device_name(dev));
+    rc = CLI_EXIT_OK;
+
+done:
+    /* The queue first: releasing it waits for work that may still use the
+     * buffers and the input arrays. */
+    accel_queue_release(q);
+    free(result);
+    accel_buffer_release(out_buf);
+    accel_buffer_release(buf[0]);
+    accel_buffer_release(buf[1]);
+    accel_runtime_close(rt);
+    accel_npy_free(&in[0]);
+    accel_npy_free(&in[1]);
+    return rc;
+}

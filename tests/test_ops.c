@@ -13,9 +13,11 @@
  *   rounding for + - * / sqrt; Figueroa, "When is double rounding innocuous?",
  *   SIGNUM 1995).
  * - exp, log, tanh: |got - exact| <= B ulp(exact), exact from long double libm
- *   (far more accurate than the dtype). B = 2 on the CPU (glibc), and on GPUs
- *   B = 2 for f32 (CUDA expf 2, logf 1, tanhf 2 ulp) and 1 for f64 (CUDA Math
- *   API: exp, log, tanh within 1 ulp).
+ *   (far more accurate than the dtype). B = 2 on the CPU (glibc; the README's
+ *   bound). On GPUs the CUDA Programming Guide's tables (expf 2, logf 1,
+ *   tanhf 2 ulp; exp, log, tanh 1 ulp) count ulps from the correctly rounded
+ *   result, which is itself up to 0.5 ulp from the exact value, so B = 2.5
+ *   for f32 and 1.5 for f64 (measured on an H200: tanh f64 reached 1.08).
  * - axpby: each product and the sum rounded once, or fused: |got - exact| <=
  *   2u(|a x| + |b y|), u the unit roundoff (2^-24, 2^-53).
  * - sum and dot: |got - exact| <= 2 n u sum|x_i| (sum|x_i y_i| for dot);
@@ -38,6 +40,7 @@
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +120,8 @@ Test(ops, gpu_devices_present)
         gpus += tu_device_is_gpu(dev);
     }
     accel_runtime_close(rt);
+    if (!gpus)
+        fprintf(stderr, "ops: no GPU device in %s: the op suite ran on the CPU only\n", TU_DEFAULT_CONFIG);
     if (!gpus)
         cr_skip_test("no GPU device in %s: the op suite ran on the CPU only", TU_DEFAULT_CONFIG);
     cr_log_info("%u GPU device(s): the op suite ran on them too", gpus);
@@ -243,7 +248,7 @@ static const unary_case UNARY[] = {
 static double transcendental_ulps(const run *r)
 {
     if (r->gpu)
-        return r->dt == ACCEL_F32 ? 2.0 : 1.0;
+        return r->dt == ACCEL_F32 ? 2.5 : 1.5;
     return 2.0;
 }
 

@@ -15,17 +15,21 @@
 
 #include "test_util.h"
 
-/* Big enough that the chain takes tens of milliseconds on a CPU core: a
- * missing wait would read a partial result. */
+/* Long enough that the chain takes milliseconds (tens on a CPU): a missing
+ * wait would read a partial result. A GPU needs more steps (an H200 runs 60
+ * adds of 2^20 floats in 0.4 ms). */
 #define CHAIN_N ((size_t)1 << 20)
-#define CHAIN_STEPS 60
+static int chain_steps(accel_queue *q)
+{
+    return tu_device_is_gpu(accel_queue_device(q)) ? 2000 : 60;
+}
 
-/* On q: X = 0, then X += 1 CHAIN_STEPS times (f32, exact). ones must hold 1s. */
+/* On q: X = 0, then X += 1 chain_steps(q) times (f32, exact). ones must hold 1s. */
 static void enqueue_chain(accel_queue *q, accel_buffer *x, accel_buffer *ones)
 {
     accel_slice sx = accel_slice_of(x, 0, CHAIN_N), so = accel_slice_of(ones, 0, CHAIN_N);
     tu_ok(accel_fill(q, ACCEL_F32, 0.0, sx));
-    for (int i = 0; i < CHAIN_STEPS; ++i)
+    for (int i = 0, steps = chain_steps(q); i < steps; ++i)
         tu_ok(accel_add(q, ACCEL_F32, sx, so, sx));
 }
 
@@ -76,7 +80,7 @@ static void two_queues_body(accel_device *dev, accel_queue *qa, void *user)
     tu_ok(accel_queue_wait_event(qb, ev));
     tu_ok(accel_copy(qb, ACCEL_F32, accel_slice_of(c.x, 0, CHAIN_N), accel_slice_of(c.y, 0, CHAIN_N)));
     tu_ok(accel_queue_read_blocking(qb, c.y, 0, c.host, CHAIN_N * 4));
-    expect_all(c.host, CHAIN_N, CHAIN_STEPS, tu_fmt("queue B after waiting on A's event (%s)", accel_device_name(dev)));
+    expect_all(c.host, CHAIN_N, chain_steps(qa), tu_fmt("queue B after waiting on A's event (%s)", accel_device_name(dev)));
     tu_ok(accel_queue_finish(qa));
     accel_event_release(ev);
     accel_queue_release(qb);
@@ -120,14 +124,14 @@ static void query_body(accel_device *dev, accel_queue *qa, void *user)
     accel_queue *qb;
     tu_ok(accel_queue_create(dev, &qb));
     tu_ok(accel_queue_read_blocking(qb, c.x, 0, c.host, CHAIN_N * 4));
-    expect_all(c.host, CHAIN_N, CHAIN_STEPS, "data after the event queried done");
+    expect_all(c.host, CHAIN_N, chain_steps(qa), "data after the event queried done");
     tu_ok(accel_event_synchronize(end));
     tu_ok(accel_event_query(end, &done));
     cr_assert(done);
     double ms = -1;
     tu_ok(accel_event_elapsed_ms(start, end, &ms));
     cr_assert(ms >= 0.0 && isfinite(ms) && ms < 60000.0, "elapsed %g ms", ms);
-    cr_log_info("%s: %d adds of %zu f32 took %.3f ms", accel_device_name(dev), CHAIN_STEPS, CHAIN_N, ms);
+    cr_log_info("%s: %d adds of %zu f32 took %.3f ms", accel_device_name(dev), chain_steps(qa), CHAIN_N, ms);
     accel_queue_release(qb);
     accel_event_release(start);
     accel_event_release(end);
@@ -150,7 +154,7 @@ static void release_pending_body(accel_device *dev, accel_queue *qb, void *user)
     enqueue_chain(qa, c.x, c.ones);
     accel_queue_release(qa); /* must wait for the chain */
     tu_ok(accel_queue_read_blocking(qb, c.x, 0, c.host, CHAIN_N * 4));
-    expect_all(c.host, CHAIN_N, CHAIN_STEPS, "after releasing the queue with work pending");
+    expect_all(c.host, CHAIN_N, chain_steps(qb), "after releasing the queue with work pending");
     chain_free(&c);
 }
 
@@ -328,7 +332,7 @@ Test(queue_event, copy_and_wait_across_backends)
     tu_ok(accel_queue_wait_event(qm, ev));
     tu_ok(accel_queue_copy(qm, c.x, 0, mb, 0, CHAIN_N * 4));
     tu_ok(accel_queue_read_blocking(qm, mb, 0, c.host, CHAIN_N * 4));
-    expect_all(c.host, CHAIN_N, CHAIN_STEPS, "mock buffer copied from cpu after a cross-backend wait");
+    expect_all(c.host, CHAIN_N, chain_steps(qc), "mock buffer copied from cpu after a cross-backend wait");
     /* And back: mock -> cpu on the cpu queue, after the mock fills it. */
     tu_ok(accel_fill(qm, ACCEL_F32, 4.5, accel_slice_of(mb, 0, CHAIN_N)));
     accel_event *mev;

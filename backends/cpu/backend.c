@@ -21,11 +21,15 @@ ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);
 size_t accel_cpu__dtype_size(uint32_t dtype)
 {
     switch (dtype) {
-    case ACCEL_F32: return 4;
-    case ACCEL_F64: return 8;
+    case ACCEL_F32:
+        return 4;
+    case ACCEL_F64:
+        return 8;
     case ACCEL_F16:
-    case ACCEL_BF16: return 2;
-    default: return 0;
+    case ACCEL_BF16:
+        return 2;
+    default:
+        return 0;
     }
 }
 
@@ -100,9 +104,11 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
     ctx->host = host;
 
     int procs = omp_get_num_procs();
-    if (procs < 1)
-        procs = 1;
-    int threads = procs;
+    /* 0 or absent: OpenMP's default team, i.e. $OMP_NUM_THREADS or all cores. */
+    int threads = omp_get_max_threads();
+    if (threads < 1)
+        threads = 1;
+    int configured = 0;
     const char *v = config_value(host, "threads");
     if (v) {
         char *end = NULL;
@@ -115,13 +121,18 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
             free(ctx);
             return ACCEL_ERROR_CONFIG;
         }
-        if (n > 0)
+        if (n > 0) {
             threads = (int)n;
+            configured = 1;
+        }
     }
     ctx->threads = threads;
 
 #if ACCEL_CPU_HAVE_OPENBLAS
-    openblas_set_num_threads(threads);
+    /* Process-wide in OpenBLAS: set only when configured, so that by default
+     * $OPENBLAS_NUM_THREADS (or OpenBLAS's own choice) still applies. */
+    if (configured)
+        openblas_set_num_threads(threads);
     /* "OpenBLAS 0.3.21 DYNAMIC_ARCH ..." -> "OpenBLAS 0.3.21" */
     const char *cfg = openblas_get_config();
     if (cfg) {
@@ -242,7 +253,8 @@ static const accel_backend cpu_backend = {
     .abi_version = ACCEL_BACKEND_ABI_VERSION,
     .struct_size = sizeof(accel_backend),
     .name = "cpu",
-    .description = "CPU: OpenBLAS GEMM, OpenMP elementwise ops and reductions, a worker thread per queue",
+    .description =
+        "CPU: OpenBLAS GEMM, OpenMP elementwise ops and reductions, a worker thread per queue",
     .init = cpu_init,
     .shutdown = cpu_shutdown,
     .device_count = cpu_device_count,

@@ -21,20 +21,22 @@
  * threads (a variable of that name must be in scope) when there is more than
  * one block and thread, else inline, since entering an OpenMP region costs
  * about a microsecond. Blocks are fixed by the caller, never by the team size. */
-#define ACCEL_CPU_FOR_BLOCKS(B_, NB, ...)                                           \
-    do {                                                                            \
-        const size_t for_nb_ = (NB);                                                \
-        if (for_nb_ <= 1 || nt <= 1) {                                             \
-            for (size_t B_ = 0; B_ < for_nb_; ++B_) {                               \
-                __VA_ARGS__;                                                        \
-            }                                                                       \
-            break;                                                                  \
-        }                                                                           \
-        _Pragma("omp parallel for num_threads(nt) schedule(static)")               \
-        for (size_t B_ = 0; B_ < for_nb_; ++B_) {                                   \
-            __VA_ARGS__;                                                            \
-        }                                                                           \
+// clang-format off
+#define ACCEL_CPU_FOR_BLOCKS(B_, NB, ...)                                       \
+    do {                                                                        \
+        const size_t for_nb_ = (NB);                                            \
+        if (for_nb_ <= 1 || nt <= 1) {                                         \
+            for (size_t B_ = 0; B_ < for_nb_; ++B_) {                           \
+                __VA_ARGS__;                                                    \
+            }                                                                   \
+            break;                                                              \
+        }                                                                       \
+        _Pragma("omp parallel for num_threads(nt) schedule(static)")           \
+        for (size_t B_ = 0; B_ < for_nb_; ++B_) {                               \
+            __VA_ARGS__;                                                        \
+        }                                                                       \
     } while (0)
+// clang-format on
 
 typedef struct accel_cpu_ctx {
     const accel_host_services *host;
@@ -82,8 +84,8 @@ int32_t accel_cpu__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc 
 int32_t accel_cpu__queue_create(void *ctx, uint32_t device, accel_be_queue **out);
 void accel_cpu__queue_destroy(void *ctx, accel_be_queue *q);
 int32_t accel_cpu__queue_finish(void *ctx, accel_be_queue *q);
-int32_t accel_cpu__queue_write(void *ctx, accel_be_queue *q, accel_be_buffer *dst, size_t dst_offset,
-                               const void *src, size_t bytes);
+int32_t accel_cpu__queue_write(void *ctx, accel_be_queue *q, accel_be_buffer *dst,
+                               size_t dst_offset, const void *src, size_t bytes);
 int32_t accel_cpu__queue_read(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t src_offset,
                               void *dst, size_t bytes);
 int32_t accel_cpu__queue_copy(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t src_offset,

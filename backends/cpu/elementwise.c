@@ -1,4 +1,4 @@
-/* elementwise.c — fill, copy-free elementwise ops (add, sub, mul, div, max,
+/* elementwise.c — fill and the elementwise ops (add, sub, mul, div, max,
  * min), axpby, scale and the unary ops on f32 and f64, in parallel over fixed
  * blocks of ACCEL_CPU_EW_BLOCK elements.
  *
@@ -20,48 +20,84 @@
 
 #include "cpu.h"
 
-/* Runs the statement(s) after nt for i in [0, n): in blocks over a team of nt
- * threads, or straight on the calling thread when one block or one thread
- * would do (entering an OpenMP region costs about a microsecond). */
-#define EW_FOR(n, nt, ...)                                                                 \
-    do {                                                                                   \
-        const size_t ew_n = (n);                                                           \
-        const size_t ew_nb = (ew_n + ACCEL_CPU_EW_BLOCK - 1) / ACCEL_CPU_EW_BLOCK;         \
-        if (ew_nb <= 1 || nt <= 1) {                                                       \
-            _Pragma("omp simd")                                                            \
-            for (size_t i = 0; i < ew_n; ++i) {                                            \
-                __VA_ARGS__;                                                               \
-            }                                                                              \
-            break;                                                                         \
-        }                                                                                  \
-        _Pragma("omp parallel for num_threads(nt) schedule(static)")                      \
-        for (size_t ew_b = 0; ew_b < ew_nb; ++ew_b) {                                      \
-            const size_t ew_lo = ew_b * ACCEL_CPU_EW_BLOCK;                                \
-            const size_t ew_hi =                                                           \
-                ew_n - ew_lo < ACCEL_CPU_EW_BLOCK ? ew_n : ew_lo + ACCEL_CPU_EW_BLOCK;     \
-            _Pragma("omp simd")                                                            \
-            for (size_t i = ew_lo; i < ew_hi; ++i) {                                       \
-                __VA_ARGS__;                                                               \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
+// clang-format off
+/* One block [lo, hi) of an elementwise loop. `omp simd` tells the compiler
+ * that an in-place output (out == in, same index) does not prevent
+ * vectorization. EW_PLAIN is for bodies that call libm, which cannot be
+ * vectorized (clang warns about an unmet `omp simd`). */
+#define EW_SIMD(lo, hi, ...)                                                    \
+    _Pragma("omp simd")                                                         \
+    for (size_t i = (lo); i < (hi); ++i) {                                      \
+        __VA_ARGS__;                                                            \
+    }
+#define EW_PLAIN(lo, hi, ...)                                                   \
+    for (size_t i = (lo); i < (hi); ++i) {                                      \
+        __VA_ARGS__;                                                            \
+    }
 
-static inline float exp_f32(float x) { return (float)exp((double)x); }
-static inline float log_f32(float x) { return (float)log((double)x); }
-static inline float tanh_f32(float x) { return (float)tanh((double)x); }
-static inline float sqrt_f32(float x) { return sqrtf(x); }
-static inline float abs_f32(float x) { return fabsf(x); }
-static inline double exp_f64(double x) { return exp(x); }
-static inline double log_f64(double x) { return log(x); }
+/* Runs the statement(s) for i in [0, n) in fixed blocks, over the team of
+ * `nt` threads when there is more than one block (see ACCEL_CPU_FOR_BLOCKS). */
+#define EW_FOR_WITH(INNER, n, ...)                                              \
+    do {                                                                        \
+        const size_t ew_n = (n);                                                \
+        ACCEL_CPU_FOR_BLOCKS(ew_b, (ew_n + ACCEL_CPU_EW_BLOCK - 1) / ACCEL_CPU_EW_BLOCK, \
+            const size_t ew_lo = ew_b * ACCEL_CPU_EW_BLOCK;                     \
+            const size_t ew_hi = ew_n - ew_lo < ACCEL_CPU_EW_BLOCK ? ew_n : ew_lo + ACCEL_CPU_EW_BLOCK; \
+            INNER(ew_lo, ew_hi, __VA_ARGS__));                                  \
+    } while (0)
+#define EW_FOR(n, nt, ...) EW_FOR_WITH(EW_SIMD, n, __VA_ARGS__)
+#define EW_FOR_CALLS(n, nt, ...) EW_FOR_WITH(EW_PLAIN, n, __VA_ARGS__)
+// clang-format on
+
+static inline float exp_f32(float x)
+{
+    return (float)exp((double)x);
+}
+static inline float log_f32(float x)
+{
+    return (float)log((double)x);
+}
+static inline float tanh_f32(float x)
+{
+    return (float)tanh((double)x);
+}
+static inline float sqrt_f32(float x)
+{
+    return sqrtf(x);
+}
+static inline float abs_f32(float x)
+{
+    return fabsf(x);
+}
+static inline double exp_f64(double x)
+{
+    return exp(x);
+}
+static inline double log_f64(double x)
+{
+    return log(x);
+}
 /* glibc's tanh is only within 2 ulp; where long double has a 64-bit
  * significand (x87) tanhl rounded once to double is within 0.5 ulp + 2^-11. */
 #if LDBL_MANT_DIG == 64
-static inline double tanh_f64(double x) { return (double)tanhl((long double)x); }
+static inline double tanh_f64(double x)
+{
+    return (double)tanhl((long double)x);
+}
 #else
-static inline double tanh_f64(double x) { return tanh(x); }
+static inline double tanh_f64(double x)
+{
+    return tanh(x);
+}
 #endif
-static inline double sqrt_f64(double x) { return sqrt(x); }
-static inline double abs_f64(double x) { return fabs(x); }
+static inline double sqrt_f64(double x)
+{
+    return sqrt(x);
+}
+static inline double abs_f64(double x)
+{
+    return fabs(x);
+}
 
 static inline float axpby_f32(float a, float x, float b, float y)
 {
@@ -73,57 +109,88 @@ static inline double axpby_f64(double a, double x, double b, double y)
     return a * x + b * y;
 }
 
-#define DEFINE_ELEMENTWISE(T, SUF)                                                          \
-    static void elementwise_##SUF(const accel_cpu_op *op, int nt)                           \
-    {                                                                                       \
-        const T *a = op->ptr[0];                                                            \
-        const T *b = op->ptr[1];                                                            \
-        T *o;                                                                               \
-        const size_t n = op->count[0];                                                      \
-        switch (op->op) {                                                                   \
-        case ACCEL_OP_FILL: {                                                               \
-            const T v = (T)op->scalars[0];                                                  \
-            o = op->ptr[0];                                                                 \
-            EW_FOR(n, nt, o[i] = v);                                                        \
-            break;                                                                          \
-        }                                                                                   \
-        case ACCEL_OP_ADD: o = op->ptr[2]; EW_FOR(n, nt, o[i] = a[i] + b[i]); break;        \
-        case ACCEL_OP_SUB: o = op->ptr[2]; EW_FOR(n, nt, o[i] = a[i] - b[i]); break;        \
-        case ACCEL_OP_MUL: o = op->ptr[2]; EW_FOR(n, nt, o[i] = a[i] * b[i]); break;        \
-        case ACCEL_OP_DIV: o = op->ptr[2]; EW_FOR(n, nt, o[i] = a[i] / b[i]); break;        \
-        case ACCEL_OP_MAX:                                                                  \
-            o = op->ptr[2];                                                                 \
-            EW_FOR(n, nt, o[i] = (a[i] >= b[i] || a[i] != a[i]) ? a[i] : b[i]);             \
-            break;                                                                          \
-        case ACCEL_OP_MIN:                                                                  \
-            o = op->ptr[2];                                                                 \
-            EW_FOR(n, nt, o[i] = (a[i] <= b[i] || a[i] != a[i]) ? a[i] : b[i]);             \
-            break;                                                                          \
-        case ACCEL_OP_AXPBY: {                                                              \
-            const T al = (T)op->scalars[0], be = (T)op->scalars[1];                         \
-            o = op->ptr[1];                                                                 \
-            EW_FOR(n, nt, o[i] = axpby_##SUF(al, a[i], be, o[i]));                          \
-            break;                                                                          \
-        }                                                                                   \
-        case ACCEL_OP_SCALE: {                                                              \
-            const T al = (T)op->scalars[0];                                                 \
-            o = op->ptr[1];                                                                 \
-            EW_FOR(n, nt, o[i] = al * a[i]);                                                \
-            break;                                                                          \
-        }                                                                                   \
-        case ACCEL_OP_NEG: o = op->ptr[1]; EW_FOR(n, nt, o[i] = -a[i]); break;              \
-        case ACCEL_OP_ABS: o = op->ptr[1]; EW_FOR(n, nt, o[i] = abs_##SUF(a[i])); break;    \
-        case ACCEL_OP_SQRT: o = op->ptr[1]; EW_FOR(n, nt, o[i] = sqrt_##SUF(a[i])); break;  \
-        case ACCEL_OP_EXP: o = op->ptr[1]; EW_FOR(n, nt, o[i] = exp_##SUF(a[i])); break;    \
-        case ACCEL_OP_LOG: o = op->ptr[1]; EW_FOR(n, nt, o[i] = log_##SUF(a[i])); break;    \
-        case ACCEL_OP_TANH: o = op->ptr[1]; EW_FOR(n, nt, o[i] = tanh_##SUF(a[i])); break;  \
-        case ACCEL_OP_RELU:                                                                 \
-            /* x <= 0 is false for NaN, which therefore passes through. */                  \
-            o = op->ptr[1];                                                                 \
-            EW_FOR(n, nt, o[i] = a[i] <= (T)0 ? (T)0 : a[i]);                               \
-            break;                                                                          \
-        default: break;                                                                     \
-        }                                                                                   \
+#define DEFINE_ELEMENTWISE(T, SUF)                                                                 \
+    static void elementwise_##SUF(const accel_cpu_op *op, int nt)                                  \
+    {                                                                                              \
+        const T *a = op->ptr[0];                                                                   \
+        const T *b = op->ptr[1];                                                                   \
+        T *o;                                                                                      \
+        const size_t n = op->count[0];                                                             \
+        switch (op->op) {                                                                          \
+        case ACCEL_OP_FILL: {                                                                      \
+            const T v = (T)op->scalars[0];                                                         \
+            o = op->ptr[0];                                                                        \
+            EW_FOR(n, nt, o[i] = v);                                                               \
+            break;                                                                                 \
+        }                                                                                          \
+        case ACCEL_OP_ADD:                                                                         \
+            o = op->ptr[2];                                                                        \
+            EW_FOR(n, nt, o[i] = a[i] + b[i]);                                                     \
+            break;                                                                                 \
+        case ACCEL_OP_SUB:                                                                         \
+            o = op->ptr[2];                                                                        \
+            EW_FOR(n, nt, o[i] = a[i] - b[i]);                                                     \
+            break;                                                                                 \
+        case ACCEL_OP_MUL:                                                                         \
+            o = op->ptr[2];                                                                        \
+            EW_FOR(n, nt, o[i] = a[i] * b[i]);                                                     \
+            break;                                                                                 \
+        case ACCEL_OP_DIV:                                                                         \
+            o = op->ptr[2];                                                                        \
+            EW_FOR(n, nt, o[i] = a[i] / b[i]);                                                     \
+            break;                                                                                 \
+        case ACCEL_OP_MAX:                                                                         \
+            o = op->ptr[2];                                                                        \
+            EW_FOR(n, nt, o[i] = (a[i] >= b[i] || a[i] != a[i]) ? a[i] : b[i]);                    \
+            break;                                                                                 \
+        case ACCEL_OP_MIN:                                                                         \
+            o = op->ptr[2];                                                                        \
+            EW_FOR(n, nt, o[i] = (a[i] <= b[i] || a[i] != a[i]) ? a[i] : b[i]);                    \
+            break;                                                                                 \
+        case ACCEL_OP_AXPBY: {                                                                     \
+            const T al = (T)op->scalars[0], be = (T)op->scalars[1];                                \
+            o = op->ptr[1];                                                                        \
+            EW_FOR(n, nt, o[i] = axpby_##SUF(al, a[i], be, o[i]));                                 \
+            break;                                                                                 \
+        }                                                                                          \
+        case ACCEL_OP_SCALE: {                                                                     \
+            const T al = (T)op->scalars[0];                                                        \
+            o = op->ptr[1];                                                                        \
+            EW_FOR(n, nt, o[i] = al * a[i]);                                                       \
+            break;                                                                                 \
+        }                                                                                          \
+        case ACCEL_OP_NEG:                                                                         \
+            o = op->ptr[1];                                                                        \
+            EW_FOR(n, nt, o[i] = -a[i]);                                                           \
+            break;                                                                                 \
+        case ACCEL_OP_ABS:                                                                         \
+            o = op->ptr[1];                                                                        \
+            EW_FOR(n, nt, o[i] = abs_##SUF(a[i]));                                                 \
+            break;                                                                                 \
+        case ACCEL_OP_SQRT:                                                                        \
+            o = op->ptr[1];                                                                        \
+            EW_FOR(n, nt, o[i] = sqrt_##SUF(a[i]));                                                \
+            break;                                                                                 \
+        case ACCEL_OP_EXP:                                                                         \
+            o = op->ptr[1];                                                                        \
+            EW_FOR_CALLS(n, nt, o[i] = exp_##SUF(a[i]));                                                 \
+            break;                                                                                 \
+        case ACCEL_OP_LOG:                                                                         \
+            o = op->ptr[1];                                                                        \
+            EW_FOR_CALLS(n, nt, o[i] = log_##SUF(a[i]));                                                 \
+            break;                                                                                 \
+        case ACCEL_OP_TANH:                                                                        \
+            o = op->ptr[1];                                                                        \
+            EW_FOR_CALLS(n, nt, o[i] = tanh_##SUF(a[i]));                                                \
+            break;                                                                                 \
+        case ACCEL_OP_RELU:                                                                        \
+            /* x <= 0 is false for NaN, which therefore passes through. */                         \
+            o = op->ptr[1];                                                                        \
+            EW_FOR(n, nt, o[i] = a[i] <= (T)0 ? (T)0 : a[i]);                                      \
+            break;                                                                                 \
+        default:                                                                                   \
+            break;                                                                                 \
+        }                                                                                          \
     }
 
 DEFINE_ELEMENTWISE(float, f32)

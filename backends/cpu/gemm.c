@@ -51,8 +51,8 @@ static void scale_c(const accel_cpu_op *op, void *c)
             uint16_t *row = (uint16_t *)c + i * ldc;
             const float b = (float)beta;
             for (size_t j = 0; j < n; ++j)
-                row[j] = beta == 0.0 ? 0
-                                     : f32_to_half(op->dtype, b * half_to_f32(op->dtype, row[j]));
+                row[j] =
+                    beta == 0.0 ? 0 : f32_to_half(op->dtype, b * half_to_f32(op->dtype, row[j]));
             break;
         }
         }
@@ -63,7 +63,7 @@ static void scale_c(const accel_cpu_op *op, void *c)
 static void widen(uint32_t dtype, const uint16_t *src, size_t ld, size_t rows, size_t cols,
                   float *dst, int nt)
 {
-#pragma omp parallel for num_threads(nt) schedule(static) if(rows * cols >= (1u << 16))
+#pragma omp parallel for num_threads(nt) schedule(static) if (rows * cols >= (1u << 16))
     for (size_t i = 0; i < rows; ++i)
         for (size_t j = 0; j < cols; ++j)
             dst[i * cols + j] = half_to_f32(dtype, src[i * ld + j]);
@@ -72,7 +72,7 @@ static void widen(uint32_t dtype, const uint16_t *src, size_t ld, size_t rows, s
 static void narrow(uint32_t dtype, const float *src, size_t rows, size_t cols, uint16_t *dst,
                    size_t ld, int nt)
 {
-#pragma omp parallel for num_threads(nt) schedule(static) if(rows * cols >= (1u << 16))
+#pragma omp parallel for num_threads(nt) schedule(static) if (rows * cols >= (1u << 16))
     for (size_t i = 0; i < rows; ++i)
         for (size_t j = 0; j < cols; ++j)
             dst[i * ld + j] = f32_to_half(dtype, src[i * cols + j]);
@@ -84,11 +84,12 @@ static int32_t gemm_half(const accel_cpu_op *op, int nt, char *msg, size_t msg_s
     const size_t rows_a = op->trans_a ? k : m, cols_a = op->trans_a ? m : k;
     const size_t rows_b = op->trans_b ? n : k, cols_b = op->trans_b ? k : n;
     const float alpha = (float)op->scalars[0], beta = (float)op->scalars[1];
-    size_t na, nb, nc, total, bytes;
-    int overflow = __builtin_mul_overflow(rows_a, cols_a, &na) |
-                   __builtin_mul_overflow(rows_b, cols_b, &nb) | __builtin_mul_overflow(m, n, &nc) |
-                   __builtin_add_overflow(na, nb, &total) | __builtin_add_overflow(total, nc, &total) |
-                   __builtin_mul_overflow(total, sizeof(float), &bytes);
+    size_t na = 0, nb = 0, nc = 0, total = 0, bytes = 0;
+    const int overflow =
+        __builtin_mul_overflow(rows_a, cols_a, &na) ||
+        __builtin_mul_overflow(rows_b, cols_b, &nb) || __builtin_mul_overflow(m, n, &nc) ||
+        __builtin_add_overflow(na, nb, &total) || __builtin_add_overflow(total, nc, &total) ||
+        __builtin_mul_overflow(total, sizeof(float), &bytes);
     float *work = overflow ? NULL : malloc(bytes);
     if (!work) {
         snprintf(msg, msg_size, "%s: out of host memory for the f32 staging of A, B and C (%s)",
@@ -144,6 +145,7 @@ int32_t accel_cpu__gemm(const accel_cpu_op *op, int nt, char *msg, size_t msg_si
                         (const double *)op->ptr[1] + bi * op->stride_b, (int)op->ldb,
                         op->scalars[1], (double *)op->ptr[2] + bi * op->stride_c, (int)op->ldc);
         return ACCEL_SUCCESS;
-    default: return gemm_half(op, nt, msg, msg_size);
+    default:
+        return gemm_half(op, nt, msg, msg_size);
     }
 }

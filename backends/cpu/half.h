@@ -31,7 +31,7 @@ static inline uint16_t accel_cpu_f32_to_bf16(float f)
     uint32_t u = accel_cpu_f32_bits(f);
     if ((u & 0x7fffffffu) > 0x7f800000u)
         return (uint16_t)((u >> 16) | 0x0040u); /* quiet NaN, sign and top payload kept */
-    u += 0x7fffu + ((u >> 16) & 1u);              /* nearest, ties to even; carries to Inf */
+    u += 0x7fffu + ((u >> 16) & 1u);            /* nearest, ties to even; carries to Inf */
     return (uint16_t)(u >> 16);
 }
 
@@ -57,7 +57,7 @@ static inline uint16_t accel_cpu_f32_to_f16(float f)
     uint32_t a = u & 0x7fffffffu;
     if (a > 0x7f800000u)
         return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu)); /* quiet NaN */
-    if (a >= 0x477ff000u)                                           /* >= 65520: rounds to Inf */
+    if (a >= 0x477ff000u)                                         /* >= 65520: rounds to Inf */
         return (uint16_t)(sign | 0x7c00u);
     if (a >= 0x38800000u) { /* normal in f16 (>= 2^-14): rebias, round at bit 13 */
         uint32_t r = a - 0x38000000u;

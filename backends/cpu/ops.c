@@ -23,7 +23,8 @@ static uint32_t operand_count(uint32_t op)
     switch (op) {
     case ACCEL_OP_FILL:
     case ACCEL_OP_RANDOM_UNIFORM:
-    case ACCEL_OP_RANDOM_NORMAL: return 1;
+    case ACCEL_OP_RANDOM_NORMAL:
+        return 1;
     case ACCEL_OP_COPY:
     case ACCEL_OP_SCALE:
     case ACCEL_OP_NEG:
@@ -36,7 +37,8 @@ static uint32_t operand_count(uint32_t op)
     case ACCEL_OP_AXPBY:
     case ACCEL_OP_SUM:
     case ACCEL_OP_REDUCE_MAX:
-    case ACCEL_OP_REDUCE_MIN: return 2;
+    case ACCEL_OP_REDUCE_MIN:
+        return 2;
     case ACCEL_OP_ADD:
     case ACCEL_OP_SUB:
     case ACCEL_OP_MUL:
@@ -44,8 +46,10 @@ static uint32_t operand_count(uint32_t op)
     case ACCEL_OP_MAX:
     case ACCEL_OP_MIN:
     case ACCEL_OP_DOT:
-    case ACCEL_OP_GEMM: return 3;
-    default: return 0;
+    case ACCEL_OP_GEMM:
+        return 3;
+    default:
+        return 0;
     }
 }
 
@@ -61,11 +65,16 @@ static int supported(uint32_t op, uint32_t dtype)
 static const char *dtype_name(uint32_t dtype)
 {
     switch (dtype) {
-    case ACCEL_F32: return "f32";
-    case ACCEL_F64: return "f64";
-    case ACCEL_F16: return "f16";
-    case ACCEL_BF16: return "bf16";
-    default: return "invalid";
+    case ACCEL_F32:
+        return "f32";
+    case ACCEL_F64:
+        return "f64";
+    case ACCEL_F16:
+        return "f16";
+    case ACCEL_BF16:
+        return "bf16";
+    default:
+        return "invalid";
     }
 }
 
@@ -136,7 +145,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
         if (op.m > INT_MAX || op.n > INT_MAX || op.k > INT_MAX || op.lda > INT_MAX ||
             op.ldb > INT_MAX || op.ldc > INT_MAX) {
             ctx->host->set_error("%s: m, n, k and leading dimensions must be at most %d on the "
-                                 "cpu backend (32-bit BLAS)", name, INT_MAX);
+                                 "cpu backend (32-bit BLAS)",
+                                 name, INT_MAX);
             return ACCEL_ERROR_UNSUPPORTED;
         }
         break;
@@ -146,7 +156,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
             return ACCEL_ERROR_INVALID_ARGUMENT;
         }
         break;
-    default: break;
+    default:
+        break;
     }
     return accel_cpu__queue_enqueue_op(q, &op);
 }
@@ -164,10 +175,16 @@ int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t
     case ACCEL_OP_SUM:
     case ACCEL_OP_REDUCE_MAX:
     case ACCEL_OP_REDUCE_MIN:
-    case ACCEL_OP_DOT: return accel_cpu__reduce(op, threads, msg, msg_size);
-    case ACCEL_OP_GEMM: return accel_cpu__gemm(op, threads, msg, msg_size);
+    case ACCEL_OP_DOT:
+        return accel_cpu__reduce(op, threads, msg, msg_size);
+    case ACCEL_OP_GEMM:
+        return accel_cpu__gemm(op, threads, msg, msg_size);
     case ACCEL_OP_RANDOM_UNIFORM:
-    case ACCEL_OP_RANDOM_NORMAL: accel_cpu__random(op, threads); return ACCEL_SUCCESS;
-    default: accel_cpu__elementwise(op, threads); return ACCEL_SUCCESS;
+    case ACCEL_OP_RANDOM_NORMAL:
+        accel_cpu__random(op, threads);
+        return ACCEL_SUCCESS;
+    default:
+        accel_cpu__elementwise(op, threads);
+        return ACCEL_SUCCESS;
     }
 }

@@ -32,13 +32,7 @@
  * because a polling worker competes for the core on a busy machine). */
 #define ACCEL_CPU_SPIN 256
 
-typedef enum task_kind {
-    TASK_OP,
-    TASK_MEMCPY,
-    TASK_HOST_FN,
-    TASK_RECORD,
-    TASK_WAIT
-} task_kind;
+typedef enum task_kind { TASK_OP, TASK_MEMCPY, TASK_HOST_FN, TASK_RECORD, TASK_WAIT } task_kind;
 
 typedef struct task {
     task_kind kind;
@@ -84,9 +78,9 @@ struct accel_be_event {
     pthread_mutex_t lock;
     pthread_cond_t cv;
     uint64_t gen_recorded, gen_done;
-    uint64_t stamp_ns;       /* CLOCK_MONOTONIC when the latest record ran */
-    accel_be_queue *queue;   /* queue of the latest record (a reference), or NULL */
-    int32_t err;             /* that queue's sticky error when the record ran */
+    uint64_t stamp_ns;     /* CLOCK_MONOTONIC when the latest record ran */
+    accel_be_queue *queue; /* queue of the latest record (a reference), or NULL */
+    int32_t err;           /* that queue's sticky error when the record ran */
     uint64_t err_serial;
 };
 
@@ -355,8 +349,8 @@ static int32_t enqueue_memcpy(accel_be_queue *q, void *dst, const void *src, siz
     return enqueue(q, &t);
 }
 
-int32_t accel_cpu__queue_write(void *ctx, accel_be_queue *q, accel_be_buffer *dst, size_t dst_offset,
-                               const void *src, size_t bytes)
+int32_t accel_cpu__queue_write(void *ctx, accel_be_queue *q, accel_be_buffer *dst,
+                               size_t dst_offset, const void *src, size_t bytes)
 {
     (void)ctx;
     return enqueue_memcpy(q, (char *)dst->data + dst_offset, src, bytes);

@@ -103,35 +103,35 @@ static double block_dot_f64(const double *x, const double *y, size_t n)
 
 /* Block max/min: the lane form vectorizes; NaN is tracked on the side since
  * comparisons with NaN are false. */
-#define DEFINE_BLOCK_EXTREME(NAME, T, CMP)                                      \
-    static double NAME(const T *x, size_t n, int *has_nan)                      \
-    {                                                                           \
-        T m[LANES];                                                             \
-        int nan[LANES];                                                         \
-        for (int j = 0; j < LANES; ++j) {                                       \
-            m[j] = x[0];                                                        \
-            nan[j] = 0;                                                         \
-        }                                                                       \
-        size_t i = 0;                                                           \
-        for (; i + LANES <= n; i += LANES)                                      \
-            for (int j = 0; j < LANES; ++j) {                                   \
-                T v = x[i + j];                                                 \
-                m[j] = v CMP m[j] ? v : m[j];                                   \
-                nan[j] |= v != v;                                               \
-            }                                                                   \
-        for (; i < n; ++i) {                                                    \
-            T v = x[i];                                                         \
-            m[0] = v CMP m[0] ? v : m[0];                                       \
-            nan[0] |= v != v;                                                   \
-        }                                                                       \
-        T r = m[0];                                                             \
-        int any = nan[0];                                                       \
-        for (int j = 1; j < LANES; ++j) {                                       \
-            r = m[j] CMP r ? m[j] : r;                                          \
-            any |= nan[j];                                                      \
-        }                                                                       \
-        *has_nan = any;                                                         \
-        return (double)r;                                                       \
+#define DEFINE_BLOCK_EXTREME(NAME, T, CMP)                                                         \
+    static double NAME(const T *x, size_t n, int *has_nan)                                         \
+    {                                                                                              \
+        T m[LANES];                                                                                \
+        int nan[LANES];                                                                            \
+        for (int j = 0; j < LANES; ++j) {                                                          \
+            m[j] = x[0];                                                                           \
+            nan[j] = 0;                                                                            \
+        }                                                                                          \
+        size_t i = 0;                                                                              \
+        for (; i + LANES <= n; i += LANES)                                                         \
+            for (int j = 0; j < LANES; ++j) {                                                      \
+                T v = x[i + j];                                                                    \
+                m[j] = v CMP m[j] ? v : m[j];                                                      \
+                nan[j] |= v != v;                                                                  \
+            }                                                                                      \
+        for (; i < n; ++i) {                                                                       \
+            T v = x[i];                                                                            \
+            m[0] = v CMP m[0] ? v : m[0];                                                          \
+            nan[0] |= v != v;                                                                      \
+        }                                                                                          \
+        T r = m[0];                                                                                \
+        int any = nan[0];                                                                          \
+        for (int j = 1; j < LANES; ++j) {                                                          \
+            r = m[j] CMP r ? m[j] : r;                                                             \
+            any |= nan[j];                                                                         \
+        }                                                                                          \
+        *has_nan = any;                                                                            \
+        return (double)r;                                                                          \
     }
 
 DEFINE_BLOCK_EXTREME(block_max_f32, float, >)
@@ -140,21 +140,21 @@ DEFINE_BLOCK_EXTREME(block_max_f64, double, >)
 DEFINE_BLOCK_EXTREME(block_min_f64, double, <)
 
 /* Sum-like reductions: per-block results, then the pairwise tree. */
-#define DEFINE_SUM_DRIVER(NAME, T, BLOCK_FN)                                               \
-    static int32_t NAME(const T *x, const T *y, size_t n, int nt, double *out)              \
-    {                                                                                       \
-        const size_t B = ACCEL_CPU_REDUCE_BLOCK;                                            \
-        size_t nb = (n + B - 1) / B;                                                        \
-        double stack_parts[64];                                                             \
-        double *parts = nb <= 64 ? stack_parts : malloc(nb * sizeof *parts);                \
-        if (!parts)                                                                         \
-            return ACCEL_ERROR_OUT_OF_HOST_MEMORY;                                          \
-        ACCEL_CPU_FOR_BLOCKS(b, nb, size_t lo = b * B; size_t len = n - lo < B ? n - lo : B; \
-                             parts[b] = BLOCK_FN(x + lo, y ? y + lo : NULL, len));              \
-        *out = pairwise_tree(parts, nb);                                                    \
-        if (parts != stack_parts)                                                           \
-            free(parts);                                                                    \
-        return ACCEL_SUCCESS;                                                               \
+#define DEFINE_SUM_DRIVER(NAME, T, BLOCK_FN)                                                       \
+    static int32_t NAME(const T *x, const T *y, size_t n, int nt, double *out)                     \
+    {                                                                                              \
+        const size_t B = ACCEL_CPU_REDUCE_BLOCK;                                                   \
+        size_t nb = (n + B - 1) / B;                                                               \
+        double stack_parts[64];                                                                    \
+        double *parts = nb <= 64 ? stack_parts : malloc(nb * sizeof *parts);                       \
+        if (!parts)                                                                                \
+            return ACCEL_ERROR_OUT_OF_HOST_MEMORY;                                                 \
+        ACCEL_CPU_FOR_BLOCKS(b, nb, size_t lo = b * B; size_t len = n - lo < B ? n - lo : B;       \
+                             parts[b] = BLOCK_FN(x + lo, y ? y + lo : NULL, len));                 \
+        *out = pairwise_tree(parts, nb);                                                           \
+        if (parts != stack_parts)                                                                  \
+            free(parts);                                                                           \
+        return ACCEL_SUCCESS;                                                                      \
     }
 
 DEFINE_SUM_DRIVER(sum_f32, float, block_sum_f32)
@@ -162,44 +162,44 @@ DEFINE_SUM_DRIVER(dot_f32, float, block_dot_f32)
 DEFINE_SUM_DRIVER(sum_f64, double, block_sum_f64)
 DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64)
 
-#define DEFINE_EXTREME_DRIVER(NAME, T, BLOCK_FN, CMP)                                       \
-    static int32_t NAME(const T *x, size_t n, int nt, double *out)                          \
-    {                                                                                       \
-        const size_t B = ACCEL_CPU_REDUCE_BLOCK;                                            \
-        size_t nb = (n + B - 1) / B;                                                        \
-        double stack_parts[64];                                                             \
-        int stack_nan[64];                                                                  \
-        double *parts = nb <= 64 ? stack_parts : malloc(nb * sizeof *parts);                \
-        int *nan = nb <= 64 ? stack_nan : malloc(nb * sizeof *nan);                         \
-        if (!parts || !nan) {                                                               \
-            if (parts != stack_parts)                                                       \
-                free(parts);                                                                \
-            if (nan != stack_nan)                                                           \
-                free(nan);                                                                  \
-            return ACCEL_ERROR_OUT_OF_HOST_MEMORY;                                          \
-        }                                                                                   \
-        ACCEL_CPU_FOR_BLOCKS(b, nb, size_t lo = b * B; size_t len = n - lo < B ? n - lo : B; \
-                             parts[b] = BLOCK_FN(x + lo, len, &nan[b]));                        \
-        double r = (double)x[0]; /* n >= 1; x[0] is also in parts[0] */                  \
-        size_t first_nan = nb;                                                              \
-        for (size_t b = 0; b < nb; ++b) {                                                   \
-            if (nan[b] && first_nan == nb)                                                  \
-                first_nan = b;                                                              \
-            r = parts[b] CMP r ? parts[b] : r;                                              \
-        }                                                                                   \
-        if (first_nan < nb) {                                                               \
-            for (size_t i = first_nan * B; i < n; ++i)                                      \
-                if (x[i] != x[i]) {                                                         \
-                    r = (double)x[i];                                                       \
-                    break;                                                                  \
-                }                                                                           \
-        }                                                                                   \
-        *out = r;                                                                           \
-        if (parts != stack_parts)                                                           \
-            free(parts);                                                                    \
-        if (nan != stack_nan)                                                               \
-            free(nan);                                                                      \
-        return ACCEL_SUCCESS;                                                               \
+#define DEFINE_EXTREME_DRIVER(NAME, T, BLOCK_FN, CMP)                                              \
+    static int32_t NAME(const T *x, size_t n, int nt, double *out)                                 \
+    {                                                                                              \
+        const size_t B = ACCEL_CPU_REDUCE_BLOCK;                                                   \
+        size_t nb = (n + B - 1) / B;                                                               \
+        double stack_parts[64];                                                                    \
+        int stack_nan[64];                                                                         \
+        double *parts = nb <= 64 ? stack_parts : malloc(nb * sizeof *parts);                       \
+        int *nan = nb <= 64 ? stack_nan : malloc(nb * sizeof *nan);                                \
+        if (!parts || !nan) {                                                                      \
+            if (parts != stack_parts)                                                              \
+                free(parts);                                                                       \
+            if (nan != stack_nan)                                                                  \
+                free(nan);                                                                         \
+            return ACCEL_ERROR_OUT_OF_HOST_MEMORY;                                                 \
+        }                                                                                          \
+        ACCEL_CPU_FOR_BLOCKS(b, nb, size_t lo = b * B; size_t len = n - lo < B ? n - lo : B;       \
+                             parts[b] = BLOCK_FN(x + lo, len, &nan[b]));                           \
+        double r = (double)x[0]; /* n >= 1; x[0] is also in parts[0] */                            \
+        size_t first_nan = nb;                                                                     \
+        for (size_t b = 0; b < nb; ++b) {                                                          \
+            if (nan[b] && first_nan == nb)                                                         \
+                first_nan = b;                                                                     \
+            r = parts[b] CMP r ? parts[b] : r;                                                     \
+        }                                                                                          \
+        if (first_nan < nb) {                                                                      \
+            for (size_t i = first_nan * B; i < n; ++i)                                             \
+                if (x[i] != x[i]) {                                                                \
+                    r = (double)x[i];                                                              \
+                    break;                                                                         \
+                }                                                                                  \
+        }                                                                                          \
+        *out = r;                                                                                  \
+        if (parts != stack_parts)                                                                  \
+            free(parts);                                                                           \
+        if (nan != stack_nan)                                                                      \
+            free(nan);                                                                             \
+        return ACCEL_SUCCESS;                                                                      \
     }
 
 DEFINE_EXTREME_DRIVER(max_f32, float, block_max_f32, >)

@@ -25,7 +25,10 @@
 
 /* [runtime] keys this version understands; others are kept (for newer
  * runtimes reading the same file) and warned about. */
-static const char *const known_runtime_keys[] = {"order", "strict", NULL};
+static const char *const known_runtime_keys[] = {"order", "strict", "allow_insecure",
+    /* verify.c, fallback.c, report.c, selftest.c */
+    "verify", "verify_sample", "verify_repro_dir", "verify_guard", "on_mismatch", "on_error",
+    "fallback", "selftest", "report", NULL};
 
 /* ---------------------------------------------------------- small helpers */
 
@@ -578,6 +581,8 @@ accel_status accel__config_load(const char *config_path, const char *fn, accel__
         st = accel__fail(ps.err_status, "%s: %s:%d: %s", fn, cfg->path, ps.err_line, ps.err_msg);
     } else {
         st = validate(&ps, fn);
+        if (st == ACCEL_SUCCESS)
+            st = accel__security_check_config(cfg, fn);
     }
     if (st != ACCEL_SUCCESS) {
         accel__config_free(cfg);

@@ -84,6 +84,7 @@ typedef struct accel__section {
     char *library;      /* as written */
     char *path;         /* library resolved against the config's folder */
     accel__kvlist keys; /* every key of the section, library included */
+    bool allow_insecure; /* [runtime] allow_insecure (security.c) */
 } accel__section;
 
 typedef struct accel__config {
@@ -134,6 +135,17 @@ typedef struct accel__backend {
 accel_status accel__loader_open(accel__backend *be);
 /* Shut a loaded backend down and unload it. */
 void accel__loader_close(accel__backend *be);
+
+/* ------------------------------------------------------------ security.c */
+
+/* After parsing: read [runtime] allow_insecure (into every section) and
+ * refuse a config file that another user could write (ACCEL_ERROR_CONFIG). */
+accel_status accel__security_check_config(accel__config *cfg, const char *fn);
+/* True when the plugin at path must not be loaded because another user could
+ * write it or its folder (and neither allow_insecure nor
+ * ACCEL_ALLOW_INSECURE=1 says otherwise); the reason goes to reason. */
+bool accel__security_plugin_refused(const char *path, const accel__section *sec, char *reason,
+                                    size_t cap);
 
 /* ------------------------------------------------------------ objects */
 
@@ -197,6 +209,12 @@ struct accel_runtime {
     accel_queue *queues;
     accel_event *events;
     accel__host_block *host_blocks;
+    struct accel__trace *trace; /* ACCEL_TRACE state, NULL when not tracing (trace.c) */
+    /* Verify mode, fallback and the placement report (verify.c, fallback.c,
+     * report.c). checked: ops take accel__dispatch_checked (verify or
+     * per-op counting on); read once per op with a relaxed load. */
+    struct accel__policy *policy;
+    atomic_bool checked;
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */
@@ -240,7 +258,8 @@ void accel__event_destroy(accel_event *ev);
 typedef enum accel__xop_kind {
     ACCEL__XOP_WAIT = 1,  /* poll ev until its work is done */
     ACCEL__XOP_WRITE = 2, /* host -> buffer of `other` through its staging queue */
-    ACCEL__XOP_READ = 3   /* buffer of `other` -> host through its staging queue */
+    ACCEL__XOP_READ = 3,  /* buffer of `other` -> host through its staging queue */
+    ACCEL__XOP_CALL = 4   /* x->run(x) (verify.c, fallback.c) */
 } accel__xop_kind;
 
 struct accel__xop {
@@ -257,6 +276,15 @@ struct accel__xop {
     void *host;
     size_t bytes;
     void *bounce; /* owned staging memory, freed with the xop */
+    /* CALL: run in the host function; finish (may be NULL) at q's next
+     * finish or destruction, on the caller's thread, for work that must not
+     * run inside a host function; release frees payload. keep: not reaped
+     * before q's next finish (payload memory the queue still reads). */
+    void (*run)(accel__xop *x);
+    void (*finish)(accel__xop *x);
+    void (*release)(accel__xop *x);
+    void *payload;
+    bool keep;
 };
 
 /* Enqueue xop's host function on q; q->lock must be held. On success q owns
@@ -264,5 +292,91 @@ struct accel__xop {
 accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);
 accel__xop *accel__xop_new(accel__xop_kind kind, const char *fn);
 void accel__xop_free(accel__xop *xop);
+
+/* ------------------------------------------------------------ trace.c */
+
+/* Number of open runtimes that trace (ACCEL_TRACE=FILE). The op and transfer
+ * paths test it once (a relaxed load and a predictable branch) and only then
+ * take the traced path. */
+extern atomic_int accel__tracing;
+#define ACCEL__TRACING()                                                                           \
+    __builtin_expect(atomic_load_explicit(&accel__tracing, memory_order_relaxed) != 0, 0)
+
+/* At the end of accel_runtime_open: start tracing when $ACCEL_TRACE names a
+ * file. At accel_runtime_close, after the queues drained and before the
+ * backends unload: write the Chrome trace-event JSON and free the state. */
+void accel__trace_open(accel_runtime *rt);
+void accel__trace_close(accel_runtime *rt);
+/* The plugin call, between two backend events when q's runtime traces, with
+ * a span kept for the trace file; the plain call otherwise. q->lock held. */
+int32_t accel__trace_op_locked(accel_queue *q, const accel_op_desc *d);
+int32_t accel__trace_write_locked(accel_queue *q, accel_buffer *dst, size_t dst_offset,
+                                  const void *src, size_t bytes);
+int32_t accel__trace_read_locked(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
+                                 size_t bytes);
+int32_t accel__trace_copy_locked(accel_queue *q, accel_buffer *src, size_t src_offset,
+                                 accel_buffer *dst, size_t dst_offset, size_t bytes);
+
+/* -------------------------------------- verify.c, fallback.c, report.c */
+
+#define ACCEL__OP_SLOTS 128 /* op codes below this are counted per kind */
+
+/* One op kind on one device in the placement report. */
+typedef struct accel__report_cell {
+    atomic_uint_fast64_t ops, fallbacks, bytes;
+    atomic_int reason_set; /* 0 none, 1 being written, 2 written */
+    char reason[192];
+    accel_device *fallback_device;
+} accel__report_cell;
+
+typedef struct accel__policy {
+    /* verify mode */
+    accel_device *verify_ref; /* NULL: off */
+    double verify_sample;
+    uint64_t verify_seed;
+    bool verify_fail, verify_self;
+    uint32_t verify_guard;
+    char *verify_repro_dir;
+    atomic_uint_fast64_t tick; /* ops seen, for sampling */
+    atomic_uint_fast64_t checked, mismatches, skipped, repro_files;
+    /* fallback */
+    accel_device *fallback; /* NULL: none */
+    bool fallback_on_oom;
+    atomic_int warned[ACCEL__OP_SLOTS]; /* warn once per op kind */
+    /* report */
+    bool report, report_at_close;
+    accel__report_cell *cells; /* [ACCEL__OP_SLOTS * device_count] */
+} accel__policy;
+
+/* After the devices are built: read the [runtime] policy keys and the
+ * environment (ACCEL_VERIFY, ACCEL_REPORT). Errors carry "fn: file:line". */
+accel_status accel__policy_open(accel_runtime *rt, const char *fn);
+/* At close, after the queues drained: print the report if asked, free. */
+void accel__policy_close(accel_runtime *rt);
+void accel__policy_update_checked(accel_runtime *rt);
+
+/* The op path when rt->checked: counts, verify, fallback. */
+accel_status accel__dispatch_checked(accel_queue *q, const accel_op_desc *d, bool empty);
+/* The op path's failures: st is ACCEL_ERROR_UNSUPPORTED (op_supported said
+ * no) or op_execute's status (the plugin's message is still the thread's
+ * last error). Runs d on the fallback device when the policy allows it,
+ * else returns the error with its message. */
+accel_status accel__fallback(accel_queue *q, const accel_op_desc *d, bool empty, accel_status st);
+/* Count one op of d's kind on q's device (report.c). */
+void accel__report_count(accel_runtime *rt, const accel_device *dev, uint32_t op);
+void accel__report_fallback(accel_runtime *rt, const accel_device *dev, uint32_t op,
+                            accel_device *to, uint64_t bytes, const char *reason);
+/* Element size and which operand is the op's output. */
+size_t accel__desc_esize(const accel_op_desc *d);
+/* True when the output's old contents matter (AXPBY, GEMM, transpose). */
+bool accel__desc_reads_output(const accel_op_desc *d);
+
+/* ------------------------------------------------------------ selftest.c */
+
+/* Right after the backends loaded (unless [runtime] selftest = false): on
+ * each one's device 0 a write/read round trip, one elementwise op and one
+ * small GEMM, compared with plain loops. A backend that fails is shut down
+ * and marked not loaded with the reason. */
+void accel__selftest_all(accel_runtime *rt);
 
 #endif /* ACCEL_CORE_INTERNAL_H */

@@ -183,6 +183,9 @@ accel_status accel__loader_open(accel__backend *be)
 
     if (access(be->path, F_OK) != 0)
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "file missing: %s", be->path);
+    char insecure[768];
+    if (accel__security_plugin_refused(be->path, be->section, insecure, sizeof insecure))
+        return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "%s", insecure);
 
     dlerror();
     be->dl = dlopen(be->path, DLOPEN_FLAGS);

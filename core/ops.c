@@ -67,6 +67,8 @@ static const char *op_label(uint32_t op)
         return "axpby";
     case ACCEL_OP_SCALE:
         return "scale";
+    case ACCEL_OP_TRANSPOSE:
+        return "transpose";
     case ACCEL_OP_NEG:
         return "neg";
     case ACCEL_OP_ABS:
@@ -241,18 +243,28 @@ static accel_status dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
 {
     accel_device *dev = q->dev;
     const accel_backend *vt = dev->be->vt;
+    /* Verify mode or per-op counting (verify.c); off, one branch. */
+    if (__builtin_expect(atomic_load_explicit(&dev->rt->checked, memory_order_relaxed), 0))
+        return accel__dispatch_checked(q, d, empty);
+    /* Failures go through accel__fallback (fallback.c), which may run the op
+     * on the fallback device instead. */
     if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
-        return accel__fail(
-            ACCEL_ERROR_UNSUPPORTED, "%s: the %s backend does not support %s on %s for %s", d->name,
-            dev->be->name, op_label(d->op), accel_dtype_name((accel_dtype)d->dtype), dev->name);
+        return accel__fallback(
+            q, d, empty,
+            accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                        "%s: the %s backend does not support %s on %s for %s", d->name,
+                        dev->be->name, op_label(d->op), accel_dtype_name((accel_dtype)d->dtype),
+                        dev->name));
     if (empty)
         return ACCEL_SUCCESS;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
-    int32_t rc = vt->op_execute(dev->be->ctx, q->be, d);
+    /* ACCEL_TRACE: the op between two events (trace.c); off, one branch. */
+    int32_t rc = ACCEL__TRACING() ? accel__trace_op_locked(q, d)
+                                  : vt->op_execute(dev->be->ctx, q->be, d);
     pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
-        return accel__fail_relay((accel_status)rc, "%s", d->name);
+        return accel__fallback(q, d, empty, accel__fail_relay((accel_status)rc, "%s", d->name));
     return ACCEL_SUCCESS;
 }
 
@@ -764,4 +776,45 @@ accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m, size_t n,
     g.c = c;
     g.ldc = n;
     return gemm_impl("accel_matmul", q, &g);
+}
+
+/* -------------------------------------------------------------- transpose */
+
+accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, size_t cols,
+                                accel_buffer *x, size_t x_offset, size_t ldx, accel_buffer *out,
+                                size_t out_offset, size_t ldo)
+{
+    static const char fn[] = "accel_transpose_2d";
+    const accel_buffer *bufs[] = {x, out};
+    static const char *const names[] = {"x", "out"};
+    accel_status st = check_handles(fn, q, 2, bufs, names);
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, true);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    /* The stored extents are GEMM's single-matrix ones: out is cols x rows. */
+    gemm_matrix X = {"x", "ldx", x, rows, cols, ldx, x_offset, 0, 0};
+    gemm_matrix O = {"out", "ldo", out, cols, rows, ldo, out_offset, 0, 0};
+    st = gemm_check_matrix(fn, dtype, 1, &X);
+    if (st == ACCEL_SUCCESS)
+        st = gemm_check_matrix(fn, dtype, 1, &O);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (gemm_overlap(&O, &X))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: out elements [%zu, %zu) overlap x elements [%zu, %zu) of the same "
+                           "buffer (there is no in-place transpose)",
+                           fn, O.offset, O.offset + O.span, X.offset, X.offset + X.span);
+
+    accel_op_desc d;
+    desc_init(&d, fn, ACCEL_OP_TRANSPOSE, dtype);
+    d.num_operands = 2;
+    d.operands[0] = (accel_op_operand){x->be, X.offset, X.span};
+    d.operands[1] = (accel_op_operand){out->be, O.offset, O.span};
+    d.m = rows;
+    d.n = cols;
+    d.lda = ldx;
+    d.ldc = ldo;
+    d.batch_count = 1;
+    return dispatch(q, &d, rows == 0 || cols == 0);
 }

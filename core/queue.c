@@ -45,6 +45,8 @@ void accel__xop_free(accel__xop *x)
         return;
     if (x->ev)
         accel__event_unref(x->ev);
+    if (x->release)
+        x->release(x);
     free(x->bounce);
     free(x);
 }
@@ -97,6 +99,8 @@ static void xop_run(void *user)
     accel__xop *x = user;
     if (x->kind == ACCEL__XOP_WAIT)
         xop_wait(x);
+    else if (x->kind == ACCEL__XOP_CALL)
+        x->run(x);
     else
         xop_transfer(x);
     atomic_store(&x->done, 1);
@@ -109,7 +113,8 @@ static void reap_done_locked(accel_queue *q)
     accel__xop **link = &q->xops;
     while (*link) {
         accel__xop *x = *link;
-        if (atomic_load(&x->done) && x->status == ACCEL_SUCCESS && !x->bounce) {
+        if (atomic_load(&x->done) && x->status == ACCEL_SUCCESS && !x->bounce && !x->keep &&
+            !x->finish) {
             *link = x->next;
             accel__xop_free(x);
         } else {
@@ -123,6 +128,11 @@ static void reap_done_locked(accel_queue *q)
 static accel_status collect_xops_locked(accel_queue *q, char *msg, size_t cap)
 {
     accel_status st = ACCEL_SUCCESS;
+    /* Deferred work (verify.c) runs now that the queue has drained. */
+    for (accel__xop *x = q->xops; x; x = x->next) {
+        if (x->finish && atomic_load(&x->done))
+            x->finish(x);
+    }
     /* The list is newest first; the oldest error is the one to report. */
     for (accel__xop *x = q->xops; x; x = x->next) {
         if (atomic_load(&x->done) && x->status != ACCEL_SUCCESS) {
@@ -305,7 +315,9 @@ static accel_status do_write(const char *fn, accel_queue *q, accel_buffer *dst, 
     const accel_backend *vt = q->dev->be->vt;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
-    int32_t rc = vt->queue_write(q->dev->be->ctx, q->be, dst->be, dst_offset, src, bytes);
+    int32_t rc = ACCEL__TRACING()
+                     ? accel__trace_write_locked(q, dst, dst_offset, src, bytes)
+                     : vt->queue_write(q->dev->be->ctx, q->be, dst->be, dst_offset, src, bytes);
     pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s", fn);
@@ -321,7 +333,9 @@ static accel_status do_read(const char *fn, accel_queue *q, accel_buffer *src, s
     const accel_backend *vt = q->dev->be->vt;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
-    int32_t rc = vt->queue_read(q->dev->be->ctx, q->be, src->be, src_offset, dst, bytes);
+    int32_t rc = ACCEL__TRACING()
+                     ? accel__trace_read_locked(q, src, src_offset, dst, bytes)
+                     : vt->queue_read(q->dev->be->ctx, q->be, src->be, src_offset, dst, bytes);
     pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s", fn);
@@ -474,8 +488,11 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
     pthread_mutex_lock(&q->lock);
     if (src->dev->be == dst->dev->be) {
         accel__clear_error();
-        int32_t rc = q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset,
-                                                dst->be, dst_offset, bytes);
+        int32_t rc =
+            ACCEL__TRACING()
+                ? accel__trace_copy_locked(q, src, src_offset, dst, dst_offset, bytes)
+                : q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset, dst->be,
+                                             dst_offset, bytes);
         st = rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
     } else {
         st = cross_copy_locked(fn, q, src, src_offset, dst, dst_offset, bytes);

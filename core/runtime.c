@@ -52,6 +52,7 @@ static bool add_candidate(accel_runtime *rt, const accel__section *sec, bool in_
 
 static void runtime_free(accel_runtime *rt)
 {
+    accel__policy_close(rt); /* may print the report, which names devices */
     accel__devices_free(rt);
     for (uint32_t i = rt->backend_count; i-- > 0;) {
         accel__loader_close(&rt->backends[i]);
@@ -119,6 +120,7 @@ accel_status accel_runtime_open(const char *config_path, accel_runtime **out_run
 
     for (uint32_t i = 0; i < rt->backend_count; i++)
         accel__loader_open(&rt->backends[i]);
+    accel__selftest_all(rt); /* selftest.c: a failing backend counts as not loaded */
 
     if (forced && !rt->backends[0].loaded) {
         st = accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
@@ -165,6 +167,14 @@ accel_status accel_runtime_open(const char *config_path, accel_runtime **out_run
         runtime_free(rt);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
+    /* verify, fallback and report keys (verify.c); needs the live handle. */
+    st = accel__policy_open(rt, fn);
+    if (st != ACCEL_SUCCESS) {
+        accel__handle_remove(rt);
+        runtime_free(rt);
+        return st;
+    }
+    accel__trace_open(rt);
     *out_runtime = rt;
     return ACCEL_SUCCESS;
 
@@ -193,6 +203,7 @@ void accel_runtime_close(accel_runtime *rt)
         ACCEL__LIST_REMOVE(rt->queues, q);
         accel__queue_destroy(q);
     }
+    accel__trace_close(rt); /* every traced op is done now */
     while (rt->events) {
         accel_event *ev = rt->events;
         ACCEL__LIST_REMOVE(rt->events, ev);

@@ -2,20 +2,10 @@
  * accel: pick the default device from plugins.ini, copy two vectors in, add them
  * on the device, read the result back, and check it on the host.
  *
- *   usage: vector_add [DEVICE]     e.g. vector_add cuda, vector_add cpu
+ *   usage: vector_add [--device NAME]     e.g. --device cuda, --device cpu
+ *          vector_add NAME                (the same)
  */
-#include <accel/accel.h>
-#include <stdio.h>
-
-#define CHECK(call)                                                                     \
-    do {                                                                                \
-        accel_status st_ = (call);                                                      \
-        if (st_ != ACCEL_SUCCESS) {                                                     \
-            fprintf(stderr, "vector_add: %s failed: %s (%s)\n", #call,                  \
-                    accel_status_name(st_), accel_last_error());                        \
-            goto done;                                                                  \
-        }                                                                               \
-    } while (0)
+#include "common.h"
 
 int main(int argc, char **argv)
 {
@@ -29,16 +19,14 @@ int main(int argc, char **argv)
     accel_queue *q = NULL;
     accel_buffer *bx = NULL, *by = NULL, *bz = NULL;
 
-    CHECK(accel_runtime_open(NULL, &rt));
-    if (argc > 1)
+    if (argc == 2 && argv[1][0] != '-') {
+        /* vector_add NAME: the short form of --device NAME. */
+        CHECK(accel_runtime_open(NULL, &rt));
         CHECK(accel_device_get_by_name(rt, argv[1], &dev));
-    else
-        CHECK(accel_device_default(rt, &dev));
-
-    accel_device_properties props;
-    accel_device_properties_init(&props);
-    CHECK(accel_device_properties_get(dev, &props));
-    printf("device: %s (%s)\n", accel_device_name(dev), props.name);
+        printf("device: %s\n", accel_device_name(dev));
+    } else {
+        CHECK(ex_open(argc, argv, &rt, &dev));
+    }
 
     CHECK(accel_queue_create(dev, &q));
     CHECK(accel_buffer_create(dev, sizeof x, &bx));

@@ -19,7 +19,8 @@ static accel_queue *q, *mq;
 
 static void setup(void)
 {
-    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = cpu, mock\n"
+    /* fallback = none: ops the mock lacks must fail, not run on the CPU. */
+    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = cpu, mock\nfallback = none\n"
                                         "[backend.cpu]\nlibrary = %s\n[backend.mock]\nlibrary = %s\n",
                                         TU_CPU_PLUGIN, TU_TEST_PLUGIN("mock")),
                                  &rt, NULL);
@@ -450,6 +451,110 @@ Test(bad_input, gemm_null_descriptor_and_dimension_overflow)
     expect_fail(accel_gemm(q, &d), ACCEL_ERROR_INVALID_ARGUMENT, "accel_gemm");
     gemm_done(&g, "C after overflowing GEMMs");
 }
+
+/* ---------------------------------------------------------------- transpose */
+
+/* Mostly a 4 x 5 x (ldx 5) into a 5 x 4 out (ldo 4), each at offset
+ * TU_GUARD of a buffer of exactly 20 + 2*TU_GUARD elements. */
+#define TR(...) accel_transpose_2d(q, ACCEL_F32, __VA_ARGS__)
+
+Test(bad_input, transpose_leading_dimension_below_row_length)
+{
+    tu_dbuf x = sentinel_f32(20), out = sentinel_f32(20);
+    expect_fail(TR(4, 5, x.buf, TU_GUARD, 4, out.buf, TU_GUARD, 4), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_transpose_2d");
+    cr_assert(strstr(accel_last_error(), "ldx") != NULL, "%s", accel_last_error());
+    expect_fail(TR(4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 3), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_transpose_2d");
+    cr_assert(strstr(accel_last_error(), "ldo") != NULL, "%s", accel_last_error());
+    /* Checked also when there is nothing to move. */
+    expect_fail(TR(0, 5, x.buf, TU_GUARD, 4, out.buf, TU_GUARD, 0), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_transpose_2d");
+    expect_fail(TR(4, 0, x.buf, TU_GUARD, 0, out.buf, TU_GUARD, 3), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_transpose_2d");
+    expect_untouched(&out, "out after leading-dimension errors");
+    /* Positive controls: exact fit, and empty shapes. */
+    tu_ok(TR(0, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 0));
+    tu_ok(TR(4, 0, x.buf, TU_GUARD, 0, out.buf, TU_GUARD, 4));
+    expect_untouched(&out, "out after empty transposes");
+    tu_ok(TR(4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 4));
+    tu_ok(accel_queue_finish(q));
+    tu_release(&x), tu_release(&out);
+}
+
+Test(bad_input, transpose_past_the_end_is_out_of_range)
+{
+    tu_dbuf x = sentinel_f32(20), out = sentinel_f32(20);
+    /* x needs [3, 23) of the 26 elements; from 5 with ldx 6 it would need [5, 28). */
+    expect_fail(TR(4, 5, x.buf, TU_GUARD + 2, 6, out.buf, TU_GUARD, 4), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_transpose_2d");
+    cr_assert(strstr(accel_last_error(), "x") != NULL, "%s", accel_last_error());
+    expect_fail(TR(4, 5, x.buf, TU_GUARD + 4, 5, out.buf, TU_GUARD, 4), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_transpose_2d");
+    /* out is 5 x 4: (5-1)*ldo + 4 from its offset. */
+    expect_fail(TR(4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD + 4, 4), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_transpose_2d");
+    cr_assert(strstr(accel_last_error(), "out") != NULL, "%s", accel_last_error());
+    expect_fail(TR(4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 5), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_transpose_2d");
+    /* Overflow of offsets, extents and leading dimensions. */
+    expect_fail(TR(4, 5, x.buf, SIZE_MAX, 5, out.buf, TU_GUARD, 4), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_transpose_2d");
+    expect_fail(TR(4, 5, x.buf, TU_GUARD, SIZE_MAX / 2, out.buf, TU_GUARD, 4), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_transpose_2d");
+    expect_fail(TR(SIZE_MAX, 1, x.buf, TU_GUARD, 1, out.buf, TU_GUARD, SIZE_MAX), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_transpose_2d");
+    expect_untouched(&out, "out after out-of-range transposes");
+    tu_release(&x), tu_release(&out);
+}
+
+Test(bad_input, transpose_output_overlapping_x_is_invalid_argument)
+{
+    tu_dbuf buf = sentinel_f32(40);
+    /* out's extent [13, 33) meets x's [3, 23) in the same buffer. */
+    expect_fail(TR(4, 5, buf.buf, TU_GUARD, 5, buf.buf, TU_GUARD + 10, 4), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_transpose_2d");
+    cr_assert(strstr(accel_last_error(), "overlap") != NULL, "%s", accel_last_error());
+    /* In place, even square: not supported. */
+    expect_fail(TR(4, 4, buf.buf, TU_GUARD, 4, buf.buf, TU_GUARD, 4), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_transpose_2d");
+    /* out ending where x starts overlaps by one element. */
+    expect_fail(TR(4, 5, buf.buf, TU_GUARD + 19, 5, buf.buf, TU_GUARD, 4), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_transpose_2d");
+    expect_untouched(&buf, "buffer after overlapping transposes");
+    /* Adjacent, disjoint ranges of one buffer are fine. */
+    tu_ok(TR(4, 5, buf.buf, TU_GUARD, 5, buf.buf, TU_GUARD + 20, 4));
+    tu_ok(accel_queue_finish(q));
+    tu_release(&buf);
+}
+
+Test(bad_input, transpose_handles_dtypes_and_devices)
+{
+    tu_dbuf x = sentinel_f32(20), out = sentinel_f32(20);
+    expect_fail(accel_transpose_2d(NULL, ACCEL_F32, 4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 4),
+                ACCEL_ERROR_INVALID_HANDLE, "accel_transpose_2d");
+    expect_fail(TR(4, 5, NULL, TU_GUARD, 5, out.buf, TU_GUARD, 4), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_transpose_2d");
+    expect_fail(TR(4, 5, x.buf, TU_GUARD, 5, NULL, TU_GUARD, 4), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_transpose_2d");
+    expect_fail(accel_transpose_2d(q, ACCEL_DTYPE_INVALID, 4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 4),
+                ACCEL_ERROR_DTYPE_MISMATCH, "accel_transpose_2d");
+    expect_fail(accel_transpose_2d(q, (accel_dtype)99, 4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 4),
+                ACCEL_ERROR_DTYPE_MISMATCH, "accel_transpose_2d");
+    accel_buffer *mb;
+    tu_ok(accel_buffer_create(mock, 26 * sizeof(float), &mb));
+    expect_fail(TR(4, 5, x.buf, TU_GUARD, 5, mb, TU_GUARD, 4), ACCEL_ERROR_DEVICE_MISMATCH, "accel_transpose_2d");
+    /* The mock backend has no transpose. */
+    accel_buffer *mb2;
+    tu_ok(accel_buffer_create(mock, 26 * sizeof(float), &mb2));
+    expect_fail(accel_transpose_2d(mq, ACCEL_F32, 4, 5, mb, TU_GUARD, 5, mb2, TU_GUARD, 4), ACCEL_ERROR_UNSUPPORTED,
+                "accel_transpose_2d");
+    accel_buffer_release(mb), accel_buffer_release(mb2);
+    expect_untouched(&out, "out after bad handles, dtypes and devices");
+    tu_release(&x), tu_release(&out);
+}
+
+#undef TR
 
 /* ---------------------------------------------------------------- devices */
 

@@ -26,6 +26,8 @@
  *   pairwise or blocked orders are tighter. The reference is compensated
  *   (Neumaier) summation in long double.
  * - reduce max/min: exact (a selection, no rounding).
+ * - transpose: a pure data move, compared for exact equality (NaN, -0 and Inf
+ *   included; f16/bf16 as raw 2-byte patterns), ld padding and guards intact.
  * - GEMM: |got_ij - exact_ij| <= 2 (k+2) u (|alpha| (|A||B|)_ij + |beta||C_ij|)
  *   (Higham 2002, 3.5: inner products within gamma_k |a||b|; two more
  *   roundings for alpha and beta).
@@ -731,6 +733,136 @@ static void gemm_large_body(run *r, void *user)
 }
 
 Test(ops, gemm_larger_and_matmul) { on_every_device_once(gemm_large_body, NULL); }
+
+/* ------------------------------------------------------------ transpose */
+
+/* rows x cols of x: empty, vectors, around the backends' 32 x 32 tiles, thin,
+ * and more tiles than a GPU grid has blocks (grid-stride over tiles). */
+static const struct {
+    size_t rows, cols;
+} TRANSPOSE_SHAPES[] = {
+    {0, 5}, {5, 0}, {1, 1}, {1, 100}, {100, 1}, {31, 33}, {32, 32}, {33, 31}, {1000, 3}, {129, 257}, {66000, 1},
+    {1100, 2050},
+};
+
+/* Which elements of a matrix's extent (from its offset) belong to it: the
+ * rest, the ld padding between rows, must keep its sentinel. */
+static bool in_matrix(size_t e, size_t ld, size_t row_len)
+{
+    return e % ld < row_len;
+}
+
+/* x (rows x cols, ldx = cols + pad_x) from a guarded offset, into out (cols x
+ * rows, ldo = rows + pad_o); both buffers hold exactly the extents, so the
+ * guards catch a write one past the end. A pure data move: the result must
+ * equal x[i*ldx + j] exactly, NaN, -0 and Inf included. */
+static void transpose_one(const run *r, size_t rows, size_t cols, size_t pad_x, size_t pad_o)
+{
+    size_t ldx = cols + pad_x, ldo = rows + pad_o;
+    size_t nx = rows && cols ? (rows - 1) * ldx + cols : 0;
+    size_t no = rows && cols ? (cols - 1) * ldo + rows : 0;
+    const char *what =
+        describe(r, tu_fmt("accel_transpose_2d %zux%zu ldx=%zu ldo=%zu", rows, cols, ldx, ldo));
+    double *x = gen_array(nx, GEN_WIDE, r->dt, 81 + rows * 7 + cols), *got = alloc_vals(no);
+    if (nx >= 3)
+        x[0] = NAN, x[nx / 2] = -0.0, x[nx - 1] = -INFINITY;
+    double *out0 = alloc_vals(no);
+    for (size_t e = 0; e < no; ++e)
+        out0[e] = TU_SENTINEL;
+    tu_dbuf dx = tu_upload(r->q, r->dt, x, nx), dout = tu_upload(r->q, r->dt, out0, no);
+    tu_assert_status(accel_transpose_2d(r->q, r->dt, rows, cols, dx.buf, dx.guard, ldx, dout.buf, dout.guard, ldo),
+                     ACCEL_SUCCESS, "%s", what);
+    tu_download(r->q, &dout, got);
+    for (size_t i = 0; i < rows; ++i)
+        for (size_t j = 0; j < cols; ++j) {
+            double want = x[i * ldx + j], g = got[j * ldo + i];
+            cr_assert(tu_same(g, want) && signbit(g) == signbit(want), "%s: out[%zu][%zu] = %.17g, expected x[%zu][%zu] = %.17g",
+                      what, j, i, g, i, j, want);
+        }
+    for (size_t e = 0; e < no; ++e)
+        if (!in_matrix(e, ldo, rows))
+            cr_assert(got[e] == TU_SENTINEL, "%s: ld padding element %zu of out changed to %g", what, e, got[e]);
+    tu_check_guards(r->q, &dout, what);
+    /* x is only read. */
+    double *x_after = alloc_vals(nx);
+    tu_download(r->q, &dx, x_after);
+    for (size_t e = 0; e < nx; ++e)
+        cr_assert(tu_same(x_after[e], x[e]), "%s: x element %zu changed", what, e);
+    tu_check_guards(r->q, &dx, what);
+    tu_release(&dx), tu_release(&dout);
+    free(x), free(got), free(out0), free(x_after);
+}
+
+static void transpose_body(run *r, void *user)
+{
+    (void)user;
+    for (size_t s = 0; s < sizeof TRANSPOSE_SHAPES / sizeof *TRANSPOSE_SHAPES; ++s) {
+        size_t rows = TRANSPOSE_SHAPES[s].rows, cols = TRANSPOSE_SHAPES[s].cols;
+        transpose_one(r, rows, cols, 0, 0);
+        if (rows * cols < 1000000)
+            transpose_one(r, rows, cols, 3, 5);
+    }
+}
+
+Test(ops, transpose_shapes_and_leading_dimensions) { on_every_device_once(transpose_body, NULL); }
+
+/* f16 and bf16 are moved as 2-byte words: any bit pattern (NaN payloads,
+ * signalling NaNs, subnormals) must arrive unchanged. */
+static void transpose_half_device(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    static const accel_dtype HALVES[] = {ACCEL_F16, ACCEL_BF16};
+    static const struct {
+        size_t rows, cols, pad_x, pad_o;
+    } shapes[] = {{1, 1, 0, 0}, {33, 31, 2, 1}, {129, 257, 0, 3}, {3, 1000, 1, 0}};
+    const uint16_t sentinel = 0xBEEF;
+    for (size_t d = 0; d < 2; ++d) {
+        accel_dtype dt = HALVES[d];
+        if (!tu_device_has_dtype(dev, dt)) {
+            cr_log_info("%s does not take %s: skipped", accel_device_name(dev), accel_dtype_name(dt));
+            continue;
+        }
+        for (size_t s = 0; s < sizeof shapes / sizeof *shapes; ++s) {
+            size_t rows = shapes[s].rows, cols = shapes[s].cols;
+            size_t ldx = cols + shapes[s].pad_x, ldo = rows + shapes[s].pad_o;
+            size_t nx = (rows - 1) * ldx + cols + 2 * TU_GUARD, no = (cols - 1) * ldo + rows + 2 * TU_GUARD;
+            const char *what = tu_fmt("accel_transpose_2d %s %zux%zu ldx=%zu ldo=%zu on %s (seed %llu)",
+                                      accel_dtype_name(dt), rows, cols, ldx, ldo, accel_device_name(dev),
+                                      (unsigned long long)tu_seed());
+            uint16_t *x = malloc(nx * sizeof *x), *out = malloc(no * sizeof *out);
+            cr_assert(x && out);
+            tu_rng g = tu_rng_make(91 + s);
+            for (size_t e = 0; e < nx; ++e)
+                x[e] = (uint16_t)tu_rng_next(&g);
+            for (size_t e = 0; e < no; ++e)
+                out[e] = sentinel;
+            accel_buffer *bx, *bo;
+            tu_ok(accel_buffer_create(dev, nx * 2, &bx));
+            tu_ok(accel_buffer_create(dev, no * 2, &bo));
+            tu_ok(accel_queue_write_blocking(q, bx, 0, x, nx * 2));
+            tu_ok(accel_queue_write_blocking(q, bo, 0, out, no * 2));
+            tu_assert_status(accel_transpose_2d(q, dt, rows, cols, bx, TU_GUARD, ldx, bo, TU_GUARD, ldo),
+                             ACCEL_SUCCESS, "%s", what);
+            tu_ok(accel_queue_read_blocking(q, bo, 0, out, no * 2));
+            for (size_t e = 0; e < no; ++e) {
+                size_t rel = e - TU_GUARD;
+                bool payload = e >= TU_GUARD && e < no - TU_GUARD && in_matrix(rel, ldo, rows);
+                uint16_t want = payload ? x[TU_GUARD + (rel % ldo) * ldx + rel / ldo] : sentinel;
+                cr_assert(out[e] == want, "%s: element %zu of out's buffer is 0x%04x, expected 0x%04x%s", what, e,
+                          out[e], want, payload ? "" : " (sentinel: guard or ld padding)");
+            }
+            accel_buffer_release(bx), accel_buffer_release(bo);
+            free(x), free(out);
+        }
+    }
+}
+
+Test(ops, transpose_f16_bf16_bit_exact)
+{
+    accel_runtime *rt = tu_open_default();
+    tu_for_each_device(rt, transpose_half_device, NULL);
+    accel_runtime_close(rt);
+}
 
 /* ------------------------------------------------------------ random */
 

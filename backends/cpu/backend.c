@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ceilings.h"
 #include "cpu.h"
 
 #if ACCEL_CPU_HAVE_OPENBLAS
@@ -280,6 +281,7 @@ static const accel_backend cpu_backend = {
     .event_elapsed_ms = accel_cpu__event_elapsed_ms,
     .op_supported = accel_cpu__op_supported,
     .op_execute = accel_cpu__op_execute,
+    .measure_ceilings = accel_cpu__measure_ceilings,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void)

@@ -75,6 +75,7 @@ void accel_cpu__elementwise(const accel_cpu_op *op, int threads);
 int32_t accel_cpu__reduce(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 int32_t accel_cpu__gemm(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 void accel_cpu__random(const accel_cpu_op *op, int threads);
+void accel_cpu__transpose(const accel_cpu_op *op, int threads);
 
 /* ops.c: the op_supported and op_execute entries. */
 int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);

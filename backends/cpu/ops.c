@@ -38,6 +38,7 @@ static uint32_t operand_count(uint32_t op)
     case ACCEL_OP_SUM:
     case ACCEL_OP_REDUCE_MAX:
     case ACCEL_OP_REDUCE_MIN:
+    case ACCEL_OP_TRANSPOSE:
         return 2;
     case ACCEL_OP_ADD:
     case ACCEL_OP_SUB:
@@ -59,7 +60,8 @@ static int supported(uint32_t op, uint32_t dtype)
         return 0;
     if (is_float(dtype))
         return 1;
-    return is_half(dtype) && (op == ACCEL_OP_COPY || op == ACCEL_OP_GEMM);
+    return is_half(dtype) &&
+           (op == ACCEL_OP_COPY || op == ACCEL_OP_GEMM || op == ACCEL_OP_TRANSPOSE);
 }
 
 static const char *dtype_name(uint32_t dtype)
@@ -182,6 +184,9 @@ int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t
     case ACCEL_OP_RANDOM_UNIFORM:
     case ACCEL_OP_RANDOM_NORMAL:
         accel_cpu__random(op, threads);
+        return ACCEL_SUCCESS;
+    case ACCEL_OP_TRANSPOSE:
+        accel_cpu__transpose(op, threads);
         return ACCEL_SUCCESS;
     default:
         accel_cpu__elementwise(op, threads);

@@ -187,6 +187,11 @@ cudaError_t accel_cuda__launch_random(cudaStream_t stream, uint32_t max_blocks, 
 cudaError_t accel_cuda__launch_scale_matrix(cudaStream_t stream, uint32_t max_blocks,
                                             uint32_t dtype, void *c, size_t batch, size_t m,
                                             size_t n, size_t ldc, size_t stride_c, double beta);
+/* out = x^T: x is rows x cols (leading dimension ldx), out cols x rows (ldo);
+ * dtype may also be ACCEL_F16 or ACCEL_BF16 (moved as 2-byte words). */
+cudaError_t accel_cuda__launch_transpose(cudaStream_t stream, uint32_t max_blocks, uint32_t dtype,
+                                         const void *x, size_t ldx, void *out, size_t ldo,
+                                         size_t rows, size_t cols);
 /* cudaSuccess when this build's kernels can run on the current device. */
 cudaError_t accel_cuda__probe_kernels(void);
 

@@ -39,6 +39,7 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     int half = dt == ACCEL_F16 || dt == ACCEL_BF16;
     switch (op) {
     case ACCEL_OP_COPY:
+    case ACCEL_OP_TRANSPOSE:
         return full || half ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     case ACCEL_OP_GEMM:
         return (full || half) && ctx->blas.loaded ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
@@ -263,6 +264,10 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
         err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es),
                                         operand_ptr(d, 1, es), n, q->partials,
                                         operand_ptr(d, 2, es));
+        break;
+    case ACCEL_OP_TRANSPOSE:
+        err = accel_cuda__launch_transpose(q->stream, mb, dt, operand_ptr(d, 0, es), d->lda,
+                                           operand_ptr(d, 1, es), d->ldc, d->m, d->n);
         break;
     case ACCEL_OP_RANDOM_UNIFORM:
     case ACCEL_OP_RANDOM_NORMAL:

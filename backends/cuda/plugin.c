@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ceilings.h"
 #include "cuda_internal.h"
 
 /* ------------------------------------------------------------- statuses */
@@ -351,9 +352,9 @@ static const accel_backend cuda_backend = {
     .queue_create = accel_cuda__queue_create,
     .queue_destroy = accel_cuda__queue_destroy,
     .queue_finish = accel_cuda__queue_finish,
-    .queue_write = accel_cuda__queue_write,
-    .queue_read = accel_cuda__queue_read,
-    .queue_copy = accel_cuda__queue_copy,
+    .queue_write = accel_cuda__queue_write_nvtx,
+    .queue_read = accel_cuda__queue_read_nvtx,
+    .queue_copy = accel_cuda__queue_copy_nvtx,
     .queue_host_fn = accel_cuda__queue_host_fn,
     .event_create = accel_cuda__event_create,
     .event_destroy = accel_cuda__event_destroy,
@@ -363,7 +364,8 @@ static const accel_backend cuda_backend = {
     .event_query = accel_cuda__event_query,
     .event_elapsed_ms = accel_cuda__event_elapsed_ms,
     .op_supported = accel_cuda__op_supported,
-    .op_execute = accel_cuda__op_execute,
+    .op_execute = accel_cuda__op_execute_nvtx,
+    .measure_ceilings = accel_cuda__measure_ceilings,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);

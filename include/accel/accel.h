@@ -22,8 +22,8 @@
  *   same queue is then whatever order the calls took.
  * - Aliasing: an elementwise output may be exactly the range of an input
  *   (in-place) or not overlap it at all; partial overlap is
- *   ACCEL_ERROR_INVALID_ARGUMENT. A reduction or GEMM output must not overlap
- *   any input.
+ *   ACCEL_ERROR_INVALID_ARGUMENT. A reduction, GEMM or transpose output must
+ *   not overlap any input.
  */
 #ifndef ACCEL_ACCEL_H
 #define ACCEL_ACCEL_H
@@ -155,6 +155,24 @@ ACCEL_API void accel_device_properties_init(accel_device_properties *p);
 
 /** "cuda:0", "cpu:0": the canonical name, valid as long as the runtime. */
 ACCEL_API const char *accel_device_name(const accel_device *dev);
+
+/** Zero *opt, set struct_size and what = ACCEL_CEILING_ALL (sizes 0: the
+ *  backend's defaults). */
+ACCEL_API void accel_ceilings_options_init(accel_ceilings_options *opt);
+
+/** Measure dev's ceilings with the vendor's own calls (memcpy and OpenBLAS on
+ *  the CPU; cudaMemcpy, a plain kernel and cuBLAS on CUDA), never through
+ *  accel's ops, so that accel's speed can be reported as a fraction of them
+ *  (`accel bench`). opt may be NULL (defaults). Takes from milliseconds to
+ *  seconds; other work on the device distorts the result. Fields the backend
+ *  cannot measure stay 0. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_INVALID_ARGUMENT (out NULL or a struct_size too small),
+ *  ACCEL_ERROR_UNSUPPORTED (the backend has no measure_ceilings entry),
+ *  ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, ACCEL_ERROR_DEVICE. Thread-safe, but
+ *  measure one device at a time. */
+ACCEL_API accel_status accel_device_measure_ceilings(accel_device *dev,
+                                                     const accel_ceilings_options *opt,
+                                                     accel_ceilings *out);
 
 /* --------------------------------------------------------------- buffers */
 
@@ -382,6 +400,25 @@ ACCEL_API accel_status accel_gemm(accel_queue *q, const accel_gemm_desc *d);
 /** C[m x n] = A[m x k] * B[k x n], all contiguous from offset 0. */
 ACCEL_API accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m, size_t n, size_t k,
                           accel_buffer *a, accel_buffer *b, accel_buffer *c);
+
+/** out = x^T: the row-major rows x cols matrix x, starting at element
+ *  x_offset of buffer x with ldx elements between its rows (ldx >= cols),
+ *  written as the row-major cols x rows matrix out, starting at element
+ *  out_offset of buffer out with ldo elements between its rows (ldo >= rows):
+ *  out[j*ldo + i] = x[i*ldx + j]. Offsets and leading dimensions are in
+ *  elements of dtype; elements between rows (the ld padding) are neither read
+ *  nor written. A pure data move (bit patterns, NaN payloads included, are
+ *  kept), so dtype may be f32, f64, f16 or bf16. rows or cols 0: nothing is
+ *  read or written (the leading dimensions are still checked).
+ *  Errors besides the common ones: ACCEL_ERROR_INVALID_ARGUMENT (ldx < cols,
+ *  ldo < rows, or out's elements [out_offset, out_offset + (cols-1)*ldo + rows)
+ *  overlapping x's [x_offset, x_offset + (rows-1)*ldx + cols) in the same
+ *  buffer: there is no in-place transpose), ACCEL_ERROR_OUT_OF_RANGE (either
+ *  matrix past the end of its buffer, overflow included). Named _2d because
+ *  accel_transpose is GEMM's enum. */
+ACCEL_API accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, size_t cols,
+                                          accel_buffer *x, size_t x_offset, size_t ldx,
+                                          accel_buffer *out, size_t out_offset, size_t ldo);
 
 /** Uniform [0,1) numbers: out[i] is element (rng_offset + i) of the
  *  Philox4x32-10 stream keyed by seed (Salmon et al., "Parallel random numbers:

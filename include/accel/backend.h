@@ -82,6 +82,8 @@ typedef struct accel_op_operand {
  *   SUM, REDUCE_MAX/MIN:         [0] x, [1] out (count 1)
  *   DOT:                         [0] x, [1] y, [2] out (count 1)
  *   GEMM:                        [0] A, [1] B, [2] C (ranges cover every batch)
+ *   TRANSPOSE:                   [0] x, [1] out (ranges cover the stored
+ *                                matrices; they never overlap)
  * Elementwise counts are equal (checked by the core). Outputs of elementwise
  * ops either equal an input's range exactly or do not overlap it at all. */
 typedef struct accel_op_desc {
@@ -101,6 +103,8 @@ typedef struct accel_op_desc {
     uint32_t trans_a, trans_b; /* 0: as stored, 1: transposed */
     size_t m, n, k;
     size_t lda, ldb, ldc;      /* elements between consecutive rows as stored */
+    /* TRANSPOSE, row-major: x is m x n with leading dimension lda (>= n),
+     * out = x^T is n x m with leading dimension ldc (>= m); m, n > 0. */
     size_t batch_count;        /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
     uint64_t reserved[8];
@@ -187,7 +191,18 @@ typedef struct accel_backend {
      * caller as soon as this returns. */
     int32_t (*op_execute)(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
 
-    void *reserved[16];
+    /* Optional (added in ABI 1 in what was reserved[0]: same offset, same
+     * struct size, so older plugins, whose reserved slots are NULL, still
+     * load). Measure the device's ceilings with the vendor's own calls, not
+     * with this plugin's ops: fill the fields of *out it can (struct_size set
+     * by the core; leave the rest 0). opt is complete (defaults resolved by
+     * the plugin where a field is 0). Uses the device exclusively for a
+     * while; the core never calls it concurrently with other work it knows
+     * of. NULL: accel_device_measure_ceilings returns ACCEL_ERROR_UNSUPPORTED. */
+    int32_t (*measure_ceilings)(void *ctx, uint32_t device, const accel_ceilings_options *opt,
+                                accel_ceilings *out);
+
+    void *reserved[15];
 } accel_backend;
 
 typedef const accel_backend *(*accel_backend_entry_fn)(void);

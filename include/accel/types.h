@@ -47,8 +47,8 @@ typedef enum accel_dtype {
     ACCEL_DTYPE_INVALID = 0,
     ACCEL_F32 = 1,  /* IEEE 754 binary32 */
     ACCEL_F64 = 2,  /* IEEE 754 binary64 */
-    ACCEL_F16 = 3,  /* IEEE 754 binary16: GEMM and copy only */
-    ACCEL_BF16 = 4, /* bfloat16: GEMM and copy only */
+    ACCEL_F16 = 3,  /* IEEE 754 binary16: GEMM, copy and transpose only */
+    ACCEL_BF16 = 4, /* bfloat16: GEMM, copy and transpose only */
     ACCEL_DTYPE_COUNT_ = 5
 } accel_dtype;
 
@@ -65,6 +65,7 @@ typedef enum accel_op_code {
     ACCEL_OP_MIN = 15,   /* out = minimum(a, b), NaN-propagating (np.minimum) */
     ACCEL_OP_AXPBY = 20, /* y = scalars[0]*x + scalars[1]*y  (operands x, y) */
     ACCEL_OP_SCALE = 21, /* out = scalars[0] * x                            */
+    ACCEL_OP_TRANSPOSE = 22, /* out = x^T, 2-D, strided (a pure data move)  */
     ACCEL_OP_NEG = 30,
     ACCEL_OP_ABS = 31,
     ACCEL_OP_SQRT = 32,
@@ -105,6 +106,46 @@ typedef struct accel_device_properties {
     char runtime_version[32];
     uint64_t reserved[8];
 } accel_device_properties;
+
+/* What to measure in accel_device_measure_ceilings (accel_ceilings_options.what). */
+#define ACCEL_CEILING_COPY (1u << 0)     /* copy, plain elementwise loop, plain read */
+#define ACCEL_CEILING_GEMM (1u << 1)     /* vendor BLAS GEMM, every dtype it has */
+#define ACCEL_CEILING_LAUNCH (1u << 2)   /* host time of a bare launch or call */
+#define ACCEL_CEILING_TRANSFER (1u << 3) /* host<->device copies (devices not host memory) */
+#define ACCEL_CEILING_ALL 0xfu
+
+/* How to measure a device's ceilings. Zeroes mean "the backend's default". */
+typedef struct accel_ceilings_options {
+    uint32_t struct_size;
+    uint32_t what;           /* ACCEL_CEILING_* bits */
+    uint32_t repeats;        /* timed runs after one warm-up; the median is kept */
+    uint32_t reserved0;
+    uint64_t copy_bytes;     /* bytes of each array of copy, loop and read */
+    uint64_t gemm_n;         /* GEMM of n x n x n */
+    uint64_t transfer_bytes; /* bytes of each host<->device copy */
+    uint64_t reserved[6];
+} accel_ceilings_options;
+
+/* A device's ceilings, measured with the vendor's own calls (memcpy,
+ * cudaMemcpy, OpenBLAS, cuBLAS, a plain loop or kernel), never through
+ * accel's op path. Rates are medians; 0 means "not measured here".
+ * Bandwidths count bytes read plus bytes written, in 1e9 bytes per second. */
+typedef struct accel_ceilings {
+    uint32_t struct_size;
+    uint32_t reserved0;
+    double copy_gbs;         /* device-to-device copy (memcpy, cudaMemcpyAsync D2D) */
+    double loop_gbs;         /* a plain c[i] = a[i] + b[i] f32 loop or kernel */
+    double read_gbs;         /* a plain f32 sum loop or kernel (bytes read only) */
+    double gemm_tflops[8];   /* indexed by accel_dtype: f32, f64, f16, bf16 */
+    double gemm_tf32_tflops; /* f32 GEMM on TF32 tensor cores */
+    double launch_us;        /* host time of one bare kernel launch / function call */
+    double h2d_pinned_gbs, d2h_pinned_gbs;     /* async copies from/to page-locked memory */
+    double h2d_pageable_gbs, d2h_pageable_gbs; /* plain blocking copies from/to malloc memory */
+    uint64_t copy_bytes, gemm_n, transfer_bytes; /* the sizes actually used */
+    char copy_method[48]; /* how copy_gbs was measured, e.g. "memcpy, 2 threads" */
+    char gemm_method[48]; /* e.g. "OpenBLAS 0.3.21 cblas_sgemm/dgemm" */
+    uint64_t reserved[8];
+} accel_ceilings;
 
 #ifdef __cplusplus
 }

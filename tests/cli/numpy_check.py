@@ -26,6 +26,7 @@ compared with an independent reference with these tolerances:
   Numerical Algorithms", 2002, 3.1 and 4.2).
 - matmul: |C - R|ij <= 2*k*eps*(|A||B|)ij with R computed in np.longdouble
   (Higham 3.5). eps is the dtype's machine epsilon (2^-23 or 2^-52).
+- transpose: a pure data move, bit for bit np.ascontiguousarray(x.T).
 
 Bad-input cases (wrong shapes, dtypes, int64, big-endian, Fortran order,
 truncated, missing and garbage files, usage errors) must exit with 1 or 2 and a
@@ -244,6 +245,12 @@ def reference_check(op, ins, got, dtype):
         k = A.shape[-1]
         tol = 2 * max(k, 1) * eps * bound
         return compare_tol(got, ref, tol, "2*k*eps*(|A||B|)ij")
+    if op == "transpose":
+        ref = np.ascontiguousarray(a.T)
+        why = compare_exact(got, ref)
+        if why is None and got.tobytes() != ref.tobytes():
+            why = "equal values but different bits (sign of zero or NaN payload)"
+        return why
     return f"no reference for {op}"
 
 
@@ -304,6 +311,14 @@ def op_cases(r, rng, quick):
             A = rand(rng, sa, dtype, -1, 1)
             B = rand(rng, sb, dtype, -1, 1)
             check_op(r, rng, "matmul", [A, B], dtype, f"{sa} @ {sb}")
+        tr = [(1, 1), (1, 7), (7, 1), (0, 5), (5, 0), (31, 33), (32, 32), (33, 31), (1000, 3), (129, 257)]
+        if not quick:
+            tr.append((1031, 517))
+        for shape in tr:
+            x = rand(rng, shape, dtype)
+            if x.size >= 3:
+                x.ravel()[:3] = [np.nan, -0.0, -np.inf]
+            check_op(r, rng, "transpose", [x], dtype, f"shape {shape}")
         # Special values where the definition matters (NaN propagation, signed zero, inf).
         sv = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 3.5], dtype=dtype)
         sw = np.array([1.0, np.nan, 2.0, -0.0, 0.0, np.inf, -np.inf, 3.5], dtype=dtype)
@@ -363,6 +378,8 @@ def bad_cases(r, rng):
         ("matmul inner mismatch", ["run", "matmul", good, good2, "-o", "OUT"], 1),
         ("matmul 1-D", ["run", "matmul", vec5, vec5, "-o", "OUT"], 1),
         ("dot of 2-D", ["run", "dot", good, good2, "-o", "OUT"], 1),
+        ("transpose of 1-D", ["run", "transpose", vec5, "-o", "OUT"], 1),
+        ("transpose of two inputs", ["run", "transpose", good, good2, "-o", "OUT"], 2),
         ("dtype mismatch", ["run", "add", good, good64, "-o", "OUT"], 1),
         ("int64 input", ["run", "sqrt", i64, "-o", "OUT"], 1),
         ("float16 input", ["run", "sqrt", f16, "-o", "OUT"], 1),

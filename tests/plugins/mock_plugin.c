@@ -18,6 +18,15 @@
 /* The fill value that makes the enqueued work fail; tests use the same value. */
 #define MOCK_FAULT_VALUE 13.0
 
+/* MOCK_WRONG_VALUES (the accel_test_wrong_values build): claims every op and
+ * writes wrong numbers (fills are off by one, other ops write 42 into their
+ * output), the backend a load-time self-test must refuse. */
+#ifdef MOCK_WRONG_VALUES
+#define MOCK_VALUE_SKEW 1.0
+#else
+#define MOCK_VALUE_SKEW 0.0
+#endif
+
 typedef struct mock_ctx {
     const accel_host_services *host;
     uint32_t devices;
@@ -245,6 +254,10 @@ static int32_t mock_event_elapsed_ms(void *ctx, accel_be_event *a, accel_be_even
 static int32_t mock_op_supported(void *ctx, uint32_t device, const accel_op_desc *desc)
 {
     (void)ctx, (void)device;
+#ifdef MOCK_WRONG_VALUES
+    if (desc->dtype == ACCEL_F32 || desc->dtype == ACCEL_F64)
+        return ACCEL_SUCCESS;
+#endif
     if ((desc->op == ACCEL_OP_FILL || desc->op == ACCEL_OP_COPY) &&
         (desc->dtype == ACCEL_F32 || desc->dtype == ACCEL_F64))
         return ACCEL_SUCCESS;
@@ -272,13 +285,23 @@ static int32_t mock_op_execute(void *ctx, accel_be_queue *q, const accel_op_desc
         for (size_t i = 0; i < o->count; ++i) {
             unsigned char *p = o->buffer->data + (o->offset + i) * esize;
             if (desc->dtype == ACCEL_F32) {
-                float v = (float)desc->scalars[0];
+                float v = (float)(desc->scalars[0] + MOCK_VALUE_SKEW);
                 memcpy(p, &v, 4);
             } else {
-                double v = desc->scalars[0];
+                double v = desc->scalars[0] + MOCK_VALUE_SKEW;
                 memcpy(p, &v, 8);
             }
         }
+#ifdef MOCK_WRONG_VALUES
+    } else if (desc->op != ACCEL_OP_COPY) {
+        const accel_op_operand *o = &desc->operands[desc->num_operands - 1];
+        for (size_t i = 0; i < o->count; ++i) {
+            unsigned char *p = o->buffer->data + (o->offset + i) * esize;
+            float f = 42.0f;
+            double d = 42.0;
+            memcpy(p, desc->dtype == ACCEL_F32 ? (void *)&f : (void *)&d, esize);
+        }
+#endif
     } else {
         const accel_op_operand *x = &desc->operands[0], *o = &desc->operands[1];
         memmove(o->buffer->data + o->offset * esize, x->buffer->data + x->offset * esize,

@@ -27,6 +27,14 @@ int cli_info_main(int argc, char **argv);
 void cli_info_usage(FILE *out);
 int cli_run_main(int argc, char **argv);
 void cli_run_usage(FILE *out);
+int cli_verify_main(int argc, char **argv);
+void cli_verify_usage(FILE *out);
+int cli_replay_main(int argc, char **argv);
+void cli_replay_usage(FILE *out);
+int cli_bench_main(int argc, char **argv);
+void cli_bench_usage(FILE *out);
+int cli_demo_main(int argc, char **argv);
+void cli_demo_usage(FILE *out);
 
 /* Matches "--name VALUE" and "--name=VALUE" (and short, e.g. "-o VALUE") at
  * argv[*i]. On a match stores VALUE, advances *i past it and returns 1;
@@ -44,5 +52,33 @@ int cli_runtime_error(const char *cmd, accel_status st, const char *what);
 
 /* True for "-h" and "--help". */
 bool cli_is_help(const char *arg);
+
+/* `accel run --verify` (run_verify.c): how a result may differ from the CPU's. */
+typedef enum cli_tol_kind {
+    CLI_TOL_EXACT, /* bit for bit (NaN meets NaN) */
+    CLI_TOL_ULPS,  /* |got - ref| <= factor ulp(ref) */
+    CLI_TOL_SCALED /* |got - ref| <= factor scale[i] (scale[0] when scale_count is 1) */
+} cli_tol_kind;
+
+typedef struct cli_verify {
+    accel_dtype dtype;
+    size_t count;
+    cli_tol_kind kind;
+    double factor;
+    const double *scale;
+    size_t scale_count;
+    const char *rule;       /* the tolerance in words, for the report */
+    const char *ref_device; /* "cpu:0" */
+} cli_verify;
+
+/* Compare got with ref, print the largest error and its tolerance on stderr;
+ * true when every element is within its tolerance. */
+bool cli_verify_report(const cli_verify *v, const void *got, const void *ref);
+
+/* Enqueue the op d describes (accel/backend.h's plain data: op, dtype,
+ * operand offsets and counts, scalars, GEMM and transpose shape) through the
+ * public API on bufs[i] (opcall.c; used by verify and replay). */
+#include "accel/backend.h"
+accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer *const bufs[4]);
 
 #endif /* ACCEL_CLI_H */

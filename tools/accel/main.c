@@ -13,6 +13,14 @@ static const cli_command commands[] = {
      cli_info_main, cli_info_usage},
     {"run", "run one op on .npy files (NumPy names: add, matmul, sum, ...)", cli_run_main,
      cli_run_usage},
+    {"verify", "conformance suite: every op, dtype and shape on a device or plugin vs the CPU",
+     cli_verify_main, cli_verify_usage},
+    {"replay", "run a verify-mode mismatch (repro file) again", cli_replay_main,
+     cli_replay_usage},
+    {"bench", "measure ops against this device's own ceilings (memcpy, cuBLAS, ...)",
+     cli_bench_main, cli_bench_usage},
+    {"demo", "walk through the tutorial on the default device, checked against the CPU",
+     cli_demo_main, cli_demo_usage},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 

@@ -3,11 +3,13 @@
  * on the default device or the one --device names. It says on stderr which
  * device ran the op. The output file is written only when everything
  * succeeded (and then atomically, see accel_npy_save). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accel/npy.h"
+#include "accel/verify.h"
 #include "cli.h"
 
 typedef enum op_kind {
@@ -15,7 +17,8 @@ typedef enum op_kind {
     KIND_UNARY,  /* one input, output of its shape */
     KIND_REDUCE, /* one input of any shape, 0-d output */
     KIND_DOT,    /* two 1-D inputs of the same length, 0-d output */
-    KIND_MATMUL  /* (m,k)@(k,n) or (b,m,k)@(b,k,n) */
+    KIND_MATMUL, /* (m,k)@(k,n) or (b,m,k)@(b,k,n) */
+    KIND_TRANSPOSE /* one 2-D input (r,c), output (c,r) */
 } op_kind;
 
 typedef struct op_entry {
@@ -34,12 +37,14 @@ static const op_entry ops[] = {
     {"relu", KIND_UNARY, ACCEL_OP_RELU},       {"sum", KIND_REDUCE, ACCEL_OP_SUM},
     {"max", KIND_REDUCE, ACCEL_OP_REDUCE_MAX}, {"min", KIND_REDUCE, ACCEL_OP_REDUCE_MIN},
     {"dot", KIND_DOT, ACCEL_OP_DOT},           {"matmul", KIND_MATMUL, ACCEL_OP_GEMM},
+    {"transpose", KIND_TRANSPOSE, ACCEL_OP_TRANSPOSE},
 };
 #define OP_COUNT (sizeof ops / sizeof ops[0])
 
 void cli_run_usage(FILE *out)
 {
     fprintf(out, "usage: accel run OP IN.npy [IN2.npy] -o OUT.npy [--device NAME] [--config FILE]\n"
+                 "                 [--verify] [--time] [--report]\n"
                  "\n"
                  "Runs one op on NumPy .npy files (little-endian float32 or float64, C order;\n"
                  "both inputs of one dtype) and writes the result as OUT.npy. Prints on\n"
@@ -52,14 +57,22 @@ void cli_run_usage(FILE *out)
                  "  dot                      1-D x 1-D of equal length -> 0-d\n"
                  "  matmul                   (m,k) @ (k,n) -> (m,n), or batched\n"
                  "                           (b,m,k) @ (b,k,n) -> (b,m,n)\n"
+                 "  transpose                (r,c) -> (c,r), as np.ascontiguousarray(x.T)\n"
                  "\n"
                  "options:\n"
                  "  -o, --output FILE  where to write the result (required; written only on\n"
                  "                     success, atomically; may be one of the inputs)\n"
                  "  --device NAME      cpu, cuda, cuda:1, ... or default (the default)\n"
                  "  --config FILE      the plugins.ini to read\n"
+                 "  --verify           also run the op on the CPU device and print the largest\n"
+                 "                     difference against the op's tolerance (README,\n"
+                 "                     \"Accuracy\"); exit 1 when it is exceeded (OUT.npy is\n"
+                 "                     still written, for inspection)\n"
+                 "  --time             print the op's device time (from events, copies excluded)\n"
+                 "  --report           print the placement report on stderr: which device ran\n"
+                 "                     each op kind, fallbacks, bytes moved and why\n"
                  "\n"
-                 "exit status: 0 success, 1 the op or a file failed, 2 usage error.\n"
+                 "exit status: 0 success, 1 the op, a file or --verify failed, 2 usage error.\n"
                  "example: accel run matmul a.npy b.npy -o c.npy --device cuda\n");
 }
 
@@ -73,7 +86,7 @@ static const op_entry *find_op(const char *name)
 
 static int arity(op_kind k)
 {
-    return (k == KIND_UNARY || k == KIND_REDUCE) ? 1 : 2;
+    return (k == KIND_UNARY || k == KIND_REDUCE || k == KIND_TRANSPOSE) ? 1 : 2;
 }
 
 /* "(3, 4)" into buf. */
@@ -154,6 +167,16 @@ static bool output_shape(const op_entry *op, const accel_npy_array *in, const ch
         out_shape[nd - 1] = in[1].shape[nd - 1];
         return true;
     }
+    case KIND_TRANSPOSE:
+        if (in[0].ndim != 2) {
+            fprintf(stderr, "accel run: transpose: needs a 2-D array, got %s (%s)\n",
+                    shape_str(&in[0], s0, sizeof s0), paths[0]);
+            return false;
+        }
+        *out_ndim = 2;
+        out_shape[0] = in[0].shape[1];
+        out_shape[1] = in[0].shape[0];
+        return true;
     }
     return false;
 }
@@ -203,8 +226,155 @@ static accel_status enqueue_op(accel_queue *q, const op_entry *op, accel_dtype d
         d.stride_c = m * n;
         return accel_gemm(q, &d);
     }
+    case KIND_TRANSPOSE: {
+        size_t rows = in[0].shape[0], cols = in[0].shape[1];
+        return accel_transpose_2d(q, dt, rows, cols, buf[0], 0, cols, out_buf, 0, rows);
+    }
     }
     return ACCEL_ERROR_INTERNAL;
+}
+
+/* Copy the inputs to dev, run the op there and read its out_count elements
+ * into result. With out_ms, the op's device time between two events. Prints
+ * the error (naming the stage) and returns its status on failure. */
+static accel_status compute_on(accel_device *dev, const op_entry *op, accel_dtype dt,
+                               const accel_npy_array *in, int nin, size_t out_count, void *result,
+                               double *out_ms)
+{
+    size_t esize = accel_dtype_size(dt);
+    accel_queue *q = NULL;
+    accel_buffer *buf[2] = {NULL, NULL}, *out_buf = NULL;
+    accel_event *ev[2] = {NULL, NULL};
+    const char *what = "cannot create a queue";
+    accel_status st = accel_queue_create(dev, &q);
+    for (int i = 0; i < nin && st == ACCEL_SUCCESS; i++) {
+        what = "cannot copy an input to the device";
+        st = accel_buffer_create(dev, in[i].count * esize, &buf[i]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_queue_write(q, buf[i], 0, in[i].data, in[i].count * esize);
+    }
+    if (st == ACCEL_SUCCESS) {
+        what = "cannot allocate the output";
+        st = accel_buffer_create(dev, out_count * esize, &out_buf);
+    }
+    for (int i = 0; i < 2 && out_ms && st == ACCEL_SUCCESS; i++) {
+        what = "cannot create an event for --time";
+        st = accel_event_create(dev, &ev[i]);
+    }
+    if (st == ACCEL_SUCCESS && out_ms)
+        st = accel_event_record(ev[0], q);
+    if (st == ACCEL_SUCCESS) {
+        what = op->name;
+        st = enqueue_op(q, op, dt, in, buf, out_buf, out_count);
+    }
+    if (st == ACCEL_SUCCESS && out_ms)
+        st = accel_event_record(ev[1], q);
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_read_blocking(q, out_buf, 0, result, out_count * esize);
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(q);
+    if (st == ACCEL_SUCCESS && out_ms)
+        st = accel_event_elapsed_ms(ev[0], ev[1], out_ms);
+    if (st != ACCEL_SUCCESS)
+        cli_runtime_error("run", st, what);
+    /* The queue first: releasing it waits for work that may still use the
+     * buffers and the input arrays. */
+    accel_queue_release(q);
+    accel_event_release(ev[0]);
+    accel_event_release(ev[1]);
+    accel_buffer_release(out_buf);
+    accel_buffer_release(buf[0]);
+    accel_buffer_release(buf[1]);
+    return st;
+}
+
+/* --verify: the same op on the CPU device, compared with result to the op's
+ * tolerance. Every bound allows for both results' errors: each backend is
+ * within the README's bound of the exact value, so they may differ by twice it
+ * (u is the unit roundoff, 2^-24 or 2^-53). */
+static bool verify_on_cpu(accel_runtime *rt, const op_entry *op, accel_dtype dt,
+                          const accel_npy_array *in, int nin, size_t out_count, const void *result)
+{
+    accel_device *cpu = NULL;
+    accel_status st = accel_device_get_by_name(rt, "cpu", &cpu);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run", st, "--verify needs the CPU device");
+        return false;
+    }
+    size_t esize = accel_dtype_size(dt);
+    double u = dt == ACCEL_F64 ? 0x1p-53 : 0x1p-24, sum_abs = 0;
+    void *ref = malloc(out_count ? out_count * esize : 1);
+    void *absv[2] = {NULL, NULL};
+    double *scale = NULL;
+    bool pass = false;
+    cli_verify v = {.dtype = dt,
+                    .count = out_count,
+                    .kind = CLI_TOL_EXACT,
+                    .rule = "exact",
+                    .ref_device = accel_device_name(cpu)};
+    if (!ref)
+        fprintf(stderr, "accel run: --verify: out of host memory\n");
+    if (!ref || compute_on(cpu, op, dt, in, nin, out_count, ref, NULL) != ACCEL_SUCCESS)
+        goto done;
+    if (op->code == ACCEL_OP_EXP || op->code == ACCEL_OP_LOG || op->code == ACCEL_OP_TANH) {
+        v.kind = CLI_TOL_ULPS;
+        v.factor = 5;
+        v.rule = "5 ulp: each backend's libm within 2.5 ulp";
+    } else if (op->code == ACCEL_OP_SUM || op->kind == KIND_DOT) {
+        for (size_t i = 0; i < in[0].count; i++) {
+            double x = dt == ACCEL_F64 ? ((double *)in[0].data)[i] : ((float *)in[0].data)[i];
+            double y = op->kind != KIND_DOT ? 1.0
+                       : dt == ACCEL_F64    ? ((double *)in[1].data)[i]
+                                            : ((float *)in[1].data)[i];
+            sum_abs += fabs(x * y);
+        }
+        v.kind = CLI_TOL_SCALED;
+        v.factor = 4.0 * (double)in[0].count * u;
+        v.scale = &sum_abs;
+        v.scale_count = 1;
+        v.rule = "4 n u sum|x|, Higham 2002 4.2";
+    } else if (op->kind == KIND_MATMUL) {
+        /* (|A||B|)_ij: the same product of |A| and |B| on the CPU. */
+        accel_npy_array absin[2];
+        size_t k = in[0].shape[in[0].ndim - 1];
+        for (int i = 0; i < 2; i++) {
+            absin[i] = in[i];
+            absv[i] = malloc(in[i].count * esize + 1);
+            if (!absv[i]) {
+                fprintf(stderr, "accel run: --verify: out of host memory\n");
+                goto done;
+            }
+            for (size_t e = 0; e < in[i].count; e++) {
+                if (dt == ACCEL_F64)
+                    ((double *)absv[i])[e] = fabs(((double *)in[i].data)[e]);
+                else
+                    ((float *)absv[i])[e] = fabsf(((float *)in[i].data)[e]);
+            }
+            absin[i].data = absv[i];
+        }
+        scale = malloc(out_count * sizeof *scale + 1);
+        void *abs_out = malloc(out_count * esize + 1);
+        st = scale && abs_out ? compute_on(cpu, op, dt, absin, nin, out_count, abs_out, NULL)
+                              : ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+        for (size_t e = 0; e < out_count && st == ACCEL_SUCCESS; e++)
+            scale[e] = dt == ACCEL_F64 ? ((double *)abs_out)[e] : ((float *)abs_out)[e];
+        free(abs_out);
+        if (st != ACCEL_SUCCESS)
+            goto done;
+        v.kind = CLI_TOL_SCALED;
+        v.factor = 4.0 * ((double)k + 2) * u;
+        v.scale = scale;
+        v.scale_count = out_count;
+        v.rule = "4 (k+2) u (|A||B|)_ij, Higham 2002 3.5";
+    }
+    pass = cli_verify_report(&v, result, ref);
+
+done:
+    free(ref);
+    free(absv[0]);
+    free(absv[1]);
+    free(scale);
+    return pass;
 }
 
 int cli_run_main(int argc, char **argv)
@@ -212,12 +382,22 @@ int cli_run_main(int argc, char **argv)
     const char *output = NULL, *device_name = NULL, *config = NULL;
     const char *positional[4];
     int npos = 0;
-    bool only_positional = false;
+    bool only_positional = false, verify = false, timing = false, report = false;
     for (int i = 1; i < argc;) {
         const char *arg = argv[i];
         if (!only_positional && arg[0] == '-' && arg[1] != '\0') {
             if (strcmp(arg, "--") == 0) {
                 only_positional = true;
+                i++;
+                continue;
+            }
+            if (strcmp(arg, "--report") == 0) {
+                report = true;
+                i++;
+                continue;
+            }
+            if (strcmp(arg, "--verify") == 0 || strcmp(arg, "--time") == 0) {
+                *(arg[2] == 'v' ? &verify : &timing) = true;
                 i++;
                 continue;
             }
@@ -262,8 +442,6 @@ int cli_run_main(int argc, char **argv)
     accel_npy_array in[2];
     memset(in, 0, sizeof in);
     accel_runtime *rt = NULL;
-    accel_queue *q = NULL;
-    accel_buffer *buf[2] = {NULL, NULL}, *out_buf = NULL;
     void *result = NULL;
     accel_status st;
     const char *paths[2] = {positional[1], nin == 2 ? positional[2] : NULL};
@@ -309,6 +487,8 @@ int cli_run_main(int argc, char **argv)
         cli_runtime_error("run", st, "cannot open the runtime");
         goto done;
     }
+    if (report)
+        accel_report_enable(rt, true);
     accel_device *dev = NULL;
     st = device_name ? accel_device_get_by_name(rt, device_name, &dev)
                      : accel_device_default(rt, &dev);
@@ -316,42 +496,14 @@ int cli_run_main(int argc, char **argv)
         cli_runtime_error("run", st, "no such device");
         goto done;
     }
-    st = accel_queue_create(dev, &q);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("run", st, "cannot create a queue");
-        goto done;
-    }
-    for (int i = 0; i < nin; i++) {
-        st = accel_buffer_create(dev, in[i].count * esize, &buf[i]);
-        if (st == ACCEL_SUCCESS)
-            st = accel_queue_write(q, buf[i], 0, in[i].data, in[i].count * esize);
-        if (st != ACCEL_SUCCESS) {
-            cli_runtime_error("run", st, "cannot copy an input to the device");
-            goto done;
-        }
-    }
-    st = accel_buffer_create(dev, out_count * esize, &out_buf);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("run", st, "cannot allocate the output");
-        goto done;
-    }
-    st = enqueue_op(q, op, dt, in, buf, out_buf, out_count);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("run", st, op->name);
-        goto done;
-    }
     result = malloc(out_count ? out_count * esize : 1);
     if (!result) {
         fprintf(stderr, "accel run: out of host memory for the result\n");
         goto done;
     }
-    st = accel_queue_read_blocking(q, out_buf, 0, result, out_count * esize);
-    if (st == ACCEL_SUCCESS)
-        st = accel_queue_finish(q);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("run", st, op->name);
+    double ms = 0;
+    if (compute_on(dev, op, dt, in, nin, out_count, result, timing ? &ms : NULL) != ACCEL_SUCCESS)
         goto done;
-    }
     st = accel_npy_save(output, dt, out_ndim, out_shape, result);
     if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run", st, "cannot write the output");
@@ -363,16 +515,20 @@ int cli_run_main(int argc, char **argv)
         fprintf(stderr, "accel: %s ran on %s (%s)\n", op->name, accel_device_name(dev), p.name);
     else
         fprintf(stderr, "accel: %s ran on %s\n", op->name, accel_device_name(dev));
+    if (timing)
+        fprintf(stderr, "accel: %s took %.3f ms on %s (device time between events)\n", op->name, ms,
+                accel_device_name(dev));
+    if (verify && !verify_on_cpu(rt, op, dt, in, nin, out_count, result))
+        goto done;
     rc = CLI_EXIT_OK;
 
 done:
-    /* The queue first: releasing it waits for work that may still use the
-     * buffers and the input arrays. */
-    accel_queue_release(q);
+    if (report && rt) {
+        char text[8192];
+        if (accel_report_format(rt, text, sizeof text, NULL) == ACCEL_SUCCESS)
+            fputs(text, stderr);
+    }
     free(result);
-    accel_buffer_release(out_buf);
-    accel_buffer_release(buf[0]);
-    accel_buffer_release(buf[1]);
     accel_runtime_close(rt);
     accel_npy_free(&in[0]);
     accel_npy_free(&in[1]);

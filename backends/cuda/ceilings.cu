@@ -1,0 +1,415 @@
+/* ceilings.cu — the CUDA backend's measure_ceilings entry: what the GPU does
+ * when driven directly, without accel's queues and ops, as the yard stick of
+ * `accel bench`. Everything runs on a private stream and is timed with CUDA
+ * events (medians of `repeats` runs after one warm-up), except the blocking
+ * pageable copies and launches, timed on the host clock.
+ * - copy: cudaMemcpyAsync device to device, bytes read plus written;
+ * - loop: a plain float4 c = a + b kernel (one float4 per thread);
+ * - read: a plain float4 sum kernel (bytes read);
+ * - GEMM: cublasGemmEx_64 on n x n x n, f32 (CUBLAS_COMPUTE_32F), TF32
+ *   (CUBLAS_COMPUTE_32F_FAST_TF32), f16/bf16 (f32 compute), f64: the same
+ *   calls the backend makes, made here directly;
+ * - launch: host time of an empty kernel launch (batches of 200, then a sync);
+ * - transfers: cudaMemcpyAsync from/to cudaMallocHost memory, and plain
+ *   blocking cudaMemcpy from/to malloc memory. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <algorithm>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "ceilings.h"
+#include "cuda_internal.h"
+
+namespace {
+
+constexpr uint64_t kDefaultCopyBytes = (uint64_t)1 << 30;
+constexpr uint64_t kDefaultGemmN = 8192;
+constexpr uint64_t kDefaultTransferBytes = (uint64_t)256 << 20;
+constexpr unsigned kDefaultRepeats = 5;
+constexpr unsigned kMaxRepeats = 64;
+constexpr int kLaunchBatch = 200;
+
+__global__ void empty_kernel() {}
+
+__global__ void add_kernel(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                           float4 *__restrict__ c, size_t n4)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n4) {
+        float4 x = a[i], y = b[i];
+        c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    }
+}
+
+__global__ void read_kernel(const float4 *__restrict__ x, size_t n4, float *out)
+{
+    float s = 0.0f;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+         i += (size_t)gridDim.x * blockDim.x) {
+        float4 v = x[i];
+        s += (v.x + v.y) + (v.z + v.w);
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        s += __shfl_down_sync(0xffffffffu, s, o);
+    if ((threadIdx.x & 31) == 0)
+        atomicAdd(out, s);
+}
+
+/* Values in [0, 1) from a hash of the index, so that GEMM inputs are not
+ * all zeros (zeros are faster on tensor cores than real data). */
+template <typename T> __global__ void init_kernel(T *x, size_t n, uint32_t salt)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        uint32_t h = (uint32_t)i * 2654435761u + salt;
+        h ^= h >> 15;
+        x[i] = T((float)(h & 0xffffu) * (1.0f / 65536.0f));
+    }
+}
+
+double now_s()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double median(double *v, unsigned n)
+{
+    std::sort(v, v + n);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Everything one measurement holds, released by cleanup(). */
+struct Bench {
+    const accel_cuda_ctx *ctx;
+    const cuda_device *dev;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    void *d[3] = {nullptr, nullptr, nullptr};
+    void *host_pinned = nullptr, *host_pageable = nullptr;
+    cublasHandle_t blas = nullptr;
+    unsigned reps = kDefaultRepeats;
+    const char *what = "";
+    cudaError_t err = cudaSuccess;
+
+    bool ok(cudaError_t e, const char *w)
+    {
+        if (e != cudaSuccess && err == cudaSuccess) {
+            err = e;
+            what = w;
+        }
+        return e == cudaSuccess;
+    }
+
+    /* Median milliseconds of fn() between two events, after one warm-up. */
+    template <typename F> double time_events(F fn, const char *w)
+    {
+        double t[kMaxRepeats];
+        for (unsigned r = 0; r <= reps; ++r) {
+            if (!ok(cudaEventRecord(e0, stream), "cudaEventRecord"))
+                return 0.0;
+            if (!fn())
+                return 0.0;
+            if (!ok(cudaEventRecord(e1, stream), "cudaEventRecord") ||
+                !ok(cudaEventSynchronize(e1), w))
+                return 0.0;
+            float ms = 0.0f;
+            if (!ok(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime"))
+                return 0.0;
+            if (r > 0)
+                t[r - 1] = ms;
+        }
+        return median(t, reps);
+    }
+
+    /* Median host seconds of fn(), which blocks, after one warm-up. */
+    template <typename F> double time_host(F fn)
+    {
+        double t[kMaxRepeats];
+        for (unsigned r = 0; r <= reps; ++r) {
+            double t0 = now_s();
+            if (!fn())
+                return 0.0;
+            if (r > 0)
+                t[r - 1] = now_s() - t0;
+        }
+        return median(t, reps);
+    }
+
+    void cleanup()
+    {
+        if (blas)
+            (void)ctx->blas.destroy(blas);
+        for (void *p : d)
+            if (p)
+                (void)cudaFree(p);
+        if (host_pinned)
+            (void)cudaFreeHost(host_pinned);
+        free(host_pageable);
+        if (e0)
+            (void)cudaEventDestroy(e0);
+        if (e1)
+            (void)cudaEventDestroy(e1);
+        if (stream)
+            (void)cudaStreamDestroy(stream);
+        blas = nullptr;
+        d[0] = d[1] = d[2] = nullptr;
+        host_pinned = host_pageable = nullptr;
+    }
+
+    bool alloc3(size_t bytes)
+    {
+        for (void *&p : d) {
+            if (p) {
+                (void)cudaFree(p);
+                p = nullptr;
+            }
+        }
+        for (void *&p : d)
+            if (!ok(cudaMalloc(&p, bytes), "cudaMalloc"))
+                return false;
+        return true;
+    }
+};
+
+unsigned grid_for(size_t n, unsigned threads)
+{
+    size_t g = (n + threads - 1) / threads;
+    return (unsigned)std::min<size_t>(std::max<size_t>(g, 1), 0x7fffffffu);
+}
+
+void measure_copy(Bench &b, size_t bytes, accel_ceilings *out)
+{
+    bytes &= ~(size_t)15;
+    if (!b.alloc3(bytes))
+        return;
+    const size_t n = bytes / sizeof(float), n4 = n / 4;
+    init_kernel<float><<<b.dev->max_blocks, 256, 0, b.stream>>>((float *)b.d[0], n, 1);
+    init_kernel<float><<<b.dev->max_blocks, 256, 0, b.stream>>>((float *)b.d[1], n, 2);
+    if (!b.ok(cudaGetLastError(), "init kernel"))
+        return;
+    double ms = b.time_events(
+        [&] {
+            return b.ok(cudaMemcpyAsync(b.d[2], b.d[0], bytes, cudaMemcpyDeviceToDevice, b.stream),
+                        "cudaMemcpyAsync (device to device)");
+        },
+        "copy");
+    if (ms > 0)
+        out->copy_gbs = 2.0 * (double)bytes / (ms * 1e-3) * 1e-9;
+    ms = b.time_events(
+        [&] {
+            add_kernel<<<grid_for(n4, 256), 256, 0, b.stream>>>(
+                (const float4 *)b.d[0], (const float4 *)b.d[1], (float4 *)b.d[2], n4);
+            return b.ok(cudaGetLastError(), "float4 add kernel");
+        },
+        "float4 add kernel");
+    if (ms > 0)
+        out->loop_gbs = 3.0 * (double)bytes / (ms * 1e-3) * 1e-9;
+    ms = b.time_events(
+        [&] {
+            read_kernel<<<b.dev->sm_count * 8, 512, 0, b.stream>>>((const float4 *)b.d[0], n4,
+                                                                   (float *)b.d[2]);
+            return b.ok(cudaGetLastError(), "float4 sum kernel");
+        },
+        "float4 sum kernel");
+    if (ms > 0)
+        out->read_gbs = (double)bytes / (ms * 1e-3) * 1e-9;
+    out->copy_bytes = bytes;
+    snprintf(out->copy_method, sizeof out->copy_method, "cudaMemcpyAsync device to device");
+}
+
+void measure_gemm(Bench &b, size_t n, accel_ceilings *out)
+{
+    if (!b.ctx->blas.loaded)
+        return;
+    if (!b.alloc3(n * n * sizeof(double)))
+        return;
+    cublasStatus_t s = b.ctx->blas.create(&b.blas);
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = b.ctx->blas.set_stream(b.blas, b.stream);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+        b.ctx->host->log(ACCEL_LOG_WARN, "ceilings: cuBLAS handle: %s",
+                         b.ctx->blas.status_name(s));
+        return;
+    }
+    struct Case {
+        uint32_t dtype;
+        int tf32;
+        cudaDataType_t type;
+        cublasComputeType_t compute;
+    };
+    const Case cases[] = {
+        {ACCEL_F32, 0, CUDA_R_32F, CUBLAS_COMPUTE_32F},
+        {ACCEL_F32, 1, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32},
+        {ACCEL_F16, 0, CUDA_R_16F, CUBLAS_COMPUTE_32F},
+        {ACCEL_BF16, 0, CUDA_R_16BF, CUBLAS_COMPUTE_32F},
+        {ACCEL_F64, 0, CUDA_R_64F, CUBLAS_COMPUTE_64F},
+    };
+    const double flops = 2.0 * (double)n * (double)n * (double)n;
+    const int64_t ld = (int64_t)n;
+    const float one_f = 1.0f, zero_f = 0.0f;
+    const double one_d = 1.0, zero_d = 0.0;
+    for (const Case &c : cases) {
+        const unsigned g = b.dev->max_blocks;
+        for (int i = 0; i < 3; ++i) {
+            switch (c.dtype) {
+            case ACCEL_F32:
+                init_kernel<float><<<g, 256, 0, b.stream>>>((float *)b.d[i], n * n, 3u + i);
+                break;
+            case ACCEL_F64:
+                init_kernel<double><<<g, 256, 0, b.stream>>>((double *)b.d[i], n * n, 3u + i);
+                break;
+            case ACCEL_F16:
+                init_kernel<__half><<<g, 256, 0, b.stream>>>((__half *)b.d[i], n * n, 3u + i);
+                break;
+            default:
+                init_kernel<__nv_bfloat16>
+                    <<<g, 256, 0, b.stream>>>((__nv_bfloat16 *)b.d[i], n * n, 3u + i);
+                break;
+            }
+        }
+        if (!b.ok(cudaGetLastError(), "init kernel"))
+            return;
+        const void *alpha = c.dtype == ACCEL_F64 ? (const void *)&one_d : (const void *)&one_f;
+        const void *beta = c.dtype == ACCEL_F64 ? (const void *)&zero_d : (const void *)&zero_f;
+        cublasStatus_t gs = CUBLAS_STATUS_SUCCESS;
+        double ms = b.time_events(
+            [&] {
+                gs = b.ctx->blas.gemm_ex_64(b.blas, CUBLAS_OP_N, CUBLAS_OP_N, ld, ld, ld, alpha,
+                                            b.d[0], c.type, ld, b.d[1], c.type, ld, beta, b.d[2],
+                                            c.type, ld, c.compute, CUBLAS_GEMM_DEFAULT);
+                return gs == CUBLAS_STATUS_SUCCESS;
+            },
+            "cublasGemmEx");
+        if (gs != CUBLAS_STATUS_SUCCESS) {
+            b.ctx->host->log(ACCEL_LOG_WARN, "ceilings: cublasGemmEx (dtype %u%s): %s", c.dtype,
+                             c.tf32 ? ", TF32" : "", b.ctx->blas.status_name(gs));
+            continue;
+        }
+        if (ms <= 0)
+            return;
+        double tflops = flops / (ms * 1e-3) * 1e-12;
+        if (c.tf32)
+            out->gemm_tf32_tflops = tflops;
+        else
+            out->gemm_tflops[c.dtype] = tflops;
+    }
+    out->gemm_n = n;
+    snprintf(out->gemm_method, sizeof out->gemm_method, "cuBLAS cublasGemmEx_64");
+}
+
+void measure_launch(Bench &b, accel_ceilings *out)
+{
+    double t[kMaxRepeats];
+    const unsigned reps = std::max(b.reps, 9u) < kMaxRepeats ? std::max(b.reps, 9u) : kMaxRepeats;
+    for (unsigned r = 0; r <= reps; ++r) {
+        double t0 = now_s();
+        for (int i = 0; i < kLaunchBatch; ++i)
+            empty_kernel<<<1, 1, 0, b.stream>>>();
+        double t1 = now_s();
+        if (!b.ok(cudaGetLastError(), "empty kernel") ||
+            !b.ok(cudaStreamSynchronize(b.stream), "empty kernel"))
+            return;
+        if (r > 0)
+            t[r - 1] = (t1 - t0) / kLaunchBatch;
+    }
+    out->launch_us = median(t, reps) * 1e6;
+}
+
+void measure_transfers(Bench &b, size_t bytes, accel_ceilings *out)
+{
+    if (!b.alloc3(bytes))
+        return;
+    if (!b.ok(cudaMallocHost(&b.host_pinned, bytes), "cudaMallocHost"))
+        return;
+    b.host_pageable = malloc(bytes);
+    if (!b.host_pageable) {
+        b.ok(cudaErrorMemoryAllocation, "malloc (pageable host memory)");
+        return;
+    }
+    /* Touch every page first: a copy should not time page faults. */
+    memset(b.host_pinned, 1, bytes);
+    memset(b.host_pageable, 1, bytes);
+    const double gb = (double)bytes * 1e-9;
+    double ms = b.time_events(
+        [&] {
+            return b.ok(cudaMemcpyAsync(b.d[0], b.host_pinned, bytes, cudaMemcpyHostToDevice,
+                                        b.stream),
+                        "cudaMemcpyAsync (pinned to device)");
+        },
+        "pinned copy");
+    if (ms > 0)
+        out->h2d_pinned_gbs = gb / (ms * 1e-3);
+    ms = b.time_events(
+        [&] {
+            return b.ok(cudaMemcpyAsync(b.host_pinned, b.d[0], bytes, cudaMemcpyDeviceToHost,
+                                        b.stream),
+                        "cudaMemcpyAsync (device to pinned)");
+        },
+        "pinned copy");
+    if (ms > 0)
+        out->d2h_pinned_gbs = gb / (ms * 1e-3);
+    double s = b.time_host([&] {
+        return b.ok(cudaMemcpy(b.d[0], b.host_pageable, bytes, cudaMemcpyHostToDevice),
+                    "cudaMemcpy (pageable to device)");
+    });
+    if (s > 0)
+        out->h2d_pageable_gbs = gb / s;
+    s = b.time_host([&] {
+        return b.ok(cudaMemcpy(b.host_pageable, b.d[0], bytes, cudaMemcpyDeviceToHost),
+                    "cudaMemcpy (device to pageable)");
+    });
+    if (s > 0)
+        out->d2h_pageable_gbs = gb / s;
+    out->transfer_bytes = bytes;
+}
+
+} // namespace
+
+extern "C" int32_t accel_cuda__measure_ceilings(void *vctx, uint32_t device,
+                                                const accel_ceilings_options *opt,
+                                                accel_ceilings *out)
+{
+    const accel_cuda_ctx *ctx = (const accel_cuda_ctx *)vctx;
+    int32_t st = accel_cuda__set_device(ctx, device);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    Bench b;
+    b.ctx = ctx;
+    b.dev = &ctx->devices[device];
+    b.reps = opt->repeats ? std::min(opt->repeats, kMaxRepeats) : kDefaultRepeats;
+    const uint64_t copy_bytes = std::max<uint64_t>(opt->copy_bytes ? opt->copy_bytes
+                                                                   : kDefaultCopyBytes,
+                                                   4096);
+    const uint64_t gemm_n = opt->gemm_n ? opt->gemm_n : kDefaultGemmN;
+    const uint64_t transfer_bytes = std::max<uint64_t>(
+        opt->transfer_bytes ? opt->transfer_bytes : kDefaultTransferBytes, 4096);
+
+    if (b.ok(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking), "cudaStreamCreate") &&
+        b.ok(cudaEventCreate(&b.e0), "cudaEventCreate") &&
+        b.ok(cudaEventCreate(&b.e1), "cudaEventCreate")) {
+        if (opt->what & ACCEL_CEILING_COPY)
+            measure_copy(b, (size_t)copy_bytes, out);
+        if (b.err == cudaSuccess && (opt->what & ACCEL_CEILING_GEMM))
+            measure_gemm(b, (size_t)gemm_n, out);
+        if (b.err == cudaSuccess && (opt->what & ACCEL_CEILING_LAUNCH))
+            measure_launch(b, out);
+        if (b.err == cudaSuccess && (opt->what & ACCEL_CEILING_TRANSFER))
+            measure_transfers(b, (size_t)transfer_bytes, out);
+    }
+    if (b.err == cudaSuccess)
+        (void)cudaStreamSynchronize(b.stream);
+    b.cleanup();
+    if (b.err != cudaSuccess) {
+        char what[96];
+        snprintf(what, sizeof what, "ceilings: %s", b.what);
+        return accel_cuda__fail(ctx, b.err, what);
+    }
+    return ACCEL_SUCCESS;
+}

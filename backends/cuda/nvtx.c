@@ -1,0 +1,75 @@
+/* nvtx.c — NVTX 3 ranges (header-only, shipped with the CUDA toolkit) around
+ * every op and transfer the CUDA backend enqueues, in an "accel" domain, so
+ * that Nsight Systems shows which accel call launched which kernels. The
+ * range covers the host-side enqueue; Nsight links it to the kernels and
+ * copies it launched. The plugin table points at these wrappers. */
+#include <pthread.h>
+
+#include <nvtx3/nvToolsExt.h>
+
+#include "ceilings.h"
+#include "cuda_internal.h"
+
+static nvtxDomainHandle_t domain;
+static pthread_once_t domain_once = PTHREAD_ONCE_INIT;
+
+static void domain_create(void)
+{
+    domain = nvtxDomainCreateA("accel");
+}
+
+static void push(const char *name, uint64_t count)
+{
+    pthread_once(&domain_once, domain_create);
+    nvtxEventAttributes_t a = {0};
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = name;
+    a.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT64;
+    a.payload.ullValue = count;
+    nvtxDomainRangePushEx(domain, &a);
+}
+
+static void pop(void)
+{
+    nvtxDomainRangePop(domain);
+}
+
+int32_t accel_cuda__op_execute_nvtx(void *ctx, accel_be_queue *q, const accel_op_desc *desc)
+{
+    push(desc->name ? desc->name : "accel op",
+         desc->op == ACCEL_OP_GEMM ? (uint64_t)desc->m * desc->n * desc->k
+                                   : (uint64_t)desc->operands[0].count);
+    int32_t rc = accel_cuda__op_execute(ctx, q, desc);
+    pop();
+    return rc;
+}
+
+int32_t accel_cuda__queue_write_nvtx(void *ctx, accel_be_queue *q, accel_be_buffer *dst,
+                                     size_t dst_offset, const void *src, size_t bytes)
+{
+    push("accel_queue_write", bytes);
+    int32_t rc = accel_cuda__queue_write(ctx, q, dst, dst_offset, src, bytes);
+    pop();
+    return rc;
+}
+
+int32_t accel_cuda__queue_read_nvtx(void *ctx, accel_be_queue *q, accel_be_buffer *src,
+                                    size_t src_offset, void *dst, size_t bytes)
+{
+    push("accel_queue_read", bytes);
+    int32_t rc = accel_cuda__queue_read(ctx, q, src, src_offset, dst, bytes);
+    pop();
+    return rc;
+}
+
+int32_t accel_cuda__queue_copy_nvtx(void *ctx, accel_be_queue *q, accel_be_buffer *src,
+                                    size_t src_offset, accel_be_buffer *dst, size_t dst_offset,
+                                    size_t bytes)
+{
+    push("accel_queue_copy", bytes);
+    int32_t rc = accel_cuda__queue_copy(ctx, q, src, src_offset, dst, dst_offset, bytes);
+    pop();
+    return rc;
+}

@@ -1,0 +1,637 @@
+/* core/verify.c — verify mode (shadow execution) and the runtime policy keys.
+ *
+ * When verify is on, an op on a device other than the reference is enqueued
+ * as: reads of every operand into host memory (the inputs as the op will see
+ * them, and the output's old contents), reads of a few guard elements on each
+ * side of the output range, the op, reads of the output and the guards again,
+ * then a host function. The host function runs the op on the reference
+ * device (through that device's private staging queue, on the inputs read
+ * before) and compares the outputs with accel_tolerance_compare (tolerance.c),
+ * and the guards bit for bit. The host function may not call into the
+ * backend of its own queue (accel/backend.h), so when the reference shares
+ * the op's backend (checking the CPU against itself) the comparison is
+ * deferred to the queue's next finish. A mismatch is logged, counted, written
+ * to a repro file when asked, and with on_mismatch = fail kept on the queue
+ * as ACCEL_ERROR_MISMATCH for its next synchronizing call.
+ *
+ * The [runtime] keys of verify, fallback and report are read here too. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "accel/verify.h"
+#include "internal.h"
+
+static char *dup_str(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ------------------------------------------------------------ the policy */
+
+void accel__policy_update_checked(accel_runtime *rt)
+{
+    accel__policy *p = rt->policy;
+    atomic_store_explicit(&rt->checked, p && (p->verify_ref || p->report), memory_order_relaxed);
+}
+
+static int key_line(const accel__config *cfg, const char *key)
+{
+    for (size_t i = 0; i < cfg->runtime.count; i++)
+        if (strcmp(cfg->runtime.items[i].key, key) == 0)
+            return cfg->runtime.items[i].line;
+    return 0;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"};
+    static const char *const no[] = {"false", "no", "off", "0"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0)
+            return *out = true, true;
+        if (strcasecmp(v, no[i]) == 0)
+            return *out = false, true;
+    }
+    return false;
+}
+
+static bool is_off(const char *v)
+{
+    return !*v || strcasecmp(v, "off") == 0 || strcasecmp(v, "none") == 0 ||
+           strcasecmp(v, "false") == 0 || strcasecmp(v, "0") == 0;
+}
+
+#define BAD_KEY(key, value, why)                                                                   \
+    accel__fail(ACCEL_ERROR_CONFIG, "%s: %s:%d: %s = %s: %s", fn, cfg->path, key_line(cfg, key),   \
+                key, value, why)
+
+accel_status accel__policy_open(accel_runtime *rt, const char *fn)
+{
+    const accel__config *cfg = rt->cfg;
+    accel__policy *p = calloc(1, sizeof *p);
+    if (!p)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    rt->policy = p;
+    p->cells = calloc((size_t)ACCEL__OP_SLOTS * (rt->device_count ? rt->device_count : 1),
+                      sizeof *p->cells);
+    if (!p->cells)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    p->verify_sample = 1.0;
+    p->verify_guard = 4;
+    p->verify_seed = 0x5eedu;
+    p->fallback_on_oom = true;
+
+    const char *v;
+    /* verify = DEVICE (reference) | off; ACCEL_VERIFY overrides. */
+    const char *verify = accel__config_runtime_get(cfg, "verify");
+    const char *env = getenv("ACCEL_VERIFY");
+    if (env)
+        verify = env;
+    if (verify && !is_off(verify)) {
+        if (accel_device_get_by_name(rt, verify, &p->verify_ref) != ACCEL_SUCCESS) {
+            if (env)
+                return accel__fail(ACCEL_ERROR_CONFIG,
+                                   "%s: ACCEL_VERIFY=%s names no loaded device (%s)", fn, env,
+                                   accel_last_error());
+            return BAD_KEY("verify", verify, "no such loaded device to check against");
+        }
+    }
+    if ((v = accel__config_runtime_get(cfg, "verify_sample"))) {
+        char *end;
+        double s = strtod(v, &end);
+        if (end == v || *end || !(s >= 0 && s <= 1))
+            return BAD_KEY("verify_sample", v, "expected a fraction from 0 to 1");
+        p->verify_sample = s;
+    }
+    if ((v = accel__config_runtime_get(cfg, "verify_guard"))) {
+        char *end;
+        unsigned long g = strtoul(v, &end, 10);
+        if (end == v || *end || g > 4096)
+            return BAD_KEY("verify_guard", v, "expected a number of elements from 0 to 4096");
+        p->verify_guard = (uint32_t)g;
+    }
+    if ((v = accel__config_runtime_get(cfg, "verify_repro_dir")) && *v) {
+        if (v[0] == '/') {
+            p->verify_repro_dir = dup_str(v);
+        } else {
+            size_t n = strlen(cfg->dir) + strlen(v) + 2;
+            p->verify_repro_dir = malloc(n);
+            if (p->verify_repro_dir)
+                snprintf(p->verify_repro_dir, n, "%s/%s", cfg->dir, v);
+        }
+        if (!p->verify_repro_dir)
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    if ((v = accel__config_runtime_get(cfg, "on_mismatch"))) {
+        if (strcasecmp(v, "fail") == 0)
+            p->verify_fail = true;
+        else if (strcasecmp(v, "warn") != 0)
+            return BAD_KEY("on_mismatch", v, "expected warn or fail");
+    }
+    if ((v = accel__config_runtime_get(cfg, "on_error"))) {
+        if (strcasecmp(v, "fail") == 0)
+            p->fallback_on_oom = false;
+        else if (strcasecmp(v, "fallback") != 0)
+            return BAD_KEY("on_error", v, "expected fallback or fail");
+    }
+    /* fallback = DEVICE | none; default cpu; strict = true forbids it. */
+    v = accel__config_runtime_get(cfg, "fallback");
+    if (!cfg->strict && !(v && is_off(v))) {
+        const char *name = v ? v : "cpu";
+        if (accel_device_get_by_name(rt, name, &p->fallback) != ACCEL_SUCCESS) {
+            p->fallback = NULL;
+            if (v)
+                accel__log(ACCEL_LOG_WARN, "%s:%d: fallback = %s names no loaded device; ops a "
+                           "backend lacks will fail", cfg->path, key_line(cfg, "fallback"), v);
+        }
+    }
+    accel__clear_error();
+    bool report = false;
+    if ((v = accel__config_runtime_get(cfg, "report")) && !parse_bool(v, &report))
+        return BAD_KEY("report", v, "expected true or false");
+    env = getenv("ACCEL_REPORT");
+    if (env && *env)
+        report = !is_off(env);
+    p->report = p->report_at_close = report;
+    accel__policy_update_checked(rt);
+    return ACCEL_SUCCESS;
+}
+
+/* ------------------------------------------------------------ public API */
+
+void accel_verify_options_init(accel_verify_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->sample = 1.0;
+    o->guard_elements = 4;
+}
+
+accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_options *o)
+{
+    static const char fn[] = "accel_verify_configure";
+    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!o || o->struct_size < sizeof *o)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: o is NULL or its struct_size is wrong (call "
+                           "accel_verify_options_init)",
+                           fn);
+    if (!(o->sample >= 0 && o->sample <= 1))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: sample = %g is not in [0, 1]", fn,
+                           o->sample);
+    accel_device *ref = NULL;
+    if (o->reference && *o->reference) {
+        st = accel_device_get_by_name(rt, o->reference, &ref);
+        if (st != ACCEL_SUCCESS)
+            return accel__fail(st, "%s: reference: %s", fn, accel_last_error());
+    }
+    char *dir = NULL;
+    if (o->repro_dir && *o->repro_dir && !(dir = dup_str(o->repro_dir)))
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    accel__policy *p = rt->policy;
+    /* The old folder name may still be in use by a job's copy; jobs copy it. */
+    free(p->verify_repro_dir);
+    p->verify_repro_dir = dir;
+    p->verify_ref = ref;
+    p->verify_sample = o->sample;
+    p->verify_seed = o->seed;
+    p->verify_fail = o->fail_on_mismatch;
+    p->verify_self = o->check_reference_device;
+    p->verify_guard = o->guard_elements;
+    accel__policy_update_checked(rt);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats *out)
+{
+    static const char fn[] = "accel_verify_stats_get";
+    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    const accel__policy *p = rt->policy;
+    accel_verify_stats s = {sizeof s, atomic_load(&p->checked), atomic_load(&p->mismatches),
+                            atomic_load(&p->skipped), atomic_load(&p->repro_files)};
+    memcpy(out, &s, sizeof s);
+    return ACCEL_SUCCESS;
+}
+
+/* ------------------------------------------------------------ the job */
+
+typedef struct vjob {
+    accel_runtime *rt;
+    accel_device *dev, *ref;
+    accel_op_desc d;
+    size_t esize;
+    void *pre[4];           /* operands before the op */
+    void *post;             /* the output after it */
+    size_t lo, hi;          /* guard elements before and after the output */
+    void *guard_pre, *guard_post;
+    bool cancelled, fail;
+    char *repro_dir;
+    uint64_t seed;
+} vjob;
+
+static void vjob_free(vjob *j)
+{
+    if (!j)
+        return;
+    for (int i = 0; i < 4; i++)
+        free(j->pre[i]);
+    free(j->post);
+    free(j->guard_pre);
+    free(j->guard_post);
+    free(j->repro_dir);
+    free(j);
+}
+
+static uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15u;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+/* Elements of the buffer that holds be (a scan of the runtime's buffers:
+ * verify mode is a debugging mode). 0 when not found. */
+static size_t buffer_elements(accel_runtime *rt, const accel_be_buffer *be, size_t esize)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&rt->lock);
+    for (accel_buffer *b = rt->buffers; b; b = b->next) {
+        if (b->be == be) {
+            n = b->bytes / esize;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&rt->lock);
+    return n;
+}
+
+static vjob *vjob_new(accel_queue *q, const accel_op_desc *d)
+{
+    accel_runtime *rt = q->dev->rt;
+    accel__policy *p = rt->policy;
+    accel_device *ref = p->verify_ref;
+    if (p->verify_sample < 1.0) {
+        uint64_t t = atomic_fetch_add(&p->tick, 1);
+        double u = (double)(splitmix64(p->verify_seed ^ t) >> 11) * 0x1p-53;
+        if (u >= p->verify_sample) {
+            atomic_fetch_add(&p->skipped, 1);
+            return NULL;
+        }
+    }
+    if (ref->be->vt->op_supported(ref->be->ctx, ref->index, d) != ACCEL_SUCCESS ||
+        accel__staging_ensure(ref, d->name) != ACCEL_SUCCESS) {
+        accel__clear_error();
+        atomic_fetch_add(&p->skipped, 1);
+        return NULL;
+    }
+    vjob *j = calloc(1, sizeof *j);
+    if (!j)
+        goto oom;
+    j->rt = rt;
+    j->dev = q->dev;
+    j->ref = ref;
+    j->d = *d;
+    j->esize = accel__desc_esize(d);
+    j->fail = p->verify_fail;
+    j->seed = p->verify_seed;
+    if (p->verify_repro_dir && !(j->repro_dir = dup_str(p->verify_repro_dir)))
+        goto oom;
+    for (uint32_t i = 0; i < d->num_operands; i++) {
+        j->pre[i] = malloc(d->operands[i].count * j->esize + 1);
+        if (!j->pre[i])
+            goto oom;
+    }
+    const accel_op_operand *o = &d->operands[d->num_operands - 1];
+    j->post = malloc(o->count * j->esize + 1);
+    if (!j->post)
+        goto oom;
+    if (p->verify_guard) {
+        size_t n = buffer_elements(rt, o->buffer, j->esize);
+        size_t end = o->offset + o->count;
+        j->lo = o->offset < p->verify_guard ? o->offset : p->verify_guard;
+        j->hi = n > end ? (n - end < p->verify_guard ? n - end : p->verify_guard) : 0;
+        j->guard_pre = malloc((j->lo + j->hi) * j->esize + 1);
+        j->guard_post = malloc((j->lo + j->hi) * j->esize + 1);
+        if (!j->guard_pre || !j->guard_post)
+            goto oom;
+    }
+    return j;
+oom:
+    vjob_free(j);
+    atomic_fetch_add(&p->skipped, 1);
+    accel__log(ACCEL_LOG_WARN, "%s: verify skipped: out of host memory for the snapshots",
+               d->name);
+    return NULL;
+}
+
+static int32_t read_range(accel_queue *q, accel_be_buffer *buf, size_t offset, size_t count,
+                          size_t esize, void *dst)
+{
+    if (!count)
+        return ACCEL_SUCCESS;
+    return q->dev->be->vt->queue_read(q->dev->be->ctx, q->be, buf, offset * esize, dst,
+                                      count * esize);
+}
+
+static int32_t read_guards(accel_queue *q, vjob *j, void *dst)
+{
+    const accel_op_operand *o = &j->d.operands[j->d.num_operands - 1];
+    int32_t rc = read_range(q, o->buffer, o->offset - j->lo, j->lo, j->esize, dst);
+    if (rc == ACCEL_SUCCESS)
+        rc = read_range(q, o->buffer, o->offset + o->count, j->hi, j->esize,
+                        (char *)dst + j->lo * j->esize);
+    return rc;
+}
+
+/* ------------------------------------------------------------ checking */
+
+static void describe_shape(const accel_op_desc *d, char *out, size_t cap)
+{
+    if (d->op == ACCEL_OP_GEMM)
+        snprintf(out, cap, "m=%zu n=%zu k=%zu lda=%zu ldb=%zu ldc=%zu trans_a=%u trans_b=%u "
+                 "batch=%zu alpha=%g beta=%g", d->m, d->n, d->k, d->lda, d->ldb, d->ldc,
+                 d->trans_a, d->trans_b, d->batch_count, d->scalars[0], d->scalars[1]);
+    else if (d->op == ACCEL_OP_TRANSPOSE)
+        snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
+    else
+        snprintf(out, cap, "n=%zu", d->operands[0].count);
+}
+
+static void write_repro(vjob *j, char *path_out, size_t cap)
+{
+    path_out[0] = '\0';
+    if (!j->repro_dir)
+        return;
+    mkdir(j->repro_dir, 0777);
+    uint64_t n = atomic_fetch_add(&j->rt->policy->repro_files, 1);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/accel-repro-%ld-%" PRIu64 "-%s.bin", j->repro_dir,
+             (long)getpid(), n, accel_op_name((accel_op_code)j->d.op));
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        accel__log(ACCEL_LOG_WARN, "verify: cannot write repro file %s: %s", path,
+                   strerror(errno));
+        return;
+    }
+    const accel_op_desc *d = &j->d;
+    fprintf(f, "accel-repro 1\n");
+    fprintf(f, "device %s\nreference %s\n", j->dev->name, j->ref->name);
+    fprintf(f, "op %u %s\ndtype %u\nflags %u\n", d->op, accel_op_name((accel_op_code)d->op),
+            d->dtype, d->flags);
+    fprintf(f, "scalars %a %a %a %a\n", d->scalars[0], d->scalars[1], d->scalars[2],
+            d->scalars[3]);
+    fprintf(f, "seed %" PRIu64 "\nrng_offset %" PRIu64 "\nverify_seed %" PRIu64 "\n", d->seed,
+            d->rng_offset, j->seed);
+    fprintf(f, "gemm %u %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu\n", d->trans_a, d->trans_b,
+            d->m, d->n, d->k, d->lda, d->ldb, d->ldc, d->batch_count, d->stride_a, d->stride_b,
+            d->stride_c);
+    fprintf(f, "operands %u\n", d->num_operands);
+    for (uint32_t i = 0; i < d->num_operands; i++)
+        fprintf(f, "operand %u %zu %zu\n", i, d->operands[i].offset, d->operands[i].count);
+    fprintf(f, "data\n");
+    /* Operands before the op, then the output the device gave. */
+    for (uint32_t i = 0; i < d->num_operands; i++)
+        fwrite(j->pre[i], j->esize, d->operands[i].count, f);
+    fwrite(j->post, j->esize, d->operands[d->num_operands - 1].count, f);
+    if (fclose(f) == 0)
+        snprintf(path_out, cap, "%s", path);
+}
+
+/* Run the op on the reference device on the snapshots; fills expected. */
+static accel_status run_reference(vjob *j, void *expected)
+{
+    accel_device *ref = j->ref;
+    const accel_backend *vt = ref->be->vt;
+    void *ctx = ref->be->ctx;
+    accel_op_desc d = j->d;
+    accel_be_buffer *bufs[4] = {NULL, NULL, NULL, NULL};
+    int32_t rc = ACCEL_SUCCESS;
+    pthread_mutex_lock(&ref->staging_lock);
+    accel__clear_error();
+    for (uint32_t i = 0; i < d.num_operands && rc == ACCEL_SUCCESS; i++) {
+        size_t bytes = d.operands[i].count * j->esize;
+        rc = vt->buffer_alloc(ctx, ref->index, bytes, &bufs[i]);
+        if (rc == ACCEL_SUCCESS && bytes)
+            rc = vt->queue_write(ctx, ref->staging, bufs[i], 0, j->pre[i], bytes);
+        d.operands[i].buffer = bufs[i];
+        d.operands[i].offset = 0;
+    }
+    uint32_t out = d.num_operands - 1;
+    if (rc == ACCEL_SUCCESS)
+        rc = vt->op_execute(ctx, ref->staging, &d);
+    if (rc == ACCEL_SUCCESS && d.operands[out].count)
+        rc = vt->queue_read(ctx, ref->staging, bufs[out], 0, expected,
+                            d.operands[out].count * j->esize);
+    int32_t frc = vt->queue_finish(ctx, ref->staging);
+    if (rc == ACCEL_SUCCESS)
+        rc = frc;
+    for (uint32_t i = 0; i < d.num_operands; i++)
+        if (bufs[i])
+            vt->buffer_free(ctx, bufs[i]);
+    pthread_mutex_unlock(&ref->staging_lock);
+    return (accel_status)rc;
+}
+
+static void vjob_check(accel__xop *x)
+{
+    vjob *j = x->payload;
+    if (!j || j->cancelled)
+        return;
+    accel__policy *p = j->rt->policy;
+    const accel_op_desc *d = &j->d;
+    const accel_op_operand *o = &d->operands[d->num_operands - 1];
+    void *expected = malloc(o->count * j->esize + 1);
+    if (!expected) {
+        atomic_fetch_add(&p->skipped, 1);
+        return;
+    }
+    accel_status st = run_reference(j, expected);
+    if (st != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "verify: %s: the reference run on %s failed (%s); not checked",
+                   d->name, j->ref->name, *accel_last_error() ? accel_last_error()
+                                                                : accel_status_string(st));
+        atomic_fetch_add(&p->skipped, 1);
+        free(expected);
+        return;
+    }
+    accel_compare_result r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    const void *inputs[4] = {j->pre[0], j->pre[1], j->pre[2], j->pre[3]};
+    st = accel_tolerance_compare(d, inputs, j->post, expected, &r);
+    atomic_fetch_add(&p->checked, 1);
+    char what[1024];
+    what[0] = '\0';
+    char shape[256];
+    describe_shape(d, shape, sizeof shape);
+    const char *op = accel_op_name((accel_op_code)d->op);
+    const char *dt = accel_dtype_name((accel_dtype)d->dtype);
+    if (st != ACCEL_SUCCESS) {
+        snprintf(what, sizeof what,
+                 "%s (%s %s, %s) on %s disagrees with %s: element %zu: got %.17g, expected "
+                 "%.17g, error %.3g > bound %.3g (%s); %zu of %zu elements bad",
+                 d->name, op, dt, shape, j->dev->name, j->ref->name, r.first_bad, r.got,
+                 r.expected, r.error, r.bound, r.rule, r.bad, r.checked);
+    } else if (j->lo + j->hi &&
+               memcmp(j->guard_pre, j->guard_post, (j->lo + j->hi) * j->esize) != 0) {
+        size_t i = 0;
+        while (memcmp((char *)j->guard_pre + i * j->esize, (char *)j->guard_post + i * j->esize,
+                      j->esize) == 0)
+            i++;
+        long rel = i < j->lo ? -(long)(j->lo - i) : (long)(o->count + i - j->lo);
+        snprintf(what, sizeof what,
+                 "%s (%s %s, %s) on %s wrote outside its output range [%zu, %zu): element %ld "
+                 "of the range (buffer element %zu) changed",
+                 d->name, op, dt, shape, j->dev->name, o->offset, o->offset + o->count, rel,
+                 (size_t)((long)o->offset + rel));
+    }
+    free(expected);
+    if (!what[0])
+        return;
+    atomic_fetch_add(&p->mismatches, 1);
+    char repro[4096];
+    write_repro(j, repro, sizeof repro);
+    accel__log(ACCEL_LOG_WARN, "verify: %s%s%s", what, repro[0] ? "; repro file " : "", repro);
+    if (j->fail) {
+        x->status = ACCEL_ERROR_MISMATCH;
+        snprintf(x->message, sizeof x->message, "verify: %.*s", (int)(sizeof x->message - 9),
+                 what);
+    }
+}
+
+/* In the host function: check, then free the snapshots at once (the queue
+ * read into them before this ran), so long runs without a finish do not
+ * keep them. done is stored after this returns, so reaping sees keep. */
+static void vjob_run(accel__xop *x)
+{
+    vjob_check(x);
+    vjob_free(x->payload);
+    x->payload = NULL;
+    x->keep = false;
+}
+
+static void vjob_wait(accel__xop *x)
+{
+    (void)x;
+}
+
+static void vjob_release(accel__xop *x)
+{
+    vjob_free(x->payload);
+    x->payload = NULL;
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+accel_status accel__dispatch_checked(accel_queue *q, const accel_op_desc *d, bool empty)
+{
+    accel_device *dev = q->dev;
+    accel_runtime *rt = dev->rt;
+    accel__policy *p = rt->policy;
+    const accel_backend *vt = dev->be->vt;
+    if (p->report)
+        accel__report_count(rt, dev, d->op);
+    if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
+        return accel__fallback(
+            q, d, empty,
+            accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                        "%s: the %s backend does not support %s on %s for %s", d->name,
+                        dev->be->name, accel_op_name((accel_op_code)d->op),
+                        accel_dtype_name((accel_dtype)d->dtype), dev->name));
+    if (empty)
+        return ACCEL_SUCCESS;
+    vjob *j = NULL;
+    if (p->verify_ref && (dev != p->verify_ref || p->verify_self))
+        j = vjob_new(q, d);
+
+    pthread_mutex_lock(&q->lock);
+    int32_t rc = ACCEL_SUCCESS;
+    accel__clear_error();
+    if (j) {
+        for (uint32_t i = 0; i < d->num_operands && rc == ACCEL_SUCCESS; i++)
+            rc = read_range(q, d->operands[i].buffer, d->operands[i].offset,
+                            d->operands[i].count, j->esize, j->pre[i]);
+        if (rc == ACCEL_SUCCESS && j->lo + j->hi)
+            rc = read_guards(q, j, j->guard_pre);
+        if (rc != ACCEL_SUCCESS) {
+            /* Reads may be queued: the queue keeps j until it has passed them. */
+            j->cancelled = true;
+            accel__log(ACCEL_LOG_WARN, "%s: verify skipped: snapshot failed: %s", d->name,
+                       accel_last_error());
+            accel__clear_error();
+            rc = ACCEL_SUCCESS;
+        }
+    }
+    rc = ACCEL__TRACING() ? accel__trace_op_locked(q, d) : vt->op_execute(dev->be->ctx, q->be, d);
+    accel_status st = ACCEL_SUCCESS;
+    char saved[512];
+    if (rc != ACCEL_SUCCESS) {
+        st = accel__fail_relay((accel_status)rc, "%s", d->name);
+        snprintf(saved, sizeof saved, "%s", accel_last_error());
+    }
+    if (j) {
+        const accel_op_operand *o = &d->operands[d->num_operands - 1];
+        if (rc != ACCEL_SUCCESS || j->cancelled)
+            j->cancelled = true;
+        else if (read_range(q, o->buffer, o->offset, o->count, j->esize, j->post) !=
+                     ACCEL_SUCCESS ||
+                 (j->lo + j->hi && read_guards(q, j, j->guard_post) != ACCEL_SUCCESS))
+            j->cancelled = true;
+        bool cancelled = j->cancelled;
+        if (cancelled)
+            atomic_fetch_add(&p->skipped, 1);
+        accel__xop *x = accel__xop_new(ACCEL__XOP_CALL, d->name);
+        if (x) {
+            x->payload = j;
+            x->release = vjob_release;
+            x->keep = true;
+            /* The host function may not call its own queue's backend. */
+            if (j->ref->be == dev->be) {
+                x->run = vjob_wait;
+                x->finish = vjob_check;
+            } else {
+                x->run = vjob_run;
+            }
+        }
+        if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
+            /* Without its host function the queue may still read into j. */
+            vt->queue_finish(dev->be->ctx, q->be);
+            if (x)
+                accel__xop_free(x);
+            else
+                vjob_free(j);
+            if (!cancelled)
+                atomic_fetch_add(&p->skipped, 1);
+        }
+        if (rc != ACCEL_SUCCESS)
+            accel__set_error("%s", saved);
+        else
+            accel__clear_error();
+    }
+    pthread_mutex_unlock(&q->lock);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fallback(q, d, empty, st);
+    return ACCEL_SUCCESS;
+}

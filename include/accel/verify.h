@@ -1,0 +1,174 @@
+/* accel/verify.h — cross-checking and placement: the tolerance model that says
+ * when two backends give "the same answer", verify mode (every op on a device
+ * is also run on a reference device and compared), the fallback policy (ops a
+ * backend lacks run on another device) and the placement report (which device
+ * ran what, how many fallbacks and why).
+ *
+ * Everything here can also be set in plugins.ini ([runtime] verify,
+ * verify_sample, verify_repro_dir, verify_guard, on_mismatch, on_error,
+ * fallback, strict, selftest, report) or by environment (ACCEL_VERIFY=cpu,
+ * ACCEL_REPORT=1); the calls below override the file for one runtime.
+ *
+ * Tolerance model (accel_tolerance_compare; eps is the dtype's machine epsilon:
+ * 2^-23 f32, 2^-52 f64, 2^-10 f16, 2^-7 bf16; u = eps/2):
+ * - fill, copy, transpose, reduce_max/min, random_uniform: bit-identical
+ *   values (NaN payloads aside);
+ * - add, sub, mul, div, sqrt, neg, abs, relu, max, min, scale: within 1 ulp
+ *   of the reference (each backend is correctly rounded, so they agree);
+ * - exp, log, tanh: within 4 ulp (glibc libm: exp/log <= 2 ulp, tanh <= 3 ulp
+ *   as measured; CUDA Math API: expf 2, logf 1, tanhf 2 ulp, f64 1-2 ulp;
+ *   the difference of two such results is bounded by the sum);
+ * - axpby: within 2 ulp (two products and a sum, each rounded once, or fused);
+ * - random_normal: within 4 ulp + 64*eps*stddev (Box-Muller through libm;
+ *   the angle 2*pi*u2 is rounded before cos/sin);
+ * - sum: |got - ref| <= c*n*eps*sum|x_i|, dot: <= c*n*eps*sum|x_i*y_i|, with
+ *   c = 2 and n the length: each result is within gamma_n*sum|.| of the exact
+ *   one, gamma_n = n*u/(1 - n*u) (Higham, "Accuracy and Stability of
+ *   Numerical Algorithms", 2nd ed. 2002, eqs. (3.4)-(3.5) and §4.2), and the
+ *   two results' difference within twice that;
+ * - GEMM: |got_ij - ref_ij| <= c*(k+2)*eps*(|alpha|*(|A||B|)_ij + |beta|*|C_ij|)
+ *   with c = 2 (Higham §3.5: |C - fl(AB)| <= gamma_k |A||B|; +2 for alpha,
+ *   beta and the final rounding); with ACCEL_OP_FLAG_ALLOW_TF32, eps = 2^-10;
+ *   elements of C between rows (ldc > n) or batches must not change;
+ * - everywhere: NaN must meet NaN, and +-Inf the same +-Inf; a finite result
+ *   against a non-finite one is a mismatch.
+ */
+#ifndef ACCEL_VERIFY_H
+#define ACCEL_VERIFY_H
+
+#include "accel/accel.h"
+#include "accel/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --------------------------------------------------------------- names */
+
+/** Short lower-case name of an op code ("add", "gemm"); "unknown" otherwise. */
+ACCEL_API const char *accel_op_name(accel_op_code op);
+
+/** Machine epsilon of dtype (2^-23 for f32); 0 for an unknown dtype. */
+ACCEL_API double accel_dtype_epsilon(accel_dtype dtype);
+
+/* ------------------------------------------------------------ tolerance */
+
+/* The outcome of comparing one op's output with its reference. Indices are
+ * elements of the output operand (operand num_operands-1), from its start. */
+typedef struct accel_compare_result {
+    uint32_t struct_size;
+    size_t checked;   /* output elements compared */
+    size_t bad;       /* elements outside the bound */
+    size_t first_bad; /* index of the first bad element; SIZE_MAX when none */
+    double got, expected, error, bound; /* at first_bad (error may be Inf) */
+    double worst_ratio; /* max over elements of error/bound (0 when all exact) */
+    const char *rule;   /* the bound applied, e.g. "1 ulp", "c*n*eps*sum|x|" */
+} accel_compare_result;
+
+/** Compare the output `got` of op with the reference output `expected` under
+ *  the tolerance model above. op describes the op as dispatched (its operand
+ *  buffers are ignored; counts, offsets, shapes and scalars are used).
+ *  inputs[i] points at a host copy of operand i's elements as they were
+ *  before the op (inputs[num_operands-1], the output's old contents, is
+ *  needed for AXPBY, GEMM and transpose and may be NULL otherwise). got and
+ *  expected hold the output operand's count elements. out may be NULL.
+ *  Returns ACCEL_SUCCESS when every element is within its bound,
+ *  ACCEL_ERROR_MISMATCH when one is not, ACCEL_ERROR_INVALID_ARGUMENT for NULL
+ *  pointers or an op/dtype the model does not cover. Thread-safe; allocates
+ *  nothing. */
+ACCEL_API accel_status accel_tolerance_compare(const accel_op_desc *op, const void *const inputs[4],
+                                               const void *got, const void *expected,
+                                               accel_compare_result *out);
+
+/* ----------------------------------------------------------- verify mode */
+
+typedef struct accel_verify_options {
+    uint32_t struct_size;
+    /* Reference device name ("cpu"); NULL or "" turns verify mode off. */
+    const char *reference;
+    /* Fraction of ops checked, 0..1 (1: every op). Sampling is deterministic
+     * for a given seed. */
+    double sample;
+    uint64_t seed;
+    /* true: a mismatch becomes the queue's sticky ACCEL_ERROR_MISMATCH,
+     * returned by its next accel_queue_finish or blocking transfer
+     * (on_mismatch = fail); false: logged as a warning (on_mismatch = warn). */
+    bool fail_on_mismatch;
+    /* Also check ops that run on the reference device itself (for testing the
+     * checker; the reference is then run at the queue's next finish). */
+    bool check_reference_device;
+    /* Folder for one repro file per mismatch (accel replay FILE); NULL: none. */
+    const char *repro_dir;
+    /* Elements next to each output range (each side, within its buffer) that
+     * must be unchanged by the op; catches writes out of range. 0: none.
+     * Other queues must not write there while a checked op runs. */
+    uint32_t guard_elements;
+} accel_verify_options;
+
+/** Zero *o, set struct_size, sample = 1, guard_elements = 4. */
+ACCEL_API void accel_verify_options_init(accel_verify_options *o);
+
+/** Set rt's verify mode (replaces what plugins.ini and ACCEL_VERIFY said). Ops
+ *  already enqueued keep the mode they were enqueued with. Errors:
+ *  ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (sample outside
+ *  0..1, struct_size), ACCEL_ERROR_NOT_FOUND (no such reference device).
+ *  Call it while no other thread enqueues on rt. */
+ACCEL_API accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_options *o);
+
+typedef struct accel_verify_stats {
+    uint32_t struct_size;
+    uint64_t checked;    /* ops compared with the reference */
+    uint64_t mismatches; /* of which outside the tolerance */
+    uint64_t skipped;    /* ops not checked: sampling, reference lacks the op, failed */
+    uint64_t repro_files;
+} accel_verify_stats;
+
+/** Counters since the runtime opened. Ops are counted once their check ran
+ *  (finish the queues first). Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_INVALID_ARGUMENT. Thread-safe. */
+ACCEL_API accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats *out);
+
+/* ---------------------------------------------------------- fallback */
+
+/** Where ops run that a device's backend does not support (or, with on_oom,
+ *  that fail at enqueue with ACCEL_ERROR_OUT_OF_DEVICE_MEMORY): device name,
+ *  or NULL/"" for no fallback (such ops return their error). Data moves to
+ *  the fallback device and back through host memory, in the queue's order.
+ *  Default: [runtime] fallback (default "cpu"), none when strict = true.
+ *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_NOT_FOUND. */
+ACCEL_API accel_status accel_fallback_configure(accel_runtime *rt, const char *device, bool on_oom);
+
+/* ------------------------------------------------------------- report */
+
+/* One line of the placement report: one op kind on one device. */
+typedef struct accel_report_row {
+    uint32_t struct_size;
+    accel_op_code op;
+    const char *device;     /* the device asked for */
+    uint64_t ops;           /* ops enqueued for it (counted while reporting is on) */
+    uint64_t fallbacks;     /* of which run on the fallback device */
+    const char *fallback_device; /* "" when none */
+    uint64_t bytes_moved;   /* bytes moved between devices for those fallbacks */
+    const char *reason;     /* why the first fallback happened; "" when none */
+} accel_report_row;
+
+/** Count every op per kind and device from now on (fallbacks are always
+ *  counted). On by [runtime] report = true or ACCEL_REPORT=1, which also
+ *  print the report to the log's stream (stderr) at accel_runtime_close. */
+ACCEL_API accel_status accel_report_enable(accel_runtime *rt, bool on);
+
+/** Copy up to cap rows (op kinds with any count, in op-code then device
+ *  order) into rows; *out_count gets the number of rows there are (may
+ *  exceed cap). Strings live as long as rt. Thread-safe. */
+ACCEL_API accel_status accel_report(const accel_runtime *rt, accel_report_row *rows, size_t cap,
+                                    size_t *out_count);
+
+/** The report as a text table into buf (always NUL-terminated when cap > 0);
+ *  *out_len (may be NULL) gets the full length. */
+ACCEL_API accel_status accel_report_format(const accel_runtime *rt, char *buf, size_t cap,
+                                           size_t *out_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_VERIFY_H */

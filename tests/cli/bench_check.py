@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Smoke test of `accel bench` (tools/accel/bench.c), not a measurement: runs
+`accel bench --quick --device cpu` with --json, --csv and --svg, and checks
+that the JSON parses and holds ceilings, results and targets; that the CSV has
+a header and rows of equal width; and that the SVG is well-formed XML with a
+bar (<rect>) per charted op. No timing is asserted.
+
+usage: bench_check.py ACCEL_PROGRAM WORK_DIR"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+
+def main():
+    accel, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    paths = {k: os.path.join(work, "bench." + k) for k in ("json", "csv", "svg")}
+    for p in paths.values():
+        if os.path.exists(p):
+            os.remove(p)
+    cmd = [accel, "bench", "--quick", "--device", "cpu", "--no-progress",
+           "--json", paths["json"], "--csv", paths["csv"], "--svg", paths["svg"]]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    sys.stdout.write(r.stdout)
+    sys.stderr.write(r.stderr)
+    assert r.returncode == 0, "accel bench exited with %d" % r.returncode
+    assert "PASS" in r.stdout or "MISS" in r.stdout, "no target lines in the table"
+
+    with open(paths["json"]) as f:
+        doc = json.load(f)
+    assert doc["tool"] == "accel bench" and doc["quick"] is True
+    devs = doc["devices"]
+    assert len(devs) == 1 and devs[0]["device"] == "cpu:0", devs
+    d = devs[0]
+    c = d["ceilings"]
+    for key in ("copy_gbs", "loop_gbs", "read_gbs", "launch_us"):
+        assert isinstance(c[key], (int, float)) and c[key] > 0, (key, c[key])
+    assert c["gemm_tflops"]["f32"] > 0 and c["gemm_tflops"]["f64"] > 0, c["gemm_tflops"]
+    ops = {(x["op"], x["dtype"]) for x in d["results"]}
+    for need in (("add", "f32"), ("sum", "f32"), ("dot", "f32"), ("gemm", "f32"), ("gemm", "f64")):
+        assert need in ops, "missing result %s" % (need,)
+    for x in d["results"]:
+        assert x["median_ms"] > 0 and x["rate"] > 0, x
+        if x["ceiling"] > 0:
+            assert abs(x["fraction"] - x["rate"] / x["ceiling"]) <= 1e-3 * x["fraction"] + 1e-9, x
+    assert d["dispatch_us"] > 0
+    names = [t["name"] for t in d["targets"]]
+    assert any(n.startswith("add f32") for n in names), names
+    assert any(n.startswith("gemm f64") for n in names), names
+    assert any(n.startswith("dispatch") for n in names), names
+    for t in d["targets"]:
+        assert t["pass"] == ((t["measured"] <= t["target"]) if t["compare"] == "<="
+                             else (t["measured"] >= t["target"])), t
+
+    with open(paths["csv"], newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0][:3] == ["device", "kind", "name"], rows[0]
+    assert all(len(row) == len(rows[0]) for row in rows), "ragged CSV"
+    assert sum(1 for row in rows if row[1] == "result") == len(d["results"])
+    assert sum(1 for row in rows if row[1] == "target") == len(d["targets"])
+
+    tree = ET.parse(paths["svg"])  # raises on malformed XML
+    root = tree.getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+    bars = root.findall("{http://www.w3.org/2000/svg}rect")
+    charted = sum(1 for x in d["results"] if x["ceiling"] > 0)
+    assert len(bars) >= 2, "no bars in the chart"
+    print("bench_check: ok (%d results, %d targets, %d svg rects, %d charted candidates)"
+          % (len(d["results"]), len(d["targets"]), len(bars), charted))
+
+
+if __name__ == "__main__":
+    main()

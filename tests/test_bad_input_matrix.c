@@ -1,0 +1,1191 @@
+/* test_bad_input_matrix.c — the bad-input matrix of issue 7: every public
+ * function of accel.h and npy.h against every kind of bad input that applies
+ * to it: NULL, a released handle, zero size, size/offset overflow
+ * (count*elemsize past SIZE_MAX, offset+count past the buffer), a wrong
+ * dtype, operands on another device (the mock test plugin is the second
+ * device), aliasing where it is not allowed, an unknown device name.
+ *
+ * Each cell asserts the documented status, a message naming the function,
+ * and that nothing outside the call's range changed: every buffer starts as
+ * the TU_SENTINEL pattern (guards included) and is read back after the
+ * failed calls. No crash is part of the assertion; under the debug-asan
+ * preset it also means no invalid access.
+ *
+ * The bodies are plain functions so that one test can run them all in one
+ * process and check that every ACCEL_API function declared in the public
+ * headers went through at least one cell (a new function without bad-input
+ * coverage fails that test by name). */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel/npy.h"
+#include "test_util.h"
+
+/* Under AddressSanitizer, let a huge malloc return NULL (as libc does) rather
+ * than abort: out-of-memory paths are what these tests check. The
+ * environment's ASAN_OPTIONS still override this default. */
+__attribute__((used, visibility("default"))) const char *__asan_default_options(void);
+__attribute__((used, visibility("default"))) const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
+
+static accel_runtime *rt;
+static accel_device *cpu, *mock;
+static accel_queue *q, *mq;
+
+static void setup(void)
+{
+    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = cpu, mock\n"
+                                        "[backend.cpu]\nlibrary = %s\nthreads = 2\n"
+                                        "[backend.mock]\nlibrary = %s\n",
+                                        TU_CPU_PLUGIN, TU_TEST_PLUGIN("mock")),
+                                 &rt, NULL);
+    cr_assert(s == ACCEL_SUCCESS, "open: %s", accel_last_error());
+    tu_ok(accel_device_get_by_name(rt, "cpu", &cpu));
+    tu_ok(accel_device_get_by_name(rt, "mock", &mock));
+    tu_ok(accel_queue_create(cpu, &q));
+    tu_ok(accel_queue_create(mock, &mq));
+}
+
+static void teardown(void)
+{
+    accel_runtime_close(rt);
+}
+
+TestSuite(bad_input_matrix, .init = setup, .fini = teardown);
+
+/* ------------------------------------------------------------ coverage */
+
+static const char *g_covered[512];
+static size_t g_ncovered;
+
+static void cover(const char *fn)
+{
+    for (size_t i = 0; i < g_ncovered; ++i)
+        if (strcmp(g_covered[i], fn) == 0)
+            return;
+    cr_assert(g_ncovered < sizeof g_covered / sizeof *g_covered);
+    g_covered[g_ncovered++] = fn;
+}
+
+/* The call failed with `expected` and accel_last_error() names fn. */
+#define expect_fail(call, expected, fn)                                                          \
+    do {                                                                                         \
+        cover(fn);                                                                               \
+        accel_status st_ = (call);                                                               \
+        cr_assert(st_ == (expected), "%s: got %s, expected %s (\"%s\")", #call,                  \
+                  accel_status_name(st_), accel_status_name(expected), accel_last_error());      \
+        cr_assert(strstr(accel_last_error(), fn) != NULL,                                        \
+                  "%s: message \"%s\" does not name %s", #call, accel_last_error(), fn);         \
+    } while (0)
+
+#define expect_ok(call, fn)                                                                      \
+    do {                                                                                         \
+        cover(fn);                                                                               \
+        accel_status st_ = (call);                                                               \
+        cr_assert(st_ == ACCEL_SUCCESS, "%s: got %s (\"%s\")", #call, accel_status_name(st_),    \
+                  accel_last_error());                                                           \
+    } while (0)
+
+/* ------------------------------------------------------------ sentinels */
+
+#define N 16 /* payload elements of every test buffer */
+
+/* An f32 buffer on q's device: N payload elements, TU_GUARD guards each side,
+ * everything TU_SENTINEL. */
+static tu_dbuf sentinel_on(accel_queue *queue)
+{
+    return tu_upload(queue, ACCEL_F32, NULL, N);
+}
+
+static size_t total_elems(const tu_dbuf *b)
+{
+    return b->count + 2 * b->guard;
+}
+
+/* Every element of the buffer, guards included, is still the sentinel. */
+static void expect_untouched_on(accel_queue *queue, const tu_dbuf *b, const char *what)
+{
+    tu_ok(accel_queue_finish(queue));
+    size_t n = total_elems(b);
+    float *v = malloc(n * sizeof *v);
+    cr_assert(v);
+    tu_ok(accel_queue_read_blocking(queue, b->buf, 0, v, n * sizeof *v));
+    for (size_t i = 0; i < n; ++i)
+        cr_assert((double)v[i] == TU_SENTINEL, "%s: element %zu changed to %g", what, i, (double)v[i]);
+    free(v);
+}
+
+static void expect_untouched(const tu_dbuf *b, const char *what)
+{
+    expect_untouched_on(q, b, what);
+}
+
+/* A buffer handle that was live and has been released. */
+static accel_buffer *released_buffer(void)
+{
+    accel_buffer *b;
+    tu_ok(accel_buffer_create(cpu, 64, &b));
+    accel_buffer_release(b);
+    return b;
+}
+
+/* A runtime, and its device, that were live and have been closed. */
+static void closed_runtime(accel_runtime **out_rt, accel_device **out_dev)
+{
+    accel_runtime *r;
+    tu_ok(accel_runtime_open(TU_DEFAULT_CONFIG, &r));
+    tu_ok(accel_device_get(r, 0, out_dev));
+    accel_runtime_close(r);
+    *out_rt = r;
+}
+
+/* ------------------------------------------------------------ slice ops */
+
+typedef enum op_kind {
+    K_OUT,     /* [0] out                      fill, random_* */
+    K_X_OUT,   /* [0] x, [1] out               copy, scale, unary */
+    K_A_B_OUT, /* [0] a, [1] b, [2] out        binary */
+    K_X_Y,     /* [0] x, [1] y (in and out)    axpby */
+    K_RED,     /* [0] x, [1] out (count 1)     reductions */
+    K_DOT      /* [0] x, [1] y, [2] out (1)    dot */
+} op_kind;
+
+typedef accel_status (*op_call)(accel_queue *q, accel_dtype dt, const accel_slice *s);
+
+typedef struct op_entry {
+    const char *name;
+    op_kind kind;
+    op_call call;
+    bool half_ok;   /* f16 is accepted (by validation) */
+    bool empty_err; /* zero elements is INVALID_ARGUMENT (max/min: no identity) */
+} op_entry;
+
+#define W1(fn, ...)                                                                              \
+    static accel_status call_##fn(accel_queue *qq, accel_dtype dt, const accel_slice *s)        \
+    {                                                                                            \
+        return fn(qq, dt, __VA_ARGS__);                                                          \
+    }
+W1(accel_fill, 1.0, s[0])
+W1(accel_random_uniform, 7, 0, s[0])
+W1(accel_random_normal, 7, 0, 0.0, 1.0, s[0])
+W1(accel_copy, s[0], s[1])
+W1(accel_scale, 2.0, s[0], s[1])
+W1(accel_neg, s[0], s[1])
+W1(accel_abs, s[0], s[1])
+W1(accel_sqrt, s[0], s[1])
+W1(accel_exp, s[0], s[1])
+W1(accel_log, s[0], s[1])
+W1(accel_tanh, s[0], s[1])
+W1(accel_relu, s[0], s[1])
+W1(accel_add, s[0], s[1], s[2])
+W1(accel_sub, s[0], s[1], s[2])
+W1(accel_mul, s[0], s[1], s[2])
+W1(accel_div, s[0], s[1], s[2])
+W1(accel_max, s[0], s[1], s[2])
+W1(accel_min, s[0], s[1], s[2])
+W1(accel_axpby, 1.0, s[0], 2.0, s[1])
+W1(accel_sum, s[0], s[1])
+W1(accel_reduce_max, s[0], s[1])
+W1(accel_reduce_min, s[0], s[1])
+W1(accel_dot, s[0], s[1], s[2])
+
+static accel_status call_accel_binary(accel_queue *qq, accel_dtype dt, const accel_slice *s)
+{
+    return accel_binary(qq, ACCEL_OP_SUB, dt, s[0], s[1], s[2]);
+}
+static accel_status call_accel_unary(accel_queue *qq, accel_dtype dt, const accel_slice *s)
+{
+    return accel_unary(qq, ACCEL_OP_ABS, dt, s[0], s[1]);
+}
+static accel_status call_accel_reduce(accel_queue *qq, accel_dtype dt, const accel_slice *s)
+{
+    return accel_reduce(qq, ACCEL_OP_SUM, dt, s[0], s[1]);
+}
+
+#define OP(fn, kind, half, empty) {#fn, kind, call_##fn, half, empty}
+static const op_entry ops[] = {
+    OP(accel_fill, K_OUT, false, false),
+    OP(accel_random_uniform, K_OUT, false, false),
+    OP(accel_random_normal, K_OUT, false, false),
+    OP(accel_copy, K_X_OUT, true, false),
+    OP(accel_scale, K_X_OUT, false, false),
+    OP(accel_unary, K_X_OUT, false, false),
+    OP(accel_neg, K_X_OUT, false, false),
+    OP(accel_abs, K_X_OUT, false, false),
+    OP(accel_sqrt, K_X_OUT, false, false),
+    OP(accel_exp, K_X_OUT, false, false),
+    OP(accel_log, K_X_OUT, false, false),
+    OP(accel_tanh, K_X_OUT, false, false),
+    OP(accel_relu, K_X_OUT, false, false),
+    OP(accel_binary, K_A_B_OUT, false, false),
+    OP(accel_add, K_A_B_OUT, false, false),
+    OP(accel_sub, K_A_B_OUT, false, false),
+    OP(accel_mul, K_A_B_OUT, false, false),
+    OP(accel_div, K_A_B_OUT, false, false),
+    OP(accel_max, K_A_B_OUT, false, false),
+    OP(accel_min, K_A_B_OUT, false, false),
+    OP(accel_axpby, K_X_Y, false, false),
+    OP(accel_reduce, K_RED, false, false),
+    OP(accel_sum, K_RED, false, false),
+    OP(accel_reduce_max, K_RED, false, true),
+    OP(accel_reduce_min, K_RED, false, true),
+    OP(accel_dot, K_DOT, false, false),
+};
+#define NOPS (sizeof ops / sizeof *ops)
+
+static unsigned n_operands(op_kind k)
+{
+    switch (k) {
+    case K_OUT:
+        return 1;
+    case K_X_OUT:
+    case K_X_Y:
+    case K_RED:
+        return 2;
+    case K_A_B_OUT:
+    case K_DOT:
+        return 3;
+    }
+    return 0;
+}
+
+/* Operand i counts: the one-element output of reductions and dot. */
+static size_t operand_count(op_kind k, unsigned i)
+{
+    return ((k == K_RED && i == 1) || (k == K_DOT && i == 2)) ? 1 : N;
+}
+
+/* Three sentinel buffers on a queue's device, one per operand position. */
+typedef struct op_bufs {
+    tu_dbuf b[3];
+} op_bufs;
+
+static op_bufs bufs_make(accel_queue *queue)
+{
+    op_bufs o;
+    for (int i = 0; i < 3; ++i)
+        o.b[i] = sentinel_on(queue);
+    return o;
+}
+
+static void bufs_check_and_free(op_bufs *o, const char *what)
+{
+    for (int i = 0; i < 3; ++i) {
+        expect_untouched(&o->b[i], tu_fmt("%s, operand buffer %d", what, i));
+        tu_release(&o->b[i]);
+    }
+}
+
+/* The valid slices of op on o: operand i is the payload of buffer i. */
+static void valid_slices(const op_entry *op, const op_bufs *o, accel_slice *s)
+{
+    for (unsigned i = 0; i < 3; ++i)
+        s[i] = accel_slice_of(o->b[i].buf, TU_GUARD, i < n_operands(op->kind) ? operand_count(op->kind, i) : 0);
+}
+
+static void body_ops_null_and_released(void)
+{
+    accel_queue *dead_q;
+    tu_ok(accel_queue_create(cpu, &dead_q));
+    accel_queue_release(dead_q);
+    accel_buffer *dead = released_buffer();
+    op_bufs o = bufs_make(q);
+    for (size_t k = 0; k < NOPS; ++k) {
+        const op_entry *op = &ops[k];
+        accel_slice s[3];
+        valid_slices(op, &o, s);
+        expect_fail(op->call(NULL, ACCEL_F32, s), ACCEL_ERROR_INVALID_HANDLE, op->name);
+        expect_fail(op->call(dead_q, ACCEL_F32, s), ACCEL_ERROR_INVALID_HANDLE, op->name);
+        /* A buffer handle where the queue belongs. */
+        expect_fail(op->call((accel_queue *)(void *)o.b[0].buf, ACCEL_F32, s),
+                    ACCEL_ERROR_INVALID_HANDLE, op->name);
+        for (unsigned i = 0; i < n_operands(op->kind); ++i) {
+            accel_slice t[3];
+            memcpy(t, s, sizeof t);
+            t[i].buffer = NULL;
+            expect_fail(op->call(q, ACCEL_F32, t), ACCEL_ERROR_INVALID_HANDLE, op->name);
+            t[i].buffer = dead;
+            expect_fail(op->call(q, ACCEL_F32, t), ACCEL_ERROR_INVALID_HANDLE, op->name);
+            t[i].buffer = (accel_buffer *)(void *)q;
+            expect_fail(op->call(q, ACCEL_F32, t), ACCEL_ERROR_INVALID_HANDLE, op->name);
+        }
+    }
+    bufs_check_and_free(&o, "ops with NULL/released handles");
+}
+
+static void body_ops_wrong_dtype(void)
+{
+    op_bufs o = bufs_make(q);
+    const accel_dtype bad[] = {ACCEL_DTYPE_INVALID, (accel_dtype)99, (accel_dtype)-1, ACCEL_DTYPE_COUNT_};
+    for (size_t k = 0; k < NOPS; ++k) {
+        const op_entry *op = &ops[k];
+        accel_slice s[3];
+        valid_slices(op, &o, s);
+        for (size_t j = 0; j < sizeof bad / sizeof *bad; ++j)
+            expect_fail(op->call(q, bad[j], s), ACCEL_ERROR_DTYPE_MISMATCH, op->name);
+        if (!op->half_ok) {
+            expect_fail(op->call(q, ACCEL_F16, s), ACCEL_ERROR_DTYPE_MISMATCH, op->name);
+            expect_fail(op->call(q, ACCEL_BF16, s), ACCEL_ERROR_DTYPE_MISMATCH, op->name);
+        }
+    }
+    bufs_check_and_free(&o, "ops with a wrong dtype");
+}
+
+static void body_ops_out_of_range(void)
+{
+    op_bufs o = bufs_make(q);
+    size_t total = N + 2 * TU_GUARD;
+    for (size_t k = 0; k < NOPS; ++k) {
+        const op_entry *op = &ops[k];
+        accel_slice s[3];
+        valid_slices(op, &o, s);
+        for (unsigned i = 0; i < n_operands(op->kind); ++i) {
+            size_t c = s[i].count;
+            struct {
+                size_t offset, count;
+                const char *what;
+            } bad[] = {
+                {total - c + 1, c, "one element past the end"},
+                {total + 1, 0, "an empty range past the end"},
+                {SIZE_MAX, c, "offset + count wraps"},
+                {SIZE_MAX - c + 1, c, "offset + count == 2^64"},
+                /* offset + count fits, (offset + count) * 4 bytes wraps. */
+                {SIZE_MAX / 4 + 1, c, "offset * 4 wraps"},
+                {0, c == 1 ? 1 : SIZE_MAX / 4 + 2, "count * 4 wraps"},
+            };
+            for (size_t j = 0; j < sizeof bad / sizeof *bad; ++j) {
+                if (c == 1 && j == 5)
+                    continue; /* one-element outputs: the count is fixed at 1 */
+                accel_slice t[3];
+                memcpy(t, s, sizeof t);
+                t[i].offset = bad[j].offset;
+                t[i].count = bad[j].count;
+                accel_status st = op->call(q, ACCEL_F32, t);
+                cover(op->name);
+                /* An empty range past the end with other operands of N
+                 * elements can be reported as either; both are errors. */
+                bool ok = st == ACCEL_ERROR_OUT_OF_RANGE ||
+                          (bad[j].count != c && st == ACCEL_ERROR_SHAPE_MISMATCH);
+                cr_assert(ok, "%s operand %u, %s: got %s (\"%s\")", op->name, i, bad[j].what,
+                          accel_status_name(st), accel_last_error());
+                cr_assert(strstr(accel_last_error(), op->name), "%s: \"%s\"", op->name, accel_last_error());
+            }
+        }
+    }
+    bufs_check_and_free(&o, "ops with ranges past the end");
+}
+
+static void body_ops_device_mismatch(void)
+{
+    op_bufs o = bufs_make(q);
+    op_bufs m = bufs_make(mq);
+    for (size_t k = 0; k < NOPS; ++k) {
+        const op_entry *op = &ops[k];
+        accel_slice s[3];
+        valid_slices(op, &o, s);
+        for (unsigned i = 0; i < n_operands(op->kind); ++i) {
+            accel_slice t[3];
+            memcpy(t, s, sizeof t);
+            t[i].buffer = m.b[i].buf;
+            expect_fail(op->call(q, ACCEL_F32, t), ACCEL_ERROR_DEVICE_MISMATCH, op->name);
+        }
+        /* Every operand on the CPU but the queue on the mock device. */
+        expect_fail(op->call(mq, ACCEL_F32, s), ACCEL_ERROR_DEVICE_MISMATCH, op->name);
+    }
+    for (int i = 0; i < 3; ++i) {
+        expect_untouched_on(mq, &m.b[i], "mock buffer after device mismatches");
+        tu_release(&m.b[i]);
+    }
+    bufs_check_and_free(&o, "ops with operands on another device");
+}
+
+/* One buffer holds every operand; the output is shifted against an input. */
+static void body_ops_aliasing(void)
+{
+    tu_dbuf one = sentinel_on(q);
+    for (size_t k = 0; k < NOPS; ++k) {
+        const op_entry *op = &ops[k];
+        unsigned n = n_operands(op->kind);
+        if (op->kind == K_OUT)
+            continue; /* no input to alias */
+        accel_slice s[3];
+        for (unsigned i = 0; i < 3; ++i)
+            s[i] = accel_slice_of(one.buf, TU_GUARD, i < n ? operand_count(op->kind, i) : 0);
+        accel_slice t[3];
+        memcpy(t, s, sizeof t);
+        unsigned out = n - 1;
+        if (op->kind == K_RED || op->kind == K_DOT) {
+            /* Any overlap of the one-element output with an input. */
+            t[out].offset = TU_GUARD + 5;
+            expect_fail(op->call(q, ACCEL_F32, t), ACCEL_ERROR_INVALID_ARGUMENT, op->name);
+            t[out].offset = TU_GUARD; /* even exactly at its first element */
+            expect_fail(op->call(q, ACCEL_F32, t), ACCEL_ERROR_INVALID_ARGUMENT, op->name);
+        } else {
+            /* Elementwise: partial overlap (a shifted range) with each input. */
+            for (unsigned in = 0; in < out; ++in) {
+                memcpy(t, s, sizeof t);
+                for (unsigned j = 0; j < n; ++j)
+                    t[j].count = 8;
+                t[out].offset = TU_GUARD + 1;
+                t[in].offset = TU_GUARD;
+                /* the other input of a binary op stays clear of out: [13, 21) */
+                if (n == 3)
+                    t[1 - in].offset = TU_GUARD + 10;
+                accel_status st = op->call(q, ACCEL_F32, t);
+                cover(op->name);
+                cr_assert(st == ACCEL_ERROR_INVALID_ARGUMENT, "%s: out overlapping operand %u by 7: %s (%s)",
+                          op->name, in, accel_status_name(st), accel_last_error());
+                cr_assert(strstr(accel_last_error(), op->name), "%s", accel_last_error());
+            }
+        }
+    }
+    expect_untouched(&one, "buffer after partially aliased ops");
+    tu_release(&one);
+
+    /* Positive control: exactly in place is allowed for elementwise ops. */
+    tu_dbuf x = sentinel_on(q);
+    expect_ok(accel_neg(q, ACCEL_F32, tu_slice(&x), tu_slice(&x)), "accel_neg");
+    expect_ok(accel_add(q, ACCEL_F32, tu_slice(&x), tu_slice(&x), tu_slice(&x)), "accel_add");
+    double v[N];
+    tu_download(q, &x, v);
+    for (int i = 0; i < N; ++i)
+        cr_assert(v[i] == -2 * TU_SENTINEL, "in-place element %d: %g", i, v[i]);
+    tu_check_guards(q, &x, "in-place ops");
+    tu_release(&x);
+}
+
+/* Zero elements: nothing is read or written, and the call succeeds (except
+ * max/min: no identity); sum and dot of nothing write their output, 0. */
+static void body_ops_zero_size(void)
+{
+    op_bufs o = bufs_make(q);
+    accel_buffer *empty;
+    tu_ok(accel_buffer_create(cpu, 0, &empty));
+    for (size_t k = 0; k < NOPS; ++k) {
+        const op_entry *op = &ops[k];
+        bool writes_zero = op->kind == K_DOT || (op->kind == K_RED && !op->empty_err);
+        if (writes_zero)
+            continue; /* checked below */
+        for (int where = 0; where < 2; ++where) {
+            accel_slice s[3];
+            for (unsigned i = 0; i < 3; ++i)
+                s[i] = accel_slice_of(where ? empty : o.b[i].buf, where ? 0 : TU_GUARD,
+                                      operand_count(op->kind, i) == 1 ? 1 : 0);
+            if (op->kind == K_RED)
+                s[1] = accel_slice_of(o.b[1].buf, TU_GUARD, 1);
+            accel_status st = op->call(q, ACCEL_F32, s);
+            cover(op->name);
+            accel_status want = op->empty_err ? ACCEL_ERROR_INVALID_ARGUMENT : ACCEL_SUCCESS;
+            cr_assert(st == want, "%s of 0 elements (%s): %s, expected %s (%s)", op->name,
+                      where ? "zero-length buffer" : "empty slice", accel_status_name(st),
+                      accel_status_name(want), accel_last_error());
+        }
+    }
+    tu_ok(accel_queue_finish(q));
+    bufs_check_and_free(&o, "ops on zero elements");
+    /* sum/reduce(SUM) and dot of nothing: out = 0, nothing else touched. */
+    const char *names[] = {"accel_sum", "accel_reduce", "accel_dot"};
+    for (int j = 0; j < 3; ++j) {
+        tu_dbuf out = tu_upload(q, ACCEL_F32, NULL, 1);
+        accel_slice x = accel_slice_of(empty, 0, 0), r = tu_slice(&out);
+        accel_status st = j == 0   ? accel_sum(q, ACCEL_F32, x, r)
+                          : j == 1 ? accel_reduce(q, ACCEL_OP_SUM, ACCEL_F32, x, r)
+                                   : accel_dot(q, ACCEL_F32, x, x, r);
+        cover(names[j]);
+        cr_assert(st == ACCEL_SUCCESS, "%s of nothing: %s", names[j], accel_last_error());
+        double v;
+        tu_download(q, &out, &v);
+        cr_assert(v == 0.0, "%s of nothing gave %g", names[j], v);
+        tu_check_guards(q, &out, names[j]);
+        tu_release(&out);
+    }
+    accel_buffer_release(empty);
+}
+
+/* ------------------------------------------------------------ GEMM, transpose */
+
+/* A valid 4x5 * 5x3 GEMM, each matrix inside a sentinel buffer of N*2 payload. */
+typedef struct gemm_bufs {
+    tu_dbuf a, b, c;
+    accel_gemm_desc d;
+} gemm_bufs;
+
+static gemm_bufs gemm_make(void)
+{
+    gemm_bufs g;
+    g.a = tu_upload(q, ACCEL_F32, NULL, 20);
+    g.b = tu_upload(q, ACCEL_F32, NULL, 15);
+    g.c = tu_upload(q, ACCEL_F32, NULL, 12);
+    accel_gemm_desc_init(&g.d);
+    g.d.dtype = ACCEL_F32;
+    g.d.m = 4, g.d.n = 3, g.d.k = 5;
+    g.d.a = g.a.buf, g.d.lda = 5, g.d.a_offset = TU_GUARD;
+    g.d.b = g.b.buf, g.d.ldb = 3, g.d.b_offset = TU_GUARD;
+    g.d.c = g.c.buf, g.d.ldc = 3, g.d.c_offset = TU_GUARD;
+    return g;
+}
+
+static void gemm_free(gemm_bufs *g, const char *what)
+{
+    expect_untouched(&g->a, tu_fmt("%s: A", what));
+    expect_untouched(&g->b, tu_fmt("%s: B", what));
+    expect_untouched(&g->c, tu_fmt("%s: C", what));
+    tu_release(&g->a), tu_release(&g->b), tu_release(&g->c);
+}
+
+static void body_gemm_matrix(void)
+{
+    static const char G[] = "accel_gemm", M[] = "accel_matmul";
+    gemm_bufs g = gemm_make();
+    accel_buffer *mb;
+    tu_ok(accel_buffer_create(mock, 256, &mb));
+    /* Released last: a later create could reuse its address. */
+    accel_buffer *dead = released_buffer();
+    accel_gemm_desc d;
+    /* NULL */
+    expect_fail(accel_gemm(NULL, &g.d), ACCEL_ERROR_INVALID_HANDLE, G);
+    expect_fail(accel_gemm(q, NULL), ACCEL_ERROR_INVALID_ARGUMENT, G);
+    expect_fail(accel_matmul(NULL, ACCEL_F32, 1, 1, 1, g.a.buf, g.b.buf, g.c.buf), ACCEL_ERROR_INVALID_HANDLE, M);
+    accel_buffer **slots[] = {&d.a, &d.b, &d.c};
+    for (int i = 0; i < 3; ++i) {
+        d = g.d, *slots[i] = NULL;
+        expect_fail(accel_gemm(q, &d), ACCEL_ERROR_INVALID_HANDLE, G);
+        d = g.d, *slots[i] = dead; /* released */
+        expect_fail(accel_gemm(q, &d), ACCEL_ERROR_INVALID_HANDLE, G);
+        d = g.d, *slots[i] = mb; /* another device */
+        expect_fail(accel_gemm(q, &d), ACCEL_ERROR_DEVICE_MISMATCH, G);
+    }
+    expect_fail(accel_matmul(q, ACCEL_F32, 1, 1, 1, NULL, g.b.buf, g.c.buf), ACCEL_ERROR_INVALID_HANDLE, M);
+    expect_fail(accel_matmul(q, ACCEL_F32, 1, 1, 1, g.a.buf, dead, g.c.buf), ACCEL_ERROR_INVALID_HANDLE, M);
+    expect_fail(accel_matmul(q, ACCEL_F32, 1, 1, 1, g.a.buf, g.b.buf, mb), ACCEL_ERROR_DEVICE_MISMATCH, M);
+    expect_fail(accel_gemm(mq, &g.d), ACCEL_ERROR_DEVICE_MISMATCH, G);
+    /* wrong dtype */
+    d = g.d, d.dtype = (accel_dtype)77;
+    expect_fail(accel_gemm(q, &d), ACCEL_ERROR_DTYPE_MISMATCH, G);
+    expect_fail(accel_matmul(q, ACCEL_DTYPE_INVALID, 1, 1, 1, g.a.buf, g.b.buf, g.c.buf), ACCEL_ERROR_DTYPE_MISMATCH,
+                M);
+    /* descriptor from an older/newer caller that never called _init */
+    d = g.d, d.struct_size = 3;
+    expect_fail(accel_gemm(q, &d), ACCEL_ERROR_INVALID_ARGUMENT, G);
+    /* overflow: m*lda, k*ldb and batch strides past SIZE_MAX */
+    const struct {
+        size_t m, n, k, lda, ldb, ldc, batch, sa, sb, sc;
+    } over[] = {
+        {SIZE_MAX / 2, 3, 5, 5, 3, 3, 1, 0, 0, 0},
+        {4, 3, SIZE_MAX / 3, SIZE_MAX / 3, 3, 3, 1, 0, 0, 0},
+        {4, SIZE_MAX / 8, 5, 5, SIZE_MAX / 8, SIZE_MAX / 8, 1, 0, 0, 0},
+        {4, 3, 5, SIZE_MAX, 3, 3, 1, 0, 0, 0},
+        {4, 3, 5, 5, 3, 3, 2, SIZE_MAX / 2, 0, 12},
+        {4, 3, 5, 5, 3, 3, SIZE_MAX, 0, 0, 12},
+        {4, 3, 5, 5, 3, 3, 3, 20, 15, SIZE_MAX - 5},
+    };
+    for (size_t j = 0; j < sizeof over / sizeof *over; ++j) {
+        d = g.d;
+        d.m = over[j].m, d.n = over[j].n, d.k = over[j].k;
+        d.lda = over[j].lda, d.ldb = over[j].ldb, d.ldc = over[j].ldc;
+        d.batch_count = over[j].batch, d.stride_a = over[j].sa, d.stride_b = over[j].sb, d.stride_c = over[j].sc;
+        accel_status st = accel_gemm(q, &d);
+        cr_assert(st == ACCEL_ERROR_OUT_OF_RANGE || st == ACCEL_ERROR_INVALID_ARGUMENT,
+                  "gemm overflow case %zu: %s (%s)", j, accel_status_name(st), accel_last_error());
+        cr_assert(strstr(accel_last_error(), G), "%s", accel_last_error());
+    }
+    expect_fail(accel_matmul(q, ACCEL_F32, SIZE_MAX / 2, 4, 4, g.a.buf, g.b.buf, g.c.buf),
+                ACCEL_ERROR_INVALID_ARGUMENT, M); /* m*k overflows: documented as INVALID_ARGUMENT */
+    expect_fail(accel_matmul(q, ACCEL_F32, 4, 4, 100, g.a.buf, g.b.buf, g.c.buf), ACCEL_ERROR_OUT_OF_RANGE, M);
+    /* past the end: offsets */
+    d = g.d, d.a_offset = SIZE_MAX - 3;
+    expect_fail(accel_gemm(q, &d), ACCEL_ERROR_OUT_OF_RANGE, G);
+    d = g.d, d.c_offset = TU_GUARD + 1 + 12; /* C of 12 elements from 3+13 = 16 > 18-12 */
+    expect_fail(accel_gemm(q, &d), ACCEL_ERROR_OUT_OF_RANGE, G);
+    /* aliasing: C over A or B */
+    d = g.d, d.c = g.a.buf, d.c_offset = TU_GUARD + 2;
+    expect_fail(accel_gemm(q, &d), ACCEL_ERROR_INVALID_ARGUMENT, G);
+    expect_fail(accel_matmul(q, ACCEL_F32, 2, 2, 2, g.a.buf, g.b.buf, g.a.buf), ACCEL_ERROR_INVALID_ARGUMENT, M);
+    /* zero sizes: nothing written */
+    d = g.d, d.m = 0;
+    expect_ok(accel_gemm(q, &d), G);
+    d = g.d, d.n = 0;
+    expect_ok(accel_gemm(q, &d), G);
+    d = g.d, d.batch_count = 0;
+    {
+        accel_status st = accel_gemm(q, &d);
+        cr_assert(st == ACCEL_SUCCESS || st == ACCEL_ERROR_INVALID_ARGUMENT, "batch_count 0: %s",
+                  accel_status_name(st));
+    }
+    expect_ok(accel_matmul(q, ACCEL_F32, 0, 0, 0, g.a.buf, g.b.buf, g.c.buf), M);
+    accel_buffer_release(mb);
+    gemm_free(&g, "GEMM bad inputs");
+    /* accel_gemm_desc_init(NULL) is a no-op. */
+    accel_gemm_desc_init(NULL);
+    cover("accel_gemm_desc_init");
+}
+
+static void body_transpose_matrix(void)
+{
+    static const char T[] = "accel_transpose_2d";
+    tu_dbuf x = sentinel_on(q), out = sentinel_on(q);
+    accel_buffer *mb;
+    tu_ok(accel_buffer_create(mock, 256, &mb));
+    accel_buffer *dead = released_buffer();
+    const size_t g = TU_GUARD;
+    /* a valid 4x4 transpose as a positive reference point */
+    expect_fail(accel_transpose_2d(NULL, ACCEL_F32, 4, 4, x.buf, g, 4, out.buf, g, 4), ACCEL_ERROR_INVALID_HANDLE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, NULL, g, 4, out.buf, g, 4), ACCEL_ERROR_INVALID_HANDLE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, NULL, g, 4), ACCEL_ERROR_INVALID_HANDLE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, dead, g, 4, out.buf, g, 4), ACCEL_ERROR_INVALID_HANDLE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, mb, 0, 4), ACCEL_ERROR_DEVICE_MISMATCH, T);
+    expect_fail(accel_transpose_2d(q, (accel_dtype)9, 4, 4, x.buf, g, 4, out.buf, g, 4), ACCEL_ERROR_DTYPE_MISMATCH,
+                T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 3, out.buf, g, 4), ACCEL_ERROR_INVALID_ARGUMENT, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 2, 4, x.buf, g, 4, out.buf, g, 1), ACCEL_ERROR_INVALID_ARGUMENT, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 5, 4, x.buf, g, 4, out.buf, g, 5), ACCEL_ERROR_OUT_OF_RANGE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, SIZE_MAX - 2, 4, out.buf, g, 4),
+                ACCEL_ERROR_OUT_OF_RANGE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, out.buf, g + 4, 4), ACCEL_ERROR_OUT_OF_RANGE, T);
+    {
+        accel_status st = accel_transpose_2d(q, ACCEL_F32, SIZE_MAX / 2, 4, x.buf, g, 4, out.buf, g, SIZE_MAX / 2);
+        cr_assert(st == ACCEL_ERROR_OUT_OF_RANGE || st == ACCEL_ERROR_INVALID_ARGUMENT, "%s", accel_last_error());
+    }
+    /* no in-place transpose */
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, x.buf, g, 4), ACCEL_ERROR_INVALID_ARGUMENT, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 2, 2, x.buf, g, 2, x.buf, g + 3, 2), ACCEL_ERROR_INVALID_ARGUMENT, T);
+    /* zero rows or cols: nothing read or written */
+    expect_ok(accel_transpose_2d(q, ACCEL_F32, 0, 4, x.buf, g, 4, out.buf, g, 1), T);
+    expect_ok(accel_transpose_2d(q, ACCEL_F32, 4, 0, x.buf, g, 1, out.buf, g, 4), T);
+    accel_buffer_release(mb);
+    expect_untouched(&x, "transpose x");
+    expect_untouched(&out, "transpose out");
+    tu_release(&x), tu_release(&out);
+}
+
+/* ------------------------------------------------------------ transfers */
+
+/* write and read with one argument shape, so one loop covers all four. */
+static accel_status xfer_write(accel_queue *qq, accel_buffer *b, size_t off, void *h, size_t n)
+{
+    return accel_queue_write(qq, b, off, h, n);
+}
+static accel_status xfer_read(accel_queue *qq, accel_buffer *b, size_t off, void *h, size_t n)
+{
+    return accel_queue_read(qq, b, off, h, n);
+}
+static accel_status xfer_write_blocking(accel_queue *qq, accel_buffer *b, size_t off, void *h, size_t n)
+{
+    return accel_queue_write_blocking(qq, b, off, h, n);
+}
+static accel_status xfer_read_blocking(accel_queue *qq, accel_buffer *b, size_t off, void *h, size_t n)
+{
+    return accel_queue_read_blocking(qq, b, off, h, n);
+}
+
+static void body_transfers(void)
+{
+    static const char W[] = "accel_queue_write", R[] = "accel_queue_read", WB[] = "accel_queue_write_blocking",
+                      RB[] = "accel_queue_read_blocking", C[] = "accel_queue_copy";
+    tu_dbuf b = sentinel_on(q), b2 = sentinel_on(q);
+    size_t bytes = total_elems(&b) * sizeof(float);
+    accel_buffer *mb;
+    tu_ok(accel_buffer_create(mock, bytes, &mb));
+    accel_buffer *dead = released_buffer();
+    accel_queue *dead_q;
+    tu_ok(accel_queue_create(cpu, &dead_q));
+    accel_queue_release(dead_q);
+    /* Host memory with guard bytes around the region a read may write. */
+    unsigned char host[256 + 64];
+    memset(host, 0xA5, sizeof host);
+    unsigned char *h = host + 32;
+    struct {
+        const char *fn;
+        accel_status (*call)(accel_queue *, accel_buffer *, size_t, void *, size_t);
+    } t[4] = {{W, xfer_write}, {R, xfer_read}, {WB, xfer_write_blocking}, {RB, xfer_read_blocking}};
+    for (int i = 0; i < 4; ++i) {
+        const char *fn = t[i].fn;
+        expect_fail(t[i].call(NULL, b.buf, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(t[i].call(dead_q, b.buf, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(t[i].call(q, NULL, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(t[i].call(q, dead, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(t[i].call(q, (accel_buffer *)(void *)q, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(t[i].call(q, b.buf, 0, NULL, 4), ACCEL_ERROR_INVALID_ARGUMENT, fn);
+        expect_fail(t[i].call(q, b.buf, bytes - 3, h, 4), ACCEL_ERROR_OUT_OF_RANGE, fn);
+        expect_fail(t[i].call(q, b.buf, bytes + 1, h, 0), ACCEL_ERROR_OUT_OF_RANGE, fn);
+        expect_fail(t[i].call(q, b.buf, SIZE_MAX, h, 2), ACCEL_ERROR_OUT_OF_RANGE, fn);
+        expect_fail(t[i].call(q, b.buf, 8, h, SIZE_MAX - 4), ACCEL_ERROR_OUT_OF_RANGE, fn);
+        expect_fail(t[i].call(q, mb, 0, h, 4), ACCEL_ERROR_DEVICE_MISMATCH, fn);
+        expect_fail(t[i].call(mq, b.buf, 0, h, 4), ACCEL_ERROR_DEVICE_MISMATCH, fn);
+        /* zero bytes: success, NULL host allowed, even at the very end */
+        expect_ok(t[i].call(q, b.buf, bytes, NULL, 0), fn);
+        expect_ok(t[i].call(q, b.buf, 0, h, 0), fn);
+    }
+    /* Nothing was written to host memory by the failed reads. */
+    for (size_t i = 0; i < sizeof host; ++i)
+        cr_assert(host[i] == 0xA5, "host byte %zu changed by a failed read", i);
+    /* copy */
+    expect_fail(accel_queue_copy(NULL, b.buf, 0, b2.buf, 0, 4), ACCEL_ERROR_INVALID_HANDLE, C);
+    expect_fail(accel_queue_copy(dead_q, b.buf, 0, b2.buf, 0, 4), ACCEL_ERROR_INVALID_HANDLE, C);
+    expect_fail(accel_queue_copy(q, NULL, 0, b2.buf, 0, 4), ACCEL_ERROR_INVALID_HANDLE, C);
+    expect_fail(accel_queue_copy(q, b.buf, 0, NULL, 0, 4), ACCEL_ERROR_INVALID_HANDLE, C);
+    expect_fail(accel_queue_copy(q, dead, 0, b2.buf, 0, 4), ACCEL_ERROR_INVALID_HANDLE, C);
+    expect_fail(accel_queue_copy(q, b.buf, 0, dead, 0, 4), ACCEL_ERROR_INVALID_HANDLE, C);
+    expect_fail(accel_queue_copy(q, b.buf, bytes - 3, b2.buf, 0, 4), ACCEL_ERROR_OUT_OF_RANGE, C);
+    expect_fail(accel_queue_copy(q, b.buf, 0, b2.buf, bytes - 3, 4), ACCEL_ERROR_OUT_OF_RANGE, C);
+    expect_fail(accel_queue_copy(q, b.buf, SIZE_MAX, b2.buf, 0, 2), ACCEL_ERROR_OUT_OF_RANGE, C);
+    expect_fail(accel_queue_copy(q, b.buf, 4, b2.buf, 0, SIZE_MAX - 2), ACCEL_ERROR_OUT_OF_RANGE, C);
+    /* q on neither buffer's device */
+    expect_fail(accel_queue_copy(mq, b.buf, 0, b2.buf, 0, 4), ACCEL_ERROR_DEVICE_MISMATCH, C);
+    /* overlapping ranges of one buffer, in both directions */
+    expect_fail(accel_queue_copy(q, b.buf, 0, b.buf, 4, 8), ACCEL_ERROR_INVALID_ARGUMENT, C);
+    expect_fail(accel_queue_copy(q, b.buf, 4, b.buf, 0, 8), ACCEL_ERROR_INVALID_ARGUMENT, C);
+    expect_fail(accel_queue_copy(q, b.buf, 4, b.buf, 4, 8), ACCEL_ERROR_INVALID_ARGUMENT, C);
+    expect_ok(accel_queue_copy(q, b.buf, 0, b.buf, 0, 0), C);
+    expect_ok(accel_queue_copy(q, b.buf, bytes, b2.buf, bytes, 0), C);
+    expect_untouched(&b, "buffer after bad transfers");
+    expect_untouched(&b2, "second buffer after bad transfers");
+    accel_buffer_release(mb);
+    tu_release(&b), tu_release(&b2);
+}
+
+/* ------------------------------------------------------------ objects */
+
+static void body_buffers_and_host_memory(void)
+{
+    accel_runtime *dead_rt;
+    accel_device *dead_dev;
+    closed_runtime(&dead_rt, &dead_dev);
+    accel_buffer *b = (accel_buffer *)(uintptr_t)1;
+    expect_fail(accel_buffer_create(NULL, 16, &b), ACCEL_ERROR_INVALID_HANDLE, "accel_buffer_create");
+    cr_assert_null(b, "out_buffer must be NULL after a failure");
+    expect_fail(accel_buffer_create(dead_dev, 16, &b), ACCEL_ERROR_INVALID_HANDLE, "accel_buffer_create");
+    expect_fail(accel_buffer_create((accel_device *)(void *)q, 16, &b), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_buffer_create");
+    expect_fail(accel_buffer_create(cpu, 16, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_buffer_create");
+    accel_status st = accel_buffer_create(cpu, SIZE_MAX, &b);
+    cover("accel_buffer_create");
+    cr_assert(st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY || st == ACCEL_ERROR_OUT_OF_HOST_MEMORY, "SIZE_MAX bytes: %s",
+              accel_status_name(st));
+    cr_assert(strstr(accel_last_error(), "accel_buffer_create"), "%s", accel_last_error());
+    st = accel_buffer_create(mock, SIZE_MAX, &b);
+    cr_assert(st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, "mock SIZE_MAX bytes: %s", accel_status_name(st));
+    /* zero bytes is a valid, empty buffer */
+    expect_ok(accel_buffer_create(cpu, 0, &b), "accel_buffer_create");
+    cr_assert_eq(accel_buffer_size(b), 0u);
+    cr_assert(accel_buffer_device(b) == cpu);
+    accel_buffer_release(b);
+    /* released: getters give their documented "invalid" values */
+    cr_assert_eq(accel_buffer_size(b), 0u);
+    cover("accel_buffer_size");
+    cr_assert(strstr(accel_last_error(), "accel_buffer_size"), "%s", accel_last_error());
+    cr_assert_null(accel_buffer_device(b));
+    cover("accel_buffer_device");
+    cr_assert(strstr(accel_last_error(), "accel_buffer_device"), "%s", accel_last_error());
+    cr_assert_eq(accel_buffer_size(NULL), 0u);
+    cr_assert_null(accel_buffer_device(NULL));
+    /* releasing twice or NULL: no crash, the second names the function */
+    accel_buffer_release(NULL);
+    accel_buffer_release(b);
+    cover("accel_buffer_release");
+    cr_assert(strstr(accel_last_error(), "accel_buffer_release"), "%s", accel_last_error());
+
+    /* pinned host memory */
+    void *p = (void *)(uintptr_t)1;
+    expect_fail(accel_host_alloc(NULL, 64, &p), ACCEL_ERROR_INVALID_HANDLE, "accel_host_alloc");
+    cr_assert_null(p);
+    expect_fail(accel_host_alloc(dead_dev, 64, &p), ACCEL_ERROR_INVALID_HANDLE, "accel_host_alloc");
+    expect_fail(accel_host_alloc(cpu, 64, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_host_alloc");
+    st = accel_host_alloc(mock, SIZE_MAX, &p);
+    cover("accel_host_alloc");
+    cr_assert(st == ACCEL_ERROR_OUT_OF_HOST_MEMORY, "SIZE_MAX pinned bytes: %s", accel_status_name(st));
+    st = accel_host_alloc(cpu, SIZE_MAX - 8, &p);
+    cr_assert(st == ACCEL_ERROR_OUT_OF_HOST_MEMORY, "cpu SIZE_MAX pinned bytes: %s", accel_status_name(st));
+    expect_ok(accel_host_alloc(cpu, 0, &p), "accel_host_alloc");
+    cr_assert_not_null(p);
+    accel_host_free(cpu, p);
+    accel_host_free(cpu, p); /* twice: a warning, no crash */
+    cover("accel_host_free");
+    cr_assert(strstr(accel_last_error(), "accel_host_free"), "%s", accel_last_error());
+    int local;
+    accel_host_free(cpu, &local); /* not from accel_host_alloc */
+    cr_assert(strstr(accel_last_error(), "accel_host_free"), "%s", accel_last_error());
+    accel_host_free(NULL, NULL);
+}
+
+static void body_queues_and_events(void)
+{
+    accel_runtime *dead_rt;
+    accel_device *dead_dev;
+    closed_runtime(&dead_rt, &dead_dev);
+    accel_queue *nq = (accel_queue *)(uintptr_t)1;
+    expect_fail(accel_queue_create(NULL, &nq), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_create");
+    cr_assert_null(nq);
+    expect_fail(accel_queue_create(dead_dev, &nq), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_create");
+    expect_fail(accel_queue_create(cpu, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_queue_create");
+    accel_queue *dead_q;
+    tu_ok(accel_queue_create(cpu, &dead_q));
+    accel_queue_release(dead_q);
+    expect_fail(accel_queue_finish(NULL), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_finish");
+    expect_fail(accel_queue_finish(dead_q), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_finish");
+    cr_assert_null(accel_queue_device(NULL));
+    cr_assert_null(accel_queue_device(dead_q));
+    cover("accel_queue_device");
+    cr_assert(strstr(accel_last_error(), "accel_queue_device"), "%s", accel_last_error());
+    accel_queue_release(NULL);
+    accel_queue_release(dead_q);
+    cover("accel_queue_release");
+    cr_assert(strstr(accel_last_error(), "accel_queue_release"), "%s", accel_last_error());
+
+    accel_event *ev = (accel_event *)(uintptr_t)1;
+    expect_fail(accel_event_create(NULL, &ev), ACCEL_ERROR_INVALID_HANDLE, "accel_event_create");
+    cr_assert_null(ev);
+    expect_fail(accel_event_create(dead_dev, &ev), ACCEL_ERROR_INVALID_HANDLE, "accel_event_create");
+    expect_fail(accel_event_create(cpu, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_event_create");
+    accel_event *e1, *e2, *em, *dead_ev;
+    tu_ok(accel_event_create(cpu, &e1));
+    tu_ok(accel_event_create(cpu, &e2));
+    tu_ok(accel_event_create(mock, &em));
+    tu_ok(accel_event_create(cpu, &dead_ev));
+    accel_event_release(dead_ev);
+    bool done;
+    double ms = -7;
+    expect_fail(accel_event_record(NULL, q), ACCEL_ERROR_INVALID_HANDLE, "accel_event_record");
+    expect_fail(accel_event_record(e1, NULL), ACCEL_ERROR_INVALID_HANDLE, "accel_event_record");
+    expect_fail(accel_event_record(dead_ev, q), ACCEL_ERROR_INVALID_HANDLE, "accel_event_record");
+    expect_fail(accel_event_record(e1, dead_q), ACCEL_ERROR_INVALID_HANDLE, "accel_event_record");
+    expect_fail(accel_event_record(e1, mq), ACCEL_ERROR_DEVICE_MISMATCH, "accel_event_record");
+    expect_fail(accel_queue_wait_event(NULL, e1), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_wait_event");
+    expect_fail(accel_queue_wait_event(q, NULL), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_wait_event");
+    expect_fail(accel_queue_wait_event(q, dead_ev), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_wait_event");
+    expect_fail(accel_queue_wait_event(dead_q, e1), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_wait_event");
+    expect_fail(accel_event_synchronize(NULL), ACCEL_ERROR_INVALID_HANDLE, "accel_event_synchronize");
+    expect_fail(accel_event_synchronize(dead_ev), ACCEL_ERROR_INVALID_HANDLE, "accel_event_synchronize");
+    expect_fail(accel_event_query(NULL, &done), ACCEL_ERROR_INVALID_HANDLE, "accel_event_query");
+    expect_fail(accel_event_query(dead_ev, &done), ACCEL_ERROR_INVALID_HANDLE, "accel_event_query");
+    expect_fail(accel_event_query(e1, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_event_query");
+    expect_fail(accel_event_elapsed_ms(NULL, e2, &ms), ACCEL_ERROR_INVALID_HANDLE, "accel_event_elapsed_ms");
+    expect_fail(accel_event_elapsed_ms(e1, dead_ev, &ms), ACCEL_ERROR_INVALID_HANDLE, "accel_event_elapsed_ms");
+    expect_fail(accel_event_elapsed_ms(e1, e2, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_event_elapsed_ms");
+    expect_fail(accel_event_elapsed_ms(e1, e2, &ms), ACCEL_ERROR_INVALID_ARGUMENT, "accel_event_elapsed_ms");
+    tu_ok(accel_event_record(e1, q));
+    tu_ok(accel_event_record(em, mq));
+    tu_ok(accel_event_synchronize(e1));
+    expect_fail(accel_event_elapsed_ms(e1, em, &ms), ACCEL_ERROR_DEVICE_MISMATCH, "accel_event_elapsed_ms");
+    cr_assert(ms == -7, "out_ms written by a failed call");
+    /* A wait on an event of another backend is allowed (positive control). */
+    expect_ok(accel_queue_wait_event(q, em), "accel_queue_wait_event");
+    expect_ok(accel_queue_finish(q), "accel_queue_finish");
+    accel_event_release(NULL);
+    accel_event_release(dead_ev);
+    cover("accel_event_release");
+    cr_assert(strstr(accel_last_error(), "accel_event_release"), "%s", accel_last_error());
+    accel_event_release(e1), accel_event_release(e2), accel_event_release(em);
+}
+
+/* ------------------------------------------------------------ runtime, devices */
+
+static void body_runtime_and_devices(void)
+{
+    accel_runtime *dead_rt;
+    accel_device *dead_dev;
+    closed_runtime(&dead_rt, &dead_dev);
+    accel_runtime *r = (accel_runtime *)(uintptr_t)1;
+    expect_fail(accel_runtime_open(TU_DEFAULT_CONFIG, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_runtime_open");
+    expect_fail(accel_runtime_open("", &r), ACCEL_ERROR_INVALID_ARGUMENT, "accel_runtime_open");
+    cr_assert_null(r);
+    expect_fail(accel_runtime_open("/nonexistent/accel/plugins.ini", &r), ACCEL_ERROR_NOT_FOUND, "accel_runtime_open");
+    /* a path longer than PATH_MAX is refused, not overflowed */
+    char *longp = malloc(10000);
+    cr_assert(longp);
+    memset(longp, 'a', 9999);
+    longp[0] = '/';
+    longp[9999] = '\0';
+    accel_status st = accel_runtime_open(longp, &r);
+    cover("accel_runtime_open");
+    cr_assert(st == ACCEL_ERROR_NOT_FOUND || st == ACCEL_ERROR_IO || st == ACCEL_ERROR_INVALID_ARGUMENT,
+              "a 9999-character path: %s", accel_status_name(st));
+    free(longp);
+    accel_runtime_close(NULL);
+    accel_runtime_close(dead_rt); /* closed twice: a warning, no crash */
+    cover("accel_runtime_close");
+    cr_assert(strstr(accel_last_error(), "accel_runtime_close"), "%s", accel_last_error());
+
+    cr_assert_str_eq(accel_runtime_config_path(NULL), "");
+    cr_assert_str_eq(accel_runtime_config_path(dead_rt), "");
+    cover("accel_runtime_config_path");
+    cr_assert(strstr(accel_last_error(), "accel_runtime_config_path"), "%s", accel_last_error());
+    cr_assert_eq(accel_runtime_backend_count(NULL), 0u);
+    cr_assert_eq(accel_runtime_backend_count(dead_rt), 0u);
+    cover("accel_runtime_backend_count");
+    cr_assert(strstr(accel_last_error(), "accel_runtime_backend_count"), "%s", accel_last_error());
+    accel_backend_info bi;
+    memset(&bi, 0, sizeof bi);
+    bi.struct_size = sizeof bi;
+    expect_fail(accel_runtime_backend_info(NULL, 0, &bi), ACCEL_ERROR_INVALID_HANDLE, "accel_runtime_backend_info");
+    expect_fail(accel_runtime_backend_info(dead_rt, 0, &bi), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_runtime_backend_info");
+    expect_fail(accel_runtime_backend_info(rt, UINT32_MAX, &bi), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_runtime_backend_info");
+    expect_fail(accel_runtime_backend_info(rt, 2, &bi), ACCEL_ERROR_OUT_OF_RANGE, "accel_runtime_backend_info");
+    expect_fail(accel_runtime_backend_info(rt, 0, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_runtime_backend_info");
+
+    cr_assert_eq(accel_device_count(NULL), 0u);
+    cr_assert_eq(accel_device_count(dead_rt), 0u);
+    cover("accel_device_count");
+    cr_assert(strstr(accel_last_error(), "accel_device_count"), "%s", accel_last_error());
+    accel_device *dev = (accel_device *)(uintptr_t)1;
+    expect_fail(accel_device_get(NULL, 0, &dev), ACCEL_ERROR_INVALID_HANDLE, "accel_device_get");
+    expect_fail(accel_device_get(dead_rt, 0, &dev), ACCEL_ERROR_INVALID_HANDLE, "accel_device_get");
+    expect_fail(accel_device_get(rt, UINT32_MAX, &dev), ACCEL_ERROR_NOT_FOUND, "accel_device_get");
+    cr_assert_null(dev);
+    expect_fail(accel_device_get(rt, 0, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_get");
+    expect_fail(accel_device_get_by_name(NULL, "cpu", &dev), ACCEL_ERROR_INVALID_HANDLE, "accel_device_get_by_name");
+    expect_fail(accel_device_get_by_name(dead_rt, "cpu", &dev), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_device_get_by_name");
+    expect_fail(accel_device_get_by_name(rt, NULL, &dev), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_get_by_name");
+    expect_fail(accel_device_get_by_name(rt, "cpu", NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_get_by_name");
+    /* unknown device names */
+    const char *unknown[] = {"cuda9", "tpu", "cpu:1", "mock:1", "cpu:4294967295", "cpu:99999999999999999999",
+                             "CPU", "defaults"};
+    for (size_t i = 0; i < sizeof unknown / sizeof *unknown; ++i) {
+        dev = (accel_device *)(uintptr_t)1;
+        expect_fail(accel_device_get_by_name(rt, unknown[i], &dev), ACCEL_ERROR_NOT_FOUND,
+                    "accel_device_get_by_name");
+        cr_assert_null(dev, "%s", unknown[i]);
+    }
+    /* malformed names, including one far longer than any buffer */
+    char huge[5000];
+    memset(huge, 'x', sizeof huge - 1);
+    huge[sizeof huge - 1] = '\0';
+    const char *bad[] = {"", ":", "cpu:", "cpu:+1", "cpu: 0", "cp u", "cpu\n", huge, "../cpu", "cpu:0x1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i)
+        expect_fail(accel_device_get_by_name(rt, bad[i], &dev), ACCEL_ERROR_INVALID_ARGUMENT,
+                    "accel_device_get_by_name");
+    expect_fail(accel_device_default(NULL, &dev), ACCEL_ERROR_INVALID_HANDLE, "accel_device_default");
+    expect_fail(accel_device_default(dead_rt, &dev), ACCEL_ERROR_INVALID_HANDLE, "accel_device_default");
+    expect_fail(accel_device_default(rt, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_default");
+
+    accel_device_properties p;
+    accel_device_properties_init(&p);
+    accel_device_properties_init(NULL);
+    cover("accel_device_properties_init");
+    expect_fail(accel_device_properties_get(NULL, &p), ACCEL_ERROR_INVALID_HANDLE, "accel_device_properties_get");
+    expect_fail(accel_device_properties_get(dead_dev, &p), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_device_properties_get");
+    expect_fail(accel_device_properties_get(cpu, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_properties_get");
+    p.struct_size = 0;
+    expect_fail(accel_device_properties_get(cpu, &p), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_properties_get");
+    /* An older caller's smaller struct: nothing past struct_size is written. */
+    unsigned char small[64 + 32];
+    memset(small, 0xCC, sizeof small);
+    uint32_t sz = 64;
+    memcpy(small, &sz, sizeof sz);
+    expect_ok(accel_device_properties_get(cpu, (accel_device_properties *)(void *)small), "accel_device_properties_get");
+    for (size_t i = 64; i < sizeof small; ++i)
+        cr_assert(small[i] == 0xCC, "byte %zu past struct_size written", i);
+    cr_assert_str_eq(accel_device_name(NULL), "");
+    cr_assert_str_eq(accel_device_name(dead_dev), "");
+    cover("accel_device_name");
+    cr_assert(strstr(accel_last_error(), "accel_device_name"), "%s", accel_last_error());
+
+    /* ceilings: handles and outputs only (a measurement takes seconds) */
+    accel_ceilings_options_init(NULL);
+    cover("accel_ceilings_options_init");
+    accel_ceilings c;
+    memset(&c, 0, sizeof c);
+    expect_fail(accel_device_measure_ceilings(NULL, NULL, &c), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_device_measure_ceilings");
+    expect_fail(accel_device_measure_ceilings(dead_dev, NULL, &c), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_device_measure_ceilings");
+    expect_fail(accel_device_measure_ceilings(cpu, NULL, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_device_measure_ceilings");
+    expect_fail(accel_device_measure_ceilings(cpu, NULL, &c), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_device_measure_ceilings"); /* struct_size 0 */
+    c.struct_size = sizeof c;
+    expect_fail(accel_device_measure_ceilings(mock, NULL, &c), ACCEL_ERROR_UNSUPPORTED,
+                "accel_device_measure_ceilings");
+}
+
+/* ------------------------------------------------------------ values */
+
+static int g_log_calls;
+static void count_log(int level, const char *message, void *user)
+{
+    (void)level, (void)message, (void)user;
+    g_log_calls++;
+}
+
+static void body_status_and_values(void)
+{
+    const int odd[] = {-1, 999, INT32_MAX, INT32_MIN};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; ++i) {
+        cr_assert_str_eq(accel_status_string((accel_status)odd[i]), "unknown status");
+        cr_assert_not_null(accel_status_name((accel_status)odd[i]));
+        cr_assert_eq(accel_dtype_size((accel_dtype)odd[i]), 0u);
+        cr_assert_str_eq(accel_dtype_name((accel_dtype)odd[i]), "invalid");
+    }
+    cr_assert_eq(accel_dtype_size(ACCEL_DTYPE_INVALID), 0u);
+    cover("accel_status_string"), cover("accel_status_name"), cover("accel_dtype_size"), cover("accel_dtype_name");
+    cr_assert_not_null(accel_last_error());
+    cover("accel_last_error");
+    cr_assert_str_eq(accel_version(), ACCEL_VERSION_STRING);
+    cover("accel_version");
+    /* Out-of-range log levels clamp rather than crash; NULL restores stderr. */
+    accel_set_log_callback(count_log, NULL);
+    accel_set_log_level(-5);
+    accel_buffer_release((accel_buffer *)(void *)q); /* logs a warning */
+    accel_set_log_level(1000);
+    accel_set_log_callback(NULL, NULL);
+    accel_set_log_level(ACCEL_LOG_WARN);
+    cover("accel_set_log_callback"), cover("accel_set_log_level");
+    cr_assert(g_log_calls >= 1, "the log callback saw no line at level -5");
+}
+
+/* ------------------------------------------------------------ npy */
+
+static void body_npy(void)
+{
+    accel_npy_array a;
+    memset(&a, 0x5A, sizeof a);
+    const char *dir = tu_tmpdir();
+    expect_fail(accel_npy_load(NULL, &a), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_load");
+    cr_assert_null(a.data, "*out must be zeroed on failure");
+    expect_fail(accel_npy_load(tu_fmt("%s/x.npy", dir), NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_load");
+    expect_fail(accel_npy_load(tu_fmt("%s/missing.npy", dir), &a), ACCEL_ERROR_NOT_FOUND, "accel_npy_load");
+    expect_fail(accel_npy_load(dir, &a), ACCEL_ERROR_IO, "accel_npy_load"); /* a directory */
+    expect_fail(accel_npy_load_memory(NULL, 10, "m", &a), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_load_memory");
+    expect_fail(accel_npy_load_memory("\x93NUMPY", 6, NULL, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_npy_load_memory");
+    expect_fail(accel_npy_load_memory(NULL, 0, NULL, &a), ACCEL_ERROR_IO, "accel_npy_load_memory");
+    /* A header promising SIZE_MAX/2 x 4 elements (count * 4 bytes overflows). */
+    char hdr[128];
+    const char *dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775807, 4), }";
+    size_t hl = strlen(dict) + 1;
+    memcpy(hdr, "\x93NUMPY\x01\x00", 8);
+    hdr[8] = (char)hl, hdr[9] = 0;
+    memcpy(hdr + 10, dict, hl - 1);
+    hdr[10 + hl - 1] = '\n';
+    accel_status st = accel_npy_load_memory(hdr, 10 + hl, "overflow", &a);
+    cover("accel_npy_load_memory");
+    cr_assert(st == ACCEL_ERROR_IO || st == ACCEL_ERROR_UNSUPPORTED, "overflowing shape: %s (%s)",
+              accel_status_name(st), accel_last_error());
+    cr_assert(strstr(accel_last_error(), "overflow"), "%s", accel_last_error());
+    cr_assert_null(a.data);
+
+    float data[4] = {1, 2, 3, 4};
+    size_t shape[ACCEL_NPY_MAX_DIMS + 1] = {2, 2, 1, 1, 1, 1, 1, 1, 1};
+    const char *path = tu_fmt("%s/out.npy", dir);
+    expect_fail(accel_npy_save(NULL, ACCEL_F32, 1, shape, data), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
+    expect_fail(accel_npy_save(path, ACCEL_F32, ACCEL_NPY_MAX_DIMS + 1, shape, data), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_npy_save");
+    expect_fail(accel_npy_save(path, ACCEL_F32, 1, NULL, data), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
+    expect_fail(accel_npy_save(path, ACCEL_F32, 1, shape, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
+    size_t huge[2] = {SIZE_MAX / 2, 3};
+    expect_fail(accel_npy_save(path, ACCEL_F32, 2, huge, data), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
+    expect_fail(accel_npy_save(path, ACCEL_BF16, 1, shape, data), ACCEL_ERROR_UNSUPPORTED, "accel_npy_save");
+    expect_fail(accel_npy_save(path, (accel_dtype)99, 1, shape, data), ACCEL_ERROR_UNSUPPORTED, "accel_npy_save");
+    expect_fail(accel_npy_save(tu_fmt("%s/no/such/dir/x.npy", dir), ACCEL_F32, 1, shape, data), ACCEL_ERROR_IO,
+                "accel_npy_save");
+    /* nothing was left behind by the failed saves */
+    FILE *f = fopen(path, "rb");
+    cr_assert_null(f, "a failed save left %s", path);
+    /* zero elements: data may be NULL, and the file loads back with count 0 */
+    size_t zero[2] = {0, 5};
+    expect_ok(accel_npy_save(path, ACCEL_F64, 2, zero, NULL), "accel_npy_save");
+    expect_ok(accel_npy_load(path, &a), "accel_npy_load");
+    cr_assert(a.count == 0 && a.ndim == 2 && a.shape[1] == 5 && a.data != NULL, "count %zu ndim %u", a.count, a.ndim);
+    accel_npy_free(&a);
+    cr_assert_null(a.data);
+    accel_npy_free(&a); /* freed twice: zeroed, so a no-op */
+    accel_npy_free(NULL);
+    cover("accel_npy_free");
+}
+
+/* ------------------------------------------------------------ tests */
+
+typedef struct body {
+    const char *name;
+    void (*fn)(void);
+} body;
+
+static const body bodies[] = {
+    {"ops_null_and_released", body_ops_null_and_released},
+    {"ops_wrong_dtype", body_ops_wrong_dtype},
+    {"ops_out_of_range", body_ops_out_of_range},
+    {"ops_device_mismatch", body_ops_device_mismatch},
+    {"ops_aliasing", body_ops_aliasing},
+    {"ops_zero_size", body_ops_zero_size},
+    {"gemm", body_gemm_matrix},
+    {"transpose", body_transpose_matrix},
+    {"transfers", body_transfers},
+    {"buffers_and_host_memory", body_buffers_and_host_memory},
+    {"queues_and_events", body_queues_and_events},
+    {"runtime_and_devices", body_runtime_and_devices},
+    {"status_and_values", body_status_and_values},
+    {"npy", body_npy},
+};
+
+Test(bad_input_matrix, ops_null_and_released) { body_ops_null_and_released(); }
+Test(bad_input_matrix, ops_wrong_dtype) { body_ops_wrong_dtype(); }
+Test(bad_input_matrix, ops_out_of_range_and_overflow) { body_ops_out_of_range(); }
+Test(bad_input_matrix, ops_operands_on_another_device) { body_ops_device_mismatch(); }
+Test(bad_input_matrix, ops_aliasing) { body_ops_aliasing(); }
+Test(bad_input_matrix, ops_zero_size) { body_ops_zero_size(); }
+Test(bad_input_matrix, gemm) { body_gemm_matrix(); }
+Test(bad_input_matrix, transpose_2d) { body_transpose_matrix(); }
+Test(bad_input_matrix, transfers) { body_transfers(); }
+Test(bad_input_matrix, buffers_and_host_memory) { body_buffers_and_host_memory(); }
+Test(bad_input_matrix, queues_and_events) { body_queues_and_events(); }
+Test(bad_input_matrix, runtime_and_devices) { body_runtime_and_devices(); }
+Test(bad_input_matrix, status_and_values) { body_status_and_values(); }
+Test(bad_input_matrix, npy) { body_npy(); }
+
+/* Every ACCEL_API function of the public headers went through the matrix. */
+static void header_functions(const char *path, char names[][64], size_t *n, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot read %s", path);
+    char line[512];
+    bool pending = false;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "ACCEL_API ", 10) == 0)
+            pending = true;
+        if (!pending)
+            continue;
+        char *paren = strchr(line, '(');
+        if (!paren)
+            continue;
+        char *end = paren;
+        char *start = end;
+        while (start > line && (start[-1] == '_' || (start[-1] >= 'a' && start[-1] <= 'z') ||
+                                (start[-1] >= '0' && start[-1] <= '9')))
+            start--;
+        if (end > start && strncmp(start, "accel_", 6) == 0 && *n < cap) {
+            snprintf(names[*n], 64, "%.*s", (int)(end - start), start);
+            (*n)++;
+        }
+        pending = false;
+    }
+    fclose(f);
+}
+
+Test(bad_input_matrix, every_public_function_is_in_the_matrix)
+{
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; ++i)
+        bodies[i].fn();
+    static char names[256][64];
+    size_t n = 0;
+    header_functions(ACCEL_TEST_SOURCE_DIR "/include/accel/accel.h", names, &n, 256);
+    header_functions(ACCEL_TEST_SOURCE_DIR "/include/accel/npy.h", names, &n, 256);
+    cr_assert(n > 60, "only %zu ACCEL_API functions found in the headers", n);
+    for (size_t i = 0; i < n; ++i) {
+        bool found = false;
+        for (size_t j = 0; j < g_ncovered && !found; ++j)
+            found = strcmp(names[i], g_covered[j]) == 0;
+        cr_expect(found, "%s (a public function) has no cell in the bad-input matrix", names[i]);
+    }
+    cr_log_info("bad-input matrix: %zu public functions, all covered", n);
+}

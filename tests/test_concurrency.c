@@ -1,0 +1,273 @@
+/* test_concurrency.c — the thread-safety contract of accel.h under load:
+ * 8 threads at once create and release buffers, queues and events and
+ * enqueue 10^4 ops in total on every device of the runtime (cpu; cuda when a
+ * GPU is present), on queues of their own and on one queue shared by all of
+ * them, and check every result against a value computed on the host.
+ * CI runs this suite under ThreadSanitizer too (the tsan preset, with
+ * OMP_NUM_THREADS=1: see .ci/run).
+ *
+ * Every value is a small integer, so f32 arithmetic on it is exact and the
+ * expected results need no tolerance. */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#define THREADS 8
+#define TOTAL_OPS 10000
+#define LEN 256
+
+static accel_runtime *rt;
+
+/* cpu with $ACCEL_TEST_CPU_THREADS OpenMP threads (default: all), and the CUDA
+ * backend when it was built (it steps aside without a GPU). */
+static void setup(void)
+{
+    const char *threads = getenv("ACCEL_TEST_CPU_THREADS");
+    const char *cuda = ACCEL_TEST_PLUGIN_CONFIG_DIR "/libaccel_cuda.so";
+    const char *ini = tu_fmt("[runtime]\norder = %scpu\n[backend.cpu]\nlibrary = %s\nthreads = %s\n%s",
+                             access(cuda, F_OK) == 0 ? "cuda, " : "", TU_CPU_PLUGIN,
+                             threads && *threads ? threads : "0",
+                             access(cuda, F_OK) == 0 ? tu_fmt("[backend.cuda]\nlibrary = %s\n", cuda) : "");
+    accel_status s = tu_open_ini(ini, &rt, NULL);
+    cr_assert(s == ACCEL_SUCCESS, "open: %s", accel_last_error());
+}
+
+static void teardown(void)
+{
+    accel_runtime_close(rt);
+}
+
+TestSuite(concurrency, .init = setup, .fini = teardown, .timeout = 280);
+
+typedef struct shared_state {
+    accel_device *devs[8];
+    uint32_t ndev;
+    accel_queue *shared[8]; /* one per device, used by every thread */
+    int ops_per_thread_per_device;
+    atomic_int ops;
+    atomic_int failures;
+    char first_failure[512];
+    pthread_mutex_t fail_lock;
+    pthread_barrier_t start;
+} shared_state;
+
+typedef struct worker {
+    shared_state *s;
+    int id;
+} worker;
+
+/* Record a failure (criterion's asserts are not for worker threads). */
+static void fail(shared_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(shared_state *s, const char *fmt, ...)
+{
+    pthread_mutex_lock(&s->fail_lock);
+    if (atomic_fetch_add(&s->failures, 1) == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(s->first_failure, sizeof s->first_failure, fmt, ap);
+        va_end(ap);
+    }
+    pthread_mutex_unlock(&s->fail_lock);
+}
+
+#define CHECK(s, call)                                                                           \
+    do {                                                                                         \
+        accel_status st_ = (call);                                                               \
+        if (st_ != ACCEL_SUCCESS) {                                                              \
+            fail(s, "%s: %s (%s)", #call, accel_status_name(st_), accel_last_error());           \
+            goto out;                                                                            \
+        }                                                                                        \
+    } while (0)
+
+static bool expect_all(shared_state *s, const float *v, size_t n, float want, const char *what, int id,
+                       const char *dev)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (v[i] != want) {
+            fail(s, "thread %d on %s, %s: element %zu is %g, expected %g", id, dev, what, i, (double)v[i],
+                 (double)want);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* One round on one device, 8 ops:
+ *   own queue:    fill x = a, fill y = b, add z = x + y, scale z *= 2,
+ *                 axpby z = z - y  (z = 2a + b), then read z;
+ *   shared queue: fill w = a, copy w -> x2 (w's copy), sum(x2) = LEN * a,
+ *                 then a blocking read of the sum. */
+static int round_on(shared_state *s, worker *w, uint32_t d, int r, accel_queue *own, accel_buffer *const *b,
+                    float *host)
+{
+    accel_device *dev = s->devs[d];
+    const char *dn = accel_device_name(dev);
+    accel_queue *sh = s->shared[d];
+    float a = (float)(w->id * 1000 + r), bb = (float)(r % 7);
+    accel_slice x = accel_slice_of(b[0], 0, LEN), y = accel_slice_of(b[1], 0, LEN), z = accel_slice_of(b[2], 0, LEN);
+    accel_slice wv = accel_slice_of(b[3], 0, LEN), x2 = accel_slice_of(b[4], 0, LEN);
+    accel_slice sum = accel_slice_of(b[5], 0, 1);
+    float total = 0;
+    CHECK(s, accel_fill(own, ACCEL_F32, a, x));
+    CHECK(s, accel_fill(own, ACCEL_F32, bb, y));
+    CHECK(s, accel_add(own, ACCEL_F32, x, y, z));
+    CHECK(s, accel_scale(own, ACCEL_F32, 2.0, z, z));
+    CHECK(s, accel_axpby(own, ACCEL_F32, -1.0, y, 1.0, z));
+    CHECK(s, accel_queue_read(own, b[2], 0, host, LEN * sizeof(float)));
+    CHECK(s, accel_fill(sh, ACCEL_F32, a, wv));
+    CHECK(s, accel_copy(sh, ACCEL_F32, wv, x2));
+    CHECK(s, accel_sum(sh, ACCEL_F32, x2, sum));
+    CHECK(s, accel_queue_read_blocking(sh, b[5], 0, &total, sizeof total));
+    CHECK(s, accel_queue_finish(own));
+    atomic_fetch_add(&s->ops, 8);
+    if (!expect_all(s, host, LEN, 2 * a + bb, "z = 2a + b", w->id, dn))
+        return -1;
+    if (total != (float)LEN * a) {
+        fail(s, "thread %d on %s: shared-queue sum %g, expected %g", w->id, dn, (double)total, (double)LEN * a);
+        return -1;
+    }
+    return 0;
+out:
+    return -1;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    shared_state *s = w->s;
+    float *host = malloc(LEN * sizeof(float));
+    pthread_barrier_wait(&s->start);
+    if (!host) {
+        fail(s, "out of memory");
+        return NULL;
+    }
+    for (uint32_t d = 0; d < s->ndev; ++d) {
+        accel_device *dev = s->devs[d];
+        int rounds = s->ops_per_thread_per_device / 8;
+        accel_queue *own = NULL;
+        accel_buffer *b[6] = {0};
+        accel_event *ev = NULL;
+        for (int r = 0; r < rounds; ++r) {
+            /* Every 16 rounds: new queue, buffers and event, made while the
+             * other threads enqueue (creation and release race with use). */
+            if (r % 16 == 0) {
+                accel_queue_release(own);
+                for (int i = 0; i < 6; ++i)
+                    accel_buffer_release(b[i]);
+                accel_event_release(ev);
+                own = NULL, ev = NULL;
+                memset(b, 0, sizeof b);
+                CHECK(s, accel_queue_create(dev, &own));
+                for (int i = 0; i < 6; ++i)
+                    CHECK(s, accel_buffer_create(dev, LEN * sizeof(float), &b[i]));
+                CHECK(s, accel_event_create(dev, &ev));
+            }
+            if (round_on(s, w, d, r, own, b, host) != 0)
+                goto out;
+            /* Order the shared queue after this thread's own queue by an event. */
+            if (r % 5 == 0) {
+                CHECK(s, accel_event_record(ev, own));
+                CHECK(s, accel_queue_wait_event(s->shared[d], ev));
+                bool done = false;
+                CHECK(s, accel_event_query(ev, &done));
+            }
+        }
+    out:
+        accel_queue_release(own);
+        for (int i = 0; i < 6; ++i)
+            accel_buffer_release(b[i]);
+        accel_event_release(ev);
+        if (atomic_load(&s->failures))
+            break;
+    }
+    free(host);
+    return NULL;
+}
+
+Test(concurrency, eight_threads_ten_thousand_ops_on_every_device)
+{
+    static shared_state s;
+    memset(&s, 0, sizeof s);
+    pthread_mutex_init(&s.fail_lock, NULL);
+    atomic_init(&s.ops, 0);
+    atomic_init(&s.failures, 0);
+    s.ndev = accel_device_count(rt);
+    cr_assert(s.ndev >= 1 && s.ndev <= 8);
+    for (uint32_t d = 0; d < s.ndev; ++d) {
+        tu_ok(accel_device_get(rt, d, &s.devs[d]));
+        tu_ok(accel_queue_create(s.devs[d], &s.shared[d]));
+        cr_log_info("stress on %s", accel_device_name(s.devs[d]));
+    }
+    /* 10^4 ops in total, split over threads and devices, rounded up to whole
+     * rounds of 8 ops. */
+    int per = (TOTAL_OPS + THREADS * (int)s.ndev - 1) / (THREADS * (int)s.ndev);
+    s.ops_per_thread_per_device = (per + 7) / 8 * 8;
+    pthread_barrier_init(&s.start, NULL, THREADS);
+    pthread_t t[THREADS];
+    worker w[THREADS];
+    for (int i = 0; i < THREADS; ++i) {
+        w[i] = (worker){&s, i};
+        cr_assert_eq(pthread_create(&t[i], NULL, work, &w[i]), 0);
+    }
+    for (int i = 0; i < THREADS; ++i)
+        pthread_join(t[i], NULL);
+    for (uint32_t d = 0; d < s.ndev; ++d) {
+        tu_ok(accel_queue_finish(s.shared[d]));
+        accel_queue_release(s.shared[d]);
+    }
+    pthread_barrier_destroy(&s.start);
+    cr_assert(atomic_load(&s.failures) == 0, "%d failure(s); first: %s", atomic_load(&s.failures),
+              s.first_failure);
+    cr_assert(atomic_load(&s.ops) >= TOTAL_OPS, "only %d ops ran", atomic_load(&s.ops));
+    cr_log_info("%d ops from %d threads on %u device(s)", atomic_load(&s.ops), THREADS, s.ndev);
+}
+
+/* Runtimes opened and closed concurrently, each thread with its own, while
+ * it also uses it: the handle registry and the loader's shared state are
+ * process-wide. */
+static void *open_use_close(void *arg)
+{
+    shared_state *s = arg;
+    for (int i = 0; i < 4; ++i) {
+        accel_runtime *r = NULL;
+        accel_queue *q = NULL;
+        accel_buffer *b = NULL;
+        float v = 0;
+        accel_device *d;
+        CHECK(s, accel_runtime_open(accel_runtime_config_path(rt), &r));
+        CHECK(s, accel_device_get_by_name(r, "cpu", &d));
+        CHECK(s, accel_queue_create(d, &q));
+        CHECK(s, accel_buffer_create(d, 64, &b));
+        CHECK(s, accel_fill(q, ACCEL_F32, 3.0, accel_slice_of(b, 0, 16)));
+        CHECK(s, accel_queue_read_blocking(q, b, 60, &v, 4));
+        if (v != 3.0f)
+            fail(s, "fill in a concurrently opened runtime gave %g", (double)v);
+    out:
+        accel_runtime_close(r); /* releases q and b too */
+        atomic_fetch_add(&s->ops, 1);
+    }
+    return NULL;
+}
+
+Test(concurrency, runtimes_opened_and_closed_concurrently)
+{
+    static shared_state s;
+    memset(&s, 0, sizeof s);
+    pthread_mutex_init(&s.fail_lock, NULL);
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; ++i)
+        cr_assert_eq(pthread_create(&t[i], NULL, open_use_close, &s), 0);
+    for (int i = 0; i < THREADS; ++i)
+        pthread_join(t[i], NULL);
+    cr_assert(atomic_load(&s.failures) == 0, "%s", s.first_failure);
+    cr_assert_eq(atomic_load(&s.ops), THREADS * 4);
+}

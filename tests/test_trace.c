@@ -1,0 +1,432 @@
+/* test_trace.c — ACCEL_TRACE (core/trace.c): the file written at
+ * accel_runtime_close is JSON (parsed here by an independent parser), has one
+ * named track per queue, and its spans are well formed: "X" events with
+ * ts/dur >= 0, on each track nested or disjoint and in enqueue order (queues
+ * are in-order), never starting before they were enqueued, with the bytes
+ * and FLOPs each op moves and computes (counted here from the shapes). Runs
+ * on every device of the default configuration (the CPU here). */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+/* ------------------------------------------------------- a JSON parser */
+
+typedef enum jkind { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jkind;
+
+typedef struct jval {
+    jkind kind;
+    double num;
+    char *str;
+    struct jval *items; /* array items or object values */
+    char **keys;        /* object keys */
+    size_t count;
+} jval;
+
+typedef struct jparser {
+    const char *p;
+    const char *err;
+} jparser;
+
+static void skip_ws(jparser *j)
+{
+    while (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t')
+        j->p++;
+}
+
+static bool parse_value(jparser *j, jval *out);
+
+static bool parse_string(jparser *j, char **out)
+{
+    if (*j->p != '"') {
+        j->err = "expected a string";
+        return false;
+    }
+    j->p++;
+    size_t cap = 16, n = 0;
+    char *s = malloc(cap);
+    while (*j->p && *j->p != '"') {
+        char c = *j->p++;
+        if ((unsigned char)c < 0x20) {
+            j->err = "control character in a string";
+            free(s);
+            return false;
+        }
+        if (c == '\\') {
+            char e = *j->p++;
+            switch (e) {
+            case '"': c = '"'; break;
+            case '\\': c = '\\'; break;
+            case '/': c = '/'; break;
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'u':
+                for (int i = 0; i < 4; i++) {
+                    if (!isxdigit((unsigned char)j->p[i])) {
+                        j->err = "bad \\u escape";
+                        free(s);
+                        return false;
+                    }
+                }
+                j->p += 4;
+                c = '?';
+                break;
+            default:
+                j->err = "bad escape";
+                free(s);
+                return false;
+            }
+        }
+        if (n + 2 > cap)
+            s = realloc(s, cap *= 2);
+        s[n++] = c;
+    }
+    if (*j->p != '"') {
+        j->err = "unterminated string";
+        free(s);
+        return false;
+    }
+    j->p++;
+    s[n] = '\0';
+    *out = s;
+    return true;
+}
+
+static bool parse_number(jparser *j, jval *out)
+{
+    const char *start = j->p;
+    if (*j->p == '-')
+        j->p++;
+    if (!isdigit((unsigned char)*j->p)) {
+        j->err = "bad number";
+        return false;
+    }
+    while (isdigit((unsigned char)*j->p))
+        j->p++;
+    if (*j->p == '.') {
+        j->p++;
+        if (!isdigit((unsigned char)*j->p)) {
+            j->err = "bad fraction";
+            return false;
+        }
+        while (isdigit((unsigned char)*j->p))
+            j->p++;
+    }
+    if (*j->p == 'e' || *j->p == 'E') {
+        j->p++;
+        if (*j->p == '+' || *j->p == '-')
+            j->p++;
+        if (!isdigit((unsigned char)*j->p)) {
+            j->err = "bad exponent";
+            return false;
+        }
+        while (isdigit((unsigned char)*j->p))
+            j->p++;
+    }
+    out->kind = J_NUM;
+    out->num = strtod(start, NULL);
+    return true;
+}
+
+static bool parse_seq(jparser *j, jval *out, bool object)
+{
+    j->p++;
+    size_t cap = 8;
+    out->kind = object ? J_OBJ : J_ARR;
+    out->items = calloc(cap, sizeof *out->items);
+    out->keys = object ? calloc(cap, sizeof *out->keys) : NULL;
+    skip_ws(j);
+    char close = object ? '}' : ']';
+    if (*j->p == close) {
+        j->p++;
+        return true;
+    }
+    for (;;) {
+        if (out->count == cap) {
+            cap *= 2;
+            out->items = realloc(out->items, cap * sizeof *out->items);
+            if (object)
+                out->keys = realloc(out->keys, cap * sizeof *out->keys);
+        }
+        skip_ws(j);
+        if (object) {
+            if (!parse_string(j, &out->keys[out->count]))
+                return false;
+            skip_ws(j);
+            if (*j->p != ':') {
+                j->err = "expected ':'";
+                return false;
+            }
+            j->p++;
+        }
+        memset(&out->items[out->count], 0, sizeof *out->items);
+        if (!parse_value(j, &out->items[out->count]))
+            return false;
+        out->count++;
+        skip_ws(j);
+        if (*j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (*j->p == close) {
+            j->p++;
+            return true;
+        }
+        j->err = object ? "expected ',' or '}'" : "expected ',' or ']'";
+        return false;
+    }
+}
+
+static bool parse_value(jparser *j, jval *out)
+{
+    skip_ws(j);
+    memset(out, 0, sizeof *out);
+    switch (*j->p) {
+    case '{':
+        return parse_seq(j, out, true);
+    case '[':
+        return parse_seq(j, out, false);
+    case '"':
+        out->kind = J_STR;
+        return parse_string(j, &out->str);
+    case 't':
+    case 'f':
+    case 'n': {
+        const char *words[] = {"true", "false", "null"};
+        for (int i = 0; i < 3; i++) {
+            size_t l = strlen(words[i]);
+            if (strncmp(j->p, words[i], l) == 0) {
+                j->p += l;
+                out->kind = i == 2 ? J_NULL : J_BOOL;
+                out->num = i == 0;
+                return true;
+            }
+        }
+        j->err = "bad literal";
+        return false;
+    }
+    default:
+        return parse_number(j, out);
+    }
+}
+
+static const jval *jget(const jval *obj, const char *key)
+{
+    if (!obj || obj->kind != J_OBJ)
+        return NULL;
+    for (size_t i = 0; i < obj->count; i++)
+        if (strcmp(obj->keys[i], key) == 0)
+            return &obj->items[i];
+    return NULL;
+}
+
+static double jnum(const jval *obj, const char *key)
+{
+    const jval *v = jget(obj, key);
+    cr_assert(v && v->kind == J_NUM, "field \"%s\" missing or not a number", key);
+    return v->num;
+}
+
+static const char *jstr(const jval *obj, const char *key)
+{
+    const jval *v = jget(obj, key);
+    cr_assert(v && v->kind == J_STR, "field \"%s\" missing or not a string", key);
+    return v->str;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "the trace file %s was not written", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    cr_assert(fread(s, 1, (size_t)n, f) == (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* ------------------------------------------------------------- the test */
+
+#define N_ELEM 5000
+#define GEMM_M 33
+#define GEMM_N 17
+#define GEMM_K 9
+
+typedef struct span {
+    const char *name;
+    double ts, dur, enqueue, seq;
+    int pid, tid;
+    const jval *args;
+} span;
+
+/* Enqueue a known sequence on two queues of dev. */
+static void run_work(accel_device *dev)
+{
+    accel_queue *q1, *q2;
+    accel_buffer *a, *b, *c, *r;
+    tu_ok(accel_queue_create(dev, &q1));
+    tu_ok(accel_queue_create(dev, &q2));
+    tu_ok(accel_buffer_create(dev, N_ELEM * 4, &a));
+    tu_ok(accel_buffer_create(dev, N_ELEM * 4, &b));
+    tu_ok(accel_buffer_create(dev, N_ELEM * 4, &c));
+    tu_ok(accel_buffer_create(dev, 64, &r));
+    float *host = calloc(N_ELEM, 4);
+    for (int i = 0; i < N_ELEM; i++)
+        host[i] = (float)i / N_ELEM;
+    accel_slice sa = accel_slice_of(a, 0, N_ELEM), sb = accel_slice_of(b, 0, N_ELEM),
+                sc = accel_slice_of(c, 0, N_ELEM);
+    tu_ok(accel_queue_write(q1, a, 0, host, N_ELEM * 4));
+    tu_ok(accel_fill(q1, ACCEL_F32, 2.0, sb));
+    tu_ok(accel_add(q1, ACCEL_F32, sa, sb, sc));
+    tu_ok(accel_mul(q1, ACCEL_F32, sa, sb, sc));
+    tu_ok(accel_sum(q1, ACCEL_F32, sc, accel_slice_of(r, 0, 1)));
+    tu_ok(accel_matmul(q1, ACCEL_F32, GEMM_M, GEMM_N, GEMM_K, a, b, c));
+    tu_ok(accel_queue_read(q1, c, 0, host, N_ELEM * 4));
+    tu_ok(accel_queue_finish(q1));
+    tu_ok(accel_dot(q2, ACCEL_F32, sa, sb, accel_slice_of(r, 1, 1)));
+    tu_ok(accel_queue_copy(q2, a, 0, c, 0, N_ELEM * 4));
+    tu_ok(accel_queue_finish(q2));
+    free(host);
+    /* Queues and buffers are left to accel_runtime_close, which must still
+     * write every span. */
+}
+
+Test(trace, spans_parse_nest_and_order)
+{
+    const char *path = tu_fmt("%s/trace.json", tu_tmpdir());
+    setenv("ACCEL_TRACE", path, 1);
+    accel_runtime *rt = tu_open_default();
+    unsetenv("ACCEL_TRACE");
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu", &dev));
+    uint32_t pid = accel_device_count(rt);
+    for (uint32_t i = 0; i < accel_device_count(rt); i++) {
+        accel_device *d;
+        tu_ok(accel_device_get(rt, i, &d));
+        if (d == dev)
+            pid = i;
+    }
+    run_work(dev);
+    accel_runtime_close(rt);
+
+    char *text = read_all(path);
+    jparser j = {text, NULL};
+    jval root;
+    bool ok = parse_value(&j, &root);
+    cr_assert(ok, "trace is not JSON: %s at offset %td", j.err, j.p - text);
+    skip_ws(&j);
+    cr_assert(*j.p == '\0', "trailing text after the JSON value at offset %td", j.p - text);
+    const jval *events = jget(&root, "traceEvents");
+    cr_assert(events && events->kind == J_ARR, "no traceEvents array");
+
+    span spans[64];
+    size_t n = 0;
+    bool named_tid[8] = {false};
+    bool named_pid = false;
+    for (size_t i = 0; i < events->count; i++) {
+        const jval *e = &events->items[i];
+        const char *ph = jstr(e, "ph");
+        if (strcmp(ph, "M") == 0) {
+            if (strcmp(jstr(e, "name"), "thread_name") == 0 && jnum(e, "tid") < 8)
+                named_tid[(int)jnum(e, "tid")] = true;
+            if (strcmp(jstr(e, "name"), "process_name") == 0 && (uint32_t)jnum(e, "pid") == pid)
+                named_pid = true;
+            continue;
+        }
+        cr_assert_str_eq(ph, "X", "only complete (X) and metadata (M) events are written");
+        cr_assert(n < 64);
+        span *s = &spans[n++];
+        s->name = jstr(e, "name");
+        s->ts = jnum(e, "ts");
+        s->dur = jnum(e, "dur");
+        s->pid = (int)jnum(e, "pid");
+        s->tid = (int)jnum(e, "tid");
+        s->args = jget(e, "args");
+        cr_assert(s->args && s->args->kind == J_OBJ, "%s: no args", s->name);
+        s->enqueue = jnum(s->args, "enqueue_us");
+        s->seq = jnum(s->args, "seq");
+        cr_assert(s->ts >= 0 && s->dur >= 0, "%s: ts %g, dur %g", s->name, s->ts, s->dur);
+        cr_assert_eq(s->pid, (int)pid, "%s: pid %d, expected device index %u", s->name, s->pid,
+                     pid);
+        cr_assert(s->tid >= 1 && s->tid < 8, "%s: tid %d", s->name, s->tid);
+        /* Device times come from the device's clock; on the CPU it is the
+         * host's, and an op cannot start before it was enqueued (1 us slack
+         * for rounding). */
+        cr_assert(s->ts + 1.0 >= s->enqueue, "%s starts at %.3f us, before its enqueue at %.3f",
+                  s->name, s->ts, s->enqueue);
+    }
+    cr_assert(named_pid, "no process_name for the device");
+    cr_assert_eq(n, 9, "expected 9 spans (7 on queue 1, 2 on queue 2), found %zu", n);
+
+    /* Per track: every pair nested or disjoint; in-order queues give
+     * disjoint spans in enqueue order. */
+    int tids[2] = {spans[0].tid, -1};
+    for (size_t a = 0; a < n; a++) {
+        cr_assert(named_tid[spans[a].tid], "tid %d has no thread_name", spans[a].tid);
+        if (spans[a].tid != tids[0])
+            tids[1] = spans[a].tid;
+        for (size_t b = 0; b < n; b++) {
+            const span *x = &spans[a], *y = &spans[b];
+            if (a == b || x->tid != y->tid)
+                continue;
+            double xe = x->ts + x->dur, ye = y->ts + y->dur;
+            bool disjoint = xe <= y->ts + 1e-3 || ye <= x->ts + 1e-3;
+            bool nested = (x->ts <= y->ts && ye <= xe) || (y->ts <= x->ts && xe <= ye);
+            cr_assert(disjoint || nested, "%s [%.3f, %.3f) and %s [%.3f, %.3f) overlap partly",
+                      x->name, x->ts, xe, y->name, y->ts, ye);
+            if (x->seq < y->seq)
+                cr_assert(xe <= y->ts + 1e-3,
+                          "%s (enqueued first) ends at %.3f after %s starts at %.3f on one queue",
+                          x->name, xe, y->name, y->ts);
+        }
+    }
+    cr_assert(tids[1] > 0 && tids[1] != tids[0], "two queues must give two tracks");
+
+    /* Names in enqueue order and the bytes and flops of each. */
+    static const char *const order[] = {"queue_write", "fill",       "add",
+                                        "mul",         "sum",        "matmul",
+                                        "queue_read",  "dot",        "queue_copy"};
+    const double n4 = N_ELEM * 4.0;
+    const double expect_bytes[] = {n4,          n4,     3 * n4,
+                                   3 * n4,      n4 + 4, 4.0 * (GEMM_M * GEMM_K + GEMM_K * GEMM_N + GEMM_M * GEMM_N),
+                                   n4,          2 * n4 + 4, 2 * n4};
+    const double expect_flops[] = {0, 0, N_ELEM, N_ELEM, N_ELEM, 2.0 * GEMM_M * GEMM_N * GEMM_K,
+                                   0, 2 * N_ELEM, 0};
+    for (size_t k = 0; k < n; k++) {
+        const span *s = &spans[k];
+        cr_assert_str_eq(s->name, order[k], "span %zu is %s, expected %s", k, s->name, order[k]);
+        cr_assert_eq(jnum(s->args, "bytes"), expect_bytes[k], "%s: bytes %g, expected %g",
+                     s->name, jnum(s->args, "bytes"), expect_bytes[k]);
+        cr_assert_eq(jnum(s->args, "flops"), expect_flops[k], "%s: flops %g, expected %g",
+                     s->name, jnum(s->args, "flops"), expect_flops[k]);
+    }
+    free(text);
+}
+
+Test(trace, off_writes_nothing)
+{
+    const char *path = tu_fmt("%s/never.json", tu_tmpdir());
+    unsetenv("ACCEL_TRACE");
+    accel_runtime *rt = tu_open_default();
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu", &dev));
+    accel_queue *q;
+    accel_buffer *a;
+    tu_ok(accel_queue_create(dev, &q));
+    tu_ok(accel_buffer_create(dev, 64, &a));
+    tu_ok(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(a, 0, 16)));
+    tu_ok(accel_queue_finish(q));
+    accel_runtime_close(rt);
+    FILE *f = fopen(path, "r");
+    cr_assert(f == NULL, "a trace file appeared without ACCEL_TRACE");
+}

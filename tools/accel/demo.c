@@ -1,0 +1,240 @@
+/* demo.c — `accel demo`: the tutorial walk-through (the steps of
+ * demo_steps.c) on the default device of plugins.ini or --device, each step
+ * cross-checked against the CPU device, ending with one table: step, device,
+ * time, achieved GB/s or TFLOP/s, check. On a terminal, a step that runs for
+ * more than a second shows a ticking progress line on stderr. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "demo.h"
+
+static const char *const SIZE_NAMES[] = {"small", "medium", "large"};
+
+void cli_demo_usage(FILE *out)
+{
+    fprintf(out, "usage: accel demo [--device NAME] [--size small|medium|large] [--quick]\n"
+                 "                  [--config FILE]\n"
+                 "\n"
+                 "Walks through the tutorial on one device: device query, vector add,\n"
+                 "elementwise multiply and exp, a batched sum under a memory cap, copies\n"
+                 "overlapped with compute over 4 queues, and an f32 matrix product. Each step\n"
+                 "is checked against the CPU device to the README's tolerances. Ends with a\n"
+                 "table: step, device, time (from events), GB/s or TFLOP/s, check.\n"
+                 "\n"
+                 "options:\n"
+                 "  --device NAME  cuda, cuda:1, cpu, ... (default: the default of plugins.ini)\n"
+                 "  --size SIZE    small: 1M-element vectors, 512 matmul;\n"
+                 "                 medium: 10M vectors, 2048 matmul;\n"
+                 "                 large: the tutorial's 10M vectors, 10000 x 10000 matmul,\n"
+                 "                 100M-float batched sum.\n"
+                 "                 default: large on a GPU, medium on the CPU\n"
+                 "  --quick        the same as --size small\n"
+                 "  --config FILE  the plugins.ini to read\n"
+                 "\n"
+                 "exit status: 0 every check passed, 1 a check or step failed, 2 usage error.\n");
+}
+
+/* Progress on a terminal: after a step has run for a second, a line on stderr
+ * ticks every half second until the step ends. */
+typedef struct progress {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    const char *step; /* NULL: idle */
+    size_t index, count;
+    bool quit, shown;
+    pthread_t thread;
+} progress;
+
+static void *progress_main(void *arg)
+{
+    progress *p = arg;
+    pthread_mutex_lock(&p->lock);
+    while (!p->quit) {
+        const char *step = p->step;
+        if (!step) {
+            pthread_cond_wait(&p->cond, &p->lock);
+            continue;
+        }
+        struct timespec start, now, until;
+        clock_gettime(CLOCK_REALTIME, &start);
+        until = start;
+        until.tv_sec += 1;
+        while (p->step == step && !p->quit) {
+            if (pthread_cond_timedwait(&p->cond, &p->lock, &until) == 0)
+                continue;
+            clock_gettime(CLOCK_REALTIME, &now);
+            fprintf(stderr, "\r  [%zu/%zu] %s: running, %.0f s ", p->index + 1, p->count, step,
+                    difftime(now.tv_sec, start.tv_sec));
+            p->shown = true;
+            until.tv_nsec += 500000000L;
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000L;
+            }
+        }
+        if (p->shown)
+            fprintf(stderr, "\r%60s\r", "");
+        p->shown = false;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static void progress_set(progress *p, const char *step, size_t index)
+{
+    pthread_mutex_lock(&p->lock);
+    p->step = step;
+    p->index = index;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void format_ms(double ms, char *buf, size_t cap)
+{
+    if (ms < 0)
+        snprintf(buf, cap, "-");
+    else if (ms < 1)
+        snprintf(buf, cap, "%.3f ms", ms);
+    else if (ms < 10000)
+        snprintf(buf, cap, "%.1f ms", ms);
+    else
+        snprintf(buf, cap, "%.1f s", ms / 1000);
+}
+
+int cli_demo_main(int argc, char **argv)
+{
+    const char *device_name = NULL, *size_name = NULL, *config = NULL;
+    bool quick = false;
+    for (int i = 1; i < argc;) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--quick") == 0) {
+            quick = true;
+            i++;
+            continue;
+        }
+        int r = cli_option_value(argc, argv, &i, "--device", NULL, &device_name);
+        if (r == 0)
+            r = cli_option_value(argc, argv, &i, "--size", NULL, &size_name);
+        if (r == 0)
+            r = cli_option_value(argc, argv, &i, "--config", NULL, &config);
+        if (r < 0)
+            return cli_usage_error("demo", "option %s needs a value", arg);
+        if (r == 0)
+            return cli_usage_error("demo", "unknown argument '%s'", arg);
+    }
+    int size = -1;
+    for (int s = 0; size_name && s < 3; s++)
+        if (strcmp(size_name, SIZE_NAMES[s]) == 0)
+            size = s;
+    if (size_name && size < 0)
+        return cli_usage_error("demo", "--size must be small, medium or large, not '%s'",
+                               size_name);
+    if (quick && size > DEMO_SMALL)
+        return cli_usage_error("demo", "--quick is --size small; give one of them");
+    if (quick)
+        size = DEMO_SMALL;
+
+    int rc = CLI_EXIT_RUNTIME;
+    demo_ctx c = {0};
+    accel_status st = accel_runtime_open(config, &c.rt);
+    if (st != ACCEL_SUCCESS)
+        return cli_runtime_error("demo", st, "cannot open the runtime");
+    st = device_name ? accel_device_get_by_name(c.rt, device_name, &c.dev)
+                     : accel_device_default(c.rt, &c.dev);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("demo", st, "no such device");
+        goto done;
+    }
+    st = accel_device_get_by_name(c.rt, "cpu", &c.cpu);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("demo", st, "the checks need the CPU device");
+        goto done;
+    }
+    accel_device_properties p, pc;
+    accel_device_properties_init(&p);
+    accel_device_properties_init(&pc);
+    if ((st = accel_device_properties_get(c.dev, &p)) != ACCEL_SUCCESS ||
+        (st = accel_device_properties_get(c.cpu, &pc)) != ACCEL_SUCCESS ||
+        (st = accel_queue_create(c.dev, &c.q)) != ACCEL_SUCCESS ||
+        (st = accel_queue_create(c.cpu, &c.qc)) != ACCEL_SUCCESS ||
+        (st = accel_event_create(c.dev, &c.t0)) != ACCEL_SUCCESS ||
+        (st = accel_event_create(c.dev, &c.t1)) != ACCEL_SUCCESS) {
+        cli_runtime_error("demo", st, "cannot set up the device");
+        goto done;
+    }
+    c.size = size >= 0 ? (demo_size)size : p.kind == ACCEL_DEVICE_GPU ? DEMO_LARGE : DEMO_MEDIUM;
+    printf("accel demo (size %s): %s (%s) checked against %s (%s)\n", SIZE_NAMES[c.size],
+           accel_device_name(c.dev), p.name, accel_device_name(c.cpu), pc.name);
+    printf("config %s\n\n", accel_runtime_config_path(c.rt));
+    fflush(stdout);
+
+    progress pr = {.count = demo_step_count};
+    bool tty = isatty(STDERR_FILENO);
+    if (tty) {
+        pthread_mutex_init(&pr.lock, NULL);
+        pthread_cond_init(&pr.cond, NULL);
+        tty = pthread_create(&pr.thread, NULL, progress_main, &pr) == 0;
+    }
+
+    demo_result res[16];
+    size_t failed = 0;
+    for (size_t i = 0; i < demo_step_count; i++) {
+        demo_result *r = &res[i];
+        memset(r, 0, sizeof *r);
+        r->ms = -1;
+        r->unit = "";
+        if (tty)
+            progress_set(&pr, demo_steps[i].name, i);
+        st = demo_steps[i].run(&c, r);
+        if (tty)
+            progress_set(&pr, NULL, i);
+        if (!r->label[0])
+            snprintf(r->label, sizeof r->label, "%s", demo_steps[i].name);
+        if (st != ACCEL_SUCCESS) {
+            r->pass = false;
+            r->rate = 0;
+            snprintf(r->note, sizeof r->note, "%s: %.90s", accel_status_name(st),
+                     accel_last_error()[0] ? accel_last_error() : accel_status_string(st));
+            /* A failed step may leave its error on the queues; start clean. */
+            accel_queue_finish(c.q);
+            accel_queue_finish(c.qc);
+        }
+        failed += !r->pass;
+    }
+    if (tty) {
+        pthread_mutex_lock(&pr.lock);
+        pr.quit = true;
+        pthread_cond_broadcast(&pr.cond);
+        pthread_mutex_unlock(&pr.lock);
+        pthread_join(pr.thread, NULL);
+        pthread_mutex_destroy(&pr.lock);
+        pthread_cond_destroy(&pr.cond);
+    }
+
+    printf("%-32s %-7s %10s %16s  %-5s %s\n", "step", "device", "time", "rate", "check", "note");
+    for (size_t i = 0; i < demo_step_count; i++) {
+        char t[32], rate[32] = "-";
+        format_ms(res[i].ms, t, sizeof t);
+        if (res[i].rate > 0)
+            snprintf(rate, sizeof rate, "%.2f %s", res[i].rate, res[i].unit);
+        printf("%-32s %-7s %10s %16s  %-5s %s\n", res[i].label, accel_device_name(c.dev), t, rate,
+               res[i].pass ? "PASS" : "FAIL", res[i].note);
+    }
+    printf("\n%zu of %zu checks passed%s\n", demo_step_count - failed, demo_step_count,
+           failed ? "" : ": results on this device agree with the CPU");
+    rc = failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+
+done:
+    accel_event_release(c.t0);
+    accel_event_release(c.t1);
+    accel_queue_release(c.q);
+    accel_queue_release(c.qc);
+    accel_runtime_close(c.rt);
+    return rc;
+}

@@ -1,0 +1,42 @@
+/* demo.h — the steps of `accel demo` (demo_steps.c) and what they report to the
+ * command (demo.c), which runs them, shows progress and prints the table. */
+#ifndef ACCEL_CLI_DEMO_H
+#define ACCEL_CLI_DEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "accel/accel.h"
+
+typedef enum demo_size { DEMO_SMALL = 0, DEMO_MEDIUM = 1, DEMO_LARGE = 2 } demo_size;
+
+/* What every step gets: the device under test and the CPU device that checks it. */
+typedef struct demo_ctx {
+    accel_runtime *rt;
+    accel_device *dev, *cpu;
+    accel_queue *q, *qc;  /* on dev, on cpu */
+    accel_event *t0, *t1; /* on dev, for timing */
+    demo_size size;
+} demo_ctx;
+
+/* One row of the table. */
+typedef struct demo_result {
+    char label[48];   /* "multiply (10M)" */
+    double ms;        /* device or wall time of the measured part; < 0: not timed */
+    double rate;      /* in `unit`; <= 0: none */
+    const char *unit; /* "GB/s", "TFLOP/s" */
+    bool pass;
+    char note[112]; /* what was compared, or the error */
+} demo_result;
+
+typedef struct demo_step {
+    const char *name;
+    /* Fills r (label, times, pass, note). A non-success status is a runtime
+     * error: the row fails with accel_last_error() as its note. */
+    accel_status (*run)(demo_ctx *c, demo_result *r);
+} demo_step;
+
+extern const demo_step demo_steps[];
+extern const size_t demo_step_count;
+
+#endif /* ACCEL_CLI_DEMO_H */

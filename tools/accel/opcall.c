@@ -1,0 +1,70 @@
+/* opcall.c — one op, described as an accel_op_desc (accel/backend.h) as
+ * plain data, enqueued through the public API: shared by `accel verify` and
+ * `accel replay` so both run ops exactly as an application would. */
+#include "cli.h"
+
+accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer *const bufs[4])
+{
+    accel_dtype dt = (accel_dtype)d->dtype;
+    accel_slice s[4];
+    for (uint32_t i = 0; i < 4; i++)
+        s[i] = accel_slice_of(i < d->num_operands ? bufs[i] : NULL, d->operands[i].offset,
+                              d->operands[i].count);
+    switch ((accel_op_code)d->op) {
+    case ACCEL_OP_FILL:
+        return accel_fill(q, dt, d->scalars[0], s[0]);
+    case ACCEL_OP_COPY:
+        return accel_copy(q, dt, s[0], s[1]);
+    case ACCEL_OP_ADD:
+    case ACCEL_OP_SUB:
+    case ACCEL_OP_MUL:
+    case ACCEL_OP_DIV:
+    case ACCEL_OP_MAX:
+    case ACCEL_OP_MIN:
+        return accel_binary(q, (accel_op_code)d->op, dt, s[0], s[1], s[2]);
+    case ACCEL_OP_AXPBY:
+        return accel_axpby(q, dt, d->scalars[0], s[0], d->scalars[1], s[1]);
+    case ACCEL_OP_SCALE:
+        return accel_scale(q, dt, d->scalars[0], s[0], s[1]);
+    case ACCEL_OP_NEG:
+    case ACCEL_OP_ABS:
+    case ACCEL_OP_SQRT:
+    case ACCEL_OP_EXP:
+    case ACCEL_OP_LOG:
+    case ACCEL_OP_TANH:
+    case ACCEL_OP_RELU:
+        return accel_unary(q, (accel_op_code)d->op, dt, s[0], s[1]);
+    case ACCEL_OP_SUM:
+    case ACCEL_OP_REDUCE_MAX:
+    case ACCEL_OP_REDUCE_MIN:
+        return accel_reduce(q, (accel_op_code)d->op, dt, s[0], s[1]);
+    case ACCEL_OP_DOT:
+        return accel_dot(q, dt, s[0], s[1], s[2]);
+    case ACCEL_OP_RANDOM_UNIFORM:
+        return accel_random_uniform(q, dt, d->seed, d->rng_offset, s[0]);
+    case ACCEL_OP_RANDOM_NORMAL:
+        return accel_random_normal(q, dt, d->seed, d->rng_offset, d->scalars[0], d->scalars[1],
+                                   s[0]);
+    case ACCEL_OP_TRANSPOSE:
+        return accel_transpose_2d(q, dt, d->m, d->n, bufs[0], d->operands[0].offset, d->lda,
+                                  bufs[1], d->operands[1].offset, d->ldc);
+    case ACCEL_OP_GEMM: {
+        accel_gemm_desc g;
+        accel_gemm_desc_init(&g);
+        g.dtype = dt;
+        g.trans_a = d->trans_a ? ACCEL_TRANS : ACCEL_NO_TRANS;
+        g.trans_b = d->trans_b ? ACCEL_TRANS : ACCEL_NO_TRANS;
+        g.m = d->m, g.n = d->n, g.k = d->k;
+        g.alpha = d->scalars[0], g.beta = d->scalars[1];
+        g.a = bufs[0], g.a_offset = d->operands[0].offset, g.lda = d->lda;
+        g.b = bufs[1], g.b_offset = d->operands[1].offset, g.ldb = d->ldb;
+        g.c = bufs[2], g.c_offset = d->operands[2].offset, g.ldc = d->ldc;
+        g.batch_count = d->batch_count;
+        g.stride_a = d->stride_a, g.stride_b = d->stride_b, g.stride_c = d->stride_c;
+        g.allow_tf32 = (d->flags & ACCEL_OP_FLAG_ALLOW_TF32) != 0;
+        return accel_gemm(q, &g);
+    }
+    default:
+        return ACCEL_ERROR_INVALID_ARGUMENT;
+    }
+}

@@ -226,6 +226,8 @@ static size_t span_begin(accel__trace *t, accel_queue *q, const char *name, cons
 {
     if (t->failed)
         return NO_SPAN;
+    /* Before e0 is recorded: a CPU queue may run the record at once. */
+    double enqueue_us = host_us() - t->start_us;
     accel_device *dev = q->dev;
     trace_device *td = &t->devs[dev->global_index];
     if (t->pending >= TRACE_RESOLVE_AT)
@@ -258,7 +260,7 @@ static size_t span_begin(accel__trace *t, accel_queue *q, const char *name, cons
     s->tid = tid;
     s->e0 = e0;
     s->e1 = e1;
-    s->enqueue_us = host_us() - t->start_us;
+    s->enqueue_us = enqueue_us;
     s->open = true;
     t->pending++;
     return t->count++;

@@ -59,6 +59,41 @@ Test(verify, tolerance_elementwise_ulps_and_specials)
     cr_assert(accel_tolerance_compare(&d, NULL, &inf, &one, NULL) == ACCEL_ERROR_MISMATCH);
 }
 
+Test(verify, tolerance_reports_the_worst_element)
+{
+    /* exp, 4 ulp: element 1 is 1 ulp off, element 3 is 3 ulp off (the worst
+     * within the bound), the rest exact. */
+    float ref[5] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f}, got[5];
+    memcpy(got, ref, sizeof got);
+    got[1] = nextafterf(2.0f, 3.0f);
+    got[3] = nextafterf(nextafterf(nextafterf(4.0f, 5.0f), 5.0f), 5.0f);
+    accel_op_desc d = elementwise(ACCEL_OP_EXP, ACCEL_F32, 5);
+    d.num_operands = 2;
+    accel_compare_result r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    tu_ok(accel_tolerance_compare(&d, NULL, ref, ref, &r));
+    cr_assert_eq(r.worst_index, SIZE_MAX, "identical results have no worst element");
+    cr_assert(r.worst_ratio == 0 && r.worst_error == 0 && r.worst_bound == 0);
+    tu_ok(accel_tolerance_compare(&d, NULL, got, ref, &r));
+    cr_assert_eq(r.worst_index, 3u);
+    cr_assert_eq(r.worst_error, (double)got[3] - 4.0);
+    cr_assert_eq(r.worst_bound, 4.0 * 0x1p-21, "4 ulp of 4.0f");
+    cr_assert_eq(r.worst_ratio, r.worst_error / r.worst_bound);
+    /* A bad element is the worst whatever its place; element 0 off by 5
+     * ulp is past the bound, element 3 stays within it. */
+    got[0] = 1.0f + 5 * 0x1p-23f;
+    cr_assert(accel_tolerance_compare(&d, NULL, got, ref, &r) == ACCEL_ERROR_MISMATCH);
+    cr_assert_eq(r.worst_index, 0u);
+    cr_assert_eq(r.first_bad, 0u);
+    cr_assert(r.worst_error > r.worst_bound && r.worst_error / r.worst_bound == 1.25);
+    /* NaN against a number: an infinite ratio, reported there. */
+    got[0] = 1.0f, got[4] = NAN;
+    cr_assert(accel_tolerance_compare(&d, NULL, got, ref, &r) == ACCEL_ERROR_MISMATCH);
+    cr_assert_eq(r.worst_index, 4u);
+    cr_assert(isinf(r.worst_error));
+}
+
 Test(verify, tolerance_sum_and_gemm_bounds)
 {
     /* sum of n = 1000 values of magnitude 1: bound 2*n*eps*sum|x| = 2e3*2^-52*1e3. */

@@ -63,6 +63,13 @@ typedef struct accel_compare_result {
     double got, expected, error, bound; /* at first_bad (error may be Inf) */
     double worst_ratio; /* max over elements of error/bound (0 when all exact) */
     const char *rule;   /* the bound applied, e.g. "1 ulp", "c*n*eps*sum|x|" */
+    /* The element with the largest error/bound ratio, bad or not (an error
+     * that is infinite or against a bound of 0 counts as an infinite ratio;
+     * the first of equals wins), with its error and bound: what to report
+     * as "the largest difference". SIZE_MAX, 0 and 0 when every element
+     * matches exactly. */
+    size_t worst_index;
+    double worst_error, worst_bound;
 } accel_compare_result;
 
 /** Compare the output `got` of op with the reference output `expected` under

@@ -81,7 +81,9 @@ class Runner:
     def run(self, args, device=True, timeout=300):
         cmd = [self.accel] + args
         if device and self.device and args and args[0] == "run":
-            cmd += ["--device", self.device]
+            # Before a "--": everything after it is an operand.
+            at = args.index("--") + 1 if "--" in args else len(cmd)
+            cmd[at:at] = ["--device", self.device]
         p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
         return p.returncode, p.stdout, p.stderr, cmd
 

@@ -4,9 +4,16 @@
 # `accel info` and an example, then builds the outside project against the
 # installed package twice: with find_package(accel CONFIG) and with pkg-config.
 #
-#   usage: check_install.sh BUILD_DIR SOURCE_DIR WORK_DIR
+#   usage: check_install.sh BUILD_DIR SOURCE_DIR WORK_DIR [C_FLAGS [EXE_LINKER_FLAGS]]
+#
+# C_FLAGS and EXE_LINKER_FLAGS are the flags BUILD_DIR was built with
+# (CMAKE_C_FLAGS, CMAKE_EXE_LINKER_FLAGS); the outside project is built with
+# them too. A sanitized libaccel (preset debug-asan) works only in a program
+# that links the sanitizer runtime first, so the outside program must be
+# sanitized as well, as any user's program of such a build would be.
 set -euo pipefail
 build=$1 src=$2 work=$3
+cflags=${4:-} ldflags=${5:-}
 rm -rf "$work"
 mkdir -p "$work"
 unset ACCEL_CONFIG ACCEL_BACKEND
@@ -34,7 +41,8 @@ grep -q "$p/lib/accel/plugins.ini" "$work/info.txt" || fail "accel info does not
 
 # find_package(accel CONFIG) in an outside project.
 cmake -S "$src/tests/install/outside" -B "$work/outside-build" -DCMAKE_PREFIX_PATH="$p" \
-      -DCMAKE_BUILD_TYPE=Release >"$work/outside-configure.log" ||
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
+      >"$work/outside-configure.log" ||
   { cat "$work/outside-configure.log"; fail "the outside project does not configure"; }
 cmake --build "$work/outside-build" >"$work/outside-build.log" ||
   { cat "$work/outside-build.log"; fail "the outside project does not build"; }
@@ -43,7 +51,8 @@ cmake --build "$work/outside-build" >"$work/outside-build.log" ||
 # pkg-config.
 export PKG_CONFIG_PATH="$p/lib/pkgconfig"
 [ "$(pkg-config --modversion accel)" = "$(sed -n 's/^Version: //p' "$p/lib/pkgconfig/accel.pc")" ]
-cc -std=c11 -Wall -Werror "$src/tests/install/outside/main.c" -o "$work/outside-pc" \
-   $(pkg-config --cflags --libs accel) -Wl,-rpath,"$(pkg-config --variable=libdir accel)"
+# shellcheck disable=SC2086 # the flags are lists of words
+cc -std=c11 -Wall -Werror $cflags "$src/tests/install/outside/main.c" -o "$work/outside-pc" \
+   $(pkg-config --cflags --libs accel) -Wl,-rpath,"$(pkg-config --variable=libdir accel)" $ldflags
 "$work/outside-pc"
 echo "check_install: PASS"

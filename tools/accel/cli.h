@@ -53,28 +53,6 @@ int cli_runtime_error(const char *cmd, accel_status st, const char *what);
 /* True for "-h" and "--help". */
 bool cli_is_help(const char *arg);
 
-/* `accel run --verify` (run_verify.c): how a result may differ from the CPU's. */
-typedef enum cli_tol_kind {
-    CLI_TOL_EXACT, /* bit for bit (NaN meets NaN) */
-    CLI_TOL_ULPS,  /* |got - ref| <= factor ulp(ref) */
-    CLI_TOL_SCALED /* |got - ref| <= factor scale[i] (scale[0] when scale_count is 1) */
-} cli_tol_kind;
-
-typedef struct cli_verify {
-    accel_dtype dtype;
-    size_t count;
-    cli_tol_kind kind;
-    double factor;
-    const double *scale;
-    size_t scale_count;
-    const char *rule;       /* the tolerance in words, for the report */
-    const char *ref_device; /* "cpu:0" */
-} cli_verify;
-
-/* Compare got with ref, print the largest error and its tolerance on stderr;
- * true when every element is within its tolerance. */
-bool cli_verify_report(const cli_verify *v, const void *got, const void *ref);
-
 /* Enqueue the op d describes (accel/backend.h's plain data: op, dtype,
  * operand offsets and counts, scalars, GEMM and transpose shape) through the
  * public API on bufs[i] (opcall.c; used by verify and replay). */

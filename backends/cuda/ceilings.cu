@@ -8,7 +8,10 @@
  * - read: a plain float4 sum kernel (bytes read);
  * - GEMM: cublasGemmEx_64 on n x n x n, f32 (CUBLAS_COMPUTE_32F), TF32
  *   (CUBLAS_COMPUTE_32F_FAST_TF32), f16/bf16 (f32 compute), f64: the same
- *   calls the backend makes, made here directly;
+ *   calls the backend makes (same handle setup: default math mode, workspace
+ *   and pointer mode, a non-blocking stream, alpha 1, beta 0), made here
+ *   directly, on inputs with full-precision random mantissas like those
+ *   accel bench feeds its GEMMs (see unit_value);
  * - launch: host time of an empty kernel launch (batches of 200, then a sync);
  * - transfers: cudaMemcpyAsync from/to cudaMallocHost memory, and plain
  *   blocking cudaMemcpy from/to malloc memory. */
@@ -60,16 +63,37 @@ __global__ void read_kernel(const float4 *__restrict__ x, size_t n4, float *out)
         atomicAdd(out, s);
 }
 
-/* Values in [0, 1) from a hash of the index, so that GEMM inputs are not
- * all zeros (zeros are faster on tensor cores than real data). */
+/* splitmix64's finalizer: 64 well-mixed bits from an index. */
+__device__ __forceinline__ uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Uniform in [0, 1) with every mantissa bit of T random, as accel's
+ * random_uniform makes them (24 bits for f32, 53 for f64; f16 and bf16 round
+ * a 24-bit float). The bits matter, not only that inputs are not all zeros:
+ * a GEMM's power draw, and so the clock it holds under the board's power
+ * limit, grows with how many bits toggle in the multipliers. This kernel
+ * used to make 16-bit values; with them the H200 bench put accel's f64 GEMM
+ * (the identical cuBLAS call on full-precision data) at 0.90 of this
+ * ceiling, f32 at 0.99 and f16/bf16 at 1.03. */
+template <typename T> __device__ __forceinline__ T unit_value(uint64_t h)
+{
+    return T((float)(h >> 40) * 0x1p-24f);
+}
+template <> __device__ __forceinline__ double unit_value<double>(uint64_t h)
+{
+    return (double)(h >> 11) * 0x1p-53;
+}
+
 template <typename T> __global__ void init_kernel(T *x, size_t n, uint32_t salt)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        uint32_t h = (uint32_t)i * 2654435761u + salt;
-        h ^= h >> 15;
-        x[i] = T((float)(h & 0xffffu) * (1.0f / 65536.0f));
-    }
+         i += (size_t)gridDim.x * blockDim.x)
+        x[i] = unit_value<T>(mix64(((uint64_t)salt << 48) ^ (uint64_t)i));
 }
 
 double now_s()

@@ -16,7 +16,8 @@ int32_t accel_cuda__measure_ceilings(void *ctx, uint32_t device, const accel_cei
 /* accel_cuda__op_execute, queue_write, queue_read and queue_copy inside an
  * NVTX range of the "accel" domain named after the op ("accel_add") or the
  * transfer, with the element or byte count as payload, for Nsight Systems.
- * Without a tool attached an NVTX call is an indirect call to a no-op. */
+ * Without a tool attached they call straight through (one pthread_once and
+ * one branch). */
 int32_t accel_cuda__op_execute_nvtx(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
 int32_t accel_cuda__queue_write_nvtx(void *ctx, accel_be_queue *q, accel_be_buffer *dst,
                                      size_t dst_offset, const void *src, size_t bytes);

@@ -61,6 +61,10 @@ typedef struct accel_cuda_ctx {
     char driver_version[32];
     char runtime_version[32];
     accel_cublas_api blas; /* loaded at init; GEMM is unsupported without it */
+    /* Host copy threads of staged transfers (hostcopy.c), made on first use. */
+    pthread_mutex_t copy_pool_lock;
+    struct accel_cuda_copy_pool *copy_pool;
+    int copy_pool_tried;
 } accel_cuda_ctx;
 
 struct accel_be_buffer {
@@ -69,8 +73,11 @@ struct accel_be_buffer {
     cuda_block *block;  /* NULL for a 0-byte buffer */
 };
 
+/* 4 x 16 MiB: a chunk's host copy (a few hundred microseconds on several
+ * threads) dwarfs the CUDA calls around it, and up to 3 DMAs stay queued
+ * ahead of (read) or behind (write) the copy in progress. */
 #define ACCEL_CUDA_STAGING_CHUNKS 4
-#define ACCEL_CUDA_STAGING_CHUNK_BYTES ((size_t)8 << 20)
+#define ACCEL_CUDA_STAGING_CHUNK_BYTES ((size_t)16 << 20)
 /* Pageable transfers up to this size go straight to cudaMemcpyAsync (the
  * driver stages them itself); larger ones use the queue's pinned ring. */
 #define ACCEL_CUDA_DIRECT_PAGEABLE_BYTES ((size_t)64 << 10)
@@ -119,6 +126,11 @@ void accel_cuda__release(const accel_cuda_ctx *ctx, cuda_device *dev, cuda_block
 /* Free every cached block (device must be current). */
 void accel_cuda__alloc_flush(cuda_allocator *a);
 void accel_cuda__alloc_destroy(const accel_cuda_ctx *ctx, cuda_device *dev);
+
+/* memcpy(dst, src, len), split over the backend's host copy threads when
+ * len is large (hostcopy.c); shutdown joins them. */
+void accel_cuda__host_copy(accel_cuda_ctx *ctx, void *dst, const void *src, size_t len);
+void accel_cuda__host_copy_shutdown(accel_cuda_ctx *ctx);
 
 /* ---------------------------------------------------------- entry points */
 

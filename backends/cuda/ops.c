@@ -219,11 +219,6 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
     int32_t st = accel_cuda__set_device(ctx, q->device);
     if (st != ACCEL_SUCCESS)
         return st;
-    /* A launch can also fail with the sticky fault of earlier work; the
-     * message then names the op before this one too. */
-    char prev_op[ACCEL_CUDA_OP_NAME_MAX];
-    accel_cuda__set_name(prev_op, q->last_op);
-    accel_cuda__set_name(q->last_op, name);
 
     const cuda_device *dev = &ctx->devices[q->device];
     const unsigned mb = dev->max_blocks;
@@ -232,8 +227,11 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
     const size_t n = d->operands[0].count;
     cudaError_t err = cudaSuccess;
 
-    if (op == ACCEL_OP_GEMM)
-        return run_gemm(ctx, q, d, name);
+    if (op == ACCEL_OP_GEMM) {
+        st = run_gemm(ctx, q, d, name);
+        accel_cuda__set_name(q->last_op, name);
+        return st;
+    }
 
     switch (op) {
     case ACCEL_OP_FILL:
@@ -283,10 +281,13 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
                                            operand_ptr(d, 1, es), n);
         break;
     }
-    if (err == cudaSuccess)
-        return ACCEL_SUCCESS;
-    st = accel_cuda__fail(ctx, err, name);
-    ctx->host->set_error("%s: %s: %s (previous op enqueued on this queue: %s)", name,
-                         cudaGetErrorName(err), cudaGetErrorString(err), prev_op);
+    /* q->last_op still names the op before this one: a launch can also fail
+     * with the sticky fault of earlier work, so the message names it too. */
+    if (err != cudaSuccess) {
+        st = accel_cuda__fail(ctx, err, name);
+        ctx->host->set_error("%s: %s: %s (previous op enqueued on this queue: %s)", name,
+                             cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
+    }
+    accel_cuda__set_name(q->last_op, name);
     return st;
 }

@@ -42,15 +42,39 @@ int32_t accel_cuda__fail_async(const accel_cuda_ctx *ctx, cudaError_t err, const
     return ACCEL_ERROR_DEVICE;
 }
 
+/* Every entry point calls this, so it is on the path of every enqueue.
+ * cudaGetDevice reads the calling thread's current device (what the
+ * application or another library may have changed since our last call, so
+ * no cache of our own is kept) and is much cheaper than cudaSetDevice, which
+ * rebinds the primary context even when it is already current. A thread with
+ * no context yet reports device 0, and CUDA binds device 0's primary context
+ * on its first call, which is what cudaSetDevice(0) would do. (An
+ * application that made its own driver-API context current on the same
+ * device keeps it, as with PyTorch's device guard; accel's streams belong to
+ * the primary context, so CUDA would then refuse the launch, not misplace it.) */
 int32_t accel_cuda__set_device(const accel_cuda_ctx *ctx, uint32_t device)
 {
-    cudaError_t err = cudaSetDevice(ctx->devices[device].ordinal);
+    const int ordinal = ctx->devices[device].ordinal;
+    int current = -1;
+    cudaError_t err = cudaGetDevice(&current);
+    if (err == cudaSuccess && current == ordinal)
+        return ACCEL_SUCCESS;
+    if (err != cudaSuccess) /* not left for a later cudaGetLastError to find */
+        (void)cudaGetLastError();
+    err = cudaSetDevice(ordinal);
     return err == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(ctx, err, "cudaSetDevice");
 }
 
+/* On every enqueue too: a bounded copy, not snprintf. dst and name never
+ * overlap (distinct objects' fields). */
 void accel_cuda__set_name(char dst[ACCEL_CUDA_OP_NAME_MAX], const char *name)
 {
-    snprintf(dst, ACCEL_CUDA_OP_NAME_MAX, "%s", name ? name : "(unnamed op)");
+    if (!name)
+        name = "(unnamed op)";
+    const char *nul = memchr(name, '\0', ACCEL_CUDA_OP_NAME_MAX - 1);
+    size_t len = nul ? (size_t)(nul - name) : ACCEL_CUDA_OP_NAME_MAX - 1;
+    memcpy(dst, name, len);
+    dst[len] = '\0';
 }
 
 /* ---------------------------------------------------------------- config */
@@ -120,6 +144,8 @@ static void destroy_ctx(accel_cuda_ctx *ctx)
 {
     if (!ctx)
         return;
+    accel_cuda__host_copy_shutdown(ctx);
+    pthread_mutex_destroy(&ctx->copy_pool_lock);
     free(ctx->devices);
     free(ctx);
 }
@@ -214,6 +240,7 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     ctx->host = host;
+    pthread_mutex_init(&ctx->copy_pool_lock, NULL);
     int driver = 0, runtime = 0;
     (void)cudaDriverGetVersion(&driver);
     (void)cudaRuntimeGetVersion(&runtime);

@@ -9,8 +9,10 @@
  *
  * Transfers: pinned host memory (accel_host_alloc, cudaHostRegister) goes
  * straight to cudaMemcpyAsync and is fully asynchronous. Pageable memory over
- * 64 KiB goes through a per-queue ring of pinned 8 MiB chunks, pipelined so
- * that copying one chunk on the host overlaps the DMA of the previous one.
+ * 64 KiB goes through a per-queue ring of 4 pinned 16 MiB chunks, pipelined
+ * so that the host copy of one chunk overlaps the DMAs of the others; each
+ * host copy is split over the backend's copy threads (hostcopy.c), as one
+ * core copies pageable memory far slower than the DMA engines move it.
  * This makes large pageable transfers synchronous with respect to the host
  * buffer, as CUDA's own are: a write returns once the source has been copied
  * into the ring (the source may be reused at once), a read returns once the
@@ -165,7 +167,7 @@ static int32_t staged_write(accel_cuda_ctx *ctx, accel_be_queue *q, char *dst, c
         cudaError_t err = cudaEventSynchronize(q->chunk_done[i]);
         if (err != cudaSuccess)
             return accel_cuda__fail_async(ctx, err, "accel_queue_write", q->last_op);
-        memcpy(q->chunk[i], src + off, len);
+        accel_cuda__host_copy(ctx, q->chunk[i], src + off, len);
         if ((err = cudaMemcpyAsync(dst + off, q->chunk[i], len, cudaMemcpyHostToDevice,
                                    q->stream)) != cudaSuccess ||
             (err = cudaEventRecord(q->chunk_done[i], q->stream)) != cudaSuccess)
@@ -206,7 +208,7 @@ static int32_t staged_read(accel_cuda_ctx *ctx, accel_be_queue *q, char *dst, co
         size_t len = bytes - off < chunk ? bytes - off : chunk;
         if ((err = cudaEventSynchronize(q->chunk_done[i])) != cudaSuccess)
             return accel_cuda__fail_async(ctx, err, "accel_queue_read", q->last_op);
-        memcpy(dst + off, q->chunk[i], len);
+        accel_cuda__host_copy(ctx, dst + off, q->chunk[i], len);
         ++drained;
     }
     q->next_chunk = (unsigned)((first + nchunks) % ACCEL_CUDA_STAGING_CHUNKS);

@@ -1,0 +1,260 @@
+/* hostcopy.c — host memcpy spread over a few threads, for the pinned
+ * staging of pageable transfers (queue.c).
+ *
+ * One core's memcpy between pageable and pinned memory bounded the staged
+ * transfers of the H200 bench at 5.7-7.2 GB/s (a single core's outstanding
+ * cache misses limit it, not DRAM), far below the 55 GB/s the DMA engines
+ * reach from pinned memory. So a
+ * staged transfer splits each chunk's memcpy into equal parts: part 0 on the
+ * calling thread, the others on a small pool of worker threads owned by the
+ * backend, created on the first large staged transfer and joined at shutdown.
+ *
+ * Workers spin for up to 2 ms after a part (a transfer hands them a new
+ * chunk every few hundred microseconds; a futex wake-up and rescheduling
+ * would cost tens of microseconds of each, more under gVisor), then sleep on
+ * a condition variable. One copy at a time
+ * uses the pool; a thread that finds it busy (another queue's transfer)
+ * copies alone. Workers only run memcpy: no CUDA call, no error to report. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda_internal.h"
+
+/* Threads in all (the caller included), and the smallest part: a copy under
+ * 2 parts' worth is done by the caller alone. */
+#define MAX_THREADS 8u
+#define MIN_PART ((size_t)256 << 10)
+/* How long an idle worker spins before it sleeps. */
+#define SPIN_NS 2000000L
+
+struct accel_cuda_copy_pool;
+
+typedef struct copy_worker {
+    struct accel_cuda_copy_pool *pool;
+    unsigned part_index; /* worker w copies part w + 1; the caller part 0 */
+    pthread_t thread;
+} copy_worker;
+
+struct accel_cuda_copy_pool {
+    pthread_mutex_t busy; /* held by the one caller using the pool */
+    pthread_mutex_t lock; /* sleepers, stop, and a generation bump that wakes */
+    pthread_cond_t wake;
+    unsigned workers; /* threads besides the caller, fixed before the first job */
+    copy_worker worker[MAX_THREADS];
+    /* The current job: written by the caller before it bumps gen, read by the
+     * workers after they see the new gen, left alone until pending is 0. */
+    char *dst;
+    const char *src;
+    size_t len, part;
+    unsigned long long gen; /* atomic: bumped once per job */
+    unsigned pending;       /* atomic: worker parts of the job not yet copied */
+    unsigned sleepers;      /* under lock */
+    int stop;               /* atomic; set under lock */
+};
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("pause");
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Part i of the job: [i*part, (i+1)*part) clipped to len, maybe empty. Parts
+ * 0..workers cover [0, len) exactly once, as (workers + 1) * part >= len. */
+static void copy_part(const struct accel_cuda_copy_pool *p, unsigned i)
+{
+    size_t lo = (size_t)i * p->part, hi = lo + p->part;
+    if (lo > p->len)
+        lo = p->len;
+    if (hi > p->len)
+        hi = p->len;
+    if (hi > lo)
+        memcpy(p->dst + lo, p->src + lo, hi - lo);
+}
+
+/* The generation after `seen`, or `seen` itself once the pool stops. Every
+ * worker copies its part of every job (the caller waits for all of them
+ * before it posts the next), so no generation is ever skipped. */
+static unsigned long long wait_job(struct accel_cuda_copy_pool *p, unsigned long long seen)
+{
+    long long t0 = 0;
+    for (unsigned spins = 1;; ++spins) {
+        unsigned long long g = __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE);
+        if (g != seen)
+            return g;
+        if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
+            return seen;
+        cpu_relax();
+        if (spins % 1024u == 0) {
+            long long t = now_ns();
+            if (!t0)
+                t0 = t;
+            else if (t - t0 > SPIN_NS)
+                break;
+        }
+    }
+    unsigned long long g;
+    pthread_mutex_lock(&p->lock);
+    while ((g = __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE)) == seen &&
+           !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+        p->sleepers++;
+        pthread_cond_wait(&p->wake, &p->lock);
+        p->sleepers--;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return g;
+}
+
+static void *worker_main(void *arg)
+{
+    const copy_worker *w = arg;
+    struct accel_cuda_copy_pool *p = w->pool;
+    unsigned long long seen = 0;
+    for (;;) {
+        unsigned long long g = wait_job(p, seen);
+        if (g == seen)
+            return NULL; /* stopped */
+        seen = g;
+        copy_part(p, w->part_index);
+        __atomic_fetch_sub(&p->pending, 1u, __ATOMIC_RELEASE);
+    }
+}
+
+/* Threads in all: half the cores this process may run on (the application
+ * needs the rest), at most MAX_THREADS. */
+static unsigned thread_budget(void)
+{
+    cpu_set_t set;
+    long n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set) / 2;
+    if (n > (long)MAX_THREADS)
+        n = MAX_THREADS;
+    return n > 1 ? (unsigned)n : 1u;
+}
+
+static void pool_free(struct accel_cuda_copy_pool *p)
+{
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+    pthread_mutex_destroy(&p->busy);
+    free(p);
+}
+
+static void pool_stop(struct accel_cuda_copy_pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (unsigned w = 0; w < p->workers; ++w)
+        pthread_join(p->worker[w].thread, NULL);
+}
+
+/* NULL when one thread is all this machine should use, or on any failure:
+ * the caller then copies alone, which is correct, only slower. */
+static struct accel_cuda_copy_pool *pool_create(void)
+{
+    const unsigned total = thread_budget();
+    if (total < 2)
+        return NULL;
+    struct accel_cuda_copy_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->busy, NULL);
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    /* Workers take no signals: those stay with the application's threads. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    for (unsigned w = 0; w + 1 < total; ++w) {
+        p->worker[w].pool = p;
+        p->worker[w].part_index = w + 1;
+        if (pthread_create(&p->worker[w].thread, NULL, worker_main, &p->worker[w]) != 0)
+            break;
+        p->workers++;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (p->workers == 0) {
+        pool_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static struct accel_cuda_copy_pool *get_pool(accel_cuda_ctx *ctx)
+{
+    if (__atomic_load_n(&ctx->copy_pool_tried, __ATOMIC_ACQUIRE))
+        return ctx->copy_pool;
+    pthread_mutex_lock(&ctx->copy_pool_lock);
+    if (!ctx->copy_pool_tried) {
+        ctx->copy_pool = pool_create();
+        __atomic_store_n(&ctx->copy_pool_tried, 1, __ATOMIC_RELEASE);
+        if (ctx->copy_pool)
+            ctx->host->log(ACCEL_LOG_DEBUG, "pageable transfers: host copies on %u threads",
+                           ctx->copy_pool->workers + 1u);
+    }
+    pthread_mutex_unlock(&ctx->copy_pool_lock);
+    return ctx->copy_pool;
+}
+
+void accel_cuda__host_copy(accel_cuda_ctx *ctx, void *dst, const void *src, size_t len)
+{
+    struct accel_cuda_copy_pool *p = len >= 2 * MIN_PART ? get_pool(ctx) : NULL;
+    if (!p || pthread_mutex_trylock(&p->busy) != 0) {
+        memcpy(dst, src, len);
+        return;
+    }
+    const size_t parts = (size_t)p->workers + 1u;
+    size_t part = (len + parts - 1u) / parts;
+    part = (part + 63u) & ~(size_t)63u; /* whole cache lines; still >= len / parts */
+    if (part < MIN_PART)
+        part = MIN_PART;
+    p->dst = dst;
+    p->src = src;
+    p->len = len;
+    p->part = part;
+    __atomic_store_n(&p->pending, p->workers, __ATOMIC_RELAXED);
+    /* The release bump publishes the job; spinning workers see it without a
+     * syscall, sleeping ones are woken (they check gen under the lock). */
+    pthread_mutex_lock(&p->lock);
+    __atomic_fetch_add(&p->gen, 1ull, __ATOMIC_RELEASE);
+    if (p->sleepers)
+        pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    copy_part(p, 0);
+    /* Equal parts finish together; yield only if a worker was descheduled.
+     * The acquire load of 0 makes every worker's bytes visible here. */
+    for (unsigned spins = 1; __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE) != 0; ++spins) {
+        cpu_relax();
+        if (spins % 4096u == 0)
+            sched_yield();
+    }
+    pthread_mutex_unlock(&p->busy);
+}
+
+void accel_cuda__host_copy_shutdown(accel_cuda_ctx *ctx)
+{
+    if (ctx->copy_pool) {
+        pool_stop(ctx->copy_pool);
+        pool_free(ctx->copy_pool);
+    }
+    ctx->copy_pool = NULL;
+    ctx->copy_pool_tried = 0;
+}

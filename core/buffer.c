@@ -1,6 +1,7 @@
 /* core/buffer.c — device buffers and pinned host memory: creation through
  * the backend, registration as live handles, the runtime's lists (so that
- * closing the runtime frees what callers left), release. */
+ * closing the runtime frees what callers left), release (which, as cudaFree,
+ * first waits for queued work that may still use the buffer). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,7 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
     }
     buf->dev = dev;
     buf->bytes = bytes;
+    atomic_init(&buf->enqueued, false);
     buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
     if (accel__handle_add(buf, ACCEL__T_BUFFER, NULL) != ACCEL_SUCCESS) {
         vt->buffer_free(dev->be->ctx, buf->be);
@@ -51,13 +53,31 @@ void accel__buffer_destroy(accel_buffer *buf)
 
 void accel_buffer_release(accel_buffer *buf)
 {
+    static const char fn[] = "accel_buffer_release";
     if (!buf)
         return;
-    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_release", "buf") != ACCEL_SUCCESS) {
+    if (accel__handle_check(buf, ACCEL__T_BUFFER, fn, "buf") != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
+    /* The handle dies first, so that no op or transfer can be enqueued on
+     * the buffer while we wait. */
+    accel__handle_remove(buf);
     accel_runtime *rt = buf->dev->rt;
+    /* As cudaFree: queued work that may still use the buffer finishes first.
+     * Any live queue may (copies and fallbacks cross devices), so every one
+     * is waited for up to its current end, without taking its sticky error.
+     * A buffer never given to an op or transfer is freed at once. */
+    if (atomic_load_explicit(&buf->enqueued, memory_order_relaxed) &&
+        accel__queues_mark_and_wait(rt, fn) != ACCEL_SUCCESS) {
+        /* Freeing now could pull the memory from under running work: keep
+         * it on the runtime's list, freed by accel_runtime_close after the
+         * queues have drained. */
+        accel__log(ACCEL_LOG_WARN,
+                   "%s; the buffer (%zu bytes on %s) is freed at accel_runtime_close instead",
+                   accel_last_error(), buf->bytes, buf->dev->name);
+        return;
+    }
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_REMOVE(rt->buffers, buf);
     pthread_mutex_unlock(&rt->lock);

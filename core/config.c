@@ -9,15 +9,21 @@
  *
  * Which file: the path given to accel_runtime_open, else $ACCEL_CONFIG, else
  * <folder of libaccel.so>/accel/plugins.ini (never the current directory).
- * Malformed input is ACCEL_ERROR_CONFIG with "file:line: what is wrong";
- * unknown sections and keys are kept and warned about through the log. */
+ * Malformed input is ACCEL_ERROR_CONFIG with "file:line: what is wrong"
+ * (also a folder given as the file, a NUL byte, a line longer than
+ * CONFIG_MAX_LINE characters); unknown sections and keys are kept and warned
+ * about through the log, at most CONFIG_MAX_WARNINGS times per file. Bytes of
+ * the file that reach a message are escaped (\xNN) unless printable, so a
+ * binary file cannot send terminal escapes to the log. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <ini.h>
 
@@ -169,6 +175,15 @@ static bool valid_backend_name(const char *s)
 
 /* ------------------------------------------------------------------ parse */
 
+/* The longest line accepted (characters, without the newline). inih itself
+ * takes lines of INI_MAX_LINE (200) bytes at most; longer lines are split by
+ * line_reader below so that long paths still fit. */
+#define CONFIG_MAX_LINE 4096
+/* Warnings logged per file; the rest are counted ("... and N more"). */
+#define CONFIG_MAX_WARNINGS 5
+/* What line_reader hands inih in place of a long value (see on_key). */
+#define LONG_VALUE_MARK "\x01"
+
 typedef struct parse_state {
     accel__config *cfg;
     FILE *file;
@@ -179,7 +194,43 @@ typedef struct parse_state {
     int err_line;  /* first error found by us, 0 when none */
     accel_status err_status;
     char err_msg[512];
+    int warnings;           /* warnings so far, logged or not */
+    const char *long_value; /* the value of the current long line, else NULL */
+    char buf[CONFIG_MAX_LINE + 2];
 } parse_state;
+
+/* Copy s to out (cap bytes) with every byte that is not printable ASCII or
+ * part of a valid UTF-8 sequence (C1 controls excluded) written as \xNN. */
+static void escape_text(const char *s, char *out, size_t cap)
+{
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && o + 5 < cap) {
+        unsigned c = *p;
+        size_t n = 0; /* bytes of a valid multi-byte sequence at p */
+        if (c >= 0xC2 && c <= 0xF4) {
+            size_t want = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+            n = want;
+            for (size_t k = 1; k < want; k++)
+                if ((p[k] & 0xC0) != 0x80)
+                    n = 0;
+            if (n == 2 && c == 0xC2 && p[1] < 0xA0)
+                n = 0; /* U+0080..U+009F: C1 control characters */
+        }
+        if (n && o + n < cap) {
+            memcpy(out + o, p, n);
+            o += n;
+            p += n;
+        } else if (c >= 0x20 && c < 0x7f) {
+            out[o++] = (char)c;
+            p++;
+        } else {
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02X", c);
+            p++;
+        }
+    }
+    out[o] = '\0';
+}
 
 static void parse_error(parse_state *ps, accel_status st, const char *fmt, ...) ACCEL__PRINTF(3, 4);
 
@@ -189,10 +240,29 @@ static void parse_error(parse_state *ps, accel_status st, const char *fmt, ...)
         return;
     ps->err_line = ps->line;
     ps->err_status = st;
+    char raw[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ps->err_msg, sizeof ps->err_msg, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    escape_text(raw, ps->err_msg, sizeof ps->err_msg);
+}
+
+/* A warning about the file (prefixed "path:line: "), escaped; only the first
+ * CONFIG_MAX_WARNINGS are logged. */
+static void parse_warn(parse_state *ps, const char *fmt, ...) ACCEL__PRINTF(2, 3);
+
+static void parse_warn(parse_state *ps, const char *fmt, ...)
+{
+    if (++ps->warnings > CONFIG_MAX_WARNINGS)
+        return;
+    char raw[512], text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    escape_text(raw, text, sizeof text);
+    accel__log(ACCEL_LOG_WARN, "%s:%d: %s", ps->cfg->path, ps->line, text);
 }
 
 static accel__section *add_section(parse_state *ps, const char *name)
@@ -234,36 +304,98 @@ static void on_section(parse_state *ps, const char *name)
             return;
         }
         if (find_section(ps->cfg, bname)) {
-            accel__log(ACCEL_LOG_WARN, "%s:%d: section [%s] repeated; its keys are merged",
-                       ps->cfg->path, ps->line, name);
+            parse_warn(ps, "section [%s] repeated; its keys are merged", name);
             return;
         }
         if (!add_section(ps, bname))
             parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
         return;
     }
-    accel__log(ACCEL_LOG_WARN, "%s:%d: unknown section [%s] ignored", ps->cfg->path, ps->line,
-               name);
+    parse_warn(ps, "unknown section [%s] ignored", name);
 }
 
+/* inih's find_chars_or_comment: the first of chars, or a ';' that follows
+ * whitespace (an inline comment), or the end. */
+static char *find_chars_or_comment(char *s, const char *chars)
+{
+    bool was_space = false;
+    while (*s && (!chars || !strchr(chars, *s)) && !(was_space && *s == ';')) {
+        was_space = *s == ' ' || *s == '\t' || *s == '\r' || *s == '\n';
+        s++;
+    }
+    return s;
+}
+
+/* A line longer than inih's buffer (num bytes): parse it as inih would and
+ * hand inih a short line with the same meaning, its value replaced by
+ * LONG_VALUE_MARK; on_key takes the value from ps->long_value. p is the line
+ * after its leading whitespace (indented: there was some). */
+static char *long_line(parse_state *ps, char *str, int num, char *p, bool indented)
+{
+    char *v;
+    str[0] = '\0';
+    if (*p == ';' || *p == '#' || *p == '\0')
+        return str; /* a comment or a blank line */
+    if (indented && ps->prev_key) {
+        v = p; /* a continuation of the previous key's value */
+        snprintf(str, (size_t)num, " %s\n", LONG_VALUE_MARK);
+    } else if (*p == '[') {
+        parse_error(ps, ACCEL_ERROR_CONFIG, "section header longer than %d characters", num - 3);
+        return str;
+    } else {
+        char *end = find_chars_or_comment(p, "=:");
+        if (*end != '=' && *end != ':') {
+            snprintf(str, (size_t)num, "?\n"); /* inih's syntax error */
+            return str;
+        }
+        *end = '\0';
+        char *name = trim(p);
+        if (strlen(name) + 8 > (size_t)num) {
+            parse_error(ps, ACCEL_ERROR_CONFIG, "key name longer than %d characters", num - 8);
+            return str;
+        }
+        v = end + 1;
+        snprintf(str, (size_t)num, "%s = %s\n", name, LONG_VALUE_MARK);
+    }
+    char *c = find_chars_or_comment(v, NULL);
+    *c = '\0';
+    ps->long_value = trim(v);
+    return str;
+}
+
+/* inih's line source: one line of the file into str (num bytes), with our
+ * own checks first (NUL bytes, length) and section headers noted. */
 static char *line_reader(char *str, int num, void *stream)
 {
     parse_state *ps = stream;
-    char *r = fgets(str, num, ps->file);
-    if (!r)
+    ps->long_value = NULL;
+    size_t len = 0, nul_at = 0;
+    int c;
+    while ((c = fgetc(ps->file)) != EOF) {
+        if (len < CONFIG_MAX_LINE + 1)
+            ps->buf[len] = (char)c;
+        len++;
+        if (c == '\0' && !nul_at)
+            nul_at = len;
+        if (c == '\n')
+            break;
+    }
+    if (len == 0)
         return NULL;
     ps->line++;
-    size_t len = strlen(r);
-    if (len && r[len - 1] != '\n' && !feof(ps->file)) {
-        parse_error(ps, ACCEL_ERROR_CONFIG, "line longer than %d characters", num - 3);
-        /* Swallow the rest of the line so that inih's line count stays ours. */
-        int c;
-        while ((c = fgetc(ps->file)) != EOF && c != '\n') {
-        }
-        r[0] = '\0';
-        return r;
+    size_t content = c == '\n' ? len - 1 : len;
+    str[0] = '\0';
+    if (content > CONFIG_MAX_LINE) {
+        parse_error(ps, ACCEL_ERROR_CONFIG, "line longer than %d characters", CONFIG_MAX_LINE);
+        return str;
     }
-    char *p = r;
+    if (nul_at) {
+        parse_error(ps, ACCEL_ERROR_CONFIG,
+                    "NUL byte at column %zu (plugins.ini must be a text file)", nul_at);
+        return str;
+    }
+    ps->buf[len] = '\0';
+    char *p = ps->buf;
     if (ps->line == 1 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB &&
         (unsigned char)p[2] == 0xBF)
         p += 3;
@@ -283,7 +415,11 @@ static char *line_reader(char *str, int num, void *stream)
             ps->prev_key = false;
         }
     }
-    return r;
+    if (len < (size_t)num) {
+        memcpy(str, ps->buf, len + 1);
+        return str;
+    }
+    return long_line(ps, str, num, p, indented);
 }
 
 static bool parse_bool(const char *v, bool *out)
@@ -374,16 +510,16 @@ static int on_key(void *user, const char *section, const char *name, const char 
     accel__config *cfg = ps->cfg;
     int errors_before = ps->err_line;
     ps->prev_key = true;
+    if (ps->long_value && strcmp(value, LONG_VALUE_MARK) == 0)
+        value = ps->long_value;
 
     if (!*section) {
-        accel__log(ACCEL_LOG_WARN, "%s:%d: key '%s' outside any section ignored", cfg->path,
-                   ps->line, name);
+        parse_warn(ps, "key '%s' outside any section ignored", name);
         return 1;
     }
     if (strcmp(section, "runtime") == 0) {
         if (accel__kvlist_get(&cfg->runtime, name))
-            accel__log(ACCEL_LOG_WARN, "%s:%d: [runtime] %s repeated; the later value wins",
-                       cfg->path, ps->line, name);
+            parse_warn(ps, "[runtime] %s repeated; the later value wins", name);
         if (strcmp(name, "order") == 0) {
             parse_order(ps, value);
         } else if (strcmp(name, "strict") == 0) {
@@ -395,8 +531,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
             for (size_t i = 0; known_runtime_keys[i]; i++)
                 known = known || strcmp(known_runtime_keys[i], name) == 0;
             if (!known)
-                accel__log(ACCEL_LOG_WARN, "%s:%d: unknown [runtime] key '%s' ignored", cfg->path,
-                           ps->line, name);
+                parse_warn(ps, "unknown [runtime] key '%s' ignored", name);
         }
         if (!kvlist_set(&cfg->runtime, name, value, ps->line))
             parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -405,8 +540,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
         if (!sec) /* its header had an error, reported already */
             return ps->err_line == errors_before;
         if (accel__kvlist_get(&sec->keys, name))
-            accel__log(ACCEL_LOG_WARN, "%s:%d: [%s] %s repeated; the later value wins", cfg->path,
-                       ps->line, section, name);
+            parse_warn(ps, "[%s] %s repeated; the later value wins", section, name);
         if (strcmp(name, "library") == 0) {
             if (!*value) {
                 parse_error(ps, ACCEL_ERROR_CONFIG, "[%s] library is empty", section);
@@ -544,6 +678,12 @@ accel_status accel__config_load(const char *config_path, const char *fn, accel__
                            "%s: config file %s (%s): %s", fn, chosen, origin, strerror(err));
     }
 
+    struct stat sb;
+    if (stat(abs_path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return accel__fail(ACCEL_ERROR_CONFIG,
+                           "%s: config file %s (%s) is a directory; name the plugins.ini file", fn,
+                           chosen, origin);
+
     accel__config *cfg = calloc(1, sizeof *cfg);
     if (!cfg)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
@@ -565,6 +705,9 @@ accel_status accel__config_load(const char *config_path, const char *fn, accel__
     parse_state ps = {.cfg = cfg, .file = f};
     int rc = ini_parse_stream(line_reader, &ps, on_key, &ps);
     fclose(f);
+    if (ps.warnings > CONFIG_MAX_WARNINGS)
+        accel__log(ACCEL_LOG_WARN, "%s: ... and %d more warnings", cfg->path,
+                   ps.warnings - CONFIG_MAX_WARNINGS);
 
     accel_status st = ACCEL_SUCCESS;
     if (rc == -2 || (ps.err_line && ps.err_status == ACCEL_ERROR_OUT_OF_HOST_MEMORY)) {

@@ -170,8 +170,20 @@ struct accel_buffer {
     accel_be_buffer *be;
     size_t bytes;
     void *host_ptr; /* buffer_host_ptr, or NULL */
+    /* Set (never cleared) when the buffer is passed to an op, transfer or
+     * copy: accel_buffer_release waits for the queues only then. */
+    atomic_bool enqueued;
     accel_buffer *prev, *next;
 };
+
+/* Mark buf as used by queued work (before the work is enqueued). Const
+ * because the validation paths hold const pointers; only the flag changes. */
+static inline void accel__buffer_mark_enqueued(const accel_buffer *buf)
+{
+    accel_buffer *b = (accel_buffer *)buf;
+    if (!atomic_load_explicit(&b->enqueued, memory_order_relaxed))
+        atomic_store_explicit(&b->enqueued, true, memory_order_relaxed);
+}
 
 struct accel_queue {
     accel_device *dev;
@@ -205,6 +217,11 @@ struct accel_runtime {
     uint32_t device_count;
     accel_device *default_device;
     pthread_mutex_t lock; /* guards the object lists */
+    /* Queue lifetimes: accel_queue_release holds it shared while it unlinks
+     * and destroys a queue; accel__queues_mark_and_wait holds it exclusively
+     * while it records an event on every live queue (never while waiting).
+     * Order: queue_life, then a queue's lock, then lock. */
+    pthread_rwlock_t queue_life;
     accel_buffer *buffers;
     accel_queue *queues;
     accel_event *events;
@@ -286,6 +303,19 @@ struct accel__xop {
     void *payload;
     bool keep;
 };
+
+/* Block until the backend event ev is done, polling event_query (a short
+ * spin, then sleeps backing off to 0.5 ms). Unlike event_synchronize it
+ * leaves the recording queue's sticky error alone; a failing query ends the
+ * wait (the failure belongs to the recording queue). */
+void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev);
+
+/* Record a backend event at the current end of every live queue of rt and
+ * wait until all of them are done, without taking any queue's sticky error
+ * (accel_buffer_release). Locks are not held while waiting. Errors (the
+ * events could not be created or recorded): the status with a message
+ * naming fn; queues that were marked are still waited for. */
+accel_status accel__queues_mark_and_wait(accel_runtime *rt, const char *fn);
 
 /* Enqueue xop's host function on q; q->lock must be held. On success q owns
  * xop; on failure the caller frees it with accel__xop_free. */

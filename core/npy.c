@@ -680,6 +680,74 @@ static bool write_all(int fd, const void *buf, size_t n)
     return true;
 }
 
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+/* The file accel_npy_save replaces for path (malloc'd into *out_target) and,
+ * when it exists (*out_exists), its stat. Refuses (ACCEL_ERROR_IO) what must
+ * not be replaced by a rename: anything but a regular file after following
+ * symbolic links, a dangling link, and a file the caller cannot write. */
+static accel_status resolve_destination(const char *func, const char *path, char **out_target,
+                                        struct stat *out_st, bool *out_exists)
+{
+    struct stat lst;
+    *out_target = NULL;
+    *out_exists = false;
+    if (lstat(path, &lst) != 0) {
+        /* Absent (or unreachable): open() of the temporary says why. */
+        *out_target = strdup(path);
+    } else {
+        if (stat(path, out_st) != 0) {
+            int e = errno;
+            if (S_ISLNK(lst.st_mode) && e == ENOENT) {
+                char to[512];
+                ssize_t n = readlink(path, to, sizeof to - 1);
+                to[n > 0 ? (size_t)n : 0] = '\0';
+                accel__set_error("%s: %s: is a symbolic link to %s, which does not exist; accel "
+                                 "writes through links but does not create their target",
+                                 func, path, to);
+            } else {
+                accel__set_error("%s: %s: cannot follow: %s", func, path, strerror(e));
+            }
+            return ACCEL_ERROR_IO;
+        }
+        if (!S_ISREG(out_st->st_mode)) {
+            accel__set_error("%s: %s is not a regular file (it is %s); refusing to replace it",
+                             func, path, file_kind(out_st->st_mode));
+            return ACCEL_ERROR_IO;
+        }
+        if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0) {
+            accel__set_error("%s: %s: not writable (%s); accel does not replace a read-only file",
+                             func, path, strerror(errno));
+            return ACCEL_ERROR_IO;
+        }
+        *out_exists = true;
+        if (S_ISLNK(lst.st_mode)) {
+            char *resolved = realpath(path, NULL);
+            if (!resolved) {
+                accel__set_error("%s: %s: cannot resolve the symbolic link: %s", func, path,
+                                 strerror(errno));
+                return ACCEL_ERROR_IO;
+            }
+            *out_target = resolved;
+        } else {
+            *out_target = strdup(path);
+        }
+    }
+    if (!*out_target) {
+        accel__set_error("%s: %s: out of host memory", func, path);
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    return ACCEL_SUCCESS;
+}
+
 ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint32_t ndim,
                                       const size_t *shape, const void *data)
 {
@@ -749,29 +817,63 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
     pre[8] = (unsigned char)(hlen & 0xff);
     pre[9] = (unsigned char)(hlen >> 8);
 
-    size_t plen = strlen(path);
+    /* Where to write: path itself when it does not exist yet; through a
+     * symbolic link, the file it points to (so the link stays a link); never
+     * over something that is not a regular file (a device node, FIFO, socket
+     * or folder would be replaced by the rename) nor over a file the caller
+     * may not write (np.save would fail with PermissionError). */
+    char *target = NULL;
+    struct stat old;
+    bool exists = false;
+    accel_status st = resolve_destination(func, path, &target, &old, &exists);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    size_t plen = strlen(target);
     char *tmp = malloc(plen + 64);
     if (!tmp) {
+        free(target);
         accel__set_error("%s: %s: out of host memory", func, path);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     int fd = -1;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(tmp, plen + 64, "%s.tmp.%ld.%u", path, (long)getpid(),
+        snprintf(tmp, plen + 64, "%s.tmp.%ld.%u", target, (long)getpid(),
                  atomic_fetch_add(&tmp_counter, 1u));
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST)
             break;
     }
     if (fd < 0) {
-        accel__set_error("%s: %s: cannot create the file (as temporary %s): %s", func, path, tmp,
-                         strerror(errno));
+        int e = errno;
+        if (e == EACCES || e == EPERM || e == EROFS)
+            accel__set_error("%s: %s: cannot write there: its folder is not writable (%s); accel "
+                             "writes a temporary file in the same folder and renames it, so that "
+                             "a failed save never leaves a half-written file",
+                             func, path, strerror(e));
+        else
+            accel__set_error("%s: %s: cannot create the file (as temporary %s): %s", func, path,
+                             tmp, strerror(e));
         free(tmp);
+        free(target);
         return ACCEL_ERROR_IO;
     }
     const char *step = "write";
-    bool ok = write_all(fd, pre, sizeof pre) && write_all(fd, header, hlen) &&
-              (bytes == 0 || write_all(fd, data, bytes));
+    bool ok = true;
+    if (exists) {
+        /* Keep the replaced file's owner (where allowed) and mode; a new
+         * file gets 0666 & ~umask from open(), as fopen would give it. */
+        if ((old.st_uid != geteuid() || old.st_gid != getegid()) &&
+            fchown(fd, old.st_uid, old.st_gid) != 0) {
+            /* Not permitted: the file becomes the caller's, as with sed -i. */
+        }
+        step = "chmod";
+        ok = fchmod(fd, old.st_mode & 07777) == 0;
+    }
+    if (ok) {
+        step = "write";
+        ok = write_all(fd, pre, sizeof pre) && write_all(fd, header, hlen) &&
+             (bytes == 0 || write_all(fd, data, bytes));
+    }
     if (ok) {
         step = "flush";
         ok = fsync(fd) == 0;
@@ -782,7 +884,7 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
         step = "close";
         err = errno;
     }
-    if (ok && rename(tmp, path) != 0) {
+    if (ok && rename(tmp, target) != 0) {
         ok = false;
         step = "rename";
         err = errno;
@@ -791,8 +893,10 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
         unlink(tmp);
         accel__set_error("%s: %s: %s of %s failed: %s", func, path, step, tmp, strerror(err));
         free(tmp);
+        free(target);
         return ACCEL_ERROR_IO;
     }
     free(tmp);
+    free(target);
     return ACCEL_SUCCESS;
 }

@@ -161,6 +161,10 @@ static accel_status check_handles(const char *fn, const accel_queue *q, size_t n
             return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s is on %s but q is on %s", fn,
                                names[i], bufs[i]->dev->name, q->dev->name);
     }
+    /* accel_buffer_release waits for the queues only for marked buffers. An
+     * op that fails a later check marks them needlessly, which is harmless. */
+    for (size_t i = 0; i < n; i++)
+        accel__buffer_mark_enqueued(bufs[i]);
     return ACCEL_SUCCESS;
 }
 

@@ -16,7 +16,8 @@
  * Cross-backend waits (event.c) are host functions that poll the event's
  * backend with event_query. event_synchronize would also wait, but it returns
  * and clears the recording queue's sticky error, which belongs to whoever
- * synchronizes that queue. */
+ * synchronizes that queue. accel_buffer_release waits the same way, on an
+ * event recorded at the end of every live queue (accel__queues_mark_and_wait). */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,14 +52,12 @@ void accel__xop_free(accel__xop *x)
     free(x);
 }
 
-static void xop_wait(accel__xop *x)
+void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev)
 {
-    accel_event *ev = x->ev;
-    const accel_backend *vt = ev->dev->be->vt;
     long sleep_ns = 2000;
     for (unsigned spin = 0;; spin++) {
         int done = 0;
-        int32_t rc = vt->event_query(ev->dev->be->ctx, ev->be, &done);
+        int32_t rc = vt->event_query(ctx, ev, &done);
         if (rc != ACCEL_SUCCESS || done)
             return; /* a failure belongs to the recording queue, not to us */
         if (spin < 64) {
@@ -70,6 +69,12 @@ static void xop_wait(accel__xop *x)
         if (sleep_ns < 500000)
             sleep_ns *= 2;
     }
+}
+
+static void xop_wait(accel__xop *x)
+{
+    accel_event *ev = x->ev;
+    accel__be_event_wait(ev->dev->be->vt, ev->dev->be->ctx, ev->be);
 }
 
 static void xop_transfer(accel__xop *x)
@@ -228,11 +233,83 @@ void accel_queue_release(accel_queue *q)
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
+    /* Shared: accel__queues_mark_and_wait may be recording on q right now. */
     accel_runtime *rt = q->dev->rt;
+    pthread_rwlock_rdlock(&rt->queue_life);
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_REMOVE(rt->queues, q);
     pthread_mutex_unlock(&rt->lock);
     accel__queue_destroy(q);
+    pthread_rwlock_unlock(&rt->queue_life);
+}
+
+/* One queue's mark for accel__queues_mark_and_wait. The device outlives the
+ * queue, so the wait needs nothing of the queue itself. */
+typedef struct queue_mark {
+    accel_queue *q;
+    accel_device *dev;
+    accel_be_event *ev;
+    bool recorded;
+} queue_mark;
+
+accel_status accel__queues_mark_and_wait(accel_runtime *rt, const char *fn)
+{
+    accel_status st = ACCEL_SUCCESS;
+    /* Exclusive: no queue is unlinked or destroyed while it is marked. */
+    pthread_rwlock_wrlock(&rt->queue_life);
+    pthread_mutex_lock(&rt->lock);
+    size_t n = 0;
+    for (accel_queue *q = rt->queues; q; q = q->next)
+        n++;
+    queue_mark *marks = n ? calloc(n, sizeof *marks) : NULL;
+    if (marks) {
+        size_t i = 0;
+        for (accel_queue *q = rt->queues; q; q = q->next, i++) {
+            marks[i].q = q;
+            marks[i].dev = q->dev;
+        }
+    }
+    pthread_mutex_unlock(&rt->lock);
+    if (n && !marks) {
+        pthread_rwlock_unlock(&rt->queue_life);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY,
+                           "%s: out of host memory marking %zu queues", fn, n);
+    }
+    for (size_t i = 0; i < n && st == ACCEL_SUCCESS; i++) {
+        accel_queue *q = marks[i].q;
+        const accel_backend *vt = q->dev->be->vt;
+        void *ctx = q->dev->be->ctx;
+        accel__clear_error();
+        int32_t rc = vt->event_create(ctx, q->dev->index, &marks[i].ev);
+        if (rc != ACCEL_SUCCESS) {
+            marks[i].ev = NULL;
+            st = accel__fail_relay((accel_status)rc, "%s: creating an event on %s", fn,
+                                   q->dev->name);
+            break;
+        }
+        pthread_mutex_lock(&q->lock);
+        accel__clear_error();
+        rc = vt->event_record(ctx, marks[i].ev, q->be);
+        pthread_mutex_unlock(&q->lock);
+        if (rc != ACCEL_SUCCESS)
+            st = accel__fail_relay((accel_status)rc, "%s: recording an event on a queue of %s",
+                                   fn, q->dev->name);
+        else
+            marks[i].recorded = true;
+    }
+    pthread_rwlock_unlock(&rt->queue_life);
+    /* No lock held: queues may be used, created and released meanwhile. */
+    for (size_t i = 0; i < n; i++) {
+        if (!marks[i].ev)
+            continue;
+        const accel_backend *vt = marks[i].dev->be->vt;
+        void *ctx = marks[i].dev->be->ctx;
+        if (marks[i].recorded)
+            accel__be_event_wait(vt, ctx, marks[i].ev);
+        vt->event_destroy(ctx, marks[i].ev);
+    }
+    free(marks);
+    return st;
 }
 
 accel_device *accel_queue_device(const accel_queue *q)
@@ -303,7 +380,10 @@ static accel_status check_transfer(const char *fn, accel_queue *q, accel_buffer 
     if (!host && bytes > 0)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL with bytes = %zu", fn,
                            host_arg, bytes);
-    return check_byte_range(fn, buf_arg, buf, offset, bytes);
+    st = check_byte_range(fn, buf_arg, buf, offset, bytes);
+    if (st == ACCEL_SUCCESS)
+        accel__buffer_mark_enqueued(buf);
+    return st;
 }
 
 static accel_status do_write(const char *fn, accel_queue *q, accel_buffer *dst, size_t dst_offset,
@@ -485,6 +565,8 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
     if (bytes == 0)
         return ACCEL_SUCCESS;
 
+    accel__buffer_mark_enqueued(src);
+    accel__buffer_mark_enqueued(dst);
     pthread_mutex_lock(&q->lock);
     if (src->dev->be == dst->dev->be) {
         accel__clear_error();

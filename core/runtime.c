@@ -61,6 +61,7 @@ static void runtime_free(accel_runtime *rt)
     }
     free(rt->backends);
     accel__config_free(rt->cfg);
+    pthread_rwlock_destroy(&rt->queue_life);
     pthread_mutex_destroy(&rt->lock);
     free(rt);
 }
@@ -83,6 +84,7 @@ accel_status accel_runtime_open(const char *config_path, accel_runtime **out_run
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
     pthread_mutex_init(&rt->lock, NULL);
+    pthread_rwlock_init(&rt->queue_life, NULL);
     rt->cfg = cfg;
     rt->backends = calloc(cfg->section_count ? cfg->section_count : 1, sizeof *rt->backends);
     if (!rt->backends) {
@@ -209,6 +211,8 @@ void accel_runtime_close(accel_runtime *rt)
         ACCEL__LIST_REMOVE(rt->events, ev);
         accel__event_destroy(ev);
     }
+    /* Straight to accel__buffer_destroy: the queues are gone, so there is
+     * nothing for accel_buffer_release's wait to wait for. */
     while (rt->buffers) {
         accel_buffer *buf = rt->buffers;
         ACCEL__LIST_REMOVE(rt->buffers, buf);

@@ -104,8 +104,7 @@ accel_status accel__policy_open(accel_runtime *rt, const char *fn)
         if (accel_device_get_by_name(rt, verify, &p->verify_ref) != ACCEL_SUCCESS) {
             if (env)
                 return accel__fail(ACCEL_ERROR_CONFIG,
-                                   "%s: ACCEL_VERIFY=%s names no loaded device (%s)", fn, env,
-                                   accel_last_error());
+                                   "%s: ACCEL_VERIFY=%s names no loaded device", fn, env);
             return BAD_KEY("verify", verify, "no such loaded device to check against");
         }
     }

@@ -5,6 +5,7 @@
  * to a fresh temp folder by the test itself. */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -290,4 +291,108 @@ Test(config, accel_backend_env_naming_an_unknown_backend_is_an_error)
     accel_status s = tu_open_ini(two_backend_ini(), &rt, NULL);
     cr_assert(s != ACCEL_SUCCESS, "ACCEL_BACKEND=tpu opened a runtime");
     cr_assert(strstr(accel_last_error(), "tpu") != NULL, "%s", accel_last_error());
+}
+
+/* ---------------------------------------- hostile or unusual config files */
+
+Test(config, directory_as_config_says_so)
+{
+    const char *dir = tu_tmpdir();
+    accel_runtime *rt = NULL;
+    tu_assert_status(accel_runtime_open(dir, &rt), ACCEL_ERROR_CONFIG, "config %s", dir);
+    cr_assert(strstr(accel_last_error(), "is a directory"), "%s", accel_last_error());
+    cr_assert(!strstr(accel_last_error(), "names no backend") &&
+                  !strstr(accel_last_error(), "writable"),
+              "%s", accel_last_error());
+}
+
+/* Write len bytes to a fresh plugins.ini; returns its path. */
+static const char *write_bytes(const void *bytes, size_t len)
+{
+    const char *path = tu_fmt("%s/plugins.ini", tu_tmpdir());
+    FILE *f = fopen(path, "wb");
+    cr_assert(f != NULL);
+    cr_assert_eq(fwrite(bytes, 1, len, f), len);
+    fclose(f);
+    return path;
+}
+
+Test(config, nul_byte_is_reported_as_such)
+{
+    static const char text[] = "[runtime]\norder = c\0pu\n";
+    const char *path = write_bytes(text, sizeof text - 1);
+    accel_runtime *rt = NULL;
+    tu_assert_status(accel_runtime_open(path, &rt), ACCEL_ERROR_CONFIG, "NUL byte");
+    cr_assert(strstr(accel_last_error(), ":2: NUL byte at column 10"), "%s", accel_last_error());
+    cr_assert(!strstr(accel_last_error(), "longer than"), "%s", accel_last_error());
+}
+
+Test(config, long_lines_up_to_4096_characters_are_read)
+{
+    /* A library path of ~1000 characters ("/./" repeated) with an inline
+     * comment, a long comment line and a long unknown key's value. */
+    char lib[1200] = "";
+    size_t at = 0;
+    const char *plugin = TU_CPU_PLUGIN;
+    const char *slash = strrchr(plugin, '/');
+    at += (size_t)snprintf(lib, sizeof lib, "%.*s", (int)(slash - plugin), plugin);
+    while (at < 1000)
+        at += (size_t)snprintf(lib + at, sizeof lib - at, "/.");
+    snprintf(lib + at, sizeof lib - at, "%s", slash);
+    char comment[3000];
+    memset(comment, 'c', sizeof comment - 1);
+    comment[0] = ';';
+    comment[sizeof comment - 1] = '\0';
+    accel_runtime *rt = NULL;
+    tu_log_capture();
+    tu_ok(tu_open_ini(tu_fmt("%s\n[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s   ; the cpu\n"
+                             "note = %s\n",
+                             comment, lib, comment + 1000),
+                      &rt, NULL));
+    cr_assert_str_eq(default_device_name(rt), "cpu:0");
+    accel_runtime_close(rt);
+
+    char longer[4200];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    expect_config_error(tu_fmt("[runtime]\norder = cpu\nnote = %s\n%s", longer, cpu_section()), 3,
+                        "longer than 4096 characters");
+}
+
+Test(config, binary_garbage_warns_a_few_times_escaped)
+{
+    /* Many warnings (keys outside any section), with a terminal escape. */
+    char text[4000] = "";
+    size_t at = 0;
+    for (int i = 0; i < 40; i++)
+        at += (size_t)snprintf(text + at, sizeof text - at, "\x1b[31mkey%d\x07 = \x9b%d\n", i, i);
+    const char *path = write_bytes(text, at);
+    tu_log_capture();
+    accel_runtime *rt = NULL;
+    accel_status s = accel_runtime_open(path, &rt);
+    cr_assert(s != ACCEL_SUCCESS);
+    const char *log = tu_log_text();
+    int warnings = 0;
+    for (const char *p = log; (p = strstr(p, "outside any section")); p++)
+        warnings++;
+    cr_assert_eq(warnings, 5, "%d warnings logged:\n%s", warnings, log);
+    cr_assert(strstr(log, "and 35 more"), "no count of the rest:\n%s", log);
+    cr_assert(strstr(log, "\\x1B[31mkey0\\x07"), "not escaped:\n%s", log);
+    for (const char *p = log; *p; p++)
+        cr_assert(*p == '\n' || (unsigned char)*p >= 0x20, "raw control byte 0x%02x in the log",
+                  (unsigned char)*p);
+}
+
+Test(config, garbage_accel_verify_reads_cleanly)
+{
+    setenv("ACCEL_VERIFY", "garbage", 1);
+    accel_runtime *rt = NULL;
+    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = cpu\n%s", cpu_section()), &rt, NULL);
+    unsetenv("ACCEL_VERIFY");
+    tu_assert_status(s, ACCEL_ERROR_CONFIG, "ACCEL_VERIFY=garbage");
+    const char *msg = accel_last_error();
+    cr_assert(strstr(msg, "ACCEL_VERIFY=garbage names no loaded device"), "%s", msg);
+    const char *first = strstr(msg, "accel_runtime_open");
+    cr_assert(first && !strstr(first + 1, "accel_runtime_open"), "doubled message: %s", msg);
+    cr_assert(!strstr(msg, "(:0)"), "garbled message: %s", msg);
 }

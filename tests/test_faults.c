@@ -4,11 +4,14 @@
  * that fails on the device in the middle of a queue (the sticky error names
  * the op; the runtime and other queues keep working), out of device memory
  * mid-run, closing the runtime with work still queued (drained, everything
- * freed: the debug-asan build's LeakSanitizer checks "no leak"), and
- * zero-length buffers through every call. */
+ * freed: the debug-asan build's LeakSanitizer checks "no leak"), releasing
+ * a buffer with work still queued (waits as cudaFree, keeps sticky errors,
+ * safe against concurrent queue releases), and zero-length buffers through
+ * every call. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +244,156 @@ Test(faults, closing_the_runtime_with_work_queued_drains_it)
     /* Every handle is dead now. */
     cr_assert_eq(accel_device_count(rt), 0u);
     cr_assert(accel_buffer_size(mb) == 0);
+}
+
+/* ------------------------------------------------------------ release */
+
+/* The user-trial repro: a buffer released while 20 fills of it are still
+ * queued. accel_buffer_release waits for them (as cudaFree), so the CPU
+ * worker never writes freed memory (AddressSanitizer in debug-asan), and the
+ * queue keeps working afterwards. */
+Test(faults, releasing_a_buffer_with_work_queued_waits_for_it)
+{
+    accel_runtime *rt = open_cpu_mock(NULL);
+    accel_device *cpu = dev_named(rt, "cpu");
+    accel_queue *q, *q2;
+    tu_ok(accel_queue_create(cpu, &q));
+    tu_ok(accel_queue_create(cpu, &q2));
+    enum { OTHER = 1 << 16 };
+    accel_buffer *big, *other;
+    tu_ok(accel_buffer_create(cpu, (size_t)400 << 20, &big));
+    tu_ok(accel_buffer_create(cpu, OTHER * sizeof(float), &other));
+    accel_event *ev;
+    tu_ok(accel_event_create(cpu, &ev));
+    for (int i = 0; i < 20; i++)
+        tu_ok(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(big, 0, (size_t)100 << 20)));
+    tu_ok(accel_event_record(ev, q));
+    accel_buffer_release(big);
+    /* Everything enqueued before the release is done when it returns. */
+    bool done = false;
+    tu_ok(accel_event_query(ev, &done));
+    cr_assert(done, "accel_buffer_release returned before the queued fills were done");
+    cr_assert(accel_buffer_size(big) == 0, "the released handle is dead");
+    /* Memory reused right away is not written by the old fills, and work
+     * after the release, on both queues, gives the right data. */
+    accel_buffer *fresh;
+    tu_ok(accel_buffer_create(cpu, (size_t)400 << 20, &fresh));
+    tu_ok(accel_fill(q2, ACCEL_F32, 7.0, accel_slice_of(fresh, 0, (size_t)100 << 20)));
+    tu_ok(accel_fill(q, ACCEL_F32, 3.0, accel_slice_of(other, 0, OTHER)));
+    tu_ok(accel_scale(q, ACCEL_F32, 2.0, accel_slice_of(other, 0, OTHER), accel_slice_of(other, 0, OTHER)));
+    tu_ok(accel_queue_finish(q));
+    tu_ok(accel_queue_finish(q2));
+    float *h = malloc(OTHER * sizeof(float));
+    cr_assert(h);
+    tu_ok(accel_queue_read_blocking(q, other, 0, h, OTHER * sizeof(float)));
+    for (size_t i = 0; i < OTHER; i++)
+        cr_assert(h[i] == 6.0f, "other[%zu] = %g after the release, expected 6", i, (double)h[i]);
+    float probe[2];
+    tu_ok(accel_queue_read_blocking(q2, fresh, 0, &probe[0], sizeof(float)));
+    tu_ok(accel_queue_read_blocking(q2, fresh, ((size_t)400 << 20) - sizeof(float), &probe[1], sizeof(float)));
+    cr_assert(probe[0] == 7.0f && probe[1] == 7.0f, "fresh buffer: %g %g, expected 7", (double)probe[0],
+              (double)probe[1]);
+    free(h);
+    accel_buffer_release(fresh);
+    accel_buffer_release(other);
+    accel_event_release(ev);
+    accel_queue_release(q);
+    accel_queue_release(q2);
+    accel_runtime_close(rt);
+}
+
+/* The wait inside accel_buffer_release must not take a queue's sticky error
+ * (event_synchronize would): the next finish of the faulted queue still
+ * reports it, whether the released buffer was on that queue's device or
+ * on another one. */
+Test(faults, releasing_a_buffer_keeps_the_sticky_errors_of_queues)
+{
+    accel_runtime *rt = open_cpu_mock(NULL);
+    accel_device *mock = dev_named(rt, "mock"), *cpu = dev_named(rt, "cpu");
+    accel_queue *mq, *cq;
+    tu_ok(accel_queue_create(mock, &mq));
+    tu_ok(accel_queue_create(cpu, &cq));
+    accel_buffer *ma, *mb, *ca;
+    tu_ok(accel_buffer_create(mock, 64, &ma));
+    tu_ok(accel_buffer_create(mock, 64, &mb));
+    tu_ok(accel_buffer_create(cpu, 64, &ca));
+    tu_ok(accel_fill(cq, ACCEL_F32, 1.0, accel_slice_of(ca, 0, 16)));
+    tu_ok(accel_fill(mq, ACCEL_F32, 2.0, accel_slice_of(mb, 0, 16)));
+    tu_ok(accel_fill(mq, ACCEL_F32, TU_MOCK_FAULT_VALUE, accel_slice_of(ma, 0, 16)));
+    accel_buffer_release(ca); /* another device's buffer: waits on mq too */
+    accel_buffer_release(ma); /* the faulted op's own buffer */
+    accel_status s = accel_queue_finish(mq);
+    cr_assert(s == ACCEL_ERROR_DEVICE && strstr(accel_last_error(), "accel_fill"),
+              "the sticky error was lost by accel_buffer_release: %s: %s", accel_status_name(s),
+              accel_last_error());
+    tu_ok(accel_queue_finish(mq)); /* reported once */
+    tu_ok(accel_queue_finish(cq));
+    /* The same with an event recorded after the fault. */
+    accel_event *ev;
+    tu_ok(accel_event_create(mock, &ev));
+    tu_ok(accel_fill(mq, ACCEL_F32, TU_MOCK_FAULT_VALUE, accel_slice_of(mb, 0, 16)));
+    tu_ok(accel_event_record(ev, mq));
+    accel_buffer_release(mb);
+    s = accel_event_synchronize(ev);
+    cr_assert(s == ACCEL_ERROR_DEVICE, "event after the fault: %s", accel_status_name(s));
+    accel_event_release(ev);
+    accel_queue_release(mq);
+    accel_queue_release(cq);
+    accel_runtime_close(rt);
+}
+
+/* Buffers and queues released concurrently from several threads, with work
+ * queued: the release's marks never touch a queue being destroyed. */
+typedef struct release_race {
+    accel_device *dev;
+    int failures;
+} release_race;
+
+static void *release_race_thread(void *arg)
+{
+    release_race *r = arg;
+    for (int it = 0; it < 40; it++) {
+        accel_queue *q = NULL;
+        accel_buffer *b = NULL;
+        if (accel_queue_create(r->dev, &q) != ACCEL_SUCCESS ||
+            accel_buffer_create(r->dev, 4096 * sizeof(float), &b) != ACCEL_SUCCESS) {
+            r->failures++;
+            break;
+        }
+        for (int k = 0; k < 4; k++)
+            if (accel_fill(q, ACCEL_F32, (double)k, accel_slice_of(b, 0, 4096)) != ACCEL_SUCCESS)
+                r->failures++;
+        float v = 0;
+        if (it % 2) {
+            accel_buffer_release(b); /* with the fills queued */
+            accel_queue_release(q);
+        } else {
+            if (accel_queue_read_blocking(q, b, 4095 * sizeof(float), &v, sizeof v) != ACCEL_SUCCESS ||
+                v != 3.0f)
+                r->failures++;
+            accel_queue_release(q); /* first the queue, then the buffer */
+            accel_buffer_release(b);
+        }
+    }
+    return NULL;
+}
+
+Test(faults, releasing_buffers_and_queues_concurrently)
+{
+    accel_runtime *rt = open_cpu_mock(NULL);
+    enum { NT = 4 };
+    pthread_t t[NT];
+    release_race r[NT];
+    for (int i = 0; i < NT; i++) {
+        r[i].dev = dev_named(rt, i % 2 ? "mock" : "cpu");
+        r[i].failures = 0;
+        cr_assert_eq(pthread_create(&t[i], NULL, release_race_thread, &r[i]), 0);
+    }
+    for (int i = 0; i < NT; i++) {
+        pthread_join(t[i], NULL);
+        cr_assert_eq(r[i].failures, 0, "thread %d", i);
+    }
+    accel_runtime_close(rt);
 }
 
 /* ------------------------------------------------------------ zero length */

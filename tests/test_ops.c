@@ -7,6 +7,8 @@
  * Tolerances (what the README's accuracy table promises, and why it is fair):
  * - add, sub, mul, div, sqrt, neg, abs, relu, max, min, scale (alpha exactly
  *   representable), fill, copy: correctly rounded, compared for equality.
+ *   max/min are IEEE 754-2019 maximum/minimum (-0 < +0); tu_same does not
+ *   see the sign of zero, so max_min_signed_zeros_ieee754_2019 checks it.
  *   Reference: the op in double, then rounded to the dtype. For f64 that is
  *   the IEEE result itself; for f32 the double result rounded to float is the
  *   correctly rounded float result, because 53 >= 2*24 + 2 (no harmful double
@@ -25,7 +27,7 @@
  *   "Accuracy and Stability of Numerical Algorithms", 2nd ed., 4.2 and 3.1);
  *   pairwise or blocked orders are tighter. The reference is compensated
  *   (Neumaier) summation in long double.
- * - reduce max/min: exact (a selection, no rounding).
+ * - reduce max/min: exact (a selection, no rounding), signed zeros included.
  * - transpose: a pure data move, compared for exact equality (NaN, -0 and Inf
  *   included; f16/bf16 as raw 2-byte patterns), ld padding and guards intact.
  * - GEMM: |got_ij - exact_ij| <= 2 (k+2) u (|alpha| (|A||B|)_ij + |beta||C_ij|)
@@ -161,8 +163,23 @@ static double ref_add(double a, double b) { return a + b; }
 static double ref_sub(double a, double b) { return a - b; }
 static double ref_mul(double a, double b) { return a * b; }
 static double ref_div(double a, double b) { return a / b; }
-static double ref_max(double a, double b) { return isnan(a) || isnan(b) ? NAN : (a > b ? a : b); }
-static double ref_min(double a, double b) { return isnan(a) || isnan(b) ? NAN : (a < b ? a : b); }
+/* IEEE 754-2019 maximum/minimum (§9.6): NaN-propagating, -0 < +0. */
+static double ref_max(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return NAN;
+    if (a == b) /* equal, or zeros of either sign: +0 wins */
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+static double ref_min(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return NAN;
+    if (a == b) /* equal, or zeros of either sign: -0 wins */
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
 
 typedef struct binary_case {
     const char *name;
@@ -384,6 +401,116 @@ static void special_values_body(accel_device *dev, accel_queue *q, void *user)
         tu_release(&da), tu_release(&db), tu_release(&dout), tu_release(&dn), tu_release(&dn_out);
         tu_release(&dr), tu_release(&d1);
     }
+}
+
+/* ------------------------------------------------------------ signed zeros */
+
+/* max/min follow IEEE 754-2019 maximum/minimum (§9.6): -0 < +0, so
+ * max(-0, +0) = max(+0, -0) = +0 and min(-0, +0) = min(+0, -0) = -0, in the
+ * elementwise ops and in the reductions, whatever the order and position.
+ * tu_same treats -0 == +0, so the sign bit is compared here explicitly. */
+static void check_signed(const char *what, size_t i, double got, double want)
+{
+    cr_assert(got == want && signbit(got) == signbit(want), "%s: element %zu is %s%g, expected %s%g", what, i,
+              signbit(got) ? "" : "+", got, signbit(want) ? "" : "+", want);
+}
+
+static void signed_zero_body(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    /* Every ordered pair of zeros, and equal non-zero operands. */
+    const double a[] = {-0.0, 0.0, -0.0, 0.0, 1.5, -2.0, 0.0, -0.0};
+    const double b[] = {0.0, -0.0, -0.0, 0.0, 1.5, -2.0, -1.0, 1.0};
+    const double want_max[] = {0.0, 0.0, -0.0, 0.0, 1.5, -2.0, 0.0, 1.0};
+    const double want_min[] = {-0.0, -0.0, -0.0, 0.0, 1.5, -2.0, -1.0, -0.0};
+    enum { N = sizeof a / sizeof *a };
+    for (size_t d = 0; d < 2; ++d) {
+        accel_dtype dt = DTYPES[d];
+        if (!tu_device_has_dtype(dev, dt))
+            continue;
+        run r = {dev, q, dt, N, tu_device_is_gpu(dev), NULL};
+        double got[N];
+        tu_dbuf da = tu_upload(q, dt, a, N), db = tu_upload(q, dt, b, N), dout = tu_upload(q, dt, NULL, N);
+        const char *what = describe(&r, "accel_max (signed zeros)");
+        tu_ok(accel_max(q, dt, tu_slice(&da), tu_slice(&db), tu_slice(&dout)));
+        tu_download(q, &dout, got);
+        for (size_t i = 0; i < N; ++i)
+            check_signed(what, i, got[i], want_max[i]);
+        what = describe(&r, "accel_max (signed zeros, b first)");
+        tu_ok(accel_max(q, dt, tu_slice(&db), tu_slice(&da), tu_slice(&dout)));
+        tu_download(q, &dout, got);
+        for (size_t i = 0; i < N; ++i)
+            check_signed(what, i, got[i], want_max[i]);
+        what = describe(&r, "accel_min (signed zeros)");
+        tu_ok(accel_min(q, dt, tu_slice(&da), tu_slice(&db), tu_slice(&dout)));
+        tu_download(q, &dout, got);
+        for (size_t i = 0; i < N; ++i)
+            check_signed(what, i, got[i], want_min[i]);
+        what = describe(&r, "accel_min (signed zeros, b first, in place)");
+        tu_ok(accel_binary(q, ACCEL_OP_MIN, dt, tu_slice(&db), tu_slice(&da), tu_slice(&db)));
+        tu_download(q, &db, got);
+        for (size_t i = 0; i < N; ++i)
+            check_signed(what, i, got[i], want_min[i]);
+        tu_release(&da), tu_release(&db), tu_release(&dout);
+
+        /* Reductions: [-0, +0] and [+0, -0], then long runs of one zero with
+         * the other zero at the start, the middle or the end (lanes, blocks,
+         * GPU partials), and runs of a single zero sign. */
+        static const size_t LENS[] = {2, 3, 1009, 65537};
+        for (size_t li = 0; li < sizeof LENS / sizeof *LENS; ++li) {
+            size_t n = LENS[li];
+            double *x = alloc_vals(n);
+            size_t positions[] = {0, n / 2, n - 1};
+            for (size_t pi = 0; pi < 3; ++pi) {
+                for (int minus_bulk = 0; minus_bulk < 2; ++minus_bulk) {
+                    /* bulk of one sign, one zero of the other at positions[pi] */
+                    const double bulk = minus_bulk ? -0.0 : 0.0, odd = minus_bulk ? 0.0 : -0.0;
+                    for (size_t i = 0; i < n; ++i)
+                        x[i] = bulk;
+                    x[positions[pi]] = odd;
+                    tu_dbuf dx = tu_upload(q, dt, x, n), d1 = tu_upload(q, dt, NULL, 1);
+                    double one;
+                    r.n = n;
+                    what = describe(&r, tu_fmt("accel_reduce_max (%s bulk, %s at %zu)", minus_bulk ? "-0" : "+0",
+                                               minus_bulk ? "+0" : "-0", positions[pi]));
+                    tu_ok(accel_reduce_max(q, dt, tu_slice(&dx), tu_slice(&d1)));
+                    tu_download(q, &d1, &one);
+                    check_signed(what, 0, one, 0.0);
+                    what = describe(&r, tu_fmt("accel_reduce_min (%s bulk, %s at %zu)", minus_bulk ? "-0" : "+0",
+                                               minus_bulk ? "+0" : "-0", positions[pi]));
+                    tu_ok(accel_reduce(q, ACCEL_OP_REDUCE_MIN, dt, tu_slice(&dx), tu_slice(&d1)));
+                    tu_download(q, &d1, &one);
+                    check_signed(what, 0, one, -0.0);
+                    tu_check_guards(q, &d1, what);
+                    tu_release(&dx), tu_release(&d1);
+                }
+            }
+            /* All one sign: max and min are that zero. */
+            for (int minus = 0; minus < 2; ++minus) {
+                for (size_t i = 0; i < n; ++i)
+                    x[i] = minus ? -0.0 : 0.0;
+                tu_dbuf dx = tu_upload(q, dt, x, n), d1 = tu_upload(q, dt, NULL, 1);
+                double one;
+                what = describe(&r, tu_fmt("accel_reduce_max (all %s)", minus ? "-0" : "+0"));
+                tu_ok(accel_reduce_max(q, dt, tu_slice(&dx), tu_slice(&d1)));
+                tu_download(q, &d1, &one);
+                check_signed(what, 0, one, minus ? -0.0 : 0.0);
+                what = describe(&r, tu_fmt("accel_reduce_min (all %s)", minus ? "-0" : "+0"));
+                tu_ok(accel_reduce_min(q, dt, tu_slice(&dx), tu_slice(&d1)));
+                tu_download(q, &d1, &one);
+                check_signed(what, 0, one, minus ? -0.0 : 0.0);
+                tu_release(&dx), tu_release(&d1);
+            }
+            free(x);
+        }
+    }
+}
+
+Test(ops, max_min_signed_zeros_ieee754_2019)
+{
+    accel_runtime *rt = tu_open_default();
+    tu_for_each_device(rt, signed_zero_body, NULL);
+    accel_runtime_close(rt);
 }
 
 Test(ops, nan_inf_propagation)

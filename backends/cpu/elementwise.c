@@ -6,7 +6,12 @@
  * - add, sub, mul, div, sqrt, neg, abs, relu, scale: one IEEE operation in the
  *   dtype, so correctly rounded. Scalars are converted to the dtype first (as
  *   BLAS sscal/saxpby take float alpha).
- * - max/min propagate NaN as numpy.maximum/minimum: (a >= b || a is NaN) ? a : b.
+ * - max/min are IEEE 754-2019 maximum/minimum (§9.6): NaN if either operand
+ *   is NaN (a's NaN when both are), and -0 < +0, so max(-0, +0) = +0 and
+ *   min(+0, -0) = -0 in either order (NumPy's np.maximum is order-dependent
+ *   there). Equal operands are combined bitwise: AND of the bit patterns for
+ *   max, OR for min, which is the operand itself unless they are zeros of
+ *   opposite sign. Branch-free, so the loops still vectorize.
  * - exp, log, tanh: f64 exp and log through glibc libm (< 1 ulp, measured
  *   0.52), tanh through tanhl on x86 (glibc's tanh allows 2 ulp); f32 as
  *   (float)f(double x), correctly rounded except in rare double-rounding ties.
@@ -17,6 +22,8 @@
  * element is read before it is written, so `omp simd` is safe in place. */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "cpu.h"
 
@@ -99,6 +106,48 @@ static inline double abs_f64(double x)
     return fabs(x);
 }
 
+/* IEEE 754-2019 maximum/minimum (see the file comment). */
+static inline float max_f32(float a, float b)
+{
+    uint32_t ua, ub;
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    uint32_t ue = ua & ub;
+    float e;
+    memcpy(&e, &ue, sizeof e);
+    return a == b ? e : (a > b || a != a) ? a : b;
+}
+static inline float min_f32(float a, float b)
+{
+    uint32_t ua, ub;
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    uint32_t ue = ua | ub;
+    float e;
+    memcpy(&e, &ue, sizeof e);
+    return a == b ? e : (a < b || a != a) ? a : b;
+}
+static inline double max_f64(double a, double b)
+{
+    uint64_t ua, ub;
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    uint64_t ue = ua & ub;
+    double e;
+    memcpy(&e, &ue, sizeof e);
+    return a == b ? e : (a > b || a != a) ? a : b;
+}
+static inline double min_f64(double a, double b)
+{
+    uint64_t ua, ub;
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    uint64_t ue = ua | ub;
+    double e;
+    memcpy(&e, &ue, sizeof e);
+    return a == b ? e : (a < b || a != a) ? a : b;
+}
+
 static inline float axpby_f32(float a, float x, float b, float y)
 {
     return (float)((double)a * (double)x + (double)b * (double)y);
@@ -141,11 +190,11 @@ static inline double axpby_f64(double a, double x, double b, double y)
             break;                                                                                 \
         case ACCEL_OP_MAX:                                                                         \
             o = op->ptr[2];                                                                        \
-            EW_FOR(n, nt, o[i] = (a[i] >= b[i] || a[i] != a[i]) ? a[i] : b[i]);                    \
+            EW_FOR(n, nt, o[i] = max_##SUF(a[i], b[i]));                                           \
             break;                                                                                 \
         case ACCEL_OP_MIN:                                                                         \
             o = op->ptr[2];                                                                        \
-            EW_FOR(n, nt, o[i] = (a[i] <= b[i] || a[i] != a[i]) ? a[i] : b[i]);                    \
+            EW_FOR(n, nt, o[i] = min_##SUF(a[i], b[i]));                                           \
             break;                                                                                 \
         case ACCEL_OP_AXPBY: {                                                                     \
             const T al = (T)op->scalars[0], be = (T)op->scalars[1];                                \

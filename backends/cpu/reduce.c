@@ -11,9 +11,15 @@
  *   of Numerical Algorithms", 4.2) down to 128-element leaves summed over 8
  *   lanes, as NumPy does; error <= (log2(n) + 20) * eps * sum|x|.
  * - max/min keep 8 lanes and a NaN flag; any NaN makes the result the first
- *   NaN in index order (NumPy's np.max/np.min propagate NaN). */
+ *   NaN in index order (NumPy's np.max/np.min propagate NaN). Otherwise they
+ *   follow IEEE 754-2019 maximum/minimum (§9.6), -0 < +0: the max of
+ *   [-0, +0] is +0 and the min is -0 whatever the order (equal values are
+ *   combined by AND of their bit patterns for max, OR for min, branch-free so
+ *   the lanes still vectorize). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cpu.h"
 
@@ -101,9 +107,28 @@ static double block_dot_f64(const double *x, const double *y, size_t n)
     return block_dot_f64(x, y, h) + block_dot_f64(x + h, y + h, n - h);
 }
 
+/* One step of max/min: v folded into m, a NaN v ignored (NaN is tracked on
+ * the side), equal values (±0 included) combined bitwise so that +0 beats -0
+ * for max and -0 beats +0 for min. */
+#define DEFINE_STEP(NAME, T, U, CMP, BITOP)                                                        \
+    static inline T NAME(T v, T m)                                                                 \
+    {                                                                                              \
+        U uv, um;                                                                                  \
+        memcpy(&uv, &v, sizeof uv);                                                                \
+        memcpy(&um, &m, sizeof um);                                                                \
+        U ue = uv BITOP um;                                                                        \
+        T e;                                                                                       \
+        memcpy(&e, &ue, sizeof e);                                                                 \
+        return v == m ? e : v CMP m ? v : m;                                                       \
+    }
+DEFINE_STEP(step_max_f32, float, uint32_t, >, &)
+DEFINE_STEP(step_min_f32, float, uint32_t, <, |)
+DEFINE_STEP(step_max_f64, double, uint64_t, >, &)
+DEFINE_STEP(step_min_f64, double, uint64_t, <, |)
+
 /* Block max/min: the lane form vectorizes; NaN is tracked on the side since
  * comparisons with NaN are false. */
-#define DEFINE_BLOCK_EXTREME(NAME, T, CMP)                                                         \
+#define DEFINE_BLOCK_EXTREME(NAME, T, STEP)                                                        \
     static double NAME(const T *x, size_t n, int *has_nan)                                         \
     {                                                                                              \
         T m[LANES];                                                                                \
@@ -116,28 +141,28 @@ static double block_dot_f64(const double *x, const double *y, size_t n)
         for (; i + LANES <= n; i += LANES)                                                         \
             for (int j = 0; j < LANES; ++j) {                                                      \
                 T v = x[i + j];                                                                    \
-                m[j] = v CMP m[j] ? v : m[j];                                                      \
+                m[j] = STEP(v, m[j]);                                                              \
                 nan[j] |= v != v;                                                                  \
             }                                                                                      \
         for (; i < n; ++i) {                                                                       \
             T v = x[i];                                                                            \
-            m[0] = v CMP m[0] ? v : m[0];                                                          \
+            m[0] = STEP(v, m[0]);                                                                  \
             nan[0] |= v != v;                                                                      \
         }                                                                                          \
         T r = m[0];                                                                                \
         int any = nan[0];                                                                          \
         for (int j = 1; j < LANES; ++j) {                                                          \
-            r = m[j] CMP r ? m[j] : r;                                                             \
+            r = STEP(m[j], r);                                                                     \
             any |= nan[j];                                                                         \
         }                                                                                          \
         *has_nan = any;                                                                            \
         return (double)r;                                                                          \
     }
 
-DEFINE_BLOCK_EXTREME(block_max_f32, float, >)
-DEFINE_BLOCK_EXTREME(block_min_f32, float, <)
-DEFINE_BLOCK_EXTREME(block_max_f64, double, >)
-DEFINE_BLOCK_EXTREME(block_min_f64, double, <)
+DEFINE_BLOCK_EXTREME(block_max_f32, float, step_max_f32)
+DEFINE_BLOCK_EXTREME(block_min_f32, float, step_min_f32)
+DEFINE_BLOCK_EXTREME(block_max_f64, double, step_max_f64)
+DEFINE_BLOCK_EXTREME(block_min_f64, double, step_min_f64)
 
 /* Sum-like reductions: per-block results, then the pairwise tree. */
 #define DEFINE_SUM_DRIVER(NAME, T, BLOCK_FN)                                                       \
@@ -162,7 +187,7 @@ DEFINE_SUM_DRIVER(dot_f32, float, block_dot_f32)
 DEFINE_SUM_DRIVER(sum_f64, double, block_sum_f64)
 DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64)
 
-#define DEFINE_EXTREME_DRIVER(NAME, T, BLOCK_FN, CMP)                                              \
+#define DEFINE_EXTREME_DRIVER(NAME, T, BLOCK_FN, STEP)                                             \
     static int32_t NAME(const T *x, size_t n, int nt, double *out)                                 \
     {                                                                                              \
         const size_t B = ACCEL_CPU_REDUCE_BLOCK;                                                   \
@@ -185,7 +210,7 @@ DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64)
         for (size_t b = 0; b < nb; ++b) {                                                          \
             if (nan[b] && first_nan == nb)                                                         \
                 first_nan = b;                                                                     \
-            r = parts[b] CMP r ? parts[b] : r;                                                     \
+            r = STEP(parts[b], r);                                                                 \
         }                                                                                          \
         if (first_nan < nb) {                                                                      \
             for (size_t i = first_nan * B; i < n; ++i)                                             \
@@ -202,10 +227,10 @@ DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64)
         return ACCEL_SUCCESS;                                                                      \
     }
 
-DEFINE_EXTREME_DRIVER(max_f32, float, block_max_f32, >)
-DEFINE_EXTREME_DRIVER(min_f32, float, block_min_f32, <)
-DEFINE_EXTREME_DRIVER(max_f64, double, block_max_f64, >)
-DEFINE_EXTREME_DRIVER(min_f64, double, block_min_f64, <)
+DEFINE_EXTREME_DRIVER(max_f32, float, block_max_f32, step_max_f64)
+DEFINE_EXTREME_DRIVER(min_f32, float, block_min_f32, step_min_f64)
+DEFINE_EXTREME_DRIVER(max_f64, double, block_max_f64, step_max_f64)
+DEFINE_EXTREME_DRIVER(min_f64, double, block_min_f64, step_min_f64)
 
 int32_t accel_cpu__reduce(const accel_cpu_op *op, int nt, char *msg, size_t msg_size)
 {

@@ -1,6 +1,7 @@
 /* kernel_common.cuh — helpers shared by the .cu files: 16-byte vector types,
  * the split of a range into a scalar head, an aligned vector body and a scalar
- * tail, grid sizing, and NumPy's NaN-propagating maximum/minimum. */
+ * tail, grid sizing, and IEEE 754-2019 maximum/minimum (NaN-propagating,
+ * -0 < +0). */
 #ifndef ACCEL_CUDA_KERNEL_COMMON_CUH
 #define ACCEL_CUDA_KERNEL_COMMON_CUH
 
@@ -78,14 +79,35 @@ inline unsigned grid_for(size_t work, unsigned max_blocks)
     return b ? (unsigned)b : 1u;
 }
 
-/* numpy.maximum / numpy.minimum: NaN when either operand is NaN. */
+/* Bitwise AND / OR of two values' bit patterns. */
+__device__ __forceinline__ float bits_and(float a, float b)
+{
+    return __int_as_float(__float_as_int(a) & __float_as_int(b));
+}
+__device__ __forceinline__ double bits_and(double a, double b)
+{
+    return __longlong_as_double(__double_as_longlong(a) & __double_as_longlong(b));
+}
+__device__ __forceinline__ float bits_or(float a, float b)
+{
+    return __int_as_float(__float_as_int(a) | __float_as_int(b));
+}
+__device__ __forceinline__ double bits_or(double a, double b)
+{
+    return __longlong_as_double(__double_as_longlong(a) | __double_as_longlong(b));
+}
+
+/* IEEE 754-2019 maximum / minimum (§9.6): NaN when either operand is NaN
+ * (a's when both are), and -0 < +0. Equal operands have equal bit patterns
+ * unless they are zeros of opposite sign, where AND of the patterns gives +0
+ * (max) and OR gives -0 (min), in either order. */
 template <typename T> __device__ __forceinline__ T nan_max(T a, T b)
 {
-    return (a >= b || a != a) ? a : b;
+    return a == b ? bits_and(a, b) : (a > b || a != a) ? a : b;
 }
 template <typename T> __device__ __forceinline__ T nan_min(T a, T b)
 {
-    return (a <= b || a != a) ? a : b;
+    return a == b ? bits_or(a, b) : (a < b || a != a) ? a : b;
 }
 
 } // namespace accel_cuda

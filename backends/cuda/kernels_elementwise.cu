@@ -12,7 +12,8 @@
  * rounded; exp, log, tanh follow the CUDA Math API bounds (f32: expf 2 ulp,
  * logf 1 ulp, tanhf 2 ulp; f64: exp 1 ulp, log 1 ulp, tanh 1 ulp; CUDA C++
  * Programming Guide, "Mathematical Functions"). axpby rounds exactly as the
- * CPU backend does (see AxpbyF). */
+ * CPU backend does (see AxpbyF). max and min are IEEE 754-2019
+ * maximum/minimum: NaN-propagating, and -0 < +0 (kernel_common.cuh). */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

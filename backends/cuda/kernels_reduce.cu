@@ -16,7 +16,9 @@
  * number of threads; f64 results within (n/P + log2 P) * 2^-53 * sum|x_i|
  * (Higham, "Accuracy and Stability of Numerical Algorithms", 2002, 4.2,
  * recursive summation of n/P terms per thread and pairwise tree above).
- * max/min propagate NaN as numpy.max/min and are exact. */
+ * max/min propagate NaN as numpy.max/min, are exact, and follow IEEE 754-2019
+ * maximum/minimum (§9.6) for signed zeros: max of [-0, +0] is +0, min is -0,
+ * whatever the order (nan_max/nan_min of kernel_common.cuh). */
 #include "cuda_internal.h"
 #include "kernel_common.cuh"
 

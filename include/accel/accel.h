@@ -181,8 +181,18 @@ ACCEL_API accel_status accel_device_measure_ceilings(accel_device *dev,
  *  ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
 ACCEL_API accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer **out_buffer);
 
-/** Free the buffer. The caller must make sure no queued work still uses it
- *  (finish the queues that do); NULL is a no-op. */
+/** Free the buffer, first waiting (as cudaFree) until work already enqueued
+ *  that may use it is done: when the buffer was ever passed to an op,
+ *  transfer or copy, an event is recorded at the current end of every live
+ *  queue of the runtime and waited for (a short spin, then sleeps). The
+ *  queues' sticky errors are left for their next synchronizing call. Cost: a
+ *  buffer never enqueued is freed at once; otherwise one event per live queue
+ *  and as long as the longest queue takes to reach its current end (it does
+ *  not wait for work enqueued after this call starts). The handle is invalid
+ *  as soon as the call starts; enqueueing on the buffer from another thread
+ *  meanwhile is the caller's bug. Should the events fail (out of memory) the
+ *  memory is instead freed by accel_runtime_close and a warning is logged.
+ *  NULL is a no-op. */
 ACCEL_API void accel_buffer_release(accel_buffer *buf);
 
 /** Size in bytes (0 for an invalid handle). */
@@ -322,9 +332,12 @@ ACCEL_API accel_status accel_sub(accel_queue *q, accel_dtype dtype, accel_slice 
 ACCEL_API accel_status accel_mul(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 /** out = a / b (IEEE: x/0 is ±Inf, 0/0 is NaN) */
 ACCEL_API accel_status accel_div(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
-/** out = maximum(a, b); NaN if either is NaN (as numpy.maximum) */
+/** out = maximum(a, b): IEEE 754-2019 maximum (§9.6). NaN if either is NaN
+ *  (as numpy.maximum), and -0 < +0: maximum(-0, +0) = maximum(+0, -0) = +0.
+ *  (NumPy is order-dependent there: np.maximum(0.0, -0.0) is -0.0.) */
 ACCEL_API accel_status accel_max(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
-/** out = minimum(a, b); NaN if either is NaN (as numpy.minimum) */
+/** out = minimum(a, b): IEEE 754-2019 minimum (§9.6). NaN if either is NaN
+ *  (as numpy.minimum), and -0 < +0: minimum(-0, +0) = minimum(+0, -0) = -0. */
 ACCEL_API accel_status accel_min(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 
 /** y = alpha*x + beta*y (BLAS axpby). */
@@ -346,7 +359,10 @@ ACCEL_API accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice
 
 /** out.count must be 1. op is ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or
  *  ACCEL_OP_REDUCE_MIN. The sum of 0 elements is 0; max/min of 0 elements is
- *  ACCEL_ERROR_INVALID_ARGUMENT (no identity, as NumPy). Sums are accumulated
+ *  ACCEL_ERROR_INVALID_ARGUMENT (no identity, as NumPy). Max and min are NaN
+ *  when any element is NaN and otherwise follow IEEE 754-2019 maximum/minimum
+ *  (§9.6), -0 < +0: the max of [-0, +0] is +0 and the min is -0, in any order
+ *  (np.max's result there depends on the order). Sums are accumulated
  *  in a fixed order (pairwise/blocked), error <= c*n*eps*sum|x| (Higham 2002,
  *  "Accuracy and Stability of Numerical Algorithms", 4.2), same result every run. */
 ACCEL_API accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,

@@ -134,7 +134,9 @@ typedef struct accel_backend {
     uint32_t (*device_count)(void *ctx);
     int32_t (*device_properties)(void *ctx, uint32_t device, accel_device_properties *out);
 
-    /* Required. Device memory; bytes may be 0 (out is then still a valid buffer). */
+    /* Required. Device memory; bytes may be 0 (out is then still a valid buffer).
+     * The core calls buffer_free only once no enqueued work uses the buffer
+     * (accel_buffer_release first waits for every queue). */
     int32_t (*buffer_alloc)(void *ctx, uint32_t device, size_t bytes, accel_be_buffer **out);
     void (*buffer_free)(void *ctx, accel_be_buffer *buf);
     /* Optional. Host address of the buffer's first byte when the buffer is

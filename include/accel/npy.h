@@ -63,11 +63,26 @@ ACCEL_API accel_status accel_npy_load_memory(const void *bytes, size_t size, con
  *  corrupted file at path, and path may be one of the files the data was
  *  loaded from. shape may be NULL when ndim is 0; data may be NULL when the
  *  array has 0 elements.
+ *  What is at path:
+ *  - nothing: a new file, mode 0666 & ~umask (as fopen creates it);
+ *  - a regular file: replaced, keeping its mode (and its owner and group
+ *    where the caller may set them); refused when the caller may not write
+ *    it (a read-only file; np.save raises PermissionError);
+ *  - a symbolic link: followed; the file it points to is replaced (the
+ *    temporary file goes in that file's folder) and the link stays a link.
+ *    A dangling link is refused;
+ *  - anything else (folder, device node such as /dev/null, FIFO, socket):
+ *    refused, nothing is created or changed.
+ *  Hard links: like sed -i and rsync, the rename gives path a new inode, so
+ *  other hard links to the old file keep the old contents.
+ *  The folder of the file must be writable (for the temporary file), even
+ *  when the file itself is.
  *  Errors: ACCEL_ERROR_INVALID_ARGUMENT (path NULL, ndim > ACCEL_NPY_MAX_DIMS,
  *  shape or data NULL where needed, element count overflowing size_t),
  *  ACCEL_ERROR_UNSUPPORTED (dtype other than f32, f64, f16), ACCEL_ERROR_IO
- *  (the file could not be created, written or renamed: errno text in
- *  accel_last_error). Thread-safe. */
+ *  (path is refused as above, or the file could not be created, written or
+ *  renamed: the reason in accel_last_error), ACCEL_ERROR_OUT_OF_HOST_MEMORY.
+ *  Thread-safe. */
 ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint32_t ndim,
                                       const size_t *shape, const void *data);
 

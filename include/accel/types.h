@@ -61,8 +61,11 @@ typedef enum accel_op_code {
     ACCEL_OP_SUB = 11,   /* out = a - b                                     */
     ACCEL_OP_MUL = 12,   /* out = a * b                                     */
     ACCEL_OP_DIV = 13,   /* out = a / b                                     */
-    ACCEL_OP_MAX = 14,   /* out = maximum(a, b), NaN-propagating (np.maximum) */
-    ACCEL_OP_MIN = 15,   /* out = minimum(a, b), NaN-propagating (np.minimum) */
+    /* MAX, MIN, REDUCE_MAX, REDUCE_MIN: IEEE 754-2019 maximum/minimum (§9.6):
+     * NaN if any operand is NaN, and -0 < +0, so max(-0, +0) = +0 and
+     * min(-0, +0) = -0 in either order (NumPy is order-dependent there). */
+    ACCEL_OP_MAX = 14,   /* out = maximum(a, b), NaN-propagating, -0 < +0   */
+    ACCEL_OP_MIN = 15,   /* out = minimum(a, b), NaN-propagating, -0 < +0   */
     ACCEL_OP_AXPBY = 20, /* y = scalars[0]*x + scalars[1]*y  (operands x, y) */
     ACCEL_OP_SCALE = 21, /* out = scalars[0] * x                            */
     ACCEL_OP_TRANSPOSE = 22, /* out = x^T, 2-D, strided (a pure data move)  */
@@ -74,8 +77,8 @@ typedef enum accel_op_code {
     ACCEL_OP_TANH = 35,
     ACCEL_OP_RELU = 36,  /* out = x > 0 ? x : 0, NaN stays NaN              */
     ACCEL_OP_SUM = 50,   /* out[0] = sum x                                  */
-    ACCEL_OP_REDUCE_MAX = 51, /* out[0] = max x, NaN-propagating (np.max)  */
-    ACCEL_OP_REDUCE_MIN = 52, /* out[0] = min x, NaN-propagating (np.min)  */
+    ACCEL_OP_REDUCE_MAX = 51, /* out[0] = max x, NaN-propagating, -0 < +0  */
+    ACCEL_OP_REDUCE_MIN = 52, /* out[0] = min x, NaN-propagating, -0 < +0  */
     ACCEL_OP_DOT = 53,   /* out[0] = sum x[i]*y[i]                          */
     ACCEL_OP_GEMM = 60,  /* C = alpha*op(A)*op(B) + beta*C, strided batched */
     ACCEL_OP_RANDOM_UNIFORM = 70, /* Philox4x32-10 uniform [0,1)            */

@@ -15,7 +15,11 @@ compared with an independent reference with these tolerances:
   + - * /, and for sqrt an exact check that r is the float64 nearest to
   sqrt(x) (x lies between the squares of the midpoints around r).
 - negative, abs, relu, maximum, minimum, max, min: exact (NaN where NumPy
-  gives NaN).
+  gives NaN). maximum, minimum, max and min follow IEEE 754-2019
+  maximum/minimum (section 9.6), -0 < +0: maximum(-0, +0) = +0 and
+  minimum(-0, +0) = -0 in either order. NumPy is order-dependent there
+  (np.maximum(0.0, -0.0) is -0.0), so their references are computed here
+  (ieee_maximum, ieee_minimum) and the sign of zero is compared too.
 - exp, log: within 2 ulp, tanh: within 3 ulp (ulp of the result's dtype) of
   np.longdouble results, which carry 11 more bits than float64. tanh gets one
   more because glibc's tanh, which the CPU backend uses, is listed at 2 ulp
@@ -143,6 +147,50 @@ def compare_exact(got, ref):
     return None
 
 
+def compare_exact_signed(got, ref):
+    """compare_exact, and zeros must have the reference's sign."""
+    why = compare_exact(got, ref)
+    if why is not None:
+        return why
+    differ = (got == 0) & (np.signbit(got) != np.signbit(ref))
+    if np.any(differ):
+        i = np.flatnonzero(differ.ravel())[0]
+        return (f"{np.count_nonzero(differ)} of {got.size} zeros have the wrong sign; first at flat "
+                f"index {i}: got {got.ravel()[i]!r}, expected {ref.ravel()[i]!r}")
+    return None
+
+
+def ieee_maximum(a, b):
+    """IEEE 754-2019 maximum: NaN-propagating, and -0 < +0 in either order."""
+    r = np.maximum(a, b)  # right except for the sign of max(+0, -0)
+    both_zero = (a == 0) & (b == 0)
+    zero = np.where(np.signbit(a) & np.signbit(b), -0.0, 0.0).astype(r.dtype)
+    return np.where(both_zero, zero, r)
+
+
+def ieee_minimum(a, b):
+    """IEEE 754-2019 minimum: NaN-propagating, and -0 < +0 in either order."""
+    r = np.minimum(a, b)
+    both_zero = (a == 0) & (b == 0)
+    zero = np.where(np.signbit(a) | np.signbit(b), -0.0, 0.0).astype(r.dtype)
+    return np.where(both_zero, zero, r)
+
+
+def ieee_reduce(op, a):
+    """max or min (op) over all of a by IEEE 754-2019 (NaN if any element is)."""
+    flat = a.ravel()
+    if np.any(np.isnan(flat)):
+        return np.asarray(np.nan, dtype=a.dtype)
+    r = np.max(flat) if op == "max" else np.min(flat)
+    if r == 0:
+        # Only the sign of a zero result depends on the rule: max is +0 if any
+        # zero is +0, min is -0 if any zero is -0.
+        zeros = flat[flat == 0]
+        negative = np.all(np.signbit(zeros)) if op == "max" else np.any(np.signbit(zeros))
+        r = -0.0 if negative else 0.0
+    return np.asarray(r, dtype=a.dtype)
+
+
 def compare_tol(got, ref, tol, what):
     got_l = got.astype(np.longdouble)
     err = np.abs(got_l - ref)
@@ -202,9 +250,9 @@ def reference_check(op, ins, got, dtype):
     if op in ("add", "subtract", "multiply", "divide"):
         return compare_exact(got, exact_binary(op, ins[0], ins[1], dtype))
     if op == "maximum":
-        return compare_exact(got, np.maximum(ins[0], ins[1]))
+        return compare_exact_signed(got, ieee_maximum(ins[0], ins[1]))
     if op == "minimum":
-        return compare_exact(got, np.minimum(ins[0], ins[1]))
+        return compare_exact_signed(got, ieee_minimum(ins[0], ins[1]))
     if op == "negative":
         return compare_exact(got, np.negative(a))
     if op == "abs":
@@ -230,9 +278,9 @@ def reference_check(op, ins, got, dtype):
         return compare_tol(got, np.asarray(s, dtype=np.longdouble), np.asarray(tol, dtype=np.longdouble),
                            "2*n*eps*sum|x|")
     if op == "max":
-        return compare_exact(got, np.asarray(np.max(a)))
+        return compare_exact_signed(got, ieee_reduce("max", a))
     if op == "min":
-        return compare_exact(got, np.asarray(np.min(a)))
+        return compare_exact_signed(got, ieee_reduce("min", a))
     if op == "dot":
         x, y = ins
         prods = [Fraction(float(p)) * Fraction(float(q)) for p, q in zip(x.ravel(), y.ravel())]
@@ -326,8 +374,17 @@ def op_cases(r, rng, quick):
         sw = np.array([1.0, np.nan, 2.0, -0.0, 0.0, np.inf, -np.inf, 3.5], dtype=dtype)
         for op in ("maximum", "minimum", "add", "multiply"):
             check_op(r, rng, op, [sv, sw], dtype, "special values")
+        for op in ("maximum", "minimum"):
+            check_op(r, rng, op, [sw, sv], dtype, "special values, operands swapped")
         for op in ("negative", "abs", "relu", "max", "min"):
             check_op(r, rng, op, [sv], dtype, "special values")
+        # Signed zeros in reductions: IEEE 754-2019 says max [-0, +0] = +0 and
+        # min = -0 whatever the order (np.max / np.min depend on it).
+        for k, zeros in enumerate(([-0.0, 0.0], [0.0, -0.0], [-0.0] * 1000 + [0.0] + [-0.0] * 8,
+                                   [0.0] * 1000 + [-0.0] + [0.0] * 8, [-0.0, -0.0], [0.0, 0.0])):
+            z = np.array(zeros, dtype=dtype)
+            for op in ("max", "min"):
+                check_op(r, rng, op, [z], dtype, f"signed zeros case {k} (n={z.size})")
 
 
 def bad_cases(r, rng):
@@ -395,6 +452,12 @@ def bad_cases(r, rng):
         ("unknown device", ["run", "add", good, good2, "-o", "OUT", "--device", "tpu:7"], 1),
         ("missing config", ["run", "add", good, good2, "-o", "OUT", "--config", missing], 1),
         ("output in missing folder", ["run", "add", good, good2, "-o", nodir_out], 1),
+        ("empty --config", ["run", "add", good, good2, "-o", "OUT", "--config", ""], 2),
+        ("empty --device", ["run", "add", good, good2, "-o", "OUT", "--device", ""], 2),
+        ("-o given twice", ["run", "add", good, good2, "-o", "OUT", "-o", "OUT"], 2),
+        ("--device given twice", ["run", "add", good, good2, "-o", "OUT", "--device", "cpu",
+                                  "--device=cpu"], 2),
+        ("directory as config", ["run", "add", good, good2, "-o", "OUT", "--config", d], 1),
     ]
     sentinel = b"sentinel: must survive a failed run\n"
     for name, args, want in cases:
@@ -427,6 +490,42 @@ def bad_cases(r, rng):
         fail("no temporary files left behind", ", ".join(leftovers))
     else:
         ok("no temporary files left behind")
+
+
+def message_cases(r, rng):
+    """Messages of failures that must say the right thing, and outputs that
+    are not regular files (accel_npy_save renames a temporary file over OUT)."""
+    d = r.workdir
+    good = os.path.join(d, "msg_good.npy")
+    np.save(good, rng.random(4).astype(np.float32))
+    checks = [
+        # (name, argv, expected exit, text stderr must hold)
+        ("--device gpu hints at cuda", ["run", "sum", good, "-o", os.path.join(d, "msg.npy"),
+                                        "--device", "gpu"], 1, "GPUs are named cuda, cuda:N"),
+        ("directory as config says so", ["run", "sum", good, "-o", os.path.join(d, "msg.npy"),
+                                         "--config", d], 1, "is a directory"),
+        ("replay of a missing file", ["replay", os.path.join(d, "no_such.repro")], 1,
+         "accel replay: "),
+        ("output is a directory", ["run", "sum", good, "-o", d], 1, "is not a regular file"),
+    ]
+    fifo = os.path.join(d, "msg_fifo.npy")
+    if os.path.lexists(fifo):
+        os.remove(fifo)
+    os.mkfifo(fifo)
+    checks.append(("output is a FIFO", ["run", "sum", good, "-o", fifo], 1,
+                   "is not a regular file (it is a FIFO)"))
+    for name, args, want, text in checks:
+        rc, _, err, cmd = r.run(args, device=False, timeout=60)
+        if crashed(rc, err) or rc != want or text not in err:
+            fail(name, f"exit {rc} (want {want}), stderr {err.strip()!r} lacks {text!r}")
+        else:
+            ok(name)
+    import stat
+    if not stat.S_ISFIFO(os.lstat(fifo).st_mode):
+        fail("a FIFO output stays a FIFO", "it was replaced")
+    else:
+        ok("a FIFO output stays a FIFO")
+    os.remove(fifo)
 
 
 def misc_cases(r, rng):
@@ -488,6 +587,7 @@ def main():
     try:
         misc_cases(r, rng)
         bad_cases(r, rng)
+        message_cases(r, rng)
         op_cases(r, rng, args.quick)
     finally:
         if not args.keep and FAILED == 0:

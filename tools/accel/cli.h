@@ -50,6 +50,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...);
  * returns CLI_EXIT_RUNTIME. */
 int cli_runtime_error(const char *cmd, accel_status st, const char *what);
 
+/* After a failed device lookup: a hint for names people try that are not
+ * device names ("gpu": GPUs are named cuda, cuda:N). */
+void cli_device_hint(const char *cmd, const char *name);
+
 /* True for "-h" and "--help". */
 bool cli_is_help(const char *arg);
 

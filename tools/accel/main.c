@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -98,6 +99,12 @@ int cli_runtime_error(const char *cmd, accel_status st, const char *what)
         msg = accel_status_string(st);
     fprintf(stderr, "accel %s: %s: %s (%s)\n", cmd, what, msg, accel_status_name(st));
     return CLI_EXIT_RUNTIME;
+}
+
+void cli_device_hint(const char *cmd, const char *name)
+{
+    if (name && strncasecmp(name, "gpu", 3) == 0 && (name[3] == '\0' || name[3] == ':'))
+        fprintf(stderr, "accel %s: hint: GPUs are named cuda, cuda:N\n", cmd);
 }
 
 int main(int argc, char **argv)

@@ -4,6 +4,7 @@
  * device gave). The op runs on the recorded device (or --device) on exactly
  * those bytes and on the CPU device; the tool says whether the device gives
  * the recorded output again bit for bit and whether it is within tolerance. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,9 +167,12 @@ int cli_replay_main(int argc, char **argv)
     }
     if (!file)
         return cli_usage_error("replay", "no repro file given");
+    if ((device && !device[0]) || (config && !config[0]))
+        return cli_usage_error("replay", "the %s is empty",
+                               device && !device[0] ? "device name" : "config path");
     FILE *f = fopen(file, "rb");
     if (!f) {
-        perror(file);
+        fprintf(stderr, "accel replay: %s: %s\n", file, strerror(errno));
         return CLI_EXIT_RUNTIME;
     }
     repro r;
@@ -202,6 +206,8 @@ int cli_replay_main(int argc, char **argv)
         st = accel_device_get_by_name(rt, "cpu", &cpu);
     if (st != ACCEL_SUCCESS || !got || !exp) {
         cli_runtime_error("replay", st, "no such device");
+        if (st != ACCEL_SUCCESS)
+            cli_device_hint("replay", dname);
         goto done;
     }
     printf("accel replay: %s (%s %s) recorded on %s, now on %s\n", file,

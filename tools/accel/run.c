@@ -405,6 +405,7 @@ int cli_run_main(int argc, char **argv)
                 i++;
                 continue;
             }
+            const char *before[3] = {output, device_name, config};
             int r = cli_option_value(argc, argv, &i, "--output", "-o", &output);
             if (r == 0)
                 r = cli_option_value(argc, argv, &i, "--device", NULL, &device_name);
@@ -414,6 +415,9 @@ int cli_run_main(int argc, char **argv)
                 return cli_usage_error("run", "option %s needs a value", arg);
             if (r == 0)
                 return cli_usage_error("run", "unknown option '%s'", arg);
+            if ((before[0] && before[0] != output) || (before[1] && before[1] != device_name) ||
+                (before[2] && before[2] != config))
+                return cli_usage_error("run", "option %s given twice", arg);
             continue;
         }
         if (npos == 4)
@@ -441,6 +445,8 @@ int cli_run_main(int argc, char **argv)
         return cli_usage_error("run", "the output path is empty");
     if (device_name && !device_name[0])
         return cli_usage_error("run", "the device name is empty");
+    if (config && !config[0])
+        return cli_usage_error("run", "the config path is empty");
 
     int rc = CLI_EXIT_RUNTIME;
     accel_npy_array in[2];
@@ -498,6 +504,7 @@ int cli_run_main(int argc, char **argv)
                      : accel_device_default(rt, &dev);
     if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run", st, "no such device");
+        cli_device_hint("run", device_name);
         goto done;
     }
     result = malloc(out_count ? out_count * esize : 1);

@@ -230,6 +230,25 @@ Test(ops, add) { on_every_device(binary_body, (void *)&BINARY[0]); }
 Test(ops, sub) { on_every_device(binary_body, (void *)&BINARY[1]); }
 Test(ops, mul) { on_every_device(binary_body, (void *)&BINARY[2]); }
 Test(ops, div) { on_every_device(binary_body, (void *)&BINARY[3]); }
+
+/* Outputs of 8 MiB and more take the CPU backend's streaming-store path (and
+ * the GPU's full grid): n = 2^21 + 5 f32 (8 MiB + 20 bytes), so the aligned
+ * vector body, the head and the tail all run; exact comparison as above. */
+static void binary_large_device(accel_device *dev, accel_queue *q, void *user)
+{
+    static const size_t LARGE[] = {((size_t)1 << 21) + 5};
+    for (size_t c = 0; c < 4; ++c) {
+        sweep s = {binary_body, (void *)&BINARY[c], LARGE, 1};
+        sweep_device(dev, q, &s);
+    }
+    (void)user;
+}
+Test(ops, add_sub_mul_div_large_streaming_path)
+{
+    accel_runtime *rt = tu_open_default();
+    tu_for_each_device(rt, binary_large_device, NULL);
+    accel_runtime_close(rt);
+}
 Test(ops, max) { on_every_device(binary_body, (void *)&BINARY[4]); }
 Test(ops, min) { on_every_device(binary_body, (void *)&BINARY[5]); }
 

@@ -333,30 +333,39 @@ BINARY(max, ACCEL_OP_MAX)
 BINARY(min, ACCEL_OP_MIN)
 #undef BINARY
 
-/* x -> out ops: unary, scale, copy. */
-static accel_status unary_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
-                             bool allow_half, double alpha, accel_slice x, accel_slice out)
+/* x -> out ops: unary, scale, copy, and axpby (whose "out" is y, read and
+ * written). out_name names the second operand in messages. */
+static accel_status x_out_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
+                             bool allow_half, const char *out_name, double alpha, double beta,
+                             accel_slice x, accel_slice out)
 {
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
     const accel_buffer *bufs[] = {x.buffer, out.buffer};
-    static const char *const names[] = {"x", "out"};
+    const char *const names[] = {"x", out_name};
     accel_status st = check_handles(fn, q, 2, bufs, names);
     if (st == ACCEL_SUCCESS)
         st = check_dtype(fn, dtype, allow_half);
     if (st == ACCEL_SUCCESS)
         st = check_range(fn, "x", dtype, x, &d.operands[0]);
     if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "out", dtype, out, &d.operands[1]);
+        st = check_range(fn, out_name, dtype, out, &d.operands[1]);
     if (st == ACCEL_SUCCESS)
-        st = check_count(fn, "out", out, "x", x.count);
+        st = check_count(fn, out_name, out, "x", x.count);
     if (st == ACCEL_SUCCESS)
-        st = check_alias(fn, "out", out, "x", x);
+        st = check_alias(fn, out_name, out, "x", x);
     if (st != ACCEL_SUCCESS)
         return st;
     d.num_operands = 2;
     d.scalars[0] = alpha;
+    d.scalars[1] = beta;
     return dispatch(q, &d, x.count == 0);
+}
+
+static accel_status unary_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
+                             bool allow_half, double alpha, accel_slice x, accel_slice out)
+{
+    return x_out_op(fn, q, op, dtype, allow_half, "out", alpha, 0.0, x, out);
 }
 
 accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
@@ -402,28 +411,7 @@ accel_status accel_copy(accel_queue *q, accel_dtype dtype, accel_slice x, accel_
 accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x,
                          double beta, accel_slice y)
 {
-    static const char fn[] = "accel_axpby";
-    accel_op_desc d;
-    desc_init(&d, fn, ACCEL_OP_AXPBY, dtype);
-    const accel_buffer *bufs[] = {x.buffer, y.buffer};
-    static const char *const names[] = {"x", "y"};
-    accel_status st = check_handles(fn, q, 2, bufs, names);
-    if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, false);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "x", dtype, x, &d.operands[0]);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "y", dtype, y, &d.operands[1]);
-    if (st == ACCEL_SUCCESS)
-        st = check_count(fn, "y", y, "x", x.count);
-    if (st == ACCEL_SUCCESS)
-        st = check_alias(fn, "y", y, "x", x);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    d.num_operands = 2;
-    d.scalars[0] = alpha;
-    d.scalars[1] = beta;
-    return dispatch(q, &d, x.count == 0);
+    return x_out_op("accel_axpby", q, ACCEL_OP_AXPBY, dtype, false, "y", alpha, beta, x, y);
 }
 
 accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_slice out)

@@ -227,7 +227,10 @@ int cli_demo_main(int argc, char **argv)
                res[i].pass ? "PASS" : "FAIL", res[i].note);
     }
     printf("\n%zu of %zu checks passed%s\n", demo_step_count - failed, demo_step_count,
-           failed ? "" : ": results on this device agree with the CPU");
+           failed               ? ""
+           : c.dev == c.cpu     ? ": but this device IS the CPU reference, so the checks only "
+                                  "show the CPU agrees with itself (no GPU in use; see accel info)"
+                                : ": results on this device agree with the CPU");
     rc = failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 
 done:

@@ -3,6 +3,9 @@
  * enqueue 10^4 ops in total on every device of the runtime (cpu; cuda when a
  * GPU is present), on queues of their own and on one queue shared by all of
  * them, and check every result against a value computed on the host.
+ * Then buffers are released (which waits, as cudaFree, for every live
+ * queue) while other threads' queues still hold work and while queues are
+ * created and released undrained, with the surviving data checked.
  * CI runs it under ThreadSanitizer too (the tsan preset, with
  * OMP_NUM_THREADS=1: see .ci/run). A plain program, not a Criterion suite:
  * Criterion's process arena does not start under TSan (Snaipe/Criterion
@@ -253,6 +256,170 @@ static void eight_threads_ten_thousand_ops_on_every_device(void)
     printf("%d ops from %d threads on %u device(s), results checked\n", atomic_load(&s.ops), THREADS, s.ndev);
 }
 
+/* accel_buffer_release waits, as cudaFree, for the work queued on every live
+ * queue (accel__queues_mark_and_wait, under the runtime's queue_life lock).
+ * Per device, 8 threads at once in three roles:
+ *   busy (ids 0-2):     keep long chains queued on a queue of their own over
+ *                       big buffers that survive, read them back and check;
+ *   releasers (3-5):    fill a buffer, queue a copy out of it, and release it
+ *                       while the copy is still queued (their own queue and
+ *                       the busy ones are not drained), then check the copy;
+ *   churners (6-7):     create queues, queue work on them and release them
+ *                       undrained, concurrently with the releasers' marks,
+ *                       sometimes releasing a used buffer right after. */
+#define REL_ROUNDS 40
+#define BIG (1 << 14)
+
+static void release_busy(shared_state *s, worker *w, accel_device *dev, float *host)
+{
+    const char *dn = accel_device_name(dev);
+    accel_queue *q = NULL;
+    accel_buffer *x = NULL, *y = NULL;
+    CHECK(s, accel_queue_create(dev, &q));
+    CHECK(s, accel_buffer_create(dev, BIG * sizeof(float), &x));
+    CHECK(s, accel_buffer_create(dev, BIG * sizeof(float), &y));
+    accel_slice xs = accel_slice_of(x, 0, BIG), ys = accel_slice_of(y, 0, BIG);
+    for (int r = 0; r < REL_ROUNDS; ++r) {
+        float a = (float)(w->id * 100 + r % 50);
+        /* y = a + 8 * 1 after 8 queued adds: nothing drains in between. */
+        CHECK(s, accel_fill(q, ACCEL_F32, a, ys));
+        CHECK(s, accel_fill(q, ACCEL_F32, 1.0, xs));
+        for (int k = 0; k < 8; ++k)
+            CHECK(s, accel_add(q, ACCEL_F32, ys, xs, ys));
+        CHECK(s, accel_queue_read(q, y, 0, host, BIG * sizeof(float)));
+        CHECK(s, accel_queue_finish(q));
+        atomic_fetch_add(&s->ops, 11);
+        if (!expect_all(s, host, BIG, a + 8, "busy chain y = a + 8", w->id, dn))
+            break;
+    }
+out:
+    accel_queue_release(q);
+    accel_buffer_release(x);
+    accel_buffer_release(y);
+}
+
+static void release_while_queued(shared_state *s, worker *w, accel_device *dev, float *host)
+{
+    const char *dn = accel_device_name(dev);
+    accel_queue *q = NULL;
+    accel_buffer *keep = NULL, *tmp = NULL;
+    CHECK(s, accel_queue_create(dev, &q));
+    CHECK(s, accel_buffer_create(dev, BIG * sizeof(float), &keep));
+    for (int r = 0; r < REL_ROUNDS; ++r) {
+        float a = (float)(w->id * 100 + r % 50);
+        CHECK(s, accel_buffer_create(dev, BIG * sizeof(float), &tmp));
+        accel_slice ts = accel_slice_of(tmp, 0, BIG), ks = accel_slice_of(keep, 0, BIG);
+        CHECK(s, accel_fill(q, ACCEL_F32, a, ts));
+        CHECK(s, accel_add(q, ACCEL_F32, ts, ts, ts));
+        CHECK(s, accel_copy(q, ACCEL_F32, ts, ks));
+        /* Still queued here (on q and on the busy threads' queues): the
+         * release must wait for the copy out of tmp before freeing it. */
+        accel_buffer_release(tmp);
+        tmp = NULL;
+        CHECK(s, accel_queue_read_blocking(q, keep, 0, host, BIG * sizeof(float)));
+        atomic_fetch_add(&s->ops, 4);
+        if (!expect_all(s, host, BIG, 2 * a, "copy out of a released buffer", w->id, dn))
+            break;
+    }
+out:
+    accel_buffer_release(tmp);
+    accel_queue_release(q);
+    accel_buffer_release(keep);
+}
+
+static void churn_queues(shared_state *s, worker *w, accel_device *dev, float *host)
+{
+    const char *dn = accel_device_name(dev);
+    accel_buffer *b = NULL;
+    CHECK(s, accel_buffer_create(dev, LEN * sizeof(float), &b));
+    for (int r = 0; r < REL_ROUNDS * 2; ++r) {
+        float a = (float)(w->id * 100 + r % 50);
+        accel_queue *q = NULL;
+        CHECK(s, accel_queue_create(dev, &q));
+        if (r % 3 != 0) {
+            accel_status st = accel_fill(q, ACCEL_F32, a, accel_slice_of(b, 0, LEN));
+            if (st == ACCEL_SUCCESS)
+                st = accel_scale(q, ACCEL_F32, 3.0, accel_slice_of(b, 0, LEN), accel_slice_of(b, 0, LEN));
+            if (st != ACCEL_SUCCESS) {
+                fail(s, "thread %d on %s: churned queue: %s (%s)", w->id, dn, accel_status_name(st),
+                     accel_last_error());
+                accel_queue_release(q);
+                goto out;
+            }
+        }
+        /* Released with its work still queued: the release drains it. */
+        accel_queue_release(q);
+        if (r % 3 != 0) {
+            accel_queue *rq = NULL;
+            CHECK(s, accel_queue_create(dev, &rq));
+            accel_status st = accel_queue_read_blocking(rq, b, 0, host, LEN * sizeof(float));
+            accel_queue_release(rq);
+            CHECK(s, st);
+            atomic_fetch_add(&s->ops, 3);
+            if (!expect_all(s, host, LEN, 3 * a, "scale on a released queue", w->id, dn))
+                break;
+        }
+        if (r % 8 == 7) {
+            /* A used buffer released, then a fresh one: one more mark. */
+            accel_buffer_release(b);
+            b = NULL;
+            CHECK(s, accel_buffer_create(dev, LEN * sizeof(float), &b));
+        }
+    }
+out:
+    accel_buffer_release(b);
+}
+
+static void *release_work(void *arg)
+{
+    worker *w = arg;
+    shared_state *s = w->s;
+    float *host = malloc(BIG * sizeof(float));
+    pthread_barrier_wait(&s->start);
+    if (!host) {
+        fail(s, "out of memory");
+        return NULL;
+    }
+    for (uint32_t d = 0; d < s->ndev && !atomic_load(&s->failures); ++d) {
+        if (w->id < 3)
+            release_busy(s, w, s->devs[d], host);
+        else if (w->id < 6)
+            release_while_queued(s, w, s->devs[d], host);
+        else
+            churn_queues(s, w, s->devs[d], host);
+    }
+    free(host);
+    return NULL;
+}
+
+static void buffers_released_while_other_queues_are_busy(void)
+{
+    static shared_state s;
+    memset(&s, 0, sizeof s);
+    pthread_mutex_init(&s.fail_lock, NULL);
+    atomic_init(&s.ops, 0);
+    atomic_init(&s.failures, 0);
+    s.ndev = accel_device_count(rt);
+    REQUIRE(s.ndev >= 1 && s.ndev <= 8, "%u devices", s.ndev);
+    for (uint32_t d = 0; d < s.ndev; ++d)
+        REQUIRE(accel_device_get(rt, d, &s.devs[d]) == ACCEL_SUCCESS, "device %u", d);
+    pthread_barrier_init(&s.start, NULL, THREADS);
+    pthread_t t[THREADS];
+    worker w[THREADS];
+    for (int i = 0; i < THREADS; ++i) {
+        w[i] = (worker){&s, i};
+        REQUIRE(pthread_create(&t[i], NULL, release_work, &w[i]) == 0, "pthread_create");
+    }
+    for (int i = 0; i < THREADS; ++i)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&s.start);
+    REQUIRE(atomic_load(&s.failures) == 0, "%d failure(s); first: %s", atomic_load(&s.failures),
+            s.first_failure);
+    printf("%d ops with buffers released and queues churned under queued work, %d threads, "
+           "results checked\n",
+           atomic_load(&s.ops), THREADS);
+}
+
 /* Runtimes opened and closed concurrently, each thread with its own, while
  * it also uses it: the handle registry and the loader's shared state are
  * process-wide. */
@@ -299,6 +466,7 @@ int main(void)
 {
     setup();
     eight_threads_ten_thousand_ops_on_every_device();
+    buffers_released_while_other_queues_are_busy();
     runtimes_opened_and_closed_concurrently();
     accel_runtime_close(rt);
     printf("stress_concurrency: passed\n");

@@ -663,8 +663,12 @@ int cli_verify_main(int argc, char **argv)
         pass += t->pass, fail += t->fail, unsup += t->unsupported;
     }
     printf("\n%u cases passed, %u failed, %u unsupported on %s (seed %" PRIu64
-           "; worst error %.2g of its bound)\n",
-           pass, fail, unsup, accel_device_name(vr.dev), seed, vr.worst);
+           "; worst error %.2g of its bound)%s\n",
+           pass, fail, unsup, accel_device_name(vr.dev), seed, vr.worst,
+           fail || vr.dev != vr.ref
+               ? ""
+               : ": but this device IS the CPU reference, so the checks only show the CPU "
+                 "agrees with itself (no GPU in use; see accel info)");
     accel_queue_release(vr.q);
     accel_queue_release(vr.rq);
     accel_runtime_close(rt);

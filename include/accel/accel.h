@@ -223,6 +223,8 @@ ACCEL_API void accel_queue_release(accel_queue *q);
  *  error (then cleared) when some of it failed. */
 ACCEL_API accel_status accel_queue_finish(accel_queue *q);
 
+/** The device q runs on (owned by the runtime); NULL for a NULL or released
+ *  queue. Thread-safe. */
 ACCEL_API accel_device *accel_queue_device(const accel_queue *q);
 
 /** Enqueue a copy of `bytes` from host memory src into dst at byte dst_offset.
@@ -349,12 +351,19 @@ ACCEL_API accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alp
 /** Generic unary elementwise op: op is ACCEL_OP_NEG..ACCEL_OP_RELU. */
 ACCEL_API accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
                          accel_slice out);
+/** out = -x (sign flip, exact; -0 for +0). x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_neg(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = |x| (exact; NaN stays NaN). x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_abs(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = sqrt(x), correctly rounded; NaN for x < 0, -0 for -0. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_sqrt(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = e^x, within the backend's ulp bound (see above); +Inf on overflow, +0 on underflow. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_exp(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = ln x, within the backend's ulp bound; -Inf for +-0, NaN for x < 0. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_log(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = tanh x, within the backend's ulp bound; +-1 for large |x|. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_tanh(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = max(x, 0) with x > 0 ? x : +0; NaN stays NaN. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
 /** out.count must be 1. op is ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or
@@ -367,8 +376,11 @@ ACCEL_API accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice
  *  "Accuracy and Stability of Numerical Algorithms", 4.2), same result every run. */
 ACCEL_API accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
                           accel_slice out);
+/** out[0] = sum of x (accel_reduce with ACCEL_OP_SUM; same errors and bound). */
 ACCEL_API accel_status accel_sum(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out[0] = max of x (accel_reduce with ACCEL_OP_REDUCE_MAX; exact). */
 ACCEL_API accel_status accel_reduce_max(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out[0] = min of x (accel_reduce with ACCEL_OP_REDUCE_MIN; exact). */
 ACCEL_API accel_status accel_reduce_min(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
 /** out[0] = sum_i x[i]*y[i]; x and y counts equal, out.count 1. */

@@ -386,40 +386,44 @@ static accel_status check_transfer(const char *fn, accel_queue *q, accel_buffer 
     return st;
 }
 
-static accel_status do_write(const char *fn, accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                             const void *src, size_t bytes)
+/* A host <-> buffer transfer: to_device writes src_host into buf, else
+ * reads buf into dst_host (the other host pointer is unused). Validation,
+ * the trace hook and the error relay are shared. */
+static accel_status do_transfer(const char *fn, accel_queue *q, bool to_device, accel_buffer *buf,
+                                size_t offset, const void *src_host, void *dst_host, size_t bytes)
 {
-    accel_status st = check_transfer(fn, q, dst, "dst", dst_offset, src, "src", bytes);
+    accel_status st = to_device
+                          ? check_transfer(fn, q, buf, "dst", offset, src_host, "src", bytes)
+                          : check_transfer(fn, q, buf, "src", offset, dst_host, "dst", bytes);
     if (st != ACCEL_SUCCESS || bytes == 0)
         return st;
     const accel_backend *vt = q->dev->be->vt;
+    void *ctx = q->dev->be->ctx;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
-    int32_t rc = ACCEL__TRACING()
-                     ? accel__trace_write_locked(q, dst, dst_offset, src, bytes)
-                     : vt->queue_write(q->dev->be->ctx, q->be, dst->be, dst_offset, src, bytes);
+    int32_t rc;
+    if (to_device)
+        rc = ACCEL__TRACING() ? accel__trace_write_locked(q, buf, offset, src_host, bytes)
+                              : vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes);
+    else
+        rc = ACCEL__TRACING() ? accel__trace_read_locked(q, buf, offset, dst_host, bytes)
+                              : vt->queue_read(ctx, q->be, buf->be, offset, dst_host, bytes);
     pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s", fn);
     return ACCEL_SUCCESS;
 }
 
+static accel_status do_write(const char *fn, accel_queue *q, accel_buffer *dst, size_t dst_offset,
+                             const void *src, size_t bytes)
+{
+    return do_transfer(fn, q, true, dst, dst_offset, src, NULL, bytes);
+}
+
 static accel_status do_read(const char *fn, accel_queue *q, accel_buffer *src, size_t src_offset,
                             void *dst, size_t bytes)
 {
-    accel_status st = check_transfer(fn, q, src, "src", src_offset, dst, "dst", bytes);
-    if (st != ACCEL_SUCCESS || bytes == 0)
-        return st;
-    const accel_backend *vt = q->dev->be->vt;
-    pthread_mutex_lock(&q->lock);
-    accel__clear_error();
-    int32_t rc = ACCEL__TRACING()
-                     ? accel__trace_read_locked(q, src, src_offset, dst, bytes)
-                     : vt->queue_read(q->dev->be->ctx, q->be, src->be, src_offset, dst, bytes);
-    pthread_mutex_unlock(&q->lock);
-    if (rc != ACCEL_SUCCESS)
-        return accel__fail_relay((accel_status)rc, "%s", fn);
-    return ACCEL_SUCCESS;
+    return do_transfer(fn, q, false, src, src_offset, NULL, dst, bytes);
 }
 
 accel_status accel_queue_write(accel_queue *q, accel_buffer *dst, size_t dst_offset,

@@ -274,24 +274,36 @@ static accel_status dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
 
 /* --------------------------------------------------------- elementwise */
 
+/* The checks shared by the two-input ops (binary elementwise, dot): handles,
+ * dtype, the three ranges (filling d's operands), and equal input counts.
+ * names are the public argument names of (input 0, input 1, output). */
+static accel_status check_two_inputs(const char *fn, accel_queue *q, accel_dtype dtype,
+                                     const char *const names[3], accel_slice x, accel_slice y,
+                                     accel_slice out, accel_op_desc *d)
+{
+    const accel_buffer *bufs[] = {x.buffer, y.buffer, out.buffer};
+    accel_status st = check_handles(fn, q, 3, bufs, names);
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, false);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, names[0], dtype, x, &d->operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, names[1], dtype, y, &d->operands[1]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, names[2], dtype, out, &d->operands[2]);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, names[1], y, names[0], x.count);
+    d->num_operands = 3;
+    return st;
+}
+
 static accel_status binary_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
                               accel_slice a, accel_slice b, accel_slice out)
 {
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    const accel_buffer *bufs[] = {a.buffer, b.buffer, out.buffer};
     static const char *const names[] = {"a", "b", "out"};
-    accel_status st = check_handles(fn, q, 3, bufs, names);
-    if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, false);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "a", dtype, a, &d.operands[0]);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "b", dtype, b, &d.operands[1]);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "out", dtype, out, &d.operands[2]);
-    if (st == ACCEL_SUCCESS)
-        st = check_count(fn, "b", b, "a", a.count);
+    accel_status st = check_two_inputs(fn, q, dtype, names, a, b, out, &d);
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "a", a.count);
     if (st == ACCEL_SUCCESS)
@@ -300,7 +312,6 @@ static accel_status binary_op(const char *fn, accel_queue *q, accel_op_code op, 
         st = check_alias(fn, "out", out, "b", b);
     if (st != ACCEL_SUCCESS)
         return st;
-    d.num_operands = 3;
     return dispatch(q, &d, a.count == 0);
 }
 
@@ -503,19 +514,8 @@ accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_s
     static const char fn[] = "accel_dot";
     accel_op_desc d;
     desc_init(&d, fn, ACCEL_OP_DOT, dtype);
-    const accel_buffer *bufs[] = {x.buffer, y.buffer, out.buffer};
     static const char *const names[] = {"x", "y", "out"};
-    accel_status st = check_handles(fn, q, 3, bufs, names);
-    if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, false);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "x", dtype, x, &d.operands[0]);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "y", dtype, y, &d.operands[1]);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "out", dtype, out, &d.operands[2]);
-    if (st == ACCEL_SUCCESS)
-        st = check_count(fn, "y", y, "x", x.count);
+    accel_status st = check_two_inputs(fn, q, dtype, names, x, y, out, &d);
     if (st != ACCEL_SUCCESS)
         return st;
     if (out.count != 1)
@@ -526,7 +526,6 @@ accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_s
         st = check_disjoint(fn, "out", out, "y", y);
     if (st != ACCEL_SUCCESS)
         return st;
-    d.num_operands = 3;
     return dispatch(q, &d, false);
 }
 

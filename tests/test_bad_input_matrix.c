@@ -1029,6 +1029,15 @@ static void body_status_and_values(void)
     }
     cr_assert_eq(accel_dtype_size(ACCEL_DTYPE_INVALID), 0u);
     cover("accel_status_string"), cover("accel_status_name"), cover("accel_dtype_size"), cover("accel_dtype_name");
+    /* Codes that are no op: no row, name "unknown" (also between rows and
+     * past the last slot). */
+    const int no_op[] = {-1, 0, 3, 9, 16, 127, 128, 999, INT32_MAX, INT32_MIN};
+    for (size_t i = 0; i < sizeof no_op / sizeof *no_op; ++i) {
+        cr_assert_null(accel_op_info((accel_op_code)no_op[i]), "op %d has a row", no_op[i]);
+        cr_assert_str_eq(accel_op_name((accel_op_code)no_op[i]), "unknown");
+    }
+    cr_assert_str_eq(accel_op_info(ACCEL_OP_ADD)->name, "add");
+    cover("accel_op_info"), cover("accel_op_name");
     cr_assert_not_null(accel_last_error());
     cover("accel_last_error");
     cr_assert_str_eq(accel_version(), ACCEL_VERSION_STRING);

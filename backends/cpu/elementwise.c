@@ -227,7 +227,7 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
             EW_STREAM_##SUF(n, op->op, a, b, (T *)op->ptr[2]);                                     \
             return;                                                                                \
         }                                                                                          \
-        switch (op->op) {                                                                          \
+        switch ((accel_op_code)op->op) {                                                           \
         case ACCEL_OP_FILL: {                                                                      \
             const T v = (T)op->scalars[0];                                                         \
             o = op->ptr[0];                                                                        \
@@ -299,7 +299,18 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
             o = op->ptr[1];                                                                        \
             EW_FOR(n, nt, o[i] = a[i] <= (T)0 ? (T)0 : a[i]);                                      \
             break;                                                                                 \
-        default:                                                                                   \
+        /* Not elementwise (ops.c sends them elsewhere); no default, so an       \
+         * elementwise op without a kernel here is a compile error. */           \
+        case ACCEL_OP_INVALID:                                                                     \
+        case ACCEL_OP_COPY:                                                                        \
+        case ACCEL_OP_TRANSPOSE:                                                                   \
+        case ACCEL_OP_SUM:                                                                         \
+        case ACCEL_OP_REDUCE_MAX:                                                                  \
+        case ACCEL_OP_REDUCE_MIN:                                                                  \
+        case ACCEL_OP_DOT:                                                                         \
+        case ACCEL_OP_GEMM:                                                                        \
+        case ACCEL_OP_RANDOM_UNIFORM:                                                              \
+        case ACCEL_OP_RANDOM_NORMAL:                                                               \
             break;                                                                                 \
         }                                                                                          \
     }

@@ -184,6 +184,9 @@ W1(accel_exp, s[0], s[1])
 W1(accel_log, s[0], s[1])
 W1(accel_tanh, s[0], s[1])
 W1(accel_relu, s[0], s[1])
+W1(accel_sin, s[0], s[1])
+W1(accel_cos, s[0], s[1])
+W1(accel_sigmoid, s[0], s[1])
 W1(accel_add, s[0], s[1], s[2])
 W1(accel_sub, s[0], s[1], s[2])
 W1(accel_mul, s[0], s[1], s[2])
@@ -224,6 +227,9 @@ static const op_entry ops[] = {
     OP(accel_log, K_X_OUT, false, false),
     OP(accel_tanh, K_X_OUT, false, false),
     OP(accel_relu, K_X_OUT, false, false),
+    OP(accel_sin, K_X_OUT, false, false),
+    OP(accel_cos, K_X_OUT, false, false),
+    OP(accel_sigmoid, K_X_OUT, false, false),
     OP(accel_binary, K_A_B_OUT, false, false),
     OP(accel_add, K_A_B_OUT, false, false),
     OP(accel_sub, K_A_B_OUT, false, false),

@@ -398,6 +398,25 @@ ACCEL_API accel_status accel_log(accel_queue *q, accel_dtype dtype, accel_slice 
 ACCEL_API accel_status accel_tanh(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 /** out = max(x, 0) with x > 0 ? x : +0; NaN stays NaN. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = sin x (x in radians), within the backend's ulp bound (CPU: glibc sin,
+ *  f32 rounded once from double; CUDA: sinf 2 ulp, sin 2 ulp, CUDA Math API);
+ *  NaN for +-Inf and NaN, -0 for -0. x.count == out.count elements of dtype
+ *  (f32, f64); errors as accel_unary. Tolerance between backends: 4 ulp. */
+ACCEL_API accel_status accel_sin(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = cos x (x in radians), within the backend's ulp bound (CPU: glibc cos,
+ *  f32 rounded once from double; CUDA: cosf 2 ulp, cos 2 ulp); NaN for +-Inf
+ *  and NaN, 1 for +-0. x.count == out.count elements of dtype (f32, f64);
+ *  errors as accel_unary. Tolerance between backends: 4 ulp. */
+ACCEL_API accel_status accel_cos(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = 1 / (1 + e^-x), the logistic sigmoid (SciPy's expit; `accel run`
+ *  takes expit and sigmoid): in (0, 1), 0 for -Inf (and below about -104 in
+ *  f32, -745 in f64, where e^x underflows), 1 for +Inf and large x, NaN for
+ *  NaN. Evaluated without overflow as e^x / (1 + e^x) for x < 0. CPU: f32 in
+ *  double, f64 in long double where it has 64 bits, each rounded once (within
+ *  about 0.5 ulp); CUDA: f32 in double, f64 within 3 ulp. x.count ==
+ *  out.count elements of dtype (f32, f64); errors as accel_unary. Tolerance
+ *  between backends: 4 ulp. */
+ACCEL_API accel_status accel_sigmoid(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
 /** out.count must be 1. op is ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or
  *  ACCEL_OP_REDUCE_MIN. The sum of 0 elements is 0; max/min of 0 elements is

@@ -159,6 +159,13 @@ typedef enum accel_cost_model {
     /* RELU: NaN stays NaN; -0 gives +0. */                                                        \
     X(RELU, 36, relu, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "relu",     \
       "x <= 0.0f ? 0.0f : x", "x <= 0.0 ? 0.0 : x")                                                \
+    X(SIN, 37, sin, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "sin",        \
+      "sinf(x)", "sin(x)")                                                                         \
+    X(COS, 38, cos, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "cos",        \
+      "cosf(x)", "cos(x)")                                                                         \
+    /* SIGMOID: the logistic function, SciPy's expit. */                                           \
+    X(SIGMOID, 39, sigmoid, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 3,        \
+      "expit|sigmoid", "1.0f / (1.0f + expf(-x))", "1.0 / (1.0 + exp(-x))")                       \
     X(SUM, 50, sum, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, SUM, 2, REDUCTION, 1, 1, 1, "sum", NULL, \
       NULL)                                                                                        \
     X(REDUCE_MAX, 51, reduce_max, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, REDUCTION, 1, 1, \

@@ -344,8 +344,8 @@ ACCEL_API const char *accel_op_name(accel_op_code op);
  * ACCEL_ERROR_SHAPE_MISMATCH (counts differ), ACCEL_ERROR_DEVICE_MISMATCH,
  * ACCEL_ERROR_INVALID_ARGUMENT (partial aliasing), ACCEL_ERROR_UNSUPPORTED
  * (the backend lacks the op). Elementwise ops on f32/f64 are correctly rounded
- * (0.5 ulp) except exp, log and tanh, which are within the backend's documented
- * ulp bound (CPU: glibc libm, exp and log <= 2 ulp, tanh <= 3 ulp as tested;
+ * (0.5 ulp) except exp, log, tanh, sin, cos and sigmoid, which are within the
+ * backend's documented ulp bound (CPU: glibc libm, exp and log <= 2 ulp, tanh <= 3 ulp as tested;
  * glibc's f64 tanh is 2.0 ulp off at x = -0.23220181536475337; see README). */
 
 /** out[i] = value (converted to dtype). */

@@ -4,16 +4,23 @@
  * by another user hands that user the process (the same rule as ssh's
  * StrictModes and sudo's plugin checks).
  *
- * A file is trusted when it is owned by root or by the effective user, is
- * writable by neither its group nor others, and its folder satisfies the same
- * (a folder writable by others may still be trusted when it has the sticky
- * bit, like /tmp, since others cannot then rename or delete the file).
+ * A file is trusted when it is owned by root or by the effective user and is
+ * writable by no other user: not world-writable, and group-writable only when
+ * that group is the owner's private group (its one member, counting both the
+ * passwd entries whose primary group it is and the group's member list, is
+ * the owner: the rule of Debian's OpenSSH for StrictModes, which is what makes
+ * umask 002 with user private groups safe). Its folder must satisfy the same,
+ * except that a folder writable by others may still be trusted when it has the
+ * sticky bit, like /tmp, since others cannot then rename or delete the file.
  *
  * Overrides: [runtime] allow_insecure = true lets the plugins of that file
  * load anyway (with a warning). It cannot vouch for the file it is written in
  * (whoever could write the file could write the key); an insecure config file
  * is accepted only when the environment says ACCEL_ALLOW_INSECURE=1. */
 #include <errno.h>
+#include <grp.h>
+#include <pthread.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +33,43 @@
 static bool trusted_owner(uid_t uid)
 {
     return uid == 0 || uid == geteuid();
+}
+
+/* The passwd database is walked with getpwent_r, whose position is
+ * process-wide state: one walk at a time. */
+static pthread_mutex_t pwent_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* True when gid's only member is owner: every passwd entry whose primary
+ * group is gid is owner, the group's member list is empty or just owner,
+ * and owner is a member one way or the other. An unknown group or owner, or
+ * an out-of-memory lookup, is not private. */
+static bool group_is_private(gid_t gid, uid_t owner)
+{
+    char gbuf[16384], pbuf[16384];
+    struct group grp, *gr = NULL;
+    struct passwd pwd, *pw = NULL;
+    if (getgrgid_r(gid, &grp, gbuf, sizeof gbuf, &gr) != 0 || !gr)
+        return false;
+    if (getpwuid_r(owner, &pwd, pbuf, sizeof pbuf, &pw) != 0 || !pw)
+        return false;
+    bool member = pw->pw_gid == gid;
+    if (gr->gr_mem && gr->gr_mem[0]) {
+        if (strcmp(gr->gr_mem[0], pw->pw_name) != 0 || gr->gr_mem[1])
+            return false;
+        member = true;
+    }
+    if (!member)
+        return false;
+    bool others = false;
+    char ebuf[16384];
+    struct passwd ent, *e = NULL;
+    pthread_mutex_lock(&pwent_lock);
+    setpwent();
+    while (!others && getpwent_r(&ent, ebuf, sizeof ebuf, &e) == 0 && e)
+        others = e->pw_gid == gid && e->pw_uid != owner;
+    endpwent();
+    pthread_mutex_unlock(&pwent_lock);
+    return !others;
 }
 
 /* What is wrong with one file or folder (is_dir) by its stat, "" when nothing. */
@@ -41,9 +85,13 @@ static void describe(const char *path, const struct stat *st, bool is_dir, char 
     }
     if (is_dir && (st->st_mode & S_ISVTX))
         return;
-    if (st->st_mode & (S_IWGRP | S_IWOTH))
-        snprintf(out, cap, "%s%s is %s-writable (mode %04o)", what, path,
-                 (st->st_mode & S_IWOTH) ? "world" : "group", mode);
+    if (st->st_mode & S_IWOTH)
+        snprintf(out, cap, "%s%s is world-writable (mode %04o)", what, path, mode);
+    else if ((st->st_mode & S_IWGRP) && !group_is_private(st->st_gid, st->st_uid))
+        snprintf(out, cap,
+                 "%s%s is group-writable (mode %04o) and its group (gid %u) has members other "
+                 "than its owner",
+                 what, path, mode, (unsigned)st->st_gid);
 }
 
 /* Non-zero when path (or its folder) could be changed by another user; the

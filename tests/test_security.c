@@ -253,6 +253,116 @@ Test(security, allow_insecure_must_be_a_boolean)
               accel_last_error());
 }
 
+/* ------------------------------------------------------------ the whole path */
+
+Test(security, a_folder_higher_up_that_others_can_write_is_refused)
+{
+    const char *top = tu_tmpdir();
+    const char *mid = tu_fmt("%s/shared", top);
+    const char *dir = tu_fmt("%s/plugins", mid);
+    cr_assert_eq(mkdir(mid, 0755), 0);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    const char *p = tu_fmt("%s/libaccel_test_mock.so", dir);
+    copy_file(TU_TEST_PLUGIN("mock"), p, 0755);
+    cr_assert_eq(chmod(mid, 0777), 0);
+    /* two levels above the file: refused, naming that folder */
+    expect_refused(p, tu_fmt("the folder %s is world-writable", mid));
+    /* a config file under it too */
+    const char *ini = tu_write_file(dir, "plugins.ini", config_text());
+    expect_config_refused(ini, tu_fmt("the folder %s is world-writable", mid));
+    /* the sticky bit makes it a /tmp: trusted */
+    cr_assert_eq(chmod(mid, 01777), 0);
+    accel_runtime *rt = open_with(p, NULL);
+    cr_assert(tu_backend_info(rt, "mock").loaded, "%s", tu_backend_info(rt, "mock").reason);
+    accel_runtime_close(rt);
+}
+
+Test(security, where_a_symbolic_link_leads_is_checked_too)
+{
+    /* the link lives in a good folder, the file in one others can write */
+    const char *bad_dir;
+    const char *target = plugin_copy(0755, &bad_dir);
+    cr_assert_eq(chmod(bad_dir, 0777), 0);
+    const char *link = tu_fmt("%s/libaccel_test_mock.so", tu_tmpdir());
+    cr_assert_eq(symlink(target, link), 0);
+    expect_refused(link, tu_fmt("its folder %s is world-writable", bad_dir));
+}
+
+Test(security, a_symbolic_link_owned_by_another_user_is_refused)
+{
+    if (geteuid() != 0)
+        cr_skip_test("needs root to give a link to another user");
+    const char *target = plugin_copy(0755, NULL);
+    const char *dir = tu_tmpdir();
+    const char *link = tu_fmt("%s/libaccel_test_mock.so", dir);
+    cr_assert_eq(symlink(target, link), 0);
+    cr_assert_eq(lchown(link, NOBODY_UID, NOBODY_UID), 0);
+    expect_refused(link, tu_fmt("the symbolic link %s on its path is owned by uid 65534", link));
+    /* a link to a folder on the way counts the same */
+    const char *dir_link = tu_fmt("%s/lib", dir);
+    char target_dir[4096];
+    snprintf(target_dir, sizeof target_dir, "%s", target);
+    *strrchr(target_dir, '/') = '\0';
+    cr_assert_eq(symlink(target_dir, dir_link), 0);
+    cr_assert_eq(lchown(dir_link, NOBODY_UID, NOBODY_UID), 0);
+    expect_refused(tu_fmt("%s/libaccel_test_mock.so", dir_link), "the symbolic link");
+    /* owned by this user: the link is followed and the plugin loads */
+    cr_assert_eq(lchown(link, 0, 0), 0);
+    accel_runtime *rt = open_with(link, NULL);
+    accel_backend_info bi = tu_backend_info(rt, "mock");
+    cr_assert(bi.loaded, "%s", bi.reason);
+    cr_assert_str_eq(bi.path, link, "the backend's path must stay the configured one");
+    accel_runtime_close(rt);
+}
+
+Test(security, a_fifo_or_device_as_plugin_is_refused_without_blocking, .timeout = 20)
+{
+    const char *fifo = tu_fmt("%s/libaccel_test_mock.so", tu_tmpdir());
+    cr_assert_eq(mkfifo(fifo, 0644), 0);
+    accel_runtime *rt = open_with(fifo, NULL);
+    accel_backend_info bi = tu_backend_info(rt, "mock");
+    cr_assert(!bi.loaded && bi.status == ACCEL_ERROR_PLUGIN_LOAD, "%s", accel_status_name(bi.status));
+    cr_assert(strstr(bi.reason, "is a FIFO, not a regular file"), "%s", bi.reason);
+    cr_assert(tu_backend_info(rt, "cpu").loaded);
+    accel_runtime_close(rt);
+    rt = open_with("/dev/zero", NULL);
+    bi = tu_backend_info(rt, "mock");
+    cr_assert(!bi.loaded && strstr(bi.reason, "character device"), "%s", bi.reason);
+    accel_runtime_close(rt);
+}
+
+/* Plugins are loaded through the checked descriptor (/proc/self/fd/N);
+ * descriptor numbers are reused once closed, and glibc knows a library by
+ * the name it was opened as, so several runtimes open at once, with a
+ * failing plugin among the loaded ones, must each get the plugin their
+ * section names. */
+Test(security, each_section_loads_its_own_file_across_runtimes)
+{
+    accel_runtime *rts[3];
+    for (int i = 0; i < 3; i++) {
+        cr_assert(tu_open_ini(tu_fmt("[runtime]\norder = cpu, broken, mock\n[backend.cpu]\nlibrary = %s\n"
+                                     "[backend.broken]\nlibrary = %s\n[backend.mock]\nlibrary = %s\n",
+                                     TU_CPU_PLUGIN, TU_TEST_PLUGIN("init_fail"), TU_TEST_PLUGIN("mock")),
+                              &rts[i], NULL) == ACCEL_SUCCESS,
+                  "%s", accel_last_error());
+        accel_backend_info cpu = tu_backend_info(rts[i], "cpu"), mock = tu_backend_info(rts[i], "mock"),
+                           broken = tu_backend_info(rts[i], "broken");
+        cr_assert(cpu.loaded && mock.loaded && !broken.loaded, "runtime %d: %s / %s", i, mock.reason,
+                  broken.reason);
+        cr_assert(strstr(broken.reason, "frobnicator"), "runtime %d: broken: %s", i, broken.reason);
+        accel_device *d;
+        tu_ok(accel_device_get_by_name(rts[i], "mock", &d));
+        accel_device_properties props;
+        accel_device_properties_init(&props);
+        tu_ok(accel_device_properties_get(d, &props));
+        cr_assert_str_eq(props.name, "Mock device", "runtime %d: [backend.mock] loaded another plugin", i);
+        if (i == 1)
+            accel_runtime_close(rts[0]); /* descriptors closed in between */
+    }
+    accel_runtime_close(rts[1]);
+    accel_runtime_close(rts[2]);
+}
+
 /* ------------------------------------------------------------ search paths */
 
 Test(security, plugins_are_never_searched_in_the_current_directory)

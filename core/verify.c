@@ -101,7 +101,7 @@ accel_status accel__policy_open(accel_runtime *rt, const char *fn)
     if (env)
         verify = env;
     if (verify && !is_off(verify)) {
-        if (accel_device_get_by_name(rt, verify, &p->verify_ref) != ACCEL_SUCCESS) {
+        if (accel__device_find(rt, verify, &p->verify_ref) != ACCEL_SUCCESS) {
             if (env)
                 return accel__fail(ACCEL_ERROR_CONFIG,
                                    "%s: ACCEL_VERIFY=%s names no loaded device", fn, env);
@@ -150,7 +150,7 @@ accel_status accel__policy_open(accel_runtime *rt, const char *fn)
     v = accel__config_runtime_get(cfg, "fallback");
     if (!cfg->strict && !(v && is_off(v))) {
         const char *name = v ? v : "cpu";
-        if (accel_device_get_by_name(rt, name, &p->fallback) != ACCEL_SUCCESS) {
+        if (accel__device_find(rt, name, &p->fallback) != ACCEL_SUCCESS) {
             p->fallback = NULL;
             if (v)
                 accel__log(ACCEL_LOG_WARN, "%s:%d: fallback = %s names no loaded device; ops a "
@@ -184,7 +184,8 @@ void accel_verify_options_init(accel_verify_options *o)
 accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_options *o)
 {
     static const char fn[] = "accel_verify_configure";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!o || o->struct_size < sizeof *o)
@@ -197,7 +198,7 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
                            o->sample);
     accel_device *ref = NULL;
     if (o->reference && *o->reference) {
-        st = accel_device_get_by_name(rt, o->reference, &ref);
+        st = accel__device_find(rt, o->reference, &ref);
         if (st != ACCEL_SUCCESS)
             return accel__fail(st, "%s: reference: %s", fn, accel_last_error());
     }
@@ -221,7 +222,8 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
 accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats *out)
 {
     static const char fn[] = "accel_verify_stats_get";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out)

@@ -477,3 +477,18 @@ void accel__gate_close_wait(accel__gate *g)
             sleep_ns *= 2;
     }
 }
+
+#ifdef ACCEL_HANDLE_TEST_HOOKS
+/* tests/test_handle_table.c compiles this file itself with this macro:
+ * spend a dead handle's slot up to generation gen without 2^32 creations. */
+void accel__handle_test_set_generation(const void *handle, uint32_t gen);
+void accel__handle_test_set_generation(const void *handle, uint32_t gen)
+{
+    uint64_t v = (uint64_t)(uintptr_t)handle ^ HANDLE_MASK;
+    pthread_mutex_lock(&h_lock);
+    hslot *s = slot_at((uint32_t)v);
+    if (s && (atomic_load(&s->state) & 0xffu) == 0)
+        atomic_store(&s->state, (uint64_t)gen << 32);
+    pthread_mutex_unlock(&h_lock);
+}
+#endif

@@ -228,10 +228,19 @@ static void fork_hook(void)
     pthread_atfork(NULL, NULL, on_fork_child);
 }
 
+static unsigned g_open; /* gates in use (runtimes not yet closed), under h_lock */
+
 __attribute__((destructor)) static void handles_unload(void)
 {
-    /* Process exit or dlclose of libaccel: nothing can look a handle up any
-     * more. Freed so that leak checkers see nothing left. */
+    /* Process exit or dlclose of libaccel. Freed so that leak checkers see
+     * nothing left, but only when every runtime was closed: exit() called
+     * by one thread while others are still inside accel must not pull the
+     * table from under their lookups. */
+    pthread_mutex_lock(&h_lock);
+    unsigned open = g_open;
+    pthread_mutex_unlock(&h_lock);
+    if (open)
+        return;
     for (uint32_t i = 0; i < DIR_PAGES; i++) {
         hslot *page = atomic_load_explicit(&h_dir[i], memory_order_relaxed);
         if (!page)
@@ -268,6 +277,7 @@ accel__gate *accel__gate_new(void)
         g->fork_generation = atomic_load(&accel__fork_generation);
         g->serial = ++g_serial;
         g->free_next = NULL;
+        g_open++;
     }
     pthread_mutex_unlock(&h_lock);
     return g;
@@ -280,6 +290,7 @@ void accel__gate_retire(accel__gate *g)
     pthread_mutex_lock(&h_lock);
     g->free_next = g_free;
     g_free = g;
+    g_open--;
     pthread_mutex_unlock(&h_lock);
 }
 

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "accel/npy.h"
 #include "test_util.h"
@@ -1102,6 +1103,55 @@ static void body_npy(void)
     accel_npy_free(&a); /* freed twice: zeroed, so a no-op */
     accel_npy_free(NULL);
     cover("accel_npy_free");
+
+    /* Class "files that never end or never open": a FIFO without a writer
+     * (open() would block), endless devices, a folder: each refused at once
+     * as not a regular file. */
+    const char *fifo = tu_fmt("%s/input.fifo", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    const char *never[] = {fifo, "/dev/zero", "/dev/urandom", "/dev/null", dir};
+    size_t n_never = 0;
+    for (size_t i = 0; i < sizeof never / sizeof *never; ++i) {
+        expect_fail(accel_npy_load(never[i], &a), ACCEL_ERROR_IO, "accel_npy_load");
+        cr_assert(strstr(accel_last_error(), "not a .npy file"), "%s: %s", never[i],
+                  accel_last_error());
+        cr_assert_null(a.data);
+        n_never++;
+    }
+    /* Class ".npy output edge cases": names of 244..255 bytes (NAME_MAX)
+     * save and load back; shapes NumPy cannot hold are not saved. */
+    size_t n_edge = 0;
+    for (size_t len = 244; len <= 255; ++len) {
+        char name[256];
+        memset(name, 'n', len);
+        memcpy(name + len - 4, ".npy", 4);
+        name[len] = '\0';
+        const char *p = tu_fmt("%s/%s", dir, name);
+        expect_ok(accel_npy_save(p, ACCEL_F32, 1, shape, data), "accel_npy_save");
+        expect_ok(accel_npy_load(p, &a), "accel_npy_load");
+        cr_assert(a.count == 2 && ((float *)a.data)[1] == 2.0f, "name of %zu bytes", len);
+        accel_npy_free(&a);
+        n_edge++;
+    }
+    size_t too_big[][2] = {{0, (size_t)1 << 63}, {(size_t)1 << 63, 0}, {0, SIZE_MAX},
+                           {0, (size_t)1 << 61}, {(size_t)1 << 61, 0}};
+    for (size_t i = 0; i < sizeof too_big / sizeof *too_big; ++i) {
+        expect_fail(accel_npy_save(path, ACCEL_F32, 2, too_big[i], NULL),
+                    ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
+        n_edge++;
+    }
+    /* The largest empty f32 shapes NumPy holds: saved, and loaded back. */
+    size_t fits[][2] = {{0, ((size_t)1 << 61) - 1}, {((size_t)1 << 61) - 1, 0}};
+    for (size_t i = 0; i < 2; ++i) {
+        expect_ok(accel_npy_save(path, ACCEL_F32, 2, fits[i], NULL), "accel_npy_save");
+        expect_ok(accel_npy_load(path, &a), "accel_npy_load");
+        cr_assert(a.count == 0 && a.shape[0] == fits[i][0] && a.shape[1] == fits[i][1]);
+        accel_npy_free(&a);
+        n_edge++;
+    }
+    cr_log_info("class files that never end or never open: %zu cases; class .npy output "
+                "edge cases: %zu cases",
+                n_never, n_edge);
 }
 
 

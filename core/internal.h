@@ -61,16 +61,69 @@ typedef enum accel__type {
     ACCEL__T_HOST_MEMORY = 6
 } accel__type;
 
+/* Pinned host blocks (ACCEL__T_HOST_MEMORY), keyed by their address. */
 accel_status accel__handle_add(const void *p, accel__type type, void *value);
 void accel__handle_remove(const void *p);
 /* The tag of p (ACCEL__T_NONE when p is not registered); *out_value gets the
  * value registered with it when out_value is not NULL. Never dereferences p. */
 accel__type accel__handle_type(const void *p, void **out_value);
-/* The tags of n pointers under one lock (the per-op path). */
-void accel__handle_types(size_t n, const void *const *ptrs, accel__type *out_types);
-/* ACCEL_SUCCESS when p is a live handle of `type`, else
- * ACCEL_ERROR_INVALID_HANDLE with "fn: arg is NULL / is not a live buffer ...". */
-accel_status accel__handle_check(const void *p, accel__type type, const char *fn, const char *arg);
+
+/* A runtime's gate: the count of public calls in flight on it, its closing
+ * flag and the fork generation it was opened in. Gates are never freed
+ * while the library is loaded (a stale caller may still touch one), only
+ * reused. */
+typedef struct accel__gate {
+    atomic_long calls;
+    atomic_bool closing;
+    unsigned fork_generation;
+    uint64_t serial; /* runtime #N in messages, 1 for the first opened */
+    struct accel__gate *free_next, *all_next;
+} accel__gate;
+accel__gate *accel__gate_new(void);
+void accel__gate_retire(accel__gate *g);
+/* Block until no call counts against g (accel_runtime_close, after it has
+ * set g->closing and killed the runtime's handles). */
+void accel__gate_close_wait(accel__gate *g);
+/* Bumped in a forked child (pthread_atfork). */
+extern atomic_uint accel__fork_generation;
+
+/* Object handles (runtime, device, buffer, queue, event): values that name
+ * a slot and its generation, never the object's address. new registers
+ * obj, free kills the handle (idempotent: a dead handle stays dead), peek
+ * gives the live object and its type and gate, or NULL. Never dereference
+ * a public handle: resolve it with accel__call_enter. */
+accel_status accel__handle_new(accel__type type, void *obj, accel__gate *gate, void *out_handle);
+void accel__handle_free(const void *handle);
+void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate **out_gate);
+
+/* One public call in flight. Declare it with ACCEL__CALL(c) at the top of a
+ * public function: leaving the function (any return) ends the call. */
+typedef struct accel__call {
+    accel__gate *gate;
+} accel__call;
+void accel__call_leave(accel__call *c);
+#define ACCEL__CALL(c) __attribute__((cleanup(accel__call_leave))) accel__call c = {NULL}
+
+/* One handle argument: the caller's value, the type it must have, its name
+ * in messages ("q", "a.buffer") and where the object pointer goes (the
+ * address of a pointer variable, written with memcpy). */
+typedef struct accel__arg {
+    const void *handle;
+    accel__type type;
+    const char *name;
+    void *out;
+    const char *suffix; /* after name in messages (".buffer"), or NULL */
+} accel__arg;
+/* Resolve n handles (args[0] gives the call's runtime; every other one must
+ * belong to the same runtime) and enter the call. Errors:
+ * ACCEL_ERROR_INVALID_HANDLE (NULL, released, never created, wrong type,
+ * runtime being closed), ACCEL_ERROR_DEVICE_MISMATCH (another runtime),
+ * ACCEL_ERROR_UNAVAILABLE (runtime of the parent after fork), each with
+ * "fn: name ..." in the message. */
+accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const accel__arg *args);
+/* accel__call_enter with one handle. */
+accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,
+                          const char *name, void *out_obj);
 const char *accel__type_name(accel__type type);
 
 /* ------------------------------------------------------------ file.c */
@@ -255,6 +308,7 @@ bool accel__security_open_plugin(const char *path, bool allow_insecure, int *out
 typedef struct accel__xop accel__xop; /* host work on a queue (xop.c) */
 
 struct accel_device {
+    accel_device *handle; /* the value callers hold (handle.c) */
     accel_runtime *rt;
     accel__backend *be;
     uint32_t index;                /* among its backend's devices */
@@ -269,6 +323,7 @@ struct accel_device {
 };
 
 struct accel_buffer {
+    accel_buffer *handle;
     accel_device *dev;
     accel_be_buffer *be;
     size_t bytes;
@@ -289,6 +344,7 @@ static inline void accel__buffer_mark_enqueued(const accel_buffer *buf)
 }
 
 struct accel_queue {
+    accel_queue *handle;
     accel_device *dev;
     accel_be_queue *be;
     /* Serializes plugin calls on this queue (the ABI promises plugins that
@@ -299,6 +355,7 @@ struct accel_queue {
 };
 
 struct accel_event {
+    accel_event *handle;
     accel_device *dev;
     accel_be_event *be;
     atomic_int refs; /* the caller's, plus one per pending cross-backend wait */
@@ -313,6 +370,8 @@ typedef struct accel__host_block {
 } accel__host_block;
 
 struct accel_runtime {
+    accel_runtime *handle;
+    accel__gate *gate; /* calls in flight, closing, fork generation */
     accel__config *cfg;
     accel__backend *backends; /* candidates, in load order */
     uint32_t backend_count;
@@ -359,6 +418,9 @@ struct accel_runtime {
 
 /* device.c */
 accel_status accel__devices_build(accel_runtime *rt);
+/* accel_device_get_by_name on the runtime object; *out_device is the
+ * device object (messages name accel_device_get_by_name). */
+accel_status accel__device_find(accel_runtime *rt, const char *name, accel_device **out_device);
 void accel__devices_free(accel_runtime *rt);
 /* Create the device's staging queue if it has none yet. Users lock
  * dev->staging_lock around their calls on it. */

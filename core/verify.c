@@ -63,12 +63,12 @@ accel_status accel__policy_open(accel_runtime *rt, const char *fn)
     if (cfg->verify_repro_dir && !(p->verify_repro_dir = dup_str(cfg->verify_repro_dir)))
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     char where[4200];
-    if (cfg->verify && accel_device_get_by_name(rt, cfg->verify, &p->verify_ref) != ACCEL_SUCCESS) {
+    if (cfg->verify && accel__device_find(rt, cfg->verify, &p->verify_ref) != ACCEL_SUCCESS) {
         accel__config_where(cfg, ACCEL__KEY_VERIFY, where, sizeof where);
         return accel__fail(ACCEL_ERROR_CONFIG, "%s: %s%s names no loaded device to check against",
                            fn, where, cfg->verify);
     }
-    if (cfg->fallback && accel_device_get_by_name(rt, cfg->fallback, &p->fallback) != ACCEL_SUCCESS) {
+    if (cfg->fallback && accel__device_find(rt, cfg->fallback, &p->fallback) != ACCEL_SUCCESS) {
         p->fallback = NULL;
         if (cfg->line[ACCEL__KEY_FALLBACK])
             accel__log(ACCEL_LOG_WARN, "%s%s names no loaded device; ops a backend lacks will fail",
@@ -96,7 +96,8 @@ void accel_verify_options_init(accel_verify_options *o)
 accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_options *o)
 {
     static const char fn[] = "accel_verify_configure";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!o || o->struct_size < sizeof *o)
@@ -109,7 +110,7 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
                            o->sample);
     accel_device *ref = NULL;
     if (o->reference && *o->reference) {
-        st = accel_device_get_by_name(rt, o->reference, &ref);
+        st = accel__device_find(rt, o->reference, &ref);
         if (st != ACCEL_SUCCESS)
             return accel__fail(st, "%s: reference: %s", fn, accel_last_error());
     }
@@ -133,7 +134,8 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
 accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats *out)
 {
     static const char fn[] = "accel_verify_stats_get";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out)

@@ -108,7 +108,8 @@ set(CPACK_PACKAGE_NAME accel)
 set(CPACK_PACKAGE_VENDOR "The accel authors")
 set(CPACK_PACKAGE_CONTACT "${ACCEL_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "plugin-based multi-backend compute runtime (CUDA GPUs, CPU)")
+# No CPACK_PACKAGE_DESCRIPTION_SUMMARY: CPack would put it before each
+# package's own synopsis line (the first line of CPACK_DEBIAN_*_DESCRIPTION).
 set(CPACK_PACKAGE_HOMEPAGE_URL "https://github.com/accel/accel")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
@@ -135,8 +136,15 @@ set(accel_needs_lib "${ACCEL_DEB_lib_NAME} (= ${ACCEL_DEB_VERSION})")
 
 set(CPACK_DEBIAN_LIB_PACKAGE_NAME ${ACCEL_DEB_lib_NAME})
 set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
-set(CPACK_DEBIAN_LIB_PACKAGE_GENERATE_SHLIBS ON)
-set(CPACK_DEBIAN_LIB_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+# A shlibs file for each library with a SONAME (libaccel.so.0; the plugins
+# have none and CPack says so): "libaccel 0 libaccel0 (>= VERSION)".
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+# ldconfig runs through dpkg's trigger (Debian policy 8.1.1), not from
+# maintainer scripts: our own (empty of ldconfig) postinst and postrm keep
+# CPack from writing ones that call it.
+set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA
+  ${CMAKE_CURRENT_LIST_DIR}/debian/triggers)
 set(CPACK_DEBIAN_LIB_DESCRIPTION "plugin-based multi-backend compute runtime (CUDA GPUs, CPU)
 accel runs one program's devices, buffers, queues, events and ops
 (elementwise, reductions, GEMM, random numbers, copies) on whichever backend

@@ -206,7 +206,11 @@ whichever backend plugins load. This package holds the ${g} backend plugin.")
   endif()
 endforeach()
 if("cuda" IN_LIST ACCEL_DEB_GROUPS)
-  set(CPACK_DEBIAN_CUDA_PACKAGE_SUGGESTS "libcuda1 | cuda-drivers, libcublas12 | libcublas-12-0 | cuda-libraries-12-0")
+  # cuBLAS of the toolkit it was built with (libcublas.so.MAJOR): Debian's
+  # libcublasMAJOR or NVIDIA's libcublas-MAJOR-MINOR.
+  string(REGEX MATCH "^([0-9]+)\\.([0-9]+)" _ "${CMAKE_CUDA_COMPILER_VERSION}")
+  set(CPACK_DEBIAN_CUDA_PACKAGE_SUGGESTS
+      "libcuda1 | cuda-drivers, libcublas${CMAKE_MATCH_1} | libcublas-${CMAKE_MATCH_1}-${CMAKE_MATCH_2}")
   set(CPACK_DEBIAN_CUDA_DESCRIPTION "plugin-based multi-backend compute runtime - CUDA backend
 accel runs one program's devices, buffers, queues, events and ops on
 whichever backend plugins load: a GPU when there is one, the CPU when there

@@ -120,6 +120,11 @@ if [ ! -e "$plugindir/libaccel_cuda.so" ]; then
   grep -q "component cuda: $plugindir/libaccel_cuda.so is not installed" "$work/outside-cuda.log" ||
     { cat "$work/outside-cuda.log"; fail "no clear message for the missing cuda component"; }
   echo "check_debs: find_package(accel COMPONENTS cuda) fails clearly without libaccel0-cuda"
+else
+  cmake -S "$src/tests/install/outside" -B "$work/outside-cuda" -DACCEL_COMPONENTS="cpu;cuda" \
+    >"$work/outside-cuda.log" 2>&1 || { cat "$work/outside-cuda.log"; fail "COMPONENTS cuda not found"; }
+  grep -q "accel_cuda_FOUND=TRUE" "$work/outside-cuda.log" || fail "accel_cuda_FOUND is not TRUE"
+  echo "check_debs: find_package(accel COMPONENTS cuda) finds libaccel0-cuda's plugin"
 fi
 
 trap - EXIT

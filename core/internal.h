@@ -49,7 +49,8 @@ typedef enum accel__type {
     ACCEL__T_BUFFER = 3,
     ACCEL__T_QUEUE = 4,
     ACCEL__T_EVENT = 5,
-    ACCEL__T_HOST_MEMORY = 6
+    ACCEL__T_HOST_MEMORY = 6,
+    ACCEL__T_RNG = 7
 } accel__type;
 
 accel_status accel__handle_add(const void *p, accel__type type, void *value);

@@ -291,6 +291,9 @@ class Stream:
 
     def _join_from(self, other: "Stream") -> None:
         # Order everything enqueued so far on `other` before later work here.
+        # A released stream has finished its work (release waits for it).
+        if other._handle is None or not other._rt.alive:
+            return
         ev = ctypes.c_void_p()
         check(L.event_create(other.device._handle, ctypes.byref(ev)))
         code = L.event_record(ev.value, other._h())

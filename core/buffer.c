@@ -17,25 +17,30 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
         return st;
     if (!out_buffer)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_buffer is NULL", fn);
-    accel_buffer *buf = calloc(1, sizeof *buf);
-    if (!buf)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     const accel_backend *vt = dev->be->vt;
     accel__clear_error();
-    int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &buf->be);
-    if (rc != ACCEL_SUCCESS) {
-        free(buf);
+    accel_be_buffer *be = NULL;
+    int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &be);
+    if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s: %zu bytes on %s", fn, bytes, dev->name);
+    return accel__buffer_adopt(dev, be, bytes, fn, out_buffer);
+}
+
+accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
+                                 const char *fn, accel_buffer **out_buffer)
+{
+    const accel_backend *vt = dev->be->vt;
+    accel_buffer *buf = calloc(1, sizeof *buf);
+    if (!buf || accel__handle_add(buf, ACCEL__T_BUFFER, NULL) != ACCEL_SUCCESS) {
+        vt->buffer_free(dev->be->ctx, be);
+        free(buf);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
+    buf->be = be;
     buf->dev = dev;
     buf->bytes = bytes;
     atomic_init(&buf->enqueued, false);
     buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
-    if (accel__handle_add(buf, ACCEL__T_BUFFER, NULL) != ACCEL_SUCCESS) {
-        vt->buffer_free(dev->be->ctx, buf->be);
-        free(buf);
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    }
     accel_runtime *rt = dev->rt;
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_PUSH(rt->buffers, buf);
@@ -48,6 +53,8 @@ void accel__buffer_destroy(accel_buffer *buf)
 {
     accel__handle_remove(buf);
     buf->dev->be->vt->buffer_free(buf->dev->be->ctx, buf->be);
+    if (buf->release_fn)
+        buf->release_fn(buf->release_user);
     free(buf);
 }
 

@@ -171,11 +171,19 @@ struct accel_buffer {
     accel_be_buffer *be;
     size_t bytes;
     void *host_ptr; /* buffer_host_ptr, or NULL */
+    /* Wrapped memory (accel_buffer_wrap): called once the buffer is freed. */
+    accel_release_fn release_fn;
+    void *release_user;
     /* Set (never cleared) when the buffer is passed to an op, transfer or
      * copy: accel_buffer_release waits for the queues only then. */
     atomic_bool enqueued;
     accel_buffer *prev, *next;
 };
+
+/* Register a plugin buffer `be` of dev as a new live accel_buffer (handle,
+ * the runtime's list); on failure be is freed. fn names the public call. */
+accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
+                                 const char *fn, accel_buffer **out_buffer);
 
 /* Mark buf as used by queued work (before the work is enqueued). Const
  * because the validation paths hold const pointers; only the flag changes. */

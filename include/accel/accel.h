@@ -595,6 +595,47 @@ ACCEL_API accel_status accel_rng_uniform(accel_queue *q, accel_rng *rng, accel_d
 ACCEL_API accel_status accel_rng_normal(accel_queue *q, accel_rng *rng, accel_dtype dtype,
                                         double mean, double stddev, accel_slice out);
 
+/* ------------------------------------------------- zero-copy exchange */
+
+/** Called once with `user` when a wrapped buffer is freed (the owner frees
+ *  its memory then). May run on any thread: the releasing one, or the one
+ *  closing the runtime. */
+typedef void (*accel_release_fn)(void *user);
+
+/** The host address of the buffer's first byte when its device keeps buffers
+ *  in host memory (the CPU backend: accel_device_properties.host_accessible),
+ *  else NULL (also for an invalid handle). The host may read or write there
+ *  only while no queued work uses the buffer (finish the queues first).
+ *  Thread-safe. */
+ACCEL_API void *accel_buffer_host_pointer(const accel_buffer *buf);
+
+/** The buffer's native address, for handing it to another library without a
+ *  copy: the CUDA device pointer on CUDA, the host address on the CPU. The
+ *  buffer keeps owning the memory. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_INVALID_ARGUMENT (out_ptr NULL), ACCEL_ERROR_UNSUPPORTED (the
+ *  backend exposes none). Thread-safe. */
+ACCEL_API accel_status accel_buffer_native_pointer(const accel_buffer *buf, void **out_ptr);
+
+/** The queue's native stream (the cudaStream_t of a CUDA queue), for
+ *  ordering another library's work with accel's; *out_stream is NULL when
+ *  the backend has none (the CPU). The queue keeps owning it. Errors:
+ *  ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (out NULL). */
+ACCEL_API accel_status accel_queue_native_stream(const accel_queue *q, void **out_stream);
+
+/** A buffer of dev over `bytes` of memory that someone else allocated, at
+ *  native_ptr (CUDA: device memory of dev, e.g. from CuPy or PyTorch; the
+ *  CPU: host memory aligned for the dtypes used), without a copy. The memory
+ *  stays the owner's: accel never frees it; once the buffer is released (or
+ *  the runtime closes), after queued work on it is done, release(user) is
+ *  called (release may be NULL). The caller keeps the memory valid until
+ *  then. Errors: ACCEL_ERROR_INVALID_HANDLE (dev),
+ *  ACCEL_ERROR_INVALID_ARGUMENT (out_buffer NULL, native_ptr NULL with bytes
+ *  > 0), ACCEL_ERROR_UNSUPPORTED (the backend cannot wrap memory),
+ *  ACCEL_ERROR_OUT_OF_HOST_MEMORY. On failure release is not called. */
+ACCEL_API accel_status accel_buffer_wrap(accel_device *dev, void *native_ptr, size_t bytes,
+                                         accel_release_fn release, void *user,
+                                         accel_buffer **out_buffer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -457,13 +457,22 @@ class Array:
 
     def __dlpack__(self, stream: Optional[int] = None, max_version: Any = None,
                    dl_device: Any = None, copy: Optional[bool] = None) -> Any:
-        """A DLPack capsule ("dltensor") viewing the array without a copy
-        (CPU and CUDA devices). `stream` is the consumer's stream (CUDA: an
-        int, 1 the legacy default, 2 per-thread); the producer's pending work
-        is ordered before it. The capsule keeps the buffer alive until the
-        consumer's deleter runs (the deleter lives in libaccel)."""
+        """A DLPack capsule viewing the array without a copy (CPU and CUDA
+        devices): "dltensor_versioned" (DLPack 1.0, writable) when
+        `max_version` allows it, else "dltensor". `stream` is the consumer's
+        stream (CUDA: an int, 1 the legacy default, 2 per-thread); the work
+        queued on the array is done before the consumer's (accel waits for
+        it unless that is the array's own stream). The capsule keeps the
+        buffer alive until the consumer's deleter runs (the deleter lives in
+        libaccel). `dl_device` other than the array's and `copy=True` are
+        refused (UnsupportedError)."""
         from . import _dlpack
-        return _dlpack.to_dlpack(self, stream)
+        if copy:
+            raise error("ACCEL_ERROR_UNSUPPORTED", "accel.Array.__dlpack__: copy=True")
+        if dl_device is not None and tuple(dl_device) != _dlpack.device_of(self):
+            raise error("ACCEL_ERROR_UNSUPPORTED",
+                        f"accel.Array.__dlpack__: dl_device {tuple(dl_device)}")
+        return _dlpack.to_dlpack(self, stream, max_version)
 
     def __dlpack_device__(self) -> Tuple[int, int]:
         """(device type, device id) of DLPack: (1, 0) on the CPU, (2, n) on

@@ -276,7 +276,9 @@ class Stream:
 
     @property
     def done(self) -> bool:
-        """True when all work enqueued so far is done (records an event)."""
+        """True when all work enqueued so far is done: records an event and
+        asks, without waiting, whether the queue has passed it (so it may be
+        False for a moment even on an idle stream)."""
         return self.record().done
 
     @property

@@ -43,6 +43,16 @@ class DLManagedTensor(ctypes.Structure):
                 ("deleter", ctypes.c_void_p)]
 
 
+class DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64),
+                ("dl_tensor", DLTensor)]
+
+
 _api = ctypes.pythonapi
 _api.PyCapsule_New.restype = ctypes.py_object
 _api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
@@ -60,13 +70,22 @@ if _create is not None:
     _create.restype = ctypes.c_int
     _create.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_uint8,
                         ctypes.c_uint8, ctypes.c_int32, ctypes.POINTER(ctypes.c_int64),
-                        ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
-_free = getattr(L.lib, "accel_dlpack_tensor_free", None)
-if _free is not None:
-    _free.restype = None
-    _free.argtypes = [ctypes.c_void_p]
-_destructor = getattr(L.lib, "accel_dlpack_capsule_destructor", None)
-_managed_release = getattr(L.lib, "accel_dlpack_managed_release", None)
+                        ctypes.c_uint32, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+_free = {}
+for _v, _name in ((0, "accel_dlpack_tensor_free"), (1, "accel_dlpack_tensor_versioned_free")):
+    _f = getattr(L.lib, _name, None)
+    if _f is not None:
+        _f.restype = None
+        _f.argtypes = [ctypes.c_void_p]
+        _free[_v] = _f
+_destructor = {0: getattr(L.lib, "accel_dlpack_capsule_destructor", None),
+               1: getattr(L.lib, "accel_dlpack_capsule_destructor_versioned", None)}
+_managed_release = {0: getattr(L.lib, "accel_dlpack_managed_release", None),
+                    1: getattr(L.lib, "accel_dlpack_managed_versioned_release", None)}
+# Capsule names: PyCapsule keeps the pointer, not a copy, so these bytes
+# objects must live as long as any capsule (module constants do).
+_NAMES = {0: b"dltensor", 1: b"dltensor_versioned"}
+_USED = {0: b"used_dltensor", 1: b"used_dltensor_versioned"}
 
 
 def _unsupported(fn: str) -> L.AccelError:
@@ -90,9 +109,12 @@ def _backend_index(d: Any) -> int:
     return int(name.split(":", 1)[1]) if ":" in name else 0
 
 
-def to_dlpack(a: Array, stream: Optional[int] = None) -> Any:
-    """A "dltensor" capsule viewing `a` (see Array.__dlpack__)."""
-    if _create is None or _destructor is None:
+def to_dlpack(a: Array, stream: Optional[int] = None, max_version: Any = None) -> Any:
+    """A DLPack capsule viewing `a` (see Array.__dlpack__): "dltensor_versioned"
+    (DLPack 1.0, writable) when the consumer's max_version allows 1.x, else
+    "dltensor"."""
+    ver = 1 if max_version is not None and tuple(max_version)[0] >= 1 else 0
+    if _create is None or _destructor[ver] is None:
         raise _unsupported("Array.__dlpack__")
     dev_type, dev_id = device_of(a)
     ptr = _native_ptr(a, "Array.__dlpack__")
@@ -106,7 +128,7 @@ def to_dlpack(a: Array, stream: Optional[int] = None) -> Any:
     out = ctypes.c_void_p()
     bits = a.dtype.itemsize * 8
     _api.Py_IncRef(a)
-    code = _create(ptr, dev_type, dev_id, KDL_FLOAT, bits, a.ndim, shape, id(a),
+    code = _create(ptr, dev_type, dev_id, KDL_FLOAT, bits, a.ndim, shape, ver, id(a),
                    ctypes.byref(out))
     if code:
         # Nothing owns the reference taken above: give it back.
@@ -115,10 +137,10 @@ def to_dlpack(a: Array, stream: Optional[int] = None) -> Any:
         check(code)
     a._mem.exported = True
     try:
-        return _api.PyCapsule_New(out.value, b"dltensor", ctypes.cast(_destructor,
-                                                                       ctypes.c_void_p))
+        return _api.PyCapsule_New(out.value, _NAMES[ver],
+                                  ctypes.cast(_destructor[ver], ctypes.c_void_p))
     except BaseException:
-        _free(out.value)
+        _free[ver](out.value)
         raise
 
 
@@ -132,24 +154,32 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
     memory and cuda:N for CUDA device N. Raises UnsupportedError (other
     device types, strides, dtypes, or a backend that cannot wrap memory),
     AccelError from accel_buffer_wrap."""
-    if _managed_release is None or L.buffer_wrap is None:
+    if _managed_release[0] is None or L.buffer_wrap is None:
         raise _unsupported("from_dlpack")
     rt = runtime()
     if hasattr(x, "__dlpack__"):
         dev_type, dev_id = x.__dlpack_device__()
+        kw = {}
         if int(dev_type) == KDL_CUDA:
             acc_dev = get_device(device if device is not None else f"cuda:{dev_id}")
             sp = _stream_for(acc_dev).ptr
-            capsule = x.__dlpack__(stream=sp if sp else 1)
-        else:
-            capsule = x.__dlpack__()
+            kw["stream"] = sp if sp else 1
+        try:
+            capsule = x.__dlpack__(max_version=(1, 0), **kw)
+        except TypeError:  # a producer of DLPack before 1.0
+            capsule = x.__dlpack__(**kw)
     else:
         capsule = x
-    if not _api.PyCapsule_IsValid(capsule, b"dltensor"):
+    ver = next((v for v, nm in _NAMES.items()
+                if _managed_release[v] is not None and _api.PyCapsule_IsValid(capsule, nm)), None)
+    if ver is None:
         raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                     "accel.from_dlpack: not a DLPack capsule (or it was consumed already)")
-    mptr = _api.PyCapsule_GetPointer(capsule, b"dltensor")
-    mt = DLManagedTensor.from_address(mptr)
+    mptr = _api.PyCapsule_GetPointer(capsule, _NAMES[ver])
+    mt = (DLManagedTensorVersioned if ver else DLManagedTensor).from_address(mptr)
+    if ver and mt.version.major != 1:
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    f"accel.from_dlpack: DLPack {mt.version.major}.{mt.version.minor}")
     t = mt.dl_tensor
     ndim = t.ndim
     shape = tuple(int(t.shape[i]) for i in range(ndim))
@@ -192,11 +222,11 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.from_dlpack: data at {data:#x} is not aligned to {dt.itemsize} bytes")
     h = ctypes.c_void_p()
-    check(L.buffer_wrap(acc_dev._handle, data, nbytes, ctypes.cast(_managed_release,
-                                                                   ctypes.c_void_p),
-                        mptr, ctypes.byref(h)))
+    check(L.buffer_wrap(acc_dev._handle, data, nbytes,
+                        ctypes.cast(_managed_release[ver], ctypes.c_void_p), mptr,
+                        ctypes.byref(h)))
     # accel owns the tensor now: the capsule must not delete it.
-    _api.PyCapsule_SetName(capsule, b"used_dltensor")
+    _api.PyCapsule_SetName(capsule, _USED[ver])
     blk = _Block(h.value, acc_dev, nbytes, _stream_for(acc_dev))
     blk.owner = "dlpack"
     rt.pool._used += nbytes

@@ -19,6 +19,7 @@ from ._array import (Array, abs, absolute, add, amax, amin, arange, array, asarr
                      square, subtract, sum, tanh, transpose, true_divide, vdot, zeros,
                      zeros_like)
 from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode, devices,
+                    empty_pinned,
                     get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
 from ._dlpack import from_dlpack

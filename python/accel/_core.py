@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import threading
+import weakref
 from typing import Any, Dict, List, Optional, Union
 
 from . import _lib as L
@@ -34,6 +35,8 @@ class _Runtime:
         check(L.device_default(self.handle, ctypes.byref(d)))
         self.default_device = next(x for x in self.devices if x._handle == d.value)
         self.pool = MemoryPool()
+        # Every stream of this runtime: closing it invalidates them all.
+        self.streams: "weakref.WeakSet[Stream]" = weakref.WeakSet()
 
     def close(self) -> None:
         if not self.alive:
@@ -43,6 +46,9 @@ class _Runtime:
             if dev._null is not None:
                 dev._null._release_now()
         self.alive = False
+        for st in list(self.streams):
+            st._handle = None
+            st._joins = []
         L.runtime_close(self.handle)
         self.handle = None
 
@@ -91,7 +97,15 @@ atexit.register(shutdown)
 
 # ----------------------------------------------------------------- devices
 
-_tls = threading.local()
+class _ThreadState(threading.local):
+    """Per thread: the ``with Device()`` stack and the current stream of each
+    device (device handle -> Stream; None until a ``with Stream()``)."""
+
+    devices: Optional[List["Device"]] = None
+    streams: Optional[Dict[int, "Stream"]] = None
+
+
+_tls = _ThreadState()
 
 
 class Device:
@@ -218,6 +232,7 @@ class Stream:
         self._rt = self.device._rt
         self._joins: List[int] = []  # events this stream waits on (freed at synchronize)
         self._prev: List[Optional[Stream]] = []
+        self._rt.streams.add(self)
 
     def _h(self) -> int:
         h = self._handle
@@ -360,7 +375,7 @@ def get_current_stream(device: Union[str, int, Device, None] = None) -> Stream:
 
 
 def _stream_for(dev: Device) -> Stream:
-    cur = getattr(_tls, "streams", None)
+    cur = _tls.streams
     if cur:
         s = cur.get(dev._handle)
         if s is not None:
@@ -479,16 +494,18 @@ class MemoryPool:
         return (nbytes + 255) & ~255 if nbytes else 0
 
     def malloc(self, device: Device, nbytes: int, stream: Stream) -> _Block:
-        size = self._round(nbytes)
-        key = (device._handle, size)
-        lst = self._free.get(key)
+        size = (nbytes + 255) & ~255 if nbytes else 0
+        lst = self._free.get((device._handle, size))
         if lst:
-            with self._lock:
-                if lst:
-                    b = lst.pop()
-                    self._cached -= size
-                    self._used += size
-                    return b
+            try:
+                b = lst.pop()  # atomic under the GIL
+            except IndexError:
+                pass
+            else:
+                # Statistics only (not exact under concurrent threads).
+                self._cached -= size
+                self._used += size
+                return b
         h = ctypes.c_void_p()
         code = L.buffer_create(device._handle, size, ctypes.byref(h))
         if code:
@@ -508,9 +525,8 @@ class MemoryPool:
         if b.owner is not None or self._cached + b.nbytes > self.limit:
             self._release(b)
             return
-        with self._lock:
-            self._free.setdefault((b.device._handle, b.nbytes), []).append(b)
-            self._cached += b.nbytes
+        self._free.setdefault((b.device._handle, b.nbytes), []).append(b)
+        self._cached += b.nbytes
 
     @staticmethod
     def _release(b: _Block) -> None:
@@ -712,3 +728,44 @@ def report() -> Report:
     buf = ctypes.create_string_buffer(ln.value + 1)
     check(L.report_format(rt.handle, buf, ln.value + 1, ctypes.byref(ln)))
     return Report(rows, buf.value.decode(errors="replace"))
+
+
+# ------------------------------------------------------------ pinned memory
+
+class _PinnedBlock:
+    """Page-locked host memory from accel_host_alloc, freed when the NumPy
+    array over it (its base) is garbage."""
+
+    def __init__(self, device: Device, nbytes: int):
+        p = ctypes.c_void_p()
+        check(L.host_alloc(device._handle, nbytes, ctypes.byref(p)))
+        self.device = device
+        self.ptr = p.value
+        self.nbytes = nbytes
+
+    @property
+    def __array_interface__(self) -> dict:
+        return {"shape": (self.nbytes,), "typestr": "|u1", "data": (self.ptr, False),
+                "version": 3}
+
+    def __del__(self) -> None:
+        if self.ptr and self.device._rt.alive:
+            L.host_free(self.device._handle, self.ptr)
+        self.ptr = None
+
+
+def empty_pinned(shape: Any, dtype: Any = "float32",
+                 device: Union[str, int, Device, None] = None) -> Any:
+    """A NumPy array of `shape` and `dtype` in page-locked host memory
+    (accel_host_alloc of `device`'s backend; plain aligned memory where it
+    has none), as cupyx.empty_pinned: transfers from and to it run at the
+    full rate of the bus. Contents undefined; freed when the array is
+    garbage."""
+    import numpy as np
+    dt = np.dtype(dtype)
+    shp = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    n = 1
+    for x in shp:
+        n *= x
+    blk = _PinnedBlock(get_device(device), max(n * dt.itemsize, 1))
+    return np.asarray(blk)[:n * dt.itemsize].view(dt).reshape(shp)

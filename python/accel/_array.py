@@ -34,6 +34,7 @@ _DEFAULT = np.dtype(np.float64)
 # Op codes of accel/types.h.
 _ADD, _SUB, _MUL, _DIV, _MAX, _MIN = 10, 11, 12, 13, 14, 15
 _NEG, _ABS, _SQRT, _EXP, _LOG, _TANH, _RELU = 30, 31, 32, 33, 34, 35, 36
+_SIN, _COS, _SIGMOID = 37, 38, 39
 _SUM, _RMAX, _RMIN = 50, 51, 52
 
 ShapeLike = Union[int, Sequence[int]]
@@ -864,6 +865,11 @@ exp = _mk_unary(_EXP, "exp", "exp", "e**x", _ULP)
 log = _mk_unary(_LOG, "log", "log", "ln(x) (-Inf at 0, NaN for x < 0)", _ULP)
 tanh = _mk_unary(_TANH, "tanh", "tanh", "tanh(x)", _ULP)
 relu = _mk_unary(_RELU, "relu", "relu", "max(x, 0) (NaN stays NaN)")
+sin = _mk_unary(_SIN, "sin", "sin", "sin(x)", _ULP)
+cos = _mk_unary(_COS, "cos", "cos", "cos(x)", _ULP)
+sigmoid = _mk_unary(_SIGMOID, "sigmoid", "sigmoid",
+                    "the logistic function 1 / (1 + e**-x) (scipy.special.expit)", _ULP)
+expit = sigmoid
 
 
 def square(x: Array, out: Optional[Array] = None) -> Array:

@@ -545,17 +545,18 @@ def _prepare(dev: Device, *arrays: Array) -> Stream:
     return s
 
 
-def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device) -> Array:
+def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream] = None,
+           code: int = 0) -> Array:
     n = math.prod(shape)
     rt = dev._rt
     if not rt.alive:
         raise _released_stream("alloc")
-    b = rt.pool.malloc(dev, n * dt.itemsize, _stream_for(dev))
+    b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
     a = Array.__new__(Array)
     a._mem = _Mem(b)
     a._shape = shape
     a._dtype = dt
-    a._code = _CODES[dt]
+    a._code = code or _CODES[dt]
     a._offset = 0
     a._size = n
     a._slice = L.Slice(b.handle, 0, n)
@@ -749,12 +750,12 @@ def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
     shape, dt, dev = a._shape, a._dtype, a.device
     if b._shape != shape or b._dtype is not dt or b.device is not dev:
         _binary_shape_check(fn, a, b)
+    s = _stream_for(dev)
     if out is None:
-        out = _alloc(shape, dt, dev)
+        out = _alloc(shape, dt, dev, s, a._code)
     elif (out.__class__ is not Array or not out._mem.live or out._shape != shape
           or out._dtype is not dt or out.device is not dev):
         _check_out(fn, out, a)
-    s = _stream_for(dev)
     qh = s._handle
     if qh is None:
         raise _released_stream(fn)
@@ -783,12 +784,12 @@ def _unary(op: int, fn: str, x: Any, out: Optional[Array]) -> Array:
     if not m.live:
         raise _released(fn)
     dev = x.device
+    s = _stream_for(dev)
     if out is None:
-        out = _alloc(x._shape, x._dtype, dev)
+        out = _alloc(x._shape, x._dtype, dev, s, x._code)
     elif (out.__class__ is not Array or not out._mem.live or out._shape != x._shape
           or out._dtype is not x._dtype or out.device is not dev):
         _check_out(fn, out, x)
-    s = _stream_for(dev)
     qh = s._handle
     if qh is None:
         raise _released_stream(fn)

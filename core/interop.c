@@ -7,7 +7,8 @@
 
 void *accel_buffer_host_pointer(const accel_buffer *buf)
 {
-    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_host_pointer", "buf") !=
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_buffer_host_pointer", buf, ACCEL__T_BUFFER, "buf", &buf) !=
         ACCEL_SUCCESS)
         return NULL;
     return buf->dev->host_accessible ? buf->host_ptr : NULL;
@@ -16,9 +17,10 @@ void *accel_buffer_host_pointer(const accel_buffer *buf)
 accel_status accel_buffer_native_pointer(const accel_buffer *buf, void **out_ptr)
 {
     static const char fn[] = "accel_buffer_native_pointer";
+    ACCEL__CALL(call);
     if (out_ptr)
         *out_ptr = NULL;
-    accel_status st = accel__handle_check(buf, ACCEL__T_BUFFER, fn, "buf");
+    accel_status st = accel__enter(&call, fn, buf, ACCEL__T_BUFFER, "buf", &buf);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_ptr)
@@ -40,9 +42,10 @@ accel_status accel_buffer_native_pointer(const accel_buffer *buf, void **out_ptr
 accel_status accel_queue_native_stream(const accel_queue *q, void **out_stream)
 {
     static const char fn[] = "accel_queue_native_stream";
+    ACCEL__CALL(call);
     if (out_stream)
         *out_stream = NULL;
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_stream)
@@ -57,9 +60,10 @@ accel_status accel_buffer_wrap(accel_device *dev, void *native_ptr, size_t bytes
                                accel_release_fn release, void *user, accel_buffer **out_buffer)
 {
     static const char fn[] = "accel_buffer_wrap";
+    ACCEL__CALL(call);
     if (out_buffer)
         *out_buffer = NULL;
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_buffer)
@@ -78,10 +82,5 @@ accel_status accel_buffer_wrap(accel_device *dev, void *native_ptr, size_t bytes
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s: %zu bytes at %p on %s", fn, bytes,
                                  native_ptr, dev->name);
-    st = accel__buffer_adopt(dev, b, bytes, fn, out_buffer);
-    if (st == ACCEL_SUCCESS) {
-        (*out_buffer)->release_fn = release;
-        (*out_buffer)->release_user = user;
-    }
-    return st;
+    return accel__buffer_adopt(dev, b, bytes, release, user, fn, out_buffer);
 }

@@ -18,6 +18,20 @@ struct accel_rng {
     pthread_mutex_t lock;
 };
 
+/* Random streams belong to no runtime: they are registered by address in the
+ * registry that also holds pinned host blocks. */
+static accel_status rng_check(const accel_rng *rng, const char *fn)
+{
+    if (!rng)
+        return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: rng is NULL", fn);
+    if (accel__handle_type(rng, NULL) != ACCEL__T_RNG)
+        return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                           "%s: rng (%p) is not a live random stream (already released, or "
+                           "never created)",
+                           fn, (const void *)rng);
+    return ACCEL_SUCCESS;
+}
+
 accel_status accel_rng_create(uint64_t seed, accel_rng **out_rng)
 {
     static const char fn[] = "accel_rng_create";
@@ -45,7 +59,7 @@ void accel_rng_release(accel_rng *rng)
 {
     if (!rng)
         return;
-    if (accel__handle_check(rng, ACCEL__T_RNG, "accel_rng_release", "rng") != ACCEL_SUCCESS) {
+    if (rng_check(rng, "accel_rng_release") != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
@@ -56,7 +70,7 @@ void accel_rng_release(accel_rng *rng)
 
 accel_status accel_rng_get(const accel_rng *rng, uint64_t *out_seed, uint64_t *out_position)
 {
-    accel_status st = accel__handle_check(rng, ACCEL__T_RNG, "accel_rng_get", "rng");
+    accel_status st = rng_check(rng, "accel_rng_get");
     if (st != ACCEL_SUCCESS)
         return st;
     accel_rng *r = (accel_rng *)rng;
@@ -71,7 +85,7 @@ accel_status accel_rng_get(const accel_rng *rng, uint64_t *out_seed, uint64_t *o
 
 accel_status accel_rng_seek(accel_rng *rng, uint64_t position)
 {
-    accel_status st = accel__handle_check(rng, ACCEL__T_RNG, "accel_rng_seek", "rng");
+    accel_status st = rng_check(rng, "accel_rng_seek");
     if (st != ACCEL_SUCCESS)
         return st;
     pthread_mutex_lock(&rng->lock);
@@ -102,7 +116,7 @@ static uint64_t per_block(accel_dtype dtype)
 static accel_status rng_fill(const char *fn, accel_queue *q, accel_rng *rng, bool normal,
                              accel_dtype dtype, double mean, double stddev, accel_slice out)
 {
-    accel_status st = accel__handle_check(rng, ACCEL__T_RNG, fn, "rng");
+    accel_status st = rng_check(rng, fn);
     if (st != ACCEL_SUCCESS)
         return st;
     uint64_t k = per_block(dtype);

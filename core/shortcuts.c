@@ -10,9 +10,11 @@ accel_status accel_buffer_create_from_host(accel_queue *q, const void *src, size
                                            accel_buffer **out_buffer)
 {
     static const char fn[] = "accel_buffer_create_from_host";
+    ACCEL__CALL(call);
     if (out_buffer)
         *out_buffer = NULL;
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    accel_queue *qo = NULL;
+    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &qo);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_buffer)
@@ -21,7 +23,7 @@ accel_status accel_buffer_create_from_host(accel_queue *q, const void *src, size
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: src is NULL with %zu bytes", fn,
                            bytes);
     accel_buffer *buf = NULL;
-    st = accel_buffer_create(q->dev, bytes, &buf);
+    st = accel_buffer_create(qo->dev->handle, bytes, &buf);
     if (st != ACCEL_SUCCESS)
         return st;
     if (bytes > 0) {

@@ -47,13 +47,16 @@ accel_status accel_queue_write_2d(accel_queue *q, accel_buffer *dst, size_t dst_
                                   size_t width, size_t height)
 {
     static const char fn[] = "accel_queue_write_2d";
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(dst, ACCEL__T_BUFFER, fn, "dst");
+    ACCEL__CALL(call);
+    accel_queue *qo = NULL;
+    accel_buffer *bo = NULL;
+    const accel__arg args[2] = {{q, ACCEL__T_QUEUE, "q", &qo, NULL},
+                                {dst, ACCEL__T_BUFFER, "dst", &bo, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
     size_t span = 0;
-    if ((st = check_side(fn, "dst", dst, dst_offset, dst_pitch, width, height, &span)) ||
+    if ((st = check_side(fn, "dst", bo, dst_offset, dst_pitch, width, height, &span)) ||
         (st = check_side(fn, "src", NULL, 0, src_pitch, width, height, &span)))
         return st;
     if (!src && span > 0)
@@ -76,13 +79,16 @@ accel_status accel_queue_read_2d(accel_queue *q, accel_buffer *src, size_t src_o
                                  size_t height)
 {
     static const char fn[] = "accel_queue_read_2d";
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(src, ACCEL__T_BUFFER, fn, "src");
+    ACCEL__CALL(call);
+    accel_queue *qo = NULL;
+    accel_buffer *bo = NULL;
+    const accel__arg args[2] = {{q, ACCEL__T_QUEUE, "q", &qo, NULL},
+                                {src, ACCEL__T_BUFFER, "src", &bo, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
     size_t span = 0;
-    if ((st = check_side(fn, "src", src, src_offset, src_pitch, width, height, &span)) ||
+    if ((st = check_side(fn, "src", bo, src_offset, src_pitch, width, height, &span)) ||
         (st = check_side(fn, "dst", NULL, 0, dst_pitch, width, height, &span)))
         return st;
     if (!dst && span > 0)
@@ -105,23 +111,25 @@ accel_status accel_queue_copy_2d(accel_queue *q, accel_buffer *src, size_t src_o
                                  size_t dst_pitch, size_t width, size_t height)
 {
     static const char fn[] = "accel_queue_copy_2d";
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(src, ACCEL__T_BUFFER, fn, "src");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(dst, ACCEL__T_BUFFER, fn, "dst");
+    ACCEL__CALL(call);
+    accel_queue *qo = NULL;
+    accel_buffer *so = NULL, *dso = NULL;
+    const accel__arg args[3] = {{q, ACCEL__T_QUEUE, "q", &qo, NULL},
+                                {src, ACCEL__T_BUFFER, "src", &so, NULL},
+                                {dst, ACCEL__T_BUFFER, "dst", &dso, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 3, args);
     if (st != ACCEL_SUCCESS)
         return st;
     size_t src_span = 0, dst_span = 0;
-    if ((st = check_side(fn, "src", src, src_offset, src_pitch, width, height, &src_span)) ||
-        (st = check_side(fn, "dst", dst, dst_offset, dst_pitch, width, height, &dst_span)))
+    if ((st = check_side(fn, "src", so, src_offset, src_pitch, width, height, &src_span)) ||
+        (st = check_side(fn, "dst", dso, dst_offset, dst_pitch, width, height, &dst_span)))
         return st;
     if (src_span == 0)
         return ACCEL_SUCCESS;
     /* Rows are copied one after another, so in one buffer even rows that do
      * not overlap each other could be overwritten before they are read:
      * the two rectangles' spans must be apart. */
-    if (src == dst && src_offset < dst_offset + dst_span && dst_offset < src_offset + src_span)
+    if (so == dso && src_offset < dst_offset + dst_span && dst_offset < src_offset + src_span)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: src bytes [%zu, %zu) and dst bytes [%zu, %zu) of one buffer "
                            "overlap",

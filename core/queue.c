@@ -300,7 +300,6 @@ static accel_status do_transfer(const char *fn, accel__call *call, accel_queue *
     const accel_backend *vt = q->dev->be->vt;
     void *ctx = q->dev->be->ctx;
     pthread_mutex_lock(&q->lock);
-    accel__clear_error();
     size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn_trace_name(to_device),
                                                                "transfer", 0, bytes, 0, bytes)
                                    : ACCEL__NO_SPAN;

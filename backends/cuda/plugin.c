@@ -393,6 +393,8 @@ static const accel_backend cuda_backend = {
     .op_supported = accel_cuda__op_supported,
     .op_execute = accel_cuda__op_execute_nvtx,
     .measure_ceilings = accel_cuda__measure_ceilings,
+    .host_register = accel_cuda__host_register,
+    .host_unregister = accel_cuda__host_unregister,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);

@@ -475,4 +475,7 @@ ACCEL_API accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, ui
 #ifdef __cplusplus
 }
 #endif
+/* Streaming host data through a device in chunks; registered host memory. */
+#include "accel/batch.h"
+
 #endif /* ACCEL_ACCEL_H */

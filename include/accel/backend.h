@@ -204,7 +204,16 @@ typedef struct accel_backend {
     int32_t (*measure_ceilings)(void *ctx, uint32_t device, const accel_ceilings_options *opt,
                                 accel_ceilings *out);
 
-    void *reserved[15];
+    /* Optional (added in ABI 1 in what were reserved slots). Page-lock
+     * `bytes` (> 0) of caller-allocated host memory at ptr, of any
+     * alignment, for fast transfers (cudaHostRegister), and undo it. The core
+     * keeps the list of ranges, refuses overlaps and calls unregister only
+     * for a range register accepted. NULL entries: the core records the range
+     * and the memory stays plain (accel_host_register still succeeds). */
+    int32_t (*host_register)(void *ctx, void *ptr, size_t bytes);
+    int32_t (*host_unregister)(void *ctx, void *ptr);
+
+    void *reserved[13];
 } accel_backend;
 
 typedef const accel_backend *(*accel_backend_entry_fn)(void);

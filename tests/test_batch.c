@@ -10,12 +10,15 @@
 
 #include "test_util.h"
 
-/* compute: out = 2 * in (f32), an elementwise chunk. */
-static accel_status scale2(accel_queue *q, const accel_batch_chunk *c, void *user)
+/* compute: out0 = in0 + in1, out1 = 2 * in0 (f32), elementwise. */
+static accel_status add_and_scale(accel_queue *q, const accel_batch_chunk *c, void *user)
 {
     (void)user;
-    return accel_scale(q, ACCEL_F32, 2.0, accel_slice_of(c->in, 0, c->elems),
-                       accel_slice_of(c->out, 0, c->elems));
+    accel_slice a = accel_slice_of(c->in[0], 0, c->elems), b = accel_slice_of(c->in[1], 0, c->elems);
+    accel_status st = accel_add(q, ACCEL_F32, a, b, accel_slice_of(c->out[0], 0, c->elems));
+    if (st == ACCEL_SUCCESS)
+        st = accel_scale(q, ACCEL_F32, 2.0, a, accel_slice_of(c->out[1], 0, c->elems));
+    return st;
 }
 
 /* compute: out[0] = sum of the chunk (f32), a fixed 4 bytes per chunk. */
@@ -23,8 +26,8 @@ static accel_status chunk_sum(accel_queue *q, const accel_batch_chunk *c, void *
 {
     int *calls = user;
     (*calls)++;
-    return accel_sum(q, ACCEL_F32, accel_slice_of(c->in, 0, c->elems),
-                     accel_slice_of(c->out, 0, 1));
+    return accel_sum(q, ACCEL_F32, accel_slice_of(c->in[0], 0, c->elems),
+                     accel_slice_of(c->out[0], 0, 1));
 }
 
 static float *make_input(size_t n, uint64_t salt)
@@ -37,44 +40,51 @@ static float *make_input(size_t n, uint64_t salt)
     return x;
 }
 
-static void check_scaled(const float *x, const float *y, size_t n, const char *dev)
+static accel_batch_array array_of(void *host, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (y[i] != 2.0f * x[i])
-            cr_assert_fail("%s: y[%zu] = %.9g, want %.9g", dev, i, y[i], 2.0f * x[i]);
+    accel_batch_array a = {host, n * sizeof(float), sizeof(float), 0};
+    return a;
 }
 
-/* Elementwise output, automatic cut, small device budget: many chunks. */
+/* Two inputs, two proportional outputs, automatic cut, small device budget. */
 static void run_elementwise(accel_device *dev, accel_queue *q, void *user)
 {
     (void)q;
     (void)user;
     const size_t n = (3u << 20) + 7; /* not a multiple of any chunk */
-    float *x = make_input(n, 1), *y = calloc(n, sizeof *y);
-    cr_assert(y);
+    float *x = make_input(n, 1), *w = make_input(n, 3);
+    float *y = calloc(n, sizeof *y), *z = calloc(n, sizeof *z);
+    cr_assert(y && z);
     accel_batch_desc d;
     accel_batch_desc_init(&d);
-    d.in = x;
-    d.in_bytes = n * sizeof *x;
-    d.in_elem_size = sizeof *x;
-    d.out = y;
-    d.out_bytes = n * sizeof *y;
-    d.out_elem_size = sizeof *y;
-    d.compute = scale2;
-    d.device_bytes = 6u << 20;
+    d.n = n;
+    d.in_count = 2;
+    d.in[0] = array_of(x, n);
+    d.in[1] = array_of(w, n);
+    d.out_count = 2;
+    d.out[0] = array_of(y, n);
+    d.out[1] = array_of(z, n);
+    d.compute = add_and_scale;
+    d.device_bytes = 12u << 20;
     accel_batch_stats s;
     accel_batch_stats_init(&s);
     cr_assert_eq(accel_batch_run(dev, &d, &s), ACCEL_SUCCESS, "%s", accel_last_error());
     cr_assert_eq(s.queues, 3u, "proportional output: copy-in, compute, copy-out");
-    cr_assert(s.chunk_bytes > 0 && s.chunk_bytes % 4 == 0, "chunk %zu", s.chunk_bytes);
-    cr_assert(s.queues * 2 * s.chunk_bytes <= d.device_bytes, "chunk %zu over the budget",
-              s.chunk_bytes);
-    cr_assert_eq(s.chunks, (d.in_bytes + s.chunk_bytes - 1) / s.chunk_bytes);
-    cr_assert(s.chunks >= 2, "a 6 MiB budget must cut 12 MiB into several chunks");
+    cr_assert(s.chunk_elems > 0);
+    cr_assert(s.queues * 16 * s.chunk_elems <= d.device_bytes, "chunk of %zu over the budget",
+              s.chunk_elems);
+    cr_assert_eq(s.chunks, (n + s.chunk_elems - 1) / s.chunk_elems);
+    cr_assert(s.chunks >= 2, "a 12 MiB budget must cut 48 MiB into several chunks");
     cr_assert(s.ms > 0 && s.gbs > 0);
-    check_scaled(x, y, n, accel_device_name(dev));
+    for (size_t i = 0; i < n; i++) {
+        if (y[i] != x[i] + w[i] || z[i] != 2.0f * x[i])
+            cr_assert_fail("%s: [%zu]: %.9g %.9g, want %.9g %.9g", accel_device_name(dev), i,
+                           y[i], z[i], x[i] + w[i], 2.0f * x[i]);
+    }
     free(x);
+    free(w);
     free(y);
+    free(z);
 }
 
 Test(batch, elementwise_output_matches_loop_on_every_device)
@@ -99,23 +109,25 @@ static void run_partial_sums(accel_device *dev, accel_queue *q, void *user)
     for (uint32_t queues = 1; queues <= 5; queues++) {
         accel_batch_desc d;
         accel_batch_desc_init(&d);
-        d.in = x;
-        d.in_bytes = n * sizeof *x;
-        d.in_elem_size = sizeof *x;
-        d.out_chunk_bytes = sizeof(float);
+        d.n = n;
+        d.in_count = 1;
+        d.in[0] = array_of(x, n);
+        d.out_count = 1;
+        d.out[0].chunk_bytes = sizeof(float);
         d.compute = chunk_sum;
         int calls = 0;
         d.user = &calls;
         d.queues = queues;
-        d.chunk_bytes = 65536 * sizeof(float) + 2; /* rounded down to whole elements */
+        d.chunk_elems = 65536;
         accel_batch_stats plan;
         accel_batch_stats_init(&plan);
         cr_assert_eq(accel_batch_plan(dev, &d, &plan), ACCEL_SUCCESS, "%s", accel_last_error());
-        cr_assert_eq(plan.chunk_bytes, 65536 * sizeof(float));
+        cr_assert_eq(plan.chunk_elems, 65536u);
+        cr_assert_eq(plan.chunks, (n + 65535) / 65536);
         cr_assert_eq(plan.queues, queues > 4 ? 4u : queues);
         float *part = calloc(plan.chunks, sizeof *part);
-        d.out = part;
-        d.out_bytes = plan.chunks * sizeof *part;
+        d.out[0].host = part;
+        d.out[0].bytes = plan.chunks * sizeof *part;
         cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_SUCCESS, "%s", accel_last_error());
         cr_assert_eq((uint64_t)calls, plan.chunks);
         double got = 0;
@@ -152,30 +164,41 @@ Test(batch, bad_descriptors_are_refused)
     float x[64] = {0}, y[64];
     accel_batch_desc d;
     accel_batch_desc_init(&d);
-    d.in = x;
-    d.in_bytes = sizeof x;
-    d.in_elem_size = 4;
+    d.n = 64;
+    d.in_count = 2;
+    d.in[0] = array_of(x, 64);
+    d.in[1] = array_of(x, 64);
+    d.out_count = 2;
+    d.out[0] = array_of(y, 64);
+    d.out[1] = array_of(y, 64);
     cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "NULL compute");
     cr_assert(strstr(accel_last_error(), "compute"));
-    d.compute = scale2;
-    d.in_elem_size = 0;
+    d.compute = add_and_scale;
+    d.in_count = 0;
+    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "no input");
+    d.in_count = 5;
+    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "5 inputs");
+    d.in_count = 2;
+    d.in[1].elem_size = 0;
     cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "elem size 0");
-    d.in_elem_size = 3;
-    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "3 does not divide");
-    d.in_elem_size = 4;
-    d.out_elem_size = 4;
+    d.in[1].elem_size = 4;
+    d.in[1].chunk_bytes = 4;
+    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "input chunk_bytes");
+    d.in[1].chunk_bytes = 0;
+    d.out[1].chunk_bytes = 4;
+    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "both rules");
+    cr_assert(strstr(accel_last_error(), "out[1]"), "%s", accel_last_error());
+    d.out[1].chunk_bytes = 0;
+    d.out[0].host = NULL;
     cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "out NULL");
-    d.out = y;
-    d.out_chunk_bytes = 4;
-    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "both modes");
-    d.out_chunk_bytes = 0;
-    d.out_bytes = sizeof y - 4;
+    d.out[0].host = y;
+    d.out[1].bytes = sizeof y - 4;
     cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_OUT_OF_RANGE, "out too small");
-    cr_assert(strstr(accel_last_error(), "out_bytes"), "%s", accel_last_error());
-    d.out_bytes = sizeof y;
-    d.in = NULL;
-    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "in NULL");
-    d.in = x;
+    cr_assert(strstr(accel_last_error(), "out[1].bytes"), "%s", accel_last_error());
+    d.out[1].bytes = sizeof y;
+    d.in[0].bytes = 8;
+    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_OUT_OF_RANGE, "in too small");
+    d.in[0].bytes = sizeof x;
     d.struct_size = 8;
     cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "struct_size");
     d.struct_size = sizeof d;
@@ -184,17 +207,22 @@ Test(batch, bad_descriptors_are_refused)
     s.struct_size = 4;
     cr_assert_eq(accel_batch_run(dev, &d, &s), ACCEL_ERROR_INVALID_ARGUMENT, "stats size");
     cr_assert_eq(accel_batch_run(NULL, &d, NULL), ACCEL_ERROR_INVALID_HANDLE);
+    /* A fixed output too small for the chunks. */
+    d.out_count = 1;
+    d.out[0].elem_size = 0;
+    d.out[0].chunk_bytes = 4;
+    d.out[0].bytes = 8;
+    d.chunk_elems = 16;
+    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_OUT_OF_RANGE, "4 chunks, room for 2");
+    cr_assert(strstr(accel_last_error(), "4 chunks"), "%s", accel_last_error());
     /* The compute's own failure comes back as it is, from chunk 2. */
-    d.out_elem_size = 0;
-    d.out = NULL;
+    d.out_count = 0;
     d.compute = fails_on_third;
-    d.chunk_bytes = 16;
     cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_MISMATCH);
     cr_assert(strstr(accel_last_error(), "compute of chunk 2"), "%s", accel_last_error());
-    d.out_bytes = 0;
     /* A device budget with no room for an element. */
-    d.compute = scale2;
-    d.chunk_bytes = 0;
+    d.compute = add_and_scale;
+    d.chunk_elems = 0;
     d.device_bytes = 1;
     cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, "%s",
                  accel_last_error());
@@ -207,9 +235,11 @@ Test(batch, empty_input_runs_no_chunk)
     accel_device *dev;
     cr_assert_eq(accel_device_default(rt, &dev), ACCEL_SUCCESS);
     int calls = 0;
+    float x[1];
     accel_batch_desc d;
     accel_batch_desc_init(&d);
-    d.in_elem_size = 4;
+    d.in_count = 1;
+    d.in[0] = array_of(x, 0);
     d.compute = chunk_sum;
     d.user = &calls;
     accel_batch_stats s;

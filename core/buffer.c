@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "internal.h"
 
 accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer **out_buffer)
@@ -24,7 +25,13 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
     int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &be);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s: %zu bytes on %s", fn, bytes, dev->name);
-    return accel__buffer_adopt(dev, be, bytes, NULL, NULL, fn, out_buffer);
+    st = accel__buffer_adopt(dev, be, bytes, NULL, NULL, fn, out_buffer);
+    if (st == ACCEL_SUCCESS) {
+        accel__type type;
+        accel__gate *gate;
+        accel__capture_buffer_created(dev, accel__handle_peek(*out_buffer, &type, &gate));
+    }
+    return st;
 }
 
 accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
@@ -71,6 +78,11 @@ void accel_buffer_release(accel_buffer *buf)
         return;
     if (accel__enter(&call, fn, buf, ACCEL__T_BUFFER, "buf", &buf) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    /* A graph's temporary is released with its graph (accel/graph.h). */
+    if (atomic_load(&buf->graph_temp)) {
+        accel__log(ACCEL_LOG_DEBUG, "%s: buf is a temporary of a graph; the graph releases it", fn);
         return;
     }
     /* The handle dies first, so that no op or transfer can be enqueued on

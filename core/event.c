@@ -4,6 +4,7 @@
  * no pending cross-backend wait still refers to it. */
 #include <stdlib.h>
 
+#include "capture.h"
 #include "internal.h"
 
 accel_status accel_event_create(accel_device *dev, accel_event **out_event)
@@ -84,6 +85,8 @@ accel_status accel_event_record(accel_event *ev, accel_queue *q)
     if (ev->dev != q->dev)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: ev belongs to %s but q is on %s", fn,
                            ev->dev->name, q->dev->name);
+    if (__builtin_expect(accel__capturing(q), 0) && accel__capture_event_record(q, ev, &st))
+        return st;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
     int32_t rc = q->dev->be->vt->event_record(q->dev->be->ctx, ev->be, q->be);
@@ -115,6 +118,8 @@ accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
     accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
+    if (accel__capture_wait_event(q, ev, fn, &st))
+        return st;
     if (ev->dev->be == q->dev->be) {
         pthread_mutex_lock(&q->lock);
         accel__clear_error();
@@ -144,6 +149,9 @@ accel_status accel_event_synchronize(accel_event *ev)
     static const char fn[] = "accel_event_synchronize";
     ACCEL__CALL(call);
     accel_status st = accel__enter(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    st = accel__capture_refuse_event_sync(ev, fn);
     if (st != ACCEL_SUCCESS)
         return st;
     accel__clear_error();

@@ -59,7 +59,8 @@ typedef enum accel__type {
     ACCEL__T_QUEUE = 4,
     ACCEL__T_EVENT = 5,
     ACCEL__T_HOST_MEMORY = 6,
-    ACCEL__T_RNG = 7
+    ACCEL__T_RNG = 7,
+    ACCEL__T_GRAPH = 9
 } accel__type;
 
 /* Pinned host blocks (ACCEL__T_HOST_MEMORY), keyed by their address. */
@@ -335,6 +336,8 @@ struct accel_buffer {
     /* Set (never cleared) when the buffer is passed to an op, transfer or
      * copy: accel_buffer_release waits for the queues only then. */
     atomic_bool enqueued;
+    /* A temporary of a graph (core/capture.h): the graph releases it. */
+    atomic_bool graph_temp;
     accel_buffer *prev, *next;
 };
 
@@ -364,6 +367,9 @@ struct accel_queue {
      * the core never calls two functions on one queue concurrently). */
     pthread_mutex_t lock;
     accel__xop *xops; /* pending cross-backend work, owned by the queue */
+    /* Non-NULL while q records a graph (core/capture.h); read relaxed on
+     * every op, changed under lock. */
+    _Atomic(struct accel__capture *) capture;
     accel_queue *prev, *next;
 };
 
@@ -372,6 +378,7 @@ struct accel_event {
     accel_device *dev;
     accel_be_event *be;
     atomic_int refs; /* the caller's, plus one per pending cross-backend wait */
+    atomic_bool captured; /* recorded in a capture still open (core/capture.h) */
     accel_event *prev, *next;
 };
 
@@ -408,6 +415,7 @@ struct accel_runtime {
      * (verify or per-op counting on); read once per op with a relaxed load. */
     struct accel__policy *policy;
     atomic_bool checked;
+    struct accel_graph *graphs; /* live graphs (graph.c), under lock */
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */

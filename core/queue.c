@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "internal.h"
 
 /* ------------------------------------------------------- staged copies */
@@ -93,6 +94,7 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
 void accel__queue_destroy(accel_queue *q)
 {
     accel__handle_free(q->handle);
+    accel__capture_queue_destroyed(q);
     const accel_backend *vt = q->dev->be->vt;
     pthread_mutex_lock(&q->lock);
     /* Drain first so that an error nobody asked for is at least logged. */
@@ -211,6 +213,9 @@ accel_device *accel_queue_device(const accel_queue *q)
 static accel_status finish_named(accel_queue *q, const char *fn)
 {
     char msg[512];
+    accel_status cst = accel__capture_refuse_sync(q, fn);
+    if (cst != ACCEL_SUCCESS)
+        return cst;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
     int32_t rc = q->dev->be->vt->queue_finish(q->dev->be->ctx, q->be);
@@ -297,6 +302,13 @@ static accel_status do_transfer(const char *fn, accel__call *call, accel_queue *
     accel_queue *q = *qp;
     if (st != ACCEL_SUCCESS || bytes == 0)
         return st;
+    if (__builtin_expect(accel__capturing(q), 0)) {
+        /* Blocking variants would wait for work that is only recorded. */
+        if (strstr(fn, "_blocking"))
+            return accel__capture_refuse_sync(q, fn);
+        if (accel__capture_transfer(q, to_device, buf, offset, src_host, dst_host, bytes, &st))
+            return st;
+    }
     const accel_backend *vt = q->dev->be->vt;
     void *ctx = q->dev->be->ctx;
     pthread_mutex_lock(&q->lock);
@@ -478,6 +490,9 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
     if (bytes == 0)
         return ACCEL_SUCCESS;
 
+    if (__builtin_expect(accel__capturing(q), 0) &&
+        accel__capture_copy(q, src, src_offset, dst, dst_offset, bytes, &st))
+        return st;
     accel__buffer_mark_enqueued(src);
     accel__buffer_mark_enqueued(dst);
     pthread_mutex_lock(&q->lock);

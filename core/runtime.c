@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "internal.h"
 
 static char *dup_str(const char *s)
@@ -207,6 +208,7 @@ void accel_runtime_close(accel_runtime *rt)
         accel__handle_free(b->handle);
     for (accel_event *ev = rt->events; ev; ev = ev->next)
         accel__handle_free(ev->handle);
+    accel__graphs_kill_handles(rt);
     pthread_mutex_unlock(&rt->lock);
     accel__call_leave(&call);
     accel__gate_close_wait(rt->gate);
@@ -221,6 +223,7 @@ void accel_runtime_close(accel_runtime *rt)
         ACCEL__LIST_REMOVE(rt->queues, q);
         accel__queue_destroy(q);
     }
+    accel__graphs_close(rt); /* before the events and buffers its nodes refer to */
     accel__trace_close(rt); /* every traced op is done now */
     while (rt->events) {
         accel_event *ev = rt->events;

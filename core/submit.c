@@ -2,6 +2,7 @@
  * through accel__submit (core/submit.h), which calls the hooks (report,
  * fallback, verify, trace) in a fixed order around the backend's op_execute. */
 #include "submit.h"
+#include "capture.h"
 #include "hooks.h"
 
 static accel_status fallback_or_fail(accel_queue *q, const accel_op_desc *d, bool empty,
@@ -38,6 +39,10 @@ accel_status accel__submit(accel_queue *q, const accel_op_desc *d, unsigned flag
     accel_device *dev = q->dev;
     const accel_backend *vt = dev->be->vt;
     bool empty = (flags & ACCEL__SUBMIT_EMPTY) != 0;
+    accel_status cst;
+    /* A capturing queue records the validated op instead (capture.c). */
+    if (__builtin_expect(accel__capturing(q), 0) && accel__capture_op(q, d, flags, &cst))
+        return cst;
     /* Verify mode or per-op counting; off, one predictable branch. */
     bool checked =
         __builtin_expect(atomic_load_explicit(&dev->rt->checked, memory_order_relaxed), 0);

@@ -310,6 +310,10 @@ static const accel_backend cpu_backend = {
     .op_execute = accel_cpu__op_execute,
     .measure_ceilings = accel_cpu__measure_ceilings,
     .buffer_wrap = cpu_buffer_wrap,
+    .graph_instantiate = accel_cpu__graph_instantiate,
+    .graph_launch = accel_cpu__graph_launch,
+    .graph_update = accel_cpu__graph_update,
+    .graph_destroy = accel_cpu__graph_destroy,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void)

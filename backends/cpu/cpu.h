@@ -113,6 +113,27 @@ void accel_cpu__transpose(const accel_cpu_op *op, int threads);
 /* ops.c: the op_supported and op_execute entries. */
 int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);
 int32_t accel_cpu__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
+/* The checks of op_execute and desc resolved to addresses, not enqueued
+ * (graph.c builds its node list with it). */
+int32_t accel_cpu__op_resolve(void *ctx, const accel_op_desc *desc, accel_cpu_op *out);
+
+/* graph.c: the graph entries. A launch is one task of the queue's worker
+ * (queue.c) that runs accel_cpu__graph_run over a snapshot it holds. */
+typedef struct accel_cpu_graph_nodes accel_cpu_graph_nodes;
+int32_t accel_cpu__graph_instantiate(void *ctx, uint32_t device,
+                                     const accel_graph_node_desc *nodes, size_t n,
+                                     accel_be_graph **out);
+int32_t accel_cpu__graph_launch(void *ctx, accel_be_queue *q, accel_be_graph *graph);
+int32_t accel_cpu__graph_update(void *ctx, accel_be_graph *graph, size_t index,
+                                const accel_graph_node_desc *node);
+void accel_cpu__graph_destroy(void *ctx, accel_be_graph *graph);
+/* On the worker: run every node in order; stop at the first failure (its
+ * message in msg). Then drop the task's reference. */
+int32_t accel_cpu__graph_run(accel_cpu_graph_nodes *nodes, int threads, char *msg,
+                             size_t msg_size);
+void accel_cpu__graph_nodes_unref(accel_cpu_graph_nodes *nodes);
+/* queue.c: enqueue one graph task holding a reference to nodes. */
+int32_t accel_cpu__queue_enqueue_graph(accel_be_queue *q, accel_cpu_graph_nodes *nodes);
 
 /* queue.c: queues, transfers, host functions and events. */
 int32_t accel_cpu__queue_create(void *ctx, uint32_t device, accel_be_queue **out);

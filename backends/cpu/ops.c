@@ -64,6 +64,13 @@ int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc 
 
 int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc)
 {
+    accel_cpu_op op;
+    int32_t rc = accel_cpu__op_resolve(vctx, desc, &op);
+    return rc == ACCEL_SUCCESS ? accel_cpu__queue_enqueue_op(q, &op) : rc;
+}
+
+int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_op *out)
+{
     accel_cpu_ctx *ctx = vctx;
     /* A core built against an older ABI minor passes a shorter descriptor. */
     accel_op_desc d;
@@ -136,7 +143,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     default:
         break;
     }
-    return accel_cpu__queue_enqueue_op(q, &op);
+    *out = op;
+    return ACCEL_SUCCESS;
 }
 
 #define ACCEL_X_KIND(E, V, NAME, KIND, ...)                                                        \

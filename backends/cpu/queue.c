@@ -35,7 +35,14 @@
  * because a polling worker competes for the core on a busy machine). */
 #define ACCEL_CPU_SPIN 256
 
-typedef enum task_kind { TASK_OP, TASK_MEMCPY, TASK_HOST_FN, TASK_RECORD, TASK_WAIT } task_kind;
+typedef enum task_kind {
+    TASK_OP,
+    TASK_MEMCPY,
+    TASK_HOST_FN,
+    TASK_RECORD,
+    TASK_WAIT,
+    TASK_GRAPH /* a whole graph launch (graph.c) */
+} task_kind;
 
 typedef struct task {
     task_kind kind;
@@ -55,6 +62,7 @@ typedef struct task {
             accel_be_event *ev;
             uint64_t gen;
         } event;
+        accel_cpu_graph_nodes *graph;
     } u;
 } task;
 
@@ -127,6 +135,7 @@ static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint
 
     switch (t->kind) {
     case TASK_OP:
+    case TASK_GRAPH:
         if (!skip && !q->team_ready) {
             /* The team's threads are created from this worker and inherit
              * its FP environment; set it in each of them too, once. */
@@ -137,7 +146,11 @@ static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint
             }
             q->team_ready = 1;
         }
-        if (!skip)
+        if (skip && t->kind == TASK_GRAPH)
+            accel_cpu__graph_nodes_unref(t->u.graph);
+        else if (!skip && t->kind == TASK_GRAPH)
+            st = accel_cpu__graph_run(t->u.graph, q->ctx->threads, msg, sizeof msg);
+        else if (!skip)
             st = accel_cpu__op_run(&t->u.op, q->ctx->threads, msg, sizeof msg);
         break;
     case TASK_MEMCPY:
@@ -272,6 +285,14 @@ int32_t accel_cpu__queue_enqueue_op(accel_be_queue *q, const accel_cpu_op *op)
     task t;
     t.kind = TASK_OP;
     t.u.op = *op;
+    return enqueue(q, &t);
+}
+
+int32_t accel_cpu__queue_enqueue_graph(accel_be_queue *q, accel_cpu_graph_nodes *nodes)
+{
+    task t;
+    t.kind = TASK_GRAPH;
+    t.u.graph = nodes;
     return enqueue(q, &t);
 }
 

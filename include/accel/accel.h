@@ -694,5 +694,7 @@ ACCEL_API accel_status accel_buffer_wrap(accel_device *dev, void *native_ptr, si
 #endif
 /* Streaming host data through a device in chunks; registered host memory. */
 #include "accel/batch.h"
+/* Recording a queue once and replaying it: graphs. */
+#include "accel/graph.h"
 
 #endif /* ACCEL_ACCEL_H */

@@ -115,6 +115,25 @@ typedef struct accel_op_desc {
 
 typedef void (*accel_host_fn)(void *user);
 
+/* One node of a recorded graph, as the graph entries see it (validated by the
+ * core: operands and byte ranges are in range, buffers live on the graph's
+ * device). kind is the public accel_graph_node_kind (accel/graph.h): 1 an op
+ * (op), 2 a write host -> dst, 3 a read src -> host, 4 a copy src -> dst;
+ * offsets and bytes are bytes. Event records are never handed to a backend
+ * (the core replays a graph holding one). */
+typedef struct accel_graph_node_desc {
+    uint32_t struct_size;
+    uint32_t kind;
+    accel_op_desc op;
+    accel_be_buffer *src, *dst;
+    size_t src_offset, dst_offset, bytes;
+    const void *host_src; /* write */
+    void *host_dst;       /* read */
+    uint64_t reserved[4];
+} accel_graph_node_desc;
+
+typedef struct accel_be_graph accel_be_graph;
+
 /* The plugin's table. Required entries are marked; optional ones may be NULL
  * and the comment says what the core does then. */
 typedef struct accel_backend {
@@ -233,7 +252,24 @@ typedef struct accel_backend {
     int32_t (*host_register)(void *ctx, void *ptr, size_t bytes);
     int32_t (*host_unregister)(void *ctx, void *ptr);
 
-    void *reserved[10];
+    /* Optional (added in ABI 1 in what were reserved[6..9]). Graphs: build a
+     * native graph of n nodes for device (nodes and their fields may be freed
+     * on return), launch it on q (asynchronous, ordered like one op; a failure
+     * inside is sticky on q, named after the failing op), replace node
+     * `index` by an updated node of the same kind (new buffers, scalars or
+     * host pointers; a launch already enqueued keeps the old values), and
+     * destroy it (the core calls destroy only once no launch is pending).
+     * instantiate may refuse a list it cannot run (ACCEL_ERROR_UNSUPPORTED);
+     * update may refuse a change (the core then re-instantiates). NULL
+     * entries, or a refusal: the core replays the list op by op. */
+    int32_t (*graph_instantiate)(void *ctx, uint32_t device, const accel_graph_node_desc *nodes,
+                                 size_t n, accel_be_graph **out);
+    int32_t (*graph_launch)(void *ctx, accel_be_queue *q, accel_be_graph *graph);
+    int32_t (*graph_update)(void *ctx, accel_be_graph *graph, size_t index,
+                            const accel_graph_node_desc *node);
+    void (*graph_destroy)(void *ctx, accel_be_graph *graph);
+
+    void *reserved[6];
 } accel_backend;
 
 typedef const accel_backend *(*accel_backend_entry_fn)(void);

@@ -1,0 +1,639 @@
+/* core/graph.c — recorded graphs (accel/graph.h): instantiation on the
+ * backend's graph entries, launch (natively, or the core's replay of every
+ * node through the one op path and the transfer calls), rebinding of
+ * buffers, scalars and host pointers, release. Capture is capture.c's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "submit.h"
+
+/* ------------------------------------------------------------ building */
+
+accel_graph *accel__graph_new(accel_device *dev)
+{
+    accel_graph *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->dev = dev;
+    pthread_mutex_init(&g->lock, NULL);
+    return g;
+}
+
+bool accel__graph_append(accel_graph *g, const accel__gnode *node)
+{
+    if (g->n == g->cap) {
+        size_t ncap = g->cap ? 2 * g->cap : 16;
+        accel__gnode *nn = realloc(g->nodes, ncap * sizeof *nn);
+        if (!nn)
+            return false;
+        g->nodes = nn;
+        g->cap = ncap;
+    }
+    g->nodes[g->n++] = *node;
+    return true;
+}
+
+bool accel__graph_add_temp(accel_graph *g, accel_buffer *buf)
+{
+    if (g->ntemps == g->tcap) {
+        size_t ncap = g->tcap ? 2 * g->tcap : 8;
+        accel_buffer **nt = realloc(g->temps, ncap * sizeof *nt);
+        if (!nt)
+            return false;
+        g->temps = nt;
+        g->tcap = ncap;
+    }
+    g->temps[g->ntemps++] = buf;
+    return true;
+}
+
+void accel__graph_free(accel_graph *g)
+{
+    if (!g)
+        return;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->nodes[i].ev)
+            accel__event_unref(g->nodes[i].ev);
+    free(g->nodes);
+    free(g->temps);
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+}
+
+accel_status accel__graph_publish(accel_graph *g, const char *fn, accel_graph **out)
+{
+    if (accel__handle_new(ACCEL__T_GRAPH, g, g->dev->rt->gate, &g->handle) != ACCEL_SUCCESS) {
+        for (size_t i = 0; i < g->ntemps; i++)
+            atomic_store(&g->temps[i]->graph_temp, false);
+        accel__graph_free(g);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    accel_runtime *rt = g->dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_PUSH(rt->graphs, g);
+    pthread_mutex_unlock(&rt->lock);
+    *out = g->handle;
+    return ACCEL_SUCCESS;
+}
+
+/* ------------------------------------------------------ instantiation */
+
+/* Wait until no launch of g may still run (before its backend graph or its
+ * temporaries go away). */
+static void wait_launches(accel_graph *g, const char *fn)
+{
+    if (!g->launched)
+        return;
+    if (accel__queues_mark_and_wait(g->dev->rt, fn) != ACCEL_SUCCESS)
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+    g->launched = false;
+}
+
+static void destroy_be_locked(accel_graph *g, const char *fn)
+{
+    if (!g->be)
+        return;
+    wait_launches(g, fn);
+    const accel__backend *be = g->dev->be;
+    be->vt->graph_destroy(be->ctx, g->be);
+    g->be = NULL;
+}
+
+/* Whether the backend's entries may run g's list: every node is an op it
+ * supports or a transfer or copy within g's device. */
+static bool backend_can_run(const accel_graph *g)
+{
+    const accel__backend *be = g->dev->be;
+    const accel_backend *vt = be->vt;
+    if (!vt->graph_instantiate || !vt->graph_launch || !vt->graph_destroy || g->n == 0)
+        return false;
+    for (size_t i = 0; i < g->n; i++) {
+        const accel__gnode *n = &g->nodes[i];
+        switch ((accel_graph_node_kind)n->be.kind) {
+        case ACCEL_GRAPH_NODE_OP:
+            if (vt->op_supported(be->ctx, g->dev->index, &n->be.op) != ACCEL_SUCCESS)
+                return false;
+            break;
+        case ACCEL_GRAPH_NODE_WRITE:
+        case ACCEL_GRAPH_NODE_READ:
+        case ACCEL_GRAPH_NODE_COPY:
+            break;
+        case ACCEL_GRAPH_NODE_EVENT_RECORD:
+            return false;
+        }
+        for (uint32_t b = 0; b < n->nbuf; b++)
+            if (n->buf[b] && n->buf[b]->dev != g->dev)
+                return false;
+    }
+    return true;
+}
+
+static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const char *fn)
+{
+    destroy_be_locked(g, fn);
+    g->flags = flags;
+    g->instantiated = true;
+    g->be_stale = false;
+    if ((flags & ACCEL_GRAPH_CORE_REPLAY) || !backend_can_run(g))
+        return ACCEL_SUCCESS;
+    accel_graph_node_desc *descs = malloc(g->n * sizeof *descs);
+    if (!descs)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    for (size_t i = 0; i < g->n; i++)
+        descs[i] = g->nodes[i].be;
+    const accel__backend *be = g->dev->be;
+    accel__clear_error();
+    int32_t rc = be->vt->graph_instantiate(be->ctx, g->dev->index, descs, g->n, &g->be);
+    free(descs);
+    if (rc != ACCEL_SUCCESS) {
+        /* Not an error: the core replays what the backend cannot. */
+        accel__log(ACCEL_LOG_DEBUG, "%s: %s refused the graph of %zu nodes (%s); replaying it "
+                                    "op by op",
+                   fn, g->dev->name, g->n, accel_last_error());
+        accel__clear_error();
+        g->be = NULL;
+    }
+    return ACCEL_SUCCESS;
+}
+
+void accel_graph_options_init(accel_graph_options *opt)
+{
+    if (!opt)
+        return;
+    memset(opt, 0, sizeof *opt);
+    opt->struct_size = sizeof *opt;
+}
+
+accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *opt)
+{
+    static const char fn[] = "accel_graph_instantiate";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    uint32_t flags = 0;
+    if (opt) {
+        if (opt->struct_size < offsetof(accel_graph_options, flags) + sizeof opt->flags)
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: opt->struct_size is %u (use accel_graph_options_init)", fn,
+                               opt->struct_size);
+        if (opt->flags & ~(uint32_t)ACCEL_GRAPH_CORE_REPLAY)
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", fn,
+                               opt->flags & ~(uint32_t)ACCEL_GRAPH_CORE_REPLAY);
+        flags = opt->flags;
+    }
+    pthread_mutex_lock(&g->lock);
+    st = instantiate_locked(g, flags, fn);
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* ------------------------------------------------------------- launch */
+
+/* Every buffer g uses is still alive (its handle resolves to it). */
+static accel_status check_alive_locked(const accel_graph *g, const char *fn)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const accel__gnode *n = &g->nodes[i];
+        for (uint32_t b = 0; b < n->nbuf; b++) {
+            accel__type type;
+            accel__gate *gate;
+            if (accel__handle_peek(n->buf_handle[b], &type, &gate) != n->buf[b] ||
+                type != ACCEL__T_BUFFER)
+                return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                                   "%s: node %zu (%s): buffer %u was released; rebind it with "
+                                   "accel_graph_set_buffer",
+                                   fn, i, n->name, b);
+        }
+    }
+    return ACCEL_SUCCESS;
+}
+
+static void mark_enqueued(const accel__gnode *n)
+{
+    for (uint32_t b = 0; b < n->nbuf; b++)
+        accel__buffer_mark_enqueued(n->buf[b]);
+}
+
+/* The core's replay: each node as the eager call would enqueue it. */
+static accel_status replay_locked(accel_graph *g, accel_queue *q, const char *fn)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const accel__gnode *n = &g->nodes[i];
+        const accel_graph_node_desc *d = &n->be;
+        accel_status st = ACCEL_SUCCESS;
+        switch ((accel_graph_node_kind)d->kind) {
+        case ACCEL_GRAPH_NODE_OP:
+            mark_enqueued(n);
+            st = accel__submit(q, &d->op, 0);
+            break;
+        case ACCEL_GRAPH_NODE_WRITE:
+            st = accel_queue_write(q->handle, n->buf[0]->handle, d->dst_offset, d->host_src,
+                                   d->bytes);
+            break;
+        case ACCEL_GRAPH_NODE_READ:
+            st = accel_queue_read(q->handle, n->buf[0]->handle, d->src_offset, d->host_dst,
+                                  d->bytes);
+            break;
+        case ACCEL_GRAPH_NODE_COPY:
+            st = accel_queue_copy(q->handle, n->buf[0]->handle, d->src_offset, n->buf[1]->handle,
+                                  d->dst_offset, d->bytes);
+            break;
+        case ACCEL_GRAPH_NODE_EVENT_RECORD: {
+            const accel__backend *be = q->dev->be;
+            pthread_mutex_lock(&q->lock);
+            accel__clear_error();
+            int32_t rc = be->vt->event_record(be->ctx, n->ev->be, q->be);
+            pthread_mutex_unlock(&q->lock);
+            if (rc != ACCEL_SUCCESS)
+                st = accel__fail_relay((accel_status)rc, "accel_event_record");
+            break;
+        }
+        }
+        if (st != ACCEL_SUCCESS)
+            return accel__fail(st, "%s: node %zu: %s", fn, i, accel_last_error());
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* Verify mode, the placement report and the trace see every op: while any is
+ * on, the core replays. */
+static bool core_replay_now(const accel_runtime *rt)
+{
+    return atomic_load_explicit(&((accel_runtime *)rt)->checked, memory_order_relaxed) ||
+           ACCEL__TRACING();
+}
+
+accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
+{
+    static const char fn[] = "accel_graph_launch";
+    ACCEL__CALL(call);
+    const accel__arg args[] = {{g, ACCEL__T_GRAPH, "g", &g, NULL},
+                               {q, ACCEL__T_QUEUE, "q", &q, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, args);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (q->dev != g->dev)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
+                           "%s: g was recorded on %s but q is on %s", fn, g->dev->name,
+                           q->dev->name);
+    if (accel__capturing(q))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: q is capturing (launching a graph inside a capture is not "
+                           "supported)",
+                           fn);
+    pthread_mutex_lock(&g->lock);
+    st = check_alive_locked(g, fn);
+    if (st == ACCEL_SUCCESS && (!g->instantiated || g->be_stale))
+        st = instantiate_locked(g, g->flags, fn);
+    if (st == ACCEL_SUCCESS) {
+        g->launched = true;
+        if (g->be && !core_replay_now(g->dev->rt)) {
+            for (size_t i = 0; i < g->n; i++)
+                mark_enqueued(&g->nodes[i]);
+            const accel__backend *be = g->dev->be;
+            pthread_mutex_lock(&q->lock);
+            accel__clear_error();
+            int32_t rc = be->vt->graph_launch(be->ctx, q->be, g->be);
+            pthread_mutex_unlock(&q->lock);
+            if (rc != ACCEL_SUCCESS)
+                st = accel__fail_relay((accel_status)rc, "%s", fn);
+        } else {
+            st = replay_locked(g, q, fn);
+        }
+    }
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* ---------------------------------------------------------- rebinding */
+
+/* Pass node i's new contents to the backend's graph; a refusal rebuilds it
+ * at the next launch. */
+static void update_be_locked(accel_graph *g, size_t i)
+{
+    if (!g->be || g->be_stale)
+        return;
+    const accel__backend *be = g->dev->be;
+    accel__clear_error();
+    if (!be->vt->graph_update ||
+        be->vt->graph_update(be->ctx, g->be, i, &g->nodes[i].be) != ACCEL_SUCCESS) {
+        accel__clear_error();
+        g->be_stale = true;
+    }
+}
+
+/* Bytes of node n's use of its buffer b must fit in `bytes`. */
+static bool use_fits(const accel__gnode *n, uint32_t b, size_t bytes)
+{
+    const accel_graph_node_desc *d = &n->be;
+    switch ((accel_graph_node_kind)d->kind) {
+    case ACCEL_GRAPH_NODE_OP: {
+        size_t es = accel__desc_esize(&d->op);
+        const accel_op_operand *o = &d->op.operands[b];
+        return o->offset <= bytes / es && o->count <= bytes / es - o->offset;
+    }
+    case ACCEL_GRAPH_NODE_WRITE:
+        return d->dst_offset <= bytes && d->bytes <= bytes - d->dst_offset;
+    case ACCEL_GRAPH_NODE_READ:
+        return d->src_offset <= bytes && d->bytes <= bytes - d->src_offset;
+    case ACCEL_GRAPH_NODE_COPY:
+        return b == 0 ? d->src_offset <= bytes && d->bytes <= bytes - d->src_offset
+                      : d->dst_offset <= bytes && d->bytes <= bytes - d->dst_offset;
+    case ACCEL_GRAPH_NODE_EVENT_RECORD:
+        break;
+    }
+    return false;
+}
+
+static void rebind(accel__gnode *n, uint32_t b, accel_buffer *nb)
+{
+    accel_graph_node_desc *d = &n->be;
+    switch ((accel_graph_node_kind)d->kind) {
+    case ACCEL_GRAPH_NODE_OP:
+        d->op.operands[b].buffer = nb->be;
+        break;
+    case ACCEL_GRAPH_NODE_WRITE:
+        d->dst = nb->be;
+        break;
+    case ACCEL_GRAPH_NODE_READ:
+        d->src = nb->be;
+        break;
+    case ACCEL_GRAPH_NODE_COPY:
+        if (b == 0)
+            d->src = nb->be;
+        else
+            d->dst = nb->be;
+        break;
+    case ACCEL_GRAPH_NODE_EVENT_RECORD:
+        break;
+    }
+    n->buf[b] = nb;
+    n->buf_handle[b] = nb->handle;
+}
+
+accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_buffer *new_buf)
+{
+    static const char fn[] = "accel_graph_set_buffer";
+    ACCEL__CALL(call);
+    const accel__arg args[] = {{g, ACCEL__T_GRAPH, "g", &g, NULL},
+                               {new_buf, ACCEL__T_BUFFER, "new_buf", &new_buf, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, args);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (new_buf->dev != g->dev)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: new_buf is on %s but g on %s", fn,
+                           new_buf->dev->name, g->dev->name);
+    if (atomic_load(&new_buf->graph_temp))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: new_buf is a temporary of a graph and cannot be rebound to", fn);
+    pthread_mutex_lock(&g->lock);
+    for (size_t t = 0; t < g->ntemps; t++)
+        if (g->temps[t]->handle == old_buf) {
+            pthread_mutex_unlock(&g->lock);
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: old_buf is a temporary of g (the graph owns it)", fn);
+        }
+    size_t uses = 0;
+    for (size_t i = 0; i < g->n && st == ACCEL_SUCCESS; i++)
+        for (uint32_t b = 0; b < g->nodes[i].nbuf; b++) {
+            if (g->nodes[i].buf_handle[b] != old_buf)
+                continue;
+            uses++;
+            if (!use_fits(&g->nodes[i], b, new_buf->bytes)) {
+                st = accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                                 "%s: node %zu (%s) uses a range of old_buf that lies outside "
+                                 "new_buf (%zu bytes)",
+                                 fn, i, g->nodes[i].name, new_buf->bytes);
+                break;
+            }
+        }
+    if (st == ACCEL_SUCCESS && uses == 0)
+        st = accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: g does not use old_buf", fn);
+    if (st == ACCEL_SUCCESS)
+        for (size_t i = 0; i < g->n; i++) {
+            bool changed = false;
+            for (uint32_t b = 0; b < g->nodes[i].nbuf; b++)
+                if (g->nodes[i].buf_handle[b] == old_buf) {
+                    rebind(&g->nodes[i], b, new_buf);
+                    changed = true;
+                }
+            if (changed)
+                update_be_locked(g, i);
+        }
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* Scalars an op takes (accel_op_desc.scalars[0, n)). */
+static uint32_t scalar_count(uint32_t op)
+{
+    const accel_op_properties *p = accel__op(op);
+    if (!p)
+        return 0;
+    switch (p->kind) {
+    case ACCEL_OP_KIND_FILL:
+        return 1;
+    case ACCEL_OP_KIND_AXPBY:
+        return op == ACCEL_OP_SCALE ? 1 : 2;
+    case ACCEL_OP_KIND_GEMM:
+        return 2;
+    case ACCEL_OP_KIND_RANDOM:
+        return op == ACCEL_OP_RANDOM_NORMAL ? 2 : 0;
+    case ACCEL_OP_KIND_COPY:
+    case ACCEL_OP_KIND_BINARY:
+    case ACCEL_OP_KIND_UNARY:
+    case ACCEL_OP_KIND_REDUCTION:
+    case ACCEL_OP_KIND_TRANSPOSE:
+        return 0;
+    }
+    return 0;
+}
+
+accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index, double value)
+{
+    static const char fn[] = "accel_graph_set_scalar";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    pthread_mutex_lock(&g->lock);
+    if (node >= g->n) {
+        st = accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
+                         g->n);
+    } else {
+        accel__gnode *n = &g->nodes[node];
+        uint32_t have = n->be.kind == ACCEL_GRAPH_NODE_OP ? scalar_count(n->be.op.op) : 0;
+        if (index >= have)
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                             "%s: node %zu (%s) has %u scalars; index %u is none of them", fn,
+                             node, n->name, have, index);
+        else if (n->be.op.op == ACCEL_OP_RANDOM_NORMAL && index == 1 && !(value >= 0.0))
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: stddev %g must be >= 0", fn,
+                             value);
+        if (st == ACCEL_SUCCESS) {
+            n->be.op.scalars[index] = value;
+            update_be_locked(g, node);
+        }
+    }
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new_ptr)
+{
+    static const char fn[] = "accel_graph_set_host";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!new_ptr)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: new_ptr is NULL", fn);
+    pthread_mutex_lock(&g->lock);
+    size_t uses = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        accel_graph_node_desc *d = &g->nodes[i].be;
+        if (d->kind == ACCEL_GRAPH_NODE_WRITE && d->host_src == old_ptr)
+            d->host_src = new_ptr;
+        else if (d->kind == ACCEL_GRAPH_NODE_READ && d->host_dst == old_ptr)
+            d->host_dst = new_ptr;
+        else
+            continue;
+        uses++;
+        update_be_locked(g, i);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (uses == 0)
+        return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: no transfer of g uses old_ptr (%p)", fn,
+                           old_ptr);
+    return ACCEL_SUCCESS;
+}
+
+/* --------------------------------------------------------------- info */
+
+size_t accel_graph_node_count(const accel_graph *g)
+{
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_graph_node_count", g, ACCEL__T_GRAPH, "g", &g) !=
+        ACCEL_SUCCESS)
+        return 0;
+    return g->n;
+}
+
+size_t accel_graph_temporary_count(const accel_graph *g)
+{
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_graph_temporary_count", g, ACCEL__T_GRAPH, "g", &g) !=
+        ACCEL_SUCCESS)
+        return 0;
+    return g->ntemps;
+}
+
+accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
+                                       accel_graph_node_info *out)
+{
+    static const char fn[] = "accel_graph_node_info_get";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out || out->struct_size == 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: out is NULL or out->struct_size is 0", fn);
+    if (node >= g->n)
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
+                           g->n);
+    accel_graph_node_info info;
+    memset(&info, 0, sizeof info);
+    accel_graph *mg = (accel_graph *)g;
+    pthread_mutex_lock(&mg->lock);
+    const accel__gnode *n = &g->nodes[node];
+    info.struct_size = out->struct_size < sizeof info ? out->struct_size : (uint32_t)sizeof info;
+    info.kind = n->be.kind;
+    info.name = n->name;
+    if (n->be.kind == ACCEL_GRAPH_NODE_OP) {
+        info.op = n->be.op.op;
+        info.dtype = n->be.op.dtype;
+        info.bytes = n->be.op.num_operands ? n->be.op.operands[n->be.op.num_operands - 1].count : 0;
+    } else {
+        info.bytes = n->be.bytes;
+    }
+    pthread_mutex_unlock(&mg->lock);
+    memcpy(out, &info, info.struct_size);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_graph_backend_replay(accel_graph *g, bool *out_backend)
+{
+    static const char fn[] = "accel_graph_backend_replay";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out_backend)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_backend is NULL", fn);
+    pthread_mutex_lock(&g->lock);
+    if (!g->instantiated || g->be_stale)
+        st = instantiate_locked(g, g->flags, fn);
+    *out_backend = st == ACCEL_SUCCESS && g->be && !core_replay_now(g->dev->rt);
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* ------------------------------------------------------------ release */
+
+void accel_graph_release(accel_graph *g)
+{
+    static const char fn[] = "accel_graph_release";
+    if (!g)
+        return;
+    ACCEL__CALL(call);
+    if (accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g) != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    accel__handle_free(g->handle);
+    accel_runtime *rt = g->dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_REMOVE(rt->graphs, g);
+    pthread_mutex_unlock(&rt->lock);
+    pthread_mutex_lock(&g->lock);
+    /* Temporaries may also have been used by eager work: wait for the queues
+     * whenever one was enqueued. */
+    for (size_t t = 0; t < g->ntemps; t++)
+        if (atomic_load(&g->temps[t]->enqueued))
+            g->launched = true;
+    wait_launches(g, fn);
+    destroy_be_locked(g, fn);
+    for (size_t t = 0; t < g->ntemps; t++) {
+        accel_buffer *buf = g->temps[t];
+        accel__handle_free(buf->handle);
+        pthread_mutex_lock(&rt->lock);
+        ACCEL__LIST_REMOVE(rt->buffers, buf);
+        pthread_mutex_unlock(&rt->lock);
+        accel__buffer_destroy(buf);
+    }
+    g->ntemps = 0;
+    pthread_mutex_unlock(&g->lock);
+    accel__graph_free(g);
+}
+
+void accel__graphs_kill_handles(accel_runtime *rt)
+{
+    for (accel_graph *g = rt->graphs; g; g = g->next)
+        accel__handle_free(g->handle);
+}
+
+void accel__graphs_close(accel_runtime *rt)
+{
+    while (rt->graphs) {
+        accel_graph *g = rt->graphs;
+        ACCEL__LIST_REMOVE(rt->graphs, g);
+        if (g->be)
+            g->dev->be->vt->graph_destroy(g->dev->be->ctx, g->be);
+        /* Temporaries stay on rt->buffers, which close frees next. */
+        g->ntemps = 0;
+        accel__graph_free(g);
+    }
+}

@@ -1,0 +1,644 @@
+/* test_graph.c — graphs (core/capture.c, core/graph.c, backends' graph
+ * entries): capture and replay of every op kind on every device against the
+ * same work run eagerly (bit-identical: the same backend runs the same
+ * kernels), both through the backend's entries and the core's replay;
+ * repeated launches; rebinding buffers, scalars and host pointers (also while
+ * a launch is still queued); temporaries; a backend without graph entries;
+ * asynchronous errors inside a replay; capture misuse errors. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+#define N 1000   /* elements of the elementwise program */
+#define MM 7     /* GEMM and transpose sizes */
+#define NN 5
+#define KK 6
+#define OUTS 40 /* host result slots, N doubles each */
+
+/* The program: every op kind of the op table, on f32 or f64, inputs written
+ * from host memory and every result read back into res[slot]. Run eagerly
+ * or inside a capture (the same calls). */
+typedef struct prog {
+    accel_dtype dt;
+    size_t es;
+    accel_buffer *a, *b, *y, *t, *o[OUTS];
+    void *ha, *hb, *res[OUTS];
+    size_t nres;
+} prog;
+
+static void prog_inputs(prog *p, accel_device *dev, accel_dtype dt)
+{
+    memset(p, 0, sizeof *p);
+    p->dt = dt;
+    p->es = dt == ACCEL_F32 ? 4 : 8;
+    p->ha = malloc(N * p->es);
+    p->hb = malloc(N * p->es);
+    cr_assert(p->ha && p->hb);
+    tu_rng r = tu_rng_make(dt);
+    for (size_t i = 0; i < N; i++) {
+        double va = tu_rng_range(&r, 0.1, 2.0), vb = tu_rng_range(&r, -2.0, 2.0);
+        if (dt == ACCEL_F32) {
+            ((float *)p->ha)[i] = (float)va;
+            ((float *)p->hb)[i] = (float)vb;
+        } else {
+            ((double *)p->ha)[i] = va;
+            ((double *)p->hb)[i] = vb;
+        }
+    }
+    tu_ok(accel_buffer_create(dev, N * p->es, &p->a));
+    tu_ok(accel_buffer_create(dev, N * p->es, &p->b));
+    tu_ok(accel_buffer_create(dev, N * p->es, &p->y));
+    for (size_t i = 0; i < OUTS; i++) {
+        tu_ok(accel_buffer_create(dev, N * p->es, &p->o[i]));
+        p->res[i] = calloc(N, p->es);
+        cr_assert(p->res[i]);
+    }
+}
+
+static void prog_free(prog *p)
+{
+    accel_buffer_release(p->a);
+    accel_buffer_release(p->b);
+    accel_buffer_release(p->y);
+    for (size_t i = 0; i < OUTS; i++) {
+        accel_buffer_release(p->o[i]);
+        free(p->res[i]);
+    }
+    free(p->ha);
+    free(p->hb);
+}
+
+/* Read o[slot]'s first n elements into res[slot] (asynchronously). */
+static void out_read(accel_queue *q, prog *p, size_t slot, size_t n)
+{
+    tu_ok(accel_queue_read(q, p->o[slot], 0, p->res[slot], n * p->es));
+}
+
+static void prog_enqueue(accel_queue *q, prog *p, accel_device *dev, bool with_temp)
+{
+    accel_dtype dt = p->dt;
+    accel_slice a = accel_slice_of(p->a, 0, N), b = accel_slice_of(p->b, 0, N);
+    size_t s = 0;
+    tu_ok(accel_queue_write(q, p->a, 0, p->ha, N * p->es));
+    tu_ok(accel_queue_write(q, p->b, 0, p->hb, N * p->es));
+#define OUT(k) accel_slice_of(p->o[k], 0, N)
+    tu_ok(accel_fill(q, dt, 0.75, OUT(s)));
+    out_read(q, p, s++, N);
+    tu_ok(accel_copy(q, dt, a, OUT(s)));
+    out_read(q, p, s++, N);
+    static const accel_op_code bin[] = {ACCEL_OP_ADD, ACCEL_OP_SUB, ACCEL_OP_MUL,
+                                        ACCEL_OP_DIV, ACCEL_OP_MAX, ACCEL_OP_MIN};
+    for (size_t i = 0; i < sizeof bin / sizeof bin[0]; i++) {
+        tu_ok(accel_binary(q, bin[i], dt, a, b, OUT(s)));
+        out_read(q, p, s++, N);
+    }
+    static const accel_op_code un[] = {ACCEL_OP_NEG,  ACCEL_OP_ABS, ACCEL_OP_SQRT,
+                                       ACCEL_OP_EXP,  ACCEL_OP_LOG, ACCEL_OP_TANH,
+                                       ACCEL_OP_RELU, ACCEL_OP_SIN, ACCEL_OP_COS,
+                                       ACCEL_OP_SIGMOID};
+    for (size_t i = 0; i < sizeof un / sizeof un[0]; i++) {
+        tu_ok(accel_unary(q, un[i], dt, i == 2 || i == 4 ? a : b, OUT(s)));
+        out_read(q, p, s++, N);
+    }
+    tu_ok(accel_scale(q, dt, -1.5, a, OUT(s)));
+    out_read(q, p, s++, N);
+    tu_ok(accel_copy(q, dt, b, OUT(s)));
+    tu_ok(accel_axpby(q, dt, 2.0, a, 0.5, OUT(s)));
+    out_read(q, p, s++, N);
+    tu_ok(accel_sum(q, dt, a, accel_slice_of(p->o[s], 0, 1)));
+    out_read(q, p, s++, 1);
+    tu_ok(accel_reduce_max(q, dt, b, accel_slice_of(p->o[s], 0, 1)));
+    out_read(q, p, s++, 1);
+    tu_ok(accel_reduce_min(q, dt, b, accel_slice_of(p->o[s], 0, 1)));
+    out_read(q, p, s++, 1);
+    tu_ok(accel_dot(q, dt, a, b, accel_slice_of(p->o[s], 0, 1)));
+    out_read(q, p, s++, 1);
+    accel_gemm_desc g;
+    accel_gemm_desc_init(&g);
+    g.dtype = dt;
+    g.m = MM;
+    g.n = NN;
+    g.k = KK;
+    g.a = p->a;
+    g.lda = KK;
+    g.b = p->b;
+    g.ldb = NN;
+    g.c = p->o[s];
+    g.ldc = NN;
+    g.alpha = 1.25;
+    tu_ok(accel_gemm(q, &g));
+    out_read(q, p, s++, MM * NN);
+    tu_ok(accel_transpose_2d(q, dt, MM, NN, p->a, 0, NN, p->o[s], 0, MM));
+    out_read(q, p, s++, MM * NN);
+    tu_ok(accel_random_uniform(q, dt, 42, 7, OUT(s)));
+    out_read(q, p, s++, N);
+    tu_ok(accel_random_normal(q, dt, 43, 0, 1.0, 2.0, OUT(s)));
+    out_read(q, p, s++, N);
+    /* A buffer-to-buffer copy, and a chain through a temporary when asked
+     * (created on dev during the capture: the graph's). */
+    tu_ok(accel_queue_copy(q, p->a, 0, p->o[s], 0, N * p->es));
+    out_read(q, p, s++, N);
+    accel_buffer *tmp = p->y;
+    if (with_temp) {
+        tu_ok(accel_buffer_create(dev, N * p->es, &p->t));
+        tmp = p->t;
+    }
+    tu_ok(accel_mul(q, dt, a, b, accel_slice_of(tmp, 0, N)));
+    tu_ok(accel_add(q, dt, accel_slice_of(tmp, 0, N), a, OUT(s)));
+    out_read(q, p, s++, N);
+#undef OUT
+    p->nres = s;
+    cr_assert(s <= OUTS);
+}
+
+static void compare(const prog *eager, const prog *graph, const char *what)
+{
+    for (size_t s = 0; s < eager->nres; s++)
+        cr_assert(memcmp(eager->res[s], graph->res[s], N * eager->es) == 0,
+                  "%s: result slot %zu differs from the eager run (%s)", what, s,
+                  accel_dtype_name(eager->dt));
+}
+
+typedef struct every_op_case {
+    uint32_t flags;
+    int backend_expected; /* 1: the backend's entries must run it; -1: either */
+} every_op_case;
+
+static void every_op(accel_device *dev, accel_queue *q, void *user)
+{
+    const every_op_case *c = user;
+    for (int d = 0; d < 2; d++) {
+        accel_dtype dt = d ? ACCEL_F64 : ACCEL_F32;
+        prog e, g;
+        prog_inputs(&e, dev, dt);
+        prog_enqueue(q, &e, dev, false);
+        tu_ok(accel_queue_finish(q));
+
+        prog_inputs(&g, dev, dt);
+        accel_graph *gr = NULL;
+        tu_ok(accel_queue_begin_capture(q));
+        prog_enqueue(q, &g, dev, true);
+        tu_ok(accel_queue_end_capture(q, &gr));
+        /* Nothing ran during the capture. */
+        for (size_t s = 0; s < g.nres; s++)
+            for (size_t i = 0; i < g.es; i++)
+                cr_assert(((unsigned char *)g.res[s])[i] == 0, "slot %zu was written", s);
+        cr_assert_eq(accel_graph_temporary_count(gr), 1);
+        /* 2 writes, per result an op (axpby's copy too) and a read, the temp chain. */
+        cr_assert_eq(accel_graph_node_count(gr), 2 + 2 * g.nres + 2);
+        accel_graph_options opt;
+        accel_graph_options_init(&opt);
+        opt.flags = c->flags;
+        tu_ok(accel_graph_instantiate(gr, &opt));
+        bool native = false;
+        tu_ok(accel_graph_backend_replay(gr, &native));
+        if (c->backend_expected == 0)
+            cr_assert(!native, "ACCEL_GRAPH_CORE_REPLAY must replay in the core");
+        else if (c->backend_expected == 1 && strcmp(accel_device_name(dev), "cpu") == 0)
+            cr_assert(native, "the cpu backend must run the graph through its entries");
+        for (int rep = 0; rep < 3; rep++) {
+            for (size_t s = 0; s < g.nres; s++)
+                memset(g.res[s], 0, N * g.es);
+            tu_ok(accel_graph_launch(gr, q));
+            tu_ok(accel_queue_finish(q));
+            compare(&e, &g, tu_fmt("%s launch %d%s", accel_device_name(dev), rep,
+                                   native ? " (backend)" : " (core replay)"));
+        }
+        /* An independent check of one row: add against a double loop. */
+        for (size_t i = 0; i < N; i++) {
+            double want = dt == ACCEL_F32
+                              ? (double)(((float *)g.ha)[i] + ((float *)g.hb)[i])
+                              : ((double *)g.ha)[i] + ((double *)g.hb)[i];
+            double got = dt == ACCEL_F32 ? ((float *)g.res[2])[i] : ((double *)g.res[2])[i];
+            cr_assert(got == want, "add[%zu] = %g, expected %g", i, got, want);
+        }
+        accel_graph_release(gr);
+        prog_free(&e);
+        prog_free(&g);
+    }
+}
+
+Test(graph, every_op_kind_backend_replay_matches_eager)
+{
+    accel_runtime *rt = tu_open_default();
+    every_op_case c = {0, 1};
+    tu_for_each_device(rt, every_op, &c);
+    accel_runtime_close(rt);
+}
+
+Test(graph, every_op_kind_core_replay_matches_eager)
+{
+    accel_runtime *rt = tu_open_default();
+    every_op_case c = {ACCEL_GRAPH_CORE_REPLAY, 0};
+    tu_for_each_device(rt, every_op, &c);
+    accel_runtime_close(rt);
+}
+
+/* ------------------------------------------------ launches and rebinding */
+
+typedef struct fx {
+    accel_runtime *rt;
+    accel_device *dev;
+    accel_queue *q;
+} fx;
+
+static fx fx_open(void)
+{
+    fx f;
+    f.rt = tu_open_default();
+    tu_ok(accel_device_get_by_name(f.rt, "cpu", &f.dev));
+    tu_ok(accel_queue_create(f.dev, &f.q));
+    return f;
+}
+
+static void fx_close(fx *f)
+{
+    accel_queue_release(f->q);
+    accel_runtime_close(f->rt);
+}
+
+static float read1(accel_queue *q, accel_buffer *b, size_t i)
+{
+    float v = -1.0f;
+    tu_ok(accel_queue_read_blocking(q, b, i * 4, &v, 4));
+    return v;
+}
+
+Test(graph, launches_accumulate_and_outputs_read_after)
+{
+    fx f = fx_open();
+    accel_buffer *x, *one;
+    tu_ok(accel_buffer_create(f.dev, 64 * 4, &x));
+    tu_ok(accel_buffer_create(f.dev, 64 * 4, &one));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 0.0, accel_slice_of(x, 0, 64)));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 1.0, accel_slice_of(one, 0, 64)));
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    for (int i = 0; i < 10; i++)
+        tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(x, 0, 64), accel_slice_of(one, 0, 64),
+                        accel_slice_of(x, 0, 64)));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    cr_assert_eq(accel_graph_node_count(g), 10);
+    /* Recorded, not run. */
+    cr_assert_eq(read1(f.q, x, 5), 0.0f);
+    for (int l = 0; l < 7; l++)
+        tu_ok(accel_graph_launch(g, f.q));
+    tu_ok(accel_queue_finish(f.q));
+    for (size_t i = 0; i < 64; i++)
+        cr_assert_eq(read1(f.q, x, i), 70.0f);
+    accel_graph_node_info info = {.struct_size = sizeof info};
+    tu_ok(accel_graph_node_info_get(g, 3, &info));
+    cr_assert_eq(info.kind, ACCEL_GRAPH_NODE_OP);
+    cr_assert_eq(info.op, ACCEL_OP_ADD);
+    cr_assert_eq(info.dtype, ACCEL_F32);
+    cr_assert_str_eq(info.name, "accel_add");
+    cr_assert_eq(info.bytes, 64);
+    tu_assert_status(accel_graph_node_info_get(g, 10, &info), ACCEL_ERROR_OUT_OF_RANGE, "node 10");
+    accel_graph_release(g);
+    accel_buffer_release(x);
+    accel_buffer_release(one);
+    fx_close(&f);
+}
+
+Test(graph, rebind_buffers_scalars_and_host_pointers)
+{
+    fx f = fx_open();
+    enum { n = 256 };
+    accel_buffer *a, *b, *c, *a2, *small;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &b));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &c));
+    tu_ok(accel_buffer_create(f.dev, 2 * n * 4, &a2));
+    tu_ok(accel_buffer_create(f.dev, n * 2, &small));
+    float *h1 = malloc(n * 4), *h2 = malloc(n * 4), *r1 = malloc(n * 4), *r2 = malloc(n * 4);
+    cr_assert(h1 && h2 && r1 && r2);
+    for (int i = 0; i < n; i++) {
+        h1[i] = (float)i;
+        h2[i] = (float)(1000 + 2 * i);
+    }
+    /* b = h (write); a = 3 (fill); c = 2*b + 1*c... as: c = a + b; c = alpha*c; read c. */
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_queue_write(f.q, b, 0, h1, n * 4));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 3.0, accel_slice_of(a, 0, n)));
+    tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(a, 0, n), accel_slice_of(b, 0, n),
+                    accel_slice_of(c, 0, n)));
+    tu_ok(accel_scale(f.q, ACCEL_F32, 2.0, accel_slice_of(c, 0, n), accel_slice_of(c, 0, n)));
+    tu_ok(accel_queue_read(f.q, c, 0, r1, n * 4));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+
+    tu_ok(accel_graph_launch(g, f.q));
+    tu_ok(accel_queue_finish(f.q));
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(r1[i], 2.0f * (3.0f + (float)i), "r1[%d] = %g", i, r1[i]);
+
+    /* Scalars: the fill's value and the scale's alpha. */
+    tu_ok(accel_graph_set_scalar(g, 1, 0, -1.0));
+    tu_ok(accel_graph_set_scalar(g, 3, 0, 0.5));
+    /* Host pointers: the write's source and the read's destination. */
+    tu_ok(accel_graph_set_host(g, h1, h2));
+    tu_ok(accel_graph_set_host(g, r1, r2));
+    memset(r1, 0, n * 4);
+    tu_ok(accel_graph_launch(g, f.q));
+    tu_ok(accel_queue_finish(f.q));
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(r2[i], 0.5f * (-1.0f + (float)(1000 + 2 * i)), "r2[%d] = %g", i, r2[i]);
+        cr_assert_eq(r1[i], 0.0f, "the old read destination was written");
+    }
+
+    /* Buffers: a -> a2 (larger; the ranges fit), every use of a. */
+    tu_ok(accel_graph_set_buffer(g, a, a2));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 99.0, accel_slice_of(a, 0, n)));
+    tu_ok(accel_graph_launch(g, f.q));
+    tu_ok(accel_queue_finish(f.q));
+    cr_assert_eq(read1(f.q, a, 0), 99.0f, "a is no longer written by the graph");
+    cr_assert_eq(read1(f.q, a2, n - 1), -1.0f);
+    cr_assert_eq(r2[7], 0.5f * (-1.0f + 1014.0f));
+
+    /* Refusals leave the graph unchanged. */
+    tu_assert_status(accel_graph_set_buffer(g, c, small), ACCEL_ERROR_OUT_OF_RANGE, "small");
+    tu_assert_status(accel_graph_set_buffer(g, a, a2), ACCEL_ERROR_NOT_FOUND, "a unused now");
+    tu_assert_status(accel_graph_set_scalar(g, 2, 0, 1.0), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "add has no scalar");
+    tu_assert_status(accel_graph_set_scalar(g, 3, 1, 1.0), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "scale has one scalar");
+    tu_assert_status(accel_graph_set_scalar(g, 0, 0, 1.0), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "a write has none");
+    tu_assert_status(accel_graph_set_scalar(g, 5, 0, 1.0), ACCEL_ERROR_OUT_OF_RANGE, "node 5");
+    tu_assert_status(accel_graph_set_host(g, h1, h2), ACCEL_ERROR_NOT_FOUND, "h1 unused now");
+    tu_assert_status(accel_graph_set_host(g, h2, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "NULL");
+
+    /* A released buffer: the launch refuses until it is rebound. */
+    accel_buffer_release(c);
+    tu_assert_status(accel_graph_launch(g, f.q), ACCEL_ERROR_INVALID_HANDLE, "c released");
+    cr_assert(strstr(accel_last_error(), "accel_graph_set_buffer"), "%s", accel_last_error());
+    accel_buffer *c2;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &c2));
+    tu_ok(accel_graph_set_buffer(g, c, c2));
+    tu_ok(accel_graph_launch(g, f.q));
+    tu_ok(accel_queue_finish(f.q));
+    cr_assert_eq(read1(f.q, c2, 3), 0.5f * (-1.0f + 1006.0f));
+
+    accel_graph_release(g);
+    accel_buffer_release(a);
+    accel_buffer_release(b);
+    accel_buffer_release(c2);
+    accel_buffer_release(a2);
+    accel_buffer_release(small);
+    free(h1);
+    free(h2);
+    free(r1);
+    free(r2);
+    fx_close(&f);
+}
+
+/* A rebinding applies to later launches only, also while one is queued. */
+Test(graph, rebind_while_a_launch_is_queued)
+{
+    fx f = fx_open();
+    enum { n = 1 << 16 };
+    accel_buffer *x, *y[20];
+    tu_ok(accel_buffer_create(f.dev, n * 4, &x));
+    for (int i = 0; i < 20; i++)
+        tu_ok(accel_buffer_create(f.dev, n * 4, &y[i]));
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 0.0, accel_slice_of(x, 0, n)));
+    for (int i = 0; i < 8; i++)
+        tu_ok(accel_sqrt(f.q, ACCEL_F32, accel_slice_of(x, 0, n), accel_slice_of(x, 0, n)));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    for (int i = 0; i < 20; i++) {
+        tu_ok(accel_graph_set_scalar(g, 0, 0, (double)i * (double)i));
+        tu_ok(accel_graph_launch(g, f.q));
+        tu_ok(accel_copy(f.q, ACCEL_F32, accel_slice_of(x, 0, n), accel_slice_of(y[i], 0, n)));
+    }
+    tu_ok(accel_queue_finish(f.q));
+    for (int i = 0; i < 20; i++) {
+        float want = (float)(i * i);
+        for (int k = 0; k < 8; k++)
+            want = sqrtf(want);
+        cr_assert_eq(read1(f.q, y[i], n - 1), want, "launch %d", i);
+    }
+    accel_graph_release(g);
+    accel_buffer_release(x);
+    for (int i = 0; i < 20; i++)
+        accel_buffer_release(y[i]);
+    fx_close(&f);
+}
+
+Test(graph, temporaries_belong_to_the_graph)
+{
+    fx f = fx_open();
+    enum { n = 128 };
+    accel_buffer *a, *out, *t1, *t2;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &out));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 2.0, accel_slice_of(a, 0, n)));
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &t1));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &t2));
+    tu_ok(accel_mul(f.q, ACCEL_F32, accel_slice_of(a, 0, n), accel_slice_of(a, 0, n),
+                    accel_slice_of(t1, 0, n)));
+    tu_ok(accel_exp(f.q, ACCEL_F32, accel_slice_of(t1, 0, n), accel_slice_of(t2, 0, n)));
+    tu_ok(accel_log(f.q, ACCEL_F32, accel_slice_of(t2, 0, n), accel_slice_of(out, 0, n)));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    cr_assert_eq(accel_graph_temporary_count(g), 2);
+    /* A user release of a temporary does nothing; the graph still runs. */
+    accel_buffer_release(t1);
+    cr_assert_eq(accel_buffer_size(t1), n * 4);
+    tu_assert_status(accel_graph_set_buffer(g, t2, a), ACCEL_ERROR_INVALID_ARGUMENT, "temp");
+    tu_assert_status(accel_graph_set_buffer(g, a, t2), ACCEL_ERROR_INVALID_ARGUMENT, "temp");
+    tu_ok(accel_graph_launch(g, f.q));
+    tu_ok(accel_queue_finish(f.q));
+    /* log(exp(4)) within a few ulps of 4 (exp, log <= 4 ulp each). */
+    float v = read1(f.q, out, 9);
+    cr_assert(fabsf(v - 4.0f) <= 8 * 4.0f * 1.2e-7f * 8, "log(exp(4)) = %.9g", v);
+    accel_graph_release(g);
+    /* Released with the graph. */
+    cr_assert_eq(accel_buffer_size(t1), 0);
+    cr_assert_eq(accel_buffer_size(t2), 0);
+    accel_buffer_release(a);
+    accel_buffer_release(out);
+    fx_close(&f);
+}
+
+/* ------------------------------------------------------ misuse errors */
+
+Test(graph, capture_misuse_is_an_error_not_a_deadlock)
+{
+    fx f = fx_open();
+    accel_buffer *x;
+    tu_ok(accel_buffer_create(f.dev, 64, &x));
+    accel_queue *q2;
+    tu_ok(accel_queue_create(f.dev, &q2));
+    accel_event *outside, *inside;
+    tu_ok(accel_event_create(f.dev, &outside));
+    tu_ok(accel_event_create(f.dev, &inside));
+    tu_ok(accel_event_record(outside, q2));
+    accel_graph *g = NULL;
+    float h[16] = {0};
+
+    tu_assert_status(accel_queue_end_capture(f.q, &g), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "end without begin");
+    cr_assert_null(g);
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_assert_status(accel_queue_begin_capture(f.q), ACCEL_ERROR_INVALID_ARGUMENT, "nested");
+    tu_assert_status(accel_queue_begin_capture(q2), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "second queue on one thread");
+    tu_assert_status(accel_queue_finish(f.q), ACCEL_ERROR_INVALID_ARGUMENT, "finish");
+    cr_assert(strstr(accel_last_error(), "capturing"), "%s", accel_last_error());
+    tu_assert_status(accel_queue_write_blocking(f.q, x, 0, h, 64), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "blocking write");
+    tu_assert_status(accel_queue_read_blocking(f.q, x, 0, h, 64), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "blocking read");
+    tu_assert_status(accel_queue_wait_event(f.q, outside), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "wait on an event outside the capture");
+    tu_ok(accel_fill(f.q, ACCEL_F32, 5.0, accel_slice_of(x, 0, 16)));
+    tu_ok(accel_event_record(inside, f.q));
+    tu_ok(accel_queue_wait_event(f.q, inside)); /* recorded in the capture: ordered */
+    tu_assert_status(accel_event_synchronize(inside), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "synchronize an event recorded in the capture");
+    tu_assert_status(accel_queue_wait_event(q2, inside), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "another queue waits on the capture's event");
+    /* Validation still runs while capturing. */
+    tu_assert_status(accel_fill(f.q, ACCEL_F32, 1.0, accel_slice_of(x, 10, 16)),
+                     ACCEL_ERROR_OUT_OF_RANGE, "range checked while capturing");
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    cr_assert_eq(accel_graph_node_count(g), 2);
+    accel_graph *gx = g;
+    tu_assert_status(accel_queue_end_capture(f.q, &gx), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "end twice");
+    cr_assert_null(gx, "a failed end gives NULL");
+    tu_ok(accel_queue_begin_capture(f.q));
+    accel_graph *g2;
+    tu_assert_status(accel_graph_launch(NULL, f.q), ACCEL_ERROR_INVALID_HANDLE, "NULL");
+    tu_ok(accel_queue_end_capture(f.q, &g2));
+    cr_assert_eq(accel_graph_node_count(g2), 0);
+    accel_graph_release(g2);
+
+    /* The event records on launch, and can be waited for then. */
+    accel_graph *gl;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 5.0, accel_slice_of(x, 0, 16)));
+    tu_ok(accel_event_record(inside, f.q));
+    tu_ok(accel_queue_end_capture(f.q, &gl));
+    tu_ok(accel_graph_launch(gl, q2));
+    tu_ok(accel_event_synchronize(inside));
+    cr_assert_eq(read1(f.q, x, 15), 5.0f);
+    bool native = true;
+    tu_ok(accel_graph_backend_replay(gl, &native));
+    cr_assert(!native, "a graph with an event record is replayed by the core");
+    accel_graph_release(gl);
+
+    /* Launch on a capturing queue. */
+    tu_ok(accel_queue_begin_capture(q2));
+    tu_assert_status(accel_graph_launch(g, q2), ACCEL_ERROR_INVALID_ARGUMENT, "capturing");
+    accel_graph *g3;
+    tu_ok(accel_queue_end_capture(q2, &g3));
+    accel_graph_release(g3);
+
+    /* Released graph. */
+    accel_graph_release(g);
+    tu_assert_status(accel_graph_launch(g, f.q), ACCEL_ERROR_INVALID_HANDLE, "released graph");
+    cr_assert_eq(accel_graph_node_count(g), 0);
+    accel_graph_release(NULL);
+
+    accel_event_release(outside);
+    accel_event_release(inside);
+    accel_queue_release(q2);
+    accel_buffer_release(x);
+    fx_close(&f);
+}
+
+/* A queue released while capturing drops the capture; the thread may
+ * capture again. */
+Test(graph, queue_released_while_capturing)
+{
+    fx f = fx_open();
+    accel_queue *q2;
+    tu_ok(accel_queue_create(f.dev, &q2));
+    accel_buffer *t;
+    tu_ok(accel_queue_begin_capture(q2));
+    tu_ok(accel_buffer_create(f.dev, 64, &t));
+    tu_ok(accel_fill(q2, ACCEL_F32, 1.0, accel_slice_of(t, 0, 16)));
+    accel_queue_release(q2);
+    /* The temporary is the caller's again. */
+    accel_buffer_release(t);
+    cr_assert_eq(accel_buffer_size(t), 0);
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    accel_graph_release(g);
+    fx_close(&f);
+}
+
+/* --------------------------------- a backend without graph entries (mock) */
+
+static accel_runtime *open_cpu_mock(accel_device **cpu, accel_device **mock)
+{
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu, mock\n[backend.cpu]\nlibrary = %s\n"
+                             "[backend.mock]\nlibrary = %s\n",
+                             TU_CPU_PLUGIN, TU_TEST_PLUGIN("mock")),
+                      &rt, NULL));
+    tu_ok(accel_device_get_by_name(rt, "cpu", cpu));
+    tu_ok(accel_device_get_by_name(rt, "mock", mock));
+    return rt;
+}
+
+Test(graph, backend_without_entries_gets_the_core_replay)
+{
+    accel_device *cpu, *mock;
+    accel_runtime *rt = open_cpu_mock(&cpu, &mock);
+    accel_queue *qm, *qc;
+    tu_ok(accel_queue_create(mock, &qm));
+    tu_ok(accel_queue_create(cpu, &qc));
+    accel_buffer *x;
+    tu_ok(accel_buffer_create(mock, 16 * 4, &x));
+    float h[16];
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(qm));
+    tu_ok(accel_fill(qm, ACCEL_F32, 2.5, accel_slice_of(x, 0, 16)));
+    tu_ok(accel_queue_read(qm, x, 0, h, sizeof h));
+    tu_ok(accel_queue_end_capture(qm, &g));
+    bool native = true;
+    tu_ok(accel_graph_backend_replay(g, &native));
+    cr_assert(!native);
+    memset(h, 0, sizeof h);
+    tu_ok(accel_graph_launch(g, qm));
+    tu_ok(accel_queue_finish(qm));
+    for (int i = 0; i < 16; i++)
+        cr_assert_eq(h[i], 2.5f);
+    /* Another device's queue. */
+    tu_assert_status(accel_graph_launch(g, qc), ACCEL_ERROR_DEVICE_MISMATCH, "cpu queue");
+    cr_assert(strstr(accel_last_error(), "mock"), "%s", accel_last_error());
+    /* An asynchronous failure inside a replay is sticky on the queue. */
+    tu_ok(accel_graph_set_scalar(g, 0, 0, TU_MOCK_FAULT_VALUE));
+    tu_ok(accel_graph_launch(g, qm));
+    accel_status st = accel_queue_finish(qm);
+    cr_assert(st != ACCEL_SUCCESS, "the planted fault was not reported");
+    cr_assert(strstr(accel_last_error(), "accel_fill"), "%s", accel_last_error());
+    accel_graph_release(g);
+    accel_buffer_release(x);
+    accel_queue_release(qm);
+    accel_queue_release(qc);
+    accel_runtime_close(rt);
+}
+
+/* A graph left alive is freed by accel_runtime_close (leak checkers see it). */
+Test(graph, close_frees_live_graphs)
+{
+    fx f = fx_open();
+    accel_buffer *t;
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_buffer_create(f.dev, 64, &t));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 1.0, accel_slice_of(t, 0, 16)));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    tu_ok(accel_graph_launch(g, f.q));
+    fx_close(&f);
+}

@@ -168,6 +168,14 @@ int32_t accel_cuda__event_elapsed_ms(void *ctx, accel_be_event *start, accel_be_
 
 int32_t accel_cuda__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);
 int32_t accel_cuda__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
+/* graph.c: the graph entries (stream capture into a cudaGraph). */
+int32_t accel_cuda__graph_instantiate(void *ctx, uint32_t device,
+                                      const accel_graph_node_desc *nodes, size_t n,
+                                      accel_be_graph **out);
+int32_t accel_cuda__graph_launch(void *ctx, accel_be_queue *q, accel_be_graph *graph);
+int32_t accel_cuda__graph_update(void *ctx, accel_be_graph *graph, size_t index,
+                                 const accel_graph_node_desc *node);
+void accel_cuda__graph_destroy(void *ctx, accel_be_graph *graph);
 /* Destroy a queue's cuBLAS handle (ops.c owns cuBLAS). */
 void accel_cuda__blas_destroy(const accel_cuda_ctx *ctx, accel_be_queue *q);
 

@@ -398,6 +398,10 @@ static const accel_backend cuda_backend = {
     .buffer_wrap = accel_cuda__buffer_wrap,
     .host_register = accel_cuda__host_register,
     .host_unregister = accel_cuda__host_unregister,
+    .graph_instantiate = accel_cuda__graph_instantiate,
+    .graph_launch = accel_cuda__graph_launch,
+    .graph_update = accel_cuda__graph_update,
+    .graph_destroy = accel_cuda__graph_destroy,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);

@@ -102,8 +102,8 @@ Test(interop, wrap_bad_input_and_unsupported_backends)
     accel_queue *q;
     accel_runtime *rt = open_cpu(&dev, &q);
     accel_buffer *w = (accel_buffer *)1;
-    tu_assert_status(accel_buffer_wrap(dev, NULL, 8, NULL, NULL, &w),
-                     ACCEL_ERROR_INVALID_ARGUMENT, "NULL memory");
+    tu_assert_status(accel_buffer_wrap(dev, NULL, 8, NULL, NULL, &w), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "NULL memory");
     cr_assert_null(w);
     tu_assert_status(accel_buffer_wrap(NULL, &w, 8, NULL, NULL, &w), ACCEL_ERROR_INVALID_HANDLE,
                      "NULL device");
@@ -220,8 +220,8 @@ Test(interop, cuda_native_pointer_stream_and_wrap)
     cr_assert_not_null(dptr);
     accel_buffer *w = NULL;
     released_count = 0;
-    tu_ok(accel_buffer_wrap(gpu, (char *)dptr + 64 * sizeof(float), 128 * sizeof(float),
-                            on_release, dptr, &w));
+    tu_ok(accel_buffer_wrap(gpu, (char *)dptr + 64 * sizeof(float), 128 * sizeof(float), on_release,
+                            dptr, &w));
     void *wptr = NULL;
     tu_ok(accel_buffer_native_pointer(w, &wptr));
     cr_assert_eq(wptr, (void *)((char *)dptr + 64 * sizeof(float)));

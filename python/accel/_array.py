@@ -559,7 +559,11 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
     a._code = code or _CODES[dt]
     a._offset = 0
     a._size = n
-    a._slice = L.Slice(b.handle, 0, n)
+    # A reused block usually serves arrays of one size: keep its slice.
+    sl = b.slice
+    if sl is None or sl.count != n:
+        sl = b.slice = L.Slice(b.handle, 0, n)
+    a._slice = sl
     a.device = dev
     return a
 

@@ -463,7 +463,7 @@ class _Block:
     """One accel buffer and the stream whose order covers all work on it so
     far (so it can be reused or released safely)."""
 
-    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "__weakref__")
+    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -471,6 +471,7 @@ class _Block:
         self.nbytes = nbytes
         self.stream = stream
         self.owner: Any = None  # external owner (DLPack producer) kept alive
+        self.slice: Any = None  # the last whole-array accel_slice made over it
 
 
 class MemoryPool:
@@ -525,7 +526,11 @@ class MemoryPool:
         if b.owner is not None or self._cached + b.nbytes > self.limit:
             self._release(b)
             return
-        self._free.setdefault((b.device._handle, b.nbytes), []).append(b)
+        key = (b.device._handle, b.nbytes)
+        lst = self._free.get(key)
+        if lst is None:
+            lst = self._free[key] = []
+        lst.append(b)
         self._cached += b.nbytes
 
     @staticmethod

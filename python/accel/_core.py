@@ -480,8 +480,9 @@ class MemoryPool:
     temporaries then costs no accel_buffer_create/release (a release waits
     for every queue). A block is reused in stream order: the stream that
     takes it first waits for the stream that last used it. At most
-    ``limit`` bytes are kept (default 1 GiB); ``free_all_blocks()`` returns
-    them to the device."""
+    ``limit`` bytes are kept (default 1 GiB: a block that does not fit next
+    to the cached ones makes the pool give those back first);
+    ``free_all_blocks()`` returns them to the device."""
 
     def __init__(self, limit: int = 1 << 30):
         self._free: Dict[tuple, List[_Block]] = {}
@@ -523,9 +524,12 @@ class MemoryPool:
         if not b.device._rt.alive:
             return
         self._used -= b.nbytes
-        if b.owner is not None or self._cached + b.nbytes > self.limit:
+        if b.owner is not None or b.nbytes > self.limit:
             self._release(b)
             return
+        if self._cached + b.nbytes > self.limit:
+            # Make room: the newest free block is the likeliest to be reused.
+            self.free_all_blocks()
         key = (b.device._handle, b.nbytes)
         lst = self._free.get(key)
         if lst is None:

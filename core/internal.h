@@ -401,6 +401,7 @@ struct accel_runtime {
     accel_queue *queues;
     accel_event *events;
     accel__host_block *host_blocks;
+    struct accel__host_reg *host_regs; /* accel_host_register ranges (host_register.c) */
     struct accel__trace *trace; /* ACCEL_TRACE state, NULL when not tracing (trace.c) */
     /* Verify mode, fallback and the placement report (verify.c, fallback.c,
      * report.c). checked: ops take the checked branch of accel__submit
@@ -438,6 +439,11 @@ void accel__devices_free(accel_runtime *rt);
 /* Create the device's staging queue if it has none yet. Users lock
  * dev->staging_lock around their calls on it. */
 accel_status accel__staging_ensure(accel_device *dev, const char *fn);
+
+/* host_register.c: one registered host range; undo every one left at close
+ * (before the backends shut down). */
+typedef struct accel__host_reg accel__host_reg;
+void accel__host_regs_free(accel_runtime *rt);
 
 /* buffer.c, queue.c, event.c: teardown at accel_runtime_close. */
 void accel__buffer_destroy(accel_buffer *buf);

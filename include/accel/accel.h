@@ -691,4 +691,7 @@ ACCEL_API accel_status accel_buffer_wrap(accel_device *dev, void *native_ptr, si
 #ifdef __cplusplus
 }
 #endif
+/* Streaming host data through a device in chunks; registered host memory. */
+#include "accel/batch.h"
+
 #endif /* ACCEL_ACCEL_H */

@@ -34,7 +34,9 @@
 static const char *const known_runtime_keys[] = {"order", "strict", "allow_insecure",
     /* verify.c, fallback.c, report.c, selftest.c */
     "verify", "verify_sample", "verify_repro_dir", "verify_guard", "on_mismatch", "on_error",
-    "fallback", "selftest", "report", NULL};
+    "fallback", "selftest", "report",
+    /* kernel_cache.c */
+    "kernel_cache", NULL};
 
 /* ---------------------------------------------------------- small helpers */
 

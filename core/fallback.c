@@ -157,6 +157,8 @@ accel_status accel__fallback(accel_queue *q, const accel_op_desc *d, bool empty,
 {
     accel_device *dev = q->dev;
     accel__policy *p = dev->rt->policy;
+    if (d->op == ACCEL_OP_KERNEL) /* per-argument dtypes, several outputs */
+        return accel__kernel_fallback(q, d, empty, st);
     accel_device *to = p ? p->fallback : NULL;
     bool oom = st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY && p && p->fallback_on_oom;
     if (!to || to == dev || to->be == dev->be || (st != ACCEL_ERROR_UNSUPPORTED && !oom))

@@ -49,7 +49,8 @@ typedef enum accel__type {
     ACCEL__T_BUFFER = 3,
     ACCEL__T_QUEUE = 4,
     ACCEL__T_EVENT = 5,
-    ACCEL__T_HOST_MEMORY = 6
+    ACCEL__T_HOST_MEMORY = 6,
+    ACCEL__T_KERNEL = 7
 } accel__type;
 
 accel_status accel__handle_add(const void *p, accel__type type, void *value);
@@ -232,6 +233,9 @@ struct accel_runtime {
      * per-op counting on); read once per op with a relaxed load. */
     struct accel__policy *policy;
     atomic_bool checked;
+    /* User kernels: compiled-code cache and programs kept until close
+     * (kernel_cache.c). */
+    struct accel__kcache *kcache;
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */
@@ -400,6 +404,20 @@ void accel__report_fallback(accel_runtime *rt, const accel_device *dev, uint32_t
 size_t accel__desc_esize(const accel_op_desc *d);
 /* True when the output's old contents matter (AXPBY, GEMM, transpose). */
 bool accel__desc_reads_output(const accel_op_desc *d);
+
+/* ------------------------------------------- ops.c, kernel*.c (user kernels) */
+
+/* The op path of every op (ops.c): counting, supported-or-fallback, verify,
+ * the traced execute. empty: validated but nothing to run. */
+accel_status accel__op_dispatch(accel_queue *q, const accel_op_desc *d, bool empty);
+/* ACCEL_OP_KERNEL's verify and fallback (kernel_check.c); called by
+ * accel__dispatch_checked and accel__fallback for that op. */
+accel_status accel__kernel_dispatch_checked(accel_queue *q, const accel_op_desc *d, bool empty);
+accel_status accel__kernel_fallback(accel_queue *q, const accel_op_desc *d, bool empty,
+                                    accel_status st);
+/* At accel_runtime_close, after the queues drained: release every program
+ * and the cache (kernel_cache.c). */
+void accel__kcache_close(accel_runtime *rt);
 
 /* ------------------------------------------------------------ selftest.c */
 

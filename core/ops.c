@@ -23,6 +23,12 @@ size_t accel_dtype_size(accel_dtype dtype)
     case ACCEL_F16:
     case ACCEL_BF16:
         return 2;
+    case ACCEL_I32:
+        return 4;
+    case ACCEL_I64:
+        return 8;
+    case ACCEL_U8:
+        return 1;
     default:
         return 0;
     }
@@ -39,6 +45,12 @@ const char *accel_dtype_name(accel_dtype dtype)
         return "f16";
     case ACCEL_BF16:
         return "bf16";
+    case ACCEL_I32:
+        return "i32";
+    case ACCEL_I64:
+        return "i64";
+    case ACCEL_U8:
+        return "u8";
     default:
         return "invalid";
     }
@@ -97,6 +109,8 @@ static const char *op_label(uint32_t op)
         return "random_uniform";
     case ACCEL_OP_RANDOM_NORMAL:
         return "random_normal";
+    case ACCEL_OP_KERNEL:
+        return "kernel";
     case ACCEL_OP_INVALID:
         break;
     }
@@ -270,6 +284,11 @@ static accel_status dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
     if (rc != ACCEL_SUCCESS)
         return accel__fallback(q, d, empty, accel__fail_relay((accel_status)rc, "%s", d->name));
     return ACCEL_SUCCESS;
+}
+
+accel_status accel__op_dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
+{
+    return dispatch(q, d, empty);
 }
 
 /* --------------------------------------------------------- elementwise */

@@ -37,6 +37,7 @@ const char *accel_op_name(accel_op_code op)
     case ACCEL_OP_GEMM: return "gemm";
     case ACCEL_OP_RANDOM_UNIFORM: return "random_uniform";
     case ACCEL_OP_RANDOM_NORMAL: return "random_normal";
+    case ACCEL_OP_KERNEL: return "kernel";
     default: return "unknown";
     }
 }

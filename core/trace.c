@@ -327,6 +327,12 @@ static void op_cost(const accel_op_desc *d, uint64_t *bytes, uint64_t *flops, ui
         c = b * m * nn;
         break;
     }
+    case ACCEL_OP_KERNEL: /* user kernel: every array argument once */
+        es = 1, fl = 0, c = d->kernel ? d->kernel->n * d->kernel->rows : 0;
+        for (uint32_t i = 0; d->kernel && i < d->kernel->num_args; i++)
+            if (d->kernel->args[i].kind == ACCEL_KARG_ARRAY)
+                rd += d->kernel->args[i].count * accel_dtype_size((accel_dtype)d->kernel->args[i].dtype);
+        break;
     default: /* unary elementwise, scale */
         rd = wr = c, fl = c;
         break;

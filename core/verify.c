@@ -550,6 +550,8 @@ accel_status accel__dispatch_checked(accel_queue *q, const accel_op_desc *d, boo
     accel_runtime *rt = dev->rt;
     accel__policy *p = rt->policy;
     const accel_backend *vt = dev->be->vt;
+    if (d->op == ACCEL_OP_KERNEL) /* per-argument dtypes, several outputs */
+        return accel__kernel_dispatch_checked(q, d, empty);
     if (p->report)
         accel__report_count(rt, dev, d->op);
     if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)

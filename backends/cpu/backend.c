@@ -282,6 +282,9 @@ static const accel_backend cpu_backend = {
     .op_supported = accel_cpu__op_supported,
     .op_execute = accel_cpu__op_execute,
     .measure_ceilings = accel_cpu__measure_ceilings,
+    .program_identity = accel_cpu__program_identity,
+    .program_build = accel_cpu__program_build,
+    .program_release = accel_cpu__program_release,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void)

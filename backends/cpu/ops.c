@@ -84,6 +84,8 @@ int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc 
 {
     (void)ctx;
     (void)device;
+    if (desc->op == ACCEL_OP_KERNEL)
+        return desc->kernel && desc->kernel->program ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     return supported(desc->op, desc->dtype) ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
 }
 
@@ -96,6 +98,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     size_t dsize = desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size : sizeof d;
     memcpy(&d, desc, dsize);
     const char *name = d.name ? d.name : "accel op";
+    if (d.op == ACCEL_OP_KERNEL)
+        return accel_cpu__kernel_enqueue(ctx, q, &d);
 
     if (!supported(d.op, d.dtype)) {
         ctx->host->set_error("%s: op %u on dtype %s is not supported by the cpu backend", name,
@@ -187,6 +191,9 @@ int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t
         return ACCEL_SUCCESS;
     case ACCEL_OP_TRANSPOSE:
         accel_cpu__transpose(op, threads);
+        return ACCEL_SUCCESS;
+    case ACCEL_OP_KERNEL:
+        accel_cpu__kernel_run(op, threads);
         return ACCEL_SUCCESS;
     default:
         accel_cpu__elementwise(op, threads);

@@ -34,7 +34,8 @@ extern "C" {
     X(ACCEL_ERROR_MISMATCH, 15, "a result disagrees with its reference")                  \
     X(ACCEL_ERROR_UNAVAILABLE, 16, "the backend has no usable device or driver")          \
     X(ACCEL_ERROR_IO, 17, "a file could not be read or written, or is malformed")         \
-    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")
+    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")                      \
+    X(ACCEL_ERROR_COMPILE, 19, "a user kernel failed to compile")
 
 typedef enum accel_status {
 #define ACCEL_X_ENUM(name, value, msg) name = value,
@@ -49,7 +50,10 @@ typedef enum accel_dtype {
     ACCEL_F64 = 2,  /* IEEE 754 binary64 */
     ACCEL_F16 = 3,  /* IEEE 754 binary16: GEMM, copy and transpose only */
     ACCEL_BF16 = 4, /* bfloat16: GEMM, copy and transpose only */
-    ACCEL_DTYPE_COUNT_ = 5
+    ACCEL_I32 = 5,  /* int32_t: user kernels (kernel.h) only */
+    ACCEL_I64 = 6,  /* int64_t: user kernels only */
+    ACCEL_U8 = 7,   /* uint8_t: user kernels only */
+    ACCEL_DTYPE_COUNT_ = 8
 } accel_dtype;
 
 /* Op codes carried by accel_op_desc. Grouped by tens so kinds can grow. */
@@ -82,7 +86,8 @@ typedef enum accel_op_code {
     ACCEL_OP_DOT = 53,   /* out[0] = sum x[i]*y[i]                          */
     ACCEL_OP_GEMM = 60,  /* C = alpha*op(A)*op(B) + beta*C, strided batched */
     ACCEL_OP_RANDOM_UNIFORM = 70, /* Philox4x32-10 uniform [0,1)            */
-    ACCEL_OP_RANDOM_NORMAL = 71   /* Philox4x32-10 + Box-Muller, N(mean, std) */
+    ACCEL_OP_RANDOM_NORMAL = 71,  /* Philox4x32-10 + Box-Muller, N(mean, std) */
+    ACCEL_OP_KERNEL = 80          /* a user kernel (kernel.h): desc->kernel     */
 } accel_op_code;
 
 typedef enum accel_device_kind {

@@ -410,7 +410,7 @@ accel_status accel__kernel_fallback(accel_queue *q, const accel_op_desc *d, bool
         accel_be_program *none;
         if (!K->be.program && st == ACCEL_ERROR_UNSUPPORTED &&
             accel__kernel_program(K->k, dev, K->mask, &none) != ACCEL_SUCCESS)
-            return accel__fail(st, "%s", accel_last_error());
+            return st; /* with the build's message */
         return st;
     }
     const accel__klaunch *L = accel__klaunch_of(d);
@@ -422,8 +422,12 @@ accel_status accel__kernel_fallback(accel_queue *q, const accel_op_desc *d, bool
     snprintf(reason, sizeof reason, "%s", accel_last_error());
     if (accel__kernel_program(L->k, to, L->mask, &prog) != ACCEL_SUCCESS ||
         accel__staging_ensure(to, d->name) != ACCEL_SUCCESS)
+    {
+        char why[512];
+        snprintf(why, sizeof why, "%s", accel_last_error());
         return accel__fail(st, "%s; the fallback device %s cannot run it either: %s", reason,
-                           to->name, accel_last_error());
+                           to->name, why);
+    }
     uint64_t moved = 0;
     if (!empty) {
         kjob *j = kjob_new(q, d, to, false);

@@ -610,7 +610,9 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
             b->status = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory",
                                     k->label);
         } else {
-            b->status = accel__kcache_build(k->rt, dev, k->label, lang, src, entry, &b->prog);
+            b->status = accel__kcache_build(k->rt, dev, k->label, lang, src, entry,
+                                            lang == ACCEL_PROGRAM_CUDA ? k->cuda_options : NULL,
+                                            &b->prog);
         }
         free(src);
         if (b->status != ACCEL_SUCCESS)

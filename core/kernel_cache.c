@@ -348,8 +348,8 @@ static void disk_write(accel__kcache *c, const unsigned char key[32], const void
 /* ------------------------------------------------------------ builds */
 
 static accel_status load_binary(accel_device *dev, const char *name, uint32_t language,
-                                const char *entry, const void *data, size_t size,
-                                accel_be_program **out)
+                                const char *entry, const char *options, const void *data,
+                                size_t size, accel_be_program **out)
 {
     const accel_backend *vt = dev->be->vt;
     accel_program_desc d;
@@ -359,6 +359,7 @@ static accel_status load_binary(accel_device *dev, const char *name, uint32_t la
     d.name = name;
     d.entries = &entry;
     d.entry_count = 1;
+    d.options = options;
     d.binary = data;
     d.binary_size = size;
     const void *bin;
@@ -394,7 +395,7 @@ static void keep_blob(accel__kcache *c, const unsigned char key[32], const void 
 
 accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const char *name,
                                  uint32_t language, const char *source, const char *entry,
-                                 accel_be_program **out)
+                                 const char *options, accel_be_program **out)
 {
     *out = NULL;
     const accel_backend *vt = dev->be->vt;
@@ -416,7 +417,7 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
     snprintf(abi, sizeof abi, "abi %u", ACCEL_BACKEND_ABI_VERSION);
     snprintf(lang, sizeof lang, "lang %u", language);
     const char *fields[] = {"accel kernel cache 1", abi, dev->be->name, identity, lang, entry,
-                            source};
+                            options ? options : "", source};
     unsigned char key[32];
     if (!make_key(fields, sizeof fields / sizeof fields[0], key))
         return accel__fail(ACCEL_ERROR_INTERNAL, "%s: SHA-256 failed (OpenSSL)", name);
@@ -429,7 +430,7 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
         for (kc_blob *b = c->blobs; b; b = b->next) {
             if (memcmp(b->key, key, 32) != 0)
                 continue;
-            st = load_binary(dev, name, language, entry, b->data, b->size, out);
+            st = load_binary(dev, name, language, entry, options, b->data, b->size, out);
             if (st == ACCEL_SUCCESS)
                 c->memory_hits++;
             break;
@@ -440,7 +441,7 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
             bool bad = false;
             void *data = disk_read(c, key, &size, &bad);
             if (data) {
-                st = load_binary(dev, name, language, entry, data, size, out);
+                st = load_binary(dev, name, language, entry, options, data, size, out);
                 if (st == ACCEL_SUCCESS) {
                     c->disk_hits++;
                     keep_blob(c, key, data, size);
@@ -470,6 +471,7 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
         d.entry_count = 1;
         d.log = log;
         d.log_size = log ? ACCEL__KLOG_MAX : 0;
+        d.options = options;
         const void *bin = NULL;
         size_t bin_size = 0;
         t0 = now_ms();

@@ -93,7 +93,7 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
  * enqueued before accel_kernel_release still finds its code. */
 accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const char *name,
                                  uint32_t language, const char *source, const char *entry,
-                                 accel_be_program **out);
+                                 const char *options, accel_be_program **out);
 
 /* Element size of a dtype, 0 for unknown (accel_dtype_size). */
 static inline size_t accel__kesize(uint32_t dtype)

@@ -393,6 +393,9 @@ static const accel_backend cuda_backend = {
     .op_supported = accel_cuda__op_supported,
     .op_execute = accel_cuda__op_execute_nvtx,
     .measure_ceilings = accel_cuda__measure_ceilings,
+    .program_identity = accel_cuda__program_identity,
+    .program_build = accel_cuda__program_build,
+    .program_release = accel_cuda__program_release,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);

@@ -160,6 +160,7 @@ typedef struct accel_program_desc {
     size_t binary_size;
     char *log;       /* compiler log out, NUL-terminated and truncated */
     size_t log_size; /* bytes at log */
+    const char *options; /* extra compiler options from the user (CUDA), or NULL */
     uint64_t reserved[8];
 } accel_program_desc;
 

@@ -159,7 +159,7 @@ static const char prelude_raw_c[] =
     "#define gridDim (accel_ctx->gridDim)\n";
 
 static const char prelude_cuda[] =
-    "#define ACCEL_FN static __device__ __forceinline__\n"
+    "#define ACCEL_FN __device__ __forceinline__\n"
     "typedef float float32; typedef double float64;\n";
 
 /* ------------------------------------------------------------ types */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kernel_internal.h"
+#include "submit.h"
 
 static char *dup_str(const char *s)
 {
@@ -823,7 +824,7 @@ static accel_status submit(const char *fn, accel_queue *q, accel__klaunch *L, bo
     d.dtype = k->nparams ? (uint32_t)L->args[k->nparams - 1].dtype : 0;
     d.name = k->label;
     d.kernel = &L->be;
-    return accel__op_dispatch(q, &d, empty);
+    return accel__submit(q, &d, empty ? ACCEL__SUBMIT_EMPTY : 0);
 }
 
 accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_args,

@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hooks.h"
 #include "kernel_internal.h"
 
-typedef struct kjob {
+typedef struct accel__kvjob kjob;
+struct accel__kvjob {
     accel_runtime *rt;
     accel_device *dev, *other;
     accel__klaunch L;
@@ -28,7 +30,7 @@ typedef struct kjob {
     void *pre[ACCEL__KMAX_PARAMS];  /* every array before the launch */
     void *post[ACCEL__KMAX_PARAMS]; /* verify: outputs after it on dev */
     bool cancelled, fail;
-} kjob;
+};
 
 static bool is_output(const kjob *j, uint32_t i)
 {
@@ -294,93 +296,76 @@ static accel_be_program *reference_program(accel_queue *q, const accel_op_desc *
     accel_status st = accel__kernel_program(L->k, ref, L->mask, &prog);
     if (st == ACCEL_SUCCESS && accel__staging_ensure(ref, d->name) == ACCEL_SUCCESS)
         return prog;
-    uint32_t slot = ACCEL_OP_KERNEL;
-    if (atomic_exchange(&p->warned[slot], 1) == 0 || st != ACCEL_SUCCESS)
-        accel__log(ACCEL_LOG_INFO, "verify: %s is not cross-checkable on %s: %s", d->name,
-                   ref->name, accel_last_error());
+    accel__log(ACCEL_LOG_INFO, "verify: %s is not cross-checkable on %s: %s", d->name, ref->name,
+               accel_last_error());
     accel__clear_error();
     atomic_fetch_add(&p->skipped, 1);
     return NULL;
 }
 
-accel_status accel__kernel_dispatch_checked(accel_queue *q, const accel_op_desc *d, bool empty)
+accel__kvjob *accel__kernel_verify_prepare(accel_queue *q, const accel_op_desc *d)
 {
-    accel_device *dev = q->dev;
-    accel_runtime *rt = dev->rt;
-    accel__policy *p = rt->policy;
-    const accel_backend *vt = dev->be->vt;
-    if (p->report)
-        accel__report_count(rt, dev, d->op);
-    if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
-        return accel__kernel_fallback(
-            q, d, empty,
-            accel__fail(ACCEL_ERROR_UNSUPPORTED, "%s: cannot run on %s", d->name, dev->name));
-    if (empty)
-        return ACCEL_SUCCESS;
-    kjob *j = NULL;
+    accel__policy *p = q->dev->rt->policy;
     accel_device *ref = p->verify_ref;
-    if (ref && (dev != ref || p->verify_self)) {
-        accel_be_program *rp = reference_program(q, d, ref);
-        if (rp) {
-            j = kjob_new(q, d, ref, true);
-            if (j) {
-                j->other_prog = rp;
-                j->fail = p->verify_fail;
-            } else {
-                atomic_fetch_add(&p->skipped, 1);
-            }
-        }
+    if (!ref || (q->dev == ref && !p->verify_self))
+        return NULL;
+    accel_be_program *rp = reference_program(q, d, ref);
+    if (!rp)
+        return NULL;
+    kjob *j = kjob_new(q, d, ref, true);
+    if (!j) {
+        atomic_fetch_add(&p->skipped, 1);
+        return NULL;
     }
-    pthread_mutex_lock(&q->lock);
-    accel__clear_error();
-    if (j && read_arrays(q, j, j->pre, false) != ACCEL_SUCCESS) {
+    j->other_prog = rp;
+    j->fail = p->verify_fail;
+    return j;
+}
+
+void accel__kernel_verify_before_locked(accel_queue *q, accel__kvjob *j)
+{
+    if (read_arrays(q, j, j->pre, false) != ACCEL_SUCCESS) {
         j->cancelled = true;
         accel__clear_error();
     }
-    int32_t rc =
-        ACCEL__TRACING() ? accel__trace_op_locked(q, d) : vt->op_execute(dev->be->ctx, q->be, d);
-    accel_status st = ACCEL_SUCCESS;
-    char saved[512] = "";
-    if (rc != ACCEL_SUCCESS) {
-        st = accel__fail_relay((accel_status)rc, "%s", d->name);
-        snprintf(saved, sizeof saved, "%s", accel_last_error());
+}
+
+void accel__kernel_verify_after_locked(accel_queue *q, accel__kvjob *j, int32_t rc)
+{
+    accel__policy *p = q->dev->rt->policy;
+    const accel_backend *vt = q->dev->be->vt;
+    char saved[1024];
+    snprintf(saved, sizeof saved, "%s", accel_last_error());
+    if (rc != ACCEL_SUCCESS || j->cancelled || read_arrays(q, j, j->post, true) != ACCEL_SUCCESS)
+        j->cancelled = true;
+    bool cancelled = j->cancelled;
+    if (cancelled)
+        atomic_fetch_add(&p->skipped, 1);
+    accel__xop *x = accel__xop_new(j->L.k->label, 0);
+    if (x) {
+        x->payload = j;
+        x->release = kjob_release;
+        x->keep = true;
+        if (j->other->be == q->dev->be) { /* a host function may not call its own backend */
+            x->run = kjob_nothing;
+            x->finish = kjob_check;
+        } else {
+            x->run = kjob_run_check;
+        }
     }
-    if (j) {
-        if (rc != ACCEL_SUCCESS || j->cancelled || read_arrays(q, j, j->post, true) != ACCEL_SUCCESS)
-            j->cancelled = true;
-        bool cancelled = j->cancelled;
-        if (cancelled)
-            atomic_fetch_add(&p->skipped, 1);
-        accel__xop *x = accel__xop_new(ACCEL__XOP_CALL, d->name);
-        if (x) {
-            x->payload = j;
-            x->release = kjob_release;
-            x->keep = true;
-            if (ref->be == dev->be) { /* a host function may not call its own backend */
-                x->run = kjob_nothing;
-                x->finish = kjob_check;
-            } else {
-                x->run = kjob_run_check;
-            }
-        }
-        if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
-            vt->queue_finish(dev->be->ctx, q->be);
-            if (x)
-                accel__xop_free(x);
-            else
-                kjob_free(j);
-            if (!cancelled)
-                atomic_fetch_add(&p->skipped, 1);
-        }
-        if (rc != ACCEL_SUCCESS)
-            accel__set_error("%s", saved);
+    if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
+        vt->queue_finish(q->dev->be->ctx, q->be); /* the queue may still read into j */
+        if (x)
+            accel__xop_free(x);
         else
-            accel__clear_error();
+            kjob_free(j);
+        if (!cancelled)
+            atomic_fetch_add(&p->skipped, 1);
     }
-    pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
-        return accel__kernel_fallback(q, d, empty, st);
-    return ACCEL_SUCCESS;
+        accel__set_error("%s", saved);
+    else
+        accel__clear_error();
 }
 
 /* ------------------------------------------------------------ fallback */
@@ -393,95 +378,98 @@ static void fb_run(accel__xop *x)
     if (st != ACCEL_SUCCESS) {
         x->status = st;
         snprintf(x->message, sizeof x->message,
-                 "%s: running it on the fallback device %s failed: %s", j->L.k->label,
+                 "%s: running it on the fallback device %s failed: %.300s", j->L.k->label,
                  j->other->name, *accel_last_error() ? accel_last_error() : accel_status_string(st));
     }
 }
 
-accel_status accel__kernel_fallback(accel_queue *q, const accel_op_desc *d, bool empty,
-                                    accel_status st)
+/* Reads of every array on q, the run on `to` in a host function, writes of
+ * the outputs back; *moved gets the bytes through host memory. */
+static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_device *to,
+                               accel_be_program *prog, uint64_t *moved)
+{
+    kjob *j = kjob_new(q, d, to, false);
+    accel__xop *x = j ? accel__xop_new(d->name, 0) : NULL;
+    if (!x) {
+        kjob_free(j);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
+    }
+    j->other_prog = prog;
+    x->payload = j;
+    x->run = fb_run;
+    x->release = kjob_release;
+    x->keep = true;
+    const accel_backend *vt = q->dev->be->vt;
+    void *ctx = q->dev->be->ctx;
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    accel_status st = ACCEL_SUCCESS;
+    int32_t rc = read_arrays(q, j, j->pre, false);
+    if (rc != ACCEL_SUCCESS) {
+        st = accel__fail_relay((accel_status)rc, "%s: reading the arguments for the fallback",
+                               d->name);
+        vt->queue_finish(ctx, q->be);
+        accel__xop_free(x);
+    } else if ((st = accel__queue_enqueue_xop_locked(q, x)) != ACCEL_SUCCESS) {
+        vt->queue_finish(ctx, q->be);
+        accel__xop_free(x);
+    } else {
+        for (uint32_t i = 0; i < j->L.be.num_args; i++) {
+            const accel_kernel_arg_desc *a = &j->L.args[i];
+            if (a->kind == ACCEL_KARG_ARRAY)
+                *moved += arg_bytes(a);
+            if (!is_output(j, i) || !a->count)
+                continue;
+            accel__clear_error();
+            rc = vt->queue_write(ctx, q->be, a->buffer, a->offset * accel__kesize(a->dtype),
+                                 j->pre[i], arg_bytes(a));
+            *moved += arg_bytes(a);
+            if (rc != ACCEL_SUCCESS) {
+                st = accel__fail_relay((accel_status)rc, "%s: writing the fallback's result",
+                                       d->name);
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&q->lock);
+    return st;
+}
+
+accel_status accel__kernel_fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
+                                        accel_status st, accel__fallback_outcome *out)
 {
     accel_device *dev = q->dev;
     accel__policy *p = dev->rt->policy;
-    accel_device *to = p ? p->fallback : NULL;
-    bool oom = st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY && p && p->fallback_on_oom;
-    if (!to || to == dev || to->be == dev->be || (st != ACCEL_ERROR_UNSUPPORTED && !oom)) {
-        const accel__klaunch *K = accel__klaunch_of(d);
-        accel_be_program *none;
-        if (!K->be.program && st == ACCEL_ERROR_UNSUPPORTED &&
-            accel__kernel_program(K->k, dev, K->mask, &none) != ACCEL_SUCCESS)
-            return st; /* with the build's message */
-        return st;
-    }
     const accel__klaunch *L = accel__klaunch_of(d);
     accel_be_program *prog = NULL;
     /* The build's own failure says more than op_supported's "no". */
-    if (!L->be.program && st == ACCEL_ERROR_UNSUPPORTED)
-        accel__kernel_program(L->k, dev, L->mask, &prog);
-    char reason[512];
-    snprintf(reason, sizeof reason, "%s", accel_last_error());
+    if (!L->be.program && st == ACCEL_ERROR_UNSUPPORTED &&
+        accel__kernel_program(L->k, dev, L->mask, &prog) != ACCEL_SUCCESS)
+        st = ACCEL_ERROR_UNSUPPORTED;
+    accel_device *to = p ? p->fallback : NULL;
+    bool oom = st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY && p && p->fallback_on_oom;
+    if (!to || to == dev || to->be == dev->be || (st != ACCEL_ERROR_UNSUPPORTED && !oom))
+        return st;
+    snprintf(out->reason, sizeof out->reason, "%s", accel_last_error());
+    out->to = to;
+    out->bytes = 0;
     if (accel__kernel_program(L->k, to, L->mask, &prog) != ACCEL_SUCCESS ||
-        accel__staging_ensure(to, d->name) != ACCEL_SUCCESS)
-    {
+        accel__staging_ensure(to, d->name) != ACCEL_SUCCESS) {
         char why[512];
         snprintf(why, sizeof why, "%s", accel_last_error());
-        return accel__fail(st, "%s; the fallback device %s cannot run it either: %s", reason,
-                           to->name, why);
+        return accel__fail(st, "%.400s; the fallback device %s cannot run it either: %.400s",
+                           out->reason, to->name, why);
     }
-    uint64_t moved = 0;
     if (!empty) {
-        kjob *j = kjob_new(q, d, to, false);
-        accel__xop *x = j ? accel__xop_new(ACCEL__XOP_CALL, d->name) : NULL;
-        if (!x) {
-            kjob_free(j);
-            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory",
-                               d->name);
+        accel_status fst = fb_enqueue(q, d, to, prog, &out->bytes);
+        if (fst != ACCEL_SUCCESS) {
+            accel__log(ACCEL_LOG_WARN, "%s: the fallback to %s failed too: %s", d->name, to->name,
+                       accel_last_error());
+            return accel__fail(st, "%s", out->reason);
         }
-        j->other_prog = prog;
-        x->payload = j;
-        x->run = fb_run;
-        x->release = kjob_release;
-        x->keep = true;
-        const accel_backend *vt = dev->be->vt;
-        void *ctx = dev->be->ctx;
-        pthread_mutex_lock(&q->lock);
-        accel__clear_error();
-        int32_t rc = read_arrays(q, j, j->pre, false);
-        accel_status est = ACCEL_SUCCESS;
-        if (rc != ACCEL_SUCCESS) {
-            est = accel__fail_relay((accel_status)rc, "%s: reading the arguments for the fallback",
-                                    d->name);
-            vt->queue_finish(ctx, q->be);
-            accel__xop_free(x);
-        } else if ((est = accel__queue_enqueue_xop_locked(q, x)) != ACCEL_SUCCESS) {
-            vt->queue_finish(ctx, q->be);
-            accel__xop_free(x);
-        } else {
-            for (uint32_t i = 0; i < j->L.be.num_args; i++) {
-                const accel_kernel_arg_desc *a = &j->L.args[i];
-                if (a->kind == ACCEL_KARG_ARRAY)
-                    moved += arg_bytes(a);
-                if (!is_output(j, i) || !a->count)
-                    continue;
-                accel__clear_error();
-                rc = vt->queue_write(ctx, q->be, a->buffer, a->offset * accel__kesize(a->dtype),
-                                     j->pre[i], arg_bytes(a));
-                moved += arg_bytes(a);
-                if (rc != ACCEL_SUCCESS) {
-                    est = accel__fail_relay((accel_status)rc,
-                                            "%s: writing the fallback's result", d->name);
-                    break;
-                }
-            }
-        }
-        pthread_mutex_unlock(&q->lock);
-        if (est != ACCEL_SUCCESS)
-            return est;
     }
-    accel__report_fallback(dev->rt, dev, d->op, to, moved, reason);
     if (atomic_exchange(&p->warned[ACCEL_OP_KERNEL], 1) == 0)
         accel__log(ACCEL_LOG_WARN, "%s runs on %s instead of %s: %s (warned once for user "
-                   "kernels; see the placement report)", d->name, to->name, dev->name, reason);
-    accel__clear_error();
+                   "kernels; see the placement report)", d->name, to->name, dev->name, out->reason);
     return ACCEL_SUCCESS;
 }

@@ -195,13 +195,7 @@ static const char *reduce_type(accel_dtype dt)
 
 static const char *storage_type(accel_dtype dt)
 {
-    switch (dt) {
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        return "unsigned short";
-    default:
-        return arith_type(dt);
-    }
+    return dt == ACCEL_F16 || dt == ACCEL_BF16 ? "unsigned short" : arith_type(dt);
 }
 
 /* An element as the body sees it: "accel_h2f(P[I])" or "P[I]". */

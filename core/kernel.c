@@ -585,6 +585,13 @@ const char *accel_kernel_name(const accel_kernel *k)
 accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t mask,
                                    accel_be_program **out)
 {
+    /* The launch path: the last successful build, without the lock (builds
+     * are never freed before the kernel). */
+    accel__kbuild *hot = atomic_load_explicit(&k->hot, memory_order_acquire);
+    if (hot && hot->dev == dev && hot->mask == mask) {
+        *out = hot->prog;
+        return ACCEL_SUCCESS;
+    }
     *out = NULL;
     pthread_mutex_lock(&k->lock);
     accel__kbuild *b = k->builds;
@@ -622,10 +629,12 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
         k->builds = b;
     }
     accel_status st = b->status;
-    if (st != ACCEL_SUCCESS)
+    if (st != ACCEL_SUCCESS) {
         accel__set_error("%s", b->message ? b->message : accel_status_string(st));
-    else
+    } else {
         *out = b->prog;
+        atomic_store_explicit(&k->hot, b, memory_order_release);
+    }
     pthread_mutex_unlock(&k->lock);
     return st;
 }
@@ -670,6 +679,8 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
                            fn, k->label, i, p->name, accel_dtype_name(p->dtype),
                            accel_dtype_name(a->dtype));
     double f = is_float_arg ? a->f : (double)a->i;
+    o->buffer = NULL;
+    o->offset = o->count = 0;
     o->kind = ACCEL_KARG_SCALAR;
     o->dtype = (uint32_t)p->dtype;
     memset(&o->value, 0, sizeof o->value);
@@ -713,13 +724,22 @@ static bool ranges_overlap(const accel_kernel_arg *x, const accel_kernel_arg *y)
 static accel_status check_args(const char *fn, accel_queue *q, accel_kernel *k, size_t num_args,
                                const accel_kernel_arg *args, accel__klaunch *L)
 {
-    const void *ptrs[2] = {q, k};
-    accel__type types[2];
-    accel__handle_types(2, ptrs, types);
+    /* Every handle under one lock of the registry: q, k, then the arrays. */
+    const void *ptrs[2 + ACCEL__KMAX_PARAMS];
+    accel__type types[2 + ACCEL__KMAX_PARAMS];
+    size_t nh = 2;
+    ptrs[0] = q;
+    ptrs[1] = k;
+    if (args && num_args <= ACCEL__KMAX_PARAMS)
+        for (size_t i = 0; i < num_args; i++)
+            if (args[i].kind == ACCEL_KARG_ARRAY)
+                ptrs[nh++] = args[i].slice.buffer;
+    accel__handle_types(nh, ptrs, types);
     if (types[0] != ACCEL__T_QUEUE)
         return accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
     if (types[1] != ACCEL__T_KERNEL)
         return accel__handle_check(k, ACCEL__T_KERNEL, fn, "k");
+    size_t hi = 2;
     if (k->rt != q->dev->rt)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s belongs to another runtime", fn,
                            k->label);
@@ -743,7 +763,6 @@ static accel_status check_args(const char *fn, accel_queue *q, accel_kernel *k, 
         const accel__kparam *p = &k->params[i];
         const accel_kernel_arg *a = &args[i];
         accel_kernel_arg_desc *o = &L->args[i];
-        memset(o, 0, sizeof *o);
         bool wants_array = k->kind == ACCEL_KERNEL_RAW ? p->pointer : true;
         if (a->kind == ACCEL_KARG_SCALAR) {
             if (wants_array && (k->kind == ACCEL_KERNEL_RAW || p->output))
@@ -768,9 +787,8 @@ static accel_status check_args(const char *fn, accel_queue *q, accel_kernel *k, 
                                "%s: %s: argument %u (%s, %s) is a scalar parameter but an array "
                                "was passed",
                                fn, k->label, i, p->name, p->ctype);
-        accel_status st = accel__handle_check(a->slice.buffer, ACCEL__T_BUFFER, fn, p->name);
-        if (st != ACCEL_SUCCESS)
-            return st;
+        if (types[hi++] != ACCEL__T_BUFFER)
+            return accel__handle_check(a->slice.buffer, ACCEL__T_BUFFER, fn, p->name);
         const accel_buffer *buf = a->slice.buffer;
         if (buf->dev != q->dev)
             return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s: %s is on %s but q is on %s",
@@ -798,6 +816,7 @@ static accel_status check_args(const char *fn, accel_queue *q, accel_kernel *k, 
                                s.count > SIZE_MAX - s.offset ? " (overflow)" : "", n,
                                accel_dtype_name(dt));
         accel__buffer_mark_enqueued(buf);
+        o->value.i64 = 0;
         o->kind = ACCEL_KARG_ARRAY;
         o->dtype = (uint32_t)dt;
         o->buffer = buf->be;

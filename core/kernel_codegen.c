@@ -145,7 +145,7 @@ static const char prelude_raw_c[] =
     "typedef struct dim3 { unsigned x, y, z; } dim3;\n"
     "typedef struct uint3 { unsigned x, y, z; } uint3;\n"
     "typedef struct accel_kctx { uint3 threadIdx, blockIdx; dim3 blockDim, gridDim; } accel_kctx;\n"
-    "#define __global__\n"
+    "#define __global__ static\n"
     "#define __device__ static\n"
     "#define __host__\n"
     "#define __forceinline__ inline\n"

@@ -58,6 +58,7 @@ struct accel_kernel {
     char *cuda_options;
     pthread_mutex_t lock;
     accel__kbuild *builds;
+    _Atomic(accel__kbuild *) hot; /* the last successful build looked up */
 };
 
 /* The launch as the core keeps it; d->kernel points at `be`. */

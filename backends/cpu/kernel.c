@@ -33,10 +33,11 @@ extern char **environ;
 
 /* Options the system compiler builds kernels with (part of the identity). */
 #define CPU_CC_FLAGS                                                                               \
-    "-std=c11", "-O2", "-fPIC", "-shared", "-w", "-ffp-contract=off", "-fno-math-errno",           \
-        "-fwrapv", "-fno-strict-aliasing"
+    "-std=c11", "-O2", "-fvect-cost-model=dynamic", "-fno-semantic-interposition", "-fPIC",        \
+        "-shared", "-w", "-ffp-contract=off", "-fno-math-errno", "-fwrapv", "-fno-strict-aliasing"
 #define CPU_CC_FLAGS_TEXT                                                                          \
-    "-std=c11 -O2 -fPIC -shared -w -ffp-contract=off -fno-math-errno -fwrapv -fno-strict-aliasing"
+    "-std=c11 -O2 -fvect-cost-model=dynamic -fno-semantic-interposition -fPIC -shared -w "         \
+    "-ffp-contract=off -fno-math-errno -fwrapv -fno-strict-aliasing"
 
 struct accel_be_program {
     void *dl;
@@ -410,7 +411,7 @@ int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const a
         ctx->host->set_error("%s: no cpu program for this launch", name);
         return ACCEL_ERROR_UNSUPPORTED;
     }
-    cpu_kjob *j = calloc(1, sizeof *j);
+    cpu_kjob *j = malloc(sizeof *j);
     if (!j) {
         ctx->host->set_error("%s: out of host memory", name);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;

@@ -137,10 +137,11 @@ static accel_status parse_params(const char *fn, accel_kernel *k, const char *li
     return ACCEL_SUCCESS;
 }
 
-static accel_status kernel_new(const char *fn, accel_runtime *rt, const char *name, uint32_t kind,
-                               const accel_kernel_options *opt, accel_kernel **out)
+static accel_status kernel_new(const char *fn, accel__call *call, accel_runtime *rt,
+                               const char *name, uint32_t kind, const accel_kernel_options *opt,
+                               accel_kernel **out)
 {
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    accel_status st = accel__enter(call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out)
@@ -195,14 +196,23 @@ static void kernel_free(accel_kernel *k)
 
 static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kernel **out)
 {
-    accel_status st = accel__handle_add(k, ACCEL__T_KERNEL, NULL);
+    accel_status st = accel__handle_new(ACCEL__T_KERNEL, k, k->rt->gate, &k->handle);
+    if (st == ACCEL_SUCCESS)
+        st = accel__kcache_adopt(k->rt, k);
     if (st != ACCEL_SUCCESS) {
+        if (k->handle)
+            accel__handle_free(k->handle);
         kernel_free(k);
         *out = NULL;
         return accel__fail(st, "%s: out of host memory", fn);
     }
-    *out = k;
+    *out = k->handle;
     return ACCEL_SUCCESS;
+}
+
+void accel__kernel_destroy(accel_kernel *k)
+{
+    kernel_free(k);
 }
 
 accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name,
@@ -211,8 +221,9 @@ accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name
                                              accel_kernel **out)
 {
     static const char fn[] = "accel_kernel_elementwise_create";
+    ACCEL__CALL(call);
     accel_kernel *k;
-    accel_status st = kernel_new(fn, rt, name, ACCEL_KERNEL_ELEMENTWISE, opt, &k);
+    accel_status st = kernel_new(fn, &call, rt, name, ACCEL_KERNEL_ELEMENTWISE, opt, &k);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!in_params || !out_params || !body)
@@ -241,8 +252,9 @@ accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
                                            const accel_kernel_options *opt, accel_kernel **out)
 {
     static const char fn[] = "accel_kernel_reduction_create";
+    ACCEL__CALL(call);
     accel_kernel *k;
-    accel_status st = kernel_new(fn, rt, name, ACCEL_KERNEL_REDUCTION, opt, &k);
+    accel_status st = kernel_new(fn, &call, rt, name, ACCEL_KERNEL_REDUCTION, opt, &k);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!in_params || !out_params || !map || !reduce || !identity)
@@ -460,8 +472,9 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
                                      const accel_kernel_options *opt, accel_kernel **out)
 {
     static const char fn[] = "accel_kernel_raw_create";
+    ACCEL__CALL(call);
     accel_kernel *k;
-    accel_status st = kernel_new(fn, rt, entry, ACCEL_KERNEL_RAW, opt, &k);
+    accel_status st = kernel_new(fn, &call, rt, entry, ACCEL_KERNEL_RAW, opt, &k);
     if (st != ACCEL_SUCCESS)
         return st;
     char *blank = NULL;
@@ -563,21 +576,25 @@ fail:
 
 void accel_kernel_release(accel_kernel *k)
 {
+    static const char fn[] = "accel_kernel_release";
+    ACCEL__CALL(call);
     if (!k)
         return;
-    if (accel__handle_check(k, ACCEL__T_KERNEL, "accel_kernel_release", "k") != ACCEL_SUCCESS) {
+    if (accel__enter(&call, fn, k, ACCEL__T_KERNEL, "k", &k) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
-    accel__handle_remove(k);
+    accel__handle_free(k->handle);
+    accel__kcache_disown(k->rt, k);
     kernel_free(k);
 }
 
 const char *accel_kernel_name(const accel_kernel *k)
 {
-    if (accel__handle_type(k, NULL) != ACCEL__T_KERNEL)
-        return "(not a kernel)";
-    return k->name;
+    accel__type type;
+    accel__gate *gate;
+    const accel_kernel *obj = accel__handle_peek(k, &type, &gate);
+    return obj && type == ACCEL__T_KERNEL ? obj->name : "(not a kernel)";
 }
 
 /* ------------------------------------------------------------ builds */
@@ -642,9 +659,9 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
 accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t scalar_mask)
 {
     static const char fn[] = "accel_kernel_build";
-    accel_status st = accel__handle_check(k, ACCEL__T_KERNEL, fn, "k");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    ACCEL__CALL(call);
+    accel__arg h[2] = {{k, ACCEL__T_KERNEL, "k", &k, NULL}, {dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, h);
     if (st != ACCEL_SUCCESS)
         return st;
     if (k->kind == ACCEL_KERNEL_RAW)
@@ -721,28 +738,32 @@ static bool ranges_overlap(const accel_kernel_arg *x, const accel_kernel_arg *y)
 }
 
 /* Shared checks of the three launch calls; fills L (not the shape). */
-static accel_status check_args(const char *fn, accel_queue *q, accel_kernel *k, size_t num_args,
-                               const accel_kernel_arg *args, accel__klaunch *L)
+static const char *const arg_names[ACCEL__KMAX_PARAMS] = {
+    "args[0]",  "args[1]",  "args[2]",  "args[3]",  "args[4]",  "args[5]",  "args[6]",
+    "args[7]",  "args[8]",  "args[9]",  "args[10]", "args[11]", "args[12]", "args[13]",
+    "args[14]", "args[15]", "args[16]", "args[17]", "args[18]", "args[19]", "args[20]",
+    "args[21]", "args[22]", "args[23]", "args[24]", "args[25]", "args[26]", "args[27]",
+    "args[28]", "args[29]", "args[30]", "args[31]"};
+
+/* Shared checks of the launch calls; fills L (not the shape). Enters the
+ * call: *q, *k and the arrays' buffers (objects in bufs[]) resolved at once. */
+static accel_status check_args(const char *fn, accel__call *call, accel_queue **q,
+                               accel_kernel **kp, size_t num_args, const accel_kernel_arg *args,
+                               accel_buffer **bufs, accel__klaunch *L)
 {
-    /* Every handle under one lock of the registry: q, k, then the arrays. */
-    const void *ptrs[2 + ACCEL__KMAX_PARAMS];
-    accel__type types[2 + ACCEL__KMAX_PARAMS];
+    accel__arg h[2 + ACCEL__KMAX_PARAMS];
     size_t nh = 2;
-    ptrs[0] = q;
-    ptrs[1] = k;
+    h[0] = (accel__arg){*q, ACCEL__T_QUEUE, "q", q, NULL};
+    h[1] = (accel__arg){*kp, ACCEL__T_KERNEL, "k", kp, NULL};
     if (args && num_args <= ACCEL__KMAX_PARAMS)
         for (size_t i = 0; i < num_args; i++)
             if (args[i].kind == ACCEL_KARG_ARRAY)
-                ptrs[nh++] = args[i].slice.buffer;
-    accel__handle_types(nh, ptrs, types);
-    if (types[0] != ACCEL__T_QUEUE)
-        return accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
-    if (types[1] != ACCEL__T_KERNEL)
-        return accel__handle_check(k, ACCEL__T_KERNEL, fn, "k");
-    size_t hi = 2;
-    if (k->rt != q->dev->rt)
-        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s belongs to another runtime", fn,
-                           k->label);
+                h[nh++] = (accel__arg){args[i].slice.buffer, ACCEL__T_BUFFER, arg_names[i],
+                                       &bufs[i], ".slice.buffer"};
+    accel_status st = accel__call_enter(call, fn, nh, h);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_kernel *k = *kp;
     if (num_args != k->nparams)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: %s takes %u arguments (%u inputs, %u outputs) but %zu were "
@@ -770,7 +791,7 @@ static accel_status check_args(const char *fn, accel_queue *q, accel_kernel *k, 
                                    "%s: %s: argument %u (%s) must be an array, a scalar was "
                                    "passed",
                                    fn, k->label, i, p->name);
-            accel_status st = scalar_value(fn, k, i, a, o);
+            st = scalar_value(fn, k, i, a, o);
             if (st != ACCEL_SUCCESS)
                 return st;
             if (k->kind != ACCEL_KERNEL_RAW)
@@ -787,12 +808,10 @@ static accel_status check_args(const char *fn, accel_queue *q, accel_kernel *k, 
                                "%s: %s: argument %u (%s, %s) is a scalar parameter but an array "
                                "was passed",
                                fn, k->label, i, p->name, p->ctype);
-        if (types[hi++] != ACCEL__T_BUFFER)
-            return accel__handle_check(a->slice.buffer, ACCEL__T_BUFFER, fn, p->name);
-        const accel_buffer *buf = a->slice.buffer;
-        if (buf->dev != q->dev)
+        const accel_buffer *buf = bufs[i];
+        if (buf->dev != (*q)->dev)
             return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s: %s is on %s but q is on %s",
-                               fn, k->label, p->name, buf->dev->name, q->dev->name);
+                               fn, k->label, p->name, buf->dev->name, (*q)->dev->name);
         accel_dtype dt = p->dtype;
         if (dt == ACCEL_DTYPE_INVALID) /* a raw pointer of a type we do not know */
             dt = a->dtype != ACCEL_DTYPE_INVALID ? a->dtype : ACCEL_U8;
@@ -850,8 +869,10 @@ accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_arg
                                  const accel_kernel_arg *args)
 {
     static const char fn[] = "accel_kernel_launch";
+    ACCEL__CALL(call);
     accel__klaunch L;
-    accel_status st = check_args(fn, q, k, num_args, args, &L);
+    accel_buffer *bufs[ACCEL__KMAX_PARAMS];
+    accel_status st = check_args(fn, &call, &q, &k, num_args, args, bufs, &L);
     if (st != ACCEL_SUCCESS)
         return st;
     if (k->kind == ACCEL_KERNEL_RAW)
@@ -925,8 +946,10 @@ accel_status accel_kernel_launch_grid(accel_queue *q, accel_kernel *k, const uin
                                       const accel_kernel_arg *args)
 {
     static const char fn[] = "accel_kernel_launch_grid";
+    ACCEL__CALL(call);
     accel__klaunch L;
-    accel_status st = check_args(fn, q, k, num_args, args, &L);
+    accel_buffer *bufs[ACCEL__KMAX_PARAMS];
+    accel_status st = check_args(fn, &call, &q, &k, num_args, args, bufs, &L);
     if (st != ACCEL_SUCCESS)
         return st;
     if (k->kind != ACCEL_KERNEL_RAW)

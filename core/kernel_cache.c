@@ -67,6 +67,7 @@ typedef struct accel__kcache {
     char reason[256];
     kc_blob *blobs;
     kc_prog *progs;
+    accel_kernel *live; /* kernels not released yet */
     uint64_t memory_hits, disk_hits, misses, rebuilt, failures, tmp_serial;
     double compile_ms, load_ms;
 } accel__kcache;
@@ -191,12 +192,12 @@ static void resolve_dir(accel_runtime *rt, accel__kcache *c)
         return;
     c->resolved = true;
     c->disk = false;
-    const char *v = getenv("ACCEL_KERNEL_CACHE");
-    const char *src = "ACCEL_KERNEL_CACHE";
-    if (!v || !*v) {
-        v = rt->cfg ? accel__config_runtime_get(rt->cfg, "kernel_cache") : NULL;
-        src = "[runtime] kernel_cache";
-    }
+    /* ACCEL_KERNEL_CACHE over [runtime] kernel_cache (config.c; relative
+     * folders of the file are joined to its folder there). */
+    const char *v = rt->cfg ? rt->cfg->kernel_cache : NULL;
+    const char *src = rt->cfg && rt->cfg->line[ACCEL__KEY_KERNEL_CACHE] == ACCEL__FROM_ENV
+                          ? "ACCEL_KERNEL_CACHE"
+                          : "[runtime] kernel_cache";
     if (v && (strcasecmp(v, "off") == 0 || strcasecmp(v, "none") == 0 ||
               strcasecmp(v, "false") == 0)) {
         snprintf(c->reason, sizeof c->reason, "turned off by %s", src);
@@ -204,10 +205,7 @@ static void resolve_dir(accel_runtime *rt, accel__kcache *c)
     }
     char path[1024];
     if (v && *v) {
-        if (v[0] == '/' || !rt->cfg || strcmp(src, "ACCEL_KERNEL_CACHE") == 0)
-            snprintf(path, sizeof path, "%s", v);
-        else
-            snprintf(path, sizeof path, "%s/%s", rt->cfg->dir, v);
+        snprintf(path, sizeof path, "%s", v);
     } else {
         const char *xdg = getenv("XDG_CACHE_HOME");
         const char *home = getenv("HOME");
@@ -508,11 +506,45 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
     return st;
 }
 
+accel_status accel__kcache_adopt(accel_runtime *rt, accel_kernel *k)
+{
+    accel__kcache *c = kcache_get(rt);
+    if (!c)
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    pthread_mutex_lock(&c->lock);
+    k->live_prev = NULL;
+    k->live_next = c->live;
+    if (c->live)
+        c->live->live_prev = k;
+    c->live = k;
+    pthread_mutex_unlock(&c->lock);
+    return ACCEL_SUCCESS;
+}
+
+void accel__kcache_disown(accel_runtime *rt, accel_kernel *k)
+{
+    accel__kcache *c = rt->kcache;
+    pthread_mutex_lock(&c->lock);
+    if (k->live_prev)
+        k->live_prev->live_next = k->live_next;
+    else
+        c->live = k->live_next;
+    if (k->live_next)
+        k->live_next->live_prev = k->live_prev;
+    k->live_prev = k->live_next = NULL;
+    pthread_mutex_unlock(&c->lock);
+}
+
 void accel__kcache_close(accel_runtime *rt)
 {
     accel__kcache *c = rt->kcache;
     if (!c)
         return;
+    /* Kernels the caller left (their handles died with the runtime's). */
+    for (accel_kernel *k = c->live, *next; k; k = next) {
+        next = k->live_next;
+        accel__kernel_destroy(k);
+    }
     for (kc_prog *p = c->progs, *next; p; p = next) {
         next = p->next;
         p->dev->be->vt->program_release(p->dev->be->ctx, p->prog);
@@ -531,7 +563,8 @@ void accel__kcache_close(accel_runtime *rt)
 accel_status accel_kernel_cache_stats_get(const accel_runtime *rt, accel_kernel_cache_stats *out)
 {
     static const char fn[] = "accel_kernel_cache_stats_get";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out)

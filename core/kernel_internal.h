@@ -44,6 +44,8 @@ typedef struct accel__kbuild {
 } accel__kbuild;
 
 struct accel_kernel {
+    accel_kernel *handle; /* the value callers hold (handle.c) */
+    struct accel_kernel *live_prev, *live_next; /* the runtime's live kernels */
     accel_runtime *rt;
     uint32_t kind; /* ACCEL_KERNEL_* */
     char name[ACCEL__KNAME_MAX];
@@ -92,6 +94,12 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
  * caches (compiling on a miss). On ACCEL_ERROR_COMPILE the message holds the
  * compiler's log. The runtime keeps every program until it closes, so work
  * enqueued before accel_kernel_release still finds its code. */
+/* The runtime's live kernels: adopted at creation, disowned at release;
+ * accel_runtime_close frees the ones left (accel__kernel_destroy). */
+accel_status accel__kcache_adopt(accel_runtime *rt, accel_kernel *k);
+void accel__kcache_disown(accel_runtime *rt, accel_kernel *k);
+void accel__kernel_destroy(accel_kernel *k);
+
 accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const char *name,
                                  uint32_t language, const char *source, const char *entry,
                                  const char *options, accel_be_program **out);

@@ -97,18 +97,35 @@ static bool find_on_path(const char *name, char *out, size_t cap)
 /* An address inside this plugin, for dladdr. */
 static const char plugin_anchor = 0;
 
+/* accel-tcc next to this plugin. The core loads plugins through
+ * /proc/self/fd/N (kept open while loaded), which realpath resolves. The
+ * helper runs code, so it is trusted only as the plugin is: owned by root
+ * or this user and writable by no one else ("" otherwise). */
 static void helper_path(char *out, size_t cap)
 {
     Dl_info info;
     out[0] = '\0';
-    if (!dladdr(&plugin_anchor, &info) || !info.dli_fname)
+    char real[PATH_MAX];
+    if (!dladdr(&plugin_anchor, &info) || !info.dli_fname || !realpath(info.dli_fname, real))
         return;
-    snprintf(out, cap, "%s", info.dli_fname);
+    snprintf(out, cap, "%s", real);
     char *slash = strrchr(out, '/');
-    if (slash)
-        snprintf(slash + 1, cap - (size_t)(slash + 1 - out), "accel-tcc");
-    else
-        snprintf(out, cap, "accel-tcc");
+    if (!slash) {
+        out[0] = '\0';
+        return;
+    }
+    *slash = '\0';
+    char dir[PATH_MAX - 64];
+    snprintf(dir, sizeof dir, "%.*s", (int)sizeof dir - 1, out);
+    struct stat st;
+    snprintf(out, cap, "%s/accel-tcc", dir);
+#ifdef ACCEL_CPU_TCC_RELDIR
+    if (stat(out, &st) != 0) /* the install tree: libexec/accel */
+        snprintf(out, cap, "%s/%s/accel-tcc", dir, ACCEL_CPU_TCC_RELDIR);
+#endif
+    if (stat(out, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+        out[0] = '\0';
 }
 
 /* Which compiler, by path; 0 none, 1 cc, 2 tcc. why: when none. */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "accel/kernel.h"
+#include "accel/npy.h"
 #include "accel/verify.h"
 #include "test_util.h"
 
@@ -880,4 +881,67 @@ Test(kernel, fallback_from_a_backend_without_a_compiler, .init = setup)
     cr_assert(strstr(accel_last_error(), "program_build"), "%s", accel_last_error());
     accel_kernel_release(k);
     accel_runtime_close(rt);
+}
+
+/* ------------------------------------------------------------ tools, trace */
+
+Test(kernel, accel_run_eval_over_npy_files, .init = setup)
+{
+    const char *dir = tu_tmpdir();
+    double a[3][5], b[3][5];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++)
+            a[i][j] = i * 5 + j - 7.25, b[i][j] = 0.5 * j - i;
+    size_t shape[2] = {3, 5};
+    const char *pa = tu_fmt("%s/a.npy", dir), *pb = tu_fmt("%s/b.npy", dir),
+               *pc = tu_fmt("%s/c.npy", dir);
+    cr_assert_eq(accel_npy_save(pa, ACCEL_F64, 2, shape, a), ACCEL_SUCCESS);
+    cr_assert_eq(accel_npy_save(pb, ACCEL_F64, 2, shape, b), ACCEL_SUCCESS);
+    const char *cmd = tu_fmt("ACCEL_CONFIG= '%s/bin/accel' run eval '2*a + sqrt(b*b) - a/3' "
+                             "a='%s' b='%s' -o '%s' --device cpu --verify 2>/dev/null",
+                             ACCEL_TEST_BUILD_DIR, pa, pb, pc);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    accel_npy_array c;
+    cr_assert_eq(accel_npy_load(pc, &c), ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(c.dtype, ACCEL_F64);
+    cr_assert_eq(c.ndim, 2);
+    cr_assert_eq(c.shape[0], 3);
+    cr_assert_eq(c.shape[1], 5);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++) {
+            double ref = 2 * a[i][j] + sqrt(b[i][j] * b[i][j]) - a[i][j] / 3;
+            cr_assert_eq(((double *)c.data)[i * 5 + j], ref, "(%d, %d)", i, j);
+        }
+    accel_npy_free(&c);
+    /* A bad expression: exit status 1, the compiler's message. */
+    cmd = tu_fmt("'%s/bin/accel' run eval '2*a +' a='%s' -o '%s' --device cpu 2>/dev/null",
+                 ACCEL_TEST_BUILD_DIR, pa, pc);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: %d", cmd, st);
+}
+
+Test(kernel, trace_names_the_kernel, .init = setup)
+{
+    const char *trace = tu_fmt("%s/trace.json", tu_tmpdir());
+    setenv("ACCEL_TRACE", trace, 1);
+    env e = env_open("cc");
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "halve", "float32 x", "float32 z",
+                                                 "z = x / 2", NULL, &k),
+                 ACCEL_SUCCESS);
+    accel_buffer *b = upload(&e, NULL, 400);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, 100)),
+                               accel_karg_array(accel_slice_of(b, 0, 100))};
+    cr_assert_eq(accel_kernel_launch(e.q, k, 2, args), ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(accel_queue_finish(e.q), ACCEL_SUCCESS);
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+    unsetenv("ACCEL_TRACE");
+    FILE *f = fopen(trace, "r");
+    cr_assert_not_null(f, "no trace file %s", trace);
+    char text[65536];
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    cr_assert(strstr(text, "\"kernel halve\""), "%s", text);
 }

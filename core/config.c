@@ -192,6 +192,7 @@ void accel__config_free(accel__config *cfg)
     free(cfg->backend_first);
     free(cfg->verify);
     free(cfg->verify_repro_dir);
+    free(cfg->kernel_cache);
     free(cfg->fallback);
     free(cfg->trace_path);
     for (size_t i = 0; i < cfg->section_count; i++) {
@@ -223,7 +224,9 @@ const char *accel__config_where(const accel__config *cfg, accel__key key, char *
     static const char *const env_of[ACCEL__KEY_COUNT] = {[ACCEL__KEY_ALLOW_INSECURE] =
                                                              "ACCEL_ALLOW_INSECURE",
                                                          [ACCEL__KEY_VERIFY] = "ACCEL_VERIFY",
-                                                         [ACCEL__KEY_REPORT] = "ACCEL_REPORT"};
+                                                         [ACCEL__KEY_REPORT] = "ACCEL_REPORT",
+                                                         [ACCEL__KEY_KERNEL_CACHE] =
+                                                             "ACCEL_KERNEL_CACHE"};
     if (cfg->line[key] == ACCEL__FROM_ENV && env_of[key])
         snprintf(buf, cap, "%s=", env_of[key]);
     else
@@ -626,6 +629,22 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
             cfg->verify_fail = w == 1;
         why = "expected warn or fail";
         break;
+    case ACCEL__KEY_KERNEL_CACHE:
+        if (accel__parse_off(v) || v[0] == '/') {
+            ok = set_str(&cfg->kernel_cache, v);
+        } else {
+            size_t n = strlen(cfg->dir) + strlen(v) + 2;
+            char *d = malloc(n);
+            if (!d) {
+                PARSE_OOM(ps);
+                return;
+            }
+            snprintf(d, n, "%s/%s", cfg->dir, v);
+            free(cfg->kernel_cache);
+            cfg->kernel_cache = d;
+        }
+        why = "out of host memory";
+        break;
     case ACCEL__KEY_ON_ERROR:
         ok = (w = accel__parse_word(v, error_words)) >= 0;
         if (ok)
@@ -724,6 +743,11 @@ static accel_status apply_environment(accel__config *cfg, const char *fn)
     }
     if ((v = env("ACCEL_BACKEND")) && !set_str(&cfg->backend_first, v))
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    if ((v = env("ACCEL_KERNEL_CACHE"))) {
+        if (!set_str(&cfg->kernel_cache, v))
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+        cfg->line[ACCEL__KEY_KERNEL_CACHE] = ACCEL__FROM_ENV;
+    }
     if ((v = env("ACCEL_TRACE")) && !set_str(&cfg->trace_path, v))
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     return ACCEL_SUCCESS;

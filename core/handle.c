@@ -177,6 +177,8 @@ const char *accel__type_name(accel__type type)
         return "pinned host memory block";
     case ACCEL__T_RNG:
         return "random stream";
+    case ACCEL__T_KERNEL:
+        return "kernel";
     case ACCEL__T_NONE:
         break;
     }

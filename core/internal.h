@@ -59,7 +59,8 @@ typedef enum accel__type {
     ACCEL__T_QUEUE = 4,
     ACCEL__T_EVENT = 5,
     ACCEL__T_HOST_MEMORY = 6,
-    ACCEL__T_RNG = 7
+    ACCEL__T_RNG = 7,
+    ACCEL__T_KERNEL = 8
 } accel__type;
 
 /* Pinned host blocks (ACCEL__T_HOST_MEMORY), keyed by their address. */
@@ -197,7 +198,8 @@ typedef struct accel__section {
     X(ON_ERROR, "on_error")                                                                        \
     X(FALLBACK, "fallback")                                                                        \
     X(SELFTEST, "selftest")                                                                        \
-    X(REPORT, "report")
+    X(REPORT, "report")                                                                            \
+    X(KERNEL_CACHE, "kernel_cache")
 
 typedef enum accel__key {
 #define ACCEL__X_KEY(name, text) ACCEL__KEY_##name,
@@ -243,6 +245,10 @@ typedef struct accel__config {
     bool selftest;        /* default true */
     bool report;          /* ACCEL_REPORT over report, default false */
     char *trace_path;     /* ACCEL_TRACE, else NULL */
+    /* user kernels' disk cache (kernel_cache.c): ACCEL_KERNEL_CACHE over
+     * kernel_cache; a folder (relative ones joined to the config's folder)
+     * or an off word as written; NULL: the default folder */
+    char *kernel_cache;
     int line[ACCEL__KEY_COUNT]; /* where each key was set (see ACCEL__FROM_ENV) */
     accel__section *sections;   /* in file order */
     size_t section_count, section_cap;
@@ -408,6 +414,9 @@ struct accel_runtime {
      * (verify or per-op counting on); read once per op with a relaxed load. */
     struct accel__policy *policy;
     atomic_bool checked;
+    /* User kernels: compiled-code cache and programs kept until close
+     * (kernel_cache.c). */
+    struct accel__kcache *kcache;
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */
@@ -585,6 +594,12 @@ static inline void accel__policy_update_checked(accel_runtime *rt)
 }
 
 /* The op path (accel__submit) and its hooks: core/submit.h. */
+
+/* ------------------------------------------------- kernel*.c (user kernels) */
+
+/* At accel_runtime_close, after the queues drained: release every program
+ * and the cache (kernel_cache.c). */
+void accel__kcache_close(accel_runtime *rt);
 
 /* ------------------------------------------------------------ selftest.c */
 

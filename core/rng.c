@@ -104,6 +104,9 @@ static uint64_t per_block(accel_dtype dtype)
         return 2;
     case ACCEL_F16:
     case ACCEL_BF16:
+    case ACCEL_I32:
+    case ACCEL_I64:
+    case ACCEL_U8:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

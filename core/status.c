@@ -39,7 +39,7 @@ const char *accel_version(void)
 
 /* ------------------------------------------------------------ last error */
 
-static _Thread_local char tls_error[1024];
+static _Thread_local char tls_error[8192]; /* room for a compiler log */
 
 const char *accel_last_error(void)
 {

@@ -310,6 +310,9 @@ static const accel_backend cpu_backend = {
     .op_execute = accel_cpu__op_execute,
     .measure_ceilings = accel_cpu__measure_ceilings,
     .buffer_wrap = cpu_buffer_wrap,
+    .program_identity = accel_cpu__program_identity,
+    .program_build = accel_cpu__program_build,
+    .program_release = accel_cpu__program_release,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void)

@@ -59,6 +59,8 @@ int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc 
 {
     (void)ctx;
     (void)device;
+    if (desc->op == ACCEL_OP_KERNEL)
+        return desc->kernel && desc->kernel->program ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     return supported(desc->op, desc->dtype) ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
 }
 
@@ -71,6 +73,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     size_t dsize = desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size : sizeof d;
     memcpy(&d, desc, dsize);
     const char *name = d.name ? d.name : "accel op";
+    if (d.op == ACCEL_OP_KERNEL)
+        return accel_cpu__kernel_enqueue(ctx, q, &d);
 
     if (!supported(d.op, d.dtype)) {
         ctx->host->set_error("%s: op %u on dtype %s is not supported by the cpu backend", name,
@@ -153,6 +157,10 @@ static accel_op_kind op_kind(uint32_t op)
 
 int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
 {
+    if (op->op == ACCEL_OP_KERNEL) {
+        accel_cpu__kernel_run(op, threads);
+        return ACCEL_SUCCESS;
+    }
     switch (op_kind(op->op)) {
     case ACCEL_OP_KIND_COPY: {
         size_t bytes = op->count[0] * accel_cpu__dtype_size(op->dtype);

@@ -139,6 +139,8 @@ static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint
         }
         if (!skip)
             st = accel_cpu__op_run(&t->u.op, q->ctx->threads, msg, sizeof msg);
+        else if (t->u.op.kjob)
+            accel_cpu__kernel_discard(&t->u.op);
         break;
     case TASK_MEMCPY:
         if (!skip && t->u.copy.bytes && t->u.copy.dst != t->u.copy.src)

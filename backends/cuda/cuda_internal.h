@@ -168,6 +168,14 @@ int32_t accel_cuda__event_elapsed_ms(void *ctx, accel_be_event *start, accel_be_
 
 int32_t accel_cuda__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);
 int32_t accel_cuda__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
+/* nvrtc.c: user kernels (program entries; ACCEL_OP_KERNEL launches). */
+int32_t accel_cuda__program_identity(void *ctx, uint32_t device, uint32_t language, char *out,
+                                     size_t size);
+int32_t accel_cuda__program_build(void *ctx, uint32_t device, const accel_program_desc *d,
+                                  accel_be_program **out, const void **out_binary,
+                                  size_t *out_binary_size);
+void accel_cuda__program_release(void *ctx, accel_be_program *p);
+int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_desc *d);
 /* Destroy a queue's cuBLAS handle (ops.c owns cuBLAS). */
 void accel_cuda__blas_destroy(const accel_cuda_ctx *ctx, accel_be_queue *q);
 

@@ -49,6 +49,8 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     const accel_cuda_ctx *ctx = vctx;
     (void)device;
     uint32_t op = desc->op, dt = desc->dtype;
+    if (op == ACCEL_OP_KERNEL)
+        return desc->kernel && desc->kernel->program ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     int full = dt == ACCEL_F32 || dt == ACCEL_F64;
     int half = dt == ACCEL_F16 || dt == ACCEL_BF16;
     switch (op) {
@@ -230,6 +232,8 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
                              d->op, d->dtype);
         return ACCEL_ERROR_UNSUPPORTED;
     }
+    if (d->op == ACCEL_OP_KERNEL)
+        return accel_cuda__kernel_launch(ctx, q, d);
     int32_t st = accel_cuda__set_device(ctx, q->device);
     if (st != ACCEL_SUCCESS)
         return st;

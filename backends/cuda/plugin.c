@@ -396,6 +396,9 @@ static const accel_backend cuda_backend = {
     .buffer_native_ptr = accel_cuda__buffer_native_ptr,
     .queue_native = accel_cuda__queue_native,
     .buffer_wrap = accel_cuda__buffer_wrap,
+    .program_identity = accel_cuda__program_identity,
+    .program_build = accel_cuda__program_build,
+    .program_release = accel_cuda__program_release,
     .host_register = accel_cuda__host_register,
     .host_unregister = accel_cuda__host_unregister,
 };

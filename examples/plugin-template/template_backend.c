@@ -301,6 +301,17 @@ static const accel_backend template_table = {
     .event_elapsed_ms = tpl_event_elapsed_ms,
     .op_supported = tpl_op_supported,
     .op_execute = tpl_op_execute,
+    /* User kernels (accel/kernel.h) are optional: with program_identity,
+     * program_build and program_release left NULL, a kernel launched on this
+     * device is ACCEL_ERROR_UNSUPPORTED ("no program_build entry") and, with
+     * fallback on, runs on the CPU instead. A backend with a compiler builds
+     * the generated source of accel_program_desc (ACCEL_PROGRAM_C: a C11
+     * translation unit with the entry conventions of backend.h) and takes
+     * ACCEL_OP_KERNEL in op_supported/op_execute; backends/cpu/kernel.c is
+     * a complete example. */
+    .program_identity = NULL,
+    .program_build = NULL,
+    .program_release = NULL,
 };
 
 /* The one exported symbol. */

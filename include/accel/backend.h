@@ -107,13 +107,97 @@ typedef struct accel_op_desc {
      * out = x^T is n x m with leading dimension ldc (>= m); m, n > 0. */
     size_t batch_count;        /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
-    uint64_t reserved[8];
+    /* ACCEL_OP_KERNEL: the launch (below); NULL for every other op. Takes
+     * the first reserved slot: same size, same offsets. */
+    const struct accel_kernel_launch_desc *kernel;
+    uint64_t reserved[7];
 } accel_op_desc;
 
 /* GEMM may use TF32 tensor cores (changes results; only when asked). */
 #define ACCEL_OP_FLAG_ALLOW_TF32 (1u << 0)
 
 typedef void (*accel_host_fn)(void *user);
+
+/* ---------------------------------------------------------- user kernels
+ * The core parses a user kernel (accel/kernel.h), generates one source per
+ * language and hands it to program_build; launches arrive as op_execute of
+ * an ACCEL_OP_KERNEL desc whose `kernel` points to an accel_kernel_launch_desc
+ * (so trace, verify and fallback see them like any op). Generated entries:
+ *
+ *   ACCEL_PROGRAM_C (a C11 translation unit, no #include; the core's prelude
+ *   declares the math functions it uses, resolved from the process's libm):
+ *     elementwise: void E(void *const *args, size_t begin, size_t end)
+ *     reduction:   void E(void *const *args, size_t row_begin, size_t row_end,
+ *                         size_t cols)
+ *     raw:         void E(void *const *args, const unsigned grid[3],
+ *                         const unsigned block[3], size_t block_begin,
+ *                         size_t block_end)   (flattened block index)
+ *   args[i] is the address of array element 0 of argument i's range, or the
+ *   address of scalar argument i's value (accel_kernel_arg_desc.value).
+ *   Calls on disjoint index ranges may run concurrently.
+ *
+ *   ACCEL_PROGRAM_CUDA (CUDA C++ for NVRTC, entries extern "C"): parameters
+ *   are the arguments in order (arrays as T *, scalars by value), then for
+ *   elementwise `size_t n`, for reductions `size_t rows, size_t cols`.
+ *   Elementwise: any grid (grid-stride loop); reduction: blockDim.x == 256,
+ *   any gridDim.x (rows are grid-strided); raw: the given grid and block. */
+typedef struct accel_be_program accel_be_program;
+
+#define ACCEL_PROGRAM_C 1u    /* C11 (the CPU twin) */
+#define ACCEL_PROGRAM_CUDA 2u /* CUDA C++ */
+
+typedef struct accel_program_desc {
+    uint32_t struct_size;
+    uint32_t language;          /* ACCEL_PROGRAM_* */
+    const char *name;           /* the kernel's name, for messages */
+    const char *source;         /* NUL-terminated; #line maps to the user's text */
+    const char *const *entries; /* symbols to resolve */
+    uint32_t entry_count;
+    uint32_t reserved0;
+    /* Non-NULL: load this image (an out_binary of an earlier program_build
+     * with the same program_identity) instead of compiling source. */
+    const void *binary;
+    size_t binary_size;
+    char *log;       /* compiler log out, NUL-terminated and truncated */
+    size_t log_size; /* bytes at log */
+    const char *options; /* extra compiler options from the user (CUDA), or NULL */
+    uint64_t reserved[8];
+} accel_program_desc;
+
+/* One kernel argument as the backend sees it (validated by the core). */
+#define ACCEL_KARG_ARRAY 1u
+#define ACCEL_KARG_SCALAR 2u
+typedef struct accel_kernel_arg_desc {
+    uint32_t kind;  /* ACCEL_KARG_* */
+    uint32_t dtype; /* accel_dtype */
+    accel_be_buffer *buffer; /* arrays */
+    size_t offset, count;    /* arrays: elements of dtype */
+    union {
+        double f64;
+        float f32;
+        int64_t i64;
+        int32_t i32;
+        uint16_t bits16; /* f16 / bf16 bit pattern */
+        uint8_t u8;
+        unsigned char bytes[8];
+    } value; /* scalars, stored as the entry reads them */
+} accel_kernel_arg_desc;
+
+#define ACCEL_KERNEL_ELEMENTWISE 1u
+#define ACCEL_KERNEL_REDUCTION 2u
+#define ACCEL_KERNEL_RAW 3u
+typedef struct accel_kernel_launch_desc {
+    uint32_t struct_size;
+    uint32_t kind;             /* ACCEL_KERNEL_* */
+    accel_be_program *program; /* built for this backend and device */
+    uint32_t entry;            /* index into the program's entries */
+    uint32_t num_args;
+    const accel_kernel_arg_desc *args;
+    size_t n;    /* elementwise: elements; reduction: columns per row */
+    size_t rows; /* reduction: rows (>= 1) */
+    uint32_t grid[3], block[3]; /* raw: all >= 1, within CUDA's limits */
+    uint64_t reserved[8];
+} accel_kernel_launch_desc;
 
 /* The plugin's table. Required entries are marked; optional ones may be NULL
  * and the comment says what the core does then. */
@@ -223,8 +307,23 @@ typedef struct accel_backend {
      * accel_buffer_wrap returns ACCEL_ERROR_UNSUPPORTED. */
     int32_t (*buffer_wrap)(void *ctx, uint32_t device, void *native_ptr, size_t bytes,
                            accel_be_buffer **out);
+    /* Optional (user kernels; added in ABI 1 in what were reserved[4..6]).
+     * All three or none. NULL: user kernels on this backend's devices are
+     * ACCEL_ERROR_UNSUPPORTED and the core falls back where it may.
+     * program_identity: the compiler and target as one line ("nvrtc 13.0
+     * sm_90"), part of the disk-cache key; "" disables caching.
+     * program_build: compile d->source (or load d->binary) for device; on
+     * ACCEL_ERROR_COMPILE the log holds the compiler's messages. *out_binary
+     * (may be NULL: not cacheable) stays valid until program_release.
+     * op_supported/op_execute take ACCEL_OP_KERNEL descs of built programs. */
+    int32_t (*program_identity)(void *ctx, uint32_t device, uint32_t language, char *out,
+                                size_t size);
+    int32_t (*program_build)(void *ctx, uint32_t device, const accel_program_desc *d,
+                             accel_be_program **out, const void **out_binary,
+                             size_t *out_binary_size);
+    void (*program_release)(void *ctx, accel_be_program *p);
 
-    /* Optional (added in ABI 1 in what were reserved[4..5]). Page-lock
+    /* Optional (added in ABI 1 in what were reserved[7..8]). Page-lock
      * `bytes` (> 0) of caller-allocated host memory at ptr, of any
      * alignment, for fast transfers (cudaHostRegister), and undo it. The core
      * keeps the list of ranges, refuses overlaps and calls unregister only
@@ -233,7 +332,7 @@ typedef struct accel_backend {
     int32_t (*host_register)(void *ctx, void *ptr, size_t bytes);
     int32_t (*host_unregister)(void *ctx, void *ptr);
 
-    void *reserved[10];
+    void *reserved[7];
 } accel_backend;
 
 typedef const accel_backend *(*accel_backend_entry_fn)(void);

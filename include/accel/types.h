@@ -34,7 +34,8 @@ extern "C" {
     X(ACCEL_ERROR_MISMATCH, 15, "a result disagrees with its reference")                  \
     X(ACCEL_ERROR_UNAVAILABLE, 16, "the backend has no usable device or driver")          \
     X(ACCEL_ERROR_IO, 17, "a file could not be read or written, or is malformed")         \
-    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")
+    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")                      \
+    X(ACCEL_ERROR_COMPILE, 19, "a user kernel failed to compile")
 
 typedef enum accel_status {
 #define ACCEL_X_ENUM(name, value, msg) name = value,
@@ -49,7 +50,10 @@ typedef enum accel_dtype {
     ACCEL_F64 = 2,  /* IEEE 754 binary64 */
     ACCEL_F16 = 3,  /* IEEE 754 binary16: GEMM, copy and transpose only */
     ACCEL_BF16 = 4, /* bfloat16: GEMM, copy and transpose only */
-    ACCEL_DTYPE_COUNT_ = 5
+    ACCEL_I32 = 5,  /* int32_t: user kernels (kernel.h) only */
+    ACCEL_I64 = 6,  /* int64_t: user kernels only */
+    ACCEL_U8 = 7,   /* uint8_t: user kernels only */
+    ACCEL_DTYPE_COUNT_ = 8
 } accel_dtype;
 
 /* What an op is, for the op table below. Values are append-only; kinds from
@@ -187,6 +191,10 @@ typedef enum accel_op_code {
 #define ACCEL_X_OP_ENUM(E, V, ...) ACCEL_OP_##E = V,
     ACCEL_OP_LIST(ACCEL_X_OP_ENUM)
 #undef ACCEL_X_OP_ENUM
+    /* A user kernel launch (accel/kernel.h): desc->kernel carries it. Not a
+     * row of the table: its operands, dtypes and tolerance are per kernel
+     * (the core's kernel_check.c verifies and falls back for it). */
+    ACCEL_OP_KERNEL = 80
 } accel_op_code;
 
 /* Op codes are below this (the core keeps per-op counters in such slots). */

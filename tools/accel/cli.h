@@ -34,6 +34,9 @@ void cli_replay_usage(FILE *out);
 int cli_bench_main(int argc, char **argv);
 void cli_bench_usage(FILE *out);
 int cli_demo_main(int argc, char **argv);
+/* `accel run eval EXPR NAME=IN.npy ...` (run_eval.c), reached from run.c. */
+int cli_run_eval_main(int argc, char **argv);
+void cli_run_eval_usage(FILE *out);
 void cli_demo_usage(FILE *out);
 
 /* Matches "--name VALUE" and "--name=VALUE" (and short, e.g. "-o VALUE") at

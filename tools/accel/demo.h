@@ -36,6 +36,9 @@ typedef struct demo_step {
     accel_status (*run)(demo_ctx *c, demo_result *r);
 } demo_step;
 
+/* The user-kernel step (demo_kernel.c). */
+accel_status demo_step_user_kernel(demo_ctx *c, demo_result *r);
+
 extern const demo_step demo_steps[];
 extern const size_t demo_step_count;
 

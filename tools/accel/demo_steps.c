@@ -440,6 +440,6 @@ const demo_step demo_steps[] = {
     {"device query", step_device}, {"vector add", step_vector_add},
     {"multiply", step_multiply},   {"exp", step_exp},
     {"batched sum", step_batched}, {"overlap", step_overlap},
-    {"matmul", step_matmul},
+    {"matmul", step_matmul},       {"user kernel", demo_step_user_kernel},
 };
 const size_t demo_step_count = sizeof demo_steps / sizeof demo_steps[0];

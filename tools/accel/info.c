@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel/kernel.h"
 #include "cli.h"
 
 void cli_info_usage(FILE *out)
@@ -149,6 +150,20 @@ int cli_info_main(int argc, char **argv)
             printf("\ndefault device: %s\n", accel_device_name(def));
     } else {
         printf("\ndefault device: none\n");
+    }
+    /* User kernels: where compiled code is cached (counters are this run's). */
+    accel_kernel_cache_stats ks;
+    if (accel_kernel_cache_stats_get(rt, &ks) == ACCEL_SUCCESS) {
+        if (ks.disk_enabled)
+            printf("kernel cache: %s\n", ks.dir);
+        else
+            printf("kernel cache: memory only (%s)\n",
+                   ks.disabled_reason[0] ? ks.disabled_reason : "no folder");
+        printf("  hits %llu memory, %llu disk; misses %llu (%.1f ms compiling); rebuilt %llu; "
+               "failed %llu\n",
+               (unsigned long long)ks.memory_hits, (unsigned long long)ks.disk_hits,
+               (unsigned long long)ks.misses, ks.compile_ms, (unsigned long long)ks.rebuilt,
+               (unsigned long long)ks.failures);
     }
     accel_runtime_close(rt);
     return CLI_EXIT_OK;

@@ -124,7 +124,10 @@ void cli_run_usage(FILE *out)
                  "                     each op kind, fallbacks, bytes moved and why\n"
                  "\n"
                  "exit status: 0 success, 1 the op, a file or --verify failed, 2 usage error.\n"
-                 "example: accel run matmul a.npy b.npy -o c.npy --device cuda\n");
+                 "example: accel run matmul a.npy b.npy -o c.npy --device cuda\n"
+                 "\n"
+                 "accel run eval EXPR NAME=IN.npy ... -o OUT.npy: an elementwise expression\n"
+                 "(as numexpr), compiled at run time; see accel run eval --help.\n");
 }
 
 /* The op NumPy calls name; false when there is none. */
@@ -446,6 +449,8 @@ static bool verify_on_cpu(accel_runtime *rt, accel_device *dev, const op_entry *
 
 int cli_run_main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "eval") == 0) /* an expression as a user kernel */
+        return cli_run_eval_main(argc - 1, argv + 1);
     const char *output = NULL, *device_name = NULL, *config = NULL;
     const char *positional[4];
     int npos = 0;

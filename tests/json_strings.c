@@ -22,7 +22,7 @@ static const char *const fixed[] = {
     "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xef\xbf\xbf \xe2\x80\xa8", /* valid 2, 3, 4 bytes */
     "\x80 stray continuation \xbf",
     "\xc0\xaf overlong slash \xe0\x80\xaf \xf0\x80\x80\xaf",
-    "\xc1\xbf \xc2",                 /* C1 never valid; C2 truncated at the end */
+    "\xc1\xbf \xc2", /* C1 never valid; C2 truncated at the end */
     "\xed\xa0\x80 surrogate \xed\xbf\xbf",
     "\xf4\x90\x80\x80 above U+10FFFF \xf5\x80 \xff\xfe",
     "\xe2\x82 truncated 3 \xf0\x9f\x98 truncated 4 \xf1\x80",

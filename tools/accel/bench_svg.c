@@ -12,8 +12,8 @@
 
 #include "bench.h"
 
-#define LEFT 230.0  /* room for the labels */
-#define PLOT 560.0  /* width of the plot area */
+#define LEFT 230.0 /* room for the labels */
+#define PLOT 560.0 /* width of the plot area */
 #define RIGHT 80.0
 #define ROW 20.0
 #define HEADER 34.0
@@ -128,8 +128,7 @@ int bench_write_svg(const char *path, const bench_device *devs, size_t count, co
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LEFT - 6, y + 14);
             xml_text(f, label);
             fprintf(f, "</text>\n");
-            fprintf(f,
-                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
                     LEFT, y + 3, w, ROW - 6, color);
             if (r->target > 0) {
                 double tx = LEFT + PLOT * (r->target > xmax ? xmax : r->target) / xmax;

@@ -16,29 +16,43 @@
 
 static const char *const SIZE_NAMES[] = {"small", "medium", "large"};
 
-void cli_demo_usage(FILE *out)
-{
-    fprintf(out, "usage: accel demo [--device NAME] [--size small|medium|large] [--quick]\n"
-                 "                  [--config FILE]\n"
-                 "\n"
-                 "Walks through the tutorial on one device: device query, vector add,\n"
-                 "elementwise multiply and exp, a batched sum under a memory cap, copies\n"
-                 "overlapped with compute over 4 queues, and an f32 matrix product. Each step\n"
-                 "is checked against the CPU device to the README's tolerances. Ends with a\n"
-                 "table: step, device, time (from events), GB/s or TFLOP/s, check.\n"
-                 "\n"
-                 "options:\n"
-                 "  --device NAME  cuda, cuda:1, cpu, ... (default: the default of plugins.ini)\n"
-                 "  --size SIZE    small: 1M-element vectors, 512 matmul;\n"
-                 "                 medium: 10M vectors, 2048 matmul;\n"
-                 "                 large: the tutorial's 10M vectors, 10000 x 10000 matmul,\n"
-                 "                 100M-float batched sum.\n"
-                 "                 default: large on a GPU, medium on the CPU\n"
-                 "  --quick        the same as --size small\n"
-                 "  --config FILE  the plugins.ini to read\n"
-                 "\n"
-                 "exit status: 0 every check passed, 1 a check or step failed, 2 usage error.\n");
-}
+enum { OPT_SIZE = CLI_LONG, OPT_QUICK, OPT_CONFIG };
+
+static int demo_main(int argc, char **argv);
+
+static const cli_option options[] = {
+    {"device", 'd', "NAME", "cuda, cuda:1, cpu, ... (default: the default of plugins.ini)", NULL},
+    {"size", OPT_SIZE, "SIZE",
+     "small: 1M-element vectors, 512 matmul;\n"
+     "medium: 10M vectors, 2048 matmul;\n"
+     "large: the tutorial's 10M vectors, 10000 x 10000 matmul,\n"
+     "100M-float batched sum.\n"
+     "default: large on a GPU, medium on the CPU",
+     "small medium large"},
+    {"quick", OPT_QUICK, NULL, "the same as --size small", NULL},
+    {"config", OPT_CONFIG, "FILE", "the plugins.ini to read", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+const cli_command cli_demo_command = {
+    .name = "demo",
+    .summary = "walk through the tutorial on the default device, checked against the CPU",
+    .synopsis = "[--device NAME] [--size small|medium|large] [--quick] [--config FILE]",
+    .description =
+        "Walks through the tutorial on one device: device query, vector add,\n"
+        "elementwise multiply and exp, a batched sum under a memory cap, copies\n"
+        "overlapped with compute over 4 queues, and an f32 matrix product. Each step\n"
+        "is checked against the CPU device to the README's tolerances. Ends with a\n"
+        "table: step, device, time (from events), GB/s or TFLOP/s, check. A time\n"
+        "or rate the device's events cannot give (0 elapsed) shows as n/a.",
+    .options = options,
+    .notes = "exit status:\n"
+             "  0  every check passed\n"
+             "  1  a check or a step failed\n"
+             "  2  the command line is wrong",
+    .main = demo_main,
+    .operand_words = NULL,
+};
 
 /* Progress on a terminal: after a step has run for a second, a line on stderr
  * ticks every half second until the step ends. */
@@ -95,39 +109,36 @@ static void progress_set(progress *p, const char *step, size_t index)
     pthread_mutex_unlock(&p->lock);
 }
 
-static void format_ms(double ms, char *buf, size_t cap)
+/* CLI_CONTINUE, or the exit code after --help or a usage error. */
+static int parse_options(int argc, char **argv, const char **out_device, const char **out_size,
+                         const char **out_config, bool *out_quick)
 {
-    if (ms < 0)
-        snprintf(buf, cap, "-");
-    else if (ms < 1)
-        snprintf(buf, cap, "%.3f ms", ms);
-    else if (ms < 10000)
-        snprintf(buf, cap, "%.1f ms", ms);
-    else
-        snprintf(buf, cap, "%.1f s", ms / 1000);
+    cli_parser p;
+    cli_parser_init(&p, &cli_demo_command, argc, argv);
+    for (int key; (key = cli_parser_next(&p)) != CLI_OPT_END;) {
+        if (key == CLI_OPT_EXIT)
+            return p.exit_code;
+        if (key == 'd')
+            *out_device = p.value;
+        else if (key == OPT_SIZE)
+            *out_size = p.value;
+        else if (key == OPT_CONFIG)
+            *out_config = p.value;
+        else if (key == OPT_QUICK)
+            *out_quick = true;
+    }
+    if (p.next < argc)
+        return cli_usage_error("demo", "unexpected argument '%s'", argv[p.next]);
+    return CLI_CONTINUE;
 }
 
-int cli_demo_main(int argc, char **argv)
+static int demo_main(int argc, char **argv)
 {
     const char *device_name = NULL, *size_name = NULL, *config = NULL;
     bool quick = false;
-    for (int i = 1; i < argc;) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--quick") == 0) {
-            quick = true;
-            i++;
-            continue;
-        }
-        int r = cli_option_value(argc, argv, &i, "--device", NULL, &device_name);
-        if (r == 0)
-            r = cli_option_value(argc, argv, &i, "--size", NULL, &size_name);
-        if (r == 0)
-            r = cli_option_value(argc, argv, &i, "--config", NULL, &config);
-        if (r < 0)
-            return cli_usage_error("demo", "option %s needs a value", arg);
-        if (r == 0)
-            return cli_usage_error("demo", "unknown argument '%s'", arg);
-    }
+    int prc = parse_options(argc, argv, &device_name, &size_name, &config, &quick);
+    if (prc != CLI_CONTINUE)
+        return prc;
     int size = -1;
     for (int s = 0; size_name && s < 3; s++)
         if (strcmp(size_name, SIZE_NAMES[s]) == 0)
@@ -187,7 +198,7 @@ int cli_demo_main(int argc, char **argv)
     for (size_t i = 0; i < demo_step_count; i++) {
         demo_result *r = &res[i];
         memset(r, 0, sizeof *r);
-        r->ms = -1;
+        r->ms = DEMO_NOT_TIMED;
         r->unit = "";
         if (tty)
             progress_set(&pr, demo_steps[i].name, i);
@@ -199,7 +210,7 @@ int cli_demo_main(int argc, char **argv)
         if (st != ACCEL_SUCCESS) {
             r->pass = false;
             r->rate = 0;
-            snprintf(r->note, sizeof r->note, "%s: %.90s", accel_status_name(st),
+            snprintf(r->note, sizeof r->note, "%s: %s", accel_status_name(st),
                      accel_last_error()[0] ? accel_last_error() : accel_status_string(st));
             /* A failed step may leave its error on the queues; start clean. */
             accel_queue_finish(c.q);
@@ -219,10 +230,9 @@ int cli_demo_main(int argc, char **argv)
 
     printf("%-32s %-7s %10s %16s  %-5s %s\n", "step", "device", "time", "rate", "check", "note");
     for (size_t i = 0; i < demo_step_count; i++) {
-        char t[32], rate[32] = "-";
-        format_ms(res[i].ms, t, sizeof t);
-        if (res[i].rate > 0)
-            snprintf(rate, sizeof rate, "%.2f %s", res[i].rate, res[i].unit);
+        char t[32], rate[32];
+        demo_format_ms(res[i].ms, t, sizeof t);
+        demo_format_rate(res[i].rate, res[i].unit, rate, sizeof rate);
         printf("%-32s %-7s %10s %16s  %-5s %s\n", res[i].label, accel_device_name(c.dev), t, rate,
                res[i].pass ? "PASS" : "FAIL", res[i].note);
     }

@@ -13,17 +13,34 @@
 #include "accel/verify.h"
 #include "cli.h"
 
-void cli_replay_usage(FILE *out)
-{
-    fprintf(out, "usage: accel replay FILE [--device NAME] [--config FILE]\n"
-                 "\n"
-                 "Runs the op of a verify-mode repro file (see verify_repro_dir in\n"
-                 "plugins.ini) again on its device, or on --device, with the recorded input\n"
-                 "bytes, and on the CPU device. Prints whether the device reproduces the\n"
-                 "recorded output bit for bit and whether it agrees with the CPU within the\n"
-                 "tolerance. Exit status: 0 the results agree now, 1 the mismatch is\n"
-                 "still there (or a runtime error), 2 usage error.\n");
-}
+enum { OPT_DEVICE = 'd', OPT_CONFIG = CLI_LONG };
+
+static int replay_main(int argc, char **argv);
+
+static const cli_option options[] = {
+    {"device", OPT_DEVICE, "NAME", "run on this device instead of the recorded one", NULL},
+    {"config", OPT_CONFIG, "FILE", "the plugins.ini to read", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+const cli_command cli_replay_command = {
+    .name = "replay",
+    .summary = "run a verify-mode mismatch (repro file) again",
+    .synopsis = "FILE [--device NAME] [--config FILE]",
+    .description =
+        "Runs the op of a verify-mode repro file (see verify_repro_dir in\n"
+        "plugins.ini) again on its device, or on --device, with the recorded input\n"
+        "bytes, and on the CPU device. Prints whether the device reproduces the\n"
+        "recorded output bit for bit and whether it agrees with the CPU within the\n"
+        "tolerance.",
+    .options = options,
+    .notes = "exit status:\n"
+             "  0  the results agree now\n"
+             "  1  the mismatch is still there, or a runtime error\n"
+             "  2  the command line is wrong",
+    .main = replay_main,
+    .operand_words = NULL,
+};
 
 typedef struct repro {
     char device[128], reference[128];
@@ -122,7 +139,9 @@ static bool parse(FILE *f, repro *r, char *why, size_t cap)
     return true;
 }
 
-/* Run r's op on dev; out gets the output operand's elements. */
+/* Run r's op on dev; out gets the output operand's elements. On failure
+ * prints the stage, the device and accel_last_error() as it was then (the
+ * releases that follow may set another). */
 static accel_status run_on(accel_device *dev, const repro *r, void *out)
 {
     const accel_op_desc *src = &r->d;
@@ -144,27 +163,34 @@ static accel_status run_on(accel_device *dev, const repro *r, void *out)
         st = accel_queue_read(q, bufs[o], 0, out, d.operands[o].count * r->esize);
     if (st == ACCEL_SUCCESS)
         st = accel_queue_finish(q);
+    if (st != ACCEL_SUCCESS) {
+        char what[192];
+        snprintf(what, sizeof what, "running %s on %s", accel_op_name((accel_op_code)d.op),
+                 accel_device_name(dev));
+        cli_runtime_error("replay", st, what);
+    }
     accel_queue_release(q);
     for (int i = 0; i < 4; i++)
         accel_buffer_release(bufs[i]);
     return st;
 }
 
-int cli_replay_main(int argc, char **argv)
+static int replay_main(int argc, char **argv)
 {
     const char *file = NULL, *device = NULL, *config = NULL;
-    for (int i = 1; i < argc;) {
-        int r;
-        if ((r = cli_option_value(argc, argv, &i, "--device", NULL, &device)) ||
-            (r = cli_option_value(argc, argv, &i, "--config", NULL, &config))) {
-            if (r < 0)
-                return cli_usage_error("replay", "%s needs a value", argv[i]);
-            continue;
-        }
-        if (argv[i][0] == '-' || file)
-            return cli_usage_error("replay", "unexpected argument '%s'", argv[i]);
-        file = argv[i++];
+    cli_parser p;
+    cli_parser_init(&p, &cli_replay_command, argc, argv);
+    for (int key; (key = cli_parser_next(&p)) != CLI_OPT_END;) {
+        if (key == CLI_OPT_EXIT)
+            return p.exit_code;
+        if (key == OPT_DEVICE)
+            device = p.value;
+        else if (key == OPT_CONFIG)
+            config = p.value;
     }
+    if (p.next + 1 < argc)
+        return cli_usage_error("replay", "unexpected argument '%s'", argv[p.next + 1]);
+    file = p.next < argc ? argv[p.next] : NULL;
     if (!file)
         return cli_usage_error("replay", "no repro file given");
     if ((device && !device[0]) || (config && !config[0]))
@@ -204,10 +230,13 @@ int cli_replay_main(int argc, char **argv)
     st = accel_device_get_by_name(rt, dname, &dev);
     if (st == ACCEL_SUCCESS)
         st = accel_device_get_by_name(rt, "cpu", &cpu);
-    if (st != ACCEL_SUCCESS || !got || !exp) {
+    if (st != ACCEL_SUCCESS) {
         cli_runtime_error("replay", st, "no such device");
-        if (st != ACCEL_SUCCESS)
-            cli_device_hint("replay", dname);
+        cli_device_hint("replay", dname);
+        goto done;
+    }
+    if (!got || !exp) {
+        cli_runtime_error("replay", ACCEL_ERROR_OUT_OF_HOST_MEMORY, "allocating the outputs");
         goto done;
     }
     printf("accel replay: %s (%s %s) recorded on %s, now on %s\n", file,
@@ -216,10 +245,8 @@ int cli_replay_main(int argc, char **argv)
     st = run_on(dev, &r, got);
     if (st == ACCEL_SUCCESS)
         st = run_on(cpu, &r, exp);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("replay", st, "running the op");
-        goto done;
-    }
+    if (st != ACCEL_SUCCESS)
+        goto done; /* run_on said why */
     bool same = memcmp(got, r.got, n * r.esize) == 0;
     printf("output %s the recorded one bit for bit\n", same ? "reproduces" : "differs from");
     const void *inputs[4] = {r.data[0], r.data[1], r.data[2], r.data[3]};
@@ -227,7 +254,9 @@ int cli_replay_main(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.struct_size = sizeof c;
     st = accel_tolerance_compare(&r.d, inputs, got, exp, &c);
-    if (st == ACCEL_SUCCESS) {
+    if (st != ACCEL_SUCCESS && st != ACCEL_ERROR_MISMATCH) {
+        cli_runtime_error("replay", st, "comparing the outputs");
+    } else if (st == ACCEL_SUCCESS) {
         printf("agrees with %s within tolerance (%s): mismatch not reproduced\n",
                accel_device_name(cpu), c.rule);
         rc = CLI_EXIT_OK;

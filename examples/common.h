@@ -64,8 +64,8 @@ static inline int ex_parse(int argc, char **argv, const char *synopsis, ex_opt *
     longs[n++] = (struct option){"device", required_argument, NULL, 'd'};
     longs[n++] = (struct option){"help", no_argument, NULL, 'h'};
     for (ex_opt *o = opts; o && o->name && n < 17; o++, n++)
-        longs[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-                                   256 + n};
+        longs[n] =
+            (struct option){o->name, o->arg ? required_argument : no_argument, NULL, 256 + n};
     longs[n] = (struct option){NULL, 0, NULL, 0};
     const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
     int key;

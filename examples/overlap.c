@@ -48,8 +48,8 @@ static accel_status run(ctx *x, size_t queues, size_t chunks, int what, double *
             TRY(accel_queue_write(q, x->b, off * sizeof(float), x->hb + off, bytes));
         }
         if (what & DO_ADDS)
-            TRY(accel_add(q, ACCEL_F32, accel_slice_of(x->a, off, m),
-                          accel_slice_of(x->b, off, m), accel_slice_of(x->c, off, m)));
+            TRY(accel_add(q, ACCEL_F32, accel_slice_of(x->a, off, m), accel_slice_of(x->b, off, m),
+                          accel_slice_of(x->c, off, m)));
         if (what & DO_COPIES)
             TRY(accel_queue_read(q, x->c, off * sizeof(float), x->hc + off, bytes));
     }

@@ -194,6 +194,16 @@ def message_cases(accel, plugin_dir, cpu_plugin, work):
     check("demo calls a device of kind OTHER 'other'",
           row and " other Mock device" in row[0] and "CPU Mock" not in row[0], out + err)
 
+    # A GPU backend that did not load: the demo shows its whole reason.
+    ghost = os.path.join(work, "a_rather_long_folder_name_for_the_missing_gpu_backend",
+                         "libaccel_gpu_that_is_not_there.so")
+    ini2 = os.path.join(work, "ghost.ini")
+    write_ini(ini2, "[runtime]\norder = gpu, cpu\n[backend.gpu]\nlibrary = %s\n"
+              "[backend.cpu]\nlibrary = %s\n" % (ghost, cpu_plugin))
+    rc, out, err = run(accel, "demo", "--quick", "--config", ini2)
+    row = [l for l in out.splitlines() if l.startswith("device query")]
+    check("demo shows the whole no-GPU reason", rc == 0 and row and ghost in row[0], out + err)
+
 
 def main():
     accel, source, plugin_dir, cpu_plugin, work = map(os.path.abspath, sys.argv[1:6])

@@ -45,7 +45,13 @@ typedef struct cli_command {
     int (*main)(int argc, char **argv); /* argv[0] is the name; returns a CLI_EXIT_* code */
     /* For completion: words the first operand may be ("add subtract ..."). */
     const char *(*operand_words)(void);
+    /* When set, the description is built from other tables (the op names of
+     * `accel run`) instead of being a fixed string. */
+    const char *(*description_fn)(void);
 } cli_command;
+
+/* The description of cmd: description_fn's text, or description. */
+const char *cli_description(const cli_command *cmd);
 
 extern const cli_command cli_info_command, cli_run_command, cli_verify_command, cli_replay_command,
     cli_bench_command, cli_demo_command;

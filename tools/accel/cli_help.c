@@ -12,6 +12,11 @@ static const cli_option help_option = {"help", 'h', NULL, "print this help and e
 
 /* ------------------------------------------------------------- --help */
 
+const char *cli_description(const cli_command *cmd)
+{
+    return cmd->description_fn ? cmd->description_fn() : cmd->description;
+}
+
 /* "-o, --output FILE" into buf; its length. */
 static int option_label(const cli_option *o, char *buf, size_t cap)
 {
@@ -102,8 +107,8 @@ static void help_synopsis(FILE *out, const cli_command *cmd)
 void cli_help_print(FILE *out, const cli_command *cmd)
 {
     help_synopsis(out, cmd);
-    if (cmd->description)
-        fprintf(out, "\n%s\n", cmd->description);
+    if (cli_description(cmd))
+        fprintf(out, "\n%s\n", cli_description(cmd));
     if (!cmd->name) {
         fprintf(out, "\ncommands:\n");
         for (size_t i = 0; i < cli_command_count; i++)
@@ -224,9 +229,9 @@ static void man_header(FILE *out, const cli_command *cmd)
 void cli_man_print(FILE *out, const cli_command *cmd)
 {
     man_header(out, cmd);
-    if (cmd->description) {
+    if (cli_description(cmd)) {
         fputs(".SH DESCRIPTION\n", out);
-        man_body(out, cmd->description, false);
+        man_body(out, cli_description(cmd), false);
     }
     if (!cmd->name) {
         fputs(".SH COMMANDS\n", out);

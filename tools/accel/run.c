@@ -14,6 +14,7 @@
 enum { OPT_CONFIG = CLI_LONG, OPT_VERIFY, OPT_TIME, OPT_REPORT };
 
 static int run_main(int argc, char **argv);
+static const char *run_description(void);
 
 static const cli_option options[] = {
     {"output", 'o', "FILE",
@@ -41,20 +42,8 @@ const cli_command cli_run_command = {
     .summary = "run one op on .npy files (NumPy names: add, matmul, sum, ...)",
     .synopsis = "OP IN.npy [IN2.npy] -o OUT.npy [--device NAME] [--config FILE]\n"
                 "    [--verify] [--time] [--report]",
-    .description = "Runs one op on NumPy .npy files (little-endian float32 or float64, C order;\n"
-                   "both inputs of one dtype) and writes the result as OUT.npy. Prints on\n"
-                   "stderr which device ran it: the one asked for, or the fallback device\n"
-                   "that ran it instead, with the reason. No broadcasting: shapes must match\n"
-                   "exactly.\n"
-                   "\n"
-                   "ops (NumPy's names):\n"
-                   "  two inputs, same shape:  add subtract multiply divide maximum minimum\n"
-                   "  one input:               negative abs sqrt exp log tanh relu\n"
-                   "  reductions (0-d result): sum max min\n"
-                   "  dot                      1-D x 1-D of equal length -> 0-d\n"
-                   "  matmul                   (m,k) @ (k,n) -> (m,n), or batched\n"
-                   "                           (b,m,k) @ (b,k,n) -> (b,m,n)\n"
-                   "  transpose                (r,c) -> (c,r), as np.ascontiguousarray(x.T)",
+    .description = NULL,
+    .description_fn = run_description,
     .options = options,
     .notes = "exit status:\n"
              "  0  success\n"
@@ -66,6 +55,29 @@ const cli_command cli_run_command = {
     .main = run_main,
     .operand_words = run_op_names,
 };
+
+/* The description with the op names of the op table (run_ops.c). */
+static const char *run_description(void)
+{
+    static char text[2048];
+    snprintf(text, sizeof text,
+             "Runs one op on NumPy .npy files (little-endian float32 or float64, C order;\n"
+             "both inputs of one dtype) and writes the result as OUT.npy. Prints on\n"
+             "stderr which device ran it: the one asked for, or the fallback device\n"
+             "that ran it instead, with the reason. No broadcasting: shapes must match\n"
+             "exactly.\n"
+             "\n"
+             "ops (NumPy's names):\n"
+             "  two inputs, same shape:  %s\n"
+             "  one input:               %s\n"
+             "  reductions (0-d result): %s\n"
+             "  dot                      1-D x 1-D of equal length -> 0-d\n"
+             "  matmul                   (m,k) @ (k,n) -> (m,n), or batched\n"
+             "                           (b,m,k) @ (b,k,n) -> (b,m,n)\n"
+             "  transpose                (r,c) -> (c,r), as np.ascontiguousarray(x.T)",
+             run_op_names_of(RUN_BINARY), run_op_names_of(RUN_UNARY), run_op_names_of(RUN_REDUCE));
+    return text;
+}
 
 typedef struct run_args {
     const char *output, *device, *config;

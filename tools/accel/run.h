@@ -29,6 +29,8 @@ typedef struct run_op {
 const run_op *run_op_find(const char *name);
 /* Every op name, space-separated ("add subtract ..."). */
 const char *run_op_names(void);
+/* The names of the ops of one kind, space-separated. */
+const char *run_op_names_of(run_kind kind);
 /* Number of input files the op takes. */
 int run_op_arity(const run_op *op);
 

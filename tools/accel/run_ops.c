@@ -36,13 +36,27 @@ const run_op *run_op_find(const char *name)
     return NULL;
 }
 
+/* Names of the ops of kind (every op when all) into buf. */
+static const char *names_into(char *buf, size_t cap, bool all, run_kind kind)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < OP_COUNT && n < cap; i++)
+        if (all || ops[i].kind == kind)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", ops[i].name);
+    return buf;
+}
+
 const char *run_op_names(void)
 {
-    static char names[512];
-    if (!names[0])
-        for (size_t i = 0, n = 0; i < OP_COUNT && n < sizeof names; i++)
-            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? " " : "", ops[i].name);
-    return names;
+    static char names[1024];
+    return names_into(names, sizeof names, true, RUN_BINARY);
+}
+
+const char *run_op_names_of(run_kind kind)
+{
+    static char names[6][512];
+    return names_into(names[kind], sizeof names[kind], false, kind);
 }
 
 int run_op_arity(const run_op *op)

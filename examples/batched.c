@@ -65,8 +65,8 @@ int main(int argc, char **argv)
                      {"mem-cap", "BYTES", "device memory the program may use (default 64M)", NULL},
                      {NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv, "[--device NAME] [--n N] [--mem-cap BYTES]", opts, 0);
-    size_t n = ex_option_size(opts, "n", 50000000);
-    cap = ex_option_size(opts, "mem-cap", 64u << 20);
+    size_t n = ex_opt_size(opts, "n", 50000000);
+    cap = ex_opt_size(opts, "mem-cap", 64u << 20);
     accel_runtime *rt = NULL;
     accel_device *dev = NULL, *cpu = NULL;
     accel_queue *q = NULL;

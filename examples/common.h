@@ -94,7 +94,7 @@ static inline int ex_parse(int argc, char **argv, const char *synopsis, ex_opt *
 }
 
 /* The option `name` of opts as given, or NULL. */
-static inline const char *ex_option(const ex_opt *opts, const char *name)
+static inline const char *ex_opt_value(const ex_opt *opts, const char *name)
 {
     for (const ex_opt *o = opts; o && o->name; o++)
         if (strcmp(o->name, name) == 0)
@@ -104,9 +104,9 @@ static inline const char *ex_option(const ex_opt *opts, const char *name)
 
 /* A size option ("--n 10000000", also 1e7 or 64M/1G for bytes); def when absent.
  * Exits with status 2 on a malformed value. */
-static inline size_t ex_option_size(const ex_opt *opts, const char *name, size_t def)
+static inline size_t ex_opt_size(const ex_opt *opts, const char *name, size_t def)
 {
-    const char *s = ex_option(opts, name);
+    const char *s = ex_opt_value(opts, name);
     if (!s)
         return def;
     char *end;
@@ -125,6 +125,28 @@ static inline size_t ex_option_size(const ex_opt *opts, const char *name, size_t
         exit(2);
     }
     return (size_t)(v * unit);
+}
+
+/* The older form, for programs that do not declare their options: the value
+ * after `name` in argv ("--n 1000" or "--n=1000"), or NULL. It checks
+ * nothing else on the command line; ex_parse is the one to use. */
+static inline const char *ex_option(int argc, char **argv, const char *name)
+{
+    size_t len = strlen(name);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], name) == 0 && i + 1 < argc)
+            return argv[i + 1];
+        if (strncmp(argv[i], name, len) == 0 && argv[i][len] == '=')
+            return argv[i] + len + 1;
+    }
+    return NULL;
+}
+
+/* The older form of ex_opt_size (see ex_option); name includes the "--". */
+static inline size_t ex_option_size(int argc, char **argv, const char *name, size_t def)
+{
+    ex_opt one[] = {{name + 2, "N", "", ex_option(argc, argv, name)}, {NULL, NULL, NULL, NULL}};
+    return ex_opt_size(one, name + 2, def);
 }
 
 /* Open the runtime (plugins.ini) and pick --device NAME (ex_parse), else the

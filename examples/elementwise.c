@@ -76,8 +76,8 @@ int main(int argc, char **argv)
                      {"seed", "N", "the random numbers' seed (default 42)", NULL},
                      {NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv, "[--device NAME] [--n N] [--seed N]", opts, 0);
-    size_t n = ex_option_size(opts, "n", 400);
-    uint64_t seed = ex_option_size(opts, "seed", 42);
+    size_t n = ex_opt_size(opts, "n", 400);
+    uint64_t seed = ex_opt_size(opts, "seed", 42);
     accel_runtime *rt = NULL;
     accel_device *dev = NULL;
     accel_queue *q = NULL;

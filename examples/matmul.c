@@ -32,9 +32,9 @@ int main(int argc, char **argv)
     ex_parse(argc, argv, "[--device NAME] [--n N] [--reps N] [--rows N]", opts, 0);
 
     CHECK(ex_open(&rt, &dev));
-    size_t n = ex_option_size(opts, "n", ex_is_gpu(dev) ? 10000 : 1024);
-    size_t reps = ex_option_size(opts, "reps", 3);
-    size_t rows = ex_option_size(opts, "rows", 8);
+    size_t n = ex_opt_size(opts, "n", ex_is_gpu(dev) ? 10000 : 1024);
+    size_t reps = ex_opt_size(opts, "reps", 3);
+    size_t rows = ex_opt_size(opts, "rows", 8);
     rows = rows > n ? n : rows;
     size_t nn = n * n, bytes = nn * sizeof(float);
     CHECK(accel_queue_create(dev, &q));

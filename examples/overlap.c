@@ -82,9 +82,9 @@ int main(int argc, char **argv)
                      {"queues", "N", "queues the pieces are spread over (default 4)", NULL},
                      {NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv, "[--device NAME] [--n N] [--chunks N] [--queues N]", opts, 0);
-    ctx x = {.n = ex_option_size(opts, "n", 10000000)};
-    size_t chunks = ex_option_size(opts, "chunks", 16);
-    size_t queues = ex_option_size(opts, "queues", 4);
+    ctx x = {.n = ex_opt_size(opts, "n", 10000000)};
+    size_t chunks = ex_opt_size(opts, "chunks", 16);
+    size_t queues = ex_opt_size(opts, "queues", 4);
     accel_runtime *rt = NULL;
     size_t bytes = x.n * sizeof(float);
     if (queues < 2 || queues > MAX_QUEUES || chunks < 1) {

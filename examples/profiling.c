@@ -20,8 +20,8 @@ int main(int argc, char **argv)
                      {"m", "N", "size of the m x m matmul (default 2048)", NULL},
                      {NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv, "[--device NAME] [--n N] [--m N]", opts, 0);
-    size_t n = ex_option_size(opts, "n", 10000000);
-    size_t m = ex_option_size(opts, "m", 2048);
+    size_t n = ex_opt_size(opts, "n", 10000000);
+    size_t m = ex_opt_size(opts, "m", 2048);
     size_t vb = n * sizeof(float), mb = m * m * sizeof(float);
     accel_runtime *rt = NULL;
     accel_device *dev = NULL;

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 
 pkgs=(build-essential cmake pkg-config libopenblas-dev libinih-dev libcriterion-dev python3-numpy
-      groff-base man-db)
+  file dpkg-dev git groff-base man-db)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,7 +6,8 @@
   -oVALUE, --name=VALUE and unambiguous prefixes (--dev), and names the
   candidates of an ambiguous one;
 - `accel --help` lists every ACCEL_* variable that core/ and tools/ read
-  (found with a grep of getenv in the source, so a new one cannot be missed);
+  (found with a grep of getenv and of config.c's env() in the source, so a
+  new one cannot be missed);
   `bench --help` names no file of the source tree;
 - `accel info --json` parses with the json module and holds the versions, the
   config, every candidate backend (path, loaded, reason) and every device;
@@ -103,7 +104,8 @@ def help_cases(accel, source):
             for fn in files:
                 if fn.endswith(".c"):
                     with open(os.path.join(dirpath, fn), errors="replace") as f:
-                        names |= set(re.findall(r'getenv\("(ACCEL_[A-Z_]+)"\)', f.read()))
+                        names |= set(re.findall(r'\b(?:secure_getenv|getenv|env)\("(ACCEL_[A-Z_]+)"\)',
+                                                f.read()))
     _, out, _ = run(accel, "--help")
     missing = sorted(n for n in names if n not in out)
     check("accel --help lists the %d variables read (%s)" % (len(names), ", ".join(sorted(names))),

@@ -27,12 +27,11 @@ const cli_command cli_replay_command = {
     .name = "replay",
     .summary = "run a verify-mode mismatch (repro file) again",
     .synopsis = "FILE [--device NAME] [--config FILE]",
-    .description =
-        "Runs the op of a verify-mode repro file (see verify_repro_dir in\n"
-        "plugins.ini) again on its device, or on --device, with the recorded input\n"
-        "bytes, and on the CPU device. Prints whether the device reproduces the\n"
-        "recorded output bit for bit and whether it agrees with the CPU within the\n"
-        "tolerance.",
+    .description = "Runs the op of a verify-mode repro file (see verify_repro_dir in\n"
+                   "plugins.ini) again on its device, or on --device, with the recorded input\n"
+                   "bytes, and on the CPU device. Prints whether the device reproduces the\n"
+                   "recorded output bit for bit and whether it agrees with the CPU within the\n"
+                   "tolerance.",
     .options = options,
     .notes = "exit status:\n"
              "  0  the results agree now\n"
@@ -87,8 +86,8 @@ static bool parse(FILE *f, repro *r, char *why, size_t cap)
             d->flags = u1;
             continue;
         }
-        if (sscanf(line, "scalars %la %la %la %la", &d->scalars[0], &d->scalars[1],
-                   &d->scalars[2], &d->scalars[3]) == 4)
+        if (sscanf(line, "scalars %la %la %la %la", &d->scalars[0], &d->scalars[1], &d->scalars[2],
+                   &d->scalars[3]) == 4)
             continue;
         if (sscanf(line, "seed %" SCNu64, &d->seed) == 1 ||
             sscanf(line, "rng_offset %" SCNu64, &d->rng_offset) == 1 ||
@@ -228,7 +227,8 @@ static int verdict(const repro *r, const void *got, const void *exp, accel_devic
     accel_compare_result c;
     memset(&c, 0, sizeof c);
     c.struct_size = sizeof c;
-    accel_status st = accel_tolerance_compare(&r->d, inputs, got, exp, &c);
+    accel_tolerance_op t;
+    accel_status st = accel_tolerance_compare(cli_tolerance_op(&r->d, &t), inputs, got, exp, &c);
     if (st != ACCEL_SUCCESS && st != ACCEL_ERROR_MISMATCH)
         return cli_runtime_error("replay", st, "comparing the outputs");
     if (st == ACCEL_SUCCESS) {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "accel/npy.h"
+#include "accel/verify.h"
 #include "cli.h"
 
 typedef enum run_kind {
@@ -50,10 +51,9 @@ typedef struct run_job {
  * message on stderr and false (run_shape.c). */
 bool run_output_shape(run_job *j);
 
-/* The op as run_enqueue runs it, as accel/backend.h's plain data, for
- * accel_tolerance_compare (which reads the op, dtype, operand counts, shapes
- * and scalars, never the buffers). */
-accel_op_desc run_describe(const run_job *j);
+/* The op as run_exec.c runs it, for accel_tolerance_compare (which reads
+ * the op, dtype, operand counts, shapes and scalars), and its GEMM shape. */
+accel_tolerance_op run_describe(const run_job *j);
 
 /* Where the op ran: the device asked for, or the fallback device that ran it
  * instead (run_exec.c). */

@@ -37,7 +37,7 @@ static void print_verdict(const accel_compare_result *c, const run_job *j, const
 static accel_status compare(const run_job *j, const void *result, const void *ref,
                             accel_compare_result *c)
 {
-    accel_op_desc d = run_describe(j);
+    accel_tolerance_op d = run_describe(j);
     const void *inputs[4] = {j->in[0].data, j->nin > 1 ? j->in[1].data : NULL, NULL, NULL};
     memset(c, 0, sizeof *c);
     c->struct_size = sizeof *c;

@@ -10,7 +10,7 @@
 static accel_status enqueue_matmul(accel_queue *q, const run_job *j, accel_buffer *const *buf,
                                    accel_buffer *out_buf)
 {
-    accel_op_desc od = run_describe(j);
+    accel_tolerance_op od = run_describe(j);
     if (od.batch_count == 0)
         return ACCEL_SUCCESS; /* nothing to compute; the output is empty */
     accel_gemm_desc d;

@@ -1,36 +1,89 @@
-/* run_ops.c — the ops of `accel run` under NumPy's names: name, shape rule
- * and the accel op each one is. */
+/* run_ops.c — the ops of `accel run` under NumPy's (or SciPy's) names: every
+ * row of the op table (accel/types.h) whose NUMPY column names it, with each
+ * '|'-separated alias, and the shape rule its kind gives. */
 #include <stdio.h>
 #include <string.h>
 
 #include "run.h"
 
-static const run_op ops[] = {
-    {"add", RUN_BINARY, ACCEL_OP_ADD},
-    {"subtract", RUN_BINARY, ACCEL_OP_SUB},
-    {"multiply", RUN_BINARY, ACCEL_OP_MUL},
-    {"divide", RUN_BINARY, ACCEL_OP_DIV},
-    {"maximum", RUN_BINARY, ACCEL_OP_MAX},
-    {"minimum", RUN_BINARY, ACCEL_OP_MIN},
-    {"negative", RUN_UNARY, ACCEL_OP_NEG},
-    {"abs", RUN_UNARY, ACCEL_OP_ABS},
-    {"sqrt", RUN_UNARY, ACCEL_OP_SQRT},
-    {"exp", RUN_UNARY, ACCEL_OP_EXP},
-    {"log", RUN_UNARY, ACCEL_OP_LOG},
-    {"tanh", RUN_UNARY, ACCEL_OP_TANH},
-    {"relu", RUN_UNARY, ACCEL_OP_RELU},
-    {"sum", RUN_REDUCE, ACCEL_OP_SUM},
-    {"max", RUN_REDUCE, ACCEL_OP_REDUCE_MAX},
-    {"min", RUN_REDUCE, ACCEL_OP_REDUCE_MIN},
-    {"dot", RUN_DOT, ACCEL_OP_DOT},
-    {"matmul", RUN_MATMUL, ACCEL_OP_GEMM},
-    {"transpose", RUN_TRANSPOSE, ACCEL_OP_TRANSPOSE},
-};
-#define OP_COUNT (sizeof ops / sizeof ops[0])
+/* The op table's NumPy names and codes. */
+#define ACCEL_X_NUMPY(E, V, NAME, KIND, OPS, READS, DTYPES, TOL, TOLN, COST, RD, WR, FL, NP, ...)  \
+    {NP, ACCEL_OP_##E},
+static const struct {
+    const char *names;
+    accel_op_code code;
+} numpy_rows[] = {ACCEL_OP_LIST(ACCEL_X_NUMPY)};
+#undef ACCEL_X_NUMPY
+#define ROW_COUNT (sizeof numpy_rows / sizeof numpy_rows[0])
+
+/* How `accel run` shapes an op of the table; false for kinds it does not run. */
+static bool kind_of(accel_op_code code, run_kind *out)
+{
+    const accel_op_properties *p = accel_op_info(code);
+    if (!p)
+        return false;
+    switch (p->kind) {
+    case ACCEL_OP_KIND_BINARY:
+        *out = RUN_BINARY;
+        return true;
+    case ACCEL_OP_KIND_UNARY:
+        *out = RUN_UNARY;
+        return true;
+    case ACCEL_OP_KIND_REDUCTION:
+        *out = p->num_operands == 3 ? RUN_DOT : RUN_REDUCE;
+        return true;
+    case ACCEL_OP_KIND_GEMM:
+        *out = RUN_MATMUL;
+        return true;
+    case ACCEL_OP_KIND_TRANSPOSE:
+        *out = RUN_TRANSPOSE;
+        return true;
+    case ACCEL_OP_KIND_FILL:
+    case ACCEL_OP_KIND_COPY:
+    case ACCEL_OP_KIND_AXPBY:
+    case ACCEL_OP_KIND_RANDOM:
+        break;
+    }
+    return false;
+}
+
+#define MAX_OPS 128
+
+static run_op ops[MAX_OPS];
+static size_t op_count;
+static char name_pool[2048];
+
+/* One entry per name, from the op table, on first use. */
+static void build(void)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < ROW_COUNT; i++) {
+        run_kind kind;
+        if (!numpy_rows[i].names || !kind_of(numpy_rows[i].code, &kind))
+            continue;
+        for (const char *n = numpy_rows[i].names; *n && op_count < MAX_OPS;) {
+            size_t len = strcspn(n, "|");
+            if (used + len + 1 > sizeof name_pool)
+                return;
+            memcpy(name_pool + used, n, len);
+            name_pool[used + len] = '\0';
+            ops[op_count++] = (run_op){name_pool + used, kind, numpy_rows[i].code};
+            used += len + 1;
+            n += len + (n[len] == '|');
+        }
+    }
+}
+
+static void ensure_built(void)
+{
+    if (!op_count)
+        build();
+}
 
 const run_op *run_op_find(const char *name)
 {
-    for (size_t i = 0; i < OP_COUNT; i++)
+    ensure_built();
+    for (size_t i = 0; i < op_count; i++)
         if (strcmp(ops[i].name, name) == 0)
             return &ops[i];
     return NULL;
@@ -40,8 +93,9 @@ const run_op *run_op_find(const char *name)
 static const char *names_into(char *buf, size_t cap, bool all, run_kind kind)
 {
     size_t n = 0;
+    ensure_built();
     buf[0] = '\0';
-    for (size_t i = 0; i < OP_COUNT && n < cap; i++)
+    for (size_t i = 0; i < op_count && n < cap; i++)
         if (all || ops[i].kind == kind)
             n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", ops[i].name);
     return buf;

@@ -106,7 +106,7 @@ bool run_output_shape(run_job *j)
     return true;
 }
 
-static void describe_matmul(const run_job *j, accel_op_desc *d)
+static void describe_matmul(const run_job *j, accel_tolerance_op *d)
 {
     uint32_t nd = j->in[0].ndim;
     d->batch_count = nd == 3 ? j->in[0].shape[0] : 1;
@@ -122,19 +122,16 @@ static void describe_matmul(const run_job *j, accel_op_desc *d)
     d->scalars[0] = 1.0; /* alpha; beta = 0 */
 }
 
-accel_op_desc run_describe(const run_job *j)
+accel_tolerance_op run_describe(const run_job *j)
 {
-    accel_op_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel_tolerance_op d;
+    accel_tolerance_op_init(&d);
     d.op = j->op->code;
     d.dtype = j->dt;
-    d.name = j->op->name;
     for (int i = 0; i < j->nin; i++)
-        d.operands[i].count = j->in[i].count;
-    d.operands[j->nin].count = j->out_count;
+        d.counts[i] = j->in[i].count;
+    d.counts[j->nin] = j->out_count;
     d.num_operands = (uint32_t)j->nin + 1;
-    d.batch_count = 1;
     if (j->op->kind == RUN_MATMUL) {
         describe_matmul(j, &d);
     } else if (j->op->kind == RUN_TRANSPOSE) {

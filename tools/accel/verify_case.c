@@ -155,11 +155,12 @@ static accel_status run_side(accel_device *dev, accel_queue *q, const accel_op_d
 
 static void describe(const accel_op_desc *d, char *out, size_t cap)
 {
-    if (d->op == ACCEL_OP_GEMM)
+    const accel_op_properties *p = accel_op_info((accel_op_code)d->op);
+    if (p && p->kind == ACCEL_OP_KIND_GEMM)
         snprintf(out, cap, "m=%zu n=%zu k=%zu trans=%u%u ld=%zu,%zu,%zu batch=%zu alpha=%g beta=%g",
                  d->m, d->n, d->k, d->trans_a, d->trans_b, d->lda, d->ldb, d->ldc, d->batch_count,
                  d->scalars[0], d->scalars[1]);
-    else if (d->op == ACCEL_OP_TRANSPOSE)
+    else if (p && p->kind == ACCEL_OP_KIND_TRANSPOSE)
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
     else
         snprintf(out, cap, "n=%zu", d->operands[0].count);
@@ -167,7 +168,8 @@ static void describe(const accel_op_desc *d, char *out, size_t cap)
 
 static bool reads_output(const accel_op_desc *d)
 {
-    return d->op == ACCEL_OP_AXPBY || d->op == ACCEL_OP_GEMM || d->op == ACCEL_OP_TRANSPOSE;
+    const accel_op_properties *p = accel_op_info((accel_op_code)d->op);
+    return p && p->reads_output;
 }
 
 /* Guards and payloads of every operand; false when out of host memory. */
@@ -256,9 +258,10 @@ static result check_values(vcase *c)
     accel_compare_result r;
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
-    accel_status st =
-        accel_tolerance_compare(c->d, inputs, (const char *)c->got.host[c->out] + skip,
-                                (const char *)c->ref.host[c->out] + skip, &r);
+    accel_tolerance_op t;
+    accel_status st = accel_tolerance_compare(cli_tolerance_op(c->d, &t), inputs,
+                                              (const char *)c->got.host[c->out] + skip,
+                                              (const char *)c->ref.host[c->out] + skip, &r);
     if (r.worst_ratio > vr->worst && isfinite(r.worst_ratio))
         vr->worst = r.worst_ratio;
     if (st != ACCEL_SUCCESS) {

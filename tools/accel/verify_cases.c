@@ -11,18 +11,26 @@ static const size_t sizes_full[] = {0,   1,    2,    3,    4,    5,    7,    8, 
                                     32,  33,   63,   64,   65,   127,  128,  129,  255, 256,
                                     257, 1023, 1024, 1025, 4095, 4096, 4097, 65537};
 static const size_t sizes_quick[] = {0, 1, 3, 4, 5, 31, 127, 128, 129, 4095, 4097};
-static const accel_op_code binary[] = {ACCEL_OP_ADD, ACCEL_OP_SUB, ACCEL_OP_MUL,
-                                       ACCEL_OP_DIV, ACCEL_OP_MAX, ACCEL_OP_MIN};
-static const accel_op_code unary[] = {ACCEL_OP_NEG,  ACCEL_OP_ABS,   ACCEL_OP_SQRT,
-                                      ACCEL_OP_EXP,  ACCEL_OP_LOG,   ACCEL_OP_TANH,
-                                      ACCEL_OP_RELU, ACCEL_OP_SCALE, ACCEL_OP_COPY};
-static const accel_op_code reductions[] = {ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX, ACCEL_OP_REDUCE_MIN,
-                                           ACCEL_OP_DOT};
 static const size_t random_sizes[] = {0, 1, 5, 4097};
 /* Transposes: rows, cols, padding of both leading dimensions. */
 static const size_t transposes[][3] = {{0, 3, 0}, {1, 1, 0},    {3, 5, 0},
                                        {3, 5, 2}, {17, 129, 1}, {128, 129, 0}};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The op table's codes (accel/types.h), for the case lists by kind. */
+#define ACCEL_X_CODE(E, ...) ACCEL_OP_##E,
+static const accel_op_code table_ops[] = {ACCEL_OP_LIST(ACCEL_X_CODE)};
+#undef ACCEL_X_CODE
+
+/* The codes of one kind into out; their number. */
+static size_t ops_of_kind(accel_op_kind kind, accel_op_code *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < COUNT(table_ops) && n < cap; i++)
+        if (accel_op_info(table_ops[i])->kind == kind)
+            out[n++] = table_ops[i];
+    return n;
+}
 
 typedef struct gemm_shape {
     size_t m, n, k;
@@ -120,12 +128,19 @@ static void elementwise(verify_run *vr, accel_dtype dt)
     sizes_of(vr, &sizes, &ns);
     for (size_t s = 0; s < ns; s++)
         one(vr, ACCEL_OP_FILL, dt, 1, sizes[s], sizes[s], -2.75, 0, false);
-    for (size_t o = 0; o < COUNT(binary); o++) {
+    /* Every binary, unary and reduction op of the op table; scale and copy run
+     * as x -> out ops with the unary ones. */
+    accel_op_code binary[64], unary[64];
+    size_t nbinary = ops_of_kind(ACCEL_OP_KIND_BINARY, binary, 64);
+    size_t nunary = ops_of_kind(ACCEL_OP_KIND_UNARY, unary, 62);
+    unary[nunary++] = ACCEL_OP_SCALE;
+    unary[nunary++] = ACCEL_OP_COPY;
+    for (size_t o = 0; o < nbinary; o++) {
         for (size_t s = 0; s < ns; s++)
             one(vr, binary[o], dt, 3, sizes[s], sizes[s], 0, 0, false);
         one(vr, binary[o], dt, 3, 16, 16, 0, 0, true);
     }
-    for (size_t o = 0; o < COUNT(unary); o++) {
+    for (size_t o = 0; o < nunary; o++) {
         bool scale = unary[o] == ACCEL_OP_SCALE;
         for (size_t s = 0; s < ns; s++)
             one(vr, unary[o], dt, 2, sizes[s], sizes[s], scale ? -1.25 : 0.0, 0, false);
@@ -142,7 +157,9 @@ static void reduce(verify_run *vr, accel_dtype dt)
     const size_t *sizes;
     size_t ns;
     sizes_of(vr, &sizes, &ns);
-    for (size_t o = 0; o < COUNT(reductions); o++) {
+    accel_op_code reductions[64];
+    size_t nreductions = ops_of_kind(ACCEL_OP_KIND_REDUCTION, reductions, 64);
+    for (size_t o = 0; o < nreductions; o++) {
         accel_op_code op = reductions[o];
         bool extremum = op != ACCEL_OP_SUM && op != ACCEL_OP_DOT;
         for (size_t s = 0; s < ns + (vr->quick ? 0 : 1); s++) {

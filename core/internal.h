@@ -58,7 +58,8 @@ typedef enum accel__type {
     ACCEL__T_BUFFER = 3,
     ACCEL__T_QUEUE = 4,
     ACCEL__T_EVENT = 5,
-    ACCEL__T_HOST_MEMORY = 6
+    ACCEL__T_HOST_MEMORY = 6,
+    ACCEL__T_RNG = 7
 } accel__type;
 
 /* Pinned host blocks (ACCEL__T_HOST_MEMORY), keyed by their address. */
@@ -328,11 +329,23 @@ struct accel_buffer {
     accel_be_buffer *be;
     size_t bytes;
     void *host_ptr; /* buffer_host_ptr, or NULL */
+    /* Wrapped memory (accel_buffer_wrap): called once the buffer is freed. */
+    accel_release_fn release_fn;
+    void *release_user;
     /* Set (never cleared) when the buffer is passed to an op, transfer or
      * copy: accel_buffer_release waits for the queues only then. */
     atomic_bool enqueued;
     accel_buffer *prev, *next;
 };
+
+/* Register a plugin buffer `be` of dev (an object, not a handle) as a new
+ * live accel_buffer (handle, the runtime's list) with the owner's release
+ * callback (NULL for accel's own memory); *out_buffer gets the public
+ * handle. On failure be is freed and release is not called. fn names the
+ * public call. */
+accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
+                                 accel_release_fn release, void *user, const char *fn,
+                                 accel_buffer **out_buffer);
 
 /* Mark buf as used by queued work (before the work is enqueued). Const
  * because the validation paths hold const pointers; only the flag changes. */

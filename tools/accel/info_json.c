@@ -134,10 +134,11 @@ void info_write_json(FILE *out, const info_view *v)
     key_str(out, "  ", "accel_version", ACCEL_VERSION_STRING, false);
     key_str(out, "  ", "libaccel_version", accel_version(), false);
     key_str(out, "  ", "config", v->config_path[0] ? v->config_path : NULL, false);
+    const char *env_config = getenv("ACCEL_CONFIG"); /* empty counts as unset, as in core */
     key_str(out, "  ", "config_from",
-            v->config_arg            ? "--config"
-            : getenv("ACCEL_CONFIG") ? "ACCEL_CONFIG"
-                                     : "default",
+            v->config_arg                 ? "--config"
+            : env_config && env_config[0] ? "ACCEL_CONFIG"
+                                          : "default",
             false);
     key_str(out, "  ", "error", v->rt ? NULL : v->open_error, false);
     write_environment(out);

@@ -143,6 +143,8 @@ void *accel_cuda__buffer_native_ptr(void *ctx, accel_be_buffer *buf);
 void *accel_cuda__queue_native(void *ctx, accel_be_queue *q);
 int32_t accel_cuda__host_alloc(void *ctx, size_t bytes, void **out);
 void accel_cuda__host_free(void *ctx, void *ptr);
+int32_t accel_cuda__host_register(void *ctx, void *ptr, size_t bytes);
+int32_t accel_cuda__host_unregister(void *ctx, void *ptr);
 
 int32_t accel_cuda__queue_create(void *ctx, uint32_t device, accel_be_queue **out);
 void accel_cuda__queue_destroy(void *ctx, accel_be_queue *q);

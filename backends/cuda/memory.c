@@ -316,3 +316,30 @@ void accel_cuda__host_free(void *vctx, void *ptr)
         (void)cudaFreeHost(ptr);
     (void)cudaGetLastError();
 }
+
+int32_t accel_cuda__host_register(void *vctx, void *ptr, size_t bytes)
+{
+    accel_cuda_ctx *ctx = vctx;
+    /* Portable: pinned for every device, as cudaHostAllocPortable above. */
+    cudaError_t err = cudaHostRegister(ptr, bytes, cudaHostRegisterPortable);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        ctx->host->set_error("cudaHostRegister of %zu bytes at %p: %s", bytes, ptr,
+                             cudaGetErrorString(err));
+        return err == cudaErrorMemoryAllocation ? ACCEL_ERROR_OUT_OF_HOST_MEMORY
+                                                : ACCEL_ERROR_DEVICE;
+    }
+    return ACCEL_SUCCESS;
+}
+
+int32_t accel_cuda__host_unregister(void *vctx, void *ptr)
+{
+    accel_cuda_ctx *ctx = vctx;
+    cudaError_t err = cudaHostUnregister(ptr);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        ctx->host->set_error("cudaHostUnregister of %p: %s", ptr, cudaGetErrorString(err));
+        return ACCEL_ERROR_DEVICE;
+    }
+    return ACCEL_SUCCESS;
+}

@@ -396,6 +396,8 @@ static const accel_backend cuda_backend = {
     .buffer_native_ptr = accel_cuda__buffer_native_ptr,
     .queue_native = accel_cuda__queue_native,
     .buffer_wrap = accel_cuda__buffer_wrap,
+    .host_register = accel_cuda__host_register,
+    .host_unregister = accel_cuda__host_unregister,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);

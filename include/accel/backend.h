@@ -224,7 +224,16 @@ typedef struct accel_backend {
     int32_t (*buffer_wrap)(void *ctx, uint32_t device, void *native_ptr, size_t bytes,
                            accel_be_buffer **out);
 
-    void *reserved[12];
+    /* Optional (added in ABI 1 in what were reserved[4..5]). Page-lock
+     * `bytes` (> 0) of caller-allocated host memory at ptr, of any
+     * alignment, for fast transfers (cudaHostRegister), and undo it. The core
+     * keeps the list of ranges, refuses overlaps and calls unregister only
+     * for a range register accepted. NULL entries: the core records the range
+     * and the memory stays plain (accel_host_register still succeeds). */
+    int32_t (*host_register)(void *ctx, void *ptr, size_t bytes);
+    int32_t (*host_unregister)(void *ctx, void *ptr);
+
+    void *reserved[10];
 } accel_backend;
 
 typedef const accel_backend *(*accel_backend_entry_fn)(void);

@@ -178,8 +178,12 @@ int main(int argc, char **argv)
     accel_queue *q = NULL;
     accel_kernel *k = NULL;
     accel_buffer *x = NULL, *y = NULL;
-    const char *device = ex_option(argc, argv, "--device");
-    int quick = ex_flag(argc, argv, "--quick");
+    ex_opt opts[] = {{"quick", NULL, "small sizes and few repeats", NULL},
+                     {"n", "N", "elements of the bandwidth rows", NULL},
+                     {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick] [--n N]", opts, 0);
+    const char *device = ex_device_name;
+    int quick = ex_opt_value(opts, "quick") != NULL;
     char tmpl[] = "/tmp/accel-kbench-XXXXXX";
     if (!mkdtemp(tmpl)) {
         perror("mkdtemp");
@@ -245,7 +249,7 @@ int main(int argc, char **argv)
     CHECK(accel_queue_create(dev, &q));
     CHECK(accel_kernel_elementwise_create(rt, "axpby", "float32 x, float32 y, float32 a, float32 b",
                                           "float32 z", "z = a * x + b * y", NULL, &k));
-    size_t n = ex_option_size(argc, argv, "--n",
+    size_t n = ex_opt_size(opts, "n",
                               gpu ? ((size_t)1 << 28) : quick ? ((size_t)1 << 20) : ((size_t)1 << 24));
     CHECK(accel_buffer_create(dev, n * 4, &x));
     CHECK(accel_buffer_create(dev, n * 4, &y));

@@ -42,9 +42,11 @@ int main(int argc, char **argv)
     accel_device *dev = NULL, *cpu = NULL;
     accel_kernel *k = NULL;
     float *z = NULL, *zc = NULL;
-    CHECK(ex_open(argc, argv, &rt, &dev));
+    ex_opt opts[] = {{"n", "N", "elements (default 1000003)", NULL}, {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--n N]", opts, 0);
+    CHECK(ex_open(&rt, &dev));
     CHECK(accel_device_get_by_name(rt, "cpu", &cpu));
-    size_t n = ex_option_size(argc, argv, "--n", 1000003);
+    size_t n = ex_opt_size(opts, "n", 1000003);
     /* cupy.ElementwiseKernel('float32 x, float32 y, float32 w', 'float32 z',
      *                        'z = w * (x - y) * (x - y)', 'weighted_sq_diff') */
     CHECK(accel_kernel_elementwise_create(rt, "weighted_sq_diff", "float32 x, float32 y, float32 w",

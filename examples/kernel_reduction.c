@@ -41,10 +41,12 @@ int main(int argc, char **argv)
     accel_device *dev = NULL, *cpu = NULL;
     accel_kernel *k = NULL;
     float *x = NULL, *y = NULL, *yc = NULL;
-    CHECK(ex_open(argc, argv, &rt, &dev));
+    ex_opt opts[] = {{"rows", "N", "rows (default 1001)", NULL}, {"cols", "N", "columns (default 3001)", NULL}, {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--rows N] [--cols N]", opts, 0);
+    CHECK(ex_open(&rt, &dev));
     CHECK(accel_device_get_by_name(rt, "cpu", &cpu));
-    size_t rows = ex_option_size(argc, argv, "--rows", 1001);
-    size_t cols = ex_option_size(argc, argv, "--cols", 3001);
+    size_t rows = ex_opt_size(opts, "rows", 1001);
+    size_t cols = ex_opt_size(opts, "cols", 3001);
     if (rows == 0) {
         fprintf(stderr, "--rows must be at least 1\n");
         goto done;

@@ -66,8 +66,10 @@ int main(int argc, char **argv)
     accel_device *dev = NULL, *cpu = NULL;
     accel_kernel *k = NULL;
     float *c = NULL, *ref = NULL;
-    CHECK(ex_open(argc, argv, &rt, &dev));
-    size_t n = ex_option_size(argc, argv, "--n", ex_is_gpu(dev) ? 10000000 : 1000000);
+    ex_opt opts[] = {{"n", "N", "elements (default 10000000 on a GPU, 1000000 on the CPU)", NULL}, {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--n N]", opts, 0);
+    CHECK(ex_open(&rt, &dev));
+    size_t n = ex_opt_size(opts, "n", ex_is_gpu(dev) ? 10000000 : 1000000);
     if (n > 0x7fffffff) {
         fprintf(stderr, "--n must fit the kernel's int n\n");
         goto done;

@@ -15,18 +15,32 @@
 
 #define EVAL_MAX_INPUTS 16
 
-void cli_run_eval_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: accel run eval EXPR NAME=IN.npy [NAME=IN.npy ...] -o OUT.npy\n"
-            "                 [--device NAME] [--config FILE] [--verify]\n"
-            "\n"
-            "Evaluates the C expression EXPR element by element over the inputs (as\n"
-            "numexpr.evaluate), compiled at run time for the device. Inputs: float32 or\n"
-            "float64 arrays of one shape and dtype, named in EXPR by NAME (a C identifier);\n"
-            "math functions are C's (sqrt, exp, fmin, ...).\n"
-            "example: accel run eval \"2*a + 3*b\" a=a.npy b=b.npy -o c.npy --device cuda\n");
-}
+enum { EVAL_CONFIG = CLI_LONG, EVAL_VERIFY };
+
+static const cli_option eval_options[] = {
+    {"output", 'o', "FILE", "where to write the result (required)", NULL},
+    {"device", 'd', "NAME", "cpu, cuda, cuda:1, ... or default (the default)", NULL},
+    {"config", EVAL_CONFIG, "FILE", "the plugins.ini to read", NULL},
+    {"verify", EVAL_VERIFY, NULL, "run in verify mode against the CPU (4 ulp)", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+/* `accel run eval`: reached from `accel run` (run.c), so it is no
+ * subcommand of its own in cli_commands; --help prints this table. */
+static const cli_command eval_command = {
+    .name = "run eval",
+    .summary = "evaluate an elementwise C expression over .npy files as a user kernel",
+    .synopsis = "EXPR NAME=IN.npy [NAME=IN.npy ...] -o OUT.npy [--device NAME]\n"
+                "    [--config FILE] [--verify]",
+    .description =
+        "Evaluates the C expression EXPR element by element over the inputs (as\n"
+        "numexpr.evaluate), compiled at run time for the device. Inputs: float32 or\n"
+        "float64 arrays of one shape and dtype, named in EXPR by NAME (a C identifier);\n"
+        "math functions are C's (sqrt, exp, fmin, ...).",
+    .options = eval_options,
+    .notes = "example:\n  accel run eval \"2*a + 3*b\" a=a.npy b=b.npy -o c.npy --device cuda",
+    .main = cli_run_eval_main,
+};
 
 int cli_run_eval_main(int argc, char **argv)
 {
@@ -34,41 +48,33 @@ int cli_run_eval_main(int argc, char **argv)
     const char *names[EVAL_MAX_INPUTS], *paths[EVAL_MAX_INPUTS];
     int nin = 0;
     bool verify = false;
-    for (int i = 1; i < argc;) {
-        const char *arg = argv[i];
-        if (cli_is_help(arg)) {
-            cli_run_eval_usage(stdout);
-            return CLI_EXIT_OK;
-        }
-        if (strcmp(arg, "--verify") == 0) {
+    cli_parser p;
+    cli_parser_init(&p, &eval_command, argc, argv);
+    for (int key; (key = cli_parser_next(&p)) != CLI_OPT_END;) {
+        if (key == CLI_OPT_EXIT)
+            return p.exit_code;
+        if (key == 'o')
+            output = p.value;
+        else if (key == 'd')
+            device_name = p.value;
+        else if (key == EVAL_CONFIG)
+            config = p.value;
+        else if (key == EVAL_VERIFY)
             verify = true;
-            i++;
-            continue;
-        }
-        if (arg[0] == '-' && arg[1]) {
-            int r = cli_option_value(argc, argv, &i, "--output", "-o", &output);
-            if (r == 0)
-                r = cli_option_value(argc, argv, &i, "--device", NULL, &device_name);
-            if (r == 0)
-                r = cli_option_value(argc, argv, &i, "--config", NULL, &config);
-            if (r < 0)
-                return cli_usage_error("run eval", "option %s needs a value", arg);
-            if (r == 0)
-                return cli_usage_error("run eval", "unknown option '%s'", arg);
-            continue;
-        }
+    }
+    for (int i = p.next; i < argc; i++) {
+        const char *arg = argv[i];
         if (!expr) {
             expr = arg;
-        } else {
-            const char *eq = strchr(arg, '=');
-            if (!eq || eq == arg || !eq[1])
-                return cli_usage_error("run eval", "'%s' is not NAME=FILE.npy", arg);
-            if (nin == EVAL_MAX_INPUTS)
-                return cli_usage_error("run eval", "at most %d inputs", EVAL_MAX_INPUTS);
-            names[nin] = arg;
-            paths[nin++] = eq + 1;
+            continue;
         }
-        i++;
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg || !eq[1])
+            return cli_usage_error("run eval", "'%s' is not NAME=FILE.npy", arg);
+        if (nin == EVAL_MAX_INPUTS)
+            return cli_usage_error("run eval", "at most %d inputs", EVAL_MAX_INPUTS);
+        names[nin] = arg;
+        paths[nin++] = eq + 1;
     }
     if (!expr || !*expr)
         return cli_usage_error("run eval", "missing EXPR");

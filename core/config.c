@@ -198,6 +198,7 @@ void accel__config_free(accel__config *cfg)
         free(cfg->sections[i].name);
         free(cfg->sections[i].library);
         free(cfg->sections[i].path);
+        free(cfg->sections[i].written);
         kvlist_free(&cfg->sections[i].keys);
     }
     free(cfg->sections);
@@ -795,8 +796,11 @@ static accel_status validate(accel__config *cfg, const char *fn)
         if (!sec->library)
             return accel__fail(ACCEL_ERROR_CONFIG, "%s: %s:%d: [backend.%s] has no library key", fn,
                                cfg->path, sec->line, sec->name);
-        sec->path = join_path(cfg->dir, sec->library);
-        if (!sec->path)
+        sec->written = join_path(cfg->dir, sec->library);
+        char resolved[PATH_MAX];
+        if (sec->written)
+            sec->path = dup_str(realpath(sec->written, resolved) ? resolved : sec->written);
+        if (!sec->written || !sec->path)
             return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
     if (cfg->order_set) {

@@ -40,7 +40,6 @@ static bool add_candidate(accel_runtime *rt, const accel__section *sec, bool in_
     be->section = sec;
     be->in_order = in_order;
     be->allow_insecure = rt->cfg->allow_insecure;
-    be->log_slot = -1;
     be->status = ACCEL_ERROR_PLUGIN_LOAD;
     if (!be->name || !be->path) {
         free(be->name);

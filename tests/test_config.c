@@ -69,7 +69,7 @@ Test(config, valid_file_loads_cpu_and_passes_its_keys)
     accel_backend_info info = tu_backend_info(rt, "cpu");
     cr_assert(info.loaded, "cpu not loaded: %s", info.reason);
     cr_assert_eq(info.status, ACCEL_SUCCESS);
-    cr_assert_eq(info.abi_version, 1u);
+    cr_assert_eq(info.abi_version, 2u);
     cr_assert_geq(info.device_count, 1u);
     cr_assert_str_eq(info.path, tu_realpath(TU_CPU_PLUGIN));
     cr_assert_str_eq(device_name_at(rt, 0), "cpu:0");

@@ -76,7 +76,7 @@ ACCEL_API const char *accel_version(void);
 
 typedef void (*accel_log_fn)(int level, const char *message, void *user);
 
-/** Route log lines (level is accel_log_level of accel/backend.h: 0 debug,
+/** Route log lines (level is accel_log_level of accel/types.h: 0 debug,
  *  1 info, 2 warn, 3 error) to fn instead of stderr; fn NULL restores stderr.
  *  fn may be called from any thread, also from queue workers. */
 ACCEL_API void accel_set_log_callback(accel_log_fn fn, void *user);

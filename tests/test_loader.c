@@ -5,6 +5,7 @@
  * backend configured beside them still loads and computes correctly. */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,5 +336,52 @@ Test(loader, every_backend_logs_under_its_own_name)
                   "no log line of m%d:\n%s", i, tu_log_text());
     }
     cr_assert(!tu_log_contains(ACCEL_LOG_INFO, "plugin: mock ready"), "%s", tu_log_text());
+    accel_runtime_close(rt);
+}
+
+/* ------------------------------------------------------------ struct_size */
+
+/* accel_runtime_backend_info writes no byte past the caller's struct_size,
+ * refuses one smaller than the first version of the struct, and zeroes the
+ * fields of a newer, larger struct that this version lacks. */
+Test(loader, backend_info_honours_struct_size_both_ways)
+{
+    accel_runtime *rt = tu_open_default();
+    const size_t ours = sizeof(accel_backend_info);
+    unsigned char buf[sizeof(accel_backend_info) + 64];
+    accel_backend_info *bi = (accel_backend_info *)(void *)buf;
+    /* too small: refused, nothing written past the struct_size field */
+    uint32_t small[] = {0, 4, 16, (uint32_t)(offsetof(accel_backend_info, device_count))};
+    for (size_t k = 0; k < sizeof small / sizeof *small; k++) {
+        memset(buf, 0xAB, sizeof buf);
+        bi->struct_size = small[k];
+        tu_assert_status(accel_runtime_backend_info(rt, 0, bi), ACCEL_ERROR_INVALID_ARGUMENT,
+                         "struct_size %u", small[k]);
+        cr_assert(strstr(accel_last_error(), "struct_size"), "%s", accel_last_error());
+        for (size_t i = sizeof(uint32_t); i < sizeof buf; i++)
+            cr_assert_eq(buf[i], 0xAB, "struct_size %u: byte %zu written", small[k], i);
+    }
+    /* exactly ours: filled */
+    memset(buf, 0xAB, sizeof buf);
+    bi->struct_size = (uint32_t)ours;
+    tu_ok(accel_runtime_backend_info(rt, 0, bi));
+    cr_assert_eq(bi->struct_size, ours);
+    cr_assert(bi->name && bi->path && bi->reason && (!bi->loaded || bi->device_count >= 1));
+    for (size_t i = ours; i < sizeof buf; i++)
+        cr_assert_eq(buf[i], 0xAB, "byte %zu past the struct written", i);
+    accel_backend_info ref = tu_backend_info(rt, bi->name);
+    cr_assert_str_eq(bi->path, ref.path);
+    cr_assert_eq(bi->abi_version, ref.abi_version);
+    /* larger (a newer caller): our fields, its extra 32 bytes zeroed, the
+     * rest of its memory untouched, struct_size = what was filled */
+    memset(buf, 0xAB, sizeof buf);
+    bi->struct_size = (uint32_t)(ours + 32);
+    tu_ok(accel_runtime_backend_info(rt, 0, bi));
+    cr_assert_eq(bi->struct_size, ours, "struct_size must say how much was filled");
+    cr_assert_str_eq(bi->path, ref.path);
+    for (size_t i = ours; i < ours + 32; i++)
+        cr_assert_eq(buf[i], 0, "byte %zu of the newer caller's fields not zeroed", i);
+    for (size_t i = ours + 32; i < sizeof buf; i++)
+        cr_assert_eq(buf[i], 0xAB, "byte %zu past the caller's struct_size written", i);
     accel_runtime_close(rt);
 }

@@ -10,9 +10,10 @@
 accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer **out_buffer)
 {
     static const char fn[] = "accel_buffer_create";
+    ACCEL__CALL(call);
     if (out_buffer)
         *out_buffer = NULL;
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_buffer)
@@ -31,7 +32,8 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
     buf->bytes = bytes;
     atomic_init(&buf->enqueued, false);
     buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
-    if (accel__handle_add(buf, ACCEL__T_BUFFER, NULL) != ACCEL_SUCCESS) {
+    if (accel__handle_new(ACCEL__T_BUFFER, buf, dev->rt->gate, &buf->handle) !=
+        ACCEL_SUCCESS) {
         vt->buffer_free(dev->be->ctx, buf->be);
         free(buf);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
@@ -40,13 +42,13 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_PUSH(rt->buffers, buf);
     pthread_mutex_unlock(&rt->lock);
-    *out_buffer = buf;
+    *out_buffer = buf->handle;
     return ACCEL_SUCCESS;
 }
 
 void accel__buffer_destroy(accel_buffer *buf)
 {
-    accel__handle_remove(buf);
+    accel__handle_free(buf->handle);
     buf->dev->be->vt->buffer_free(buf->dev->be->ctx, buf->be);
     free(buf);
 }
@@ -54,15 +56,16 @@ void accel__buffer_destroy(accel_buffer *buf)
 void accel_buffer_release(accel_buffer *buf)
 {
     static const char fn[] = "accel_buffer_release";
+    ACCEL__CALL(call);
     if (!buf)
         return;
-    if (accel__handle_check(buf, ACCEL__T_BUFFER, fn, "buf") != ACCEL_SUCCESS) {
+    if (accel__enter(&call, fn, buf, ACCEL__T_BUFFER, "buf", &buf) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
     /* The handle dies first, so that no op or transfer can be enqueued on
      * the buffer while we wait. */
-    accel__handle_remove(buf);
+    accel__handle_free(buf->handle);
     accel_runtime *rt = buf->dev->rt;
     /* As cudaFree: queued work that may still use the buffer finishes first.
      * Any live queue may (copies and fallbacks cross devices), so every one
@@ -86,16 +89,20 @@ void accel_buffer_release(accel_buffer *buf)
 
 size_t accel_buffer_size(const accel_buffer *buf)
 {
-    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_size", "buf") != ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_buffer_size", buf, ACCEL__T_BUFFER, "buf", &buf) !=
+        ACCEL_SUCCESS)
         return 0;
     return buf->bytes;
 }
 
 accel_device *accel_buffer_device(const accel_buffer *buf)
 {
-    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_device", "buf") != ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_buffer_device", buf, ACCEL__T_BUFFER, "buf", &buf) !=
+        ACCEL_SUCCESS)
         return NULL;
-    return buf->dev;
+    return buf->dev->handle;
 }
 
 /* ------------------------------------------------------- pinned host memory */
@@ -103,9 +110,10 @@ accel_device *accel_buffer_device(const accel_buffer *buf)
 accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr)
 {
     static const char fn[] = "accel_host_alloc";
+    ACCEL__CALL(call);
     if (out_ptr)
         *out_ptr = NULL;
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_ptr)
@@ -177,7 +185,7 @@ void accel_host_free(accel_device *dev, void *ptr)
         return;
     }
     accel__host_block *hb = value;
-    if (dev != hb->dev)
+    if (dev != hb->dev->handle)
         accel__log(ACCEL_LOG_DEBUG,
                    "accel_host_free: ptr was allocated for %s; freeing it through that device",
                    hb->dev->name);

@@ -11,10 +11,6 @@
 #include "ceilings.h"
 #include "cpu.h"
 
-#if ACCEL_CPU_HAVE_OPENBLAS
-#include <cblas.h>
-#endif
-
 #define ACCEL_CPU_ALIGN 64
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);
@@ -130,22 +126,29 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
     }
     ctx->threads = threads;
 
-#if ACCEL_CPU_HAVE_OPENBLAS
-    /* Process-wide in OpenBLAS: set only when configured, so that by default
-     * $OPENBLAS_NUM_THREADS (or OpenBLAS's own choice) still applies. */
-    if (configured)
-        openblas_set_num_threads(threads);
-    /* "OpenBLAS 0.3.21 DYNAMIC_ARCH ..." -> "OpenBLAS 0.3.21" */
-    const char *cfg = openblas_get_config();
-    if (cfg) {
-        const char *sp = strchr(cfg, ' ');
-        const char *sp2 = sp ? strchr(sp + 1, ' ') : NULL;
-        int len = sp2 ? (int)(sp2 - cfg) : (int)strlen(cfg);
-        snprintf(ctx->blas_version, sizeof ctx->blas_version, "%.*s", len, cfg);
+    /* GEMM calls the OpenBLAS bound here (blas.c), whatever other BLAS the
+     * host program linked. */
+    const accel_cpu_blas *blas = accel_cpu__blas();
+    if (blas->ok) {
+        /* Process-wide in OpenBLAS: set only when configured, so that by
+         * default $OPENBLAS_NUM_THREADS (or OpenBLAS's own choice) applies. */
+        if (configured && blas->set_num_threads)
+            blas->set_num_threads(threads);
+        snprintf(ctx->blas_version, sizeof ctx->blas_version, "%s", blas->version);
+        /* The file's folder tells Debian's variants apart (openblas-pthread,
+         * openblas-openmp, openblas64-...). */
+        const char *slash = strrchr(blas->path, '/');
+        const char *dir = slash ? slash : blas->path;
+        while (dir > blas->path && dir[-1] != '/')
+            --dir;
+        snprintf(ctx->blas_variant, sizeof ctx->blas_variant, "%.*s",
+                 slash ? (int)(slash - dir) : (int)strlen(dir), dir);
+        host->log(ACCEL_LOG_INFO, "GEMM through %s from %s (bound by the plugin itself)",
+                  blas->config, blas->path);
+    } else {
+        snprintf(ctx->blas_version, sizeof ctx->blas_version, "no BLAS");
+        host->log(ACCEL_LOG_WARN, "GEMM is unavailable: %s", blas->error);
     }
-#else
-    snprintf(ctx->blas_version, sizeof ctx->blas_version, "CBLAS");
-#endif
 
     char model[96];
     read_cpu_model(model, sizeof model);
@@ -183,7 +186,10 @@ static int32_t cpu_device_properties(void *vctx, uint32_t device, accel_device_p
     read_memory(&p.memory_total, &p.memory_free);
     p.dtypes = (1u << ACCEL_F32) | (1u << ACCEL_F64) | (1u << ACCEL_F16) | (1u << ACCEL_BF16);
     p.host_accessible = 1;
+    /* driver / runtime: the bound BLAS's folder and version
+     * ("openblas-pthread" / "OpenBLAS 0.3.21"). */
     snprintf(p.runtime_version, sizeof p.runtime_version, "%s", ctx->blas_version);
+    snprintf(p.driver_version, sizeof p.driver_version, "%s", ctx->blas_variant);
     /* An older core passes a shorter struct: fill only what it has. */
     size_t n = out->struct_size && out->struct_size < sizeof p ? out->struct_size : sizeof p;
     uint32_t caller_size = out->struct_size ? out->struct_size : (uint32_t)sizeof p;

@@ -143,11 +143,11 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
             --dir;
         snprintf(ctx->blas_variant, sizeof ctx->blas_variant, "%.*s",
                  slash ? (int)(slash - dir) : (int)strlen(dir), dir);
-        host->log(ACCEL_LOG_INFO, "GEMM through %s from %s (bound by the plugin itself)",
-                  blas->config, blas->path);
+        host->log(host->host_ctx, ACCEL_LOG_INFO,
+                  "GEMM through %s from %s (bound by the plugin itself)", blas->config, blas->path);
     } else {
         snprintf(ctx->blas_version, sizeof ctx->blas_version, "no BLAS");
-        host->log(ACCEL_LOG_WARN, "GEMM is unavailable: %s", blas->error);
+        host->log(host->host_ctx, ACCEL_LOG_WARN, "GEMM is unavailable: %s", blas->error);
     }
 
     char model[96];

@@ -58,7 +58,8 @@ typedef enum accel__type {
     ACCEL__T_BUFFER = 3,
     ACCEL__T_QUEUE = 4,
     ACCEL__T_EVENT = 5,
-    ACCEL__T_HOST_MEMORY = 6
+    ACCEL__T_HOST_MEMORY = 6,
+    ACCEL__T_RNG = 7
 } accel__type;
 
 /* Pinned host blocks (ACCEL__T_HOST_MEMORY), keyed by their address. */
@@ -345,11 +346,23 @@ struct accel_buffer {
     accel_be_buffer *be;
     size_t bytes;
     void *host_ptr; /* buffer_host_ptr, or NULL */
+    /* Wrapped memory (accel_buffer_wrap): called once the buffer is freed. */
+    accel_release_fn release_fn;
+    void *release_user;
     /* Set (never cleared) when the buffer is passed to an op, transfer or
      * copy: accel_buffer_release waits for the queues only then. */
     atomic_bool enqueued;
     accel_buffer *prev, *next;
 };
+
+/* Register a plugin buffer `be` of dev (an object, not a handle) as a new
+ * live accel_buffer (handle, the runtime's list) with the owner's release
+ * callback (NULL for accel's own memory); *out_buffer gets the public
+ * handle. On failure be is freed and release is not called. fn names the
+ * public call. */
+accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
+                                 accel_release_fn release, void *user, const char *fn,
+                                 accel_buffer **out_buffer);
 
 /* Mark buf as used by queued work (before the work is enqueued). Const
  * because the validation paths hold const pointers; only the flag changes. */
@@ -405,6 +418,7 @@ struct accel_runtime {
     accel_queue *queues;
     accel_event *events;
     accel__host_block *host_blocks;
+    struct accel__host_reg *host_regs; /* accel_host_register ranges (host_register.c) */
     struct accel__trace *trace; /* ACCEL_TRACE state, NULL when not tracing (trace.c) */
     /* Verify mode, fallback and the placement report (verify.c, fallback.c,
      * report.c). checked: ops take the checked branch of accel__submit
@@ -442,6 +456,11 @@ void accel__devices_free(accel_runtime *rt);
 /* Create the device's staging queue if it has none yet. Users lock
  * dev->staging_lock around their calls on it. */
 accel_status accel__staging_ensure(accel_device *dev, const char *fn);
+
+/* host_register.c: one registered host range; undo every one left at close
+ * (before the backends shut down). */
+typedef struct accel__host_reg accel__host_reg;
+void accel__host_regs_free(accel_runtime *rt);
 
 /* buffer.c, queue.c, event.c: teardown at accel_runtime_close. */
 void accel__buffer_destroy(accel_buffer *buf);
@@ -500,8 +519,8 @@ void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev
  * (accel__staging_ensure must have succeeded). Called from host functions of
  * other backends' queues (fallback, verify mode). Returns the first failure
  * with its message as the thread's last error. */
-accel_status accel__staging_run_op(accel_device *dev, const accel_op_desc *d,
-                                   void *const host[4], bool write_output, void *out_host);
+accel_status accel__staging_run_op(accel_device *dev, const accel_op_desc *d, void *const host[4],
+                                   bool write_output, void *out_host);
 /* Blocking transfer on dev's staging queue: host -> buf (to_device) or buf
  * -> host, bytes at byte offset. Same locking and errors as above. */
 accel_status accel__staging_transfer(accel_device *dev, bool to_device, accel_be_buffer *buf,
@@ -534,8 +553,8 @@ void accel__trace_close(accel_runtime *rt);
  * after the call returned rc (a failed call's span is dropped). cat is "op"
  * or "transfer"; bytes, flops and n go to the span's arguments. */
 #define ACCEL__NO_SPAN SIZE_MAX
-size_t accel__trace_begin_locked(accel_queue *q, const char *name, const char *cat,
-                                 uint32_t dtype, uint64_t bytes, uint64_t flops, uint64_t n);
+size_t accel__trace_begin_locked(accel_queue *q, const char *name, const char *cat, uint32_t dtype,
+                                 uint64_t bytes, uint64_t flops, uint64_t n);
 void accel__trace_end_locked(accel_queue *q, size_t span, int32_t rc);
 /* -------------------------------------- verify.c, fallback.c, report.c */
 

@@ -234,6 +234,7 @@ void accel_runtime_close(accel_runtime *rt)
         ACCEL__LIST_REMOVE(rt->buffers, buf);
         accel__buffer_destroy(buf);
     }
+    accel__host_regs_free(rt);
     while (rt->host_blocks) {
         accel__host_block *hb = rt->host_blocks;
         ACCEL__LIST_REMOVE(rt->host_blocks, hb);

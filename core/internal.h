@@ -179,8 +179,9 @@ typedef struct accel__section {
     char *name;         /* NAME */
     int line;           /* line of the section header */
     char *library;      /* as written */
-    char *path;         /* library joined to the config's folder (not resolved:
-                           security.c checks every component of it) */
+    char *written;      /* library joined to the config's folder, links kept
+                           (security.c checks every component of it) */
+    char *path;         /* the same, resolved (realpath) when it exists */
     accel__kvlist keys; /* every key of the section, library included */
 } accel__section;
 
@@ -267,6 +268,18 @@ const char *accel__config_where(const accel__config *cfg, accel__key key, char *
 
 /* ------------------------------------------------------------ loader.c */
 
+/* accel_host_services as ABI 1 had it: log and set_error without host_ctx
+ * (accel/backend.h, ABI history). Same size and layout otherwise. */
+typedef struct accel__host_services_v1 {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    void *host_ctx;
+    void (*log)(int level, const char *fmt, ...);
+    void (*set_error)(const char *fmt, ...);
+    const char *(*config_get)(void *host_ctx, const char *key);
+    void *reserved[8];
+} accel__host_services_v1;
+
 /* One backend candidate: what the configuration asked for and what loading
  * it gave. */
 typedef struct accel__backend {
@@ -284,8 +297,12 @@ typedef struct accel__backend {
     void *dl;
     const accel_backend *vt;
     void *ctx;
-    int log_slot;
-    accel_host_services host;
+    /* what the plugin's init got: the host services of its ABI version */
+    union {
+        accel_host_services v2;
+        accel__host_services_v1 v1;
+    } host;
+    const void *abi1_base; /* ABI 1 plugins: load address, to name their log lines */
     uint32_t first_device; /* index of its device 0 in the runtime's list */
 } accel__backend;
 

@@ -77,7 +77,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
         return accel_cpu__kernel_enqueue(ctx, q, &d);
 
     if (!supported(d.op, d.dtype)) {
-        ctx->host->set_error("%s: op %u on dtype %s is not supported by the cpu backend", name,
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: op %u on dtype %s is not supported by the cpu backend", name,
                              (unsigned)d.op, dtype_name(d.dtype));
         return ACCEL_ERROR_UNSUPPORTED;
     }
@@ -116,7 +117,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     case ACCEL_OP_REDUCE_MAX:
     case ACCEL_OP_REDUCE_MIN:
         if (op.count[0] == 0) {
-            ctx->host->set_error("%s: the %s of 0 elements is undefined (no identity)", name,
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%s: the %s of 0 elements is undefined (no identity)", name,
                                  d.op == ACCEL_OP_REDUCE_MAX ? "maximum" : "minimum");
             return ACCEL_ERROR_INVALID_ARGUMENT;
         }
@@ -125,7 +127,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
         /* OpenBLAS's cblas takes 32-bit ints (LP64 build). */
         if (op.m > INT_MAX || op.n > INT_MAX || op.k > INT_MAX || op.lda > INT_MAX ||
             op.ldb > INT_MAX || op.ldc > INT_MAX) {
-            ctx->host->set_error("%s: m, n, k and leading dimensions must be at most %d on the "
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%s: m, n, k and leading dimensions must be at most %d on the "
                                  "cpu backend (32-bit BLAS)",
                                  name, INT_MAX);
             return ACCEL_ERROR_UNSUPPORTED;
@@ -133,7 +136,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
         break;
     case ACCEL_OP_RANDOM_NORMAL:
         if (!(op.scalars[1] >= 0.0)) {
-            ctx->host->set_error("%s: stddev %g must be >= 0", name, op.scalars[1]);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: stddev %g must be >= 0", name,
+                                 op.scalars[1]);
             return ACCEL_ERROR_INVALID_ARGUMENT;
         }
         break;

@@ -26,7 +26,8 @@ int32_t accel_cuda__fail(const accel_cuda_ctx *ctx, cudaError_t err, const char 
         status = ACCEL_ERROR_DEVICE;
         break;
     }
-    ctx->host->set_error("%s: %s: %s", what, cudaGetErrorName(err), cudaGetErrorString(err));
+    ctx->host->set_error(ctx->host->host_ctx, "%s: %s: %s", what, cudaGetErrorName(err),
+                         cudaGetErrorString(err));
     /* Clears non-sticky errors; a sticky one (a kernel fault) stays anyway. */
     (void)cudaGetLastError();
     return status;
@@ -35,9 +36,9 @@ int32_t accel_cuda__fail(const accel_cuda_ctx *ctx, cudaError_t err, const char 
 int32_t accel_cuda__fail_async(const accel_cuda_ctx *ctx, cudaError_t err, const char *what,
                                const char *last_op)
 {
-    ctx->host->set_error("%s: queued work failed: %s: %s (last op enqueued: %s)", what,
-                         cudaGetErrorName(err), cudaGetErrorString(err),
-                         last_op && last_op[0] ? last_op : "none");
+    ctx->host->set_error(
+        ctx->host->host_ctx, "%s: queued work failed: %s: %s (last op enqueued: %s)", what,
+        cudaGetErrorName(err), cudaGetErrorString(err), last_op && last_op[0] ? last_op : "none");
     (void)cudaGetLastError();
     return ACCEL_ERROR_DEVICE;
 }
@@ -124,7 +125,8 @@ static int32_t parse_tf32(accel_cuda_ctx *ctx, const char *v)
         char *end = NULL;
         unsigned long idx = strtoul(p, &end, 10);
         if (end == p || !isdigit((unsigned char)*p)) {
-            ctx->host->set_error("[backend.cuda] tf32 = '%s': expected true, false or a list of "
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "[backend.cuda] tf32 = '%s': expected true, false or a list of "
                                  "device indices",
                                  v);
             return ACCEL_ERROR_CONFIG;
@@ -132,7 +134,8 @@ static int32_t parse_tf32(accel_cuda_ctx *ctx, const char *v)
         if (idx < ctx->device_count)
             ctx->devices[idx].tf32 = 1;
         else
-            ctx->host->log(ACCEL_LOG_WARN, "tf32: there is no device cuda:%lu; ignored", idx);
+            ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_WARN,
+                           "tf32: there is no device cuda:%lu; ignored", idx);
         p = end;
     }
     return ACCEL_SUCCESS;
@@ -181,7 +184,7 @@ static int32_t unavailable(const accel_host_services *host, cudaError_t err)
     if (driver)
         format_version(dv, driver);
     format_version(rv, runtime);
-    host->set_error("%s: cudaGetDeviceCount: %s: %s (driver %s, runtime %s)", hint,
+    host->set_error(host->host_ctx, "%s: cudaGetDeviceCount: %s: %s (driver %s, runtime %s)", hint,
                     cudaGetErrorName(err), cudaGetErrorString(err), dv, rv);
     (void)cudaGetLastError();
     return ACCEL_ERROR_UNAVAILABLE;
@@ -207,8 +210,8 @@ static void enable_peer_access(accel_cuda_ctx *ctx)
             }
             cudaError_t err = cudaDeviceEnablePeerAccess(ctx->devices[j].ordinal, 0);
             if (err != cudaSuccess && err != cudaErrorPeerAccessAlreadyEnabled)
-                ctx->host->log(ACCEL_LOG_INFO, "peer access cuda:%u -> cuda:%u: %s", i, j,
-                               cudaGetErrorString(err));
+                ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_INFO,
+                               "peer access cuda:%u -> cuda:%u: %s", i, j, cudaGetErrorString(err));
             (void)cudaGetLastError();
         }
     }
@@ -222,21 +225,23 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
     if (err != cudaSuccess)
         return unavailable(host, err);
     if (count <= 0) {
-        host->set_error("no CUDA-capable GPU is visible (check CUDA_VISIBLE_DEVICES)");
+        host->set_error(host->host_ctx,
+                        "no CUDA-capable GPU is visible (check CUDA_VISIBLE_DEVICES)");
         return ACCEL_ERROR_UNAVAILABLE;
     }
 
     int caching = 1;
     const char *v = host->config_get(host->host_ctx, "caching_allocator");
     if (v && (caching = parse_bool(v)) < 0) {
-        host->set_error("[backend.cuda] caching_allocator = '%s': expected true or false", v);
+        host->set_error(host->host_ctx,
+                        "[backend.cuda] caching_allocator = '%s': expected true or false", v);
         return ACCEL_ERROR_CONFIG;
     }
 
     accel_cuda_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx || !(ctx->devices = calloc((size_t)count, sizeof *ctx->devices))) {
         free(ctx);
-        host->set_error("out of host memory for %d CUDA devices", count);
+        host->set_error(host->host_ctx, "out of host memory for %d CUDA devices", count);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     ctx->host = host;
@@ -262,8 +267,9 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
             (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ord)) !=
                 cudaSuccess ||
             (err = accel_cuda__probe_kernels()) != cudaSuccess) {
-            host->log(ACCEL_LOG_WARN, "CUDA device %d (sm_%d%d) is not usable: %s: %s", ord, major,
-                      minor, cudaGetErrorName(err), cudaGetErrorString(err));
+            host->log(host->host_ctx, ACCEL_LOG_WARN,
+                      "CUDA device %d (sm_%d%d) is not usable: %s: %s", ord, major, minor,
+                      cudaGetErrorName(err), cudaGetErrorString(err));
             (void)cudaGetLastError();
             last_err = err;
             continue;
@@ -283,7 +289,7 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
         accel_cuda__alloc_init(&d->alloc, caching);
     }
     if (ctx->device_count == 0) {
-        host->set_error("none of the %d CUDA devices is usable: %s: %s", count,
+        host->set_error(host->host_ctx, "none of the %d CUDA devices is usable: %s: %s", count,
                         cudaGetErrorName(last_err), cudaGetErrorString(last_err));
         destroy_ctx(ctx);
         return ACCEL_ERROR_UNAVAILABLE;
@@ -302,10 +308,11 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
     enable_peer_access(ctx);
     accel_cuda__cublas_load(&ctx->blas);
     if (!ctx->blas.loaded)
-        host->log(ACCEL_LOG_WARN, "GEMM is unavailable on CUDA devices: %s", ctx->blas.error);
+        host->log(host->host_ctx, ACCEL_LOG_WARN, "GEMM is unavailable on CUDA devices: %s",
+                  ctx->blas.error);
     for (uint32_t i = 0; i < ctx->device_count; ++i)
-        host->log(ACCEL_LOG_DEBUG, "cuda:%u = CUDA device %d, %s, sm_%u, %u SMs%s", i,
-                  ctx->devices[i].ordinal, ctx->devices[i].name,
+        host->log(host->host_ctx, ACCEL_LOG_DEBUG, "cuda:%u = CUDA device %d, %s, sm_%u, %u SMs%s",
+                  i, ctx->devices[i].ordinal, ctx->devices[i].name,
                   ctx->devices[i].compute_capability, ctx->devices[i].sm_count,
                   ctx->devices[i].tf32 ? ", TF32 GEMM allowed" : "");
     *out_ctx = ctx;

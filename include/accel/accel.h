@@ -76,7 +76,7 @@ ACCEL_API const char *accel_version(void);
 
 typedef void (*accel_log_fn)(int level, const char *message, void *user);
 
-/** Route log lines (level is accel_log_level of accel/backend.h: 0 debug,
+/** Route log lines (level is accel_log_level of accel/types.h: 0 debug,
  *  1 info, 2 warn, 3 error) to fn instead of stderr; fn NULL restores stderr.
  *  fn may be called from any thread, also from queue workers. */
 ACCEL_API void accel_set_log_callback(accel_log_fn fn, void *user);
@@ -124,7 +124,13 @@ typedef struct accel_backend_info {
 ACCEL_API uint32_t accel_runtime_backend_count(const accel_runtime *rt);
 
 /** Copy candidate `index`'s record; strings live as long as the runtime.
- *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_RANGE. */
+ *  Set out_info->struct_size = sizeof(accel_backend_info) first: at most that
+ *  many bytes are written (a caller built against an older, smaller struct
+ *  gets the fields it knows; one built against a newer, larger one gets its
+ *  extra fields zeroed), and out_info->struct_size then says how many bytes
+ *  this library filled. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_OUT_OF_RANGE, ACCEL_ERROR_INVALID_ARGUMENT (out_info NULL, or
+ *  its struct_size smaller than the first version of the struct). */
 ACCEL_API accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
                                         accel_backend_info *out_info);
 

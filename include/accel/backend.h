@@ -11,7 +11,8 @@
  *   plugin, so a plugin may trust its arguments (offsets and counts are in
  *   range, operands live on the queue's device unless a function says otherwise).
  * - Status values are accel_status codes (accel/types.h). A plugin explains a
- *   failure with host->set_error() on the calling thread before returning it.
+ *   failure with host->set_error(host->host_ctx, ...) on the calling thread
+ *   before returning it.
  * - Queues are in-order and asynchronous: queue_* and op_execute enqueue and
  *   return. An error found while running enqueued work is kept on the queue
  *   (the first one, with the op's name) and returned, then cleared, by the next
@@ -31,35 +32,52 @@ extern "C" {
 #endif
 
 /* Bumped on any incompatible change of accel_backend, accel_host_services or
- * accel_op_desc. Appending fields (struct_size grows) is compatible. */
-#define ACCEL_BACKEND_ABI_VERSION 1u
+ * accel_op_desc. Appending fields (struct_size grows) is compatible.
+ *
+ * ABI history (the core loads every version from ACCEL_BACKEND_ABI_OLDEST
+ * to ACCEL_BACKEND_ABI_VERSION; a plugin's abi_version says which table and
+ * host services it was built for, and the core hands each plugin the host
+ * services of its own version):
+ *
+ *   1  The first ABI. accel_host_services' log and set_error took no
+ *      context, so the core could not tell which backend was calling.
+ *      measure_ceilings was added later in what was reserved[0] (same
+ *      offset, same struct size; older plugins have NULL there).
+ *   2  log and set_error take host_ctx as their first argument, like
+ *      config_get: every callback knows its backend. accel_backend and
+ *      accel_op_desc are unchanged. A plugin moves from 1 to 2 by passing
+ *      host->host_ctx first and setting abi_version to 2.
+ */
+#define ACCEL_BACKEND_ABI_VERSION 2u
+#define ACCEL_BACKEND_ABI_OLDEST 1u
 
 #define ACCEL_BACKEND_ENTRY_SYMBOL "accel_backend_entry"
 
-/* Log levels, lowest first. */
-typedef enum accel_log_level {
-    ACCEL_LOG_DEBUG = 0,
-    ACCEL_LOG_INFO = 1,
-    ACCEL_LOG_WARN = 2,
-    ACCEL_LOG_ERROR = 3,
-    ACCEL_LOG_OFF = 4
-} accel_log_level;
+/* Log levels: accel_log_level of accel/types.h. */
 
 /* Plugin-defined objects; the core only passes the pointers back. */
 typedef struct accel_be_buffer accel_be_buffer;
 typedef struct accel_be_queue accel_be_queue;
 typedef struct accel_be_event accel_be_event;
 
-/* Services the core gives a plugin at init. Valid until shutdown returns. */
+#if defined(__GNUC__)
+#define ACCEL_BACKEND_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ACCEL_BACKEND_PRINTF(f, a)
+#endif
+
+/* Services the core gives a plugin at init. Valid until shutdown returns.
+ * Every callback takes host_ctx first (the core's record of this backend)
+ * and may be called from any thread. */
 typedef struct accel_host_services {
     uint32_t struct_size;
-    uint32_t abi_version;
-    void *host_ctx; /* pass back as the first argument of config_get */
+    uint32_t abi_version; /* ACCEL_BACKEND_ABI_VERSION of the core's side */
+    void *host_ctx;       /* pass back as the first argument of every callback */
     /* Logs through the runtime's log callback and level, prefixed with the
-     * backend's name. printf-style. */
-    void (*log)(int level, const char *fmt, ...);
+     * backend's name ("cpu: ..."). printf-style. */
+    void (*log)(void *host_ctx, int level, const char *fmt, ...) ACCEL_BACKEND_PRINTF(3, 4);
     /* Sets the calling thread's accel_last_error() message. printf-style. */
-    void (*set_error)(const char *fmt, ...);
+    void (*set_error)(void *host_ctx, const char *fmt, ...) ACCEL_BACKEND_PRINTF(2, 3);
     /* Value of KEY in this backend's own [backend.NAME] section of
      * plugins.ini, or NULL when absent. The string lives until shutdown. */
     const char *(*config_get)(void *host_ctx, const char *key);

@@ -265,6 +265,16 @@ typedef struct accel_ceilings {
     uint64_t reserved[8];
 } accel_ceilings;
 
+/* Log levels, lowest first (accel_set_log_level, the log callback, the
+ * plugins' host->log). */
+typedef enum accel_log_level {
+    ACCEL_LOG_DEBUG = 0,
+    ACCEL_LOG_INFO = 1,
+    ACCEL_LOG_WARN = 2,
+    ACCEL_LOG_ERROR = 3,
+    ACCEL_LOG_OFF = 4
+} accel_log_level;
+
 #ifdef __cplusplus
 }
 #endif

@@ -419,6 +419,7 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
      * the handle is looked at a second time, so that accel_runtime_close
      * (which kills the handles, then waits for the count) either sees this
      * call or this call sees the handle dead. */
+    accel__call_leave(c); /* a call enters once; never leak an earlier count */
     const accel__arg *a = &args[0];
     accel__type type;
     accel__gate *gate;

@@ -20,6 +20,23 @@
  * - Thread safety: every function may be called from any thread. One queue may
  *   be used from several threads; the order of ops enqueued concurrently on the
  *   same queue is then whatever order the calls took.
+ * - Versioned structs (struct_size first; options, descriptors and records):
+ *   fields are only appended. A struct_size below the struct's first
+ *   version is ACCEL_ERROR_INVALID_ARGUMENT and nothing else of the struct
+ *   is read or written. Passed in, the first min(struct_size, the library's
+ *   size) bytes are read and missing fields keep their _init values; filled
+ *   out, at most that many bytes are written and struct_size is set to the
+ *   number written, so a caller built against an older, smaller struct is
+ *   never overrun. Set struct_size (or call the _init function) before
+ *   every call that fills a struct.
+ * - Handles are opaque values, not addresses: a released handle (or one of
+ *   a closed runtime) stays ACCEL_ERROR_INVALID_HANDLE however memory is
+ *   reused, and a handle value is never given out twice. The handles of
+ *   one call must come from one runtime (else ACCEL_ERROR_DEVICE_MISMATCH,
+ *   naming both runtimes as #N, in the order they were opened).
+ * - fork: a runtime is unusable in a forked child (its queue threads and
+ *   device contexts stay in the parent); every call with its handles there
+ *   returns ACCEL_ERROR_UNAVAILABLE. Open a new runtime in the child.
  * - Aliasing: an elementwise output may be exactly the range of an input
  *   (in-place) or not overlap it at all; partial overlap is
  *   ACCEL_ERROR_INVALID_ARGUMENT. A reduction, GEMM or transpose output must
@@ -101,7 +118,13 @@ ACCEL_API void accel_set_log_level(int level);
 ACCEL_API accel_status accel_runtime_open(const char *config_path, accel_runtime **out_runtime);
 
 /** Drain every queue, release every object still alive, shut backends down and
- *  unload them in the reverse of their load order. NULL is a no-op. */
+ *  unload them in the reverse of their load order. NULL is a no-op.
+ *  Other threads may still be calling into rt: every handle of rt dies
+ *  first, so calls that start from then on return
+ *  ACCEL_ERROR_INVALID_HANDLE, and close waits until the calls already in
+ *  flight have returned before it frees anything (as libuv refuses to close
+ *  a loop with active handles). A second close, concurrent or later, is a
+ *  logged no-op. */
 ACCEL_API void accel_runtime_close(accel_runtime *rt);
 
 /** The config file the runtime read (absolute path). */
@@ -147,7 +170,11 @@ ACCEL_API accel_status accel_device_get_by_name(accel_runtime *rt, const char *n
 ACCEL_API accel_status accel_device_default(accel_runtime *rt, accel_device **out_device);
 
 /** Fill *out (set out->struct_size first, or use accel_device_properties_init);
- *  memory_free is read now. */
+ *  memory_free is read now. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_INVALID_ARGUMENT (out NULL, struct_size below the first
+ *  version's). For the CPU device, driver_version and runtime_version name
+ *  the BLAS the backend bound itself (e.g. "openblas-pthread" and
+ *  "OpenBLAS 0.3.21"; the log's info line gives the file). */
 ACCEL_API accel_status accel_device_properties_get(const accel_device *dev, accel_device_properties *out);
 
 /** Zero *p and set its struct_size. */
@@ -417,7 +444,8 @@ typedef struct accel_gemm_desc {
 /** Zero *d, set struct_size, alpha = 1, batch_count = 1. */
 ACCEL_API void accel_gemm_desc_init(accel_gemm_desc *d);
 
-/** Enqueue the GEMM d describes. Besides the common errors:
+/** Enqueue the GEMM d describes. d->struct_size is checked before any other
+ *  field is read (see "Versioned structs" above). Besides the common errors:
  *  ACCEL_ERROR_INVALID_ARGUMENT (ld smaller than the row length, m/n/k
  *  overflow, C overlapping A or B, batch strides making C matrices overlap),
  *  ACCEL_ERROR_OUT_OF_RANGE (a matrix of some batch past its buffer: the

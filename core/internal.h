@@ -112,6 +112,11 @@ typedef struct accel__arg {
  * ACCEL_ERROR_UNAVAILABLE (runtime of the parent after fork), each with
  * "fn: name ..." in the message. */
 accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const accel__arg *args);
+/* One more handle of an entered call c: live, of its type, of c's runtime
+ * (first_name names the call's first handle in the message). The call
+ * stays entered whatever this returns. */
+accel_status accel__call_resolve(const accel__call *c, const char *fn, const char *first_name,
+                                 const accel__arg *a);
 /* accel__call_enter with one handle. */
 accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,
                           const char *name, void *out_obj);
@@ -281,6 +286,9 @@ struct accel_event {
     accel_event *handle;
     accel_device *dev;
     accel_be_event *be;
+    /* Handle of the queue of the latest record (NULL: never recorded); a
+     * value only compared, never resolved (the queue may be gone). */
+    _Atomic(accel_queue *) recorded_on;
     atomic_int refs; /* the caller's, plus one per pending cross-backend wait */
     accel_event *prev, *next;
 };

@@ -1289,6 +1289,29 @@ static void body_stale_and_foreign_handles(void)
     expect_foreign(accel_queue_copy(q, live.buf, 0, other.buf, 0, 64), "accel_queue_copy");
     expect_foreign(accel_queue_copy(q2, live.buf, 0, other.buf, 0, 64), "accel_queue_copy");
     expect_stale(accel_queue_finish(sq), "accel_queue_finish");
+    {
+        accel_queue *list[3] = {lq, sq, q};
+        expect_stale(accel_queue_wait_queues(lq, list, 3), "accel_queue_wait_queues");
+        expect_stale(accel_queue_wait_queues(sq, list, 1), "accel_queue_wait_queues");
+        list[1] = q2;
+        expect_foreign(accel_queue_wait_queues(lq, list, 3), "accel_queue_wait_queues");
+        expect_foreign(accel_queue_wait_queues(q2, list, 1), "accel_queue_wait_queues");
+        list[1] = NULL;
+        expect_fail(accel_queue_wait_queues(lq, list, 3), ACCEL_ERROR_INVALID_HANDLE,
+                    "accel_queue_wait_queues");
+        cr_assert(strstr(accel_last_error(), "queues[1]"), "%s", accel_last_error());
+        list[1] = (accel_queue *)(void *)live.buf;
+        expect_fail(accel_queue_wait_queues(lq, list, 3), ACCEL_ERROR_INVALID_HANDLE,
+                    "accel_queue_wait_queues");
+        expect_fail(accel_queue_wait_queues(NULL, list, 1), ACCEL_ERROR_INVALID_HANDLE,
+                    "accel_queue_wait_queues");
+        expect_fail(accel_queue_wait_queues(lq, NULL, 2), ACCEL_ERROR_INVALID_ARGUMENT,
+                    "accel_queue_wait_queues");
+        list[1] = mq; /* another backend of the same runtime: fine */
+        expect_ok(accel_queue_wait_queues(q, list, 3), "accel_queue_wait_queues");
+        expect_ok(accel_queue_wait_queues(q, NULL, 0), "accel_queue_wait_queues");
+        tu_ok(accel_queue_finish(q));
+    }
 
     /* Events. */
     bool done;

@@ -292,8 +292,33 @@ ACCEL_API accel_status accel_event_create(accel_device *dev, accel_event **out_e
 /** Free an event; NULL is a no-op. */
 ACCEL_API void accel_event_release(accel_event *ev);
 
-/** Mark the current end of q (q must be on the event's device). */
+/** Mark the current end of q (q must be on the event's device).
+ *  The latest record wins, as with cudaEventRecord: recording ev again
+ *  replaces its earlier record, and later waits, queries, synchronizes and
+ *  elapsed times refer to the new one only. On the same queue that loses
+ *  nothing (the new mark follows the old). On another queue while the
+ *  earlier record is still pending, the first queue's work is no longer
+ *  covered by waits on ev; the call still succeeds (as CUDA) but logs a
+ *  warning. To wait for several queues, use one event per queue:
+ *  accel_queue_wait_queues. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_DEVICE_MISMATCH (q on another device or runtime). */
 ACCEL_API accel_status accel_event_record(accel_event *ev, accel_queue *q);
+
+/** Work enqueued on q after this call starts only once every queue in
+ *  queues[0..n) has done the work enqueued on it before this call: one
+ *  fresh event is recorded at the end of each (never one event on several
+ *  queues, see accel_event_record) and q waits for all of them. The queues
+ *  may be on any device and backend of q's runtime; q itself may be in the
+ *  list (a no-op for it); n may be 0. The events are released at once (the
+ *  pending waits keep what they need). Non-blocking; to wait on the host,
+ *  call accel_queue_finish on each queue. Errors: ACCEL_ERROR_INVALID_HANDLE
+ *  (q or an entry NULL, released or not a queue; nothing is enqueued),
+ *  ACCEL_ERROR_DEVICE_MISMATCH (an entry of another runtime),
+ *  ACCEL_ERROR_INVALID_ARGUMENT (queues NULL with n > 0),
+ *  ACCEL_ERROR_OUT_OF_HOST_MEMORY, ACCEL_ERROR_DEVICE (recording failed;
+ *  the queues before it are already waited for). Thread-safe. */
+ACCEL_API accel_status accel_queue_wait_queues(accel_queue *q, accel_queue *const *queues,
+                                               size_t n);
 
 /** Work enqueued on q after this call starts only once ev's work is done.
  *  ev may belong to another device or backend. */
@@ -369,10 +394,15 @@ ACCEL_API accel_status accel_max(accel_queue *q, accel_dtype dtype, accel_slice 
  *  (as numpy.minimum), and -0 < +0: minimum(-0, +0) = minimum(+0, -0) = -0. */
 ACCEL_API accel_status accel_min(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 
-/** y = alpha*x + beta*y (BLAS axpby). */
+/** y = alpha*x + beta*y (BLAS axpby), computed literally for every alpha and
+ *  beta: alpha = 0 still reads x, so 0*NaN = NaN and 0*Inf = NaN reach y
+ *  (unlike BLAS's beta = 0 shortcut of GEMM, which does not read C); beta = 0
+ *  likewise keeps a NaN or Inf of y. To overwrite y use accel_scale or
+ *  accel_copy. Errors as the other x -> out ops. */
 ACCEL_API accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, double beta,
                          accel_slice y);
-/** out = alpha*x */
+/** out = alpha*x, computed literally: alpha = 0 gives 0*x, so NaN for a NaN
+ *  or infinite x and -0 for a negative x (use accel_fill for zeros). */
 ACCEL_API accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, accel_slice out);
 
 /** Generic unary elementwise op: op is ACCEL_OP_NEG..ACCEL_OP_RELU. */

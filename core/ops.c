@@ -239,10 +239,13 @@ static accel_status dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
         return accel__dispatch_checked(q, d, empty);
     /* Failures go through accel__fallback (fallback.c), which may run the op
      * on the fallback device instead. */
+    /* The plugin may say why (e.g. the CUDA backend names the missing
+     * cuBLAS): relayed after the core's sentence. */
+    accel__clear_error();
     if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
         return accel__fallback(
             q, d, empty,
-            accel__fail(ACCEL_ERROR_UNSUPPORTED,
+            accel__fail_relay(ACCEL_ERROR_UNSUPPORTED,
                         "%s: the %s backend does not support %s on %s for %s", d->name,
                         dev->be->name, op_label(d->op), accel_dtype_name((accel_dtype)d->dtype),
                         dev->name));

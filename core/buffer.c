@@ -18,26 +18,34 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
         return st;
     if (!out_buffer)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_buffer is NULL", fn);
-    accel_buffer *buf = calloc(1, sizeof *buf);
-    if (!buf)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     const accel_backend *vt = dev->be->vt;
     accel__clear_error();
-    int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &buf->be);
-    if (rc != ACCEL_SUCCESS) {
-        free(buf);
+    accel_be_buffer *be = NULL;
+    int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &be);
+    if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s: %zu bytes on %s", fn, bytes, dev->name);
-    }
-    buf->dev = dev;
-    buf->bytes = bytes;
-    atomic_init(&buf->enqueued, false);
-    buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
-    if (accel__handle_new(ACCEL__T_BUFFER, buf, dev->rt->gate, &buf->handle) !=
-        ACCEL_SUCCESS) {
-        vt->buffer_free(dev->be->ctx, buf->be);
+    return accel__buffer_adopt(dev, be, bytes, NULL, NULL, fn, out_buffer);
+}
+
+accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
+                                 accel_release_fn release, void *user, const char *fn,
+                                 accel_buffer **out_buffer)
+{
+    const accel_backend *vt = dev->be->vt;
+    accel_buffer *buf = calloc(1, sizeof *buf);
+    if (!buf || accel__handle_new(ACCEL__T_BUFFER, buf, dev->rt->gate, &buf->handle) !=
+                    ACCEL_SUCCESS) {
+        vt->buffer_free(dev->be->ctx, be);
         free(buf);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
+    buf->be = be;
+    buf->dev = dev;
+    buf->bytes = bytes;
+    buf->release_fn = release;
+    buf->release_user = user;
+    atomic_init(&buf->enqueued, false);
+    buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
     accel_runtime *rt = dev->rt;
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_PUSH(rt->buffers, buf);
@@ -50,6 +58,8 @@ void accel__buffer_destroy(accel_buffer *buf)
 {
     accel__handle_free(buf->handle);
     buf->dev->be->vt->buffer_free(buf->dev->be->ctx, buf->be);
+    if (buf->release_fn)
+        buf->release_fn(buf->release_user);
     free(buf);
 }
 

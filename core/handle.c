@@ -175,6 +175,8 @@ const char *accel__type_name(accel__type type)
         return "event";
     case ACCEL__T_HOST_MEMORY:
         return "pinned host memory block";
+    case ACCEL__T_RNG:
+        return "random stream";
     case ACCEL__T_NONE:
         break;
     }

@@ -3,7 +3,7 @@
  * (drain queues, release every object still alive, shut backends down and
  * unload them in reverse load order).
  *
- * Candidate order: $ACCEL_BACKEND (if set), then [runtime] order, then the
+ * Candidate order: ACCEL_BACKEND (if set), then [runtime] order, then the
  * other [backend.*] sections in file order. All of them are loaded; order is
  * a priority (the default device is device 0 of the first that loaded), not
  * a filter. */
@@ -39,6 +39,7 @@ static bool add_candidate(accel_runtime *rt, const accel__section *sec, bool in_
     be->path = dup_str(sec->path);
     be->section = sec;
     be->in_order = in_order;
+    be->allow_insecure = rt->cfg->allow_insecure;
     be->log_slot = -1;
     be->status = ACCEL_ERROR_PLUGIN_LOAD;
     if (!be->name || !be->path) {
@@ -94,21 +95,10 @@ accel_status accel_runtime_open(const char *config_path, accel_runtime **out_run
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
 
-    const char *forced = getenv("ACCEL_BACKEND");
-    if (forced && !*forced)
-        forced = NULL;
-    if (forced) {
-        const accel__section *sec = accel__config_section(cfg, forced);
-        if (!sec) {
-            st = accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
-                             "%s: ACCEL_BACKEND=%s but %s has no [backend.%s] section", fn, forced,
-                             cfg->path, forced);
-            runtime_free(rt);
-            return st;
-        }
-        if (!add_candidate(rt, sec, true))
-            goto oom;
-    }
+    /* ACCEL_BACKEND names a section (checked by config.c). */
+    const char *forced = cfg->backend_first;
+    if (forced && !add_candidate(rt, accel__config_section(cfg, forced), true))
+        goto oom;
     for (size_t i = 0; i < cfg->order_count; i++) {
         if (has_candidate(rt, cfg->order[i]))
             continue;

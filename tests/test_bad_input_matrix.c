@@ -187,6 +187,9 @@ W1(accel_exp, s[0], s[1])
 W1(accel_log, s[0], s[1])
 W1(accel_tanh, s[0], s[1])
 W1(accel_relu, s[0], s[1])
+W1(accel_sin, s[0], s[1])
+W1(accel_cos, s[0], s[1])
+W1(accel_sigmoid, s[0], s[1])
 W1(accel_add, s[0], s[1], s[2])
 W1(accel_sub, s[0], s[1], s[2])
 W1(accel_mul, s[0], s[1], s[2])
@@ -227,6 +230,9 @@ static const op_entry ops[] = {
     OP(accel_log, K_X_OUT, false, false),
     OP(accel_tanh, K_X_OUT, false, false),
     OP(accel_relu, K_X_OUT, false, false),
+    OP(accel_sin, K_X_OUT, false, false),
+    OP(accel_cos, K_X_OUT, false, false),
+    OP(accel_sigmoid, K_X_OUT, false, false),
     OP(accel_binary, K_A_B_OUT, false, false),
     OP(accel_add, K_A_B_OUT, false, false),
     OP(accel_sub, K_A_B_OUT, false, false),
@@ -1034,6 +1040,15 @@ static void body_status_and_values(void)
     }
     cr_assert_eq(accel_dtype_size(ACCEL_DTYPE_INVALID), 0u);
     cover("accel_status_string"), cover("accel_status_name"), cover("accel_dtype_size"), cover("accel_dtype_name");
+    /* Codes that are no op: no row, name "unknown" (also between rows and
+     * past the last slot). */
+    const int no_op[] = {-1, 0, 3, 9, 16, 127, 128, 999, INT32_MAX, INT32_MIN};
+    for (size_t i = 0; i < sizeof no_op / sizeof *no_op; ++i) {
+        cr_assert_null(accel_op_info((accel_op_code)no_op[i]), "op %d has a row", no_op[i]);
+        cr_assert_str_eq(accel_op_name((accel_op_code)no_op[i]), "unknown");
+    }
+    cr_assert_str_eq(accel_op_info(ACCEL_OP_ADD)->name, "add");
+    cover("accel_op_info"), cover("accel_op_name");
     cr_assert_not_null(accel_last_error());
     cover("accel_last_error");
     cr_assert_str_eq(accel_version(), ACCEL_VERSION_STRING);
@@ -1564,6 +1579,112 @@ typedef struct body {
     void (*fn)(void);
 } body;
 
+/* The shorter C path and zero-copy exchange: one-call buffers, matrix views,
+ * 2-D transfers, random streams, native pointers and wrapped memory. */
+static void body_shorter_path(void)
+{
+    static const char CF[] = "accel_buffer_create_from_host", MS[] = "accel_matmul_sub",
+                      W2[] = "accel_queue_write_2d", R2[] = "accel_queue_read_2d",
+                      C2[] = "accel_queue_copy_2d", RC[] = "accel_rng_create",
+                      RG[] = "accel_rng_get", RS[] = "accel_rng_seek", RU[] = "accel_rng_uniform",
+                      RN[] = "accel_rng_normal", RR[] = "accel_rng_release",
+                      HP[] = "accel_buffer_host_pointer", NP[] = "accel_buffer_native_pointer",
+                      NS[] = "accel_queue_native_stream", BW[] = "accel_buffer_wrap";
+    tu_dbuf b = sentinel_on(q), b2 = sentinel_on(q);
+    size_t bytes = total_elems(&b) * sizeof(float);
+    accel_buffer *dead = released_buffer(), *out = NULL;
+    float h[64] = {0};
+    expect_fail(accel_buffer_create_from_host(NULL, h, 4, &out), ACCEL_ERROR_INVALID_HANDLE, CF);
+    expect_fail(accel_buffer_create_from_host(q, NULL, 4, &out), ACCEL_ERROR_INVALID_ARGUMENT, CF);
+    expect_fail(accel_buffer_create_from_host(q, h, 4, NULL), ACCEL_ERROR_INVALID_ARGUMENT, CF);
+    expect_ok(accel_buffer_create_from_host(q, NULL, 0, &out), CF);
+    accel_buffer_release(out);
+
+    accel_matrix a = accel_matrix_of(b.buf, 0, 2, 3, 3), m = accel_matrix_of(b2.buf, 0, 2, 2, 2);
+    expect_fail(accel_matmul_sub(q, ACCEL_F32, a, m, m), ACCEL_ERROR_SHAPE_MISMATCH, MS);
+    expect_ok(accel_matmul_sub(q, ACCEL_F32, accel_matrix_of(b.buf, 0, 0, 0, 0),
+                               accel_matrix_of(b.buf, 0, 0, 0, 0),
+                               accel_matrix_of(b2.buf, 0, 0, 0, 0)),
+              MS);
+
+    const struct {
+        const char *fn;
+        int kind; /* 0 write, 1 read, 2 copy */
+    } xf[3] = {{W2, 0}, {R2, 1}, {C2, 2}};
+    for (int i = 0; i < 3; ++i) {
+        const char *fn = xf[i].fn;
+#define X2(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)                                      \
+    (xf[i].kind == 0   ? accel_queue_write_2d(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)   \
+     : xf[i].kind == 1 ? accel_queue_read_2d(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)    \
+                       : accel_queue_copy_2d(QQ, BUF, OFF, PITCH, b2.buf, 0, HPITCH, WIDTH, HEIGHT))
+        expect_fail(X2(NULL, b.buf, 0, 8, h, 8, 8, 2), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(X2(q, dead, 0, 8, h, 8, 8, 2), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(X2(q, b.buf, 0, 4, h, 8, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT, fn);
+        expect_fail(X2(q, b.buf, 0, 8, h, 4, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT, fn);
+        expect_fail(X2(q, b.buf, bytes - 8, 8, h, 8, 8, 2), ACCEL_ERROR_OUT_OF_RANGE, fn);
+        expect_fail(X2(q, b.buf, 0, SIZE_MAX / 2, h, SIZE_MAX / 2, 1, 4),
+                    ACCEL_ERROR_OUT_OF_RANGE, fn);
+        expect_ok(X2(q, b.buf, 0, 8, h, 8, 0, 2), fn);
+#undef X2
+    }
+    expect_fail(accel_queue_write_2d(q, b.buf, 0, 8, NULL, 8, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT,
+                W2);
+    expect_fail(accel_queue_read_2d(q, b.buf, 0, 8, NULL, 8, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT,
+                R2);
+    expect_fail(accel_queue_copy_2d(q, b.buf, 0, 8, b.buf, 4, 8, 8, 2),
+                ACCEL_ERROR_INVALID_ARGUMENT, C2);
+    expect_fail(accel_queue_copy_2d(q, b.buf, 0, 8, NULL, 4, 8, 8, 2), ACCEL_ERROR_INVALID_HANDLE,
+                C2);
+
+    accel_rng *rng = NULL, *dead_rng = NULL;
+    expect_fail(accel_rng_create(1, NULL), ACCEL_ERROR_INVALID_ARGUMENT, RC);
+    expect_ok(accel_rng_create(1, &dead_rng), RC);
+    cover(RR);
+    accel_rng_release(dead_rng);
+    accel_rng_release(NULL);
+    expect_ok(accel_rng_create(2, &rng), RC);
+    uint64_t pos = 0;
+    expect_fail(accel_rng_get(NULL, NULL, &pos), ACCEL_ERROR_INVALID_HANDLE, RG);
+    expect_fail(accel_rng_get(dead_rng, NULL, &pos), ACCEL_ERROR_INVALID_HANDLE, RG);
+    expect_ok(accel_rng_get(rng, NULL, NULL), RG);
+    expect_fail(accel_rng_seek(dead_rng, 0), ACCEL_ERROR_INVALID_HANDLE, RS);
+    expect_ok(accel_rng_seek(rng, 0), RS);
+    expect_fail(accel_rng_uniform(q, dead_rng, ACCEL_F32, tu_slice(&b)),
+                ACCEL_ERROR_INVALID_HANDLE, RU);
+    expect_fail(accel_rng_uniform(q, rng, ACCEL_BF16, tu_slice(&b)), ACCEL_ERROR_DTYPE_MISMATCH,
+                RU);
+    expect_fail(accel_rng_normal(q, NULL, ACCEL_F32, 0, 1, tu_slice(&b)),
+                ACCEL_ERROR_INVALID_HANDLE, RN);
+    expect_fail(accel_rng_normal(q, rng, ACCEL_DTYPE_INVALID, 0, 1, tu_slice(&b)),
+                ACCEL_ERROR_DTYPE_MISMATCH, RN);
+    expect_ok(accel_rng_uniform(q, rng, ACCEL_F32, accel_slice_of(b.buf, 0, 0)), RU);
+    expect_ok(accel_rng_normal(q, rng, ACCEL_F32, 0, 1, accel_slice_of(b.buf, 0, 0)), RN);
+    accel_rng_release(rng);
+
+    cover(HP);
+    cr_assert_null(accel_buffer_host_pointer(NULL));
+    cr_assert_null(accel_buffer_host_pointer(dead));
+    cr_assert_not_null(accel_buffer_host_pointer(b.buf));
+    void *p = NULL;
+    expect_fail(accel_buffer_native_pointer(NULL, &p), ACCEL_ERROR_INVALID_HANDLE, NP);
+    expect_fail(accel_buffer_native_pointer(dead, &p), ACCEL_ERROR_INVALID_HANDLE, NP);
+    expect_fail(accel_buffer_native_pointer(b.buf, NULL), ACCEL_ERROR_INVALID_ARGUMENT, NP);
+    expect_ok(accel_buffer_native_pointer(b.buf, &p), NP);
+    expect_fail(accel_queue_native_stream(NULL, &p), ACCEL_ERROR_INVALID_HANDLE, NS);
+    expect_fail(accel_queue_native_stream(q, NULL), ACCEL_ERROR_INVALID_ARGUMENT, NS);
+    expect_ok(accel_queue_native_stream(q, &p), NS);
+    expect_fail(accel_buffer_wrap(NULL, h, 4, NULL, NULL, &out), ACCEL_ERROR_INVALID_HANDLE, BW);
+    expect_fail(accel_buffer_wrap(cpu, NULL, 4, NULL, NULL, &out), ACCEL_ERROR_INVALID_ARGUMENT,
+                BW);
+    expect_fail(accel_buffer_wrap(cpu, h, 4, NULL, NULL, NULL), ACCEL_ERROR_INVALID_ARGUMENT, BW);
+    expect_fail(accel_buffer_wrap(mock, h, 4, NULL, NULL, &out), ACCEL_ERROR_UNSUPPORTED, BW);
+    expect_ok(accel_buffer_wrap(cpu, h, sizeof h, NULL, NULL, &out), BW);
+    accel_buffer_release(out);
+    expect_untouched(&b2, "b2 after bad shorter-path calls");
+    tu_release(&b);
+    tu_release(&b2);
+}
+
 static const body bodies[] = {
     {"ops_null_and_released", body_ops_null_and_released},
     {"ops_wrong_dtype", body_ops_wrong_dtype},
@@ -1574,6 +1695,7 @@ static const body bodies[] = {
     {"gemm", body_gemm_matrix},
     {"transpose", body_transpose_matrix},
     {"transfers", body_transfers},
+    {"shorter_path", body_shorter_path},
     {"buffers_and_host_memory", body_buffers_and_host_memory},
     {"queues_and_events", body_queues_and_events},
     {"runtime_and_devices", body_runtime_and_devices},
@@ -1592,6 +1714,7 @@ Test(bad_input_matrix, ops_zero_size) { body_ops_zero_size(); }
 Test(bad_input_matrix, gemm) { body_gemm_matrix(); }
 Test(bad_input_matrix, transpose_2d) { body_transpose_matrix(); }
 Test(bad_input_matrix, transfers) { body_transfers(); }
+Test(bad_input_matrix, shorter_path) { body_shorter_path(); }
 Test(bad_input_matrix, buffers_and_host_memory) { body_buffers_and_host_memory(); }
 Test(bad_input_matrix, queues_and_events) { body_queues_and_events(); }
 Test(bad_input_matrix, runtime_and_devices) { body_runtime_and_devices(); }

@@ -219,6 +219,26 @@ static int32_t cpu_buffer_alloc(void *vctx, uint32_t device, size_t bytes, accel
     }
     buf->data = data;
     buf->bytes = bytes;
+    buf->wrapped = 0;
+    *out = buf;
+    return ACCEL_SUCCESS;
+}
+
+static int32_t cpu_buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t bytes,
+                               accel_be_buffer **out)
+{
+    accel_cpu_ctx *ctx = vctx;
+    (void)device;
+    accel_be_buffer *buf = malloc(sizeof *buf);
+    if (!buf) {
+        ctx->host->set_error("cpu: out of host memory for a buffer record");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    /* A 0-byte buffer still needs a valid address for the ops' pointers. */
+    static char empty_wrapped[64];
+    buf->data = ptr ? ptr : empty_wrapped;
+    buf->bytes = bytes;
+    buf->wrapped = 1;
     *out = buf;
     return ACCEL_SUCCESS;
 }
@@ -228,7 +248,8 @@ static void cpu_buffer_free(void *ctx, accel_be_buffer *buf)
     (void)ctx;
     if (!buf)
         return;
-    free(buf->data);
+    if (!buf->wrapped)
+        free(buf->data);
     free(buf);
 }
 
@@ -288,6 +309,7 @@ static const accel_backend cpu_backend = {
     .op_supported = accel_cpu__op_supported,
     .op_execute = accel_cpu__op_execute,
     .measure_ceilings = accel_cpu__measure_ceilings,
+    .buffer_wrap = cpu_buffer_wrap,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void)

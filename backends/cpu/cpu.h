@@ -49,6 +49,7 @@ typedef struct accel_cpu_ctx {
 struct accel_be_buffer {
     void *data; /* 64-byte aligned; valid (non-NULL) also for 0 bytes */
     size_t bytes;
+    int wrapped; /* data is someone else's (buffer_wrap): never freed here */
 };
 
 /* One op with operand addresses resolved, copied into a queue by value so the

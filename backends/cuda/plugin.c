@@ -428,6 +428,9 @@ static const accel_backend cuda_backend = {
     .op_supported = accel_cuda__op_supported,
     .op_execute = accel_cuda__op_execute_nvtx,
     .measure_ceilings = accel_cuda__measure_ceilings,
+    .buffer_native_ptr = accel_cuda__buffer_native_ptr,
+    .queue_native = accel_cuda__queue_native,
+    .buffer_wrap = accel_cuda__buffer_wrap,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);

@@ -463,6 +463,14 @@ struct accel_runtime {
         (obj)->prev = (obj)->next = NULL;                                                          \
     } while (0)
 
+/* ops.c: accel_gemm with fn naming the public call in messages (the
+ * shorter forms built on it, e.g. accel_matmul_sub). */
+accel_status accel__gemm_named(const char *fn, accel_queue *q, const accel_gemm_desc *d);
+/* accel_random_uniform / accel_random_normal (normal) named fn (rng.c). */
+accel_status accel__random_named(const char *fn, accel_queue *q, bool normal, accel_dtype dtype,
+                                 uint64_t seed, uint64_t rng_offset, double mean, double stddev,
+                                 accel_slice out);
+
 /* device.c */
 accel_status accel__devices_build(accel_runtime *rt);
 /* accel_device_get_by_name on the runtime object; *out_device is the

@@ -480,6 +480,14 @@ accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t see
                      mean, stddev, out);
 }
 
+accel_status accel__random_named(const char *fn, accel_queue *q, bool normal, accel_dtype dtype,
+                                 uint64_t seed, uint64_t rng_offset, double mean, double stddev,
+                                 accel_slice out)
+{
+    return random_op(fn, q, normal ? ACCEL_OP_RANDOM_NORMAL : ACCEL_OP_RANDOM_UNIFORM, dtype,
+                     seed, rng_offset, mean, stddev, out);
+}
+
 /* ------------------------------------------------------------------- GEMM */
 
 void accel_gemm_desc_init(accel_gemm_desc *d)
@@ -653,6 +661,11 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
 accel_status accel_gemm(accel_queue *q, const accel_gemm_desc *d)
 {
     return gemm_impl("accel_gemm", q, d);
+}
+
+accel_status accel__gemm_named(const char *fn, accel_queue *q, const accel_gemm_desc *d)
+{
+    return gemm_impl(fn, q, d);
 }
 
 accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m, size_t n, size_t k,

@@ -1328,6 +1328,84 @@ static void body_stale_and_foreign_handles(void)
         tu_ok(accel_queue_finish(q));
     }
 
+    /* Functions added with the shorter forms, 2-D transfers, random streams
+     * and zero-copy exchange. */
+    {
+        accel_buffer *nb = NULL;
+        expect_stale(accel_buffer_create_from_host(sq, host, 16, &nb),
+                     "accel_buffer_create_from_host");
+        cr_assert_null(nb);
+        accel_matrix ma = accel_matrix_of(o.b[0].buf, TU_GUARD, 2, 2, 2);
+        accel_matrix mb = accel_matrix_of(o.b[1].buf, TU_GUARD, 2, 2, 2);
+        accel_matrix mc = accel_matrix_of(o.b[2].buf, TU_GUARD, 2, 2, 2);
+        static const char MS[] = "accel_matmul_sub";
+        expect_stale(accel_matmul_sub(sq, ACCEL_F32, ma, mb, mc), MS);
+        expect_foreign(accel_matmul_sub(q2, ACCEL_F32, ma, mb, mc), MS);
+        for (int i = 0; i < 3; ++i) {
+            accel_matrix m3[3] = {ma, mb, mc};
+            m3[i].buffer = sb;
+            expect_stale(accel_matmul_sub(q, ACCEL_F32, m3[0], m3[1], m3[2]), MS);
+            m3[i].buffer = other.buf;
+            expect_foreign(accel_matmul_sub(q, ACCEL_F32, m3[0], m3[1], m3[2]), MS);
+        }
+        static const char W2[] = "accel_queue_write_2d", R2[] = "accel_queue_read_2d",
+                          C2[] = "accel_queue_copy_2d";
+        expect_stale(accel_queue_write_2d(sq, live.buf, 0, 8, host, 8, 8, 2), W2);
+        expect_stale(accel_queue_write_2d(q, sb, 0, 8, host, 8, 8, 2), W2);
+        expect_foreign(accel_queue_write_2d(q, other.buf, 0, 8, host, 8, 8, 2), W2);
+        expect_stale(accel_queue_read_2d(sq, live.buf, 0, 8, host, 8, 8, 2), R2);
+        expect_stale(accel_queue_read_2d(q, sb, 0, 8, host, 8, 8, 2), R2);
+        expect_foreign(accel_queue_read_2d(q, other.buf, 0, 8, host, 8, 8, 2), R2);
+        expect_stale(accel_queue_copy_2d(sq, live.buf, 0, 8, o.b[0].buf, 0, 8, 8, 2), C2);
+        expect_stale(accel_queue_copy_2d(q, sb, 0, 8, live.buf, 0, 8, 8, 2), C2);
+        expect_stale(accel_queue_copy_2d(q, live.buf, 0, 8, sb, 0, 8, 8, 2), C2);
+        expect_foreign(accel_queue_copy_2d(q, other.buf, 0, 8, live.buf, 0, 8, 8, 2), C2);
+        expect_foreign(accel_queue_copy_2d(q, live.buf, 0, 8, other.buf, 0, 8, 8, 2), C2);
+        accel_rng *rng;
+        tu_ok(accel_rng_create(7, &rng));
+        expect_stale(accel_rng_uniform(sq, rng, ACCEL_F32, accel_slice_of(live.buf, TU_GUARD, 4)),
+                     "accel_rng_uniform");
+        expect_stale(accel_rng_uniform(q, rng, ACCEL_F32, accel_slice_of(sb, 0, 4)),
+                     "accel_rng_uniform");
+        expect_foreign(accel_rng_uniform(q, rng, ACCEL_F32, accel_slice_of(other.buf, 0, 4)),
+                       "accel_rng_uniform");
+        expect_stale(accel_rng_normal(sq, rng, ACCEL_F32, 0.0, 1.0,
+                                      accel_slice_of(live.buf, TU_GUARD, 4)),
+                     "accel_rng_normal");
+        expect_stale(accel_rng_normal(q, rng, ACCEL_F32, 0.0, 1.0, accel_slice_of(sb, 0, 4)),
+                     "accel_rng_normal");
+        expect_foreign(accel_rng_normal(q, rng, ACCEL_F32, 0.0, 1.0,
+                                        accel_slice_of(other.buf, 0, 4)),
+                       "accel_rng_normal");
+        accel_rng_release(rng);
+        void *np = (void *)1;
+        expect_stale(accel_buffer_native_pointer(sb, &np), "accel_buffer_native_pointer");
+        expect_stale(accel_queue_native_stream(sq, &np), "accel_queue_native_stream");
+        cover("accel_buffer_host_pointer");
+        cr_assert_null(accel_buffer_host_pointer(sb));
+        g_cases_stale++;
+        nb = NULL;
+        expect_stale(accel_buffer_wrap(sdev, host, 16, NULL, NULL, &nb), "accel_buffer_wrap");
+        cr_assert_null(nb);
+    }
+    /* Verify mode, fallback and the report on a closed runtime. */
+    {
+        accel_verify_options vo;
+        accel_verify_options_init(&vo);
+        accel_verify_stats vs;
+        vs.struct_size = sizeof vs;
+        accel_report_row row;
+        row.struct_size = sizeof row;
+        size_t cnt;
+        char text[64];
+        expect_stale(accel_verify_configure(srt, &vo), "accel_verify_configure");
+        expect_stale(accel_verify_stats_get(srt, &vs), "accel_verify_stats_get");
+        expect_stale(accel_fallback_configure(srt, "cpu", true), "accel_fallback_configure");
+        expect_stale(accel_report_enable(srt, true), "accel_report_enable");
+        expect_stale(accel_report(srt, &row, 1, &cnt), "accel_report");
+        expect_stale(accel_report_format(srt, text, sizeof text, NULL), "accel_report_format");
+    }
+
     /* Events. */
     bool done;
     double ms;

@@ -123,10 +123,41 @@ typedef struct accel__arg {
  * ACCEL_ERROR_UNAVAILABLE (runtime of the parent after fork), each with
  * "fn: name ..." in the message. */
 accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const accel__arg *args);
+/* One more handle of an entered call c: live, of its type, of c's runtime
+ * (first_name names the call's first handle in the message). The call
+ * stays entered whatever this returns. */
+accel_status accel__call_resolve(const accel__call *c, const char *fn, const char *first_name,
+                                 const accel__arg *a);
 /* accel__call_enter with one handle. */
 accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,
                           const char *name, void *out_obj);
 const char *accel__type_name(accel__type type);
+
+/* ------------------------------------------------------- struct_size.c */
+
+/* The size of a versioned struct's first version: up to the end of its last
+ * field as first published (fields are only ever appended). */
+#define ACCEL__SIZE_UPTO(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
+#define ACCEL__GEMM_DESC_SIZE_V1 ACCEL__SIZE_UPTO(accel_gemm_desc, allow_tf32)
+#define ACCEL__DEVICE_PROPERTIES_SIZE_V1 ACCEL__SIZE_UPTO(accel_device_properties, reserved)
+#define ACCEL__CEILINGS_OPTIONS_SIZE_V1 ACCEL__SIZE_UPTO(accel_ceilings_options, reserved)
+#define ACCEL__CEILINGS_SIZE_V1 ACCEL__SIZE_UPTO(accel_ceilings, reserved)
+#define ACCEL__VERIFY_OPTIONS_SIZE_V1 ACCEL__SIZE_UPTO(accel_verify_options, guard_elements)
+#define ACCEL__VERIFY_STATS_SIZE_V1 ACCEL__SIZE_UPTO(accel_verify_stats, repro_files)
+#define ACCEL__REPORT_ROW_SIZE_V1 ACCEL__SIZE_UPTO(accel_report_row, reason)
+
+/* In: refuse struct_size < v1 (ACCEL_ERROR_INVALID_ARGUMENT, "fn:
+ * arg->struct_size ..."), else copy the caller's first min(struct_size,
+ * ours) bytes over *local (which holds the _init defaults) and set local's
+ * struct_size to ours. Reads nothing of *in but struct_size before that. */
+accel_status accel__struct_in(const char *fn, const char *arg, const void *in, size_t v1,
+                              size_t ours, void *local);
+/* Out: refuse struct_size < v1; else *out_bytes = min(struct_size, ours),
+ * the most that may be written (accel__struct_out_write, which also sets
+ * the written struct_size to that). */
+accel_status accel__struct_out_size(const char *fn, const char *arg, const void *out, size_t v1,
+                                    size_t ours, size_t *out_bytes);
+void accel__struct_out_write(void *out, const void *ours, size_t bytes);
 
 /* ------------------------------------------------------------ file.c */
 
@@ -394,6 +425,9 @@ struct accel_event {
     accel_event *handle;
     accel_device *dev;
     accel_be_event *be;
+    /* Handle of the queue of the latest record (NULL: never recorded); a
+     * value only compared, never resolved (the queue may be gone). */
+    _Atomic(accel_queue *) recorded_on;
     atomic_int refs; /* the caller's, plus one per pending cross-backend wait */
     accel_event *prev, *next;
 };
@@ -455,6 +489,14 @@ struct accel_runtime {
             (obj)->next->prev = (obj)->prev;                                                       \
         (obj)->prev = (obj)->next = NULL;                                                          \
     } while (0)
+
+/* ops.c: accel_gemm with fn naming the public call in messages (the
+ * shorter forms built on it, e.g. accel_matmul_sub). */
+accel_status accel__gemm_named(const char *fn, accel_queue *q, const accel_gemm_desc *d);
+/* accel_random_uniform / accel_random_normal (normal) named fn (rng.c). */
+accel_status accel__random_named(const char *fn, accel_queue *q, bool normal, accel_dtype dtype,
+                                 uint64_t seed, uint64_t rng_offset, double mean, double stddev,
+                                 accel_slice out);
 
 /* device.c */
 accel_status accel__devices_build(accel_runtime *rt);

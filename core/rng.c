@@ -137,10 +137,7 @@ static accel_status rng_fill(const char *fn, accel_queue *q, accel_rng *rng, boo
                            (unsigned long long)pos, out.count);
     }
     uint64_t offset = rng->position * k;
-    if (normal)
-        st = accel_random_normal(q, dtype, rng->seed, offset, mean, stddev, out);
-    else
-        st = accel_random_uniform(q, dtype, rng->seed, offset, out);
+    st = accel__random_named(fn, q, normal, dtype, rng->seed, offset, mean, stddev, out);
     if (st == ACCEL_SUCCESS)
         rng->position += blocks;
     pthread_mutex_unlock(&rng->lock);

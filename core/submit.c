@@ -46,13 +46,16 @@ accel_status accel__submit(accel_queue *q, const accel_op_desc *d, unsigned flag
         __builtin_expect(atomic_load_explicit(&dev->rt->checked, memory_order_relaxed), 0);
     if (checked && dev->rt->policy->report)
         accel__report_count(dev->rt, dev, d->op);
+    /* The plugin may say why (the CUDA backend names a missing cuBLAS):
+     * relayed after the core's sentence. */
+    accel__clear_error();
     if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
-        return fallback_or_fail(q, d, empty,
-                                accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                                            "%s: the %s backend does not support %s on %s for %s",
-                                            d->name, dev->be->name,
-                                            accel_op_name((accel_op_code)d->op),
-                                            accel_dtype_name((accel_dtype)d->dtype), dev->name));
+        return fallback_or_fail(
+            q, d, empty,
+            accel__fail_relay(ACCEL_ERROR_UNSUPPORTED,
+                        "%s: the %s backend does not support %s on %s for %s", d->name,
+                        dev->be->name, accel_op_name((accel_op_code)d->op),
+                        accel_dtype_name((accel_dtype)d->dtype), dev->name));
     if (empty)
         return ACCEL_SUCCESS;
     bool kernel = d->op == ACCEL_OP_KERNEL;

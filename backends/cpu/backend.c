@@ -233,7 +233,7 @@ static int32_t cpu_buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t by
     (void)device;
     accel_be_buffer *buf = malloc(sizeof *buf);
     if (!buf) {
-        ctx->host->set_error("cpu: out of host memory for a buffer record");
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory for a buffer record");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     /* A 0-byte buffer still needs a valid address for the ops' pointers. */

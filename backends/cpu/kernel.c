@@ -274,7 +274,7 @@ static int32_t load_image(accel_cpu_ctx *ctx, const char *name, const void *data
         dlopen("libm.so.6", RTLD_NOW | RTLD_GLOBAL);
     int fd = memfd_create("accel-kernel", MFD_CLOEXEC);
     if (fd < 0) {
-        ctx->host->set_error("%s: memfd_create: %s", name, strerror(errno));
+        ctx->host->set_error(ctx->host->host_ctx, "%s: memfd_create: %s", name, strerror(errno));
         return ACCEL_ERROR_IO;
     }
     size_t done = 0;
@@ -282,7 +282,7 @@ static int32_t load_image(accel_cpu_ctx *ctx, const char *name, const void *data
         ssize_t w = write(fd, (const char *)data + done, size - done);
         if (w <= 0) {
             close(fd);
-            ctx->host->set_error("%s: writing the kernel image: %s", name, strerror(errno));
+            ctx->host->set_error(ctx->host->host_ctx, "%s: writing the kernel image: %s", name, strerror(errno));
             return ACCEL_ERROR_IO;
         }
         done += (size_t)w;
@@ -293,14 +293,14 @@ static int32_t load_image(accel_cpu_ctx *ctx, const char *name, const void *data
     if (!dl) {
         const char *e = dlerror();
         close(fd);
-        ctx->host->set_error("%s: loading the compiled kernel: %s", name, e ? e : "dlopen failed");
+        ctx->host->set_error(ctx->host->host_ctx, "%s: loading the compiled kernel: %s", name, e ? e : "dlopen failed");
         return ACCEL_ERROR_IO;
     }
     void *sym = dlsym(dl, entry);
     if (!sym) {
         dlclose(dl);
         close(fd);
-        ctx->host->set_error("%s: the compiled kernel lacks its entry %s", name, entry);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: the compiled kernel lacks its entry %s", name, entry);
         return ACCEL_ERROR_IO;
     }
     p->dl = dl;
@@ -320,19 +320,19 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
     *out_binary_size = 0;
     const char *name = d->name ? d->name : "kernel";
     if (d->language != ACCEL_PROGRAM_C || d->entry_count != 1) {
-        ctx->host->set_error("%s: the cpu backend compiles C (one entry) only", name);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: the cpu backend compiles C (one entry) only", name);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     accel_be_program *p = calloc(1, sizeof *p);
     if (!p) {
-        ctx->host->set_error("%s: out of host memory", name);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     p->memfd = -1;
     if (d->binary) {
         if (!(p->binary = malloc(d->binary_size))) {
             free(p);
-            ctx->host->set_error("%s: out of host memory", name);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
         }
         memcpy(p->binary, d->binary, d->binary_size);
@@ -342,7 +342,7 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
         int which = pick_compiler(ctx, cc, sizeof cc, why, sizeof why);
         if (!which) {
             free(p);
-            ctx->host->set_error("%s: %s", name, why);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: %s", name, why);
             return ACCEL_ERROR_UNSUPPORTED;
         }
         const char *tmp = getenv("TMPDIR");
@@ -350,7 +350,7 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
         snprintf(dir, sizeof dir, "%s/accel-kernel-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
         if (!mkdtemp(dir)) {
             free(p);
-            ctx->host->set_error("%s: cannot make a build folder: %s", name, strerror(errno));
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot make a build folder: %s", name, strerror(errno));
             return ACCEL_ERROR_IO;
         }
         char src[PATH_MAX + 8], obj[PATH_MAX + 8];
@@ -360,11 +360,11 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
         FILE *f = fopen(src, "w");
         if (!f || fputs(d->source, f) < 0) {
             rc = ACCEL_ERROR_IO;
-            ctx->host->set_error("%s: cannot write %s: %s", name, src, strerror(errno));
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src, strerror(errno));
         }
         if (f && fclose(f) != 0 && rc == ACCEL_SUCCESS) {
             rc = ACCEL_ERROR_IO;
-            ctx->host->set_error("%s: cannot write %s", name, src);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s", name, src);
         }
         if (rc == ACCEL_SUCCESS) {
             char *argv_cc[] = {cc, CPU_CC_FLAGS, "-o", obj, src, "-lm", NULL};
@@ -376,12 +376,12 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
             int status = run_compiler(which == 1 ? argv_cc : argv_tcc, log, log_size);
             if (status != 0) {
                 rc = status < 0 ? ACCEL_ERROR_UNSUPPORTED : ACCEL_ERROR_COMPILE;
-                ctx->host->set_error("%s: %s failed (exit %d)", name,
+                ctx->host->set_error(ctx->host->host_ctx, "%s: %s failed (exit %d)", name,
                                      which == 1 ? "the C compiler" : "the embedded compiler",
                                      status);
             } else if (!(p->binary = read_file(obj, &p->binary_size))) {
                 rc = ACCEL_ERROR_IO;
-                ctx->host->set_error("%s: cannot read the compiled kernel %s", name, obj);
+                ctx->host->set_error(ctx->host->host_ctx, "%s: cannot read the compiled kernel %s", name, obj);
             }
         }
         unlink(src);
@@ -425,12 +425,12 @@ int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const a
     const accel_kernel_launch_desc *L = d->kernel;
     const char *name = d->name ? d->name : "kernel";
     if (!L || !L->program || L->num_args > 32) {
-        ctx->host->set_error("%s: no cpu program for this launch", name);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: no cpu program for this launch", name);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     cpu_kjob *j = malloc(sizeof *j);
     if (!j) {
-        ctx->host->set_error("%s: out of host memory", name);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     j->kind = L->kind;

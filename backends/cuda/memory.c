@@ -260,19 +260,19 @@ int32_t accel_cuda__buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t b
         if (err != cudaSuccess ||
             (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)) {
             (void)cudaGetLastError();
-            ctx->host->set_error("%p is not CUDA device memory (%s)", ptr,
+            ctx->host->set_error(ctx->host->host_ctx, "%p is not CUDA device memory (%s)", ptr,
                                  err != cudaSuccess ? cudaGetErrorString(err) : "host memory");
             return ACCEL_ERROR_INVALID_ARGUMENT;
         }
         if (attr.device != ctx->devices[device].ordinal) {
-            ctx->host->set_error("%p is memory of CUDA device %d, not of device %d", ptr,
+            ctx->host->set_error(ctx->host->host_ctx, "%p is memory of CUDA device %d, not of device %d", ptr,
                                  attr.device, ctx->devices[device].ordinal);
             return ACCEL_ERROR_DEVICE_MISMATCH;
         }
     }
     accel_be_buffer *buf = calloc(1, sizeof *buf);
     if (!buf) {
-        ctx->host->set_error("out of host memory for a buffer record");
+        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for a buffer record");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     buf->device = device;
@@ -327,7 +327,7 @@ int32_t accel_cuda__host_register(void *vctx, void *ptr, size_t bytes)
     cudaError_t err = cudaHostRegister(ptr, bytes, cudaHostRegisterPortable);
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
-        ctx->host->set_error("cudaHostRegister of %zu bytes at %p: %s", bytes, ptr,
+        ctx->host->set_error(ctx->host->host_ctx, "cudaHostRegister of %zu bytes at %p: %s", bytes, ptr,
                              cudaGetErrorString(err));
         return err == cudaErrorMemoryAllocation ? ACCEL_ERROR_OUT_OF_HOST_MEMORY
                                                 : ACCEL_ERROR_DEVICE;
@@ -341,7 +341,7 @@ int32_t accel_cuda__host_unregister(void *vctx, void *ptr)
     cudaError_t err = cudaHostUnregister(ptr);
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
-        ctx->host->set_error("cudaHostUnregister of %p: %s", ptr, cudaGetErrorString(err));
+        ctx->host->set_error(ctx->host->host_ctx, "cudaHostUnregister of %p: %s", ptr, cudaGetErrorString(err));
         return ACCEL_ERROR_DEVICE;
     }
     return ACCEL_SUCCESS;

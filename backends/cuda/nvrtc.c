@@ -206,11 +206,11 @@ int32_t accel_cuda__program_build(void *vctx, uint32_t device, const accel_progr
     *out_binary = NULL;
     *out_binary_size = 0;
     if (d->language != ACCEL_PROGRAM_CUDA || d->entry_count != 1) {
-        ctx->host->set_error("%s: the CUDA backend compiles CUDA C++ (one entry) only", name);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: the CUDA backend compiles CUDA C++ (one entry) only", name);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     if (!nvrtc_open()) {
-        ctx->host->set_error("%s: NVRTC is not available: %s", name, nv.error);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: NVRTC is not available: %s", name, nv.error);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     int32_t st = accel_cuda__set_device(ctx, device);
@@ -218,14 +218,14 @@ int32_t accel_cuda__program_build(void *vctx, uint32_t device, const accel_progr
         return st;
     accel_be_program *p = calloc(1, sizeof *p);
     if (!p) {
-        ctx->host->set_error("%s: out of host memory", name);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     if (d->binary) {
         p->binary = malloc(d->binary_size);
         if (!p->binary) {
             free(p);
-            ctx->host->set_error("%s: out of host memory", name);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
         }
         memcpy(p->binary, d->binary, d->binary_size);
@@ -243,7 +243,7 @@ int32_t accel_cuda__program_build(void *vctx, uint32_t device, const accel_progr
         nvrtcResult r = nv.create(&prog, d->source, name, 0, NULL, NULL);
         if (r != NVRTC_SUCCESS) {
             free(p);
-            ctx->host->set_error("%s: nvrtcCreateProgram: %s", name, nv.error_string(r));
+            ctx->host->set_error(ctx->host->host_ctx, "%s: nvrtcCreateProgram: %s", name, nv.error_string(r));
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
         }
         r = nv.compile(prog, nopts, opts);
@@ -258,7 +258,7 @@ int32_t accel_cuda__program_build(void *vctx, uint32_t device, const accel_progr
         if (r != NVRTC_SUCCESS) {
             nv.destroy(&prog);
             free(p);
-            ctx->host->set_error("%s: nvrtcCompileProgram: %s", name, nv.error_string(r));
+            ctx->host->set_error(ctx->host->host_ctx, "%s: nvrtcCompileProgram: %s", name, nv.error_string(r));
             return r == NVRTC_ERROR_COMPILATION ? ACCEL_ERROR_COMPILE : ACCEL_ERROR_INVALID_ARGUMENT;
         }
         size_t size = 0;
@@ -269,7 +269,7 @@ int32_t accel_cuda__program_build(void *vctx, uint32_t device, const accel_progr
         if (r != NVRTC_SUCCESS || !p->binary) {
             free(p->binary);
             free(p);
-            ctx->host->set_error("%s: reading NVRTC's output failed", name);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: reading NVRTC's output failed", name);
             return ACCEL_ERROR_INTERNAL;
         }
         p->binary_size = size;
@@ -301,7 +301,7 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     const accel_kernel_launch_desc *L = d->kernel;
     const char *name = d->name ? d->name : "kernel";
     if (!L || !L->program || L->num_args > 32) {
-        ctx->host->set_error("%s: no CUDA program for this launch", name);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: no CUDA program for this launch", name);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     int32_t st = accel_cuda__set_device(ctx, q->device);
@@ -345,7 +345,7 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     cudaError_t err = cudaLaunchKernel(fn, grid, block, params, 0, q->stream);
     if (err != cudaSuccess) {
         st = accel_cuda__fail(ctx, err, name);
-        ctx->host->set_error("%s: %s: %s (previous op enqueued on this queue: %s)", name,
+        ctx->host->set_error(ctx->host->host_ctx, "%s: %s: %s (previous op enqueued on this queue: %s)", name,
                              cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
     }
     accel_cuda__set_name(q->last_op, name);

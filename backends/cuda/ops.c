@@ -58,7 +58,12 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     case ACCEL_OP_TRANSPOSE:
         return full || half ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     case ACCEL_OP_GEMM:
-        return (full || half) && ctx->blas.loaded ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
+        if ((full || half) && !ctx->blas.loaded) {
+            /* Name what is missing (the core appends this to its message). */
+            ctx->host->set_error(ctx->host->host_ctx, "GEMM needs cuBLAS, which is unavailable: %s", ctx->blas.error);
+            return ACCEL_ERROR_UNSUPPORTED;
+        }
+        return full || half ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     case ACCEL_OP_FILL:
     case ACCEL_OP_AXPBY:
     case ACCEL_OP_SCALE:

@@ -2,7 +2,11 @@
  * the driver and devices at init (a machine without driver or GPU gets
  * ACCEL_ERROR_UNAVAILABLE with CUDA's reason, never an abort), configuration
  * keys, device properties and shutdown. */
+#define _GNU_SOURCE /* dlinfo, RTLD_NOLOAD */
 #include <ctype.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +157,27 @@ static void destroy_ctx(accel_cuda_ctx *ctx)
     free(ctx);
 }
 
+/* The file the driver library (libcuda) was loaded from, when it is loaded:
+ * the CUDA runtime dlopens it by name, so the library path decides which
+ * one (the toolkit's stub when its folder comes first). "" when none. */
+static void loaded_libcuda(char *out, size_t cap)
+{
+    out[0] = '\0';
+    static const char *const names[] = {"libcuda.so.1", "libcuda.so"};
+    for (size_t i = 0; i < sizeof names / sizeof *names && !out[0]; ++i) {
+        void *h = dlopen(names[i], RTLD_LAZY | RTLD_NOLOAD);
+        if (!h)
+            continue;
+        struct link_map *lm = NULL;
+        if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name && lm->l_name[0]) {
+            char real[PATH_MAX];
+            const char *file = realpath(lm->l_name, real) ? real : lm->l_name;
+            snprintf(out, cap, "%s", file);
+        }
+        dlclose(h);
+    }
+}
+
 /* Explain why CUDA is unusable here, from cudaGetDeviceCount's error. */
 static int32_t unavailable(const accel_host_services *host, cudaError_t err)
 {
@@ -184,8 +209,18 @@ static int32_t unavailable(const accel_host_services *host, cudaError_t err)
     if (driver)
         format_version(dv, driver);
     format_version(rv, runtime);
-    host->set_error(host->host_ctx, "%s: cudaGetDeviceCount: %s: %s (driver %s, runtime %s)", hint,
-                    cudaGetErrorName(err), cudaGetErrorString(err), dv, rv);
+    char lib[PATH_MAX];
+    loaded_libcuda(lib, sizeof lib);
+    char where[PATH_MAX + 96] = "";
+    if (lib[0] && err == cudaErrorStubLibrary)
+        snprintf(where, sizeof where,
+                 "; libcuda was loaded from %s: put the driver's libcuda.so.1 first on the "
+                 "library path (drop the toolkit's stubs folder from LD_LIBRARY_PATH)",
+                 lib);
+    else if (lib[0])
+        snprintf(where, sizeof where, "; libcuda loaded from %s", lib);
+    host->set_error(host->host_ctx, "%s: cudaGetDeviceCount: %s: %s (driver %s, runtime %s)%s", hint,
+                    cudaGetErrorName(err), cudaGetErrorString(err), dv, rv, where);
     (void)cudaGetLastError();
     return ACCEL_ERROR_UNAVAILABLE;
 }

@@ -98,6 +98,15 @@ accel_device *accel_buffer_device(const accel_buffer *buf)
     return buf->dev;
 }
 
+void *accel_buffer_host_ptr(accel_buffer *buf)
+{
+    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_host_ptr", "buf") != ACCEL_SUCCESS)
+        return NULL;
+    if (buf->host_ptr)
+        accel__buffer_mark_enqueued(buf); /* the caller may use it from queued work */
+    return buf->host_ptr;
+}
+
 /* ------------------------------------------------------- pinned host memory */
 
 accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr)

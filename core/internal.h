@@ -302,6 +302,7 @@ struct accel__xop {
     void (*release)(accel__xop *x);
     void *payload;
     bool keep;
+    accel_queue_fn user_fn; /* CALL of accel_queue_host_fn: fn(payload, ...) */
 };
 
 /* Block until the backend event ev is done, polling event_query (a short

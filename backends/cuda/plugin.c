@@ -393,6 +393,10 @@ static const accel_backend cuda_backend = {
     .op_supported = accel_cuda__op_supported,
     .op_execute = accel_cuda__op_execute_nvtx,
     .measure_ceilings = accel_cuda__measure_ceilings,
+    .comm_id = accel_cuda__comm_id,
+    .comm_create = accel_cuda__comm_create,
+    .comm_destroy = accel_cuda__comm_destroy,
+    .comm_execute = accel_cuda__comm_execute,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);

@@ -201,6 +201,15 @@ ACCEL_API size_t accel_buffer_size(const accel_buffer *buf);
 /** Device that holds the buffer (NULL for an invalid handle). */
 ACCEL_API accel_device *accel_buffer_device(const accel_buffer *buf);
 
+/** Host address of the buffer's first byte when its device's buffers are
+ *  plain host memory (accel_device_properties.host_accessible), else NULL
+ *  (also for an invalid handle). The bytes may be read or written directly
+ *  only while no enqueued work uses them: after a finish or event, or inside
+ *  a host function (accel_queue_host_fn) of the queue that orders that work.
+ *  Since the address escapes the runtime, accel_buffer_release of buf then
+ *  waits for the queues as for a buffer passed to an op. Thread-safe. */
+ACCEL_API void *accel_buffer_host_ptr(accel_buffer *buf);
+
 /** Page-locked host memory for fast asynchronous transfers to dev's backend
  *  (plain 64-byte-aligned memory where the backend has none).
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
@@ -255,6 +264,24 @@ ACCEL_API accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *s
  *  ACCEL_ERROR_DEVICE_MISMATCH, ACCEL_ERROR_INVALID_ARGUMENT (overlap). */
 ACCEL_API accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offset,
                               accel_buffer *dst, size_t dst_offset, size_t bytes);
+
+/* A host function for accel_queue_host_fn: returns ACCEL_SUCCESS, or a status
+ * with a NUL-terminated message of at most message_size bytes in message. */
+typedef accel_status (*accel_queue_fn)(void *user, char *message, size_t message_size);
+
+/** Enqueue fn(user, ...) on q: when this call succeeds, it runs once on a host thread of q's backend
+ *  (the CPU queue's worker; a cudaLaunchHostFunc callback on CUDA) when all
+ *  earlier work on q is done, and later work on q waits until it returns.
+ *  It runs exactly once, also when an earlier op failed. A failure it returns
+ *  is reported by the next accel_queue_finish of q as "name: message" (work
+ *  enqueued after it still runs). fn must not call into q's backend (CUDA
+ *  forbids CUDA calls in host callbacks) nor wait for q; name must stay valid
+ *  until that finish (a string literal). Used by libaccel_mpi to run MPI in
+ *  a queue's order. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_INVALID_ARGUMENT (fn or name NULL),
+ *  ACCEL_ERROR_OUT_OF_HOST_MEMORY, ACCEL_ERROR_DEVICE. Thread-safe. */
+ACCEL_API accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_fn fn,
+                                           void *user);
 
 /* ---------------------------------------------------------------- events */
 

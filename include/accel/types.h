@@ -34,7 +34,8 @@ extern "C" {
     X(ACCEL_ERROR_MISMATCH, 15, "a result disagrees with its reference")                  \
     X(ACCEL_ERROR_UNAVAILABLE, 16, "the backend has no usable device or driver")          \
     X(ACCEL_ERROR_IO, 17, "a file could not be read or written, or is malformed")         \
-    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")
+    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")                        \
+    X(ACCEL_ERROR_COMMUNICATION, 19, "a collective or message between processes failed")
 
 typedef enum accel_status {
 #define ACCEL_X_ENUM(name, value, msg) name = value,
@@ -84,6 +85,18 @@ typedef enum accel_op_code {
     ACCEL_OP_RANDOM_UNIFORM = 70, /* Philox4x32-10 uniform [0,1)            */
     ACCEL_OP_RANDOM_NORMAL = 71   /* Philox4x32-10 + Box-Muller, N(mean, std) */
 } accel_op_code;
+
+/* Collectives between processes, carried by accel_collective_desc
+ * (accel/collective.h, backend.h); libaccel_mpi's accel_comm_* calls. */
+typedef enum accel_collective_kind {
+    ACCEL_COLLECTIVE_ALLREDUCE = 1,
+    ACCEL_COLLECTIVE_REDUCE = 2,
+    ACCEL_COLLECTIVE_BROADCAST = 3,
+    ACCEL_COLLECTIVE_ALLGATHER = 4,
+    ACCEL_COLLECTIVE_REDUCE_SCATTER = 5,
+    ACCEL_COLLECTIVE_SEND = 6,
+    ACCEL_COLLECTIVE_RECV = 7
+} accel_collective_kind;
 
 typedef enum accel_device_kind {
     ACCEL_DEVICE_CPU = 1,

@@ -36,9 +36,11 @@ static void comm_free(accel_comm *comm)
         accel_host_free(comm->dev, b->ptr);
         free(b);
     }
-    if (comm->check != MPI_COMM_NULL)
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (comm->check != MPI_COMM_NULL && !finalized)
         MPI_Comm_free(&comm->check);
-    if (comm->mpi != MPI_COMM_NULL)
+    if (comm->mpi != MPI_COMM_NULL && !finalized)
         MPI_Comm_free(&comm->mpi);
     if (comm->timeout_s > 0)
         accel_mpi__watchdog_release();
@@ -57,16 +59,20 @@ static accel_status create_fail_mpi(accel_comm *comm, int rc, const char *call)
     return accel_error_set(ACCEL_ERROR_COMMUNICATION, "accel_comm_create: %s", msg);
 }
 
-/* NCCL (the backend's collective entries) on every rank, or staging on
- * every rank: NCCL needs all of them. Sets comm->transport and dcomm. */
-static accel_status choose_device_transport(accel_comm *comm, bool want_nccl)
+/* Every rank takes part: NCCL (the backend's collective entries) when every
+ * rank can use it, else host memory where the device is host memory and
+ * staging elsewhere (both are MPI, so they mix). Sets comm->transport and
+ * comm->dcomm. */
+static accel_status choose_transport(accel_comm *comm, bool host_memory, bool want_nccl)
 {
     static const char fn[] = "accel_comm_create";
     char reason[512] = "";
     unsigned char id[ACCEL_DEVICE_COMM_ID_BYTES];
     memset(id, 0, sizeof id);
     int ok = 0;
-    if (!want_nccl) {
+    if (host_memory) {
+        snprintf(reason, sizeof reason, "host memory");
+    } else if (!want_nccl) {
         snprintf(reason, sizeof reason, "ACCEL_COMM_NO_NCCL or ACCEL_MPI_NCCL=0 asked for it");
     } else if (accel_device_comm_supported(comm->dev) != ACCEL_SUCCESS) {
         snprintf(reason, sizeof reason, "%s", accel_last_error());
@@ -99,11 +105,18 @@ static accel_status choose_device_transport(accel_comm *comm, bool want_nccl)
         snprintf(reason, sizeof reason, "another rank has no NCCL");
     }
     if (all_ok) {
-        /* Every rank joins; one failing leaves the others blocked in NCCL's
-         * init, which the watchdog does not see, so the failure is shared
-         * after the fact: all ranks then stage. */
+        /* Every rank joins (the watchdog ends a join that never completes);
+         * a rank whose join fails tells the others after the fact, and all
+         * of them then stage. */
+        accel_mpi__call join;
+        memset(&join, 0, sizeof join);
+        join.fn = "accel_comm_create (ncclCommInitRank)";
+        join.comm = comm;
+        join.dtype = ACCEL_DTYPE_INVALID;
+        accel_mpi__watchdog_begin(&join);
         accel_status st = accel_device_comm_create(comm->dev, id, sizeof id, comm->size,
                                                    comm->rank, &comm->dcomm);
+        accel_mpi__watchdog_end(&join);
         int joined = st == ACCEL_SUCCESS, all_joined = 0;
         if (!joined)
             snprintf(reason, sizeof reason, "%s", accel_last_error());
@@ -118,6 +131,10 @@ static accel_status choose_device_transport(accel_comm *comm, bool want_nccl)
             snprintf(reason, sizeof reason, "another rank could not join NCCL");
         accel_device_comm_release(comm->dcomm);
         comm->dcomm = NULL;
+    }
+    if (host_memory) {
+        comm->transport = ACCEL_MPI__HOST;
+        return ACCEL_SUCCESS;
     }
     comm->transport = ACCEL_MPI__STAGED;
     accel_log_write(ACCEL_LOG_WARN,
@@ -200,13 +217,6 @@ accel_status accel_comm_create(MPI_Comm mpi_comm, accel_device *dev, const accel
     MPI_Query_thread(&provided);
     comm->blocking = provided < MPI_THREAD_MULTIPLE || (flags & ACCEL_COMM_BLOCKING);
 
-    if (props.host_accessible) {
-        comm->transport = ACCEL_MPI__HOST;
-    } else {
-        accel_status st = choose_device_transport(comm, !(flags & ACCEL_COMM_NO_NCCL));
-        if (st != ACCEL_SUCCESS)
-            return st; /* comm freed */
-    }
     if (timeout > 0) {
         accel_status st = accel_mpi__watchdog_acquire();
         if (st != ACCEL_SUCCESS) {
@@ -215,6 +225,10 @@ accel_status accel_comm_create(MPI_Comm mpi_comm, accel_device *dev, const accel
         }
         comm->timeout_s = timeout;
     }
+    accel_status tst =
+        choose_transport(comm, props.host_accessible != 0, !(flags & ACCEL_COMM_NO_NCCL));
+    if (tst != ACCEL_SUCCESS)
+        return tst; /* comm freed */
     accel_log_write(ACCEL_LOG_INFO, "%s: rank %d of %d on %s, transport %s, %s mode%s%s", fn,
                     comm->rank, comm->size, accel_device_name(dev), accel_comm_transport(comm),
                     comm->blocking ? "blocking" : "queued", comm->check_counts ? ", check" : "",

@@ -41,13 +41,16 @@ static void *watchdog_main(void *arg)
         for (accel_mpi__call *c = wd_inflight; c; c = c->wd_next) {
             double age = (double)(now - c->start_ns) * 1e-9;
             if (c->comm->timeout_s > 0 && age > c->comm->timeout_s) {
+                char what[96] = "";
+                if (c->dtype != ACCEL_DTYPE_INVALID)
+                    snprintf(what, sizeof what, " (%zu elements of %s)",
+                             c->kind == ACCEL_MPI__RECV ? c->recv.count : c->send.count,
+                             accel_dtype_name(c->dtype));
                 fprintf(stderr,
-                        "accel_mpi: rank %d of %d: %s (%zu elements of %s) has not completed "
-                        "after %.1f s (ACCEL_MPI_TIMEOUT=%g): a peer has probably failed, exited "
-                        "or skipped the call; ending the job with MPI_Abort\n",
-                        c->comm->rank, c->comm->size, c->fn,
-                        c->kind == ACCEL_MPI__RECV ? c->recv.count : c->send.count,
-                        accel_dtype_name(c->dtype), age, c->comm->timeout_s);
+                        "accel_mpi: rank %d of %d: %s%s has not completed after %.1f s "
+                        "(ACCEL_MPI_TIMEOUT=%g): a peer has probably failed, exited or skipped "
+                        "the call; ending the job with MPI_Abort\n",
+                        c->comm->rank, c->comm->size, c->fn, what, age, c->comm->timeout_s);
                 fflush(stderr);
                 MPI_Abort(c->comm->mpi, 1);
                 _Exit(1); /* MPI_Abort does not return; should it, still end */

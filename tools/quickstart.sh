@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 
-pkgs=(build-essential cmake pkg-config libopenblas-dev libinih-dev libcriterion-dev python3-numpy)
+pkgs=(build-essential cmake pkg-config libopenblas-dev libinih-dev libcriterion-dev python3-numpy
+  libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

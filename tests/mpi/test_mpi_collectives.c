@@ -5,7 +5,9 @@
  * ranks' formulas) and compares with tolerance 0. Also: zero-length ranges,
  * in-place forms, offsets, ordering with ops on the same queue, the argument
  * errors, check mode's refusal of counts that differ across ranks, verify
- * mode on random data, and receive count errors. A plain program (Criterion
+ * mode on random data, and receive count errors. --device NAME --transport
+ * T runs it on another device (the test backend "mock", whose memory is not
+ * host-accessible, exercises the staged transport: "mpi-staged"). A plain program (Criterion
  * does not run under mpirun): prints "N passed, M failed" on rank 0 and
  * exits non-zero when any rank failed a check. --blocking runs the same in
  * blocking mode. */
@@ -110,25 +112,30 @@ static void test_allreduce(accel_comm *comm, accel_dtype dt, size_t n, bool in_p
         accel_status st = accel_comm_allreduce(comm, q, dt, op, accel_slice_of(s, off, n),
                                                accel_slice_of(r, off, n));
         CHECK(st == ACCEL_SUCCESS, "allreduce enqueue");
-        /* Ordered with later ops on the queue: scale the result by 2. */
-        st = accel_scale(q, dt, 2.0, accel_slice_of(r, off, n), accel_slice_of(r, off, n));
-        CHECK(st == ACCEL_SUCCESS, "scale after allreduce");
+        /* Ordered with later ops on the queue: a copy of the result. */
+        accel_buffer *cp = make(dt, n + 6, 0, 0, 0);
+        st = accel_copy(q, dt, accel_slice_of(r, off, n), accel_slice_of(cp, off, n));
+        CHECK(st == ACCEL_SUCCESS, "copy after allreduce");
         st = accel_queue_finish(q);
         CHECK(st == ACCEL_SUCCESS, "allreduce %s %s n=%zu in_place=%d: %s", accel_dtype_name(dt),
               k == 0 ? "sum" : k == 1 ? "max" : "min", n, in_place, accel_status_name(st));
-        void *h = fetch(dt, r, n + 6);
+        void *h = fetch(dt, r, n + 6), *hc = fetch(dt, cp, n + 6);
         size_t bad = n;
         for (size_t i = 0; i < n; ++i)
-            if (get(dt, h, off + i) != 2 * reduce_ranks(op, i)) {
+            if (get(dt, h, off + i) != reduce_ranks(op, i) ||
+                get(dt, hc, off + i) != reduce_ranks(op, i)) {
                 bad = i;
                 break;
             }
-        CHECK(bad == n, "allreduce %s op %d n=%zu in_place=%d: element %zu is %g, expected %g",
-              accel_dtype_name(dt), (int)op, n, in_place, bad,
-              bad < n ? get(dt, h, off + bad) : 0.0, bad < n ? 2 * reduce_ranks(op, bad) : 0.0);
+        CHECK(bad == n, "allreduce %s op %d n=%zu in_place=%d: element %zu is %g (copy %g), "
+              "expected %g", accel_dtype_name(dt), (int)op, n, in_place, bad,
+              bad < n ? get(dt, h, off + bad) : 0.0, bad < n ? get(dt, hc, off + bad) : 0.0,
+              bad < n ? reduce_ranks(op, bad) : 0.0);
         CHECK(untouched(dt, h, 0, off) && untouched(dt, h, off + n, n + 6),
               "allreduce wrote outside its range");
         free(h);
+        free(hc);
+        accel_buffer_release(cp);
         if (r != s)
             accel_buffer_release(r);
         accel_buffer_release(s);
@@ -398,16 +405,25 @@ static void test_recv_counts(accel_comm *comm)
 
 int main(int argc, char **argv)
 {
-    bool blocking = argc > 1 && strcmp(argv[1], "--blocking") == 0;
+    bool blocking = false;
+    const char *device = "cpu", *transport = "mpi";
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--blocking") == 0)
+            blocking = true;
+        else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc)
+            device = argv[++i];
+        else if (strcmp(argv[i], "--transport") == 0 && i + 1 < argc)
+            transport = argv[++i];
+    }
     int provided = 0;
     MPI_Init_thread(&argc, &argv, blocking ? MPI_THREAD_SERIALIZED : MPI_THREAD_MULTIPLE,
                     &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (accel_runtime_open(NULL, &rt) != ACCEL_SUCCESS ||
-        accel_device_get_by_name(rt, "cpu", &dev) != ACCEL_SUCCESS ||
+        accel_device_get_by_name(rt, device, &dev) != ACCEL_SUCCESS ||
         accel_queue_create(dev, &q) != ACCEL_SUCCESS) {
-        fprintf(stderr, "rank %d: no CPU device: %s\n", rank, accel_last_error());
+        fprintf(stderr, "rank %d: no device %s: %s\n", rank, device, accel_last_error());
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     uint32_t base = blocking ? ACCEL_COMM_BLOCKING : 0;
@@ -418,8 +434,8 @@ int main(int argc, char **argv)
     accel_status st = accel_comm_create(MPI_COMM_WORLD, dev, &opt, &comm);
     CHECK(st == ACCEL_SUCCESS, "accel_comm_create");
     CHECK(accel_comm_rank(comm) == rank && accel_comm_size(comm) == size, "rank and size");
-    CHECK(strcmp(accel_comm_transport(comm), "mpi") == 0, "transport %s",
-          accel_comm_transport(comm));
+    CHECK(strcmp(accel_comm_transport(comm), transport) == 0, "transport %s, expected %s",
+          accel_comm_transport(comm), transport);
     CHECK(accel_comm_is_blocking(comm) == (blocking || provided < MPI_THREAD_MULTIPLE),
           "blocking mode %d", accel_comm_is_blocking(comm));
 
@@ -449,7 +465,7 @@ int main(int argc, char **argv)
     int counts[2] = {passed, failed}, total[2] = {0, 0};
     MPI_Reduce(counts, total, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("%d ranks (%s mode): %d passed, %d failed\n", size,
+        printf("%d ranks on %s (%s, %s mode): %d passed, %d failed\n", size, device, transport,
                blocking ? "blocking" : "queued", total[0], total[1]);
     MPI_Finalize();
     return failed ? 1 : 0;

@@ -91,6 +91,20 @@ accel_status accel_event_record(accel_event *ev, accel_queue *q)
     return ACCEL_SUCCESS;
 }
 
+/* A cross-backend wait, in a host function of the waiting queue: poll the
+ * event's own backend. The xop holds a reference to the event. */
+static void wait_run(accel__xop *x)
+{
+    accel_event *ev = x->payload;
+    accel__be_event_wait(ev->dev->be->vt, ev->dev->be->ctx, ev->be);
+}
+
+static void wait_release(accel__xop *x)
+{
+    accel__event_unref(x->payload);
+    x->payload = NULL;
+}
+
 accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
 {
     static const char fn[] = "accel_queue_wait_event";
@@ -111,11 +125,13 @@ accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
             return accel__fail_relay((accel_status)rc, "%s", fn);
         return ACCEL_SUCCESS;
     }
-    accel__xop *x = accel__xop_new(ACCEL__XOP_WAIT, fn);
+    accel__xop *x = accel__xop_new(fn, 0);
     if (!x)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     atomic_fetch_add(&ev->refs, 1);
-    x->ev = ev;
+    x->payload = ev;
+    x->run = wait_run;
+    x->release = wait_release;
     pthread_mutex_lock(&q->lock);
     st = accel__queue_enqueue_xop_locked(q, x);
     pthread_mutex_unlock(&q->lock);

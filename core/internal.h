@@ -39,6 +39,15 @@ void accel__log(int level, const char *fmt, ...) ACCEL__PRINTF(2, 3);
 /* prefix (may be NULL) goes before the message, "cpu: ...". */
 void accel__logv(int level, const char *prefix, const char *fmt, va_list ap) ACCEL__PRINTF(3, 0);
 
+/* ------------------------------------------------------------ optable.c */
+
+#include "optable.h"
+
+/* tolerance.c: the tolerance model's view of a dispatched descriptor
+ * (accel_tolerance_compare of accel/verify.h takes public types). */
+struct accel_tolerance_op;
+accel_status accel__tolerance_op_from_desc(const accel_op_desc *d, struct accel_tolerance_op *t);
+
 /* ------------------------------------------------------------ handle.c */
 
 /* Type tags of the handle registry. 0 means "not a live handle". */
@@ -149,7 +158,7 @@ bool accel__security_plugin_refused(const char *path, const accel__section *sec,
 
 /* ------------------------------------------------------------ objects */
 
-typedef struct accel__xop accel__xop;
+typedef struct accel__xop accel__xop; /* host work on a queue (xop.c) */
 
 struct accel_device {
     accel_runtime *rt;
@@ -228,8 +237,8 @@ struct accel_runtime {
     accel__host_block *host_blocks;
     struct accel__trace *trace; /* ACCEL_TRACE state, NULL when not tracing (trace.c) */
     /* Verify mode, fallback and the placement report (verify.c, fallback.c,
-     * report.c). checked: ops take accel__dispatch_checked (verify or
-     * per-op counting on); read once per op with a relaxed load. */
+     * report.c). checked: ops take the checked branch of accel__submit
+     * (verify or per-op counting on); read once per op with a relaxed load. */
     struct accel__policy *policy;
     atomic_bool checked;
 };
@@ -268,42 +277,41 @@ void accel__queue_destroy(accel_queue *q);
 void accel__event_unref(accel_event *ev);
 void accel__event_destroy(accel_event *ev);
 
-/* Work that crosses backends, run by a host function on a queue of one
- * backend and calling into another (queue.c). The queue owns it until its
- * next finish or its destruction, whichever comes first; skipped work (after
- * a sticky error) is freed there too. */
-typedef enum accel__xop_kind {
-    ACCEL__XOP_WAIT = 1,  /* poll ev until its work is done */
-    ACCEL__XOP_WRITE = 2, /* host -> buffer of `other` through its staging queue */
-    ACCEL__XOP_READ = 3,  /* buffer of `other` -> host through its staging queue */
-    ACCEL__XOP_CALL = 4   /* x->run(x) (verify.c, fallback.c) */
-} accel__xop_kind;
+/* ------------------------------------------------------------ xop.c */
 
+/* Host work on a queue (the host-work engine): a host function enqueued on a
+ * queue of one backend that may call into another (cross-backend copies and
+ * waits, fallback, verify mode). The queue owns the xop until its next finish
+ * or its destruction, whichever comes first; skipped work (after a sticky
+ * error) is freed there too. */
 struct accel__xop {
     accel__xop *next;
-    accel__xop_kind kind;
     const char *fn;
     atomic_int done;
-    accel_status status; /* written by the host function before done */
+    accel_status status; /* written by run before done; reported by the next finish */
     char message[512];
-    accel_event *ev;     /* WAIT: holds a reference */
-    accel_device *other; /* WRITE/READ: the device of be_buf */
-    accel_be_buffer *be_buf;
-    size_t offset;
-    void *host;
-    size_t bytes;
-    void *bounce; /* owned staging memory, freed with the xop */
-    /* CALL: run in the host function; finish (may be NULL) at q's next
-     * finish or destruction, on the caller's thread, for work that must not
-     * run inside a host function; release frees payload. keep: not reaped
-     * before q's next finish (payload memory the queue still reads). */
+    /* run: in the host function. finish (may be NULL): at q's next finish or
+     * destruction, on the caller's thread, for work that must not run inside
+     * a host function. release (may be NULL): frees what payload holds. */
     void (*run)(accel__xop *x);
     void (*finish)(accel__xop *x);
     void (*release)(accel__xop *x);
-    void *payload;
-    bool keep;
-    accel_queue_fn user_fn; /* CALL of accel_queue_host_fn: fn(payload, ...) */
+    void *payload; /* the caller's, or the inline space of accel__xop_new */
+    void *bounce;  /* owned host memory, freed with the xop; kept until q's next finish */
+    bool keep;     /* not reaped before q's next finish (payload memory q still reads) */
+    accel_queue_fn user_fn; /* accel_queue_host_fn: user_fn(payload, ...) in run */
 };
+
+/* A new xop for fn with payload_bytes of zeroed, aligned inline payload
+ * (x->payload points at it; 0: none). NULL when out of host memory. */
+accel__xop *accel__xop_new(const char *fn, size_t payload_bytes);
+void accel__xop_free(accel__xop *xop);
+/* Enqueue xop's host function on q; q->lock must be held. On success q owns
+ * xop; on failure the caller frees it with accel__xop_free. */
+accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);
+/* After q drained (q->lock held): run the deferred finishes, free every xop
+ * and return the oldest error one of them met (its message into msg). */
+accel_status accel__xops_collect_locked(accel_queue *q, char *msg, size_t cap);
 
 /* Block until the backend event ev is done, polling event_query (a short
  * spin, then sleeps backing off to 0.5 ms). Unlike event_synchronize it
@@ -311,18 +319,28 @@ struct accel__xop {
  * wait (the failure belongs to the recording queue). */
 void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev);
 
+/* ------------------------------------------------------------ staging.c */
+
+/* Run d on dev's private staging queue, blocking, on host copies of its
+ * operands: host[i] holds operand i's count elements. Inputs (and, when
+ * write_output, the output's old contents) go to fresh buffers of dev, the op
+ * runs, and the output comes back into out_host. Takes dev->staging_lock
+ * (accel__staging_ensure must have succeeded). Called from host functions of
+ * other backends' queues (fallback, verify mode). Returns the first failure
+ * with its message as the thread's last error. */
+accel_status accel__staging_run_op(accel_device *dev, const accel_op_desc *d,
+                                   void *const host[4], bool write_output, void *out_host);
+/* Blocking transfer on dev's staging queue: host -> buf (to_device) or buf
+ * -> host, bytes at byte offset. Same locking and errors as above. */
+accel_status accel__staging_transfer(accel_device *dev, bool to_device, accel_be_buffer *buf,
+                                     size_t offset, void *host, size_t bytes);
+
 /* Record a backend event at the current end of every live queue of rt and
  * wait until all of them are done, without taking any queue's sticky error
- * (accel_buffer_release). Locks are not held while waiting. Errors (the
- * events could not be created or recorded): the status with a message
+ * (accel_buffer_release; queue.c). Locks are not held while waiting. Errors
+ * (the events could not be created or recorded): the status with a message
  * naming fn; queues that were marked are still waited for. */
 accel_status accel__queues_mark_and_wait(accel_runtime *rt, const char *fn);
-
-/* Enqueue xop's host function on q; q->lock must be held. On success q owns
- * xop; on failure the caller frees it with accel__xop_free. */
-accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);
-accel__xop *accel__xop_new(accel__xop_kind kind, const char *fn);
-void accel__xop_free(accel__xop *xop);
 
 /* ------------------------------------------------------------ trace.c */
 
@@ -338,19 +356,18 @@ extern atomic_int accel__tracing;
  * backends unload: write the Chrome trace-event JSON and free the state. */
 void accel__trace_open(accel_runtime *rt);
 void accel__trace_close(accel_runtime *rt);
-/* The plugin call, between two backend events when q's runtime traces, with
- * a span kept for the trace file; the plain call otherwise. q->lock held. */
-int32_t accel__trace_op_locked(accel_queue *q, const accel_op_desc *d);
-int32_t accel__trace_write_locked(accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                                  const void *src, size_t bytes);
-int32_t accel__trace_read_locked(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
-                                 size_t bytes);
-int32_t accel__trace_copy_locked(accel_queue *q, accel_buffer *src, size_t src_offset,
-                                 accel_buffer *dst, size_t dst_offset, size_t bytes);
-
+/* A span around one plugin call on q (q->lock held): begin records the
+ * start event and returns the span's index, or ACCEL__NO_SPAN when q's
+ * runtime does not trace or anything is missing; end records the end event
+ * after the call returned rc (a failed call's span is dropped). cat is "op"
+ * or "transfer"; bytes, flops and n go to the span's arguments. */
+#define ACCEL__NO_SPAN SIZE_MAX
+size_t accel__trace_begin_locked(accel_queue *q, const char *name, const char *cat,
+                                 uint32_t dtype, uint64_t bytes, uint64_t flops, uint64_t n);
+void accel__trace_end_locked(accel_queue *q, size_t span, int32_t rc);
 /* -------------------------------------- verify.c, fallback.c, report.c */
 
-#define ACCEL__OP_SLOTS 128 /* op codes below this are counted per kind */
+#define ACCEL__OP_SLOTS ACCEL_OP_CODE_LIMIT /* op codes are counted per kind in slots */
 
 /* One op kind on one device in the placement report. */
 typedef struct accel__report_cell {
@@ -384,23 +401,16 @@ typedef struct accel__policy {
 accel_status accel__policy_open(accel_runtime *rt, const char *fn);
 /* At close, after the queues drained: print the report if asked, free. */
 void accel__policy_close(accel_runtime *rt);
-void accel__policy_update_checked(accel_runtime *rt);
 
-/* The op path when rt->checked: counts, verify, fallback. */
-accel_status accel__dispatch_checked(accel_queue *q, const accel_op_desc *d, bool empty);
-/* The op path's failures: st is ACCEL_ERROR_UNSUPPORTED (op_supported said
- * no) or op_execute's status (the plugin's message is still the thread's
- * last error). Runs d on the fallback device when the policy allows it,
- * else returns the error with its message. */
-accel_status accel__fallback(accel_queue *q, const accel_op_desc *d, bool empty, accel_status st);
-/* Count one op of d's kind on q's device (report.c). */
-void accel__report_count(accel_runtime *rt, const accel_device *dev, uint32_t op);
-void accel__report_fallback(accel_runtime *rt, const accel_device *dev, uint32_t op,
-                            accel_device *to, uint64_t bytes, const char *reason);
-/* Element size and which operand is the op's output. */
-size_t accel__desc_esize(const accel_op_desc *d);
-/* True when the output's old contents matter (AXPBY, GEMM, transpose). */
-bool accel__desc_reads_output(const accel_op_desc *d);
+/* rt->checked follows the policy: ops take the checked branch of
+ * accel__submit while verify mode or per-op counting is on. */
+static inline void accel__policy_update_checked(accel_runtime *rt)
+{
+    const accel__policy *p = rt->policy;
+    atomic_store_explicit(&rt->checked, p && (p->verify_ref || p->report), memory_order_relaxed);
+}
+
+/* The op path (accel__submit) and its hooks: core/submit.h. */
 
 /* ------------------------------------------------------------ selftest.c */
 

@@ -430,9 +430,12 @@ static size_t dtype_bytes(accel_dtype t)
         return 8;
     case ACCEL_F16:
         return 2;
-    default:
-        return 0;
+    case ACCEL_BF16: /* no NumPy dtype */
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
     }
+    return 0;
 }
 
 static const char *dtype_descr(accel_dtype t)
@@ -444,9 +447,12 @@ static const char *dtype_descr(accel_dtype t)
         return "<f8";
     case ACCEL_F16:
         return "<f2";
-    default:
-        return NULL;
+    case ACCEL_BF16:
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
     }
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ load */

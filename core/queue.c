@@ -12,158 +12,44 @@
  * Earlier work on the other device must be ordered by an event (accel.h).
  * An error inside a host function is reported by the next accel_queue_finish
  * of q (the plugin cannot make it sticky for us); later work on q still runs.
+ * The host functions are the host-work engine's (xop.c); the staged side is
+ * staging.c's.
  *
  * Cross-backend waits (event.c) are host functions that poll the event's
  * backend with event_query. event_synchronize would also wait, but it returns
  * and clears the recording queue's sticky error, which belongs to whoever
  * synchronizes that queue. accel_buffer_release waits the same way, on an
  * event recorded at the end of every live queue (accel__queues_mark_and_wait). */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
 
-/* ------------------------------------------------------------------ xops */
+/* ------------------------------------------------------- staged copies */
 
-accel__xop *accel__xop_new(accel__xop_kind kind, const char *fn)
-{
-    accel__xop *x = calloc(1, sizeof *x);
-    if (!x)
-        return NULL;
-    x->kind = kind;
-    x->fn = fn;
-    atomic_init(&x->done, 0);
-    x->status = ACCEL_SUCCESS;
-    return x;
-}
+/* The other device's side of a cross-backend copy, in a host function on q:
+ * one blocking transfer on that device's staging queue. */
+typedef struct staged_copy {
+    accel_device *other;
+    bool to_device; /* host -> buffer of other, else buffer of other -> host */
+    accel_be_buffer *buf;
+    size_t offset;
+    void *host;
+    size_t bytes;
+} staged_copy;
 
-void accel__xop_free(accel__xop *x)
+static void staged_copy_run(accel__xop *x)
 {
-    if (!x)
-        return;
-    if (x->ev)
-        accel__event_unref(x->ev);
-    if (x->release)
-        x->release(x);
-    free(x->bounce);
-    free(x);
-}
-
-void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev)
-{
-    long sleep_ns = 2000;
-    for (unsigned spin = 0;; spin++) {
-        int done = 0;
-        int32_t rc = vt->event_query(ctx, ev, &done);
-        if (rc != ACCEL_SUCCESS || done)
-            return; /* a failure belongs to the recording queue, not to us */
-        if (spin < 64) {
-            sched_yield();
-            continue;
-        }
-        struct timespec ts = {0, sleep_ns};
-        nanosleep(&ts, NULL);
-        if (sleep_ns < 500000)
-            sleep_ns *= 2;
-    }
-}
-
-static void xop_wait(accel__xop *x)
-{
-    accel_event *ev = x->ev;
-    accel__be_event_wait(ev->dev->be->vt, ev->dev->be->ctx, ev->be);
-}
-
-static void xop_transfer(accel__xop *x)
-{
-    accel_device *dev = x->other;
-    const accel_backend *vt = dev->be->vt;
-    pthread_mutex_lock(&dev->staging_lock);
-    accel__clear_error();
-    int32_t rc;
-    if (x->kind == ACCEL__XOP_WRITE)
-        rc = vt->queue_write(dev->be->ctx, dev->staging, x->be_buf, x->offset, x->host, x->bytes);
-    else
-        rc = vt->queue_read(dev->be->ctx, dev->staging, x->be_buf, x->offset, x->host, x->bytes);
-    if (rc == ACCEL_SUCCESS)
-        rc = vt->queue_finish(dev->be->ctx, dev->staging);
-    if (rc != ACCEL_SUCCESS) {
-        x->status = (accel_status)rc;
+    staged_copy *c = x->payload;
+    accel_status st =
+        accel__staging_transfer(c->other, c->to_device, c->buf, c->offset, c->host, c->bytes);
+    if (st != ACCEL_SUCCESS) {
+        x->status = st;
         snprintf(x->message, sizeof x->message, "%s: staged %s of %zu bytes on %s failed: %s",
-                 x->fn, x->kind == ACCEL__XOP_WRITE ? "write" : "read", x->bytes, dev->name,
-                 *accel_last_error() ? accel_last_error() : accel_status_string(x->status));
+                 x->fn, c->to_device ? "write" : "read", c->bytes, c->other->name,
+                 *accel_last_error() ? accel_last_error() : accel_status_string(st));
     }
-    pthread_mutex_unlock(&dev->staging_lock);
-}
-
-static void xop_run(void *user)
-{
-    accel__xop *x = user;
-    if (x->kind == ACCEL__XOP_WAIT)
-        xop_wait(x);
-    else if (x->kind == ACCEL__XOP_CALL)
-        x->run(x);
-    else
-        xop_transfer(x);
-    atomic_store(&x->done, 1);
-}
-
-/* Free finished xops that hold nothing the queue still needs and carry no
- * error (errors wait for the next finish). */
-static void reap_done_locked(accel_queue *q)
-{
-    accel__xop **link = &q->xops;
-    while (*link) {
-        accel__xop *x = *link;
-        if (atomic_load(&x->done) && x->status == ACCEL_SUCCESS && !x->bounce && !x->keep &&
-            !x->finish) {
-            *link = x->next;
-            accel__xop_free(x);
-        } else {
-            link = &x->next;
-        }
-    }
-}
-
-/* After the queue has drained: free every xop (skipped ones included) and
- * return the first error one of them met. */
-static accel_status collect_xops_locked(accel_queue *q, char *msg, size_t cap)
-{
-    accel_status st = ACCEL_SUCCESS;
-    /* Deferred work (verify.c) runs now that the queue has drained. */
-    for (accel__xop *x = q->xops; x; x = x->next) {
-        if (x->finish && atomic_load(&x->done))
-            x->finish(x);
-    }
-    /* The list is newest first; the oldest error is the one to report. */
-    for (accel__xop *x = q->xops; x; x = x->next) {
-        if (atomic_load(&x->done) && x->status != ACCEL_SUCCESS) {
-            st = x->status;
-            snprintf(msg, cap, "%s", x->message);
-        }
-    }
-    while (q->xops) {
-        accel__xop *x = q->xops;
-        q->xops = x->next;
-        accel__xop_free(x);
-    }
-    return st;
-}
-
-accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *x)
-{
-    reap_done_locked(q);
-    accel__clear_error();
-    int32_t rc = q->dev->be->vt->queue_host_fn(q->dev->be->ctx, q->be, xop_run, x);
-    if (rc != ACCEL_SUCCESS)
-        return accel__fail_relay((accel_status)rc, "%s: enqueueing a host function on %s", x->fn,
-                                 q->dev->name);
-    x->next = q->xops;
-    q->xops = x;
-    return ACCEL_SUCCESS;
 }
 
 /* A caller's host function (accel_queue_host_fn): its failure is the
@@ -254,7 +140,7 @@ void accel__queue_destroy(accel_queue *q)
                    *accel_last_error() ? accel_last_error() : accel_status_string(rc));
     vt->queue_destroy(q->dev->be->ctx, q->be);
     char msg[512];
-    if (collect_xops_locked(q, msg, sizeof msg) != ACCEL_SUCCESS)
+    if (accel__xops_collect_locked(q, msg, sizeof msg) != ACCEL_SUCCESS)
         accel__log(ACCEL_LOG_WARN, "a queue of %s was released with an unreported error: %s",
                    q->dev->name, msg);
     pthread_mutex_unlock(&q->lock);
@@ -364,7 +250,7 @@ static accel_status finish_named(accel_queue *q, const char *fn)
     int32_t rc = q->dev->be->vt->queue_finish(q->dev->be->ctx, q->be);
     accel_status xst = ACCEL_SUCCESS;
     if (q->xops)
-        xst = collect_xops_locked(q, msg, sizeof msg);
+        xst = accel__xops_collect_locked(q, msg, sizeof msg);
     pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s", fn);
@@ -423,6 +309,13 @@ static accel_status check_transfer(const char *fn, accel_queue *q, accel_buffer 
     return st;
 }
 
+/* The trace's span name of a transfer (the name of the plain call, also for
+ * the blocking variants). */
+static const char *fn_trace_name(bool to_device)
+{
+    return to_device ? "accel_queue_write" : "accel_queue_read";
+}
+
 /* A host <-> buffer transfer: to_device writes src_host into buf, else
  * reads buf into dst_host (the other host pointer is unused). Validation,
  * the trace hook and the error relay are shared. */
@@ -438,13 +331,14 @@ static accel_status do_transfer(const char *fn, accel_queue *q, bool to_device, 
     void *ctx = q->dev->be->ctx;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
-    int32_t rc;
-    if (to_device)
-        rc = ACCEL__TRACING() ? accel__trace_write_locked(q, buf, offset, src_host, bytes)
-                              : vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes);
-    else
-        rc = ACCEL__TRACING() ? accel__trace_read_locked(q, buf, offset, dst_host, bytes)
-                              : vt->queue_read(ctx, q->be, buf->be, offset, dst_host, bytes);
+    size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn_trace_name(to_device), "transfer",
+                                                              0, bytes, 0, bytes)
+                                   : ACCEL__NO_SPAN;
+    accel__clear_error();
+    int32_t rc = to_device ? vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes)
+                           : vt->queue_read(ctx, q->be, buf->be, offset, dst_host, bytes);
+    if (span != ACCEL__NO_SPAN)
+        accel__trace_end_locked(q, span, rc);
     pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s", fn);
@@ -523,21 +417,24 @@ static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buff
     accel_status st = accel__staging_ensure(other, fn);
     if (st != ACCEL_SUCCESS)
         return st;
-    accel__xop *x = accel__xop_new(q_on_src ? ACCEL__XOP_WRITE : ACCEL__XOP_READ, fn);
+    accel__xop *x = accel__xop_new(fn, sizeof(staged_copy));
     if (!x)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    x->other = other;
-    x->bytes = bytes;
+    x->run = staged_copy_run;
+    staged_copy *c = x->payload;
+    c->other = other;
+    c->to_device = q_on_src;
+    c->bytes = bytes;
     if (q_on_src) {
-        x->be_buf = dst->be;
-        x->offset = dst_offset;
-        x->host = src_host;
+        c->buf = dst->be;
+        c->offset = dst_offset;
+        c->host = src_host;
     } else {
-        x->be_buf = src->be;
-        x->offset = src_offset;
-        x->host = dst_host;
+        c->buf = src->be;
+        c->offset = src_offset;
+        c->host = dst_host;
     }
-    bool bounce = x->host == NULL;
+    bool bounce = c->host == NULL;
     if (bounce) {
         x->bounce = malloc(bytes);
         if (!x->bounce) {
@@ -545,7 +442,7 @@ static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buff
             return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY,
                                "%s: out of host memory for a %zu-byte staging buffer", fn, bytes);
         }
-        x->host = x->bounce;
+        c->host = x->bounce;
     }
     if (bounce && q_on_src) {
         /* q's own side first: src -> bounce, then the host function writes on. */
@@ -610,12 +507,14 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
     accel__buffer_mark_enqueued(dst);
     pthread_mutex_lock(&q->lock);
     if (src->dev->be == dst->dev->be) {
+        size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn, "transfer", 0,
+                                                                  2 * (uint64_t)bytes, 0, bytes)
+                                       : ACCEL__NO_SPAN;
         accel__clear_error();
-        int32_t rc =
-            ACCEL__TRACING()
-                ? accel__trace_copy_locked(q, src, src_offset, dst, dst_offset, bytes)
-                : q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset, dst->be,
-                                             dst_offset, bytes);
+        int32_t rc = q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset,
+                                                dst->be, dst_offset, bytes);
+        if (span != ACCEL__NO_SPAN)
+            accel__trace_end_locked(q, span, rc);
         st = rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
     } else {
         st = cross_copy_locked(fn, q, src, src_offset, dst, dst_offset, bytes);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "accel/verify.h"
-#include "internal.h"
+#include "hooks.h"
 
 static accel__report_cell *cell(accel_runtime *rt, const accel_device *dev, uint32_t op)
 {

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "accel/verify.h"
-#include "internal.h"
+#include "hooks.h"
 
 static char *dup_str(const char *s)
 {
@@ -40,12 +40,6 @@ static char *dup_str(const char *s)
 }
 
 /* ------------------------------------------------------------ the policy */
-
-void accel__policy_update_checked(accel_runtime *rt)
-{
-    accel__policy *p = rt->policy;
-    atomic_store_explicit(&rt->checked, p && (p->verify_ref || p->report), memory_order_relaxed);
-}
 
 static int key_line(const accel__config *cfg, const char *key)
 {
@@ -235,7 +229,7 @@ accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats 
 
 /* ------------------------------------------------------------ the job */
 
-typedef struct vjob {
+struct accel__vjob {
     accel_runtime *rt;
     accel_device *dev, *ref;
     accel_op_desc d;
@@ -247,7 +241,8 @@ typedef struct vjob {
     bool cancelled, fail;
     char *repro_dir;
     uint64_t seed;
-} vjob;
+};
+typedef accel__vjob vjob;
 
 static void vjob_free(vjob *j)
 {
@@ -368,14 +363,26 @@ static int32_t read_guards(accel_queue *q, vjob *j, void *dst)
 
 static void describe_shape(const accel_op_desc *d, char *out, size_t cap)
 {
-    if (d->op == ACCEL_OP_GEMM)
+    const accel_op_properties *p = accel__op(d->op);
+    switch (p ? p->kind : ACCEL_OP_KIND_FILL) {
+    case ACCEL_OP_KIND_GEMM:
         snprintf(out, cap, "m=%zu n=%zu k=%zu lda=%zu ldb=%zu ldc=%zu trans_a=%u trans_b=%u "
                  "batch=%zu alpha=%g beta=%g", d->m, d->n, d->k, d->lda, d->ldb, d->ldc,
                  d->trans_a, d->trans_b, d->batch_count, d->scalars[0], d->scalars[1]);
-    else if (d->op == ACCEL_OP_TRANSPOSE)
+        return;
+    case ACCEL_OP_KIND_TRANSPOSE:
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
-    else
-        snprintf(out, cap, "n=%zu", d->operands[0].count);
+        return;
+    case ACCEL_OP_KIND_FILL:
+    case ACCEL_OP_KIND_COPY:
+    case ACCEL_OP_KIND_BINARY:
+    case ACCEL_OP_KIND_UNARY:
+    case ACCEL_OP_KIND_AXPBY:
+    case ACCEL_OP_KIND_REDUCTION:
+    case ACCEL_OP_KIND_RANDOM:
+        break;
+    }
+    snprintf(out, cap, "n=%zu", d->operands[0].count);
 }
 
 static void write_repro(vjob *j, char *path_out, size_t cap)
@@ -421,36 +428,7 @@ static void write_repro(vjob *j, char *path_out, size_t cap)
 /* Run the op on the reference device on the snapshots; fills expected. */
 static accel_status run_reference(vjob *j, void *expected)
 {
-    accel_device *ref = j->ref;
-    const accel_backend *vt = ref->be->vt;
-    void *ctx = ref->be->ctx;
-    accel_op_desc d = j->d;
-    accel_be_buffer *bufs[4] = {NULL, NULL, NULL, NULL};
-    int32_t rc = ACCEL_SUCCESS;
-    pthread_mutex_lock(&ref->staging_lock);
-    accel__clear_error();
-    for (uint32_t i = 0; i < d.num_operands && rc == ACCEL_SUCCESS; i++) {
-        size_t bytes = d.operands[i].count * j->esize;
-        rc = vt->buffer_alloc(ctx, ref->index, bytes, &bufs[i]);
-        if (rc == ACCEL_SUCCESS && bytes)
-            rc = vt->queue_write(ctx, ref->staging, bufs[i], 0, j->pre[i], bytes);
-        d.operands[i].buffer = bufs[i];
-        d.operands[i].offset = 0;
-    }
-    uint32_t out = d.num_operands - 1;
-    if (rc == ACCEL_SUCCESS)
-        rc = vt->op_execute(ctx, ref->staging, &d);
-    if (rc == ACCEL_SUCCESS && d.operands[out].count)
-        rc = vt->queue_read(ctx, ref->staging, bufs[out], 0, expected,
-                            d.operands[out].count * j->esize);
-    int32_t frc = vt->queue_finish(ctx, ref->staging);
-    if (rc == ACCEL_SUCCESS)
-        rc = frc;
-    for (uint32_t i = 0; i < d.num_operands; i++)
-        if (bufs[i])
-            vt->buffer_free(ctx, bufs[i]);
-    pthread_mutex_unlock(&ref->staging_lock);
-    return (accel_status)rc;
+    return accel__staging_run_op(j->ref, &j->d, j->pre, true, expected);
 }
 
 static void vjob_check(accel__xop *x)
@@ -479,7 +457,9 @@ static void vjob_check(accel__xop *x)
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
     const void *inputs[4] = {j->pre[0], j->pre[1], j->pre[2], j->pre[3]};
-    st = accel_tolerance_compare(d, inputs, j->post, expected, &r);
+    accel_tolerance_op t;
+    accel__tolerance_op_from_desc(d, &t);
+    st = accel_tolerance_compare(&t, inputs, j->post, expected, &r);
     atomic_fetch_add(&p->checked, 1);
     char what[1024];
     what[0] = '\0';
@@ -542,95 +522,77 @@ static void vjob_release(accel__xop *x)
     x->payload = NULL;
 }
 
-/* ------------------------------------------------------------ dispatch */
+/* ------------------------------------------------------------ the hooks */
 
-accel_status accel__dispatch_checked(accel_queue *q, const accel_op_desc *d, bool empty)
+accel__vjob *accel__verify_prepare(accel_queue *q, const accel_op_desc *d)
+{
+    accel__policy *p = q->dev->rt->policy;
+    if (!p->verify_ref || (q->dev == p->verify_ref && !p->verify_self))
+        return NULL;
+    return vjob_new(q, d);
+}
+
+void accel__verify_before_locked(accel_queue *q, accel__vjob *j)
+{
+    const accel_op_desc *d = &j->d;
+    accel__clear_error();
+    int32_t rc = ACCEL_SUCCESS;
+    for (uint32_t i = 0; i < d->num_operands && rc == ACCEL_SUCCESS; i++)
+        rc = read_range(q, d->operands[i].buffer, d->operands[i].offset, d->operands[i].count,
+                        j->esize, j->pre[i]);
+    if (rc == ACCEL_SUCCESS && j->lo + j->hi)
+        rc = read_guards(q, j, j->guard_pre);
+    if (rc != ACCEL_SUCCESS) {
+        /* Reads may be queued: the queue keeps j until it has passed them. */
+        j->cancelled = true;
+        accel__log(ACCEL_LOG_WARN, "%s: verify skipped: snapshot failed: %s", d->name,
+                   accel_last_error());
+        accel__clear_error();
+    }
+}
+
+void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc)
 {
     accel_device *dev = q->dev;
-    accel_runtime *rt = dev->rt;
-    accel__policy *p = rt->policy;
-    const accel_backend *vt = dev->be->vt;
-    if (p->report)
-        accel__report_count(rt, dev, d->op);
-    if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
-        return accel__fallback(
-            q, d, empty,
-            accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                        "%s: the %s backend does not support %s on %s for %s", d->name,
-                        dev->be->name, accel_op_name((accel_op_code)d->op),
-                        accel_dtype_name((accel_dtype)d->dtype), dev->name));
-    if (empty)
-        return ACCEL_SUCCESS;
-    vjob *j = NULL;
-    if (p->verify_ref && (dev != p->verify_ref || p->verify_self))
-        j = vjob_new(q, d);
-
-    pthread_mutex_lock(&q->lock);
-    int32_t rc = ACCEL_SUCCESS;
-    accel__clear_error();
-    if (j) {
-        for (uint32_t i = 0; i < d->num_operands && rc == ACCEL_SUCCESS; i++)
-            rc = read_range(q, d->operands[i].buffer, d->operands[i].offset,
-                            d->operands[i].count, j->esize, j->pre[i]);
-        if (rc == ACCEL_SUCCESS && j->lo + j->hi)
-            rc = read_guards(q, j, j->guard_pre);
-        if (rc != ACCEL_SUCCESS) {
-            /* Reads may be queued: the queue keeps j until it has passed them. */
-            j->cancelled = true;
-            accel__log(ACCEL_LOG_WARN, "%s: verify skipped: snapshot failed: %s", d->name,
-                       accel_last_error());
-            accel__clear_error();
-            rc = ACCEL_SUCCESS;
-        }
-    }
-    rc = ACCEL__TRACING() ? accel__trace_op_locked(q, d) : vt->op_execute(dev->be->ctx, q->be, d);
-    accel_status st = ACCEL_SUCCESS;
+    accel__policy *p = dev->rt->policy;
+    const accel_op_desc *d = &j->d;
     char saved[512];
-    if (rc != ACCEL_SUCCESS) {
-        st = accel__fail_relay((accel_status)rc, "%s", d->name);
-        snprintf(saved, sizeof saved, "%s", accel_last_error());
-    }
-    if (j) {
-        const accel_op_operand *o = &d->operands[d->num_operands - 1];
-        if (rc != ACCEL_SUCCESS || j->cancelled)
-            j->cancelled = true;
-        else if (read_range(q, o->buffer, o->offset, o->count, j->esize, j->post) !=
-                     ACCEL_SUCCESS ||
-                 (j->lo + j->hi && read_guards(q, j, j->guard_post) != ACCEL_SUCCESS))
-            j->cancelled = true;
-        bool cancelled = j->cancelled;
-        if (cancelled)
-            atomic_fetch_add(&p->skipped, 1);
-        accel__xop *x = accel__xop_new(ACCEL__XOP_CALL, d->name);
-        if (x) {
-            x->payload = j;
-            x->release = vjob_release;
-            x->keep = true;
-            /* The host function may not call its own queue's backend. */
-            if (j->ref->be == dev->be) {
-                x->run = vjob_wait;
-                x->finish = vjob_check;
-            } else {
-                x->run = vjob_run;
-            }
-        }
-        if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
-            /* Without its host function the queue may still read into j. */
-            vt->queue_finish(dev->be->ctx, q->be);
-            if (x)
-                accel__xop_free(x);
-            else
-                vjob_free(j);
-            if (!cancelled)
-                atomic_fetch_add(&p->skipped, 1);
-        }
-        if (rc != ACCEL_SUCCESS)
-            accel__set_error("%s", saved);
-        else
-            accel__clear_error();
-    }
-    pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
-        return accel__fallback(q, d, empty, st);
-    return ACCEL_SUCCESS;
+        snprintf(saved, sizeof saved, "%s", accel_last_error());
+    const accel_op_operand *o = &d->operands[d->num_operands - 1];
+    if (rc != ACCEL_SUCCESS || j->cancelled)
+        j->cancelled = true;
+    else if (read_range(q, o->buffer, o->offset, o->count, j->esize, j->post) != ACCEL_SUCCESS ||
+             (j->lo + j->hi && read_guards(q, j, j->guard_post) != ACCEL_SUCCESS))
+        j->cancelled = true;
+    bool cancelled = j->cancelled;
+    if (cancelled)
+        atomic_fetch_add(&p->skipped, 1);
+    accel__xop *x = accel__xop_new(d->name, 0);
+    if (x) {
+        x->payload = j;
+        x->release = vjob_release;
+        x->keep = true;
+        /* The host function may not call its own queue's backend. */
+        if (j->ref->be == dev->be) {
+            x->run = vjob_wait;
+            x->finish = vjob_check;
+        } else {
+            x->run = vjob_run;
+        }
+    }
+    if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
+        /* Without its host function the queue may still read into j. */
+        dev->be->vt->queue_finish(dev->be->ctx, q->be);
+        if (x)
+            accel__xop_free(x);
+        else
+            vjob_free(j);
+        if (!cancelled)
+            atomic_fetch_add(&p->skipped, 1);
+    }
+    if (rc != ACCEL_SUCCESS)
+        accel__set_error("%s", saved);
+    else
+        accel__clear_error();
 }

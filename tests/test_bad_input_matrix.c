@@ -184,6 +184,9 @@ W1(accel_exp, s[0], s[1])
 W1(accel_log, s[0], s[1])
 W1(accel_tanh, s[0], s[1])
 W1(accel_relu, s[0], s[1])
+W1(accel_sin, s[0], s[1])
+W1(accel_cos, s[0], s[1])
+W1(accel_sigmoid, s[0], s[1])
 W1(accel_add, s[0], s[1], s[2])
 W1(accel_sub, s[0], s[1], s[2])
 W1(accel_mul, s[0], s[1], s[2])
@@ -224,6 +227,9 @@ static const op_entry ops[] = {
     OP(accel_log, K_X_OUT, false, false),
     OP(accel_tanh, K_X_OUT, false, false),
     OP(accel_relu, K_X_OUT, false, false),
+    OP(accel_sin, K_X_OUT, false, false),
+    OP(accel_cos, K_X_OUT, false, false),
+    OP(accel_sigmoid, K_X_OUT, false, false),
     OP(accel_binary, K_A_B_OUT, false, false),
     OP(accel_add, K_A_B_OUT, false, false),
     OP(accel_sub, K_A_B_OUT, false, false),
@@ -1053,6 +1059,15 @@ static void body_status_and_values(void)
     }
     cr_assert_eq(accel_dtype_size(ACCEL_DTYPE_INVALID), 0u);
     cover("accel_status_string"), cover("accel_status_name"), cover("accel_dtype_size"), cover("accel_dtype_name");
+    /* Codes that are no op: no row, name "unknown" (also between rows and
+     * past the last slot). */
+    const int no_op[] = {-1, 0, 3, 9, 16, 127, 128, 999, INT32_MAX, INT32_MIN};
+    for (size_t i = 0; i < sizeof no_op / sizeof *no_op; ++i) {
+        cr_assert_null(accel_op_info((accel_op_code)no_op[i]), "op %d has a row", no_op[i]);
+        cr_assert_str_eq(accel_op_name((accel_op_code)no_op[i]), "unknown");
+    }
+    cr_assert_str_eq(accel_op_info(ACCEL_OP_ADD)->name, "add");
+    cover("accel_op_info"), cover("accel_op_name");
     cr_assert_not_null(accel_last_error());
     cover("accel_last_error");
     cr_assert_str_eq(accel_version(), ACCEL_VERSION_STRING);

@@ -333,6 +333,37 @@ ACCEL_API size_t accel_dtype_size(accel_dtype dtype);
 /** "f32", "f64", "f16", "bf16"; "invalid" otherwise. */
 ACCEL_API const char *accel_dtype_name(accel_dtype dtype);
 
+/* One row of the op table (ACCEL_OP_LIST in accel/types.h, where each column
+ * is explained): what accel knows about an op. */
+typedef struct accel_op_properties {
+    uint32_t struct_size;
+    accel_op_code op;
+    const char *name;             /* "add", "reduce_max" (accel_op_name) */
+    accel_op_kind kind;
+    uint32_t num_operands;        /* of accel_op_desc; the output is the last */
+    uint32_t reads_output;        /* 1: the output's old contents are read */
+    uint32_t dtypes;              /* bit (1u << accel_dtype) per dtype it takes */
+    accel_tolerance_rule tolerance;
+    double tolerance_n;           /* ulps, or the constant c of a sum or GEMM bound */
+    accel_cost_model cost;
+    uint32_t cost_reads, cost_writes, cost_flops; /* per element (accel_cost_model) */
+    const char *numpy;            /* `accel run` names, '|'-separated; NULL: none */
+    const char *expr_f32;         /* C expression of one element; NULL if not elementwise */
+    const char *expr_f64;
+} accel_op_properties;
+
+/** The op table's row for op: name, kind, operand count, whether the output
+ *  is read, dtypes, tolerance rule, cost model and, for elementwise ops, the
+ *  C expression of one element (f32 and f64), as listed in ACCEL_OP_LIST
+ *  (accel/types.h). The row is static: valid for the life of the process,
+ *  never freed, no runtime needed. Returns NULL for a code that is no op
+ *  (ACCEL_OP_INVALID included). Thread-safe. */
+ACCEL_API const accel_op_properties *accel_op_info(accel_op_code op);
+
+/** Short lower-case name of an op code, the op table's name column ("add",
+ *  "reduce_max", "gemm"); "unknown" for a code that is no op. Thread-safe. */
+ACCEL_API const char *accel_op_name(accel_op_code op);
+
 /* Every op below enqueues on q and returns. All operands must be on q's device.
  * Common errors: ACCEL_ERROR_INVALID_HANDLE (NULL/released queue or buffer),
  * ACCEL_ERROR_DTYPE_MISMATCH (unknown dtype or one the op does not take),
@@ -350,7 +381,8 @@ ACCEL_API accel_status accel_fill(accel_queue *q, accel_dtype dtype, double valu
 /** out[i] = x[i] on one device (use accel_queue_copy between devices). */
 ACCEL_API accel_status accel_copy(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
-/** Generic binary elementwise op: op is ACCEL_OP_ADD..ACCEL_OP_MIN. */
+/** Generic binary elementwise op: op is one of kind ACCEL_OP_KIND_BINARY
+ *  (accel_op_info); any other op is ACCEL_ERROR_INVALID_ARGUMENT. */
 ACCEL_API accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice a,
                           accel_slice b, accel_slice out);
 /** out = a + b */
@@ -375,7 +407,8 @@ ACCEL_API accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alp
 /** out = alpha*x */
 ACCEL_API accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, accel_slice out);
 
-/** Generic unary elementwise op: op is ACCEL_OP_NEG..ACCEL_OP_RELU. */
+/** Generic unary elementwise op: op is one of kind ACCEL_OP_KIND_UNARY
+ *  (accel_op_info); any other op is ACCEL_ERROR_INVALID_ARGUMENT. */
 ACCEL_API accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
                          accel_slice out);
 /** out = -x (sign flip, exact; -0 for +0). x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
@@ -392,6 +425,25 @@ ACCEL_API accel_status accel_log(accel_queue *q, accel_dtype dtype, accel_slice 
 ACCEL_API accel_status accel_tanh(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 /** out = max(x, 0) with x > 0 ? x : +0; NaN stays NaN. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = sin x (x in radians), within the backend's ulp bound (CPU: glibc sin,
+ *  f32 rounded once from double; CUDA: sinf 2 ulp, sin 2 ulp, CUDA Math API);
+ *  NaN for +-Inf and NaN, -0 for -0. x.count == out.count elements of dtype
+ *  (f32, f64); errors as accel_unary. Tolerance between backends: 4 ulp. */
+ACCEL_API accel_status accel_sin(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = cos x (x in radians), within the backend's ulp bound (CPU: glibc cos,
+ *  f32 rounded once from double; CUDA: cosf 2 ulp, cos 2 ulp); NaN for +-Inf
+ *  and NaN, 1 for +-0. x.count == out.count elements of dtype (f32, f64);
+ *  errors as accel_unary. Tolerance between backends: 4 ulp. */
+ACCEL_API accel_status accel_cos(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = 1 / (1 + e^-x), the logistic sigmoid (SciPy's expit; `accel run`
+ *  takes expit and sigmoid): in (0, 1), 0 for -Inf (and below about -104 in
+ *  f32, -745 in f64, where e^x underflows), 1 for +Inf and large x, NaN for
+ *  NaN. Evaluated without overflow as e^x / (1 + e^x) for x < 0. CPU: f32 in
+ *  double, f64 in long double where it has 64 bits, each rounded once (within
+ *  about 0.5 ulp); CUDA: f32 in double, f64 within 3 ulp. x.count ==
+ *  out.count elements of dtype (f32, f64); errors as accel_unary. Tolerance
+ *  between backends: 4 ulp. */
+ACCEL_API accel_status accel_sigmoid(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
 /** out.count must be 1. op is ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or
  *  ACCEL_OP_REDUCE_MIN. The sum of 0 elements is 0; max/min of 0 elements is

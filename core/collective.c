@@ -32,8 +32,8 @@ static accel_status check_entries(accel_device *dev, const char *fn)
     const accel_backend *vt = dev->be->vt;
     if (!vt->comm_id || !vt->comm_create || !vt->comm_destroy || !vt->comm_execute)
         return accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                           "%s: the %s backend of %s runs no collectives itself", fn,
-                           dev->be->name, dev->name);
+                           "%s: the %s backend of %s runs no collectives itself", fn, dev->be->name,
+                           dev->name);
     return ACCEL_SUCCESS;
 }
 
@@ -139,8 +139,8 @@ accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_queue *q,
     if (st != ACCEL_SUCCESS)
         return st;
     if (!d || d->struct_size < sizeof *d)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: d is NULL or its struct_size too small",
-                           fn);
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: d is NULL or its struct_size too small", fn);
     const char *name = d->name ? d->name : fn;
     if (q->dev != comm->dev)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: q is on %s, the communicator on %s",

@@ -75,7 +75,7 @@ accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_f
     if (!fn || !name)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fname,
                            fn ? "name" : "fn");
-    accel__xop *x = accel__xop_new(ACCEL__XOP_CALL, name);
+    accel__xop *x = accel__xop_new(name, 0);
     if (!x)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fname);
     x->run = xop_user_fn;

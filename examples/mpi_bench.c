@@ -57,13 +57,14 @@ int main(int argc, char **argv)
     accel_runtime *rt = NULL;
     accel_device *dev = NULL;
     accel_queue *q = NULL;
-    accel_comm *comm = NULL, *bcomm = NULL;
+    accel_comm *comm = NULL, *bcomm = NULL, *ccomm = NULL;
     accel_buffer *s = NULL, *r = NULL;
     double *ta = malloc(sizeof(double) * (size_t)small_reps);
     double *tr = malloc(sizeof(double) * (size_t)small_reps);
     double *tb = malloc(sizeof(double) * (size_t)small_reps);
     double *te = malloc(sizeof(double) * (size_t)small_reps);
-    if (!ta || !tr || !tb || !te)
+    double *tc = malloc(sizeof(double) * (size_t)small_reps);
+    if (!ta || !tr || !tb || !te || !tc)
         goto done;
 
     CHECK(accel_runtime_open(NULL, &rt));
@@ -74,6 +75,8 @@ int main(int argc, char **argv)
     accel_comm_options_init(&bo);
     bo.flags = ACCEL_COMM_BLOCKING;
     CHECK(accel_comm_create(MPI_COMM_WORLD, dev, &bo, &bcomm));
+    bo.flags = ACCEL_COMM_BLOCKING | ACCEL_COMM_CHECK;
+    CHECK(accel_comm_create(MPI_COMM_WORLD, dev, &bo, &ccomm));
     size_t max_n = max_mib * 1024 * 1024 / sizeof(float);
     CHECK(accel_buffer_create(dev, max_n * sizeof(float), &s));
     CHECK(accel_buffer_create(dev, max_n * sizeof(float), &r));
@@ -82,8 +85,8 @@ int main(int argc, char **argv)
     CHECK(accel_queue_finish(q));
     float *hs = accel_buffer_host_ptr(s), *hr = accel_buffer_host_ptr(r);
     if (rank == 0)
-        printf("allreduce f32 sum, %d ranks, CPU device (queued mode: %s); medians of %d\n",
-               size, accel_comm_is_blocking(comm) ? "no, MPI lacks THREAD_MULTIPLE" : "yes", reps);
+        printf("allreduce f32 sum, %d ranks, CPU device (queued mode: %s); medians of %d\n", size,
+               accel_comm_is_blocking(comm) ? "no, MPI lacks THREAD_MULTIPLE" : "yes", reps);
     if (rank == 0)
         printf("%6s %10s %10s %10s %9s %12s %12s\n", "MiB", "raw ms", "queued ms", "blocking ms",
                "raw GB/s", "raw/queued", "raw/blocking");
@@ -115,8 +118,7 @@ int main(int argc, char **argv)
         /* The result, once: sum over ranks of (1 + rank). */
         float want = (float)(size * (size + 1) / 2);
         if (hr[0] != want || hr[n - 1] != want) {
-            fprintf(stderr, "rank %d: wrong allreduce result %g, expected %g\n", rank, hr[0],
-                    want);
+            fprintf(stderr, "rank %d: wrong allreduce result %g, expected %g\n", rank, hr[0], want);
             goto done;
         }
         double mr = median(tr, reps), ma = median(ta, reps), mb = median(tb, reps);
@@ -142,6 +144,9 @@ int main(int argc, char **argv)
         CHECK(accel_comm_allreduce(bcomm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(s, 0, 1),
                                    accel_slice_of(r, 0, 1)));
         double t4 = now_s();
+        CHECK(accel_comm_allreduce(ccomm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(s, 0, 1),
+                                   accel_slice_of(r, 0, 1)));
+        tc[i] = now_s() - t4;
         tr[i] = t1 - t0;
         te[i] = t2 - t1;
         ta[i] = t3 - t1;
@@ -149,6 +154,7 @@ int main(int argc, char **argv)
     }
     double raw = median(tr, small_reps), enq = median(te, small_reps);
     double queued = median(ta, small_reps), blocking = median(tb, small_reps);
+    double checked = median(tc, small_reps), checkedm = max_over_ranks(checked);
     double rawm = max_over_ranks(raw), enqm = max_over_ranks(enq);
     double queuedm = max_over_ranks(queued), blockingm = max_over_ranks(blocking);
     if (rank == 0) {
@@ -159,6 +165,9 @@ int main(int argc, char **argv)
                (queuedm - rawm) * 1e6);
         printf("  accel blocking mode          %8.2f us, overhead %+.2f us\n", blockingm * 1e6,
                (blockingm - rawm) * 1e6);
+        printf("  accel blocking + check mode  %8.2f us, overhead %+.2f us (the counts' "
+               "agreement)\n",
+               checkedm * 1e6, (checkedm - rawm) * 1e6);
         printf("worst raw/accel ratio 1..%zu MiB: queued %.3f, blocking %.3f (target >= 0.95)\n",
                max_mib, worst, worst_b);
     }
@@ -167,6 +176,7 @@ int main(int argc, char **argv)
 done:
     accel_buffer_release(s);
     accel_buffer_release(r);
+    accel_comm_release(ccomm);
     accel_comm_release(bcomm);
     accel_comm_release(comm);
     accel_queue_release(q);
@@ -175,6 +185,7 @@ done:
     free(tr);
     free(tb);
     free(te);
+    free(tc);
     if (rc != 0 && size > 1)
         MPI_Abort(MPI_COMM_WORLD, rc);
     MPI_Finalize();

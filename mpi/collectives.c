@@ -18,8 +18,8 @@ static accel_status check_slice(const char *fn, const char *name, accel_slice s,
         return accel_error_set(ACCEL_ERROR_INVALID_HANDLE, "%s: %s.buffer is NULL", fn, name);
     accel_device *dev = accel_buffer_device(s.buffer);
     if (!dev)
-        return accel_error_set(ACCEL_ERROR_INVALID_HANDLE, "%s: %s.buffer is not a live buffer",
-                               fn, name);
+        return accel_error_set(ACCEL_ERROR_INVALID_HANDLE, "%s: %s.buffer is not a live buffer", fn,
+                               name);
     if (dev != comm->dev)
         return accel_error_set(ACCEL_ERROR_DEVICE_MISMATCH,
                                "%s: %s.buffer is on %s, the communicator's device is %s", fn, name,
@@ -204,8 +204,7 @@ static accel_status run_blocking_host(accel_mpi__call *c, accel_queue *q)
     char msg[768] = "";
     accel_status st = accel_mpi__run_host(c, msg, sizeof msg);
     if (prior != ACCEL_SUCCESS)
-        return accel_error_set(prior, "%s: earlier work on the queue failed: %s", c->fn,
-                               prior_msg);
+        return accel_error_set(prior, "%s: earlier work on the queue failed: %s", c->fn, prior_msg);
     if (st != ACCEL_SUCCESS)
         return accel_error_set(st, "%s: %s", c->fn, msg);
     return ACCEL_SUCCESS;
@@ -241,9 +240,9 @@ static accel_status dispatch_staged(accel_mpi__call *c, accel_queue *q)
     bool gather_in_place = c->in_place && c->kind == ACCEL_MPI__ALLGATHER;
     /* In place (and broadcast) use one range of the bounce memory; MPI's
      * in-place allgather reads this rank's block inside all of recv. */
-    size_t bytes = gather_in_place ? rbytes
+    size_t bytes = gather_in_place                                  ? rbytes
                    : c->in_place || c->kind == ACCEL_MPI__BROADCAST ? sbytes
-                                                                      : sbytes + rbytes;
+                                                                    : sbytes + rbytes;
     accel_slice from = gather_in_place ? c->recv : c->send;
     size_t from_bytes = gather_in_place ? rbytes : sbytes;
     accel_mpi__block *b = NULL;
@@ -313,7 +312,53 @@ static accel_status dispatch_staged(accel_mpi__call *c, accel_queue *q)
     return ACCEL_SUCCESS;
 }
 
+static accel_status enqueue_device(accel_mpi__call *c, accel_queue *q);
+
+/* Verify mode on the device transport: synchronous. The input is read to
+ * page-locked memory before the collective and the result after it, then
+ * checked on the host as the other transports do. Every rank reaches the
+ * check whatever failed before it, so that none waits alone. */
+static accel_status verify_device(accel_mpi__call *c, accel_queue *q)
+{
+    size_t es = c->esize, bytes = c->send.count * es;
+    accel_mpi__block *b = NULL;
+    accel_status st = pool_take(c->comm, 2 * bytes, &b);
+    char msg[768] = "";
+    if (st != ACCEL_SUCCESS)
+        return accel_error_set(st, "%s: verify: pinned memory of %zu bytes: %s", c->fn, 2 * bytes,
+                               accel_last_error());
+    if (bytes)
+        st = accel_queue_read_blocking(q, c->send.buffer, c->send.offset * es, b->ptr, bytes);
+    if (st == ACCEL_SUCCESS)
+        st = enqueue_device(c, q);
+    if (st == ACCEL_SUCCESS && bytes)
+        st = accel_queue_read_blocking(q, c->recv.buffer, c->recv.offset * es,
+                                       (char *)b->ptr + bytes, bytes);
+    if (st != ACCEL_SUCCESS)
+        snprintf(msg, sizeof msg, "%s", accel_last_error());
+    c->recv_host = (char *)b->ptr + bytes;
+    pthread_mutex_lock(&c->comm->lock);
+    accel_mpi__watchdog_begin(c);
+    char vmsg[768] = "";
+    accel_status vst = accel_mpi__verify_allreduce(c, b->ptr, vmsg, sizeof vmsg);
+    accel_mpi__watchdog_end(c);
+    pthread_mutex_unlock(&c->comm->lock);
+    pool_put(c->comm, b);
+    if (st != ACCEL_SUCCESS)
+        return accel_error_set(st, "%s", msg);
+    if (vst != ACCEL_SUCCESS)
+        return accel_error_set(vst, "%s: %s", c->fn, vmsg);
+    return ACCEL_SUCCESS;
+}
+
 static accel_status dispatch_device(accel_mpi__call *c, accel_queue *q)
+{
+    if (c->comm->verify && c->kind == ACCEL_MPI__ALLREDUCE)
+        return verify_device(c, q);
+    return enqueue_device(c, q);
+}
+
+static accel_status enqueue_device(accel_mpi__call *c, accel_queue *q)
 {
     accel_collective_desc d;
     accel_collective_desc_init(&d);
@@ -371,11 +416,10 @@ static accel_mpi__call call_of(accel_mpi__kind kind, const char *fn, accel_comm 
 
 static accel_status check_root(const accel_mpi__call *c, const char *what)
 {
-    if (c->root < 0 || c->root >= c->comm->size || (c->kind >= ACCEL_MPI__SEND &&
-                                                    c->root == c->comm->rank))
-        return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT,
-                               "%s: %s %d is not a rank of 0..%d%s", c->fn, what, c->root,
-                               c->comm->size - 1,
+    if (c->root < 0 || c->root >= c->comm->size ||
+        (c->kind >= ACCEL_MPI__SEND && c->root == c->comm->rank))
+        return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s %d is not a rank of 0..%d%s",
+                               c->fn, what, c->root, c->comm->size - 1,
                                c->kind >= ACCEL_MPI__SEND ? " other than this rank" : "");
     return ACCEL_SUCCESS;
 }
@@ -397,9 +441,8 @@ accel_status accel_comm_allreduce(accel_comm *comm, accel_queue *q, accel_dtype 
     ACCEL_MPI__TRY(check_slice(c.fn, "send", send, comm, c.esize));
     ACCEL_MPI__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
     if (send.count != recv.count)
-        return accel_error_set(ACCEL_ERROR_SHAPE_MISMATCH,
-                               "%s: send.count %zu != recv.count %zu", c.fn, send.count,
-                               recv.count);
+        return accel_error_set(ACCEL_ERROR_SHAPE_MISMATCH, "%s: send.count %zu != recv.count %zu",
+                               c.fn, send.count, recv.count);
     c.in_place = same(send, recv);
     if (!c.in_place && overlap(send, recv))
         return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT,
@@ -420,9 +463,8 @@ accel_status accel_comm_reduce(accel_comm *comm, accel_queue *q, accel_dtype dty
     if (is_root || recv.buffer)
         ACCEL_MPI__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
     if (send.count != recv.count)
-        return accel_error_set(ACCEL_ERROR_SHAPE_MISMATCH,
-                               "%s: send.count %zu != recv.count %zu", c.fn, send.count,
-                               recv.count);
+        return accel_error_set(ACCEL_ERROR_SHAPE_MISMATCH, "%s: send.count %zu != recv.count %zu",
+                               c.fn, send.count, recv.count);
     if (is_root) {
         c.in_place = same(send, recv);
         if (!c.in_place && overlap(send, recv))
@@ -490,8 +532,8 @@ accel_status accel_comm_reduce_scatter(accel_comm *comm, accel_queue *q, accel_d
 accel_status accel_comm_send(accel_comm *comm, accel_queue *q, accel_dtype dtype, int peer,
                              accel_slice buf)
 {
-    accel_mpi__call c = call_of(ACCEL_MPI__SEND, "accel_comm_send", comm, dtype, ACCEL_OP_INVALID,
-                                peer);
+    accel_mpi__call c =
+        call_of(ACCEL_MPI__SEND, "accel_comm_send", comm, dtype, ACCEL_OP_INVALID, peer);
     ACCEL_MPI__TRY(check_common(&c, q, false));
     ACCEL_MPI__TRY(check_root(&c, "peer"));
     ACCEL_MPI__TRY(check_slice(c.fn, "buf", buf, comm, c.esize));
@@ -502,8 +544,8 @@ accel_status accel_comm_send(accel_comm *comm, accel_queue *q, accel_dtype dtype
 accel_status accel_comm_recv(accel_comm *comm, accel_queue *q, accel_dtype dtype, int peer,
                              accel_slice buf)
 {
-    accel_mpi__call c = call_of(ACCEL_MPI__RECV, "accel_comm_recv", comm, dtype, ACCEL_OP_INVALID,
-                                peer);
+    accel_mpi__call c =
+        call_of(ACCEL_MPI__RECV, "accel_comm_recv", comm, dtype, ACCEL_OP_INVALID, peer);
     ACCEL_MPI__TRY(check_common(&c, q, false));
     ACCEL_MPI__TRY(check_root(&c, "peer"));
     ACCEL_MPI__TRY(check_slice(c.fn, "buf", buf, comm, c.esize));

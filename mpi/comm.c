@@ -114,8 +114,8 @@ static accel_status choose_transport(accel_comm *comm, bool host_memory, bool wa
         join.comm = comm;
         join.dtype = ACCEL_DTYPE_INVALID;
         accel_mpi__watchdog_begin(&join);
-        accel_status st = accel_device_comm_create(comm->dev, id, sizeof id, comm->size,
-                                                   comm->rank, &comm->dcomm);
+        accel_status st = accel_device_comm_create(comm->dev, id, sizeof id, comm->size, comm->rank,
+                                                   &comm->dcomm);
         accel_mpi__watchdog_end(&join);
         int joined = st == ACCEL_SUCCESS, all_joined = 0;
         if (!joined)
@@ -303,7 +303,8 @@ accel_status accel_mpi_info_get(accel_mpi_info *info)
     int len = 0;
     MPI_Get_library_version(lib, &len);
     lib[strcspn(lib, "\n")] = '\0';
-    size_t keep = strlen(lib) < sizeof info->mpi_library ? strlen(lib) : sizeof info->mpi_library - 1;
+    size_t keep =
+        strlen(lib) < sizeof info->mpi_library ? strlen(lib) : sizeof info->mpi_library - 1;
     memcpy(info->mpi_library, lib, keep);
     info->mpi_library[keep] = '\0';
     MPI_Get_version(&info->mpi_version, &info->mpi_subversion);

@@ -54,7 +54,8 @@ static double load(const void *p, accel_dtype dtype, size_t i)
  * in double in rank order, broadcast the reference and its bound, and check
  * this rank's result (accel/mpi.h gives the model). input: this rank's send
  * data as it was before the collective. */
-static accel_status verify_allreduce(accel_mpi__call *c, const void *input, char *msg, size_t cap)
+accel_status accel_mpi__verify_allreduce(accel_mpi__call *c, const void *input, char *msg,
+                                         size_t cap)
 {
     accel_comm *comm = c->comm;
     size_t n = c->send.count;
@@ -188,13 +189,13 @@ accel_status accel_mpi__run_host(accel_mpi__call *c, char *msg, size_t cap)
     } else {
         rc = run_mpi(c, &call);
     }
-    accel_mpi__watchdog_end(c);
     if (rc != MPI_SUCCESS) {
         accel_mpi__mpi_message(rc, call, msg, cap);
         st = ACCEL_ERROR_COMMUNICATION;
     }
     if (verify && rc == MPI_SUCCESS)
-        st = verify_allreduce(c, input, msg, cap);
+        st = accel_mpi__verify_allreduce(c, input, msg, cap);
+    accel_mpi__watchdog_end(c);
     pthread_mutex_unlock(&comm->lock);
     free(input);
     return st;

@@ -21,9 +21,9 @@
 #endif
 
 typedef enum accel_mpi__transport {
-    ACCEL_MPI__HOST = 1,   /* MPI on the buffers' own host memory */
-    ACCEL_MPI__NCCL = 2,   /* the backend's collective entries (NCCL) */
-    ACCEL_MPI__STAGED = 3  /* MPI on page-locked copies */
+    ACCEL_MPI__HOST = 1,  /* MPI on the buffers' own host memory */
+    ACCEL_MPI__NCCL = 2,  /* the backend's collective entries (NCCL) */
+    ACCEL_MPI__STAGED = 3 /* MPI on page-locked copies */
 } accel_mpi__transport;
 
 /* A page-locked block of the staged transport's pool. */
@@ -36,8 +36,8 @@ typedef struct accel_mpi__block {
 struct accel_comm {
     uint32_t magic;     /* ACCEL_MPI__MAGIC while alive */
     atomic_int pending; /* collectives enqueued and not yet run */
-    MPI_Comm mpi;    /* private duplicate for the collectives */
-    MPI_Comm check;  /* second duplicate for check mode's agreement */
+    MPI_Comm mpi;       /* private duplicate for the collectives */
+    MPI_Comm check;     /* second duplicate for check mode's agreement */
     int rank, size;
     accel_device *dev;
     accel_mpi__transport transport;
@@ -91,6 +91,12 @@ void accel_mpi__mpi_message(int rc, const char *call, char *msg, size_t cap);
 /* Run c with MPI on c->send_host/recv_host (HOST and STAGED); verify mode
  * included. ACCEL_SUCCESS or a status with msg written. Takes comm->lock. */
 accel_status accel_mpi__run_host(accel_mpi__call *c, char *msg, size_t cap);
+
+/* Verify mode's cross-check of one allreduce (accel/mpi.h): input is this
+ * rank's send data before the call, c->recv_host its result. Collective;
+ * the caller holds comm->lock and brackets it with the watchdog. */
+accel_status accel_mpi__verify_allreduce(accel_mpi__call *c, const void *input, char *msg,
+                                         size_t cap);
 
 /* True for a live communicator (a magic number; not a registry). */
 bool accel_mpi__comm_valid(const accel_comm *comm);

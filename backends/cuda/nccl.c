@@ -175,8 +175,8 @@ int32_t accel_cuda__comm_create(void *vctx, uint32_t device, const void *id, siz
     c->device = device;
     c->nranks = nranks;
     c->rank = rank;
-    ctx->host->log(ACCEL_LOG_INFO, "NCCL %d: rank %d of %d on device %u", api.version, rank,
-                   nranks, device);
+    ctx->host->log(ACCEL_LOG_INFO, "NCCL %d: rank %d of %d on device %u", api.version, rank, nranks,
+                   device);
     *out = c;
     return ACCEL_SUCCESS;
 }
@@ -207,9 +207,7 @@ int32_t accel_cuda__comm_execute(void *vctx, accel_be_queue *q, accel_be_comm *c
 {
     accel_cuda_ctx *ctx = vctx;
     int dt = d->dtype == ACCEL_F32 ? NCCL_FLOAT32 : d->dtype == ACCEL_F64 ? NCCL_FLOAT64 : -1;
-    int op = d->op == ACCEL_OP_SUM          ? NCCL_SUM
-             : d->op == ACCEL_OP_REDUCE_MAX ? NCCL_MAX
-                                            : NCCL_MIN;
+    int op = d->op == ACCEL_OP_SUM ? NCCL_SUM : d->op == ACCEL_OP_REDUCE_MAX ? NCCL_MAX : NCCL_MIN;
     if (dt < 0) {
         ctx->host->set_error("%s: NCCL takes f32 and f64 here", d->name);
         return ACCEL_ERROR_DTYPE_MISMATCH;

@@ -269,17 +269,17 @@ ACCEL_API accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_
  * with a NUL-terminated message of at most message_size bytes in message. */
 typedef accel_status (*accel_queue_fn)(void *user, char *message, size_t message_size);
 
-/** Enqueue fn(user, ...) on q: when this call succeeds, it runs once on a host thread of q's backend
- *  (the CPU queue's worker; a cudaLaunchHostFunc callback on CUDA) when all
- *  earlier work on q is done, and later work on q waits until it returns.
- *  It runs exactly once, also when an earlier op failed. A failure it returns
- *  is reported by the next accel_queue_finish of q as "name: message" (work
- *  enqueued after it still runs). fn must not call into q's backend (CUDA
- *  forbids CUDA calls in host callbacks) nor wait for q; name must stay valid
- *  until that finish (a string literal). Used by libaccel_mpi to run MPI in
- *  a queue's order. Errors: ACCEL_ERROR_INVALID_HANDLE,
- *  ACCEL_ERROR_INVALID_ARGUMENT (fn or name NULL),
- *  ACCEL_ERROR_OUT_OF_HOST_MEMORY, ACCEL_ERROR_DEVICE. Thread-safe. */
+/** Enqueue fn(user, ...) on q. When this call succeeds, fn runs exactly once
+ *  on a host thread of q's backend (the CPU queue's worker; a
+ *  cudaLaunchHostFunc callback on CUDA) once all earlier work on q is done,
+ *  also when an earlier op failed, and later work on q waits until it
+ *  returns. A failure it returns is reported by the next accel_queue_finish
+ *  of q as "name: message" (work enqueued after it still runs). fn must not
+ *  call into q's backend (CUDA forbids CUDA calls in host callbacks) nor wait
+ *  for q; name must stay valid until that finish (a string literal). Used by
+ *  libaccel_mpi to run MPI in a queue's order. Errors:
+ *  ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (fn or name
+ *  NULL), ACCEL_ERROR_OUT_OF_HOST_MEMORY, ACCEL_ERROR_DEVICE. Thread-safe. */
 ACCEL_API accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_fn fn,
                                            void *user);
 

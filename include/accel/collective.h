@@ -32,10 +32,10 @@ ACCEL_API accel_status accel_error_set(accel_status status, const char *fmt, ...
 typedef struct accel_collective_desc {
     uint32_t struct_size;
     accel_collective_kind kind;
-    accel_dtype dtype;     /* f32, f64 */
-    accel_op_code op;      /* ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX, ACCEL_OP_REDUCE_MIN */
-    const char *name;      /* public function for messages ("accel_comm_allreduce") */
-    int root;              /* root of reduce/broadcast, peer of send/recv */
+    accel_dtype dtype;      /* f32, f64 */
+    accel_op_code op;       /* ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX, ACCEL_OP_REDUCE_MIN */
+    const char *name;       /* public function for messages ("accel_comm_allreduce") */
+    int root;               /* root of reduce/broadcast, peer of send/recv */
     accel_slice send, recv; /* broadcast: both the same; reduce off the root: recv empty */
 } accel_collective_desc;
 
@@ -58,9 +58,8 @@ ACCEL_API accel_status accel_device_comm_id(accel_device *dev, void *out_id, siz
 /** Join rank `rank` of nranks (0 <= rank < nranks) on dev with the id every
  *  rank got (ncclCommInitRank). Collective: blocks until every rank joined.
  *  Errors: as accel_device_comm_id, ACCEL_ERROR_INVALID_HANDLE. */
-ACCEL_API accel_status accel_device_comm_create(accel_device *dev, const void *id,
-                                                size_t id_bytes, int nranks, int rank,
-                                                accel_device_comm **out_comm);
+ACCEL_API accel_status accel_device_comm_create(accel_device *dev, const void *id, size_t id_bytes,
+                                                int nranks, int rank, accel_device_comm **out_comm);
 
 /** Leave and free (ncclCommDestroy, after the work queued on it ran). NULL is
  *  a no-op. */

@@ -37,15 +37,27 @@
  * completed after ACCEL_MPI_TIMEOUT seconds (default 600; 0 disables; the
  * options may override) is reported on stderr with the rank and the call,
  * and the job is ended with MPI_Abort(comm, 1). (mpirun also ends the job
- * when a rank exits without MPI_Finalize.)
+ * when a rank exits without MPI_Finalize.) The watchdog sees MPI calls and
+ * NCCL's join (ncclCommInitRank), not NCCL collectives, which run on the
+ * GPU after the call returned: a lost peer there blocks accel_queue_finish
+ * (NCCL's own settings apply, e.g. NCCL_IB_TIMEOUT on InfiniBand). Where
+ * MPI lacks MPI_THREAD_MULTIPLE the watchdog's MPI_Abort from its own
+ * thread is best effort; should it return, the process exits.
+ *
+ * Limits: a send is MPI_Send (or ncclSend), which may wait for its receive:
+ * order sends and receives across ranks so that each send meets its
+ * receive (e.g. even ranks send first), as with blocking MPI. On CUDA, host
+ * functions of all queues run on one callback thread, so staged collectives
+ * of different queues run one at a time.
  *
  * Check mode (ACCEL_COMM_CHECK or ACCEL_MPI_CHECK=1): before each collective
- * the ranks compare its count, dtype, op and root with one MPI_Allreduce of
- * 8 int64 on a second private communicator, on the calling thread; a
- * disagreement is ACCEL_ERROR_SHAPE_MISMATCH on every rank naming the
- * values, instead of undefined behaviour. Cost: one small allreduce per call
- * (a few microseconds on one host) and the call becomes synchronous for the
- * check. Point-to-point counts are checked by the receiver instead (always).
+ * the ranks compare its kind, count, dtype, op and root with one
+ * MPI_Allreduce of 10 int64 on a second private communicator, on the
+ * calling thread; a disagreement is ACCEL_ERROR_SHAPE_MISMATCH on every
+ * rank naming the values, instead of undefined behaviour. Cost: one small
+ * allreduce per call (measured by mpi_bench) and each call waits until
+ * every rank has reached it. Point-to-point counts are checked by the
+ * receiver instead (always).
  *
  * Verify mode (ACCEL_COMM_VERIFY or ACCEL_MPI_VERIFY=1): each allreduce is
  * cross-checked against the same reduction done on rank 0's CPU in double
@@ -57,7 +69,9 @@
  * n-1 additions obeys it; the last term is the rounding of the reference to
  * the dtype). Max and min must match exactly. A violation is
  * ACCEL_ERROR_MISMATCH naming the element, the values and the bound. Cost: a
- * gather of every input to rank 0 and a broadcast of the reference.
+ * gather of every input to rank 0 and a broadcast of the reference; on the
+ * NCCL transport the call also becomes synchronous (the input is read back
+ * before the collective, the result after it).
  */
 #ifndef ACCEL_MPI_H
 #define ACCEL_MPI_H
@@ -103,7 +117,7 @@ ACCEL_API void accel_comm_options_init(accel_comm_options *opt);
  *  ACCEL_ERROR_COMMUNICATION (an MPI or NCCL call failed: its message),
  *  ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
 ACCEL_API accel_status accel_comm_create(MPI_Comm mpi_comm, accel_device *dev,
-                               const accel_comm_options *opt, accel_comm **out_comm);
+                                         const accel_comm_options *opt, accel_comm **out_comm);
 
 /** Release the communicator. Collectives already enqueued keep it alive until
  *  they ran; the caller finishes its queues before MPI_Finalize. Collective
@@ -137,37 +151,39 @@ ACCEL_API bool accel_comm_is_blocking(const accel_comm *comm);
 
 /** recv[i] = op over ranks of send[i]; send.count == recv.count. */
 ACCEL_API accel_status accel_comm_allreduce(accel_comm *comm, accel_queue *q, accel_dtype dtype,
-                                  accel_op_code op, accel_slice send, accel_slice recv);
+                                            accel_op_code op, accel_slice send, accel_slice recv);
 
 /** On root: recv[i] = op over ranks of send[i]. Other ranks' recv is not
  *  written (its count must still equal send.count; its buffer may be NULL). */
 ACCEL_API accel_status accel_comm_reduce(accel_comm *comm, accel_queue *q, accel_dtype dtype,
-                               accel_op_code op, int root, accel_slice send, accel_slice recv);
+                                         accel_op_code op, int root, accel_slice send,
+                                         accel_slice recv);
 
 /** buf on every rank = buf on root (buf.count equal on every rank). */
-ACCEL_API accel_status accel_comm_broadcast(accel_comm *comm, accel_queue *q, accel_dtype dtype, int root,
-                                  accel_slice buf);
+ACCEL_API accel_status accel_comm_broadcast(accel_comm *comm, accel_queue *q, accel_dtype dtype,
+                                            int root, accel_slice buf);
 
 /** recv = the ranks' send ranges one after the other in rank order:
  *  recv.count == size * send.count. */
 ACCEL_API accel_status accel_comm_allgather(accel_comm *comm, accel_queue *q, accel_dtype dtype,
-                                  accel_slice send, accel_slice recv);
+                                            accel_slice send, accel_slice recv);
 
 /** recv = block `rank` of (op over ranks of send): send.count == size *
  *  recv.count, block r being send elements [r*recv.count, (r+1)*recv.count)
  *  (MPI_Reduce_scatter_block, ncclReduceScatter). */
-ACCEL_API accel_status accel_comm_reduce_scatter(accel_comm *comm, accel_queue *q, accel_dtype dtype,
-                                       accel_op_code op, accel_slice send, accel_slice recv);
+ACCEL_API accel_status accel_comm_reduce_scatter(accel_comm *comm, accel_queue *q,
+                                                 accel_dtype dtype, accel_op_code op,
+                                                 accel_slice send, accel_slice recv);
 
 /** Send buf to rank peer (peer != this rank). Messages between two ranks
  *  arrive in the order they were enqueued on one queue. */
-ACCEL_API accel_status accel_comm_send(accel_comm *comm, accel_queue *q, accel_dtype dtype, int peer,
-                             accel_slice buf);
+ACCEL_API accel_status accel_comm_send(accel_comm *comm, accel_queue *q, accel_dtype dtype,
+                                       int peer, accel_slice buf);
 
 /** Receive from rank peer into buf; a message of another count is
  *  ACCEL_ERROR_SHAPE_MISMATCH (or ACCEL_ERROR_COMMUNICATION when longer). */
-ACCEL_API accel_status accel_comm_recv(accel_comm *comm, accel_queue *q, accel_dtype dtype, int peer,
-                             accel_slice buf);
+ACCEL_API accel_status accel_comm_recv(accel_comm *comm, accel_queue *q, accel_dtype dtype,
+                                       int peer, accel_slice buf);
 
 /* What libaccel_mpi was built with and found, for `accel info`. */
 typedef struct accel_mpi_info {

@@ -1,12 +1,14 @@
 /* tests/mpi/test_mpi_timeout.c — a rank that never joins a collective.
- * Rank 1 skips the allreduce and waits; rank 0's allreduce would block
- * forever, so the watchdog must report it (rank, call, seconds) and end the
- * job with MPI_Abort after ACCEL_MPI_TIMEOUT=2 seconds. ctest passes when that
- * message appears (the job's exit status is MPI_Abort's, non-zero). Reaching
- * the end of main is the failure. */
+ * Rank 1 skips the allreduce and waits (or, with --exit, exits at once
+ * without MPI_Finalize); rank 0's allreduce would block forever, so the
+ * watchdog must report it (rank, call, seconds) and end the job with
+ * MPI_Abort after ACCEL_MPI_TIMEOUT=2 seconds, or mpirun ends the job on the
+ * early exit. ctest passes when either message appears (the job's exit
+ * status is then non-zero). Reaching the end of main is the failure. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "accel/mpi.h"
@@ -35,6 +37,8 @@ int main(int argc, char **argv)
         accel_comm_allreduce(comm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(b, 0, 1024),
                              accel_slice_of(b, 0, 1024));
         accel_queue_finish(q);
+    } else if (argc > 1 && strcmp(argv[1], "--exit") == 0) {
+        _exit(3); /* gone without MPI_Finalize */
     } else {
         sleep(30); /* alive but absent: the watchdog of rank 0 must end this */
     }

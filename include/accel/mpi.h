@@ -26,7 +26,9 @@
  * accel_comm_is_blocking); the caller must then be allowed to call MPI. In
  * both modes every rank must enqueue the collectives of one communicator in
  * the same order (as MPI and NCCL require); with several queues on one
- * communicator that order is the caller's to keep.
+ * communicator that order is the caller's to keep. A communicator is used
+ * by one thread at a time (its calls, not its queued work); different
+ * communicators may be used concurrently.
  *
  * Errors: MPI runs with MPI_ERRORS_RETURN on the communicator's private
  * duplicate; an MPI or NCCL failure becomes ACCEL_ERROR_COMMUNICATION with

@@ -21,9 +21,11 @@
  *
  * Threads: when MPI was initialized with MPI_THREAD_MULTIPLE, collectives
  * run on the queue's thread and the calls return at once. Otherwise (SINGLE,
- * FUNNELED, SERIALIZED) each call first finishes the queue, then calls MPI on
+ * FUNNELED, SERIALIZED), or with ACCEL_COMM_BLOCKING (lower latency for small
+ * messages: no thread hand-off), each call first finishes the queue, then calls MPI on
  * the calling thread and returns when it is done ("blocking mode",
- * accel_comm_is_blocking); the caller must then be allowed to call MPI. In
+ * accel_comm_is_blocking); the caller must then be allowed to call MPI
+ * (the NCCL transport enqueues on the stream in both modes). In
  * both modes every rank must enqueue the collectives of one communicator in
  * the same order (as MPI and NCCL require); with several queues on one
  * communicator that order is the caller's to keep. A communicator is used

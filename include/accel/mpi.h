@@ -20,17 +20,17 @@
  *   naming the reason; ACCEL_MPI_NCCL=0 asks for this path on purpose.
  *
  * Threads: when MPI was initialized with MPI_THREAD_MULTIPLE, collectives
- * run on the queue's thread and the calls return at once. Otherwise (SINGLE,
- * FUNNELED, SERIALIZED), or with ACCEL_COMM_BLOCKING (lower latency for small
- * messages: no thread hand-off), each call first finishes the queue, then calls MPI on
- * the calling thread and returns when it is done ("blocking mode",
- * accel_comm_is_blocking); the caller must then be allowed to call MPI
- * (the NCCL transport enqueues on the stream in both modes). In
- * both modes every rank must enqueue the collectives of one communicator in
- * the same order (as MPI and NCCL require); with several queues on one
- * communicator that order is the caller's to keep. A communicator is used
- * by one thread at a time (its calls, not its queued work); different
- * communicators may be used concurrently.
+ * run on the queue's thread and the calls return at once ("queued mode").
+ * Otherwise (SINGLE, FUNNELED, SERIALIZED), or with ACCEL_COMM_BLOCKING
+ * (lower latency for small messages: no thread hand-off), each call first
+ * finishes the queue, then calls MPI on the calling thread and returns when
+ * it is done ("blocking mode", accel_comm_is_blocking); the caller must then
+ * be allowed to call MPI. The NCCL transport enqueues on the stream in both
+ * modes. In both modes every rank must enqueue the collectives of one
+ * communicator in the same order (as MPI and NCCL require); with several
+ * queues on one communicator that order is the caller's to keep. A
+ * communicator is used by one thread at a time (its calls, not its queued
+ * work); different communicators may be used concurrently.
  *
  * Errors: MPI runs with MPI_ERRORS_RETURN on the communicator's private
  * duplicate; an MPI or NCCL failure becomes ACCEL_ERROR_COMMUNICATION with

@@ -1,25 +1,56 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+#
 # Installation as a package: the exported target accel::accel with its CMake
-# config and version files (lib/cmake/accel), and a pkg-config file
-# (lib/pkgconfig/accel.pc). Both locate the tree relative to themselves, so an
-# installed prefix can be moved. Included from the top-level CMakeLists.txt
-# after core/ (which installs the library into the accelTargets export set).
+# config and version files (${ACCEL_INSTALL_CMAKEDIR}), and a pkg-config file
+# (${CMAKE_INSTALL_LIBDIR}/pkgconfig/accel.pc), all in the install component
+# "development". Both locate the tree relative to themselves, so an installed
+# prefix can be moved, whatever the libdir (lib, lib64, lib/x86_64-linux-gnu).
+# Included from the top-level CMakeLists.txt after core/ (which installs the
+# library into the accelTargets export set).
 include(CMakePackageConfigHelpers)
 
 # The same name inside this build, for projects that add accel as a subdirectory.
 add_library(accel::accel ALIAS accel)
 
-set(ACCEL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/accel)
-install(EXPORT accelTargets NAMESPACE accel:: DESTINATION ${ACCEL_CMAKE_DIR})
+install(EXPORT accelTargets NAMESPACE accel:: DESTINATION ${ACCEL_INSTALL_CMAKEDIR}
+        COMPONENT development)
+# Components of find_package(accel COMPONENTS ...): backend plugins, each
+# found when PLUGINDIR/libaccel_<name>.so is installed. The hints say where a
+# missing one comes from.
+set(ACCEL_COMPONENT_HINT_cpu "the CPU backend: Debian package libaccel0; from source, always built")
+set(ACCEL_COMPONENT_HINT_cuda "the CUDA backend: Debian package libaccel0-cuda; from source, configure with -DACCEL_CUDA=ON, which needs nvcc")
+set(ACCEL_COMPONENT_HINT_mpi "the MPI backend: Debian package libaccel0-mpi; from source, configure with MPI found")
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/accelConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/accelConfig.cmake
-  INSTALL_DESTINATION ${ACCEL_CMAKE_DIR}
-  PATH_VARS CMAKE_INSTALL_INCLUDEDIR)
+  INSTALL_DESTINATION ${ACCEL_INSTALL_CMAKEDIR}
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR ACCEL_INSTALL_PLUGINDIR)
 # 0.x: minor versions may break the API, so only the same MAJOR.MINOR is compatible.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/accelConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/cmake/accelConfig.cmake
               ${PROJECT_BINARY_DIR}/cmake/accelConfigVersion.cmake
-        DESTINATION ${ACCEL_CMAKE_DIR})
+        DESTINATION ${ACCEL_INSTALL_CMAKEDIR} COMPONENT development)
 
+# pkg-config: prefix is ${pcfiledir} plus the way up from libdir/pkgconfig to
+# the prefix (../.. for lib, ../../.. for lib/x86_64-linux-gnu), computed here
+# from CMAKE_INSTALL_LIBDIR. With ACCEL_RELOCATABLE=OFF (system packages), or
+# an absolute libdir, the paths are absolute: pkg-config then prints plain
+# /usr/include and can drop system directories from its output.
+if(ACCEL_RELOCATABLE AND NOT IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  file(RELATIVE_PATH ACCEL_PC_UP "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+  string(REGEX REPLACE "/$" "" ACCEL_PC_UP "${ACCEL_PC_UP}")
+  set(ACCEL_PC_PREFIX "\${pcfiledir}/${ACCEL_PC_UP}")
+else()
+  set(ACCEL_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+endif()
+foreach(d INCLUDEDIR LIBDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${d}}")
+    set(ACCEL_PC_${d} "${CMAKE_INSTALL_${d}}")
+  else()
+    set(ACCEL_PC_${d} "\${prefix}/${CMAKE_INSTALL_${d}}")
+  endif()
+endforeach()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/accel.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/accel.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/accel.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/accel.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT development)

@@ -8,9 +8,9 @@
 
 #include "internal.h"
 
-/* measure_ceilings took the place of reserved[0], the comm_* entries that
- * of reserved[1..4]: the table's size and the offsets of everything else
- * are unchanged (ABI 1). */
+/* measure_ceilings took the place of reserved[0], the zero-copy entries
+ * that of reserved[1..3], the comm_* entries that of reserved[4..7]: the
+ * table's size and the offsets of everything else are unchanged (ABI 1). */
 _Static_assert(sizeof(accel_backend) ==
                    offsetof(accel_backend, measure_ceilings) + 16 * sizeof(void *),
                "measure_ceilings must occupy exactly one former reserved slot");
@@ -32,7 +32,8 @@ accel_status accel_device_measure_ceilings(accel_device *dev, const accel_ceilin
                                            accel_ceilings *out)
 {
     static const char fn[] = "accel_device_measure_ceilings";
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out)

@@ -24,11 +24,9 @@ void accel_collective_desc_init(accel_collective_desc *d)
     d->struct_size = sizeof *d;
 }
 
+/* dev is the object (resolved by the caller's accel__enter). */
 static accel_status check_entries(accel_device *dev, const char *fn)
 {
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
-    if (st != ACCEL_SUCCESS)
-        return st;
     const accel_backend *vt = dev->be->vt;
     if (!vt->comm_id || !vt->comm_create || !vt->comm_destroy || !vt->comm_execute)
         return accel__fail(ACCEL_ERROR_UNSUPPORTED,
@@ -40,7 +38,10 @@ static accel_status check_entries(accel_device *dev, const char *fn)
 accel_status accel_device_comm_supported(accel_device *dev)
 {
     static const char fn[] = "accel_device_comm_supported";
-    accel_status st = check_entries(dev, fn);
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    if (st == ACCEL_SUCCESS)
+        st = check_entries(dev, fn);
     if (st != ACCEL_SUCCESS)
         return st;
     accel__clear_error();
@@ -53,7 +54,10 @@ accel_status accel_device_comm_supported(accel_device *dev)
 accel_status accel_device_comm_id(accel_device *dev, void *out_id, size_t id_bytes)
 {
     static const char fn[] = "accel_device_comm_id";
-    accel_status st = check_entries(dev, fn);
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    if (st == ACCEL_SUCCESS)
+        st = check_entries(dev, fn);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_id || id_bytes < ACCEL_DEVICE_COMM_ID_BYTES)
@@ -73,7 +77,10 @@ accel_status accel_device_comm_create(accel_device *dev, const void *id, size_t 
     static const char fn[] = "accel_device_comm_create";
     if (out_comm)
         *out_comm = NULL;
-    accel_status st = check_entries(dev, fn);
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    if (st == ACCEL_SUCCESS)
+        st = check_entries(dev, fn);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!id || id_bytes < ACCEL_DEVICE_COMM_ID_BYTES || !out_comm)
@@ -108,16 +115,15 @@ void accel_device_comm_release(accel_device_comm *comm)
     free(comm);
 }
 
-/* One range for the plugin; an empty buffer-less range stays empty. */
+/* One range for the plugin; buf is the resolved buffer object, NULL for an
+ * empty buffer-less range (which stays empty). */
 static accel_status operand(const accel_device_comm *comm, const char *fn, const char *name,
-                            accel_slice s, accel_op_operand *out)
+                            accel_slice s, accel_buffer *buf, accel_op_operand *out)
 {
     memset(out, 0, sizeof *out);
-    if (!s.buffer && s.count == 0)
+    if (!buf)
         return ACCEL_SUCCESS;
-    accel_status st = accel__handle_check(s.buffer, ACCEL__T_BUFFER, fn, name);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    s.buffer = buf;
     if (s.buffer->dev != comm->dev)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s is on %s, the communicator on %s",
                            fn, name, s.buffer->dev->name, comm->dev->name);
@@ -135,13 +141,23 @@ accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_queue *q,
     if (!comm || comm->magic != DEVICE_COMM_MAGIC)
         return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: comm is not a live device communicator",
                            fn);
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
-    if (st != ACCEL_SUCCESS)
-        return st;
     if (!d || d->struct_size < sizeof *d)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: d is NULL or its struct_size too small", fn);
     const char *name = d->name ? d->name : fn;
+    /* q and the ranges' buffers (a buffer-less empty range needs none), all
+     * of one runtime. */
+    ACCEL__CALL(call);
+    accel_buffer *send = NULL, *recv = NULL;
+    accel__arg args[3] = {{q, ACCEL__T_QUEUE, "q", &q, NULL}};
+    size_t n = 1;
+    if (d->send.buffer || d->send.count)
+        args[n++] = (accel__arg){d->send.buffer, ACCEL__T_BUFFER, "send", &send, ".buffer"};
+    if (d->recv.buffer || d->recv.count)
+        args[n++] = (accel__arg){d->recv.buffer, ACCEL__T_BUFFER, "recv", &recv, ".buffer"};
+    accel_status st = accel__call_enter(&call, name, n, args);
+    if (st != ACCEL_SUCCESS)
+        return st;
     if (q->dev != comm->dev)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: q is on %s, the communicator on %s",
                            name, q->dev->name, comm->dev->name);
@@ -153,9 +169,9 @@ accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_queue *q,
     bd.op = (uint32_t)d->op;
     bd.name = name;
     bd.root = d->root;
-    st = operand(comm, name, "send", d->send, &bd.send);
+    st = operand(comm, name, "send", d->send, send, &bd.send);
     if (st == ACCEL_SUCCESS)
-        st = operand(comm, name, "recv", d->recv, &bd.recv);
+        st = operand(comm, name, "recv", d->recv, recv, &bd.recv);
     if (st != ACCEL_SUCCESS)
         return st;
     pthread_mutex_lock(&q->lock);

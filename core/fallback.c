@@ -159,12 +159,13 @@ accel_status accel__fallback_try(accel_queue *q, const accel_op_desc *d, bool em
 accel_status accel_fallback_configure(accel_runtime *rt, const char *device, bool on_oom)
 {
     static const char fn[] = "accel_fallback_configure";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     accel_device *to = NULL;
     if (device && *device) {
-        st = accel_device_get_by_name(rt, device, &to);
+        st = accel__device_find(rt, device, &to);
         if (st != ACCEL_SUCCESS)
             return accel__fail(st, "%s: device: %s", fn, accel_last_error());
     }

@@ -15,9 +15,9 @@
 
 /* ------------------------------------------------------------ validation */
 
-static accel_status check_queue(const char *fn, const accel_queue *q)
+static accel_status check_queue(const char *fn, accel__call *call, accel_queue **q)
 {
-    return accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    return accel__enter(call, fn, *q, ACCEL__T_QUEUE, "q", q);
 }
 
 /* True when op is a row of the op table of this kind and operand count. */
@@ -50,36 +50,23 @@ static unsigned dtype_shift(accel_dtype dtype)
     return dtype == ACCEL_F64 ? 3u : dtype == ACCEL_F32 ? 2u : 1u;
 }
 
-/* The queue and every operand buffer: live handles (one registry lock for
- * all of them) on the queue's device. */
-static accel_status check_handles(const char *fn, const accel_queue *q, size_t n,
-                                  const accel_buffer *const *bufs, const char *const *names)
+/* The queue and every operand buffer: live handles of one runtime,
+ * resolved in place to their objects (*q and bufs[i]), on the queue's
+ * device. The call counts as in flight from here (call). */
+static accel_status check_handles(const char *fn, accel__call *call, accel_queue **q, size_t n,
+                                  accel_buffer **bufs, const char *const *names)
 {
-    const void *ptrs[4];
-    accel__type types[4];
-    ptrs[0] = q;
+    accel__arg args[4];
+    args[0] = (accel__arg){*q, ACCEL__T_QUEUE, "q", q, NULL};
     for (size_t i = 0; i < n; i++)
-        ptrs[i + 1] = bufs[i];
-    accel__handle_types(n + 1, ptrs, types);
-    if (types[0] != ACCEL__T_QUEUE)
-        return accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+        args[i + 1] = (accel__arg){bufs[i], ACCEL__T_BUFFER, names[i], &bufs[i], ".buffer"};
+    accel_status st = accel__call_enter(call, fn, n + 1, args);
+    if (st != ACCEL_SUCCESS)
+        return st;
     for (size_t i = 0; i < n; i++) {
-        if (types[i + 1] == ACCEL__T_BUFFER)
-            continue;
-        if (!bufs[i])
-            return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s.buffer is NULL", fn, names[i]);
-        if (types[i + 1] == ACCEL__T_NONE)
-            return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
-                               "%s: %s.buffer (%p) is not a live buffer (released, closed with "
-                               "its runtime, or never created)",
-                               fn, names[i], (void *)bufs[i]);
-        return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s.buffer is a %s handle, not a buffer",
-                           fn, names[i], accel__type_name(types[i + 1]));
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (bufs[i]->dev != q->dev)
+        if (bufs[i]->dev != (*q)->dev)
             return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s is on %s but q is on %s", fn,
-                               names[i], bufs[i]->dev->name, q->dev->name);
+                               names[i], bufs[i]->dev->name, (*q)->dev->name);
     }
     /* accel_buffer_release waits for the queues only for marked buffers. An
      * op that fails a later check marks them needlessly, which is harmless. */
@@ -173,12 +160,15 @@ static accel_status dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
 /* The checks shared by the two-input ops (binary elementwise, dot): handles,
  * dtype, the three ranges (filling d's operands), and equal input counts.
  * names are the public argument names of (input 0, input 1, output). */
-static accel_status check_two_inputs(const char *fn, accel_queue *q, accel_dtype dtype,
-                                     const char *const names[3], accel_slice x, accel_slice y,
-                                     accel_slice out, accel_op_desc *d)
+static accel_status check_two_inputs(const char *fn, accel__call *call, accel_queue **q,
+                                     accel_dtype dtype, const char *const names[3], accel_slice x,
+                                     accel_slice y, accel_slice out, accel_op_desc *d)
 {
-    const accel_buffer *bufs[] = {x.buffer, y.buffer, out.buffer};
-    accel_status st = check_handles(fn, q, 3, bufs, names);
+    accel_buffer *bufs[] = {x.buffer, y.buffer, out.buffer};
+    accel_status st = check_handles(fn, call, q, 3, bufs, names);
+    x.buffer = bufs[0];
+    y.buffer = bufs[1];
+    out.buffer = bufs[2];
     if (st == ACCEL_SUCCESS)
         st = check_dtype(fn, dtype, (accel_op_code)d->op);
     if (st == ACCEL_SUCCESS)
@@ -196,10 +186,11 @@ static accel_status check_two_inputs(const char *fn, accel_queue *q, accel_dtype
 static accel_status binary_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
                               accel_slice a, accel_slice b, accel_slice out)
 {
+    ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
     static const char *const names[] = {"a", "b", "out"};
-    accel_status st = check_two_inputs(fn, q, dtype, names, a, b, out, &d);
+    accel_status st = check_two_inputs(fn, &call, &q, dtype, names, a, b, out, &d);
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "a", a.count);
     if (st == ACCEL_SUCCESS)
@@ -216,7 +207,8 @@ accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype, a
 {
     static const char fn[] = "accel_binary";
     if (!op_of_kind(op, ACCEL_OP_KIND_BINARY, 3)) {
-        accel_status st = check_queue(fn, q);
+        ACCEL__CALL(call);
+        accel_status st = check_queue(fn, &call, &q);
         if (st != ACCEL_SUCCESS)
             return st;
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
@@ -232,11 +224,14 @@ static accel_status x_out_op(const char *fn, accel_queue *q, accel_op_code op, a
                              const char *out_name, double alpha, double beta, accel_slice x,
                              accel_slice out)
 {
+    ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    const accel_buffer *bufs[] = {x.buffer, out.buffer};
+    accel_buffer *bufs[] = {x.buffer, out.buffer};
     const char *const names[] = {"x", out_name};
-    accel_status st = check_handles(fn, q, 2, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
+    x.buffer = bufs[0];
+    out.buffer = bufs[1];
     if (st == ACCEL_SUCCESS)
         st = check_dtype(fn, dtype, op);
     if (st == ACCEL_SUCCESS)
@@ -266,7 +261,8 @@ accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, ac
 {
     static const char fn[] = "accel_unary";
     if (!op_of_kind(op, ACCEL_OP_KIND_UNARY, 2)) {
-        accel_status st = check_queue(fn, q);
+        ACCEL__CALL(call);
+        accel_status st = check_queue(fn, &call, &q);
         if (st != ACCEL_SUCCESS)
             return st;
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
@@ -324,9 +320,11 @@ accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_s
     static const char fn[] = "accel_fill";
     accel_op_desc d;
     desc_init(&d, fn, ACCEL_OP_FILL, dtype);
-    const accel_buffer *bufs[] = {out.buffer};
+    ACCEL__CALL(call);
+    accel_buffer *bufs[] = {out.buffer};
     static const char *const names[] = {"out"};
-    accel_status st = check_handles(fn, q, 1, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 1, bufs, names);
+    out.buffer = bufs[0];
     if (st == ACCEL_SUCCESS)
         st = check_dtype(fn, dtype, ACCEL_OP_FILL);
     if (st == ACCEL_SUCCESS)
@@ -345,9 +343,12 @@ static accel_status reduce_op(const char *fn, accel_queue *q, accel_op_code op, 
 {
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    const accel_buffer *bufs[] = {x.buffer, out.buffer};
+    ACCEL__CALL(call);
+    accel_buffer *bufs[] = {x.buffer, out.buffer};
     static const char *const names[] = {"x", "out"};
-    accel_status st = check_handles(fn, q, 2, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
+    x.buffer = bufs[0];
+    out.buffer = bufs[1];
     if (st == ACCEL_SUCCESS)
         st = check_dtype(fn, dtype, op);
     if (st == ACCEL_SUCCESS)
@@ -376,7 +377,8 @@ accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, a
 {
     static const char fn[] = "accel_reduce";
     if (!op_of_kind(op, ACCEL_OP_KIND_REDUCTION, 2)) {
-        accel_status st = check_queue(fn, q);
+        ACCEL__CALL(call);
+        accel_status st = check_queue(fn, &call, &q);
         if (st != ACCEL_SUCCESS)
             return st;
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
@@ -406,10 +408,11 @@ accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_s
                        accel_slice out)
 {
     static const char fn[] = "accel_dot";
+    ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, ACCEL_OP_DOT, dtype);
     static const char *const names[] = {"x", "y", "out"};
-    accel_status st = check_two_inputs(fn, q, dtype, names, x, y, out, &d);
+    accel_status st = check_two_inputs(fn, &call, &q, dtype, names, x, y, out, &d);
     if (st != ACCEL_SUCCESS)
         return st;
     if (out.count != 1)
@@ -431,9 +434,11 @@ static accel_status random_op(const char *fn, accel_queue *q, accel_op_code op, 
 {
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    const accel_buffer *bufs[] = {out.buffer};
+    ACCEL__CALL(call);
+    accel_buffer *bufs[] = {out.buffer};
     static const char *const names[] = {"out"};
-    accel_status st = check_handles(fn, q, 1, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 1, bufs, names);
+    out.buffer = bufs[0];
     if (st == ACCEL_SUCCESS)
         st = check_dtype(fn, dtype, op);
     if (st == ACCEL_SUCCESS)
@@ -557,15 +562,16 @@ static bool gemm_overlap(const gemm_matrix *x, const gemm_matrix *y)
 
 static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_desc *g)
 {
+    ACCEL__CALL(call);
     if (!g) {
-        accel_status st = check_queue(fn, q);
+        accel_status st = check_queue(fn, &call, &q);
         if (st != ACCEL_SUCCESS)
             return st;
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: d is NULL", fn);
     }
-    const accel_buffer *bufs[] = {g->a, g->b, g->c};
+    accel_buffer *bufs[] = {g->a, g->b, g->c};
     static const char *const names[] = {"A", "B", "C"};
-    accel_status st = check_handles(fn, q, 3, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 3, bufs, names);
     if (st != ACCEL_SUCCESS)
         return st;
     if (g->struct_size < sizeof *g)
@@ -587,11 +593,11 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
                            "%s: m=%zu, n=%zu, k=%zu: a matrix's element count overflows", fn, m, n,
                            k);
     size_t batch = g->batch_count;
-    gemm_matrix A = {"A",         "lda",       g->a, g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
+    gemm_matrix A = {"A",         "lda",       bufs[0], g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
                      g->a_offset, g->stride_a, 0};
-    gemm_matrix B = {"B",         "ldb",       g->b, g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
+    gemm_matrix B = {"B",         "ldb",       bufs[1], g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
                      g->b_offset, g->stride_b, 0};
-    gemm_matrix C = {"C", "ldc", g->c, m, n, g->ldc, g->c_offset, g->stride_c, 0};
+    gemm_matrix C = {"C", "ldc", bufs[2], m, n, g->ldc, g->c_offset, g->stride_c, 0};
     st = gemm_check_matrix(fn, g->dtype, batch, &A);
     if (st == ACCEL_SUCCESS)
         st = gemm_check_matrix(fn, g->dtype, batch, &B);
@@ -615,9 +621,9 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
     accel_op_desc d;
     desc_init(&d, fn, ACCEL_OP_GEMM, g->dtype);
     d.num_operands = 3;
-    d.operands[0] = (accel_op_operand){g->a->be, A.offset, A.span};
-    d.operands[1] = (accel_op_operand){g->b->be, B.offset, B.span};
-    d.operands[2] = (accel_op_operand){g->c->be, C.offset, C.span};
+    d.operands[0] = (accel_op_operand){bufs[0]->be, A.offset, A.span};
+    d.operands[1] = (accel_op_operand){bufs[1]->be, B.offset, B.span};
+    d.operands[2] = (accel_op_operand){bufs[2]->be, C.offset, C.span};
     d.scalars[0] = g->alpha;
     d.scalars[1] = g->beta;
     d.trans_a = (uint32_t)g->trans_a;
@@ -670,9 +676,12 @@ accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, 
                                 size_t out_offset, size_t ldo)
 {
     static const char fn[] = "accel_transpose_2d";
-    const accel_buffer *bufs[] = {x, out};
+    ACCEL__CALL(call);
+    accel_buffer *bufs[] = {x, out};
     static const char *const names[] = {"x", "out"};
-    accel_status st = check_handles(fn, q, 2, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
+    x = bufs[0];
+    out = bufs[1];
     if (st == ACCEL_SUCCESS)
         st = check_dtype(fn, dtype, ACCEL_OP_TRANSPOSE);
     if (st != ACCEL_SUCCESS)

@@ -69,7 +69,8 @@ static void xop_user_fn(accel__xop *x)
 accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_fn fn, void *user)
 {
     static const char fname[] = "accel_queue_host_fn";
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fname, "q");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fname, q, ACCEL__T_QUEUE, "q", &q);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!fn || !name)
@@ -96,7 +97,8 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     static const char fn[] = "accel_queue_create";
     if (out_queue)
         *out_queue = NULL;
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_queue)
@@ -112,7 +114,7 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     }
     q->dev = dev;
     pthread_mutex_init(&q->lock, NULL);
-    if (accel__handle_add(q, ACCEL__T_QUEUE, NULL) != ACCEL_SUCCESS) {
+    if (accel__handle_new(ACCEL__T_QUEUE, q, dev->rt->gate, &q->handle) != ACCEL_SUCCESS) {
         dev->be->vt->queue_destroy(dev->be->ctx, q->be);
         pthread_mutex_destroy(&q->lock);
         free(q);
@@ -122,13 +124,13 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_PUSH(rt->queues, q);
     pthread_mutex_unlock(&rt->lock);
-    *out_queue = q;
+    *out_queue = q->handle;
     return ACCEL_SUCCESS;
 }
 
 void accel__queue_destroy(accel_queue *q)
 {
-    accel__handle_remove(q);
+    accel__handle_free(q->handle);
     const accel_backend *vt = q->dev->be->vt;
     pthread_mutex_lock(&q->lock);
     /* Drain first so that an error nobody asked for is at least logged. */
@@ -152,7 +154,8 @@ void accel_queue_release(accel_queue *q)
 {
     if (!q)
         return;
-    if (accel__handle_check(q, ACCEL__T_QUEUE, "accel_queue_release", "q") != ACCEL_SUCCESS) {
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_queue_release", q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
@@ -237,9 +240,10 @@ accel_status accel__queues_mark_and_wait(accel_runtime *rt, const char *fn)
 
 accel_device *accel_queue_device(const accel_queue *q)
 {
-    if (accel__handle_check(q, ACCEL__T_QUEUE, "accel_queue_device", "q") != ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_queue_device", q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS)
         return NULL;
-    return q->dev;
+    return q->dev->handle;
 }
 
 static accel_status finish_named(accel_queue *q, const char *fn)
@@ -262,7 +266,8 @@ static accel_status finish_named(accel_queue *q, const char *fn)
 accel_status accel_queue_finish(accel_queue *q)
 {
     static const char fn[] = "accel_queue_finish";
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q);
     if (st != ACCEL_SUCCESS)
         return st;
     return finish_named(q, fn);
@@ -287,16 +292,17 @@ static accel_status check_byte_range(const char *fn, const char *arg, const acce
 }
 
 /* Handles, device, host pointer and range of a write (to_device) or read. */
-static accel_status check_transfer(const char *fn, accel_queue *q, accel_buffer *buf,
-                                   const char *buf_arg, size_t offset, const void *host,
-                                   const char *host_arg, size_t bytes)
+static accel_status check_transfer(const char *fn, accel__call *call, accel_queue **qp,
+                                   accel_buffer **bufp, const char *buf_arg, size_t offset,
+                                   const void *host, const char *host_arg, size_t bytes)
 {
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    const accel__arg args[] = {{*qp, ACCEL__T_QUEUE, "q", qp, NULL},
+                               {*bufp, ACCEL__T_BUFFER, buf_arg, bufp, NULL}};
+    accel_status st = accel__call_enter(call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
-    st = accel__handle_check(buf, ACCEL__T_BUFFER, fn, buf_arg);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    accel_queue *q = *qp;
+    accel_buffer *buf = *bufp;
     if (buf->dev != q->dev)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s is on %s but q is on %s", fn,
                            buf_arg, buf->dev->name, q->dev->name);
@@ -319,12 +325,14 @@ static const char *fn_trace_name(bool to_device)
 /* A host <-> buffer transfer: to_device writes src_host into buf, else
  * reads buf into dst_host (the other host pointer is unused). Validation,
  * the trace hook and the error relay are shared. */
-static accel_status do_transfer(const char *fn, accel_queue *q, bool to_device, accel_buffer *buf,
-                                size_t offset, const void *src_host, void *dst_host, size_t bytes)
+static accel_status do_transfer(const char *fn, accel__call *call, accel_queue **qp, bool to_device,
+                                accel_buffer *buf, size_t offset, const void *src_host,
+                                void *dst_host, size_t bytes)
 {
-    accel_status st = to_device
-                          ? check_transfer(fn, q, buf, "dst", offset, src_host, "src", bytes)
-                          : check_transfer(fn, q, buf, "src", offset, dst_host, "dst", bytes);
+    accel_status st =
+        to_device ? check_transfer(fn, call, qp, &buf, "dst", offset, src_host, "src", bytes)
+                  : check_transfer(fn, call, qp, &buf, "src", offset, dst_host, "dst", bytes);
+    accel_queue *q = *qp;
     if (st != ACCEL_SUCCESS || bytes == 0)
         return st;
     const accel_backend *vt = q->dev->be->vt;
@@ -345,35 +353,38 @@ static accel_status do_transfer(const char *fn, accel_queue *q, bool to_device, 
     return ACCEL_SUCCESS;
 }
 
-static accel_status do_write(const char *fn, accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                             const void *src, size_t bytes)
+static accel_status do_write(const char *fn, accel__call *call, accel_queue **qp,
+                             accel_buffer *dst, size_t dst_offset, const void *src, size_t bytes)
 {
-    return do_transfer(fn, q, true, dst, dst_offset, src, NULL, bytes);
+    return do_transfer(fn, call, qp, true, dst, dst_offset, src, NULL, bytes);
 }
 
-static accel_status do_read(const char *fn, accel_queue *q, accel_buffer *src, size_t src_offset,
-                            void *dst, size_t bytes)
+static accel_status do_read(const char *fn, accel__call *call, accel_queue **qp,
+                            accel_buffer *src, size_t src_offset, void *dst, size_t bytes)
 {
-    return do_transfer(fn, q, false, src, src_offset, NULL, dst, bytes);
+    return do_transfer(fn, call, qp, false, src, src_offset, NULL, dst, bytes);
 }
 
 accel_status accel_queue_write(accel_queue *q, accel_buffer *dst, size_t dst_offset,
                                const void *src, size_t bytes)
 {
-    return do_write("accel_queue_write", q, dst, dst_offset, src, bytes);
+    ACCEL__CALL(call);
+    return do_write("accel_queue_write", &call, &q, dst, dst_offset, src, bytes);
 }
 
 accel_status accel_queue_read(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
                               size_t bytes)
 {
-    return do_read("accel_queue_read", q, src, src_offset, dst, bytes);
+    ACCEL__CALL(call);
+    return do_read("accel_queue_read", &call, &q, src, src_offset, dst, bytes);
 }
 
 accel_status accel_queue_write_blocking(accel_queue *q, accel_buffer *dst, size_t dst_offset,
                                         const void *src, size_t bytes)
 {
     static const char fn[] = "accel_queue_write_blocking";
-    accel_status st = do_write(fn, q, dst, dst_offset, src, bytes);
+    ACCEL__CALL(call);
+    accel_status st = do_write(fn, &call, &q, dst, dst_offset, src, bytes);
     if (st != ACCEL_SUCCESS)
         return st;
     return finish_named(q, fn);
@@ -383,7 +394,8 @@ accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t
                                        void *dst, size_t bytes)
 {
     static const char fn[] = "accel_queue_read_blocking";
-    accel_status st = do_read(fn, q, src, src_offset, dst, bytes);
+    ACCEL__CALL(call);
+    accel_status st = do_read(fn, &call, &q, src, src_offset, dst, bytes);
     if (st != ACCEL_SUCCESS)
         return st;
     return finish_named(q, fn);
@@ -477,11 +489,13 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
                               accel_buffer *dst, size_t dst_offset, size_t bytes)
 {
     static const char fn[] = "accel_queue_copy";
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(src, ACCEL__T_BUFFER, fn, "src");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(dst, ACCEL__T_BUFFER, fn, "dst");
+    ACCEL__CALL(call);
+    /* All three of one runtime: a buffer of another runtime could be freed
+     * by its own runtime's close while the copy is queued here. */
+    const accel__arg args[] = {{q, ACCEL__T_QUEUE, "q", &q, NULL},
+                               {src, ACCEL__T_BUFFER, "src", &src, NULL},
+                               {dst, ACCEL__T_BUFFER, "dst", &dst, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 3, args);
     if (st != ACCEL_SUCCESS)
         return st;
     if (q->dev != src->dev && q->dev != dst->dev)

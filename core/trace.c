@@ -76,8 +76,8 @@ static double host_us(void)
 
 void accel__trace_open(accel_runtime *rt)
 {
-    const char *path = getenv("ACCEL_TRACE");
-    if (!path || !*path)
+    const char *path = rt->cfg->trace_path; /* ACCEL_TRACE */
+    if (!path)
         return;
     accel__trace *t = calloc(1, sizeof *t);
     char *p = t ? malloc(strlen(path) + 1) : NULL;

@@ -14,7 +14,7 @@
  * to a repro file when asked, and with on_mismatch = fail kept on the queue
  * as ACCEL_ERROR_MISMATCH for its next synchronizing call.
  *
- * The [runtime] keys of verify, fallback and report are read here too. */
+ * The policy (verify, fallback, report) comes from the settings of config.c. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -41,37 +41,9 @@ static char *dup_str(const char *s)
 
 /* ------------------------------------------------------------ the policy */
 
-static int key_line(const accel__config *cfg, const char *key)
-{
-    for (size_t i = 0; i < cfg->runtime.count; i++)
-        if (strcmp(cfg->runtime.items[i].key, key) == 0)
-            return cfg->runtime.items[i].line;
-    return 0;
-}
-
-static bool parse_bool(const char *v, bool *out)
-{
-    static const char *const yes[] = {"true", "yes", "on", "1"};
-    static const char *const no[] = {"false", "no", "off", "0"};
-    for (size_t i = 0; i < 4; i++) {
-        if (strcasecmp(v, yes[i]) == 0)
-            return *out = true, true;
-        if (strcasecmp(v, no[i]) == 0)
-            return *out = false, true;
-    }
-    return false;
-}
-
-static bool is_off(const char *v)
-{
-    return !*v || strcasecmp(v, "off") == 0 || strcasecmp(v, "none") == 0 ||
-           strcasecmp(v, "false") == 0 || strcasecmp(v, "0") == 0;
-}
-
-#define BAD_KEY(key, value, why)                                                                   \
-    accel__fail(ACCEL_ERROR_CONFIG, "%s: %s:%d: %s = %s: %s", fn, cfg->path, key_line(cfg, key),   \
-                key, value, why)
-
+/* The policy from the settings (config.c parsed and validated every value
+ * before any plugin was opened); only what needs the loaded devices is
+ * checked here. */
 accel_status accel__policy_open(accel_runtime *rt, const char *fn)
 {
     const accel__config *cfg = rt->cfg;
@@ -83,82 +55,28 @@ accel_status accel__policy_open(accel_runtime *rt, const char *fn)
                       sizeof *p->cells);
     if (!p->cells)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    p->verify_sample = 1.0;
-    p->verify_guard = 4;
+    p->verify_sample = cfg->verify_sample;
+    p->verify_guard = cfg->verify_guard;
     p->verify_seed = 0x5eedu;
-    p->fallback_on_oom = true;
-
-    const char *v;
-    /* verify = DEVICE (reference) | off; ACCEL_VERIFY overrides. */
-    const char *verify = accel__config_runtime_get(cfg, "verify");
-    const char *env = getenv("ACCEL_VERIFY");
-    if (env)
-        verify = env;
-    if (verify && !is_off(verify)) {
-        if (accel_device_get_by_name(rt, verify, &p->verify_ref) != ACCEL_SUCCESS) {
-            if (env)
-                return accel__fail(ACCEL_ERROR_CONFIG,
-                                   "%s: ACCEL_VERIFY=%s names no loaded device", fn, env);
-            return BAD_KEY("verify", verify, "no such loaded device to check against");
-        }
+    p->verify_fail = cfg->verify_fail;
+    p->fallback_on_oom = cfg->fallback_on_oom;
+    if (cfg->verify_repro_dir && !(p->verify_repro_dir = dup_str(cfg->verify_repro_dir)))
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    char where[4200];
+    if (cfg->verify && accel__device_find(rt, cfg->verify, &p->verify_ref) != ACCEL_SUCCESS) {
+        accel__config_where(cfg, ACCEL__KEY_VERIFY, where, sizeof where);
+        return accel__fail(ACCEL_ERROR_CONFIG, "%s: %s%s names no loaded device to check against",
+                           fn, where, cfg->verify);
     }
-    if ((v = accel__config_runtime_get(cfg, "verify_sample"))) {
-        char *end;
-        double s = strtod(v, &end);
-        if (end == v || *end || !(s >= 0 && s <= 1))
-            return BAD_KEY("verify_sample", v, "expected a fraction from 0 to 1");
-        p->verify_sample = s;
-    }
-    if ((v = accel__config_runtime_get(cfg, "verify_guard"))) {
-        char *end;
-        unsigned long g = strtoul(v, &end, 10);
-        if (end == v || *end || g > 4096)
-            return BAD_KEY("verify_guard", v, "expected a number of elements from 0 to 4096");
-        p->verify_guard = (uint32_t)g;
-    }
-    if ((v = accel__config_runtime_get(cfg, "verify_repro_dir")) && *v) {
-        if (v[0] == '/') {
-            p->verify_repro_dir = dup_str(v);
-        } else {
-            size_t n = strlen(cfg->dir) + strlen(v) + 2;
-            p->verify_repro_dir = malloc(n);
-            if (p->verify_repro_dir)
-                snprintf(p->verify_repro_dir, n, "%s/%s", cfg->dir, v);
-        }
-        if (!p->verify_repro_dir)
-            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    }
-    if ((v = accel__config_runtime_get(cfg, "on_mismatch"))) {
-        if (strcasecmp(v, "fail") == 0)
-            p->verify_fail = true;
-        else if (strcasecmp(v, "warn") != 0)
-            return BAD_KEY("on_mismatch", v, "expected warn or fail");
-    }
-    if ((v = accel__config_runtime_get(cfg, "on_error"))) {
-        if (strcasecmp(v, "fail") == 0)
-            p->fallback_on_oom = false;
-        else if (strcasecmp(v, "fallback") != 0)
-            return BAD_KEY("on_error", v, "expected fallback or fail");
-    }
-    /* fallback = DEVICE | none; default cpu; strict = true forbids it. */
-    v = accel__config_runtime_get(cfg, "fallback");
-    if (!cfg->strict && !(v && is_off(v))) {
-        const char *name = v ? v : "cpu";
-        if (accel_device_get_by_name(rt, name, &p->fallback) != ACCEL_SUCCESS) {
-            p->fallback = NULL;
-            if (v)
-                accel__log(ACCEL_LOG_WARN, "%s:%d: fallback = %s names no loaded device; ops a "
-                           "backend lacks will fail", cfg->path, key_line(cfg, "fallback"), v);
-        }
+    if (cfg->fallback && accel__device_find(rt, cfg->fallback, &p->fallback) != ACCEL_SUCCESS) {
+        p->fallback = NULL;
+        if (cfg->line[ACCEL__KEY_FALLBACK])
+            accel__log(ACCEL_LOG_WARN, "%s%s names no loaded device; ops a backend lacks will fail",
+                       accel__config_where(cfg, ACCEL__KEY_FALLBACK, where, sizeof where),
+                       cfg->fallback);
     }
     accel__clear_error();
-    bool report = false;
-    if ((v = accel__config_runtime_get(cfg, "report")) && !parse_bool(v, &report))
-        return BAD_KEY("report", v, "expected true or false");
-    env = getenv("ACCEL_REPORT");
-    if (env && *env)
-        report = !is_off(env);
-    p->report = p->report_at_close = report;
+    p->report = p->report_at_close = cfg->report;
     accel__policy_update_checked(rt);
     return ACCEL_SUCCESS;
 }
@@ -178,7 +96,8 @@ void accel_verify_options_init(accel_verify_options *o)
 accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_options *o)
 {
     static const char fn[] = "accel_verify_configure";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!o || o->struct_size < sizeof *o)
@@ -191,7 +110,7 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
                            o->sample);
     accel_device *ref = NULL;
     if (o->reference && *o->reference) {
-        st = accel_device_get_by_name(rt, o->reference, &ref);
+        st = accel__device_find(rt, o->reference, &ref);
         if (st != ACCEL_SUCCESS)
             return accel__fail(st, "%s: reference: %s", fn, accel_last_error());
     }
@@ -215,7 +134,8 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
 accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats *out)
 {
     static const char fn[] = "accel_verify_stats_get";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out)

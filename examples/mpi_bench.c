@@ -83,7 +83,7 @@ int main(int argc, char **argv)
     CHECK(accel_fill(q, ACCEL_F32, 1.0 + rank, accel_slice_of(s, 0, max_n)));
     CHECK(accel_fill(q, ACCEL_F32, 0.0, accel_slice_of(r, 0, max_n)));
     CHECK(accel_queue_finish(q));
-    float *hs = accel_buffer_host_ptr(s), *hr = accel_buffer_host_ptr(r);
+    float *hs = accel_buffer_host_pointer(s), *hr = accel_buffer_host_pointer(r);
     if (rank == 0)
         printf("allreduce f32 sum, %d ranks, CPU device (queued mode: %s); medians of %d\n", size,
                accel_comm_is_blocking(comm) ? "no, MPI lacks THREAD_MULTIPLE" : "yes", reps);

@@ -214,9 +214,9 @@ static accel_status dispatch_host(accel_mpi__call *c, accel_queue *q)
 {
     size_t es = c->esize;
     if (c->send.buffer)
-        c->send_host = (char *)accel_buffer_host_ptr(c->send.buffer) + c->send.offset * es;
+        c->send_host = (char *)accel_buffer_host_pointer(c->send.buffer) + c->send.offset * es;
     if (c->recv.buffer)
-        c->recv_host = (char *)accel_buffer_host_ptr(c->recv.buffer) + c->recv.offset * es;
+        c->recv_host = (char *)accel_buffer_host_pointer(c->recv.buffer) + c->recv.offset * es;
     if (c->comm->blocking)
         return run_blocking_host(c, q);
     accel_mpi__call *h = malloc(sizeof *h);

@@ -446,7 +446,7 @@ static accel_status host_fn_first(void *user, char *message, size_t message_size
     (void)message_size;
     host_fn_log *l = user;
     l->calls[0] = ++l->order;
-    const float *p = accel_buffer_host_ptr(l->x);
+    const float *p = accel_buffer_host_pointer(l->x);
     l->seen = p ? p[CHAIN_N - 1] : -1.0;
     return ACCEL_SUCCESS;
 }
@@ -493,7 +493,7 @@ static void host_fn_body(accel_device *dev, accel_queue *q, void *user)
     if (p.host_accessible)
         cr_assert_eq(l.seen, (double)chain_steps(q), "the chain had not finished: %g", l.seen);
     else
-        cr_assert_eq(l.seen, -1.0, "accel_buffer_host_ptr of device memory must be NULL");
+        cr_assert_eq(l.seen, -1.0, "accel_buffer_host_pointer of device memory must be NULL");
     tu_ok(accel_queue_finish(q)); /* the error was cleared */
     chain_free(&c);
 }

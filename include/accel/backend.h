@@ -223,14 +223,35 @@ typedef struct accel_backend {
     int32_t (*measure_ceilings)(void *ctx, uint32_t device, const accel_ceilings_options *opt,
                                 accel_ceilings *out);
 
-    /* Optional, all four or none (added in ABI 1 in what were reserved[1..4]):
+    /* Optional (added in ABI 1 in what were reserved[1..3]; older plugins
+     * leave them NULL). Zero-copy exchange with other libraries.
+     * buffer_native_ptr: the address of the buffer's first byte as the
+     * backend's own API sees it (CUDA: the device pointer; may be NULL for
+     * a 0-byte buffer). NULL entry: accel_buffer_native_pointer gives the
+     * buffer_host_ptr address where there is one, else
+     * ACCEL_ERROR_UNSUPPORTED. */
+    void *(*buffer_native_ptr)(void *ctx, accel_be_buffer *buf);
+    /* The queue's native stream (CUDA: its cudaStream_t); NULL entry or a
+     * NULL result: the queue has none (accel_queue_native_stream gives NULL). */
+    void *(*queue_native)(void *ctx, accel_be_queue *q);
+    /* A buffer over `bytes` of memory at native_ptr that someone else
+     * allocated (CUDA: device memory usable from `device`; host-memory
+     * backends: a host address, aligned for the dtypes used). buffer_free of
+     * such a buffer frees only the plugin's record, never the memory (the
+     * core then calls the owner's release callback). NULL entry:
+     * accel_buffer_wrap returns ACCEL_ERROR_UNSUPPORTED. */
+    int32_t (*buffer_wrap)(void *ctx, uint32_t device, void *native_ptr, size_t bytes,
+                           accel_be_buffer **out);
+
+    /* Optional, all four or none (added in ABI 1 in what were reserved[4..7]):
      * collectives between processes run by the backend itself (NCCL), for
      * accel/collective.h. comm_id: a new unique id of id_bytes
      * (ACCEL_DEVICE_COMM_ID_BYTES) bytes on one rank, shared by the caller
      * with the others; ACCEL_ERROR_UNAVAILABLE with a message when the
-     * library is missing (out_id NULL: only that answer, no id). comm_create: join rank `rank` of nranks on device;
-     * collective over the ranks. comm_execute: enqueue d on q (q's device is
-     * the communicator's); errors of the library come back as
+     * library is missing (out_id NULL: only that answer, no id).
+     * comm_create: join rank `rank` of nranks on device; collective over the
+     * ranks. comm_execute: enqueue d on q (q's device is the
+     * communicator's); errors of the library come back as
      * ACCEL_ERROR_COMMUNICATION with its message. NULL: the core returns
      * ACCEL_ERROR_UNSUPPORTED and libaccel_mpi stages through host memory. */
     int32_t (*comm_id)(void *ctx, uint32_t device, void *out_id, size_t id_bytes);
@@ -240,7 +261,7 @@ typedef struct accel_backend {
     int32_t (*comm_execute)(void *ctx, accel_be_queue *q, accel_be_comm *comm,
                             const accel_be_collective *d);
 
-    void *reserved[11];
+    void *reserved[8];
 } accel_backend;
 
 typedef const accel_backend *(*accel_backend_entry_fn)(void);

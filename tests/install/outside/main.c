@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* The outside project's program: x + y on the default device of the installed
  * accel, checked on the host. Exit 0 when the sum is right. */
 #include <accel/accel.h>

@@ -8,8 +8,9 @@
 
 #include "internal.h"
 
-/* measure_ceilings took the place of reserved[0]: the table's size and the
- * offsets of everything else are unchanged (ABI 1). */
+/* measure_ceilings took the place of reserved[0], the zero-copy entries
+ * that of reserved[1..3], the comm_* entries that of reserved[4..7]: the
+ * table's size and the offsets of everything else are unchanged (ABI 1). */
 _Static_assert(sizeof(accel_backend) ==
                    offsetof(accel_backend, measure_ceilings) + 16 * sizeof(void *),
                "measure_ceilings must occupy exactly one former reserved slot");

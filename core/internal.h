@@ -542,6 +542,7 @@ struct accel__xop {
     void *payload; /* the caller's, or the inline space of accel__xop_new */
     void *bounce;  /* owned host memory, freed with the xop; kept until q's next finish */
     bool keep;     /* not reaped before q's next finish (payload memory q still reads) */
+    accel_queue_fn user_fn; /* accel_queue_host_fn: user_fn(payload, ...) in run */
 };
 
 /* A new xop for fn with payload_bytes of zeroed, aligned inline payload

@@ -824,6 +824,14 @@ static void body_buffers_and_host_memory(void)
     accel_host_free(NULL, NULL);
 }
 
+static accel_status host_fn_nop(void *user, char *message, size_t message_size)
+{
+    (void)user;
+    (void)message;
+    (void)message_size;
+    return ACCEL_SUCCESS;
+}
+
 static void body_queues_and_events(void)
 {
     accel_runtime *dead_rt;
@@ -843,6 +851,18 @@ static void body_queues_and_events(void)
     cr_assert_null(accel_queue_device(dead_q));
     cover("accel_queue_device");
     cr_assert(strstr(accel_last_error(), "accel_queue_device"), "%s", accel_last_error());
+    expect_fail(accel_queue_host_fn(NULL, "f", host_fn_nop, NULL), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_host_fn");
+    expect_fail(accel_queue_host_fn(dead_q, "f", host_fn_nop, NULL), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_host_fn");
+    accel_queue *live_q;
+    tu_ok(accel_queue_create(cpu, &live_q));
+    expect_fail(accel_queue_host_fn(live_q, "f", NULL, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_queue_host_fn");
+    expect_fail(accel_queue_host_fn(live_q, NULL, host_fn_nop, NULL),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_queue_host_fn");
+    tu_ok(accel_queue_finish(live_q));
+    accel_queue_release(live_q);
     accel_queue_release(NULL);
     accel_queue_release(dead_q);
     cover("accel_queue_release");

@@ -166,6 +166,14 @@ int32_t accel_cuda__event_query(void *ctx, accel_be_event *ev, int *out_done);
 int32_t accel_cuda__event_elapsed_ms(void *ctx, accel_be_event *start, accel_be_event *end,
                                      double *out_ms);
 
+/* Collectives through NCCL, loaded on first use (nccl.c). */
+int32_t accel_cuda__comm_id(void *ctx, uint32_t device, void *out_id, size_t id_bytes);
+int32_t accel_cuda__comm_create(void *ctx, uint32_t device, const void *id, size_t id_bytes,
+                                int32_t nranks, int32_t rank, accel_be_comm **out);
+void accel_cuda__comm_destroy(void *ctx, accel_be_comm *comm);
+int32_t accel_cuda__comm_execute(void *ctx, accel_be_queue *q, accel_be_comm *comm,
+                                 const accel_be_collective *d);
+
 int32_t accel_cuda__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);
 int32_t accel_cuda__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
 /* nvrtc.c: user kernels (program entries; ACCEL_OP_KERNEL launches). */

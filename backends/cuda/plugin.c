@@ -443,6 +443,10 @@ static const accel_backend cuda_backend = {
     .program_release = accel_cuda__program_release,
     .host_register = accel_cuda__host_register,
     .host_unregister = accel_cuda__host_unregister,
+    .comm_id = accel_cuda__comm_id,
+    .comm_create = accel_cuda__comm_create,
+    .comm_destroy = accel_cuda__comm_destroy,
+    .comm_execute = accel_cuda__comm_execute,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);

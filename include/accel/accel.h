@@ -289,6 +289,24 @@ ACCEL_API accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *s
 ACCEL_API accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offset,
                               accel_buffer *dst, size_t dst_offset, size_t bytes);
 
+/* A host function for accel_queue_host_fn: returns ACCEL_SUCCESS, or a status
+ * with a NUL-terminated message of at most message_size bytes in message. */
+typedef accel_status (*accel_queue_fn)(void *user, char *message, size_t message_size);
+
+/** Enqueue fn(user, ...) on q. When this call succeeds, fn runs exactly once
+ *  on a host thread of q's backend (the CPU queue's worker; a
+ *  cudaLaunchHostFunc callback on CUDA) once all earlier work on q is done,
+ *  also when an earlier op failed, and later work on q waits until it
+ *  returns. A failure it returns is reported by the next accel_queue_finish
+ *  of q as "name: message" (work enqueued after it still runs). fn must not
+ *  call into q's backend (CUDA forbids CUDA calls in host callbacks) nor wait
+ *  for q; name must stay valid until that finish (a string literal). Used by
+ *  libaccel_mpi to run MPI in a queue's order. Errors:
+ *  ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (fn or name
+ *  NULL), ACCEL_ERROR_OUT_OF_HOST_MEMORY, ACCEL_ERROR_DEVICE. Thread-safe. */
+ACCEL_API accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_fn fn,
+                                           void *user);
+
 /* ---------------------------------------------------------------- events */
 
 /** An event of dev, for marking points in dev's queues.
@@ -722,7 +740,10 @@ typedef void (*accel_release_fn)(void *user);
 /** The host address of the buffer's first byte when its device keeps buffers
  *  in host memory (the CPU backend: accel_device_properties.host_accessible),
  *  else NULL (also for an invalid handle). The host may read or write there
- *  only while no queued work uses the buffer (finish the queues first).
+ *  only while no queued work uses the buffer (finish the queues first), or
+ *  inside a host function (accel_queue_host_fn) of the queue that orders
+ *  that work. Since the address escapes the runtime, accel_buffer_release of
+ *  buf then waits for the queues as for a buffer passed to an op.
  *  Thread-safe. */
 ACCEL_API void *accel_buffer_host_pointer(const accel_buffer *buf);
 

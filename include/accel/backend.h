@@ -217,6 +217,25 @@ typedef struct accel_kernel_launch_desc {
     uint64_t reserved[8];
 } accel_kernel_launch_desc;
 
+/* A collective for the comm_* entries, in the plugin's terms. Operands as
+ * in accel_op_desc (elements of dtype). SEND: send only; RECV: recv only;
+ * BROADCAST: send and recv are the same range; REDUCE: recv.buffer is NULL
+ * off the root. Counts: ALLGATHER recv = nranks * send, REDUCE_SCATTER
+ * send = nranks * recv, else equal (checked by the caller). */
+typedef struct accel_be_collective {
+    uint32_t struct_size;
+    uint32_t kind;  /* accel_collective_kind */
+    uint32_t dtype; /* accel_dtype */
+    uint32_t op;    /* ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX, ACCEL_OP_REDUCE_MIN */
+    const char *name;
+    int32_t root; /* root of REDUCE/BROADCAST, peer of SEND/RECV */
+    uint32_t reserved0;
+    accel_op_operand send, recv;
+    uint64_t reserved[4];
+} accel_be_collective;
+
+typedef struct accel_be_comm accel_be_comm;
+
 /* The plugin's table. Required entries are marked; optional ones may be NULL
  * and the comment says what the core does then. */
 typedef struct accel_backend {
@@ -350,7 +369,25 @@ typedef struct accel_backend {
     int32_t (*host_register)(void *ctx, void *ptr, size_t bytes);
     int32_t (*host_unregister)(void *ctx, void *ptr);
 
-    void *reserved[7];
+    /* Optional, all four or none (added in ABI 1 in what were reserved[9..12]):
+     * collectives between processes run by the backend itself (NCCL), for
+     * accel/collective.h. comm_id: a new unique id of id_bytes
+     * (ACCEL_DEVICE_COMM_ID_BYTES) bytes on one rank, shared by the caller
+     * with the others; ACCEL_ERROR_UNAVAILABLE with a message when the
+     * library is missing (out_id NULL: only that answer, no id).
+     * comm_create: join rank `rank` of nranks on device; collective over the
+     * ranks. comm_execute: enqueue d on q (q's device is the
+     * communicator's); errors of the library come back as
+     * ACCEL_ERROR_COMMUNICATION with its message. NULL: the core returns
+     * ACCEL_ERROR_UNSUPPORTED and libaccel_mpi stages through host memory. */
+    int32_t (*comm_id)(void *ctx, uint32_t device, void *out_id, size_t id_bytes);
+    int32_t (*comm_create)(void *ctx, uint32_t device, const void *id, size_t id_bytes,
+                           int32_t nranks, int32_t rank, accel_be_comm **out);
+    void (*comm_destroy)(void *ctx, accel_be_comm *comm);
+    int32_t (*comm_execute)(void *ctx, accel_be_queue *q, accel_be_comm *comm,
+                            const accel_be_collective *d);
+
+    void *reserved[3];
 } accel_backend;
 
 typedef const accel_backend *(*accel_backend_entry_fn)(void);

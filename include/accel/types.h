@@ -34,8 +34,9 @@ extern "C" {
     X(ACCEL_ERROR_MISMATCH, 15, "a result disagrees with its reference")                  \
     X(ACCEL_ERROR_UNAVAILABLE, 16, "the backend has no usable device or driver")          \
     X(ACCEL_ERROR_IO, 17, "a file could not be read or written, or is malformed")         \
-    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")                      \
-    X(ACCEL_ERROR_COMPILE, 19, "a user kernel failed to compile")
+    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")                        \
+    X(ACCEL_ERROR_COMPILE, 19, "a user kernel failed to compile")                         \
+    X(ACCEL_ERROR_COMMUNICATION, 20, "a collective or message between processes failed")
 
 typedef enum accel_status {
 #define ACCEL_X_ENUM(name, value, msg) name = value,
@@ -199,6 +200,18 @@ typedef enum accel_op_code {
 
 /* Op codes are below this (the core keeps per-op counters in such slots). */
 #define ACCEL_OP_CODE_LIMIT 128
+
+/* Collectives between processes, carried by accel_collective_desc
+ * (accel/collective.h, backend.h); libaccel_mpi's accel_comm_* calls. */
+typedef enum accel_collective_kind {
+    ACCEL_COLLECTIVE_ALLREDUCE = 1,
+    ACCEL_COLLECTIVE_REDUCE = 2,
+    ACCEL_COLLECTIVE_BROADCAST = 3,
+    ACCEL_COLLECTIVE_ALLGATHER = 4,
+    ACCEL_COLLECTIVE_REDUCE_SCATTER = 5,
+    ACCEL_COLLECTIVE_SEND = 6,
+    ACCEL_COLLECTIVE_RECV = 7
+} accel_collective_kind;
 
 typedef enum accel_device_kind {
     ACCEL_DEVICE_CPU = 1,

@@ -2,9 +2,14 @@
  * backend candidate (loaded, or the reason it was not), every device with its
  * properties, and the default device: the answer to "is my code on the GPU?".
  * The JSON view is info_json.c. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "accel/collective.h"
 #include "accel/kernel.h"
 #include "info.h"
 
@@ -92,6 +97,42 @@ static void print_device(accel_device *dev)
     if (p.driver_version[0] || p.runtime_version[0])
         printf("    driver / runtime:    %s / %s\n", p.driver_version[0] ? p.driver_version : "-",
                p.runtime_version[0] ? p.runtime_version : "-");
+}
+
+/* Collectives between processes: libaccel_mpi next to libaccel (not loaded:
+ * that would start MPI), and NCCL as each GPU's backend finds it. */
+static void print_collectives(accel_runtime *rt)
+{
+    Dl_info di;
+    char path[4096] = "";
+    const char *(*fn)(void) = accel_version;
+    void *addr; /* an address inside libaccel (ISO C has no function-to-object cast) */
+    memcpy(&addr, &fn, sizeof addr);
+    if (dladdr(addr, &di) && di.dli_fname) {
+        const char *slash = strrchr(di.dli_fname, '/');
+        int dir = slash ? (int)(slash - di.dli_fname) : 1;
+        snprintf(path, sizeof path, "%.*s/libaccel_mpi.so.%d", dir, slash ? di.dli_fname : ".",
+                 ACCEL_VERSION_MAJOR);
+    }
+    bool mpi = path[0] && access(path, R_OK) == 0;
+    printf("\ncollectives:\n  MPI:  %s%s\n", mpi ? "libaccel_mpi built, " : "libaccel_mpi not built",
+           mpi ? path : " (MPI was not found when accel was configured)");
+    bool gpu = false;
+    for (uint32_t i = 0; i < accel_device_count(rt); i++) {
+        accel_device *dev = NULL;
+        accel_device_properties p;
+        accel_device_properties_init(&p);
+        if (accel_device_get(rt, i, &dev) != ACCEL_SUCCESS ||
+            accel_device_properties_get(dev, &p) != ACCEL_SUCCESS || p.host_accessible)
+            continue;
+        gpu = true;
+        accel_status st = accel_device_comm_supported(dev);
+        printf("  NCCL: %s: %s\n", accel_device_name(dev),
+               st == ACCEL_SUCCESS ? "found (collectives run on the device)"
+                                   : accel_last_error());
+    }
+    if (!gpu)
+        printf("  NCCL: no device outside host memory (host buffers use MPI directly)\n");
 }
 
 static void print_backend(const accel_backend_info *bi)
@@ -196,6 +237,7 @@ static void print_text(const info_view *v)
     }
     print_default(v->rt);
     print_kernel_cache(v->rt);
+    print_collectives(v->rt);
 }
 
 /* "name: reason" at s, where name is a backend section name. */

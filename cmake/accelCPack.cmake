@@ -135,6 +135,12 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 set(accel_needs_lib "${ACCEL_DEB_lib_NAME} (= ${ACCEL_DEB_VERSION})")
 
 set(CPACK_DEBIAN_LIB_PACKAGE_NAME ${ACCEL_DEB_lib_NAME})
+# The CPU backend dlopens OpenBLAS itself (backends/cpu/blas.c binds its own
+# copy even when the host program links another CBLAS), so dpkg-shlibdeps
+# cannot see it: name it. libopenblas0 is the metapackage of the variants
+# that provide libopenblas.so.0.
+set(CPACK_DEBIAN_LIB_PACKAGE_DEPENDS
+  "libopenblas0 | libopenblas0-pthread | libopenblas0-openmp | libopenblas0-serial")
 set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
 # A shlibs file for each library with a SONAME (libaccel.so.0; the plugins
 # have none and CPack says so): "libaccel 0 libaccel0 (>= VERSION)".

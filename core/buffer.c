@@ -10,59 +10,72 @@
 accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer **out_buffer)
 {
     static const char fn[] = "accel_buffer_create";
+    ACCEL__CALL(call);
     if (out_buffer)
         *out_buffer = NULL;
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_buffer)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_buffer is NULL", fn);
-    accel_buffer *buf = calloc(1, sizeof *buf);
-    if (!buf)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     const accel_backend *vt = dev->be->vt;
     accel__clear_error();
-    int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &buf->be);
-    if (rc != ACCEL_SUCCESS) {
-        free(buf);
+    accel_be_buffer *be = NULL;
+    int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &be);
+    if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s: %zu bytes on %s", fn, bytes, dev->name);
-    }
-    buf->dev = dev;
-    buf->bytes = bytes;
-    atomic_init(&buf->enqueued, false);
-    buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
-    if (accel__handle_add(buf, ACCEL__T_BUFFER, NULL) != ACCEL_SUCCESS) {
-        vt->buffer_free(dev->be->ctx, buf->be);
+    return accel__buffer_adopt(dev, be, bytes, NULL, NULL, fn, out_buffer);
+}
+
+accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
+                                 accel_release_fn release, void *user, const char *fn,
+                                 accel_buffer **out_buffer)
+{
+    const accel_backend *vt = dev->be->vt;
+    accel_buffer *buf = calloc(1, sizeof *buf);
+    if (!buf || accel__handle_new(ACCEL__T_BUFFER, buf, dev->rt->gate, &buf->handle) !=
+                    ACCEL_SUCCESS) {
+        vt->buffer_free(dev->be->ctx, be);
         free(buf);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
+    buf->be = be;
+    buf->dev = dev;
+    buf->bytes = bytes;
+    buf->release_fn = release;
+    buf->release_user = user;
+    atomic_init(&buf->enqueued, false);
+    buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
     accel_runtime *rt = dev->rt;
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_PUSH(rt->buffers, buf);
     pthread_mutex_unlock(&rt->lock);
-    *out_buffer = buf;
+    *out_buffer = buf->handle;
     return ACCEL_SUCCESS;
 }
 
 void accel__buffer_destroy(accel_buffer *buf)
 {
-    accel__handle_remove(buf);
+    accel__handle_free(buf->handle);
     buf->dev->be->vt->buffer_free(buf->dev->be->ctx, buf->be);
+    if (buf->release_fn)
+        buf->release_fn(buf->release_user);
     free(buf);
 }
 
 void accel_buffer_release(accel_buffer *buf)
 {
     static const char fn[] = "accel_buffer_release";
+    ACCEL__CALL(call);
     if (!buf)
         return;
-    if (accel__handle_check(buf, ACCEL__T_BUFFER, fn, "buf") != ACCEL_SUCCESS) {
+    if (accel__enter(&call, fn, buf, ACCEL__T_BUFFER, "buf", &buf) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
     /* The handle dies first, so that no op or transfer can be enqueued on
      * the buffer while we wait. */
-    accel__handle_remove(buf);
+    accel__handle_free(buf->handle);
     accel_runtime *rt = buf->dev->rt;
     /* As cudaFree: queued work that may still use the buffer finishes first.
      * Any live queue may (copies and fallbacks cross devices), so every one
@@ -86,16 +99,20 @@ void accel_buffer_release(accel_buffer *buf)
 
 size_t accel_buffer_size(const accel_buffer *buf)
 {
-    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_size", "buf") != ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_buffer_size", buf, ACCEL__T_BUFFER, "buf", &buf) !=
+        ACCEL_SUCCESS)
         return 0;
     return buf->bytes;
 }
 
 accel_device *accel_buffer_device(const accel_buffer *buf)
 {
-    if (accel__handle_check(buf, ACCEL__T_BUFFER, "accel_buffer_device", "buf") != ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_buffer_device", buf, ACCEL__T_BUFFER, "buf", &buf) !=
+        ACCEL_SUCCESS)
         return NULL;
-    return buf->dev;
+    return buf->dev->handle;
 }
 
 /* ------------------------------------------------------- pinned host memory */
@@ -103,9 +120,10 @@ accel_device *accel_buffer_device(const accel_buffer *buf)
 accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr)
 {
     static const char fn[] = "accel_host_alloc";
+    ACCEL__CALL(call);
     if (out_ptr)
         *out_ptr = NULL;
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_ptr)
@@ -177,7 +195,7 @@ void accel_host_free(accel_device *dev, void *ptr)
         return;
     }
     accel__host_block *hb = value;
-    if (dev != hb->dev)
+    if (dev != hb->dev->handle)
         accel__log(ACCEL_LOG_DEBUG,
                    "accel_host_free: ptr was allocated for %s; freeing it through that device",
                    hb->dev->name);

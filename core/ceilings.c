@@ -31,7 +31,8 @@ accel_status accel_device_measure_ceilings(accel_device *dev, const accel_ceilin
                                            accel_ceilings *out)
 {
     static const char fn[] = "accel_device_measure_ceilings";
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out)

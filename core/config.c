@@ -1,40 +1,63 @@
-/* core/config.c — finding and parsing plugins.ini (with inih).
+/* core/config.c — the settings pass: plugins.ini (parsed with inih) and the
+ * ACCEL_* environment, turned into one typed accel__config and validated
+ * before any plugin is opened.
  *
  *   [runtime]
  *   order = cuda, cpu   ; load order; the first that loads gives the default device
  *   strict = false      ; true: a backend named in order that fails is an error
+ *   ...                 ; the verify, fallback, selftest and report keys (README)
  *   [backend.NAME]
  *   library = PATH      ; relative to the file's folder unless absolute
  *   KEY = VALUE         ; passed to the plugin (host->config_get)
  *
  * Which file: the path given to accel_runtime_open, else $ACCEL_CONFIG, else
  * <folder of libaccel.so>/accel/plugins.ini (never the current directory).
- * Malformed input is ACCEL_ERROR_CONFIG with "file:line: what is wrong"
- * (also a folder given as the file, a NUL byte, a line longer than
- * CONFIG_MAX_LINE characters); unknown sections and keys are kept and warned
- * about through the log, at most CONFIG_MAX_WARNINGS times per file. Bytes of
- * the file that reach a message are escaped (\xNN) unless printable, so a
- * binary file cannot send terminal escapes to the log. */
+ * It must be a regular file of at most CONFIG_MAX_BYTES (opened without
+ * blocking, so a FIFO or /dev/zero is an error, not a hang). Malformed input
+ * is ACCEL_ERROR_CONFIG with "file:line: what is wrong": a NUL byte, a line
+ * longer than CONFIG_MAX_LINE characters, a section or key name longer than
+ * CONFIG_MAX_NAME, a value that is not one its key takes. Unknown sections
+ * and keys are kept and warned about through the log, at most
+ * CONFIG_MAX_WARNINGS times per file. Bytes of the file that reach a message
+ * are escaped (\xNN) unless printable, so a binary file cannot send terminal
+ * escapes to the log.
+ *
+ * Line syntax is inih's (comments, inline comments, BOM, CRLF), with two
+ * differences made here: leading whitespace is dropped before inih sees a
+ * line, so an indented line is a line of its own (never the continuation of
+ * the previous value), and a line longer than the system inih's buffer is
+ * split here into its name and value by the same rule inih applies (the name
+ * ends at the first '=' or ':', the value at a ';' after whitespace). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <ini.h>
 
 #include "internal.h"
 
-/* [runtime] keys this version understands; others are kept (for newer
- * runtimes reading the same file) and warned about. */
-static const char *const known_runtime_keys[] = {"order", "strict", "allow_insecure",
-    /* verify.c, fallback.c, report.c, selftest.c */
-    "verify", "verify_sample", "verify_repro_dir", "verify_guard", "on_mismatch", "on_error",
-    "fallback", "selftest", "report", NULL};
+/* The longest line accepted (characters, without the newline). */
+#define CONFIG_MAX_LINE 4096
+/* The longest section or key name (characters), on any line. */
+#define CONFIG_MAX_NAME 128
+/* The largest file read (bytes). */
+#define CONFIG_MAX_BYTES (1u << 20)
+/* Warnings logged per file; the rest are counted ("... and N more"). */
+#define CONFIG_MAX_WARNINGS 5
+/* What the reader hands inih in place of a value too long for its buffer. */
+#define LONG_VALUE_MARK "\x01"
+
+static const char *const key_names[ACCEL__KEY_COUNT] = {
+#define ACCEL__X_NAME(name, text) text,
+    ACCEL__RUNTIME_KEYS(ACCEL__X_NAME)
+#undef ACCEL__X_NAME
+};
 
 /* ---------------------------------------------------------- small helpers */
 
@@ -57,14 +80,30 @@ static char *dup_range(const char *s, size_t n)
     return d;
 }
 
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 static char *trim(char *s)
 {
-    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+    while (is_space(*s))
         s++;
     size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+    while (n && is_space(s[n - 1]))
         s[--n] = '\0';
     return s;
+}
+
+/* Replace *slot by a copy of value (NULL: none); false on out of memory. */
+static bool set_str(char **slot, const char *value)
+{
+    char *v = value ? dup_str(value) : NULL;
+    if (value && !v)
+        return false;
+    free(*slot);
+    *slot = v;
+    return true;
 }
 
 const char *accel__kvlist_get(const accel__kvlist *list, const char *key)
@@ -134,9 +173,13 @@ const accel__section *accel__config_section(const accel__config *cfg, const char
     return find_section((accel__config *)cfg, name);
 }
 
-const char *accel__config_runtime_get(const accel__config *cfg, const char *key)
+static void free_order(accel__config *cfg)
 {
-    return accel__kvlist_get(&cfg->runtime, key);
+    for (size_t i = 0; i < cfg->order_count; i++)
+        free(cfg->order[i]);
+    free(cfg->order);
+    cfg->order = NULL;
+    cfg->order_count = 0;
 }
 
 void accel__config_free(accel__config *cfg)
@@ -145,10 +188,12 @@ void accel__config_free(accel__config *cfg)
         return;
     free(cfg->path);
     free(cfg->dir);
-    kvlist_free(&cfg->runtime);
-    for (size_t i = 0; i < cfg->order_count; i++)
-        free(cfg->order[i]);
-    free(cfg->order);
+    free_order(cfg);
+    free(cfg->backend_first);
+    free(cfg->verify);
+    free(cfg->verify_repro_dir);
+    free(cfg->fallback);
+    free(cfg->trace_path);
     for (size_t i = 0; i < cfg->section_count; i++) {
         free(cfg->sections[i].name);
         free(cfg->sections[i].library);
@@ -173,28 +218,31 @@ static bool valid_backend_name(const char *s)
     return true;
 }
 
-/* ------------------------------------------------------------------ parse */
+const char *accel__config_where(const accel__config *cfg, accel__key key, char *buf, size_t cap)
+{
+    static const char *const env_of[ACCEL__KEY_COUNT] = {[ACCEL__KEY_ALLOW_INSECURE] =
+                                                             "ACCEL_ALLOW_INSECURE",
+                                                         [ACCEL__KEY_VERIFY] = "ACCEL_VERIFY",
+                                                         [ACCEL__KEY_REPORT] = "ACCEL_REPORT"};
+    if (cfg->line[key] == ACCEL__FROM_ENV && env_of[key])
+        snprintf(buf, cap, "%s=", env_of[key]);
+    else
+        snprintf(buf, cap, "%s:%d: %s = ", cfg->path, cfg->line[key], key_names[key]);
+    return buf;
+}
 
-/* The longest line accepted (characters, without the newline). inih itself
- * takes lines of INI_MAX_LINE (200) bytes at most; longer lines are split by
- * line_reader below so that long paths still fit. */
-#define CONFIG_MAX_LINE 4096
-/* Warnings logged per file; the rest are counted ("... and N more"). */
-#define CONFIG_MAX_WARNINGS 5
-/* What line_reader hands inih in place of a long value (see on_key). */
-#define LONG_VALUE_MARK "\x01"
+/* ------------------------------------------------------------------ parse */
 
 typedef struct parse_state {
     accel__config *cfg;
     FILE *file;
-    int line;      /* lines handed to inih so far = inih's current line */
-    bool prev_key; /* a key was seen since the last section header (inih's
-                      condition for treating an indented line as a value
-                      continuation) */
-    int err_line;  /* first error found by us, 0 when none */
+    int line;     /* lines handed to inih so far = inih's current line */
+    size_t bytes; /* bytes read so far */
+    int err_line; /* first error found by us, 0 when none */
     accel_status err_status;
     char err_msg[512];
     int warnings;           /* warnings so far, logged or not */
+    int indented_bad;       /* first indented line with no '=' (a would-be continuation) */
     const char *long_value; /* the value of the current long line, else NULL */
     char buf[CONFIG_MAX_LINE + 2];
 } parse_state;
@@ -248,6 +296,8 @@ static void parse_error(parse_state *ps, accel_status st, const char *fmt, ...)
     escape_text(raw, ps->err_msg, sizeof ps->err_msg);
 }
 
+#define PARSE_OOM(ps) parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory")
+
 /* A warning about the file (prefixed "path:line: "), escaped; only the first
  * CONFIG_MAX_WARNINGS are logged. */
 static void parse_warn(parse_state *ps, const char *fmt, ...) ACCEL__PRINTF(2, 3);
@@ -268,9 +318,6 @@ static void parse_warn(parse_state *ps, const char *fmt, ...)
 static accel__section *add_section(parse_state *ps, const char *name)
 {
     accel__config *cfg = ps->cfg;
-    accel__section *sec = find_section(cfg, name);
-    if (sec)
-        return sec;
     if (cfg->section_count == cfg->section_cap) {
         size_t cap = cfg->section_cap ? cfg->section_cap * 2 : 4;
         accel__section *s = realloc(cfg->sections, cap * sizeof *s);
@@ -279,7 +326,7 @@ static accel__section *add_section(parse_state *ps, const char *name)
         cfg->sections = s;
         cfg->section_cap = cap;
     }
-    sec = &cfg->sections[cfg->section_count];
+    accel__section *sec = &cfg->sections[cfg->section_count];
     memset(sec, 0, sizeof *sec);
     sec->name = dup_str(name);
     if (!sec->name)
@@ -289,10 +336,15 @@ static accel__section *add_section(parse_state *ps, const char *name)
     return sec;
 }
 
-/* A section header, seen by the line reader because inih does not report
+/* A section header, seen by the reader because inih does not report
  * sections without keys. */
 static void on_section(parse_state *ps, const char *name)
 {
+    if (strlen(name) > CONFIG_MAX_NAME) {
+        parse_error(ps, ACCEL_ERROR_CONFIG, "section name longer than %d characters",
+                    CONFIG_MAX_NAME);
+        return;
+    }
     if (strcmp(name, "runtime") == 0)
         return;
     if (strncmp(name, "backend.", 8) == 0) {
@@ -308,64 +360,49 @@ static void on_section(parse_state *ps, const char *name)
             return;
         }
         if (!add_section(ps, bname))
-            parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+            PARSE_OOM(ps);
         return;
     }
     parse_warn(ps, "unknown section [%s] ignored", name);
 }
 
-/* inih's find_chars_or_comment: the first of chars, or a ';' that follows
- * whitespace (an inline comment), or the end. */
-static char *find_chars_or_comment(char *s, const char *chars)
+/* A line too long for inih's buffer (cap bytes): hand inih a short line of
+ * the same meaning in str, its value replaced by LONG_VALUE_MARK; on_key
+ * takes the value from ps->long_value. p is the line without leading
+ * whitespace (and not a comment or section header). */
+static char *long_line(parse_state *ps, char *str, int cap, char *p)
 {
-    bool was_space = false;
-    while (*s && (!chars || !strchr(chars, *s)) && !(was_space && *s == ';')) {
-        was_space = *s == ' ' || *s == '\t' || *s == '\r' || *s == '\n';
-        s++;
-    }
-    return s;
-}
-
-/* A line longer than inih's buffer (num bytes): parse it as inih would and
- * hand inih a short line with the same meaning, its value replaced by
- * LONG_VALUE_MARK; on_key takes the value from ps->long_value. p is the line
- * after its leading whitespace (indented: there was some). */
-static char *long_line(parse_state *ps, char *str, int num, char *p, bool indented)
-{
-    char *v;
-    str[0] = '\0';
-    if (*p == ';' || *p == '#' || *p == '\0')
-        return str; /* a comment or a blank line */
-    if (indented && ps->prev_key) {
-        v = p; /* a continuation of the previous key's value */
-        snprintf(str, (size_t)num, " %s\n", LONG_VALUE_MARK);
-    } else if (*p == '[') {
-        parse_error(ps, ACCEL_ERROR_CONFIG, "section header longer than %d characters", num - 3);
+    char *eq = p + strcspn(p, "=:");
+    char *semi = p;
+    while ((semi = strchr(semi, ';')) && !(semi > p && (semi[-1] == ' ' || semi[-1] == '\t')))
+        semi++;
+    if (!*eq || (semi && semi < eq)) {
+        snprintf(str, (size_t)cap, "?\n"); /* inih's syntax error */
         return str;
-    } else {
-        char *end = find_chars_or_comment(p, "=:");
-        if (*end != '=' && *end != ':') {
-            snprintf(str, (size_t)num, "?\n"); /* inih's syntax error */
-            return str;
-        }
-        *end = '\0';
-        char *name = trim(p);
-        if (strlen(name) + 8 > (size_t)num) {
-            parse_error(ps, ACCEL_ERROR_CONFIG, "key name longer than %d characters", num - 8);
-            return str;
-        }
-        v = end + 1;
-        snprintf(str, (size_t)num, "%s = %s\n", name, LONG_VALUE_MARK);
     }
-    char *c = find_chars_or_comment(v, NULL);
-    *c = '\0';
-    ps->long_value = trim(v);
+    *eq = '\0';
+    char *name = trim(p);
+    char *value = eq + 1;
+    for (char *c = value; (c = strchr(c, ';')); c++) {
+        if (c[-1] == ' ' || c[-1] == '\t') {
+            *c = '\0';
+            break;
+        }
+    }
+    if (strlen(name) > CONFIG_MAX_NAME) {
+        parse_error(ps, ACCEL_ERROR_CONFIG, "key name longer than %d characters", CONFIG_MAX_NAME);
+        str[0] = '\0';
+        return str;
+    }
+    ps->long_value = trim(value);
+    snprintf(str, (size_t)cap, "%s = %s\n", name, LONG_VALUE_MARK);
     return str;
 }
 
-/* inih's line source: one line of the file into str (num bytes), with our
- * own checks first (NUL bytes, length) and section headers noted. */
-static char *line_reader(char *str, int num, void *stream)
+/* inih's line source: one line of the file into str (cap bytes), with our
+ * own checks first (size, NUL bytes, length), leading whitespace dropped and
+ * section headers noted. */
+static char *line_reader(char *str, int cap, void *stream)
 {
     parse_state *ps = stream;
     ps->long_value = NULL;
@@ -377,81 +414,77 @@ static char *line_reader(char *str, int num, void *stream)
         len++;
         if (c == '\0' && !nul_at)
             nul_at = len;
-        if (c == '\n')
+        if (c == '\n' || len > CONFIG_MAX_LINE + 1)
             break;
     }
-    if (len == 0)
+    if (len == 0 || ps->err_line)
         return NULL;
+    ps->bytes += len;
     ps->line++;
-    size_t content = c == '\n' ? len - 1 : len;
     str[0] = '\0';
+    if (ps->bytes > CONFIG_MAX_BYTES) {
+        parse_error(ps, ACCEL_ERROR_CONFIG, "file longer than %u bytes", CONFIG_MAX_BYTES);
+        return NULL;
+    }
+    size_t content = c == '\n' ? len - 1 : len;
     if (content > CONFIG_MAX_LINE) {
         parse_error(ps, ACCEL_ERROR_CONFIG, "line longer than %d characters", CONFIG_MAX_LINE);
-        return str;
+        return NULL;
     }
     if (nul_at) {
         parse_error(ps, ACCEL_ERROR_CONFIG,
                     "NUL byte at column %zu (plugins.ini must be a text file)", nul_at);
-        return str;
+        return NULL;
     }
     ps->buf[len] = '\0';
     char *p = ps->buf;
     if (ps->line == 1 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB &&
         (unsigned char)p[2] == 0xBF)
-        p += 3;
-    bool indented = (*p == ' ' || *p == '\t');
+        p += 3; /* a UTF-8 byte-order mark */
+    bool indented = *p == ' ' || *p == '\t';
     while (*p == ' ' || *p == '\t')
         p++;
-    if (*p == '[' && !(indented && ps->prev_key)) {
+    bool comment = *p == ';' || *p == '#' || *p == '\r' || *p == '\n' || !*p;
+    if (*p == '[') {
         char *end = strchr(p, ']');
         if (end) {
             char *name = dup_range(p + 1, (size_t)(end - p - 1));
             if (!name) {
-                parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-            } else {
-                on_section(ps, trim(name));
-                free(name);
+                PARSE_OOM(ps);
+                return NULL;
             }
-            ps->prev_key = false;
+            on_section(ps, trim(name));
+            free(name);
+            if (strlen(p) >= (size_t)cap) /* "[name]", its comment dropped */
+                snprintf(str, (size_t)cap, "%.*s\n", (int)(end - p + 1), p);
         }
+    } else if (!comment && indented && !p[strcspn(p, "=:")] && !ps->indented_bad) {
+        ps->indented_bad = ps->line;
     }
-    if (len < (size_t)num) {
-        memcpy(str, ps->buf, len + 1);
+    if (str[0])
+        return str;
+    if (strlen(p) < (size_t)cap) {
+        memcpy(str, p, strlen(p) + 1);
         return str;
     }
-    return long_line(ps, str, num, p, indented);
-}
-
-static bool parse_bool(const char *v, bool *out)
-{
-    static const char *const yes[] = {"true", "yes", "on", "1"};
-    static const char *const no[] = {"false", "no", "off", "0"};
-    for (size_t i = 0; i < 4; i++) {
-        if (strcasecmp(v, yes[i]) == 0) {
-            *out = true;
-            return true;
-        }
-        if (strcasecmp(v, no[i]) == 0) {
-            *out = false;
-            return true;
-        }
+    if (comment)
+        return str; /* an empty line */
+    if (*p == '[') {
+        snprintf(str, (size_t)cap, "[\n"); /* no ']': inih's syntax error */
+        return str;
     }
-    return false;
+    return long_line(ps, str, cap, p);
 }
 
 static void parse_order(parse_state *ps, const char *value)
 {
     accel__config *cfg = ps->cfg;
-    for (size_t i = 0; i < cfg->order_count; i++)
-        free(cfg->order[i]);
-    free(cfg->order);
-    cfg->order = NULL;
-    cfg->order_count = 0;
+    free_order(cfg);
     cfg->order_set = true;
 
     char *copy = dup_str(value);
     if (!copy) {
-        parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        PARSE_OOM(ps);
         return;
     }
     size_t n = 1;
@@ -460,7 +493,7 @@ static void parse_order(parse_state *ps, const char *value)
     cfg->order = calloc(n, sizeof *cfg->order);
     if (!cfg->order) {
         free(copy);
-        parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        PARSE_OOM(ps);
         return;
     }
     char *item = copy;
@@ -493,7 +526,7 @@ static void parse_order(parse_state *ps, const char *value)
         }
         cfg->order[cfg->order_count] = dup_str(name);
         if (!cfg->order[cfg->order_count]) {
-            parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+            PARSE_OOM(ps);
             break;
         }
         cfg->order_count++;
@@ -504,37 +537,137 @@ static void parse_order(parse_state *ps, const char *value)
     free(copy);
 }
 
+/* A device name as a setting's value: "NAME" or "NAME:INDEX"; off words
+ * give NULL. False when it is neither. */
+static bool parse_device(const char *v, char **out)
+{
+    if (accel__parse_off(v))
+        return set_str(out, NULL), true;
+    char name[CONFIG_MAX_NAME + 1];
+    size_t n = strcspn(v, ":");
+    if (n > CONFIG_MAX_NAME)
+        return false;
+    memcpy(name, v, n);
+    name[n] = '\0';
+    uint64_t index;
+    if (!valid_backend_name(name) || (v[n] && !accel__parse_uint(v + n + 1, UINT32_MAX, &index)))
+        return false;
+    return set_str(out, v);
+}
+
+/* One [runtime] key into its typed field; false when value is not valid
+ * (the error is set). */
+static void runtime_key(parse_state *ps, accel__key key, const char *v)
+{
+    accel__config *cfg = ps->cfg;
+    static const char *const mismatch_words[] = {"warn", "fail", NULL};
+    static const char *const error_words[] = {"fallback", "fail", NULL};
+    const char *why = NULL;
+    bool ok = true;
+    uint64_t u;
+    int w;
+    switch (key) {
+    case ACCEL__KEY_ORDER:
+        parse_order(ps, v);
+        cfg->line[key] = ps->line;
+        return;
+    case ACCEL__KEY_STRICT:
+        ok = accel__parse_bool(v, &cfg->strict);
+        why = "is not a boolean (true or false)";
+        break;
+    case ACCEL__KEY_ALLOW_INSECURE:
+        ok = accel__parse_bool(v, &cfg->allow_insecure);
+        why = "is not a boolean (true or false)";
+        break;
+    case ACCEL__KEY_SELFTEST:
+        ok = accel__parse_bool(v, &cfg->selftest);
+        why = "is not a boolean (true or false)";
+        break;
+    case ACCEL__KEY_REPORT:
+        ok = accel__parse_bool(v, &cfg->report);
+        why = "expected true or false";
+        break;
+    case ACCEL__KEY_VERIFY:
+        ok = parse_device(v, &cfg->verify);
+        why = "expected a device name (cpu, cuda:1) or off";
+        break;
+    case ACCEL__KEY_FALLBACK:
+        ok = parse_device(v, &cfg->fallback);
+        why = "expected a device name (cpu, cuda:1) or none";
+        break;
+    case ACCEL__KEY_VERIFY_SAMPLE:
+        ok = accel__parse_fraction(v, &cfg->verify_sample);
+        why = "expected a fraction from 0 to 1";
+        break;
+    case ACCEL__KEY_VERIFY_GUARD:
+        ok = accel__parse_uint(v, 4096, &u);
+        if (ok)
+            cfg->verify_guard = (uint32_t)u;
+        why = "expected a number of elements from 0 to 4096";
+        break;
+    case ACCEL__KEY_VERIFY_REPRO_DIR:
+        if (!*v) {
+            set_str(&cfg->verify_repro_dir, NULL);
+        } else {
+            size_t n = strlen(cfg->dir) + strlen(v) + 2;
+            char *d = malloc(n);
+            if (!d) {
+                PARSE_OOM(ps);
+                return;
+            }
+            snprintf(d, n, "%s/%s", v[0] == '/' ? "" : cfg->dir, v[0] == '/' ? v + 1 : v);
+            free(cfg->verify_repro_dir);
+            cfg->verify_repro_dir = d;
+        }
+        break;
+    case ACCEL__KEY_ON_MISMATCH:
+        ok = (w = accel__parse_word(v, mismatch_words)) >= 0;
+        if (ok)
+            cfg->verify_fail = w == 1;
+        why = "expected warn or fail";
+        break;
+    case ACCEL__KEY_ON_ERROR:
+        ok = (w = accel__parse_word(v, error_words)) >= 0;
+        if (ok)
+            cfg->fallback_on_oom = w == 0;
+        why = "expected fallback or fail";
+        break;
+    case ACCEL__KEY_COUNT:
+        return;
+    }
+    if (!ok)
+        parse_error(ps, ACCEL_ERROR_CONFIG, "%s = %s: %s", key_names[key], v, why);
+    else
+        cfg->line[key] = ps->line;
+}
+
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
     parse_state *ps = user;
     accel__config *cfg = ps->cfg;
     int errors_before = ps->err_line;
-    ps->prev_key = true;
     if (ps->long_value && strcmp(value, LONG_VALUE_MARK) == 0)
         value = ps->long_value;
+    if (strlen(name) > CONFIG_MAX_NAME) {
+        parse_error(ps, ACCEL_ERROR_CONFIG, "key name longer than %d characters", CONFIG_MAX_NAME);
+        return 0;
+    }
 
     if (!*section) {
         parse_warn(ps, "key '%s' outside any section ignored", name);
         return 1;
     }
     if (strcmp(section, "runtime") == 0) {
-        if (accel__kvlist_get(&cfg->runtime, name))
-            parse_warn(ps, "[runtime] %s repeated; the later value wins", name);
-        if (strcmp(name, "order") == 0) {
-            parse_order(ps, value);
-        } else if (strcmp(name, "strict") == 0) {
-            if (!parse_bool(value, &cfg->strict))
-                parse_error(ps, ACCEL_ERROR_CONFIG, "strict = %s is not a boolean (true or false)",
-                            value);
-        } else {
-            bool known = false;
-            for (size_t i = 0; known_runtime_keys[i]; i++)
-                known = known || strcmp(known_runtime_keys[i], name) == 0;
-            if (!known)
-                parse_warn(ps, "unknown [runtime] key '%s' ignored", name);
+        int key = 0;
+        while (key < ACCEL__KEY_COUNT && strcmp(key_names[key], name) != 0)
+            key++;
+        if (key == ACCEL__KEY_COUNT) {
+            parse_warn(ps, "unknown [runtime] key '%s' ignored", name);
+            return 1;
         }
-        if (!kvlist_set(&cfg->runtime, name, value, ps->line))
-            parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        if (cfg->line[key] > 0)
+            parse_warn(ps, "[runtime] %s repeated; the later value wins", name);
+        runtime_key(ps, (accel__key)key, value);
     } else if (strncmp(section, "backend.", 8) == 0) {
         accel__section *sec = find_section(cfg, section + 8);
         if (!sec) /* its header had an error, reported already */
@@ -542,20 +675,58 @@ static int on_key(void *user, const char *section, const char *name, const char 
         if (accel__kvlist_get(&sec->keys, name))
             parse_warn(ps, "[%s] %s repeated; the later value wins", section, name);
         if (strcmp(name, "library") == 0) {
-            if (!*value) {
+            if (!*value)
                 parse_error(ps, ACCEL_ERROR_CONFIG, "[%s] library is empty", section);
-            } else {
-                free(sec->library);
-                sec->library = dup_str(value);
-                if (!sec->library)
-                    parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-            }
+            else if (!set_str(&sec->library, value))
+                PARSE_OOM(ps);
         }
         if (!kvlist_set(&sec->keys, name, value, ps->line))
-            parse_error(ps, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+            PARSE_OOM(ps);
     }
     /* Other sections were warned about at their header. */
     return ps->err_line == errors_before;
+}
+
+/* ------------------------------------------------------------ environment */
+
+static const char *env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+/* The ACCEL_* variables over the file's values. */
+static accel_status apply_environment(accel__config *cfg, const char *fn)
+{
+    const char *v;
+    if ((v = env("ACCEL_VERIFY"))) {
+        if (!parse_device(v, &cfg->verify))
+            return accel__fail(ACCEL_ERROR_CONFIG,
+                               "%s: ACCEL_VERIFY=%s: expected a device name (cpu, cuda:1) or off",
+                               fn, v);
+        cfg->line[ACCEL__KEY_VERIFY] = ACCEL__FROM_ENV;
+    }
+    if ((v = env("ACCEL_REPORT"))) {
+        if (!accel__parse_bool(v, &cfg->report))
+            return accel__fail(ACCEL_ERROR_CONFIG,
+                               "%s: ACCEL_REPORT=%s: expected a boolean (1 or 0, true or false)",
+                               fn, v);
+        cfg->line[ACCEL__KEY_REPORT] = ACCEL__FROM_ENV;
+    }
+    if ((v = env("ACCEL_ALLOW_INSECURE"))) {
+        if (!accel__parse_bool(v, &cfg->env_allow_insecure))
+            return accel__fail(ACCEL_ERROR_CONFIG,
+                               "%s: ACCEL_ALLOW_INSECURE=%s: expected a boolean (1 or 0, true or "
+                               "false)",
+                               fn, v);
+        cfg->allow_insecure = cfg->env_allow_insecure;
+        cfg->line[ACCEL__KEY_ALLOW_INSECURE] = ACCEL__FROM_ENV;
+    }
+    if ((v = env("ACCEL_BACKEND")) && !set_str(&cfg->backend_first, v))
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    if ((v = env("ACCEL_TRACE")) && !set_str(&cfg->trace_path, v))
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    return ACCEL_SUCCESS;
 }
 
 /* ------------------------------------------------------------ find & load */
@@ -581,11 +752,7 @@ static accel_status default_path(const char *fn, char *out, size_t cap)
         *slash = '\0';
     else
         snprintf(lib, sizeof lib, ".");
-    int n = snprintf(out, cap,
-                     "%s/"
-                     "accel"
-                     "/plugins.ini",
-                     lib);
+    int n = snprintf(out, cap, "%s/accel/plugins.ini", lib);
     if (n < 0 || (size_t)n >= cap)
         return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: default config path too long", fn);
     return ACCEL_SUCCESS;
@@ -602,39 +769,44 @@ static char *join_path(const char *dir, const char *rel)
     return p;
 }
 
-static accel_status validate(parse_state *ps, const char *fn)
+/* A device setting must name a [backend.NAME] section; whether that device
+ * loads is known only later (accel__policy_open). */
+static accel_status check_device_key(accel__config *cfg, accel__key key, const char *value,
+                                     const char *fn)
 {
-    accel__config *cfg = ps->cfg;
+    if (!value)
+        return ACCEL_SUCCESS;
+    char name[CONFIG_MAX_NAME + 1];
+    size_t n = strcspn(value, ":");
+    snprintf(name, sizeof name, "%.*s", (int)n, value);
+    if (find_section(cfg, name))
+        return ACCEL_SUCCESS;
+    char where[PATH_MAX + 64];
+    accel__config_where(cfg, key, where, sizeof where);
+    return accel__fail(ACCEL_ERROR_CONFIG,
+                       "%s: %s%s names no loaded device: there is no [backend.%s] section in %s",
+                       fn, where, value, name, cfg->path);
+}
+
+static accel_status validate(accel__config *cfg, const char *fn)
+{
     for (size_t i = 0; i < cfg->section_count; i++) {
         accel__section *sec = &cfg->sections[i];
         if (!sec->library)
             return accel__fail(ACCEL_ERROR_CONFIG, "%s: %s:%d: [backend.%s] has no library key", fn,
                                cfg->path, sec->line, sec->name);
-        char *joined = join_path(cfg->dir, sec->library);
-        if (!joined)
-            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-        char resolved[PATH_MAX];
-        if (realpath(joined, resolved)) {
-            free(joined);
-            sec->path = dup_str(resolved);
-        } else {
-            sec->path = joined;
-        }
+        sec->path = join_path(cfg->dir, sec->library);
         if (!sec->path)
             return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
     if (cfg->order_set) {
-        int line = 0;
-        for (size_t i = 0; i < cfg->runtime.count; i++) {
-            if (strcmp(cfg->runtime.items[i].key, "order") == 0)
-                line = cfg->runtime.items[i].line;
-        }
         for (size_t i = 0; i < cfg->order_count; i++) {
             if (!find_section(cfg, cfg->order[i]))
                 return accel__fail(ACCEL_ERROR_CONFIG,
                                    "%s: %s:%d: order names '%s' but there is no [backend.%s] "
                                    "section",
-                                   fn, cfg->path, line, cfg->order[i], cfg->order[i]);
+                                   fn, cfg->path, cfg->line[ACCEL__KEY_ORDER], cfg->order[i],
+                                   cfg->order[i]);
         }
     } else {
         /* No order: every backend section, in file order. */
@@ -648,6 +820,46 @@ static accel_status validate(parse_state *ps, const char *fn)
             cfg->order_count++;
         }
     }
+    if (cfg->backend_first && !find_section(cfg, cfg->backend_first))
+        return accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
+                           "%s: ACCEL_BACKEND=%s but %s has no [backend.%s] section", fn,
+                           cfg->backend_first, cfg->path, cfg->backend_first);
+    accel_status st = check_device_key(cfg, ACCEL__KEY_VERIFY, cfg->verify, fn);
+    if (st == ACCEL_SUCCESS && cfg->line[ACCEL__KEY_FALLBACK])
+        st = check_device_key(cfg, ACCEL__KEY_FALLBACK, cfg->fallback, fn);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    /* The default fallback is the CPU, when there is one; strict = true
+     * forbids every fallback. */
+    if (cfg->strict || (!cfg->line[ACCEL__KEY_FALLBACK] && !find_section(cfg, "cpu")))
+        set_str(&cfg->fallback, NULL);
+    return ACCEL_SUCCESS;
+}
+
+/* Parse the open file f into cfg. */
+static accel_status parse_file(accel__config *cfg, FILE *f, const char *fn)
+{
+    parse_state ps = {.cfg = cfg, .file = f};
+    int rc = ini_parse_stream(line_reader, &ps, on_key, &ps);
+    if (ps.warnings > CONFIG_MAX_WARNINGS)
+        accel__log(ACCEL_LOG_WARN, "%s: ... and %d more warnings", cfg->path,
+                   ps.warnings - CONFIG_MAX_WARNINGS);
+    if (rc == -2 || (ps.err_line && ps.err_status == ACCEL_ERROR_OUT_OF_HOST_MEMORY))
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory reading %s", fn,
+                           cfg->path);
+    if (rc == -1 || ferror(f))
+        return accel__fail(ACCEL_ERROR_IO, "%s: cannot read config file %s", fn, cfg->path);
+    if (rc > 0 && (!ps.err_line || rc < ps.err_line))
+        return accel__fail(ACCEL_ERROR_CONFIG,
+                           "%s: %s:%d: syntax error: expected '[section]', 'key = value' or a "
+                           "comment%s",
+                           fn, cfg->path, rc,
+                           rc == ps.indented_bad
+                               ? " (an indented line is a line of its own, not the continuation "
+                                 "of the previous value: put the value on one line)"
+                               : "");
+    if (ps.err_line)
+        return accel__fail(ps.err_status, "%s: %s:%d: %s", fn, cfg->path, ps.err_line, ps.err_msg);
     return ACCEL_SUCCESS;
 }
 
@@ -659,9 +871,9 @@ accel_status accel__config_load(const char *config_path, const char *fn, accel__
     if (config_path) {
         origin = "the path given";
         snprintf(chosen, sizeof chosen, "%s", config_path);
-    } else if (getenv("ACCEL_CONFIG") && *getenv("ACCEL_CONFIG")) {
+    } else if (env("ACCEL_CONFIG")) {
         origin = "ACCEL_CONFIG";
-        snprintf(chosen, sizeof chosen, "%s", getenv("ACCEL_CONFIG"));
+        snprintf(chosen, sizeof chosen, "%s", env("ACCEL_CONFIG"));
     } else {
         origin = "the default next to libaccel";
         accel_status st = default_path(fn, chosen, sizeof chosen);
@@ -677,56 +889,47 @@ accel_status accel__config_load(const char *config_path, const char *fn, accel__
         return accel__fail(err == ENOENT || err == ENOTDIR ? ACCEL_ERROR_NOT_FOUND : ACCEL_ERROR_IO,
                            "%s: config file %s (%s): %s", fn, chosen, origin, strerror(err));
     }
-
-    struct stat sb;
-    if (stat(abs_path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    int fd;
+    accel_status st = accel__open_regular(abs_path, O_RDONLY, CONFIG_MAX_BYTES, fn, &fd);
+    if (st != ACCEL_SUCCESS) {
+        if (st != ACCEL_ERROR_INVALID_ARGUMENT)
+            return st;
+        char why[1024];
+        snprintf(why, sizeof why, "%s", accel_last_error());
         return accel__fail(ACCEL_ERROR_CONFIG,
-                           "%s: config file %s (%s) is a directory; name the plugins.ini file", fn,
-                           chosen, origin);
+                           "%s (config file from %s; name a plugins.ini file of at most %u bytes)",
+                           why, origin, CONFIG_MAX_BYTES);
+    }
 
     accel__config *cfg = calloc(1, sizeof *cfg);
-    if (!cfg)
+    FILE *f = cfg ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        close(fd);
+        free(cfg);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    cfg->verify_sample = 1.0;
+    cfg->verify_guard = 4;
+    cfg->fallback_on_oom = true;
+    cfg->selftest = true;
     cfg->path = dup_str(abs_path);
     char *slash = strrchr(abs_path, '/');
     cfg->dir = slash == abs_path ? dup_str("/") : dup_range(abs_path, (size_t)(slash - abs_path));
-    if (!cfg->path || !cfg->dir) {
+    if (!cfg->path || !cfg->dir || !set_str(&cfg->fallback, "cpu")) {
+        fclose(f);
         accel__config_free(cfg);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
-
-    FILE *f = fopen(abs_path, "r");
-    if (!f) {
-        int err = errno;
-        accel__config_free(cfg);
-        return accel__fail(ACCEL_ERROR_IO, "%s: cannot open config file %s: %s", fn, abs_path,
-                           strerror(err));
-    }
-    parse_state ps = {.cfg = cfg, .file = f};
-    int rc = ini_parse_stream(line_reader, &ps, on_key, &ps);
+    st = parse_file(cfg, f, fn);
+    if (st == ACCEL_SUCCESS)
+        st = apply_environment(cfg, fn);
+    /* The trust check looks at the descriptor that was read, and after the
+     * parse, so that it can tell whether the file tried to vouch for itself. */
+    if (st == ACCEL_SUCCESS)
+        st = accel__security_check_config(cfg, fileno(f), chosen, fn);
     fclose(f);
-    if (ps.warnings > CONFIG_MAX_WARNINGS)
-        accel__log(ACCEL_LOG_WARN, "%s: ... and %d more warnings", cfg->path,
-                   ps.warnings - CONFIG_MAX_WARNINGS);
-
-    accel_status st = ACCEL_SUCCESS;
-    if (rc == -2 || (ps.err_line && ps.err_status == ACCEL_ERROR_OUT_OF_HOST_MEMORY)) {
-        st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory reading %s", fn,
-                         cfg->path);
-    } else if (rc == -1) {
-        st = accel__fail(ACCEL_ERROR_IO, "%s: cannot read config file %s", fn, cfg->path);
-    } else if (rc > 0 && (!ps.err_line || rc < ps.err_line)) {
-        st = accel__fail(ACCEL_ERROR_CONFIG,
-                         "%s: %s:%d: syntax error: expected '[section]', 'key = value' or a "
-                         "comment",
-                         fn, cfg->path, rc);
-    } else if (ps.err_line) {
-        st = accel__fail(ps.err_status, "%s: %s:%d: %s", fn, cfg->path, ps.err_line, ps.err_msg);
-    } else {
-        st = validate(&ps, fn);
-        if (st == ACCEL_SUCCESS)
-            st = accel__security_check_config(cfg, fn);
-    }
+    if (st == ACCEL_SUCCESS)
+        st = validate(cfg, fn);
     if (st != ACCEL_SUCCESS) {
         accel__config_free(cfg);
         return st;

@@ -48,7 +48,7 @@ accel_status accel__devices_build(accel_runtime *rt)
             dev->host_accessible = dev->props.host_accessible && be->vt->buffer_host_ptr;
             pthread_mutex_init(&dev->staging_lock, NULL);
             rt->device_count++;
-            if (accel__handle_add(dev, ACCEL__T_DEVICE, NULL) != ACCEL_SUCCESS)
+            if (accel__handle_new(ACCEL__T_DEVICE, dev, rt->gate, &dev->handle) != ACCEL_SUCCESS)
                 return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY,
                                    "accel_runtime_open: out of host memory");
         }
@@ -61,7 +61,7 @@ void accel__devices_free(accel_runtime *rt)
 {
     for (uint32_t i = 0; i < rt->device_count; i++) {
         accel_device *dev = &rt->devices[i];
-        accel__handle_remove(dev);
+        accel__handle_free(dev->handle);
         if (dev->staging)
             dev->be->vt->queue_destroy(dev->be->ctx, dev->staging);
         dev->staging = NULL;
@@ -92,7 +92,8 @@ accel_status accel__staging_ensure(accel_device *dev, const char *fn)
 
 uint32_t accel_device_count(const accel_runtime *rt)
 {
-    if (accel__handle_check(rt, ACCEL__T_RUNTIME, "accel_device_count", "rt") != ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_device_count", rt, ACCEL__T_RUNTIME, "rt", &rt) != ACCEL_SUCCESS)
         return 0;
     return rt->device_count;
 }
@@ -100,7 +101,8 @@ uint32_t accel_device_count(const accel_runtime *rt)
 accel_status accel_device_get(accel_runtime *rt, uint32_t index, accel_device **out_device)
 {
     static const char fn[] = "accel_device_get";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_device)
@@ -109,7 +111,7 @@ accel_status accel_device_get(accel_runtime *rt, uint32_t index, accel_device **
     if (index >= rt->device_count)
         return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: index %u but the runtime has %u device(s)",
                            fn, index, rt->device_count);
-    *out_device = &rt->devices[index];
+    *out_device = rt->devices[index].handle;
     return ACCEL_SUCCESS;
 }
 
@@ -129,11 +131,21 @@ accel_status accel_device_get_by_name(accel_runtime *rt, const char *name,
                                       accel_device **out_device)
 {
     static const char fn[] = "accel_device_get_by_name";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_device)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_device is NULL", fn);
+    accel_device *dev = NULL;
+    st = accel__device_find(rt, name, &dev);
+    *out_device = dev ? dev->handle : NULL;
+    return st;
+}
+
+accel_status accel__device_find(accel_runtime *rt, const char *name, accel_device **out_device)
+{
+    static const char fn[] = "accel_device_get_by_name";
     *out_device = NULL;
     if (!name)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: name is NULL", fn);
@@ -202,12 +214,13 @@ accel_status accel_device_get_by_name(accel_runtime *rt, const char *name,
 accel_status accel_device_default(accel_runtime *rt, accel_device **out_device)
 {
     static const char fn[] = "accel_device_default";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_device)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_device is NULL", fn);
-    *out_device = rt->default_device;
+    *out_device = rt->default_device->handle;
     return ACCEL_SUCCESS;
 }
 
@@ -222,7 +235,8 @@ void accel_device_properties_init(accel_device_properties *p)
 accel_status accel_device_properties_get(const accel_device *dev, accel_device_properties *out)
 {
     static const char fn[] = "accel_device_properties_get";
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out)
@@ -247,7 +261,8 @@ accel_status accel_device_properties_get(const accel_device *dev, accel_device_p
 
 const char *accel_device_name(const accel_device *dev)
 {
-    if (accel__handle_check(dev, ACCEL__T_DEVICE, "accel_device_name", "dev") != ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_device_name", dev, ACCEL__T_DEVICE, "dev", &dev) != ACCEL_SUCCESS)
         return "";
     return dev->name;
 }

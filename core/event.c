@@ -11,7 +11,8 @@ accel_status accel_event_create(accel_device *dev, accel_event **out_event)
     static const char fn[] = "accel_event_create";
     if (out_event)
         *out_event = NULL;
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_event)
@@ -27,7 +28,7 @@ accel_status accel_event_create(accel_device *dev, accel_event **out_event)
     }
     ev->dev = dev;
     atomic_init(&ev->refs, 1);
-    if (accel__handle_add(ev, ACCEL__T_EVENT, NULL) != ACCEL_SUCCESS) {
+    if (accel__handle_new(ACCEL__T_EVENT, ev, dev->rt->gate, &ev->handle) != ACCEL_SUCCESS) {
         dev->be->vt->event_destroy(dev->be->ctx, ev->be);
         free(ev);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
@@ -36,13 +37,13 @@ accel_status accel_event_create(accel_device *dev, accel_event **out_event)
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_PUSH(rt->events, ev);
     pthread_mutex_unlock(&rt->lock);
-    *out_event = ev;
+    *out_event = ev->handle;
     return ACCEL_SUCCESS;
 }
 
 void accel__event_destroy(accel_event *ev)
 {
-    accel__handle_remove(ev);
+    accel__handle_free(ev->handle);
     ev->dev->be->vt->event_destroy(ev->dev->be->ctx, ev->be);
     free(ev);
 }
@@ -62,21 +63,22 @@ void accel_event_release(accel_event *ev)
 {
     if (!ev)
         return;
-    if (accel__handle_check(ev, ACCEL__T_EVENT, "accel_event_release", "ev") != ACCEL_SUCCESS) {
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_event_release", ev, ACCEL__T_EVENT, "ev", &ev) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
     /* The handle dies now even if a pending wait keeps the object. */
-    accel__handle_remove(ev);
+    accel__handle_free(ev->handle);
     accel__event_unref(ev);
 }
 
 accel_status accel_event_record(accel_event *ev, accel_queue *q)
 {
     static const char fn[] = "accel_event_record";
-    accel_status st = accel__handle_check(ev, ACCEL__T_EVENT, fn, "ev");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    ACCEL__CALL(call);
+    const accel__arg args[] = {{ev, ACCEL__T_EVENT, "ev", &ev, NULL}, {q, ACCEL__T_QUEUE, "q", &q, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
     if (ev->dev != q->dev)
@@ -91,17 +93,28 @@ accel_status accel_event_record(accel_event *ev, accel_queue *q)
     return ACCEL_SUCCESS;
 }
 
+/* A cross-backend wait, in a host function of the waiting queue: poll the
+ * event's own backend. The xop holds a reference to the event. */
+static void wait_run(accel__xop *x)
+{
+    accel_event *ev = x->payload;
+    accel__be_event_wait(ev->dev->be->vt, ev->dev->be->ctx, ev->be);
+}
+
+static void wait_release(accel__xop *x)
+{
+    accel__event_unref(x->payload);
+    x->payload = NULL;
+}
+
 accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
 {
     static const char fn[] = "accel_queue_wait_event";
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(ev, ACCEL__T_EVENT, fn, "ev");
+    ACCEL__CALL(call);
+    const accel__arg args[] = {{q, ACCEL__T_QUEUE, "q", &q, NULL}, {ev, ACCEL__T_EVENT, "ev", &ev, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (ev->dev->rt != q->dev->rt)
-        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: ev and q belong to different runtimes",
-                           fn);
     if (ev->dev->be == q->dev->be) {
         pthread_mutex_lock(&q->lock);
         accel__clear_error();
@@ -111,11 +124,13 @@ accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
             return accel__fail_relay((accel_status)rc, "%s", fn);
         return ACCEL_SUCCESS;
     }
-    accel__xop *x = accel__xop_new(ACCEL__XOP_WAIT, fn);
+    accel__xop *x = accel__xop_new(fn, 0);
     if (!x)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     atomic_fetch_add(&ev->refs, 1);
-    x->ev = ev;
+    x->payload = ev;
+    x->run = wait_run;
+    x->release = wait_release;
     pthread_mutex_lock(&q->lock);
     st = accel__queue_enqueue_xop_locked(q, x);
     pthread_mutex_unlock(&q->lock);
@@ -127,7 +142,8 @@ accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
 accel_status accel_event_synchronize(accel_event *ev)
 {
     static const char fn[] = "accel_event_synchronize";
-    accel_status st = accel__handle_check(ev, ACCEL__T_EVENT, fn, "ev");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev);
     if (st != ACCEL_SUCCESS)
         return st;
     accel__clear_error();
@@ -140,7 +156,8 @@ accel_status accel_event_synchronize(accel_event *ev)
 accel_status accel_event_query(accel_event *ev, bool *out_done)
 {
     static const char fn[] = "accel_event_query";
-    accel_status st = accel__handle_check(ev, ACCEL__T_EVENT, fn, "ev");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_done)
@@ -157,9 +174,10 @@ accel_status accel_event_query(accel_event *ev, bool *out_done)
 accel_status accel_event_elapsed_ms(accel_event *start, accel_event *end, double *out_ms)
 {
     static const char fn[] = "accel_event_elapsed_ms";
-    accel_status st = accel__handle_check(start, ACCEL__T_EVENT, fn, "start");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(end, ACCEL__T_EVENT, fn, "end");
+    ACCEL__CALL(call);
+    const accel__arg args[] = {{start, ACCEL__T_EVENT, "start", &start, NULL},
+                               {end, ACCEL__T_EVENT, "end", &end, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_ms)

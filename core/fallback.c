@@ -7,14 +7,14 @@
  * its private staging queue, so it must be another backend) and reads the
  * output back to host memory, then a write of the output on the op's queue.
  * An error of the host function is reported by the queue's next finish.
- * Every fallback is counted in the placement report (report.c) and warned
- * about once per op kind. strict = true or fallback = none: no fallback. */
+ * Every fallback is warned about once per op kind (accel__submit counts it
+ * in the placement report). strict = true or fallback = none: no fallback. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accel/verify.h"
-#include "internal.h"
+#include "hooks.h"
 
 typedef struct fbjob {
     accel_device *to;
@@ -41,41 +41,14 @@ static void fb_release(accel__xop *x)
 static void fb_run(accel__xop *x)
 {
     fbjob *j = x->payload;
-    accel_device *to = j->to;
-    const accel_backend *vt = to->be->vt;
-    void *ctx = to->be->ctx;
-    accel_op_desc d = j->d;
-    accel_be_buffer *bufs[4] = {NULL, NULL, NULL, NULL};
-    uint32_t out = d.num_operands - 1;
-    int32_t rc = ACCEL_SUCCESS;
-    pthread_mutex_lock(&to->staging_lock);
-    accel__clear_error();
-    for (uint32_t i = 0; i < d.num_operands && rc == ACCEL_SUCCESS; i++) {
-        size_t bytes = d.operands[i].count * j->esize;
-        rc = vt->buffer_alloc(ctx, to->index, bytes, &bufs[i]);
-        if (rc == ACCEL_SUCCESS && bytes && (i < out || accel__desc_reads_output(&d)))
-            rc = vt->queue_write(ctx, to->staging, bufs[i], 0, j->host[i], bytes);
-        d.operands[i].buffer = bufs[i];
-        d.operands[i].offset = 0;
-    }
-    if (rc == ACCEL_SUCCESS)
-        rc = vt->op_execute(ctx, to->staging, &d);
-    if (rc == ACCEL_SUCCESS && d.operands[out].count)
-        rc = vt->queue_read(ctx, to->staging, bufs[out], 0, j->host[out],
-                            d.operands[out].count * j->esize);
-    int32_t frc = vt->queue_finish(ctx, to->staging);
-    if (rc == ACCEL_SUCCESS)
-        rc = frc;
-    for (uint32_t i = 0; i < d.num_operands; i++)
-        if (bufs[i])
-            vt->buffer_free(ctx, bufs[i]);
-    if (rc != ACCEL_SUCCESS) {
-        x->status = (accel_status)rc;
+    accel_status st = accel__staging_run_op(j->to, &j->d, j->host, accel__desc_reads_output(&j->d),
+                                            j->host[j->d.num_operands - 1]);
+    if (st != ACCEL_SUCCESS) {
+        x->status = st;
         snprintf(x->message, sizeof x->message, "%s: running it on the fallback device %s failed: %s",
-                 d.name, to->name,
-                 *accel_last_error() ? accel_last_error() : accel_status_string(x->status));
+                 j->d.name, j->to->name,
+                 *accel_last_error() ? accel_last_error() : accel_status_string(st));
     }
-    pthread_mutex_unlock(&to->staging_lock);
 }
 
 /* Enqueue the fallback of d on q; *out_bytes gets the bytes moved. */
@@ -103,7 +76,7 @@ static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_dev
                                "%s: out of host memory for the fallback's copies", d->name);
         }
     }
-    accel__xop *x = accel__xop_new(ACCEL__XOP_CALL, d->name);
+    accel__xop *x = accel__xop_new(d->name, 0);
     if (!x) {
         fbjob_free(j);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
@@ -153,7 +126,8 @@ static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_dev
     return st;
 }
 
-accel_status accel__fallback(accel_queue *q, const accel_op_desc *d, bool empty, accel_status st)
+accel_status accel__fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
+                                 accel_status st, accel__fallback_outcome *out)
 {
     accel_device *dev = q->dev;
     accel__policy *p = dev->rt->policy;
@@ -163,36 +137,35 @@ accel_status accel__fallback(accel_queue *q, const accel_op_desc *d, bool empty,
         return st;
     if (to->be->vt->op_supported(to->be->ctx, to->index, d) != ACCEL_SUCCESS)
         return st;
-    char reason[512];
-    snprintf(reason, sizeof reason, "%s", accel_last_error());
-    uint64_t moved = 0;
+    snprintf(out->reason, sizeof out->reason, "%s", accel_last_error());
+    out->to = to;
+    out->bytes = 0;
     if (!empty) {
-        accel_status fst = fb_enqueue(q, d, to, &moved);
+        accel_status fst = fb_enqueue(q, d, to, &out->bytes);
         if (fst != ACCEL_SUCCESS) {
             accel__log(ACCEL_LOG_WARN, "%s: the fallback to %s failed too: %s", d->name, to->name,
                        accel_last_error());
-            return accel__fail(st, "%s", reason);
+            return accel__fail(st, "%s", out->reason);
         }
     }
-    accel__report_fallback(dev->rt, dev, d->op, to, moved, reason);
     uint32_t slot = d->op < ACCEL__OP_SLOTS ? d->op : 0;
     if (atomic_exchange(&p->warned[slot], 1) == 0)
         accel__log(ACCEL_LOG_WARN, "%s (%s %s) runs on %s instead of %s: %s (warned once per op "
                    "kind; see the placement report)", d->name, accel_op_name((accel_op_code)d->op),
-                   accel_dtype_name((accel_dtype)d->dtype), to->name, dev->name, reason);
-    accel__clear_error();
+                   accel_dtype_name((accel_dtype)d->dtype), to->name, dev->name, out->reason);
     return ACCEL_SUCCESS;
 }
 
 accel_status accel_fallback_configure(accel_runtime *rt, const char *device, bool on_oom)
 {
     static const char fn[] = "accel_fallback_configure";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     accel_device *to = NULL;
     if (device && *device) {
-        st = accel_device_get_by_name(rt, device, &to);
+        st = accel__device_find(rt, device, &to);
         if (st != ACCEL_SUCCESS)
             return accel__fail(st, "%s: device: %s", fn, accel_last_error());
     }

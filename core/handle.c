@@ -1,11 +1,31 @@
-/* core/handle.c — the registry of live handles. Every runtime, device,
- * buffer, queue, event and pinned host block is registered here with a type
- * tag while it is alive, so a NULL, released or wrong-type handle is caught
- * before anything dereferences it. One process-wide open-addressing hash set
- * (linear probing, backward-shift deletion) behind a mutex: a lookup is a
- * lock, a hash and usually one probe. */
+/* core/handle.c — the registry of live handles.
+ *
+ * Object handles (runtime, device, buffer, queue, event) are not addresses:
+ * a handle value is a slot index and that slot's generation, as Vulkan's
+ * non-dispatchable handles and IREE's resource handles. Releasing an object
+ * bumps its slot's generation, so the released handle stays detectably
+ * released however the allocator reuses the object's memory; a slot whose
+ * 32-bit generation is spent is retired, never reused, so no handle value
+ * is ever given out twice. The value is XOR-ed with a constant that makes it
+ * a non-canonical address on x86-64 and AArch64: code that dereferences a
+ * handle without resolving it faults at once instead of reading garbage.
+ * Lookup is lock-free (two levels of arrays, acquire loads and a recheck of
+ * the slot word); creation and release take a mutex.
+ *
+ * Calls (accel__call_enter): the handles of one public call are resolved
+ * while the process-wide count of calls being entered is raised, and the
+ * call then counts as in flight on its runtime until the call returns
+ * (a cleanup attribute), so accel_runtime_close can refuse new calls and
+ * wait for those in flight before it frees anything. A fork bumps a
+ * generation (pthread_atfork) that makes every runtime of the parent refuse
+ * calls in the child.
+ *
+ * Pinned host blocks are real addresses the caller uses as memory; they are
+ * kept in a separate open-addressing hash set (linear probing,
+ * backward-shift deletion) behind a mutex. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -140,22 +160,6 @@ accel__type accel__handle_type(const void *p, void **out_value)
     return type;
 }
 
-void accel__handle_types(size_t n, const void *const *ptrs, accel__type *out_types)
-{
-    pthread_mutex_lock(&reg_lock);
-    for (size_t j = 0; j < n; j++) {
-        accel__type type = ACCEL__T_NONE;
-        uintptr_t key = (uintptr_t)ptrs[j];
-        if (key && reg_cap) {
-            size_t i = find_slot(key);
-            if (reg_slots[i].key)
-                type = (accel__type)reg_slots[i].type;
-        }
-        out_types[j] = type;
-    }
-    pthread_mutex_unlock(&reg_lock);
-}
-
 const char *accel__type_name(accel__type type)
 {
     switch (type) {
@@ -171,24 +175,333 @@ const char *accel__type_name(accel__type type)
         return "event";
     case ACCEL__T_HOST_MEMORY:
         return "pinned host memory block";
+    case ACCEL__T_RNG:
+        return "random stream";
     case ACCEL__T_NONE:
         break;
     }
     return "unknown";
 }
 
-accel_status accel__handle_check(const void *p, accel__type type, const char *fn, const char *arg)
+
+/* ------------------------------------------------------ object handles */
+
+#if UINTPTR_MAX != 0xffffffffffffffffu
+#error "handle values need 64-bit pointers (slot index and generation)"
+#endif
+
+/* Handle value = (generation << 32 | slot index) ^ HANDLE_MASK. The mask's top
+ * bits make the value a non-canonical address for every generation below
+ * 2^31, and it is never 0. */
+#define HANDLE_MASK 0xa5c3000000000000ull
+#define PAGE_BITS 12u
+#define PAGE_SLOTS (1u << PAGE_BITS)
+#define DIR_PAGES (1u << 14) /* 2^26 slots: 64 M live handles at most */
+
+typedef struct hslot {
+    /* generation << 32 | type (0: not live). The generation is that of the
+     * current or last occupant. */
+    _Atomic uint64_t state;
+    _Atomic(void *) obj;
+    _Atomic(accel__gate *) gate;
+    uint32_t next_free; /* under h_lock; 0 ends the list */
+} hslot;
+
+static _Atomic(hslot *) h_dir[DIR_PAGES];
+static pthread_mutex_t h_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t h_next = 1; /* next never-used slot index; 0 is never used */
+static uint32_t h_free;     /* head of the free list */
+static uint32_t h_free_tail;
+
+static accel__gate *g_free; /* closed gates, for reuse (under h_lock) */
+static accel__gate *g_all;  /* every gate ever made, freed at unload */
+static uint64_t g_serial;
+
+atomic_uint accel__fork_generation;
+
+static void on_fork_child(void)
 {
-    if (!p)
-        return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s is NULL", fn, arg);
-    accel__type actual = accel__handle_type(p, NULL);
-    if (actual == type)
-        return ACCEL_SUCCESS;
+    atomic_fetch_add_explicit(&accel__fork_generation, 1, memory_order_relaxed);
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void fork_hook(void)
+{
+    pthread_atfork(NULL, NULL, on_fork_child);
+}
+
+static unsigned g_open; /* gates in use (runtimes not yet closed), under h_lock */
+
+__attribute__((destructor)) static void handles_unload(void)
+{
+    /* Process exit or dlclose of libaccel. Freed so that leak checkers see
+     * nothing left, but only when every runtime was closed: exit() called
+     * by one thread while others are still inside accel must not pull the
+     * table from under their lookups. */
+    pthread_mutex_lock(&h_lock);
+    unsigned open = g_open;
+    pthread_mutex_unlock(&h_lock);
+    if (open)
+        return;
+    for (uint32_t i = 0; i < DIR_PAGES; i++) {
+        hslot *page = atomic_load_explicit(&h_dir[i], memory_order_relaxed);
+        if (!page)
+            break;
+        atomic_store_explicit(&h_dir[i], NULL, memory_order_relaxed);
+        free(page);
+    }
+    while (g_all) {
+        accel__gate *g = g_all;
+        g_all = g->all_next;
+        free(g);
+    }
+}
+
+accel__gate *accel__gate_new(void)
+{
+    pthread_once(&fork_once, fork_hook);
+    pthread_mutex_lock(&h_lock);
+    accel__gate *g = g_free;
+    if (g) {
+        g_free = g->free_next;
+    } else {
+        g = calloc(1, sizeof *g);
+        if (g) {
+            g->all_next = g_all;
+            g_all = g;
+        }
+    }
+    if (g) {
+        /* A stale caller may still be between its increment and its
+         * recheck of a reused gate; it undoes its own count, so calls is
+         * only ever added to, never set. */
+        atomic_store(&g->closing, false);
+        g->fork_generation = atomic_load(&accel__fork_generation);
+        g->serial = ++g_serial;
+        g->free_next = NULL;
+        g_open++;
+    }
+    pthread_mutex_unlock(&h_lock);
+    return g;
+}
+
+void accel__gate_retire(accel__gate *g)
+{
+    if (!g)
+        return;
+    pthread_mutex_lock(&h_lock);
+    g->free_next = g_free;
+    g_free = g;
+    g_open--;
+    pthread_mutex_unlock(&h_lock);
+}
+
+static hslot *slot_at(uint32_t idx)
+{
+    if (idx == 0 || idx >= DIR_PAGES * PAGE_SLOTS)
+        return NULL;
+    hslot *page = atomic_load_explicit(&h_dir[idx >> PAGE_BITS], memory_order_acquire);
+    return page ? &page[idx & (PAGE_SLOTS - 1)] : NULL;
+}
+
+accel_status accel__handle_new(accel__type type, void *obj, accel__gate *gate, void *out_handle)
+{
+    void *h = NULL;
+    memcpy(out_handle, &h, sizeof h);
+    pthread_mutex_lock(&h_lock);
+    uint32_t idx = h_free;
+    hslot *s = NULL;
+    if (idx) {
+        s = slot_at(idx);
+        h_free = s->next_free;
+        if (!h_free)
+            h_free_tail = 0;
+    } else if (h_next < DIR_PAGES * PAGE_SLOTS) {
+        idx = h_next;
+        uint32_t page = idx >> PAGE_BITS;
+        if (!atomic_load_explicit(&h_dir[page], memory_order_relaxed)) {
+            hslot *fresh = calloc(PAGE_SLOTS, sizeof *fresh);
+            if (!fresh) {
+                pthread_mutex_unlock(&h_lock);
+                return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+            }
+            atomic_store_explicit(&h_dir[page], fresh, memory_order_release);
+        }
+        h_next++;
+        s = slot_at(idx);
+    } else {
+        pthread_mutex_unlock(&h_lock);
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    uint64_t gen = (atomic_load_explicit(&s->state, memory_order_relaxed) >> 32) + 1;
+    atomic_store_explicit(&s->obj, obj, memory_order_relaxed);
+    atomic_store_explicit(&s->gate, gate, memory_order_relaxed);
+    atomic_store_explicit(&s->state, gen << 32 | (uint64_t)type, memory_order_release);
+    pthread_mutex_unlock(&h_lock);
+    h = (void *)(uintptr_t)((gen << 32 | idx) ^ HANDLE_MASK);
+    memcpy(out_handle, &h, sizeof h);
+    return ACCEL_SUCCESS;
+}
+
+void accel__handle_free(const void *handle)
+{
+    uint64_t v = (uint64_t)(uintptr_t)handle ^ HANDLE_MASK;
+    uint32_t idx = (uint32_t)v;
+    uint64_t gen = v >> 32;
+    pthread_mutex_lock(&h_lock);
+    hslot *s = slot_at(idx);
+    uint64_t st = s ? atomic_load_explicit(&s->state, memory_order_relaxed) : 0;
+    if (s && gen && (st >> 32) == gen && (st & 0xffu) != 0) {
+        /* Seqlock writer: the state changes before the payload does. */
+        atomic_store_explicit(&s->state, gen << 32, memory_order_seq_cst);
+        atomic_thread_fence(memory_order_release);
+        atomic_store_explicit(&s->obj, NULL, memory_order_relaxed);
+        atomic_store_explicit(&s->gate, NULL, memory_order_relaxed);
+        /* FIFO reuse; a slot whose generation is spent is retired. */
+        if (gen < 0xffffffffu) {
+            s->next_free = 0;
+            if (h_free_tail)
+                slot_at(h_free_tail)->next_free = idx;
+            else
+                h_free = idx;
+            h_free_tail = idx;
+        }
+    }
+    pthread_mutex_unlock(&h_lock);
+}
+
+void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate **out_gate)
+{
+    *out_type = ACCEL__T_NONE;
+    *out_gate = NULL;
+    uint64_t v = (uint64_t)(uintptr_t)handle ^ HANDLE_MASK;
+    uint64_t gen = v >> 32;
+    hslot *s = handle && gen ? slot_at((uint32_t)v) : NULL;
+    if (!s)
+        return NULL;
+    uint64_t st = atomic_load_explicit(&s->state, memory_order_acquire);
+    if ((st >> 32) != gen || (st & 0xffu) == 0)
+        return NULL;
+    void *obj = atomic_load_explicit(&s->obj, memory_order_relaxed);
+    accel__gate *gate = atomic_load_explicit(&s->gate, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&s->state, memory_order_relaxed) != st)
+        return NULL; /* released (and maybe reused) while we read */
+    *out_type = (accel__type)(st & 0xffu);
+    *out_gate = gate;
+    return obj;
+}
+
+/* ----------------------------------------------------------------- calls */
+
+void accel__call_leave(accel__call *c)
+{
+    if (c->gate)
+        atomic_fetch_sub_explicit(&c->gate->calls, 1, memory_order_release);
+    c->gate = NULL;
+}
+
+static accel_status handle_error(const char *fn, const accel__arg *a, accel__type actual)
+{
+    const char *sfx = a->suffix ? a->suffix : "";
+    if (!a->handle)
+        return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s%s is NULL", fn, a->name, sfx);
     if (actual == ACCEL__T_NONE)
         return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
-                           "%s: %s (%p) is not a live %s (already released or closed, or "
+                           "%s: %s%s (%p) is not a live %s (released, closed with its runtime, or "
                            "never created)",
-                           fn, arg, (void *)p, accel__type_name(type));
-    return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s is a %s handle, not a %s", fn, arg,
-                       accel__type_name(actual), accel__type_name(type));
+                           fn, a->name, sfx, a->handle, accel__type_name(a->type));
+    return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s%s is a %s handle, not a %s", fn, a->name,
+                       sfx, accel__type_name(actual), accel__type_name(a->type));
 }
+
+accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const accel__arg *args)
+{
+    /* The first handle gives the call's runtime; its count is raised before
+     * the handle is looked at a second time, so that accel_runtime_close
+     * (which kills the handles, then waits for the count) either sees this
+     * call or this call sees the handle dead. */
+    const accel__arg *a = &args[0];
+    accel__type type;
+    accel__gate *gate;
+    void *obj = accel__handle_peek(a->handle, &type, &gate);
+    if (!obj || type != a->type)
+        return handle_error(fn, a, type);
+    atomic_fetch_add_explicit(&gate->calls, 1, memory_order_seq_cst);
+    void *again = accel__handle_peek(a->handle, &type, &gate);
+    if (again != obj || type != a->type) {
+        atomic_fetch_sub_explicit(&gate->calls, 1, memory_order_release);
+        return handle_error(fn, a, type);
+    }
+    c->gate = gate;
+    if (atomic_load_explicit(&gate->closing, memory_order_relaxed)) {
+        accel__call_leave(c);
+        return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                           "%s: %s belongs to runtime #%llu, which another thread is closing", fn,
+                           a->name, (unsigned long long)gate->serial);
+    }
+    if (gate->fork_generation !=
+        atomic_load_explicit(&accel__fork_generation, memory_order_relaxed)) {
+        accel__call_leave(c);
+        return accel__fail(ACCEL_ERROR_UNAVAILABLE,
+                           "%s: %s belongs to runtime #%llu, opened before this process forked: "
+                           "a runtime is unusable after fork (its queue threads and device "
+                           "contexts stayed in the parent); open a new one in the child",
+                           fn, a->name, (unsigned long long)gate->serial);
+    }
+    memcpy(a->out, &obj, sizeof obj);
+    for (size_t i = 1; i < n; i++) {
+        a = &args[i];
+        accel__gate *g2;
+        obj = accel__handle_peek(a->handle, &type, &g2);
+        if (!obj || type != a->type) {
+            accel_status st = handle_error(fn, a, type);
+            accel__call_leave(c);
+            return st;
+        }
+        if (g2 != gate) {
+            accel__call_leave(c);
+            return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
+                               "%s: %s%s belongs to runtime #%llu but %s to runtime #%llu (the "
+                               "handles of one call must come from one runtime)",
+                               fn, a->name, a->suffix ? a->suffix : "",
+                               (unsigned long long)g2->serial, args[0].name,
+                               (unsigned long long)gate->serial);
+        }
+        memcpy(a->out, &obj, sizeof obj);
+    }
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,
+                          const char *name, void *out_obj)
+{
+    accel__arg a = {handle, type, name, out_obj, NULL};
+    return accel__call_enter(c, fn, 1, &a);
+}
+
+void accel__gate_close_wait(accel__gate *g)
+{
+    long sleep_ns = 1000;
+    while (atomic_load_explicit(&g->calls, memory_order_acquire) != 0) {
+        struct timespec ts = {0, sleep_ns};
+        nanosleep(&ts, NULL);
+        if (sleep_ns < 1000000)
+            sleep_ns *= 2;
+    }
+}
+
+#ifdef ACCEL_HANDLE_TEST_HOOKS
+/* tests/test_handle_table.c compiles this file itself with this macro:
+ * spend a dead handle's slot up to generation gen without 2^32 creations. */
+void accel__handle_test_set_generation(const void *handle, uint32_t gen);
+void accel__handle_test_set_generation(const void *handle, uint32_t gen)
+{
+    uint64_t v = (uint64_t)(uintptr_t)handle ^ HANDLE_MASK;
+    pthread_mutex_lock(&h_lock);
+    hslot *s = slot_at((uint32_t)v);
+    if (s && (atomic_load(&s->state) & 0xffu) == 0)
+        atomic_store(&s->state, (uint64_t)gen << 32);
+    pthread_mutex_unlock(&h_lock);
+}
+#endif

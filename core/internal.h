@@ -39,6 +39,15 @@ void accel__log(int level, const char *fmt, ...) ACCEL__PRINTF(2, 3);
 /* prefix (may be NULL) goes before the message, "cpu: ...". */
 void accel__logv(int level, const char *prefix, const char *fmt, va_list ap) ACCEL__PRINTF(3, 0);
 
+/* ------------------------------------------------------------ optable.c */
+
+#include "optable.h"
+
+/* tolerance.c: the tolerance model's view of a dispatched descriptor
+ * (accel_tolerance_compare of accel/verify.h takes public types). */
+struct accel_tolerance_op;
+accel_status accel__tolerance_op_from_desc(const accel_op_desc *d, struct accel_tolerance_op *t);
+
 /* ------------------------------------------------------------ handle.c */
 
 /* Type tags of the handle registry. 0 means "not a live handle". */
@@ -49,20 +58,107 @@ typedef enum accel__type {
     ACCEL__T_BUFFER = 3,
     ACCEL__T_QUEUE = 4,
     ACCEL__T_EVENT = 5,
-    ACCEL__T_HOST_MEMORY = 6
+    ACCEL__T_HOST_MEMORY = 6,
+    ACCEL__T_RNG = 7
 } accel__type;
 
+/* Pinned host blocks (ACCEL__T_HOST_MEMORY), keyed by their address. */
 accel_status accel__handle_add(const void *p, accel__type type, void *value);
 void accel__handle_remove(const void *p);
 /* The tag of p (ACCEL__T_NONE when p is not registered); *out_value gets the
  * value registered with it when out_value is not NULL. Never dereferences p. */
 accel__type accel__handle_type(const void *p, void **out_value);
-/* The tags of n pointers under one lock (the per-op path). */
-void accel__handle_types(size_t n, const void *const *ptrs, accel__type *out_types);
-/* ACCEL_SUCCESS when p is a live handle of `type`, else
- * ACCEL_ERROR_INVALID_HANDLE with "fn: arg is NULL / is not a live buffer ...". */
-accel_status accel__handle_check(const void *p, accel__type type, const char *fn, const char *arg);
+
+/* A runtime's gate: the count of public calls in flight on it, its closing
+ * flag and the fork generation it was opened in. Gates are never freed
+ * while the library is loaded (a stale caller may still touch one), only
+ * reused. */
+typedef struct accel__gate {
+    atomic_long calls;
+    atomic_bool closing;
+    unsigned fork_generation;
+    uint64_t serial; /* runtime #N in messages, 1 for the first opened */
+    struct accel__gate *free_next, *all_next;
+} accel__gate;
+accel__gate *accel__gate_new(void);
+void accel__gate_retire(accel__gate *g);
+/* Block until no call counts against g (accel_runtime_close, after it has
+ * set g->closing and killed the runtime's handles). */
+void accel__gate_close_wait(accel__gate *g);
+/* Bumped in a forked child (pthread_atfork). */
+extern atomic_uint accel__fork_generation;
+
+/* Object handles (runtime, device, buffer, queue, event): values that name
+ * a slot and its generation, never the object's address. new registers
+ * obj, free kills the handle (idempotent: a dead handle stays dead), peek
+ * gives the live object and its type and gate, or NULL. Never dereference
+ * a public handle: resolve it with accel__call_enter. */
+accel_status accel__handle_new(accel__type type, void *obj, accel__gate *gate, void *out_handle);
+void accel__handle_free(const void *handle);
+void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate **out_gate);
+
+/* One public call in flight. Declare it with ACCEL__CALL(c) at the top of a
+ * public function: leaving the function (any return) ends the call. */
+typedef struct accel__call {
+    accel__gate *gate;
+} accel__call;
+void accel__call_leave(accel__call *c);
+#define ACCEL__CALL(c) __attribute__((cleanup(accel__call_leave))) accel__call c = {NULL}
+
+/* One handle argument: the caller's value, the type it must have, its name
+ * in messages ("q", "a.buffer") and where the object pointer goes (the
+ * address of a pointer variable, written with memcpy). */
+typedef struct accel__arg {
+    const void *handle;
+    accel__type type;
+    const char *name;
+    void *out;
+    const char *suffix; /* after name in messages (".buffer"), or NULL */
+} accel__arg;
+/* Resolve n handles (args[0] gives the call's runtime; every other one must
+ * belong to the same runtime) and enter the call. Errors:
+ * ACCEL_ERROR_INVALID_HANDLE (NULL, released, never created, wrong type,
+ * runtime being closed), ACCEL_ERROR_DEVICE_MISMATCH (another runtime),
+ * ACCEL_ERROR_UNAVAILABLE (runtime of the parent after fork), each with
+ * "fn: name ..." in the message. */
+accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const accel__arg *args);
+/* accel__call_enter with one handle. */
+accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,
+                          const char *name, void *out_obj);
 const char *accel__type_name(accel__type type);
+
+/* ------------------------------------------------------------ file.c */
+
+/* Open path (open(2) flags, e.g. O_RDONLY or O_WRONLY | O_CREAT | O_TRUNC,
+ * O_NOFOLLOW where a symbolic link must be refused; O_CREAT creates with mode
+ * 0666 & ~umask) and make sure it is a regular file, without blocking: it is
+ * opened with O_NONBLOCK | O_CLOEXEC | O_NOCTTY, examined with fstat, and
+ * O_NONBLOCK is cleared again before *out_fd is handed back. max_bytes > 0
+ * also refuses a file larger than that (a file may still grow while it is
+ * read: readers cap what they read too). Errors, with "fn: path ..." as the
+ * message and *out_fd = -1: ACCEL_ERROR_NOT_FOUND (no such file),
+ * ACCEL_ERROR_INVALID_ARGUMENT (a directory, FIFO, device or socket, a
+ * symbolic link under O_NOFOLLOW, too large), ACCEL_ERROR_IO (any other
+ * open or fstat failure). */
+accel_status accel__open_regular(const char *path, int flags, uint64_t max_bytes, const char *fn,
+                                 int *out_fd);
+
+/* ------------------------------------------------------------ value.c */
+
+/* One set of value parsers for plugins.ini and the ACCEL_* environment.
+ * Each returns false (leaving *out alone) when text is not a valid value. */
+/* true/yes/on/1 and false/no/off/0, any case. */
+bool accel__parse_bool(const char *text, bool *out);
+/* A decimal number from 0 to 1. */
+bool accel__parse_fraction(const char *text, double *out);
+/* Decimal digits only, at most max. */
+bool accel__parse_uint(const char *text, uint64_t max, uint64_t *out);
+/* Index of text in the NULL-terminated words (any case), else -1. */
+int accel__parse_word(const char *text, const char *const *words);
+/* True when text says "none": empty, off, none, false, no or 0. */
+bool accel__parse_off(const char *text);
+/* debug, info, warn (warning), error, off -> ACCEL_LOG_*. */
+bool accel__parse_log_level(const char *text, int *out);
 
 /* ------------------------------------------------------------ config.c */
 
@@ -82,30 +178,86 @@ typedef struct accel__section {
     char *name;         /* NAME */
     int line;           /* line of the section header */
     char *library;      /* as written */
-    char *path;         /* library resolved against the config's folder */
+    char *path;         /* library joined to the config's folder (not resolved:
+                           security.c checks every component of it) */
     accel__kvlist keys; /* every key of the section, library included */
-    bool allow_insecure; /* [runtime] allow_insecure (security.c) */
 } accel__section;
 
+/* The [runtime] keys, one row each: enum suffix, key. The settings below
+ * hold their typed values; line[] says where each was set. */
+#define ACCEL__RUNTIME_KEYS(X)                                                                     \
+    X(ORDER, "order")                                                                              \
+    X(STRICT, "strict")                                                                            \
+    X(ALLOW_INSECURE, "allow_insecure")                                                            \
+    X(VERIFY, "verify")                                                                            \
+    X(VERIFY_SAMPLE, "verify_sample")                                                              \
+    X(VERIFY_REPRO_DIR, "verify_repro_dir")                                                        \
+    X(VERIFY_GUARD, "verify_guard")                                                                \
+    X(ON_MISMATCH, "on_mismatch")                                                                  \
+    X(ON_ERROR, "on_error")                                                                        \
+    X(FALLBACK, "fallback")                                                                        \
+    X(SELFTEST, "selftest")                                                                        \
+    X(REPORT, "report")
+
+typedef enum accel__key {
+#define ACCEL__X_KEY(name, text) ACCEL__KEY_##name,
+    ACCEL__RUNTIME_KEYS(ACCEL__X_KEY)
+#undef ACCEL__X_KEY
+        ACCEL__KEY_COUNT
+} accel__key;
+
+/* Where a setting came from: a line of the file (> 0), the environment
+ * (ACCEL__FROM_ENV) or the built-in default (0). */
+#define ACCEL__FROM_ENV (-1)
+
+/* The settings of one runtime: every [runtime] key and every ACCEL_*
+ * variable the core reads (ACCEL_LOG excepted: the log level belongs to the
+ * process, status.c reads it with accel__parse_log_level), typed and
+ * validated by accel__config_load before any plugin is opened. Precedence:
+ * an argument (accel_runtime_open's path, accel_verify_configure, ...) over
+ * the environment over the file over the default. An environment variable
+ * that is set but empty counts as unset. */
 typedef struct accel__config {
-    char *path;            /* absolute path of the file */
-    char *dir;             /* its folder */
-    accel__kvlist runtime; /* every [runtime] key */
+    char *path; /* absolute path of the file */
+    char *dir;  /* its folder */
+    /* order (the file), with ACCEL_BACKEND's name put first when set */
     char **order;
     size_t order_count;
     bool order_set;
+    char *backend_first; /* ACCEL_BACKEND, else NULL; names a section */
     bool strict;
-    accel__section *sections; /* in file order */
+    /* allow_insecure: plugins that fail the trust check load anyway;
+     * ACCEL_ALLOW_INSECURE when set, else the file's key. */
+    bool allow_insecure;
+    bool env_allow_insecure; /* ACCEL_ALLOW_INSECURE: also the config file itself */
+    /* verify mode: the reference device (ACCEL_VERIFY over verify), NULL off */
+    char *verify;
+    double verify_sample;   /* 0..1, default 1 */
+    uint32_t verify_guard;  /* 0..4096, default 4 */
+    char *verify_repro_dir; /* absolute, NULL: none */
+    bool verify_fail;       /* on_mismatch = fail */
+    /* fallback: the device name, NULL for none (default "cpu"; strict = true
+     * means none) */
+    char *fallback;
+    bool fallback_on_oom; /* on_error = fallback (default) */
+    bool selftest;        /* default true */
+    bool report;          /* ACCEL_REPORT over report, default false */
+    char *trace_path;     /* ACCEL_TRACE, else NULL */
+    int line[ACCEL__KEY_COUNT]; /* where each key was set (see ACCEL__FROM_ENV) */
+    accel__section *sections;   /* in file order */
     size_t section_count, section_cap;
 } accel__config;
 
-/* Find and parse the configuration: config_path, else $ACCEL_CONFIG, else
- * <folder of libaccel.so>/accel/plugins.ini. Errors carry "fn: file:line: ...". */
+/* Find, read and validate the configuration: config_path, else
+ * $ACCEL_CONFIG, else <folder of libaccel.so>/accel/plugins.ini; then the
+ * environment. Errors carry "fn: file:line: ..." (or the variable's name). */
 accel_status accel__config_load(const char *config_path, const char *fn, accel__config **out);
 void accel__config_free(accel__config *cfg);
 const accel__section *accel__config_section(const accel__config *cfg, const char *name);
-const char *accel__config_runtime_get(const accel__config *cfg, const char *key);
 const char *accel__kvlist_get(const accel__kvlist *list, const char *key);
+/* "path:line: key = " or "ACCEL_VAR=" for messages about a setting's value,
+ * written to buf (cap bytes); returns buf. */
+const char *accel__config_where(const accel__config *cfg, accel__key key, char *buf, size_t cap);
 
 /* ------------------------------------------------------------ loader.c */
 
@@ -116,6 +268,7 @@ typedef struct accel__backend {
     char *path; /* resolved library path */
     const accel__section *section;
     bool in_order; /* named in [runtime] order (or by ACCEL_BACKEND) */
+    bool allow_insecure; /* load even when the trust check fails (security.c) */
     bool loaded;
     accel_status status; /* why not loaded */
     char reason[768];
@@ -138,20 +291,25 @@ void accel__loader_close(accel__backend *be);
 
 /* ------------------------------------------------------------ security.c */
 
-/* After parsing: read [runtime] allow_insecure (into every section) and
- * refuse a config file that another user could write (ACCEL_ERROR_CONFIG). */
-accel_status accel__security_check_config(accel__config *cfg, const char *fn);
-/* True when the plugin at path must not be loaded because another user could
- * write it or its folder (and neither allow_insecure nor
- * ACCEL_ALLOW_INSECURE=1 says otherwise); the reason goes to reason. */
-bool accel__security_plugin_refused(const char *path, const accel__section *sec, char *reason,
-                                    size_t cap);
+/* After parsing: refuse the config file read from fd (opened as written,
+ * resolved to cfg->path) when another user could change it or its path
+ * (ACCEL_ERROR_CONFIG), unless ACCEL_ALLOW_INSECURE says otherwise. */
+accel_status accel__security_check_config(const accel__config *cfg, int fd, const char *written,
+                                          const char *fn);
+/* Open the plugin at path for loading. False: *out_fd is the open regular
+ * file to load (dlopen through /proc/self/fd), trusted or allowed by
+ * allow_insecure (with a warning). True: refused, *out_fd = -1 and the
+ * reason in reason (cap bytes): another user could change the file or a
+ * folder or link on its path, or it is not a regular file. */
+bool accel__security_open_plugin(const char *path, bool allow_insecure, int *out_fd, char *reason,
+                                 size_t cap);
 
 /* ------------------------------------------------------------ objects */
 
-typedef struct accel__xop accel__xop;
+typedef struct accel__xop accel__xop; /* host work on a queue (xop.c) */
 
 struct accel_device {
+    accel_device *handle; /* the value callers hold (handle.c) */
     accel_runtime *rt;
     accel__backend *be;
     uint32_t index;                /* among its backend's devices */
@@ -166,15 +324,28 @@ struct accel_device {
 };
 
 struct accel_buffer {
+    accel_buffer *handle;
     accel_device *dev;
     accel_be_buffer *be;
     size_t bytes;
     void *host_ptr; /* buffer_host_ptr, or NULL */
+    /* Wrapped memory (accel_buffer_wrap): called once the buffer is freed. */
+    accel_release_fn release_fn;
+    void *release_user;
     /* Set (never cleared) when the buffer is passed to an op, transfer or
      * copy: accel_buffer_release waits for the queues only then. */
     atomic_bool enqueued;
     accel_buffer *prev, *next;
 };
+
+/* Register a plugin buffer `be` of dev (an object, not a handle) as a new
+ * live accel_buffer (handle, the runtime's list) with the owner's release
+ * callback (NULL for accel's own memory); *out_buffer gets the public
+ * handle. On failure be is freed and release is not called. fn names the
+ * public call. */
+accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
+                                 accel_release_fn release, void *user, const char *fn,
+                                 accel_buffer **out_buffer);
 
 /* Mark buf as used by queued work (before the work is enqueued). Const
  * because the validation paths hold const pointers; only the flag changes. */
@@ -186,6 +357,7 @@ static inline void accel__buffer_mark_enqueued(const accel_buffer *buf)
 }
 
 struct accel_queue {
+    accel_queue *handle;
     accel_device *dev;
     accel_be_queue *be;
     /* Serializes plugin calls on this queue (the ABI promises plugins that
@@ -196,6 +368,7 @@ struct accel_queue {
 };
 
 struct accel_event {
+    accel_event *handle;
     accel_device *dev;
     accel_be_event *be;
     atomic_int refs; /* the caller's, plus one per pending cross-backend wait */
@@ -210,6 +383,8 @@ typedef struct accel__host_block {
 } accel__host_block;
 
 struct accel_runtime {
+    accel_runtime *handle;
+    accel__gate *gate; /* calls in flight, closing, fork generation */
     accel__config *cfg;
     accel__backend *backends; /* candidates, in load order */
     uint32_t backend_count;
@@ -226,10 +401,11 @@ struct accel_runtime {
     accel_queue *queues;
     accel_event *events;
     accel__host_block *host_blocks;
+    struct accel__host_reg *host_regs; /* accel_host_register ranges (host_register.c) */
     struct accel__trace *trace; /* ACCEL_TRACE state, NULL when not tracing (trace.c) */
     /* Verify mode, fallback and the placement report (verify.c, fallback.c,
-     * report.c). checked: ops take accel__dispatch_checked (verify or
-     * per-op counting on); read once per op with a relaxed load. */
+     * report.c). checked: ops take the checked branch of accel__submit
+     * (verify or per-op counting on); read once per op with a relaxed load. */
     struct accel__policy *policy;
     atomic_bool checked;
 };
@@ -256,10 +432,18 @@ struct accel_runtime {
 
 /* device.c */
 accel_status accel__devices_build(accel_runtime *rt);
+/* accel_device_get_by_name on the runtime object; *out_device is the
+ * device object (messages name accel_device_get_by_name). */
+accel_status accel__device_find(accel_runtime *rt, const char *name, accel_device **out_device);
 void accel__devices_free(accel_runtime *rt);
 /* Create the device's staging queue if it has none yet. Users lock
  * dev->staging_lock around their calls on it. */
 accel_status accel__staging_ensure(accel_device *dev, const char *fn);
+
+/* host_register.c: one registered host range; undo every one left at close
+ * (before the backends shut down). */
+typedef struct accel__host_reg accel__host_reg;
+void accel__host_regs_free(accel_runtime *rt);
 
 /* buffer.c, queue.c, event.c: teardown at accel_runtime_close. */
 void accel__buffer_destroy(accel_buffer *buf);
@@ -268,41 +452,40 @@ void accel__queue_destroy(accel_queue *q);
 void accel__event_unref(accel_event *ev);
 void accel__event_destroy(accel_event *ev);
 
-/* Work that crosses backends, run by a host function on a queue of one
- * backend and calling into another (queue.c). The queue owns it until its
- * next finish or its destruction, whichever comes first; skipped work (after
- * a sticky error) is freed there too. */
-typedef enum accel__xop_kind {
-    ACCEL__XOP_WAIT = 1,  /* poll ev until its work is done */
-    ACCEL__XOP_WRITE = 2, /* host -> buffer of `other` through its staging queue */
-    ACCEL__XOP_READ = 3,  /* buffer of `other` -> host through its staging queue */
-    ACCEL__XOP_CALL = 4   /* x->run(x) (verify.c, fallback.c) */
-} accel__xop_kind;
+/* ------------------------------------------------------------ xop.c */
 
+/* Host work on a queue (the host-work engine): a host function enqueued on a
+ * queue of one backend that may call into another (cross-backend copies and
+ * waits, fallback, verify mode). The queue owns the xop until its next finish
+ * or its destruction, whichever comes first; skipped work (after a sticky
+ * error) is freed there too. */
 struct accel__xop {
     accel__xop *next;
-    accel__xop_kind kind;
     const char *fn;
     atomic_int done;
-    accel_status status; /* written by the host function before done */
+    accel_status status; /* written by run before done; reported by the next finish */
     char message[512];
-    accel_event *ev;     /* WAIT: holds a reference */
-    accel_device *other; /* WRITE/READ: the device of be_buf */
-    accel_be_buffer *be_buf;
-    size_t offset;
-    void *host;
-    size_t bytes;
-    void *bounce; /* owned staging memory, freed with the xop */
-    /* CALL: run in the host function; finish (may be NULL) at q's next
-     * finish or destruction, on the caller's thread, for work that must not
-     * run inside a host function; release frees payload. keep: not reaped
-     * before q's next finish (payload memory the queue still reads). */
+    /* run: in the host function. finish (may be NULL): at q's next finish or
+     * destruction, on the caller's thread, for work that must not run inside
+     * a host function. release (may be NULL): frees what payload holds. */
     void (*run)(accel__xop *x);
     void (*finish)(accel__xop *x);
     void (*release)(accel__xop *x);
-    void *payload;
-    bool keep;
+    void *payload; /* the caller's, or the inline space of accel__xop_new */
+    void *bounce;  /* owned host memory, freed with the xop; kept until q's next finish */
+    bool keep;     /* not reaped before q's next finish (payload memory q still reads) */
 };
+
+/* A new xop for fn with payload_bytes of zeroed, aligned inline payload
+ * (x->payload points at it; 0: none). NULL when out of host memory. */
+accel__xop *accel__xop_new(const char *fn, size_t payload_bytes);
+void accel__xop_free(accel__xop *xop);
+/* Enqueue xop's host function on q; q->lock must be held. On success q owns
+ * xop; on failure the caller frees it with accel__xop_free. */
+accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);
+/* After q drained (q->lock held): run the deferred finishes, free every xop
+ * and return the oldest error one of them met (its message into msg). */
+accel_status accel__xops_collect_locked(accel_queue *q, char *msg, size_t cap);
 
 /* Block until the backend event ev is done, polling event_query (a short
  * spin, then sleeps backing off to 0.5 ms). Unlike event_synchronize it
@@ -310,18 +493,28 @@ struct accel__xop {
  * wait (the failure belongs to the recording queue). */
 void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev);
 
+/* ------------------------------------------------------------ staging.c */
+
+/* Run d on dev's private staging queue, blocking, on host copies of its
+ * operands: host[i] holds operand i's count elements. Inputs (and, when
+ * write_output, the output's old contents) go to fresh buffers of dev, the op
+ * runs, and the output comes back into out_host. Takes dev->staging_lock
+ * (accel__staging_ensure must have succeeded). Called from host functions of
+ * other backends' queues (fallback, verify mode). Returns the first failure
+ * with its message as the thread's last error. */
+accel_status accel__staging_run_op(accel_device *dev, const accel_op_desc *d,
+                                   void *const host[4], bool write_output, void *out_host);
+/* Blocking transfer on dev's staging queue: host -> buf (to_device) or buf
+ * -> host, bytes at byte offset. Same locking and errors as above. */
+accel_status accel__staging_transfer(accel_device *dev, bool to_device, accel_be_buffer *buf,
+                                     size_t offset, void *host, size_t bytes);
+
 /* Record a backend event at the current end of every live queue of rt and
  * wait until all of them are done, without taking any queue's sticky error
- * (accel_buffer_release). Locks are not held while waiting. Errors (the
- * events could not be created or recorded): the status with a message
+ * (accel_buffer_release; queue.c). Locks are not held while waiting. Errors
+ * (the events could not be created or recorded): the status with a message
  * naming fn; queues that were marked are still waited for. */
 accel_status accel__queues_mark_and_wait(accel_runtime *rt, const char *fn);
-
-/* Enqueue xop's host function on q; q->lock must be held. On success q owns
- * xop; on failure the caller frees it with accel__xop_free. */
-accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);
-accel__xop *accel__xop_new(accel__xop_kind kind, const char *fn);
-void accel__xop_free(accel__xop *xop);
 
 /* ------------------------------------------------------------ trace.c */
 
@@ -337,19 +530,18 @@ extern atomic_int accel__tracing;
  * backends unload: write the Chrome trace-event JSON and free the state. */
 void accel__trace_open(accel_runtime *rt);
 void accel__trace_close(accel_runtime *rt);
-/* The plugin call, between two backend events when q's runtime traces, with
- * a span kept for the trace file; the plain call otherwise. q->lock held. */
-int32_t accel__trace_op_locked(accel_queue *q, const accel_op_desc *d);
-int32_t accel__trace_write_locked(accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                                  const void *src, size_t bytes);
-int32_t accel__trace_read_locked(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
-                                 size_t bytes);
-int32_t accel__trace_copy_locked(accel_queue *q, accel_buffer *src, size_t src_offset,
-                                 accel_buffer *dst, size_t dst_offset, size_t bytes);
-
+/* A span around one plugin call on q (q->lock held): begin records the
+ * start event and returns the span's index, or ACCEL__NO_SPAN when q's
+ * runtime does not trace or anything is missing; end records the end event
+ * after the call returned rc (a failed call's span is dropped). cat is "op"
+ * or "transfer"; bytes, flops and n go to the span's arguments. */
+#define ACCEL__NO_SPAN SIZE_MAX
+size_t accel__trace_begin_locked(accel_queue *q, const char *name, const char *cat,
+                                 uint32_t dtype, uint64_t bytes, uint64_t flops, uint64_t n);
+void accel__trace_end_locked(accel_queue *q, size_t span, int32_t rc);
 /* -------------------------------------- verify.c, fallback.c, report.c */
 
-#define ACCEL__OP_SLOTS 128 /* op codes below this are counted per kind */
+#define ACCEL__OP_SLOTS ACCEL_OP_CODE_LIMIT /* op codes are counted per kind in slots */
 
 /* One op kind on one device in the placement report. */
 typedef struct accel__report_cell {
@@ -383,23 +575,16 @@ typedef struct accel__policy {
 accel_status accel__policy_open(accel_runtime *rt, const char *fn);
 /* At close, after the queues drained: print the report if asked, free. */
 void accel__policy_close(accel_runtime *rt);
-void accel__policy_update_checked(accel_runtime *rt);
 
-/* The op path when rt->checked: counts, verify, fallback. */
-accel_status accel__dispatch_checked(accel_queue *q, const accel_op_desc *d, bool empty);
-/* The op path's failures: st is ACCEL_ERROR_UNSUPPORTED (op_supported said
- * no) or op_execute's status (the plugin's message is still the thread's
- * last error). Runs d on the fallback device when the policy allows it,
- * else returns the error with its message. */
-accel_status accel__fallback(accel_queue *q, const accel_op_desc *d, bool empty, accel_status st);
-/* Count one op of d's kind on q's device (report.c). */
-void accel__report_count(accel_runtime *rt, const accel_device *dev, uint32_t op);
-void accel__report_fallback(accel_runtime *rt, const accel_device *dev, uint32_t op,
-                            accel_device *to, uint64_t bytes, const char *reason);
-/* Element size and which operand is the op's output. */
-size_t accel__desc_esize(const accel_op_desc *d);
-/* True when the output's old contents matter (AXPBY, GEMM, transpose). */
-bool accel__desc_reads_output(const accel_op_desc *d);
+/* rt->checked follows the policy: ops take the checked branch of
+ * accel__submit while verify mode or per-op counting is on. */
+static inline void accel__policy_update_checked(accel_runtime *rt)
+{
+    const accel__policy *p = rt->policy;
+    atomic_store_explicit(&rt->checked, p && (p->verify_ref || p->report), memory_order_relaxed);
+}
+
+/* The op path (accel__submit) and its hooks: core/submit.h. */
 
 /* ------------------------------------------------------------ selftest.c */
 

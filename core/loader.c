@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -112,6 +113,98 @@ static const char *host_config_get(void *host_ctx, const char *key)
     return accel__kvlist_get(&sec->keys, key);
 }
 
+/* ------------------------------------------------------------ by descriptor
+ * A plugin is loaded as /proc/self/fd/N, N being the descriptor that
+ * security.c checked, so the file loaded is the file checked. glibc knows a
+ * loaded library by every name it was opened with (a second name of the same
+ * file becomes an alias) and returns it for a later dlopen of any of them.
+ * So N stays open as long as the library is loaded (a plugin linked -z
+ * nodelete stays for the life of the process), and the same file (device and
+ * inode of the checked descriptor) is always opened again under its first
+ * name: no descriptor number is ever reused while glibc knows it. */
+
+typedef struct loaded_fd {
+    dev_t dev;
+    ino_t ino;
+    int fd;
+    void *dl;
+    struct loaded_fd *next;
+} loaded_fd;
+
+static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+static loaded_fd *loaded_fds;
+
+static void fd_name(int fd, char *out, size_t cap)
+{
+    snprintf(out, cap, "/proc/self/fd/%d", fd);
+}
+
+/* dlopen through fd (which this takes over); path only names the file where
+ * /proc is not mounted. NULL with the dlerror() text in err on failure. */
+static void *load_fd(int fd, const char *path, char *err, size_t cap)
+{
+    char name[64];
+    fd_name(fd, name, sizeof name);
+    struct stat st;
+    bool by_fd = access(name, F_OK) == 0 && fstat(fd, &st) == 0;
+    pthread_mutex_lock(&fd_lock);
+    loaded_fd *e = loaded_fds;
+    while (by_fd && e && !(e->dev == st.st_dev && e->ino == st.st_ino))
+        e = e->next;
+    if (e) { /* the same file, loaded before: its first name */
+        close(fd);
+        fd = -1;
+        fd_name(e->fd, name, sizeof name);
+    }
+    dlerror();
+    void *dl = dlopen(by_fd ? name : path, DLOPEN_FLAGS);
+    if (!dl) {
+        const char *msg = dlerror();
+        snprintf(err, cap, "%s", msg ? msg : "(no dlerror text)");
+    }
+    loaded_fd *keep = dl && by_fd && !e ? malloc(sizeof *keep) : NULL;
+    if (keep) {
+        *keep = (loaded_fd){st.st_dev, st.st_ino, fd, dl, loaded_fds};
+        loaded_fds = keep;
+    } else if (fd >= 0) {
+        /* not loaded, or loaded by path, or out of memory: glibc may keep
+         * this name as an alias of dl, so dl is refused rather than risk
+         * the number being reused */
+        close(fd);
+        if (dl && by_fd) {
+            dlclose(dl);
+            dl = NULL;
+            snprintf(err, cap, "out of host memory");
+        }
+    }
+    pthread_mutex_unlock(&fd_lock);
+    return dl;
+}
+
+/* dlclose, then close the descriptor of a library that is gone. */
+static void unload(void *dl)
+{
+    pthread_mutex_lock(&fd_lock);
+    dlclose(dl);
+    for (loaded_fd **p = &loaded_fds; *p; p = &(*p)->next) {
+        if ((*p)->dl != dl)
+            continue;
+        char name[64];
+        fd_name((*p)->fd, name, sizeof name);
+        void *still = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
+        if (still) {
+            dlclose(still);
+        } else {
+            loaded_fd *gone = *p;
+            *p = gone->next;
+            close(gone->fd);
+            free(gone);
+        }
+        break;
+    }
+    pthread_mutex_unlock(&fd_lock);
+}
+
 /* ------------------------------------------------------------------ load */
 
 static accel_status reject(accel__backend *be, accel_status st, const char *fmt, ...)
@@ -126,7 +219,7 @@ static accel_status reject(accel__backend *be, accel_status st, const char *fmt,
     be->status = st;
     be->loaded = false;
     if (be->dl) {
-        dlclose(be->dl);
+        unload(be->dl);
         be->dl = NULL;
     }
     be->vt = NULL;
@@ -183,17 +276,16 @@ accel_status accel__loader_open(accel__backend *be)
 
     if (access(be->path, F_OK) != 0)
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "file missing: %s", be->path);
+    /* Check the open file, then load that very file through its descriptor,
+     * so that nothing can be swapped in between. */
     char insecure[768];
-    if (accel__security_plugin_refused(be->path, be->section, insecure, sizeof insecure))
+    int fd;
+    if (accel__security_open_plugin(be->path, be->allow_insecure, &fd, insecure, sizeof insecure))
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "%s", insecure);
-
-    dlerror();
-    be->dl = dlopen(be->path, DLOPEN_FLAGS);
-    if (!be->dl) {
-        const char *err = dlerror();
-        return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "dlopen failed: %s",
-                      err ? err : "(no dlerror text)");
-    }
+    char dl_err[512];
+    be->dl = load_fd(fd, be->path, dl_err, sizeof dl_err);
+    if (!be->dl)
+        return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "dlopen failed: %s", dl_err);
 
     dlerror();
     void *sym = dlsym(be->dl, ACCEL_BACKEND_ENTRY_SYMBOL);
@@ -265,7 +357,7 @@ void accel__loader_close(accel__backend *be)
     if (be->loaded && be->vt)
         be->vt->shutdown(be->ctx);
     if (be->dl)
-        dlclose(be->dl);
+        unload(be->dl);
     be->dl = NULL;
     be->vt = NULL;
     be->ctx = NULL;

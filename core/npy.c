@@ -32,6 +32,42 @@
 
 static const unsigned char npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
+/* The shapes an .npy file may have, the same for reading and writing, so
+ * that whatever accel saves it (and NumPy) can load: NumPy's rule
+ * (PyArray_NewFromDescr) that every dimension is at most NPY_MAX_INTP and
+ * that itemsize times the product of the non-zero dimensions does not
+ * overflow intp, also when another dimension is 0 (np.empty((0, 2**62),
+ * 'f4') is "array is too big"). accel's own reading needs the byte count to
+ * fit size_t as well, which this implies. *out_count: the element count. */
+static bool npy_shape_check(const char *func, const char *name, uint32_t ndim,
+                            const size_t *shape, size_t esize, size_t *out_count)
+{
+    size_t nonzero_bytes = esize, count = 1;
+    for (uint32_t d = 0; d < ndim; d++) {
+        if (shape[d] > (size_t)PTRDIFF_MAX) {
+            accel__set_error("%s: %s: shape[%u] = %zu is larger than 2^63-1, the largest "
+                             "dimension NumPy (intp) can hold",
+                             func, name, d, shape[d]);
+            return false;
+        }
+        if (shape[d] == 0) {
+            count = 0;
+            continue;
+        }
+        if (nonzero_bytes > (size_t)PTRDIFF_MAX / shape[d]) {
+            accel__set_error("%s: %s: the shape's non-zero dimensions times %zu bytes per "
+                             "element exceed 2^63-1 bytes, which NumPy refuses (\"array is too "
+                             "big\") even when another dimension is 0",
+                             func, name, esize);
+            return false;
+        }
+        nonzero_bytes *= shape[d];
+        count *= shape[d];
+    }
+    *out_count = count;
+    return true;
+}
+
 static bool host_is_little_endian(void)
 {
     const uint16_t one = 1;
@@ -430,9 +466,12 @@ static size_t dtype_bytes(accel_dtype t)
         return 8;
     case ACCEL_F16:
         return 2;
-    default:
-        return 0;
+    case ACCEL_BF16: /* no NumPy dtype */
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
     }
+    return 0;
 }
 
 static const char *dtype_descr(accel_dtype t)
@@ -444,9 +483,12 @@ static const char *dtype_descr(accel_dtype t)
         return "<f8";
     case ACCEL_F16:
         return "<f2";
-    default:
-        return NULL;
+    case ACCEL_BF16:
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
     }
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ load */
@@ -544,19 +586,8 @@ static accel_status load_from(npy_source *src, const char *func, const char *nam
     }
 
     size_t esize = dtype_bytes(dtype), count = 1;
-    bool zero = false;
-    for (uint32_t d = 0; d < h.ndim; d++)
-        zero = zero || h.shape[d] == 0;
-    if (zero)
-        count = 0;
-    else
-        for (uint32_t d = 0; d < h.ndim; d++) {
-            if (count > (SIZE_MAX / 2 / esize) / h.shape[d]) {
-                accel__set_error("%s: %s: the shape's element count overflows", func, name);
-                return ACCEL_ERROR_IO;
-            }
-            count *= h.shape[d];
-        }
+    if (!npy_shape_check(func, name, h.ndim, h.shape, esize, &count))
+        return ACCEL_ERROR_IO;
     size_t bytes = count * esize;
 
     if (src->remaining >= 0 && (unsigned long long)src->remaining != (unsigned long long)bytes) {
@@ -603,6 +634,8 @@ static accel_status load_from(npy_source *src, const char *func, const char *nam
     return ACCEL_SUCCESS;
 }
 
+static const char *file_kind(mode_t m);
+
 ACCEL_API accel_status accel_npy_load(const char *path, accel_npy_array *out)
 {
     static const char func[] = "accel_npy_load";
@@ -612,23 +645,39 @@ ACCEL_API accel_status accel_npy_load(const char *path, accel_npy_array *out)
         accel__set_error("%s: %s is NULL", func, !path ? "path" : "out");
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* Regular files only, opened without blocking: open() of a FIFO would
+     * wait for a writer, and /dev/zero or /dev/urandom never end. (The
+     * shared accel__open_regular of the settings work does the same.) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
         int e = errno;
         accel__set_error("%s: %s: cannot open: %s", func, path, strerror(e));
         return e == ENOENT ? ACCEL_ERROR_NOT_FOUND : ACCEL_ERROR_IO;
     }
-    npy_source src = {.file = f, .remaining = -1};
     struct stat sb;
-    if (fstat(fileno(f), &sb) == 0) {
-        if (S_ISDIR(sb.st_mode)) {
-            fclose(f);
-            accel__set_error("%s: %s: is a directory, not a .npy file", func, path);
-            return ACCEL_ERROR_IO;
-        }
-        if (S_ISREG(sb.st_mode))
-            src.remaining = (long long)sb.st_size;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        accel__set_error("%s: %s: cannot examine: %s", func, path, strerror(e));
+        return ACCEL_ERROR_IO;
     }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        accel__set_error("%s: %s: is %s, not a .npy file (a regular file)", func, path,
+                         file_kind(sb.st_mode));
+        return ACCEL_ERROR_IO;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        accel__set_error("%s: %s: cannot open: %s", func, path, strerror(e));
+        return ACCEL_ERROR_IO;
+    }
+    npy_source src = {.file = f, .remaining = (long long)sb.st_size};
     accel_status st = load_from(&src, func, path, out);
     fclose(f);
     return st;
@@ -777,19 +826,11 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
         return ACCEL_ERROR_UNSUPPORTED;
     }
     size_t esize = dtype_bytes(dtype), count = 1;
-    bool zero = false;
-    for (uint32_t d = 0; d < ndim; d++)
-        zero = zero || shape[d] == 0;
-    if (zero)
-        count = 0;
-    else
-        for (uint32_t d = 0; d < ndim; d++) {
-            if (count > (SIZE_MAX / 2 / esize) / shape[d]) {
-                accel__set_error("%s: %s: the shape's element count overflows", func, path);
-                return ACCEL_ERROR_INVALID_ARGUMENT;
-            }
-            count *= shape[d];
-        }
+    /* Only what can be loaded back is saved: the rule of npy_shape_check,
+     * which is NumPy's (every dimension and itemsize times the product of
+     * the non-zero dimensions fit in intp, also for an empty array). */
+    if (!npy_shape_check(func, path, ndim, shape, esize, &count))
+        return ACCEL_ERROR_INVALID_ARGUMENT;
     size_t bytes = count * esize;
     if (bytes > 0 && !data) {
         accel__set_error("%s: %s: data is NULL for %zu elements", func, path, count);
@@ -828,7 +869,11 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
     accel_status st = resolve_destination(func, path, &target, &old, &exists);
     if (st != ACCEL_SUCCESS)
         return st;
+    /* The temporary's name is short whatever the target's (a target name
+     * of up to NAME_MAX bytes must work): ".npy-PID-N.tmp" in its folder. */
     size_t plen = strlen(target);
+    const char *slash = strrchr(target, '/');
+    int dlen = slash ? (int)(slash - target + 1) : 0;
     char *tmp = malloc(plen + 64);
     if (!tmp) {
         free(target);
@@ -837,7 +882,7 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
     }
     int fd = -1;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(tmp, plen + 64, "%s.tmp.%ld.%u", target, (long)getpid(),
+        snprintf(tmp, plen + 64, "%.*s.npy-%ld-%u.tmp", dlen, target, (long)getpid(),
                  atomic_fetch_add(&tmp_counter, 1u));
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST)

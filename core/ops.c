@@ -1,126 +1,46 @@
-/* core/ops.c — argument validation and dispatch of every op of accel.h.
+/* core/ops.c — argument validation of every op of accel.h.
  *
  * Each op checks, in this order: the queue handle, the dtype, each operand
  * (handle, device, range: offset + count within the buffer, overflow-safe),
  * element counts, aliasing, op-specific rules; then it fills an
- * accel_op_desc on the stack, asks the backend's op_supported and enqueues
- * with op_execute. Nothing is allocated per op. Zero-element ops are
+ * accel_op_desc on the stack and hands it to accel__submit (submit.c), the
+ * one path to the backend. Nothing is allocated per op. Zero-element ops are
  * validated the same way and then succeed without reaching op_execute,
  * except reductions and GEMM with k == 0, which still write their output. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-
-size_t accel_dtype_size(accel_dtype dtype)
-{
-    switch (dtype) {
-    case ACCEL_F32:
-        return 4;
-    case ACCEL_F64:
-        return 8;
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        return 2;
-    default:
-        return 0;
-    }
-}
-
-const char *accel_dtype_name(accel_dtype dtype)
-{
-    switch (dtype) {
-    case ACCEL_F32:
-        return "f32";
-    case ACCEL_F64:
-        return "f64";
-    case ACCEL_F16:
-        return "f16";
-    case ACCEL_BF16:
-        return "bf16";
-    default:
-        return "invalid";
-    }
-}
-
-static const char *op_label(uint32_t op)
-{
-    switch ((accel_op_code)op) {
-    case ACCEL_OP_FILL:
-        return "fill";
-    case ACCEL_OP_COPY:
-        return "copy";
-    case ACCEL_OP_ADD:
-        return "add";
-    case ACCEL_OP_SUB:
-        return "sub";
-    case ACCEL_OP_MUL:
-        return "mul";
-    case ACCEL_OP_DIV:
-        return "div";
-    case ACCEL_OP_MAX:
-        return "max";
-    case ACCEL_OP_MIN:
-        return "min";
-    case ACCEL_OP_AXPBY:
-        return "axpby";
-    case ACCEL_OP_SCALE:
-        return "scale";
-    case ACCEL_OP_TRANSPOSE:
-        return "transpose";
-    case ACCEL_OP_NEG:
-        return "neg";
-    case ACCEL_OP_ABS:
-        return "abs";
-    case ACCEL_OP_SQRT:
-        return "sqrt";
-    case ACCEL_OP_EXP:
-        return "exp";
-    case ACCEL_OP_LOG:
-        return "log";
-    case ACCEL_OP_TANH:
-        return "tanh";
-    case ACCEL_OP_RELU:
-        return "relu";
-    case ACCEL_OP_SUM:
-        return "sum";
-    case ACCEL_OP_REDUCE_MAX:
-        return "reduce_max";
-    case ACCEL_OP_REDUCE_MIN:
-        return "reduce_min";
-    case ACCEL_OP_DOT:
-        return "dot";
-    case ACCEL_OP_GEMM:
-        return "gemm";
-    case ACCEL_OP_RANDOM_UNIFORM:
-        return "random_uniform";
-    case ACCEL_OP_RANDOM_NORMAL:
-        return "random_normal";
-    case ACCEL_OP_INVALID:
-        break;
-    }
-    return "unknown op";
-}
+#include "submit.h"
 
 /* ------------------------------------------------------------ validation */
 
-static accel_status check_queue(const char *fn, const accel_queue *q)
+static accel_status check_queue(const char *fn, accel__call *call, accel_queue **q)
 {
-    return accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    return accel__enter(call, fn, *q, ACCEL__T_QUEUE, "q", q);
 }
 
-/* Elementwise ops, reductions and random numbers take f32 and f64; GEMM and
- * copy also f16 and bf16 where the backend supports them. */
-static accel_status check_dtype(const char *fn, accel_dtype dtype, bool allow_half)
+/* True when op is a row of the op table of this kind and operand count. */
+static bool op_of_kind(accel_op_code op, accel_op_kind kind, uint32_t operands)
+{
+    const accel_op_properties *p = accel__op((uint32_t)op);
+    return p && p->kind == kind && p->num_operands == operands;
+}
+
+/* The dtypes an op takes are its op table row's (f32 and f64 for most; GEMM,
+ * copy and transpose also f16 and bf16 where the backend supports them). */
+static accel_status check_dtype(const char *fn, accel_dtype dtype, accel_op_code op)
 {
     if (dtype != ACCEL_F32 && dtype != ACCEL_F64 && dtype != ACCEL_F16 && dtype != ACCEL_BF16)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: dtype %d is not a known dtype", fn,
                            (int)dtype);
-    if (!allow_half && (dtype == ACCEL_F16 || dtype == ACCEL_BF16))
+    const accel_op_properties *p = accel__op((uint32_t)op);
+    if (!p || !(p->dtypes & (1u << dtype)))
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
-                           "%s: dtype %s is not accepted by this op (f32 and f64 only)", fn,
-                           accel_dtype_name(dtype));
+                           "%s: dtype %s is not accepted by this op (%s)", fn,
+                           accel_dtype_name(dtype),
+                           p && p->dtypes == ACCEL_DTYPES_FLOAT ? "f32 and f64 only"
+                                                                : "not in its op table row");
     return ACCEL_SUCCESS;
 }
 
@@ -130,36 +50,23 @@ static unsigned dtype_shift(accel_dtype dtype)
     return dtype == ACCEL_F64 ? 3u : dtype == ACCEL_F32 ? 2u : 1u;
 }
 
-/* The queue and every operand buffer: live handles (one registry lock for
- * all of them) on the queue's device. */
-static accel_status check_handles(const char *fn, const accel_queue *q, size_t n,
-                                  const accel_buffer *const *bufs, const char *const *names)
+/* The queue and every operand buffer: live handles of one runtime,
+ * resolved in place to their objects (*q and bufs[i]), on the queue's
+ * device. The call counts as in flight from here (call). */
+static accel_status check_handles(const char *fn, accel__call *call, accel_queue **q, size_t n,
+                                  accel_buffer **bufs, const char *const *names)
 {
-    const void *ptrs[4];
-    accel__type types[4];
-    ptrs[0] = q;
+    accel__arg args[4];
+    args[0] = (accel__arg){*q, ACCEL__T_QUEUE, "q", q, NULL};
     for (size_t i = 0; i < n; i++)
-        ptrs[i + 1] = bufs[i];
-    accel__handle_types(n + 1, ptrs, types);
-    if (types[0] != ACCEL__T_QUEUE)
-        return accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+        args[i + 1] = (accel__arg){bufs[i], ACCEL__T_BUFFER, names[i], &bufs[i], ".buffer"};
+    accel_status st = accel__call_enter(call, fn, n + 1, args);
+    if (st != ACCEL_SUCCESS)
+        return st;
     for (size_t i = 0; i < n; i++) {
-        if (types[i + 1] == ACCEL__T_BUFFER)
-            continue;
-        if (!bufs[i])
-            return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s.buffer is NULL", fn, names[i]);
-        if (types[i + 1] == ACCEL__T_NONE)
-            return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
-                               "%s: %s.buffer (%p) is not a live buffer (released, closed with "
-                               "its runtime, or never created)",
-                               fn, names[i], (void *)bufs[i]);
-        return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s.buffer is a %s handle, not a buffer",
-                           fn, names[i], accel__type_name(types[i + 1]));
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (bufs[i]->dev != q->dev)
+        if (bufs[i]->dev != (*q)->dev)
             return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s is on %s but q is on %s", fn,
-                               names[i], bufs[i]->dev->name, q->dev->name);
+                               names[i], bufs[i]->dev->name, (*q)->dev->name);
     }
     /* accel_buffer_release waits for the queues only for marked buffers. An
      * op that fails a later check marks them needlessly, which is harmless. */
@@ -245,31 +152,7 @@ static void desc_init(accel_op_desc *d, const char *fn, accel_op_code op, accel_
 
 static accel_status dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
 {
-    accel_device *dev = q->dev;
-    const accel_backend *vt = dev->be->vt;
-    /* Verify mode or per-op counting (verify.c); off, one branch. */
-    if (__builtin_expect(atomic_load_explicit(&dev->rt->checked, memory_order_relaxed), 0))
-        return accel__dispatch_checked(q, d, empty);
-    /* Failures go through accel__fallback (fallback.c), which may run the op
-     * on the fallback device instead. */
-    if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
-        return accel__fallback(
-            q, d, empty,
-            accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                        "%s: the %s backend does not support %s on %s for %s", d->name,
-                        dev->be->name, op_label(d->op), accel_dtype_name((accel_dtype)d->dtype),
-                        dev->name));
-    if (empty)
-        return ACCEL_SUCCESS;
-    pthread_mutex_lock(&q->lock);
-    accel__clear_error();
-    /* ACCEL_TRACE: the op between two events (trace.c); off, one branch. */
-    int32_t rc = ACCEL__TRACING() ? accel__trace_op_locked(q, d)
-                                  : vt->op_execute(dev->be->ctx, q->be, d);
-    pthread_mutex_unlock(&q->lock);
-    if (rc != ACCEL_SUCCESS)
-        return accel__fallback(q, d, empty, accel__fail_relay((accel_status)rc, "%s", d->name));
-    return ACCEL_SUCCESS;
+    return accel__submit(q, d, empty ? ACCEL__SUBMIT_EMPTY : 0);
 }
 
 /* --------------------------------------------------------- elementwise */
@@ -277,14 +160,17 @@ static accel_status dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
 /* The checks shared by the two-input ops (binary elementwise, dot): handles,
  * dtype, the three ranges (filling d's operands), and equal input counts.
  * names are the public argument names of (input 0, input 1, output). */
-static accel_status check_two_inputs(const char *fn, accel_queue *q, accel_dtype dtype,
-                                     const char *const names[3], accel_slice x, accel_slice y,
-                                     accel_slice out, accel_op_desc *d)
+static accel_status check_two_inputs(const char *fn, accel__call *call, accel_queue **q,
+                                     accel_dtype dtype, const char *const names[3], accel_slice x,
+                                     accel_slice y, accel_slice out, accel_op_desc *d)
 {
-    const accel_buffer *bufs[] = {x.buffer, y.buffer, out.buffer};
-    accel_status st = check_handles(fn, q, 3, bufs, names);
+    accel_buffer *bufs[] = {x.buffer, y.buffer, out.buffer};
+    accel_status st = check_handles(fn, call, q, 3, bufs, names);
+    x.buffer = bufs[0];
+    y.buffer = bufs[1];
+    out.buffer = bufs[2];
     if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, false);
+        st = check_dtype(fn, dtype, (accel_op_code)d->op);
     if (st == ACCEL_SUCCESS)
         st = check_range(fn, names[0], dtype, x, &d->operands[0]);
     if (st == ACCEL_SUCCESS)
@@ -300,10 +186,11 @@ static accel_status check_two_inputs(const char *fn, accel_queue *q, accel_dtype
 static accel_status binary_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
                               accel_slice a, accel_slice b, accel_slice out)
 {
+    ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
     static const char *const names[] = {"a", "b", "out"};
-    accel_status st = check_two_inputs(fn, q, dtype, names, a, b, out, &d);
+    accel_status st = check_two_inputs(fn, &call, &q, dtype, names, a, b, out, &d);
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "a", a.count);
     if (st == ACCEL_SUCCESS)
@@ -319,44 +206,34 @@ accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype, a
                           accel_slice b, accel_slice out)
 {
     static const char fn[] = "accel_binary";
-    if (op < ACCEL_OP_ADD || op > ACCEL_OP_MIN) {
-        accel_status st = check_queue(fn, q);
+    if (!op_of_kind(op, ACCEL_OP_KIND_BINARY, 3)) {
+        ACCEL__CALL(call);
+        accel_status st = check_queue(fn, &call, &q);
         if (st != ACCEL_SUCCESS)
             return st;
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: op %d is not a binary elementwise op (ACCEL_OP_ADD..ACCEL_OP_MIN)",
-                           fn, (int)op);
+                           "%s: op %d (%s) is not a binary elementwise op", fn, (int)op,
+                           accel_op_name(op));
     }
     return binary_op(fn, q, op, dtype, a, b, out);
 }
 
-#define BINARY(name, code)                                                                         \
-    accel_status accel_##name(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b,     \
-                              accel_slice out)                                                     \
-    {                                                                                              \
-        return binary_op("accel_" #name, q, code, dtype, a, b, out);                               \
-    }
-BINARY(add, ACCEL_OP_ADD)
-BINARY(sub, ACCEL_OP_SUB)
-BINARY(mul, ACCEL_OP_MUL)
-BINARY(div, ACCEL_OP_DIV)
-BINARY(max, ACCEL_OP_MAX)
-BINARY(min, ACCEL_OP_MIN)
-#undef BINARY
-
 /* x -> out ops: unary, scale, copy, and axpby (whose "out" is y, read and
  * written). out_name names the second operand in messages. */
 static accel_status x_out_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
-                             bool allow_half, const char *out_name, double alpha, double beta,
-                             accel_slice x, accel_slice out)
+                             const char *out_name, double alpha, double beta, accel_slice x,
+                             accel_slice out)
 {
+    ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    const accel_buffer *bufs[] = {x.buffer, out.buffer};
+    accel_buffer *bufs[] = {x.buffer, out.buffer};
     const char *const names[] = {"x", out_name};
-    accel_status st = check_handles(fn, q, 2, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
+    x.buffer = bufs[0];
+    out.buffer = bufs[1];
     if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, allow_half);
+        st = check_dtype(fn, dtype, op);
     if (st == ACCEL_SUCCESS)
         st = check_range(fn, "x", dtype, x, &d.operands[0]);
     if (st == ACCEL_SUCCESS)
@@ -374,55 +251,68 @@ static accel_status x_out_op(const char *fn, accel_queue *q, accel_op_code op, a
 }
 
 static accel_status unary_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
-                             bool allow_half, double alpha, accel_slice x, accel_slice out)
+                             double alpha, accel_slice x, accel_slice out)
 {
-    return x_out_op(fn, q, op, dtype, allow_half, "out", alpha, 0.0, x, out);
+    return x_out_op(fn, q, op, dtype, "out", alpha, 0.0, x, out);
 }
 
 accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
                          accel_slice out)
 {
     static const char fn[] = "accel_unary";
-    if (op < ACCEL_OP_NEG || op > ACCEL_OP_RELU) {
-        accel_status st = check_queue(fn, q);
+    if (!op_of_kind(op, ACCEL_OP_KIND_UNARY, 2)) {
+        ACCEL__CALL(call);
+        accel_status st = check_queue(fn, &call, &q);
         if (st != ACCEL_SUCCESS)
             return st;
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: op %d is not a unary elementwise op (ACCEL_OP_NEG..ACCEL_OP_RELU)",
-                           fn, (int)op);
+                           "%s: op %d (%s) is not a unary elementwise op", fn, (int)op,
+                           accel_op_name(op));
     }
-    return unary_op(fn, q, op, dtype, false, 0.0, x, out);
+    return unary_op(fn, q, op, dtype, 0.0, x, out);
 }
 
-#define UNARY(name, code)                                                                          \
+/* accel_add, accel_neg, ...: one public function per BINARY and UNARY row of
+ * the op table (their signatures are uniform; the declarations and their
+ * docstrings are in accel.h). Rows of other kinds have hand-written ones. */
+#define WRAP_BINARY(name, code)                                                                    \
+    accel_status accel_##name(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b,     \
+                              accel_slice out)                                                     \
+    {                                                                                              \
+        return binary_op("accel_" #name, q, code, dtype, a, b, out);                               \
+    }
+#define WRAP_UNARY(name, code)                                                                     \
     accel_status accel_##name(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out)   \
     {                                                                                              \
-        return unary_op("accel_" #name, q, code, dtype, false, 0.0, x, out);                       \
+        return unary_op("accel_" #name, q, code, dtype, 0.0, x, out);                              \
     }
-UNARY(neg, ACCEL_OP_NEG)
-UNARY(abs, ACCEL_OP_ABS)
-UNARY(sqrt, ACCEL_OP_SQRT)
-UNARY(exp, ACCEL_OP_EXP)
-UNARY(log, ACCEL_OP_LOG)
-UNARY(tanh, ACCEL_OP_TANH)
-UNARY(relu, ACCEL_OP_RELU)
-#undef UNARY
+#define WRAP_NONE(name, code)
+#define WRAP_FILL WRAP_NONE
+#define WRAP_COPY WRAP_NONE
+#define WRAP_AXPBY WRAP_NONE
+#define WRAP_REDUCTION WRAP_NONE
+#define WRAP_GEMM WRAP_NONE
+#define WRAP_RANDOM WRAP_NONE
+#define WRAP_TRANSPOSE WRAP_NONE
+#define ACCEL_X_WRAP(E, V, NAME, KIND, ...) WRAP_##KIND(NAME, ACCEL_OP_##E)
+ACCEL_OP_LIST(ACCEL_X_WRAP)
+#undef ACCEL_X_WRAP
 
 accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x,
                          accel_slice out)
 {
-    return unary_op("accel_scale", q, ACCEL_OP_SCALE, dtype, false, alpha, x, out);
+    return unary_op("accel_scale", q, ACCEL_OP_SCALE, dtype, alpha, x, out);
 }
 
 accel_status accel_copy(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out)
 {
-    return unary_op("accel_copy", q, ACCEL_OP_COPY, dtype, true, 0.0, x, out);
+    return unary_op("accel_copy", q, ACCEL_OP_COPY, dtype, 0.0, x, out);
 }
 
 accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x,
                          double beta, accel_slice y)
 {
-    return x_out_op("accel_axpby", q, ACCEL_OP_AXPBY, dtype, false, "y", alpha, beta, x, y);
+    return x_out_op("accel_axpby", q, ACCEL_OP_AXPBY, dtype, "y", alpha, beta, x, y);
 }
 
 accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_slice out)
@@ -430,11 +320,13 @@ accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_s
     static const char fn[] = "accel_fill";
     accel_op_desc d;
     desc_init(&d, fn, ACCEL_OP_FILL, dtype);
-    const accel_buffer *bufs[] = {out.buffer};
+    ACCEL__CALL(call);
+    accel_buffer *bufs[] = {out.buffer};
     static const char *const names[] = {"out"};
-    accel_status st = check_handles(fn, q, 1, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 1, bufs, names);
+    out.buffer = bufs[0];
     if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, false);
+        st = check_dtype(fn, dtype, ACCEL_OP_FILL);
     if (st == ACCEL_SUCCESS)
         st = check_range(fn, "out", dtype, out, &d.operands[0]);
     if (st != ACCEL_SUCCESS)
@@ -451,11 +343,14 @@ static accel_status reduce_op(const char *fn, accel_queue *q, accel_op_code op, 
 {
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    const accel_buffer *bufs[] = {x.buffer, out.buffer};
+    ACCEL__CALL(call);
+    accel_buffer *bufs[] = {x.buffer, out.buffer};
     static const char *const names[] = {"x", "out"};
-    accel_status st = check_handles(fn, q, 2, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
+    x.buffer = bufs[0];
+    out.buffer = bufs[1];
     if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, false);
+        st = check_dtype(fn, dtype, op);
     if (st == ACCEL_SUCCESS)
         st = check_range(fn, "x", dtype, x, &d.operands[0]);
     if (st == ACCEL_SUCCESS)
@@ -472,7 +367,7 @@ static accel_status reduce_op(const char *fn, accel_queue *q, accel_op_code op, 
     if (x.count == 0 && op != ACCEL_OP_SUM)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: x has 0 elements and %s has no identity (as NumPy)", fn,
-                           op_label(op));
+                           accel_op_name(op));
     d.num_operands = 2;
     return dispatch(q, &d, false);
 }
@@ -481,14 +376,15 @@ accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, a
                           accel_slice out)
 {
     static const char fn[] = "accel_reduce";
-    if (op != ACCEL_OP_SUM && op != ACCEL_OP_REDUCE_MAX && op != ACCEL_OP_REDUCE_MIN) {
-        accel_status st = check_queue(fn, q);
+    if (!op_of_kind(op, ACCEL_OP_KIND_REDUCTION, 2)) {
+        ACCEL__CALL(call);
+        accel_status st = check_queue(fn, &call, &q);
         if (st != ACCEL_SUCCESS)
             return st;
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: op %d is not ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or "
-                           "ACCEL_OP_REDUCE_MIN",
-                           fn, (int)op);
+                           "%s: op %d (%s) is not a one-input reduction (ACCEL_OP_SUM, "
+                           "ACCEL_OP_REDUCE_MAX, ACCEL_OP_REDUCE_MIN)",
+                           fn, (int)op, accel_op_name(op));
     }
     return reduce_op(fn, q, op, dtype, x, out);
 }
@@ -512,10 +408,11 @@ accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_s
                        accel_slice out)
 {
     static const char fn[] = "accel_dot";
+    ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, ACCEL_OP_DOT, dtype);
     static const char *const names[] = {"x", "y", "out"};
-    accel_status st = check_two_inputs(fn, q, dtype, names, x, y, out, &d);
+    accel_status st = check_two_inputs(fn, &call, &q, dtype, names, x, y, out, &d);
     if (st != ACCEL_SUCCESS)
         return st;
     if (out.count != 1)
@@ -537,11 +434,13 @@ static accel_status random_op(const char *fn, accel_queue *q, accel_op_code op, 
 {
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    const accel_buffer *bufs[] = {out.buffer};
+    ACCEL__CALL(call);
+    accel_buffer *bufs[] = {out.buffer};
     static const char *const names[] = {"out"};
-    accel_status st = check_handles(fn, q, 1, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 1, bufs, names);
+    out.buffer = bufs[0];
     if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, false);
+        st = check_dtype(fn, dtype, op);
     if (st == ACCEL_SUCCESS)
         st = check_range(fn, "out", dtype, out, &d.operands[0]);
     if (st != ACCEL_SUCCESS)
@@ -663,22 +562,23 @@ static bool gemm_overlap(const gemm_matrix *x, const gemm_matrix *y)
 
 static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_desc *g)
 {
+    ACCEL__CALL(call);
     if (!g) {
-        accel_status st = check_queue(fn, q);
+        accel_status st = check_queue(fn, &call, &q);
         if (st != ACCEL_SUCCESS)
             return st;
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: d is NULL", fn);
     }
-    const accel_buffer *bufs[] = {g->a, g->b, g->c};
+    accel_buffer *bufs[] = {g->a, g->b, g->c};
     static const char *const names[] = {"A", "B", "C"};
-    accel_status st = check_handles(fn, q, 3, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 3, bufs, names);
     if (st != ACCEL_SUCCESS)
         return st;
     if (g->struct_size < sizeof *g)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: d->struct_size is %u, expected %zu (call accel_gemm_desc_init)", fn,
                            g->struct_size, sizeof *g);
-    st = check_dtype(fn, g->dtype, true);
+    st = check_dtype(fn, g->dtype, ACCEL_OP_GEMM);
     if (st != ACCEL_SUCCESS)
         return st;
     if ((unsigned)g->trans_a > 1 || (unsigned)g->trans_b > 1)
@@ -693,11 +593,11 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
                            "%s: m=%zu, n=%zu, k=%zu: a matrix's element count overflows", fn, m, n,
                            k);
     size_t batch = g->batch_count;
-    gemm_matrix A = {"A",         "lda",       g->a, g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
+    gemm_matrix A = {"A",         "lda",       bufs[0], g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
                      g->a_offset, g->stride_a, 0};
-    gemm_matrix B = {"B",         "ldb",       g->b, g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
+    gemm_matrix B = {"B",         "ldb",       bufs[1], g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
                      g->b_offset, g->stride_b, 0};
-    gemm_matrix C = {"C", "ldc", g->c, m, n, g->ldc, g->c_offset, g->stride_c, 0};
+    gemm_matrix C = {"C", "ldc", bufs[2], m, n, g->ldc, g->c_offset, g->stride_c, 0};
     st = gemm_check_matrix(fn, g->dtype, batch, &A);
     if (st == ACCEL_SUCCESS)
         st = gemm_check_matrix(fn, g->dtype, batch, &B);
@@ -721,9 +621,9 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
     accel_op_desc d;
     desc_init(&d, fn, ACCEL_OP_GEMM, g->dtype);
     d.num_operands = 3;
-    d.operands[0] = (accel_op_operand){g->a->be, A.offset, A.span};
-    d.operands[1] = (accel_op_operand){g->b->be, B.offset, B.span};
-    d.operands[2] = (accel_op_operand){g->c->be, C.offset, C.span};
+    d.operands[0] = (accel_op_operand){bufs[0]->be, A.offset, A.span};
+    d.operands[1] = (accel_op_operand){bufs[1]->be, B.offset, B.span};
+    d.operands[2] = (accel_op_operand){bufs[2]->be, C.offset, C.span};
     d.scalars[0] = g->alpha;
     d.scalars[1] = g->beta;
     d.trans_a = (uint32_t)g->trans_a;
@@ -776,11 +676,14 @@ accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, 
                                 size_t out_offset, size_t ldo)
 {
     static const char fn[] = "accel_transpose_2d";
-    const accel_buffer *bufs[] = {x, out};
+    ACCEL__CALL(call);
+    accel_buffer *bufs[] = {x, out};
     static const char *const names[] = {"x", "out"};
-    accel_status st = check_handles(fn, q, 2, bufs, names);
+    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
+    x = bufs[0];
+    out = bufs[1];
     if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, true);
+        st = check_dtype(fn, dtype, ACCEL_OP_TRANSPOSE);
     if (st != ACCEL_SUCCESS)
         return st;
     /* The stored extents are GEMM's single-matrix ones: out is cols x rows. */

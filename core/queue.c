@@ -12,158 +12,44 @@
  * Earlier work on the other device must be ordered by an event (accel.h).
  * An error inside a host function is reported by the next accel_queue_finish
  * of q (the plugin cannot make it sticky for us); later work on q still runs.
+ * The host functions are the host-work engine's (xop.c); the staged side is
+ * staging.c's.
  *
  * Cross-backend waits (event.c) are host functions that poll the event's
  * backend with event_query. event_synchronize would also wait, but it returns
  * and clears the recording queue's sticky error, which belongs to whoever
  * synchronizes that queue. accel_buffer_release waits the same way, on an
  * event recorded at the end of every live queue (accel__queues_mark_and_wait). */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
 
-/* ------------------------------------------------------------------ xops */
+/* ------------------------------------------------------- staged copies */
 
-accel__xop *accel__xop_new(accel__xop_kind kind, const char *fn)
-{
-    accel__xop *x = calloc(1, sizeof *x);
-    if (!x)
-        return NULL;
-    x->kind = kind;
-    x->fn = fn;
-    atomic_init(&x->done, 0);
-    x->status = ACCEL_SUCCESS;
-    return x;
-}
+/* The other device's side of a cross-backend copy, in a host function on q:
+ * one blocking transfer on that device's staging queue. */
+typedef struct staged_copy {
+    accel_device *other;
+    bool to_device; /* host -> buffer of other, else buffer of other -> host */
+    accel_be_buffer *buf;
+    size_t offset;
+    void *host;
+    size_t bytes;
+} staged_copy;
 
-void accel__xop_free(accel__xop *x)
+static void staged_copy_run(accel__xop *x)
 {
-    if (!x)
-        return;
-    if (x->ev)
-        accel__event_unref(x->ev);
-    if (x->release)
-        x->release(x);
-    free(x->bounce);
-    free(x);
-}
-
-void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev)
-{
-    long sleep_ns = 2000;
-    for (unsigned spin = 0;; spin++) {
-        int done = 0;
-        int32_t rc = vt->event_query(ctx, ev, &done);
-        if (rc != ACCEL_SUCCESS || done)
-            return; /* a failure belongs to the recording queue, not to us */
-        if (spin < 64) {
-            sched_yield();
-            continue;
-        }
-        struct timespec ts = {0, sleep_ns};
-        nanosleep(&ts, NULL);
-        if (sleep_ns < 500000)
-            sleep_ns *= 2;
-    }
-}
-
-static void xop_wait(accel__xop *x)
-{
-    accel_event *ev = x->ev;
-    accel__be_event_wait(ev->dev->be->vt, ev->dev->be->ctx, ev->be);
-}
-
-static void xop_transfer(accel__xop *x)
-{
-    accel_device *dev = x->other;
-    const accel_backend *vt = dev->be->vt;
-    pthread_mutex_lock(&dev->staging_lock);
-    accel__clear_error();
-    int32_t rc;
-    if (x->kind == ACCEL__XOP_WRITE)
-        rc = vt->queue_write(dev->be->ctx, dev->staging, x->be_buf, x->offset, x->host, x->bytes);
-    else
-        rc = vt->queue_read(dev->be->ctx, dev->staging, x->be_buf, x->offset, x->host, x->bytes);
-    if (rc == ACCEL_SUCCESS)
-        rc = vt->queue_finish(dev->be->ctx, dev->staging);
-    if (rc != ACCEL_SUCCESS) {
-        x->status = (accel_status)rc;
+    staged_copy *c = x->payload;
+    accel_status st =
+        accel__staging_transfer(c->other, c->to_device, c->buf, c->offset, c->host, c->bytes);
+    if (st != ACCEL_SUCCESS) {
+        x->status = st;
         snprintf(x->message, sizeof x->message, "%s: staged %s of %zu bytes on %s failed: %s",
-                 x->fn, x->kind == ACCEL__XOP_WRITE ? "write" : "read", x->bytes, dev->name,
-                 *accel_last_error() ? accel_last_error() : accel_status_string(x->status));
+                 x->fn, c->to_device ? "write" : "read", c->bytes, c->other->name,
+                 *accel_last_error() ? accel_last_error() : accel_status_string(st));
     }
-    pthread_mutex_unlock(&dev->staging_lock);
-}
-
-static void xop_run(void *user)
-{
-    accel__xop *x = user;
-    if (x->kind == ACCEL__XOP_WAIT)
-        xop_wait(x);
-    else if (x->kind == ACCEL__XOP_CALL)
-        x->run(x);
-    else
-        xop_transfer(x);
-    atomic_store(&x->done, 1);
-}
-
-/* Free finished xops that hold nothing the queue still needs and carry no
- * error (errors wait for the next finish). */
-static void reap_done_locked(accel_queue *q)
-{
-    accel__xop **link = &q->xops;
-    while (*link) {
-        accel__xop *x = *link;
-        if (atomic_load(&x->done) && x->status == ACCEL_SUCCESS && !x->bounce && !x->keep &&
-            !x->finish) {
-            *link = x->next;
-            accel__xop_free(x);
-        } else {
-            link = &x->next;
-        }
-    }
-}
-
-/* After the queue has drained: free every xop (skipped ones included) and
- * return the first error one of them met. */
-static accel_status collect_xops_locked(accel_queue *q, char *msg, size_t cap)
-{
-    accel_status st = ACCEL_SUCCESS;
-    /* Deferred work (verify.c) runs now that the queue has drained. */
-    for (accel__xop *x = q->xops; x; x = x->next) {
-        if (x->finish && atomic_load(&x->done))
-            x->finish(x);
-    }
-    /* The list is newest first; the oldest error is the one to report. */
-    for (accel__xop *x = q->xops; x; x = x->next) {
-        if (atomic_load(&x->done) && x->status != ACCEL_SUCCESS) {
-            st = x->status;
-            snprintf(msg, cap, "%s", x->message);
-        }
-    }
-    while (q->xops) {
-        accel__xop *x = q->xops;
-        q->xops = x->next;
-        accel__xop_free(x);
-    }
-    return st;
-}
-
-accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *x)
-{
-    reap_done_locked(q);
-    accel__clear_error();
-    int32_t rc = q->dev->be->vt->queue_host_fn(q->dev->be->ctx, q->be, xop_run, x);
-    if (rc != ACCEL_SUCCESS)
-        return accel__fail_relay((accel_status)rc, "%s: enqueueing a host function on %s", x->fn,
-                                 q->dev->name);
-    x->next = q->xops;
-    q->xops = x;
-    return ACCEL_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- queues */
@@ -173,7 +59,8 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     static const char fn[] = "accel_queue_create";
     if (out_queue)
         *out_queue = NULL;
-    accel_status st = accel__handle_check(dev, ACCEL__T_DEVICE, fn, "dev");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_queue)
@@ -189,7 +76,7 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     }
     q->dev = dev;
     pthread_mutex_init(&q->lock, NULL);
-    if (accel__handle_add(q, ACCEL__T_QUEUE, NULL) != ACCEL_SUCCESS) {
+    if (accel__handle_new(ACCEL__T_QUEUE, q, dev->rt->gate, &q->handle) != ACCEL_SUCCESS) {
         dev->be->vt->queue_destroy(dev->be->ctx, q->be);
         pthread_mutex_destroy(&q->lock);
         free(q);
@@ -199,13 +86,13 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_PUSH(rt->queues, q);
     pthread_mutex_unlock(&rt->lock);
-    *out_queue = q;
+    *out_queue = q->handle;
     return ACCEL_SUCCESS;
 }
 
 void accel__queue_destroy(accel_queue *q)
 {
-    accel__handle_remove(q);
+    accel__handle_free(q->handle);
     const accel_backend *vt = q->dev->be->vt;
     pthread_mutex_lock(&q->lock);
     /* Drain first so that an error nobody asked for is at least logged. */
@@ -217,7 +104,7 @@ void accel__queue_destroy(accel_queue *q)
                    *accel_last_error() ? accel_last_error() : accel_status_string(rc));
     vt->queue_destroy(q->dev->be->ctx, q->be);
     char msg[512];
-    if (collect_xops_locked(q, msg, sizeof msg) != ACCEL_SUCCESS)
+    if (accel__xops_collect_locked(q, msg, sizeof msg) != ACCEL_SUCCESS)
         accel__log(ACCEL_LOG_WARN, "a queue of %s was released with an unreported error: %s",
                    q->dev->name, msg);
     pthread_mutex_unlock(&q->lock);
@@ -229,7 +116,8 @@ void accel_queue_release(accel_queue *q)
 {
     if (!q)
         return;
-    if (accel__handle_check(q, ACCEL__T_QUEUE, "accel_queue_release", "q") != ACCEL_SUCCESS) {
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_queue_release", q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
@@ -314,9 +202,10 @@ accel_status accel__queues_mark_and_wait(accel_runtime *rt, const char *fn)
 
 accel_device *accel_queue_device(const accel_queue *q)
 {
-    if (accel__handle_check(q, ACCEL__T_QUEUE, "accel_queue_device", "q") != ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_queue_device", q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS)
         return NULL;
-    return q->dev;
+    return q->dev->handle;
 }
 
 static accel_status finish_named(accel_queue *q, const char *fn)
@@ -327,7 +216,7 @@ static accel_status finish_named(accel_queue *q, const char *fn)
     int32_t rc = q->dev->be->vt->queue_finish(q->dev->be->ctx, q->be);
     accel_status xst = ACCEL_SUCCESS;
     if (q->xops)
-        xst = collect_xops_locked(q, msg, sizeof msg);
+        xst = accel__xops_collect_locked(q, msg, sizeof msg);
     pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s", fn);
@@ -339,7 +228,8 @@ static accel_status finish_named(accel_queue *q, const char *fn)
 accel_status accel_queue_finish(accel_queue *q)
 {
     static const char fn[] = "accel_queue_finish";
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q);
     if (st != ACCEL_SUCCESS)
         return st;
     return finish_named(q, fn);
@@ -364,16 +254,17 @@ static accel_status check_byte_range(const char *fn, const char *arg, const acce
 }
 
 /* Handles, device, host pointer and range of a write (to_device) or read. */
-static accel_status check_transfer(const char *fn, accel_queue *q, accel_buffer *buf,
-                                   const char *buf_arg, size_t offset, const void *host,
-                                   const char *host_arg, size_t bytes)
+static accel_status check_transfer(const char *fn, accel__call *call, accel_queue **qp,
+                                   accel_buffer **bufp, const char *buf_arg, size_t offset,
+                                   const void *host, const char *host_arg, size_t bytes)
 {
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
+    const accel__arg args[] = {{*qp, ACCEL__T_QUEUE, "q", qp, NULL},
+                               {*bufp, ACCEL__T_BUFFER, buf_arg, bufp, NULL}};
+    accel_status st = accel__call_enter(call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
-    st = accel__handle_check(buf, ACCEL__T_BUFFER, fn, buf_arg);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    accel_queue *q = *qp;
+    accel_buffer *buf = *bufp;
     if (buf->dev != q->dev)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s is on %s but q is on %s", fn,
                            buf_arg, buf->dev->name, q->dev->name);
@@ -386,63 +277,76 @@ static accel_status check_transfer(const char *fn, accel_queue *q, accel_buffer 
     return st;
 }
 
+/* The trace's span name of a transfer (the name of the plain call, also for
+ * the blocking variants). */
+static const char *fn_trace_name(bool to_device)
+{
+    return to_device ? "accel_queue_write" : "accel_queue_read";
+}
+
 /* A host <-> buffer transfer: to_device writes src_host into buf, else
  * reads buf into dst_host (the other host pointer is unused). Validation,
  * the trace hook and the error relay are shared. */
-static accel_status do_transfer(const char *fn, accel_queue *q, bool to_device, accel_buffer *buf,
-                                size_t offset, const void *src_host, void *dst_host, size_t bytes)
+static accel_status do_transfer(const char *fn, accel__call *call, accel_queue **qp, bool to_device,
+                                accel_buffer *buf, size_t offset, const void *src_host,
+                                void *dst_host, size_t bytes)
 {
-    accel_status st = to_device
-                          ? check_transfer(fn, q, buf, "dst", offset, src_host, "src", bytes)
-                          : check_transfer(fn, q, buf, "src", offset, dst_host, "dst", bytes);
+    accel_status st =
+        to_device ? check_transfer(fn, call, qp, &buf, "dst", offset, src_host, "src", bytes)
+                  : check_transfer(fn, call, qp, &buf, "src", offset, dst_host, "dst", bytes);
+    accel_queue *q = *qp;
     if (st != ACCEL_SUCCESS || bytes == 0)
         return st;
     const accel_backend *vt = q->dev->be->vt;
     void *ctx = q->dev->be->ctx;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
-    int32_t rc;
-    if (to_device)
-        rc = ACCEL__TRACING() ? accel__trace_write_locked(q, buf, offset, src_host, bytes)
-                              : vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes);
-    else
-        rc = ACCEL__TRACING() ? accel__trace_read_locked(q, buf, offset, dst_host, bytes)
-                              : vt->queue_read(ctx, q->be, buf->be, offset, dst_host, bytes);
+    size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn_trace_name(to_device), "transfer",
+                                                              0, bytes, 0, bytes)
+                                   : ACCEL__NO_SPAN;
+    accel__clear_error();
+    int32_t rc = to_device ? vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes)
+                           : vt->queue_read(ctx, q->be, buf->be, offset, dst_host, bytes);
+    if (span != ACCEL__NO_SPAN)
+        accel__trace_end_locked(q, span, rc);
     pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s", fn);
     return ACCEL_SUCCESS;
 }
 
-static accel_status do_write(const char *fn, accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                             const void *src, size_t bytes)
+static accel_status do_write(const char *fn, accel__call *call, accel_queue **qp,
+                             accel_buffer *dst, size_t dst_offset, const void *src, size_t bytes)
 {
-    return do_transfer(fn, q, true, dst, dst_offset, src, NULL, bytes);
+    return do_transfer(fn, call, qp, true, dst, dst_offset, src, NULL, bytes);
 }
 
-static accel_status do_read(const char *fn, accel_queue *q, accel_buffer *src, size_t src_offset,
-                            void *dst, size_t bytes)
+static accel_status do_read(const char *fn, accel__call *call, accel_queue **qp,
+                            accel_buffer *src, size_t src_offset, void *dst, size_t bytes)
 {
-    return do_transfer(fn, q, false, src, src_offset, NULL, dst, bytes);
+    return do_transfer(fn, call, qp, false, src, src_offset, NULL, dst, bytes);
 }
 
 accel_status accel_queue_write(accel_queue *q, accel_buffer *dst, size_t dst_offset,
                                const void *src, size_t bytes)
 {
-    return do_write("accel_queue_write", q, dst, dst_offset, src, bytes);
+    ACCEL__CALL(call);
+    return do_write("accel_queue_write", &call, &q, dst, dst_offset, src, bytes);
 }
 
 accel_status accel_queue_read(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
                               size_t bytes)
 {
-    return do_read("accel_queue_read", q, src, src_offset, dst, bytes);
+    ACCEL__CALL(call);
+    return do_read("accel_queue_read", &call, &q, src, src_offset, dst, bytes);
 }
 
 accel_status accel_queue_write_blocking(accel_queue *q, accel_buffer *dst, size_t dst_offset,
                                         const void *src, size_t bytes)
 {
     static const char fn[] = "accel_queue_write_blocking";
-    accel_status st = do_write(fn, q, dst, dst_offset, src, bytes);
+    ACCEL__CALL(call);
+    accel_status st = do_write(fn, &call, &q, dst, dst_offset, src, bytes);
     if (st != ACCEL_SUCCESS)
         return st;
     return finish_named(q, fn);
@@ -452,7 +356,8 @@ accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t
                                        void *dst, size_t bytes)
 {
     static const char fn[] = "accel_queue_read_blocking";
-    accel_status st = do_read(fn, q, src, src_offset, dst, bytes);
+    ACCEL__CALL(call);
+    accel_status st = do_read(fn, &call, &q, src, src_offset, dst, bytes);
     if (st != ACCEL_SUCCESS)
         return st;
     return finish_named(q, fn);
@@ -486,21 +391,24 @@ static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buff
     accel_status st = accel__staging_ensure(other, fn);
     if (st != ACCEL_SUCCESS)
         return st;
-    accel__xop *x = accel__xop_new(q_on_src ? ACCEL__XOP_WRITE : ACCEL__XOP_READ, fn);
+    accel__xop *x = accel__xop_new(fn, sizeof(staged_copy));
     if (!x)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    x->other = other;
-    x->bytes = bytes;
+    x->run = staged_copy_run;
+    staged_copy *c = x->payload;
+    c->other = other;
+    c->to_device = q_on_src;
+    c->bytes = bytes;
     if (q_on_src) {
-        x->be_buf = dst->be;
-        x->offset = dst_offset;
-        x->host = src_host;
+        c->buf = dst->be;
+        c->offset = dst_offset;
+        c->host = src_host;
     } else {
-        x->be_buf = src->be;
-        x->offset = src_offset;
-        x->host = dst_host;
+        c->buf = src->be;
+        c->offset = src_offset;
+        c->host = dst_host;
     }
-    bool bounce = x->host == NULL;
+    bool bounce = c->host == NULL;
     if (bounce) {
         x->bounce = malloc(bytes);
         if (!x->bounce) {
@@ -508,7 +416,7 @@ static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buff
             return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY,
                                "%s: out of host memory for a %zu-byte staging buffer", fn, bytes);
         }
-        x->host = x->bounce;
+        c->host = x->bounce;
     }
     if (bounce && q_on_src) {
         /* q's own side first: src -> bounce, then the host function writes on. */
@@ -543,11 +451,13 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
                               accel_buffer *dst, size_t dst_offset, size_t bytes)
 {
     static const char fn[] = "accel_queue_copy";
-    accel_status st = accel__handle_check(q, ACCEL__T_QUEUE, fn, "q");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(src, ACCEL__T_BUFFER, fn, "src");
-    if (st == ACCEL_SUCCESS)
-        st = accel__handle_check(dst, ACCEL__T_BUFFER, fn, "dst");
+    ACCEL__CALL(call);
+    /* All three of one runtime: a buffer of another runtime could be freed
+     * by its own runtime's close while the copy is queued here. */
+    const accel__arg args[] = {{q, ACCEL__T_QUEUE, "q", &q, NULL},
+                               {src, ACCEL__T_BUFFER, "src", &src, NULL},
+                               {dst, ACCEL__T_BUFFER, "dst", &dst, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 3, args);
     if (st != ACCEL_SUCCESS)
         return st;
     if (q->dev != src->dev && q->dev != dst->dev)
@@ -573,12 +483,14 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
     accel__buffer_mark_enqueued(dst);
     pthread_mutex_lock(&q->lock);
     if (src->dev->be == dst->dev->be) {
+        size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn, "transfer", 0,
+                                                                  2 * (uint64_t)bytes, 0, bytes)
+                                       : ACCEL__NO_SPAN;
         accel__clear_error();
-        int32_t rc =
-            ACCEL__TRACING()
-                ? accel__trace_copy_locked(q, src, src_offset, dst, dst_offset, bytes)
-                : q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset, dst->be,
-                                             dst_offset, bytes);
+        int32_t rc = q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset,
+                                                dst->be, dst_offset, bytes);
+        if (span != ACCEL__NO_SPAN)
+            accel__trace_end_locked(q, span, rc);
         st = rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
     } else {
         st = cross_copy_locked(fn, q, src, src_offset, dst, dst_offset, bytes);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "accel/verify.h"
-#include "internal.h"
+#include "hooks.h"
 
 static accel__report_cell *cell(accel_runtime *rt, const accel_device *dev, uint32_t op)
 {
@@ -43,7 +43,8 @@ void accel__report_fallback(accel_runtime *rt, const accel_device *dev, uint32_t
 
 accel_status accel_report_enable(accel_runtime *rt, bool on)
 {
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, "accel_report_enable", "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, "accel_report_enable", rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     rt->policy->report = on;
@@ -82,7 +83,8 @@ accel_status accel_report(const accel_runtime *rt, accel_report_row *rows, size_
                           size_t *out_count)
 {
     static const char fn[] = "accel_report";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_count || (cap && !rows))
@@ -144,7 +146,8 @@ static accel_status format_report(const accel_runtime *rt, char *buf, size_t cap
 
 accel_status accel_report_format(const accel_runtime *rt, char *buf, size_t cap, size_t *out_len)
 {
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, "accel_report_format", "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, "accel_report_format", rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     return format_report(rt, buf, cap, out_len);

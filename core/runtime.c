@@ -3,7 +3,7 @@
  * (drain queues, release every object still alive, shut backends down and
  * unload them in reverse load order).
  *
- * Candidate order: $ACCEL_BACKEND (if set), then [runtime] order, then the
+ * Candidate order: ACCEL_BACKEND (if set), then [runtime] order, then the
  * other [backend.*] sections in file order. All of them are loaded; order is
  * a priority (the default device is device 0 of the first that loaded), not
  * a filter. */
@@ -39,6 +39,7 @@ static bool add_candidate(accel_runtime *rt, const accel__section *sec, bool in_
     be->path = dup_str(sec->path);
     be->section = sec;
     be->in_order = in_order;
+    be->allow_insecure = rt->cfg->allow_insecure;
     be->log_slot = -1;
     be->status = ACCEL_ERROR_PLUGIN_LOAD;
     if (!be->name || !be->path) {
@@ -63,6 +64,7 @@ static void runtime_free(accel_runtime *rt)
     accel__config_free(rt->cfg);
     pthread_rwlock_destroy(&rt->queue_life);
     pthread_mutex_destroy(&rt->lock);
+    accel__gate_retire(rt->gate);
     free(rt);
 }
 
@@ -86,27 +88,17 @@ accel_status accel_runtime_open(const char *config_path, accel_runtime **out_run
     pthread_mutex_init(&rt->lock, NULL);
     pthread_rwlock_init(&rt->queue_life, NULL);
     rt->cfg = cfg;
+    rt->gate = accel__gate_new();
     rt->backends = calloc(cfg->section_count ? cfg->section_count : 1, sizeof *rt->backends);
-    if (!rt->backends) {
+    if (!rt->backends || !rt->gate) {
         runtime_free(rt);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
 
-    const char *forced = getenv("ACCEL_BACKEND");
-    if (forced && !*forced)
-        forced = NULL;
-    if (forced) {
-        const accel__section *sec = accel__config_section(cfg, forced);
-        if (!sec) {
-            st = accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
-                             "%s: ACCEL_BACKEND=%s but %s has no [backend.%s] section", fn, forced,
-                             cfg->path, forced);
-            runtime_free(rt);
-            return st;
-        }
-        if (!add_candidate(rt, sec, true))
-            goto oom;
-    }
+    /* ACCEL_BACKEND names a section (checked by config.c). */
+    const char *forced = cfg->backend_first;
+    if (forced && !add_candidate(rt, accel__config_section(cfg, forced), true))
+        goto oom;
     for (size_t i = 0; i < cfg->order_count; i++) {
         if (has_candidate(rt, cfg->order[i]))
             continue;
@@ -165,19 +157,19 @@ accel_status accel_runtime_open(const char *config_path, accel_runtime **out_run
         runtime_free(rt);
         return st;
     }
-    if (accel__handle_add(rt, ACCEL__T_RUNTIME, NULL) != ACCEL_SUCCESS) {
+    if (accel__handle_new(ACCEL__T_RUNTIME, rt, rt->gate, &rt->handle) != ACCEL_SUCCESS) {
         runtime_free(rt);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
     /* verify, fallback and report keys (verify.c); needs the live handle. */
     st = accel__policy_open(rt, fn);
     if (st != ACCEL_SUCCESS) {
-        accel__handle_remove(rt);
+        accel__handle_free(rt->handle);
         runtime_free(rt);
         return st;
     }
     accel__trace_open(rt);
-    *out_runtime = rt;
+    *out_runtime = rt->handle;
     return ACCEL_SUCCESS;
 
 oom:
@@ -189,13 +181,37 @@ void accel_runtime_close(accel_runtime *rt)
 {
     if (!rt)
         return;
-    if (accel__handle_check(rt, ACCEL__T_RUNTIME, "accel_runtime_close", "rt") != ACCEL_SUCCESS) {
-        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+    static const char fn[] = "accel_runtime_close";
+    ACCEL__CALL(call);
+    if (accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt) != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "%s; nothing was closed", accel_last_error());
         return;
     }
-    accel__handle_remove(rt);
+    if (atomic_exchange(&rt->gate->closing, true)) {
+        accel__log(ACCEL_LOG_WARN, "%s: runtime #%llu is already being closed by another thread",
+                   fn, (unsigned long long)rt->gate->serial);
+        return;
+    }
+    /* As libuv refuses to close a loop with active handles, calls racing
+     * with close must not touch freed memory: every handle of the runtime
+     * dies now (a call that starts from here on gets
+     * ACCEL_ERROR_INVALID_HANDLE), then close waits until the calls already
+     * in flight have returned. */
+    pthread_mutex_lock(&rt->lock);
+    accel__handle_free(rt->handle);
+    for (uint32_t i = 0; i < rt->device_count; i++)
+        accel__handle_free(rt->devices[i].handle);
+    for (accel_queue *q = rt->queues; q; q = q->next)
+        accel__handle_free(q->handle);
+    for (accel_buffer *b = rt->buffers; b; b = b->next)
+        accel__handle_free(b->handle);
+    for (accel_event *ev = rt->events; ev; ev = ev->next)
+        accel__handle_free(ev->handle);
+    pthread_mutex_unlock(&rt->lock);
+    accel__call_leave(&call);
+    accel__gate_close_wait(rt->gate);
 
-    /* No lock: using a runtime while closing it is the caller's bug, and
+    /* No lock from here: no other call can reach the runtime, and
      * destroying a queue may drop the last reference of an event, which
      * takes the lock itself. Queues first: destroying one waits for its work, which may still use
      * buffers and events. Then events (pending cross-backend waits held
@@ -218,6 +234,7 @@ void accel_runtime_close(accel_runtime *rt)
         ACCEL__LIST_REMOVE(rt->buffers, buf);
         accel__buffer_destroy(buf);
     }
+    accel__host_regs_free(rt);
     while (rt->host_blocks) {
         accel__host_block *hb = rt->host_blocks;
         ACCEL__LIST_REMOVE(rt->host_blocks, hb);
@@ -228,16 +245,16 @@ void accel_runtime_close(accel_runtime *rt)
 
 const char *accel_runtime_config_path(const accel_runtime *rt)
 {
-    if (accel__handle_check(rt, ACCEL__T_RUNTIME, "accel_runtime_config_path", "rt") !=
-        ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_runtime_config_path", rt, ACCEL__T_RUNTIME, "rt", &rt) != ACCEL_SUCCESS)
         return "";
     return rt->cfg->path;
 }
 
 uint32_t accel_runtime_backend_count(const accel_runtime *rt)
 {
-    if (accel__handle_check(rt, ACCEL__T_RUNTIME, "accel_runtime_backend_count", "rt") !=
-        ACCEL_SUCCESS)
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_runtime_backend_count", rt, ACCEL__T_RUNTIME, "rt", &rt) != ACCEL_SUCCESS)
         return 0;
     return rt->backend_count;
 }
@@ -246,7 +263,8 @@ accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
                                         accel_backend_info *out_info)
 {
     static const char fn[] = "accel_runtime_backend_info";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_info)

@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "internal.h"
 
@@ -182,9 +181,7 @@ done:
 
 void accel__selftest_all(accel_runtime *rt)
 {
-    const char *v = accel__config_runtime_get(rt->cfg, "selftest");
-    if (v && (strcasecmp(v, "false") == 0 || strcasecmp(v, "off") == 0 ||
-              strcasecmp(v, "no") == 0 || strcmp(v, "0") == 0))
+    if (!rt->cfg->selftest)
         return;
     for (uint32_t i = 0; i < rt->backend_count; i++) {
         accel__backend *be = &rt->backends[i];

@@ -109,14 +109,11 @@ static const char *const level_names[] = {"debug", "info", "warn", "error", "off
 static int level_from_env(void)
 {
     const char *env = getenv("ACCEL_LOG");
+    int level;
     if (!env || !*env)
         return ACCEL_LOG_WARN;
-    for (int i = 0; i <= ACCEL_LOG_OFF; i++) {
-        if (strcasecmp(env, level_names[i]) == 0)
-            return i;
-    }
-    if (strcasecmp(env, "warning") == 0)
-        return ACCEL_LOG_WARN;
+    if (accel__parse_log_level(env, &level))
+        return level;
     fprintf(stderr,
             "accel warn: ACCEL_LOG=%s is not one of debug, info, warn, error, off; "
             "using warn\n",

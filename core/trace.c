@@ -13,8 +13,11 @@
  *   host time of the enqueue.
  * - Events come from a per-device pool; spans are resolved (and their events
  *   recycled) when many are pending and at close, when every queue has drained.
- * When no runtime traces, the op path pays one relaxed load and branch
- * (ACCEL__TRACING in internal.h). Cross-backend copies are not traced. */
+ * The op path (submit.c) and the transfers (queue.c) make the plugin call
+ * themselves between accel__trace_begin_locked and accel__trace_end_locked;
+ * this file only records events around it. When no runtime traces, they pay
+ * one relaxed load and branch (ACCEL__TRACING in internal.h). Cross-backend
+ * copies are not traced. */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -73,8 +76,8 @@ static double host_us(void)
 
 void accel__trace_open(accel_runtime *rt)
 {
-    const char *path = getenv("ACCEL_TRACE");
-    if (!path || !*path)
+    const char *path = rt->cfg->trace_path; /* ACCEL_TRACE */
+    if (!path)
         return;
     accel__trace *t = calloc(1, sizeof *t);
     char *p = t ? malloc(strlen(path) + 1) : NULL;
@@ -216,7 +219,7 @@ static void resolve_done(accel__trace *t, accel_runtime *rt, bool all)
     }
 }
 
-#define NO_SPAN SIZE_MAX
+#define NO_SPAN ACCEL__NO_SPAN
 
 /* Start a span: e0 recorded on q, the slot reserved (other queues may add
  * spans, and move the array, before this one ends). Returns its index, or
@@ -284,133 +287,32 @@ static void span_end(accel__trace *t, accel_queue *q, size_t i, int32_t rc)
     }
 }
 
-/* Bytes read plus written, and floating-point operations, of one op. */
-static void op_cost(const accel_op_desc *d, uint64_t *bytes, uint64_t *flops, uint64_t *n)
+size_t accel__trace_begin_locked(accel_queue *q, const char *name, const char *cat,
+                                 uint32_t dtype, uint64_t bytes, uint64_t flops, uint64_t n)
 {
-    uint64_t es = accel_dtype_size((accel_dtype)d->dtype);
-    uint64_t c = d->operands[0].count;
-    uint64_t rd = 0, wr = 0, fl = 0;
-    switch ((accel_op_code)d->op) {
-    case ACCEL_OP_FILL:
-    case ACCEL_OP_RANDOM_UNIFORM:
-    case ACCEL_OP_RANDOM_NORMAL:
-        wr = c;
-        break;
-    case ACCEL_OP_COPY:
-        rd = wr = c;
-        break;
-    case ACCEL_OP_ADD:
-    case ACCEL_OP_SUB:
-    case ACCEL_OP_MUL:
-    case ACCEL_OP_DIV:
-    case ACCEL_OP_MAX:
-    case ACCEL_OP_MIN:
-        rd = 2 * c, wr = c, fl = c;
-        break;
-    case ACCEL_OP_AXPBY:
-        rd = 2 * c, wr = c, fl = 3 * c;
-        break;
-    case ACCEL_OP_SUM:
-    case ACCEL_OP_REDUCE_MAX:
-    case ACCEL_OP_REDUCE_MIN:
-        rd = c, wr = 1, fl = c;
-        break;
-    case ACCEL_OP_DOT:
-        rd = 2 * c, wr = 1, fl = 2 * c;
-        break;
-    case ACCEL_OP_GEMM: {
-        uint64_t b = d->batch_count ? d->batch_count : 1;
-        uint64_t m = d->m, nn = d->n, k = d->k;
-        rd = b * (m * k + k * nn + (d->scalars[1] != 0.0 ? m * nn : 0));
-        wr = b * m * nn;
-        fl = 2 * b * m * nn * k;
-        c = b * m * nn;
-        break;
-    }
-    default: /* unary elementwise, scale */
-        rd = wr = c, fl = c;
-        break;
-    }
-    *bytes = (rd + wr) * es;
-    *flops = fl;
-    *n = c;
-}
-
-int32_t accel__trace_op_locked(accel_queue *q, const accel_op_desc *d)
-{
-    accel_device *dev = q->dev;
-    accel__trace *t = dev->rt->trace;
-    size_t s = NO_SPAN;
-    if (t) {
-        pthread_mutex_lock(&t->lock);
-        s = span_begin(t, q, d->name, "op");
-        if (s != NO_SPAN) {
-            op_cost(d, &t->spans[s].bytes, &t->spans[s].flops, &t->spans[s].n);
-            t->spans[s].dtype = d->dtype;
-        }
-        pthread_mutex_unlock(&t->lock);
-    }
-    accel__clear_error();
-    int32_t rc = dev->be->vt->op_execute(dev->be->ctx, q->be, d);
+    accel__trace *t = q->dev->rt->trace;
+    if (!t)
+        return ACCEL__NO_SPAN;
+    pthread_mutex_lock(&t->lock);
+    size_t s = span_begin(t, q, name, cat);
     if (s != NO_SPAN) {
-        pthread_mutex_lock(&t->lock);
-        span_end(t, q, s, rc);
-        pthread_mutex_unlock(&t->lock);
+        t->spans[s].bytes = bytes;
+        t->spans[s].flops = flops;
+        t->spans[s].n = n;
+        t->spans[s].dtype = dtype;
     }
-    return rc;
+    pthread_mutex_unlock(&t->lock);
+    return s;
 }
 
-/* kind: 0 write, 1 read, 2 copy. */
-static int32_t trace_transfer(accel_queue *q, int kind, accel_buffer *buf, size_t off,
-                              accel_buffer *dst, size_t dst_off, void *host, size_t bytes)
+void accel__trace_end_locked(accel_queue *q, size_t s, int32_t rc)
 {
-    static const char *const names[] = {"accel_queue_write", "accel_queue_read",
-                                        "accel_queue_copy"};
-    accel_device *dev = q->dev;
-    accel__trace *t = dev->rt->trace;
-    size_t s = NO_SPAN;
-    if (t) {
-        pthread_mutex_lock(&t->lock);
-        s = span_begin(t, q, names[kind], "transfer");
-        if (s != NO_SPAN) {
-            t->spans[s].bytes = kind == 2 ? 2 * (uint64_t)bytes : bytes;
-            t->spans[s].n = bytes;
-        }
-        pthread_mutex_unlock(&t->lock);
-    }
-    const accel_backend *vt = dev->be->vt;
-    accel__clear_error();
-    int32_t rc;
-    if (kind == 0)
-        rc = vt->queue_write(dev->be->ctx, q->be, buf->be, off, host, bytes);
-    else if (kind == 1)
-        rc = vt->queue_read(dev->be->ctx, q->be, buf->be, off, host, bytes);
-    else
-        rc = vt->queue_copy(dev->be->ctx, q->be, buf->be, off, dst->be, dst_off, bytes);
-    if (s != NO_SPAN) {
-        pthread_mutex_lock(&t->lock);
-        span_end(t, q, s, rc);
-        pthread_mutex_unlock(&t->lock);
-    }
-    return rc;
-}
-
-int32_t accel__trace_write_locked(accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                                  const void *src, size_t bytes)
-{
-    return trace_transfer(q, 0, dst, dst_offset, NULL, 0, (void *)(uintptr_t)src, bytes);
-}
-
-int32_t accel__trace_read_locked(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
-                                 size_t bytes)
-{
-    return trace_transfer(q, 1, src, src_offset, NULL, 0, dst, bytes);
-}
-
-int32_t accel__trace_copy_locked(accel_queue *q, accel_buffer *src, size_t src_offset,
-                                 accel_buffer *dst, size_t dst_offset, size_t bytes)
-{
-    return trace_transfer(q, 2, src, src_offset, dst, dst_offset, NULL, bytes);
+    accel__trace *t = q->dev->rt->trace;
+    if (!t || s == NO_SPAN)
+        return;
+    pthread_mutex_lock(&t->lock);
+    span_end(t, q, s, rc);
+    pthread_mutex_unlock(&t->lock);
 }
 
 /* -------------------------------------------------------------- output */

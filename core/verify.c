@@ -14,7 +14,7 @@
  * to a repro file when asked, and with on_mismatch = fail kept on the queue
  * as ACCEL_ERROR_MISMATCH for its next synchronizing call.
  *
- * The [runtime] keys of verify, fallback and report are read here too. */
+ * The policy (verify, fallback, report) comes from the settings of config.c. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "accel/verify.h"
-#include "internal.h"
+#include "hooks.h"
 
 static char *dup_str(const char *s)
 {
@@ -41,43 +41,9 @@ static char *dup_str(const char *s)
 
 /* ------------------------------------------------------------ the policy */
 
-void accel__policy_update_checked(accel_runtime *rt)
-{
-    accel__policy *p = rt->policy;
-    atomic_store_explicit(&rt->checked, p && (p->verify_ref || p->report), memory_order_relaxed);
-}
-
-static int key_line(const accel__config *cfg, const char *key)
-{
-    for (size_t i = 0; i < cfg->runtime.count; i++)
-        if (strcmp(cfg->runtime.items[i].key, key) == 0)
-            return cfg->runtime.items[i].line;
-    return 0;
-}
-
-static bool parse_bool(const char *v, bool *out)
-{
-    static const char *const yes[] = {"true", "yes", "on", "1"};
-    static const char *const no[] = {"false", "no", "off", "0"};
-    for (size_t i = 0; i < 4; i++) {
-        if (strcasecmp(v, yes[i]) == 0)
-            return *out = true, true;
-        if (strcasecmp(v, no[i]) == 0)
-            return *out = false, true;
-    }
-    return false;
-}
-
-static bool is_off(const char *v)
-{
-    return !*v || strcasecmp(v, "off") == 0 || strcasecmp(v, "none") == 0 ||
-           strcasecmp(v, "false") == 0 || strcasecmp(v, "0") == 0;
-}
-
-#define BAD_KEY(key, value, why)                                                                   \
-    accel__fail(ACCEL_ERROR_CONFIG, "%s: %s:%d: %s = %s: %s", fn, cfg->path, key_line(cfg, key),   \
-                key, value, why)
-
+/* The policy from the settings (config.c parsed and validated every value
+ * before any plugin was opened); only what needs the loaded devices is
+ * checked here. */
 accel_status accel__policy_open(accel_runtime *rt, const char *fn)
 {
     const accel__config *cfg = rt->cfg;
@@ -89,82 +55,28 @@ accel_status accel__policy_open(accel_runtime *rt, const char *fn)
                       sizeof *p->cells);
     if (!p->cells)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    p->verify_sample = 1.0;
-    p->verify_guard = 4;
+    p->verify_sample = cfg->verify_sample;
+    p->verify_guard = cfg->verify_guard;
     p->verify_seed = 0x5eedu;
-    p->fallback_on_oom = true;
-
-    const char *v;
-    /* verify = DEVICE (reference) | off; ACCEL_VERIFY overrides. */
-    const char *verify = accel__config_runtime_get(cfg, "verify");
-    const char *env = getenv("ACCEL_VERIFY");
-    if (env)
-        verify = env;
-    if (verify && !is_off(verify)) {
-        if (accel_device_get_by_name(rt, verify, &p->verify_ref) != ACCEL_SUCCESS) {
-            if (env)
-                return accel__fail(ACCEL_ERROR_CONFIG,
-                                   "%s: ACCEL_VERIFY=%s names no loaded device", fn, env);
-            return BAD_KEY("verify", verify, "no such loaded device to check against");
-        }
+    p->verify_fail = cfg->verify_fail;
+    p->fallback_on_oom = cfg->fallback_on_oom;
+    if (cfg->verify_repro_dir && !(p->verify_repro_dir = dup_str(cfg->verify_repro_dir)))
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    char where[4200];
+    if (cfg->verify && accel__device_find(rt, cfg->verify, &p->verify_ref) != ACCEL_SUCCESS) {
+        accel__config_where(cfg, ACCEL__KEY_VERIFY, where, sizeof where);
+        return accel__fail(ACCEL_ERROR_CONFIG, "%s: %s%s names no loaded device to check against",
+                           fn, where, cfg->verify);
     }
-    if ((v = accel__config_runtime_get(cfg, "verify_sample"))) {
-        char *end;
-        double s = strtod(v, &end);
-        if (end == v || *end || !(s >= 0 && s <= 1))
-            return BAD_KEY("verify_sample", v, "expected a fraction from 0 to 1");
-        p->verify_sample = s;
-    }
-    if ((v = accel__config_runtime_get(cfg, "verify_guard"))) {
-        char *end;
-        unsigned long g = strtoul(v, &end, 10);
-        if (end == v || *end || g > 4096)
-            return BAD_KEY("verify_guard", v, "expected a number of elements from 0 to 4096");
-        p->verify_guard = (uint32_t)g;
-    }
-    if ((v = accel__config_runtime_get(cfg, "verify_repro_dir")) && *v) {
-        if (v[0] == '/') {
-            p->verify_repro_dir = dup_str(v);
-        } else {
-            size_t n = strlen(cfg->dir) + strlen(v) + 2;
-            p->verify_repro_dir = malloc(n);
-            if (p->verify_repro_dir)
-                snprintf(p->verify_repro_dir, n, "%s/%s", cfg->dir, v);
-        }
-        if (!p->verify_repro_dir)
-            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    }
-    if ((v = accel__config_runtime_get(cfg, "on_mismatch"))) {
-        if (strcasecmp(v, "fail") == 0)
-            p->verify_fail = true;
-        else if (strcasecmp(v, "warn") != 0)
-            return BAD_KEY("on_mismatch", v, "expected warn or fail");
-    }
-    if ((v = accel__config_runtime_get(cfg, "on_error"))) {
-        if (strcasecmp(v, "fail") == 0)
-            p->fallback_on_oom = false;
-        else if (strcasecmp(v, "fallback") != 0)
-            return BAD_KEY("on_error", v, "expected fallback or fail");
-    }
-    /* fallback = DEVICE | none; default cpu; strict = true forbids it. */
-    v = accel__config_runtime_get(cfg, "fallback");
-    if (!cfg->strict && !(v && is_off(v))) {
-        const char *name = v ? v : "cpu";
-        if (accel_device_get_by_name(rt, name, &p->fallback) != ACCEL_SUCCESS) {
-            p->fallback = NULL;
-            if (v)
-                accel__log(ACCEL_LOG_WARN, "%s:%d: fallback = %s names no loaded device; ops a "
-                           "backend lacks will fail", cfg->path, key_line(cfg, "fallback"), v);
-        }
+    if (cfg->fallback && accel__device_find(rt, cfg->fallback, &p->fallback) != ACCEL_SUCCESS) {
+        p->fallback = NULL;
+        if (cfg->line[ACCEL__KEY_FALLBACK])
+            accel__log(ACCEL_LOG_WARN, "%s%s names no loaded device; ops a backend lacks will fail",
+                       accel__config_where(cfg, ACCEL__KEY_FALLBACK, where, sizeof where),
+                       cfg->fallback);
     }
     accel__clear_error();
-    bool report = false;
-    if ((v = accel__config_runtime_get(cfg, "report")) && !parse_bool(v, &report))
-        return BAD_KEY("report", v, "expected true or false");
-    env = getenv("ACCEL_REPORT");
-    if (env && *env)
-        report = !is_off(env);
-    p->report = p->report_at_close = report;
+    p->report = p->report_at_close = cfg->report;
     accel__policy_update_checked(rt);
     return ACCEL_SUCCESS;
 }
@@ -184,7 +96,8 @@ void accel_verify_options_init(accel_verify_options *o)
 accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_options *o)
 {
     static const char fn[] = "accel_verify_configure";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!o || o->struct_size < sizeof *o)
@@ -197,7 +110,7 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
                            o->sample);
     accel_device *ref = NULL;
     if (o->reference && *o->reference) {
-        st = accel_device_get_by_name(rt, o->reference, &ref);
+        st = accel__device_find(rt, o->reference, &ref);
         if (st != ACCEL_SUCCESS)
             return accel__fail(st, "%s: reference: %s", fn, accel_last_error());
     }
@@ -221,7 +134,8 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
 accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats *out)
 {
     static const char fn[] = "accel_verify_stats_get";
-    accel_status st = accel__handle_check(rt, ACCEL__T_RUNTIME, fn, "rt");
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out)
@@ -235,7 +149,7 @@ accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats 
 
 /* ------------------------------------------------------------ the job */
 
-typedef struct vjob {
+struct accel__vjob {
     accel_runtime *rt;
     accel_device *dev, *ref;
     accel_op_desc d;
@@ -247,7 +161,8 @@ typedef struct vjob {
     bool cancelled, fail;
     char *repro_dir;
     uint64_t seed;
-} vjob;
+};
+typedef accel__vjob vjob;
 
 static void vjob_free(vjob *j)
 {
@@ -368,14 +283,26 @@ static int32_t read_guards(accel_queue *q, vjob *j, void *dst)
 
 static void describe_shape(const accel_op_desc *d, char *out, size_t cap)
 {
-    if (d->op == ACCEL_OP_GEMM)
+    const accel_op_properties *p = accel__op(d->op);
+    switch (p ? p->kind : ACCEL_OP_KIND_FILL) {
+    case ACCEL_OP_KIND_GEMM:
         snprintf(out, cap, "m=%zu n=%zu k=%zu lda=%zu ldb=%zu ldc=%zu trans_a=%u trans_b=%u "
                  "batch=%zu alpha=%g beta=%g", d->m, d->n, d->k, d->lda, d->ldb, d->ldc,
                  d->trans_a, d->trans_b, d->batch_count, d->scalars[0], d->scalars[1]);
-    else if (d->op == ACCEL_OP_TRANSPOSE)
+        return;
+    case ACCEL_OP_KIND_TRANSPOSE:
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
-    else
-        snprintf(out, cap, "n=%zu", d->operands[0].count);
+        return;
+    case ACCEL_OP_KIND_FILL:
+    case ACCEL_OP_KIND_COPY:
+    case ACCEL_OP_KIND_BINARY:
+    case ACCEL_OP_KIND_UNARY:
+    case ACCEL_OP_KIND_AXPBY:
+    case ACCEL_OP_KIND_REDUCTION:
+    case ACCEL_OP_KIND_RANDOM:
+        break;
+    }
+    snprintf(out, cap, "n=%zu", d->operands[0].count);
 }
 
 static void write_repro(vjob *j, char *path_out, size_t cap)
@@ -421,36 +348,7 @@ static void write_repro(vjob *j, char *path_out, size_t cap)
 /* Run the op on the reference device on the snapshots; fills expected. */
 static accel_status run_reference(vjob *j, void *expected)
 {
-    accel_device *ref = j->ref;
-    const accel_backend *vt = ref->be->vt;
-    void *ctx = ref->be->ctx;
-    accel_op_desc d = j->d;
-    accel_be_buffer *bufs[4] = {NULL, NULL, NULL, NULL};
-    int32_t rc = ACCEL_SUCCESS;
-    pthread_mutex_lock(&ref->staging_lock);
-    accel__clear_error();
-    for (uint32_t i = 0; i < d.num_operands && rc == ACCEL_SUCCESS; i++) {
-        size_t bytes = d.operands[i].count * j->esize;
-        rc = vt->buffer_alloc(ctx, ref->index, bytes, &bufs[i]);
-        if (rc == ACCEL_SUCCESS && bytes)
-            rc = vt->queue_write(ctx, ref->staging, bufs[i], 0, j->pre[i], bytes);
-        d.operands[i].buffer = bufs[i];
-        d.operands[i].offset = 0;
-    }
-    uint32_t out = d.num_operands - 1;
-    if (rc == ACCEL_SUCCESS)
-        rc = vt->op_execute(ctx, ref->staging, &d);
-    if (rc == ACCEL_SUCCESS && d.operands[out].count)
-        rc = vt->queue_read(ctx, ref->staging, bufs[out], 0, expected,
-                            d.operands[out].count * j->esize);
-    int32_t frc = vt->queue_finish(ctx, ref->staging);
-    if (rc == ACCEL_SUCCESS)
-        rc = frc;
-    for (uint32_t i = 0; i < d.num_operands; i++)
-        if (bufs[i])
-            vt->buffer_free(ctx, bufs[i]);
-    pthread_mutex_unlock(&ref->staging_lock);
-    return (accel_status)rc;
+    return accel__staging_run_op(j->ref, &j->d, j->pre, true, expected);
 }
 
 static void vjob_check(accel__xop *x)
@@ -479,7 +377,9 @@ static void vjob_check(accel__xop *x)
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
     const void *inputs[4] = {j->pre[0], j->pre[1], j->pre[2], j->pre[3]};
-    st = accel_tolerance_compare(d, inputs, j->post, expected, &r);
+    accel_tolerance_op t;
+    accel__tolerance_op_from_desc(d, &t);
+    st = accel_tolerance_compare(&t, inputs, j->post, expected, &r);
     atomic_fetch_add(&p->checked, 1);
     char what[1024];
     what[0] = '\0';
@@ -542,95 +442,77 @@ static void vjob_release(accel__xop *x)
     x->payload = NULL;
 }
 
-/* ------------------------------------------------------------ dispatch */
+/* ------------------------------------------------------------ the hooks */
 
-accel_status accel__dispatch_checked(accel_queue *q, const accel_op_desc *d, bool empty)
+accel__vjob *accel__verify_prepare(accel_queue *q, const accel_op_desc *d)
+{
+    accel__policy *p = q->dev->rt->policy;
+    if (!p->verify_ref || (q->dev == p->verify_ref && !p->verify_self))
+        return NULL;
+    return vjob_new(q, d);
+}
+
+void accel__verify_before_locked(accel_queue *q, accel__vjob *j)
+{
+    const accel_op_desc *d = &j->d;
+    accel__clear_error();
+    int32_t rc = ACCEL_SUCCESS;
+    for (uint32_t i = 0; i < d->num_operands && rc == ACCEL_SUCCESS; i++)
+        rc = read_range(q, d->operands[i].buffer, d->operands[i].offset, d->operands[i].count,
+                        j->esize, j->pre[i]);
+    if (rc == ACCEL_SUCCESS && j->lo + j->hi)
+        rc = read_guards(q, j, j->guard_pre);
+    if (rc != ACCEL_SUCCESS) {
+        /* Reads may be queued: the queue keeps j until it has passed them. */
+        j->cancelled = true;
+        accel__log(ACCEL_LOG_WARN, "%s: verify skipped: snapshot failed: %s", d->name,
+                   accel_last_error());
+        accel__clear_error();
+    }
+}
+
+void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc)
 {
     accel_device *dev = q->dev;
-    accel_runtime *rt = dev->rt;
-    accel__policy *p = rt->policy;
-    const accel_backend *vt = dev->be->vt;
-    if (p->report)
-        accel__report_count(rt, dev, d->op);
-    if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
-        return accel__fallback(
-            q, d, empty,
-            accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                        "%s: the %s backend does not support %s on %s for %s", d->name,
-                        dev->be->name, accel_op_name((accel_op_code)d->op),
-                        accel_dtype_name((accel_dtype)d->dtype), dev->name));
-    if (empty)
-        return ACCEL_SUCCESS;
-    vjob *j = NULL;
-    if (p->verify_ref && (dev != p->verify_ref || p->verify_self))
-        j = vjob_new(q, d);
-
-    pthread_mutex_lock(&q->lock);
-    int32_t rc = ACCEL_SUCCESS;
-    accel__clear_error();
-    if (j) {
-        for (uint32_t i = 0; i < d->num_operands && rc == ACCEL_SUCCESS; i++)
-            rc = read_range(q, d->operands[i].buffer, d->operands[i].offset,
-                            d->operands[i].count, j->esize, j->pre[i]);
-        if (rc == ACCEL_SUCCESS && j->lo + j->hi)
-            rc = read_guards(q, j, j->guard_pre);
-        if (rc != ACCEL_SUCCESS) {
-            /* Reads may be queued: the queue keeps j until it has passed them. */
-            j->cancelled = true;
-            accel__log(ACCEL_LOG_WARN, "%s: verify skipped: snapshot failed: %s", d->name,
-                       accel_last_error());
-            accel__clear_error();
-            rc = ACCEL_SUCCESS;
-        }
-    }
-    rc = ACCEL__TRACING() ? accel__trace_op_locked(q, d) : vt->op_execute(dev->be->ctx, q->be, d);
-    accel_status st = ACCEL_SUCCESS;
+    accel__policy *p = dev->rt->policy;
+    const accel_op_desc *d = &j->d;
     char saved[512];
-    if (rc != ACCEL_SUCCESS) {
-        st = accel__fail_relay((accel_status)rc, "%s", d->name);
-        snprintf(saved, sizeof saved, "%s", accel_last_error());
-    }
-    if (j) {
-        const accel_op_operand *o = &d->operands[d->num_operands - 1];
-        if (rc != ACCEL_SUCCESS || j->cancelled)
-            j->cancelled = true;
-        else if (read_range(q, o->buffer, o->offset, o->count, j->esize, j->post) !=
-                     ACCEL_SUCCESS ||
-                 (j->lo + j->hi && read_guards(q, j, j->guard_post) != ACCEL_SUCCESS))
-            j->cancelled = true;
-        bool cancelled = j->cancelled;
-        if (cancelled)
-            atomic_fetch_add(&p->skipped, 1);
-        accel__xop *x = accel__xop_new(ACCEL__XOP_CALL, d->name);
-        if (x) {
-            x->payload = j;
-            x->release = vjob_release;
-            x->keep = true;
-            /* The host function may not call its own queue's backend. */
-            if (j->ref->be == dev->be) {
-                x->run = vjob_wait;
-                x->finish = vjob_check;
-            } else {
-                x->run = vjob_run;
-            }
-        }
-        if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
-            /* Without its host function the queue may still read into j. */
-            vt->queue_finish(dev->be->ctx, q->be);
-            if (x)
-                accel__xop_free(x);
-            else
-                vjob_free(j);
-            if (!cancelled)
-                atomic_fetch_add(&p->skipped, 1);
-        }
-        if (rc != ACCEL_SUCCESS)
-            accel__set_error("%s", saved);
-        else
-            accel__clear_error();
-    }
-    pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
-        return accel__fallback(q, d, empty, st);
-    return ACCEL_SUCCESS;
+        snprintf(saved, sizeof saved, "%s", accel_last_error());
+    const accel_op_operand *o = &d->operands[d->num_operands - 1];
+    if (rc != ACCEL_SUCCESS || j->cancelled)
+        j->cancelled = true;
+    else if (read_range(q, o->buffer, o->offset, o->count, j->esize, j->post) != ACCEL_SUCCESS ||
+             (j->lo + j->hi && read_guards(q, j, j->guard_post) != ACCEL_SUCCESS))
+        j->cancelled = true;
+    bool cancelled = j->cancelled;
+    if (cancelled)
+        atomic_fetch_add(&p->skipped, 1);
+    accel__xop *x = accel__xop_new(d->name, 0);
+    if (x) {
+        x->payload = j;
+        x->release = vjob_release;
+        x->keep = true;
+        /* The host function may not call its own queue's backend. */
+        if (j->ref->be == dev->be) {
+            x->run = vjob_wait;
+            x->finish = vjob_check;
+        } else {
+            x->run = vjob_run;
+        }
+    }
+    if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
+        /* Without its host function the queue may still read into j. */
+        dev->be->vt->queue_finish(dev->be->ctx, q->be);
+        if (x)
+            accel__xop_free(x);
+        else
+            vjob_free(j);
+        if (!cancelled)
+            atomic_fetch_add(&p->skipped, 1);
+    }
+    if (rc != ACCEL_SUCCESS)
+        accel__set_error("%s", saved);
+    else
+        accel__clear_error();
 }

@@ -17,11 +17,13 @@
 #define _XOPEN_SOURCE 700
 #include <pthread.h>
 #include <stdarg.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "accel/accel.h"
@@ -462,12 +464,81 @@ static void runtimes_opened_and_closed_concurrently(void)
     printf("%d runtimes opened, used and closed by %d threads at once\n", THREADS * 4, THREADS);
 }
 
+/* A runtime closed while THREADS threads still enqueue on it (each on its
+ * own queue and buffer, plus one shared queue): close refuses the calls
+ * that start after it and waits for those in flight, so every thread ends
+ * on ACCEL_ERROR_INVALID_HANDLE and nothing touches freed memory. */
+typedef struct closer_arg {
+    shared_state *s;
+    accel_queue *q, *shared;
+    accel_buffer *b;
+    atomic_int *running;
+    accel_status last;
+} closer_arg;
+
+static void *enqueue_until_closed(void *arg)
+{
+    closer_arg *a = arg;
+    atomic_fetch_add(a->running, 1);
+    for (long i = 0;; ++i) {
+        accel_queue *q = (i & 1) ? a->shared : a->q;
+        accel_status st = accel_add(q, ACCEL_F32, accel_slice_of(a->b, 0, LEN),
+                                    accel_slice_of(a->b, LEN, LEN), accel_slice_of(a->b, 0, LEN));
+        if (st == ACCEL_SUCCESS && (i % 32) == 31)
+            st = accel_queue_finish(a->q);
+        if (st != ACCEL_SUCCESS) {
+            a->last = st;
+            return NULL;
+        }
+    }
+}
+
+static void runtime_closed_while_threads_enqueue(void)
+{
+    static shared_state s;
+    memset(&s, 0, sizeof s);
+    for (int round = 0; round < 3; ++round) {
+        accel_runtime *r = NULL;
+        accel_device *d;
+        REQUIRE(accel_runtime_open(accel_runtime_config_path(rt), &r) == ACCEL_SUCCESS, "open");
+        REQUIRE(accel_device_get_by_name(r, "cpu", &d) == ACCEL_SUCCESS, "cpu");
+        accel_queue *shared;
+        REQUIRE(accel_queue_create(d, &shared) == ACCEL_SUCCESS, "queue");
+        closer_arg a[THREADS];
+        pthread_t t[THREADS];
+        atomic_int running = 0;
+        for (int i = 0; i < THREADS; ++i) {
+            a[i] = (closer_arg){&s, NULL, shared, NULL, &running, ACCEL_SUCCESS};
+            REQUIRE(accel_queue_create(d, &a[i].q) == ACCEL_SUCCESS, "queue");
+            REQUIRE(accel_buffer_create(d, 2 * LEN * sizeof(float), &a[i].b) == ACCEL_SUCCESS,
+                    "buffer");
+            REQUIRE(accel_fill(a[i].q, ACCEL_F32, 0.0, accel_slice_of(a[i].b, 0, 2 * LEN)) ==
+                        ACCEL_SUCCESS,
+                    "fill");
+            REQUIRE(pthread_create(&t[i], NULL, enqueue_until_closed, &a[i]) == 0,
+                    "pthread_create");
+        }
+        while (atomic_load(&running) < THREADS)
+            sched_yield();
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+        accel_runtime_close(r);
+        for (int i = 0; i < THREADS; ++i) {
+            pthread_join(t[i], NULL);
+            REQUIRE(a[i].last == ACCEL_ERROR_INVALID_HANDLE, "thread %d ended with %s", i,
+                    accel_status_name(a[i].last));
+        }
+    }
+    printf("3 runtimes closed while %d threads enqueued on each: every thread refused cleanly\n",
+           THREADS);
+}
+
 int main(void)
 {
     setup();
     eight_threads_ten_thousand_ops_on_every_device();
     buffers_released_while_other_queues_are_busy();
     runtimes_opened_and_closed_concurrently();
+    runtime_closed_while_threads_enqueue();
     accel_runtime_close(rt);
     printf("stress_concurrency: passed\n");
     return 0;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "accel/npy.h"
 #include "test_util.h"
@@ -184,6 +185,9 @@ W1(accel_exp, s[0], s[1])
 W1(accel_log, s[0], s[1])
 W1(accel_tanh, s[0], s[1])
 W1(accel_relu, s[0], s[1])
+W1(accel_sin, s[0], s[1])
+W1(accel_cos, s[0], s[1])
+W1(accel_sigmoid, s[0], s[1])
 W1(accel_add, s[0], s[1], s[2])
 W1(accel_sub, s[0], s[1], s[2])
 W1(accel_mul, s[0], s[1], s[2])
@@ -224,6 +228,9 @@ static const op_entry ops[] = {
     OP(accel_log, K_X_OUT, false, false),
     OP(accel_tanh, K_X_OUT, false, false),
     OP(accel_relu, K_X_OUT, false, false),
+    OP(accel_sin, K_X_OUT, false, false),
+    OP(accel_cos, K_X_OUT, false, false),
+    OP(accel_sigmoid, K_X_OUT, false, false),
     OP(accel_binary, K_A_B_OUT, false, false),
     OP(accel_add, K_A_B_OUT, false, false),
     OP(accel_sub, K_A_B_OUT, false, false),
@@ -1029,6 +1036,15 @@ static void body_status_and_values(void)
     }
     cr_assert_eq(accel_dtype_size(ACCEL_DTYPE_INVALID), 0u);
     cover("accel_status_string"), cover("accel_status_name"), cover("accel_dtype_size"), cover("accel_dtype_name");
+    /* Codes that are no op: no row, name "unknown" (also between rows and
+     * past the last slot). */
+    const int no_op[] = {-1, 0, 3, 9, 16, 127, 128, 999, INT32_MAX, INT32_MIN};
+    for (size_t i = 0; i < sizeof no_op / sizeof *no_op; ++i) {
+        cr_assert_null(accel_op_info((accel_op_code)no_op[i]), "op %d has a row", no_op[i]);
+        cr_assert_str_eq(accel_op_name((accel_op_code)no_op[i]), "unknown");
+    }
+    cr_assert_str_eq(accel_op_info(ACCEL_OP_ADD)->name, "add");
+    cover("accel_op_info"), cover("accel_op_name");
     cr_assert_not_null(accel_last_error());
     cover("accel_last_error");
     cr_assert_str_eq(accel_version(), ACCEL_VERSION_STRING);
@@ -1102,6 +1118,271 @@ static void body_npy(void)
     accel_npy_free(&a); /* freed twice: zeroed, so a no-op */
     accel_npy_free(NULL);
     cover("accel_npy_free");
+
+    /* Class "files that never end or never open": a FIFO without a writer
+     * (open() would block), endless devices, a folder: each refused at once
+     * as not a regular file. */
+    const char *fifo = tu_fmt("%s/input.fifo", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    const char *never[] = {fifo, "/dev/zero", "/dev/urandom", "/dev/null", dir};
+    size_t n_never = 0;
+    for (size_t i = 0; i < sizeof never / sizeof *never; ++i) {
+        expect_fail(accel_npy_load(never[i], &a), ACCEL_ERROR_IO, "accel_npy_load");
+        cr_assert(strstr(accel_last_error(), "not a .npy file"), "%s: %s", never[i],
+                  accel_last_error());
+        cr_assert_null(a.data);
+        n_never++;
+    }
+    /* Class ".npy output edge cases": names of 244..255 bytes (NAME_MAX)
+     * save and load back; shapes NumPy cannot hold are not saved. */
+    size_t n_edge = 0;
+    for (size_t len = 244; len <= 255; ++len) {
+        char name[256];
+        memset(name, 'n', len);
+        memcpy(name + len - 4, ".npy", 4);
+        name[len] = '\0';
+        const char *p = tu_fmt("%s/%s", dir, name);
+        expect_ok(accel_npy_save(p, ACCEL_F32, 1, shape, data), "accel_npy_save");
+        expect_ok(accel_npy_load(p, &a), "accel_npy_load");
+        cr_assert(a.count == 2 && ((float *)a.data)[1] == 2.0f, "name of %zu bytes", len);
+        accel_npy_free(&a);
+        n_edge++;
+    }
+    size_t too_big[][2] = {{0, (size_t)1 << 63}, {(size_t)1 << 63, 0}, {0, SIZE_MAX},
+                           {0, (size_t)1 << 61}, {(size_t)1 << 61, 0}};
+    for (size_t i = 0; i < sizeof too_big / sizeof *too_big; ++i) {
+        expect_fail(accel_npy_save(path, ACCEL_F32, 2, too_big[i], NULL),
+                    ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
+        n_edge++;
+    }
+    /* The largest empty f32 shapes NumPy holds: saved, and loaded back. */
+    size_t fits[][2] = {{0, ((size_t)1 << 61) - 1}, {((size_t)1 << 61) - 1, 0}};
+    for (size_t i = 0; i < 2; ++i) {
+        expect_ok(accel_npy_save(path, ACCEL_F32, 2, fits[i], NULL), "accel_npy_save");
+        expect_ok(accel_npy_load(path, &a), "accel_npy_load");
+        cr_assert(a.count == 0 && a.shape[0] == fits[i][0] && a.shape[1] == fits[i][1]);
+        accel_npy_free(&a);
+        n_edge++;
+    }
+    cr_log_info("class files that never end or never open: %zu cases; class .npy output "
+                "edge cases: %zu cases",
+                n_never, n_edge);
+}
+
+
+/* ------------------------------------------- stale and foreign handles */
+
+/* Class "stale handle, memory reused": a released handle whose object's
+ * memory the allocator may have handed to a new object of the same type
+ * (created right after the release and still alive). Class "handle of
+ * another runtime": one handle of a call from a second runtime. Each cell
+ * asserts the status, the function's name, and that the live object the
+ * stale handle might alias is untouched and still works. */
+static size_t g_cases_stale, g_cases_foreign;
+
+#define expect_stale(call, fn)                                                                   \
+    do {                                                                                         \
+        expect_fail(call, ACCEL_ERROR_INVALID_HANDLE, fn);                                       \
+        g_cases_stale++;                                                                         \
+    } while (0)
+
+#define expect_foreign(call, fn)                                                                 \
+    do {                                                                                         \
+        expect_fail(call, ACCEL_ERROR_DEVICE_MISMATCH, fn);                                      \
+        cr_assert(strstr(accel_last_error(), "runtime #"), "%s: \"%s\" names no runtime", fn,    \
+                  accel_last_error());                                                           \
+        g_cases_foreign++;                                                                       \
+    } while (0)
+
+static accel_status call_gemm_with(accel_queue *qq, accel_buffer *a, accel_buffer *b,
+                                   accel_buffer *c)
+{
+    accel_gemm_desc d;
+    accel_gemm_desc_init(&d);
+    d.m = d.n = d.k = 2;
+    d.a = a, d.lda = 2, d.a_offset = TU_GUARD;
+    d.b = b, d.ldb = 2, d.b_offset = TU_GUARD;
+    d.c = c, d.ldc = 2, d.c_offset = TU_GUARD;
+    return accel_gemm(qq, &d);
+}
+
+static void body_stale_and_foreign_handles(void)
+{
+    /* Stale handles of every type, each followed by a live object of the
+     * same type created at once (the likeliest to reuse its memory). */
+    accel_buffer *sb = released_buffer();
+    tu_dbuf live = sentinel_on(q);
+    accel_queue *sq, *lq;
+    tu_ok(accel_queue_create(cpu, &sq));
+    accel_queue_release(sq);
+    tu_ok(accel_queue_create(cpu, &lq));
+    accel_event *se, *le;
+    tu_ok(accel_event_create(cpu, &se));
+    accel_event_release(se);
+    tu_ok(accel_event_create(cpu, &le));
+    accel_runtime *srt;
+    accel_device *sdev;
+    closed_runtime(&srt, &sdev);
+    accel_runtime *rt2;
+    tu_ok(accel_runtime_open(TU_DEFAULT_CONFIG, &rt2));
+    accel_device *dev2;
+    tu_ok(accel_device_get_by_name(rt2, "cpu", &dev2));
+    accel_queue *q2;
+    tu_ok(accel_queue_create(dev2, &q2));
+    tu_dbuf other = sentinel_on(q2);
+    accel_event *e2;
+    tu_ok(accel_event_create(dev2, &e2));
+
+    op_bufs o = bufs_make(q);
+    float host[N + 2 * TU_GUARD];
+    for (size_t k = 0; k < NOPS; ++k) {
+        const op_entry *op = &ops[k];
+        accel_slice s[3];
+        valid_slices(op, &o, s);
+        expect_stale(op->call(sq, ACCEL_F32, s), op->name);
+        for (unsigned i = 0; i < n_operands(op->kind); ++i) {
+            accel_slice t[3];
+            memcpy(t, s, sizeof t);
+            t[i].buffer = sb;
+            expect_stale(op->call(q, ACCEL_F32, t), op->name);
+            t[i].buffer = other.buf;
+            expect_foreign(op->call(q, ACCEL_F32, t), op->name);
+        }
+        /* All operands of this runtime but the queue of the other. */
+        expect_foreign(op->call(q2, ACCEL_F32, s), op->name);
+    }
+    static const char G[] = "accel_gemm", M[] = "accel_matmul", T[] = "accel_transpose_2d";
+    accel_buffer *gb[3] = {o.b[0].buf, o.b[1].buf, o.b[2].buf};
+    expect_stale(call_gemm_with(sq, gb[0], gb[1], gb[2]), G);
+    expect_foreign(call_gemm_with(q2, gb[0], gb[1], gb[2]), G);
+    expect_stale(accel_matmul(sq, ACCEL_F32, 2, 2, 2, gb[0], gb[1], gb[2]), M);
+    expect_foreign(accel_matmul(q2, ACCEL_F32, 2, 2, 2, gb[0], gb[1], gb[2]), M);
+    expect_stale(accel_transpose_2d(sq, ACCEL_F32, 2, 2, gb[0], 0, 2, gb[1], 0, 2), T);
+    expect_foreign(accel_transpose_2d(q2, ACCEL_F32, 2, 2, gb[0], 0, 2, gb[1], 0, 2), T);
+    for (int i = 0; i < 3; ++i) {
+        accel_buffer *t[3] = {gb[0], gb[1], gb[2]};
+        t[i] = sb;
+        expect_stale(call_gemm_with(q, t[0], t[1], t[2]), G);
+        expect_stale(accel_matmul(q, ACCEL_F32, 2, 2, 2, t[0], t[1], t[2]), M);
+        t[i] = other.buf;
+        expect_foreign(call_gemm_with(q, t[0], t[1], t[2]), G);
+        expect_foreign(accel_matmul(q, ACCEL_F32, 2, 2, 2, t[0], t[1], t[2]), M);
+        if (i < 2) {
+            accel_buffer *x = i == 0 ? sb : gb[0], *out = i == 1 ? sb : gb[1];
+            expect_stale(accel_transpose_2d(q, ACCEL_F32, 2, 2, x, 0, 2, out, 0, 2), T);
+            x = i == 0 ? other.buf : gb[0], out = i == 1 ? other.buf : gb[1];
+            expect_foreign(accel_transpose_2d(q, ACCEL_F32, 2, 2, x, 0, 2, out, 0, 2), T);
+        }
+    }
+
+    /* Transfers and copies. */
+    size_t bytes = sizeof host;
+    expect_stale(accel_queue_write(sq, live.buf, 0, host, bytes), "accel_queue_write");
+    expect_stale(accel_queue_write(q, sb, 0, host, 64), "accel_queue_write");
+    expect_foreign(accel_queue_write(q, other.buf, 0, host, bytes), "accel_queue_write");
+    expect_stale(accel_queue_read(sq, live.buf, 0, host, bytes), "accel_queue_read");
+    expect_stale(accel_queue_read(q, sb, 0, host, 64), "accel_queue_read");
+    expect_foreign(accel_queue_read(q, other.buf, 0, host, bytes), "accel_queue_read");
+    expect_stale(accel_queue_write_blocking(sq, live.buf, 0, host, bytes),
+                 "accel_queue_write_blocking");
+    expect_stale(accel_queue_write_blocking(q, sb, 0, host, 64), "accel_queue_write_blocking");
+    expect_foreign(accel_queue_write_blocking(q, other.buf, 0, host, bytes),
+                   "accel_queue_write_blocking");
+    expect_stale(accel_queue_read_blocking(sq, live.buf, 0, host, bytes),
+                 "accel_queue_read_blocking");
+    expect_stale(accel_queue_read_blocking(q, sb, 0, host, 64), "accel_queue_read_blocking");
+    expect_foreign(accel_queue_read_blocking(q, other.buf, 0, host, bytes),
+                   "accel_queue_read_blocking");
+    expect_stale(accel_queue_copy(sq, live.buf, 0, o.b[0].buf, 0, 64), "accel_queue_copy");
+    expect_stale(accel_queue_copy(q, sb, 0, live.buf, 0, 64), "accel_queue_copy");
+    expect_stale(accel_queue_copy(q, live.buf, 0, sb, 0, 64), "accel_queue_copy");
+    expect_foreign(accel_queue_copy(q, other.buf, 0, live.buf, 0, 64), "accel_queue_copy");
+    expect_foreign(accel_queue_copy(q, live.buf, 0, other.buf, 0, 64), "accel_queue_copy");
+    expect_foreign(accel_queue_copy(q2, live.buf, 0, other.buf, 0, 64), "accel_queue_copy");
+    expect_stale(accel_queue_finish(sq), "accel_queue_finish");
+
+    /* Events. */
+    bool done;
+    double ms;
+    expect_stale(accel_event_record(se, lq), "accel_event_record");
+    expect_stale(accel_event_record(le, sq), "accel_event_record");
+    expect_foreign(accel_event_record(le, q2), "accel_event_record");
+    expect_foreign(accel_event_record(e2, lq), "accel_event_record");
+    expect_stale(accel_queue_wait_event(sq, le), "accel_queue_wait_event");
+    expect_stale(accel_queue_wait_event(lq, se), "accel_queue_wait_event");
+    expect_foreign(accel_queue_wait_event(lq, e2), "accel_queue_wait_event");
+    expect_foreign(accel_queue_wait_event(q2, le), "accel_queue_wait_event");
+    expect_stale(accel_event_synchronize(se), "accel_event_synchronize");
+    expect_stale(accel_event_query(se, &done), "accel_event_query");
+    tu_ok(accel_event_record(le, lq));
+    tu_ok(accel_event_record(e2, q2));
+    tu_ok(accel_event_synchronize(le));
+    tu_ok(accel_event_synchronize(e2));
+    expect_stale(accel_event_elapsed_ms(se, le, &ms), "accel_event_elapsed_ms");
+    expect_stale(accel_event_elapsed_ms(le, se, &ms), "accel_event_elapsed_ms");
+    expect_foreign(accel_event_elapsed_ms(le, e2, &ms), "accel_event_elapsed_ms");
+
+    /* Devices and runtimes (sdev and srt: of a closed runtime; rt2 is open
+     * and may have its memory). */
+    accel_buffer *nb = NULL;
+    accel_queue *nq = NULL;
+    accel_event *ne = NULL;
+    void *hp = NULL;
+    accel_device *nd = NULL;
+    accel_device_properties props;
+    accel_device_properties_init(&props);
+    accel_ceilings ceil;
+    memset(&ceil, 0, sizeof ceil);
+    ceil.struct_size = sizeof ceil;
+    accel_backend_info info;
+    expect_stale(accel_buffer_create(sdev, 16, &nb), "accel_buffer_create");
+    expect_stale(accel_queue_create(sdev, &nq), "accel_queue_create");
+    expect_stale(accel_event_create(sdev, &ne), "accel_event_create");
+    expect_stale(accel_host_alloc(sdev, 16, &hp), "accel_host_alloc");
+    expect_stale(accel_device_properties_get(sdev, &props), "accel_device_properties_get");
+    expect_stale(accel_device_measure_ceilings(sdev, NULL, &ceil), "accel_device_measure_ceilings");
+    expect_stale(accel_device_get(srt, 0, &nd), "accel_device_get");
+    expect_stale(accel_device_get_by_name(srt, "cpu", &nd), "accel_device_get_by_name");
+    expect_stale(accel_device_default(srt, &nd), "accel_device_default");
+    expect_stale(accel_runtime_backend_info(srt, 0, &info), "accel_runtime_backend_info");
+    cr_assert(!nb && !nq && !ne && !hp && !nd);
+    cover("accel_device_name");
+    cr_assert_str_eq(accel_device_name(sdev), "");
+    cover("accel_device_count");
+    cr_assert_eq(accel_device_count(srt), 0);
+    cover("accel_runtime_backend_count");
+    cr_assert_eq(accel_runtime_backend_count(srt), 0);
+    cover("accel_runtime_config_path");
+    cr_assert_str_eq(accel_runtime_config_path(srt), "");
+    cover("accel_buffer_size");
+    cr_assert_eq(accel_buffer_size(sb), 0);
+    cover("accel_buffer_device");
+    cr_assert_null(accel_buffer_device(sb));
+    cover("accel_queue_device");
+    cr_assert_null(accel_queue_device(sq));
+    g_cases_stale += 7;
+    /* Releases of stale handles: warnings; the live objects stay usable. */
+    accel_buffer_release(sb);
+    accel_queue_release(sq);
+    accel_event_release(se);
+    accel_runtime_close(srt);
+    accel_host_free(dev2, NULL);
+    g_cases_stale += 4;
+    cr_assert_eq(accel_device_count(rt2), 1);
+    tu_ok(accel_event_record(le, lq));
+    tu_ok(accel_event_synchronize(le));
+    tu_ok(accel_queue_finish(lq));
+
+    expect_untouched(&live, "the live buffer after calls with a stale one");
+    expect_untouched_on(q2, &other, "the other runtime's buffer after mixed calls");
+    bufs_check_and_free(&o, "stale and foreign handles");
+    tu_release(&live);
+    accel_queue_release(lq);
+    accel_event_release(le);
+    accel_runtime_close(rt2);
+    cr_log_info("class stale handle (memory reused): %zu cases; class handle of another runtime: "
+                "%zu cases",
+                g_cases_stale, g_cases_foreign);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -1110,6 +1391,112 @@ typedef struct body {
     const char *name;
     void (*fn)(void);
 } body;
+
+/* The shorter C path and zero-copy exchange: one-call buffers, matrix views,
+ * 2-D transfers, random streams, native pointers and wrapped memory. */
+static void body_shorter_path(void)
+{
+    static const char CF[] = "accel_buffer_create_from_host", MS[] = "accel_matmul_sub",
+                      W2[] = "accel_queue_write_2d", R2[] = "accel_queue_read_2d",
+                      C2[] = "accel_queue_copy_2d", RC[] = "accel_rng_create",
+                      RG[] = "accel_rng_get", RS[] = "accel_rng_seek", RU[] = "accel_rng_uniform",
+                      RN[] = "accel_rng_normal", RR[] = "accel_rng_release",
+                      HP[] = "accel_buffer_host_pointer", NP[] = "accel_buffer_native_pointer",
+                      NS[] = "accel_queue_native_stream", BW[] = "accel_buffer_wrap";
+    tu_dbuf b = sentinel_on(q), b2 = sentinel_on(q);
+    size_t bytes = total_elems(&b) * sizeof(float);
+    accel_buffer *dead = released_buffer(), *out = NULL;
+    float h[64] = {0};
+    expect_fail(accel_buffer_create_from_host(NULL, h, 4, &out), ACCEL_ERROR_INVALID_HANDLE, CF);
+    expect_fail(accel_buffer_create_from_host(q, NULL, 4, &out), ACCEL_ERROR_INVALID_ARGUMENT, CF);
+    expect_fail(accel_buffer_create_from_host(q, h, 4, NULL), ACCEL_ERROR_INVALID_ARGUMENT, CF);
+    expect_ok(accel_buffer_create_from_host(q, NULL, 0, &out), CF);
+    accel_buffer_release(out);
+
+    accel_matrix a = accel_matrix_of(b.buf, 0, 2, 3, 3), m = accel_matrix_of(b2.buf, 0, 2, 2, 2);
+    expect_fail(accel_matmul_sub(q, ACCEL_F32, a, m, m), ACCEL_ERROR_SHAPE_MISMATCH, MS);
+    expect_ok(accel_matmul_sub(q, ACCEL_F32, accel_matrix_of(b.buf, 0, 0, 0, 0),
+                               accel_matrix_of(b.buf, 0, 0, 0, 0),
+                               accel_matrix_of(b2.buf, 0, 0, 0, 0)),
+              MS);
+
+    const struct {
+        const char *fn;
+        int kind; /* 0 write, 1 read, 2 copy */
+    } xf[3] = {{W2, 0}, {R2, 1}, {C2, 2}};
+    for (int i = 0; i < 3; ++i) {
+        const char *fn = xf[i].fn;
+#define X2(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)                                      \
+    (xf[i].kind == 0   ? accel_queue_write_2d(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)   \
+     : xf[i].kind == 1 ? accel_queue_read_2d(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)    \
+                       : accel_queue_copy_2d(QQ, BUF, OFF, PITCH, b2.buf, 0, HPITCH, WIDTH, HEIGHT))
+        expect_fail(X2(NULL, b.buf, 0, 8, h, 8, 8, 2), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(X2(q, dead, 0, 8, h, 8, 8, 2), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(X2(q, b.buf, 0, 4, h, 8, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT, fn);
+        expect_fail(X2(q, b.buf, 0, 8, h, 4, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT, fn);
+        expect_fail(X2(q, b.buf, bytes - 8, 8, h, 8, 8, 2), ACCEL_ERROR_OUT_OF_RANGE, fn);
+        expect_fail(X2(q, b.buf, 0, SIZE_MAX / 2, h, SIZE_MAX / 2, 1, 4),
+                    ACCEL_ERROR_OUT_OF_RANGE, fn);
+        expect_ok(X2(q, b.buf, 0, 8, h, 8, 0, 2), fn);
+#undef X2
+    }
+    expect_fail(accel_queue_write_2d(q, b.buf, 0, 8, NULL, 8, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT,
+                W2);
+    expect_fail(accel_queue_read_2d(q, b.buf, 0, 8, NULL, 8, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT,
+                R2);
+    expect_fail(accel_queue_copy_2d(q, b.buf, 0, 8, b.buf, 4, 8, 8, 2),
+                ACCEL_ERROR_INVALID_ARGUMENT, C2);
+    expect_fail(accel_queue_copy_2d(q, b.buf, 0, 8, NULL, 4, 8, 8, 2), ACCEL_ERROR_INVALID_HANDLE,
+                C2);
+
+    accel_rng *rng = NULL, *dead_rng = NULL;
+    expect_fail(accel_rng_create(1, NULL), ACCEL_ERROR_INVALID_ARGUMENT, RC);
+    expect_ok(accel_rng_create(1, &dead_rng), RC);
+    cover(RR);
+    accel_rng_release(dead_rng);
+    accel_rng_release(NULL);
+    expect_ok(accel_rng_create(2, &rng), RC);
+    uint64_t pos = 0;
+    expect_fail(accel_rng_get(NULL, NULL, &pos), ACCEL_ERROR_INVALID_HANDLE, RG);
+    expect_fail(accel_rng_get(dead_rng, NULL, &pos), ACCEL_ERROR_INVALID_HANDLE, RG);
+    expect_ok(accel_rng_get(rng, NULL, NULL), RG);
+    expect_fail(accel_rng_seek(dead_rng, 0), ACCEL_ERROR_INVALID_HANDLE, RS);
+    expect_ok(accel_rng_seek(rng, 0), RS);
+    expect_fail(accel_rng_uniform(q, dead_rng, ACCEL_F32, tu_slice(&b)),
+                ACCEL_ERROR_INVALID_HANDLE, RU);
+    expect_fail(accel_rng_uniform(q, rng, ACCEL_BF16, tu_slice(&b)), ACCEL_ERROR_DTYPE_MISMATCH,
+                RU);
+    expect_fail(accel_rng_normal(q, NULL, ACCEL_F32, 0, 1, tu_slice(&b)),
+                ACCEL_ERROR_INVALID_HANDLE, RN);
+    expect_fail(accel_rng_normal(q, rng, ACCEL_DTYPE_INVALID, 0, 1, tu_slice(&b)),
+                ACCEL_ERROR_DTYPE_MISMATCH, RN);
+    expect_ok(accel_rng_uniform(q, rng, ACCEL_F32, accel_slice_of(b.buf, 0, 0)), RU);
+    expect_ok(accel_rng_normal(q, rng, ACCEL_F32, 0, 1, accel_slice_of(b.buf, 0, 0)), RN);
+    accel_rng_release(rng);
+
+    cover(HP);
+    cr_assert_null(accel_buffer_host_pointer(NULL));
+    cr_assert_null(accel_buffer_host_pointer(dead));
+    cr_assert_not_null(accel_buffer_host_pointer(b.buf));
+    void *p = NULL;
+    expect_fail(accel_buffer_native_pointer(NULL, &p), ACCEL_ERROR_INVALID_HANDLE, NP);
+    expect_fail(accel_buffer_native_pointer(dead, &p), ACCEL_ERROR_INVALID_HANDLE, NP);
+    expect_fail(accel_buffer_native_pointer(b.buf, NULL), ACCEL_ERROR_INVALID_ARGUMENT, NP);
+    expect_ok(accel_buffer_native_pointer(b.buf, &p), NP);
+    expect_fail(accel_queue_native_stream(NULL, &p), ACCEL_ERROR_INVALID_HANDLE, NS);
+    expect_fail(accel_queue_native_stream(q, NULL), ACCEL_ERROR_INVALID_ARGUMENT, NS);
+    expect_ok(accel_queue_native_stream(q, &p), NS);
+    expect_fail(accel_buffer_wrap(NULL, h, 4, NULL, NULL, &out), ACCEL_ERROR_INVALID_HANDLE, BW);
+    expect_fail(accel_buffer_wrap(cpu, NULL, 4, NULL, NULL, &out), ACCEL_ERROR_INVALID_ARGUMENT,
+                BW);
+    expect_fail(accel_buffer_wrap(cpu, h, 4, NULL, NULL, NULL), ACCEL_ERROR_INVALID_ARGUMENT, BW);
+    expect_fail(accel_buffer_wrap(mock, h, 4, NULL, NULL, &out), ACCEL_ERROR_UNSUPPORTED, BW);
+    expect_ok(accel_buffer_wrap(cpu, h, sizeof h, NULL, NULL, &out), BW);
+    accel_buffer_release(out);
+    expect_untouched(&b2, "b2 after bad shorter-path calls");
+    tu_release(&b);
+    tu_release(&b2);
+}
 
 static const body bodies[] = {
     {"ops_null_and_released", body_ops_null_and_released},
@@ -1121,11 +1508,13 @@ static const body bodies[] = {
     {"gemm", body_gemm_matrix},
     {"transpose", body_transpose_matrix},
     {"transfers", body_transfers},
+    {"shorter_path", body_shorter_path},
     {"buffers_and_host_memory", body_buffers_and_host_memory},
     {"queues_and_events", body_queues_and_events},
     {"runtime_and_devices", body_runtime_and_devices},
     {"status_and_values", body_status_and_values},
     {"npy", body_npy},
+    {"stale_and_foreign_handles", body_stale_and_foreign_handles},
 };
 
 Test(bad_input_matrix, ops_null_and_released) { body_ops_null_and_released(); }
@@ -1137,11 +1526,13 @@ Test(bad_input_matrix, ops_zero_size) { body_ops_zero_size(); }
 Test(bad_input_matrix, gemm) { body_gemm_matrix(); }
 Test(bad_input_matrix, transpose_2d) { body_transpose_matrix(); }
 Test(bad_input_matrix, transfers) { body_transfers(); }
+Test(bad_input_matrix, shorter_path) { body_shorter_path(); }
 Test(bad_input_matrix, buffers_and_host_memory) { body_buffers_and_host_memory(); }
 Test(bad_input_matrix, queues_and_events) { body_queues_and_events(); }
 Test(bad_input_matrix, runtime_and_devices) { body_runtime_and_devices(); }
 Test(bad_input_matrix, status_and_values) { body_status_and_values(); }
 Test(bad_input_matrix, npy) { body_npy(); }
+Test(bad_input_matrix, stale_and_foreign_handles) { body_stale_and_foreign_handles(); }
 
 /* Every ACCEL_API function of the public headers went through the matrix. */
 static void header_functions(const char *path, char names[][64], size_t *n, size_t cap)

@@ -5,12 +5,14 @@
  * to a fresh temp folder by the test itself. */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "accel/verify.h"
 #include "test_util.h"
 
 static const char *cpu_section(void)
@@ -395,4 +397,250 @@ Test(config, garbage_accel_verify_reads_cleanly)
     const char *first = strstr(msg, "accel_runtime_open");
     cr_assert(first && !strstr(first + 1, "accel_runtime_open"), "doubled message: %s", msg);
     cr_assert(!strstr(msg, "(:0)"), "garbled message: %s", msg);
+}
+
+/* ------------------------------------------------------------ the settings pass */
+
+/* ACCEL_TEST_OPENED_LOG: the mock plugin appends "opened" there when it is
+ * loaded (tests/plugins/mock_plugin.c). */
+static const char *opened_log(void)
+{
+    const char *path = tu_fmt("%s/opened.log", tu_tmpdir());
+    setenv("ACCEL_TEST_OPENED_LOG", path, 1);
+    return path;
+}
+
+static bool plugin_was_opened(const char *log)
+{
+    FILE *f = fopen(log, "r");
+    char line[32] = "";
+    bool opened = f && fgets(line, sizeof line, f) && strcmp(line, "opened\n") == 0;
+    if (f)
+        fclose(f);
+    return opened;
+}
+
+static const char *mock_ini(const char *runtime_extra)
+{
+    return tu_fmt("[runtime]\norder = mock, cpu\n%s[backend.mock]\nlibrary = %s\n%s", runtime_extra,
+                  TU_TEST_PLUGIN("mock"), cpu_section());
+}
+
+Test(config, bad_policy_values_fail_before_any_plugin_is_opened)
+{
+    const char *log = opened_log();
+    const char *bad[] = {"on_mismatch = sometimes\n", "verify_sample = 2\n", "selftest = maybe\n",
+                         "verify_guard = -1\n",      "on_error = retry\n",  "report = perhaps\n",
+                         "verify = tpu\n",           "fallback = gpu:x\n",   "strict = \n"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *dir = tu_tmpdir();
+        const char *path = tu_write_file(dir, "plugins.ini", mock_ini(bad[i]));
+        setenv("ACCEL_CONFIG", path, 1);
+        accel_runtime *rt = NULL;
+        accel_status s = accel_runtime_open(NULL, &rt);
+        unsetenv("ACCEL_CONFIG");
+        tu_assert_status(s, ACCEL_ERROR_CONFIG, "%s", bad[i]);
+        cr_assert_null(rt);
+        const char *key = tu_fmt("%.*s", (int)strcspn(bad[i], " "), bad[i]);
+        cr_assert(strstr(accel_last_error(), tu_fmt("%s:3: %s", tu_realpath(path), key)),
+                  "%s: the message lacks file:3: %s: %s", bad[i], key, accel_last_error());
+        cr_assert(!plugin_was_opened(log), "%s: a plugin was opened before the bad value was found",
+                  bad[i]);
+    }
+    /* The same file with good values opens the mock: the log can tell. */
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(mock_ini("on_mismatch = fail\nverify_sample = 0.5\nselftest = no\n"), &rt, NULL));
+    accel_runtime_close(rt);
+    cr_assert(plugin_was_opened(log), "the mock did not record being opened");
+    unsetenv("ACCEL_TEST_OPENED_LOG");
+}
+
+Test(config, bad_environment_values_fail_before_any_plugin_is_opened)
+{
+    const char *log = opened_log();
+    const char *vars[][2] = {{"ACCEL_REPORT", "banana"}, {"ACCEL_VERIFY", "cpu:zero"},
+                             {"ACCEL_ALLOW_INSECURE", "perhaps"}, {"ACCEL_VERIFY", "tpu"}};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        setenv(vars[i][0], vars[i][1], 1);
+        accel_runtime *rt = NULL;
+        accel_status s = tu_open_ini(mock_ini(""), &rt, NULL);
+        unsetenv(vars[i][0]);
+        tu_assert_status(s, ACCEL_ERROR_CONFIG, "%s=%s", vars[i][0], vars[i][1]);
+        cr_assert(strstr(accel_last_error(), tu_fmt("%s=%s", vars[i][0], vars[i][1])), "%s",
+                  accel_last_error());
+        cr_assert(!plugin_was_opened(log), "%s=%s: a plugin was opened", vars[i][0], vars[i][1]);
+    }
+    unsetenv("ACCEL_TEST_OPENED_LOG");
+}
+
+/* Ops checked by verify mode after one fill on the mock (the CPU is the
+ * reference when verify is on). */
+static uint64_t checked_after_one_fill(accel_runtime *rt)
+{
+    accel_device *mock;
+    tu_ok(accel_device_get_by_name(rt, "mock", &mock));
+    accel_queue *q;
+    tu_ok(accel_queue_create(mock, &q));
+    tu_dbuf b = tu_upload(q, ACCEL_F32, NULL, 16);
+    tu_ok(accel_fill(q, ACCEL_F32, 3.0, tu_slice(&b)));
+    tu_ok(accel_queue_finish(q));
+    tu_release(&b);
+    accel_queue_release(q);
+    accel_verify_stats st;
+    memset(&st, 0, sizeof st);
+    st.struct_size = sizeof st;
+    tu_ok(accel_verify_stats_get(rt, &st));
+    return st.checked;
+}
+
+Test(config, argument_over_environment_over_file)
+{
+    accel_runtime *rt;
+    /* the file alone */
+    tu_ok(tu_open_ini(mock_ini("verify = cpu\n"), &rt, NULL));
+    cr_assert_eq(checked_after_one_fill(rt), 1, "verify = cpu did not check the fill");
+    accel_runtime_close(rt);
+    /* the environment over the file, both ways */
+    setenv("ACCEL_VERIFY", "off", 1);
+    tu_ok(tu_open_ini(mock_ini("verify = cpu\n"), &rt, NULL));
+    cr_assert_eq(checked_after_one_fill(rt), 0, "ACCEL_VERIFY=off did not win over verify = cpu");
+    accel_runtime_close(rt);
+    setenv("ACCEL_VERIFY", "cpu", 1);
+    tu_ok(tu_open_ini(mock_ini("verify = off\n"), &rt, NULL));
+    cr_assert_eq(checked_after_one_fill(rt), 1, "ACCEL_VERIFY=cpu did not win over verify = off");
+    /* the argument (accel_verify_configure) over the environment */
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = NULL;
+    tu_ok(accel_verify_configure(rt, &o));
+    cr_assert_eq(checked_after_one_fill(rt), 1, "verify still on after accel_verify_configure(off)");
+    accel_runtime_close(rt);
+    unsetenv("ACCEL_VERIFY");
+    /* an empty variable counts as unset */
+    setenv("ACCEL_VERIFY", "", 1);
+    tu_ok(tu_open_ini(mock_ini("verify = cpu\n"), &rt, NULL));
+    cr_assert_eq(checked_after_one_fill(rt), 1, "ACCEL_VERIFY= (empty) turned verify off");
+    accel_runtime_close(rt);
+    unsetenv("ACCEL_VERIFY");
+}
+
+Test(config, indented_lines_are_lines_of_their_own)
+{
+    /* An indented key is a key, not the continuation of the previous value. */
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\n  order = mock\n[backend.mock]\n    library = %s\n"
+                             "\tdevices = 3\n",
+                             TU_TEST_PLUGIN("mock")),
+                      &rt, NULL));
+    cr_assert_eq(accel_device_count(rt), 3, "devices = 3 (indented) did not reach the plugin");
+    accel_runtime_close(rt);
+    /* A would-be continuation is an error on its own line that says so. */
+    expect_config_error(tu_fmt("[runtime]\norder = mock\n    cpu\n[backend.mock]\nlibrary = %s\n%s",
+                               TU_TEST_PLUGIN("mock"), cpu_section()),
+                        3, "not the continuation of the previous value");
+}
+
+Test(config, names_are_limited_to_128_characters_on_every_line)
+{
+    char name[130];
+    memset(name, 'k', sizeof name);
+    name[128] = '\0';
+    /* 128 characters: a name (an unknown key, warned about), short line or long. */
+    tu_log_capture();
+    accel_runtime *rt;
+    char value[300];
+    memset(value, 'v', sizeof value - 1);
+    value[sizeof value - 1] = '\0';
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\n%s = 1\n%s = %s\n%s", name, name, value, cpu_section()), &rt,
+                      NULL));
+    cr_assert(tu_log_contains(ACCEL_LOG_WARN, name), "%s", tu_log_text());
+    accel_runtime_close(rt);
+    /* 129: an error on a short line and on a long one, for keys and sections. */
+    name[128] = 'k';
+    name[129] = '\0';
+    expect_config_error(tu_fmt("[runtime]\n%s = 1\n%s", name, cpu_section()), 2,
+                        "key name longer than 128 characters");
+    expect_config_error(tu_fmt("[runtime]\n%s = %s\n%s", name, value, cpu_section()), 2,
+                        "key name longer than 128 characters");
+    expect_config_error(tu_fmt("%s[%s]\n", cpu_section(), name), 3,
+                        "section name longer than 128 characters");
+    expect_config_error(tu_fmt("%s[%s]   ; %s\n", cpu_section(), name, value), 3,
+                        "section name longer than 128 characters");
+}
+
+Test(config, bom_crlf_and_empty_values)
+{
+    /* A UTF-8 byte-order mark and CRLF line ends are read as plain text;
+     * verify = (empty) is off, fallback = (empty) is none. */
+    const char *text = tu_fmt("\xEF\xBB\xBF[runtime]\r\norder = mock, cpu\r\nverify =\r\n"
+                              "fallback =\r\n[backend.mock]\r\nlibrary = %s\r\n"
+                              "[backend.cpu]\r\nlibrary = %s\r\n",
+                              TU_TEST_PLUGIN("mock"), TU_CPU_PLUGIN);
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(text, &rt, NULL));
+    cr_assert_str_eq(default_device_name(rt), "mock:0");
+    cr_assert_eq(checked_after_one_fill(rt), 0, "verify = (empty) is not off");
+    /* fallback none: an op the mock lacks fails instead of running on the CPU */
+    accel_device *mock;
+    tu_ok(accel_device_get_by_name(rt, "mock", &mock));
+    accel_queue *q;
+    tu_ok(accel_queue_create(mock, &q));
+    tu_dbuf b = tu_upload(q, ACCEL_F32, NULL, 4);
+    tu_assert_status(accel_exp(q, ACCEL_F32, tu_slice(&b), tu_slice(&b)), ACCEL_ERROR_UNSUPPORTED,
+                     "exp on the mock with fallback = (empty)");
+    tu_release(&b);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+    /* an empty boolean is an error */
+    expect_config_error(tu_fmt("[runtime]\nreport =\n%s", cpu_section()), 2, "report");
+}
+
+Test(config, repeated_keys_the_later_wins_with_a_warning)
+{
+    tu_log_capture();
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\norder = mock\n[backend.mock]\nlibrary = %s\n"
+                             "devices = 1\ndevices = 2\n%s",
+                             TU_TEST_PLUGIN("mock"), cpu_section()),
+                      &rt, NULL));
+    cr_assert_str_eq(default_device_name(rt), "mock:0");
+    accel_device *d;
+    tu_ok(accel_device_get(rt, 1, &d));
+    cr_assert_str_eq(accel_device_name(d), "mock:1", "devices = 2 (the later) did not win");
+    cr_assert(tu_log_contains(ACCEL_LOG_WARN, "order repeated; the later value wins"), "%s",
+              tu_log_text());
+    cr_assert(tu_log_contains(ACCEL_LOG_WARN, "devices repeated; the later value wins"), "%s",
+              tu_log_text());
+    accel_runtime_close(rt);
+}
+
+/* Files that never end or never open: refused at once, never read. */
+Test(config, devices_fifos_and_huge_files_are_refused_without_blocking, .timeout = 20)
+{
+    const char *devs[] = {"/dev/zero", "/dev/urandom", "/dev/null"};
+    for (size_t i = 0; i < sizeof devs / sizeof *devs; i++) {
+        setenv("ACCEL_CONFIG", devs[i], 1);
+        accel_runtime *rt = NULL;
+        accel_status s = accel_runtime_open(NULL, &rt);
+        unsetenv("ACCEL_CONFIG");
+        tu_assert_status(s, ACCEL_ERROR_CONFIG, "ACCEL_CONFIG=%s", devs[i]);
+        cr_assert(strstr(accel_last_error(), "character device, not a regular file") &&
+                      strstr(accel_last_error(), "ACCEL_CONFIG"),
+                  "%s", accel_last_error());
+    }
+    const char *fifo = tu_fmt("%s/plugins.ini", tu_tmpdir());
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    accel_runtime *rt = NULL;
+    tu_assert_status(accel_runtime_open(fifo, &rt), ACCEL_ERROR_CONFIG, "a FIFO as the config");
+    cr_assert(strstr(accel_last_error(), "is a FIFO, not a regular file"), "%s", accel_last_error());
+    /* Over 1 MiB: refused by size; a regular file, just too large. */
+    const char *big = tu_fmt("%s/plugins.ini", tu_tmpdir());
+    FILE *f = fopen(big, "w");
+    cr_assert(f);
+    for (int i = 0; i < 20000; i++)
+        fprintf(f, "; %070d\n", i);
+    fclose(f);
+    tu_assert_status(accel_runtime_open(big, &rt), ACCEL_ERROR_CONFIG, "a 1.5 MB config");
+    cr_assert(strstr(accel_last_error(), "1460000 bytes, more than the 1048576"), "%s",
+              accel_last_error());
 }

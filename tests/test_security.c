@@ -8,6 +8,8 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +98,61 @@ Test(security, world_writable_plugin_is_refused)
     expect_refused(plugin_copy(0757, NULL), "world-writable");
 }
 
+/* Root's group has no members other than root in /etc/passwd and
+ * /etc/group, read here directly (the reference for the core's rule). */
+static bool root_group_is_private(void)
+{
+    bool priv = true;
+    FILE *f = fopen("/etc/passwd", "r");
+    cr_assert(f, "cannot read /etc/passwd");
+    struct passwd *pw;
+    while ((pw = fgetpwent(f)))
+        priv = priv && !(pw->pw_gid == 0 && pw->pw_uid != 0);
+    fclose(f);
+    f = fopen("/etc/group", "r");
+    cr_assert(f, "cannot read /etc/group");
+    struct group *gr;
+    while ((gr = fgetgrent(f)))
+        if (gr->gr_gid == 0)
+            for (char **m = gr->gr_mem; *m; m++)
+                priv = priv && strcmp(*m, "root") == 0;
+    fclose(f);
+    return priv;
+}
+
 Test(security, group_writable_plugin_is_refused)
 {
-    expect_refused(plugin_copy(0775, NULL), "group-writable");
+    if (geteuid() != 0)
+        cr_skip_test("needs root to give a file a group with other members");
+    /* nogroup: the primary group of nobody (uid 65534), not of root. */
+    const char *p = plugin_copy(0775, NULL);
+    cr_assert_eq(chown(p, (uid_t)-1, NOBODY_UID), 0);
+    expect_refused(p, "group-writable");
+}
+
+/* umask 002 with user private groups: a file writable by its owner's own
+ * group is writable by no one else, so it is trusted (as Debian's OpenSSH). */
+Test(security, group_writable_by_the_owners_private_group_is_trusted)
+{
+    if (geteuid() != 0)
+        cr_skip_test("needs root to know the file's group");
+    const char *dir;
+    const char *p = plugin_copy(0775, &dir);
+    cr_assert_eq(chown(p, 0, 0), 0);
+    cr_assert_eq(chmod(dir, 0775), 0);
+    cr_assert_eq(chown(dir, 0, 0), 0);
+    bool priv = root_group_is_private();
+    accel_runtime *rt = open_with(p, NULL);
+    accel_backend_info bi = tu_backend_info(rt, "mock");
+    cr_assert(bi.loaded == priv, "root's group %s private but the plugin was %s: %s",
+              priv ? "is" : "is not", bi.loaded ? "loaded" : "refused", bi.reason);
+    accel_runtime_close(rt);
+    /* The config file under the same rule. */
+    const char *ini = tu_write_file(dir, "plugins.ini", tu_fmt("[backend.mock]\nlibrary = %s\n", p));
+    cr_assert_eq(chmod(ini, 0664), 0);
+    accel_status s = accel_runtime_open(ini, &rt);
+    cr_assert((s == ACCEL_SUCCESS) == priv, "%s: %s", accel_status_name(s), accel_last_error());
+    accel_runtime_close(rt);
 }
 
 Test(security, plugin_owned_by_another_user_is_refused)
@@ -156,8 +210,11 @@ Test(security, world_or_group_writable_config_is_refused)
     const char *path = tu_write_file(dir, "plugins.ini", config_text());
     cr_assert_eq(chmod(path, 0666), 0);
     expect_config_refused(path, "world-writable");
-    cr_assert_eq(chmod(path, 0620), 0);
-    expect_config_refused(path, "group-writable");
+    if (geteuid() == 0) {
+        cr_assert_eq(chown(path, (uid_t)-1, NOBODY_UID), 0);
+        cr_assert_eq(chmod(path, 0620), 0);
+        expect_config_refused(path, "group-writable");
+    }
     /* The file's own allow_insecure cannot vouch for itself. */
     const char *self = tu_write_file(dir, "self.ini",
                          tu_fmt("[runtime]\nallow_insecure = true\norder = cpu\n[backend.cpu]\nlibrary = %s\n",
@@ -194,6 +251,116 @@ Test(security, allow_insecure_must_be_a_boolean)
     cr_assert(s == ACCEL_ERROR_CONFIG, "%s", accel_status_name(s));
     cr_assert(strstr(accel_last_error(), "allow_insecure = perhaps") && strstr(accel_last_error(), ":2:"), "%s",
               accel_last_error());
+}
+
+/* ------------------------------------------------------------ the whole path */
+
+Test(security, a_folder_higher_up_that_others_can_write_is_refused)
+{
+    const char *top = tu_tmpdir();
+    const char *mid = tu_fmt("%s/shared", top);
+    const char *dir = tu_fmt("%s/plugins", mid);
+    cr_assert_eq(mkdir(mid, 0755), 0);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    const char *p = tu_fmt("%s/libaccel_test_mock.so", dir);
+    copy_file(TU_TEST_PLUGIN("mock"), p, 0755);
+    cr_assert_eq(chmod(mid, 0777), 0);
+    /* two levels above the file: refused, naming that folder */
+    expect_refused(p, tu_fmt("the folder %s is world-writable", mid));
+    /* a config file under it too */
+    const char *ini = tu_write_file(dir, "plugins.ini", config_text());
+    expect_config_refused(ini, tu_fmt("the folder %s is world-writable", mid));
+    /* the sticky bit makes it a /tmp: trusted */
+    cr_assert_eq(chmod(mid, 01777), 0);
+    accel_runtime *rt = open_with(p, NULL);
+    cr_assert(tu_backend_info(rt, "mock").loaded, "%s", tu_backend_info(rt, "mock").reason);
+    accel_runtime_close(rt);
+}
+
+Test(security, where_a_symbolic_link_leads_is_checked_too)
+{
+    /* the link lives in a good folder, the file in one others can write */
+    const char *bad_dir;
+    const char *target = plugin_copy(0755, &bad_dir);
+    cr_assert_eq(chmod(bad_dir, 0777), 0);
+    const char *link = tu_fmt("%s/libaccel_test_mock.so", tu_tmpdir());
+    cr_assert_eq(symlink(target, link), 0);
+    expect_refused(link, tu_fmt("its folder %s is world-writable", bad_dir));
+}
+
+Test(security, a_symbolic_link_owned_by_another_user_is_refused)
+{
+    if (geteuid() != 0)
+        cr_skip_test("needs root to give a link to another user");
+    const char *target = plugin_copy(0755, NULL);
+    const char *dir = tu_tmpdir();
+    const char *link = tu_fmt("%s/libaccel_test_mock.so", dir);
+    cr_assert_eq(symlink(target, link), 0);
+    cr_assert_eq(lchown(link, NOBODY_UID, NOBODY_UID), 0);
+    expect_refused(link, tu_fmt("the symbolic link %s on its path is owned by uid 65534", link));
+    /* a link to a folder on the way counts the same */
+    const char *dir_link = tu_fmt("%s/lib", dir);
+    char target_dir[4096];
+    snprintf(target_dir, sizeof target_dir, "%s", target);
+    *strrchr(target_dir, '/') = '\0';
+    cr_assert_eq(symlink(target_dir, dir_link), 0);
+    cr_assert_eq(lchown(dir_link, NOBODY_UID, NOBODY_UID), 0);
+    expect_refused(tu_fmt("%s/libaccel_test_mock.so", dir_link), "the symbolic link");
+    /* owned by this user: the link is followed and the plugin loads */
+    cr_assert_eq(lchown(link, 0, 0), 0);
+    accel_runtime *rt = open_with(link, NULL);
+    accel_backend_info bi = tu_backend_info(rt, "mock");
+    cr_assert(bi.loaded, "%s", bi.reason);
+    cr_assert_str_eq(bi.path, link, "the backend's path must stay the configured one");
+    accel_runtime_close(rt);
+}
+
+Test(security, a_fifo_or_device_as_plugin_is_refused_without_blocking, .timeout = 20)
+{
+    const char *fifo = tu_fmt("%s/libaccel_test_mock.so", tu_tmpdir());
+    cr_assert_eq(mkfifo(fifo, 0644), 0);
+    accel_runtime *rt = open_with(fifo, NULL);
+    accel_backend_info bi = tu_backend_info(rt, "mock");
+    cr_assert(!bi.loaded && bi.status == ACCEL_ERROR_PLUGIN_LOAD, "%s", accel_status_name(bi.status));
+    cr_assert(strstr(bi.reason, "is a FIFO, not a regular file"), "%s", bi.reason);
+    cr_assert(tu_backend_info(rt, "cpu").loaded);
+    accel_runtime_close(rt);
+    rt = open_with("/dev/zero", NULL);
+    bi = tu_backend_info(rt, "mock");
+    cr_assert(!bi.loaded && strstr(bi.reason, "character device"), "%s", bi.reason);
+    accel_runtime_close(rt);
+}
+
+/* Plugins are loaded through the checked descriptor (/proc/self/fd/N);
+ * descriptor numbers are reused once closed, and glibc knows a library by
+ * the name it was opened as, so several runtimes open at once, with a
+ * failing plugin among the loaded ones, must each get the plugin their
+ * section names. */
+Test(security, each_section_loads_its_own_file_across_runtimes)
+{
+    accel_runtime *rts[3];
+    for (int i = 0; i < 3; i++) {
+        cr_assert(tu_open_ini(tu_fmt("[runtime]\norder = cpu, broken, mock\n[backend.cpu]\nlibrary = %s\n"
+                                     "[backend.broken]\nlibrary = %s\n[backend.mock]\nlibrary = %s\n",
+                                     TU_CPU_PLUGIN, TU_TEST_PLUGIN("init_fail"), TU_TEST_PLUGIN("mock")),
+                              &rts[i], NULL) == ACCEL_SUCCESS,
+                  "%s", accel_last_error());
+        accel_backend_info cpu = tu_backend_info(rts[i], "cpu"), mock = tu_backend_info(rts[i], "mock"),
+                           broken = tu_backend_info(rts[i], "broken");
+        cr_assert(cpu.loaded && mock.loaded && !broken.loaded, "runtime %d: %s / %s", i, mock.reason,
+                  broken.reason);
+        cr_assert(strstr(broken.reason, "frobnicator"), "runtime %d: broken: %s", i, broken.reason);
+        accel_device *d;
+        tu_ok(accel_device_get_by_name(rts[i], "mock", &d));
+        accel_device_properties props;
+        accel_device_properties_init(&props);
+        tu_ok(accel_device_properties_get(d, &props));
+        cr_assert_str_eq(props.name, "Mock device", "runtime %d: [backend.mock] loaded another plugin", i);
+        if (i == 1)
+            accel_runtime_close(rts[0]); /* descriptors closed in between */
+    }
+    accel_runtime_close(rts[1]);
+    accel_runtime_close(rts[2]);
 }
 
 /* ------------------------------------------------------------ search paths */

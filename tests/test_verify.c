@@ -18,23 +18,22 @@
 
 /* ------------------------------------------------------------ tolerance */
 
-static accel_op_desc elementwise(accel_op_code op, accel_dtype dt, size_t n)
+/* An op of the table with its operand count, each operand of n elements. */
+static accel_tolerance_op elementwise(accel_op_code op, accel_dtype dt, size_t n)
 {
-    accel_op_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel_tolerance_op d;
+    accel_tolerance_op_init(&d);
     d.op = op;
     d.dtype = dt;
-    d.num_operands = 3;
-    for (int i = 0; i < 3; i++)
-        d.operands[i].count = n;
-    d.batch_count = 1;
+    d.num_operands = accel_op_info(op)->num_operands;
+    for (uint32_t i = 0; i < d.num_operands; i++)
+        d.counts[i] = n;
     return d;
 }
 
 Test(verify, tolerance_elementwise_ulps_and_specials)
 {
-    accel_op_desc d = elementwise(ACCEL_OP_ADD, ACCEL_F32, 1);
+    accel_tolerance_op d = elementwise(ACCEL_OP_ADD, ACCEL_F32, 1);
     float one = 1.0f, next1 = nextafterf(1.0f, 2.0f), next2 = nextafterf(next1, 2.0f);
     accel_compare_result r;
     memset(&r, 0, sizeof r);
@@ -46,10 +45,9 @@ Test(verify, tolerance_elementwise_ulps_and_specials)
     cr_assert_eq(r.first_bad, 0u);
     cr_assert(r.bound > 0 && r.error > r.bound);
     /* exp: 4 ulp allowed. */
-    d.op = ACCEL_OP_EXP;
-    tu_ok(accel_tolerance_compare(&d, NULL, &next2, &one, NULL));
+    accel_tolerance_op e = elementwise(ACCEL_OP_EXP, ACCEL_F32, 1);
+    tu_ok(accel_tolerance_compare(&e, NULL, &next2, &one, NULL));
     /* NaN meets NaN; Inf meets the same Inf only. */
-    d.op = ACCEL_OP_ADD;
     float nan = NAN, inf = INFINITY, ninf = -INFINITY;
     tu_ok(accel_tolerance_compare(&d, NULL, &nan, &nan, NULL));
     tu_ok(accel_tolerance_compare(&d, NULL, &inf, &inf, NULL));
@@ -67,8 +65,7 @@ Test(verify, tolerance_reports_the_worst_element)
     memcpy(got, ref, sizeof got);
     got[1] = nextafterf(2.0f, 3.0f);
     got[3] = nextafterf(nextafterf(nextafterf(4.0f, 5.0f), 5.0f), 5.0f);
-    accel_op_desc d = elementwise(ACCEL_OP_EXP, ACCEL_F32, 5);
-    d.num_operands = 2;
+    accel_tolerance_op d = elementwise(ACCEL_OP_EXP, ACCEL_F32, 5);
     accel_compare_result r;
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
@@ -101,9 +98,8 @@ Test(verify, tolerance_sum_and_gemm_bounds)
     static double x[N];
     for (int i = 0; i < N; i++)
         x[i] = (i % 2) ? 1.0 : -1.0;
-    accel_op_desc d = elementwise(ACCEL_OP_SUM, ACCEL_F64, N);
-    d.num_operands = 2;
-    d.operands[1].count = 1;
+    accel_tolerance_op d = elementwise(ACCEL_OP_SUM, ACCEL_F64, N);
+    d.counts[1] = 1;
     const void *in[4] = {x, NULL, NULL, NULL};
     double exact = 0.0, close = 1e-10, far = 1e-9;
     double bound = 2.0 * N * 0x1p-52 * N; /* 4.4e-10 */
@@ -113,13 +109,12 @@ Test(verify, tolerance_sum_and_gemm_bounds)
 
     /* GEMM 1x1, k = 2, ldc = 2: the gap element of C must not change. */
     double A[2] = {1, 1}, B[2] = {1, 1}, C_old[2] = {0, 7}, got[2] = {2, 7}, ref[2] = {2, 7};
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel_tolerance_op_init(&d);
     d.op = ACCEL_OP_GEMM;
     d.dtype = ACCEL_F64;
     d.num_operands = 3;
     d.m = 1, d.n = 1, d.k = 2, d.lda = 2, d.ldb = 1, d.ldc = 2, d.batch_count = 1;
-    d.operands[0].count = 2, d.operands[1].count = 2, d.operands[2].count = 1;
+    d.counts[0] = 2, d.counts[1] = 2, d.counts[2] = 1;
     d.scalars[0] = 1;
     const void *gin[4] = {A, B, C_old, NULL};
     tu_ok(accel_tolerance_compare(&d, gin, got, ref, NULL));
@@ -128,6 +123,107 @@ Test(verify, tolerance_sum_and_gemm_bounds)
     tu_ok(accel_tolerance_compare(&d, gin, got, ref, NULL));
     got[0] = 2 + 1e-14;
     cr_assert(accel_tolerance_compare(&d, gin, got, ref, NULL) == ACCEL_ERROR_MISMATCH);
+}
+
+/* A fused and an unfused axpby disagree by a whole rounding error where the
+ * sum cancels: alpha*x - fl(alpha*x) is 0 unfused and the exact error fused.
+ * Bounded by ulps of the terms, no element alarms; a real error still does. */
+Test(verify, tolerance_axpby_bounds_the_terms_not_the_result)
+{
+    enum { N = 1000 };
+    static float x[N], y[N], fused[N], unfused[N];
+    uint64_t seed = 0x5eed1234u;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    const double alpha = 3.0;
+    size_t nonzero = 0;
+    for (int i = 0; i < N; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        x[i] = (float)((double)(seed >> 11) * 0x1p-53 * 200.0 - 100.0);
+        y[i] = -(float)(alpha * x[i]);                 /* -fl(alpha*x) */
+        unfused[i] = (float)(alpha * x[i]) + y[i];    /* fl(fl(a*x) + y) = 0 */
+        fused[i] = (float)fma(alpha, x[i], (double)y[i]); /* the rounding error */
+        nonzero += fused[i] != 0.0f;
+    }
+    cr_assert(nonzero > N / 2, "only %zu of %d fused results carry a rounding error", nonzero, N);
+    accel_tolerance_op d = elementwise(ACCEL_OP_AXPBY, ACCEL_F32, N);
+    d.scalars[0] = alpha;
+    d.scalars[1] = 1.0;
+    const void *in[4] = {x, y, NULL, NULL};
+    accel_compare_result r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    tu_ok(accel_tolerance_compare(&d, in, fused, unfused, &r));
+    cr_assert_eq(r.bad, 0u);
+    tu_ok(accel_tolerance_compare(&d, in, unfused, fused, &r));
+    /* 8 ulp of the terms is past the 4-ulp bound. */
+    fused[7] = unfused[7] + 8.0f * 2.0f * fabsf(y[7]) * 0x1p-23f;
+    cr_assert(accel_tolerance_compare(&d, in, fused, unfused, &r) == ACCEL_ERROR_MISMATCH);
+    cr_assert_eq(r.first_bad, 7u);
+    cr_assert_str_eq(r.rule, "4 ulp of |alpha*x| + |beta*y|");
+}
+
+/* The descriptor's sizes are checked against the operand counts before
+ * anything is read (a GEMM bigger than its operands read out of bounds). */
+Test(verify, tolerance_checks_counts_against_shapes)
+{
+    double buf[64] = {0}, out[64] = {0};
+    const void *in[4] = {buf, buf, buf, NULL};
+    accel_tolerance_op g;
+    accel_tolerance_op_init(&g);
+    g.op = ACCEL_OP_GEMM;
+    g.dtype = ACCEL_F64;
+    g.num_operands = 3;
+    g.m = 4, g.n = 4, g.k = 4, g.lda = 4, g.ldb = 4, g.ldc = 4;
+    g.counts[0] = g.counts[1] = g.counts[2] = 16;
+    g.scalars[0] = 1;
+    tu_ok(accel_tolerance_compare(&g, in, out, out, NULL));
+    g.counts[0] = 2; /* A is 4 x 4 */
+    cr_assert_eq(accel_tolerance_compare(&g, in, out, out, NULL), ACCEL_ERROR_SHAPE_MISMATCH);
+    cr_assert(strstr(accel_last_error(), "A needs 16 elements") != NULL, "%s", accel_last_error());
+    g.counts[0] = 16;
+    g.k = 1u << 20; /* the product reads a million columns of A */
+    cr_assert_eq(accel_tolerance_compare(&g, in, out, out, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                 "lda below k must be refused: %s", accel_last_error());
+    g.k = 4, g.lda = 1u << 20;
+    cr_assert_eq(accel_tolerance_compare(&g, in, out, out, NULL), ACCEL_ERROR_SHAPE_MISMATCH);
+    g.lda = 4, g.batch_count = 2, g.stride_c = 16;
+    cr_assert_eq(accel_tolerance_compare(&g, in, out, out, NULL), ACCEL_ERROR_SHAPE_MISMATCH);
+    g.batch_count = 1, g.ldc = 0;
+    cr_assert_eq(accel_tolerance_compare(&g, in, out, out, NULL), ACCEL_ERROR_INVALID_ARGUMENT);
+    g.ldc = 4;
+    g.trans_a = ACCEL_TRANS, g.m = 5; /* A stored 4 x 5 */
+    cr_assert_eq(accel_tolerance_compare(&g, in, out, out, NULL), ACCEL_ERROR_INVALID_ARGUMENT);
+
+    accel_tolerance_op t;
+    accel_tolerance_op_init(&t);
+    t.op = ACCEL_OP_TRANSPOSE, t.dtype = ACCEL_F64, t.num_operands = 2;
+    t.m = 3, t.n = 5, t.lda = 5, t.ldc = 3, t.counts[0] = 15, t.counts[1] = 15;
+    tu_ok(accel_tolerance_compare(&t, in, out, out, NULL));
+    t.counts[0] = 14;
+    cr_assert_eq(accel_tolerance_compare(&t, in, out, out, NULL), ACCEL_ERROR_SHAPE_MISMATCH);
+    t.counts[0] = 15, t.counts[1] = 14;
+    cr_assert_eq(accel_tolerance_compare(&t, in, out, out, NULL), ACCEL_ERROR_SHAPE_MISMATCH);
+
+    accel_tolerance_op e = elementwise(ACCEL_OP_ADD, ACCEL_F64, 8);
+    e.counts[1] = 4;
+    cr_assert_eq(accel_tolerance_compare(&e, in, out, out, NULL), ACCEL_ERROR_SHAPE_MISMATCH);
+    e = elementwise(ACCEL_OP_DOT, ACCEL_F64, 8);
+    e.counts[2] = 1;
+    tu_ok(accel_tolerance_compare(&e, in, out, out, NULL));
+    e.counts[1] = 9;
+    cr_assert_eq(accel_tolerance_compare(&e, in, out, out, NULL), ACCEL_ERROR_SHAPE_MISMATCH);
+    e = elementwise(ACCEL_OP_SUM, ACCEL_F64, 8);
+    cr_assert_eq(accel_tolerance_compare(&e, in, out, out, NULL), ACCEL_ERROR_SHAPE_MISMATCH,
+                 "a sum writes 1 element, not 8");
+    e = elementwise(ACCEL_OP_EXP, ACCEL_F64, 8);
+    e.num_operands = 3;
+    cr_assert_eq(accel_tolerance_compare(&e, in, out, out, NULL), ACCEL_ERROR_INVALID_ARGUMENT);
+    e = elementwise(ACCEL_OP_EXP, ACCEL_F64, 8);
+    e.struct_size = 0;
+    cr_assert_eq(accel_tolerance_compare(&e, in, out, out, NULL), ACCEL_ERROR_INVALID_ARGUMENT);
+    e = elementwise(ACCEL_OP_EXP, ACCEL_F64, 8);
+    e.op = (accel_op_code)3;
+    cr_assert_eq(accel_tolerance_compare(&e, in, out, out, NULL), ACCEL_ERROR_INVALID_ARGUMENT);
 }
 
 /* ------------------------------------------------------------ faulty plugin */

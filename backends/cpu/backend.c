@@ -11,10 +11,6 @@
 #include "ceilings.h"
 #include "cpu.h"
 
-#if ACCEL_CPU_HAVE_OPENBLAS
-#include <cblas.h>
-#endif
-
 #define ACCEL_CPU_ALIGN 64
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);
@@ -129,22 +125,29 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
     }
     ctx->threads = threads;
 
-#if ACCEL_CPU_HAVE_OPENBLAS
-    /* Process-wide in OpenBLAS: set only when configured, so that by default
-     * $OPENBLAS_NUM_THREADS (or OpenBLAS's own choice) still applies. */
-    if (configured)
-        openblas_set_num_threads(threads);
-    /* "OpenBLAS 0.3.21 DYNAMIC_ARCH ..." -> "OpenBLAS 0.3.21" */
-    const char *cfg = openblas_get_config();
-    if (cfg) {
-        const char *sp = strchr(cfg, ' ');
-        const char *sp2 = sp ? strchr(sp + 1, ' ') : NULL;
-        int len = sp2 ? (int)(sp2 - cfg) : (int)strlen(cfg);
-        snprintf(ctx->blas_version, sizeof ctx->blas_version, "%.*s", len, cfg);
+    /* GEMM calls the OpenBLAS bound here (blas.c), whatever other BLAS the
+     * host program linked. */
+    const accel_cpu_blas *blas = accel_cpu__blas();
+    if (blas->ok) {
+        /* Process-wide in OpenBLAS: set only when configured, so that by
+         * default $OPENBLAS_NUM_THREADS (or OpenBLAS's own choice) applies. */
+        if (configured && blas->set_num_threads)
+            blas->set_num_threads(threads);
+        snprintf(ctx->blas_version, sizeof ctx->blas_version, "%s", blas->version);
+        /* The file's folder tells Debian's variants apart (openblas-pthread,
+         * openblas-openmp, openblas64-...). */
+        const char *slash = strrchr(blas->path, '/');
+        const char *dir = slash ? slash : blas->path;
+        while (dir > blas->path && dir[-1] != '/')
+            --dir;
+        snprintf(ctx->blas_variant, sizeof ctx->blas_variant, "%.*s",
+                 slash ? (int)(slash - dir) : (int)strlen(dir), dir);
+        host->log(ACCEL_LOG_INFO, "GEMM through %s from %s (bound by the plugin itself)",
+                  blas->config, blas->path);
+    } else {
+        snprintf(ctx->blas_version, sizeof ctx->blas_version, "no BLAS");
+        host->log(ACCEL_LOG_WARN, "GEMM is unavailable: %s", blas->error);
     }
-#else
-    snprintf(ctx->blas_version, sizeof ctx->blas_version, "CBLAS");
-#endif
 
     char model[96];
     read_cpu_model(model, sizeof model);
@@ -182,7 +185,10 @@ static int32_t cpu_device_properties(void *vctx, uint32_t device, accel_device_p
     read_memory(&p.memory_total, &p.memory_free);
     p.dtypes = (1u << ACCEL_F32) | (1u << ACCEL_F64) | (1u << ACCEL_F16) | (1u << ACCEL_BF16);
     p.host_accessible = 1;
+    /* driver / runtime: the bound BLAS's folder and version
+     * ("openblas-pthread" / "OpenBLAS 0.3.21"). */
     snprintf(p.runtime_version, sizeof p.runtime_version, "%s", ctx->blas_version);
+    snprintf(p.driver_version, sizeof p.driver_version, "%s", ctx->blas_variant);
     /* An older core passes a shorter struct: fill only what it has. */
     size_t n = out->struct_size && out->struct_size < sizeof p ? out->struct_size : sizeof p;
     uint32_t caller_size = out->struct_size ? out->struct_size : (uint32_t)sizeof p;
@@ -213,6 +219,26 @@ static int32_t cpu_buffer_alloc(void *vctx, uint32_t device, size_t bytes, accel
     }
     buf->data = data;
     buf->bytes = bytes;
+    buf->wrapped = 0;
+    *out = buf;
+    return ACCEL_SUCCESS;
+}
+
+static int32_t cpu_buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t bytes,
+                               accel_be_buffer **out)
+{
+    accel_cpu_ctx *ctx = vctx;
+    (void)device;
+    accel_be_buffer *buf = malloc(sizeof *buf);
+    if (!buf) {
+        ctx->host->set_error("cpu: out of host memory for a buffer record");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    /* A 0-byte buffer still needs a valid address for the ops' pointers. */
+    static char empty_wrapped[64];
+    buf->data = ptr ? ptr : empty_wrapped;
+    buf->bytes = bytes;
+    buf->wrapped = 1;
     *out = buf;
     return ACCEL_SUCCESS;
 }
@@ -222,7 +248,8 @@ static void cpu_buffer_free(void *ctx, accel_be_buffer *buf)
     (void)ctx;
     if (!buf)
         return;
-    free(buf->data);
+    if (!buf->wrapped)
+        free(buf->data);
     free(buf);
 }
 
@@ -282,6 +309,7 @@ static const accel_backend cpu_backend = {
     .op_supported = accel_cpu__op_supported,
     .op_execute = accel_cpu__op_execute,
     .measure_ceilings = accel_cpu__measure_ceilings,
+    .buffer_wrap = cpu_buffer_wrap,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void)

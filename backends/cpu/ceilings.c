@@ -14,7 +14,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <cblas.h>
 #include <omp.h>
 
 #include "ceilings.h"
@@ -171,7 +170,10 @@ static int32_t measure_gemm(accel_cpu_ctx *ctx, const accel_ceilings_options *op
 {
     const size_t n = (size_t)opt->gemm_n;
     const int nt = ctx->threads;
-    const blasint bn = (blasint)n;
+    const int bn = (int)n;
+    const accel_cpu_blas *blas = accel_cpu__blas();
+    if (!blas->ok)
+        return ACCEL_SUCCESS; /* no BLAS: the GEMM ceiling stays 0 (not measured) */
     double *a = alloc64(n * n * sizeof(double)), *b = alloc64(n * n * sizeof(double)),
            *c = alloc64(n * n * sizeof(double));
     if (!a || !b || !c) {
@@ -198,11 +200,12 @@ static int32_t measure_gemm(accel_cpu_ctx *ctx, const accel_ceilings_options *op
         for (unsigned r = 0; r <= reps; ++r) {
             double t0 = now_s();
             if (pass == 0)
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, bn, bn, bn, 1.0f,
-                            (const float *)a, bn, (const float *)b, bn, 0.0f, (float *)c, bn);
+                blas->sgemm(ACCEL_CPU_CBLAS_ROW_MAJOR, ACCEL_CPU_CBLAS_NO_TRANS,
+                            ACCEL_CPU_CBLAS_NO_TRANS, bn, bn, bn, 1.0f, (const float *)a, bn,
+                            (const float *)b, bn, 0.0f, (float *)c, bn);
             else
-                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, bn, bn, bn, 1.0, a, bn, b,
-                            bn, 0.0, c, bn);
+                blas->dgemm(ACCEL_CPU_CBLAS_ROW_MAJOR, ACCEL_CPU_CBLAS_NO_TRANS,
+                            ACCEL_CPU_CBLAS_NO_TRANS, bn, bn, bn, 1.0, a, bn, b, bn, 0.0, c, bn);
             if (r > 0)
                 t[r - 1] = now_s() - t0;
         }

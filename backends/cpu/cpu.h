@@ -42,12 +42,14 @@ typedef struct accel_cpu_ctx {
     const accel_host_services *host;
     int threads; /* OpenMP team size of ops; also OpenBLAS's thread count */
     char device_name[128];
-    char blas_version[32];
+    char blas_version[32];  /* "OpenBLAS 0.3.21" */
+    char blas_variant[32];  /* folder of the bound library, "openblas-pthread" */
 } accel_cpu_ctx;
 
 struct accel_be_buffer {
     void *data; /* 64-byte aligned; valid (non-NULL) also for 0 bytes */
     size_t bytes;
+    int wrapped; /* data is someone else's (buffer_wrap): never freed here */
 };
 
 /* One op with operand addresses resolved, copied into a queue by value so the
@@ -66,6 +68,37 @@ typedef struct accel_cpu_op {
 } accel_cpu_op;
 
 size_t accel_cpu__dtype_size(uint32_t dtype);
+
+/* blas.c: the OpenBLAS the plugin bound itself (dlopen + dlsym), once per
+ * process; ok == 0 and error say why not. Calls go through these pointers
+ * only, never through the process's global symbols. */
+typedef struct accel_cpu_blas {
+    int ok;
+    void *handle;
+    void (*sgemm)(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a,
+                  int lda, const float *b, int ldb, float beta, float *c, int ldc);
+    void (*dgemm)(int order, int ta, int tb, int m, int n, int k, double alpha, const double *a,
+                  int lda, const double *b, int ldb, double beta, double *c, int ldc);
+    char *(*get_config)(void);
+    void (*set_num_threads)(int n);
+    int (*get_num_threads)(void);
+    char path[512];    /* the file the functions come from (dladdr, realpath) */
+    char config[128];  /* openblas_get_config() */
+    char version[32];  /* "OpenBLAS 0.3.21" */
+    char error[512];
+} accel_cpu_blas;
+const accel_cpu_blas *accel_cpu__blas(void);
+/* CBLAS constants (cblas.h): the values are fixed by the CBLAS standard. */
+#define ACCEL_CPU_CBLAS_ROW_MAJOR 101
+#define ACCEL_CPU_CBLAS_NO_TRANS 111
+#define ACCEL_CPU_CBLAS_TRANS 112
+/* Before a GEMM: ACCEL_ERROR_OUT_OF_HOST_MEMORY with a message (starting
+ * with name) when the process is under an address-space, data or commit
+ * limit and cannot map OpenBLAS's work space now. */
+int32_t accel_cpu__blas_headroom(const char *name, char *msg, size_t msg_size);
+/* Set the calling thread's floating-point environment to the IEEE default:
+ * round to nearest, FTZ and DAZ off (queue workers and their OpenMP teams). */
+void accel_cpu__fp_env_default(void);
 
 /* Each runs one op on the calling thread (the queue's worker) with an OpenMP
  * team of `threads`, and returns an accel_status; on failure it writes a

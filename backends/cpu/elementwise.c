@@ -12,9 +12,10 @@
  *   there). Equal operands are combined bitwise: AND of the bit patterns for
  *   max, OR for min, which is the operand itself unless they are zeros of
  *   opposite sign. Branch-free, so the loops still vectorize.
- * - exp, log, tanh: f64 exp and log through glibc libm (< 1 ulp, measured
- *   0.52), tanh through tanhl on x86 (glibc's tanh allows 2 ulp); f32 as
- *   (float)f(double x), correctly rounded except in rare double-rounding ties.
+ * - exp, log, tanh, sin, cos, sigmoid: f64 exp, log, sin and cos through
+ *   glibc libm (< 1 ulp, exp measured 0.52), tanh and sigmoid through long
+ *   double on x86 (glibc's tanh allows 2 ulp); f32 as (float)f(double x),
+ *   correctly rounded except in rare double-rounding ties.
  * - axpby: f32 evaluates alpha*x + beta*y in double (products exact, one
  *   rounding to double, one to float); f64 as alpha*x + beta*y with IEEE
  *   operations (no fused multiply-add). beta == 0 still reads y (0*NaN = NaN).
@@ -99,6 +100,52 @@ static inline double tanh_f64(double x)
 static inline double tanh_f64(double x)
 {
     return tanh(x);
+}
+#endif
+static inline float sin_f32(float x)
+{
+    return (float)sin((double)x);
+}
+static inline float cos_f32(float x)
+{
+    return (float)cos((double)x);
+}
+/* The logistic function without overflow: e^x / (1 + e^x) for x < 0. */
+static inline double sigmoid_d(double x)
+{
+    if (x < 0) {
+        double e = exp(x);
+        return e / (1.0 + e);
+    }
+    return 1.0 / (1.0 + exp(-x));
+}
+static inline float sigmoid_f32(float x)
+{
+    return (float)sigmoid_d((double)x);
+}
+static inline double sin_f64(double x)
+{
+    return sin(x);
+}
+static inline double cos_f64(double x)
+{
+    return cos(x);
+}
+#if LDBL_MANT_DIG == 64
+/* In long double (64-bit significand), rounded once to double. */
+static inline double sigmoid_f64(double x)
+{
+    long double l = x;
+    if (l < 0) {
+        long double e = expl(l);
+        return (double)(e / (1.0L + e));
+    }
+    return (double)(1.0L / (1.0L + expl(-l)));
+}
+#else
+static inline double sigmoid_f64(double x)
+{
+    return sigmoid_d(x);
 }
 #endif
 static inline double sqrt_f64(double x)
@@ -227,7 +274,7 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
             EW_STREAM_##SUF(n, op->op, a, b, (T *)op->ptr[2]);                                     \
             return;                                                                                \
         }                                                                                          \
-        switch (op->op) {                                                                          \
+        switch ((accel_op_code)op->op) {                                                           \
         case ACCEL_OP_FILL: {                                                                      \
             const T v = (T)op->scalars[0];                                                         \
             o = op->ptr[0];                                                                        \
@@ -294,12 +341,35 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
             o = op->ptr[1];                                                                        \
             EW_FOR_CALLS(n, nt, o[i] = tanh_##SUF(a[i]));                                                \
             break;                                                                                 \
+        case ACCEL_OP_SIN:                                                                         \
+            o = op->ptr[1];                                                                        \
+            EW_FOR_CALLS(n, nt, o[i] = sin_##SUF(a[i]));                                           \
+            break;                                                                                 \
+        case ACCEL_OP_COS:                                                                         \
+            o = op->ptr[1];                                                                        \
+            EW_FOR_CALLS(n, nt, o[i] = cos_##SUF(a[i]));                                           \
+            break;                                                                                 \
+        case ACCEL_OP_SIGMOID:                                                                     \
+            o = op->ptr[1];                                                                        \
+            EW_FOR_CALLS(n, nt, o[i] = sigmoid_##SUF(a[i]));                                       \
+            break;                                                                                 \
         case ACCEL_OP_RELU:                                                                        \
             /* x <= 0 is false for NaN, which therefore passes through. */                         \
             o = op->ptr[1];                                                                        \
             EW_FOR(n, nt, o[i] = a[i] <= (T)0 ? (T)0 : a[i]);                                      \
             break;                                                                                 \
-        default:                                                                                   \
+        /* Not elementwise (ops.c sends them elsewhere); no default, so an       \
+         * elementwise op without a kernel here is a compile error. */           \
+        case ACCEL_OP_INVALID:                                                                     \
+        case ACCEL_OP_COPY:                                                                        \
+        case ACCEL_OP_TRANSPOSE:                                                                   \
+        case ACCEL_OP_SUM:                                                                         \
+        case ACCEL_OP_REDUCE_MAX:                                                                  \
+        case ACCEL_OP_REDUCE_MIN:                                                                  \
+        case ACCEL_OP_DOT:                                                                         \
+        case ACCEL_OP_GEMM:                                                                        \
+        case ACCEL_OP_RANDOM_UNIFORM:                                                              \
+        case ACCEL_OP_RANDOM_NORMAL:                                                               \
             break;                                                                                 \
         }                                                                                          \
     }

@@ -1,5 +1,7 @@
 /* gemm.c — C = alpha*op(A)*op(B) + beta*C, row-major, strided batched, through
- * OpenBLAS's cblas_sgemm/cblas_dgemm (CblasRowMajor), one call per batch.
+ * OpenBLAS's cblas_sgemm/cblas_dgemm (CblasRowMajor), one call per batch,
+ * always the OpenBLAS the plugin bound itself (blas.c), after checking that
+ * the process can still map OpenBLAS's work space.
  *
  * - m or n == 0: nothing to do. k == 0 or alpha == 0: C = beta*C computed here
  *   (A and B are not read, as BLAS), with beta == 0 writing zeros so NaN in C
@@ -9,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cblas.h>
 
 #include "cpu.h"
 #include "half.h"
@@ -107,9 +107,11 @@ static int32_t gemm_half(const accel_cpu_op *op, int nt, char *msg, size_t msg_s
             widen(op->dtype, c, op->ldc, m, n, cf, nt);
         else
             memset(cf, 0, nc * sizeof *cf);
-        cblas_sgemm(CblasRowMajor, op->trans_a ? CblasTrans : CblasNoTrans,
-                    op->trans_b ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, alpha, af,
-                    (int)cols_a, bf, (int)cols_b, beta, cf, (int)n);
+        accel_cpu__blas()->sgemm(ACCEL_CPU_CBLAS_ROW_MAJOR,
+                                 op->trans_a ? ACCEL_CPU_CBLAS_TRANS : ACCEL_CPU_CBLAS_NO_TRANS,
+                                 op->trans_b ? ACCEL_CPU_CBLAS_TRANS : ACCEL_CPU_CBLAS_NO_TRANS,
+                                 (int)m, (int)n, (int)k, alpha, af, (int)cols_a, bf, (int)cols_b,
+                                 beta, cf, (int)n);
         narrow(op->dtype, cf, m, n, c, op->ldc, nt);
     }
     free(work);
@@ -127,12 +129,21 @@ int32_t accel_cpu__gemm(const accel_cpu_op *op, int nt, char *msg, size_t msg_si
             scale_c(op, (char *)op->ptr[2] + bi * op->stride_c * esize);
         return ACCEL_SUCCESS;
     }
-    const enum CBLAS_TRANSPOSE ta = op->trans_a ? CblasTrans : CblasNoTrans;
-    const enum CBLAS_TRANSPOSE tb = op->trans_b ? CblasTrans : CblasNoTrans;
+    const accel_cpu_blas *blas = accel_cpu__blas();
+    if (!blas->ok) {
+        snprintf(msg, msg_size, "%s: the cpu backend has no BLAS: %s", op->name, blas->error);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    int32_t st = accel_cpu__blas_headroom(op->name, msg, msg_size);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    const int ta = op->trans_a ? ACCEL_CPU_CBLAS_TRANS : ACCEL_CPU_CBLAS_NO_TRANS;
+    const int tb = op->trans_b ? ACCEL_CPU_CBLAS_TRANS : ACCEL_CPU_CBLAS_NO_TRANS;
+    const int row_major = ACCEL_CPU_CBLAS_ROW_MAJOR;
     switch (op->dtype) {
     case ACCEL_F32:
         for (size_t bi = 0; bi < op->batch_count; ++bi)
-            cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, (float)op->scalars[0],
+            blas->sgemm(row_major, ta, tb, (int)m, (int)n, (int)k, (float)op->scalars[0],
                         (const float *)op->ptr[0] + bi * op->stride_a, (int)op->lda,
                         (const float *)op->ptr[1] + bi * op->stride_b, (int)op->ldb,
                         (float)op->scalars[1], (float *)op->ptr[2] + bi * op->stride_c,
@@ -140,7 +151,7 @@ int32_t accel_cpu__gemm(const accel_cpu_op *op, int nt, char *msg, size_t msg_si
         return ACCEL_SUCCESS;
     case ACCEL_F64:
         for (size_t bi = 0; bi < op->batch_count; ++bi)
-            cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, op->scalars[0],
+            blas->dgemm(row_major, ta, tb, (int)m, (int)n, (int)k, op->scalars[0],
                         (const double *)op->ptr[0] + bi * op->stride_a, (int)op->lda,
                         (const double *)op->ptr[1] + bi * op->stride_b, (int)op->ldb,
                         op->scalars[1], (double *)op->ptr[2] + bi * op->stride_c, (int)op->ldc);

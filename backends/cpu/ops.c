@@ -7,61 +7,36 @@
 
 #include "cpu.h"
 
-static int is_float(uint32_t dtype)
-{
-    return dtype == ACCEL_F32 || dtype == ACCEL_F64;
-}
-
-static int is_half(uint32_t dtype)
-{
-    return dtype == ACCEL_F16 || dtype == ACCEL_BF16;
-}
-
-/* Operands each op reads or writes (the order of accel_op_desc). */
+/* Operands each op reads or writes (the order of accel_op_desc) and the
+ * dtypes it takes: the op table's columns (accel/types.h). 0 operands: not
+ * an op. Every op of the table runs here. */
+#define ACCEL_X_OPERANDS(E, V, NAME, KIND, OPS, ...)                                              \
+    case ACCEL_OP_##E:                                                                             \
+        return OPS;
 static uint32_t operand_count(uint32_t op)
 {
     switch (op) {
-    case ACCEL_OP_FILL:
-    case ACCEL_OP_RANDOM_UNIFORM:
-    case ACCEL_OP_RANDOM_NORMAL:
-        return 1;
-    case ACCEL_OP_COPY:
-    case ACCEL_OP_SCALE:
-    case ACCEL_OP_NEG:
-    case ACCEL_OP_ABS:
-    case ACCEL_OP_SQRT:
-    case ACCEL_OP_EXP:
-    case ACCEL_OP_LOG:
-    case ACCEL_OP_TANH:
-    case ACCEL_OP_RELU:
-    case ACCEL_OP_AXPBY:
-    case ACCEL_OP_SUM:
-    case ACCEL_OP_REDUCE_MAX:
-    case ACCEL_OP_REDUCE_MIN:
-    case ACCEL_OP_TRANSPOSE:
-        return 2;
-    case ACCEL_OP_ADD:
-    case ACCEL_OP_SUB:
-    case ACCEL_OP_MUL:
-    case ACCEL_OP_DIV:
-    case ACCEL_OP_MAX:
-    case ACCEL_OP_MIN:
-    case ACCEL_OP_DOT:
-    case ACCEL_OP_GEMM:
-        return 3;
-    default:
-        return 0;
+        ACCEL_OP_LIST(ACCEL_X_OPERANDS)
     }
+    return 0;
 }
+#undef ACCEL_X_OPERANDS
+
+#define ACCEL_X_DTYPES(E, V, NAME, KIND, OPS, READS, DTYPES, ...)                                 \
+    case ACCEL_OP_##E:                                                                             \
+        return DTYPES;
+static uint32_t op_dtypes(uint32_t op)
+{
+    switch (op) {
+        ACCEL_OP_LIST(ACCEL_X_DTYPES)
+    }
+    return 0;
+}
+#undef ACCEL_X_DTYPES
 
 static int supported(uint32_t op, uint32_t dtype)
 {
-    if (operand_count(op) == 0)
-        return 0;
-    if (is_float(dtype))
-        return 1;
-    return is_half(dtype) &&
-           (op == ACCEL_OP_COPY || op == ACCEL_OP_GEMM || op == ACCEL_OP_TRANSPOSE);
+    return operand_count(op) != 0 && dtype < 32 && (op_dtypes(op) >> dtype & 1u);
 }
 
 static const char *dtype_name(uint32_t dtype)
@@ -164,32 +139,44 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     return accel_cpu__queue_enqueue_op(q, &op);
 }
 
+#define ACCEL_X_KIND(E, V, NAME, KIND, ...)                                                       \
+    case ACCEL_OP_##E:                                                                             \
+        return ACCEL_OP_KIND_##KIND;
+static accel_op_kind op_kind(uint32_t op)
+{
+    switch (op) {
+        ACCEL_OP_LIST(ACCEL_X_KIND)
+    }
+    return ACCEL_OP_KIND_FILL; /* not reached: op_supported took only table ops */
+}
+#undef ACCEL_X_KIND
+
 int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
 {
-    switch (op->op) {
-    case ACCEL_OP_COPY: {
+    switch (op_kind(op->op)) {
+    case ACCEL_OP_KIND_COPY: {
         size_t bytes = op->count[0] * accel_cpu__dtype_size(op->dtype);
         /* Equal ranges are allowed (a no-op); partial overlap is not. */
         if (bytes && op->ptr[0] != op->ptr[1])
             memcpy(op->ptr[1], op->ptr[0], bytes);
         return ACCEL_SUCCESS;
     }
-    case ACCEL_OP_SUM:
-    case ACCEL_OP_REDUCE_MAX:
-    case ACCEL_OP_REDUCE_MIN:
-    case ACCEL_OP_DOT:
+    case ACCEL_OP_KIND_REDUCTION:
         return accel_cpu__reduce(op, threads, msg, msg_size);
-    case ACCEL_OP_GEMM:
+    case ACCEL_OP_KIND_GEMM:
         return accel_cpu__gemm(op, threads, msg, msg_size);
-    case ACCEL_OP_RANDOM_UNIFORM:
-    case ACCEL_OP_RANDOM_NORMAL:
+    case ACCEL_OP_KIND_RANDOM:
         accel_cpu__random(op, threads);
         return ACCEL_SUCCESS;
-    case ACCEL_OP_TRANSPOSE:
+    case ACCEL_OP_KIND_TRANSPOSE:
         accel_cpu__transpose(op, threads);
         return ACCEL_SUCCESS;
-    default:
+    case ACCEL_OP_KIND_FILL:
+    case ACCEL_OP_KIND_BINARY:
+    case ACCEL_OP_KIND_UNARY:
+    case ACCEL_OP_KIND_AXPBY:
         accel_cpu__elementwise(op, threads);
         return ACCEL_SUCCESS;
     }
+    return ACCEL_ERROR_INTERNAL;
 }

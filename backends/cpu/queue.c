@@ -18,7 +18,10 @@
  * queue's error state at that point. Waiters wait for gen_done >= the
  * generation current when they were enqueued or called. Queues and events are
  * reference-counted so that an event may outlive its recording queue and a
- * pending record or wait task may outlive the caller's event handle. */
+ * pending record or wait task may outlive the caller's event handle.
+ *
+ * Workers set the IEEE default floating-point environment when they start
+ * and once in their OpenMP team, whatever the creating thread had set. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -68,6 +71,7 @@ struct accel_be_queue {
     uint64_t skip_below; /* ops with seq below this are skipped (error cleared by an event) */
     atomic_uint_fast64_t published; /* copy of submitted the worker can poll unlocked */
     int stop, worker_idle, waiters;
+    int team_ready;      /* the worker's OpenMP team has the default FP environment */
     int32_t err;         /* sticky error, ACCEL_SUCCESS when none */
     uint64_t err_serial; /* bumped each time err is set */
     char err_msg[ACCEL_CPU_MSG_SIZE];
@@ -123,6 +127,16 @@ static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint
 
     switch (t->kind) {
     case TASK_OP:
+        if (!skip && !q->team_ready) {
+            /* The team's threads are created from this worker and inherit
+             * its FP environment; set it in each of them too, once. */
+            const int nt = q->ctx->threads;
+            if (nt > 1) {
+#pragma omp parallel num_threads(nt)
+                accel_cpu__fp_env_default();
+            }
+            q->team_ready = 1;
+        }
         if (!skip)
             st = accel_cpu__op_run(&t->u.op, q->ctx->threads, msg, sizeof msg);
         break;
@@ -187,6 +201,9 @@ static void *worker_main(void *arg)
 {
     accel_be_queue *q = arg;
     task t;
+    /* The CPU reference computes in the IEEE default environment (round to
+     * nearest, subnormals kept) whatever the creating thread had set. */
+    accel_cpu__fp_env_default();
     pthread_mutex_lock(&q->lock);
     for (;;) {
         if (q->count == 0 && !q->stop) {

@@ -70,7 +70,8 @@ typedef struct accel_cuda_ctx {
 struct accel_be_buffer {
     uint32_t device;
     size_t bytes;       /* requested */
-    cuda_block *block;  /* NULL for a 0-byte buffer */
+    cuda_block *block;  /* NULL for a 0-byte or a wrapped buffer */
+    void *wrapped;      /* buffer_wrap: someone else's device memory, never freed here */
 };
 
 /* 4 x 16 MiB: a chunk's host copy (a few hundred microseconds on several
@@ -136,8 +137,14 @@ void accel_cuda__host_copy_shutdown(accel_cuda_ctx *ctx);
 
 int32_t accel_cuda__buffer_alloc(void *ctx, uint32_t device, size_t bytes, accel_be_buffer **out);
 void accel_cuda__buffer_free(void *ctx, accel_be_buffer *buf);
+int32_t accel_cuda__buffer_wrap(void *ctx, uint32_t device, void *ptr, size_t bytes,
+                                accel_be_buffer **out);
+void *accel_cuda__buffer_native_ptr(void *ctx, accel_be_buffer *buf);
+void *accel_cuda__queue_native(void *ctx, accel_be_queue *q);
 int32_t accel_cuda__host_alloc(void *ctx, size_t bytes, void **out);
 void accel_cuda__host_free(void *ctx, void *ptr);
+int32_t accel_cuda__host_register(void *ctx, void *ptr, size_t bytes);
+int32_t accel_cuda__host_unregister(void *ctx, void *ptr);
 
 int32_t accel_cuda__queue_create(void *ctx, uint32_t device, accel_be_queue **out);
 void accel_cuda__queue_destroy(void *ctx, accel_be_queue *q);
@@ -166,7 +173,7 @@ void accel_cuda__blas_destroy(const accel_cuda_ctx *ctx, accel_be_queue *q);
 
 static inline void *accel_cuda__buffer_ptr(const accel_be_buffer *b)
 {
-    return b->block ? b->block->ptr : NULL;
+    return b->block ? b->block->ptr : b->wrapped;
 }
 
 /* -------------------------------------------------------------- kernels */

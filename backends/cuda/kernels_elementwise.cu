@@ -9,9 +9,11 @@
  *
  * Accuracy (nvcc without --use_fast_math: IEEE division and square root):
  * add, sub, mul, div, sqrt, neg, abs, max, min, relu are exact or correctly
- * rounded; exp, log, tanh follow the CUDA Math API bounds (f32: expf 2 ulp,
- * logf 1 ulp, tanhf 2 ulp; f64: exp 1 ulp, log 1 ulp, tanh 1 ulp; CUDA C++
- * Programming Guide, "Mathematical Functions"). axpby rounds exactly as the
+ * rounded; exp, log, tanh, sin, cos follow the CUDA Math API bounds (f32:
+ * expf 2 ulp, logf 1 ulp, tanhf 2 ulp, sinf/cosf 2 ulp; f64: exp 1 ulp, log
+ * 1 ulp, tanh 1 ulp, sin/cos 2 ulp; CUDA C++ Programming Guide,
+ * "Mathematical Functions"); sigmoid f32 is computed in double and rounded
+ * once, f64 as e^x / (1 + e^x) or 1 / (1 + e^-x) (about 3 ulp). axpby rounds exactly as the
  * CPU backend does (see AxpbyF). max and min are IEEE 754-2019
  * maximum/minimum: NaN-propagating, and -0 < +0 (kernel_common.cuh). */
 #include <cuda_bf16.h>
@@ -31,6 +33,21 @@ __device__ __forceinline__ float m_log(float x) { return logf(x); }
 __device__ __forceinline__ double m_log(double x) { return log(x); }
 __device__ __forceinline__ float m_tanh(float x) { return tanhf(x); }
 __device__ __forceinline__ double m_tanh(double x) { return tanh(x); }
+__device__ __forceinline__ float m_sin(float x) { return sinf(x); }
+__device__ __forceinline__ double m_sin(double x) { return sin(x); }
+__device__ __forceinline__ float m_cos(float x) { return cosf(x); }
+__device__ __forceinline__ double m_cos(double x) { return cos(x); }
+/* The logistic function without overflow (e^x / (1 + e^x) for x < 0); f32
+ * in double and rounded once, as the CPU backend. */
+__device__ __forceinline__ double m_sigmoid(double x)
+{
+    if (x < 0) {
+        double e = exp(x);
+        return e / (1.0 + e);
+    }
+    return 1.0 / (1.0 + exp(-x));
+}
+__device__ __forceinline__ float m_sigmoid(float x) { return (float)m_sigmoid((double)x); }
 __device__ __forceinline__ float m_abs(float x) { return fabsf(x); }
 __device__ __forceinline__ double m_abs(double x) { return fabs(x); }
 
@@ -47,6 +64,9 @@ struct SqrtF { template <class T> __device__ T operator()(T a, T) const { return
 struct ExpF { template <class T> __device__ T operator()(T a, T) const { return m_exp(a); } };
 struct LogF { template <class T> __device__ T operator()(T a, T) const { return m_log(a); } };
 struct TanhF { template <class T> __device__ T operator()(T a, T) const { return m_tanh(a); } };
+struct SinF { template <class T> __device__ T operator()(T a, T) const { return m_sin(a); } };
+struct CosF { template <class T> __device__ T operator()(T a, T) const { return m_cos(a); } };
+struct SigmoidF { template <class T> __device__ T operator()(T a, T) const { return m_sigmoid(a); } };
 struct ReluF {
     template <class T> __device__ T operator()(T a, T) const
     {
@@ -157,6 +177,9 @@ cudaError_t unary_t(cudaStream_t s, unsigned mb, uint32_t op, const void *x, voi
     case ACCEL_OP_LOG: return launch_map<T, 1>(s, mb, LogF{}, x, nullptr, out, n);
     case ACCEL_OP_TANH: return launch_map<T, 1>(s, mb, TanhF{}, x, nullptr, out, n);
     case ACCEL_OP_RELU: return launch_map<T, 1>(s, mb, ReluF{}, x, nullptr, out, n);
+    case ACCEL_OP_SIN: return launch_map<T, 1>(s, mb, SinF{}, x, nullptr, out, n);
+    case ACCEL_OP_COS: return launch_map<T, 1>(s, mb, CosF{}, x, nullptr, out, n);
+    case ACCEL_OP_SIGMOID: return launch_map<T, 1>(s, mb, SigmoidF{}, x, nullptr, out, n);
     default: return cudaErrorNotSupported;
     }
 }

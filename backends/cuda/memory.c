@@ -245,6 +245,53 @@ void accel_cuda__buffer_free(void *vctx, accel_be_buffer *buf)
     free(buf);
 }
 
+/* Zero-copy: device memory from elsewhere (CuPy, PyTorch) as a buffer, and
+ * the native pointer and stream for handing accel's out. */
+int32_t accel_cuda__buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t bytes,
+                                accel_be_buffer **out)
+{
+    accel_cuda_ctx *ctx = vctx;
+    *out = NULL;
+    if (bytes > 0) {
+        struct cudaPointerAttributes attr;
+        cudaError_t err = cudaPointerGetAttributes(&attr, ptr);
+        if (err != cudaSuccess ||
+            (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)) {
+            (void)cudaGetLastError();
+            ctx->host->set_error("%p is not CUDA device memory (%s)", ptr,
+                                 err != cudaSuccess ? cudaGetErrorString(err) : "host memory");
+            return ACCEL_ERROR_INVALID_ARGUMENT;
+        }
+        if (attr.device != ctx->devices[device].ordinal) {
+            ctx->host->set_error("%p is memory of CUDA device %d, not of device %d", ptr,
+                                 attr.device, ctx->devices[device].ordinal);
+            return ACCEL_ERROR_DEVICE_MISMATCH;
+        }
+    }
+    accel_be_buffer *buf = calloc(1, sizeof *buf);
+    if (!buf) {
+        ctx->host->set_error("out of host memory for a buffer record");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    buf->device = device;
+    buf->bytes = bytes;
+    buf->wrapped = ptr;
+    *out = buf;
+    return ACCEL_SUCCESS;
+}
+
+void *accel_cuda__buffer_native_ptr(void *ctx, accel_be_buffer *buf)
+{
+    (void)ctx;
+    return accel_cuda__buffer_ptr(buf);
+}
+
+void *accel_cuda__queue_native(void *ctx, accel_be_queue *q)
+{
+    (void)ctx;
+    return (void *)q->stream;
+}
+
 /* ---------------------------------------------------------- pinned host */
 
 int32_t accel_cuda__host_alloc(void *vctx, size_t bytes, void **out)
@@ -268,4 +315,31 @@ void accel_cuda__host_free(void *vctx, void *ptr)
     if (ptr)
         (void)cudaFreeHost(ptr);
     (void)cudaGetLastError();
+}
+
+int32_t accel_cuda__host_register(void *vctx, void *ptr, size_t bytes)
+{
+    accel_cuda_ctx *ctx = vctx;
+    /* Portable: pinned for every device, as cudaHostAllocPortable above. */
+    cudaError_t err = cudaHostRegister(ptr, bytes, cudaHostRegisterPortable);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        ctx->host->set_error("cudaHostRegister of %zu bytes at %p: %s", bytes, ptr,
+                             cudaGetErrorString(err));
+        return err == cudaErrorMemoryAllocation ? ACCEL_ERROR_OUT_OF_HOST_MEMORY
+                                                : ACCEL_ERROR_DEVICE;
+    }
+    return ACCEL_SUCCESS;
+}
+
+int32_t accel_cuda__host_unregister(void *vctx, void *ptr)
+{
+    accel_cuda_ctx *ctx = vctx;
+    cudaError_t err = cudaHostUnregister(ptr);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        ctx->host->set_error("cudaHostUnregister of %p: %s", ptr, cudaGetErrorString(err));
+        return ACCEL_ERROR_DEVICE;
+    }
+    return ACCEL_SUCCESS;
 }

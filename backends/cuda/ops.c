@@ -20,14 +20,28 @@
 
 #include "cuda_internal.h"
 
+/* Kinds from the op table (accel/types.h): every BINARY and UNARY row goes
+ * to the elementwise kernels, which list them. */
+#define ACCEL_X_IS_KIND(E, V, NAME, KIND, ...)                                                    \
+    case ACCEL_OP_##E:                                                                             \
+        return ACCEL_OP_KIND_##KIND;
+static int op_kind(uint32_t op)
+{
+    switch (op) {
+        ACCEL_OP_LIST(ACCEL_X_IS_KIND)
+    }
+    return 0;
+}
+#undef ACCEL_X_IS_KIND
+
 static int is_binary(uint32_t op)
 {
-    return op >= ACCEL_OP_ADD && op <= ACCEL_OP_MIN;
+    return op_kind(op) == ACCEL_OP_KIND_BINARY;
 }
 
 static int is_unary(uint32_t op)
 {
-    return op >= ACCEL_OP_NEG && op <= ACCEL_OP_RELU;
+    return op_kind(op) == ACCEL_OP_KIND_UNARY;
 }
 
 int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_desc *desc)

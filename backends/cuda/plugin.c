@@ -393,6 +393,11 @@ static const accel_backend cuda_backend = {
     .op_supported = accel_cuda__op_supported,
     .op_execute = accel_cuda__op_execute_nvtx,
     .measure_ceilings = accel_cuda__measure_ceilings,
+    .buffer_native_ptr = accel_cuda__buffer_native_ptr,
+    .queue_native = accel_cuda__queue_native,
+    .buffer_wrap = accel_cuda__buffer_wrap,
+    .host_register = accel_cuda__host_register,
+    .host_unregister = accel_cuda__host_unregister,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);

@@ -306,6 +306,37 @@ ACCEL_API size_t accel_dtype_size(accel_dtype dtype);
 /** "f32", "f64", "f16", "bf16"; "invalid" otherwise. */
 ACCEL_API const char *accel_dtype_name(accel_dtype dtype);
 
+/* One row of the op table (ACCEL_OP_LIST in accel/types.h, where each column
+ * is explained): what accel knows about an op. */
+typedef struct accel_op_properties {
+    uint32_t struct_size;
+    accel_op_code op;
+    const char *name;             /* "add", "reduce_max" (accel_op_name) */
+    accel_op_kind kind;
+    uint32_t num_operands;        /* of accel_op_desc; the output is the last */
+    uint32_t reads_output;        /* 1: the output's old contents are read */
+    uint32_t dtypes;              /* bit (1u << accel_dtype) per dtype it takes */
+    accel_tolerance_rule tolerance;
+    double tolerance_n;           /* ulps, or the constant c of a sum or GEMM bound */
+    accel_cost_model cost;
+    uint32_t cost_reads, cost_writes, cost_flops; /* per element (accel_cost_model) */
+    const char *numpy;            /* `accel run` names, '|'-separated; NULL: none */
+    const char *expr_f32;         /* C expression of one element; NULL if not elementwise */
+    const char *expr_f64;
+} accel_op_properties;
+
+/** The op table's row for op: name, kind, operand count, whether the output
+ *  is read, dtypes, tolerance rule, cost model and, for elementwise ops, the
+ *  C expression of one element (f32 and f64), as listed in ACCEL_OP_LIST
+ *  (accel/types.h). The row is static: valid for the life of the process,
+ *  never freed, no runtime needed. Returns NULL for a code that is no op
+ *  (ACCEL_OP_INVALID included). Thread-safe. */
+ACCEL_API const accel_op_properties *accel_op_info(accel_op_code op);
+
+/** Short lower-case name of an op code, the op table's name column ("add",
+ *  "reduce_max", "gemm"); "unknown" for a code that is no op. Thread-safe. */
+ACCEL_API const char *accel_op_name(accel_op_code op);
+
 /* Every op below enqueues on q and returns. All operands must be on q's device.
  * Common errors: ACCEL_ERROR_INVALID_HANDLE (NULL/released queue or buffer),
  * ACCEL_ERROR_DTYPE_MISMATCH (unknown dtype or one the op does not take),
@@ -323,7 +354,8 @@ ACCEL_API accel_status accel_fill(accel_queue *q, accel_dtype dtype, double valu
 /** out[i] = x[i] on one device (use accel_queue_copy between devices). */
 ACCEL_API accel_status accel_copy(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
-/** Generic binary elementwise op: op is ACCEL_OP_ADD..ACCEL_OP_MIN. */
+/** Generic binary elementwise op: op is one of kind ACCEL_OP_KIND_BINARY
+ *  (accel_op_info); any other op is ACCEL_ERROR_INVALID_ARGUMENT. */
 ACCEL_API accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice a,
                           accel_slice b, accel_slice out);
 /** out = a + b */
@@ -348,7 +380,8 @@ ACCEL_API accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alp
 /** out = alpha*x */
 ACCEL_API accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, accel_slice out);
 
-/** Generic unary elementwise op: op is ACCEL_OP_NEG..ACCEL_OP_RELU. */
+/** Generic unary elementwise op: op is one of kind ACCEL_OP_KIND_UNARY
+ *  (accel_op_info); any other op is ACCEL_ERROR_INVALID_ARGUMENT. */
 ACCEL_API accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
                          accel_slice out);
 /** out = -x (sign flip, exact; -0 for +0). x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
@@ -365,6 +398,25 @@ ACCEL_API accel_status accel_log(accel_queue *q, accel_dtype dtype, accel_slice 
 ACCEL_API accel_status accel_tanh(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 /** out = max(x, 0) with x > 0 ? x : +0; NaN stays NaN. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = sin x (x in radians), within the backend's ulp bound (CPU: glibc sin,
+ *  f32 rounded once from double; CUDA: sinf 2 ulp, sin 2 ulp, CUDA Math API);
+ *  NaN for +-Inf and NaN, -0 for -0. x.count == out.count elements of dtype
+ *  (f32, f64); errors as accel_unary. Tolerance between backends: 4 ulp. */
+ACCEL_API accel_status accel_sin(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = cos x (x in radians), within the backend's ulp bound (CPU: glibc cos,
+ *  f32 rounded once from double; CUDA: cosf 2 ulp, cos 2 ulp); NaN for +-Inf
+ *  and NaN, 1 for +-0. x.count == out.count elements of dtype (f32, f64);
+ *  errors as accel_unary. Tolerance between backends: 4 ulp. */
+ACCEL_API accel_status accel_cos(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = 1 / (1 + e^-x), the logistic sigmoid (SciPy's expit; `accel run`
+ *  takes expit and sigmoid): in (0, 1), 0 for -Inf (and below about -104 in
+ *  f32, -745 in f64, where e^x underflows), 1 for +Inf and large x, NaN for
+ *  NaN. Evaluated without overflow as e^x / (1 + e^x) for x < 0. CPU: f32 in
+ *  double, f64 in long double where it has 64 bits, each rounded once (within
+ *  about 0.5 ulp); CUDA: f32 in double, f64 within 3 ulp. x.count ==
+ *  out.count elements of dtype (f32, f64); errors as accel_unary. Tolerance
+ *  between backends: 4 ulp. */
+ACCEL_API accel_status accel_sigmoid(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 
 /** out.count must be 1. op is ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or
  *  ACCEL_OP_REDUCE_MIN. The sum of 0 elements is 0; max/min of 0 elements is
@@ -472,7 +524,174 @@ ACCEL_API accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, u
 ACCEL_API accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t seed, uint64_t rng_offset,
                                  double mean, double stddev, accel_slice out);
 
+/* -------------------------------------------------- shorter forms */
+
+/** Create a buffer of `bytes` on q's device holding a copy of the host memory
+ *  src, in one call: accel_buffer_create, then accel_queue_write_blocking on q
+ *  (so src may be reused as soon as this returns; earlier work on q is waited
+ *  for too). The buffer is the caller's (accel_buffer_release). bytes may be 0
+ *  (src may then be NULL). Errors: ACCEL_ERROR_INVALID_HANDLE (q),
+ *  ACCEL_ERROR_INVALID_ARGUMENT (out_buffer NULL, src NULL with bytes > 0),
+ *  ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, ACCEL_ERROR_OUT_OF_HOST_MEMORY, and q's
+ *  sticky error from earlier work (the buffer is then released again).
+ *  Thread-safe. */
+ACCEL_API accel_status accel_buffer_create_from_host(accel_queue *q, const void *src, size_t bytes,
+                                                     accel_buffer **out_buffer);
+
+/* A row-major matrix inside a buffer: rows x cols elements of the op's dtype
+ * starting at element `offset`, with `ld` elements (the leading dimension,
+ * ld >= cols) between the starts of consecutive rows. A sub-matrix of a
+ * larger row-major matrix M (leading dimension ldm) starting at row r0,
+ * column c0 is {buf, r0*ldm + c0, rows, cols, ldm}. */
+typedef struct accel_matrix {
+    accel_buffer *buffer;
+    size_t offset; /* elements */
+    size_t rows, cols;
+    size_t ld; /* elements between rows */
+} accel_matrix;
+
+/** The matrix view {buf, offset, rows, cols, ld}. */
+static inline accel_matrix accel_matrix_of(accel_buffer *buf, size_t offset, size_t rows,
+                                           size_t cols, size_t ld)
+{
+    accel_matrix m = {buf, offset, rows, cols, ld};
+    return m;
+}
+
+/** C = A * B on matrix views (sub-matrices, padded rows): A is m x k, B k x n,
+ *  C m x n, with m, n and k read from the views. accel_gemm with alpha 1,
+ *  beta 0 (C is not read) and no transposes; elements of C's buffer between
+ *  its rows are not touched. Errors: ACCEL_ERROR_SHAPE_MISMATCH (a.cols !=
+ *  b.rows, or C is not a.rows x b.cols), and accel_gemm's (ld < cols is
+ *  ACCEL_ERROR_INVALID_ARGUMENT, a view past its buffer
+ *  ACCEL_ERROR_OUT_OF_RANGE, C overlapping A or B ACCEL_ERROR_INVALID_ARGUMENT).
+ *  Error bound as accel_gemm. */
+ACCEL_API accel_status accel_matmul_sub(accel_queue *q, accel_dtype dtype, accel_matrix a,
+                                        accel_matrix b, accel_matrix c);
+
+/** 2-D strided transfer from host to buffer, as cudaMemcpy2D: `height` rows of
+ *  `width` bytes; row r is read from src + r*src_pitch and written at byte
+ *  dst_offset + r*dst_pitch of dst. Pitches are in bytes and must be >= width
+ *  when height > 1; the rectangle [dst_offset, dst_offset + (height-1)*dst_pitch
+ *  + width) must lie inside dst. Enqueues and returns, as accel_queue_write
+ *  (src must stay valid until q has passed it). The rectangle is checked as a
+ *  whole before anything is enqueued; then it is one transfer when both sides
+ *  are contiguous (pitch == width) and otherwise one transfer per row (a
+ *  first version: each row pays one transfer's fixed cost). width or height 0:
+ *  nothing is done. Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT
+ *  (pitch < width, src NULL), ACCEL_ERROR_OUT_OF_RANGE (past dst, overflow
+ *  included), ACCEL_ERROR_DEVICE_MISMATCH (dst not on q's device). */
+ACCEL_API accel_status accel_queue_write_2d(accel_queue *q, accel_buffer *dst, size_t dst_offset,
+                                            size_t dst_pitch, const void *src, size_t src_pitch,
+                                            size_t width, size_t height);
+
+/** 2-D strided transfer from buffer to host: row r is read at byte
+ *  src_offset + r*src_pitch of src and written to dst + r*dst_pitch. Printing
+ *  C[:10, :10] of a row-major n x n f32 matrix is
+ *  accel_queue_read_2d(q, c, 0, n*4, host, 10*4, 10*4, 10) and a finish.
+ *  Otherwise as accel_queue_write_2d (the rectangle must lie inside src). */
+ACCEL_API accel_status accel_queue_read_2d(accel_queue *q, accel_buffer *src, size_t src_offset,
+                                           size_t src_pitch, void *dst, size_t dst_pitch,
+                                           size_t width, size_t height);
+
+/** 2-D strided copy between buffers (also across devices, as
+ *  accel_queue_copy): row r goes from byte src_offset + r*src_pitch of src to
+ *  byte dst_offset + r*dst_pitch of dst. In one buffer the two rectangles'
+ *  spans must not overlap (ACCEL_ERROR_INVALID_ARGUMENT). Otherwise as
+ *  accel_queue_write_2d. */
+ACCEL_API accel_status accel_queue_copy_2d(accel_queue *q, accel_buffer *src, size_t src_offset,
+                                           size_t src_pitch, accel_buffer *dst, size_t dst_offset,
+                                           size_t dst_pitch, size_t width, size_t height);
+
+/* ------------------------------------------------------ random streams */
+
+typedef struct accel_rng accel_rng; /* the caller's; accel_rng_release */
+
+/** A random stream keyed by seed, at position 0: each fill through it
+ *  (accel_rng_uniform, accel_rng_normal) takes the next unused part of the
+ *  Philox4x32-10 stream of accel_random_uniform, so successive fills differ
+ *  and the same seed gives the same sequence of fills on every backend. Not
+ *  tied to a runtime or device. Errors: ACCEL_ERROR_INVALID_ARGUMENT (out_rng
+ *  NULL), ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
+ACCEL_API accel_status accel_rng_create(uint64_t seed, accel_rng **out_rng);
+
+/** Free the stream; NULL is a no-op. Fills already enqueued are unaffected. */
+ACCEL_API void accel_rng_release(accel_rng *rng);
+
+/** The stream's seed and position (Philox blocks of 128 bits used so far: a
+ *  fill of n f32 elements uses ceil(n/4) blocks, of n f64 ceil(n/2); either
+ *  out pointer may be NULL). Errors: ACCEL_ERROR_INVALID_HANDLE. Thread-safe. */
+ACCEL_API accel_status accel_rng_get(const accel_rng *rng, uint64_t *out_seed,
+                                     uint64_t *out_position);
+
+/** Set the position (see accel_rng_get): seeking back to a saved position
+ *  repeats the fills made from there. Errors: ACCEL_ERROR_INVALID_HANDLE. */
+ACCEL_API accel_status accel_rng_seek(accel_rng *rng, uint64_t position);
+
+/** Uniform [0,1) numbers from the stream's next blocks: exactly
+ *  accel_random_uniform(q, dtype, seed, position*k, out) with k = 4 for f32
+ *  and 2 for f64, after which the position advances by ceil(out.count/k)
+ *  (only when the fill was enqueued). Blocks are never shared between fills,
+ *  so fills of different dtypes do not reuse each other's bits. Errors:
+ *  ACCEL_ERROR_INVALID_HANDLE (rng), ACCEL_ERROR_DTYPE_MISMATCH (not f32/f64),
+ *  ACCEL_ERROR_OUT_OF_RANGE (the stream's 2^64 elements run out), and those of
+ *  accel_random_uniform. Thread-safe: concurrent fills through one stream get
+ *  disjoint blocks in the order they took the stream's lock. */
+ACCEL_API accel_status accel_rng_uniform(accel_queue *q, accel_rng *rng, accel_dtype dtype,
+                                         accel_slice out);
+
+/** Normal N(mean, stddev^2) numbers from the stream's next blocks:
+ *  accel_random_normal at element offset position*k, then the position
+ *  advances as in accel_rng_uniform. Errors as accel_rng_uniform, and
+ *  accel_random_normal's (stddev < 0, non-finite mean or stddev). */
+ACCEL_API accel_status accel_rng_normal(accel_queue *q, accel_rng *rng, accel_dtype dtype,
+                                        double mean, double stddev, accel_slice out);
+
+/* ------------------------------------------------- zero-copy exchange */
+
+/** Called once with `user` when a wrapped buffer is freed (the owner frees
+ *  its memory then). May run on any thread: the releasing one, or the one
+ *  closing the runtime. */
+typedef void (*accel_release_fn)(void *user);
+
+/** The host address of the buffer's first byte when its device keeps buffers
+ *  in host memory (the CPU backend: accel_device_properties.host_accessible),
+ *  else NULL (also for an invalid handle). The host may read or write there
+ *  only while no queued work uses the buffer (finish the queues first).
+ *  Thread-safe. */
+ACCEL_API void *accel_buffer_host_pointer(const accel_buffer *buf);
+
+/** The buffer's native address, for handing it to another library without a
+ *  copy: the CUDA device pointer on CUDA, the host address on the CPU. The
+ *  buffer keeps owning the memory. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_INVALID_ARGUMENT (out_ptr NULL), ACCEL_ERROR_UNSUPPORTED (the
+ *  backend exposes none). Thread-safe. */
+ACCEL_API accel_status accel_buffer_native_pointer(const accel_buffer *buf, void **out_ptr);
+
+/** The queue's native stream (the cudaStream_t of a CUDA queue), for
+ *  ordering another library's work with accel's; *out_stream is NULL when
+ *  the backend has none (the CPU). The queue keeps owning it. Errors:
+ *  ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (out NULL). */
+ACCEL_API accel_status accel_queue_native_stream(const accel_queue *q, void **out_stream);
+
+/** A buffer of dev over `bytes` of memory that someone else allocated, at
+ *  native_ptr (CUDA: device memory of dev, e.g. from CuPy or PyTorch; the
+ *  CPU: host memory aligned for the dtypes used), without a copy. The memory
+ *  stays the owner's: accel never frees it; once the buffer is released (or
+ *  the runtime closes), after queued work on it is done, release(user) is
+ *  called (release may be NULL). The caller keeps the memory valid until
+ *  then. Errors: ACCEL_ERROR_INVALID_HANDLE (dev),
+ *  ACCEL_ERROR_INVALID_ARGUMENT (out_buffer NULL, native_ptr NULL with bytes
+ *  > 0), ACCEL_ERROR_UNSUPPORTED (the backend cannot wrap memory),
+ *  ACCEL_ERROR_OUT_OF_HOST_MEMORY. On failure release is not called. */
+ACCEL_API accel_status accel_buffer_wrap(accel_device *dev, void *native_ptr, size_t bytes,
+                                         accel_release_fn release, void *user,
+                                         accel_buffer **out_buffer);
+
 #ifdef __cplusplus
 }
 #endif
+/* Streaming host data through a device in chunks; registered host memory. */
+#include "accel/batch.h"
+
 #endif /* ACCEL_ACCEL_H */

@@ -204,7 +204,36 @@ typedef struct accel_backend {
     int32_t (*measure_ceilings)(void *ctx, uint32_t device, const accel_ceilings_options *opt,
                                 accel_ceilings *out);
 
-    void *reserved[15];
+    /* Optional (added in ABI 1 in what were reserved[1..3]; older plugins
+     * leave them NULL). Zero-copy exchange with other libraries.
+     * buffer_native_ptr: the address of the buffer's first byte as the
+     * backend's own API sees it (CUDA: the device pointer; may be NULL for
+     * a 0-byte buffer). NULL entry: accel_buffer_native_pointer gives the
+     * buffer_host_ptr address where there is one, else
+     * ACCEL_ERROR_UNSUPPORTED. */
+    void *(*buffer_native_ptr)(void *ctx, accel_be_buffer *buf);
+    /* The queue's native stream (CUDA: its cudaStream_t); NULL entry or a
+     * NULL result: the queue has none (accel_queue_native_stream gives NULL). */
+    void *(*queue_native)(void *ctx, accel_be_queue *q);
+    /* A buffer over `bytes` of memory at native_ptr that someone else
+     * allocated (CUDA: device memory usable from `device`; host-memory
+     * backends: a host address, aligned for the dtypes used). buffer_free of
+     * such a buffer frees only the plugin's record, never the memory (the
+     * core then calls the owner's release callback). NULL entry:
+     * accel_buffer_wrap returns ACCEL_ERROR_UNSUPPORTED. */
+    int32_t (*buffer_wrap)(void *ctx, uint32_t device, void *native_ptr, size_t bytes,
+                           accel_be_buffer **out);
+
+    /* Optional (added in ABI 1 in what were reserved[4..5]). Page-lock
+     * `bytes` (> 0) of caller-allocated host memory at ptr, of any
+     * alignment, for fast transfers (cudaHostRegister), and undo it. The core
+     * keeps the list of ranges, refuses overlaps and calls unregister only
+     * for a range register accepted. NULL entries: the core records the range
+     * and the memory stays plain (accel_host_register still succeeds). */
+    int32_t (*host_register)(void *ctx, void *ptr, size_t bytes);
+    int32_t (*host_unregister)(void *ctx, void *ptr);
+
+    void *reserved[10];
 } accel_backend;
 
 typedef const accel_backend *(*accel_backend_entry_fn)(void);

@@ -52,38 +52,145 @@ typedef enum accel_dtype {
     ACCEL_DTYPE_COUNT_ = 5
 } accel_dtype;
 
-/* Op codes carried by accel_op_desc. Grouped by tens so kinds can grow. */
+/* What an op is, for the op table below. Values are append-only; kinds from
+ * 10 on are left for the op families still to come (user kernel launches,
+ * graphs and fused ops). */
+typedef enum accel_op_kind {
+    ACCEL_OP_KIND_FILL = 1,      /* out = a scalar                              */
+    ACCEL_OP_KIND_COPY = 2,      /* out = x (a data move)                       */
+    ACCEL_OP_KIND_BINARY = 3,    /* out = f(a, b), elementwise                  */
+    ACCEL_OP_KIND_UNARY = 4,     /* out = f(x), elementwise                     */
+    ACCEL_OP_KIND_AXPBY = 5,     /* axpby and scale: scalar-weighted sums       */
+    ACCEL_OP_KIND_REDUCTION = 6, /* out[0] = a reduction of x (or of x*y)       */
+    ACCEL_OP_KIND_GEMM = 7,      /* C = alpha*op(A)*op(B) + beta*C              */
+    ACCEL_OP_KIND_RANDOM = 8,    /* out = Philox4x32-10 numbers                 */
+    ACCEL_OP_KIND_TRANSPOSE = 9  /* out = x^T, 2-D, strided                     */
+} accel_op_kind;
+
+/* How far two backends' results of an op may be apart (accel_tolerance_compare;
+ * the bounds and their sources are in accel/verify.h). N is the row's TOL_N. */
+typedef enum accel_tolerance_rule {
+    ACCEL_TOLERANCE_EXACT = 1,  /* bit-identical values                         */
+    ACCEL_TOLERANCE_ULPS = 2,   /* N ulp of the reference value                 */
+    ACCEL_TOLERANCE_TERMS = 3,  /* N ulp of |alpha*x| + |beta*y|, the terms'
+                                   magnitude (cancellation-safe)                */
+    ACCEL_TOLERANCE_NORMAL = 4, /* N ulp + 64*eps*stddev (Box-Muller)           */
+    ACCEL_TOLERANCE_SUM = 5,    /* N*n*eps*sum|x_i| (dot: sum|x_i*y_i|)         */
+    ACCEL_TOLERANCE_GEMM = 6    /* N*(k+2)*eps*(|alpha||A||B| + |beta||C|)_ij   */
+} accel_tolerance_rule;
+
+/* How bytes moved and floating-point operations of one op are counted (the
+ * trace's and the benchmark's cost model). RD, WR, FL are the row's columns;
+ * es is the element size; n the element count of operand 0. */
+typedef enum accel_cost_model {
+    ACCEL_COST_ELEMENTWISE = 1, /* bytes (RD + WR)*n*es, flops FL*n            */
+    ACCEL_COST_REDUCTION = 2,   /* bytes (RD*n + WR)*es, flops FL*n            */
+    ACCEL_COST_GEMM = 3         /* bytes of A, B, C (C read when beta != 0) and
+                                   C written, per batch; flops FL*m*n*k*batch  */
+} accel_cost_model;
+
+/* Dtype sets of the op table (bit 1u << accel_dtype, as device properties). */
+#define ACCEL_DTYPES_FLOAT ((1u << 1) | (1u << 2))                     /* f32, f64 */
+#define ACCEL_DTYPES_ANY ((1u << 1) | (1u << 2) | (1u << 3) | (1u << 4)) /* and f16, bf16 */
+
+/* The op table: every fact about an op, in one place. The core (validation,
+ * names, tolerance, cost, fallback, verify), the tools and the backends read
+ * it; accel_op_info (accel.h) returns a row as a struct.
+ *
+ * X(ENUM, VALUE, name, KIND, OPERANDS, READS_OUT, DTYPES, TOL, TOL_N, COST, RD, WR, FL,
+ *   NUMPY, F32, F64)
+ * - ENUM, VALUE: ACCEL_OP_<ENUM> = VALUE (append-only, grouped by tens).
+ * - name: accel_op_name's short name, and the public function accel_<name>
+ *   for BINARY and UNARY ops (generated from this list).
+ * - KIND: ACCEL_OP_KIND_<KIND>. OPERANDS: operands of accel_op_desc, the output
+ *   last. READS_OUT: 1 when the output's old contents are read (AXPBY's y,
+ *   GEMM's C, the gaps of a strided transpose output).
+ * - DTYPES: the dtypes the op takes. TOL, TOL_N: ACCEL_TOLERANCE_<TOL> with its
+ *   N (ulps, or the constant c of a sum or GEMM bound). COST, RD, WR, FL:
+ *   ACCEL_COST_<COST> with reads, writes and flops per element.
+ * - NUMPY: the NumPy (or SciPy) names that `accel run` takes, '|'-separated;
+ *   NULL: not a command of `accel run`.
+ * - F32, F64: for elementwise ops, the C expression of one element (libm
+ *   names of <math.h>) in the variables a, b (binary inputs), x (the input),
+ *   y (AXPBY's old output), alpha, beta (scalars[0], scalars[1]) and value
+ *   (FILL's scalars[0]); NULL otherwise. They state the math; a backend may
+ *   evaluate it more accurately (the CPU backend rounds f32 transcendentals
+ *   once from double). */
+#define ACCEL_OP_NAN_MAX "isnan(a) ? a : isnan(b) ? b : a > b ? a : b > a ? b : signbit(a) ? b : a"
+#define ACCEL_OP_NAN_MIN "isnan(a) ? a : isnan(b) ? b : a < b ? a : b < a ? b : signbit(a) ? a : b"
+#define ACCEL_OP_LIST(X)                                                                           \
+    X(FILL, 1, fill, FILL, 1, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, ELEMENTWISE, 0, 1, 0, NULL,        \
+      "value", "value")                                                                            \
+    X(COPY, 2, copy, COPY, 2, 0, ACCEL_DTYPES_ANY, EXACT, 0, ELEMENTWISE, 1, 1, 0, NULL, "x", "x") \
+    X(ADD, 10, add, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "add",       \
+      "a + b", "a + b")                                                                            \
+    X(SUB, 11, sub, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "subtract",  \
+      "a - b", "a - b")                                                                            \
+    X(MUL, 12, mul, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "multiply",  \
+      "a * b", "a * b")                                                                            \
+    X(DIV, 13, div, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "divide",    \
+      "a / b", "a / b")                                                                            \
+    /* MAX, MIN, REDUCE_MAX, REDUCE_MIN: IEEE 754-2019 maximum/minimum (§9.6):                     \
+     * NaN if any operand is NaN, and -0 < +0, so max(-0, +0) = +0 and                             \
+     * min(-0, +0) = -0 in either order (NumPy is order-dependent there). */                      \
+    X(MAX, 14, max, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "maximum",   \
+      ACCEL_OP_NAN_MAX, ACCEL_OP_NAN_MAX)                                                          \
+    X(MIN, 15, min, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "minimum",   \
+      ACCEL_OP_NAN_MIN, ACCEL_OP_NAN_MIN)                                                          \
+    /* AXPBY: operands x, y; y is read and written. */                                             \
+    X(AXPBY, 20, axpby, AXPBY, 2, 1, ACCEL_DTYPES_FLOAT, TERMS, 4, ELEMENTWISE, 2, 1, 3, NULL,    \
+      "alpha * x + beta * y", "alpha * x + beta * y")                                              \
+    X(SCALE, 21, scale, AXPBY, 2, 0, ACCEL_DTYPES_FLOAT, TERMS, 1, ELEMENTWISE, 1, 1, 1, NULL,    \
+      "alpha * x", "alpha * x")                                                                    \
+    X(TRANSPOSE, 22, transpose, TRANSPOSE, 2, 1, ACCEL_DTYPES_ANY, EXACT, 0, ELEMENTWISE, 1, 1, 0, \
+      "transpose", NULL, NULL)                                                                     \
+    X(NEG, 30, neg, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "negative",   \
+      "-x", "-x")                                                                                  \
+    X(ABS, 31, abs, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "abs",        \
+      "fabsf(x)", "fabs(x)")                                                                       \
+    X(SQRT, 32, sqrt, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "sqrt",     \
+      "sqrtf(x)", "sqrt(x)")                                                                       \
+    X(EXP, 33, exp, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "exp",        \
+      "expf(x)", "exp(x)")                                                                         \
+    X(LOG, 34, log, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "log",        \
+      "logf(x)", "log(x)")                                                                         \
+    X(TANH, 35, tanh, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "tanh",     \
+      "tanhf(x)", "tanh(x)")                                                                       \
+    /* RELU: NaN stays NaN; -0 gives +0. */                                                        \
+    X(RELU, 36, relu, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "relu",     \
+      "x <= 0.0f ? 0.0f : x", "x <= 0.0 ? 0.0 : x")                                                \
+    X(SIN, 37, sin, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "sin",        \
+      "sinf(x)", "sin(x)")                                                                         \
+    X(COS, 38, cos, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "cos",        \
+      "cosf(x)", "cos(x)")                                                                         \
+    /* SIGMOID: the logistic function, SciPy's expit. */                                           \
+    X(SIGMOID, 39, sigmoid, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 3,        \
+      "expit|sigmoid", "1.0f / (1.0f + expf(-x))", "1.0 / (1.0 + exp(-x))")                       \
+    X(SUM, 50, sum, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, SUM, 2, REDUCTION, 1, 1, 1, "sum", NULL, \
+      NULL)                                                                                        \
+    X(REDUCE_MAX, 51, reduce_max, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, REDUCTION, 1, 1, \
+      1, "max", NULL, NULL)                                                                        \
+    X(REDUCE_MIN, 52, reduce_min, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, REDUCTION, 1, 1, \
+      1, "min", NULL, NULL)                                                                        \
+    X(DOT, 53, dot, REDUCTION, 3, 0, ACCEL_DTYPES_FLOAT, SUM, 2, REDUCTION, 2, 1, 2, "dot", NULL, \
+      NULL)                                                                                        \
+    /* GEMM: operands A, B, C; ranges cover every batch. */                                        \
+    X(GEMM, 60, gemm, GEMM, 3, 1, ACCEL_DTYPES_ANY, GEMM, 2, GEMM, 0, 0, 2, "matmul", NULL, NULL) \
+    X(RANDOM_UNIFORM, 70, random_uniform, RANDOM, 1, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, ELEMENTWISE, \
+      0, 1, 0, NULL, NULL, NULL)                                                                   \
+    X(RANDOM_NORMAL, 71, random_normal, RANDOM, 1, 0, ACCEL_DTYPES_FLOAT, NORMAL, 4, ELEMENTWISE,  \
+      0, 1, 0, NULL, NULL, NULL)
+
+/* Op codes carried by accel_op_desc: the op table's ENUM and VALUE columns. */
 typedef enum accel_op_code {
     ACCEL_OP_INVALID = 0,
-    ACCEL_OP_FILL = 1,   /* out[i] = scalars[0]                             */
-    ACCEL_OP_COPY = 2,   /* out[i] = x[i]                                   */
-    ACCEL_OP_ADD = 10,   /* out = a + b                                     */
-    ACCEL_OP_SUB = 11,   /* out = a - b                                     */
-    ACCEL_OP_MUL = 12,   /* out = a * b                                     */
-    ACCEL_OP_DIV = 13,   /* out = a / b                                     */
-    /* MAX, MIN, REDUCE_MAX, REDUCE_MIN: IEEE 754-2019 maximum/minimum (§9.6):
-     * NaN if any operand is NaN, and -0 < +0, so max(-0, +0) = +0 and
-     * min(-0, +0) = -0 in either order (NumPy is order-dependent there). */
-    ACCEL_OP_MAX = 14,   /* out = maximum(a, b), NaN-propagating, -0 < +0   */
-    ACCEL_OP_MIN = 15,   /* out = minimum(a, b), NaN-propagating, -0 < +0   */
-    ACCEL_OP_AXPBY = 20, /* y = scalars[0]*x + scalars[1]*y  (operands x, y) */
-    ACCEL_OP_SCALE = 21, /* out = scalars[0] * x                            */
-    ACCEL_OP_TRANSPOSE = 22, /* out = x^T, 2-D, strided (a pure data move)  */
-    ACCEL_OP_NEG = 30,
-    ACCEL_OP_ABS = 31,
-    ACCEL_OP_SQRT = 32,
-    ACCEL_OP_EXP = 33,
-    ACCEL_OP_LOG = 34,
-    ACCEL_OP_TANH = 35,
-    ACCEL_OP_RELU = 36,  /* out = x > 0 ? x : 0, NaN stays NaN              */
-    ACCEL_OP_SUM = 50,   /* out[0] = sum x                                  */
-    ACCEL_OP_REDUCE_MAX = 51, /* out[0] = max x, NaN-propagating, -0 < +0  */
-    ACCEL_OP_REDUCE_MIN = 52, /* out[0] = min x, NaN-propagating, -0 < +0  */
-    ACCEL_OP_DOT = 53,   /* out[0] = sum x[i]*y[i]                          */
-    ACCEL_OP_GEMM = 60,  /* C = alpha*op(A)*op(B) + beta*C, strided batched */
-    ACCEL_OP_RANDOM_UNIFORM = 70, /* Philox4x32-10 uniform [0,1)            */
-    ACCEL_OP_RANDOM_NORMAL = 71   /* Philox4x32-10 + Box-Muller, N(mean, std) */
+#define ACCEL_X_OP_ENUM(E, V, ...) ACCEL_OP_##E = V,
+    ACCEL_OP_LIST(ACCEL_X_OP_ENUM)
+#undef ACCEL_X_OP_ENUM
 } accel_op_code;
+
+/* Op codes are below this (the core keeps per-op counters in such slots). */
+#define ACCEL_OP_CODE_LIMIT 128
 
 typedef enum accel_device_kind {
     ACCEL_DEVICE_CPU = 1,

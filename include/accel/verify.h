@@ -13,12 +13,16 @@
  * 2^-23 f32, 2^-52 f64, 2^-10 f16, 2^-7 bf16; u = eps/2):
  * - fill, copy, transpose, reduce_max/min, random_uniform: bit-identical
  *   values (NaN payloads aside);
- * - add, sub, mul, div, sqrt, neg, abs, relu, max, min, scale: within 1 ulp
- *   of the reference (each backend is correctly rounded, so they agree);
+ * - add, sub, mul, div, sqrt, neg, abs, relu, max, min: within 1 ulp of the
+ *   reference (each backend is correctly rounded, so they agree);
  * - exp, log, tanh: within 4 ulp (glibc libm: exp/log <= 2 ulp, tanh <= 3 ulp
  *   as measured; CUDA Math API: expf 2, logf 1, tanhf 2 ulp, f64 1-2 ulp;
  *   the difference of two such results is bounded by the sum);
- * - axpby: within 2 ulp (two products and a sum, each rounded once, or fused);
+ * - axpby: within 4 ulp of |alpha*x| + |beta*y| (the terms, not the result:
+ *   two products and a sum each rounded once, or one of them fused, leave
+ *   each backend within 2u(|alpha*x| + |beta*y|) of the exact value, and a
+ *   cancelling sum such as a*x - fl(a*x), 0 unfused and the rounding error
+ *   fused, must not alarm); scale: within 1 ulp of |alpha*x|;
  * - random_normal: within 4 ulp + 64*eps*stddev (Box-Muller through libm;
  *   the angle 2*pi*u2 is rounded before cos/sin);
  * - sum: |got - ref| <= c*n*eps*sum|x_i|, dot: <= c*n*eps*sum|x_i*y_i|, with
@@ -37,7 +41,6 @@
 #define ACCEL_VERIFY_H
 
 #include "accel/accel.h"
-#include "accel/backend.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,8 +48,7 @@ extern "C" {
 
 /* --------------------------------------------------------------- names */
 
-/** Short lower-case name of an op code ("add", "gemm"); "unknown" otherwise. */
-ACCEL_API const char *accel_op_name(accel_op_code op);
+/* accel_op_name and accel_op_info, the op table's names and rows: accel.h. */
 
 /** Machine epsilon of dtype (2^-23 for f32); 0 for an unknown dtype. */
 ACCEL_API double accel_dtype_epsilon(accel_dtype dtype);
@@ -54,7 +56,7 @@ ACCEL_API double accel_dtype_epsilon(accel_dtype dtype);
 /* ------------------------------------------------------------ tolerance */
 
 /* The outcome of comparing one op's output with its reference. Indices are
- * elements of the output operand (operand num_operands-1), from its start. */
+ * elements of the output operand (the last one), from its start. */
 typedef struct accel_compare_result {
     uint32_t struct_size;
     size_t checked;   /* output elements compared */
@@ -72,20 +74,55 @@ typedef struct accel_compare_result {
     double worst_error, worst_bound;
 } accel_compare_result;
 
+/* One op as the tolerance model sees it: what was computed, without buffers.
+ * Fill it with accel_tolerance_op_init, then set what the op has. Operands are
+ * in the order of the op table (accel_op_info(op)->num_operands of them; the
+ * output last): e.g. add: a, b, out; axpby: x, y; sum: x, out; GEMM: A, B, C. */
+typedef struct accel_tolerance_op {
+    uint32_t struct_size;
+    accel_op_code op;
+    accel_dtype dtype;
+    uint32_t num_operands;
+    size_t counts[4];  /* elements of each operand's host copy */
+    double scalars[4]; /* AXPBY, GEMM: alpha, beta; SCALE: alpha; RANDOM_NORMAL:
+                          mean, stddev */
+    bool allow_tf32;   /* GEMM f32 ran on TF32 tensor cores (eps = 2^-10) */
+    /* GEMM, row-major: op(A) is m x k, op(B) k x n, C m x n, leading
+     * dimensions (elements between rows as stored) lda, ldb, ldc; batch_count
+     * matrices stride_* elements apart. TRANSPOSE: x is m x n with leading
+     * dimension lda, out = x^T is n x m with leading dimension ldc. */
+    accel_transpose trans_a, trans_b;
+    size_t m, n, k, lda, ldb, ldc;
+    size_t batch_count, stride_a, stride_b, stride_c;
+} accel_tolerance_op;
+
+/** Zero *t, set its struct_size and batch_count = 1. */
+ACCEL_API void accel_tolerance_op_init(accel_tolerance_op *t);
+
 /** Compare the output `got` of op with the reference output `expected` under
- *  the tolerance model above. op describes the op as dispatched (its operand
- *  buffers are ignored; counts, offsets, shapes and scalars are used).
- *  inputs[i] points at a host copy of operand i's elements as they were
- *  before the op (inputs[num_operands-1], the output's old contents, is
- *  needed for AXPBY, GEMM and transpose and may be NULL otherwise). got and
- *  expected hold the output operand's count elements. out may be NULL.
+ *  the tolerance model above (the rule is the op table's, accel_op_info).
+ *  inputs[i] points at a host copy of operand i's counts[i] elements as they
+ *  were before the op. Which are needed: sum and dot, their inputs (NULL: an
+ *  infinite bound); GEMM, A and B for the bound and C's old contents for the
+ *  elements between rows and batches, which must keep them; transpose, the
+ *  output's old contents for the same reason; axpby and scale, x (and axpby's
+ *  old y) for the terms' magnitude |alpha*x| + |beta*y| (NULL: the
+ *  reference's magnitude is used). inputs itself may be NULL. got and
+ *  expected hold the output's counts[num_operands-1] elements. out may be
+ *  NULL; a smaller out->struct_size is honoured.
+ *  The counts are checked against the shapes before anything is read: an
+ *  elementwise input whose count differs from the output's, a reduction
+ *  output other than 1 element, a dot whose inputs differ, a GEMM or
+ *  transpose matrix (any batch) reaching past its operand's count or a
+ *  leading dimension below its row length are ACCEL_ERROR_SHAPE_MISMATCH or
+ *  ACCEL_ERROR_INVALID_ARGUMENT with the reason in accel_last_error().
  *  Returns ACCEL_SUCCESS when every element is within its bound,
  *  ACCEL_ERROR_MISMATCH when one is not, ACCEL_ERROR_INVALID_ARGUMENT for NULL
- *  pointers or an op/dtype the model does not cover. Thread-safe; allocates
- *  nothing. */
-ACCEL_API accel_status accel_tolerance_compare(const accel_op_desc *op, const void *const inputs[4],
-                                               const void *got, const void *expected,
-                                               accel_compare_result *out);
+ *  pointers, a struct_size too small, an unknown op or dtype, or an operand
+ *  count other than the op's. Thread-safe; allocates nothing. */
+ACCEL_API accel_status accel_tolerance_compare(const accel_tolerance_op *op,
+                                               const void *const inputs[4], const void *got,
+                                               const void *expected, accel_compare_result *out);
 
 /* ----------------------------------------------------------- verify mode */
 

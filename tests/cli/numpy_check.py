@@ -25,6 +25,8 @@ compared with an independent reference with these tolerances:
   more because glibc's tanh, which the CPU backend uses, is listed at 2 ulp
   and measured 2.0012 ulp at x = -0.23220181536475337 (exact tanh
   -0.2281166368464366268, glibc -0.22811663684643657).
+- sin, cos, expit (and its other name, sigmoid): within 2 ulp of np.longdouble
+  results (expit as 1 / (1 + exp(-x)) in long double).
 - sum: |r - s| <= 2*n*eps*sum|x|, dot: |r - s| <= 2*n*eps*sum|x*y|, with s the
   exact sum (math.fsum / Fraction) (Higham, "Accuracy and Stability of
   Numerical Algorithms", 2002, 3.1 and 4.2).
@@ -236,10 +238,10 @@ def inputs_for(op, rng, shape, dtype):
 
 
 # Accepted error of the transcendental ops, in ulp of the result (see above).
-ULP_BOUND = {"exp": 2, "log": 2, "tanh": 3}
+ULP_BOUND = {"exp": 2, "log": 2, "tanh": 3, "sin": 2, "cos": 2, "expit": 2, "sigmoid": 2}
 
 BINARY = ("add", "subtract", "multiply", "divide", "maximum", "minimum")
-UNARY = ("negative", "abs", "sqrt", "exp", "log", "tanh", "relu")
+UNARY = ("negative", "abs", "sqrt", "exp", "log", "tanh", "relu", "sin", "cos", "expit", "sigmoid")
 REDUCE = ("sum", "max", "min")
 
 
@@ -268,7 +270,12 @@ def reference_check(op, ins, got, dtype):
             if not sqrt_is_correctly_rounded(float(r), float(x)):
                 return f"sqrt({x!r}) = {r!r} is not correctly rounded (flat index {i})"
         return None
-    if op in ("exp", "log", "tanh"):
+    if op in ("expit", "sigmoid"):
+        # SciPy's expit, 1 / (1 + e^-x), in long double.
+        ref = 1 / (1 + np.exp(-a.astype(np.longdouble)))
+        n_ulp = ULP_BOUND[op]
+        return compare_tol(got, ref, n_ulp * ulp(ref, dtype), f"{n_ulp} ulp")
+    if op in ("exp", "log", "tanh", "sin", "cos"):
         ref = getattr(np, op)(a.astype(np.longdouble))
         n_ulp = ULP_BOUND[op]
         return compare_tol(got, ref, n_ulp * ulp(ref, dtype), f"{n_ulp} ulp")

@@ -51,6 +51,19 @@ struct accel_be_event {
     double stamp_ms;
 };
 
+/* When ACCEL_TEST_OPENED_LOG names a file, loading this plugin appends
+ * "opened" to it: the tests that a bad setting fails before any plugin is
+ * opened read it. */
+__attribute__((constructor)) static void mock_record_opened(void)
+{
+    const char *log = getenv("ACCEL_TEST_OPENED_LOG");
+    FILE *f = log && *log ? fopen(log, "a") : NULL;
+    if (f) {
+        fputs("opened\n", f);
+        fclose(f);
+    }
+}
+
 static double now_ms(void)
 {
     struct timespec ts;

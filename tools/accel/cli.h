@@ -62,5 +62,9 @@ bool cli_is_help(const char *arg);
  * public API on bufs[i] (opcall.c; used by verify and replay). */
 #include "accel/backend.h"
 accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer *const bufs[4]);
+/* d as accel_tolerance_compare takes it (accel/verify.h), in *t; returns t. */
+struct accel_tolerance_op;
+const struct accel_tolerance_op *cli_tolerance_op(const accel_op_desc *d,
+                                                  struct accel_tolerance_op *t);
 
 #endif /* ACCEL_CLI_H */

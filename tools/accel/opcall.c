@@ -1,54 +1,49 @@
 /* opcall.c — one op, described as an accel_op_desc (accel/backend.h) as
  * plain data, enqueued through the public API: shared by `accel verify` and
- * `accel replay` so both run ops exactly as an application would. */
+ * `accel replay` so both run ops exactly as an application would. Which
+ * public call runs an op follows from its kind in the op table. */
+#include <string.h>
+
+#include "accel/verify.h"
 #include "cli.h"
 
 accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer *const bufs[4])
 {
     accel_dtype dt = (accel_dtype)d->dtype;
+    accel_op_code op = (accel_op_code)d->op;
+    const accel_op_properties *p = accel_op_info(op);
+    if (!p)
+        return ACCEL_ERROR_INVALID_ARGUMENT;
     accel_slice s[4];
     for (uint32_t i = 0; i < 4; i++)
         s[i] = accel_slice_of(i < d->num_operands ? bufs[i] : NULL, d->operands[i].offset,
                               d->operands[i].count);
-    switch ((accel_op_code)d->op) {
-    case ACCEL_OP_FILL:
+    switch (p->kind) {
+    case ACCEL_OP_KIND_FILL:
         return accel_fill(q, dt, d->scalars[0], s[0]);
-    case ACCEL_OP_COPY:
+    case ACCEL_OP_KIND_COPY:
         return accel_copy(q, dt, s[0], s[1]);
-    case ACCEL_OP_ADD:
-    case ACCEL_OP_SUB:
-    case ACCEL_OP_MUL:
-    case ACCEL_OP_DIV:
-    case ACCEL_OP_MAX:
-    case ACCEL_OP_MIN:
-        return accel_binary(q, (accel_op_code)d->op, dt, s[0], s[1], s[2]);
-    case ACCEL_OP_AXPBY:
+    case ACCEL_OP_KIND_BINARY:
+        return accel_binary(q, op, dt, s[0], s[1], s[2]);
+    case ACCEL_OP_KIND_UNARY:
+        return accel_unary(q, op, dt, s[0], s[1]);
+    case ACCEL_OP_KIND_AXPBY:
+        if (op == ACCEL_OP_SCALE)
+            return accel_scale(q, dt, d->scalars[0], s[0], s[1]);
         return accel_axpby(q, dt, d->scalars[0], s[0], d->scalars[1], s[1]);
-    case ACCEL_OP_SCALE:
-        return accel_scale(q, dt, d->scalars[0], s[0], s[1]);
-    case ACCEL_OP_NEG:
-    case ACCEL_OP_ABS:
-    case ACCEL_OP_SQRT:
-    case ACCEL_OP_EXP:
-    case ACCEL_OP_LOG:
-    case ACCEL_OP_TANH:
-    case ACCEL_OP_RELU:
-        return accel_unary(q, (accel_op_code)d->op, dt, s[0], s[1]);
-    case ACCEL_OP_SUM:
-    case ACCEL_OP_REDUCE_MAX:
-    case ACCEL_OP_REDUCE_MIN:
-        return accel_reduce(q, (accel_op_code)d->op, dt, s[0], s[1]);
-    case ACCEL_OP_DOT:
-        return accel_dot(q, dt, s[0], s[1], s[2]);
-    case ACCEL_OP_RANDOM_UNIFORM:
+    case ACCEL_OP_KIND_REDUCTION:
+        if (p->num_operands == 3)
+            return accel_dot(q, dt, s[0], s[1], s[2]);
+        return accel_reduce(q, op, dt, s[0], s[1]);
+    case ACCEL_OP_KIND_RANDOM:
+        if (op == ACCEL_OP_RANDOM_NORMAL)
+            return accel_random_normal(q, dt, d->seed, d->rng_offset, d->scalars[0],
+                                       d->scalars[1], s[0]);
         return accel_random_uniform(q, dt, d->seed, d->rng_offset, s[0]);
-    case ACCEL_OP_RANDOM_NORMAL:
-        return accel_random_normal(q, dt, d->seed, d->rng_offset, d->scalars[0], d->scalars[1],
-                                   s[0]);
-    case ACCEL_OP_TRANSPOSE:
+    case ACCEL_OP_KIND_TRANSPOSE:
         return accel_transpose_2d(q, dt, d->m, d->n, bufs[0], d->operands[0].offset, d->lda,
                                   bufs[1], d->operands[1].offset, d->ldc);
-    case ACCEL_OP_GEMM: {
+    case ACCEL_OP_KIND_GEMM: {
         accel_gemm_desc g;
         accel_gemm_desc_init(&g);
         g.dtype = dt;
@@ -64,7 +59,25 @@ accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer
         g.allow_tf32 = (d->flags & ACCEL_OP_FLAG_ALLOW_TF32) != 0;
         return accel_gemm(q, &g);
     }
-    default:
-        return ACCEL_ERROR_INVALID_ARGUMENT;
     }
+    return ACCEL_ERROR_INVALID_ARGUMENT;
+}
+
+const accel_tolerance_op *cli_tolerance_op(const accel_op_desc *d, accel_tolerance_op *t)
+{
+    accel_tolerance_op_init(t);
+    t->op = (accel_op_code)d->op;
+    t->dtype = (accel_dtype)d->dtype;
+    t->num_operands = d->num_operands <= 4 ? d->num_operands : 4;
+    for (uint32_t i = 0; i < t->num_operands; i++)
+        t->counts[i] = d->operands[i].count;
+    memcpy(t->scalars, d->scalars, sizeof t->scalars);
+    t->allow_tf32 = (d->flags & ACCEL_OP_FLAG_ALLOW_TF32) != 0;
+    t->trans_a = d->trans_a ? ACCEL_TRANS : ACCEL_NO_TRANS;
+    t->trans_b = d->trans_b ? ACCEL_TRANS : ACCEL_NO_TRANS;
+    t->m = d->m, t->n = d->n, t->k = d->k;
+    t->lda = d->lda, t->ldb = d->ldb, t->ldc = d->ldc;
+    t->batch_count = d->batch_count ? d->batch_count : 1;
+    t->stride_a = d->stride_a, t->stride_b = d->stride_b, t->stride_c = d->stride_c;
+    return t;
 }

@@ -226,7 +226,8 @@ int cli_replay_main(int argc, char **argv)
     accel_compare_result c;
     memset(&c, 0, sizeof c);
     c.struct_size = sizeof c;
-    st = accel_tolerance_compare(&r.d, inputs, got, exp, &c);
+    accel_tolerance_op t;
+    st = accel_tolerance_compare(cli_tolerance_op(&r.d, &t), inputs, got, exp, &c);
     if (st == ACCEL_SUCCESS) {
         printf("agrees with %s within tolerance (%s): mismatch not reproduced\n",
                accel_device_name(cpu), c.rule);

@@ -23,24 +23,69 @@ typedef enum op_kind {
 } op_kind;
 
 typedef struct op_entry {
-    const char *name; /* NumPy's name */
+    const char *name; /* NumPy's name, as given */
     op_kind kind;
     accel_op_code code;
 } op_entry;
 
-static const op_entry ops[] = {
-    {"add", KIND_BINARY, ACCEL_OP_ADD},        {"subtract", KIND_BINARY, ACCEL_OP_SUB},
-    {"multiply", KIND_BINARY, ACCEL_OP_MUL},   {"divide", KIND_BINARY, ACCEL_OP_DIV},
-    {"maximum", KIND_BINARY, ACCEL_OP_MAX},    {"minimum", KIND_BINARY, ACCEL_OP_MIN},
-    {"negative", KIND_UNARY, ACCEL_OP_NEG},    {"abs", KIND_UNARY, ACCEL_OP_ABS},
-    {"sqrt", KIND_UNARY, ACCEL_OP_SQRT},       {"exp", KIND_UNARY, ACCEL_OP_EXP},
-    {"log", KIND_UNARY, ACCEL_OP_LOG},         {"tanh", KIND_UNARY, ACCEL_OP_TANH},
-    {"relu", KIND_UNARY, ACCEL_OP_RELU},       {"sum", KIND_REDUCE, ACCEL_OP_SUM},
-    {"max", KIND_REDUCE, ACCEL_OP_REDUCE_MAX}, {"min", KIND_REDUCE, ACCEL_OP_REDUCE_MIN},
-    {"dot", KIND_DOT, ACCEL_OP_DOT},           {"matmul", KIND_MATMUL, ACCEL_OP_GEMM},
-    {"transpose", KIND_TRANSPOSE, ACCEL_OP_TRANSPOSE},
-};
-#define OP_COUNT (sizeof ops / sizeof ops[0])
+/* The ops: every row of the op table (accel/types.h) with NumPy names (its
+ * NUMPY column, '|'-separated aliases). */
+#define ACCEL_X_NUMPY(E, V, NAME, KIND, OPS, READS, DTYPES, TOL, TOLN, COST, RD, WR, FL, NP, ...) \
+    {NP, ACCEL_OP_##E},
+static const struct {
+    const char *names;
+    accel_op_code code;
+} numpy_rows[] = {ACCEL_OP_LIST(ACCEL_X_NUMPY)};
+#undef ACCEL_X_NUMPY
+#define ROW_COUNT (sizeof numpy_rows / sizeof numpy_rows[0])
+
+/* How `accel run` shapes an op of the table; false for kinds it does not run. */
+static bool kind_of(accel_op_code code, op_kind *out)
+{
+    const accel_op_properties *p = accel_op_info(code);
+    if (!p)
+        return false;
+    switch (p->kind) {
+    case ACCEL_OP_KIND_BINARY:
+        *out = KIND_BINARY;
+        return true;
+    case ACCEL_OP_KIND_UNARY:
+        *out = KIND_UNARY;
+        return true;
+    case ACCEL_OP_KIND_REDUCTION:
+        *out = p->num_operands == 3 ? KIND_DOT : KIND_REDUCE;
+        return true;
+    case ACCEL_OP_KIND_GEMM:
+        *out = KIND_MATMUL;
+        return true;
+    case ACCEL_OP_KIND_TRANSPOSE:
+        *out = KIND_TRANSPOSE;
+        return true;
+    case ACCEL_OP_KIND_FILL:
+    case ACCEL_OP_KIND_COPY:
+    case ACCEL_OP_KIND_AXPBY:
+    case ACCEL_OP_KIND_RANDOM:
+        break;
+    }
+    return false;
+}
+
+/* The NumPy names of the ops of one shape, space-separated, on out. */
+static void print_names(FILE *out, op_kind kind)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < ROW_COUNT; i++) {
+        op_kind k;
+        if (!numpy_rows[i].names || !kind_of(numpy_rows[i].code, &k) || k != kind)
+            continue;
+        for (const char *n = numpy_rows[i].names; *n;) {
+            size_t len = strcspn(n, "|");
+            fprintf(out, "%s%.*s", sep, (int)len, n);
+            sep = " ";
+            n += len + (n[len] == '|');
+        }
+    }
+}
 
 void cli_run_usage(FILE *out)
 {
@@ -52,9 +97,13 @@ void cli_run_usage(FILE *out)
                  "stderr which device ran it. No broadcasting: shapes must match exactly.\n"
                  "\n"
                  "ops (NumPy's names):\n"
-                 "  two inputs, same shape:  add subtract multiply divide maximum minimum\n"
-                 "  one input:               negative abs sqrt exp log tanh relu\n"
-                 "  reductions (0-d result): sum max min\n"
+                 "  two inputs, same shape:  ");
+    print_names(out, KIND_BINARY);
+    fprintf(out, "\n  one input:               ");
+    print_names(out, KIND_UNARY);
+    fprintf(out, "\n  reductions (0-d result): ");
+    print_names(out, KIND_REDUCE);
+    fprintf(out, "\n"
                  "  dot                      1-D x 1-D of equal length -> 0-d\n"
                  "  matmul                   (m,k) @ (k,n) -> (m,n), or batched\n"
                  "                           (b,m,k) @ (b,k,n) -> (b,m,n)\n"
@@ -78,12 +127,24 @@ void cli_run_usage(FILE *out)
                  "example: accel run matmul a.npy b.npy -o c.npy --device cuda\n");
 }
 
-static const op_entry *find_op(const char *name)
+/* The op NumPy calls name; false when there is none. */
+static bool find_op(const char *name, op_entry *out)
 {
-    for (size_t i = 0; i < OP_COUNT; i++)
-        if (strcmp(ops[i].name, name) == 0)
-            return &ops[i];
-    return NULL;
+    size_t want = strlen(name);
+    for (size_t i = 0; i < ROW_COUNT; i++) {
+        if (!numpy_rows[i].names || !kind_of(numpy_rows[i].code, &out->kind))
+            continue;
+        for (const char *n = numpy_rows[i].names; *n;) {
+            size_t len = strcspn(n, "|");
+            if (len == want && strncmp(n, name, len) == 0) {
+                out->name = name;
+                out->code = numpy_rows[i].code;
+                return true;
+            }
+            n += len + (n[len] == '|');
+        }
+    }
+    return false;
 }
 
 static int arity(op_kind k)
@@ -290,24 +351,20 @@ static accel_status compute_on(accel_device *dev, const op_entry *op, accel_dtyp
     return st;
 }
 
-/* The op as enqueue_op runs it, as accel/backend.h's plain data, for
- * accel_tolerance_compare (which reads the op, dtype, operand counts, shapes
- * and scalars, never the buffers). */
-static accel_op_desc describe_op(const op_entry *op, accel_dtype dt, const accel_npy_array *in,
-                                 size_t out_count)
+/* The op as enqueue_op runs it, for accel_tolerance_compare (which reads
+ * the op, dtype, operand counts, shapes and scalars). */
+static accel_tolerance_op describe_op(const op_entry *op, accel_dtype dt,
+                                      const accel_npy_array *in, size_t out_count)
 {
-    accel_op_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel_tolerance_op d;
+    accel_tolerance_op_init(&d);
     d.op = op->code;
     d.dtype = dt;
-    d.name = op->name;
     int nin = arity(op->kind);
     for (int i = 0; i < nin; i++)
-        d.operands[i].count = in[i].count;
-    d.operands[nin].count = out_count;
+        d.counts[i] = in[i].count;
+    d.counts[nin] = out_count;
     d.num_operands = (uint32_t)nin + 1;
-    d.batch_count = 1;
     if (op->kind == KIND_MATMUL) {
         uint32_t nd = in[0].ndim;
         d.batch_count = nd == 3 ? in[0].shape[0] : 1;
@@ -355,7 +412,7 @@ static bool verify_on_cpu(accel_runtime *rt, accel_device *dev, const op_entry *
     c.struct_size = sizeof c;
     st = compute_on(cpu, op, dt, in, nin, out_count, ref, NULL); /* prints why it failed */
     if (st == ACCEL_SUCCESS) {
-        accel_op_desc d = describe_op(op, dt, in, out_count);
+        accel_tolerance_op d = describe_op(op, dt, in, out_count);
         const void *inputs[4] = {in[0].data, nin > 1 ? in[1].data : NULL, NULL, NULL};
         st = accel_tolerance_compare(&d, inputs, result, ref, &c);
         if (st != ACCEL_SUCCESS && st != ACCEL_ERROR_MISMATCH)
@@ -433,14 +490,18 @@ int cli_run_main(int argc, char **argv)
     }
     if (npos == 0)
         return cli_usage_error("run", "missing OP (add, matmul, sum, ...)");
-    const op_entry *op = find_op(positional[0]);
-    if (!op) {
-        fprintf(stderr, "accel run: error: unknown op '%s'; known ops:", positional[0]);
-        for (size_t i = 0; i < OP_COUNT; i++)
-            fprintf(stderr, " %s", ops[i].name);
-        fprintf(stderr, "\n");
+    op_entry op_found;
+    if (!find_op(positional[0], &op_found)) {
+        fprintf(stderr, "accel run: error: unknown op '%s'; known ops: ", positional[0]);
+        print_names(stderr, KIND_BINARY);
+        fputc(' ', stderr);
+        print_names(stderr, KIND_UNARY);
+        fputc(' ', stderr);
+        print_names(stderr, KIND_REDUCE);
+        fprintf(stderr, " dot matmul transpose\n");
         return CLI_EXIT_USAGE;
     }
+    const op_entry *op = &op_found;
     int nin = arity(op->kind);
     if (npos - 1 != nin)
         return cli_usage_error("run", "%s takes %d input file%s, got %d", op->name, nin,

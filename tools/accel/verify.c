@@ -178,11 +178,12 @@ static accel_status run_side(accel_device *dev, accel_queue *q, const accel_op_d
 
 static void describe(const accel_op_desc *d, char *out, size_t cap)
 {
-    if (d->op == ACCEL_OP_GEMM)
+    const accel_op_properties *p = accel_op_info((accel_op_code)d->op);
+    if (p && p->kind == ACCEL_OP_KIND_GEMM)
         snprintf(out, cap, "m=%zu n=%zu k=%zu trans=%u%u ld=%zu,%zu,%zu batch=%zu alpha=%g beta=%g",
                  d->m, d->n, d->k, d->trans_a, d->trans_b, d->lda, d->ldb, d->ldc, d->batch_count,
                  d->scalars[0], d->scalars[1]);
-    else if (d->op == ACCEL_OP_TRANSPOSE)
+    else if (p && p->kind == ACCEL_OP_KIND_TRANSPOSE)
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
     else
         snprintf(out, cap, "n=%zu", d->operands[0].count);
@@ -190,7 +191,25 @@ static void describe(const accel_op_desc *d, char *out, size_t cap)
 
 static bool reads_output(const accel_op_desc *d)
 {
-    return d->op == ACCEL_OP_AXPBY || d->op == ACCEL_OP_GEMM || d->op == ACCEL_OP_TRANSPOSE;
+    const accel_op_properties *p = accel_op_info((accel_op_code)d->op);
+    return p && p->reads_output;
+}
+
+/* The op table's codes (accel/types.h), for the case lists by kind. */
+#define ACCEL_X_CODE(E, ...) ACCEL_OP_##E,
+static const accel_op_code table_ops[] = {ACCEL_OP_LIST(ACCEL_X_CODE)};
+#undef ACCEL_X_CODE
+
+/* The codes of one kind (and operand count, 0: any) into out; their number. */
+static size_t ops_of_kind(accel_op_kind kind, uint32_t operands, accel_op_code *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof table_ops / sizeof *table_ops && n < cap; i++) {
+        const accel_op_properties *p = accel_op_info(table_ops[i]);
+        if (p->kind == kind && (!operands || p->num_operands == operands))
+            out[n++] = table_ops[i];
+    }
+    return n;
 }
 
 static result run_case(verify_run *vr, accel_op_desc *d, bool special, uint64_t case_seed)
@@ -278,7 +297,9 @@ static result run_case(verify_run *vr, accel_op_desc *d, bool special, uint64_t 
         accel_compare_result c;
         memset(&c, 0, sizeof c);
         c.struct_size = sizeof c;
-        st = accel_tolerance_compare(d, inputs, (const char *)got.host[out] + GUARD * es,
+        accel_tolerance_op t;
+        st = accel_tolerance_compare(cli_tolerance_op(d, &t), inputs,
+                                     (const char *)got.host[out] + GUARD * es,
                                      (const char *)ref.host[out] + GUARD * es, &c);
         if (c.worst_ratio > vr->worst && isfinite(c.worst_ratio))
             vr->worst = c.worst_ratio;
@@ -517,13 +538,14 @@ int cli_verify_main(int argc, char **argv)
     const size_t *sizes = quick ? sizes_quick : sizes_full;
     size_t nsizes = quick ? sizeof sizes_quick / sizeof *sizes_quick
                           : sizeof sizes_full / sizeof *sizes_full;
-    static const accel_op_code binary[] = {ACCEL_OP_ADD, ACCEL_OP_SUB, ACCEL_OP_MUL,
-                                           ACCEL_OP_DIV, ACCEL_OP_MAX, ACCEL_OP_MIN};
-    static const accel_op_code unary[] = {ACCEL_OP_NEG, ACCEL_OP_ABS,  ACCEL_OP_SQRT,
-                                          ACCEL_OP_EXP, ACCEL_OP_LOG,  ACCEL_OP_TANH,
-                                          ACCEL_OP_RELU, ACCEL_OP_SCALE, ACCEL_OP_COPY};
-    static const accel_op_code reductions[] = {ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX,
-                                               ACCEL_OP_REDUCE_MIN, ACCEL_OP_DOT};
+    /* Every binary, unary and reduction op of the op table; scale and copy
+     * run as x -> out ops with the unary ones. */
+    accel_op_code binary[64], unary[64], reductions[64];
+    size_t nbinary = ops_of_kind(ACCEL_OP_KIND_BINARY, 0, binary, 64);
+    size_t nunary = ops_of_kind(ACCEL_OP_KIND_UNARY, 0, unary, 62);
+    unary[nunary++] = ACCEL_OP_SCALE;
+    unary[nunary++] = ACCEL_OP_COPY;
+    size_t nreductions = ops_of_kind(ACCEL_OP_KIND_REDUCTION, 0, reductions, 64);
     static const gemm_shape gemms[] = {
         {0, 3, 4, 0, 0, 0, 1, 1, 0, true},     {3, 0, 4, 0, 0, 0, 1, 1, 0, false},
         {3, 4, 0, 0, 0, 0, 1, 1, 0.5, true},   {1, 1, 1, 0, 0, 0, 1, 1, 0, true},
@@ -563,7 +585,7 @@ int cli_verify_main(int argc, char **argv)
             d.scalars[0] = -2.75;
             RUN(false);
         }
-        for (size_t o = 0; o < sizeof binary / sizeof *binary; o++) {
+        for (size_t o = 0; o < nbinary; o++) {
             for (size_t s = 0; s < nsizes; s++) {
                 desc_base(&d, binary[o], dt);
                 set_counts(&d, 3, sizes[s], sizes[s]);
@@ -573,7 +595,7 @@ int cli_verify_main(int argc, char **argv)
             set_counts(&d, 3, 16, 16);
             RUN(true);
         }
-        for (size_t o = 0; o < sizeof unary / sizeof *unary; o++) {
+        for (size_t o = 0; o < nunary; o++) {
             for (size_t s = 0; s < nsizes; s++) {
                 desc_base(&d, unary[o], dt);
                 set_counts(&d, 2, sizes[s], sizes[s]);
@@ -592,7 +614,7 @@ int cli_verify_main(int argc, char **argv)
             d.scalars[1] = -0.75;
             RUN(false);
         }
-        for (size_t o = 0; o < sizeof reductions / sizeof *reductions; o++) {
+        for (size_t o = 0; o < nreductions; o++) {
             for (size_t s = 0; s < nsizes + (quick ? 0 : 1); s++) {
                 size_t n = s < nsizes ? sizes[s] : 100003;
                 if (n == 0 && reductions[o] != ACCEL_OP_SUM && reductions[o] != ACCEL_OP_DOT)

@@ -1,0 +1,179 @@
+/* blas.c — the OpenBLAS that the CPU backend calls, bound by the plugin
+ * itself: dlopen of the library the plugin was built against (its absolute
+ * path, then its soname), and every call through dlsym on that handle. A
+ * plain link would resolve cblas_sgemm through the process's global scope,
+ * where a host program's own CBLAS, linked before accel, comes first
+ * (RTLD_LOCAL on the plugin does not isolate its dependencies). RTLD_DEEPBIND
+ * would also isolate the library's own internal references, but
+ * AddressSanitizer refuses it, and OpenBLAS's GEMM path calls into its own
+ * kernel table, not through interposable symbols.
+ *
+ * Also here: the bound library is opened with the default floating-point
+ * environment, since OpenBLAS starts its thread pool while it loads and
+ * those threads inherit the loading thread's FTZ/DAZ bits; and the check
+ * before a GEMM that the process can still map OpenBLAS's work space (near
+ * out of host memory OpenBLAS retries its allocation forever, or exits the
+ * process from its threaded driver). */
+#include <dlfcn.h>
+#include <fenv.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE__))
+#include <xmmintrin.h>
+#endif
+
+#include "cpu.h"
+
+static accel_cpu_blas g_blas;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+/* From CMake: the library the plugin was built against, and its soname
+ * (looked up on the library path when the file has moved). */
+#ifndef ACCEL_CPU_OPENBLAS_PATH
+#define ACCEL_CPU_OPENBLAS_PATH ""
+#endif
+#ifndef ACCEL_CPU_OPENBLAS_SONAME
+#define ACCEL_CPU_OPENBLAS_SONAME "libopenblas.so.0"
+#endif
+
+static void *open_default_env(const char *path)
+{
+    fenv_t saved;
+    fegetenv(&saved);
+    accel_cpu__fp_env_default();
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    fesetenv(&saved);
+    return h;
+}
+
+static void bind_once(void)
+{
+    accel_cpu_blas *b = &g_blas;
+    const char *tried[2] = {ACCEL_CPU_OPENBLAS_PATH, ACCEL_CPU_OPENBLAS_SONAME};
+    char why[2][200] = {"", ""};
+    void *h = NULL;
+    for (int i = 0; i < 2 && !h; i++) {
+        if (!tried[i][0])
+            continue;
+        h = open_default_env(tried[i]);
+        if (!h) {
+            const char *e = dlerror();
+            snprintf(why[i], sizeof why[i], "%s", e ? e : "dlopen failed");
+        }
+    }
+    if (!h) {
+        snprintf(b->error, sizeof b->error, "OpenBLAS could not be loaded (%s%s%s)", why[0],
+                 why[0][0] && why[1][0] ? "; " : "", why[1]);
+        return;
+    }
+    /* Object pointers from dlsym through memcpy: ISO C has no cast between
+     * object and function pointers. */
+    void *s = dlsym(h, "cblas_sgemm"), *d = dlsym(h, "cblas_dgemm");
+    /* Optional: another CBLAS (a build without OpenBLAS) lacks these. */
+    void *cfg = dlsym(h, "openblas_get_config"), *set = dlsym(h, "openblas_set_num_threads");
+    void *get = dlsym(h, "openblas_get_num_threads");
+    if (!s || !d) {
+        snprintf(b->error, sizeof b->error, "%s lacks cblas_sgemm or cblas_dgemm",
+                 tried[0][0] ? tried[0] : tried[1]);
+        dlclose(h);
+        return;
+    }
+    memcpy(&b->sgemm, &s, sizeof s);
+    memcpy(&b->dgemm, &d, sizeof d);
+    if (cfg && set && get) {
+        memcpy(&b->get_config, &cfg, sizeof cfg);
+        memcpy(&b->set_num_threads, &set, sizeof set);
+        memcpy(&b->get_num_threads, &get, sizeof get);
+    }
+    Dl_info info;
+    char real[PATH_MAX];
+    if (dladdr(s, &info) && info.dli_fname) {
+        const char *file = realpath(info.dli_fname, real) ? real : info.dli_fname;
+        size_t len = strlen(file);
+        if (len >= sizeof b->path)
+            len = sizeof b->path - 1;
+        memcpy(b->path, file, len);
+        b->path[len] = '\0';
+    }
+    const char *c = b->get_config ? b->get_config() : NULL;
+    snprintf(b->config, sizeof b->config, "%s", c ? c : "CBLAS");
+    /* "OpenBLAS 0.3.21 DYNAMIC_ARCH ..." -> "OpenBLAS 0.3.21" */
+    const char *sp = strchr(b->config, ' ');
+    const char *sp2 = sp ? strchr(sp + 1, ' ') : NULL;
+    int len = sp2 ? (int)(sp2 - b->config) : (int)strlen(b->config);
+    snprintf(b->version, sizeof b->version, "%.*s", len, b->config);
+    b->handle = h; /* kept for the life of the process, as the plugin is (-z nodelete) */
+    b->ok = 1;
+}
+
+const accel_cpu_blas *accel_cpu__blas(void)
+{
+    pthread_once(&g_once, bind_once);
+    return &g_blas;
+}
+
+/* OpenBLAS's work space per thread that runs a GEMM: its BUFFER_SIZE (32 MiB
+ * on x86-64) plus alignment and the threaded driver's job arrays. */
+#define BLAS_SPACE_PER_THREAD ((size_t)40 << 20)
+
+static int limited(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
+        return 1;
+    if (getrlimit(RLIMIT_DATA, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
+        return 1;
+    static int strict = -1; /* vm.overcommit_memory = 2: mmap fails near the commit limit */
+    if (strict < 0) {
+        int v = 0;
+        FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+        if (f) {
+            if (fscanf(f, "%d", &v) != 1)
+                v = 0;
+            fclose(f);
+        }
+        strict = v == 2;
+    }
+    return strict;
+}
+
+int32_t accel_cpu__blas_headroom(const char *name, char *msg, size_t msg_size)
+{
+    /* Without an address-space, data or commit limit, OpenBLAS's mmap does
+     * not fail (the kernel's OOM killer acts instead): nothing to check. */
+    if (!limited())
+        return ACCEL_SUCCESS;
+    const accel_cpu_blas *b = accel_cpu__blas();
+    int threads = b->ok && b->get_num_threads ? b->get_num_threads() : 1;
+    if (threads < 1)
+        threads = 1;
+    size_t need = (size_t)(threads + 1) * BLAS_SPACE_PER_THREAD;
+    void *p = mmap(NULL, need, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        snprintf(msg, msg_size,
+                 "%s: out of host memory: OpenBLAS needs about %zu MiB of work space for %d "
+                 "thread%s and the process cannot map it (address-space, data or commit "
+                 "limit); refused rather than let OpenBLAS retry its allocation forever",
+                 name, need >> 20, threads, threads == 1 ? "" : "s");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    munmap(p, need);
+    return ACCEL_SUCCESS;
+}
+
+void accel_cpu__fp_env_default(void)
+{
+    /* IEEE default: round to nearest, no traps. On AArch64 FE_DFL_ENV also
+     * clears FPCR.FZ; on x86 MXCSR is set outright to its power-on value
+     * 0x1f80 (all exceptions masked, nearest, FTZ and DAZ clear), which not
+     * every libc's FE_DFL_ENV touches. */
+    fesetenv(FE_DFL_ENV);
+#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE__))
+    _mm_setcsr(0x1f80);
+#endif
+}

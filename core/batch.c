@@ -1,0 +1,502 @@
+/* core/batch.c — accel_batch_plan and accel_batch_run: host arrays streamed
+ * through a device in chunks over several queues, so that one chunk's
+ * copy-in, another's compute and a third's copy-out run at once. Built on
+ * the public API only (queues, buffers, transfers, events): every transfer
+ * and op takes the one validated path like any other call.
+ *
+ * How the cut is chosen. With B input bytes, copy-in rate r, s pipeline
+ * stages (copy-in, compute, and copy-out when an output is proportional to
+ * the input; a few bytes per chunk are no stage) and a gap g between two
+ * transfers on the device, N chunks take about
+ *     (N + s - 1) * (B / N) / r  +  N * g
+ * (the pipeline fills and drains over s - 1 chunks; every chunk pays one
+ * gap), smallest at N = sqrt((s - 1) * B / (r * g)): a chunk of
+ * sqrt(B * r * g / (s - 1)) input bytes. r is measured by copying input 0's
+ * first bytes in from the caller's own memory, g by a tiny transfer between
+ * two events, and the host time h of one enqueue keeps chunks long enough
+ * (>= 4 h r) that the host stays ahead of the device. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define BATCH_MAX ACCEL_BATCH_MAX_ARRAYS
+#define BATCH_MAX_QUEUES 4
+#define BATCH_PROBE_BYTES ((size_t)8 << 20)
+#define BATCH_TINY_BYTES ((size_t)4096)
+#define BATCH_MIN_CHUNK_BYTES ((double)(1 << 20))
+#define BATCH_DEFAULT_CAP ((size_t)1 << 30)
+#define BATCH_DESC_V1 offsetof(accel_batch_desc, reserved)
+#define BATCH_STATS_V1 offsetof(accel_batch_stats, reserved)
+
+void accel_batch_desc_init(accel_batch_desc *d)
+{
+    if (d) {
+        memset(d, 0, sizeof *d);
+        d->struct_size = sizeof *d;
+    }
+}
+
+void accel_batch_stats_init(accel_batch_stats *s)
+{
+    if (s) {
+        memset(s, 0, sizeof *s);
+        s->struct_size = sizeof *s;
+    }
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ------------------------------------------------------------ the desc */
+
+/* The caller's desc in a full-size copy (older, smaller structs get zeros
+ * for the fields they lack). */
+static accel_status desc_read(const accel_batch_desc *in, accel_batch_desc *d, const char *fn)
+{
+    if (!in)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", fn);
+    if (in->struct_size < BATCH_DESC_V1)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: desc->struct_size is %u, smaller than any version (%zu); call "
+                           "accel_batch_desc_init",
+                           fn, in->struct_size, (size_t)BATCH_DESC_V1);
+    accel_batch_desc_init(d);
+    memcpy(d, in, in->struct_size < sizeof *d ? in->struct_size : sizeof *d);
+    return ACCEL_SUCCESS;
+}
+
+/* Bytes of array a for a chunk of `elems` elements. */
+static size_t part_bytes(const accel_batch_array *a, size_t elems)
+{
+    return a->chunk_bytes ? a->chunk_bytes : elems * a->elem_size;
+}
+
+/* Input bytes per element, summed over the inputs; and the device bytes of
+ * one chunk of `elems` (every input and output). */
+static size_t in_elem_bytes(const accel_batch_desc *d)
+{
+    size_t b = 0;
+    for (uint32_t i = 0; i < d->in_count; i++)
+        b += d->in[i].elem_size;
+    return b;
+}
+
+static size_t set_bytes(const accel_batch_desc *d, size_t elems)
+{
+    size_t b = elems * in_elem_bytes(d);
+    for (uint32_t i = 0; i < d->out_count; i++)
+        b += part_bytes(&d->out[i], elems);
+    return b;
+}
+
+static bool proportional_out(const accel_batch_desc *d)
+{
+    for (uint32_t i = 0; i < d->out_count; i++)
+        if (!d->out[i].chunk_bytes)
+            return true;
+    return false;
+}
+
+/* An array: host set (outputs in sizing mode may wait), exactly one size
+ * rule, and room for n elements when proportional. */
+static accel_status array_check(const accel_batch_array *a, const char *what, uint32_t i,
+                                size_t n, bool sizing, const char *fn)
+{
+    bool output = what[0] == 'o';
+    if (!a->host && !(sizing && output))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s[%u].host is NULL", fn, what, i);
+    if (!a->elem_size == !a->chunk_bytes || (!output && a->chunk_bytes))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s[%u] needs exactly one of elem_size and chunk_bytes "
+                           "(chunk_bytes: outputs only)",
+                           fn, what, i);
+    if (a->elem_size && n > SIZE_MAX / a->elem_size)
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: %s[%u]: %zu elements overflow", fn, what,
+                           i, n);
+    if (a->elem_size && a->bytes < n * a->elem_size && !(sizing && output))
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: %s[%u].bytes is %zu but %zu elements need %zu", fn, what, i,
+                           a->bytes, n, n * a->elem_size);
+    return ACCEL_SUCCESS;
+}
+
+/* sizing: accel_batch_plan, where outputs may still be missing. */
+static accel_status desc_check(const accel_batch_desc *d, bool sizing, const char *fn)
+{
+    if (!d->compute)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: desc->compute is NULL", fn);
+    if (d->in_count < 1 || d->in_count > BATCH_MAX || d->out_count > BATCH_MAX)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: in_count %u and out_count %u must be 1..%d and 0..%d", fn,
+                           d->in_count, d->out_count, BATCH_MAX, BATCH_MAX);
+    accel_status st = ACCEL_SUCCESS;
+    for (uint32_t i = 0; i < d->in_count && st == ACCEL_SUCCESS; i++)
+        st = array_check(&d->in[i], "in", i, d->n, sizing, fn);
+    for (uint32_t i = 0; i < d->out_count && st == ACCEL_SUCCESS; i++)
+        st = array_check(&d->out[i], "out", i, d->n, sizing, fn);
+    return st;
+}
+
+/* Device memory the run may take. */
+static size_t budget_of(accel_device *dev, const accel_batch_desc *d)
+{
+    if (d->device_bytes)
+        return d->device_bytes;
+    accel_device_properties p;
+    accel_device_properties_init(&p);
+    size_t cap = BATCH_DEFAULT_CAP;
+    if (accel_device_properties_get(dev, &p) == ACCEL_SUCCESS && p.memory_free / 4 < cap)
+        cap = (size_t)(p.memory_free / 4);
+    return cap;
+}
+
+/* ----------------------------------------------------------- the probe */
+
+/* Measured for the cut: r in bytes per ms, g and h in ms. */
+typedef struct batch_probe {
+    double r, g, h;
+} batch_probe;
+
+static accel_status time_write(accel_queue *q, accel_event *const e[2], accel_buffer *b,
+                               const void *src, size_t bytes, double *out_ms)
+{
+    accel_status st = accel_event_record(e[0], q);
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_write(q, b, 0, src, bytes);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_record(e[1], q);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_synchronize(e[1]);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_elapsed_ms(e[0], e[1], out_ms);
+    return st;
+}
+
+/* Copy input 0's first bytes in (twice: the first warms the path), a tiny
+ * range between events, and time the host side of a few enqueues. */
+static accel_status probe_run(accel_device *dev, accel_queue *q, const accel_batch_desc *d,
+                              batch_probe *p)
+{
+    size_t all = d->n * d->in[0].elem_size;
+    size_t bytes = all < BATCH_PROBE_BYTES ? all : BATCH_PROBE_BYTES;
+    size_t tiny = bytes < BATCH_TINY_BYTES ? bytes : BATCH_TINY_BYTES;
+    accel_buffer *b = NULL;
+    accel_event *e[2] = {NULL, NULL};
+    double ms = 0, tiny_ms = 0;
+    accel_status st = accel_buffer_create(dev, bytes, &b);
+    for (int i = 0; i < 2 && st == ACCEL_SUCCESS; i++)
+        st = accel_event_create(dev, &e[i]);
+    for (int i = 0; i < 2 && st == ACCEL_SUCCESS; i++)
+        st = time_write(q, e, b, d->in[0].host, bytes, &ms);
+    if (st == ACCEL_SUCCESS)
+        st = time_write(q, e, b, d->in[0].host, tiny, &tiny_ms);
+    double t0 = now_ms();
+    for (int i = 0; i < 8 && st == ACCEL_SUCCESS; i++)
+        st = accel_queue_write(q, b, 0, d->in[0].host, tiny);
+    p->h = (now_ms() - t0) / 8;
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(q);
+    p->r = ms > 0 ? (double)bytes / ms : INFINITY;
+    p->g = tiny_ms;
+    accel_event_release(e[0]);
+    accel_event_release(e[1]);
+    accel_buffer_release(b);
+    return st;
+}
+
+/* The cut from measured rates (see the file comment), in elements. */
+static size_t cut_from_probe(const accel_batch_desc *d, const batch_probe *p, uint32_t queues,
+                             size_t budget)
+{
+    const double stages = proportional_out(d) ? 3.0 : 2.0;
+    const double per_elem = (double)in_elem_bytes(d);
+    const double total = (double)d->n * per_elem;
+    double bytes = total;
+    if (isfinite(p->r)) {
+        bytes = sqrt(total * p->r * fmax(p->g, 1e-4) / (stages - 1.0));
+        bytes = fmax(bytes, fmax(BATCH_MIN_CHUNK_BYTES, 4.0 * p->h * p->r));
+    }
+    double elems = fmin(bytes / per_elem, (double)d->n);
+    /* Every queue holds one set of buffers; fixed outputs do not scale. */
+    size_t fixed = set_bytes(d, 0);
+    double room = budget / queues > fixed ? (double)(budget / queues - fixed) : 0.0;
+    double per_set = (double)(set_bytes(d, 1) - fixed);
+    return (size_t)fmin(elems, floor(room / per_set));
+}
+
+/* ------------------------------------------------------------ the plan */
+
+/* Fill s with the cut (queues, chunk_elems, chunks) of a checked desc. q is
+ * a queue of dev for the probe when one is needed. */
+static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_desc *d,
+                         bool sizing, accel_batch_stats *s, const char *fn)
+{
+    s->queues = d->queues ? (d->queues > BATCH_MAX_QUEUES ? BATCH_MAX_QUEUES : d->queues)
+                          : (proportional_out(d) ? 3 : 2);
+    s->chunk_elems = d->chunk_elems;
+    if (d->n == 0)
+        return ACCEL_SUCCESS;
+    size_t budget = budget_of(dev, d);
+    if (!s->chunk_elems) {
+        batch_probe p = {0};
+        accel_status st = probe_run(dev, q, d, &p);
+        if (st != ACCEL_SUCCESS)
+            return st;
+        s->chunk_elems = cut_from_probe(d, &p, s->queues, budget);
+        s->h2d_gbs = isfinite(p.r) ? p.r / 1e6 : 0;
+    }
+    if (s->chunk_elems == 0)
+        return accel__fail(ACCEL_ERROR_OUT_OF_DEVICE_MEMORY,
+                           "%s: device_bytes %zu leaves no room for one element in each of %u "
+                           "queues",
+                           fn, budget, s->queues);
+    if (s->chunk_elems > d->n)
+        s->chunk_elems = d->n;
+    s->chunks = (d->n + s->chunk_elems - 1) / s->chunk_elems;
+    for (uint32_t i = 0; i < d->out_count && !sizing; i++) {
+        const accel_batch_array *a = &d->out[i];
+        if (a->chunk_bytes && a->bytes / a->chunk_bytes < s->chunks)
+            return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                               "%s: out[%u] needs %llu chunks x %zu bytes but bytes is %zu", fn, i,
+                               (unsigned long long)s->chunks, a->chunk_bytes, a->bytes);
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* ------------------------------------------------------------ the run */
+
+/* One queue and one set of buffers per slot. */
+typedef struct batch_slot {
+    accel_queue *q;
+    accel_buffer *in[BATCH_MAX], *out[BATCH_MAX];
+} batch_slot;
+
+typedef struct batch_slots {
+    uint32_t n;
+    batch_slot s[BATCH_MAX_QUEUES];
+} batch_slots;
+
+static void slots_release(batch_slots *sl)
+{
+    for (uint32_t i = 0; i < BATCH_MAX_QUEUES; i++) {
+        accel_queue_release(sl->s[i].q);
+        for (uint32_t a = 0; a < BATCH_MAX; a++) {
+            accel_buffer_release(sl->s[i].in[a]);
+            accel_buffer_release(sl->s[i].out[a]);
+        }
+    }
+}
+
+static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
+                                 const accel_batch_stats *s, batch_slots *sl)
+{
+    accel_status st = ACCEL_SUCCESS;
+    sl->n = s->queues;
+    for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++) {
+        batch_slot *slot = &sl->s[i];
+        if (!slot->q)
+            st = accel_queue_create(dev, &slot->q);
+        for (uint32_t a = 0; a < d->in_count && st == ACCEL_SUCCESS; a++)
+            st = accel_buffer_create(dev, part_bytes(&d->in[a], s->chunk_elems), &slot->in[a]);
+        for (uint32_t a = 0; a < d->out_count && st == ACCEL_SUCCESS; a++)
+            st = accel_buffer_create(dev, part_bytes(&d->out[a], s->chunk_elems), &slot->out[a]);
+    }
+    return st;
+}
+
+/* Host address of chunk c's part of array a. */
+static char *host_part(const accel_batch_array *a, const accel_batch_chunk *c)
+{
+    size_t off = a->chunk_bytes ? (size_t)c->index * a->chunk_bytes : c->first * a->elem_size;
+    return (char *)a->host + off;
+}
+
+static accel_batch_chunk chunk_make(const accel_batch_desc *d, const accel_batch_stats *s,
+                                    const batch_slots *sl, uint64_t index)
+{
+    accel_batch_chunk c;
+    memset(&c, 0, sizeof c);
+    c.struct_size = sizeof c;
+    c.slot = (uint32_t)(index % sl->n);
+    c.index = index;
+    c.first = (size_t)index * s->chunk_elems;
+    c.elems = d->n - c.first < s->chunk_elems ? d->n - c.first : s->chunk_elems;
+    for (uint32_t a = 0; a < BATCH_MAX; a++) {
+        c.in[a] = sl->s[c.slot].in[a];
+        c.out[a] = sl->s[c.slot].out[a];
+    }
+    return c;
+}
+
+/* Enqueue chunk `index` on its slot: copy in, compute, copy out. around
+ * (NULL, or two events) is recorded before and after the compute. */
+static accel_status chunk_enqueue(const accel_batch_desc *d, const accel_batch_stats *s,
+                                  const batch_slots *sl, uint64_t index, accel_event *const *around)
+{
+    accel_batch_chunk c = chunk_make(d, s, sl, index);
+    accel_queue *q = sl->s[c.slot].q;
+    accel_status st = ACCEL_SUCCESS;
+    for (uint32_t a = 0; a < d->in_count && st == ACCEL_SUCCESS; a++)
+        st = accel_queue_write(q, c.in[a], 0, host_part(&d->in[a], &c),
+                               part_bytes(&d->in[a], c.elems));
+    if (st == ACCEL_SUCCESS && around)
+        st = accel_event_record(around[0], q);
+    if (st == ACCEL_SUCCESS) {
+        accel__clear_error();
+        st = d->compute(q, &c, d->user);
+        if (st != ACCEL_SUCCESS)
+            st = accel__fail_relay(st, "accel_batch_run: compute of chunk %llu",
+                                   (unsigned long long)index);
+    }
+    if (st == ACCEL_SUCCESS && around)
+        st = accel_event_record(around[1], q);
+    for (uint32_t a = 0; a < d->out_count && st == ACCEL_SUCCESS; a++)
+        st = accel_queue_read(q, c.out[a], 0, host_part(&d->out[a], &c),
+                              part_bytes(&d->out[a], c.elems));
+    return st;
+}
+
+/* Finish every slot's queue; st stays the first failure, with its message. */
+static accel_status slots_finish(const batch_slots *sl, accel_status st)
+{
+    char msg[768];
+    snprintf(msg, sizeof msg, "%s", st == ACCEL_SUCCESS ? "" : accel_last_error());
+    for (uint32_t i = 0; i < sl->n; i++) {
+        accel_status f = accel_queue_finish(sl->s[i].q);
+        if (st == ACCEL_SUCCESS && f != ACCEL_SUCCESS) {
+            st = f;
+            snprintf(msg, sizeof msg, "%s", accel_last_error());
+        }
+    }
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
+    return st;
+}
+
+/* Every chunk, in turn over the slots; chunk 0's compute between events. */
+static accel_status run_chunks(accel_device *dev, const accel_batch_desc *d, accel_batch_stats *s,
+                               const batch_slots *sl)
+{
+    accel_event *e[2] = {NULL, NULL};
+    accel_status st = accel_event_create(dev, &e[0]);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_create(dev, &e[1]);
+    for (uint64_t i = 0; i < s->chunks && st == ACCEL_SUCCESS; i++)
+        st = chunk_enqueue(d, s, sl, i, i == 0 ? e : NULL);
+    st = slots_finish(sl, st);
+    double ms = 0;
+    if (st == ACCEL_SUCCESS && accel_event_elapsed_ms(e[0], e[1], &ms) == ACCEL_SUCCESS && ms > 0)
+        s->compute_gbs = (double)(s->chunk_elems * in_elem_bytes(d)) / ms / 1e6;
+    accel_event_release(e[0]);
+    accel_event_release(e[1]);
+    return st;
+}
+
+/* Bytes the whole run copies in and out. */
+static double run_bytes(const accel_batch_desc *d, const accel_batch_stats *s)
+{
+    double b = (double)d->n * (double)in_elem_bytes(d);
+    for (uint32_t i = 0; i < d->out_count; i++)
+        b += d->out[i].chunk_bytes ? (double)s->chunks * (double)d->out[i].chunk_bytes
+                                   : (double)d->n * (double)d->out[i].elem_size;
+    return b;
+}
+
+/* ------------------------------------------------------ public entries */
+
+static void stats_out(const accel_batch_stats *s, accel_batch_stats *out)
+{
+    if (!out)
+        return;
+    uint32_t size = out->struct_size;
+    memcpy((char *)out + sizeof size, (const char *)s + sizeof size,
+           (size < sizeof *s ? size : sizeof *s) - sizeof size);
+}
+
+/* The checks both entries start with; d gets the full-size copy. The call
+ * stays entered (the runtime cannot close under it); dev stays the caller's
+ * handle, since everything below goes through the public API. */
+static accel_status entry_check(accel__call *call, accel_device *dev,
+                                const accel_batch_desc *desc, const accel_batch_stats *out,
+                                bool sizing, accel_batch_desc *d, const char *fn)
+{
+    accel_device *obj = NULL;
+    accel_status st = accel__enter(call, fn, dev, ACCEL__T_DEVICE, "dev", &obj);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (out && out->struct_size < BATCH_STATS_V1)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: out_stats->struct_size is %u, smaller than any version (%zu); "
+                           "call accel_batch_stats_init",
+                           fn, out->struct_size, (size_t)BATCH_STATS_V1);
+    st = desc_read(desc, d, fn);
+    return st == ACCEL_SUCCESS ? desc_check(d, sizing, fn) : st;
+}
+
+accel_status accel_batch_plan(accel_device *dev, const accel_batch_desc *desc,
+                              accel_batch_stats *out_stats)
+{
+    static const char fn[] = "accel_batch_plan";
+    accel_batch_desc d;
+    accel_batch_stats s;
+    accel_batch_stats_init(&s);
+    ACCEL__CALL(call);
+    accel_status st = entry_check(&call, dev, desc, out_stats, true, &d, fn);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_queue *q = NULL;
+    st = accel_queue_create(dev, &q);
+    if (st == ACCEL_SUCCESS)
+        st = plan(dev, q, &d, true, &s, fn);
+    char msg[768];
+    snprintf(msg, sizeof msg, "%s", st == ACCEL_SUCCESS ? "" : accel_last_error());
+    accel_queue_release(q);
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
+    else
+        stats_out(&s, out_stats);
+    return st;
+}
+
+accel_status accel_batch_run(accel_device *dev, const accel_batch_desc *desc,
+                             accel_batch_stats *out_stats)
+{
+    static const char fn[] = "accel_batch_run";
+    accel_batch_desc d;
+    accel_batch_stats s;
+    accel_batch_stats_init(&s);
+    ACCEL__CALL(call);
+    accel_status st = entry_check(&call, dev, desc, out_stats, false, &d, fn);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    batch_slots sl;
+    memset(&sl, 0, sizeof sl);
+    st = accel_queue_create(dev, &sl.s[0].q);
+    if (st == ACCEL_SUCCESS)
+        st = plan(dev, sl.s[0].q, &d, false, &s, fn);
+    double t0 = now_ms();
+    if (st == ACCEL_SUCCESS && s.chunks) {
+        st = slots_create(dev, &d, &s, &sl);
+        if (st == ACCEL_SUCCESS)
+            st = run_chunks(dev, &d, &s, &sl);
+    }
+    s.ms = now_ms() - t0;
+    s.gbs = s.ms > 0 ? run_bytes(&d, &s) / s.ms / 1e6 : 0;
+    /* Releasing waits and may log; the failure's message must survive it. */
+    char msg[768];
+    snprintf(msg, sizeof msg, "%s", st == ACCEL_SUCCESS ? "" : accel_last_error());
+    slots_release(&sl);
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
+    else
+        stats_out(&s, out_stats);
+    return st;
+}

@@ -1,0 +1,51 @@
+/* core/hooks.h — the hooks below the op path (core/submit.h): the placement
+ * report, the fallback and verify mode, as accel__submit calls them. They
+ * call only lower rooms (the op table, status, handles, xop.c, staging.c),
+ * never each other or submit.c. Not installed. */
+#ifndef ACCEL_CORE_HOOKS_H
+#define ACCEL_CORE_HOOKS_H
+
+#include "internal.h"
+
+/* ------------------------------------------------------------ report.c */
+
+/* Count one op of this code on dev (when the report counts). */
+void accel__report_count(accel_runtime *rt, const accel_device *dev, uint32_t op);
+/* Count one fallback of op from dev to `to`, bytes moved, and its reason. */
+void accel__report_fallback(accel_runtime *rt, const accel_device *dev, uint32_t op,
+                            accel_device *to, uint64_t bytes, const char *reason);
+
+/* ------------------------------------------------------------ fallback.c */
+
+/* What a fallback did, for the report. */
+typedef struct accel__fallback_outcome {
+    accel_device *to; /* where the op ran */
+    uint64_t bytes;   /* bytes moved through host memory */
+    char reason[512]; /* why it fell back: the failure's message */
+} accel__fallback_outcome;
+
+/* st is ACCEL_ERROR_UNSUPPORTED (op_supported said no) or op_execute's
+ * status, with its message as the thread's last error. When the policy
+ * allows it (a fallback device of another backend that supports d, and st
+ * unsupported or, with on_error = fallback, out of device memory), enqueue d
+ * on q to run there (nothing for an empty op), warn once per op kind, fill
+ * *out and return ACCEL_SUCCESS. Otherwise return st with its message. */
+accel_status accel__fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
+                                 accel_status st, accel__fallback_outcome *out);
+
+/* ------------------------------------------------------------ verify.c */
+
+typedef struct accel__vjob accel__vjob; /* one op's check in verify mode */
+
+/* Before q->lock: a check of d on q, or NULL when d is not checked (verify
+ * mode off, the op runs on the reference itself, sampling, the reference
+ * lacks the op, out of memory; each counted as skipped where it applies). */
+accel__vjob *accel__verify_prepare(accel_queue *q, const accel_op_desc *d);
+/* q->lock held, before op_execute: enqueue the operand snapshots. */
+void accel__verify_before_locked(accel_queue *q, accel__vjob *j);
+/* q->lock held, after op_execute returned rc: enqueue the output snapshot
+ * and the host function that compares (or drop the check when rc failed).
+ * Leaves the thread's last error as op_execute left it. Takes j. */
+void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc);
+
+#endif /* ACCEL_CORE_HOOKS_H */

@@ -1,0 +1,30 @@
+"""What the tutorial's Python scripts share: --device NAME, --quick (small
+sizes, also ACCEL_QUICK=1), and a check that exits non-zero on failure."""
+import argparse
+import os
+import sys
+
+import accel
+
+
+def setup(description, **sizes):
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--device", default=None, help="accel device (default: the default device)")
+    p.add_argument("--quick", action="store_true", default=os.environ.get("ACCEL_QUICK") == "1",
+                   help="small sizes (the tests run this on the CPU)")
+    for name, (full, quick) in sizes.items():
+        p.add_argument("--" + name.replace("_", "-"), type=int, default=None,
+                       help=f"default {full} ({quick} with --quick)")
+    args = p.parse_args()
+    for name, (full, quick) in sizes.items():
+        if getattr(args, name) is None:
+            setattr(args, name, quick if args.quick else full)
+    dev = accel.get_device(args.device)
+    print(f"device: {dev.name} ({dev.description})")
+    return args, dev
+
+
+def check(ok, what):
+    print(f"check: {what}: {'PASS' if ok else 'FAIL'}")
+    if not ok:
+        sys.exit(1)

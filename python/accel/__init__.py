@@ -1,0 +1,39 @@
+"""accel from Python: NumPy-like arrays on accel's devices (a GPU when there
+is one, the CPU otherwise), with CuPy's names, over libaccel through ctypes.
+
+    import accel as cp           # CuPy code ports by changing the import
+    x = cp.asarray([1, 2, 3, 4, 5])
+    y = cp.asarray([6, 7, 8, 9, 10])
+    print(x + y)                 # [ 7.  9. 11. 13. 15.]
+    print(cp.info())             # what runs where
+
+Errors are accel.AccelError (``.status``: accel's status name, ``.message``),
+in subclasses that are also the matching Python exception (ShapeMismatchError
+is a ValueError, DtypeMismatchError a TypeError, ...).
+"""
+from . import random
+from ._array import (Array, abs, absolute, add, amax, amin, arange, array, asarray, asnumpy,
+                     axpby, copy, divide, dot, empty, empty_like, exp, expit, fill, float16, float32,
+                     float64, full, full_like, inner, linspace, log, matmul, max, maximum, mean,
+                     min, minimum, multiply, ndarray, negative, ones, ones_like, relu, sqrt,
+                     sigmoid, sin, cos, square, subtract, sum, tanh, transpose, true_divide, vdot, zeros,
+                     zeros_like)
+from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode, devices,
+                    empty_pinned,
+                    get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
+                    info, init, report, report_enable, shutdown, verify, verify_stats)
+from ._dlpack import from_dlpack
+from ._lib import (LIBRARY_PATH, AccelError, DeviceMismatchError, DtypeMismatchError,
+                   InvalidArgumentError, InvalidHandleError, MismatchError, OutOfMemoryError,
+                   OutOfRangeError, ReleasedError, ShapeMismatchError, UnsupportedError)
+
+__version__ = "0.1.0"
+
+
+def synchronize() -> None:
+    """Wait for the current stream of every device."""
+    for d in devices():
+        get_current_stream(d).synchronize()
+
+
+__all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,0 +1,1096 @@
+"""accel.Array (also accel.ndarray) and the functions on arrays.
+
+An Array is a C-order (row-major) block of float32 or float64 elements (float16
+for matmul, transpose and copies) in one accel buffer on one device. It owns
+its buffer: the buffer goes back to the memory pool when the last array (and
+view) using it is gone, or at ``release()``. Ops enqueue on the current stream
+of the arrays' device and return at once; ``get()``, ``float()``, printing and
+``Stream.synchronize()`` wait. Names and signatures follow CuPy/NumPy where
+accel has the operation; there is no broadcasting except of Python scalars,
+and no type promotion (both operands must have one dtype).
+"""
+from __future__ import annotations
+
+import builtins as _b
+import ctypes
+import math
+import numbers
+from typing import Any, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from . import _lib as L
+from ._core import Device, Stream, _stream_for, get_device, runtime
+from ._lib import ReleasedError, check, error
+
+float16 = np.float16
+float32 = np.float32
+float64 = np.float64
+
+_CODES = {np.dtype(np.float32): L.F32, np.dtype(np.float64): L.F64, np.dtype(np.float16): L.F16}
+_DEFAULT = np.dtype(np.float64)
+
+# Op codes of accel/types.h.
+_ADD, _SUB, _MUL, _DIV, _MAX, _MIN = 10, 11, 12, 13, 14, 15
+_NEG, _ABS, _SQRT, _EXP, _LOG, _TANH, _RELU = 30, 31, 32, 33, 34, 35, 36
+_SIN, _COS, _SIGMOID = 37, 38, 39
+_SUM, _RMAX, _RMIN = 50, 51, 52
+
+ShapeLike = Union[int, Sequence[int]]
+Scalar = Union[int, float]
+
+
+def _dtype_of(dtype: Any, fn: str) -> np.dtype:
+    dt = np.dtype(dtype)
+    if dt not in _CODES:
+        raise error("ACCEL_ERROR_DTYPE_MISMATCH",
+                    f"accel.{fn}: dtype {dt} is not one accel has (float32, float64; float16 "
+                    "for matmul, transpose and copies)")
+    return dt
+
+
+def _shape_of(shape: ShapeLike) -> Tuple[int, ...]:
+    if isinstance(shape, numbers.Integral):
+        shape = (int(shape),)
+    t = tuple(int(s) for s in shape)
+    if any(s < 0 for s in t):
+        raise error("ACCEL_ERROR_INVALID_ARGUMENT", f"accel: negative dimension in shape {t}")
+    return t
+
+
+class _Mem:
+    """The ownership of one pool block, shared by an array and its views."""
+
+    __slots__ = ("block", "live", "exported", "__weakref__")
+
+    def __init__(self, block: Any):
+        self.block = block
+        self.live = True
+        self.exported = False
+
+    def release(self) -> None:
+        self.live = False
+        if not self.exported and self.block is not None:
+            b, self.block = self.block, None
+            b.device._rt.pool.free(b)
+
+    def __del__(self) -> None:
+        b = self.block
+        if b is not None:
+            self.block = None
+            try:
+                b.device._rt.pool.free(b)
+            except Exception:
+                pass
+
+
+def _released(fn: str) -> ReleasedError:
+    return ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
+                         f"accel.{fn}: the array was released (Array.release() or "
+                         "accel.shutdown()) and cannot be used")
+
+
+class Array:
+    """An n-dimensional array in one accel buffer on one device (C order).
+
+    Attributes: ``device`` (accel.Device), ``dtype`` (NumPy dtype),
+    ``shape``, ``ndim``, ``size`` (elements), ``nbytes``, ``itemsize``.
+    Made by :func:`asarray`, :func:`empty`, :func:`zeros`, ops and
+    ``accel.random``; not constructed directly."""
+
+    __slots__ = ("_mem", "_shape", "_dtype", "_code", "_offset", "_size", "_slice", "device",
+                 "__weakref__")
+
+    # ------------------------------------------------------------ basics
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        return self._shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._size * self._dtype.itemsize
+
+    @property
+    def strides(self) -> Tuple[int, ...]:
+        st, acc = [], self._dtype.itemsize
+        for s in reversed(self._shape):
+            st.append(acc)
+            acc *= _b.max(s, 1)
+        return tuple(reversed(st))
+
+    @property
+    def released(self) -> bool:
+        """True once release() was called (or the runtime closed)."""
+        return not self._mem.live or not self.device._rt.alive
+
+    def _blk(self, fn: str) -> Any:
+        m = self._mem
+        if not m.live or not self.device._rt.alive:
+            raise _released(fn)
+        return m.block
+
+    def release(self) -> None:
+        """Give the buffer back now (to the memory pool) instead of when the
+        array is garbage. The array and every view of it are unusable
+        afterwards: any use raises accel.ReleasedError (status
+        ACCEL_ERROR_INVALID_HANDLE). Memory that NumPy, CuPy or PyTorch still
+        see through a zero-copy export stays until they drop it."""
+        self._mem.release()
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of a 0-d accel array")
+        return self._shape[0]
+
+    def __repr__(self) -> str:
+        if self.released:
+            return f"<accel.Array released, shape={self._shape}, dtype={self._dtype}>"
+        body = np.array2string(self.get(), separator=", ", prefix="array(")
+        return f"array({body}, device='{self.device.name}')"
+
+    def __str__(self) -> str:
+        if self.released:
+            return repr(self)
+        return str(self.get())
+
+    # --------------------------------------------------------- transfers
+    def get(self, stream: Optional[Stream] = None, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """Copy to a new NumPy array (or into `out`, C-contiguous, same shape
+        and dtype) and return it, after the work on `stream` (default: the
+        current stream) before it. Raises ReleasedError for a released
+        array and the AccelError of queued work that failed."""
+        b = self._blk("Array.get")
+        s = stream if stream is not None else _stream_for(self.device)
+        if b.stream is not s:
+            s._join_from(b.stream)
+            b.stream = s
+        if out is None:
+            out = np.empty(self._shape, self._dtype)
+        elif (out.shape != self._shape or out.dtype != self._dtype
+              or not out.flags.c_contiguous or not out.flags.writeable):
+            raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                        f"accel.Array.get: out is {out.shape} {out.dtype}, want a writable "
+                        f"C-contiguous {self._shape} {self._dtype}")
+        if self._size:
+            isz = self._dtype.itemsize
+            check(L.queue_read_blocking(s._h(), b.handle, self._offset * isz,
+                                        out.ctypes.data, self._size * isz))
+        return out
+
+    def set(self, arr: Any, stream: Optional[Stream] = None) -> None:
+        """Copy host data (anything np.asarray takes, of this shape) into the
+        array, waiting until it is written. Raises ShapeMismatchError."""
+        b = self._blk("Array.set")
+        a = np.ascontiguousarray(arr, dtype=self._dtype)
+        if a.shape != self._shape:
+            raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                        f"accel.Array.set: data of shape {a.shape} into an array of shape "
+                        f"{self._shape}")
+        s = stream if stream is not None else _stream_for(self.device)
+        if b.stream is not s:
+            s._join_from(b.stream)
+            b.stream = s
+        if self._size:
+            isz = self._dtype.itemsize
+            check(L.queue_write_blocking(s._h(), b.handle, self._offset * isz, a.ctypes.data,
+                                         a.nbytes))
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = self.get()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def item(self) -> float:
+        """The value of a one-element array as a Python float."""
+        if self._size != 1:
+            raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                        f"accel.Array.item: the array has {self._size} elements, not 1")
+        return float(self.get().reshape(()))
+
+    def __float__(self) -> float:
+        return self.item()
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        return bool(self.item())
+
+    def tolist(self) -> Any:
+        return self.get().tolist()
+
+    # ------------------------------------------------------------- views
+    def reshape(self, *shape: Any) -> "Array":
+        """A view with another shape of the same size (one -1 allowed)."""
+        self._blk("Array.reshape")
+        if len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
+            shape = tuple(shape[0])
+        shape = tuple(int(s) for s in shape)
+        if shape.count(-1) == 1:
+            known = math.prod(s for s in shape if s != -1)
+            if known == 0 or self._size % known:
+                raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                            f"accel.reshape: cannot reshape {self._shape} into {shape}")
+            shape = tuple(self._size // known if s == -1 else s for s in shape)
+        if math.prod(shape) != self._size or any(s < 0 for s in shape):
+            raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                        f"accel.reshape: cannot reshape {self._shape} ({self._size} elements) "
+                        f"into {shape}")
+        return _view(self, shape, self._offset)
+
+    def ravel(self) -> "Array":
+        """A 1-D view."""
+        return self.reshape(self._size)
+
+    def flatten(self) -> "Array":
+        """A 1-D copy."""
+        return self.copy().reshape(self._size)
+
+    def copy(self) -> "Array":
+        """A copy on the same device (accel_copy)."""
+        return copy(self)
+
+    def astype(self, dtype: Any, copy: bool = True) -> "Array":
+        """The array in another dtype. accel has no on-device conversion: the
+        data goes through host memory (get, NumPy's astype, asarray)."""
+        dt = _dtype_of(dtype, "astype")
+        if dt == self._dtype:
+            return self.copy() if copy else self
+        return asarray(self.get().astype(dt), device=self.device)
+
+    @property
+    def T(self) -> "Array":
+        """The transpose: a copy for 2-D arrays (accel_transpose_2d), self
+        for 0-d and 1-D ones."""
+        return transpose(self)
+
+    def transpose(self) -> "Array":
+        return transpose(self)
+
+    def __getitem__(self, key: Any) -> "Array":
+        self._blk("Array.__getitem__")
+        if not isinstance(key, tuple):
+            key = (key,)
+        shape = self._shape
+        # x[i], x[a:b]: views on the first axis.
+        if len(key) == 1 and shape:
+            k = key[0]
+            row = math.prod(shape[1:])
+            if isinstance(k, numbers.Integral):
+                i = int(k)
+                if i < 0:
+                    i += shape[0]
+                if not 0 <= i < shape[0]:
+                    raise error("ACCEL_ERROR_OUT_OF_RANGE",
+                                f"accel.Array: index {k} out of range for axis 0 of size "
+                                f"{shape[0]}")
+                return _view(self, shape[1:], self._offset + i * row)
+            if isinstance(k, slice):
+                start, stop, step = k.indices(shape[0])
+                if step == 1:
+                    n = _b.max(stop - start, 0)
+                    return _view(self, (n,) + shape[1:], self._offset + start * row)
+            if k is Ellipsis:
+                return self
+        # x[r0:r1, c0:c1] of a 2-D array: one strided copy on the device.
+        if (len(key) == 2 and len(shape) == 2 and all(isinstance(k, slice) for k in key)):
+            r0, r1, rs = key[0].indices(shape[0])
+            c0, c1, cs = key[1].indices(shape[1])
+            if rs == 1 and cs == 1:
+                rows, cols = _b.max(r1 - r0, 0), _b.max(c1 - c0, 0)
+                out = empty((rows, cols), self._dtype, device=self.device)
+                if rows and cols:
+                    isz = self._dtype.itemsize
+                    s = _prepare(self.device, self, out)
+                    check(L.queue_copy_2d(s._h(), self._mem.block.handle,
+                                          (self._offset + r0 * shape[1] + c0) * isz,
+                                          shape[1] * isz, out._mem.block.handle, 0, cols * isz,
+                                          cols * isz, rows))
+                return out
+        # Anything else goes through host memory.
+        return asarray(np.ascontiguousarray(self.get()[key]), device=self.device)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._blk("Array.__setitem__")
+        whole = key is Ellipsis or (isinstance(key, slice) and key == slice(None))
+        if whole and isinstance(value, numbers.Real):
+            fill(self, float(value))
+            return
+        if whole and isinstance(value, Array):
+            _binary_shape_check("__setitem__", self, value)
+            copy(value, out=self)
+            return
+        if isinstance(value, Array):
+            value = value.get()
+        host = self.get()
+        host[key] = value
+        self.set(host)
+
+    # ------------------------------------------------------- operators
+    def __add__(self, o: Any) -> "Array":
+        return _binary(_ADD, "add", self, o, None)
+
+    def __radd__(self, o: Any) -> "Array":
+        return _binary(_ADD, "add", o, self, None)
+
+    def __sub__(self, o: Any) -> "Array":
+        return _binary(_SUB, "subtract", self, o, None)
+
+    def __rsub__(self, o: Any) -> "Array":
+        return _binary(_SUB, "subtract", o, self, None)
+
+    def __mul__(self, o: Any) -> "Array":
+        return _binary(_MUL, "multiply", self, o, None)
+
+    def __rmul__(self, o: Any) -> "Array":
+        return _binary(_MUL, "multiply", o, self, None)
+
+    def __truediv__(self, o: Any) -> "Array":
+        return _binary(_DIV, "divide", self, o, None)
+
+    def __rtruediv__(self, o: Any) -> "Array":
+        return _binary(_DIV, "divide", o, self, None)
+
+    def __iadd__(self, o: Any) -> "Array":
+        return _binary(_ADD, "add", self, o, self)
+
+    def __isub__(self, o: Any) -> "Array":
+        return _binary(_SUB, "subtract", self, o, self)
+
+    def __imul__(self, o: Any) -> "Array":
+        return _binary(_MUL, "multiply", self, o, self)
+
+    def __itruediv__(self, o: Any) -> "Array":
+        return _binary(_DIV, "divide", self, o, self)
+
+    def __neg__(self) -> "Array":
+        return _unary(_NEG, "negative", self, None)
+
+    def __pos__(self) -> "Array":
+        return self
+
+    def __abs__(self) -> "Array":
+        return _unary(_ABS, "abs", self, None)
+
+    def __matmul__(self, o: Any) -> "Array":
+        return matmul(self, o)
+
+    def __rmatmul__(self, o: Any) -> "Array":
+        return matmul(o, self)
+
+    # ------------------------------------------------------ reductions
+    def sum(self, axis: Optional[int] = None, keepdims: bool = False) -> "Array":
+        return sum(self, axis=axis, keepdims=keepdims)
+
+    def max(self, axis: Optional[int] = None) -> "Array":
+        return max(self, axis=axis)
+
+    def min(self, axis: Optional[int] = None) -> "Array":
+        return min(self, axis=axis)
+
+    def mean(self, axis: Optional[int] = None) -> "Array":
+        return mean(self, axis=axis)
+
+    def dot(self, b: "Array") -> "Array":
+        return dot(self, b)
+
+    # ------------------------------------------------------- zero-copy
+    @property
+    def data_ptr(self) -> int:
+        """The native address of the first element: a host address for
+        host-accessible devices (the CPU), a device pointer on CUDA. Raises
+        UnsupportedError where the backend exposes none."""
+        return _native_ptr(self, "Array.data_ptr")
+
+    @property
+    def __array_interface__(self) -> dict:
+        """NumPy's array interface (v3) for arrays on host-accessible devices
+        (the CPU backend): ``np.asarray(x)`` then views the buffer without a
+        copy. The array's stream is synchronized first. Absent (an
+        AttributeError) on other devices."""
+        if not self.device.host_accessible or L.buffer_host_pointer is None:
+            raise AttributeError("__array_interface__: the array is not in host memory "
+                                 f"({self.device.name}); use .get()")
+        b = self._blk("Array.__array_interface__")
+        b.stream.synchronize()
+        base = L.buffer_host_pointer(b.handle)
+        self._mem.exported = True
+        return {"shape": self._shape, "typestr": self._dtype.str,
+                "data": ((base or 0) + self._offset * self._dtype.itemsize, False),
+                "strides": None, "version": 3}
+
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        """The CUDA array interface, version 3, for arrays on CUDA devices:
+        data pointer, shape, typestr, no strides (C order), and ``stream``,
+        the native stream of the array's current stream, on which the consumer
+        must order its work (CuPy and Numba do). Absent (an AttributeError)
+        on other devices."""
+        if self.device.backend != "cuda":
+            raise AttributeError("__cuda_array_interface__: the array is not on a CUDA device "
+                                 f"({self.device.name})")
+        ptr = _native_ptr(self, "Array.__cuda_array_interface__")
+        self._mem.exported = True
+        s = _stream_for(self.device)
+        b = self._mem.block
+        if b.stream is not s:
+            s._join_from(b.stream)
+            b.stream = s
+        sp = s.ptr
+        return {"shape": self._shape, "typestr": self._dtype.str, "data": (ptr, False),
+                "strides": None, "version": 3, "stream": sp if sp else 1}
+
+    def __dlpack__(self, stream: Optional[int] = None, max_version: Any = None,
+                   dl_device: Any = None, copy: Optional[bool] = None) -> Any:
+        """A DLPack capsule viewing the array without a copy (CPU and CUDA
+        devices): "dltensor_versioned" (DLPack 1.0, writable) when
+        `max_version` allows it, else "dltensor". `stream` is the consumer's
+        stream (CUDA: an int, 1 the legacy default, 2 per-thread); the work
+        queued on the array is done before the consumer's (accel waits for
+        it unless that is the array's own stream). The capsule keeps the
+        buffer alive until the consumer's deleter runs (the deleter lives in
+        libaccel). `dl_device` other than the array's and `copy=True` are
+        refused (UnsupportedError)."""
+        from . import _dlpack
+        if copy:
+            raise error("ACCEL_ERROR_UNSUPPORTED", "accel.Array.__dlpack__: copy=True")
+        if dl_device is not None and tuple(dl_device) != _dlpack.device_of(self):
+            raise error("ACCEL_ERROR_UNSUPPORTED",
+                        f"accel.Array.__dlpack__: dl_device {tuple(dl_device)}")
+        return _dlpack.to_dlpack(self, stream, max_version)
+
+    def __dlpack_device__(self) -> Tuple[int, int]:
+        """(device type, device id) of DLPack: (1, 0) on the CPU, (2, n) on
+        CUDA device n."""
+        from . import _dlpack
+        return _dlpack.device_of(self)
+
+
+ndarray = Array
+
+
+def _native_ptr(a: Array, fn: str) -> int:
+    b = a._blk(fn)
+    base = None
+    if L.buffer_native_pointer is not None:
+        p = ctypes.c_void_p()
+        code = L.buffer_native_pointer(b.handle, ctypes.byref(p))
+        if code == 0:
+            base = p.value or 0
+        elif code != 9:
+            check(code)
+    if base is None and L.buffer_host_pointer is not None and a.device.host_accessible:
+        base = L.buffer_host_pointer(b.handle) or 0
+    if base is None:
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    f"accel.{fn}: the {a.device.backend} backend exposes no native pointer")
+    return base + a._offset * a._dtype.itemsize
+
+
+def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> Array:
+    a = Array.__new__(Array)
+    a._mem = _Mem(block)
+    a._shape = shape
+    a._dtype = dt
+    a._code = _CODES[dt]
+    a._offset = 0
+    n = 1
+    for s in shape:
+        n *= s
+    a._size = n
+    a._slice = L.Slice(block.handle, 0, n)
+    a.device = device
+    return a
+
+
+def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
+    a = Array.__new__(Array)
+    a._mem = base._mem
+    a._shape = shape
+    a._dtype = base._dtype
+    a._code = base._code
+    a._offset = offset
+    n = math.prod(shape)
+    a._size = n
+    a._slice = L.Slice(base._mem.block.handle, offset, n)
+    a.device = base.device
+    return a
+
+
+def _prepare(dev: Device, *arrays: Array) -> Stream:
+    """The stream for work on `arrays` (the current stream of dev), having
+    ordered it after the earlier work on each array's buffer."""
+    s = _stream_for(dev)
+    for a in arrays:
+        b = a._mem.block
+        if b.stream is not s:
+            s._join_from(b.stream)
+            b.stream = s
+    return s
+
+
+def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream] = None,
+           code: int = 0) -> Array:
+    n = math.prod(shape)
+    rt = dev._rt
+    if not rt.alive:
+        raise _released_stream("alloc")
+    b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
+    a = Array.__new__(Array)
+    a._mem = _Mem(b)
+    a._shape = shape
+    a._dtype = dt
+    a._code = code or _CODES[dt]
+    a._offset = 0
+    a._size = n
+    a._slice = L.Slice(b.handle, 0, n)
+    a.device = dev
+    return a
+
+
+# --------------------------------------------------------------- creation
+
+def empty(shape: ShapeLike, dtype: Any = float64,
+          device: Union[str, int, Device, None] = None) -> Array:
+    """A new array of `shape` and `dtype` (float32, float64, float16) on
+    `device` (default: the current device), contents undefined. Raises
+    DtypeMismatchError for other dtypes, AccelError
+    ACCEL_ERROR_OUT_OF_DEVICE_MEMORY when it does not fit."""
+    return _alloc(_shape_of(shape), _dtype_of(dtype, "empty"), get_device(device))
+
+
+def full(shape: ShapeLike, fill_value: float, dtype: Any = float64,
+         device: Union[str, int, Device, None] = None) -> Array:
+    """A new array with every element `fill_value` (accel_fill; float16
+    through host memory)."""
+    dt = _dtype_of(dtype, "full")
+    if dt == np.float16:
+        return asarray(np.full(_shape_of(shape), fill_value, dt), device=device)
+    a = empty(shape, dt, device)
+    fill(a, fill_value)
+    return a
+
+
+def zeros(shape: ShapeLike, dtype: Any = float64,
+          device: Union[str, int, Device, None] = None) -> Array:
+    """A new array of zeros."""
+    return full(shape, 0.0, dtype, device)
+
+
+def ones(shape: ShapeLike, dtype: Any = float64,
+         device: Union[str, int, Device, None] = None) -> Array:
+    """A new array of ones."""
+    return full(shape, 1.0, dtype, device)
+
+
+def empty_like(a: Array, dtype: Any = None) -> Array:
+    return empty(a.shape, dtype or a.dtype, a.device)
+
+
+def zeros_like(a: Array, dtype: Any = None) -> Array:
+    return zeros(a.shape, dtype or a.dtype, a.device)
+
+
+def ones_like(a: Array, dtype: Any = None) -> Array:
+    return ones(a.shape, dtype or a.dtype, a.device)
+
+
+def full_like(a: Array, fill_value: float, dtype: Any = None) -> Array:
+    return full(a.shape, fill_value, dtype or a.dtype, a.device)
+
+
+def arange(start: float, stop: Optional[float] = None, step: float = 1, dtype: Any = None,
+           device: Union[str, int, Device, None] = None) -> Array:
+    """As numpy.arange (made on the host, then copied to the device)."""
+    h = np.arange(start, stop, step) if stop is not None else np.arange(start)
+    return asarray(h, dtype=dtype, device=device)
+
+
+def linspace(start: float, stop: float, num: int = 50, dtype: Any = None,
+             device: Union[str, int, Device, None] = None) -> Array:
+    """As numpy.linspace (made on the host, then copied to the device)."""
+    return asarray(np.linspace(start, stop, num), dtype=dtype, device=device)
+
+
+def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = None) -> Array:
+    """An accel array with the data of `a` (a NumPy array, anything
+    np.asarray takes, or an accel Array) on `device` (default: the current
+    device). Host data is copied once (a blocking write on the current
+    stream), so `a` may be changed afterwards. accel computes in float32
+    and float64: float16 stays float16, other floats keep their dtype when
+    accel has it, and integer or bool data becomes float64 (as
+    ``np.asarray(a, dtype=float)``) unless `dtype` says otherwise. An accel
+    Array already on `device` with that dtype is returned as is; on another
+    device it is copied there (accel_queue_copy). Raises DtypeMismatchError
+    for complex or other dtypes."""
+    dev = get_device(device)
+    if isinstance(a, Array):
+        a._blk("asarray")
+        dt = a._dtype if dtype is None else _dtype_of(dtype, "asarray")
+        if a.device == dev and dt == a._dtype:
+            return a
+        if dt != a._dtype:
+            return asarray(a.get().astype(dt), device=dev)
+        out = _alloc(a._shape, dt, dev)
+        # On a's stream, after the earlier users of both buffers (an event
+        # orders the destination's device; accel_queue_copy crosses devices).
+        s = _prepare(a.device, a, out)
+        if out._size:
+            isz = dt.itemsize
+            check(L.queue_copy(s._h(), a._mem.block.handle, a._offset * isz,
+                               out._mem.block.handle, 0, out._size * isz))
+        return out
+    if dtype is not None:
+        dt = _dtype_of(dtype, "asarray")
+        h = np.ascontiguousarray(a, dtype=dt)
+    else:
+        h = np.asarray(a)
+        if h.dtype not in _CODES:
+            if h.dtype.kind in "biu":
+                h = h.astype(_DEFAULT)
+            elif h.dtype.kind == "f" and h.dtype.itemsize > 8:
+                h = h.astype(_DEFAULT)
+            else:
+                raise error("ACCEL_ERROR_DTYPE_MISMATCH",
+                            f"accel.asarray: dtype {h.dtype} is not one accel has (float32, "
+                            "float64, float16; integers and bools become float64)")
+        h = np.ascontiguousarray(h)
+    out = _alloc(h.shape, h.dtype, dev)
+    if out._size:
+        s = _prepare(dev, out)
+        check(L.queue_write_blocking(s._h(), out._mem.block.handle, 0, h.ctypes.data, h.nbytes))
+    return out
+
+
+array = asarray
+
+
+def asnumpy(a: Any, stream: Optional[Stream] = None) -> np.ndarray:
+    """A NumPy array with the data of `a` (Array.get for accel arrays,
+    np.asarray otherwise)."""
+    if isinstance(a, Array):
+        return a.get(stream)
+    return np.asarray(a)
+
+
+# -------------------------------------------------------------------- ops
+
+def _binary_shape_check(fn: str, a: Array, b: Array) -> None:
+    if a._shape != b._shape:
+        raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                    f"accel.{fn}: shapes {a._shape} and {b._shape} differ (accel broadcasts "
+                    "only Python scalars)")
+    if a._dtype != b._dtype:
+        raise error("ACCEL_ERROR_DTYPE_MISMATCH",
+                    f"accel.{fn}: dtypes {a._dtype} and {b._dtype} differ (accel does not "
+                    "promote; use astype)")
+    if a.device is not b.device:
+        raise error("ACCEL_ERROR_DEVICE_MISMATCH",
+                    f"accel.{fn}: operands on {a.device.name} and {b.device.name} (move one "
+                    "with accel.asarray(x, device=...))")
+
+
+def _operand(x: Any, like: Array, fn: str) -> Array:
+    if isinstance(x, Array):
+        return x
+    if isinstance(x, numbers.Real):
+        return full_like(like, float(x))
+    if isinstance(x, np.ndarray):
+        raise error("ACCEL_ERROR_DEVICE_MISMATCH",
+                    f"accel.{fn}: a NumPy array mixed with an accel array (copy it with "
+                    "accel.asarray first)")
+    raise TypeError(f"accel.{fn}: unsupported operand {type(x).__name__}")
+
+
+def _check_out(fn: str, out: Array, like: Array) -> None:
+    if not isinstance(out, Array):
+        raise TypeError(f"accel.{fn}: out must be an accel.Array")
+    out._blk(fn)
+    _binary_shape_check(fn, like, out)
+
+
+def _released_stream(fn: str) -> ReleasedError:
+    return ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
+                         f"accel.{fn}: the current stream was released, or the runtime closed")
+
+
+_c_binary = L.binary
+_c_unary = L.unary
+
+
+def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
+    # The per-op path: every check is a compare of cached fields, so that a
+    # small op costs little more than the C call (python/bench/overhead.py).
+    if a.__class__ is not Array or b.__class__ is not Array:
+        if not isinstance(a, Array):
+            if not isinstance(b, Array):
+                raise TypeError(f"accel.{fn}: at least one operand must be an accel.Array")
+            a = _operand(a, b, fn)
+        elif not isinstance(b, Array):
+            b = _operand(b, a, fn)
+    ma, mb = a._mem, b._mem
+    if not (ma.live and mb.live):
+        raise _released(fn)
+    shape, dt, dev = a._shape, a._dtype, a.device
+    if b._shape != shape or b._dtype is not dt or b.device is not dev:
+        _binary_shape_check(fn, a, b)
+    s = _stream_for(dev)
+    if out is None:
+        out = _alloc(shape, dt, dev, s, a._code)
+    elif (out.__class__ is not Array or not out._mem.live or out._shape != shape
+          or out._dtype is not dt or out.device is not dev):
+        _check_out(fn, out, a)
+    qh = s._handle
+    if qh is None:
+        raise _released_stream(fn)
+    blk = ma.block
+    if blk.stream is not s:
+        s._join_from(blk.stream)
+        blk.stream = s
+    blk = mb.block
+    if blk.stream is not s:
+        s._join_from(blk.stream)
+        blk.stream = s
+    blk = out._mem.block
+    if blk.stream is not s:
+        s._join_from(blk.stream)
+        blk.stream = s
+    code = _c_binary(qh, op, a._code, a._slice, b._slice, out._slice)
+    if code:
+        raise L.failed(code)
+    return out
+
+
+def _unary(op: int, fn: str, x: Any, out: Optional[Array]) -> Array:
+    if x.__class__ is not Array:
+        raise TypeError(f"accel.{fn}: x must be an accel.Array (got {type(x).__name__})")
+    m = x._mem
+    if not m.live:
+        raise _released(fn)
+    dev = x.device
+    s = _stream_for(dev)
+    if out is None:
+        out = _alloc(x._shape, x._dtype, dev, s, x._code)
+    elif (out.__class__ is not Array or not out._mem.live or out._shape != x._shape
+          or out._dtype is not x._dtype or out.device is not dev):
+        _check_out(fn, out, x)
+    qh = s._handle
+    if qh is None:
+        raise _released_stream(fn)
+    blk = m.block
+    if blk.stream is not s:
+        s._join_from(blk.stream)
+        blk.stream = s
+    blk = out._mem.block
+    if blk.stream is not s:
+        s._join_from(blk.stream)
+        blk.stream = s
+    code = _c_unary(qh, op, x._code, x._slice, out._slice)
+    if code:
+        raise L.failed(code)
+    return out
+
+
+_BIN_DOC = """{what}, elementwise (accel_{c}).
+
+x1, x2: accel arrays of one shape, dtype (float32 or float64) and device,
+or one of them a Python scalar (made into a filled array first). out: an
+array of that shape and dtype to write into (may be x1 or x2: in place).
+Returns the result array (out when given); enqueued on the current stream.
+{acc}
+Raises ShapeMismatchError (ACCEL_ERROR_SHAPE_MISMATCH: shapes differ; no
+broadcasting except scalars), DtypeMismatchError (ACCEL_ERROR_DTYPE_MISMATCH:
+dtypes differ, or float16), DeviceMismatchError, ReleasedError (a released
+array). Each is an accel.AccelError with .status and .message."""
+
+_UN_DOC = """{what}, elementwise (accel_{c}).
+
+x: an accel array, float32 or float64. out: an array of the same shape and
+dtype to write into (may be x). Returns the result; enqueued on the current
+stream. {acc}
+Raises DtypeMismatchError (float16), ShapeMismatchError (out's shape),
+ReleasedError (a released array); each an accel.AccelError with .status."""
+
+_EXACT = "Correctly rounded: the same result as NumPy, bit for bit."
+_ULP = ("Within the backend's documented bound (CPU: glibc, exp/log <= 2 ulp, tanh <= 3 "
+        "ulp; CUDA: the CUDA Math API's bounds); backends agree within 4 ulp.")
+
+
+def _mk_binary(op: int, name: str, c: str, what: str, acc: str = _EXACT):
+    def f(x1: Union[Array, Scalar], x2: Union[Array, Scalar], out: Optional[Array] = None) \
+            -> Array:
+        return _binary(op, name, x1, x2, out)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = _BIN_DOC.format(what=what, c=c, acc=acc)
+    return f
+
+
+def _mk_unary(op: int, name: str, c: str, what: str, acc: str = _EXACT):
+    def f(x: Array, out: Optional[Array] = None) -> Array:
+        return _unary(op, name, x, out)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = _UN_DOC.format(what=what, c=c, acc=acc)
+    return f
+
+
+add = _mk_binary(_ADD, "add", "add", "x1 + x2")
+subtract = _mk_binary(_SUB, "subtract", "sub", "x1 - x2")
+multiply = _mk_binary(_MUL, "multiply", "mul", "x1 * x2")
+divide = _mk_binary(_DIV, "divide", "div", "x1 / x2 (IEEE: x/0 is +-Inf, 0/0 NaN)")
+true_divide = divide
+maximum = _mk_binary(_MAX, "maximum", "max",
+                     "maximum(x1, x2): NaN if either is NaN (as numpy.maximum), -0 < +0")
+minimum = _mk_binary(_MIN, "minimum", "min",
+                     "minimum(x1, x2): NaN if either is NaN (as numpy.minimum), -0 < +0")
+negative = _mk_unary(_NEG, "negative", "neg", "-x")
+absolute = _mk_unary(_ABS, "absolute", "abs", "|x|")
+abs = absolute
+sqrt = _mk_unary(_SQRT, "sqrt", "sqrt", "sqrt(x) (NaN for x < 0)")
+exp = _mk_unary(_EXP, "exp", "exp", "e**x", _ULP)
+log = _mk_unary(_LOG, "log", "log", "ln(x) (-Inf at 0, NaN for x < 0)", _ULP)
+tanh = _mk_unary(_TANH, "tanh", "tanh", "tanh(x)", _ULP)
+relu = _mk_unary(_RELU, "relu", "relu", "max(x, 0) (NaN stays NaN)")
+sin = _mk_unary(_SIN, "sin", "sin", "sin(x)", _ULP)
+cos = _mk_unary(_COS, "cos", "cos", "cos(x)", _ULP)
+sigmoid = _mk_unary(_SIGMOID, "sigmoid", "sigmoid",
+                    "the logistic function 1 / (1 + e**-x) (scipy.special.expit)", _ULP)
+expit = sigmoid
+
+
+def square(x: Array, out: Optional[Array] = None) -> Array:
+    """x * x, elementwise (accel_mul; correctly rounded)."""
+    return _binary(_MUL, "square", x, x, out)
+
+
+def fill(a: Array, value: float) -> Array:
+    """Set every element of `a` to `value` (converted to a's dtype;
+    accel_fill). Returns a."""
+    a._blk("fill")
+    s = _prepare(a.device, a)
+    check(L.fill(s._handle, a._code, float(value), a._slice))
+    return a
+
+
+def copy(a: Array, out: Optional[Array] = None) -> Array:
+    """A copy of `a` on its device (accel_copy; float16 too)."""
+    if not isinstance(a, Array):
+        return asarray(a)
+    a._blk("copy")
+    if out is None:
+        out = _alloc(a._shape, a._dtype, a.device)
+    else:
+        _check_out("copy", out, a)
+    s = _prepare(a.device, a, out)
+    check(L.copy(s._handle, a._code, a._slice, out._slice))
+    return out
+
+
+def axpby(alpha: float, x: Array, beta: float, y: Array) -> Array:
+    """y = alpha*x + beta*y in place (accel_axpby; each product and the sum
+    rounded once, or fused). Returns y."""
+    _binary_shape_check("axpby", x, y)
+    x._blk("axpby"), y._blk("axpby")
+    s = _prepare(x.device, x, y)
+    check(L.axpby(s._handle, x._code, float(alpha), x._slice, float(beta), y._slice))
+    return y
+
+
+def _reduce(op: int, fn: str, a: Array) -> Array:
+    if not isinstance(a, Array):
+        raise TypeError(f"accel.{fn}: a must be an accel.Array")
+    a._blk(fn)
+    out = _alloc((), a._dtype, a.device)
+    s = _prepare(a.device, a, out)
+    code = L.reduce(s._handle, op, a._code, a._slice, out._slice)
+    if code:
+        raise L.failed(code)
+    return out
+
+
+def sum(a: Array, axis: Optional[int] = None, dtype: Any = None, out: Any = None,
+        keepdims: bool = False) -> Array:
+    """The sum of the elements of `a` (float32/float64) as a 0-d array
+    (accel_sum), or over `axis` of a 2-D array (the first or last axis of
+    any array, through a product with a vector of ones: GEMM's bound).
+    Accumulated in a fixed order: |error| <= 2*n*eps*sum|x| against another
+    backend (Higham 2002, 4.2), the same result every run. The sum of 0
+    elements is 0. Raises DtypeMismatchError, ReleasedError,
+    UnsupportedError (another axis)."""
+    if axis is None:
+        r = _reduce(_SUM, "sum", a)
+        return r.reshape((1,) * a.ndim) if keepdims else r
+    nd = a.ndim
+    ax = axis + nd if axis < 0 else axis
+    if nd == 0 or not 0 <= ax < nd:
+        raise error("ACCEL_ERROR_INVALID_ARGUMENT", f"accel.sum: axis {axis} for a {nd}-d array")
+    if ax == nd - 1:
+        m = a.reshape(-1, a.shape[-1]) if a.size else a.reshape(math.prod(a.shape[:-1]), a.shape[-1])
+        r = matmul(m, ones(a.shape[-1], a.dtype, a.device)).reshape(a.shape[:-1])
+    elif ax == 0:
+        m = a.reshape(a.shape[0], math.prod(a.shape[1:]))
+        r = matmul(ones(a.shape[0], a.dtype, a.device), m).reshape(a.shape[1:])
+    else:
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    f"accel.sum: axis {axis} of a {nd}-d array (accel sums all elements, the "
+                    "first axis or the last axis)")
+    if keepdims:
+        shp = list(a.shape)
+        shp[ax] = 1
+        r = r.reshape(tuple(shp))
+    return r
+
+
+def _no_axis(fn: str, axis: Optional[int]) -> None:
+    if axis is not None:
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    f"accel.{fn}: axis={axis} is not supported (accel reduces all elements)")
+
+
+def max(a: Array, axis: Optional[int] = None) -> Array:
+    """The largest element of `a` as a 0-d array (accel_reduce_max, exact):
+    NaN if any element is NaN, -0 < +0. Raises InvalidArgumentError for an
+    empty array (no identity, as NumPy), UnsupportedError for an axis."""
+    _no_axis("max", axis)
+    return _reduce(_RMAX, "max", a)
+
+
+def min(a: Array, axis: Optional[int] = None) -> Array:
+    """The smallest element of `a` as a 0-d array (accel_reduce_min, exact):
+    NaN if any element is NaN, -0 < +0. Raises InvalidArgumentError for an
+    empty array, UnsupportedError for an axis."""
+    _no_axis("min", axis)
+    return _reduce(_RMIN, "min", a)
+
+
+amax = max
+amin = min
+
+
+def mean(a: Array, axis: Optional[int] = None) -> Array:
+    """sum(a, axis) / n, n the elements summed (accel_sum then accel_scale)."""
+    r = sum(a, axis=axis)
+    n = a.size if axis is None else a.shape[axis]
+    out = _alloc(r.shape, r.dtype, r.device)
+    s = _prepare(r.device, r, out)
+    check(L.scale(s._handle, r._code, 1.0 / n if n else math.nan, r._slice, out._slice))
+    return out
+
+
+def dot(a: Array, b: Array, out: Any = None) -> Array:
+    """The dot product of two 1-D arrays of one length as a 0-d array
+    (accel_dot: |error| <= 2*n*eps*sum|a_i b_i| against another backend),
+    or :func:`matmul` for 2-D operands (as numpy.dot). Raises
+    ShapeMismatchError, DtypeMismatchError, DeviceMismatchError,
+    ReleasedError."""
+    if isinstance(a, Array) and isinstance(b, Array) and a.ndim == 1 and b.ndim == 1:
+        _binary_shape_check("dot", a, b)
+        a._blk("dot"), b._blk("dot")
+        r = _alloc((), a._dtype, a.device)
+        s = _prepare(a.device, a, b, r)
+        check(L.dot(s._handle, a._code, a._slice, b._slice, r._slice))
+        return r
+    return matmul(a, b)
+
+
+vdot = dot
+inner = dot
+
+
+def matmul(a: Array, b: Array, out: Optional[Array] = None) -> Array:
+    """The matrix product a @ b (accel_gemm, cuBLAS on CUDA, OpenBLAS on the
+    CPU): (m, k) @ (k, n) -> (m, n); a 1-D operand is a row (left) or column
+    (right) vector as in NumPy; 1-D @ 1-D is :func:`dot`; (..., m, k) @
+    (..., k, n) with equal leading dimensions is a batched product (no
+    broadcasting). float32, float64, float16 where the backend has it.
+    |error_ij| <= 2*(k+2)*eps*(|A||B|)_ij against another backend (Higham
+    2002, 3.5). Raises ShapeMismatchError (inner dimensions, batch shapes),
+    DtypeMismatchError, DeviceMismatchError, ReleasedError."""
+    if not isinstance(a, Array) or not isinstance(b, Array):
+        raise TypeError("accel.matmul: both operands must be accel arrays")
+    a._blk("matmul"), b._blk("matmul")
+    if a.ndim == 0 or b.ndim == 0:
+        raise error("ACCEL_ERROR_SHAPE_MISMATCH", "accel.matmul: 0-d operands (use *)")
+    if a.ndim == 1 and b.ndim == 1:
+        return dot(a, b)
+    if a._dtype != b._dtype:
+        raise error("ACCEL_ERROR_DTYPE_MISMATCH",
+                    f"accel.matmul: dtypes {a._dtype} and {b._dtype} differ")
+    if a.device != b.device:
+        raise error("ACCEL_ERROR_DEVICE_MISMATCH",
+                    f"accel.matmul: operands on {a.device.name} and {b.device.name}")
+    ash = (1,) + a._shape if a.ndim == 1 else a._shape
+    bsh = b._shape + (1,) if b.ndim == 1 else b._shape
+    m, k = ash[-2], ash[-1]
+    k2, n = bsh[-2], bsh[-1]
+    batch_a, batch_b = ash[:-2], bsh[:-2]
+    if k != k2 or (batch_a and batch_b and batch_a != batch_b):
+        raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                    f"accel.matmul: shapes {a._shape} and {b._shape} do not agree (inner "
+                    f"dimensions {k} and {k2})")
+    batch = batch_a or batch_b
+    shape = batch + (m, n)
+    if a.ndim == 1:
+        shape = shape[:-2] + (n,)
+    if b.ndim == 1:
+        shape = shape[:-1]
+    if out is None:
+        out = _alloc(shape, a._dtype, a.device)
+    else:
+        out._blk("matmul")
+        if out._shape != shape or out._dtype != a._dtype:
+            raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                        f"accel.matmul: out is {out._shape} {out._dtype}, want {shape} "
+                        f"{a._dtype}")
+    nb = math.prod(batch) if batch else 1
+    if batch_a != batch_b and nb > 1:
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    "accel.matmul: a batch on one side only (no broadcasting); give both "
+                    "operands the batch dimensions")
+    s = _prepare(a.device, a, b, out)
+    d = L.GemmDesc()
+    L.gemm_desc_init(ctypes.byref(d))
+    d.dtype = a._code
+    d.m, d.n, d.k = m, n, k
+    d.alpha, d.beta = 1.0, 0.0
+    d.a, d.a_offset, d.lda = a._mem.block.handle, a._offset, k
+    d.b, d.b_offset, d.ldb = b._mem.block.handle, b._offset, n
+    d.c, d.c_offset, d.ldc = out._mem.block.handle, out._offset, n
+    d.batch_count = nb
+    d.stride_a, d.stride_b, d.stride_c = m * k, k * n, m * n
+    check(L.gemm(s._handle, ctypes.byref(d)))
+    return out
+
+
+def transpose(a: Array) -> Array:
+    """The transpose of a 2-D array as a new C-order array
+    (accel_transpose_2d, exact); 0-d and 1-D arrays are returned as they are.
+    Raises UnsupportedError for more dimensions."""
+    a._blk("transpose")
+    if a.ndim < 2:
+        return a
+    if a.ndim != 2:
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    f"accel.transpose: {a.ndim}-d arrays (accel transposes 2-D ones)")
+    r, c = a._shape
+    out = _alloc((c, r), a._dtype, a.device)
+    if a._size:
+        s = _prepare(a.device, a, out)
+        check(L.transpose_2d(s._handle, a._code, r, c, a._mem.block.handle, a._offset, c,
+                             out._mem.block.handle, 0, r))
+    return out

@@ -1,0 +1,771 @@
+"""The runtime, devices, streams (accel queues), events, the memory pool,
+and what runs where: info(), verify mode, the placement report.
+
+One runtime per process, opened on first use from the default plugins.ini
+(or ``$ACCEL_CONFIG``; :func:`init` takes a path) and closed at exit.
+"""
+from __future__ import annotations
+
+import atexit
+import ctypes
+import threading
+import weakref
+from typing import Any, Dict, List, Optional, Union
+
+from . import _lib as L
+from ._lib import AccelError, ReleasedError, check
+
+_KINDS = {1: "cpu", 2: "gpu", 3: "other"}
+
+
+class _Runtime:
+    """The process's accel runtime (a handle and what hangs on it)."""
+
+    def __init__(self, config: Optional[str]):
+        h = ctypes.c_void_p()
+        check(L.runtime_open(config.encode() if config else None, ctypes.byref(h)))
+        self.handle = h.value
+        self.alive = True
+        self.devices: List[Device] = []
+        for i in range(L.device_count(self.handle)):
+            d = ctypes.c_void_p()
+            check(L.device_get(self.handle, i, ctypes.byref(d)))
+            self.devices.append(Device._make(self, i, d.value))
+        d = ctypes.c_void_p()
+        check(L.device_default(self.handle, ctypes.byref(d)))
+        self.default_device = next(x for x in self.devices if x._handle == d.value)
+        self.pool = MemoryPool()
+        # Every stream of this runtime: closing it invalidates them all.
+        self.streams: "weakref.WeakSet[Stream]" = weakref.WeakSet()
+
+    def close(self) -> None:
+        if not self.alive:
+            return
+        self.pool.free_all_blocks()
+        for dev in self.devices:
+            if dev._null is not None:
+                dev._null._release_now()
+        self.alive = False
+        for st in list(self.streams):
+            st._handle = None
+            st._joins = []
+        L.runtime_close(self.handle)
+        self.handle = None
+
+
+_rt: Optional[_Runtime] = None
+_rt_lock = threading.Lock()
+
+
+def init(config: Optional[str] = None) -> None:
+    """Open the runtime from plugins.ini at `config` (default: $ACCEL_CONFIG,
+    else the plugins.ini next to libaccel). Implicit on first use; call it
+    first to choose the file. Raises AccelError (ACCEL_ERROR_CONFIG,
+    ACCEL_ERROR_NOT_FOUND, ACCEL_ERROR_UNAVAILABLE) when it cannot open, and
+    InvalidArgumentError when the runtime is already open."""
+    global _rt
+    with _rt_lock:
+        if _rt is not None and _rt.alive:
+            raise L.error("ACCEL_ERROR_INVALID_ARGUMENT",
+                          "accel.init: the runtime is already open (call accel.shutdown() first)")
+        _rt = _Runtime(config)
+
+
+def runtime() -> _Runtime:
+    """The open runtime, opening it on first use."""
+    rt = _rt
+    if rt is not None and rt.alive:
+        return rt
+    with _rt_lock:
+        if _rt is None or not _rt.alive:
+            globals()["_rt"] = _Runtime(None)
+        return _rt  # type: ignore[return-value]
+
+
+def shutdown() -> None:
+    """Close the runtime: drain every queue and free everything. Arrays,
+    streams and events made before are unusable afterwards (ReleasedError);
+    the next accel call opens a new runtime."""
+    global _rt
+    with _rt_lock:
+        if _rt is not None:
+            _rt.close()
+
+
+atexit.register(shutdown)
+
+
+# ----------------------------------------------------------------- devices
+
+class _ThreadState(threading.local):
+    """Per thread: the ``with Device()`` stack and the current stream of each
+    device (device handle -> Stream; None until a ``with Stream()``)."""
+
+    devices: Optional[List["Device"]] = None
+    streams: Optional[Dict[int, "Stream"]] = None
+
+
+_tls = _ThreadState()
+
+
+class Device:
+    """One accel device ("cuda:0", "cpu:0"). ``with accel.Device("cpu"):``
+    makes it the current device: arrays made inside the block are made there.
+    Devices belong to the runtime and are never released."""
+
+    _rt: _Runtime
+    _handle: int
+    index: int
+    name: str
+
+    def __new__(cls, device: Union[str, int, "Device", None] = None) -> "Device":
+        return get_device(device)
+
+    @classmethod
+    def _make(cls, rt: _Runtime, index: int, handle: int) -> "Device":
+        self = object.__new__(cls)
+        self._rt = rt
+        self._handle = handle
+        self.index = index
+        self.name = L.device_name(handle).decode()
+        p = L.DeviceProperties()
+        p.struct_size = ctypes.sizeof(p)
+        check(L.device_properties_get(handle, ctypes.byref(p)))
+        self.kind = _KINDS.get(p.kind, "other")
+        self.backend = p.backend.decode()
+        self.description = p.name.decode()
+        self.host_accessible = bool(p.host_accessible)
+        self.memory_total = int(p.memory_total)
+        self.compute_capability = int(p.compute_capability)
+        self._null: Optional[Stream] = None
+        self._null_lock = threading.Lock()
+        return self
+
+    def __init__(self, device: Union[str, int, "Device", None] = None) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<accel.Device {self.name} ({self.description})>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Device) and other._handle == self._handle
+
+    def __hash__(self) -> int:
+        return hash(self._handle)
+
+    def __enter__(self) -> "Device":
+        stack = getattr(_tls, "devices", None)
+        if stack is None:
+            stack = _tls.devices = []
+        stack.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _tls.devices.pop()
+
+    def synchronize(self) -> None:
+        """Wait for the work of this device's default stream."""
+        self.null_stream.synchronize()
+
+    @property
+    def null_stream(self) -> "Stream":
+        """The device's default stream (used when no ``with Stream()`` for
+        this device is active)."""
+        s = self._null
+        if s is None:
+            with self._null_lock:
+                if self._null is None:
+                    self._null = Stream(self)
+                s = self._null
+        return s
+
+
+def get_device(device: Union[str, int, Device, None] = None) -> Device:
+    """The device named `device` ("cpu", "cuda", "cuda:1", "default"), of
+    index `device`, or the current device when None (the innermost
+    ``with accel.Device(...)``, else the runtime's default device: the first
+    backend of plugins.ini that loaded). Raises AccelError
+    ACCEL_ERROR_NOT_FOUND for an unknown name (the message lists the
+    devices)."""
+    rt = runtime()
+    if device is None:
+        stack = getattr(_tls, "devices", None)
+        if stack:
+            return stack[-1]
+        return rt.default_device
+    if isinstance(device, Device):
+        if device._rt is not rt:
+            raise ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
+                                f"accel: device {device.name} belongs to a closed runtime")
+        return device
+    if isinstance(device, int):
+        if not 0 <= device < len(rt.devices):
+            raise L.error("ACCEL_ERROR_NOT_FOUND",
+                          f"accel: no device {device}; there are {len(rt.devices)}")
+        return rt.devices[device]
+    h = ctypes.c_void_p()
+    check(L.device_get_by_name(rt.handle, str(device).encode(), ctypes.byref(h)))
+    return next(d for d in rt.devices if d._handle == h.value)
+
+
+def devices() -> List[Device]:
+    """Every device of every loaded backend, in plugins.ini order."""
+    return list(runtime().devices)
+
+
+# ----------------------------------------------------------------- streams
+
+class Stream:
+    """An accel queue: in-order, asynchronous (a CUDA stream; a worker thread
+    on the CPU), on one device. ``with accel.Stream() as s:`` makes it the
+    current stream of its device: ops on arrays of that device are enqueued
+    on it. Work on different streams is ordered only by events, except that
+    accel orders it for you when an array moves from one stream to another
+    (an event is recorded on the old stream and waited for on the new).
+    ``release()`` (or garbage collection) waits for the stream's work."""
+
+    def __init__(self, device: Union[str, int, Device, None] = None, non_blocking: bool = False):
+        self.device = get_device(device)
+        h = ctypes.c_void_p()
+        check(L.queue_create(self.device._handle, ctypes.byref(h)))
+        self._handle: Optional[int] = h.value
+        self._rt = self.device._rt
+        self._joins: List[int] = []  # events this stream waits on (freed at synchronize)
+        self._prev: List[Optional[Stream]] = []
+        self._rt.streams.add(self)
+
+    def _h(self) -> int:
+        h = self._handle
+        if h is None or not self._rt.alive:
+            raise ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
+                                "accel.Stream: the stream was released (or the runtime closed)")
+        return h
+
+    def __repr__(self) -> str:
+        return f"<accel.Stream on {self.device.name}>"
+
+    def __enter__(self) -> "Stream":
+        self._h()
+        cur = getattr(_tls, "streams", None)
+        if cur is None:
+            cur = _tls.streams = {}
+        self._prev.append(cur.get(self.device._handle))
+        cur[self.device._handle] = self
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        prev = self._prev.pop()
+        cur = _tls.streams
+        if prev is None:
+            cur.pop(self.device._handle, None)
+        else:
+            cur[self.device._handle] = prev
+
+    def use(self) -> "Stream":
+        """Make this the current stream of its device for this thread (until
+        another ``use()`` or the end of a ``with`` block); returns self."""
+        cur = getattr(_tls, "streams", None)
+        if cur is None:
+            cur = _tls.streams = {}
+        cur[self.device._handle] = self
+        return self
+
+    def synchronize(self) -> None:
+        """Block until all work enqueued so far is done. Raises the AccelError
+        of enqueued work that failed (the queue's sticky error)."""
+        code = L.queue_finish(self._h())
+        self._free_joins()
+        check(code)
+
+    def record(self, event: Optional["Event"] = None) -> "Event":
+        """Record `event` (a new one when None) at the current end of the
+        stream and return it."""
+        ev = event if event is not None else Event(self.device)
+        ev.record(self)
+        return ev
+
+    def wait_event(self, event: "Event") -> None:
+        """Work enqueued on this stream from now on starts after `event`'s
+        work is done (the event may be of another device)."""
+        check(L.queue_wait_event(self._h(), event._h()))
+
+    @property
+    def done(self) -> bool:
+        """True when all work enqueued so far is done: records an event and
+        asks, without waiting, whether the queue has passed it (so it may be
+        False for a moment even on an idle stream)."""
+        return self.record().done
+
+    @property
+    def ptr(self) -> int:
+        """The native stream (cudaStream_t as an int) where the backend has
+        one, else 0."""
+        if L.queue_native_stream is None:
+            return 0
+        p = ctypes.c_void_p()
+        check(L.queue_native_stream(self._h(), ctypes.byref(p)))
+        return p.value or 0
+
+    def _join_from(self, other: "Stream") -> None:
+        # Order everything enqueued so far on `other` before later work here.
+        # A released stream has finished its work (release waits for it).
+        if other._handle is None or not other._rt.alive:
+            return
+        ev = ctypes.c_void_p()
+        check(L.event_create(other.device._handle, ctypes.byref(ev)))
+        code = L.event_record(ev.value, other._h())
+        if code == 0:
+            code = L.queue_wait_event(self._h(), ev.value)
+        if code:
+            L.event_release(ev.value)
+            check(code)
+        self._joins.append(ev.value)
+        if len(self._joins) > 256:
+            self._prune_joins()
+
+    def _prune_joins(self) -> None:
+        keep = []
+        done = ctypes.c_bool()
+        for ev in self._joins:
+            if L.event_query(ev, ctypes.byref(done)) == 0 and done.value:
+                L.event_release(ev)
+            else:
+                keep.append(ev)
+        self._joins = keep
+
+    def _free_joins(self) -> None:
+        if self._joins and self._rt.alive:
+            for ev in self._joins:
+                L.event_release(ev)
+        self._joins = []
+
+    def _release_now(self) -> None:
+        h, self._handle = self._handle, None
+        if h is not None and self._rt.alive:
+            L.queue_release(h)
+            self._free_joins()
+
+    def release(self) -> None:
+        """Wait for the stream's work, then free it. Later use raises
+        ReleasedError. The default stream of a device cannot be released."""
+        if self is self.device._null:
+            raise L.error("ACCEL_ERROR_INVALID_ARGUMENT",
+                          "accel.Stream.release: the default stream of a device lives as long "
+                          "as the runtime")
+        self._release_now()
+
+    def __del__(self) -> None:
+        try:
+            self._release_now()
+        except Exception:
+            pass
+
+
+def get_current_stream(device: Union[str, int, Device, None] = None) -> Stream:
+    """The current stream of `device` (default: the current device) for this
+    thread: the innermost ``with Stream()`` of that device, else its default
+    stream."""
+    dev = get_device(device)
+    cur = getattr(_tls, "streams", None)
+    if cur:
+        s = cur.get(dev._handle)
+        if s is not None:
+            return s
+    return dev.null_stream
+
+
+def _stream_for(dev: Device) -> Stream:
+    cur = _tls.streams
+    if cur:
+        s = cur.get(dev._handle)
+        if s is not None:
+            return s
+    s = dev._null
+    return s if s is not None else dev.null_stream
+
+
+# ------------------------------------------------------------------ events
+
+class Event:
+    """A marker in a stream, for ordering streams and timing device work.
+    ``start.record(); ...; end.record(); end.synchronize();
+    accel.get_elapsed_time(start, end)`` gives milliseconds of device time."""
+
+    def __init__(self, device: Union[str, int, Device, None] = None):
+        self.device = get_device(device)
+        h = ctypes.c_void_p()
+        check(L.event_create(self.device._handle, ctypes.byref(h)))
+        self._handle: Optional[int] = h.value
+        self._rt = self.device._rt
+
+    def _h(self) -> int:
+        h = self._handle
+        if h is None or not self._rt.alive:
+            raise ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
+                                "accel.Event: the event was released (or the runtime closed)")
+        return h
+
+    def record(self, stream: Optional[Stream] = None) -> None:
+        """Mark the current end of `stream` (default: the current stream of
+        the event's device). Raises DeviceMismatchError for a stream of
+        another device."""
+        s = stream if stream is not None else get_current_stream(self.device)
+        check(L.event_record(self._h(), s._h()))
+
+    def synchronize(self) -> None:
+        """Block until the event's work is done; raises the AccelError of
+        enqueued work before it that failed."""
+        check(L.event_synchronize(self._h()))
+
+    @property
+    def done(self) -> bool:
+        """True once the event's work is done (an event never recorded is
+        done)."""
+        d = ctypes.c_bool()
+        check(L.event_query(self._h(), ctypes.byref(d)))
+        return bool(d.value)
+
+    def query(self) -> bool:
+        """Same as ``done``."""
+        return self.done
+
+    def elapsed_time(self, end: "Event") -> float:
+        """Milliseconds of device time from this event to `end` (both
+        recorded on one device and complete)."""
+        return get_elapsed_time(self, end)
+
+    def release(self) -> None:
+        """Free the event; later use raises ReleasedError."""
+        h, self._handle = self._handle, None
+        if h is not None and self._rt.alive:
+            L.event_release(h)
+
+    def __del__(self) -> None:
+        try:
+            self.release()
+        except Exception:
+            pass
+
+
+def get_elapsed_time(start: Event, end: Event) -> float:
+    """Milliseconds of device time between two completed events recorded on
+    the same device (as cupy.cuda.get_elapsed_time). Raises
+    InvalidArgumentError when one is not recorded or not complete (call
+    ``end.synchronize()`` first), DeviceMismatchError across devices."""
+    ms = ctypes.c_double()
+    check(L.event_elapsed_ms(start._h(), end._h(), ctypes.byref(ms)))
+    return ms.value
+
+
+# ------------------------------------------------------------- memory pool
+
+class _Block:
+    """One accel buffer and the stream whose order covers all work on it so
+    far (so it can be reused or released safely)."""
+
+    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "__weakref__")
+
+    def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
+        self.handle = handle
+        self.device = device
+        self.nbytes = nbytes
+        self.stream = stream
+        self.owner: Any = None  # external owner (DLPack producer) kept alive
+
+
+class MemoryPool:
+    """Buffers freed by arrays are kept for reuse by arrays of the same
+    device and size (as CuPy's memory pool): freeing and allocating
+    temporaries then costs no accel_buffer_create/release (a release waits
+    for every queue). A block is reused in stream order: the stream that
+    takes it first waits for the stream that last used it. At most
+    ``limit`` bytes are kept (default 1 GiB); ``free_all_blocks()`` returns
+    them to the device."""
+
+    def __init__(self, limit: int = 1 << 30):
+        self._free: Dict[tuple, List[_Block]] = {}
+        self._cached = 0
+        self._used = 0
+        self.limit = limit
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _round(nbytes: int) -> int:
+        return (nbytes + 255) & ~255 if nbytes else 0
+
+    def malloc(self, device: Device, nbytes: int, stream: Stream) -> _Block:
+        size = (nbytes + 255) & ~255 if nbytes else 0
+        lst = self._free.get((device._handle, size))
+        if lst:
+            try:
+                b = lst.pop()  # atomic under the GIL
+            except IndexError:
+                pass
+            else:
+                # Statistics only (not exact under concurrent threads).
+                self._cached -= size
+                self._used += size
+                return b
+        h = ctypes.c_void_p()
+        code = L.buffer_create(device._handle, size, ctypes.byref(h))
+        if code:
+            # Out of memory: give the cached blocks back and try once more.
+            if code in (7, 8) and self._cached:
+                self.free_all_blocks()
+                code = L.buffer_create(device._handle, size, ctypes.byref(h))
+            check(code)
+        self._used += size
+        return _Block(h.value, device, size, stream)
+
+    def free(self, b: _Block) -> None:
+        """Take back a block no array uses any more."""
+        if not b.device._rt.alive:
+            return
+        self._used -= b.nbytes
+        if b.owner is not None or self._cached + b.nbytes > self.limit:
+            self._release(b)
+            return
+        self._free.setdefault((b.device._handle, b.nbytes), []).append(b)
+        self._cached += b.nbytes
+
+    @staticmethod
+    def _release(b: _Block) -> None:
+        h, b.handle = b.handle, None
+        if h is not None and b.device._rt.alive:
+            L.buffer_release(h)
+        b.owner = None
+
+    def free_all_blocks(self) -> None:
+        """Release every cached block (accel_buffer_release each)."""
+        with self._lock:
+            blocks = [b for lst in self._free.values() for b in lst]
+            self._free.clear()
+            self._cached = 0
+        for b in blocks:
+            self._release(b)
+
+    def used_bytes(self) -> int:
+        """Bytes held by live arrays."""
+        return self._used
+
+    def free_bytes(self) -> int:
+        """Bytes cached for reuse."""
+        return self._cached
+
+    def total_bytes(self) -> int:
+        """used_bytes() + free_bytes()."""
+        return self._used + self._cached
+
+
+def get_default_memory_pool() -> MemoryPool:
+    """The process's memory pool (as cupy.get_default_memory_pool())."""
+    return runtime().pool
+
+
+# --------------------------------------------------------------- what runs
+
+class Info:
+    """What ``accel info`` prints, as data: ``version``, ``library``,
+    ``config`` (the plugins.ini read), ``backends`` (one dict per candidate:
+    name, path, loaded, status, reason, description, abi_version,
+    device_count), ``devices`` (dicts: name, kind, backend, description,
+    memory_total, host_accessible, compute_capability) and
+    ``default_device``. ``str(info)`` is a readable report."""
+
+    def __init__(self) -> None:
+        rt = runtime()
+        self.version = L.version().decode()
+        self.library = L.LIBRARY_PATH
+        self.config = (L.runtime_config_path(rt.handle) or b"").decode()
+        self.backends: List[Dict[str, Any]] = []
+        for i in range(L.runtime_backend_count(rt.handle)):
+            b = L.BackendInfo()
+            b.struct_size = ctypes.sizeof(b)
+            check(L.runtime_backend_info(rt.handle, i, ctypes.byref(b)))
+            self.backends.append({
+                "name": (b.name or b"").decode(), "path": (b.path or b"").decode(),
+                "loaded": bool(b.loaded),
+                "status": "ACCEL_SUCCESS" if b.loaded else L.status_name(b.status).decode(),
+                "reason": (b.reason or b"").decode(errors="replace"),
+                "description": (b.description or b"").decode(),
+                "abi_version": int(b.abi_version), "device_count": int(b.device_count)})
+        self.devices = [{"name": d.name, "kind": d.kind, "backend": d.backend,
+                         "description": d.description, "memory_total": d.memory_total,
+                         "host_accessible": d.host_accessible,
+                         "compute_capability": d.compute_capability} for d in rt.devices]
+        self.default_device = rt.default_device.name
+
+    def __repr__(self) -> str:
+        return f"<accel.Info default={self.default_device} devices={len(self.devices)}>"
+
+    def __str__(self) -> str:
+        out = [f"accel {self.version} ({self.library})", f"config: {self.config}", "backends:"]
+        for b in self.backends:
+            if b["loaded"]:
+                out.append(f"  {b['name']:<8} loaded     {b['device_count']} device(s)  "
+                           f"{b['description']}  ({b['path']})")
+            else:
+                out.append(f"  {b['name']:<8} not loaded {b['status']}: {b['reason']}  "
+                           f"({b['path']})")
+        out.append("devices:")
+        for d in self.devices:
+            gib = d["memory_total"] / (1 << 30)
+            mark = "  (default)" if d["name"] == self.default_device else ""
+            out.append(f"  {d['name']:<8} {d['kind']:<4} {d['description']}, {gib:.1f} GiB{mark}")
+        return "\n".join(out)
+
+
+def info() -> Info:
+    """What runs where: libaccel's version and path, the config file, every
+    backend that was tried (loaded, or the status and reason it did not
+    load, e.g. no CUDA driver), every device and the default device. Print
+    it for a report like ``accel info``."""
+    return Info()
+
+
+class VerifyMode:
+    """What :func:`verify` set; a context manager that turns verify mode off
+    at the end of its block."""
+
+    def __init__(self, reference: Optional[str]):
+        self.reference = reference
+
+    def __enter__(self) -> "VerifyMode":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        verify(None)
+
+    def __repr__(self) -> str:
+        return f"<accel verify mode: {self.reference or 'off'}>"
+
+
+def verify(reference: Union[str, bool, None] = "cpu", *, sample: float = 1.0,
+           fail: bool = False, guard: int = 4, seed: int = 0,
+           check_reference_device: bool = False,
+           repro_dir: Optional[str] = None) -> VerifyMode:
+    """Turn verify mode on (every op on another device is also run on the
+    `reference` device and compared under accel's tolerance model) or off
+    (`reference` None or False). `sample`: fraction of ops checked (0..1);
+    `fail`: a mismatch becomes the stream's error (MismatchError at its next
+    synchronize) instead of a warning; `guard`: elements next to each output
+    that must not change; `check_reference_device`: also check ops running on
+    the reference itself (CPU vs CPU); `repro_dir`: one file per mismatch for
+    ``accel replay``. Ops already enqueued keep their mode. Usable as
+    ``with accel.verify("cpu", fail=True): ...``. Raises AccelError
+    (ACCEL_ERROR_NOT_FOUND for an unknown device, ACCEL_ERROR_INVALID_ARGUMENT
+    for sample outside 0..1). See :func:`verify_stats`."""
+    rt = runtime()
+    if reference is True:
+        reference = "cpu"
+    o = L.VerifyOptions()
+    L.verify_options_init(ctypes.byref(o))
+    o.reference = reference.encode() if reference else None
+    o.sample = float(sample)
+    o.seed = int(seed)
+    o.fail_on_mismatch = bool(fail)
+    o.check_reference_device = bool(check_reference_device)
+    o.repro_dir = repro_dir.encode() if repro_dir else None
+    o.guard_elements = int(guard)
+    check(L.verify_configure(rt.handle, ctypes.byref(o)))
+    return VerifyMode(reference or None)
+
+
+def verify_stats() -> Dict[str, int]:
+    """Verify mode's counters since the runtime opened: ``checked``,
+    ``mismatches``, ``skipped``, ``repro_files`` (synchronize first: an op is
+    counted once its check ran)."""
+    s = L.VerifyStats()
+    s.struct_size = ctypes.sizeof(s)
+    check(L.verify_stats_get(runtime().handle, ctypes.byref(s)))
+    return {"checked": s.checked, "mismatches": s.mismatches, "skipped": s.skipped,
+            "repro_files": s.repro_files}
+
+
+class Report:
+    """The placement report: ``rows`` (dicts: op, device, ops, fallbacks,
+    fallback_device, bytes_moved, reason) and ``str(report)``, the table that
+    ``accel run --report`` prints."""
+
+    def __init__(self, rows: List[Dict[str, Any]], text: str):
+        self.rows = rows
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"<accel.Report {len(self.rows)} rows>"
+
+
+def report_enable(on: bool = True) -> None:
+    """Count every op per kind and device from now on (fallbacks are always
+    counted), for :func:`report`."""
+    check(L.report_enable(runtime().handle, bool(on)))
+
+
+def report() -> Report:
+    """Which device ran each op kind, how many fell back, to where, the
+    bytes moved and why. Ops are counted while reporting is on
+    (:func:`report_enable`, ``ACCEL_REPORT=1``, or ``report = true`` in
+    plugins.ini); fallbacks always."""
+    rt = runtime()
+    n = ctypes.c_size_t()
+    check(L.report_rows(rt.handle, None, 0, ctypes.byref(n)))
+    cap = n.value
+    arr = (L.ReportRow * max(cap, 1))()
+    for r in arr:
+        r.struct_size = ctypes.sizeof(L.ReportRow)
+    check(L.report_rows(rt.handle, arr, cap, ctypes.byref(n)))
+    rows = []
+    for r in arr[:min(cap, n.value)]:
+        rows.append({"op": L.op_name(r.op).decode(), "device": (r.device or b"").decode(),
+                     "ops": r.ops, "fallbacks": r.fallbacks,
+                     "fallback_device": (r.fallback_device or b"").decode(),
+                     "bytes_moved": r.bytes_moved, "reason": (r.reason or b"").decode()})
+    ln = ctypes.c_size_t()
+    check(L.report_format(rt.handle, None, 0, ctypes.byref(ln)))
+    buf = ctypes.create_string_buffer(ln.value + 1)
+    check(L.report_format(rt.handle, buf, ln.value + 1, ctypes.byref(ln)))
+    return Report(rows, buf.value.decode(errors="replace"))
+
+
+# ------------------------------------------------------------ pinned memory
+
+class _PinnedBlock:
+    """Page-locked host memory from accel_host_alloc, freed when the NumPy
+    array over it (its base) is garbage."""
+
+    def __init__(self, device: Device, nbytes: int):
+        p = ctypes.c_void_p()
+        check(L.host_alloc(device._handle, nbytes, ctypes.byref(p)))
+        self.device = device
+        self.ptr = p.value
+        self.nbytes = nbytes
+
+    @property
+    def __array_interface__(self) -> dict:
+        return {"shape": (self.nbytes,), "typestr": "|u1", "data": (self.ptr, False),
+                "version": 3}
+
+    def __del__(self) -> None:
+        if self.ptr and self.device._rt.alive:
+            L.host_free(self.device._handle, self.ptr)
+        self.ptr = None
+
+
+def empty_pinned(shape: Any, dtype: Any = "float32",
+                 device: Union[str, int, Device, None] = None) -> Any:
+    """A NumPy array of `shape` and `dtype` in page-locked host memory
+    (accel_host_alloc of `device`'s backend; plain aligned memory where it
+    has none), as cupyx.empty_pinned: transfers from and to it run at the
+    full rate of the bus. Contents undefined; freed when the array is
+    garbage."""
+    import numpy as np
+    dt = np.dtype(dtype)
+    shp = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    n = 1
+    for x in shp:
+        n *= x
+    blk = _PinnedBlock(get_device(device), max(n * dt.itemsize, 1))
+    return np.asarray(blk)[:n * dt.itemsize].view(dt).reshape(shp)

@@ -1,0 +1,329 @@
+"""Loading libaccel with ctypes, the C prototypes, and accel's errors as
+Python exceptions.
+
+libaccel is found, first match wins:
+
+1. ``$ACCEL_LIBRARY``: the path of ``libaccel.so`` (a file that must exist);
+2. the build tree: ``$ACCEL_BUILD_DIR/lib``, then ``build/lib`` of the
+   repository this package's source lives in (an editable install);
+3. the install prefix: ``lib`` folders above the installed package, then
+   ``sys.prefix/lib``;
+4. the system loader (``libaccel.so.0`` on the library search path).
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+c_size = ctypes.c_size_t
+c_u32 = ctypes.c_uint32
+c_u64 = ctypes.c_uint64
+c_i32 = ctypes.c_int32
+c_int = ctypes.c_int
+c_dbl = ctypes.c_double
+c_vp = ctypes.c_void_p
+c_cp = ctypes.c_char_p
+c_bool = ctypes.c_bool
+P = ctypes.POINTER
+
+_SONAMES = ("libaccel.so", "libaccel.so.0")
+
+
+def _candidates() -> List[Path]:
+    out: List[Path] = []
+    build = os.environ.get("ACCEL_BUILD_DIR")
+    if build:
+        out.append(Path(build) / "lib")
+    here = Path(__file__).resolve()
+    # python/accel/_lib.py -> the repository root is two folders up.
+    repo = here.parents[2]
+    out.append(repo / "build" / "lib")
+    # PREFIX/lib/pythonX.Y/site-packages/accel/_lib.py -> PREFIX/lib.
+    for up in here.parents[1:6]:
+        if up.name == "lib" or up.name == "lib64":
+            out.append(up)
+    out.append(Path(sys.prefix) / "lib")
+    return out
+
+
+def find_library() -> str:
+    """The path (or soname) of the libaccel that ``import accel`` loads."""
+    env = os.environ.get("ACCEL_LIBRARY")
+    if env:
+        if not Path(env).is_file():
+            raise ImportError(f"accel: ACCEL_LIBRARY={env!r} is not a file")
+        return env
+    for folder in _candidates():
+        for name in _SONAMES:
+            p = folder / name
+            if p.is_file():
+                return str(p)
+    return "libaccel.so.0"
+
+
+def _load() -> ctypes.CDLL:
+    path = find_library()
+    try:
+        return ctypes.CDLL(path)
+    except OSError as e:
+        raise ImportError(
+            f"accel: cannot load libaccel ({path}): {e}. Build it (tools/quickstart.sh), "
+            "or set ACCEL_LIBRARY to the path of libaccel.so") from None
+
+
+lib = _load()
+LIBRARY_PATH: str = find_library()
+
+# ----------------------------------------------------------------- structs
+
+
+class Slice(ctypes.Structure):
+    _fields_ = [("buffer", c_vp), ("offset", c_size), ("count", c_size)]
+
+
+class Matrix(ctypes.Structure):
+    _fields_ = [("buffer", c_vp), ("offset", c_size), ("rows", c_size), ("cols", c_size),
+                ("ld", c_size)]
+
+
+class BackendInfo(ctypes.Structure):
+    _fields_ = [("struct_size", c_u32), ("name", c_cp), ("path", c_cp), ("description", c_cp),
+                ("loaded", c_bool), ("status", c_int), ("reason", c_cp), ("abi_version", c_u32),
+                ("device_count", c_u32)]
+
+
+class DeviceProperties(ctypes.Structure):
+    _fields_ = [("struct_size", c_u32), ("kind", c_u32), ("name", ctypes.c_char * 128),
+                ("backend", ctypes.c_char * 32), ("index", c_u32), ("compute_units", c_u32),
+                ("memory_total", c_u64), ("memory_free", c_u64), ("dtypes", c_u32),
+                ("host_accessible", c_u32), ("compute_capability", c_u32), ("reserved0", c_u32),
+                ("driver_version", ctypes.c_char * 32), ("runtime_version", ctypes.c_char * 32),
+                ("reserved", c_u64 * 8)]
+
+
+class GemmDesc(ctypes.Structure):
+    _fields_ = [("struct_size", c_u32), ("dtype", c_int), ("trans_a", c_int), ("trans_b", c_int),
+                ("m", c_size), ("n", c_size), ("k", c_size), ("alpha", c_dbl), ("beta", c_dbl),
+                ("a", c_vp), ("a_offset", c_size), ("lda", c_size),
+                ("b", c_vp), ("b_offset", c_size), ("ldb", c_size),
+                ("c", c_vp), ("c_offset", c_size), ("ldc", c_size),
+                ("batch_count", c_size), ("stride_a", c_size), ("stride_b", c_size),
+                ("stride_c", c_size), ("allow_tf32", c_bool)]
+
+
+class VerifyOptions(ctypes.Structure):
+    _fields_ = [("struct_size", c_u32), ("reference", c_cp), ("sample", c_dbl), ("seed", c_u64),
+                ("fail_on_mismatch", c_bool), ("check_reference_device", c_bool),
+                ("repro_dir", c_cp), ("guard_elements", c_u32)]
+
+
+class VerifyStats(ctypes.Structure):
+    _fields_ = [("struct_size", c_u32), ("checked", c_u64), ("mismatches", c_u64),
+                ("skipped", c_u64), ("repro_files", c_u64)]
+
+
+class ReportRow(ctypes.Structure):
+    _fields_ = [("struct_size", c_u32), ("op", c_int), ("device", c_cp), ("ops", c_u64),
+                ("fallbacks", c_u64), ("fallback_device", c_cp), ("bytes_moved", c_u64),
+                ("reason", c_cp)]
+
+
+# -------------------------------------------------------------- prototypes
+
+def _proto(name: str, restype, *argtypes, optional: bool = False):
+    try:
+        f = getattr(lib, name)
+    except AttributeError:
+        if optional:
+            return None
+        raise ImportError(f"accel: {LIBRARY_PATH} has no {name}: libaccel is older than this "
+                          "package; rebuild it") from None
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+st = c_int  # accel_status
+status_name = _proto("accel_status_name", c_cp, c_int)
+status_string = _proto("accel_status_string", c_cp, c_int)
+last_error = _proto("accel_last_error", c_cp)
+version = _proto("accel_version", c_cp)
+set_log_level = _proto("accel_set_log_level", None, c_int)
+
+runtime_open = _proto("accel_runtime_open", st, c_cp, P(c_vp))
+runtime_close = _proto("accel_runtime_close", None, c_vp)
+runtime_config_path = _proto("accel_runtime_config_path", c_cp, c_vp)
+runtime_backend_count = _proto("accel_runtime_backend_count", c_u32, c_vp)
+runtime_backend_info = _proto("accel_runtime_backend_info", st, c_vp, c_u32, P(BackendInfo))
+
+device_count = _proto("accel_device_count", c_u32, c_vp)
+device_get = _proto("accel_device_get", st, c_vp, c_u32, P(c_vp))
+device_get_by_name = _proto("accel_device_get_by_name", st, c_vp, c_cp, P(c_vp))
+device_default = _proto("accel_device_default", st, c_vp, P(c_vp))
+device_properties_get = _proto("accel_device_properties_get", st, c_vp, P(DeviceProperties))
+device_name = _proto("accel_device_name", c_cp, c_vp)
+
+buffer_create = _proto("accel_buffer_create", st, c_vp, c_size, P(c_vp))
+buffer_release = _proto("accel_buffer_release", None, c_vp)
+buffer_size = _proto("accel_buffer_size", c_size, c_vp)
+host_alloc = _proto("accel_host_alloc", st, c_vp, c_size, P(c_vp))
+host_free = _proto("accel_host_free", None, c_vp, c_vp)
+
+queue_create = _proto("accel_queue_create", st, c_vp, P(c_vp))
+queue_release = _proto("accel_queue_release", None, c_vp)
+queue_finish = _proto("accel_queue_finish", st, c_vp)
+queue_write = _proto("accel_queue_write", st, c_vp, c_vp, c_size, c_vp, c_size)
+queue_read = _proto("accel_queue_read", st, c_vp, c_vp, c_size, c_vp, c_size)
+queue_write_blocking = _proto("accel_queue_write_blocking", st, c_vp, c_vp, c_size, c_vp, c_size)
+queue_read_blocking = _proto("accel_queue_read_blocking", st, c_vp, c_vp, c_size, c_vp, c_size)
+queue_copy = _proto("accel_queue_copy", st, c_vp, c_vp, c_size, c_vp, c_size, c_size)
+queue_wait_event = _proto("accel_queue_wait_event", st, c_vp, c_vp)
+queue_copy_2d = _proto("accel_queue_copy_2d", st, c_vp, c_vp, c_size, c_size, c_vp, c_size,
+                       c_size, c_size, c_size)
+
+event_create = _proto("accel_event_create", st, c_vp, P(c_vp))
+event_release = _proto("accel_event_release", None, c_vp)
+event_record = _proto("accel_event_record", st, c_vp, c_vp)
+event_synchronize = _proto("accel_event_synchronize", st, c_vp)
+event_query = _proto("accel_event_query", st, c_vp, P(c_bool))
+event_elapsed_ms = _proto("accel_event_elapsed_ms", st, c_vp, c_vp, P(c_dbl))
+
+fill = _proto("accel_fill", st, c_vp, c_int, c_dbl, Slice)
+copy = _proto("accel_copy", st, c_vp, c_int, Slice, Slice)
+binary = _proto("accel_binary", st, c_vp, c_int, c_int, Slice, Slice, Slice)
+unary = _proto("accel_unary", st, c_vp, c_int, c_int, Slice, Slice)
+axpby = _proto("accel_axpby", st, c_vp, c_int, c_dbl, Slice, c_dbl, Slice)
+scale = _proto("accel_scale", st, c_vp, c_int, c_dbl, Slice, Slice)
+reduce = _proto("accel_reduce", st, c_vp, c_int, c_int, Slice, Slice)
+dot = _proto("accel_dot", st, c_vp, c_int, Slice, Slice, Slice)
+gemm = _proto("accel_gemm", st, c_vp, P(GemmDesc))
+gemm_desc_init = _proto("accel_gemm_desc_init", None, P(GemmDesc))
+transpose_2d = _proto("accel_transpose_2d", st, c_vp, c_int, c_size, c_size, c_vp, c_size,
+                      c_size, c_vp, c_size, c_size)
+
+rng_create = _proto("accel_rng_create", st, c_u64, P(c_vp))
+rng_release = _proto("accel_rng_release", None, c_vp)
+rng_get = _proto("accel_rng_get", st, c_vp, P(c_u64), P(c_u64))
+rng_seek = _proto("accel_rng_seek", st, c_vp, c_u64)
+rng_uniform = _proto("accel_rng_uniform", st, c_vp, c_vp, c_int, Slice)
+rng_normal = _proto("accel_rng_normal", st, c_vp, c_vp, c_int, c_dbl, c_dbl, Slice)
+
+verify_options_init = _proto("accel_verify_options_init", None, P(VerifyOptions))
+verify_configure = _proto("accel_verify_configure", st, c_vp, P(VerifyOptions))
+verify_stats_get = _proto("accel_verify_stats_get", st, c_vp, P(VerifyStats))
+report_enable = _proto("accel_report_enable", st, c_vp, c_bool)
+report_rows = _proto("accel_report", st, c_vp, P(ReportRow), c_size, P(c_size))
+report_format = _proto("accel_report_format", st, c_vp, c_cp, c_size, P(c_size))
+op_name = _proto("accel_op_name", c_cp, c_int)
+
+# Zero-copy entries (optional: a libaccel without them still serves arrays).
+buffer_host_pointer = _proto("accel_buffer_host_pointer", c_vp, c_vp, optional=True)
+buffer_native_pointer = _proto("accel_buffer_native_pointer", st, c_vp, P(c_vp), optional=True)
+queue_native_stream = _proto("accel_queue_native_stream", st, c_vp, P(c_vp), optional=True)
+buffer_wrap = _proto("accel_buffer_wrap", st, c_vp, c_vp, c_size, c_vp, c_vp, P(c_vp),
+                     optional=True)
+
+# ------------------------------------------------------------------- dtypes
+
+F32, F64, F16, BF16 = 1, 2, 3, 4
+
+# ------------------------------------------------------------------ errors
+
+SUCCESS = 0
+STATUS = {
+    "ACCEL_ERROR_INVALID_ARGUMENT": 1, "ACCEL_ERROR_INVALID_HANDLE": 2,
+    "ACCEL_ERROR_OUT_OF_RANGE": 3, "ACCEL_ERROR_DTYPE_MISMATCH": 4,
+    "ACCEL_ERROR_SHAPE_MISMATCH": 5, "ACCEL_ERROR_DEVICE_MISMATCH": 6,
+    "ACCEL_ERROR_OUT_OF_HOST_MEMORY": 7, "ACCEL_ERROR_OUT_OF_DEVICE_MEMORY": 8,
+    "ACCEL_ERROR_UNSUPPORTED": 9, "ACCEL_ERROR_NOT_FOUND": 10, "ACCEL_ERROR_PLUGIN_LOAD": 11,
+    "ACCEL_ERROR_INCOMPATIBLE_ABI": 12, "ACCEL_ERROR_CONFIG": 13, "ACCEL_ERROR_DEVICE": 14,
+    "ACCEL_ERROR_MISMATCH": 15, "ACCEL_ERROR_UNAVAILABLE": 16, "ACCEL_ERROR_IO": 17,
+    "ACCEL_ERROR_INTERNAL": 18,
+}
+
+
+class AccelError(Exception):
+    """An accel call failed. ``status`` is accel's status name
+    (``"ACCEL_ERROR_SHAPE_MISMATCH"``), ``code`` its number, and the message
+    names the function, the argument and the cause, as accel_last_error()."""
+
+    def __init__(self, status: str, message: str, code: Optional[int] = None):
+        super().__init__(f"{message} [{status}]")
+        self.status = status
+        self.code = STATUS.get(status, -1) if code is None else code
+        self.message = message
+
+
+class InvalidArgumentError(AccelError, ValueError):
+    """ACCEL_ERROR_INVALID_ARGUMENT (also a ValueError)."""
+
+
+class InvalidHandleError(AccelError):
+    """ACCEL_ERROR_INVALID_HANDLE: a released array, stream or event."""
+
+
+class ReleasedError(InvalidHandleError):
+    """The array (or stream, event, generator) was released and cannot be used."""
+
+
+class OutOfRangeError(AccelError, IndexError):
+    """ACCEL_ERROR_OUT_OF_RANGE (also an IndexError)."""
+
+
+class DtypeMismatchError(AccelError, TypeError):
+    """ACCEL_ERROR_DTYPE_MISMATCH (also a TypeError)."""
+
+
+class ShapeMismatchError(AccelError, ValueError):
+    """ACCEL_ERROR_SHAPE_MISMATCH (also a ValueError)."""
+
+
+class DeviceMismatchError(AccelError, ValueError):
+    """ACCEL_ERROR_DEVICE_MISMATCH (also a ValueError)."""
+
+
+class OutOfMemoryError(AccelError, MemoryError):
+    """ACCEL_ERROR_OUT_OF_DEVICE_MEMORY or ACCEL_ERROR_OUT_OF_HOST_MEMORY."""
+
+
+class UnsupportedError(AccelError, NotImplementedError):
+    """ACCEL_ERROR_UNSUPPORTED (also a NotImplementedError)."""
+
+
+class MismatchError(AccelError):
+    """ACCEL_ERROR_MISMATCH: verify mode found a result outside its tolerance."""
+
+
+_CLASSES = {
+    "ACCEL_ERROR_INVALID_ARGUMENT": InvalidArgumentError,
+    "ACCEL_ERROR_INVALID_HANDLE": InvalidHandleError,
+    "ACCEL_ERROR_OUT_OF_RANGE": OutOfRangeError,
+    "ACCEL_ERROR_DTYPE_MISMATCH": DtypeMismatchError,
+    "ACCEL_ERROR_SHAPE_MISMATCH": ShapeMismatchError,
+    "ACCEL_ERROR_DEVICE_MISMATCH": DeviceMismatchError,
+    "ACCEL_ERROR_OUT_OF_HOST_MEMORY": OutOfMemoryError,
+    "ACCEL_ERROR_OUT_OF_DEVICE_MEMORY": OutOfMemoryError,
+    "ACCEL_ERROR_UNSUPPORTED": UnsupportedError,
+    "ACCEL_ERROR_MISMATCH": MismatchError,
+}
+
+
+def error(status: str, message: str) -> AccelError:
+    """The exception for status name `status` with `message`."""
+    return _CLASSES.get(status, AccelError)(status, message)
+
+
+def failed(code: int) -> AccelError:
+    """The exception for a status a C call returned, with accel_last_error()."""
+    name = status_name(code).decode()
+    msg = last_error().decode(errors="replace") or status_string(code).decode()
+    return error(name, msg)
+
+
+def check(code: int) -> None:
+    """Raise the matching AccelError when code is not ACCEL_SUCCESS."""
+    if code:
+        raise failed(code)

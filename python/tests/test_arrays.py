@@ -1,0 +1,154 @@
+"""Arrays: creation, attributes, transfers, views, indexing, lifetimes."""
+import numpy as np
+import pytest
+
+import accel
+from conftest import DTYPES
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.float16])
+def test_asarray_get_round_trip_is_exact(rng, dtype):
+    h = rng.standard_normal((7, 5)).astype(dtype)
+    a = accel.asarray(h)
+    assert a.shape == (7, 5) and a.dtype == dtype and a.size == 35
+    assert a.nbytes == h.nbytes and a.ndim == 2 and a.itemsize == h.itemsize
+    assert a.strides == h.strides
+    assert a.device == accel.get_device()
+    g = a.get()
+    assert g.dtype == dtype and np.array_equal(g, h)
+    h[0, 0] = 123  # asarray copied: later host writes do not reach the array
+    assert a.get()[0, 0] != 123
+
+
+def test_asarray_integers_become_float64_and_lists_work():
+    a = accel.asarray([1, 2, 3, 4, 5])
+    assert a.dtype == np.float64
+    assert np.array_equal(a.get(), [1.0, 2.0, 3.0, 4.0, 5.0])
+    b = accel.asarray([[1.5, 2.5]], dtype=np.float32)
+    assert b.dtype == np.float32 and b.shape == (1, 2)
+
+
+def test_asarray_rejects_complex():
+    with pytest.raises(accel.DtypeMismatchError) as e:
+        accel.asarray(np.ones(3, np.complex64))
+    assert e.value.status == "ACCEL_ERROR_DTYPE_MISMATCH"
+
+
+def test_asarray_on_named_device_and_copy_between_arrays(rng):
+    h = rng.random(100)
+    a = accel.asarray(h, device="cpu")
+    assert a.device.name == "cpu:0"
+    b = accel.asarray(a, device="cpu")
+    assert b is a
+    c = accel.asarray(a, dtype=np.float32)
+    assert c.dtype == np.float32 and np.array_equal(c.get(), h.astype(np.float32))
+
+
+def test_creation_functions():
+    assert np.array_equal(accel.zeros((2, 3)).get(), np.zeros((2, 3)))
+    assert np.array_equal(accel.ones(4, dtype=np.float32).get(), np.ones(4, np.float32))
+    assert np.array_equal(accel.full((3,), 2.5).get(), np.full(3, 2.5))
+    assert np.array_equal(accel.arange(10).get(), np.arange(10.0))
+    assert np.array_equal(accel.arange(1, 4, 0.5).get(), np.arange(1, 4, 0.5))
+    assert accel.empty((0,)).size == 0 and accel.empty((0,)).get().shape == (0,)
+    assert np.allclose(accel.linspace(0, 1, 5).get(), np.linspace(0, 1, 5))
+    z = accel.zeros_like(accel.ones((2, 2), dtype=np.float32))
+    assert z.dtype == np.float32 and not z.get().any()
+
+
+def test_get_into_out_and_set(rng):
+    h = rng.random(16)
+    a = accel.asarray(h)
+    out = np.empty(16)
+    assert a.get(out=out) is out and np.array_equal(out, h)
+    with pytest.raises(accel.ShapeMismatchError):
+        a.get(out=np.empty(15))
+    a.set(h * 2)
+    assert np.array_equal(a.get(), h * 2)
+    with pytest.raises(accel.ShapeMismatchError):
+        a.set(np.ones(3))
+
+
+def test_views_reshape_and_indexing(rng):
+    h = rng.random((6, 8))
+    a = accel.asarray(h)
+    assert np.array_equal(a.reshape(8, 6).get(), h.reshape(8, 6))
+    assert np.array_equal(a.reshape(-1).get(), h.ravel())
+    assert np.array_equal(a[2].get(), h[2])
+    assert np.array_equal(a[-1].get(), h[-1])
+    assert np.array_equal(a[1:4].get(), h[1:4])
+    assert np.array_equal(a[1:4, 2:7].get(), h[1:4, 2:7])  # a 2-D strided copy
+    assert np.array_equal(a[::2].get(), h[::2])  # through host memory
+    assert np.array_equal(a[:, 3].get(), h[:, 3])
+    with pytest.raises(accel.OutOfRangeError):
+        a[6]
+    with pytest.raises(accel.ShapeMismatchError):
+        a.reshape(5, 5)
+    # a view shares the buffer: writing through it shows in the base
+    v = a[2]
+    accel.fill(v, 7.0)
+    assert np.array_equal(a.get()[2], np.full(8, 7.0))
+    assert np.array_equal(a.get()[3], h[3])
+
+
+def test_setitem(rng):
+    a = accel.zeros((3, 4))
+    a[...] = 2.0
+    assert np.array_equal(a.get(), np.full((3, 4), 2.0))
+    a[1, 2] = 5.0
+    h = np.full((3, 4), 2.0)
+    h[1, 2] = 5.0
+    assert np.array_equal(a.get(), h)
+    a[:] = accel.ones((3, 4))
+    assert np.array_equal(a.get(), np.ones((3, 4)))
+
+
+def test_scalar_conversions_and_printing():
+    s = accel.asarray([1.0, 2.0, 3.5]).sum()
+    assert s.shape == () and float(s) == 6.5 and s.item() == 6.5
+    assert "6.5" in str(s)
+    r = repr(accel.asarray([1.0, 2.0]))
+    assert r.startswith("array([1., 2.]") and "device=" in r
+    with pytest.raises(accel.ShapeMismatchError):
+        float(accel.ones(2))
+
+
+def test_released_array_raises_clear_error():
+    a = accel.ones(10)
+    v = a[2:5]
+    a.release()
+    assert a.released and v.released
+    for use in (lambda: a + a, lambda: a.get(), lambda: v.get(), lambda: accel.exp(a),
+                lambda: a.sum(), lambda: a.reshape(5, 2), lambda: a @ a):
+        with pytest.raises(accel.ReleasedError) as e:
+            use()
+        assert e.value.status == "ACCEL_ERROR_INVALID_HANDLE"
+        assert "released" in e.value.message
+    assert "released" in repr(a)
+    a.release()  # twice is harmless
+
+
+def test_memory_pool_reuses_freed_buffers():
+    pool = accel.get_default_memory_pool()
+    a = accel.ones(1 << 16)
+    used = pool.used_bytes()
+    del a
+    assert pool.used_bytes() == used - (1 << 16) * 8
+    assert pool.free_bytes() >= (1 << 16) * 8
+    b = accel.zeros(1 << 16)  # the cached block comes back, zeroed by fill
+    assert not b.get().any()
+    pool.free_all_blocks()
+    assert pool.free_bytes() == 0
+
+
+def test_devices_and_device_context():
+    devs = accel.devices()
+    assert devs and any(d.kind == "cpu" for d in devs)
+    cpu = accel.Device("cpu")
+    assert cpu.name == "cpu:0" and cpu.host_accessible
+    with cpu:
+        assert accel.get_device() == cpu
+        assert accel.ones(3).device == cpu
+    with pytest.raises(accel.AccelError) as e:
+        accel.Device("nosuch:7")
+    assert e.value.status == "ACCEL_ERROR_NOT_FOUND"

@@ -1,0 +1,85 @@
+"""Errors: each is an accel.AccelError carrying accel's status name and a
+message that names the function and the cause; subclasses are also the
+matching Python exceptions."""
+import numpy as np
+import pytest
+
+import accel
+
+
+def test_shape_mismatch():
+    with pytest.raises(accel.ShapeMismatchError) as e:
+        accel.add(accel.ones(3), accel.ones(4))
+    err = e.value
+    assert isinstance(err, accel.AccelError) and isinstance(err, ValueError)
+    assert err.status == "ACCEL_ERROR_SHAPE_MISMATCH" and err.code == 5
+    assert "accel.add" in err.message and "(3,)" in err.message and "(4,)" in err.message
+    with pytest.raises(accel.ShapeMismatchError):
+        accel.ones((2, 3)) + accel.ones((3, 2))  # same size, other shape
+    with pytest.raises(accel.ShapeMismatchError) as e:
+        accel.ones((2, 3)) @ accel.ones((2, 3))
+    assert "inner dimensions" in e.value.message
+
+
+def test_dtype_mismatch():
+    with pytest.raises(accel.DtypeMismatchError) as e:
+        accel.ones(3, dtype=np.float32) * accel.ones(3, dtype=np.float64)
+    assert isinstance(e.value, TypeError)
+    assert e.value.status == "ACCEL_ERROR_DTYPE_MISMATCH"
+    with pytest.raises(accel.DtypeMismatchError):
+        accel.zeros(3, dtype=np.int32)
+    with pytest.raises(accel.DtypeMismatchError):
+        accel.random.rand(3, dtype=np.float16)
+
+
+def test_error_from_the_c_core_carries_last_error():
+    # float16 elementwise is refused by libaccel itself (accel_unary).
+    h = accel.asarray(np.ones(4, np.float16))
+    with pytest.raises(accel.AccelError) as e:
+        accel.sqrt(h)
+    assert e.value.status == "ACCEL_ERROR_DTYPE_MISMATCH"
+    assert e.value.message.startswith("accel_unary") or "accel_sqrt" in e.value.message
+
+
+def test_numpy_operand_is_a_clear_error():
+    with pytest.raises(accel.DeviceMismatchError) as e:
+        accel.ones(3) + np.ones(3)
+    assert "asarray" in e.value.message
+
+
+def test_out_of_memory_is_an_accel_error():
+    with pytest.raises(accel.AccelError) as e:
+        accel.empty(1 << 60, dtype=np.float32)
+    assert e.value.status in ("ACCEL_ERROR_OUT_OF_DEVICE_MEMORY", "ACCEL_ERROR_OUT_OF_HOST_MEMORY",
+                              "ACCEL_ERROR_OUT_OF_RANGE", "ACCEL_ERROR_INVALID_ARGUMENT")
+
+
+def test_invalid_random_arguments():
+    with pytest.raises(accel.InvalidArgumentError) as e:
+        accel.random.normal(0.0, -1.0, size=4)
+    assert e.value.status == "ACCEL_ERROR_INVALID_ARGUMENT" and "stddev" in e.value.message
+    with pytest.raises(accel.InvalidArgumentError):
+        accel.random.RandomState(-1)
+
+
+def test_help_says_shapes_dtypes_and_errors():
+    doc = accel.add.__doc__
+    for word in ("shape", "float32", "float64", "ShapeMismatchError", "DtypeMismatchError",
+                 "ReleasedError"):
+        assert word in doc
+    assert "ulp" in accel.exp.__doc__
+    assert "Higham" in accel.sum.__doc__ and "Higham" in accel.matmul.__doc__
+
+
+def test_released_stream_and_event():
+    s = accel.Stream()
+    s.release()
+    with pytest.raises(accel.ReleasedError):
+        s.synchronize()
+    with pytest.raises(accel.ReleasedError):
+        with s:
+            pass
+    ev = accel.Event()
+    ev.release()
+    with pytest.raises(accel.ReleasedError):
+        ev.record()

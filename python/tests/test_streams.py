@@ -1,0 +1,96 @@
+"""Streams (accel queues) and events."""
+import time
+
+import numpy as np
+import pytest
+
+import accel
+
+
+def test_stream_context_sets_the_current_stream():
+    dev = accel.get_device()
+    default = accel.get_current_stream()
+    assert default is dev.null_stream
+    s = accel.Stream()
+    with s as cur:
+        assert cur is s and accel.get_current_stream() is s
+        with accel.Stream() as inner:
+            assert accel.get_current_stream() is inner
+        assert accel.get_current_stream() is s
+    assert accel.get_current_stream() is default
+
+
+def test_work_on_streams_is_ordered_across_streams(rng):
+    # An array made on one stream and used on another: accel orders the
+    # second stream after the first (an event), so the result is right
+    # without a synchronize in between.
+    h = rng.random(1 << 18)
+    s1, s2 = accel.Stream(), accel.Stream()
+    with s1:
+        a = accel.asarray(h)
+        b = accel.exp(a)
+        for _ in range(5):
+            b = b + a
+    with s2:
+        c = b * 2.0
+    got = c.get()  # on the default stream: ordered after s2
+    want = (np.exp(h) + 5 * h) * 2.0
+    assert np.allclose(got, want, rtol=1e-14)
+    s1.synchronize()
+    s2.synchronize()
+    # done records an event and asks whether it passed (without waiting):
+    # on an idle stream it turns true as soon as the queue reaches it.
+    deadline = time.monotonic() + 5
+    while not (s1.done and s2.done):
+        assert time.monotonic() < deadline, "an idle stream never reported done"
+        time.sleep(0.001)
+
+
+def test_events_record_synchronize_elapsed_time():
+    s = accel.Stream()
+    start, end = accel.Event(), accel.Event()
+    with s:
+        start.record()
+        x = accel.ones(1 << 20)
+        y = x
+        for _ in range(10):
+            y = y + x
+        end.record()
+    end.synchronize()
+    assert end.done and end.query()
+    ms = accel.get_elapsed_time(start, end)
+    assert ms >= 0.0 and ms == start.elapsed_time(end)
+    assert float(y.sum()) == 11.0 * (1 << 20)
+    ev = s.record()
+    ev.synchronize()
+    assert ev.done
+
+
+def test_elapsed_time_of_an_unrecorded_event_is_an_error():
+    a, b = accel.Event(), accel.Event()
+    with pytest.raises(accel.AccelError) as e:
+        accel.get_elapsed_time(a, b)
+    assert e.value.status == "ACCEL_ERROR_INVALID_ARGUMENT"
+
+
+def test_wait_event_orders_two_streams(rng):
+    h = rng.random(1000)
+    s1, s2 = accel.Stream(), accel.Stream()
+    with s1:
+        a = accel.asarray(h)
+        b = accel.sqrt(a)
+        ev = s1.record()
+    s2.wait_event(ev)
+    with s2:
+        got = b.get(stream=s2)
+    assert np.array_equal(got, np.sqrt(h))
+
+
+def test_stream_released_after_use_waits_for_its_work():
+    s = accel.Stream()
+    with s:
+        x = accel.ones(1 << 16) + 1.0
+    s.release()
+    assert float(x.sum()) == 2.0 * (1 << 16)
+    with pytest.raises(accel.AccelError):
+        accel.get_device().null_stream.release()

@@ -1,0 +1,95 @@
+"""Zero-copy on the CPU with NumPy: __array_interface__, __dlpack__ and
+accel.from_dlpack share memory (pointer equality, writes visible on both
+sides), and lifetimes hold on both sides."""
+import gc
+
+import numpy as np
+import pytest
+
+import accel
+
+cpu = accel.get_device("cpu")
+
+
+def test_array_interface_views_the_buffer():
+    a = accel.asarray(np.arange(12.0).reshape(3, 4), device=cpu)
+    v = np.asarray(a)
+    assert v.ctypes.data == a.data_ptr
+    assert v.shape == (3, 4) and v.dtype == np.float64
+    accel.fill(a, 5.0)
+    a.get()  # waits for the fill
+    assert np.all(v == 5.0)
+    v[1, 1] = -1.0
+    assert a.get()[1, 1] == -1.0
+    # a view at an offset points into the same buffer
+    row = a[2]
+    assert np.asarray(row).ctypes.data == a.data_ptr + 2 * 4 * 8
+
+
+def test_export_to_numpy_by_dlpack():
+    a = accel.asarray(np.arange(6, dtype=np.float32), device=cpu)
+    assert a.__dlpack_device__() == (1, 0)
+    n = np.from_dlpack(a)
+    assert n.ctypes.data == a.data_ptr and n.dtype == np.float32
+    n[0] = 100.0
+    assert a.get()[0] == 100.0
+    a2 = a * 2.0
+    assert np.array_equal(a2.get(), n * 2.0)
+    # the consumer keeps the memory alive after the accel array is gone
+    ptr = a.data_ptr
+    del a, a2
+    gc.collect()
+    assert n.ctypes.data == ptr and n[0] == 100.0 and n[5] == 5.0
+
+
+def test_import_from_numpy_by_dlpack():
+    h = np.arange(10.0)
+    a = accel.from_dlpack(h)
+    assert a.device == cpu and a.shape == (10,) and a.dtype == np.float64
+    assert a.data_ptr == h.ctypes.data
+    a *= 3.0  # in place on the shared memory
+    a.get()
+    assert np.array_equal(h, np.arange(10.0) * 3.0)
+    h[9] = -7.0
+    assert a.get()[9] == -7.0
+    # accel keeps NumPy's memory alive without the NumPy array
+    ptr = h.ctypes.data
+    del h
+    gc.collect()
+    assert a.data_ptr == ptr and a.get()[9] == -7.0
+    a.release()
+    with pytest.raises(accel.ReleasedError):
+        a.get()
+
+
+def test_import_2d_and_capsule():
+    h = np.ones((4, 5), np.float32)
+    a = accel.from_dlpack(h.__dlpack__())
+    assert a.shape == (4, 5) and a.data_ptr == h.ctypes.data
+    with pytest.raises(accel.AccelError):
+        accel.from_dlpack(h.__dlpack__() if False else object())
+
+
+def test_import_refuses_strides_and_other_dtypes():
+    h = np.ones((4, 6))[:, ::2]
+    with pytest.raises(accel.UnsupportedError) as e:
+        accel.from_dlpack(h)
+    assert "strided" in e.value.message
+    with pytest.raises(accel.UnsupportedError):
+        accel.from_dlpack(np.ones(3, np.int32))
+
+
+def test_release_of_an_exported_array_keeps_the_consumers_memory():
+    a = accel.asarray(np.full(8, 3.0), device=cpu)
+    n = np.asarray(a)
+    a.release()
+    with pytest.raises(accel.ReleasedError):
+        a.get()
+    gc.collect()
+    assert np.all(n == 3.0)
+
+
+def test_cuda_array_interface_absent_on_the_cpu():
+    a = accel.ones(3, device=cpu)
+    assert not hasattr(a, "__cuda_array_interface__")
+    assert hasattr(a, "__array_interface__")

@@ -176,8 +176,7 @@ void accel_dlpack_tensor_versioned_free(void *managed)
 
 static void capsule_destroy(void *capsule, const char *name, void (*free_fn)(void *))
 {
-    capsule_is_valid_fn is_valid =
-        (capsule_is_valid_fn)(uintptr_t)py_symbol("PyCapsule_IsValid");
+    capsule_is_valid_fn is_valid = (capsule_is_valid_fn)(uintptr_t)py_symbol("PyCapsule_IsValid");
     capsule_get_pointer_fn get =
         (capsule_get_pointer_fn)(uintptr_t)py_symbol("PyCapsule_GetPointer");
     if (!is_valid || !get || !is_valid(capsule, name))

@@ -45,8 +45,8 @@ static void fb_run(accel__xop *x)
                                             j->host[j->d.num_operands - 1]);
     if (st != ACCEL_SUCCESS) {
         x->status = st;
-        snprintf(x->message, sizeof x->message, "%s: running it on the fallback device %s failed: %s",
-                 j->d.name, j->to->name,
+        snprintf(x->message, sizeof x->message,
+                 "%s: running it on the fallback device %s failed: %s", j->d.name, j->to->name,
                  *accel_last_error() ? accel_last_error() : accel_status_string(st));
     }
 }
@@ -150,8 +150,10 @@ accel_status accel__fallback_try(accel_queue *q, const accel_op_desc *d, bool em
     }
     uint32_t slot = d->op < ACCEL__OP_SLOTS ? d->op : 0;
     if (atomic_exchange(&p->warned[slot], 1) == 0)
-        accel__log(ACCEL_LOG_WARN, "%s (%s %s) runs on %s instead of %s: %s (warned once per op "
-                   "kind; see the placement report)", d->name, accel_op_name((accel_op_code)d->op),
+        accel__log(ACCEL_LOG_WARN,
+                   "%s (%s %s) runs on %s instead of %s: %s (warned once per op "
+                   "kind; see the placement report)",
+                   d->name, accel_op_name((accel_op_code)d->op),
                    accel_dtype_name((accel_dtype)d->dtype), to->name, dev->name, out->reason);
     return ACCEL_SUCCESS;
 }

@@ -502,8 +502,8 @@ void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev
  * (accel__staging_ensure must have succeeded). Called from host functions of
  * other backends' queues (fallback, verify mode). Returns the first failure
  * with its message as the thread's last error. */
-accel_status accel__staging_run_op(accel_device *dev, const accel_op_desc *d,
-                                   void *const host[4], bool write_output, void *out_host);
+accel_status accel__staging_run_op(accel_device *dev, const accel_op_desc *d, void *const host[4],
+                                   bool write_output, void *out_host);
 /* Blocking transfer on dev's staging queue: host -> buf (to_device) or buf
  * -> host, bytes at byte offset. Same locking and errors as above. */
 accel_status accel__staging_transfer(accel_device *dev, bool to_device, accel_be_buffer *buf,
@@ -536,8 +536,8 @@ void accel__trace_close(accel_runtime *rt);
  * after the call returned rc (a failed call's span is dropped). cat is "op"
  * or "transfer"; bytes, flops and n go to the span's arguments. */
 #define ACCEL__NO_SPAN SIZE_MAX
-size_t accel__trace_begin_locked(accel_queue *q, const char *name, const char *cat,
-                                 uint32_t dtype, uint64_t bytes, uint64_t flops, uint64_t n);
+size_t accel__trace_begin_locked(accel_queue *q, const char *name, const char *cat, uint32_t dtype,
+                                 uint64_t bytes, uint64_t flops, uint64_t n);
 void accel__trace_end_locked(accel_queue *q, size_t span, int32_t rc);
 /* -------------------------------------- verify.c, fallback.c, report.c */
 

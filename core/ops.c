@@ -36,11 +36,10 @@ static accel_status check_dtype(const char *fn, accel_dtype dtype, accel_op_code
                            (int)dtype);
     const accel_op_properties *p = accel__op((uint32_t)op);
     if (!p || !(p->dtypes & (1u << dtype)))
-        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
-                           "%s: dtype %s is not accepted by this op (%s)", fn,
-                           accel_dtype_name(dtype),
-                           p && p->dtypes == ACCEL_DTYPES_FLOAT ? "f32 and f64 only"
-                                                                : "not in its op table row");
+        return accel__fail(
+            ACCEL_ERROR_DTYPE_MISMATCH, "%s: dtype %s is not accepted by this op (%s)", fn,
+            accel_dtype_name(dtype),
+            p && p->dtypes == ACCEL_DTYPES_FLOAT ? "f32 and f64 only" : "not in its op table row");
     return ACCEL_SUCCESS;
 }
 

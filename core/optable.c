@@ -15,7 +15,7 @@
 ACCEL_OP_LIST(ACCEL_X_CHECK)
 #undef ACCEL_X_CHECK
 
-#define ACCEL_X_ROW(E, V, NAME, KIND, OPS, READS, DTYPES, TOL, TOLN, COST, RD, WR, FL, NP, F32,   \
+#define ACCEL_X_ROW(E, V, NAME, KIND, OPS, READS, DTYPES, TOL, TOLN, COST, RD, WR, FL, NP, F32,    \
                     F64)                                                                           \
     [V] = {sizeof(accel_op_properties),                                                            \
            ACCEL_OP_##E,                                                                           \

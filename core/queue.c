@@ -300,9 +300,8 @@ static accel_status do_transfer(const char *fn, accel__call *call, accel_queue *
     const accel_backend *vt = q->dev->be->vt;
     void *ctx = q->dev->be->ctx;
     pthread_mutex_lock(&q->lock);
-    accel__clear_error();
-    size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn_trace_name(to_device), "transfer",
-                                                              0, bytes, 0, bytes)
+    size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn_trace_name(to_device),
+                                                               "transfer", 0, bytes, 0, bytes)
                                    : ACCEL__NO_SPAN;
     accel__clear_error();
     int32_t rc = to_device ? vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes)
@@ -484,7 +483,7 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
     pthread_mutex_lock(&q->lock);
     if (src->dev->be == dst->dev->be) {
         size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn, "transfer", 0,
-                                                                  2 * (uint64_t)bytes, 0, bytes)
+                                                                   2 * (uint64_t)bytes, 0, bytes)
                                        : ACCEL__NO_SPAN;
         accel__clear_error();
         int32_t rc = q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset,

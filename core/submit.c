@@ -1,8 +1,8 @@
 /* core/submit.c — the one op path: every validated op descriptor goes
  * through accel__submit (core/submit.h), which calls the hooks (report,
  * fallback, verify, trace) in a fixed order around the backend's op_execute. */
-#include "hooks.h"
 #include "submit.h"
+#include "hooks.h"
 
 static accel_status fallback_or_fail(accel_queue *q, const accel_op_desc *d, bool empty,
                                      accel_status st)
@@ -39,16 +39,17 @@ accel_status accel__submit(accel_queue *q, const accel_op_desc *d, unsigned flag
     const accel_backend *vt = dev->be->vt;
     bool empty = (flags & ACCEL__SUBMIT_EMPTY) != 0;
     /* Verify mode or per-op counting; off, one predictable branch. */
-    bool checked = __builtin_expect(atomic_load_explicit(&dev->rt->checked, memory_order_relaxed), 0);
+    bool checked =
+        __builtin_expect(atomic_load_explicit(&dev->rt->checked, memory_order_relaxed), 0);
     if (checked && dev->rt->policy->report)
         accel__report_count(dev->rt, dev, d->op);
     if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
-        return fallback_or_fail(
-            q, d, empty,
-            accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                        "%s: the %s backend does not support %s on %s for %s", d->name,
-                        dev->be->name, accel_op_name((accel_op_code)d->op),
-                        accel_dtype_name((accel_dtype)d->dtype), dev->name));
+        return fallback_or_fail(q, d, empty,
+                                accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                                            "%s: the %s backend does not support %s on %s for %s",
+                                            d->name, dev->be->name,
+                                            accel_op_name((accel_op_code)d->op),
+                                            accel_dtype_name((accel_dtype)d->dtype), dev->name));
     if (empty)
         return ACCEL_SUCCESS;
     accel__vjob *vj = checked ? accel__verify_prepare(q, d) : NULL;

@@ -79,7 +79,8 @@ static double ulp_at(accel_dtype dt, double x)
     case ACCEL_BF16:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
-        p = 8, emin = -126; break;
+        p = 8, emin = -126;
+        break;
     }
     x = fabs(x);
     int e = x > 0 && isfinite(x) ? ilogb(x) : emin;
@@ -299,8 +300,8 @@ static accel_status check_shapes(const char *fn, const accel_tolerance_op *d,
         if (st == ACCEL_SUCCESS)
             st = check_matrix(fn, "out", d->n, d->m, d->ldc, 1, 0, d->counts[1]);
         if (st == ACCEL_SUCCESS && d->counts[1] > 0 && d->ldc == 0)
-            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                               "%s: out has %zu elements but ldc = 0", fn, d->counts[1]);
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out has %zu elements but ldc = 0",
+                               fn, d->counts[1]);
         return st;
     }
     case ACCEL_OP_KIND_REDUCTION:
@@ -309,9 +310,8 @@ static accel_status check_shapes(const char *fn, const accel_tolerance_op *d,
                                "%s: a reduction writes 1 element but the output has %zu", fn,
                                d->counts[out]);
         if (out == 2 && d->counts[0] != d->counts[1])
-            return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
-                               "%s: x has %zu elements but y has %zu", fn, d->counts[0],
-                               d->counts[1]);
+            return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: x has %zu elements but y has %zu",
+                               fn, d->counts[0], d->counts[1]);
         return ACCEL_SUCCESS;
     case ACCEL_OP_KIND_FILL:
     case ACCEL_OP_KIND_COPY:
@@ -351,8 +351,8 @@ static void compare_sum(cmp_state *s, const accel_tolerance_op *d, const accel_o
     }
     double bound = p->tolerance_n * (double)n * accel_dtype_epsilon(dt) * mag;
     check_one(s, 0, load(dt, got, 0), load(dt, exp, 0), bound);
-    s->r.rule = dot ? "c*n*eps*sum|x*y|, c = 2, Higham 2002 3.1"
-                    : "c*n*eps*sum|x|, c = 2, Higham 2002 4.2";
+    s->r.rule =
+        dot ? "c*n*eps*sum|x*y|, c = 2, Higham 2002 3.1" : "c*n*eps*sum|x|, c = 2, Higham 2002 4.2";
 }
 
 /* |alpha*x| + |beta*y| of element i (axpby; scale has no y), or NAN when the
@@ -373,8 +373,8 @@ static double terms(const accel_tolerance_op *d, const void *const in[4], size_t
 
 /* Element by element against N ulp of the reference (or of the terms). */
 static void compare_elements(cmp_state *s, const accel_tolerance_op *d,
-                             const accel_op_properties *p, const void *const in[4],
-                             const void *got, const void *exp)
+                             const accel_op_properties *p, const void *const in[4], const void *got,
+                             const void *exp)
 {
     accel_dtype dt = d->dtype;
     double eps = accel_dtype_epsilon(dt), ulps = p->tolerance_n;
@@ -407,7 +407,8 @@ static void compare_elements(cmp_state *s, const accel_tolerance_op *d,
     else if (p->tolerance == ACCEL_TOLERANCE_NORMAL)
         s->r.rule = "4 ulp + 64*eps*stddev";
     else if (p->tolerance == ACCEL_TOLERANCE_TERMS)
-        s->r.rule = d->op == ACCEL_OP_AXPBY ? "4 ulp of |alpha*x| + |beta*y|" : "1 ulp of |alpha*x|";
+        s->r.rule =
+            d->op == ACCEL_OP_AXPBY ? "4 ulp of |alpha*x| + |beta*y|" : "1 ulp of |alpha*x|";
     else
         s->r.rule = ulps == 1 ? "1 ulp: each correctly rounded (the exact IEEE result)" : "4 ulp";
 }

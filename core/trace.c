@@ -287,8 +287,8 @@ static void span_end(accel__trace *t, accel_queue *q, size_t i, int32_t rc)
     }
 }
 
-size_t accel__trace_begin_locked(accel_queue *q, const char *name, const char *cat,
-                                 uint32_t dtype, uint64_t bytes, uint64_t flops, uint64_t n)
+size_t accel__trace_begin_locked(accel_queue *q, const char *name, const char *cat, uint32_t dtype,
+                                 uint64_t bytes, uint64_t flops, uint64_t n)
 {
     accel__trace *t = q->dev->rt->trace;
     if (!t)

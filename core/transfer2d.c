@@ -32,8 +32,8 @@ static accel_status check_side(const char *fn, const char *side, const accel_buf
                            pitch, width);
     size_t span = 0;
     if (!span_of(pitch, width, height, &span))
-        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
-                           "%s: %s: %zu rows of pitch %zu bytes overflow", fn, side, height, pitch);
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: %s: %zu rows of pitch %zu bytes overflow",
+                           fn, side, height, pitch);
     if (buf && (offset > buf->bytes || span > buf->bytes - offset))
         return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
                            "%s: %s rectangle [%zu, %zu + %zu) exceeds the buffer of %zu bytes", fn,
@@ -43,8 +43,8 @@ static accel_status check_side(const char *fn, const char *side, const accel_buf
 }
 
 accel_status accel_queue_write_2d(accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                                  size_t dst_pitch, const void *src, size_t src_pitch,
-                                  size_t width, size_t height)
+                                  size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
+                                  size_t height)
 {
     static const char fn[] = "accel_queue_write_2d";
     ACCEL__CALL(call);

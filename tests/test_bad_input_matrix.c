@@ -1,4 +1,4 @@
-/* test_bad_input_matrix.c — the bad-input matrix of issue 7: every public
+/* test_bad_input_matrix.c — the bad-input matrix: every public
  * function of accel.h and npy.h against every kind of bad input that applies
  * to it: NULL, a released handle, zero size, size/offset overflow
  * (count*elemsize past SIZE_MAX, offset+count past the buffer), a wrong

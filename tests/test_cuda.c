@@ -1,4 +1,4 @@
-/* test_cuda.c — what only a GPU can show about backends/cuda (issue 3): random
+/* test_cuda.c — what only a GPU can show about backends/cuda: random
  * uniform fills bit-identical to the CPU backend, an allocation past the
  * GPU's memory giving ACCEL_ERROR_OUT_OF_DEVICE_MEMORY and the runtime staying
  * usable, pinned and pageable transfers, copies and event waits between the

@@ -82,9 +82,6 @@ Test(faults, plugin_failing_in_init_is_recorded_and_others_load)
 
 Test(faults, plugin_with_wrong_answers_fails_the_load_time_self_test)
 {
-    if (access(ACCEL_TEST_SOURCE_DIR "/core/selftest.c", F_OK) != 0)
-        cr_skip_test("core/selftest.c (issue 4's load-time self-test) is not in this tree yet; "
-                     "the wrong-values plugin (libaccel_test_wrong_values.so) is ready for it");
     accel_runtime *rt = open_cpu_mock(tu_fmt("[backend.wrong]\nlibrary = %s\n", TU_TEST_PLUGIN("wrong_values")));
     accel_backend_info bi = tu_backend_info(rt, "wrong");
     cr_assert(!bi.loaded, "a backend that fills 2.0 as 3.0 and adds to 42 passed the self-test");
@@ -97,20 +94,30 @@ Test(faults, plugin_with_wrong_answers_fails_the_load_time_self_test)
     accel_runtime_close(rt);
 }
 
-/* Positive control for the test above: without a self-test, the
- * wrong-values plugin does load and does give wrong numbers. */
+/* Positive control for the test above: with the self-test off, the
+ * wrong-values plugin does load and does give wrong numbers, so the refusal
+ * above is the self-test's doing. */
 Test(faults, wrong_values_plugin_really_is_wrong)
 {
-    if (access(ACCEL_TEST_SOURCE_DIR "/core/selftest.c", F_OK) == 0)
-        cr_skip_test("the self-test refuses this plugin (tested above)");
-    accel_runtime *rt = open_cpu_mock(tu_fmt("[backend.wrong]\nlibrary = %s\n", TU_TEST_PLUGIN("wrong_values")));
+    accel_runtime *rt;
+    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = cpu, wrong\nselftest = false\n"
+                                        "[backend.cpu]\nlibrary = %s\nthreads = 2\n"
+                                        "[backend.wrong]\nlibrary = %s\n",
+                                        TU_CPU_PLUGIN, TU_TEST_PLUGIN("wrong_values")),
+                                 &rt, NULL);
+    cr_assert(s == ACCEL_SUCCESS, "open: %s", accel_last_error());
+    cr_assert(tu_backend_info(rt, "wrong").loaded, "selftest = false must load the plugin: %s",
+              tu_backend_info(rt, "wrong").reason);
     accel_queue *q;
     tu_ok(accel_queue_create(dev_named(rt, "wrong"), &q));
-    tu_dbuf b = tu_upload(q, ACCEL_F64, NULL, 2);
+    tu_dbuf b = tu_upload(q, ACCEL_F64, NULL, 2), c = tu_upload(q, ACCEL_F64, NULL, 2);
     tu_ok(accel_fill(q, ACCEL_F64, 2.0, tu_slice(&b)));
     double v[2];
     tu_download(q, &b, v);
-    cr_assert(v[0] == 3.0, "wrong-values fill gave %g", v[0]);
+    cr_assert(v[0] == 3.0 && v[1] == 3.0, "wrong-values fill of 2.0 gave %g %g, not 3", v[0], v[1]);
+    tu_ok(accel_add(q, ACCEL_F64, tu_slice(&b), tu_slice(&b), tu_slice(&c)));
+    tu_download(q, &c, v);
+    cr_assert(v[0] == 42.0 && v[1] == 42.0, "wrong-values add gave %g %g, not 42", v[0], v[1]);
     accel_runtime_close(rt);
 }
 

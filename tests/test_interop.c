@@ -5,6 +5,7 @@
  * without the entries saying so, and DLPack tensors made and freed in C. */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,8 +102,8 @@ Test(interop, wrap_bad_input_and_unsupported_backends)
     accel_queue *q;
     accel_runtime *rt = open_cpu(&dev, &q);
     accel_buffer *w = (accel_buffer *)1;
-    tu_assert_status(accel_buffer_wrap(dev, NULL, 8, NULL, NULL, &w),
-                     ACCEL_ERROR_INVALID_ARGUMENT, "NULL memory");
+    tu_assert_status(accel_buffer_wrap(dev, NULL, 8, NULL, NULL, &w), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "NULL memory");
     cr_assert_null(w);
     tu_assert_status(accel_buffer_wrap(NULL, &w, 8, NULL, NULL, &w), ACCEL_ERROR_INVALID_HANDLE,
                      "NULL device");
@@ -189,4 +190,55 @@ Test(interop, dlpack_tensor_in_c)
     cr_assert(v->major == 1 && v->minor == 0 && v->flags == 0 && v->data == (void *)data);
     cr_assert(v->device_type == 1 && v->ndim == 1);
     accel_dlpack_tensor_versioned_free(m);
+}
+
+/* On a CUDA device (skipped visibly without one): the native pointer and
+ * stream exist, and device memory wrapped as a second buffer is the same
+ * memory (an op through one is seen through the other), released once. */
+Test(interop, cuda_native_pointer_stream_and_wrap)
+{
+    accel_runtime *rt = tu_open_default();
+    accel_device *gpu = NULL;
+    if (accel_device_get_by_name(rt, "cuda", &gpu) != ACCEL_SUCCESS) {
+        fprintf(stderr, "no CUDA device, GPU test skipped (interop)\n");
+        accel_runtime_close(rt);
+        cr_skip_test("no CUDA device, GPU test skipped (interop)");
+    }
+    accel_queue *q = NULL;
+    tu_ok(accel_queue_create(gpu, &q));
+    void *stream = NULL;
+    tu_ok(accel_queue_native_stream(q, &stream));
+    cr_assert_not_null(stream, "a CUDA queue has a native stream");
+    float h[256];
+    for (int i = 0; i < 256; ++i)
+        h[i] = (float)i;
+    accel_buffer *b = NULL;
+    tu_ok(accel_buffer_create_from_host(q, h, sizeof h, &b));
+    cr_assert_null(accel_buffer_host_pointer(b), "CUDA memory is not host memory");
+    void *dptr = NULL;
+    tu_ok(accel_buffer_native_pointer(b, &dptr));
+    cr_assert_not_null(dptr);
+    accel_buffer *w = NULL;
+    released_count = 0;
+    tu_ok(accel_buffer_wrap(gpu, (char *)dptr + 64 * sizeof(float), 128 * sizeof(float), on_release,
+                            dptr, &w));
+    void *wptr = NULL;
+    tu_ok(accel_buffer_native_pointer(w, &wptr));
+    cr_assert_eq(wptr, (void *)((char *)dptr + 64 * sizeof(float)));
+    accel_slice s = accel_slice_of(w, 0, 128);
+    tu_ok(accel_scale(q, ACCEL_F32, 3.0, s, s));
+    float back[256];
+    tu_ok(accel_queue_read_blocking(q, b, 0, back, sizeof back));
+    for (int i = 0; i < 256; ++i) {
+        float want = (i >= 64 && i < 192) ? 3.0f * (float)i : (float)i;
+        cr_assert_eq(back[i], want, "element %d: %g, want %g", i, (double)back[i], (double)want);
+    }
+    /* host memory is not CUDA device memory */
+    accel_buffer *bad = NULL;
+    tu_assert_status(accel_buffer_wrap(gpu, h, sizeof h, on_release, NULL, &bad),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "host memory on CUDA");
+    accel_buffer_release(w);
+    cr_assert_eq(released_count, 1);
+    accel_buffer_release(b);
+    accel_runtime_close(rt);
 }

@@ -102,8 +102,8 @@ Test(rng, bad_input)
     tu_assert_status(accel_rng_create(1, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "NULL out");
     tu_ok(accel_rng_create(1, &rng));
     tu_dbuf b = tu_upload(q, ACCEL_F32, NULL, 8);
-    tu_assert_status(accel_rng_uniform(q, rng, ACCEL_F16, tu_slice(&b)),
-                     ACCEL_ERROR_DTYPE_MISMATCH, "f16");
+    tu_assert_status(accel_rng_uniform(q, rng, ACCEL_F16, tu_slice(&b)), ACCEL_ERROR_DTYPE_MISMATCH,
+                     "f16");
     cr_assert(strstr(accel_last_error(), "accel_rng_uniform") != NULL, "%s", accel_last_error());
     tu_assert_status(accel_rng_uniform(q, NULL, ACCEL_F32, tu_slice(&b)),
                      ACCEL_ERROR_INVALID_HANDLE, "NULL rng");

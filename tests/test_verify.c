@@ -1,4 +1,4 @@
-/* test_verify.c — cross-checking (issue 4): the tolerance model
+/* test_verify.c — cross-checking: the tolerance model
  * (core/tolerance.c), verify mode (core/verify.c) catching each bug of the
  * faulty test plugin, the CPU checked against itself raising no alarm over
  * 1000 random ops, replay of a recorded mismatch, the fallback policy

@@ -331,15 +331,15 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
             break;                                                                                 \
         case ACCEL_OP_EXP:                                                                         \
             o = op->ptr[1];                                                                        \
-            EW_FOR_CALLS(n, nt, o[i] = exp_##SUF(a[i]));                                                 \
+            EW_FOR_CALLS(n, nt, o[i] = exp_##SUF(a[i]));                                           \
             break;                                                                                 \
         case ACCEL_OP_LOG:                                                                         \
             o = op->ptr[1];                                                                        \
-            EW_FOR_CALLS(n, nt, o[i] = log_##SUF(a[i]));                                                 \
+            EW_FOR_CALLS(n, nt, o[i] = log_##SUF(a[i]));                                           \
             break;                                                                                 \
         case ACCEL_OP_TANH:                                                                        \
             o = op->ptr[1];                                                                        \
-            EW_FOR_CALLS(n, nt, o[i] = tanh_##SUF(a[i]));                                                \
+            EW_FOR_CALLS(n, nt, o[i] = tanh_##SUF(a[i]));                                          \
             break;                                                                                 \
         case ACCEL_OP_SIN:                                                                         \
             o = op->ptr[1];                                                                        \
@@ -358,8 +358,8 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
             o = op->ptr[1];                                                                        \
             EW_FOR(n, nt, o[i] = a[i] <= (T)0 ? (T)0 : a[i]);                                      \
             break;                                                                                 \
-        /* Not elementwise (ops.c sends them elsewhere); no default, so an       \
-         * elementwise op without a kernel here is a compile error. */           \
+        /* Not elementwise (ops.c sends them elsewhere); no default, so an                         \
+         * elementwise op without a kernel here is a compile error. */                             \
         case ACCEL_OP_INVALID:                                                                     \
         case ACCEL_OP_COPY:                                                                        \
         case ACCEL_OP_TRANSPOSE:                                                                   \

@@ -10,7 +10,7 @@
 /* Operands each op reads or writes (the order of accel_op_desc) and the
  * dtypes it takes: the op table's columns (accel/types.h). 0 operands: not
  * an op. Every op of the table runs here. */
-#define ACCEL_X_OPERANDS(E, V, NAME, KIND, OPS, ...)                                              \
+#define ACCEL_X_OPERANDS(E, V, NAME, KIND, OPS, ...)                                               \
     case ACCEL_OP_##E:                                                                             \
         return OPS;
 static uint32_t operand_count(uint32_t op)
@@ -22,7 +22,7 @@ static uint32_t operand_count(uint32_t op)
 }
 #undef ACCEL_X_OPERANDS
 
-#define ACCEL_X_DTYPES(E, V, NAME, KIND, OPS, READS, DTYPES, ...)                                 \
+#define ACCEL_X_DTYPES(E, V, NAME, KIND, OPS, READS, DTYPES, ...)                                  \
     case ACCEL_OP_##E:                                                                             \
         return DTYPES;
 static uint32_t op_dtypes(uint32_t op)
@@ -139,7 +139,7 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     return accel_cpu__queue_enqueue_op(q, &op);
 }
 
-#define ACCEL_X_KIND(E, V, NAME, KIND, ...)                                                       \
+#define ACCEL_X_KIND(E, V, NAME, KIND, ...)                                                        \
     case ACCEL_OP_##E:                                                                             \
         return ACCEL_OP_KIND_##KIND;
 static accel_op_kind op_kind(uint32_t op)

@@ -22,7 +22,7 @@
 
 /* Kinds from the op table (accel/types.h): every BINARY and UNARY row goes
  * to the elementwise kernels, which list them. */
-#define ACCEL_X_IS_KIND(E, V, NAME, KIND, ...)                                                    \
+#define ACCEL_X_IS_KIND(E, V, NAME, KIND, ...)                                                     \
     case ACCEL_OP_##E:                                                                             \
         return ACCEL_OP_KIND_##KIND;
 static int op_kind(uint32_t op)

@@ -311,17 +311,17 @@ ACCEL_API const char *accel_dtype_name(accel_dtype dtype);
 typedef struct accel_op_properties {
     uint32_t struct_size;
     accel_op_code op;
-    const char *name;             /* "add", "reduce_max" (accel_op_name) */
+    const char *name; /* "add", "reduce_max" (accel_op_name) */
     accel_op_kind kind;
-    uint32_t num_operands;        /* of accel_op_desc; the output is the last */
-    uint32_t reads_output;        /* 1: the output's old contents are read */
-    uint32_t dtypes;              /* bit (1u << accel_dtype) per dtype it takes */
+    uint32_t num_operands; /* of accel_op_desc; the output is the last */
+    uint32_t reads_output; /* 1: the output's old contents are read */
+    uint32_t dtypes;       /* bit (1u << accel_dtype) per dtype it takes */
     accel_tolerance_rule tolerance;
-    double tolerance_n;           /* ulps, or the constant c of a sum or GEMM bound */
+    double tolerance_n; /* ulps, or the constant c of a sum or GEMM bound */
     accel_cost_model cost;
     uint32_t cost_reads, cost_writes, cost_flops; /* per element (accel_cost_model) */
-    const char *numpy;            /* `accel run` names, '|'-separated; NULL: none */
-    const char *expr_f32;         /* C expression of one element; NULL if not elementwise */
+    const char *numpy;                            /* `accel run` names, '|'-separated; NULL: none */
+    const char *expr_f32; /* C expression of one element; NULL if not elementwise */
     const char *expr_f64;
 } accel_op_properties;
 
@@ -344,8 +344,8 @@ ACCEL_API const char *accel_op_name(accel_op_code op);
  * ACCEL_ERROR_SHAPE_MISMATCH (counts differ), ACCEL_ERROR_DEVICE_MISMATCH,
  * ACCEL_ERROR_INVALID_ARGUMENT (partial aliasing), ACCEL_ERROR_UNSUPPORTED
  * (the backend lacks the op). Elementwise ops on f32/f64 are correctly rounded
- * (0.5 ulp) except exp, log and tanh, which are within the backend's documented
- * ulp bound (CPU: glibc libm, exp and log <= 2 ulp, tanh <= 3 ulp as tested;
+ * (0.5 ulp) except exp, log, tanh, sin, cos and sigmoid, which are within the
+ * backend's documented ulp bound (CPU: glibc libm, exp and log <= 2 ulp, tanh <= 3 ulp as tested;
  * glibc's f64 tanh is 2.0 ulp off at x = -0.23220181536475337; see README). */
 
 /** out[i] = value (converted to dtype). */
@@ -416,7 +416,8 @@ ACCEL_API accel_status accel_cos(accel_queue *q, accel_dtype dtype, accel_slice 
  *  about 0.5 ulp); CUDA: f32 in double, f64 within 3 ulp. x.count ==
  *  out.count elements of dtype (f32, f64); errors as accel_unary. Tolerance
  *  between backends: 4 ulp. */
-ACCEL_API accel_status accel_sigmoid(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_sigmoid(accel_queue *q, accel_dtype dtype, accel_slice x,
+                                     accel_slice out);
 
 /** out.count must be 1. op is ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or
  *  ACCEL_OP_REDUCE_MIN. The sum of 0 elements is 0; max/min of 0 elements is

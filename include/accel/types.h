@@ -90,7 +90,7 @@ typedef enum accel_cost_model {
 } accel_cost_model;
 
 /* Dtype sets of the op table (bit 1u << accel_dtype, as device properties). */
-#define ACCEL_DTYPES_FLOAT ((1u << 1) | (1u << 2))                     /* f32, f64 */
+#define ACCEL_DTYPES_FLOAT ((1u << 1) | (1u << 2))                       /* f32, f64 */
 #define ACCEL_DTYPES_ANY ((1u << 1) | (1u << 2) | (1u << 3) | (1u << 4)) /* and f16, bf16 */
 
 /* The op table: every fact about an op, in one place. The core (validation,
@@ -119,63 +119,63 @@ typedef enum accel_cost_model {
 #define ACCEL_OP_NAN_MAX "isnan(a) ? a : isnan(b) ? b : a > b ? a : b > a ? b : signbit(a) ? b : a"
 #define ACCEL_OP_NAN_MIN "isnan(a) ? a : isnan(b) ? b : a < b ? a : b < a ? b : signbit(a) ? a : b"
 #define ACCEL_OP_LIST(X)                                                                           \
-    X(FILL, 1, fill, FILL, 1, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, ELEMENTWISE, 0, 1, 0, NULL,        \
+    X(FILL, 1, fill, FILL, 1, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, ELEMENTWISE, 0, 1, 0, NULL,         \
       "value", "value")                                                                            \
     X(COPY, 2, copy, COPY, 2, 0, ACCEL_DTYPES_ANY, EXACT, 0, ELEMENTWISE, 1, 1, 0, NULL, "x", "x") \
-    X(ADD, 10, add, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "add",       \
+    X(ADD, 10, add, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "add",        \
       "a + b", "a + b")                                                                            \
-    X(SUB, 11, sub, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "subtract",  \
+    X(SUB, 11, sub, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "subtract",   \
       "a - b", "a - b")                                                                            \
-    X(MUL, 12, mul, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "multiply",  \
+    X(MUL, 12, mul, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "multiply",   \
       "a * b", "a * b")                                                                            \
-    X(DIV, 13, div, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "divide",    \
+    X(DIV, 13, div, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "divide",     \
       "a / b", "a / b")                                                                            \
-    /* MAX, MIN, REDUCE_MAX, REDUCE_MIN: IEEE 754-2019 maximum/minimum (§9.6):                     \
+    /* MAX, MIN, REDUCE_MAX, REDUCE_MIN: IEEE 754-2019 maximum/minimum (§9.6):                    \
      * NaN if any operand is NaN, and -0 < +0, so max(-0, +0) = +0 and                             \
-     * min(-0, +0) = -0 in either order (NumPy is order-dependent there). */                      \
-    X(MAX, 14, max, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "maximum",   \
+     * min(-0, +0) = -0 in either order (NumPy is order-dependent there). */                       \
+    X(MAX, 14, max, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "maximum",    \
       ACCEL_OP_NAN_MAX, ACCEL_OP_NAN_MAX)                                                          \
-    X(MIN, 15, min, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "minimum",   \
+    X(MIN, 15, min, BINARY, 3, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 2, 1, 1, "minimum",    \
       ACCEL_OP_NAN_MIN, ACCEL_OP_NAN_MIN)                                                          \
     /* AXPBY: operands x, y; y is read and written. */                                             \
-    X(AXPBY, 20, axpby, AXPBY, 2, 1, ACCEL_DTYPES_FLOAT, TERMS, 4, ELEMENTWISE, 2, 1, 3, NULL,    \
+    X(AXPBY, 20, axpby, AXPBY, 2, 1, ACCEL_DTYPES_FLOAT, TERMS, 4, ELEMENTWISE, 2, 1, 3, NULL,     \
       "alpha * x + beta * y", "alpha * x + beta * y")                                              \
-    X(SCALE, 21, scale, AXPBY, 2, 0, ACCEL_DTYPES_FLOAT, TERMS, 1, ELEMENTWISE, 1, 1, 1, NULL,    \
+    X(SCALE, 21, scale, AXPBY, 2, 0, ACCEL_DTYPES_FLOAT, TERMS, 1, ELEMENTWISE, 1, 1, 1, NULL,     \
       "alpha * x", "alpha * x")                                                                    \
     X(TRANSPOSE, 22, transpose, TRANSPOSE, 2, 1, ACCEL_DTYPES_ANY, EXACT, 0, ELEMENTWISE, 1, 1, 0, \
       "transpose", NULL, NULL)                                                                     \
-    X(NEG, 30, neg, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "negative",   \
+    X(NEG, 30, neg, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "negative",    \
       "-x", "-x")                                                                                  \
-    X(ABS, 31, abs, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "abs",        \
+    X(ABS, 31, abs, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "abs",         \
       "fabsf(x)", "fabs(x)")                                                                       \
-    X(SQRT, 32, sqrt, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "sqrt",     \
+    X(SQRT, 32, sqrt, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "sqrt",      \
       "sqrtf(x)", "sqrt(x)")                                                                       \
-    X(EXP, 33, exp, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "exp",        \
+    X(EXP, 33, exp, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "exp",         \
       "expf(x)", "exp(x)")                                                                         \
-    X(LOG, 34, log, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "log",        \
+    X(LOG, 34, log, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "log",         \
       "logf(x)", "log(x)")                                                                         \
-    X(TANH, 35, tanh, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "tanh",     \
+    X(TANH, 35, tanh, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "tanh",      \
       "tanhf(x)", "tanh(x)")                                                                       \
     /* RELU: NaN stays NaN; -0 gives +0. */                                                        \
-    X(RELU, 36, relu, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "relu",     \
+    X(RELU, 36, relu, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 1, ELEMENTWISE, 1, 1, 1, "relu",      \
       "x <= 0.0f ? 0.0f : x", "x <= 0.0 ? 0.0 : x")                                                \
-    X(SIN, 37, sin, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "sin",        \
+    X(SIN, 37, sin, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "sin",         \
       "sinf(x)", "sin(x)")                                                                         \
-    X(COS, 38, cos, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "cos",        \
+    X(COS, 38, cos, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 1, "cos",         \
       "cosf(x)", "cos(x)")                                                                         \
     /* SIGMOID: the logistic function, SciPy's expit. */                                           \
     X(SIGMOID, 39, sigmoid, UNARY, 2, 0, ACCEL_DTYPES_FLOAT, ULPS, 4, ELEMENTWISE, 1, 1, 3,        \
-      "expit|sigmoid", "1.0f / (1.0f + expf(-x))", "1.0 / (1.0 + exp(-x))")                       \
-    X(SUM, 50, sum, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, SUM, 2, REDUCTION, 1, 1, 1, "sum", NULL, \
+      "expit|sigmoid", "1.0f / (1.0f + expf(-x))", "1.0 / (1.0 + exp(-x))")                        \
+    X(SUM, 50, sum, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, SUM, 2, REDUCTION, 1, 1, 1, "sum", NULL,  \
       NULL)                                                                                        \
-    X(REDUCE_MAX, 51, reduce_max, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, REDUCTION, 1, 1, \
+    X(REDUCE_MAX, 51, reduce_max, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, REDUCTION, 1, 1,  \
       1, "max", NULL, NULL)                                                                        \
-    X(REDUCE_MIN, 52, reduce_min, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, REDUCTION, 1, 1, \
+    X(REDUCE_MIN, 52, reduce_min, REDUCTION, 2, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, REDUCTION, 1, 1,  \
       1, "min", NULL, NULL)                                                                        \
-    X(DOT, 53, dot, REDUCTION, 3, 0, ACCEL_DTYPES_FLOAT, SUM, 2, REDUCTION, 2, 1, 2, "dot", NULL, \
+    X(DOT, 53, dot, REDUCTION, 3, 0, ACCEL_DTYPES_FLOAT, SUM, 2, REDUCTION, 2, 1, 2, "dot", NULL,  \
       NULL)                                                                                        \
     /* GEMM: operands A, B, C; ranges cover every batch. */                                        \
-    X(GEMM, 60, gemm, GEMM, 3, 1, ACCEL_DTYPES_ANY, GEMM, 2, GEMM, 0, 0, 2, "matmul", NULL, NULL) \
+    X(GEMM, 60, gemm, GEMM, 3, 1, ACCEL_DTYPES_ANY, GEMM, 2, GEMM, 0, 0, 2, "matmul", NULL, NULL)  \
     X(RANDOM_UNIFORM, 70, random_uniform, RANDOM, 1, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, ELEMENTWISE, \
       0, 1, 0, NULL, NULL, NULL)                                                                   \
     X(RANDOM_NORMAL, 71, random_normal, RANDOM, 1, 0, ACCEL_DTYPES_FLOAT, NORMAL, 4, ELEMENTWISE,  \

@@ -15,9 +15,10 @@
  *   values (NaN payloads aside);
  * - add, sub, mul, div, sqrt, neg, abs, relu, max, min: within 1 ulp of the
  *   reference (each backend is correctly rounded, so they agree);
- * - exp, log, tanh: within 4 ulp (glibc libm: exp/log <= 2 ulp, tanh <= 3 ulp
- *   as measured; CUDA Math API: expf 2, logf 1, tanhf 2 ulp, f64 1-2 ulp;
- *   the difference of two such results is bounded by the sum);
+ * - exp, log, tanh, sin, cos, sigmoid: within 4 ulp (glibc libm: exp/log
+ *   <= 2 ulp, tanh <= 3 ulp as measured; CUDA Math API: expf 2, logf 1,
+ *   tanhf 2, sinf/cosf 2 ulp, f64 1-2 ulp, sigmoid f64 about 3; the
+ *   difference of two such results is bounded by the sum);
  * - axpby: within 4 ulp of |alpha*x| + |beta*y| (the terms, not the result:
  *   two products and a sum each rounded once, or one of them fused, leave
  *   each backend within 2u(|alpha*x| + |beta*y|) of the exact value, and a

@@ -559,7 +559,11 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
     a._code = code or _CODES[dt]
     a._offset = 0
     a._size = n
-    a._slice = L.Slice(b.handle, 0, n)
+    # A reused block usually serves arrays of one size: keep its slice.
+    sl = b.slice
+    if sl is None or sl.count != n:
+        sl = b.slice = L.Slice(b.handle, 0, n)
+    a._slice = sl
     a.device = dev
     return a
 
@@ -854,10 +858,14 @@ subtract = _mk_binary(_SUB, "subtract", "sub", "x1 - x2")
 multiply = _mk_binary(_MUL, "multiply", "mul", "x1 * x2")
 divide = _mk_binary(_DIV, "divide", "div", "x1 / x2 (IEEE: x/0 is +-Inf, 0/0 NaN)")
 true_divide = divide
+_MAXMIN = ("Exact (IEEE 754-2019 maximum/minimum); as NumPy except for a -0/+0 pair, where "
+           "NumPy's result depends on the operand order and accel's does not.")
 maximum = _mk_binary(_MAX, "maximum", "max",
-                     "maximum(x1, x2): NaN if either is NaN (as numpy.maximum), -0 < +0")
+                     "maximum(x1, x2): NaN if either is NaN (as numpy.maximum), -0 < +0",
+                     _MAXMIN)
 minimum = _mk_binary(_MIN, "minimum", "min",
-                     "minimum(x1, x2): NaN if either is NaN (as numpy.minimum), -0 < +0")
+                     "minimum(x1, x2): NaN if either is NaN (as numpy.minimum), -0 < +0",
+                     _MAXMIN)
 negative = _mk_unary(_NEG, "negative", "neg", "-x")
 absolute = _mk_unary(_ABS, "absolute", "abs", "|x|")
 abs = absolute

@@ -463,7 +463,7 @@ class _Block:
     """One accel buffer and the stream whose order covers all work on it so
     far (so it can be reused or released safely)."""
 
-    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "__weakref__")
+    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -471,6 +471,7 @@ class _Block:
         self.nbytes = nbytes
         self.stream = stream
         self.owner: Any = None  # external owner (DLPack producer) kept alive
+        self.slice: Any = None  # the last whole-array accel_slice made over it
 
 
 class MemoryPool:
@@ -479,8 +480,9 @@ class MemoryPool:
     temporaries then costs no accel_buffer_create/release (a release waits
     for every queue). A block is reused in stream order: the stream that
     takes it first waits for the stream that last used it. At most
-    ``limit`` bytes are kept (default 1 GiB); ``free_all_blocks()`` returns
-    them to the device."""
+    ``limit`` bytes are kept (default 1 GiB: a block that does not fit next
+    to the cached ones makes the pool give those back first);
+    ``free_all_blocks()`` returns them to the device."""
 
     def __init__(self, limit: int = 1 << 30):
         self._free: Dict[tuple, List[_Block]] = {}
@@ -522,10 +524,17 @@ class MemoryPool:
         if not b.device._rt.alive:
             return
         self._used -= b.nbytes
-        if b.owner is not None or self._cached + b.nbytes > self.limit:
+        if b.owner is not None or b.nbytes > self.limit:
             self._release(b)
             return
-        self._free.setdefault((b.device._handle, b.nbytes), []).append(b)
+        if self._cached + b.nbytes > self.limit:
+            # Make room: the newest free block is the likeliest to be reused.
+            self.free_all_blocks()
+        key = (b.device._handle, b.nbytes)
+        lst = self._free.get(key)
+        if lst is None:
+            lst = self._free[key] = []
+        lst.append(b)
         self._cached += b.nbytes
 
     @staticmethod

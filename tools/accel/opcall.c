@@ -37,8 +37,8 @@ accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer
         return accel_reduce(q, op, dt, s[0], s[1]);
     case ACCEL_OP_KIND_RANDOM:
         if (op == ACCEL_OP_RANDOM_NORMAL)
-            return accel_random_normal(q, dt, d->seed, d->rng_offset, d->scalars[0],
-                                       d->scalars[1], s[0]);
+            return accel_random_normal(q, dt, d->seed, d->rng_offset, d->scalars[0], d->scalars[1],
+                                       s[0]);
         return accel_random_uniform(q, dt, d->seed, d->rng_offset, s[0]);
     case ACCEL_OP_KIND_TRANSPOSE:
         return accel_transpose_2d(q, dt, d->m, d->n, bufs[0], d->operands[0].offset, d->lda,

@@ -30,7 +30,7 @@ typedef struct op_entry {
 
 /* The ops: every row of the op table (accel/types.h) with NumPy names (its
  * NUMPY column, '|'-separated aliases). */
-#define ACCEL_X_NUMPY(E, V, NAME, KIND, OPS, READS, DTYPES, TOL, TOLN, COST, RD, WR, FL, NP, ...) \
+#define ACCEL_X_NUMPY(E, V, NAME, KIND, OPS, READS, DTYPES, TOL, TOLN, COST, RD, WR, FL, NP, ...)  \
     {NP, ACCEL_OP_##E},
 static const struct {
     const char *names;
@@ -353,8 +353,8 @@ static accel_status compute_on(accel_device *dev, const op_entry *op, accel_dtyp
 
 /* The op as enqueue_op runs it, for accel_tolerance_compare (which reads
  * the op, dtype, operand counts, shapes and scalars). */
-static accel_tolerance_op describe_op(const op_entry *op, accel_dtype dt,
-                                      const accel_npy_array *in, size_t out_count)
+static accel_tolerance_op describe_op(const op_entry *op, accel_dtype dt, const accel_npy_array *in,
+                                      size_t out_count)
 {
     accel_tolerance_op d;
     accel_tolerance_op_init(&d);

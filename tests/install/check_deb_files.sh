@@ -102,6 +102,11 @@ for p in accel-tools accel-examples; do
   [[ "$deps" == "libaccel0 (= $version), libc6 "* ]] || fail "$p Depends: $deps"
 done
 ! contents accel-examples | grep -q ' usr/bin/' || fail "accel-examples installs into /usr/bin"
+# Man pages, when there are any, are compressed (Debian policy 12.1).
+for p in libaccel0 libaccel-dev accel-tools accel-examples; do
+  ! contents $p | grep -E ' usr/share/man/.*[^z]$' | grep -v '^d' ||
+    fail "$p has uncompressed man pages"
+done
 # No RPATH in system packages.
 dpkg-deb -x accel-tools_${version}_$arch.deb "$work/tools"
 ! readelf -d "$work/tools/usr/bin/accel" | grep -qE 'RPATH|RUNPATH' || fail "/usr/bin/accel has an RPATH"

@@ -61,6 +61,10 @@ foreach(c IN LISTS accel_install_components)
     endif()
   endforeach()
   if(known)
+  elseif(c STREQUAL "mpi")
+    list(APPEND ACCEL_DEB_GROUPS mpi)
+    set(ACCEL_DEB_mpi_NAME libaccel-mpi${PROJECT_VERSION_MAJOR}) # after its soname
+    set(ACCEL_DEB_mpi_COMPONENTS mpi)
   elseif(c MATCHES "^plugin-([a-z0-9]+)$")
     set(g ${CMAKE_MATCH_1})
     list(APPEND ACCEL_DEB_GROUPS ${g})
@@ -226,6 +230,20 @@ This package holds the CUDA backend plugin (its own kernels, cuBLAS for
 GEMM). It needs the NVIDIA driver (libcuda.so.1) and cuBLAS (libcublas.so),
 which it opens when it starts; without them, or without a GPU, accel info
 says why it is unavailable and the runtime uses the CPU.")
+endif()
+
+if("mpi" IN_LIST ACCEL_DEB_GROUPS)
+  # libaccel_mpi (mpi/): dpkg-shlibdeps adds the MPI library it links.
+  set(CPACK_DEBIAN_MPI_PACKAGE_NAME ${ACCEL_DEB_mpi_NAME})
+  set(CPACK_DEBIAN_MPI_PACKAGE_SECTION libs)
+  set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "${accel_needs_lib}")
+  set(CPACK_DEBIAN_MPI_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/debian/triggers)
+  set(CPACK_DEBIAN_MPI_DESCRIPTION "plugin-based multi-backend compute runtime - MPI collectives
+accel runs one program's devices, buffers, queues, events and ops on
+whichever backend plugins load. This package holds libaccel_mpi: allreduce,
+reduce, broadcast, allgather, reduce-scatter, send and receive between
+processes, one device per rank, over MPI (NCCL on CUDA where the CUDA
+backend finds it), and its examples (mpi_dot, mpi_bench).")
 endif()
 
 include(CPack)

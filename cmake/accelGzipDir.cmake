@@ -3,8 +3,8 @@
 #
 # cmake -DIN=DIR -DOUT=DIR -DGZIP=PATH -P accelGzipDir.cmake: OUT holds
 # NAME.gz (gzip -9n: no name or time stamp, so the bytes depend only on the
-# content) for every file NAME in IN, and nothing else. For
-# accel_install_man_pages() (accelInstallDirs.cmake).
+# content) for every file NAME in IN, and nothing else. For the man pages
+# (accelInstallDirs.cmake).
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
 file(GLOB files LIST_DIRECTORIES false "${IN}/*")

@@ -26,9 +26,10 @@
 #   examples      example programs and their sources
 # A new install() rule names one of these with COMPONENT.
 #
-# The tools' man pages and bash completion, written at build time by the
-# program itself, are installed with accel_install_man_pages() and
-# accel_install_bash_completion() below (COMPONENT tools).
+# The tools' man pages and bash completion are written at build time by the
+# program itself: the man pages go to ${CMAKE_INSTALL_MANDIR}/man1, compressed
+# by cmake/accelGzipDir.cmake (Debian policy 12.1), the completion through
+# accel_install_bash_completion() below, both with COMPONENT tools.
 
 include(GNUInstallDirs)
 
@@ -68,28 +69,6 @@ endfunction()
 
 # Default for every target: programs in bin/.
 accel_install_rpath(CMAKE_INSTALL_RPATH ${CMAKE_INSTALL_BINDIR})
-
-# accel_install_man_pages(TARGET DIR): installs the man pages (*.1) that the
-# custom target TARGET writes into the build folder DIR, into
-# ${CMAKE_INSTALL_MANDIR}/man1, compressed with gzip -9n when gzip is there
-# (Debian policy 12.1; man reads both). The names need not be known at
-# configure time.
-function(accel_install_man_pages target dir)
-  find_program(ACCEL_GZIP gzip)
-  if(ACCEL_GZIP)
-    set(gz ${dir}-gz)
-    add_custom_target(${target}_gz ALL
-      COMMAND ${CMAKE_COMMAND} -DIN=${dir} -DOUT=${gz} -DGZIP=${ACCEL_GZIP}
-              -P ${PROJECT_SOURCE_DIR}/cmake/accelGzipDir.cmake
-      COMMENT "Compressing the man pages")
-    add_dependencies(${target}_gz ${target})
-    install(DIRECTORY ${gz}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools
-            FILES_MATCHING PATTERN "*.1.gz")
-  else()
-    install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools
-            FILES_MATCHING PATTERN "*.1")
-  endif()
-endfunction()
 
 # accel_install_bash_completion(FILE): the bash completion script for the
 # accel program, written at build time to FILE, installed as

@@ -178,7 +178,14 @@ bool accel__capture_op(accel_queue *q, const accel_op_desc *d, unsigned flags,
     }
     /* An op of no elements records nothing (eager: nothing is enqueued). */
     accel_status st = ACCEL_SUCCESS;
-    if (!(flags & ACCEL__SUBMIT_EMPTY)) {
+    /* A user kernel launch points at a launch descriptor that lives only for
+     * the call; recording it would need a deep copy of its arguments. */
+    if (d->op == ACCEL_OP_KERNEL)
+        st = accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                         "%s: a user kernel launch cannot be captured into a graph yet; launch it "
+                         "outside the capture",
+                         d->name);
+    else if (!(flags & ACCEL__SUBMIT_EMPTY)) {
         accel__gnode n;
         memset(&n, 0, sizeof n);
         n.be.struct_size = sizeof n.be;

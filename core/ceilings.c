@@ -8,11 +8,12 @@
 
 #include "internal.h"
 
-/* measure_ceilings took the place of reserved[0]: the table's size and the
- * offsets of everything else are unchanged (ABI 1). */
-_Static_assert(sizeof(accel_backend) ==
-                   offsetof(accel_backend, measure_ceilings) + 16 * sizeof(void *),
-               "measure_ceilings must occupy exactly one former reserved slot");
+/* measure_ceilings took the place of reserved[0] of the first table, and
+ * the optional entries after it the other reserved slots: the offsets of
+ * everything up to op_execute are unchanged since ABI 1, and the first
+ * table's size is the smallest the loader accepts. */
+_Static_assert(sizeof(accel_backend) >= ACCEL_BACKEND_TABLE_MIN_SIZE,
+               "the plugin table only grows");
 
 void accel_ceilings_options_init(accel_ceilings_options *opt)
 {
@@ -37,20 +38,16 @@ accel_status accel_device_measure_ceilings(accel_device *dev, const accel_ceilin
         return st;
     if (!out)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-    if (out->struct_size < sizeof *out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: out->struct_size is %u, expected %zu (set it to sizeof *out)", fn,
-                           out->struct_size, sizeof *out);
+    size_t out_bytes;
+    st = accel__struct_out_size(fn, "out", out, ACCEL__CEILINGS_SIZE_V1, sizeof *out, &out_bytes);
+    if (st != ACCEL_SUCCESS)
+        return st;
     accel_ceilings_options o;
     accel_ceilings_options_init(&o);
     if (opt) {
-        if (opt->struct_size < sizeof *opt)
-            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                               "%s: opt->struct_size is %u, expected %zu (call "
-                               "accel_ceilings_options_init)",
-                               fn, opt->struct_size, sizeof *opt);
-        o = *opt;
-        o.struct_size = sizeof o;
+        st = accel__struct_in(fn, "opt", opt, ACCEL__CEILINGS_OPTIONS_SIZE_V1, sizeof o, &o);
+        if (st != ACCEL_SUCCESS)
+            return st;
     }
     const accel_backend *vt = dev->be->vt;
     if (!vt->measure_ceilings)
@@ -69,6 +66,6 @@ accel_status accel_device_measure_ceilings(accel_device *dev, const accel_ceilin
     c.struct_size = sizeof c;
     c.copy_method[sizeof c.copy_method - 1] = '\0';
     c.gemm_method[sizeof c.gemm_method - 1] = '\0';
-    *out = c;
+    accel__struct_out_write(out, &c, out_bytes);
     return ACCEL_SUCCESS;
 }

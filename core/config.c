@@ -46,6 +46,9 @@
 #define CONFIG_MAX_LINE 4096
 /* The longest section or key name (characters), on any line. */
 #define CONFIG_MAX_NAME 128
+/* The longest backend name (characters): the NAME of [backend.NAME], as
+ * accel_device_get_by_name accepts it. */
+#define CONFIG_MAX_BACKEND_NAME 31
 /* The largest file read (bytes). */
 #define CONFIG_MAX_BYTES (1u << 20)
 /* Warnings logged per file; the rest are counted ("... and N more"). */
@@ -192,22 +195,25 @@ void accel__config_free(accel__config *cfg)
     free(cfg->backend_first);
     free(cfg->verify);
     free(cfg->verify_repro_dir);
+    free(cfg->kernel_cache);
     free(cfg->fallback);
     free(cfg->trace_path);
     for (size_t i = 0; i < cfg->section_count; i++) {
         free(cfg->sections[i].name);
         free(cfg->sections[i].library);
         free(cfg->sections[i].path);
+        free(cfg->sections[i].written);
         kvlist_free(&cfg->sections[i].keys);
     }
     free(cfg->sections);
     free(cfg);
 }
 
-/* Backend names become device-name prefixes ("cuda:0"), so keep them plain. */
+/* Backend names become device-name prefixes ("cuda:0"), so keep them plain
+ * and short enough for "NAME:4294967295" to fit a device name (64 bytes). */
 static bool valid_backend_name(const char *s)
 {
-    if (!*s)
+    if (!*s || strlen(s) > CONFIG_MAX_BACKEND_NAME)
         return false;
     for (; *s; s++) {
         char c = *s;
@@ -223,7 +229,9 @@ const char *accel__config_where(const accel__config *cfg, accel__key key, char *
     static const char *const env_of[ACCEL__KEY_COUNT] = {[ACCEL__KEY_ALLOW_INSECURE] =
                                                              "ACCEL_ALLOW_INSECURE",
                                                          [ACCEL__KEY_VERIFY] = "ACCEL_VERIFY",
-                                                         [ACCEL__KEY_REPORT] = "ACCEL_REPORT"};
+                                                         [ACCEL__KEY_REPORT] = "ACCEL_REPORT",
+                                                         [ACCEL__KEY_KERNEL_CACHE] =
+                                                             "ACCEL_KERNEL_CACHE"};
     if (cfg->line[key] == ACCEL__FROM_ENV && env_of[key])
         snprintf(buf, cap, "%s=", env_of[key]);
     else
@@ -244,6 +252,10 @@ typedef struct parse_state {
     int warnings;           /* warnings so far, logged or not */
     int indented_bad;       /* first indented line with no '=' (a would-be continuation) */
     const char *long_value; /* the value of the current long line, else NULL */
+    /* The current section, as the reader saw its header: inih itself keeps
+     * only the first 49 characters of a section name, so it is handed "[s]"
+     * and on_key reads the name from here. */
+    char section[CONFIG_MAX_NAME + 1];
     char buf[CONFIG_MAX_LINE + 2];
 } parse_state;
 
@@ -351,8 +363,8 @@ static void on_section(parse_state *ps, const char *name)
         const char *bname = name + 8;
         if (!valid_backend_name(bname)) {
             parse_error(ps, ACCEL_ERROR_CONFIG,
-                        "[%s]: backend name '%s' must be non-empty letters, digits, '_' or '-'",
-                        name, bname);
+                        "[%s]: backend name '%s' must be 1 to %d letters, digits, '_' or '-'", name,
+                        bname, CONFIG_MAX_BACKEND_NAME);
             return;
         }
         if (find_section(ps->cfg, bname)) {
@@ -453,10 +465,11 @@ static char *line_reader(char *str, int cap, void *stream)
                 PARSE_OOM(ps);
                 return NULL;
             }
-            on_section(ps, trim(name));
+            char *t = trim(name);
+            on_section(ps, t);
+            snprintf(ps->section, sizeof ps->section, "%s", t);
             free(name);
-            if (strlen(p) >= (size_t)cap) /* "[name]", its comment dropped */
-                snprintf(str, (size_t)cap, "%.*s\n", (int)(end - p + 1), p);
+            snprintf(str, (size_t)cap, "[s]\n");
         }
     } else if (!comment && indented && !p[strcspn(p, "=:")] && !ps->indented_bad) {
         ps->indented_bad = ps->line;
@@ -513,8 +526,9 @@ static void parse_order(parse_state *ps, const char *value)
         }
         if (!valid_backend_name(name)) {
             parse_error(ps, ACCEL_ERROR_CONFIG,
-                        "order = %s: '%s' is not a backend name (letters, digits, '_', '-')", value,
-                        name);
+                        "order = %s: '%s' is not a backend name (1 to %d letters, digits, '_', "
+                        "'-')",
+                        value, name, CONFIG_MAX_BACKEND_NAME);
             break;
         }
         bool twice = false;
@@ -626,6 +640,22 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
             cfg->verify_fail = w == 1;
         why = "expected warn or fail";
         break;
+    case ACCEL__KEY_KERNEL_CACHE:
+        if (accel__parse_off(v) || v[0] == '/') {
+            ok = set_str(&cfg->kernel_cache, v);
+        } else {
+            size_t n = strlen(cfg->dir) + strlen(v) + 2;
+            char *d = malloc(n);
+            if (!d) {
+                PARSE_OOM(ps);
+                return;
+            }
+            snprintf(d, n, "%s/%s", cfg->dir, v);
+            free(cfg->kernel_cache);
+            cfg->kernel_cache = d;
+        }
+        why = "out of host memory";
+        break;
     case ACCEL__KEY_ON_ERROR:
         ok = (w = accel__parse_word(v, error_words)) >= 0;
         if (ok)
@@ -641,9 +671,11 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
         cfg->line[key] = ps->line;
 }
 
-static int on_key(void *user, const char *section, const char *name, const char *value)
+static int on_key(void *user, const char *inih_section, const char *name, const char *value)
 {
     parse_state *ps = user;
+    (void)inih_section; /* "s": the reader keeps the real name */
+    const char *section = ps->section;
     accel__config *cfg = ps->cfg;
     int errors_before = ps->err_line;
     if (ps->long_value && strcmp(value, LONG_VALUE_MARK) == 0)
@@ -724,6 +756,11 @@ static accel_status apply_environment(accel__config *cfg, const char *fn)
     }
     if ((v = env("ACCEL_BACKEND")) && !set_str(&cfg->backend_first, v))
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    if ((v = env("ACCEL_KERNEL_CACHE"))) {
+        if (!set_str(&cfg->kernel_cache, v))
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+        cfg->line[ACCEL__KEY_KERNEL_CACHE] = ACCEL__FROM_ENV;
+    }
     if ((v = env("ACCEL_TRACE")) && !set_str(&cfg->trace_path, v))
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     return ACCEL_SUCCESS;
@@ -795,8 +832,11 @@ static accel_status validate(accel__config *cfg, const char *fn)
         if (!sec->library)
             return accel__fail(ACCEL_ERROR_CONFIG, "%s: %s:%d: [backend.%s] has no library key", fn,
                                cfg->path, sec->line, sec->name);
-        sec->path = join_path(cfg->dir, sec->library);
-        if (!sec->path)
+        sec->written = join_path(cfg->dir, sec->library);
+        char resolved[PATH_MAX];
+        if (sec->written)
+            sec->path = dup_str(realpath(sec->written, resolved) ? resolved : sec->written);
+        if (!sec->written || !sec->path)
             return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
     if (cfg->order_set) {

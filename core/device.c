@@ -241,21 +241,18 @@ accel_status accel_device_properties_get(const accel_device *dev, accel_device_p
         return st;
     if (!out)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-    uint32_t size = out->struct_size;
-    if (size == 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: out->struct_size is 0 (call accel_device_properties_init first)",
-                           fn);
+    size_t size;
+    st = accel__struct_out_size(fn, "out", out, ACCEL__DEVICE_PROPERTIES_SIZE_V1, sizeof *out,
+                                &size);
+    if (st != ACCEL_SUCCESS)
+        return st;
     accel_device_properties now = dev->props;
     accel_device_properties fresh;
     accel_device_properties_init(&fresh);
     /* memory_free changes; read everything again and keep the fresh figure. */
     if (dev->be->vt->device_properties(dev->be->ctx, dev->index, &fresh) == ACCEL_SUCCESS)
         now.memory_free = fresh.memory_free;
-    if (size > sizeof now)
-        size = sizeof now;
-    now.struct_size = size;
-    memcpy(out, &now, size);
+    accel__struct_out_write(out, &now, size);
     return ACCEL_SUCCESS;
 }
 

@@ -177,6 +177,8 @@ const char *accel__type_name(accel__type type)
         return "pinned host memory block";
     case ACCEL__T_RNG:
         return "random stream";
+    case ACCEL__T_KERNEL:
+        return "kernel";
     case ACCEL__T_GRAPH:
         return "graph";
     case ACCEL__T_NONE:
@@ -423,6 +425,7 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
      * the handle is looked at a second time, so that accel_runtime_close
      * (which kills the handles, then waits for the count) either sees this
      * call or this call sees the handle dead. */
+    accel__call_leave(c); /* a call enters once; never leak an earlier count */
     const accel__arg *a = &args[0];
     accel__type type;
     accel__gate *gate;
@@ -453,25 +456,30 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     }
     memcpy(a->out, &obj, sizeof obj);
     for (size_t i = 1; i < n; i++) {
-        a = &args[i];
-        accel__gate *g2;
-        obj = accel__handle_peek(a->handle, &type, &g2);
-        if (!obj || type != a->type) {
-            accel_status st = handle_error(fn, a, type);
+        accel_status st = accel__call_resolve(c, fn, args[0].name, &args[i]);
+        if (st != ACCEL_SUCCESS) {
             accel__call_leave(c);
             return st;
         }
-        if (g2 != gate) {
-            accel__call_leave(c);
-            return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
-                               "%s: %s%s belongs to runtime #%llu but %s to runtime #%llu (the "
-                               "handles of one call must come from one runtime)",
-                               fn, a->name, a->suffix ? a->suffix : "",
-                               (unsigned long long)g2->serial, args[0].name,
-                               (unsigned long long)gate->serial);
-        }
-        memcpy(a->out, &obj, sizeof obj);
     }
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel__call_resolve(const accel__call *c, const char *fn, const char *first_name,
+                                 const accel__arg *a)
+{
+    accel__type type;
+    accel__gate *g2;
+    void *obj = accel__handle_peek(a->handle, &type, &g2);
+    if (!obj || type != a->type)
+        return handle_error(fn, a, type);
+    if (g2 != c->gate)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
+                           "%s: %s%s belongs to runtime #%llu but %s to runtime #%llu (the "
+                           "handles of one call must come from one runtime)",
+                           fn, a->name, a->suffix ? a->suffix : "", (unsigned long long)g2->serial,
+                           first_name, (unsigned long long)c->gate->serial);
+    memcpy(a->out, &obj, sizeof obj);
     return ACCEL_SUCCESS;
 }
 

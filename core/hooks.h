@@ -48,4 +48,17 @@ void accel__verify_before_locked(accel_queue *q, accel__vjob *j);
  * Leaves the thread's last error as op_execute left it. Takes j. */
 void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc);
 
+/* ------------------------------------------------------------ kernel_check.c */
+
+/* The same three hooks for ACCEL_OP_KERNEL (user kernels, accel/kernel.h),
+ * whose arguments have their own dtypes and whose outputs may be several:
+ * they stage arguments by the launch descriptor instead of operands. Same
+ * contracts as accel__fallback_try and the accel__verify_* hooks above. */
+accel_status accel__kernel_fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
+                                        accel_status st, accel__fallback_outcome *out);
+typedef struct accel__kvjob accel__kvjob;
+accel__kvjob *accel__kernel_verify_prepare(accel_queue *q, const accel_op_desc *d);
+void accel__kernel_verify_before_locked(accel_queue *q, accel__kvjob *j);
+void accel__kernel_verify_after_locked(accel_queue *q, accel__kvjob *j, int32_t rc);
+
 #endif /* ACCEL_CORE_HOOKS_H */

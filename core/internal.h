@@ -60,6 +60,7 @@ typedef enum accel__type {
     ACCEL__T_EVENT = 5,
     ACCEL__T_HOST_MEMORY = 6,
     ACCEL__T_RNG = 7,
+    ACCEL__T_KERNEL = 8,
     ACCEL__T_GRAPH = 9
 } accel__type;
 
@@ -123,10 +124,41 @@ typedef struct accel__arg {
  * ACCEL_ERROR_UNAVAILABLE (runtime of the parent after fork), each with
  * "fn: name ..." in the message. */
 accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const accel__arg *args);
+/* One more handle of an entered call c: live, of its type, of c's runtime
+ * (first_name names the call's first handle in the message). The call
+ * stays entered whatever this returns. */
+accel_status accel__call_resolve(const accel__call *c, const char *fn, const char *first_name,
+                                 const accel__arg *a);
 /* accel__call_enter with one handle. */
 accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,
                           const char *name, void *out_obj);
 const char *accel__type_name(accel__type type);
+
+/* ------------------------------------------------------- struct_size.c */
+
+/* The size of a versioned struct's first version: up to the end of its last
+ * field as first published (fields are only ever appended). */
+#define ACCEL__SIZE_UPTO(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
+#define ACCEL__GEMM_DESC_SIZE_V1 ACCEL__SIZE_UPTO(accel_gemm_desc, allow_tf32)
+#define ACCEL__DEVICE_PROPERTIES_SIZE_V1 ACCEL__SIZE_UPTO(accel_device_properties, reserved)
+#define ACCEL__CEILINGS_OPTIONS_SIZE_V1 ACCEL__SIZE_UPTO(accel_ceilings_options, reserved)
+#define ACCEL__CEILINGS_SIZE_V1 ACCEL__SIZE_UPTO(accel_ceilings, reserved)
+#define ACCEL__VERIFY_OPTIONS_SIZE_V1 ACCEL__SIZE_UPTO(accel_verify_options, guard_elements)
+#define ACCEL__VERIFY_STATS_SIZE_V1 ACCEL__SIZE_UPTO(accel_verify_stats, repro_files)
+#define ACCEL__REPORT_ROW_SIZE_V1 ACCEL__SIZE_UPTO(accel_report_row, reason)
+
+/* In: refuse struct_size < v1 (ACCEL_ERROR_INVALID_ARGUMENT, "fn:
+ * arg->struct_size ..."), else copy the caller's first min(struct_size,
+ * ours) bytes over *local (which holds the _init defaults) and set local's
+ * struct_size to ours. Reads nothing of *in but struct_size before that. */
+accel_status accel__struct_in(const char *fn, const char *arg, const void *in, size_t v1,
+                              size_t ours, void *local);
+/* Out: refuse struct_size < v1; else *out_bytes = min(struct_size, ours),
+ * the most that may be written (accel__struct_out_write, which also sets
+ * the written struct_size to that). */
+accel_status accel__struct_out_size(const char *fn, const char *arg, const void *out, size_t v1,
+                                    size_t ours, size_t *out_bytes);
+void accel__struct_out_write(void *out, const void *ours, size_t bytes);
 
 /* ------------------------------------------------------------ file.c */
 
@@ -179,8 +211,9 @@ typedef struct accel__section {
     char *name;         /* NAME */
     int line;           /* line of the section header */
     char *library;      /* as written */
-    char *path;         /* library joined to the config's folder (not resolved:
-                           security.c checks every component of it) */
+    char *written;      /* library joined to the config's folder, links kept
+                           (security.c checks every component of it) */
+    char *path;         /* the same, resolved (realpath) when it exists */
     accel__kvlist keys; /* every key of the section, library included */
 } accel__section;
 
@@ -198,7 +231,8 @@ typedef struct accel__section {
     X(ON_ERROR, "on_error")                                                                        \
     X(FALLBACK, "fallback")                                                                        \
     X(SELFTEST, "selftest")                                                                        \
-    X(REPORT, "report")
+    X(REPORT, "report")                                                                            \
+    X(KERNEL_CACHE, "kernel_cache")
 
 typedef enum accel__key {
 #define ACCEL__X_KEY(name, text) ACCEL__KEY_##name,
@@ -244,6 +278,10 @@ typedef struct accel__config {
     bool selftest;        /* default true */
     bool report;          /* ACCEL_REPORT over report, default false */
     char *trace_path;     /* ACCEL_TRACE, else NULL */
+    /* user kernels' disk cache (kernel_cache.c): ACCEL_KERNEL_CACHE over
+     * kernel_cache; a folder (relative ones joined to the config's folder)
+     * or an off word as written; NULL: the default folder */
+    char *kernel_cache;
     int line[ACCEL__KEY_COUNT]; /* where each key was set (see ACCEL__FROM_ENV) */
     accel__section *sections;   /* in file order */
     size_t section_count, section_cap;
@@ -262,6 +300,18 @@ const char *accel__config_where(const accel__config *cfg, accel__key key, char *
 
 /* ------------------------------------------------------------ loader.c */
 
+/* accel_host_services as ABI 1 had it: log and set_error without host_ctx
+ * (accel/backend.h, ABI history). Same size and layout otherwise. */
+typedef struct accel__host_services_v1 {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    void *host_ctx;
+    void (*log)(int level, const char *fmt, ...);
+    void (*set_error)(const char *fmt, ...);
+    const char *(*config_get)(void *host_ctx, const char *key);
+    void *reserved[8];
+} accel__host_services_v1;
+
 /* One backend candidate: what the configuration asked for and what loading
  * it gave. */
 typedef struct accel__backend {
@@ -277,10 +327,17 @@ typedef struct accel__backend {
     uint32_t abi_version;
     uint32_t device_count;
     void *dl;
-    const accel_backend *vt;
+    const accel_backend *vt; /* &table once loaded */
+    /* The plugin's table, copied into a zeroed full-size one: entries past a
+     * smaller (older) plugin's struct_size read as NULL. */
+    accel_backend table;
     void *ctx;
-    int log_slot;
-    accel_host_services host;
+    /* what the plugin's init got: the host services of its ABI version */
+    union {
+        accel_host_services v2;
+        accel__host_services_v1 v1;
+    } host;
+    const void *abi1_base; /* ABI 1 plugins: load address, to name their log lines */
     uint32_t first_device; /* index of its device 0 in the runtime's list */
 } accel__backend;
 
@@ -377,6 +434,9 @@ struct accel_event {
     accel_event *handle;
     accel_device *dev;
     accel_be_event *be;
+    /* Handle of the queue of the latest record (NULL: never recorded); a
+     * value only compared, never resolved (the queue may be gone). */
+    _Atomic(accel_queue *) recorded_on;
     atomic_int refs; /* the caller's, plus one per pending cross-backend wait */
     atomic_bool captured; /* recorded in a capture still open (core/capture.h) */
     accel_event *prev, *next;
@@ -415,6 +475,9 @@ struct accel_runtime {
      * (verify or per-op counting on); read once per op with a relaxed load. */
     struct accel__policy *policy;
     atomic_bool checked;
+    /* User kernels: compiled-code cache and programs kept until close
+     * (kernel_cache.c). */
+    struct accel__kcache *kcache;
     struct accel_graph *graphs; /* live graphs (graph.c), under lock */
 };
 
@@ -437,6 +500,14 @@ struct accel_runtime {
             (obj)->next->prev = (obj)->prev;                                                       \
         (obj)->prev = (obj)->next = NULL;                                                          \
     } while (0)
+
+/* ops.c: accel_gemm with fn naming the public call in messages (the
+ * shorter forms built on it, e.g. accel_matmul_sub). */
+accel_status accel__gemm_named(const char *fn, accel_queue *q, const accel_gemm_desc *d);
+/* accel_random_uniform / accel_random_normal (normal) named fn (rng.c). */
+accel_status accel__random_named(const char *fn, accel_queue *q, bool normal, accel_dtype dtype,
+                                 uint64_t seed, uint64_t rng_offset, double mean, double stddev,
+                                 accel_slice out);
 
 /* device.c */
 accel_status accel__devices_build(accel_runtime *rt);
@@ -482,6 +553,7 @@ struct accel__xop {
     void *payload; /* the caller's, or the inline space of accel__xop_new */
     void *bounce;  /* owned host memory, freed with the xop; kept until q's next finish */
     bool keep;     /* not reaped before q's next finish (payload memory q still reads) */
+    accel_queue_fn user_fn; /* accel_queue_host_fn: user_fn(payload, ...) in run */
 };
 
 /* A new xop for fn with payload_bytes of zeroed, aligned inline payload
@@ -593,6 +665,12 @@ static inline void accel__policy_update_checked(accel_runtime *rt)
 }
 
 /* The op path (accel__submit) and its hooks: core/submit.h. */
+
+/* ------------------------------------------------- kernel*.c (user kernels) */
+
+/* At accel_runtime_close, after the queues drained: release every program
+ * and the cache (kernel_cache.c). */
+void accel__kcache_close(accel_runtime *rt);
 
 /* ------------------------------------------------------------ selftest.c */
 

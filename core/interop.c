@@ -11,7 +11,10 @@ void *accel_buffer_host_pointer(const accel_buffer *buf)
     if (accel__enter(&call, "accel_buffer_host_pointer", buf, ACCEL__T_BUFFER, "buf", &buf) !=
         ACCEL_SUCCESS)
         return NULL;
-    return buf->dev->host_accessible ? buf->host_ptr : NULL;
+    if (!buf->dev->host_accessible)
+        return NULL;
+    accel__buffer_mark_enqueued(buf); /* the caller may use it from queued work */
+    return buf->host_ptr;
 }
 
 accel_status accel_buffer_native_pointer(const accel_buffer *buf, void **out_ptr)

@@ -1,7 +1,8 @@
 /* core/loader.c — loading one backend plugin: dlopen(RTLD_NOW | RTLD_LOCAL),
- * the entry symbol, the ABI check, the host-services table, init and the
- * device count. Every outcome is recorded in the candidate (path, dlerror()
- * text, reason, status) and a failure never affects other candidates. */
+ * the entry symbol, the ABI check (versions 1 and 2, see accel/backend.h), the
+ * host-services table of the plugin's version, init and the device count. Every outcome is recorded
+ * in the candidate (path, dlerror() text, reason, status) and a failure never affects other
+ * candidates. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,83 +23,20 @@
 #endif
 
 /* ------------------------------------------------------------ host services
- * The ABI's log function carries no context, so each loaded backend gets
- * its own trampoline that knows its slot, and so its name for the prefix. */
+ * ABI 2: every callback gets host_ctx, the backend's accel__backend. */
 
-#define LOG_SLOTS 16
-
-static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool slot_used[LOG_SLOTS];
-static char slot_name[LOG_SLOTS][64];
-
-static void slot_logv(int slot, int level, const char *fmt, va_list ap)
+static void host_log(void *host_ctx, int level, const char *fmt, ...)
 {
-    accel__logv(level, slot >= 0 ? slot_name[slot] : "plugin", fmt, ap);
-}
-
-#define LOG_TRAMPOLINE(i)                                                                          \
-    static void log_##i(int level, const char *fmt, ...)                                           \
-    {                                                                                              \
-        va_list ap;                                                                                \
-        va_start(ap, fmt);                                                                         \
-        slot_logv(i, level, fmt, ap);                                                              \
-        va_end(ap);                                                                                \
-    }
-LOG_TRAMPOLINE(0)
-LOG_TRAMPOLINE(1)
-LOG_TRAMPOLINE(2)
-LOG_TRAMPOLINE(3)
-LOG_TRAMPOLINE(4)
-LOG_TRAMPOLINE(5)
-LOG_TRAMPOLINE(6)
-LOG_TRAMPOLINE(7)
-LOG_TRAMPOLINE(8)
-LOG_TRAMPOLINE(9)
-LOG_TRAMPOLINE(10)
-LOG_TRAMPOLINE(11)
-LOG_TRAMPOLINE(12)
-LOG_TRAMPOLINE(13)
-LOG_TRAMPOLINE(14)
-LOG_TRAMPOLINE(15)
-
-static void log_unnamed(int level, const char *fmt, ...)
-{
+    const accel__backend *be = host_ctx;
     va_list ap;
     va_start(ap, fmt);
-    slot_logv(-1, level, fmt, ap);
+    accel__logv(level, be ? be->name : "plugin", fmt, ap);
     va_end(ap);
 }
 
-static void (*const log_fns[LOG_SLOTS])(int, const char *, ...) = {
-    log_0, log_1, log_2,  log_3,  log_4,  log_5,  log_6,  log_7,
-    log_8, log_9, log_10, log_11, log_12, log_13, log_14, log_15};
-
-static int slot_take(const char *name)
+static void host_set_error(void *host_ctx, const char *fmt, ...)
 {
-    int slot = -1;
-    pthread_mutex_lock(&slot_lock);
-    for (int i = 0; i < LOG_SLOTS && slot < 0; i++) {
-        if (!slot_used[i]) {
-            slot_used[i] = true;
-            snprintf(slot_name[i], sizeof slot_name[i], "%s", name);
-            slot = i;
-        }
-    }
-    pthread_mutex_unlock(&slot_lock);
-    return slot;
-}
-
-static void slot_give(int slot)
-{
-    if (slot < 0)
-        return;
-    pthread_mutex_lock(&slot_lock);
-    slot_used[slot] = false;
-    pthread_mutex_unlock(&slot_lock);
-}
-
-static void host_set_error(const char *fmt, ...)
-{
+    (void)host_ctx;
     va_list ap;
     va_start(ap, fmt);
     accel__set_errorv(fmt, ap);
@@ -107,10 +45,101 @@ static void host_set_error(const char *fmt, ...)
 
 static const char *host_config_get(void *host_ctx, const char *key)
 {
-    const accel__section *sec = host_ctx;
-    if (!sec || !key)
+    const accel__backend *be = host_ctx;
+    if (!be || !be->section || !key)
         return NULL;
-    return accel__kvlist_get(&sec->keys, key);
+    return accel__kvlist_get(&be->section->keys, key);
+}
+
+/* ABI 1: log and set_error without a context. The backend that logs is
+ * found from the caller's address: the loaded object that holds it (dladdr)
+ * is matched against the ABI 1 backends loaded, by their base address. */
+
+typedef struct abi1_backend {
+    const void *base; /* dli_fbase of the plugin */
+    char name[64];
+    struct abi1_backend *next;
+} abi1_backend;
+
+static pthread_mutex_t abi1_lock = PTHREAD_MUTEX_INITIALIZER;
+static abi1_backend *abi1_backends;
+
+static void abi1_add(const void *base, const char *name)
+{
+    abi1_backend *b = malloc(sizeof *b);
+    if (!b)
+        return; /* it logs as "plugin" */
+    b->base = base;
+    snprintf(b->name, sizeof b->name, "%s", name);
+    pthread_mutex_lock(&abi1_lock);
+    b->next = abi1_backends;
+    abi1_backends = b;
+    pthread_mutex_unlock(&abi1_lock);
+}
+
+static void abi1_remove(const void *base, const char *name)
+{
+    pthread_mutex_lock(&abi1_lock);
+    for (abi1_backend **p = &abi1_backends; *p; p = &(*p)->next) {
+        if ((*p)->base == base && strcmp((*p)->name, name) == 0) {
+            abi1_backend *gone = *p;
+            *p = gone->next;
+            free(gone);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&abi1_lock);
+}
+
+static void abi1_log(int level, const char *fmt, ...)
+{
+    char name[64] = "plugin";
+    Dl_info info;
+    if (dladdr(__builtin_return_address(0), &info) && info.dli_fbase) {
+        pthread_mutex_lock(&abi1_lock);
+        for (const abi1_backend *b = abi1_backends; b; b = b->next) {
+            if (b->base == info.dli_fbase) {
+                memcpy(name, b->name, sizeof name);
+                break;
+            }
+        }
+        pthread_mutex_unlock(&abi1_lock);
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    accel__logv(level, name, fmt, ap);
+    va_end(ap);
+}
+
+static void abi1_set_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    accel__set_errorv(fmt, ap);
+    va_end(ap);
+}
+
+/* The host services of the plugin's ABI version into be->host. */
+static void host_services_fill(accel__backend *be, uint32_t abi)
+{
+    memset(&be->host, 0, sizeof be->host);
+    if (abi == 1) {
+        accel__host_services_v1 *h = &be->host.v1;
+        h->struct_size = sizeof *h;
+        h->abi_version = 1;
+        h->host_ctx = be;
+        h->log = abi1_log;
+        h->set_error = abi1_set_error;
+        h->config_get = host_config_get;
+        return;
+    }
+    accel_host_services *h = &be->host.v2;
+    h->struct_size = sizeof *h;
+    h->abi_version = ACCEL_BACKEND_ABI_VERSION;
+    h->host_ctx = be;
+    h->log = host_log;
+    h->set_error = host_set_error;
+    h->config_get = host_config_get;
 }
 
 /* ------------------------------------------------------------ by descriptor
@@ -224,8 +253,9 @@ static accel_status reject(accel__backend *be, accel_status st, const char *fmt,
     }
     be->vt = NULL;
     be->ctx = NULL;
-    slot_give(be->log_slot);
-    be->log_slot = -1;
+    if (be->abi1_base)
+        abi1_remove(be->abi1_base, be->name);
+    be->abi1_base = NULL;
     accel__log(ACCEL_LOG_INFO, "backend %s (%s) not loaded: %s", be->name, be->path, be->reason);
     return st;
 }
@@ -268,7 +298,7 @@ accel_status accel__loader_open(accel__backend *be)
     be->dl = NULL;
     be->vt = NULL;
     be->ctx = NULL;
-    be->log_slot = -1;
+    be->abi1_base = NULL;
     be->reason[0] = '\0';
     be->description[0] = '\0';
     be->abi_version = 0;
@@ -280,7 +310,8 @@ accel_status accel__loader_open(accel__backend *be)
      * so that nothing can be swapped in between. */
     char insecure[768];
     int fd;
-    if (accel__security_open_plugin(be->path, be->allow_insecure, &fd, insecure, sizeof insecure))
+    const char *written = be->section && be->section->written ? be->section->written : be->path;
+    if (accel__security_open_plugin(written, be->allow_insecure, &fd, insecure, sizeof insecure))
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "%s", insecure);
     char dl_err[512];
     be->dl = load_fd(fd, be->path, dl_err, sizeof dl_err);
@@ -304,15 +335,22 @@ accel_status accel__loader_open(accel__backend *be)
                       ACCEL_BACKEND_ENTRY_SYMBOL);
 
     be->abi_version = vt->abi_version;
-    if (vt->abi_version != ACCEL_BACKEND_ABI_VERSION)
+    if (vt->abi_version < ACCEL_BACKEND_ABI_OLDEST || vt->abi_version > ACCEL_BACKEND_ABI_VERSION)
         return reject(be, ACCEL_ERROR_INCOMPATIBLE_ABI,
-                      "ABI mismatch: the plugin has ABI version %u, this runtime expects %u",
-                      vt->abi_version, ACCEL_BACKEND_ABI_VERSION);
-    if (vt->struct_size < sizeof(accel_backend))
+                      "ABI mismatch: the plugin has ABI version %u, this runtime loads versions "
+                      "%u to %u",
+                      vt->abi_version, ACCEL_BACKEND_ABI_OLDEST, ACCEL_BACKEND_ABI_VERSION);
+    /* The first table's size is the smallest accepted; a smaller table of an
+     * older header is copied into a zeroed full-size one (its later entries
+     * read as NULL), a larger one of a newer header is cut to ours. */
+    if (vt->struct_size < ACCEL_BACKEND_TABLE_MIN_SIZE)
         return reject(be, ACCEL_ERROR_INCOMPATIBLE_ABI,
                       "ABI mismatch: the plugin's table has struct_size %u, this runtime "
                       "expects at least %zu",
-                      vt->struct_size, sizeof(accel_backend));
+                      vt->struct_size, (size_t)ACCEL_BACKEND_TABLE_MIN_SIZE);
+    memset(&be->table, 0, sizeof be->table);
+    memcpy(&be->table, vt, vt->struct_size < sizeof be->table ? vt->struct_size : sizeof be->table);
+    vt = &be->table;
     const char *missing = missing_function(vt);
     if (missing)
         return reject(be, ACCEL_ERROR_INCOMPATIBLE_ABI,
@@ -321,18 +359,19 @@ accel_status accel__loader_open(accel__backend *be)
     if (vt->name && strcmp(vt->name, be->name) != 0)
         accel__log(ACCEL_LOG_INFO, "[backend.%s] loads the plugin named '%s'", be->name, vt->name);
 
-    be->log_slot = slot_take(be->name);
-    memset(&be->host, 0, sizeof be->host);
-    be->host.struct_size = sizeof be->host;
-    be->host.abi_version = ACCEL_BACKEND_ABI_VERSION;
-    be->host.host_ctx = (void *)be->section;
-    be->host.log = be->log_slot >= 0 ? log_fns[be->log_slot] : log_unnamed;
-    be->host.set_error = host_set_error;
-    be->host.config_get = host_config_get;
+    host_services_fill(be, vt->abi_version);
+    if (vt->abi_version == 1) {
+        Dl_info info;
+        if (dladdr(sym, &info) && info.dli_fbase) {
+            be->abi1_base = info.dli_fbase;
+            abi1_add(be->abi1_base, be->name);
+        }
+    }
 
     accel__clear_error();
     void *ctx = NULL;
-    int32_t st = vt->init(&be->host, &ctx);
+    /* Both layouts begin alike; an ABI 1 plugin reads the v1 callbacks. */
+    int32_t st = vt->init(&be->host.v2, &ctx);
     if (st != ACCEL_SUCCESS) {
         const char *msg = accel_last_error();
         return reject(be, (accel_status)st, "init failed: %s",
@@ -362,6 +401,7 @@ void accel__loader_close(accel__backend *be)
     be->vt = NULL;
     be->ctx = NULL;
     be->loaded = false;
-    slot_give(be->log_slot);
-    be->log_slot = -1;
+    if (be->abi1_base)
+        abi1_remove(be->abi1_base, be->name);
+    be->abi1_base = NULL;
 }

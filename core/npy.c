@@ -467,6 +467,9 @@ static size_t dtype_bytes(accel_dtype t)
     case ACCEL_F16:
         return 2;
     case ACCEL_BF16: /* no NumPy dtype */
+    case ACCEL_I32:  /* integers: user kernels only, not read here */
+    case ACCEL_I64:
+    case ACCEL_U8:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -484,6 +487,9 @@ static const char *dtype_descr(accel_dtype t)
     case ACCEL_F16:
         return "<f2";
     case ACCEL_BF16:
+    case ACCEL_I32:
+    case ACCEL_I64:
+    case ACCEL_U8:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

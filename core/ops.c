@@ -479,6 +479,14 @@ accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t see
                      mean, stddev, out);
 }
 
+accel_status accel__random_named(const char *fn, accel_queue *q, bool normal, accel_dtype dtype,
+                                 uint64_t seed, uint64_t rng_offset, double mean, double stddev,
+                                 accel_slice out)
+{
+    return random_op(fn, q, normal ? ACCEL_OP_RANDOM_NORMAL : ACCEL_OP_RANDOM_UNIFORM, dtype,
+                     seed, rng_offset, mean, stddev, out);
+}
+
 /* ------------------------------------------------------------------- GEMM */
 
 void accel_gemm_desc_init(accel_gemm_desc *d)
@@ -568,15 +576,19 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
             return st;
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: d is NULL", fn);
     }
-    accel_buffer *bufs[] = {g->a, g->b, g->c};
-    static const char *const names[] = {"A", "B", "C"};
-    accel_status st = check_handles(fn, &call, &q, 3, bufs, names);
+    /* struct_size before any other field: an older caller's descriptor is
+     * read up to its size, the rest keeps accel_gemm_desc_init's values. */
+    accel_gemm_desc gd;
+    accel_gemm_desc_init(&gd);
+    accel_status st = accel__struct_in(fn, "d", g, ACCEL__GEMM_DESC_SIZE_V1, sizeof gd, &gd);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (g->struct_size < sizeof *g)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: d->struct_size is %u, expected %zu (call accel_gemm_desc_init)", fn,
-                           g->struct_size, sizeof *g);
+    g = &gd;
+    accel_buffer *bufs[] = {g->a, g->b, g->c};
+    static const char *const names[] = {"A", "B", "C"};
+    st = check_handles(fn, &call, &q, 3, bufs, names);
+    if (st != ACCEL_SUCCESS)
+        return st;
     st = check_dtype(fn, g->dtype, ACCEL_OP_GEMM);
     if (st != ACCEL_SUCCESS)
         return st;
@@ -648,6 +660,11 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
 accel_status accel_gemm(accel_queue *q, const accel_gemm_desc *d)
 {
     return gemm_impl("accel_gemm", q, d);
+}
+
+accel_status accel__gemm_named(const char *fn, accel_queue *q, const accel_gemm_desc *d)
+{
+    return gemm_impl(fn, q, d);
 }
 
 accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m, size_t n, size_t k,

@@ -44,6 +44,8 @@ const accel_op_properties *accel_op_info(accel_op_code op)
 const char *accel_op_name(accel_op_code op)
 {
     const accel_op_properties *p = accel__op((uint32_t)op);
+    if (op == ACCEL_OP_KERNEL)
+        return "kernel";
     return p ? p->name : "unknown";
 }
 
@@ -57,6 +59,12 @@ size_t accel_dtype_size(accel_dtype dtype)
     case ACCEL_F16:
     case ACCEL_BF16:
         return 2;
+    case ACCEL_I32:
+        return 4;
+    case ACCEL_I64:
+        return 8;
+    case ACCEL_U8:
+        return 1;
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -75,6 +83,12 @@ const char *accel_dtype_name(accel_dtype dtype)
         return "f16";
     case ACCEL_BF16:
         return "bf16";
+    case ACCEL_I32:
+        return "i32";
+    case ACCEL_I64:
+        return "i64";
+    case ACCEL_U8:
+        return "u8";
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -93,6 +107,9 @@ double accel_dtype_epsilon(accel_dtype dtype)
         return 0x1p-10;
     case ACCEL_BF16:
         return 0x1p-7;
+    case ACCEL_I32:
+    case ACCEL_I64:
+    case ACCEL_U8: /* integers: exact */
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -103,6 +120,18 @@ double accel_dtype_epsilon(accel_dtype dtype)
 void accel__op_cost(const accel_op_desc *d, uint64_t *bytes, uint64_t *flops, uint64_t *n)
 {
     const accel_op_properties *p = accel__op(d->op);
+    if (d->op == ACCEL_OP_KERNEL && d->kernel) {
+        /* A user kernel: every array argument once; flops unknown. */
+        const accel_kernel_launch_desc *k = d->kernel;
+        uint64_t b = 0;
+        for (uint32_t i = 0; i < k->num_args; i++)
+            if (k->args[i].kind == ACCEL_KARG_ARRAY)
+                b += k->args[i].count * accel_dtype_size((accel_dtype)k->args[i].dtype);
+        *bytes = b;
+        *flops = 0;
+        *n = k->kind == ACCEL_KERNEL_RAW ? k->n : k->n * k->rows;
+        return;
+    }
     uint64_t es = accel_dtype_size((accel_dtype)d->dtype);
     uint64_t c = d->operands[0].count;
     uint64_t moved = 0, fl = 0;

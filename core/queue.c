@@ -53,6 +53,44 @@ static void staged_copy_run(accel__xop *x)
     }
 }
 
+/* A caller's host function (accel_queue_host_fn): its failure is the
+ * xop's, so the next finish returns it. */
+static void xop_user_fn(accel__xop *x)
+{
+    char msg[sizeof x->message - 64];
+    msg[0] = '\0';
+    accel_status st = x->user_fn(x->payload, msg, sizeof msg);
+    if (st != ACCEL_SUCCESS) {
+        x->status = st;
+        snprintf(x->message, sizeof x->message, "%s: %s", x->fn,
+                 msg[0] ? msg : accel_status_string(st));
+    }
+}
+
+accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_fn fn, void *user)
+{
+    static const char fname[] = "accel_queue_host_fn";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fname, q, ACCEL__T_QUEUE, "q", &q);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!fn || !name)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fname,
+                           fn ? "name" : "fn");
+    accel__xop *x = accel__xop_new(name, 0);
+    if (!x)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fname);
+    x->run = xop_user_fn;
+    x->user_fn = fn;
+    x->payload = user;
+    pthread_mutex_lock(&q->lock);
+    st = accel__queue_enqueue_xop_locked(q, x);
+    pthread_mutex_unlock(&q->lock);
+    if (st != ACCEL_SUCCESS)
+        accel__xop_free(x);
+    return st;
+}
+
 /* ---------------------------------------------------------------- queues */
 
 accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)

@@ -52,7 +52,10 @@ accel_status accel_report_enable(accel_runtime *rt, bool on)
     return ACCEL_SUCCESS;
 }
 
-static size_t report_rows(const accel_runtime *rt, accel_report_row *rows, size_t cap)
+/* rows: an array of elements of `stride` bytes (the caller's struct_size),
+ * each written up to min(stride, sizeof) bytes. */
+static size_t report_rows(const accel_runtime *rt, accel_report_row *rows, size_t cap,
+                          size_t stride)
 {
     size_t n = 0;
     for (uint32_t op = 0; op < ACCEL__OP_SLOTS; op++) {
@@ -71,7 +74,8 @@ static size_t report_rows(const accel_runtime *rt, accel_report_row *rows, size_
                                       why && c->fallback_device ? c->fallback_device->name : "",
                                       atomic_load(&c->bytes),
                                       why ? c->reason : ""};
-                rows[n] = r;
+                size_t bytes = stride < sizeof r ? stride : sizeof r;
+                accel__struct_out_write((char *)rows + n * stride, &r, bytes);
             }
             n++;
         }
@@ -89,7 +93,15 @@ accel_status accel_report(const accel_runtime *rt, accel_report_row *rows, size_
         return st;
     if (!out_count || (cap && !rows))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: rows or out_count is NULL", fn);
-    *out_count = report_rows(rt, rows, cap);
+    /* rows[0].struct_size is the size of every element (the caller's
+     * accel_report_row): the array's stride. */
+    size_t stride = sizeof *rows;
+    if (cap) {
+        st = accel__struct_out_size(fn, "rows", rows, ACCEL__REPORT_ROW_SIZE_V1, SIZE_MAX, &stride);
+        if (st != ACCEL_SUCCESS)
+            return st;
+    }
+    *out_count = report_rows(rt, rows, cap, stride);
     return ACCEL_SUCCESS;
 }
 
@@ -114,13 +126,13 @@ static void put(sbuf *s, const char *fmt, ...)
 static accel_status format_report(const accel_runtime *rt, char *buf, size_t cap, size_t *out_len)
 {
     static const char fn[] = "accel_report_format";
-    size_t n = report_rows(rt, NULL, 0);
+    size_t n = report_rows(rt, NULL, 0, sizeof(accel_report_row));
     if (!buf && cap)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: buf is NULL", fn);
     accel_report_row *rows = calloc(n ? n : 1, sizeof *rows);
     if (!rows)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    n = report_rows(rt, rows, n);
+    n = report_rows(rt, rows, n, sizeof *rows);
     sbuf s = {buf, cap, 0};
     if (cap)
         buf[0] = '\0';

@@ -104,6 +104,9 @@ static uint64_t per_block(accel_dtype dtype)
         return 2;
     case ACCEL_F16:
     case ACCEL_BF16:
+    case ACCEL_I32:
+    case ACCEL_I64:
+    case ACCEL_U8:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -134,10 +137,7 @@ static accel_status rng_fill(const char *fn, accel_queue *q, accel_rng *rng, boo
                            (unsigned long long)pos, out.count);
     }
     uint64_t offset = rng->position * k;
-    if (normal)
-        st = accel_random_normal(q, dtype, rng->seed, offset, mean, stddev, out);
-    else
-        st = accel_random_uniform(q, dtype, rng->seed, offset, out);
+    st = accel__random_named(fn, q, normal, dtype, rng->seed, offset, mean, stddev, out);
     if (st == ACCEL_SUCCESS)
         rng->position += blocks;
     pthread_mutex_unlock(&rng->lock);

@@ -7,6 +7,7 @@
  * other [backend.*] sections in file order. All of them are loaded; order is
  * a priority (the default device is device 0 of the first that loaded), not
  * a filter. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,6 @@ static bool add_candidate(accel_runtime *rt, const accel__section *sec, bool in_
     be->section = sec;
     be->in_order = in_order;
     be->allow_insecure = rt->cfg->allow_insecure;
-    be->log_slot = -1;
     be->status = ACCEL_ERROR_PLUGIN_LOAD;
     if (!be->name || !be->path) {
         free(be->name);
@@ -225,6 +225,7 @@ void accel_runtime_close(accel_runtime *rt)
     }
     accel__graphs_close(rt); /* before the events and buffers its nodes refer to */
     accel__trace_close(rt); /* every traced op is done now */
+    accel__kcache_close(rt); /* user kernels' programs, before the backends unload */
     while (rt->events) {
         accel_event *ev = rt->events;
         ACCEL__LIST_REMOVE(rt->events, ev);
@@ -276,16 +277,31 @@ accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
         return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
                            "%s: index %u but there are %u backend candidates", fn, index,
                            rt->backend_count);
+    /* Honour the caller's struct_size both ways: never write past it, and
+     * refuse one smaller than the first version of the struct. */
+    const size_t first_size = offsetof(accel_backend_info, device_count) + sizeof(uint32_t);
+    if (out_info->struct_size < first_size)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: out_info->struct_size is %u, smaller than any accel_backend_info "
+                           "(%zu bytes; set it to sizeof(accel_backend_info))",
+                           fn, out_info->struct_size, first_size);
     const accel__backend *be = &rt->backends[index];
-    memset(out_info, 0, sizeof *out_info);
-    out_info->struct_size = sizeof *out_info;
-    out_info->name = be->name;
-    out_info->path = be->path;
-    out_info->description = be->description;
-    out_info->loaded = be->loaded;
-    out_info->status = be->loaded ? ACCEL_SUCCESS : be->status;
-    out_info->reason = be->loaded ? "" : be->reason;
-    out_info->abi_version = be->abi_version;
-    out_info->device_count = be->loaded ? be->device_count : 0;
+    accel_backend_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    info.name = be->name;
+    info.path = be->path;
+    info.description = be->description;
+    info.loaded = be->loaded;
+    info.status = be->loaded ? ACCEL_SUCCESS : be->status;
+    info.reason = be->loaded ? "" : be->reason;
+    info.abi_version = be->abi_version;
+    info.device_count = be->loaded ? be->device_count : 0;
+    size_t caller = out_info->struct_size;
+    size_t n = caller < sizeof info ? caller : sizeof info;
+    if (caller > n) /* a newer caller's fields that this version lacks */
+        memset((char *)out_info + n, 0, caller - n);
+    info.struct_size = (uint32_t)n;
+    memcpy(out_info, &info, n);
     return ACCEL_SUCCESS;
 }

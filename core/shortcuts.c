@@ -63,5 +63,5 @@ accel_status accel_matmul_sub(accel_queue *q, accel_dtype dtype, accel_matrix a,
     d.c = c.buffer;
     d.c_offset = c.offset;
     d.ldc = c.ld;
-    return accel_gemm(q, &d);
+    return accel__gemm_named(fn, q, &d);
 }

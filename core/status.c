@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "accel/collective.h"
 #include "internal.h"
 
 const char *accel_status_string(accel_status status)
@@ -39,7 +40,7 @@ const char *accel_version(void)
 
 /* ------------------------------------------------------------ last error */
 
-static _Thread_local char tls_error[1024];
+static _Thread_local char tls_error[8192]; /* room for a compiler log */
 
 const char *accel_last_error(void)
 {
@@ -51,6 +52,25 @@ void accel__set_errorv(const char *fmt, va_list ap)
     vsnprintf(tls_error, sizeof tls_error, fmt, ap);
     if (accel__log_level() <= ACCEL_LOG_DEBUG)
         accel__log(ACCEL_LOG_DEBUG, "error: %s", tls_error);
+}
+
+accel_status accel_error_set(accel_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    accel__set_errorv(fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void accel_log_write(int level, const char *fmt, ...)
+{
+    if (level < accel__log_level())
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    accel__logv(level, NULL, fmt, ap);
+    va_end(ap);
 }
 
 void accel__set_error(const char *fmt, ...)

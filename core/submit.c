@@ -9,7 +9,10 @@ static accel_status fallback_or_fail(accel_queue *q, const accel_op_desc *d, boo
                                      accel_status st)
 {
     accel__fallback_outcome fb;
-    st = accel__fallback_try(q, d, empty, st, &fb);
+    /* User kernels have per-argument dtypes and several outputs; their
+     * fallback and verify stage arguments, not operands (kernel_check.c). */
+    st = d->op == ACCEL_OP_KERNEL ? accel__kernel_fallback_try(q, d, empty, st, &fb)
+                                  : accel__fallback_try(q, d, empty, st, &fb);
     if (st != ACCEL_SUCCESS)
         return st;
     accel__report_fallback(q->dev->rt, q->dev, d->op, fb.to, fb.bytes, fb.reason);
@@ -48,25 +51,34 @@ accel_status accel__submit(accel_queue *q, const accel_op_desc *d, unsigned flag
         __builtin_expect(atomic_load_explicit(&dev->rt->checked, memory_order_relaxed), 0);
     if (checked && dev->rt->policy->report)
         accel__report_count(dev->rt, dev, d->op);
+    /* The plugin may say why (the CUDA backend names a missing cuBLAS):
+     * relayed after the core's sentence. */
+    accel__clear_error();
     if (vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
-        return fallback_or_fail(q, d, empty,
-                                accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                                            "%s: the %s backend does not support %s on %s for %s",
-                                            d->name, dev->be->name,
-                                            accel_op_name((accel_op_code)d->op),
-                                            accel_dtype_name((accel_dtype)d->dtype), dev->name));
+        return fallback_or_fail(
+            q, d, empty,
+            accel__fail_relay(ACCEL_ERROR_UNSUPPORTED,
+                        "%s: the %s backend does not support %s on %s for %s", d->name,
+                        dev->be->name, accel_op_name((accel_op_code)d->op),
+                        accel_dtype_name((accel_dtype)d->dtype), dev->name));
     if (empty)
         return ACCEL_SUCCESS;
-    accel__vjob *vj = checked ? accel__verify_prepare(q, d) : NULL;
+    bool kernel = d->op == ACCEL_OP_KERNEL;
+    accel__vjob *vj = checked && !kernel ? accel__verify_prepare(q, d) : NULL;
+    accel__kvjob *kj = checked && kernel ? accel__kernel_verify_prepare(q, d) : NULL;
     pthread_mutex_lock(&q->lock);
     if (vj)
         accel__verify_before_locked(q, vj);
+    if (kj)
+        accel__kernel_verify_before_locked(q, kj);
     int32_t rc = execute_locked(q, d);
     accel_status st = ACCEL_SUCCESS;
     if (rc != ACCEL_SUCCESS)
         st = accel__fail_relay((accel_status)rc, "%s", d->name);
     if (vj)
         accel__verify_after_locked(q, vj, rc);
+    if (kj)
+        accel__kernel_verify_after_locked(q, kj, rc);
     pthread_mutex_unlock(&q->lock);
     if (rc != ACCEL_SUCCESS)
         return fallback_or_fail(q, d, empty, st);

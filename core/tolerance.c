@@ -60,6 +60,9 @@ static double load(accel_dtype dt, const void *p, size_t i)
         memcpy(&f, &u, 4);
         return f;
     }
+    case ACCEL_I32: /* integers: user kernels, compared exactly in kernel_check.c */
+    case ACCEL_I64:
+    case ACCEL_U8:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -77,6 +80,9 @@ static double ulp_at(accel_dtype dt, double x)
     case ACCEL_F64: p = 53, emin = -1022; break;
     case ACCEL_F16: p = 11, emin = -14; break;
     case ACCEL_BF16:
+    case ACCEL_I32:
+    case ACCEL_I64:
+    case ACCEL_U8:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         p = 8, emin = -126;

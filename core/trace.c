@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "json.h"
 
 atomic_int accel__tracing;
 
@@ -317,28 +318,13 @@ void accel__trace_end_locked(accel_queue *q, size_t s, int32_t rc)
 
 /* -------------------------------------------------------------- output */
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static int write_json(const accel__trace *t, const accel_runtime *rt)
 {
     FILE *f = fopen(t->path, "w");
     if (!f)
         return errno ? errno : EIO;
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"accel_version\":");
-    json_string(f, accel_version());
+    accel__json_string(f, accel_version());
     fprintf(f, ",\"clock\":\"device events, microseconds since accel_runtime_open\"},"
                "\n\"traceEvents\":[");
     bool first = true;
@@ -349,7 +335,7 @@ static int write_json(const accel__trace *t, const accel_runtime *rt)
         fprintf(f, "%s\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{"
                    "\"name\":",
                 first ? "" : ",", d);
-        json_string(f, label);
+        accel__json_string(f, label);
         fprintf(f, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
                    "\"args\":{\"sort_index\":%u}}",
                 d, d);
@@ -364,7 +350,7 @@ static int write_json(const accel__trace *t, const accel_runtime *rt)
         if (!s->valid)
             continue;
         fprintf(f, ",\n{\"name\":");
-        json_string(f, strncmp(s->name, "accel_", 6) == 0 ? s->name + 6 : s->name);
+        accel__json_string(f, strncmp(s->name, "accel_", 6) == 0 ? s->name + 6 : s->name);
         fprintf(f,
                 ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%u,\"tid\":%u,"
                 "\"args\":{\"bytes\":%llu,\"flops\":%llu,\"dtype\":\"%s\",\"n\":%llu,"

@@ -100,11 +100,14 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
     accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!o || o->struct_size < sizeof *o)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: o is NULL or its struct_size is wrong (call "
-                           "accel_verify_options_init)",
-                           fn);
+    if (!o)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: o is NULL", fn);
+    accel_verify_options opts;
+    accel_verify_options_init(&opts);
+    st = accel__struct_in(fn, "o", o, ACCEL__VERIFY_OPTIONS_SIZE_V1, sizeof opts, &opts);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    o = &opts;
     if (!(o->sample >= 0 && o->sample <= 1))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: sample = %g is not in [0, 1]", fn,
                            o->sample);
@@ -140,10 +143,14 @@ accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats 
         return st;
     if (!out)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    size_t bytes;
+    st = accel__struct_out_size(fn, "out", out, ACCEL__VERIFY_STATS_SIZE_V1, sizeof *out, &bytes);
+    if (st != ACCEL_SUCCESS)
+        return st;
     const accel__policy *p = rt->policy;
     accel_verify_stats s = {sizeof s, atomic_load(&p->checked), atomic_load(&p->mismatches),
                             atomic_load(&p->skipped), atomic_load(&p->repro_files)};
-    memcpy(out, &s, sizeof s);
+    accel__struct_out_write(out, &s, bytes);
     return ACCEL_SUCCESS;
 }
 

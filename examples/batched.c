@@ -61,8 +61,12 @@ static accel_status one_shot(accel_device *dev, const float *x, size_t n, double
 int main(int argc, char **argv)
 {
     int rc = 1;
-    size_t n = ex_option_size(argc, argv, "--n", 50000000);
-    cap = ex_option_size(argc, argv, "--mem-cap", 64u << 20);
+    ex_opt opts[] = {{"n", "N", "elements of the data set (default 50000000)", NULL},
+                     {"mem-cap", "BYTES", "device memory the program may use (default 64M)", NULL},
+                     {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--n N] [--mem-cap BYTES]", opts, 0);
+    size_t n = ex_opt_size(opts, "n", 50000000);
+    cap = ex_opt_size(opts, "mem-cap", 64u << 20);
     accel_runtime *rt = NULL;
     accel_device *dev = NULL, *cpu = NULL;
     accel_queue *q = NULL;
@@ -80,7 +84,7 @@ int main(int argc, char **argv)
         sq_sum += (double)x[i] * x[i];
     }
 
-    CHECK(ex_open(argc, argv, &rt, &dev));
+    CHECK(ex_open(&rt, &dev));
     CHECK(accel_device_get_by_name(rt, "cpu", &cpu));
     CHECK(accel_queue_create(dev, &q));
 

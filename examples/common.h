@@ -1,5 +1,6 @@
 /* common.h — the few helpers every example shares: a CHECK macro, option
- * parsing (--device NAME, --n N, ...), opening the runtime on the chosen device
+ * parsing with getopt_long (--device NAME, --n N, --help; unknown options are
+ * errors), opening the runtime on the chosen device
  * and timing. Header-only and small, so an example stays one file plus this one
  * when you copy it. */
 #ifndef ACCEL_EXAMPLES_COMMON_H
@@ -8,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <accel/accel.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,24 +28,85 @@
         }                                                                                          \
     } while (0)
 
-/* The value after `name` in argv ("--n 1000" or "--n=1000"), or NULL. */
-static inline const char *ex_option(int argc, char **argv, const char *name)
+/* One option of an example besides --device and --help, which every
+ * example takes: "--name VALUE", or a flag when arg is NULL. */
+typedef struct ex_opt {
+    const char *name;  /* long name without "--"; NULL ends a table */
+    const char *arg;   /* the value's name in --help ("N", "64M"), NULL: a flag */
+    const char *help;  /* one line for --help */
+    const char *value; /* set by ex_parse: the value given ("1" for a flag), or NULL */
+} ex_opt;
+
+/* --device NAME, once ex_parse has run; NULL: the default device. */
+static const char *ex_device_name;
+
+static inline void ex_usage(FILE *out, const char *prog, const char *synopsis, const ex_opt *opts)
 {
-    size_t len = strlen(name);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], name) == 0 && i + 1 < argc)
-            return argv[i + 1];
-        if (strncmp(argv[i], name, len) == 0 && argv[i][len] == '=')
-            return argv[i] + len + 1;
+    fprintf(out, "usage: %s %s\n\noptions:\n", prog, synopsis);
+    fprintf(out, "  --device NAME    the device to run on (cpu, cuda, cuda:1; default: the\n"
+                 "                   default device of plugins.ini)\n");
+    for (const ex_opt *o = opts; o && o->name; o++)
+        fprintf(out, "  --%s%s%-*s %s\n", o->name, o->arg ? " " : "",
+                (int)(14 - strlen(o->name) - (o->arg ? 1 : 0)), o->arg ? o->arg : "", o->help);
+    fprintf(out, "  --help           print this help and exit\n");
+}
+
+/* Parse argv with getopt_long: --device NAME and opts, as "--name VALUE",
+ * "--name=VALUE" or an unambiguous prefix ("--dev cpu"). --help prints the
+ * usage and exits 0; an unknown option, a missing value or more than
+ * max_operands operands prints why and exits 2. Returns the index of the
+ * first operand in argv (getopt_long moves operands behind the options). */
+static inline int ex_parse(int argc, char **argv, const char *synopsis, ex_opt *opts,
+                           int max_operands)
+{
+    struct option longs[18];
+    int n = 0;
+    longs[n++] = (struct option){"device", required_argument, NULL, 'd'};
+    longs[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    for (ex_opt *o = opts; o && o->name && n < 17; o++, n++)
+        longs[n] =
+            (struct option){o->name, o->arg ? required_argument : no_argument, NULL, 256 + n};
+    longs[n] = (struct option){NULL, 0, NULL, 0};
+    const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    int key;
+    opterr = 0;
+    while ((key = getopt_long(argc, argv, ":", longs, NULL)) != -1) {
+        if (key == 'h') {
+            ex_usage(stdout, prog, synopsis, opts);
+            exit(0);
+        } else if (key == 'd') {
+            ex_device_name = optarg;
+        } else if (key >= 256) {
+            opts[key - 256 - 2].value = optarg ? optarg : "1";
+        } else {
+            fprintf(stderr, "%s: %s '%s'; run '%s --help'\n", prog,
+                    key == ':' ? "missing value for option" : "unknown or ambiguous option",
+                    argv[optind - 1], prog);
+            exit(2);
+        }
     }
+    if (argc - optind > max_operands) {
+        fprintf(stderr, "%s: unexpected argument '%s'; run '%s --help'\n", prog, argv[optind],
+                prog);
+        exit(2);
+    }
+    return optind;
+}
+
+/* The option `name` of opts as given, or NULL. */
+static inline const char *ex_opt_value(const ex_opt *opts, const char *name)
+{
+    for (const ex_opt *o = opts; o && o->name; o++)
+        if (strcmp(o->name, name) == 0)
+            return o->value;
     return NULL;
 }
 
 /* A size option ("--n 10000000", also 1e7 or 64M/1G for bytes); def when absent.
  * Exits with status 2 on a malformed value. */
-static inline size_t ex_option_size(int argc, char **argv, const char *name, size_t def)
+static inline size_t ex_opt_size(const ex_opt *opts, const char *name, size_t def)
 {
-    const char *s = ex_option(argc, argv, name);
+    const char *s = ex_opt_value(opts, name);
     if (!s)
         return def;
     char *end;
@@ -56,29 +119,41 @@ static inline size_t ex_option_size(int argc, char **argv, const char *name, siz
         unit = 1024.0 * 1024, end++;
     else if (*end == 'G')
         unit = 1024.0 * 1024 * 1024, end++;
-    if (errno || end == s || *end || v < 0 || v * unit > 1e18) {
-        fprintf(stderr, "%s: bad value '%s' (a non-negative number, e.g. 1000000, 1e6, 64M)\n",
+    if (errno || end == s || *end || !(v >= 0) || v * unit > 1e18) {
+        fprintf(stderr, "--%s: bad value '%s' (a non-negative number, e.g. 1000000, 1e6, 64M)\n",
                 name, s);
         exit(2);
     }
     return (size_t)(v * unit);
 }
 
-/* True when argv holds the flag ("--quick"). */
-static inline int ex_flag(int argc, char **argv, const char *name)
+/* The older form, for programs that do not declare their options: the value
+ * after `name` in argv ("--n 1000" or "--n=1000"), or NULL. It checks
+ * nothing else on the command line; ex_parse is the one to use. */
+static inline const char *ex_option(int argc, char **argv, const char *name)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], name) == 0)
-            return 1;
-    return 0;
+    size_t len = strlen(name);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], name) == 0 && i + 1 < argc)
+            return argv[i + 1];
+        if (strncmp(argv[i], name, len) == 0 && argv[i][len] == '=')
+            return argv[i] + len + 1;
+    }
+    return NULL;
 }
 
-/* Open the runtime (plugins.ini) and pick --device NAME, else the default
- * device; print which device the program runs on. */
-static inline accel_status ex_open(int argc, char **argv, accel_runtime **out_rt,
-                                   accel_device **out_dev)
+/* The older form of ex_opt_size (see ex_option); name includes the "--". */
+static inline size_t ex_option_size(int argc, char **argv, const char *name, size_t def)
 {
-    const char *name = ex_option(argc, argv, "--device");
+    ex_opt one[] = {{name + 2, "N", "", ex_option(argc, argv, name)}, {NULL, NULL, NULL, NULL}};
+    return ex_opt_size(one, name + 2, def);
+}
+
+/* Open the runtime (plugins.ini) and pick --device NAME (ex_parse), else the
+ * default device; print which device the program runs on. */
+static inline accel_status ex_open(accel_runtime **out_rt, accel_device **out_dev)
+{
+    const char *name = ex_device_name;
     accel_status st = accel_runtime_open(NULL, out_rt);
     if (st != ACCEL_SUCCESS)
         return st;
@@ -91,7 +166,10 @@ static inline accel_status ex_open(int argc, char **argv, accel_runtime **out_rt
     st = accel_device_properties_get(*out_dev, &p);
     if (st == ACCEL_SUCCESS)
         printf("device: %s (%s, %s)%s\n", accel_device_name(*out_dev), p.name,
-               p.kind == ACCEL_DEVICE_GPU ? "GPU" : "CPU", name ? "" : " [default]");
+               p.kind == ACCEL_DEVICE_GPU   ? "GPU"
+               : p.kind == ACCEL_DEVICE_CPU ? "CPU"
+                                            : "other",
+               name ? "" : " [default]");
     return st;
 }
 

@@ -15,6 +15,7 @@ static const char *kind_name(uint32_t kind)
 int main(int argc, char **argv)
 {
     int rc = 1;
+    ex_parse(argc, argv, "[--device NAME]", NULL, 0);
     accel_runtime *rt = NULL;
     accel_device *use = NULL;
     accel_queue *q = NULL;
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
     }
 
     /* The answer: this program's device, and whether it is a GPU. */
-    const char *name = ex_option(argc, argv, "--device");
+    const char *name = ex_device_name;
     if (name)
         CHECK(accel_device_get_by_name(rt, name, &use));
     else

@@ -72,8 +72,12 @@ static double max_ulps(const float *got, const float *in, accel_op_code op, size
 int main(int argc, char **argv)
 {
     int rc = 1, bad = 0;
-    size_t n = ex_option_size(argc, argv, "--n", 400);
-    uint64_t seed = ex_option_size(argc, argv, "--seed", 42);
+    ex_opt opts[] = {{"n", "N", "elements per vector (default 400)", NULL},
+                     {"seed", "N", "the random numbers' seed (default 42)", NULL},
+                     {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--n N] [--seed N]", opts, 0);
+    size_t n = ex_opt_size(opts, "n", 400);
+    uint64_t seed = ex_opt_size(opts, "seed", 42);
     accel_runtime *rt = NULL;
     accel_device *dev = NULL;
     accel_queue *q = NULL;
@@ -87,7 +91,7 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    CHECK(ex_open(argc, argv, &rt, &dev));
+    CHECK(ex_open(&rt, &dev));
     CHECK(accel_queue_create(dev, &q));
     CHECK(accel_event_create(dev, &t0));
     CHECK(accel_event_create(dev, &t1));

@@ -33,15 +33,23 @@ int main(int argc, char **argv)
     accel_graph *g = NULL;
     float *host = NULL;
     double *t = NULL;
-    size_t n = ex_option_size(argc, argv, "--n", 1024);
-    size_t ops = ex_option_size(argc, argv, "--ops", 100);
-    size_t reps = ex_option_size(argc, argv, "--reps", ex_flag(argc, argv, "--quick") ? 20 : 200);
-    int core = ex_flag(argc, argv, "--core");
+    ex_opt opts[] = {{"n", "N", "elements per add (default 1024)", NULL},
+                     {"ops", "N", "dependent adds (default 100)", NULL},
+                     {"reps", "N", "timed repeats (default 200, 20 with --quick)", NULL},
+                     {"quick", NULL, "fewer repeats", NULL},
+                     {"core", NULL, "replay in the core, not through the backend's entries", NULL},
+                     {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--n N] [--ops N] [--reps N] [--quick] [--core]", opts,
+             0);
+    size_t n = ex_opt_size(opts, "n", 1024);
+    size_t ops = ex_opt_size(opts, "ops", 100);
+    size_t reps = ex_opt_size(opts, "reps", ex_opt_value(opts, "quick") ? 20 : 200);
+    int core = ex_opt_value(opts, "core") != NULL;
     if (n == 0 || ops == 0 || reps == 0) {
         fprintf(stderr, "--n, --ops and --reps must be > 0\n");
         return 2;
     }
-    CHECK(ex_open(argc, argv, &rt, &dev));
+    CHECK(ex_open(&rt, &dev));
     CHECK(accel_queue_create(dev, &q));
     CHECK(accel_buffer_create(dev, n * 4, &x));
     CHECK(accel_buffer_create(dev, n * 4, &one));

@@ -48,8 +48,8 @@ static accel_status run(ctx *x, size_t queues, size_t chunks, int what, double *
             TRY(accel_queue_write(q, x->b, off * sizeof(float), x->hb + off, bytes));
         }
         if (what & DO_ADDS)
-            TRY(accel_add(q, ACCEL_F32, accel_slice_of(x->a, off, m),
-                          accel_slice_of(x->b, off, m), accel_slice_of(x->c, off, m)));
+            TRY(accel_add(q, ACCEL_F32, accel_slice_of(x->a, off, m), accel_slice_of(x->b, off, m),
+                          accel_slice_of(x->c, off, m)));
         if (what & DO_COPIES)
             TRY(accel_queue_read(q, x->c, off * sizeof(float), x->hc + off, bytes));
     }
@@ -77,9 +77,14 @@ static size_t count_wrong(const ctx *x)
 int main(int argc, char **argv)
 {
     int rc = 1;
-    ctx x = {.n = ex_option_size(argc, argv, "--n", 10000000)};
-    size_t chunks = ex_option_size(argc, argv, "--chunks", 16);
-    size_t queues = ex_option_size(argc, argv, "--queues", 4);
+    ex_opt opts[] = {{"n", "N", "elements per vector (default 10000000)", NULL},
+                     {"chunks", "N", "pieces the work is cut into (default 16)", NULL},
+                     {"queues", "N", "queues the pieces are spread over (default 4)", NULL},
+                     {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--n N] [--chunks N] [--queues N]", opts, 0);
+    ctx x = {.n = ex_opt_size(opts, "n", 10000000)};
+    size_t chunks = ex_opt_size(opts, "chunks", 16);
+    size_t queues = ex_opt_size(opts, "queues", 4);
     accel_runtime *rt = NULL;
     size_t bytes = x.n * sizeof(float);
     if (queues < 2 || queues > MAX_QUEUES || chunks < 1) {
@@ -87,7 +92,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    CHECK(ex_open(argc, argv, &rt, &x.dev));
+    CHECK(ex_open(&rt, &x.dev));
     for (size_t i = 0; i < queues; i++) {
         CHECK(accel_queue_create(x.dev, &x.q[i]));
         CHECK(accel_event_create(x.dev, &x.done[i]));

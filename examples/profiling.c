@@ -16,8 +16,12 @@
 int main(int argc, char **argv)
 {
     int rc = 1;
-    size_t n = ex_option_size(argc, argv, "--n", 10000000);
-    size_t m = ex_option_size(argc, argv, "--m", 2048);
+    ex_opt opts[] = {{"n", "N", "elements of the elementwise ops (default 10000000)", NULL},
+                     {"m", "N", "size of the m x m matmul (default 2048)", NULL},
+                     {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--n N] [--m N]", opts, 0);
+    size_t n = ex_opt_size(opts, "n", 10000000);
+    size_t m = ex_opt_size(opts, "m", 2048);
     size_t vb = n * sizeof(float), mb = m * m * sizeof(float);
     accel_runtime *rt = NULL;
     accel_device *dev = NULL;
@@ -31,7 +35,7 @@ int main(int argc, char **argv)
     } op[MAX_OPS];
     int k = 0;
 
-    CHECK(ex_open(argc, argv, &rt, &dev));
+    CHECK(ex_open(&rt, &dev));
     CHECK(accel_queue_create(dev, &q));
     for (int i = 0; i <= MAX_OPS; i++)
         CHECK(accel_event_create(dev, &ev[i]));

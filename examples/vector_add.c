@@ -19,14 +19,10 @@ int main(int argc, char **argv)
     accel_queue *q = NULL;
     accel_buffer *bx = NULL, *by = NULL, *bz = NULL;
 
-    if (argc == 2 && argv[1][0] != '-') {
-        /* vector_add NAME: the short form of --device NAME. */
-        CHECK(accel_runtime_open(NULL, &rt));
-        CHECK(accel_device_get_by_name(rt, argv[1], &dev));
-        printf("device: %s\n", accel_device_name(dev));
-    } else {
-        CHECK(ex_open(argc, argv, &rt, &dev));
-    }
+    int first = ex_parse(argc, argv, "[--device NAME | NAME]", NULL, 1);
+    if (first < argc)
+        ex_device_name = argv[first]; /* vector_add NAME: the short form of --device NAME */
+    CHECK(ex_open(&rt, &dev));
 
     CHECK(accel_queue_create(dev, &q));
     CHECK(accel_buffer_create(dev, sizeof x, &bx));

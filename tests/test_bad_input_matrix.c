@@ -18,6 +18,7 @@
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "accel/npy.h"
+#include "accel/verify.h"
 #include "test_util.h"
 
 /* Under AddressSanitizer, let a huge malloc return NULL (as libc does) rather
@@ -822,6 +824,14 @@ static void body_buffers_and_host_memory(void)
     accel_host_free(NULL, NULL);
 }
 
+static accel_status host_fn_nop(void *user, char *message, size_t message_size)
+{
+    (void)user;
+    (void)message;
+    (void)message_size;
+    return ACCEL_SUCCESS;
+}
+
 static void body_queues_and_events(void)
 {
     accel_runtime *dead_rt;
@@ -841,6 +851,18 @@ static void body_queues_and_events(void)
     cr_assert_null(accel_queue_device(dead_q));
     cover("accel_queue_device");
     cr_assert(strstr(accel_last_error(), "accel_queue_device"), "%s", accel_last_error());
+    expect_fail(accel_queue_host_fn(NULL, "f", host_fn_nop, NULL), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_host_fn");
+    expect_fail(accel_queue_host_fn(dead_q, "f", host_fn_nop, NULL), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_host_fn");
+    accel_queue *live_q;
+    tu_ok(accel_queue_create(cpu, &live_q));
+    expect_fail(accel_queue_host_fn(live_q, "f", NULL, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_queue_host_fn");
+    expect_fail(accel_queue_host_fn(live_q, NULL, host_fn_nop, NULL),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_queue_host_fn");
+    tu_ok(accel_queue_finish(live_q));
+    accel_queue_release(live_q);
     accel_queue_release(NULL);
     accel_queue_release(dead_q);
     cover("accel_queue_release");
@@ -985,14 +1007,16 @@ static void body_runtime_and_devices(void)
     expect_fail(accel_device_properties_get(cpu, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_properties_get");
     p.struct_size = 0;
     expect_fail(accel_device_properties_get(cpu, &p), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_properties_get");
-    /* An older caller's smaller struct: nothing past struct_size is written. */
+    /* A struct_size below the first version's: refused, nothing written
+     * (the struct_size class below tries every versioned struct). */
     unsigned char small[64 + 32];
     memset(small, 0xCC, sizeof small);
     uint32_t sz = 64;
     memcpy(small, &sz, sizeof sz);
-    expect_ok(accel_device_properties_get(cpu, (accel_device_properties *)(void *)small), "accel_device_properties_get");
-    for (size_t i = 64; i < sizeof small; ++i)
-        cr_assert(small[i] == 0xCC, "byte %zu past struct_size written", i);
+    expect_fail(accel_device_properties_get(cpu, (accel_device_properties *)(void *)small),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_properties_get");
+    for (size_t i = sizeof sz; i < sizeof small; ++i)
+        cr_assert(small[i] == 0xCC, "byte %zu of a refused struct written", i);
     cr_assert_str_eq(accel_device_name(NULL), "");
     cr_assert_str_eq(accel_device_name(dead_dev), "");
     cover("accel_device_name");
@@ -1300,6 +1324,107 @@ static void body_stale_and_foreign_handles(void)
     expect_foreign(accel_queue_copy(q, live.buf, 0, other.buf, 0, 64), "accel_queue_copy");
     expect_foreign(accel_queue_copy(q2, live.buf, 0, other.buf, 0, 64), "accel_queue_copy");
     expect_stale(accel_queue_finish(sq), "accel_queue_finish");
+    {
+        accel_queue *list[3] = {lq, sq, q};
+        expect_stale(accel_queue_wait_queues(lq, list, 3), "accel_queue_wait_queues");
+        expect_stale(accel_queue_wait_queues(sq, list, 1), "accel_queue_wait_queues");
+        list[1] = q2;
+        expect_foreign(accel_queue_wait_queues(lq, list, 3), "accel_queue_wait_queues");
+        expect_foreign(accel_queue_wait_queues(q2, list, 1), "accel_queue_wait_queues");
+        list[1] = NULL;
+        expect_fail(accel_queue_wait_queues(lq, list, 3), ACCEL_ERROR_INVALID_HANDLE,
+                    "accel_queue_wait_queues");
+        cr_assert(strstr(accel_last_error(), "queues[1]"), "%s", accel_last_error());
+        list[1] = (accel_queue *)(void *)live.buf;
+        expect_fail(accel_queue_wait_queues(lq, list, 3), ACCEL_ERROR_INVALID_HANDLE,
+                    "accel_queue_wait_queues");
+        expect_fail(accel_queue_wait_queues(NULL, list, 1), ACCEL_ERROR_INVALID_HANDLE,
+                    "accel_queue_wait_queues");
+        expect_fail(accel_queue_wait_queues(lq, NULL, 2), ACCEL_ERROR_INVALID_ARGUMENT,
+                    "accel_queue_wait_queues");
+        list[1] = mq; /* another backend of the same runtime: fine */
+        expect_ok(accel_queue_wait_queues(q, list, 3), "accel_queue_wait_queues");
+        expect_ok(accel_queue_wait_queues(q, NULL, 0), "accel_queue_wait_queues");
+        tu_ok(accel_queue_finish(q));
+    }
+
+    /* Functions added with the shorter forms, 2-D transfers, random streams
+     * and zero-copy exchange. */
+    {
+        accel_buffer *nb = NULL;
+        expect_stale(accel_buffer_create_from_host(sq, host, 16, &nb),
+                     "accel_buffer_create_from_host");
+        cr_assert_null(nb);
+        accel_matrix ma = accel_matrix_of(o.b[0].buf, TU_GUARD, 2, 2, 2);
+        accel_matrix mb = accel_matrix_of(o.b[1].buf, TU_GUARD, 2, 2, 2);
+        accel_matrix mc = accel_matrix_of(o.b[2].buf, TU_GUARD, 2, 2, 2);
+        static const char MS[] = "accel_matmul_sub";
+        expect_stale(accel_matmul_sub(sq, ACCEL_F32, ma, mb, mc), MS);
+        expect_foreign(accel_matmul_sub(q2, ACCEL_F32, ma, mb, mc), MS);
+        for (int i = 0; i < 3; ++i) {
+            accel_matrix m3[3] = {ma, mb, mc};
+            m3[i].buffer = sb;
+            expect_stale(accel_matmul_sub(q, ACCEL_F32, m3[0], m3[1], m3[2]), MS);
+            m3[i].buffer = other.buf;
+            expect_foreign(accel_matmul_sub(q, ACCEL_F32, m3[0], m3[1], m3[2]), MS);
+        }
+        static const char W2[] = "accel_queue_write_2d", R2[] = "accel_queue_read_2d",
+                          C2[] = "accel_queue_copy_2d";
+        expect_stale(accel_queue_write_2d(sq, live.buf, 0, 8, host, 8, 8, 2), W2);
+        expect_stale(accel_queue_write_2d(q, sb, 0, 8, host, 8, 8, 2), W2);
+        expect_foreign(accel_queue_write_2d(q, other.buf, 0, 8, host, 8, 8, 2), W2);
+        expect_stale(accel_queue_read_2d(sq, live.buf, 0, 8, host, 8, 8, 2), R2);
+        expect_stale(accel_queue_read_2d(q, sb, 0, 8, host, 8, 8, 2), R2);
+        expect_foreign(accel_queue_read_2d(q, other.buf, 0, 8, host, 8, 8, 2), R2);
+        expect_stale(accel_queue_copy_2d(sq, live.buf, 0, 8, o.b[0].buf, 0, 8, 8, 2), C2);
+        expect_stale(accel_queue_copy_2d(q, sb, 0, 8, live.buf, 0, 8, 8, 2), C2);
+        expect_stale(accel_queue_copy_2d(q, live.buf, 0, 8, sb, 0, 8, 8, 2), C2);
+        expect_foreign(accel_queue_copy_2d(q, other.buf, 0, 8, live.buf, 0, 8, 8, 2), C2);
+        expect_foreign(accel_queue_copy_2d(q, live.buf, 0, 8, other.buf, 0, 8, 8, 2), C2);
+        accel_rng *rng;
+        tu_ok(accel_rng_create(7, &rng));
+        expect_stale(accel_rng_uniform(sq, rng, ACCEL_F32, accel_slice_of(live.buf, TU_GUARD, 4)),
+                     "accel_rng_uniform");
+        expect_stale(accel_rng_uniform(q, rng, ACCEL_F32, accel_slice_of(sb, 0, 4)),
+                     "accel_rng_uniform");
+        expect_foreign(accel_rng_uniform(q, rng, ACCEL_F32, accel_slice_of(other.buf, 0, 4)),
+                       "accel_rng_uniform");
+        expect_stale(accel_rng_normal(sq, rng, ACCEL_F32, 0.0, 1.0,
+                                      accel_slice_of(live.buf, TU_GUARD, 4)),
+                     "accel_rng_normal");
+        expect_stale(accel_rng_normal(q, rng, ACCEL_F32, 0.0, 1.0, accel_slice_of(sb, 0, 4)),
+                     "accel_rng_normal");
+        expect_foreign(accel_rng_normal(q, rng, ACCEL_F32, 0.0, 1.0,
+                                        accel_slice_of(other.buf, 0, 4)),
+                       "accel_rng_normal");
+        accel_rng_release(rng);
+        void *np = (void *)1;
+        expect_stale(accel_buffer_native_pointer(sb, &np), "accel_buffer_native_pointer");
+        expect_stale(accel_queue_native_stream(sq, &np), "accel_queue_native_stream");
+        cover("accel_buffer_host_pointer");
+        cr_assert_null(accel_buffer_host_pointer(sb));
+        g_cases_stale++;
+        nb = NULL;
+        expect_stale(accel_buffer_wrap(sdev, host, 16, NULL, NULL, &nb), "accel_buffer_wrap");
+        cr_assert_null(nb);
+    }
+    /* Verify mode, fallback and the report on a closed runtime. */
+    {
+        accel_verify_options vo;
+        accel_verify_options_init(&vo);
+        accel_verify_stats vs;
+        vs.struct_size = sizeof vs;
+        accel_report_row row;
+        row.struct_size = sizeof row;
+        size_t cnt;
+        char text[64];
+        expect_stale(accel_verify_configure(srt, &vo), "accel_verify_configure");
+        expect_stale(accel_verify_stats_get(srt, &vs), "accel_verify_stats_get");
+        expect_stale(accel_fallback_configure(srt, "cpu", true), "accel_fallback_configure");
+        expect_stale(accel_report_enable(srt, true), "accel_report_enable");
+        expect_stale(accel_report(srt, &row, 1, &cnt), "accel_report");
+        expect_stale(accel_report_format(srt, text, sizeof text, NULL), "accel_report_format");
+    }
 
     /* Events. */
     bool done;
@@ -1383,6 +1508,166 @@ static void body_stale_and_foreign_handles(void)
     cr_log_info("class stale handle (memory reused): %zu cases; class handle of another runtime: "
                 "%zu cases",
                 g_cases_stale, g_cases_foreign);
+}
+
+
+/* ------------------------------------------------------------ struct_size */
+
+/* Class "struct_size both ways": every versioned struct in or out of the
+ * public API (accel_runtime_backend_info has its own cells above). Below
+ * the first version's size: refused, nothing read past struct_size (in) or
+ * written (out). A newer caller's larger struct: accepted; out, only our
+ * bytes are written and struct_size says how many, the tail is untouched;
+ * in, the extra tail is ignored. The first versions' sizes are restated
+ * here (up to the end of the last field as first published). */
+#define SIZE_UPTO(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
+#define TAIL 32
+
+typedef struct out_probe {
+    unsigned char bytes[512 + TAIL];
+} out_probe;
+
+static void *probe_with(out_probe *p, uint32_t size)
+{
+    memset(p->bytes, 0xCC, sizeof p->bytes);
+    memcpy(p->bytes, &size, sizeof size);
+    return p->bytes;
+}
+
+static void probe_untouched_from(const out_probe *p, size_t from, const char *what)
+{
+    for (size_t i = from; i < sizeof p->bytes; ++i)
+        cr_assert(p->bytes[i] == 0xCC, "%s: byte %zu written", what, i);
+}
+
+static uint32_t probe_size(const out_probe *p)
+{
+    uint32_t v;
+    memcpy(&v, p->bytes, sizeof v);
+    return v;
+}
+
+static size_t g_cases_struct;
+
+/* An out struct of current size `ours` and first version `v1`, filled by
+ * call(ptr): below v1 refused and untouched; larger accepted, `ours`
+ * bytes written. */
+#define OUT_CASES(fn, ours, v1, call_with_ptr)                                                   \
+    do {                                                                                         \
+        out_probe pr;                                                                            \
+        cr_assert((ours) + TAIL <= sizeof pr.bytes);                                             \
+        const uint32_t bad[] = {0, 4, (uint32_t)(v1)-1};                                         \
+        for (size_t j = 0; j < sizeof bad / sizeof *bad; ++j) {                                  \
+            void *ptr = probe_with(&pr, bad[j]);                                                 \
+            expect_fail((call_with_ptr), ACCEL_ERROR_INVALID_ARGUMENT, fn);                      \
+            cr_assert(strstr(accel_last_error(), "struct_size"), "%s", accel_last_error());      \
+            probe_untouched_from(&pr, 4, fn);                                                    \
+            g_cases_struct++;                                                                    \
+        }                                                                                        \
+        void *ptr = probe_with(&pr, (uint32_t)((ours) + TAIL));                                  \
+        expect_ok((call_with_ptr), fn);                                                          \
+        cr_assert_eq(probe_size(&pr), (uint32_t)(ours), "%s: struct_size after", fn);            \
+        probe_untouched_from(&pr, (ours), fn);                                                   \
+        g_cases_struct++;                                                                        \
+    } while (0)
+
+static void body_struct_size(void)
+{
+    OUT_CASES("accel_device_properties_get", sizeof(accel_device_properties),
+              SIZE_UPTO(accel_device_properties, reserved),
+              accel_device_properties_get(cpu, (accel_device_properties *)ptr));
+    OUT_CASES("accel_verify_stats_get", sizeof(accel_verify_stats),
+              SIZE_UPTO(accel_verify_stats, repro_files),
+              accel_verify_stats_get(rt, (accel_verify_stats *)ptr));
+    /* Report rows: rows[0].struct_size is every element's size (the stride). */
+    tu_ok(accel_report_enable(rt, true));
+    tu_dbuf one = sentinel_on(q);
+    tu_ok(accel_fill(q, ACCEL_F32, TU_SENTINEL, tu_slice(&one)));
+    tu_ok(accel_queue_finish(q));
+    size_t count = 0;
+    OUT_CASES("accel_report", sizeof(accel_report_row), SIZE_UPTO(accel_report_row, reason),
+              accel_report(rt, (accel_report_row *)ptr, 1, &count));
+    cr_assert(count >= 1);
+    tu_ok(accel_report_enable(rt, false));
+    /* Ceilings: only the refusals (a measurement takes seconds), on the cpu. */
+    {
+        out_probe pr;
+        const uint32_t bad[] = {0, 4, (uint32_t)SIZE_UPTO(accel_ceilings, reserved) - 1};
+        for (size_t j = 0; j < 3; ++j) {
+            accel_ceilings *c = probe_with(&pr, bad[j]);
+            expect_fail(accel_device_measure_ceilings(cpu, NULL, c), ACCEL_ERROR_INVALID_ARGUMENT,
+                        "accel_device_measure_ceilings");
+            probe_untouched_from(&pr, 4, "accel_device_measure_ceilings");
+            g_cases_struct++;
+        }
+        accel_ceilings c;
+        memset(&c, 0, sizeof c);
+        c.struct_size = sizeof c;
+        accel_ceilings_options o;
+        accel_ceilings_options_init(&o);
+        o.struct_size = (uint32_t)SIZE_UPTO(accel_ceilings_options, reserved) - 1;
+        expect_fail(accel_device_measure_ceilings(cpu, &o, &c), ACCEL_ERROR_INVALID_ARGUMENT,
+                    "accel_device_measure_ceilings");
+        cr_assert(strstr(accel_last_error(), "opt->struct_size"), "%s", accel_last_error());
+        g_cases_struct++;
+    }
+    /* In: accel_verify_configure's options. */
+    {
+        struct {
+            accel_verify_options o;
+            unsigned char tail[TAIL];
+        } big;
+        memset(&big, 0xEE, sizeof big);
+        accel_verify_options_init(&big.o);
+        const uint32_t bad[] = {0, 4, (uint32_t)SIZE_UPTO(accel_verify_options, guard_elements) - 1};
+        for (size_t j = 0; j < 3; ++j) {
+            big.o.struct_size = bad[j];
+            expect_fail(accel_verify_configure(rt, &big.o), ACCEL_ERROR_INVALID_ARGUMENT,
+                        "accel_verify_configure");
+            g_cases_struct++;
+        }
+        big.o.struct_size = sizeof big; /* a newer caller: the tail is ignored */
+        big.o.reference = NULL;         /* verify mode off, as before */
+        expect_ok(accel_verify_configure(rt, &big.o), "accel_verify_configure");
+        g_cases_struct++;
+    }
+    /* In: accel_gemm's descriptor, checked before any other field is read
+     * (the buffers are garbage here: a refusal must come from struct_size). */
+    {
+        gemm_bufs g = gemm_make();
+        struct {
+            accel_gemm_desc d;
+            unsigned char tail[TAIL];
+        } big;
+        const uint32_t bad[] = {0, 4, (uint32_t)SIZE_UPTO(accel_gemm_desc, allow_tf32) - 1};
+        for (size_t j = 0; j < 3; ++j) {
+            memset(&big, 0xEE, sizeof big);
+            big.d.struct_size = bad[j];
+            expect_fail(accel_gemm(q, &big.d), ACCEL_ERROR_INVALID_ARGUMENT, "accel_gemm");
+            cr_assert(strstr(accel_last_error(), "d->struct_size"), "%s", accel_last_error());
+            g_cases_struct++;
+        }
+        /* Newer caller: a valid GEMM, the tail ignored; it computes. */
+        memset(&big, 0xEE, sizeof big);
+        big.d = g.d;
+        big.d.struct_size = sizeof big;
+        expect_ok(accel_gemm(q, &big.d), "accel_gemm");
+        g_cases_struct++;
+        tu_ok(accel_queue_finish(q));
+        /* A = B = sentinel: C[i][j] = 5 * s^2 (beta 0), exact in f32? s = -1234.5,
+         * s^2 = 1524, 990.25 needs 21 bits: exact; times 5 exact too. */
+        double c[12];
+        tu_download(q, &g.c, c);
+        double want = 5.0 * (double)(float)TU_SENTINEL * (double)(float)TU_SENTINEL;
+        for (int i = 0; i < 12; ++i)
+            cr_assert(c[i] == (double)(float)want, "C[%d] = %g, expected %g", i, c[i], want);
+        tu_check_guards(q, &g.c, "gemm from a newer caller");
+        expect_untouched(&g.a, "A"), expect_untouched(&g.b, "B");
+        tu_release(&g.a), tu_release(&g.b), tu_release(&g.c);
+    }
+    expect_untouched(&one, "report buffer");
+    tu_release(&one);
+    cr_log_info("class struct_size both ways: %zu cases", g_cases_struct);
 }
 
 /* ------------------------------------------------------------ tests */
@@ -1515,6 +1800,7 @@ static const body bodies[] = {
     {"status_and_values", body_status_and_values},
     {"npy", body_npy},
     {"stale_and_foreign_handles", body_stale_and_foreign_handles},
+    {"struct_size", body_struct_size},
 };
 
 Test(bad_input_matrix, ops_null_and_released) { body_ops_null_and_released(); }
@@ -1533,6 +1819,7 @@ Test(bad_input_matrix, runtime_and_devices) { body_runtime_and_devices(); }
 Test(bad_input_matrix, status_and_values) { body_status_and_values(); }
 Test(bad_input_matrix, npy) { body_npy(); }
 Test(bad_input_matrix, stale_and_foreign_handles) { body_stale_and_foreign_handles(); }
+Test(bad_input_matrix, struct_size_both_ways) { body_struct_size(); }
 
 /* Every ACCEL_API function of the public headers went through the matrix. */
 static void header_functions(const char *path, char names[][64], size_t *n, size_t cap)

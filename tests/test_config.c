@@ -69,7 +69,7 @@ Test(config, valid_file_loads_cpu_and_passes_its_keys)
     accel_backend_info info = tu_backend_info(rt, "cpu");
     cr_assert(info.loaded, "cpu not loaded: %s", info.reason);
     cr_assert_eq(info.status, ACCEL_SUCCESS);
-    cr_assert_eq(info.abi_version, 1u);
+    cr_assert_eq(info.abi_version, 2u);
     cr_assert_geq(info.device_count, 1u);
     cr_assert_str_eq(info.path, tu_realpath(TU_CPU_PLUGIN));
     cr_assert_str_eq(device_name_at(rt, 0), "cpu:0");
@@ -554,6 +554,32 @@ Test(config, names_are_limited_to_128_characters_on_every_line)
     tu_ok(tu_open_ini(tu_fmt("[runtime]\n%s = 1\n%s = %s\n%s", name, name, value, cpu_section()), &rt,
                       NULL));
     cr_assert(tu_log_contains(ACCEL_LOG_WARN, name), "%s", tu_log_text());
+    accel_runtime_close(rt);
+    /* A backend name of 31 characters keeps its keys and names its device;
+     * 32 is an error, since accel_device_get_by_name takes no longer NAME. */
+    char backend[50];
+    memset(backend, 'b', 49);
+    backend[31] = '\0';
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = %s\n[backend.%s]\nlibrary = %s\n", backend,
+                             backend, TU_CPU_PLUGIN),
+                      &rt, NULL));
+    cr_assert(tu_backend_info(rt, backend).loaded, "%s", tu_backend_info(rt, backend).reason);
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, tu_fmt("%s:0", backend), &dev));
+    cr_assert_str_eq(accel_device_name(dev), tu_fmt("%s:0", backend));
+    accel_runtime_close(rt);
+    backend[31] = 'b';
+    backend[32] = '\0';
+    expect_config_error(tu_fmt("[backend.%s]\nlibrary = %s\n", backend, TU_CPU_PLUGIN), 1,
+                        "must be 1 to 31 letters");
+    /* a 120-character section name that is not a backend: warned, kept */
+    char other[121];
+    memset(other, 'o', 120);
+    other[120] = '\0';
+    tu_log_capture();
+    tu_ok(tu_open_ini(tu_fmt("[%s]\nx = 1\n%s", other, cpu_section()), &rt, NULL));
+    cr_assert(tu_log_contains(ACCEL_LOG_WARN, tu_fmt("unknown section [%s]", other)), "%s",
+              tu_log_text());
     accel_runtime_close(rt);
     /* 129: an error on a short line and on a long one, for keys and sections. */
     name[128] = 'k';

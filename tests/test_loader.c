@@ -5,6 +5,8 @@
  * backend configured beside them still loads and computes correctly. */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -244,4 +246,142 @@ Test(loader, close_after_threaded_work_unloads_cleanly)
         nanosleep(&nap, NULL);
     }
     free(h);
+}
+
+/* ------------------------------------------------------------ ABI versions */
+
+/* Fill n elements with v on dev and read them back through a copy. */
+static void fill_copy_read(accel_runtime *rt, const char *device, double v, size_t n)
+{
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, device, &dev));
+    accel_queue *q;
+    tu_ok(accel_queue_create(dev, &q));
+    tu_dbuf a = tu_upload(q, ACCEL_F32, NULL, n), b = tu_upload(q, ACCEL_F32, NULL, n);
+    tu_ok(accel_fill(q, ACCEL_F32, v, tu_slice(&a)));
+    tu_ok(accel_copy(q, ACCEL_F32, tu_slice(&a), tu_slice(&b)));
+    double got[64];
+    cr_assert(n <= 64);
+    tu_download(q, &b, got);
+    for (size_t i = 0; i < n; i++)
+        cr_assert(got[i] == v, "%s: element %zu is %g, expected %g", device, i, got[i], v);
+    tu_check_guards(q, &b, device);
+    tu_release(&a);
+    tu_release(&b);
+    accel_queue_release(q);
+}
+
+Test(loader, abi1_and_abi2_plugins_load_side_by_side)
+{
+    tu_log_capture();
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = old, mock, cpu\nfallback = none\n"
+                             "[backend.old]\nlibrary = %s\ndevice_name = Old Mock\n"
+                             "[backend.mock]\nlibrary = %s\n[backend.cpu]\nlibrary = %s\n",
+                             TU_TEST_PLUGIN("abi1"), TU_TEST_PLUGIN("mock"), TU_CPU_PLUGIN),
+                      &rt, NULL));
+    accel_backend_info old = tu_backend_info(rt, "old"), mock = tu_backend_info(rt, "mock");
+    cr_assert(old.loaded, "the ABI 1 plugin: %s", old.reason);
+    cr_assert(mock.loaded, "the ABI 2 plugin: %s", mock.reason);
+    cr_assert_eq(old.abi_version, 1u);
+    cr_assert_eq(mock.abi_version, 2u);
+    /* Both compute; config_get reached the ABI 1 plugin. */
+    fill_copy_read(rt, "old", 2.5, 40);
+    fill_copy_read(rt, "mock", -7.25, 40);
+    accel_device *d;
+    tu_ok(accel_device_get_by_name(rt, "old", &d));
+    accel_device_properties p;
+    accel_device_properties_init(&p);
+    tu_ok(accel_device_properties_get(d, &p));
+    cr_assert_str_eq(p.name, "Old Mock");
+    /* Each one's log lines carry its own name, and set_error reaches the
+     * caller from both. */
+    cr_assert(tu_log_contains(ACCEL_LOG_INFO, "old: mock ready (ABI 1)"), "%s", tu_log_text());
+    cr_assert(tu_log_contains(ACCEL_LOG_INFO, "mock: mock ready (ABI 2)"), "%s", tu_log_text());
+    const char *names[] = {"old", "mock"};
+    for (int i = 0; i < 2; i++) {
+        tu_ok(accel_device_get_by_name(rt, names[i], &d));
+        accel_queue *q;
+        tu_ok(accel_queue_create(d, &q));
+        tu_dbuf a = tu_upload(q, ACCEL_F32, NULL, 4);
+        /* the mock's simulated device fault, reported at the next finish */
+        tu_ok(accel_fill(q, ACCEL_F32, TU_MOCK_FAULT_VALUE, tu_slice(&a)));
+        tu_assert_status(accel_queue_finish(q), ACCEL_ERROR_DEVICE, "finish on %s", names[i]);
+        cr_assert(strstr(accel_last_error(), "mock device fault (injected"), "%s: %s", names[i],
+                  accel_last_error());
+        tu_release(&a);
+        accel_queue_release(q);
+    }
+    accel_runtime_close(rt);
+}
+
+/* ABI 2's host_ctx names the backend: more backends than the 16 log slots
+ * of ABI 1's days each log under their own name. */
+Test(loader, every_backend_logs_under_its_own_name)
+{
+    enum { N = 20 };
+    char ini[8192] = "[runtime]\nselftest = false\n";
+    size_t at = strlen(ini);
+    for (int i = 0; i < N; i++)
+        at += (size_t)snprintf(ini + at, sizeof ini - at,
+                               "[backend.m%d]\nlibrary = %s\ndevices = %d\n", i,
+                               TU_TEST_PLUGIN("mock"), i % 3 + 1);
+    tu_log_capture();
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(ini, &rt, NULL));
+    for (int i = 0; i < N; i++) {
+        cr_assert(tu_backend_info(rt, tu_fmt("m%d", i)).loaded);
+        cr_assert(tu_log_contains(ACCEL_LOG_INFO,
+                                  tu_fmt("m%d: mock ready (ABI 2), %d device(s)", i, i % 3 + 1)),
+                  "no log line of m%d:\n%s", i, tu_log_text());
+    }
+    cr_assert(!tu_log_contains(ACCEL_LOG_INFO, "plugin: mock ready"), "%s", tu_log_text());
+    accel_runtime_close(rt);
+}
+
+/* ------------------------------------------------------------ struct_size */
+
+/* accel_runtime_backend_info writes no byte past the caller's struct_size,
+ * refuses one smaller than the first version of the struct, and zeroes the
+ * fields of a newer, larger struct that this version lacks. */
+Test(loader, backend_info_honours_struct_size_both_ways)
+{
+    accel_runtime *rt = tu_open_default();
+    const size_t ours = sizeof(accel_backend_info);
+    unsigned char buf[sizeof(accel_backend_info) + 64];
+    accel_backend_info *bi = (accel_backend_info *)(void *)buf;
+    /* too small: refused, nothing written past the struct_size field */
+    uint32_t small[] = {0, 4, 16, (uint32_t)(offsetof(accel_backend_info, device_count))};
+    for (size_t k = 0; k < sizeof small / sizeof *small; k++) {
+        memset(buf, 0xAB, sizeof buf);
+        bi->struct_size = small[k];
+        tu_assert_status(accel_runtime_backend_info(rt, 0, bi), ACCEL_ERROR_INVALID_ARGUMENT,
+                         "struct_size %u", small[k]);
+        cr_assert(strstr(accel_last_error(), "struct_size"), "%s", accel_last_error());
+        for (size_t i = sizeof(uint32_t); i < sizeof buf; i++)
+            cr_assert_eq(buf[i], 0xAB, "struct_size %u: byte %zu written", small[k], i);
+    }
+    /* exactly ours: filled */
+    memset(buf, 0xAB, sizeof buf);
+    bi->struct_size = (uint32_t)ours;
+    tu_ok(accel_runtime_backend_info(rt, 0, bi));
+    cr_assert_eq(bi->struct_size, ours);
+    cr_assert(bi->name && bi->path && bi->reason && (!bi->loaded || bi->device_count >= 1));
+    for (size_t i = ours; i < sizeof buf; i++)
+        cr_assert_eq(buf[i], 0xAB, "byte %zu past the struct written", i);
+    accel_backend_info ref = tu_backend_info(rt, bi->name);
+    cr_assert_str_eq(bi->path, ref.path);
+    cr_assert_eq(bi->abi_version, ref.abi_version);
+    /* larger (a newer caller): our fields, its extra 32 bytes zeroed, the
+     * rest of its memory untouched, struct_size = what was filled */
+    memset(buf, 0xAB, sizeof buf);
+    bi->struct_size = (uint32_t)(ours + 32);
+    tu_ok(accel_runtime_backend_info(rt, 0, bi));
+    cr_assert_eq(bi->struct_size, ours, "struct_size must say how much was filled");
+    cr_assert_str_eq(bi->path, ref.path);
+    for (size_t i = ours; i < ours + 32; i++)
+        cr_assert_eq(buf[i], 0, "byte %zu of the newer caller's fields not zeroed", i);
+    for (size_t i = ours + 32; i < sizeof buf; i++)
+        cr_assert_eq(buf[i], 0xAB, "byte %zu past the caller's struct_size written", i);
+    accel_runtime_close(rt);
 }

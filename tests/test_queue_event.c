@@ -9,6 +9,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -427,5 +428,79 @@ Test(queue_event, sticky_error_stays_on_its_queue)
     tu_ok(accel_fill(good, ACCEL_F32, 6.0, accel_slice_of(b, 4, 4)));
     tu_ok(accel_queue_finish(good));
     expect_sticky(accel_queue_finish(bad), "accel_queue_finish");
+    accel_runtime_close(rt);
+}
+
+/* ------------------------------------------------------- host functions */
+
+typedef struct host_fn_log {
+    int calls[3];
+    int order; /* increments at each call */
+    accel_buffer *x;
+    double seen; /* x[0] when the first ran (host-accessible devices), else -1 */
+} host_fn_log;
+
+static accel_status host_fn_first(void *user, char *message, size_t message_size)
+{
+    (void)message;
+    (void)message_size;
+    host_fn_log *l = user;
+    l->calls[0] = ++l->order;
+    const float *p = accel_buffer_host_pointer(l->x);
+    l->seen = p ? p[CHAIN_N - 1] : -1.0;
+    return ACCEL_SUCCESS;
+}
+
+static accel_status host_fn_failing(void *user, char *message, size_t message_size)
+{
+    host_fn_log *l = user;
+    l->calls[1] = ++l->order;
+    snprintf(message, message_size, "the host function's own reason");
+    return ACCEL_ERROR_IO;
+}
+
+static accel_status host_fn_last(void *user, char *message, size_t message_size)
+{
+    (void)message;
+    (void)message_size;
+    host_fn_log *l = user;
+    l->calls[2] = ++l->order;
+    return ACCEL_SUCCESS;
+}
+
+/* accel_queue_host_fn: runs after the earlier work (the chain's result is
+ * complete inside it on host memory), in order, once each; a failure comes
+ * back from the next finish as "name: message" and later work still runs. */
+static void host_fn_body(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    chain_bufs c = chain_setup(dev, q);
+    host_fn_log l = {{0, 0, 0}, 0, c.x, -2.0};
+    enqueue_chain(q, c.x, c.ones);
+    tu_ok(accel_queue_host_fn(q, "stage_one", host_fn_first, &l));
+    tu_ok(accel_queue_host_fn(q, "stage_two", host_fn_failing, &l));
+    tu_ok(accel_queue_host_fn(q, "stage_three", host_fn_last, &l));
+    accel_status st = accel_queue_finish(q);
+    cr_assert_eq(st, ACCEL_ERROR_IO, "finish after a failing host function: %s",
+                 accel_status_name(st));
+    cr_assert(strstr(accel_last_error(), "stage_two: the host function's own reason"), "%s",
+              accel_last_error());
+    cr_assert(l.calls[0] == 1 && l.calls[1] == 2 && l.calls[2] == 3, "order %d %d %d",
+              l.calls[0], l.calls[1], l.calls[2]);
+    accel_device_properties p;
+    accel_device_properties_init(&p);
+    tu_ok(accel_device_properties_get(dev, &p));
+    if (p.host_accessible)
+        cr_assert_eq(l.seen, (double)chain_steps(q), "the chain had not finished: %g", l.seen);
+    else
+        cr_assert_eq(l.seen, -1.0, "accel_buffer_host_pointer of device memory must be NULL");
+    tu_ok(accel_queue_finish(q)); /* the error was cleared */
+    chain_free(&c);
+}
+
+Test(queue_event, host_functions_run_in_order_and_report_failures)
+{
+    accel_runtime *rt = tu_open_default();
+    tu_for_each_device(rt, host_fn_body, NULL);
     accel_runtime_close(rt);
 }

@@ -311,7 +311,7 @@ Test(security, a_symbolic_link_owned_by_another_user_is_refused)
     accel_runtime *rt = open_with(link, NULL);
     accel_backend_info bi = tu_backend_info(rt, "mock");
     cr_assert(bi.loaded, "%s", bi.reason);
-    cr_assert_str_eq(bi.path, link, "the backend's path must stay the configured one");
+    cr_assert_str_eq(bi.path, tu_realpath(link), "accel info shows the resolved path");
     accel_runtime_close(rt);
 }
 

@@ -573,6 +573,7 @@ Test(verify, unsupported_op_falls_back_to_the_cpu_and_is_reported)
               tu_log_text());
 
     accel_report_row rows[8];
+    rows[0].struct_size = sizeof rows[0];
     size_t n = 0;
     tu_ok(accel_report(rt, rows, 8, &n));
     bool seen_add = false, seen_fill = false;

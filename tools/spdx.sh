@@ -66,7 +66,7 @@ style_of() {
     *)
       IFS= read -r first <"$f" 2>/dev/null || true
       case "$first" in
-        '#!'*python* | '#!'*/sh | '#!'*/sh' '* | '#!'*bash*) echo hash ;;
+        '#!'*python* | '#!'*/sh | '#!'*/sh' '* | '#!'*' sh' | '#!'*bash*) echo hash ;;
       esac
       ;;
   esac

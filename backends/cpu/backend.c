@@ -95,7 +95,7 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
 {
     accel_cpu_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
-        host->set_error("cpu: out of host memory at init");
+        host->set_error(host->host_ctx, "cpu: out of host memory at init");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     ctx->host = host;
@@ -114,7 +114,8 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
         while (end && (*end == ' ' || *end == '\t'))
             ++end;
         if (end == v || !end || *end != '\0' || errno != 0 || n < 0 || n > 4096) {
-            host->set_error("cpu: threads = '%s' is not an integer in 0..4096 (0: all cores)", v);
+            host->set_error(host->host_ctx,
+                            "cpu: threads = '%s' is not an integer in 0..4096 (0: all cores)", v);
             free(ctx);
             return ACCEL_ERROR_CONFIG;
         }
@@ -142,19 +143,19 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
             --dir;
         snprintf(ctx->blas_variant, sizeof ctx->blas_variant, "%.*s",
                  slash ? (int)(slash - dir) : (int)strlen(dir), dir);
-        host->log(ACCEL_LOG_INFO, "GEMM through %s from %s (bound by the plugin itself)",
-                  blas->config, blas->path);
+        host->log(host->host_ctx, ACCEL_LOG_INFO,
+                  "GEMM through %s from %s (bound by the plugin itself)", blas->config, blas->path);
     } else {
         snprintf(ctx->blas_version, sizeof ctx->blas_version, "no BLAS");
-        host->log(ACCEL_LOG_WARN, "GEMM is unavailable: %s", blas->error);
+        host->log(host->host_ctx, ACCEL_LOG_WARN, "GEMM is unavailable: %s", blas->error);
     }
 
     char model[96];
     read_cpu_model(model, sizeof model);
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s (%d thread%s)", model, threads,
              threads == 1 ? "" : "s");
-    host->log(ACCEL_LOG_DEBUG, "cpu:0 is %s; %s; %d of %d processors", ctx->device_name,
-              ctx->blas_version, threads, procs);
+    host->log(host->host_ctx, ACCEL_LOG_DEBUG, "cpu:0 is %s; %s; %d of %d processors",
+              ctx->device_name, ctx->blas_version, threads, procs);
     *out_ctx = ctx;
     return ACCEL_SUCCESS;
 }
@@ -214,7 +215,8 @@ static int32_t cpu_buffer_alloc(void *vctx, uint32_t device, size_t bytes, accel
     if (!buf || !data) {
         free(buf);
         free(data);
-        ctx->host->set_error("cpu: cannot allocate a buffer of %zu bytes", bytes);
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: cannot allocate a buffer of %zu bytes",
+                             bytes);
         return ACCEL_ERROR_OUT_OF_DEVICE_MEMORY;
     }
     buf->data = data;
@@ -231,7 +233,7 @@ static int32_t cpu_buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t by
     (void)device;
     accel_be_buffer *buf = malloc(sizeof *buf);
     if (!buf) {
-        ctx->host->set_error("cpu: out of host memory for a buffer record");
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory for a buffer record");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     /* A 0-byte buffer still needs a valid address for the ops' pointers. */
@@ -264,7 +266,8 @@ static int32_t cpu_host_alloc(void *vctx, size_t bytes, void **out)
     accel_cpu_ctx *ctx = vctx;
     void *p = aligned_alloc64(bytes);
     if (!p) {
-        ctx->host->set_error("cpu: cannot allocate %zu bytes of host memory", bytes);
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: cannot allocate %zu bytes of host memory",
+                             bytes);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     *out = p;
@@ -310,6 +313,9 @@ static const accel_backend cpu_backend = {
     .op_execute = accel_cpu__op_execute,
     .measure_ceilings = accel_cpu__measure_ceilings,
     .buffer_wrap = cpu_buffer_wrap,
+    .program_identity = accel_cpu__program_identity,
+    .program_build = accel_cpu__program_build,
+    .program_release = accel_cpu__program_release,
     .graph_instantiate = accel_cpu__graph_instantiate,
     .graph_launch = accel_cpu__graph_launch,
     .graph_update = accel_cpu__graph_update,

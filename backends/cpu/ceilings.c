@@ -105,7 +105,8 @@ static int32_t measure_copy(accel_cpu_ctx *ctx, const accel_ceilings_options *op
         free(a);
         free(b);
         free(c);
-        ctx->host->set_error("cpu: out of host memory for 3 x %zu bytes of ceiling buffers", bytes);
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "cpu: out of host memory for 3 x %zu bytes of ceiling buffers", bytes);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     fill_f32(a, n, nt, 1);
@@ -180,7 +181,8 @@ static int32_t measure_gemm(accel_cpu_ctx *ctx, const accel_ceilings_options *op
         free(a);
         free(b);
         free(c);
-        ctx->host->set_error("cpu: out of host memory for GEMM ceiling of n = %zu", n);
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "cpu: out of host memory for GEMM ceiling of n = %zu", n);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     double t[MAX_REPEATS];

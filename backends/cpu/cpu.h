@@ -65,6 +65,7 @@ typedef struct accel_cpu_op {
     size_t m, n, k, lda, ldb, ldc;
     size_t batch_count, stride_a, stride_b, stride_c;
     char name[48]; /* the public function's name, for messages */
+    void *kjob;    /* ACCEL_OP_KERNEL: the launch (kernel.c), freed when run or skipped */
 } accel_cpu_op;
 
 size_t accel_cpu__dtype_size(uint32_t dtype);
@@ -109,6 +110,17 @@ int32_t accel_cpu__reduce(const accel_cpu_op *op, int threads, char *msg, size_t
 int32_t accel_cpu__gemm(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 void accel_cpu__random(const accel_cpu_op *op, int threads);
 void accel_cpu__transpose(const accel_cpu_op *op, int threads);
+
+/* kernel.c: user kernels (program entries; launches of ACCEL_OP_KERNEL). */
+int32_t accel_cpu__program_identity(void *ctx, uint32_t device, uint32_t language, char *out,
+                                    size_t size);
+int32_t accel_cpu__program_build(void *ctx, uint32_t device, const accel_program_desc *d,
+                                 accel_be_program **out, const void **out_binary,
+                                 size_t *out_binary_size);
+void accel_cpu__program_release(void *ctx, accel_be_program *p);
+int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d);
+void accel_cpu__kernel_run(const accel_cpu_op *op, int threads);
+void accel_cpu__kernel_discard(const accel_cpu_op *op);
 
 /* ops.c: the op_supported and op_execute entries. */
 int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);

@@ -59,11 +59,20 @@ int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc 
 {
     (void)ctx;
     (void)device;
+    if (desc->op == ACCEL_OP_KERNEL)
+        return desc->kernel && desc->kernel->program ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     return supported(desc->op, desc->dtype) ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
 }
 
 int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc)
 {
+    if (desc->op == ACCEL_OP_KERNEL) {
+        accel_op_desc d;
+        memset(&d, 0, sizeof d);
+        memcpy(&d, desc, desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size
+                                                                            : sizeof d);
+        return accel_cpu__kernel_enqueue(vctx, q, &d);
+    }
     accel_cpu_op op;
     int32_t rc = accel_cpu__op_resolve(vctx, desc, &op);
     return rc == ACCEL_SUCCESS ? accel_cpu__queue_enqueue_op(q, &op) : rc;
@@ -78,9 +87,15 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     size_t dsize = desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size : sizeof d;
     memcpy(&d, desc, dsize);
     const char *name = d.name ? d.name : "accel op";
+    if (d.op == ACCEL_OP_KERNEL) { /* launched by op_execute, never resolved ahead */
+        ctx->host->set_error(ctx->host->host_ctx, "%s: a user kernel launch cannot be resolved "
+                             "ahead of its queue", name);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
 
     if (!supported(d.op, d.dtype)) {
-        ctx->host->set_error("%s: op %u on dtype %s is not supported by the cpu backend", name,
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: op %u on dtype %s is not supported by the cpu backend", name,
                              (unsigned)d.op, dtype_name(d.dtype));
         return ACCEL_ERROR_UNSUPPORTED;
     }
@@ -119,7 +134,8 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     case ACCEL_OP_REDUCE_MAX:
     case ACCEL_OP_REDUCE_MIN:
         if (op.count[0] == 0) {
-            ctx->host->set_error("%s: the %s of 0 elements is undefined (no identity)", name,
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%s: the %s of 0 elements is undefined (no identity)", name,
                                  d.op == ACCEL_OP_REDUCE_MAX ? "maximum" : "minimum");
             return ACCEL_ERROR_INVALID_ARGUMENT;
         }
@@ -128,7 +144,8 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
         /* OpenBLAS's cblas takes 32-bit ints (LP64 build). */
         if (op.m > INT_MAX || op.n > INT_MAX || op.k > INT_MAX || op.lda > INT_MAX ||
             op.ldb > INT_MAX || op.ldc > INT_MAX) {
-            ctx->host->set_error("%s: m, n, k and leading dimensions must be at most %d on the "
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%s: m, n, k and leading dimensions must be at most %d on the "
                                  "cpu backend (32-bit BLAS)",
                                  name, INT_MAX);
             return ACCEL_ERROR_UNSUPPORTED;
@@ -136,7 +153,8 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
         break;
     case ACCEL_OP_RANDOM_NORMAL:
         if (!(op.scalars[1] >= 0.0)) {
-            ctx->host->set_error("%s: stddev %g must be >= 0", name, op.scalars[1]);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: stddev %g must be >= 0", name,
+                                 op.scalars[1]);
             return ACCEL_ERROR_INVALID_ARGUMENT;
         }
         break;
@@ -161,6 +179,10 @@ static accel_op_kind op_kind(uint32_t op)
 
 int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
 {
+    if (op->op == ACCEL_OP_KERNEL) {
+        accel_cpu__kernel_run(op, threads);
+        return ACCEL_SUCCESS;
+    }
     switch (op_kind(op->op)) {
     case ACCEL_OP_KIND_COPY: {
         size_t bytes = op->count[0] * accel_cpu__dtype_size(op->dtype);

@@ -152,6 +152,8 @@ static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint
             st = accel_cpu__graph_run(t->u.graph, q->ctx->threads, msg, sizeof msg);
         else if (!skip)
             st = accel_cpu__op_run(&t->u.op, q->ctx->threads, msg, sizeof msg);
+        else if (t->u.op.kjob)
+            accel_cpu__kernel_discard(&t->u.op);
         break;
     case TASK_MEMCPY:
         if (!skip && t->u.copy.bytes && t->u.copy.dst != t->u.copy.src)
@@ -260,7 +262,8 @@ static int32_t enqueue(accel_be_queue *q, task *t)
         task *nring = malloc(ncap * sizeof *nring);
         if (!nring) {
             pthread_mutex_unlock(&q->lock);
-            q->ctx->host->set_error("cpu: out of host memory growing a queue to %zu tasks", ncap);
+            q->ctx->host->set_error(q->ctx->host->host_ctx,
+                                    "cpu: out of host memory growing a queue to %zu tasks", ncap);
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
         }
         for (size_t i = 0; i < q->count; ++i)
@@ -302,7 +305,7 @@ int32_t accel_cpu__queue_create(void *vctx, uint32_t device, accel_be_queue **ou
     (void)device;
     accel_be_queue *q = calloc(1, sizeof *q);
     if (!q) {
-        ctx->host->set_error("cpu: out of host memory creating a queue");
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory creating a queue");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     q->ctx = ctx;
@@ -312,7 +315,7 @@ int32_t accel_cpu__queue_create(void *vctx, uint32_t device, accel_be_queue **ou
     q->ring = malloc(q->cap * sizeof *q->ring);
     if (!q->ring) {
         free(q);
-        ctx->host->set_error("cpu: out of host memory creating a queue");
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory creating a queue");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     pthread_mutex_init(&q->lock, NULL);
@@ -325,7 +328,8 @@ int32_t accel_cpu__queue_create(void *vctx, uint32_t device, accel_be_queue **ou
         pthread_cond_destroy(&q->done_cv);
         free(q->ring);
         free(q);
-        ctx->host->set_error("cpu: cannot start a queue worker thread: %s", strerror(rc));
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: cannot start a queue worker thread: %s",
+                             strerror(rc));
         return ACCEL_ERROR_DEVICE;
     }
     *out = q;
@@ -353,8 +357,8 @@ void accel_cpu__queue_destroy(void *ctx, accel_be_queue *q)
     q->stop = 1;
     pthread_cond_signal(&q->work_cv);
     if (q->err != ACCEL_SUCCESS)
-        q->ctx->host->log(ACCEL_LOG_WARN, "queue destroyed with an unreported error: %s",
-                          q->err_msg);
+        q->ctx->host->log(q->ctx->host->host_ctx, ACCEL_LOG_WARN,
+                          "queue destroyed with an unreported error: %s", q->err_msg);
     pthread_mutex_unlock(&q->lock);
     pthread_join(q->thread, NULL);
     queue_release(q);
@@ -373,7 +377,7 @@ int32_t accel_cpu__queue_finish(void *ctx, accel_be_queue *q)
     }
     pthread_mutex_unlock(&q->lock);
     if (err != ACCEL_SUCCESS)
-        q->ctx->host->set_error("%s", msg);
+        q->ctx->host->set_error(q->ctx->host->host_ctx, "%s", msg);
     return err;
 }
 
@@ -425,7 +429,7 @@ int32_t accel_cpu__event_create(void *vctx, uint32_t device, accel_be_event **ou
     (void)device;
     accel_be_event *ev = calloc(1, sizeof *ev);
     if (!ev) {
-        ctx->host->set_error("cpu: out of host memory creating an event");
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory creating an event");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     atomic_init(&ev->refs, 1);
@@ -530,7 +534,7 @@ int32_t accel_cpu__event_synchronize(void *ctx, accel_be_event *ev)
         }
         pthread_mutex_unlock(&q->lock);
         if (ret != ACCEL_SUCCESS)
-            q->ctx->host->set_error("%s", msg);
+            q->ctx->host->set_error(q->ctx->host->host_ctx, "%s", msg);
     }
     queue_release(q);
     return ret;
@@ -557,8 +561,8 @@ int32_t accel_cpu__event_elapsed_ms(void *vctx, accel_be_event *start, accel_be_
         t[i] = evs[i]->stamp_ns;
         pthread_mutex_unlock(&evs[i]->lock);
         if (!ok) {
-            ctx->host->set_error("cpu: event_elapsed_ms: the %s event is %s", i ? "end" : "start",
-                                 "not recorded or not complete");
+            ctx->host->set_error(ctx->host->host_ctx, "cpu: event_elapsed_ms: the %s event is %s",
+                                 i ? "end" : "start", "not recorded or not complete");
             return ACCEL_ERROR_INVALID_ARGUMENT;
         }
     }

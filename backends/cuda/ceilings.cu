@@ -258,7 +258,7 @@ void measure_gemm(Bench &b, size_t n, accel_ceilings *out)
     if (s == CUBLAS_STATUS_SUCCESS)
         s = b.ctx->blas.set_stream(b.blas, b.stream);
     if (s != CUBLAS_STATUS_SUCCESS) {
-        b.ctx->host->log(ACCEL_LOG_WARN, "ceilings: cuBLAS handle: %s",
+        b.ctx->host->log(b.ctx->host->host_ctx, ACCEL_LOG_WARN, "ceilings: cuBLAS handle: %s",
                          b.ctx->blas.status_name(s));
         return;
     }
@@ -312,7 +312,8 @@ void measure_gemm(Bench &b, size_t n, accel_ceilings *out)
             },
             "cublasGemmEx");
         if (gs != CUBLAS_STATUS_SUCCESS) {
-            b.ctx->host->log(ACCEL_LOG_WARN, "ceilings: cublasGemmEx (dtype %u%s): %s", c.dtype,
+            b.ctx->host->log(b.ctx->host->host_ctx, ACCEL_LOG_WARN,
+                             "ceilings: cublasGemmEx (dtype %u%s): %s", c.dtype,
                              c.tf32 ? ", TF32" : "", b.ctx->blas.status_name(gs));
             continue;
         }

@@ -166,8 +166,24 @@ int32_t accel_cuda__event_query(void *ctx, accel_be_event *ev, int *out_done);
 int32_t accel_cuda__event_elapsed_ms(void *ctx, accel_be_event *start, accel_be_event *end,
                                      double *out_ms);
 
+/* Collectives through NCCL, loaded on first use (nccl.c). */
+int32_t accel_cuda__comm_id(void *ctx, uint32_t device, void *out_id, size_t id_bytes);
+int32_t accel_cuda__comm_create(void *ctx, uint32_t device, const void *id, size_t id_bytes,
+                                int32_t nranks, int32_t rank, accel_be_comm **out);
+void accel_cuda__comm_destroy(void *ctx, accel_be_comm *comm);
+int32_t accel_cuda__comm_execute(void *ctx, accel_be_queue *q, accel_be_comm *comm,
+                                 const accel_be_collective *d);
+
 int32_t accel_cuda__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);
 int32_t accel_cuda__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
+/* nvrtc.c: user kernels (program entries; ACCEL_OP_KERNEL launches). */
+int32_t accel_cuda__program_identity(void *ctx, uint32_t device, uint32_t language, char *out,
+                                     size_t size);
+int32_t accel_cuda__program_build(void *ctx, uint32_t device, const accel_program_desc *d,
+                                  accel_be_program **out, const void **out_binary,
+                                  size_t *out_binary_size);
+void accel_cuda__program_release(void *ctx, accel_be_program *p);
+int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_desc *d);
 /* graph.c: the graph entries (stream capture into a cudaGraph). */
 int32_t accel_cuda__graph_instantiate(void *ctx, uint32_t device,
                                       const accel_graph_node_desc *nodes, size_t n,

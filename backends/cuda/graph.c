@@ -39,7 +39,7 @@ static int host_is_pinned(const void *p)
 
 static int32_t refuse(accel_cuda_ctx *ctx, size_t i, const char *why)
 {
-    ctx->host->set_error("cuda graph: node %zu: %s; the core replays the graph", i, why);
+    ctx->host->set_error(ctx->host->host_ctx, "cuda graph: node %zu: %s; the core replays the graph", i, why);
     return ACCEL_ERROR_UNSUPPORTED;
 }
 
@@ -153,7 +153,7 @@ int32_t accel_cuda__graph_instantiate(void *vctx, uint32_t device,
         g->nodes = malloc(n * sizeof *g->nodes);
     if (!g || !g->nodes) {
         free(g);
-        ctx->host->set_error("cuda graph: out of host memory for %zu nodes", n);
+        ctx->host->set_error(ctx->host->host_ctx, "cuda graph: out of host memory for %zu nodes", n);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     memcpy(g->nodes, nodes, n * sizeof *nodes);

@@ -207,7 +207,8 @@ static struct accel_cuda_copy_pool *get_pool(accel_cuda_ctx *ctx)
         ctx->copy_pool = pool_create();
         __atomic_store_n(&ctx->copy_pool_tried, 1, __ATOMIC_RELEASE);
         if (ctx->copy_pool)
-            ctx->host->log(ACCEL_LOG_DEBUG, "pageable transfers: host copies on %u threads",
+            ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_DEBUG,
+                           "pageable transfers: host copies on %u threads",
                            ctx->copy_pool->workers + 1u);
     }
     pthread_mutex_unlock(&ctx->copy_pool_lock);

@@ -102,7 +102,8 @@ int32_t accel_cuda__alloc(const accel_cuda_ctx *ctx, cuda_device *dev, size_t by
     cuda_allocator *a = &dev->alloc;
     *out = NULL;
     if (bytes > MAX_ALLOC_BYTES) {
-        ctx->host->set_error("buffer of %zu bytes is larger than any device", bytes);
+        ctx->host->set_error(ctx->host->host_ctx, "buffer of %zu bytes is larger than any device",
+                             bytes);
         return ACCEL_ERROR_OUT_OF_DEVICE_MEMORY;
     }
     unsigned cls = class_ceil(bytes);
@@ -126,7 +127,7 @@ int32_t accel_cuda__alloc(const accel_cuda_ctx *ctx, cuda_device *dev, size_t by
 
     cuda_block *b = calloc(1, sizeof *b);
     if (!b) {
-        ctx->host->set_error("out of host memory for a buffer record");
+        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for a buffer record");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     cudaError_t err = cudaMalloc(&b->ptr, size);
@@ -151,7 +152,8 @@ int32_t accel_cuda__alloc(const accel_cuda_ctx *ctx, cuda_device *dev, size_t by
         (void)cudaGetLastError();
         (void)cudaMemGetInfo(&free_b, &total_b);
         int32_t st = accel_cuda__fail(ctx, err, "cudaMalloc");
-        ctx->host->set_error("cudaMalloc of %zu bytes on cuda device %d: %s: %s (%zu of %zu bytes "
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "cudaMalloc of %zu bytes on cuda device %d: %s: %s (%zu of %zu bytes "
                              "free after emptying the cache)",
                              size, dev->ordinal, cudaGetErrorName(err), cudaGetErrorString(err),
                              free_b, total_b);
@@ -195,7 +197,7 @@ static double mib(uint64_t b)
 void accel_cuda__alloc_destroy(const accel_cuda_ctx *ctx, cuda_device *dev)
 {
     cuda_allocator *a = &dev->alloc;
-    ctx->host->log(ACCEL_LOG_INFO,
+    ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_INFO,
                    "cuda device %d allocator (%s): peak in use %.1f MiB, peak reserved %.1f MiB, "
                    "cached at exit %.1f MiB, in use at exit %.1f MiB, %llu cudaMalloc calls, "
                    "%llu cache hits, %llu cache flushes on out-of-memory",
@@ -217,7 +219,7 @@ int32_t accel_cuda__buffer_alloc(void *vctx, uint32_t device, size_t bytes, acce
     *out = NULL;
     accel_be_buffer *buf = calloc(1, sizeof *buf);
     if (!buf) {
-        ctx->host->set_error("out of host memory for a buffer record");
+        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for a buffer record");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     buf->device = device;
@@ -258,19 +260,19 @@ int32_t accel_cuda__buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t b
         if (err != cudaSuccess ||
             (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)) {
             (void)cudaGetLastError();
-            ctx->host->set_error("%p is not CUDA device memory (%s)", ptr,
+            ctx->host->set_error(ctx->host->host_ctx, "%p is not CUDA device memory (%s)", ptr,
                                  err != cudaSuccess ? cudaGetErrorString(err) : "host memory");
             return ACCEL_ERROR_INVALID_ARGUMENT;
         }
         if (attr.device != ctx->devices[device].ordinal) {
-            ctx->host->set_error("%p is memory of CUDA device %d, not of device %d", ptr,
+            ctx->host->set_error(ctx->host->host_ctx, "%p is memory of CUDA device %d, not of device %d", ptr,
                                  attr.device, ctx->devices[device].ordinal);
             return ACCEL_ERROR_DEVICE_MISMATCH;
         }
     }
     accel_be_buffer *buf = calloc(1, sizeof *buf);
     if (!buf) {
-        ctx->host->set_error("out of host memory for a buffer record");
+        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for a buffer record");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     buf->device = device;
@@ -303,7 +305,8 @@ int32_t accel_cuda__host_alloc(void *vctx, size_t bytes, void **out)
     if (err != cudaSuccess) {
         *out = NULL;
         (void)accel_cuda__fail(ctx, err, "cudaHostAlloc");
-        ctx->host->set_error("cudaHostAlloc of %zu bytes: %s", bytes, cudaGetErrorString(err));
+        ctx->host->set_error(ctx->host->host_ctx, "cudaHostAlloc of %zu bytes: %s", bytes,
+                             cudaGetErrorString(err));
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     return ACCEL_SUCCESS;
@@ -324,7 +327,7 @@ int32_t accel_cuda__host_register(void *vctx, void *ptr, size_t bytes)
     cudaError_t err = cudaHostRegister(ptr, bytes, cudaHostRegisterPortable);
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
-        ctx->host->set_error("cudaHostRegister of %zu bytes at %p: %s", bytes, ptr,
+        ctx->host->set_error(ctx->host->host_ctx, "cudaHostRegister of %zu bytes at %p: %s", bytes, ptr,
                              cudaGetErrorString(err));
         return err == cudaErrorMemoryAllocation ? ACCEL_ERROR_OUT_OF_HOST_MEMORY
                                                 : ACCEL_ERROR_DEVICE;
@@ -338,7 +341,7 @@ int32_t accel_cuda__host_unregister(void *vctx, void *ptr)
     cudaError_t err = cudaHostUnregister(ptr);
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
-        ctx->host->set_error("cudaHostUnregister of %p: %s", ptr, cudaGetErrorString(err));
+        ctx->host->set_error(ctx->host->host_ctx, "cudaHostUnregister of %p: %s", ptr, cudaGetErrorString(err));
         return ACCEL_ERROR_DEVICE;
     }
     return ACCEL_SUCCESS;

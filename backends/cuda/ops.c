@@ -49,6 +49,8 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     const accel_cuda_ctx *ctx = vctx;
     (void)device;
     uint32_t op = desc->op, dt = desc->dtype;
+    if (op == ACCEL_OP_KERNEL)
+        return desc->kernel && desc->kernel->program ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     int full = dt == ACCEL_F32 || dt == ACCEL_F64;
     int half = dt == ACCEL_F16 || dt == ACCEL_BF16;
     switch (op) {
@@ -56,7 +58,12 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     case ACCEL_OP_TRANSPOSE:
         return full || half ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     case ACCEL_OP_GEMM:
-        return (full || half) && ctx->blas.loaded ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
+        if ((full || half) && !ctx->blas.loaded) {
+            /* Name what is missing (the core appends this to its message). */
+            ctx->host->set_error(ctx->host->host_ctx, "GEMM needs cuBLAS, which is unavailable: %s", ctx->blas.error);
+            return ACCEL_ERROR_UNSUPPORTED;
+        }
+        return full || half ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     case ACCEL_OP_FILL:
     case ACCEL_OP_AXPBY:
     case ACCEL_OP_SCALE:
@@ -96,7 +103,8 @@ static int32_t blas_fail(const accel_cuda_ctx *ctx, cublasStatus_t s, const char
                          const char *op_name)
 {
     (void)cudaGetLastError();
-    ctx->host->set_error("%s: %s: %s", op_name, what, ctx->blas.status_name(s));
+    ctx->host->set_error(ctx->host->host_ctx, "%s: %s: %s", op_name, what,
+                         ctx->blas.status_name(s));
     switch (s) {
     case CUBLAS_STATUS_ALLOC_FAILED: return ACCEL_ERROR_OUT_OF_DEVICE_MEMORY;
     case CUBLAS_STATUS_NOT_SUPPORTED:
@@ -156,7 +164,8 @@ static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_d
     if (d->m > INT64_MAX || d->n > INT64_MAX || d->k > INT64_MAX || d->lda > INT64_MAX ||
         d->ldb > INT64_MAX || d->ldc > INT64_MAX || d->stride_a > INT64_MAX ||
         d->stride_b > INT64_MAX || d->stride_c > INT64_MAX || d->batch_count > INT64_MAX) {
-        ctx->host->set_error("%s: a GEMM dimension exceeds cuBLAS's 64-bit range", name);
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: a GEMM dimension exceeds cuBLAS's 64-bit range", name);
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
 
@@ -191,7 +200,8 @@ static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_d
         compute = CUBLAS_COMPUTE_32F;
         break;
     default:
-        ctx->host->set_error("%s: dtype %u is not supported by GEMM", name, d->dtype);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: dtype %u is not supported by GEMM", name,
+                             d->dtype);
         return ACCEL_ERROR_UNSUPPORTED;
     }
 
@@ -226,10 +236,13 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
     accel_cuda_ctx *ctx = vctx;
     const char *name = d->name ? d->name : "op";
     if (accel_cuda__op_supported(ctx, q->device, d) != ACCEL_SUCCESS) {
-        ctx->host->set_error("%s: op %u with dtype %u is not supported by the CUDA backend", name,
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: op %u with dtype %u is not supported by the CUDA backend", name,
                              d->op, d->dtype);
         return ACCEL_ERROR_UNSUPPORTED;
     }
+    if (d->op == ACCEL_OP_KERNEL)
+        return accel_cuda__kernel_launch(ctx, q, d);
     int32_t st = accel_cuda__set_device(ctx, q->device);
     if (st != ACCEL_SUCCESS)
         return st;
@@ -299,7 +312,8 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
      * with the sticky fault of earlier work, so the message names it too. */
     if (err != cudaSuccess) {
         st = accel_cuda__fail(ctx, err, name);
-        ctx->host->set_error("%s: %s: %s (previous op enqueued on this queue: %s)", name,
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: %s: %s (previous op enqueued on this queue: %s)", name,
                              cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
     }
     accel_cuda__set_name(q->last_op, name);

@@ -2,7 +2,11 @@
  * the driver and devices at init (a machine without driver or GPU gets
  * ACCEL_ERROR_UNAVAILABLE with CUDA's reason, never an abort), configuration
  * keys, device properties and shutdown. */
+#define _GNU_SOURCE /* dlinfo, RTLD_NOLOAD */
 #include <ctype.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,8 @@ int32_t accel_cuda__fail(const accel_cuda_ctx *ctx, cudaError_t err, const char 
         status = ACCEL_ERROR_DEVICE;
         break;
     }
-    ctx->host->set_error("%s: %s: %s", what, cudaGetErrorName(err), cudaGetErrorString(err));
+    ctx->host->set_error(ctx->host->host_ctx, "%s: %s: %s", what, cudaGetErrorName(err),
+                         cudaGetErrorString(err));
     /* Clears non-sticky errors; a sticky one (a kernel fault) stays anyway. */
     (void)cudaGetLastError();
     return status;
@@ -35,9 +40,9 @@ int32_t accel_cuda__fail(const accel_cuda_ctx *ctx, cudaError_t err, const char 
 int32_t accel_cuda__fail_async(const accel_cuda_ctx *ctx, cudaError_t err, const char *what,
                                const char *last_op)
 {
-    ctx->host->set_error("%s: queued work failed: %s: %s (last op enqueued: %s)", what,
-                         cudaGetErrorName(err), cudaGetErrorString(err),
-                         last_op && last_op[0] ? last_op : "none");
+    ctx->host->set_error(
+        ctx->host->host_ctx, "%s: queued work failed: %s: %s (last op enqueued: %s)", what,
+        cudaGetErrorName(err), cudaGetErrorString(err), last_op && last_op[0] ? last_op : "none");
     (void)cudaGetLastError();
     return ACCEL_ERROR_DEVICE;
 }
@@ -124,7 +129,8 @@ static int32_t parse_tf32(accel_cuda_ctx *ctx, const char *v)
         char *end = NULL;
         unsigned long idx = strtoul(p, &end, 10);
         if (end == p || !isdigit((unsigned char)*p)) {
-            ctx->host->set_error("[backend.cuda] tf32 = '%s': expected true, false or a list of "
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "[backend.cuda] tf32 = '%s': expected true, false or a list of "
                                  "device indices",
                                  v);
             return ACCEL_ERROR_CONFIG;
@@ -132,7 +138,8 @@ static int32_t parse_tf32(accel_cuda_ctx *ctx, const char *v)
         if (idx < ctx->device_count)
             ctx->devices[idx].tf32 = 1;
         else
-            ctx->host->log(ACCEL_LOG_WARN, "tf32: there is no device cuda:%lu; ignored", idx);
+            ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_WARN,
+                           "tf32: there is no device cuda:%lu; ignored", idx);
         p = end;
     }
     return ACCEL_SUCCESS;
@@ -148,6 +155,27 @@ static void destroy_ctx(accel_cuda_ctx *ctx)
     pthread_mutex_destroy(&ctx->copy_pool_lock);
     free(ctx->devices);
     free(ctx);
+}
+
+/* The file the driver library (libcuda) was loaded from, when it is loaded:
+ * the CUDA runtime dlopens it by name, so the library path decides which
+ * one (the toolkit's stub when its folder comes first). "" when none. */
+static void loaded_libcuda(char *out, size_t cap)
+{
+    out[0] = '\0';
+    static const char *const names[] = {"libcuda.so.1", "libcuda.so"};
+    for (size_t i = 0; i < sizeof names / sizeof *names && !out[0]; ++i) {
+        void *h = dlopen(names[i], RTLD_LAZY | RTLD_NOLOAD);
+        if (!h)
+            continue;
+        struct link_map *lm = NULL;
+        if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name && lm->l_name[0]) {
+            char real[PATH_MAX];
+            const char *file = realpath(lm->l_name, real) ? real : lm->l_name;
+            snprintf(out, cap, "%s", file);
+        }
+        dlclose(h);
+    }
 }
 
 /* Explain why CUDA is unusable here, from cudaGetDeviceCount's error. */
@@ -181,8 +209,18 @@ static int32_t unavailable(const accel_host_services *host, cudaError_t err)
     if (driver)
         format_version(dv, driver);
     format_version(rv, runtime);
-    host->set_error("%s: cudaGetDeviceCount: %s: %s (driver %s, runtime %s)", hint,
-                    cudaGetErrorName(err), cudaGetErrorString(err), dv, rv);
+    char lib[PATH_MAX];
+    loaded_libcuda(lib, sizeof lib);
+    char where[PATH_MAX + 96] = "";
+    if (lib[0] && err == cudaErrorStubLibrary)
+        snprintf(where, sizeof where,
+                 "; libcuda was loaded from %s: put the driver's libcuda.so.1 first on the "
+                 "library path (drop the toolkit's stubs folder from LD_LIBRARY_PATH)",
+                 lib);
+    else if (lib[0])
+        snprintf(where, sizeof where, "; libcuda loaded from %s", lib);
+    host->set_error(host->host_ctx, "%s: cudaGetDeviceCount: %s: %s (driver %s, runtime %s)%s", hint,
+                    cudaGetErrorName(err), cudaGetErrorString(err), dv, rv, where);
     (void)cudaGetLastError();
     return ACCEL_ERROR_UNAVAILABLE;
 }
@@ -207,8 +245,8 @@ static void enable_peer_access(accel_cuda_ctx *ctx)
             }
             cudaError_t err = cudaDeviceEnablePeerAccess(ctx->devices[j].ordinal, 0);
             if (err != cudaSuccess && err != cudaErrorPeerAccessAlreadyEnabled)
-                ctx->host->log(ACCEL_LOG_INFO, "peer access cuda:%u -> cuda:%u: %s", i, j,
-                               cudaGetErrorString(err));
+                ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_INFO,
+                               "peer access cuda:%u -> cuda:%u: %s", i, j, cudaGetErrorString(err));
             (void)cudaGetLastError();
         }
     }
@@ -222,21 +260,23 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
     if (err != cudaSuccess)
         return unavailable(host, err);
     if (count <= 0) {
-        host->set_error("no CUDA-capable GPU is visible (check CUDA_VISIBLE_DEVICES)");
+        host->set_error(host->host_ctx,
+                        "no CUDA-capable GPU is visible (check CUDA_VISIBLE_DEVICES)");
         return ACCEL_ERROR_UNAVAILABLE;
     }
 
     int caching = 1;
     const char *v = host->config_get(host->host_ctx, "caching_allocator");
     if (v && (caching = parse_bool(v)) < 0) {
-        host->set_error("[backend.cuda] caching_allocator = '%s': expected true or false", v);
+        host->set_error(host->host_ctx,
+                        "[backend.cuda] caching_allocator = '%s': expected true or false", v);
         return ACCEL_ERROR_CONFIG;
     }
 
     accel_cuda_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx || !(ctx->devices = calloc((size_t)count, sizeof *ctx->devices))) {
         free(ctx);
-        host->set_error("out of host memory for %d CUDA devices", count);
+        host->set_error(host->host_ctx, "out of host memory for %d CUDA devices", count);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     ctx->host = host;
@@ -262,8 +302,9 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
             (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ord)) !=
                 cudaSuccess ||
             (err = accel_cuda__probe_kernels()) != cudaSuccess) {
-            host->log(ACCEL_LOG_WARN, "CUDA device %d (sm_%d%d) is not usable: %s: %s", ord, major,
-                      minor, cudaGetErrorName(err), cudaGetErrorString(err));
+            host->log(host->host_ctx, ACCEL_LOG_WARN,
+                      "CUDA device %d (sm_%d%d) is not usable: %s: %s", ord, major, minor,
+                      cudaGetErrorName(err), cudaGetErrorString(err));
             (void)cudaGetLastError();
             last_err = err;
             continue;
@@ -283,7 +324,7 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
         accel_cuda__alloc_init(&d->alloc, caching);
     }
     if (ctx->device_count == 0) {
-        host->set_error("none of the %d CUDA devices is usable: %s: %s", count,
+        host->set_error(host->host_ctx, "none of the %d CUDA devices is usable: %s: %s", count,
                         cudaGetErrorName(last_err), cudaGetErrorString(last_err));
         destroy_ctx(ctx);
         return ACCEL_ERROR_UNAVAILABLE;
@@ -302,10 +343,11 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
     enable_peer_access(ctx);
     accel_cuda__cublas_load(&ctx->blas);
     if (!ctx->blas.loaded)
-        host->log(ACCEL_LOG_WARN, "GEMM is unavailable on CUDA devices: %s", ctx->blas.error);
+        host->log(host->host_ctx, ACCEL_LOG_WARN, "GEMM is unavailable on CUDA devices: %s",
+                  ctx->blas.error);
     for (uint32_t i = 0; i < ctx->device_count; ++i)
-        host->log(ACCEL_LOG_DEBUG, "cuda:%u = CUDA device %d, %s, sm_%u, %u SMs%s", i,
-                  ctx->devices[i].ordinal, ctx->devices[i].name,
+        host->log(host->host_ctx, ACCEL_LOG_DEBUG, "cuda:%u = CUDA device %d, %s, sm_%u, %u SMs%s",
+                  i, ctx->devices[i].ordinal, ctx->devices[i].name,
                   ctx->devices[i].compute_capability, ctx->devices[i].sm_count,
                   ctx->devices[i].tf32 ? ", TF32 GEMM allowed" : "");
     *out_ctx = ctx;
@@ -396,8 +438,15 @@ static const accel_backend cuda_backend = {
     .buffer_native_ptr = accel_cuda__buffer_native_ptr,
     .queue_native = accel_cuda__queue_native,
     .buffer_wrap = accel_cuda__buffer_wrap,
+    .program_identity = accel_cuda__program_identity,
+    .program_build = accel_cuda__program_build,
+    .program_release = accel_cuda__program_release,
     .host_register = accel_cuda__host_register,
     .host_unregister = accel_cuda__host_unregister,
+    .comm_id = accel_cuda__comm_id,
+    .comm_create = accel_cuda__comm_create,
+    .comm_destroy = accel_cuda__comm_destroy,
+    .comm_execute = accel_cuda__comm_execute,
     .graph_instantiate = accel_cuda__graph_instantiate,
     .graph_launch = accel_cuda__graph_launch,
     .graph_update = accel_cuda__graph_update,

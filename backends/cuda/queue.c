@@ -33,7 +33,7 @@ int32_t accel_cuda__queue_create(void *vctx, uint32_t device, accel_be_queue **o
         return st;
     accel_be_queue *q = calloc(1, sizeof *q);
     if (!q) {
-        ctx->host->set_error("out of host memory for a queue");
+        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for a queue");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     q->device = device;
@@ -63,7 +63,8 @@ void accel_cuda__queue_destroy(void *vctx, accel_be_queue *q)
     if (accel_cuda__set_device(ctx, q->device) == ACCEL_SUCCESS) {
         cudaError_t err = cudaStreamSynchronize(q->stream);
         if (err != cudaSuccess)
-            ctx->host->log(ACCEL_LOG_WARN, "queue released after failed work: %s (last op: %s)",
+            ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_WARN,
+                           "queue released after failed work: %s (last op: %s)",
                            cudaGetErrorString(err), q->last_op);
         accel_cuda__blas_destroy(ctx, q);
         if (q->staging_ready) {
@@ -282,7 +283,7 @@ int32_t accel_cuda__event_create(void *vctx, uint32_t device, accel_be_event **o
         return st;
     accel_be_event *ev = calloc(1, sizeof *ev);
     if (!ev) {
-        ctx->host->set_error("out of host memory for an event");
+        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for an event");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     ev->device = device;
@@ -380,11 +381,13 @@ int32_t accel_cuda__event_elapsed_ms(void *vctx, accel_be_event *start, accel_be
     }
     (void)cudaGetLastError();
     if (err == cudaErrorNotReady) {
-        ctx->host->set_error("accel_event_elapsed_ms: an event has not completed yet");
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "accel_event_elapsed_ms: an event has not completed yet");
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
     if (err == cudaErrorInvalidResourceHandle) {
-        ctx->host->set_error("accel_event_elapsed_ms: an event was never recorded");
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "accel_event_elapsed_ms: an event was never recorded");
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
     return accel_cuda__fail(ctx, err, "cudaEventElapsedTime");

@@ -7,7 +7,8 @@
  * (the CPU by default). Replace the bodies with your device's calls; keep the
  * contract of accel/backend.h: the core checks every argument first, a queue
  * keeps its first asynchronous error until the next synchronizing call, and a
- * failure is explained with host->set_error before it is returned.
+ * failure is explained with host->set_error(host->host_ctx, ...) before it is
+ * returned. Every host callback takes host->host_ctx first (plugin ABI 2).
  *
  * Check it with `accel verify --plugin libaccel_template.so`. */
 #include <stdbool.h>
@@ -41,7 +42,7 @@ static int32_t tpl_init(const accel_host_services *host, void **out_ctx)
 {
     tpl_ctx *c = calloc(1, sizeof *c);
     if (!c) {
-        host->set_error("template: out of host memory");
+        host->set_error(host->host_ctx, "template: out of host memory");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     c->host = host;
@@ -84,7 +85,7 @@ static int32_t tpl_buffer_alloc(void *ctx, uint32_t device, size_t bytes, accel_
         b->data = malloc(bytes ? bytes : 1);
     if (!b || !b->data) {
         free(b);
-        c->host->set_error("template: cannot allocate %zu bytes", bytes);
+        c->host->set_error(c->host->host_ctx, "template: cannot allocate %zu bytes", bytes);
         return ACCEL_ERROR_OUT_OF_DEVICE_MEMORY;
     }
     b->bytes = bytes;
@@ -225,7 +226,8 @@ static int32_t tpl_op_execute(void *ctx, accel_be_queue *q, const accel_op_desc 
     tpl_ctx *c = ctx;
     (void)q;
     if (tpl_op_supported(ctx, 0, d) != ACCEL_SUCCESS) {
-        c->host->set_error("%s: the template backend does not support op %u", d->name, d->op);
+        c->host->set_error(c->host->host_ctx, "%s: the template backend does not support op %u",
+                           d->name, d->op);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     bool f32 = d->dtype == ACCEL_F32;
@@ -301,6 +303,17 @@ static const accel_backend template_table = {
     .event_elapsed_ms = tpl_event_elapsed_ms,
     .op_supported = tpl_op_supported,
     .op_execute = tpl_op_execute,
+    /* User kernels (accel/kernel.h) are optional: with program_identity,
+     * program_build and program_release left NULL, a kernel launched on this
+     * device is ACCEL_ERROR_UNSUPPORTED ("no program_build entry") and, with
+     * fallback on, runs on the CPU instead. A backend with a compiler builds
+     * the generated source of accel_program_desc (ACCEL_PROGRAM_C: a C11
+     * translation unit with the entry conventions of backend.h) and takes
+     * ACCEL_OP_KERNEL in op_supported/op_execute; backends/cpu/kernel.c is
+     * a complete example. */
+    .program_identity = NULL,
+    .program_build = NULL,
+    .program_release = NULL,
 };
 
 /* The one exported symbol. */

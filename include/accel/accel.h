@@ -20,6 +20,23 @@
  * - Thread safety: every function may be called from any thread. One queue may
  *   be used from several threads; the order of ops enqueued concurrently on the
  *   same queue is then whatever order the calls took.
+ * - Versioned structs (struct_size first; options, descriptors and records):
+ *   fields are only appended. A struct_size below the struct's first
+ *   version is ACCEL_ERROR_INVALID_ARGUMENT and nothing else of the struct
+ *   is read or written. Passed in, the first min(struct_size, the library's
+ *   size) bytes are read and missing fields keep their _init values; filled
+ *   out, at most that many bytes are written and struct_size is set to the
+ *   number written, so a caller built against an older, smaller struct is
+ *   never overrun. Set struct_size (or call the _init function) before
+ *   every call that fills a struct.
+ * - Handles are opaque values, not addresses: a released handle (or one of
+ *   a closed runtime) stays ACCEL_ERROR_INVALID_HANDLE however memory is
+ *   reused, and a handle value is never given out twice. The handles of
+ *   one call must come from one runtime (else ACCEL_ERROR_DEVICE_MISMATCH,
+ *   naming both runtimes as #N, in the order they were opened).
+ * - fork: a runtime is unusable in a forked child (its queue threads and
+ *   device contexts stay in the parent); every call with its handles there
+ *   returns ACCEL_ERROR_UNAVAILABLE. Open a new runtime in the child.
  * - Aliasing: an elementwise output may be exactly the range of an input
  *   (in-place) or not overlap it at all; partial overlap is
  *   ACCEL_ERROR_INVALID_ARGUMENT. A reduction, GEMM or transpose output must
@@ -76,7 +93,7 @@ ACCEL_API const char *accel_version(void);
 
 typedef void (*accel_log_fn)(int level, const char *message, void *user);
 
-/** Route log lines (level is accel_log_level of accel/backend.h: 0 debug,
+/** Route log lines (level is accel_log_level of accel/types.h: 0 debug,
  *  1 info, 2 warn, 3 error) to fn instead of stderr; fn NULL restores stderr.
  *  fn may be called from any thread, also from queue workers. */
 ACCEL_API void accel_set_log_callback(accel_log_fn fn, void *user);
@@ -101,7 +118,13 @@ ACCEL_API void accel_set_log_level(int level);
 ACCEL_API accel_status accel_runtime_open(const char *config_path, accel_runtime **out_runtime);
 
 /** Drain every queue, release every object still alive, shut backends down and
- *  unload them in the reverse of their load order. NULL is a no-op. */
+ *  unload them in the reverse of their load order. NULL is a no-op.
+ *  Other threads may still be calling into rt: every handle of rt dies
+ *  first, so calls that start from then on return
+ *  ACCEL_ERROR_INVALID_HANDLE, and close waits until the calls already in
+ *  flight have returned before it frees anything (as libuv refuses to close
+ *  a loop with active handles). A second close, concurrent or later, is a
+ *  logged no-op. */
 ACCEL_API void accel_runtime_close(accel_runtime *rt);
 
 /** The config file the runtime read (absolute path). */
@@ -124,7 +147,13 @@ typedef struct accel_backend_info {
 ACCEL_API uint32_t accel_runtime_backend_count(const accel_runtime *rt);
 
 /** Copy candidate `index`'s record; strings live as long as the runtime.
- *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_RANGE. */
+ *  Set out_info->struct_size = sizeof(accel_backend_info) first: at most that
+ *  many bytes are written (a caller built against an older, smaller struct
+ *  gets the fields it knows; one built against a newer, larger one gets its
+ *  extra fields zeroed), and out_info->struct_size then says how many bytes
+ *  this library filled. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_OUT_OF_RANGE, ACCEL_ERROR_INVALID_ARGUMENT (out_info NULL, or
+ *  its struct_size smaller than the first version of the struct). */
 ACCEL_API accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
                                         accel_backend_info *out_info);
 
@@ -147,7 +176,11 @@ ACCEL_API accel_status accel_device_get_by_name(accel_runtime *rt, const char *n
 ACCEL_API accel_status accel_device_default(accel_runtime *rt, accel_device **out_device);
 
 /** Fill *out (set out->struct_size first, or use accel_device_properties_init);
- *  memory_free is read now. */
+ *  memory_free is read now. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_INVALID_ARGUMENT (out NULL, struct_size below the first
+ *  version's). For the CPU device, driver_version and runtime_version name
+ *  the BLAS the backend bound itself (e.g. "openblas-pthread" and
+ *  "OpenBLAS 0.3.21"; the log's info line gives the file). */
 ACCEL_API accel_status accel_device_properties_get(const accel_device *dev, accel_device_properties *out);
 
 /** Zero *p and set its struct_size. */
@@ -256,6 +289,24 @@ ACCEL_API accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *s
 ACCEL_API accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offset,
                               accel_buffer *dst, size_t dst_offset, size_t bytes);
 
+/* A host function for accel_queue_host_fn: returns ACCEL_SUCCESS, or a status
+ * with a NUL-terminated message of at most message_size bytes in message. */
+typedef accel_status (*accel_queue_fn)(void *user, char *message, size_t message_size);
+
+/** Enqueue fn(user, ...) on q. When this call succeeds, fn runs exactly once
+ *  on a host thread of q's backend (the CPU queue's worker; a
+ *  cudaLaunchHostFunc callback on CUDA) once all earlier work on q is done,
+ *  also when an earlier op failed, and later work on q waits until it
+ *  returns. A failure it returns is reported by the next accel_queue_finish
+ *  of q as "name: message" (work enqueued after it still runs). fn must not
+ *  call into q's backend (CUDA forbids CUDA calls in host callbacks) nor wait
+ *  for q; name must stay valid until that finish (a string literal). Used by
+ *  libaccel_mpi to run MPI in a queue's order. Errors:
+ *  ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (fn or name
+ *  NULL), ACCEL_ERROR_OUT_OF_HOST_MEMORY, ACCEL_ERROR_DEVICE. Thread-safe. */
+ACCEL_API accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_fn fn,
+                                           void *user);
+
 /* ---------------------------------------------------------------- events */
 
 /** An event of dev, for marking points in dev's queues.
@@ -265,8 +316,33 @@ ACCEL_API accel_status accel_event_create(accel_device *dev, accel_event **out_e
 /** Free an event; NULL is a no-op. */
 ACCEL_API void accel_event_release(accel_event *ev);
 
-/** Mark the current end of q (q must be on the event's device). */
+/** Mark the current end of q (q must be on the event's device).
+ *  The latest record wins, as with cudaEventRecord: recording ev again
+ *  replaces its earlier record, and later waits, queries, synchronizes and
+ *  elapsed times refer to the new one only. On the same queue that loses
+ *  nothing (the new mark follows the old). On another queue while the
+ *  earlier record is still pending, the first queue's work is no longer
+ *  covered by waits on ev; the call still succeeds (as CUDA) but logs a
+ *  warning. To wait for several queues, use one event per queue:
+ *  accel_queue_wait_queues. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ *  ACCEL_ERROR_DEVICE_MISMATCH (q on another device or runtime). */
 ACCEL_API accel_status accel_event_record(accel_event *ev, accel_queue *q);
+
+/** Work enqueued on q after this call starts only once every queue in
+ *  queues[0..n) has done the work enqueued on it before this call: one
+ *  fresh event is recorded at the end of each (never one event on several
+ *  queues, see accel_event_record) and q waits for all of them. The queues
+ *  may be on any device and backend of q's runtime; q itself may be in the
+ *  list (a no-op for it); n may be 0. The events are released at once (the
+ *  pending waits keep what they need). Non-blocking; to wait on the host,
+ *  call accel_queue_finish on each queue. Errors: ACCEL_ERROR_INVALID_HANDLE
+ *  (q or an entry NULL, released or not a queue; nothing is enqueued),
+ *  ACCEL_ERROR_DEVICE_MISMATCH (an entry of another runtime),
+ *  ACCEL_ERROR_INVALID_ARGUMENT (queues NULL with n > 0),
+ *  ACCEL_ERROR_OUT_OF_HOST_MEMORY, ACCEL_ERROR_DEVICE (recording failed;
+ *  the queues before it are already waited for). Thread-safe. */
+ACCEL_API accel_status accel_queue_wait_queues(accel_queue *q, accel_queue *const *queues,
+                                               size_t n);
 
 /** Work enqueued on q after this call starts only once ev's work is done.
  *  ev may belong to another device or backend. */
@@ -374,10 +450,15 @@ ACCEL_API accel_status accel_max(accel_queue *q, accel_dtype dtype, accel_slice 
  *  (as numpy.minimum), and -0 < +0: minimum(-0, +0) = minimum(+0, -0) = -0. */
 ACCEL_API accel_status accel_min(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
 
-/** y = alpha*x + beta*y (BLAS axpby). */
+/** y = alpha*x + beta*y (BLAS axpby), computed literally for every alpha and
+ *  beta: alpha = 0 still reads x, so 0*NaN = NaN and 0*Inf = NaN reach y
+ *  (unlike BLAS's beta = 0 shortcut of GEMM, which does not read C); beta = 0
+ *  likewise keeps a NaN or Inf of y. To overwrite y use accel_scale or
+ *  accel_copy. Errors as the other x -> out ops. */
 ACCEL_API accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, double beta,
                          accel_slice y);
-/** out = alpha*x */
+/** out = alpha*x, computed literally: alpha = 0 gives 0*x, so NaN for a NaN
+ *  or infinite x and -0 for a negative x (use accel_fill for zeros). */
 ACCEL_API accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, accel_slice out);
 
 /** Generic unary elementwise op: op is one of kind ACCEL_OP_KIND_UNARY
@@ -470,7 +551,8 @@ typedef struct accel_gemm_desc {
 /** Zero *d, set struct_size, alpha = 1, batch_count = 1. */
 ACCEL_API void accel_gemm_desc_init(accel_gemm_desc *d);
 
-/** Enqueue the GEMM d describes. Besides the common errors:
+/** Enqueue the GEMM d describes. d->struct_size is checked before any other
+ *  field is read (see "Versioned structs" above). Besides the common errors:
  *  ACCEL_ERROR_INVALID_ARGUMENT (ld smaller than the row length, m/n/k
  *  overflow, C overlapping A or B, batch strides making C matrices overlap),
  *  ACCEL_ERROR_OUT_OF_RANGE (a matrix of some batch past its buffer: the
@@ -658,7 +740,10 @@ typedef void (*accel_release_fn)(void *user);
 /** The host address of the buffer's first byte when its device keeps buffers
  *  in host memory (the CPU backend: accel_device_properties.host_accessible),
  *  else NULL (also for an invalid handle). The host may read or write there
- *  only while no queued work uses the buffer (finish the queues first).
+ *  only while no queued work uses the buffer (finish the queues first), or
+ *  inside a host function (accel_queue_host_fn) of the queue that orders
+ *  that work. Since the address escapes the runtime, accel_buffer_release of
+ *  buf then waits for the queues as for a buffer passed to an op.
  *  Thread-safe. */
 ACCEL_API void *accel_buffer_host_pointer(const accel_buffer *buf);
 

@@ -11,7 +11,8 @@
  *   plugin, so a plugin may trust its arguments (offsets and counts are in
  *   range, operands live on the queue's device unless a function says otherwise).
  * - Status values are accel_status codes (accel/types.h). A plugin explains a
- *   failure with host->set_error() on the calling thread before returning it.
+ *   failure with host->set_error(host->host_ctx, ...) on the calling thread
+ *   before returning it.
  * - Queues are in-order and asynchronous: queue_* and op_execute enqueue and
  *   return. An error found while running enqueued work is kept on the queue
  *   (the first one, with the op's name) and returned, then cleared, by the next
@@ -31,35 +32,63 @@ extern "C" {
 #endif
 
 /* Bumped on any incompatible change of accel_backend, accel_host_services or
- * accel_op_desc. Appending fields (struct_size grows) is compatible. */
-#define ACCEL_BACKEND_ABI_VERSION 1u
+ * accel_op_desc. Appending fields (struct_size grows) is compatible.
+ *
+ * ABI history (the core loads every version from ACCEL_BACKEND_ABI_OLDEST
+ * to ACCEL_BACKEND_ABI_VERSION; a plugin's abi_version says which table and
+ * host services it was built for, and the core hands each plugin the host
+ * services of its own version):
+ *
+ *   1  The first ABI. accel_host_services' log and set_error took no
+ *      context, so the core could not tell which backend was calling.
+ *      measure_ceilings was added later in what was reserved[0] (same
+ *      offset, same struct size; older plugins have NULL there).
+ *   2  log and set_error take host_ctx as their first argument, like
+ *      config_get: every callback knows its backend. accel_backend and
+ *      accel_op_desc are unchanged. A plugin moves from 1 to 2 by passing
+ *      host->host_ctx first and setting abi_version to 2.
+ *
+ *   Appended entries (no version bump): the optional entries after
+ *   measure_ceilings filled the first table's reserved slots; the graph
+ *   entries grew the table. The loader accepts any table at least
+ *   ACCEL_BACKEND_TABLE_MIN_SIZE bytes long (the first table's size) and reads
+ *   the entries past a smaller plugin's struct_size as NULL.
+ */
+#define ACCEL_BACKEND_ABI_VERSION 2u
+#define ACCEL_BACKEND_ABI_OLDEST 1u
 
 #define ACCEL_BACKEND_ENTRY_SYMBOL "accel_backend_entry"
 
-/* Log levels, lowest first. */
-typedef enum accel_log_level {
-    ACCEL_LOG_DEBUG = 0,
-    ACCEL_LOG_INFO = 1,
-    ACCEL_LOG_WARN = 2,
-    ACCEL_LOG_ERROR = 3,
-    ACCEL_LOG_OFF = 4
-} accel_log_level;
+/* The size of the first table (ABI 1): every entry up to op_execute, then
+ * 16 pointer slots (measure_ceilings and 15 reserved). */
+#define ACCEL_BACKEND_TABLE_MIN_SIZE                                                               \
+    (offsetof(accel_backend, measure_ceilings) + 16 * sizeof(void *))
+
+/* Log levels: accel_log_level of accel/types.h. */
 
 /* Plugin-defined objects; the core only passes the pointers back. */
 typedef struct accel_be_buffer accel_be_buffer;
 typedef struct accel_be_queue accel_be_queue;
 typedef struct accel_be_event accel_be_event;
 
-/* Services the core gives a plugin at init. Valid until shutdown returns. */
+#if defined(__GNUC__)
+#define ACCEL_BACKEND_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ACCEL_BACKEND_PRINTF(f, a)
+#endif
+
+/* Services the core gives a plugin at init. Valid until shutdown returns.
+ * Every callback takes host_ctx first (the core's record of this backend)
+ * and may be called from any thread. */
 typedef struct accel_host_services {
     uint32_t struct_size;
-    uint32_t abi_version;
-    void *host_ctx; /* pass back as the first argument of config_get */
+    uint32_t abi_version; /* ACCEL_BACKEND_ABI_VERSION of the core's side */
+    void *host_ctx;       /* pass back as the first argument of every callback */
     /* Logs through the runtime's log callback and level, prefixed with the
-     * backend's name. printf-style. */
-    void (*log)(int level, const char *fmt, ...);
+     * backend's name ("cpu: ..."). printf-style. */
+    void (*log)(void *host_ctx, int level, const char *fmt, ...) ACCEL_BACKEND_PRINTF(3, 4);
     /* Sets the calling thread's accel_last_error() message. printf-style. */
-    void (*set_error)(const char *fmt, ...);
+    void (*set_error)(void *host_ctx, const char *fmt, ...) ACCEL_BACKEND_PRINTF(2, 3);
     /* Value of KEY in this backend's own [backend.NAME] section of
      * plugins.ini, or NULL when absent. The string lives until shutdown. */
     const char *(*config_get)(void *host_ctx, const char *key);
@@ -107,13 +136,116 @@ typedef struct accel_op_desc {
      * out = x^T is n x m with leading dimension ldc (>= m); m, n > 0. */
     size_t batch_count;        /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
-    uint64_t reserved[8];
+    /* ACCEL_OP_KERNEL: the launch (below); NULL for every other op. Takes
+     * the first reserved slot: same size, same offsets. */
+    const struct accel_kernel_launch_desc *kernel;
+    uint64_t reserved[7];
 } accel_op_desc;
 
 /* GEMM may use TF32 tensor cores (changes results; only when asked). */
 #define ACCEL_OP_FLAG_ALLOW_TF32 (1u << 0)
 
 typedef void (*accel_host_fn)(void *user);
+
+/* ---------------------------------------------------------- user kernels
+ * The core parses a user kernel (accel/kernel.h), generates one source per
+ * language and hands it to program_build; launches arrive as op_execute of
+ * an ACCEL_OP_KERNEL desc whose `kernel` points to an accel_kernel_launch_desc
+ * (so trace, verify and fallback see them like any op). Generated entries:
+ *
+ *   ACCEL_PROGRAM_C (a C11 translation unit, no #include; the core's prelude
+ *   declares the math functions it uses, resolved from the process's libm):
+ *     elementwise: void E(void *const *args, size_t begin, size_t end)
+ *     reduction:   void E(void *const *args, size_t row_begin, size_t row_end,
+ *                         size_t cols)
+ *     raw:         void E(void *const *args, const unsigned grid[3],
+ *                         const unsigned block[3], size_t block_begin,
+ *                         size_t block_end)   (flattened block index)
+ *   args[i] is the address of array element 0 of argument i's range, or the
+ *   address of scalar argument i's value (accel_kernel_arg_desc.value).
+ *   Calls on disjoint index ranges may run concurrently.
+ *
+ *   ACCEL_PROGRAM_CUDA (CUDA C++ for NVRTC, entries extern "C"): parameters
+ *   are the arguments in order (arrays as T *, scalars by value), then for
+ *   elementwise `size_t n`, for reductions `size_t rows, size_t cols`.
+ *   Elementwise: any grid (grid-stride loop); reduction: blockDim.x == 256,
+ *   any gridDim.x (rows are grid-strided); raw: the given grid and block. */
+typedef struct accel_be_program accel_be_program;
+
+#define ACCEL_PROGRAM_C 1u    /* C11 (the CPU twin) */
+#define ACCEL_PROGRAM_CUDA 2u /* CUDA C++ */
+
+typedef struct accel_program_desc {
+    uint32_t struct_size;
+    uint32_t language;          /* ACCEL_PROGRAM_* */
+    const char *name;           /* the kernel's name, for messages */
+    const char *source;         /* NUL-terminated; #line maps to the user's text */
+    const char *const *entries; /* symbols to resolve */
+    uint32_t entry_count;
+    uint32_t reserved0;
+    /* Non-NULL: load this image (an out_binary of an earlier program_build
+     * with the same program_identity) instead of compiling source. */
+    const void *binary;
+    size_t binary_size;
+    char *log;       /* compiler log out, NUL-terminated and truncated */
+    size_t log_size; /* bytes at log */
+    const char *options; /* extra compiler options from the user (CUDA), or NULL */
+    uint64_t reserved[8];
+} accel_program_desc;
+
+/* One kernel argument as the backend sees it (validated by the core). */
+#define ACCEL_KARG_ARRAY 1u
+#define ACCEL_KARG_SCALAR 2u
+typedef struct accel_kernel_arg_desc {
+    uint32_t kind;  /* ACCEL_KARG_* */
+    uint32_t dtype; /* accel_dtype */
+    accel_be_buffer *buffer; /* arrays */
+    size_t offset, count;    /* arrays: elements of dtype */
+    union {
+        double f64;
+        float f32;
+        int64_t i64;
+        int32_t i32;
+        uint16_t bits16; /* f16 / bf16 bit pattern */
+        uint8_t u8;
+        unsigned char bytes[8];
+    } value; /* scalars, stored as the entry reads them */
+} accel_kernel_arg_desc;
+
+#define ACCEL_KERNEL_ELEMENTWISE 1u
+#define ACCEL_KERNEL_REDUCTION 2u
+#define ACCEL_KERNEL_RAW 3u
+typedef struct accel_kernel_launch_desc {
+    uint32_t struct_size;
+    uint32_t kind;             /* ACCEL_KERNEL_* */
+    accel_be_program *program; /* built for this backend and device */
+    uint32_t entry;            /* index into the program's entries */
+    uint32_t num_args;
+    const accel_kernel_arg_desc *args;
+    size_t n;    /* elementwise: elements; reduction: columns per row */
+    size_t rows; /* reduction: rows (>= 1) */
+    uint32_t grid[3], block[3]; /* raw: all >= 1, within CUDA's limits */
+    uint64_t reserved[8];
+} accel_kernel_launch_desc;
+
+/* A collective for the comm_* entries, in the plugin's terms. Operands as
+ * in accel_op_desc (elements of dtype). SEND: send only; RECV: recv only;
+ * BROADCAST: send and recv are the same range; REDUCE: recv.buffer is NULL
+ * off the root. Counts: ALLGATHER recv = nranks * send, REDUCE_SCATTER
+ * send = nranks * recv, else equal (checked by the caller). */
+typedef struct accel_be_collective {
+    uint32_t struct_size;
+    uint32_t kind;  /* accel_collective_kind */
+    uint32_t dtype; /* accel_dtype */
+    uint32_t op;    /* ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX, ACCEL_OP_REDUCE_MIN */
+    const char *name;
+    int32_t root; /* root of REDUCE/BROADCAST, peer of SEND/RECV */
+    uint32_t reserved0;
+    accel_op_operand send, recv;
+    uint64_t reserved[4];
+} accel_be_collective;
+
+typedef struct accel_be_comm accel_be_comm;
 
 /* One node of a recorded graph, as the graph entries see it (validated by the
  * core: operands and byte ranges are in range, buffers live on the graph's
@@ -242,8 +374,23 @@ typedef struct accel_backend {
      * accel_buffer_wrap returns ACCEL_ERROR_UNSUPPORTED. */
     int32_t (*buffer_wrap)(void *ctx, uint32_t device, void *native_ptr, size_t bytes,
                            accel_be_buffer **out);
+    /* Optional (user kernels; added in ABI 1 in what were reserved[4..6]).
+     * All three or none. NULL: user kernels on this backend's devices are
+     * ACCEL_ERROR_UNSUPPORTED and the core falls back where it may.
+     * program_identity: the compiler and target as one line ("nvrtc 13.0
+     * sm_90"), part of the disk-cache key; "" disables caching.
+     * program_build: compile d->source (or load d->binary) for device; on
+     * ACCEL_ERROR_COMPILE the log holds the compiler's messages. *out_binary
+     * (may be NULL: not cacheable) stays valid until program_release.
+     * op_supported/op_execute take ACCEL_OP_KERNEL descs of built programs. */
+    int32_t (*program_identity)(void *ctx, uint32_t device, uint32_t language, char *out,
+                                size_t size);
+    int32_t (*program_build)(void *ctx, uint32_t device, const accel_program_desc *d,
+                             accel_be_program **out, const void **out_binary,
+                             size_t *out_binary_size);
+    void (*program_release)(void *ctx, accel_be_program *p);
 
-    /* Optional (added in ABI 1 in what were reserved[4..5]). Page-lock
+    /* Optional (added in ABI 1 in what were reserved[7..8]). Page-lock
      * `bytes` (> 0) of caller-allocated host memory at ptr, of any
      * alignment, for fast transfers (cudaHostRegister), and undo it. The core
      * keeps the list of ranges, refuses overlaps and calls unregister only
@@ -252,7 +399,26 @@ typedef struct accel_backend {
     int32_t (*host_register)(void *ctx, void *ptr, size_t bytes);
     int32_t (*host_unregister)(void *ctx, void *ptr);
 
-    /* Optional (added in ABI 1 in what were reserved[6..9]). Graphs: build a
+    /* Optional, all four or none (added in ABI 1 in what were reserved[9..12]):
+     * collectives between processes run by the backend itself (NCCL), for
+     * accel/collective.h. comm_id: a new unique id of id_bytes
+     * (ACCEL_DEVICE_COMM_ID_BYTES) bytes on one rank, shared by the caller
+     * with the others; ACCEL_ERROR_UNAVAILABLE with a message when the
+     * library is missing (out_id NULL: only that answer, no id).
+     * comm_create: join rank `rank` of nranks on device; collective over the
+     * ranks. comm_execute: enqueue d on q (q's device is the
+     * communicator's); errors of the library come back as
+     * ACCEL_ERROR_COMMUNICATION with its message. NULL: the core returns
+     * ACCEL_ERROR_UNSUPPORTED and libaccel_mpi stages through host memory. */
+    int32_t (*comm_id)(void *ctx, uint32_t device, void *out_id, size_t id_bytes);
+    int32_t (*comm_create)(void *ctx, uint32_t device, const void *id, size_t id_bytes,
+                           int32_t nranks, int32_t rank, accel_be_comm **out);
+    void (*comm_destroy)(void *ctx, accel_be_comm *comm);
+    int32_t (*comm_execute)(void *ctx, accel_be_queue *q, accel_be_comm *comm,
+                            const accel_be_collective *d);
+
+    /* Optional (added after the ABI 1 table's reserved slots ran out: a plugin built against an older
+     * header has a smaller table, and the loader reads these as NULL). Graphs: build a
      * native graph of n nodes for device (nodes and their fields may be freed
      * on return), launch it on q (asynchronous, ordered like one op; a failure
      * inside is sticky on q, named after the failing op), replace node
@@ -269,7 +435,7 @@ typedef struct accel_backend {
                             const accel_graph_node_desc *node);
     void (*graph_destroy)(void *ctx, accel_be_graph *graph);
 
-    void *reserved[6];
+    void *reserved[8];
 } accel_backend;
 
 typedef const accel_backend *(*accel_backend_entry_fn)(void);

@@ -34,7 +34,9 @@ extern "C" {
     X(ACCEL_ERROR_MISMATCH, 15, "a result disagrees with its reference")                  \
     X(ACCEL_ERROR_UNAVAILABLE, 16, "the backend has no usable device or driver")          \
     X(ACCEL_ERROR_IO, 17, "a file could not be read or written, or is malformed")         \
-    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")
+    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")                        \
+    X(ACCEL_ERROR_COMPILE, 19, "a user kernel failed to compile")                         \
+    X(ACCEL_ERROR_COMMUNICATION, 20, "a collective or message between processes failed")
 
 typedef enum accel_status {
 #define ACCEL_X_ENUM(name, value, msg) name = value,
@@ -49,7 +51,10 @@ typedef enum accel_dtype {
     ACCEL_F64 = 2,  /* IEEE 754 binary64 */
     ACCEL_F16 = 3,  /* IEEE 754 binary16: GEMM, copy and transpose only */
     ACCEL_BF16 = 4, /* bfloat16: GEMM, copy and transpose only */
-    ACCEL_DTYPE_COUNT_ = 5
+    ACCEL_I32 = 5,  /* int32_t: user kernels (kernel.h) only */
+    ACCEL_I64 = 6,  /* int64_t: user kernels only */
+    ACCEL_U8 = 7,   /* uint8_t: user kernels only */
+    ACCEL_DTYPE_COUNT_ = 8
 } accel_dtype;
 
 /* What an op is, for the op table below. Values are append-only; kinds from
@@ -187,10 +192,26 @@ typedef enum accel_op_code {
 #define ACCEL_X_OP_ENUM(E, V, ...) ACCEL_OP_##E = V,
     ACCEL_OP_LIST(ACCEL_X_OP_ENUM)
 #undef ACCEL_X_OP_ENUM
+    /* A user kernel launch (accel/kernel.h): desc->kernel carries it. Not a
+     * row of the table: its operands, dtypes and tolerance are per kernel
+     * (the core's kernel_check.c verifies and falls back for it). */
+    ACCEL_OP_KERNEL = 80
 } accel_op_code;
 
 /* Op codes are below this (the core keeps per-op counters in such slots). */
 #define ACCEL_OP_CODE_LIMIT 128
+
+/* Collectives between processes, carried by accel_collective_desc
+ * (accel/collective.h, backend.h); libaccel_mpi's accel_comm_* calls. */
+typedef enum accel_collective_kind {
+    ACCEL_COLLECTIVE_ALLREDUCE = 1,
+    ACCEL_COLLECTIVE_REDUCE = 2,
+    ACCEL_COLLECTIVE_BROADCAST = 3,
+    ACCEL_COLLECTIVE_ALLGATHER = 4,
+    ACCEL_COLLECTIVE_REDUCE_SCATTER = 5,
+    ACCEL_COLLECTIVE_SEND = 6,
+    ACCEL_COLLECTIVE_RECV = 7
+} accel_collective_kind;
 
 typedef enum accel_device_kind {
     ACCEL_DEVICE_CPU = 1,
@@ -256,6 +277,16 @@ typedef struct accel_ceilings {
     char gemm_method[48]; /* e.g. "OpenBLAS 0.3.21 cblas_sgemm/dgemm" */
     uint64_t reserved[8];
 } accel_ceilings;
+
+/* Log levels, lowest first (accel_set_log_level, the log callback, the
+ * plugins' host->log). */
+typedef enum accel_log_level {
+    ACCEL_LOG_DEBUG = 0,
+    ACCEL_LOG_INFO = 1,
+    ACCEL_LOG_WARN = 2,
+    ACCEL_LOG_ERROR = 3,
+    ACCEL_LOG_OFF = 4
+} accel_log_level;
 
 #ifdef __cplusplus
 }

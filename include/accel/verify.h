@@ -168,7 +168,9 @@ typedef struct accel_verify_stats {
     uint64_t repro_files;
 } accel_verify_stats;
 
-/** Counters since the runtime opened. Ops are counted once their check ran
+/** Set out->struct_size = sizeof *out first (the versioned-struct rule of
+ *  accel.h: at most that many bytes are written). Counters since the
+ *  runtime opened. Ops are counted once their check ran
  *  (finish the queues first). Errors: ACCEL_ERROR_INVALID_HANDLE,
  *  ACCEL_ERROR_INVALID_ARGUMENT. Thread-safe. */
 ACCEL_API accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats *out);
@@ -203,7 +205,9 @@ typedef struct accel_report_row {
 ACCEL_API accel_status accel_report_enable(accel_runtime *rt, bool on);
 
 /** Copy up to cap rows (op kinds with any count, in op-code then device
- *  order) into rows; *out_count gets the number of rows there are (may
+ *  order) into rows; set rows[0].struct_size = sizeof(accel_report_row)
+ *  first when cap > 0: it is every element's size, the array's stride (the
+ *  versioned-struct rule of accel.h); *out_count gets the number of rows there are (may
  *  exceed cap). Strings live as long as rt. Thread-safe. */
 ACCEL_API accel_status accel_report(const accel_runtime *rt, accel_report_row *rows, size_t cap,
                                     size_t *out_count);

@@ -27,9 +27,13 @@ version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$work/build/CMakeCache.t
 arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 L=usr/lib/$multiarch
+# libaccel-mpi0 where MPI was found at configure time (mpi/CMakeLists.txt).
+mpi=""
+[ -e "$work/build/lib/libaccel_mpi.so.0" ] && mpi=libaccel-mpi0
 want="accel-examples_${version}_$arch.deb
 accel-tools_${version}_$arch.deb
-libaccel-dev_${version}_$arch.deb
+libaccel-dev_${version}_$arch.deb${mpi:+
+${mpi}_${version}_$arch.deb}
 libaccel0_${version}_$arch.deb"
 [ "$(ls -- *.deb)" = "$want" ] || fail "packages: $(ls -- *.deb), expected: $want"
 
@@ -39,7 +43,7 @@ has() { # has PACKAGE MODE PATH
   contents "$1" | grep -qxF -e "$2 root/root $3" || fail "$1 lacks '$2 $3': $(contents "$1")"
 }
 
-for p in libaccel0 libaccel-dev accel-tools accel-examples; do
+for p in libaccel0 libaccel-dev accel-tools accel-examples $mpi; do
   # Modes: folders and programs 0755, everything else 0644, owned by root.
   bad=$(contents $p | awk -v p="$p" '
     $2 != "root/root" { print; next }
@@ -98,7 +102,24 @@ for p in accel-tools accel-examples; do
   [[ "$deps" == "libaccel0 (= $version), libc6 "* ]] || fail "$p Depends: $deps"
 done
 ! contents accel-examples | grep -q ' usr/bin/' || fail "accel-examples installs into /usr/bin"
+# Man pages, when there are any, are compressed (Debian policy 12.1).
+for p in libaccel0 libaccel-dev accel-tools accel-examples; do
+  ! contents $p | grep -E ' usr/share/man/.*[^z]$' | grep -v '^d' ||
+    fail "$p has uncompressed man pages"
+done
 # No RPATH in system packages.
 dpkg-deb -x accel-tools_${version}_$arch.deb "$work/tools"
 ! readelf -d "$work/tools/usr/bin/accel" | grep -qE 'RPATH|RUNPATH' || fail "/usr/bin/accel has an RPATH"
 echo "check_deb_files: PASS ($(ls -- *.deb | tr '\n' ' '))"
+
+# libaccel-mpi0: libaccel_mpi and its examples, so that nothing else needs MPI.
+if [ -n "$mpi" ]; then
+  has $mpi -rw-r--r-- $L/libaccel_mpi.so.$(echo "$version" | sed 's/-.*//')
+  has $mpi -rwxr-xr-x usr/libexec/accel/examples/mpi_dot
+  deps=$(field $mpi Depends)
+  [[ "$deps" == "libaccel0 (= $version), "* && "$deps" == *libopenmpi* ]] ||
+    fail "$mpi Depends: $deps"
+  [ "$(dpkg-deb -I ${mpi}_${version}_$arch.deb triggers)" = "activate-noawait ldconfig" ] ||
+    fail "$mpi has no ldconfig trigger"
+  ! field libaccel0 Depends | grep -q mpi || fail "libaccel0 depends on MPI"
+fi

@@ -98,6 +98,15 @@ else
   echo "check_debs: accel-tools has no man page"
 fi
 
+# The bash completion, when the package has one: it loads and defines a
+# completion for accel.
+comp=/usr/share/bash-completion/completions/accel
+if dpkg -L accel-tools | grep -qxF "$comp"; then
+  bash -c "source $comp && complete -p accel" >"$work/complete.txt" 2>&1 ||
+    { cat "$work/complete.txt"; fail "$comp does not load or completes nothing for accel"; }
+  echo "check_debs: bash completion ok ($(cat "$work/complete.txt"))"
+fi
+
 # An outside program against the installed packages: pkg-config ...
 # shellcheck disable=SC2046 # the flags are lists of words
 cc -std=c11 -Wall -Werror "$src/tests/install/outside/main.c" -o "$work/outside-pc" \

@@ -37,7 +37,7 @@ static int32_t bp_init(const accel_host_services *host, void **out_ctx)
 {
     *out_ctx = NULL;
 #if TEST_PLUGIN_VARIANT == VARIANT_INIT_FAIL
-    host->set_error("%s", INIT_FAIL_MESSAGE);
+    host->set_error(host->host_ctx, "%s", INIT_FAIL_MESSAGE);
     return ACCEL_ERROR_UNAVAILABLE;
 #else
     (void)host;

@@ -266,7 +266,8 @@ static int32_t f_execute(void *ctx, accel_be_queue *q, const accel_op_desc *d)
     fctx *c = ctx;
     (void)q;
     if (f_supported(ctx, 0, d) != ACCEL_SUCCESS) {
-        c->host->set_error("%s: the faulty backend does not support op %u", d->name, d->op);
+        c->host->set_error(c->host->host_ctx, "%s: the faulty backend does not support op %u",
+                           d->name, d->op);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     const accel_op_operand *o = d->operands;

@@ -13,7 +13,17 @@
 #include <string.h>
 #include <time.h>
 
+/* MOCK_ABI1 (the accel_test_abi1 build): the same backend built against
+ * the frozen ABI 1 header, whose log and set_error take no context. */
+#ifdef MOCK_ABI1
+#include "abi1/backend_v1.h"
+#define MOCK_ERROR(host, ...) (host)->set_error(__VA_ARGS__)
+#define MOCK_LOG(host, ...) (host)->log(__VA_ARGS__)
+#else
 #include "accel/backend.h"
+#define MOCK_ERROR(host, ...) (host)->set_error((host)->host_ctx, __VA_ARGS__)
+#define MOCK_LOG(host, ...) (host)->log((host)->host_ctx, __VA_ARGS__)
+#endif
 
 /* The fill value that makes the enqueued work fail; tests use the same value. */
 #define MOCK_FAULT_VALUE 13.0
@@ -75,7 +85,7 @@ static int32_t mock_init(const accel_host_services *host, void **out_ctx)
 {
     mock_ctx *c = calloc(1, sizeof *c);
     if (!c) {
-        host->set_error("mock: out of host memory");
+        MOCK_ERROR(host, "mock: out of host memory");
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     c->host = host;
@@ -85,6 +95,8 @@ static int32_t mock_init(const accel_host_services *host, void **out_ctx)
         c->devices = (uint32_t)strtoul(n, NULL, 10);
     const char *name = host->config_get(host->host_ctx, "device_name");
     snprintf(c->device_name, sizeof c->device_name, "%s", name ? name : "Mock device");
+    MOCK_LOG(host, ACCEL_LOG_INFO, "mock ready (ABI %u), %u device(s)",
+             (unsigned)ACCEL_BACKEND_ABI_VERSION, (unsigned)c->devices);
     *out_ctx = c;
     return ACCEL_SUCCESS;
 }
@@ -123,7 +135,7 @@ static int32_t mock_buffer_alloc(void *ctx, uint32_t device, size_t bytes, accel
     if (!b || !b->data) {
         if (b)
             free(b);
-        c->host->set_error("mock: cannot allocate %zu bytes", bytes);
+        MOCK_ERROR(c->host, "mock: cannot allocate %zu bytes", bytes);
         return ACCEL_ERROR_OUT_OF_DEVICE_MEMORY;
     }
     b->device = device;
@@ -163,7 +175,7 @@ static int32_t take_sticky(mock_ctx *c, accel_be_queue *q)
 {
     int32_t s = q->sticky;
     if (s != ACCEL_SUCCESS) {
-        c->host->set_error("%s", q->sticky_message);
+        MOCK_ERROR(c->host, "%s", q->sticky_message);
         q->sticky = ACCEL_SUCCESS;
         q->sticky_message[0] = '\0';
     }
@@ -257,7 +269,7 @@ static int32_t mock_event_elapsed_ms(void *ctx, accel_be_event *a, accel_be_even
 {
     mock_ctx *c = ctx;
     if (!a->queue || !b->queue) {
-        c->host->set_error("mock: event not recorded");
+        MOCK_ERROR(c->host, "mock: event not recorded");
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
     *out = b->stamp_ms - a->stamp_ms;
@@ -281,7 +293,8 @@ static int32_t mock_op_execute(void *ctx, accel_be_queue *q, const accel_op_desc
 {
     mock_ctx *c = ctx;
     if (mock_op_supported(ctx, q->device, desc) != ACCEL_SUCCESS) {
-        c->host->set_error("%s: mock backend does not support op %u", desc->name, (unsigned)desc->op);
+        MOCK_ERROR(c->host, "%s: mock backend does not support op %u", desc->name,
+                   (unsigned)desc->op);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     if (q->sticky != ACCEL_SUCCESS)

@@ -12,8 +12,8 @@
 
 #include "bench.h"
 
-#define LEFT 230.0  /* room for the labels */
-#define PLOT 560.0  /* width of the plot area */
+#define LEFT 230.0 /* room for the labels */
+#define PLOT 560.0 /* width of the plot area */
 #define RIGHT 80.0
 #define ROW 20.0
 #define HEADER 34.0
@@ -45,10 +45,10 @@ static bool charted(const bench_row *r)
     return r->largest && r->ceiling > 0 && isfinite(r->fraction);
 }
 
-int bench_write_svg(const char *path, const bench_device *devs, size_t count, const char *title)
+/* One scale for the whole chart: at least up to 1.25, wide enough for the
+ * largest bar or target (capped: a far outlier is clipped and labelled). */
+static double chart_scale(const bench_device *devs, size_t count, size_t *out_rows)
 {
-    /* One scale for the whole chart: at least up to 1.25, wide enough for the
-     * largest bar or target (capped: a far outlier is clipped and labelled). */
     double xmax = 1.25;
     size_t rows = 0;
     for (size_t d = 0; d < count; d++) {
@@ -64,13 +64,12 @@ int bench_write_svg(const char *path, const bench_device *devs, size_t count, co
     }
     if (xmax > 3.0)
         xmax = 3.0;
-    xmax = ceil(xmax * 4.0) / 4.0;
-    const double width = LEFT + PLOT + RIGHT;
-    const double height = 60.0 + (double)count * (HEADER + 30.0) + (double)rows * ROW;
+    *out_rows = rows;
+    return ceil(xmax * 4.0) / 4.0;
+}
 
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return errno;
+static void write_header(FILE *f, double width, double height, const char *title)
+{
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
@@ -86,64 +85,87 @@ int bench_write_svg(const char *path, const bench_device *devs, size_t count, co
     xml_text(f, title ? title : "");
     fprintf(f, " \xe2\x80\x94 green: meets its target (tick), red: misses it, grey: no "
                "target</text>\n");
+}
 
-    double y = 60.0;
-    for (size_t d = 0; d < count; d++) {
-        const bench_device *dev = &devs[d];
-        fprintf(f, "<text x=\"10\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">", y + 18);
-        xml_text(f, dev->name);
-        fprintf(f, "  ");
-        xml_text(f, dev->model);
-        fprintf(f, "</text>\n");
-        y += HEADER;
-        double top = y;
-        size_t n = 0;
-        for (size_t i = 0; i < dev->row_count; i++)
-            n += charted(&dev->rows[i]);
-        double bottom = top + (double)n * ROW;
-        /* Grid: every 0.25, the ceiling (1.0) darker. */
-        for (double g = 0.0; g <= xmax + 1e-9; g += 0.25) {
-            double x = LEFT + PLOT * g / xmax;
-            bool one = fabs(g - 1.0) < 1e-9;
-            fprintf(f,
-                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                    "stroke-width=\"%s\"/>\n",
-                    x, top - 4, x, bottom + 2, one ? "#000" : "#ddd", one ? "1.5" : "1");
-            fprintf(f,
-                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\" "
-                    "font-size=\"10\">%.2g%s</text>\n",
-                    x, bottom + 14, g, one ? " = ceiling" : "");
-        }
-        for (size_t i = 0; i < dev->row_count; i++) {
-            const bench_row *r = &dev->rows[i];
-            if (!charted(r))
-                continue;
-            char label[96];
-            snprintf(label, sizeof label, "%s %s (vs %s)", r->op, r->dtype, r->ceiling_name);
-            const char *color = r->target <= 0             ? "#9e9e9e"
-                                : r->fraction >= r->target ? "#2e7d32"
-                                                           : "#c62828";
-            double frac = r->fraction > xmax ? xmax : r->fraction;
-            double w = PLOT * frac / xmax;
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LEFT - 6, y + 14);
-            xml_text(f, label);
-            fprintf(f, "</text>\n");
-            fprintf(f,
-                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-                    LEFT, y + 3, w, ROW - 6, color);
-            if (r->target > 0) {
-                double tx = LEFT + PLOT * (r->target > xmax ? xmax : r->target) / xmax;
-                fprintf(f,
-                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
-                        "stroke-width=\"2\"/>\n",
-                        tx, y + 1, tx, y + ROW - 1);
-            }
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\" font-size=\"11\">%.3f%s</text>\n",
-                    LEFT + w + 4, y + 14, r->fraction, r->fraction > xmax ? " (clipped)" : "");
-            y += ROW;
-        }
-        y = bottom + 30.0;
+/* Grid lines every 0.25 from top to bottom, the ceiling (1.0) darker. */
+static void write_grid(FILE *f, double top, double bottom, double xmax)
+{
+    for (double g = 0.0; g <= xmax + 1e-9; g += 0.25) {
+        double x = LEFT + PLOT * g / xmax;
+        bool one = fabs(g - 1.0) < 1e-9;
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "stroke-width=\"%s\"/>\n",
+                x, top - 4, x, bottom + 2, one ? "#000" : "#ddd", one ? "1.5" : "1");
+        fprintf(f,
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\" "
+                "font-size=\"10\">%.2g%s</text>\n",
+                x, bottom + 14, g, one ? " = ceiling" : "");
     }
+}
+
+/* One row's label, bar, target tick and value at height y. */
+static void write_bar(FILE *f, const bench_row *r, double y, double xmax)
+{
+    char label[96];
+    snprintf(label, sizeof label, "%s %s (vs %s)", r->op, r->dtype, r->ceiling_name);
+    const char *color = r->target <= 0             ? "#9e9e9e"
+                        : r->fraction >= r->target ? "#2e7d32"
+                                                   : "#c62828";
+    double frac = r->fraction > xmax ? xmax : r->fraction;
+    double w = PLOT * frac / xmax;
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LEFT - 6, y + 14);
+    xml_text(f, label);
+    fprintf(f, "</text>\n");
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", LEFT,
+            y + 3, w, ROW - 6, color);
+    if (r->target > 0) {
+        double tx = LEFT + PLOT * (r->target > xmax ? xmax : r->target) / xmax;
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+                "stroke-width=\"2\"/>\n",
+                tx, y + 1, tx, y + ROW - 1);
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\" font-size=\"11\">%.3f%s</text>\n",
+            LEFT + w + 4, y + 14, r->fraction, r->fraction > xmax ? " (clipped)" : "");
+}
+
+/* A device's title, grid and bars from height y; the height after them. */
+static double write_device(FILE *f, const bench_device *dev, double y, double xmax)
+{
+    fprintf(f, "<text x=\"10\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">", y + 18);
+    xml_text(f, dev->name);
+    fprintf(f, "  ");
+    xml_text(f, dev->model);
+    fprintf(f, "</text>\n");
+    y += HEADER;
+    size_t n = 0;
+    for (size_t i = 0; i < dev->row_count; i++)
+        n += charted(&dev->rows[i]);
+    double bottom = y + (double)n * ROW;
+    write_grid(f, y, bottom, xmax);
+    for (size_t i = 0; i < dev->row_count; i++) {
+        if (!charted(&dev->rows[i]))
+            continue;
+        write_bar(f, &dev->rows[i], y, xmax);
+        y += ROW;
+    }
+    return bottom + 30.0;
+}
+
+int bench_write_svg(const char *path, const bench_device *devs, size_t count, const char *title)
+{
+    size_t rows = 0;
+    double xmax = chart_scale(devs, count, &rows);
+    const double width = LEFT + PLOT + RIGHT;
+    const double height = 60.0 + (double)count * (HEADER + 30.0) + (double)rows * ROW;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return errno;
+    write_header(f, width, height, title);
+    double y = 60.0;
+    for (size_t d = 0; d < count; d++)
+        y = write_device(f, &devs[d], y, xmax);
     fprintf(f, "</svg>\n");
     int err = ferror(f) ? EIO : 0;
     if (fclose(f) != 0 && !err)

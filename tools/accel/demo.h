@@ -22,11 +22,11 @@ typedef struct demo_ctx {
 /* One row of the table. */
 typedef struct demo_result {
     char label[48];   /* "multiply (10M)" */
-    double ms;        /* device or wall time of the measured part; < 0: not timed */
+    double ms;        /* device time of the measured part; DEMO_NOT_TIMED: none */
     double rate;      /* in `unit`; <= 0: none */
     const char *unit; /* "GB/s", "TFLOP/s" */
     bool pass;
-    char note[112]; /* what was compared, or the error */
+    char note[1280]; /* what was compared, or the error (the last column: not cut) */
 } demo_result;
 
 typedef struct demo_step {
@@ -35,6 +35,25 @@ typedef struct demo_step {
      * error: the row fails with accel_last_error() as its note. */
     accel_status (*run)(demo_ctx *c, demo_result *r);
 } demo_step;
+
+/* The user-kernel step (demo_kernel.c). */
+accel_status demo_step_user_kernel(demo_ctx *c, demo_result *r);
+
+#define DEMO_NOT_TIMED (-1.0)
+
+/* amount per second times scale (bytes and 1e-9 for GB/s, FLOPs and 1e-12 for
+ * TFLOP/s) over ms milliseconds; NaN when ms is 0, negative or not finite (a
+ * backend whose events report 0 elapsed), which the table shows as n/a
+ * (demo_format.c). */
+double demo_rate(double amount, double ms, double scale);
+
+/* "0.123 ms", "12.3 ms", "12.3 s"; "-" for DEMO_NOT_TIMED; "n/a" when ms is
+ * 0, negative or not finite. */
+void demo_format_ms(double ms, char *buf, size_t cap);
+
+/* "12.34 GB/s"; "-" when unit is empty (the step has no rate); "n/a" when
+ * rate is not a finite positive number. */
+void demo_format_rate(double rate, const char *unit, char *buf, size_t cap);
 
 extern const demo_step demo_steps[];
 extern const size_t demo_step_count;

@@ -1,7 +1,7 @@
-/* main.c — entry point of the `accel` program: global options and the table of
- * subcommands. A new subcommand (verify, bench, demo, replay, ...) is one file
- * with a cli_<name>_main and cli_<name>_usage, declared in cli.h and listed in
- * `commands` below. */
+/* main.c — entry point of the `accel` program: its own options, the list of
+ * subcommands (each is one cli_command table and a main, cli.h) and the
+ * error helpers they share. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,85 +9,72 @@
 
 #include "cli.h"
 
-static const cli_command commands[] = {
-    {"info", "show the configuration, every backend (loaded or why not) and every device",
-     cli_info_main, cli_info_usage},
-    {"run", "run one op on .npy files (NumPy names: add, matmul, sum, ...)", cli_run_main,
-     cli_run_usage},
-    {"verify", "conformance suite: every op, dtype and shape on a device or plugin vs the CPU",
-     cli_verify_main, cli_verify_usage},
-    {"replay", "run a verify-mode mismatch (repro file) again", cli_replay_main,
-     cli_replay_usage},
-    {"bench", "measure ops against this device's own ceilings (memcpy, cuBLAS, ...)",
-     cli_bench_main, cli_bench_usage},
-    {"demo", "walk through the tutorial on the default device, checked against the CPU",
-     cli_demo_main, cli_demo_usage},
+const cli_command *const cli_commands[] = {
+    &cli_info_command,   &cli_run_command,   &cli_verify_command,
+    &cli_replay_command, &cli_bench_command, &cli_demo_command,
 };
-#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: accel COMMAND [ARGS...]\n"
-                 "       accel --help | --version\n"
-                 "       accel help COMMAND\n"
-                 "\n"
-                 "accel runs compute ops on whatever backends plugins.ini loads (CUDA GPUs,\n"
-                 "the CPU) and tells you where they ran.\n"
-                 "\n"
-                 "commands:\n");
-    for (size_t i = 0; i < COMMAND_COUNT; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out,
-            "\n"
-            "environment:\n"
-            "  ACCEL_CONFIG=FILE   the plugins.ini to use (default: the one next to libaccel)\n"
-            "  ACCEL_BACKEND=NAME  put that backend first; its failure is an error\n"
-            "  ACCEL_LOG=LEVEL     debug, info, warn (default), error or off\n"
-            "\n"
-            "exit status: 0 success, 1 the work failed, 2 usage error.\n"
-            "Run 'accel COMMAND --help' for a command's options.\n");
-}
+enum { OPT_MAN = CLI_LONG, OPT_COMPLETION };
+
+static const cli_option program_options[] = {
+    {"version", 'V', NULL, "print the versions of the program and of libaccel and exit", NULL},
+    {"man", OPT_MAN, "DIR",
+     "write the manual pages (accel.1 and accel-COMMAND.1 for every\ncommand) into DIR and exit",
+     NULL},
+    {"completion", OPT_COMPLETION, NULL, "print the bash completion script and exit", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+const cli_command cli_program = {
+    .name = NULL,
+    .summary = "run compute ops on GPUs and CPUs through plugins, and say where they ran",
+    .synopsis = "COMMAND [ARGS...]\n--help | --version\nhelp COMMAND",
+    .description = "accel runs compute ops on whatever backends plugins.ini loads (CUDA GPUs,\n"
+                   "the CPU) and tells you where they ran. Run 'accel COMMAND --help' (or\n"
+                   "'accel help COMMAND') for a command's options.",
+    .options = program_options,
+    .notes = "environment:\n"
+             "  ACCEL_CONFIG=FILE         the plugins.ini to use (default: the one next to\n"
+             "                            libaccel); --config overrides it\n"
+             "  ACCEL_BACKEND=NAME        put that backend first; its failure is an error\n"
+             "  ACCEL_LOG=LEVEL           debug, info, warn (default), error or off\n"
+             "  ACCEL_TRACE=FILE          write a Chrome trace-event file of every op and\n"
+             "                            transfer when the runtime closes\n"
+             "  ACCEL_VERIFY=DEVICE|off   check every op against DEVICE (verify mode);\n"
+             "                            overrides [runtime] verify\n"
+             "  ACCEL_REPORT=1|0          count ops per device and print the placement\n"
+             "                            report at close; overrides [runtime] report\n"
+             "  ACCEL_ALLOW_INSECURE=1    load plugins and configuration files that others\n"
+             "                            can write (refused by default)\n"
+             "  ACCEL_KERNEL_CACHE=DIR|off where compiled user kernels are cached (default:\n"
+             "                            the user's cache folder); overrides [runtime]\n"
+             "                            kernel_cache\n"
+             "\n"
+             "exit status:\n"
+             "  0  success\n"
+             "  1  the work failed (a device, a file, a check)\n"
+             "  2  the command line is wrong",
+    .main = NULL,
+    .operand_words = NULL,
+};
 
 static const cli_command *find_command(const char *name)
 {
-    for (size_t i = 0; i < COMMAND_COUNT; i++)
-        if (strcmp(commands[i].name, name) == 0)
-            return &commands[i];
+    for (size_t i = 0; i < cli_command_count; i++)
+        if (strcmp(cli_commands[i]->name, name) == 0)
+            return cli_commands[i];
     return NULL;
-}
-
-bool cli_is_help(const char *arg)
-{
-    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
-
-int cli_option_value(int argc, char **argv, int *i, const char *long_name, const char *short_name,
-                     const char **out_value)
-{
-    const char *arg = argv[*i];
-    size_t l = strlen(long_name);
-    if (strncmp(arg, long_name, l) == 0 && arg[l] == '=') {
-        *out_value = arg + l + 1;
-        (*i)++;
-        return 1;
-    }
-    if (strcmp(arg, long_name) == 0 || (short_name && strcmp(arg, short_name) == 0)) {
-        if (*i + 1 >= argc)
-            return -1;
-        *out_value = argv[*i + 1];
-        *i += 2;
-        return 1;
-    }
-    return 0;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "accel %s: error: ", cmd);
+    fprintf(stderr, "accel%s%s: error: ", cmd && *cmd ? " " : "", cmd ? cmd : "");
     vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(run 'accel %s --help' for usage)\n", cmd);
+    fprintf(stderr, "\n(run 'accel%s%s --help' for usage)\n", cmd && *cmd ? " " : "",
+            cmd ? cmd : "");
     va_end(ap);
     return CLI_EXIT_USAGE;
 }
@@ -107,47 +94,89 @@ void cli_device_hint(const char *cmd, const char *name)
         fprintf(stderr, "accel %s: hint: GPUs are named cuda, cuda:N\n", cmd);
 }
 
-int main(int argc, char **argv)
+const char *cli_kind_name(uint32_t kind)
+{
+    switch ((accel_device_kind)kind) {
+    case ACCEL_DEVICE_CPU:
+        return "CPU";
+    case ACCEL_DEVICE_GPU:
+        return "GPU";
+    case ACCEL_DEVICE_OTHER:
+        return "other";
+    }
+    return "other";
+}
+
+/* One page into dir/name. */
+static int write_page(const char *dir, const char *name, const cli_command *cmd)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "accel: cannot write %s: %s\n", path, strerror(errno));
+        return CLI_EXIT_RUNTIME;
+    }
+    cli_man_print(f, cmd);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "accel: cannot write %s: %s\n", path, strerror(errno));
+        return CLI_EXIT_RUNTIME;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int write_man_pages(const char *dir)
+{
+    int rc = write_page(dir, "accel.1", &cli_program);
+    for (size_t i = 0; i < cli_command_count && rc == CLI_EXIT_OK; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "accel-%s.1", cli_commands[i]->name);
+        rc = write_page(dir, name, cli_commands[i]);
+    }
+    return rc;
+}
+
+/* `accel help [COMMAND]`. */
+static int help_command(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    const char *first = argv[1];
-    if (cli_is_help(first)) {
-        usage(stdout);
+        cli_help_print(stdout, &cli_program);
         return CLI_EXIT_OK;
     }
-    if (strcmp(first, "--version") == 0 || strcmp(first, "-V") == 0) {
-        printf("accel %s (libaccel %s)\n", ACCEL_VERSION_STRING, accel_version());
-        return CLI_EXIT_OK;
-    }
-    if (strcmp(first, "help") == 0) {
-        if (argc < 3) {
-            usage(stdout);
+    const cli_command *c = find_command(argv[1]);
+    if (!c)
+        return cli_usage_error("", "unknown command '%s'", argv[1]);
+    cli_help_print(stdout, c);
+    return CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    cli_parser p;
+    cli_parser_init(&p, &cli_program, argc, argv);
+    for (int key; (key = cli_parser_next(&p)) != CLI_OPT_END;) {
+        switch (key) {
+        case CLI_OPT_EXIT:
+            return p.exit_code;
+        case 'V':
+            printf("accel %s (libaccel %s)\n", ACCEL_VERSION_STRING, accel_version());
             return CLI_EXIT_OK;
-        }
-        const cli_command *c = find_command(argv[2]);
-        if (!c) {
-            fprintf(stderr, "accel: unknown command '%s'; run 'accel --help'\n", argv[2]);
-            return CLI_EXIT_USAGE;
-        }
-        c->usage(stdout);
-        return CLI_EXIT_OK;
-    }
-    const cli_command *c = find_command(first);
-    if (!c) {
-        fprintf(stderr, "accel: unknown %s '%s'; run 'accel --help' for the list\n",
-                first[0] == '-' ? "option" : "command", first);
-        return CLI_EXIT_USAGE;
-    }
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0)
-            break;
-        if (cli_is_help(argv[i])) {
-            c->usage(stdout);
+        case OPT_MAN:
+            return write_man_pages(p.value);
+        case OPT_COMPLETION:
+            cli_completion_print(stdout);
             return CLI_EXIT_OK;
         }
     }
-    return c->main(argc - 1, argv + 1);
+    if (p.next >= argc) {
+        cli_help_print(stderr, &cli_program);
+        return CLI_EXIT_USAGE;
+    }
+    const char *name = argv[p.next];
+    if (strcmp(name, "help") == 0)
+        return help_command(argc - p.next, argv + p.next);
+    const cli_command *c = find_command(name);
+    if (!c)
+        return cli_usage_error("", "unknown command '%s'", name);
+    return c->main(argc - p.next, argv + p.next);
 }

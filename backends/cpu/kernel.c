@@ -1,0 +1,509 @@
+/* kernel.c — user kernels on the CPU backend: the program entries of the
+ * plugin ABI (program_identity, program_build, program_release) and the
+ * launches (ACCEL_OP_KERNEL) on a queue's worker, in parallel over the
+ * backend's OpenMP team.
+ *
+ * Compilers: the system C compiler (`cc` on PATH, or [backend.cpu] cc =
+ * PATH) at -O2, or, where there is none, the embedded Tiny C Compiler
+ * (libtcc, linked into the accel-tcc helper next to this plugin; no C
+ * library headers needed). [backend.cpu] kernel_compiler = auto | cc | tcc
+ * picks one (auto: cc when found, else tcc). Either writes a shared object;
+ * its bytes are the program's binary (cached by the core) and it is loaded
+ * from an in-memory file (memfd), so a path is never reused while loaded.
+ * Floating point: ISO C, no contraction (-ffp-contract=off), no fast-math,
+ * the IEEE default environment (no flush to zero). */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cpu.h"
+
+extern char **environ;
+
+/* Options the system compiler builds kernels with (part of the identity). */
+#define CPU_CC_FLAGS                                                                               \
+    "-std=c11", "-O2", "-fvect-cost-model=dynamic", "-fno-semantic-interposition", "-fPIC",        \
+        "-shared", "-w", "-ffp-contract=off", "-fno-math-errno", "-fwrapv", "-fno-strict-aliasing"
+#define CPU_CC_FLAGS_TEXT                                                                          \
+    "-std=c11 -O2 -fvect-cost-model=dynamic -fno-semantic-interposition -fPIC -shared -w "         \
+    "-ffp-contract=off -fno-math-errno -fwrapv -fno-strict-aliasing"
+
+struct accel_be_program {
+    void *dl;
+    int memfd;
+    void *entry;
+    void *binary;
+    size_t binary_size;
+};
+
+typedef void (*ew_fn)(void *const *, size_t, size_t, size_t);
+typedef void (*red_fn)(void *const *, size_t, size_t, size_t);
+typedef void (*raw_fn)(void *const *, const unsigned *, const unsigned *, size_t, size_t);
+
+/* A launch copied for the queue (the desc is the caller's). */
+typedef struct cpu_kjob {
+    uint32_t kind;
+    void *entry;
+    size_t n, rows;
+    unsigned grid[3], block[3];
+    uint32_t num_args;
+    void *args[32];
+    unsigned char values[32][8];
+} cpu_kjob;
+
+static const char *config_value(const accel_cpu_ctx *ctx, const char *key)
+{
+    const accel_host_services *host = ctx->host;
+    if (host->struct_size < offsetof(accel_host_services, reserved) || !host->config_get)
+        return NULL;
+    return host->config_get(host->host_ctx, key);
+}
+
+/* ------------------------------------------------------------ compilers */
+
+static bool find_on_path(const char *name, char *out, size_t cap)
+{
+    if (strchr(name, '/')) {
+        snprintf(out, cap, "%s", name);
+        return access(out, X_OK) == 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        if (len > 0) {
+            snprintf(out, cap, "%.*s/%s", (int)len, path, name);
+            if (access(out, X_OK) == 0)
+                return true;
+        }
+        path += len + (colon ? 1 : 0);
+    }
+    return false;
+}
+
+/* An address inside this plugin, for dladdr. */
+static const char plugin_anchor = 0;
+
+/* accel-tcc next to this plugin. The core loads plugins through
+ * /proc/self/fd/N (kept open while loaded), which realpath resolves. The
+ * helper runs code, so it is trusted only as the plugin is: owned by root
+ * or this user and writable by no one else ("" otherwise). */
+static void helper_path(char *out, size_t cap)
+{
+    Dl_info info;
+    out[0] = '\0';
+    char real[PATH_MAX];
+    if (!dladdr(&plugin_anchor, &info) || !info.dli_fname || !realpath(info.dli_fname, real))
+        return;
+    snprintf(out, cap, "%s", real);
+    char *slash = strrchr(out, '/');
+    if (!slash) {
+        out[0] = '\0';
+        return;
+    }
+    *slash = '\0';
+    char dir[PATH_MAX - 64];
+    snprintf(dir, sizeof dir, "%.*s", (int)sizeof dir - 1, out);
+    struct stat st;
+    snprintf(out, cap, "%s/accel-tcc", dir);
+#ifdef ACCEL_CPU_TCC_RELDIR
+    if (stat(out, &st) != 0) /* the install tree: libexec/accel */
+        snprintf(out, cap, "%s/%s/accel-tcc", dir, ACCEL_CPU_TCC_RELDIR);
+#endif
+    if (stat(out, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+        out[0] = '\0';
+}
+
+/* Which compiler, by path; 0 none, 1 cc, 2 tcc. why: when none. */
+static int pick_compiler(const accel_cpu_ctx *ctx, char *path, size_t cap, char *why, size_t wcap)
+{
+    const char *want = config_value(ctx, "kernel_compiler");
+    if (!want || !*want)
+        want = getenv("ACCEL_CPU_KERNEL_COMPILER");
+    if (!want || !*want)
+        want = "auto";
+    bool cc_ok = false, tcc_ok = false;
+    char cc[PATH_MAX], tcc[PATH_MAX];
+    const char *cc_name = config_value(ctx, "cc");
+    if (strcmp(want, "tcc") != 0)
+        cc_ok = find_on_path(cc_name && *cc_name ? cc_name : "cc", cc, sizeof cc);
+    if (strcmp(want, "cc") != 0) {
+        helper_path(tcc, sizeof tcc);
+        tcc_ok = tcc[0] && access(tcc, X_OK) == 0;
+    }
+    if (strcmp(want, "auto") != 0 && strcmp(want, "cc") != 0 && strcmp(want, "tcc") != 0) {
+        snprintf(why, wcap, "cpu: kernel_compiler = %s: expected auto, cc or tcc", want);
+        return 0;
+    }
+    if (cc_ok) {
+        snprintf(path, cap, "%s", cc);
+        return 1;
+    }
+    if (tcc_ok) {
+        snprintf(path, cap, "%s", tcc);
+        return 2;
+    }
+    snprintf(why, wcap,
+             "cpu: no C compiler for user kernels (kernel_compiler = %s: no `cc` on PATH, and "
+             "the embedded compiler's helper accel-tcc is missing next to the plugin)",
+             want);
+    return 0;
+}
+
+int32_t accel_cpu__program_identity(void *vctx, uint32_t device, uint32_t language, char *out,
+                                    size_t size)
+{
+    accel_cpu_ctx *ctx = vctx;
+    (void)device;
+    out[0] = '\0';
+    if (language != ACCEL_PROGRAM_C)
+        return ACCEL_ERROR_UNSUPPORTED;
+    char path[PATH_MAX], why[512], real[PATH_MAX];
+    int which = pick_compiler(ctx, path, sizeof path, why, sizeof why);
+    if (!which)
+        return ACCEL_ERROR_UNSUPPORTED;
+    struct stat st;
+    if (!realpath(path, real) || stat(real, &st) != 0)
+        return ACCEL_ERROR_UNSUPPORTED;
+    /* The compiler's file identity stands for its version: an upgrade
+     * changes size or time, and costs no process start per kernel. */
+    snprintf(out, size, "%s %s size %lld mtime %lld %s %s", which == 1 ? "cc" : "tcc", real,
+             (long long)st.st_size, (long long)st.st_mtime,
+             which == 1 ? CPU_CC_FLAGS_TEXT : "-nostdlib",
+#if defined(__x86_64__)
+             "x86_64"
+#elif defined(__aarch64__)
+             "aarch64"
+#else
+             "cpu"
+#endif
+    );
+    return ACCEL_SUCCESS;
+}
+
+/* Run argv, its stdout and stderr into log; returns the exit status (-1 on
+ * a spawn failure, with the reason in log). */
+static int run_compiler(char *const argv[], char *log, size_t log_size)
+{
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        snprintf(log, log_size, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+    pid_t pid;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(pipefd[1]);
+    if (rc != 0) {
+        close(pipefd[0]);
+        snprintf(log, log_size, "cannot start %s: %s", argv[0], strerror(rc));
+        return -1;
+    }
+    size_t used = 0;
+    char buf[4096];
+    for (;;) {
+        ssize_t r = read(pipefd[0], buf, sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        if (log && used + 1 < log_size) {
+            size_t take = (size_t)r < log_size - 1 - used ? (size_t)r : log_size - 1 - used;
+            memcpy(log + used, buf, take);
+            used += take;
+            log[used] = '\0';
+        }
+    }
+    close(pipefd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static void *read_file(const char *path, size_t *size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    void *data = NULL;
+    if (fstat(fd, &st) == 0 && st.st_size > 0 && (data = malloc((size_t)st.st_size))) {
+        size_t got = 0;
+        while (got < (size_t)st.st_size) {
+            ssize_t r = read(fd, (char *)data + got, (size_t)st.st_size - got);
+            if (r <= 0)
+                break;
+            got += (size_t)r;
+        }
+        if (got != (size_t)st.st_size) {
+            free(data);
+            data = NULL;
+        }
+        *size = got;
+    }
+    close(fd);
+    return data;
+}
+
+/* Load a shared object image through a memfd; entry resolved. */
+static int32_t load_image(accel_cpu_ctx *ctx, const char *name, const void *data, size_t size,
+                          const char *entry, accel_be_program *p)
+{
+    /* Kernels call the C library's math functions; make libm global. */
+    if (!dlopen("libm.so.6", RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD))
+        dlopen("libm.so.6", RTLD_NOW | RTLD_GLOBAL);
+    int fd = memfd_create("accel-kernel", MFD_CLOEXEC);
+    if (fd < 0) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: memfd_create: %s", name, strerror(errno));
+        return ACCEL_ERROR_IO;
+    }
+    size_t done = 0;
+    while (done < size) {
+        ssize_t w = write(fd, (const char *)data + done, size - done);
+        if (w <= 0) {
+            close(fd);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: writing the kernel image: %s", name, strerror(errno));
+            return ACCEL_ERROR_IO;
+        }
+        done += (size_t)w;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!dl) {
+        const char *e = dlerror();
+        close(fd);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: loading the compiled kernel: %s", name, e ? e : "dlopen failed");
+        return ACCEL_ERROR_IO;
+    }
+    void *sym = dlsym(dl, entry);
+    if (!sym) {
+        dlclose(dl);
+        close(fd);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: the compiled kernel lacks its entry %s", name, entry);
+        return ACCEL_ERROR_IO;
+    }
+    p->dl = dl;
+    p->memfd = fd;
+    p->entry = sym;
+    return ACCEL_SUCCESS;
+}
+
+int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_program_desc *d,
+                                 accel_be_program **out, const void **out_binary,
+                                 size_t *out_binary_size)
+{
+    accel_cpu_ctx *ctx = vctx;
+    (void)device;
+    *out = NULL;
+    *out_binary = NULL;
+    *out_binary_size = 0;
+    const char *name = d->name ? d->name : "kernel";
+    if (d->language != ACCEL_PROGRAM_C || d->entry_count != 1) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: the cpu backend compiles C (one entry) only", name);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    accel_be_program *p = calloc(1, sizeof *p);
+    if (!p) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    p->memfd = -1;
+    if (d->binary) {
+        if (!(p->binary = malloc(d->binary_size))) {
+            free(p);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
+            return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        memcpy(p->binary, d->binary, d->binary_size);
+        p->binary_size = d->binary_size;
+    } else {
+        char cc[PATH_MAX], why[512];
+        int which = pick_compiler(ctx, cc, sizeof cc, why, sizeof why);
+        if (!which) {
+            free(p);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: %s", name, why);
+            return ACCEL_ERROR_UNSUPPORTED;
+        }
+        const char *tmp = getenv("TMPDIR");
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s/accel-kernel-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
+        if (!mkdtemp(dir)) {
+            free(p);
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot make a build folder: %s", name, strerror(errno));
+            return ACCEL_ERROR_IO;
+        }
+        char src[PATH_MAX + 8], obj[PATH_MAX + 8];
+        snprintf(src, sizeof src, "%s/k.c", dir);
+        snprintf(obj, sizeof obj, "%s/k.so", dir);
+        int32_t rc = ACCEL_SUCCESS;
+        FILE *f = fopen(src, "w");
+        if (!f || fputs(d->source, f) < 0) {
+            rc = ACCEL_ERROR_IO;
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src, strerror(errno));
+        }
+        if (f && fclose(f) != 0 && rc == ACCEL_SUCCESS) {
+            rc = ACCEL_ERROR_IO;
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s", name, src);
+        }
+        if (rc == ACCEL_SUCCESS) {
+            char *argv_cc[] = {cc, CPU_CC_FLAGS, "-o", obj, src, "-lm", NULL};
+            char *argv_tcc[] = {cc, obj, src, NULL};
+            char local[1024];
+            char *log = d->log && d->log_size ? d->log : local;
+            size_t log_size = d->log && d->log_size ? d->log_size : sizeof local;
+            log[0] = '\0';
+            int status = run_compiler(which == 1 ? argv_cc : argv_tcc, log, log_size);
+            if (status != 0) {
+                rc = status < 0 ? ACCEL_ERROR_UNSUPPORTED : ACCEL_ERROR_COMPILE;
+                ctx->host->set_error(ctx->host->host_ctx, "%s: %s failed (exit %d)", name,
+                                     which == 1 ? "the C compiler" : "the embedded compiler",
+                                     status);
+            } else if (!(p->binary = read_file(obj, &p->binary_size))) {
+                rc = ACCEL_ERROR_IO;
+                ctx->host->set_error(ctx->host->host_ctx, "%s: cannot read the compiled kernel %s", name, obj);
+            }
+        }
+        unlink(src);
+        unlink(obj);
+        rmdir(dir);
+        if (rc != ACCEL_SUCCESS) {
+            free(p->binary);
+            free(p);
+            return rc;
+        }
+    }
+    int32_t rc = load_image(ctx, name, p->binary, p->binary_size, d->entries[0], p);
+    if (rc != ACCEL_SUCCESS) {
+        free(p->binary);
+        free(p);
+        return rc;
+    }
+    *out = p;
+    *out_binary = p->binary;
+    *out_binary_size = p->binary_size;
+    return ACCEL_SUCCESS;
+}
+
+void accel_cpu__program_release(void *ctx, accel_be_program *p)
+{
+    (void)ctx;
+    if (!p)
+        return;
+    if (p->dl)
+        dlclose(p->dl);
+    if (p->memfd >= 0)
+        close(p->memfd);
+    free(p->binary);
+    free(p);
+}
+
+/* ------------------------------------------------------------ launches */
+
+int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d)
+{
+    const accel_kernel_launch_desc *L = d->kernel;
+    const char *name = d->name ? d->name : "kernel";
+    if (!L || !L->program || L->num_args > 32) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: no cpu program for this launch", name);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    cpu_kjob *j = malloc(sizeof *j);
+    if (!j) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    j->kind = L->kind;
+    j->entry = L->program->entry;
+    j->n = L->n;
+    j->rows = L->rows;
+    for (int i = 0; i < 3; i++) {
+        j->grid[i] = L->grid[i];
+        j->block[i] = L->block[i];
+    }
+    j->num_args = L->num_args;
+    for (uint32_t i = 0; i < L->num_args; i++) {
+        const accel_kernel_arg_desc *a = &L->args[i];
+        if (a->kind == ACCEL_KARG_ARRAY) {
+            size_t es = accel_cpu__dtype_size(a->dtype);
+            if (!es)
+                es = a->dtype == ACCEL_I32 ? 4 : a->dtype == ACCEL_I64 ? 8 : 1;
+            j->args[i] = (char *)a->buffer->data + a->offset * es;
+        } else {
+            memcpy(j->values[i], a->value.bytes, 8);
+            j->args[i] = j->values[i];
+        }
+    }
+    accel_cpu_op op;
+    memset(&op, 0, sizeof op);
+    op.op = ACCEL_OP_KERNEL;
+    op.kjob = j;
+    for (size_t i = 0; i + 1 < sizeof op.name && name[i]; ++i)
+        op.name[i] = name[i];
+    int32_t rc = accel_cpu__queue_enqueue_op(q, &op);
+    if (rc != ACCEL_SUCCESS)
+        free(j);
+    return rc;
+}
+
+void accel_cpu__kernel_discard(const accel_cpu_op *op)
+{
+    free(op->kjob);
+}
+
+void accel_cpu__kernel_run(const accel_cpu_op *op, int threads)
+{
+    cpu_kjob *j = op->kjob;
+    const int nt = threads;
+    void *const *args = j->args;
+    if (j->kind == ACCEL_KERNEL_ELEMENTWISE) {
+        ew_fn f;
+        memcpy(&f, &j->entry, sizeof f);
+        const size_t n = j->n, B = ACCEL_CPU_EW_BLOCK;
+        ACCEL_CPU_FOR_BLOCKS(b, (n + B - 1) / B, {
+            size_t lo = b * B, hi = lo + B < n ? lo + B : n;
+            f(args, lo, hi, n);
+        });
+    } else if (j->kind == ACCEL_KERNEL_REDUCTION) {
+        red_fn f;
+        memcpy(&f, &j->entry, sizeof f);
+        const size_t rows = j->rows, cols = j->n;
+        const size_t per = cols >= ACCEL_CPU_EW_BLOCK ? 1 : ACCEL_CPU_EW_BLOCK / (cols ? cols : 1);
+        ACCEL_CPU_FOR_BLOCKS(b, (rows + per - 1) / per, {
+            size_t lo = b * per, hi = lo + per < rows ? lo + per : rows;
+            f(args, lo, hi, cols);
+        });
+    } else {
+        raw_fn f;
+        memcpy(&f, &j->entry, sizeof f);
+        const size_t blocks = (size_t)j->grid[0] * j->grid[1] * j->grid[2];
+        const size_t threads_per = (size_t)j->block[0] * j->block[1] * j->block[2];
+        const size_t per = threads_per >= 4096 ? 1 : 4096 / threads_per;
+        const unsigned *grid = j->grid, *block = j->block;
+        ACCEL_CPU_FOR_BLOCKS(b, (blocks + per - 1) / per, {
+            size_t lo = b * per, hi = lo + per < blocks ? lo + per : blocks;
+            f(args, grid, block, lo, hi);
+        });
+    }
+    free(j);
+}

@@ -1,0 +1,113 @@
+/* core/kernel_internal.h — what the user-kernel files of the core share:
+ * the kernel object (kernel.c), source generation (kernel_codegen.c), the
+ * compiled-code cache (kernel_cache.c) and launch checking (kernel_check.c).
+ * Not installed. */
+#ifndef ACCEL_CORE_KERNEL_INTERNAL_H
+#define ACCEL_CORE_KERNEL_INTERNAL_H
+
+#include "accel/kernel.h"
+#include "internal.h"
+
+#define ACCEL__KMAX_PARAMS 32
+#define ACCEL__KNAME_MAX 64
+#define ACCEL__KLOG_MAX 16384
+
+/* How a raw kernel's scalar parameter is stored (accel_kernel_arg_desc.value). */
+typedef enum accel__kstore {
+    ACCEL__KS_NONE = 0,
+    ACCEL__KS_F32 = 1,
+    ACCEL__KS_F64 = 2,
+    ACCEL__KS_I32 = 3, /* int, unsigned int */
+    ACCEL__KS_I64 = 4, /* long, long long, size_t, ... */
+    ACCEL__KS_U8 = 5,
+    ACCEL__KS_BITS16 = 6 /* f16, bf16 */
+} accel__kstore;
+
+typedef struct accel__kparam {
+    char name[ACCEL__KNAME_MAX];
+    accel_dtype dtype; /* ACCEL_DTYPE_INVALID: a raw pointer to any dtype */
+    bool output;       /* written (elementwise/reduction outputs, raw non-const pointers) */
+    bool pointer;      /* raw kernels: a T * parameter */
+    bool is_signed;    /* raw integer scalars */
+    accel__kstore store; /* raw scalars */
+    char ctype[96];    /* raw: the parameter's type as written, for the twin's cast */
+} accel__kparam;
+
+/* One device's compiled code for one scalar mask. */
+typedef struct accel__kbuild {
+    struct accel__kbuild *next;
+    accel_device *dev;
+    uint32_t mask;
+    accel_be_program *prog; /* NULL when the build failed */
+    accel_status status;
+    char *message; /* the failure's message */
+} accel__kbuild;
+
+struct accel_kernel {
+    accel_kernel *handle; /* the value callers hold (handle.c) */
+    struct accel_kernel *live_prev, *live_next; /* the runtime's live kernels */
+    accel_runtime *rt;
+    uint32_t kind; /* ACCEL_KERNEL_* */
+    char name[ACCEL__KNAME_MAX];
+    char label[ACCEL__KNAME_MAX + 8]; /* "kernel NAME": messages, trace, report */
+    accel__kparam params[ACCEL__KMAX_PARAMS];
+    uint32_t nparams, nin; /* elementwise/reduction: inputs first */
+    char *body;            /* elementwise */
+    char *map, *reduce, *identity, *post; /* reduction */
+    char *source;          /* raw: the user's text */
+    char *twin_problem;    /* raw: why the CPU twin cannot run it, or NULL */
+    uint32_t tolerance_ulp;
+    char *cuda_options;
+    pthread_mutex_t lock;
+    accel__kbuild *builds;
+    _Atomic(accel__kbuild *) hot; /* the last successful build looked up */
+};
+
+/* The launch as the core keeps it; d->kernel points at `be`. */
+typedef struct accel__klaunch {
+    accel_kernel_launch_desc be;
+    accel_kernel *k;
+    uint32_t mask;
+    accel_kernel_arg_desc args[ACCEL__KMAX_PARAMS];
+} accel__klaunch;
+
+static inline const accel__klaunch *accel__klaunch_of(const accel_op_desc *d)
+{
+    return (const accel__klaunch *)(const void *)d->kernel;
+}
+
+/* kernel_codegen.c: the program for one language, malloc'ed, NUL-terminated,
+ * and the entry's symbol in entry (ACCEL__KNAME_MAX + 16 bytes). NULL when
+ * out of host memory. */
+char *accel__kernel_codegen(const accel_kernel *k, uint32_t language, uint32_t mask,
+                            char *entry);
+/* Raw sources: strip comments and string literals to spaces (same length,
+ * newlines kept), for scanning. */
+void accel__kernel_blank_comments(char *s);
+
+/* kernel.c: the program of k for dev and mask, building it on first use.
+ * Errors are kept per (device, mask) and returned again with their message. */
+accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t mask,
+                                   accel_be_program **out);
+
+/* kernel_cache.c: a program for dev from source through the memory and disk
+ * caches (compiling on a miss). On ACCEL_ERROR_COMPILE the message holds the
+ * compiler's log. The runtime keeps every program until it closes, so work
+ * enqueued before accel_kernel_release still finds its code. */
+/* The runtime's live kernels: adopted at creation, disowned at release;
+ * accel_runtime_close frees the ones left (accel__kernel_destroy). */
+accel_status accel__kcache_adopt(accel_runtime *rt, accel_kernel *k);
+void accel__kcache_disown(accel_runtime *rt, accel_kernel *k);
+void accel__kernel_destroy(accel_kernel *k);
+
+accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const char *name,
+                                 uint32_t language, const char *source, const char *entry,
+                                 const char *options, accel_be_program **out);
+
+/* Element size of a dtype, 0 for unknown (accel_dtype_size). */
+static inline size_t accel__kesize(uint32_t dtype)
+{
+    return accel_dtype_size((accel_dtype)dtype);
+}
+
+#endif /* ACCEL_CORE_KERNEL_INTERNAL_H */

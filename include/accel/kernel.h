@@ -1,0 +1,220 @@
+/* accel/kernel.h — kernels users write, compiled at run time for every
+ * device that runs them (NVRTC on CUDA, a C compiler on the CPU), cached in
+ * memory and on disk, and launched through the same op path as the built-in
+ * ops (validation, fallback, verify mode, trace, placement report).
+ *
+ * Three kinds:
+ * - Elementwise, in CuPy's ElementwiseKernel syntax: parameters
+ *   "float32 x, float32 y, float32 a", outputs "float32 z", body
+ *   "z = a * x + y". Each input is an array or, when the caller passes a
+ *   scalar, a scalar. The body sees each name as one element (a value of
+ *   the type's arithmetic type), `i` (size_t, the element index) and `n`
+ *   (size_t, the element count). Outputs start as 0 and are stored after
+ *   the body.
+ * - Reduction, as CuPy's ReductionKernel: a map expression over the inputs
+ *   (per element), a reduce expression in `a` and `b`, an identity and a
+ *   post-map expression in `a` ("sqrt(a)", or CuPy's "y = sqrt(a)"). Over a
+ *   whole range (the output has 1 element) or along the last axis of a
+ *   row-major rows x cols range (the output has rows elements and each
+ *   input rows*cols). The order is fixed and the same on every backend:
+ *   per row, 256 lanes; lane l folds columns l, l+256, l+512, ... from the
+ *   identity in increasing order; then lanes combine pairwise (l with
+ *   l+128, then l+64, ..., 1). Same bits run to run.
+ * - Raw CUDA C source with __global__ entry points (threadIdx, blockIdx,
+ *   blockDim, gridDim), launched with a grid and a block, as PyCUDA's
+ *   SourceModule and CuPy's RawKernel. On the CPU the same source runs as
+ *   its twin: compiled as C with a prelude, every (block, thread) index in
+ *   order. Shared memory, __syncthreads, warp intrinsics and atomics make
+ *   the twin fail to build with ACCEL_ERROR_UNSUPPORTED naming the
+ *   construct; the kernel still runs on CUDA and verify mode counts it as
+ *   skipped (not cross-checkable).
+ *
+ * dtypes: float32 (float), float64 (double), float16 and bfloat16 (stored as
+ * 16 bits; arithmetic in float), int32 (int), int64, uint8.
+ *
+ * Compiled code is cached per kernel and device, in the runtime's memory,
+ * and on disk ([runtime] kernel_cache in plugins.ini; see README).
+ *
+ * Ownership: kernels are the caller's (accel_kernel_release); they must not
+ * outlive their runtime. Thread safety: every function may be called from
+ * any thread; a kernel may be launched from several threads at once. */
+#ifndef ACCEL_KERNEL_H
+#define ACCEL_KERNEL_H
+
+#include "accel/accel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A user kernel. The caller's; release with accel_kernel_release. */
+typedef struct accel_kernel accel_kernel;
+
+/* Options of kernel creation. Zero fields mean "the default". */
+typedef struct accel_kernel_options {
+    uint32_t struct_size;
+    /* Verify mode's bound for floating-point outputs, in units in the last
+     * place of the output's dtype (integer outputs must always match
+     * exactly). 0: the default, 4 ulp (the CUDA Math API's and glibc's
+     * transcendental functions are within 2 ulp each of the exact value). */
+    uint32_t tolerance_ulp;
+    /* Extra compiler options for NVRTC (space separated), e.g.
+     * "--use_fast_math"; part of the cache key. NULL: none. */
+    const char *cuda_options;
+    uint64_t reserved[8];
+} accel_kernel_options;
+
+/* Fill *o with the defaults (struct_size set). NULL: no-op. */
+ACCEL_API void accel_kernel_options_init(accel_kernel_options *o);
+
+/* Create an elementwise kernel (see the top of this file).
+ * name: a C identifier, used in messages, the trace and the report.
+ * in_params: "T name, ..." (may be "" for none); out_params: "T name, ..."
+ * (at least one); body: C statements for one element. opt may be NULL.
+ * Nothing is compiled yet: each device compiles at its first launch (or at
+ * accel_kernel_build).
+ * Errors: ACCEL_ERROR_INVALID_HANDLE (rt), ACCEL_ERROR_INVALID_ARGUMENT (a
+ * NULL string, a malformed parameter list, an unknown type, a duplicate or
+ * reserved name), ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
+ACCEL_API accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name,
+                                                       const char *in_params,
+                                                       const char *out_params, const char *body,
+                                                       const accel_kernel_options *opt,
+                                                       accel_kernel **out);
+
+/* Create a reduction kernel (see the top of this file). out_params has
+ * exactly one parameter. map: expression of the inputs and `i`; reduce:
+ * expression of `a` and `b` (both of the output's arithmetic type); identity:
+ * expression; post: expression of `a` (or "OUT = expr"); NULL or "" means
+ * "a". Errors as accel_kernel_elementwise_create. */
+ACCEL_API accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
+                                                     const char *in_params,
+                                                     const char *out_params, const char *map,
+                                                     const char *reduce, const char *identity,
+                                                     const char *post,
+                                                     const accel_kernel_options *opt,
+                                                     accel_kernel **out);
+
+/* Create a raw kernel from CUDA C source and the name of one of its
+ * __global__ functions (extern "C" is added around the source, as PyCUDA
+ * does). Parameters: pointers (T *, const T *, T *__restrict__) to float,
+ * double, int, long long, int64_t, unsigned char, uint8_t, or scalars of
+ * those types; other pointer types take an array of any dtype.
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (no such __global__ function, a
+ * parameter type not understood), ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
+ACCEL_API accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source,
+                                               const char *entry,
+                                               const accel_kernel_options *opt,
+                                               accel_kernel **out);
+
+/* Release a kernel and its compiled code on every device. Work already
+ * enqueued still runs (each device's code is kept until the runtime
+ * closes). NULL: no-op. */
+ACCEL_API void accel_kernel_release(accel_kernel *k);
+
+/* The kernel's name. */
+ACCEL_API const char *accel_kernel_name(const accel_kernel *k);
+
+/* Compile k for dev now, with inputs scalar where bit i of scalar_mask is set
+ * (input i in order; raw kernels: 0). Launches compile on demand, so this
+ * only moves the cost (and the error) earlier.
+ * Errors: ACCEL_ERROR_COMPILE (accel_last_error() holds the compiler's log,
+ * lines counted in the user's text), ACCEL_ERROR_UNSUPPORTED (the device's
+ * backend has no compiler, or the CPU twin cannot run the construct named),
+ * ACCEL_ERROR_INVALID_HANDLE. */
+ACCEL_API accel_status accel_kernel_build(accel_kernel *k, accel_device *dev,
+                                          uint32_t scalar_mask);
+
+/* One launch argument: an array range or a scalar. */
+typedef struct accel_kernel_arg {
+    uint32_t kind;     /* ACCEL_KARG_ARRAY or ACCEL_KARG_SCALAR (backend.h) */
+    accel_dtype dtype; /* scalars: the value's dtype (converted to the parameter's) */
+    accel_slice slice; /* arrays: a range of elements of the parameter's dtype */
+    double f;          /* scalars of a floating dtype */
+    int64_t i;         /* scalars of an integer dtype */
+} accel_kernel_arg;
+
+#define ACCEL_KARG_ARRAY 1u
+#define ACCEL_KARG_SCALAR 2u
+
+/* Argument helpers. */
+static inline accel_kernel_arg accel_karg_array(accel_slice s)
+{
+    accel_kernel_arg a = {ACCEL_KARG_ARRAY, ACCEL_DTYPE_INVALID, s, 0.0, 0};
+    return a;
+}
+static inline accel_kernel_arg accel_karg_f64(double v)
+{
+    accel_kernel_arg a = {ACCEL_KARG_SCALAR, ACCEL_F64, {NULL, 0, 0}, v, 0};
+    return a;
+}
+static inline accel_kernel_arg accel_karg_f32(float v)
+{
+    accel_kernel_arg a = {ACCEL_KARG_SCALAR, ACCEL_F32, {NULL, 0, 0}, (double)v, 0};
+    return a;
+}
+static inline accel_kernel_arg accel_karg_i64(int64_t v)
+{
+    accel_kernel_arg a = {ACCEL_KARG_SCALAR, ACCEL_I64, {NULL, 0, 0}, 0.0, v};
+    return a;
+}
+static inline accel_kernel_arg accel_karg_i32(int32_t v)
+{
+    accel_kernel_arg a = {ACCEL_KARG_SCALAR, ACCEL_I32, {NULL, 0, 0}, 0.0, (int64_t)v};
+    return a;
+}
+
+/* Launch an elementwise or reduction kernel on q. args: the inputs, then the
+ * outputs, in declaration order (num_args of them).
+ * Elementwise: every array has the same count n (outputs must be arrays);
+ * n == 0 is a no-op. An output may be exactly an input's range (in place)
+ * or not overlap it; outputs do not overlap each other.
+ * Reduction: the output has `rows` elements, every input array rows*cols
+ * (cols >= 0; rows = 1 is the whole range); the output overlaps no input.
+ * Scalars are converted to the parameter's type (C conversion); a float
+ * scalar for an integer parameter is ACCEL_ERROR_DTYPE_MISMATCH.
+ * Errors (all before anything is enqueued): ACCEL_ERROR_INVALID_HANDLE,
+ * ACCEL_ERROR_INVALID_ARGUMENT (argument count, an output passed as a
+ * scalar, aliasing), ACCEL_ERROR_OUT_OF_RANGE (a range past its buffer),
+ * ACCEL_ERROR_SHAPE_MISMATCH (counts), ACCEL_ERROR_DEVICE_MISMATCH,
+ * ACCEL_ERROR_COMPILE / ACCEL_ERROR_UNSUPPORTED (first launch on the
+ * device: as accel_kernel_build; with fallback on, an unsupported kernel
+ * runs on the fallback device). Asynchronous like every op. */
+ACCEL_API accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_args,
+                                           const accel_kernel_arg *args);
+
+/* Launch a raw kernel with grid x block threads. args: one per parameter of
+ * the entry, arrays for pointers (dtype checked when the pointee type is
+ * known), scalars for the rest. Limits (CUDA's, on every device): each grid
+ * and block dimension >= 1; grid x <= 2^31-1, y and z <= 65535; block x and
+ * y <= 1024, z <= 64, x*y*z <= 1024. Errors as accel_kernel_launch, plus
+ * ACCEL_ERROR_INVALID_ARGUMENT for a grid or block outside those limits. */
+ACCEL_API accel_status accel_kernel_launch_grid(accel_queue *q, accel_kernel *k,
+                                                const uint32_t grid[3], const uint32_t block[3],
+                                                size_t num_args, const accel_kernel_arg *args);
+
+/* The kernel cache's counters, over the runtime's life. */
+typedef struct accel_kernel_cache_stats {
+    uint32_t struct_size;
+    uint32_t disk_enabled;  /* 1: the disk cache is in use */
+    uint64_t memory_hits;   /* builds served from this process's memory */
+    uint64_t disk_hits;     /* builds loaded from the disk cache */
+    uint64_t misses;        /* builds compiled */
+    uint64_t rebuilt;       /* disk entries found corrupt or truncated, rebuilt */
+    uint64_t failures;      /* builds that failed (compile errors included) */
+    double compile_ms;      /* wall time spent compiling (misses) */
+    double load_ms;         /* wall time spent loading cached code (hits) */
+    char dir[1024];         /* the disk cache's folder, "" when off */
+    char disabled_reason[256]; /* why the disk cache is off, "" when on or not asked */
+    uint64_t reserved[8];
+} accel_kernel_cache_stats;
+
+/* Copy the cache's counters into *out (struct_size is set here).
+ * Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (out NULL). */
+ACCEL_API accel_status accel_kernel_cache_stats_get(const accel_runtime *rt,
+                                                    accel_kernel_cache_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_KERNEL_H */

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""The `accel` program's command line and messages (tools/accel):
+
+- every subcommand (and the program) takes --help (exit 0, text on stdout),
+  refuses an unknown option with exit 2 and a message naming it, takes
+  -oVALUE, --name=VALUE and unambiguous prefixes (--dev), and names the
+  candidates of an ambiguous one;
+- `accel --help` lists every ACCEL_* variable that core/ and tools/ read
+  (found with a grep of getenv and of config.c's env() in the source, so a
+  new one cannot be missed);
+  `bench --help` names no file of the source tree;
+- `accel info --json` parses with the json module and holds the versions, the
+  config, every candidate backend (path, loaded, reason) and every device;
+  `--device cpu` keeps one device; with a configuration where nothing loads,
+  both views list every candidate with its reason and exit 1;
+- `accel run` on a device that falls back names the device that ran the op;
+  `accel verify --seed` refuses -1, 2^64 and garbage; `verify --plugin` with
+  an insecure plugin gives advice that applies (no plugins.ini key); `accel
+  replay` says why the op failed; `accel demo` calls a device of kind OTHER
+  "other", not "CPU".
+
+usage: cli_check.py ACCEL SOURCE_DIR PLUGIN_DIR CPU_PLUGIN WORK_DIR"""
+import json
+import os
+import re
+import shutil
+import stat
+import struct
+import subprocess
+import sys
+
+FAILURES = []
+
+
+def check(name, cond, detail=""):
+    print(("ok    " if cond else "FAIL  ") + name + ("" if cond else ": " + detail))
+    if not cond:
+        FAILURES.append(name)
+
+
+def run(accel, *args, env=None):
+    e = dict(os.environ)
+    for k in ("ACCEL_CONFIG", "ACCEL_BACKEND", "ACCEL_VERIFY", "ACCEL_REPORT", "ACCEL_TRACE"):
+        e.pop(k, None)
+    e.update(env or {})
+    p = subprocess.run([accel, *args], capture_output=True, text=True, timeout=120, env=e)
+    # Under the debug-asan preset a sanitizer report fails the check that ran it.
+    if "ERROR: AddressSanitizer" in p.stderr or "ERROR: LeakSanitizer" in p.stderr or \
+            "runtime error:" in p.stderr:
+        check("no sanitizer report from accel " + " ".join(args), False, p.stderr[-2000:])
+    return p.returncode, p.stdout, p.stderr
+
+
+def write_ini(path, body):
+    with open(path, "w") as f:
+        f.write(body)
+    os.chmod(path, 0o644)
+
+
+def options_of(accel, cmd):
+    """The long options a command's --help lists."""
+    _, out, _ = run(accel, *(cmd + ["--help"]))
+    return sorted(set(re.findall(r"^\s+(?:-\w, )?--([a-z][a-z-]*)", out, re.M)))
+
+
+def parsing_cases(accel, work):
+    commands = ["info", "run", "verify", "replay", "bench", "demo"]
+    for cmd in [[]] + [[c] for c in commands]:
+        label = " ".join(["accel"] + cmd)
+        rc, out, err = run(accel, *(cmd + ["--help"]))
+        check(label + " --help exits 0 with text", rc == 0 and "usage: accel" in out, err)
+        rc, _, err = run(accel, *(cmd + ["--bogus"]))
+        check(label + " --bogus is a usage error", rc == 2 and "--bogus" in err, "%d %r" % (rc, err))
+        rc, _, err = run(accel, *(cmd + ["-Z"]))
+        check(label + " -Z is a usage error", rc == 2 and "-Z" in err, "%d %r" % (rc, err))
+    rc, _, err = run(accel, "help", "nosuch")
+    check("accel help nosuch", rc == 2 and "nosuch" in err, err)
+    rc, out, _ = run(accel, "help", "run")
+    check("accel help run", rc == 0 and "usage: accel run" in out)
+    rc, _, err = run(accel, "info", "--json=yes")
+    check("a value given to a flag", rc == 2 and "takes no value" in err, err)
+    rc, _, err = run(accel, "bench", "--c", "x")
+    check("an ambiguous prefix names the candidates", rc == 2 and "--config" in err and "--csv" in err, err)
+    rc, _, err = run(accel, "run", "add", "--device")
+    check("a missing value", rc == 2 and "needs a value" in err, err)
+
+    import numpy as np
+    a, b = os.path.join(work, "a.npy"), os.path.join(work, "b.npy")
+    np.save(a, np.arange(7, dtype=np.float32))
+    np.save(b, np.full(7, 0.5, dtype=np.float32))
+    out = os.path.join(work, "c.npy")
+    for form in (["-o" + out], ["--output=" + out], ["--out", out], ["-o", out]):
+        if os.path.exists(out):
+            os.remove(out)
+        rc, _, err = run(accel, "run", "add", a, b, *form, "--dev", "cpu")
+        ok = rc == 0 and os.path.exists(out) and np.array_equal(np.load(out), np.arange(7) + 0.5)
+        check("run add with " + " ".join(form[:1]) + " and --dev", ok, err)
+
+
+def help_cases(accel, source):
+    names = set()
+    for root in ("core", "tools"):
+        for dirpath, _, files in os.walk(os.path.join(source, root)):
+            for fn in files:
+                if fn.endswith(".c"):
+                    with open(os.path.join(dirpath, fn), errors="replace") as f:
+                        names |= set(re.findall(r'\b(?:secure_getenv|getenv|env)\("(ACCEL_[A-Z_]+)"\)',
+                                                f.read()))
+    _, out, _ = run(accel, "--help")
+    missing = sorted(n for n in names if n not in out)
+    check("accel --help lists the %d variables read (%s)" % (len(names), ", ".join(sorted(names))),
+          len(names) >= 7 and not missing, "missing " + ", ".join(missing))
+    _, out, _ = run(accel, "bench", "--help")
+    check("bench --help names no source file", not re.search(r"\w+/\w+\.(md|c|h|py)\b", out), out)
+
+
+def info_cases(accel, plugin_dir, cpu_plugin, work):
+    rc, out, err = run(accel, "info", "--json")
+    doc = json.loads(out)
+    check("info --json exits 0", rc == 0, err)
+    for key in ("accel_version", "libaccel_version", "config", "environment", "backends",
+                "devices", "default_device", "compilers", "caches"):
+        check("info --json has " + key, key in doc)
+    cpu = [b for b in doc["backends"] if b["name"] == "cpu"]
+    check("the cpu backend is loaded with its path", cpu and cpu[0]["loaded"] and
+          os.path.isabs(cpu[0]["path"]), repr(cpu))
+    devs = {d["name"]: d for d in doc["devices"]}
+    check("cpu:0 with properties", "cpu:0" in devs and devs["cpu:0"]["kind"] == "CPU" and
+          devs["cpu:0"]["memory_total_bytes"] > 0 and "f32" in devs["cpu:0"]["dtypes"], repr(devs))
+    rc, out, _ = run(accel, "info", "--json", "--device", "cpu")
+    check("info --json --device cpu keeps one device",
+          rc == 0 and [d["name"] for d in json.loads(out)["devices"]] == ["cpu:0"], out)
+    rc, _, err = run(accel, "info", "--device", "tpu:3")
+    check("info --device of no device", rc == 1 and "tpu:3" in err, err)
+    rc, out, _ = run(accel, "info", "--list-devices")
+    check("info --list-devices", rc == 0 and "cpu:0" in out.split(), out)
+
+    # Nothing loads: both candidates with their reasons, in both views.
+    ini = os.path.join(work, "none.ini")
+    write_ini(ini, "[runtime]\norder = ghost, broken\n[backend.ghost]\nlibrary = %s\n"
+              "[backend.broken]\nlibrary = %s\n" % (os.path.join(work, "no_such.so"),
+                                                    os.path.join(plugin_dir, "libaccel_test_init_fail.so")))
+    rc, out, err = run(accel, "info", "--config", ini)
+    check("info with nothing loaded exits 1", rc == 1, err)
+    check("info with nothing loaded prints the table of candidates",
+          "ghost: NOT LOADED" in out and "broken: NOT LOADED" in out and out.count("reason:") == 2,
+          out)
+    rc, out, _ = run(accel, "info", "--config", ini, "--json")
+    doc = json.loads(out)
+    names = [b["name"] for b in doc["backends"]]
+    check("info --json with nothing loaded lists the candidates",
+          rc == 1 and names == ["ghost", "broken"] and all(b["reason"] for b in doc["backends"]) and
+          doc["devices"] == [] and doc["error"], out)
+
+
+def message_cases(accel, plugin_dir, cpu_plugin, work):
+    import numpy as np
+    mock = os.path.join(plugin_dir, "libaccel_test_mock.so")
+    ini = os.path.join(work, "mock.ini")
+    write_ini(ini, "[runtime]\norder = mock, cpu\n[backend.mock]\nlibrary = %s\n"
+              "[backend.cpu]\nlibrary = %s\n" % (mock, cpu_plugin))
+    a = os.path.join(work, "a.npy")
+    out = os.path.join(work, "fb.npy")
+    rc, _, err = run(accel, "run", "sqrt", a, "-o", out, "--config", ini, "--time")
+    check("run names the fallback device that ran the op",
+          rc == 0 and re.search(r"accel: sqrt ran on cpu:0 .*fallback of mock:0", err) and
+          "sqrt took" in err and "ms on cpu:0" in err, err)
+    rc, _, err = run(accel, "run", "sqrt", a, "-o", out, "--device", "cpu")
+    check("run without a fallback names its device only",
+          rc == 0 and "ran on cpu:0" in err and "fallback" not in err, err)
+
+    for bad in ("-1", "18446744073709551616", "12x", "", " 1", "+1"):
+        rc, _, err = run(accel, "verify", "--device", "cpu", "--seed", bad)
+        check("verify --seed %r refused" % bad, rc == 2 and "--seed" in err, "%d %r" % (rc, err))
+    rc, out, _ = run(accel, "verify", "--device", "cpu", "--quick", "--seed", "18446744073709551615")
+    check("verify --seed 2^64-1 accepted", rc == 0 and "seed 18446744073709551615" in out, out[-300:])
+
+    bad_plugin = os.path.join(work, "insecure_template.so")
+    shutil.copy(os.path.join(plugin_dir, "libaccel_test_template.so"), bad_plugin)
+    os.chmod(bad_plugin, 0o666)
+    rc, _, err = run(accel, "verify", "--plugin", bad_plugin, env={"ACCEL_ALLOW_INSECURE": ""})
+    check("verify --plugin insecure: advice that applies",
+          rc == 1 and "insecure plugin refused" in err and "ACCEL_ALLOW_INSECURE=1" in err and
+          "in [runtime]" not in err, err)
+
+    # A repro of an op the mock lacks, replayed on the mock (no fallback).
+    repro = os.path.join(work, "mock.repro")
+    with open(repro, "wb") as f:
+        f.write(b"accel-repro 1\ndevice mock:0\nreference cpu:0\nop 32 sqrt\ndtype 1\nflags 0\n"
+                b"scalars 0x0p+0 0x0p+0 0x0p+0 0x0p+0\nseed 0\nrng_offset 0\nverify_seed 1\n"
+                b"gemm 0 0 0 0 0 0 0 0 1 0 0 0\noperands 2\noperand 0 0 3\noperand 1 0 3\ndata\n")
+        f.write(struct.pack("<9f", 1, 4, 9, 0, 0, 0, 1, 2, 3))
+    rc, _, err = run(accel, "replay", repro, "--config", ini)
+    check("replay says why the op failed, and where",
+          rc == 1 and "running sqrt on mock:0" in err and "mock backend does not support" in err,
+          err)
+
+    rc, out, err = run(accel, "demo", "--quick", "--config", ini)
+    row = [l for l in out.splitlines() if l.startswith("device query")]
+    check("demo calls a device of kind OTHER 'other'",
+          row and " other Mock device" in row[0] and "CPU Mock" not in row[0], out + err)
+
+    # A GPU backend that did not load: the demo shows its whole reason.
+    ghost = os.path.join(work, "a_rather_long_folder_name_for_the_missing_gpu_backend",
+                         "libaccel_gpu_that_is_not_there.so")
+    ini2 = os.path.join(work, "ghost.ini")
+    write_ini(ini2, "[runtime]\norder = gpu, cpu\n[backend.gpu]\nlibrary = %s\n"
+              "[backend.cpu]\nlibrary = %s\n" % (ghost, cpu_plugin))
+    rc, out, err = run(accel, "demo", "--quick", "--config", ini2)
+    row = [l for l in out.splitlines() if l.startswith("device query")]
+    check("demo shows the whole no-GPU reason", rc == 0 and row and ghost in row[0], out + err)
+
+
+def main():
+    accel, source, plugin_dir, cpu_plugin, work = map(os.path.abspath, sys.argv[1:6])
+    os.makedirs(work, exist_ok=True)
+    os.chmod(work, 0o755)
+    parsing_cases(accel, work)
+    help_cases(accel, source)
+    info_cases(accel, plugin_dir, cpu_plugin, work)
+    message_cases(accel, plugin_dir, cpu_plugin, work)
+    if FAILURES:
+        print("%d check(s) failed: %s" % (len(FAILURES), "; ".join(FAILURES)))
+        sys.exit(1)
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()

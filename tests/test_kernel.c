@@ -1,0 +1,947 @@
+/* test_kernel.c — user kernels (accel/kernel.h) on the CPU device, with the
+ * system C compiler and with the embedded one (accel-tcc), against plain
+ * loops: elementwise over every dtype and sizes 0, 1, primes and 2^20+3,
+ * reductions along rows of odd shapes in the documented order, the
+ * tutorial's raw kernels verbatim, compile errors with the user's line,
+ * launch errors, the disk cache (corrupt entries, racing processes,
+ * insecure and read-only folders), verify mode across two CPU backends
+ * whose kernels differ on purpose, and fallback from a backend that has no
+ * compiler. */
+#define _GNU_SOURCE /* setenv, pread, truncate under -std=c11 */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "accel/kernel.h"
+#include "accel/npy.h"
+#include "accel/verify.h"
+#include "test_util.h"
+
+static const char *cache_dir;
+
+static void setup(void)
+{
+    cache_dir = tu_fmt("%s/cache", tu_tmpdir());
+    setenv("ACCEL_KERNEL_CACHE", cache_dir, 1);
+}
+
+/* A runtime with the CPU backend, kernels built by `compiler` (cc or tcc). */
+static accel_runtime *open_cpu(const char *compiler)
+{
+    accel_runtime *rt = NULL;
+    const char *ini = tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
+                             "kernel_compiler = %s\n",
+                             TU_CPU_PLUGIN, compiler);
+    accel_status st = tu_open_ini(ini, &rt, NULL);
+    cr_assert_eq(st, ACCEL_SUCCESS, "open: %s", accel_last_error());
+    return rt;
+}
+
+typedef struct env {
+    accel_runtime *rt;
+    accel_device *dev;
+    accel_queue *q;
+} env;
+
+static env env_open(const char *compiler)
+{
+    env e;
+    e.rt = open_cpu(compiler);
+    cr_assert_eq(accel_device_get_by_name(e.rt, "cpu:0", &e.dev), ACCEL_SUCCESS);
+    cr_assert_eq(accel_queue_create(e.dev, &e.q), ACCEL_SUCCESS);
+    return e;
+}
+
+static accel_buffer *upload(env *e, const void *data, size_t bytes)
+{
+    accel_buffer *b;
+    cr_assert_eq(accel_buffer_create(e->dev, bytes, &b), ACCEL_SUCCESS);
+    if (bytes && data)
+        cr_assert_eq(accel_queue_write(e->q, b, 0, data, bytes), ACCEL_SUCCESS);
+    return b;
+}
+
+static void download(env *e, accel_buffer *b, void *out, size_t bytes)
+{
+    accel_status st = bytes ? accel_queue_read_blocking(e->q, b, 0, out, bytes)
+                            : accel_queue_finish(e->q);
+    cr_assert_eq(st, ACCEL_SUCCESS, "read: %s", accel_last_error());
+}
+
+/* ------------------------------------------------------------ elementwise */
+
+static void saxpy_sizes(const char *compiler)
+{
+    env e = env_open(compiler);
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "saxpy", "float32 x, float32 y, float32 a",
+                                                 "float32 z", "z = a * x + y", NULL, &k),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    static const size_t sizes[] = {0, 1, 2, 7, 13, 1009, 16411, (1u << 20) + 3};
+    tu_rng r = tu_rng_make(1);
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t n = sizes[s];
+        float *x = malloc(n * 4 + 4), *y = malloc(n * 4 + 4), *z = malloc(n * 4 + 4);
+        for (size_t i = 0; i < n; i++) {
+            x[i] = (float)tu_rng_range(&r, -10, 10);
+            y[i] = (float)tu_rng_range(&r, -10, 10);
+        }
+        accel_buffer *bx = upload(&e, x, n * 4), *by = upload(&e, y, n * 4),
+                     *bz = upload(&e, NULL, n * 4);
+        const float a = 1.75f;
+        accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, 0, n)),
+                                   accel_karg_array(accel_slice_of(by, 0, n)), accel_karg_f32(a),
+                                   accel_karg_array(accel_slice_of(bz, 0, n))};
+        cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_SUCCESS, "%s",
+                     accel_last_error());
+        download(&e, bz, z, n * 4);
+        for (size_t i = 0; i < n; i++) {
+            float ref = a * x[i] + y[i]; /* ISO C: no contraction, as the kernel */
+            cr_assert_eq(z[i], ref, "%s n=%zu i=%zu: %.9g != %.9g", compiler, n, i, z[i], ref);
+        }
+        accel_buffer_release(bx);
+        accel_buffer_release(by);
+        accel_buffer_release(bz);
+        free(x);
+        free(y);
+        free(z);
+    }
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}
+
+Test(kernel, saxpy_sizes_cc, .init = setup) { saxpy_sizes("cc"); }
+Test(kernel, saxpy_sizes_tcc, .init = setup) { saxpy_sizes("tcc"); }
+
+/* f32 -> binary16 or bfloat16 bits, round to nearest even, by frexp. */
+static uint16_t ref_round16(float f, int mant, int emin, int emax, int ebits)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint16_t sign = (uint16_t)((u >> 31) << 15);
+    if (isnan(f))
+        return (uint16_t)(sign | ((((1u << ebits) - 1) << mant) | (1u << (mant - 1))));
+    double a = fabs((double)f);
+    int e;
+    frexp(a, &e); /* a = m 2^e, m in [0.5, 1) */
+    int exp = e - 1;
+    if (exp < emin)
+        exp = emin; /* subnormals share the smallest exponent */
+    double q = nearbyint(ldexp(a, mant - exp));
+    double v = ldexp(q, exp - mant);
+    if (a == 0 || v == 0)
+        return sign;
+    frexp(v, &e);
+    exp = e - 1;
+    if (exp > emax)
+        return (uint16_t)(sign | (((1u << ebits) - 1) << mant));
+    if (exp < emin) /* subnormal */
+        return (uint16_t)(sign | (uint16_t)ldexp(v, -emin + mant));
+    uint32_t frac = (uint32_t)(ldexp(v, mant - exp)) - (1u << mant);
+    return (uint16_t)(sign | ((uint32_t)(exp - emin + 1) << mant) | frac);
+}
+
+static float ref_widen16(uint16_t h, int mant, int emin, int ebits)
+{
+    int e = (h >> mant) & ((1 << ebits) - 1);
+    int m = h & ((1 << mant) - 1);
+    double v;
+    if (e == (1 << ebits) - 1)
+        v = m ? NAN : INFINITY;
+    else if (e == 0)
+        v = ldexp(m, emin - mant);
+    else
+        v = ldexp(m + (1 << mant), e - 1 + emin - mant);
+    return (float)((h >> 15) ? -v : v);
+}
+
+static float f16_to_f(uint16_t h) { return ref_widen16(h, 10, -14, 5); }
+static uint16_t f_to_f16(float f) { return ref_round16(f, 10, -14, 15, 5); }
+static float bf16_to_f(uint16_t h) { return ref_widen16(h, 7, -126, 8); }
+static uint16_t f_to_bf16(float f) { return ref_round16(f, 7, -126, 127, 8); }
+
+static void dtype_kernel(const char *compiler, accel_dtype dt, const char *tname, size_t n)
+{
+    env e = env_open(compiler);
+    accel_kernel *k;
+    const char *in = tu_fmt("%s x, %s y", tname, tname);
+    const char *out = tu_fmt("%s z", tname);
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "mix", in, out, "z = x * y + x - y", NULL,
+                                                 &k),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    size_t es = accel_dtype_size(dt);
+    unsigned char *x = malloc(n * es + 8), *y = malloc(n * es + 8), *z = malloc(n * es + 8);
+    tu_rng r = tu_rng_make(2 + (uint64_t)dt);
+    for (size_t i = 0; i < n; i++) {
+        double a = tu_rng_range(&r, -100, 100), b = tu_rng_range(&r, -100, 100);
+        switch (dt) {
+        case ACCEL_F32: ((float *)x)[i] = (float)a, ((float *)y)[i] = (float)b; break;
+        case ACCEL_F64: ((double *)x)[i] = a, ((double *)y)[i] = b; break;
+        case ACCEL_I32: ((int32_t *)x)[i] = (int32_t)a, ((int32_t *)y)[i] = (int32_t)b; break;
+        case ACCEL_I64:
+            ((int64_t *)x)[i] = (int64_t)(a * 1e6), ((int64_t *)y)[i] = (int64_t)(b * 1e6);
+            break;
+        case ACCEL_U8:
+            ((uint8_t *)x)[i] = (uint8_t)tu_rng_next(&r), ((uint8_t *)y)[i] = (uint8_t)tu_rng_next(&r);
+            break;
+        case ACCEL_F16:
+            ((uint16_t *)x)[i] = f_to_f16((float)a), ((uint16_t *)y)[i] = f_to_f16((float)(b * 1e-3));
+            break;
+        default:
+            ((uint16_t *)x)[i] = f_to_bf16((float)a), ((uint16_t *)y)[i] = f_to_bf16((float)b);
+            break;
+        }
+    }
+    accel_buffer *bx = upload(&e, x, n * es), *by = upload(&e, y, n * es),
+                 *bz = upload(&e, NULL, n * es);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, 0, n)),
+                               accel_karg_array(accel_slice_of(by, 0, n)),
+                               accel_karg_array(accel_slice_of(bz, 0, n))};
+    args[0].dtype = args[1].dtype = args[2].dtype = dt;
+    cr_assert_eq(accel_kernel_launch(e.q, k, 3, args), ACCEL_SUCCESS, "%s", accel_last_error());
+    download(&e, bz, z, n * es);
+    for (size_t i = 0; i < n; i++) {
+        switch (dt) {
+        case ACCEL_F32: {
+            float a = ((float *)x)[i], b = ((float *)y)[i], ref = a * b + a - b;
+            cr_assert_eq(((float *)z)[i], ref, "f32 i=%zu", i);
+            break;
+        }
+        case ACCEL_F64: {
+            double a = ((double *)x)[i], b = ((double *)y)[i], ref = a * b + a - b;
+            cr_assert_eq(((double *)z)[i], ref, "f64 i=%zu", i);
+            break;
+        }
+        case ACCEL_I32: {
+            int32_t a = ((int32_t *)x)[i], b = ((int32_t *)y)[i];
+            cr_assert_eq(((int32_t *)z)[i], a * b + a - b, "i32 i=%zu", i);
+            break;
+        }
+        case ACCEL_I64: {
+            int64_t a = ((int64_t *)x)[i], b = ((int64_t *)y)[i];
+            cr_assert_eq(((int64_t *)z)[i], a * b + a - b, "i64 i=%zu", i);
+            break;
+        }
+        case ACCEL_U8: {
+            int a = ((uint8_t *)x)[i], b = ((uint8_t *)y)[i];
+            cr_assert_eq(((uint8_t *)z)[i], (uint8_t)(a * b + a - b), "u8 i=%zu", i);
+            break;
+        }
+        case ACCEL_F16: {
+            float a = f16_to_f(((uint16_t *)x)[i]), b = f16_to_f(((uint16_t *)y)[i]);
+            uint16_t ref = f_to_f16(a * b + a - b);
+            cr_assert_eq(((uint16_t *)z)[i], ref, "f16 i=%zu: %04x != %04x (%g %g)", i,
+                         ((uint16_t *)z)[i], ref, a, b);
+            break;
+        }
+        default: {
+            float a = bf16_to_f(((uint16_t *)x)[i]), b = bf16_to_f(((uint16_t *)y)[i]);
+            uint16_t ref = f_to_bf16(a * b + a - b);
+            cr_assert_eq(((uint16_t *)z)[i], ref, "bf16 i=%zu: %04x != %04x", i,
+                         ((uint16_t *)z)[i], ref);
+            break;
+        }
+        }
+    }
+    free(x);
+    free(y);
+    free(z);
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}
+
+Test(kernel, every_dtype_cc, .init = setup)
+{
+    static const struct {
+        accel_dtype dt;
+        const char *name;
+    } t[] = {{ACCEL_F32, "float32"}, {ACCEL_F64, "float64"}, {ACCEL_I32, "int32"},
+             {ACCEL_I64, "int64"},   {ACCEL_U8, "uint8"},     {ACCEL_F16, "float16"},
+             {ACCEL_BF16, "bfloat16"}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        dtype_kernel("cc", t[i].dt, t[i].name, 1009);
+        dtype_kernel("cc", t[i].dt, t[i].name, 1);
+    }
+}
+
+Test(kernel, every_dtype_tcc, .init = setup)
+{
+    static const struct {
+        accel_dtype dt;
+        const char *name;
+    } t[] = {{ACCEL_F32, "float32"}, {ACCEL_F64, "float64"}, {ACCEL_I32, "int32"},
+             {ACCEL_I64, "int64"},   {ACCEL_U8, "uint8"},     {ACCEL_F16, "float16"},
+             {ACCEL_BF16, "bfloat16"}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        dtype_kernel("tcc", t[i].dt, t[i].name, 16411);
+}
+
+/* ------------------------------------------------------------ reductions */
+
+/* The documented order: 256 lanes, lane l folds columns l, l+256, ...; then
+ * pairwise l with l+128, l+64, ..., 1. */
+static float ref_row_l2(const float *x, size_t cols)
+{
+    float lane[256];
+    for (int l = 0; l < 256; l++)
+        lane[l] = 0;
+    for (size_t c = 0; c < cols; c++)
+        lane[c % 256] = lane[c % 256] + x[c] * x[c];
+    for (int s = 128; s > 0; s >>= 1)
+        for (int l = 0; l < s; l++)
+            lane[l] = lane[l] + lane[l + s];
+    return (float)sqrt(lane[0]);
+}
+
+static void reduction_rows(const char *compiler)
+{
+    env e = env_open(compiler);
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_reduction_create(e.rt, "l2norm", "float32 x", "float32 y", "x * x",
+                                               "a + b", "0", "y = sqrt(a)", NULL, &k),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    static const size_t shapes[][2] = {{1, 0},   {1, 1},    {1, 257},  {3, 1000},
+                                       {7, 257}, {1000, 3}, {13, 1031}, {1, (1u << 20) + 3}};
+    tu_rng r = tu_rng_make(3);
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        size_t rows = shapes[s][0], cols = shapes[s][1], n = rows * cols;
+        float *x = malloc(n * 4 + 4), *y = malloc(rows * 4), *y2 = malloc(rows * 4);
+        for (size_t i = 0; i < n; i++)
+            x[i] = (float)tu_rng_range(&r, -1, 1);
+        accel_buffer *bx = upload(&e, x, n * 4), *by = upload(&e, NULL, rows * 4);
+        accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, 0, n)),
+                                   accel_karg_array(accel_slice_of(by, 0, rows))};
+        cr_assert_eq(accel_kernel_launch(e.q, k, 2, args), ACCEL_SUCCESS, "%s",
+                     accel_last_error());
+        download(&e, by, y, rows * 4);
+        cr_assert_eq(accel_kernel_launch(e.q, k, 2, args), ACCEL_SUCCESS);
+        download(&e, by, y2, rows * 4);
+        for (size_t i = 0; i < rows; i++) {
+            float ref = ref_row_l2(x + i * cols, cols);
+            cr_assert_eq(y[i], ref, "%zu x %zu row %zu: %.9g != %.9g", rows, cols, i, y[i], ref);
+            cr_assert_eq(memcmp(&y[i], &y2[i], 4), 0, "not the same bits run to run");
+            /* And near the exact value: within 2 n eps sum x^2 (Higham). */
+            double exact = 0;
+            for (size_t c = 0; c < cols; c++)
+                exact += (double)x[i * cols + c] * x[i * cols + c];
+            double bound = 2.0 * (double)(cols + 2) * 0x1p-23 * exact;
+            cr_assert_leq(fabs((double)y[i] * y[i] - exact), bound + 1e-30);
+        }
+        accel_buffer_release(bx);
+        accel_buffer_release(by);
+        free(x);
+        free(y);
+        free(y2);
+    }
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}
+
+Test(kernel, reduction_rows_cc, .init = setup) { reduction_rows("cc"); }
+Test(kernel, reduction_rows_tcc, .init = setup) { reduction_rows("tcc"); }
+
+Test(kernel, reduction_int_max, .init = setup)
+{
+    env e = env_open("cc");
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_reduction_create(e.rt, "imax", "int32 x", "int32 y", "x",
+                                               "a > b ? a : b", "-2147483647 - 1", NULL, NULL, &k),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    size_t rows = 5, cols = 333;
+    int32_t x[5 * 333], y[5];
+    tu_rng r = tu_rng_make(4);
+    for (size_t i = 0; i < rows * cols; i++)
+        x[i] = (int32_t)(tu_rng_next(&r) >> 33) - (1 << 30);
+    accel_buffer *bx = upload(&e, x, sizeof x), *by = upload(&e, NULL, sizeof y);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, 0, rows * cols)),
+                               accel_karg_array(accel_slice_of(by, 0, rows))};
+    cr_assert_eq(accel_kernel_launch(e.q, k, 2, args), ACCEL_SUCCESS, "%s", accel_last_error());
+    download(&e, by, y, sizeof y);
+    for (size_t i = 0; i < rows; i++) {
+        int32_t m = INT32_MIN;
+        for (size_t c = 0; c < cols; c++)
+            m = x[i * cols + c] > m ? x[i * cols + c] : m;
+        cr_assert_eq(y[i], m);
+    }
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}
+
+/* ------------------------------------------------------------ raw kernels */
+
+/* The tutorial's section 4 kernel (Numba's vector_add) as CUDA C. */
+static const char vector_add_src[] =
+    "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        c[i] = a[i] + b[i];\n"
+    "}\n";
+
+/* The tutorial's section 5 kernel, PyCUDA's multiply_them, verbatim. */
+static const char multiply_them_src[] = "__global__ void multiply_them(float *dest, float *a, float *b)\n"
+                                        "{\n"
+                                        "  const int i = threadIdx.x;\n"
+                                        "  dest[i] = a[i] * b[i];\n"
+                                        "}\n";
+
+static void tutorial_kernels(const char *compiler)
+{
+    env e = env_open(compiler);
+    accel_kernel *va, *mt;
+    cr_assert_eq(accel_kernel_raw_create(e.rt, vector_add_src, "vector_add", NULL, &va),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(accel_kernel_raw_create(e.rt, multiply_them_src, "multiply_them", NULL, &mt),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    size_t n = 1000003;
+    float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
+    tu_rng r = tu_rng_make(5);
+    for (size_t i = 0; i < n; i++) {
+        a[i] = (float)tu_rng_unit(&r);
+        b[i] = (float)tu_rng_unit(&r);
+    }
+    accel_buffer *ba = upload(&e, a, n * 4), *bb = upload(&e, b, n * 4), *bc = upload(&e, NULL, n * 4);
+    uint32_t block[3] = {256, 1, 1}, grid[3] = {(uint32_t)((n + 255) / 256), 1, 1};
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(ba, 0, n)),
+                               accel_karg_array(accel_slice_of(bb, 0, n)),
+                               accel_karg_array(accel_slice_of(bc, 0, n)),
+                               accel_karg_i32((int32_t)n)};
+    cr_assert_eq(accel_kernel_launch_grid(e.q, va, grid, block, 4, args), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    download(&e, bc, c, n * 4);
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(c[i], a[i] + b[i], "vector_add i=%zu", i);
+    /* multiply_them on 400 floats, block (400,1,1), grid (1,1). */
+    uint32_t b400[3] = {400, 1, 1}, g1[3] = {1, 1, 1};
+    accel_kernel_arg margs[] = {accel_karg_array(accel_slice_of(bc, 0, 400)),
+                                accel_karg_array(accel_slice_of(ba, 0, 400)),
+                                accel_karg_array(accel_slice_of(bb, 0, 400))};
+    cr_assert_eq(accel_kernel_launch_grid(e.q, mt, g1, b400, 3, margs), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    download(&e, bc, c, 401 * 4);
+    for (size_t i = 0; i < 400; i++)
+        cr_assert_eq(c[i], a[i] * b[i], "multiply_them i=%zu", i);
+    cr_assert_eq(c[400], a[400] + b[400], "element 400 must keep vector_add's value");
+    free(a);
+    free(b);
+    free(c);
+    accel_kernel_release(va);
+    accel_kernel_release(mt);
+    accel_runtime_close(e.rt);
+}
+
+Test(kernel, tutorial_kernels_cc, .init = setup) { tutorial_kernels("cc"); }
+Test(kernel, tutorial_kernels_tcc, .init = setup) { tutorial_kernels("tcc"); }
+
+Test(kernel, raw_2d_grid, .init = setup)
+{
+    env e = env_open("cc");
+    accel_kernel *k;
+    const char *src = "// writes its global (x, y) index\n"
+                      "__global__ void ids(int *out, int w)\n"
+                      "{\n"
+                      "    int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                      "    out[y * w + x] = y * 1000 + x + gridDim.x * 0 + blockDim.z - 1;\n"
+                      "}\n";
+    cr_assert_eq(accel_kernel_raw_create(e.rt, src, "ids", NULL, &k), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    uint32_t grid[3] = {3, 5, 1}, block[3] = {4, 2, 1};
+    size_t w = 12, h = 10;
+    accel_buffer *b = upload(&e, NULL, w * h * 4);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, w * h)),
+                               accel_karg_i32((int32_t)w)};
+    args[0].dtype = ACCEL_I32;
+    cr_assert_eq(accel_kernel_launch_grid(e.q, k, grid, block, 2, args), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    int32_t out[120];
+    download(&e, b, out, sizeof out);
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++)
+            cr_assert_eq(out[y * w + x], (int32_t)(y * 1000 + x));
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}
+
+/* ------------------------------------------------------------ errors */
+
+static void compile_errors(const char *compiler)
+{
+    env e = env_open(compiler);
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "broken", "float32 x", "float32 z",
+                                                 "float t = x;\nz = t + * 2;", NULL, &k),
+                 ACCEL_SUCCESS);
+    accel_status st = accel_kernel_build(k, e.dev, 0);
+    cr_assert_eq(st, ACCEL_ERROR_COMPILE, "%s: %s", accel_status_name(st), accel_last_error());
+    cr_assert(strstr(accel_last_error(), "broken:2"), "%s: no user line 2 in: %s", compiler,
+              accel_last_error());
+    /* The launch reports the same error, and nothing runs. */
+    accel_buffer *b = upload(&e, NULL, 16);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, 4)),
+                               accel_karg_array(accel_slice_of(b, 0, 4))};
+    cr_assert_eq(accel_kernel_launch(e.q, k, 2, args), ACCEL_ERROR_COMPILE);
+    cr_assert(strstr(accel_last_error(), "broken:2"), "%s", accel_last_error());
+    accel_kernel_release(k);
+
+    const char *src = "__global__ void bad(float *x)\n"
+                      "{\n"
+                      "    int i = threadIdx.x;\n"
+                      "    x[i] = undefined_name * 2;\n"
+                      "}\n";
+    cr_assert_eq(accel_kernel_raw_create(e.rt, src, "bad", NULL, &k), ACCEL_SUCCESS);
+    st = accel_kernel_build(k, e.dev, 0);
+    cr_assert_eq(st, ACCEL_ERROR_COMPILE, "%s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "bad:4"), "%s: no user line 4 in: %s", compiler,
+              accel_last_error());
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}
+
+Test(kernel, compile_error_lines_cc, .init = setup) { compile_errors("cc"); }
+Test(kernel, compile_error_lines_tcc, .init = setup) { compile_errors("tcc"); }
+
+Test(kernel, syncthreads_refused_on_cpu, .init = setup)
+{
+    env e = env_open("cc");
+    const char *src = "__global__ void rev(float *x)\n"
+                      "{\n"
+                      "    __shared__ float t[256];\n"
+                      "    t[threadIdx.x] = x[threadIdx.x];\n"
+                      "    __syncthreads();\n"
+                      "    x[threadIdx.x] = t[255 - threadIdx.x];\n"
+                      "}\n";
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_raw_create(e.rt, src, "rev", NULL, &k), ACCEL_SUCCESS);
+    accel_status st = accel_kernel_build(k, e.dev, 0);
+    cr_assert_eq(st, ACCEL_ERROR_UNSUPPORTED, "%s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "__shared__ (line 3)"), "%s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "CUDA"), "%s", accel_last_error());
+    accel_buffer *b = upload(&e, NULL, 1024);
+    uint32_t g[3] = {1, 1, 1}, bl[3] = {256, 1, 1};
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, 256))};
+    st = accel_kernel_launch_grid(e.q, k, g, bl, 1, args);
+    cr_assert_eq(st, ACCEL_ERROR_UNSUPPORTED, "%s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "__shared__"), "%s", accel_last_error());
+    accel_kernel_release(k);
+    /* A comment or a string naming the construct is not the construct. */
+    const char *ok = "// no __syncthreads here\n__global__ void f(float *x) { x[0] = 1; }\n";
+    cr_assert_eq(accel_kernel_raw_create(e.rt, ok, "f", NULL, &k), ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_build(k, e.dev, 0), ACCEL_SUCCESS, "%s", accel_last_error());
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}
+
+Test(kernel, launch_errors, .init = setup)
+{
+    env e = env_open("cc");
+    accel_kernel *k, *raw;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "saxpy", "float32 x, float32 y, float32 a",
+                                                 "float32 z", "z = a * x + y", NULL, &k),
+                 ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_raw_create(e.rt, vector_add_src, "vector_add", NULL, &raw),
+                 ACCEL_SUCCESS);
+    accel_buffer *b = upload(&e, NULL, 400), *other;
+    cr_assert_eq(accel_buffer_create(e.dev, 400, &other), ACCEL_SUCCESS);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, 10)),
+                               accel_karg_array(accel_slice_of(b, 10, 10)), accel_karg_f32(2),
+                               accel_karg_array(accel_slice_of(other, 0, 10))};
+    cr_assert_eq(accel_kernel_launch(e.q, k, 3, args), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "takes 4 arguments"), "%s", accel_last_error());
+    accel_kernel_arg bad = args[1];
+    args[1].slice.offset = 95; /* [95, 105) of 100 floats */
+    cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_ERROR_OUT_OF_RANGE);
+    cr_assert(strstr(accel_last_error(), "exceeds buffer of 100 f32"), "%s", accel_last_error());
+    args[1] = bad;
+    args[1].slice.count = 9;
+    cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_ERROR_SHAPE_MISMATCH);
+    args[1] = bad;
+    args[1].dtype = ACCEL_F64;
+    cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_ERROR_DTYPE_MISMATCH);
+    args[1] = bad;
+    accel_kernel_arg out_scalar = args[3];
+    args[3] = accel_karg_f32(1);
+    cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_ERROR_INVALID_ARGUMENT);
+    args[3] = out_scalar;
+    args[3].slice = accel_slice_of(b, 5, 10); /* overlaps x partially */
+    cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_ERROR_INVALID_ARGUMENT);
+    args[3] = out_scalar;
+    args[3].slice.buffer = NULL;
+    cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_ERROR_INVALID_HANDLE);
+    args[3] = out_scalar;
+    cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_SUCCESS, "%s", accel_last_error());
+    /* Raw: grid and block limits, argument kinds. */
+    accel_kernel_arg rargs[] = {accel_karg_array(accel_slice_of(b, 0, 10)),
+                                accel_karg_array(accel_slice_of(b, 10, 10)),
+                                accel_karg_array(accel_slice_of(other, 0, 10)), accel_karg_i32(10)};
+    uint32_t g[3] = {1, 1, 1}, bl[3] = {2048, 1, 1};
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "block.x = 2048"), "%s", accel_last_error());
+    uint32_t bl2[3] = {32, 32, 2};
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl2, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
+    uint32_t g2[3] = {1, 70000, 1}, bl3[3] = {10, 1, 1};
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g2, bl3, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "grid.y = 70000"), "%s", accel_last_error());
+    rargs[3] = accel_karg_array(accel_slice_of(b, 0, 1));
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl3, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
+    rargs[3] = accel_karg_f32(1.5f);
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl3, 4, rargs), ACCEL_ERROR_DTYPE_MISMATCH);
+    rargs[3] = accel_karg_i32(10);
+    cr_assert_eq(accel_kernel_launch(e.q, raw, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl3, 4, rargs), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    cr_assert_eq(accel_queue_finish(e.q), ACCEL_SUCCESS);
+    /* Creation errors. */
+    accel_kernel *x;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "k", "complex64 x", "float32 z", "z = x",
+                                                 NULL, &x),
+                 ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "unknown type"), "%s", accel_last_error());
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "k", "float32 x, float32 x", "float32 z",
+                                                 "z = x", NULL, &x),
+                 ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(accel_kernel_raw_create(e.rt, vector_add_src, "nope", NULL, &x),
+                 ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert_null(x);
+    accel_kernel_release(k);
+    accel_kernel_release(raw);
+    accel_runtime_close(e.rt);
+}
+
+/* ------------------------------------------------------------ cache */
+
+static size_t count_entries(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t l = strlen(de->d_name), s = strlen(suffix);
+        n += l > s && strcmp(de->d_name + l - s, suffix) == 0;
+    }
+    closedir(d);
+    return n;
+}
+
+static const char *first_entry(const char *dir)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    const char *path = NULL;
+    for (struct dirent *de; (de = readdir(d));)
+        if (strstr(de->d_name, ".akc") && !strstr(de->d_name, ".tmp"))
+            path = tu_fmt("%s/%s", dir, de->d_name);
+    closedir(d);
+    cr_assert_not_null(path);
+    return path;
+}
+
+/* Build and run saxpy once in a new runtime; returns its cache counters. */
+static accel_kernel_cache_stats run_saxpy_once(void)
+{
+    env e = env_open("cc");
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "saxpy", "float32 x, float32 y, float32 a",
+                                                 "float32 z", "z = a * x + y", NULL, &k),
+                 ACCEL_SUCCESS);
+    float x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 1, 1, 1, 1}, z[5];
+    accel_buffer *bx = upload(&e, x, 20), *by = upload(&e, y, 20), *bz = upload(&e, NULL, 20);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, 0, 5)),
+                               accel_karg_array(accel_slice_of(by, 0, 5)), accel_karg_f32(3),
+                               accel_karg_array(accel_slice_of(bz, 0, 5))};
+    cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_SUCCESS, "%s", accel_last_error());
+    download(&e, bz, z, 20);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(z[i], 3 * x[i] + 1);
+    accel_kernel_cache_stats s;
+    cr_assert_eq(accel_kernel_cache_stats_get(e.rt, &s), ACCEL_SUCCESS);
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+    return s;
+}
+
+Test(kernel, cache_hits_and_corrupt_entries, .init = setup)
+{
+    accel_kernel_cache_stats s = run_saxpy_once();
+    cr_assert_eq(s.misses, 1);
+    cr_assert_eq(s.disk_enabled, 1, "%s", s.disabled_reason);
+    cr_assert_str_eq(s.dir, tu_realpath(cache_dir));
+    cr_assert_eq(count_entries(cache_dir, ".akc"), 1);
+    s = run_saxpy_once();
+    cr_assert_eq(s.disk_hits, 1);
+    cr_assert_eq(s.misses, 0);
+    /* One flipped byte in the payload: rebuilt, never loaded. */
+    const char *path = first_entry(cache_dir);
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    int fd = open(path, O_RDWR);
+    cr_assert_geq(fd, 0);
+    unsigned char c;
+    cr_assert_eq(pread(fd, &c, 1, st.st_size - 100), 1);
+    c ^= 0x40;
+    cr_assert_eq(pwrite(fd, &c, 1, st.st_size - 100), 1);
+    close(fd);
+    s = run_saxpy_once();
+    cr_assert_eq(s.rebuilt, 1);
+    cr_assert_eq(s.misses, 1);
+    s = run_saxpy_once();
+    cr_assert_eq(s.disk_hits, 1, "the rebuilt entry replaced the bad one");
+    /* Truncated. */
+    cr_assert_eq(truncate(path, st.st_size / 2), 0);
+    s = run_saxpy_once();
+    cr_assert_eq(s.rebuilt, 1);
+    cr_assert_eq(s.misses, 1);
+    /* Two kernels with the same text in one process: the second is a memory hit. */
+    env e = env_open("cc");
+    accel_kernel *a, *b;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "dbl", "float32 x", "float32 z",
+                                                 "z = 2 * x", NULL, &a),
+                 ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "dbl", "float32 x", "float32 z",
+                                                 "z = 2 * x", NULL, &b),
+                 ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_build(a, e.dev, 0), ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_build(b, e.dev, 0), ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_cache_stats_get(e.rt, &s), ACCEL_SUCCESS);
+    cr_assert_eq(s.memory_hits, 1);
+    accel_kernel_release(a);
+    accel_kernel_release(b);
+    accel_runtime_close(e.rt);
+}
+
+Test(kernel, cache_two_processes_race, .init = setup)
+{
+    enum { N = 4 };
+    pid_t pids[N];
+    for (int i = 0; i < N; i++) {
+        pids[i] = fork();
+        cr_assert_geq(pids[i], 0);
+        if (pids[i] == 0) {
+            accel_kernel_cache_stats s = run_saxpy_once();
+            _exit(s.misses + s.disk_hits == 1 ? 0 : 3);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        int status;
+        cr_assert_eq(waitpid(pids[i], &status, 0), pids[i]);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d failed (%d)", i,
+                  status);
+    }
+    cr_assert_eq(count_entries(cache_dir, ".akc"), 1);
+    cr_assert_eq(count_entries(cache_dir, ".tmp"), 0);
+    accel_kernel_cache_stats s = run_saxpy_once();
+    cr_assert_eq(s.disk_hits, 1);
+    cr_assert_eq(s.rebuilt, 0);
+}
+
+Test(kernel, cache_insecure_folder_refused, .init = setup)
+{
+    cr_assert_eq(mkdir(cache_dir, 0700), 0);
+    cr_assert_eq(chmod(cache_dir, 0777), 0);
+    tu_log_capture();
+    accel_kernel_cache_stats s = run_saxpy_once();
+    cr_assert_eq(s.disk_enabled, 0);
+    cr_assert(strstr(s.disabled_reason, "world-writable"), "%s", s.disabled_reason);
+    cr_assert(tu_log_contains(ACCEL_LOG_WARN, "memory only"), "%s", tu_log_text());
+    cr_assert_eq(count_entries(cache_dir, ".akc"), 0);
+}
+
+Test(kernel, cache_read_only_folder, .init = setup)
+{
+    /* procfs refuses new files even to root. */
+    setenv("ACCEL_KERNEL_CACHE", "/proc/self/fdinfo", 1);
+    tu_log_capture();
+    accel_kernel_cache_stats s = run_saxpy_once();
+    cr_assert_eq(s.disk_enabled, 0);
+    cr_assert_eq(s.misses, 1);
+    cr_assert(tu_log_contains(ACCEL_LOG_WARN, "memory only"), "%s", tu_log_text());
+    setenv("ACCEL_KERNEL_CACHE", "off", 1);
+    s = run_saxpy_once();
+    cr_assert_eq(s.disk_enabled, 0);
+    cr_assert(strstr(s.disabled_reason, "turned off"), "%s", s.disabled_reason);
+}
+
+/* ------------------------------------------------------------ verify, fallback */
+
+/* cpu:0 builds with cc, cpu2:0 with the embedded tcc, so a kernel may differ
+ * between them on purpose (__TINYC__), as a CUDA kernel may with __CUDACC__. */
+static accel_runtime *open_two_cpus(void)
+{
+    accel_runtime *rt = NULL;
+    const char *ini = tu_fmt("[runtime]\norder = cpu, cpu2\n"
+                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = cc\n"
+                             "[backend.cpu2]\nlibrary = %s\nkernel_compiler = tcc\n",
+                             TU_CPU_PLUGIN, TU_CPU_PLUGIN);
+    cr_assert_eq(tu_open_ini(ini, &rt, NULL), ACCEL_SUCCESS, "%s", accel_last_error());
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu:0";
+    o.fail_on_mismatch = true;
+    cr_assert_eq(accel_verify_configure(rt, &o), ACCEL_SUCCESS, "%s", accel_last_error());
+    return rt;
+}
+
+Test(kernel, verify_catches_a_twin_that_differs, .init = setup)
+{
+    accel_runtime *rt = open_two_cpus();
+    accel_device *dev;
+    accel_queue *q;
+    cr_assert_eq(accel_device_get_by_name(rt, "cpu2:0", &dev), ACCEL_SUCCESS);
+    cr_assert_eq(accel_queue_create(dev, &q), ACCEL_SUCCESS);
+    const char *src = "__global__ void tag(float *x, int n)\n"
+                      "{\n"
+                      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "#ifdef __TINYC__\n"
+                      "    if (i < n) x[i] = 1.0f;\n"
+                      "#else\n"
+                      "    if (i < n) x[i] = 2.0f;\n"
+                      "#endif\n"
+                      "}\n";
+    accel_kernel *bad, *good;
+    cr_assert_eq(accel_kernel_raw_create(rt, src, "tag", NULL, &bad), ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_raw_create(rt, vector_add_src, "vector_add", NULL, &good),
+                 ACCEL_SUCCESS);
+    accel_buffer *b;
+    cr_assert_eq(accel_buffer_create(dev, 4096, &b), ACCEL_SUCCESS);
+    float ones[1024];
+    for (int i = 0; i < 1024; i++)
+        ones[i] = (float)i;
+    cr_assert_eq(accel_queue_write(q, b, 0, ones, sizeof ones), ACCEL_SUCCESS);
+    uint32_t g[3] = {4, 1, 1}, bl[3] = {256, 1, 1};
+    accel_kernel_arg gargs[] = {accel_karg_array(accel_slice_of(b, 0, 300)),
+                                accel_karg_array(accel_slice_of(b, 300, 300)),
+                                accel_karg_array(accel_slice_of(b, 600, 300)), accel_karg_i32(300)};
+    cr_assert_eq(accel_kernel_launch_grid(q, good, g, bl, 4, gargs), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    cr_assert_eq(accel_queue_finish(q), ACCEL_SUCCESS, "%s", accel_last_error());
+    accel_verify_stats vs;
+    cr_assert_eq(accel_verify_stats_get(rt, &vs), ACCEL_SUCCESS);
+    cr_assert_eq(vs.checked, 1);
+    cr_assert_eq(vs.mismatches, 0);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, 1000)), accel_karg_i32(1000)};
+    cr_assert_eq(accel_kernel_launch_grid(q, bad, g, bl, 2, args), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    accel_status st = accel_queue_finish(q);
+    cr_assert_eq(st, ACCEL_ERROR_MISMATCH, "%s: %s", accel_status_name(st), accel_last_error());
+    cr_assert(strstr(accel_last_error(), "kernel tag"), "%s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "got 1, expected 2"), "%s", accel_last_error());
+    cr_assert_eq(accel_verify_stats_get(rt, &vs), ACCEL_SUCCESS);
+    cr_assert_eq(vs.mismatches, 1);
+    accel_kernel_release(bad);
+    accel_kernel_release(good);
+    accel_runtime_close(rt);
+}
+
+Test(kernel, fallback_from_a_backend_without_a_compiler, .init = setup)
+{
+    accel_runtime *rt = NULL;
+    const char *ini = tu_fmt("[runtime]\norder = template, cpu\nreport = true\n"
+                             "[backend.template]\nlibrary = %s\n"
+                             "[backend.cpu]\nlibrary = %s\n",
+                             TU_TEST_PLUGIN("template"), TU_CPU_PLUGIN);
+    cr_assert_eq(tu_open_ini(ini, &rt, NULL), ACCEL_SUCCESS, "%s", accel_last_error());
+    accel_device *dev;
+    accel_queue *q;
+    cr_assert_eq(accel_device_default(rt, &dev), ACCEL_SUCCESS);
+    cr_assert_eq(accel_queue_create(dev, &q), ACCEL_SUCCESS);
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_elementwise_create(rt, "cube", "float64 x", "float64 z",
+                                                 "z = x * x * x", NULL, &k),
+                 ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_build(k, dev, 0), ACCEL_ERROR_UNSUPPORTED);
+    cr_assert(strstr(accel_last_error(), "program_build"), "%s", accel_last_error());
+    double x[100], z[100];
+    for (int i = 0; i < 100; i++)
+        x[i] = i - 50.5;
+    accel_buffer *bx, *bz;
+    cr_assert_eq(accel_buffer_create(dev, sizeof x, &bx), ACCEL_SUCCESS);
+    cr_assert_eq(accel_buffer_create(dev, sizeof z, &bz), ACCEL_SUCCESS);
+    cr_assert_eq(accel_queue_write(q, bx, 0, x, sizeof x), ACCEL_SUCCESS);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, 0, 100)),
+                               accel_karg_array(accel_slice_of(bz, 0, 100))};
+    cr_assert_eq(accel_kernel_launch(q, k, 2, args), ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(accel_queue_read_blocking(q, bz, 0, z, sizeof z), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    for (int i = 0; i < 100; i++)
+        cr_assert_eq(z[i], x[i] * x[i] * x[i]);
+    char report[4096];
+    cr_assert_eq(accel_report_format(rt, report, sizeof report, NULL), ACCEL_SUCCESS);
+    cr_assert(strstr(report, "kernel"), "%s", report);
+    /* Without a fallback the launch says why. */
+    cr_assert_eq(accel_fallback_configure(rt, NULL, false), ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_launch(q, k, 2, args), ACCEL_ERROR_UNSUPPORTED);
+    cr_assert(strstr(accel_last_error(), "program_build"), "%s", accel_last_error());
+    accel_kernel_release(k);
+    accel_runtime_close(rt);
+}
+
+/* ------------------------------------------------------------ tools, trace */
+
+Test(kernel, accel_run_eval_over_npy_files, .init = setup)
+{
+    const char *dir = tu_tmpdir();
+    double a[3][5], b[3][5];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++)
+            a[i][j] = i * 5 + j - 7.25, b[i][j] = 0.5 * j - i;
+    size_t shape[2] = {3, 5};
+    const char *pa = tu_fmt("%s/a.npy", dir), *pb = tu_fmt("%s/b.npy", dir),
+               *pc = tu_fmt("%s/c.npy", dir);
+    cr_assert_eq(accel_npy_save(pa, ACCEL_F64, 2, shape, a), ACCEL_SUCCESS);
+    cr_assert_eq(accel_npy_save(pb, ACCEL_F64, 2, shape, b), ACCEL_SUCCESS);
+    const char *cmd = tu_fmt("ACCEL_CONFIG= '%s/bin/accel' run eval '2*a + sqrt(b*b) - a/3' "
+                             "a='%s' b='%s' -o '%s' --device cpu --verify 2>/dev/null",
+                             ACCEL_TEST_BUILD_DIR, pa, pb, pc);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    accel_npy_array c;
+    cr_assert_eq(accel_npy_load(pc, &c), ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(c.dtype, ACCEL_F64);
+    cr_assert_eq(c.ndim, 2);
+    cr_assert_eq(c.shape[0], 3);
+    cr_assert_eq(c.shape[1], 5);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++) {
+            double ref = 2 * a[i][j] + sqrt(b[i][j] * b[i][j]) - a[i][j] / 3;
+            cr_assert_eq(((double *)c.data)[i * 5 + j], ref, "(%d, %d)", i, j);
+        }
+    accel_npy_free(&c);
+    /* A bad expression: exit status 1, the compiler's message. */
+    cmd = tu_fmt("'%s/bin/accel' run eval '2*a +' a='%s' -o '%s' --device cpu 2>/dev/null",
+                 ACCEL_TEST_BUILD_DIR, pa, pc);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: %d", cmd, st);
+}
+
+Test(kernel, trace_names_the_kernel, .init = setup)
+{
+    const char *trace = tu_fmt("%s/trace.json", tu_tmpdir());
+    setenv("ACCEL_TRACE", trace, 1);
+    env e = env_open("cc");
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "halve", "float32 x", "float32 z",
+                                                 "z = x / 2", NULL, &k),
+                 ACCEL_SUCCESS);
+    accel_buffer *b = upload(&e, NULL, 400);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, 100)),
+                               accel_karg_array(accel_slice_of(b, 0, 100))};
+    cr_assert_eq(accel_kernel_launch(e.q, k, 2, args), ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(accel_queue_finish(e.q), ACCEL_SUCCESS);
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+    unsetenv("ACCEL_TRACE");
+    FILE *f = fopen(trace, "r");
+    cr_assert_not_null(f, "no trace file %s", trace);
+    char text[65536];
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    cr_assert(strstr(text, "\"kernel halve\""), "%s", text);
+}

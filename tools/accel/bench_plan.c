@@ -1,0 +1,90 @@
+/* bench_plan.c — what `accel bench` measures: the op cases (bytes and FLOPs
+ * per element, which ceiling, the target fraction) and the plan per device
+ * kind (sizes, repeats, batching). */
+#include <string.h>
+
+#include "bench.h"
+
+/* Targets: elementwise add and multiply at the largest size reach 95% of the
+ * copy bandwidth on a GPU and 90% of max(memcpy, plain loop) on the CPU;
+ * GPU reductions 95% (dot 90%) of a plain sum's read bandwidth. */
+const bench_ew_case bench_ew_cases[BENCH_EW_COUNT] = {
+    [BENCH_ADD] = {"add", 12, 1, false, 0.95, 0.9},
+    [BENCH_MUL] = {"mul", 12, 1, false, 0.95, 0.9},
+    [BENCH_RELU] = {"relu", 8, 1, false, 0, 0},
+    [BENCH_EXP] = {"exp", 8, 1, false, 0, 0},
+    [BENCH_AXPBY] = {"axpby", 12, 3, false, 0, 0},
+    [BENCH_COPY] = {"copy", 8, 0, false, 0, 0},
+    [BENCH_SUM] = {"sum", 4, 1, true, 0.95, 0},
+    [BENCH_MAX] = {"max", 4, 1, true, 0.95, 0},
+    [BENCH_DOT] = {"dot", 8, 2, true, 0.9, 0},
+    [BENCH_RANDOM] = {"random_uniform", 4, 0, false, 0, 0},
+};
+
+const bench_gemm_case bench_gemm_cases[] = {
+    {"f32", ACCEL_F32, false, false}, {"tf32", ACCEL_F32, true, true},
+    {"f16", ACCEL_F16, false, true},  {"bf16", ACCEL_BF16, false, true},
+    {"f64", ACCEL_F64, false, false},
+};
+const size_t bench_gemm_case_count = sizeof bench_gemm_cases / sizeof bench_gemm_cases[0];
+
+static void plan_gpu(bool quick, bench_plan *p)
+{
+    if (quick) {
+        p->ew_sizes[p->ew_count++] = 1u << 16;
+        p->ew_sizes[p->ew_count++] = 1u << 20;
+        p->gemm_sizes[p->gemm_count++] = 512;
+        p->transfer_bytes = 16u << 20;
+    } else {
+        p->ew_sizes[p->ew_count++] = 1u << 20;
+        p->ew_sizes[p->ew_count++] = 1u << 24;
+        p->ew_sizes[p->ew_count++] = 1u << 28;
+        p->gemm_sizes[p->gemm_count++] = 4096;
+        p->gemm_sizes[p->gemm_count++] = 10000;
+        p->transfer_bytes = 256u << 20;
+    }
+    p->repeats = quick ? 3 : 10;
+    p->gemm_repeats = 3; /* the median of 3 drops one outlier */
+    p->inner_elems = (uint64_t)1 << 26;
+    p->transfers = true;
+}
+
+static void plan_cpu(bool quick, bench_plan *p)
+{
+    if (quick) {
+        p->ew_sizes[p->ew_count++] = 1u << 12;
+        p->ew_sizes[p->ew_count++] = 1u << 16;
+        p->gemm_sizes[p->gemm_count++] = 128;
+    } else {
+        p->ew_sizes[p->ew_count++] = 1u << 16;
+        p->ew_sizes[p->ew_count++] = 1u << 20;
+        p->ew_sizes[p->ew_count++] = 1u << 24;
+        p->gemm_sizes[p->gemm_count++] = 256;
+        p->gemm_sizes[p->gemm_count++] = 1024;
+    }
+    p->repeats = quick ? 3 : 5;
+    p->gemm_repeats = quick ? 3 : 5;
+    p->inner_elems = (uint64_t)1 << 22;
+}
+
+void bench_make_plan(const bench *b, const bench_device *d, bench_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    if (d->gpu)
+        plan_gpu(b->quick, p);
+    else
+        plan_cpu(b->quick, p);
+    if (b->repeats) {
+        p->repeats = b->repeats;
+        p->gemm_repeats = b->repeats;
+    }
+}
+
+size_t bench_plan_steps(const bench_plan *p, bool gpu)
+{
+    size_t gemm_cases = 0;
+    for (size_t i = 0; i < bench_gemm_case_count; i++)
+        gemm_cases += gpu || !bench_gemm_cases[i].gpu_only;
+    return 2 + p->ew_count * BENCH_EW_COUNT + p->gemm_count * gemm_cases + 1 +
+           (p->transfers ? 4 : 0);
+}

@@ -1,0 +1,534 @@
+/* bench_run.c — the sections `accel bench` measures on one device: its own
+ * ceilings (accel_device_measure_ceilings, before and again after the ops;
+ * the better figure counts), elementwise ops and reductions over a size
+ * sweep, GEMM per dtype, dispatch overhead against a bare launch or call,
+ * and host<->device transfers. Nothing here links a vendor library: the
+ * ceilings are measured inside the backend plugins. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* --------------------------------------------------------------- rows */
+
+bench_row *bench_add_row(bench_device *d)
+{
+    if (d->row_count == d->row_cap) {
+        size_t cap = d->row_cap ? 2 * d->row_cap : 64;
+        bench_row *r = realloc(d->rows, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        d->rows = r;
+        d->row_cap = cap;
+    }
+    bench_row *r = &d->rows[d->row_count++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+double bench_ceiling_value(const bench_device *d, int id)
+{
+    const accel_ceilings *c = &d->ceilings;
+    switch (id) {
+    case BENCH_C_EW:
+        return d->gpu ? c->copy_gbs : fmax(c->copy_gbs, c->loop_gbs);
+    case BENCH_C_READ:
+        return c->read_gbs;
+    case BENCH_C_GEMM_TF32:
+        return c->gemm_tf32_tflops;
+    case BENCH_C_H2D_PINNED:
+        return c->h2d_pinned_gbs;
+    case BENCH_C_D2H_PINNED:
+        return c->d2h_pinned_gbs;
+    case BENCH_C_H2D_PAGEABLE:
+        return c->h2d_pageable_gbs;
+    case BENCH_C_D2H_PAGEABLE:
+        return c->d2h_pageable_gbs;
+    }
+    return id > BENCH_C_GEMM && id < BENCH_C_GEMM + 8 ? c->gemm_tflops[id - BENCH_C_GEMM] : 0.0;
+}
+
+/* One measured point: rate from the median, fraction of ceiling `id`. */
+static void fill_row(bench_row *r, const bench_device *d, const char *op, const char *dtype,
+                     uint64_t n, double med, double mn, double bytes, double flops, int id,
+                     const char *ceiling_name)
+{
+    snprintf(r->op, sizeof r->op, "%s", op);
+    snprintf(r->dtype, sizeof r->dtype, "%s", dtype);
+    r->n = n;
+    r->median_ms = med;
+    r->min_ms = mn;
+    r->bytes = bytes;
+    r->flops = flops;
+    bool by_flops = id >= BENCH_C_GEMM && id <= BENCH_C_GEMM_TF32;
+    r->unit = by_flops ? "TFLOP/s" : "GB/s";
+    if (by_flops)
+        r->rate = med > 0 ? flops / (med * 1e-3) * 1e-12 : 0;
+    else
+        r->rate = med > 0 ? bytes / (med * 1e-3) * 1e-9 : 0;
+    r->ceiling_id = id;
+    r->ceiling = bench_ceiling_value(d, id);
+    r->ceiling_name = ceiling_name;
+    r->fraction = r->ceiling > 0 ? r->rate / r->ceiling : 0;
+}
+
+/* Ceilings are measured before and after the ops: the better of the two
+ * counts (the lower for the bare launch), so that a machine slowed down
+ * while the ceilings ran does not flatter accel. Fractions are recomputed. */
+static void merge_ceilings(bench_device *d, const accel_ceilings *again)
+{
+    accel_ceilings *c = &d->ceilings;
+    c->copy_gbs = fmax(c->copy_gbs, again->copy_gbs);
+    c->loop_gbs = fmax(c->loop_gbs, again->loop_gbs);
+    c->read_gbs = fmax(c->read_gbs, again->read_gbs);
+    for (int i = 0; i < 8; i++)
+        c->gemm_tflops[i] = fmax(c->gemm_tflops[i], again->gemm_tflops[i]);
+    c->gemm_tf32_tflops = fmax(c->gemm_tf32_tflops, again->gemm_tf32_tflops);
+    if (again->launch_us > 0 && (c->launch_us <= 0 || again->launch_us < c->launch_us))
+        c->launch_us = again->launch_us;
+    d->bare_us = c->launch_us;
+    for (size_t i = 0; i < d->row_count; i++) {
+        bench_row *r = &d->rows[i];
+        r->ceiling = bench_ceiling_value(d, r->ceiling_id);
+        r->fraction = r->ceiling > 0 ? r->rate / r->ceiling : 0;
+    }
+}
+
+/* ------------------------------------------------------------- a device */
+
+/* What every section of one device uses. */
+typedef struct section {
+    bench *b;
+    bench_device *d;
+    accel_device *dev;
+    accel_queue *q;
+    accel_event *e0, *e1;
+    const bench_plan *p;
+} section;
+
+/* ------------------------------------------------------ elementwise */
+
+typedef struct ew_bufs {
+    accel_buffer *a, *b, *c, *r;
+    size_t n;
+} ew_bufs;
+
+typedef struct ew_call {
+    bench_ew_op k;
+    const ew_bufs *e;
+} ew_call;
+
+static accel_status ew_fn(accel_queue *q, void *user)
+{
+    const ew_call *call = user;
+    const ew_bufs *e = call->e;
+    accel_slice a = accel_slice_of(e->a, 0, e->n), b = accel_slice_of(e->b, 0, e->n),
+                c = accel_slice_of(e->c, 0, e->n), r = accel_slice_of(e->r, 0, 1);
+    switch (call->k) {
+    case BENCH_ADD:
+        return accel_add(q, ACCEL_F32, a, b, c);
+    case BENCH_MUL:
+        return accel_mul(q, ACCEL_F32, a, b, c);
+    case BENCH_RELU:
+        return accel_relu(q, ACCEL_F32, a, c);
+    case BENCH_EXP:
+        return accel_exp(q, ACCEL_F32, a, c);
+    case BENCH_AXPBY:
+        return accel_axpby(q, ACCEL_F32, 0.5, a, 0.5, c);
+    case BENCH_COPY:
+        return accel_copy(q, ACCEL_F32, a, c);
+    case BENCH_SUM:
+        return accel_sum(q, ACCEL_F32, a, r);
+    case BENCH_MAX:
+        return accel_reduce_max(q, ACCEL_F32, a, r);
+    case BENCH_DOT:
+        return accel_dot(q, ACCEL_F32, a, b, r);
+    case BENCH_RANDOM:
+    case BENCH_EW_COUNT:
+        break;
+    }
+    return accel_random_uniform(q, ACCEL_F32, 7, 0, c);
+}
+
+static accel_status ew_create(const section *s, ew_bufs *e, uint64_t n)
+{
+    memset(e, 0, sizeof *e);
+    e->n = (size_t)n;
+    accel_status st = accel_buffer_create(s->dev, n * 4, &e->a);
+    if (st == ACCEL_SUCCESS)
+        st = accel_buffer_create(s->dev, n * 4, &e->b);
+    if (st == ACCEL_SUCCESS)
+        st = accel_buffer_create(s->dev, n * 4, &e->c);
+    if (st == ACCEL_SUCCESS)
+        st = accel_buffer_create(s->dev, 64, &e->r);
+    if (st == ACCEL_SUCCESS)
+        st = accel_random_uniform(s->q, ACCEL_F32, 1, 0, accel_slice_of(e->a, 0, n));
+    if (st == ACCEL_SUCCESS)
+        st = accel_random_uniform(s->q, ACCEL_F32, 2, 0, accel_slice_of(e->b, 0, n));
+    if (st == ACCEL_SUCCESS)
+        st = accel_random_uniform(s->q, ACCEL_F32, 3, 0, accel_slice_of(e->c, 0, n));
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(s->q);
+    return st;
+}
+
+static void ew_release(ew_bufs *e)
+{
+    accel_buffer_release(e->a);
+    accel_buffer_release(e->b);
+    accel_buffer_release(e->c);
+    accel_buffer_release(e->r);
+}
+
+static unsigned inner_for(const bench_plan *p, uint64_t n)
+{
+    uint64_t k = p->inner_elems / (n ? n : 1);
+    return (unsigned)(k < 1 ? 1 : k > 256 ? 256 : k);
+}
+
+/* Op k at one size; largest: the last size of the sweep (charted, targeted). */
+static accel_status ew_point(const section *s, const ew_bufs *e, bench_ew_op k, bool largest)
+{
+    const bench_ew_case *c = &bench_ew_cases[k];
+    char lbl[64], sz[24];
+    snprintf(lbl, sizeof lbl, "%s f32 %s", c->name, bench_pow2_label(e->n, sz, sizeof sz));
+    bench_progress(s->b, lbl);
+    ew_call call = {k, e};
+    double med = 0, mn = 0;
+    accel_status st = bench_time_events(s->q, s->e0, s->e1, s->p->repeats, inner_for(s->p, e->n),
+                                        ew_fn, &call, &med, &mn);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    bench_row *r = bench_add_row(s->d);
+    if (!r)
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    const char *ceiling = c->reduction ? "read" : s->d->gpu ? "copy" : "max(memcpy, loop)";
+    double n = (double)e->n;
+    fill_row(r, s->d, c->name, "f32", e->n, med, mn, c->bytes_per_elem * n, c->flops_per_elem * n,
+             c->reduction ? BENCH_C_READ : BENCH_C_EW, ceiling);
+    r->largest = largest;
+    r->target = largest ? (s->d->gpu ? c->target_gpu : c->target_cpu) : 0;
+    return ACCEL_SUCCESS;
+}
+
+static accel_status bench_elementwise(const section *s)
+{
+    for (size_t i = 0; i < s->p->ew_count; i++) {
+        ew_bufs e;
+        accel_status st = ew_create(s, &e, s->p->ew_sizes[i]);
+        for (int k = 0; k < BENCH_EW_COUNT && st == ACCEL_SUCCESS; k++)
+            st = ew_point(s, &e, (bench_ew_op)k, i + 1 == s->p->ew_count);
+        accel_status fst = accel_queue_finish(s->q);
+        ew_release(&e);
+        if (st != ACCEL_SUCCESS)
+            return st;
+        if (fst != ACCEL_SUCCESS)
+            return fst;
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* ------------------------------------------------------------- GEMM */
+
+/* f16/bf16 inputs: accel has no f16 random numbers, so write bit patterns of
+ * values in [0.5, 1) from the host. */
+static accel_status fill_half(accel_queue *q, accel_buffer *buf, size_t count, bool bf16)
+{
+    const size_t chunk = (size_t)1 << 20;
+    uint16_t *h = malloc(chunk * sizeof *h);
+    if (!h)
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    uint32_t x = 12345;
+    for (size_t i = 0; i < chunk; i++) {
+        x = x * 1664525u + 1013904223u;
+        h[i] = bf16 ? (uint16_t)(0x3f00u | ((x >> 16) & 0x7fu))
+                    : (uint16_t)(0x3800u | ((x >> 16) & 0x3ffu));
+    }
+    accel_status st = ACCEL_SUCCESS;
+    for (size_t off = 0; off < count && st == ACCEL_SUCCESS; off += chunk) {
+        size_t k = count - off < chunk ? count - off : chunk;
+        st = accel_queue_write_blocking(q, buf, off * 2, h, k * 2);
+    }
+    free(h);
+    return st;
+}
+
+static accel_status gemm_fn(accel_queue *q, void *user)
+{
+    return accel_gemm(q, (const accel_gemm_desc *)user);
+}
+
+/* A, B and C of n x n in g, A and B filled. */
+static accel_status gemm_create(const section *s, const bench_gemm_case *c, uint64_t n,
+                                accel_gemm_desc *g)
+{
+    size_t bytes = n * n * accel_dtype_size(c->dt);
+    accel_gemm_desc_init(g);
+    g->dtype = c->dt;
+    g->m = g->n = g->k = n;
+    g->lda = g->ldb = g->ldc = n;
+    g->allow_tf32 = c->tf32;
+    accel_status st = accel_buffer_create(s->dev, bytes, &g->a);
+    if (st == ACCEL_SUCCESS)
+        st = accel_buffer_create(s->dev, bytes, &g->b);
+    if (st == ACCEL_SUCCESS)
+        st = accel_buffer_create(s->dev, bytes, &g->c);
+    bool half = c->dt == ACCEL_F16 || c->dt == ACCEL_BF16;
+    if (st == ACCEL_SUCCESS)
+        st = half ? fill_half(s->q, g->a, n * n, c->dt == ACCEL_BF16)
+                  : accel_random_uniform(s->q, c->dt, 4, 0, accel_slice_of(g->a, 0, n * n));
+    if (st == ACCEL_SUCCESS)
+        st = half ? fill_half(s->q, g->b, n * n, c->dt == ACCEL_BF16)
+                  : accel_random_uniform(s->q, c->dt, 5, 0, accel_slice_of(g->b, 0, n * n));
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(s->q);
+    return st;
+}
+
+static accel_status gemm_point(const section *s, const bench_gemm_case *c, uint64_t n, bool largest)
+{
+    char lbl[64], sz[24];
+    accel_gemm_desc g;
+    accel_status st = gemm_create(s, c, n, &g);
+    snprintf(lbl, sizeof lbl, "gemm %s n=%s", c->name, bench_pow2_label(n, sz, sizeof sz));
+    bench_progress(s->b, lbl);
+    double med = 0, mn = 0;
+    if (st == ACCEL_SUCCESS)
+        st = bench_time_events(s->q, s->e0, s->e1, largest ? s->p->gemm_repeats : s->p->repeats, 1,
+                               gemm_fn, &g, &med, &mn);
+    accel_status fst = accel_queue_finish(s->q);
+    accel_buffer_release(g.a);
+    accel_buffer_release(g.b);
+    accel_buffer_release(g.c);
+    if (st == ACCEL_ERROR_UNSUPPORTED) {
+        fprintf(stderr, "accel bench: %s: gemm %s skipped: %s\n", s->d->name, c->name,
+                accel_last_error());
+        return ACCEL_SUCCESS;
+    }
+    if (st != ACCEL_SUCCESS || fst != ACCEL_SUCCESS)
+        return st != ACCEL_SUCCESS ? st : fst;
+    bench_row *r = bench_add_row(s->d);
+    if (!r)
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    double nn = (double)n;
+    /* Ceilings were measured at one size: smaller sizes are shown as a
+     * fraction of that peak. */
+    fill_row(r, s->d, "gemm", c->name, n, med, mn, 3.0 * nn * nn * (double)accel_dtype_size(c->dt),
+             2.0 * nn * nn * nn, c->tf32 ? BENCH_C_GEMM_TF32 : BENCH_C_GEMM + (int)c->dt,
+             s->d->gpu ? "cuBLAS direct" : "OpenBLAS direct");
+    r->largest = largest;
+    if (largest && r->ceiling > 0)
+        r->target = s->d->gpu ? 0.98 : 0.97;
+    return ACCEL_SUCCESS;
+}
+
+static accel_status bench_gemm(const section *s)
+{
+    for (size_t i = 0; i < s->p->gemm_count; i++)
+        for (size_t k = 0; k < bench_gemm_case_count; k++) {
+            if (bench_gemm_cases[k].gpu_only && !s->d->gpu)
+                continue;
+            accel_status st =
+                gemm_point(s, &bench_gemm_cases[k], s->p->gemm_sizes[i], i + 1 == s->p->gemm_count);
+            if (st != ACCEL_SUCCESS)
+                return st;
+        }
+    return ACCEL_SUCCESS;
+}
+
+/* --------------------------------------------------------- dispatch */
+
+/* Host time per enqueue of a one-element add, batches of 200 enqueues (the
+ * queue is drained between batches, outside the timing), as the ceilings'
+ * bare launch is measured. */
+static accel_status bench_dispatch(const section *s)
+{
+    bench_progress(s->b, "dispatch");
+    enum { BATCH = 200, BATCHES = 15 };
+    accel_buffer *x = NULL;
+    accel_status st = accel_buffer_create(s->dev, 64, &x);
+    if (st == ACCEL_SUCCESS)
+        st = accel_fill(s->q, ACCEL_F32, 1.0, accel_slice_of(x, 0, 16));
+    double t[BATCHES + 1];
+    for (int r = 0; r <= BATCHES && st == ACCEL_SUCCESS; r++) {
+        accel_slice s0 = accel_slice_of(x, 0, 1), s1 = accel_slice_of(x, 1, 1),
+                    s2 = accel_slice_of(x, 2, 1);
+        double t0 = bench_now_us();
+        for (int i = 0; i < BATCH && st == ACCEL_SUCCESS; i++)
+            st = accel_add(s->q, ACCEL_F32, s0, s1, s2);
+        double t1 = bench_now_us();
+        if (st == ACCEL_SUCCESS)
+            st = accel_queue_finish(s->q);
+        t[r] = (t1 - t0) / BATCH;
+    }
+    accel_buffer_release(x);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    s->d->dispatch_us = bench_median(t + 1, BATCHES);
+    s->d->bare_us = s->d->ceilings.launch_us;
+    return ACCEL_SUCCESS;
+}
+
+/* -------------------------------------------------------- transfers */
+
+typedef struct xfer_call {
+    accel_buffer *buf;
+    void *host;
+    size_t bytes;
+    bool read, pinned;
+} xfer_call;
+
+static accel_status xfer_fn(accel_queue *q, void *user)
+{
+    xfer_call *x = user;
+    return x->read ? accel_queue_read(q, x->buf, 0, x->host, x->bytes)
+                   : accel_queue_write(q, x->buf, 0, x->host, x->bytes);
+}
+
+/* Pageable copies block the host, as cudaMemcpy does: host clock around the
+ * blocking call, as the ceiling is measured. */
+static accel_status time_blocking(accel_queue *q, const xfer_call *x, unsigned reps,
+                                  double *out_med, double *out_min)
+{
+    double t[64];
+    reps = reps > 64 ? 64 : reps;
+    for (unsigned r = 0; r <= reps; r++) {
+        double t0 = bench_now_us();
+        accel_status st = x->read ? accel_queue_read_blocking(q, x->buf, 0, x->host, x->bytes)
+                                  : accel_queue_write_blocking(q, x->buf, 0, x->host, x->bytes);
+        if (st != ACCEL_SUCCESS)
+            return st;
+        if (r > 0)
+            t[r - 1] = (bench_now_us() - t0) * 1e-3;
+    }
+    *out_min = t[0];
+    for (unsigned r = 1; r < reps; r++)
+        *out_min = t[r] < *out_min ? t[r] : *out_min;
+    *out_med = bench_median(t, reps);
+    return ACCEL_SUCCESS;
+}
+
+static accel_status xfer_point(const section *s, xfer_call *x)
+{
+    static const char *const names[2][2] = {{"write_pageable", "read_pageable"},
+                                            {"write_pinned", "read_pinned"}};
+    const char *name = names[x->pinned][x->read];
+    bench_progress(s->b, name);
+    double med = 0, mn = 0;
+    accel_status st =
+        x->pinned ? bench_time_events(s->q, s->e0, s->e1, s->p->repeats, 1, xfer_fn, x, &med, &mn)
+                  : time_blocking(s->q, x, s->p->repeats, &med, &mn);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    bench_row *r = bench_add_row(s->d);
+    if (!r)
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    int id = x->pinned ? (x->read ? BENCH_C_D2H_PINNED : BENCH_C_H2D_PINNED)
+                       : (x->read ? BENCH_C_D2H_PAGEABLE : BENCH_C_H2D_PAGEABLE);
+    fill_row(r, s->d, name, "bytes", x->bytes, med, mn, (double)x->bytes, 0, id,
+             x->pinned ? "cudaMemcpyAsync pinned" : "cudaMemcpy pageable");
+    r->largest = true;
+    r->target = x->pinned ? 0.95 : 2.0;
+    return ACCEL_SUCCESS;
+}
+
+static accel_status bench_transfers(const section *s)
+{
+    const size_t bytes = (size_t)s->p->transfer_bytes;
+    accel_buffer *buf = NULL;
+    void *pinned = NULL;
+    char *pageable = malloc(bytes);
+    accel_status st = pageable ? ACCEL_SUCCESS : ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    if (st == ACCEL_SUCCESS)
+        st = accel_buffer_create(s->dev, bytes, &buf);
+    if (st == ACCEL_SUCCESS)
+        st = accel_host_alloc(s->dev, bytes, &pinned);
+    if (st == ACCEL_SUCCESS) {
+        memset(pinned, 1, bytes);
+        memset(pageable, 1, bytes);
+    }
+    /* Order of the table: write, read pinned; write, read pageable. */
+    for (int k = 0; k < 4 && st == ACCEL_SUCCESS; k++) {
+        xfer_call x = {buf, k < 2 ? pinned : pageable, bytes, k & 1, k < 2};
+        st = xfer_point(s, &x);
+    }
+    accel_status fst = accel_queue_finish(s->q);
+    accel_host_free(s->dev, pinned);
+    accel_buffer_release(buf);
+    free(pageable);
+    return st != ACCEL_SUCCESS ? st : fst;
+}
+
+/* ----------------------------------------------------------- device */
+
+static accel_status measure_ceilings(bench *b, bench_device *d, accel_device *dev,
+                                     const bench_plan *p, accel_ceilings_options *o)
+{
+    bench_progress(b, "ceilings");
+    accel_ceilings_options_init(o);
+    o->repeats = b->quick ? 3 : 5;
+    o->copy_bytes = p->ew_sizes[p->ew_count - 1] * 4;
+    o->gemm_n = p->gemm_sizes[p->gemm_count - 1];
+    o->transfer_bytes = p->transfer_bytes;
+    d->ceilings.struct_size = sizeof d->ceilings;
+    accel_status st = accel_device_measure_ceilings(dev, o, &d->ceilings);
+    if (st == ACCEL_ERROR_UNSUPPORTED) {
+        fprintf(stderr, "accel bench: %s: %s; fractions are left out\n", d->name,
+                accel_last_error());
+        memset(&d->ceilings, 0, sizeof d->ceilings);
+        return ACCEL_SUCCESS;
+    }
+    return st;
+}
+
+static accel_status measure_again(bench *b, bench_device *d, accel_device *dev,
+                                  accel_ceilings_options *o)
+{
+    bench_progress(b, "ceilings again");
+    accel_ceilings again;
+    memset(&again, 0, sizeof again);
+    again.struct_size = sizeof again;
+    o->what = ACCEL_CEILING_COPY | ACCEL_CEILING_GEMM | ACCEL_CEILING_LAUNCH;
+    accel_status st = accel_device_measure_ceilings(dev, o, &again);
+    if (st == ACCEL_SUCCESS)
+        merge_ceilings(d, &again);
+    return st;
+}
+
+static accel_status run_sections(section *s)
+{
+    accel_status st = accel_queue_create(s->dev, &s->q);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_create(s->dev, &s->e0);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_create(s->dev, &s->e1);
+    if (st == ACCEL_SUCCESS)
+        st = bench_elementwise(s);
+    if (st == ACCEL_SUCCESS)
+        st = bench_gemm(s);
+    if (st == ACCEL_SUCCESS)
+        st = bench_dispatch(s);
+    if (st == ACCEL_SUCCESS && s->p->transfers)
+        st = bench_transfers(s);
+    accel_event_release(s->e0);
+    accel_event_release(s->e1);
+    accel_queue_release(s->q);
+    return st;
+}
+
+accel_status bench_one(bench *b, bench_device *d, accel_device *dev, const bench_plan *p)
+{
+    b->label = d->name;
+    accel_ceilings_options o;
+    accel_status st = measure_ceilings(b, d, dev, p, &o);
+    section s = {b, d, dev, NULL, NULL, NULL, p};
+    if (st == ACCEL_SUCCESS)
+        st = run_sections(&s);
+    if (st == ACCEL_SUCCESS && d->ceilings.struct_size)
+        st = measure_again(b, d, dev, &o);
+    if (st == ACCEL_SUCCESS)
+        bench_check_targets(d);
+    return st;
+}

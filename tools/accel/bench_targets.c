@@ -1,0 +1,45 @@
+/* bench_targets.c — the speed targets `accel bench` checks, each a ratio of
+ * this run's own measurements: a row's fraction of its ceiling against the
+ * row's target (bench_plan.c), and accel's dispatch overhead over a bare
+ * launch or call against half a microsecond. */
+#include <stdio.h>
+
+#include "bench.h"
+
+static void add_target(bench_device *d, const char *name, double measured, double target,
+                       bool overhead, const char *detail)
+{
+    if (d->target_count >= BENCH_MAX_TARGETS)
+        return;
+    bench_target *t = &d->targets[d->target_count++];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->measured = measured;
+    t->target = target;
+    t->is_overhead = overhead;
+    t->pass = overhead ? measured <= target : measured >= target;
+    snprintf(t->detail, sizeof t->detail, "%s", detail);
+}
+
+void bench_check_targets(bench_device *d)
+{
+    for (size_t i = 0; i < d->row_count; i++) {
+        const bench_row *r = &d->rows[i];
+        if (r->target <= 0 || r->ceiling <= 0)
+            continue;
+        char name[80], detail[160], sz[24];
+        snprintf(name, sizeof name, "%s %s %s / %s", r->op, r->dtype,
+                 bench_pow2_label(r->n, sz, sizeof sz), r->ceiling_name);
+        snprintf(detail, sizeof detail, "%.4g %s of %.4g %s", r->rate, r->unit, r->ceiling,
+                 r->unit);
+        add_target(d, name, r->fraction, r->target, false, detail);
+    }
+    if (d->dispatch_us > 0) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "accel enqueue %.3f us, bare %s %.3f us", d->dispatch_us,
+                 d->gpu ? "launch" : "call", d->bare_us);
+        add_target(d,
+                   d->gpu ? "dispatch overhead vs bare launch (us)"
+                          : "dispatch overhead vs bare call (us)",
+                   d->dispatch_us - d->bare_us, 0.5, true, detail);
+    }
+}

@@ -1,0 +1,188 @@
+/* run_eval.c — `accel run eval EXPR NAME=IN.npy ... -o OUT.npy`: an
+ * elementwise expression over .npy files, as numexpr's evaluate("2*a + 3*b")
+ * does, compiled at run time as a user kernel (accel/kernel.h) for the
+ * device that runs it. Every input has the same shape and dtype (float32 or
+ * float64, no broadcasting); the result has that shape and dtype. --verify
+ * runs it in verify mode against the CPU (the kernel's tolerance, 4 ulp). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel/kernel.h"
+#include "accel/npy.h"
+#include "accel/verify.h"
+#include "cli.h"
+
+#define EVAL_MAX_INPUTS 16
+
+enum { EVAL_CONFIG = CLI_LONG, EVAL_VERIFY };
+
+static const cli_option eval_options[] = {
+    {"output", 'o', "FILE", "where to write the result (required)", NULL},
+    {"device", 'd', "NAME", "cpu, cuda, cuda:1, ... or default (the default)", NULL},
+    {"config", EVAL_CONFIG, "FILE", "the plugins.ini to read", NULL},
+    {"verify", EVAL_VERIFY, NULL, "run in verify mode against the CPU (4 ulp)", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+/* `accel run eval`: reached from `accel run` (run.c), so it is no
+ * subcommand of its own in cli_commands; --help prints this table. */
+static const cli_command eval_command = {
+    .name = "run eval",
+    .summary = "evaluate an elementwise C expression over .npy files as a user kernel",
+    .synopsis = "EXPR NAME=IN.npy [NAME=IN.npy ...] -o OUT.npy [--device NAME]\n"
+                "    [--config FILE] [--verify]",
+    .description =
+        "Evaluates the C expression EXPR element by element over the inputs (as\n"
+        "numexpr.evaluate), compiled at run time for the device. Inputs: float32 or\n"
+        "float64 arrays of one shape and dtype, named in EXPR by NAME (a C identifier);\n"
+        "math functions are C's (sqrt, exp, fmin, ...).",
+    .options = eval_options,
+    .notes = "example:\n  accel run eval \"2*a + 3*b\" a=a.npy b=b.npy -o c.npy --device cuda",
+    .main = cli_run_eval_main,
+};
+
+int cli_run_eval_main(int argc, char **argv)
+{
+    const char *expr = NULL, *output = NULL, *device_name = NULL, *config = NULL;
+    const char *names[EVAL_MAX_INPUTS], *paths[EVAL_MAX_INPUTS];
+    int nin = 0;
+    bool verify = false;
+    cli_parser p;
+    cli_parser_init(&p, &eval_command, argc, argv);
+    for (int key; (key = cli_parser_next(&p)) != CLI_OPT_END;) {
+        if (key == CLI_OPT_EXIT)
+            return p.exit_code;
+        if (key == 'o')
+            output = p.value;
+        else if (key == 'd')
+            device_name = p.value;
+        else if (key == EVAL_CONFIG)
+            config = p.value;
+        else if (key == EVAL_VERIFY)
+            verify = true;
+    }
+    for (int i = p.next; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!expr) {
+            expr = arg;
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg || !eq[1])
+            return cli_usage_error("run eval", "'%s' is not NAME=FILE.npy", arg);
+        if (nin == EVAL_MAX_INPUTS)
+            return cli_usage_error("run eval", "at most %d inputs", EVAL_MAX_INPUTS);
+        names[nin] = arg;
+        paths[nin++] = eq + 1;
+    }
+    if (!expr || !*expr)
+        return cli_usage_error("run eval", "missing EXPR");
+    if (nin == 0)
+        return cli_usage_error("run eval", "missing NAME=IN.npy inputs");
+    if (!output || !*output)
+        return cli_usage_error("run eval", "missing -o OUT.npy");
+
+    int rc = CLI_EXIT_RUNTIME;
+    accel_npy_array in[EVAL_MAX_INPUTS];
+    memset(in, 0, sizeof in);
+    accel_runtime *rt = NULL;
+    accel_kernel *k = NULL;
+    accel_queue *q = NULL;
+    accel_buffer *bufs[EVAL_MAX_INPUTS + 1] = {NULL};
+    void *result = NULL;
+    accel_status st;
+    char params[EVAL_MAX_INPUTS * 80] = "", body[4096];
+    for (int i = 0; i < nin; i++) {
+        if ((st = accel_npy_load(paths[i], &in[i])) != ACCEL_SUCCESS) {
+            cli_runtime_error("run eval", st, "cannot read input");
+            goto done;
+        }
+        if (in[i].dtype != ACCEL_F32 && in[i].dtype != ACCEL_F64) {
+            fprintf(stderr, "accel run eval: %s holds %s; expressions take float32 or float64\n",
+                    paths[i], accel_dtype_name(in[i].dtype));
+            goto done;
+        }
+        if (in[i].dtype != in[0].dtype || in[i].ndim != in[0].ndim ||
+            memcmp(in[i].shape, in[0].shape, sizeof in[0].shape) != 0) {
+            fprintf(stderr, "accel run eval: %s and %s differ in shape or dtype (no "
+                    "broadcasting)\n", paths[0], paths[i]);
+            goto done;
+        }
+        size_t len = strlen(params);
+        snprintf(params + len, sizeof params - len, "%s%s %.*s", i ? ", " : "",
+                 in[0].dtype == ACCEL_F32 ? "float32" : "float64",
+                 (int)(strchr(names[i], '=') - names[i]), names[i]);
+    }
+    accel_dtype dt = in[0].dtype;
+    size_t n = in[0].count, es = accel_dtype_size(dt);
+    snprintf(body, sizeof body, "result_ = (%s);", expr);
+    if ((st = accel_runtime_open(config, &rt)) != ACCEL_SUCCESS) {
+        cli_runtime_error("run eval", st, "cannot open the runtime");
+        goto done;
+    }
+    accel_device *dev = NULL;
+    st = device_name ? accel_device_get_by_name(rt, device_name, &dev)
+                     : accel_device_default(rt, &dev);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run eval", st, "no such device");
+        cli_device_hint("run eval", device_name);
+        goto done;
+    }
+    if (verify) {
+        accel_verify_options o;
+        accel_verify_options_init(&o);
+        o.reference = "cpu";
+        o.fail_on_mismatch = true;
+        o.check_reference_device = true;
+        if ((st = accel_verify_configure(rt, &o)) != ACCEL_SUCCESS) {
+            cli_runtime_error("run eval", st, "cannot turn verify mode on");
+            goto done;
+        }
+    }
+    st = accel_kernel_elementwise_create(rt, "expr", params,
+                                         dt == ACCEL_F32 ? "float32 result_" : "float64 result_",
+                                         body, NULL, &k);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run eval", st, "bad expression or inputs");
+        goto done;
+    }
+    accel_kernel_arg args[EVAL_MAX_INPUTS + 1];
+    if ((st = accel_queue_create(dev, &q)) != ACCEL_SUCCESS)
+        goto fail;
+    for (int i = 0; i <= nin; i++) {
+        if ((st = accel_buffer_create(dev, n * es, &bufs[i])) != ACCEL_SUCCESS)
+            goto fail;
+        if (i < nin && n &&
+            (st = accel_queue_write(q, bufs[i], 0, in[i].data, n * es)) != ACCEL_SUCCESS)
+            goto fail;
+        args[i] = accel_karg_array(accel_slice_of(bufs[i], 0, n));
+        args[i].dtype = dt;
+    }
+    if (!(result = malloc(n * es + 1)))
+        goto fail;
+    if ((st = accel_kernel_launch(q, k, (size_t)nin + 1, args)) != ACCEL_SUCCESS ||
+        (st = n ? accel_queue_read_blocking(q, bufs[nin], 0, result, n * es)
+                : accel_queue_finish(q)) != ACCEL_SUCCESS)
+        goto fail;
+    if ((st = accel_npy_save(output, dt, in[0].ndim, in[0].shape, result)) != ACCEL_SUCCESS) {
+        cli_runtime_error("run eval", st, "cannot write the output");
+        goto done;
+    }
+    fprintf(stderr, "accel: expression ran on %s%s\n", accel_device_name(dev),
+            verify ? " (verify mode: checked against cpu)" : "");
+    rc = CLI_EXIT_OK;
+    goto done;
+fail:
+    cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY, "the expression failed");
+done:
+    free(result);
+    for (int i = 0; i <= nin && i <= EVAL_MAX_INPUTS; i++)
+        accel_buffer_release(bufs[i]);
+    accel_queue_release(q);
+    accel_kernel_release(k);
+    accel_runtime_close(rt);
+    for (int i = 0; i < nin; i++)
+        accel_npy_free(&in[i]);
+    return rc;
+}

@@ -567,25 +567,30 @@ accel_status accel_kernel_cache_stats_get(const accel_runtime *rt, accel_kernel_
     accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-    memset(out, 0, sizeof *out);
-    out->struct_size = sizeof *out;
+    size_t bytes = 0;
+    st = accel__struct_out_size(fn, "out", out, ACCEL__SIZE_UPTO(accel_kernel_cache_stats, disabled_reason),
+                                sizeof *out, &bytes);
+    if (st != ACCEL_SUCCESS)
+        return st;
     accel__kcache *c = kcache_get((accel_runtime *)rt);
     if (!c)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    accel_kernel_cache_stats s;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
     pthread_mutex_lock(&c->lock);
     resolve_dir((accel_runtime *)rt, c);
-    out->disk_enabled = c->disk;
-    out->memory_hits = c->memory_hits;
-    out->disk_hits = c->disk_hits;
-    out->misses = c->misses;
-    out->rebuilt = c->rebuilt;
-    out->failures = c->failures;
-    out->compile_ms = c->compile_ms;
-    out->load_ms = c->load_ms;
-    snprintf(out->dir, sizeof out->dir, "%s", c->disk ? c->dir : "");
-    snprintf(out->disabled_reason, sizeof out->disabled_reason, "%s", c->reason);
+    s.disk_enabled = c->disk;
+    s.memory_hits = c->memory_hits;
+    s.disk_hits = c->disk_hits;
+    s.misses = c->misses;
+    s.rebuilt = c->rebuilt;
+    s.failures = c->failures;
+    s.compile_ms = c->compile_ms;
+    s.load_ms = c->load_ms;
+    snprintf(s.dir, sizeof s.dir, "%s", c->disk ? c->dir : "");
+    snprintf(s.disabled_reason, sizeof s.disabled_reason, "%s", c->reason);
     pthread_mutex_unlock(&c->lock);
+    accel__struct_out_write(out, &s, bytes);
     return ACCEL_SUCCESS;
 }

@@ -225,6 +225,8 @@ int main(int argc, char **argv)
     CHECK(open_rt(device, cache, NULL, &rt, &dev));
     CHECK(build_time(rt, dev, count, 1, &ms));
     accel_kernel_cache_stats cs;
+    memset(&cs, 0, sizeof cs);
+    cs.struct_size = sizeof cs;
     CHECK(accel_kernel_cache_stats_get(rt, &cs));
     printf("  %-52s %10.3f ms\n", "cold build (raw kernel, this device), ms/kernel", cold);
     target("disk-cache hit in a new runtime, ms/kernel (load)",

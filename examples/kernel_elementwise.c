@@ -67,6 +67,8 @@ int main(int argc, char **argv)
            accel_device_name(dev), n, t1 - t0, accel_device_name(cpu), bad,
            bad ? "  (WRONG)" : " (bit-identical)");
     accel_kernel_cache_stats s;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
     CHECK(accel_kernel_cache_stats_get(rt, &s));
     printf("kernel cache: %llu compiled (%.1f ms), %llu from disk, %llu from memory; folder %s\n",
            (unsigned long long)s.misses, s.compile_ms, (unsigned long long)s.disk_hits,

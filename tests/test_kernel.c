@@ -662,6 +662,8 @@ static accel_kernel_cache_stats run_saxpy_once(void)
     for (int i = 0; i < 5; i++)
         cr_assert_eq(z[i], 3 * x[i] + 1);
     accel_kernel_cache_stats s;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
     cr_assert_eq(accel_kernel_cache_stats_get(e.rt, &s), ACCEL_SUCCESS);
     accel_kernel_release(k);
     accel_runtime_close(e.rt);
@@ -823,6 +825,8 @@ Test(kernel, verify_catches_a_twin_that_differs, .init = setup)
                  accel_last_error());
     cr_assert_eq(accel_queue_finish(q), ACCEL_SUCCESS, "%s", accel_last_error());
     accel_verify_stats vs;
+    memset(&vs, 0, sizeof vs);
+    vs.struct_size = sizeof vs;
     cr_assert_eq(accel_verify_stats_get(rt, &vs), ACCEL_SUCCESS);
     cr_assert_eq(vs.checked, 1);
     cr_assert_eq(vs.mismatches, 0);

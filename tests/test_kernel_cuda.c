@@ -273,6 +273,8 @@ Test(kernel_cuda, disk_cache_hit_in_a_new_runtime)
                  ACCEL_SUCCESS);
     cr_assert_eq(accel_kernel_build(k, gpu, 0), ACCEL_SUCCESS, "%s", accel_last_error());
     accel_kernel_cache_stats s;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
     cr_assert_eq(accel_kernel_cache_stats_get(rt, &s), ACCEL_SUCCESS);
     cr_assert_eq(s.disk_hits, 1);
     cr_assert_eq(s.misses, 0);
@@ -343,6 +345,8 @@ Test(kernel_cuda, shared_memory_kernel_runs_and_is_not_cross_checked)
     for (int i = 0; i < 256; i++)
         cr_assert_eq(h[i], (float)(255 - i));
     accel_verify_stats vs;
+    memset(&vs, 0, sizeof vs);
+    vs.struct_size = sizeof vs;
     cr_assert_eq(accel_verify_stats_get(rt, &vs), ACCEL_SUCCESS);
     cr_assert_eq(vs.skipped, 1, "not cross-checkable counts as skipped");
     cr_assert_eq(vs.mismatches, 0);

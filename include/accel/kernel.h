@@ -209,8 +209,11 @@ typedef struct accel_kernel_cache_stats {
     uint64_t reserved[8];
 } accel_kernel_cache_stats;
 
-/* Copy the cache's counters into *out (struct_size is set here).
- * Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (out NULL). */
+/* Copy the cache's counters into *out. out->struct_size must be set (the
+ * caller's version): at most that many bytes are written, and struct_size is
+ * set to what was written. Errors: ACCEL_ERROR_INVALID_HANDLE,
+ * ACCEL_ERROR_INVALID_ARGUMENT (out NULL, or struct_size below the first
+ * version's). */
 ACCEL_API accel_status accel_kernel_cache_stats_get(const accel_runtime *rt,
                                                     accel_kernel_cache_stats *out);
 

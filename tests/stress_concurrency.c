@@ -465,7 +465,8 @@ static void runtimes_opened_and_closed_concurrently(void)
 }
 
 /* A runtime closed while THREADS threads still enqueue on it (each on its
- * own queue and buffer, plus one shared queue): close refuses the calls
+ * own queue and buffer, plus one shared queue, which works on the second
+ * half of the thread's buffer so that the two queues never race): close refuses the calls
  * that start after it and waits for those in flight, so every thread ends
  * on ACCEL_ERROR_INVALID_HANDLE and nothing touches freed memory. */
 typedef struct closer_arg {
@@ -482,8 +483,10 @@ static void *enqueue_until_closed(void *arg)
     atomic_fetch_add(a->running, 1);
     for (long i = 0;; ++i) {
         accel_queue *q = (i & 1) ? a->shared : a->q;
-        accel_status st = accel_add(q, ACCEL_F32, accel_slice_of(a->b, 0, LEN),
-                                    accel_slice_of(a->b, LEN, LEN), accel_slice_of(a->b, 0, LEN));
+        size_t base = (i & 1) ? 2 * LEN : 0;
+        accel_status st =
+            accel_add(q, ACCEL_F32, accel_slice_of(a->b, base, LEN),
+                      accel_slice_of(a->b, base + LEN, LEN), accel_slice_of(a->b, base, LEN));
         if (st == ACCEL_SUCCESS && (i % 32) == 31)
             st = accel_queue_finish(a->q);
         if (st != ACCEL_SUCCESS) {
@@ -510,11 +513,12 @@ static void runtime_closed_while_threads_enqueue(void)
         for (int i = 0; i < THREADS; ++i) {
             a[i] = (closer_arg){&s, NULL, shared, NULL, &running, ACCEL_SUCCESS};
             REQUIRE(accel_queue_create(d, &a[i].q) == ACCEL_SUCCESS, "queue");
-            REQUIRE(accel_buffer_create(d, 2 * LEN * sizeof(float), &a[i].b) == ACCEL_SUCCESS,
+            REQUIRE(accel_buffer_create(d, 4 * LEN * sizeof(float), &a[i].b) == ACCEL_SUCCESS,
                     "buffer");
-            REQUIRE(accel_fill(a[i].q, ACCEL_F32, 0.0, accel_slice_of(a[i].b, 0, 2 * LEN)) ==
+            REQUIRE(accel_fill(a[i].q, ACCEL_F32, 0.0, accel_slice_of(a[i].b, 0, 4 * LEN)) ==
                         ACCEL_SUCCESS,
                     "fill");
+            REQUIRE(accel_queue_finish(a[i].q) == ACCEL_SUCCESS, "finish");
             REQUIRE(pthread_create(&t[i], NULL, enqueue_until_closed, &a[i]) == 0,
                     "pthread_create");
         }

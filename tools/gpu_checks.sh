@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# One run on the GPU machine (lent device, see ../shared/gpu/README.md): every GPU check and
+# measurement of a round. Build here with -DCMAKE_CUDA_ARCHITECTURES=90 into build-gpu, pack the
+# libraries into .gpu (pack-libs.sh), then run this there carrying build-gpu and .gpu; logs go to $OUT.
+set -u
+B=build-gpu
+mkdir -p /tmp/libs && tar xJf .gpu/libs.tar.xz -C /tmp/libs && export LD_LIBRARY_PATH=/tmp/libs:${LD_LIBRARY_PATH:-}
+rm -f /tmp/libs/libaccel.so* 2>/dev/null
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
+PY=python3
+date -u > $OUT/date.txt; nvidia-smi -L >> $OUT/date.txt 2>&1
+$B/bin/accel info > $OUT/info.txt 2>&1
+sed -i "s|^ACCEL_PYTHON:.*|ACCEL_PYTHON:FILEPATH=$(command -v python3)|" $B/CMakeCache.txt 2>/dev/null
+timeout 240 ctest --test-dir $B -E 'install|template_standalone|fuzz|umask|debian|python|cli_man' --output-on-failure -j4 > $OUT/ctest.log 2>&1
+tail -30 $OUT/ctest.log
+timeout 90 $B/bin/accel verify --device cuda --quick > $OUT/verify.txt 2>&1; tail -3 $OUT/verify.txt
+timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json > $OUT/bench.txt 2>&1; tail -25 $OUT/bench.txt
+timeout 120 $PY bench/peers.py --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -40
+timeout 60 $B/bin/kernel_bench --device cuda:0 > $OUT/kernel_bench.txt 2>&1; tail -15 $OUT/kernel_bench.txt
+timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 > $OUT/graph_bench.txt 2>&1
+timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --core >> $OUT/graph_bench.txt 2>&1; cat $OUT/graph_bench.txt
+timeout 60 $B/bin/batched --device cuda:0 --n 100000000 --mem-cap 64M > $OUT/batched.txt 2>&1; cat $OUT/batched.txt
+timeout 60 $B/bin/overlap --device cuda:0 --queues 2 > $OUT/overlap.txt 2>&1; timeout 60 $B/bin/overlap --device cuda:0 >> $OUT/overlap.txt 2>&1; grep -i "overlap\|ratio\|max" $OUT/overlap.txt | tail -8
+timeout 60 mpirun -np 1 $B/bin/mpi_dot --device cuda:0 > $OUT/mpi.txt 2>&1; tail -5 $OUT/mpi.txt
+export PYTHONPATH=$PWD/python ACCEL_LIBRARY=$PWD/$B/lib/libaccel.so
+timeout 120 $PY -m pytest -q -x python/tests/test_gpu_interop.py > $OUT/pytest_gpu.txt 2>&1; tail -5 $OUT/pytest_gpu.txt
+timeout 60 $PY python/bench/overhead.py --device cuda:0 > $OUT/py_overhead.txt 2>&1; tail -12 $OUT/py_overhead.txt
+timeout 40 $B/bin/accel demo --size large > $OUT/demo.txt 2>&1; tail -14 $OUT/demo.txt

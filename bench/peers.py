@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Run `accel bench` and the same workloads through CuPy (and PyTorch for
 GEMM) in one run, on the same kind of data, and print accel / peer per row.
 

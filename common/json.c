@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* json.c — JSON strings and numbers that stay valid for any input (json.h). */
 #include "json.h"
 

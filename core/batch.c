@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/batch.c — accel_batch_plan and accel_batch_run: host arrays streamed
  * through a device in chunks over several queues, so that one chunk's
  * copy-in, another's compute and a third's copy-out run at once. Built on
@@ -107,8 +109,8 @@ static bool proportional_out(const accel_batch_desc *d)
 
 /* An array: host set (outputs in sizing mode may wait), exactly one size
  * rule, and room for n elements when proportional. */
-static accel_status array_check(const accel_batch_array *a, const char *what, uint32_t i,
-                                size_t n, bool sizing, const char *fn)
+static accel_status array_check(const accel_batch_array *a, const char *what, uint32_t i, size_t n,
+                                bool sizing, const char *fn)
 {
     bool output = what[0] == 'o';
     if (!a->host && !(sizing && output))
@@ -236,8 +238,8 @@ static size_t cut_from_probe(const accel_batch_desc *d, const batch_probe *p, ui
 
 /* Fill s with the cut (queues, chunk_elems, chunks) of a checked desc. q is
  * a queue of dev for the probe when one is needed. */
-static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_desc *d,
-                         bool sizing, accel_batch_stats *s, const char *fn)
+static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_desc *d, bool sizing,
+                         accel_batch_stats *s, const char *fn)
 {
     s->queues = d->queues ? (d->queues > BATCH_MAX_QUEUES ? BATCH_MAX_QUEUES : d->queues)
                           : (proportional_out(d) ? 3 : 2);
@@ -424,9 +426,9 @@ static void stats_out(const accel_batch_stats *s, accel_batch_stats *out)
 /* The checks both entries start with; d gets the full-size copy. The call
  * stays entered (the runtime cannot close under it); dev stays the caller's
  * handle, since everything below goes through the public API. */
-static accel_status entry_check(accel__call *call, accel_device *dev,
-                                const accel_batch_desc *desc, const accel_batch_stats *out,
-                                bool sizing, accel_batch_desc *d, const char *fn)
+static accel_status entry_check(accel__call *call, accel_device *dev, const accel_batch_desc *desc,
+                                const accel_batch_stats *out, bool sizing, accel_batch_desc *d,
+                                const char *fn)
 {
     accel_device *obj = NULL;
     accel_status st = accel__enter(call, fn, dev, ACCEL__T_DEVICE, "dev", &obj);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/buffer.c — device buffers and pinned host memory: creation through
  * the backend, registration as live handles, the runtime's lists (so that
  * closing the runtime frees what callers left), release (which, as cudaFree,
@@ -40,8 +42,8 @@ accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t 
 {
     const accel_backend *vt = dev->be->vt;
     accel_buffer *buf = calloc(1, sizeof *buf);
-    if (!buf || accel__handle_new(ACCEL__T_BUFFER, buf, dev->rt->gate, &buf->handle) !=
-                    ACCEL_SUCCESS) {
+    if (!buf ||
+        accel__handle_new(ACCEL__T_BUFFER, buf, dev->rt->gate, &buf->handle) != ACCEL_SUCCESS) {
         vt->buffer_free(dev->be->ctx, be);
         free(buf);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/capture.c — recording a queue into a graph: begin and end capture,
  * and the hooks the op, transfer, event and buffer paths call once their
  * arguments are validated (core/capture.h). The hooks append deep copies to
@@ -167,8 +169,7 @@ accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out_graph)
     return accel__graph_publish(g, fn, out_graph);
 }
 
-bool accel__capture_op(accel_queue *q, const accel_op_desc *d, unsigned flags,
-                       accel_status *out_st)
+bool accel__capture_op(accel_queue *q, const accel_op_desc *d, unsigned flags, accel_status *out_st)
 {
     pthread_mutex_lock(&q->lock);
     accel__capture *c = capture_locked(q);
@@ -368,8 +369,9 @@ void accel__capture_queue_destroyed(accel_queue *q)
     accel__capture *c = atomic_exchange(&q->capture, NULL);
     if (!c)
         return;
-    accel__log(ACCEL_LOG_WARN, "a queue of %s was released while capturing; the capture (%zu "
-                               "nodes) is dropped",
+    accel__log(ACCEL_LOG_WARN,
+               "a queue of %s was released while capturing; the capture (%zu "
+               "nodes) is dropped",
                q->dev->name, c->g->n);
     drop(c);
 }

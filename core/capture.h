@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/capture.h — graphs inside the core: the recorded node list
  * (graph.c) and the capture hook (capture.c). Not installed.
  *
@@ -32,10 +34,10 @@ struct accel_graph {
     accel_buffer **temps; /* created during the capture; released with the graph */
     size_t ntemps, tcap;
     bool instantiated;
-    uint32_t flags;        /* accel_graph_options.flags of the instantiation */
-    accel_be_graph *be;    /* the backend's graph, or NULL: core replay */
-    bool be_stale;         /* a rebinding the backend refused: rebuild first */
-    bool launched;         /* ever launched: release waits for the queues */
+    uint32_t flags;     /* accel_graph_options.flags of the instantiation */
+    accel_be_graph *be; /* the backend's graph, or NULL: core replay */
+    bool be_stale;      /* a rebinding the backend refused: rebuild first */
+    bool launched;      /* ever launched: release waits for the queues */
     accel_graph *prev, *next;
 };
 

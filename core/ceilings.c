@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/ceilings.c — accel_device_measure_ceilings: asks the device's backend
  * to measure its own ceilings (copy bandwidth, vendor GEMM, bare launch,
  * host<->device copies) through the optional measure_ceilings entry of the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/collective.c — collectives run by a backend itself (the comm_*
  * entries of the plugin table; NCCL in the CUDA plugin), for libraries such
  * as libaccel_mpi that exchange the ranks' ids themselves

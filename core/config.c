@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/config.c — the settings pass: plugins.ini (parsed with inih) and the
  * ACCEL_* environment, turned into one typed accel__config and validated
  * before any plugin is opened.
@@ -226,12 +228,11 @@ static bool valid_backend_name(const char *s)
 
 const char *accel__config_where(const accel__config *cfg, accel__key key, char *buf, size_t cap)
 {
-    static const char *const env_of[ACCEL__KEY_COUNT] = {[ACCEL__KEY_ALLOW_INSECURE] =
-                                                             "ACCEL_ALLOW_INSECURE",
-                                                         [ACCEL__KEY_VERIFY] = "ACCEL_VERIFY",
-                                                         [ACCEL__KEY_REPORT] = "ACCEL_REPORT",
-                                                         [ACCEL__KEY_KERNEL_CACHE] =
-                                                             "ACCEL_KERNEL_CACHE"};
+    static const char *const env_of[ACCEL__KEY_COUNT] = {
+        [ACCEL__KEY_ALLOW_INSECURE] = "ACCEL_ALLOW_INSECURE",
+        [ACCEL__KEY_VERIFY] = "ACCEL_VERIFY",
+        [ACCEL__KEY_REPORT] = "ACCEL_REPORT",
+        [ACCEL__KEY_KERNEL_CACHE] = "ACCEL_KERNEL_CACHE"};
     if (cfg->line[key] == ACCEL__FROM_ENV && env_of[key])
         snprintf(buf, cap, "%s=", env_of[key]);
     else

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/device.c — the runtime's device list (every device of every loaded
  * backend, in candidate order), names like "cuda:1", lookup by index, by
  * name and the default, and properties. The runtime owns devices. */
@@ -259,7 +261,8 @@ accel_status accel_device_properties_get(const accel_device *dev, accel_device_p
 const char *accel_device_name(const accel_device *dev)
 {
     ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_device_name", dev, ACCEL__T_DEVICE, "dev", &dev) != ACCEL_SUCCESS)
+    if (accel__enter(&call, "accel_device_name", dev, ACCEL__T_DEVICE, "dev", &dev) !=
+        ACCEL_SUCCESS)
         return "";
     return dev->name;
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/dlpack.c — DLPack tensors and capsules for the Python package (see
  * accel/dlpack.h): the deleters run in C, at whatever time and on whatever
  * thread the consumer drops the tensor. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/event.c — events: create, record, wait (also across backends, via a
  * host function that polls the event's backend; see queue.c), synchronize,
  * query, elapsed time. An event is freed when the caller has released it and
@@ -67,7 +69,8 @@ void accel_event_release(accel_event *ev)
     if (!ev)
         return;
     ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_event_release", ev, ACCEL__T_EVENT, "ev", &ev) != ACCEL_SUCCESS) {
+    if (accel__enter(&call, "accel_event_release", ev, ACCEL__T_EVENT, "ev", &ev) !=
+        ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
@@ -80,7 +83,8 @@ accel_status accel_event_record(accel_event *ev, accel_queue *q)
 {
     static const char fn[] = "accel_event_record";
     ACCEL__CALL(call);
-    const accel__arg args[] = {{ev, ACCEL__T_EVENT, "ev", &ev, NULL}, {q, ACCEL__T_QUEUE, "q", &q, NULL}};
+    const accel__arg args[] = {{ev, ACCEL__T_EVENT, "ev", &ev, NULL},
+                               {q, ACCEL__T_QUEUE, "q", &q, NULL}};
     accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
@@ -145,8 +149,7 @@ static accel_status wait_one_queue(const char *fn, accel_queue *q, accel_queue *
     pthread_mutex_unlock(&src->lock);
     if (rc != ACCEL_SUCCESS) {
         vt->event_destroy(dev->be->ctx, bev);
-        return accel__fail_relay((accel_status)rc, "%s: recording on a queue of %s", fn,
-                                 dev->name);
+        return accel__fail_relay((accel_status)rc, "%s: recording on a queue of %s", fn, dev->name);
     }
     accel_status st = ACCEL_SUCCESS;
     if (dev->be == q->dev->be) {
@@ -196,8 +199,7 @@ accel_status accel_queue_wait_queues(accel_queue *q, accel_queue *const *queues,
     if (st != ACCEL_SUCCESS)
         return st;
     if (n > 0 && !queues)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: queues is NULL with n = %zu", fn,
-                           n);
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: queues is NULL with n = %zu", fn, n);
     /* Every handle first, so that a bad one enqueues nothing. */
     for (size_t i = 0; i < n; i++) {
         char name[40];
@@ -224,7 +226,8 @@ accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
 {
     static const char fn[] = "accel_queue_wait_event";
     ACCEL__CALL(call);
-    const accel__arg args[] = {{q, ACCEL__T_QUEUE, "q", &q, NULL}, {ev, ACCEL__T_EVENT, "ev", &ev, NULL}};
+    const accel__arg args[] = {{q, ACCEL__T_QUEUE, "q", &q, NULL},
+                               {ev, ACCEL__T_EVENT, "ev", &ev, NULL}};
     accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/fallback.c — running an op on the fallback device when its own device
  * cannot: the backend does not support the op or dtype, or (on_error =
  * fallback) op_execute failed with ACCEL_ERROR_OUT_OF_DEVICE_MEMORY.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/file.c — opening a file that must be a regular file, without blocking
  * and with an optional size cap. Every file the core reads or writes by name
  * (plugins.ini, plugins, .npy files, repro files) goes through

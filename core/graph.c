@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/graph.c — recorded graphs (accel/graph.h): instantiation on the
  * backend's graph entries, launch (natively, or the core's replay of every
  * node through the one op path and the transfer calls), rebinding of
@@ -148,8 +150,9 @@ static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const cha
     free(descs);
     if (rc != ACCEL_SUCCESS) {
         /* Not an error: the core replays what the backend cannot. */
-        accel__log(ACCEL_LOG_DEBUG, "%s: %s refused the graph of %zu nodes (%s); replaying it "
-                                    "op by op",
+        accel__log(ACCEL_LOG_DEBUG,
+                   "%s: %s refused the graph of %zu nodes (%s); replaying it "
+                   "op by op",
                    fn, g->dev->name, g->n, accel_last_error());
         accel__clear_error();
         g->be = NULL;
@@ -275,9 +278,8 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
     if (st != ACCEL_SUCCESS)
         return st;
     if (q->dev != g->dev)
-        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
-                           "%s: g was recorded on %s but q is on %s", fn, g->dev->name,
-                           q->dev->name);
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: g was recorded on %s but q is on %s",
+                           fn, g->dev->name, q->dev->name);
     if (accel__capturing(q))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: q is capturing (launching a graph inside a capture is not "
@@ -467,11 +469,10 @@ accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
         uint32_t have = n->be.kind == ACCEL_GRAPH_NODE_OP ? scalar_count(n->be.op.op) : 0;
         if (index >= have)
             st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                             "%s: node %zu (%s) has %u scalars; index %u is none of them", fn,
-                             node, n->name, have, index);
+                             "%s: node %zu (%s) has %u scalars; index %u is none of them", fn, node,
+                             n->name, have, index);
         else if (n->be.op.op == ACCEL_OP_RANDOM_NORMAL && index == 1 && !(value >= 0.0))
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: stddev %g must be >= 0", fn,
-                             value);
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: stddev %g must be >= 0", fn, value);
         if (st == ACCEL_SUCCESS) {
             n->be.op.scalars[index] = value;
             update_be_locked(g, node);
@@ -515,8 +516,7 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
 size_t accel_graph_node_count(const accel_graph *g)
 {
     ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_graph_node_count", g, ACCEL__T_GRAPH, "g", &g) !=
-        ACCEL_SUCCESS)
+    if (accel__enter(&call, "accel_graph_node_count", g, ACCEL__T_GRAPH, "g", &g) != ACCEL_SUCCESS)
         return 0;
     return g->n;
 }
@@ -539,8 +539,8 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out || out->struct_size == 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: out is NULL or out->struct_size is 0", fn);
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL or out->struct_size is 0",
+                           fn);
     if (node >= g->n)
         return accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
                            g->n);

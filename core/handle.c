@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/handle.c — the registry of live handles.
  *
  * Object handles (runtime, device, buffer, queue, event) are not addresses:
@@ -186,7 +188,6 @@ const char *accel__type_name(accel__type type)
     }
     return "unknown";
 }
-
 
 /* ------------------------------------------------------ object handles */
 

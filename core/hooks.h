@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/hooks.h — the hooks below the op path (core/submit.h): the placement
  * report, the fallback and verify mode, as accel__submit calls them. They
  * call only lower rooms (the op table, status, handles, xop.c, staging.c),

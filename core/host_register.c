@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/host_register.c — accel_host_register / accel_host_unregister: page-
  * locking memory the caller allocated, through the backend's optional
  * host_register entry. The runtime keeps the registered ranges (so overlaps

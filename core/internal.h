@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/internal.h — declarations shared by the files of the core runtime:
  * the objects behind the public handles, the handle registry, the last-error
  * and log helpers, the configuration and the loader. Not installed. */
@@ -318,7 +320,7 @@ typedef struct accel__backend {
     char *name; /* section name */
     char *path; /* resolved library path */
     const accel__section *section;
-    bool in_order; /* named in [runtime] order (or by ACCEL_BACKEND) */
+    bool in_order;       /* named in [runtime] order (or by ACCEL_BACKEND) */
     bool allow_insecure; /* load even when the trust check fails (security.c) */
     bool loaded;
     accel_status status; /* why not loaded */
@@ -437,7 +439,7 @@ struct accel_event {
     /* Handle of the queue of the latest record (NULL: never recorded); a
      * value only compared, never resolved (the queue may be gone). */
     _Atomic(accel_queue *) recorded_on;
-    atomic_int refs; /* the caller's, plus one per pending cross-backend wait */
+    atomic_int refs;      /* the caller's, plus one per pending cross-backend wait */
     atomic_bool captured; /* recorded in a capture still open (core/capture.h) */
     accel_event *prev, *next;
 };
@@ -469,7 +471,7 @@ struct accel_runtime {
     accel_event *events;
     accel__host_block *host_blocks;
     struct accel__host_reg *host_regs; /* accel_host_register ranges (host_register.c) */
-    struct accel__trace *trace; /* ACCEL_TRACE state, NULL when not tracing (trace.c) */
+    struct accel__trace *trace;        /* ACCEL_TRACE state, NULL when not tracing (trace.c) */
     /* Verify mode, fallback and the placement report (verify.c, fallback.c,
      * report.c). checked: ops take the checked branch of accel__submit
      * (verify or per-op counting on); read once per op with a relaxed load. */
@@ -550,9 +552,9 @@ struct accel__xop {
     void (*run)(accel__xop *x);
     void (*finish)(accel__xop *x);
     void (*release)(accel__xop *x);
-    void *payload; /* the caller's, or the inline space of accel__xop_new */
-    void *bounce;  /* owned host memory, freed with the xop; kept until q's next finish */
-    bool keep;     /* not reaped before q's next finish (payload memory q still reads) */
+    void *payload;          /* the caller's, or the inline space of accel__xop_new */
+    void *bounce;           /* owned host memory, freed with the xop; kept until q's next finish */
+    bool keep;              /* not reaped before q's next finish (payload memory q still reads) */
     accel_queue_fn user_fn; /* accel_queue_host_fn: user_fn(payload, ...) in run */
 };
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/interop.c — zero-copy exchange with other libraries: a buffer's host
  * or native address, a queue's native stream, and buffers over memory that
  * someone else allocated (with the owner's release callback). The backend

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/kernel.c — user kernels (accel/kernel.h): creation and parsing of the
  * three kinds, per-device builds, and launch validation. A launch checks
  * every argument (count, kind, dtype, range within its buffer, aliasing,
@@ -49,10 +51,10 @@ static accel_dtype dtype_of_name(const char *t, size_t n)
     static const struct {
         const char *name;
         accel_dtype dt;
-    } names[] = {{"float32", ACCEL_F32}, {"float", ACCEL_F32},    {"float64", ACCEL_F64},
-                 {"double", ACCEL_F64},  {"float16", ACCEL_F16},  {"half", ACCEL_F16},
-                 {"bfloat16", ACCEL_BF16}, {"int32", ACCEL_I32},  {"int", ACCEL_I32},
-                 {"int64", ACCEL_I64},   {"uint8", ACCEL_U8}};
+    } names[] = {{"float32", ACCEL_F32},   {"float", ACCEL_F32},   {"float64", ACCEL_F64},
+                 {"double", ACCEL_F64},    {"float16", ACCEL_F16}, {"half", ACCEL_F16},
+                 {"bfloat16", ACCEL_BF16}, {"int32", ACCEL_I32},   {"int", ACCEL_I32},
+                 {"int64", ACCEL_I64},     {"uint8", ACCEL_U8}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strlen(names[i].name) == n && strncmp(names[i].name, t, n) == 0)
             return names[i].dt;
@@ -61,10 +63,12 @@ static accel_dtype dtype_of_name(const char *t, size_t n)
 
 static bool reserved_name(const char *s)
 {
-    static const char *const words[] = {"i", "n", "auto", "break", "case", "char", "const",
-        "continue", "default", "do", "double", "else", "enum", "extern", "float", "for", "goto",
-        "if", "int", "long", "register", "return", "short", "signed", "sizeof", "static",
-        "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", NULL};
+    static const char *const words[] = {
+        "i",        "n",       "auto",     "break",  "case",     "char",   "const",
+        "continue", "default", "do",       "double", "else",     "enum",   "extern",
+        "float",    "for",     "goto",     "if",     "int",      "long",   "register",
+        "return",   "short",   "signed",   "sizeof", "static",   "struct", "switch",
+        "typedef",  "union",   "unsigned", "void",   "volatile", "while",  NULL};
     if (strncmp(s, "accel_", 6) == 0)
         return true;
     for (size_t i = 0; words[i]; i++)
@@ -228,7 +232,9 @@ accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name
         return st;
     if (!in_params || !out_params || !body)
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
-                         !in_params ? "in_params" : !out_params ? "out_params" : "body");
+                         !in_params    ? "in_params"
+                         : !out_params ? "out_params"
+                                       : "body");
     if (st == ACCEL_SUCCESS)
         st = parse_params(fn, k, in_params, false, "in_params");
     if (st == ACCEL_SUCCESS)
@@ -459,7 +465,8 @@ static bool parse_raw_param(const char *s, size_t n, accel__kparam *p, char *why
         return true;
     }
     if (dt == ACCEL_DTYPE_INVALID) {
-        snprintf(why, cap, "parameter %s: scalar type \"%s\" is not supported (float, double, "
+        snprintf(why, cap,
+                 "parameter %s: scalar type \"%s\" is not supported (float, double, "
                  "int, unsigned, long long, size_t, unsigned char and their stdint names)",
                  p->name, base);
         return false;
@@ -551,8 +558,8 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
             goto fail;
         }
         if (k->nparams == ACCEL__KMAX_PARAMS) {
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s has more than %d parameters",
-                             fn, entry, ACCEL__KMAX_PARAMS);
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s has more than %d parameters", fn,
+                             entry, ACCEL__KMAX_PARAMS);
             goto fail;
         }
         char why[256];
@@ -618,8 +625,7 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
         b = calloc(1, sizeof *b);
         if (!b) {
             pthread_mutex_unlock(&k->lock);
-            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory",
-                               k->label);
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", k->label);
         }
         b->dev = dev;
         b->mask = mask;
@@ -632,12 +638,12 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
                                     "devices only",
                                     k->label, k->twin_problem);
         } else if (!(src = accel__kernel_codegen(k, lang, mask, entry))) {
-            b->status = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory",
-                                    k->label);
+            b->status =
+                accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", k->label);
         } else {
-            b->status = accel__kcache_build(k->rt, dev, k->label, lang, src, entry,
-                                            lang == ACCEL_PROGRAM_CUDA ? k->cuda_options : NULL,
-                                            &b->prog);
+            b->status =
+                accel__kcache_build(k->rt, dev, k->label, lang, src, entry,
+                                    lang == ACCEL_PROGRAM_CUDA ? k->cuda_options : NULL, &b->prog);
         }
         free(src);
         if (b->status != ACCEL_SUCCESS)
@@ -660,7 +666,8 @@ accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t sca
 {
     static const char fn[] = "accel_kernel_build";
     ACCEL__CALL(call);
-    accel__arg h[2] = {{k, ACCEL__T_KERNEL, "k", &k, NULL}, {dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
+    accel__arg h[2] = {{k, ACCEL__T_KERNEL, "k", &k, NULL},
+                       {dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
     accel_status st = accel__call_enter(&call, fn, 2, h);
     if (st != ACCEL_SUCCESS)
         return st;
@@ -685,8 +692,8 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
                         a->dtype == ACCEL_BF16;
     bool is_int_arg = a->dtype == ACCEL_I32 || a->dtype == ACCEL_I64 || a->dtype == ACCEL_U8;
     if (!is_float_arg && !is_int_arg)
-        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s: argument %u (%s) has dtype %d",
-                           fn, k->label, i, p->name, (int)a->dtype);
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s: argument %u (%s) has dtype %d", fn,
+                           k->label, i, p->name, (int)a->dtype);
     bool float_param = p->dtype == ACCEL_F32 || p->dtype == ACCEL_F64 || p->dtype == ACCEL_F16 ||
                        p->dtype == ACCEL_BF16;
     if (!float_param && is_float_arg)
@@ -739,11 +746,10 @@ static bool ranges_overlap(const accel_kernel_arg *x, const accel_kernel_arg *y)
 
 /* Shared checks of the three launch calls; fills L (not the shape). */
 static const char *const arg_names[ACCEL__KMAX_PARAMS] = {
-    "args[0]",  "args[1]",  "args[2]",  "args[3]",  "args[4]",  "args[5]",  "args[6]",
-    "args[7]",  "args[8]",  "args[9]",  "args[10]", "args[11]", "args[12]", "args[13]",
-    "args[14]", "args[15]", "args[16]", "args[17]", "args[18]", "args[19]", "args[20]",
-    "args[21]", "args[22]", "args[23]", "args[24]", "args[25]", "args[26]", "args[27]",
-    "args[28]", "args[29]", "args[30]", "args[31]"};
+    "args[0]",  "args[1]",  "args[2]",  "args[3]",  "args[4]",  "args[5]",  "args[6]",  "args[7]",
+    "args[8]",  "args[9]",  "args[10]", "args[11]", "args[12]", "args[13]", "args[14]", "args[15]",
+    "args[16]", "args[17]", "args[18]", "args[19]", "args[20]", "args[21]", "args[22]", "args[23]",
+    "args[24]", "args[25]", "args[26]", "args[27]", "args[28]", "args[29]", "args[30]", "args[31]"};
 
 /* Shared checks of the launch calls; fills L (not the shape). Enters the
  * call: *q, *k and the arrays' buffers (objects in bufs[]) resolved at once. */
@@ -768,7 +774,8 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: %s takes %u arguments (%u inputs, %u outputs) but %zu were "
                            "passed",
-                           fn, k->label, k->nparams, k->kind == ACCEL_KERNEL_RAW ? k->nparams : k->nin,
+                           fn, k->label, k->nparams,
+                           k->kind == ACCEL_KERNEL_RAW ? k->nparams : k->nin,
                            k->kind == ACCEL_KERNEL_RAW ? 0u : k->nparams - k->nin, num_args);
     if (num_args && !args)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: args is NULL", fn);
@@ -828,12 +835,11 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
         size_t n = buf->bytes / es;
         accel_slice s = a->slice;
         if (s.offset > n || s.count > n - s.offset)
-            return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
-                               "%s: %s: %s range [%zu, %zu%s) exceeds buffer of %zu %s elements",
-                               fn, k->label, p->name, s.offset,
-                               s.count > SIZE_MAX - s.offset ? SIZE_MAX : s.offset + s.count,
-                               s.count > SIZE_MAX - s.offset ? " (overflow)" : "", n,
-                               accel_dtype_name(dt));
+            return accel__fail(
+                ACCEL_ERROR_OUT_OF_RANGE,
+                "%s: %s: %s range [%zu, %zu%s) exceeds buffer of %zu %s elements", fn, k->label,
+                p->name, s.offset, s.count > SIZE_MAX - s.offset ? SIZE_MAX : s.offset + s.count,
+                s.count > SIZE_MAX - s.offset ? " (overflow)" : "", n, accel_dtype_name(dt));
         accel__buffer_mark_enqueued(buf);
         o->value.i64 = 0;
         o->kind = ACCEL_KARG_ARRAY;
@@ -905,7 +911,8 @@ accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_arg
                                    "range; outputs may not overlap)",
                                    fn, k->label, k->params[o].name, args[o].slice.offset,
                                    args[o].slice.offset + args[o].slice.count, k->params[i].name,
-                                   args[i].slice.offset, args[i].slice.offset + args[i].slice.count);
+                                   args[i].slice.offset,
+                                   args[i].slice.offset + args[i].slice.count);
             }
         }
         L.be.n = n;

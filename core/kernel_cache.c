@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/kernel_cache.c — compiled user kernels, cached in memory and on disk.
  *
  * Key: SHA-256 (OpenSSL's libcrypto) of a format tag, the plugin ABI
@@ -150,8 +152,7 @@ static void folder_problem(const char *path, char *why, size_t cap)
         return;
     if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
         snprintf(why, cap, "its parent %.400s is %s-writable (mode %04o) without the sticky bit",
-                 parent, (st.st_mode & S_IWOTH) ? "world" : "group",
-                 (unsigned)st.st_mode & 07777u);
+                 parent, (st.st_mode & S_IWOTH) ? "world" : "group", (unsigned)st.st_mode & 07777u);
     else if (st.st_uid != 0 && st.st_uid != geteuid())
         snprintf(why, cap, "its parent %.400s is owned by uid %u", parent, (unsigned)st.st_uid);
 }
@@ -198,8 +199,8 @@ static void resolve_dir(accel_runtime *rt, accel__kcache *c)
     const char *src = rt->cfg && rt->cfg->line[ACCEL__KEY_KERNEL_CACHE] == ACCEL__FROM_ENV
                           ? "ACCEL_KERNEL_CACHE"
                           : "[runtime] kernel_cache";
-    if (v && (strcasecmp(v, "off") == 0 || strcasecmp(v, "none") == 0 ||
-              strcasecmp(v, "false") == 0)) {
+    if (v &&
+        (strcasecmp(v, "off") == 0 || strcasecmp(v, "none") == 0 || strcasecmp(v, "false") == 0)) {
         snprintf(c->reason, sizeof c->reason, "turned off by %s", src);
         return;
     }
@@ -256,8 +257,7 @@ static void entry_path(const accel__kcache *c, const unsigned char key[32], char
 
 /* The payload of a valid entry (malloc'ed), NULL when absent or bad
  * (*bad set when the file exists but fails its checks). */
-static void *disk_read(const accel__kcache *c, const unsigned char key[32], size_t *size,
-                       bool *bad)
+static void *disk_read(const accel__kcache *c, const unsigned char key[32], size_t *size, bool *bad)
 {
     *bad = false;
     char path[1200];
@@ -310,8 +310,7 @@ static bool write_all(int fd, const void *p, size_t n)
 }
 
 /* c->lock held. */
-static void disk_write(accel__kcache *c, const unsigned char key[32], const void *data,
-                       size_t size)
+static void disk_write(accel__kcache *c, const unsigned char key[32], const void *data, size_t size)
 {
     kc_header h;
     memset(&h, 0, sizeof h);
@@ -406,15 +405,14 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
     if (!c)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", name);
     char identity[512] = "";
-    if (vt->program_identity &&
-        vt->program_identity(dev->be->ctx, dev->index, language, identity, sizeof identity) !=
-            ACCEL_SUCCESS)
+    if (vt->program_identity && vt->program_identity(dev->be->ctx, dev->index, language, identity,
+                                                     sizeof identity) != ACCEL_SUCCESS)
         identity[0] = '\0';
     accel__clear_error();
     char abi[32], lang[16];
     snprintf(abi, sizeof abi, "abi %u", ACCEL_BACKEND_ABI_VERSION);
     snprintf(lang, sizeof lang, "lang %u", language);
-    const char *fields[] = {"accel kernel cache 1", abi, dev->be->name, identity, lang, entry,
+    const char *fields[] = {"accel kernel cache 1", abi,   dev->be->name, identity, lang, entry,
                             options ? options : "", source};
     unsigned char key[32];
     if (!make_key(fields, sizeof fields / sizeof fields[0], key))
@@ -568,7 +566,8 @@ accel_status accel_kernel_cache_stats_get(const accel_runtime *rt, accel_kernel_
     if (st != ACCEL_SUCCESS)
         return st;
     size_t bytes = 0;
-    st = accel__struct_out_size(fn, "out", out, ACCEL__SIZE_UPTO(accel_kernel_cache_stats, disabled_reason),
+    st = accel__struct_out_size(fn, "out", out,
+                                ACCEL__SIZE_UPTO(accel_kernel_cache_stats, disabled_reason),
                                 sizeof *out, &bytes);
     if (st != ACCEL_SUCCESS)
         return st;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/kernel_check.c — verify mode and fallback for user kernel launches
  * (ACCEL_OP_KERNEL), the kernel-shaped twins of verify.c and fallback.c:
  * a launch has several array arguments of their own dtypes and may write
@@ -53,8 +55,7 @@ static void kjob_free(kjob *j)
     free(j);
 }
 
-static kjob *kjob_new(accel_queue *q, const accel_op_desc *d, accel_device *other,
-                      bool want_post)
+static kjob *kjob_new(accel_queue *q, const accel_op_desc *d, accel_device *other, bool want_post)
 {
     const accel__klaunch *L = accel__klaunch_of(d);
     kjob *j = calloc(1, sizeof *j);
@@ -162,7 +163,9 @@ static double as_double(uint32_t dt, const void *p, size_t i)
             return f;
         }
         int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-        double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, e - 25);
+        double v = e == 0    ? ldexp(m, -24)
+                   : e == 31 ? (m ? NAN : INFINITY)
+                             : ldexp(m | 0x400, e - 25);
         return (h & 0x8000) ? -v : v;
     }
     }
@@ -260,8 +263,7 @@ static void kjob_check(accel__xop *x)
     accel__log(ACCEL_LOG_WARN, "verify: %s", what);
     if (j->fail) {
         x->status = ACCEL_ERROR_MISMATCH;
-        snprintf(x->message, sizeof x->message, "verify: %.*s", (int)(sizeof x->message - 9),
-                 what);
+        snprintf(x->message, sizeof x->message, "verify: %.*s", (int)(sizeof x->message - 9), what);
     }
 }
 
@@ -379,7 +381,8 @@ static void fb_run(accel__xop *x)
         x->status = st;
         snprintf(x->message, sizeof x->message,
                  "%s: running it on the fallback device %s failed: %.300s", j->L.k->label,
-                 j->other->name, *accel_last_error() ? accel_last_error() : accel_status_string(st));
+                 j->other->name,
+                 *accel_last_error() ? accel_last_error() : accel_status_string(st));
     }
 }
 
@@ -469,7 +472,9 @@ accel_status accel__kernel_fallback_try(accel_queue *q, const accel_op_desc *d, 
         }
     }
     if (atomic_exchange(&p->warned[ACCEL_OP_KERNEL], 1) == 0)
-        accel__log(ACCEL_LOG_WARN, "%s runs on %s instead of %s: %s (warned once for user "
-                   "kernels; see the placement report)", d->name, to->name, dev->name, out->reason);
+        accel__log(ACCEL_LOG_WARN,
+                   "%s runs on %s instead of %s: %s (warned once for user "
+                   "kernels; see the placement report)",
+                   d->name, to->name, dev->name, out->reason);
     return ACCEL_SUCCESS;
 }

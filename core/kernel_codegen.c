@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/kernel_codegen.c — the source each backend compiles for a user
  * kernel: C11 for the CPU twin (ACCEL_PROGRAM_C) and CUDA C++ for NVRTC
  * (ACCEL_PROGRAM_CUDA), with the calling conventions of accel/backend.h.
@@ -158,9 +160,8 @@ static const char prelude_raw_c[] =
     "#define blockDim (accel_ctx->blockDim)\n"
     "#define gridDim (accel_ctx->gridDim)\n";
 
-static const char prelude_cuda[] =
-    "#define ACCEL_FN __device__ __forceinline__\n"
-    "typedef float float32; typedef double float64;\n";
+static const char prelude_cuda[] = "#define ACCEL_FN __device__ __forceinline__\n"
+                                   "typedef float float32; typedef double float64;\n";
 
 /* ------------------------------------------------------------ types */
 
@@ -231,12 +232,11 @@ static void c_unpack(sb *b, const accel_kernel *k, uint32_t mask)
     for (uint32_t i = 0; i < k->nparams; i++) {
         const accel__kparam *p = &k->params[i];
         if (is_scalar(mask, i))
-            sb_printf(b, "  const %s %s = *(const %s *)args[%u];\n", arith_type(p->dtype),
-                      p->name, arith_type(p->dtype), i);
+            sb_printf(b, "  const %s %s = *(const %s *)args[%u];\n", arith_type(p->dtype), p->name,
+                      arith_type(p->dtype), i);
         else
-            sb_printf(b, "  %s%s *const accel_p%u = (%s *)args[%u];\n",
-                      p->output ? "" : "const ", storage_type(p->dtype), i,
-                      storage_type(p->dtype), i);
+            sb_printf(b, "  %s%s *const accel_p%u = (%s *)args[%u];\n", p->output ? "" : "const ",
+                      storage_type(p->dtype), i, storage_type(p->dtype), i);
     }
 }
 
@@ -386,10 +386,11 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
                   "{\n",
                   entry);
         c_unpack(b, k, mask);
-        sb_printf(b, "  for (size_t accel_r = row_begin; accel_r < row_end; accel_r++) {\n"
-                     "    %s accel_lane[256];\n"
-                     "    for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
-                     "      accel_lane[accel_l] = (%s)(\n",
+        sb_printf(b,
+                  "  for (size_t accel_r = row_begin; accel_r < row_end; accel_r++) {\n"
+                  "    %s accel_lane[256];\n"
+                  "    for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+                  "      accel_lane[accel_l] = (%s)(\n",
                   rt, rt);
         user_text(b, k, "identity", k->identity);
         sb_str(b, "      );\n"
@@ -407,17 +408,19 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
                   "     for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
         reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
                     "accel_lane[accel_l + accel_s]");
-        sb_printf(b, "    { const %s a = accel_lane[0];\n"
-                     "      const %s accel_y = (%s)(\n",
+        sb_printf(b,
+                  "    { const %s a = accel_lane[0];\n"
+                  "      const %s accel_y = (%s)(\n",
                   rt, arith_type(out->dtype), arith_type(out->dtype));
     } else {
         sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(256) %s(", entry);
         cuda_params(b, k, mask);
-        sb_printf(b, "size_t rows, size_t cols) {\n"
-                     "  __shared__ %s accel_lane[256];\n"
-                     "  const unsigned accel_l = threadIdx.x;\n"
-                     "  for (size_t accel_r = blockIdx.x; accel_r < rows; accel_r += gridDim.x) {\n"
-                     "    %s accel_acc = (%s)(\n",
+        sb_printf(b,
+                  "size_t rows, size_t cols) {\n"
+                  "  __shared__ %s accel_lane[256];\n"
+                  "  const unsigned accel_l = threadIdx.x;\n"
+                  "  for (size_t accel_r = blockIdx.x; accel_r < rows; accel_r += gridDim.x) {\n"
+                  "    %s accel_acc = (%s)(\n",
                   rt, rt, rt);
         user_text(b, k, "identity", k->identity);
         sb_str(b, "      );\n"
@@ -436,8 +439,9 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
         reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
                     "accel_lane[accel_l + accel_s]");
         sb_str(b, "     __syncthreads();\n    }\n");
-        sb_printf(b, "    if (accel_l == 0) { const %s a = accel_lane[0];\n"
-                     "      const %s accel_y = (%s)(\n",
+        sb_printf(b,
+                  "    if (accel_l == 0) { const %s a = accel_lane[0];\n"
+                  "      const %s accel_y = (%s)(\n",
                   rt, arith_type(out->dtype), arith_type(out->dtype));
     }
     user_text(b, k, "post", k->post);
@@ -498,9 +502,10 @@ static void twin_source(sb *b, const accel_kernel *k)
     const char *src = k->source;
     size_t from = 0;
     for (size_t i = 0; blank[i]; i++) {
-        bool word_start = i == 0 || !(blank[i - 1] == '_' || (blank[i - 1] >= 'a' && blank[i - 1] <= 'z') ||
-                                      (blank[i - 1] >= 'A' && blank[i - 1] <= 'Z') ||
-                                      (blank[i - 1] >= '0' && blank[i - 1] <= '9'));
+        bool word_start =
+            i == 0 || !(blank[i - 1] == '_' || (blank[i - 1] >= 'a' && blank[i - 1] <= 'z') ||
+                        (blank[i - 1] >= 'A' && blank[i - 1] <= 'Z') ||
+                        (blank[i - 1] >= '0' && blank[i - 1] <= '9'));
         if (!word_start)
             continue;
         if (strncmp(src + i, "extern \"C\"", 10) == 0) {
@@ -520,8 +525,8 @@ static void twin_source(sb *b, const accel_kernel *k)
         size_t q = p + 1;
         while (blank[q] == ' ' || blank[q] == '\t' || blank[q] == '\r' || blank[q] == '\n')
             q++;
-        bool empty = blank[q] == ')' ||
-                     (strncmp(blank + q, "void", 4) == 0 && (blank[q + 4] == ')' || blank[q + 4] == ' '));
+        bool empty = blank[q] == ')' || (strncmp(blank + q, "void", 4) == 0 &&
+                                         (blank[q + 4] == ')' || blank[q + 4] == ' '));
         sb_put(b, src + from, p + 1 - from);
         from = p + 1;
         if (empty && blank[q] != ')') {
@@ -550,22 +555,23 @@ static void gen_raw(sb *b, const accel_kernel *k, uint32_t lang, const char *ent
     twin_source(b, k);
     sb_str(b, "\n#line 1 \"accel twin wrapper\"\n"
               "#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n");
-    sb_printf(b, "void %s(void *const *args, const unsigned grid[3], const unsigned block[3], "
-                 "size_t block_begin, size_t block_end) {\n"
-                 "  accel_kctx c;\n"
-                 "  const accel_kctx *accel_ctx = &c;\n"
-                 "  c.gridDim.x = grid[0]; c.gridDim.y = grid[1]; c.gridDim.z = grid[2];\n"
-                 "  c.blockDim.x = block[0]; c.blockDim.y = block[1]; c.blockDim.z = block[2];\n"
-                 "  (void)accel_ctx;\n"
-                 "  for (size_t accel_b = block_begin; accel_b < block_end; accel_b++) {\n"
-                 "    c.blockIdx.x = (unsigned)(accel_b %% grid[0]);\n"
-                 "    c.blockIdx.y = (unsigned)((accel_b / grid[0]) %% grid[1]);\n"
-                 "    c.blockIdx.z = (unsigned)(accel_b / ((size_t)grid[0] * grid[1]));\n"
-                 "    for (unsigned tz = 0; tz < block[2]; tz++)\n"
-                 "     for (unsigned ty = 0; ty < block[1]; ty++)\n"
-                 "      for (unsigned tx = 0; tx < block[0]; tx++) {\n"
-                 "        c.threadIdx.x = tx; c.threadIdx.y = ty; c.threadIdx.z = tz;\n"
-                 "        %s(&c",
+    sb_printf(b,
+              "void %s(void *const *args, const unsigned grid[3], const unsigned block[3], "
+              "size_t block_begin, size_t block_end) {\n"
+              "  accel_kctx c;\n"
+              "  const accel_kctx *accel_ctx = &c;\n"
+              "  c.gridDim.x = grid[0]; c.gridDim.y = grid[1]; c.gridDim.z = grid[2];\n"
+              "  c.blockDim.x = block[0]; c.blockDim.y = block[1]; c.blockDim.z = block[2];\n"
+              "  (void)accel_ctx;\n"
+              "  for (size_t accel_b = block_begin; accel_b < block_end; accel_b++) {\n"
+              "    c.blockIdx.x = (unsigned)(accel_b %% grid[0]);\n"
+              "    c.blockIdx.y = (unsigned)((accel_b / grid[0]) %% grid[1]);\n"
+              "    c.blockIdx.z = (unsigned)(accel_b / ((size_t)grid[0] * grid[1]));\n"
+              "    for (unsigned tz = 0; tz < block[2]; tz++)\n"
+              "     for (unsigned ty = 0; ty < block[1]; ty++)\n"
+              "      for (unsigned tx = 0; tx < block[0]; tx++) {\n"
+              "        c.threadIdx.x = tx; c.threadIdx.y = ty; c.threadIdx.z = tz;\n"
+              "        %s(&c",
               entry, k->name);
     for (uint32_t i = 0; i < k->nparams; i++) {
         const accel__kparam *p = &k->params[i];
@@ -602,8 +608,8 @@ char *accel__kernel_codegen(const accel_kernel *k, uint32_t language, uint32_t m
         gen_reduction(&b, k, language, mask, entry);
         break;
     default:
-        snprintf(entry, ACCEL__KNAME_MAX + 16, "%s%s", language == ACCEL_PROGRAM_C ? "accel_raw_" : "",
-                 k->name);
+        snprintf(entry, ACCEL__KNAME_MAX + 16, "%s%s",
+                 language == ACCEL_PROGRAM_C ? "accel_raw_" : "", k->name);
         gen_raw(&b, k, language, entry);
         break;
     }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/kernel_internal.h — what the user-kernel files of the core share:
  * the kernel object (kernel.c), source generation (kernel_codegen.c), the
  * compiled-code cache (kernel_cache.c) and launch checking (kernel_check.c).
@@ -25,12 +27,12 @@ typedef enum accel__kstore {
 
 typedef struct accel__kparam {
     char name[ACCEL__KNAME_MAX];
-    accel_dtype dtype; /* ACCEL_DTYPE_INVALID: a raw pointer to any dtype */
-    bool output;       /* written (elementwise/reduction outputs, raw non-const pointers) */
-    bool pointer;      /* raw kernels: a T * parameter */
-    bool is_signed;    /* raw integer scalars */
+    accel_dtype dtype;   /* ACCEL_DTYPE_INVALID: a raw pointer to any dtype */
+    bool output;         /* written (elementwise/reduction outputs, raw non-const pointers) */
+    bool pointer;        /* raw kernels: a T * parameter */
+    bool is_signed;      /* raw integer scalars */
     accel__kstore store; /* raw scalars */
-    char ctype[96];    /* raw: the parameter's type as written, for the twin's cast */
+    char ctype[96];      /* raw: the parameter's type as written, for the twin's cast */
 } accel__kparam;
 
 /* One device's compiled code for one scalar mask. */
@@ -44,18 +46,18 @@ typedef struct accel__kbuild {
 } accel__kbuild;
 
 struct accel_kernel {
-    accel_kernel *handle; /* the value callers hold (handle.c) */
+    accel_kernel *handle;                       /* the value callers hold (handle.c) */
     struct accel_kernel *live_prev, *live_next; /* the runtime's live kernels */
     accel_runtime *rt;
     uint32_t kind; /* ACCEL_KERNEL_* */
     char name[ACCEL__KNAME_MAX];
     char label[ACCEL__KNAME_MAX + 8]; /* "kernel NAME": messages, trace, report */
     accel__kparam params[ACCEL__KMAX_PARAMS];
-    uint32_t nparams, nin; /* elementwise/reduction: inputs first */
-    char *body;            /* elementwise */
+    uint32_t nparams, nin;                /* elementwise/reduction: inputs first */
+    char *body;                           /* elementwise */
     char *map, *reduce, *identity, *post; /* reduction */
-    char *source;          /* raw: the user's text */
-    char *twin_problem;    /* raw: why the CPU twin cannot run it, or NULL */
+    char *source;                         /* raw: the user's text */
+    char *twin_problem;                   /* raw: why the CPU twin cannot run it, or NULL */
     uint32_t tolerance_ulp;
     char *cuda_options;
     pthread_mutex_t lock;
@@ -79,8 +81,7 @@ static inline const accel__klaunch *accel__klaunch_of(const accel_op_desc *d)
 /* kernel_codegen.c: the program for one language, malloc'ed, NUL-terminated,
  * and the entry's symbol in entry (ACCEL__KNAME_MAX + 16 bytes). NULL when
  * out of host memory. */
-char *accel__kernel_codegen(const accel_kernel *k, uint32_t language, uint32_t mask,
-                            char *entry);
+char *accel__kernel_codegen(const accel_kernel *k, uint32_t language, uint32_t mask, char *entry);
 /* Raw sources: strip comments and string literals to spaces (same length,
  * newlines kept), for scanning. */
 void accel__kernel_blank_comments(char *s);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/loader.c — loading one backend plugin: dlopen(RTLD_NOW | RTLD_LOCAL),
  * the entry symbol, the ABI check (versions 1 and 2, see accel/backend.h), the
  * host-services table of the plugin's version, init and the device count. Every outcome is recorded

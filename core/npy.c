@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* npy.c — the NumPy .npy reader and writer (accel/npy.h).
  *
  * Format reference: NEP 1 / numpy.lib.format. The reader treats every byte of
@@ -39,8 +41,8 @@ static const unsigned char npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
  * overflow intp, also when another dimension is 0 (np.empty((0, 2**62),
  * 'f4') is "array is too big"). accel's own reading needs the byte count to
  * fit size_t as well, which this implies. *out_count: the element count. */
-static bool npy_shape_check(const char *func, const char *name, uint32_t ndim,
-                            const size_t *shape, size_t esize, size_t *out_count)
+static bool npy_shape_check(const char *func, const char *name, uint32_t ndim, const size_t *shape,
+                            size_t esize, size_t *out_count)
 {
     size_t nonzero_bytes = esize, count = 1;
     for (uint32_t d = 0; d < ndim; d++) {

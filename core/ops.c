@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/ops.c — argument validation of every op of accel.h.
  *
  * Each op checks, in this order: the queue handle, the dtype, each operand
@@ -483,8 +485,8 @@ accel_status accel__random_named(const char *fn, accel_queue *q, bool normal, ac
                                  uint64_t seed, uint64_t rng_offset, double mean, double stddev,
                                  accel_slice out)
 {
-    return random_op(fn, q, normal ? ACCEL_OP_RANDOM_NORMAL : ACCEL_OP_RANDOM_UNIFORM, dtype,
-                     seed, rng_offset, mean, stddev, out);
+    return random_op(fn, q, normal ? ACCEL_OP_RANDOM_NORMAL : ACCEL_OP_RANDOM_UNIFORM, dtype, seed,
+                     rng_offset, mean, stddev, out);
 }
 
 /* ------------------------------------------------------------------- GEMM */
@@ -604,10 +606,12 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
                            "%s: m=%zu, n=%zu, k=%zu: a matrix's element count overflows", fn, m, n,
                            k);
     size_t batch = g->batch_count;
-    gemm_matrix A = {"A",         "lda",       bufs[0], g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
-                     g->a_offset, g->stride_a, 0};
-    gemm_matrix B = {"B",         "ldb",       bufs[1], g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
-                     g->b_offset, g->stride_b, 0};
+    gemm_matrix A = {
+        "A",         "lda",       bufs[0], g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
+        g->a_offset, g->stride_a, 0};
+    gemm_matrix B = {
+        "B",         "ldb",       bufs[1], g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
+        g->b_offset, g->stride_b, 0};
     gemm_matrix C = {"C", "ldc", bufs[2], m, n, g->ldc, g->c_offset, g->stride_c, 0};
     st = gemm_check_matrix(fn, g->dtype, batch, &A);
     if (st == ACCEL_SUCCESS)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/optable.c — the op table (ACCEL_OP_LIST of accel/types.h) as data, and
  * the dtype facts (size, name, epsilon). The lowest room of the op path:
  * everything that decides something per op or per dtype reads it here and

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/optable.h — the op table as the core reads it (optable.c): a row
  * by op code, the element size and output rules of a descriptor, the cost
  * model. Not installed; includes only the public headers. */

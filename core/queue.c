@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/queue.c — queues, transfers (write, read, copy, blocking variants)
  * and work that crosses backends.
  *
@@ -220,8 +222,8 @@ accel_status accel__queues_mark_and_wait(accel_runtime *rt, const char *fn)
         rc = vt->event_record(ctx, marks[i].ev, q->be);
         pthread_mutex_unlock(&q->lock);
         if (rc != ACCEL_SUCCESS)
-            st = accel__fail_relay((accel_status)rc, "%s: recording an event on a queue of %s",
-                                   fn, q->dev->name);
+            st = accel__fail_relay((accel_status)rc, "%s: recording an event on a queue of %s", fn,
+                                   q->dev->name);
         else
             marks[i].recorded = true;
     }
@@ -364,14 +366,14 @@ static accel_status do_transfer(const char *fn, accel__call *call, accel_queue *
     return ACCEL_SUCCESS;
 }
 
-static accel_status do_write(const char *fn, accel__call *call, accel_queue **qp,
-                             accel_buffer *dst, size_t dst_offset, const void *src, size_t bytes)
+static accel_status do_write(const char *fn, accel__call *call, accel_queue **qp, accel_buffer *dst,
+                             size_t dst_offset, const void *src, size_t bytes)
 {
     return do_transfer(fn, call, qp, true, dst, dst_offset, src, NULL, bytes);
 }
 
-static accel_status do_read(const char *fn, accel__call *call, accel_queue **qp,
-                            accel_buffer *src, size_t src_offset, void *dst, size_t bytes)
+static accel_status do_read(const char *fn, accel__call *call, accel_queue **qp, accel_buffer *src,
+                            size_t src_offset, void *dst, size_t bytes)
 {
     return do_transfer(fn, call, qp, false, src, src_offset, NULL, dst, bytes);
 }

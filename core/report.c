@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/report.c — the placement report: per op kind and device, how many ops
  * were enqueued (while reporting is on), how many ran on the fallback device,
  * the bytes that moved for them and why the first one fell back. Printed at
@@ -116,8 +118,8 @@ static void put(sbuf *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int w = vsnprintf(s->len < s->cap ? s->buf + s->len : NULL, s->len < s->cap ? s->cap - s->len : 0,
-                      fmt, ap);
+    int w = vsnprintf(s->len < s->cap ? s->buf + s->len : NULL,
+                      s->len < s->cap ? s->cap - s->len : 0, fmt, ap);
     va_end(ap);
     if (w > 0)
         s->len += (size_t)w;
@@ -179,10 +181,11 @@ void accel__policy_close(accel_runtime *rt)
             free(text);
         }
         if (p->verify_ref)
-            fprintf(stderr, "verify against %s: %" PRIu64 " ops checked, %" PRIu64
-                    " mismatches, %" PRIu64 " skipped\n", p->verify_ref->name,
-                    (uint64_t)atomic_load(&p->checked), (uint64_t)atomic_load(&p->mismatches),
-                    (uint64_t)atomic_load(&p->skipped));
+            fprintf(stderr,
+                    "verify against %s: %" PRIu64 " ops checked, %" PRIu64 " mismatches, %" PRIu64
+                    " skipped\n",
+                    p->verify_ref->name, (uint64_t)atomic_load(&p->checked),
+                    (uint64_t)atomic_load(&p->mismatches), (uint64_t)atomic_load(&p->skipped));
     }
     free(p->verify_repro_dir);
     free(p->cells);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/rng.c — random streams that advance themselves: an accel_rng holds a
  * Philox4x32-10 key (the seed) and a position, and every fill through it
  * takes the next unused part of the stream, so two fills never repeat each

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/runtime.c — opening a runtime (configuration, candidate order,
  * loading every backend, strict and ACCEL_BACKEND rules) and closing it
  * (drain queues, release every object still alive, shut backends down and
@@ -224,7 +226,7 @@ void accel_runtime_close(accel_runtime *rt)
         accel__queue_destroy(q);
     }
     accel__graphs_close(rt); /* before the events and buffers its nodes refer to */
-    accel__trace_close(rt); /* every traced op is done now */
+    accel__trace_close(rt);  /* every traced op is done now */
     accel__kcache_close(rt); /* user kernels' programs, before the backends unload */
     while (rt->events) {
         accel_event *ev = rt->events;
@@ -250,7 +252,8 @@ void accel_runtime_close(accel_runtime *rt)
 const char *accel_runtime_config_path(const accel_runtime *rt)
 {
     ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_runtime_config_path", rt, ACCEL__T_RUNTIME, "rt", &rt) != ACCEL_SUCCESS)
+    if (accel__enter(&call, "accel_runtime_config_path", rt, ACCEL__T_RUNTIME, "rt", &rt) !=
+        ACCEL_SUCCESS)
         return "";
     return rt->cfg->path;
 }
@@ -258,7 +261,8 @@ const char *accel_runtime_config_path(const accel_runtime *rt)
 uint32_t accel_runtime_backend_count(const accel_runtime *rt)
 {
     ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_runtime_backend_count", rt, ACCEL__T_RUNTIME, "rt", &rt) != ACCEL_SUCCESS)
+    if (accel__enter(&call, "accel_runtime_backend_count", rt, ACCEL__T_RUNTIME, "rt", &rt) !=
+        ACCEL_SUCCESS)
         return 0;
     return rt->backend_count;
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/security.c — refusing plugins and configuration files that someone
  * other than their owner could have changed. A plugin is code the process
  * runs and plugins.ini says which code that is, so either one being writable

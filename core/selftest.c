@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/selftest.c — the load-time self-test: right after a backend has
  * initialized, a write/read round trip, one elementwise op (add, f32) and one
  * small GEMM (f32, 5x3 by k = 4, with a transposed A) on its device 0, each
@@ -26,8 +28,7 @@ static int32_t st_fail(st_ctx *c, int32_t rc, const char *what)
 {
     if (!c->why[0])
         snprintf(c->why, sizeof c->why, "%s: %s", what,
-                 *accel_last_error() ? accel_last_error()
-                                     : accel_status_string((accel_status)rc));
+                 *accel_last_error() ? accel_last_error() : accel_status_string((accel_status)rc));
     return rc;
 }
 
@@ -159,12 +160,14 @@ static int32_t st_run(st_ctx *c)
                 }
                 double ref = 0.5 * s + 2.0 * C[i * ST_P + j];
                 /* Higham 3.5, with TF32 precision allowed for: 2(k+2)*2^-10. */
-                double bound = 2.0 * (ST_K + 2) * 0x1p-10 * (0.5 * mag + 2.0 * fabs(C[i * ST_P + j]));
+                double bound =
+                    2.0 * (ST_K + 2) * 0x1p-10 * (0.5 * mag + 2.0 * fabs(C[i * ST_P + j]));
                 double got = G[i * ST_P + j];
                 if (!(fabs(got - ref) <= bound)) {
                     snprintf(c->why, sizeof c->why,
                              "GEMM (f32, 5x3, k = 4, A transposed): C[%d][%d] is %.9g, expected "
-                             "%.9g (bound %.3g)", i, j, got, ref, bound);
+                             "%.9g (bound %.3g)",
+                             i, j, got, ref, bound);
                     rc = ACCEL_ERROR_MISMATCH;
                     goto done;
                 }
@@ -204,8 +207,7 @@ void accel__selftest_all(accel_runtime *rt)
         be->vt->shutdown(be->ctx);
         be->loaded = false;
         be->status = rc == ACCEL_ERROR_MISMATCH ? ACCEL_ERROR_MISMATCH : (accel_status)rc;
-        snprintf(be->reason, sizeof be->reason, "disabled: load-time self-test failed: %s",
-                 c.why);
+        snprintf(be->reason, sizeof be->reason, "disabled: load-time self-test failed: %s", c.why);
         accel__log(ACCEL_LOG_WARN, "backend %s (%s) %s", be->name, be->path, be->reason);
     }
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/shortcuts.c — one-call forms of what otherwise takes several calls: a
  * buffer made from host data, and a matrix product on sub-matrices described
  * by (buffer, offset, rows, cols, leading dimension) views. Each is built on

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/staging.c — work on a device's private staging queue, done from a
  * host function of another backend's queue: one staged transfer (cross-backend
  * copies, queue.c) and one staged op on host copies of its operands (the

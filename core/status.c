@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/status.c — status names and messages (from the X-macro list in
  * accel/types.h), the thread-local last-error message, the log callback and
  * level, and the library version. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/struct_size.c — the struct_size rule of the versioned structs of the
  * public API (options and descriptors passed in, records filled out).
  *

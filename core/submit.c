@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/submit.c — the one op path: every validated op descriptor goes
  * through accel__submit (core/submit.h), which calls the hooks (report,
  * fallback, verify, trace) in a fixed order around the backend's op_execute. */
@@ -58,9 +60,9 @@ accel_status accel__submit(accel_queue *q, const accel_op_desc *d, unsigned flag
         return fallback_or_fail(
             q, d, empty,
             accel__fail_relay(ACCEL_ERROR_UNSUPPORTED,
-                        "%s: the %s backend does not support %s on %s for %s", d->name,
-                        dev->be->name, accel_op_name((accel_op_code)d->op),
-                        accel_dtype_name((accel_dtype)d->dtype), dev->name));
+                              "%s: the %s backend does not support %s on %s for %s", d->name,
+                              dev->be->name, accel_op_name((accel_op_code)d->op),
+                              accel_dtype_name((accel_dtype)d->dtype), dev->name));
     if (empty)
         return ACCEL_SUCCESS;
     bool kernel = d->op == ACCEL_OP_KERNEL;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/submit.h — the one op path and the hooks below it. Not installed.
  *
  *   public op (ops.c)       validate arguments, build one accel_op_desc

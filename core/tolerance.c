@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/tolerance.c — the tolerance model of accel/verify.h: when an op's output
  * on one backend is "the same answer" as a reference's. Used by verify mode
  * (verify.c), `accel verify`, `accel replay` and the tests, so that all of them
@@ -76,9 +78,15 @@ static double ulp_at(accel_dtype dt, double x)
 {
     int p = 8, emin = -126; /* precision (bits incl. the implicit one), min normal exponent */
     switch (dt) {
-    case ACCEL_F32: p = 24, emin = -126; break;
-    case ACCEL_F64: p = 53, emin = -1022; break;
-    case ACCEL_F16: p = 11, emin = -14; break;
+    case ACCEL_F32:
+        p = 24, emin = -126;
+        break;
+    case ACCEL_F64:
+        p = 53, emin = -1022;
+        break;
+    case ACCEL_F16:
+        p = 11, emin = -14;
+        break;
     case ACCEL_BF16:
     case ACCEL_I32:
     case ACCEL_I64:

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/trace.c — ACCEL_TRACE=FILE: a Chrome trace-event JSON file
  * (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU,
  * loadable in Perfetto and chrome://tracing) written at accel_runtime_close.
@@ -332,18 +334,21 @@ static int write_json(const accel__trace *t, const accel_runtime *rt)
         const accel_device *dev = &rt->devices[d];
         char label[256];
         snprintf(label, sizeof label, "%s (%s)", dev->name, dev->props.name);
-        fprintf(f, "%s\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{"
-                   "\"name\":",
+        fprintf(f,
+                "%s\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{"
+                "\"name\":",
                 first ? "" : ",", d);
         accel__json_string(f, label);
-        fprintf(f, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
-                   "\"args\":{\"sort_index\":%u}}",
+        fprintf(f,
+                "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
+                "\"args\":{\"sort_index\":%u}}",
                 d, d);
         first = false;
     }
     for (size_t i = 0; i < t->queue_count; i++)
-        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%zu,\"args\":{"
-                   "\"name\":\"queue %zu\"}}",
+        fprintf(f,
+                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%zu,\"args\":{"
+                "\"name\":\"queue %zu\"}}",
                 t->queue_pid[i], i + 1, i + 1);
     for (size_t i = 0; i < t->count; i++) {
         const span *s = &t->spans[i];

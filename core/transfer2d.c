@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/transfer2d.c — 2-D strided transfers, as cudaMemcpy2D: height rows of
  * width bytes, rows pitch bytes apart on each side. Validated here as a
  * whole (so nothing is enqueued for a bad rectangle), then carried out as

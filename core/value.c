@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/value.c — the value parsers of every setting: booleans, fractions,
  * bounded integers, one-of-a-list words and log levels. config.c uses them
  * for plugins.ini and the ACCEL_* environment, status.c for ACCEL_LOG. They

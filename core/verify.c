@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/verify.c — verify mode (shadow execution) and the runtime policy keys.
  *
  * When verify is on, an op on a device other than the reference is enqueued
@@ -161,9 +163,9 @@ struct accel__vjob {
     accel_device *dev, *ref;
     accel_op_desc d;
     size_t esize;
-    void *pre[4];           /* operands before the op */
-    void *post;             /* the output after it */
-    size_t lo, hi;          /* guard elements before and after the output */
+    void *pre[4];  /* operands before the op */
+    void *post;    /* the output after it */
+    size_t lo, hi; /* guard elements before and after the output */
     void *guard_pre, *guard_post;
     bool cancelled, fail;
     char *repro_dir;
@@ -262,8 +264,7 @@ static vjob *vjob_new(accel_queue *q, const accel_op_desc *d)
 oom:
     vjob_free(j);
     atomic_fetch_add(&p->skipped, 1);
-    accel__log(ACCEL_LOG_WARN, "%s: verify skipped: out of host memory for the snapshots",
-               d->name);
+    accel__log(ACCEL_LOG_WARN, "%s: verify skipped: out of host memory for the snapshots", d->name);
     return NULL;
 }
 
@@ -293,9 +294,11 @@ static void describe_shape(const accel_op_desc *d, char *out, size_t cap)
     const accel_op_properties *p = accel__op(d->op);
     switch (p ? p->kind : ACCEL_OP_KIND_FILL) {
     case ACCEL_OP_KIND_GEMM:
-        snprintf(out, cap, "m=%zu n=%zu k=%zu lda=%zu ldb=%zu ldc=%zu trans_a=%u trans_b=%u "
-                 "batch=%zu alpha=%g beta=%g", d->m, d->n, d->k, d->lda, d->ldb, d->ldc,
-                 d->trans_a, d->trans_b, d->batch_count, d->scalars[0], d->scalars[1]);
+        snprintf(out, cap,
+                 "m=%zu n=%zu k=%zu lda=%zu ldb=%zu ldc=%zu trans_a=%u trans_b=%u "
+                 "batch=%zu alpha=%g beta=%g",
+                 d->m, d->n, d->k, d->lda, d->ldb, d->ldc, d->trans_a, d->trans_b, d->batch_count,
+                 d->scalars[0], d->scalars[1]);
         return;
     case ACCEL_OP_KIND_TRANSPOSE:
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
@@ -324,8 +327,7 @@ static void write_repro(vjob *j, char *path_out, size_t cap)
              (long)getpid(), n, accel_op_name((accel_op_code)j->d.op));
     FILE *f = fopen(path, "wb");
     if (!f) {
-        accel__log(ACCEL_LOG_WARN, "verify: cannot write repro file %s: %s", path,
-                   strerror(errno));
+        accel__log(ACCEL_LOG_WARN, "verify: cannot write repro file %s: %s", path, strerror(errno));
         return;
     }
     const accel_op_desc *d = &j->d;
@@ -333,12 +335,11 @@ static void write_repro(vjob *j, char *path_out, size_t cap)
     fprintf(f, "device %s\nreference %s\n", j->dev->name, j->ref->name);
     fprintf(f, "op %u %s\ndtype %u\nflags %u\n", d->op, accel_op_name((accel_op_code)d->op),
             d->dtype, d->flags);
-    fprintf(f, "scalars %a %a %a %a\n", d->scalars[0], d->scalars[1], d->scalars[2],
-            d->scalars[3]);
+    fprintf(f, "scalars %a %a %a %a\n", d->scalars[0], d->scalars[1], d->scalars[2], d->scalars[3]);
     fprintf(f, "seed %" PRIu64 "\nrng_offset %" PRIu64 "\nverify_seed %" PRIu64 "\n", d->seed,
             d->rng_offset, j->seed);
-    fprintf(f, "gemm %u %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu\n", d->trans_a, d->trans_b,
-            d->m, d->n, d->k, d->lda, d->ldb, d->ldc, d->batch_count, d->stride_a, d->stride_b,
+    fprintf(f, "gemm %u %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu\n", d->trans_a, d->trans_b, d->m,
+            d->n, d->k, d->lda, d->ldb, d->ldc, d->batch_count, d->stride_a, d->stride_b,
             d->stride_c);
     fprintf(f, "operands %u\n", d->num_operands);
     for (uint32_t i = 0; i < d->num_operands; i++)
@@ -374,8 +375,8 @@ static void vjob_check(accel__xop *x)
     accel_status st = run_reference(j, expected);
     if (st != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "verify: %s: the reference run on %s failed (%s); not checked",
-                   d->name, j->ref->name, *accel_last_error() ? accel_last_error()
-                                                                : accel_status_string(st));
+                   d->name, j->ref->name,
+                   *accel_last_error() ? accel_last_error() : accel_status_string(st));
         atomic_fetch_add(&p->skipped, 1);
         free(expected);
         return;
@@ -398,8 +399,8 @@ static void vjob_check(accel__xop *x)
         snprintf(what, sizeof what,
                  "%s (%s %s, %s) on %s disagrees with %s: element %zu: got %.17g, expected "
                  "%.17g, error %.3g > bound %.3g (%s); %zu of %zu elements bad",
-                 d->name, op, dt, shape, j->dev->name, j->ref->name, r.first_bad, r.got,
-                 r.expected, r.error, r.bound, r.rule, r.bad, r.checked);
+                 d->name, op, dt, shape, j->dev->name, j->ref->name, r.first_bad, r.got, r.expected,
+                 r.error, r.bound, r.rule, r.bad, r.checked);
     } else if (j->lo + j->hi &&
                memcmp(j->guard_pre, j->guard_post, (j->lo + j->hi) * j->esize) != 0) {
         size_t i = 0;
@@ -422,8 +423,7 @@ static void vjob_check(accel__xop *x)
     accel__log(ACCEL_LOG_WARN, "verify: %s%s%s", what, repro[0] ? "; repro file " : "", repro);
     if (j->fail) {
         x->status = ACCEL_ERROR_MISMATCH;
-        snprintf(x->message, sizeof x->message, "verify: %.*s", (int)(sizeof x->message - 9),
-                 what);
+        snprintf(x->message, sizeof x->message, "verify: %.*s", (int)(sizeof x->message - 9), what);
     }
 }
 

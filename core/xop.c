@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* core/xop.c — the host-work engine: work a queue runs in a host function
  * (queue_host_fn) because it calls into another backend or must wait for one:
  * cross-backend copies and waits (queue.c, event.c), fallback and verify

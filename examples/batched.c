@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* batched — the tutorial's "split large data sets into batches so the GPU does
  * not run out of memory": a data set on the host larger than the device memory
  * the program may use (--mem-cap; every buffer is counted against it and a

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* common.h — the few helpers every example shares: a CHECK macro, option
  * parsing with getopt_long (--device NAME, --n N, --help; unknown options are
  * errors), opening the runtime on the chosen device

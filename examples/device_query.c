@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* device_query — the tutorial's FAQ "how do I check that my program really runs
  * on the GPU?": which plugins.ini was read, every backend it names (loaded, or
  * why not), every device, and the device this program will use. It then runs

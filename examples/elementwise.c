@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* elementwise — the tutorial's PyCUDA step (multiply two 400-element random
  * vectors with a hand-written kernel) in accel: random numbers are made on the
  * device (Philox, the same numbers on every backend), then a * b and a few

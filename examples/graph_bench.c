@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* graph_bench.c — what recording a queue once buys: 100 dependent small f32
  * adds run eagerly (100 accel_add calls, then a finish) and as one graph
  * (accel_graph_launch, then a finish), end to end, with the host cost of one

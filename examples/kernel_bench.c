@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernel_bench — the speed targets of user kernels, measured and printed as
  * ratios (no pass/fail thresholds in the tests; this program says PASS or
  * MISS per target and exits 0 unless a result is wrong):
@@ -21,8 +23,8 @@ static int failed;
 static void target(const char *what, double value, const char *unit, double goal, int less)
 {
     int ok = less ? value <= goal : value >= goal;
-    printf("  %-52s %10.3f %-6s target %s %.3g  %s\n", what, value, unit, less ? "<=" : ">=",
-           goal, ok ? "PASS" : "MISS");
+    printf("  %-52s %10.3f %-6s target %s %.3g  %s\n", what, value, unit, less ? "<=" : ">=", goal,
+           ok ? "PASS" : "MISS");
 }
 
 /* A runtime with a private cache folder (or none), and its device. */
@@ -41,8 +43,7 @@ static accel_status open_rt(const char *device, const char *cache, const char *c
 }
 
 /* Mean milliseconds per build of `count` distinct kernels on dev. */
-static accel_status build_time(accel_runtime *rt, accel_device *dev, int count, int raw,
-                               double *ms)
+static accel_status build_time(accel_runtime *rt, accel_device *dev, int count, int raw, double *ms)
 {
     accel_status st = ACCEL_SUCCESS;
     double t0 = ex_now_ms();
@@ -252,7 +253,9 @@ int main(int argc, char **argv)
     CHECK(accel_kernel_elementwise_create(rt, "axpby", "float32 x, float32 y, float32 a, float32 b",
                                           "float32 z", "z = a * x + b * y", NULL, &k));
     size_t n = ex_opt_size(opts, "n",
-                              gpu ? ((size_t)1 << 28) : quick ? ((size_t)1 << 20) : ((size_t)1 << 24));
+                           gpu     ? ((size_t)1 << 28)
+                           : quick ? ((size_t)1 << 20)
+                                   : ((size_t)1 << 24));
     CHECK(accel_buffer_create(dev, n * 4, &x));
     CHECK(accel_buffer_create(dev, n * 4, &y));
     CHECK(accel_random_uniform(q, ACCEL_F32, 1, 0, accel_slice_of(x, 0, n)));
@@ -292,9 +295,9 @@ int main(int argc, char **argv)
         float hx[4096], hy[4096], hz[4096];
         CHECK(accel_queue_read_blocking(q, x, 0, hx, m * 4));
         CHECK(accel_queue_read_blocking(q, y, 0, hy, m * 4));
-        accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(x, 0, m)),
-                                   accel_karg_array(accel_slice_of(y, 0, m)), accel_karg_f32(3.0f),
-                                   accel_karg_f32(0.25f), accel_karg_array(accel_slice_of(y, 0, m))};
+        accel_kernel_arg args[] = {
+            accel_karg_array(accel_slice_of(x, 0, m)), accel_karg_array(accel_slice_of(y, 0, m)),
+            accel_karg_f32(3.0f), accel_karg_f32(0.25f), accel_karg_array(accel_slice_of(y, 0, m))};
         CHECK(accel_kernel_launch(q, k, 5, args));
         CHECK(accel_queue_read_blocking(q, y, 0, hz, m * 4));
         for (size_t i = 0; i < m; i++)

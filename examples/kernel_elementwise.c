@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernel_elementwise — a CuPy ElementwiseKernel in accel: typed parameters,
  * a C body for one element, an array or a scalar per input (decided by what
  * the caller passes), compiled at run time for each device that runs it.
@@ -17,7 +19,8 @@ static accel_status run(accel_device *dev, accel_kernel *k, size_t n, float w, f
     accel_buffer *x = NULL, *y = NULL, *out = NULL;
     accel_status st;
     if ((st = accel_queue_create(dev, &q)) || (st = accel_buffer_create(dev, n * 4, &x)) ||
-        (st = accel_buffer_create(dev, n * 4, &y)) || (st = accel_buffer_create(dev, n * 4, &out)) ||
+        (st = accel_buffer_create(dev, n * 4, &y)) ||
+        (st = accel_buffer_create(dev, n * 4, &out)) ||
         (st = accel_random_uniform(q, ACCEL_F32, 7, 0, accel_slice_of(x, 0, n))) ||
         (st = accel_random_uniform(q, ACCEL_F32, 8, 0, accel_slice_of(y, 0, n))))
         goto done;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernel_multiply_them — the tutorial's section 5 (PyCUDA's SourceModule):
  * the multiply_them kernel exactly as PyCUDA's documentation writes it,
  * compiled at run time, on 400 random floats, one block of 400 threads.
@@ -25,8 +27,10 @@ static accel_status run(accel_device *dev, accel_kernel *k, const float *a, cons
     accel_buffer *ba = NULL, *bb = NULL, *bd = NULL;
     accel_status st;
     if ((st = accel_queue_create(dev, &q)) || (st = accel_buffer_create(dev, N * 4, &ba)) ||
-        (st = accel_buffer_create(dev, N * 4, &bb)) || (st = accel_buffer_create(dev, N * 4, &bd)) ||
-        (st = accel_queue_write(q, ba, 0, a, N * 4)) || (st = accel_queue_write(q, bb, 0, b, N * 4)))
+        (st = accel_buffer_create(dev, N * 4, &bb)) ||
+        (st = accel_buffer_create(dev, N * 4, &bd)) ||
+        (st = accel_queue_write(q, ba, 0, a, N * 4)) ||
+        (st = accel_queue_write(q, bb, 0, b, N * 4)))
         goto done;
     /* multiply_them(drv.Out(dest), drv.In(a), drv.In(b), block=(400,1,1), grid=(1,1)) */
     const uint32_t block[3] = {N, 1, 1}, grid[3] = {1, 1, 1};

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernel_reduction — a CuPy ReductionKernel in accel: the L2 norm of each
  * row of a rows x cols row-major matrix (map "x * x", reduce "a + b",
  * identity "0", post "y = sqrt(a)"). The reduction order is fixed and the
@@ -41,7 +43,9 @@ int main(int argc, char **argv)
     accel_device *dev = NULL, *cpu = NULL;
     accel_kernel *k = NULL;
     float *x = NULL, *y = NULL, *yc = NULL;
-    ex_opt opts[] = {{"rows", "N", "rows (default 1001)", NULL}, {"cols", "N", "columns (default 3001)", NULL}, {NULL, NULL, NULL, NULL}};
+    ex_opt opts[] = {{"rows", "N", "rows (default 1001)", NULL},
+                     {"cols", "N", "columns (default 3001)", NULL},
+                     {NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv, "[--device NAME] [--rows N] [--cols N]", opts, 0);
     CHECK(ex_open(&rt, &dev));
     CHECK(accel_device_get_by_name(rt, "cpu", &cpu));

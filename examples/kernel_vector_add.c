@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernel_vector_add — the tutorial's section 4 (Numba's @cuda.jit vector_add:
  * one thread per element, 256 threads per block, enough blocks to cover the
  * array) as a kernel you write: CUDA C source, compiled at run time for the
@@ -29,8 +31,9 @@ static accel_status run(accel_runtime *rt, accel_device *dev, accel_kernel *k, s
     accel_status st;
     (void)rt;
     if ((st = accel_queue_create(dev, &q)) || (st = accel_buffer_create(dev, n * 4, &a)) ||
-        (st = accel_buffer_create(dev, n * 4, &b)) || (st = accel_buffer_create(dev, n * 4, &out)) ||
-        (st = accel_event_create(dev, &e0)) || (st = accel_event_create(dev, &e1)))
+        (st = accel_buffer_create(dev, n * 4, &b)) ||
+        (st = accel_buffer_create(dev, n * 4, &out)) || (st = accel_event_create(dev, &e0)) ||
+        (st = accel_event_create(dev, &e1)))
         goto done;
     if ((st = accel_random_uniform(q, ACCEL_F32, 1, 0, accel_slice_of(a, 0, n))) ||
         (st = accel_random_uniform(q, ACCEL_F32, 2, 0, accel_slice_of(b, 0, n))))
@@ -38,10 +41,9 @@ static accel_status run(accel_runtime *rt, accel_device *dev, accel_kernel *k, s
     const uint32_t threads = 256; /* threads per block, as the tutorial */
     const uint32_t grid[3] = {(uint32_t)((n + threads - 1) / threads), 1, 1};
     const uint32_t block[3] = {threads, 1, 1};
-    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(a, 0, n)),
-                               accel_karg_array(accel_slice_of(b, 0, n)),
-                               accel_karg_array(accel_slice_of(out, 0, n)),
-                               accel_karg_i32((int32_t)n)};
+    accel_kernel_arg args[] = {
+        accel_karg_array(accel_slice_of(a, 0, n)), accel_karg_array(accel_slice_of(b, 0, n)),
+        accel_karg_array(accel_slice_of(out, 0, n)), accel_karg_i32((int32_t)n)};
     /* The first launch compiles (or loads from the cache); time the second. */
     if ((st = accel_kernel_launch_grid(q, k, grid, block, 4, args)) ||
         (st = accel_event_record(e0, q)) ||
@@ -66,7 +68,8 @@ int main(int argc, char **argv)
     accel_device *dev = NULL, *cpu = NULL;
     accel_kernel *k = NULL;
     float *c = NULL, *ref = NULL;
-    ex_opt opts[] = {{"n", "N", "elements (default 10000000 on a GPU, 1000000 on the CPU)", NULL}, {NULL, NULL, NULL, NULL}};
+    ex_opt opts[] = {{"n", "N", "elements (default 10000000 on a GPU, 1000000 on the CPU)", NULL},
+                     {NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv, "[--device NAME] [--n N]", opts, 0);
     CHECK(ex_open(&rt, &dev));
     size_t n = ex_opt_size(opts, "n", ex_is_gpu(dev) ? 10000000 : 1000000);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* matmul — the tutorial's last step: a 10000 x 10000 single-precision random
  * matrix product (cp.dot). A and B are filled on the device (Philox), C = A B
  * is timed with events and reported in TFLOP/s (2 N^3 flops). Then a few

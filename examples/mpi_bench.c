@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* mpi_bench — allreduce of f32 over the ranks on the CPU device: accel's
  * accel_comm_allreduce (+ accel_queue_finish) against MPI_Allreduce called
  * directly on the same memory in the same run, 1 MiB to 256 MiB. Prints per

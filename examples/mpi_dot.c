@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* mpi_dot — a data-parallel job: a dot product of two vectors of n elements
  * split over the ranks, one accel device per rank. Each rank makes its own
  * part of x and y on its device (Philox uniform numbers: filling a piece at

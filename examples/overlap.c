@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* overlap — the tutorial's "asynchronous transfers on streams": c = a + b on
  * 10 million floats, copy in, add, copy out. First serially (one queue, whole
  * arrays), then in chunks spread over several queues so that one chunk's

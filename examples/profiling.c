@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* profiling — the tutorial's "profile, then tune" step, answered with events:
  * the walk-through's work (copy in, elementwise ops, reductions, random fill,
  * GEMM, copy out) on one queue with an event between every two ops, printed as

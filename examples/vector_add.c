@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* vector_add — the tutorial's first GPU program (CuPy: x + y on 5 elements), in
  * accel: pick the default device from plugins.ini, copy two vectors in, add them
  * on the device, read the result back, and check it on the host.

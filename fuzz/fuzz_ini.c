@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* fuzz_ini.c — libFuzzer harness for the plugins.ini reader
  * (accel__config_load in core/config.c, with inih underneath). Each input is
  * written to a private temporary file (mode 0600, so the security check of

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* fuzz_npy.c — libFuzzer harness for the .npy reader (accel_npy_load_memory in
  * core/npy.c). Built by fuzz/CMakeLists.txt with ACCEL_FUZZ=ON and clang; the
  * same file, linked with replay_main.c, replays the seed and regression
@@ -16,7 +18,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (accel_npy_load_memory(data, size, "fuzz", &a) == ACCEL_SUCCESS) {
         /* Touch every byte the reader promised, so a short allocation shows up
          * under ASan, and check the invariants npy.h documents. */
-        size_t esize = a.dtype == ACCEL_F32 ? 4 : a.dtype == ACCEL_F64 ? 8 : a.dtype == ACCEL_F16 ? 2 : 0;
+        size_t esize = a.dtype == ACCEL_F32   ? 4
+                       : a.dtype == ACCEL_F64 ? 8
+                       : a.dtype == ACCEL_F16 ? 2
+                                              : 0;
         size_t product = 1;
         for (uint32_t i = 0; i < a.ndim; i++)
             product *= a.shape[i];

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* replay_main.c — a main() for the fuzz harnesses outside libFuzzer: feeds
  * every file named on the command line (directories: every regular file in
  * them) to LLVMFuzzerTestOneInput once. ctest runs it over fuzz/corpus and

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 # fuzz/run.sh — build the libFuzzer harnesses with clang and run each for a set
 # time, both in parallel (one core each).
 #   fuzz/run.sh [SECONDS] [BUILD_DIR]      default: 600 s, build-fuzz

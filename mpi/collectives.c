@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* mpi/collectives.c — the public collectives: argument checks, check mode's
  * agreement across ranks, and dispatch of one call to its transport (a host
  * function running MPI, the staged copies around it, or the backend's own

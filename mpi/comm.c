@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* mpi/comm.c — communicators: creation from an MPI communicator and a
  * device (duplicates, thread level, options and environment, the ranks'
  * agreement on a transport, NCCL's unique id by MPI_Bcast), release, getters,

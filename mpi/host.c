@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* mpi/host.c — running one collective with MPI on host memory (the "mpi"
  * transport, and the middle step of "mpi-staged"), and verify mode's
  * cross-check of allreduce against rank 0's CPU. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* mpi/internal.h — declarations shared by the files of libaccel_mpi: the
  * communicator object, one collective call as plain data, the transports,
  * the watchdog and the message helpers. Not installed. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* mpi/watchdog.c — the timeout path: one thread per process, alive while a
  * communicator with a timeout exists, that looks at the blocking MPI or NCCL
  * calls in flight every 100 ms. A call older than its communicator's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* json_strings — writes byte strings through the shared JSON writer
  * (common/json.c) for tests/cli/json_check.py, which parses the output with
  * Python's json module and compares every string with Python's own

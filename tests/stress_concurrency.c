@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* stress_concurrency.c — the thread-safety contract of accel.h under load:
  * 8 threads at once create and release buffers, queues and events and
  * enqueue 10^4 ops in total on every device of the runtime (cpu; cuda when a
@@ -16,8 +18,8 @@
  * expected results need no tolerance. */
 #define _XOPEN_SOURCE 700
 #include <pthread.h>
-#include <stdarg.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,13 +38,13 @@ static accel_runtime *rt;
 static char config_path[4096];
 
 /* Stop with a message: the test's one way to fail outside the workers. */
-#define REQUIRE(cond, ...)                                                                       \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            fprintf(stderr, "stress_concurrency: FAILED: " __VA_ARGS__);                         \
+#define REQUIRE(cond, ...)                                                                         \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "stress_concurrency: FAILED: " __VA_ARGS__);                           \
             fprintf(stderr, " (%s:%d; last error: %s)\n", __FILE__, __LINE__, accel_last_error()); \
-            exit(1);                                                                             \
-        }                                                                                        \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
 static void remove_config(void)
@@ -66,8 +68,9 @@ static void setup(void)
     atexit(remove_config);
     FILE *f = fdopen(fd, "w");
     REQUIRE(f != NULL, "fdopen");
-    fprintf(f, "[runtime]\norder = %scpu\n[backend.cpu]\nlibrary = %s\nthreads = %s\n", have_cuda ? "cuda, " : "",
-            ACCEL_TEST_PLUGIN_CONFIG_DIR "/libaccel_cpu.so", threads && *threads ? threads : "0");
+    fprintf(f, "[runtime]\norder = %scpu\n[backend.cpu]\nlibrary = %s\nthreads = %s\n",
+            have_cuda ? "cuda, " : "", ACCEL_TEST_PLUGIN_CONFIG_DIR "/libaccel_cpu.so",
+            threads && *threads ? threads : "0");
     if (have_cuda)
         fprintf(f, "[backend.cuda]\nlibrary = %s\n", cuda);
     fclose(f);
@@ -106,22 +109,22 @@ static void fail(shared_state *s, const char *fmt, ...)
     pthread_mutex_unlock(&s->fail_lock);
 }
 
-#define CHECK(s, call)                                                                           \
-    do {                                                                                         \
-        accel_status st_ = (call);                                                               \
-        if (st_ != ACCEL_SUCCESS) {                                                              \
-            fail(s, "%s: %s (%s)", #call, accel_status_name(st_), accel_last_error());           \
-            goto out;                                                                            \
-        }                                                                                        \
+#define CHECK(s, call)                                                                             \
+    do {                                                                                           \
+        accel_status st_ = (call);                                                                 \
+        if (st_ != ACCEL_SUCCESS) {                                                                \
+            fail(s, "%s: %s (%s)", #call, accel_status_name(st_), accel_last_error());             \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
-static bool expect_all(shared_state *s, const float *v, size_t n, float want, const char *what, int id,
-                       const char *dev)
+static bool expect_all(shared_state *s, const float *v, size_t n, float want, const char *what,
+                       int id, const char *dev)
 {
     for (size_t i = 0; i < n; ++i) {
         if (v[i] != want) {
-            fail(s, "thread %d on %s, %s: element %zu is %g, expected %g", id, dev, what, i, (double)v[i],
-                 (double)want);
+            fail(s, "thread %d on %s, %s: element %zu is %g, expected %g", id, dev, what, i,
+                 (double)v[i], (double)want);
             return false;
         }
     }
@@ -133,14 +136,15 @@ static bool expect_all(shared_state *s, const float *v, size_t n, float want, co
  *                 axpby z = z - y  (z = 2a + b), then read z;
  *   shared queue: fill w = a, copy w -> x2 (w's copy), sum(x2) = LEN * a,
  *                 then a blocking read of the sum. */
-static int round_on(shared_state *s, worker *w, uint32_t d, int r, accel_queue *own, accel_buffer *const *b,
-                    float *host)
+static int round_on(shared_state *s, worker *w, uint32_t d, int r, accel_queue *own,
+                    accel_buffer *const *b, float *host)
 {
     accel_device *dev = s->devs[d];
     const char *dn = accel_device_name(dev);
     accel_queue *sh = s->shared[d];
     float a = (float)(w->id * 1000 + r), bb = (float)(r % 7);
-    accel_slice x = accel_slice_of(b[0], 0, LEN), y = accel_slice_of(b[1], 0, LEN), z = accel_slice_of(b[2], 0, LEN);
+    accel_slice x = accel_slice_of(b[0], 0, LEN), y = accel_slice_of(b[1], 0, LEN),
+                z = accel_slice_of(b[2], 0, LEN);
     accel_slice wv = accel_slice_of(b[3], 0, LEN), x2 = accel_slice_of(b[4], 0, LEN);
     accel_slice sum = accel_slice_of(b[5], 0, 1);
     float total = 0;
@@ -159,7 +163,8 @@ static int round_on(shared_state *s, worker *w, uint32_t d, int r, accel_queue *
     if (!expect_all(s, host, LEN, 2 * a + bb, "z = 2a + b", w->id, dn))
         return -1;
     if (total != (float)LEN * a) {
-        fail(s, "thread %d on %s: shared-queue sum %g, expected %g", w->id, dn, (double)total, (double)LEN * a);
+        fail(s, "thread %d on %s: shared-queue sum %g, expected %g", w->id, dn, (double)total,
+             (double)LEN * a);
         return -1;
     }
     return 0;
@@ -255,7 +260,8 @@ static void eight_threads_ten_thousand_ops_on_every_device(void)
     REQUIRE(atomic_load(&s.failures) == 0, "%d failure(s); first: %s", atomic_load(&s.failures),
             s.first_failure);
     REQUIRE(atomic_load(&s.ops) >= TOTAL_OPS, "only %d ops ran", atomic_load(&s.ops));
-    printf("%d ops from %d threads on %u device(s), results checked\n", atomic_load(&s.ops), THREADS, s.ndev);
+    printf("%d ops from %d threads on %u device(s), results checked\n", atomic_load(&s.ops),
+           THREADS, s.ndev);
 }
 
 /* accel_buffer_release waits, as cudaFree, for the work queued on every live
@@ -341,7 +347,8 @@ static void churn_queues(shared_state *s, worker *w, accel_device *dev, float *h
         if (r % 3 != 0) {
             accel_status st = accel_fill(q, ACCEL_F32, a, accel_slice_of(b, 0, LEN));
             if (st == ACCEL_SUCCESS)
-                st = accel_scale(q, ACCEL_F32, 3.0, accel_slice_of(b, 0, LEN), accel_slice_of(b, 0, LEN));
+                st = accel_scale(q, ACCEL_F32, 3.0, accel_slice_of(b, 0, LEN),
+                                 accel_slice_of(b, 0, LEN));
             if (st != ACCEL_SUCCESS) {
                 fail(s, "thread %d on %s: churned queue: %s (%s)", w->id, dn, accel_status_name(st),
                      accel_last_error());

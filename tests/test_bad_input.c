@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_bad_input.c — the core's argument validation (core/ops.c, buffer.c,
  * queue.c, event.c, device.c): every bad input of the API gives its distinct
  * status, a message naming the public function, no crash, and no write to
@@ -20,10 +22,11 @@ static accel_queue *q, *mq;
 static void setup(void)
 {
     /* fallback = none: ops the mock lacks must fail, not run on the CPU. */
-    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = cpu, mock\nfallback = none\n"
-                                        "[backend.cpu]\nlibrary = %s\n[backend.mock]\nlibrary = %s\n",
-                                        TU_CPU_PLUGIN, TU_TEST_PLUGIN("mock")),
-                                 &rt, NULL);
+    accel_status s =
+        tu_open_ini(tu_fmt("[runtime]\norder = cpu, mock\nfallback = none\n"
+                           "[backend.cpu]\nlibrary = %s\n[backend.mock]\nlibrary = %s\n",
+                           TU_CPU_PLUGIN, TU_TEST_PLUGIN("mock")),
+                    &rt, NULL);
     cr_assert(s == ACCEL_SUCCESS, "open: %s", accel_last_error());
     tu_ok(accel_device_get_by_name(rt, "cpu", &cpu));
     tu_ok(accel_device_get_by_name(rt, "mock", &mock));
@@ -39,13 +42,13 @@ static void teardown(void)
 TestSuite(bad_input, .init = setup, .fini = teardown);
 
 /* The call failed with `expected` and accel_last_error() names fn. */
-#define expect_fail(call, expected, fn)                                                          \
-    do {                                                                                         \
-        accel_status st_ = (call);                                                               \
-        cr_assert(st_ == (expected), "%s: got %s, expected %s (\"%s\")", #call,                  \
-                  accel_status_name(st_), accel_status_name(expected), accel_last_error());      \
-        cr_assert(strstr(accel_last_error(), fn) != NULL,                                        \
-                  "%s: message \"%s\" does not name %s", #call, accel_last_error(), fn);         \
+#define expect_fail(call, expected, fn)                                                            \
+    do {                                                                                           \
+        accel_status st_ = (call);                                                                 \
+        cr_assert(st_ == (expected), "%s: got %s, expected %s (\"%s\")", #call,                    \
+                  accel_status_name(st_), accel_status_name(expected), accel_last_error());        \
+        cr_assert(strstr(accel_last_error(), fn) != NULL, "%s: message \"%s\" does not name %s",   \
+                  #call, accel_last_error(), fn);                                                  \
     } while (0)
 
 /* A device buffer of n f32 elements, all TU_SENTINEL (no guards). */
@@ -64,7 +67,8 @@ static void expect_untouched(const tu_dbuf *b, const char *what)
     cr_assert(v);
     tu_ok(accel_queue_read_blocking(q, b->buf, 0, v, n * sizeof *v));
     for (size_t i = 0; i < n; ++i)
-        cr_assert((double)v[i] == TU_SENTINEL, "%s: element %zu changed to %g", what, i, (double)v[i]);
+        cr_assert((double)v[i] == TU_SENTINEL, "%s: element %zu changed to %g", what, i,
+                  (double)v[i]);
     free(v);
 }
 
@@ -79,10 +83,12 @@ Test(bad_input, null_queue_and_null_buffer)
                 ACCEL_ERROR_INVALID_HANDLE, "accel_add");
     expect_fail(accel_add(q, ACCEL_F32, tu_slice(&a), tu_slice(&a), accel_slice_of(NULL, 0, 8)),
                 ACCEL_ERROR_INVALID_HANDLE, "accel_add");
-    expect_fail(accel_fill(NULL, ACCEL_F32, 1.0, tu_slice(&out)), ACCEL_ERROR_INVALID_HANDLE, "accel_fill");
+    expect_fail(accel_fill(NULL, ACCEL_F32, 1.0, tu_slice(&out)), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_fill");
     expect_fail(accel_queue_finish(NULL), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_finish");
     accel_buffer *b = NULL;
-    expect_fail(accel_buffer_create(NULL, 16, &b), ACCEL_ERROR_INVALID_HANDLE, "accel_buffer_create");
+    expect_fail(accel_buffer_create(NULL, 16, &b), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_buffer_create");
     cr_assert_null(b);
     accel_queue *nq = NULL;
     expect_fail(accel_queue_create(NULL, &nq), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_create");
@@ -111,14 +117,16 @@ Test(bad_input, released_buffer_is_invalid_handle)
     accel_buffer_release(dead);
     tu_dbuf out = sentinel_f32(16);
     float host[16] = {0};
-    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(dead, 0, 16)), ACCEL_ERROR_INVALID_HANDLE,
-                "accel_fill");
+    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(dead, 0, 16)),
+                ACCEL_ERROR_INVALID_HANDLE, "accel_fill");
     expect_fail(accel_copy(q, ACCEL_F32, accel_slice_of(dead, 0, 16), tu_slice(&out)),
                 ACCEL_ERROR_INVALID_HANDLE, "accel_copy");
-    expect_fail(accel_queue_write(q, dead, 0, host, 64), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_write");
+    expect_fail(accel_queue_write(q, dead, 0, host, 64), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_write");
     expect_fail(accel_queue_read_blocking(q, dead, 0, host, 64), ACCEL_ERROR_INVALID_HANDLE,
                 "accel_queue_read_blocking");
-    expect_fail(accel_queue_copy(q, dead, 0, out.buf, 0, 16), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_copy");
+    expect_fail(accel_queue_copy(q, dead, 0, out.buf, 0, 16), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_copy");
     cr_assert_eq(accel_buffer_size(dead), 0u);
     cr_assert_null(accel_buffer_device(dead));
     expect_untouched(&out, "out after released-buffer calls");
@@ -134,11 +142,14 @@ Test(bad_input, released_queue_and_event_are_invalid_handles)
     tu_ok(accel_event_create(cpu, &dead_ev));
     accel_event_release(dead_ev);
     tu_dbuf out = sentinel_f32(4);
-    expect_fail(accel_fill(dead_q, ACCEL_F32, 1.0, tu_slice(&out)), ACCEL_ERROR_INVALID_HANDLE, "accel_fill");
+    expect_fail(accel_fill(dead_q, ACCEL_F32, 1.0, tu_slice(&out)), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_fill");
     expect_fail(accel_queue_finish(dead_q), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_finish");
     expect_fail(accel_event_record(dead_ev, q), ACCEL_ERROR_INVALID_HANDLE, "accel_event_record");
-    expect_fail(accel_queue_wait_event(q, dead_ev), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_wait_event");
-    expect_fail(accel_event_synchronize(dead_ev), ACCEL_ERROR_INVALID_HANDLE, "accel_event_synchronize");
+    expect_fail(accel_queue_wait_event(q, dead_ev), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_wait_event");
+    expect_fail(accel_event_synchronize(dead_ev), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_event_synchronize");
     bool done;
     expect_fail(accel_event_query(dead_ev, &done), ACCEL_ERROR_INVALID_HANDLE, "accel_event_query");
     expect_untouched(&out, "out after released-queue calls");
@@ -166,15 +177,17 @@ Test(bad_input, slice_past_the_end_is_out_of_range)
     /* One element past the end, in each operand position. */
     accel_slice ok = accel_slice_of(a.buf, 0, 10), past = accel_slice_of(out.buf, total - 9, 10);
     expect_fail(accel_add(q, ACCEL_F32, ok, ok, past), ACCEL_ERROR_OUT_OF_RANGE, "accel_add");
-    expect_fail(accel_add(q, ACCEL_F32, accel_slice_of(a.buf, total - 9, 10), ok, accel_slice_of(out.buf, 0, 10)),
+    expect_fail(accel_add(q, ACCEL_F32, accel_slice_of(a.buf, total - 9, 10), ok,
+                          accel_slice_of(out.buf, 0, 10)),
                 ACCEL_ERROR_OUT_OF_RANGE, "accel_add");
-    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(out.buf, total, 1)), ACCEL_ERROR_OUT_OF_RANGE,
-                "accel_fill");
+    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(out.buf, total, 1)),
+                ACCEL_ERROR_OUT_OF_RANGE, "accel_fill");
     /* The same byte size is in range as f32 but past the end as f64. */
-    expect_fail(accel_fill(q, ACCEL_F64, 1.0, accel_slice_of(out.buf, 0, total)), ACCEL_ERROR_OUT_OF_RANGE,
-                "accel_fill");
-    expect_fail(accel_sum(q, ACCEL_F32, accel_slice_of(a.buf, 0, total + 1), accel_slice_of(out.buf, 0, 1)),
-                ACCEL_ERROR_OUT_OF_RANGE, "accel_sum");
+    expect_fail(accel_fill(q, ACCEL_F64, 1.0, accel_slice_of(out.buf, 0, total)),
+                ACCEL_ERROR_OUT_OF_RANGE, "accel_fill");
+    expect_fail(
+        accel_sum(q, ACCEL_F32, accel_slice_of(a.buf, 0, total + 1), accel_slice_of(out.buf, 0, 1)),
+        ACCEL_ERROR_OUT_OF_RANGE, "accel_sum");
     expect_fail(accel_random_uniform(q, ACCEL_F32, 1, 0, accel_slice_of(out.buf, 1, total)),
                 ACCEL_ERROR_OUT_OF_RANGE, "accel_random_uniform");
     expect_untouched(&out, "out after out-of-range calls");
@@ -187,19 +200,22 @@ Test(bad_input, slice_past_the_end_is_out_of_range)
 Test(bad_input, offset_plus_count_overflow_is_out_of_range)
 {
     tu_dbuf out = sentinel_f32(16);
-    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(out.buf, SIZE_MAX, 2)), ACCEL_ERROR_OUT_OF_RANGE,
-                "accel_fill");
-    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(out.buf, 2, SIZE_MAX)), ACCEL_ERROR_OUT_OF_RANGE,
-                "accel_fill");
+    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(out.buf, SIZE_MAX, 2)),
+                ACCEL_ERROR_OUT_OF_RANGE, "accel_fill");
+    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(out.buf, 2, SIZE_MAX)),
+                ACCEL_ERROR_OUT_OF_RANGE, "accel_fill");
     /* offset + count fits in size_t, but times 4 bytes wraps to a small number. */
     expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(out.buf, 0, SIZE_MAX / 4 + 2)),
                 ACCEL_ERROR_OUT_OF_RANGE, "accel_fill");
     expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(out.buf, SIZE_MAX / 4 + 1, 1)),
                 ACCEL_ERROR_OUT_OF_RANGE, "accel_fill");
     float host[4] = {0};
-    expect_fail(accel_queue_write(q, out.buf, SIZE_MAX, host, 2), ACCEL_ERROR_OUT_OF_RANGE, "accel_queue_write");
-    expect_fail(accel_queue_write(q, out.buf, 4, host, SIZE_MAX), ACCEL_ERROR_OUT_OF_RANGE, "accel_queue_write");
-    expect_fail(accel_queue_read(q, out.buf, SIZE_MAX - 1, host, 4), ACCEL_ERROR_OUT_OF_RANGE, "accel_queue_read");
+    expect_fail(accel_queue_write(q, out.buf, SIZE_MAX, host, 2), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_queue_write");
+    expect_fail(accel_queue_write(q, out.buf, 4, host, SIZE_MAX), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_queue_write");
+    expect_fail(accel_queue_read(q, out.buf, SIZE_MAX - 1, host, 4), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_queue_read");
     expect_fail(accel_queue_copy(q, out.buf, 0, out.buf, SIZE_MAX, 4), ACCEL_ERROR_OUT_OF_RANGE,
                 "accel_queue_copy");
     expect_untouched(&out, "out after overflowing ranges");
@@ -210,13 +226,18 @@ Test(bad_input, transfers_past_the_end_and_null_host_pointers)
 {
     tu_dbuf out = sentinel_f32(10); /* 16 floats = 64 bytes with guards */
     float host[32] = {0};
-    expect_fail(accel_queue_write(q, out.buf, 60, host, 8), ACCEL_ERROR_OUT_OF_RANGE, "accel_queue_write");
+    expect_fail(accel_queue_write(q, out.buf, 60, host, 8), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_queue_write");
     expect_fail(accel_queue_write_blocking(q, out.buf, 0, host, 65), ACCEL_ERROR_OUT_OF_RANGE,
                 "accel_queue_write_blocking");
-    expect_fail(accel_queue_read(q, out.buf, 1, host, 64), ACCEL_ERROR_OUT_OF_RANGE, "accel_queue_read");
-    expect_fail(accel_queue_write(q, out.buf, 0, NULL, 4), ACCEL_ERROR_INVALID_ARGUMENT, "accel_queue_write");
-    expect_fail(accel_queue_read(q, out.buf, 0, NULL, 4), ACCEL_ERROR_INVALID_ARGUMENT, "accel_queue_read");
-    expect_fail(accel_queue_copy(q, out.buf, 0, out.buf, 60, 8), ACCEL_ERROR_OUT_OF_RANGE, "accel_queue_copy");
+    expect_fail(accel_queue_read(q, out.buf, 1, host, 64), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_queue_read");
+    expect_fail(accel_queue_write(q, out.buf, 0, NULL, 4), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_queue_write");
+    expect_fail(accel_queue_read(q, out.buf, 0, NULL, 4), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_queue_read");
+    expect_fail(accel_queue_copy(q, out.buf, 0, out.buf, 60, 8), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_queue_copy");
     /* Overlapping ranges of one buffer. */
     expect_fail(accel_queue_copy(q, out.buf, 0, out.buf, 8, 16), ACCEL_ERROR_INVALID_ARGUMENT,
                 "accel_queue_copy");
@@ -235,17 +256,19 @@ Test(bad_input, invalid_or_unaccepted_dtype_is_dtype_mismatch)
                 ACCEL_ERROR_DTYPE_MISMATCH, "accel_add");
     expect_fail(accel_add(q, (accel_dtype)99, tu_slice(&a), tu_slice(&a), tu_slice(&out)),
                 ACCEL_ERROR_DTYPE_MISMATCH, "accel_add");
-    expect_fail(accel_fill(q, (accel_dtype)-1, 0.0, tu_slice(&out)), ACCEL_ERROR_DTYPE_MISMATCH, "accel_fill");
+    expect_fail(accel_fill(q, (accel_dtype)-1, 0.0, tu_slice(&out)), ACCEL_ERROR_DTYPE_MISMATCH,
+                "accel_fill");
     /* f16/bf16 are for GEMM and copies only. */
-    expect_fail(accel_add(q, ACCEL_F16, tu_slice(&a), tu_slice(&a), tu_slice(&out)), ACCEL_ERROR_DTYPE_MISMATCH,
-                "accel_add");
-    expect_fail(accel_exp(q, ACCEL_BF16, tu_slice(&a), tu_slice(&out)), ACCEL_ERROR_DTYPE_MISMATCH, "accel_exp");
-    expect_fail(accel_sum(q, ACCEL_F16, tu_slice(&a), accel_slice_of(out.buf, 0, 1)), ACCEL_ERROR_DTYPE_MISMATCH,
-                "accel_sum");
-    expect_fail(accel_random_uniform(q, ACCEL_F16, 1, 0, tu_slice(&out)), ACCEL_ERROR_DTYPE_MISMATCH,
-                "accel_random_uniform");
-    expect_fail(accel_random_normal(q, ACCEL_BF16, 1, 0, 0.0, 1.0, tu_slice(&out)), ACCEL_ERROR_DTYPE_MISMATCH,
-                "accel_random_normal");
+    expect_fail(accel_add(q, ACCEL_F16, tu_slice(&a), tu_slice(&a), tu_slice(&out)),
+                ACCEL_ERROR_DTYPE_MISMATCH, "accel_add");
+    expect_fail(accel_exp(q, ACCEL_BF16, tu_slice(&a), tu_slice(&out)), ACCEL_ERROR_DTYPE_MISMATCH,
+                "accel_exp");
+    expect_fail(accel_sum(q, ACCEL_F16, tu_slice(&a), accel_slice_of(out.buf, 0, 1)),
+                ACCEL_ERROR_DTYPE_MISMATCH, "accel_sum");
+    expect_fail(accel_random_uniform(q, ACCEL_F16, 1, 0, tu_slice(&out)),
+                ACCEL_ERROR_DTYPE_MISMATCH, "accel_random_uniform");
+    expect_fail(accel_random_normal(q, ACCEL_BF16, 1, 0, 0.0, 1.0, tu_slice(&out)),
+                ACCEL_ERROR_DTYPE_MISMATCH, "accel_random_normal");
     accel_gemm_desc d;
     accel_gemm_desc_init(&d);
     d.dtype = (accel_dtype)42;
@@ -273,15 +296,16 @@ Test(bad_input, count_mismatch_is_shape_mismatch)
     expect_fail(accel_mul(q, ACCEL_F32, a10, a10, o9), ACCEL_ERROR_SHAPE_MISMATCH, "accel_mul");
     expect_fail(accel_copy(q, ACCEL_F32, a10, o9), ACCEL_ERROR_SHAPE_MISMATCH, "accel_copy");
     expect_fail(accel_sqrt(q, ACCEL_F32, a9, o10), ACCEL_ERROR_SHAPE_MISMATCH, "accel_sqrt");
-    expect_fail(accel_axpby(q, ACCEL_F32, 1.0, a10, 1.0, o9), ACCEL_ERROR_SHAPE_MISMATCH, "accel_axpby");
+    expect_fail(accel_axpby(q, ACCEL_F32, 1.0, a10, 1.0, o9), ACCEL_ERROR_SHAPE_MISMATCH,
+                "accel_axpby");
     expect_fail(accel_scale(q, ACCEL_F32, 2.0, a10, o9), ACCEL_ERROR_SHAPE_MISMATCH, "accel_scale");
-    expect_fail(accel_dot(q, ACCEL_F32, a10, a9, accel_slice_of(out.buf, 0, 1)), ACCEL_ERROR_SHAPE_MISMATCH,
-                "accel_dot");
+    expect_fail(accel_dot(q, ACCEL_F32, a10, a9, accel_slice_of(out.buf, 0, 1)),
+                ACCEL_ERROR_SHAPE_MISMATCH, "accel_dot");
     /* Reductions write exactly one element. */
-    expect_fail(accel_sum(q, ACCEL_F32, a10, accel_slice_of(out.buf, 0, 2)), ACCEL_ERROR_SHAPE_MISMATCH,
-                "accel_sum");
-    expect_fail(accel_reduce_max(q, ACCEL_F32, a10, accel_slice_of(out.buf, 0, 0)), ACCEL_ERROR_SHAPE_MISMATCH,
-                "accel_reduce_max");
+    expect_fail(accel_sum(q, ACCEL_F32, a10, accel_slice_of(out.buf, 0, 2)),
+                ACCEL_ERROR_SHAPE_MISMATCH, "accel_sum");
+    expect_fail(accel_reduce_max(q, ACCEL_F32, a10, accel_slice_of(out.buf, 0, 0)),
+                ACCEL_ERROR_SHAPE_MISMATCH, "accel_reduce_max");
     expect_untouched(&out, "out after shape mismatches");
     tu_release(&a), tu_release(&out);
 }
@@ -290,19 +314,20 @@ Test(bad_input, partial_aliasing_is_invalid_argument)
 {
     tu_dbuf a = sentinel_f32(32);
     accel_slice x = accel_slice_of(a.buf, 0, 10);
-    expect_fail(accel_add(q, ACCEL_F32, x, x, accel_slice_of(a.buf, 5, 10)), ACCEL_ERROR_INVALID_ARGUMENT,
-                "accel_add");
-    expect_fail(accel_neg(q, ACCEL_F32, x, accel_slice_of(a.buf, 9, 10)), ACCEL_ERROR_INVALID_ARGUMENT,
-                "accel_neg");
-    expect_fail(accel_copy(q, ACCEL_F32, accel_slice_of(a.buf, 1, 10), x), ACCEL_ERROR_INVALID_ARGUMENT,
-                "accel_copy");
+    expect_fail(accel_add(q, ACCEL_F32, x, x, accel_slice_of(a.buf, 5, 10)),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_add");
+    expect_fail(accel_neg(q, ACCEL_F32, x, accel_slice_of(a.buf, 9, 10)),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_neg");
+    expect_fail(accel_copy(q, ACCEL_F32, accel_slice_of(a.buf, 1, 10), x),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_copy");
     expect_fail(accel_axpby(q, ACCEL_F32, 1.0, accel_slice_of(a.buf, 3, 10), 1.0, x),
                 ACCEL_ERROR_INVALID_ARGUMENT, "accel_axpby");
     /* A reduction's output must not overlap its input at all. */
-    expect_fail(accel_sum(q, ACCEL_F32, x, accel_slice_of(a.buf, 4, 1)), ACCEL_ERROR_INVALID_ARGUMENT,
-                "accel_sum");
-    expect_fail(accel_dot(q, ACCEL_F32, x, accel_slice_of(a.buf, 12, 10), accel_slice_of(a.buf, 15, 1)),
-                ACCEL_ERROR_INVALID_ARGUMENT, "accel_dot");
+    expect_fail(accel_sum(q, ACCEL_F32, x, accel_slice_of(a.buf, 4, 1)),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_sum");
+    expect_fail(
+        accel_dot(q, ACCEL_F32, x, accel_slice_of(a.buf, 12, 10), accel_slice_of(a.buf, 15, 1)),
+        ACCEL_ERROR_INVALID_ARGUMENT, "accel_dot");
     expect_untouched(&a, "buffer after aliasing errors");
     /* Exact in-place aliasing is allowed (positive control). */
     tu_ok(accel_neg(q, ACCEL_F32, x, x));
@@ -375,10 +400,11 @@ Test(bad_input, gemm_k_larger_than_the_buffers_is_out_of_range)
 {
     gemm_case g = gemm_setup();
     /* matmul: A is m x k from offset 0; k = 100 needs far more than A holds. */
-    expect_fail(accel_matmul(q, ACCEL_F32, 4, 3, 100, g.a.buf, g.b.buf, g.c.buf), ACCEL_ERROR_OUT_OF_RANGE,
-                "accel_matmul");
+    expect_fail(accel_matmul(q, ACCEL_F32, 4, 3, 100, g.a.buf, g.b.buf, g.c.buf),
+                ACCEL_ERROR_OUT_OF_RANGE, "accel_matmul");
     accel_gemm_desc d = g.d;
-    d.k = 16, d.lda = 16; /* A needs 3 + 4*16 = 67 elements; its buffer has 66 (B fits: 3 + 48 <= 51) */
+    d.k = 16,
+    d.lda = 16; /* A needs 3 + 4*16 = 67 elements; its buffer has 66 (B fits: 3 + 48 <= 51) */
     expect_fail(accel_gemm(q, &d), ACCEL_ERROR_OUT_OF_RANGE, "accel_gemm");
     gemm_done(&g, "C after a GEMM with k past A");
 }
@@ -437,16 +463,16 @@ Test(bad_input, gemm_null_descriptor_and_dimension_overflow)
     accel_gemm_desc d = g.d;
     d.m = SIZE_MAX / 2, d.k = 4, d.lda = 4;
     s = accel_gemm(q, &d);
-    cr_assert(s == ACCEL_ERROR_INVALID_ARGUMENT || s == ACCEL_ERROR_OUT_OF_RANGE, "m overflow: %s (%s)",
-              accel_status_name(s), accel_last_error());
+    cr_assert(s == ACCEL_ERROR_INVALID_ARGUMENT || s == ACCEL_ERROR_OUT_OF_RANGE,
+              "m overflow: %s (%s)", accel_status_name(s), accel_last_error());
     d = g.d, d.lda = SIZE_MAX / 2;
     s = accel_gemm(q, &d);
-    cr_assert(s == ACCEL_ERROR_INVALID_ARGUMENT || s == ACCEL_ERROR_OUT_OF_RANGE, "lda overflow: %s",
-              accel_status_name(s));
+    cr_assert(s == ACCEL_ERROR_INVALID_ARGUMENT || s == ACCEL_ERROR_OUT_OF_RANGE,
+              "lda overflow: %s", accel_status_name(s));
     d = g.d, d.batch_count = 2, d.stride_c = SIZE_MAX - 2;
     s = accel_gemm(q, &d);
-    cr_assert(s == ACCEL_ERROR_INVALID_ARGUMENT || s == ACCEL_ERROR_OUT_OF_RANGE, "stride overflow: %s",
-              accel_status_name(s));
+    cr_assert(s == ACCEL_ERROR_INVALID_ARGUMENT || s == ACCEL_ERROR_OUT_OF_RANGE,
+              "stride overflow: %s", accel_status_name(s));
     d = g.d, d.struct_size = 0;
     expect_fail(accel_gemm(q, &d), ACCEL_ERROR_INVALID_ARGUMENT, "accel_gemm");
     gemm_done(&g, "C after overflowing GEMMs");
@@ -500,10 +526,10 @@ Test(bad_input, transpose_past_the_end_is_out_of_range)
     /* Overflow of offsets, extents and leading dimensions. */
     expect_fail(TR(4, 5, x.buf, SIZE_MAX, 5, out.buf, TU_GUARD, 4), ACCEL_ERROR_OUT_OF_RANGE,
                 "accel_transpose_2d");
-    expect_fail(TR(4, 5, x.buf, TU_GUARD, SIZE_MAX / 2, out.buf, TU_GUARD, 4), ACCEL_ERROR_OUT_OF_RANGE,
-                "accel_transpose_2d");
-    expect_fail(TR(SIZE_MAX, 1, x.buf, TU_GUARD, 1, out.buf, TU_GUARD, SIZE_MAX), ACCEL_ERROR_OUT_OF_RANGE,
-                "accel_transpose_2d");
+    expect_fail(TR(4, 5, x.buf, TU_GUARD, SIZE_MAX / 2, out.buf, TU_GUARD, 4),
+                ACCEL_ERROR_OUT_OF_RANGE, "accel_transpose_2d");
+    expect_fail(TR(SIZE_MAX, 1, x.buf, TU_GUARD, 1, out.buf, TU_GUARD, SIZE_MAX),
+                ACCEL_ERROR_OUT_OF_RANGE, "accel_transpose_2d");
     expect_untouched(&out, "out after out-of-range transposes");
     tu_release(&x), tu_release(&out);
 }
@@ -512,15 +538,15 @@ Test(bad_input, transpose_output_overlapping_x_is_invalid_argument)
 {
     tu_dbuf buf = sentinel_f32(40);
     /* out's extent [13, 33) meets x's [3, 23) in the same buffer. */
-    expect_fail(TR(4, 5, buf.buf, TU_GUARD, 5, buf.buf, TU_GUARD + 10, 4), ACCEL_ERROR_INVALID_ARGUMENT,
-                "accel_transpose_2d");
+    expect_fail(TR(4, 5, buf.buf, TU_GUARD, 5, buf.buf, TU_GUARD + 10, 4),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_transpose_2d");
     cr_assert(strstr(accel_last_error(), "overlap") != NULL, "%s", accel_last_error());
     /* In place, even square: not supported. */
     expect_fail(TR(4, 4, buf.buf, TU_GUARD, 4, buf.buf, TU_GUARD, 4), ACCEL_ERROR_INVALID_ARGUMENT,
                 "accel_transpose_2d");
     /* out ending where x starts overlaps by one element. */
-    expect_fail(TR(4, 5, buf.buf, TU_GUARD + 19, 5, buf.buf, TU_GUARD, 4), ACCEL_ERROR_INVALID_ARGUMENT,
-                "accel_transpose_2d");
+    expect_fail(TR(4, 5, buf.buf, TU_GUARD + 19, 5, buf.buf, TU_GUARD, 4),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_transpose_2d");
     expect_untouched(&buf, "buffer after overlapping transposes");
     /* Adjacent, disjoint ranges of one buffer are fine. */
     tu_ok(TR(4, 5, buf.buf, TU_GUARD, 5, buf.buf, TU_GUARD + 20, 4));
@@ -537,18 +563,21 @@ Test(bad_input, transpose_handles_dtypes_and_devices)
                 "accel_transpose_2d");
     expect_fail(TR(4, 5, x.buf, TU_GUARD, 5, NULL, TU_GUARD, 4), ACCEL_ERROR_INVALID_HANDLE,
                 "accel_transpose_2d");
-    expect_fail(accel_transpose_2d(q, ACCEL_DTYPE_INVALID, 4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 4),
-                ACCEL_ERROR_DTYPE_MISMATCH, "accel_transpose_2d");
-    expect_fail(accel_transpose_2d(q, (accel_dtype)99, 4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 4),
-                ACCEL_ERROR_DTYPE_MISMATCH, "accel_transpose_2d");
+    expect_fail(
+        accel_transpose_2d(q, ACCEL_DTYPE_INVALID, 4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 4),
+        ACCEL_ERROR_DTYPE_MISMATCH, "accel_transpose_2d");
+    expect_fail(
+        accel_transpose_2d(q, (accel_dtype)99, 4, 5, x.buf, TU_GUARD, 5, out.buf, TU_GUARD, 4),
+        ACCEL_ERROR_DTYPE_MISMATCH, "accel_transpose_2d");
     accel_buffer *mb;
     tu_ok(accel_buffer_create(mock, 26 * sizeof(float), &mb));
-    expect_fail(TR(4, 5, x.buf, TU_GUARD, 5, mb, TU_GUARD, 4), ACCEL_ERROR_DEVICE_MISMATCH, "accel_transpose_2d");
+    expect_fail(TR(4, 5, x.buf, TU_GUARD, 5, mb, TU_GUARD, 4), ACCEL_ERROR_DEVICE_MISMATCH,
+                "accel_transpose_2d");
     /* The mock backend has no transpose. */
     accel_buffer *mb2;
     tu_ok(accel_buffer_create(mock, 26 * sizeof(float), &mb2));
-    expect_fail(accel_transpose_2d(mq, ACCEL_F32, 4, 5, mb, TU_GUARD, 5, mb2, TU_GUARD, 4), ACCEL_ERROR_UNSUPPORTED,
-                "accel_transpose_2d");
+    expect_fail(accel_transpose_2d(mq, ACCEL_F32, 4, 5, mb, TU_GUARD, 5, mb2, TU_GUARD, 4),
+                ACCEL_ERROR_UNSUPPORTED, "accel_transpose_2d");
     accel_buffer_release(mb), accel_buffer_release(mb2);
     expect_untouched(&out, "out after bad handles, dtypes and devices");
     tu_release(&x), tu_release(&out);
@@ -565,8 +594,9 @@ Test(bad_input, unknown_device_names_are_not_found)
         accel_device *dev = NULL;
         expect_fail(accel_device_get_by_name(rt, unknown[i], &dev), ACCEL_ERROR_NOT_FOUND,
                     "accel_device_get_by_name");
-        cr_assert(strstr(accel_last_error(), "cpu:0") != NULL, "\"%s\": the message must list known devices: %s",
-                  unknown[i], accel_last_error());
+        cr_assert(strstr(accel_last_error(), "cpu:0") != NULL,
+                  "\"%s\": the message must list known devices: %s", unknown[i],
+                  accel_last_error());
         cr_assert_null(dev);
     }
     accel_device *dev = NULL;
@@ -580,9 +610,10 @@ Test(bad_input, malformed_device_names_are_invalid_argument)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
         accel_device *dev = NULL;
         accel_status s = accel_device_get_by_name(rt, bad[i], &dev);
-        cr_assert(s == ACCEL_ERROR_INVALID_ARGUMENT, "\"%s\": %s (%s)", bad[i], accel_status_name(s),
+        cr_assert(s == ACCEL_ERROR_INVALID_ARGUMENT, "\"%s\": %s (%s)", bad[i],
+                  accel_status_name(s), accel_last_error());
+        cr_assert(strstr(accel_last_error(), "accel_device_get_by_name") != NULL, "%s",
                   accel_last_error());
-        cr_assert(strstr(accel_last_error(), "accel_device_get_by_name") != NULL, "%s", accel_last_error());
     }
     accel_device *dev = NULL;
     expect_fail(accel_device_get_by_name(rt, NULL, &dev), ACCEL_ERROR_INVALID_ARGUMENT,
@@ -598,13 +629,17 @@ Test(bad_input, operands_on_another_device_are_device_mismatch)
     tu_dbuf out = sentinel_f32(8);
     accel_buffer *mb;
     tu_ok(accel_buffer_create(mock, 64, &mb));
-    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(mb, 0, 8)), ACCEL_ERROR_DEVICE_MISMATCH, "accel_fill");
-    expect_fail(accel_copy(q, ACCEL_F32, accel_slice_of(mb, 0, 8), tu_slice(&out)), ACCEL_ERROR_DEVICE_MISMATCH,
-                "accel_copy");
-    expect_fail(accel_fill(mq, ACCEL_F32, 1.0, tu_slice(&out)), ACCEL_ERROR_DEVICE_MISMATCH, "accel_fill");
+    expect_fail(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(mb, 0, 8)),
+                ACCEL_ERROR_DEVICE_MISMATCH, "accel_fill");
+    expect_fail(accel_copy(q, ACCEL_F32, accel_slice_of(mb, 0, 8), tu_slice(&out)),
+                ACCEL_ERROR_DEVICE_MISMATCH, "accel_copy");
+    expect_fail(accel_fill(mq, ACCEL_F32, 1.0, tu_slice(&out)), ACCEL_ERROR_DEVICE_MISMATCH,
+                "accel_fill");
     float host[16] = {0};
-    expect_fail(accel_queue_write(q, mb, 0, host, 16), ACCEL_ERROR_DEVICE_MISMATCH, "accel_queue_write");
-    expect_fail(accel_queue_read(mq, out.buf, 0, host, 16), ACCEL_ERROR_DEVICE_MISMATCH, "accel_queue_read");
+    expect_fail(accel_queue_write(q, mb, 0, host, 16), ACCEL_ERROR_DEVICE_MISMATCH,
+                "accel_queue_write");
+    expect_fail(accel_queue_read(mq, out.buf, 0, host, 16), ACCEL_ERROR_DEVICE_MISMATCH,
+                "accel_queue_read");
     accel_event *ev_cpu, *ev_mock;
     tu_ok(accel_event_create(cpu, &ev_cpu));
     tu_ok(accel_event_create(mock, &ev_mock));
@@ -644,9 +679,11 @@ Test(bad_input, max_and_min_of_zero_elements_are_invalid_argument)
     tu_dbuf a = sentinel_f32(4), out = sentinel_f32(1);
     expect_fail(accel_reduce_max(q, ACCEL_F32, accel_slice_of(a.buf, 0, 0), tu_slice(&out)),
                 ACCEL_ERROR_INVALID_ARGUMENT, "accel_reduce_max");
-    expect_fail(accel_reduce_min(q, ACCEL_F64, accel_slice_of(a.buf, 0, 0), accel_slice_of(out.buf, 0, 1)),
-                ACCEL_ERROR_INVALID_ARGUMENT, "accel_reduce_min");
-    expect_fail(accel_reduce(q, ACCEL_OP_REDUCE_MAX, ACCEL_F32, accel_slice_of(a.buf, 0, 0), tu_slice(&out)),
+    expect_fail(
+        accel_reduce_min(q, ACCEL_F64, accel_slice_of(a.buf, 0, 0), accel_slice_of(out.buf, 0, 1)),
+        ACCEL_ERROR_INVALID_ARGUMENT, "accel_reduce_min");
+    expect_fail(accel_reduce(q, ACCEL_OP_REDUCE_MAX, ACCEL_F32, accel_slice_of(a.buf, 0, 0),
+                             tu_slice(&out)),
                 ACCEL_ERROR_INVALID_ARGUMENT, "accel_reduce");
     expect_untouched(&out, "out after empty max/min");
     /* The sum of nothing is 0 (positive control: the output is written). */
@@ -660,10 +697,10 @@ Test(bad_input, max_and_min_of_zero_elements_are_invalid_argument)
 Test(bad_input, normal_with_negative_or_nonfinite_parameters)
 {
     tu_dbuf out = sentinel_f32(8);
-    expect_fail(accel_random_normal(q, ACCEL_F32, 1, 0, 0.0, -1.0, tu_slice(&out)), ACCEL_ERROR_INVALID_ARGUMENT,
-                "accel_random_normal");
-    expect_fail(accel_random_normal(q, ACCEL_F32, 1, 0, NAN, 1.0, tu_slice(&out)), ACCEL_ERROR_INVALID_ARGUMENT,
-                "accel_random_normal");
+    expect_fail(accel_random_normal(q, ACCEL_F32, 1, 0, 0.0, -1.0, tu_slice(&out)),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_random_normal");
+    expect_fail(accel_random_normal(q, ACCEL_F32, 1, 0, NAN, 1.0, tu_slice(&out)),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_random_normal");
     expect_fail(accel_random_normal(q, ACCEL_F32, 1, 0, 0.0, INFINITY, tu_slice(&out)),
                 ACCEL_ERROR_INVALID_ARGUMENT, "accel_random_normal");
     expect_untouched(&out, "out after bad normal parameters");
@@ -679,12 +716,14 @@ Test(bad_input, normal_with_negative_or_nonfinite_parameters)
 Test(bad_input, generic_entry_points_reject_op_codes_of_another_kind)
 {
     tu_dbuf a = sentinel_f32(4), out = sentinel_f32(4);
-    expect_fail(accel_binary(q, ACCEL_OP_NEG, ACCEL_F32, tu_slice(&a), tu_slice(&a), tu_slice(&out)),
-                ACCEL_ERROR_INVALID_ARGUMENT, "accel_binary");
-    expect_fail(accel_unary(q, ACCEL_OP_ADD, ACCEL_F32, tu_slice(&a), tu_slice(&out)), ACCEL_ERROR_INVALID_ARGUMENT,
-                "accel_unary");
-    expect_fail(accel_reduce(q, ACCEL_OP_DOT, ACCEL_F32, tu_slice(&a), accel_slice_of(out.buf, 0, 1)),
-                ACCEL_ERROR_INVALID_ARGUMENT, "accel_reduce");
+    expect_fail(
+        accel_binary(q, ACCEL_OP_NEG, ACCEL_F32, tu_slice(&a), tu_slice(&a), tu_slice(&out)),
+        ACCEL_ERROR_INVALID_ARGUMENT, "accel_binary");
+    expect_fail(accel_unary(q, ACCEL_OP_ADD, ACCEL_F32, tu_slice(&a), tu_slice(&out)),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_unary");
+    expect_fail(
+        accel_reduce(q, ACCEL_OP_DOT, ACCEL_F32, tu_slice(&a), accel_slice_of(out.buf, 0, 1)),
+        ACCEL_ERROR_INVALID_ARGUMENT, "accel_reduce");
     expect_fail(accel_unary(q, (accel_op_code)999, ACCEL_F32, tu_slice(&a), tu_slice(&out)),
                 ACCEL_ERROR_INVALID_ARGUMENT, "accel_unary");
     expect_untouched(&out, "out after bad op codes");
@@ -697,7 +736,8 @@ Test(bad_input, events_not_recorded_have_no_elapsed_time)
     tu_ok(accel_event_create(cpu, &a));
     tu_ok(accel_event_create(cpu, &b));
     double ms = -1;
-    expect_fail(accel_event_elapsed_ms(a, b, &ms), ACCEL_ERROR_INVALID_ARGUMENT, "accel_event_elapsed_ms");
+    expect_fail(accel_event_elapsed_ms(a, b, &ms), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_event_elapsed_ms");
     accel_event_release(a);
     accel_event_release(b);
 }
@@ -708,13 +748,15 @@ static void *fail_in_thread(void *arg)
 {
     (void)arg;
     accel_status s = accel_fill(NULL, ACCEL_F32, 0.0, accel_slice_of(NULL, 0, 0));
-    return (void *)(intptr_t)(s == ACCEL_ERROR_INVALID_HANDLE && strstr(accel_last_error(), "accel_fill"));
+    return (void *)(intptr_t)(s == ACCEL_ERROR_INVALID_HANDLE &&
+                              strstr(accel_last_error(), "accel_fill"));
 }
 
 Test(bad_input, last_error_is_per_thread)
 {
     accel_device *dev;
-    expect_fail(accel_device_get_by_name(rt, "tpu", &dev), ACCEL_ERROR_NOT_FOUND, "accel_device_get_by_name");
+    expect_fail(accel_device_get_by_name(rt, "tpu", &dev), ACCEL_ERROR_NOT_FOUND,
+                "accel_device_get_by_name");
     pthread_t t;
     void *res;
     cr_assert_eq(pthread_create(&t, NULL, fail_in_thread, NULL), 0);
@@ -727,13 +769,15 @@ Test(bad_input, last_error_is_per_thread)
 Test(bad_input, status_names_and_strings)
 {
     cr_assert_str_eq(accel_status_name(ACCEL_SUCCESS), "ACCEL_SUCCESS");
-    cr_assert_str_eq(accel_status_name(ACCEL_ERROR_OUT_OF_DEVICE_MEMORY), "ACCEL_ERROR_OUT_OF_DEVICE_MEMORY");
+    cr_assert_str_eq(accel_status_name(ACCEL_ERROR_OUT_OF_DEVICE_MEMORY),
+                     "ACCEL_ERROR_OUT_OF_DEVICE_MEMORY");
     cr_assert_str_eq(accel_status_string(ACCEL_ERROR_OUT_OF_DEVICE_MEMORY), "out of device memory");
     cr_assert_str_eq(accel_status_string((accel_status)12345), "unknown status");
     cr_assert(accel_status_name((accel_status)12345) != NULL);
     /* Every code has a distinct name. */
     for (int i = 0; i <= ACCEL_ERROR_INTERNAL; ++i)
         for (int j = 0; j < i; ++j)
-            cr_assert(strcmp(accel_status_name((accel_status)i), accel_status_name((accel_status)j)) != 0);
+            cr_assert(strcmp(accel_status_name((accel_status)i),
+                             accel_status_name((accel_status)j)) != 0);
     cr_assert_str_eq(accel_version(), ACCEL_VERSION_STRING);
 }

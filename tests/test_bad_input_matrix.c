@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_bad_input_matrix.c — the bad-input matrix: every public
  * function of accel.h and npy.h against every kind of bad input that applies
  * to it: NULL, a released handle, zero size, size/offset overflow
@@ -78,22 +80,22 @@ static void cover(const char *fn)
 }
 
 /* The call failed with `expected` and accel_last_error() names fn. */
-#define expect_fail(call, expected, fn)                                                          \
-    do {                                                                                         \
-        cover(fn);                                                                               \
-        accel_status st_ = (call);                                                               \
-        cr_assert(st_ == (expected), "%s: got %s, expected %s (\"%s\")", #call,                  \
-                  accel_status_name(st_), accel_status_name(expected), accel_last_error());      \
-        cr_assert(strstr(accel_last_error(), fn) != NULL,                                        \
-                  "%s: message \"%s\" does not name %s", #call, accel_last_error(), fn);         \
+#define expect_fail(call, expected, fn)                                                            \
+    do {                                                                                           \
+        cover(fn);                                                                                 \
+        accel_status st_ = (call);                                                                 \
+        cr_assert(st_ == (expected), "%s: got %s, expected %s (\"%s\")", #call,                    \
+                  accel_status_name(st_), accel_status_name(expected), accel_last_error());        \
+        cr_assert(strstr(accel_last_error(), fn) != NULL, "%s: message \"%s\" does not name %s",   \
+                  #call, accel_last_error(), fn);                                                  \
     } while (0)
 
-#define expect_ok(call, fn)                                                                      \
-    do {                                                                                         \
-        cover(fn);                                                                               \
-        accel_status st_ = (call);                                                               \
-        cr_assert(st_ == ACCEL_SUCCESS, "%s: got %s (\"%s\")", #call, accel_status_name(st_),    \
-                  accel_last_error());                                                           \
+#define expect_ok(call, fn)                                                                        \
+    do {                                                                                           \
+        cover(fn);                                                                                 \
+        accel_status st_ = (call);                                                                 \
+        cr_assert(st_ == ACCEL_SUCCESS, "%s: got %s (\"%s\")", #call, accel_status_name(st_),      \
+                  accel_last_error());                                                             \
     } while (0)
 
 /* ------------------------------------------------------------ sentinels */
@@ -121,7 +123,8 @@ static void expect_untouched_on(accel_queue *queue, const tu_dbuf *b, const char
     cr_assert(v);
     tu_ok(accel_queue_read_blocking(queue, b->buf, 0, v, n * sizeof *v));
     for (size_t i = 0; i < n; ++i)
-        cr_assert((double)v[i] == TU_SENTINEL, "%s: element %zu changed to %g", what, i, (double)v[i]);
+        cr_assert((double)v[i] == TU_SENTINEL, "%s: element %zu changed to %g", what, i,
+                  (double)v[i]);
     free(v);
 }
 
@@ -170,10 +173,10 @@ typedef struct op_entry {
     bool empty_err; /* zero elements is INVALID_ARGUMENT (max/min: no identity) */
 } op_entry;
 
-#define W1(fn, ...)                                                                              \
-    static accel_status call_##fn(accel_queue *qq, accel_dtype dt, const accel_slice *s)        \
-    {                                                                                            \
-        return fn(qq, dt, __VA_ARGS__);                                                          \
+#define W1(fn, ...)                                                                                \
+    static accel_status call_##fn(accel_queue *qq, accel_dtype dt, const accel_slice *s)           \
+    {                                                                                              \
+        return fn(qq, dt, __VA_ARGS__);                                                            \
     }
 W1(accel_fill, 1.0, s[0])
 W1(accel_random_uniform, 7, 0, s[0])
@@ -215,36 +218,25 @@ static accel_status call_accel_reduce(accel_queue *qq, accel_dtype dt, const acc
     return accel_reduce(qq, ACCEL_OP_SUM, dt, s[0], s[1]);
 }
 
-#define OP(fn, kind, half, empty) {#fn, kind, call_##fn, half, empty}
+#define OP(fn, kind, half, empty)                                                                  \
+    {                                                                                              \
+#fn, kind, call_##fn, half, empty                                                          \
+    }
 static const op_entry ops[] = {
-    OP(accel_fill, K_OUT, false, false),
-    OP(accel_random_uniform, K_OUT, false, false),
-    OP(accel_random_normal, K_OUT, false, false),
-    OP(accel_copy, K_X_OUT, true, false),
-    OP(accel_scale, K_X_OUT, false, false),
-    OP(accel_unary, K_X_OUT, false, false),
-    OP(accel_neg, K_X_OUT, false, false),
-    OP(accel_abs, K_X_OUT, false, false),
-    OP(accel_sqrt, K_X_OUT, false, false),
-    OP(accel_exp, K_X_OUT, false, false),
-    OP(accel_log, K_X_OUT, false, false),
-    OP(accel_tanh, K_X_OUT, false, false),
-    OP(accel_relu, K_X_OUT, false, false),
-    OP(accel_sin, K_X_OUT, false, false),
-    OP(accel_cos, K_X_OUT, false, false),
-    OP(accel_sigmoid, K_X_OUT, false, false),
-    OP(accel_binary, K_A_B_OUT, false, false),
-    OP(accel_add, K_A_B_OUT, false, false),
-    OP(accel_sub, K_A_B_OUT, false, false),
-    OP(accel_mul, K_A_B_OUT, false, false),
-    OP(accel_div, K_A_B_OUT, false, false),
-    OP(accel_max, K_A_B_OUT, false, false),
-    OP(accel_min, K_A_B_OUT, false, false),
-    OP(accel_axpby, K_X_Y, false, false),
-    OP(accel_reduce, K_RED, false, false),
-    OP(accel_sum, K_RED, false, false),
-    OP(accel_reduce_max, K_RED, false, true),
-    OP(accel_reduce_min, K_RED, false, true),
+    OP(accel_fill, K_OUT, false, false),          OP(accel_random_uniform, K_OUT, false, false),
+    OP(accel_random_normal, K_OUT, false, false), OP(accel_copy, K_X_OUT, true, false),
+    OP(accel_scale, K_X_OUT, false, false),       OP(accel_unary, K_X_OUT, false, false),
+    OP(accel_neg, K_X_OUT, false, false),         OP(accel_abs, K_X_OUT, false, false),
+    OP(accel_sqrt, K_X_OUT, false, false),        OP(accel_exp, K_X_OUT, false, false),
+    OP(accel_log, K_X_OUT, false, false),         OP(accel_tanh, K_X_OUT, false, false),
+    OP(accel_relu, K_X_OUT, false, false),        OP(accel_sin, K_X_OUT, false, false),
+    OP(accel_cos, K_X_OUT, false, false),         OP(accel_sigmoid, K_X_OUT, false, false),
+    OP(accel_binary, K_A_B_OUT, false, false),    OP(accel_add, K_A_B_OUT, false, false),
+    OP(accel_sub, K_A_B_OUT, false, false),       OP(accel_mul, K_A_B_OUT, false, false),
+    OP(accel_div, K_A_B_OUT, false, false),       OP(accel_max, K_A_B_OUT, false, false),
+    OP(accel_min, K_A_B_OUT, false, false),       OP(accel_axpby, K_X_Y, false, false),
+    OP(accel_reduce, K_RED, false, false),        OP(accel_sum, K_RED, false, false),
+    OP(accel_reduce_max, K_RED, false, true),     OP(accel_reduce_min, K_RED, false, true),
     OP(accel_dot, K_DOT, false, false),
 };
 #define NOPS (sizeof ops / sizeof *ops)
@@ -296,7 +288,8 @@ static void bufs_check_and_free(op_bufs *o, const char *what)
 static void valid_slices(const op_entry *op, const op_bufs *o, accel_slice *s)
 {
     for (unsigned i = 0; i < 3; ++i)
-        s[i] = accel_slice_of(o->b[i].buf, TU_GUARD, i < n_operands(op->kind) ? operand_count(op->kind, i) : 0);
+        s[i] = accel_slice_of(o->b[i].buf, TU_GUARD,
+                              i < n_operands(op->kind) ? operand_count(op->kind, i) : 0);
 }
 
 static void body_ops_null_and_released(void)
@@ -332,7 +325,8 @@ static void body_ops_null_and_released(void)
 static void body_ops_wrong_dtype(void)
 {
     op_bufs o = bufs_make(q);
-    const accel_dtype bad[] = {ACCEL_DTYPE_INVALID, (accel_dtype)99, (accel_dtype)-1, ACCEL_DTYPE_COUNT_};
+    const accel_dtype bad[] = {ACCEL_DTYPE_INVALID, (accel_dtype)99, (accel_dtype)-1,
+                               ACCEL_DTYPE_COUNT_};
     for (size_t k = 0; k < NOPS; ++k) {
         const op_entry *op = &ops[k];
         accel_slice s[3];
@@ -384,7 +378,8 @@ static void body_ops_out_of_range(void)
                           (bad[j].count != c && st == ACCEL_ERROR_SHAPE_MISMATCH);
                 cr_assert(ok, "%s operand %u, %s: got %s (\"%s\")", op->name, i, bad[j].what,
                           accel_status_name(st), accel_last_error());
-                cr_assert(strstr(accel_last_error(), op->name), "%s: \"%s\"", op->name, accel_last_error());
+                cr_assert(strstr(accel_last_error(), op->name), "%s: \"%s\"", op->name,
+                          accel_last_error());
             }
         }
     }
@@ -449,8 +444,9 @@ static void body_ops_aliasing(void)
                     t[1 - in].offset = TU_GUARD + 10;
                 accel_status st = op->call(q, ACCEL_F32, t);
                 cover(op->name);
-                cr_assert(st == ACCEL_ERROR_INVALID_ARGUMENT, "%s: out overlapping operand %u by 7: %s (%s)",
-                          op->name, in, accel_status_name(st), accel_last_error());
+                cr_assert(st == ACCEL_ERROR_INVALID_ARGUMENT,
+                          "%s: out overlapping operand %u by 7: %s (%s)", op->name, in,
+                          accel_status_name(st), accel_last_error());
                 cr_assert(strstr(accel_last_error(), op->name), "%s", accel_last_error());
             }
         }
@@ -561,7 +557,8 @@ static void body_gemm_matrix(void)
     /* NULL */
     expect_fail(accel_gemm(NULL, &g.d), ACCEL_ERROR_INVALID_HANDLE, G);
     expect_fail(accel_gemm(q, NULL), ACCEL_ERROR_INVALID_ARGUMENT, G);
-    expect_fail(accel_matmul(NULL, ACCEL_F32, 1, 1, 1, g.a.buf, g.b.buf, g.c.buf), ACCEL_ERROR_INVALID_HANDLE, M);
+    expect_fail(accel_matmul(NULL, ACCEL_F32, 1, 1, 1, g.a.buf, g.b.buf, g.c.buf),
+                ACCEL_ERROR_INVALID_HANDLE, M);
     accel_buffer **slots[] = {&d.a, &d.b, &d.c};
     for (int i = 0; i < 3; ++i) {
         d = g.d, *slots[i] = NULL;
@@ -571,15 +568,18 @@ static void body_gemm_matrix(void)
         d = g.d, *slots[i] = mb; /* another device */
         expect_fail(accel_gemm(q, &d), ACCEL_ERROR_DEVICE_MISMATCH, G);
     }
-    expect_fail(accel_matmul(q, ACCEL_F32, 1, 1, 1, NULL, g.b.buf, g.c.buf), ACCEL_ERROR_INVALID_HANDLE, M);
-    expect_fail(accel_matmul(q, ACCEL_F32, 1, 1, 1, g.a.buf, dead, g.c.buf), ACCEL_ERROR_INVALID_HANDLE, M);
-    expect_fail(accel_matmul(q, ACCEL_F32, 1, 1, 1, g.a.buf, g.b.buf, mb), ACCEL_ERROR_DEVICE_MISMATCH, M);
+    expect_fail(accel_matmul(q, ACCEL_F32, 1, 1, 1, NULL, g.b.buf, g.c.buf),
+                ACCEL_ERROR_INVALID_HANDLE, M);
+    expect_fail(accel_matmul(q, ACCEL_F32, 1, 1, 1, g.a.buf, dead, g.c.buf),
+                ACCEL_ERROR_INVALID_HANDLE, M);
+    expect_fail(accel_matmul(q, ACCEL_F32, 1, 1, 1, g.a.buf, g.b.buf, mb),
+                ACCEL_ERROR_DEVICE_MISMATCH, M);
     expect_fail(accel_gemm(mq, &g.d), ACCEL_ERROR_DEVICE_MISMATCH, G);
     /* wrong dtype */
     d = g.d, d.dtype = (accel_dtype)77;
     expect_fail(accel_gemm(q, &d), ACCEL_ERROR_DTYPE_MISMATCH, G);
-    expect_fail(accel_matmul(q, ACCEL_DTYPE_INVALID, 1, 1, 1, g.a.buf, g.b.buf, g.c.buf), ACCEL_ERROR_DTYPE_MISMATCH,
-                M);
+    expect_fail(accel_matmul(q, ACCEL_DTYPE_INVALID, 1, 1, 1, g.a.buf, g.b.buf, g.c.buf),
+                ACCEL_ERROR_DTYPE_MISMATCH, M);
     /* descriptor from an older/newer caller that never called _init */
     d = g.d, d.struct_size = 3;
     expect_fail(accel_gemm(q, &d), ACCEL_ERROR_INVALID_ARGUMENT, G);
@@ -599,15 +599,18 @@ static void body_gemm_matrix(void)
         d = g.d;
         d.m = over[j].m, d.n = over[j].n, d.k = over[j].k;
         d.lda = over[j].lda, d.ldb = over[j].ldb, d.ldc = over[j].ldc;
-        d.batch_count = over[j].batch, d.stride_a = over[j].sa, d.stride_b = over[j].sb, d.stride_c = over[j].sc;
+        d.batch_count = over[j].batch, d.stride_a = over[j].sa, d.stride_b = over[j].sb,
+        d.stride_c = over[j].sc;
         accel_status st = accel_gemm(q, &d);
         cr_assert(st == ACCEL_ERROR_OUT_OF_RANGE || st == ACCEL_ERROR_INVALID_ARGUMENT,
                   "gemm overflow case %zu: %s (%s)", j, accel_status_name(st), accel_last_error());
         cr_assert(strstr(accel_last_error(), G), "%s", accel_last_error());
     }
     expect_fail(accel_matmul(q, ACCEL_F32, SIZE_MAX / 2, 4, 4, g.a.buf, g.b.buf, g.c.buf),
-                ACCEL_ERROR_INVALID_ARGUMENT, M); /* m*k overflows: documented as INVALID_ARGUMENT */
-    expect_fail(accel_matmul(q, ACCEL_F32, 4, 4, 100, g.a.buf, g.b.buf, g.c.buf), ACCEL_ERROR_OUT_OF_RANGE, M);
+                ACCEL_ERROR_INVALID_ARGUMENT,
+                M); /* m*k overflows: documented as INVALID_ARGUMENT */
+    expect_fail(accel_matmul(q, ACCEL_F32, 4, 4, 100, g.a.buf, g.b.buf, g.c.buf),
+                ACCEL_ERROR_OUT_OF_RANGE, M);
     /* past the end: offsets */
     d = g.d, d.a_offset = SIZE_MAX - 3;
     expect_fail(accel_gemm(q, &d), ACCEL_ERROR_OUT_OF_RANGE, G);
@@ -616,7 +619,8 @@ static void body_gemm_matrix(void)
     /* aliasing: C over A or B */
     d = g.d, d.c = g.a.buf, d.c_offset = TU_GUARD + 2;
     expect_fail(accel_gemm(q, &d), ACCEL_ERROR_INVALID_ARGUMENT, G);
-    expect_fail(accel_matmul(q, ACCEL_F32, 2, 2, 2, g.a.buf, g.b.buf, g.a.buf), ACCEL_ERROR_INVALID_ARGUMENT, M);
+    expect_fail(accel_matmul(q, ACCEL_F32, 2, 2, 2, g.a.buf, g.b.buf, g.a.buf),
+                ACCEL_ERROR_INVALID_ARGUMENT, M);
     /* zero sizes: nothing written */
     d = g.d, d.m = 0;
     expect_ok(accel_gemm(q, &d), G);
@@ -645,26 +649,39 @@ static void body_transpose_matrix(void)
     accel_buffer *dead = released_buffer();
     const size_t g = TU_GUARD;
     /* a valid 4x4 transpose as a positive reference point */
-    expect_fail(accel_transpose_2d(NULL, ACCEL_F32, 4, 4, x.buf, g, 4, out.buf, g, 4), ACCEL_ERROR_INVALID_HANDLE, T);
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, NULL, g, 4, out.buf, g, 4), ACCEL_ERROR_INVALID_HANDLE, T);
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, NULL, g, 4), ACCEL_ERROR_INVALID_HANDLE, T);
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, dead, g, 4, out.buf, g, 4), ACCEL_ERROR_INVALID_HANDLE, T);
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, mb, 0, 4), ACCEL_ERROR_DEVICE_MISMATCH, T);
-    expect_fail(accel_transpose_2d(q, (accel_dtype)9, 4, 4, x.buf, g, 4, out.buf, g, 4), ACCEL_ERROR_DTYPE_MISMATCH,
-                T);
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 3, out.buf, g, 4), ACCEL_ERROR_INVALID_ARGUMENT, T);
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 2, 4, x.buf, g, 4, out.buf, g, 1), ACCEL_ERROR_INVALID_ARGUMENT, T);
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 5, 4, x.buf, g, 4, out.buf, g, 5), ACCEL_ERROR_OUT_OF_RANGE, T);
+    expect_fail(accel_transpose_2d(NULL, ACCEL_F32, 4, 4, x.buf, g, 4, out.buf, g, 4),
+                ACCEL_ERROR_INVALID_HANDLE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, NULL, g, 4, out.buf, g, 4),
+                ACCEL_ERROR_INVALID_HANDLE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, NULL, g, 4),
+                ACCEL_ERROR_INVALID_HANDLE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, dead, g, 4, out.buf, g, 4),
+                ACCEL_ERROR_INVALID_HANDLE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, mb, 0, 4),
+                ACCEL_ERROR_DEVICE_MISMATCH, T);
+    expect_fail(accel_transpose_2d(q, (accel_dtype)9, 4, 4, x.buf, g, 4, out.buf, g, 4),
+                ACCEL_ERROR_DTYPE_MISMATCH, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 3, out.buf, g, 4),
+                ACCEL_ERROR_INVALID_ARGUMENT, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 2, 4, x.buf, g, 4, out.buf, g, 1),
+                ACCEL_ERROR_INVALID_ARGUMENT, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 5, 4, x.buf, g, 4, out.buf, g, 5),
+                ACCEL_ERROR_OUT_OF_RANGE, T);
     expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, SIZE_MAX - 2, 4, out.buf, g, 4),
                 ACCEL_ERROR_OUT_OF_RANGE, T);
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, out.buf, g + 4, 4), ACCEL_ERROR_OUT_OF_RANGE, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, out.buf, g + 4, 4),
+                ACCEL_ERROR_OUT_OF_RANGE, T);
     {
-        accel_status st = accel_transpose_2d(q, ACCEL_F32, SIZE_MAX / 2, 4, x.buf, g, 4, out.buf, g, SIZE_MAX / 2);
-        cr_assert(st == ACCEL_ERROR_OUT_OF_RANGE || st == ACCEL_ERROR_INVALID_ARGUMENT, "%s", accel_last_error());
+        accel_status st = accel_transpose_2d(q, ACCEL_F32, SIZE_MAX / 2, 4, x.buf, g, 4, out.buf, g,
+                                             SIZE_MAX / 2);
+        cr_assert(st == ACCEL_ERROR_OUT_OF_RANGE || st == ACCEL_ERROR_INVALID_ARGUMENT, "%s",
+                  accel_last_error());
     }
     /* no in-place transpose */
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, x.buf, g, 4), ACCEL_ERROR_INVALID_ARGUMENT, T);
-    expect_fail(accel_transpose_2d(q, ACCEL_F32, 2, 2, x.buf, g, 2, x.buf, g + 3, 2), ACCEL_ERROR_INVALID_ARGUMENT, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 4, 4, x.buf, g, 4, x.buf, g, 4),
+                ACCEL_ERROR_INVALID_ARGUMENT, T);
+    expect_fail(accel_transpose_2d(q, ACCEL_F32, 2, 2, x.buf, g, 2, x.buf, g + 3, 2),
+                ACCEL_ERROR_INVALID_ARGUMENT, T);
     /* zero rows or cols: nothing read or written */
     expect_ok(accel_transpose_2d(q, ACCEL_F32, 0, 4, x.buf, g, 4, out.buf, g, 1), T);
     expect_ok(accel_transpose_2d(q, ACCEL_F32, 4, 0, x.buf, g, 1, out.buf, g, 4), T);
@@ -685,19 +702,22 @@ static accel_status xfer_read(accel_queue *qq, accel_buffer *b, size_t off, void
 {
     return accel_queue_read(qq, b, off, h, n);
 }
-static accel_status xfer_write_blocking(accel_queue *qq, accel_buffer *b, size_t off, void *h, size_t n)
+static accel_status xfer_write_blocking(accel_queue *qq, accel_buffer *b, size_t off, void *h,
+                                        size_t n)
 {
     return accel_queue_write_blocking(qq, b, off, h, n);
 }
-static accel_status xfer_read_blocking(accel_queue *qq, accel_buffer *b, size_t off, void *h, size_t n)
+static accel_status xfer_read_blocking(accel_queue *qq, accel_buffer *b, size_t off, void *h,
+                                       size_t n)
 {
     return accel_queue_read_blocking(qq, b, off, h, n);
 }
 
 static void body_transfers(void)
 {
-    static const char W[] = "accel_queue_write", R[] = "accel_queue_read", WB[] = "accel_queue_write_blocking",
-                      RB[] = "accel_queue_read_blocking", C[] = "accel_queue_copy";
+    static const char W[] = "accel_queue_write", R[] = "accel_queue_read",
+                      WB[] = "accel_queue_write_blocking", RB[] = "accel_queue_read_blocking",
+                      C[] = "accel_queue_copy";
     tu_dbuf b = sentinel_on(q), b2 = sentinel_on(q);
     size_t bytes = total_elems(&b) * sizeof(float);
     accel_buffer *mb;
@@ -720,7 +740,8 @@ static void body_transfers(void)
         expect_fail(t[i].call(dead_q, b.buf, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE, fn);
         expect_fail(t[i].call(q, NULL, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE, fn);
         expect_fail(t[i].call(q, dead, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE, fn);
-        expect_fail(t[i].call(q, (accel_buffer *)(void *)q, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE, fn);
+        expect_fail(t[i].call(q, (accel_buffer *)(void *)q, 0, h, 4), ACCEL_ERROR_INVALID_HANDLE,
+                    fn);
         expect_fail(t[i].call(q, b.buf, 0, NULL, 4), ACCEL_ERROR_INVALID_ARGUMENT, fn);
         expect_fail(t[i].call(q, b.buf, bytes - 3, h, 4), ACCEL_ERROR_OUT_OF_RANGE, fn);
         expect_fail(t[i].call(q, b.buf, bytes + 1, h, 0), ACCEL_ERROR_OUT_OF_RANGE, fn);
@@ -745,7 +766,8 @@ static void body_transfers(void)
     expect_fail(accel_queue_copy(q, b.buf, bytes - 3, b2.buf, 0, 4), ACCEL_ERROR_OUT_OF_RANGE, C);
     expect_fail(accel_queue_copy(q, b.buf, 0, b2.buf, bytes - 3, 4), ACCEL_ERROR_OUT_OF_RANGE, C);
     expect_fail(accel_queue_copy(q, b.buf, SIZE_MAX, b2.buf, 0, 2), ACCEL_ERROR_OUT_OF_RANGE, C);
-    expect_fail(accel_queue_copy(q, b.buf, 4, b2.buf, 0, SIZE_MAX - 2), ACCEL_ERROR_OUT_OF_RANGE, C);
+    expect_fail(accel_queue_copy(q, b.buf, 4, b2.buf, 0, SIZE_MAX - 2), ACCEL_ERROR_OUT_OF_RANGE,
+                C);
     /* q on neither buffer's device */
     expect_fail(accel_queue_copy(mq, b.buf, 0, b2.buf, 0, 4), ACCEL_ERROR_DEVICE_MISMATCH, C);
     /* overlapping ranges of one buffer, in both directions */
@@ -768,19 +790,23 @@ static void body_buffers_and_host_memory(void)
     accel_device *dead_dev;
     closed_runtime(&dead_rt, &dead_dev);
     accel_buffer *b = (accel_buffer *)(uintptr_t)1;
-    expect_fail(accel_buffer_create(NULL, 16, &b), ACCEL_ERROR_INVALID_HANDLE, "accel_buffer_create");
+    expect_fail(accel_buffer_create(NULL, 16, &b), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_buffer_create");
     cr_assert_null(b, "out_buffer must be NULL after a failure");
-    expect_fail(accel_buffer_create(dead_dev, 16, &b), ACCEL_ERROR_INVALID_HANDLE, "accel_buffer_create");
+    expect_fail(accel_buffer_create(dead_dev, 16, &b), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_buffer_create");
     expect_fail(accel_buffer_create((accel_device *)(void *)q, 16, &b), ACCEL_ERROR_INVALID_HANDLE,
                 "accel_buffer_create");
-    expect_fail(accel_buffer_create(cpu, 16, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_buffer_create");
+    expect_fail(accel_buffer_create(cpu, 16, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_buffer_create");
     accel_status st = accel_buffer_create(cpu, SIZE_MAX, &b);
     cover("accel_buffer_create");
-    cr_assert(st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY || st == ACCEL_ERROR_OUT_OF_HOST_MEMORY, "SIZE_MAX bytes: %s",
-              accel_status_name(st));
+    cr_assert(st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY || st == ACCEL_ERROR_OUT_OF_HOST_MEMORY,
+              "SIZE_MAX bytes: %s", accel_status_name(st));
     cr_assert(strstr(accel_last_error(), "accel_buffer_create"), "%s", accel_last_error());
     st = accel_buffer_create(mock, SIZE_MAX, &b);
-    cr_assert(st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, "mock SIZE_MAX bytes: %s", accel_status_name(st));
+    cr_assert(st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, "mock SIZE_MAX bytes: %s",
+              accel_status_name(st));
     /* zero bytes is a valid, empty buffer */
     expect_ok(accel_buffer_create(cpu, 0, &b), "accel_buffer_create");
     cr_assert_eq(accel_buffer_size(b), 0u);
@@ -809,9 +835,11 @@ static void body_buffers_and_host_memory(void)
     expect_fail(accel_host_alloc(cpu, 64, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_host_alloc");
     st = accel_host_alloc(mock, SIZE_MAX, &p);
     cover("accel_host_alloc");
-    cr_assert(st == ACCEL_ERROR_OUT_OF_HOST_MEMORY, "SIZE_MAX pinned bytes: %s", accel_status_name(st));
+    cr_assert(st == ACCEL_ERROR_OUT_OF_HOST_MEMORY, "SIZE_MAX pinned bytes: %s",
+              accel_status_name(st));
     st = accel_host_alloc(cpu, SIZE_MAX - 8, &p);
-    cr_assert(st == ACCEL_ERROR_OUT_OF_HOST_MEMORY, "cpu SIZE_MAX pinned bytes: %s", accel_status_name(st));
+    cr_assert(st == ACCEL_ERROR_OUT_OF_HOST_MEMORY, "cpu SIZE_MAX pinned bytes: %s",
+              accel_status_name(st));
     expect_ok(accel_host_alloc(cpu, 0, &p), "accel_host_alloc");
     cr_assert_not_null(p);
     accel_host_free(cpu, p);
@@ -840,7 +868,8 @@ static void body_queues_and_events(void)
     accel_queue *nq = (accel_queue *)(uintptr_t)1;
     expect_fail(accel_queue_create(NULL, &nq), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_create");
     cr_assert_null(nq);
-    expect_fail(accel_queue_create(dead_dev, &nq), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_create");
+    expect_fail(accel_queue_create(dead_dev, &nq), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_create");
     expect_fail(accel_queue_create(cpu, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_queue_create");
     accel_queue *dead_q;
     tu_ok(accel_queue_create(cpu, &dead_q));
@@ -859,8 +888,8 @@ static void body_queues_and_events(void)
     tu_ok(accel_queue_create(cpu, &live_q));
     expect_fail(accel_queue_host_fn(live_q, "f", NULL, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
                 "accel_queue_host_fn");
-    expect_fail(accel_queue_host_fn(live_q, NULL, host_fn_nop, NULL),
-                ACCEL_ERROR_INVALID_ARGUMENT, "accel_queue_host_fn");
+    expect_fail(accel_queue_host_fn(live_q, NULL, host_fn_nop, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_queue_host_fn");
     tu_ok(accel_queue_finish(live_q));
     accel_queue_release(live_q);
     accel_queue_release(NULL);
@@ -871,7 +900,8 @@ static void body_queues_and_events(void)
     accel_event *ev = (accel_event *)(uintptr_t)1;
     expect_fail(accel_event_create(NULL, &ev), ACCEL_ERROR_INVALID_HANDLE, "accel_event_create");
     cr_assert_null(ev);
-    expect_fail(accel_event_create(dead_dev, &ev), ACCEL_ERROR_INVALID_HANDLE, "accel_event_create");
+    expect_fail(accel_event_create(dead_dev, &ev), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_event_create");
     expect_fail(accel_event_create(cpu, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_event_create");
     accel_event *e1, *e2, *em, *dead_ev;
     tu_ok(accel_event_create(cpu, &e1));
@@ -886,23 +916,34 @@ static void body_queues_and_events(void)
     expect_fail(accel_event_record(dead_ev, q), ACCEL_ERROR_INVALID_HANDLE, "accel_event_record");
     expect_fail(accel_event_record(e1, dead_q), ACCEL_ERROR_INVALID_HANDLE, "accel_event_record");
     expect_fail(accel_event_record(e1, mq), ACCEL_ERROR_DEVICE_MISMATCH, "accel_event_record");
-    expect_fail(accel_queue_wait_event(NULL, e1), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_wait_event");
-    expect_fail(accel_queue_wait_event(q, NULL), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_wait_event");
-    expect_fail(accel_queue_wait_event(q, dead_ev), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_wait_event");
-    expect_fail(accel_queue_wait_event(dead_q, e1), ACCEL_ERROR_INVALID_HANDLE, "accel_queue_wait_event");
-    expect_fail(accel_event_synchronize(NULL), ACCEL_ERROR_INVALID_HANDLE, "accel_event_synchronize");
-    expect_fail(accel_event_synchronize(dead_ev), ACCEL_ERROR_INVALID_HANDLE, "accel_event_synchronize");
+    expect_fail(accel_queue_wait_event(NULL, e1), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_wait_event");
+    expect_fail(accel_queue_wait_event(q, NULL), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_wait_event");
+    expect_fail(accel_queue_wait_event(q, dead_ev), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_wait_event");
+    expect_fail(accel_queue_wait_event(dead_q, e1), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_queue_wait_event");
+    expect_fail(accel_event_synchronize(NULL), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_event_synchronize");
+    expect_fail(accel_event_synchronize(dead_ev), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_event_synchronize");
     expect_fail(accel_event_query(NULL, &done), ACCEL_ERROR_INVALID_HANDLE, "accel_event_query");
     expect_fail(accel_event_query(dead_ev, &done), ACCEL_ERROR_INVALID_HANDLE, "accel_event_query");
     expect_fail(accel_event_query(e1, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_event_query");
-    expect_fail(accel_event_elapsed_ms(NULL, e2, &ms), ACCEL_ERROR_INVALID_HANDLE, "accel_event_elapsed_ms");
-    expect_fail(accel_event_elapsed_ms(e1, dead_ev, &ms), ACCEL_ERROR_INVALID_HANDLE, "accel_event_elapsed_ms");
-    expect_fail(accel_event_elapsed_ms(e1, e2, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_event_elapsed_ms");
-    expect_fail(accel_event_elapsed_ms(e1, e2, &ms), ACCEL_ERROR_INVALID_ARGUMENT, "accel_event_elapsed_ms");
+    expect_fail(accel_event_elapsed_ms(NULL, e2, &ms), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_event_elapsed_ms");
+    expect_fail(accel_event_elapsed_ms(e1, dead_ev, &ms), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_event_elapsed_ms");
+    expect_fail(accel_event_elapsed_ms(e1, e2, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_event_elapsed_ms");
+    expect_fail(accel_event_elapsed_ms(e1, e2, &ms), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_event_elapsed_ms");
     tu_ok(accel_event_record(e1, q));
     tu_ok(accel_event_record(em, mq));
     tu_ok(accel_event_synchronize(e1));
-    expect_fail(accel_event_elapsed_ms(e1, em, &ms), ACCEL_ERROR_DEVICE_MISMATCH, "accel_event_elapsed_ms");
+    expect_fail(accel_event_elapsed_ms(e1, em, &ms), ACCEL_ERROR_DEVICE_MISMATCH,
+                "accel_event_elapsed_ms");
     cr_assert(ms == -7, "out_ms written by a failed call");
     /* A wait on an event of another backend is allowed (positive control). */
     expect_ok(accel_queue_wait_event(q, em), "accel_queue_wait_event");
@@ -922,10 +963,12 @@ static void body_runtime_and_devices(void)
     accel_device *dead_dev;
     closed_runtime(&dead_rt, &dead_dev);
     accel_runtime *r = (accel_runtime *)(uintptr_t)1;
-    expect_fail(accel_runtime_open(TU_DEFAULT_CONFIG, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_runtime_open");
+    expect_fail(accel_runtime_open(TU_DEFAULT_CONFIG, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_runtime_open");
     expect_fail(accel_runtime_open("", &r), ACCEL_ERROR_INVALID_ARGUMENT, "accel_runtime_open");
     cr_assert_null(r);
-    expect_fail(accel_runtime_open("/nonexistent/accel/plugins.ini", &r), ACCEL_ERROR_NOT_FOUND, "accel_runtime_open");
+    expect_fail(accel_runtime_open("/nonexistent/accel/plugins.ini", &r), ACCEL_ERROR_NOT_FOUND,
+                "accel_runtime_open");
     /* a path longer than PATH_MAX is refused, not overflowed */
     char *longp = malloc(10000);
     cr_assert(longp);
@@ -934,7 +977,8 @@ static void body_runtime_and_devices(void)
     longp[9999] = '\0';
     accel_status st = accel_runtime_open(longp, &r);
     cover("accel_runtime_open");
-    cr_assert(st == ACCEL_ERROR_NOT_FOUND || st == ACCEL_ERROR_IO || st == ACCEL_ERROR_INVALID_ARGUMENT,
+    cr_assert(st == ACCEL_ERROR_NOT_FOUND || st == ACCEL_ERROR_IO ||
+                  st == ACCEL_ERROR_INVALID_ARGUMENT,
               "a 9999-character path: %s", accel_status_name(st));
     free(longp);
     accel_runtime_close(NULL);
@@ -953,13 +997,16 @@ static void body_runtime_and_devices(void)
     accel_backend_info bi;
     memset(&bi, 0, sizeof bi);
     bi.struct_size = sizeof bi;
-    expect_fail(accel_runtime_backend_info(NULL, 0, &bi), ACCEL_ERROR_INVALID_HANDLE, "accel_runtime_backend_info");
+    expect_fail(accel_runtime_backend_info(NULL, 0, &bi), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_runtime_backend_info");
     expect_fail(accel_runtime_backend_info(dead_rt, 0, &bi), ACCEL_ERROR_INVALID_HANDLE,
                 "accel_runtime_backend_info");
     expect_fail(accel_runtime_backend_info(rt, UINT32_MAX, &bi), ACCEL_ERROR_OUT_OF_RANGE,
                 "accel_runtime_backend_info");
-    expect_fail(accel_runtime_backend_info(rt, 2, &bi), ACCEL_ERROR_OUT_OF_RANGE, "accel_runtime_backend_info");
-    expect_fail(accel_runtime_backend_info(rt, 0, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_runtime_backend_info");
+    expect_fail(accel_runtime_backend_info(rt, 2, &bi), ACCEL_ERROR_OUT_OF_RANGE,
+                "accel_runtime_backend_info");
+    expect_fail(accel_runtime_backend_info(rt, 0, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_runtime_backend_info");
 
     cr_assert_eq(accel_device_count(NULL), 0u);
     cr_assert_eq(accel_device_count(dead_rt), 0u);
@@ -971,14 +1018,18 @@ static void body_runtime_and_devices(void)
     expect_fail(accel_device_get(rt, UINT32_MAX, &dev), ACCEL_ERROR_NOT_FOUND, "accel_device_get");
     cr_assert_null(dev);
     expect_fail(accel_device_get(rt, 0, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_get");
-    expect_fail(accel_device_get_by_name(NULL, "cpu", &dev), ACCEL_ERROR_INVALID_HANDLE, "accel_device_get_by_name");
+    expect_fail(accel_device_get_by_name(NULL, "cpu", &dev), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_device_get_by_name");
     expect_fail(accel_device_get_by_name(dead_rt, "cpu", &dev), ACCEL_ERROR_INVALID_HANDLE,
                 "accel_device_get_by_name");
-    expect_fail(accel_device_get_by_name(rt, NULL, &dev), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_get_by_name");
-    expect_fail(accel_device_get_by_name(rt, "cpu", NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_get_by_name");
+    expect_fail(accel_device_get_by_name(rt, NULL, &dev), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_device_get_by_name");
+    expect_fail(accel_device_get_by_name(rt, "cpu", NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_device_get_by_name");
     /* unknown device names */
-    const char *unknown[] = {"cuda9", "tpu", "cpu:1", "mock:1", "cpu:4294967295", "cpu:99999999999999999999",
-                             "CPU", "defaults"};
+    const char *unknown[] = {
+        "cuda9", "tpu",     "cpu:1", "mock:1", "cpu:4294967295", "cpu:99999999999999999999",
+        "CPU",   "defaults"};
     for (size_t i = 0; i < sizeof unknown / sizeof *unknown; ++i) {
         dev = (accel_device *)(uintptr_t)1;
         expect_fail(accel_device_get_by_name(rt, unknown[i], &dev), ACCEL_ERROR_NOT_FOUND,
@@ -989,24 +1040,31 @@ static void body_runtime_and_devices(void)
     char huge[5000];
     memset(huge, 'x', sizeof huge - 1);
     huge[sizeof huge - 1] = '\0';
-    const char *bad[] = {"", ":", "cpu:", "cpu:+1", "cpu: 0", "cp u", "cpu\n", huge, "../cpu", "cpu:0x1"};
+    const char *bad[] = {"",     ":",     "cpu:", "cpu:+1", "cpu: 0",
+                         "cp u", "cpu\n", huge,   "../cpu", "cpu:0x1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i)
         expect_fail(accel_device_get_by_name(rt, bad[i], &dev), ACCEL_ERROR_INVALID_ARGUMENT,
                     "accel_device_get_by_name");
-    expect_fail(accel_device_default(NULL, &dev), ACCEL_ERROR_INVALID_HANDLE, "accel_device_default");
-    expect_fail(accel_device_default(dead_rt, &dev), ACCEL_ERROR_INVALID_HANDLE, "accel_device_default");
-    expect_fail(accel_device_default(rt, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_default");
+    expect_fail(accel_device_default(NULL, &dev), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_device_default");
+    expect_fail(accel_device_default(dead_rt, &dev), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_device_default");
+    expect_fail(accel_device_default(rt, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_device_default");
 
     accel_device_properties p;
     accel_device_properties_init(&p);
     accel_device_properties_init(NULL);
     cover("accel_device_properties_init");
-    expect_fail(accel_device_properties_get(NULL, &p), ACCEL_ERROR_INVALID_HANDLE, "accel_device_properties_get");
+    expect_fail(accel_device_properties_get(NULL, &p), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_device_properties_get");
     expect_fail(accel_device_properties_get(dead_dev, &p), ACCEL_ERROR_INVALID_HANDLE,
                 "accel_device_properties_get");
-    expect_fail(accel_device_properties_get(cpu, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_properties_get");
+    expect_fail(accel_device_properties_get(cpu, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_device_properties_get");
     p.struct_size = 0;
-    expect_fail(accel_device_properties_get(cpu, &p), ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_properties_get");
+    expect_fail(accel_device_properties_get(cpu, &p), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_device_properties_get");
     /* A struct_size below the first version's: refused, nothing written
      * (the struct_size class below tries every versioned struct). */
     unsigned char small[64 + 32];
@@ -1059,7 +1117,8 @@ static void body_status_and_values(void)
         cr_assert_str_eq(accel_dtype_name((accel_dtype)odd[i]), "invalid");
     }
     cr_assert_eq(accel_dtype_size(ACCEL_DTYPE_INVALID), 0u);
-    cover("accel_status_string"), cover("accel_status_name"), cover("accel_dtype_size"), cover("accel_dtype_name");
+    cover("accel_status_string"), cover("accel_status_name"), cover("accel_dtype_size"),
+        cover("accel_dtype_name");
     /* Codes that are no op: no row, name "unknown" (also between rows and
      * past the last slot). */
     const int no_op[] = {-1, 0, 3, 9, 16, 127, 128, 999, INT32_MAX, INT32_MIN};
@@ -1093,16 +1152,20 @@ static void body_npy(void)
     const char *dir = tu_tmpdir();
     expect_fail(accel_npy_load(NULL, &a), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_load");
     cr_assert_null(a.data, "*out must be zeroed on failure");
-    expect_fail(accel_npy_load(tu_fmt("%s/x.npy", dir), NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_load");
-    expect_fail(accel_npy_load(tu_fmt("%s/missing.npy", dir), &a), ACCEL_ERROR_NOT_FOUND, "accel_npy_load");
+    expect_fail(accel_npy_load(tu_fmt("%s/x.npy", dir), NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_npy_load");
+    expect_fail(accel_npy_load(tu_fmt("%s/missing.npy", dir), &a), ACCEL_ERROR_NOT_FOUND,
+                "accel_npy_load");
     expect_fail(accel_npy_load(dir, &a), ACCEL_ERROR_IO, "accel_npy_load"); /* a directory */
-    expect_fail(accel_npy_load_memory(NULL, 10, "m", &a), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_load_memory");
+    expect_fail(accel_npy_load_memory(NULL, 10, "m", &a), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_npy_load_memory");
     expect_fail(accel_npy_load_memory("\x93NUMPY", 6, NULL, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
                 "accel_npy_load_memory");
     expect_fail(accel_npy_load_memory(NULL, 0, NULL, &a), ACCEL_ERROR_IO, "accel_npy_load_memory");
     /* A header promising SIZE_MAX/2 x 4 elements (count * 4 bytes overflows). */
     char hdr[128];
-    const char *dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775807, 4), }";
+    const char *dict =
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775807, 4), }";
     size_t hl = strlen(dict) + 1;
     memcpy(hdr, "\x93NUMPY\x01\x00", 8);
     hdr[8] = (char)hl, hdr[9] = 0;
@@ -1118,17 +1181,23 @@ static void body_npy(void)
     float data[4] = {1, 2, 3, 4};
     size_t shape[ACCEL_NPY_MAX_DIMS + 1] = {2, 2, 1, 1, 1, 1, 1, 1, 1};
     const char *path = tu_fmt("%s/out.npy", dir);
-    expect_fail(accel_npy_save(NULL, ACCEL_F32, 1, shape, data), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
-    expect_fail(accel_npy_save(path, ACCEL_F32, ACCEL_NPY_MAX_DIMS + 1, shape, data), ACCEL_ERROR_INVALID_ARGUMENT,
+    expect_fail(accel_npy_save(NULL, ACCEL_F32, 1, shape, data), ACCEL_ERROR_INVALID_ARGUMENT,
                 "accel_npy_save");
-    expect_fail(accel_npy_save(path, ACCEL_F32, 1, NULL, data), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
-    expect_fail(accel_npy_save(path, ACCEL_F32, 1, shape, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
+    expect_fail(accel_npy_save(path, ACCEL_F32, ACCEL_NPY_MAX_DIMS + 1, shape, data),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
+    expect_fail(accel_npy_save(path, ACCEL_F32, 1, NULL, data), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_npy_save");
+    expect_fail(accel_npy_save(path, ACCEL_F32, 1, shape, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_npy_save");
     size_t huge[2] = {SIZE_MAX / 2, 3};
-    expect_fail(accel_npy_save(path, ACCEL_F32, 2, huge, data), ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
-    expect_fail(accel_npy_save(path, ACCEL_BF16, 1, shape, data), ACCEL_ERROR_UNSUPPORTED, "accel_npy_save");
-    expect_fail(accel_npy_save(path, (accel_dtype)99, 1, shape, data), ACCEL_ERROR_UNSUPPORTED, "accel_npy_save");
-    expect_fail(accel_npy_save(tu_fmt("%s/no/such/dir/x.npy", dir), ACCEL_F32, 1, shape, data), ACCEL_ERROR_IO,
+    expect_fail(accel_npy_save(path, ACCEL_F32, 2, huge, data), ACCEL_ERROR_INVALID_ARGUMENT,
                 "accel_npy_save");
+    expect_fail(accel_npy_save(path, ACCEL_BF16, 1, shape, data), ACCEL_ERROR_UNSUPPORTED,
+                "accel_npy_save");
+    expect_fail(accel_npy_save(path, (accel_dtype)99, 1, shape, data), ACCEL_ERROR_UNSUPPORTED,
+                "accel_npy_save");
+    expect_fail(accel_npy_save(tu_fmt("%s/no/such/dir/x.npy", dir), ACCEL_F32, 1, shape, data),
+                ACCEL_ERROR_IO, "accel_npy_save");
     /* nothing was left behind by the failed saves */
     FILE *f = fopen(path, "rb");
     cr_assert_null(f, "a failed save left %s", path);
@@ -1136,7 +1205,8 @@ static void body_npy(void)
     size_t zero[2] = {0, 5};
     expect_ok(accel_npy_save(path, ACCEL_F64, 2, zero, NULL), "accel_npy_save");
     expect_ok(accel_npy_load(path, &a), "accel_npy_load");
-    cr_assert(a.count == 0 && a.ndim == 2 && a.shape[1] == 5 && a.data != NULL, "count %zu ndim %u", a.count, a.ndim);
+    cr_assert(a.count == 0 && a.ndim == 2 && a.shape[1] == 5 && a.data != NULL, "count %zu ndim %u",
+              a.count, a.ndim);
     accel_npy_free(&a);
     cr_assert_null(a.data);
     accel_npy_free(&a); /* freed twice: zeroed, so a no-op */
@@ -1172,8 +1242,11 @@ static void body_npy(void)
         accel_npy_free(&a);
         n_edge++;
     }
-    size_t too_big[][2] = {{0, (size_t)1 << 63}, {(size_t)1 << 63, 0}, {0, SIZE_MAX},
-                           {0, (size_t)1 << 61}, {(size_t)1 << 61, 0}};
+    size_t too_big[][2] = {{0, (size_t)1 << 63},
+                           {(size_t)1 << 63, 0},
+                           {0, SIZE_MAX},
+                           {0, (size_t)1 << 61},
+                           {(size_t)1 << 61, 0}};
     for (size_t i = 0; i < sizeof too_big / sizeof *too_big; ++i) {
         expect_fail(accel_npy_save(path, ACCEL_F32, 2, too_big[i], NULL),
                     ACCEL_ERROR_INVALID_ARGUMENT, "accel_npy_save");
@@ -1193,7 +1266,6 @@ static void body_npy(void)
                 n_never, n_edge);
 }
 
-
 /* ------------------------------------------- stale and foreign handles */
 
 /* Class "stale handle, memory reused": a released handle whose object's
@@ -1204,18 +1276,18 @@ static void body_npy(void)
  * stale handle might alias is untouched and still works. */
 static size_t g_cases_stale, g_cases_foreign;
 
-#define expect_stale(call, fn)                                                                   \
-    do {                                                                                         \
-        expect_fail(call, ACCEL_ERROR_INVALID_HANDLE, fn);                                       \
-        g_cases_stale++;                                                                         \
+#define expect_stale(call, fn)                                                                     \
+    do {                                                                                           \
+        expect_fail(call, ACCEL_ERROR_INVALID_HANDLE, fn);                                         \
+        g_cases_stale++;                                                                           \
     } while (0)
 
-#define expect_foreign(call, fn)                                                                 \
-    do {                                                                                         \
-        expect_fail(call, ACCEL_ERROR_DEVICE_MISMATCH, fn);                                      \
-        cr_assert(strstr(accel_last_error(), "runtime #"), "%s: \"%s\" names no runtime", fn,    \
-                  accel_last_error());                                                           \
-        g_cases_foreign++;                                                                       \
+#define expect_foreign(call, fn)                                                                   \
+    do {                                                                                           \
+        expect_fail(call, ACCEL_ERROR_DEVICE_MISMATCH, fn);                                        \
+        cr_assert(strstr(accel_last_error(), "runtime #"), "%s: \"%s\" names no runtime", fn,      \
+                  accel_last_error());                                                             \
+        g_cases_foreign++;                                                                         \
     } while (0)
 
 static accel_status call_gemm_with(accel_queue *qq, accel_buffer *a, accel_buffer *b,
@@ -1390,14 +1462,14 @@ static void body_stale_and_foreign_handles(void)
                      "accel_rng_uniform");
         expect_foreign(accel_rng_uniform(q, rng, ACCEL_F32, accel_slice_of(other.buf, 0, 4)),
                        "accel_rng_uniform");
-        expect_stale(accel_rng_normal(sq, rng, ACCEL_F32, 0.0, 1.0,
-                                      accel_slice_of(live.buf, TU_GUARD, 4)),
-                     "accel_rng_normal");
+        expect_stale(
+            accel_rng_normal(sq, rng, ACCEL_F32, 0.0, 1.0, accel_slice_of(live.buf, TU_GUARD, 4)),
+            "accel_rng_normal");
         expect_stale(accel_rng_normal(q, rng, ACCEL_F32, 0.0, 1.0, accel_slice_of(sb, 0, 4)),
                      "accel_rng_normal");
-        expect_foreign(accel_rng_normal(q, rng, ACCEL_F32, 0.0, 1.0,
-                                        accel_slice_of(other.buf, 0, 4)),
-                       "accel_rng_normal");
+        expect_foreign(
+            accel_rng_normal(q, rng, ACCEL_F32, 0.0, 1.0, accel_slice_of(other.buf, 0, 4)),
+            "accel_rng_normal");
         accel_rng_release(rng);
         void *np = (void *)1;
         expect_stale(accel_buffer_native_pointer(sb, &np), "accel_buffer_native_pointer");
@@ -1511,7 +1583,6 @@ static void body_stale_and_foreign_handles(void)
                 g_cases_stale, g_cases_foreign);
 }
 
-
 /* ------------------------------------------------------------ struct_size */
 
 /* Class "struct_size both ways": every versioned struct in or out of the
@@ -1553,23 +1624,23 @@ static size_t g_cases_struct;
 /* An out struct of current size `ours` and first version `v1`, filled by
  * call(ptr): below v1 refused and untouched; larger accepted, `ours`
  * bytes written. */
-#define OUT_CASES(fn, ours, v1, call_with_ptr)                                                   \
-    do {                                                                                         \
-        out_probe pr;                                                                            \
-        cr_assert((ours) + TAIL <= sizeof pr.bytes);                                             \
-        const uint32_t bad[] = {0, 4, (uint32_t)(v1)-1};                                         \
-        for (size_t j = 0; j < sizeof bad / sizeof *bad; ++j) {                                  \
-            void *ptr = probe_with(&pr, bad[j]);                                                 \
-            expect_fail((call_with_ptr), ACCEL_ERROR_INVALID_ARGUMENT, fn);                      \
-            cr_assert(strstr(accel_last_error(), "struct_size"), "%s", accel_last_error());      \
-            probe_untouched_from(&pr, 4, fn);                                                    \
-            g_cases_struct++;                                                                    \
-        }                                                                                        \
-        void *ptr = probe_with(&pr, (uint32_t)((ours) + TAIL));                                  \
-        expect_ok((call_with_ptr), fn);                                                          \
-        cr_assert_eq(probe_size(&pr), (uint32_t)(ours), "%s: struct_size after", fn);            \
-        probe_untouched_from(&pr, (ours), fn);                                                   \
-        g_cases_struct++;                                                                        \
+#define OUT_CASES(fn, ours, v1, call_with_ptr)                                                     \
+    do {                                                                                           \
+        out_probe pr;                                                                              \
+        cr_assert((ours) + TAIL <= sizeof pr.bytes);                                               \
+        const uint32_t bad[] = {0, 4, (uint32_t)(v1)-1};                                           \
+        for (size_t j = 0; j < sizeof bad / sizeof *bad; ++j) {                                    \
+            void *ptr = probe_with(&pr, bad[j]);                                                   \
+            expect_fail((call_with_ptr), ACCEL_ERROR_INVALID_ARGUMENT, fn);                        \
+            cr_assert(strstr(accel_last_error(), "struct_size"), "%s", accel_last_error());        \
+            probe_untouched_from(&pr, 4, fn);                                                      \
+            g_cases_struct++;                                                                      \
+        }                                                                                          \
+        void *ptr = probe_with(&pr, (uint32_t)((ours) + TAIL));                                    \
+        expect_ok((call_with_ptr), fn);                                                            \
+        cr_assert_eq(probe_size(&pr), (uint32_t)(ours), "%s: struct_size after", fn);              \
+        probe_untouched_from(&pr, (ours), fn);                                                     \
+        g_cases_struct++;                                                                          \
     } while (0)
 
 static void body_struct_size(void)
@@ -1620,7 +1691,8 @@ static void body_struct_size(void)
         } big;
         memset(&big, 0xEE, sizeof big);
         accel_verify_options_init(&big.o);
-        const uint32_t bad[] = {0, 4, (uint32_t)SIZE_UPTO(accel_verify_options, guard_elements) - 1};
+        const uint32_t bad[] = {0, 4,
+                                (uint32_t)SIZE_UPTO(accel_verify_options, guard_elements) - 1};
         for (size_t j = 0; j < 3; ++j) {
             big.o.struct_size = bad[j];
             expect_fail(accel_verify_configure(rt, &big.o), ACCEL_ERROR_INVALID_ARGUMENT,
@@ -1713,16 +1785,17 @@ static void body_shorter_path(void)
     for (int i = 0; i < 3; ++i) {
         const char *fn = xf[i].fn;
 #define X2(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)                                      \
-    (xf[i].kind == 0   ? accel_queue_write_2d(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)   \
-     : xf[i].kind == 1 ? accel_queue_read_2d(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)    \
-                       : accel_queue_copy_2d(QQ, BUF, OFF, PITCH, b2.buf, 0, HPITCH, WIDTH, HEIGHT))
+    (xf[i].kind == 0 ? accel_queue_write_2d(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)     \
+     : xf[i].kind == 1                                                                             \
+         ? accel_queue_read_2d(QQ, BUF, OFF, PITCH, HOSTP, HPITCH, WIDTH, HEIGHT)                  \
+         : accel_queue_copy_2d(QQ, BUF, OFF, PITCH, b2.buf, 0, HPITCH, WIDTH, HEIGHT))
         expect_fail(X2(NULL, b.buf, 0, 8, h, 8, 8, 2), ACCEL_ERROR_INVALID_HANDLE, fn);
         expect_fail(X2(q, dead, 0, 8, h, 8, 8, 2), ACCEL_ERROR_INVALID_HANDLE, fn);
         expect_fail(X2(q, b.buf, 0, 4, h, 8, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT, fn);
         expect_fail(X2(q, b.buf, 0, 8, h, 4, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT, fn);
         expect_fail(X2(q, b.buf, bytes - 8, 8, h, 8, 8, 2), ACCEL_ERROR_OUT_OF_RANGE, fn);
-        expect_fail(X2(q, b.buf, 0, SIZE_MAX / 2, h, SIZE_MAX / 2, 1, 4),
-                    ACCEL_ERROR_OUT_OF_RANGE, fn);
+        expect_fail(X2(q, b.buf, 0, SIZE_MAX / 2, h, SIZE_MAX / 2, 1, 4), ACCEL_ERROR_OUT_OF_RANGE,
+                    fn);
         expect_ok(X2(q, b.buf, 0, 8, h, 8, 0, 2), fn);
 #undef X2
     }
@@ -1748,8 +1821,8 @@ static void body_shorter_path(void)
     expect_ok(accel_rng_get(rng, NULL, NULL), RG);
     expect_fail(accel_rng_seek(dead_rng, 0), ACCEL_ERROR_INVALID_HANDLE, RS);
     expect_ok(accel_rng_seek(rng, 0), RS);
-    expect_fail(accel_rng_uniform(q, dead_rng, ACCEL_F32, tu_slice(&b)),
-                ACCEL_ERROR_INVALID_HANDLE, RU);
+    expect_fail(accel_rng_uniform(q, dead_rng, ACCEL_F32, tu_slice(&b)), ACCEL_ERROR_INVALID_HANDLE,
+                RU);
     expect_fail(accel_rng_uniform(q, rng, ACCEL_BF16, tu_slice(&b)), ACCEL_ERROR_DTYPE_MISMATCH,
                 RU);
     expect_fail(accel_rng_normal(q, NULL, ACCEL_F32, 0, 1, tu_slice(&b)),
@@ -1804,23 +1877,74 @@ static const body bodies[] = {
     {"struct_size", body_struct_size},
 };
 
-Test(bad_input_matrix, ops_null_and_released) { body_ops_null_and_released(); }
-Test(bad_input_matrix, ops_wrong_dtype) { body_ops_wrong_dtype(); }
-Test(bad_input_matrix, ops_out_of_range_and_overflow) { body_ops_out_of_range(); }
-Test(bad_input_matrix, ops_operands_on_another_device) { body_ops_device_mismatch(); }
-Test(bad_input_matrix, ops_aliasing) { body_ops_aliasing(); }
-Test(bad_input_matrix, ops_zero_size) { body_ops_zero_size(); }
-Test(bad_input_matrix, gemm) { body_gemm_matrix(); }
-Test(bad_input_matrix, transpose_2d) { body_transpose_matrix(); }
-Test(bad_input_matrix, transfers) { body_transfers(); }
-Test(bad_input_matrix, shorter_path) { body_shorter_path(); }
-Test(bad_input_matrix, buffers_and_host_memory) { body_buffers_and_host_memory(); }
-Test(bad_input_matrix, queues_and_events) { body_queues_and_events(); }
-Test(bad_input_matrix, runtime_and_devices) { body_runtime_and_devices(); }
-Test(bad_input_matrix, status_and_values) { body_status_and_values(); }
-Test(bad_input_matrix, npy) { body_npy(); }
-Test(bad_input_matrix, stale_and_foreign_handles) { body_stale_and_foreign_handles(); }
-Test(bad_input_matrix, struct_size_both_ways) { body_struct_size(); }
+Test(bad_input_matrix, ops_null_and_released)
+{
+    body_ops_null_and_released();
+}
+Test(bad_input_matrix, ops_wrong_dtype)
+{
+    body_ops_wrong_dtype();
+}
+Test(bad_input_matrix, ops_out_of_range_and_overflow)
+{
+    body_ops_out_of_range();
+}
+Test(bad_input_matrix, ops_operands_on_another_device)
+{
+    body_ops_device_mismatch();
+}
+Test(bad_input_matrix, ops_aliasing)
+{
+    body_ops_aliasing();
+}
+Test(bad_input_matrix, ops_zero_size)
+{
+    body_ops_zero_size();
+}
+Test(bad_input_matrix, gemm)
+{
+    body_gemm_matrix();
+}
+Test(bad_input_matrix, transpose_2d)
+{
+    body_transpose_matrix();
+}
+Test(bad_input_matrix, transfers)
+{
+    body_transfers();
+}
+Test(bad_input_matrix, shorter_path)
+{
+    body_shorter_path();
+}
+Test(bad_input_matrix, buffers_and_host_memory)
+{
+    body_buffers_and_host_memory();
+}
+Test(bad_input_matrix, queues_and_events)
+{
+    body_queues_and_events();
+}
+Test(bad_input_matrix, runtime_and_devices)
+{
+    body_runtime_and_devices();
+}
+Test(bad_input_matrix, status_and_values)
+{
+    body_status_and_values();
+}
+Test(bad_input_matrix, npy)
+{
+    body_npy();
+}
+Test(bad_input_matrix, stale_and_foreign_handles)
+{
+    body_stale_and_foreign_handles();
+}
+Test(bad_input_matrix, struct_size_both_ways)
+{
+    body_struct_size();
+}
 
 /* Every ACCEL_API function of the public headers went through the matrix. */
 static void header_functions(const char *path, char names[][64], size_t *n, size_t cap)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_batch.c — accel_batch_plan / accel_batch_run (streaming host data
  * through a device in chunks over several queues) and accel_host_register,
  * on every device. References: the same arithmetic in a plain loop on the
@@ -14,7 +16,8 @@
 static accel_status add_and_scale(accel_queue *q, const accel_batch_chunk *c, void *user)
 {
     (void)user;
-    accel_slice a = accel_slice_of(c->in[0], 0, c->elems), b = accel_slice_of(c->in[1], 0, c->elems);
+    accel_slice a = accel_slice_of(c->in[0], 0, c->elems),
+                b = accel_slice_of(c->in[1], 0, c->elems);
     accel_status st = accel_add(q, ACCEL_F32, a, b, accel_slice_of(c->out[0], 0, c->elems));
     if (st == ACCEL_SUCCESS)
         st = accel_scale(q, ACCEL_F32, 2.0, a, accel_slice_of(c->out[1], 0, c->elems));
@@ -78,8 +81,8 @@ static void run_elementwise(accel_device *dev, accel_queue *q, void *user)
     cr_assert(s.ms > 0 && s.gbs > 0);
     for (size_t i = 0; i < n; i++) {
         if (y[i] != x[i] + w[i] || z[i] != 2.0f * x[i])
-            cr_assert_fail("%s: [%zu]: %.9g %.9g, want %.9g %.9g", accel_device_name(dev), i,
-                           y[i], z[i], x[i] + w[i], 2.0f * x[i]);
+            cr_assert_fail("%s: [%zu]: %.9g %.9g, want %.9g %.9g", accel_device_name(dev), i, y[i],
+                           z[i], x[i] + w[i], 2.0f * x[i]);
     }
     free(x);
     free(w);

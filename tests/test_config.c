@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_config.c — plugins.ini (core/config.c): a valid file, relative library
  * paths, a missing file, malformed files (ACCEL_ERROR_CONFIG with file:line),
  * bool spellings, unknown-key warnings, backend order, strict mode, and the
@@ -92,8 +94,9 @@ Test(config, relative_library_path_is_relative_to_the_ini_folder)
     const char *dir = tu_tmpdir();
     cr_assert_eq(mkdir(tu_fmt("%s/sub", dir), 0700), 0);
     cr_assert_eq(symlink(TU_CPU_PLUGIN, tu_fmt("%s/sub/libaccel_cpu.so", dir)), 0);
-    const char *path = tu_write_file(dir, "plugins.ini",
-                                     "[runtime]\norder = cpu\n[backend.cpu]\nlibrary = sub/libaccel_cpu.so\n");
+    const char *path =
+        tu_write_file(dir, "plugins.ini",
+                      "[runtime]\norder = cpu\n[backend.cpu]\nlibrary = sub/libaccel_cpu.so\n");
     /* The current directory must play no part. */
     cr_assert_eq(chdir("/"), 0);
     accel_runtime *rt = NULL;
@@ -107,8 +110,9 @@ Test(config, relative_library_path_is_relative_to_the_ini_folder)
     /* The same relative path from a config in another folder does not load. */
     const char *other = tu_tmpdir();
     cr_assert_eq(chdir(dir), 0);
-    const char *path2 = tu_write_file(other, "plugins.ini",
-                                      "[runtime]\norder = cpu\n[backend.cpu]\nlibrary = sub/libaccel_cpu.so\n");
+    const char *path2 =
+        tu_write_file(other, "plugins.ini",
+                      "[runtime]\norder = cpu\n[backend.cpu]\nlibrary = sub/libaccel_cpu.so\n");
     accel_status s = accel_runtime_open(path2, &rt);
     tu_assert_status(s, ACCEL_ERROR_UNAVAILABLE, "relative path must not resolve against the cwd");
 }
@@ -125,18 +129,20 @@ Test(config, missing_file_is_not_found)
 
 Test(config, line_without_equals_is_config_error_with_line)
 {
-    expect_config_error(tu_fmt("[runtime]\norder = cpu\nthis line has no equals sign\n%s", cpu_section()),
-                        3, NULL);
+    expect_config_error(
+        tu_fmt("[runtime]\norder = cpu\nthis line has no equals sign\n%s", cpu_section()), 3, NULL);
 }
 
 Test(config, unterminated_section_header_is_config_error_with_line)
 {
-    expect_config_error(tu_fmt("[runtime]\norder = cpu\n\n[backend.cpu\nlibrary = x.so\n"), 4, NULL);
+    expect_config_error(tu_fmt("[runtime]\norder = cpu\n\n[backend.cpu\nlibrary = x.so\n"), 4,
+                        NULL);
 }
 
 Test(config, bad_bool_is_config_error_with_line)
 {
-    expect_config_error(tu_fmt("[runtime]\norder = cpu\nstrict = maybe\n%s", cpu_section()), 3, "maybe");
+    expect_config_error(tu_fmt("[runtime]\norder = cpu\nstrict = maybe\n%s", cpu_section()), 3,
+                        "maybe");
 }
 
 Test(config, order_naming_unknown_section_is_config_error_with_line)
@@ -146,16 +152,19 @@ Test(config, order_naming_unknown_section_is_config_error_with_line)
 
 Test(config, backend_section_without_library_is_config_error_with_line)
 {
-    expect_config_error(tu_fmt("[runtime]\norder = cpu\n%s\n[backend.foo]\nthreads = 1\n", cpu_section()),
-                        6, "library");
+    expect_config_error(
+        tu_fmt("[runtime]\norder = cpu\n%s\n[backend.foo]\nthreads = 1\n", cpu_section()), 6,
+        "library");
 }
 
 Test(config, bool_spellings_are_accepted)
 {
-    const char *spellings[] = {"true", "false", "1", "0", "yes", "no", "on", "off", "TRUE", "False"};
+    const char *spellings[] = {"true", "false", "1",   "0",    "yes",
+                               "no",   "on",    "off", "TRUE", "False"};
     for (size_t i = 0; i < sizeof spellings / sizeof *spellings; ++i) {
         accel_runtime *rt;
-        const char *ini = tu_fmt("[runtime]\norder = cpu\nstrict = %s\n%s", spellings[i], cpu_section());
+        const char *ini =
+            tu_fmt("[runtime]\norder = cpu\nstrict = %s\n%s", spellings[i], cpu_section());
         tu_assert_status(tu_open_ini(ini, &rt, NULL), ACCEL_SUCCESS, "strict = %s", spellings[i]);
         accel_runtime_close(rt);
     }
@@ -165,7 +174,8 @@ Test(config, unknown_runtime_key_warns_and_loads)
 {
     tu_log_capture();
     accel_runtime *rt;
-    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\ncolour = blue\n%s", cpu_section()), &rt, NULL));
+    tu_ok(
+        tu_open_ini(tu_fmt("[runtime]\norder = cpu\ncolour = blue\n%s", cpu_section()), &rt, NULL));
     cr_assert(tu_log_contains(ACCEL_LOG_WARN, "colour"), "no warning naming the key; log:\n%s",
               tu_log_text());
     accel_runtime_close(rt);
@@ -189,9 +199,10 @@ Test(config, sections_not_in_order_load_after_it_in_file_order)
 Test(config, order_sets_device_order_and_default)
 {
     accel_runtime *rt;
-    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = mock, cpu\n%s[backend.mock]\nlibrary = %s\ndevices = 2\n",
-                             cpu_section(), TU_TEST_PLUGIN("mock")),
-                      &rt, NULL));
+    tu_ok(tu_open_ini(
+        tu_fmt("[runtime]\norder = mock, cpu\n%s[backend.mock]\nlibrary = %s\ndevices = 2\n",
+               cpu_section(), TU_TEST_PLUGIN("mock")),
+        &rt, NULL));
     cr_assert_eq(accel_device_count(rt), 3u);
     cr_assert_str_eq(device_name_at(rt, 0), "mock:0");
     cr_assert_str_eq(device_name_at(rt, 1), "mock:1");
@@ -202,10 +213,12 @@ Test(config, order_sets_device_order_and_default)
 
 Test(config, strict_true_makes_a_failing_backend_an_error)
 {
-    const char *fmt = "[runtime]\norder = broken, cpu\nstrict = %s\n%s[backend.broken]\nlibrary = %s\n";
+    const char *fmt =
+        "[runtime]\norder = broken, cpu\nstrict = %s\n%s[backend.broken]\nlibrary = %s\n";
     accel_runtime *rt;
-    tu_assert_status(tu_open_ini(tu_fmt(fmt, "true", cpu_section(), TU_TEST_PLUGIN("init_fail")), &rt, NULL),
-                     ACCEL_ERROR_PLUGIN_LOAD, "strict with a failing backend");
+    tu_assert_status(
+        tu_open_ini(tu_fmt(fmt, "true", cpu_section(), TU_TEST_PLUGIN("init_fail")), &rt, NULL),
+        ACCEL_ERROR_PLUGIN_LOAD, "strict with a failing backend");
     cr_assert(strstr(accel_last_error(), "broken") != NULL, "%s", accel_last_error());
     tu_ok(tu_open_ini(tu_fmt(fmt, "false", cpu_section(), TU_TEST_PLUGIN("init_fail")), &rt, NULL));
     cr_assert_str_eq(default_device_name(rt), "cpu:0");
@@ -215,9 +228,10 @@ Test(config, strict_true_makes_a_failing_backend_an_error)
 Test(config, no_backend_loading_is_unavailable)
 {
     accel_runtime *rt = NULL;
-    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = broken\n[backend.broken]\nlibrary = %s\n",
-                                        TU_TEST_PLUGIN("zero_devices")),
-                                 &rt, NULL);
+    accel_status s =
+        tu_open_ini(tu_fmt("[runtime]\norder = broken\n[backend.broken]\nlibrary = %s\n",
+                           TU_TEST_PLUGIN("zero_devices")),
+                    &rt, NULL);
     tu_assert_status(s, ACCEL_ERROR_UNAVAILABLE, "only a zero-device backend");
     cr_assert_null(rt);
 }
@@ -225,7 +239,8 @@ Test(config, no_backend_loading_is_unavailable)
 Test(config, accel_config_env_picks_the_file)
 {
     const char *dir = tu_tmpdir();
-    const char *path = tu_write_file(dir, "mine.ini", tu_fmt("[runtime]\norder = cpu\n%s", cpu_section()));
+    const char *path =
+        tu_write_file(dir, "mine.ini", tu_fmt("[runtime]\norder = cpu\n%s", cpu_section()));
     setenv("ACCEL_CONFIG", path, 1);
     accel_runtime *rt;
     tu_ok(accel_runtime_open(NULL, &rt));
@@ -233,13 +248,15 @@ Test(config, accel_config_env_picks_the_file)
     accel_runtime_close(rt);
 
     /* An explicit path wins over the variable. */
-    const char *other = tu_write_file(dir, "other.ini", tu_fmt("[runtime]\norder = cpu\n%s", cpu_section()));
+    const char *other =
+        tu_write_file(dir, "other.ini", tu_fmt("[runtime]\norder = cpu\n%s", cpu_section()));
     tu_ok(accel_runtime_open(other, &rt));
     cr_assert_str_eq(accel_runtime_config_path(rt), tu_realpath(other));
     accel_runtime_close(rt);
 
     setenv("ACCEL_CONFIG", tu_fmt("%s/missing.ini", dir), 1);
-    tu_assert_status(accel_runtime_open(NULL, &rt), ACCEL_ERROR_NOT_FOUND, "ACCEL_CONFIG to a missing file");
+    tu_assert_status(accel_runtime_open(NULL, &rt), ACCEL_ERROR_NOT_FOUND,
+                     "ACCEL_CONFIG to a missing file");
 }
 
 Test(config, default_file_is_next_to_the_library_never_the_cwd)
@@ -429,9 +446,15 @@ static const char *mock_ini(const char *runtime_extra)
 Test(config, bad_policy_values_fail_before_any_plugin_is_opened)
 {
     const char *log = opened_log();
-    const char *bad[] = {"on_mismatch = sometimes\n", "verify_sample = 2\n", "selftest = maybe\n",
-                         "verify_guard = -1\n",      "on_error = retry\n",  "report = perhaps\n",
-                         "verify = tpu\n",           "fallback = gpu:x\n",   "strict = \n"};
+    const char *bad[] = {"on_mismatch = sometimes\n",
+                         "verify_sample = 2\n",
+                         "selftest = maybe\n",
+                         "verify_guard = -1\n",
+                         "on_error = retry\n",
+                         "report = perhaps\n",
+                         "verify = tpu\n",
+                         "fallback = gpu:x\n",
+                         "strict = \n"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const char *dir = tu_tmpdir();
         const char *path = tu_write_file(dir, "plugins.ini", mock_ini(bad[i]));
@@ -449,7 +472,8 @@ Test(config, bad_policy_values_fail_before_any_plugin_is_opened)
     }
     /* The same file with good values opens the mock: the log can tell. */
     accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(mock_ini("on_mismatch = fail\nverify_sample = 0.5\nselftest = no\n"), &rt, NULL));
+    tu_ok(tu_open_ini(mock_ini("on_mismatch = fail\nverify_sample = 0.5\nselftest = no\n"), &rt,
+                      NULL));
     accel_runtime_close(rt);
     cr_assert(plugin_was_opened(log), "the mock did not record being opened");
     unsetenv("ACCEL_TEST_OPENED_LOG");
@@ -458,8 +482,10 @@ Test(config, bad_policy_values_fail_before_any_plugin_is_opened)
 Test(config, bad_environment_values_fail_before_any_plugin_is_opened)
 {
     const char *log = opened_log();
-    const char *vars[][2] = {{"ACCEL_REPORT", "banana"}, {"ACCEL_VERIFY", "cpu:zero"},
-                             {"ACCEL_ALLOW_INSECURE", "perhaps"}, {"ACCEL_VERIFY", "tpu"}};
+    const char *vars[][2] = {{"ACCEL_REPORT", "banana"},
+                             {"ACCEL_VERIFY", "cpu:zero"},
+                             {"ACCEL_ALLOW_INSECURE", "perhaps"},
+                             {"ACCEL_VERIFY", "tpu"}};
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
         setenv(vars[i][0], vars[i][1], 1);
         accel_runtime *rt = NULL;
@@ -513,7 +539,8 @@ Test(config, argument_over_environment_over_file)
     accel_verify_options_init(&o);
     o.reference = NULL;
     tu_ok(accel_verify_configure(rt, &o));
-    cr_assert_eq(checked_after_one_fill(rt), 1, "verify still on after accel_verify_configure(off)");
+    cr_assert_eq(checked_after_one_fill(rt), 1,
+                 "verify still on after accel_verify_configure(off)");
     accel_runtime_close(rt);
     unsetenv("ACCEL_VERIFY");
     /* an empty variable counts as unset */
@@ -551,8 +578,8 @@ Test(config, names_are_limited_to_128_characters_on_every_line)
     char value[300];
     memset(value, 'v', sizeof value - 1);
     value[sizeof value - 1] = '\0';
-    tu_ok(tu_open_ini(tu_fmt("[runtime]\n%s = 1\n%s = %s\n%s", name, name, value, cpu_section()), &rt,
-                      NULL));
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\n%s = 1\n%s = %s\n%s", name, name, value, cpu_section()),
+                      &rt, NULL));
     cr_assert(tu_log_contains(ACCEL_LOG_WARN, name), "%s", tu_log_text());
     accel_runtime_close(rt);
     /* A backend name of 31 characters keeps its keys and names its device;
@@ -658,7 +685,8 @@ Test(config, devices_fifos_and_huge_files_are_refused_without_blocking, .timeout
     cr_assert_eq(mkfifo(fifo, 0600), 0);
     accel_runtime *rt = NULL;
     tu_assert_status(accel_runtime_open(fifo, &rt), ACCEL_ERROR_CONFIG, "a FIFO as the config");
-    cr_assert(strstr(accel_last_error(), "is a FIFO, not a regular file"), "%s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "is a FIFO, not a regular file"), "%s",
+              accel_last_error());
     /* Over 1 MiB: refused by size; a regular file, just too large. */
     const char *big = tu_fmt("%s/plugins.ini", tu_tmpdir());
     FILE *f = fopen(big, "w");

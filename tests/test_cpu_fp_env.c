@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_cpu_fp_env.c — the CPU backend computes in the IEEE default
  * floating-point environment (round to nearest, subnormals neither flushed
  * nor read as zero) whatever the thread that created its queue had set: a

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_cuda.c — what only a GPU can show about backends/cuda: random
  * uniform fills bit-identical to the CPU backend, an allocation past the
  * GPU's memory giving ACCEL_ERROR_OUT_OF_DEVICE_MEMORY and the runtime staying
@@ -30,8 +32,10 @@ static void need_gpu(void)
             accel_backend_info info;
             memset(&info, 0, sizeof info);
             info.struct_size = sizeof info;
-            if (accel_runtime_backend_info(rt, i, &info) == ACCEL_SUCCESS && strcmp(info.name, "cuda") == 0)
-                why = tu_fmt("%s: %s", info.path, info.reason[0] ? info.reason : accel_status_name(info.status));
+            if (accel_runtime_backend_info(rt, i, &info) == ACCEL_SUCCESS &&
+                strcmp(info.name, "cuda") == 0)
+                why = tu_fmt("%s: %s", info.path,
+                             info.reason[0] ? info.reason : accel_status_name(info.status));
         }
         accel_runtime_close(rt);
         rt = NULL;
@@ -44,8 +48,8 @@ static void need_gpu(void)
     accel_device_properties_init(&p);
     tu_ok(accel_device_properties_get(gpu, &p));
     cr_assert_eq(p.kind, (uint32_t)ACCEL_DEVICE_GPU);
-    cr_log_info("GPU %s: %s, cc %u, %u SMs, %.1f GiB", accel_device_name(gpu), p.name, p.compute_capability,
-                p.compute_units, (double)p.memory_total / (1u << 30));
+    cr_log_info("GPU %s: %s, cc %u, %u SMs, %.1f GiB", accel_device_name(gpu), p.name,
+                p.compute_capability, p.compute_units, (double)p.memory_total / (1u << 30));
 }
 
 static void done(void)
@@ -92,8 +96,8 @@ Test(cuda, out_of_memory_is_reported_and_the_device_stays_usable)
     tu_ok(accel_device_properties_get(gpu, &p));
     accel_buffer *huge = NULL;
     accel_status s = accel_buffer_create(gpu, (size_t)p.memory_total + ((size_t)1 << 30), &huge);
-    cr_assert(s == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, "allocating past the GPU's memory: %s (%s)", accel_status_name(s),
-              accel_last_error());
+    cr_assert(s == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, "allocating past the GPU's memory: %s (%s)",
+              accel_status_name(s), accel_last_error());
     cr_assert(strstr(accel_last_error(), "accel_buffer_create") != NULL, "%s", accel_last_error());
     cr_assert_null(huge);
     /* A normal op afterwards. */
@@ -110,8 +114,8 @@ Test(cuda, out_of_memory_is_reported_and_the_device_stays_usable)
     done();
 }
 
-static void round_trip(accel_queue *q, accel_buffer *b, unsigned char *src, unsigned char *dst, size_t bytes,
-                       size_t offset, const char *what)
+static void round_trip(accel_queue *q, accel_buffer *b, unsigned char *src, unsigned char *dst,
+                       size_t bytes, size_t offset, const char *what)
 {
     for (size_t i = 0; i < bytes; ++i)
         src[i] = (unsigned char)(i * 131u + offset);
@@ -119,8 +123,8 @@ static void round_trip(accel_queue *q, accel_buffer *b, unsigned char *src, unsi
     tu_ok(accel_queue_write(q, b, offset, src, bytes));
     tu_ok(accel_queue_read(q, b, offset, dst, bytes));
     tu_ok(accel_queue_finish(q));
-    cr_assert(memcmp(src, dst, bytes) == 0, "%s: %zu bytes at offset %zu differ after a round trip", what, bytes,
-              offset);
+    cr_assert(memcmp(src, dst, bytes) == 0, "%s: %zu bytes at offset %zu differ after a round trip",
+              what, bytes, offset);
 }
 
 Test(cuda, pinned_and_pageable_transfers)
@@ -163,7 +167,8 @@ Test(cuda, copies_and_event_waits_between_gpu_and_cpu)
     tu_ok(accel_fill(qg, ACCEL_F32, 1.0, accel_slice_of(ones, 0, N)));
     tu_ok(accel_fill(qg, ACCEL_F32, 0.0, accel_slice_of(g, 0, N)));
     for (int i = 0; i < 500; ++i)
-        tu_ok(accel_add(qg, ACCEL_F32, accel_slice_of(g, 0, N), accel_slice_of(ones, 0, N), accel_slice_of(g, 0, N)));
+        tu_ok(accel_add(qg, ACCEL_F32, accel_slice_of(g, 0, N), accel_slice_of(ones, 0, N),
+                        accel_slice_of(g, 0, N)));
     tu_ok(accel_event_record(ev, qg));
     tu_ok(accel_queue_wait_event(qc, ev));
     tu_ok(accel_queue_copy(qc, g, 0, c, 0, N * 4));
@@ -206,7 +211,8 @@ Test(cuda, index_math_past_2_31_elements, .timeout = 300)
     /* Whole-buffer fill and scale: elements past 2^31 must be reached. */
     tu_ok(accel_fill(q, ACCEL_F32, 1.5, accel_slice_of(b, 0, n)));
     tu_ok(accel_scale(q, ACCEL_F32, 2.0, accel_slice_of(b, 0, n), accel_slice_of(b, 0, n)));
-    const size_t probe[] = {0, ((size_t)1 << 31) - 1, (size_t)1 << 31, ((size_t)1 << 31) + 1, n - 1};
+    const size_t probe[] = {0, ((size_t)1 << 31) - 1, (size_t)1 << 31, ((size_t)1 << 31) + 1,
+                            n - 1};
     for (size_t i = 0; i < 5; ++i) {
         float v;
         tu_ok(accel_queue_read_blocking(q, b, probe[i] * 4, &v, 4));
@@ -222,7 +228,8 @@ Test(cuda, index_math_past_2_31_elements, .timeout = 300)
         uint64_t e = start + i;
         accel_philox_words w = accel_philox_block(e / 4, 77);
         float ref = (float)(w.w[e % 4] >> 8) * 0x1p-24f;
-        cr_assert(h[i] == ref, "uniform element %zu: %g expected %g", (size_t)e, (double)h[i], (double)ref);
+        cr_assert(h[i] == ref, "uniform element %zu: %g expected %g", (size_t)e, (double)h[i],
+                  (double)ref);
     }
     /* A reduction over everything sees a value written past 2^31. */
     float big = 1e6f;

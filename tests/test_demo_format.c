@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_demo_format.c — how `accel demo` shows times and rates
  * (tools/accel/demo_format.c): a backend whose events report 0 elapsed, or
  * a NaN or infinite time, gives n/a, never "inf GB/s", a huge rate or

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_device.c — devices (core/device.c): count, lookup by index and by name,
  * the default device, properties and canonical names, on the default
  * configuration and on one with two mock devices besides the CPU. */
@@ -23,11 +25,12 @@ Test(device, cpu_properties_are_filled)
     cr_assert(p.name[0] != '\0');
     cr_assert_eq(p.index, 0u);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    cr_assert(p.compute_units >= 1 && (long)p.compute_units <= cores, "compute_units %u with %ld cores online",
-              p.compute_units, cores);
+    cr_assert(p.compute_units >= 1 && (long)p.compute_units <= cores,
+              "compute_units %u with %ld cores online", p.compute_units, cores);
     cr_assert(p.memory_total > 0 && p.memory_free <= p.memory_total, "memory %llu free of %llu",
               (unsigned long long)p.memory_free, (unsigned long long)p.memory_total);
-    cr_assert(p.dtypes & (1u << ACCEL_F32) && p.dtypes & (1u << ACCEL_F64), "dtypes mask %#x", p.dtypes);
+    cr_assert(p.dtypes & (1u << ACCEL_F32) && p.dtypes & (1u << ACCEL_F64), "dtypes mask %#x",
+              p.dtypes);
     cr_assert_eq(p.host_accessible, 1u);
     cr_assert_eq(p.compute_capability, 0u);
     accel_runtime_close(rt);
@@ -73,8 +76,8 @@ Test(device, every_device_of_the_default_config_is_described)
         memset(&info, 0, sizeof info);
         info.struct_size = sizeof info;
         tu_ok(accel_runtime_backend_info(rt, i, &info));
-        cr_log_info("backend %s (%s): %s%s", info.name, info.path, info.loaded ? "loaded" : "not loaded: ",
-                    info.reason);
+        cr_log_info("backend %s (%s): %s%s", info.name, info.path,
+                    info.loaded ? "loaded" : "not loaded: ", info.reason);
         sum += info.loaded ? info.device_count : 0;
     }
     cr_assert_eq(sum, n, "device count %u but loaded backends report %u", n, sum);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_event_record.c — the rule for an event recorded on two queues (the
  * latest record wins, as CUDA; a re-record on another queue while the
  * earlier one is pending logs a warning) and accel_queue_wait_queues (one

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_faults.c — what the runtime does when things go wrong outside the
  * caller's arguments: a plugin that fails in init, one that gives wrong
  * answers (the load-time self-test of core/selftest.c must refuse it), an op
@@ -54,11 +56,13 @@ static accel_device *dev_named(accel_runtime *rt, const char *name)
 
 Test(faults, plugin_failing_in_init_is_recorded_and_others_load)
 {
-    accel_runtime *rt = open_cpu_mock(tu_fmt("[backend.broken]\nlibrary = %s\n", TU_TEST_PLUGIN("init_fail")));
+    accel_runtime *rt =
+        open_cpu_mock(tu_fmt("[backend.broken]\nlibrary = %s\n", TU_TEST_PLUGIN("init_fail")));
     accel_backend_info bi = tu_backend_info(rt, "broken");
     cr_assert(!bi.loaded);
     cr_assert(bi.status == ACCEL_ERROR_UNAVAILABLE, "%s", accel_status_name(bi.status));
-    cr_assert(strstr(bi.reason, "init failed") && strstr(bi.reason, "frobnicator"), "reason: %s", bi.reason);
+    cr_assert(strstr(bi.reason, "init failed") && strstr(bi.reason, "frobnicator"), "reason: %s",
+              bi.reason);
     /* The others loaded and work. */
     cr_assert(tu_backend_info(rt, "cpu").loaded && tu_backend_info(rt, "mock").loaded);
     accel_queue *q;
@@ -70,19 +74,21 @@ Test(faults, plugin_failing_in_init_is_recorded_and_others_load)
     cr_assert(v[0] == 2.0 && v[3] == 2.0);
     /* strict = true turns the same failure into an open error naming it. */
     accel_runtime *strict = NULL;
-    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = cpu, broken\nstrict = true\n"
-                                        "[backend.cpu]\nlibrary = %s\n[backend.broken]\nlibrary = %s\n",
-                                        TU_CPU_PLUGIN, TU_TEST_PLUGIN("init_fail")),
-                                 &strict, NULL);
+    accel_status s =
+        tu_open_ini(tu_fmt("[runtime]\norder = cpu, broken\nstrict = true\n"
+                           "[backend.cpu]\nlibrary = %s\n[backend.broken]\nlibrary = %s\n",
+                           TU_CPU_PLUGIN, TU_TEST_PLUGIN("init_fail")),
+                    &strict, NULL);
     cr_assert(s == ACCEL_ERROR_PLUGIN_LOAD && strict == NULL, "%s", accel_status_name(s));
-    cr_assert(strstr(accel_last_error(), "broken") && strstr(accel_last_error(), "frobnicator"), "%s",
-              accel_last_error());
+    cr_assert(strstr(accel_last_error(), "broken") && strstr(accel_last_error(), "frobnicator"),
+              "%s", accel_last_error());
     accel_runtime_close(rt);
 }
 
 Test(faults, plugin_with_wrong_answers_fails_the_load_time_self_test)
 {
-    accel_runtime *rt = open_cpu_mock(tu_fmt("[backend.wrong]\nlibrary = %s\n", TU_TEST_PLUGIN("wrong_values")));
+    accel_runtime *rt =
+        open_cpu_mock(tu_fmt("[backend.wrong]\nlibrary = %s\n", TU_TEST_PLUGIN("wrong_values")));
     accel_backend_info bi = tu_backend_info(rt, "wrong");
     cr_assert(!bi.loaded, "a backend that fills 2.0 as 3.0 and adds to 42 passed the self-test");
     cr_assert(strcasestr(bi.reason, "self-test") || strcasestr(bi.reason, "selftest") ||
@@ -136,7 +142,8 @@ Test(faults, op_failing_mid_queue_is_sticky_named_and_contained)
     /* Three ops: the second faults on the "device"; the third is skipped. */
     tu_ok(accel_fill(bad, ACCEL_F32, 1.0, accel_slice_of(a.buf, TU_GUARD, 2)));
     tu_ok(accel_fill(bad, ACCEL_F32, TU_MOCK_FAULT_VALUE, accel_slice_of(a.buf, TU_GUARD + 2, 1)));
-    tu_ok(accel_copy(bad, ACCEL_F32, accel_slice_of(a.buf, TU_GUARD, 1), accel_slice_of(a.buf, TU_GUARD + 3, 1)));
+    tu_ok(accel_copy(bad, ACCEL_F32, accel_slice_of(a.buf, TU_GUARD, 1),
+                     accel_slice_of(a.buf, TU_GUARD + 3, 1)));
     /* Other queues, of the same backend and of another, are unaffected. */
     tu_ok(accel_fill(good, ACCEL_F32, 5.0, tu_slice(&b)));
     tu_ok(accel_fill(cq, ACCEL_F32, 6.0, tu_slice(&c)));
@@ -144,14 +151,17 @@ Test(faults, op_failing_mid_queue_is_sticky_named_and_contained)
     tu_ok(accel_queue_finish(cq));
     accel_status s = accel_queue_finish(bad);
     cr_assert(s == ACCEL_ERROR_DEVICE, "finish: %s", accel_status_name(s));
-    cr_assert(strstr(accel_last_error(), "accel_fill") && strstr(accel_last_error(), "accel_queue_finish"),
-              "the sticky error must name the op and the call that reported it: %s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "accel_fill") &&
+                  strstr(accel_last_error(), "accel_queue_finish"),
+              "the sticky error must name the op and the call that reported it: %s",
+              accel_last_error());
     /* Reported once, then cleared: the queue is usable again. */
     tu_ok(accel_queue_finish(bad));
     double v[4];
     tu_download(bad, &a, v);
     cr_assert(v[0] == 1.0 && v[1] == 1.0, "work before the fault ran: %g %g", v[0], v[1]);
-    cr_assert(v[2] == TU_SENTINEL && v[3] == TU_SENTINEL, "work from the fault on was skipped: %g %g", v[2], v[3]);
+    cr_assert(v[2] == TU_SENTINEL && v[3] == TU_SENTINEL,
+              "work from the fault on was skipped: %g %g", v[2], v[3]);
     tu_check_guards(bad, &a, "faulted queue's buffer");
     tu_download(good, &b, v);
     cr_assert(v[0] == 5.0 && v[3] == 5.0);
@@ -163,8 +173,8 @@ Test(faults, op_failing_mid_queue_is_sticky_named_and_contained)
     tu_ok(accel_fill(bad, ACCEL_F32, TU_MOCK_FAULT_VALUE, tu_slice(&a)));
     tu_ok(accel_event_record(ev, bad));
     s = accel_event_synchronize(ev);
-    cr_assert(s == ACCEL_ERROR_DEVICE && strstr(accel_last_error(), "accel_fill"), "%s: %s", accel_status_name(s),
-              accel_last_error());
+    cr_assert(s == ACCEL_ERROR_DEVICE && strstr(accel_last_error(), "accel_fill"), "%s: %s",
+              accel_status_name(s), accel_last_error());
     tu_ok(accel_fill(bad, ACCEL_F32, TU_MOCK_FAULT_VALUE, tu_slice(&a)));
     float h[4];
     s = accel_queue_read_blocking(bad, a.buf, 0, h, sizeof h);
@@ -190,8 +200,9 @@ Test(faults, out_of_device_memory_mid_run_leaves_the_runtime_working)
     accel_buffer *huge = NULL;
     accel_status s = accel_buffer_create(mock, SIZE_MAX / 2, &huge);
     cr_assert(s == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY && huge == NULL, "%s", accel_status_name(s));
-    cr_assert(strstr(accel_last_error(), "accel_buffer_create") && strstr(accel_last_error(), "mock"), "%s",
-              accel_last_error());
+    cr_assert(strstr(accel_last_error(), "accel_buffer_create") &&
+                  strstr(accel_last_error(), "mock"),
+              "%s", accel_last_error());
     /* Earlier work is intact and later work runs. */
     tu_ok(accel_fill(q, ACCEL_F64, 2.5, accel_slice_of(a.buf, TU_GUARD, 4)));
     double v[8];
@@ -224,7 +235,8 @@ Test(faults, closing_the_runtime_with_work_queued_drains_it)
         cr_assert(host[i]);
         tu_ok(accel_fill(q, ACCEL_F32, (double)i, accel_slice_of(x, 0, LEN)));
         for (int k = 0; k < 50; ++k)
-            tu_ok(accel_axpby(q, ACCEL_F32, 1.0, accel_slice_of(x, 0, LEN), 1.0, accel_slice_of(x, 0, LEN)));
+            tu_ok(accel_axpby(q, ACCEL_F32, 1.0, accel_slice_of(x, 0, LEN), 1.0,
+                              accel_slice_of(x, 0, LEN)));
         tu_ok(accel_sqrt(q, ACCEL_F32, accel_slice_of(x, 0, LEN), accel_slice_of(y, 0, LEN)));
         tu_ok(accel_queue_read(q, y, 0, host[i], LEN * sizeof(float)));
         tu_ok(accel_event_record(ev, q));
@@ -287,7 +299,8 @@ Test(faults, releasing_a_buffer_with_work_queued_waits_for_it)
     tu_ok(accel_buffer_create(cpu, (size_t)400 << 20, &fresh));
     tu_ok(accel_fill(q2, ACCEL_F32, 7.0, accel_slice_of(fresh, 0, (size_t)100 << 20)));
     tu_ok(accel_fill(q, ACCEL_F32, 3.0, accel_slice_of(other, 0, OTHER)));
-    tu_ok(accel_scale(q, ACCEL_F32, 2.0, accel_slice_of(other, 0, OTHER), accel_slice_of(other, 0, OTHER)));
+    tu_ok(accel_scale(q, ACCEL_F32, 2.0, accel_slice_of(other, 0, OTHER),
+                      accel_slice_of(other, 0, OTHER)));
     tu_ok(accel_queue_finish(q));
     tu_ok(accel_queue_finish(q2));
     float *h = malloc(OTHER * sizeof(float));
@@ -297,9 +310,10 @@ Test(faults, releasing_a_buffer_with_work_queued_waits_for_it)
         cr_assert(h[i] == 6.0f, "other[%zu] = %g after the release, expected 6", i, (double)h[i]);
     float probe[2];
     tu_ok(accel_queue_read_blocking(q2, fresh, 0, &probe[0], sizeof(float)));
-    tu_ok(accel_queue_read_blocking(q2, fresh, ((size_t)400 << 20) - sizeof(float), &probe[1], sizeof(float)));
-    cr_assert(probe[0] == 7.0f && probe[1] == 7.0f, "fresh buffer: %g %g, expected 7", (double)probe[0],
-              (double)probe[1]);
+    tu_ok(accel_queue_read_blocking(q2, fresh, ((size_t)400 << 20) - sizeof(float), &probe[1],
+                                    sizeof(float)));
+    cr_assert(probe[0] == 7.0f && probe[1] == 7.0f, "fresh buffer: %g %g, expected 7",
+              (double)probe[0], (double)probe[1]);
     free(h);
     accel_buffer_release(fresh);
     accel_buffer_release(other);
@@ -375,7 +389,8 @@ static void *release_race_thread(void *arg)
             accel_buffer_release(b); /* with the fills queued */
             accel_queue_release(q);
         } else {
-            if (accel_queue_read_blocking(q, b, 4095 * sizeof(float), &v, sizeof v) != ACCEL_SUCCESS ||
+            if (accel_queue_read_blocking(q, b, 4095 * sizeof(float), &v, sizeof v) !=
+                    ACCEL_SUCCESS ||
                 v != 3.0f)
                 r->failures++;
             accel_queue_release(q); /* first the queue, then the buffer */
@@ -445,10 +460,13 @@ Test(faults, zero_length_buffers_through_every_call)
             tu_ok(accel_random_uniform(q, dt, 1, 0, e));
             tu_ok(accel_random_normal(q, dt, 1, 0, 0.0, 1.0, e));
             /* A reduction needs a one-element output, which z cannot hold. */
-            tu_assert_status(accel_sum(q, dt, e, accel_slice_of(z, 0, 1)), ACCEL_ERROR_OUT_OF_RANGE, "sum");
-            tu_assert_status(accel_reduce_max(q, dt, e, accel_slice_of(z2, 0, 1)), ACCEL_ERROR_OUT_OF_RANGE, "max");
+            tu_assert_status(accel_sum(q, dt, e, accel_slice_of(z, 0, 1)), ACCEL_ERROR_OUT_OF_RANGE,
+                             "sum");
+            tu_assert_status(accel_reduce_max(q, dt, e, accel_slice_of(z2, 0, 1)),
+                             ACCEL_ERROR_OUT_OF_RANGE, "max");
             tu_ok(accel_matmul(q, dt, 0, 0, 0, z, z2, z2));
-            tu_assert_status(accel_matmul(q, dt, 0, 0, 0, z, z2, z), ACCEL_SUCCESS, "0x0 matmul in place");
+            tu_assert_status(accel_matmul(q, dt, 0, 0, 0, z, z2, z), ACCEL_SUCCESS,
+                             "0x0 matmul in place");
             accel_gemm_desc d;
             accel_gemm_desc_init(&d);
             d.dtype = dt, d.a = z, d.b = z, d.c = z2, d.lda = 7, d.ldb = d.ldc = 1;

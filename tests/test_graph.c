@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_graph.c — graphs (core/capture.c, core/graph.c, backends' graph
  * entries): capture and replay of every op kind on every device against the
  * same work run eagerly (bit-identical: the same backend runs the same
@@ -12,8 +14,8 @@
 
 #include "test_util.h"
 
-#define N 1000   /* elements of the elementwise program */
-#define MM 7     /* GEMM and transpose sizes */
+#define N 1000 /* elements of the elementwise program */
+#define MM 7   /* GEMM and transpose sizes */
 #define NN 5
 #define KK 6
 #define OUTS 40 /* host result slots, N doubles each */
@@ -95,10 +97,9 @@ static void prog_enqueue(accel_queue *q, prog *p, accel_device *dev, bool with_t
         tu_ok(accel_binary(q, bin[i], dt, a, b, OUT(s)));
         out_read(q, p, s++, N);
     }
-    static const accel_op_code un[] = {ACCEL_OP_NEG,  ACCEL_OP_ABS, ACCEL_OP_SQRT,
-                                       ACCEL_OP_EXP,  ACCEL_OP_LOG, ACCEL_OP_TANH,
-                                       ACCEL_OP_RELU, ACCEL_OP_SIN, ACCEL_OP_COS,
-                                       ACCEL_OP_SIGMOID};
+    static const accel_op_code un[] = {ACCEL_OP_NEG, ACCEL_OP_ABS,    ACCEL_OP_SQRT, ACCEL_OP_EXP,
+                                       ACCEL_OP_LOG, ACCEL_OP_TANH,   ACCEL_OP_RELU, ACCEL_OP_SIN,
+                                       ACCEL_OP_COS, ACCEL_OP_SIGMOID};
     for (size_t i = 0; i < sizeof un / sizeof un[0]; i++) {
         tu_ok(accel_unary(q, un[i], dt, i == 2 || i == 4 ? a : b, OUT(s)));
         out_read(q, p, s++, N);
@@ -204,14 +205,14 @@ static void every_op(accel_device *dev, accel_queue *q, void *user)
                 memset(g.res[s], 0, N * g.es);
             tu_ok(accel_graph_launch(gr, q));
             tu_ok(accel_queue_finish(q));
-            compare(&e, &g, tu_fmt("%s launch %d%s", accel_device_name(dev), rep,
-                                   native ? " (backend)" : " (core replay)"));
+            compare(&e, &g,
+                    tu_fmt("%s launch %d%s", accel_device_name(dev), rep,
+                           native ? " (backend)" : " (core replay)"));
         }
         /* An independent check of one row: add against a double loop. */
         for (size_t i = 0; i < N; i++) {
-            double want = dt == ACCEL_F32
-                              ? (double)(((float *)g.ha)[i] + ((float *)g.hb)[i])
-                              : ((double *)g.ha)[i] + ((double *)g.hb)[i];
+            double want = dt == ACCEL_F32 ? (double)(((float *)g.ha)[i] + ((float *)g.hb)[i])
+                                          : ((double *)g.ha)[i] + ((double *)g.hb)[i];
             double got = dt == ACCEL_F32 ? ((float *)g.res[2])[i] : ((double *)g.res[2])[i];
             cr_assert(got == want, "add[%zu] = %g, expected %g", i, got, want);
         }
@@ -510,8 +511,7 @@ Test(graph, capture_misuse_is_an_error_not_a_deadlock)
     tu_ok(accel_queue_end_capture(f.q, &g));
     cr_assert_eq(accel_graph_node_count(g), 2);
     accel_graph *gx = g;
-    tu_assert_status(accel_queue_end_capture(f.q, &gx), ACCEL_ERROR_INVALID_ARGUMENT,
-                     "end twice");
+    tu_assert_status(accel_queue_end_capture(f.q, &gx), ACCEL_ERROR_INVALID_ARGUMENT, "end twice");
     cr_assert_null(gx, "a failed end gives NULL");
     tu_ok(accel_queue_begin_capture(f.q));
     accel_graph *g2;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_handle.c — handle lifetimes (core/handle.c): a released handle stays
  * refused when the allocator hands its memory to the next object, handles
  * of two runtimes never mix in one call, closing a runtime while other
@@ -45,11 +47,11 @@ static accel_device *cpu_of(accel_runtime *rt)
     return dev;
 }
 
-#define expect_status(call, expected)                                                            \
-    do {                                                                                         \
-        accel_status st_ = (call);                                                               \
-        cr_assert(st_ == (expected), "%s: got %s, expected %s (\"%s\")", #call,                  \
-                  accel_status_name(st_), accel_status_name(expected), accel_last_error());      \
+#define expect_status(call, expected)                                                              \
+    do {                                                                                           \
+        accel_status st_ = (call);                                                                 \
+        cr_assert(st_ == (expected), "%s: got %s, expected %s (\"%s\")", #call,                    \
+                  accel_status_name(st_), accel_status_name(expected), accel_last_error());        \
     } while (0)
 
 /* A released buffer: every later buffer of the same size is a chance for
@@ -162,8 +164,9 @@ Test(handle, values_that_were_never_handles)
     tu_ok(accel_queue_create(dev, &q));
     char junk[256];
     memset(junk, 0xff, sizeof junk);
-    uintptr_t values[] = {(uintptr_t)junk, (uintptr_t)&rt, 1, 0xffffffffffffffffu,
-                          (uintptr_t)q ^ 1, (uintptr_t)q + ((uintptr_t)1 << 32)};
+    uintptr_t values[] = {
+        (uintptr_t)junk,     (uintptr_t)&rt,   1,
+        0xffffffffffffffffu, (uintptr_t)q ^ 1, (uintptr_t)q + ((uintptr_t)1 << 32)};
     for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
         accel_buffer *b = (accel_buffer *)values[i];
         expect_status(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(b, 0, 1)),

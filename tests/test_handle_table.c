@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_handle_table.c — the handle table of core/handle.c on its own
  * (compiled into this test with ACCEL_HANDLE_TEST_HOOKS): handle values are
  * never given out twice, a slot whose 32-bit generation is spent is retired
@@ -75,8 +77,7 @@ Test(handle_table, released_handles_stay_refused_and_spent_slots_retire)
     for (int i = 0; i < 64; i++) {
         cr_assert_eq(accel__handle_new(ACCEL__T_QUEUE, &obj_a, NULL, &h3), ACCEL_SUCCESS);
         cr_assert_neq((uint32_t)((uintptr_t)h3 ^ 0xa5c3000000000000ull),
-                      (uint32_t)((uintptr_t)h1 ^ 0xa5c3000000000000ull),
-                      "a spent slot was reused");
+                      (uint32_t)((uintptr_t)h1 ^ 0xa5c3000000000000ull), "a spent slot was reused");
         cr_assert_null(peek(h1, &t));
         cr_assert_null(peek(h2, &t));
         accel__handle_free(h3);

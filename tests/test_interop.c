@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_interop.c — zero-copy exchange (core/interop.c, core/dlpack.c): a CPU
  * buffer's host and native addresses, a queue's native stream, memory
  * allocated elsewhere wrapped as a buffer (ops write into it, the owner's

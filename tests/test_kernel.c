@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_kernel.c — user kernels (accel/kernel.h) on the CPU device, with the
  * system C compiler and with the embedded one (accel-tcc), against plain
  * loops: elementwise over every dtype and sizes 0, 1, primes and 2^20+3,
@@ -70,8 +72,8 @@ static accel_buffer *upload(env *e, const void *data, size_t bytes)
 
 static void download(env *e, accel_buffer *b, void *out, size_t bytes)
 {
-    accel_status st = bytes ? accel_queue_read_blocking(e->q, b, 0, out, bytes)
-                            : accel_queue_finish(e->q);
+    accel_status st =
+        bytes ? accel_queue_read_blocking(e->q, b, 0, out, bytes) : accel_queue_finish(e->q);
     cr_assert_eq(st, ACCEL_SUCCESS, "read: %s", accel_last_error());
 }
 
@@ -99,8 +101,7 @@ static void saxpy_sizes(const char *compiler)
         accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, 0, n)),
                                    accel_karg_array(accel_slice_of(by, 0, n)), accel_karg_f32(a),
                                    accel_karg_array(accel_slice_of(bz, 0, n))};
-        cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_SUCCESS, "%s",
-                     accel_last_error());
+        cr_assert_eq(accel_kernel_launch(e.q, k, 4, args), ACCEL_SUCCESS, "%s", accel_last_error());
         download(&e, bz, z, n * 4);
         for (size_t i = 0; i < n; i++) {
             float ref = a * x[i] + y[i]; /* ISO C: no contraction, as the kernel */
@@ -117,8 +118,14 @@ static void saxpy_sizes(const char *compiler)
     accel_runtime_close(e.rt);
 }
 
-Test(kernel, saxpy_sizes_cc, .init = setup) { saxpy_sizes("cc"); }
-Test(kernel, saxpy_sizes_tcc, .init = setup) { saxpy_sizes("tcc"); }
+Test(kernel, saxpy_sizes_cc, .init = setup)
+{
+    saxpy_sizes("cc");
+}
+Test(kernel, saxpy_sizes_tcc, .init = setup)
+{
+    saxpy_sizes("tcc");
+}
 
 /* f32 -> binary16 or bfloat16 bits, round to nearest even, by frexp. */
 static uint16_t ref_round16(float f, int mant, int emin, int emax, int ebits)
@@ -162,10 +169,22 @@ static float ref_widen16(uint16_t h, int mant, int emin, int ebits)
     return (float)((h >> 15) ? -v : v);
 }
 
-static float f16_to_f(uint16_t h) { return ref_widen16(h, 10, -14, 5); }
-static uint16_t f_to_f16(float f) { return ref_round16(f, 10, -14, 15, 5); }
-static float bf16_to_f(uint16_t h) { return ref_widen16(h, 7, -126, 8); }
-static uint16_t f_to_bf16(float f) { return ref_round16(f, 7, -126, 127, 8); }
+static float f16_to_f(uint16_t h)
+{
+    return ref_widen16(h, 10, -14, 5);
+}
+static uint16_t f_to_f16(float f)
+{
+    return ref_round16(f, 10, -14, 15, 5);
+}
+static float bf16_to_f(uint16_t h)
+{
+    return ref_widen16(h, 7, -126, 8);
+}
+static uint16_t f_to_bf16(float f)
+{
+    return ref_round16(f, 7, -126, 127, 8);
+}
 
 static void dtype_kernel(const char *compiler, accel_dtype dt, const char *tname, size_t n)
 {
@@ -173,26 +192,34 @@ static void dtype_kernel(const char *compiler, accel_dtype dt, const char *tname
     accel_kernel *k;
     const char *in = tu_fmt("%s x, %s y", tname, tname);
     const char *out = tu_fmt("%s z", tname);
-    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "mix", in, out, "z = x * y + x - y", NULL,
-                                                 &k),
-                 ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(
+        accel_kernel_elementwise_create(e.rt, "mix", in, out, "z = x * y + x - y", NULL, &k),
+        ACCEL_SUCCESS, "%s", accel_last_error());
     size_t es = accel_dtype_size(dt);
     unsigned char *x = malloc(n * es + 8), *y = malloc(n * es + 8), *z = malloc(n * es + 8);
     tu_rng r = tu_rng_make(2 + (uint64_t)dt);
     for (size_t i = 0; i < n; i++) {
         double a = tu_rng_range(&r, -100, 100), b = tu_rng_range(&r, -100, 100);
         switch (dt) {
-        case ACCEL_F32: ((float *)x)[i] = (float)a, ((float *)y)[i] = (float)b; break;
-        case ACCEL_F64: ((double *)x)[i] = a, ((double *)y)[i] = b; break;
-        case ACCEL_I32: ((int32_t *)x)[i] = (int32_t)a, ((int32_t *)y)[i] = (int32_t)b; break;
+        case ACCEL_F32:
+            ((float *)x)[i] = (float)a, ((float *)y)[i] = (float)b;
+            break;
+        case ACCEL_F64:
+            ((double *)x)[i] = a, ((double *)y)[i] = b;
+            break;
+        case ACCEL_I32:
+            ((int32_t *)x)[i] = (int32_t)a, ((int32_t *)y)[i] = (int32_t)b;
+            break;
         case ACCEL_I64:
             ((int64_t *)x)[i] = (int64_t)(a * 1e6), ((int64_t *)y)[i] = (int64_t)(b * 1e6);
             break;
         case ACCEL_U8:
-            ((uint8_t *)x)[i] = (uint8_t)tu_rng_next(&r), ((uint8_t *)y)[i] = (uint8_t)tu_rng_next(&r);
+            ((uint8_t *)x)[i] = (uint8_t)tu_rng_next(&r),
+                      ((uint8_t *)y)[i] = (uint8_t)tu_rng_next(&r);
             break;
         case ACCEL_F16:
-            ((uint16_t *)x)[i] = f_to_f16((float)a), ((uint16_t *)y)[i] = f_to_f16((float)(b * 1e-3));
+            ((uint16_t *)x)[i] = f_to_f16((float)a),
+                       ((uint16_t *)y)[i] = f_to_f16((float)(b * 1e-3));
             break;
         default:
             ((uint16_t *)x)[i] = f_to_bf16((float)a), ((uint16_t *)y)[i] = f_to_bf16((float)b);
@@ -244,8 +271,8 @@ static void dtype_kernel(const char *compiler, accel_dtype dt, const char *tname
         default: {
             float a = bf16_to_f(((uint16_t *)x)[i]), b = bf16_to_f(((uint16_t *)y)[i]);
             uint16_t ref = f_to_bf16(a * b + a - b);
-            cr_assert_eq(((uint16_t *)z)[i], ref, "bf16 i=%zu: %04x != %04x", i,
-                         ((uint16_t *)z)[i], ref);
+            cr_assert_eq(((uint16_t *)z)[i], ref, "bf16 i=%zu: %04x != %04x", i, ((uint16_t *)z)[i],
+                         ref);
             break;
         }
         }
@@ -262,8 +289,8 @@ Test(kernel, every_dtype_cc, .init = setup)
     static const struct {
         accel_dtype dt;
         const char *name;
-    } t[] = {{ACCEL_F32, "float32"}, {ACCEL_F64, "float64"}, {ACCEL_I32, "int32"},
-             {ACCEL_I64, "int64"},   {ACCEL_U8, "uint8"},     {ACCEL_F16, "float16"},
+    } t[] = {{ACCEL_F32, "float32"},  {ACCEL_F64, "float64"}, {ACCEL_I32, "int32"},
+             {ACCEL_I64, "int64"},    {ACCEL_U8, "uint8"},    {ACCEL_F16, "float16"},
              {ACCEL_BF16, "bfloat16"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         dtype_kernel("cc", t[i].dt, t[i].name, 1009);
@@ -276,8 +303,8 @@ Test(kernel, every_dtype_tcc, .init = setup)
     static const struct {
         accel_dtype dt;
         const char *name;
-    } t[] = {{ACCEL_F32, "float32"}, {ACCEL_F64, "float64"}, {ACCEL_I32, "int32"},
-             {ACCEL_I64, "int64"},   {ACCEL_U8, "uint8"},     {ACCEL_F16, "float16"},
+    } t[] = {{ACCEL_F32, "float32"},  {ACCEL_F64, "float64"}, {ACCEL_I32, "int32"},
+             {ACCEL_I64, "int64"},    {ACCEL_U8, "uint8"},    {ACCEL_F16, "float16"},
              {ACCEL_BF16, "bfloat16"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         dtype_kernel("tcc", t[i].dt, t[i].name, 16411);
@@ -307,7 +334,7 @@ static void reduction_rows(const char *compiler)
     cr_assert_eq(accel_kernel_reduction_create(e.rt, "l2norm", "float32 x", "float32 y", "x * x",
                                                "a + b", "0", "y = sqrt(a)", NULL, &k),
                  ACCEL_SUCCESS, "%s", accel_last_error());
-    static const size_t shapes[][2] = {{1, 0},   {1, 1},    {1, 257},  {3, 1000},
+    static const size_t shapes[][2] = {{1, 0},   {1, 1},    {1, 257},   {3, 1000},
                                        {7, 257}, {1000, 3}, {13, 1031}, {1, (1u << 20) + 3}};
     tu_rng r = tu_rng_make(3);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
@@ -318,8 +345,7 @@ static void reduction_rows(const char *compiler)
         accel_buffer *bx = upload(&e, x, n * 4), *by = upload(&e, NULL, rows * 4);
         accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, 0, n)),
                                    accel_karg_array(accel_slice_of(by, 0, rows))};
-        cr_assert_eq(accel_kernel_launch(e.q, k, 2, args), ACCEL_SUCCESS, "%s",
-                     accel_last_error());
+        cr_assert_eq(accel_kernel_launch(e.q, k, 2, args), ACCEL_SUCCESS, "%s", accel_last_error());
         download(&e, by, y, rows * 4);
         cr_assert_eq(accel_kernel_launch(e.q, k, 2, args), ACCEL_SUCCESS);
         download(&e, by, y2, rows * 4);
@@ -344,8 +370,14 @@ static void reduction_rows(const char *compiler)
     accel_runtime_close(e.rt);
 }
 
-Test(kernel, reduction_rows_cc, .init = setup) { reduction_rows("cc"); }
-Test(kernel, reduction_rows_tcc, .init = setup) { reduction_rows("tcc"); }
+Test(kernel, reduction_rows_cc, .init = setup)
+{
+    reduction_rows("cc");
+}
+Test(kernel, reduction_rows_tcc, .init = setup)
+{
+    reduction_rows("tcc");
+}
 
 Test(kernel, reduction_int_max, .init = setup)
 {
@@ -386,11 +418,12 @@ static const char vector_add_src[] =
     "}\n";
 
 /* The tutorial's section 5 kernel, PyCUDA's multiply_them, verbatim. */
-static const char multiply_them_src[] = "__global__ void multiply_them(float *dest, float *a, float *b)\n"
-                                        "{\n"
-                                        "  const int i = threadIdx.x;\n"
-                                        "  dest[i] = a[i] * b[i];\n"
-                                        "}\n";
+static const char multiply_them_src[] =
+    "__global__ void multiply_them(float *dest, float *a, float *b)\n"
+    "{\n"
+    "  const int i = threadIdx.x;\n"
+    "  dest[i] = a[i] * b[i];\n"
+    "}\n";
 
 static void tutorial_kernels(const char *compiler)
 {
@@ -407,12 +440,12 @@ static void tutorial_kernels(const char *compiler)
         a[i] = (float)tu_rng_unit(&r);
         b[i] = (float)tu_rng_unit(&r);
     }
-    accel_buffer *ba = upload(&e, a, n * 4), *bb = upload(&e, b, n * 4), *bc = upload(&e, NULL, n * 4);
+    accel_buffer *ba = upload(&e, a, n * 4), *bb = upload(&e, b, n * 4),
+                 *bc = upload(&e, NULL, n * 4);
     uint32_t block[3] = {256, 1, 1}, grid[3] = {(uint32_t)((n + 255) / 256), 1, 1};
-    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(ba, 0, n)),
-                               accel_karg_array(accel_slice_of(bb, 0, n)),
-                               accel_karg_array(accel_slice_of(bc, 0, n)),
-                               accel_karg_i32((int32_t)n)};
+    accel_kernel_arg args[] = {
+        accel_karg_array(accel_slice_of(ba, 0, n)), accel_karg_array(accel_slice_of(bb, 0, n)),
+        accel_karg_array(accel_slice_of(bc, 0, n)), accel_karg_i32((int32_t)n)};
     cr_assert_eq(accel_kernel_launch_grid(e.q, va, grid, block, 4, args), ACCEL_SUCCESS, "%s",
                  accel_last_error());
     download(&e, bc, c, n * 4);
@@ -437,8 +470,14 @@ static void tutorial_kernels(const char *compiler)
     accel_runtime_close(e.rt);
 }
 
-Test(kernel, tutorial_kernels_cc, .init = setup) { tutorial_kernels("cc"); }
-Test(kernel, tutorial_kernels_tcc, .init = setup) { tutorial_kernels("tcc"); }
+Test(kernel, tutorial_kernels_cc, .init = setup)
+{
+    tutorial_kernels("cc");
+}
+Test(kernel, tutorial_kernels_tcc, .init = setup)
+{
+    tutorial_kernels("tcc");
+}
 
 Test(kernel, raw_2d_grid, .init = setup)
 {
@@ -505,8 +544,14 @@ static void compile_errors(const char *compiler)
     accel_runtime_close(e.rt);
 }
 
-Test(kernel, compile_error_lines_cc, .init = setup) { compile_errors("cc"); }
-Test(kernel, compile_error_lines_tcc, .init = setup) { compile_errors("tcc"); }
+Test(kernel, compile_error_lines_cc, .init = setup)
+{
+    compile_errors("cc");
+}
+Test(kernel, compile_error_lines_tcc, .init = setup)
+{
+    compile_errors("tcc");
+}
 
 Test(kernel, syncthreads_refused_on_cpu, .init = setup)
 {
@@ -585,12 +630,15 @@ Test(kernel, launch_errors, .init = setup)
     cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(accel_last_error(), "block.x = 2048"), "%s", accel_last_error());
     uint32_t bl2[3] = {32, 32, 2};
-    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl2, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl2, 4, rargs),
+                 ACCEL_ERROR_INVALID_ARGUMENT);
     uint32_t g2[3] = {1, 70000, 1}, bl3[3] = {10, 1, 1};
-    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g2, bl3, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g2, bl3, 4, rargs),
+                 ACCEL_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(accel_last_error(), "grid.y = 70000"), "%s", accel_last_error());
     rargs[3] = accel_karg_array(accel_slice_of(b, 0, 1));
-    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl3, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl3, 4, rargs),
+                 ACCEL_ERROR_INVALID_ARGUMENT);
     rargs[3] = accel_karg_f32(1.5f);
     cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl3, 4, rargs), ACCEL_ERROR_DTYPE_MISMATCH);
     rargs[3] = accel_karg_i32(10);
@@ -600,9 +648,9 @@ Test(kernel, launch_errors, .init = setup)
     cr_assert_eq(accel_queue_finish(e.q), ACCEL_SUCCESS);
     /* Creation errors. */
     accel_kernel *x;
-    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "k", "complex64 x", "float32 z", "z = x",
-                                                 NULL, &x),
-                 ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(
+        accel_kernel_elementwise_create(e.rt, "k", "complex64 x", "float32 z", "z = x", NULL, &x),
+        ACCEL_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(accel_last_error(), "unknown type"), "%s", accel_last_error());
     cr_assert_eq(accel_kernel_elementwise_create(e.rt, "k", "float32 x, float32 x", "float32 z",
                                                  "z = x", NULL, &x),
@@ -704,11 +752,11 @@ Test(kernel, cache_hits_and_corrupt_entries, .init = setup)
     /* Two kernels with the same text in one process: the second is a memory hit. */
     env e = env_open("cc");
     accel_kernel *a, *b;
-    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "dbl", "float32 x", "float32 z",
-                                                 "z = 2 * x", NULL, &a),
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "dbl", "float32 x", "float32 z", "z = 2 * x",
+                                                 NULL, &a),
                  ACCEL_SUCCESS);
-    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "dbl", "float32 x", "float32 z",
-                                                 "z = 2 * x", NULL, &b),
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "dbl", "float32 x", "float32 z", "z = 2 * x",
+                                                 NULL, &b),
                  ACCEL_SUCCESS);
     cr_assert_eq(accel_kernel_build(a, e.dev, 0), ACCEL_SUCCESS);
     cr_assert_eq(accel_kernel_build(b, e.dev, 0), ACCEL_SUCCESS);
@@ -734,8 +782,7 @@ Test(kernel, cache_two_processes_race, .init = setup)
     for (int i = 0; i < N; i++) {
         int status;
         cr_assert_eq(waitpid(pids[i], &status, 0), pids[i]);
-        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d failed (%d)", i,
-                  status);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d failed (%d)", i, status);
     }
     cr_assert_eq(count_entries(cache_dir, ".akc"), 1);
     cr_assert_eq(count_entries(cache_dir, ".tmp"), 0);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_kernel_cuda.c — user kernels (accel/kernel.h) on a CUDA device:
  * NVRTC builds of every kind against plain loops and against the CPU twin
  * (bit for bit where the contract says so: no contraction on either side),
@@ -47,7 +49,8 @@ static accel_buffer *up(accel_device *dev, accel_queue *q, const void *data, siz
 
 static void down(accel_queue *q, accel_buffer *b, void *out, size_t bytes)
 {
-    accel_status st = bytes ? accel_queue_read_blocking(q, b, 0, out, bytes) : accel_queue_finish(q);
+    accel_status st =
+        bytes ? accel_queue_read_blocking(q, b, 0, out, bytes) : accel_queue_finish(q);
     cr_assert_eq(st, ACCEL_SUCCESS, "%s", accel_last_error());
 }
 
@@ -68,8 +71,7 @@ Test(kernel_cuda, saxpy_matches_the_cpu_bit_for_bit)
         accel_buffer *bx = up(gpu, gq, x, n * 4), *by = up(gpu, gq, y, n * 4),
                      *bz = up(gpu, gq, NULL, n * 4);
         accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, 0, n)),
-                                   accel_karg_array(accel_slice_of(by, 0, n)),
-                                   accel_karg_f32(0.3f),
+                                   accel_karg_array(accel_slice_of(by, 0, n)), accel_karg_f32(0.3f),
                                    accel_karg_array(accel_slice_of(bz, 0, n))};
         cr_assert_eq(accel_kernel_launch(gq, k, 4, args), ACCEL_SUCCESS, "%s", accel_last_error());
         down(gq, bz, z, n * 4);
@@ -93,8 +95,8 @@ Test(kernel_cuda, every_dtype_matches_the_cpu_twin)
     static const struct {
         accel_dtype dt;
         const char *name;
-    } t[] = {{ACCEL_F32, "float32"}, {ACCEL_F64, "float64"}, {ACCEL_I32, "int32"},
-             {ACCEL_I64, "int64"},   {ACCEL_U8, "uint8"},     {ACCEL_F16, "float16"},
+    } t[] = {{ACCEL_F32, "float32"},  {ACCEL_F64, "float64"}, {ACCEL_I32, "int32"},
+             {ACCEL_I64, "int64"},    {ACCEL_U8, "uint8"},    {ACCEL_F16, "float16"},
              {ACCEL_BF16, "bfloat16"}};
     size_t n = 100003;
     tu_rng r = tu_rng_make(12);
@@ -111,9 +113,9 @@ Test(kernel_cuda, every_dtype_matches_the_cpu_twin)
             x[i] = (unsigned char)tu_rng_next(&r);
             y[i] = (unsigned char)tu_rng_next(&r);
         }
-        accel_buffer *b[6] = {up(gpu, gq, x, n * es), up(gpu, gq, y, n * es),
+        accel_buffer *b[6] = {up(gpu, gq, x, n * es),    up(gpu, gq, y, n * es),
                               up(gpu, gq, NULL, n * es), up(cpu, cq, x, n * es),
-                              up(cpu, cq, y, n * es), up(cpu, cq, NULL, n * es)};
+                              up(cpu, cq, y, n * es),    up(cpu, cq, NULL, n * es)};
         for (int dev = 0; dev < 2; dev++) {
             accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b[3 * dev], 0, n)),
                                        accel_karg_array(accel_slice_of(b[3 * dev + 1], 0, n)),
@@ -155,8 +157,8 @@ Test(kernel_cuda, reductions_same_bits_as_the_cpu)
     cr_assert_eq(accel_kernel_reduction_create(rt, "l2norm", "float32 x", "float32 y", "x * x",
                                                "a + b", "0", "y = sqrt(a)", NULL, &k),
                  ACCEL_SUCCESS);
-    static const size_t shapes[][2] = {{1, 0}, {1, 1}, {7, 257}, {1000, 3}, {13, 100003},
-                                       {1, (1u << 20) + 3}};
+    static const size_t shapes[][2] = {{1, 0},    {1, 1},       {7, 257},
+                                       {1000, 3}, {13, 100003}, {1, (1u << 20) + 3}};
     tu_rng r = tu_rng_make(13);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         size_t rows = shapes[s][0], cols = shapes[s][1], n = rows * cols;
@@ -196,12 +198,13 @@ Test(kernel_cuda, reductions_same_bits_as_the_cpu)
 Test(kernel_cuda, tutorial_kernels_verbatim)
 {
     need_gpu();
-    const char *va_src = "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
-                         "{\n"
-                         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                         "    if (i < n)\n"
-                         "        c[i] = a[i] + b[i];\n"
-                         "}\n";
+    const char *va_src =
+        "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n)\n"
+        "        c[i] = a[i] + b[i];\n"
+        "}\n";
     const char *mt_src = "__global__ void multiply_them(float *dest, float *a, float *b)\n"
                          "{\n"
                          "  const int i = threadIdx.x;\n"
@@ -215,11 +218,12 @@ Test(kernel_cuda, tutorial_kernels_verbatim)
     tu_rng r = tu_rng_make(14);
     for (size_t i = 0; i < n; i++)
         a[i] = (float)tu_rng_unit(&r), b[i] = (float)tu_rng_unit(&r);
-    accel_buffer *ba = up(gpu, gq, a, n * 4), *bb = up(gpu, gq, b, n * 4), *bc = up(gpu, gq, NULL, n * 4);
+    accel_buffer *ba = up(gpu, gq, a, n * 4), *bb = up(gpu, gq, b, n * 4),
+                 *bc = up(gpu, gq, NULL, n * 4);
     uint32_t block[3] = {256, 1, 1}, grid[3] = {(uint32_t)((n + 255) / 256), 1, 1};
-    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(ba, 0, n)),
-                               accel_karg_array(accel_slice_of(bb, 0, n)),
-                               accel_karg_array(accel_slice_of(bc, 0, n)), accel_karg_i32((int32_t)n)};
+    accel_kernel_arg args[] = {
+        accel_karg_array(accel_slice_of(ba, 0, n)), accel_karg_array(accel_slice_of(bb, 0, n)),
+        accel_karg_array(accel_slice_of(bc, 0, n)), accel_karg_i32((int32_t)n)};
     cr_assert_eq(accel_kernel_launch_grid(gq, va, grid, block, 4, args), ACCEL_SUCCESS, "%s",
                  accel_last_error());
     down(gq, bc, c, n * 4);
@@ -260,17 +264,17 @@ Test(kernel_cuda, disk_cache_hit_in_a_new_runtime)
 {
     need_gpu();
     accel_kernel *k;
-    cr_assert_eq(accel_kernel_elementwise_create(rt, "sq", "float32 x", "float32 z", "z = x * x",
-                                                 NULL, &k),
-                 ACCEL_SUCCESS);
+    cr_assert_eq(
+        accel_kernel_elementwise_create(rt, "sq", "float32 x", "float32 z", "z = x * x", NULL, &k),
+        ACCEL_SUCCESS);
     cr_assert_eq(accel_kernel_build(k, gpu, 0), ACCEL_SUCCESS, "%s", accel_last_error());
     accel_kernel_release(k);
     accel_runtime_close(rt);
     rt = tu_open_default();
     cr_assert_eq(accel_device_get_by_name(rt, "cuda:0", &gpu), ACCEL_SUCCESS);
-    cr_assert_eq(accel_kernel_elementwise_create(rt, "sq", "float32 x", "float32 z", "z = x * x",
-                                                 NULL, &k),
-                 ACCEL_SUCCESS);
+    cr_assert_eq(
+        accel_kernel_elementwise_create(rt, "sq", "float32 x", "float32 z", "z = x * x", NULL, &k),
+        ACCEL_SUCCESS);
     cr_assert_eq(accel_kernel_build(k, gpu, 0), ACCEL_SUCCESS, "%s", accel_last_error());
     accel_kernel_cache_stats s;
     memset(&s, 0, sizeof s);

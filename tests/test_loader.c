@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_loader.c — core/loader.c: every way a candidate can be rejected (file
  * missing, not a shared object, no entry symbol, entry returning NULL, wrong
  * ABI version, struct too small, init failure, no devices) is recorded in
@@ -24,26 +26,27 @@ static accel_runtime *open_all(void)
     tu_write_file(g_dir, "garbage.so",
                   "This is a text file with a .so name. The loader must reject it through\n"
                   "dlopen and keep dlerror()'s text as the reason, and go on.\n");
-    const char *ini = tu_fmt("[runtime]\n"
-                             "order = missing, garbage, notplugin, nullentry, wrongabi, smallstruct, initfail, "
-                             "zerodev, cpu\n"
-                             "[backend.missing]\nlibrary = %s/no-such-plugin.so\n"
-                             "[backend.garbage]\nlibrary = garbage.so\n"
-                             "[backend.notplugin]\nlibrary = %s\n"
-                             "[backend.nullentry]\nlibrary = %s\n"
-                             "[backend.wrongabi]\nlibrary = %s\n"
-                             "[backend.smallstruct]\nlibrary = %s\n"
-                             "[backend.initfail]\nlibrary = %s\n"
-                             "[backend.zerodev]\nlibrary = %s\n"
-                             "[backend.cpu]\nlibrary = %s\n",
-                             g_dir, TU_TEST_PLUGIN("not_a_plugin"), TU_TEST_PLUGIN("null_entry"),
-                             TU_TEST_PLUGIN("wrong_abi"), TU_TEST_PLUGIN("small_struct"),
-                             TU_TEST_PLUGIN("init_fail"), TU_TEST_PLUGIN("zero_devices"), TU_CPU_PLUGIN);
+    const char *ini =
+        tu_fmt("[runtime]\n"
+               "order = missing, garbage, notplugin, nullentry, wrongabi, smallstruct, initfail, "
+               "zerodev, cpu\n"
+               "[backend.missing]\nlibrary = %s/no-such-plugin.so\n"
+               "[backend.garbage]\nlibrary = garbage.so\n"
+               "[backend.notplugin]\nlibrary = %s\n"
+               "[backend.nullentry]\nlibrary = %s\n"
+               "[backend.wrongabi]\nlibrary = %s\n"
+               "[backend.smallstruct]\nlibrary = %s\n"
+               "[backend.initfail]\nlibrary = %s\n"
+               "[backend.zerodev]\nlibrary = %s\n"
+               "[backend.cpu]\nlibrary = %s\n",
+               g_dir, TU_TEST_PLUGIN("not_a_plugin"), TU_TEST_PLUGIN("null_entry"),
+               TU_TEST_PLUGIN("wrong_abi"), TU_TEST_PLUGIN("small_struct"),
+               TU_TEST_PLUGIN("init_fail"), TU_TEST_PLUGIN("zero_devices"), TU_CPU_PLUGIN);
     tu_write_file(g_dir, "plugins.ini", ini);
     accel_runtime *rt = NULL;
     accel_status s = accel_runtime_open(tu_fmt("%s/plugins.ini", g_dir), &rt);
-    cr_assert(s == ACCEL_SUCCESS, "open with broken candidates beside cpu: %s: %s", accel_status_name(s),
-              accel_last_error());
+    cr_assert(s == ACCEL_SUCCESS, "open with broken candidates beside cpu: %s: %s",
+              accel_status_name(s), accel_last_error());
     cr_assert_eq(accel_runtime_backend_count(rt), 9u);
     return rt;
 }
@@ -71,8 +74,8 @@ Test(loader, missing_file_is_recorded_with_its_path)
     accel_backend_info info = rejected(rt, "missing");
     /* accel.h does not fix the status of a missing file; NOT_FOUND is what
      * its list of codes means ("no such ... file"), PLUGIN_LOAD the generic. */
-    cr_assert(info.status == ACCEL_ERROR_NOT_FOUND || info.status == ACCEL_ERROR_PLUGIN_LOAD, "status %s",
-              accel_status_name(info.status));
+    cr_assert(info.status == ACCEL_ERROR_NOT_FOUND || info.status == ACCEL_ERROR_PLUGIN_LOAD,
+              "status %s", accel_status_name(info.status));
     cr_assert(strstr(info.path, "no-such-plugin.so") != NULL, "path %s", info.path);
     expect_reason(&info, "no-such-plugin.so");
     accel_runtime_close(rt);
@@ -111,7 +114,8 @@ Test(loader, wrong_abi_version_names_both_numbers)
 {
     accel_runtime *rt = open_all();
     accel_backend_info info = rejected(rt, "wrongabi");
-    cr_assert_eq(info.status, ACCEL_ERROR_INCOMPATIBLE_ABI, "status %s", accel_status_name(info.status));
+    cr_assert_eq(info.status, ACCEL_ERROR_INCOMPATIBLE_ABI, "status %s",
+                 accel_status_name(info.status));
     cr_assert_eq(info.abi_version, 999u);
     expect_reason(&info, "999");
     expect_reason(&info, tu_fmt("%u", ACCEL_BACKEND_ABI_VERSION));
@@ -122,7 +126,8 @@ Test(loader, struct_smaller_than_the_abi_is_rejected)
 {
     accel_runtime *rt = open_all();
     accel_backend_info info = rejected(rt, "smallstruct");
-    cr_assert_eq(info.status, ACCEL_ERROR_INCOMPATIBLE_ABI, "status %s", accel_status_name(info.status));
+    cr_assert_eq(info.status, ACCEL_ERROR_INCOMPATIBLE_ABI, "status %s",
+                 accel_status_name(info.status));
     accel_runtime_close(rt);
 }
 
@@ -178,8 +183,8 @@ Test(loader, cpu_backend_runs_an_op_beside_rejected_candidates)
     tu_ok(accel_mul(q, ACCEL_F32, tu_slice(&da), tu_slice(&db), tu_slice(&dc)));
     tu_download(q, &dc, got);
     for (int i = 0; i < N; ++i)
-        cr_assert(got[i] == (double)(float)(a[i] * b[i]), "i=%d: %.9g * %.9g gave %.9g", i, a[i], b[i],
-                  got[i]);
+        cr_assert(got[i] == (double)(float)(a[i] * b[i]), "i=%d: %.9g * %.9g gave %.9g", i, a[i],
+                  b[i], got[i]);
     tu_check_guards(q, &dc, "accel_mul out");
     tu_release(&da), tu_release(&db), tu_release(&dc);
     accel_queue_release(q);
@@ -192,8 +197,10 @@ Test(loader, backend_info_out_of_range_and_null_runtime)
     accel_backend_info info;
     memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
-    tu_assert_status(accel_runtime_backend_info(rt, 9, &info), ACCEL_ERROR_OUT_OF_RANGE, "index 9 of 9");
-    tu_assert_status(accel_runtime_backend_info(NULL, 0, &info), ACCEL_ERROR_INVALID_HANDLE, "NULL runtime");
+    tu_assert_status(accel_runtime_backend_info(rt, 9, &info), ACCEL_ERROR_OUT_OF_RANGE,
+                     "index 9 of 9");
+    tu_assert_status(accel_runtime_backend_info(NULL, 0, &info), ACCEL_ERROR_INVALID_HANDLE,
+                     "NULL runtime");
     accel_runtime_close(rt);
 }
 
@@ -237,7 +244,8 @@ Test(loader, close_after_threaded_work_unloads_cleanly)
         tu_ok(accel_buffer_create(dev, N * sizeof *h, &a));
         tu_ok(accel_buffer_create(dev, N * sizeof *h, &o));
         tu_ok(accel_queue_write_blocking(q, a, 0, h, N * sizeof *h));
-        tu_ok(accel_div(q, ACCEL_F32, accel_slice_of(a, 0, N), accel_slice_of(a, 0, N), accel_slice_of(o, 0, N)));
+        tu_ok(accel_div(q, ACCEL_F32, accel_slice_of(a, 0, N), accel_slice_of(a, 0, N),
+                        accel_slice_of(o, 0, N)));
         float first = 0;
         tu_ok(accel_queue_read_blocking(q, o, 0, &first, sizeof first));
         cr_assert(first == 1.0f);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_npy.c — what accel_npy_save does to what already is at its path
  * (accel/npy.h, "What is at path"): it writes a temporary file and renames it
  * over the destination, so without care it would replace device nodes,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_ops.c — every op of accel.h, f32 and f64, sizes {0, 1, 7, 1009, 65537},
  * on every device the default configuration loads (cpu:0 always; cuda:N where
  * the CUDA backend found a GPU), against plain loops written here in double
@@ -68,8 +70,8 @@ typedef struct run {
 
 static const char *describe(const run *r, const char *op)
 {
-    return tu_fmt("%s %s n=%zu on %s (seed %llu)", op, accel_dtype_name(r->dt), r->n, accel_device_name(r->dev),
-                  (unsigned long long)tu_seed());
+    return tu_fmt("%s %s n=%zu on %s (seed %llu)", op, accel_dtype_name(r->dt), r->n,
+                  accel_device_name(r->dev), (unsigned long long)tu_seed());
 }
 
 /* Call body(r, user) for each dtype the device takes and each size. */
@@ -87,7 +89,8 @@ static void sweep_device(accel_device *dev, accel_queue *q, void *user)
     sweep *s = user;
     for (size_t d = 0; d < 2; ++d) {
         if (!tu_device_has_dtype(dev, DTYPES[d])) {
-            cr_log_info("%s does not take %s: skipped", accel_device_name(dev), accel_dtype_name(DTYPES[d]));
+            cr_log_info("%s does not take %s: skipped", accel_device_name(dev),
+                        accel_dtype_name(DTYPES[d]));
             continue;
         }
         for (size_t i = 0; i < s->nsizes; ++i) {
@@ -125,7 +128,8 @@ Test(ops, gpu_devices_present)
     }
     accel_runtime_close(rt);
     if (!gpus)
-        fprintf(stderr, "ops: no GPU device in %s: the op suite ran on the CPU only\n", TU_DEFAULT_CONFIG);
+        fprintf(stderr, "ops: no GPU device in %s: the op suite ran on the CPU only\n",
+                TU_DEFAULT_CONFIG);
     if (!gpus)
         cr_skip_test("no GPU device in %s: the op suite ran on the CPU only", TU_DEFAULT_CONFIG);
     cr_log_info("%u GPU device(s): the op suite ran on them too", gpus);
@@ -139,11 +143,21 @@ static double gen_value(tu_rng *g, gen kind, accel_dtype dt)
 {
     double v;
     switch (kind) {
-    case GEN_POSITIVE_WIDE: v = fabs(tu_rng_wide(g, -20, 20)); break;
-    case GEN_EXP: v = tu_rng_range(g, -20, 20); break;
-    case GEN_TANH: v = (tu_rng_next(g) & 1) ? tu_rng_range(g, -5, 5) : tu_rng_wide(g, -20, 1); break;
-    case GEN_UNIT: v = tu_rng_range(g, -1, 1); break;
-    default: v = tu_rng_wide(g, -8, 8); break;
+    case GEN_POSITIVE_WIDE:
+        v = fabs(tu_rng_wide(g, -20, 20));
+        break;
+    case GEN_EXP:
+        v = tu_rng_range(g, -20, 20);
+        break;
+    case GEN_TANH:
+        v = (tu_rng_next(g) & 1) ? tu_rng_range(g, -5, 5) : tu_rng_wide(g, -20, 1);
+        break;
+    case GEN_UNIT:
+        v = tu_rng_range(g, -1, 1);
+        break;
+    default:
+        v = tu_rng_wide(g, -8, 8);
+        break;
     }
     return tu_round(dt, v);
 }
@@ -157,12 +171,25 @@ static double *gen_array(size_t n, gen kind, accel_dtype dt, uint64_t salt)
     return v;
 }
 
-typedef accel_status (*binary_fn)(accel_queue *, accel_dtype, accel_slice, accel_slice, accel_slice);
+typedef accel_status (*binary_fn)(accel_queue *, accel_dtype, accel_slice, accel_slice,
+                                  accel_slice);
 
-static double ref_add(double a, double b) { return a + b; }
-static double ref_sub(double a, double b) { return a - b; }
-static double ref_mul(double a, double b) { return a * b; }
-static double ref_div(double a, double b) { return a / b; }
+static double ref_add(double a, double b)
+{
+    return a + b;
+}
+static double ref_sub(double a, double b)
+{
+    return a - b;
+}
+static double ref_mul(double a, double b)
+{
+    return a * b;
+}
+static double ref_div(double a, double b)
+{
+    return a / b;
+}
 /* IEEE 754-2019 maximum/minimum (§9.6): NaN-propagating, -0 < +0. */
 static double ref_max(double a, double b)
 {
@@ -189,9 +216,12 @@ typedef struct binary_case {
 } binary_case;
 
 static const binary_case BINARY[] = {
-    {"accel_add", accel_add, ACCEL_OP_ADD, ref_add}, {"accel_sub", accel_sub, ACCEL_OP_SUB, ref_sub},
-    {"accel_mul", accel_mul, ACCEL_OP_MUL, ref_mul}, {"accel_div", accel_div, ACCEL_OP_DIV, ref_div},
-    {"accel_max", accel_max, ACCEL_OP_MAX, ref_max}, {"accel_min", accel_min, ACCEL_OP_MIN, ref_min},
+    {"accel_add", accel_add, ACCEL_OP_ADD, ref_add},
+    {"accel_sub", accel_sub, ACCEL_OP_SUB, ref_sub},
+    {"accel_mul", accel_mul, ACCEL_OP_MUL, ref_mul},
+    {"accel_div", accel_div, ACCEL_OP_DIV, ref_div},
+    {"accel_max", accel_max, ACCEL_OP_MAX, ref_max},
+    {"accel_min", accel_min, ACCEL_OP_MIN, ref_min},
 };
 
 /* out = a op b (also in place: out is a), compared exactly with the rounded
@@ -204,32 +234,47 @@ static void binary_body(run *r, void *user)
     double *got = alloc_vals(r->n);
     tu_dbuf da = tu_upload(r->q, r->dt, a, r->n), db = tu_upload(r->q, r->dt, b, r->n);
     tu_dbuf dout = tu_upload(r->q, r->dt, NULL, r->n);
-    tu_assert_status(c->fn(r->q, r->dt, tu_slice(&da), tu_slice(&db), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_assert_status(c->fn(r->q, r->dt, tu_slice(&da), tu_slice(&db), tu_slice(&dout)),
+                     ACCEL_SUCCESS, "%s", what);
     tu_download(r->q, &dout, got);
     for (size_t i = 0; i < r->n; ++i) {
         double ref = tu_round(r->dt, c->ref(a[i], b[i]));
-        cr_assert(tu_same(got[i], ref), "%s: i=%zu a=%.17g b=%.17g: got %.17g expected %.17g", what, i, a[i], b[i],
-                  got[i], ref);
+        cr_assert(tu_same(got[i], ref), "%s: i=%zu a=%.17g b=%.17g: got %.17g expected %.17g", what,
+                  i, a[i], b[i], got[i], ref);
     }
     tu_check_guards(r->q, &dout, what);
     /* The generic entry point, in place into a. */
-    tu_assert_status(accel_binary(r->q, c->code, r->dt, tu_slice(&da), tu_slice(&db), tu_slice(&da)), ACCEL_SUCCESS,
-                     "%s via accel_binary", what);
+    tu_assert_status(
+        accel_binary(r->q, c->code, r->dt, tu_slice(&da), tu_slice(&db), tu_slice(&da)),
+        ACCEL_SUCCESS, "%s via accel_binary", what);
     tu_download(r->q, &da, got);
     for (size_t i = 0; i < r->n; ++i) {
         double ref = tu_round(r->dt, c->ref(a[i], b[i]));
-        cr_assert(tu_same(got[i], ref), "%s in place via accel_binary: i=%zu got %.17g expected %.17g", what, i,
-                  got[i], ref);
+        cr_assert(tu_same(got[i], ref),
+                  "%s in place via accel_binary: i=%zu got %.17g expected %.17g", what, i, got[i],
+                  ref);
     }
     tu_check_guards(r->q, &da, what);
     tu_release(&da), tu_release(&db), tu_release(&dout);
     free(a), free(b), free(got);
 }
 
-Test(ops, add) { on_every_device(binary_body, (void *)&BINARY[0]); }
-Test(ops, sub) { on_every_device(binary_body, (void *)&BINARY[1]); }
-Test(ops, mul) { on_every_device(binary_body, (void *)&BINARY[2]); }
-Test(ops, div) { on_every_device(binary_body, (void *)&BINARY[3]); }
+Test(ops, add)
+{
+    on_every_device(binary_body, (void *)&BINARY[0]);
+}
+Test(ops, sub)
+{
+    on_every_device(binary_body, (void *)&BINARY[1]);
+}
+Test(ops, mul)
+{
+    on_every_device(binary_body, (void *)&BINARY[2]);
+}
+Test(ops, div)
+{
+    on_every_device(binary_body, (void *)&BINARY[3]);
+}
 
 /* Outputs of 8 MiB and more take the CPU backend's streaming-store path (and
  * the GPU's full grid): n = 2^21 + 5 f32 (8 MiB + 20 bytes), so the aligned
@@ -249,23 +294,59 @@ Test(ops, add_sub_mul_div_large_streaming_path)
     tu_for_each_device(rt, binary_large_device, NULL);
     accel_runtime_close(rt);
 }
-Test(ops, max) { on_every_device(binary_body, (void *)&BINARY[4]); }
-Test(ops, min) { on_every_device(binary_body, (void *)&BINARY[5]); }
+Test(ops, max)
+{
+    on_every_device(binary_body, (void *)&BINARY[4]);
+}
+Test(ops, min)
+{
+    on_every_device(binary_body, (void *)&BINARY[5]);
+}
 
 /* ------------------------------------------------------------ unary */
 
 typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_slice);
 
-static long double ref_neg(long double x) { return -x; }
-static long double ref_abs(long double x) { return fabsl(x); }
-static long double ref_sqrt(long double x) { return sqrtl(x); }
-static long double ref_exp(long double x) { return expl(x); }
-static long double ref_log(long double x) { return logl(x); }
-static long double ref_tanh(long double x) { return tanhl(x); }
-static long double ref_relu(long double x) { return isnan(x) ? x : (x > 0 ? x : 0.0L); }
-static long double ref_sin(long double x) { return sinl(x); }
-static long double ref_cos(long double x) { return cosl(x); }
-static long double ref_sigmoid(long double x) { return 1.0L / (1.0L + expl(-x)); }
+static long double ref_neg(long double x)
+{
+    return -x;
+}
+static long double ref_abs(long double x)
+{
+    return fabsl(x);
+}
+static long double ref_sqrt(long double x)
+{
+    return sqrtl(x);
+}
+static long double ref_exp(long double x)
+{
+    return expl(x);
+}
+static long double ref_log(long double x)
+{
+    return logl(x);
+}
+static long double ref_tanh(long double x)
+{
+    return tanhl(x);
+}
+static long double ref_relu(long double x)
+{
+    return isnan(x) ? x : (x > 0 ? x : 0.0L);
+}
+static long double ref_sin(long double x)
+{
+    return sinl(x);
+}
+static long double ref_cos(long double x)
+{
+    return cosl(x);
+}
+static long double ref_sigmoid(long double x)
+{
+    return 1.0L / (1.0L + expl(-x));
+}
 
 typedef struct unary_case {
     const char *name;
@@ -273,7 +354,7 @@ typedef struct unary_case {
     accel_op_code code;
     long double (*ref)(long double);
     gen inputs;
-    bool exact; /* else within the transcendental ulp bound */
+    bool exact;          /* else within the transcendental ulp bound */
     double gpu_f64_ulps; /* the GPU's f64 bound when not the default 1.5 */
 } unary_case;
 
@@ -314,19 +395,21 @@ static double case_ulps(const run *r, const unary_case *c)
     return transcendental_ulps(r);
 }
 
-static void check_unary(const run *r, const unary_case *c, const double *x, const double *got, const char *what)
+static void check_unary(const run *r, const unary_case *c, const double *x, const double *got,
+                        const char *what)
 {
     double bound = case_ulps(r, c), worst = 0;
     for (size_t i = 0; i < r->n; ++i) {
         if (c->exact) {
             double ref = exact_ref(c, r->dt, x[i]);
-            cr_assert(tu_same(got[i], ref), "%s: i=%zu x=%.17g: got %.17g expected %.17g", what, i, x[i], got[i], ref);
+            cr_assert(tu_same(got[i], ref), "%s: i=%zu x=%.17g: got %.17g expected %.17g", what, i,
+                      x[i], got[i], ref);
         } else {
             long double ref = c->ref((long double)x[i]);
             double d = tu_ulp_diff(r->dt, got[i], ref);
             worst = d > worst ? d : worst;
-            cr_assert(d <= bound, "%s: i=%zu x=%.17g: got %.17g expected %.20Lg (%.3f ulp > %.1f)", what, i, x[i],
-                      got[i], ref, d, bound);
+            cr_assert(d <= bound, "%s: i=%zu x=%.17g: got %.17g expected %.20Lg (%.3f ulp > %.1f)",
+                      what, i, x[i], got[i], ref, d, bound);
         }
     }
     if (!c->exact && r->n > 1000)
@@ -353,16 +436,46 @@ static void unary_body(run *r, void *user)
     free(x), free(got);
 }
 
-Test(ops, neg) { on_every_device(unary_body, (void *)&UNARY[0]); }
-Test(ops, abs) { on_every_device(unary_body, (void *)&UNARY[1]); }
-Test(ops, sqrt) { on_every_device(unary_body, (void *)&UNARY[2]); }
-Test(ops, exp) { on_every_device(unary_body, (void *)&UNARY[3]); }
-Test(ops, log) { on_every_device(unary_body, (void *)&UNARY[4]); }
-Test(ops, tanh) { on_every_device(unary_body, (void *)&UNARY[5]); }
-Test(ops, relu) { on_every_device(unary_body, (void *)&UNARY[6]); }
-Test(ops, sin) { on_every_device(unary_body, (void *)&UNARY[7]); }
-Test(ops, cos) { on_every_device(unary_body, (void *)&UNARY[8]); }
-Test(ops, sigmoid) { on_every_device(unary_body, (void *)&UNARY[9]); }
+Test(ops, neg)
+{
+    on_every_device(unary_body, (void *)&UNARY[0]);
+}
+Test(ops, abs)
+{
+    on_every_device(unary_body, (void *)&UNARY[1]);
+}
+Test(ops, sqrt)
+{
+    on_every_device(unary_body, (void *)&UNARY[2]);
+}
+Test(ops, exp)
+{
+    on_every_device(unary_body, (void *)&UNARY[3]);
+}
+Test(ops, log)
+{
+    on_every_device(unary_body, (void *)&UNARY[4]);
+}
+Test(ops, tanh)
+{
+    on_every_device(unary_body, (void *)&UNARY[5]);
+}
+Test(ops, relu)
+{
+    on_every_device(unary_body, (void *)&UNARY[6]);
+}
+Test(ops, sin)
+{
+    on_every_device(unary_body, (void *)&UNARY[7]);
+}
+Test(ops, cos)
+{
+    on_every_device(unary_body, (void *)&UNARY[8]);
+}
+Test(ops, sigmoid)
+{
+    on_every_device(unary_body, (void *)&UNARY[9]);
+}
 
 /* sin, cos and sigmoid at their special and saturating points; the CLI's
  * SciPy name for sigmoid is in the op table. */
@@ -386,14 +499,16 @@ static void sin_cos_sigmoid_specials_body(accel_device *dev, accel_queue *q, voi
         cr_assert(s[0] == 0.0 && !signbit(s[0]) && s[1] == 0.0 && signbit(s[1]), "%s sin(+-0)", dn);
         cr_assert(c[0] == 1.0 && c[1] == 1.0, "%s cos(+-0) = %g %g", dn, c[0], c[1]);
         for (int i = 2; i < 5; ++i)
-            cr_assert(isnan(s[i]) && isnan(c[i]), "%s sin/cos(%g) = %g %g, not NaN", dn, x[i], s[i], c[i]);
+            cr_assert(isnan(s[i]) && isnan(c[i]), "%s sin/cos(%g) = %g %g, not NaN", dn, x[i], s[i],
+                      c[i]);
         cr_assert(g[0] == 0.5 && g[1] == 0.5, "%s sigmoid(+-0) = %g %g", dn, g[0], g[1]);
-        cr_assert(g[2] == 1.0 && g[3] == 0.0 && isnan(g[4]), "%s sigmoid(Inf, -Inf, NaN) = %g %g %g", dn, g[2],
-                  g[3], g[4]);
+        cr_assert(g[2] == 1.0 && g[3] == 0.0 && isnan(g[4]),
+                  "%s sigmoid(Inf, -Inf, NaN) = %g %g %g", dn, g[2], g[3], g[4]);
         cr_assert(g[8] == 0.0 && g[9] == 1.0, "%s sigmoid(-800, 800) = %g %g", dn, g[8], g[9]);
         /* sigmoid(-40) = e^-40 / (1 + e^-40): a small normal, not lost to 1 + e^40. */
         long double ref = expl(-40.0L) / (1.0L + expl(-40.0L));
-        cr_assert(tu_ulp_diff(dt, g[6], ref) <= 3.5, "%s sigmoid(-40) = %.17g, expected %.20Lg", dn, g[6], ref);
+        cr_assert(tu_ulp_diff(dt, g[6], ref) <= 3.5, "%s sigmoid(-40) = %.17g, expected %.20Lg", dn,
+                  g[6], ref);
         cr_assert(tu_ulp_diff(dt, s[5], 1e-30L) <= 1.0, "%s sin(1e-30) = %g", dn, s[5]);
         tu_release(&dx), tu_release(&ds), tu_release(&dc), tu_release(&dg);
     }
@@ -421,31 +536,37 @@ static void special_values_body(accel_device *dev, accel_queue *q, void *user)
             continue;
         run r = {dev, q, dt, N, tu_device_is_gpu(dev), NULL};
         double got[N];
-        tu_dbuf da = tu_upload(q, dt, a, N), db = tu_upload(q, dt, b, N), dout = tu_upload(q, dt, NULL, N);
+        tu_dbuf da = tu_upload(q, dt, a, N), db = tu_upload(q, dt, b, N),
+                dout = tu_upload(q, dt, NULL, N);
         for (size_t k = 0; k < sizeof BINARY / sizeof *BINARY; ++k) {
             const binary_case *c = &BINARY[k];
             const char *what = describe(&r, tu_fmt("%s (NaN/Inf/0 inputs)", c->name));
-            tu_assert_status(c->fn(q, dt, tu_slice(&da), tu_slice(&db), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+            tu_assert_status(c->fn(q, dt, tu_slice(&da), tu_slice(&db), tu_slice(&dout)),
+                             ACCEL_SUCCESS, "%s", what);
             tu_download(q, &dout, got);
             for (size_t i = 0; i < N; ++i) {
                 double ref = tu_round(dt, c->ref(a[i], b[i]));
-                cr_assert(tu_same(got[i], ref), "%s: %g op %g gave %g, expected %g", what, a[i], b[i], got[i], ref);
+                cr_assert(tu_same(got[i], ref), "%s: %g op %g gave %g, expected %g", what, a[i],
+                          b[i], got[i], ref);
             }
         }
         for (size_t k = 0; k < sizeof UNARY / sizeof *UNARY; ++k) {
             const unary_case *c = &UNARY[k];
             const char *what = describe(&r, tu_fmt("%s (NaN/Inf/0 inputs)", c->name));
-            tu_assert_status(c->fn(q, dt, tu_slice(&da), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+            tu_assert_status(c->fn(q, dt, tu_slice(&da), tu_slice(&dout)), ACCEL_SUCCESS, "%s",
+                             what);
             tu_download(q, &dout, got);
             for (size_t i = 0; i < N; ++i) {
                 if (c->exact) {
                     double ref = exact_ref(c, dt, a[i]);
-                    cr_assert(tu_same(got[i], ref), "%s: f(%g) gave %g, expected %g", what, a[i], got[i], ref);
+                    cr_assert(tu_same(got[i], ref), "%s: f(%g) gave %g, expected %g", what, a[i],
+                              got[i], ref);
                 } else {
                     /* NaN and Inf must match exactly (tu_ulp_diff gives +Inf otherwise). */
                     long double ref = c->ref((long double)a[i]);
                     double ulps = tu_ulp_diff(dt, got[i], ref);
-                    cr_assert(ulps <= case_ulps(&r, c), "%s: f(%g) gave %g, expected %Lg", what, a[i], got[i], ref);
+                    cr_assert(ulps <= case_ulps(&r, c), "%s: f(%g) gave %g, expected %Lg", what,
+                              a[i], got[i], ref);
                 }
             }
         }
@@ -455,12 +576,12 @@ static void special_values_body(accel_device *dev, accel_queue *q, void *user)
         tu_dbuf dn = tu_upload(q, dt, neg, 3), dn_out = tu_upload(q, dt, NULL, 3);
         tu_ok(accel_sqrt(q, dt, tu_slice(&dn), tu_slice(&dn_out)));
         tu_download(q, &dn_out, g3);
-        cr_assert(isnan(g3[0]) && g3[1] == 0.0 && g3[2] == 0.0 && signbit(g3[2]), "sqrt(-1, 0, -0) gave %g %g %g",
-                  g3[0], g3[1], g3[2]);
+        cr_assert(isnan(g3[0]) && g3[1] == 0.0 && g3[2] == 0.0 && signbit(g3[2]),
+                  "sqrt(-1, 0, -0) gave %g %g %g", g3[0], g3[1], g3[2]);
         tu_ok(accel_log(q, dt, tu_slice(&dn), tu_slice(&dn_out)));
         tu_download(q, &dn_out, g3);
-        cr_assert(isnan(g3[0]) && g3[1] == -INFINITY && g3[2] == -INFINITY, "log(-1, 0, -0) gave %g %g %g", g3[0],
-                  g3[1], g3[2]);
+        cr_assert(isnan(g3[0]) && g3[1] == -INFINITY && g3[2] == -INFINITY,
+                  "log(-1, 0, -0) gave %g %g %g", g3[0], g3[1], g3[2]);
         /* Reductions: NaN anywhere makes max/min NaN; Inf wins otherwise. */
         const double red[] = {1.0, -inf, 5.0, nan, 2.0};
         double one;
@@ -490,8 +611,9 @@ static void special_values_body(accel_device *dev, accel_queue *q, void *user)
  * tu_same treats -0 == +0, so the sign bit is compared here explicitly. */
 static void check_signed(const char *what, size_t i, double got, double want)
 {
-    cr_assert(got == want && signbit(got) == signbit(want), "%s: element %zu is %s%g, expected %s%g", what, i,
-              signbit(got) ? "" : "+", got, signbit(want) ? "" : "+", want);
+    cr_assert(got == want && signbit(got) == signbit(want),
+              "%s: element %zu is %s%g, expected %s%g", what, i, signbit(got) ? "" : "+", got,
+              signbit(want) ? "" : "+", want);
 }
 
 static void signed_zero_body(accel_device *dev, accel_queue *q, void *user)
@@ -509,7 +631,8 @@ static void signed_zero_body(accel_device *dev, accel_queue *q, void *user)
             continue;
         run r = {dev, q, dt, N, tu_device_is_gpu(dev), NULL};
         double got[N];
-        tu_dbuf da = tu_upload(q, dt, a, N), db = tu_upload(q, dt, b, N), dout = tu_upload(q, dt, NULL, N);
+        tu_dbuf da = tu_upload(q, dt, a, N), db = tu_upload(q, dt, b, N),
+                dout = tu_upload(q, dt, NULL, N);
         const char *what = describe(&r, "accel_max (signed zeros)");
         tu_ok(accel_max(q, dt, tu_slice(&da), tu_slice(&db), tu_slice(&dout)));
         tu_download(q, &dout, got);
@@ -550,13 +673,15 @@ static void signed_zero_body(accel_device *dev, accel_queue *q, void *user)
                     tu_dbuf dx = tu_upload(q, dt, x, n), d1 = tu_upload(q, dt, NULL, 1);
                     double one;
                     r.n = n;
-                    what = describe(&r, tu_fmt("accel_reduce_max (%s bulk, %s at %zu)", minus_bulk ? "-0" : "+0",
-                                               minus_bulk ? "+0" : "-0", positions[pi]));
+                    what = describe(&r, tu_fmt("accel_reduce_max (%s bulk, %s at %zu)",
+                                               minus_bulk ? "-0" : "+0", minus_bulk ? "+0" : "-0",
+                                               positions[pi]));
                     tu_ok(accel_reduce_max(q, dt, tu_slice(&dx), tu_slice(&d1)));
                     tu_download(q, &d1, &one);
                     check_signed(what, 0, one, 0.0);
-                    what = describe(&r, tu_fmt("accel_reduce_min (%s bulk, %s at %zu)", minus_bulk ? "-0" : "+0",
-                                               minus_bulk ? "+0" : "-0", positions[pi]));
+                    what = describe(&r, tu_fmt("accel_reduce_min (%s bulk, %s at %zu)",
+                                               minus_bulk ? "-0" : "+0", minus_bulk ? "+0" : "-0",
+                                               positions[pi]));
                     tu_ok(accel_reduce(q, ACCEL_OP_REDUCE_MIN, dt, tu_slice(&dx), tu_slice(&d1)));
                     tu_download(q, &d1, &one);
                     check_signed(what, 0, one, -0.0);
@@ -613,16 +738,21 @@ static void fill_copy_body(run *r, void *user)
     for (size_t i = 0; i < r->n; ++i)
         cr_assert(got[i] == tu_round(r->dt, 0.1), "%s: fill i=%zu gave %.17g", what, i, got[i]);
     tu_check_guards(r->q, &dout, what);
-    tu_assert_status(accel_copy(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_assert_status(accel_copy(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s",
+                     what);
     tu_download(r->q, &dout, got);
     for (size_t i = 0; i < r->n; ++i)
-        cr_assert(got[i] == x[i], "%s: copy i=%zu gave %.17g expected %.17g", what, i, got[i], x[i]);
+        cr_assert(got[i] == x[i], "%s: copy i=%zu gave %.17g expected %.17g", what, i, got[i],
+                  x[i]);
     tu_check_guards(r->q, &dout, what);
     tu_release(&dout), tu_release(&dx);
     free(x), free(got);
 }
 
-Test(ops, fill_and_copy) { on_every_device(fill_copy_body, NULL); }
+Test(ops, fill_and_copy)
+{
+    on_every_device(fill_copy_body, NULL);
+}
 
 static void scale_body(run *r, void *user)
 {
@@ -631,18 +761,23 @@ static void scale_body(run *r, void *user)
     const double alpha = -2.5; /* exact in both dtypes */
     double *x = gen_array(r->n, GEN_WIDE, r->dt, 41), *got = alloc_vals(r->n);
     tu_dbuf dx = tu_upload(r->q, r->dt, x, r->n), dout = tu_upload(r->q, r->dt, NULL, r->n);
-    tu_assert_status(accel_scale(r->q, r->dt, alpha, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_assert_status(accel_scale(r->q, r->dt, alpha, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS,
+                     "%s", what);
     tu_download(r->q, &dout, got);
     for (size_t i = 0; i < r->n; ++i) {
         double ref = tu_round(r->dt, alpha * x[i]);
-        cr_assert(got[i] == ref, "%s: i=%zu x=%.17g got %.17g expected %.17g", what, i, x[i], got[i], ref);
+        cr_assert(got[i] == ref, "%s: i=%zu x=%.17g got %.17g expected %.17g", what, i, x[i],
+                  got[i], ref);
     }
     tu_check_guards(r->q, &dout, what);
     tu_release(&dx), tu_release(&dout);
     free(x), free(got);
 }
 
-Test(ops, scale) { on_every_device(scale_body, NULL); }
+Test(ops, scale)
+{
+    on_every_device(scale_body, NULL);
+}
 
 static void axpby_body(run *r, void *user)
 {
@@ -652,22 +787,27 @@ static void axpby_body(run *r, void *user)
     double *x = gen_array(r->n, GEN_WIDE, r->dt, 51), *y = gen_array(r->n, GEN_WIDE, r->dt, 52);
     double *got = alloc_vals(r->n);
     tu_dbuf dx = tu_upload(r->q, r->dt, x, r->n), dy = tu_upload(r->q, r->dt, y, r->n);
-    tu_assert_status(accel_axpby(r->q, r->dt, alpha, tu_slice(&dx), beta, tu_slice(&dy)), ACCEL_SUCCESS, "%s", what);
+    tu_assert_status(accel_axpby(r->q, r->dt, alpha, tu_slice(&dx), beta, tu_slice(&dy)),
+                     ACCEL_SUCCESS, "%s", what);
     tu_download(r->q, &dy, got);
     double u = tu_unit_roundoff(r->dt);
     for (size_t i = 0; i < r->n; ++i) {
         long double ax = (long double)alpha * x[i], by = (long double)beta * y[i];
         long double exact = ax + by;
         double tol = (double)(2 * u * (fabsl(ax) + fabsl(by)));
-        cr_assert(fabsl((long double)got[i] - exact) <= tol, "%s: i=%zu x=%.17g y=%.17g got %.17g expected %.20Lg",
-                  what, i, x[i], y[i], got[i], exact);
+        cr_assert(fabsl((long double)got[i] - exact) <= tol,
+                  "%s: i=%zu x=%.17g y=%.17g got %.17g expected %.20Lg", what, i, x[i], y[i],
+                  got[i], exact);
     }
     tu_check_guards(r->q, &dy, what);
     tu_release(&dx), tu_release(&dy);
     free(x), free(y), free(got);
 }
 
-Test(ops, axpby) { on_every_device(axpby_body, NULL); }
+Test(ops, axpby)
+{
+    on_every_device(axpby_body, NULL);
+}
 
 /* ------------------------------------------------------------ reductions */
 
@@ -704,11 +844,12 @@ static void reduce_body(run *r, void *user)
         abs_sum += fabsl(terms[i]);
     }
     long double exact = exact_sum(terms, r->n);
-    tu_assert_status(accel_sum(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+    tu_assert_status(accel_sum(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s",
+                     what);
     tu_download(r->q, &dout, &got);
     long double tol = 2.0L * (long double)r->n * u * abs_sum;
-    cr_assert(fabsl(got - exact) <= tol, "%s: got %.17g exact %.20Lg (error %.3Lg > bound %.3Lg)", what, got, exact,
-              fabsl(got - exact), tol);
+    cr_assert(fabsl(got - exact) <= tol, "%s: got %.17g exact %.20Lg (error %.3Lg > bound %.3Lg)",
+              what, got, exact, fabsl(got - exact), tol);
     tu_check_guards(r->q, &dout, what);
     /* Fixed order: the same result on the next run, and through accel_reduce. */
     tu_ok(accel_reduce(r->q, ACCEL_OP_SUM, r->dt, tu_slice(&dx), tu_slice(&dout)));
@@ -723,12 +864,12 @@ static void reduce_body(run *r, void *user)
         abs_sum += fabsl(terms[i]);
     }
     exact = exact_sum(terms, r->n);
-    tu_assert_status(accel_dot(r->q, r->dt, tu_slice(&dx), tu_slice(&dy), tu_slice(&dout)), ACCEL_SUCCESS, "%s",
-                     what);
+    tu_assert_status(accel_dot(r->q, r->dt, tu_slice(&dx), tu_slice(&dy), tu_slice(&dout)),
+                     ACCEL_SUCCESS, "%s", what);
     tu_download(r->q, &dout, &got);
     tol = 2.0L * (long double)r->n * u * abs_sum;
-    cr_assert(fabsl(got - exact) <= tol, "%s: got %.17g exact %.20Lg (error %.3Lg > bound %.3Lg)", what, got, exact,
-              fabsl(got - exact), tol);
+    cr_assert(fabsl(got - exact) <= tol, "%s: got %.17g exact %.20Lg (error %.3Lg > bound %.3Lg)",
+              what, got, exact, fabsl(got - exact), tol);
     tu_check_guards(r->q, &dout, what);
 
     /* max and min: exact selections (0 elements is an error: test_bad_input.c). */
@@ -739,14 +880,16 @@ static void reduce_body(run *r, void *user)
             mn = x[i] < mn ? x[i] : mn;
         }
         what = describe(r, "accel_reduce_max");
-        tu_assert_status(accel_reduce_max(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+        tu_assert_status(accel_reduce_max(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)),
+                         ACCEL_SUCCESS, "%s", what);
         tu_download(r->q, &dout, &got);
         cr_assert(got == mx, "%s: got %.17g expected %.17g", what, got, mx);
         tu_ok(accel_reduce(r->q, ACCEL_OP_REDUCE_MAX, r->dt, tu_slice(&dx), tu_slice(&dout)));
         tu_download(r->q, &dout, &got);
         cr_assert(got == mx, "%s via accel_reduce: got %.17g expected %.17g", what, got, mx);
         what = describe(r, "accel_reduce_min");
-        tu_assert_status(accel_reduce_min(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)), ACCEL_SUCCESS, "%s", what);
+        tu_assert_status(accel_reduce_min(r->q, r->dt, tu_slice(&dx), tu_slice(&dout)),
+                         ACCEL_SUCCESS, "%s", what);
         tu_download(r->q, &dout, &got);
         cr_assert(got == mn, "%s: got %.17g expected %.17g", what, got, mn);
         tu_check_guards(r->q, &dout, what);
@@ -755,7 +898,10 @@ static void reduce_body(run *r, void *user)
     free(x), free(y), free(terms);
 }
 
-Test(ops, sum_dot_max_min) { on_every_device(reduce_body, NULL); }
+Test(ops, sum_dot_max_min)
+{
+    on_every_device(reduce_body, NULL);
+}
 
 /* ------------------------------------------------------------ GEMM */
 
@@ -784,10 +930,11 @@ static void gemm_one(const run *r, const gemm_params *p)
     if (p->batch == 1)
         sa = ra * lda, sb = rb * ldb, sc = m * ldc;
     size_t na = p->batch * sa, nb = p->batch * sb, nc = p->batch * sc;
-    const char *what = describe(r, tu_fmt("%s m=%zu n=%zu k=%zu %c%c ld+%zu batch=%zu alpha=%g beta=%g%s",
-                                          p->use_matmul ? "accel_matmul" : "accel_gemm", m, n, k, p->ta ? 'T' : 'N',
-                                          p->tb ? 'T' : 'N', p->pad, p->batch, p->alpha, p->beta,
-                                          p->nan_c ? " NaN-in-C" : ""));
+    const char *what =
+        describe(r, tu_fmt("%s m=%zu n=%zu k=%zu %c%c ld+%zu batch=%zu alpha=%g beta=%g%s",
+                           p->use_matmul ? "accel_matmul" : "accel_gemm", m, n, k,
+                           p->ta ? 'T' : 'N', p->tb ? 'T' : 'N', p->pad, p->batch, p->alpha,
+                           p->beta, p->nan_c ? " NaN-in-C" : ""));
     double *a = gen_array(na, GEN_UNIT, r->dt, 71 + m), *b = gen_array(nb, GEN_UNIT, r->dt, 72 + n);
     double *c0 = gen_array(nc, GEN_UNIT, r->dt, 73 + k), *got = alloc_vals(nc);
     /* Cells outside every C matrix (ld padding, gaps between batches) hold a
@@ -845,29 +992,33 @@ static void gemm_one(const run *r, const gemm_params *p)
                     acc += av * bv;
                     mag += fabsl(av * bv);
                 }
-                long double exact = (long double)p->alpha * acc, scale = fabsl((long double)p->alpha) * mag;
+                long double exact = (long double)p->alpha * acc,
+                            scale = fabsl((long double)p->alpha) * mag;
                 if (p->beta != 0) {
                     exact += (long double)p->beta * C0[i * ldc + j];
                     scale += fabsl((long double)p->beta * C0[i * ldc + j]);
                 }
                 long double tol = 2.0L * (long double)(k + 2) * u * scale;
                 double g = G[i * ldc + j];
-                cr_assert(!isnan(g) && fabsl(g - exact) <= tol,
-                          "%s: batch %zu C[%zu][%zu] = %.17g, exact %.20Lg (error %.3Lg > bound %.3Lg)", what, t, i,
-                          j, g, exact, fabsl(g - exact), tol);
+                cr_assert(
+                    !isnan(g) && fabsl(g - exact) <= tol,
+                    "%s: batch %zu C[%zu][%zu] = %.17g, exact %.20Lg (error %.3Lg > bound %.3Lg)",
+                    what, t, i, j, g, exact, fabsl(g - exact), tol);
             }
     }
     for (size_t e = 0; e < nc; ++e)
         if (!in_c[e])
-            cr_assert(got[e] == TU_SENTINEL, "%s: element %zu of C's buffer outside every C matrix changed to %g",
-                      what, e, got[e]);
+            cr_assert(got[e] == TU_SENTINEL,
+                      "%s: element %zu of C's buffer outside every C matrix changed to %g", what, e,
+                      got[e]);
     tu_check_guards(r->q, &dc, what);
     tu_release(&da), tu_release(&db), tu_release(&dc);
     free(a), free(b), free(c0), free(got), free(in_c);
 }
 
 static const gemm_shape GEMM_SHAPES[] = {
-    {1, 1, 1}, {7, 5, 3}, {17, 31, 23}, {64, 48, 80}, {3, 1, 129}, {1, 65, 2}, {0, 5, 4}, {5, 0, 4}, {5, 4, 0},
+    {1, 1, 1},  {7, 5, 3}, {17, 31, 23}, {64, 48, 80}, {3, 1, 129},
+    {1, 65, 2}, {0, 5, 4}, {5, 0, 4},    {5, 4, 0},
 };
 
 static void gemm_body(run *r, void *user)
@@ -877,8 +1028,15 @@ static void gemm_body(run *r, void *user)
         for (int ta = 0; ta < 2; ++ta)
             for (int tb = 0; tb < 2; ++tb)
                 for (size_t pad = 0; pad <= 3; pad += 3) {
-                    gemm_params p = {GEMM_SHAPES[s], (accel_transpose)ta, (accel_transpose)tb, pad, 1, 1.5, -0.75,
-                                     false, false};
+                    gemm_params p = {GEMM_SHAPES[s],
+                                     (accel_transpose)ta,
+                                     (accel_transpose)tb,
+                                     pad,
+                                     1,
+                                     1.5,
+                                     -0.75,
+                                     false,
+                                     false};
                     gemm_one(r, &p);
                 }
 }
@@ -894,7 +1052,10 @@ static void on_every_device_once(run_fn body, void *user)
     accel_runtime_close(rt);
 }
 
-Test(ops, gemm_shapes_transposes_and_leading_dimensions) { on_every_device_once(gemm_body, NULL); }
+Test(ops, gemm_shapes_transposes_and_leading_dimensions)
+{
+    on_every_device_once(gemm_body, NULL);
+}
 
 static void gemm_batched_body(run *r, void *user)
 {
@@ -902,19 +1063,31 @@ static void gemm_batched_body(run *r, void *user)
     const gemm_shape shapes[] = {{7, 5, 3}, {17, 31, 23}, {1, 1, 1}, {4, 0, 3}};
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; ++s)
         for (int t = 0; t < 4; ++t) {
-            gemm_params p = {shapes[s], (accel_transpose)(t & 1), (accel_transpose)(t >> 1), 2, 3, -1.25, 0.5,
-                             false, false};
+            gemm_params p = {shapes[s],
+                             (accel_transpose)(t & 1),
+                             (accel_transpose)(t >> 1),
+                             2,
+                             3,
+                             -1.25,
+                             0.5,
+                             false,
+                             false};
             gemm_one(r, &p);
         }
 }
 
-Test(ops, gemm_strided_batched) { on_every_device_once(gemm_batched_body, NULL); }
+Test(ops, gemm_strided_batched)
+{
+    on_every_device_once(gemm_batched_body, NULL);
+}
 
 static void gemm_beta_zero_body(run *r, void *user)
 {
     (void)user;
     for (int t = 0; t < 4; ++t) {
-        gemm_params p = {{9, 11, 13}, (accel_transpose)(t & 1), (accel_transpose)(t >> 1), 1, 2, 1.0, 0.0, true, false};
+        gemm_params p = {
+            {9, 11, 13}, (accel_transpose)(t & 1), (accel_transpose)(t >> 1), 1, 2, 1.0, 0.0, true,
+            false};
         gemm_one(r, &p);
     }
     /* k == 0: C = beta*C, and with beta == 0 a NaN C becomes 0. */
@@ -924,13 +1097,23 @@ static void gemm_beta_zero_body(run *r, void *user)
     gemm_one(r, &k0b);
 }
 
-Test(ops, gemm_beta_zero_ignores_nan_and_k_zero) { on_every_device_once(gemm_beta_zero_body, NULL); }
+Test(ops, gemm_beta_zero_ignores_nan_and_k_zero)
+{
+    on_every_device_once(gemm_beta_zero_body, NULL);
+}
 
 static void gemm_large_body(run *r, void *user)
 {
     (void)user;
     for (int t = 0; t < 4; ++t) {
-        gemm_params p = {{130, 257, 300}, (accel_transpose)(t & 1), (accel_transpose)(t >> 1), 0, 1, 1.0, 1.0, false,
+        gemm_params p = {{130, 257, 300},
+                         (accel_transpose)(t & 1),
+                         (accel_transpose)(t >> 1),
+                         0,
+                         1,
+                         1.0,
+                         1.0,
+                         false,
                          false};
         gemm_one(r, &p);
     }
@@ -938,7 +1121,10 @@ static void gemm_large_body(run *r, void *user)
     gemm_one(r, &mm);
 }
 
-Test(ops, gemm_larger_and_matmul) { on_every_device_once(gemm_large_body, NULL); }
+Test(ops, gemm_larger_and_matmul)
+{
+    on_every_device_once(gemm_large_body, NULL);
+}
 
 /* ------------------------------------------------------------ transpose */
 
@@ -947,8 +1133,8 @@ Test(ops, gemm_larger_and_matmul) { on_every_device_once(gemm_large_body, NULL);
 static const struct {
     size_t rows, cols;
 } TRANSPOSE_SHAPES[] = {
-    {0, 5}, {5, 0}, {1, 1}, {1, 100}, {100, 1}, {31, 33}, {32, 32}, {33, 31}, {1000, 3}, {129, 257}, {66000, 1},
-    {1100, 2050},
+    {0, 5},   {5, 0},   {1, 1},    {1, 100},   {100, 1},   {31, 33},
+    {32, 32}, {33, 31}, {1000, 3}, {129, 257}, {66000, 1}, {1100, 2050},
 };
 
 /* Which elements of a matrix's extent (from its offset) belong to it: the
@@ -976,18 +1162,21 @@ static void transpose_one(const run *r, size_t rows, size_t cols, size_t pad_x, 
     for (size_t e = 0; e < no; ++e)
         out0[e] = TU_SENTINEL;
     tu_dbuf dx = tu_upload(r->q, r->dt, x, nx), dout = tu_upload(r->q, r->dt, out0, no);
-    tu_assert_status(accel_transpose_2d(r->q, r->dt, rows, cols, dx.buf, dx.guard, ldx, dout.buf, dout.guard, ldo),
+    tu_assert_status(accel_transpose_2d(r->q, r->dt, rows, cols, dx.buf, dx.guard, ldx, dout.buf,
+                                        dout.guard, ldo),
                      ACCEL_SUCCESS, "%s", what);
     tu_download(r->q, &dout, got);
     for (size_t i = 0; i < rows; ++i)
         for (size_t j = 0; j < cols; ++j) {
             double want = x[i * ldx + j], g = got[j * ldo + i];
-            cr_assert(tu_same(g, want) && signbit(g) == signbit(want), "%s: out[%zu][%zu] = %.17g, expected x[%zu][%zu] = %.17g",
-                      what, j, i, g, i, j, want);
+            cr_assert(tu_same(g, want) && signbit(g) == signbit(want),
+                      "%s: out[%zu][%zu] = %.17g, expected x[%zu][%zu] = %.17g", what, j, i, g, i,
+                      j, want);
         }
     for (size_t e = 0; e < no; ++e)
         if (!in_matrix(e, ldo, rows))
-            cr_assert(got[e] == TU_SENTINEL, "%s: ld padding element %zu of out changed to %g", what, e, got[e]);
+            cr_assert(got[e] == TU_SENTINEL, "%s: ld padding element %zu of out changed to %g",
+                      what, e, got[e]);
     tu_check_guards(r->q, &dout, what);
     /* x is only read. */
     double *x_after = alloc_vals(nx);
@@ -1010,7 +1199,10 @@ static void transpose_body(run *r, void *user)
     }
 }
 
-Test(ops, transpose_shapes_and_leading_dimensions) { on_every_device_once(transpose_body, NULL); }
+Test(ops, transpose_shapes_and_leading_dimensions)
+{
+    on_every_device_once(transpose_body, NULL);
+}
 
 /* f16 and bf16 are moved as 2-byte words: any bit pattern (NaN payloads,
  * signalling NaNs, subnormals) must arrive unchanged. */
@@ -1025,16 +1217,19 @@ static void transpose_half_device(accel_device *dev, accel_queue *q, void *user)
     for (size_t d = 0; d < 2; ++d) {
         accel_dtype dt = HALVES[d];
         if (!tu_device_has_dtype(dev, dt)) {
-            cr_log_info("%s does not take %s: skipped", accel_device_name(dev), accel_dtype_name(dt));
+            cr_log_info("%s does not take %s: skipped", accel_device_name(dev),
+                        accel_dtype_name(dt));
             continue;
         }
         for (size_t s = 0; s < sizeof shapes / sizeof *shapes; ++s) {
             size_t rows = shapes[s].rows, cols = shapes[s].cols;
             size_t ldx = cols + shapes[s].pad_x, ldo = rows + shapes[s].pad_o;
-            size_t nx = (rows - 1) * ldx + cols + 2 * TU_GUARD, no = (cols - 1) * ldo + rows + 2 * TU_GUARD;
-            const char *what = tu_fmt("accel_transpose_2d %s %zux%zu ldx=%zu ldo=%zu on %s (seed %llu)",
-                                      accel_dtype_name(dt), rows, cols, ldx, ldo, accel_device_name(dev),
-                                      (unsigned long long)tu_seed());
+            size_t nx = (rows - 1) * ldx + cols + 2 * TU_GUARD,
+                   no = (cols - 1) * ldo + rows + 2 * TU_GUARD;
+            const char *what =
+                tu_fmt("accel_transpose_2d %s %zux%zu ldx=%zu ldo=%zu on %s (seed %llu)",
+                       accel_dtype_name(dt), rows, cols, ldx, ldo, accel_device_name(dev),
+                       (unsigned long long)tu_seed());
             uint16_t *x = malloc(nx * sizeof *x), *out = malloc(no * sizeof *out);
             cr_assert(x && out);
             tu_rng g = tu_rng_make(91 + s);
@@ -1047,14 +1242,16 @@ static void transpose_half_device(accel_device *dev, accel_queue *q, void *user)
             tu_ok(accel_buffer_create(dev, no * 2, &bo));
             tu_ok(accel_queue_write_blocking(q, bx, 0, x, nx * 2));
             tu_ok(accel_queue_write_blocking(q, bo, 0, out, no * 2));
-            tu_assert_status(accel_transpose_2d(q, dt, rows, cols, bx, TU_GUARD, ldx, bo, TU_GUARD, ldo),
-                             ACCEL_SUCCESS, "%s", what);
+            tu_assert_status(
+                accel_transpose_2d(q, dt, rows, cols, bx, TU_GUARD, ldx, bo, TU_GUARD, ldo),
+                ACCEL_SUCCESS, "%s", what);
             tu_ok(accel_queue_read_blocking(q, bo, 0, out, no * 2));
             for (size_t e = 0; e < no; ++e) {
                 size_t rel = e - TU_GUARD;
                 bool payload = e >= TU_GUARD && e < no - TU_GUARD && in_matrix(rel, ldo, rows);
                 uint16_t want = payload ? x[TU_GUARD + (rel % ldo) * ldx + rel / ldo] : sentinel;
-                cr_assert(out[e] == want, "%s: element %zu of out's buffer is 0x%04x, expected 0x%04x%s", what, e,
+                cr_assert(out[e] == want,
+                          "%s: element %zu of out's buffer is 0x%04x, expected 0x%04x%s", what, e,
                           out[e], want, payload ? "" : " (sentinel: guard or ld padding)");
             }
             accel_buffer_release(bx), accel_buffer_release(bo);
@@ -1090,10 +1287,12 @@ static void uniform_body(run *r, void *user)
 {
     (void)user;
     const char *what = describe(r, "accel_random_uniform");
-    uint64_t seed = tu_seed() * 0x9E3779B97F4A7C15ull + 1, off = 12345; /* odd offset: not block-aligned */
+    uint64_t seed = tu_seed() * 0x9E3779B97F4A7C15ull + 1,
+             off = 12345; /* odd offset: not block-aligned */
     double *got = alloc_vals(r->n), *pieces = alloc_vals(r->n);
     tu_dbuf d = tu_upload(r->q, r->dt, NULL, r->n), d2 = tu_upload(r->q, r->dt, NULL, r->n);
-    tu_assert_status(accel_random_uniform(r->q, r->dt, seed, off, tu_slice(&d)), ACCEL_SUCCESS, "%s", what);
+    tu_assert_status(accel_random_uniform(r->q, r->dt, seed, off, tu_slice(&d)), ACCEL_SUCCESS,
+                     "%s", what);
     tu_download(r->q, &d, got);
     for (size_t i = 0; i < r->n; ++i) {
         double ref = uniform_ref(r->dt, seed, off + i, false);
@@ -1108,10 +1307,12 @@ static void uniform_body(run *r, void *user)
         cut2 = r->n;
     size_t cuts[4] = {0, cut1, cut2, r->n};
     for (int p = 0; p < 3; ++p)
-        tu_ok(accel_random_uniform(r->q, r->dt, seed, off + cuts[p],
-                                   accel_slice_of(d2.buf, d2.guard + cuts[p], cuts[p + 1] - cuts[p])));
+        tu_ok(accel_random_uniform(
+            r->q, r->dt, seed, off + cuts[p],
+            accel_slice_of(d2.buf, d2.guard + cuts[p], cuts[p + 1] - cuts[p])));
     tu_download(r->q, &d2, pieces);
-    cr_assert(r->n == 0 || memcmp(got, pieces, r->n * sizeof *got) == 0, "%s: filling in pieces differs", what);
+    cr_assert(r->n == 0 || memcmp(got, pieces, r->n * sizeof *got) == 0,
+              "%s: filling in pieces differs", what);
     tu_check_guards(r->q, &d2, what);
     /* Another seed gives other numbers. */
     if (r->n >= 7) {
@@ -1126,7 +1327,10 @@ static void uniform_body(run *r, void *user)
     free(got), free(pieces);
 }
 
-Test(ops, random_uniform_matches_philox_bit_for_bit) { on_every_device(uniform_body, NULL); }
+Test(ops, random_uniform_matches_philox_bit_for_bit)
+{
+    on_every_device(uniform_body, NULL);
+}
 
 static void normal_body(run *r, void *user)
 {
@@ -1136,8 +1340,8 @@ static void normal_body(run *r, void *user)
     uint64_t seed = tu_seed() + 99, off = 7; /* odd: out[0] is the sine half of a pair */
     double *got = alloc_vals(r->n);
     tu_dbuf d = tu_upload(r->q, r->dt, NULL, r->n);
-    tu_assert_status(accel_random_normal(r->q, r->dt, seed, off, mean, stddev, tu_slice(&d)), ACCEL_SUCCESS, "%s",
-                     what);
+    tu_assert_status(accel_random_normal(r->q, r->dt, seed, off, mean, stddev, tu_slice(&d)),
+                     ACCEL_SUCCESS, "%s", what);
     tu_download(r->q, &d, got);
     double u = tu_unit_roundoff(r->dt);
     const long double two_pi = 6.283185307179586476925286766559L;
@@ -1150,8 +1354,9 @@ static void normal_body(run *r, void *user)
         long double z = (e % 2 == 0) ? cosl(two_pi * u2) : sinl(two_pi * u2);
         long double exact = mean + stddev * rad * z;
         long double tol = 16.0L * u * (fabsl((long double)mean) + stddev * rad * (1.0L + two_pi));
-        cr_assert(fabsl(got[i] - exact) <= tol, "%s: element %zu (stream pair %llu) got %.17g expected %.20Lg", what,
-                  i, (unsigned long long)pair, got[i], exact);
+        cr_assert(fabsl(got[i] - exact) <= tol,
+                  "%s: element %zu (stream pair %llu) got %.17g expected %.20Lg", what, i,
+                  (unsigned long long)pair, got[i], exact);
         s1 += got[i];
         s2 += (long double)got[i] * got[i];
     }
@@ -1160,11 +1365,14 @@ static void normal_body(run *r, void *user)
         /* Sample mean and variance within 6 standard errors. */
         long double n = (long double)r->n, m = s1 / n, var = s2 / n - m * m;
         cr_assert(fabsl(m - mean) <= 6.0L * stddev / sqrtl(n), "%s: sample mean %.6Lg", what, m);
-        cr_assert(fabsl(var - stddev * stddev) <= 6.0L * stddev * stddev * sqrtl(2.0L / n), "%s: sample variance %.6Lg",
-                  what, var);
+        cr_assert(fabsl(var - stddev * stddev) <= 6.0L * stddev * stddev * sqrtl(2.0L / n),
+                  "%s: sample variance %.6Lg", what, var);
     }
     tu_release(&d);
     free(got);
 }
 
-Test(ops, random_normal_is_box_muller_on_the_stream) { on_every_device(normal_body, NULL); }
+Test(ops, random_normal_is_box_muller_on_the_stream)
+{
+    on_every_device(normal_body, NULL);
+}

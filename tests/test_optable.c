@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_optable.c — core/optable.c and the op table of accel/types.h: every
  * row of ACCEL_OP_LIST reads back through accel_op_info and accel_op_name as
  * written, the columns agree with each other (kinds, operands, expressions,
@@ -22,18 +24,9 @@ typedef struct row {
 } row;
 
 #define ROW(E, V, NAME, KIND, OPS, READS, DTYPES, TOL, TOLN, COST, RD, WR, FL, NP, F32, F64)       \
-    {ACCEL_OP_##E,                                                                                 \
-     V,                                                                                            \
-     #NAME,                                                                                        \
-     ACCEL_OP_KIND_##KIND,                                                                         \
-     OPS,                                                                                          \
-     READS,                                                                                        \
-     DTYPES,                                                                                       \
-     ACCEL_TOLERANCE_##TOL,                                                                        \
-     TOLN,                                                                                         \
-     NP,                                                                                           \
-     F32,                                                                                          \
-     F64},
+    {ACCEL_OP_##E, V,     #NAME,  ACCEL_OP_KIND_##KIND,                                            \
+     OPS,          READS, DTYPES, ACCEL_TOLERANCE_##TOL,                                           \
+     TOLN,         NP,    F32,    F64},
 static const row ROWS[] = {ACCEL_OP_LIST(ROW)};
 #undef ROW
 #define NROWS (sizeof ROWS / sizeof *ROWS)
@@ -123,7 +116,7 @@ Test(optable, columns_agree_with_each_other)
     for (size_t i = 0; i < NROWS; i++) {
         const row *r = &ROWS[i];
         /* Operand counts by kind: the order of accel_op_desc (backend.h). */
-        uint32_t want = r->kind == ACCEL_OP_KIND_FILL || r->kind == ACCEL_OP_KIND_RANDOM ? 1
+        uint32_t want = r->kind == ACCEL_OP_KIND_FILL || r->kind == ACCEL_OP_KIND_RANDOM   ? 1
                         : r->kind == ACCEL_OP_KIND_BINARY || r->kind == ACCEL_OP_KIND_GEMM ? 3
                         : r->kind == ACCEL_OP_KIND_REDUCTION ? (r->op == ACCEL_OP_DOT ? 3 : 2)
                                                              : 2;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_philox.c — backends/common/philox.h: Philox4x32-10 against the
  * known-answer vectors of Random123 (kat_vectors, philox4x32_10), and the
  * uniform/open mappings against the formulas written in accel.h
@@ -31,8 +33,8 @@ Test(philox, kat_all_ones)
 
 Test(philox, kat_pi_digits)
 {
-    expect_words(accel_philox4x32_10(0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u, 0xa4093822u,
-                                     0x299f31d0u),
+    expect_words(accel_philox4x32_10(0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u,
+                                     0xa4093822u, 0x299f31d0u),
                  0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u);
 }
 
@@ -41,7 +43,8 @@ Test(philox, block_splits_counter_and_seed_into_words)
 {
     uint64_t c = 0x0123456789abcdefull, s = 0xfedcba9876543210ull;
     accel_philox_words a = accel_philox_block(c, s);
-    accel_philox_words b = accel_philox4x32_10(0x89abcdefu, 0x01234567u, 0, 0, 0x76543210u, 0xfedcba98u);
+    accel_philox_words b =
+        accel_philox4x32_10(0x89abcdefu, 0x01234567u, 0, 0, 0x76543210u, 0xfedcba98u);
     expect_words(a, b.w[0], b.w[1], b.w[2], b.w[3]);
     /* Zero counter and key is the first KAT vector. */
     expect_words(accel_philox_block(0, 0), 0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u);
@@ -83,8 +86,8 @@ Test(philox, mapping_matches_formula_over_many_elements)
     for (int t = 0; t < 20000; ++t) {
         uint64_t seed = tu_rng_next(&r);
         uint64_t e = tu_rng_next(&r) >> (t % 64);
-        accel_philox_words b4 = accel_philox4x32_10((uint32_t)(e / 4), (uint32_t)((e / 4) >> 32), 0, 0,
-                                                    (uint32_t)seed, (uint32_t)(seed >> 32));
+        accel_philox_words b4 = accel_philox4x32_10((uint32_t)(e / 4), (uint32_t)((e / 4) >> 32), 0,
+                                                    0, (uint32_t)seed, (uint32_t)(seed >> 32));
         float f = accel_philox_uniform_f32(seed, e);
         cr_assert((double)f == (double)(b4.w[e % 4] >> 8) * 0x1p-24, "f32 seed=%llu e=%llu",
                   (unsigned long long)seed, (unsigned long long)e);
@@ -92,8 +95,8 @@ Test(philox, mapping_matches_formula_over_many_elements)
         float fo = accel_philox_open_f32(seed, e);
         cr_assert(fo > 0.0f && fo <= 1.0f);
 
-        accel_philox_words b2 = accel_philox4x32_10((uint32_t)(e / 2), (uint32_t)((e / 2) >> 32), 0, 0,
-                                                    (uint32_t)seed, (uint32_t)(seed >> 32));
+        accel_philox_words b2 = accel_philox4x32_10((uint32_t)(e / 2), (uint32_t)((e / 2) >> 32), 0,
+                                                    0, (uint32_t)seed, (uint32_t)(seed >> 32));
         uint64_t j = e % 2;
         uint64_t bits = (((uint64_t)b2.w[2 * j] << 32) | b2.w[2 * j + 1]) >> 11;
         double d = accel_philox_uniform_f64(seed, e);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_queue_event.c — queues and events (core/queue.c, core/event.c and the
  * backends' queue implementations): ordering of two queues through an event,
  * event query/synchronize/elapsed time, blocking transfers, release and
@@ -63,7 +65,8 @@ static void chain_free(chain_bufs *c)
 static void expect_all(const float *v, size_t n, double value, const char *what)
 {
     for (size_t i = 0; i < n; ++i)
-        cr_assert((double)v[i] == value, "%s: element %zu is %g, expected %g", what, i, (double)v[i], value);
+        cr_assert((double)v[i] == value, "%s: element %zu is %g, expected %g", what, i,
+                  (double)v[i], value);
 }
 
 /* ---------------------------------------------------------------- ordering */
@@ -79,9 +82,11 @@ static void two_queues_body(accel_device *dev, accel_queue *qa, void *user)
     enqueue_chain(qa, c.x, c.ones);
     tu_ok(accel_event_record(ev, qa));
     tu_ok(accel_queue_wait_event(qb, ev));
-    tu_ok(accel_copy(qb, ACCEL_F32, accel_slice_of(c.x, 0, CHAIN_N), accel_slice_of(c.y, 0, CHAIN_N)));
+    tu_ok(accel_copy(qb, ACCEL_F32, accel_slice_of(c.x, 0, CHAIN_N),
+                     accel_slice_of(c.y, 0, CHAIN_N)));
     tu_ok(accel_queue_read_blocking(qb, c.y, 0, c.host, CHAIN_N * 4));
-    expect_all(c.host, CHAIN_N, chain_steps(qa), tu_fmt("queue B after waiting on A's event (%s)", accel_device_name(dev)));
+    expect_all(c.host, CHAIN_N, chain_steps(qa),
+               tu_fmt("queue B after waiting on A's event (%s)", accel_device_name(dev)));
     tu_ok(accel_queue_finish(qa));
     accel_event_release(ev);
     accel_queue_release(qb);
@@ -132,7 +137,8 @@ static void query_body(accel_device *dev, accel_queue *qa, void *user)
     double ms = -1;
     tu_ok(accel_event_elapsed_ms(start, end, &ms));
     cr_assert(ms >= 0.0 && isfinite(ms) && ms < 60000.0, "elapsed %g ms", ms);
-    cr_log_info("%s: %d adds of %zu f32 took %.3f ms", accel_device_name(dev), chain_steps(qa), CHAIN_N, ms);
+    cr_log_info("%s: %d adds of %zu f32 took %.3f ms", accel_device_name(dev), chain_steps(qa),
+                CHAIN_N, ms);
     accel_queue_release(qb);
     accel_event_release(start);
     accel_event_release(end);
@@ -193,13 +199,15 @@ static void blocking_body(accel_device *dev, accel_queue *q, void *user)
     memset(dst, 0, N * sizeof(double));
     tu_ok(accel_queue_read(q, b, 8 * 99, dst, 8 * 52));
     tu_ok(accel_queue_finish(q));
-    cr_assert(dst[0] == 99 * 0.5 - 7 && dst[51] == 150 * 0.5 - 7, "neighbours changed: %g %g", dst[0], dst[51]);
+    cr_assert(dst[0] == 99 * 0.5 - 7 && dst[51] == 150 * 0.5 - 7, "neighbours changed: %g %g",
+              dst[0], dst[51]);
     for (int i = 1; i <= 50; ++i)
         cr_assert(dst[i] == 1e9, "async write/read element %d: %g", i, dst[i]);
     /* Pinned host memory works as a transfer endpoint. */
     double *pinned = NULL;
     tu_ok(accel_host_alloc(dev, N * sizeof(double), (void **)&pinned));
-    cr_assert(pinned && ((uintptr_t)pinned % 64) == 0, "host_alloc not 64-byte aligned: %p", (void *)pinned);
+    cr_assert(pinned && ((uintptr_t)pinned % 64) == 0, "host_alloc not 64-byte aligned: %p",
+              (void *)pinned);
     tu_ok(accel_queue_read(q, b, 0, pinned, N * sizeof(double)));
     tu_ok(accel_queue_finish(q));
     cr_assert(pinned[0] == -7 && pinned[100] == 1e9 && pinned[N - 1] == (N - 1) * 0.5 - 7);
@@ -243,7 +251,8 @@ static void *add_many(void *arg)
 {
     adder *a = arg;
     for (int i = 0; i < a->times; ++i)
-        if (accel_add(a->q, ACCEL_F64, accel_slice_of(a->x, 0, 1000), accel_slice_of(a->ones, 0, 1000),
+        if (accel_add(a->q, ACCEL_F64, accel_slice_of(a->x, 0, 1000),
+                      accel_slice_of(a->ones, 0, 1000),
                       accel_slice_of(a->x, 0, 1000)) != ACCEL_SUCCESS)
             return NULL;
     return a;
@@ -294,7 +303,8 @@ Test(queue_event, runtime_close_with_live_objects_and_pending_work)
     enqueue_chain(qa, c.x, c.ones);
     tu_ok(accel_event_record(ev, qa));
     tu_ok(accel_queue_wait_event(qb, ev));
-    tu_ok(accel_copy(qb, ACCEL_F32, accel_slice_of(c.x, 0, CHAIN_N), accel_slice_of(c.y, 0, CHAIN_N)));
+    tu_ok(accel_copy(qb, ACCEL_F32, accel_slice_of(c.x, 0, CHAIN_N),
+                     accel_slice_of(c.y, 0, CHAIN_N)));
     /* Nothing released by hand: close drains both queues and frees it all
      * (ASan's leak check in the debug-asan build proves the "frees"). */
     accel_runtime_close(rt);
@@ -333,7 +343,8 @@ Test(queue_event, copy_and_wait_across_backends)
     tu_ok(accel_queue_wait_event(qm, ev));
     tu_ok(accel_queue_copy(qm, c.x, 0, mb, 0, CHAIN_N * 4));
     tu_ok(accel_queue_read_blocking(qm, mb, 0, c.host, CHAIN_N * 4));
-    expect_all(c.host, CHAIN_N, chain_steps(qc), "mock buffer copied from cpu after a cross-backend wait");
+    expect_all(c.host, CHAIN_N, chain_steps(qc),
+               "mock buffer copied from cpu after a cross-backend wait");
     /* And back: mock -> cpu on the cpu queue, after the mock fills it. */
     tu_ok(accel_fill(qm, ACCEL_F32, 4.5, accel_slice_of(mb, 0, CHAIN_N)));
     accel_event *mev;
@@ -354,10 +365,11 @@ Test(queue_event, copy_and_wait_across_backends)
 
 static void expect_sticky(accel_status got, const char *call)
 {
-    cr_assert(got == ACCEL_ERROR_DEVICE, "%s after an asynchronous fault: %s, expected ACCEL_ERROR_DEVICE (\"%s\")",
-              call, accel_status_name(got), accel_last_error());
-    cr_assert(strstr(accel_last_error(), "accel_fill") != NULL, "%s: the sticky error must name the op: \"%s\"", call,
-              accel_last_error());
+    cr_assert(got == ACCEL_ERROR_DEVICE,
+              "%s after an asynchronous fault: %s, expected ACCEL_ERROR_DEVICE (\"%s\")", call,
+              accel_status_name(got), accel_last_error());
+    cr_assert(strstr(accel_last_error(), "accel_fill") != NULL,
+              "%s: the sticky error must name the op: \"%s\"", call, accel_last_error());
 }
 
 static float read_first(accel_queue *q, accel_buffer *b)
@@ -485,8 +497,8 @@ static void host_fn_body(accel_device *dev, accel_queue *q, void *user)
                  accel_status_name(st));
     cr_assert(strstr(accel_last_error(), "stage_two: the host function's own reason"), "%s",
               accel_last_error());
-    cr_assert(l.calls[0] == 1 && l.calls[1] == 2 && l.calls[2] == 3, "order %d %d %d",
-              l.calls[0], l.calls[1], l.calls[2]);
+    cr_assert(l.calls[0] == 1 && l.calls[1] == 2 && l.calls[2] == 3, "order %d %d %d", l.calls[0],
+              l.calls[1], l.calls[2]);
     accel_device_properties p;
     accel_device_properties_init(&p);
     tu_ok(accel_device_properties_get(dev, &p));

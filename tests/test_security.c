@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_security.c — core/security.c and the loader's path rules: a plugin or
  * config file that someone other than its owner (or root) could write is
  * refused unless allowed, with the reason in the backend record and in
@@ -57,10 +59,11 @@ static const char *plugin_copy(mode_t mode, const char **out_dir)
 static accel_runtime *open_with(const char *mock_path, const char *runtime_extra)
 {
     accel_runtime *rt;
-    accel_status s = tu_open_ini(tu_fmt("[runtime]\norder = cpu, mock\n%s\n[backend.cpu]\nlibrary = %s\n"
-                                        "[backend.mock]\nlibrary = %s\n",
-                                        runtime_extra ? runtime_extra : "", TU_CPU_PLUGIN, mock_path),
-                                 &rt, NULL);
+    accel_status s =
+        tu_open_ini(tu_fmt("[runtime]\norder = cpu, mock\n%s\n[backend.cpu]\nlibrary = %s\n"
+                           "[backend.mock]\nlibrary = %s\n",
+                           runtime_extra ? runtime_extra : "", TU_CPU_PLUGIN, mock_path),
+                    &rt, NULL);
     cr_assert(s == ACCEL_SUCCESS, "open: %s", accel_last_error());
     return rt;
 }
@@ -71,7 +74,8 @@ static void expect_refused(const char *mock_path, const char *needle)
     accel_backend_info bi = tu_backend_info(rt, "mock");
     cr_assert(!bi.loaded, "%s was loaded", mock_path);
     cr_assert(bi.status == ACCEL_ERROR_PLUGIN_LOAD, "%s", accel_status_name(bi.status));
-    cr_assert(strstr(bi.reason, "insecure") && strstr(bi.reason, needle) && strstr(bi.reason, "allow_insecure"),
+    cr_assert(strstr(bi.reason, "insecure") && strstr(bi.reason, needle) &&
+                  strstr(bi.reason, "allow_insecure"),
               "reason must say insecure, %s and the way out: %s", needle, bi.reason);
     cr_assert(tu_backend_info(rt, "cpu").loaded, "the refusal must not stop other backends");
     accel_runtime_close(rt);
@@ -148,7 +152,8 @@ Test(security, group_writable_by_the_owners_private_group_is_trusted)
               priv ? "is" : "is not", bi.loaded ? "loaded" : "refused", bi.reason);
     accel_runtime_close(rt);
     /* The config file under the same rule. */
-    const char *ini = tu_write_file(dir, "plugins.ini", tu_fmt("[backend.mock]\nlibrary = %s\n", p));
+    const char *ini =
+        tu_write_file(dir, "plugins.ini", tu_fmt("[backend.mock]\nlibrary = %s\n", p));
     cr_assert_eq(chmod(ini, 0664), 0);
     accel_status s = accel_runtime_open(ini, &rt);
     cr_assert((s == ACCEL_SUCCESS) == priv, "%s: %s", accel_status_name(s), accel_last_error());
@@ -216,9 +221,10 @@ Test(security, world_or_group_writable_config_is_refused)
         expect_config_refused(path, "group-writable");
     }
     /* The file's own allow_insecure cannot vouch for itself. */
-    const char *self = tu_write_file(dir, "self.ini",
-                         tu_fmt("[runtime]\nallow_insecure = true\norder = cpu\n[backend.cpu]\nlibrary = %s\n",
-                                TU_CPU_PLUGIN));
+    const char *self = tu_write_file(
+        dir, "self.ini",
+        tu_fmt("[runtime]\nallow_insecure = true\norder = cpu\n[backend.cpu]\nlibrary = %s\n",
+               TU_CPU_PLUGIN));
     cr_assert_eq(chmod(self, 0646), 0);
     expect_config_refused(self, "cannot vouch for itself");
     /* The environment can. */
@@ -245,12 +251,13 @@ Test(security, config_owned_by_another_user_is_refused)
 Test(security, allow_insecure_must_be_a_boolean)
 {
     accel_runtime *rt = NULL;
-    accel_status s = tu_open_ini(tu_fmt("[runtime]\nallow_insecure = perhaps\n[backend.cpu]\nlibrary = %s\n",
-                                        TU_CPU_PLUGIN),
-                                 &rt, NULL);
+    accel_status s = tu_open_ini(
+        tu_fmt("[runtime]\nallow_insecure = perhaps\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN),
+        &rt, NULL);
     cr_assert(s == ACCEL_ERROR_CONFIG, "%s", accel_status_name(s));
-    cr_assert(strstr(accel_last_error(), "allow_insecure = perhaps") && strstr(accel_last_error(), ":2:"), "%s",
-              accel_last_error());
+    cr_assert(strstr(accel_last_error(), "allow_insecure = perhaps") &&
+                  strstr(accel_last_error(), ":2:"),
+              "%s", accel_last_error());
 }
 
 /* ------------------------------------------------------------ the whole path */
@@ -321,7 +328,8 @@ Test(security, a_fifo_or_device_as_plugin_is_refused_without_blocking, .timeout 
     cr_assert_eq(mkfifo(fifo, 0644), 0);
     accel_runtime *rt = open_with(fifo, NULL);
     accel_backend_info bi = tu_backend_info(rt, "mock");
-    cr_assert(!bi.loaded && bi.status == ACCEL_ERROR_PLUGIN_LOAD, "%s", accel_status_name(bi.status));
+    cr_assert(!bi.loaded && bi.status == ACCEL_ERROR_PLUGIN_LOAD, "%s",
+              accel_status_name(bi.status));
     cr_assert(strstr(bi.reason, "is a FIFO, not a regular file"), "%s", bi.reason);
     cr_assert(tu_backend_info(rt, "cpu").loaded);
     accel_runtime_close(rt);
@@ -340,22 +348,25 @@ Test(security, each_section_loads_its_own_file_across_runtimes)
 {
     accel_runtime *rts[3];
     for (int i = 0; i < 3; i++) {
-        cr_assert(tu_open_ini(tu_fmt("[runtime]\norder = cpu, broken, mock\n[backend.cpu]\nlibrary = %s\n"
-                                     "[backend.broken]\nlibrary = %s\n[backend.mock]\nlibrary = %s\n",
-                                     TU_CPU_PLUGIN, TU_TEST_PLUGIN("init_fail"), TU_TEST_PLUGIN("mock")),
-                              &rts[i], NULL) == ACCEL_SUCCESS,
-                  "%s", accel_last_error());
-        accel_backend_info cpu = tu_backend_info(rts[i], "cpu"), mock = tu_backend_info(rts[i], "mock"),
+        cr_assert(
+            tu_open_ini(tu_fmt("[runtime]\norder = cpu, broken, mock\n[backend.cpu]\nlibrary = %s\n"
+                               "[backend.broken]\nlibrary = %s\n[backend.mock]\nlibrary = %s\n",
+                               TU_CPU_PLUGIN, TU_TEST_PLUGIN("init_fail"), TU_TEST_PLUGIN("mock")),
+                        &rts[i], NULL) == ACCEL_SUCCESS,
+            "%s", accel_last_error());
+        accel_backend_info cpu = tu_backend_info(rts[i], "cpu"),
+                           mock = tu_backend_info(rts[i], "mock"),
                            broken = tu_backend_info(rts[i], "broken");
-        cr_assert(cpu.loaded && mock.loaded && !broken.loaded, "runtime %d: %s / %s", i, mock.reason,
-                  broken.reason);
+        cr_assert(cpu.loaded && mock.loaded && !broken.loaded, "runtime %d: %s / %s", i,
+                  mock.reason, broken.reason);
         cr_assert(strstr(broken.reason, "frobnicator"), "runtime %d: broken: %s", i, broken.reason);
         accel_device *d;
         tu_ok(accel_device_get_by_name(rts[i], "mock", &d));
         accel_device_properties props;
         accel_device_properties_init(&props);
         tu_ok(accel_device_properties_get(d, &props));
-        cr_assert_str_eq(props.name, "Mock device", "runtime %d: [backend.mock] loaded another plugin", i);
+        cr_assert_str_eq(props.name, "Mock device",
+                         "runtime %d: [backend.mock] loaded another plugin", i);
         if (i == 1)
             accel_runtime_close(rts[0]); /* descriptors closed in between */
     }
@@ -443,9 +454,13 @@ Test(security, accel_info_shows_resolved_paths_and_the_insecure_reason)
                              TU_CPU_PLUGIN, bad),
                       &rt, &cfg));
     accel_runtime_close(rt);
-    const char *out = run_capture(tu_fmt("ACCEL_ALLOW_INSECURE= '%s' info --config '%s' 2>&1", cli, cfg));
-    cr_assert(strstr(out, tu_fmt("library:     %s", tu_realpath(TU_CPU_PLUGIN))), "cpu path missing:\n%s", out);
-    cr_assert(strstr(out, tu_fmt("library:     %s", tu_realpath(bad))), "mock path missing:\n%s", out);
-    cr_assert(strstr(out, "NOT LOADED") && strstr(out, "insecure plugin refused") && strstr(out, "world-writable"),
+    const char *out =
+        run_capture(tu_fmt("ACCEL_ALLOW_INSECURE= '%s' info --config '%s' 2>&1", cli, cfg));
+    cr_assert(strstr(out, tu_fmt("library:     %s", tu_realpath(TU_CPU_PLUGIN))),
+              "cpu path missing:\n%s", out);
+    cr_assert(strstr(out, tu_fmt("library:     %s", tu_realpath(bad))), "mock path missing:\n%s",
+              out);
+    cr_assert(strstr(out, "NOT LOADED") && strstr(out, "insecure plugin refused") &&
+                  strstr(out, "world-writable"),
               "the reason is not shown:\n%s", out);
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_shortcuts.c — the one-call forms (core/shortcuts.c): a buffer from
  * host data, and matmul on sub-matrices given as (offset, rows, cols, ld)
  * views, against a double-precision loop within accel's GEMM bound

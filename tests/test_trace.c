@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_trace.c — ACCEL_TRACE (core/trace.c): the file written at
  * accel_runtime_close is JSON (parsed here by an independent parser), has one
  * named track per queue, and its spans are well formed: "X" events with
@@ -60,14 +62,30 @@ static bool parse_string(jparser *j, char **out)
         if (c == '\\') {
             char e = *j->p++;
             switch (e) {
-            case '"': c = '"'; break;
-            case '\\': c = '\\'; break;
-            case '/': c = '/'; break;
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
+            case '"':
+                c = '"';
+                break;
+            case '\\':
+                c = '\\';
+                break;
+            case '/':
+                c = '/';
+                break;
+            case 'n':
+                c = '\n';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 'b':
+                c = '\b';
+                break;
+            case 'f':
+                c = '\f';
+                break;
             case 'u':
                 for (int i = 0; i < 4; i++) {
                     if (!isxdigit((unsigned char)j->p[i])) {
@@ -453,22 +471,22 @@ Test(trace, spans_parse_nest_and_order)
     cr_assert(tids[1] > 0 && tids[1] != tids[0], "two queues must give two tracks");
 
     /* Names in enqueue order and the bytes and flops of each. */
-    static const char *const order[] = {"queue_write", "fill",       "add",
-                                        "mul",         "sum",        "matmul",
-                                        "queue_read",  "dot",        "queue_copy"};
+    static const char *const order[] = {"queue_write", "fill",       "add", "mul",       "sum",
+                                        "matmul",      "queue_read", "dot", "queue_copy"};
     const double n4 = N_ELEM * 4.0;
-    const double expect_bytes[] = {n4,          n4,     3 * n4,
-                                   3 * n4,      n4 + 4, 4.0 * (GEMM_M * GEMM_K + GEMM_K * GEMM_N + GEMM_M * GEMM_N),
-                                   n4,          2 * n4 + 4, 2 * n4};
-    const double expect_flops[] = {0, 0, N_ELEM, N_ELEM, N_ELEM, 2.0 * GEMM_M * GEMM_N * GEMM_K,
-                                   0, 2 * N_ELEM, 0};
+    const double expect_bytes[] = {
+        n4,     n4,         3 * n4,
+        3 * n4, n4 + 4,     4.0 * (GEMM_M * GEMM_K + GEMM_K * GEMM_N + GEMM_M * GEMM_N),
+        n4,     2 * n4 + 4, 2 * n4};
+    const double expect_flops[] = {
+        0, 0, N_ELEM, N_ELEM, N_ELEM, 2.0 * GEMM_M * GEMM_N * GEMM_K, 0, 2 * N_ELEM, 0};
     for (size_t k = 0; k < n; k++) {
         const span *s = &spans[k];
         cr_assert_str_eq(s->name, order[k], "span %zu is %s, expected %s", k, s->name, order[k]);
-        cr_assert_eq(jnum(s->args, "bytes"), expect_bytes[k], "%s: bytes %g, expected %g",
-                     s->name, jnum(s->args, "bytes"), expect_bytes[k]);
-        cr_assert_eq(jnum(s->args, "flops"), expect_flops[k], "%s: flops %g, expected %g",
-                     s->name, jnum(s->args, "flops"), expect_flops[k]);
+        cr_assert_eq(jnum(s->args, "bytes"), expect_bytes[k], "%s: bytes %g, expected %g", s->name,
+                     jnum(s->args, "bytes"), expect_bytes[k]);
+        cr_assert_eq(jnum(s->args, "flops"), expect_flops[k], "%s: flops %g, expected %g", s->name,
+                     jnum(s->args, "flops"), expect_flops[k]);
     }
     jfree(&root);
     free(text);

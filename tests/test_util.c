@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_util.c — see test_util.h. */
 #define _XOPEN_SOURCE 700
 #include "test_util.h"

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_util.h — helpers shared by the Criterion suites: paths of the build
  * tree and the test plugins, temporary config files, log capture, the seeded
  * input generator, ulp arithmetic, and moving arrays to and from devices.
@@ -83,7 +85,7 @@ typedef struct tu_rng {
 } tu_rng;
 tu_rng tu_rng_make(uint64_t salt); /* seeded from tu_seed() ^ salt */
 uint64_t tu_rng_next(tu_rng *r);
-double tu_rng_unit(tu_rng *r);                       /* [0, 1) */
+double tu_rng_unit(tu_rng *r);                        /* [0, 1) */
 double tu_rng_range(tu_rng *r, double lo, double hi); /* [lo, hi) */
 /* Random sign, mantissa and binary exponent in [emin, emax]: exercises
  * rounding across binades. */
@@ -129,13 +131,13 @@ void tu_check_guards(accel_queue *q, const tu_dbuf *b, const char *what);
 void tu_release(tu_dbuf *b);
 
 /* Assert status == expected, else fail with both names and accel_last_error(). */
-#define tu_assert_status(got, expected, ...)                                                     \
-    do {                                                                                         \
-        accel_status tu_got_ = (got);                                                            \
-        accel_status tu_exp_ = (expected);                                                       \
-        cr_assert(tu_got_ == tu_exp_, "%s: got %s, expected %s (last error: \"%s\")",            \
-                  tu_fmt(__VA_ARGS__), accel_status_name(tu_got_), accel_status_name(tu_exp_),   \
-                  accel_last_error());                                                           \
+#define tu_assert_status(got, expected, ...)                                                       \
+    do {                                                                                           \
+        accel_status tu_got_ = (got);                                                              \
+        accel_status tu_exp_ = (expected);                                                         \
+        cr_assert(tu_got_ == tu_exp_, "%s: got %s, expected %s (last error: \"%s\")",              \
+                  tu_fmt(__VA_ARGS__), accel_status_name(tu_got_), accel_status_name(tu_exp_),     \
+                  accel_last_error());                                                             \
     } while (0)
 
 #define tu_ok(call) tu_assert_status((call), ACCEL_SUCCESS, "%s", #call)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* test_verify.c — cross-checking: the tolerance model
  * (core/tolerance.c), verify mode (core/verify.c) catching each bug of the
  * faulty test plugin, the CPU checked against itself raising no alarm over
@@ -139,8 +141,8 @@ Test(verify, tolerance_axpby_bounds_the_terms_not_the_result)
     for (int i = 0; i < N; i++) {
         seed = seed * 6364136223846793005u + 1442695040888963407u;
         x[i] = (float)((double)(seed >> 11) * 0x1p-53 * 200.0 - 100.0);
-        y[i] = -(float)(alpha * x[i]);                 /* -fl(alpha*x) */
-        unfused[i] = (float)(alpha * x[i]) + y[i];    /* fl(fl(a*x) + y) = 0 */
+        y[i] = -(float)(alpha * x[i]);                    /* -fl(alpha*x) */
+        unfused[i] = (float)(alpha * x[i]) + y[i];        /* fl(fl(a*x) + y) = 0 */
         fused[i] = (float)fma(alpha, x[i], (double)y[i]); /* the rounding error */
         nonzero += fused[i] != 0.0f;
     }
@@ -442,14 +444,18 @@ Test(verify, a_thousand_random_cpu_ops_checked_against_the_cpu_raise_no_alarm, .
         int t = (int)(tu_rng_next(&r) % 2);
         accel_dtype dt = dts[t];
         size_t n = (size_t)(tu_rng_next(&r) % NMAX) + 1;
-        accel_slice X = accel_slice_of(x[t].buf, TU_GUARD, n), Y = accel_slice_of(y[t].buf, TU_GUARD, n),
+        accel_slice X = accel_slice_of(x[t].buf, TU_GUARD, n),
+                    Y = accel_slice_of(y[t].buf, TU_GUARD, n),
                     Z = accel_slice_of(z[t].buf, TU_GUARD, n), S = tu_slice(&s[t]);
         unsigned kind = (unsigned)(tu_rng_next(&r) % 10);
         switch (kind) {
-        case 0: case 1: case 2:
+        case 0:
+        case 1:
+        case 2:
             tu_ok(accel_binary(q, bin[tu_rng_next(&r) % 6], dt, X, Y, Z));
             break;
-        case 3: case 4:
+        case 3:
+        case 4:
             tu_ok(accel_unary(q, un[tu_rng_next(&r) % 7], dt, X, Z));
             break;
         case 5:
@@ -462,7 +468,8 @@ Test(verify, a_thousand_random_cpu_ops_checked_against_the_cpu_raise_no_alarm, .
             tu_ok(accel_scale(q, dt, -1.5, Y, Z));
             break;
         case 8: {
-            size_t m = 1 + tu_rng_next(&r) % 12, k = 1 + tu_rng_next(&r) % 12, nn = 1 + tu_rng_next(&r) % 12;
+            size_t m = 1 + tu_rng_next(&r) % 12, k = 1 + tu_rng_next(&r) % 12,
+                   nn = 1 + tu_rng_next(&r) % 12;
             tu_ok(accel_matmul(q, dt, m, nn, k, x[t].buf, y[t].buf, z[t].buf));
             break;
         }
@@ -519,8 +526,8 @@ Test(verify, replay_reproduces_a_recorded_mismatch)
 
     /* The faulty plugin's add is still wrong: replay reproduces it bit for
      * bit and exits 1. */
-    const char *cmd = tu_fmt("'%s/bin/accel' replay '%s' --config '%s' 2>&1", ACCEL_TEST_BUILD_DIR,
-                             file, ini);
+    const char *cmd =
+        tu_fmt("'%s/bin/accel' replay '%s' --config '%s' 2>&1", ACCEL_TEST_BUILD_DIR, file, ini);
     FILE *p = popen(cmd, "r");
     cr_assert(p != NULL);
     char out[4096];
@@ -533,8 +540,8 @@ Test(verify, replay_reproduces_a_recorded_mismatch)
     cr_assert(strstr(out, "mismatch reproduced: element 20"), "%s", out);
 
     /* On the CPU the same op agrees: not reproduced, exit 0. */
-    cmd = tu_fmt("'%s/bin/accel' replay '%s' --config '%s' --device cpu 2>&1",
-                 ACCEL_TEST_BUILD_DIR, file, ini);
+    cmd = tu_fmt("'%s/bin/accel' replay '%s' --config '%s' --device cpu 2>&1", ACCEL_TEST_BUILD_DIR,
+                 file, ini);
     p = popen(cmd, "r");
     n = fread(out, 1, sizeof out - 1, p);
     out[n] = '\0';
@@ -627,7 +634,7 @@ Test(verify, plugin_template_falls_back_for_what_it_lacks)
     values(a, 20, 15);
     tu_dbuf A = tu_upload(q, ACCEL_F32, a, 20), C = tu_upload(q, ACCEL_F32, NULL, 20);
     tu_ok(accel_add(q, ACCEL_F32, tu_slice(&A), tu_slice(&A), tu_slice(&C))); /* its own */
-    tu_ok(accel_exp(q, ACCEL_F32, tu_slice(&C), tu_slice(&C)));              /* on the CPU */
+    tu_ok(accel_exp(q, ACCEL_F32, tu_slice(&C), tu_slice(&C)));               /* on the CPU */
     tu_download(q, &C, c);
     for (int i = 0; i < 20; i++)
         cr_assert(tu_ulp_diff(ACCEL_F32, c[i], expl(2.0L * a[i])) <= 3.0, "element %d", i);
@@ -678,9 +685,10 @@ Test(verify, bad_policy_keys_are_config_errors)
     const char *bad[] = {"verify_sample = 1.5\n", "on_mismatch = explode\n", "on_error = retry\n",
                          "verify = tpu\n", "report = maybe\n"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        accel_status s = tu_open_ini(
-            tu_fmt("[runtime]\norder = cpu\n%s[backend.cpu]\nlibrary = %s\n", bad[i], TU_CPU_PLUGIN),
-            &rt, NULL);
+        accel_status s =
+            tu_open_ini(tu_fmt("[runtime]\norder = cpu\n%s[backend.cpu]\nlibrary = %s\n", bad[i],
+                               TU_CPU_PLUGIN),
+                        &rt, NULL);
         cr_assert(s == ACCEL_ERROR_CONFIG && rt == NULL, "%s: %s", bad[i], accel_status_name(s));
         cr_assert(strstr(accel_last_error(), ":3:") != NULL, "%s", accel_last_error());
     }

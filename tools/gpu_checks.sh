@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 # One run on the GPU machine (lent device, see ../shared/gpu/README.md): every GPU check and
 # measurement of a round. Build here with -DCMAKE_CUDA_ARCHITECTURES=90 into build-gpu, pack the
 # libraries into .gpu (pack-libs.sh), then run this there carrying build-gpu and .gpu; logs go to $OUT.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 # Quick start on a fresh Debian machine: install what is missing, build accel
 # (with the CUDA backend when nvcc is found), make the Python virtual
 # environment .venv (NumPy and pytest from PyPI, the accel package installed

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* philox.h — Philox4x32-10 counter-based generator and accel's mapping from
  * stream elements to uniform and normal numbers, header-only so that every
  * backend (C and CUDA) produces the same bits for the same (seed, offset).
@@ -26,7 +28,7 @@ typedef struct accel_philox_words {
 
 /* Philox4x32 with 10 rounds on counter (c0..c3) and key (k0, k1). */
 ACCEL_PHILOX_FN accel_philox_words accel_philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2,
-                                                        uint32_t c3, uint32_t k0, uint32_t k1)
+                                                       uint32_t c3, uint32_t k0, uint32_t k1)
 {
     for (int round = 0; round < 10; ++round) {
         if (round > 0) {

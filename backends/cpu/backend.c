@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* backend.c — the CPU backend's plugin table and entry symbol: init (the
  * `threads` key of [backend.cpu]), the one device cpu:0 and its properties,
  * buffers and pinned host memory (64-byte-aligned plain memory). */

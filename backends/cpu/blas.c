@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* blas.c — the OpenBLAS that the CPU backend calls, bound by the plugin
  * itself: dlopen of the library the plugin was built against (its absolute
  * path, then its soname), and every call through dlsym on that handle. A

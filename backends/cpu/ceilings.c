@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* ceilings.c — the CPU backend's measure_ceilings entry: what this machine
  * can do when called directly, without accel's queues and ops, as the yard
  * stick of `accel bench`:

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* ceilings.h — the CPU backend's measure_ceilings entry (ceilings.c), for the
  * plugin table in backend.c. */
 #ifndef ACCEL_CPU_CEILINGS_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* cpu.h — declarations shared by the CPU backend's files: the plugin context,
  * buffers, the resolved op record that queues carry, and the entry points of
  * each file. Everything here is internal to libaccel_cpu.so (hidden). */
@@ -42,8 +44,8 @@ typedef struct accel_cpu_ctx {
     const accel_host_services *host;
     int threads; /* OpenMP team size of ops; also OpenBLAS's thread count */
     char device_name[128];
-    char blas_version[32];  /* "OpenBLAS 0.3.21" */
-    char blas_variant[32];  /* folder of the bound library, "openblas-pthread" */
+    char blas_version[32]; /* "OpenBLAS 0.3.21" */
+    char blas_variant[32]; /* folder of the bound library, "openblas-pthread" */
 } accel_cpu_ctx;
 
 struct accel_be_buffer {
@@ -83,9 +85,9 @@ typedef struct accel_cpu_blas {
     char *(*get_config)(void);
     void (*set_num_threads)(int n);
     int (*get_num_threads)(void);
-    char path[512];    /* the file the functions come from (dladdr, realpath) */
-    char config[128];  /* openblas_get_config() */
-    char version[32];  /* "OpenBLAS 0.3.21" */
+    char path[512];   /* the file the functions come from (dladdr, realpath) */
+    char config[128]; /* openblas_get_config() */
+    char version[32]; /* "OpenBLAS 0.3.21" */
     char error[512];
 } accel_cpu_blas;
 const accel_cpu_blas *accel_cpu__blas(void);
@@ -132,17 +134,15 @@ int32_t accel_cpu__op_resolve(void *ctx, const accel_op_desc *desc, accel_cpu_op
 /* graph.c: the graph entries. A launch is one task of the queue's worker
  * (queue.c) that runs accel_cpu__graph_run over a snapshot it holds. */
 typedef struct accel_cpu_graph_nodes accel_cpu_graph_nodes;
-int32_t accel_cpu__graph_instantiate(void *ctx, uint32_t device,
-                                     const accel_graph_node_desc *nodes, size_t n,
-                                     accel_be_graph **out);
+int32_t accel_cpu__graph_instantiate(void *ctx, uint32_t device, const accel_graph_node_desc *nodes,
+                                     size_t n, accel_be_graph **out);
 int32_t accel_cpu__graph_launch(void *ctx, accel_be_queue *q, accel_be_graph *graph);
 int32_t accel_cpu__graph_update(void *ctx, accel_be_graph *graph, size_t index,
                                 const accel_graph_node_desc *node);
 void accel_cpu__graph_destroy(void *ctx, accel_be_graph *graph);
 /* On the worker: run every node in order; stop at the first failure (its
  * message in msg). Then drop the task's reference. */
-int32_t accel_cpu__graph_run(accel_cpu_graph_nodes *nodes, int threads, char *msg,
-                             size_t msg_size);
+int32_t accel_cpu__graph_run(accel_cpu_graph_nodes *nodes, int threads, char *msg, size_t msg_size);
 void accel_cpu__graph_nodes_unref(accel_cpu_graph_nodes *nodes);
 /* queue.c: enqueue one graph task holding a reference to nodes. */
 int32_t accel_cpu__queue_enqueue_graph(accel_be_queue *q, accel_cpu_graph_nodes *nodes);

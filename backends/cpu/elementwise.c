@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* elementwise.c — fill and the elementwise ops (add, sub, mul, div, max,
  * min), axpby, scale and the unary ops on f32 and f64, in parallel over fixed
  * blocks of ACCEL_CPU_EW_BLOCK elements.
@@ -208,7 +210,6 @@ static inline double axpby_f64(double a, double x, double b, double y)
 {
     return a * x + b * y;
 }
-
 
 /* Outputs of at least this many bytes are written with streaming
  * (non-temporal) stores: past the last-level cache, a normal store first

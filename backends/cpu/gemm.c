@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* gemm.c — C = alpha*op(A)*op(B) + beta*C, row-major, strided batched, through
  * OpenBLAS's cblas_sgemm/cblas_dgemm (CblasRowMajor), one call per batch,
  * always the OpenBLAS the plugin bound itself (blas.c), after checking that

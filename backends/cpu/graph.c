@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* graph.c — the CPU backend's graph entries: a recorded list resolved once
  * to addresses (ops as accel_cpu_op, transfers as memmoves) and launched as
  * ONE task of the queue's worker, so a launch costs one enqueue and at most
@@ -71,7 +73,8 @@ static int32_t resolve(accel_cpu_ctx *ctx, const accel_graph_node_desc *d, cpu_n
         out->src = (const char *)d->src->data + d->src_offset;
         break;
     default:
-        ctx->host->set_error(ctx->host->host_ctx, "cpu: graph node kind %u is not supported", (unsigned)d->kind);
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: graph node kind %u is not supported",
+                             (unsigned)d->kind);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     out->bytes = d->bytes;
@@ -88,7 +91,8 @@ int32_t accel_cpu__graph_instantiate(void *vctx, uint32_t device,
     accel_cpu_graph_nodes *v = g ? nodes_alloc(n) : NULL;
     if (!v) {
         free(g);
-        ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory for a graph of %zu nodes", n);
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "cpu: out of host memory for a graph of %zu nodes", n);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     for (size_t i = 0; i < n; i++) {
@@ -131,7 +135,8 @@ int32_t accel_cpu__graph_update(void *vctx, accel_be_graph *g, size_t index,
     accel_cpu_graph_nodes *v = g->cur;
     if (index >= v->n) {
         pthread_mutex_unlock(&g->lock);
-        ctx->host->set_error(ctx->host->host_ctx, "cpu: graph update of node %zu of %zu", index, v->n);
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: graph update of node %zu of %zu", index,
+                             v->n);
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
     if (atomic_load(&v->refs) > 1) {

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* half.h — IEEE binary16 and bfloat16 conversions to and from binary32, with
  * round-to-nearest-even, NaN kept NaN (quieted) and overflow to infinity. Used
  * by GEMM on f16/bf16, which computes in f32. */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernel.c — user kernels on the CPU backend: the program entries of the
  * plugin ABI (program_identity, program_build, program_release) and the
  * launches (ACCEL_OP_KERNEL) on a queue's worker, in parallel over the
@@ -123,8 +125,8 @@ static void helper_path(char *out, size_t cap)
     if (stat(out, &st) != 0) /* the install tree: libexec/accel */
         snprintf(out, cap, "%s/%s/accel-tcc", dir, ACCEL_CPU_TCC_RELDIR);
 #endif
-    if (stat(out, &st) != 0 || !S_ISREG(st.st_mode) ||
-        (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+    if (stat(out, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_uid != 0 && st.st_uid != geteuid()) ||
+        (st.st_mode & (S_IWGRP | S_IWOTH)))
         out[0] = '\0';
 }
 
@@ -237,7 +239,8 @@ static int run_compiler(char *const argv[], char *log, size_t log_size)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status)
+                             : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 static void *read_file(const char *path, size_t *size)
@@ -282,7 +285,8 @@ static int32_t load_image(accel_cpu_ctx *ctx, const char *name, const void *data
         ssize_t w = write(fd, (const char *)data + done, size - done);
         if (w <= 0) {
             close(fd);
-            ctx->host->set_error(ctx->host->host_ctx, "%s: writing the kernel image: %s", name, strerror(errno));
+            ctx->host->set_error(ctx->host->host_ctx, "%s: writing the kernel image: %s", name,
+                                 strerror(errno));
             return ACCEL_ERROR_IO;
         }
         done += (size_t)w;
@@ -293,14 +297,16 @@ static int32_t load_image(accel_cpu_ctx *ctx, const char *name, const void *data
     if (!dl) {
         const char *e = dlerror();
         close(fd);
-        ctx->host->set_error(ctx->host->host_ctx, "%s: loading the compiled kernel: %s", name, e ? e : "dlopen failed");
+        ctx->host->set_error(ctx->host->host_ctx, "%s: loading the compiled kernel: %s", name,
+                             e ? e : "dlopen failed");
         return ACCEL_ERROR_IO;
     }
     void *sym = dlsym(dl, entry);
     if (!sym) {
         dlclose(dl);
         close(fd);
-        ctx->host->set_error(ctx->host->host_ctx, "%s: the compiled kernel lacks its entry %s", name, entry);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: the compiled kernel lacks its entry %s",
+                             name, entry);
         return ACCEL_ERROR_IO;
     }
     p->dl = dl;
@@ -320,7 +326,8 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
     *out_binary_size = 0;
     const char *name = d->name ? d->name : "kernel";
     if (d->language != ACCEL_PROGRAM_C || d->entry_count != 1) {
-        ctx->host->set_error(ctx->host->host_ctx, "%s: the cpu backend compiles C (one entry) only", name);
+        ctx->host->set_error(ctx->host->host_ctx, "%s: the cpu backend compiles C (one entry) only",
+                             name);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     accel_be_program *p = calloc(1, sizeof *p);
@@ -350,7 +357,8 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
         snprintf(dir, sizeof dir, "%s/accel-kernel-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
         if (!mkdtemp(dir)) {
             free(p);
-            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot make a build folder: %s", name, strerror(errno));
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot make a build folder: %s", name,
+                                 strerror(errno));
             return ACCEL_ERROR_IO;
         }
         char src[PATH_MAX + 8], obj[PATH_MAX + 8];
@@ -360,7 +368,8 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
         FILE *f = fopen(src, "w");
         if (!f || fputs(d->source, f) < 0) {
             rc = ACCEL_ERROR_IO;
-            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src, strerror(errno));
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src,
+                                 strerror(errno));
         }
         if (f && fclose(f) != 0 && rc == ACCEL_SUCCESS) {
             rc = ACCEL_ERROR_IO;
@@ -381,7 +390,8 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
                                      status);
             } else if (!(p->binary = read_file(obj, &p->binary_size))) {
                 rc = ACCEL_ERROR_IO;
-                ctx->host->set_error(ctx->host->host_ctx, "%s: cannot read the compiled kernel %s", name, obj);
+                ctx->host->set_error(ctx->host->host_ctx, "%s: cannot read the compiled kernel %s",
+                                     name, obj);
             }
         }
         unlink(src);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* ops.c — which ops the CPU backend takes (op_supported), how an accel_op_desc
  * becomes a resolved accel_cpu_op on a queue (op_execute), and the dispatch
  * that runs it on the queue's worker (accel_cpu__op_run). */
@@ -69,8 +71,8 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     if (desc->op == ACCEL_OP_KERNEL) {
         accel_op_desc d;
         memset(&d, 0, sizeof d);
-        memcpy(&d, desc, desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size
-                                                                            : sizeof d);
+        memcpy(&d, desc,
+               desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size : sizeof d);
         return accel_cpu__kernel_enqueue(vctx, q, &d);
     }
     accel_cpu_op op;
@@ -88,8 +90,10 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     memcpy(&d, desc, dsize);
     const char *name = d.name ? d.name : "accel op";
     if (d.op == ACCEL_OP_KERNEL) { /* launched by op_execute, never resolved ahead */
-        ctx->host->set_error(ctx->host->host_ctx, "%s: a user kernel launch cannot be resolved "
-                             "ahead of its queue", name);
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: a user kernel launch cannot be resolved "
+                             "ahead of its queue",
+                             name);
         return ACCEL_ERROR_UNSUPPORTED;
     }
 

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* queue.c — in-order asynchronous queues and events of the CPU backend.
  *
  * Each queue owns one worker thread and a FIFO of tasks in a ring that grows

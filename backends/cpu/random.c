@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* random.c — uniform and normal fills from the Philox4x32-10 stream of
  * backends/common/philox.h, with the mapping of accel.h: out[i] is stream
  * element rng_offset + i. Uniform is bit-identical with every backend that

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* reduce.c — sum, max, min and dot on f32 and f64, deterministic and
  * independent of the thread count.
  *

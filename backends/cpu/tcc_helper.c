@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* tcc_helper.c — accel-tcc, the CPU backend's embedded compiler for user
  * kernels: compiles one C file into a shared object with the Tiny C Compiler
  * library (libtcc), so kernels build on a machine with no C compiler or C

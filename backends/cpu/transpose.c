@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* transpose.c — out = x^T for a row-major rows x cols matrix with leading
  * dimensions (op->m = rows, op->n = cols, op->lda of x, op->ldc of out).
  *
@@ -17,7 +19,7 @@
 /* One tile: rows [r0, r1) and columns [c0, c1) of x. Walks out's rows (x's
  * columns) in the outer loop so the stores are sequential. */
 #define DEFINE_TILE(NAME, T)                                                                       \
-    static void NAME(const T *restrict x, size_t ldx, T *restrict out, size_t ldo, size_t r0,     \
+    static void NAME(const T *restrict x, size_t ldx, T *restrict out, size_t ldo, size_t r0,      \
                      size_t r1, size_t c0, size_t c1)                                              \
     {                                                                                              \
         for (size_t j = c0; j < c1; ++j) {                                                         \

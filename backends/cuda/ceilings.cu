@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* ceilings.cu — the CUDA backend's measure_ceilings entry: what the GPU does
  * when driven directly, without accel's queues and ops, as the yard stick of
  * `accel bench`. Everything runs on a private stream and is timed with CUDA
@@ -28,7 +30,8 @@
 #include "ceilings.h"
 #include "cuda_internal.h"
 
-namespace {
+namespace
+{
 
 constexpr uint64_t kDefaultCopyBytes = (uint64_t)1 << 30;
 constexpr uint64_t kDefaultGemmN = 8192;
@@ -37,7 +40,9 @@ constexpr unsigned kDefaultRepeats = 5;
 constexpr unsigned kMaxRepeats = 64;
 constexpr int kLaunchBatch = 200;
 
-__global__ void empty_kernel() {}
+__global__ void empty_kernel()
+{
+}
 
 __global__ void add_kernel(const float4 *__restrict__ a, const float4 *__restrict__ b,
                            float4 *__restrict__ c, size_t n4)
@@ -364,18 +369,18 @@ void measure_transfers(Bench &b, size_t bytes, accel_ceilings *out)
     const double gb = (double)bytes * 1e-9;
     double ms = b.time_events(
         [&] {
-            return b.ok(cudaMemcpyAsync(b.d[0], b.host_pinned, bytes, cudaMemcpyHostToDevice,
-                                        b.stream),
-                        "cudaMemcpyAsync (pinned to device)");
+            return b.ok(
+                cudaMemcpyAsync(b.d[0], b.host_pinned, bytes, cudaMemcpyHostToDevice, b.stream),
+                "cudaMemcpyAsync (pinned to device)");
         },
         "pinned copy");
     if (ms > 0)
         out->h2d_pinned_gbs = gb / (ms * 1e-3);
     ms = b.time_events(
         [&] {
-            return b.ok(cudaMemcpyAsync(b.host_pinned, b.d[0], bytes, cudaMemcpyDeviceToHost,
-                                        b.stream),
-                        "cudaMemcpyAsync (device to pinned)");
+            return b.ok(
+                cudaMemcpyAsync(b.host_pinned, b.d[0], bytes, cudaMemcpyDeviceToHost, b.stream),
+                "cudaMemcpyAsync (device to pinned)");
         },
         "pinned copy");
     if (ms > 0)
@@ -409,12 +414,11 @@ extern "C" int32_t accel_cuda__measure_ceilings(void *vctx, uint32_t device,
     b.ctx = ctx;
     b.dev = &ctx->devices[device];
     b.reps = opt->repeats ? std::min(opt->repeats, kMaxRepeats) : kDefaultRepeats;
-    const uint64_t copy_bytes = std::max<uint64_t>(opt->copy_bytes ? opt->copy_bytes
-                                                                   : kDefaultCopyBytes,
-                                                   4096);
+    const uint64_t copy_bytes =
+        std::max<uint64_t>(opt->copy_bytes ? opt->copy_bytes : kDefaultCopyBytes, 4096);
     const uint64_t gemm_n = opt->gemm_n ? opt->gemm_n : kDefaultGemmN;
-    const uint64_t transfer_bytes = std::max<uint64_t>(
-        opt->transfer_bytes ? opt->transfer_bytes : kDefaultTransferBytes, 4096);
+    const uint64_t transfer_bytes =
+        std::max<uint64_t>(opt->transfer_bytes ? opt->transfer_bytes : kDefaultTransferBytes, 4096);
 
     if (b.ok(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking), "cudaStreamCreate") &&
         b.ok(cudaEventCreate(&b.e0), "cudaEventCreate") &&

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* ceilings.h — entries of the CUDA backend's plugin table that live in their
  * own files: measure_ceilings (ceilings.cu) and the NVTX-marked op and
  * transfer entries (nvtx.c). */

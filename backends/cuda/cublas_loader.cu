@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* cublas_loader.cu — resolves cuBLAS at run time (see cublas_loader.h).
  * Host code only; it is a .cu file so that the function-pointer types can be
  * checked against cuBLAS's own declarations with decltype. */
@@ -13,8 +15,10 @@
 #define ACCEL_STR(x) ACCEL_STR2(x)
 #define CUBLAS_SONAME "libcublas.so." ACCEL_STR(CUBLAS_VER_MAJOR)
 
-static_assert(std::is_same<decltype(&cublasCreate_v2), accel_cublas_create_fn>::value, "cublasCreate");
-static_assert(std::is_same<decltype(&cublasDestroy_v2), accel_cublas_destroy_fn>::value, "cublasDestroy");
+static_assert(std::is_same<decltype(&cublasCreate_v2), accel_cublas_create_fn>::value,
+              "cublasCreate");
+static_assert(std::is_same<decltype(&cublasDestroy_v2), accel_cublas_destroy_fn>::value,
+              "cublasDestroy");
 static_assert(std::is_same<decltype(&cublasSetStream_v2), accel_cublas_set_stream_fn>::value,
               "cublasSetStream");
 static_assert(std::is_same<decltype(&cublasGetStatusName), accel_cublas_status_name_fn>::value,
@@ -25,7 +29,8 @@ static_assert(std::is_same<decltype(&cublasGemmStridedBatchedEx_64),
                            accel_cublas_gemm_strided_batched_ex_64_fn>::value,
               "cublasGemmStridedBatchedEx_64");
 
-template <typename F> static bool resolve(void *lib, const char *name, F *out, accel_cublas_api *api)
+template <typename F>
+static bool resolve(void *lib, const char *name, F *out, accel_cublas_api *api)
 {
     void *sym = dlsym(lib, name);
     if (!sym) {

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* cublas_loader.h — the few cuBLAS entry points the backend uses, as
  * function pointers filled by dlopen at init. cuBLAS is loaded only once a
  * GPU has been found: the plugin itself then loads (and reports "no driver")
@@ -21,13 +23,13 @@ typedef cublasStatus_t (*accel_cublas_destroy_fn)(cublasHandle_t handle);
 typedef cublasStatus_t (*accel_cublas_set_stream_fn)(cublasHandle_t handle, cudaStream_t stream);
 typedef const char *(*accel_cublas_status_name_fn)(cublasStatus_t status);
 typedef cublasStatus_t (*accel_cublas_gemm_ex_64_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m,
-    int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda,
-    const void *B, cudaDataType Btype, int64_t ldb, const void *beta, void *C, cudaDataType Ctype,
-    int64_t ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n,
+    int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B,
+    cudaDataType Btype, int64_t ldb, const void *beta, void *C, cudaDataType Ctype, int64_t ldc,
+    cublasComputeType_t computeType, cublasGemmAlgo_t algo);
 typedef cublasStatus_t (*accel_cublas_gemm_strided_batched_ex_64_fn)(
-    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m,
-    int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda,
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n,
+    int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda,
     long long int strideA, const void *B, cudaDataType Btype, int64_t ldb, long long int strideB,
     const void *beta, void *C, cudaDataType Ctype, int64_t ldc, long long int strideC,
     int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);

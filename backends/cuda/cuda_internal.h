@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* cuda_internal.h — what the CUDA backend's files share: the plugin's objects
  * (context, device, buffer, queue, event), status helpers, the caching
  * allocator and the kernel launchers of the .cu files. C-compatible: the host
@@ -35,9 +37,9 @@ typedef struct cuda_allocator {
     pthread_mutex_t lock;
     int caching;
     cuda_block *free_list[ACCEL_CUDA_NUM_CLASSES];
-    uint64_t in_use;      /* bytes of live buffers (block sizes) */
-    uint64_t cached;      /* bytes in the free lists */
-    uint64_t peak_in_use; /* high-water mark of in_use */
+    uint64_t in_use;        /* bytes of live buffers (block sizes) */
+    uint64_t cached;        /* bytes in the free lists */
+    uint64_t peak_in_use;   /* high-water mark of in_use */
     uint64_t peak_reserved; /* high-water mark of in_use + cached */
     uint64_t mallocs, hits, flushes;
 } cuda_allocator;
@@ -45,11 +47,11 @@ typedef struct cuda_allocator {
 /* -------------------------------------------------------------- objects */
 
 typedef struct cuda_device {
-    int ordinal;           /* CUDA device number */
+    int ordinal; /* CUDA device number */
     uint32_t sm_count;
-    uint32_t max_blocks;   /* grid size cap for grid-stride kernels */
+    uint32_t max_blocks; /* grid size cap for grid-stride kernels */
     uint32_t compute_capability;
-    int tf32;              /* plugins.ini: GEMM f32 may use TF32 on this device */
+    int tf32; /* plugins.ini: GEMM f32 may use TF32 on this device */
     char name[128];
     cuda_allocator alloc;
 } cuda_device;
@@ -69,9 +71,9 @@ typedef struct accel_cuda_ctx {
 
 struct accel_be_buffer {
     uint32_t device;
-    size_t bytes;       /* requested */
-    cuda_block *block;  /* NULL for a 0-byte or a wrapped buffer */
-    void *wrapped;      /* buffer_wrap: someone else's device memory, never freed here */
+    size_t bytes;      /* requested */
+    cuda_block *block; /* NULL for a 0-byte or a wrapped buffer */
+    void *wrapped;     /* buffer_wrap: someone else's device memory, never freed here */
 };
 
 /* 4 x 16 MiB: a chunk's host copy (a few hundred microseconds on several
@@ -87,7 +89,7 @@ struct accel_be_buffer {
 struct accel_be_queue {
     uint32_t device;
     cudaStream_t stream;
-    void *blas; /* cublasHandle_t, created on the first GEMM */
+    void *blas;       /* cublasHandle_t, created on the first GEMM */
     double *partials; /* reduction scratch: max_blocks doubles, queue-private */
     /* Pinned staging ring for pageable transfers, allocated on first use. */
     void *chunk[ACCEL_CUDA_STAGING_CHUNKS];
@@ -223,8 +225,8 @@ cudaError_t accel_cuda__launch_reduce(cudaStream_t stream, uint32_t max_blocks, 
                                       double *partials, void *out);
 /* RANDOM_UNIFORM or RANDOM_NORMAL; out[i] is stream element offset + i. */
 cudaError_t accel_cuda__launch_random(cudaStream_t stream, uint32_t max_blocks, uint32_t op,
-                                      uint32_t dtype, uint64_t seed, uint64_t offset,
-                                      double mean, double stddev, void *out, size_t n);
+                                      uint32_t dtype, uint64_t seed, uint64_t offset, double mean,
+                                      double stddev, void *out, size_t n);
 /* C[b][i][j] = beta == 0 ? 0 : beta*C[b][i][j] for GEMM with k == 0;
  * dtype may also be ACCEL_F16 or ACCEL_BF16. */
 cudaError_t accel_cuda__launch_scale_matrix(cudaStream_t stream, uint32_t max_blocks,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* graph.c — the CUDA backend's graph entries: the recorded list is captured
  * (cudaStreamBeginCapture, thread-local mode) on a private queue of the
  * graph's own, through the same op_execute and launchers as eager ops, into
@@ -39,12 +41,13 @@ static int host_is_pinned(const void *p)
 
 static int32_t refuse(accel_cuda_ctx *ctx, size_t i, const char *why)
 {
-    ctx->host->set_error(ctx->host->host_ctx, "cuda graph: node %zu: %s; the core replays the graph", i, why);
+    ctx->host->set_error(ctx->host->host_ctx,
+                         "cuda graph: node %zu: %s; the core replays the graph", i, why);
     return ACCEL_ERROR_UNSUPPORTED;
 }
 
-static int32_t check_nodes(accel_cuda_ctx *ctx, uint32_t device,
-                           const accel_graph_node_desc *nodes, size_t n)
+static int32_t check_nodes(accel_cuda_ctx *ctx, uint32_t device, const accel_graph_node_desc *nodes,
+                           size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const accel_graph_node_desc *d = &nodes[i];
@@ -73,8 +76,8 @@ static int32_t check_nodes(accel_cuda_ctx *ctx, uint32_t device,
 }
 
 /* Capture nodes on pq's stream into *out (a new cudaGraph). */
-static int32_t capture(accel_cuda_ctx *ctx, accel_be_queue *pq,
-                       const accel_graph_node_desc *nodes, size_t n, cudaGraph_t *out)
+static int32_t capture(accel_cuda_ctx *ctx, accel_be_queue *pq, const accel_graph_node_desc *nodes,
+                       size_t n, cudaGraph_t *out)
 {
     cudaError_t err = cudaStreamBeginCapture(pq->stream, cudaStreamCaptureModeThreadLocal);
     if (err != cudaSuccess)
@@ -153,7 +156,8 @@ int32_t accel_cuda__graph_instantiate(void *vctx, uint32_t device,
         g->nodes = malloc(n * sizeof *g->nodes);
     if (!g || !g->nodes) {
         free(g);
-        ctx->host->set_error(ctx->host->host_ctx, "cuda graph: out of host memory for %zu nodes", n);
+        ctx->host->set_error(ctx->host->host_ctx, "cuda graph: out of host memory for %zu nodes",
+                             n);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     memcpy(g->nodes, nodes, n * sizeof *nodes);

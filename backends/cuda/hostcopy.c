@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* hostcopy.c — host memcpy spread over a few threads, for the pinned
  * staging of pageable transfers (queue.c).
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernel_common.cuh — helpers shared by the .cu files: 16-byte vector types,
  * the split of a range into a scalar head, an aligned vector body and a scalar
  * tail, grid sizing, and IEEE 754-2019 maximum/minimum (NaN-propagating,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernels_elementwise.cu — fill, binary and unary elementwise ops, scale,
  * axpby, and the beta*C update of a GEMM with k == 0.
  *
@@ -22,21 +24,59 @@
 #include "cuda_internal.h"
 #include "kernel_common.cuh"
 
-namespace accel_cuda {
-namespace {
+namespace accel_cuda
+{
+namespace
+{
 
-__device__ __forceinline__ float m_sqrt(float x) { return sqrtf(x); }
-__device__ __forceinline__ double m_sqrt(double x) { return sqrt(x); }
-__device__ __forceinline__ float m_exp(float x) { return expf(x); }
-__device__ __forceinline__ double m_exp(double x) { return exp(x); }
-__device__ __forceinline__ float m_log(float x) { return logf(x); }
-__device__ __forceinline__ double m_log(double x) { return log(x); }
-__device__ __forceinline__ float m_tanh(float x) { return tanhf(x); }
-__device__ __forceinline__ double m_tanh(double x) { return tanh(x); }
-__device__ __forceinline__ float m_sin(float x) { return sinf(x); }
-__device__ __forceinline__ double m_sin(double x) { return sin(x); }
-__device__ __forceinline__ float m_cos(float x) { return cosf(x); }
-__device__ __forceinline__ double m_cos(double x) { return cos(x); }
+__device__ __forceinline__ float m_sqrt(float x)
+{
+    return sqrtf(x);
+}
+__device__ __forceinline__ double m_sqrt(double x)
+{
+    return sqrt(x);
+}
+__device__ __forceinline__ float m_exp(float x)
+{
+    return expf(x);
+}
+__device__ __forceinline__ double m_exp(double x)
+{
+    return exp(x);
+}
+__device__ __forceinline__ float m_log(float x)
+{
+    return logf(x);
+}
+__device__ __forceinline__ double m_log(double x)
+{
+    return log(x);
+}
+__device__ __forceinline__ float m_tanh(float x)
+{
+    return tanhf(x);
+}
+__device__ __forceinline__ double m_tanh(double x)
+{
+    return tanh(x);
+}
+__device__ __forceinline__ float m_sin(float x)
+{
+    return sinf(x);
+}
+__device__ __forceinline__ double m_sin(double x)
+{
+    return sin(x);
+}
+__device__ __forceinline__ float m_cos(float x)
+{
+    return cosf(x);
+}
+__device__ __forceinline__ double m_cos(double x)
+{
+    return cos(x);
+}
 /* The logistic function without overflow (e^x / (1 + e^x) for x < 0); f32
  * in double and rounded once, as the CPU backend. */
 __device__ __forceinline__ double m_sigmoid(double x)
@@ -47,26 +87,110 @@ __device__ __forceinline__ double m_sigmoid(double x)
     }
     return 1.0 / (1.0 + exp(-x));
 }
-__device__ __forceinline__ float m_sigmoid(float x) { return (float)m_sigmoid((double)x); }
-__device__ __forceinline__ float m_abs(float x) { return fabsf(x); }
-__device__ __forceinline__ double m_abs(double x) { return fabs(x); }
+__device__ __forceinline__ float m_sigmoid(float x)
+{
+    return (float)m_sigmoid((double)x);
+}
+__device__ __forceinline__ float m_abs(float x)
+{
+    return fabsf(x);
+}
+__device__ __forceinline__ double m_abs(double x)
+{
+    return fabs(x);
+}
 
 /* Functors take (a, b); unary ones and fill ignore what they do not use. */
-struct AddF { template <class T> __device__ T operator()(T a, T b) const { return a + b; } };
-struct SubF { template <class T> __device__ T operator()(T a, T b) const { return a - b; } };
-struct MulF { template <class T> __device__ T operator()(T a, T b) const { return a * b; } };
-struct DivF { template <class T> __device__ T operator()(T a, T b) const { return a / b; } };
-struct MaxF { template <class T> __device__ T operator()(T a, T b) const { return nan_max(a, b); } };
-struct MinF { template <class T> __device__ T operator()(T a, T b) const { return nan_min(a, b); } };
-struct NegF { template <class T> __device__ T operator()(T a, T) const { return -a; } };
-struct AbsF { template <class T> __device__ T operator()(T a, T) const { return m_abs(a); } };
-struct SqrtF { template <class T> __device__ T operator()(T a, T) const { return m_sqrt(a); } };
-struct ExpF { template <class T> __device__ T operator()(T a, T) const { return m_exp(a); } };
-struct LogF { template <class T> __device__ T operator()(T a, T) const { return m_log(a); } };
-struct TanhF { template <class T> __device__ T operator()(T a, T) const { return m_tanh(a); } };
-struct SinF { template <class T> __device__ T operator()(T a, T) const { return m_sin(a); } };
-struct CosF { template <class T> __device__ T operator()(T a, T) const { return m_cos(a); } };
-struct SigmoidF { template <class T> __device__ T operator()(T a, T) const { return m_sigmoid(a); } };
+struct AddF {
+    template <class T> __device__ T operator()(T a, T b) const
+    {
+        return a + b;
+    }
+};
+struct SubF {
+    template <class T> __device__ T operator()(T a, T b) const
+    {
+        return a - b;
+    }
+};
+struct MulF {
+    template <class T> __device__ T operator()(T a, T b) const
+    {
+        return a * b;
+    }
+};
+struct DivF {
+    template <class T> __device__ T operator()(T a, T b) const
+    {
+        return a / b;
+    }
+};
+struct MaxF {
+    template <class T> __device__ T operator()(T a, T b) const
+    {
+        return nan_max(a, b);
+    }
+};
+struct MinF {
+    template <class T> __device__ T operator()(T a, T b) const
+    {
+        return nan_min(a, b);
+    }
+};
+struct NegF {
+    template <class T> __device__ T operator()(T a, T) const
+    {
+        return -a;
+    }
+};
+struct AbsF {
+    template <class T> __device__ T operator()(T a, T) const
+    {
+        return m_abs(a);
+    }
+};
+struct SqrtF {
+    template <class T> __device__ T operator()(T a, T) const
+    {
+        return m_sqrt(a);
+    }
+};
+struct ExpF {
+    template <class T> __device__ T operator()(T a, T) const
+    {
+        return m_exp(a);
+    }
+};
+struct LogF {
+    template <class T> __device__ T operator()(T a, T) const
+    {
+        return m_log(a);
+    }
+};
+struct TanhF {
+    template <class T> __device__ T operator()(T a, T) const
+    {
+        return m_tanh(a);
+    }
+};
+struct SinF {
+    template <class T> __device__ T operator()(T a, T) const
+    {
+        return m_sin(a);
+    }
+};
+struct CosF {
+    template <class T> __device__ T operator()(T a, T) const
+    {
+        return m_cos(a);
+    }
+};
+struct SigmoidF {
+    template <class T> __device__ T operator()(T a, T) const
+    {
+        return m_sigmoid(a);
+    }
+};
 struct ReluF {
     template <class T> __device__ T operator()(T a, T) const
     {
@@ -75,7 +199,10 @@ struct ReluF {
 };
 template <class T> struct ScaleF {
     T alpha;
-    __device__ T operator()(T a, T) const { return alpha * a; }
+    __device__ T operator()(T a, T) const
+    {
+        return alpha * a;
+    }
 };
 /* As the CPU backend, bit for bit: f32 in double (both products exact, one
  * rounding to double, one to float), f64 without fused multiply-add. */
@@ -96,15 +223,17 @@ template <> struct AxpbyF<double> {
 };
 template <class T> struct FillF {
     T value;
-    __device__ T operator()(T, T) const { return value; }
+    __device__ T operator()(T, T) const
+    {
+        return value;
+    }
 };
 
 /* out[i] = f(a[i], b[i]) for NIN inputs (0: fill, 1: unary, 2: binary). An
  * output may be exactly an input (in place): each element is read and then
  * written by the same thread, so no __restrict__ here. */
 template <typename T, int NIN, typename F>
-__global__ void __launch_bounds__(kThreads)
-    map_kernel(F f, Split s, const T *a, const T *b, T *out)
+__global__ void __launch_bounds__(kThreads) map_kernel(F f, Split s, const T *a, const T *b, T *out)
 {
     using VT = typename Vec<T>::type;
     constexpr int W = Vec<T>::width;
@@ -137,17 +266,16 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <typename T, int NIN, typename F>
-cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void *a,
-                       const void *b, void *out, size_t n)
+cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void *a, const void *b,
+                       void *out, size_t n)
 {
     if (n == 0)
         return cudaSuccess;
     Split s = make_split<T>(n, out, NIN >= 1 ? a : nullptr, NIN >= 2 ? b : nullptr);
     size_t ns = scalar_total<T>(s);
     unsigned grid = grid_for(s.nvec > ns ? s.nvec : ns, max_blocks);
-    map_kernel<T, NIN, F><<<grid, kThreads, 0, stream>>>(f, s, static_cast<const T *>(a),
-                                                         static_cast<const T *>(b),
-                                                         static_cast<T *>(out));
+    map_kernel<T, NIN, F><<<grid, kThreads, 0, stream>>>(
+        f, s, static_cast<const T *>(a), static_cast<const T *>(b), static_cast<T *>(out));
     return cudaGetLastError();
 }
 
@@ -156,13 +284,20 @@ cudaError_t binary_t(cudaStream_t s, unsigned mb, uint32_t op, const void *a, co
                      void *out, size_t n)
 {
     switch (op) {
-    case ACCEL_OP_ADD: return launch_map<T, 2>(s, mb, AddF{}, a, b, out, n);
-    case ACCEL_OP_SUB: return launch_map<T, 2>(s, mb, SubF{}, a, b, out, n);
-    case ACCEL_OP_MUL: return launch_map<T, 2>(s, mb, MulF{}, a, b, out, n);
-    case ACCEL_OP_DIV: return launch_map<T, 2>(s, mb, DivF{}, a, b, out, n);
-    case ACCEL_OP_MAX: return launch_map<T, 2>(s, mb, MaxF{}, a, b, out, n);
-    case ACCEL_OP_MIN: return launch_map<T, 2>(s, mb, MinF{}, a, b, out, n);
-    default: return cudaErrorNotSupported;
+    case ACCEL_OP_ADD:
+        return launch_map<T, 2>(s, mb, AddF{}, a, b, out, n);
+    case ACCEL_OP_SUB:
+        return launch_map<T, 2>(s, mb, SubF{}, a, b, out, n);
+    case ACCEL_OP_MUL:
+        return launch_map<T, 2>(s, mb, MulF{}, a, b, out, n);
+    case ACCEL_OP_DIV:
+        return launch_map<T, 2>(s, mb, DivF{}, a, b, out, n);
+    case ACCEL_OP_MAX:
+        return launch_map<T, 2>(s, mb, MaxF{}, a, b, out, n);
+    case ACCEL_OP_MIN:
+        return launch_map<T, 2>(s, mb, MinF{}, a, b, out, n);
+    default:
+        return cudaErrorNotSupported;
     }
 }
 
@@ -170,28 +305,54 @@ template <typename T>
 cudaError_t unary_t(cudaStream_t s, unsigned mb, uint32_t op, const void *x, void *out, size_t n)
 {
     switch (op) {
-    case ACCEL_OP_NEG: return launch_map<T, 1>(s, mb, NegF{}, x, nullptr, out, n);
-    case ACCEL_OP_ABS: return launch_map<T, 1>(s, mb, AbsF{}, x, nullptr, out, n);
-    case ACCEL_OP_SQRT: return launch_map<T, 1>(s, mb, SqrtF{}, x, nullptr, out, n);
-    case ACCEL_OP_EXP: return launch_map<T, 1>(s, mb, ExpF{}, x, nullptr, out, n);
-    case ACCEL_OP_LOG: return launch_map<T, 1>(s, mb, LogF{}, x, nullptr, out, n);
-    case ACCEL_OP_TANH: return launch_map<T, 1>(s, mb, TanhF{}, x, nullptr, out, n);
-    case ACCEL_OP_RELU: return launch_map<T, 1>(s, mb, ReluF{}, x, nullptr, out, n);
-    case ACCEL_OP_SIN: return launch_map<T, 1>(s, mb, SinF{}, x, nullptr, out, n);
-    case ACCEL_OP_COS: return launch_map<T, 1>(s, mb, CosF{}, x, nullptr, out, n);
-    case ACCEL_OP_SIGMOID: return launch_map<T, 1>(s, mb, SigmoidF{}, x, nullptr, out, n);
-    default: return cudaErrorNotSupported;
+    case ACCEL_OP_NEG:
+        return launch_map<T, 1>(s, mb, NegF{}, x, nullptr, out, n);
+    case ACCEL_OP_ABS:
+        return launch_map<T, 1>(s, mb, AbsF{}, x, nullptr, out, n);
+    case ACCEL_OP_SQRT:
+        return launch_map<T, 1>(s, mb, SqrtF{}, x, nullptr, out, n);
+    case ACCEL_OP_EXP:
+        return launch_map<T, 1>(s, mb, ExpF{}, x, nullptr, out, n);
+    case ACCEL_OP_LOG:
+        return launch_map<T, 1>(s, mb, LogF{}, x, nullptr, out, n);
+    case ACCEL_OP_TANH:
+        return launch_map<T, 1>(s, mb, TanhF{}, x, nullptr, out, n);
+    case ACCEL_OP_RELU:
+        return launch_map<T, 1>(s, mb, ReluF{}, x, nullptr, out, n);
+    case ACCEL_OP_SIN:
+        return launch_map<T, 1>(s, mb, SinF{}, x, nullptr, out, n);
+    case ACCEL_OP_COS:
+        return launch_map<T, 1>(s, mb, CosF{}, x, nullptr, out, n);
+    case ACCEL_OP_SIGMOID:
+        return launch_map<T, 1>(s, mb, SigmoidF{}, x, nullptr, out, n);
+    default:
+        return cudaErrorNotSupported;
     }
 }
 
 /* ------------------------------------------------ GEMM with k == 0 */
 
-__device__ __forceinline__ float to_f(float v) { return v; }
-__device__ __forceinline__ float to_f(__half v) { return __half2float(v); }
-__device__ __forceinline__ float to_f(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float to_f(float v)
+{
+    return v;
+}
+__device__ __forceinline__ float to_f(__half v)
+{
+    return __half2float(v);
+}
+__device__ __forceinline__ float to_f(__nv_bfloat16 v)
+{
+    return __bfloat162float(v);
+}
 template <class T> __device__ __forceinline__ T from_f(float v);
-template <> __device__ __forceinline__ float from_f<float>(float v) { return v; }
-template <> __device__ __forceinline__ __half from_f<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ float from_f<float>(float v)
+{
+    return v;
+}
+template <> __device__ __forceinline__ __half from_f<__half>(float v)
+{
+    return __float2half_rn(v);
+}
 template <> __device__ __forceinline__ __nv_bfloat16 from_f<__nv_bfloat16>(float v)
 {
     return __float2bfloat16_rn(v);
@@ -201,13 +362,11 @@ template <> __device__ __forceinline__ __nv_bfloat16 from_f<__nv_bfloat16>(float
  * reading C (BLAS rule: NaN in C is not propagated). f64 uses double. */
 template <typename T, typename S>
 __global__ void __launch_bounds__(kThreads)
-    scale_matrix_kernel(T *c, size_t batch, size_t m, size_t n, size_t ldc, size_t stride_c,
-                        S beta)
+    scale_matrix_kernel(T *c, size_t batch, size_t m, size_t n, size_t ldc, size_t stride_c, S beta)
 {
     const size_t total = batch * m * n;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < total;
-         idx += stride) {
+    for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += stride) {
         size_t j = idx % n, r = idx / n;
         size_t i = r % m, bt = r / m;
         T *p = c + bt * stride_c + i * ldc + j;
@@ -224,8 +383,7 @@ __global__ void __launch_bounds__(kThreads)
 {
     const size_t total = batch * m * n;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < total;
-         idx += stride) {
+    for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += stride) {
         size_t j = idx % n, r = idx / n;
         size_t i = r % m, bt = r / m;
         T *p = c + bt * stride_c + i * ldc + j;
@@ -233,7 +391,9 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-__global__ void probe_kernel() {}
+__global__ void probe_kernel()
+{
+}
 
 } // namespace
 } // namespace accel_cuda
@@ -282,8 +442,7 @@ extern "C" cudaError_t accel_cuda__launch_scale(cudaStream_t stream, uint32_t ma
         return launch_map<float, 1>(stream, max_blocks, ScaleF<float>{(float)alpha}, x, nullptr,
                                     out, n);
     if (dtype == ACCEL_F64)
-        return launch_map<double, 1>(stream, max_blocks, ScaleF<double>{alpha}, x, nullptr, out,
-                                     n);
+        return launch_map<double, 1>(stream, max_blocks, ScaleF<double>{alpha}, x, nullptr, out, n);
     return cudaErrorNotSupported;
 }
 
@@ -292,8 +451,8 @@ extern "C" cudaError_t accel_cuda__launch_axpby(cudaStream_t stream, uint32_t ma
                                                 double beta, void *y, size_t n)
 {
     if (dtype == ACCEL_F32)
-        return launch_map<float, 2>(stream, max_blocks, AxpbyF<float>{(float)alpha, (float)beta},
-                                    x, y, y, n);
+        return launch_map<float, 2>(stream, max_blocks, AxpbyF<float>{(float)alpha, (float)beta}, x,
+                                    y, y, n);
     if (dtype == ACCEL_F64)
         return launch_map<double, 2>(stream, max_blocks, AxpbyF<double>{alpha, beta}, x, y, y, n);
     return cudaErrorNotSupported;

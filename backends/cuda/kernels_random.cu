@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernels_random.cu — uniform and normal fills from Philox4x32-10 with the
  * mapping of accel.h (backends/common/philox.h is the one implementation of
  * the generator, shared with the CPU backend).
@@ -14,8 +16,10 @@
 #include "cuda_internal.h"
 #include "kernel_common.cuh"
 
-namespace accel_cuda {
-namespace {
+namespace accel_cuda
+{
+namespace
+{
 
 /* The CPU backend's formula, operation for operation, in double: theta =
  * 2*pi*u2 rounded, then sin/cos of it, so the two backends differ only by
@@ -86,8 +90,7 @@ __global__ void __launch_bounds__(kThreads)
 {
     constexpr unsigned P = Draw<T>::per;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < ncounters;
-         t += stride) {
+    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < ncounters; t += stride) {
         const uint64_t c = first + t;
         accel_philox_words r = accel_philox_block(c, seed);
         T v[P];
@@ -117,11 +120,10 @@ cudaError_t random_t(cudaStream_t stream, unsigned max_blocks, bool normal, uint
     unsigned grid = grid_for(ncounters, max_blocks);
     if (normal)
         random_kernel<T, true><<<grid, kThreads, 0, stream>>>(seed, offset, n, first, ncounters,
-                                                              mean, stddev,
-                                                              static_cast<T *>(out));
+                                                              mean, stddev, static_cast<T *>(out));
     else
-        random_kernel<T, false><<<grid, kThreads, 0, stream>>>(
-            seed, offset, n, first, ncounters, 0.0, 1.0, static_cast<T *>(out));
+        random_kernel<T, false><<<grid, kThreads, 0, stream>>>(seed, offset, n, first, ncounters,
+                                                               0.0, 1.0, static_cast<T *>(out));
     return cudaGetLastError();
 }
 
@@ -140,7 +142,7 @@ extern "C" cudaError_t accel_cuda__launch_random(cudaStream_t stream, uint32_t m
         return accel_cuda::random_t<float>(stream, max_blocks, normal, seed, offset, mean, stddev,
                                            out, n);
     if (dtype == ACCEL_F64)
-        return accel_cuda::random_t<double>(stream, max_blocks, normal, seed, offset, mean,
-                                            stddev, out, n);
+        return accel_cuda::random_t<double>(stream, max_blocks, normal, seed, offset, mean, stddev,
+                                            out, n);
     return cudaErrorNotSupported;
 }

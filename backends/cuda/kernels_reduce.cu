@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernels_reduce.cu — sum, max, min and dot into one output element, in two
  * deterministic passes.
  *
@@ -22,8 +24,10 @@
 #include "cuda_internal.h"
 #include "kernel_common.cuh"
 
-namespace accel_cuda {
-namespace {
+namespace accel_cuda
+{
+namespace
+{
 
 enum Mode { kSum = 0, kMax = 1, kMin = 2, kDot = 3 };
 
@@ -136,8 +140,8 @@ cudaError_t reduce_t(cudaStream_t stream, unsigned max_blocks, const void *x, co
         Split s = make_split<T>(n, x, MODE == kDot ? y : nullptr);
         size_t ns = scalar_total<T>(s);
         grid = grid_for(s.nvec > ns ? s.nvec : ns, max_blocks);
-        reduce_pass1<T, MODE><<<grid, kThreads, 0, stream>>>(
-            s, static_cast<const T *>(x), static_cast<const T *>(y), partials);
+        reduce_pass1<T, MODE><<<grid, kThreads, 0, stream>>>(s, static_cast<const T *>(x),
+                                                             static_cast<const T *>(y), partials);
         cudaError_t err = cudaGetLastError();
         if (err != cudaSuccess)
             return err;
@@ -151,11 +155,16 @@ cudaError_t reduce_dispatch(cudaStream_t stream, unsigned max_blocks, uint32_t o
                             const void *y, size_t n, double *partials, void *out)
 {
     switch (op) {
-    case ACCEL_OP_SUM: return reduce_t<T, kSum>(stream, max_blocks, x, y, n, partials, out);
-    case ACCEL_OP_REDUCE_MAX: return reduce_t<T, kMax>(stream, max_blocks, x, y, n, partials, out);
-    case ACCEL_OP_REDUCE_MIN: return reduce_t<T, kMin>(stream, max_blocks, x, y, n, partials, out);
-    case ACCEL_OP_DOT: return reduce_t<T, kDot>(stream, max_blocks, x, y, n, partials, out);
-    default: return cudaErrorNotSupported;
+    case ACCEL_OP_SUM:
+        return reduce_t<T, kSum>(stream, max_blocks, x, y, n, partials, out);
+    case ACCEL_OP_REDUCE_MAX:
+        return reduce_t<T, kMax>(stream, max_blocks, x, y, n, partials, out);
+    case ACCEL_OP_REDUCE_MIN:
+        return reduce_t<T, kMin>(stream, max_blocks, x, y, n, partials, out);
+    case ACCEL_OP_DOT:
+        return reduce_t<T, kDot>(stream, max_blocks, x, y, n, partials, out);
+    default:
+        return cudaErrorNotSupported;
     }
 }
 
@@ -170,7 +179,6 @@ extern "C" cudaError_t accel_cuda__launch_reduce(cudaStream_t stream, uint32_t m
     if (dtype == ACCEL_F32)
         return accel_cuda::reduce_dispatch<float>(stream, max_blocks, op, x, y, n, partials, out);
     if (dtype == ACCEL_F64)
-        return accel_cuda::reduce_dispatch<double>(stream, max_blocks, op, x, y, n, partials,
-                                                   out);
+        return accel_cuda::reduce_dispatch<double>(stream, max_blocks, op, x, y, n, partials, out);
     return cudaErrorNotSupported;
 }

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* kernels_transpose.cu — out = x^T for a row-major rows x cols matrix with
  * leading dimensions ldx (x) and ldo (out).
  *
@@ -17,8 +19,10 @@
 #include "cuda_internal.h"
 #include "kernel_common.cuh"
 
-namespace accel_cuda {
-namespace {
+namespace accel_cuda
+{
+namespace
+{
 
 constexpr unsigned kTile = 32;
 constexpr unsigned kTileRows = 8; /* threads per tile column: 32 x 8 = 256 */
@@ -74,8 +78,7 @@ using namespace accel_cuda;
 
 extern "C" cudaError_t accel_cuda__launch_transpose(cudaStream_t stream, uint32_t max_blocks,
                                                     uint32_t dtype, const void *x, size_t ldx,
-                                                    void *out, size_t ldo, size_t rows,
-                                                    size_t cols)
+                                                    void *out, size_t ldo, size_t rows, size_t cols)
 {
     if (rows == 0 || cols == 0)
         return cudaSuccess;

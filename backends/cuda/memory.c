@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* memory.c — device buffers through a per-device caching allocator, and
  * pinned host memory.
  *
@@ -35,7 +37,7 @@ static unsigned class_ceil(size_t bytes)
     if (bytes <= MIN_BLOCK)
         return 0;
     size_t b = bytes - 1;
-    unsigned e = floor_log2(b); /* >= 9 */
+    unsigned e = floor_log2(b);                    /* >= 9 */
     unsigned top = (unsigned)(b >> (e - 2u)) + 1u; /* 5..8: size top << (e-2) >= bytes */
     if (top == 8u)
         return 4u * (e - 8u);
@@ -265,7 +267,8 @@ int32_t accel_cuda__buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t b
             return ACCEL_ERROR_INVALID_ARGUMENT;
         }
         if (attr.device != ctx->devices[device].ordinal) {
-            ctx->host->set_error(ctx->host->host_ctx, "%p is memory of CUDA device %d, not of device %d", ptr,
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%p is memory of CUDA device %d, not of device %d", ptr,
                                  attr.device, ctx->devices[device].ordinal);
             return ACCEL_ERROR_DEVICE_MISMATCH;
         }
@@ -327,8 +330,8 @@ int32_t accel_cuda__host_register(void *vctx, void *ptr, size_t bytes)
     cudaError_t err = cudaHostRegister(ptr, bytes, cudaHostRegisterPortable);
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
-        ctx->host->set_error(ctx->host->host_ctx, "cudaHostRegister of %zu bytes at %p: %s", bytes, ptr,
-                             cudaGetErrorString(err));
+        ctx->host->set_error(ctx->host->host_ctx, "cudaHostRegister of %zu bytes at %p: %s", bytes,
+                             ptr, cudaGetErrorString(err));
         return err == cudaErrorMemoryAllocation ? ACCEL_ERROR_OUT_OF_HOST_MEMORY
                                                 : ACCEL_ERROR_DEVICE;
     }
@@ -341,7 +344,8 @@ int32_t accel_cuda__host_unregister(void *vctx, void *ptr)
     cudaError_t err = cudaHostUnregister(ptr);
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
-        ctx->host->set_error(ctx->host->host_ctx, "cudaHostUnregister of %p: %s", ptr, cudaGetErrorString(err));
+        ctx->host->set_error(ctx->host->host_ctx, "cudaHostUnregister of %p: %s", ptr,
+                             cudaGetErrorString(err));
         return ACCEL_ERROR_DEVICE;
     }
     return ACCEL_SUCCESS;

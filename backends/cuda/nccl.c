@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* nccl.c — collectives between processes through NCCL, for the comm_*
  * entries of the plugin table (accel/collective.h, used by libaccel_mpi).
  * NCCL is dlopen'ed (libnccl.so.2) on first use, as cuBLAS is, so it is
@@ -114,8 +116,9 @@ static int32_t nccl_fail(const accel_cuda_ctx *ctx, nccl_comm_t comm, nccl_resul
                          const char *name, const char *call)
 {
     const char *last = comm && api.get_last_error ? api.get_last_error(comm) : NULL;
-    ctx->host->set_error(ctx->host->host_ctx, "%s: %s failed: %s%s%s", name, call, api.get_error_string(r),
-                         last && *last ? ": " : "", last && *last ? last : "");
+    ctx->host->set_error(ctx->host->host_ctx, "%s: %s failed: %s%s%s", name, call,
+                         api.get_error_string(r), last && *last ? ": " : "",
+                         last && *last ? last : "");
     return ACCEL_ERROR_COMMUNICATION;
 }
 
@@ -130,8 +133,8 @@ int32_t accel_cuda__comm_id(void *vctx, uint32_t device, void *out_id, size_t id
     if (!out_id)
         return ACCEL_SUCCESS;
     if (id_bytes < sizeof(nccl_unique_id)) {
-        ctx->host->set_error(ctx->host->host_ctx, "comm_id: %zu bytes given, NCCL's id has %zu", id_bytes,
-                             sizeof(nccl_unique_id));
+        ctx->host->set_error(ctx->host->host_ctx, "comm_id: %zu bytes given, NCCL's id has %zu",
+                             id_bytes, sizeof(nccl_unique_id));
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
     int32_t st = accel_cuda__set_device(ctx, device);
@@ -153,8 +156,8 @@ int32_t accel_cuda__comm_create(void *vctx, uint32_t device, const void *id, siz
     if (st != ACCEL_SUCCESS)
         return st;
     if (id_bytes < sizeof(nccl_unique_id)) {
-        ctx->host->set_error(ctx->host->host_ctx, "comm_create: id of %zu bytes, NCCL's has %zu", id_bytes,
-                             sizeof(nccl_unique_id));
+        ctx->host->set_error(ctx->host->host_ctx, "comm_create: id of %zu bytes, NCCL's has %zu",
+                             id_bytes, sizeof(nccl_unique_id));
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
     st = accel_cuda__set_device(ctx, device);
@@ -175,8 +178,8 @@ int32_t accel_cuda__comm_create(void *vctx, uint32_t device, const void *id, siz
     c->device = device;
     c->nranks = nranks;
     c->rank = rank;
-    ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_INFO, "NCCL %d: rank %d of %d on device %u", api.version, rank, nranks,
-                   device);
+    ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_INFO, "NCCL %d: rank %d of %d on device %u",
+                   api.version, rank, nranks, device);
     *out = c;
     return ACCEL_SUCCESS;
 }
@@ -189,7 +192,8 @@ void accel_cuda__comm_destroy(void *vctx, accel_be_comm *c)
     if (accel_cuda__set_device(ctx, c->device) == ACCEL_SUCCESS) {
         nccl_result r = api.comm_destroy(c->comm);
         if (r != NCCL_SUCCESS)
-            ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_WARN, "ncclCommDestroy failed: %s", api.get_error_string(r));
+            ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_WARN, "ncclCommDestroy failed: %s",
+                           api.get_error_string(r));
     }
     free(c);
 }

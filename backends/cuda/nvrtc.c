@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* nvrtc.c — user kernels on the CUDA backend: NVRTC, opened at run time
  * like cuBLAS (libnvrtc.so.<CUDA major>, first through the plugin's RUNPATH
  * and the loader's search path, then the toolkit it was built against), so
@@ -46,8 +48,24 @@ static struct {
     nvrtc_size_fn log_size, cubin_size, ptx_size;
     nvrtc_get_fn log, cubin, ptx;
     nvrtc_error_fn error_string;
-} nv = {PTHREAD_MUTEX_INITIALIZER, 0, 0, "", 0, 0, {0}, 0, NULL, NULL, NULL, NULL,
-        NULL, NULL, NULL, NULL, NULL, NULL};
+} nv = {PTHREAD_MUTEX_INITIALIZER,
+        0,
+        0,
+        "",
+        0,
+        0,
+        {0},
+        0,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL,
+        NULL};
 
 static void *sym(void *lib, const char *name, int *ok)
 {
@@ -107,9 +125,9 @@ static int nvrtc_open(void)
             NV_RESOLVE(ptx, nvrtc_get_fn, "nvrtcGetPTX");
             NV_RESOLVE(error_string, nvrtc_error_fn, "nvrtcGetErrorString");
             int n = 0;
-            if (ok && (version(&nv.major, &nv.minor) != NVRTC_SUCCESS ||
-                       num_archs(&n) != NVRTC_SUCCESS || n <= 0 || n > 64 ||
-                       archs(nv.archs) != NVRTC_SUCCESS)) {
+            if (ok &&
+                (version(&nv.major, &nv.minor) != NVRTC_SUCCESS || num_archs(&n) != NVRTC_SUCCESS ||
+                 n <= 0 || n > 64 || archs(nv.archs) != NVRTC_SUCCESS)) {
                 ok = 0;
                 snprintf(nv.error, sizeof nv.error, "libnvrtc: cannot query its version");
             }
@@ -164,8 +182,7 @@ int32_t accel_cuda__program_identity(void *vctx, uint32_t device, uint32_t langu
 }
 
 /* Split user options at spaces into opts[*n..]; the strings live in buf. */
-static void split_options(const char *s, char *buf, size_t cap, const char **opts, int *n,
-                          int max)
+static void split_options(const char *s, char *buf, size_t cap, const char **opts, int *n, int max)
 {
     if (!s)
         return;
@@ -181,8 +198,7 @@ static void split_options(const char *s, char *buf, size_t cap, const char **opt
     }
 }
 
-static int32_t load(accel_cuda_ctx *ctx, const char *name, const char *entry,
-                    accel_be_program *p)
+static int32_t load(accel_cuda_ctx *ctx, const char *name, const char *entry, accel_be_program *p)
 {
     cudaError_t err = cudaLibraryLoadData(&p->lib, p->binary, NULL, NULL, 0, NULL, NULL, 0);
     if (err != cudaSuccess)
@@ -206,7 +222,8 @@ int32_t accel_cuda__program_build(void *vctx, uint32_t device, const accel_progr
     *out_binary = NULL;
     *out_binary_size = 0;
     if (d->language != ACCEL_PROGRAM_CUDA || d->entry_count != 1) {
-        ctx->host->set_error(ctx->host->host_ctx, "%s: the CUDA backend compiles CUDA C++ (one entry) only", name);
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: the CUDA backend compiles CUDA C++ (one entry) only", name);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     if (!nvrtc_open()) {
@@ -243,7 +260,8 @@ int32_t accel_cuda__program_build(void *vctx, uint32_t device, const accel_progr
         nvrtcResult r = nv.create(&prog, d->source, name, 0, NULL, NULL);
         if (r != NVRTC_SUCCESS) {
             free(p);
-            ctx->host->set_error(ctx->host->host_ctx, "%s: nvrtcCreateProgram: %s", name, nv.error_string(r));
+            ctx->host->set_error(ctx->host->host_ctx, "%s: nvrtcCreateProgram: %s", name,
+                                 nv.error_string(r));
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
         }
         r = nv.compile(prog, nopts, opts);
@@ -258,8 +276,10 @@ int32_t accel_cuda__program_build(void *vctx, uint32_t device, const accel_progr
         if (r != NVRTC_SUCCESS) {
             nv.destroy(&prog);
             free(p);
-            ctx->host->set_error(ctx->host->host_ctx, "%s: nvrtcCompileProgram: %s", name, nv.error_string(r));
-            return r == NVRTC_ERROR_COMPILATION ? ACCEL_ERROR_COMPILE : ACCEL_ERROR_INVALID_ARGUMENT;
+            ctx->host->set_error(ctx->host->host_ctx, "%s: nvrtcCompileProgram: %s", name,
+                                 nv.error_string(r));
+            return r == NVRTC_ERROR_COMPILATION ? ACCEL_ERROR_COMPILE
+                                                : ACCEL_ERROR_INVALID_ARGUMENT;
         }
         size_t size = 0;
         r = cubin ? nv.cubin_size(prog, &size) : nv.ptx_size(prog, &size);
@@ -313,7 +333,7 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     for (uint32_t i = 0; i < L->num_args; i++) {
         const accel_kernel_arg_desc *a = &L->args[i];
         if (a->kind == ACCEL_KARG_ARRAY) {
-            size_t es = a->dtype == ACCEL_F64 || a->dtype == ACCEL_I64   ? 8
+            size_t es = a->dtype == ACCEL_F64 || a->dtype == ACCEL_I64    ? 8
                         : a->dtype == ACCEL_F16 || a->dtype == ACCEL_BF16 ? 2
                         : a->dtype == ACCEL_U8                            ? 1
                                                                           : 4;
@@ -345,7 +365,8 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     cudaError_t err = cudaLaunchKernel(fn, grid, block, params, 0, q->stream);
     if (err != cudaSuccess) {
         st = accel_cuda__fail(ctx, err, name);
-        ctx->host->set_error(ctx->host->host_ctx, "%s: %s: %s (previous op enqueued on this queue: %s)", name,
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: %s: %s (previous op enqueued on this queue: %s)", name,
                              cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
     }
     accel_cuda__set_name(q->last_op, name);

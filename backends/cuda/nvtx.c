@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* nvtx.c — NVTX 3 ranges (header-only, shipped with the CUDA toolkit) around
  * every op and transfer the CUDA backend enqueues, in an "accel" domain, so
  * that Nsight Systems shows which accel call launched which kernels. The
@@ -49,9 +51,9 @@ int32_t accel_cuda__op_execute_nvtx(void *ctx, accel_be_queue *q, const accel_op
 {
     if (!tool_attached())
         return accel_cuda__op_execute(ctx, q, desc);
-    push(desc->name ? desc->name : "accel op",
-         desc->op == ACCEL_OP_GEMM ? (uint64_t)desc->m * desc->n * desc->k
-                                   : (uint64_t)desc->operands[0].count);
+    push(desc->name ? desc->name : "accel op", desc->op == ACCEL_OP_GEMM
+                                                   ? (uint64_t)desc->m * desc->n * desc->k
+                                                   : (uint64_t)desc->operands[0].count);
     int32_t rc = accel_cuda__op_execute(ctx, q, desc);
     pop();
     return rc;

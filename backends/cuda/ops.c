@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* ops.c — which ops this backend runs (op_supported), and enqueueing them
  * (op_execute): kernels from the .cu files, copies as cudaMemcpyAsync, GEMM
  * through cuBLAS.
@@ -60,7 +62,8 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     case ACCEL_OP_GEMM:
         if ((full || half) && !ctx->blas.loaded) {
             /* Name what is missing (the core appends this to its message). */
-            ctx->host->set_error(ctx->host->host_ctx, "GEMM needs cuBLAS, which is unavailable: %s", ctx->blas.error);
+            ctx->host->set_error(ctx->host->host_ctx, "GEMM needs cuBLAS, which is unavailable: %s",
+                                 ctx->blas.error);
             return ACCEL_ERROR_UNSUPPORTED;
         }
         return full || half ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
@@ -82,11 +85,15 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
 static size_t dtype_size(uint32_t dt)
 {
     switch (dt) {
-    case ACCEL_F32: return 4;
-    case ACCEL_F64: return 8;
+    case ACCEL_F32:
+        return 4;
+    case ACCEL_F64:
+        return 8;
     case ACCEL_F16:
-    case ACCEL_BF16: return 2;
-    default: return 0;
+    case ACCEL_BF16:
+        return 2;
+    default:
+        return 0;
     }
 }
 
@@ -106,10 +113,13 @@ static int32_t blas_fail(const accel_cuda_ctx *ctx, cublasStatus_t s, const char
     ctx->host->set_error(ctx->host->host_ctx, "%s: %s: %s", op_name, what,
                          ctx->blas.status_name(s));
     switch (s) {
-    case CUBLAS_STATUS_ALLOC_FAILED: return ACCEL_ERROR_OUT_OF_DEVICE_MEMORY;
+    case CUBLAS_STATUS_ALLOC_FAILED:
+        return ACCEL_ERROR_OUT_OF_DEVICE_MEMORY;
     case CUBLAS_STATUS_NOT_SUPPORTED:
-    case CUBLAS_STATUS_ARCH_MISMATCH: return ACCEL_ERROR_UNSUPPORTED;
-    default: return ACCEL_ERROR_DEVICE;
+    case CUBLAS_STATUS_ARCH_MISMATCH:
+        return ACCEL_ERROR_UNSUPPORTED;
+    default:
+        return ACCEL_ERROR_DEVICE;
     }
 }
 
@@ -156,9 +166,9 @@ static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_d
     void *c = operand_ptr(d, 2, es);
     if (d->k == 0) {
         /* C = beta*C without asking cuBLAS about empty operands. */
-        cudaError_t err = accel_cuda__launch_scale_matrix(q->stream, dev->max_blocks, d->dtype, c,
-                                                          d->batch_count, d->m, d->n, d->ldc,
-                                                          d->stride_c, d->scalars[1]);
+        cudaError_t err =
+            accel_cuda__launch_scale_matrix(q->stream, dev->max_blocks, d->dtype, c, d->batch_count,
+                                            d->m, d->n, d->ldc, d->stride_c, d->scalars[1]);
         return err == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(ctx, err, name);
     }
     if (d->m > INT64_MAX || d->n > INT64_MAX || d->k > INT64_MAX || d->lda > INT64_MAX ||
@@ -216,16 +226,15 @@ static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_d
     cublasStatus_t s;
     if (d->batch_count == 1)
         s = ctx->blas.gemm_ex_64(h, op_b, op_a, m, n, k, alpha, b, type, ldb, a, type, lda, beta, c,
-                            type, ldc, compute, CUBLAS_GEMM_DEFAULT);
+                                 type, ldc, compute, CUBLAS_GEMM_DEFAULT);
     else
-        s = ctx->blas.gemm_strided_batched_ex_64(h, op_b, op_a, m, n, k, alpha, b, type, ldb,
-                                          (long long)d->stride_b, a, type, lda,
-                                          (long long)d->stride_a, beta, c, type, ldc,
-                                          (long long)d->stride_c, (int64_t)d->batch_count,
-                                          compute, CUBLAS_GEMM_DEFAULT);
+        s = ctx->blas.gemm_strided_batched_ex_64(
+            h, op_b, op_a, m, n, k, alpha, b, type, ldb, (long long)d->stride_b, a, type, lda,
+            (long long)d->stride_a, beta, c, type, ldc, (long long)d->stride_c,
+            (int64_t)d->batch_count, compute, CUBLAS_GEMM_DEFAULT);
     if (s != CUBLAS_STATUS_SUCCESS)
-        return blas_fail(ctx, s, d->batch_count == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx",
-                         name);
+        return blas_fail(ctx, s,
+                         d->batch_count == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx", name);
     return ACCEL_SUCCESS;
 }
 
@@ -286,9 +295,9 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
                                         q->partials, operand_ptr(d, 1, es));
         break;
     case ACCEL_OP_DOT:
-        err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es),
-                                        operand_ptr(d, 1, es), n, q->partials,
-                                        operand_ptr(d, 2, es));
+        err =
+            accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es),
+                                      operand_ptr(d, 1, es), n, q->partials, operand_ptr(d, 2, es));
         break;
     case ACCEL_OP_TRANSPOSE:
         err = accel_cuda__launch_transpose(q->stream, mb, dt, operand_ptr(d, 0, es), d->lda,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* plugin.c — the CUDA backend's entry point: the accel_backend table, probing
  * the driver and devices at init (a machine without driver or GPU gets
  * ACCEL_ERROR_UNAVAILABLE with CUDA's reason, never an abort), configuration
@@ -219,8 +221,8 @@ static int32_t unavailable(const accel_host_services *host, cudaError_t err)
                  lib);
     else if (lib[0])
         snprintf(where, sizeof where, "; libcuda loaded from %s", lib);
-    host->set_error(host->host_ctx, "%s: cudaGetDeviceCount: %s: %s (driver %s, runtime %s)%s", hint,
-                    cudaGetErrorName(err), cudaGetErrorString(err), dv, rv, where);
+    host->set_error(host->host_ctx, "%s: cudaGetDeviceCount: %s: %s (driver %s, runtime %s)%s",
+                    hint, cudaGetErrorName(err), cudaGetErrorString(err), dv, rv, where);
     (void)cudaGetLastError();
     return ACCEL_ERROR_UNAVAILABLE;
 }

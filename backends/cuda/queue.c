@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* queue.c — queues (non-blocking CUDA streams), host<->device transfers,
  * buffer copies (also peer-to-peer between GPUs), host callbacks and events.
  *
@@ -162,7 +164,7 @@ static int32_t staged_write(accel_cuda_ctx *ctx, accel_be_queue *q, char *dst, c
         return st;
     for (size_t off = 0; off < bytes; off += ACCEL_CUDA_STAGING_CHUNK_BYTES) {
         size_t len = bytes - off < ACCEL_CUDA_STAGING_CHUNK_BYTES ? bytes - off
-                                                                   : ACCEL_CUDA_STAGING_CHUNK_BYTES;
+                                                                  : ACCEL_CUDA_STAGING_CHUNK_BYTES;
         unsigned i = q->next_chunk;
         q->next_chunk = (i + 1u) % ACCEL_CUDA_STAGING_CHUNKS;
         cudaError_t err = cudaEventSynchronize(q->chunk_done[i]);

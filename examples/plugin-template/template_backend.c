@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* template_backend.c — a minimal accel backend in plain C to copy from.
  *
  * Device memory is host memory, and a queue runs each item when it is
@@ -218,8 +220,10 @@ static int32_t tpl_op_supported(void *ctx, uint32_t device, const accel_op_desc 
 }
 
 /* Operand i, element e, as a float or double pointer. */
-#define F32(d, i, e) ((float *)(void *)(d)->operands[i].buffer->data + (d)->operands[i].offset + (e))
-#define F64(d, i, e) ((double *)(void *)(d)->operands[i].buffer->data + (d)->operands[i].offset + (e))
+#define F32(d, i, e)                                                                               \
+    ((float *)(void *)(d)->operands[i].buffer->data + (d)->operands[i].offset + (e))
+#define F64(d, i, e)                                                                               \
+    ((double *)(void *)(d)->operands[i].buffer->data + (d)->operands[i].offset + (e))
 
 static int32_t tpl_op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *d)
 {

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Tutorial section 2 (CuPy): add two 5-element vectors on the device and
 copy the result back to print it. With CuPy this was `import cupy as cp`."""
 import numpy as np

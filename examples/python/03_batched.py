@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Tutorial section 3 (data parallelism): vectorized operations, careful
 memory use, and a data set larger than the device may hold, processed in
 batches: the sum and the sum of squares of N host floats, BATCH at a time,

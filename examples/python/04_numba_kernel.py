@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Tutorial section 4 (Numba): a kernel where each thread adds one element,
 256 threads per block and enough blocks to cover the array. In accel the
 elementwise add is a built-in op that runs that kernel on the device (one

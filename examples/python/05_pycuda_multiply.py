@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Tutorial section 5 (PyCUDA): the element-wise product of two
 400-element random vectors (the tutorial's `multiply_them`), here accel's
 multiply on the device, checked against NumPy and the CPU device."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Tutorial section 6 (data transfer): fewer, larger transfers, and
 asynchronous copies on streams overlapping with compute. 10 million floats:
 copy in, add, copy out, synchronize; first on one stream, then in CHUNKS

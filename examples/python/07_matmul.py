@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Tutorial section 7: the product of two N x N single-precision random
 matrices with cp.dot (10000 x 10000 on a GPU), timed, in TFLOP/s, with
 sampled rows checked against the CPU within accel's GEMM bound."""

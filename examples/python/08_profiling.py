@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Tutorial section 8 (profiling and tuning): the walk-through's work on one
 stream with an event between every two ops; prints each op's device time,
 GB/s and GFLOP/s. An op far below the device's bandwidth is worth a look

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """What the tutorial's Python scripts share: --device NAME, --quick (small
 sizes, also ACCEL_QUICK=1), and a check that exits non-zero on failure."""
 import argparse

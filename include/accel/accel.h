@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/accel.h — the public API of accel, a plugin-based multi-backend compute
  * runtime: devices, buffers, queues, events and ops (elementwise, reductions,
  * GEMM, random numbers, copies) on whatever backends plugins.ini loads.
@@ -155,7 +157,7 @@ ACCEL_API uint32_t accel_runtime_backend_count(const accel_runtime *rt);
  *  ACCEL_ERROR_OUT_OF_RANGE, ACCEL_ERROR_INVALID_ARGUMENT (out_info NULL, or
  *  its struct_size smaller than the first version of the struct). */
 ACCEL_API accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
-                                        accel_backend_info *out_info);
+                                                  accel_backend_info *out_info);
 
 /* --------------------------------------------------------------- devices */
 
@@ -164,13 +166,14 @@ ACCEL_API uint32_t accel_device_count(const accel_runtime *rt);
 
 /** Device `index` (0..count-1) in configured backend order.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_NOT_FOUND. */
-ACCEL_API accel_status accel_device_get(accel_runtime *rt, uint32_t index, accel_device **out_device);
+ACCEL_API accel_status accel_device_get(accel_runtime *rt, uint32_t index,
+                                        accel_device **out_device);
 
 /** Device by name as in PyTorch: "cpu", "cuda" (= "cuda:0"), "cuda:1", or
  *  "default". Errors: ACCEL_ERROR_NOT_FOUND (message lists known devices),
  *  ACCEL_ERROR_INVALID_ARGUMENT (malformed name). */
 ACCEL_API accel_status accel_device_get_by_name(accel_runtime *rt, const char *name,
-                                      accel_device **out_device);
+                                                accel_device **out_device);
 
 /** The first device of the first backend in configured order that loaded. */
 ACCEL_API accel_status accel_device_default(accel_runtime *rt, accel_device **out_device);
@@ -181,7 +184,8 @@ ACCEL_API accel_status accel_device_default(accel_runtime *rt, accel_device **ou
  *  version's). For the CPU device, driver_version and runtime_version name
  *  the BLAS the backend bound itself (e.g. "openblas-pthread" and
  *  "OpenBLAS 0.3.21"; the log's info line gives the file). */
-ACCEL_API accel_status accel_device_properties_get(const accel_device *dev, accel_device_properties *out);
+ACCEL_API accel_status accel_device_properties_get(const accel_device *dev,
+                                                   accel_device_properties *out);
 
 /** Zero *p and set its struct_size. */
 ACCEL_API void accel_device_properties_init(accel_device_properties *p);
@@ -212,7 +216,8 @@ ACCEL_API accel_status accel_device_measure_ceilings(accel_device *dev,
 /** Allocate `bytes` of memory on dev (bytes may be 0). Contents are undefined.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_DEVICE_MEMORY,
  *  ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
-ACCEL_API accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer **out_buffer);
+ACCEL_API accel_status accel_buffer_create(accel_device *dev, size_t bytes,
+                                           accel_buffer **out_buffer);
 
 /** Free the buffer, first waiting (as cudaFree) until work already enqueued
  *  that may use it is done: when the buffer was ever passed to an op,
@@ -266,20 +271,20 @@ ACCEL_API accel_device *accel_queue_device(const accel_queue *q);
  *  ACCEL_ERROR_INVALID_ARGUMENT (src NULL with bytes > 0), ACCEL_ERROR_OUT_OF_RANGE,
  *  ACCEL_ERROR_DEVICE_MISMATCH (dst not on q's device). */
 ACCEL_API accel_status accel_queue_write(accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                               const void *src, size_t bytes);
+                                         const void *src, size_t bytes);
 
 /** Enqueue a copy of `bytes` from src at byte src_offset into host memory dst,
  *  which must stay valid until the queue has passed the read. Errors as write. */
-ACCEL_API accel_status accel_queue_read(accel_queue *q, accel_buffer *src, size_t src_offset, void *dst,
-                              size_t bytes);
+ACCEL_API accel_status accel_queue_read(accel_queue *q, accel_buffer *src, size_t src_offset,
+                                        void *dst, size_t bytes);
 
 /** accel_queue_write, then wait for it (and all earlier work on q). */
-ACCEL_API accel_status accel_queue_write_blocking(accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                                        const void *src, size_t bytes);
+ACCEL_API accel_status accel_queue_write_blocking(accel_queue *q, accel_buffer *dst,
+                                                  size_t dst_offset, const void *src, size_t bytes);
 
 /** accel_queue_read, then wait for it (and all earlier work on q). */
-ACCEL_API accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t src_offset,
-                                       void *dst, size_t bytes);
+ACCEL_API accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src,
+                                                 size_t src_offset, void *dst, size_t bytes);
 
 /** Enqueue a copy of `bytes` between buffers, also between devices and
  *  backends (q must be on the device of src or of dst; the other device's
@@ -287,7 +292,7 @@ ACCEL_API accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *s
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_OUT_OF_RANGE,
  *  ACCEL_ERROR_DEVICE_MISMATCH, ACCEL_ERROR_INVALID_ARGUMENT (overlap). */
 ACCEL_API accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offset,
-                              accel_buffer *dst, size_t dst_offset, size_t bytes);
+                                        accel_buffer *dst, size_t dst_offset, size_t bytes);
 
 /* A host function for accel_queue_host_fn: returns ACCEL_SUCCESS, or a status
  * with a NUL-terminated message of at most message_size bytes in message. */
@@ -428,57 +433,75 @@ ACCEL_API const char *accel_op_name(accel_op_code op);
 ACCEL_API accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_slice out);
 
 /** out[i] = x[i] on one device (use accel_queue_copy between devices). */
-ACCEL_API accel_status accel_copy(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_copy(accel_queue *q, accel_dtype dtype, accel_slice x,
+                                  accel_slice out);
 
 /** Generic binary elementwise op: op is one of kind ACCEL_OP_KIND_BINARY
  *  (accel_op_info); any other op is ACCEL_ERROR_INVALID_ARGUMENT. */
-ACCEL_API accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice a,
-                          accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype,
+                                    accel_slice a, accel_slice b, accel_slice out);
 /** out = a + b */
-ACCEL_API accel_status accel_add(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_add(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b,
+                                 accel_slice out);
 /** out = a - b */
-ACCEL_API accel_status accel_sub(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_sub(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b,
+                                 accel_slice out);
 /** out = a * b */
-ACCEL_API accel_status accel_mul(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_mul(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b,
+                                 accel_slice out);
 /** out = a / b (IEEE: x/0 is ±Inf, 0/0 is NaN) */
-ACCEL_API accel_status accel_div(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_div(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b,
+                                 accel_slice out);
 /** out = maximum(a, b): IEEE 754-2019 maximum (§9.6). NaN if either is NaN
  *  (as numpy.maximum), and -0 < +0: maximum(-0, +0) = maximum(+0, -0) = +0.
  *  (NumPy is order-dependent there: np.maximum(0.0, -0.0) is -0.0.) */
-ACCEL_API accel_status accel_max(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_max(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b,
+                                 accel_slice out);
 /** out = minimum(a, b): IEEE 754-2019 minimum (§9.6). NaN if either is NaN
  *  (as numpy.minimum), and -0 < +0: minimum(-0, +0) = minimum(+0, -0) = -0. */
-ACCEL_API accel_status accel_min(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b, accel_slice out);
+ACCEL_API accel_status accel_min(accel_queue *q, accel_dtype dtype, accel_slice a, accel_slice b,
+                                 accel_slice out);
 
 /** y = alpha*x + beta*y (BLAS axpby), computed literally for every alpha and
  *  beta: alpha = 0 still reads x, so 0*NaN = NaN and 0*Inf = NaN reach y
  *  (unlike BLAS's beta = 0 shortcut of GEMM, which does not read C); beta = 0
  *  likewise keeps a NaN or Inf of y. To overwrite y use accel_scale or
  *  accel_copy. Errors as the other x -> out ops. */
-ACCEL_API accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, double beta,
-                         accel_slice y);
+ACCEL_API accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x,
+                                   double beta, accel_slice y);
 /** out = alpha*x, computed literally: alpha = 0 gives 0*x, so NaN for a NaN
  *  or infinite x and -0 for a negative x (use accel_fill for zeros). */
-ACCEL_API accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_scale(accel_queue *q, accel_dtype dtype, double alpha, accel_slice x,
+                                   accel_slice out);
 
 /** Generic unary elementwise op: op is one of kind ACCEL_OP_KIND_UNARY
  *  (accel_op_info); any other op is ACCEL_ERROR_INVALID_ARGUMENT. */
-ACCEL_API accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
-                         accel_slice out);
-/** out = -x (sign flip, exact; -0 for +0). x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
+ACCEL_API accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype,
+                                   accel_slice x, accel_slice out);
+/** out = -x (sign flip, exact; -0 for +0). x.count == out.count elements of dtype (f32, f64);
+ * errors as accel_unary. */
 ACCEL_API accel_status accel_neg(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-/** out = |x| (exact; NaN stays NaN). x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
+/** out = |x| (exact; NaN stays NaN). x.count == out.count elements of dtype (f32, f64); errors as
+ * accel_unary. */
 ACCEL_API accel_status accel_abs(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-/** out = sqrt(x), correctly rounded; NaN for x < 0, -0 for -0. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
-ACCEL_API accel_status accel_sqrt(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-/** out = e^x, within the backend's ulp bound (see above); +Inf on overflow, +0 on underflow. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
+/** out = sqrt(x), correctly rounded; NaN for x < 0, -0 for -0. x.count == out.count elements of
+ * dtype (f32, f64); errors as accel_unary. */
+ACCEL_API accel_status accel_sqrt(accel_queue *q, accel_dtype dtype, accel_slice x,
+                                  accel_slice out);
+/** out = e^x, within the backend's ulp bound (see above); +Inf on overflow, +0 on underflow.
+ * x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_exp(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-/** out = ln x, within the backend's ulp bound; -Inf for +-0, NaN for x < 0. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
+/** out = ln x, within the backend's ulp bound; -Inf for +-0, NaN for x < 0. x.count == out.count
+ * elements of dtype (f32, f64); errors as accel_unary. */
 ACCEL_API accel_status accel_log(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-/** out = tanh x, within the backend's ulp bound; +-1 for large |x|. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
-ACCEL_API accel_status accel_tanh(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
-/** out = max(x, 0) with x > 0 ? x : +0; NaN stays NaN. x.count == out.count elements of dtype (f32, f64); errors as accel_unary. */
-ACCEL_API accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+/** out = tanh x, within the backend's ulp bound; +-1 for large |x|. x.count == out.count elements
+ * of dtype (f32, f64); errors as accel_unary. */
+ACCEL_API accel_status accel_tanh(accel_queue *q, accel_dtype dtype, accel_slice x,
+                                  accel_slice out);
+/** out = max(x, 0) with x > 0 ? x : +0; NaN stays NaN. x.count == out.count elements of dtype (f32,
+ * f64); errors as accel_unary. */
+ACCEL_API accel_status accel_relu(accel_queue *q, accel_dtype dtype, accel_slice x,
+                                  accel_slice out);
 /** out = sin x (x in radians), within the backend's ulp bound (CPU: glibc sin,
  *  f32 rounded once from double; CUDA: sinf 2 ulp, sin 2 ulp, CUDA Math API);
  *  NaN for +-Inf and NaN, -0 for -0. x.count == out.count elements of dtype
@@ -508,22 +531,22 @@ ACCEL_API accel_status accel_sigmoid(accel_queue *q, accel_dtype dtype, accel_sl
  *  (np.max's result there depends on the order). Sums are accumulated
  *  in a fixed order (pairwise/blocked), error <= c*n*eps*sum|x| (Higham 2002,
  *  "Accuracy and Stability of Numerical Algorithms", 4.2), same result every run. */
-ACCEL_API accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
-                          accel_slice out);
+ACCEL_API accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype,
+                                    accel_slice x, accel_slice out);
 /** out[0] = sum of x (accel_reduce with ACCEL_OP_SUM; same errors and bound). */
 ACCEL_API accel_status accel_sum(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
 /** out[0] = max of x (accel_reduce with ACCEL_OP_REDUCE_MAX; exact). */
-ACCEL_API accel_status accel_reduce_max(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_reduce_max(accel_queue *q, accel_dtype dtype, accel_slice x,
+                                        accel_slice out);
 /** out[0] = min of x (accel_reduce with ACCEL_OP_REDUCE_MIN; exact). */
-ACCEL_API accel_status accel_reduce_min(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice out);
+ACCEL_API accel_status accel_reduce_min(accel_queue *q, accel_dtype dtype, accel_slice x,
+                                        accel_slice out);
 
 /** out[0] = sum_i x[i]*y[i]; x and y counts equal, out.count 1. */
-ACCEL_API accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice y, accel_slice out);
+ACCEL_API accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_slice y,
+                                 accel_slice out);
 
-typedef enum accel_transpose {
-    ACCEL_NO_TRANS = 0,
-    ACCEL_TRANS = 1
-} accel_transpose;
+typedef enum accel_transpose { ACCEL_NO_TRANS = 0, ACCEL_TRANS = 1 } accel_transpose;
 
 /* C = alpha*op(A)*op(B) + beta*C, row-major, for batch_count matrices spaced
  * stride_* elements apart. op(A) is m x k: A is stored m x k (lda >= k) or,
@@ -545,7 +568,7 @@ typedef struct accel_gemm_desc {
     size_t c_offset, ldc;
     size_t batch_count;                  /* 1 for a single GEMM */
     size_t stride_a, stride_b, stride_c; /* elements; ignored when batch_count == 1 */
-    bool allow_tf32; /* f32 only: may use TF32 tensor cores (lower precision) */
+    bool allow_tf32;                     /* f32 only: may use TF32 tensor cores (lower precision) */
 } accel_gemm_desc;
 
 /** Zero *d, set struct_size, alpha = 1, batch_count = 1. */
@@ -562,7 +585,7 @@ ACCEL_API accel_status accel_gemm(accel_queue *q, const accel_gemm_desc *d);
 
 /** C[m x n] = A[m x k] * B[k x n], all contiguous from offset 0. */
 ACCEL_API accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m, size_t n, size_t k,
-                          accel_buffer *a, accel_buffer *b, accel_buffer *c);
+                                    accel_buffer *a, accel_buffer *b, accel_buffer *c);
 
 /** out = x^T: the row-major rows x cols matrix x, starting at element
  *  x_offset of buffer x with ldx elements between its rows (ldx >= cols),
@@ -579,8 +602,8 @@ ACCEL_API accel_status accel_matmul(accel_queue *q, accel_dtype dtype, size_t m,
  *  buffer: there is no in-place transpose), ACCEL_ERROR_OUT_OF_RANGE (either
  *  matrix past the end of its buffer, overflow included). Named _2d because
  *  accel_transpose is GEMM's enum. */
-ACCEL_API accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, size_t cols,
-                                          accel_buffer *x, size_t x_offset, size_t ldx,
+ACCEL_API accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows,
+                                          size_t cols, accel_buffer *x, size_t x_offset, size_t ldx,
                                           accel_buffer *out, size_t out_offset, size_t ldo);
 
 /** Uniform [0,1) numbers: out[i] is element (rng_offset + i) of the
@@ -595,7 +618,7 @@ ACCEL_API accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, siz
  *       philox(e / 2, seed), j = e % 2.
  *  Errors: the common ones; dtype must be f32 or f64. */
 ACCEL_API accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, uint64_t seed,
-                                  uint64_t rng_offset, accel_slice out);
+                                            uint64_t rng_offset, accel_slice out);
 
 /** Normal N(mean, stddev^2) numbers by Box-Muller on the same stream: pair
  *  p = e / 2 draws u1, u2 as the uniform mapping of stream elements 2p, 2p+1
@@ -604,8 +627,9 @@ ACCEL_API accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, u
  *  mean + stddev*r*sin(2 pi u2). Not bit-identical across backends (libm
  *  differs), within a few ulp. Errors as accel_random_uniform, and
  *  ACCEL_ERROR_INVALID_ARGUMENT for stddev < 0 or non-finite mean/stddev. */
-ACCEL_API accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t seed, uint64_t rng_offset,
-                                 double mean, double stddev, accel_slice out);
+ACCEL_API accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t seed,
+                                           uint64_t rng_offset, double mean, double stddev,
+                                           accel_slice out);
 
 /* -------------------------------------------------- shorter forms */
 

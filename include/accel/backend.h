@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/backend.h — the plugin ABI: what a backend shared object exports and
  * what the core hands it. Standalone (only accel/types.h, which itself includes
  * only <stddef.h> and <stdint.h>); plugins never link against the core.
@@ -117,24 +119,24 @@ typedef struct accel_op_operand {
  * ops either equal an input's range exactly or do not overlap it at all. */
 typedef struct accel_op_desc {
     uint32_t struct_size;
-    uint32_t op;    /* accel_op_code */
-    uint32_t dtype; /* accel_dtype */
-    uint32_t flags; /* ACCEL_OP_FLAG_* */
+    uint32_t op;      /* accel_op_code */
+    uint32_t dtype;   /* accel_dtype */
+    uint32_t flags;   /* ACCEL_OP_FLAG_* */
     const char *name; /* the public function's name, for messages ("accel_add") */
     uint32_t num_operands;
     uint32_t reserved0;
     accel_op_operand operands[4];
-    double scalars[4]; /* FILL: value; SCALE: alpha; AXPBY: alpha, beta;
-                          GEMM: alpha, beta; RANDOM_NORMAL: mean, stddev */
+    double scalars[4];   /* FILL: value; SCALE: alpha; AXPBY: alpha, beta;
+                            GEMM: alpha, beta; RANDOM_NORMAL: mean, stddev */
     uint64_t seed;       /* RANDOM_*: Philox key */
     uint64_t rng_offset; /* RANDOM_*: index of out[0] in the seed's stream */
     /* GEMM, row-major: op(A) is m x k, op(B) is k x n, C is m x n. */
     uint32_t trans_a, trans_b; /* 0: as stored, 1: transposed */
     size_t m, n, k;
-    size_t lda, ldb, ldc;      /* elements between consecutive rows as stored */
+    size_t lda, ldb, ldc; /* elements between consecutive rows as stored */
     /* TRANSPOSE, row-major: x is m x n with leading dimension lda (>= n),
      * out = x^T is n x m with leading dimension ldc (>= m); m, n > 0. */
-    size_t batch_count;        /* >= 1 */
+    size_t batch_count;                  /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
     /* ACCEL_OP_KERNEL: the launch (below); NULL for every other op. Takes
      * the first reserved slot: same size, same offsets. */
@@ -187,8 +189,8 @@ typedef struct accel_program_desc {
      * with the same program_identity) instead of compiling source. */
     const void *binary;
     size_t binary_size;
-    char *log;       /* compiler log out, NUL-terminated and truncated */
-    size_t log_size; /* bytes at log */
+    char *log;           /* compiler log out, NUL-terminated and truncated */
+    size_t log_size;     /* bytes at log */
     const char *options; /* extra compiler options from the user (CUDA), or NULL */
     uint64_t reserved[8];
 } accel_program_desc;
@@ -197,8 +199,8 @@ typedef struct accel_program_desc {
 #define ACCEL_KARG_ARRAY 1u
 #define ACCEL_KARG_SCALAR 2u
 typedef struct accel_kernel_arg_desc {
-    uint32_t kind;  /* ACCEL_KARG_* */
-    uint32_t dtype; /* accel_dtype */
+    uint32_t kind;           /* ACCEL_KARG_* */
+    uint32_t dtype;          /* accel_dtype */
     accel_be_buffer *buffer; /* arrays */
     size_t offset, count;    /* arrays: elements of dtype */
     union {
@@ -222,8 +224,8 @@ typedef struct accel_kernel_launch_desc {
     uint32_t entry;            /* index into the program's entries */
     uint32_t num_args;
     const accel_kernel_arg_desc *args;
-    size_t n;    /* elementwise: elements; reduction: columns per row */
-    size_t rows; /* reduction: rows (>= 1) */
+    size_t n;                   /* elementwise: elements; reduction: columns per row */
+    size_t rows;                /* reduction: rows (>= 1) */
     uint32_t grid[3], block[3]; /* raw: all >= 1, within CUDA's limits */
     uint64_t reserved[8];
 } accel_kernel_launch_desc;
@@ -269,8 +271,8 @@ typedef struct accel_be_graph accel_be_graph;
 /* The plugin's table. Required entries are marked; optional ones may be NULL
  * and the comment says what the core does then. */
 typedef struct accel_backend {
-    uint32_t abi_version; /* ACCEL_BACKEND_ABI_VERSION */
-    uint32_t struct_size; /* sizeof(accel_backend) */
+    uint32_t abi_version;    /* ACCEL_BACKEND_ABI_VERSION */
+    uint32_t struct_size;    /* sizeof(accel_backend) */
     const char *name;        /* short lower-case name used in device names ("cuda") */
     const char *description; /* one line for `accel info` */
 
@@ -334,7 +336,8 @@ typedef struct accel_backend {
     /* Non-blocking: *out_done = 1 when the event's work is done, else 0.
      * An event never recorded counts as done. */
     int32_t (*event_query)(void *ctx, accel_be_event *ev, int *out_done);
-    int32_t (*event_elapsed_ms)(void *ctx, accel_be_event *start, accel_be_event *end, double *out_ms);
+    int32_t (*event_elapsed_ms)(void *ctx, accel_be_event *start, accel_be_event *end,
+                                double *out_ms);
 
     /* Required. ACCEL_SUCCESS when op_execute would accept desc on device,
      * ACCEL_ERROR_UNSUPPORTED otherwise (unknown op codes included). Must not
@@ -417,16 +420,14 @@ typedef struct accel_backend {
     int32_t (*comm_execute)(void *ctx, accel_be_queue *q, accel_be_comm *comm,
                             const accel_be_collective *d);
 
-    /* Optional (added after the ABI 1 table's reserved slots ran out: a plugin built against an older
-     * header has a smaller table, and the loader reads these as NULL). Graphs: build a
-     * native graph of n nodes for device (nodes and their fields may be freed
-     * on return), launch it on q (asynchronous, ordered like one op; a failure
-     * inside is sticky on q, named after the failing op), replace node
-     * `index` by an updated node of the same kind (new buffers, scalars or
-     * host pointers; a launch already enqueued keeps the old values), and
-     * destroy it (the core calls destroy only once no launch is pending).
-     * instantiate may refuse a list it cannot run (ACCEL_ERROR_UNSUPPORTED);
-     * update may refuse a change (the core then re-instantiates). NULL
+    /* Optional (added after the ABI 1 table's reserved slots ran out: a plugin built against an
+     * older header has a smaller table, and the loader reads these as NULL). Graphs: build a native
+     * graph of n nodes for device (nodes and their fields may be freed on return), launch it on q
+     * (asynchronous, ordered like one op; a failure inside is sticky on q, named after the failing
+     * op), replace node `index` by an updated node of the same kind (new buffers, scalars or host
+     * pointers; a launch already enqueued keeps the old values), and destroy it (the core calls
+     * destroy only once no launch is pending). instantiate may refuse a list it cannot run
+     * (ACCEL_ERROR_UNSUPPORTED); update may refuse a change (the core then re-instantiates). NULL
      * entries, or a refusal: the core replays the list op by op. */
     int32_t (*graph_instantiate)(void *ctx, uint32_t device, const accel_graph_node_desc *nodes,
                                  size_t n, accel_be_graph **out);

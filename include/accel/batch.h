@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/batch.h — streaming host data larger than device memory through a
  * device in chunks, with the host->device copies, the caller's compute and the
  * device->host copies of different chunks overlapped over several queues (the
@@ -57,10 +59,10 @@ typedef struct accel_batch_array {
  * chunk's part of each array at byte 0. */
 typedef struct accel_batch_chunk {
     uint32_t struct_size;
-    uint32_t slot;                            /* queue and buffers used, 0..queues-1 */
-    uint64_t index;                           /* chunk number, 0, 1, ... */
-    size_t first;                             /* first element of the chunk */
-    size_t elems;                             /* elements in the chunk */
+    uint32_t slot;                             /* queue and buffers used, 0..queues-1 */
+    uint64_t index;                            /* chunk number, 0, 1, ... */
+    size_t first;                              /* first element of the chunk */
+    size_t elems;                              /* elements in the chunk */
     accel_buffer *in[ACCEL_BATCH_MAX_ARRAYS];  /* input i's elements [first, first + elems) */
     accel_buffer *out[ACCEL_BATCH_MAX_ARRAYS]; /* room for output i's part of the chunk */
 } accel_batch_chunk;
@@ -74,29 +76,29 @@ typedef accel_status (*accel_batch_fn)(accel_queue *q, const accel_batch_chunk *
  * out_count output arrays. */
 typedef struct accel_batch_desc {
     uint32_t struct_size;
-    uint32_t queues;                          /* 0: chosen (2 or 3); else 1..4 (more: 4) */
-    size_t n;                                 /* elements; 0 is a run of no chunks */
-    uint32_t in_count, out_count;             /* 1..4 inputs, 0..4 outputs */
+    uint32_t queues;              /* 0: chosen (2 or 3); else 1..4 (more: 4) */
+    size_t n;                     /* elements; 0 is a run of no chunks */
+    uint32_t in_count, out_count; /* 1..4 inputs, 0..4 outputs */
     accel_batch_array in[ACCEL_BATCH_MAX_ARRAYS];
     accel_batch_array out[ACCEL_BATCH_MAX_ARRAYS];
-    accel_batch_fn compute;                   /* required */
-    void *user;                               /* passed to compute */
-    size_t device_bytes; /* device memory for the run's buffers (0: a quarter of the free
-                            memory, at most 1 GiB) */
-    size_t chunk_elems;  /* elements per chunk (0: chosen from measured rates) */
+    accel_batch_fn compute; /* required */
+    void *user;             /* passed to compute */
+    size_t device_bytes;    /* device memory for the run's buffers (0: a quarter of the free
+                               memory, at most 1 GiB) */
+    size_t chunk_elems;     /* elements per chunk (0: chosen from measured rates) */
     uint64_t reserved[4];
 } accel_batch_desc;
 
 /* How a run was (or would be) cut, and what it achieved. */
 typedef struct accel_batch_stats {
     uint32_t struct_size;
-    uint32_t queues;     /* queues (and buffer sets) used */
-    size_t chunk_elems;  /* elements per chunk (the last may be shorter) */
-    uint64_t chunks;     /* number of chunks */
-    double h2d_gbs;      /* measured copy-in rate of input 0 (1e9 B/s; 0: not measured) */
-    double compute_gbs;  /* chunk 0's input bytes over its compute time (0: not measured) */
-    double ms;           /* wall time of the chunks (an automatic cut's probe excluded) */
-    double gbs;          /* bytes copied in and out / ms */
+    uint32_t queues;    /* queues (and buffer sets) used */
+    size_t chunk_elems; /* elements per chunk (the last may be shorter) */
+    uint64_t chunks;    /* number of chunks */
+    double h2d_gbs;     /* measured copy-in rate of input 0 (1e9 B/s; 0: not measured) */
+    double compute_gbs; /* chunk 0's input bytes over its compute time (0: not measured) */
+    double ms;          /* wall time of the chunks (an automatic cut's probe excluded) */
+    double gbs;         /* bytes copied in and out / ms */
     uint64_t reserved[4];
 } accel_batch_stats;
 

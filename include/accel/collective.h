@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/collective.h — what libaccel offers libraries built on it
  * (libaccel_mpi): setting the caller's accel_last_error() message, and
  * collectives run by a backend itself (NCCL in the CUDA plugin) on a queue.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/dlpack.h — DLPack (https://dmlc.github.io/dlpack/) helpers for
  * language bindings: a DLManagedTensor over an accel buffer's memory whose
  * deleter drops a Python reference, the "dltensor" capsule destructor, and

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/graph.h — record the work of a queue once and replay it many times
  * (as CUDA Graphs' stream capture, torch.cuda.graph, CuPy's graph capture):
  * capture, launch, rebinding of buffers, scalars and host pointers without

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/kernel.h — kernels users write, compiled at run time for every
  * device that runs them (NVRTC on CUDA, a C compiler on the CPU), cached in
  * memory and on disk, and launched through the same op path as the built-in
@@ -88,10 +90,9 @@ ACCEL_API accel_status accel_kernel_elementwise_create(accel_runtime *rt, const 
  * expression; post: expression of `a` (or "OUT = expr"); NULL or "" means
  * "a". Errors as accel_kernel_elementwise_create. */
 ACCEL_API accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
-                                                     const char *in_params,
-                                                     const char *out_params, const char *map,
-                                                     const char *reduce, const char *identity,
-                                                     const char *post,
+                                                     const char *in_params, const char *out_params,
+                                                     const char *map, const char *reduce,
+                                                     const char *identity, const char *post,
                                                      const accel_kernel_options *opt,
                                                      accel_kernel **out);
 
@@ -103,8 +104,7 @@ ACCEL_API accel_status accel_kernel_reduction_create(accel_runtime *rt, const ch
  * Errors: ACCEL_ERROR_INVALID_ARGUMENT (no such __global__ function, a
  * parameter type not understood), ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
 ACCEL_API accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source,
-                                               const char *entry,
-                                               const accel_kernel_options *opt,
+                                               const char *entry, const accel_kernel_options *opt,
                                                accel_kernel **out);
 
 /* Release a kernel and its compiled code on every device. Work already
@@ -122,8 +122,7 @@ ACCEL_API const char *accel_kernel_name(const accel_kernel *k);
  * lines counted in the user's text), ACCEL_ERROR_UNSUPPORTED (the device's
  * backend has no compiler, or the CPU twin cannot run the construct named),
  * ACCEL_ERROR_INVALID_HANDLE. */
-ACCEL_API accel_status accel_kernel_build(accel_kernel *k, accel_device *dev,
-                                          uint32_t scalar_mask);
+ACCEL_API accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t scalar_mask);
 
 /* One launch argument: an array range or a scalar. */
 typedef struct accel_kernel_arg {
@@ -196,15 +195,15 @@ ACCEL_API accel_status accel_kernel_launch_grid(accel_queue *q, accel_kernel *k,
 /* The kernel cache's counters, over the runtime's life. */
 typedef struct accel_kernel_cache_stats {
     uint32_t struct_size;
-    uint32_t disk_enabled;  /* 1: the disk cache is in use */
-    uint64_t memory_hits;   /* builds served from this process's memory */
-    uint64_t disk_hits;     /* builds loaded from the disk cache */
-    uint64_t misses;        /* builds compiled */
-    uint64_t rebuilt;       /* disk entries found corrupt or truncated, rebuilt */
-    uint64_t failures;      /* builds that failed (compile errors included) */
-    double compile_ms;      /* wall time spent compiling (misses) */
-    double load_ms;         /* wall time spent loading cached code (hits) */
-    char dir[1024];         /* the disk cache's folder, "" when off */
+    uint32_t disk_enabled;     /* 1: the disk cache is in use */
+    uint64_t memory_hits;      /* builds served from this process's memory */
+    uint64_t disk_hits;        /* builds loaded from the disk cache */
+    uint64_t misses;           /* builds compiled */
+    uint64_t rebuilt;          /* disk entries found corrupt or truncated, rebuilt */
+    uint64_t failures;         /* builds that failed (compile errors included) */
+    double compile_ms;         /* wall time spent compiling (misses) */
+    double load_ms;            /* wall time spent loading cached code (hits) */
+    char dir[1024];            /* the disk cache's folder, "" when off */
     char disabled_reason[256]; /* why the disk cache is off, "" when on or not asked */
     uint64_t reserved[8];
 } accel_kernel_cache_stats;

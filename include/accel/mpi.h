@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/mpi.h — collectives between processes, one accel device per rank
  * (libaccel_mpi; link with -laccel_mpi -laccel and MPI). The core and programs
  * that do not include this header stay free of MPI.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/npy.h — reading and writing NumPy .npy files, so that arrays can travel
  * between accel and NumPy (the `accel run` command, tests that use NumPy as the
  * reference).

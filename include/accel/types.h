@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/types.h — plain data types shared by the public API (accel.h) and the
  * plugin ABI (backend.h): status codes, dtypes, op codes, device properties.
  * Standalone: includes only <stddef.h> and <stdint.h>, so a backend plugin can
@@ -15,27 +17,27 @@ extern "C" {
 
 /* X(NAME, VALUE, "one-sentence message"). The one list produces the enum, the
  * names (accel_status_name) and the messages (accel_status_string). */
-#define ACCEL_STATUS_LIST(X)                                                              \
-    X(ACCEL_SUCCESS, 0, "success")                                                        \
-    X(ACCEL_ERROR_INVALID_ARGUMENT, 1, "an argument is invalid")                          \
-    X(ACCEL_ERROR_INVALID_HANDLE, 2, "a handle is NULL, released or of the wrong type")   \
-    X(ACCEL_ERROR_OUT_OF_RANGE, 3, "a range lies outside its buffer or overflows")        \
-    X(ACCEL_ERROR_DTYPE_MISMATCH, 4, "a dtype is unknown or does not match")              \
-    X(ACCEL_ERROR_SHAPE_MISMATCH, 5, "element counts or matrix shapes do not agree")      \
-    X(ACCEL_ERROR_DEVICE_MISMATCH, 6, "operands live on different devices")               \
-    X(ACCEL_ERROR_OUT_OF_HOST_MEMORY, 7, "out of host memory")                            \
-    X(ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, 8, "out of device memory")                        \
-    X(ACCEL_ERROR_UNSUPPORTED, 9, "the operation or dtype is not supported here")         \
-    X(ACCEL_ERROR_NOT_FOUND, 10, "no such device, backend, file or key")                  \
-    X(ACCEL_ERROR_PLUGIN_LOAD, 11, "a backend plugin could not be loaded")                \
-    X(ACCEL_ERROR_INCOMPATIBLE_ABI, 12, "a backend plugin was built for another ABI")     \
-    X(ACCEL_ERROR_CONFIG, 13, "the configuration is malformed or inconsistent")           \
-    X(ACCEL_ERROR_DEVICE, 14, "the device or its driver reported an error")               \
-    X(ACCEL_ERROR_MISMATCH, 15, "a result disagrees with its reference")                  \
-    X(ACCEL_ERROR_UNAVAILABLE, 16, "the backend has no usable device or driver")          \
-    X(ACCEL_ERROR_IO, 17, "a file could not be read or written, or is malformed")         \
-    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")                        \
-    X(ACCEL_ERROR_COMPILE, 19, "a user kernel failed to compile")                         \
+#define ACCEL_STATUS_LIST(X)                                                                       \
+    X(ACCEL_SUCCESS, 0, "success")                                                                 \
+    X(ACCEL_ERROR_INVALID_ARGUMENT, 1, "an argument is invalid")                                   \
+    X(ACCEL_ERROR_INVALID_HANDLE, 2, "a handle is NULL, released or of the wrong type")            \
+    X(ACCEL_ERROR_OUT_OF_RANGE, 3, "a range lies outside its buffer or overflows")                 \
+    X(ACCEL_ERROR_DTYPE_MISMATCH, 4, "a dtype is unknown or does not match")                       \
+    X(ACCEL_ERROR_SHAPE_MISMATCH, 5, "element counts or matrix shapes do not agree")               \
+    X(ACCEL_ERROR_DEVICE_MISMATCH, 6, "operands live on different devices")                        \
+    X(ACCEL_ERROR_OUT_OF_HOST_MEMORY, 7, "out of host memory")                                     \
+    X(ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, 8, "out of device memory")                                 \
+    X(ACCEL_ERROR_UNSUPPORTED, 9, "the operation or dtype is not supported here")                  \
+    X(ACCEL_ERROR_NOT_FOUND, 10, "no such device, backend, file or key")                           \
+    X(ACCEL_ERROR_PLUGIN_LOAD, 11, "a backend plugin could not be loaded")                         \
+    X(ACCEL_ERROR_INCOMPATIBLE_ABI, 12, "a backend plugin was built for another ABI")              \
+    X(ACCEL_ERROR_CONFIG, 13, "the configuration is malformed or inconsistent")                    \
+    X(ACCEL_ERROR_DEVICE, 14, "the device or its driver reported an error")                        \
+    X(ACCEL_ERROR_MISMATCH, 15, "a result disagrees with its reference")                           \
+    X(ACCEL_ERROR_UNAVAILABLE, 16, "the backend has no usable device or driver")                   \
+    X(ACCEL_ERROR_IO, 17, "a file could not be read or written, or is malformed")                  \
+    X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")                                 \
+    X(ACCEL_ERROR_COMPILE, 19, "a user kernel failed to compile")                                  \
     X(ACCEL_ERROR_COMMUNICATION, 20, "a collective or message between processes failed")
 
 typedef enum accel_status {
@@ -233,7 +235,7 @@ typedef struct accel_device_properties {
     uint32_t host_accessible;    /* 1: buffers are plain host memory */
     uint32_t compute_capability; /* GPUs: major*10 + minor (90 for sm_90); 0 elsewhere */
     uint32_t reserved0;
-    char driver_version[32];     /* e.g. "13.0"; "" when not applicable */
+    char driver_version[32]; /* e.g. "13.0"; "" when not applicable */
     char runtime_version[32];
     uint64_t reserved[8];
 } accel_device_properties;
@@ -248,8 +250,8 @@ typedef struct accel_device_properties {
 /* How to measure a device's ceilings. Zeroes mean "the backend's default". */
 typedef struct accel_ceilings_options {
     uint32_t struct_size;
-    uint32_t what;           /* ACCEL_CEILING_* bits */
-    uint32_t repeats;        /* timed runs after one warm-up; the median is kept */
+    uint32_t what;    /* ACCEL_CEILING_* bits */
+    uint32_t repeats; /* timed runs after one warm-up; the median is kept */
     uint32_t reserved0;
     uint64_t copy_bytes;     /* bytes of each array of copy, loop and read */
     uint64_t gemm_n;         /* GEMM of n x n x n */
@@ -264,14 +266,14 @@ typedef struct accel_ceilings_options {
 typedef struct accel_ceilings {
     uint32_t struct_size;
     uint32_t reserved0;
-    double copy_gbs;         /* device-to-device copy (memcpy, cudaMemcpyAsync D2D) */
-    double loop_gbs;         /* a plain c[i] = a[i] + b[i] f32 loop or kernel */
-    double read_gbs;         /* a plain f32 sum loop or kernel (bytes read only) */
-    double gemm_tflops[8];   /* indexed by accel_dtype: f32, f64, f16, bf16 */
-    double gemm_tf32_tflops; /* f32 GEMM on TF32 tensor cores */
-    double launch_us;        /* host time of one bare kernel launch / function call */
-    double h2d_pinned_gbs, d2h_pinned_gbs;     /* async copies from/to page-locked memory */
-    double h2d_pageable_gbs, d2h_pageable_gbs; /* plain blocking copies from/to malloc memory */
+    double copy_gbs;                       /* device-to-device copy (memcpy, cudaMemcpyAsync D2D) */
+    double loop_gbs;                       /* a plain c[i] = a[i] + b[i] f32 loop or kernel */
+    double read_gbs;                       /* a plain f32 sum loop or kernel (bytes read only) */
+    double gemm_tflops[8];                 /* indexed by accel_dtype: f32, f64, f16, bf16 */
+    double gemm_tf32_tflops;               /* f32 GEMM on TF32 tensor cores */
+    double launch_us;                      /* host time of one bare kernel launch / function call */
+    double h2d_pinned_gbs, d2h_pinned_gbs; /* async copies from/to page-locked memory */
+    double h2d_pageable_gbs, d2h_pageable_gbs;   /* plain blocking copies from/to malloc memory */
     uint64_t copy_bytes, gemm_n, transfer_bytes; /* the sizes actually used */
     char copy_method[48]; /* how copy_gbs was measured, e.g. "memcpy, 2 threads" */
     char gemm_method[48]; /* e.g. "OpenBLAS 0.3.21 cblas_sgemm/dgemm" */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* accel/verify.h — cross-checking and placement: the tolerance model that says
  * when two backends give "the same answer", verify mode (every op on a device
  * is also run on a reference device and compared), the fallback policy (ops a
@@ -60,12 +62,12 @@ ACCEL_API double accel_dtype_epsilon(accel_dtype dtype);
  * elements of the output operand (the last one), from its start. */
 typedef struct accel_compare_result {
     uint32_t struct_size;
-    size_t checked;   /* output elements compared */
-    size_t bad;       /* elements outside the bound */
-    size_t first_bad; /* index of the first bad element; SIZE_MAX when none */
+    size_t checked;                     /* output elements compared */
+    size_t bad;                         /* elements outside the bound */
+    size_t first_bad;                   /* index of the first bad element; SIZE_MAX when none */
     double got, expected, error, bound; /* at first_bad (error may be Inf) */
-    double worst_ratio; /* max over elements of error/bound (0 when all exact) */
-    const char *rule;   /* the bound applied, e.g. "1 ulp", "c*n*eps*sum|x|" */
+    double worst_ratio;                 /* max over elements of error/bound (0 when all exact) */
+    const char *rule;                   /* the bound applied, e.g. "1 ulp", "c*n*eps*sum|x|" */
     /* The element with the largest error/bound ratio, bad or not (an error
      * that is infinite or against a bound of 0 counts as an infinite ratio;
      * the first of equals wins), with its error and bound: what to report
@@ -191,12 +193,12 @@ ACCEL_API accel_status accel_fallback_configure(accel_runtime *rt, const char *d
 typedef struct accel_report_row {
     uint32_t struct_size;
     accel_op_code op;
-    const char *device;     /* the device asked for */
-    uint64_t ops;           /* ops enqueued for it (counted while reporting is on) */
-    uint64_t fallbacks;     /* of which run on the fallback device */
+    const char *device;          /* the device asked for */
+    uint64_t ops;                /* ops enqueued for it (counted while reporting is on) */
+    uint64_t fallbacks;          /* of which run on the fallback device */
     const char *fallback_device; /* "" when none */
-    uint64_t bytes_moved;   /* bytes moved between devices for those fallbacks */
-    const char *reason;     /* why the first fallback happened; "" when none */
+    uint64_t bytes_moved;        /* bytes moved between devices for those fallbacks */
+    const char *reason;          /* why the first fallback happened; "" when none */
 } accel_report_row;
 
 /** Count every op per kind and device from now on (fallbacks are always

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """accel from Python: NumPy-like arrays on accel's devices (a GPU when there
 is one, the CPU otherwise), with CuPy's names, over libaccel through ctypes.
 

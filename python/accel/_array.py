@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """accel.Array (also accel.ndarray) and the functions on arrays.
 
 An Array is a C-order (row-major) block of float32 or float64 elements (float16

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """The runtime, devices, streams (accel queues), events, the memory pool,
 and what runs where: info(), verify mode, the placement report.
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """DLPack exchange without copies: Array.__dlpack__ (export) and
 accel.from_dlpack (import), for NumPy on the CPU and CuPy or PyTorch on CUDA.
 

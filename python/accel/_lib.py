@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Loading libaccel with ctypes, the C prototypes, and accel's errors as
 Python exceptions.
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Random numbers on the device, with CuPy's names (cupy.random).
 
 Every generator is an accel random stream (accel_rng: Philox4x32-10 keyed by

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Python overhead of accel against the same work from C, with ratios.
 
     python/bench/overhead.py [--device NAME] [--n 1024] [--iters 20000]

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* small_op.c — the C side of python/bench/overhead.py: the host time per
  * accel_add of N f32 elements enqueued in a loop (then one finish), and the
  * blocking write/read rate of BYTES from host memory (pinned with --pinned),

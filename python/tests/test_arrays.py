@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Arrays: creation, attributes, transfers, views, indexing, lifetimes."""
 import numpy as np
 import pytest

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Errors: each is an accel.AccelError carrying accel's status name and a
 message that names the function and the cause; subclasses are also the
 matching Python exceptions."""

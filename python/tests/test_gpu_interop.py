@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Zero-copy with CuPy and PyTorch on a CUDA device: round trips by
 __cuda_array_interface__ and DLPack with pointer equality and writes seen
 on both sides, and stream ordering. Skips (visibly) where CuPy or PyTorch

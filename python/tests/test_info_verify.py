@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """info(), verify mode (CPU against CPU) and the placement report."""
 import numpy as np
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Lifetimes across accel.shutdown() and at interpreter exit, each in a fresh
 interpreter so the suite's own runtime is not closed."""
 import os

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Every op against NumPy, with accel's stated tolerances:
 - correctly rounded ops (add, subtract, multiply, divide, sqrt, negative,
   abs, relu, maximum, minimum): bit-identical to NumPy;

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """accel.random: CuPy's names, same seed same numbers, successive calls
 differ, uniform numbers equal to the documented Philox mapping."""
 import numpy as np

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Zero-copy on the CPU with NumPy: __array_interface__, __dlpack__ and
 accel.from_dlpack share memory (pointer equality, writes visible on both
 sides), and lifetimes hold on both sides."""

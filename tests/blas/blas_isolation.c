@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* blas_isolation.c — a host program that links its own CBLAS (fake_cblas,
  * whose GEMMs write 12345) before libaccel. The CPU backend must still call
  * its own OpenBLAS: with selftest = false (nothing catches a wrong GEMM at
@@ -16,11 +18,11 @@ extern int fake_cblas_calls;
 void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a,
                  int lda, const float *b, int ldb, float beta, float *c, int ldc);
 
-#define FAIL(...)                                                                                \
-    do {                                                                                         \
-        fprintf(stderr, "blas_isolation: FAILED: " __VA_ARGS__);                                 \
-        fprintf(stderr, " (last error: %s)\n", accel_last_error());                             \
-        exit(1);                                                                                 \
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        fprintf(stderr, "blas_isolation: FAILED: " __VA_ARGS__);                                   \
+        fprintf(stderr, " (last error: %s)\n", accel_last_error());                                \
+        exit(1);                                                                                   \
     } while (0)
 
 static void one_run(const char *dir, const char *plugin, int selftest)
@@ -78,8 +80,8 @@ static void one_run(const char *dir, const char *plugin, int selftest)
                      (double)c[i * N + j], ref, bound);
         }
     accel_runtime_close(rt);
-    printf("selftest = %s: GEMM matches the reference; BLAS %s / %s\n",
-           selftest ? "true" : "false", p.driver_version, p.runtime_version);
+    printf("selftest = %s: GEMM matches the reference; BLAS %s / %s\n", selftest ? "true" : "false",
+           p.driver_version, p.runtime_version);
 }
 
 int main(int argc, char **argv)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* fake_cblas.c — a CBLAS a host program might link before accel: its GEMMs
  * write 12345 into C and compute nothing. blas_isolation links it first, so
  * that any cblas_sgemm/cblas_dgemm looked up in the process's global scope
@@ -7,9 +9,9 @@
 __attribute__((visibility("default"))) int fake_cblas_calls;
 
 __attribute__((visibility("default"))) void cblas_sgemm(int order, int ta, int tb, int m, int n,
-                                                        int k, float alpha, const float *a,
-                                                        int lda, const float *b, int ldb,
-                                                        float beta, float *c, int ldc)
+                                                        int k, float alpha, const float *a, int lda,
+                                                        const float *b, int ldb, float beta,
+                                                        float *c, int ldc)
 {
     (void)order, (void)ta, (void)tb, (void)k, (void)alpha, (void)a, (void)lda, (void)b, (void)ldb;
     (void)beta;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* gemm_oom.c — run by tests/blas/gemm_oom.sh under `ulimit -v`: opens the
  * CPU backend (selftest = false, so nothing warmed OpenBLAS up), takes
  * nearly all the address space that is left with malloc, and enqueues a
@@ -14,11 +16,11 @@
 
 #include "accel/accel.h"
 
-#define FAIL(...)                                                                                \
-    do {                                                                                         \
-        fprintf(stderr, "gemm_oom: FAILED: " __VA_ARGS__);                                       \
-        fprintf(stderr, " (last error: %s)\n", accel_last_error());                             \
-        exit(1);                                                                                 \
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        fprintf(stderr, "gemm_oom: FAILED: " __VA_ARGS__);                                         \
+        fprintf(stderr, " (last error: %s)\n", accel_last_error());                                \
+        exit(1);                                                                                   \
     } while (0)
 
 int main(int argc, char **argv)
@@ -30,8 +32,9 @@ int main(int argc, char **argv)
     FILE *f = fopen(path, "w");
     if (!f)
         FAIL("cannot write %s", path);
-    fprintf(f, "[runtime]\norder = cpu\nselftest = false\n[backend.cpu]\nlibrary = %s\n"
-               "threads = 1\n",
+    fprintf(f,
+            "[runtime]\norder = cpu\nselftest = false\n[backend.cpu]\nlibrary = %s\n"
+            "threads = 1\n",
             argv[2]);
     fclose(f);
     accel_runtime *rt;
@@ -78,16 +81,16 @@ int main(int argc, char **argv)
     if (st == ACCEL_SUCCESS)
         st = accel_queue_finish(q);
     if (st != ACCEL_ERROR_OUT_OF_HOST_MEMORY)
-        FAIL("GEMM near out of memory (%zu MiB taken) gave %s, not out of host memory",
-             total >> 20, accel_status_name(st));
+        FAIL("GEMM near out of memory (%zu MiB taken) gave %s, not out of host memory", total >> 20,
+             accel_status_name(st));
     if (!strstr(accel_last_error(), "OpenBLAS"))
         FAIL("the message does not say what was short");
     printf("near out of memory: %s\n", accel_last_error());
     while (nheld)
         free(held[--nheld]);
     free(held);
-    if (accel_matmul(q, ACCEL_F32, N, N, N, ba, bb, bc) || accel_queue_read_blocking(q, bc, 0, c,
-                                                                                     sizeof c))
+    if (accel_matmul(q, ACCEL_F32, N, N, N, ba, bb, bc) ||
+        accel_queue_read_blocking(q, bc, 0, c, sizeof c))
         FAIL("GEMM after the memory came back");
     for (int i = 0; i < N; i += 17)
         for (int j = 0; j < N; j += 13) {

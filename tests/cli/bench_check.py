@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Smoke test of `accel bench` (tools/accel/bench.c), not a measurement: runs
 `accel bench --quick --device cpu` with --json, --csv and --svg, and checks
 that the JSON parses and holds ceilings, results and targets; that the CSV has

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """The `accel` program's command line and messages (tools/accel):
 
 - every subcommand (and the program) takes --help (exit 0, text on stdout),

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """The shared JSON writer (common/json.c) against Python: the output of
 tests/json_strings.c must be valid UTF-8 (strict decode), parse with the json
 module, and every string must equal Python's bytes.decode("utf-8", "replace")

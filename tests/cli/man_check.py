@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """The man pages and the bash completion that the build writes with
 `accel --man` and `accel --completion` (tools/accel/cli_help.c,
 cli_completion.c), from the tables --help prints:

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Checks `accel run` against NumPy, and its handling of bad input.
 
 usage: numpy_check.py ACCEL_BINARY TMPDIR [--seed N] [--device NAME] [--quick]

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 """Checks `accel run --verify --time` from NumPy: NumPy writes inputs, accel
 computes (also on the CPU, for --verify) and times the op, NumPy checks the
 result against its float64 result and the report lines on stderr.

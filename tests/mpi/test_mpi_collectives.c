@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* tests/mpi/test_mpi_collectives.c — every collective of libaccel_mpi and
  * both dtypes on the CPU device, run under mpirun with 2 and 4 ranks. Each
  * rank fills its inputs with integers that f32 holds exactly, so every rank

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* tests/mpi/test_mpi_timeout.c — a rank that never joins a collective.
  * Rank 1 skips the allreduce and waits (or, with --exit, exits at once
  * without MPI_Finalize); rank 0's allreduce would block forever, so the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* broken_plugins.c — one source for the loader's rejection cases. CMake builds
  * it once per TEST_PLUGIN_VARIANT into a separate MODULE library; each variant
  * breaks the plugin contract in exactly one way, so a loader test can check
@@ -92,8 +94,8 @@ static int32_t bp_queue_write(void *ctx, accel_be_queue *q, accel_be_buffer *dst
     (void)ctx, (void)q, (void)dst, (void)off, (void)src, (void)bytes;
     return ACCEL_ERROR_INTERNAL;
 }
-static int32_t bp_queue_read(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t off, void *dst,
-                             size_t bytes)
+static int32_t bp_queue_read(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t off,
+                             void *dst, size_t bytes)
 {
     (void)ctx, (void)q, (void)src, (void)off, (void)dst, (void)bytes;
     return ACCEL_ERROR_INTERNAL;

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* faulty_plugin.c — a deliberately faulty backend for the verify-mode tests.
  * Host-memory buffers, queues that run each item at enqueue time, and FILL,
  * COPY, ADD, MUL, SUM and GEMM on f32/f64, correct unless the [backend.NAME]
@@ -46,8 +48,8 @@ static int32_t f_init(const accel_host_services *host, void **out)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     c->host = host;
     const char *f = host->config_get(host->host_ctx, "fault");
-    static const char *const names[] = {"none", "element", "range", "transpose", "stale",
-                                        "unwritten"};
+    static const char *const names[] = {"none",      "element", "range",
+                                        "transpose", "stale",   "unwritten"};
     for (int i = 0; f && i < 6; i++)
         if (strcmp(f, names[i]) == 0)
             c->fault = i;
@@ -328,8 +330,8 @@ static int32_t f_execute(void *ctx, accel_be_queue *q, const accel_op_desc *d)
                         s += ld(d, o[0].buffer->data, ia) * ld(d, o[1].buffer->data, ib);
                     }
                     size_t ic = co + i * d->ldc + j;
-                    double cv = d->scalars[1] != 0 ? d->scalars[1] * ld(d, o[2].buffer->data, ic)
-                                                   : 0;
+                    double cv =
+                        d->scalars[1] != 0 ? d->scalars[1] * ld(d, o[2].buffer->data, ic) : 0;
                     st(d, o[2].buffer, ic, d->scalars[0] * s + cv);
                 }
             }

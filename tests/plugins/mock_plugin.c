@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* mock_plugin.c — a minimal, correct but limited backend for tests: host-memory
  * buffers that are not host-accessible to the core, queues that run each item
  * at enqueue time (a legal in-order queue), and only FILL and COPY on f32/f64.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
 # A new user's first command under umask 002 (the default on many
 # distributions): configure and build the runtime, the CPU backend and the
 # `accel` program from a fresh build folder, check the modes the build laid

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench.c — `accel bench`: the command, its options, the devices to measure
  * and the outputs to write. What is measured and how is bench_plan.c,
  * bench_run.c and bench_time.c (see bench.h); the table, JSON, CSV and SVG

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench.h — the parts of `accel bench`: the command and its options
  * (bench.c), the plans and op cases per device (bench_plan.c), timing and
  * progress (bench_time.c), the measured sections (bench_run.c), the targets

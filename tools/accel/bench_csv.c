@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench_csv.c — `accel bench --csv`: one line per device, op and size, then
  * one per target. */
 #include <errno.h>

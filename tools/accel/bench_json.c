@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench_json.c — `accel bench --json`: every number of the run, one object
  * per device with its ceilings, results and targets. Strings go through the
  * shared writer (common/json.h), so any device or host name gives valid

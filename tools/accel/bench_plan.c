@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench_plan.c — what `accel bench` measures: the op cases (bytes and FLOPs
  * per element, which ceiling, the target fraction) and the plan per device
  * kind (sizes, repeats, batching). */

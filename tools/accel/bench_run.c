@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench_run.c — the sections `accel bench` measures on one device: its own
  * ceilings (accel_device_measure_ceilings, before and again after the ops;
  * the better figure counts), elementwise ops and reductions over a size

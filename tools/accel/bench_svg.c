@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench_svg.c — the chart of `accel bench --svg`: for each device, one
  * horizontal bar per op (at its largest size) whose length is the fraction
  * of the device's own ceiling reached, a line at 1 (the ceiling), and a tick

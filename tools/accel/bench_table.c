@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench_table.c — the text table of `accel bench`: per device its ceilings,
  * every measured row with its fraction of ceiling, dispatch overhead and the
  * targets with PASS or MISS. */

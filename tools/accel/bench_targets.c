@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench_targets.c — the speed targets `accel bench` checks, each a ratio of
  * this run's own measurements: a row's fraction of its ceiling against the
  * row's target (bench_plan.c), and accel's dispatch overhead over a bare

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* bench_time.c — how `accel bench` times: event pairs around batches of
  * enqueues (median and minimum of repeats after a warm-up), the host clock
  * where the device's events cannot see the work, and the progress bar. */

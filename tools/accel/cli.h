@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* cli.h — what the subcommands of the `accel` program share: exit codes, the
  * table that describes a subcommand (one source for --help, the parser, the
  * man pages and the bash completion: cli_help.c, cli_opt.c), and small error

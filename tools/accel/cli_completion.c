@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* cli_completion.c — the bash completion script, written from the command
  * tables of cli.h (`accel --completion`, run at build time): subcommands,
  * each command's options, option values (device names from

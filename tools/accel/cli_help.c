@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* cli_help.c — --help text and man pages, both written from the command
  * tables of cli.h, so that they cannot say different things. Text rules
  * (cli.h): paragraphs are separated by an empty line, a line starting with

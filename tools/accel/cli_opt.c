@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* cli_opt.c — command-line parsing for every subcommand: getopt_long driven by
  * the command's option table (cli.h), with messages that name the option. */
 #define _GNU_SOURCE /* getopt_long */

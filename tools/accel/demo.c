@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* demo.c — `accel demo`: the tutorial walk-through (the steps of
  * demo_steps.c) on the default device of plugins.ini or --device, each step
  * cross-checked against the CPU device, ending with one table: step, device,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* demo.h — the steps of `accel demo` (demo_steps.c) and what they report to the
  * command (demo.c), which runs them, shows progress and prints the table. */
 #ifndef ACCEL_CLI_DEMO_H

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* demo_format.c — how `accel demo` shows times and rates: what a backend's
  * events report is shown as it is, or as n/a when it cannot be a time. */
 #include <math.h>

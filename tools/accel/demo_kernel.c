@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* demo_kernel.c — the user-kernel step of `accel demo`: the tutorial's
  * section 4 kernel (Numba's vector_add, one thread per element, 256 threads
  * per block) as CUDA C source, compiled at run time for the device under test
@@ -27,10 +29,9 @@ static accel_status run_on(accel_device *dev, accel_queue *q, accel_kernel *k, s
     if (st == ACCEL_SUCCESS)
         st = accel_random_uniform(q, ACCEL_F32, 99, 0, accel_slice_of(b, 0, 2 * n));
     const uint32_t grid[3] = {(uint32_t)((n + 255) / 256), 1, 1}, block[3] = {256, 1, 1};
-    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, n)),
-                               accel_karg_array(accel_slice_of(b, n, n)),
-                               accel_karg_array(accel_slice_of(b, 2 * n, n)),
-                               accel_karg_i32((int32_t)n)};
+    accel_kernel_arg args[] = {
+        accel_karg_array(accel_slice_of(b, 0, n)), accel_karg_array(accel_slice_of(b, n, n)),
+        accel_karg_array(accel_slice_of(b, 2 * n, n)), accel_karg_i32((int32_t)n)};
     /* The first launch builds (or loads from the cache); the second is timed. */
     if (st == ACCEL_SUCCESS)
         st = accel_kernel_launch_grid(q, k, grid, block, 4, args);
@@ -70,8 +71,7 @@ accel_status demo_step_user_kernel(demo_ctx *c, demo_result *r)
         r->rate = r->ms > 0 ? 12.0 * (double)n / (r->ms * 1e6) : 0;
         r->unit = "GB/s";
         snprintf(r->note, sizeof r->note,
-                 "vector_add, 256 threads/block; vs its CPU twin: %zu differ (bit-identical)",
-                 bad);
+                 "vector_add, 256 threads/block; vs its CPU twin: %zu differ (bit-identical)", bad);
     }
     accel_kernel_release(k);
     free(dev);

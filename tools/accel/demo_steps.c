@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* demo_steps.c — the steps of `accel demo`: the tutorial walk-through of
  * examples/ (vector add, elementwise, batched reduction, overlapped copies,
  * matmul) as functions that run on the device under test, time themselves with

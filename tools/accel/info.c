@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* info.c — `accel info`: which configuration was read, what happened to every
  * backend candidate (loaded, or the reason it was not), every device with its
  * properties, and the default device: the answer to "is my code on the GPU?".
@@ -48,9 +50,9 @@ const cli_command cli_info_command = {
     .operand_words = NULL,
 };
 
-const char *const info_env_vars[] = {
-    "ACCEL_CONFIG", "ACCEL_BACKEND",        "ACCEL_LOG", "ACCEL_TRACE", "ACCEL_VERIFY",
-    "ACCEL_REPORT", "ACCEL_ALLOW_INSECURE", "ACCEL_KERNEL_CACHE", NULL};
+const char *const info_env_vars[] = {"ACCEL_CONFIG",         "ACCEL_BACKEND",      "ACCEL_LOG",
+                                     "ACCEL_TRACE",          "ACCEL_VERIFY",       "ACCEL_REPORT",
+                                     "ACCEL_ALLOW_INSECURE", "ACCEL_KERNEL_CACHE", NULL};
 
 static double gib(uint64_t bytes)
 {
@@ -115,7 +117,8 @@ static void print_collectives(accel_runtime *rt)
                  ACCEL_VERSION_MAJOR);
     }
     bool mpi = path[0] && access(path, R_OK) == 0;
-    printf("\ncollectives:\n  MPI:  %s%s\n", mpi ? "libaccel_mpi built, " : "libaccel_mpi not built",
+    printf("\ncollectives:\n  MPI:  %s%s\n",
+           mpi ? "libaccel_mpi built, " : "libaccel_mpi not built",
            mpi ? path : " (MPI was not found when accel was configured)");
     bool gpu = false;
     for (uint32_t i = 0; i < accel_device_count(rt); i++) {
@@ -128,8 +131,7 @@ static void print_collectives(accel_runtime *rt)
         gpu = true;
         accel_status st = accel_device_comm_supported(dev);
         printf("  NCCL: %s: %s\n", accel_device_name(dev),
-               st == ACCEL_SUCCESS ? "found (collectives run on the device)"
-                                   : accel_last_error());
+               st == ACCEL_SUCCESS ? "found (collectives run on the device)" : accel_last_error());
     }
     if (!gpu)
         printf("  NCCL: no device outside host memory (host buffers use MPI directly)\n");

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* info.h — what the text and JSON views of `accel info` share (info.c,
  * info_json.c). */
 #ifndef ACCEL_CLI_INFO_H

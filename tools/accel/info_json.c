@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* info_json.c — `accel info --json`: the same facts as the text view as one
  * JSON document, for scripts and bug reports. Where the kernel work adds
  * compilers and caches, they go in the "compilers" and "caches" arrays. */

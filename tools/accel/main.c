@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* main.c — entry point of the `accel` program: its own options, the list of
  * subcommands (each is one cli_command table and a main, cli.h) and the
  * error helpers they share. */

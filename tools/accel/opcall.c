@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* opcall.c — one op, described as an accel_op_desc (accel/backend.h) as
  * plain data, enqueued through the public API: shared by `accel verify` and
  * `accel replay` so both run ops exactly as an application would. Which

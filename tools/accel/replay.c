@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* replay.c — `accel replay FILE`: run again an op that verify mode recorded
  * as a mismatch (core/verify.c writes the file: the op descriptor, its
  * scalars and seeds, every operand's bytes before the op and the output the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* run.c — `accel run OP IN.npy [IN2.npy] -o OUT.npy`: one op of the runtime on
  * NumPy files, with NumPy's op names and shape rules (without broadcasting),
  * on the default device or the one --device names. It says on stderr which

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* run.h — the pieces of `accel run` (run.c): the op-name table (run_ops.c),
  * shapes and descriptors (run_shape.c), running the op on a device
  * (run_exec.c) and the --verify check against the CPU (run_check.c). */

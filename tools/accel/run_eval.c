@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* run_eval.c — `accel run eval EXPR NAME=IN.npy ... -o OUT.npy`: an
  * elementwise expression over .npy files, as numexpr's evaluate("2*a + 3*b")
  * does, compiled at run time as a user kernel (accel/kernel.h) for the
@@ -105,8 +107,10 @@ int cli_run_eval_main(int argc, char **argv)
         }
         if (in[i].dtype != in[0].dtype || in[i].ndim != in[0].ndim ||
             memcmp(in[i].shape, in[0].shape, sizeof in[0].shape) != 0) {
-            fprintf(stderr, "accel run eval: %s and %s differ in shape or dtype (no "
-                    "broadcasting)\n", paths[0], paths[i]);
+            fprintf(stderr,
+                    "accel run eval: %s and %s differ in shape or dtype (no "
+                    "broadcasting)\n",
+                    paths[0], paths[i]);
             goto done;
         }
         size_t len = strlen(params);
@@ -174,7 +178,8 @@ int cli_run_eval_main(int argc, char **argv)
     rc = CLI_EXIT_OK;
     goto done;
 fail:
-    cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY, "the expression failed");
+    cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY,
+                      "the expression failed");
 done:
     free(result);
     for (int i = 0; i <= nin && i <= EVAL_MAX_INPUTS; i++)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* run_exec.c — `accel run` on a device: inputs in, the op through the public
  * API, the result out, the device time between two events, and where the op
  * really ran (the placement report names a fallback). */

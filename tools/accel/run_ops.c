@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* run_ops.c — the ops of `accel run` under NumPy's (or SciPy's) names: every
  * row of the op table (accel/types.h) whose NUMPY column names it, with each
  * '|'-separated alias, and the shape rule its kind gives. */

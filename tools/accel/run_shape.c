@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* run_shape.c — NumPy's shape rules for the ops of `accel run` (without
  * broadcasting) and the op descriptor the --verify comparison reads. */
 #include <stdint.h>

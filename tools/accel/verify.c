@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* verify.c — `accel verify`: the conformance suite for a device or a backend
  * plugin. The cases are verify_cases.c, one case's run and checks
  * verify_case.c; this file holds the options, the runtime set-up (for

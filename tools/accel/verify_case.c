@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* verify_case.c — one case of `accel verify`: inputs from a seed, the op on
  * the device under test and on the CPU reference, guard elements around every
  * operand that must stay untouched, inputs that must stay unchanged, and the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* verify_cases.c — the cases of `accel verify`: every op x dtype x shape (0,
  * 1, primes, sizes just off the tile and vector widths, special values,
  * tall-skinny and k-large GEMM, padded leading dimensions, batches,

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* verify_suite.h — the parts of `accel verify` (verify.c): the table of cases
  * (verify_cases.c) and the runner of one case on the device under test and
  * on the CPU reference (verify_case.c). */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* tests/plugins/abi1/backend_v1.h — a frozen copy of accel/backend.h as it was
  * at plugin ABI 1, for the test plugin that proves the core still loads ABI 1
  * plugins (tests/plugins/mock_plugin.c built with MOCK_ABI1). Never edit it:

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 /* tests/plugins/abi1/types_v1.h — a frozen copy of accel/types.h as it was at
  * plugin ABI 1 (see backend_v1.h). Never edit it. Original text follows. */
 /* accel/types.h — plain data types shared by the public API (accel.h) and the

@@ -165,6 +165,20 @@ typedef struct loaded_fd {
 static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
 static loaded_fd *loaded_fds;
 
+/* At unload of libaccel (process exit included): the records go; the
+ * descriptors stay open, since glibc may still know the libraries by their
+ * /proc/self/fd names until the very end. */
+__attribute__((destructor)) static void loaded_fds_free(void)
+{
+    pthread_mutex_lock(&fd_lock);
+    while (loaded_fds) {
+        loaded_fd *e = loaded_fds;
+        loaded_fds = e->next;
+        free(e);
+    }
+    pthread_mutex_unlock(&fd_lock);
+}
+
 static void fd_name(int fd, char *out, size_t cap)
 {
     snprintf(out, cap, "/proc/self/fd/%d", fd);

@@ -2,19 +2,33 @@
 /* Copyright 2026 The accel authors */
 /* mpi_bench — allreduce of f32 over the ranks on the CPU device: accel's
  * accel_comm_allreduce (+ accel_queue_finish) against MPI_Allreduce called
- * directly on the same memory in the same run, 1 MiB to 256 MiB. Prints per
- * size the medians and raw/accel in queued and in blocking mode (the target
- * is >= 0.95), then the host overhead of one accel collective over the raw
- * call for a 1-element allreduce: queued mode (a host function on the
- * queue's worker: two thread hand-offs), blocking mode (finish, then MPI on
- * the calling thread), and the time the queued call takes to return
- * (enqueue only). The target is <= 1 us. Timed runs alternate raw and
- * accel; the slowest rank's time counts; rank 0 prints.
+ * directly on the same memory in the same run, 1 MiB to 256 MiB, in queued
+ * mode (MPI runs in a host function on the queue's worker thread) and in
+ * blocking mode (finish, then MPI on the calling thread).
  *
- *   usage: mpirun -np 2 mpi_bench [--max-mib 256] [--reps 7] [--small-reps 20000] */
+ * Method: per size, --reps repetitions; each repetition times raw, queued
+ * and blocking once each (in an order that rotates per repetition, so that
+ * none always runs first after the barrier), each as the slowest rank's time
+ * (a collective ends when all ranks have). The ratio raw/accel is taken per
+ * repetition (paired, so that a load change on a shared machine moves both),
+ * and the median ratio is printed with its interquartile range [p25, p75]
+ * and the extremes; the target is a median >= 0.95.
+ *
+ * Host overhead: a 1-element allreduce (the library call itself is about a
+ * microsecond on loopback), --small-reps iterations of raw, queued (call,
+ * then call + finish), blocking and blocking with check mode back to back;
+ * per rank the medians, then the slowest rank's. The target is <= 1 us over
+ * raw. Rank 0 prints; it also prints the cores online and the ranks, since
+ * with more threads than cores (each rank has its queue's worker) the
+ * figures depend on how the ranks are bound (mpirun --bind-to) and on what
+ * else runs: the worker and a finish yield the core to each other instead of
+ * spinning (backends/cpu/queue.c).
+ *
+ *   usage: mpirun -np 2 mpi_bench [--max-mib 256] [--reps 15] [--small-reps 20000] */
 #include "common.h"
 
 #include <accel/mpi.h>
+#include <unistd.h>
 
 static double now_s(void)
 {
@@ -29,10 +43,20 @@ static int cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+/* The q-quantile of v[0..n) (sorts v; linear between order statistics). */
+static double quantile(double *v, int n, double q)
 {
     qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double pos = q * (n - 1);
+    int lo = (int)pos;
+    if (lo >= n - 1)
+        return v[n - 1];
+    return v[lo] + (pos - lo) * (v[lo + 1] - v[lo]);
+}
+
+static double median(double *v, int n)
+{
+    return quantile(v, n, 0.5);
 }
 
 /* The slower rank's time counts (a collective ends when all have). */
@@ -43,6 +67,17 @@ static double max_over_ranks(double t)
     return m;
 }
 
+/* "median [p25, p75] (min..max)" of v[0..n) into out. */
+static void spread(double *v, int n, double scale, char *out, size_t cap)
+{
+    double lo = quantile(v, n, 0.0), hi = quantile(v, n, 1.0);
+    double q1 = quantile(v, n, 0.25), q3 = quantile(v, n, 0.75), m = quantile(v, n, 0.5);
+    snprintf(out, cap, "%6.3f [%5.3f, %5.3f] (%5.3f..%5.3f)", m * scale, q1 * scale, q3 * scale,
+             lo * scale, hi * scale);
+}
+
+enum { RAW, QUEUED, BLOCKING, KINDS };
+
 int main(int argc, char **argv)
 {
     int provided = 0, rank = 0, size = 1, rc = 1;
@@ -50,7 +85,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     size_t max_mib = ex_option_size(argc, argv, "--max-mib", 256);
-    int reps = (int)ex_option_size(argc, argv, "--reps", 7);
+    int reps = (int)ex_option_size(argc, argv, "--reps", 15);
     int small_reps = (int)ex_option_size(argc, argv, "--small-reps", 20000);
     if (reps < 1 || reps > 1000 || small_reps < 10) {
         fprintf(stderr, "--reps 1..1000, --small-reps >= 10\n");
@@ -61,12 +96,13 @@ int main(int argc, char **argv)
     accel_queue *q = NULL;
     accel_comm *comm = NULL, *bcomm = NULL, *ccomm = NULL;
     accel_buffer *s = NULL, *r = NULL;
-    double *ta = malloc(sizeof(double) * (size_t)small_reps);
-    double *tr = malloc(sizeof(double) * (size_t)small_reps);
-    double *tb = malloc(sizeof(double) * (size_t)small_reps);
-    double *te = malloc(sizeof(double) * (size_t)small_reps);
-    double *tc = malloc(sizeof(double) * (size_t)small_reps);
-    if (!ta || !tr || !tb || !te || !tc)
+    int nt = reps > small_reps ? reps : small_reps;
+    double *t[KINDS], *rq = malloc(sizeof(double) * (size_t)reps);
+    double *rb = malloc(sizeof(double) * (size_t)reps);
+    double *te = malloc(sizeof(double) * (size_t)nt), *tc = malloc(sizeof(double) * (size_t)nt);
+    for (int k = 0; k < KINDS; ++k)
+        t[k] = malloc(sizeof(double) * (size_t)nt);
+    if (!t[RAW] || !t[QUEUED] || !t[BLOCKING] || !te || !tc || !rq || !rb)
         goto done;
 
     CHECK(accel_runtime_open(NULL, &rt));
@@ -86,36 +122,41 @@ int main(int argc, char **argv)
     CHECK(accel_fill(q, ACCEL_F32, 0.0, accel_slice_of(r, 0, max_n)));
     CHECK(accel_queue_finish(q));
     float *hs = accel_buffer_host_pointer(s), *hr = accel_buffer_host_pointer(r);
-    if (rank == 0)
-        printf("allreduce f32 sum, %d ranks, CPU device (queued mode: %s); medians of %d\n", size,
+    if (rank == 0) {
+        printf("allreduce f32 sum, %d ranks on %ld cores online, CPU device (queued mode: %s); "
+               "%d repetitions per size\n",
+               size, sysconf(_SC_NPROCESSORS_ONLN),
                accel_comm_is_blocking(comm) ? "no, MPI lacks THREAD_MULTIPLE" : "yes", reps);
-    if (rank == 0)
-        printf("%6s %10s %10s %10s %9s %12s %12s\n", "MiB", "raw ms", "queued ms", "blocking ms",
-               "raw GB/s", "raw/queued", "raw/blocking");
+        printf("raw/accel per repetition: median [p25, p75] (min..max)\n");
+        printf("%5s %8s %9s %9s  %-36s %-36s\n", "MiB", "raw ms", "raw GB/s", "queued ms",
+               "raw/queued", "raw/blocking");
+    }
     double worst = 1e9, worst_b = 1e9;
     for (size_t mib = 1; mib <= max_mib; mib *= 4) {
         int n = (int)(mib * 1024 * 1024 / sizeof(float));
-        /* warm-up of both */
+        accel_slice ss = accel_slice_of(s, 0, (size_t)n), rs = accel_slice_of(r, 0, (size_t)n);
+        /* warm-up of each */
         MPI_Allreduce(hs, hr, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-        CHECK(accel_comm_allreduce(comm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(s, 0, n),
-                                   accel_slice_of(r, 0, n)));
+        CHECK(accel_comm_allreduce(comm, q, ACCEL_F32, ACCEL_OP_SUM, ss, rs));
         CHECK(accel_queue_finish(q));
+        CHECK(accel_comm_allreduce(bcomm, q, ACCEL_F32, ACCEL_OP_SUM, ss, rs));
         for (int i = 0; i < reps; ++i) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            double t0 = now_s();
-            MPI_Allreduce(hs, hr, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-            tr[i] = max_over_ranks(now_s() - t0);
-            MPI_Barrier(MPI_COMM_WORLD);
-            t0 = now_s();
-            CHECK(accel_comm_allreduce(comm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(s, 0, n),
-                                       accel_slice_of(r, 0, n)));
-            CHECK(accel_queue_finish(q));
-            ta[i] = max_over_ranks(now_s() - t0);
-            MPI_Barrier(MPI_COMM_WORLD);
-            t0 = now_s();
-            CHECK(accel_comm_allreduce(bcomm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(s, 0, n),
-                                       accel_slice_of(r, 0, n)));
-            tb[i] = max_over_ranks(now_s() - t0);
+            for (int j = 0; j < KINDS; ++j) {
+                int k = (i + j) % KINDS;
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = now_s();
+                if (k == RAW) {
+                    MPI_Allreduce(hs, hr, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+                } else {
+                    CHECK(accel_comm_allreduce(k == QUEUED ? comm : bcomm, q, ACCEL_F32,
+                                               ACCEL_OP_SUM, ss, rs));
+                    if (k == QUEUED)
+                        CHECK(accel_queue_finish(q));
+                }
+                t[k][i] = max_over_ranks(now_s() - t0);
+            }
+            rq[i] = t[RAW][i] / t[QUEUED][i];
+            rb[i] = t[RAW][i] / t[BLOCKING][i];
         }
         /* The result, once: sum over ranks of (1 + rank). */
         float want = (float)(size * (size + 1) / 2);
@@ -123,54 +164,62 @@ int main(int argc, char **argv)
             fprintf(stderr, "rank %d: wrong allreduce result %g, expected %g\n", rank, hr[0], want);
             goto done;
         }
-        double mr = median(tr, reps), ma = median(ta, reps), mb = median(tb, reps);
-        if (mr / ma < worst)
-            worst = mr / ma;
-        if (mr / mb < worst_b)
-            worst_b = mr / mb;
+        double mr = median(t[RAW], reps), ma = median(t[QUEUED], reps);
+        double mq = median(rq, reps), mb = median(rb, reps);
+        worst = mq < worst ? mq : worst;
+        worst_b = mb < worst_b ? mb : worst_b;
+        char sq[64], sb[64];
+        spread(rq, reps, 1.0, sq, sizeof sq);
+        spread(rb, reps, 1.0, sb, sizeof sb);
         if (rank == 0)
-            printf("%6zu %10.3f %10.3f %10.3f %9.2f %12.3f %12.3f\n", mib, mr * 1e3, ma * 1e3,
-                   mb * 1e3, (double)n * sizeof(float) / mr * 1e-9, mr / ma, mr / mb);
+            printf("%5zu %8.3f %9.2f %9.3f  %-36s %-36s\n", mib, mr * 1e3,
+                   (double)n * sizeof(float) / mr * 1e-9, ma * 1e3, sq, sb);
     }
-    /* Host overhead on a 1-element allreduce (the library call itself is a
-     * few microseconds on loopback): each pair timed back to back. */
+    /* Host overhead on a 1-element allreduce: each kind timed back to back. */
+    accel_slice s1 = accel_slice_of(s, 0, 1), r1 = accel_slice_of(r, 0, 1);
     for (int i = 0; i < small_reps; ++i) {
         double t0 = now_s();
         MPI_Allreduce(hs, hr, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
         double t1 = now_s();
-        CHECK(accel_comm_allreduce(comm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(s, 0, 1),
-                                   accel_slice_of(r, 0, 1)));
+        CHECK(accel_comm_allreduce(comm, q, ACCEL_F32, ACCEL_OP_SUM, s1, r1));
         double t2 = now_s();
         CHECK(accel_queue_finish(q));
         double t3 = now_s();
-        CHECK(accel_comm_allreduce(bcomm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(s, 0, 1),
-                                   accel_slice_of(r, 0, 1)));
+        CHECK(accel_comm_allreduce(bcomm, q, ACCEL_F32, ACCEL_OP_SUM, s1, r1));
         double t4 = now_s();
-        CHECK(accel_comm_allreduce(ccomm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(s, 0, 1),
-                                   accel_slice_of(r, 0, 1)));
+        CHECK(accel_comm_allreduce(ccomm, q, ACCEL_F32, ACCEL_OP_SUM, s1, r1));
         tc[i] = now_s() - t4;
-        tr[i] = t1 - t0;
+        t[RAW][i] = t1 - t0;
         te[i] = t2 - t1;
-        ta[i] = t3 - t1;
-        tb[i] = t4 - t3;
+        t[QUEUED][i] = t3 - t1;
+        t[BLOCKING][i] = t4 - t3;
     }
-    double raw = median(tr, small_reps), enq = median(te, small_reps);
-    double queued = median(ta, small_reps), blocking = median(tb, small_reps);
-    double checked = median(tc, small_reps), checkedm = max_over_ranks(checked);
-    double rawm = max_over_ranks(raw), enqm = max_over_ranks(enq);
-    double queuedm = max_over_ranks(queued), blockingm = max_over_ranks(blocking);
+    const char *names[5] = {"raw MPI_Allreduce", "accel queued: call returns",
+                            "accel queued: call + finish", "accel blocking mode",
+                            "accel blocking + check mode"};
+    double *series[5] = {t[RAW], te, t[QUEUED], t[BLOCKING], tc};
+    double med[5], q1[5], q3[5];
+    for (int k = 0; k < 5; ++k) {
+        /* per rank, then the slowest rank's */
+        q1[k] = max_over_ranks(quantile(series[k], small_reps, 0.25));
+        q3[k] = max_over_ranks(quantile(series[k], small_reps, 0.75));
+        med[k] = max_over_ranks(quantile(series[k], small_reps, 0.5));
+    }
     if (rank == 0) {
-        printf("1-element allreduce, medians of %d (slowest rank):\n", small_reps);
-        printf("  raw MPI_Allreduce            %8.2f us\n", rawm * 1e6);
-        printf("  accel queued: call returns   %8.2f us (enqueue only)\n", enqm * 1e6);
-        printf("  accel queued: call + finish  %8.2f us, overhead %+.2f us\n", queuedm * 1e6,
-               (queuedm - rawm) * 1e6);
-        printf("  accel blocking mode          %8.2f us, overhead %+.2f us\n", blockingm * 1e6,
-               (blockingm - rawm) * 1e6);
-        printf("  accel blocking + check mode  %8.2f us, overhead %+.2f us (the counts' "
-               "agreement)\n",
-               checkedm * 1e6, (checkedm - rawm) * 1e6);
-        printf("worst raw/accel ratio 1..%zu MiB: queued %.3f, blocking %.3f (target >= 0.95)\n",
+        printf("1-element allreduce, %d iterations; per rank median [p25, p75], the slowest "
+               "rank's:\n",
+               small_reps);
+        for (int k = 0; k < 5; ++k) {
+            printf("  %-28s %7.2f us [%5.2f, %5.2f]", names[k], med[k] * 1e6, q1[k] * 1e6,
+                   q3[k] * 1e6);
+            if (k == 1)
+                printf("  (enqueue only, host cost on the caller)");
+            else if (k > 1)
+                printf("  overhead %+.2f us%s", (med[k] - med[RAW]) * 1e6,
+                       k == 4 ? " (the counts' agreement)" : "");
+            printf("\n");
+        }
+        printf("worst median raw/accel 1..%zu MiB: queued %.3f, blocking %.3f (target >= 0.95)\n",
                max_mib, worst, worst_b);
     }
     rc = 0;
@@ -183,11 +232,12 @@ done:
     accel_comm_release(comm);
     accel_queue_release(q);
     accel_runtime_close(rt);
-    free(ta);
-    free(tr);
-    free(tb);
+    for (int k = 0; k < KINDS; ++k)
+        free(t[k]);
     free(te);
     free(tc);
+    free(rq);
+    free(rb);
     if (rc != 0 && size > 1)
         MPI_Abort(MPI_COMM_WORLD, rc);
     MPI_Finalize();

@@ -6,6 +6,8 @@
  * by doubling, so an enqueue is a lock, a copy of the task and at most one
  * condition-variable signal (none while the worker is busy or still polling
  * for work after its last task). Ops are copied into the ring by value.
+ * A finish that finds a host function at the head while the worker runs
+ * nothing runs it itself (help_locked).
  *
  * Errors: the first failing task sets the queue's sticky error (status, an
  * error serial and the message); later ops and transfers are skipped until a
@@ -24,6 +26,7 @@
  *
  * Workers set the IEEE default floating-point environment when they start
  * and once in their OpenMP team, whatever the creating thread had set. */
+#include <fenv.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -86,6 +89,7 @@ struct accel_be_queue {
     uint64_t skip_below; /* ops with seq below this are skipped (error cleared by an event) */
     atomic_uint_fast64_t published; /* copy of submitted the worker can poll unlocked */
     int stop, worker_idle, waiters;
+    int helping;         /* a finish runs the head host function (help_locked) */
     int team_ready;      /* the worker's OpenMP team has the default FP environment */
     int32_t err;         /* sticky error, ACCEL_SUCCESS when none */
     uint64_t err_serial; /* bumped each time err is set */
@@ -232,7 +236,7 @@ static void *worker_main(void *arg)
             spin_for_work(q, seen);
             pthread_mutex_lock(&q->lock);
         }
-        while (q->count == 0 && !q->stop) {
+        while ((q->count == 0 || q->helping) && !q->stop) {
             q->worker_idle = 1;
             pthread_cond_wait(&q->work_cv, &q->lock);
             q->worker_idle = 0;
@@ -341,13 +345,49 @@ int32_t accel_cpu__queue_create(void *vctx, uint32_t device, accel_be_queue **ou
     return ACCEL_SUCCESS;
 }
 
-/* Waits until every task submitted so far has run. Lock held. Yields a few
- * times first (never a busy spin: on a busy machine that would take the core
+/* Runs the task at the head of the ring on the calling thread (a finish
+ * waiting for it) when it is a host function and the worker runs nothing:
+ * a short collective or signal then ends without two thread hand-offs. The
+ * worker takes no task meanwhile (helping), so the order stays; the task runs
+ * in the IEEE default floating-point environment, as on the worker. Lock
+ * held (released around the task). Returns 1 when it ran one. */
+static int help_locked(accel_be_queue *q)
+{
+    if (q->helping || q->count == 0 || q->submitted - q->count != q->completed ||
+        q->ring[q->head].kind != TASK_HOST_FN)
+        return 0;
+    task t = q->ring[q->head];
+    q->head = (q->head + 1) & (q->cap - 1);
+    q->count--;
+    q->helping = 1;
+    pthread_mutex_unlock(&q->lock);
+    fenv_t env;
+    fegetenv(&env);
+    accel_cpu__fp_env_default();
+    t.u.host_fn.fn(t.u.host_fn.user);
+    fesetenv(&env);
+    pthread_mutex_lock(&q->lock);
+    q->helping = 0;
+    q->completed++;
+    if (q->count && q->worker_idle)
+        pthread_cond_signal(&q->work_cv);
+    if (q->waiters)
+        pthread_cond_broadcast(&q->done_cv);
+    return 1;
+}
+
+/* Waits until every task submitted so far has run. Lock held. Runs host
+ * functions itself where help_locked can, and yields a few times before
+ * sleeping (never a busy spin: on a busy machine that would take the core
  * the worker needs), so that a short task ends without two futex wake-ups. */
 static void drain_locked(accel_be_queue *q)
 {
     uint64_t target = q->submitted;
-    for (int i = 0; i < ACCEL_CPU_SPIN && q->completed < target; ++i) {
+    for (int i = 0; q->completed < target;) {
+        if (help_locked(q))
+            continue;
+        if (i++ == ACCEL_CPU_SPIN)
+            break;
         pthread_mutex_unlock(&q->lock);
         sched_yield();
         pthread_mutex_lock(&q->lock);

@@ -299,7 +299,8 @@ ACCEL_API accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_
 typedef accel_status (*accel_queue_fn)(void *user, char *message, size_t message_size);
 
 /** Enqueue fn(user, ...) on q. When this call succeeds, fn runs exactly once
- *  on a host thread of q's backend (the CPU queue's worker; a
+ *  on a host thread of q's backend (the CPU queue's worker, or the thread
+ *  waiting in accel_queue_finish of q while the worker is idle; a
  *  cudaLaunchHostFunc callback on CUDA) once all earlier work on q is done,
  *  also when an earlier op failed, and later work on q waits until it
  *  returns. A failure it returns is reported by the next accel_queue_finish

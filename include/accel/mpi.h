@@ -22,7 +22,9 @@
  *   naming the reason; ACCEL_MPI_NCCL=0 asks for this path on purpose.
  *
  * Threads: when MPI was initialized with MPI_THREAD_MULTIPLE, collectives
- * run on the queue's thread and the calls return at once ("queued mode").
+ * run on the queue's thread (on the CPU, also the thread waiting in
+ * accel_queue_finish, when the queue's worker is idle) and the calls return
+ * at once ("queued mode").
  * Otherwise (SINGLE, FUNNELED, SERIALIZED), or with ACCEL_COMM_BLOCKING
  * (lower latency for small messages: no thread hand-off), each call first
  * finishes the queue, then calls MPI on the calling thread and returns when

@@ -65,9 +65,10 @@ static accel_status check_common(accel_mpi__call *c, accel_queue *q, bool reduce
                                "%s: q is on %s, the communicator's device is %s", fn,
                                accel_device_name(qdev), accel_device_name(c->comm->dev));
     if (accel_mpi__datatype(c->dtype) == MPI_DATATYPE_NULL)
-        return accel_error_set(ACCEL_ERROR_DTYPE_MISMATCH,
-                               "%s: dtype %s (%d) is not supported; collectives take f32 and f64",
-                               fn, accel_dtype_name(c->dtype), (int)c->dtype);
+        return accel_error_set(
+            ACCEL_ERROR_DTYPE_MISMATCH,
+            "%s: dtype %s (%d) is not supported; collectives take f32, f64, i32, i64 and u8", fn,
+            accel_dtype_name(c->dtype), (int)c->dtype);
     if (reduces && accel_mpi__op(c->op) == MPI_OP_NULL)
         return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT,
                                "%s: op %d is not ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or "

@@ -52,16 +52,81 @@ void accel_mpi__mpi_message(int rc, const char *call, char *msg, size_t cap)
     snprintf(msg, cap, "%s failed: %s", call, text);
 }
 
-/* Element i of a host array of dtype, as double. */
+/* Element i of a host array of dtype, as double (floating dtypes). */
 static double load(const void *p, accel_dtype dtype, size_t i)
 {
     return dtype == ACCEL_F32 ? (double)((const float *)p)[i] : ((const double *)p)[i];
 }
 
+static bool is_float(accel_dtype dtype)
+{
+    return dtype == ACCEL_F32 || dtype == ACCEL_F64;
+}
+
+/* Element i of a host array of an integer dtype (i32, i64, u8). */
+static int64_t load_int(const void *p, accel_dtype dtype, size_t i)
+{
+    if (dtype == ACCEL_I32)
+        return ((const int32_t *)p)[i];
+    if (dtype == ACCEL_U8)
+        return ((const uint8_t *)p)[i];
+    return ((const int64_t *)p)[i];
+}
+
+/* v wrapped to the width of an integer dtype, as MPI's sum of that type
+ * wraps (two's complement). */
+static int64_t wrap_int(uint64_t v, accel_dtype dtype)
+{
+    if (dtype == ACCEL_I32)
+        return (int32_t)(uint32_t)v;
+    if (dtype == ACCEL_U8)
+        return (uint8_t)v;
+    return (int64_t)v;
+}
+
+/* The reference of element i over the gathered inputs of every rank, in
+ * rank order: floating dtypes in double into ref[i] with the bound in
+ * bound[i]; integer dtypes exactly (the sum wraps as the dtype) into iref[i]. */
+static void reference(const accel_mpi__call *c, const void *all, size_t n, int ranks, size_t i,
+                      double *ref, double *bound, int64_t *iref)
+{
+    if (!is_float(c->dtype)) {
+        int64_t s = load_int(all, c->dtype, i);
+        for (int r = 1; r < ranks; ++r) {
+            int64_t x = load_int(all, c->dtype, (size_t)r * n + i);
+            if (c->op == ACCEL_OP_SUM)
+                s = wrap_int((uint64_t)s + (uint64_t)x, c->dtype);
+            else if (c->op == ACCEL_OP_REDUCE_MAX)
+                s = x > s ? x : s;
+            else
+                s = x < s ? x : s;
+        }
+        iref[i] = s;
+        return;
+    }
+    double u = c->dtype == ACCEL_F32 ? 0x1p-24 : 0x1p-53;
+    double m = (double)(ranks - 1);
+    double gamma = m * u / (1 - m * u);
+    double s = load(all, c->dtype, i), a = fabs(s);
+    for (int r = 1; r < ranks; ++r) {
+        double x = load(all, c->dtype, (size_t)r * n + i);
+        if (c->op == ACCEL_OP_SUM)
+            s += x;
+        else if (c->op == ACCEL_OP_REDUCE_MAX)
+            s = x > s || isnan(x) ? x : s;
+        else
+            s = x < s || isnan(x) ? x : s;
+        a += fabs(x);
+    }
+    ref[i] = s;
+    bound[i] = c->op == ACCEL_OP_SUM ? gamma * a + u * fabs(s) : 0.0;
+}
+
 /* Verify mode for allreduce: gather the inputs to rank 0, reduce them there
- * in double in rank order, broadcast the reference and its bound, and check
- * this rank's result (accel/mpi.h gives the model). input: this rank's send
- * data as it was before the collective. */
+ * in rank order (floating dtypes in double, integers exactly), broadcast the
+ * reference (and for floating dtypes its bound), and check this rank's
+ * result (accel/mpi.h gives the model). input: this rank's send data as it
+ * was before the collective. */
 accel_status accel_mpi__verify_allreduce(accel_mpi__call *c, const void *input, char *msg,
                                          size_t cap)
 {
@@ -70,7 +135,10 @@ accel_status accel_mpi__verify_allreduce(accel_mpi__call *c, const void *input, 
     int ranks = comm->size;
     MPI_Datatype mt = accel_mpi__datatype(c->dtype);
     void *all = NULL;
-    double *ref = malloc(2 * (n ? n : 1) * sizeof *ref); /* reference, then bound */
+    /* reference, then bound (floating) or the exact reference (integers):
+     * 2n slots of 8 bytes either way */
+    double *ref = malloc(2 * (n ? n : 1) * sizeof *ref);
+    int64_t *iref = (int64_t *)ref;
     if (comm->rank == 0)
         all = malloc((size_t)ranks * (n ? n : 1) * c->esize);
     if (!ref || (comm->rank == 0 && !all)) {
@@ -80,28 +148,12 @@ accel_status accel_mpi__verify_allreduce(accel_mpi__call *c, const void *input, 
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     int rc = MPI_Gather(input, (int)n, mt, all, (int)n, mt, 0, comm->mpi);
-    if (rc == MPI_SUCCESS && comm->rank == 0) {
-        double u = c->dtype == ACCEL_F32 ? 0x1p-24 : 0x1p-53;
-        double m = (double)(ranks - 1);
-        double gamma = m * u / (1 - m * u);
-        for (size_t i = 0; i < n; ++i) {
-            double s = load(all, c->dtype, i), a = fabs(s);
-            for (int r = 1; r < ranks; ++r) {
-                double x = load(all, c->dtype, (size_t)r * n + i);
-                if (c->op == ACCEL_OP_SUM)
-                    s += x;
-                else if (c->op == ACCEL_OP_REDUCE_MAX)
-                    s = x > s || isnan(x) ? x : s;
-                else
-                    s = x < s || isnan(x) ? x : s;
-                a += fabs(x);
-            }
-            ref[i] = s;
-            ref[n + i] = c->op == ACCEL_OP_SUM ? gamma * a + u * fabs(s) : 0.0;
-        }
-    }
+    if (rc == MPI_SUCCESS && comm->rank == 0)
+        for (size_t i = 0; i < n; ++i)
+            reference(c, all, n, ranks, i, ref, ref + n, iref);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Bcast(ref, (int)(2 * n), MPI_DOUBLE, 0, comm->mpi);
+        rc = MPI_Bcast(ref, (int)(is_float(c->dtype) ? 2 * n : n),
+                       is_float(c->dtype) ? MPI_DOUBLE : MPI_INT64_T, 0, comm->mpi);
     free(all);
     if (rc != MPI_SUCCESS) {
         free(ref);
@@ -110,6 +162,18 @@ accel_status accel_mpi__verify_allreduce(accel_mpi__call *c, const void *input, 
     }
     accel_status st = ACCEL_SUCCESS;
     for (size_t i = 0; i < n && st == ACCEL_SUCCESS; ++i) {
+        if (!is_float(c->dtype)) {
+            int64_t r = load_int(c->recv_host, c->dtype, i);
+            if (r != iref[i]) {
+                snprintf(msg, cap,
+                         "verify: rank %d: element %zu is %lld, rank 0's CPU gives %lld (%s: "
+                         "exact)",
+                         comm->rank, i, (long long)r, (long long)iref[i],
+                         accel_dtype_name(c->dtype));
+                st = ACCEL_ERROR_MISMATCH;
+            }
+            continue;
+        }
         double r = load(c->recv_host, c->dtype, i);
         bool ok = isnan(ref[i]) ? isnan(r) : fabs(r - ref[i]) <= ref[n + i];
         if (!ok) {

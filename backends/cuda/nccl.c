@@ -31,7 +31,9 @@ typedef struct nccl_unique_id {
     char internal[128];
 } nccl_unique_id;
 
-enum { NCCL_SUCCESS = 0, NCCL_FLOAT32 = 7, NCCL_FLOAT64 = 8 };
+enum { NCCL_SUCCESS = 0 };
+/* ncclDataType_t values (NCCL's nccl.h; stable since NCCL 2.0). */
+enum { NCCL_UINT8 = 1, NCCL_INT32 = 2, NCCL_INT64 = 4, NCCL_FLOAT32 = 7, NCCL_FLOAT64 = 8 };
 enum { NCCL_SUM = 0, NCCL_MAX = 2, NCCL_MIN = 3 };
 
 typedef struct nccl_api {
@@ -206,20 +208,56 @@ static void *range_ptr(const accel_op_operand *o, size_t esize)
     return p ? p + o->offset * esize : NULL;
 }
 
+/* NCCL's datatype and the element size of an accel dtype; *dt stays -1 for
+ * one that libaccel_mpi does not pass (it takes MPI's set). */
+static void nccl_dtype(uint32_t dtype, int *dt, size_t *es)
+{
+    switch ((accel_dtype)dtype) {
+    case ACCEL_F32:
+        *dt = NCCL_FLOAT32;
+        *es = 4;
+        return;
+    case ACCEL_F64:
+        *dt = NCCL_FLOAT64;
+        *es = 8;
+        return;
+    case ACCEL_I32:
+        *dt = NCCL_INT32;
+        *es = 4;
+        return;
+    case ACCEL_I64:
+        *dt = NCCL_INT64;
+        *es = 8;
+        return;
+    case ACCEL_U8:
+        *dt = NCCL_UINT8;
+        *es = 1;
+        return;
+    case ACCEL_F16:
+    case ACCEL_BF16:
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
+}
+
 int32_t accel_cuda__comm_execute(void *vctx, accel_be_queue *q, accel_be_comm *c,
                                  const accel_be_collective *d)
 {
     accel_cuda_ctx *ctx = vctx;
-    int dt = d->dtype == ACCEL_F32 ? NCCL_FLOAT32 : d->dtype == ACCEL_F64 ? NCCL_FLOAT64 : -1;
+    int dt = -1;
+    size_t es = 0;
+    nccl_dtype(d->dtype, &dt, &es);
     int op = d->op == ACCEL_OP_SUM ? NCCL_SUM : d->op == ACCEL_OP_REDUCE_MAX ? NCCL_MAX : NCCL_MIN;
     if (dt < 0) {
-        ctx->host->set_error(ctx->host->host_ctx, "%s: NCCL takes f32 and f64 here", d->name);
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: NCCL takes f32, f64, i32, i64 and u8 here (dtype %u)", d->name,
+                             d->dtype);
         return ACCEL_ERROR_DTYPE_MISMATCH;
     }
     int32_t st = accel_cuda__set_device(ctx, q->device);
     if (st != ACCEL_SUCCESS)
         return st;
-    size_t es = d->dtype == ACCEL_F32 ? 4 : 8;
     const void *sp = range_ptr(&d->send, es);
     void *rp = range_ptr(&d->recv, es);
     nccl_result r = NCCL_SUCCESS;

@@ -75,7 +75,10 @@
  * the dtype (2^-24 f32, 2^-53 f64) (Higham 2002, "Accuracy and Stability of
  * Numerical Algorithms", 2nd ed., Lemma 3.1 and eq. 4.4: any order of the
  * n-1 additions obeys it; the last term is the rounding of the reference to
- * the dtype). Max and min must match exactly. A violation is
+ * the dtype). Max and min must match exactly, as must every integer
+ * result (the reference's i32, i64 and u8 sums wrap in the dtype's width;
+ * an MPI library may differ on overflow: Open MPI 4.1.4's u8 sum saturates
+ * at 255, which verify mode then reports). A violation is
  * ACCEL_ERROR_MISMATCH naming the element, the values and the bound. Cost: a
  * gather of every input to rank 0 and a broadcast of the reference; on the
  * NCCL transport the call also becomes synchronous (the input is read back
@@ -145,8 +148,9 @@ ACCEL_API const char *accel_comm_transport(const accel_comm *comm);
 ACCEL_API bool accel_comm_is_blocking(const accel_comm *comm);
 
 /* The collectives below enqueue on q (on the communicator's device) and take
- * ranges in elements of dtype (f32 or f64; integer dtypes when the core has
- * them). op is ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or ACCEL_OP_REDUCE_MIN
+ * ranges in elements of dtype (f32, f64, i32, i64 or u8; an integer sum
+ * that overflows is the transport's: C's wrap-around in NCCL and most MPI
+ * builds). op is ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX or ACCEL_OP_REDUCE_MIN
  * (max/min as MPI_MAX/MPI_MIN: NaN and signed zeros follow the transport).
  * Counts may be 0 (nothing moves, the ranks still take part). A send range
  * equal to the receive range is in place; other overlaps are refused.

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* tests/mpi/test_mpi_collectives.c — every collective of libaccel_mpi and
- * both dtypes on the CPU device, run under mpirun with 2 and 4 ranks. Each
- * rank fills its inputs with integers that f32 holds exactly, so every rank
- * computes the exact expected result alone (a plain double loop over the
- * ranks' formulas) and compares with tolerance 0. Also: zero-length ranges,
- * in-place forms, offsets, ordering with ops on the same queue, the argument
- * errors, check mode's refusal of counts that differ across ranks, verify
- * mode on random data, and receive count errors. --device NAME --transport
- * T runs it on another device (the test backend "mock", whose memory is not
- * host-accessible, exercises the staged transport: "mpi-staged"). A plain program (Criterion
- * does not run under mpirun): prints "N passed, M failed" on rank 0 and
- * exits non-zero when any rank failed a check. --blocking runs the same in
- * blocking mode. */
+ * every dtype it takes (f32, f64, i32, i64, u8) on the CPU device, run under
+ * mpirun with 2 and 4 ranks. Each rank fills its inputs with small integers
+ * that every dtype holds exactly, so every rank computes the exact expected
+ * result alone (a plain double loop over the ranks' formulas) and compares
+ * with tolerance 0. Also: zero-length ranges, in-place forms, offsets,
+ * ordering with a copy on the same queue, the argument errors, check mode's
+ * refusal of counts, roots, dtypes, ops and collectives that differ across
+ * ranks, verify mode on random data (floating and integer), and receive
+ * count errors. --device NAME --transport T runs it on another device (the
+ * test backend "mock", whose memory is not host-accessible, exercises the
+ * staged transport: "mpi-staged"). A plain program (Criterion does not run
+ * under mpirun): prints "N passed, M failed" on rank 0 and exits non-zero
+ * when any rank failed a check. --blocking runs the same in blocking mode. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,37 +39,85 @@ static accel_runtime *rt;
 static accel_device *dev;
 static accel_queue *q;
 
-/* Rank r's input element i: small integers of both signs, exact in f32. */
+/* Rank r's input element i: small integers of both signs, exact in every
+ * dtype (u8 takes them shifted by 6, so that they stay non-negative; a sum
+ * over 4 ranks stays below 256). */
 static double input(int r, size_t i)
 {
     return (double)((r * 31 + (long)i * 17 + 5) % 13) - 6.0;
 }
 
-static double reduce_ranks(accel_op_code op, size_t i)
+static double val(accel_dtype dt, int r, size_t i)
 {
-    double s = input(0, i);
+    return input(r, i) + (dt == ACCEL_U8 ? 6.0 : 0.0);
+}
+
+static double reduce_ranks(accel_dtype dt, accel_op_code op, size_t i)
+{
+    double s = val(dt, 0, i);
     for (int r = 1; r < size; ++r) {
-        double x = input(r, i);
+        double x = val(dt, r, i);
         s = op == ACCEL_OP_SUM ? s + x : op == ACCEL_OP_REDUCE_MAX ? fmax(s, x) : fmin(s, x);
     }
     return s;
 }
 
+/* The value of elements a collective must not touch. */
+static double sentinel(accel_dtype dt)
+{
+    return dt == ACCEL_U8 ? 157.0 : -99.0;
+}
+
 static void put(accel_dtype dt, void *p, size_t i, double v)
 {
-    if (dt == ACCEL_F32)
+    switch (dt) {
+    case ACCEL_F32:
         ((float *)p)[i] = (float)v;
-    else
+        break;
+    case ACCEL_F64:
         ((double *)p)[i] = v;
+        break;
+    case ACCEL_I32:
+        ((int32_t *)p)[i] = (int32_t)v;
+        break;
+    case ACCEL_I64:
+        ((int64_t *)p)[i] = (int64_t)v;
+        break;
+    case ACCEL_U8:
+        ((uint8_t *)p)[i] = (uint8_t)v;
+        break;
+    case ACCEL_F16:
+    case ACCEL_BF16:
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
 }
 
 static double get(accel_dtype dt, const void *p, size_t i)
 {
-    return dt == ACCEL_F32 ? ((const float *)p)[i] : ((const double *)p)[i];
+    switch (dt) {
+    case ACCEL_F32:
+        return ((const float *)p)[i];
+    case ACCEL_F64:
+        return ((const double *)p)[i];
+    case ACCEL_I32:
+        return ((const int32_t *)p)[i];
+    case ACCEL_I64:
+        return (double)((const int64_t *)p)[i];
+    case ACCEL_U8:
+        return ((const uint8_t *)p)[i];
+    case ACCEL_F16:
+    case ACCEL_BF16:
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
+    return NAN;
 }
 
-/* A buffer of n elements; element off+i holds input(src_rank, i) and the
- * others -99 (to see stray writes). */
+/* A buffer of n elements; element off+i holds val(dt, src_rank, i) and the
+ * others sentinel(dt) (to see stray writes). */
 static accel_buffer *make(accel_dtype dt, size_t n, size_t off, size_t count, int src_rank)
 {
     size_t es = accel_dtype_size(dt);
@@ -76,9 +125,9 @@ static accel_buffer *make(accel_dtype dt, size_t n, size_t off, size_t count, in
     accel_buffer_create(dev, n * es, &b);
     void *h = malloc(n * es + 1);
     for (size_t i = 0; i < n; ++i)
-        put(dt, h, i, -99);
+        put(dt, h, i, sentinel(dt));
     for (size_t i = 0; i < count; ++i)
-        put(dt, h, off + i, input(src_rank, i));
+        put(dt, h, off + i, val(dt, src_rank, i));
     accel_queue_write_blocking(q, b, 0, h, n * es);
     free(h);
     return b;
@@ -93,11 +142,11 @@ static void *fetch(accel_dtype dt, accel_buffer *b, size_t n)
     return h;
 }
 
-/* Elements [from, to) of h equal -99 (untouched). */
+/* Elements [from, to) of h equal sentinel(dt) (untouched). */
 static int untouched(accel_dtype dt, const void *h, size_t from, size_t to)
 {
     for (size_t i = from; i < to; ++i)
-        if (get(dt, h, i) != -99)
+        if (get(dt, h, i) != sentinel(dt))
             return 0;
     return 1;
 }
@@ -116,7 +165,8 @@ static void test_allreduce(accel_comm *comm, accel_dtype dt, size_t n, bool in_p
         CHECK(st == ACCEL_SUCCESS, "allreduce enqueue");
         /* Ordered with later ops on the queue: a copy of the result. */
         accel_buffer *cp = make(dt, n + 6, 0, 0, 0);
-        st = accel_copy(q, dt, accel_slice_of(r, off, n), accel_slice_of(cp, off, n));
+        size_t es = accel_dtype_size(dt);
+        st = accel_queue_copy(q, r, off * es, cp, off * es, n * es);
         CHECK(st == ACCEL_SUCCESS, "copy after allreduce");
         st = accel_queue_finish(q);
         CHECK(st == ACCEL_SUCCESS, "allreduce %s %s n=%zu in_place=%d: %s", accel_dtype_name(dt),
@@ -127,8 +177,8 @@ static void test_allreduce(accel_comm *comm, accel_dtype dt, size_t n, bool in_p
         void *h = fetch(dt, r, n + 6), *hc = fetch(dt, cp, n + 6);
         size_t bad = n;
         for (size_t i = 0; i < n; ++i)
-            if (get(dt, h, off + i) != reduce_ranks(op, i) ||
-                get(dt, hc, off + i) != reduce_ranks(op, i)) {
+            if (get(dt, h, off + i) != reduce_ranks(dt, op, i) ||
+                get(dt, hc, off + i) != reduce_ranks(dt, op, i)) {
                 bad = i;
                 break;
             }
@@ -137,7 +187,7 @@ static void test_allreduce(accel_comm *comm, accel_dtype dt, size_t n, bool in_p
               "expected %g",
               accel_dtype_name(dt), (int)op, n, in_place, bad,
               bad < n ? get(dt, h, off + bad) : 0.0, bad < n ? get(dt, hc, off + bad) : 0.0,
-              bad < n ? reduce_ranks(op, bad) : 0.0);
+              bad < n ? reduce_ranks(dt, op, bad) : 0.0);
         CHECK(untouched(dt, h, 0, off) && untouched(dt, h, off + n, n + 6),
               "allreduce wrote outside its range");
         free(h);
@@ -165,7 +215,8 @@ static void test_reduce(accel_comm *comm, accel_dtype dt, size_t n)
         void *h = fetch(dt, r, n + 1);
         int ok = untouched(dt, h, 0, 1);
         for (size_t i = 0; i < n; ++i)
-            ok = ok && get(dt, h, 1 + i) == (rank == root ? reduce_ranks(ops[k], i) : -99);
+            ok = ok &&
+                 get(dt, h, 1 + i) == (rank == root ? reduce_ranks(dt, ops[k], i) : sentinel(dt));
         CHECK(ok, "reduce %s op %d n=%zu to root %d: wrong values", accel_dtype_name(dt),
               (int)ops[k], n, root);
         free(h);
@@ -185,7 +236,7 @@ static void test_broadcast(accel_comm *comm, accel_dtype dt, size_t n)
     void *h = fetch(dt, b, n + 2);
     int ok = untouched(dt, h, 0, 2);
     for (size_t i = 0; i < n; ++i)
-        ok = ok && get(dt, h, 2 + i) == input(root, i);
+        ok = ok && get(dt, h, 2 + i) == val(dt, root, i);
     CHECK(ok, "broadcast %s n=%zu from %d: wrong values", accel_dtype_name(dt), n, root);
     free(h);
     accel_buffer_release(b);
@@ -202,7 +253,7 @@ static void test_allgather(accel_comm *comm, accel_dtype dt, size_t n, bool in_p
         size_t es = accel_dtype_size(dt);
         void *h = malloc(n * es + 1);
         for (size_t i = 0; i < n; ++i)
-            put(dt, h, i, input(rank, i));
+            put(dt, h, i, val(dt, rank, i));
         accel_queue_write_blocking(q, r, soff * es, h, n * es);
         free(h);
     }
@@ -215,7 +266,7 @@ static void test_allgather(accel_comm *comm, accel_dtype dt, size_t n, bool in_p
     int ok = untouched(dt, h, 0, 1);
     for (int p = 0; p < size; ++p)
         for (size_t i = 0; i < n; ++i)
-            ok = ok && get(dt, h, 1 + (size_t)p * n + i) == input(p, i);
+            ok = ok && get(dt, h, 1 + (size_t)p * n + i) == val(dt, p, i);
     CHECK(ok, "allgather %s n=%zu in_place=%d: wrong values", accel_dtype_name(dt), n, in_place);
     free(h);
     if (s != r)
@@ -237,7 +288,7 @@ static void test_reduce_scatter(accel_comm *comm, accel_dtype dt, size_t n)
         void *h = fetch(dt, r, n);
         int ok = 1;
         for (size_t i = 0; i < n; ++i)
-            ok = ok && get(dt, h, i) == reduce_ranks(ops[k], (size_t)rank * n + i);
+            ok = ok && get(dt, h, i) == reduce_ranks(dt, ops[k], (size_t)rank * n + i);
         CHECK(ok, "reduce_scatter %s op %d n=%zu: wrong values", accel_dtype_name(dt), (int)ops[k],
               n);
         free(h);
@@ -269,7 +320,7 @@ static void test_send_recv(accel_comm *comm, accel_dtype dt, size_t n)
     void *h = fetch(dt, r, n);
     int ok = 1;
     for (size_t i = 0; i < n; ++i)
-        ok = ok && get(dt, h, i) == input(from, i);
+        ok = ok && get(dt, h, i) == val(dt, from, i);
     CHECK(ok, "send/recv %s n=%zu: wrong values", accel_dtype_name(dt), n);
     free(h);
     accel_buffer_release(r);
@@ -328,7 +379,7 @@ static void test_check_mode(uint32_t base_flags)
     accel_comm *comm = NULL;
     accel_status st = accel_comm_create(MPI_COMM_WORLD, dev, &opt, &comm);
     CHECK(st == ACCEL_SUCCESS, "create with check");
-    accel_buffer *a = make(ACCEL_F64, 8, 0, 8, rank);
+    accel_buffer *a = make(ACCEL_F64, 8, 0, 8, rank), *b = make(ACCEL_F64, 8, 0, 0, 0);
     if (size > 1) {
         size_t n = rank == 0 ? 5 : 6;
         st = accel_comm_allreduce(comm, q, ACCEL_F64, ACCEL_OP_SUM, accel_slice_of(a, 0, n),
@@ -337,6 +388,18 @@ static void test_check_mode(uint32_t base_flags)
         st = accel_comm_broadcast(comm, q, ACCEL_F64, rank == 0 ? 0 : size - 1,
                                   accel_slice_of(a, 0, 4));
         expect(st, ACCEL_ERROR_SHAPE_MISMATCH, "disagree on the root", "check mode root");
+        st = accel_comm_allreduce(comm, q, rank == 0 ? ACCEL_F64 : ACCEL_I64, ACCEL_OP_SUM,
+                                  accel_slice_of(a, 0, 4), accel_slice_of(a, 0, 4));
+        expect(st, ACCEL_ERROR_SHAPE_MISMATCH, "disagree on the dtype", "check mode dtype");
+        st = accel_comm_reduce_scatter(comm, q, ACCEL_F64,
+                                       rank == 0 ? ACCEL_OP_SUM : ACCEL_OP_REDUCE_MAX,
+                                       accel_slice_of(a, 0, (size_t)size), accel_slice_of(b, 0, 1));
+        expect(st, ACCEL_ERROR_SHAPE_MISMATCH, "disagree on the op", "check mode op");
+        /* A different collective on one rank. */
+        st = rank == 0 ? accel_comm_broadcast(comm, q, ACCEL_F64, 0, accel_slice_of(a, 0, 4))
+                       : accel_comm_allreduce(comm, q, ACCEL_F64, ACCEL_OP_SUM,
+                                              accel_slice_of(a, 0, 4), accel_slice_of(a, 0, 4));
+        expect(st, ACCEL_ERROR_SHAPE_MISMATCH, "disagree on the collective", "check mode kind");
     }
     /* Agreeing calls still work afterwards. */
     st = accel_comm_allreduce(comm, q, ACCEL_F64, ACCEL_OP_SUM, accel_slice_of(a, 0, 8),
@@ -346,8 +409,9 @@ static void test_check_mode(uint32_t base_flags)
     accel_queue_read_blocking(q, a, 0, h, sizeof h);
     int ok = 1;
     for (size_t i = 0; i < 8; ++i)
-        ok = ok && h[i] == reduce_ranks(ACCEL_OP_SUM, i);
+        ok = ok && h[i] == reduce_ranks(ACCEL_F64, ACCEL_OP_SUM, i);
     CHECK(ok, "check mode allreduce values");
+    accel_buffer_release(b);
     accel_buffer_release(a);
     accel_comm_release(comm);
 }
@@ -383,6 +447,33 @@ static void test_verify_mode(uint32_t base_flags)
     }
     free(h);
     accel_buffer_release(a);
+    /* Integers: checked exactly; i32 sums that wrap included (up to +-2^30
+     * per rank). u8 stays below 64 per rank: how a u8 sum overflows is the
+     * MPI library's (Open MPI 4.1.4's vectorised sum saturates at 255, where
+     * verify mode's reference wraps, and reports it). */
+    static const accel_dtype ints[3] = {ACCEL_I32, ACCEL_I64, ACCEL_U8};
+    for (int d = 0; d < 3; ++d) {
+        accel_dtype dt = ints[d];
+        size_t es = accel_dtype_size(dt), m = 10007;
+        void *hi = malloc(m * es);
+        for (size_t i = 0; i < m; ++i) {
+            long v = (long)rand() % (1L << 31) - (1L << 30);
+            put(dt, hi, i, dt == ACCEL_U8 ? (double)(v & 63) : (double)v);
+        }
+        accel_buffer *b = NULL;
+        accel_buffer_create(dev, m * es, &b);
+        accel_queue_write_blocking(q, b, 0, hi, m * es);
+        for (int k = 0; k < 3; ++k) {
+            accel_status st = accel_comm_allreduce(comm, q, dt, ops[k], accel_slice_of(b, 0, m),
+                                                   accel_slice_of(b, 0, m));
+            if (st == ACCEL_SUCCESS)
+                st = accel_queue_finish(q);
+            CHECK(st == ACCEL_SUCCESS, "verify mode allreduce %s op %d: %s", accel_dtype_name(dt),
+                  (int)ops[k], accel_status_name(st));
+        }
+        free(hi);
+        accel_buffer_release(b);
+    }
     accel_comm_release(comm);
 }
 
@@ -457,9 +548,9 @@ int main(int argc, char **argv)
     CHECK(accel_comm_is_blocking(comm) == (blocking || provided < MPI_THREAD_MULTIPLE),
           "blocking mode %d", accel_comm_is_blocking(comm));
 
-    static const accel_dtype dtypes[2] = {ACCEL_F32, ACCEL_F64};
+    static const accel_dtype dtypes[5] = {ACCEL_F32, ACCEL_F64, ACCEL_I32, ACCEL_I64, ACCEL_U8};
     static const size_t sizes[3] = {0, 1, 70001}; /* empty, one, large (rendezvous) */
-    for (int d = 0; d < 2; ++d) {
+    for (int d = 0; d < 5; ++d) {
         for (int k = 0; k < 3; ++k) {
             size_t n = sizes[k];
             test_allreduce(comm, dtypes[d], n, false);

@@ -133,8 +133,27 @@ static void print_collectives(accel_runtime *rt)
         printf("  NCCL: %s: %s\n", accel_device_name(dev),
                st == ACCEL_SUCCESS ? "found (collectives run on the device)" : accel_last_error());
     }
-    if (!gpu)
-        printf("  NCCL: no device outside host memory (host buffers use MPI directly)\n");
+    if (gpu)
+        return;
+    /* No GPU: say why, from the backend that would carry NCCL. */
+    const char *why = "no cuda backend is configured";
+    char reason[600];
+    for (uint32_t i = 0; i < accel_runtime_backend_count(rt); i++) {
+        accel_backend_info bi;
+        memset(&bi, 0, sizeof bi);
+        bi.struct_size = sizeof bi;
+        if (accel_runtime_backend_info(rt, i, &bi) != ACCEL_SUCCESS || !bi.name ||
+            strcmp(bi.name, "cuda") != 0)
+            continue;
+        if (bi.loaded) {
+            why = "the cuda backend is loaded but found no GPU";
+        } else {
+            snprintf(reason, sizeof reason, "the cuda backend is not loaded: %s",
+                     bi.reason && bi.reason[0] ? bi.reason : accel_status_string(bi.status));
+            why = reason;
+        }
+    }
+    printf("  NCCL: not used: %s (host buffers use MPI directly)\n", why);
 }
 
 static void print_backend(const accel_backend_info *bi)

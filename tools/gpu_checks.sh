@@ -24,6 +24,7 @@ timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --co
 timeout 60 $B/bin/batched --device cuda:0 --n 100000000 --mem-cap 64M > $OUT/batched.txt 2>&1; cat $OUT/batched.txt
 timeout 60 $B/bin/overlap --device cuda:0 --queues 2 > $OUT/overlap.txt 2>&1; timeout 60 $B/bin/overlap --device cuda:0 >> $OUT/overlap.txt 2>&1; grep -i "overlap\|ratio\|max" $OUT/overlap.txt | tail -8
 timeout 60 mpirun -np 1 $B/bin/mpi_dot --device cuda:0 > $OUT/mpi.txt 2>&1; tail -5 $OUT/mpi.txt
+OMPI_MCA_btl_vader_single_copy_mechanism=none timeout 40 mpirun -np 2 --bind-to core $B/bin/mpi_bench --max-mib 256 --reps 9 > $OUT/mpi_bench.txt 2>&1; tail -14 $OUT/mpi_bench.txt
 export PYTHONPATH=$PWD/python ACCEL_LIBRARY=$PWD/$B/lib/libaccel.so
 timeout 120 $PY -m pytest -q -x python/tests/test_gpu_interop.py > $OUT/pytest_gpu.txt 2>&1; tail -5 $OUT/pytest_gpu.txt
 timeout 60 $PY python/bench/overhead.py --device cuda:0 > $OUT/py_overhead.txt 2>&1; tail -12 $OUT/py_overhead.txt

@@ -8,6 +8,7 @@
  * test backend, whose FILL with TU_MOCK_FAULT_VALUE fails after enqueue). */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
+#include <fenv.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -514,5 +515,70 @@ Test(queue_event, host_functions_run_in_order_and_report_failures)
 {
     accel_runtime *rt = tu_open_default();
     tu_for_each_device(rt, host_fn_body, NULL);
+    accel_runtime_close(rt);
+}
+
+/* One step of the interleaving below: what x[0] held when it ran, and the
+ * rounding mode it ran in. */
+typedef struct host_fn_step {
+    const float *x;
+    float seen;
+    int round;
+    pthread_t thread;
+} host_fn_step;
+
+static accel_status host_fn_record(void *user, char *message, size_t message_size)
+{
+    (void)message;
+    (void)message_size;
+    host_fn_step *s = user;
+    s->seen = s->x[0];
+    s->round = fegetround();
+    s->thread = pthread_self();
+    return ACCEL_SUCCESS;
+}
+
+/* CPU queue: host functions between ops, some run by the worker and some by
+ * the finish that finds one at the head of an idle queue; each sees the op
+ * before it done and none after it, and runs in the default rounding mode
+ * whatever the finishing thread set, whose own mode is kept. */
+Test(queue_event, cpu_host_functions_between_ops_in_order_on_any_thread)
+{
+    accel_runtime *rt = tu_open_default();
+    accel_device *dev = NULL;
+    tu_ok(accel_device_get_by_name(rt, "cpu", &dev));
+    accel_queue *q = NULL;
+    tu_ok(accel_queue_create(dev, &q));
+    accel_buffer *x = NULL;
+    tu_ok(accel_buffer_create(dev, sizeof(float), &x));
+    enum { STEPS = 300 };
+    static host_fn_step steps[STEPS];
+    const float *hx = accel_buffer_host_pointer(x);
+    cr_assert(hx != NULL);
+    int caller_round = fegetround(), on_caller = 0;
+    cr_assert_eq(fesetround(FE_UPWARD), 0);
+    for (int i = 0; i < STEPS; ++i) {
+        steps[i] = (host_fn_step){.x = hx, .seen = -1.0f, .round = -1};
+        tu_ok(accel_fill(q, ACCEL_F32, (double)i, accel_slice_of(x, 0, 1)));
+        if (i % 2 == 0)
+            tu_ok(accel_queue_finish(q)); /* idle: the finish below mostly runs it */
+        tu_ok(accel_queue_host_fn(q, "record", host_fn_record, &steps[i]));
+        if (i % 4 < 2)
+            tu_ok(accel_queue_finish(q));
+    }
+    tu_ok(accel_queue_finish(q));
+    for (int i = 0; i < STEPS; ++i)
+        on_caller += pthread_equal(steps[i].thread, pthread_self()) != 0;
+    cr_log_info("%d of %d host functions ran on the finishing thread", on_caller, STEPS);
+    int after = fegetround();
+    fesetround(caller_round);
+    cr_assert_eq(after, FE_UPWARD, "the finishing thread's rounding mode was changed");
+    for (int i = 0; i < STEPS; ++i) {
+        cr_assert_eq(steps[i].seen, (float)i, "step %d saw %g", i, (double)steps[i].seen);
+        cr_assert_eq(steps[i].round, FE_TONEAREST, "step %d ran in rounding mode %d", i,
+                     steps[i].round);
+    }
+    accel_buffer_release(x);
+    accel_queue_release(q);
     accel_runtime_close(rt);
 }

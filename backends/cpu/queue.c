@@ -37,13 +37,18 @@
 
 #include "cpu.h"
 
-/* Times a worker looks for new work, and a finish for completion, before
- * sleeping on a condition variable; between looks each yields the core
- * (sched_yield), so that on a busy or oversubscribed machine the thread it
- * waits for runs at once instead of after a spin (a pause loop here kept
- * the waiter off its core for about 12 us per task, and a futex wake-up
- * costs a few microseconds). */
+/* Pause iterations a worker polls for new work before sleeping (kept short:
+ * a polling worker keeps the core from a thread it shares it with, such as
+ * a finish it has just woken; 256 here cost a queued 1-element allreduce
+ * about 12 us on two oversubscribed cores). Not sched_yield: a worker that
+ * yielded between looks was woken late by Linux 6.18's scheduler (an event
+ * recorded on an idle queue and polled by its caller took about 2 ms instead
+ * of 20 us). */
 #define ACCEL_CPU_SPIN 32
+
+/* Times a finish yields the core (sched_yield, so that the worker it waits
+ * for runs at once on a shared core) before it sleeps. */
+#define ACCEL_CPU_FINISH_YIELDS 32
 
 typedef enum task_kind {
     TASK_OP,
@@ -210,14 +215,16 @@ static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint
     }
 }
 
-/* Looks for new work a few times before sleeping, so that a caller
+/* Polls for new work for a moment before sleeping, so that a caller
  * enqueueing a stream of small ops rarely pays for a futex wake-up. */
 static void spin_for_work(accel_be_queue *q, uint64_t seen)
 {
     for (int i = 0; i < ACCEL_CPU_SPIN; ++i) {
         if (atomic_load_explicit(&q->published, memory_order_relaxed) != seen)
             return;
-        sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
     }
 }
 
@@ -386,7 +393,7 @@ static void drain_locked(accel_be_queue *q)
     for (int i = 0; q->completed < target;) {
         if (help_locked(q))
             continue;
-        if (i++ == ACCEL_CPU_SPIN)
+        if (i++ == ACCEL_CPU_FINISH_YIELDS)
             break;
         pthread_mutex_unlock(&q->lock);
         sched_yield();

@@ -3,9 +3,9 @@
 # Copyright 2026 The accel authors
 # The mpi2 branch's mid-way figures on the GPU machine (16 cores, no other load): the CPU
 # allreduce benchmark of libaccel_mpi across 2 ranks, queued and blocking mode against raw
-# MPI_Allreduce, with the ranks bound one per core (Open MPI's default for 2 ranks), then both
-# ranks unbound on 2 cores (as on the 2-core development machine, each rank's queue worker
-# included), then the 1-rank NCCL check. Run from the repository root after build-gpu is built.
+# MPI_Allreduce, with the ranks bound one per core (Open MPI's default for 2 ranks), unbound on
+# all cores, and unbound on 2 cores (as on the 2-core development machine, each rank's queue
+# worker included), then the 1-rank NCCL check. Run from the repository root after build-gpu is built.
 set -u
 B=build-gpu
 if [ -f .gpu/libs.tar.xz ]; then
@@ -19,6 +19,9 @@ echo "cores online: $(nproc)"; mpirun --version | head -1
 echo "== 2 ranks, one per core (--bind-to core)"
 timeout 25 mpirun -np 2 --bind-to core --report-bindings $B/bin/mpi_bench --max-mib 256 --reps 9 \
   --small-reps 20000 2>&1
+echo "== 2 ranks unbound (--bind-to none: each rank's queue worker may run on another core)"
+timeout 15 mpirun -np 2 --bind-to none $B/bin/mpi_bench --max-mib 64 --reps 9 \
+  --small-reps 20000 2>&1 | tail -12
 echo "== 2 ranks unbound on cores 0-1 (--cpu-set 0,1 --bind-to none)"
 timeout 15 mpirun -np 2 --cpu-set 0,1 --bind-to none $B/bin/mpi_bench --max-mib 64 --reps 9 \
   --small-reps 20000 2>&1

@@ -5,7 +5,8 @@
  * without MPI_Finalize); rank 0's allreduce would block forever, so the
  * watchdog must report it (rank, call, seconds) and end the job with
  * MPI_Abort after ACCEL_MPI_TIMEOUT=2 seconds, or mpirun ends the job on the
- * early exit. ctest passes when either message appears (the job's exit
+ * early exit. --blocking runs rank 0's call in blocking mode (on the
+ * calling thread). ctest passes when either message appears (the job's exit
  * status is then non-zero). Reaching the end of main is the failure. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -26,11 +27,19 @@ int main(int argc, char **argv)
     accel_queue *q = NULL;
     accel_comm *comm = NULL;
     accel_buffer *b = NULL;
+    bool blocking = false, exit_early = false;
+    for (int i = 1; i < argc; ++i) {
+        blocking = blocking || strcmp(argv[i], "--blocking") == 0;
+        exit_early = exit_early || strcmp(argv[i], "--exit") == 0;
+    }
+    accel_comm_options opt;
+    accel_comm_options_init(&opt);
+    opt.flags = blocking ? ACCEL_COMM_BLOCKING : 0;
     if (accel_runtime_open(NULL, &rt) != ACCEL_SUCCESS ||
         accel_device_get_by_name(rt, "cpu", &dev) != ACCEL_SUCCESS ||
         accel_queue_create(dev, &q) != ACCEL_SUCCESS ||
         accel_buffer_create(dev, 1024 * sizeof(float), &b) != ACCEL_SUCCESS ||
-        accel_comm_create(MPI_COMM_WORLD, dev, NULL, &comm) != ACCEL_SUCCESS) {
+        accel_comm_create(MPI_COMM_WORLD, dev, &opt, &comm) != ACCEL_SUCCESS) {
         fprintf(stderr, "rank %d: setup failed: %s\n", rank, accel_last_error());
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -39,7 +48,7 @@ int main(int argc, char **argv)
         accel_comm_allreduce(comm, q, ACCEL_F32, ACCEL_OP_SUM, accel_slice_of(b, 0, 1024),
                              accel_slice_of(b, 0, 1024));
         accel_queue_finish(q);
-    } else if (argc > 1 && strcmp(argv[1], "--exit") == 0) {
+    } else if (exit_early) {
         _exit(3); /* gone without MPI_Finalize */
     } else {
         sleep(30); /* alive but absent: the watchdog of rank 0 must end this */

@@ -94,10 +94,11 @@ struct accel_be_queue {
     uint64_t skip_below; /* ops with seq below this are skipped (error cleared by an event) */
     atomic_uint_fast64_t published; /* copy of submitted the worker can poll unlocked */
     int stop, worker_idle, waiters;
-    int helping;         /* a finish runs the head host function (help_locked) */
-    int team_ready;      /* the worker's OpenMP team has the default FP environment */
-    int32_t err;         /* sticky error, ACCEL_SUCCESS when none */
-    uint64_t err_serial; /* bumped each time err is set */
+    int helping;          /* a finish runs the head host function (help_locked) */
+    uint64_t yielded_seq; /* the host function the worker last yielded for */
+    int team_ready;       /* the worker's OpenMP team has the default FP environment */
+    int32_t err;          /* sticky error, ACCEL_SUCCESS when none */
+    uint64_t err_serial;  /* bumped each time err is set */
     char err_msg[ACCEL_CPU_MSG_SIZE];
 };
 
@@ -250,6 +251,18 @@ static void *worker_main(void *arg)
         }
         if (q->count == 0)
             break;
+        if (q->ring[q->head].kind == TASK_HOST_FN && !q->waiters &&
+            q->ring[q->head].seq != q->yielded_seq) {
+            /* Woken for a host function with nobody waiting yet: yield the
+             * core once, so that a caller sharing it and about to finish
+             * runs it itself (help_locked) instead of waiting for this
+             * thread, then take it if it is still there. */
+            q->yielded_seq = q->ring[q->head].seq;
+            pthread_mutex_unlock(&q->lock);
+            sched_yield();
+            pthread_mutex_lock(&q->lock);
+            continue;
+        }
         t = q->ring[q->head];
         q->head = (q->head + 1) & (q->cap - 1);
         q->count--;
@@ -262,8 +275,13 @@ static void *worker_main(void *arg)
 
         pthread_mutex_lock(&q->lock);
         q->completed++;
-        if (q->waiters && q->completed == q->submitted)
+        if (q->waiters && q->completed == q->submitted) {
+            /* Signalled without the lock, so that the woken finish does
+             * not wake only to wait for it (glibc does no wait morphing). */
+            pthread_mutex_unlock(&q->lock);
             pthread_cond_broadcast(&q->done_cv);
+            pthread_mutex_lock(&q->lock);
+        }
     }
     pthread_mutex_unlock(&q->lock);
     return NULL;
@@ -293,9 +311,12 @@ static int32_t enqueue(accel_be_queue *q, task *t)
     q->ring[(q->head + q->count) & (q->cap - 1)] = *t;
     q->count++;
     atomic_store_explicit(&q->published, q->submitted, memory_order_relaxed);
-    if (q->worker_idle)
-        pthread_cond_signal(&q->work_cv);
+    int wake = q->worker_idle;
     pthread_mutex_unlock(&q->lock);
+    /* After the unlock: a worker woken inside it would only wait for the
+     * lock, one more pair of context switches on a shared core. */
+    if (wake)
+        pthread_cond_signal(&q->work_cv);
     return ACCEL_SUCCESS;
 }
 
@@ -327,6 +348,7 @@ int32_t accel_cpu__queue_create(void *vctx, uint32_t device, accel_be_queue **ou
     q->ctx = ctx;
     atomic_init(&q->refs, 1);
     atomic_init(&q->published, 0);
+    q->yielded_seq = UINT64_MAX;
     q->cap = 64;
     q->ring = malloc(q->cap * sizeof *q->ring);
     if (!q->ring) {

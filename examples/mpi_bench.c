@@ -21,8 +21,10 @@
  * raw. Rank 0 prints; it also prints the cores online and the ranks, since
  * with more threads than cores (each rank has its queue's worker) the
  * figures depend on how the ranks are bound (mpirun --bind-to) and on what
- * else runs: the worker and a finish yield the core to each other instead of
- * spinning (backends/cpu/queue.c).
+ * else runs. On the CPU a finish that finds the collective at the head of an
+ * idle queue runs it itself, a worker woken for it yields once first, and a
+ * waiting finish yields before it sleeps (backends/cpu/queue.c), so that
+ * threads sharing a core do not spin against each other.
  *
  *   usage: mpirun -np 2 mpi_bench [--max-mib 256] [--reps 15] [--small-reps 20000] */
 #include "common.h"

@@ -190,7 +190,7 @@ static bool get_size(reader *rd, const cJSON *o, const char *key, size_t *out)
 
 static bool get_u32(reader *rd, const cJSON *o, const char *key, uint32_t *out)
 {
-    size_t v;
+    size_t v = 0;
     if (!get_size(rd, o, key, &v))
         return false;
     if (v > UINT32_MAX)

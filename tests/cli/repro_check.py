@@ -184,6 +184,28 @@ def main():
     check(p is not None and p.returncode == 1 and "bit for bit" in p.stdout and
           "element 20" in p.stdout, f"deflated copy replays: {p and p.stderr[-300:]!r}")
 
+    # --- written again by NumPy from np.load's dict: op.json becomes a 0-d
+    # bytes array (op.json.npy); an edited input changes the replay.
+    for save in (np.savez, np.savez_compressed):
+        again = os.path.join(d, save.__name__ + ".npz")
+        z = dict(np.load(src))
+        save(again, **z)
+        check("op.json.npy" in zipfile.ZipFile(again).namelist(), f"{save.__name__}: op.json.npy")
+        p = run([args.accel, "replay", again, "--config", cfg])
+        check(p is not None and p.returncode == 1 and "bit for bit" in p.stdout and
+              "element 20" in p.stdout,
+              f"{save.__name__} of np.load's dict replays: {p and (p.stdout + p.stderr)[-300:]!r}")
+    z = dict(np.load(src))
+    z["input0"] = z["input0"] * 2
+    np.savez(again, **z)
+    p = run([args.accel, "replay", again, "--config", cfg, "--device", "cpu"])
+    check(p is not None and p.returncode == 0 and "cpu:0 no longer gives the recorded" in p.stdout,
+          f"an input edited in NumPy is what replay runs: {p and (p.stdout + p.stderr)[-300:]!r}")
+    z["op.json"] = np.array([1.0, 2.0])
+    np.savez(again, **z)
+    expect_refused(args.accel, cfg, again, ["op.json.npy", "bytes string"],
+                   "op.json.npy that is no bytes string")
+
     # --- bf16 transpose by hand: bf16 as f32 members, guards around the output.
     x = (rng.uniform(-8, 8, 6).astype(np.float32).view(np.uint32) & 0xFFFF0000).view(np.float32)
     lo, hi = 2, 3

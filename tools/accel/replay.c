@@ -40,8 +40,9 @@ const cli_command cli_replay_command = {
                    "whether it agrees with the CPU within the tolerance. A repro file is a\n"
                    "NumPy .npz archive (np.load opens it: input0, input1, input2,\n"
                    "output_before, output_device, output_reference, scalars and op.json);\n"
-                   "one written again by np.savez or np.savez_compressed is read too. The old\n"
-                   "text format of repro files (\"accel-repro 1\") is no longer read.",
+                   "one written again from np.load's dict by np.savez or np.savez_compressed\n"
+                   "is read too. The old text format of repro files (\"accel-repro 1\") is\n"
+                   "no longer read.",
     .options = options,
     .notes = "exit status:\n"
              "  0  the results agree now\n"

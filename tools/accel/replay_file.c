@@ -26,11 +26,23 @@
 #include "accel/npy.h"
 #include "replay.h"
 
-/* The repro members (accel/verify.h). */
-enum { M_JSON, M_SCALARS, M_BEFORE, M_DEVICE, M_REFERENCE, M_INPUT0, M_COUNT_ = M_INPUT0 + 3 };
+/* The repro members (accel/verify.h). op.json.npy is what np.savez makes of
+ * op.json when a file is written again from np.load's dict: the same JSON
+ * as a 0-d bytes array. */
+enum {
+    M_JSON,
+    M_JSON_NPY,
+    M_SCALARS,
+    M_BEFORE,
+    M_DEVICE,
+    M_REFERENCE,
+    M_INPUT0,
+    M_COUNT_ = M_INPUT0 + 3
+};
 static const char *const member_names[M_COUNT_] = {
-    "op.json",    "scalars.npy", "output_before.npy", "output_device.npy", "output_reference.npy",
-    "input0.npy", "input1.npy",  "input2.npy",
+    "op.json",           "op.json.npy",       "scalars.npy",
+    "output_before.npy", "output_device.npy", "output_reference.npy",
+    "input0.npy",        "input1.npy",        "input2.npy",
 };
 
 enum { MAX_ENTRIES = 64, MAX_JSON_BYTES = 1 << 16, MAX_NPY_HEADER = 1 << 20 };
@@ -350,16 +362,60 @@ static bool load_array(reader *rd, int m, size_t n, accel_dtype want, void **out
     return true;
 }
 
+/* The JSON text inside op.json.npy's bytes (a format 1.0 to 3.0 .npy file
+ * of one 0-d '|S<n>' element, as np.save writes a bytes object): *text and
+ * *len point into b. */
+static bool json_of_npy(reader *rd, const unsigned char *b, size_t n, const char **text,
+                        size_t *len)
+{
+    static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+    const char *name = member_names[M_JSON_NPY];
+    if (n < 12 || memcmp(b, magic, 6) != 0 || b[6] < 1 || b[6] > 3)
+        return fail(rd, "member %s is not a .npy file of format 1.0 to 3.0", name);
+    size_t hstart = b[6] == 1 ? 10 : 12;
+    size_t hlen =
+        b[6] == 1 ? (size_t)b[8] | (size_t)b[9] << 8
+                  : (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 | (size_t)b[11] << 24;
+    if (hlen < 1 || hlen > n - hstart || b[hstart + hlen - 1] != '\n')
+        return fail(rd, "member %s: its .npy header is truncated", name);
+    char header[512];
+    if (hlen >= sizeof header)
+        return fail(rd, "member %s: its .npy header is too long", name);
+    memcpy(header, b + hstart, hlen);
+    header[hlen] = '\0';
+    const char *d = strstr(header, "'descr': '|S");
+    char *end = NULL;
+    unsigned long long size = d ? strtoull(d + 12, &end, 10) : 0;
+    size_t data = n - hstart - hlen;
+    if (!d || !end || *end != '\'' || !strstr(header, "'fortran_order': False") ||
+        !strstr(header, "'shape': ()") || size != data)
+        return fail(rd, "member %s is not one bytes string ('|S' of shape ()) holding op.json",
+                    name);
+    *text = (const char *)b + hstart + hlen;
+    *len = strnlen(*text, data); /* the array pads with NULs; NumPy drops them */
+    return true;
+}
+
 static bool read_all(reader *rd, repro *r)
 {
     if (!scan(rd))
         return false;
-    void *json = NULL;
-    size_t jlen = 0;
-    if (!read_member(rd, M_JSON, 2, MAX_JSON_BYTES, &json, &jlen))
-        return false;
+    void *member = NULL;
+    size_t mlen = 0, jlen = 0;
+    const char *json = NULL;
+    if (rd->index[M_JSON] < 0 && rd->index[M_JSON_NPY] >= 0) {
+        if (!read_member(rd, M_JSON_NPY, 12, MAX_JSON_BYTES + 512, &member, &mlen) ||
+            !json_of_npy(rd, member, mlen, &json, &jlen)) {
+            free(member);
+            return false;
+        }
+    } else {
+        if (!read_member(rd, M_JSON, 2, MAX_JSON_BYTES, &member, &jlen))
+            return false;
+        json = member;
+    }
     cJSON *o = cJSON_ParseWithLength(json, jlen);
-    free(json);
+    free(member);
     if (!o)
         return fail(rd, "op.json is not valid JSON");
     bool ok = parse_desc(rd, o, r);

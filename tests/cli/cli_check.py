@@ -7,7 +7,8 @@
   refuses an unknown option with exit 2 and a message naming it, takes
   -oVALUE, --name=VALUE and unambiguous prefixes (--dev), and names the
   candidates of an ambiguous one;
-- `accel --help` lists every ACCEL_* variable that core/ and tools/ read
+- `accel --help` and `accel info --json` list every ACCEL_* variable that
+  core/, backends/ and tools/ read
   (found with a grep of getenv and of config.c's env() in the source, so a
   new one cannot be missed);
   `bench --help` names no file of the source tree;
@@ -68,7 +69,7 @@ def options_of(accel, cmd):
 
 def parsing_cases(accel, work):
     commands = ["info", "run", "verify", "replay", "bench", "demo"]
-    for cmd in [[]] + [[c] for c in commands]:
+    for cmd in [[]] + [[c] for c in commands] + [["run", "eval"]]:
         label = " ".join(["accel"] + cmd)
         rc, out, err = run(accel, *(cmd + ["--help"]))
         check(label + " --help exits 0 with text", rc == 0 and "usage: accel" in out, err)
@@ -80,6 +81,12 @@ def parsing_cases(accel, work):
     check("accel help nosuch", rc == 2 and "nosuch" in err, err)
     rc, out, _ = run(accel, "help", "run")
     check("accel help run", rc == 0 and "usage: accel run" in out)
+    rc, out, _ = run(accel, "help", "run", "eval")
+    _, direct, _ = run(accel, "run", "eval", "--help")
+    check("accel help run eval is accel run eval --help", rc == 0 and out == direct and
+          out.startswith("usage: accel run eval"), out)
+    rc, _, err = run(accel, "help", "run", "nosuch")
+    check("accel help run nosuch", rc == 2 and "nosuch" in err, err)
     rc, _, err = run(accel, "info", "--json=yes")
     check("a value given to a flag", rc == 2 and "takes no value" in err, err)
     rc, _, err = run(accel, "bench", "--c", "x")
@@ -102,7 +109,7 @@ def parsing_cases(accel, work):
 
 def help_cases(accel, source):
     names = set()
-    for root in ("core", "tools"):
+    for root in ("core", "backends", "tools", "common"):
         for dirpath, _, files in os.walk(os.path.join(source, root)):
             for fn in files:
                 if fn.endswith(".c"):
@@ -113,6 +120,10 @@ def help_cases(accel, source):
     missing = sorted(n for n in names if n not in out)
     check("accel --help lists the %d variables read (%s)" % (len(names), ", ".join(sorted(names))),
           len(names) >= 7 and not missing, "missing " + ", ".join(missing))
+    _, out, _ = run(accel, "info", "--json")
+    shown = set(json.loads(out or "{}").get("environment", {}))
+    check("accel info --json shows the variables read", names <= shown,
+          "not shown: " + ", ".join(sorted(names - shown)))
     _, out, _ = run(accel, "bench", "--help")
     check("bench --help names no source file", not re.search(r"\w+/\w+\.(md|c|h|py)\b", out), out)
 

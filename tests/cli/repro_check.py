@@ -44,9 +44,14 @@ def check(cond, what):
 
 def run(cmd, timeout=60):
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None
+    # Under the debug-asan preset a sanitizer report fails the run that printed it.
+    for mark in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
+        if mark in p.stderr:
+            check(False, f"{' '.join(cmd[1:3])}: {mark}: {p.stderr[-2000:]}")
+    return p
 
 
 def ini(path, faulty, cpu, repro_dir, fault="element"):

@@ -11,6 +11,7 @@
 #ifndef ACCEL_CORE_CAPTURE_H
 #define ACCEL_CORE_CAPTURE_H
 
+#include "fuse.h"
 #include "internal.h"
 
 /* One recorded node. be holds the plugin's view (op descriptor, byte ranges,
@@ -38,6 +39,10 @@ struct accel_graph {
     accel_be_graph *be; /* the backend's graph, or NULL: core replay */
     bool be_stale;      /* a rebinding the backend refused: rebuild first */
     bool launched;      /* ever launched: release waits for the queues */
+    bool plan_stale;    /* a rebinding touched a fused kernel: plan again first */
+    accel__gexec *exec; /* the launch plan (fuse.c): what replays and the backend run */
+    size_t nexec;
+    size_t *exec_of; /* recorded node -> its exec entry */
     accel_graph *prev, *next;
 };
 

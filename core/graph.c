@@ -102,7 +102,21 @@ static void destroy_be_locked(accel_graph *g, const char *fn)
     g->be = NULL;
 }
 
-/* Whether the backend's entries may run g's list: every node is an op it
+/* Exec entry e as the backend sees it. */
+static accel_graph_node_desc exec_desc(const accel_graph *g, size_t e)
+{
+    const accel__gexec *x = &g->exec[e];
+    if (!x->f)
+        return g->nodes[x->first].be;
+    accel_graph_node_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.kind = ACCEL_GRAPH_NODE_OP;
+    d.op = *accel__fused_desc(x->f);
+    return d;
+}
+
+/* Whether the backend's entries may run g's plan: every entry is an op it
  * supports or a transfer or copy within g's device. */
 static bool backend_can_run(const accel_graph *g)
 {
@@ -110,8 +124,14 @@ static bool backend_can_run(const accel_graph *g)
     const accel_backend *vt = be->vt;
     if (!vt->graph_instantiate || !vt->graph_launch || !vt->graph_destroy || g->n == 0)
         return false;
-    for (size_t i = 0; i < g->n; i++) {
-        const accel__gnode *n = &g->nodes[i];
+    for (size_t e = 0; e < g->nexec; e++) {
+        if (g->exec[e].f) {
+            if (vt->op_supported(be->ctx, g->dev->index, accel__fused_desc(g->exec[e].f)) !=
+                ACCEL_SUCCESS)
+                return false;
+            continue;
+        }
+        const accel__gnode *n = &g->nodes[g->exec[e].first];
         switch ((accel_graph_node_kind)n->be.kind) {
         case ACCEL_GRAPH_NODE_OP:
             if (vt->op_supported(be->ctx, g->dev->index, &n->be.op) != ACCEL_SUCCESS)
@@ -134,26 +154,32 @@ static bool backend_can_run(const accel_graph *g)
 static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const char *fn)
 {
     destroy_be_locked(g, fn);
+    /* Fused kernels of the old plan may still run in queued launches. */
+    wait_launches(g, fn);
+    accel_status st = accel__fuse_plan(g, flags, fn);
+    if (st != ACCEL_SUCCESS)
+        return st;
     g->flags = flags;
     g->instantiated = true;
     g->be_stale = false;
+    g->plan_stale = false;
     if ((flags & ACCEL_GRAPH_CORE_REPLAY) || !backend_can_run(g))
         return ACCEL_SUCCESS;
-    accel_graph_node_desc *descs = malloc(g->n * sizeof *descs);
+    accel_graph_node_desc *descs = malloc(g->nexec * sizeof *descs);
     if (!descs)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    for (size_t i = 0; i < g->n; i++)
-        descs[i] = g->nodes[i].be;
+    for (size_t e = 0; e < g->nexec; e++)
+        descs[e] = exec_desc(g, e);
     const accel__backend *be = g->dev->be;
     accel__clear_error();
-    int32_t rc = be->vt->graph_instantiate(be->ctx, g->dev->index, descs, g->n, &g->be);
+    int32_t rc = be->vt->graph_instantiate(be->ctx, g->dev->index, descs, g->nexec, &g->be);
     free(descs);
     if (rc != ACCEL_SUCCESS) {
         /* Not an error: the core replays what the backend cannot. */
         accel__log(ACCEL_LOG_DEBUG,
                    "%s: %s refused the graph of %zu nodes (%s); replaying it "
                    "op by op",
-                   fn, g->dev->name, g->n, accel_last_error());
+                   fn, g->dev->name, g->nexec, accel_last_error());
         accel__clear_error();
         g->be = NULL;
     }
@@ -181,9 +207,11 @@ accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                                "%s: opt->struct_size is %u (use accel_graph_options_init)", fn,
                                opt->struct_size);
-        if (opt->flags & ~(uint32_t)ACCEL_GRAPH_CORE_REPLAY)
+        const uint32_t known =
+            ACCEL_GRAPH_CORE_REPLAY | ACCEL_GRAPH_NO_FUSION | ACCEL_GRAPH_TEST_FAULT;
+        if (opt->flags & ~known)
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", fn,
-                               opt->flags & ~(uint32_t)ACCEL_GRAPH_CORE_REPLAY);
+                               opt->flags & ~known);
         flags = opt->flags;
     }
     pthread_mutex_lock(&g->lock);
@@ -222,7 +250,18 @@ static void mark_enqueued(const accel__gnode *n)
 /* The core's replay: each node as the eager call would enqueue it. */
 static accel_status replay_locked(accel_graph *g, accel_queue *q, const char *fn)
 {
-    for (size_t i = 0; i < g->n; i++) {
+    for (size_t e = 0; e < g->nexec; e++) {
+        const accel__gexec *x = &g->exec[e];
+        size_t i = x->first;
+        if (x->f) {
+            for (size_t k = 0; k < x->count; k++)
+                mark_enqueued(&g->nodes[i + k]);
+            accel_status st = accel__submit(q, accel__fused_desc(x->f), 0);
+            if (st != ACCEL_SUCCESS)
+                return accel__fail(st, "%s: nodes %zu-%zu (fused): %s", fn, i, i + x->count - 1,
+                                   accel_last_error());
+            continue;
+        }
         const accel__gnode *n = &g->nodes[i];
         const accel_graph_node_desc *d = &n->be;
         accel_status st = ACCEL_SUCCESS;
@@ -287,7 +326,7 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
                            fn);
     pthread_mutex_lock(&g->lock);
     st = check_alive_locked(g, fn);
-    if (st == ACCEL_SUCCESS && (!g->instantiated || g->be_stale))
+    if (st == ACCEL_SUCCESS && (!g->instantiated || g->be_stale || g->plan_stale))
         st = instantiate_locked(g, g->flags, fn);
     if (st == ACCEL_SUCCESS) {
         g->launched = true;
@@ -311,16 +350,25 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
 
 /* ---------------------------------------------------------- rebinding */
 
-/* Pass node i's new contents to the backend's graph; a refusal rebuilds it
- * at the next launch. */
-static void update_be_locked(accel_graph *g, size_t i)
+/* Pass recorded node i's new contents to the backend's graph; a refusal
+ * rebuilds it at the next launch. A buffer of a fused kernel changed
+ * (buffer_changed): plan again at the next launch (the ranges may now
+ * overlap differently). */
+static void update_be_locked(accel_graph *g, size_t i, bool buffer_changed)
 {
+    if (!g->exec_of)
+        return;
+    size_t e = g->exec_of[i];
+    if (g->exec[e].f && buffer_changed) {
+        g->plan_stale = true;
+        return;
+    }
     if (!g->be || g->be_stale)
         return;
     const accel__backend *be = g->dev->be;
+    accel_graph_node_desc d = exec_desc(g, e);
     accel__clear_error();
-    if (!be->vt->graph_update ||
-        be->vt->graph_update(be->ctx, g->be, i, &g->nodes[i].be) != ACCEL_SUCCESS) {
+    if (!be->vt->graph_update || be->vt->graph_update(be->ctx, g->be, e, &d) != ACCEL_SUCCESS) {
         accel__clear_error();
         g->be_stale = true;
     }
@@ -422,7 +470,7 @@ accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_b
                     changed = true;
                 }
             if (changed)
-                update_be_locked(g, i);
+                update_be_locked(g, i, true);
         }
     pthread_mutex_unlock(&g->lock);
     return st;
@@ -475,7 +523,9 @@ accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
             st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: stddev %g must be >= 0", fn, value);
         if (st == ACCEL_SUCCESS) {
             n->be.op.scalars[index] = value;
-            update_be_locked(g, node);
+            if (g->exec_of && g->exec[g->exec_of[node]].f)
+                accel__fused_set_scalar(g->exec[g->exec_of[node]].f, node, index, value);
+            update_be_locked(g, node, false);
         }
     }
     pthread_mutex_unlock(&g->lock);
@@ -502,7 +552,7 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
         else
             continue;
         uses++;
-        update_be_locked(g, i);
+        update_be_locked(g, i, false);
     }
     pthread_mutex_unlock(&g->lock);
     if (uses == 0)
@@ -556,6 +606,8 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
         info.op = n->be.op.op;
         info.dtype = n->be.op.dtype;
         info.bytes = n->be.op.num_operands ? n->be.op.operands[n->be.op.num_operands - 1].count : 0;
+        if (g->exec_of && g->exec[g->exec_of[node]].f)
+            info.fused = accel__fused_name(g->exec[g->exec_of[node]].f);
     } else {
         info.bytes = n->be.bytes;
     }
@@ -574,7 +626,7 @@ accel_status accel_graph_backend_replay(accel_graph *g, bool *out_backend)
     if (!out_backend)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_backend is NULL", fn);
     pthread_mutex_lock(&g->lock);
-    if (!g->instantiated || g->be_stale)
+    if (!g->instantiated || g->be_stale || g->plan_stale)
         st = instantiate_locked(g, g->flags, fn);
     *out_backend = st == ACCEL_SUCCESS && g->be && !core_replay_now(g->dev->rt);
     pthread_mutex_unlock(&g->lock);
@@ -606,6 +658,7 @@ void accel_graph_release(accel_graph *g)
             g->launched = true;
     wait_launches(g, fn);
     destroy_be_locked(g, fn);
+    accel__fuse_plan_free(g, true);
     for (size_t t = 0; t < g->ntemps; t++) {
         accel_buffer *buf = g->temps[t];
         accel__handle_free(buf->handle);
@@ -632,6 +685,7 @@ void accel__graphs_close(accel_runtime *rt)
         ACCEL__LIST_REMOVE(rt->graphs, g);
         if (g->be)
             g->dev->be->vt->graph_destroy(g->dev->be->ctx, g->be);
+        accel__fuse_plan_free(g, false);
         /* Temporaries stay on rt->buffers, which close frees next. */
         g->ntemps = 0;
         accel__graph_free(g);

@@ -71,6 +71,9 @@ typedef struct accel__klaunch {
     accel_kernel *k;
     uint32_t mask;
     accel_kernel_arg_desc args[ACCEL__KMAX_PARAMS];
+    /* A graph's fused kernel (core/fuse.h): verify mode checks it against
+     * these unfused ops instead of the kernel's CPU twin. NULL otherwise. */
+    const struct accel__fchain *chain;
 } accel__klaunch;
 
 static inline const accel__klaunch *accel__klaunch_of(const accel_op_desc *d)

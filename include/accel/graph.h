@@ -72,6 +72,46 @@ ACCEL_API accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out
 
 /* Graph flags (accel_graph_options.flags). */
 #define ACCEL_GRAPH_CORE_REPLAY (1u << 0) /* never the backend's graph entries */
+#define ACCEL_GRAPH_NO_FUSION (1u << 1)   /* run every recorded op as recorded */
+/* For tests of verify mode only: every fused kernel adds 0.5 to element
+ * n/2 of its last output (a planted fault verify must catch and name). */
+#define ACCEL_GRAPH_TEST_FAULT (1u << 31)
+
+/* Fusion (on unless ACCEL_GRAPH_NO_FUSION). At instantiate, every maximal
+ * run of consecutive op nodes that are elementwise (FILL, COPY, the binary
+ * and unary ops, SCALE, AXPBY), of one dtype, f32 or f64 (a dtype change
+ * ends the run: no fusion across dtypes, and f16/bf16 ops are never fused),
+ * over one element count, whose operand ranges are pairwise identical or
+ * disjoint (a partial overlap ends the run), of at most 64 ops and 32
+ * kernel arguments, becomes ONE elementwise kernel generated from the op
+ * table's per-element expressions (accel_op_properties.expr_f32/expr_f64)
+ * and built by the kernel compiler of accel/kernel.h (NVRTC on CUDA, the C
+ * compiler on the CPU; cached like any kernel). Each range is read once and
+ * written once. A temporary that the run writes before reading it and that
+ * no node outside the run uses is dead and not written at all (reading it
+ * after a launch gives unspecified contents); every other range written is
+ * stored. A run whose kernel cannot be built (no compiler) stays unfused.
+ * accel_graph_node_info.fused names the kernel a node was fused into; the
+ * trace shows each fused launch as "kernel fused_OPS: fused nodes A-B
+ * (accel_add, ...)", and the log (info) lists each kernel at instantiate.
+ * Results may differ from the unfused ops in the last bits (intermediates
+ * stay in registers; CUDA contracts a*b+c into one fma); verify mode checks
+ * them as below. Rebinding a scalar of a fused op updates the kernel's
+ * argument; rebinding a buffer a fused kernel uses plans the graph again at
+ * the next launch (kernels of the same text are reused, not rebuilt).
+ *
+ * Verify mode and fused kernels: a fused kernel's outputs are compared with
+ * the unfused op list run on the host from the same inputs, each op rounded
+ * to the dtype, within the chain's composed bound: for each op, bound(r) =
+ * L + (N + 1) ulp(|r| + L), where L is the first-order propagation of the
+ * inputs' bounds through the op (add, sub: ea + eb; mul: |b| ea + |a| eb +
+ * ea eb; div: (ea + |a/b| eb) / (|b| - eb); max, min: max(ea, eb); scale,
+ * axpby: |alpha| ex (+ |beta| ey); monotone unary ops: the largest move of f
+ * over [x - e, x + e]; sin, cos, tanh: e; sigmoid: e/4), N the op's ulps in
+ * the op table (AXPBY: of |alpha x| + |beta y|) and the 1 the host's own
+ * rounding (Higham, Accuracy and Stability of Numerical Algorithms, §2-3).
+ * Elements whose bound is unbounded (a divisor or log argument that may be
+ * 0, an infinite result) are not compared. A mismatch names the fused ops. */
 
 /* How to instantiate a graph. */
 typedef struct accel_graph_options {
@@ -140,7 +180,10 @@ typedef struct accel_graph_node_info {
     uint32_t dtype;   /* accel_dtype of an OP node, else 0 */
     const char *name; /* the recorded call's name ("accel_add"); lives with g */
     size_t bytes;     /* transfers and copies: bytes; ops: elements of the output */
-    uint64_t reserved[4];
+    /* The fused kernel this node runs in ("fused_add_mul"), NULL when it
+     * runs as recorded or g is not instantiated yet; lives with g's plan. */
+    const char *fused;
+    uint64_t reserved[3];
 } accel_graph_node_info;
 
 /** Describe node `node` of g into *out (out->struct_size must be set).

@@ -43,6 +43,11 @@ struct accel_graph {
     accel__gexec *exec; /* the launch plan (fuse.c): what replays and the backend run */
     size_t nexec;
     size_t *exec_of; /* recorded node -> its exec entry */
+    /* The distinct buffers the nodes use (rebuilt at instantiate and by
+     * rebinding): a launch checks and marks each once, not once per use. */
+    accel_buffer **ubuf;
+    const void **uhandle;
+    size_t nubuf;
     accel_graph *prev, *next;
 };
 

@@ -59,6 +59,8 @@ void accel__graph_free(accel_graph *g)
             accel__event_unref(g->nodes[i].ev);
     free(g->nodes);
     free(g->temps);
+    free(g->ubuf);
+    free((void *)g->uhandle);
     pthread_mutex_destroy(&g->lock);
     free(g);
 }
@@ -76,6 +78,38 @@ accel_status accel__graph_publish(accel_graph *g, const char *fn, accel_graph **
     ACCEL__LIST_PUSH(rt->graphs, g);
     pthread_mutex_unlock(&rt->lock);
     *out = g->handle;
+    return ACCEL_SUCCESS;
+}
+
+/* g->ubuf: the distinct buffers of g's nodes. */
+static accel_status collect_buffers_locked(accel_graph *g, const char *fn)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < g->n; i++)
+        cap += g->nodes[i].nbuf;
+    accel_buffer **ub = malloc((cap ? cap : 1) * sizeof *ub);
+    const void **uh = malloc((cap ? cap : 1) * sizeof *uh);
+    if (!ub || !uh) {
+        free(ub);
+        free(uh);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    size_t nu = 0;
+    for (size_t i = 0; i < g->n; i++)
+        for (uint32_t b = 0; b < g->nodes[i].nbuf; b++) {
+            size_t k = 0;
+            while (k < nu && (ub[k] != g->nodes[i].buf[b] || uh[k] != g->nodes[i].buf_handle[b]))
+                k++;
+            if (k == nu) {
+                ub[nu] = g->nodes[i].buf[b];
+                uh[nu++] = g->nodes[i].buf_handle[b];
+            }
+        }
+    free(g->ubuf);
+    free((void *)g->uhandle);
+    g->ubuf = ub;
+    g->uhandle = uh;
+    g->nubuf = nu;
     return ACCEL_SUCCESS;
 }
 
@@ -156,7 +190,9 @@ static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const cha
     destroy_be_locked(g, fn);
     /* Fused kernels of the old plan may still run in queued launches. */
     wait_launches(g, fn);
-    accel_status st = accel__fuse_plan(g, flags, fn);
+    accel_status st = collect_buffers_locked(g, fn);
+    if (st == ACCEL_SUCCESS)
+        st = accel__fuse_plan(g, flags, fn);
     if (st != ACCEL_SUCCESS)
         return st;
     g->flags = flags;
@@ -222,9 +258,23 @@ accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *
 
 /* ------------------------------------------------------------- launch */
 
-/* Every buffer g uses is still alive (its handle resolves to it). */
+/* Whether the buffer behind handle h is still b. */
+static bool alive(const void *h, const accel_buffer *b)
+{
+    accel__type type;
+    accel__gate *gate;
+    return accel__handle_peek(h, &type, &gate) == b && type == ACCEL__T_BUFFER;
+}
+
+/* Every buffer g uses is still alive (its handle resolves to it): once per
+ * distinct buffer; the message names the first node using a dead one. */
 static accel_status check_alive_locked(const accel_graph *g, const char *fn)
 {
+    bool all = true;
+    for (size_t k = 0; k < g->nubuf && all; k++)
+        all = alive(g->uhandle[k], g->ubuf[k]);
+    if (all)
+        return ACCEL_SUCCESS;
     for (size_t i = 0; i < g->n; i++) {
         const accel__gnode *n = &g->nodes[i];
         for (uint32_t b = 0; b < n->nbuf; b++) {
@@ -325,14 +375,16 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
                            "supported)",
                            fn);
     pthread_mutex_lock(&g->lock);
-    st = check_alive_locked(g, fn);
+    st = g->ubuf ? ACCEL_SUCCESS : collect_buffers_locked(g, fn);
+    if (st == ACCEL_SUCCESS)
+        st = check_alive_locked(g, fn);
     if (st == ACCEL_SUCCESS && (!g->instantiated || g->be_stale || g->plan_stale))
         st = instantiate_locked(g, g->flags, fn);
     if (st == ACCEL_SUCCESS) {
         g->launched = true;
         if (g->be && !core_replay_now(g->dev->rt)) {
-            for (size_t i = 0; i < g->n; i++)
-                mark_enqueued(&g->nodes[i]);
+            for (size_t k = 0; k < g->nubuf; k++)
+                accel__buffer_mark_enqueued(g->ubuf[k]);
             const accel__backend *be = g->dev->be;
             pthread_mutex_lock(&q->lock);
             accel__clear_error();
@@ -472,6 +524,15 @@ accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_b
             if (changed)
                 update_be_locked(g, i, true);
         }
+    if (st == ACCEL_SUCCESS && collect_buffers_locked(g, fn) != ACCEL_SUCCESS) {
+        /* The next launch collects them again. */
+        free(g->ubuf);
+        free((void *)g->uhandle);
+        g->ubuf = NULL;
+        g->uhandle = NULL;
+        g->nubuf = 0;
+        accel__clear_error();
+    }
     pthread_mutex_unlock(&g->lock);
     return st;
 }

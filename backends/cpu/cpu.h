@@ -122,6 +122,12 @@ int32_t accel_cpu__program_build(void *ctx, uint32_t device, const accel_program
 void accel_cpu__program_release(void *ctx, accel_be_program *p);
 int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d);
 void accel_cpu__kernel_run(const accel_cpu_op *op, int threads);
+/* A launch resolved ahead of its queue (graph nodes): the job, run any
+ * number of times with exec, copied with clone, freed with free. */
+int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, void **out_job);
+void accel_cpu__kernel_exec(const void *job, int threads);
+void *accel_cpu__kernel_clone(const void *job);
+void accel_cpu__kernel_free(void *job);
 void accel_cpu__kernel_discard(const accel_cpu_op *op);
 
 /* ops.c: the op_supported and op_execute entries. */

@@ -17,11 +17,16 @@
 /* One recorded node. be holds the plugin's view (op descriptor, byte ranges,
  * host pointers) kept current by rebinding; buf[] the core buffers behind
  * its plugin buffers, checked alive at each launch through their handles. */
+#define ACCEL__GNODE_BUFS 32
 typedef struct accel__gnode {
     accel_graph_node_desc be;
-    accel_buffer *buf[4]; /* OP: operands; WRITE/READ: [0]; COPY: [0] src, [1] dst */
-    const void *buf_handle[4];
+    /* OP: operands; a user kernel launch: its arguments (NULL for scalars);
+     * WRITE/READ: [0]; COPY: [0] src, [1] dst */
+    accel_buffer *buf[ACCEL__GNODE_BUFS];
+    const void *buf_handle[ACCEL__GNODE_BUFS];
     uint32_t nbuf;
+    /* A user kernel launch: the node's deep copy (be.op.kernel points at it). */
+    struct accel__klaunch *klaunch;
     accel_event *ev; /* EVENT_RECORD: a reference held by the node */
     const char *name;
 } accel__gnode;

@@ -4,10 +4,12 @@
  * backend's graph entries, launch (natively, or the core's replay of every
  * node through the one op path and the transfer calls), rebinding of
  * buffers, scalars and host pointers, release. Capture is capture.c's. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
+#include "kernel_internal.h"
 #include "submit.h"
 
 /* ------------------------------------------------------------ building */
@@ -54,9 +56,11 @@ void accel__graph_free(accel_graph *g)
 {
     if (!g)
         return;
-    for (size_t i = 0; i < g->n; i++)
+    for (size_t i = 0; i < g->n; i++) {
         if (g->nodes[i].ev)
             accel__event_unref(g->nodes[i].ev);
+        accel__klaunch_free(g->nodes[i].klaunch);
+    }
     free(g->nodes);
     free(g->temps);
     free(g->ubuf);
@@ -97,6 +101,8 @@ static accel_status collect_buffers_locked(accel_graph *g, const char *fn)
     size_t nu = 0;
     for (size_t i = 0; i < g->n; i++)
         for (uint32_t b = 0; b < g->nodes[i].nbuf; b++) {
+            if (!g->nodes[i].buf[b])
+                continue; /* a kernel's scalar argument */
             size_t k = 0;
             while (k < nu && (ub[k] != g->nodes[i].buf[b] || uh[k] != g->nodes[i].buf_handle[b]))
                 k++;
@@ -278,10 +284,7 @@ static accel_status check_alive_locked(const accel_graph *g, const char *fn)
     for (size_t i = 0; i < g->n; i++) {
         const accel__gnode *n = &g->nodes[i];
         for (uint32_t b = 0; b < n->nbuf; b++) {
-            accel__type type;
-            accel__gate *gate;
-            if (accel__handle_peek(n->buf_handle[b], &type, &gate) != n->buf[b] ||
-                type != ACCEL__T_BUFFER)
+            if (n->buf[b] && !alive(n->buf_handle[b], n->buf[b]))
                 return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
                                    "%s: node %zu (%s): buffer %u was released; rebind it with "
                                    "accel_graph_set_buffer",
@@ -294,7 +297,8 @@ static accel_status check_alive_locked(const accel_graph *g, const char *fn)
 static void mark_enqueued(const accel__gnode *n)
 {
     for (uint32_t b = 0; b < n->nbuf; b++)
-        accel__buffer_mark_enqueued(n->buf[b]);
+        if (n->buf[b])
+            accel__buffer_mark_enqueued(n->buf[b]);
 }
 
 /* The core's replay: each node as the eager call would enqueue it. */
@@ -430,6 +434,11 @@ static void update_be_locked(accel_graph *g, size_t i, bool buffer_changed)
 static bool use_fits(const accel__gnode *n, uint32_t b, size_t bytes)
 {
     const accel_graph_node_desc *d = &n->be;
+    if (n->klaunch) {
+        const accel_kernel_arg_desc *a = &n->klaunch->args[b];
+        size_t es = accel__kesize(a->dtype);
+        return es && a->offset <= bytes / es && a->count <= bytes / es - a->offset;
+    }
     switch ((accel_graph_node_kind)d->kind) {
     case ACCEL_GRAPH_NODE_OP: {
         size_t es = accel__desc_esize(&d->op);
@@ -454,7 +463,10 @@ static void rebind(accel__gnode *n, uint32_t b, accel_buffer *nb)
     accel_graph_node_desc *d = &n->be;
     switch ((accel_graph_node_kind)d->kind) {
     case ACCEL_GRAPH_NODE_OP:
-        d->op.operands[b].buffer = nb->be;
+        if (n->klaunch)
+            n->klaunch->args[b].buffer = nb->be;
+        else
+            d->op.operands[b].buffer = nb->be;
         break;
     case ACCEL_GRAPH_NODE_WRITE:
         d->dst = nb->be;
@@ -562,6 +574,49 @@ static uint32_t scalar_count(uint32_t op)
     return 0;
 }
 
+/* Scalar argument `index` of a recorded user kernel launch, converted to
+ * its parameter's type (C conversion, as accel_kernel_launch does). */
+static accel_status set_kernel_scalar_locked(accel_graph *g, size_t node, uint32_t index,
+                                             double value, const char *fn)
+{
+    accel__klaunch *L = g->nodes[node].klaunch;
+    if (index >= L->be.num_args || L->args[index].kind != ACCEL_KARG_SCALAR)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: node %zu (%s): argument %u is not a scalar argument", fn, node,
+                           g->nodes[node].name, index);
+    accel_kernel_arg_desc *a = &L->args[index];
+    bool integer = a->dtype == ACCEL_I32 || a->dtype == ACCEL_I64 || a->dtype == ACCEL_U8;
+    if (integer && !(value == floor(value) && fabs(value) <= 9.007199254740992e15))
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: node %zu (%s): argument %u is %s but %g is not an integer", fn,
+                           node, g->nodes[node].name, index,
+                           accel_dtype_name((accel_dtype)a->dtype), value);
+    switch ((accel_dtype)a->dtype) {
+    case ACCEL_F64:
+        a->value.f64 = value;
+        break;
+    case ACCEL_F32:
+    case ACCEL_F16:
+    case ACCEL_BF16:
+        a->value.f32 = (float)value;
+        break;
+    case ACCEL_I32:
+        a->value.i32 = (int32_t)(int64_t)value;
+        break;
+    case ACCEL_I64:
+        a->value.i64 = (int64_t)value;
+        break;
+    case ACCEL_U8:
+        a->value.u8 = (uint8_t)(int64_t)value;
+        break;
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
+    update_be_locked(g, node, false);
+    return ACCEL_SUCCESS;
+}
+
 accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index, double value)
 {
     static const char fn[] = "accel_graph_set_scalar";
@@ -573,6 +628,8 @@ accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
     if (node >= g->n) {
         st = accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
                          g->n);
+    } else if (g->nodes[node].klaunch) {
+        st = set_kernel_scalar_locked(g, node, index, value, fn);
     } else {
         accel__gnode *n = &g->nodes[node];
         uint32_t have = n->be.kind == ACCEL_GRAPH_NODE_OP ? scalar_count(n->be.op.op) : 0;
@@ -667,6 +724,8 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
         info.op = n->be.op.op;
         info.dtype = n->be.op.dtype;
         info.bytes = n->be.op.num_operands ? n->be.op.operands[n->be.op.num_operands - 1].count : 0;
+        if (n->klaunch)
+            info.bytes = n->klaunch->be.n * n->klaunch->be.rows;
         if (g->exec_of && g->exec[g->exec_of[node]].f)
             info.fused = accel__fused_name(g->exec[g->exec_of[node]].f);
     } else {

@@ -173,6 +173,7 @@ static accel_status kernel_new(const char *fn, accel__call *call, accel_runtime 
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
     pthread_mutex_init(&k->lock, NULL);
+    atomic_init(&k->refs, 1);
     *out = k;
     return ACCEL_SUCCESS;
 }
@@ -214,9 +215,34 @@ static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kerne
     return ACCEL_SUCCESS;
 }
 
+static void kernel_unref(accel_kernel *k)
+{
+    if (atomic_fetch_sub(&k->refs, 1) == 1)
+        kernel_free(k);
+}
+
 void accel__kernel_destroy(accel_kernel *k)
 {
-    kernel_free(k);
+    kernel_unref(k);
+}
+
+accel__klaunch *accel__klaunch_copy(const accel__klaunch *L)
+{
+    accel__klaunch *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *L;
+    c->be.args = c->args;
+    atomic_fetch_add(&c->k->refs, 1);
+    return c;
+}
+
+void accel__klaunch_free(accel__klaunch *L)
+{
+    if (!L)
+        return;
+    kernel_unref(L->k);
+    free(L);
 }
 
 accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name,
@@ -593,7 +619,7 @@ void accel_kernel_release(accel_kernel *k)
     }
     accel__handle_free(k->handle);
     accel__kcache_disown(k->rt, k);
-    kernel_free(k);
+    kernel_unref(k);
 }
 
 const char *accel_kernel_name(const accel_kernel *k)

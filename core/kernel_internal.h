@@ -61,6 +61,9 @@ struct accel_kernel {
     uint32_t tolerance_ulp;
     char *cuda_options;
     pthread_mutex_t lock;
+    /* The handle's reference, plus one per recorded launch (a graph node,
+     * accel__klaunch_copy): the object is freed at the last. */
+    atomic_int refs;
     accel__kbuild *builds;
     _Atomic(accel__kbuild *) hot; /* the last successful build looked up */
 };
@@ -80,6 +83,13 @@ static inline const accel__klaunch *accel__klaunch_of(const accel_op_desc *d)
 {
     return (const accel__klaunch *)(const void *)d->kernel;
 }
+
+/* kernel.c: a deep copy of launch L that outlives the call, as a graph node
+ * keeps it (arguments copied, be.args pointing into the copy, the kernel
+ * retained until accel__klaunch_free); NULL when out of host memory. The
+ * programs it names live until the runtime closes. */
+accel__klaunch *accel__klaunch_copy(const accel__klaunch *L);
+void accel__klaunch_free(accel__klaunch *L);
 
 /* kernel_codegen.c: the program for one language, malloc'ed, NUL-terminated,
  * and the entry's symbol in entry (ACCEL__KNAME_MAX + 16 bytes). NULL when

@@ -8,9 +8,10 @@
  * Included by accel/accel.h; not meant to be included on its own.
  *
  * Capture: between accel_queue_begin_capture(q) and accel_queue_end_capture,
- * ops, transfers (accel_queue_write/read), copies (accel_queue_copy) and
- * event records enqueued on q are validated as usual and recorded instead of
- * run. Buffers created by the capturing thread on q's device during the
+ * ops, user kernel launches (accel/kernel.h; the graph keeps the kernel
+ * until it is released, even past accel_kernel_release), transfers
+ * (accel_queue_write/read), copies (accel_queue_copy) and event records
+ * enqueued on q are validated as usual and recorded instead of run. Buffers created by the capturing thread on q's device during the
  * capture are the graph's temporaries: they belong to the graph and are
  * released with it (accel_buffer_release of one is a no-op). Every other
  * buffer the graph writes is an output the caller reads after a launch.
@@ -155,10 +156,14 @@ ACCEL_API accel_status accel_graph_set_buffer(accel_graph *g, const void *old_bu
 
 /** Set scalar `index` of op node `node` (0-based, in recording order) to
  *  value: FILL value (0); SCALE alpha (0); AXPBY alpha, beta (0, 1); GEMM
- *  alpha, beta (0, 1); RANDOM_NORMAL mean, stddev (0, 1; stddev >= 0).
- *  Errors: ACCEL_ERROR_INVALID_HANDLE (g), ACCEL_ERROR_OUT_OF_RANGE (node >=
- *  node count), ACCEL_ERROR_INVALID_ARGUMENT (not an op node, the op has no
- *  scalar `index`, a negative or NaN stddev). Thread-safe. */
+ *  alpha, beta (0, 1); RANDOM_NORMAL mean, stddev (0, 1; stddev >= 0); a
+ *  user kernel launch: argument `index` when it was passed as a scalar,
+ *  converted to its parameter's type (an integer parameter takes only an
+ *  integral value, |value| <= 2^53). Errors: ACCEL_ERROR_INVALID_HANDLE (g),
+ *  ACCEL_ERROR_OUT_OF_RANGE (node >= node count), ACCEL_ERROR_INVALID_ARGUMENT
+ *  (not an op node, the op has no scalar `index`, a negative or NaN stddev),
+ *  ACCEL_ERROR_DTYPE_MISMATCH (a non-integral value for an integer
+ *  parameter). Thread-safe. */
 ACCEL_API accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
                                               double value);
 
@@ -176,10 +181,11 @@ ACCEL_API size_t accel_graph_node_count(const accel_graph *g);
 typedef struct accel_graph_node_info {
     uint32_t struct_size;
     uint32_t kind;    /* accel_graph_node_kind */
-    uint32_t op;      /* accel_op_code of an OP node, else 0 */
+    uint32_t op;      /* accel_op_code of an OP node (ACCEL_OP_KERNEL: a user kernel), else 0 */
     uint32_t dtype;   /* accel_dtype of an OP node, else 0 */
     const char *name; /* the recorded call's name ("accel_add"); lives with g */
-    size_t bytes;     /* transfers and copies: bytes; ops: elements of the output */
+    size_t bytes;     /* transfers and copies: bytes; ops: elements of the output;
+                         kernel launches: elements (n, times rows of a reduction) */
     /* The fused kernel this node runs in ("fused_add_mul"), NULL when it
      * runs as recorded or g is not instantiated yet; lives with g's plan. */
     const char *fused;

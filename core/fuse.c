@@ -4,7 +4,7 @@
  * into exec entries, each one recorded node or one fused kernel. A maximal
  * run of consecutive elementwise op nodes (FILL, COPY, the binary and unary
  * ops, SCALE, AXPBY) of one dtype (f32 or f64) over one element count, whose
- * ranges are pairwise identical or disjoint, becomes one elementwise user
+ * written ranges are identical to or disjoint from every other range, becomes one elementwise user
  * kernel generated from the op table's per-element expressions and built by
  * the kernel room (compiled once, cached like any kernel). Inside the kernel
  * every range is a register: it is loaded when first read and stored at the
@@ -125,21 +125,28 @@ typedef struct fbuild {
     bool uses_nan_minmax;
 } fbuild;
 
-/* The range of operand o of d in b (added when new); -1: partial overlap
- * with a range already there, or too many. */
-static int range_of(fbuild *b, const accel__gnode *node, uint32_t o, size_t n)
+/* The range of operand o of d in b (added when new); -1 when it partially
+ * overlaps a range already there and either is written in the run (reads
+ * of overlapping ranges are fine: element i reads what the unfused ops
+ * read), or there are too many. */
+static int range_of(fbuild *b, const accel__gnode *node, uint32_t o, size_t n, bool write)
 {
     const accel_op_operand *op = &node->be.op.operands[o];
+    int found = -1;
     for (uint32_t i = 0; i < b->nr; i++) {
         if (b->r[i].be != op->buffer)
             continue;
-        if (b->r[i].offset == op->offset)
-            return (int)i;
+        if (b->r[i].offset == op->offset) {
+            found = (int)i;
+            continue;
+        }
         size_t lo = b->r[i].offset < op->offset ? b->r[i].offset : op->offset;
         size_t hi = b->r[i].offset < op->offset ? op->offset : b->r[i].offset;
-        if (hi - lo < n)
+        if (hi - lo < n && (write || b->r[i].written))
             return -1;
     }
+    if (found >= 0)
+        return found;
     if (b->nr == ACCEL__FMAX_VALUES)
         return -1;
     frange *r = &b->r[b->nr];
@@ -166,7 +173,7 @@ static bool fits(const fbuild *b, const accel__gnode *node, size_t n)
               t->nin + 2 <= 32;
     uint32_t nops = node->be.op.num_operands;
     for (uint32_t o = 0; o < nops && ok; o++)
-        ok = range_of(t, node, o, n) >= 0;
+        ok = range_of(t, node, o, n, o == nops - 1) >= 0;
     if (ok) {
         add_node(t, node, 0, n);
         uint32_t args = t->nin;
@@ -197,7 +204,7 @@ static void add_node(fbuild *b, const accel__gnode *node, size_t ni, size_t n)
     s->node = (uint32_t)ni;
     s->nin = nin;
     for (uint32_t j = 0; j < nin; j++) {
-        frange *r = &b->r[range_of(b, node, idx[j], n)];
+        frange *r = &b->r[range_of(b, node, idx[j], n, false)];
         if (r->cur < 0) {
             uint32_t v = new_value(b);
             if (r->in_slot < 0) {
@@ -219,7 +226,7 @@ static void add_node(fbuild *b, const accel__gnode *node, size_t ni, size_t n)
         b->in[b->nin].sidx = j;
         b->nin++;
     }
-    frange *out = &b->r[range_of(b, node, d->num_operands - 1, n)];
+    frange *out = &b->r[range_of(b, node, d->num_operands - 1, n, true)];
     if (out->cur < 0 && !out->written)
         out->write_first = true;
     s->out = new_value(b);
@@ -230,17 +237,44 @@ static void add_node(fbuild *b, const accel__gnode *node, size_t ni, size_t n)
         b->uses_nan_minmax = true;
 }
 
-/* Whether buffer handle h is used by a node of g outside [first, last). */
-static bool used_outside(const accel_graph *g, const void *h, size_t first, size_t last)
+/* How node uses the range [off, off + n) of buffer handle h: 0 not at all,
+ * 1 an op overwrites the whole range without reading the buffer, 2 any
+ * other use. */
+static int use_of(const accel__gnode *node, const void *h, size_t off, size_t n)
 {
-    for (size_t i = 0; i < g->n; i++) {
-        if (i >= first && i < last)
-            continue;
-        for (uint32_t k = 0; k < g->nodes[i].nbuf; k++)
-            if (g->nodes[i].buf_handle[k] == h)
-                return true;
+    bool uses = false;
+    for (uint32_t k = 0; k < node->nbuf; k++)
+        uses = uses || node->buf_handle[k] == h;
+    if (!uses)
+        return 0;
+    const accel_graph_node_desc *d = &node->be;
+    /* Transfers, copies and kernel launches count as reads (conservative). */
+    if (d->kind != ACCEL_GRAPH_NODE_OP || node->klaunch)
+        return 2;
+    const accel_op_properties *p = accel__op(d->op.op);
+    uint32_t out = d->op.num_operands - 1;
+    if (!p || p->reads_output || node->buf_handle[out] != h)
+        return 2;
+    for (uint32_t k = 0; k < out; k++)
+        if (node->buf_handle[k] == h)
+            return 2;
+    const accel_op_operand *o = &d->op.operands[out];
+    return o->offset <= off && o->count >= n && o->offset + o->count >= off + n ? 1 : 2;
+}
+
+/* Whether the value a run [first, last) leaves in range [off, off + n) of
+ * temporary h is never read: the next use after the run (wrapping to the
+ * graph's start, for the next launch) overwrites it whole, or there is none. */
+static bool temp_dead(const accel_graph *g, const void *h, size_t off, size_t n, size_t first,
+                      size_t last)
+{
+    for (size_t s = 0; s + (last - first) < g->n; s++) {
+        size_t k = (last + s) % g->n;
+        int u = use_of(&g->nodes[k], h, off, n);
+        if (u)
+            return u == 1;
     }
-    return false;
+    return true;
 }
 
 /* A growing string; false once out of memory. */
@@ -311,8 +345,8 @@ static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_
         const frange *fr = &b->r[r];
         if (!fr->written)
             continue;
-        bool dead = fr->buf && atomic_load(&fr->buf->graph_temp) && fr->write_first &&
-                    !used_outside(g, fr->buf->handle, first, first + count);
+        bool dead = fr->buf && atomic_load(&fr->buf->graph_temp) &&
+                    temp_dead(g, fr->buf->handle, fr->offset, n, first, first + count);
         if (!dead)
             out_range[nout++] = r;
     }

@@ -82,8 +82,9 @@ ACCEL_API accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out
  * run of consecutive op nodes that are elementwise (FILL, COPY, the binary
  * and unary ops, SCALE, AXPBY), of one dtype, f32 or f64 (a dtype change
  * ends the run: no fusion across dtypes, and f16/bf16 ops are never fused),
- * over one element count, whose operand ranges are pairwise identical or
- * disjoint (a partial overlap ends the run), of at most 64 ops and 32
+ * over one element count, whose written ranges are identical to or disjoint
+ * from every other range of the run (a partial overlap with a written range
+ * ends the run; ranges only read may overlap), of at most 64 ops and 32
  * kernel arguments, becomes ONE elementwise kernel generated from the op
  * table's per-element expressions (accel_op_properties.expr_f32/expr_f64)
  * and built by the kernel compiler of accel/kernel.h (NVRTC on CUDA, the C

@@ -53,9 +53,9 @@ double bench_ceiling_value(const bench_device *d, int id)
 }
 
 /* One measured point: rate from the median, fraction of ceiling `id`. */
-static void fill_row(bench_row *r, const bench_device *d, const char *op, const char *dtype,
-                     uint64_t n, double med, double mn, double bytes, double flops, int id,
-                     const char *ceiling_name)
+void bench_fill_row(bench_row *r, const bench_device *d, const char *op, const char *dtype,
+                    uint64_t n, double med, double mn, double bytes, double flops, int id,
+                    const char *ceiling_name)
 {
     snprintf(r->op, sizeof r->op, "%s", op);
     snprintf(r->dtype, sizeof r->dtype, "%s", dtype);
@@ -208,7 +208,7 @@ static accel_status ew_point(const section *s, const ew_bufs *e, bench_ew_op k, 
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     const char *ceiling = c->reduction ? "read" : s->d->gpu ? "copy" : "max(memcpy, loop)";
     double n = (double)e->n;
-    fill_row(r, s->d, c->name, "f32", e->n, med, mn, c->bytes_per_elem * n, c->flops_per_elem * n,
+    bench_fill_row(r, s->d, c->name, "f32", e->n, med, mn, c->bytes_per_elem * n, c->flops_per_elem * n,
              c->reduction ? BENCH_C_READ : BENCH_C_EW, ceiling);
     r->largest = largest;
     r->target = largest ? (s->d->gpu ? c->target_gpu : c->target_cpu) : 0;
@@ -317,7 +317,7 @@ static accel_status gemm_point(const section *s, const bench_gemm_case *c, uint6
     double nn = (double)n;
     /* Ceilings were measured at one size: smaller sizes are shown as a
      * fraction of that peak. */
-    fill_row(r, s->d, "gemm", c->name, n, med, mn, 3.0 * nn * nn * (double)accel_dtype_size(c->dt),
+    bench_fill_row(r, s->d, "gemm", c->name, n, med, mn, 3.0 * nn * nn * (double)accel_dtype_size(c->dt),
              2.0 * nn * nn * nn, c->tf32 ? BENCH_C_GEMM_TF32 : BENCH_C_GEMM + (int)c->dt,
              s->d->gpu ? "cuBLAS direct" : "OpenBLAS direct");
     r->largest = largest;
@@ -429,7 +429,7 @@ static accel_status xfer_point(const section *s, xfer_call *x)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     int id = x->pinned ? (x->read ? BENCH_C_D2H_PINNED : BENCH_C_H2D_PINNED)
                        : (x->read ? BENCH_C_D2H_PAGEABLE : BENCH_C_H2D_PAGEABLE);
-    fill_row(r, s->d, name, "bytes", x->bytes, med, mn, (double)x->bytes, 0, id,
+    bench_fill_row(r, s->d, name, "bytes", x->bytes, med, mn, (double)x->bytes, 0, id,
              x->pinned ? "cudaMemcpyAsync pinned" : "cudaMemcpy pageable");
     r->largest = true;
     r->target = x->pinned ? 0.95 : 2.0;
@@ -512,6 +512,8 @@ static accel_status run_sections(section *s)
         st = bench_gemm(s);
     if (st == ACCEL_SUCCESS)
         st = bench_dispatch(s);
+    if (st == ACCEL_SUCCESS)
+        st = bench_graphs(s->b, s->d, s->dev, s->q, s->e0, s->e1, s->p);
     if (st == ACCEL_SUCCESS && s->p->transfers)
         st = bench_transfers(s);
     accel_event_release(s->e0);

@@ -13,3 +13,7 @@ echo "rc=$?"
 echo "== graph_bench cuda:0 --core"
 timeout 10 "$B/graph_bench" --device cuda:0 --n 1024 --ops 100 --reps 200 --core 2>&1
 echo "rc=$?"
+echo "== graph_solver cuda:0"
+timeout 20 "$B/graph_solver" --device cuda:0 2>&1 | tail -6
+echo "== test_fuse, test_graph (the fusion tests run on the CPU device; graph tests on every device)"
+timeout 60 "$B/test_graph" 2>&1 | tail -3

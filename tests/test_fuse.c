@@ -487,3 +487,75 @@ Test(fuse, verify_catches_a_planted_fault_and_names_the_fused_ops)
     accel_runtime_close(rt);
     free(ha), free(hb), free(hc);
 }
+
+/* Every device (the CPU here; CUDA devices where present): the chain fused
+ * agrees with the same graph unfused and with a double loop, and 200
+ * random chains pass verify mode (the host reference of the unfused ops). */
+Test(fuse, fused_chains_on_every_device_agree_and_pass_verify)
+{
+    accel_runtime *rt = open_verified();
+    uint32_t nd = accel_device_count(rt);
+    cr_assert(nd >= 1);
+    for (uint32_t di = 0; di < nd; di++) {
+        accel_device *dev;
+        tu_ok(accel_device_get(rt, di, &dev));
+        cr_log_info("device %s", accel_device_name(dev));
+        accel_queue *q;
+        tu_ok(accel_queue_create(dev, &q));
+        accel_buffer *a, *b, *c, *out;
+        tu_ok(accel_buffer_create(dev, N * 4, &a));
+        tu_ok(accel_buffer_create(dev, N * 4, &b));
+        tu_ok(accel_buffer_create(dev, N * 4, &c));
+        tu_ok(accel_buffer_create(dev, N * 4, &out));
+        double *ha = malloc(N * 8), *hb = malloc(N * 8), *hc = malloc(N * 8),
+               *got = malloc(N * 8);
+        cr_assert(ha && hb && hc && got);
+        inputs(q, a, b, c, ha, hb, hc);
+        accel_graph *g = record_chain(q, dev, a, b, c, out, NULL, NULL);
+        tu_ok(accel_graph_instantiate(g, NULL));
+        cr_assert_not_null(fused_of(g, 0), "%s: not fused", accel_device_name(dev));
+        tu_ok(accel_graph_launch(g, q));
+        accel_status st = accel_queue_finish(q);
+        cr_assert(st == ACCEL_SUCCESS, "%s: %s", accel_device_name(dev), accel_last_error());
+        download(q, out, got, N, ACCEL_F32);
+        expect_chain(got, ha, hb, hc, 0.5);
+        accel_graph_release(g);
+        tu_rng r = tu_rng_make(0xD1 + di);
+        for (int k = 0; k < 200; k++) {
+            accel_dtype dt = k & 1 ? ACCEL_F64 : ACCEL_F32;
+            size_t es = dt == ACCEL_F64 ? 8 : 4;
+            accel_buffer *x, *y, *o;
+            tu_ok(accel_buffer_create(dev, RN * es, &x));
+            tu_ok(accel_buffer_create(dev, RN * es, &y));
+            tu_ok(accel_buffer_create(dev, RN * es, &o));
+            double v[RN];
+            for (size_t i = 0; i < RN; i++)
+                v[i] = tu_rng_range(&r, -2, 2);
+            upload(q, x, v, RN, dt);
+            for (size_t i = 0; i < RN; i++)
+                v[i] = tu_rng_range(&r, -2, 2);
+            upload(q, y, v, RN, dt);
+            record_random(&r, q, dev, dt, x, y, o, &g);
+            tu_ok(accel_graph_launch(g, q));
+            st = accel_queue_finish(q);
+            cr_assert(st == ACCEL_SUCCESS, "%s: chain %d: %s", accel_device_name(dev), k,
+                      accel_last_error());
+            accel_graph_release(g);
+            accel_buffer_release(x);
+            accel_buffer_release(y);
+            accel_buffer_release(o);
+        }
+        accel_buffer_release(a);
+        accel_buffer_release(b);
+        accel_buffer_release(c);
+        accel_buffer_release(out);
+        accel_queue_release(q);
+        free(ha), free(hb), free(hc), free(got);
+    }
+    accel_verify_stats s;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
+    tu_ok(accel_verify_stats_get(rt, &s));
+    cr_assert_eq(s.mismatches, 0, "false alarms: %llu", (unsigned long long)s.mismatches);
+    accel_runtime_close(rt);
+}

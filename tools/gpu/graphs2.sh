@@ -10,6 +10,8 @@ echo "== graph_bench cuda:0 (100 adds, 1024 elements; chains over 2^28)"
 timeout 40 "$B/graph_bench" --device cuda:0 --n 1024 --ops 100 --reps 500 \
     --chain-n 268435456 --chain-reps 10 2>&1
 echo "rc=$?"
+echo "== graph_raw_cuda (the raw CUDA graph of the same 100 adds; accel's replay target <= 1.05x)"
+timeout 10 "$B/graph_raw_cuda" --n 1024 --ops 100 --reps 500 2>&1
 echo "== graph_bench cuda:0 --core"
 timeout 10 "$B/graph_bench" --device cuda:0 --n 1024 --ops 100 --reps 200 --core 2>&1
 echo "rc=$?"

@@ -175,7 +175,7 @@ accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out_graph)
  * array arguments. */
 static accel_status record_kernel_locked(accel__capture *c, accel_queue *q, const accel_op_desc *d)
 {
-    accel__klaunch *L = accel__klaunch_copy(accel__klaunch_of(d));
+    accel__klaunch *L = accel__klaunch_clone(d);
     if (!L) {
         c->failed = ACCEL_ERROR_OUT_OF_HOST_MEMORY;
         snprintf(c->msg, sizeof c->msg, "%s: out of host memory recording node %zu", d->name,

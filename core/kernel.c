@@ -215,25 +215,33 @@ static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kerne
     return ACCEL_SUCCESS;
 }
 
-static void kernel_unref(accel_kernel *k)
+void accel__kernel_retain(accel_kernel *k)
 {
-    if (atomic_fetch_sub(&k->refs, 1) == 1)
+    atomic_fetch_add_explicit(&k->refs, 1, memory_order_relaxed);
+}
+
+void accel__kernel_unref(accel_kernel *k)
+{
+    if (atomic_fetch_sub_explicit(&k->refs, 1, memory_order_acq_rel) == 1)
         kernel_free(k);
 }
 
 void accel__kernel_destroy(accel_kernel *k)
 {
-    kernel_unref(k);
+    accel__kernel_unref(k);
 }
 
-accel__klaunch *accel__klaunch_copy(const accel__klaunch *L)
+accel__klaunch *accel__klaunch_clone(const accel_op_desc *d)
 {
+    const accel__klaunch *L = accel__klaunch_of(d);
     accel__klaunch *c = malloc(sizeof *c);
-    if (!c)
+    if (!c) {
+        accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
         return NULL;
-    *c = *L;
+    }
+    memcpy(c, L, sizeof *c);
     c->be.args = c->args;
-    atomic_fetch_add(&c->k->refs, 1);
+    accel__kernel_retain(c->k);
     return c;
 }
 
@@ -241,7 +249,7 @@ void accel__klaunch_free(accel__klaunch *L)
 {
     if (!L)
         return;
-    kernel_unref(L->k);
+    accel__kernel_unref(L->k);
     free(L);
 }
 
@@ -619,7 +627,7 @@ void accel_kernel_release(accel_kernel *k)
     }
     accel__handle_free(k->handle);
     accel__kcache_disown(k->rt, k);
-    kernel_unref(k);
+    accel__kernel_unref(k);
 }
 
 const char *accel_kernel_name(const accel_kernel *k)

@@ -2,7 +2,8 @@
 /* Copyright 2026 The accel authors */
 /* bench.h — the parts of `accel bench`: the command and its options
  * (bench.c), the plans and op cases per device (bench_plan.c), timing and
- * progress (bench_time.c), the measured sections (bench_run.c), the targets
+ * progress (bench_time.c), the rows (bench_row.c), the measured sections
+ * (bench_run.c; graphs and fusion: bench_graph.c), the targets
  * (bench_targets.c) and the writers of the table (bench_table.c), JSON
  * (bench_json.c), CSV (bench_csv.c) and SVG (bench_svg.c). */
 #ifndef ACCEL_CLI_BENCH_H
@@ -174,7 +175,8 @@ enum {
     BENCH_C_D2H_PAGEABLE
 };
 
-/* The ceiling a BENCH_C_* id names, in the row's unit; 0 when unmeasured. */
+/* bench_row.c. The ceiling a BENCH_C_* id names, in the row's unit; 0 when
+ * unmeasured. */
 double bench_ceiling_value(const bench_device *d, int id);
 
 /* A new zeroed row of d, or NULL when out of host memory. */

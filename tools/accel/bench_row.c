@@ -3,6 +3,7 @@
 /* bench_row.c — the rows of `accel bench`: adding one, filling it from a
  * measured time (rate and fraction of its ceiling), and the ceiling a row is
  * compared with. The sections (bench_run.c, bench_graph.c) write rows here. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
 #include "fuse.h"
+#include "graph_record.h"
 #include "kernel_internal.h"
 #include "optable.h"
 

@@ -109,7 +109,7 @@ typedef struct frange {
     accel_buffer *buf;
     int cur;       /* value id held now, -1: not yet read or written */
     int in_slot;   /* input argument loading it, -1: none */
-    bool written, write_first;
+    bool written;
 } frange;
 
 typedef struct fbuild {
@@ -227,8 +227,6 @@ static void add_node(fbuild *b, const accel__gnode *node, size_t ni, size_t n)
         b->nin++;
     }
     frange *out = &b->r[range_of(b, node, d->num_operands - 1, n, true)];
-    if (out->cur < 0 && !out->written)
-        out->write_first = true;
     s->out = new_value(b);
     b->c.load_arg[s->out] = -1;
     out->cur = (int)s->out;
@@ -401,9 +399,17 @@ static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_
     }
     size_t ol = (size_t)snprintf(b->c.ops, sizeof b->c.ops, "nodes %zu-%zu (", first,
                                  first + count - 1);
-    for (size_t i = first; i < first + count && ol < sizeof b->c.ops; i++)
+    /* Repeats shown once with their count: "accel_add x64". */
+    for (size_t i = first; i < first + count && ol < sizeof b->c.ops;) {
+        size_t r = 1;
+        while (i + r < first + count && strcmp(g->nodes[i + r].name, g->nodes[i].name) == 0)
+            r++;
         ol += (size_t)snprintf(b->c.ops + ol, sizeof b->c.ops - ol, "%s%s",
                                i > first ? ", " : "", g->nodes[i].name);
+        if (r > 1 && ol < sizeof b->c.ops)
+            ol += (size_t)snprintf(b->c.ops + ol, sizeof b->c.ops - ol, " x%zu", r);
+        i += r;
+    }
     if (ol < sizeof b->c.ops)
         snprintf(b->c.ops + ol, sizeof b->c.ops - ol, ")");
     snprintf(f->name, sizeof f->name, "kernel %s: fused %s", f->kname, b->c.ops);

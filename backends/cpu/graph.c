@@ -26,11 +26,11 @@ typedef struct cpu_node {
     size_t bytes;
 } cpu_node;
 
-struct accel_cpu_graph_nodes {
+typedef struct accel_cpu_graph_nodes {
     atomic_int refs; /* the graph's, plus one per launch not yet run */
     size_t n;
     cpu_node nodes[];
-};
+} accel_cpu_graph_nodes;
 
 struct accel_be_graph {
     accel_cpu_ctx *ctx;
@@ -55,7 +55,7 @@ static void nodes_free(accel_cpu_graph_nodes *v, size_t upto)
     free(v);
 }
 
-void accel_cpu__graph_nodes_unref(accel_cpu_graph_nodes *nodes)
+static void nodes_unref(accel_cpu_graph_nodes *nodes)
 {
     if (atomic_fetch_sub(&nodes->refs, 1) == 1)
         nodes_free(nodes, nodes->n);
@@ -120,6 +120,20 @@ int32_t accel_cpu__graph_instantiate(void *vctx, uint32_t device,
     return ACCEL_SUCCESS;
 }
 
+static int32_t nodes_run(accel_cpu_graph_nodes *v, int threads, char *msg, size_t msg_size);
+
+/* The worker's calls of a graph task (accel_cpu_work): run the list, or
+ * drop the launch's reference unrun after an earlier failure. */
+static int32_t graph_work(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
+{
+    return nodes_run(w->u.ptr, threads, msg, msg_size);
+}
+
+static void graph_work_discard(accel_cpu_work *w)
+{
+    nodes_unref(w->u.ptr);
+}
+
 int32_t accel_cpu__graph_launch(void *vctx, accel_be_queue *q, accel_be_graph *g)
 {
     (void)vctx;
@@ -127,9 +141,13 @@ int32_t accel_cpu__graph_launch(void *vctx, accel_be_queue *q, accel_be_graph *g
     accel_cpu_graph_nodes *v = g->cur;
     atomic_fetch_add(&v->refs, 1);
     pthread_mutex_unlock(&g->lock);
-    int32_t rc = accel_cpu__queue_enqueue_graph(q, v);
+    accel_cpu_work w;
+    w.run = graph_work;
+    w.discard = graph_work_discard;
+    w.u.ptr = v;
+    int32_t rc = accel_cpu__queue_enqueue_work(q, &w);
     if (rc != ACCEL_SUCCESS)
-        accel_cpu__graph_nodes_unref(v);
+        nodes_unref(v);
     return rc;
 }
 
@@ -169,7 +187,7 @@ int32_t accel_cpu__graph_update(void *vctx, accel_be_graph *g, size_t index,
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
         }
         g->cur = c;
-        accel_cpu__graph_nodes_unref(v);
+        nodes_unref(v);
         v = c;
     }
     accel_cpu__kernel_free(v->nodes[index].kjob);
@@ -183,12 +201,14 @@ void accel_cpu__graph_destroy(void *vctx, accel_be_graph *g)
     (void)vctx;
     if (!g)
         return;
-    accel_cpu__graph_nodes_unref(g->cur);
+    nodes_unref(g->cur);
     pthread_mutex_destroy(&g->lock);
     free(g);
 }
 
-int32_t accel_cpu__graph_run(accel_cpu_graph_nodes *v, int threads, char *msg, size_t msg_size)
+/* On the worker: run every node in order; stop at the first failure (its
+ * message in msg). Then drop the task's reference. */
+static int32_t nodes_run(accel_cpu_graph_nodes *v, int threads, char *msg, size_t msg_size)
 {
     int32_t st = ACCEL_SUCCESS;
     for (size_t i = 0; i < v->n && st == ACCEL_SUCCESS; i++) {
@@ -200,6 +220,6 @@ int32_t accel_cpu__graph_run(accel_cpu_graph_nodes *v, int threads, char *msg, s
         else if (n->bytes && n->dst != n->src)
             memmove(n->dst, n->src, n->bytes);
     }
-    accel_cpu__graph_nodes_unref(v);
+    nodes_unref(v);
     return st;
 }

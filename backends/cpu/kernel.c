@@ -486,6 +486,20 @@ void accel_cpu__kernel_free(void *job)
     free(job);
 }
 
+/* The worker's calls of a launch task (accel_cpu_work): run it, or free it
+ * unrun after an earlier failure. */
+static int32_t kernel_work(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
+{
+    (void)msg, (void)msg_size;
+    accel_cpu__kernel_run(&w->u.op, threads);
+    return ACCEL_SUCCESS;
+}
+
+static void kernel_work_discard(accel_cpu_work *w)
+{
+    accel_cpu__kernel_discard(&w->u.op);
+}
+
 int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d)
 {
     const char *name = d->name ? d->name : "kernel";
@@ -493,13 +507,16 @@ int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const a
     int32_t rc = accel_cpu__kernel_prepare(ctx, d, &j);
     if (rc != ACCEL_SUCCESS)
         return rc;
-    accel_cpu_op op;
-    memset(&op, 0, sizeof op);
-    op.op = ACCEL_OP_KERNEL;
-    op.kjob = j;
-    for (size_t i = 0; i + 1 < sizeof op.name && name[i]; ++i)
-        op.name[i] = name[i];
-    rc = accel_cpu__queue_enqueue_op(q, &op);
+    accel_cpu_work w;
+    memset(&w, 0, sizeof w);
+    w.run = kernel_work;
+    w.discard = kernel_work_discard;
+    accel_cpu_op *op = &w.u.op;
+    op->op = ACCEL_OP_KERNEL;
+    op->kjob = j;
+    for (size_t i = 0; i + 1 < sizeof op->name && name[i]; ++i)
+        op->name[i] = name[i];
+    rc = accel_cpu__queue_enqueue_work(q, &w);
     if (rc != ACCEL_SUCCESS)
         free(j);
     return rc;

@@ -125,8 +125,10 @@ typedef struct accel_graph_options {
 /** Default options: struct_size set, no flags. */
 ACCEL_API void accel_graph_options_init(accel_graph_options *opt);
 
-/** Prepare g for launching with opt (NULL: the defaults): hand the list to
- *  the device's backend when it has graph entries and the flags allow it.
+/** Prepare g for launching with opt (NULL: the defaults): plan it (fusion,
+ *  unless ACCEL_GRAPH_NO_FUSION: the fused kernels are built now, so the
+ *  compile time falls here, not in a launch), then hand the plan to the
+ *  device's backend when it has graph entries and the flags allow it.
  *  Optional: the first launch instantiates with the defaults. Calling it
  *  again re-instantiates with the new options. A backend that refuses the
  *  list (an op or transfer it cannot record) is not an error: the core

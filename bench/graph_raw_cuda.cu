@@ -23,8 +23,8 @@
 namespace
 {
 
-__global__ void __launch_bounds__(256) add_kernel(const float4 *a, const float4 *b, float4 *out,
-                                                  size_t nvec)
+__global__ void __launch_bounds__(256)
+    add_kernel(const float4 *a, const float4 *b, float4 *out, size_t nvec)
 {
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < nvec; i += stride) {

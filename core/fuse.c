@@ -21,15 +21,15 @@
 #include "optable.h"
 
 struct accel__fused {
-    accel__klaunch L;    /* the launch: args are the kernel's arguments */
-    accel_op_desc d;     /* op ACCEL_OP_KERNEL, kernel = &L.be */
+    accel__klaunch L; /* the launch: args are the kernel's arguments */
+    accel_op_desc d;  /* op ACCEL_OP_KERNEL, kernel = &L.be */
     accel_kernel *khandle;
     accel__fchain chain; /* verify mode's reference */
     char kname[ACCEL__KNAME_MAX];
     char name[600]; /* d.name: the kernel and the ops it fused */
     /* Scalar arguments: the recorded node and scalar index each came from. */
     uint32_t snode[32], sidx[32];
-    char *key;           /* params and body: reuse across re-plans */
+    char *key; /* params and body: reuse across re-plans */
 };
 
 /* ------------------------------------------------------------ eligibility */
@@ -107,8 +107,8 @@ typedef struct frange {
     const accel_be_buffer *be;
     size_t offset;
     accel_buffer *buf;
-    int cur;       /* value id held now, -1: not yet read or written */
-    int in_slot;   /* input argument loading it, -1: none */
+    int cur;     /* value id held now, -1: not yet read or written */
+    int in_slot; /* input argument loading it, -1: none */
     bool written;
 } frange;
 
@@ -323,8 +323,8 @@ static void fused_free(accel__fused *f)
 /* Build the kernel of run [first, first + count) of g, or NULL (not fused:
  * the reason is logged). kernels[0, nk) are the previous plan's, reused
  * when the key matches (taken: the slot is set to NULL). */
-static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_t n,
-                               uint32_t flags, accel__fused **kernels, size_t nk)
+static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_t n, uint32_t flags,
+                               accel__fused **kernels, size_t nk)
 {
     fbuild *b = calloc(1, sizeof *b);
     accel__fused *f = calloc(1, sizeof *f);
@@ -397,15 +397,15 @@ static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_
         }
         kl += (size_t)w;
     }
-    size_t ol = (size_t)snprintf(b->c.ops, sizeof b->c.ops, "nodes %zu-%zu (", first,
-                                 first + count - 1);
+    size_t ol =
+        (size_t)snprintf(b->c.ops, sizeof b->c.ops, "nodes %zu-%zu (", first, first + count - 1);
     /* Repeats shown once with their count: "accel_add x64". */
     for (size_t i = first; i < first + count && ol < sizeof b->c.ops;) {
         size_t r = 1;
         while (i + r < first + count && strcmp(g->nodes[i + r].name, g->nodes[i].name) == 0)
             r++;
-        ol += (size_t)snprintf(b->c.ops + ol, sizeof b->c.ops - ol, "%s%s",
-                               i > first ? ", " : "", g->nodes[i].name);
+        ol += (size_t)snprintf(b->c.ops + ol, sizeof b->c.ops - ol, "%s%s", i > first ? ", " : "",
+                               g->nodes[i].name);
         if (r > 1 && ol < sizeof b->c.ops)
             ol += (size_t)snprintf(b->c.ops + ol, sizeof b->c.ops - ol, " x%zu", r);
         i += r;
@@ -491,8 +491,8 @@ static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_
     f->d.dtype = dt;
     f->d.name = f->name;
     f->d.kernel = &L->be;
-    accel__log(ACCEL_LOG_INFO, "graph fusion: %s (%u arguments, %u of %u results stored)",
-               f->name, nargs, nout, b->c.nsteps);
+    accel__log(ACCEL_LOG_INFO, "graph fusion: %s (%u arguments, %u of %u results stored)", f->name,
+               nargs, nout, b->c.nsteps);
     free(in.s);
     free(out.s);
     free(body.s);

@@ -78,4 +78,3 @@ accel_status accel__graph_publish(accel_graph *g, const char *fn, accel_graph **
     *out = g->handle;
     return ACCEL_SUCCESS;
 }
-

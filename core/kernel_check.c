@@ -234,8 +234,8 @@ static void chain_check(kjob *j, char *what, size_t cap)
     char one[900];
     if (!accel__fchain_check(j->L.chain, j->L.args, j->pre, j->post, j->L.be.n, one, sizeof one,
                              &checked, &skipped))
-        snprintf(what, cap, "%.72s on %.128s disagrees with its unfused ops: %.700s",
-                 j->L.k->label, j->dev->name, one);
+        snprintf(what, cap, "%.72s on %.128s disagrees with its unfused ops: %.700s", j->L.k->label,
+                 j->dev->name, one);
     atomic_fetch_add(checked || !skipped ? &p->checked : &p->skipped, 1);
 }
 
@@ -262,8 +262,8 @@ static void reference_check(kjob *j, char *what, size_t cap)
             char one[768];
             compare(j, i, j->post[i], expected[i], one, sizeof one);
             if (one[0])
-                snprintf(what, cap, "%s on %s disagrees with %s: %s", j->L.k->label,
-                         j->dev->name, j->other->name, one);
+                snprintf(what, cap, "%s on %s disagrees with %s: %s", j->L.k->label, j->dev->name,
+                         j->other->name, one);
         }
     }
     for (uint32_t i = 0; i < ACCEL__KMAX_PARAMS; i++)

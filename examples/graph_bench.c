@@ -125,11 +125,10 @@ static int chains(accel_device *dev, accel_queue *q, size_t n, size_t reps)
     accel_ceilings ceil;
     memset(&ceil, 0, sizeof ceil);
     ceil.struct_size = sizeof ceil;
-    double copy_gbs = accel_device_measure_ceilings(dev, &co, &ceil) == ACCEL_SUCCESS
-                          ? ceil.copy_gbs
-                          : 0;
-    printf("fused chains over %zu f32 elements, median of %zu runs (copy bandwidth %.0f GB/s)\n",
-           n, reps, copy_gbs);
+    double copy_gbs =
+        accel_device_measure_ceilings(dev, &co, &ceil) == ACCEL_SUCCESS ? ceil.copy_gbs : 0;
+    printf("fused chains over %zu f32 elements, median of %zu runs (copy bandwidth %.0f GB/s)\n", n,
+           reps, copy_gbs);
     static const int which[2] = {8, 3};
     for (int w = 0; w < 2; w++) {
         CHECK(record(q, dev, which[w], n, in, out, &g));

@@ -115,8 +115,8 @@ static void expect_chain(const double *got, const double *ha, const double *hb, 
 {
     for (size_t i = 0; i < N; i++) {
         double ref = exp(ha[i] * hb[i] + hc[i]) * scale;
-        cr_assert(fabs(got[i] - ref) <= 1e-5 * fabs(ref), "element %zu: got %.9g, expected %.9g",
-                  i, got[i], ref);
+        cr_assert(fabs(got[i] - ref) <= 1e-5 * fabs(ref), "element %zu: got %.9g, expected %.9g", i,
+                  got[i], ref);
     }
 }
 
@@ -223,9 +223,9 @@ Test(fuse, a_dtype_change_ends_the_run_and_single_ops_stay_unfused)
     tu_ok(accel_buffer_create(dev, N * 8, &x8));
     tu_ok(accel_buffer_create(dev, N * 8, &y8));
     tu_ok(accel_queue_begin_capture(q));
-    tu_ok(accel_fill(q, ACCEL_F32, 1.5, whole(x4, N)));      /* 0: f32 run */
+    tu_ok(accel_fill(q, ACCEL_F32, 1.5, whole(x4, N)));          /* 0: f32 run */
     tu_ok(accel_sqrt(q, ACCEL_F32, whole(x4, N), whole(y4, N))); /* 1 */
-    tu_ok(accel_fill(q, ACCEL_F64, 2.0, whole(x8, N)));      /* 2: f64 run */
+    tu_ok(accel_fill(q, ACCEL_F64, 2.0, whole(x8, N)));          /* 2: f64 run */
     tu_ok(accel_neg(q, ACCEL_F64, whole(x8, N), whole(y8, N)));  /* 3 */
     tu_ok(accel_neg(q, ACCEL_F32, whole(y4, N), whole(x4, N)));  /* 4: alone */
     accel_graph *g;
@@ -298,8 +298,8 @@ static accel_runtime *open_verified(void)
     return rt;
 }
 
-static void enqueue_op(accel_queue *q, accel_op_code op, accel_dtype dt, double alpha,
-                       double beta, accel_slice x, accel_slice y, accel_slice out)
+static void enqueue_op(accel_queue *q, accel_op_code op, accel_dtype dt, double alpha, double beta,
+                       accel_slice x, accel_slice y, accel_slice out)
 {
     accel_status st = ACCEL_ERROR_INTERNAL;
     switch (op) {
@@ -366,9 +366,9 @@ static void enqueue_op(accel_queue *q, accel_op_code op, accel_dtype dt, double 
 }
 
 static const accel_op_code chain_ops[] = {
-    ACCEL_OP_ADD,  ACCEL_OP_SUB,  ACCEL_OP_MUL,   ACCEL_OP_DIV,     ACCEL_OP_MAX,  ACCEL_OP_MIN,
-    ACCEL_OP_NEG,  ACCEL_OP_ABS,  ACCEL_OP_SQRT,  ACCEL_OP_EXP,     ACCEL_OP_LOG,  ACCEL_OP_TANH,
-    ACCEL_OP_RELU, ACCEL_OP_SIN,  ACCEL_OP_COS,   ACCEL_OP_SIGMOID, ACCEL_OP_SCALE, ACCEL_OP_AXPBY};
+    ACCEL_OP_ADD,  ACCEL_OP_SUB, ACCEL_OP_MUL,  ACCEL_OP_DIV,     ACCEL_OP_MAX,   ACCEL_OP_MIN,
+    ACCEL_OP_NEG,  ACCEL_OP_ABS, ACCEL_OP_SQRT, ACCEL_OP_EXP,     ACCEL_OP_LOG,   ACCEL_OP_TANH,
+    ACCEL_OP_RELU, ACCEL_OP_SIN, ACCEL_OP_COS,  ACCEL_OP_SIGMOID, ACCEL_OP_SCALE, ACCEL_OP_AXPBY};
 
 #define RN 64 /* elements of each random chain */
 
@@ -507,8 +507,7 @@ Test(fuse, fused_chains_on_every_device_agree_and_pass_verify)
         tu_ok(accel_buffer_create(dev, N * 4, &b));
         tu_ok(accel_buffer_create(dev, N * 4, &c));
         tu_ok(accel_buffer_create(dev, N * 4, &out));
-        double *ha = malloc(N * 8), *hb = malloc(N * 8), *hc = malloc(N * 8),
-               *got = malloc(N * 8);
+        double *ha = malloc(N * 8), *hb = malloc(N * 8), *hc = malloc(N * 8), *got = malloc(N * 8);
         cr_assert(ha && hb && hc && got);
         inputs(q, a, b, c, ha, hb, hc);
         accel_graph *g = record_chain(q, dev, a, b, c, out, NULL, NULL);

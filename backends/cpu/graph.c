@@ -21,7 +21,7 @@ typedef struct cpu_node {
     int is_op;
     accel_cpu_op op;
     void *kjob; /* a user kernel launch (the fused kernels of a graph): owned by the list */
-    void *dst; /* transfers and copies */
+    void *dst;  /* transfers and copies */
     const void *src;
     size_t bytes;
 } cpu_node;
@@ -175,7 +175,8 @@ int32_t accel_cpu__graph_update(void *vctx, accel_be_graph *g, size_t index,
         if (c) {
             memcpy(c->nodes, v->nodes, v->n * sizeof(cpu_node));
             for (; k < v->n; k++)
-                if (v->nodes[k].kjob && !(c->nodes[k].kjob = accel_cpu__kernel_clone(v->nodes[k].kjob)))
+                if (v->nodes[k].kjob &&
+                    !(c->nodes[k].kjob = accel_cpu__kernel_clone(v->nodes[k].kjob)))
                     break;
         }
         if (!c || k < v->n) {

@@ -11,13 +11,12 @@
  * ops, user kernel launches (accel/kernel.h; the graph keeps the kernel
  * until it is released, even past accel_kernel_release), transfers
  * (accel_queue_write/read), copies (accel_queue_copy) and event records
- * enqueued on q are validated as usual and recorded instead of run. Buffers created by the capturing thread on q's device during the
- * capture are the graph's temporaries: they belong to the graph and are
- * released with it (accel_buffer_release of one is a no-op). Every other
- * buffer the graph writes is an output the caller reads after a launch.
- * Synchronizing on a capturing queue (accel_queue_finish, the blocking
- * transfers, accel_event_synchronize of an event recorded in the capture)
- * and waiting on an event recorded outside the capture are errors
+ * enqueued on q are validated as usual and recorded instead of run. Buffers created by the
+ * capturing thread on q's device during the capture are the graph's temporaries: they belong to the
+ * graph and are released with it (accel_buffer_release of one is a no-op). Every other buffer the
+ * graph writes is an output the caller reads after a launch. Synchronizing on a capturing queue
+ * (accel_queue_finish, the blocking transfers, accel_event_synchronize of an event recorded in the
+ * capture) and waiting on an event recorded outside the capture are errors
  * (ACCEL_ERROR_INVALID_ARGUMENT), never a deadlock.
  *
  * Replay: accel_graph_launch enqueues the recorded work on any queue of the

@@ -43,9 +43,9 @@ static accel_status instantiate(accel_graph *g, bool fused)
 }
 
 /* One timed row of launches (or eager calls) of c. */
-static accel_status row(bench *b, bench_device *d, accel_queue *q, accel_event *e0,
-                        accel_event *e1, unsigned reps, const char *op, uint64_t n, double bytes,
-                        int ceiling, bench_enqueue_fn fn, gcall *c, double *out_ms)
+static accel_status row(bench *b, bench_device *d, accel_queue *q, accel_event *e0, accel_event *e1,
+                        unsigned reps, const char *op, uint64_t n, double bytes, int ceiling,
+                        bench_enqueue_fn fn, gcall *c, double *out_ms)
 {
     bench_progress(b, op);
     double med = 0, mn = 0;
@@ -56,7 +56,9 @@ static accel_status row(bench *b, bench_device *d, accel_queue *q, accel_event *
     if (!r)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     bench_fill_row(r, d, op, "f32", n, med, mn, bytes, 0, ceiling,
-                   ceiling == BENCH_C_NONE ? "" : d->gpu ? "copy" : "max(memcpy, loop)");
+                   ceiling == BENCH_C_NONE ? ""
+                   : d->gpu                ? "copy"
+                                           : "max(memcpy, loop)");
     *out_ms = med;
     return ACCEL_SUCCESS;
 }
@@ -85,8 +87,8 @@ static accel_status adds(bench *b, bench_device *d, accel_device *dev, accel_que
     }
     double bytes = (double)ADDS * 3 * ADD_N * 4, eager = 0, replay = 0, fused = 0;
     if (st == ACCEL_SUCCESS)
-        st = row(b, d, q, e0, e1, reps, "graph100 eager", ADD_N, bytes, BENCH_C_NONE, eager_fn,
-                 &c, &eager);
+        st = row(b, d, q, e0, e1, reps, "graph100 eager", ADD_N, bytes, BENCH_C_NONE, eager_fn, &c,
+                 &eager);
     if (st == ACCEL_SUCCESS)
         st = instantiate(c.g, false);
     if (st == ACCEL_SUCCESS)
@@ -95,18 +97,18 @@ static accel_status adds(bench *b, bench_device *d, accel_device *dev, accel_que
     if (st == ACCEL_SUCCESS)
         st = instantiate(c.g, true);
     if (st == ACCEL_SUCCESS)
-        st = row(b, d, q, e0, e1, reps, "graph100 fused", ADD_N, bytes, BENCH_C_NONE, launch_fn,
-                 &c, &fused);
+        st = row(b, d, q, e0, e1, reps, "graph100 fused", ADD_N, bytes, BENCH_C_NONE, launch_fn, &c,
+                 &fused);
     accel_status fst = accel_queue_finish(q);
     if (st == ACCEL_SUCCESS)
         st = fst;
     if (st == ACCEL_SUCCESS && replay > 0) {
         char detail[160];
-        snprintf(detail, sizeof detail, "eager %.1f us, replay %.1f us, fused %.1f us",
-                 eager * 1e3, replay * 1e3, fused * 1e3);
+        snprintf(detail, sizeof detail, "eager %.1f us, replay %.1f us, fused %.1f us", eager * 1e3,
+                 replay * 1e3, fused * 1e3);
         if (d->gpu)
-            bench_add_target(d, "graph replay, 100 dependent adds (us)", replay * 1e3, 110,
-                             true, detail);
+            bench_add_target(d, "graph replay, 100 dependent adds (us)", replay * 1e3, 110, true,
+                             detail);
         else
             bench_add_target(d, "graph replay / eager, 100 small adds", eager / replay, 3, false,
                              detail);

@@ -145,8 +145,8 @@ static accel_status ew_point(const section *s, const ew_bufs *e, bench_ew_op k, 
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     const char *ceiling = c->reduction ? "read" : s->d->gpu ? "copy" : "max(memcpy, loop)";
     double n = (double)e->n;
-    bench_fill_row(r, s->d, c->name, "f32", e->n, med, mn, c->bytes_per_elem * n, c->flops_per_elem * n,
-             c->reduction ? BENCH_C_READ : BENCH_C_EW, ceiling);
+    bench_fill_row(r, s->d, c->name, "f32", e->n, med, mn, c->bytes_per_elem * n,
+                   c->flops_per_elem * n, c->reduction ? BENCH_C_READ : BENCH_C_EW, ceiling);
     r->largest = largest;
     r->target = largest ? (s->d->gpu ? c->target_gpu : c->target_cpu) : 0;
     return ACCEL_SUCCESS;
@@ -254,9 +254,10 @@ static accel_status gemm_point(const section *s, const bench_gemm_case *c, uint6
     double nn = (double)n;
     /* Ceilings were measured at one size: smaller sizes are shown as a
      * fraction of that peak. */
-    bench_fill_row(r, s->d, "gemm", c->name, n, med, mn, 3.0 * nn * nn * (double)accel_dtype_size(c->dt),
-             2.0 * nn * nn * nn, c->tf32 ? BENCH_C_GEMM_TF32 : BENCH_C_GEMM + (int)c->dt,
-             s->d->gpu ? "cuBLAS direct" : "OpenBLAS direct");
+    bench_fill_row(r, s->d, "gemm", c->name, n, med, mn,
+                   3.0 * nn * nn * (double)accel_dtype_size(c->dt), 2.0 * nn * nn * nn,
+                   c->tf32 ? BENCH_C_GEMM_TF32 : BENCH_C_GEMM + (int)c->dt,
+                   s->d->gpu ? "cuBLAS direct" : "OpenBLAS direct");
     r->largest = largest;
     if (largest && r->ceiling > 0)
         r->target = s->d->gpu ? 0.98 : 0.97;
@@ -367,7 +368,7 @@ static accel_status xfer_point(const section *s, xfer_call *x)
     int id = x->pinned ? (x->read ? BENCH_C_D2H_PINNED : BENCH_C_H2D_PINNED)
                        : (x->read ? BENCH_C_D2H_PAGEABLE : BENCH_C_H2D_PAGEABLE);
     bench_fill_row(r, s->d, name, "bytes", x->bytes, med, mn, (double)x->bytes, 0, id,
-             x->pinned ? "cudaMemcpyAsync pinned" : "cudaMemcpy pageable");
+                   x->pinned ? "cudaMemcpyAsync pinned" : "cudaMemcpy pageable");
     r->largest = true;
     r->target = x->pinned ? 0.95 : 2.0;
     return ACCEL_SUCCESS;

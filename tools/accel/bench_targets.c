@@ -40,8 +40,8 @@ void bench_check_targets(bench_device *d)
         snprintf(detail, sizeof detail, "accel enqueue %.3f us, bare %s %.3f us", d->dispatch_us,
                  d->gpu ? "launch" : "call", d->bare_us);
         bench_add_target(d,
-                   d->gpu ? "dispatch overhead vs bare launch (us)"
-                          : "dispatch overhead vs bare call (us)",
-                   d->dispatch_us - d->bare_us, 0.5, true, detail);
+                         d->gpu ? "dispatch overhead vs bare launch (us)"
+                                : "dispatch overhead vs bare call (us)",
+                         d->dispatch_us - d->bare_us, 0.5, true, detail);
     }
 }

@@ -6,9 +6,12 @@
  * matches a plain double loop; dead temporaries are elided, live ones
  * written; a dtype change, a reduction or the option end or stop fusion;
  * rebinding scalars and buffers of fused ops; 1000 random chains checked by
- * verify with no false alarm; a planted fault caught and named. */
+ * verify with no false alarm; a planted fault caught and named; the trace
+ * names each fused launch. */
+#define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -557,4 +560,35 @@ Test(fuse, fused_chains_on_every_device_agree_and_pass_verify)
     tu_ok(accel_verify_stats_get(rt, &s));
     cr_assert_eq(s.mismatches, 0, "false alarms: %llu", (unsigned long long)s.mismatches);
     accel_runtime_close(rt);
+}
+
+/* The trace names each fused launch by its kernel, whose name lists the ops. */
+Test(fuse, the_trace_names_the_fused_kernel_and_its_ops)
+{
+    const char *path = tu_fmt("%s/fuse_trace.json", tu_tmpdir());
+    setenv("ACCEL_TRACE", path, 1);
+    accel_runtime *rt = tu_open_default();
+    unsetenv("ACCEL_TRACE");
+    accel_device *dev = cpu_of(rt);
+    accel_queue *q;
+    tu_ok(accel_queue_create(dev, &q));
+    accel_buffer *a, *b, *c, *out;
+    tu_ok(accel_buffer_create(dev, N * 4, &a));
+    tu_ok(accel_buffer_create(dev, N * 4, &b));
+    tu_ok(accel_buffer_create(dev, N * 4, &c));
+    tu_ok(accel_buffer_create(dev, N * 4, &out));
+    accel_graph *g = record_chain(q, dev, a, b, c, out, NULL, NULL);
+    tu_ok(accel_graph_launch(g, q));
+    tu_ok(accel_queue_finish(q));
+    accel_graph_release(g);
+    accel_runtime_close(rt);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "no trace at %s", path);
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = '\0';
+    fclose(f);
+    /* Span names are cut at 39 characters: the kernel's name carries the ops. */
+    cr_assert(strstr(text, "kernel fused_mul_add_exp_scale"),
+              "the trace has no fused span: %.2000s", text);
 }

@@ -92,9 +92,12 @@ ACCEL_API accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out
  * no node outside the run uses is dead and not written at all (reading it
  * after a launch gives unspecified contents); every other range written is
  * stored. A run whose kernel cannot be built (no compiler) stays unfused.
- * accel_graph_node_info.fused names the kernel a node was fused into; the
- * trace shows each fused launch as "kernel fused_OPS: fused nodes A-B
- * (accel_add, ...)", and the log (info) lists each kernel at instantiate.
+ * accel_graph_node_info.fused names the kernel a node was fused into
+ * ("fused_mul_add": the table names of its ops in order, cut at 63
+ * characters); the trace shows each fused launch under that name, and the
+ * log (info) lists each kernel with its node range and ops at instantiate
+ * ("kernel fused_mul_add: fused nodes 0-1 (accel_mul, accel_add)"); so do
+ * verify's messages.
  * Results may differ from the unfused ops in the last bits (intermediates
  * stay in registers; CUDA contracts a*b+c into one fma); verify mode checks
  * them as below. Rebinding a scalar of a fused op updates the kernel's

@@ -44,8 +44,9 @@ static const char *fused_of(accel_graph *g, size_t node)
 
 static void upload(accel_queue *q, accel_buffer *b, const double *v, size_t n, accel_dtype dt)
 {
-    if (dt == ACCEL_F64) {
+    if (dt == ACCEL_F64) { /* blocking: v may be gone once we return */
         tu_ok(accel_queue_write(q, b, 0, v, n * 8));
+        tu_ok(accel_queue_finish(q));
         return;
     }
     float *f = malloc(n * 4);

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 # graphs2 mid-way H200 figures: graph replay (unfused, fused), host launch
-# cost, the fused 8-op chain and a*b+c over 2^28 f32, and the fusion tests
-# (under 60 s). Run from the repository root after build-gpu is built.
+# cost, the fused 8-op chain and a*b+c over 2^28 f32, the raw CUDA graph
+# baseline and graph_solver (under 60 s). Run from the repository root after build-gpu is built.
 set -u
 B=build-gpu/bin
 echo "== graph_bench cuda:0 (100 adds, 1024 elements; chains over 2^28)"

@@ -606,6 +606,12 @@ const char *accel_kernel_name(const accel_kernel *k)
 
 /* ------------------------------------------------------------ builds */
 
+/* What dev compiles: CUDA C++ on a GPU, C (the twin) elsewhere. */
+static uint32_t language_of(const accel_device *dev)
+{
+    return dev->props.kind == ACCEL_DEVICE_GPU ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
+}
+
 accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t mask,
                                    accel_be_program **out)
 {
@@ -629,7 +635,7 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
         }
         b->dev = dev;
         b->mask = mask;
-        uint32_t lang = dev->props.kind == ACCEL_DEVICE_GPU ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
+        uint32_t lang = language_of(dev);
         char entry[ACCEL__KNAME_MAX + 16];
         char *src = NULL;
         if (lang == ACCEL_PROGRAM_C && k->twin_problem) {
@@ -679,6 +685,41 @@ accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t sca
                            scalar_mask, k->nin);
     accel_be_program *p;
     return accel__kernel_program(k, dev, scalar_mask, &p);
+}
+
+accel_status accel_kernel_source_get(accel_kernel *k, accel_device *dev, uint32_t scalar_mask,
+                                     char *out, size_t size, size_t *out_length)
+{
+    static const char fn[] = "accel_kernel_source_get";
+    ACCEL__CALL(call);
+    accel__arg h[2] = {{k, ACCEL__T_KERNEL, "k", &k, NULL},
+                       {dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, h);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out && size)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL but size is %zu", fn,
+                           size);
+    if (k->kind == ACCEL_KERNEL_RAW)
+        scalar_mask = 0;
+    if (k->nin < 32 && (scalar_mask >> k->nin) != 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: scalar_mask 0x%x names inputs past the %u the kernel has", fn,
+                           scalar_mask, k->nin);
+    char entry[ACCEL__KNAME_MAX + 16];
+    char *src = accel__kernel_codegen(k, language_of(dev), scalar_mask, entry);
+    if (!src)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    size_t len = strlen(src);
+    if (size) {
+        size_t m = len < size - 1 ? len : size - 1;
+        memcpy(out, src, m);
+        out[m] = '\0';
+    }
+    if (out_length)
+        *out_length = len;
+    free(src);
+    return ACCEL_SUCCESS;
 }
 
 /* ------------------------------------------------------------ launch */

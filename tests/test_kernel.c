@@ -584,6 +584,56 @@ Test(kernel, syncthreads_refused_on_cpu, .init = setup)
     accel_runtime_close(e.rt);
 }
 
+/* accel_kernel_source_get: the generated program, its length, truncation,
+ * and the 16-bit helpers only where a 16-bit dtype is stored. */
+Test(kernel, source_get, .init = setup)
+{
+    env e = env_open("tcc");
+    accel_kernel *k, *h;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "saxpy", "float32 x, float32 y, float32 a",
+                                                 "float32 z", "z = a * x + y", NULL, &k),
+                 ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "halve", "float16 x", "float16 z",
+                                                 "z = x * 0.5f", NULL, &h),
+                 ACCEL_SUCCESS);
+    size_t len = 0;
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x4, NULL, 0, &len), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    cr_assert_gt(len, 100);
+    char *src = malloc(len + 1);
+    size_t len2 = 0;
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x4, src, len + 1, &len2), ACCEL_SUCCESS);
+    cr_assert_eq(len2, len);
+    cr_assert_eq(strlen(src), len);
+    cr_assert(strstr(src, "#line 1 \"saxpy\"\nz = a * x + y\n"), "%s", src);
+    cr_assert(strstr(src, "accel_ew_saxpy("), "%s", src);
+    cr_assert_null(strstr(src, "accel_h2f"), "f32-only kernel carries 16-bit helpers");
+    /* Truncated: size - 1 characters and the NUL, full length still reported. */
+    char small[16];
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x4, small, sizeof small, &len2),
+                 ACCEL_SUCCESS);
+    cr_assert_eq(len2, len);
+    cr_assert_eq(strlen(small), sizeof small - 1);
+    cr_assert_eq(memcmp(small, src, sizeof small - 1), 0);
+    free(src);
+    cr_assert_eq(accel_kernel_source_get(h, e.dev, 0, NULL, 0, &len), ACCEL_SUCCESS);
+    src = malloc(len + 1);
+    cr_assert_eq(accel_kernel_source_get(h, e.dev, 0, src, len + 1, NULL), ACCEL_SUCCESS);
+    cr_assert(strstr(src, "accel_h2f") && strstr(src, "accel_f2h"), "%s", src);
+    free(src);
+    /* Bad input. */
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0, NULL, 8, &len), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "out is NULL"), "%s", accel_last_error());
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x8, NULL, 0, &len),
+                 ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "scalar_mask"), "%s", accel_last_error());
+    cr_assert_eq(accel_kernel_source_get(NULL, e.dev, 0, NULL, 0, &len),
+                 ACCEL_ERROR_INVALID_HANDLE);
+    accel_kernel_release(k);
+    accel_kernel_release(h);
+    accel_runtime_close(e.rt);
+}
+
 Test(kernel, launch_errors, .init = setup)
 {
     env e = env_open("cc");

@@ -214,7 +214,12 @@ static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kerne
     return ACCEL_SUCCESS;
 }
 
-static void kernel_unref(accel_kernel *k)
+void accel__kernel_retain(accel_kernel *k)
+{
+    atomic_fetch_add_explicit(&k->refs, 1, memory_order_relaxed);
+}
+
+void accel__kernel_unref(accel_kernel *k)
 {
     if (atomic_fetch_sub_explicit(&k->refs, 1, memory_order_acq_rel) == 1)
         kernel_free(k);
@@ -227,7 +232,7 @@ void accel__kernels_close(accel_runtime *rt)
     while (rt->kernels) {
         accel_kernel *k = rt->kernels;
         ACCEL__LIST_REMOVE(rt->kernels, k);
-        kernel_unref(k);
+        accel__kernel_unref(k);
     }
     accel__kcache_close(rt);
 }
@@ -608,7 +613,7 @@ void accel_kernel_release(accel_kernel *k)
     pthread_mutex_lock(&k->rt->lock);
     ACCEL__LIST_REMOVE(k->rt->kernels, k);
     pthread_mutex_unlock(&k->rt->lock);
-    kernel_unref(k);
+    accel__kernel_unref(k);
 }
 
 accel__klaunch *accel__klaunch_clone(const accel_op_desc *d)
@@ -621,7 +626,7 @@ accel__klaunch *accel__klaunch_clone(const accel_op_desc *d)
     }
     memcpy(c, L, sizeof *c);
     c->be.args = c->args;
-    atomic_fetch_add_explicit(&c->k->refs, 1, memory_order_relaxed);
+    accel__kernel_retain(c->k);
     return c;
 }
 
@@ -629,7 +634,7 @@ void accel__klaunch_free(accel__klaunch *L)
 {
     if (!L)
         return;
-    kernel_unref(L->k);
+    accel__kernel_unref(L->k);
     free(L);
 }
 

@@ -95,6 +95,12 @@ void accel__kernel_blank_comments(char *s);
 accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t mask,
                                    accel_be_program **out);
 
+/* kernel.c: a reference on k for work that outlives the launch call (a
+ * verify or fallback job, a recorded launch), and its release (the last
+ * one frees the kernel). */
+void accel__kernel_retain(accel_kernel *k);
+void accel__kernel_unref(accel_kernel *k);
+
 /* kernel.c: a launch that outlives its call, for a graph node: a deep copy
  * of d's launch (arguments, program, scalar mask, the buffers of its
  * arrays) holding a reference on the kernel, so accel_kernel_release before

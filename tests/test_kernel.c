@@ -936,7 +936,16 @@ Test(kernel, verify_catches_a_twin_that_differs, .init = setup)
     cr_assert(strstr(accel_last_error(), "got 1, expected 2"), "%s", accel_last_error());
     cr_assert_eq(accel_verify_stats_get(rt, &vs), ACCEL_SUCCESS);
     cr_assert_eq(vs.mismatches, 1);
+    /* Released right after its launch: the check still runs, on a kernel
+     * its job keeps alive (ASan would see a use after free otherwise). */
+    cr_assert_eq(accel_kernel_launch_grid(q, bad, g, bl, 2, args), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
     accel_kernel_release(bad);
+    st = accel_queue_finish(q);
+    cr_assert_eq(st, ACCEL_ERROR_MISMATCH, "%s: %s", accel_status_name(st), accel_last_error());
+    cr_assert(strstr(accel_last_error(), "kernel tag"), "%s", accel_last_error());
+    cr_assert_eq(accel_verify_stats_get(rt, &vs), ACCEL_SUCCESS);
+    cr_assert_eq(vs.mismatches, 2);
     accel_kernel_release(good);
     accel_runtime_close(rt);
 }

@@ -16,6 +16,7 @@
  * in the same folder, then rename(2): readers see the old entry or the new
  * one, never half of one, and two processes building the same kernel at
  * once both succeed (the last rename wins; both entries are valid).
+ * Compiles run outside the cache's lock, so threads build in parallel.
  *
  * The folder: $ACCEL_KERNEL_CACHE, else [runtime] kernel_cache (relative:
  * to the config file's folder), else $XDG_CACHE_HOME/accel/kernels, else
@@ -469,10 +470,15 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
         d.options = options;
         const void *bin = NULL;
         size_t bin_size = 0;
+        /* Compile without the lock: other kernels build and load meanwhile
+         * (two threads on one key both compile; either program is right). */
+        pthread_mutex_unlock(&c->lock);
         t0 = now_ms();
         accel__clear_error();
         st = (accel_status)vt->program_build(dev->be->ctx, dev->index, &d, out, &bin, &bin_size);
-        c->compile_ms += now_ms() - t0;
+        double dt = now_ms() - t0;
+        pthread_mutex_lock(&c->lock);
+        c->compile_ms += dt;
         c->misses++;
         if (st != ACCEL_SUCCESS) {
             c->failures++;

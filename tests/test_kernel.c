@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -814,6 +815,77 @@ Test(kernel, cache_hits_and_corrupt_entries, .init = setup)
     cr_assert_eq(s.memory_hits, 1);
     accel_kernel_release(a);
     accel_kernel_release(b);
+    accel_runtime_close(e.rt);
+}
+
+/* Two threads build distinct kernels at once (compiles run outside the
+ * cache's lock): every build succeeds, each kernel computes its own
+ * formula, and each build is one miss. */
+typedef struct build_job {
+    env *e;
+    int first;
+    accel_status st;
+    int wrong;
+} build_job;
+
+static void *build_four(void *arg)
+{
+    build_job *j = arg;
+    float x[64], z[64];
+    for (int i = 0; i < 64; i++)
+        x[i] = (float)i - 20.0f;
+    for (int t = j->first; t < j->first + 4 && j->st == ACCEL_SUCCESS; t++) {
+        accel_kernel *k = NULL;
+        char body[64];
+        snprintf(body, sizeof body, "z = x * %d.0f - 1.0f", t);
+        j->st = accel_kernel_elementwise_create(j->e->rt, tu_fmt("par%d", t), "float32 x",
+                                                "float32 z", body, NULL, &k);
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_kernel_build(k, j->e->dev, 0);
+        accel_buffer *bx = NULL, *bz = NULL;
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_buffer_create(j->e->dev, sizeof x, &bx);
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_buffer_create(j->e->dev, sizeof z, &bz);
+        accel_queue *q = NULL;
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_queue_create(j->e->dev, &q);
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_queue_write(q, bx, 0, x, sizeof x);
+        accel_kernel_arg args[2] = {accel_karg_array(accel_slice_of(bx, 0, 64)),
+                                    accel_karg_array(accel_slice_of(bz, 0, 64))};
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_kernel_launch(q, k, 2, args);
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_queue_read_blocking(q, bz, 0, z, sizeof z);
+        for (int i = 0; j->st == ACCEL_SUCCESS && i < 64; i++)
+            j->wrong += z[i] != x[i] * (float)t - 1.0f;
+        accel_queue_release(q);
+        accel_buffer_release(bx);
+        accel_buffer_release(bz);
+        accel_kernel_release(k);
+    }
+    return NULL;
+}
+
+Test(kernel, parallel_builds_from_two_threads, .init = setup)
+{
+    env e = env_open("tcc");
+    build_job jobs[2] = {{&e, 2, ACCEL_SUCCESS, 0}, {&e, 6, ACCEL_SUCCESS, 0}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(pthread_create(&th[i], NULL, build_four, &jobs[i]), 0);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(th[i], NULL);
+        cr_assert_eq(jobs[i].st, ACCEL_SUCCESS, "thread %d: %s", i, accel_status_name(jobs[i].st));
+        cr_assert_eq(jobs[i].wrong, 0, "thread %d: %d wrong elements", i, jobs[i].wrong);
+    }
+    accel_kernel_cache_stats cs;
+    memset(&cs, 0, sizeof cs);
+    cs.struct_size = sizeof cs;
+    cr_assert_eq(accel_kernel_cache_stats_get(e.rt, &cs), ACCEL_SUCCESS);
+    cr_assert_eq(cs.misses, 8, "misses %llu", (unsigned long long)cs.misses);
+    cr_assert_eq(cs.failures, 0);
     accel_runtime_close(e.rt);
 }
 

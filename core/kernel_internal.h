@@ -74,7 +74,6 @@ typedef struct accel__klaunch {
     accel_kernel *k;
     uint32_t mask;
     accel_kernel_arg_desc args[ACCEL__KMAX_PARAMS];
-    accel_buffer *bufs[ACCEL__KMAX_PARAMS]; /* the arrays' buffers, NULL for scalars */
 } accel__klaunch;
 
 static inline const accel__klaunch *accel__klaunch_of(const accel_op_desc *d)
@@ -102,11 +101,12 @@ void accel__kernel_retain(accel_kernel *k);
 void accel__kernel_unref(accel_kernel *k);
 
 /* kernel.c: a launch that outlives its call, for a graph node: a deep copy
- * of d's launch (arguments, program, scalar mask, the buffers of its
- * arrays) holding a reference on the kernel, so accel_kernel_release before
- * the graph's does not free what the node needs. The copy's be field is what
- * a recorded op desc points at (d->kernel = &copy->be; accel__klaunch_of
- * gives the copy back). NULL when out of host memory (message set). */
+ * of d's launch (arguments, program, scalar mask) holding a reference on the
+ * kernel, so accel_kernel_release before the graph's does not free what the
+ * node needs. The copy's be field is what a recorded op desc points at
+ * (d->kernel = &copy->be; accel__klaunch_of gives the copy back). NULL when
+ * out of host memory (message set). The programs it names live until the
+ * runtime closes. */
 accel__klaunch *accel__klaunch_clone(const accel_op_desc *d);
 /* Release a copy and its kernel reference. NULL: no-op. */
 void accel__klaunch_free(accel__klaunch *L);

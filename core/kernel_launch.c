@@ -118,7 +118,6 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
     L->be.rows = 1;
     L->k = k;
     L->mask = 0;
-    memset(L->bufs, 0, sizeof L->bufs);
     for (uint32_t i = 0; i < num_args; i++) {
         const accel__kparam *p = &k->params[i];
         const accel_kernel_arg *a = &args[i];
@@ -173,7 +172,6 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
                 p->name, s.offset, s.count > SIZE_MAX - s.offset ? SIZE_MAX : s.offset + s.count,
                 s.count > SIZE_MAX - s.offset ? " (overflow)" : "", n, accel_dtype_name(dt));
         accel__buffer_mark_enqueued(buf);
-        L->bufs[i] = bufs[i];
         o->value.i64 = 0;
         o->kind = ACCEL_KARG_ARRAY;
         o->dtype = (uint32_t)dt;

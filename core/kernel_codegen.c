@@ -296,13 +296,18 @@ static void elementwise_body(sb *b, const accel_kernel *k, uint32_t mask)
     }
 }
 
-/* The arguments of accel_elem (see gen_elementwise_cuda): i, n, then each
- * parameter; arrays are read from accel_x%u.v[accel_u] (vec) or
- * accel_p%u[accel_i]. */
-static void elem_args(sb *b, const accel_kernel *k, uint32_t mask, bool vec)
+/* One element through accel_elem (see gen_elementwise_cuda): the outputs
+ * declared, the call (i, n, then each parameter; arrays read from
+ * accel_x%u.v[accel_u] when vec, else accel_p%u[accel_i]), the stores
+ * (into accel_y%u.v[accel_u], or accel_p%u[accel_i]). */
+static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, bool vec)
 {
-    sb_str(b, vec ? "(size_t)(4 * accel_v + accel_u), (size_t)n" : "(size_t)accel_i, (size_t)n");
-    char ptr[32];
+    const char *pad = vec ? "        " : "    ";
+    for (uint32_t o = k->nin; o < k->nparams; o++)
+        sb_printf(b, "%s%s accel_o%u = 0;\n", pad, arith_type(k->params[o].dtype), o);
+    sb_printf(b, "%saccel_elem(%s", pad,
+              vec ? "(size_t)(4 * accel_v + accel_u), n" : "accel_i, n");
+    char ptr[32], val[32];
     for (uint32_t p = 0; p < k->nparams; p++) {
         sb_str(b, ", ");
         if (p >= k->nin) {
@@ -313,6 +318,13 @@ static void elem_args(sb *b, const accel_kernel *k, uint32_t mask, bool vec)
             snprintf(ptr, sizeof ptr, vec ? "accel_x%u.v" : "accel_p%u", p);
             load_expr(b, k->params[p].dtype, ptr, vec ? "accel_u" : "accel_i");
         }
+    }
+    sb_str(b, ");\n");
+    for (uint32_t o = k->nin; o < k->nparams; o++) {
+        snprintf(ptr, sizeof ptr, vec ? "accel_y%u.v" : "accel_p%u", o);
+        snprintf(val, sizeof val, "accel_o%u", o);
+        sb_str(b, pad);
+        store_stmt(b, k->params[o].dtype, ptr, vec ? "accel_u" : "accel_i", val);
     }
 }
 
@@ -367,18 +379,7 @@ static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, co
     }
     sb_str(b, "#pragma unroll\n"
               "      for (int accel_u = 0; accel_u < 4; accel_u++) {\n");
-    for (uint32_t o = k->nin; o < k->nparams; o++)
-        sb_printf(b, "        %s accel_o%u = 0;\n", arith_type(k->params[o].dtype), o);
-    sb_str(b, "        accel_elem(");
-    elem_args(b, k, mask, true);
-    sb_str(b, ");\n");
-    char ptr[32], val[32];
-    for (uint32_t o = k->nin; o < k->nparams; o++) {
-        snprintf(ptr, sizeof ptr, "accel_y%u.v", o);
-        snprintf(val, sizeof val, "accel_o%u", o);
-        sb_str(b, "        ");
-        store_stmt(b, k->params[o].dtype, ptr, "accel_u", val);
-    }
+    elem_call(b, k, mask, true);
     sb_str(b, "      }\n");
     for (uint32_t o = k->nin; o < k->nparams; o++)
         sb_printf(b, "      *(accel_v4<%s> *)(accel_p%u + 4 * accel_v) = accel_y%u;\n",
@@ -387,17 +388,7 @@ static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, co
               "    accel_first = accel_nv * 4;\n"
               "  }\n"
               "  for (size_t accel_i = accel_first + accel_t; accel_i < n; accel_i += accel_s) {\n");
-    for (uint32_t o = k->nin; o < k->nparams; o++)
-        sb_printf(b, "    %s accel_o%u = 0;\n", arith_type(k->params[o].dtype), o);
-    sb_str(b, "    accel_elem(");
-    elem_args(b, k, mask, false);
-    sb_str(b, ");\n");
-    for (uint32_t o = k->nin; o < k->nparams; o++) {
-        snprintf(ptr, sizeof ptr, "accel_p%u", o);
-        snprintf(val, sizeof val, "accel_o%u", o);
-        sb_str(b, "    ");
-        store_stmt(b, k->params[o].dtype, ptr, "accel_i", val);
-    }
+    elem_call(b, k, mask, false);
     sb_str(b, "  }\n}\n");
 }
 

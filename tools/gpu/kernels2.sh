@@ -44,3 +44,7 @@ ms = statistics.median(t)
 print(f"  cupy {cp.__version__}: {ms:.3f} ms  {12.0 * n / ms / 1e6:.1f} GB/s "
       "(divide kernel_bench's user-kernel GB/s by this for the ratio)")
 PYEOF
+if [ "${1:-}" != "--no-tests" ]; then
+    echo "== elementwise layouts (CuPy RawModule), z = a*x + b*y 2^28 f32 in place"
+    timeout 60 "$PY" tools/gpu/kernels2_variants.py 2>&1
+fi

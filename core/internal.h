@@ -481,7 +481,7 @@ struct accel_runtime {
      * (kernel_cache.c). */
     struct accel__kcache *kcache;
     struct accel_kernel *kernels; /* live user kernels (kernel.c), under lock */
-    struct accel_graph *graphs; /* live graphs (graph.c), under lock */
+    struct accel_graph *graphs;   /* live graphs (graph.c), under lock */
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */

@@ -305,8 +305,7 @@ static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, bool vec)
     const char *pad = vec ? "        " : "    ";
     for (uint32_t o = k->nin; o < k->nparams; o++)
         sb_printf(b, "%s%s accel_o%u = 0;\n", pad, arith_type(k->params[o].dtype), o);
-    sb_printf(b, "%saccel_elem(%s", pad,
-              vec ? "(size_t)(4 * accel_v + accel_u), n" : "accel_i, n");
+    sb_printf(b, "%saccel_elem(%s", pad, vec ? "(size_t)(4 * accel_v + accel_u), n" : "accel_i, n");
     char ptr[32], val[32];
     for (uint32_t p = 0; p < k->nparams; p++) {
         sb_str(b, ", ");
@@ -384,10 +383,11 @@ static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, co
     for (uint32_t o = k->nin; o < k->nparams; o++)
         sb_printf(b, "      *(accel_v4<%s> *)(accel_p%u + 4 * accel_v) = accel_y%u;\n",
                   storage_type(k->params[o].dtype), o, o);
-    sb_str(b, "    }\n"
-              "    accel_first = accel_nv * 4;\n"
-              "  }\n"
-              "  for (size_t accel_i = accel_first + accel_t; accel_i < n; accel_i += accel_s) {\n");
+    sb_str(b,
+           "    }\n"
+           "    accel_first = accel_nv * 4;\n"
+           "  }\n"
+           "  for (size_t accel_i = accel_first + accel_t; accel_i < n; accel_i += accel_s) {\n");
     elem_call(b, k, mask, false);
     sb_str(b, "  }\n}\n");
 }

@@ -46,8 +46,8 @@ typedef struct accel__kbuild {
 } accel__kbuild;
 
 struct accel_kernel {
-    accel_kernel *handle;                       /* the value callers hold (handle.c) */
-    struct accel_kernel *prev, *next;           /* the runtime's live kernels (rt->kernels) */
+    accel_kernel *handle;             /* the value callers hold (handle.c) */
+    struct accel_kernel *prev, *next; /* the runtime's live kernels (rt->kernels) */
     /* The caller's reference (until accel_kernel_release or the runtime's
      * close) plus one per launch recorded in a graph (accel__klaunch_clone). */
     atomic_uint refs;

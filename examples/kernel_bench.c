@@ -270,15 +270,13 @@ static accel_status gpu_cold_phases(const char *device, const char *cache, unsig
                    r.open_ms);
             printf("  %-52s %10.3f ms\n", "NVRTC first use: first compile - a warm one (raw)",
                    raw_first - raw_ms);
-            printf("  %-52s %10.3f ms\n", "accel's first GPU build here (NVRTC mapped)",
-                   first_ms);
+            printf("  %-52s %10.3f ms\n", "accel's first GPU build here (NVRTC mapped)", first_ms);
         }
         printf("  %s kernels, cold, mean of %d (warm NVRTC):\n", raw ? "raw" : "elementwise",
                count);
         printf("  %-52s %10.3f ms\n", "  raw NVRTC: compile + cubin, same source/options", raw_ms);
         printf("  %-52s %10.3f ms\n", "  accel_kernel_build, whole call", ms);
-        printf("  %-52s %10.3f ms\n", "  ... backend program_build (NVRTC, cubin, load)",
-               backend);
+        printf("  %-52s %10.3f ms\n", "  ... backend program_build (NVRTC, cubin, load)", backend);
         printf("  %-52s %10.3f ms\n", "  ... core (codegen, SHA-256, cache write)", ms - backend);
         printf("  %-52s %10.3f ms\n", "  ... backend - raw (module load, options)",
                backend - raw_ms);

@@ -611,8 +611,7 @@ Test(kernel, source_get, .init = setup)
     cr_assert_null(strstr(src, "accel_h2f"), "f32-only kernel carries 16-bit helpers");
     /* Truncated: size - 1 characters and the NUL, full length still reported. */
     char small[16];
-    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x4, small, sizeof small, &len2),
-                 ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x4, small, sizeof small, &len2), ACCEL_SUCCESS);
     cr_assert_eq(len2, len);
     cr_assert_eq(strlen(small), sizeof small - 1);
     cr_assert_eq(memcmp(small, src, sizeof small - 1), 0);

@@ -181,8 +181,8 @@ Test(kernel_cuda, vector_and_element_paths_same_bits)
                 down(gq, by, z, cap * 4);
                 for (size_t i = 0; i < cap; i++) {
                     float want = i >= oy && i < oy + n ? 0.7f * x[ox + i - oy] + y[i] : y[i];
-                    cr_assert_eq(z[i], want, "n=%zu x offset %zu, y offset %zu: element %zu", n,
-                                 ox, oy, i);
+                    cr_assert_eq(z[i], want, "n=%zu x offset %zu, y offset %zu: element %zu", n, ox,
+                                 oy, i);
                 }
             }
         }
@@ -217,8 +217,8 @@ Test(kernel_cuda, vector_and_element_paths_same_bits)
         accel_buffer *b[12];
         for (int dev = 0; dev < 2; dev++) {
             for (int a = 0; a < 6; a++)
-                b[6 * dev + a] = up(dev ? cpu : gpu, dev ? cq : gq, a < 4 ? in[a] : NULL,
-                                    cap * es[a]);
+                b[6 * dev + a] =
+                    up(dev ? cpu : gpu, dev ? cq : gq, a < 4 ? in[a] : NULL, cap * es[a]);
             accel_kernel_arg args[6];
             for (int a = 0; a < 6; a++)
                 args[a] = accel_karg_array(accel_slice_of(b[6 * dev + a], off, n));
@@ -231,10 +231,9 @@ Test(kernel_cuda, vector_and_element_paths_same_bits)
             down(gq, b[4 + o], outg[o], cap * es[4 + o]);
             down(cq, b[10 + o], outc[o], cap * es[4 + o]);
             for (size_t i = off; i < off + n; i++)
-                cr_assert(memcmp(outg[o] + i * es[4 + o], outc[o] + i * es[4 + o], es[4 + o]) ==
-                              0,
-                          "offset %zu: output %d element %zu differs between cuda:0 and cpu:0",
-                          off, o, i);
+                cr_assert(memcmp(outg[o] + i * es[4 + o], outc[o] + i * es[4 + o], es[4 + o]) == 0,
+                          "offset %zu: output %d element %zu differs between cuda:0 and cpu:0", off,
+                          o, i);
             free(outg[o]);
             free(outc[o]);
         }

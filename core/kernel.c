@@ -173,6 +173,7 @@ static accel_status kernel_new(const char *fn, accel__call *call, accel_runtime 
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
     pthread_mutex_init(&k->lock, NULL);
+    atomic_init(&k->refs, 1);
     *out = k;
     return ACCEL_SUCCESS;
 }
@@ -206,7 +207,6 @@ static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kerne
         *out = NULL;
         return accel__fail(st, "%s: out of host memory", fn);
     }
-    atomic_init(&k->refs, 1);
     pthread_mutex_lock(&k->rt->lock);
     ACCEL__LIST_PUSH(k->rt->kernels, k);
     pthread_mutex_unlock(&k->rt->lock);

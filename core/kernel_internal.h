@@ -62,7 +62,8 @@ struct accel_kernel {
     char *cuda_options;
     pthread_mutex_t lock;
     /* The handle's reference, plus one per recorded launch (a graph node,
-     * accel__klaunch_copy): the object is freed at the last. */
+     * accel__klaunch_clone) and per pending verify or fallback job: the
+     * object is freed at the last. */
     atomic_uint refs;
     accel__kbuild *builds;
     _Atomic(accel__kbuild *) hot; /* the last successful build looked up */
@@ -74,6 +75,9 @@ typedef struct accel__klaunch {
     accel_kernel *k;
     uint32_t mask;
     accel_kernel_arg_desc args[ACCEL__KMAX_PARAMS];
+    /* A graph's fused kernel (core/fuse.h): verify mode checks it against
+     * these unfused ops instead of the kernel's CPU twin. NULL otherwise. */
+    const struct accel__fchain *chain;
 } accel__klaunch;
 
 static inline const accel__klaunch *accel__klaunch_of(const accel_op_desc *d)
@@ -82,7 +86,8 @@ static inline const accel__klaunch *accel__klaunch_of(const accel_op_desc *d)
 }
 
 /* kernel.c: a reference on k for work that outlives the launch call (a
- * recorded launch), and its release (the last one frees the kernel). */
+ * recorded launch, a verify or fallback job), and its release (the last
+ * one frees the kernel). */
 void accel__kernel_retain(accel_kernel *k);
 void accel__kernel_unref(accel_kernel *k);
 

@@ -118,6 +118,7 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
     L->be.rows = 1;
     L->k = k;
     L->mask = 0;
+    L->chain = NULL;
     for (uint32_t i = 0; i < num_args; i++) {
         const accel__kparam *p = &k->params[i];
         const accel_kernel_arg *a = &args[i];

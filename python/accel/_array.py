@@ -3,7 +3,8 @@
 """accel.Array (also accel.ndarray) and the functions on arrays.
 
 An Array is a C-order (row-major) block of float32 or float64 elements (float16
-for matmul, transpose and copies) in one accel buffer on one device. It owns
+for matmul, transpose and copies; int32, int64 and uint8 for copies and user
+kernels, accel.ElementwiseKernel and the others) in one accel buffer on one device. It owns
 its buffer: the buffer goes back to the memory pool when the last array (and
 view) using it is gone, or at ``release()``. Ops enqueue on the current stream
 of the arrays' device and return at once; ``get()``, ``float()``, printing and
@@ -30,7 +31,12 @@ float16 = np.float16
 float32 = np.float32
 float64 = np.float64
 
-_CODES = {np.dtype(np.float32): L.F32, np.dtype(np.float64): L.F64, np.dtype(np.float16): L.F16}
+_CODES = {np.dtype(np.float32): L.F32, np.dtype(np.float64): L.F64, np.dtype(np.float16): L.F16,
+          np.dtype(np.int32): L.I32, np.dtype(np.int64): L.I64, np.dtype(np.uint8): L.U8}
+# Stored and copied, read by user kernels (accel.ElementwiseKernel, ...); the
+# built-in ops refuse them (DtypeMismatchError from libaccel).
+_STORAGE_ONLY = frozenset((np.dtype(np.float16), np.dtype(np.int32), np.dtype(np.int64),
+                           np.dtype(np.uint8)))
 _DEFAULT = np.dtype(np.float64)
 
 # Op codes of accel/types.h.
@@ -48,7 +54,8 @@ def _dtype_of(dtype: Any, fn: str) -> np.dtype:
     if dt not in _CODES:
         raise error("ACCEL_ERROR_DTYPE_MISMATCH",
                     f"accel.{fn}: dtype {dt} is not one accel has (float32, float64; float16 "
-                    "for matmul, transpose and copies)")
+                    "for matmul, transpose and copies; int32, int64, uint8 for copies and "
+                    "user kernels)")
     return dt
 
 
@@ -274,7 +281,7 @@ class Array:
         dt = _dtype_of(dtype, "astype")
         if dt == self._dtype:
             return self.copy() if copy else self
-        return asarray(self.get().astype(dt), device=self.device)
+        return asarray(self.get().astype(dt), dtype=dt, device=self.device)
 
     @property
     def T(self) -> "Array":
@@ -326,7 +333,8 @@ class Array:
                                           cols * isz, rows))
                 return out
         # Anything else goes through host memory.
-        return asarray(np.ascontiguousarray(self.get()[key]), device=self.device)
+        return asarray(np.ascontiguousarray(self.get()[key]), dtype=self._dtype,
+                       device=self.device)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._blk("Array.__setitem__")
@@ -574,7 +582,8 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
 
 def empty(shape: ShapeLike, dtype: Any = float64,
           device: Union[str, int, Device, None] = None) -> Array:
-    """A new array of `shape` and `dtype` (float32, float64, float16) on
+    """A new array of `shape` and `dtype` (float32, float64, float16; int32,
+    int64, uint8 for user kernels) on
     `device` (default: the current device), contents undefined. Raises
     DtypeMismatchError for other dtypes, AccelError
     ACCEL_ERROR_OUT_OF_DEVICE_MEMORY when it does not fit."""
@@ -583,11 +592,11 @@ def empty(shape: ShapeLike, dtype: Any = float64,
 
 def full(shape: ShapeLike, fill_value: float, dtype: Any = float64,
          device: Union[str, int, Device, None] = None) -> Array:
-    """A new array with every element `fill_value` (accel_fill; float16
-    through host memory)."""
+    """A new array with every element `fill_value` (accel_fill; float16 and
+    the integer dtypes through host memory)."""
     dt = _dtype_of(dtype, "full")
-    if dt == np.float16:
-        return asarray(np.full(_shape_of(shape), fill_value, dt), device=device)
+    if dt in _STORAGE_ONLY:
+        return asarray(np.full(_shape_of(shape), fill_value, dt), dtype=dt, device=device)
     a = empty(shape, dt, device)
     fill(a, fill_value)
     return a
@@ -641,7 +650,9 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
     stream), so `a` may be changed afterwards. accel computes in float32
     and float64: float16 stays float16, other floats keep their dtype when
     accel has it, and integer or bool data becomes float64 (as
-    ``np.asarray(a, dtype=float)``) unless `dtype` says otherwise. An accel
+    ``np.asarray(a, dtype=float)``) unless `dtype` says otherwise
+    (``dtype=np.int32``, ``np.int64`` or ``np.uint8`` keeps integers, for user
+    kernels; the built-in ops compute in floats only). An accel
     Array already on `device` with that dtype is returned as is; on another
     device it is copied there (accel_queue_copy). Raises DtypeMismatchError
     for complex or other dtypes."""
@@ -652,7 +663,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
         if a.device == dev and dt == a._dtype:
             return a
         if dt != a._dtype:
-            return asarray(a.get().astype(dt), device=dev)
+            return asarray(a.get().astype(dt), dtype=dt, device=dev)
         out = _alloc(a._shape, dt, dev)
         # On a's stream, after the earlier users of both buffers (an event
         # orders the destination's device; accel_queue_copy crosses devices).
@@ -667,10 +678,10 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
         h = np.ascontiguousarray(a, dtype=dt)
     else:
         h = np.asarray(a)
-        if h.dtype not in _CODES:
-            if h.dtype.kind in "biu":
-                h = h.astype(_DEFAULT)
-            elif h.dtype.kind == "f" and h.dtype.itemsize > 8:
+        if h.dtype.kind in "biu":
+            h = h.astype(_DEFAULT)
+        elif h.dtype not in _CODES:
+            if h.dtype.kind == "f" and h.dtype.itemsize > 8:
                 h = h.astype(_DEFAULT)
             else:
                 raise error("ACCEL_ERROR_DTYPE_MISMATCH",

@@ -124,7 +124,9 @@ def _scalar_dtype(v: Any) -> np.dtype:
         return np.dtype(type(v))
     if isinstance(v, (bool, numbers.Integral)):
         return np.dtype(np.int64)
-    return np.dtype(np.float64)
+    if isinstance(v, numbers.Real):
+        return np.dtype(np.float64)
+    return np.asarray(v).dtype  # complex, objects: refused by the caller
 
 
 class _Compiled:

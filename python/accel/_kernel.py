@@ -18,7 +18,8 @@ at construction; code that does not compile is :class:`accel.CompileError`
 (``.line``: the line of your text, ``.log``: the compiler's messages) at the
 first launch on a device (or at ``compile()``); wrong arguments (count, shape,
 dtype, device, a grid or block past CUDA's limits) raise before anything is
-enqueued. Launches are asynchronous, on the current stream, like every op.
+enqueued. Launches are asynchronous, on the current stream
+(``with accel.Stream():``), like every op.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ import numpy as np
 
 from . import _lib as L
 from ._array import _CODES, Array, _alloc, _prepare
-from ._core import Device, get_device, runtime
+from ._core import Device, Stream, get_device, runtime
 from ._lib import check, error
 
 # Parameter type names that libaccel knows, and their dtypes.
@@ -279,17 +280,33 @@ class _TypedKernel:
                                 f"accel.Array, not {type(o).__name__}")
         return ins, outs
 
-    def _launch(self, h: int, dev: Device, kargs: List[L.KernelArg], arrays: List[Array]) -> None:
-        s = _prepare(dev, *arrays)
+    def _launch(self, h: int, dev: Device, kargs: List[L.KernelArg], arrays: List[Array],
+                stream: Optional[Stream]) -> None:
+        if stream is None:
+            s = _prepare(dev, *arrays)
+        else:
+            if not isinstance(stream, Stream):
+                raise TypeError(f"accel.{self._cls} {self.name}: stream must be an "
+                                f"accel.Stream, not {type(stream).__name__}")
+            if stream.device is not dev:
+                raise error("ACCEL_ERROR_DEVICE_MISMATCH",
+                            f"accel.{self._cls} {self.name}: the stream is on "
+                            f"{stream.device.name}, the arrays on {dev.name}")
+            s = stream
+            for a in arrays:
+                b = a._mem.block
+                if b.stream is not s:
+                    s._join_from(b.stream)
+                    b.stream = s
         qh = s._h()
         arr = (L.KernelArg * len(kargs))(*kargs)
         code = L.kernel_launch(qh, h, len(kargs), arr)
         if code:
             raise L.failed(code)
 
-    def _device(self, arrays: List[Array]) -> Device:
+    def _device(self, arrays: List[Array], stream: Optional[Stream]) -> Device:
         if not arrays:
-            return get_device(None)
+            return stream.device if isinstance(stream, Stream) else get_device(None)
         dev = arrays[0].device
         for a in arrays:
             a._blk(self._cls)
@@ -325,7 +342,9 @@ class ElementwiseKernel(_TypedKernel):
     one shape and device, or Python/NumPy scalars. Outputs are made with that
     shape (``size=`` when every input is a scalar) unless passed; an output
     may be an input (in place). No broadcasting except of scalars.
-    Returns the output (a tuple for several; None with no_return=True).
+    Enqueued on `stream` (an accel.Stream of the arrays' device), else the
+    current stream. Returns the output (a tuple for several; None with
+    no_return=True).
     Raises ShapeMismatchError, DtypeMismatchError (an array whose dtype is
     not its parameter's, or placeholders bound to two dtypes),
     DeviceMismatchError, CompileError (at the first launch on a device),
@@ -358,7 +377,7 @@ class ElementwiseKernel(_TypedKernel):
             self._subst(self.operation, types, True).encode(), ctypes.byref(o), out)
 
     def __call__(self, *args: Any, out: Any = None, size: Optional[int] = None,
-                 stream: Any = None) -> Any:
+                 stream: Optional[Stream] = None) -> Any:
         ins, outs = self._split(args, out)
         in_arrays = [a for a in ins if isinstance(a, Array)]
         shape = None
@@ -389,7 +408,7 @@ class ElementwiseKernel(_TypedKernel):
             raise TypeError(f"accel.ElementwiseKernel {self.name}: every argument is a scalar; "
                             "give size= (the number of elements)")
         types = self._bind(ins + outs, len(outs))
-        dev = self._device(in_arrays + outs)
+        dev = self._device(in_arrays + outs, stream)
         if not outs:
             for p in self.out_params:
                 dt = np.dtype(_TYPES[p.type] if p.type in _TYPES else types.get(p.type))
@@ -402,7 +421,7 @@ class ElementwiseKernel(_TypedKernel):
         kargs = [(_array_arg(a, self._cls) if isinstance(a, Array) else
                   _scalar_arg(a, self._cls, p.name)) for a, p in zip(ins, self.in_params)]
         kargs += [_array_arg(o, self._cls) for o in outs]
-        self._launch(h, dev, kargs, in_arrays + outs)
+        self._launch(h, dev, kargs, in_arrays + outs, stream)
         if self.no_return:
             return None
         if len(outs) == 1 and not self.return_tuple:
@@ -464,7 +483,7 @@ class ReductionKernel(_TypedKernel):
             self._subst(self.post_map_expr, types, True).encode(), ctypes.byref(o), out)
 
     def __call__(self, *args: Any, out: Optional[Array] = None, axis: Any = None,
-                 keepdims: bool = False, stream: Any = None) -> Array:
+                 keepdims: bool = False, stream: Optional[Stream] = None) -> Array:
         ins, outs = self._split(args, out)
         in_arrays = [a for a in ins if isinstance(a, Array)]
         shape = None
@@ -497,7 +516,7 @@ class ReductionKernel(_TypedKernel):
                         "elements or the last axis)")
         oshape = kshape if keepdims else rshape
         types = self._bind(ins + outs, len(outs))
-        dev = self._device(in_arrays + outs)
+        dev = self._device(in_arrays + outs, stream)
         if outs:
             o = outs[0]
             if o._shape != oshape and o._size != math.prod(rshape):
@@ -512,7 +531,7 @@ class ReductionKernel(_TypedKernel):
         kargs = [(_array_arg(a, self._cls) if isinstance(a, Array) else
                   _scalar_arg(a, self._cls, p.name)) for a, p in zip(ins, self.in_params)]
         kargs.append(_array_arg(o, self._cls))
-        self._launch(h, dev, kargs, in_arrays + [o])
+        self._launch(h, dev, kargs, in_arrays + [o], stream)
         return o
 
 
@@ -589,8 +608,8 @@ class RawKernel:
         UnsupportedError (the CPU twin cannot run a construct)."""
         check(L.kernel_build(self._handle(), get_device(device)._handle, 0))
 
-    def __call__(self, grid: Any, block: Any, args: Sequence[Any], *, shared_mem: int = 0,
-                 stream: Any = None) -> None:
+    def __call__(self, grid: Any, block: Any, args: Sequence[Any], *,
+                 shared_mem: int = 0) -> None:
         if shared_mem:
             raise error("ACCEL_ERROR_UNSUPPORTED",
                         f"accel.RawKernel {self.name}: dynamic shared memory (shared_mem="

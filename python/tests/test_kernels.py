@@ -143,6 +143,26 @@ def test_elementwise_argument_errors(dev):
         k(gone, f32)
 
 
+@pytest.mark.parametrize("dev", DEVICES)
+def test_kernels_on_a_stream_are_ordered_with_other_streams(dev):
+    n = 1 << 16
+    x = accel.asarray(np.arange(n, dtype=np.float64), device=dev)
+    twice = accel.ElementwiseKernel("T x", "T y", "y = x * 2", "twice_s")
+    total = accel.ReductionKernel("T x", "T s", "x", "a + b", "a", "0", "total_s")
+    s = accel.Stream(dev)
+    y = twice(x, stream=s)           # enqueued on s
+    with accel.Stream(dev):          # another stream: ordered after s by accel
+        t = total(y)
+        got = float(t)
+    assert got == float(n * (n - 1))  # exact: integers below 2**53
+    with pytest.raises(TypeError):
+        twice(x, stream=0)
+    other = [d for d in accel.devices() if d.name != accel.get_device(dev).name]
+    if other:
+        with pytest.raises(accel.DeviceMismatchError):
+            twice(x, stream=accel.Stream(other[0]))
+
+
 def test_kernel_definition_errors():
     with pytest.raises(accel.InvalidArgumentError):
         accel.ElementwiseKernel("float32", "float32 z", "z = 1", "bad")
@@ -353,3 +373,24 @@ def test_kernels_outlive_a_shutdown_and_run_on_the_next_runtime():
                        text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["6.0", "14.0"]
+
+
+def test_kernels_are_verified_and_in_the_placement_report():
+    accel.report_enable(True)
+    try:
+        before = accel.verify_stats()
+        with accel.verify("cpu", check_reference_device=True, fail=True):
+            k = accel.ElementwiseKernel("T x", "T y", "y = x * 2 + 1", "verified_ew")
+            y = k(accel.asarray(np.arange(100.0), device="cpu"))
+            raw = accel.RawKernel("__global__ void inc(double *a)\n{ a[threadIdx.x] += 1.0; }",
+                                  "inc")
+            raw(1, 100, (y,))
+            got = y.get()
+        after = accel.verify_stats()
+        assert after["checked"] >= before["checked"] + 2
+        assert after["mismatches"] == before["mismatches"]
+        assert np.array_equal(got, np.arange(100.0) * 2 + 2)
+        rows = [r for r in accel.report().rows if r["op"] == "kernel"]
+        assert rows and sum(r["ops"] for r in rows) >= 2
+    finally:
+        accel.report_enable(False)

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _core
 from . import _lib as L
-from ._core import Device, Stream, _stream_for, get_device, runtime
+from ._core import Device, Stream, _stream_for, _tls, get_device, runtime
 from ._lib import ReleasedError, check, error
 
 float16 = np.float16
@@ -82,14 +82,14 @@ class _Mem:
         self.live = False
         if not self.exported and self.block is not None:
             b, self.block = self.block, None
-            b.device._rt.pool.free(b)
+            b.pool.free(b)
 
     def __del__(self) -> None:
         b = self.block
         if b is not None:
             self.block = None
             try:
-                b.device._rt.pool.free(b)
+                b.pool.free(b)
             except Exception:
                 pass
 
@@ -543,6 +543,10 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     return a
 
 
+_new_mem = object.__new__
+_new_array = object.__new__
+
+
 def _prepare(dev: Device, *arrays: Array) -> Stream:
     """The stream for work on `arrays` (the current stream of dev), having
     ordered it after the earlier work on each array's buffer."""
@@ -556,14 +560,18 @@ def _prepare(dev: Device, *arrays: Array) -> Stream:
 
 
 def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream] = None,
-           code: int = 0) -> Array:
-    n = math.prod(shape)
+           code: int = 0, n: int = -1) -> Array:
+    # n: the element count of shape when the caller knows it.
+    if n < 0:
+        n = math.prod(shape)
     rt = dev._rt
     if not rt.alive:
         raise _released_stream("alloc")
     b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
-    a = Array.__new__(Array)
-    a._mem = _Mem(b)
+    m = _new_mem(_Mem)
+    m.block, m.live, m.exported = b, True, False
+    a = _new_array(Array)
+    a._mem = m
     a._shape = shape
     a._dtype = dt
     a._code = code or _CODES[dt]
@@ -751,6 +759,14 @@ _c_binary = L.binary
 _c_unary = L.unary
 
 
+def _join(s: Stream, *blocks: Any) -> None:
+    # Order s after the earlier work on each block's buffer (another stream's).
+    for blk in blocks:
+        if blk.stream is not s:
+            s._join_from(blk.stream)
+            blk.stream = s
+
+
 def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
     # The per-op path: every check is a compare of cached fields, so that a
     # small op costs little more than the C call (python/bench/overhead.py).
@@ -767,27 +783,22 @@ def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
     shape, dt, dev = a._shape, a._dtype, a.device
     if b._shape != shape or b._dtype is not dt or b.device is not dev:
         _binary_shape_check(fn, a, b)
-    s = _stream_for(dev)
+    # The current stream of dev (_core._stream_for, inlined).
+    cur = _tls.streams
+    s = cur.get(dev._handle) if cur else None
+    if s is None:
+        s = dev._null or dev.null_stream
     if out is None:
-        out = _alloc(shape, dt, dev, s, a._code)
+        out = _alloc(shape, dt, dev, s, a._code, a._size)
     elif (out.__class__ is not Array or not out._mem.live or out._shape != shape
           or out._dtype is not dt or out.device is not dev):
         _check_out(fn, out, a)
     qh = s._handle
     if qh is None:
         raise _released_stream(fn)
-    blk = ma.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
-    blk = mb.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
-    blk = out._mem.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
+    ba, bb, bo = ma.block, mb.block, out._mem.block
+    if ba.stream is not s or bb.stream is not s or bo.stream is not s:
+        _join(s, ba, bb, bo)
     code = _c_binary(qh, op, a._code, a._slice, b._slice, out._slice)
     if code:
         raise L.failed(code)
@@ -801,23 +812,21 @@ def _unary(op: int, fn: str, x: Any, out: Optional[Array]) -> Array:
     if not m.live:
         raise _released(fn)
     dev = x.device
-    s = _stream_for(dev)
+    cur = _tls.streams
+    s = cur.get(dev._handle) if cur else None
+    if s is None:
+        s = dev._null or dev.null_stream
     if out is None:
-        out = _alloc(x._shape, x._dtype, dev, s, x._code)
+        out = _alloc(x._shape, x._dtype, dev, s, x._code, x._size)
     elif (out.__class__ is not Array or not out._mem.live or out._shape != x._shape
           or out._dtype is not x._dtype or out.device is not dev):
         _check_out(fn, out, x)
     qh = s._handle
     if qh is None:
         raise _released_stream(fn)
-    blk = m.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
-    blk = out._mem.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
+    bx, bo = m.block, out._mem.block
+    if bx.stream is not s or bo.stream is not s:
+        _join(s, bx, bo)
     code = _c_unary(qh, op, x._code, x._slice, out._slice)
     if code:
         raise L.failed(code)

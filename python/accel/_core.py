@@ -465,7 +465,8 @@ class _Block:
     """One accel buffer and the stream whose order covers all work on it so
     far (so it can be reused or released safely)."""
 
-    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "__weakref__")
+    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "rt", "pool", "home",
+                 "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -474,6 +475,9 @@ class _Block:
         self.stream = stream
         self.owner: Any = None  # external owner (DLPack producer) kept alive
         self.slice: Any = None  # the last whole-array accel_slice made over it
+        self.rt = device._rt
+        self.pool: MemoryPool = self.rt.pool
+        self.home: Any = None  # the pool's free list of its device and size, once found
 
 
 class MemoryPool:
@@ -523,21 +527,27 @@ class MemoryPool:
 
     def free(self, b: _Block) -> None:
         """Take back a block no array uses any more."""
-        if not b.device._rt.alive:
+        if not b.rt.alive:
             return
-        self._used -= b.nbytes
-        if b.owner is not None or b.nbytes > self.limit:
+        nb = b.nbytes
+        self._used -= nb
+        if b.owner is not None or nb > self.limit:
             self._release(b)
             return
-        if self._cached + b.nbytes > self.limit:
+        if self._cached + nb > self.limit:
             # Make room: the newest free block is the likeliest to be reused.
             self.free_all_blocks()
-        key = (b.device._handle, b.nbytes)
-        lst = self._free.get(key)
+        lst = b.home
         if lst is None:
-            lst = self._free[key] = []
+            # The lists stay in the dict for the pool's life (emptied in
+            # place by free_all_blocks), so a block may keep its own.
+            key = (b.device._handle, nb)
+            lst = self._free.get(key)
+            if lst is None:
+                lst = self._free[key] = []
+            b.home = lst
         lst.append(b)
-        self._cached += b.nbytes
+        self._cached += nb
 
     @staticmethod
     def _release(b: _Block) -> None:
@@ -549,8 +559,10 @@ class MemoryPool:
     def free_all_blocks(self) -> None:
         """Release every cached block (accel_buffer_release each)."""
         with self._lock:
-            blocks = [b for lst in self._free.values() for b in lst]
-            self._free.clear()
+            blocks = []
+            for lst in self._free.values():
+                blocks.extend(lst)
+                lst.clear()
             self._cached = 0
         for b in blocks:
             self._release(b)

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _core
 from . import _lib as L
-from ._core import Device, Stream, _stream_for, _tls, get_device, runtime
+from ._core import Device, Stream, _current_set, _stream_for, _tls, get_device, runtime
 from ._lib import ReleasedError, check, error
 
 float16 = np.float16
@@ -783,10 +783,14 @@ def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
     shape, dt, dev = a._shape, a._dtype, a.device
     if b._shape != shape or b._dtype is not dt or b.device is not dev:
         _binary_shape_check(fn, a, b)
-    # The current stream of dev (_core._stream_for, inlined).
-    cur = _tls.streams
-    s = cur.get(dev._handle) if cur else None
-    if s is None:
+    # The current stream of dev (_core._stream_for, inlined): the default
+    # stream unless a ``with Stream()`` is open somewhere.
+    if _current_set[0]:
+        cur = _tls.streams
+        s = cur.get(dev._handle) if cur else None
+        if s is None:
+            s = dev._null or dev.null_stream
+    else:
         s = dev._null or dev.null_stream
     if out is None:
         out = _alloc(shape, dt, dev, s, a._code, a._size)
@@ -812,9 +816,12 @@ def _unary(op: int, fn: str, x: Any, out: Optional[Array]) -> Array:
     if not m.live:
         raise _released(fn)
     dev = x.device
-    cur = _tls.streams
-    s = cur.get(dev._handle) if cur else None
-    if s is None:
+    if _current_set[0]:
+        cur = _tls.streams
+        s = cur.get(dev._handle) if cur else None
+        if s is None:
+            s = dev._null or dev.null_stream
+    else:
         s = dev._null or dev.null_stream
     if out is None:
         out = _alloc(x._shape, x._dtype, dev, s, x._code, x._size)

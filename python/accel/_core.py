@@ -108,6 +108,11 @@ class _ThreadState(threading.local):
 
 
 _tls = _ThreadState()
+# Open ``with Stream()`` blocks in all threads, plus one per Stream.use() ever:
+# while it is 0 the current stream of every device in every thread is the
+# device's default stream, and the per-op path skips the thread-local lookup.
+_current_set = [0]
+_current_lock = threading.Lock()
 
 
 class Device:
@@ -251,6 +256,8 @@ class Stream:
         cur = getattr(_tls, "streams", None)
         if cur is None:
             cur = _tls.streams = {}
+        with _current_lock:
+            _current_set[0] += 1
         self._prev.append(cur.get(self.device._handle))
         cur[self.device._handle] = self
         return self
@@ -262,6 +269,8 @@ class Stream:
             cur.pop(self.device._handle, None)
         else:
             cur[self.device._handle] = prev
+        with _current_lock:
+            _current_set[0] -= 1
 
     def use(self) -> "Stream":
         """Make this the current stream of its device for this thread (until
@@ -269,6 +278,8 @@ class Stream:
         cur = getattr(_tls, "streams", None)
         if cur is None:
             cur = _tls.streams = {}
+        with _current_lock:
+            _current_set[0] += 1  # for good: use() has no end
         cur[self.device._handle] = self
         return self
 
@@ -377,11 +388,12 @@ def get_current_stream(device: Union[str, int, Device, None] = None) -> Stream:
 
 
 def _stream_for(dev: Device) -> Stream:
-    cur = _tls.streams
-    if cur:
-        s = cur.get(dev._handle)
-        if s is not None:
-            return s
+    if _current_set[0]:
+        cur = _tls.streams
+        if cur:
+            s = cur.get(dev._handle)
+            if s is not None:
+                return s
     s = dev._null
     return s if s is not None else dev.null_stream
 

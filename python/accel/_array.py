@@ -755,8 +755,8 @@ def _released_stream(fn: str) -> ReleasedError:
                          f"accel.{fn}: the current stream was released, or the runtime closed")
 
 
-_c_binary = L.binary
-_c_unary = L.unary
+_c_binary = L.binary_raw
+_c_unary = L.unary_raw
 
 
 def _join(s: Stream, *blocks: Any) -> None:
@@ -803,7 +803,7 @@ def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
     ba, bb, bo = ma.block, mb.block, out._mem.block
     if ba.stream is not s or bb.stream is not s or bo.stream is not s:
         _join(s, ba, bb, bo)
-    code = _c_binary(qh, op, a._code, a._slice, b._slice, out._slice)
+    code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
     if code:
         raise L.failed(code)
     return out
@@ -834,7 +834,7 @@ def _unary(op: int, fn: str, x: Any, out: Optional[Array]) -> Array:
     bx, bo = m.block, out._mem.block
     if bx.stream is not s or bo.stream is not s:
         _join(s, bx, bo)
-    code = _c_unary(qh, op, x._code, x._slice, out._slice)
+    code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
     if code:
         raise L.failed(code)
     return out

@@ -236,6 +236,7 @@ class Stream:
         h = ctypes.c_void_p()
         check(L.queue_create(self.device._handle, ctypes.byref(h)))
         self._handle: Optional[int] = h.value
+        self._cq = h  # the handle as a c_void_p, for the calls without argtypes
         self._rt = self.device._rt
         self._joins: List[int] = []  # events this stream waits on (freed at synchronize)
         self._prev: List[Optional[Stream]] = []

@@ -14,14 +14,17 @@ of ITERS, then one synchronize), the median of RUNS runs with the spread
                how fast this host runs the interpreter;
   ctypes-noop  accel_status_name(0) through ctypes: the price of one ctypes
                call (argument conversion, GIL release and re-take);
-  ctypes-add   accel_binary through ctypes with prepared slices: the C op
-               plus one ctypes call;
+  ctypes-add   accel_binary through ctypes with prepared slices and
+               argtypes: the C op plus one ctypes call;
+  ctypes-raw   the same without argtypes (what accel.add calls);
   accel.add    accel.add(x, y, out=z): the whole Python path;
   x + y        a new array from the memory pool each time.
 
 Then C's own loop (python/bench/small_op.c, as overhead.py builds it) and the
-differences: accel.add - C is the Python overhead; ctypes-add - C is what
-ctypes alone costs; accel.add - ctypes-add is this package's own Python.
+differences: accel.add - C is the Python overhead; ctypes-raw - C is what
+ctypes alone costs (with the C op's own cost when called between Python
+code rather than in a tight C loop); accel.add - ctypes-raw is this
+package's own Python.
 Run it with --device cpu on the GPU machine too: a gap that is the same on
 the CPU device of that host comes from the host, not from the device.
 """
@@ -83,7 +86,8 @@ def main() -> int:
     s = accel.get_current_stream(dev)
     qh = s._h()
     o = _Obj()
-    binary, status_name = L.binary, L.status_name
+    binary, binary_raw, status_name = L.binary, L.binary_raw, L.status_name
+    cq = s._cq
     sx, sy, sz = x._slice, y._slice, z._slice
     add = accel.add
 
@@ -99,6 +103,10 @@ def main() -> int:
         for _ in range(k):
             binary(qh, 10, 1, sx, sy, sz)
 
+    def raw_noargtypes(k: int) -> None:
+        for _ in range(k):
+            binary_raw(cq, 10, 1, sx, sy, sz)
+
     def full(k: int) -> None:
         for _ in range(k):
             add(x, y, out=z)
@@ -108,7 +116,7 @@ def main() -> int:
             x + y
 
     rows = [("python-call", py_call), ("ctypes-noop", noop), ("ctypes-add", raw),
-            ("accel.add", full), ("x + y", alloc)]
+            ("ctypes-raw", raw_noargtypes), ("accel.add", full), ("x + y", alloc)]
     res = {name: timed(fn, args.iters, args.runs, s.synchronize) for name, fn in rows}
     c_runs = []
     exe = overhead.build_c_side()
@@ -125,8 +133,8 @@ def main() -> int:
     c = med["C accel_add"]
     print(f"  Python overhead (accel.add - C)       {med['accel.add'] - c:8.3f} us "
           f"(target <= 2)")
-    print(f"  of which ctypes (ctypes-add - C)      {med['ctypes-add'] - c:8.3f} us")
-    print(f"  of which accel's Python (add - raw)   {med['accel.add'] - med['ctypes-add']:8.3f} us")
+    print(f"  of which ctypes (ctypes-raw - C)      {med['ctypes-raw'] - c:8.3f} us")
+    print(f"  of which accel's Python (add - raw)   {med['accel.add'] - med['ctypes-raw']:8.3f} us")
     if args.profile:
         import cProfile
         import pstats

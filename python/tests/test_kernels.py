@@ -394,3 +394,11 @@ def test_kernels_are_verified_and_in_the_placement_report():
         assert rows and sum(r["ops"] for r in rows) >= 2
     finally:
         accel.report_enable(False)
+
+
+def test_kernel_classes_document_their_call_and_errors():
+    for cls in (accel.ElementwiseKernel, accel.ReductionKernel, accel.RawKernel):
+        doc = cls.__doc__
+        assert "Raises" in doc and "CompileError" in doc and "DtypeMismatchError" in doc, cls
+    assert "grid" in accel.RawKernel.__doc__ and "block" in accel.RawKernel.__doc__
+    assert "get_function" in accel.RawModule.__doc__

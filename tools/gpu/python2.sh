@@ -12,12 +12,12 @@ export PYTHONPATH=$PWD/python ACCEL_LIBRARY=$PWD/$B/lib/libaccel.so
 nvidia-smi -L 2>&1 | head -2
 lscpu 2>/dev/null | grep -E 'Model name|^CPU\(s\)|MHz' | head -4
 echo "== overhead by layer, cuda:0"
-timeout 15 $PY python/bench/overhead_parts.py --device cuda:0 --iters 20000 --runs 5 --profile 2>&1 | head -40
+timeout 14 $PY python/bench/overhead_parts.py --device cuda:0 --iters 10000 --runs 5 --profile 2>&1 | head -40
 echo "== overhead by layer, cpu (same host)"
-timeout 12 $PY python/bench/overhead_parts.py --device cpu --iters 20000 --runs 5 2>&1 | tail -10
+timeout 10 $PY python/bench/overhead_parts.py --device cpu --iters 10000 --runs 5 2>&1 | tail -10
 echo "== user kernels from Python (cpu and cuda:0)"
-timeout 15 $PY -m pytest -q -p no:cacheprovider python/tests/test_kernels.py 2>&1 | tail -6
+timeout 22 $PY -m pytest -q -p no:cacheprovider python/tests/test_kernels.py 2>&1 | tail -6
 echo "== tutorial kernels"
 for e in 04_numba_kernel 05_pycuda_multiply; do
-  (cd examples/python && timeout 8 $PY $e.py --device cuda:0 2>&1 | tail -4)
+  (cd examples/python && timeout 6 $PY $e.py --device cuda:0 2>&1 | tail -4)
 done

@@ -108,6 +108,14 @@ def test_elementwise_in_place_out_keyword_scalars_only_and_empty(dev):
     assert np.array_equal(r.get(), 2.0 * np.arange(5))
     e = inc(accel.empty(0, np.float64, device=dev), 1.0)
     assert e.shape == (0,)
+    # Views (a row, a range of rows) are launched at their offset.
+    m = accel.asarray(np.arange(20.0).reshape(4, 5), device=dev)
+    inc(m[1], 100.0, out=m[2])
+    got = m.get()
+    want = np.arange(20.0).reshape(4, 5)
+    want[2] = want[1] + 100
+    assert np.array_equal(got, want)
+    assert np.array_equal(inc(m[1:3], 1.0).get(), want[1:3] + 1)
     # An integer scalar for a float parameter is converted (C conversion).
     assert np.array_equal(inc(x, 1).get(), np.arange(10.0) + 1.5)
 

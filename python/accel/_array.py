@@ -88,8 +88,16 @@ class _Mem:
         b = self.block
         if b is not None:
             self.block = None
+            # MemoryPool.free's common case inlined (a block back on its known
+            # free list, room in the pool); anything else goes through free.
+            p, lst, nb = b.pool, b.home, b.nbytes
+            if lst is not None and b.owner is None and p._cached + nb <= p.limit and b.rt.alive:
+                lst.append(b)
+                p._cached += nb
+                p._used -= nb
+                return
             try:
-                b.pool.free(b)
+                p.free(b)
             except Exception:
                 pass
 

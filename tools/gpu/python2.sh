@@ -8,6 +8,10 @@
 set -u
 B=${B:-build-gpu}
 PY=${PY:-python3}
+if [ -f .gpu/libs.tar.xz ]; then  # the libraries packed for the GPU machine, as tools/gpu_checks.sh
+  mkdir -p /tmp/libs && tar xJf .gpu/libs.tar.xz -C /tmp/libs && rm -f /tmp/libs/libaccel.so*
+  export LD_LIBRARY_PATH=/tmp/libs:${LD_LIBRARY_PATH:-}
+fi
 export PYTHONPATH=$PWD/python ACCEL_LIBRARY=$PWD/$B/lib/libaccel.so
 nvidia-smi -L 2>&1 | head -2
 lscpu 2>/dev/null | grep -E 'Model name|^CPU\(s\)|MHz' | head -4

@@ -18,7 +18,12 @@ of ITERS, then one synchronize), the median of RUNS runs with the spread
                argtypes: the C op plus one ctypes call;
   ctypes-raw   the same without argtypes (what accel.add calls);
   accel.add    accel.add(x, y, out=z): the whole Python path;
+  raw-2out     ctypes-raw writing two outputs in turn (as x + y's results
+               alternate between two pool blocks);
+  add-2out     accel.add into two outputs in turn;
   x + y        a new array from the memory pool each time.
+raw-2out against ctypes-raw tells whether the C call costs more when its
+output alternates; x + y against add-2out is then the pool's own cost.
 
 Then C's own loop (python/bench/small_op.c, as overhead.py builds it) and the
 differences: accel.add - C is the Python overhead; ctypes-raw - C is what
@@ -58,6 +63,7 @@ def _py_call(o: _Obj) -> int:
 
 
 def timed(fn, iters: int, runs: int, sync) -> list:
+    iters -= iters % 2
     out = []
     for rep in range(runs + 1):  # a warm-up, then RUNS runs
         sync()
@@ -83,12 +89,13 @@ def main() -> int:
     x = accel.ones(args.n, dtype=np.float32, device=dev)
     y = accel.full(args.n, 2.0, dtype=np.float32, device=dev)
     z = accel.empty(args.n, dtype=np.float32, device=dev)
+    z2 = accel.empty(args.n, dtype=np.float32, device=dev)
     s = accel.get_current_stream(dev)
     qh = s._h()
     o = _Obj()
     binary, binary_raw, status_name = L.binary, L.binary_raw, L.status_name
     cq = s._cq
-    sx, sy, sz = x._slice, y._slice, z._slice
+    sx, sy, sz, sz2 = x._slice, y._slice, z._slice, z2._slice
     add = accel.add
 
     def py_call(k: int) -> None:
@@ -107,6 +114,16 @@ def main() -> int:
         for _ in range(k):
             binary_raw(cq, 10, 1, sx, sy, sz)
 
+    def raw_two(k: int) -> None:
+        for _ in range(k // 2):
+            binary_raw(cq, 10, 1, sx, sy, sz)
+            binary_raw(cq, 10, 1, sx, sy, sz2)
+
+    def full_two(k: int) -> None:
+        for _ in range(k // 2):
+            add(x, y, out=z)
+            add(x, y, out=z2)
+
     def full(k: int) -> None:
         for _ in range(k):
             add(x, y, out=z)
@@ -116,7 +133,8 @@ def main() -> int:
             x + y
 
     rows = [("python-call", py_call), ("ctypes-noop", noop), ("ctypes-add", raw),
-            ("ctypes-raw", raw_noargtypes), ("accel.add", full), ("x + y", alloc)]
+            ("ctypes-raw", raw_noargtypes), ("accel.add", full), ("raw-2out", raw_two),
+            ("add-2out", full_two), ("x + y", alloc)]
     res = {name: timed(fn, args.iters, args.runs, s.synchronize) for name, fn in rows}
     c_runs = []
     exe = overhead.build_c_side()

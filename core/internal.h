@@ -493,7 +493,8 @@ struct accel_runtime {
     /* User kernels: compiled-code cache and programs kept until close
      * (kernel_cache.c). */
     struct accel__kcache *kcache;
-    struct accel_graph *graphs; /* live graphs (graph.c), under lock */
+    struct accel_kernel *kernels; /* live user kernels (kernel.c), under lock */
+    struct accel_graph *graphs;   /* live graphs (graph.c), under lock */
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */
@@ -689,9 +690,10 @@ static inline void accel__policy_update_checked(accel_runtime *rt)
 
 /* ------------------------------------------------- kernel*.c (user kernels) */
 
-/* At accel_runtime_close, after the queues drained: release every program
- * and the cache (kernel_cache.c). */
-void accel__kcache_close(accel_runtime *rt);
+/* At accel_runtime_close, after the queues drained and the graphs went:
+ * drop the caller's reference of every kernel left, then release every
+ * program and the cache (kernel.c). */
+void accel__kernels_close(accel_runtime *rt);
 
 /* ------------------------------------------------------------ selftest.c */
 

@@ -20,7 +20,7 @@ timeout 90 $B/bin/accel verify --device cuda --quick > $OUT/verify.txt 2>&1; tai
 for f in fuzz/corpus/repro/stored_mul_f32.npz fuzz/corpus/repro/bf16_transpose_guards.npz; do timeout 30 $B/bin/accel replay $f --device cuda:0; echo "exit $?"; done > $OUT/replay_cuda.txt 2>&1; cat $OUT/replay_cuda.txt
 timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json > $OUT/bench.txt 2>&1; tail -25 $OUT/bench.txt
 timeout 120 $PY bench/peers.py --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -40
-timeout 60 $B/bin/kernel_bench --device cuda:0 > $OUT/kernel_bench.txt 2>&1; tail -15 $OUT/kernel_bench.txt
+B=$B PY=$PY timeout 150 bash tools/gpu/kernels2.sh --no-tests > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt
 timeout 90 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --chain-n 268435456 --chain-reps 10 > $OUT/graph_bench.txt 2>&1
 timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --core >> $OUT/graph_bench.txt 2>&1; cat $OUT/graph_bench.txt
 timeout 60 $B/bin/graph_raw_cuda --n 1024 --ops 100 --reps 500 >> $OUT/graph_bench.txt 2>&1; tail -5 $OUT/graph_bench.txt
@@ -31,5 +31,8 @@ timeout 60 mpirun -np 1 $B/bin/mpi_dot --device cuda:0 > $OUT/mpi.txt 2>&1; tail
 OMPI_MCA_btl_vader_single_copy_mechanism=none timeout 40 mpirun -np 2 --bind-to core $B/bin/mpi_bench --max-mib 256 --reps 9 > $OUT/mpi_bench.txt 2>&1; tail -14 $OUT/mpi_bench.txt
 export PYTHONPATH=$PWD/python ACCEL_LIBRARY=$PWD/$B/lib/libaccel.so
 timeout 120 $PY -m pytest -q -x python/tests/test_gpu_interop.py > $OUT/pytest_gpu.txt 2>&1; tail -5 $OUT/pytest_gpu.txt
+timeout 120 $PY -m pytest -q python/tests/test_kernels.py > $OUT/pytest_kernels.txt 2>&1; tail -5 $OUT/pytest_kernels.txt
+for e in examples/python/[0-9]*.py; do (cd examples/python && timeout 30 $PY $(basename $e) --device cuda:0 2>&1 | grep -E '^check|Error|error' | sed "s|^|$(basename $e): |"); done > $OUT/py_examples.txt; cat $OUT/py_examples.txt
+timeout 40 $PY python/bench/overhead_parts.py --device cuda:0 --runs 5 > $OUT/py_overhead_parts.txt 2>&1; timeout 30 $PY python/bench/overhead_parts.py --device cpu --runs 5 >> $OUT/py_overhead_parts.txt 2>&1; cat $OUT/py_overhead_parts.txt
 timeout 60 $PY python/bench/overhead.py --device cuda:0 > $OUT/py_overhead.txt 2>&1; tail -12 $OUT/py_overhead.txt
 timeout 40 $B/bin/accel demo --size large > $OUT/demo.txt 2>&1; tail -14 $OUT/demo.txt

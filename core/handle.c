@@ -434,10 +434,14 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     if (!obj || type != a->type)
         return handle_error(fn, a, type);
     atomic_fetch_add_explicit(&gate->calls, 1, memory_order_seq_cst);
-    void *again = accel__handle_peek(a->handle, &type, &gate);
-    if (again != obj || type != a->type) {
+    /* The recheck gets its own outputs: a handle killed in between gives
+     * NULL for them, and the count to undo is the one raised on gate. */
+    accel__type type2;
+    accel__gate *gate2;
+    void *again = accel__handle_peek(a->handle, &type2, &gate2);
+    if (again != obj || type2 != a->type || gate2 != gate) {
         atomic_fetch_sub_explicit(&gate->calls, 1, memory_order_release);
-        return handle_error(fn, a, type);
+        return handle_error(fn, a, type2);
     }
     c->gate = gate;
     if (atomic_load_explicit(&gate->closing, memory_order_relaxed)) {

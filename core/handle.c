@@ -399,6 +399,19 @@ void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate 
 
 /* ----------------------------------------------------------------- calls */
 
+#ifdef ACCEL_HANDLE_TEST_HOOKS
+/* tests/test_handle_table.c: run between the count's increment and the
+ * recheck of the handle, where a concurrent close can land. */
+void (*accel__handle_test_between_peeks)(const void *handle);
+#define BETWEEN_PEEKS(h)                                                                           \
+    do {                                                                                           \
+        if (accel__handle_test_between_peeks)                                                      \
+            accel__handle_test_between_peeks(h);                                                   \
+    } while (0)
+#else
+#define BETWEEN_PEEKS(h) ((void)0)
+#endif
+
 void accel__call_leave(accel__call *c)
 {
     if (c->gate)
@@ -434,6 +447,7 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     if (!obj || type != a->type)
         return handle_error(fn, a, type);
     atomic_fetch_add_explicit(&gate->calls, 1, memory_order_seq_cst);
+    BETWEEN_PEEKS(a->handle);
     /* The recheck gets its own outputs: a handle killed in between gives
      * NULL for them, and the count to undo is the one raised on gate. */
     accel__type type2;

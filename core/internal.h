@@ -158,6 +158,7 @@ accel_status accel__struct_in(const char *fn, const char *arg, const void *in, s
 /* Out: refuse struct_size < v1; else *out_bytes = min(struct_size, ours),
  * the most that may be written (accel__struct_out_write, which also sets
  * the written struct_size to that). */
+/* Both refuse a NULL struct (ACCEL_ERROR_INVALID_ARGUMENT, "fn: arg is NULL"). */
 accel_status accel__struct_out_size(const char *fn, const char *arg, const void *out, size_t v1,
                                     size_t ours, size_t *out_bytes);
 void accel__struct_out_write(void *out, const void *ours, size_t bytes);

@@ -183,6 +183,8 @@ const char *accel__type_name(accel__type type)
         return "kernel";
     case ACCEL__T_GRAPH:
         return "graph";
+    case ACCEL__T_COMM:
+        return "device communicator";
     case ACCEL__T_NONE:
         break;
     }

@@ -63,7 +63,8 @@ typedef enum accel__type {
     ACCEL__T_HOST_MEMORY = 6,
     ACCEL__T_RNG = 7,
     ACCEL__T_KERNEL = 8,
-    ACCEL__T_GRAPH = 9
+    ACCEL__T_GRAPH = 9,
+    ACCEL__T_COMM = 10 /* a device communicator (collective.c) */
 } accel__type;
 
 /* Pinned host blocks (ACCEL__T_HOST_MEMORY), keyed by their address. */
@@ -481,7 +482,8 @@ struct accel_runtime {
     /* User kernels: compiled-code cache and programs kept until close
      * (kernel_cache.c). */
     struct accel__kcache *kcache;
-    struct accel_graph *graphs; /* live graphs (graph.c), under lock */
+    struct accel_graph *graphs;      /* live graphs (graph.c), under lock */
+    struct accel_device_comm *comms; /* live device communicators (collective.c), under lock */
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */
@@ -503,6 +505,12 @@ struct accel_runtime {
             (obj)->next->prev = (obj)->prev;                                                       \
         (obj)->prev = (obj)->next = NULL;                                                          \
     } while (0)
+
+/* collective.c, for accel_runtime_close: kill the handles of the live
+ * device communicators (lock held), then destroy them (before the backends
+ * unload). */
+void accel__comms_kill_handles(accel_runtime *rt);
+void accel__comms_close(accel_runtime *rt);
 
 /* ops.c: accel_gemm with fn naming the public call in messages (the
  * shorter forms built on it, e.g. accel_matmul_sub). */

@@ -2209,10 +2209,21 @@ static void body_extension_apis(void)
     accel_collective_desc cd;
     accel_collective_desc_init(&cd);
     expect_fail(accel_device_comm_enqueue(NULL, q, &cd), ACCEL_ERROR_INVALID_HANDLE, CE);
-    g_cases_ext_null++;
+    expect_fail(accel_device_comm_enqueue(NULL, q, NULL), ACCEL_ERROR_INVALID_HANDLE, CE);
+    g_cases_ext_null += 2;
+    /* Communicators are handles: a dead or wrong-typed value is refused
+     * without being dereferenced (the CPU backend makes none, so a released
+     * buffer's handle and a live buffer's stand in). */
+    expect_stale(accel_device_comm_enqueue((accel_device_comm *)sb, q, &cd), CE);
+    expect_fail(accel_device_comm_enqueue((accel_device_comm *)x.buf, q, &cd),
+                ACCEL_ERROR_INVALID_HANDLE, CE);
+    cr_assert(strstr(accel_last_error(), "not a device communicator"), "%s", accel_last_error());
+    g_cases_ext_args++;
     cover("accel_device_comm_release");
     accel_device_comm_release(NULL);
-    g_cases_ext_null++;
+    accel_device_comm_release((accel_device_comm *)sb);    /* a warning */
+    accel_device_comm_release((accel_device_comm *)x.buf); /* a warning; x stays */
+    g_cases_ext_null++, g_cases_stale++, g_cases_ext_args++;
 
     /* ---- DLPack */
     static const char DT[] = "accel_dlpack_tensor_create";

@@ -64,8 +64,10 @@ ACCEL_API accel_status accel_device_comm_id(accel_device *dev, void *out_id, siz
 ACCEL_API accel_status accel_device_comm_create(accel_device *dev, const void *id, size_t id_bytes,
                                                 int nranks, int rank, accel_device_comm **out_comm);
 
-/** Leave and free (ncclCommDestroy, after the work queued on it ran), before
- *  the runtime of its device is closed. NULL is a no-op. */
+/** Leave and free (ncclCommDestroy, after the work queued on it ran). NULL
+ *  is a no-op; a released communicator, or one of a closed runtime, is
+ *  refused with a warning (communicators are handles, as buffers are).
+ *  accel_runtime_close destroys the communicators still alive. */
 ACCEL_API void accel_device_comm_release(accel_device_comm *comm);
 
 /** Enqueue d on q (on the communicator's device; the ranges' buffers too).

@@ -108,8 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = accel_kernel_elementwise_create(rt, "fz", f[0], f[1], f[2], NULL, &k);
     } else {
         split(s, f, 6);
-        st = accel_kernel_reduction_create(rt, "fz", f[0], f[1], f[2], f[3], f[4], f[5], NULL,
-                                           &k);
+        st = accel_kernel_reduction_create(rt, "fz", f[0], f[1], f[2], f[3], f[4], f[5], NULL, &k);
     }
     if (st == ACCEL_SUCCESS) {
         if (!k)

@@ -180,6 +180,19 @@ void accel__struct_out_write(void *out, const void *ours, size_t bytes);
 accel_status accel__open_regular(const char *path, int flags, uint64_t max_bytes, const char *fn,
                                  int *out_fd);
 
+/* ------------------------------------------------------------ npy.c */
+
+/* Bytes of the largest .npy preamble accel__npy_preamble writes. */
+#define ACCEL__NPY_PREAMBLE_MAX 512
+/* The preamble of a format 1.0 .npy file (magic, version, header length and
+ * the header dict, padded so that the data starts at a multiple of 64
+ * bytes, as numpy.lib.format writes it) for an array of dtype (f32, f64 or
+ * f16) and ndim <= ACCEL_NPY_MAX_DIMS dimensions `shape`, into out. Returns
+ * its length in bytes, 0 for another dtype or too many dimensions. The
+ * shape is not checked (accel_npy_save checks it first). */
+size_t accel__npy_preamble(accel_dtype dtype, uint32_t ndim, const size_t *shape,
+                           unsigned char out[ACCEL__NPY_PREAMBLE_MAX]);
+
 /* ------------------------------------------------------------ value.c */
 
 /* One set of value parsers for plugins.ini and the ACCEL_* environment.

@@ -552,8 +552,14 @@ void accel__host_regs_free(accel_runtime *rt);
 void accel__buffer_destroy(accel_buffer *buf);
 void accel__host_block_destroy(accel__host_block *hb);
 void accel__queue_destroy(accel_queue *q);
+/* event_life.c: an event's last reference frees it. */
 void accel__event_unref(accel_event *ev);
 void accel__event_destroy(accel_event *ev);
+/* graph.c, for accel_runtime_close: kill every graph handle (rt->lock
+ * held), then, after the queues drained and before the buffers are freed,
+ * free every graph. */
+void accel__graphs_kill_handles(accel_runtime *rt);
+void accel__graphs_close(accel_runtime *rt);
 
 /* ------------------------------------------------------------ xop.c */
 

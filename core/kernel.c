@@ -177,6 +177,7 @@ static accel_status kernel_new(const char *fn, accel__call *call, accel_runtime 
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
     pthread_mutex_init(&k->lock, NULL);
+    atomic_init(&k->refs, 1);
     *out = k;
     return ACCEL_SUCCESS;
 }
@@ -218,9 +219,42 @@ static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kerne
     return ACCEL_SUCCESS;
 }
 
+void accel__kernel_retain(accel_kernel *k)
+{
+    atomic_fetch_add_explicit(&k->refs, 1, memory_order_relaxed);
+}
+
+void accel__kernel_unref(accel_kernel *k)
+{
+    if (atomic_fetch_sub_explicit(&k->refs, 1, memory_order_acq_rel) == 1)
+        kernel_free(k);
+}
+
 void accel__kernel_destroy(accel_kernel *k)
 {
-    kernel_free(k);
+    accel__kernel_unref(k);
+}
+
+accel__klaunch *accel__klaunch_clone(const accel_op_desc *d)
+{
+    const accel__klaunch *L = accel__klaunch_of(d);
+    accel__klaunch *c = malloc(sizeof *c);
+    if (!c) {
+        accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
+        return NULL;
+    }
+    memcpy(c, L, sizeof *c);
+    c->be.args = c->args;
+    accel__kernel_retain(c->k);
+    return c;
+}
+
+void accel__klaunch_free(accel__klaunch *L)
+{
+    if (!L)
+        return;
+    accel__kernel_unref(L->k);
+    free(L);
 }
 
 accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name,
@@ -597,7 +631,7 @@ void accel_kernel_release(accel_kernel *k)
     }
     accel__handle_free(k->handle);
     accel__kcache_disown(k->rt, k);
-    kernel_free(k);
+    accel__kernel_unref(k);
 }
 
 const char *accel_kernel_name(const accel_kernel *k)
@@ -791,6 +825,7 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
     L->be.rows = 1;
     L->k = k;
     L->mask = 0;
+    L->chain = NULL;
     for (uint32_t i = 0; i < num_args; i++) {
         const accel__kparam *p = &k->params[i];
         const accel_kernel_arg *a = &args[i];

@@ -61,6 +61,9 @@ struct accel_kernel {
     uint32_t tolerance_ulp;
     char *cuda_options;
     pthread_mutex_t lock;
+    /* The handle's reference, plus one per recorded launch (a graph node,
+     * accel__klaunch_copy): the object is freed at the last. */
+    atomic_uint refs;
     accel__kbuild *builds;
     _Atomic(accel__kbuild *) hot; /* the last successful build looked up */
 };
@@ -71,12 +74,30 @@ typedef struct accel__klaunch {
     accel_kernel *k;
     uint32_t mask;
     accel_kernel_arg_desc args[ACCEL__KMAX_PARAMS];
+    /* A graph's fused kernel (core/fuse.h): verify mode checks it against
+     * these unfused ops instead of the kernel's CPU twin. NULL otherwise. */
+    const struct accel__fchain *chain;
 } accel__klaunch;
 
 static inline const accel__klaunch *accel__klaunch_of(const accel_op_desc *d)
 {
     return (const accel__klaunch *)(const void *)d->kernel;
 }
+
+/* kernel.c: a reference on k for work that outlives the launch call (a
+ * recorded launch), and its release (the last one frees the kernel). */
+void accel__kernel_retain(accel_kernel *k);
+void accel__kernel_unref(accel_kernel *k);
+
+/* kernel.c: a launch that outlives its call, for a graph node: a deep copy
+ * of d's launch (arguments, program, scalar mask) holding a reference on the
+ * kernel, so accel_kernel_release before the graph's does not free what the
+ * node needs. The copy's be field is what a recorded op desc points at
+ * (d->kernel = &copy->be). NULL when out of host memory (message set). The
+ * programs it names live until the runtime closes. */
+accel__klaunch *accel__klaunch_clone(const accel_op_desc *d);
+/* Release a copy and its kernel reference. NULL: no-op. */
+void accel__klaunch_free(accel__klaunch *L);
 
 /* kernel_codegen.c: the program for one language, malloc'ed, NUL-terminated,
  * and the entry's symbol in entry (ACCEL__KNAME_MAX + 16 bytes). NULL when

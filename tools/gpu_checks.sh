@@ -21,8 +21,10 @@ for f in fuzz/corpus/repro/stored_mul_f32.npz fuzz/corpus/repro/bf16_transpose_g
 timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json > $OUT/bench.txt 2>&1; tail -25 $OUT/bench.txt
 timeout 120 $PY bench/peers.py --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -40
 timeout 60 $B/bin/kernel_bench --device cuda:0 > $OUT/kernel_bench.txt 2>&1; tail -15 $OUT/kernel_bench.txt
-timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 > $OUT/graph_bench.txt 2>&1
+timeout 90 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --chain-n 268435456 --chain-reps 10 > $OUT/graph_bench.txt 2>&1
 timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --core >> $OUT/graph_bench.txt 2>&1; cat $OUT/graph_bench.txt
+timeout 60 $B/bin/graph_raw_cuda --n 1024 --ops 100 --reps 500 >> $OUT/graph_bench.txt 2>&1; tail -5 $OUT/graph_bench.txt
+timeout 60 $B/bin/graph_solver --device cuda:0 > $OUT/graph_solver.txt 2>&1; tail -6 $OUT/graph_solver.txt
 timeout 60 $B/bin/batched --device cuda:0 --n 100000000 --mem-cap 64M > $OUT/batched.txt 2>&1; cat $OUT/batched.txt
 timeout 60 $B/bin/overlap --device cuda:0 --queues 2 > $OUT/overlap.txt 2>&1; timeout 60 $B/bin/overlap --device cuda:0 >> $OUT/overlap.txt 2>&1; grep -i "overlap\|ratio\|max" $OUT/overlap.txt | tail -8
 timeout 60 mpirun -np 1 $B/bin/mpi_dot --device cuda:0 > $OUT/mpi.txt 2>&1; tail -5 $OUT/mpi.txt

@@ -8,8 +8,8 @@
 
 #include "bench.h"
 
-static void add_target(bench_device *d, const char *name, double measured, double target,
-                       bool overhead, const char *detail)
+void bench_add_target(bench_device *d, const char *name, double measured, double target,
+                      bool overhead, const char *detail)
 {
     if (d->target_count >= BENCH_MAX_TARGETS)
         return;
@@ -33,15 +33,15 @@ void bench_check_targets(bench_device *d)
                  bench_pow2_label(r->n, sz, sizeof sz), r->ceiling_name);
         snprintf(detail, sizeof detail, "%.4g %s of %.4g %s", r->rate, r->unit, r->ceiling,
                  r->unit);
-        add_target(d, name, r->fraction, r->target, false, detail);
+        bench_add_target(d, name, r->fraction, r->target, false, detail);
     }
     if (d->dispatch_us > 0) {
         char detail[160];
         snprintf(detail, sizeof detail, "accel enqueue %.3f us, bare %s %.3f us", d->dispatch_us,
                  d->gpu ? "launch" : "call", d->bare_us);
-        add_target(d,
-                   d->gpu ? "dispatch overhead vs bare launch (us)"
-                          : "dispatch overhead vs bare call (us)",
-                   d->dispatch_us - d->bare_us, 0.5, true, detail);
+        bench_add_target(d,
+                         d->gpu ? "dispatch overhead vs bare launch (us)"
+                                : "dispatch overhead vs bare call (us)",
+                         d->dispatch_us - d->bare_us, 0.5, true, detail);
     }
 }

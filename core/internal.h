@@ -495,6 +495,7 @@ struct accel_runtime {
     /* User kernels: compiled-code cache and programs kept until close
      * (kernel_cache.c). */
     struct accel__kcache *kcache;
+    struct accel_kernel *kernels;    /* live user kernels (kernel.c), under lock */
     struct accel_graph *graphs;      /* live graphs (graph.c), under lock */
     struct accel_device_comm *comms; /* live device communicators (collective.c), under lock */
 };
@@ -698,9 +699,10 @@ static inline void accel__policy_update_checked(accel_runtime *rt)
 
 /* ------------------------------------------------- kernel*.c (user kernels) */
 
-/* At accel_runtime_close, after the queues drained: release every program
- * and the cache (kernel_cache.c). */
-void accel__kcache_close(accel_runtime *rt);
+/* At accel_runtime_close, after the queues drained and the graphs went:
+ * drop the caller's reference of every kernel left, then release every
+ * program and the cache (kernel.c). */
+void accel__kernels_close(accel_runtime *rt);
 
 /* ------------------------------------------------------------ selftest.c */
 

@@ -49,6 +49,7 @@ static void kjob_free(kjob *j)
 {
     if (!j)
         return;
+    accel__kernel_unref(j->L.k);
     for (int i = 0; i < ACCEL__KMAX_PARAMS; i++) {
         free(j->pre[i]);
         free(j->post[i]);
@@ -67,6 +68,8 @@ static kjob *kjob_new(accel_queue *q, const accel_op_desc *d, accel_device *othe
     j->other = other;
     j->L = *L;
     j->L.be.args = j->L.args;
+    /* The job runs after the launch call: the caller may release k by then. */
+    accel__kernel_retain(L->k);
     for (uint32_t i = 0; i < L->be.num_args; i++) {
         if (L->args[i].kind != ACCEL_KARG_ARRAY)
             continue;

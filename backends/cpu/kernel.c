@@ -201,8 +201,11 @@ int32_t accel_cpu__program_identity(void *vctx, uint32_t device, uint32_t langua
  * a spawn failure, with the reason in log). */
 static int run_compiler(char *const argv[], char *log, size_t log_size)
 {
+    /* Close-on-exec: a compiler started meanwhile by another thread must
+     * not inherit this pipe (its read would wait for that one to exit);
+     * dup2 onto 1 and 2 clears the flag for this child. */
     int pipefd[2];
-    if (pipe(pipefd) != 0) {
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
         snprintf(log, log_size, "pipe: %s", strerror(errno));
         return -1;
     }

@@ -2004,6 +2004,24 @@ static void body_extension_apis(void)
     expect_fail(accel_kernel_build(ew, sdev, 0), ACCEL_ERROR_INVALID_HANDLE, KB);
     g_cases_stale += 2;
     expect_foreign(accel_kernel_build(ew, dev2, 0), KB);
+    static const char SG[] = "accel_kernel_source_get";
+    char src[64];
+    size_t src_len = 0;
+    expect_fail(accel_kernel_source_get(NULL, cpu, 0, src, sizeof src, &src_len),
+                ACCEL_ERROR_INVALID_HANDLE, SG);
+    expect_fail(accel_kernel_source_get(ew, NULL, 0, src, sizeof src, &src_len),
+                ACCEL_ERROR_INVALID_HANDLE, SG);
+    expect_fail(accel_kernel_source_get(ew, cpu, 0, NULL, sizeof src, &src_len),
+                ACCEL_ERROR_INVALID_ARGUMENT, SG);
+    g_cases_ext_null += 3;
+    expect_stale(accel_kernel_source_get(sk, cpu, 0, src, sizeof src, &src_len), SG);
+    expect_stale(accel_kernel_source_get(ew, sdev, 0, src, sizeof src, &src_len), SG);
+    expect_foreign(accel_kernel_source_get(ew, dev2, 0, src, sizeof src, &src_len), SG);
+    expect_fail(accel_kernel_source_get(ew, cpu, 1u << 5, src, sizeof src, &src_len),
+                ACCEL_ERROR_INVALID_ARGUMENT, SG); /* mask past the one input */
+    g_cases_ext_args++;
+    expect_ok(accel_kernel_source_get(ew, cpu, 0, NULL, 0, &src_len), SG); /* the length */
+    cr_assert(src_len > 0);
     accel_kernel_arg ka[2] = {accel_karg_array(tu_slice(&x)), accel_karg_array(tu_slice(&y))};
     expect_fail(accel_kernel_launch(NULL, ew, 2, ka), ACCEL_ERROR_INVALID_HANDLE, KL);
     expect_fail(accel_kernel_launch(q, NULL, 2, ka), ACCEL_ERROR_INVALID_HANDLE, KL);

@@ -182,13 +182,20 @@ static accel_status time_write(accel_queue *q, accel_event *const e[2], accel_bu
     return st;
 }
 
-/* Copy input 0's first bytes in (twice: the first warms the path), a tiny
- * range between events, and time the host side of a few enqueues. */
+/* Copy input 0's first bytes in (at most 8 MiB and at most the run's device
+ * budget; twice: the first warms the path), a tiny range between events, and
+ * time the host side of a few enqueues. */
 static accel_status probe_run(accel_device *dev, accel_queue *q, const accel_batch_desc *d,
-                              batch_probe *p)
+                              size_t budget, batch_probe *p)
 {
     size_t all = d->n * d->in[0].elem_size;
     size_t bytes = all < BATCH_PROBE_BYTES ? all : BATCH_PROBE_BYTES;
+    if (bytes > budget) /* the probe's buffer counts against device_bytes too */
+        bytes = budget;
+    if (bytes == 0) {
+        p->r = INFINITY;
+        return ACCEL_SUCCESS;
+    }
     size_t tiny = bytes < BATCH_TINY_BYTES ? bytes : BATCH_TINY_BYTES;
     accel_buffer *b = NULL;
     accel_event *e[2] = {NULL, NULL};
@@ -249,7 +256,7 @@ static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_de
     size_t budget = budget_of(dev, d);
     if (!s->chunk_elems) {
         batch_probe p = {0};
-        accel_status st = probe_run(dev, q, d, &p);
+        accel_status st = probe_run(dev, q, d, budget, &p);
         if (st != ACCEL_SUCCESS)
             return st;
         s->chunk_elems = cut_from_probe(d, &p, s->queues, budget);
@@ -487,6 +494,7 @@ accel_status accel_batch_run(accel_device *dev, const accel_batch_desc *desc,
     double t0 = now_ms();
     if (st == ACCEL_SUCCESS && s.chunks) {
         st = slots_create(dev, &d, &s, &sl);
+        t0 = now_ms(); /* the chunks only: queues and buffers are made by now */
         if (st == ACCEL_SUCCESS)
             st = run_chunks(dev, &d, &s, &sl);
     }

@@ -106,6 +106,7 @@ typedef enum bench_ew_op {
     BENCH_MAX,
     BENCH_DOT,
     BENCH_RANDOM,
+    BENCH_RANDOM_NORMAL,
     BENCH_EW_COUNT
 } bench_ew_op;
 

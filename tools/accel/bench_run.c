@@ -147,6 +147,8 @@ static accel_status ew_fn(accel_queue *q, void *user)
         return accel_reduce_max(q, ACCEL_F32, a, r);
     case BENCH_DOT:
         return accel_dot(q, ACCEL_F32, a, b, r);
+    case BENCH_RANDOM_NORMAL:
+        return accel_random_normal(q, ACCEL_F32, 7, 0, 0.0, 1.0, c);
     case BENCH_RANDOM:
     case BENCH_EW_COUNT:
         break;

@@ -32,7 +32,7 @@ static const cli_option options[] = {
      "timed runs per point, 1 to 64 (default 10 on GPUs, 5 on the CPU)", NULL},
     {"json", OPT_JSON, "FILE", "every number, machine-readable", NULL},
     {"csv", OPT_CSV, "FILE", "one line per op and size, then one per target", NULL},
-    {"svg", OPT_SVG, "FILE", "a chart of the fraction of ceiling per op", NULL},
+    {"svg", OPT_SVG, "FILE", "a chart: fraction of ceiling per op, rate against size (log-log)", NULL},
     {"no-progress", OPT_NO_PROGRESS, NULL, "no progress bar even on a terminal", NULL},
     {"config", OPT_CONFIG, "FILE", "the plugins.ini to use", NULL},
     {NULL, 0, NULL, NULL, NULL},

@@ -70,6 +70,7 @@ static void plan_cpu(bool quick, bench_plan *p)
     p->repeats = quick ? 3 : 5;
     p->gemm_repeats = quick ? 3 : 5;
     p->inner_elems = (uint64_t)1 << 22;
+    p->target_rounds = quick ? 3 : 7; /* odd: the median is one of them */
 }
 
 void bench_make_plan(const bench *b, const bench_device *d, bench_plan *p)
@@ -91,5 +92,5 @@ size_t bench_plan_steps(const bench_plan *p, bool gpu)
     for (size_t i = 0; i < bench_gemm_case_count; i++)
         gemm_cases += gpu || !bench_gemm_cases[i].gpu_only;
     return 2 + p->ew_count * BENCH_EW_COUNT + p->gemm_count * gemm_cases + 1 +
-           (p->transfers ? 4 : 0);
+           (p->transfers ? 4 : 0) + p->target_rounds;
 }

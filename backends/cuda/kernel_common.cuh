@@ -2,17 +2,19 @@
 /* Copyright 2026 The accel authors */
 /* kernel_common.cuh — helpers shared by the .cu files: 16-byte vector types,
  * the split of a range into a scalar head, an aligned vector body and a scalar
- * tail, grid sizing, and IEEE 754-2019 maximum/minimum (NaN-propagating,
- * -0 < +0). */
+ * tail, grid sizing, the launch of the small ops, and IEEE 754-2019
+ * maximum/minimum (NaN-propagating, -0 < +0). */
 #ifndef ACCEL_CUDA_KERNEL_COMMON_CUH
 #define ACCEL_CUDA_KERNEL_COMMON_CUH
 
 #include <cstddef>
 #include <cstdint>
 
+#include <cuda.h> /* driver types only: cuLaunchKernel is reached through the runtime */
 #include <cuda_runtime.h>
 
-namespace accel_cuda {
+namespace accel_cuda
+{
 
 constexpr unsigned kThreads = 256;
 
@@ -60,14 +62,12 @@ inline Split make_split(size_t n, const void *p0, const void *p1 = nullptr,
 }
 
 /* Index of the e-th scalar element (head first, then tail). */
-template <typename T>
-__device__ __forceinline__ size_t scalar_index(const Split &s, size_t e)
+template <typename T> __device__ __forceinline__ size_t scalar_index(const Split &s, size_t e)
 {
     return e < s.head ? e : s.head + s.nvec * Vec<T>::width + (e - s.head);
 }
 
-template <typename T>
-__host__ __device__ __forceinline__ size_t scalar_total(const Split &s)
+template <typename T> __host__ __device__ __forceinline__ size_t scalar_total(const Split &s)
 {
     return s.n - s.nvec * Vec<T>::width;
 }
@@ -79,6 +79,68 @@ inline unsigned grid_for(size_t work, unsigned max_blocks)
     if (b > max_blocks)
         b = max_blocks;
     return b ? (unsigned)b : 1u;
+}
+
+/* ------------------------------------------------------------ launches */
+
+/* cuLaunchKernel's type (unchanged since CUDA 4.0; asked for as of CUDA 12.0). */
+typedef CUresult(CUDAAPI *driver_launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                            unsigned, unsigned, unsigned, CUstream, void **,
+                                            void **);
+
+/* The driver's cuLaunchKernel, found once through the runtime (no link to
+ * libcuda); NULL when the driver does not offer it. */
+inline driver_launch_fn driver_launch()
+{
+    static const driver_launch_fn fn = [] {
+        void *p = nullptr;
+        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+        if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &p, 12000, cudaEnableDefault, &q) !=
+                cudaSuccess ||
+            q != cudaDriverEntryPointSuccess)
+            p = nullptr;
+        (void)cudaGetLastError();
+        return reinterpret_cast<driver_launch_fn>(p);
+    }();
+    return fn;
+}
+
+/* Kernel K's driver function, looked up once; NULL when the runtime has none. */
+template <auto K> cudaFunction_t kernel_function()
+{
+    static const cudaFunction_t fn = [] {
+        cudaFunction_t f = nullptr;
+        if (cudaGetFuncBySymbol(&f, reinterpret_cast<const void *>(K)) != cudaSuccess)
+            f = nullptr;
+        (void)cudaGetLastError();
+        return f;
+    }();
+    return fn;
+}
+
+template <class T> struct same {
+    using type = T;
+};
+
+/* K<<<grid, kThreads, 0, stream>>>(args...), for the small ops whose host
+ * time is the launch: through cuLaunchKernel with K's function looked up
+ * once, which skips the runtime's per-launch lookup of the function from its
+ * host stub and the cudaGetLastError after it. When the driver entry point
+ * or the function is missing, or the driver refuses the launch, the
+ * runtime's launch runs instead, so that its error (sticky faults of earlier
+ * work included) is the one reported. */
+template <auto K, typename... P>
+cudaError_t launch(void (*)(P...), unsigned grid, cudaStream_t stream,
+                   typename same<P>::type... args)
+{
+    void *params[] = {static_cast<void *>(&args)...};
+    driver_launch_fn drv = driver_launch();
+    cudaFunction_t fn = drv ? kernel_function<K>() : nullptr;
+    if (fn && drv(reinterpret_cast<CUfunction>(fn), grid, 1, 1, kThreads, 1, 1, 0,
+                  reinterpret_cast<CUstream>(stream), params, nullptr) == CUDA_SUCCESS)
+        return cudaSuccess;
+    K<<<grid, kThreads, 0, stream>>>(args...);
+    return cudaGetLastError();
 }
 
 /* Bitwise AND / OR of two values' bit patterns. */

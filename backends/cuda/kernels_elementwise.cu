@@ -298,9 +298,9 @@ cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void
     size_t ns = scalar_total<T>(s);
     size_t vec_work = (s.nvec + kUnroll - 1) / kUnroll;
     unsigned grid = grid_for(vec_work > ns ? vec_work : ns, max_blocks);
-    map_kernel<T, NIN, F><<<grid, kThreads, 0, stream>>>(
-        f, s, static_cast<const T *>(a), static_cast<const T *>(b), static_cast<T *>(out));
-    return cudaGetLastError();
+    return launch<map_kernel<T, NIN, F>>(map_kernel<T, NIN, F>, grid, stream, f, s,
+                                         static_cast<const T *>(a), static_cast<const T *>(b),
+                                         static_cast<T *>(out));
 }
 
 template <typename T>

@@ -282,10 +282,13 @@ static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_de
 
 /* ------------------------------------------------------------ the run */
 
-/* One queue and one set of buffers per slot. */
+/* One queue and one set of buffers per slot; with several slots, events
+ * that mark the slot's compute done and its outputs copied out (see
+ * run_chunks). */
 typedef struct batch_slot {
     accel_queue *q;
     accel_buffer *in[BATCH_MAX], *out[BATCH_MAX];
+    accel_event *computed, *freed;
 } batch_slot;
 
 typedef struct batch_slots {
@@ -297,6 +300,8 @@ static void slots_release(batch_slots *sl)
 {
     for (uint32_t i = 0; i < BATCH_MAX_QUEUES; i++) {
         accel_queue_release(sl->s[i].q);
+        accel_event_release(sl->s[i].computed);
+        accel_event_release(sl->s[i].freed);
         for (uint32_t a = 0; a < BATCH_MAX; a++) {
             accel_buffer_release(sl->s[i].in[a]);
             accel_buffer_release(sl->s[i].out[a]);
@@ -313,6 +318,10 @@ static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
         batch_slot *slot = &sl->s[i];
         if (!slot->q)
             st = accel_queue_create(dev, &slot->q);
+        if (st == ACCEL_SUCCESS && sl->n > 1)
+            st = accel_event_create(dev, &slot->computed);
+        if (st == ACCEL_SUCCESS && sl->n > 1)
+            st = accel_event_create(dev, &slot->freed);
         for (uint32_t a = 0; a < d->in_count && st == ACCEL_SUCCESS; a++)
             st = accel_buffer_create(dev, part_bytes(&d->in[a], s->chunk_elems), &slot->in[a]);
         for (uint32_t a = 0; a < d->out_count && st == ACCEL_SUCCESS; a++)
@@ -345,17 +354,36 @@ static accel_batch_chunk chunk_make(const accel_batch_desc *d, const accel_batch
     return c;
 }
 
-/* Enqueue chunk `index` on its slot: copy in, compute, copy out. around
- * (NULL, or two events) is recorded before and after the compute. */
+/* Copy chunk `index`'s outputs from its slot's buffers back, on q. */
+static accel_status chunk_reads(const accel_batch_desc *d, const accel_batch_stats *s,
+                                const batch_slots *sl, uint64_t index, accel_queue *q)
+{
+    accel_batch_chunk c = chunk_make(d, s, sl, index);
+    accel_status st = ACCEL_SUCCESS;
+    for (uint32_t a = 0; a < d->out_count && st == ACCEL_SUCCESS; a++)
+        st = accel_queue_read(q, c.out[a], 0, host_part(&d->out[a], &c),
+                              part_bytes(&d->out[a], c.elems));
+    return st;
+}
+
+/* Enqueue chunk `index` on its slot: copy in, compute, and (one slot) copy
+ * out. around (NULL, or two events) is recorded before and after the
+ * compute. With several slots the copy-out is left to the next chunk (see
+ * run_chunks): the compute first waits until the slot's previous chunk's
+ * outputs are out, and marks itself done. */
 static accel_status chunk_enqueue(const accel_batch_desc *d, const accel_batch_stats *s,
                                   const batch_slots *sl, uint64_t index, accel_event *const *around)
 {
     accel_batch_chunk c = chunk_make(d, s, sl, index);
-    accel_queue *q = sl->s[c.slot].q;
+    const batch_slot *slot = &sl->s[c.slot];
+    accel_queue *q = slot->q;
+    const bool lag = sl->n > 1;
     accel_status st = ACCEL_SUCCESS;
     for (uint32_t a = 0; a < d->in_count && st == ACCEL_SUCCESS; a++)
         st = accel_queue_write(q, c.in[a], 0, host_part(&d->in[a], &c),
                                part_bytes(&d->in[a], c.elems));
+    if (st == ACCEL_SUCCESS && lag && index >= sl->n)
+        st = accel_queue_wait_event(q, slot->freed); /* chunk index - n's outputs are out */
     if (st == ACCEL_SUCCESS && around)
         st = accel_event_record(around[0], q);
     if (st == ACCEL_SUCCESS) {
@@ -367,9 +395,18 @@ static accel_status chunk_enqueue(const accel_batch_desc *d, const accel_batch_s
     }
     if (st == ACCEL_SUCCESS && around)
         st = accel_event_record(around[1], q);
-    for (uint32_t a = 0; a < d->out_count && st == ACCEL_SUCCESS; a++)
-        st = accel_queue_read(q, c.out[a], 0, host_part(&d->out[a], &c),
-                              part_bytes(&d->out[a], c.elems));
+    if (!lag)
+        return st == ACCEL_SUCCESS ? chunk_reads(d, s, sl, index, q) : st;
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_record(slot->computed, q);
+    if (st == ACCEL_SUCCESS && index > 0) { /* the previous chunk's copy-out, on this queue */
+        const batch_slot *prev = &sl->s[(index - 1) % sl->n];
+        st = accel_queue_wait_event(q, prev->computed);
+        if (st == ACCEL_SUCCESS)
+            st = chunk_reads(d, s, sl, index - 1, q);
+        if (st == ACCEL_SUCCESS)
+            st = accel_event_record(prev->freed, q);
+    }
     return st;
 }
 
@@ -390,7 +427,13 @@ static accel_status slots_finish(const batch_slots *sl, accel_status st)
     return st;
 }
 
-/* Every chunk, in turn over the slots; chunk 0's compute between events. */
+/* Every chunk, in turn over the slots; chunk 0's compute between events.
+ * With several slots, chunk k's copy-out is enqueued on chunk k+1's queue,
+ * behind chunk k+1's copy-in and after chunk k's compute (an event): so no
+ * copy-in ever waits in its queue behind a copy-out, and the host-to-device
+ * copies stream back to back while the copies out follow one chunk behind
+ * (with 2 queues as with 4). The last chunk's copy-out goes on its own
+ * queue. */
 static accel_status run_chunks(accel_device *dev, const accel_batch_desc *d, accel_batch_stats *s,
                                const batch_slots *sl)
 {
@@ -400,6 +443,10 @@ static accel_status run_chunks(accel_device *dev, const accel_batch_desc *d, acc
         st = accel_event_create(dev, &e[1]);
     for (uint64_t i = 0; i < s->chunks && st == ACCEL_SUCCESS; i++)
         st = chunk_enqueue(d, s, sl, i, i == 0 ? e : NULL);
+    if (st == ACCEL_SUCCESS && sl->n > 1 && s->chunks > 0) {
+        uint64_t last = s->chunks - 1;
+        st = chunk_reads(d, s, sl, last, sl->s[last % sl->n].q);
+    }
     st = slots_finish(sl, st);
     double ms = 0;
     if (st == ACCEL_SUCCESS && accel_event_elapsed_ms(e[0], e[1], &ms) == ACCEL_SUCCESS && ms > 0)

@@ -25,3 +25,5 @@ echo "== overlap 10M, default (16 chunks, 4 queues)"
 timeout 10 $B/bin/overlap --device cuda:0 2>&1 | tail -4
 echo "== overlap 10M, 2 queues"
 timeout 10 $B/bin/overlap --device cuda:0 --queues 2 2>&1 | tail -4
+echo "== small-op host time: CuPy (bench/peers.py's measure) against accel's dispatch row above"
+timeout 20 python3 -c "import sys; sys.path.insert(0, 'bench'); import peers; print('cupy us per cp.add of 1 element: %.3f' % peers.CupyPeer().dispatch_us())" 2>&1 | tail -2

@@ -7,6 +7,7 @@
 #ifndef ACCEL_CUDA_KERNEL_COMMON_CUH
 #define ACCEL_CUDA_KERNEL_COMMON_CUH
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -105,17 +106,28 @@ inline driver_launch_fn driver_launch()
     return fn;
 }
 
-/* Kernel K's driver function, looked up once; NULL when the runtime has none. */
+constexpr int kMaxCachedDevices = 64;
+
+/* Kernel K's driver function in the current device's primary context (a
+ * CUfunction belongs to one context), looked up once per device; NULL when
+ * the runtime has none or the device is past the cache. */
 template <auto K> cudaFunction_t kernel_function()
 {
-    static const cudaFunction_t fn = [] {
-        cudaFunction_t f = nullptr;
-        if (cudaGetFuncBySymbol(&f, reinterpret_cast<const void *>(K)) != cudaSuccess)
-            f = nullptr;
+    static std::atomic<cudaFunction_t> fns[kMaxCachedDevices];
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kMaxCachedDevices) {
         (void)cudaGetLastError();
-        return f;
-    }();
-    return fn;
+        return nullptr;
+    }
+    cudaFunction_t f = fns[dev].load(std::memory_order_acquire);
+    if (!f) {
+        if (cudaGetFuncBySymbol(&f, reinterpret_cast<const void *>(K)) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return nullptr;
+        }
+        fns[dev].store(f, std::memory_order_release);
+    }
+    return f;
 }
 
 template <class T> struct same {

@@ -312,15 +312,18 @@ static accel_status step_batched(demo_ctx *c, demo_result *r)
 }
 
 /* Copy in, add, copy out: serially, then in 16 chunks over 4 queues with
- * pinned memory; device time of each from events. */
+ * pinned memory; device time of each from events. As examples/overlap.c, a
+ * chunk's copy-out goes one chunk later on the next queue, behind that
+ * chunk's copy-in and after an event marking the add, so no copy-in waits
+ * behind a copy-out. */
 static accel_status overlap_run(demo_ctx *c, accel_queue **qs, accel_event **ev, size_t nq,
                                 size_t chunks, accel_buffer *d, float *h, size_t n, double *ms)
 {
-    size_t per = (n + chunks - 1) / chunks, fb = sizeof(float);
+    size_t per = (n + chunks - 1) / chunks, fb = sizeof(float), prev_off = 0, prev_m = 0, k = 0;
     TRY(accel_event_record(c->t0, qs[0]));
     for (size_t i = 1; i < nq; i++)
         TRY(accel_queue_wait_event(qs[i], c->t0));
-    for (size_t k = 0, off = 0; off < n; k++, off += per) {
+    for (size_t off = 0; off < n; k++, off += per) {
         accel_queue *q = qs[k % nq];
         size_t m = n - off < per ? n - off : per;
         /* d holds a, b, c one after another; so does h. */
@@ -328,8 +331,17 @@ static accel_status overlap_run(demo_ctx *c, accel_queue **qs, accel_event **ev,
         TRY(accel_queue_write(q, d, (n + off) * fb, h + n + off, m * fb));
         TRY(accel_add(q, ACCEL_F32, accel_slice_of(d, off, m), accel_slice_of(d, n + off, m),
                       accel_slice_of(d, 2 * n + off, m)));
-        TRY(accel_queue_read(q, d, (2 * n + off) * fb, h + 2 * n + off, m * fb));
+        if (k > 0) {
+            TRY(accel_queue_wait_event(q, ev[(k - 1) % nq]));
+            TRY(accel_queue_read(q, d, (2 * n + prev_off) * fb, h + 2 * n + prev_off, prev_m * fb));
+        }
+        TRY(accel_event_record(ev[k % nq], q)); /* after this chunk's add */
+        prev_off = off;
+        prev_m = m;
     }
+    if (k > 0)
+        TRY(accel_queue_read(qs[(k - 1) % nq], d, (2 * n + prev_off) * fb, h + 2 * n + prev_off,
+                             prev_m * fb));
     for (size_t i = 1; i < nq; i++) {
         TRY(accel_event_record(ev[i], qs[i]));
         TRY(accel_queue_wait_event(qs[0], ev[i]));

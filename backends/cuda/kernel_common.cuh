@@ -130,6 +130,35 @@ template <auto K> cudaFunction_t kernel_function()
     return f;
 }
 
+/* Blocks of kThreads threads of kernel K that one SM holds at once (its
+ * registers decide), looked up once; 8 when the runtime cannot say. A
+ * grid-stride kernel gets at most this many blocks per SM: a grid larger
+ * than what is resident runs its last blocks as a second, mostly idle wave,
+ * since every block has the same share of the work. */
+template <auto K> unsigned resident_blocks()
+{
+    static std::atomic<int> cached{0};
+    int v = cached.load(std::memory_order_relaxed);
+    if (v <= 0) {
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, K, kThreads, 0) != cudaSuccess ||
+            v <= 0) {
+            (void)cudaGetLastError();
+            v = 8;
+        }
+        cached.store(v, std::memory_order_relaxed);
+    }
+    return (unsigned)v;
+}
+
+/* The grid of a grid-stride kernel K: enough blocks for `work` items at one
+ * per thread, at most max_blocks (the device's SMs x 8, plugin.c) and at
+ * most the blocks that are resident at once. */
+template <auto K> unsigned resident_grid(size_t work, unsigned max_blocks)
+{
+    unsigned cap = max_blocks / 8u * resident_blocks<K>();
+    return grid_for(work, cap && cap < max_blocks ? cap : max_blocks);
+}
+
 template <class T> struct same {
     using type = T;
 };

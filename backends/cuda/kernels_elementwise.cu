@@ -6,8 +6,9 @@
  * One grid-stride kernel template serves them all: each thread moves 4 x 16
  * bytes per step (float4 / double2) through the aligned body of the range and
  * one element per step through the unaligned head and tail; indices are size_t,
- * so ranges past 2^31 elements work. The grid is sized from the SM count
- * (8 blocks of 256 threads per SM at most), never from n.
+ * so ranges past 2^31 elements work. The grid is sized from the work, capped
+ * at the blocks of the kernel that the SMs hold at once (at most 8 of 256
+ * threads per SM; the unrolled kernels use 40-70 registers, so 3-6).
  *
  * Accuracy (nvcc without --use_fast_math: IEEE division and square root):
  * add, sub, mul, div, sqrt, neg, abs, max, min, relu are exact or correctly
@@ -297,7 +298,7 @@ cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void
     Split s = make_split<T>(n, out, NIN >= 1 ? a : nullptr, NIN >= 2 ? b : nullptr);
     size_t ns = scalar_total<T>(s);
     size_t vec_work = (s.nvec + kUnroll - 1) / kUnroll;
-    unsigned grid = grid_for(vec_work > ns ? vec_work : ns, max_blocks);
+    unsigned grid = resident_grid<map_kernel<T, NIN, F>>(vec_work > ns ? vec_work : ns, max_blocks);
     return launch<map_kernel<T, NIN, F>>(map_kernel<T, NIN, F>, grid, stream, f, s,
                                          static_cast<const T *>(a), static_cast<const T *>(b),
                                          static_cast<T *>(out));

@@ -20,10 +20,10 @@ timeout 50 $B/bin/accel bench --device cuda:0 --no-progress --repeats 3 2>&1 |
 echo "== batched 100M floats, 64 MiB cap"
 timeout 20 $B/bin/batched --device cuda:0 --n 100000000 --mem-cap 64M 2>&1
 echo "== overlap 2^27, 16 chunks, 2 queues"
-timeout 10 $B/bin/overlap --device cuda:0 --n 134217728 --chunks 16 --queues 2 2>&1 | tail -5
+timeout 10 $B/bin/overlap --device cuda:0 --n 134217728 --chunks 16 --queues 2 2>&1 | tail -7
 echo "== overlap 10M, default (16 chunks, 4 queues)"
-timeout 10 $B/bin/overlap --device cuda:0 2>&1 | tail -4
+timeout 10 $B/bin/overlap --device cuda:0 2>&1 | tail -7
 echo "== overlap 10M, 2 queues"
-timeout 10 $B/bin/overlap --device cuda:0 --queues 2 2>&1 | tail -4
+timeout 10 $B/bin/overlap --device cuda:0 --queues 2 2>&1 | tail -7
 echo "== small-op host time: CuPy (bench/peers.py's measure) against accel's dispatch row above"
 timeout 20 python3 -c "import sys; sys.path.insert(0, 'bench'); import peers; print('cupy us per cp.add of 1 element: %.3f' % peers.CupyPeer().dispatch_us())" 2>&1 | tail -2

@@ -33,12 +33,9 @@
 
 #include "cpu.h"
 
-/* How long a worker polls for work before sleeping, in nanoseconds (kept
- * short because a polling worker competes for the core on a busy machine).
- * A time, not a count of pause instructions: a pause takes about 140 cycles
- * on recent Intel cores but a few on some AMD ones, where 256 of them were
- * over in well under a microsecond. */
-#define ACCEL_CPU_SPIN_NS 20000
+/* Pause iterations a worker polls before sleeping (microseconds; kept short
+ * because a polling worker competes for the core on a busy machine). */
+#define ACCEL_CPU_SPIN 256
 
 typedef enum task_kind {
     TASK_OP,
@@ -206,25 +203,15 @@ static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint
 
 /* Polls for new work for a few microseconds before sleeping, so that a caller
  * enqueueing a stream of small ops rarely pays for a futex wake-up. */
-static uint64_t spin_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void spin_for_work(accel_be_queue *q, uint64_t seen)
 {
-    const uint64_t t0 = spin_now_ns();
-    do {
-        for (int i = 0; i < 64; ++i) {
-            if (atomic_load_explicit(&q->published, memory_order_relaxed) != seen)
-                return;
+    for (int i = 0; i < ACCEL_CPU_SPIN; ++i) {
+        if (atomic_load_explicit(&q->published, memory_order_relaxed) != seen)
+            return;
 #if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
+        __builtin_ia32_pause();
 #endif
-        }
-    } while (spin_now_ns() - t0 < ACCEL_CPU_SPIN_NS);
+    }
 }
 
 static void *worker_main(void *arg)

@@ -16,7 +16,7 @@ sed -i "s|^ACCEL_PYTHON:.*|ACCEL_PYTHON:FILEPATH=$(command -v python3)|" $B/CMak
 timeout 240 ctest --test-dir $B -E 'install|template_standalone|fuzz|umask|debian|python|cli_man' --output-on-failure -j4 > $OUT/ctest.log 2>&1
 tail -30 $OUT/ctest.log
 timeout 90 $B/bin/accel verify --device cuda --quick > $OUT/verify.txt 2>&1; tail -3 $OUT/verify.txt
-timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json --svg $OUT/bench.svg > $OUT/bench.txt 2>&1; tail -32 $OUT/bench.txt
+timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json > $OUT/bench.txt 2>&1; tail -25 $OUT/bench.txt
 timeout 120 $PY bench/peers.py --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -40
 timeout 60 $B/bin/kernel_bench --device cuda:0 > $OUT/kernel_bench.txt 2>&1; tail -15 $OUT/kernel_bench.txt
 timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 > $OUT/graph_bench.txt 2>&1

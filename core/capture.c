@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "kernel_internal.h"
 #include "submit.h"
 
 /* One open capture. The thread that began it ends it; buffers it creates on
@@ -169,6 +170,44 @@ accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out_graph)
     return accel__graph_publish(g, fn, out_graph);
 }
 
+/* A user kernel launch: its launch descriptor lives only for the call, so
+ * the node keeps a deep copy (the kernel retained) and the buffers of its
+ * array arguments. */
+static accel_status record_kernel_locked(accel__capture *c, accel_queue *q, const accel_op_desc *d)
+{
+    accel__klaunch *L = accel__klaunch_clone(d);
+    if (!L) {
+        c->failed = ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+        snprintf(c->msg, sizeof c->msg, "%s: out of host memory recording node %zu", d->name,
+                 c->g->n);
+        return accel__fail(c->failed, "%s", c->msg);
+    }
+    accel__gnode n;
+    memset(&n, 0, sizeof n);
+    n.be.struct_size = sizeof n.be;
+    n.be.kind = ACCEL_GRAPH_NODE_OP;
+    n.be.op = *d;
+    n.be.op.kernel = &L->be;
+    n.klaunch = L;
+    n.name = d->name;
+    n.nbuf = L->be.num_args;
+    for (uint32_t i = 0; i < L->be.num_args && i < ACCEL__GNODE_BUFS; i++) {
+        if (L->args[i].kind != ACCEL_KARG_ARRAY)
+            continue;
+        accel_buffer *b = buffer_of(q->dev->rt, L->args[i].buffer);
+        if (!b) {
+            accel__klaunch_free(L);
+            return accel__fail(ACCEL_ERROR_INTERNAL,
+                               "%s: argument %u is not a live buffer while capturing", d->name, i);
+        }
+        node_set_buf(&n, i, b);
+    }
+    accel_status st = append_locked(c, &n, d->name);
+    if (st != ACCEL_SUCCESS)
+        accel__klaunch_free(L);
+    return st;
+}
+
 bool accel__capture_op(accel_queue *q, const accel_op_desc *d, unsigned flags, accel_status *out_st)
 {
     pthread_mutex_lock(&q->lock);
@@ -179,14 +218,9 @@ bool accel__capture_op(accel_queue *q, const accel_op_desc *d, unsigned flags, a
     }
     /* An op of no elements records nothing (eager: nothing is enqueued). */
     accel_status st = ACCEL_SUCCESS;
-    /* A user kernel launch points at a launch descriptor that lives only for
-     * the call; recording it would need a deep copy of its arguments. */
-    if (d->op == ACCEL_OP_KERNEL)
-        st = accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                         "%s: a user kernel launch cannot be captured into a graph yet; launch it "
-                         "outside the capture",
-                         d->name);
-    else if (!(flags & ACCEL__SUBMIT_EMPTY)) {
+    if (d->op == ACCEL_OP_KERNEL && !(flags & ACCEL__SUBMIT_EMPTY)) {
+        st = record_kernel_locked(c, q, d);
+    } else if (!(flags & ACCEL__SUBMIT_EMPTY)) {
         accel__gnode n;
         memset(&n, 0, sizeof n);
         n.be.struct_size = sizeof n.be;

@@ -1,66 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* core/capture.h — graphs inside the core: the recorded node list
- * (graph.c) and the capture hook (capture.c). Not installed.
+/* core/capture.h — the capture hooks (capture.c), filling the recorded
+ * graph of graph_record.h. Not installed.
  *
  * The hook sits below validation: accel__submit (submit.c), the transfers and
  * copies (queue.c), event records and waits (event.c) and buffer creation
  * (buffer.c) call it once their arguments are checked; it appends a deep copy
- * to the capturing queue's graph and calls nothing above it. graph.c replays
- * a graph through accel__submit and the public transfer calls. */
+ * to the capturing queue's graph (graph_record.c) and calls nothing above
+ * it. graph.c, above all of these, replays a graph through accel__submit and
+ * the public transfer calls. */
 #ifndef ACCEL_CORE_CAPTURE_H
 #define ACCEL_CORE_CAPTURE_H
 
-#include "internal.h"
-
-/* One recorded node. be holds the plugin's view (op descriptor, byte ranges,
- * host pointers) kept current by rebinding; buf[] the core buffers behind
- * its plugin buffers, checked alive at each launch through their handles. */
-typedef struct accel__gnode {
-    accel_graph_node_desc be;
-    accel_buffer *buf[4]; /* OP: operands; WRITE/READ: [0]; COPY: [0] src, [1] dst */
-    const void *buf_handle[4];
-    uint32_t nbuf;
-    accel_event *ev; /* EVENT_RECORD: a reference held by the node */
-    const char *name;
-} accel__gnode;
-
-struct accel_graph {
-    accel_graph *handle;
-    accel_device *dev;
-    pthread_mutex_t lock; /* launches, rebinding, instantiation */
-    accel__gnode *nodes;
-    size_t n, cap;
-    accel_buffer **temps; /* created during the capture; released with the graph */
-    size_t ntemps, tcap;
-    bool instantiated;
-    uint32_t flags;     /* accel_graph_options.flags of the instantiation */
-    accel_be_graph *be; /* the backend's graph, or NULL: core replay */
-    bool be_stale;      /* a rebinding the backend refused: rebuild first */
-    bool launched;      /* ever launched: release waits for the queues */
-    accel_graph *prev, *next;
-};
-
-/* graph.c: a new empty graph of dev (not yet a handle) and its teardown. */
-accel_graph *accel__graph_new(accel_device *dev);
-/* Append a node (copied); false when out of host memory. */
-bool accel__graph_append(accel_graph *g, const accel__gnode *node);
-bool accel__graph_add_temp(accel_graph *g, accel_buffer *buf);
-/* Free g's memory and node references (not its temporaries' buffers, not
- * its handle); for a capture dropped before it became a graph. */
-void accel__graph_free(accel_graph *g);
-/* Register g as a live handle on its runtime's list. */
-accel_status accel__graph_publish(accel_graph *g, const char *fn, accel_graph **out);
-/* accel_runtime_close: kill every graph handle (rt->lock held), then, after
- * the queues drained and before the buffers are freed, free every graph. */
-void accel__graphs_kill_handles(accel_runtime *rt);
-void accel__graphs_close(accel_runtime *rt);
-
-/* True while q records (one relaxed load). */
-static inline bool accel__capturing(const accel_queue *q)
-{
-    return atomic_load_explicit(&((accel_queue *)q)->capture, memory_order_relaxed) != NULL;
-}
+#include "graph_record.h"
 
 /* The hooks. Each returns true when q was capturing and the work was
  * recorded or refused (*out_st says which), false when q is not capturing

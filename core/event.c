@@ -46,24 +46,6 @@ accel_status accel_event_create(accel_device *dev, accel_event **out_event)
     return ACCEL_SUCCESS;
 }
 
-void accel__event_destroy(accel_event *ev)
-{
-    accel__handle_free(ev->handle);
-    ev->dev->be->vt->event_destroy(ev->dev->be->ctx, ev->be);
-    free(ev);
-}
-
-void accel__event_unref(accel_event *ev)
-{
-    if (atomic_fetch_sub(&ev->refs, 1) != 1)
-        return;
-    accel_runtime *rt = ev->dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_REMOVE(rt->events, ev);
-    pthread_mutex_unlock(&rt->lock);
-    accel__event_destroy(ev);
-}
-
 void accel_event_release(accel_event *ev)
 {
     if (!ev)

@@ -3,79 +3,48 @@
 /* core/graph.c — recorded graphs (accel/graph.h): instantiation on the
  * backend's graph entries, launch (natively, or the core's replay of every
  * node through the one op path and the transfer calls), rebinding of
- * buffers, scalars and host pointers, release. Capture is capture.c's. */
+ * buffers, scalars and host pointers, release. The graph as data is
+ * graph_record.c's; capture is capture.c's. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "fuse.h"
+#include "graph_record.h"
+#include "kernel_internal.h"
 #include "submit.h"
 
-/* ------------------------------------------------------------ building */
-
-accel_graph *accel__graph_new(accel_device *dev)
+/* g->ubuf: the distinct buffers of g's nodes. */
+static accel_status collect_buffers_locked(accel_graph *g, const char *fn)
 {
-    accel_graph *g = calloc(1, sizeof *g);
-    if (!g)
-        return NULL;
-    g->dev = dev;
-    pthread_mutex_init(&g->lock, NULL);
-    return g;
-}
-
-bool accel__graph_append(accel_graph *g, const accel__gnode *node)
-{
-    if (g->n == g->cap) {
-        size_t ncap = g->cap ? 2 * g->cap : 16;
-        accel__gnode *nn = realloc(g->nodes, ncap * sizeof *nn);
-        if (!nn)
-            return false;
-        g->nodes = nn;
-        g->cap = ncap;
-    }
-    g->nodes[g->n++] = *node;
-    return true;
-}
-
-bool accel__graph_add_temp(accel_graph *g, accel_buffer *buf)
-{
-    if (g->ntemps == g->tcap) {
-        size_t ncap = g->tcap ? 2 * g->tcap : 8;
-        accel_buffer **nt = realloc(g->temps, ncap * sizeof *nt);
-        if (!nt)
-            return false;
-        g->temps = nt;
-        g->tcap = ncap;
-    }
-    g->temps[g->ntemps++] = buf;
-    return true;
-}
-
-void accel__graph_free(accel_graph *g)
-{
-    if (!g)
-        return;
+    size_t cap = 0;
     for (size_t i = 0; i < g->n; i++)
-        if (g->nodes[i].ev)
-            accel__event_unref(g->nodes[i].ev);
-    free(g->nodes);
-    free(g->temps);
-    pthread_mutex_destroy(&g->lock);
-    free(g);
-}
-
-accel_status accel__graph_publish(accel_graph *g, const char *fn, accel_graph **out)
-{
-    if (accel__handle_new(ACCEL__T_GRAPH, g, g->dev->rt->gate, &g->handle) != ACCEL_SUCCESS) {
-        for (size_t i = 0; i < g->ntemps; i++)
-            atomic_store(&g->temps[i]->graph_temp, false);
-        accel__graph_free(g);
+        cap += g->nodes[i].nbuf;
+    accel_buffer **ub = malloc((cap ? cap : 1) * sizeof *ub);
+    const void **uh = malloc((cap ? cap : 1) * sizeof *uh);
+    if (!ub || !uh) {
+        free(ub);
+        free(uh);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
-    accel_runtime *rt = g->dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_PUSH(rt->graphs, g);
-    pthread_mutex_unlock(&rt->lock);
-    *out = g->handle;
+    size_t nu = 0;
+    for (size_t i = 0; i < g->n; i++)
+        for (uint32_t b = 0; b < g->nodes[i].nbuf; b++) {
+            if (!g->nodes[i].buf[b])
+                continue; /* a kernel's scalar argument */
+            size_t k = 0;
+            while (k < nu && (ub[k] != g->nodes[i].buf[b] || uh[k] != g->nodes[i].buf_handle[b]))
+                k++;
+            if (k == nu) {
+                ub[nu] = g->nodes[i].buf[b];
+                uh[nu++] = g->nodes[i].buf_handle[b];
+            }
+        }
+    free(g->ubuf);
+    free((void *)g->uhandle);
+    g->ubuf = ub;
+    g->uhandle = uh;
+    g->nubuf = nu;
     return ACCEL_SUCCESS;
 }
 
@@ -102,7 +71,21 @@ static void destroy_be_locked(accel_graph *g, const char *fn)
     g->be = NULL;
 }
 
-/* Whether the backend's entries may run g's list: every node is an op it
+/* Exec entry e as the backend sees it. */
+static accel_graph_node_desc exec_desc(const accel_graph *g, size_t e)
+{
+    const accel__gexec *x = &g->exec[e];
+    if (!x->f)
+        return g->nodes[x->first].be;
+    accel_graph_node_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.kind = ACCEL_GRAPH_NODE_OP;
+    d.op = *accel__fused_desc(x->f);
+    return d;
+}
+
+/* Whether the backend's entries may run g's plan: every entry is an op it
  * supports or a transfer or copy within g's device. */
 static bool backend_can_run(const accel_graph *g)
 {
@@ -110,8 +93,14 @@ static bool backend_can_run(const accel_graph *g)
     const accel_backend *vt = be->vt;
     if (!vt->graph_instantiate || !vt->graph_launch || !vt->graph_destroy || g->n == 0)
         return false;
-    for (size_t i = 0; i < g->n; i++) {
-        const accel__gnode *n = &g->nodes[i];
+    for (size_t e = 0; e < g->nexec; e++) {
+        if (g->exec[e].f) {
+            if (vt->op_supported(be->ctx, g->dev->index, accel__fused_desc(g->exec[e].f)) !=
+                ACCEL_SUCCESS)
+                return false;
+            continue;
+        }
+        const accel__gnode *n = &g->nodes[g->exec[e].first];
         switch ((accel_graph_node_kind)n->be.kind) {
         case ACCEL_GRAPH_NODE_OP:
             if (vt->op_supported(be->ctx, g->dev->index, &n->be.op) != ACCEL_SUCCESS)
@@ -134,26 +123,34 @@ static bool backend_can_run(const accel_graph *g)
 static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const char *fn)
 {
     destroy_be_locked(g, fn);
+    /* Fused kernels of the old plan may still run in queued launches. */
+    wait_launches(g, fn);
+    accel_status st = collect_buffers_locked(g, fn);
+    if (st == ACCEL_SUCCESS)
+        st = accel__fuse_plan(g, flags, fn);
+    if (st != ACCEL_SUCCESS)
+        return st;
     g->flags = flags;
     g->instantiated = true;
     g->be_stale = false;
+    g->plan_stale = false;
     if ((flags & ACCEL_GRAPH_CORE_REPLAY) || !backend_can_run(g))
         return ACCEL_SUCCESS;
-    accel_graph_node_desc *descs = malloc(g->n * sizeof *descs);
+    accel_graph_node_desc *descs = malloc(g->nexec * sizeof *descs);
     if (!descs)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    for (size_t i = 0; i < g->n; i++)
-        descs[i] = g->nodes[i].be;
+    for (size_t e = 0; e < g->nexec; e++)
+        descs[e] = exec_desc(g, e);
     const accel__backend *be = g->dev->be;
     accel__clear_error();
-    int32_t rc = be->vt->graph_instantiate(be->ctx, g->dev->index, descs, g->n, &g->be);
+    int32_t rc = be->vt->graph_instantiate(be->ctx, g->dev->index, descs, g->nexec, &g->be);
     free(descs);
     if (rc != ACCEL_SUCCESS) {
         /* Not an error: the core replays what the backend cannot. */
         accel__log(ACCEL_LOG_DEBUG,
                    "%s: %s refused the graph of %zu nodes (%s); replaying it "
                    "op by op",
-                   fn, g->dev->name, g->n, accel_last_error());
+                   fn, g->dev->name, g->nexec, accel_last_error());
         accel__clear_error();
         g->be = NULL;
     }
@@ -181,9 +178,11 @@ accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                                "%s: opt->struct_size is %u (use accel_graph_options_init)", fn,
                                opt->struct_size);
-        if (opt->flags & ~(uint32_t)ACCEL_GRAPH_CORE_REPLAY)
+        const uint32_t known =
+            ACCEL_GRAPH_CORE_REPLAY | ACCEL_GRAPH_NO_FUSION | ACCEL_GRAPH_TEST_FAULT;
+        if (opt->flags & ~known)
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", fn,
-                               opt->flags & ~(uint32_t)ACCEL_GRAPH_CORE_REPLAY);
+                               opt->flags & ~known);
         flags = opt->flags;
     }
     pthread_mutex_lock(&g->lock);
@@ -194,16 +193,27 @@ accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *
 
 /* ------------------------------------------------------------- launch */
 
-/* Every buffer g uses is still alive (its handle resolves to it). */
+/* Whether the buffer behind handle h is still b. */
+static bool alive(const void *h, const accel_buffer *b)
+{
+    accel__type type;
+    accel__gate *gate;
+    return accel__handle_peek(h, &type, &gate) == b && type == ACCEL__T_BUFFER;
+}
+
+/* Every buffer g uses is still alive (its handle resolves to it): once per
+ * distinct buffer; the message names the first node using a dead one. */
 static accel_status check_alive_locked(const accel_graph *g, const char *fn)
 {
+    bool all = true;
+    for (size_t k = 0; k < g->nubuf && all; k++)
+        all = alive(g->uhandle[k], g->ubuf[k]);
+    if (all)
+        return ACCEL_SUCCESS;
     for (size_t i = 0; i < g->n; i++) {
         const accel__gnode *n = &g->nodes[i];
         for (uint32_t b = 0; b < n->nbuf; b++) {
-            accel__type type;
-            accel__gate *gate;
-            if (accel__handle_peek(n->buf_handle[b], &type, &gate) != n->buf[b] ||
-                type != ACCEL__T_BUFFER)
+            if (n->buf[b] && !alive(n->buf_handle[b], n->buf[b]))
                 return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
                                    "%s: node %zu (%s): buffer %u was released; rebind it with "
                                    "accel_graph_set_buffer",
@@ -216,13 +226,25 @@ static accel_status check_alive_locked(const accel_graph *g, const char *fn)
 static void mark_enqueued(const accel__gnode *n)
 {
     for (uint32_t b = 0; b < n->nbuf; b++)
-        accel__buffer_mark_enqueued(n->buf[b]);
+        if (n->buf[b])
+            accel__buffer_mark_enqueued(n->buf[b]);
 }
 
 /* The core's replay: each node as the eager call would enqueue it. */
 static accel_status replay_locked(accel_graph *g, accel_queue *q, const char *fn)
 {
-    for (size_t i = 0; i < g->n; i++) {
+    for (size_t e = 0; e < g->nexec; e++) {
+        const accel__gexec *x = &g->exec[e];
+        size_t i = x->first;
+        if (x->f) {
+            for (size_t k = 0; k < x->count; k++)
+                mark_enqueued(&g->nodes[i + k]);
+            accel_status st = accel__submit(q, accel__fused_desc(x->f), 0);
+            if (st != ACCEL_SUCCESS)
+                return accel__fail(st, "%s: nodes %zu-%zu (fused): %s", fn, i, i + x->count - 1,
+                                   accel_last_error());
+            continue;
+        }
         const accel__gnode *n = &g->nodes[i];
         const accel_graph_node_desc *d = &n->be;
         accel_status st = ACCEL_SUCCESS;
@@ -286,14 +308,16 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
                            "supported)",
                            fn);
     pthread_mutex_lock(&g->lock);
-    st = check_alive_locked(g, fn);
-    if (st == ACCEL_SUCCESS && (!g->instantiated || g->be_stale))
+    st = g->ubuf ? ACCEL_SUCCESS : collect_buffers_locked(g, fn);
+    if (st == ACCEL_SUCCESS)
+        st = check_alive_locked(g, fn);
+    if (st == ACCEL_SUCCESS && (!g->instantiated || g->be_stale || g->plan_stale))
         st = instantiate_locked(g, g->flags, fn);
     if (st == ACCEL_SUCCESS) {
         g->launched = true;
         if (g->be && !core_replay_now(g->dev->rt)) {
-            for (size_t i = 0; i < g->n; i++)
-                mark_enqueued(&g->nodes[i]);
+            for (size_t k = 0; k < g->nubuf; k++)
+                accel__buffer_mark_enqueued(g->ubuf[k]);
             const accel__backend *be = g->dev->be;
             pthread_mutex_lock(&q->lock);
             accel__clear_error();
@@ -311,16 +335,25 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
 
 /* ---------------------------------------------------------- rebinding */
 
-/* Pass node i's new contents to the backend's graph; a refusal rebuilds it
- * at the next launch. */
-static void update_be_locked(accel_graph *g, size_t i)
+/* Pass recorded node i's new contents to the backend's graph; a refusal
+ * rebuilds it at the next launch. A buffer of a fused kernel changed
+ * (buffer_changed): plan again at the next launch (the ranges may now
+ * overlap differently). */
+static void update_be_locked(accel_graph *g, size_t i, bool buffer_changed)
 {
+    if (!g->exec_of)
+        return;
+    size_t e = g->exec_of[i];
+    if (g->exec[e].f && buffer_changed) {
+        g->plan_stale = true;
+        return;
+    }
     if (!g->be || g->be_stale)
         return;
     const accel__backend *be = g->dev->be;
+    accel_graph_node_desc d = exec_desc(g, e);
     accel__clear_error();
-    if (!be->vt->graph_update ||
-        be->vt->graph_update(be->ctx, g->be, i, &g->nodes[i].be) != ACCEL_SUCCESS) {
+    if (!be->vt->graph_update || be->vt->graph_update(be->ctx, g->be, e, &d) != ACCEL_SUCCESS) {
         accel__clear_error();
         g->be_stale = true;
     }
@@ -330,6 +363,11 @@ static void update_be_locked(accel_graph *g, size_t i)
 static bool use_fits(const accel__gnode *n, uint32_t b, size_t bytes)
 {
     const accel_graph_node_desc *d = &n->be;
+    if (n->klaunch) {
+        const accel_kernel_arg_desc *a = &n->klaunch->args[b];
+        size_t es = accel__kesize(a->dtype);
+        return es && a->offset <= bytes / es && a->count <= bytes / es - a->offset;
+    }
     switch ((accel_graph_node_kind)d->kind) {
     case ACCEL_GRAPH_NODE_OP: {
         size_t es = accel__desc_esize(&d->op);
@@ -354,7 +392,10 @@ static void rebind(accel__gnode *n, uint32_t b, accel_buffer *nb)
     accel_graph_node_desc *d = &n->be;
     switch ((accel_graph_node_kind)d->kind) {
     case ACCEL_GRAPH_NODE_OP:
-        d->op.operands[b].buffer = nb->be;
+        if (n->klaunch)
+            n->klaunch->args[b].buffer = nb->be;
+        else
+            d->op.operands[b].buffer = nb->be;
         break;
     case ACCEL_GRAPH_NODE_WRITE:
         d->dst = nb->be;
@@ -422,8 +463,17 @@ accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_b
                     changed = true;
                 }
             if (changed)
-                update_be_locked(g, i);
+                update_be_locked(g, i, true);
         }
+    if (st == ACCEL_SUCCESS && collect_buffers_locked(g, fn) != ACCEL_SUCCESS) {
+        /* The next launch collects them again. */
+        free(g->ubuf);
+        free((void *)g->uhandle);
+        g->ubuf = NULL;
+        g->uhandle = NULL;
+        g->nubuf = 0;
+        accel__clear_error();
+    }
     pthread_mutex_unlock(&g->lock);
     return st;
 }
@@ -453,6 +503,49 @@ static uint32_t scalar_count(uint32_t op)
     return 0;
 }
 
+/* Scalar argument `index` of a recorded user kernel launch, converted to
+ * its parameter's type (C conversion, as accel_kernel_launch does). */
+static accel_status set_kernel_scalar_locked(accel_graph *g, size_t node, uint32_t index,
+                                             double value, const char *fn)
+{
+    accel__klaunch *L = g->nodes[node].klaunch;
+    if (index >= L->be.num_args || L->args[index].kind != ACCEL_KARG_SCALAR)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: node %zu (%s): argument %u is not a scalar argument", fn, node,
+                           g->nodes[node].name, index);
+    accel_kernel_arg_desc *a = &L->args[index];
+    bool integer = a->dtype == ACCEL_I32 || a->dtype == ACCEL_I64 || a->dtype == ACCEL_U8;
+    if (integer && !(value == floor(value) && fabs(value) <= 9.007199254740992e15))
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: node %zu (%s): argument %u is %s but %g is not an integer", fn,
+                           node, g->nodes[node].name, index,
+                           accel_dtype_name((accel_dtype)a->dtype), value);
+    switch ((accel_dtype)a->dtype) {
+    case ACCEL_F64:
+        a->value.f64 = value;
+        break;
+    case ACCEL_F32:
+    case ACCEL_F16:
+    case ACCEL_BF16:
+        a->value.f32 = (float)value;
+        break;
+    case ACCEL_I32:
+        a->value.i32 = (int32_t)(int64_t)value;
+        break;
+    case ACCEL_I64:
+        a->value.i64 = (int64_t)value;
+        break;
+    case ACCEL_U8:
+        a->value.u8 = (uint8_t)(int64_t)value;
+        break;
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
+    update_be_locked(g, node, false);
+    return ACCEL_SUCCESS;
+}
+
 accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index, double value)
 {
     static const char fn[] = "accel_graph_set_scalar";
@@ -464,6 +557,8 @@ accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
     if (node >= g->n) {
         st = accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
                          g->n);
+    } else if (g->nodes[node].klaunch) {
+        st = set_kernel_scalar_locked(g, node, index, value, fn);
     } else {
         accel__gnode *n = &g->nodes[node];
         uint32_t have = n->be.kind == ACCEL_GRAPH_NODE_OP ? scalar_count(n->be.op.op) : 0;
@@ -475,7 +570,9 @@ accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
             st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: stddev %g must be >= 0", fn, value);
         if (st == ACCEL_SUCCESS) {
             n->be.op.scalars[index] = value;
-            update_be_locked(g, node);
+            if (g->exec_of && g->exec[g->exec_of[node]].f)
+                accel__fused_set_scalar(g->exec[g->exec_of[node]].f, node, index, value);
+            update_be_locked(g, node, false);
         }
     }
     pthread_mutex_unlock(&g->lock);
@@ -502,7 +599,7 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
         else
             continue;
         uses++;
-        update_be_locked(g, i);
+        update_be_locked(g, i, false);
     }
     pthread_mutex_unlock(&g->lock);
     if (uses == 0)
@@ -556,6 +653,10 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
         info.op = n->be.op.op;
         info.dtype = n->be.op.dtype;
         info.bytes = n->be.op.num_operands ? n->be.op.operands[n->be.op.num_operands - 1].count : 0;
+        if (n->klaunch)
+            info.bytes = n->klaunch->be.n * n->klaunch->be.rows;
+        if (g->exec_of && g->exec[g->exec_of[node]].f)
+            info.fused = accel__fused_name(g->exec[g->exec_of[node]].f);
     } else {
         info.bytes = n->be.bytes;
     }
@@ -574,7 +675,7 @@ accel_status accel_graph_backend_replay(accel_graph *g, bool *out_backend)
     if (!out_backend)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_backend is NULL", fn);
     pthread_mutex_lock(&g->lock);
-    if (!g->instantiated || g->be_stale)
+    if (!g->instantiated || g->be_stale || g->plan_stale)
         st = instantiate_locked(g, g->flags, fn);
     *out_backend = st == ACCEL_SUCCESS && g->be && !core_replay_now(g->dev->rt);
     pthread_mutex_unlock(&g->lock);
@@ -606,6 +707,7 @@ void accel_graph_release(accel_graph *g)
             g->launched = true;
     wait_launches(g, fn);
     destroy_be_locked(g, fn);
+    accel__fuse_plan_free(g, true);
     for (size_t t = 0; t < g->ntemps; t++) {
         accel_buffer *buf = g->temps[t];
         accel__handle_free(buf->handle);
@@ -632,6 +734,7 @@ void accel__graphs_close(accel_runtime *rt)
         ACCEL__LIST_REMOVE(rt->graphs, g);
         if (g->be)
             g->dev->be->vt->graph_destroy(g->dev->be->ctx, g->be);
+        accel__fuse_plan_free(g, false);
         /* Temporaries stay on rt->buffers, which close frees next. */
         g->ntemps = 0;
         accel__graph_free(g);

@@ -50,6 +50,28 @@ void accel__verify_before_locked(accel_queue *q, accel__vjob *j);
  * Leaves the thread's last error as op_execute left it. Takes j. */
 void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc);
 
+/* ------------------------------------------------------------ repro.c */
+
+/* One verify-mode mismatch, as its repro file records it. */
+typedef struct accel__repro {
+    const char *dir;                /* the folder; made when missing */
+    const char *device, *reference; /* the names of the two devices */
+    const accel_op_desc *d;
+    uint64_t verify_seed;
+    const void *const *inputs; /* each operand before the op (the output's old contents last) */
+    size_t lo, hi;             /* guard elements before and after the output range */
+    /* lo + hi elements each (those before the range, then those after):
+     * before the op, and after it on the device. */
+    const void *guard_before, *guard_after;
+    const void *got, *expected; /* the output range from the device and the reference */
+    const char *what;           /* the mismatch as it was logged */
+} accel__repro;
+
+/* Write r as DIR/accel-repro-PID-N-OP.npz (accel/verify.h lists its members),
+ * through a temporary file renamed into place. path_out gets the path, or ""
+ * when nothing was written (the reason is logged as a warning). */
+void accel__repro_write(const accel__repro *r, uint64_t n, char *path_out, size_t cap);
+
 /* ------------------------------------------------------------ kernel_check.c */
 
 /* The same three hooks for ACCEL_OP_KERNEL (user kernels, accel/kernel.h),

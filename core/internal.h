@@ -178,6 +178,19 @@ void accel__struct_out_write(void *out, const void *ours, size_t bytes);
 accel_status accel__open_regular(const char *path, int flags, uint64_t max_bytes, const char *fn,
                                  int *out_fd);
 
+/* ------------------------------------------------------------ npy.c */
+
+/* Bytes of the largest .npy preamble accel__npy_preamble writes. */
+#define ACCEL__NPY_PREAMBLE_MAX 512
+/* The preamble of a format 1.0 .npy file (magic, version, header length and
+ * the header dict, padded so that the data starts at a multiple of 64
+ * bytes, as numpy.lib.format writes it) for an array of dtype (f32, f64 or
+ * f16) and ndim <= ACCEL_NPY_MAX_DIMS dimensions `shape`, into out. Returns
+ * its length in bytes, 0 for another dtype or too many dimensions. The
+ * shape is not checked (accel_npy_save checks it first). */
+size_t accel__npy_preamble(accel_dtype dtype, uint32_t ndim, const size_t *shape,
+                           unsigned char out[ACCEL__NPY_PREAMBLE_MAX]);
+
 /* ------------------------------------------------------------ value.c */
 
 /* One set of value parsers for plugins.ini and the ACCEL_* environment.
@@ -480,7 +493,8 @@ struct accel_runtime {
     /* User kernels: compiled-code cache and programs kept until close
      * (kernel_cache.c). */
     struct accel__kcache *kcache;
-    struct accel_graph *graphs; /* live graphs (graph.c), under lock */
+    struct accel_kernel *kernels; /* live user kernels (kernel.c), under lock */
+    struct accel_graph *graphs;   /* live graphs (graph.c), under lock */
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */
@@ -530,8 +544,14 @@ void accel__host_regs_free(accel_runtime *rt);
 void accel__buffer_destroy(accel_buffer *buf);
 void accel__host_block_destroy(accel__host_block *hb);
 void accel__queue_destroy(accel_queue *q);
+/* event_life.c: an event's last reference frees it. */
 void accel__event_unref(accel_event *ev);
 void accel__event_destroy(accel_event *ev);
+/* graph.c, for accel_runtime_close: kill every graph handle (rt->lock
+ * held), then, after the queues drained and before the buffers are freed,
+ * free every graph. */
+void accel__graphs_kill_handles(accel_runtime *rt);
+void accel__graphs_close(accel_runtime *rt);
 
 /* ------------------------------------------------------------ xop.c */
 
@@ -670,9 +690,10 @@ static inline void accel__policy_update_checked(accel_runtime *rt)
 
 /* ------------------------------------------------- kernel*.c (user kernels) */
 
-/* At accel_runtime_close, after the queues drained: release every program
- * and the cache (kernel_cache.c). */
-void accel__kcache_close(accel_runtime *rt);
+/* At accel_runtime_close, after the queues drained and the graphs went:
+ * drop the caller's reference of every kernel left, then release every
+ * program and the cache (kernel.c). */
+void accel__kernels_close(accel_runtime *rt);
 
 /* ------------------------------------------------------------ selftest.c */
 

@@ -16,6 +16,7 @@
  * in the same folder, then rename(2): readers see the old entry or the new
  * one, never half of one, and two processes building the same kernel at
  * once both succeed (the last rename wins; both entries are valid).
+ * Compiles run outside the cache's lock, so threads build in parallel.
  *
  * The folder: $ACCEL_KERNEL_CACHE, else [runtime] kernel_cache (relative:
  * to the config file's folder), else $XDG_CACHE_HOME/accel/kernels, else
@@ -35,7 +36,7 @@
 
 #include <openssl/evp.h>
 
-#include "kernel_internal.h"
+#include "kernel_cache.h"
 
 #define KC_MAGIC "ACCELKC\001"
 #define KC_FORMAT 1u
@@ -69,7 +70,6 @@ typedef struct accel__kcache {
     char reason[256];
     kc_blob *blobs;
     kc_prog *progs;
-    accel_kernel *live; /* kernels not released yet */
     uint64_t memory_hits, disk_hits, misses, rebuilt, failures, tmp_serial;
     double compile_ms, load_ms;
 } accel__kcache;
@@ -470,10 +470,15 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
         d.options = options;
         const void *bin = NULL;
         size_t bin_size = 0;
+        /* Compile without the lock: other kernels build and load meanwhile
+         * (two threads on one key both compile; either program is right). */
+        pthread_mutex_unlock(&c->lock);
         t0 = now_ms();
         accel__clear_error();
         st = (accel_status)vt->program_build(dev->be->ctx, dev->index, &d, out, &bin, &bin_size);
-        c->compile_ms += now_ms() - t0;
+        double dt = now_ms() - t0;
+        pthread_mutex_lock(&c->lock);
+        c->compile_ms += dt;
         c->misses++;
         if (st != ACCEL_SUCCESS) {
             c->failures++;
@@ -504,45 +509,11 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
     return st;
 }
 
-accel_status accel__kcache_adopt(accel_runtime *rt, accel_kernel *k)
-{
-    accel__kcache *c = kcache_get(rt);
-    if (!c)
-        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    pthread_mutex_lock(&c->lock);
-    k->live_prev = NULL;
-    k->live_next = c->live;
-    if (c->live)
-        c->live->live_prev = k;
-    c->live = k;
-    pthread_mutex_unlock(&c->lock);
-    return ACCEL_SUCCESS;
-}
-
-void accel__kcache_disown(accel_runtime *rt, accel_kernel *k)
-{
-    accel__kcache *c = rt->kcache;
-    pthread_mutex_lock(&c->lock);
-    if (k->live_prev)
-        k->live_prev->live_next = k->live_next;
-    else
-        c->live = k->live_next;
-    if (k->live_next)
-        k->live_next->live_prev = k->live_prev;
-    k->live_prev = k->live_next = NULL;
-    pthread_mutex_unlock(&c->lock);
-}
-
 void accel__kcache_close(accel_runtime *rt)
 {
     accel__kcache *c = rt->kcache;
     if (!c)
         return;
-    /* Kernels the caller left (their handles died with the runtime's). */
-    for (accel_kernel *k = c->live, *next; k; k = next) {
-        next = k->live_next;
-        accel__kernel_destroy(k);
-    }
     for (kc_prog *p = c->progs, *next; p; p = next) {
         next = p->next;
         p->dev->be->vt->program_release(p->dev->be->ctx, p->prog);
@@ -558,38 +529,24 @@ void accel__kcache_close(accel_runtime *rt)
     rt->kcache = NULL;
 }
 
-accel_status accel_kernel_cache_stats_get(const accel_runtime *rt, accel_kernel_cache_stats *out)
+accel_status accel__kcache_counters_get(accel_runtime *rt, accel__kcache_counters *out)
 {
-    static const char fn[] = "accel_kernel_cache_stats_get";
-    ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    size_t bytes = 0;
-    st = accel__struct_out_size(fn, "out", out,
-                                ACCEL__SIZE_UPTO(accel_kernel_cache_stats, disabled_reason),
-                                sizeof *out, &bytes);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    accel__kcache *c = kcache_get((accel_runtime *)rt);
+    memset(out, 0, sizeof *out);
+    accel__kcache *c = kcache_get(rt);
     if (!c)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    accel_kernel_cache_stats s;
-    memset(&s, 0, sizeof s);
-    s.struct_size = sizeof s;
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     pthread_mutex_lock(&c->lock);
-    resolve_dir((accel_runtime *)rt, c);
-    s.disk_enabled = c->disk;
-    s.memory_hits = c->memory_hits;
-    s.disk_hits = c->disk_hits;
-    s.misses = c->misses;
-    s.rebuilt = c->rebuilt;
-    s.failures = c->failures;
-    s.compile_ms = c->compile_ms;
-    s.load_ms = c->load_ms;
-    snprintf(s.dir, sizeof s.dir, "%s", c->disk ? c->dir : "");
-    snprintf(s.disabled_reason, sizeof s.disabled_reason, "%s", c->reason);
+    resolve_dir(rt, c);
+    out->disk_enabled = c->disk;
+    out->memory_hits = c->memory_hits;
+    out->disk_hits = c->disk_hits;
+    out->misses = c->misses;
+    out->rebuilt = c->rebuilt;
+    out->failures = c->failures;
+    out->compile_ms = c->compile_ms;
+    out->load_ms = c->load_ms;
+    snprintf(out->dir, sizeof out->dir, "%s", c->disk ? c->dir : "");
+    snprintf(out->disabled_reason, sizeof out->disabled_reason, "%s", c->reason);
     pthread_mutex_unlock(&c->lock);
-    accel__struct_out_write(out, &s, bytes);
     return ACCEL_SUCCESS;
 }

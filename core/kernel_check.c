@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuse.h"
 #include "hooks.h"
 #include "kernel_internal.h"
 
@@ -48,6 +49,7 @@ static void kjob_free(kjob *j)
 {
     if (!j)
         return;
+    accel__kernel_unref(j->L.k);
     for (int i = 0; i < ACCEL__KMAX_PARAMS; i++) {
         free(j->pre[i]);
         free(j->post[i]);
@@ -66,6 +68,8 @@ static kjob *kjob_new(accel_queue *q, const accel_op_desc *d, accel_device *othe
     j->other = other;
     j->L = *L;
     j->L.be.args = j->L.args;
+    /* The job runs after the launch call: the caller may release k by then. */
+    accel__kernel_retain(L->k);
     for (uint32_t i = 0; i < L->be.num_args; i++) {
         if (L->args[i].kind != ACCEL_KARG_ARRAY)
             continue;
@@ -225,11 +229,22 @@ static void compare(const kjob *j, uint32_t i, const void *got, const void *exp,
              bad, a->count);
 }
 
-static void kjob_check(accel__xop *x)
+/* A graph's fused kernel: against its unfused ops on the host (fuse_check.c). */
+static void chain_check(kjob *j, char *what, size_t cap)
 {
-    kjob *j = x->payload;
-    if (!j || j->cancelled)
-        return;
+    accel__policy *p = j->rt->policy;
+    size_t checked, skipped;
+    char one[900];
+    if (!accel__fchain_check(j->L.chain, j->L.args, j->pre, j->post, j->L.be.n, one, sizeof one,
+                             &checked, &skipped))
+        snprintf(what, cap, "%.72s on %.128s disagrees with its unfused ops: %.700s", j->L.k->label,
+                 j->dev->name, one);
+    atomic_fetch_add(checked || !skipped ? &p->checked : &p->skipped, 1);
+}
+
+/* The launch on the reference device, compared output by output. */
+static void reference_check(kjob *j, char *what, size_t cap)
+{
     accel__policy *p = j->rt->policy;
     void *expected[ACCEL__KMAX_PARAMS] = {NULL};
     bool oom = false;
@@ -237,7 +252,6 @@ static void kjob_check(accel__xop *x)
         if (is_output(j, i) && !(expected[i] = malloc(arg_bytes(&j->L.args[i]) + 1)))
             oom = true;
     accel_status st = oom ? ACCEL_ERROR_OUT_OF_HOST_MEMORY : run_other(j, expected);
-    char what[1024] = "";
     if (st != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "verify: %s: the reference run on %s failed (%s); not checked",
                    j->L.k->label, j->other->name,
@@ -251,12 +265,25 @@ static void kjob_check(accel__xop *x)
             char one[768];
             compare(j, i, j->post[i], expected[i], one, sizeof one);
             if (one[0])
-                snprintf(what, sizeof what, "%s on %s disagrees with %s: %s", j->L.k->label,
-                         j->dev->name, j->other->name, one);
+                snprintf(what, cap, "%s on %s disagrees with %s: %s", j->L.k->label, j->dev->name,
+                         j->other->name, one);
         }
     }
     for (uint32_t i = 0; i < ACCEL__KMAX_PARAMS; i++)
         free(expected[i]);
+}
+
+static void kjob_check(accel__xop *x)
+{
+    kjob *j = x->payload;
+    if (!j || j->cancelled)
+        return;
+    accel__policy *p = j->rt->policy;
+    char what[1024] = "";
+    if (j->L.chain)
+        chain_check(j, what, sizeof what);
+    else
+        reference_check(j, what, sizeof what);
     if (!what[0])
         return;
     atomic_fetch_add(&p->mismatches, 1);
@@ -311,8 +338,10 @@ accel__kvjob *accel__kernel_verify_prepare(accel_queue *q, const accel_op_desc *
     accel_device *ref = p->verify_ref;
     if (!ref || (q->dev == ref && !p->verify_self))
         return NULL;
-    accel_be_program *rp = reference_program(q, d, ref);
-    if (!rp)
+    /* A graph's fused kernel is checked on the host against its unfused ops
+     * (fuse_check.c): no reference program. */
+    accel_be_program *rp = accel__klaunch_of(d)->chain ? NULL : reference_program(q, d, ref);
+    if (!rp && !accel__klaunch_of(d)->chain)
         return NULL;
     kjob *j = kjob_new(q, d, ref, true);
     if (!j) {
@@ -348,7 +377,8 @@ void accel__kernel_verify_after_locked(accel_queue *q, accel__kvjob *j, int32_t 
         x->payload = j;
         x->release = kjob_release;
         x->keep = true;
-        if (j->other->be == q->dev->be) { /* a host function may not call its own backend */
+        if (j->other->be == q->dev->be && !j->L.chain) {
+            /* a host function may not call its own backend */
             x->run = kjob_nothing;
             x->finish = kjob_check;
         } else {

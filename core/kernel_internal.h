@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* core/kernel_internal.h — what the user-kernel files of the core share:
- * the kernel object (kernel.c), source generation (kernel_codegen.c), the
- * compiled-code cache (kernel_cache.c) and launch checking (kernel_check.c).
- * Not installed. */
+ * the kernel object and its launches (kernel.c), source generation
+ * (kernel_codegen.c) and launch checking (kernel_check.c). The compiled-code
+ * cache below them has its own header (kernel_cache.h) and does not see
+ * kernel objects. Not installed. */
 #ifndef ACCEL_CORE_KERNEL_INTERNAL_H
 #define ACCEL_CORE_KERNEL_INTERNAL_H
 
@@ -12,7 +13,6 @@
 
 #define ACCEL__KMAX_PARAMS 32
 #define ACCEL__KNAME_MAX 64
-#define ACCEL__KLOG_MAX 16384
 
 /* How a raw kernel's scalar parameter is stored (accel_kernel_arg_desc.value). */
 typedef enum accel__kstore {
@@ -46,8 +46,8 @@ typedef struct accel__kbuild {
 } accel__kbuild;
 
 struct accel_kernel {
-    accel_kernel *handle;                       /* the value callers hold (handle.c) */
-    struct accel_kernel *live_prev, *live_next; /* the runtime's live kernels */
+    accel_kernel *handle;             /* the value callers hold (handle.c) */
+    struct accel_kernel *prev, *next; /* the runtime's live kernels (rt->kernels) */
     accel_runtime *rt;
     uint32_t kind; /* ACCEL_KERNEL_* */
     char name[ACCEL__KNAME_MAX];
@@ -61,6 +61,10 @@ struct accel_kernel {
     uint32_t tolerance_ulp;
     char *cuda_options;
     pthread_mutex_t lock;
+    /* The handle's reference, plus one per recorded launch (a graph node,
+     * accel__klaunch_clone) and per pending verify or fallback job: the
+     * object is freed at the last. */
+    atomic_uint refs;
     accel__kbuild *builds;
     _Atomic(accel__kbuild *) hot; /* the last successful build looked up */
 };
@@ -71,12 +75,31 @@ typedef struct accel__klaunch {
     accel_kernel *k;
     uint32_t mask;
     accel_kernel_arg_desc args[ACCEL__KMAX_PARAMS];
+    /* A graph's fused kernel (core/fuse.h): verify mode checks it against
+     * these unfused ops instead of the kernel's CPU twin. NULL otherwise. */
+    const struct accel__fchain *chain;
 } accel__klaunch;
 
 static inline const accel__klaunch *accel__klaunch_of(const accel_op_desc *d)
 {
     return (const accel__klaunch *)(const void *)d->kernel;
 }
+
+/* kernel.c: a reference on k for work that outlives the launch call (a
+ * recorded launch, a verify or fallback job), and its release (the last
+ * one frees the kernel). */
+void accel__kernel_retain(accel_kernel *k);
+void accel__kernel_unref(accel_kernel *k);
+
+/* kernel.c: a launch that outlives its call, for a graph node: a deep copy
+ * of d's launch (arguments, program, scalar mask) holding a reference on the
+ * kernel, so accel_kernel_release before the graph's does not free what the
+ * node needs. The copy's be field is what a recorded op desc points at
+ * (d->kernel = &copy->be). NULL when out of host memory (message set). The
+ * programs it names live until the runtime closes. */
+accel__klaunch *accel__klaunch_clone(const accel_op_desc *d);
+/* Release a copy and its kernel reference. NULL: no-op. */
+void accel__klaunch_free(accel__klaunch *L);
 
 /* kernel_codegen.c: the program for one language, malloc'ed, NUL-terminated,
  * and the entry's symbol in entry (ACCEL__KNAME_MAX + 16 bytes). NULL when
@@ -90,20 +113,6 @@ void accel__kernel_blank_comments(char *s);
  * Errors are kept per (device, mask) and returned again with their message. */
 accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t mask,
                                    accel_be_program **out);
-
-/* kernel_cache.c: a program for dev from source through the memory and disk
- * caches (compiling on a miss). On ACCEL_ERROR_COMPILE the message holds the
- * compiler's log. The runtime keeps every program until it closes, so work
- * enqueued before accel_kernel_release still finds its code. */
-/* The runtime's live kernels: adopted at creation, disowned at release;
- * accel_runtime_close frees the ones left (accel__kernel_destroy). */
-accel_status accel__kcache_adopt(accel_runtime *rt, accel_kernel *k);
-void accel__kcache_disown(accel_runtime *rt, accel_kernel *k);
-void accel__kernel_destroy(accel_kernel *k);
-
-accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const char *name,
-                                 uint32_t language, const char *source, const char *entry,
-                                 const char *options, accel_be_program **out);
 
 /* Element size of a dtype, 0 for unknown (accel_dtype_size). */
 static inline size_t accel__kesize(uint32_t dtype)

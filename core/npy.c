@@ -805,6 +805,33 @@ static accel_status resolve_destination(const char *func, const char *path, char
     return ACCEL_SUCCESS;
 }
 
+size_t accel__npy_preamble(accel_dtype dtype, uint32_t ndim, const size_t *shape,
+                           unsigned char out[ACCEL__NPY_PREAMBLE_MAX])
+{
+    const char *descr = dtype_descr(dtype);
+    if (!descr || ndim > ACCEL_NPY_MAX_DIMS)
+        return 0;
+    /* The header as numpy.lib.format writes it, padded with spaces and a
+     * final newline so that the data starts at a multiple of 64 bytes. */
+    char *header = (char *)out + 10;
+    size_t cap = ACCEL__NPY_PREAMBLE_MAX - 10;
+    int len = snprintf(header, cap, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+    for (uint32_t d = 0; d < ndim; d++)
+        len += snprintf(header + len, cap - (size_t)len, "%s%zu", d ? ", " : "", shape[d]);
+    len += snprintf(header + len, cap - (size_t)len, "%s), }", ndim == 1 ? "," : "");
+    size_t total = 10 + (size_t)len + 1;
+    size_t padded = (total + 63) / 64 * 64;
+    size_t hlen = padded - 10;
+    memset(header + len, ' ', hlen - 1 - (size_t)len);
+    header[hlen - 1] = '\n';
+    memcpy(out, npy_magic, 6);
+    out[6] = 1;
+    out[7] = 0;
+    out[8] = (unsigned char)(hlen & 0xff);
+    out[9] = (unsigned char)(hlen >> 8);
+    return padded;
+}
+
 ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint32_t ndim,
                                       const size_t *shape, const void *data)
 {
@@ -845,26 +872,8 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
 
-    /* The header as numpy.lib.format writes it, padded with spaces and a
-     * final newline so that the data starts at a multiple of 64 bytes. */
-    char header[512];
-    int len = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (",
-                       descr);
-    for (uint32_t d = 0; d < ndim; d++)
-        len +=
-            snprintf(header + len, sizeof header - (size_t)len, "%s%zu", d ? ", " : "", shape[d]);
-    len += snprintf(header + len, sizeof header - (size_t)len, "%s), }", ndim == 1 ? "," : "");
-    size_t total = 10 + (size_t)len + 1;
-    size_t padded = (total + 63) / 64 * 64;
-    size_t hlen = padded - 10;
-    memset(header + len, ' ', hlen - 1 - (size_t)len);
-    header[hlen - 1] = '\n';
-    unsigned char pre[10];
-    memcpy(pre, npy_magic, 6);
-    pre[6] = 1;
-    pre[7] = 0;
-    pre[8] = (unsigned char)(hlen & 0xff);
-    pre[9] = (unsigned char)(hlen >> 8);
+    unsigned char pre[ACCEL__NPY_PREAMBLE_MAX];
+    size_t pre_len = accel__npy_preamble(dtype, ndim, shape, pre);
 
     /* Where to write: path itself when it does not exist yet; through a
      * symbolic link, the file it points to (so the link stays a link); never
@@ -924,8 +933,7 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
     }
     if (ok) {
         step = "write";
-        ok = write_all(fd, pre, sizeof pre) && write_all(fd, header, hlen) &&
-             (bytes == 0 || write_all(fd, data, bytes));
+        ok = write_all(fd, pre, pre_len) && (bytes == 0 || write_all(fd, data, bytes));
     }
     if (ok) {
         step = "flush";

@@ -225,9 +225,9 @@ void accel_runtime_close(accel_runtime *rt)
         ACCEL__LIST_REMOVE(rt->queues, q);
         accel__queue_destroy(q);
     }
-    accel__graphs_close(rt); /* before the events and buffers its nodes refer to */
-    accel__trace_close(rt);  /* every traced op is done now */
-    accel__kcache_close(rt); /* user kernels' programs, before the backends unload */
+    accel__graphs_close(rt);  /* before the events and buffers its nodes refer to */
+    accel__trace_close(rt);   /* every traced op is done now */
+    accel__kernels_close(rt); /* user kernels and their programs, before the backends unload */
     while (rt->events) {
         accel_event *ev = rt->events;
         ACCEL__LIST_REMOVE(rt->events, ev);

@@ -17,15 +17,11 @@
  * as ACCEL_ERROR_MISMATCH for its next synchronizing call.
  *
  * The policy (verify, fallback, report) comes from the settings of config.c. */
-#include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "accel/verify.h"
 #include "hooks.h"
@@ -315,42 +311,28 @@ static void describe_shape(const accel_op_desc *d, char *out, size_t cap)
     snprintf(out, cap, "n=%zu", d->operands[0].count);
 }
 
-static void write_repro(vjob *j, char *path_out, size_t cap)
+/* The repro file of j's mismatch (core/repro.c); path_out gets its path or "". */
+static void write_repro(vjob *j, const void *expected, const char *what, char *path_out, size_t cap)
 {
     path_out[0] = '\0';
     if (!j->repro_dir)
         return;
-    mkdir(j->repro_dir, 0777);
-    uint64_t n = atomic_fetch_add(&j->rt->policy->repro_files, 1);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/accel-repro-%ld-%" PRIu64 "-%s.bin", j->repro_dir,
-             (long)getpid(), n, accel_op_name((accel_op_code)j->d.op));
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        accel__log(ACCEL_LOG_WARN, "verify: cannot write repro file %s: %s", path, strerror(errno));
-        return;
-    }
-    const accel_op_desc *d = &j->d;
-    fprintf(f, "accel-repro 1\n");
-    fprintf(f, "device %s\nreference %s\n", j->dev->name, j->ref->name);
-    fprintf(f, "op %u %s\ndtype %u\nflags %u\n", d->op, accel_op_name((accel_op_code)d->op),
-            d->dtype, d->flags);
-    fprintf(f, "scalars %a %a %a %a\n", d->scalars[0], d->scalars[1], d->scalars[2], d->scalars[3]);
-    fprintf(f, "seed %" PRIu64 "\nrng_offset %" PRIu64 "\nverify_seed %" PRIu64 "\n", d->seed,
-            d->rng_offset, j->seed);
-    fprintf(f, "gemm %u %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu\n", d->trans_a, d->trans_b, d->m,
-            d->n, d->k, d->lda, d->ldb, d->ldc, d->batch_count, d->stride_a, d->stride_b,
-            d->stride_c);
-    fprintf(f, "operands %u\n", d->num_operands);
-    for (uint32_t i = 0; i < d->num_operands; i++)
-        fprintf(f, "operand %u %zu %zu\n", i, d->operands[i].offset, d->operands[i].count);
-    fprintf(f, "data\n");
-    /* Operands before the op, then the output the device gave. */
-    for (uint32_t i = 0; i < d->num_operands; i++)
-        fwrite(j->pre[i], j->esize, d->operands[i].count, f);
-    fwrite(j->post, j->esize, d->operands[d->num_operands - 1].count, f);
-    if (fclose(f) == 0)
-        snprintf(path_out, cap, "%s", path);
+    const accel__repro r = {
+        .dir = j->repro_dir,
+        .device = j->dev->name,
+        .reference = j->ref->name,
+        .d = &j->d,
+        .verify_seed = j->seed,
+        .inputs = (const void *const *)j->pre,
+        .lo = j->lo,
+        .hi = j->hi,
+        .guard_before = j->guard_pre,
+        .guard_after = j->guard_post,
+        .got = j->post,
+        .expected = expected,
+        .what = what,
+    };
+    accel__repro_write(&r, atomic_fetch_add(&j->rt->policy->repro_files, 1), path_out, cap);
 }
 
 /* Run the op on the reference device on the snapshots; fills expected. */
@@ -414,12 +396,14 @@ static void vjob_check(accel__xop *x)
                  d->name, op, dt, shape, j->dev->name, o->offset, o->offset + o->count, rel,
                  (size_t)((long)o->offset + rel));
     }
+    char repro[4096];
+    repro[0] = '\0';
+    if (what[0])
+        write_repro(j, expected, what, repro, sizeof repro);
     free(expected);
     if (!what[0])
         return;
     atomic_fetch_add(&p->mismatches, 1);
-    char repro[4096];
-    write_repro(j, repro, sizeof repro);
     accel__log(ACCEL_LOG_WARN, "verify: %s%s%s", what, repro[0] ? "; repro file " : "", repro);
     if (j->fail) {
         x->status = ACCEL_ERROR_MISMATCH;

@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* graph_bench.c — what recording a queue once buys: 100 dependent small f32
- * adds run eagerly (100 accel_add calls, then a finish) and as one graph
+ * adds run eagerly (100 accel_add calls, then a finish), as one unfused graph
+ * (ACCEL_GRAPH_NO_FUSION: the 100 recorded kernels) and as a fused graph
  * (accel_graph_launch, then a finish), end to end, with the host cost of one
- * accel_graph_launch call, on the chosen device. Prints the medians and the
- * ratio eager / graph.
+ * accel_graph_launch call of the 100-node graph, on the chosen device. Then,
+ * with --chain-n > 0, what fusion buys on large arrays: an 8-op f32 chain
+ * out = sigmoid(relu(2 tanh(x*x + x) - x) * x) (8 ops, 7 temporaries) and
+ * a*b+c, each as an unfused and a fused graph, with the fused time's ratio to
+ * the copy-bandwidth bound of its bytes (inputs read once, outputs written
+ * once, at the device's measured copy bandwidth) and to the unfused replay.
  *
  *   graph_bench [--device NAME] [--n 1024] [--ops 100] [--reps 200] [--core]
+ *               [--chain-n 0] [--chain-reps 20]
  *
  * --core replays in the core (ACCEL_GRAPH_CORE_REPLAY) instead of through the
  * backend's graph entries, to show what the entries add. Results are checked
- * against a plain loop (x += 1 per op, exact in f32). */
+ * against a plain loop (x += 1 per op, exact in f32; the chains against a
+ * double loop on a sample, relative 1e-5). */
 #include "common.h"
+
+#include <math.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -23,6 +32,144 @@ static double median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The chains: 8 = the 8-op chain of x, 3 = a*b+c. */
+static accel_status record(accel_queue *q, accel_device *dev, int which, size_t n,
+                           accel_buffer *const *in, accel_buffer *out, accel_graph **g)
+{
+    accel_status st = accel_queue_begin_capture(q);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_buffer *t[7] = {NULL};
+    accel_slice x = accel_slice_of(in[0], 0, n), o = accel_slice_of(out, 0, n);
+    for (int i = 0; i < (which == 8 ? 7 : 1) && st == ACCEL_SUCCESS; i++)
+        st = accel_buffer_create(dev, n * 4, &t[i]);
+    accel_slice s[7];
+    for (int i = 0; i < 7; i++)
+        s[i] = accel_slice_of(t[i], 0, n);
+    if (st == ACCEL_SUCCESS && which == 8) {
+        /* out = sigmoid(relu(2 tanh(x*x + x) - x) * x): 8 ops in order. */
+        if (st == ACCEL_SUCCESS)
+            st = accel_mul(q, ACCEL_F32, x, x, s[0]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_add(q, ACCEL_F32, s[0], x, s[1]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_tanh(q, ACCEL_F32, s[1], s[2]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_scale(q, ACCEL_F32, 2.0, s[2], s[3]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_sub(q, ACCEL_F32, s[3], x, s[4]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_relu(q, ACCEL_F32, s[4], s[5]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_mul(q, ACCEL_F32, s[5], x, s[6]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_sigmoid(q, ACCEL_F32, s[6], o);
+    } else if (st == ACCEL_SUCCESS) {
+        accel_slice b = accel_slice_of(in[1], 0, n), c = accel_slice_of(in[2], 0, n);
+        st = accel_mul(q, ACCEL_F32, x, b, s[0]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_add(q, ACCEL_F32, s[0], c, o);
+    }
+    accel_status est = accel_queue_end_capture(q, g);
+    return st != ACCEL_SUCCESS ? st : est;
+}
+
+static double chain_ref(int which, double x, double b, double c)
+{
+    if (which == 3)
+        return x * b + c;
+    double v = tanh(x * x + x) * 2 - x;
+    v = (v <= 0 ? 0 : v) * x;
+    return 1 / (1 + exp(-v));
+}
+
+static double time_graph(accel_graph *g, accel_queue *q, size_t reps, double *t)
+{
+    for (size_t r = 0; r <= reps; r++) {
+        double t0 = ex_now_ms();
+        if (accel_graph_launch(g, q) != ACCEL_SUCCESS || accel_queue_finish(q) != ACCEL_SUCCESS)
+            return -1;
+        if (r)
+            t[r - 1] = ex_now_ms() - t0;
+    }
+    return median(t, reps);
+}
+
+/* The fused chains over n f32 elements. Returns 0 when they ran and agree. */
+static int chains(accel_device *dev, accel_queue *q, size_t n, size_t reps)
+{
+    int rc = 1;
+    accel_buffer *in[3] = {NULL}, *out = NULL;
+    accel_graph *g = NULL;
+    double *t = malloc((reps + 1) * sizeof *t);
+    float *h = malloc(3 * 4096 * sizeof *h), *ho = malloc(4096 * sizeof *ho);
+    if (!t || !h || !ho)
+        goto done;
+    for (int i = 0; i < 3; i++)
+        CHECK(accel_buffer_create(dev, n * 4, &in[i]));
+    CHECK(accel_buffer_create(dev, n * 4, &out));
+    /* Inputs: a 4096-value pattern in [-1, 1) tiled over n. */
+    for (int i = 0; i < 3; i++) {
+        for (size_t k = 0; k < 4096; k++)
+            h[i * 4096 + k] = (float)((double)((k * (7 + 2 * i) + 3 * i) % 4096) / 2048.0 - 1.0);
+        for (size_t off = 0; off < n; off += 4096)
+            CHECK(accel_queue_write(q, in[i], off * 4, h + i * 4096,
+                                    (n - off < 4096 ? n - off : 4096) * 4));
+    }
+    CHECK(accel_queue_finish(q));
+    accel_ceilings_options co;
+    accel_ceilings_options_init(&co);
+    co.what = ACCEL_CEILING_COPY;
+    accel_ceilings ceil;
+    memset(&ceil, 0, sizeof ceil);
+    ceil.struct_size = sizeof ceil;
+    double copy_gbs =
+        accel_device_measure_ceilings(dev, &co, &ceil) == ACCEL_SUCCESS ? ceil.copy_gbs : 0;
+    printf("fused chains over %zu f32 elements, median of %zu runs (copy bandwidth %.0f GB/s)\n", n,
+           reps, copy_gbs);
+    static const int which[2] = {8, 3};
+    for (int w = 0; w < 2; w++) {
+        CHECK(record(q, dev, which[w], n, in, out, &g));
+        accel_graph_options opt;
+        accel_graph_options_init(&opt);
+        opt.flags = ACCEL_GRAPH_NO_FUSION;
+        CHECK(accel_graph_instantiate(g, &opt));
+        double unfused = time_graph(g, q, reps, t);
+        CHECK(accel_graph_instantiate(g, NULL));
+        double fused = time_graph(g, q, reps, t);
+        if (unfused < 0 || fused < 0)
+            goto done;
+        CHECK(accel_queue_read_blocking(q, out, 0, ho, 4096 * 4));
+        for (size_t k = 0; k < 4096 && k < n; k++) {
+            double ref = chain_ref(which[w], h[k], h[4096 + k], h[2 * 4096 + k]);
+            if (fabs(ho[k] - ref) > 1e-5 * fabs(ref) + 1e-6) {
+                fprintf(stderr, "chain %d: out[%zu] = %.9g, expected %.9g\n", which[w], k, ho[k],
+                        ref);
+                goto done;
+            }
+        }
+        double bytes = (double)n * 4 * (which[w] == 8 ? 2 : 4);
+        double bound_ms = copy_gbs > 0 ? bytes / (copy_gbs * 1e6) : 0;
+        printf("  %-24s unfused %9.3f ms  fused %9.3f ms  unfused / fused %5.2fx  "
+               "copy bound / fused %.3f\n",
+               which[w] == 8 ? "8-op chain (2 arrays):" : "a*b+c (4 arrays):", unfused, fused,
+               unfused / fused, bound_ms > 0 ? bound_ms / fused : 0.0);
+        accel_graph_release(g);
+        g = NULL;
+    }
+    printf("chain results agree with a double loop (relative 1e-5)\n");
+    rc = 0;
+done:
+    accel_graph_release(g);
+    for (int i = 0; i < 3; i++)
+        accel_buffer_release(in[i]);
+    accel_buffer_release(out);
+    free(t);
+    free(h);
+    free(ho);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -40,9 +187,15 @@ int main(int argc, char **argv)
                      {"reps", "N", "timed repeats (default 200, 20 with --quick)", NULL},
                      {"quick", NULL, "fewer repeats", NULL},
                      {"core", NULL, "replay in the core, not through the backend's entries", NULL},
+                     {"chain-n", "N", "elements of the fused chains (default 0: skip them)", NULL},
+                     {"chain-reps", "N", "timed repeats of the chains (default 20)", NULL},
                      {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N] [--ops N] [--reps N] [--quick] [--core]", opts,
-             0);
+    ex_parse(argc, argv,
+             "[--device NAME] [--n N] [--ops N] [--reps N] [--quick] [--core] [--chain-n N] "
+             "[--chain-reps N]",
+             opts, 0);
+    size_t chain_n = ex_opt_size(opts, "chain-n", 0);
+    size_t chain_reps = ex_opt_size(opts, "chain-reps", 20);
     size_t n = ex_opt_size(opts, "n", 1024);
     size_t ops = ex_opt_size(opts, "ops", 100);
     size_t reps = ex_opt_size(opts, "reps", ex_opt_value(opts, "quick") ? 20 : 200);
@@ -83,7 +236,7 @@ int main(int argc, char **argv)
     CHECK(accel_queue_end_capture(q, &g));
     accel_graph_options opt;
     accel_graph_options_init(&opt);
-    opt.flags = core ? ACCEL_GRAPH_CORE_REPLAY : 0;
+    opt.flags = (core ? ACCEL_GRAPH_CORE_REPLAY : 0) | ACCEL_GRAPH_NO_FUSION;
     CHECK(accel_graph_instantiate(g, &opt));
     bool native = false;
     CHECK(accel_graph_backend_replay(g, &native));
@@ -106,8 +259,22 @@ int main(int argc, char **argv)
     double launch_us = 1e3 * (ex_now_ms() - t0) / (double)launches;
     CHECK(accel_queue_finish(q));
 
+    /* The same graph fused (the default): one kernel of the 100 adds. */
+    opt.flags = core ? ACCEL_GRAPH_CORE_REPLAY : 0;
+    CHECK(accel_graph_instantiate(g, &opt));
+    bool fused_native = false;
+    CHECK(accel_graph_backend_replay(g, &fused_native));
+    for (size_t r = 0; r <= reps; r++) {
+        double t1 = ex_now_ms();
+        CHECK(accel_graph_launch(g, q));
+        CHECK(accel_queue_finish(q));
+        if (r)
+            t[r - 1] = ex_now_ms() - t1;
+    }
+    double fused_us = 1e3 * median(t, reps);
+
     /* x was incremented once per op of every round. */
-    size_t rounds = 2 * (reps + 1) + launches;
+    size_t rounds = 3 * (reps + 1) + launches;
     CHECK(accel_queue_read_blocking(q, x, 0, host, n * 4));
     double want = (double)rounds * (double)ops;
     for (size_t i = 0; i < n; i++)
@@ -120,11 +287,15 @@ int main(int argc, char **argv)
            "finish)\n",
            ops, n, reps);
     printf("  eager accel_add x%zu:           %10.1f us\n", ops, eager_us);
-    printf("  graph replay (%s): %10.1f us\n", native ? "backend entries" : "core replay   ",
-           graph_us);
+    printf("  graph replay, unfused (%s): %10.1f us\n",
+           native ? "backend entries" : "core replay   ", graph_us);
     printf("  eager / graph:                  %10.2fx\n", eager_us / graph_us);
     printf("  host cost of accel_graph_launch (%zu-node graph): %.2f us\n", ops, launch_us);
+    printf("  graph replay, fused (%s):   %10.1f us (eager / fused %.2fx)\n",
+           fused_native ? "backend entries" : "core replay   ", fused_us, eager_us / fused_us);
     printf("results agree with the reference (x = %.0f)\n", want);
+    if (chain_n && chains(dev, q, chain_n, chain_reps) != 0)
+        goto done;
     rc = 0;
 done:
     accel_graph_release(g);

@@ -42,25 +42,30 @@ static accel_status open_rt(const char *device, const char *cache, const char *c
     return st;
 }
 
-/* Mean milliseconds per build of `count` distinct kernels on dev. */
-static accel_status build_time(accel_runtime *rt, accel_device *dev, int count, int raw, double *ms)
+/* Kernel number i of a build series: distinct sources, so each is a miss. */
+static accel_status make_kernel(accel_runtime *rt, int i, int raw, accel_kernel **k)
+{
+    char body[64], src[256], name[32];
+    snprintf(body, sizeof body, "z = x * %d.0f + 1.0f", i + 2);
+    snprintf(src, sizeof src,
+             "__global__ void scale%d(float *x, int n) {\n"
+             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  if (i < n) x[i] *= %d.0f;\n}\n",
+             i, i + 2);
+    snprintf(name, sizeof name, "scale%d", i);
+    return raw ? accel_kernel_raw_create(rt, src, name, NULL, k)
+               : accel_kernel_elementwise_create(rt, name, "float32 x", "float32 z", body, NULL, k);
+}
+
+/* Mean milliseconds per build of kernels first..first+count-1 on dev. */
+static accel_status build_time(accel_runtime *rt, accel_device *dev, int first, int count, int raw,
+                               double *ms)
 {
     accel_status st = ACCEL_SUCCESS;
     double t0 = ex_now_ms();
-    for (int i = 0; i < count && st == ACCEL_SUCCESS; i++) {
+    for (int i = first; i < first + count && st == ACCEL_SUCCESS; i++) {
         accel_kernel *k = NULL;
-        char body[64], src[256];
-        snprintf(body, sizeof body, "z = x * %d.0f + 1.0f", i + 2);
-        snprintf(src, sizeof src,
-                 "__global__ void scale%d(float *x, int n) {\n"
-                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                 "  if (i < n) x[i] *= %d.0f;\n}\n",
-                 i, i + 2);
-        char name[32];
-        snprintf(name, sizeof name, "scale%d", i);
-        st = raw ? accel_kernel_raw_create(rt, src, name, NULL, &k)
-                 : accel_kernel_elementwise_create(rt, name, "float32 x", "float32 z", body, NULL,
-                                                   &k);
+        st = make_kernel(rt, i, raw, &k);
         if (st == ACCEL_SUCCESS)
             st = accel_kernel_build(k, dev, 0);
         accel_kernel_release(k);
@@ -134,41 +139,155 @@ static accel_status run_ms(accel_device *dev, accel_queue *q, accel_kernel *k, a
 typedef int (*nvrtc_create_fn)(void **, const char *, const char *, int, const char *const *,
                                const char *const *);
 typedef int (*nvrtc_compile_fn)(void *, int, const char *const *);
+typedef int (*nvrtc_size_fn)(void *, size_t *);
+typedef int (*nvrtc_get_fn)(void *, char *);
 typedef int (*nvrtc_destroy_fn)(void **);
 
-/* Milliseconds of raw NVRTC on src for sm_<cc> with accel's options; < 0: no NVRTC. */
-static double raw_nvrtc_ms(const char *src, unsigned cc)
-{
-    void *lib = dlopen("libnvrtc.so.13", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        lib = dlopen("libnvrtc.so.12", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        return -1;
+/* Raw NVRTC, opened by this program: the baseline of the cold build. */
+typedef struct raw_nvrtc {
     nvrtc_create_fn create;
     nvrtc_compile_fn compile;
+    nvrtc_size_fn cubin_size;
+    nvrtc_get_fn cubin;
     nvrtc_destroy_fn destroy;
-    void *p = dlsym(lib, "nvrtcCreateProgram");
-    memcpy(&create, &p, sizeof p);
-    p = dlsym(lib, "nvrtcCompileProgram");
-    memcpy(&compile, &p, sizeof p);
-    p = dlsym(lib, "nvrtcDestroyProgram");
-    memcpy(&destroy, &p, sizeof p);
-    if (!create || !compile || !destroy)
-        return -1;
+    double open_ms; /* dlopen and symbol lookup */
+} raw_nvrtc;
+
+static void *resolve(void *lib, const char *name)
+{
+    return dlsym(lib, name);
+}
+
+static int raw_open(raw_nvrtc *r)
+{
+    static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12",
+                                        "/usr/local/cuda/lib64/libnvrtc.so.13",
+                                        "/usr/local/cuda/lib64/libnvrtc.so.12"};
+    double t0 = ex_now_ms();
+    void *lib = NULL;
+    for (size_t i = 0; !lib && i < sizeof names / sizeof names[0]; i++)
+        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return 0;
+    void *p = resolve(lib, "nvrtcCreateProgram");
+    memcpy(&r->create, &p, sizeof p);
+    p = resolve(lib, "nvrtcCompileProgram");
+    memcpy(&r->compile, &p, sizeof p);
+    p = resolve(lib, "nvrtcGetCUBINSize");
+    memcpy(&r->cubin_size, &p, sizeof p);
+    p = resolve(lib, "nvrtcGetCUBIN");
+    memcpy(&r->cubin, &p, sizeof p);
+    p = resolve(lib, "nvrtcDestroyProgram");
+    memcpy(&r->destroy, &p, sizeof p);
+    r->open_ms = ex_now_ms() - t0;
+    return r->create && r->compile && r->cubin_size && r->cubin && r->destroy;
+}
+
+/* Milliseconds of raw NVRTC compiling src to a cubin for sm_<cc> with the
+ * options the CUDA backend passes (backends/cuda/nvrtc.c); < 0: failed. */
+static double raw_compile_ms(const raw_nvrtc *r, const char *src, unsigned cc)
+{
     char arch[48];
     snprintf(arch, sizeof arch, "--gpu-architecture=sm_%u", cc);
     const char *opts[] = {arch, "--fmad=false", "--std=c++17"};
-    double best = 1e30;
-    for (int i = 0; i < 3; i++) {
-        void *prog = NULL;
-        double t0 = ex_now_ms();
-        if (create(&prog, src, "k", 0, NULL, NULL) != 0 || compile(prog, 3, opts) != 0)
-            return -1;
-        double t = ex_now_ms() - t0;
-        destroy(&prog);
-        best = t < best ? t : best;
+    void *prog = NULL;
+    double t0 = ex_now_ms();
+    if (r->create(&prog, src, "k", 0, NULL, NULL) != 0)
+        return -1;
+    int ok = r->compile(prog, 3, opts) == 0;
+    size_t size = 0;
+    char *bin = NULL;
+    if (ok && r->cubin_size(prog, &size) == 0 && size && (bin = malloc(size)))
+        ok = r->cubin(prog, bin) == 0;
+    double t = ex_now_ms() - t0;
+    free(bin);
+    r->destroy(&prog);
+    return ok ? t : -1;
+}
+
+/* Cold builds on a GPU, in phases. NVRTC costs once per process (mapping the
+ * library, starting the compiler): that is printed on its own, paid by this
+ * program's raw baseline first, so the accel builds after it and the raw
+ * compiles they are held against both run warm, on the same generated
+ * sources (accel_kernel_source_get) with the same options. */
+static accel_status gpu_cold_phases(const char *device, const char *cache, unsigned cc, int count)
+{
+    raw_nvrtc r;
+    memset(&r, 0, sizeof r);
+    if (!raw_open(&r)) {
+        printf("  (no libnvrtc for the raw baseline: phases not measured)\n");
+        return ACCEL_SUCCESS;
     }
-    return best;
+    accel_runtime *rt = NULL;
+    accel_device *dev = NULL;
+    accel_status st = open_rt(device, cache, NULL, &rt, &dev);
+    for (int raw = 1; raw >= 0 && st == ACCEL_SUCCESS; raw--) {
+        /* Kernels 100+ (raw) and 200+ (elementwise): not in the cache yet. */
+        int first = raw ? 100 : 200;
+        double raw_ms = 0, raw_first = 0;
+        for (int i = first - 1; i < first + count && st == ACCEL_SUCCESS; i++) {
+            accel_kernel *k = NULL;
+            char *src = NULL;
+            size_t len = 0;
+            st = make_kernel(rt, i, raw, &k);
+            if (st == ACCEL_SUCCESS)
+                st = accel_kernel_source_get(k, dev, 0, NULL, 0, &len);
+            if (st == ACCEL_SUCCESS && !(src = malloc(len + 1)))
+                st = ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+            if (st == ACCEL_SUCCESS)
+                st = accel_kernel_source_get(k, dev, 0, src, len + 1, NULL);
+            double t = st == ACCEL_SUCCESS ? raw_compile_ms(&r, src, cc) : -1;
+            if (t < 0 && st == ACCEL_SUCCESS) {
+                printf("  raw NVRTC failed on the generated source of %s\n", accel_kernel_name(k));
+                st = ACCEL_ERROR_COMPILE;
+            }
+            if (i == first - 1)
+                raw_first = t;
+            else
+                raw_ms += t / count;
+            free(src);
+            accel_kernel_release(k);
+        }
+        if (st != ACCEL_SUCCESS)
+            break;
+        accel_kernel_cache_stats c0, c1;
+        memset(&c0, 0, sizeof c0);
+        c0.struct_size = sizeof c0;
+        c1 = c0;
+        double first_ms = 0, ms = 0;
+        st = build_time(rt, dev, first - 1, 1, raw, &first_ms);
+        if (st == ACCEL_SUCCESS)
+            st = accel_kernel_cache_stats_get(rt, &c0);
+        if (st == ACCEL_SUCCESS)
+            st = build_time(rt, dev, first, count, raw, &ms);
+        if (st == ACCEL_SUCCESS)
+            st = accel_kernel_cache_stats_get(rt, &c1);
+        if (st != ACCEL_SUCCESS)
+            break;
+        double backend = (c1.compile_ms - c0.compile_ms) / count;
+        if (raw) {
+            printf("  %-52s %10.3f ms\n", "NVRTC first use: dlopen (raw, once per process)",
+                   r.open_ms);
+            printf("  %-52s %10.3f ms\n", "NVRTC first use: first compile - a warm one (raw)",
+                   raw_first - raw_ms);
+            printf("  %-52s %10.3f ms\n", "accel's first GPU build here (NVRTC mapped)", first_ms);
+        }
+        printf("  %s kernels, cold, mean of %d (warm NVRTC):\n", raw ? "raw" : "elementwise",
+               count);
+        printf("  %-52s %10.3f ms\n", "  raw NVRTC: compile + cubin, same source/options", raw_ms);
+        printf("  %-52s %10.3f ms\n", "  accel_kernel_build, whole call", ms);
+        printf("  %-52s %10.3f ms\n", "  ... backend program_build (NVRTC, cubin, load)", backend);
+        printf("  %-52s %10.3f ms\n", "  ... core (codegen, SHA-256, cache write)", ms - backend);
+        printf("  %-52s %10.3f ms\n", "  ... backend - raw (module load, options)",
+               backend - raw_ms);
+        if (raw)
+            target("  cold build - raw NVRTC on the same source", ms - raw_ms, "ms", 2.0, 1);
+        else
+            printf("  %-52s %10.3f ms\n", "  cold build - raw NVRTC on the same source",
+                   ms - raw_ms);
+    }
+    accel_runtime_close(rt);
+    return st;
 }
 
 int main(int argc, char **argv)
@@ -207,24 +326,30 @@ int main(int argc, char **argv)
     printf("builds:\n");
     accel_device *cpu = NULL;
     CHECK(open_rt("cpu", "off", "tcc", &rt, &cpu));
-    CHECK(build_time(rt, cpu, count, 0, &ms));
+    CHECK(build_time(rt, cpu, 0, count, 0, &ms));
     target("CPU build, embedded compiler (tcc), ms/kernel", ms, "ms", 5.0, 1);
     accel_runtime_close(rt);
     rt = NULL;
     if (open_rt("cpu", "off", "cc", &rt, &cpu) == ACCEL_SUCCESS &&
-        build_time(rt, cpu, count, 0, &ms) == ACCEL_SUCCESS)
+        build_time(rt, cpu, 0, count, 0, &ms) == ACCEL_SUCCESS)
         printf("  %-52s %10.3f ms\n", "CPU build, system cc -O2, ms/kernel", ms);
     accel_runtime_close(rt);
     rt = NULL;
 
+    /* First (it must pay NVRTC's first use itself): the cold-build phases. */
+    if (gpu) {
+        printf("cold GPU builds in phases:\n");
+        if (gpu_cold_phases(device, cache, props.compute_capability, count) != ACCEL_SUCCESS)
+            printf("  phases not measured: %s\n", accel_last_error());
+    }
     /* Cold build into the cache, then a new runtime loading from disk. */
     double cold = 0;
     CHECK(open_rt(device, cache, NULL, &rt, &dev));
-    CHECK(build_time(rt, dev, count, 1, &cold));
+    CHECK(build_time(rt, dev, 0, count, 1, &cold));
     accel_runtime_close(rt);
     rt = NULL;
     CHECK(open_rt(device, cache, NULL, &rt, &dev));
-    CHECK(build_time(rt, dev, count, 1, &ms));
+    CHECK(build_time(rt, dev, 0, count, 1, &ms));
     accel_kernel_cache_stats cs;
     memset(&cs, 0, sizeof cs);
     cs.struct_size = sizeof cs;
@@ -234,16 +359,6 @@ int main(int argc, char **argv)
            cs.disk_hits ? cs.load_ms / (double)cs.disk_hits : -1, "ms", 0.1, 1);
     printf("  %-52s %10.3f ms  (%llu hits)\n", "  ... whole accel_kernel_build call", ms,
            (unsigned long long)cs.disk_hits);
-    if (gpu) {
-        const char *src = "__global__ void scale0(float *x, int n) {\n"
-                          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                          "  if (i < n) x[i] *= 2.0f;\n}\n";
-        char wrapped[512];
-        snprintf(wrapped, sizeof wrapped, "extern \"C\" {\n%s}\n", src);
-        double raw = raw_nvrtc_ms(wrapped, props.compute_capability);
-        if (raw >= 0)
-            target("cold build - raw NVRTC on the same source", cold - raw, "ms", 2.0, 1);
-    }
     accel_runtime_close(rt);
     rt = NULL;
 

@@ -2,22 +2,22 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 # fuzz/run.sh — build the libFuzzer harnesses with clang and run each for a set
-# time, both in parallel (one core each).
+# time, all in parallel.
 #   fuzz/run.sh [SECONDS] [BUILD_DIR]      default: 600 s, build-fuzz
-# The committed seeds (fuzz/corpus/{ini,npy}) are read, new inputs go to
-# BUILD_DIR/corpus-{ini,npy}, logs to BUILD_DIR/fuzz-{ini,npy}.log and crashes
-# to BUILD_DIR/crashes-{ini,npy}/. A crash found is a bug: minimize it
+# The committed seeds (fuzz/corpus/{ini,npy,repro}) are read, new inputs go to
+# BUILD_DIR/corpus-{ini,npy,repro}, logs to BUILD_DIR/fuzz-{ini,npy,repro}.log and
+# crashes to BUILD_DIR/crashes-{ini,npy,repro}/. A crash found is a bug: minimize it
 # (./fuzz_X -minimize_crash=1 FILE), fix it, and copy the input into
-# fuzz/regression/{ini,npy}/ so ctest replays it from then on.
+# fuzz/regression/{ini,npy,repro}/ so ctest replays it from then on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-600}
 build=${2:-build-fuzz}
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DACCEL_FUZZ=ON -DACCEL_CUDA=OFF \
   -DACCEL_BUILD_TESTS=OFF -DACCEL_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" --target fuzz_ini fuzz_npy -j2 >/dev/null
+cmake --build "$build" --target fuzz_ini fuzz_npy fuzz_repro -j2 >/dev/null
 pids=()
-for h in ini npy; do
+for h in ini npy repro; do
   mkdir -p "$build/corpus-$h" "$build/crashes-$h"
   extra=()
   [ "$h" = ini ] && extra=(-dict=fuzz/ini.dict)
@@ -27,10 +27,10 @@ for h in ini npy; do
   pids+=($!)
 done
 status=0
-for i in 0 1; do
+for i in "${!pids[@]}"; do
   wait "${pids[$i]}" || status=1
 done
-for h in ini npy; do
+for h in ini npy repro; do
   echo "== fuzz_$h: $(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "$build/fuzz-$h.log" | tail -1)"
   grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$build/fuzz-$h.log" || true
   ls "$build/crashes-$h" | sed 's/^/   crash: /'

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel/kernel.h"
 #include "test_util.h"
 
 #define N 1000 /* elements of the elementwise program */
@@ -640,5 +641,86 @@ Test(graph, close_frees_live_graphs)
     tu_ok(accel_fill(f.q, ACCEL_F32, 1.0, accel_slice_of(t, 0, 16)));
     tu_ok(accel_queue_end_capture(f.q, &g));
     tu_ok(accel_graph_launch(g, f.q));
+    fx_close(&f);
+}
+
+/* A user kernel launch inside a capture is recorded (a deep copy; the kernel
+ * is kept by the graph even after accel_kernel_release), replayed through
+ * the backend's entries and the core, and its scalar and buffer arguments
+ * rebound. Elementwise ops before it fuse; the kernel ends the run. */
+Test(graph, user_kernel_launches_are_recorded_and_rebound)
+{
+    fx f = fx_open();
+    enum { KN = 300 };
+    accel_kernel *k;
+    tu_ok(accel_kernel_elementwise_create(f.rt, "saxpy", "float32 a, float32 x, float32 y",
+                                          "float32 z", "z = a * x + y", NULL, &k));
+    accel_buffer *x, *x2, *y, *z;
+    tu_ok(accel_buffer_create(f.dev, KN * 4, &x));
+    tu_ok(accel_buffer_create(f.dev, KN * 4, &x2));
+    tu_ok(accel_buffer_create(f.dev, KN * 4, &y));
+    tu_ok(accel_buffer_create(f.dev, KN * 4, &z));
+    float hx[KN], hy[KN], hz[KN];
+    for (int i = 0; i < KN; i++) {
+        hx[i] = (float)i * 0.25f;
+        hy[i] = 1.0f - (float)i;
+    }
+    tu_ok(accel_queue_write(f.q, x, 0, hx, sizeof hx));
+    tu_ok(accel_queue_write(f.q, y, 0, hy, sizeof hy));
+    tu_ok(accel_queue_finish(f.q));
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_scale(f.q, ACCEL_F32, 2.0, accel_slice_of(y, 0, KN), accel_slice_of(z, 0, KN)));
+    tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(z, 0, KN), accel_slice_of(y, 0, KN),
+                    accel_slice_of(z, 0, KN))); /* z = 3y */
+    accel_kernel_arg args[4] = {accel_karg_f32(0.5f), accel_karg_array(accel_slice_of(x, 0, KN)),
+                                accel_karg_array(accel_slice_of(z, 0, KN)),
+                                accel_karg_array(accel_slice_of(z, 0, KN))};
+    tu_ok(accel_kernel_launch(f.q, k, 4, args)); /* z = 0.5 x + 3y */
+    tu_ok(accel_queue_read(f.q, z, 0, hz, sizeof hz));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    accel_kernel_release(k); /* the graph keeps it */
+    cr_assert_eq(accel_graph_node_count(g), 4);
+    accel_graph_node_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    tu_ok(accel_graph_node_info_get(g, 2, &info));
+    cr_assert_eq(info.op, ACCEL_OP_KERNEL);
+    cr_assert_eq(info.bytes, KN);
+    cr_assert(strstr(info.name, "saxpy"), "%s", info.name);
+    for (int pass = 0; pass < 2; pass++) {
+        accel_graph_options opt;
+        accel_graph_options_init(&opt);
+        opt.flags = pass ? ACCEL_GRAPH_CORE_REPLAY : 0;
+        tu_ok(accel_graph_instantiate(g, &opt));
+        bool native = !pass;
+        tu_ok(accel_graph_backend_replay(g, &native));
+        cr_assert_eq(native, !pass);
+        tu_ok(accel_graph_node_info_get(g, 0, &info));
+        cr_assert(info.fused && strcmp(info.fused, "fused_scale_add") == 0);
+        tu_ok(accel_graph_node_info_get(g, 2, &info));
+        cr_assert_null(info.fused);
+        memset(hz, 0, sizeof hz);
+        tu_ok(accel_graph_launch(g, f.q));
+        tu_ok(accel_queue_finish(f.q));
+        for (int i = 0; i < KN; i++)
+            cr_assert_eq(hz[i], 0.5f * hx[i] + 3.0f * hy[i], "pass %d element %d: %g", pass, i,
+                         hz[i]);
+    }
+    /* Rebinding: the scalar a (argument 0) and the array x. */
+    tu_ok(accel_graph_set_scalar(g, 2, 0, -1.0));
+    tu_assert_status(accel_graph_set_scalar(g, 2, 1, 1.0), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "argument 1 is an array");
+    for (int i = 0; i < KN; i++)
+        hx[i] = (float)(KN - i);
+    tu_ok(accel_queue_write(f.q, x2, 0, hx, sizeof hx));
+    tu_ok(accel_queue_finish(f.q));
+    tu_ok(accel_graph_set_buffer(g, x, x2));
+    tu_ok(accel_graph_instantiate(g, NULL));
+    tu_ok(accel_graph_launch(g, f.q));
+    tu_ok(accel_queue_finish(f.q));
+    for (int i = 0; i < KN; i++)
+        cr_assert_eq(hz[i], -hx[i] + 3.0f * hy[i], "element %d: %g", i, hz[i]);
+    accel_graph_release(g);
     fx_close(&f);
 }

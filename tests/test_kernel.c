@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,6 +585,55 @@ Test(kernel, syncthreads_refused_on_cpu, .init = setup)
     accel_runtime_close(e.rt);
 }
 
+/* accel_kernel_source_get: the generated program, its length, truncation,
+ * and the 16-bit helpers only where a 16-bit dtype is stored. */
+Test(kernel, source_get, .init = setup)
+{
+    env e = env_open("tcc");
+    accel_kernel *k, *h;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "saxpy", "float32 x, float32 y, float32 a",
+                                                 "float32 z", "z = a * x + y", NULL, &k),
+                 ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "halve", "float16 x", "float16 z",
+                                                 "z = x * 0.5f", NULL, &h),
+                 ACCEL_SUCCESS);
+    size_t len = 0;
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x4, NULL, 0, &len), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    cr_assert_gt(len, 100);
+    char *src = malloc(len + 1);
+    size_t len2 = 0;
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x4, src, len + 1, &len2), ACCEL_SUCCESS);
+    cr_assert_eq(len2, len);
+    cr_assert_eq(strlen(src), len);
+    cr_assert(strstr(src, "#line 1 \"saxpy\"\nz = a * x + y\n"), "%s", src);
+    cr_assert(strstr(src, "accel_ew_saxpy("), "%s", src);
+    cr_assert_null(strstr(src, "accel_h2f"), "f32-only kernel carries 16-bit helpers");
+    /* Truncated: size - 1 characters and the NUL, full length still reported. */
+    char small[16];
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x4, small, sizeof small, &len2), ACCEL_SUCCESS);
+    cr_assert_eq(len2, len);
+    cr_assert_eq(strlen(small), sizeof small - 1);
+    cr_assert_eq(memcmp(small, src, sizeof small - 1), 0);
+    free(src);
+    cr_assert_eq(accel_kernel_source_get(h, e.dev, 0, NULL, 0, &len), ACCEL_SUCCESS);
+    src = malloc(len + 1);
+    cr_assert_eq(accel_kernel_source_get(h, e.dev, 0, src, len + 1, NULL), ACCEL_SUCCESS);
+    cr_assert(strstr(src, "accel_h2f") && strstr(src, "accel_f2h"), "%s", src);
+    free(src);
+    /* Bad input. */
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0, NULL, 8, &len), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "out is NULL"), "%s", accel_last_error());
+    cr_assert_eq(accel_kernel_source_get(k, e.dev, 0x8, NULL, 0, &len),
+                 ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "scalar_mask"), "%s", accel_last_error());
+    cr_assert_eq(accel_kernel_source_get(NULL, e.dev, 0, NULL, 0, &len),
+                 ACCEL_ERROR_INVALID_HANDLE);
+    accel_kernel_release(k);
+    accel_kernel_release(h);
+    accel_runtime_close(e.rt);
+}
+
 Test(kernel, launch_errors, .init = setup)
 {
     env e = env_open("cc");
@@ -767,6 +817,77 @@ Test(kernel, cache_hits_and_corrupt_entries, .init = setup)
     accel_runtime_close(e.rt);
 }
 
+/* Two threads build distinct kernels at once (compiles run outside the
+ * cache's lock): every build succeeds, each kernel computes its own
+ * formula, and each build is one miss. */
+typedef struct build_job {
+    env *e;
+    int first;
+    accel_status st;
+    int wrong;
+} build_job;
+
+static void *build_four(void *arg)
+{
+    build_job *j = arg;
+    float x[64], z[64];
+    for (int i = 0; i < 64; i++)
+        x[i] = (float)i - 20.0f;
+    for (int t = j->first; t < j->first + 4 && j->st == ACCEL_SUCCESS; t++) {
+        accel_kernel *k = NULL;
+        char body[64];
+        snprintf(body, sizeof body, "z = x * %d.0f - 1.0f", t);
+        j->st = accel_kernel_elementwise_create(j->e->rt, tu_fmt("par%d", t), "float32 x",
+                                                "float32 z", body, NULL, &k);
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_kernel_build(k, j->e->dev, 0);
+        accel_buffer *bx = NULL, *bz = NULL;
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_buffer_create(j->e->dev, sizeof x, &bx);
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_buffer_create(j->e->dev, sizeof z, &bz);
+        accel_queue *q = NULL;
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_queue_create(j->e->dev, &q);
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_queue_write(q, bx, 0, x, sizeof x);
+        accel_kernel_arg args[2] = {accel_karg_array(accel_slice_of(bx, 0, 64)),
+                                    accel_karg_array(accel_slice_of(bz, 0, 64))};
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_kernel_launch(q, k, 2, args);
+        if (j->st == ACCEL_SUCCESS)
+            j->st = accel_queue_read_blocking(q, bz, 0, z, sizeof z);
+        for (int i = 0; j->st == ACCEL_SUCCESS && i < 64; i++)
+            j->wrong += z[i] != x[i] * (float)t - 1.0f;
+        accel_queue_release(q);
+        accel_buffer_release(bx);
+        accel_buffer_release(bz);
+        accel_kernel_release(k);
+    }
+    return NULL;
+}
+
+Test(kernel, parallel_builds_from_two_threads, .init = setup)
+{
+    env e = env_open("tcc");
+    build_job jobs[2] = {{&e, 2, ACCEL_SUCCESS, 0}, {&e, 6, ACCEL_SUCCESS, 0}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(pthread_create(&th[i], NULL, build_four, &jobs[i]), 0);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(th[i], NULL);
+        cr_assert_eq(jobs[i].st, ACCEL_SUCCESS, "thread %d: %s", i, accel_status_name(jobs[i].st));
+        cr_assert_eq(jobs[i].wrong, 0, "thread %d: %d wrong elements", i, jobs[i].wrong);
+    }
+    accel_kernel_cache_stats cs;
+    memset(&cs, 0, sizeof cs);
+    cs.struct_size = sizeof cs;
+    cr_assert_eq(accel_kernel_cache_stats_get(e.rt, &cs), ACCEL_SUCCESS);
+    cr_assert_eq(cs.misses, 8, "misses %llu", (unsigned long long)cs.misses);
+    cr_assert_eq(cs.failures, 0);
+    accel_runtime_close(e.rt);
+}
+
 Test(kernel, cache_two_processes_race, .init = setup)
 {
     enum { N = 4 };
@@ -886,7 +1007,16 @@ Test(kernel, verify_catches_a_twin_that_differs, .init = setup)
     cr_assert(strstr(accel_last_error(), "got 1, expected 2"), "%s", accel_last_error());
     cr_assert_eq(accel_verify_stats_get(rt, &vs), ACCEL_SUCCESS);
     cr_assert_eq(vs.mismatches, 1);
+    /* Released right after its launch: the check still runs, on a kernel
+     * its job keeps alive (ASan would see a use after free otherwise). */
+    cr_assert_eq(accel_kernel_launch_grid(q, bad, g, bl, 2, args), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
     accel_kernel_release(bad);
+    st = accel_queue_finish(q);
+    cr_assert_eq(st, ACCEL_ERROR_MISMATCH, "%s: %s", accel_status_name(st), accel_last_error());
+    cr_assert(strstr(accel_last_error(), "kernel tag"), "%s", accel_last_error());
+    cr_assert_eq(accel_verify_stats_get(rt, &vs), ACCEL_SUCCESS);
+    cr_assert_eq(vs.mismatches, 2);
     accel_kernel_release(good);
     accel_runtime_close(rt);
 }

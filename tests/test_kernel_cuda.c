@@ -150,6 +150,102 @@ Test(kernel_cuda, every_dtype_matches_the_cpu_twin)
     accel_runtime_close(rt);
 }
 
+/* The generated kernel takes 16-byte vectors when every array is aligned
+ * to its 4-element vector and goes element by element otherwise and for the
+ * tail: the same bits either way, in place too. Offsets 0..3 of x and of y
+ * (y is also the output) make every mix of aligned and unaligned arrays. */
+Test(kernel_cuda, vector_and_element_paths_same_bits)
+{
+    need_gpu();
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_elementwise_create(rt, "axpy_ip", "float32 x, float32 y, float32 a",
+                                                 "float32 z", "z = a * x + y", NULL, &k),
+                 ACCEL_SUCCESS);
+    static const size_t sizes[] = {1, 3, 4, 5, 1023, 1025, (1u << 20) + 3};
+    tu_rng r = tu_rng_make(13);
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t n = sizes[s], cap = n + 8;
+        float *x = malloc(cap * 4), *y = malloc(cap * 4), *z = malloc(cap * 4);
+        for (size_t i = 0; i < cap; i++)
+            x[i] = (float)tu_rng_range(&r, -1e3, 1e3), y[i] = (float)tu_rng_range(&r, -1e3, 1e3);
+        accel_buffer *bx = up(gpu, gq, x, cap * 4), *by = up(gpu, gq, NULL, cap * 4);
+        for (size_t ox = 0; ox < 4; ox++) {
+            for (size_t oy = 0; oy < 4; oy++) {
+                cr_assert_eq(accel_queue_write(gq, by, 0, y, cap * 4), ACCEL_SUCCESS);
+                accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(bx, ox, n)),
+                                           accel_karg_array(accel_slice_of(by, oy, n)),
+                                           accel_karg_f32(0.7f),
+                                           accel_karg_array(accel_slice_of(by, oy, n))};
+                cr_assert_eq(accel_kernel_launch(gq, k, 4, args), ACCEL_SUCCESS, "%s",
+                             accel_last_error());
+                down(gq, by, z, cap * 4);
+                for (size_t i = 0; i < cap; i++) {
+                    float want = i >= oy && i < oy + n ? 0.7f * x[ox + i - oy] + y[i] : y[i];
+                    cr_assert_eq(z[i], want, "n=%zu x offset %zu, y offset %zu: element %zu", n, ox,
+                                 oy, i);
+                }
+            }
+        }
+        accel_buffer_release(bx);
+        accel_buffer_release(by);
+        free(x);
+        free(y);
+        free(z);
+    }
+    accel_kernel_release(k);
+
+    /* Mixed element sizes (2, 4, 8, 1 bytes) at offsets 0 and 1, against the CPU twin. */
+    cr_assert_eq(accel_kernel_elementwise_create(
+                     rt, "mixed", "float16 h, float32 x, float64 d, uint8 u",
+                     "float32 z, float64 w", "z = x * h + u; w = d * x - u", NULL, &k),
+                 ACCEL_SUCCESS);
+    size_t n = 4099, cap = n + 1;
+    unsigned char *in[4], *outg[2], *outc[2];
+    const size_t es[6] = {2, 4, 8, 1, 4, 8};
+    for (int a = 0; a < 4; a++) {
+        in[a] = malloc(cap * es[a]);
+        for (size_t i = 0; i < cap * es[a]; i++)
+            in[a][i] = (unsigned char)tu_rng_next(&r);
+    }
+    /* Finite inputs: exponent bytes of the floats kept small. */
+    for (size_t i = 0; i < cap; i++) {
+        in[0][2 * i + 1] &= 0x3b;
+        in[1][4 * i + 3] &= 0x3f;
+        in[2][8 * i + 7] &= 0x3f;
+    }
+    for (size_t off = 0; off < 2; off++) {
+        accel_buffer *b[12];
+        for (int dev = 0; dev < 2; dev++) {
+            for (int a = 0; a < 6; a++)
+                b[6 * dev + a] =
+                    up(dev ? cpu : gpu, dev ? cq : gq, a < 4 ? in[a] : NULL, cap * es[a]);
+            accel_kernel_arg args[6];
+            for (int a = 0; a < 6; a++)
+                args[a] = accel_karg_array(accel_slice_of(b[6 * dev + a], off, n));
+            cr_assert_eq(accel_kernel_launch(dev ? cq : gq, k, 6, args), ACCEL_SUCCESS, "%s",
+                         accel_last_error());
+        }
+        for (int o = 0; o < 2; o++) {
+            outg[o] = malloc(cap * es[4 + o]);
+            outc[o] = malloc(cap * es[4 + o]);
+            down(gq, b[4 + o], outg[o], cap * es[4 + o]);
+            down(cq, b[10 + o], outc[o], cap * es[4 + o]);
+            for (size_t i = off; i < off + n; i++)
+                cr_assert(memcmp(outg[o] + i * es[4 + o], outc[o] + i * es[4 + o], es[4 + o]) == 0,
+                          "offset %zu: output %d element %zu differs between cuda:0 and cpu:0", off,
+                          o, i);
+            free(outg[o]);
+            free(outc[o]);
+        }
+        for (int i = 0; i < 12; i++)
+            accel_buffer_release(b[i]);
+    }
+    for (int a = 0; a < 4; a++)
+        free(in[a]);
+    accel_kernel_release(k);
+    accel_runtime_close(rt);
+}
+
 Test(kernel_cuda, reductions_same_bits_as_the_cpu)
 {
     need_gpu();

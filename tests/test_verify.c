@@ -550,6 +550,73 @@ Test(verify, replay_reproduces_a_recorded_mismatch)
     cr_assert(strstr(out, "not reproduced"), "%s", out);
 }
 
+/* The one repro file (.npz) in dir. */
+static const char *only_repro_file(const char *dir)
+{
+    DIR *d = opendir(dir);
+    cr_assert(d != NULL, "no repro folder %s", dir);
+    const char *file = NULL;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strncmp(e->d_name, "accel-repro-", 12) == 0) {
+            file = tu_fmt("%s/%s", dir, e->d_name);
+            n++;
+        }
+    }
+    closedir(d);
+    cr_assert(n == 1, "%d repro files in %s", n, dir);
+    cr_assert(strlen(file) > 4 && strcmp(file + strlen(file) - 4, ".npz") == 0, "%s", file);
+    return file;
+}
+
+/* `accel replay FILE --config INI EXTRA`: its exit code, its output in out. */
+static int replay(const char *file, const char *ini, const char *extra, char *out, size_t cap)
+{
+    const char *cmd = tu_fmt("'%s/bin/accel' replay '%s' --config '%s' %s 2>&1",
+                             ACCEL_TEST_BUILD_DIR, file, ini, extra);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p != NULL);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    cr_log_info("%s\n%s", cmd, out);
+    cr_assert(WIFEXITED(status), "%s: status %d", cmd, status);
+    return WEXITSTATUS(status);
+}
+
+Test(verify, replay_reproduces_a_write_past_the_range)
+{
+    /* The faulty mul also writes the element after its output range: the
+     * repro file keeps the guard elements, so replay sees the write again. */
+    const char *repro_dir = tu_fmt("%s/repro", tu_tmpdir());
+    accel_runtime *rt = open_faulty("range", tu_fmt("verify_repro_dir = %s\n", repro_dir));
+    const char *ini = tu_realpath(accel_runtime_config_path(rt));
+    accel_queue *q;
+    tu_ok(accel_queue_create(dev_named(rt, "faulty"), &q));
+    double a[64], b[64];
+    values(a, 64, 21), values(b, 64, 22);
+    tu_dbuf A = tu_upload(q, ACCEL_F32, a, 64), B = tu_upload(q, ACCEL_F32, b, 64),
+            C = tu_upload(q, ACCEL_F32, NULL, 64);
+    tu_ok(accel_mul(q, ACCEL_F32, tu_slice(&A), tu_slice(&B), tu_slice(&C)));
+    cr_assert(accel_queue_finish(q) == ACCEL_ERROR_MISMATCH);
+    tu_release(&A), tu_release(&B), tu_release(&C);
+    accel_runtime_close(rt);
+
+    const char *file = only_repro_file(repro_dir);
+    char out[4096];
+    cr_assert_eq(replay(file, ini, "", out, sizeof out), 1, "%s", out);
+    /* The output buffer has TU_GUARD elements each side, fewer than verify_guard. */
+    cr_assert(strstr(out, tu_fmt("reproduces the recorded one bit for bit (64 elements, %d guard "
+                                 "elements)",
+                                 2 * TU_GUARD)),
+              "%s", out);
+    cr_assert(strstr(out, "wrote outside its output range: element 64 of the range changed"), "%s",
+              out);
+    /* The CPU keeps to its range and agrees. */
+    cr_assert_eq(replay(file, ini, "--device cpu", out, sizeof out), 0, "%s", out);
+    cr_assert(strstr(out, "mismatch not reproduced"), "%s", out);
+}
+
 /* ------------------------------------------------------------ fallback */
 
 Test(verify, unsupported_op_falls_back_to_the_cpu_and_is_reported)

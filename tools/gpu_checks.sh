@@ -16,11 +16,15 @@ sed -i "s|^ACCEL_PYTHON:.*|ACCEL_PYTHON:FILEPATH=$(command -v python3)|" $B/CMak
 timeout 240 ctest --test-dir $B -E 'install|template_standalone|fuzz|umask|debian|python|cli_man' --output-on-failure -j4 > $OUT/ctest.log 2>&1
 tail -30 $OUT/ctest.log
 timeout 90 $B/bin/accel verify --device cuda --quick > $OUT/verify.txt 2>&1; tail -3 $OUT/verify.txt
+# Repro files (.npz) replayed on the GPU: the planted CPU-side fault is not reproduced (exit 0), the bf16 transpose with guards is, bit for bit (exit 0).
+for f in fuzz/corpus/repro/stored_mul_f32.npz fuzz/corpus/repro/bf16_transpose_guards.npz; do timeout 30 $B/bin/accel replay $f --device cuda:0; echo "exit $?"; done > $OUT/replay_cuda.txt 2>&1; cat $OUT/replay_cuda.txt
 timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json > $OUT/bench.txt 2>&1; tail -25 $OUT/bench.txt
 timeout 120 $PY bench/peers.py --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -40
-timeout 60 $B/bin/kernel_bench --device cuda:0 > $OUT/kernel_bench.txt 2>&1; tail -15 $OUT/kernel_bench.txt
-timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 > $OUT/graph_bench.txt 2>&1
+B=$B PY=$PY timeout 150 bash tools/gpu/kernels2.sh --no-tests > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt
+timeout 90 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --chain-n 268435456 --chain-reps 10 > $OUT/graph_bench.txt 2>&1
 timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --core >> $OUT/graph_bench.txt 2>&1; cat $OUT/graph_bench.txt
+timeout 60 $B/bin/graph_raw_cuda --n 1024 --ops 100 --reps 500 >> $OUT/graph_bench.txt 2>&1; tail -5 $OUT/graph_bench.txt
+timeout 60 $B/bin/graph_solver --device cuda:0 > $OUT/graph_solver.txt 2>&1; tail -6 $OUT/graph_solver.txt
 timeout 60 $B/bin/batched --device cuda:0 --n 100000000 --mem-cap 64M > $OUT/batched.txt 2>&1; cat $OUT/batched.txt
 timeout 60 $B/bin/overlap --device cuda:0 --queues 2 > $OUT/overlap.txt 2>&1; timeout 60 $B/bin/overlap --device cuda:0 >> $OUT/overlap.txt 2>&1
 timeout 60 $B/bin/overlap --device cuda:0 --n 134217728 --chunks 16 --queues 2 >> $OUT/overlap.txt 2>&1; grep -i "^n =\|overlap\|ratio\|max\|check" $OUT/overlap.txt | tail -16

@@ -15,7 +15,7 @@ build=${1:-build}
 
 pkgs=(build-essential cmake pkg-config libopenblas-dev libinih-dev libcriterion-dev python3
   python3-venv file dpkg-dev git libssl-dev libtcc-dev groff-base man-db libopenmpi-dev
-  openmpi-bin)
+  openmpi-bin zlib1g-dev libzip-dev libcjson-dev)
 missing=()
 pkgs+=(librsvg2-bin) # rsvg-convert: a test renders the bench chart (tests/cli/svg_render_check.py)
 for p in "${pkgs[@]}"; do

@@ -122,6 +122,12 @@ int32_t accel_cpu__program_build(void *ctx, uint32_t device, const accel_program
 void accel_cpu__program_release(void *ctx, accel_be_program *p);
 int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d);
 void accel_cpu__kernel_run(const accel_cpu_op *op, int threads);
+/* A launch resolved ahead of its queue (graph nodes): the job, run any
+ * number of times with exec, copied with clone, freed with free. */
+int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, void **out_job);
+void accel_cpu__kernel_exec(const void *job, int threads);
+void *accel_cpu__kernel_clone(const void *job);
+void accel_cpu__kernel_free(void *job);
 void accel_cpu__kernel_discard(const accel_cpu_op *op);
 
 /* ops.c: the op_supported and op_execute entries. */
@@ -131,21 +137,14 @@ int32_t accel_cpu__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc 
  * (graph.c builds its node list with it). */
 int32_t accel_cpu__op_resolve(void *ctx, const accel_op_desc *desc, accel_cpu_op *out);
 
-/* graph.c: the graph entries. A launch is one task of the queue's worker
- * (queue.c) that runs accel_cpu__graph_run over a snapshot it holds. */
-typedef struct accel_cpu_graph_nodes accel_cpu_graph_nodes;
+/* graph.c: the graph entries. A launch is one work task of the queue's
+ * worker (queue.c) that runs the node list over a snapshot it holds. */
 int32_t accel_cpu__graph_instantiate(void *ctx, uint32_t device, const accel_graph_node_desc *nodes,
                                      size_t n, accel_be_graph **out);
 int32_t accel_cpu__graph_launch(void *ctx, accel_be_queue *q, accel_be_graph *graph);
 int32_t accel_cpu__graph_update(void *ctx, accel_be_graph *graph, size_t index,
                                 const accel_graph_node_desc *node);
 void accel_cpu__graph_destroy(void *ctx, accel_be_graph *graph);
-/* On the worker: run every node in order; stop at the first failure (its
- * message in msg). Then drop the task's reference. */
-int32_t accel_cpu__graph_run(accel_cpu_graph_nodes *nodes, int threads, char *msg, size_t msg_size);
-void accel_cpu__graph_nodes_unref(accel_cpu_graph_nodes *nodes);
-/* queue.c: enqueue one graph task holding a reference to nodes. */
-int32_t accel_cpu__queue_enqueue_graph(accel_be_queue *q, accel_cpu_graph_nodes *nodes);
 
 /* queue.c: queues, transfers, host functions and events. */
 int32_t accel_cpu__queue_create(void *ctx, uint32_t device, accel_be_queue **out);
@@ -158,7 +157,21 @@ int32_t accel_cpu__queue_read(void *ctx, accel_be_queue *q, accel_be_buffer *src
 int32_t accel_cpu__queue_copy(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t src_offset,
                               accel_be_buffer *dst, size_t dst_offset, size_t bytes);
 int32_t accel_cpu__queue_host_fn(void *ctx, accel_be_queue *q, accel_host_fn fn, void *user);
-int32_t accel_cpu__queue_enqueue_op(accel_be_queue *q, const accel_cpu_op *op);
+/* Work the worker runs without knowing what it is: an op, a kernel launch
+ * or a graph launch, each with the functions its room gives (ops.c,
+ * kernel.c, graph.c), so the queue calls none of them by name. run returns
+ * a status with its message in msg; discard (may be NULL) frees what a
+ * skipped task holds (after an earlier failure). */
+typedef struct accel_cpu_work {
+    int32_t (*run)(struct accel_cpu_work *w, int threads, char *msg, size_t msg_size);
+    void (*discard)(struct accel_cpu_work *w);
+    union {
+        accel_cpu_op op; /* ops and kernel launches */
+        void *ptr;       /* a graph launch's node list */
+    } u;
+} accel_cpu_work;
+/* queue.c: append w (copied) to q. */
+int32_t accel_cpu__queue_enqueue_work(accel_be_queue *q, const accel_cpu_work *w);
 int32_t accel_cpu__event_create(void *ctx, uint32_t device, accel_be_event **out);
 void accel_cpu__event_destroy(void *ctx, accel_be_event *ev);
 int32_t accel_cpu__event_record(void *ctx, accel_be_event *ev, accel_be_queue *q);

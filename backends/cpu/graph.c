@@ -20,16 +20,17 @@
 typedef struct cpu_node {
     int is_op;
     accel_cpu_op op;
-    void *dst; /* transfers and copies */
+    void *kjob; /* a user kernel launch (the fused kernels of a graph): owned by the list */
+    void *dst;  /* transfers and copies */
     const void *src;
     size_t bytes;
 } cpu_node;
 
-struct accel_cpu_graph_nodes {
+typedef struct accel_cpu_graph_nodes {
     atomic_int refs; /* the graph's, plus one per launch not yet run */
     size_t n;
     cpu_node nodes[];
-};
+} accel_cpu_graph_nodes;
 
 struct accel_be_graph {
     accel_cpu_ctx *ctx;
@@ -47,10 +48,17 @@ static accel_cpu_graph_nodes *nodes_alloc(size_t n)
     return v;
 }
 
-void accel_cpu__graph_nodes_unref(accel_cpu_graph_nodes *nodes)
+static void nodes_free(accel_cpu_graph_nodes *v, size_t upto)
+{
+    for (size_t i = 0; i < upto; i++)
+        accel_cpu__kernel_free(v->nodes[i].kjob);
+    free(v);
+}
+
+static void nodes_unref(accel_cpu_graph_nodes *nodes)
 {
     if (atomic_fetch_sub(&nodes->refs, 1) == 1)
-        free(nodes);
+        nodes_free(nodes, nodes->n);
 }
 
 static int32_t resolve(accel_cpu_ctx *ctx, const accel_graph_node_desc *d, cpu_node *out)
@@ -59,6 +67,8 @@ static int32_t resolve(accel_cpu_ctx *ctx, const accel_graph_node_desc *d, cpu_n
     switch (d->kind) {
     case 1: /* ACCEL_GRAPH_NODE_OP */
         out->is_op = 1;
+        if (d->op.op == ACCEL_OP_KERNEL)
+            return accel_cpu__kernel_prepare(ctx, &d->op, &out->kjob);
         return accel_cpu__op_resolve(ctx, &d->op, &out->op);
     case 2: /* WRITE */
         out->dst = (char *)d->dst->data + d->dst_offset;
@@ -98,7 +108,7 @@ int32_t accel_cpu__graph_instantiate(void *vctx, uint32_t device,
     for (size_t i = 0; i < n; i++) {
         int32_t rc = resolve(ctx, &nodes[i], &v->nodes[i]);
         if (rc != ACCEL_SUCCESS) {
-            free(v);
+            nodes_free(v, i);
             free(g);
             return rc;
         }
@@ -110,6 +120,20 @@ int32_t accel_cpu__graph_instantiate(void *vctx, uint32_t device,
     return ACCEL_SUCCESS;
 }
 
+static int32_t nodes_run(accel_cpu_graph_nodes *v, int threads, char *msg, size_t msg_size);
+
+/* The worker's calls of a graph task (accel_cpu_work): run the list, or
+ * drop the launch's reference unrun after an earlier failure. */
+static int32_t graph_work(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
+{
+    return nodes_run(w->u.ptr, threads, msg, msg_size);
+}
+
+static void graph_work_discard(accel_cpu_work *w)
+{
+    nodes_unref(w->u.ptr);
+}
+
 int32_t accel_cpu__graph_launch(void *vctx, accel_be_queue *q, accel_be_graph *g)
 {
     (void)vctx;
@@ -117,9 +141,13 @@ int32_t accel_cpu__graph_launch(void *vctx, accel_be_queue *q, accel_be_graph *g
     accel_cpu_graph_nodes *v = g->cur;
     atomic_fetch_add(&v->refs, 1);
     pthread_mutex_unlock(&g->lock);
-    int32_t rc = accel_cpu__queue_enqueue_graph(q, v);
+    accel_cpu_work w;
+    w.run = graph_work;
+    w.discard = graph_work_discard;
+    w.u.ptr = v;
+    int32_t rc = accel_cpu__queue_enqueue_work(q, &w);
     if (rc != ACCEL_SUCCESS)
-        accel_cpu__graph_nodes_unref(v);
+        nodes_unref(v);
     return rc;
 }
 
@@ -135,23 +163,35 @@ int32_t accel_cpu__graph_update(void *vctx, accel_be_graph *g, size_t index,
     accel_cpu_graph_nodes *v = g->cur;
     if (index >= v->n) {
         pthread_mutex_unlock(&g->lock);
+        accel_cpu__kernel_free(resolved.kjob);
         ctx->host->set_error(ctx->host->host_ctx, "cpu: graph update of node %zu of %zu", index,
                              v->n);
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
     if (atomic_load(&v->refs) > 1) {
-        /* A queued launch still reads v: change a copy. */
+        /* A queued launch still reads v: change a copy (kernel jobs cloned). */
         accel_cpu_graph_nodes *c = nodes_alloc(v->n);
-        if (!c) {
+        size_t k = 0;
+        if (c) {
+            memcpy(c->nodes, v->nodes, v->n * sizeof(cpu_node));
+            for (; k < v->n; k++)
+                if (v->nodes[k].kjob &&
+                    !(c->nodes[k].kjob = accel_cpu__kernel_clone(v->nodes[k].kjob)))
+                    break;
+        }
+        if (!c || k < v->n) {
+            if (c)
+                nodes_free(c, k);
             pthread_mutex_unlock(&g->lock);
+            accel_cpu__kernel_free(resolved.kjob);
             ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory updating a graph");
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
         }
-        memcpy(c->nodes, v->nodes, v->n * sizeof(cpu_node));
         g->cur = c;
-        accel_cpu__graph_nodes_unref(v);
+        nodes_unref(v);
         v = c;
     }
+    accel_cpu__kernel_free(v->nodes[index].kjob);
     v->nodes[index] = resolved;
     pthread_mutex_unlock(&g->lock);
     return ACCEL_SUCCESS;
@@ -162,21 +202,25 @@ void accel_cpu__graph_destroy(void *vctx, accel_be_graph *g)
     (void)vctx;
     if (!g)
         return;
-    accel_cpu__graph_nodes_unref(g->cur);
+    nodes_unref(g->cur);
     pthread_mutex_destroy(&g->lock);
     free(g);
 }
 
-int32_t accel_cpu__graph_run(accel_cpu_graph_nodes *v, int threads, char *msg, size_t msg_size)
+/* On the worker: run every node in order; stop at the first failure (its
+ * message in msg). Then drop the task's reference. */
+static int32_t nodes_run(accel_cpu_graph_nodes *v, int threads, char *msg, size_t msg_size)
 {
     int32_t st = ACCEL_SUCCESS;
     for (size_t i = 0; i < v->n && st == ACCEL_SUCCESS; i++) {
         const cpu_node *n = &v->nodes[i];
-        if (n->is_op)
+        if (n->kjob)
+            accel_cpu__kernel_exec(n->kjob, threads);
+        else if (n->is_op)
             st = accel_cpu__op_run(&n->op, threads, msg, msg_size);
         else if (n->bytes && n->dst != n->src)
             memmove(n->dst, n->src, n->bytes);
     }
-    accel_cpu__graph_nodes_unref(v);
+    nodes_unref(v);
     return st;
 }

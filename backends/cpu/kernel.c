@@ -201,8 +201,11 @@ int32_t accel_cpu__program_identity(void *vctx, uint32_t device, uint32_t langua
  * a spawn failure, with the reason in log). */
 static int run_compiler(char *const argv[], char *log, size_t log_size)
 {
+    /* Close-on-exec: a compiler started meanwhile by another thread must
+     * not inherit this pipe (its read would wait for that one to exit);
+     * dup2 onto 1 and 2 clears the flag for this child. */
     int pipefd[2];
-    if (pipe(pipefd) != 0) {
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
         snprintf(log, log_size, "pipe: %s", strerror(errno));
         return -1;
     }
@@ -430,7 +433,7 @@ void accel_cpu__program_release(void *ctx, accel_be_program *p)
 
 /* ------------------------------------------------------------ launches */
 
-int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d)
+int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, void **out_job)
 {
     const accel_kernel_launch_desc *L = d->kernel;
     const char *name = d->name ? d->name : "kernel";
@@ -464,13 +467,59 @@ int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const a
             j->args[i] = j->values[i];
         }
     }
-    accel_cpu_op op;
-    memset(&op, 0, sizeof op);
-    op.op = ACCEL_OP_KERNEL;
-    op.kjob = j;
-    for (size_t i = 0; i + 1 < sizeof op.name && name[i]; ++i)
-        op.name[i] = name[i];
-    int32_t rc = accel_cpu__queue_enqueue_op(q, &op);
+    *out_job = j;
+    return ACCEL_SUCCESS;
+}
+
+void *accel_cpu__kernel_clone(const void *job)
+{
+    const cpu_kjob *j = job;
+    cpu_kjob *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *j;
+    for (uint32_t i = 0; i < c->num_args; i++)
+        if (j->args[i] == j->values[i])
+            c->args[i] = c->values[i];
+    return c;
+}
+
+void accel_cpu__kernel_free(void *job)
+{
+    free(job);
+}
+
+/* The worker's calls of a launch task (accel_cpu_work): run it, or free it
+ * unrun after an earlier failure. */
+static int32_t kernel_work(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
+{
+    (void)msg, (void)msg_size;
+    accel_cpu__kernel_run(&w->u.op, threads);
+    return ACCEL_SUCCESS;
+}
+
+static void kernel_work_discard(accel_cpu_work *w)
+{
+    accel_cpu__kernel_discard(&w->u.op);
+}
+
+int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d)
+{
+    const char *name = d->name ? d->name : "kernel";
+    void *j;
+    int32_t rc = accel_cpu__kernel_prepare(ctx, d, &j);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
+    accel_cpu_work w;
+    memset(&w, 0, sizeof w);
+    w.run = kernel_work;
+    w.discard = kernel_work_discard;
+    accel_cpu_op *op = &w.u.op;
+    op->op = ACCEL_OP_KERNEL;
+    op->kjob = j;
+    for (size_t i = 0; i + 1 < sizeof op->name && name[i]; ++i)
+        op->name[i] = name[i];
+    rc = accel_cpu__queue_enqueue_work(q, &w);
     if (rc != ACCEL_SUCCESS)
         free(j);
     return rc;
@@ -483,7 +532,13 @@ void accel_cpu__kernel_discard(const accel_cpu_op *op)
 
 void accel_cpu__kernel_run(const accel_cpu_op *op, int threads)
 {
-    cpu_kjob *j = op->kjob;
+    accel_cpu__kernel_exec(op->kjob, threads);
+    free(op->kjob);
+}
+
+void accel_cpu__kernel_exec(const void *job, int threads)
+{
+    const cpu_kjob *j = job;
     const int nt = threads;
     void *const *args = j->args;
     if (j->kind == ACCEL_KERNEL_ELEMENTWISE) {
@@ -515,5 +570,4 @@ void accel_cpu__kernel_run(const accel_cpu_op *op, int threads)
             f(args, grid, block, lo, hi);
         });
     }
-    free(j);
 }

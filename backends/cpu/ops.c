@@ -66,6 +66,12 @@ int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc 
     return supported(desc->op, desc->dtype) ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
 }
 
+/* The worker's call of an op task (accel_cpu_work.run). */
+static int32_t op_work(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
+{
+    return accel_cpu__op_run(&w->u.op, threads, msg, msg_size);
+}
+
 int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc)
 {
     if (desc->op == ACCEL_OP_KERNEL) {
@@ -75,9 +81,11 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
                desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size : sizeof d);
         return accel_cpu__kernel_enqueue(vctx, q, &d);
     }
-    accel_cpu_op op;
-    int32_t rc = accel_cpu__op_resolve(vctx, desc, &op);
-    return rc == ACCEL_SUCCESS ? accel_cpu__queue_enqueue_op(q, &op) : rc;
+    accel_cpu_work w;
+    w.run = op_work;
+    w.discard = NULL;
+    int32_t rc = accel_cpu__op_resolve(vctx, desc, &w.u.op);
+    return rc == ACCEL_SUCCESS ? accel_cpu__queue_enqueue_work(q, &w) : rc;
 }
 
 int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_op *out)

@@ -38,19 +38,18 @@
 #define ACCEL_CPU_SPIN 256
 
 typedef enum task_kind {
-    TASK_OP,
+    TASK_WORK, /* an op, a kernel launch or a whole graph launch (accel_cpu_work) */
     TASK_MEMCPY,
     TASK_HOST_FN,
     TASK_RECORD,
-    TASK_WAIT,
-    TASK_GRAPH /* a whole graph launch (graph.c) */
+    TASK_WAIT
 } task_kind;
 
 typedef struct task {
     task_kind kind;
     uint64_t seq; /* position in the queue, from 0 */
     union {
-        accel_cpu_op op;
+        accel_cpu_work work;
         struct {
             void *dst;
             const void *src;
@@ -64,7 +63,6 @@ typedef struct task {
             accel_be_event *ev;
             uint64_t gen;
         } event;
-        accel_cpu_graph_nodes *graph;
     } u;
 } task;
 
@@ -136,8 +134,7 @@ static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint
     msg[0] = '\0';
 
     switch (t->kind) {
-    case TASK_OP:
-    case TASK_GRAPH:
+    case TASK_WORK:
         if (!skip && !q->team_ready) {
             /* The team's threads are created from this worker and inherit
              * its FP environment; set it in each of them too, once. */
@@ -148,14 +145,10 @@ static void run_task(accel_be_queue *q, task *t, int skip, int32_t err_now, uint
             }
             q->team_ready = 1;
         }
-        if (skip && t->kind == TASK_GRAPH)
-            accel_cpu__graph_nodes_unref(t->u.graph);
-        else if (!skip && t->kind == TASK_GRAPH)
-            st = accel_cpu__graph_run(t->u.graph, q->ctx->threads, msg, sizeof msg);
-        else if (!skip)
-            st = accel_cpu__op_run(&t->u.op, q->ctx->threads, msg, sizeof msg);
-        else if (t->u.op.kjob)
-            accel_cpu__kernel_discard(&t->u.op);
+        if (!skip)
+            st = t->u.work.run(&t->u.work, q->ctx->threads, msg, sizeof msg);
+        else if (t->u.work.discard)
+            t->u.work.discard(&t->u.work);
         break;
     case TASK_MEMCPY:
         if (!skip && t->u.copy.bytes && t->u.copy.dst != t->u.copy.src)
@@ -285,19 +278,11 @@ static int32_t enqueue(accel_be_queue *q, task *t)
     return ACCEL_SUCCESS;
 }
 
-int32_t accel_cpu__queue_enqueue_op(accel_be_queue *q, const accel_cpu_op *op)
+int32_t accel_cpu__queue_enqueue_work(accel_be_queue *q, const accel_cpu_work *w)
 {
     task t;
-    t.kind = TASK_OP;
-    t.u.op = *op;
-    return enqueue(q, &t);
-}
-
-int32_t accel_cpu__queue_enqueue_graph(accel_be_queue *q, accel_cpu_graph_nodes *nodes)
-{
-    task t;
-    t.kind = TASK_GRAPH;
-    t.u.graph = nodes;
+    t.kind = TASK_WORK;
+    t.u.work = *w;
     return enqueue(q, &t);
 }
 

@@ -157,7 +157,7 @@ typedef void (*accel_host_fn)(void *user);
  *
  *   ACCEL_PROGRAM_C (a C11 translation unit, no #include; the core's prelude
  *   declares the math functions it uses, resolved from the process's libm):
- *     elementwise: void E(void *const *args, size_t begin, size_t end)
+ *     elementwise: void E(void *const *args, size_t begin, size_t end, size_t n)
  *     reduction:   void E(void *const *args, size_t row_begin, size_t row_end,
  *                         size_t cols)
  *     raw:         void E(void *const *args, const unsigned grid[3],
@@ -170,7 +170,8 @@ typedef void (*accel_host_fn)(void *user);
  *   ACCEL_PROGRAM_CUDA (CUDA C++ for NVRTC, entries extern "C"): parameters
  *   are the arguments in order (arrays as T *, scalars by value), then for
  *   elementwise `size_t n`, for reductions `size_t rows, size_t cols`.
- *   Elementwise: any grid (grid-stride loop); reduction: blockDim.x == 256,
+ *   Elementwise: blockDim.x <= 256 (1-D), any grid (grid-stride loops; about
+ *   n / 1024 blocks of 256 threads stream best); reduction: blockDim.x == 256,
  *   any gridDim.x (rows are grid-strided); raw: the given grid and block. */
 typedef struct accel_be_program accel_be_program;
 

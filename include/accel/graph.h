@@ -8,15 +8,15 @@
  * Included by accel/accel.h; not meant to be included on its own.
  *
  * Capture: between accel_queue_begin_capture(q) and accel_queue_end_capture,
- * ops, transfers (accel_queue_write/read), copies (accel_queue_copy) and
- * event records enqueued on q are validated as usual and recorded instead of
- * run. Buffers created by the capturing thread on q's device during the
- * capture are the graph's temporaries: they belong to the graph and are
- * released with it (accel_buffer_release of one is a no-op). Every other
- * buffer the graph writes is an output the caller reads after a launch.
- * Synchronizing on a capturing queue (accel_queue_finish, the blocking
- * transfers, accel_event_synchronize of an event recorded in the capture)
- * and waiting on an event recorded outside the capture are errors
+ * ops, user kernel launches (accel/kernel.h; the graph keeps the kernel
+ * until it is released, even past accel_kernel_release), transfers
+ * (accel_queue_write/read), copies (accel_queue_copy) and event records
+ * enqueued on q are validated as usual and recorded instead of run. Buffers created by the
+ * capturing thread on q's device during the capture are the graph's temporaries: they belong to the
+ * graph and are released with it (accel_buffer_release of one is a no-op). Every other buffer the
+ * graph writes is an output the caller reads after a launch. Synchronizing on a capturing queue
+ * (accel_queue_finish, the blocking transfers, accel_event_synchronize of an event recorded in the
+ * capture) and waiting on an event recorded outside the capture are errors
  * (ACCEL_ERROR_INVALID_ARGUMENT), never a deadlock.
  *
  * Replay: accel_graph_launch enqueues the recorded work on any queue of the
@@ -72,6 +72,50 @@ ACCEL_API accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out
 
 /* Graph flags (accel_graph_options.flags). */
 #define ACCEL_GRAPH_CORE_REPLAY (1u << 0) /* never the backend's graph entries */
+#define ACCEL_GRAPH_NO_FUSION (1u << 1)   /* run every recorded op as recorded */
+/* For tests of verify mode only: every fused kernel adds 0.5 to element
+ * n/2 of its last output (a planted fault verify must catch and name). */
+#define ACCEL_GRAPH_TEST_FAULT (1u << 31)
+
+/* Fusion (on unless ACCEL_GRAPH_NO_FUSION). At instantiate, every maximal
+ * run of consecutive op nodes that are elementwise (FILL, COPY, the binary
+ * and unary ops, SCALE, AXPBY), of one dtype, f32 or f64 (a dtype change
+ * ends the run: no fusion across dtypes, and f16/bf16 ops are never fused),
+ * over one element count, whose written ranges are identical to or disjoint
+ * from every other range of the run (a partial overlap with a written range
+ * ends the run; ranges only read may overlap), of at most 64 ops and 32
+ * kernel arguments, becomes ONE elementwise kernel generated from the op
+ * table's per-element expressions (accel_op_properties.expr_f32/expr_f64)
+ * and built by the kernel compiler of accel/kernel.h (NVRTC on CUDA, the C
+ * compiler on the CPU; cached like any kernel). Each range is read once and
+ * written once. A temporary that the run writes before reading it and that
+ * no node outside the run uses is dead and not written at all (reading it
+ * after a launch gives unspecified contents); every other range written is
+ * stored. A run whose kernel cannot be built (no compiler) stays unfused.
+ * accel_graph_node_info.fused names the kernel a node was fused into
+ * ("fused_mul_add": the table names of its ops in order, cut at 63
+ * characters); the trace shows each fused launch under that name, and the
+ * log (info) lists each kernel with its node range and ops at instantiate
+ * ("kernel fused_mul_add: fused nodes 0-1 (accel_mul, accel_add)"); so do
+ * verify's messages.
+ * Results may differ from the unfused ops in the last bits (intermediates
+ * stay in registers; CUDA contracts a*b+c into one fma); verify mode checks
+ * them as below. Rebinding a scalar of a fused op updates the kernel's
+ * argument; rebinding a buffer a fused kernel uses plans the graph again at
+ * the next launch (kernels of the same text are reused, not rebuilt).
+ *
+ * Verify mode and fused kernels: a fused kernel's outputs are compared with
+ * the unfused op list run on the host from the same inputs, each op rounded
+ * to the dtype, within the chain's composed bound: for each op, bound(r) =
+ * L + (N + 1) ulp(|r| + L), where L is the first-order propagation of the
+ * inputs' bounds through the op (add, sub: ea + eb; mul: |b| ea + |a| eb +
+ * ea eb; div: (ea + |a/b| eb) / (|b| - eb); max, min: max(ea, eb); scale,
+ * axpby: |alpha| ex (+ |beta| ey); monotone unary ops: the largest move of f
+ * over [x - e, x + e]; sin, cos, tanh: e; sigmoid: e/4), N the op's ulps in
+ * the op table (AXPBY: of |alpha x| + |beta y|) and the 1 the host's own
+ * rounding (Higham, Accuracy and Stability of Numerical Algorithms, §2-3).
+ * Elements whose bound is unbounded (a divisor or log argument that may be
+ * 0, an infinite result) are not compared. A mismatch names the fused ops. */
 
 /* How to instantiate a graph. */
 typedef struct accel_graph_options {
@@ -83,8 +127,10 @@ typedef struct accel_graph_options {
 /** Default options: struct_size set, no flags. */
 ACCEL_API void accel_graph_options_init(accel_graph_options *opt);
 
-/** Prepare g for launching with opt (NULL: the defaults): hand the list to
- *  the device's backend when it has graph entries and the flags allow it.
+/** Prepare g for launching with opt (NULL: the defaults): plan it (fusion,
+ *  unless ACCEL_GRAPH_NO_FUSION: the fused kernels are built now, so the
+ *  compile time falls here, not in a launch), then hand the plan to the
+ *  device's backend when it has graph entries and the flags allow it.
  *  Optional: the first launch instantiates with the defaults. Calling it
  *  again re-instantiates with the new options. A backend that refuses the
  *  list (an op or transfer it cannot record) is not an error: the core
@@ -115,10 +161,14 @@ ACCEL_API accel_status accel_graph_set_buffer(accel_graph *g, const void *old_bu
 
 /** Set scalar `index` of op node `node` (0-based, in recording order) to
  *  value: FILL value (0); SCALE alpha (0); AXPBY alpha, beta (0, 1); GEMM
- *  alpha, beta (0, 1); RANDOM_NORMAL mean, stddev (0, 1; stddev >= 0).
- *  Errors: ACCEL_ERROR_INVALID_HANDLE (g), ACCEL_ERROR_OUT_OF_RANGE (node >=
- *  node count), ACCEL_ERROR_INVALID_ARGUMENT (not an op node, the op has no
- *  scalar `index`, a negative or NaN stddev). Thread-safe. */
+ *  alpha, beta (0, 1); RANDOM_NORMAL mean, stddev (0, 1; stddev >= 0); a
+ *  user kernel launch: argument `index` when it was passed as a scalar,
+ *  converted to its parameter's type (an integer parameter takes only an
+ *  integral value, |value| <= 2^53). Errors: ACCEL_ERROR_INVALID_HANDLE (g),
+ *  ACCEL_ERROR_OUT_OF_RANGE (node >= node count), ACCEL_ERROR_INVALID_ARGUMENT
+ *  (not an op node, the op has no scalar `index`, a negative or NaN stddev),
+ *  ACCEL_ERROR_DTYPE_MISMATCH (a non-integral value for an integer
+ *  parameter). Thread-safe. */
 ACCEL_API accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
                                               double value);
 
@@ -136,11 +186,15 @@ ACCEL_API size_t accel_graph_node_count(const accel_graph *g);
 typedef struct accel_graph_node_info {
     uint32_t struct_size;
     uint32_t kind;    /* accel_graph_node_kind */
-    uint32_t op;      /* accel_op_code of an OP node, else 0 */
+    uint32_t op;      /* accel_op_code of an OP node (ACCEL_OP_KERNEL: a user kernel), else 0 */
     uint32_t dtype;   /* accel_dtype of an OP node, else 0 */
     const char *name; /* the recorded call's name ("accel_add"); lives with g */
-    size_t bytes;     /* transfers and copies: bytes; ops: elements of the output */
-    uint64_t reserved[4];
+    size_t bytes;     /* transfers and copies: bytes; ops: elements of the output;
+                         kernel launches: elements (n, times rows of a reduction) */
+    /* The fused kernel this node runs in ("fused_add_mul"), NULL when it
+     * runs as recorded or g is not instantiated yet; lives with g's plan. */
+    const char *fused;
+    uint64_t reserved[3];
 } accel_graph_node_info;
 
 /** Describe node `node` of g into *out (out->struct_size must be set).

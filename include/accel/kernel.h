@@ -124,6 +124,20 @@ ACCEL_API const char *accel_kernel_name(const accel_kernel *k);
  * ACCEL_ERROR_INVALID_HANDLE. */
 ACCEL_API accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t scalar_mask);
 
+/* The program accel generates for k on dev with scalar_mask (as
+ * accel_kernel_build): CUDA C++ for a GPU, C11 for the CPU twin, with the
+ * user's text behind #line directives. Written NUL-terminated into out
+ * (size bytes, truncated to size - 1 characters); *out_length (may be NULL)
+ * receives the full length in bytes without the NUL, so out = NULL with
+ * size = 0 asks for the length. Nothing is compiled. For reading, debugging
+ * and baselines (a raw compiler run on the same text); the text may change
+ * between accel versions. Thread-safe.
+ * Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (out NULL
+ * with size > 0, scalar_mask past the inputs), ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
+ACCEL_API accel_status accel_kernel_source_get(accel_kernel *k, accel_device *dev,
+                                               uint32_t scalar_mask, char *out, size_t size,
+                                               size_t *out_length);
+
 /* One launch argument: an array range or a scalar. */
 typedef struct accel_kernel_arg {
     uint32_t kind;     /* ACCEL_KARG_ARRAY or ACCEL_KARG_SCALAR (backend.h) */

@@ -144,7 +144,32 @@ typedef struct accel_verify_options {
     /* Also check ops that run on the reference device itself (for testing the
      * checker; the reference is then run at the queue's next finish). */
     bool check_reference_device;
-    /* Folder for one repro file per mismatch (accel replay FILE); NULL: none. */
+    /* Folder for one repro file per mismatch (accel replay FILE); NULL: none.
+     * Made when missing. Each file, DIR/accel-repro-PID-N-OP.npz, is a NumPy
+     * .npz archive (uncompressed .npy members, as np.savez writes them;
+     * np.load opens it) of 1-D arrays in the op's dtype (bf16 as f32, which
+     * holds it exactly):
+     *   input0, input1, input2  the operands before the output, as the op
+     *                           read them (as many as the op has)
+     *   output_before           the output operand's range before the op,
+     *                           with the guard elements on each side
+     *                           (guard_before + count + guard_after)
+     *   output_device           the same window after the op on the device
+     *   output_reference        the window as the reference computed it
+     *                           (guards unchanged)
+     *   scalars                 the op's four scalars (f64, bit for bit)
+     *   op.json                 the op: format "accel-repro", version 2,
+     *                           device, reference, op, op_code, dtype,
+     *                           dtype_code, flags, scalars (decimal; "nan",
+     *                           "inf", "-inf"), seed, rng_offset and
+     *                           verify_seed (decimal strings), trans_a,
+     *                           trans_b, m, n, k, lda, ldb, ldc, batch_count,
+     *                           stride_a/b/c, num_operands, offsets and
+     *                           counts (elements, per operand, as in the
+     *                           device's buffers), guard_before,
+     *                           guard_after, mismatch (the logged message).
+     * No file is written for an op whose arrays take 4 GiB or more (no
+     * zip64), nor for user kernels; a warning says so. */
     const char *repro_dir;
     /* Elements next to each output range (each side, within its buffer) that
      * must be unchanged by the op; catches writes out of range. 0: none.

@@ -661,8 +661,8 @@ def verify(reference: Union[str, bool, None] = "cpu", *, sample: float = 1.0,
     `fail`: a mismatch becomes the stream's error (MismatchError at its next
     synchronize) instead of a warning; `guard`: elements next to each output
     that must not change; `check_reference_device`: also check ops running on
-    the reference itself (CPU vs CPU); `repro_dir`: one file per mismatch for
-    ``accel replay``. Ops already enqueued keep their mode. Usable as
+    the reference itself (CPU vs CPU); `repro_dir`: one NumPy .npz file per mismatch
+    (``np.load`` opens it; ``accel replay`` runs it again). Ops already enqueued keep their mode. Usable as
     ``with accel.verify("cpu", fail=True): ...``. Raises AccelError
     (ACCEL_ERROR_NOT_FOUND for an unknown device, ACCEL_ERROR_INVALID_ARGUMENT
     for sample outside 0..1). See :func:`verify_stats`."""

@@ -7,7 +7,8 @@
   refuses an unknown option with exit 2 and a message naming it, takes
   -oVALUE, --name=VALUE and unambiguous prefixes (--dev), and names the
   candidates of an ambiguous one;
-- `accel --help` lists every ACCEL_* variable that core/ and tools/ read
+- `accel --help` and `accel info --json` list every ACCEL_* variable that
+  core/, backends/ and tools/ read
   (found with a grep of getenv and of config.c's env() in the source, so a
   new one cannot be missed);
   `bench --help` names no file of the source tree;
@@ -30,6 +31,7 @@ import stat
 import struct
 import subprocess
 import sys
+import zipfile
 
 FAILURES = []
 
@@ -67,7 +69,7 @@ def options_of(accel, cmd):
 
 def parsing_cases(accel, work):
     commands = ["info", "run", "verify", "replay", "bench", "demo"]
-    for cmd in [[]] + [[c] for c in commands]:
+    for cmd in [[]] + [[c] for c in commands] + [["run", "eval"]]:
         label = " ".join(["accel"] + cmd)
         rc, out, err = run(accel, *(cmd + ["--help"]))
         check(label + " --help exits 0 with text", rc == 0 and "usage: accel" in out, err)
@@ -79,6 +81,12 @@ def parsing_cases(accel, work):
     check("accel help nosuch", rc == 2 and "nosuch" in err, err)
     rc, out, _ = run(accel, "help", "run")
     check("accel help run", rc == 0 and "usage: accel run" in out)
+    rc, out, _ = run(accel, "help", "run", "eval")
+    _, direct, _ = run(accel, "run", "eval", "--help")
+    check("accel help run eval is accel run eval --help", rc == 0 and out == direct and
+          out.startswith("usage: accel run eval"), out)
+    rc, _, err = run(accel, "help", "run", "nosuch")
+    check("accel help run nosuch", rc == 2 and "nosuch" in err, err)
     rc, _, err = run(accel, "info", "--json=yes")
     check("a value given to a flag", rc == 2 and "takes no value" in err, err)
     rc, _, err = run(accel, "bench", "--c", "x")
@@ -101,7 +109,7 @@ def parsing_cases(accel, work):
 
 def help_cases(accel, source):
     names = set()
-    for root in ("core", "tools"):
+    for root in ("core", "backends", "tools", "common"):
         for dirpath, _, files in os.walk(os.path.join(source, root)):
             for fn in files:
                 if fn.endswith(".c"):
@@ -112,6 +120,10 @@ def help_cases(accel, source):
     missing = sorted(n for n in names if n not in out)
     check("accel --help lists the %d variables read (%s)" % (len(names), ", ".join(sorted(names))),
           len(names) >= 7 and not missing, "missing " + ", ".join(missing))
+    _, out, _ = run(accel, "info", "--json")
+    shown = set(json.loads(out or "{}").get("environment", {}))
+    check("accel info --json shows the variables read", names <= shown,
+          "not shown: " + ", ".join(sorted(names - shown)))
     _, out, _ = run(accel, "bench", "--help")
     check("bench --help names no source file", not re.search(r"\w+/\w+\.(md|c|h|py)\b", out), out)
 
@@ -186,12 +198,26 @@ def message_cases(accel, plugin_dir, cpu_plugin, work):
           "in [runtime]" not in err, err)
 
     # A repro of an op the mock lacks, replayed on the mock (no fallback).
-    repro = os.path.join(work, "mock.repro")
-    with open(repro, "wb") as f:
-        f.write(b"accel-repro 1\ndevice mock:0\nreference cpu:0\nop 32 sqrt\ndtype 1\nflags 0\n"
-                b"scalars 0x0p+0 0x0p+0 0x0p+0 0x0p+0\nseed 0\nrng_offset 0\nverify_seed 1\n"
-                b"gemm 0 0 0 0 0 0 0 0 1 0 0 0\noperands 2\noperand 0 0 3\noperand 1 0 3\ndata\n")
-        f.write(struct.pack("<9f", 1, 4, 9, 0, 0, 0, 1, 2, 3))
+    repro = os.path.join(work, "mock.npz")
+
+    def npy(fmt, values):  # a 1-D .npy file, format 1.0
+        head = "{'descr': '<%s', 'fortran_order': False, 'shape': (%d,), }" % (fmt, len(values))
+        head += " " * (63 - (10 + len(head)) % 64) + "\n"
+        return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode() +
+                struct.pack("<%d%s" % (len(values), "f" if fmt == "f4" else "d"), *values))
+
+    desc = {"format": "accel-repro", "version": 2, "device": "mock:0", "reference": "cpu:0",
+            "op": "sqrt", "op_code": 32, "dtype": "f32", "dtype_code": 1, "flags": 0,
+            "seed": "0", "rng_offset": "0", "verify_seed": "1", "trans_a": 0, "trans_b": 0,
+            "m": 0, "n": 0, "k": 0, "lda": 0, "ldb": 0, "ldc": 0, "batch_count": 1,
+            "stride_a": 0, "stride_b": 0, "stride_c": 0, "num_operands": 2,
+            "offsets": [0, 0], "counts": [3, 3], "guard_before": 0, "guard_after": 0}
+    with zipfile.ZipFile(repro, "w") as z:
+        z.writestr("input0.npy", npy("f4", [1, 4, 9]))
+        for name in ("output_before", "output_device", "output_reference"):
+            z.writestr(name + ".npy", npy("f4", [0, 0, 0] if name == "output_before" else [1, 2, 3]))
+        z.writestr("scalars.npy", npy("f8", [0, 0, 0, 0]))
+        z.writestr("op.json", json.dumps(desc))
     rc, _, err = run(accel, "replay", repro, "--config", ini)
     check("replay says why the op failed, and where",
           rc == 1 and "running sqrt on mock:0" in err and "mock backend does not support" in err,

@@ -10,11 +10,18 @@ cli_completion.c), from the tables --help prints:
   man is installed; every option of `accel CMD --help` is in the rendered
   page, so the page cannot drift from --help;
 - bash completes subcommands, options, the ops of `accel run`, device names
-  (from `accel info --list-devices`) and --size's values.
+  (from `accel info --list-devices`) and --size's values;
+- for every command and every subcommand that a command's --help lists
+  (`accel run eval`): a page accel-CMD-SUB.1 with every option, bash
+  completing exactly the options of --help (no more, no fewer), and every
+  option that a usage line of --help shows being one of that command's
+  options;
+- the README's list of commands (the code block of "The `accel` program")
+  names every command and subcommand, and only options they have.
 
 groff is a build dependency of the tests (Debian: groff-base).
 
-usage: man_check.py ACCEL MAN_DIR COMPLETION_FILE"""
+usage: man_check.py ACCEL MAN_DIR COMPLETION_FILE [README]"""
 import os
 import re
 import shutil
@@ -36,16 +43,60 @@ def text_of(cmd):
     return p.returncode, re.sub(".\b", "", p.stdout), p.stderr
 
 
+def help_of(accel, cmd):
+    return subprocess.run([accel] + (cmd.split() if cmd else []) + ["--help"],
+                          capture_output=True, text=True).stdout
+
+
+def listed_commands(helptext):
+    """The words of the "commands:" block of a --help text."""
+    if "\ncommands:\n" not in helptext:
+        return []
+    block = helptext.split("\ncommands:\n", 1)[1].split("\n\n", 1)[0]
+    return [l.split()[0] for l in block.splitlines() if l.strip() and not l.startswith("     ")]
+
+
+def all_commands(accel):
+    """Every command, and every subcommand as "CMD SUB"."""
+    out = []
+    for cmd in listed_commands(help_of(accel, None)):
+        out.append(cmd)
+        out += ["%s %s" % (cmd, sub) for sub in listed_commands(help_of(accel, cmd))]
+    return out
+
+
+def options_of(helptext):
+    """Long and short options of an options block: {"--output", "-o", ...}."""
+    opts = set()
+    block = helptext.split("\noptions:\n", 1)[1].split("\n\n", 1)[0]
+    for m in re.finditer(r"^  (?:(-\w), )?\s*(--[a-z][a-z-]*)", block, re.M):
+        opts.update(x for x in m.groups() if x)
+    return opts
+
+
+def usage_forms(helptext):
+    """(command words, form text) of each line of the usage block."""
+    forms = []
+    for line in helptext.split("\n\n", 1)[0].splitlines():
+        m = re.match(r"^(?:usage: |       )accel (.*)$", line)
+        if m:
+            forms.append(m.group(1))
+        elif forms:
+            forms[-1] += " " + line.strip()
+    return forms
+
+
 def pages(accel, man_dir):
-    out = subprocess.run([accel, "--help"], capture_output=True, text=True).stdout
-    block = out.split("commands:\n", 1)[1].split("\n\n", 1)[0]
-    commands = [l.split()[0] for l in block.splitlines() if l.strip()]
+    out = help_of(accel, None)
+    commands = listed_commands(out)
     check("accel --help lists commands", len(commands) >= 6, out)
+    commands = all_commands(accel)
     groff = shutil.which("groff")
     check("groff is installed (Debian: groff-base)", groff is not None)
     man = shutil.which("man")
     for cmd in [None] + commands:
-        page = os.path.join(man_dir, "accel.1" if cmd is None else "accel-%s.1" % cmd)
+        page = os.path.join(man_dir, "accel.1" if cmd is None else
+                            "accel-%s.1" % cmd.replace(" ", "-"))
         label = os.path.basename(page)
         if not os.path.exists(page):
             check(label + " exists", False, page)
@@ -53,8 +104,7 @@ def pages(accel, man_dir):
         if groff:
             rc, text, err = text_of([groff, "-man", "-Tutf8", "-ww", page])
             check(label + " renders with groff, no warning", rc == 0 and not err.strip(), err)
-            helptext = subprocess.run([accel] + ([cmd] if cmd else []) + ["--help"],
-                                      capture_output=True, text=True).stdout
+            helptext = help_of(accel, cmd)
             opts = set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z-]*)", helptext, re.M))
             flat = text.replace("\u2010", "-").replace("\u2212", "-")
             missing = sorted(o for o in opts if o not in flat)
@@ -96,10 +146,54 @@ def completion(accel, path):
     check("info's options", {"--json", "--device", "--config", "--list-devices"} <= got, repr(got))
 
 
+def agreement(accel, comp, readme):
+    """--help, completion, usage lines and the README say the same options."""
+    commands = all_commands(accel)
+    check("accel run eval is a listed subcommand", "run eval" in commands, repr(commands))
+    known = {c: options_of(help_of(accel, c)) for c in commands}
+    top = options_of(help_of(accel, None))
+    got = {w for w in complete(comp, accel, ["-"]) if w.startswith("-")}
+    check("accel: completion offers exactly the program's options", got == top,
+          "completion only: %s; --help only: %s" % (sorted(got - top), sorted(top - got)))
+    for cmd in commands:
+        opts = known[cmd]
+        got = complete(comp, accel, cmd.split() + ["-"])
+        check("accel %s: completion offers exactly the options of --help" % cmd,
+              got == opts, "completion only: %s; --help only: %s"
+              % (sorted(got - opts), sorted(opts - got)))
+        for form in usage_forms(help_of(accel, cmd)):
+            words = form.split()
+            owner = " ".join(words[:2]) if " ".join(words[:2]) in known else words[0]
+            extra = sorted(set(re.findall(r"(--[a-z][a-z-]*)", form)) - known[owner])
+            check("accel %s --help: usage line of '%s' shows only its options" % (cmd, owner),
+                  not extra, "%r shows %s" % (form, extra))
+    if not readme:
+        return
+    text = open(readme).read()
+    block = text.split("## The `accel` program", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    seen = set()
+    for line in block.splitlines():
+        words = line.split("#", 1)[0].split()
+        if len(words) < 2 or words[0] != "accel":
+            continue
+        owner = " ".join(words[1:3]) if " ".join(words[1:3]) in known else words[1]
+        check("README: 'accel %s' is a command" % owner, owner in known, line)
+        if owner not in known:
+            continue
+        seen.add(owner)
+        extra = sorted(set(re.findall(r"(--[a-z][a-z-]*)", line)) - known[owner])
+        check("README: 'accel %s' shows only its options" % owner, not extra,
+              "%r shows %s" % (line, extra))
+    check("README lists every command and subcommand", seen == set(commands),
+          "missing %s" % sorted(set(commands) - seen))
+
+
 def main():
     accel, man_dir, comp = sys.argv[1:4]
+    readme = sys.argv[4] if len(sys.argv) > 4 else None
     pages(accel, man_dir)
     completion(accel, comp)
+    agreement(accel, comp, readme)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         sys.exit(1)

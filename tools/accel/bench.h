@@ -2,7 +2,8 @@
 /* Copyright 2026 The accel authors */
 /* bench.h — the parts of `accel bench`: the command and its options
  * (bench.c), the plans and op cases per device (bench_plan.c), timing and
- * progress (bench_time.c), the measured sections (bench_run.c), the targets
+ * progress (bench_time.c), the rows (bench_row.c), the measured sections
+ * (bench_run.c; graphs and fusion: bench_graph.c), the targets
  * (bench_targets.c) and the writers of the table (bench_table.c), JSON
  * (bench_json.c), CSV (bench_csv.c) and SVG (bench_svg.c). */
 #ifndef ACCEL_CLI_BENCH_H
@@ -186,11 +187,21 @@ enum {
     BENCH_C_D2H_PAGEABLE
 };
 
-/* The ceiling a BENCH_C_* id names, in the row's unit; 0 when unmeasured. */
+/* bench_row.c. The ceiling a BENCH_C_* id names, in the row's unit; 0 when
+ * unmeasured. */
 double bench_ceiling_value(const bench_device *d, int id);
 
 /* A new zeroed row of d, or NULL when out of host memory. */
 bench_row *bench_add_row(bench_device *d);
+
+/* Fill row r of d: rate from the median, fraction of ceiling `id`. */
+void bench_fill_row(bench_row *r, const bench_device *d, const char *op, const char *dtype,
+                    uint64_t n, double med, double mn, double bytes, double flops, int id,
+                    const char *ceiling_name);
+
+/* The graph and fusion rows and targets of d (bench_graph.c). */
+accel_status bench_graphs(bench *b, bench_device *d, accel_device *dev, accel_queue *q,
+                          accel_event *e0, accel_event *e1, const bench_plan *p);
 
 /* Everything for device d on dev by plan p: ceilings, elementwise ops, GEMM,
  * dispatch, transfers, ceilings again, targets (bench_run.c). */
@@ -198,6 +209,9 @@ accel_status bench_one(bench *b, bench_device *d, accel_device *dev, const bench
 
 /* The targets of d from its rows and dispatch time (bench_targets.c). */
 void bench_check_targets(bench_device *d);
+/* One more target of d (measured >= target, or <= when overhead). */
+void bench_add_target(bench_device *d, const char *name, double measured, double target,
+                      bool overhead, const char *detail);
 
 /* ------------------------------------------------------------ outputs */
 

@@ -13,69 +13,6 @@
 
 #include "bench.h"
 
-/* --------------------------------------------------------------- rows */
-
-bench_row *bench_add_row(bench_device *d)
-{
-    if (d->row_count == d->row_cap) {
-        size_t cap = d->row_cap ? 2 * d->row_cap : 64;
-        bench_row *r = realloc(d->rows, cap * sizeof *r);
-        if (!r)
-            return NULL;
-        d->rows = r;
-        d->row_cap = cap;
-    }
-    bench_row *r = &d->rows[d->row_count++];
-    memset(r, 0, sizeof *r);
-    return r;
-}
-
-double bench_ceiling_value(const bench_device *d, int id)
-{
-    const accel_ceilings *c = &d->ceilings;
-    switch (id) {
-    case BENCH_C_EW:
-        return d->gpu ? c->copy_gbs : fmax(c->copy_gbs, c->loop_gbs);
-    case BENCH_C_READ:
-        return c->read_gbs;
-    case BENCH_C_GEMM_TF32:
-        return c->gemm_tf32_tflops;
-    case BENCH_C_H2D_PINNED:
-        return c->h2d_pinned_gbs;
-    case BENCH_C_D2H_PINNED:
-        return c->d2h_pinned_gbs;
-    case BENCH_C_H2D_PAGEABLE:
-        return c->h2d_pageable_gbs;
-    case BENCH_C_D2H_PAGEABLE:
-        return c->d2h_pageable_gbs;
-    }
-    return id > BENCH_C_GEMM && id < BENCH_C_GEMM + 8 ? c->gemm_tflops[id - BENCH_C_GEMM] : 0.0;
-}
-
-/* One measured point: rate from the median, fraction of ceiling `id`. */
-static void fill_row(bench_row *r, const bench_device *d, const char *op, const char *dtype,
-                     uint64_t n, double med, double mn, double bytes, double flops, int id,
-                     const char *ceiling_name)
-{
-    snprintf(r->op, sizeof r->op, "%s", op);
-    snprintf(r->dtype, sizeof r->dtype, "%s", dtype);
-    r->n = n;
-    r->median_ms = med;
-    r->min_ms = mn;
-    r->bytes = bytes;
-    r->flops = flops;
-    bool by_flops = id >= BENCH_C_GEMM && id <= BENCH_C_GEMM_TF32;
-    r->unit = by_flops ? "TFLOP/s" : "GB/s";
-    if (by_flops)
-        r->rate = med > 0 ? flops / (med * 1e-3) * 1e-12 : 0;
-    else
-        r->rate = med > 0 ? bytes / (med * 1e-3) * 1e-9 : 0;
-    r->ceiling_id = id;
-    r->ceiling = bench_ceiling_value(d, id);
-    r->ceiling_name = ceiling_name;
-    r->fraction = r->ceiling > 0 ? r->rate / r->ceiling : 0;
-}
-
 /* Ceilings are measured before and after the ops: the better of the two
  * counts (the lower for the bare launch), so that a machine slowed down
  * while the ceilings ran does not flatter accel. Fractions are recomputed. */
@@ -217,8 +154,8 @@ static accel_status ew_point(const section *s, const ew_bufs *e, bench_ew_op k, 
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     const char *ceiling = c->reduction ? "read" : s->d->gpu ? "copy" : "max(memcpy, loop)";
     double n = (double)e->n;
-    fill_row(r, s->d, c->name, "f32", e->n, med, mn, c->bytes_per_elem * n, c->flops_per_elem * n,
-             c->reduction ? BENCH_C_READ : BENCH_C_EW, ceiling);
+    bench_fill_row(r, s->d, c->name, "f32", e->n, med, mn, c->bytes_per_elem * n,
+                   c->flops_per_elem * n, c->reduction ? BENCH_C_READ : BENCH_C_EW, ceiling);
     r->largest = largest;
     r->target = largest ? (s->d->gpu ? c->target_gpu : c->target_cpu) : 0;
     return ACCEL_SUCCESS;
@@ -326,9 +263,10 @@ static accel_status gemm_point(const section *s, const bench_gemm_case *c, uint6
     double nn = (double)n;
     /* Ceilings were measured at one size: smaller sizes are shown as a
      * fraction of that peak. */
-    fill_row(r, s->d, "gemm", c->name, n, med, mn, 3.0 * nn * nn * (double)accel_dtype_size(c->dt),
-             2.0 * nn * nn * nn, c->tf32 ? BENCH_C_GEMM_TF32 : BENCH_C_GEMM + (int)c->dt,
-             s->d->gpu ? "cuBLAS direct" : "OpenBLAS direct");
+    bench_fill_row(r, s->d, "gemm", c->name, n, med, mn,
+                   3.0 * nn * nn * (double)accel_dtype_size(c->dt), 2.0 * nn * nn * nn,
+                   c->tf32 ? BENCH_C_GEMM_TF32 : BENCH_C_GEMM + (int)c->dt,
+                   s->d->gpu ? "cuBLAS direct" : "OpenBLAS direct");
     r->largest = largest;
     if (largest && r->ceiling > 0)
         r->target = s->d->gpu ? 0.98 : 0.97;
@@ -443,8 +381,8 @@ static accel_status xfer_point(const section *s, xfer_call *x)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     int id = x->pinned ? (x->read ? BENCH_C_D2H_PINNED : BENCH_C_H2D_PINNED)
                        : (x->read ? BENCH_C_D2H_PAGEABLE : BENCH_C_H2D_PAGEABLE);
-    fill_row(r, s->d, name, "bytes", x->bytes, med, mn, (double)x->bytes, 0, id,
-             x->pinned ? "cudaMemcpyAsync pinned" : "cudaMemcpy pageable");
+    bench_fill_row(r, s->d, name, "bytes", x->bytes, med, mn, (double)x->bytes, 0, id,
+                   x->pinned ? "cudaMemcpyAsync pinned" : "cudaMemcpy pageable");
     r->largest = true;
     r->target = x->pinned ? 0.95 : 2.0;
     return ACCEL_SUCCESS;
@@ -660,6 +598,8 @@ static accel_status run_sections(section *s)
         st = bench_gemm(s);
     if (st == ACCEL_SUCCESS)
         st = bench_dispatch(s);
+    if (st == ACCEL_SUCCESS)
+        st = bench_graphs(s->b, s->d, s->dev, s->q, s->e0, s->e1, s->p);
     if (st == ACCEL_SUCCESS && s->p->transfers)
         st = bench_transfers(s);
     accel_event_release(s->e0);

@@ -9,8 +9,8 @@
 
 #include "bench.h"
 
-static void add_target(bench_device *d, const char *name, double measured, double target,
-                       bool overhead, const char *detail)
+void bench_add_target(bench_device *d, const char *name, double measured, double target,
+                      bool overhead, const char *detail)
 {
     if (d->target_count >= BENCH_MAX_TARGETS)
         return;
@@ -41,7 +41,7 @@ void bench_check_targets(bench_device *d)
         }
         snprintf(detail, sizeof detail, "%.4g %s of %.4g %s", r->rate, r->unit, r->ceiling,
                  r->unit);
-        add_target(d, name, r->fraction, r->target, false, detail);
+        bench_add_target(d, name, r->fraction, r->target, false, detail);
     }
     if (d->dispatch_us > 0 && d->dispatch_rounds) {
         char detail[160];
@@ -54,9 +54,9 @@ void bench_check_targets(bench_device *d)
         char detail[160];
         snprintf(detail, sizeof detail, "accel enqueue %.3f us, bare %s %.3f us", d->dispatch_us,
                  d->gpu ? "launch" : "call", d->bare_us);
-        add_target(d,
-                   d->gpu ? "dispatch overhead vs bare launch (us)"
-                          : "dispatch overhead vs bare call (us)",
-                   d->dispatch_us - d->bare_us, 0.5, true, detail);
+        bench_add_target(d,
+                         d->gpu ? "dispatch overhead vs bare launch (us)"
+                                : "dispatch overhead vs bare call (us)",
+                         d->dispatch_us - d->bare_us, 0.5, true, detail);
     }
 }

@@ -50,16 +50,29 @@ typedef struct cli_command {
     /* When set, the description is built from other tables (the op names of
      * `accel run`) instead of being a fixed string. */
     const char *(*description_fn)(void);
+    /* Commands reached as `accel NAME SUB ...` (`accel run eval`), each with
+     * a table of its own whose name is "NAME SUB"; NULL-terminated, NULL for
+     * none. Their synopses follow this command's in --help and its man page,
+     * each has its own man page (accel-NAME-SUB.1) and completion. */
+    const struct cli_command *const *subcommands;
 } cli_command;
 
 /* The description of cmd: description_fn's text, or description. */
 const char *cli_description(const cli_command *cmd);
 
-/* `accel run eval EXPR NAME=IN.npy ...` (run_eval.c), reached from run.c. */
-int cli_run_eval_main(int argc, char **argv);
+/* The subcommand of cmd whose last word is word; NULL when none. */
+const cli_command *cli_subcommand(const cli_command *cmd, const char *word);
+
+/* The last word of a command's name ("eval" of "run eval"). */
+const char *cli_last_word(const cli_command *cmd);
+
+/* "accel", "accel-run", "accel-run-eval": cmd's man page name, into buf. */
+const char *cli_page_name(const cli_command *cmd, char *buf, size_t cap);
 
 extern const cli_command cli_info_command, cli_run_command, cli_verify_command, cli_replay_command,
     cli_bench_command, cli_demo_command;
+/* `accel run eval EXPR NAME=IN.npy ...` (run_eval.c), a subcommand of run. */
+extern const cli_command cli_run_eval_command;
 
 /* Every subcommand, in the order of `accel --help` (main.c). */
 extern const cli_command *const cli_commands[];

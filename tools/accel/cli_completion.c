@@ -3,8 +3,9 @@
 /* cli_completion.c — the bash completion script, written from the command
  * tables of cli.h (`accel --completion`, run at build time): subcommands,
  * each command's options, option values (device names from
- * `accel info --list-devices`, files, fixed choices) and the first operand
- * of commands that name one (the ops of `accel run`). */
+ * `accel info --list-devices`, files, fixed choices), the first operand
+ * of commands that name one (the ops of `accel run`), and subcommands
+ * (`accel run eval`) with options of their own. */
 #include <string.h>
 
 #include "cli.h"
@@ -24,7 +25,7 @@ static void option_words(FILE *out, const cli_command *c)
         if (o->key < CLI_LONG)
             fprintf(out, " -%c", o->key);
     }
-    fprintf(out, " --help");
+    fprintf(out, " --help -h");
 }
 
 /* case "$prev" in --device|-d) ... for the options of c that take a value. */
@@ -48,19 +49,45 @@ static void value_cases(FILE *out, const cli_command *c)
     fprintf(out, "    esac\n");
 }
 
+/* _accel_run, _accel_run_eval: c's shell function name. */
+static void function_name(FILE *out, const cli_command *c)
+{
+    fputs("_accel", out);
+    for (const char *p = c->name; *p; p++)
+        fputc(*p == ' ' ? '_' : *p, out);
+}
+
 static void command_function(FILE *out, const cli_command *c)
 {
-    fprintf(out, "\n_accel_%s()\n{\n    local cur=$2 prev=$3 first=$4\n", c->name);
+    fputc('\n', out);
+    function_name(out, c);
+    fprintf(out, "()\n{\n    local cur=$2 prev=$3 first=$4\n");
     value_cases(out, c);
     fprintf(out, "    if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"");
     option_words(out, c);
     fprintf(out, "\" -- \"$cur\"))\n");
-    if (c->operand_words)
-        fprintf(out,
-                "    elif [[ $first == 1 ]]; then\n"
-                "        COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n",
-                c->operand_words());
+    if (c->operand_words || c->subcommands) {
+        /* The first operand: the command's words (the ops of run) and its
+         * subcommands (eval). */
+        fprintf(out, "    elif [[ $first == 1 ]]; then\n        COMPREPLY=($(compgen -W \"%s",
+                c->operand_words ? c->operand_words() : "");
+        for (const cli_command *const *sub = c->subcommands; sub && *sub; sub++)
+            fprintf(out, " %s", cli_last_word(*sub));
+        fprintf(out, "\" -- \"$cur\"))\n");
+    }
     fprintf(out, "    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n");
+    for (const cli_command *const *sub = c->subcommands; sub && *sub; sub++)
+        command_function(out, *sub);
+}
+
+/* The dispatch case of c and of its subcommands. */
+static void dispatch_cases(FILE *out, const cli_command *c)
+{
+    fprintf(out, "    \"%s\") ", c->name);
+    function_name(out, c);
+    fprintf(out, " \"${COMP_WORDS[0]}\" \"$cur\" \"$prev\" $((operands == 0)); return 0 ;;\n");
+    for (const cli_command *const *sub = c->subcommands; sub && *sub; sub++)
+        dispatch_cases(out, *sub);
 }
 
 static void main_function(FILE *out)
@@ -71,15 +98,16 @@ static void main_function(FILE *out)
                  "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
                  "        case ${COMP_WORDS[i]} in\n"
                  "        -*) ;;\n"
-                 "        *) if [[ -z $cmd ]]; then cmd=${COMP_WORDS[i]}; else operands=1; fi ;;\n"
+                 "        *) if [[ -z $cmd ]]; then cmd=${COMP_WORDS[i]}\n"
+                 "           elif [[ $operands == 0 ]] && _accel_subcommand \"$cmd "
+                 "${COMP_WORDS[i]}\"; then\n"
+                 "               cmd=\"$cmd ${COMP_WORDS[i]}\"\n"
+                 "           else operands=1; fi ;;\n"
                  "        esac\n"
                  "    done\n"
                  "    case $cmd in\n");
     for (size_t i = 0; i < cli_command_count; i++)
-        fprintf(out,
-                "    %s) _accel_%s \"${COMP_WORDS[0]}\" \"$cur\" \"$prev\" "
-                "$((operands == 0)); return 0 ;;\n",
-                cli_commands[i]->name, cli_commands[i]->name);
+        dispatch_cases(out, cli_commands[i]);
     fprintf(out, "    esac\n    COMPREPLY=($(compgen -W \"help");
     for (size_t i = 0; i < cli_command_count; i++)
         fprintf(out, " %s", cli_commands[i]->name);
@@ -93,5 +121,11 @@ void cli_completion_print(FILE *out)
                  "# tables that `accel --help` prints (tools/accel/cli_completion.c).\n");
     for (size_t i = 0; i < cli_command_count; i++)
         command_function(out, cli_commands[i]);
+    /* _accel_subcommand "run eval": whether that is a subcommand. */
+    fprintf(out, "\n_accel_subcommand()\n{\n    case $1 in\n");
+    for (size_t i = 0; i < cli_command_count; i++)
+        for (const cli_command *const *sub = cli_commands[i]->subcommands; sub && *sub; sub++)
+            fprintf(out, "    \"%s\") return 0 ;;\n", (*sub)->name);
+    fprintf(out, "    esac\n    return 1\n}\n");
     main_function(out);
 }

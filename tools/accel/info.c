@@ -50,9 +50,16 @@ const cli_command cli_info_command = {
     .operand_words = NULL,
 };
 
-const char *const info_env_vars[] = {"ACCEL_CONFIG",         "ACCEL_BACKEND",      "ACCEL_LOG",
-                                     "ACCEL_TRACE",          "ACCEL_VERIFY",       "ACCEL_REPORT",
-                                     "ACCEL_ALLOW_INSECURE", "ACCEL_KERNEL_CACHE", NULL};
+const char *const info_env_vars[] = {"ACCEL_CONFIG",
+                                     "ACCEL_BACKEND",
+                                     "ACCEL_LOG",
+                                     "ACCEL_TRACE",
+                                     "ACCEL_VERIFY",
+                                     "ACCEL_REPORT",
+                                     "ACCEL_ALLOW_INSECURE",
+                                     "ACCEL_KERNEL_CACHE",
+                                     "ACCEL_CPU_KERNEL_COMPILER",
+                                     NULL};
 
 static double gib(uint64_t bytes)
 {

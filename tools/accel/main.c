@@ -22,7 +22,8 @@ enum { OPT_MAN = CLI_LONG, OPT_COMPLETION };
 static const cli_option program_options[] = {
     {"version", 'V', NULL, "print the versions of the program and of libaccel and exit", NULL},
     {"man", OPT_MAN, "DIR",
-     "write the manual pages (accel.1 and accel-COMMAND.1 for every\ncommand) into DIR and exit",
+     "write the manual pages (accel.1, and accel-COMMAND.1 for every\ncommand and subcommand) into "
+     "DIR and exit",
      NULL},
     {"completion", OPT_COMPLETION, NULL, "print the bash completion script and exit", NULL},
     {NULL, 0, NULL, NULL, NULL},
@@ -31,7 +32,7 @@ static const cli_option program_options[] = {
 const cli_command cli_program = {
     .name = NULL,
     .summary = "run compute ops on GPUs and CPUs through plugins, and say where they ran",
-    .synopsis = "COMMAND [ARGS...]\n--help | --version\nhelp COMMAND",
+    .synopsis = "COMMAND [ARGS...]\n--help | --version\nhelp COMMAND [SUBCOMMAND]",
     .description = "accel runs compute ops on whatever backends plugins.ini loads (CUDA GPUs,\n"
                    "the CPU) and tells you where they ran. Run 'accel COMMAND --help' (or\n"
                    "'accel help COMMAND') for a command's options.",
@@ -52,6 +53,9 @@ const cli_command cli_program = {
              "  ACCEL_KERNEL_CACHE=DIR|off where compiled user kernels are cached (default:\n"
              "                            the user's cache folder); overrides [runtime]\n"
              "                            kernel_cache\n"
+             "  ACCEL_CPU_KERNEL_COMPILER=auto|cc|tcc\n"
+             "                            the CPU backend's compiler of user kernels when\n"
+             "                            [backend.cpu] kernel_compiler is not set\n"
              "\n"
              "exit status:\n"
              "  0  success\n"
@@ -127,13 +131,20 @@ static int write_page(const char *dir, const char *name, const cli_command *cmd)
     return CLI_EXIT_OK;
 }
 
+/* accel.1, accel-COMMAND.1 and accel-COMMAND-SUB.1 into dir. */
 static int write_man_pages(const char *dir)
 {
     int rc = write_page(dir, "accel.1", &cli_program);
     for (size_t i = 0; i < cli_command_count && rc == CLI_EXIT_OK; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "accel-%s.1", cli_commands[i]->name);
-        rc = write_page(dir, name, cli_commands[i]);
+        const cli_command *c = cli_commands[i];
+        for (const cli_command *const *sub = c->subcommands; rc == CLI_EXIT_OK;) {
+            char page[64], name[80];
+            snprintf(name, sizeof name, "%s.1", cli_page_name(c, page, sizeof page));
+            rc = write_page(dir, name, c);
+            if (!sub || !*sub)
+                break;
+            c = *sub++;
+        }
     }
     return rc;
 }
@@ -148,6 +159,12 @@ static int help_command(int argc, char **argv)
     const cli_command *c = find_command(argv[1]);
     if (!c)
         return cli_usage_error("", "unknown command '%s'", argv[1]);
+    if (argc > 2) { /* help run eval */
+        const cli_command *sub = cli_subcommand(c, argv[2]);
+        if (!sub)
+            return cli_usage_error("", "'%s' has no subcommand '%s'", c->name, argv[2]);
+        c = sub;
+    }
     cli_help_print(stdout, c);
     return CLI_EXIT_OK;
 }

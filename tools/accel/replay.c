@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* replay.c — `accel replay FILE`: run again an op that verify mode recorded
- * as a mismatch (core/verify.c writes the file: the op descriptor, its
- * scalars and seeds, every operand's bytes before the op and the output the
- * device gave). The op runs on the recorded device (or --device) on exactly
- * those bytes and on the CPU device; the tool says whether the device gives
- * the recorded output again bit for bit and whether it is within tolerance. */
-#include <errno.h>
-#include <inttypes.h>
+ * as a mismatch (core/repro.c writes the .npz file: the op's description,
+ * its inputs, its output range with the guard elements around it, before
+ * the op, from the device and from the reference; replay_file.c reads it).
+ * The op runs on the recorded device (or --device) on exactly those bytes,
+ * its output in a buffer with the recorded guard elements on each side, and
+ * on the CPU device; the tool says whether the device gives the recorded
+ * output (guards included) again bit for bit, whether it wrote outside its
+ * range, and whether it is within tolerance of the CPU. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accel/verify.h"
 #include "cli.h"
+#include "replay.h"
 
 enum { OPT_DEVICE = 'd', OPT_CONFIG = CLI_LONG };
 
@@ -31,9 +34,15 @@ const cli_command cli_replay_command = {
     .synopsis = "FILE [--device NAME] [--config FILE]",
     .description = "Runs the op of a verify-mode repro file (see verify_repro_dir in\n"
                    "plugins.ini) again on its device, or on --device, with the recorded input\n"
-                   "bytes, and on the CPU device. Prints whether the device reproduces the\n"
-                   "recorded output bit for bit and whether it agrees with the CPU within the\n"
-                   "tolerance.",
+                   "bytes and the recorded guard elements around the output, and on the CPU\n"
+                   "device. Prints whether the device reproduces the recorded output (guards\n"
+                   "included) bit for bit, whether it wrote outside its output range, and\n"
+                   "whether it agrees with the CPU within the tolerance. A repro file is a\n"
+                   "NumPy .npz archive (np.load opens it: input0, input1, input2,\n"
+                   "output_before, output_device, output_reference, scalars and op.json);\n"
+                   "one written again from np.load's dict by np.savez or np.savez_compressed\n"
+                   "is read too. The old text format of repro files (\"accel-repro 1\") is\n"
+                   "no longer read.",
     .options = options,
     .notes = "exit status:\n"
              "  0  the results agree now\n"
@@ -43,125 +52,29 @@ const cli_command cli_replay_command = {
     .operand_words = NULL,
 };
 
-typedef struct repro {
-    char device[128], reference[128];
-    accel_op_desc d;
-    size_t esize;
-    void *data[4];
-    void *got;
-} repro;
-
-static void repro_free(repro *r)
-{
-    for (int i = 0; i < 4; i++)
-        free(r->data[i]);
-    free(r->got);
-}
-
-static bool parse(FILE *f, repro *r, char *why, size_t cap)
-{
-    char line[512];
-    memset(r, 0, sizeof *r);
-    accel_op_desc *d = &r->d;
-    d->struct_size = sizeof *d;
-    d->name = "accel replay";
-    if (!fgets(line, sizeof line, f) || strcmp(line, "accel-repro 1\n") != 0)
-        return snprintf(why, cap, "not an accel repro file (version 1)"), false;
-    unsigned nops = 0;
-    bool data = false;
-    while (!data && fgets(line, sizeof line, f)) {
-        unsigned u1, u2;
-        size_t a, b;
-        char name[64];
-        if (sscanf(line, "device %127s", r->device) == 1 ||
-            sscanf(line, "reference %127s", r->reference) == 1)
-            continue;
-        if (sscanf(line, "op %u %63s", &u1, name) == 2) {
-            d->op = u1;
-            continue;
-        }
-        if (sscanf(line, "dtype %u", &u1) == 1) {
-            d->dtype = u1;
-            continue;
-        }
-        if (sscanf(line, "flags %u", &u1) == 1) {
-            d->flags = u1;
-            continue;
-        }
-        if (sscanf(line, "scalars %la %la %la %la", &d->scalars[0], &d->scalars[1], &d->scalars[2],
-                   &d->scalars[3]) == 4)
-            continue;
-        if (sscanf(line, "seed %" SCNu64, &d->seed) == 1 ||
-            sscanf(line, "rng_offset %" SCNu64, &d->rng_offset) == 1 ||
-            strncmp(line, "verify_seed ", 12) == 0)
-            continue;
-        if (sscanf(line, "gemm %u %u %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu", &u1, &u2, &d->m,
-                   &d->n, &d->k, &d->lda, &d->ldb, &d->ldc, &d->batch_count, &d->stride_a,
-                   &d->stride_b, &d->stride_c) == 12) {
-            d->trans_a = u1, d->trans_b = u2;
-            continue;
-        }
-        if (sscanf(line, "operands %u", &nops) == 1) {
-            if (nops < 1 || nops > 4)
-                return snprintf(why, cap, "operands %u is out of range", nops), false;
-            d->num_operands = nops;
-            continue;
-        }
-        if (sscanf(line, "operand %u %zu %zu", &u1, &a, &b) == 3) {
-            if (u1 >= 4)
-                return snprintf(why, cap, "operand %u is out of range", u1), false;
-            d->operands[u1].offset = a;
-            d->operands[u1].count = b;
-            continue;
-        }
-        if (strcmp(line, "data\n") == 0) {
-            data = true;
-            continue;
-        }
-        return snprintf(why, cap, "unexpected line: %s", line), false;
-    }
-    r->esize = accel_dtype_size((accel_dtype)d->dtype);
-    if (!data || !nops || !r->esize || !r->device[0])
-        return snprintf(why, cap, "incomplete header"), false;
-    for (unsigned i = 0; i <= nops; i++) {
-        size_t n = i < nops ? d->operands[i].count : d->operands[nops - 1].count;
-        if (n > ((size_t)1 << 40) / r->esize)
-            return snprintf(why, cap, "operand %u is implausibly large", i), false;
-        void *p = malloc(n * r->esize + 1);
-        if (!p)
-            return snprintf(why, cap, "out of host memory"), false;
-        if (i < nops)
-            r->data[i] = p;
-        else
-            r->got = p;
-        if (fread(p, r->esize, n, f) != n)
-            return snprintf(why, cap, "the file ends inside operand %u's bytes", i), false;
-    }
-    return true;
-}
-
-/* Run r's op on dev; out gets the output operand's elements. On failure
- * prints the stage, the device and accel_last_error() as it was then (the
- * releases that follow may set another). */
+/* Run r's op on dev; out gets the output window (lo + count + hi elements:
+ * the output range with the guard elements around it, which start as
+ * recorded). On failure prints the stage, the device and accel_last_error()
+ * as it was then (the releases that follow may set another). */
 static accel_status run_on(accel_device *dev, const repro *r, void *out)
 {
-    const accel_op_desc *src = &r->d;
-    accel_op_desc d = *src;
+    accel_op_desc d = r->d;
+    uint32_t o = d.num_operands - 1;
+    size_t window = r->lo + d.operands[o].count + r->hi;
     accel_buffer *bufs[4] = {NULL, NULL, NULL, NULL};
     accel_queue *q = NULL;
     accel_status st = accel_queue_create(dev, &q);
     for (uint32_t i = 0; i < d.num_operands && st == ACCEL_SUCCESS; i++) {
-        size_t bytes = d.operands[i].count * r->esize;
+        size_t bytes = (i == o ? window : d.operands[i].count) * r->esize;
         st = accel_buffer_create(dev, bytes, &bufs[i]);
         if (st == ACCEL_SUCCESS && bytes)
             st = accel_queue_write(q, bufs[i], 0, r->data[i], bytes);
-        d.operands[i].offset = 0;
+        d.operands[i].offset = i == o ? r->lo : 0;
     }
     if (st == ACCEL_SUCCESS)
         st = cli_op_enqueue(q, &d, bufs);
-    uint32_t o = d.num_operands - 1;
-    if (st == ACCEL_SUCCESS && d.operands[o].count)
-        st = accel_queue_read(q, bufs[o], 0, out, d.operands[o].count * r->esize);
+    if (st == ACCEL_SUCCESS && window)
+        st = accel_queue_read(q, bufs[o], 0, out, window * r->esize);
     if (st == ACCEL_SUCCESS)
         st = accel_queue_finish(q);
     if (st != ACCEL_SUCCESS) {
@@ -204,39 +117,71 @@ static int parse_options(int argc, char **argv, const char **out_file, const cha
 /* The repro file into *r; false after a message. */
 static bool load(const char *file, repro *r)
 {
-    FILE *f = fopen(file, "rb");
-    if (!f) {
-        memset(r, 0, sizeof *r);
-        fprintf(stderr, "accel replay: %s: %s\n", file, strerror(errno));
-        return false;
-    }
     char why[600];
-    bool ok = parse(f, r, why, sizeof why);
-    fclose(f);
+    bool ok = repro_load(file, r, why, sizeof why);
     if (!ok)
         fprintf(stderr, "accel replay: %s: %s\n", file, why);
     return ok;
 }
 
-/* The device's output against the recorded one and the CPU's; the exit code. */
+/* The first of n elements of size es where a and b differ; n when none. */
+static size_t first_difference(const void *a, const void *b, size_t n, size_t es)
+{
+    size_t i = 0;
+    while (i < n && memcmp((const char *)a + i * es, (const char *)b + i * es, es) == 0)
+        i++;
+    return i;
+}
+
+/* The device's output window against the recorded one, its guards against
+ * those before the op, its range against the CPU's; the exit code. */
 static int verdict(const repro *r, const void *got, const void *exp, accel_device *cpu)
 {
     uint32_t out = r->d.num_operands - 1;
-    size_t n = r->d.operands[out].count;
-    bool same = memcmp(got, r->got, n * r->esize) == 0;
-    printf("output %s the recorded one bit for bit\n", same ? "reproduces" : "differs from");
+    size_t n = r->d.operands[out].count, es = r->esize, lo = r->lo, hi = r->hi;
+    size_t window = lo + n + hi;
+    size_t diff = first_difference(got, r->device_out, window, es);
+    if (diff == window)
+        printf("output reproduces the recorded one bit for bit (%zu elements, %zu guard "
+               "elements)\n",
+               n, lo + hi);
+    else
+        printf("output differs from the recorded one (first at element %ld of the range)\n",
+               (long)diff - (long)lo);
+    const char *before = r->data[out];
+    size_t g = first_difference(got, before, lo, es);
+    if (g == lo) {
+        g = first_difference((const char *)got + (lo + n) * es, before + (lo + n) * es, hi, es);
+        g = g == hi ? SIZE_MAX : lo + n + g;
+    }
+    size_t cpu_diff = first_difference((const char *)exp + lo * es,
+                                       (const char *)r->reference_out + lo * es, n, es);
+    printf("%s %s the recorded reference output bit for bit\n", accel_device_name(cpu),
+           cpu_diff == n ? "gives" : "no longer gives");
     const void *inputs[4] = {r->data[0], r->data[1], r->data[2], r->data[3]};
+    inputs[out] = before + lo * es;
     accel_compare_result c;
     memset(&c, 0, sizeof c);
     c.struct_size = sizeof c;
     accel_tolerance_op t;
-    accel_status st = accel_tolerance_compare(cli_tolerance_op(&r->d, &t), inputs, got, exp, &c);
+    accel_status st =
+        accel_tolerance_compare(cli_tolerance_op(&r->d, &t), inputs, (const char *)got + lo * es,
+                                (const char *)exp + lo * es, &c);
     if (st != ACCEL_SUCCESS && st != ACCEL_ERROR_MISMATCH)
         return cli_runtime_error("replay", st, "comparing the outputs");
-    if (st == ACCEL_SUCCESS) {
+    if (g != SIZE_MAX)
+        printf("mismatch reproduced: wrote outside its output range: element %ld of the range "
+               "changed\n",
+               (long)g - (long)lo);
+    if (st == ACCEL_SUCCESS && g == SIZE_MAX) {
         printf("agrees with %s within tolerance (%s): mismatch not reproduced\n",
                accel_device_name(cpu), c.rule);
         return CLI_EXIT_OK;
+    }
+    if (st == ACCEL_SUCCESS) {
+        printf("agrees with %s within tolerance (%s) inside its range\n", accel_device_name(cpu),
+               c.rule);
+        return CLI_EXIT_RUNTIME;
     }
     printf("mismatch reproduced: element %zu: got %.17g, expected %.17g (on %s), error %.3g "
            "> bound %.3g (%s); %zu of %zu elements bad\n",
@@ -258,8 +203,8 @@ static int replay_on(accel_runtime *rt, const char *file, const repro *r, const 
         return rc;
     }
     uint32_t out = r->d.num_operands - 1;
-    size_t n = r->d.operands[out].count;
-    void *got = malloc(n * r->esize + 1), *exp = malloc(n * r->esize + 1);
+    size_t window = r->lo + r->d.operands[out].count + r->hi;
+    void *got = malloc(window * r->esize + 1), *exp = malloc(window * r->esize + 1);
     int rc = CLI_EXIT_RUNTIME;
     if (!got || !exp) {
         cli_runtime_error("replay", ACCEL_ERROR_OUT_OF_HOST_MEMORY, "allocating the outputs");

@@ -39,12 +39,13 @@ static const cli_option options[] = {
     {NULL, 0, NULL, NULL, NULL},
 };
 
+static const cli_command *const run_subcommands[] = {&cli_run_eval_command, NULL};
+
 const cli_command cli_run_command = {
     .name = "run",
     .summary = "run one op on .npy files (NumPy names: add, matmul, sum, ...)",
     .synopsis = "OP IN.npy [IN2.npy] -o OUT.npy [--device NAME] [--config FILE]\n"
-                "    [--verify] [--time] [--report]\n"
-                "eval EXPR NAME=IN.npy [NAME=IN.npy ...] -o OUT.npy [--device NAME] [--verify]",
+                "    [--verify] [--time] [--report]",
     .description = NULL,
     .description_fn = run_description,
     .options = options,
@@ -57,6 +58,7 @@ const cli_command cli_run_command = {
              "  accel run matmul a.npy b.npy -o c.npy --device cuda",
     .main = run_main,
     .operand_words = run_op_names,
+    .subcommands = run_subcommands,
 };
 
 /* The description with the op names of the op table (run_ops.c). */
@@ -239,8 +241,9 @@ done:
 
 static int run_main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "eval") == 0) /* an expression as a user kernel */
-        return cli_run_eval_main(argc - 1, argv + 1);
+    const cli_command *sub = argc > 1 ? cli_subcommand(&cli_run_command, argv[1]) : NULL;
+    if (sub) /* eval: an expression as a user kernel */
+        return sub->main(argc - 1, argv + 1);
     run_args a;
     memset(&a, 0, sizeof a);
     const run_op *op = NULL;

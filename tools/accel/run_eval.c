@@ -27,9 +27,11 @@ static const cli_option eval_options[] = {
     {NULL, 0, NULL, NULL, NULL},
 };
 
-/* `accel run eval`: reached from `accel run` (run.c), so it is no
- * subcommand of its own in cli_commands; --help prints this table. */
-static const cli_command eval_command = {
+static int run_eval_main(int argc, char **argv);
+
+/* `accel run eval`: a subcommand of `accel run` (run.c lists it), not one of
+ * cli_commands; --help, its man page and its completion come from here. */
+const cli_command cli_run_eval_command = {
     .name = "run eval",
     .summary = "evaluate an elementwise C expression over .npy files as a user kernel",
     .synopsis = "EXPR NAME=IN.npy [NAME=IN.npy ...] -o OUT.npy [--device NAME]\n"
@@ -41,17 +43,17 @@ static const cli_command eval_command = {
         "math functions are C's (sqrt, exp, fmin, ...).",
     .options = eval_options,
     .notes = "example:\n  accel run eval \"2*a + 3*b\" a=a.npy b=b.npy -o c.npy --device cuda",
-    .main = cli_run_eval_main,
+    .main = run_eval_main,
 };
 
-int cli_run_eval_main(int argc, char **argv)
+static int run_eval_main(int argc, char **argv)
 {
     const char *expr = NULL, *output = NULL, *device_name = NULL, *config = NULL;
     const char *names[EVAL_MAX_INPUTS], *paths[EVAL_MAX_INPUTS];
     int nin = 0;
     bool verify = false;
     cli_parser p;
-    cli_parser_init(&p, &eval_command, argc, argv);
+    cli_parser_init(&p, &cli_run_eval_command, argc, argv);
     for (int key; (key = cli_parser_next(&p)) != CLI_OPT_END;) {
         if (key == CLI_OPT_EXIT)
             return p.exit_code;

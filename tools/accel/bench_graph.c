@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* bench_graph.c — the graph and fusion rows of `accel bench`: 100 dependent
+ * 1024-element f32 adds eagerly, as an unfused graph replay and as a fused
+ * graph; an 8-op elementwise chain and a*b+c over the largest elementwise
+ * size, unfused and fused (the fused rows against the copy ceiling, bytes
+ * counted as the fused kernel moves them: inputs read once, outputs written
+ * once). Targets: the CPU replay of the 100 adds >= 3x eager; on a GPU the
+ * replay <= 110 us, the fused 8-op chain >= 6x its unfused replay and >= 0.95
+ * of copy (on the CPU its tanh and sigmoid are compute-bound). */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+enum { ADDS = 100, ADD_N = 1024 };
+
+typedef struct gcall {
+    accel_graph *g;
+    accel_slice x, one;
+} gcall;
+
+static accel_status eager_fn(accel_queue *q, void *user)
+{
+    const gcall *c = user;
+    accel_status st = ACCEL_SUCCESS;
+    for (int i = 0; i < ADDS && st == ACCEL_SUCCESS; i++)
+        st = accel_add(q, ACCEL_F32, c->x, c->one, c->x);
+    return st;
+}
+
+static accel_status launch_fn(accel_queue *q, void *user)
+{
+    return accel_graph_launch(((const gcall *)user)->g, q);
+}
+
+static accel_status instantiate(accel_graph *g, bool fused)
+{
+    accel_graph_options o;
+    accel_graph_options_init(&o);
+    o.flags = fused ? 0 : ACCEL_GRAPH_NO_FUSION;
+    return accel_graph_instantiate(g, &o);
+}
+
+/* One timed row of launches (or eager calls) of c. */
+static accel_status row(bench *b, bench_device *d, accel_queue *q, accel_event *e0, accel_event *e1,
+                        unsigned reps, const char *op, uint64_t n, double bytes, int ceiling,
+                        bench_enqueue_fn fn, gcall *c, double *out_ms)
+{
+    bench_progress(b, op);
+    double med = 0, mn = 0;
+    accel_status st = bench_time_events(q, e0, e1, reps, 1, fn, c, &med, &mn);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    bench_row *r = bench_add_row(d);
+    if (!r)
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    bench_fill_row(r, d, op, "f32", n, med, mn, bytes, 0, ceiling,
+                   ceiling == BENCH_C_NONE ? ""
+                   : d->gpu                ? "copy"
+                                           : "max(memcpy, loop)");
+    *out_ms = med;
+    return ACCEL_SUCCESS;
+}
+
+static accel_status adds(bench *b, bench_device *d, accel_device *dev, accel_queue *q,
+                         accel_event *e0, accel_event *e1, unsigned reps)
+{
+    accel_buffer *x = NULL, *one = NULL;
+    gcall c = {NULL, {NULL, 0, 0}, {NULL, 0, 0}};
+    accel_status st = accel_buffer_create(dev, ADD_N * 4, &x);
+    if (st == ACCEL_SUCCESS)
+        st = accel_buffer_create(dev, ADD_N * 4, &one);
+    c.x = accel_slice_of(x, 0, ADD_N);
+    c.one = accel_slice_of(one, 0, ADD_N);
+    if (st == ACCEL_SUCCESS)
+        st = accel_fill(q, ACCEL_F32, 0.0, c.x);
+    if (st == ACCEL_SUCCESS)
+        st = accel_fill(q, ACCEL_F32, 1.0, c.one);
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_begin_capture(q);
+    if (st == ACCEL_SUCCESS) {
+        accel_status rst = eager_fn(q, &c);
+        st = accel_queue_end_capture(q, &c.g);
+        if (rst != ACCEL_SUCCESS)
+            st = rst;
+    }
+    double bytes = (double)ADDS * 3 * ADD_N * 4, eager = 0, replay = 0, fused = 0;
+    if (st == ACCEL_SUCCESS)
+        st = row(b, d, q, e0, e1, reps, "graph100 eager", ADD_N, bytes, BENCH_C_NONE, eager_fn, &c,
+                 &eager);
+    if (st == ACCEL_SUCCESS)
+        st = instantiate(c.g, false);
+    if (st == ACCEL_SUCCESS)
+        st = row(b, d, q, e0, e1, reps, "graph100 replay", ADD_N, bytes, BENCH_C_NONE, launch_fn,
+                 &c, &replay);
+    if (st == ACCEL_SUCCESS)
+        st = instantiate(c.g, true);
+    if (st == ACCEL_SUCCESS)
+        st = row(b, d, q, e0, e1, reps, "graph100 fused", ADD_N, bytes, BENCH_C_NONE, launch_fn, &c,
+                 &fused);
+    accel_status fst = accel_queue_finish(q);
+    if (st == ACCEL_SUCCESS)
+        st = fst;
+    if (st == ACCEL_SUCCESS && replay > 0) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "eager %.1f us, replay %.1f us, fused %.1f us", eager * 1e3,
+                 replay * 1e3, fused * 1e3);
+        if (d->gpu)
+            bench_add_target(d, "graph replay, 100 dependent adds (us)", replay * 1e3, 110, true,
+                             detail);
+        else
+            bench_add_target(d, "graph replay / eager, 100 small adds", eager / replay, 3, false,
+                             detail);
+    }
+    accel_graph_release(c.g);
+    accel_buffer_release(x);
+    accel_buffer_release(one);
+    return st;
+}
+
+/* which 8: out = sigmoid(relu(2 tanh(x*x + x) - x) * x); which 3: a*b+c. */
+static accel_status record_chain(accel_queue *q, accel_device *dev, int which, size_t n,
+                                 accel_buffer *const *in, accel_buffer *out, accel_graph **g)
+{
+    accel_status st = accel_queue_begin_capture(q);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_buffer *t[7] = {NULL};
+    for (int i = 0; i < (which == 8 ? 7 : 1) && st == ACCEL_SUCCESS; i++)
+        st = accel_buffer_create(dev, n * 4, &t[i]);
+    accel_slice s[7], x = accel_slice_of(in[0], 0, n), o = accel_slice_of(out, 0, n);
+    for (int i = 0; i < 7; i++)
+        s[i] = accel_slice_of(t[i], 0, n);
+    if (which == 8) {
+        if (st == ACCEL_SUCCESS)
+            st = accel_mul(q, ACCEL_F32, x, x, s[0]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_add(q, ACCEL_F32, s[0], x, s[1]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_tanh(q, ACCEL_F32, s[1], s[2]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_scale(q, ACCEL_F32, 2.0, s[2], s[3]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_sub(q, ACCEL_F32, s[3], x, s[4]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_relu(q, ACCEL_F32, s[4], s[5]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_mul(q, ACCEL_F32, s[5], x, s[6]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_sigmoid(q, ACCEL_F32, s[6], o);
+    } else {
+        if (st == ACCEL_SUCCESS)
+            st = accel_mul(q, ACCEL_F32, x, accel_slice_of(in[1], 0, n), s[0]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_add(q, ACCEL_F32, s[0], accel_slice_of(in[2], 0, n), o);
+    }
+    accel_status est = accel_queue_end_capture(q, g);
+    return st != ACCEL_SUCCESS ? st : est;
+}
+
+static accel_status chains(bench *b, bench_device *d, accel_device *dev, accel_queue *q,
+                           accel_event *e0, accel_event *e1, unsigned reps, uint64_t n)
+{
+    accel_buffer *in[3] = {NULL, NULL, NULL}, *out = NULL;
+    accel_status st = ACCEL_SUCCESS;
+    for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++) {
+        st = accel_buffer_create(dev, n * 4, &in[i]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_random_uniform(q, ACCEL_F32, 11 + (uint64_t)i, 0,
+                                      accel_slice_of(in[i], 0, n));
+    }
+    if (st == ACCEL_SUCCESS)
+        st = accel_buffer_create(dev, n * 4, &out);
+    static const int which[2] = {8, 3};
+    static const char *const names[2][2] = {{"chain8 unfused", "chain8 fused"},
+                                            {"a*b+c unfused", "a*b+c fused"}};
+    for (int w = 0; w < 2 && st == ACCEL_SUCCESS; w++) {
+        gcall c = {NULL, {NULL, 0, 0}, {NULL, 0, 0}};
+        st = record_chain(q, dev, which[w], (size_t)n, in, out, &c.g);
+        double bytes = (double)n * 4 * (which[w] == 8 ? 2 : 4), ms[2] = {0, 0};
+        for (int f = 0; f < 2 && st == ACCEL_SUCCESS; f++) {
+            st = instantiate(c.g, f == 1);
+            if (st == ACCEL_SUCCESS)
+                st = row(b, d, q, e0, e1, reps, names[w][f], n, bytes, BENCH_C_EW, launch_fn, &c,
+                         &ms[f]);
+        }
+        /* On the CPU the chain's tanh and sigmoid are compute-bound: no target. */
+        if (st == ACCEL_SUCCESS && which[w] == 8 && ms[1] > 0 && d->gpu) {
+            char detail[160];
+            snprintf(detail, sizeof detail, "unfused %.3f ms, fused %.3f ms", ms[0], ms[1]);
+            bench_add_target(d, "fused 8-op chain: unfused / fused", ms[0] / ms[1], 6, false,
+                             detail);
+            d->rows[d->row_count - 1].target = 0.95;
+        }
+        accel_status fst = accel_queue_finish(q);
+        if (st == ACCEL_SUCCESS)
+            st = fst;
+        accel_graph_release(c.g);
+    }
+    for (int i = 0; i < 3; i++)
+        accel_buffer_release(in[i]);
+    accel_buffer_release(out);
+    return st;
+}
+
+accel_status bench_graphs(bench *b, bench_device *d, accel_device *dev, accel_queue *q,
+                          accel_event *e0, accel_event *e1, const bench_plan *p)
+{
+    unsigned reps = p->repeats ? p->repeats : 5;
+    accel_status st = adds(b, d, dev, q, e0, e1, reps);
+    if (st == ACCEL_SUCCESS && p->ew_count)
+        st = chains(b, d, dev, q, e0, e1, reps, p->ew_sizes[p->ew_count - 1]);
+    return st;
+}

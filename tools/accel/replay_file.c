@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* replay_file.c — reading a verify-mode repro file for `accel replay`: the
+ * .npz archive through libzip (stored members as core/repro.c writes them,
+ * or deflated ones as np.savez_compressed writes them), each .npy member
+ * through accel_npy_load_memory, op.json through cJSON. The file may come
+ * from anywhere, so every size is checked against the op description and
+ * this machine's memory before anything is allocated, member names must be
+ * plain names, each member is read to its end (where libzip checks its
+ * CRC-32) and never past the size its directory entry gives. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <zip.h>
+
+#include "accel/npy.h"
+#include "replay.h"
+
+/* The repro members (accel/verify.h). op.json.npy is what np.savez makes of
+ * op.json when a file is written again from np.load's dict: the same JSON
+ * as a 0-d bytes array. */
+enum {
+    M_JSON,
+    M_JSON_NPY,
+    M_SCALARS,
+    M_BEFORE,
+    M_DEVICE,
+    M_REFERENCE,
+    M_INPUT0,
+    M_COUNT_ = M_INPUT0 + 3
+};
+static const char *const member_names[M_COUNT_] = {
+    "op.json",           "op.json.npy",       "scalars.npy",
+    "output_before.npy", "output_device.npy", "output_reference.npy",
+    "input0.npy",        "input1.npy",        "input2.npy",
+};
+
+enum { MAX_ENTRIES = 64, MAX_JSON_BYTES = 1 << 16, MAX_NPY_HEADER = 1 << 20 };
+
+typedef struct reader {
+    zip_t *za;
+    zip_int64_t index[M_COUNT_]; /* -1: absent */
+    char *why;
+    size_t cap;
+} reader;
+
+static bool fail(reader *rd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rd->why, rd->cap, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void repro_free(repro *r)
+{
+    for (int i = 0; i < 4; i++)
+        free(r->data[i]);
+    free(r->device_out);
+    free(r->reference_out);
+    memset(r, 0, sizeof *r);
+}
+
+static const char *kind_of(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+/* A plain member name: no folder part, no "..", no control bytes. */
+static bool plain_name(const char *s)
+{
+    if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 || strstr(s, ".."))
+        return false;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p == '/' || *p == '\\' || *p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
+}
+
+/* The archive's directory: every name checked, the known members found. */
+static bool scan(reader *rd)
+{
+    zip_int64_t n = zip_get_num_entries(rd->za, 0);
+    if (n < 0 || n > MAX_ENTRIES)
+        return fail(rd, "the archive lists %" PRId64 " members; a repro file has at most %d",
+                    (int64_t)n, MAX_ENTRIES);
+    for (int m = 0; m < M_COUNT_; m++)
+        rd->index[m] = -1;
+    for (zip_int64_t i = 0; i < n; i++) {
+        const char *name = zip_get_name(rd->za, (zip_uint64_t)i, ZIP_FL_ENC_RAW);
+        if (!name)
+            return fail(rd, "member %" PRId64 ": %s", (int64_t)i, zip_strerror(rd->za));
+        if (!plain_name(name))
+            return fail(rd,
+                        "member name '%.200s' is not a plain file name (a path, '..' or "
+                        "control characters); repro members are plain names",
+                        name);
+        for (int m = 0; m < M_COUNT_; m++) {
+            if (strcmp(name, member_names[m]) != 0)
+                continue;
+            if (rd->index[m] >= 0)
+                return fail(rd, "member %s is in the archive twice", name);
+            rd->index[m] = i;
+        }
+    }
+    return true;
+}
+
+/* Member m's bytes (its uncompressed size, between min and max bytes) into
+ * a new buffer; libzip checks the CRC-32 when the end is read. */
+static bool read_member(reader *rd, int m, uint64_t min, uint64_t max, void **out, size_t *len)
+{
+    const char *name = member_names[m];
+    *out = NULL;
+    if (rd->index[m] < 0)
+        return fail(rd, "member %s is missing", name);
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(rd->za, (zip_uint64_t)rd->index[m], 0, &st) != 0 ||
+        !(st.valid & ZIP_STAT_SIZE))
+        return fail(rd, "member %s: %s", name, zip_strerror(rd->za));
+    if (st.size < min || st.size > max)
+        return fail(rd,
+                    "member %s holds %" PRIu64 " bytes; op.json's description allows %" PRIu64
+                    " to %" PRIu64,
+                    name, (uint64_t)st.size, min, max);
+    zip_file_t *zf = zip_fopen_index(rd->za, (zip_uint64_t)rd->index[m], 0);
+    if (!zf)
+        return fail(rd, "member %s: %s", name, zip_strerror(rd->za));
+    size_t n = (size_t)st.size;
+    char *buf = malloc(n + 1);
+    if (!buf) {
+        zip_fclose(zf);
+        return fail(rd, "member %s: out of host memory for %zu bytes", name, n);
+    }
+    size_t got = 0;
+    bool ok = true;
+    while (ok && got < n) {
+        zip_int64_t r = zip_fread(zf, buf + got, n - got);
+        if (r < 0)
+            ok = fail(rd, "member %s: %s", name, zip_file_strerror(zf));
+        else if (r == 0)
+            ok = fail(rd, "member %s ends after %zu of its %zu bytes", name, got, n);
+        else
+            got += (size_t)r;
+    }
+    /* Past the end: 0 bytes, and the CRC check, or data beyond the size. */
+    char extra;
+    zip_int64_t r = ok ? zip_fread(zf, &extra, 1) : 0;
+    if (ok && r < 0)
+        ok = fail(rd, "member %s: %s", name, zip_file_strerror(zf));
+    else if (ok && r > 0)
+        ok = fail(rd, "member %s holds more than the %zu bytes its directory entry says", name, n);
+    zip_fclose(zf);
+    if (!ok) {
+        free(buf);
+        return false;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return true;
+}
+
+/* ------------------------------------------------------------ op.json */
+
+static const cJSON *field(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* A non-negative integer below 2^53 (exact in a double). */
+static bool json_size(reader *rd, const cJSON *v, const char *key, size_t *out)
+{
+    double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
+    if (!(x >= 0 && x <= 0x1p53 && x == floor(x)))
+        return fail(rd, "op.json: \"%s\" is not a non-negative integer", key);
+    *out = (size_t)x;
+    return true;
+}
+
+static bool get_size(reader *rd, const cJSON *o, const char *key, size_t *out)
+{
+    return json_size(rd, field(o, key), key, out);
+}
+
+static bool get_u32(reader *rd, const cJSON *o, const char *key, uint32_t *out)
+{
+    size_t v = 0;
+    if (!get_size(rd, o, key, &v))
+        return false;
+    if (v > UINT32_MAX)
+        return fail(rd, "op.json: \"%s\" = %zu is too large", key, v);
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* A 64-bit value written as a decimal string. */
+static bool get_u64(reader *rd, const cJSON *o, const char *key, uint64_t *out)
+{
+    const cJSON *v = field(o, key);
+    const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = s && *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
+    if (!s || !end || *end || errno)
+        return fail(rd, "op.json: \"%s\" is not a 64-bit unsigned integer as a decimal string",
+                    key);
+    *out = (uint64_t)x;
+    return true;
+}
+
+static bool get_name(reader *rd, const cJSON *o, const char *key, char *out, size_t cap)
+{
+    const cJSON *v = field(o, key);
+    if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= cap)
+        return fail(rd, "op.json: \"%s\" is not a device name", key);
+    snprintf(out, cap, "%s", v->valuestring);
+    return true;
+}
+
+static bool get_sizes(reader *rd, const cJSON *o, const char *key, uint32_t n, size_t *out,
+                      size_t stride)
+{
+    const cJSON *a = field(o, key);
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != (int)n)
+        return fail(rd, "op.json: \"%s\" is not a list of %u integers", key, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (!json_size(rd, cJSON_GetArrayItem(a, (int)i), key,
+                       (size_t *)((char *)out + i * stride)))
+            return false;
+    return true;
+}
+
+static bool parse_desc(reader *rd, const cJSON *o, repro *r)
+{
+    accel_op_desc *d = &r->d;
+    const cJSON *fmt = field(o, "format"), *ver = field(o, "version");
+    if (!cJSON_IsObject(o) || !cJSON_IsString(fmt) || strcmp(fmt->valuestring, "accel-repro") != 0)
+        return fail(rd, "op.json is not an accel repro description");
+    if (!cJSON_IsNumber(ver) || ver->valuedouble != 2)
+        return fail(rd, "op.json: repro format version %g; this accel reads version 2",
+                    cJSON_IsNumber(ver) ? ver->valuedouble : NAN);
+    uint32_t op = 0, dt = 0, ta = 0, tb = 0;
+    if (!get_name(rd, o, "device", r->device, sizeof r->device) ||
+        !get_name(rd, o, "reference", r->reference, sizeof r->reference) ||
+        !get_u32(rd, o, "op_code", &op) || !get_u32(rd, o, "dtype_code", &dt) ||
+        !get_u32(rd, o, "flags", &d->flags) || !get_u64(rd, o, "seed", &d->seed) ||
+        !get_u64(rd, o, "rng_offset", &d->rng_offset) || !get_u32(rd, o, "trans_a", &ta) ||
+        !get_u32(rd, o, "trans_b", &tb) || !get_size(rd, o, "m", &d->m) ||
+        !get_size(rd, o, "n", &d->n) || !get_size(rd, o, "k", &d->k) ||
+        !get_size(rd, o, "lda", &d->lda) || !get_size(rd, o, "ldb", &d->ldb) ||
+        !get_size(rd, o, "ldc", &d->ldc) || !get_size(rd, o, "batch_count", &d->batch_count) ||
+        !get_size(rd, o, "stride_a", &d->stride_a) || !get_size(rd, o, "stride_b", &d->stride_b) ||
+        !get_size(rd, o, "stride_c", &d->stride_c) ||
+        !get_u32(rd, o, "num_operands", &d->num_operands) ||
+        !get_size(rd, o, "guard_before", &r->lo) || !get_size(rd, o, "guard_after", &r->hi))
+        return false;
+    const accel_op_properties *p = accel_op_info((accel_op_code)op);
+    if (!p || op == ACCEL_OP_KERNEL)
+        return fail(rd, "op.json: op_code %u is no op accel replays", op);
+    d->op = op;
+    r->esize = accel_dtype_size((accel_dtype)dt);
+    if (dt != ACCEL_F32 && dt != ACCEL_F64 && dt != ACCEL_F16 && dt != ACCEL_BF16)
+        return fail(rd, "op.json: dtype_code %u is not f32, f64, f16 or bf16", dt);
+    d->dtype = dt;
+    if (d->num_operands != p->num_operands)
+        return fail(rd, "op.json: num_operands = %u, but %s has %u", d->num_operands, p->name,
+                    p->num_operands);
+    d->trans_a = ta;
+    d->trans_b = tb;
+    return get_sizes(rd, o, "offsets", d->num_operands, &d->operands[0].offset,
+                     sizeof d->operands[0]) &&
+           get_sizes(rd, o, "counts", d->num_operands, &d->operands[0].count,
+                     sizeof d->operands[0]);
+}
+
+/* ------------------------------------------------------------ arrays */
+
+/* Bytes the arrays take, or false when they would not fit in memory. */
+static bool check_sizes(reader *rd, const repro *r)
+{
+    const accel_op_desc *d = &r->d;
+    uint32_t out = d->num_operands - 1;
+    const uint64_t limit = (uint64_t)1 << 46;
+    uint64_t es = r->esize < 4 ? 4 : r->esize; /* bf16 is stored as f32 */
+    uint64_t total = 0;
+    for (uint32_t i = 0; i <= out + 2; i++) {
+        uint64_t n = i < out ? d->operands[i].count : (uint64_t)d->operands[out].count + r->lo;
+        if (i >= out && n > limit - r->hi)
+            return fail(rd, "op.json: the output and its guards are implausibly large");
+        if (i >= out)
+            n += r->hi;
+        if (n > limit / es)
+            return fail(rd, "op.json: operand %u of %" PRIu64 " elements is implausibly large", i,
+                        n);
+        total += n * es;
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t mem = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : limit;
+    if (total > mem)
+        return fail(rd,
+                    "the op's arrays take %.3g GiB, more than this machine's %.3g GiB of "
+                    "memory",
+                    (double)total / (1 << 30), (double)mem / (1 << 30));
+    return true;
+}
+
+/* The .npy member m as n elements of the op's dtype, into a new buffer. */
+static bool load_array(reader *rd, int m, size_t n, accel_dtype want, void **out)
+{
+    accel_dtype stored = want == ACCEL_BF16 ? ACCEL_F32 : want;
+    size_t es = accel_dtype_size(stored), data = n * es;
+    void *bytes = NULL;
+    size_t len = 0;
+    if (!read_member(rd, m, (uint64_t)data + 10, (uint64_t)data + MAX_NPY_HEADER, &bytes, &len))
+        return false;
+    accel_npy_array a;
+    accel_status st = accel_npy_load_memory(bytes, len, member_names[m], &a);
+    free(bytes);
+    if (st != ACCEL_SUCCESS)
+        return fail(rd, "%s", accel_last_error());
+    if (a.dtype != stored || a.count != n) {
+        fail(rd, "member %s holds %zu %s elements; op.json describes %zu %s elements",
+             member_names[m], a.count, accel_dtype_name(a.dtype), n, accel_dtype_name(stored));
+        accel_npy_free(&a);
+        return false;
+    }
+    if (want == ACCEL_BF16) {
+        /* bf16 values are the high halves of the stored f32 values. */
+        unsigned char *p = a.data;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t f;
+            memcpy(&f, p + 4 * i, 4);
+            if (f & 0xffffu) {
+                fail(rd, "member %s: element %zu is no bf16 value (its low 16 bits are set)",
+                     member_names[m], i);
+                accel_npy_free(&a);
+                return false;
+            }
+            uint16_t b = (uint16_t)(f >> 16);
+            memcpy(p + 2 * i, &b, 2);
+        }
+    }
+    *out = a.data; /* malloc'ed by accel_npy_load_memory: the caller frees it */
+    return true;
+}
+
+/* The JSON text inside op.json.npy's bytes (a format 1.0 to 3.0 .npy file
+ * of one 0-d '|S<n>' element, as np.save writes a bytes object): *text and
+ * *len point into b. */
+static bool json_of_npy(reader *rd, const unsigned char *b, size_t n, const char **text,
+                        size_t *len)
+{
+    static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+    const char *name = member_names[M_JSON_NPY];
+    if (n < 12 || memcmp(b, magic, 6) != 0 || b[6] < 1 || b[6] > 3)
+        return fail(rd, "member %s is not a .npy file of format 1.0 to 3.0", name);
+    size_t hstart = b[6] == 1 ? 10 : 12;
+    size_t hlen =
+        b[6] == 1 ? (size_t)b[8] | (size_t)b[9] << 8
+                  : (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 | (size_t)b[11] << 24;
+    if (hlen < 1 || hlen > n - hstart || b[hstart + hlen - 1] != '\n')
+        return fail(rd, "member %s: its .npy header is truncated", name);
+    char header[512];
+    if (hlen >= sizeof header)
+        return fail(rd, "member %s: its .npy header is too long", name);
+    memcpy(header, b + hstart, hlen);
+    header[hlen] = '\0';
+    const char *d = strstr(header, "'descr': '|S");
+    char *end = NULL;
+    unsigned long long size = d ? strtoull(d + 12, &end, 10) : 0;
+    size_t data = n - hstart - hlen;
+    if (!d || !end || *end != '\'' || !strstr(header, "'fortran_order': False") ||
+        !strstr(header, "'shape': ()") || size != data)
+        return fail(rd, "member %s is not one bytes string ('|S' of shape ()) holding op.json",
+                    name);
+    *text = (const char *)b + hstart + hlen;
+    *len = strnlen(*text, data); /* the array pads with NULs; NumPy drops them */
+    return true;
+}
+
+static bool read_all(reader *rd, repro *r)
+{
+    if (!scan(rd))
+        return false;
+    void *member = NULL;
+    size_t mlen = 0, jlen = 0;
+    const char *json = NULL;
+    if (rd->index[M_JSON] < 0 && rd->index[M_JSON_NPY] >= 0) {
+        if (!read_member(rd, M_JSON_NPY, 12, MAX_JSON_BYTES + 512, &member, &mlen) ||
+            !json_of_npy(rd, member, mlen, &json, &jlen)) {
+            free(member);
+            return false;
+        }
+    } else {
+        if (!read_member(rd, M_JSON, 2, MAX_JSON_BYTES, &member, &jlen))
+            return false;
+        json = member;
+    }
+    cJSON *o = cJSON_ParseWithLength(json, jlen);
+    free(member);
+    if (!o)
+        return fail(rd, "op.json is not valid JSON");
+    bool ok = parse_desc(rd, o, r);
+    cJSON_Delete(o);
+    if (!ok || !check_sizes(rd, r))
+        return false;
+    accel_op_desc *d = &r->d;
+    d->struct_size = sizeof *d;
+    d->name = "accel replay";
+    accel_dtype t = (accel_dtype)d->dtype;
+    uint32_t out = d->num_operands - 1;
+    size_t window = r->lo + d->operands[out].count + r->hi;
+    for (uint32_t i = 0; i < out; i++)
+        if (!load_array(rd, M_INPUT0 + (int)i, d->operands[i].count, t, &r->data[i]))
+            return false;
+    void *scalars = NULL;
+    if (!load_array(rd, M_BEFORE, window, t, &r->data[out]) ||
+        !load_array(rd, M_DEVICE, window, t, &r->device_out) ||
+        !load_array(rd, M_REFERENCE, window, t, &r->reference_out) ||
+        !load_array(rd, M_SCALARS, 4, ACCEL_F64, &scalars))
+        return false;
+    memcpy(d->scalars, scalars, sizeof d->scalars);
+    free(scalars);
+    return true;
+}
+
+bool repro_load(const char *path, repro *r, char *why, size_t cap)
+{
+    memset(r, 0, sizeof *r);
+    reader rd = {.why = why, .cap = cap};
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat sb;
+    if (fd < 0)
+        return fail(&rd, "%s", strerror(errno));
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        int e = errno;
+        close(fd);
+        return fail(&rd, "%s", S_ISREG(sb.st_mode) ? strerror(e) : kind_of(sb.st_mode));
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    static const char old[] = "accel-repro 1\n";
+    char head[sizeof old - 1];
+    if (pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+        memcmp(head, old, sizeof head) == 0) {
+        close(fd);
+        return fail(&rd, "a repro file of the old text format (version 1), which this accel no "
+                         "longer reads; verify mode now writes .npz files (accel/verify.h)");
+    }
+    int err = 0;
+    rd.za = zip_fdopen(fd, ZIP_CHECKCONS, &err);
+    if (!rd.za) {
+        close(fd);
+        if (err == ZIP_ER_EXISTS)
+            return fail(&rd, "two members of the archive have the same name");
+        zip_error_t ze;
+        zip_error_init_with_code(&ze, err);
+        fail(&rd, "not a readable .npz (zip) archive: %s", zip_error_strerror(&ze));
+        zip_error_fini(&ze);
+        return false;
+    }
+    bool ok = read_all(&rd, r);
+    zip_discard(rd.za);
+    return ok;
+}

@@ -36,7 +36,7 @@ void bench_check_targets(bench_device *d)
             snprintf(detail, sizeof detail,
                      "median of %u rounds, spread %.3f-%.3f (sweep: %.4g %s of %.4g %s)", r->rounds,
                      r->round_min, r->round_max, r->rate, r->unit, r->ceiling, r->unit);
-            add_target(d, name, r->round_median, r->target, false, detail);
+            bench_add_target(d, name, r->round_median, r->target, false, detail);
             continue;
         }
         snprintf(detail, sizeof detail, "%.4g %s of %.4g %s", r->rate, r->unit, r->ceiling,
@@ -49,7 +49,8 @@ void bench_check_targets(bench_device *d)
                  "median of %u rounds, spread %.3f-%.3f us (sweep: accel enqueue %.3f us, bare "
                  "call %.3f us)",
                  d->dispatch_rounds, d->over_min, d->over_max, d->dispatch_us, d->bare_us);
-        add_target(d, "dispatch overhead vs bare call (us)", d->over_median, 0.5, true, detail);
+        bench_add_target(d, "dispatch overhead vs bare call (us)", d->over_median, 0.5, true,
+                         detail);
     } else if (d->dispatch_us > 0) {
         char detail[160];
         snprintf(detail, sizeof detail, "accel enqueue %.3f us, bare %s %.3f us", d->dispatch_us,

@@ -9,6 +9,10 @@ is one, the CPU otherwise), with CuPy's names, over libaccel through ctypes.
     print(x + y)                 # [ 7.  9. 11. 13. 15.]
     print(cp.info())             # what runs where
 
+    # Kernels you write run on every device (NVRTC on a GPU, C on the CPU):
+    saxpy = cp.ElementwiseKernel("T x, T y, T a", "T z", "z = a * x + y", "saxpy")
+    z = saxpy(x, y, 2.0)
+
 Errors are accel.AccelError (``.status``: accel's status name, ``.message``),
 in subclasses that are also the matching Python exception (ShapeMismatchError
 is a ValueError, DtypeMismatchError a TypeError, ...).
@@ -25,7 +29,8 @@ from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode,
                     get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
 from ._dlpack import from_dlpack
-from ._lib import (LIBRARY_PATH, AccelError, DeviceMismatchError, DtypeMismatchError,
+from ._kernel import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
+from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, DtypeMismatchError,
                    InvalidArgumentError, InvalidHandleError, MismatchError, OutOfMemoryError,
                    OutOfRangeError, ReleasedError, ShapeMismatchError, UnsupportedError)
 

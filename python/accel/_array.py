@@ -3,7 +3,8 @@
 """accel.Array (also accel.ndarray) and the functions on arrays.
 
 An Array is a C-order (row-major) block of float32 or float64 elements (float16
-for matmul, transpose and copies) in one accel buffer on one device. It owns
+for matmul, transpose and copies; int32, int64 and uint8 for copies and user
+kernels, accel.ElementwiseKernel and the others) in one accel buffer on one device. It owns
 its buffer: the buffer goes back to the memory pool when the last array (and
 view) using it is gone, or at ``release()``. Ops enqueue on the current stream
 of the arrays' device and return at once; ``get()``, ``float()``, printing and
@@ -23,14 +24,19 @@ import numpy as np
 
 from . import _core
 from . import _lib as L
-from ._core import Device, Stream, _stream_for, get_device, runtime
+from ._core import Device, Stream, _current_set, _stream_for, _tls, get_device, runtime
 from ._lib import ReleasedError, check, error
 
 float16 = np.float16
 float32 = np.float32
 float64 = np.float64
 
-_CODES = {np.dtype(np.float32): L.F32, np.dtype(np.float64): L.F64, np.dtype(np.float16): L.F16}
+_CODES = {np.dtype(np.float32): L.F32, np.dtype(np.float64): L.F64, np.dtype(np.float16): L.F16,
+          np.dtype(np.int32): L.I32, np.dtype(np.int64): L.I64, np.dtype(np.uint8): L.U8}
+# Stored and copied, read by user kernels (accel.ElementwiseKernel, ...); the
+# built-in ops refuse them (DtypeMismatchError from libaccel).
+_STORAGE_ONLY = frozenset((np.dtype(np.float16), np.dtype(np.int32), np.dtype(np.int64),
+                           np.dtype(np.uint8)))
 _DEFAULT = np.dtype(np.float64)
 
 # Op codes of accel/types.h.
@@ -48,7 +54,8 @@ def _dtype_of(dtype: Any, fn: str) -> np.dtype:
     if dt not in _CODES:
         raise error("ACCEL_ERROR_DTYPE_MISMATCH",
                     f"accel.{fn}: dtype {dt} is not one accel has (float32, float64; float16 "
-                    "for matmul, transpose and copies)")
+                    "for matmul, transpose and copies; int32, int64, uint8 for copies and "
+                    "user kernels)")
     return dt
 
 
@@ -75,14 +82,22 @@ class _Mem:
         self.live = False
         if not self.exported and self.block is not None:
             b, self.block = self.block, None
-            b.device._rt.pool.free(b)
+            b.pool.free(b)
 
     def __del__(self) -> None:
         b = self.block
         if b is not None:
             self.block = None
+            # MemoryPool.free's common case inlined (a block back on its known
+            # free list, room in the pool); anything else goes through free.
+            p, lst, nb = b.pool, b.home, b.nbytes
+            if lst is not None and b.owner is None and p._cached + nb <= p.limit and b.rt.alive:
+                lst.append(b)
+                p._cached += nb
+                p._used -= nb
+                return
             try:
-                b.device._rt.pool.free(b)
+                p.free(b)
             except Exception:
                 pass
 
@@ -274,7 +289,7 @@ class Array:
         dt = _dtype_of(dtype, "astype")
         if dt == self._dtype:
             return self.copy() if copy else self
-        return asarray(self.get().astype(dt), device=self.device)
+        return asarray(self.get().astype(dt), dtype=dt, device=self.device)
 
     @property
     def T(self) -> "Array":
@@ -326,7 +341,8 @@ class Array:
                                           cols * isz, rows))
                 return out
         # Anything else goes through host memory.
-        return asarray(np.ascontiguousarray(self.get()[key]), device=self.device)
+        return asarray(np.ascontiguousarray(self.get()[key]), dtype=self._dtype,
+                       device=self.device)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._blk("Array.__setitem__")
@@ -535,6 +551,10 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     return a
 
 
+_new_mem = object.__new__
+_new_array = object.__new__
+
+
 def _prepare(dev: Device, *arrays: Array) -> Stream:
     """The stream for work on `arrays` (the current stream of dev), having
     ordered it after the earlier work on each array's buffer."""
@@ -548,14 +568,18 @@ def _prepare(dev: Device, *arrays: Array) -> Stream:
 
 
 def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream] = None,
-           code: int = 0) -> Array:
-    n = math.prod(shape)
+           code: int = 0, n: int = -1) -> Array:
+    # n: the element count of shape when the caller knows it.
+    if n < 0:
+        n = math.prod(shape)
     rt = dev._rt
     if not rt.alive:
         raise _released_stream("alloc")
     b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
-    a = Array.__new__(Array)
-    a._mem = _Mem(b)
+    m = _new_mem(_Mem)
+    m.block, m.live, m.exported = b, True, False
+    a = _new_array(Array)
+    a._mem = m
     a._shape = shape
     a._dtype = dt
     a._code = code or _CODES[dt]
@@ -574,7 +598,8 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
 
 def empty(shape: ShapeLike, dtype: Any = float64,
           device: Union[str, int, Device, None] = None) -> Array:
-    """A new array of `shape` and `dtype` (float32, float64, float16) on
+    """A new array of `shape` and `dtype` (float32, float64, float16; int32,
+    int64, uint8 for user kernels) on
     `device` (default: the current device), contents undefined. Raises
     DtypeMismatchError for other dtypes, AccelError
     ACCEL_ERROR_OUT_OF_DEVICE_MEMORY when it does not fit."""
@@ -583,11 +608,11 @@ def empty(shape: ShapeLike, dtype: Any = float64,
 
 def full(shape: ShapeLike, fill_value: float, dtype: Any = float64,
          device: Union[str, int, Device, None] = None) -> Array:
-    """A new array with every element `fill_value` (accel_fill; float16
-    through host memory)."""
+    """A new array with every element `fill_value` (accel_fill; float16 and
+    the integer dtypes through host memory)."""
     dt = _dtype_of(dtype, "full")
-    if dt == np.float16:
-        return asarray(np.full(_shape_of(shape), fill_value, dt), device=device)
+    if dt in _STORAGE_ONLY:
+        return asarray(np.full(_shape_of(shape), fill_value, dt), dtype=dt, device=device)
     a = empty(shape, dt, device)
     fill(a, fill_value)
     return a
@@ -641,7 +666,9 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
     stream), so `a` may be changed afterwards. accel computes in float32
     and float64: float16 stays float16, other floats keep their dtype when
     accel has it, and integer or bool data becomes float64 (as
-    ``np.asarray(a, dtype=float)``) unless `dtype` says otherwise. An accel
+    ``np.asarray(a, dtype=float)``) unless `dtype` says otherwise
+    (``dtype=np.int32``, ``np.int64`` or ``np.uint8`` keeps integers, for user
+    kernels; the built-in ops compute in floats only). An accel
     Array already on `device` with that dtype is returned as is; on another
     device it is copied there (accel_queue_copy). Raises DtypeMismatchError
     for complex or other dtypes."""
@@ -652,7 +679,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
         if a.device == dev and dt == a._dtype:
             return a
         if dt != a._dtype:
-            return asarray(a.get().astype(dt), device=dev)
+            return asarray(a.get().astype(dt), dtype=dt, device=dev)
         out = _alloc(a._shape, dt, dev)
         # On a's stream, after the earlier users of both buffers (an event
         # orders the destination's device; accel_queue_copy crosses devices).
@@ -667,10 +694,10 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
         h = np.ascontiguousarray(a, dtype=dt)
     else:
         h = np.asarray(a)
-        if h.dtype not in _CODES:
-            if h.dtype.kind in "biu":
-                h = h.astype(_DEFAULT)
-            elif h.dtype.kind == "f" and h.dtype.itemsize > 8:
+        if h.dtype.kind in "biu":
+            h = h.astype(_DEFAULT)
+        elif h.dtype not in _CODES:
+            if h.dtype.kind == "f" and h.dtype.itemsize > 8:
                 h = h.astype(_DEFAULT)
             else:
                 raise error("ACCEL_ERROR_DTYPE_MISMATCH",
@@ -736,8 +763,16 @@ def _released_stream(fn: str) -> ReleasedError:
                          f"accel.{fn}: the current stream was released, or the runtime closed")
 
 
-_c_binary = L.binary
-_c_unary = L.unary
+_c_binary = L.binary_raw
+_c_unary = L.unary_raw
+
+
+def _join(s: Stream, *blocks: Any) -> None:
+    # Order s after the earlier work on each block's buffer (another stream's).
+    for blk in blocks:
+        if blk.stream is not s:
+            s._join_from(blk.stream)
+            blk.stream = s
 
 
 def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
@@ -756,28 +791,27 @@ def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
     shape, dt, dev = a._shape, a._dtype, a.device
     if b._shape != shape or b._dtype is not dt or b.device is not dev:
         _binary_shape_check(fn, a, b)
-    s = _stream_for(dev)
+    # The current stream of dev (_core._stream_for, inlined): the default
+    # stream unless a ``with Stream()`` is open somewhere.
+    if _current_set[0]:
+        cur = _tls.streams
+        s = cur.get(dev._handle) if cur else None
+        if s is None:
+            s = dev._null or dev.null_stream
+    else:
+        s = dev._null or dev.null_stream
     if out is None:
-        out = _alloc(shape, dt, dev, s, a._code)
+        out = _alloc(shape, dt, dev, s, a._code, a._size)
     elif (out.__class__ is not Array or not out._mem.live or out._shape != shape
           or out._dtype is not dt or out.device is not dev):
         _check_out(fn, out, a)
     qh = s._handle
     if qh is None:
         raise _released_stream(fn)
-    blk = ma.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
-    blk = mb.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
-    blk = out._mem.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
-    code = _c_binary(qh, op, a._code, a._slice, b._slice, out._slice)
+    ba, bb, bo = ma.block, mb.block, out._mem.block
+    if ba.stream is not s or bb.stream is not s or bo.stream is not s:
+        _join(s, ba, bb, bo)
+    code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
     if code:
         raise L.failed(code)
     return out
@@ -790,24 +824,25 @@ def _unary(op: int, fn: str, x: Any, out: Optional[Array]) -> Array:
     if not m.live:
         raise _released(fn)
     dev = x.device
-    s = _stream_for(dev)
+    if _current_set[0]:
+        cur = _tls.streams
+        s = cur.get(dev._handle) if cur else None
+        if s is None:
+            s = dev._null or dev.null_stream
+    else:
+        s = dev._null or dev.null_stream
     if out is None:
-        out = _alloc(x._shape, x._dtype, dev, s, x._code)
+        out = _alloc(x._shape, x._dtype, dev, s, x._code, x._size)
     elif (out.__class__ is not Array or not out._mem.live or out._shape != x._shape
           or out._dtype is not x._dtype or out.device is not dev):
         _check_out(fn, out, x)
     qh = s._handle
     if qh is None:
         raise _released_stream(fn)
-    blk = m.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
-    blk = out._mem.block
-    if blk.stream is not s:
-        s._join_from(blk.stream)
-        blk.stream = s
-    code = _c_unary(qh, op, x._code, x._slice, out._slice)
+    bx, bo = m.block, out._mem.block
+    if bx.stream is not s or bo.stream is not s:
+        _join(s, bx, bo)
+    code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
     if code:
         raise L.failed(code)
     return out

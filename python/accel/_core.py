@@ -108,6 +108,11 @@ class _ThreadState(threading.local):
 
 
 _tls = _ThreadState()
+# Open ``with Stream()`` blocks in all threads, plus one per Stream.use() ever:
+# while it is 0 the current stream of every device in every thread is the
+# device's default stream, and the per-op path skips the thread-local lookup.
+_current_set = [0]
+_current_lock = threading.Lock()
 
 
 class Device:
@@ -231,6 +236,7 @@ class Stream:
         h = ctypes.c_void_p()
         check(L.queue_create(self.device._handle, ctypes.byref(h)))
         self._handle: Optional[int] = h.value
+        self._cq = h  # the handle as a c_void_p, for the calls without argtypes
         self._rt = self.device._rt
         self._joins: List[int] = []  # events this stream waits on (freed at synchronize)
         self._prev: List[Optional[Stream]] = []
@@ -251,6 +257,8 @@ class Stream:
         cur = getattr(_tls, "streams", None)
         if cur is None:
             cur = _tls.streams = {}
+        with _current_lock:
+            _current_set[0] += 1
         self._prev.append(cur.get(self.device._handle))
         cur[self.device._handle] = self
         return self
@@ -262,6 +270,8 @@ class Stream:
             cur.pop(self.device._handle, None)
         else:
             cur[self.device._handle] = prev
+        with _current_lock:
+            _current_set[0] -= 1
 
     def use(self) -> "Stream":
         """Make this the current stream of its device for this thread (until
@@ -269,6 +279,8 @@ class Stream:
         cur = getattr(_tls, "streams", None)
         if cur is None:
             cur = _tls.streams = {}
+        with _current_lock:
+            _current_set[0] += 1  # for good: use() has no end
         cur[self.device._handle] = self
         return self
 
@@ -377,11 +389,12 @@ def get_current_stream(device: Union[str, int, Device, None] = None) -> Stream:
 
 
 def _stream_for(dev: Device) -> Stream:
-    cur = _tls.streams
-    if cur:
-        s = cur.get(dev._handle)
-        if s is not None:
-            return s
+    if _current_set[0]:
+        cur = _tls.streams
+        if cur:
+            s = cur.get(dev._handle)
+            if s is not None:
+                return s
     s = dev._null
     return s if s is not None else dev.null_stream
 
@@ -465,7 +478,8 @@ class _Block:
     """One accel buffer and the stream whose order covers all work on it so
     far (so it can be reused or released safely)."""
 
-    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "__weakref__")
+    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "rt", "pool", "home",
+                 "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -474,6 +488,9 @@ class _Block:
         self.stream = stream
         self.owner: Any = None  # external owner (DLPack producer) kept alive
         self.slice: Any = None  # the last whole-array accel_slice made over it
+        self.rt = device._rt
+        self.pool: MemoryPool = self.rt.pool
+        self.home: Any = None  # the pool's free list of its device and size, once found
 
 
 class MemoryPool:
@@ -523,21 +540,27 @@ class MemoryPool:
 
     def free(self, b: _Block) -> None:
         """Take back a block no array uses any more."""
-        if not b.device._rt.alive:
+        if not b.rt.alive:
             return
-        self._used -= b.nbytes
-        if b.owner is not None or b.nbytes > self.limit:
+        nb = b.nbytes
+        self._used -= nb
+        if b.owner is not None or nb > self.limit:
             self._release(b)
             return
-        if self._cached + b.nbytes > self.limit:
+        if self._cached + nb > self.limit:
             # Make room: the newest free block is the likeliest to be reused.
             self.free_all_blocks()
-        key = (b.device._handle, b.nbytes)
-        lst = self._free.get(key)
+        lst = b.home
         if lst is None:
-            lst = self._free[key] = []
+            # The lists stay in the dict for the pool's life (emptied in
+            # place by free_all_blocks), so a block may keep its own.
+            key = (b.device._handle, nb)
+            lst = self._free.get(key)
+            if lst is None:
+                lst = self._free[key] = []
+            b.home = lst
         lst.append(b)
-        self._cached += b.nbytes
+        self._cached += nb
 
     @staticmethod
     def _release(b: _Block) -> None:
@@ -549,8 +572,10 @@ class MemoryPool:
     def free_all_blocks(self) -> None:
         """Release every cached block (accel_buffer_release each)."""
         with self._lock:
-            blocks = [b for lst in self._free.values() for b in lst]
-            self._free.clear()
+            blocks = []
+            for lst in self._free.values():
+                blocks.extend(lst)
+                lst.clear()
             self._cached = 0
         for b in blocks:
             self._release(b)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -127,6 +128,16 @@ class VerifyStats(ctypes.Structure):
                 ("skipped", c_u64), ("repro_files", c_u64)]
 
 
+class KernelOptions(ctypes.Structure):
+    _fields_ = [("struct_size", c_u32), ("tolerance_ulp", c_u32), ("cuda_options", c_cp),
+                ("reserved", c_u64 * 8)]
+
+
+class KernelArg(ctypes.Structure):
+    _fields_ = [("kind", c_u32), ("dtype", c_int), ("slice", Slice), ("f", c_dbl),
+                ("i", ctypes.c_int64)]
+
+
 class ReportRow(ctypes.Structure):
     _fields_ = [("struct_size", c_u32), ("op", c_int), ("device", c_cp), ("ops", c_u64),
                 ("fallbacks", c_u64), ("fallback_device", c_cp), ("bytes_moved", c_u64),
@@ -221,6 +232,30 @@ report_rows = _proto("accel_report", st, c_vp, P(ReportRow), c_size, P(c_size))
 report_format = _proto("accel_report_format", st, c_vp, c_cp, c_size, P(c_size))
 op_name = _proto("accel_op_name", c_cp, c_int)
 
+# The per-op entries again without argtypes, for the hot path of small ops:
+# ctypes then converts each argument by its own type instead of calling a
+# converter per argument (about 0.2 us less per call). The caller passes
+# exactly the C types: a c_void_p queue, Python ints for the enums (C int),
+# Slice structures (by value).
+binary_raw = lib["accel_binary"]
+binary_raw.restype = c_int
+unary_raw = lib["accel_unary"]
+unary_raw.restype = c_int
+
+# User kernels (accel/kernel.h).
+kernel_options_init = _proto("accel_kernel_options_init", None, P(KernelOptions))
+kernel_elementwise_create = _proto("accel_kernel_elementwise_create", st, c_vp, c_cp, c_cp, c_cp,
+                                   c_cp, P(KernelOptions), P(c_vp))
+kernel_reduction_create = _proto("accel_kernel_reduction_create", st, c_vp, c_cp, c_cp, c_cp,
+                                 c_cp, c_cp, c_cp, c_cp, P(KernelOptions), P(c_vp))
+kernel_raw_create = _proto("accel_kernel_raw_create", st, c_vp, c_cp, c_cp, P(KernelOptions),
+                           P(c_vp))
+kernel_release = _proto("accel_kernel_release", None, c_vp)
+kernel_build = _proto("accel_kernel_build", st, c_vp, c_vp, c_u32)
+kernel_launch = _proto("accel_kernel_launch", st, c_vp, c_vp, c_size, P(KernelArg))
+kernel_launch_grid = _proto("accel_kernel_launch_grid", st, c_vp, c_vp, P(c_u32), P(c_u32),
+                            c_size, P(KernelArg))
+
 # Zero-copy entries (optional: a libaccel without them still serves arrays).
 buffer_host_pointer = _proto("accel_buffer_host_pointer", c_vp, c_vp, optional=True)
 buffer_native_pointer = _proto("accel_buffer_native_pointer", st, c_vp, P(c_vp), optional=True)
@@ -230,11 +265,14 @@ buffer_wrap = _proto("accel_buffer_wrap", st, c_vp, c_vp, c_size, c_vp, c_vp, P(
 
 # ------------------------------------------------------------------- dtypes
 
-F32, F64, F16, BF16 = 1, 2, 3, 4
+F32, F64, F16, BF16, I32, I64, U8 = 1, 2, 3, 4, 5, 6, 7
+KARG_ARRAY, KARG_SCALAR = 1, 2
 
 # ------------------------------------------------------------------ errors
 
 SUCCESS = 0
+# "file:LINE:COL: error" (gcc, tcc) and "file(LINE): error" (NVRTC), or "line LINE".
+_LINE = re.compile(r"(?::(\d+):(?:\d+:)? *(?:fatal )?error)|(?:\((\d+)\): *error)|(?:line (\d+))")
 STATUS = {
     "ACCEL_ERROR_INVALID_ARGUMENT": 1, "ACCEL_ERROR_INVALID_HANDLE": 2,
     "ACCEL_ERROR_OUT_OF_RANGE": 3, "ACCEL_ERROR_DTYPE_MISMATCH": 4,
@@ -243,7 +281,7 @@ STATUS = {
     "ACCEL_ERROR_UNSUPPORTED": 9, "ACCEL_ERROR_NOT_FOUND": 10, "ACCEL_ERROR_PLUGIN_LOAD": 11,
     "ACCEL_ERROR_INCOMPATIBLE_ABI": 12, "ACCEL_ERROR_CONFIG": 13, "ACCEL_ERROR_DEVICE": 14,
     "ACCEL_ERROR_MISMATCH": 15, "ACCEL_ERROR_UNAVAILABLE": 16, "ACCEL_ERROR_IO": 17,
-    "ACCEL_ERROR_INTERNAL": 18,
+    "ACCEL_ERROR_INTERNAL": 18, "ACCEL_ERROR_COMPILE": 19, "ACCEL_ERROR_COMMUNICATION": 20,
 }
 
 
@@ -299,6 +337,18 @@ class MismatchError(AccelError):
     """ACCEL_ERROR_MISMATCH: verify mode found a result outside its tolerance."""
 
 
+class CompileError(AccelError):
+    """ACCEL_ERROR_COMPILE: a user kernel failed to compile. ``log`` is the
+    compiler's log (lines counted in the kernel's own text), ``line`` the
+    first line number it names (None when it names none)."""
+
+    def __init__(self, status: str, message: str, code: Optional[int] = None):
+        super().__init__(status, message, code)
+        self.log = message
+        m = _LINE.search(message)
+        self.line: Optional[int] = (int(next(g for g in m.groups() if g)) if m else None)
+
+
 _CLASSES = {
     "ACCEL_ERROR_INVALID_ARGUMENT": InvalidArgumentError,
     "ACCEL_ERROR_INVALID_HANDLE": InvalidHandleError,
@@ -310,6 +360,7 @@ _CLASSES = {
     "ACCEL_ERROR_OUT_OF_DEVICE_MEMORY": OutOfMemoryError,
     "ACCEL_ERROR_UNSUPPORTED": UnsupportedError,
     "ACCEL_ERROR_MISMATCH": MismatchError,
+    "ACCEL_ERROR_COMPILE": CompileError,
 }
 
 

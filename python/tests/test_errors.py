@@ -29,7 +29,14 @@ def test_dtype_mismatch():
     assert isinstance(e.value, TypeError)
     assert e.value.status == "ACCEL_ERROR_DTYPE_MISMATCH"
     with pytest.raises(accel.DtypeMismatchError):
-        accel.zeros(3, dtype=np.int32)
+        accel.zeros(3, dtype=np.int16)
+    with pytest.raises(accel.DtypeMismatchError):
+        accel.zeros(3, dtype=np.complex64)
+    # Integer arrays exist (for user kernels); the built-in ops refuse them in libaccel.
+    ints = accel.zeros(3, dtype=np.int32)
+    with pytest.raises(accel.DtypeMismatchError) as e:
+        ints + ints
+    assert e.value.status == "ACCEL_ERROR_DTYPE_MISMATCH"
     with pytest.raises(accel.DtypeMismatchError):
         accel.random.rand(3, dtype=np.float16)
 

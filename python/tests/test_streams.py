@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 """Streams (accel queues) and events."""
+import threading
 import time
 
 import numpy as np
@@ -20,6 +21,36 @@ def test_stream_context_sets_the_current_stream():
             assert accel.get_current_stream() is inner
         assert accel.get_current_stream() is s
     assert accel.get_current_stream() is default
+
+
+def test_ops_run_on_the_current_stream_of_their_own_thread():
+    # The per-op path skips the thread-local lookup while no stream is current
+    # anywhere; a stream current in one thread must not leak into another.
+    x = accel.ones(64)
+    dev = x.device
+    assert (x + x)._mem.block.stream is dev.null_stream
+    s = accel.Stream()
+    entered, leave, seen = threading.Event(), threading.Event(), {}
+
+    def other():
+        with s:
+            seen["in"] = (x * 2.0)._mem.block.stream
+            entered.set()
+            leave.wait(10)
+
+    t = threading.Thread(target=other)
+    t.start()
+    assert entered.wait(10)
+    y = accel.negative(x)  # this thread: still the default stream
+    assert y._mem.block.stream is dev.null_stream
+    leave.set()
+    t.join()
+    assert seen["in"] is s
+    with s:
+        assert accel.sqrt(x)._mem.block.stream is s
+        assert (x - x)._mem.block.stream is s
+    assert (x + x)._mem.block.stream is dev.null_stream
+    assert np.array_equal(y.get(), -np.ones(64))
 
 
 def test_work_on_streams_is_ordered_across_streams(rng):

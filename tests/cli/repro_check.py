@@ -160,7 +160,10 @@ def main():
             check(z[name].dtype == np.dtype(dt) and np.array_equal(z[name], arr),
                   f"{op}: {name} equals NumPy's exactly")
         bad = np.flatnonzero(z["output_device"] != z["output_reference"])
-        check(list(bad) == [20] and z["output_device"][20] - z["output_reference"][20] == 0.5,
+        # The plugin adds 0.5 in the array's dtype: compare with that rounded sum, not the
+        # difference (in f32, (r + 0.5) - r is 0.5 only when no rounding happened).
+        planted = z["output_reference"][20] + np.asarray(0.5, dtype=z["output_reference"].dtype)
+        check(list(bad) == [20] and z["output_device"][20] == planted,
               f"{op}: the planted fault, element 20 off by 0.5 (found {list(bad)})")
         check(np.array_equal(z["scalars"], np.zeros(4)), f"{op}: scalars")
 

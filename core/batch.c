@@ -537,9 +537,10 @@ static void stats_out(const accel_batch_stats *s, accel_batch_stats *out)
 {
     if (!out)
         return;
+    /* struct_size both ways: at most the caller's size is written, and
+     * struct_size says how much was (struct_size.c). */
     uint32_t size = out->struct_size;
-    memcpy((char *)out + sizeof size, (const char *)s + sizeof size,
-           (size < sizeof *s ? size : sizeof *s) - sizeof size);
+    accel__struct_out_write(out, s, size < sizeof *s ? size : sizeof *s);
 }
 
 /* The checks both entries start with; d gets the full-size copy. The call

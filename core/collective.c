@@ -10,12 +10,14 @@
 #include "accel/collective.h"
 #include "internal.h"
 
-#define DEVICE_COMM_MAGIC 0x64636f6du /* "dcom" */
-
+/* A communicator is a handle of the handle table (ACCEL__T_COMM), as every
+ * object of a runtime: a released one stays detectably released, one of a
+ * closed runtime too, and accel_runtime_close destroys those left alive. */
 struct accel_device_comm {
-    uint32_t magic;
+    accel_device_comm *handle;
     accel_device *dev;
     accel_be_comm *be;
+    struct accel_device_comm *prev, *next; /* rt->comms, under rt->lock */
 };
 
 void accel_collective_desc_init(accel_collective_desc *d)
@@ -102,19 +104,56 @@ accel_status accel_device_comm_create(accel_device *dev, const void *id, size_t 
         return accel__fail_relay((accel_status)rc, "%s: rank %d of %d on %s", fn, rank, nranks,
                                  dev->name);
     }
-    c->magic = DEVICE_COMM_MAGIC;
     c->dev = dev;
-    *out_comm = c;
+    if (accel__handle_new(ACCEL__T_COMM, c, dev->rt->gate, &c->handle) != ACCEL_SUCCESS) {
+        dev->be->vt->comm_destroy(dev->be->ctx, c->be);
+        free(c);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    pthread_mutex_lock(&dev->rt->lock);
+    ACCEL__LIST_PUSH(dev->rt->comms, c);
+    pthread_mutex_unlock(&dev->rt->lock);
+    *out_comm = c->handle;
     return ACCEL_SUCCESS;
+}
+
+static void comm_destroy(accel_device_comm *c)
+{
+    c->dev->be->vt->comm_destroy(c->dev->be->ctx, c->be);
+    free(c);
 }
 
 void accel_device_comm_release(accel_device_comm *comm)
 {
-    if (!comm || comm->magic != DEVICE_COMM_MAGIC)
+    if (!comm)
         return;
-    comm->dev->be->vt->comm_destroy(comm->dev->be->ctx, comm->be);
-    comm->magic = 0;
-    free(comm);
+    static const char fn[] = "accel_device_comm_release";
+    ACCEL__CALL(call);
+    if (accel__enter(&call, fn, comm, ACCEL__T_COMM, "comm", &comm) != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    accel_runtime *rt = comm->dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    accel__handle_free(comm->handle);
+    ACCEL__LIST_REMOVE(rt->comms, comm);
+    pthread_mutex_unlock(&rt->lock);
+    comm_destroy(comm);
+}
+
+void accel__comms_kill_handles(accel_runtime *rt)
+{
+    for (accel_device_comm *c = rt->comms; c; c = c->next)
+        accel__handle_free(c->handle);
+}
+
+void accel__comms_close(accel_runtime *rt)
+{
+    while (rt->comms) {
+        accel_device_comm *c = rt->comms;
+        ACCEL__LIST_REMOVE(rt->comms, c);
+        comm_destroy(c);
+    }
 }
 
 /* One range for the plugin; buf is the resolved buffer object, NULL for an
@@ -140,19 +179,21 @@ accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_queue *q,
                                        const accel_collective_desc *d)
 {
     static const char fn[] = "accel_device_comm_enqueue";
-    if (!comm || comm->magic != DEVICE_COMM_MAGIC)
-        return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: comm is not a live device communicator",
-                           fn);
-    if (!d || d->struct_size < sizeof *d)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: d is NULL or its struct_size too small", fn);
-    const char *name = d->name ? d->name : fn;
-    /* q and the ranges' buffers (a buffer-less empty range needs none), all
-     * of one runtime. */
+    const char *name = d && d->struct_size >= sizeof *d && d->name ? d->name : fn;
+    /* comm, q and the ranges' buffers (a buffer-less empty range needs
+     * none), all of one runtime. */
     ACCEL__CALL(call);
     accel_buffer *send = NULL, *recv = NULL;
-    accel__arg args[3] = {{q, ACCEL__T_QUEUE, "q", &q, NULL}};
-    size_t n = 1;
+    accel__arg args[4] = {{comm, ACCEL__T_COMM, "comm", &comm, NULL},
+                          {q, ACCEL__T_QUEUE, "q", &q, NULL}};
+    size_t n = 2;
+    if (!d || d->struct_size < sizeof *d) {
+        accel_status st = accel__call_enter(&call, name, 1, args);
+        if (st != ACCEL_SUCCESS)
+            return st;
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: d is NULL or its struct_size too small", fn);
+    }
     if (d->send.buffer || d->send.count)
         args[n++] = (accel__arg){d->send.buffer, ACCEL__T_BUFFER, "send", &send, ".buffer"};
     if (d->recv.buffer || d->recv.count)

@@ -635,9 +635,11 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
     accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out || out->struct_size == 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL or out->struct_size is 0",
-                           fn);
+    size_t out_bytes = 0; /* struct_size both ways (struct_size.c) */
+    st = accel__struct_out_size(fn, "out", out, ACCEL__SIZE_UPTO(accel_graph_node_info, bytes),
+                                sizeof *out, &out_bytes);
+    if (st != ACCEL_SUCCESS)
+        return st;
     if (node >= g->n)
         return accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
                            g->n);
@@ -646,7 +648,6 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
     accel_graph *mg = (accel_graph *)g;
     pthread_mutex_lock(&mg->lock);
     const accel__gnode *n = &g->nodes[node];
-    info.struct_size = out->struct_size < sizeof info ? out->struct_size : (uint32_t)sizeof info;
     info.kind = n->be.kind;
     info.name = n->name;
     if (n->be.kind == ACCEL_GRAPH_NODE_OP) {
@@ -661,7 +662,7 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
         info.bytes = n->be.bytes;
     }
     pthread_mutex_unlock(&mg->lock);
-    memcpy(out, &info, info.struct_size);
+    accel__struct_out_write(out, &info, out_bytes);
     return ACCEL_SUCCESS;
 }
 

@@ -183,6 +183,8 @@ const char *accel__type_name(accel__type type)
         return "kernel";
     case ACCEL__T_GRAPH:
         return "graph";
+    case ACCEL__T_COMM:
+        return "device communicator";
     case ACCEL__T_NONE:
         break;
     }
@@ -399,6 +401,19 @@ void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate 
 
 /* ----------------------------------------------------------------- calls */
 
+#ifdef ACCEL_HANDLE_TEST_HOOKS
+/* tests/test_handle_table.c: run between the count's increment and the
+ * recheck of the handle, where a concurrent close can land. */
+void (*accel__handle_test_between_peeks)(const void *handle);
+#define BETWEEN_PEEKS(h)                                                                           \
+    do {                                                                                           \
+        if (accel__handle_test_between_peeks)                                                      \
+            accel__handle_test_between_peeks(h);                                                   \
+    } while (0)
+#else
+#define BETWEEN_PEEKS(h) ((void)0)
+#endif
+
 void accel__call_leave(accel__call *c)
 {
     if (c->gate)
@@ -434,10 +449,15 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     if (!obj || type != a->type)
         return handle_error(fn, a, type);
     atomic_fetch_add_explicit(&gate->calls, 1, memory_order_seq_cst);
-    void *again = accel__handle_peek(a->handle, &type, &gate);
-    if (again != obj || type != a->type) {
+    BETWEEN_PEEKS(a->handle);
+    /* The recheck gets its own outputs: a handle killed in between gives
+     * NULL for them, and the count to undo is the one raised on gate. */
+    accel__type type2;
+    accel__gate *gate2;
+    void *again = accel__handle_peek(a->handle, &type2, &gate2);
+    if (again != obj || type2 != a->type || gate2 != gate) {
         atomic_fetch_sub_explicit(&gate->calls, 1, memory_order_release);
-        return handle_error(fn, a, type);
+        return handle_error(fn, a, type2);
     }
     c->gate = gate;
     if (atomic_load_explicit(&gate->closing, memory_order_relaxed)) {

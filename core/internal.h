@@ -63,7 +63,8 @@ typedef enum accel__type {
     ACCEL__T_HOST_MEMORY = 6,
     ACCEL__T_RNG = 7,
     ACCEL__T_KERNEL = 8,
-    ACCEL__T_GRAPH = 9
+    ACCEL__T_GRAPH = 9,
+    ACCEL__T_COMM = 10 /* a device communicator (collective.c) */
 } accel__type;
 
 /* Pinned host blocks (ACCEL__T_HOST_MEMORY), keyed by their address. */
@@ -158,6 +159,7 @@ accel_status accel__struct_in(const char *fn, const char *arg, const void *in, s
 /* Out: refuse struct_size < v1; else *out_bytes = min(struct_size, ours),
  * the most that may be written (accel__struct_out_write, which also sets
  * the written struct_size to that). */
+/* Both refuse a NULL struct (ACCEL_ERROR_INVALID_ARGUMENT, "fn: arg is NULL"). */
 accel_status accel__struct_out_size(const char *fn, const char *arg, const void *out, size_t v1,
                                     size_t ours, size_t *out_bytes);
 void accel__struct_out_write(void *out, const void *ours, size_t bytes);
@@ -493,8 +495,9 @@ struct accel_runtime {
     /* User kernels: compiled-code cache and programs kept until close
      * (kernel_cache.c). */
     struct accel__kcache *kcache;
-    struct accel_kernel *kernels; /* live user kernels (kernel.c), under lock */
-    struct accel_graph *graphs;   /* live graphs (graph.c), under lock */
+    struct accel_kernel *kernels;    /* live user kernels (kernel.c), under lock */
+    struct accel_graph *graphs;      /* live graphs (graph.c), under lock */
+    struct accel_device_comm *comms; /* live device communicators (collective.c), under lock */
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */
@@ -516,6 +519,12 @@ struct accel_runtime {
             (obj)->next->prev = (obj)->prev;                                                       \
         (obj)->prev = (obj)->next = NULL;                                                          \
     } while (0)
+
+/* collective.c, for accel_runtime_close: kill the handles of the live
+ * device communicators (lock held), then destroy them (before the backends
+ * unload). */
+void accel__comms_kill_handles(accel_runtime *rt);
+void accel__comms_close(accel_runtime *rt);
 
 /* ops.c: accel_gemm with fn naming the public call in messages (the
  * shorter forms built on it, e.g. accel_matmul_sub). */

@@ -141,16 +141,20 @@ static accel_status parse_params(const char *fn, accel_kernel *k, const char *li
     return ACCEL_SUCCESS;
 }
 
+/* user_out: the caller's out argument (checked and cleared here); *out gets
+ * the new kernel object. */
 static accel_status kernel_new(const char *fn, accel__call *call, accel_runtime *rt,
                                const char *name, uint32_t kind, const accel_kernel_options *opt,
-                               accel_kernel **out)
+                               accel_kernel **user_out, accel_kernel **out)
 {
+    *out = NULL;
+    if (user_out)
+        *user_out = NULL;
     accel_status st = accel__enter(call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out)
+    if (!user_out)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-    *out = NULL;
     if (!name || !is_ident(name, strlen(name)) || strlen(name) >= ACCEL__KNAME_MAX)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: name \"%s\" is not a C identifier of at most %d characters", fn,
@@ -245,7 +249,7 @@ accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name
     static const char fn[] = "accel_kernel_elementwise_create";
     ACCEL__CALL(call);
     accel_kernel *k;
-    accel_status st = kernel_new(fn, &call, rt, name, ACCEL_KERNEL_ELEMENTWISE, opt, &k);
+    accel_status st = kernel_new(fn, &call, rt, name, ACCEL_KERNEL_ELEMENTWISE, opt, out, &k);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!in_params || !out_params || !body)
@@ -278,7 +282,7 @@ accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
     static const char fn[] = "accel_kernel_reduction_create";
     ACCEL__CALL(call);
     accel_kernel *k;
-    accel_status st = kernel_new(fn, &call, rt, name, ACCEL_KERNEL_REDUCTION, opt, &k);
+    accel_status st = kernel_new(fn, &call, rt, name, ACCEL_KERNEL_REDUCTION, opt, out, &k);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!in_params || !out_params || !map || !reduce || !identity)
@@ -499,7 +503,7 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
     static const char fn[] = "accel_kernel_raw_create";
     ACCEL__CALL(call);
     accel_kernel *k;
-    accel_status st = kernel_new(fn, &call, rt, entry, ACCEL_KERNEL_RAW, opt, &k);
+    accel_status st = kernel_new(fn, &call, rt, entry, ACCEL_KERNEL_RAW, opt, out, &k);
     if (st != ACCEL_SUCCESS)
         return st;
     char *blank = NULL;

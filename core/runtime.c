@@ -211,6 +211,7 @@ void accel_runtime_close(accel_runtime *rt)
     for (accel_event *ev = rt->events; ev; ev = ev->next)
         accel__handle_free(ev->handle);
     accel__graphs_kill_handles(rt);
+    accel__comms_kill_handles(rt);
     pthread_mutex_unlock(&rt->lock);
     accel__call_leave(&call);
     accel__gate_close_wait(rt->gate);
@@ -226,6 +227,7 @@ void accel_runtime_close(accel_runtime *rt)
         accel__queue_destroy(q);
     }
     accel__graphs_close(rt);  /* before the events and buffers its nodes refer to */
+    accel__comms_close(rt);   /* their queues are gone; the backends are still loaded */
     accel__trace_close(rt);   /* every traced op is done now */
     accel__kernels_close(rt); /* user kernels and their programs, before the backends unload */
     while (rt->events) {

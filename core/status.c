@@ -58,6 +58,10 @@ void accel__set_errorv(const char *fmt, va_list ap)
 
 accel_status accel_error_set(accel_status status, const char *fmt, ...)
 {
+    if (!fmt) { /* a plugin's or binding's bug: say so rather than crash */
+        accel__set_error("%s", "accel_error_set: fmt is NULL (no message given)");
+        return status;
+    }
     va_list ap;
     va_start(ap, fmt);
     accel__set_errorv(fmt, ap);
@@ -69,6 +73,10 @@ void accel_log_write(int level, const char *fmt, ...)
 {
     if (level < accel__log_level())
         return;
+    if (!fmt) {
+        accel__log(level, "%s", "accel_log_write: fmt is NULL (no message given)");
+        return;
+    }
     va_list ap;
     va_start(ap, fmt);
     accel__logv(level, NULL, fmt, ap);

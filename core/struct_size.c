@@ -11,7 +11,8 @@
  * _init values and a newer caller's extra fields are ignored. Out: at most
  * min(struct_size, ours) bytes are written, never more, and struct_size
  * becomes that size, so a caller built against an older, smaller struct is
- * never overrun. Nothing else of the struct is read before struct_size. */
+ * never overrun. Nothing else of the struct is read before struct_size.
+ * A NULL struct is refused (ACCEL_ERROR_INVALID_ARGUMENT). */
 #include <string.h>
 
 #include "internal.h"
@@ -27,6 +28,8 @@ static accel_status too_small(const char *fn, const char *arg, uint32_t size, si
 accel_status accel__struct_in(const char *fn, const char *arg, const void *in, size_t v1,
                               size_t ours, void *local)
 {
+    if (!in)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, arg);
     uint32_t size;
     memcpy(&size, in, sizeof size);
     if (size < v1)
@@ -40,6 +43,8 @@ accel_status accel__struct_in(const char *fn, const char *arg, const void *in, s
 accel_status accel__struct_out_size(const char *fn, const char *arg, const void *out, size_t v1,
                                     size_t ours, size_t *out_bytes)
 {
+    if (!out)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, arg);
     uint32_t size;
     memcpy(&size, out, sizeof size);
     if (size < v1)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel/collective.h"
 #include "philox.h"
 #include "test_util.h"
 
@@ -240,4 +241,46 @@ Test(cuda, index_math_past_2_31_elements, .timeout = 300)
     cr_assert(mx == 1e6f, "max over 2^31+ elements: %g", (double)mx);
     free(h);
     done();
+}
+
+/* Device communicators are handles: a one-rank NCCL communicator allreduces
+ * (sum of one rank: the input), a released one is refused without being
+ * read, and one left alive is destroyed by accel_runtime_close, after which
+ * its handle is refused too. */
+Test(cuda, device_communicator_handles)
+{
+    need_gpu();
+    if (accel_device_comm_supported(gpu) != ACCEL_SUCCESS)
+        cr_assert_fail("cuda:0 runs no collectives: %s", accel_last_error());
+    unsigned char id[ACCEL_DEVICE_COMM_ID_BYTES];
+    tu_ok(accel_device_comm_id(gpu, id, sizeof id));
+    accel_device_comm *c1, *c2;
+    tu_ok(accel_device_comm_create(gpu, id, sizeof id, 1, 0, &c1));
+    accel_queue *q;
+    accel_buffer *b;
+    tu_ok(accel_queue_create(gpu, &q));
+    tu_ok(accel_buffer_create(gpu, 8 * sizeof(float), &b));
+    float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8];
+    tu_ok(accel_queue_write_blocking(q, b, 0, x, sizeof x));
+    accel_collective_desc d;
+    accel_collective_desc_init(&d);
+    d.kind = ACCEL_COLLECTIVE_ALLREDUCE;
+    d.dtype = ACCEL_F32;
+    d.op = ACCEL_OP_SUM;
+    d.send = accel_slice_of(b, 0, 4);
+    d.recv = accel_slice_of(b, 4, 4);
+    tu_ok(accel_device_comm_enqueue(c1, q, &d));
+    tu_ok(accel_queue_read_blocking(q, b, 0, got, sizeof got));
+    for (int i = 0; i < 4; i++)
+        cr_assert(got[4 + i] == x[i], "allreduce of one rank: [%d] = %g", i, (double)got[4 + i]);
+    accel_device_comm_release(c1);
+    tu_assert_status(accel_device_comm_enqueue(c1, q, &d), ACCEL_ERROR_INVALID_HANDLE,
+                     "a released communicator");
+    accel_device_comm_release(c1); /* a warning, not a double free */
+    tu_ok(accel_device_comm_id(gpu, id, sizeof id));
+    tu_ok(accel_device_comm_create(gpu, id, sizeof id, 1, 0, &c2));
+    done();                        /* closes the runtime with c2 alive */
+    accel_device_comm_release(c2); /* refused: its runtime destroyed it */
+    cr_assert(strstr(accel_last_error(), "not a live device communicator"), "%s",
+              accel_last_error());
 }

@@ -7,6 +7,7 @@
  * (in fact all) later creations, and lookups see type and liveness. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -96,4 +97,37 @@ Test(handle_table, wrong_type_and_garbage)
     for (size_t i = 0; i < sizeof junk / sizeof *junk; i++)
         cr_assert_null(peek(junk[i], &t), "junk value %zu resolved", i);
     accel__handle_free(h);
+}
+
+/* A runtime closed between a call's first look at its handle and the
+ * recheck after raising the gate's count (the window a concurrent
+ * accel_runtime_close lands in): the call is refused as a dead handle and
+ * the count it raised is undone on that gate. */
+extern void (*accel__handle_test_between_peeks)(const void *handle);
+
+static void kill_handle(const void *h)
+{
+    accel__handle_free(h);
+}
+
+Test(handle_table, handle_killed_between_the_two_peeks_is_refused_and_uncounted)
+{
+    accel__gate *g = accel__gate_new();
+    cr_assert_not_null(g);
+    void *h;
+    cr_assert_eq(accel__handle_new(ACCEL__T_QUEUE, &obj_a, g, &h), ACCEL_SUCCESS);
+    long before = atomic_load(&g->calls);
+    accel__handle_test_between_peeks = kill_handle;
+    accel__call c = {NULL};
+    void *obj = NULL;
+    accel_status st = accel__enter(&c, "accel_queue_finish", h, ACCEL__T_QUEUE, "q", &obj);
+    accel__handle_test_between_peeks = NULL;
+    cr_assert_eq(st, ACCEL_ERROR_INVALID_HANDLE, "got %s", accel_status_name(st));
+    cr_assert_null(obj);
+    cr_assert_null(c.gate, "a refused call must not stay entered");
+    cr_assert(strstr(accel_last_error(), "accel_queue_finish: q") != NULL, "%s",
+              accel_last_error());
+    cr_assert(strstr(accel_last_error(), "not a live queue") != NULL, "%s", accel_last_error());
+    cr_assert_eq(atomic_load(&g->calls), before, "the gate's count was left raised");
+    accel__gate_retire(g);
 }

@@ -17,7 +17,8 @@ typedef struct accel_device_comm accel_device_comm; /* the caller's; accel_devic
 
 /** Set the calling thread's accel_last_error() message (printf-style) and
  *  return status, for libraries whose public functions follow accel's error
- *  convention ("accel_comm_allreduce: ..."). Thread-safe. */
+ *  convention ("accel_comm_allreduce: ..."). Thread-safe. A NULL fmt sets
+ *  a message that says so. */
 ACCEL_API accel_status accel_error_set(accel_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -63,8 +64,10 @@ ACCEL_API accel_status accel_device_comm_id(accel_device *dev, void *out_id, siz
 ACCEL_API accel_status accel_device_comm_create(accel_device *dev, const void *id, size_t id_bytes,
                                                 int nranks, int rank, accel_device_comm **out_comm);
 
-/** Leave and free (ncclCommDestroy, after the work queued on it ran), before
- *  the runtime of its device is closed. NULL is a no-op. */
+/** Leave and free (ncclCommDestroy, after the work queued on it ran). NULL
+ *  is a no-op; a released communicator, or one of a closed runtime, is
+ *  refused with a warning (communicators are handles, as buffers are).
+ *  accel_runtime_close destroys the communicators still alive. */
 ACCEL_API void accel_device_comm_release(accel_device_comm *comm);
 
 /** Enqueue d on q (on the communicator's device; the ranges' buffers too).
@@ -78,7 +81,8 @@ ACCEL_API accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_
 
 /** Log a line through the runtime's log callback and level
  *  (accel_set_log_callback, $ACCEL_LOG); level as accel_log_level of
- *  accel/backend.h. printf-style. Thread-safe. */
+ *  accel/backend.h. printf-style. Thread-safe. A NULL fmt logs a line that
+ *  says so. */
 ACCEL_API void accel_log_write(int level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -199,7 +199,9 @@ typedef struct accel_graph_node_info {
 
 /** Describe node `node` of g into *out (out->struct_size must be set).
  *  Errors: ACCEL_ERROR_INVALID_HANDLE (g), ACCEL_ERROR_OUT_OF_RANGE (node),
- *  ACCEL_ERROR_INVALID_ARGUMENT (out NULL or struct_size 0). Thread-safe. */
+ *  ACCEL_ERROR_INVALID_ARGUMENT (out NULL, or struct_size below the first
+ *  version's, which ended at bytes). At most struct_size bytes are written;
+ *  struct_size becomes the size written. Thread-safe. */
 ACCEL_API accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
                                                  accel_graph_node_info *out);
 

@@ -91,6 +91,8 @@ class CupyPeer:
             "max": lambda: cp.max(a),
             "dot": lambda: cp.dot(a, b),
             "random_uniform": lambda: rng.random(n, dtype=cp.float32, out=c),
+            # a fresh array from CuPy's memory pool each call (no out= here)
+            "random_normal": lambda: rng.standard_normal(n, dtype=cp.float32),
         }
         fn = fns.get(op)
         return None if fn is None else median_ms(cp, fn, reps)

@@ -152,6 +152,57 @@ Test(batch, partial_sums_every_queue_count)
     accel_runtime_close(rt);
 }
 
+/* Proportional outputs over every queue count, with many small chunks, so
+ * that each slot's buffers are reused many times while copies out of
+ * earlier chunks are still queued on other queues. */
+static void run_elementwise_every_queue_count(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)q;
+    (void)user;
+    const size_t n = 300007; /* prime: a short last chunk */
+    float *x = make_input(n, 5), *w = make_input(n, 6);
+    float *y = malloc(n * sizeof *y), *z = malloc(n * sizeof *z);
+    cr_assert(y && z);
+    for (uint32_t queues = 1; queues <= 4; queues++) {
+        memset(y, 0xff, n * sizeof *y); /* NaN patterns: a chunk not copied back shows */
+        memset(z, 0xff, n * sizeof *z);
+        accel_batch_desc d;
+        accel_batch_desc_init(&d);
+        d.n = n;
+        d.in_count = 2;
+        d.in[0] = array_of(x, n);
+        d.in[1] = array_of(w, n);
+        d.out_count = 2;
+        d.out[0] = array_of(y, n);
+        d.out[1] = array_of(z, n);
+        d.compute = add_and_scale;
+        d.queues = queues;
+        d.chunk_elems = 4099;
+        accel_batch_stats s;
+        accel_batch_stats_init(&s);
+        cr_assert_eq(accel_batch_run(dev, &d, &s), ACCEL_SUCCESS, "%s", accel_last_error());
+        cr_assert_eq(s.queues, queues);
+        cr_assert_eq(s.chunks, (n + 4098) / 4099);
+        for (size_t i = 0; i < n; i++) {
+            if (y[i] != x[i] + w[i] || z[i] != 2.0f * x[i])
+                cr_assert_fail("%s, %u queues: [%zu] (chunk %zu): %.9g %.9g, want %.9g %.9g",
+                               accel_device_name(dev), queues, i, i / 4099, y[i], z[i], x[i] + w[i],
+                               2.0f * x[i]);
+        }
+    }
+    free(x);
+    free(w);
+    free(y);
+    free(z);
+}
+
+Test(batch, elementwise_every_queue_count_matches_loop)
+{
+    accel_runtime *rt = tu_open_default();
+    tu_for_each_device(rt, run_elementwise_every_queue_count, NULL);
+    accel_runtime_close(rt);
+}
+
 static accel_status fails_on_third(accel_queue *q, const accel_batch_chunk *c, void *user)
 {
     (void)q;

@@ -26,7 +26,8 @@ timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --co
 timeout 60 $B/bin/graph_raw_cuda --n 1024 --ops 100 --reps 500 >> $OUT/graph_bench.txt 2>&1; tail -5 $OUT/graph_bench.txt
 timeout 60 $B/bin/graph_solver --device cuda:0 > $OUT/graph_solver.txt 2>&1; tail -6 $OUT/graph_solver.txt
 timeout 60 $B/bin/batched --device cuda:0 --n 100000000 --mem-cap 64M > $OUT/batched.txt 2>&1; cat $OUT/batched.txt
-timeout 60 $B/bin/overlap --device cuda:0 --queues 2 > $OUT/overlap.txt 2>&1; timeout 60 $B/bin/overlap --device cuda:0 >> $OUT/overlap.txt 2>&1; grep -i "overlap\|ratio\|max" $OUT/overlap.txt | tail -8
+timeout 60 $B/bin/overlap --device cuda:0 --queues 2 > $OUT/overlap.txt 2>&1; timeout 60 $B/bin/overlap --device cuda:0 >> $OUT/overlap.txt 2>&1
+timeout 60 $B/bin/overlap --device cuda:0 --n 134217728 --chunks 16 --queues 2 >> $OUT/overlap.txt 2>&1; grep -i "^n =\|overlap\|ratio\|max\|check" $OUT/overlap.txt | tail -16
 timeout 60 mpirun -np 1 $B/bin/mpi_dot --device cuda:0 > $OUT/mpi.txt 2>&1; tail -5 $OUT/mpi.txt
 OMPI_MCA_btl_vader_single_copy_mechanism=none timeout 40 mpirun -np 2 --bind-to core $B/bin/mpi_bench --max-mib 256 --reps 9 > $OUT/mpi_bench.txt 2>&1; tail -14 $OUT/mpi_bench.txt
 export PYTHONPATH=$PWD/python ACCEL_LIBRARY=$PWD/$B/lib/libaccel.so

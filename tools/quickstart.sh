@@ -17,6 +17,7 @@ pkgs=(build-essential cmake pkg-config libopenblas-dev libinih-dev libcriterion-
   python3-venv file dpkg-dev git libssl-dev libtcc-dev groff-base man-db libopenmpi-dev
   openmpi-bin zlib1g-dev libzip-dev libcjson-dev)
 missing=()
+pkgs+=(librsvg2-bin) # rsvg-convert: a test renders the bench chart (tests/cli/svg_render_check.py)
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done

@@ -105,7 +105,7 @@ struct accel_be_event {
     char last_op[ACCEL_CUDA_OP_NAME_MAX]; /* recording queue's last op then */
 };
 
-/* ------------------------------------------------------------- statuses */
+/* ------------------------------------------------ statuses (status.c) */
 
 /* Map a CUDA error to a status, report it through host->set_error as
  * "WHAT: cudaErrorName: description", and clear CUDA's last-error state so a

@@ -97,7 +97,7 @@ typedef struct accel_batch_stats {
     uint64_t chunks;    /* number of chunks */
     double h2d_gbs;     /* measured copy-in rate of input 0 (1e9 B/s; 0: not measured) */
     double compute_gbs; /* chunk 0's input bytes over its compute time (0: not measured) */
-    double ms;          /* wall time of the chunks (an automatic cut's probe excluded) */
+    double ms;          /* wall time of the chunks (probe, queues, buffers, staging excluded) */
     double gbs;         /* bytes copied in and out / ms */
     uint64_t reserved[4];
 } accel_batch_stats;

@@ -31,6 +31,10 @@ typedef struct bench_row {
     double target;   /* fraction to reach, 0: no target for this row */
     int ceiling_id;  /* which ceiling (bench.c), to recompute the fraction */
     bool largest;    /* the largest size of its (op, dtype): the one charted */
+    /* Target rounds (CPU): the fraction measured again in `rounds` rounds,
+     * each against a ceiling measured right before it; 0 rounds: none. */
+    unsigned rounds;
+    double round_median, round_min, round_max;
 } bench_row;
 
 /* One speed target (a fraction of this run's own ceiling, or a dispatch
@@ -53,6 +57,9 @@ typedef struct bench_device {
     accel_ceilings ceilings;
     double dispatch_us; /* host time of one tiny op through accel */
     double bare_us;     /* bare launch / call, = ceilings.launch_us */
+    /* Target rounds (CPU): dispatch_us - bare_us per round. */
+    unsigned dispatch_rounds;
+    double over_median, over_min, over_max;
     bench_row *rows;
     size_t row_count, row_cap;
     bench_target targets[BENCH_MAX_TARGETS];
@@ -75,6 +82,10 @@ typedef struct bench_plan {
     uint64_t inner_elems; /* ops per timed batch: clamp(inner_elems / n, 1, 256) */
     uint64_t transfer_bytes;
     bool transfers;
+    /* Rounds of target measurements (0: none): each round measures the
+     * ceilings, then the targeted ops and dispatch right after them; each
+     * target takes the median ratio over the rounds, with the spread. */
+    unsigned target_rounds;
 } bench_plan;
 
 /* The whole run. */
@@ -107,6 +118,7 @@ typedef enum bench_ew_op {
     BENCH_MAX,
     BENCH_DOT,
     BENCH_RANDOM,
+    BENCH_RANDOM_NORMAL,
     BENCH_EW_COUNT
 } bench_ew_op;
 

@@ -69,6 +69,12 @@ static void write_row(FILE *f, const bench_row *r)
     str(f, "ceiling_name", r->ceiling_name ? r->ceiling_name : "");
     num(f, "fraction", r->fraction);
     num(f, "target", r->target);
+    if (r->rounds) {
+        fprintf(f, ", \"rounds\": %u", r->rounds);
+        num(f, "round_median", r->round_median);
+        num(f, "round_min", r->round_min);
+        num(f, "round_max", r->round_max);
+    }
     fprintf(f, "}");
 }
 

@@ -84,6 +84,8 @@ static accel_status ew_fn(accel_queue *q, void *user)
         return accel_reduce_max(q, ACCEL_F32, a, r);
     case BENCH_DOT:
         return accel_dot(q, ACCEL_F32, a, b, r);
+    case BENCH_RANDOM_NORMAL:
+        return accel_random_normal(q, ACCEL_F32, 7, 0, 0.0, 1.0, c);
     case BENCH_RANDOM:
     case BENCH_EW_COUNT:
         break;
@@ -127,6 +129,15 @@ static unsigned inner_for(const bench_plan *p, uint64_t n)
     return (unsigned)(k < 1 ? 1 : k > 256 ? 256 : k);
 }
 
+/* Median and fastest ms of op k on e. */
+static accel_status ew_time(const section *s, const ew_bufs *e, bench_ew_op k, double *med,
+                            double *mn)
+{
+    ew_call call = {k, e};
+    return bench_time_events(s->q, s->e0, s->e1, s->p->repeats, inner_for(s->p, e->n), ew_fn, &call,
+                             med, mn);
+}
+
 /* Op k at one size; largest: the last size of the sweep (charted, targeted). */
 static accel_status ew_point(const section *s, const ew_bufs *e, bench_ew_op k, bool largest)
 {
@@ -134,10 +145,8 @@ static accel_status ew_point(const section *s, const ew_bufs *e, bench_ew_op k, 
     char lbl[64], sz[24];
     snprintf(lbl, sizeof lbl, "%s f32 %s", c->name, bench_pow2_label(e->n, sz, sizeof sz));
     bench_progress(s->b, lbl);
-    ew_call call = {k, e};
     double med = 0, mn = 0;
-    accel_status st = bench_time_events(s->q, s->e0, s->e1, s->p->repeats, inner_for(s->p, e->n),
-                                        ew_fn, &call, &med, &mn);
+    accel_status st = ew_time(s, e, k, &med, &mn);
     if (st != ACCEL_SUCCESS)
         return st;
     bench_row *r = bench_add_row(s->d);
@@ -283,9 +292,8 @@ static accel_status bench_gemm(const section *s)
 /* Host time per enqueue of a one-element add, batches of 200 enqueues (the
  * queue is drained between batches, outside the timing), as the ceilings'
  * bare launch is measured. */
-static accel_status bench_dispatch(const section *s)
+static accel_status dispatch_time(const section *s, double *out_us)
 {
-    bench_progress(s->b, "dispatch");
     enum { BATCH = 200, BATCHES = 15 };
     accel_buffer *x = NULL;
     accel_status st = accel_buffer_create(s->dev, 64, &x);
@@ -304,11 +312,17 @@ static accel_status bench_dispatch(const section *s)
         t[r] = (t1 - t0) / BATCH;
     }
     accel_buffer_release(x);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    s->d->dispatch_us = bench_median(t + 1, BATCHES);
+    if (st == ACCEL_SUCCESS)
+        *out_us = bench_median(t + 1, BATCHES);
+    return st;
+}
+
+static accel_status bench_dispatch(const section *s)
+{
+    bench_progress(s->b, "dispatch");
+    accel_status st = dispatch_time(s, &s->d->dispatch_us);
     s->d->bare_us = s->d->ceilings.launch_us;
-    return ACCEL_SUCCESS;
+    return st;
 }
 
 /* -------------------------------------------------------- transfers */
@@ -401,6 +415,140 @@ static accel_status bench_transfers(const section *s)
     return st != ACCEL_SUCCESS ? st : fst;
 }
 
+/* --------------------------------------------------- target rounds */
+
+/* On a small shared machine (the CPU targets' 2 cores) one ratio is one
+ * sample of the machine's load: a ceiling measured a few seconds before the
+ * op can differ from it by 2x. So the targeted rows are measured again in
+ * rounds, each round timing the ceilings and then, right after them, the
+ * op; the target takes the median ratio and reports the spread. */
+
+#define MAX_ROUND_ROWS 8
+#define MAX_ROUNDS 15
+
+typedef struct round_row {
+    bench_row *row;
+    int ew;                   /* bench_ew_op, or -1 for GEMM */
+    const bench_gemm_case *g; /* GEMM case */
+    ew_bufs e;
+    accel_gemm_desc gd;
+    double frac[MAX_ROUNDS];
+} round_row;
+
+static const bench_gemm_case *gemm_case_named(const char *name)
+{
+    for (size_t i = 0; i < bench_gemm_case_count; i++)
+        if (strcmp(bench_gemm_cases[i].name, name) == 0)
+            return &bench_gemm_cases[i];
+    return NULL;
+}
+
+/* The targeted rows that rounds re-measure, with their buffers. */
+static accel_status rounds_setup(const section *s, round_row *rr, size_t *count)
+{
+    accel_status st = ACCEL_SUCCESS;
+    *count = 0;
+    for (size_t i = 0; i < s->d->row_count && st == ACCEL_SUCCESS; i++) {
+        bench_row *r = &s->d->rows[i];
+        if (r->target <= 0 || r->ceiling <= 0 || *count == MAX_ROUND_ROWS)
+            continue;
+        round_row *x = &rr[*count];
+        memset(x, 0, sizeof *x);
+        x->row = r;
+        x->ew = -1;
+        for (int k = 0; k < BENCH_EW_COUNT; k++)
+            if (strcmp(bench_ew_cases[k].name, r->op) == 0)
+                x->ew = k;
+        if (x->ew >= 0)
+            st = ew_create(s, &x->e, r->n);
+        else if (strcmp(r->op, "gemm") == 0 && (x->g = gemm_case_named(r->dtype)) != NULL)
+            st = gemm_create(s, x->g, r->n, &x->gd);
+        else
+            continue; /* transfers: not re-measured */
+        ++*count;
+    }
+    return st;
+}
+
+static void rounds_release(round_row *rr, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (rr[i].ew >= 0) {
+            ew_release(&rr[i].e);
+        } else {
+            accel_buffer_release(rr[i].gd.a);
+            accel_buffer_release(rr[i].gd.b);
+            accel_buffer_release(rr[i].gd.c);
+        }
+    }
+}
+
+/* Median, min and max of v[0..n) (v is reordered). */
+static void spread(double *v, size_t n, double *med, double *mn, double *mx)
+{
+    *mn = *mx = v[0];
+    for (size_t i = 1; i < n; i++) {
+        *mn = fmin(*mn, v[i]);
+        *mx = fmax(*mx, v[i]);
+    }
+    *med = bench_median(v, n);
+}
+
+/* One round: ceilings, then each row's op and the dispatch right after. */
+static accel_status round_once(const section *s, accel_ceilings_options o, round_row *rr,
+                               size_t count, unsigned round, double *over)
+{
+    bench_device now = *s->d; /* the same device, with this round's ceilings */
+    memset(&now.ceilings, 0, sizeof now.ceilings);
+    now.ceilings.struct_size = sizeof now.ceilings;
+    o.what = ACCEL_CEILING_COPY | ACCEL_CEILING_GEMM | ACCEL_CEILING_LAUNCH;
+    accel_status st = accel_device_measure_ceilings(s->dev, &o, &now.ceilings);
+    for (size_t i = 0; i < count && st == ACCEL_SUCCESS; i++) {
+        round_row *x = &rr[i];
+        const bench_row *r = x->row;
+        double med = 0, mn = 0;
+        st = x->ew >= 0 ? ew_time(s, &x->e, (bench_ew_op)x->ew, &med, &mn)
+                        : bench_time_events(s->q, s->e0, s->e1, s->p->gemm_repeats, 1, gemm_fn,
+                                            &x->gd, &med, &mn);
+        double rate = r->flops > 0 && x->ew < 0 ? r->flops / (med * 1e-3) * 1e-12
+                                                : r->bytes / (med * 1e-3) * 1e-9;
+        double ceiling = bench_ceiling_value(&now, r->ceiling_id);
+        x->frac[round] = med > 0 && ceiling > 0 ? rate / ceiling : 0;
+    }
+    double us = 0;
+    if (st == ACCEL_SUCCESS)
+        st = dispatch_time(s, &us);
+    *over = us - now.ceilings.launch_us;
+    return st;
+}
+
+static accel_status bench_rounds(const section *s, const accel_ceilings_options *o)
+{
+    unsigned n = s->p->target_rounds > MAX_ROUNDS ? MAX_ROUNDS : s->p->target_rounds;
+    round_row rr[MAX_ROUND_ROWS];
+    size_t count = 0;
+    double over[MAX_ROUNDS];
+    accel_status st = rounds_setup(s, rr, &count);
+    for (unsigned k = 0; k < n && st == ACCEL_SUCCESS; k++) {
+        char lbl[48];
+        snprintf(lbl, sizeof lbl, "target round %u of %u", k + 1, n);
+        bench_progress(s->b, lbl);
+        st = round_once(s, *o, rr, count, k, &over[k]);
+    }
+    accel_status fst = accel_queue_finish(s->q);
+    if (st == ACCEL_SUCCESS && fst == ACCEL_SUCCESS && n > 0) {
+        for (size_t i = 0; i < count; i++) {
+            bench_row *r = rr[i].row;
+            r->rounds = n;
+            spread(rr[i].frac, n, &r->round_median, &r->round_min, &r->round_max);
+        }
+        s->d->dispatch_rounds = n;
+        spread(over, n, &s->d->over_median, &s->d->over_min, &s->d->over_max);
+    }
+    rounds_release(rr, count);
+    return st != ACCEL_SUCCESS ? st : fst;
+}
+
 /* ----------------------------------------------------------- device */
 
 static accel_status measure_ceilings(bench *b, bench_device *d, accel_device *dev,
@@ -460,6 +608,24 @@ static accel_status run_sections(section *s)
     return st;
 }
 
+/* The rounds on their own queue and events (run_sections has released its own). */
+static accel_status run_rounds(section *s, const accel_ceilings_options *o)
+{
+    accel_status st = accel_queue_create(s->dev, &s->q);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_create(s->dev, &s->e0);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_create(s->dev, &s->e1);
+    if (st == ACCEL_SUCCESS)
+        st = bench_rounds(s, o);
+    accel_event_release(s->e0);
+    accel_event_release(s->e1);
+    accel_queue_release(s->q);
+    s->q = NULL;
+    s->e0 = s->e1 = NULL;
+    return st;
+}
+
 accel_status bench_one(bench *b, bench_device *d, accel_device *dev, const bench_plan *p)
 {
     b->label = d->name;
@@ -470,6 +636,8 @@ accel_status bench_one(bench *b, bench_device *d, accel_device *dev, const bench
         st = run_sections(&s);
     if (st == ACCEL_SUCCESS && d->ceilings.struct_size)
         st = measure_again(b, d, dev, &o);
+    if (st == ACCEL_SUCCESS && d->ceilings.struct_size && p->target_rounds)
+        st = run_rounds(&s, &o);
     if (st == ACCEL_SUCCESS)
         bench_check_targets(d);
     return st;

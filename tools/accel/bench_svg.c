@@ -5,8 +5,16 @@
  * of the device's own ceiling reached, a line at 1 (the ceiling), and a tick
  * at the op's target. Bars that meet their target are green, those that miss
  * it red, those without a target grey, so the picture reads without the
- * numbers (which are printed at the bar ends all the same). Plain SVG 1.1,
- * no scripts or external resources. */
+ * numbers (which are printed at the bar ends all the same). Below the bars,
+ * per device, the size sweep as a roofline view: achieved GB/s (and TFLOP/s
+ * for GEMM) against size on log-log axes, each ceiling a dashed line.
+ *
+ * The margins are sized from the text they hold: a label's width is
+ * estimated from its length at a per-character width no narrow sans-serif
+ * exceeds (DejaVu Sans, the widest common default, averages about 0.6 em),
+ * so no label runs off the picture (tests/cli/svg_render_check.py renders it
+ * with rsvg-convert and checks). Plain SVG 1.1, no scripts or external
+ * resources. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,11 +22,30 @@
 
 #include "bench.h"
 
-#define LEFT 230.0 /* room for the labels */
-#define PLOT 560.0 /* width of the plot area */
-#define RIGHT 80.0
+#define PLOT 560.0   /* width of the plot area */
+#define RIGHT 120.0  /* room for the value at a bar's end */
+#define LEGEND 170.0 /* room for a sweep's legend, right of its plot */
 #define ROW 20.0
 #define HEADER 34.0
+#define SWEEP_H 220.0   /* height of a sweep's plot area */
+#define SWEEP_PAD 70.0  /* a sweep's title above and axis labels below */
+#define EM_REGULAR 0.62 /* estimated character width, in em */
+#define EM_BOLD 0.70
+
+/* Estimated width in pixels of UTF-8 text s at font size fs. */
+static double text_width(const char *s, double fs, double em)
+{
+    size_t chars = 0;
+    for (; *s; s++)
+        chars += ((unsigned char)*s & 0xC0) != 0x80; /* count code points, not bytes */
+    return (double)chars * fs * em;
+}
+
+/* Left margin: the widest bar label, right-aligned before the plot. */
+static void bar_label(const bench_row *r, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s %s (vs %s)", r->op, r->dtype, r->ceiling_name);
+}
 
 static void xml_text(FILE *f, const char *s)
 {
@@ -70,6 +97,13 @@ static double chart_scale(const bench_device *devs, size_t count, size_t *out_ro
     return ceil(xmax * 4.0) / 4.0;
 }
 
+#define HEAD_TITLE                                                                                 \
+    "accel bench: fraction of the device's own ceiling (measured in the same run), and each "      \
+    "op's rate against size"
+#define HEAD_LEGEND                                                                                \
+    "bars: green meets its target (tick), red misses it, grey has no target; sweeps: log-log, "    \
+    "dashed lines are the ceilings"
+
 static void write_header(FILE *f, double width, double height, const char *title)
 {
     fprintf(f,
@@ -81,19 +115,33 @@ static void write_header(FILE *f, double width, double height, const char *title
     fprintf(f, "<title>accel bench: fraction of each device's own ceiling</title>\n");
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", width,
             height);
-    fprintf(f, "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">accel bench: "
-               "fraction of the device's own ceiling (measured in the same run)</text>\n");
+    fprintf(f, "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>\n",
+            HEAD_TITLE);
     fprintf(f, "<text x=\"10\" y=\"40\" fill=\"#555\">");
     xml_text(f, title ? title : "");
-    fprintf(f, " \xe2\x80\x94 green: meets its target (tick), red: misses it, grey: no "
-               "target</text>\n");
+    fprintf(f, "</text>\n<text x=\"10\" y=\"56\" fill=\"#555\">%s</text>\n", HEAD_LEGEND);
+}
+
+/* g, a multiple of 0.25, as "0", "0.25", "0.5", "1.25": every digit it has,
+ * none it lacks (%.2g would print 1.25 as 1.2). */
+static void tick_label(double g, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%.2f", g);
+    char *end = buf + strlen(buf);
+    while (end > buf && end[-1] == '0')
+        *--end = '\0';
+    if (end > buf && end[-1] == '.')
+        *--end = '\0';
 }
 
 /* Grid lines every 0.25 from top to bottom, the ceiling (1.0) darker. */
-static void write_grid(FILE *f, double top, double bottom, double xmax)
+static void write_grid(FILE *f, double left, double top, double bottom, double xmax)
 {
-    for (double g = 0.0; g <= xmax + 1e-9; g += 0.25) {
-        double x = LEFT + PLOT * g / xmax;
+    for (int i = 0; i * 0.25 <= xmax + 1e-9; i++) {
+        double g = i * 0.25;
+        double x = left + PLOT * g / xmax;
+        char tick[16];
+        tick_label(g, tick, sizeof tick);
         bool one = fabs(g - 1.0) < 1e-9;
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
@@ -101,39 +149,39 @@ static void write_grid(FILE *f, double top, double bottom, double xmax)
                 x, top - 4, x, bottom + 2, one ? "#000" : "#ddd", one ? "1.5" : "1");
         fprintf(f,
                 "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\" "
-                "font-size=\"10\">%.2g%s</text>\n",
-                x, bottom + 14, g, one ? " = ceiling" : "");
+                "font-size=\"10\">%s%s</text>\n",
+                x, bottom + 14, tick, one ? " = ceiling" : "");
     }
 }
 
 /* One row's label, bar, target tick and value at height y. */
-static void write_bar(FILE *f, const bench_row *r, double y, double xmax)
+static void write_bar(FILE *f, const bench_row *r, double left, double y, double xmax)
 {
     char label[96];
-    snprintf(label, sizeof label, "%s %s (vs %s)", r->op, r->dtype, r->ceiling_name);
+    bar_label(r, label, sizeof label);
     const char *color = r->target <= 0             ? "#9e9e9e"
                         : r->fraction >= r->target ? "#2e7d32"
                                                    : "#c62828";
     double frac = r->fraction > xmax ? xmax : r->fraction;
     double w = PLOT * frac / xmax;
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LEFT - 6, y + 14);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + 14);
     xml_text(f, label);
     fprintf(f, "</text>\n");
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", LEFT,
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", left,
             y + 3, w, ROW - 6, color);
     if (r->target > 0) {
-        double tx = LEFT + PLOT * (r->target > xmax ? xmax : r->target) / xmax;
+        double tx = left + PLOT * (r->target > xmax ? xmax : r->target) / xmax;
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
                 "stroke-width=\"2\"/>\n",
                 tx, y + 1, tx, y + ROW - 1);
     }
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\" font-size=\"11\">%.3f%s</text>\n",
-            LEFT + w + 4, y + 14, r->fraction, r->fraction > xmax ? " (clipped)" : "");
+            left + w + 4, y + 14, r->fraction, r->fraction > xmax ? " (clipped)" : "");
 }
 
 /* A device's title, grid and bars from height y; the height after them. */
-static double write_device(FILE *f, const bench_device *dev, double y, double xmax)
+static double write_device(FILE *f, const bench_device *dev, double left, double y, double xmax)
 {
     fprintf(f, "<text x=\"10\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">", y + 18);
     xml_text(f, dev->name);
@@ -145,29 +193,288 @@ static double write_device(FILE *f, const bench_device *dev, double y, double xm
     for (size_t i = 0; i < dev->row_count; i++)
         n += charted(&dev->rows[i]);
     double bottom = y + (double)n * ROW;
-    write_grid(f, y, bottom, xmax);
+    write_grid(f, left, y, bottom, xmax);
     for (size_t i = 0; i < dev->row_count; i++) {
         if (!charted(&dev->rows[i]))
             continue;
-        write_bar(f, &dev->rows[i], y, xmax);
+        write_bar(f, &dev->rows[i], left, y, xmax);
         y += ROW;
     }
     return bottom + 30.0;
 }
 
+/* ------------------------------------------------------ size sweeps */
+
+/* Series colours, cycled. */
+static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                      "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                                      "#bcbd22", "#17becf", "#393b79", "#ad494a"};
+#define PALETTE (sizeof palette / sizeof palette[0])
+
+/* Rows of one sweep: those in `unit` with a size (transfers are one size and
+ * are left to the bars). */
+static bool in_sweep(const bench_row *r, const char *unit)
+{
+    return r->unit && strcmp(r->unit, unit) == 0 && strcmp(r->dtype, "bytes") != 0 && r->rate > 0 &&
+           isfinite(r->rate) && r->n > 0;
+}
+
+static size_t sweep_rows(const bench_device *dev, const char *unit)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < dev->row_count; i++)
+        n += in_sweep(&dev->rows[i], unit);
+    return n;
+}
+
+/* Whether row i is the first of its series (op, dtype) among the sweep's rows. */
+static bool series_first(const bench_device *dev, size_t i, const char *unit)
+{
+    const bench_row *r = &dev->rows[i];
+    for (size_t j = 0; j < i; j++) {
+        const bench_row *o = &dev->rows[j];
+        if (in_sweep(o, unit) && strcmp(o->op, r->op) == 0 && strcmp(o->dtype, r->dtype) == 0)
+            return false;
+    }
+    return true;
+}
+
+/* A ceiling line: its value and label. */
+typedef struct sweep_line {
+    double value, y;
+    char label[96];
+} sweep_line;
+
+#define MAX_LINES 16
+
+/* The sweep's ceiling lines: one per ceiling name (GB/s) or per dtype (TFLOP/s). */
+static size_t sweep_lines(const bench_device *dev, const char *unit, bool per_dtype,
+                          sweep_line *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < dev->row_count; i++) {
+        const bench_row *r = &dev->rows[i];
+        if (!in_sweep(r, unit) || !(r->ceiling > 0) || !r->ceiling_name)
+            continue;
+        char label[96];
+        if (per_dtype)
+            snprintf(label, sizeof label, "%s %s %.4g %s", r->dtype, r->ceiling_name, r->ceiling,
+                     unit);
+        else
+            snprintf(label, sizeof label, "%s %.4g %s", r->ceiling_name, r->ceiling, unit);
+        size_t k = 0;
+        while (k < n && strcmp(out[k].label, label) != 0)
+            k++;
+        if (k == n && n < MAX_LINES) {
+            out[n].value = r->ceiling;
+            snprintf(out[n].label, sizeof out[n].label, "%s", label);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* "2^20" for a power of two, else the number. */
+static void size_label(uint64_t n, char *buf, size_t cap)
+{
+    if (n && (n & (n - 1)) == 0)
+        snprintf(buf, cap, "2^%d", __builtin_ctzll(n));
+    else
+        snprintf(buf, cap, "%llu", (unsigned long long)n);
+}
+
+typedef struct axes {
+    double left, top;
+    double lx0, lx1, ly0, ly1; /* log10 ranges */
+} axes;
+
+static double ax_x(const axes *a, double v)
+{
+    return a->left + PLOT * (log10(v) - a->lx0) / (a->lx1 - a->lx0);
+}
+
+static double ax_y(const axes *a, double v)
+{
+    return a->top + SWEEP_H * (1.0 - (log10(v) - a->ly0) / (a->ly1 - a->ly0));
+}
+
+/* One log-log sweep of the rows in `unit`: series, ceiling lines, legend. */
+static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bool per_dtype,
+                          const char *what, double left, double y)
+{
+    sweep_line lines[MAX_LINES];
+    size_t nl = sweep_lines(dev, unit, per_dtype, lines);
+    double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+    for (size_t i = 0; i < dev->row_count; i++) {
+        const bench_row *r = &dev->rows[i];
+        if (!in_sweep(r, unit))
+            continue;
+        xmin = fmin(xmin, (double)r->n);
+        xmax = fmax(xmax, (double)r->n);
+        ymin = fmin(ymin, r->rate);
+        ymax = fmax(ymax, r->rate);
+    }
+    for (size_t k = 0; k < nl; k++) {
+        ymin = fmin(ymin, lines[k].value);
+        ymax = fmax(ymax, lines[k].value);
+    }
+    axes a = {left, y + 30, 0, 0, 0, 0};
+    a.lx0 = log10(xmin) - 0.25;
+    a.lx1 = log10(xmax) + 0.25;
+    a.ly0 = floor(log10(ymin) - 0.1);
+    a.ly1 = ceil(log10(ymax) + 0.1);
+    double bottom = a.top + SWEEP_H, right = left + PLOT;
+
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">", left, y + 18);
+    xml_text(f, dev->name);
+    fprintf(f, ": %s (%s) against size, log-log</text>\n", what, unit);
+    fprintf(f,
+            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+            "stroke=\"#999\"/>\n",
+            left, a.top, PLOT, SWEEP_H);
+    /* y decades */
+    for (double e = a.ly0; e <= a.ly1 + 1e-9; e += 1.0) {
+        double yy = ax_y(&a, pow(10.0, e));
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\" "
+                "font-size=\"10\">%g</text>\n",
+                left, yy, right, yy, left - 4, yy + 3, pow(10.0, e));
+    }
+    fprintf(f,
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\" font-size=\"10\">"
+            "%s</text>\n",
+            left - 4, a.top - 8, unit);
+    /* x ticks at every size measured */
+    for (size_t i = 0; i < dev->row_count; i++) {
+        const bench_row *r = &dev->rows[i];
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = in_sweep(&dev->rows[j], unit) && dev->rows[j].n == r->n;
+        if (!in_sweep(r, unit) || seen)
+            continue;
+        char lab[32];
+        size_label(r->n, lab, sizeof lab);
+        double xx = ax_x(&a, (double)r->n);
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\" "
+                "font-size=\"10\">%s</text>\n",
+                xx, a.top, xx, bottom, xx, bottom + 14, lab);
+    }
+    fprintf(f,
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\" font-size=\"10\">"
+            "%s</text>\n",
+            left + PLOT / 2, bottom + 30, per_dtype ? "n (n x n x n)" : "elements");
+    /* ceilings: dashed lines, labels inside the plot, kept 11 px apart */
+    for (size_t k = 0; k < nl; k++)
+        lines[k].y = ax_y(&a, lines[k].value);
+    for (size_t k = 0; k < nl; k++) {
+        const char *col = per_dtype ? palette[k % PALETTE] : "#000";
+        double ly = lines[k].y - 3;
+        for (size_t j = 0; j < k; j++)
+            if (fabs(lines[j].y - 3 - ly) < 11)
+                ly = lines[j].y - 3 - 11;
+        if (ly < a.top + 10)
+            ly = a.top + 10;
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "stroke-dasharray=\"6,4\"/>\n"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\" font-size=\"10\">",
+                left, lines[k].y, right, lines[k].y, col, right - 3, ly, col);
+        xml_text(f, lines[k].label);
+        fprintf(f, "</text>\n");
+    }
+    /* series: a polyline with a dot per size, legend on the right */
+    size_t series = 0;
+    for (size_t i = 0; i < dev->row_count; i++) {
+        const bench_row *r = &dev->rows[i];
+        if (!in_sweep(r, unit) || !series_first(dev, i, unit))
+            continue;
+        const char *col = palette[series % PALETTE];
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", col);
+        for (size_t j = i; j < dev->row_count; j++) {
+            const bench_row *o = &dev->rows[j];
+            if (in_sweep(o, unit) && strcmp(o->op, r->op) == 0 && strcmp(o->dtype, r->dtype) == 0)
+                fprintf(f, "%.1f,%.1f ", ax_x(&a, (double)o->n), ax_y(&a, o->rate));
+        }
+        fprintf(f, "\"/>\n");
+        for (size_t j = i; j < dev->row_count; j++) {
+            const bench_row *o = &dev->rows[j];
+            if (in_sweep(o, unit) && strcmp(o->op, r->op) == 0 && strcmp(o->dtype, r->dtype) == 0)
+                fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
+                        ax_x(&a, (double)o->n), ax_y(&a, o->rate), col);
+        }
+        double ly = a.top + 8 + 13.0 * (double)series;
+        fprintf(f,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"3\" fill=\"%s\"/>\n"
+                "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">",
+                right + 10, ly - 4, col, right + 24, ly);
+        xml_text(f, r->op);
+        fprintf(f, " %s</text>\n", r->dtype);
+        series++;
+    }
+    return y + SWEEP_H + SWEEP_PAD;
+}
+
+/* Height of a device's sweeps. */
+static double sweeps_height(const bench_device *dev)
+{
+    double h = 0;
+    if (sweep_rows(dev, "GB/s"))
+        h += SWEEP_H + SWEEP_PAD;
+    if (sweep_rows(dev, "TFLOP/s"))
+        h += SWEEP_H + SWEEP_PAD;
+    return h;
+}
+
+static double write_sweeps(FILE *f, const bench_device *dev, double left, double y)
+{
+    if (sweep_rows(dev, "GB/s"))
+        y = write_sweep(f, dev, "GB/s", false, "memory-bound ops", left, y);
+    if (sweep_rows(dev, "TFLOP/s"))
+        y = write_sweep(f, dev, "TFLOP/s", true, "GEMM", left, y);
+    return y;
+}
+
+/* ------------------------------------------------------------- chart */
+
 int bench_write_svg(const char *path, const bench_device *devs, size_t count, const char *title)
 {
     size_t rows = 0;
     double xmax = chart_scale(devs, count, &rows);
-    const double width = LEFT + PLOT + RIGHT;
-    const double height = 60.0 + (double)count * (HEADER + 30.0) + (double)rows * ROW;
+    /* Margins from the text they hold (see the file comment). */
+    double left = 120.0, width_text = 0;
+    double sweeps = 0;
+    for (size_t d = 0; d < count; d++) {
+        for (size_t i = 0; i < devs[d].row_count; i++) {
+            char label[96];
+            bar_label(&devs[d].rows[i], label, sizeof label);
+            if (charted(&devs[d].rows[i]))
+                left = fmax(left, text_width(label, 12, EM_REGULAR) + 16);
+        }
+        char head[256];
+        snprintf(head, sizeof head, "%s  %s", devs[d].name, devs[d].model);
+        width_text = fmax(width_text, text_width(head, 14, EM_BOLD) + 20);
+        snprintf(head, sizeof head, "%s: memory-bound ops (TFLOP/s) against size, log-log",
+                 devs[d].name);
+        width_text = fmax(width_text, text_width(head, 13, EM_BOLD) + 20);
+        sweeps += sweeps_height(&devs[d]);
+    }
+    width_text = fmax(width_text, text_width(HEAD_TITLE, 15, EM_BOLD) + 20);
+    width_text = fmax(width_text, text_width(HEAD_LEGEND, 12, EM_REGULAR) + 20);
+    width_text = fmax(width_text, text_width(title ? title : "", 12, EM_REGULAR) + 20);
+    const double width = fmax(left + PLOT + fmax(RIGHT, LEGEND), width_text);
+    const double height = 76.0 + (double)count * (HEADER + 30.0) + (double)rows * ROW + sweeps;
     FILE *f = fopen(path, "w");
     if (!f)
         return errno;
     write_header(f, width, height, title);
-    double y = 60.0;
+    double y = 76.0;
     for (size_t d = 0; d < count; d++)
-        y = write_device(f, &devs[d], y, xmax);
+        y = write_device(f, &devs[d], left, y, xmax);
+    for (size_t d = 0; d < count; d++)
+        y = write_sweeps(f, &devs[d], left, y);
     fprintf(f, "</svg>\n");
     int err = ferror(f) ? EIO : 0;
     if (fclose(f) != 0 && !err)

@@ -474,31 +474,8 @@ class Array:
         return {"shape": self._shape, "typestr": self._dtype.str, "data": (ptr, False),
                 "strides": None, "version": 3, "stream": sp if sp else 1}
 
-    def __dlpack__(self, stream: Optional[int] = None, max_version: Any = None,
-                   dl_device: Any = None, copy: Optional[bool] = None) -> Any:
-        """A DLPack capsule viewing the array without a copy (CPU and CUDA
-        devices): "dltensor_versioned" (DLPack 1.0, writable) when
-        `max_version` allows it, else "dltensor". `stream` is the consumer's
-        stream (CUDA: an int, 1 the legacy default, 2 per-thread); the work
-        queued on the array is done before the consumer's (accel waits for
-        it unless that is the array's own stream). The capsule keeps the
-        buffer alive until the consumer's deleter runs (the deleter lives in
-        libaccel). `dl_device` other than the array's and `copy=True` are
-        refused (UnsupportedError)."""
-        from . import _dlpack
-        if copy:
-            raise error("ACCEL_ERROR_UNSUPPORTED", "accel.Array.__dlpack__: copy=True")
-        if dl_device is not None and tuple(dl_device) != _dlpack.device_of(self):
-            raise error("ACCEL_ERROR_UNSUPPORTED",
-                        f"accel.Array.__dlpack__: dl_device {tuple(dl_device)}")
-        return _dlpack.to_dlpack(self, stream, max_version)
-
-    def __dlpack_device__(self) -> Tuple[int, int]:
-        """(device type, device id) of DLPack: (1, 0) on the CPU, (2, n) on
-        CUDA device n."""
-        from . import _dlpack
-        return _dlpack.device_of(self)
-
+    # __dlpack__ and __dlpack_device__ (the DLPack protocol) are installed on
+    # Array by _dlpack.py, which depends on this module and not the reverse.
 
 ndarray = Array
 

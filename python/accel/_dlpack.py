@@ -235,4 +235,35 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
     return _wrap(blk, shape, dt, acc_dev)
 
 
+def _array_dlpack(self: Array, stream: Optional[int] = None, max_version: Any = None,
+                  dl_device: Any = None, copy: Optional[bool] = None) -> Any:
+    """A DLPack capsule viewing the array without a copy (CPU and CUDA
+    devices): "dltensor_versioned" (DLPack 1.0, writable) when
+    `max_version` allows it, else "dltensor". `stream` is the consumer's
+    stream (CUDA: an int, 1 the legacy default, 2 per-thread); the work
+    queued on the array is done before the consumer's (accel waits for
+    it unless that is the array's own stream). The capsule keeps the
+    buffer alive until the consumer's deleter runs (the deleter lives in
+    libaccel). `dl_device` other than the array's and `copy=True` are
+    refused (UnsupportedError)."""
+    if copy:
+        raise error("ACCEL_ERROR_UNSUPPORTED", "accel.Array.__dlpack__: copy=True")
+    if dl_device is not None and tuple(dl_device) != device_of(self):
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    f"accel.Array.__dlpack__: dl_device {tuple(dl_device)}")
+    return to_dlpack(self, stream, max_version)
+
+
+def _array_dlpack_device(self: Array) -> Tuple[int, int]:
+    """(device type, device id) of DLPack: (1, 0) on the CPU, (2, n) on
+    CUDA device n."""
+    return device_of(self)
+
+
+# The DLPack protocol of Array lives here, beside the capsules it makes.
+_array_dlpack.__name__ = _array_dlpack.__qualname__ = "__dlpack__"
+_array_dlpack_device.__name__ = _array_dlpack_device.__qualname__ = "__dlpack_device__"
+Array.__dlpack__ = _array_dlpack  # type: ignore[attr-defined]
+Array.__dlpack_device__ = _array_dlpack_device  # type: ignore[attr-defined]
+
 __all__ = ["from_dlpack", "to_dlpack", "device_of"]

@@ -13,7 +13,8 @@
 
 #include "accel/collective.h"
 #include "accel/kernel.h"
-#include "info.h"
+#include "info_json.h"
+#include "info_view.h"
 
 enum { OPT_CONFIG = CLI_LONG, OPT_JSON, OPT_LIST };
 
@@ -50,35 +51,9 @@ const cli_command cli_info_command = {
     .operand_words = NULL,
 };
 
-const char *const info_env_vars[] = {"ACCEL_CONFIG",
-                                     "ACCEL_BACKEND",
-                                     "ACCEL_LOG",
-                                     "ACCEL_TRACE",
-                                     "ACCEL_VERIFY",
-                                     "ACCEL_REPORT",
-                                     "ACCEL_ALLOW_INSECURE",
-                                     "ACCEL_KERNEL_CACHE",
-                                     "ACCEL_CPU_KERNEL_COMPILER",
-                                     NULL};
-
 static double gib(uint64_t bytes)
 {
     return (double)bytes / (1024.0 * 1024.0 * 1024.0);
-}
-
-const char *info_dtypes(uint32_t mask, char *buf, size_t cap)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int t = 1; t < ACCEL_DTYPE_COUNT_ && n < cap; t++)
-        if (mask & (1u << t)) {
-            int w =
-                snprintf(buf + n, cap - n, "%s%s", n ? " " : "", accel_dtype_name((accel_dtype)t));
-            n += w > 0 ? (size_t)w : 0;
-        }
-    if (!buf[0])
-        snprintf(buf, cap, "none");
-    return buf;
 }
 
 static void print_device(accel_device *dev)

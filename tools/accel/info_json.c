@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "info.h"
+#include "info_json.h"
 #include "json.h"
 
 static void key(FILE *out, const char *indent, const char *name, bool first)

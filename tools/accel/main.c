@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* main.c — entry point of the `accel` program: its own options, the list of
- * subcommands (each is one cli_command table and a main, cli.h) and the
- * error helpers they share. */
+ * subcommands (each is one cli_command table and a main, cli.h). The error
+ * helpers the subcommands share are in cli_errors.c. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli.h"
 
@@ -71,46 +69,6 @@ static const cli_command *find_command(const char *name)
         if (strcmp(cli_commands[i]->name, name) == 0)
             return cli_commands[i];
     return NULL;
-}
-
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "accel%s%s: error: ", cmd && *cmd ? " " : "", cmd ? cmd : "");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(run 'accel%s%s --help' for usage)\n", cmd && *cmd ? " " : "",
-            cmd ? cmd : "");
-    va_end(ap);
-    return CLI_EXIT_USAGE;
-}
-
-int cli_runtime_error(const char *cmd, accel_status st, const char *what)
-{
-    const char *msg = accel_last_error();
-    if (!msg || !msg[0])
-        msg = accel_status_string(st);
-    fprintf(stderr, "accel %s: %s: %s (%s)\n", cmd, what, msg, accel_status_name(st));
-    return CLI_EXIT_RUNTIME;
-}
-
-void cli_device_hint(const char *cmd, const char *name)
-{
-    if (name && strncasecmp(name, "gpu", 3) == 0 && (name[3] == '\0' || name[3] == ':'))
-        fprintf(stderr, "accel %s: hint: GPUs are named cuda, cuda:N\n", cmd);
-}
-
-const char *cli_kind_name(uint32_t kind)
-{
-    switch ((accel_device_kind)kind) {
-    case ACCEL_DEVICE_CPU:
-        return "CPU";
-    case ACCEL_DEVICE_GPU:
-        return "GPU";
-    case ACCEL_DEVICE_OTHER:
-        return "other";
-    }
-    return "other";
 }
 
 /* One page into dir/name. */

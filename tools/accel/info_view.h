@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* info.h — what the text and JSON views of `accel info` share (info.c,
- * info_json.c). */
-#ifndef ACCEL_CLI_INFO_H
-#define ACCEL_CLI_INFO_H
+/* info_view.h — what the text and JSON views of `accel info` share (info.c,
+ * info_json.c): the facts gathered once, the environment variables the
+ * program reads, and the dtype list (info_view.c). */
+#ifndef ACCEL_CLI_INFO_VIEW_H
+#define ACCEL_CLI_INFO_VIEW_H
 
 #include <stdio.h>
 
@@ -34,10 +35,7 @@ typedef struct info_view {
  * the order of `accel --help`. */
 extern const char *const info_env_vars[];
 
-/* Write v as one JSON document (info_json.c). */
-void info_write_json(FILE *out, const info_view *v);
-
 /* The dtypes of a mask as "f32 f64 ..." into buf. */
 const char *info_dtypes(uint32_t mask, char *buf, size_t cap);
 
-#endif /* ACCEL_CLI_INFO_H */
+#endif /* ACCEL_CLI_INFO_VIEW_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* cli_errors.c — the messages every subcommand and the option parser share:
+ * usage errors (exit 2), runtime errors with accel's status and message
+ * (exit 1), the device-name hint, and device kind names (cli.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <strings.h>
+
+#include "cli.h"
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "accel%s%s: error: ", cmd && *cmd ? " " : "", cmd ? cmd : "");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(run 'accel%s%s --help' for usage)\n", cmd && *cmd ? " " : "",
+            cmd ? cmd : "");
+    va_end(ap);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_runtime_error(const char *cmd, accel_status st, const char *what)
+{
+    const char *msg = accel_last_error();
+    if (!msg || !msg[0])
+        msg = accel_status_string(st);
+    fprintf(stderr, "accel %s: %s: %s (%s)\n", cmd, what, msg, accel_status_name(st));
+    return CLI_EXIT_RUNTIME;
+}
+
+void cli_device_hint(const char *cmd, const char *name)
+{
+    if (name && strncasecmp(name, "gpu", 3) == 0 && (name[3] == '\0' || name[3] == ':'))
+        fprintf(stderr, "accel %s: hint: GPUs are named cuda, cuda:N\n", cmd);
+}
+
+const char *cli_kind_name(uint32_t kind)
+{
+    switch ((accel_device_kind)kind) {
+    case ACCEL_DEVICE_CPU:
+        return "CPU";
+    case ACCEL_DEVICE_GPU:
+        return "GPU";
+    case ACCEL_DEVICE_OTHER:
+        return "other";
+    }
+    return "other";
+}

@@ -6,6 +6,7 @@
  * buffers, scalars and host pointers, release. The graph as data is
  * graph_record.c's; capture is capture.c's. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -387,6 +388,64 @@ static bool use_fits(const accel__gnode *n, uint32_t b, size_t bytes)
     return false;
 }
 
+/* The bytes [*start, *start + *len) of node n's use b of its buffer (the
+ * span use_fits checks). */
+static void use_span(const accel__gnode *n, uint32_t b, size_t *start, size_t *len)
+{
+    const accel_graph_node_desc *d = &n->be;
+    *start = *len = 0;
+    if (n->klaunch) {
+        const accel_kernel_arg_desc *a = &n->klaunch->args[b];
+        size_t es = accel__kesize(a->dtype);
+        *start = a->offset * es;
+        *len = a->count * es;
+        return;
+    }
+    switch ((accel_graph_node_kind)d->kind) {
+    case ACCEL_GRAPH_NODE_OP: {
+        size_t es = accel__desc_esize(&d->op);
+        *start = d->op.operands[b].offset * es;
+        *len = d->op.operands[b].count * es;
+        return;
+    }
+    case ACCEL_GRAPH_NODE_WRITE:
+        *start = d->dst_offset;
+        *len = d->bytes;
+        return;
+    case ACCEL_GRAPH_NODE_READ:
+        *start = d->src_offset;
+        *len = d->bytes;
+        return;
+    case ACCEL_GRAPH_NODE_COPY:
+        *start = b == 0 ? d->src_offset : d->dst_offset;
+        *len = d->bytes;
+        return;
+    case ACCEL_GRAPH_NODE_EVENT_RECORD:
+        return;
+    }
+}
+
+/* Whether rebinding old_buf to new_buf would make two uses of node n that
+ * were on different buffers overlap (one of them old_buf's, the other
+ * new_buf's already): the aliasing the recorded (validated) op did not
+ * have, which its call would have refused or which would change what it
+ * computes. Uses that already shared a buffer keep their relation. */
+static bool rebind_aliases(const accel__gnode *n, const void *old_buf, const accel_buffer *nb)
+{
+    for (uint32_t b1 = 0; b1 < n->nbuf; b1++)
+        for (uint32_t b2 = 0; b2 < n->nbuf; b2++) {
+            if (n->buf_handle[b1] != old_buf || !n->buf_handle[b2] ||
+                n->buf_handle[b2] != nb->handle)
+                continue;
+            size_t s1, l1, s2, l2;
+            use_span(n, b1, &s1, &l1);
+            use_span(n, b2, &s2, &l2);
+            if (l1 && l2 && s1 < s2 + l2 && s2 < s1 + l1)
+                return true;
+        }
+    return false;
+}
+
 static void rebind(accel__gnode *n, uint32_t b, accel_buffer *nb)
 {
     accel_graph_node_desc *d = &n->be;
@@ -451,6 +510,14 @@ accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_b
                                  fn, i, g->nodes[i].name, new_buf->bytes);
                 break;
             }
+            if (rebind_aliases(&g->nodes[i], old_buf, new_buf)) {
+                st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                                 "%s: node %zu (%s) also uses new_buf: its range of old_buf "
+                                 "would overlap its range of new_buf, an aliasing the recorded "
+                                 "op did not have (record the graph with it instead)",
+                                 fn, i, g->nodes[i].name);
+                break;
+            }
         }
     if (st == ACCEL_SUCCESS && uses == 0)
         st = accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: g does not use old_buf", fn);
@@ -504,7 +571,8 @@ static uint32_t scalar_count(uint32_t op)
 }
 
 /* Scalar argument `index` of a recorded user kernel launch, converted to
- * its parameter's type (C conversion, as accel_kernel_launch does). */
+ * its parameter's type; an integer must be whole and fit the type (as
+ * accel_kernel_launch refuses a scalar that would wrap). */
 static accel_status set_kernel_scalar_locked(accel_graph *g, size_t node, uint32_t index,
                                              double value, const char *fn)
 {
@@ -520,6 +588,14 @@ static accel_status set_kernel_scalar_locked(accel_graph *g, size_t node, uint32
                            "%s: node %zu (%s): argument %u is %s but %g is not an integer", fn,
                            node, g->nodes[node].name, index,
                            accel_dtype_name((accel_dtype)a->dtype), value);
+    double lo = a->dtype == ACCEL_I32 ? (double)INT32_MIN : 0.0;
+    double hi = a->dtype == ACCEL_I32 ? (double)INT32_MAX : 255.0;
+    if ((a->dtype == ACCEL_I32 || a->dtype == ACCEL_U8) && !(value >= lo && value <= hi))
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: node %zu (%s): argument %u is %s but %.17g does not fit it "
+                           "[%.0f, %.0f]",
+                           fn, node, g->nodes[node].name, index,
+                           accel_dtype_name((accel_dtype)a->dtype), value, lo, hi);
     switch ((accel_dtype)a->dtype) {
     case ACCEL_F64:
         a->value.f64 = value;

@@ -5,6 +5,7 @@
  * aliasing, shapes, grid limits) before any backend sees it, finds the
  * device's program (kernel.c builds it on first use), then goes down the op
  * path of every op (accel__submit) as an ACCEL_OP_KERNEL desc. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,19 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
                            "passed (%s)",
                            fn, k->label, i, p->name, accel_dtype_name(p->dtype),
                            accel_dtype_name(a->dtype));
+    /* An integer scalar must fit its parameter's type: a value that would
+     * wrap (2^31 + 5 into int32, 300 or -1 into uint8) is refused, not
+     * passed modulo 2^width. */
+    if (!float_param) {
+        int64_t lo = p->dtype == ACCEL_I32 ? INT32_MIN : p->dtype == ACCEL_U8 ? 0 : INT64_MIN;
+        int64_t hi = p->dtype == ACCEL_I32 ? INT32_MAX : p->dtype == ACCEL_U8 ? 255 : INT64_MAX;
+        if (a->i < lo || a->i > hi)
+            return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                               "%s: %s: argument %u (%s) is %s but the scalar %lld does not fit "
+                               "it [%lld, %lld]",
+                               fn, k->label, i, p->name, accel_dtype_name(p->dtype),
+                               (long long)a->i, (long long)lo, (long long)hi);
+    }
     double f = is_float_arg ? a->f : (double)a->i;
     o->buffer = NULL;
     o->offset = o->count = 0;

@@ -724,3 +724,58 @@ Test(graph, user_kernel_launches_are_recorded_and_rebound)
     accel_graph_release(g);
     fx_close(&f);
 }
+
+/* Rebinding cannot create the aliasing an eager call refuses: after
+ * mul(x[0:8], y[0:8] -> z[1:9]), replacing z by x would make the op's
+ * output x[1:9] partially overlap its input x[0:8] (eagerly refused; in a
+ * replay a silent wrong answer). The rebind is refused, g is unchanged and
+ * still computes z; a rebind to a distinct buffer works. Fused and not. */
+Test(graph, rebind_refuses_new_aliasing)
+{
+    for (int fuse = 0; fuse < 2; fuse++) {
+        fx f = fx_open();
+        accel_buffer *x, *y, *z, *w;
+        float hx[9], hy[9];
+        for (int i = 0; i < 9; i++) {
+            hx[i] = (float)(i + 1);
+            hy[i] = 2.0f;
+        }
+        tu_ok(accel_buffer_create(f.dev, 36, &x));
+        tu_ok(accel_buffer_create(f.dev, 36, &y));
+        tu_ok(accel_buffer_create(f.dev, 36, &z));
+        tu_ok(accel_buffer_create(f.dev, 36, &w));
+        tu_ok(accel_queue_write(f.q, x, 0, hx, 36));
+        tu_ok(accel_queue_write(f.q, y, 0, hy, 36));
+        tu_ok(accel_fill(f.q, ACCEL_F32, 0.0, accel_slice_of(z, 0, 9)));
+        tu_ok(accel_fill(f.q, ACCEL_F32, 0.0, accel_slice_of(w, 0, 9)));
+        tu_ok(accel_queue_finish(f.q));
+        accel_graph *g;
+        tu_ok(accel_queue_begin_capture(f.q));
+        tu_ok(accel_mul(f.q, ACCEL_F32, accel_slice_of(x, 0, 8), accel_slice_of(y, 0, 8),
+                        accel_slice_of(z, 1, 8)));
+        tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(z, 1, 8), accel_slice_of(y, 0, 8),
+                        accel_slice_of(z, 1, 8)));
+        tu_ok(accel_queue_end_capture(f.q, &g));
+        accel_graph_options opt;
+        accel_graph_options_init(&opt);
+        opt.flags = fuse ? 0 : ACCEL_GRAPH_NO_FUSION;
+        tu_ok(accel_graph_instantiate(g, &opt));
+        tu_assert_status(accel_graph_set_buffer(g, z, x), ACCEL_ERROR_INVALID_ARGUMENT, "z -> x");
+        cr_assert(strstr(accel_last_error(), "overlap"), "%s", accel_last_error());
+        tu_ok(accel_graph_launch(g, f.q));
+        for (int i = 0; i < 8; i++) {
+            cr_assert_eq(read1(f.q, z, (size_t)i + 1), hx[i] * 2.0f + 2.0f, "z[%d]", i + 1);
+            cr_assert_eq(read1(f.q, x, (size_t)i), hx[i], "x[%d] untouched", i);
+        }
+        tu_ok(accel_graph_set_buffer(g, z, w));
+        tu_ok(accel_graph_launch(g, f.q));
+        for (int i = 0; i < 8; i++)
+            cr_assert_eq(read1(f.q, w, (size_t)i + 1), hx[i] * 2.0f + 2.0f, "w[%d]", i + 1);
+        accel_graph_release(g);
+        accel_buffer_release(x);
+        accel_buffer_release(y);
+        accel_buffer_release(z);
+        accel_buffer_release(w);
+        fx_close(&f);
+    }
+}

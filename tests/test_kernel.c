@@ -1126,3 +1126,74 @@ Test(kernel, trace_names_the_kernel, .init = setup)
     text[got] = '\0';
     cr_assert(strstr(text, "\"kernel halve\""), "%s", text);
 }
+
+/* An integer scalar that does not fit its parameter is refused, never
+ * wrapped (2^31 + 5 into int32 would add 5 - 2^32; 300 into uint8, 44):
+ * the launch checks it, and so does a graph's rebinding of the scalar. The
+ * limits themselves pass and give the exact sum. */
+Test(kernel, integer_scalars_out_of_range_refused, .init = setup)
+{
+    env e = env_open("tcc");
+    accel_kernel *k32, *k8;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "addi", "int32 x, int32 a", "int32 y",
+                                                 "y = x + a", NULL, &k32),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "addu8", "uint8 x, uint8 a", "uint8 y",
+                                                 "y = x + a", NULL, &k8),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    int32_t xi[4] = {0, -1, 7, -7}, yi[4];
+    uint8_t xu[4] = {0, 1, 2, 3}, yu[4];
+    accel_buffer *bx = upload(&e, xi, sizeof xi), *by = upload(&e, NULL, sizeof yi);
+    accel_buffer *ux = upload(&e, xu, sizeof xu), *uy = upload(&e, NULL, sizeof yu);
+    accel_kernel_arg a32[] = {accel_karg_array(accel_slice_of(bx, 0, 4)), accel_karg_i64(0),
+                              accel_karg_array(accel_slice_of(by, 0, 4))};
+    a32[0].dtype = a32[2].dtype = ACCEL_I32;
+    const int64_t bad32[] = {(int64_t)INT32_MAX + 1, (int64_t)INT32_MIN - 1, (1LL << 40) + 5};
+    for (size_t i = 0; i < 3; i++) {
+        a32[1] = accel_karg_i64(bad32[i]);
+        cr_assert_eq(accel_kernel_launch(e.q, k32, 3, a32), ACCEL_ERROR_OUT_OF_RANGE, "%lld",
+                     (long long)bad32[i]);
+        cr_assert(strstr(accel_last_error(), "does not fit"), "%s", accel_last_error());
+    }
+    a32[1] = accel_karg_i64(INT32_MIN + 7); /* fits: y = x + a exactly */
+    cr_assert_eq(accel_kernel_launch(e.q, k32, 3, a32), ACCEL_SUCCESS, "%s", accel_last_error());
+    download(&e, by, yi, sizeof yi);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(yi[i], xi[i] + (INT32_MIN + 7), "y[%d] = %d", i, yi[i]);
+    accel_kernel_arg a8[] = {accel_karg_array(accel_slice_of(ux, 0, 4)), accel_karg_i64(0),
+                             accel_karg_array(accel_slice_of(uy, 0, 4))};
+    a8[0].dtype = a8[2].dtype = ACCEL_U8;
+    const int64_t bad8[] = {256, 300, -1};
+    for (size_t i = 0; i < 3; i++) {
+        a8[1] = accel_karg_i64(bad8[i]);
+        cr_assert_eq(accel_kernel_launch(e.q, k8, 3, a8), ACCEL_ERROR_OUT_OF_RANGE, "%lld",
+                     (long long)bad8[i]);
+    }
+    a8[1] = accel_karg_i64(252);
+    cr_assert_eq(accel_kernel_launch(e.q, k8, 3, a8), ACCEL_SUCCESS, "%s", accel_last_error());
+    download(&e, uy, yu, sizeof yu);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(yu[i], (uint8_t)(xu[i] + 252), "y[%d] = %d", i, yu[i]);
+    /* A recorded launch: rebinding the scalar checks the same range. */
+    accel_graph *g;
+    a32[1] = accel_karg_i64(1);
+    cr_assert_eq(accel_queue_begin_capture(e.q), ACCEL_SUCCESS);
+    cr_assert_eq(accel_kernel_launch(e.q, k32, 3, a32), ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(accel_queue_end_capture(e.q, &g), ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(accel_graph_set_scalar(g, 0, 1, 4294967296.0 + 7), ACCEL_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(accel_graph_set_scalar(g, 0, 1, -2147483649.0), ACCEL_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(accel_graph_set_scalar(g, 0, 1, 2147483640.0), ACCEL_SUCCESS, "%s",
+                 accel_last_error()); /* INT32_MAX - 7: x + a stays in range */
+    cr_assert_eq(accel_graph_launch(g, e.q), ACCEL_SUCCESS, "%s", accel_last_error());
+    download(&e, by, yi, sizeof yi);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq((int64_t)yi[i], (int64_t)xi[i] + 2147483640, "y[%d] = %d", i, yi[i]);
+    accel_graph_release(g);
+    accel_buffer_release(bx);
+    accel_buffer_release(by);
+    accel_buffer_release(ux);
+    accel_buffer_release(uy);
+    accel_kernel_release(k32);
+    accel_kernel_release(k8);
+    accel_runtime_close(e.rt);
+}

@@ -154,8 +154,10 @@ ACCEL_API accel_status accel_graph_launch(accel_graph *g, accel_queue *q);
  *  replacement. Errors: ACCEL_ERROR_INVALID_HANDLE (g, new_buf; old_buf may
  *  be released already), ACCEL_ERROR_DEVICE_MISMATCH, ACCEL_ERROR_NOT_FOUND
  *  (g does not use old_buf), ACCEL_ERROR_OUT_OF_RANGE (a range does not fit
- *  new_buf; g is unchanged), ACCEL_ERROR_INVALID_ARGUMENT (a temporary).
- *  Thread-safe. */
+ *  new_buf; g is unchanged), ACCEL_ERROR_INVALID_ARGUMENT (a temporary; or
+ *  a node that uses both buffers would see its range of old_buf overlap its
+ *  range of new_buf, an aliasing its recorded call did not have: g is
+ *  unchanged). Thread-safe. */
 ACCEL_API accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf,
                                               accel_buffer *new_buf);
 
@@ -164,8 +166,10 @@ ACCEL_API accel_status accel_graph_set_buffer(accel_graph *g, const void *old_bu
  *  alpha, beta (0, 1); RANDOM_NORMAL mean, stddev (0, 1; stddev >= 0); a
  *  user kernel launch: argument `index` when it was passed as a scalar,
  *  converted to its parameter's type (an integer parameter takes only an
- *  integral value, |value| <= 2^53). Errors: ACCEL_ERROR_INVALID_HANDLE (g),
- *  ACCEL_ERROR_OUT_OF_RANGE (node >= node count), ACCEL_ERROR_INVALID_ARGUMENT
+ *  integral value, |value| <= 2^53, within the type's range: int32, uint8
+ *  0..255). Errors: ACCEL_ERROR_INVALID_HANDLE (g), ACCEL_ERROR_OUT_OF_RANGE
+ *  (node >= node count, an integer outside its parameter's range),
+ *  ACCEL_ERROR_INVALID_ARGUMENT
  *  (not an op node, the op has no scalar `index`, a negative or NaN stddev),
  *  ACCEL_ERROR_DTYPE_MISMATCH (a non-integral value for an integer
  *  parameter). Thread-safe. */

@@ -185,10 +185,13 @@ static inline accel_kernel_arg accel_karg_i32(int32_t v)
  * Reduction: the output has `rows` elements, every input array rows*cols
  * (cols >= 0; rows = 1 is the whole range); the output overlaps no input.
  * Scalars are converted to the parameter's type (C conversion); a float
- * scalar for an integer parameter is ACCEL_ERROR_DTYPE_MISMATCH.
+ * scalar for an integer parameter is ACCEL_ERROR_DTYPE_MISMATCH, an integer
+ * scalar outside the parameter's range (int32, uint8 0..255) is
+ * ACCEL_ERROR_OUT_OF_RANGE (never wrapped).
  * Errors (all before anything is enqueued): ACCEL_ERROR_INVALID_HANDLE,
  * ACCEL_ERROR_INVALID_ARGUMENT (argument count, an output passed as a
- * scalar, aliasing), ACCEL_ERROR_OUT_OF_RANGE (a range past its buffer),
+ * scalar, aliasing), ACCEL_ERROR_OUT_OF_RANGE (a range past its buffer, an
+ * integer scalar that does not fit its parameter),
  * ACCEL_ERROR_SHAPE_MISMATCH (counts), ACCEL_ERROR_DEVICE_MISMATCH,
  * ACCEL_ERROR_COMPILE / ACCEL_ERROR_UNSUPPORTED (first launch on the
  * device: as accel_kernel_build; with fallback on, an unsupported kernel

@@ -15,7 +15,7 @@ import weakref
 from typing import Any, Dict, List, Optional, Union
 
 from . import _lib as L
-from ._lib import AccelError, ReleasedError, check
+from ._lib import AccelError, ReleasedError, check, error
 
 _KINDS = {1: "cpu", 2: "gpu", 3: "other"}
 
@@ -527,6 +527,9 @@ class MemoryPool:
                 self._cached -= size
                 self._used += size
                 return b
+        if size >= 1 << 64:  # ctypes would pass it modulo 2^64
+            raise error("ACCEL_ERROR_OUT_OF_RANGE",
+                        f"accel: an array of {nbytes} bytes does not fit in size_t")
         h = ctypes.c_void_p()
         code = L.buffer_create(device._handle, size, ctypes.byref(h))
         if code:

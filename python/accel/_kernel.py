@@ -75,8 +75,26 @@ def _parse(cls: str, params: str, output: bool) -> List[_Param]:
             raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                         f"accel.{cls}: \"{item.strip()}\" in \"{params}\" is not \"TYPE NAME\" "
                         "(e.g. \"float32 x\" or \"T x\")")
+        if words[0] not in _KNOWN and _is_numpy_dtype_name(words[0]):
+            raise error("ACCEL_ERROR_UNSUPPORTED",
+                        f"accel.{cls}: \"{item.strip()}\": {words[0]} is a NumPy dtype accel "
+                        "kernels do not support (float32, float64, float16, bfloat16, int32, "
+                        "int64, uint8); a placeholder type needs a name that is not a dtype")
         out.append(_Param(words[0], words[1], output))
     return out
+
+
+def _is_numpy_dtype_name(name: str) -> bool:
+    """Whether NumPy names a dtype so (int8, complex64, bool, ...), which CuPy
+    would take as that dtype rather than as a placeholder. One-letter names
+    (T, U, S: NumPy's type codes too) stay placeholders, as in CuPy."""
+    if len(name) < 2:
+        return False
+    try:
+        np.dtype(name)
+    except TypeError:
+        return False
+    return True
 
 
 def _scalar_arg(v: Any, cls: str, what: str) -> L.KernelArg:
@@ -398,6 +416,12 @@ class ElementwiseKernel(_TypedKernel):
                             f"accel.ElementwiseKernel {self.name}: output {p.name} has shape "
                             f"{o._shape}, the inputs {shape}")
         if size is not None:
+            if isinstance(size, (bool, np.bool_)) or not isinstance(size, numbers.Integral):
+                raise TypeError(f"accel.ElementwiseKernel {self.name}: size= is a number of "
+                                f"elements (an int), not {type(size).__name__}")
+            size = int(size)
+            if size < 0:
+                raise ValueError(f"accel.ElementwiseKernel {self.name}: size={size} is negative")
             if shape is not None and math.prod(shape) != size:
                 raise error("ACCEL_ERROR_SHAPE_MISMATCH",
                             f"accel.ElementwiseKernel {self.name}: size={size} but the arrays "

@@ -149,6 +149,27 @@ def test_elementwise_argument_errors(dev):
     gone.release()
     with pytest.raises(accel.ReleasedError):
         k(gone, f32)
+    # Integer scalars that would wrap are refused, not passed modulo 2^width.
+    xi = accel.asarray(np.array([0, -1, 7], np.int32), device=dev, dtype=np.int32)
+    for bad in (2**31 + 5, -(2**31) - 1, 2**40):
+        with pytest.raises(accel.OutOfRangeError):
+            ik(xi, bad)
+    assert np.array_equal(ik(xi, 3).get(), np.array([0, -3, 21], np.int32))
+    u8 = accel.ElementwiseKernel("uint8 x, uint8 a", "uint8 y", "y = x + a", "addu8")
+    xu = accel.asarray(np.array([0, 1, 2], np.uint8), device=dev, dtype=np.uint8)
+    for bad in (256, 300, -1):
+        with pytest.raises(accel.OutOfRangeError):
+            u8(xu, bad)
+    assert np.array_equal(u8(xu, 253).get(), np.array([253, 254, 255], np.uint8))
+    # size= is a count of elements: no wrap, no negative, no float.
+    one = accel.ElementwiseKernel("float32 a", "float32 y", "y = a", "fill_a")
+    with pytest.raises(accel.OutOfRangeError):
+        one(1.0, size=2**62)  # 2^64 bytes: does not fit size_t
+    with pytest.raises(ValueError):
+        one(1.0, size=-1)
+    with pytest.raises(TypeError):
+        one(1.0, size=3.5)
+    assert np.array_equal(one(2.0, size=3).get(), np.full(3, 2.0, np.float32))
 
 
 @pytest.mark.parametrize("dev", DEVICES)
@@ -190,6 +211,13 @@ def test_kernel_definition_errors():
         accel.ElementwiseKernel("raw T x", "T z", "z = x[i]", "raw_in")
     with pytest.raises(accel.InvalidArgumentError):
         accel.ReductionKernel("T x", "T y, T w", "x", "a + b", "a", "0", "two_outputs")
+    # Real NumPy dtypes accel does not support are refused, not taken as
+    # placeholders (CuPy would read int8 as int8); one-letter names are
+    # placeholders.
+    for t in ("int8", "complex64", "bool", "uint16"):
+        with pytest.raises(accel.UnsupportedError):
+            accel.ElementwiseKernel(f"{t} x", f"{t} y", "y = x", "k_" + t)
+    accel.ElementwiseKernel("U x", "U y", "y = x", "k_placeholder_u")
 
 
 @pytest.mark.parametrize("dev", DEVICES)

@@ -61,15 +61,29 @@ static accel_dtype dtype_of_name(const char *t, size_t n)
     return ACCEL_DTYPE_INVALID;
 }
 
+/* Names a parameter may not take: i and n (the generated loop's), accel_*,
+ * the keywords of C (C11) and of C++ (the CUDA side compiles as C++), and
+ * the identifiers C reserves for the implementation (__x, _X: _Bool,
+ * _Generic, __func__, ...), which would otherwise fail inside the generated
+ * code with a line the user never wrote. */
 static bool reserved_name(const char *s)
 {
     static const char *const words[] = {
-        "i",        "n",       "auto",     "break",  "case",     "char",   "const",
-        "continue", "default", "do",       "double", "else",     "enum",   "extern",
-        "float",    "for",     "goto",     "if",     "int",      "long",   "register",
-        "return",   "short",   "signed",   "sizeof", "static",   "struct", "switch",
-        "typedef",  "union",   "unsigned", "void",   "volatile", "while",  NULL};
+        "i", "n",
+        /* C11 */
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+        "union", "unsigned", "void", "volatile", "while",
+        /* C++ (the CUDA source) */
+        "bool", "true", "false", "class", "new", "delete", "this", "template", "typename",
+        "namespace", "operator", "private", "protected", "public", "virtual", "friend", "using",
+        "try", "catch", "throw", "explicit", "mutable", "nullptr", "constexpr", "decltype",
+        "noexcept", "static_assert", "thread_local", "alignas", "alignof", "char16_t", "char32_t",
+        "wchar_t", "asm", NULL};
     if (strncmp(s, "accel_", 6) == 0)
+        return true;
+    if (s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')))
         return true;
     for (size_t i = 0; words[i]; i++)
         if (strcmp(words[i], s) == 0)
@@ -124,9 +138,10 @@ static accel_status parse_params(const char *fn, accel_kernel *k, const char *li
         memcpy(pa->name, a, nn);
         pa->name[nn] = '\0';
         if (reserved_name(pa->name))
-            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                               "%s: %s: \"%s\" is reserved (i, n, C keywords, accel_*)", fn, arg,
-                               pa->name);
+            return accel__fail(
+                ACCEL_ERROR_INVALID_ARGUMENT,
+                "%s: %s: \"%s\" is reserved (i, n, C and C++ keywords, __x and _X names, accel_*)",
+                fn, arg, pa->name);
         for (uint32_t j = 0; j < k->nparams; j++)
             if (strcmp(k->params[j].name, pa->name) == 0)
                 return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,

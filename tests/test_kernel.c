@@ -1197,3 +1197,35 @@ Test(kernel, integer_scalars_out_of_range_refused, .init = setup)
     accel_kernel_release(k8);
     accel_runtime_close(e.rt);
 }
+
+/* Parameter names that would break the generated C or C++ code are refused
+ * at create time with the reason, instead of failing to compile at a line of
+ * the generated wrapper: C11 and C++ keywords and the implementation's
+ * reserved identifiers. Ordinary names, a leading _ and a lower-case letter
+ * included, are accepted. */
+Test(kernel, reserved_parameter_names, .init = setup)
+{
+    env e = env_open("tcc");
+    static const char *const bad[] = {"restrict", "inline", "_Bool", "_Generic", "__func__",
+                                      "__half",   "new",    "this",  "bool",     "int"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char params[64];
+        snprintf(params, sizeof params, "float32 %s", bad[i]);
+        accel_kernel *k = NULL;
+        cr_assert_eq(
+            accel_kernel_elementwise_create(e.rt, "r", params, "float32 y", "y = 1", NULL, &k),
+            ACCEL_ERROR_INVALID_ARGUMENT, "%s", bad[i]);
+        cr_assert(strstr(accel_last_error(), "is reserved"), "%s", accel_last_error());
+    }
+    static const char *const good[] = {"x", "_x", "a_b", "x__", "inline2"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char params[64];
+        snprintf(params, sizeof params, "float32 %s", good[i]);
+        accel_kernel *k = NULL;
+        cr_assert_eq(
+            accel_kernel_elementwise_create(e.rt, "g", params, "float32 y", "y = 1", NULL, &k),
+            ACCEL_SUCCESS, "%s: %s", good[i], accel_last_error());
+        accel_kernel_release(k);
+    }
+    accel_runtime_close(e.rt);
+}

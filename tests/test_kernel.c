@@ -1099,6 +1099,27 @@ Test(kernel, accel_run_eval_over_npy_files, .init = setup)
                  ACCEL_TEST_BUILD_DIR, pa, pc);
     int st = system(cmd);
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: %d", cmd, st);
+    /* Positions in the compiler's message count in the user's expression
+     * (zz is at column 5 of "a + zz"; tcc gives the line only), and a
+     * trailing // comment does not swallow the wrapper's closing. */
+    const char *log = tu_fmt("%s/eval.err", dir);
+    cmd = tu_fmt("'%s/bin/accel' run eval 'a + zz' a='%s' -o '%s' --device cpu 2>'%s'",
+                 ACCEL_TEST_BUILD_DIR, pa, pc, log);
+    st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: %d", cmd, st);
+    char text[8192] = "";
+    FILE *f = fopen(log, "r");
+    cr_assert(f);
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
+    fclose(f);
+    const char *at = strstr(text, "expr:1:");
+    cr_assert(at && strstr(text, "zz"), "%s", text);
+    if (at[7] >= '0' && at[7] <= '9') /* a column: cc's */
+        cr_assert(strncmp(at, "expr:1:5:", 9) == 0, "%s", text);
+    cmd = tu_fmt("'%s/bin/accel' run eval 'a * 2 // twice' a='%s' -o '%s' --device cpu 2>/dev/null",
+                 ACCEL_TEST_BUILD_DIR, pa, pc);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
 Test(kernel, trace_names_the_kernel, .init = setup)

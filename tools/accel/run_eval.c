@@ -46,6 +46,33 @@ const cli_command cli_run_eval_command = {
     .main = run_eval_main,
 };
 
+/* The body wraps the expression as EVAL_PREFIX EXPR "\n);": the compiler's
+ * positions "expr:1:C" are C - strlen(EVAL_PREFIX) in the user's text, and
+ * "expr:2:C" (the closing line: an unbalanced parenthesis) is just past its
+ * end. Rewrites them into out (cap bytes), so the message points into the
+ * expression the user typed. */
+#define EVAL_PREFIX "result_ = ("
+static const char *positions_in_expr(const char *msg, size_t expr_len, char *out, size_t cap)
+{
+    const size_t pre = sizeof EVAL_PREFIX - 1;
+    size_t o = 0;
+    out[0] = '\0';
+    for (const char *p = msg ? msg : ""; *p && o + 32 < cap;) {
+        unsigned line, col;
+        int used = 0;
+        if (strncmp(p, "expr:", 5) == 0 && sscanf(p + 5, "%u:%u%n", &line, &col, &used) == 2 &&
+            (line == 1 || line == 2)) {
+            size_t c = line == 1 ? (col > pre ? col - pre : 1) : expr_len + 1;
+            o += (size_t)snprintf(out + o, cap - o, "expr:1:%zu", c);
+            p += 5 + used;
+            continue;
+        }
+        out[o++] = *p++;
+        out[o] = '\0';
+    }
+    return out;
+}
+
 static int run_eval_main(int argc, char **argv)
 {
     const char *expr = NULL, *output = NULL, *device_name = NULL, *config = NULL;
@@ -122,7 +149,7 @@ static int run_eval_main(int argc, char **argv)
     }
     accel_dtype dt = in[0].dtype;
     size_t n = in[0].count, es = accel_dtype_size(dt);
-    snprintf(body, sizeof body, "result_ = (%s);", expr);
+    snprintf(body, sizeof body, EVAL_PREFIX "%s\n);", expr); /* \n: a trailing // comment */
     if ((st = accel_runtime_open(config, &rt)) != ACCEL_SUCCESS) {
         cli_runtime_error("run eval", st, "cannot open the runtime");
         goto done;
@@ -180,8 +207,15 @@ static int run_eval_main(int argc, char **argv)
     rc = CLI_EXIT_OK;
     goto done;
 fail:
-    cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY,
-                      "the expression failed");
+    if (st == ACCEL_ERROR_COMPILE) {
+        char msg[8192];
+        fprintf(stderr, "accel run eval: the expression failed: %s (%s)\n",
+                positions_in_expr(accel_last_error(), strlen(expr), msg, sizeof msg),
+                accel_status_name(st));
+    } else {
+        cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY,
+                          "the expression failed");
+    }
 done:
     free(result);
     for (int i = 0; i <= nin && i <= EVAL_MAX_INPUTS; i++)

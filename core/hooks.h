@@ -49,6 +49,14 @@ void accel__verify_before_locked(accel_queue *q, accel__vjob *j);
  * and the host function that compares (or drop the check when rc failed).
  * Leaves the thread's last error as op_execute left it. Takes j. */
 void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc);
+/* In a check's host function (x): a mismatch `what` found by it is counted in
+ * p, logged as a warning (with its repro file's path when repro is not
+ * empty), and, when fail is set (fail-on-mismatch mode), made x's status
+ * (ACCEL_ERROR_MISMATCH) and message. An empty `what` is no mismatch: nothing
+ * happens. Used by the op checks (verify.c) and the kernel checks
+ * (kernel_check.c) alike. */
+void accel__verify_report(accel__policy *p, accel__xop *x, bool fail, const char *what,
+                          const char *repro);
 
 /* ------------------------------------------------------------ repro.c */
 

@@ -278,20 +278,12 @@ static void kjob_check(accel__xop *x)
     kjob *j = x->payload;
     if (!j || j->cancelled)
         return;
-    accel__policy *p = j->rt->policy;
     char what[1024] = "";
     if (j->L.chain)
         chain_check(j, what, sizeof what);
     else
         reference_check(j, what, sizeof what);
-    if (!what[0])
-        return;
-    atomic_fetch_add(&p->mismatches, 1);
-    accel__log(ACCEL_LOG_WARN, "verify: %s", what);
-    if (j->fail) {
-        x->status = ACCEL_ERROR_MISMATCH;
-        snprintf(x->message, sizeof x->message, "verify: %.*s", (int)(sizeof x->message - 9), what);
-    }
+    accel__verify_report(j->rt->policy, x, j->fail, what, "");
 }
 
 static void kjob_run_check(accel__xop *x)

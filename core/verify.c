@@ -401,11 +401,17 @@ static void vjob_check(accel__xop *x)
     if (what[0])
         write_repro(j, expected, what, repro, sizeof repro);
     free(expected);
+    accel__verify_report(p, x, j->fail, what, repro);
+}
+
+void accel__verify_report(accel__policy *p, accel__xop *x, bool fail, const char *what,
+                          const char *repro)
+{
     if (!what[0])
         return;
     atomic_fetch_add(&p->mismatches, 1);
     accel__log(ACCEL_LOG_WARN, "verify: %s%s%s", what, repro[0] ? "; repro file " : "", repro);
-    if (j->fail) {
+    if (fail) {
         x->status = ACCEL_ERROR_MISMATCH;
         snprintf(x->message, sizeof x->message, "verify: %.*s", (int)(sizeof x->message - 9), what);
     }

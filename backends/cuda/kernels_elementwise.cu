@@ -144,54 +144,23 @@ struct NegF {
         return -a;
     }
 };
-struct AbsF {
-    template <class T> __device__ T operator()(T a, T) const
-    {
-        return m_abs(a);
+/* A unary op whose element function is one m_* call (kernel_common.cuh):
+ * out = f(a); the second operand is unused. */
+#define ACCEL_UNARY_FN(Name, fn)                                                                   \
+    struct Name {                                                                                  \
+        template <class T> __device__ T operator()(T a, T) const                                   \
+        {                                                                                          \
+            return fn(a);                                                                          \
+        }                                                                                          \
     }
-};
-struct SqrtF {
-    template <class T> __device__ T operator()(T a, T) const
-    {
-        return m_sqrt(a);
-    }
-};
-struct ExpF {
-    template <class T> __device__ T operator()(T a, T) const
-    {
-        return m_exp(a);
-    }
-};
-struct LogF {
-    template <class T> __device__ T operator()(T a, T) const
-    {
-        return m_log(a);
-    }
-};
-struct TanhF {
-    template <class T> __device__ T operator()(T a, T) const
-    {
-        return m_tanh(a);
-    }
-};
-struct SinF {
-    template <class T> __device__ T operator()(T a, T) const
-    {
-        return m_sin(a);
-    }
-};
-struct CosF {
-    template <class T> __device__ T operator()(T a, T) const
-    {
-        return m_cos(a);
-    }
-};
-struct SigmoidF {
-    template <class T> __device__ T operator()(T a, T) const
-    {
-        return m_sigmoid(a);
-    }
-};
+ACCEL_UNARY_FN(AbsF, m_abs);
+ACCEL_UNARY_FN(SqrtF, m_sqrt);
+ACCEL_UNARY_FN(ExpF, m_exp);
+ACCEL_UNARY_FN(LogF, m_log);
+ACCEL_UNARY_FN(TanhF, m_tanh);
+ACCEL_UNARY_FN(SinF, m_sin);
+ACCEL_UNARY_FN(CosF, m_cos);
+ACCEL_UNARY_FN(SigmoidF, m_sigmoid);
 struct ReluF {
     template <class T> __device__ T operator()(T a, T) const
     {

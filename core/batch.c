@@ -16,7 +16,14 @@
  * sqrt(B * r * g / (s - 1)) input bytes. r is measured by copying input 0's
  * first bytes in from the caller's own memory, g by a tiny transfer between
  * two events, and the host time h of one enqueue keeps chunks long enough
- * (>= 4 h r) that the host stays ahead of the device. */
+ * (>= 4 h r) that the host stays ahead of the device.
+ *
+ * From pageable memory the host is the slow stage: a write returns once the
+ * backend has copied the chunk into its pinned staging (the CUDA backend),
+ * so the probe's write takes about as long on the host as on the device.
+ * Then the host's own work between two chunks' copies (the compute's
+ * enqueues, events, the copy-out: about 8 enqueues) adds to every chunk
+ * instead of hiding behind the device, and g above becomes max(g, 8 h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,14 +173,18 @@ static size_t budget_of(accel_device *dev, const accel_batch_desc *d)
 /* Measured for the cut: r in bytes per ms, g and h in ms. */
 typedef struct batch_probe {
     double r, g, h;
+    bool host_bound; /* the write's host time was most of its device time */
 } batch_probe;
 
+/* The device time of one write (events), and its host time (the call). */
 static accel_status time_write(accel_queue *q, accel_event *const e[2], accel_buffer *b,
-                               const void *src, size_t bytes, double *out_ms)
+                               const void *src, size_t bytes, double *out_ms, double *host_ms)
 {
     accel_status st = accel_event_record(e[0], q);
+    double t0 = now_ms();
     if (st == ACCEL_SUCCESS)
         st = accel_queue_write(q, b, 0, src, bytes);
+    *host_ms = now_ms() - t0;
     if (st == ACCEL_SUCCESS)
         st = accel_event_record(e[1], q);
     if (st == ACCEL_SUCCESS)
@@ -200,14 +211,14 @@ static accel_status probe_run(accel_device *dev, accel_queue *q, const accel_bat
     size_t tiny = bytes < BATCH_TINY_BYTES ? bytes : BATCH_TINY_BYTES;
     accel_buffer *b = NULL;
     accel_event *e[2] = {NULL, NULL};
-    double ms = 0, tiny_ms = 0;
+    double ms = 0, tiny_ms = 0, host_ms = 0, tiny_host_ms = 0;
     accel_status st = accel_buffer_create(dev, bytes, &b);
     for (int i = 0; i < 2 && st == ACCEL_SUCCESS; i++)
         st = accel_event_create(dev, &e[i]);
     for (int i = 0; i < 2 && st == ACCEL_SUCCESS; i++)
-        st = time_write(q, e, b, d->in[0].host, bytes, &ms);
+        st = time_write(q, e, b, d->in[0].host, bytes, &ms, &host_ms);
     if (st == ACCEL_SUCCESS)
-        st = time_write(q, e, b, d->in[0].host, tiny, &tiny_ms);
+        st = time_write(q, e, b, d->in[0].host, tiny, &tiny_ms, &tiny_host_ms);
     double t0 = now_ms();
     for (int i = 0; i < 8 && st == ACCEL_SUCCESS; i++)
         st = accel_queue_write(q, b, 0, d->in[0].host, tiny);
@@ -216,6 +227,7 @@ static accel_status probe_run(accel_device *dev, accel_queue *q, const accel_bat
         st = accel_queue_finish(q);
     p->r = ms > 0 ? (double)bytes / ms : INFINITY;
     p->g = tiny_ms;
+    p->host_bound = ms > 0 && host_ms > 0.5 * ms;
     accel_event_release(e[0]);
     accel_event_release(e[1]);
     accel_buffer_release(b);
@@ -231,7 +243,8 @@ static size_t cut_from_probe(const accel_batch_desc *d, const batch_probe *p, ui
     const double total = (double)d->n * per_elem;
     double bytes = total;
     if (isfinite(p->r)) {
-        bytes = sqrt(total * p->r * fmax(p->g, 1e-4) / (stages - 1.0));
+        double gap = p->host_bound ? fmax(p->g, 8.0 * p->h) : p->g;
+        bytes = sqrt(total * p->r * fmax(gap, 1e-4) / (stages - 1.0));
         bytes = fmax(bytes, fmax(BATCH_MIN_CHUNK_BYTES, 4.0 * p->h * p->r));
     }
     double elems = fmin(bytes / per_elem, (double)d->n);

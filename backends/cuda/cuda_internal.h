@@ -67,6 +67,7 @@ typedef struct accel_cuda_ctx {
     pthread_mutex_t copy_pool_lock;
     struct accel_cuda_copy_pool *copy_pool;
     int copy_pool_tried;
+    unsigned copy_threads; /* [backend.cuda] copy_threads; 0: from the cores */
 } accel_cuda_ctx;
 
 struct accel_be_buffer {
@@ -134,6 +135,14 @@ void accel_cuda__alloc_destroy(const accel_cuda_ctx *ctx, cuda_device *dev);
  * len is large (hostcopy.c); shutdown joins them. */
 void accel_cuda__host_copy(accel_cuda_ctx *ctx, void *dst, const void *src, size_t len);
 void accel_cuda__host_copy_shutdown(accel_cuda_ctx *ctx);
+/* [backend.cuda] copy_threads (NULL: not set): 0 or a count up to 16, else
+ * ACCEL_ERROR_CONFIG with the reason. */
+int32_t accel_cuda__host_copy_configure(accel_cuda_ctx *ctx, const char *value);
+/* Threads a large staged copy is split over, the caller included. */
+unsigned accel_cuda__host_copy_threads(const accel_cuda_ctx *ctx);
+/* Write one byte of every page of freshly allocated host memory, so that the
+ * first timed copy into it does not take the page faults. */
+void accel_cuda__host_touch(void *p, size_t bytes);
 
 /* ---------------------------------------------------------- entry points */
 

@@ -19,6 +19,7 @@
  * copies alone. Workers only run memcpy: no CUDA call, no error to report. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -30,7 +31,7 @@
 
 /* Threads in all (the caller included), and the smallest part: a copy under
  * 2 parts' worth is done by the caller alone. */
-#define MAX_THREADS 8u
+#define MAX_THREADS 16u
 #define MIN_PART ((size_t)256 << 10)
 /* How long an idle worker spins before it sleeps. */
 #define SPIN_NS 2000000L
@@ -137,17 +138,46 @@ static void *worker_main(void *arg)
     }
 }
 
-/* Threads in all: half the cores this process may run on (the application
- * needs the rest), at most MAX_THREADS. */
-static unsigned thread_budget(void)
+/* Threads in all. [backend.cuda] copy_threads when set; else three quarters
+ * of the cores this process may run on (the DMA engines and the application
+ * need the rest; one core's memcpy between pageable and pinned memory is a
+ * few GB/s, the link 55), none besides the caller under 4 cores, at most
+ * MAX_THREADS. */
+static unsigned thread_budget(const accel_cuda_ctx *ctx)
 {
+    if (ctx->copy_threads)
+        return ctx->copy_threads;
     cpu_set_t set;
-    long n = 0;
+    long cores = 0;
     if (sched_getaffinity(0, sizeof set, &set) == 0)
-        n = CPU_COUNT(&set) / 2;
-    if (n > (long)MAX_THREADS)
-        n = MAX_THREADS;
-    return n > 1 ? (unsigned)n : 1u;
+        cores = CPU_COUNT(&set);
+    long n = cores >= 4 ? cores * 3 / 4 : 1;
+    return n > (long)MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+int32_t accel_cuda__host_copy_configure(accel_cuda_ctx *ctx, const char *value)
+{
+    ctx->copy_threads = 0;
+    if (!value)
+        return ACCEL_SUCCESS;
+    char *end = NULL;
+    errno = 0;
+    unsigned long n = strtoul(value, &end, 10);
+    while (end && (*end == ' ' || *end == '\t'))
+        ++end;
+    if (errno || end == value || !end || *end || value[0] == '-' || n > MAX_THREADS) {
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "[backend.cuda] copy_threads = '%s': expected 0 (automatic) to %u",
+                             value, MAX_THREADS);
+        return ACCEL_ERROR_CONFIG;
+    }
+    ctx->copy_threads = (unsigned)n;
+    return ACCEL_SUCCESS;
+}
+
+unsigned accel_cuda__host_copy_threads(const accel_cuda_ctx *ctx)
+{
+    return thread_budget(ctx);
 }
 
 static void pool_free(struct accel_cuda_copy_pool *p)
@@ -170,9 +200,9 @@ static void pool_stop(struct accel_cuda_copy_pool *p)
 
 /* NULL when one thread is all this machine should use, or on any failure:
  * the caller then copies alone, which is correct, only slower. */
-static struct accel_cuda_copy_pool *pool_create(void)
+static struct accel_cuda_copy_pool *pool_create(const accel_cuda_ctx *ctx)
 {
-    const unsigned total = thread_budget();
+    const unsigned total = thread_budget(ctx);
     if (total < 2)
         return NULL;
     struct accel_cuda_copy_pool *p = calloc(1, sizeof *p);
@@ -206,7 +236,7 @@ static struct accel_cuda_copy_pool *get_pool(accel_cuda_ctx *ctx)
         return ctx->copy_pool;
     pthread_mutex_lock(&ctx->copy_pool_lock);
     if (!ctx->copy_pool_tried) {
-        ctx->copy_pool = pool_create();
+        ctx->copy_pool = pool_create(ctx);
         __atomic_store_n(&ctx->copy_pool_tried, 1, __ATOMIC_RELEASE);
         if (ctx->copy_pool)
             ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_DEBUG,
@@ -250,6 +280,13 @@ void accel_cuda__host_copy(accel_cuda_ctx *ctx, void *dst, const void *src, size
             sched_yield();
     }
     pthread_mutex_unlock(&p->busy);
+}
+
+void accel_cuda__host_touch(void *p, size_t bytes)
+{
+    volatile char *c = p;
+    for (size_t off = 0; off < bytes; off += 4096)
+        c[off] = 0;
 }
 
 void accel_cuda__host_copy_shutdown(accel_cuda_ctx *ctx)

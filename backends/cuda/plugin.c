@@ -265,14 +265,14 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
     }
 
     v = host->config_get(host->host_ctx, "tf32");
-    if (v) {
-        int32_t st = parse_tf32(ctx, v);
-        if (st != ACCEL_SUCCESS) {
-            for (uint32_t i = 0; i < ctx->device_count; ++i)
-                accel_cuda__alloc_destroy(ctx, &ctx->devices[i]);
-            destroy_ctx(ctx);
-            return st;
-        }
+    int32_t st = v ? parse_tf32(ctx, v) : ACCEL_SUCCESS;
+    if (st == ACCEL_SUCCESS)
+        st = accel_cuda__host_copy_configure(ctx, host->config_get(host->host_ctx, "copy_threads"));
+    if (st != ACCEL_SUCCESS) {
+        for (uint32_t i = 0; i < ctx->device_count; ++i)
+            accel_cuda__alloc_destroy(ctx, &ctx->devices[i]);
+        destroy_ctx(ctx);
+        return st;
     }
     enable_peer_access(ctx);
     accel_cuda__cublas_load(&ctx->blas);

@@ -134,6 +134,7 @@ static int32_t ensure_staging(accel_cuda_ctx *ctx, accel_be_queue *q)
         if ((err = cudaHostAlloc(&q->chunk[i], ACCEL_CUDA_STAGING_CHUNK_BYTES,
                                  cudaHostAllocPortable)) != cudaSuccess)
             break;
+        accel_cuda__host_touch(q->chunk[i], ACCEL_CUDA_STAGING_CHUNK_BYTES);
         if ((err = cudaEventCreateWithFlags(&q->chunk_done[i], cudaEventDisableTiming)) !=
             cudaSuccess) {
             (void)cudaFreeHost(q->chunk[i]);

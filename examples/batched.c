@@ -283,6 +283,7 @@ int main(int argc, char **argv)
     accel_runtime *rt = NULL;
     accel_device *dev = NULL, *cpu = NULL;
     int registered = 0;
+    double reg_t0 = 0;
     float *x = malloc(n * sizeof *x + 1);
     if (!x) {
         fprintf(stderr, "batched: out of host memory for %zu floats\n", n);
@@ -324,9 +325,13 @@ int main(int argc, char **argv)
     report_pageable(&run, n, pinned_gbs, memcpy_gbs);
 
     /* The same memory, page-locked where it is: no copy into a pinned buffer. */
+    reg_t0 = ex_now_ms();
     accel_status st = accel_host_register(dev, x, n * sizeof *x);
+    double reg_ms = ex_now_ms() - reg_t0;
     if (st == ACCEL_SUCCESS) {
         registered = 1;
+        printf("accel_host_register of %.1f MiB: %.2f ms (%.2f GB/s of page-locking)\n",
+               n * 4.0 / 1048576, reg_ms, ex_gbps(n * 4.0, reg_ms));
         CHECK(batched_sums(dev, x, n, cap, &want, &plan, &run, got[1], &call_ms));
         report("registered input:", &plan, &run, n, pinned_gbs, call_ms);
     } else {
@@ -349,9 +354,12 @@ int main(int argc, char **argv)
     rc = !ok;
 
 done:
+    reg_t0 = ex_now_ms();
     if (registered && accel_host_unregister(dev, x) != ACCEL_SUCCESS) {
         fprintf(stderr, "batched: accel_host_unregister: %s\n", accel_last_error());
         rc = 1;
+    } else if (registered) {
+        printf("accel_host_unregister: %.2f ms\n", ex_now_ms() - reg_t0);
     }
     accel_runtime_close(rt);
     free(x);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 
@@ -494,31 +495,72 @@ static void spread(double *v, size_t n, double *med, double *mn, double *mx)
     *med = bench_median(v, n);
 }
 
-/* One round: ceilings, then each row's op and the dispatch right after. */
-static accel_status round_once(const section *s, accel_ceilings_options o, round_row *rr,
-                               size_t count, unsigned round, double *over)
+/* This round's ceilings of one group (what), in a copy of the device. */
+static accel_status round_ceilings(const section *s, accel_ceilings_options o, uint32_t what,
+                                   bench_device *now)
 {
-    bench_device now = *s->d; /* the same device, with this round's ceilings */
-    memset(&now.ceilings, 0, sizeof now.ceilings);
-    now.ceilings.struct_size = sizeof now.ceilings;
-    o.what = ACCEL_CEILING_COPY | ACCEL_CEILING_GEMM | ACCEL_CEILING_LAUNCH;
-    accel_status st = accel_device_measure_ceilings(s->dev, &o, &now.ceilings);
+    *now = *s->d;
+    memset(&now->ceilings, 0, sizeof now->ceilings);
+    now->ceilings.struct_size = sizeof now->ceilings;
+    o.what = what;
+    return accel_device_measure_ceilings(s->dev, &o, &now->ceilings);
+}
+
+/* The rows of one kind (GEMM or not) right after their ceiling. */
+static accel_status round_rows(const section *s, const bench_device *now, round_row *rr,
+                               size_t count, bool gemm, unsigned round)
+{
+    accel_status st = ACCEL_SUCCESS;
     for (size_t i = 0; i < count && st == ACCEL_SUCCESS; i++) {
         round_row *x = &rr[i];
         const bench_row *r = x->row;
+        if ((x->ew < 0) != gemm)
+            continue;
         double med = 0, mn = 0;
         st = x->ew >= 0 ? ew_time(s, &x->e, (bench_ew_op)x->ew, &med, &mn)
                         : bench_time_events(s->q, s->e0, s->e1, s->p->gemm_repeats, 1, gemm_fn,
                                             &x->gd, &med, &mn);
         double rate = r->flops > 0 && x->ew < 0 ? r->flops / (med * 1e-3) * 1e-12
                                                 : r->bytes / (med * 1e-3) * 1e-9;
-        double ceiling = bench_ceiling_value(&now, r->ceiling_id);
+        double ceiling = bench_ceiling_value(now, r->ceiling_id);
         x->frac[round] = med > 0 && ceiling > 0 ? rate / ceiling : 0;
     }
+    return st;
+}
+
+/* How long a round waits after its GEMMs: OpenBLAS's threads spin for up to
+ * 2^28 cycles (about 0.1 s) after a GEMM before they sleep, and on a 2-core
+ * machine the spinning thread takes a core from whatever runs next. Measured
+ * there: an add timed right after the GEMM ceiling reached 0.70-0.78 of its
+ * ceiling in three runs, a mul timed after it 0.98-1.16, and add 1.18-1.66
+ * with OPENBLAS_THREAD_TIMEOUT=4. */
+#define ROUND_SETTLE_NS 250000000L
+
+/* One round, in groups that each time a ceiling and, right after it, what is
+ * measured against it: the bare call and the dispatch; the copy ceilings and
+ * the elementwise rows; the GEMM ceilings and the GEMM rows; then a pause, so
+ * that no group starts behind another's GEMM. */
+static accel_status round_once(const section *s, accel_ceilings_options o, round_row *rr,
+                               size_t count, unsigned round, double *over)
+{
+    bench_device now;
     double us = 0;
+    accel_status st = round_ceilings(s, o, ACCEL_CEILING_LAUNCH, &now);
     if (st == ACCEL_SUCCESS)
         st = dispatch_time(s, &us);
     *over = us - now.ceilings.launch_us;
+    if (st == ACCEL_SUCCESS)
+        st = round_ceilings(s, o, ACCEL_CEILING_COPY, &now);
+    if (st == ACCEL_SUCCESS)
+        st = round_rows(s, &now, rr, count, false, round);
+    if (st == ACCEL_SUCCESS)
+        st = round_ceilings(s, o, ACCEL_CEILING_GEMM, &now);
+    if (st == ACCEL_SUCCESS)
+        st = round_rows(s, &now, rr, count, true, round);
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(s->q);
+    struct timespec settle = {0, ROUND_SETTLE_NS};
+    nanosleep(&settle, NULL);
     return st;
 }
 

@@ -6,6 +6,8 @@
  * sweep, GEMM per dtype, dispatch overhead against a bare launch or call,
  * and host<->device transfers. Nothing here links a vendor library: the
  * ceilings are measured inside the backend plugins. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -25,6 +25,7 @@
  * enqueues, events, the copy-out: about 8 enqueues) adds to every chunk
  * instead of hiding behind the device, and g above becomes max(g, 8 h). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,22 +445,32 @@ static accel_status chunk_reads(const accel_batch_desc *d, const accel_batch_sta
     return st;
 }
 
-/* Enqueue chunk `index` on its slot: copy in, compute, and (one slot) copy
- * out. around (NULL, or two events) is recorded before and after the
- * compute. With several slots the copy-out is left to the next chunk (see
- * run_chunks): the compute first waits until the slot's previous chunk's
- * outputs are out, and marks itself done. */
+/* Copy chunk `index`'s inputs in, on its slot's queue. */
+static accel_status chunk_writes(const accel_batch_desc *d, const accel_batch_stats *s,
+                                 const batch_slots *sl, uint64_t index)
+{
+    accel_batch_chunk c = chunk_make(d, s, sl, index);
+    accel_status st = ACCEL_SUCCESS;
+    for (uint32_t a = 0; a < d->in_count && st == ACCEL_SUCCESS; a++)
+        st = accel_queue_write(sl->s[c.slot].q, c.in[a], 0, host_part(&d->in[a], &c),
+                               part_bytes(&d->in[a], c.elems));
+    return st;
+}
+
+/* Enqueue chunk `index` on its slot: copy in (unless the feeder has),
+ * compute, and (one slot) copy out. around (NULL, or two events) is
+ * recorded before and after the compute. With several slots the copy-out is
+ * left to the next chunk (see run_chunks): the compute first waits until
+ * the slot's previous chunk's outputs are out, and marks itself done. */
 static accel_status chunk_enqueue(const accel_batch_desc *d, const accel_batch_stats *s,
-                                  const batch_slots *sl, uint64_t index, accel_event *const *around)
+                                  const batch_slots *sl, uint64_t index, accel_event *const *around,
+                                  bool written)
 {
     accel_batch_chunk c = chunk_make(d, s, sl, index);
     const batch_slot *slot = &sl->s[c.slot];
     accel_queue *q = slot->q;
     const bool lag = sl->n > 1;
-    accel_status st = ACCEL_SUCCESS;
-    for (uint32_t a = 0; a < d->in_count && st == ACCEL_SUCCESS; a++)
-        st = accel_queue_write(q, c.in[a], 0, host_part(&d->in[a], &c),
-                               part_bytes(&d->in[a], c.elems));
+    accel_status st = written ? ACCEL_SUCCESS : chunk_writes(d, s, sl, index);
     if (st == ACCEL_SUCCESS && lag && index >= sl->n)
         st = accel_queue_wait_event(q, slot->freed); /* chunk index - n's outputs are out */
     if (st == ACCEL_SUCCESS && around)
@@ -505,6 +516,80 @@ static accel_status slots_finish(const batch_slots *sl, accel_status st)
     return st;
 }
 
+/* ----------------------------------------------------------- the feeder */
+
+/* With several slots the copies in are enqueued by a thread of their own,
+ * the feeder, while the caller's thread enqueues the computes and copies
+ * out. From pageable memory a write returns only once the backend has
+ * copied the chunk on the host, so the caller's own work between two writes
+ * (the compute's enqueues, events, the copy-out) would otherwise add to
+ * every chunk; with the feeder the host copies run back to back. The feeder
+ * writes chunk j once the caller has enqueued everything of chunk j - n
+ * (n slots): the same queue order as one thread gives, as chunk j's queue
+ * is chunk j - n's. */
+typedef struct batch_feeder {
+    const accel_batch_desc *d;
+    const accel_batch_stats *s;
+    const batch_slots *sl;
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    uint64_t written; /* chunks whose copies in are enqueued */
+    uint64_t done;    /* chunks the caller has enqueued in full */
+    bool stop;        /* the caller gave up: the feeder ends */
+    accel_status st;  /* the feeder's failure, with its message */
+    char msg[768];
+} batch_feeder;
+
+static void *feeder_main(void *arg)
+{
+    batch_feeder *f = arg;
+    for (uint64_t j = 0; j < f->s->chunks; j++) {
+        pthread_mutex_lock(&f->lock);
+        while (!f->stop && j >= f->done + f->sl->n)
+            pthread_cond_wait(&f->cv, &f->lock);
+        bool stop = f->stop;
+        pthread_mutex_unlock(&f->lock);
+        if (stop)
+            break;
+        accel_status st = chunk_writes(f->d, f->s, f->sl, j);
+        pthread_mutex_lock(&f->lock);
+        if (st == ACCEL_SUCCESS) {
+            f->written = j + 1;
+        } else {
+            f->st = st;
+            snprintf(f->msg, sizeof f->msg, "%s", accel_last_error());
+        }
+        pthread_cond_broadcast(&f->cv);
+        pthread_mutex_unlock(&f->lock);
+        if (st != ACCEL_SUCCESS)
+            break;
+    }
+    return NULL;
+}
+
+/* Wait until chunk i's copies in are enqueued; the feeder's failure, with
+ * its message set on this thread, if it failed first. */
+static accel_status feeder_wait(batch_feeder *f, uint64_t i)
+{
+    pthread_mutex_lock(&f->lock);
+    while (f->written <= i && f->st == ACCEL_SUCCESS)
+        pthread_cond_wait(&f->cv, &f->lock);
+    accel_status st = f->written > i ? ACCEL_SUCCESS : f->st;
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", f->msg);
+    pthread_mutex_unlock(&f->lock);
+    return st;
+}
+
+static void feeder_done(batch_feeder *f, uint64_t i, bool stop)
+{
+    pthread_mutex_lock(&f->lock);
+    f->done = i + 1;
+    f->stop = f->stop || stop;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&f->lock);
+}
+
 /* Every chunk, in turn over the slots; chunk 0's compute between events.
  * With several slots, chunk k's copy-out is enqueued on chunk k+1's queue,
  * behind chunk k+1's copy-in and after chunk k's compute (an event): so no
@@ -519,8 +604,32 @@ static accel_status run_chunks(accel_device *dev, const accel_batch_desc *d, acc
     accel_status st = accel_event_create(dev, &e[0]);
     if (st == ACCEL_SUCCESS)
         st = accel_event_create(dev, &e[1]);
-    for (uint64_t i = 0; i < s->chunks && st == ACCEL_SUCCESS; i++)
-        st = chunk_enqueue(d, s, sl, i, i == 0 ? e : NULL);
+    batch_feeder f = {.d = d, .s = s, .sl = sl, .st = ACCEL_SUCCESS};
+    pthread_t feeder;
+    bool fed = false;
+    if (st == ACCEL_SUCCESS && sl->n > 1 && s->chunks > 1) {
+        pthread_mutex_init(&f.lock, NULL);
+        pthread_cond_init(&f.cv, NULL);
+        fed = pthread_create(&feeder, NULL, feeder_main, &f) == 0;
+        if (!fed) { /* no thread: this one writes too, as it would with one slot */
+            pthread_cond_destroy(&f.cv);
+            pthread_mutex_destroy(&f.lock);
+        }
+    }
+    for (uint64_t i = 0; i < s->chunks && st == ACCEL_SUCCESS; i++) {
+        if (fed)
+            st = feeder_wait(&f, i);
+        if (st == ACCEL_SUCCESS)
+            st = chunk_enqueue(d, s, sl, i, i == 0 ? e : NULL, fed);
+        if (fed)
+            feeder_done(&f, i, st != ACCEL_SUCCESS);
+    }
+    if (fed) {
+        feeder_done(&f, s->chunks, true);
+        pthread_join(feeder, NULL);
+        pthread_cond_destroy(&f.cv);
+        pthread_mutex_destroy(&f.lock);
+    }
     if (st == ACCEL_SUCCESS && sl->n > 1 && s->chunks > 0) {
         uint64_t last = s->chunks - 1;
         st = chunk_reads(d, s, sl, last, sl->s[last % sl->n].q);

@@ -68,6 +68,9 @@ typedef struct accel_cuda_ctx {
     struct accel_cuda_copy_pool *copy_pool;
     int copy_pool_tried;
     unsigned copy_threads; /* [backend.cuda] copy_threads; 0: from the cores */
+    /* Staging rings of released queues (hostcopy.c), under copy_pool_lock. */
+    struct accel_cuda_spare_ring *spare_rings;
+    unsigned spare_count;
 } accel_cuda_ctx;
 
 struct accel_be_buffer {
@@ -143,6 +146,12 @@ unsigned accel_cuda__host_copy_threads(const accel_cuda_ctx *ctx);
 /* Write one byte of every page of freshly allocated host memory, so that the
  * first timed copy into it does not take the page faults. */
 void accel_cuda__host_touch(void *p, size_t bytes);
+/* A released queue's staging ring kept for the next queue of its device
+ * (ring_keep: 1 when kept, 0 when the caller must free it; ring_take: 1 when
+ * q got one, its chunks' DMAs all done). At most 2 are kept (128 MiB of
+ * page-locked memory); host_copy_shutdown frees them. */
+int accel_cuda__ring_keep(accel_cuda_ctx *ctx, const struct accel_be_queue *q);
+int accel_cuda__ring_take(accel_cuda_ctx *ctx, struct accel_be_queue *q);
 
 /* ---------------------------------------------------------- entry points */
 

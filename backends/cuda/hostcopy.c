@@ -289,8 +289,71 @@ void accel_cuda__host_touch(void *p, size_t bytes)
         c[off] = 0;
 }
 
+/* -------------------------------------------------- spare staging rings */
+
+/* Page-locking a queue's 64 MiB ring costs tens of milliseconds (a batched
+ * run's probe queue and slot queues each paid it: 80-100 ms of a 100 ms
+ * call whose chunks took 18-22 ms), so a released queue's ring is kept for
+ * the next queue of the same device. */
+#define SPARE_RINGS 2u
+
+struct accel_cuda_spare_ring {
+    uint32_t device;
+    void *chunk[ACCEL_CUDA_STAGING_CHUNKS];
+    cudaEvent_t done[ACCEL_CUDA_STAGING_CHUNKS];
+};
+
+int accel_cuda__ring_keep(accel_cuda_ctx *ctx, const accel_be_queue *q)
+{
+    int kept = 0;
+    pthread_mutex_lock(&ctx->copy_pool_lock);
+    if (!ctx->spare_rings)
+        ctx->spare_rings = calloc(SPARE_RINGS, sizeof *ctx->spare_rings);
+    if (ctx->spare_rings && ctx->spare_count < SPARE_RINGS) {
+        struct accel_cuda_spare_ring *r = &ctx->spare_rings[ctx->spare_count++];
+        r->device = q->device;
+        memcpy(r->chunk, q->chunk, sizeof r->chunk);
+        memcpy(r->done, q->chunk_done, sizeof r->done);
+        kept = 1;
+    }
+    pthread_mutex_unlock(&ctx->copy_pool_lock);
+    return kept;
+}
+
+int accel_cuda__ring_take(accel_cuda_ctx *ctx, accel_be_queue *q)
+{
+    int got = 0;
+    pthread_mutex_lock(&ctx->copy_pool_lock);
+    for (unsigned i = 0; i < ctx->spare_count && !got; ++i) {
+        struct accel_cuda_spare_ring *r = &ctx->spare_rings[i];
+        if (r->device != q->device)
+            continue;
+        memcpy(q->chunk, r->chunk, sizeof q->chunk);
+        memcpy(q->chunk_done, r->done, sizeof q->chunk_done);
+        *r = ctx->spare_rings[--ctx->spare_count];
+        got = 1;
+    }
+    pthread_mutex_unlock(&ctx->copy_pool_lock);
+    return got;
+}
+
+static void rings_free(accel_cuda_ctx *ctx)
+{
+    for (unsigned i = 0; i < ctx->spare_count; ++i) {
+        for (int c = 0; c < ACCEL_CUDA_STAGING_CHUNKS; ++c) {
+            (void)cudaEventDestroy(ctx->spare_rings[i].done[c]);
+            (void)cudaFreeHost(ctx->spare_rings[i].chunk[c]);
+        }
+    }
+    (void)cudaGetLastError();
+    free(ctx->spare_rings);
+    ctx->spare_rings = NULL;
+    ctx->spare_count = 0;
+}
+
 void accel_cuda__host_copy_shutdown(accel_cuda_ctx *ctx)
 {
+    rings_free(ctx);
     if (ctx->copy_pool) {
         pool_stop(ctx->copy_pool);
         pool_free(ctx->copy_pool);

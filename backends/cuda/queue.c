@@ -18,7 +18,9 @@
  * This makes large pageable transfers synchronous with respect to the host
  * buffer, as CUDA's own are: a write returns once the source has been copied
  * into the ring (the source may be reused at once), a read returns once the
- * data is in the destination (and so waits for earlier work on the queue). */
+ * data is in the destination (and so waits for earlier work on the queue).
+ * A released queue leaves its ring to the next queue of its device
+ * (hostcopy.c keeps two), which then skips the page-locking. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +71,7 @@ void accel_cuda__queue_destroy(void *vctx, accel_be_queue *q)
                            "queue released after failed work: %s (last op: %s)",
                            cudaGetErrorString(err), q->last_op);
         accel_cuda__blas_destroy(ctx, q);
-        if (q->staging_ready) {
+        if (q->staging_ready && !accel_cuda__ring_keep(ctx, q)) {
             for (int i = 0; i < ACCEL_CUDA_STAGING_CHUNKS; ++i) {
                 (void)cudaEventDestroy(q->chunk_done[i]);
                 (void)cudaFreeHost(q->chunk[i]);
@@ -128,6 +130,11 @@ static int32_t ensure_staging(accel_cuda_ctx *ctx, accel_be_queue *q)
 {
     if (q->staging_ready)
         return ACCEL_SUCCESS;
+    if (accel_cuda__ring_take(ctx, q)) { /* a released queue's ring */
+        q->staging_ready = 1;
+        q->next_chunk = 0;
+        return ACCEL_SUCCESS;
+    }
     int i;
     cudaError_t err = cudaSuccess;
     for (i = 0; i < ACCEL_CUDA_STAGING_CHUNKS; ++i) {

@@ -121,7 +121,11 @@ ACCEL_API accel_status accel_batch_plan(accel_device *dev, const accel_batch_des
  *  desc->compute, copy its part of every output back, so that one chunk's
  *  copies overlap another's compute (and, on devices with a copy engine each
  *  way, copies in and out overlap). Chunks of one slot run in order; the run
- *  returns when every output is in host memory.
+ *  returns when every output is in host memory. desc->compute is called on
+ *  the caller's thread, in chunk order; with several queues the copies in
+ *  are enqueued by a thread of the run's own, at most queues - 1 chunks
+ *  ahead (from pageable memory a copy-in is a host copy, which then no
+ *  longer waits for the caller's enqueues).
  *  Automatic cut (chunk_elems or queues 0), as accel_batch_plan: from the
  *  measured copy-in rate of this very input (pageable and pinned memory are
  *  measured as what they are), the gap between two transfers and the host

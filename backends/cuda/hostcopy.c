@@ -6,12 +6,24 @@
  * One core's memcpy between pageable and pinned memory bounded the staged
  * transfers of the H200 bench at 5.7-7.2 GB/s (a single core's outstanding
  * cache misses limit it, not DRAM), far below the 55 GB/s the DMA engines
- * reach from pinned memory. So a
- * staged transfer splits each chunk's memcpy into equal parts: part 0 on the
- * calling thread, the others on a small pool of worker threads owned by the
- * backend, created on the first large staged transfer and joined at shutdown.
+ * reach from pinned memory. So a staged transfer splits each chunk's memcpy
+ * into parts that the calling thread and a small pool of worker threads
+ * owned by the backend (created on the first large staged transfer, joined
+ * at shutdown) claim one at a time until none is left.
  *
- * Workers spin for up to 2 ms after a part (a transfer hands them a new
+ * Parts are claimed, not assigned: with one fixed part per thread, one
+ * worker descheduled by the rest of the machine's load held the whole copy
+ * up (on the H200 machine, at load 6, 12 and 16 threads staged a batched run
+ * at 9 GB/s where 12 had reached 33 GB/s minutes before); now the others
+ * take its parts, and a late thread costs at most the part it holds. A part
+ * is about a quarter of a thread's share (at least 256 KiB, at most 64
+ * parts). Each part's claim word holds the generation (job number) of the
+ * last job that claimed it: a thread claims part i of job g by moving the
+ * word from below g to g, so a thread still holding an older job's number
+ * can never claim in a newer one, and the job's fields, written before g is
+ * published, stay unchanged until every part of g is copied.
+ *
+ * Workers spin for up to 2 ms after a job (a transfer hands them a new
  * chunk every few hundred microseconds; a futex wake-up and rescheduling
  * would cost tens of microseconds of each, more under gVisor), then sleep on
  * a condition variable. One copy at a time
@@ -29,10 +41,13 @@
 
 #include "cuda_internal.h"
 
-/* Threads in all (the caller included), and the smallest part: a copy under
- * 2 parts' worth is done by the caller alone. */
+/* Threads in all (the caller included), the smallest part (a copy under 2
+ * parts' worth is done by the caller alone), parts per thread's share, and
+ * parts of one copy at most. */
 #define MAX_THREADS 16u
 #define MIN_PART ((size_t)256 << 10)
+#define PARTS_PER_THREAD 4u
+#define MAX_PARTS 64u
 /* How long an idle worker spins before it sleeps. */
 #define SPIN_NS 2000000L
 
@@ -40,7 +55,7 @@ struct accel_cuda_copy_pool;
 
 typedef struct copy_worker {
     struct accel_cuda_copy_pool *pool;
-    unsigned part_index; /* worker w copies part w + 1; the caller part 0 */
+    unsigned first; /* the part this worker tries first (w + 1; the caller 0) */
     pthread_t thread;
 } copy_worker;
 
@@ -50,14 +65,18 @@ struct accel_cuda_copy_pool {
     pthread_cond_t wake;
     unsigned workers; /* threads besides the caller, fixed before the first job */
     copy_worker worker[MAX_THREADS];
-    /* The current job: written by the caller before it bumps gen, read by the
-     * workers after they see the new gen, left alone until pending is 0. */
+    /* The current job: written by the caller before it bumps gen, read by a
+     * thread only after it has claimed a part of it, left alone until every
+     * part is copied. */
     char *dst;
     const char *src;
     size_t len, part;
     unsigned long long gen; /* atomic: bumped once per job */
-    unsigned pending;       /* atomic: worker parts of the job not yet copied */
-    unsigned sleepers;      /* under lock */
+    /* atomic: the job that claimed each part; parts past the job's count are
+     * marked claimed when it is posted */
+    unsigned long long claimed[MAX_PARTS];
+    unsigned done;     /* atomic: parts of the job copied */
+    unsigned sleepers; /* under lock */
     int stop;               /* atomic; set under lock */
 };
 
@@ -77,8 +96,7 @@ static long long now_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Part i of the job: [i*part, (i+1)*part) clipped to len, maybe empty. Parts
- * 0..workers cover [0, len) exactly once, as (workers + 1) * part >= len. */
+/* Part i of the job: [i*part, (i+1)*part) clipped to len. */
 static void copy_part(const struct accel_cuda_copy_pool *p, unsigned i)
 {
     size_t lo = (size_t)i * p->part, hi = lo + p->part;
@@ -90,9 +108,24 @@ static void copy_part(const struct accel_cuda_copy_pool *p, unsigned i)
         memcpy(p->dst + lo, p->src + lo, hi - lo);
 }
 
-/* The generation after `seen`, or `seen` itself once the pool stops. Every
- * worker copies its part of every job (the caller waits for all of them
- * before it posts the next), so no generation is ever skipped. */
+/* Claim and copy parts of job g, starting at part `first`, until every part
+ * of it is claimed. */
+static void copy_parts(struct accel_cuda_copy_pool *p, unsigned long long g, unsigned first)
+{
+    for (unsigned k = 0; k < MAX_PARTS; ++k) {
+        unsigned i = (first + k) % MAX_PARTS;
+        unsigned long long v = __atomic_load_n(&p->claimed[i], __ATOMIC_RELAXED);
+        if (v >= g ||
+            !__atomic_compare_exchange_n(&p->claimed[i], &v, g, 0, __ATOMIC_ACQUIRE,
+                                         __ATOMIC_RELAXED))
+            continue;
+        copy_part(p, i);
+        __atomic_fetch_add(&p->done, 1u, __ATOMIC_RELEASE);
+    }
+}
+
+/* The newest generation, when it is not `seen`, or `seen` itself once the
+ * pool stops. A late worker may skip a job that the others finished. */
 static unsigned long long wait_job(struct accel_cuda_copy_pool *p, unsigned long long seen)
 {
     long long t0 = 0;
@@ -133,8 +166,7 @@ static void *worker_main(void *arg)
         if (g == seen)
             return NULL; /* stopped */
         seen = g;
-        copy_part(p, w->part_index);
-        __atomic_fetch_sub(&p->pending, 1u, __ATOMIC_RELEASE);
+        copy_parts(p, g, w->first);
     }
 }
 
@@ -217,7 +249,7 @@ static struct accel_cuda_copy_pool *pool_create(const accel_cuda_ctx *ctx)
     pthread_sigmask(SIG_SETMASK, &all, &old);
     for (unsigned w = 0; w + 1 < total; ++w) {
         p->worker[w].pool = p;
-        p->worker[w].part_index = w + 1;
+        p->worker[w].first = w + 1;
         if (pthread_create(&p->worker[w].thread, NULL, worker_main, &p->worker[w]) != 0)
             break;
         p->workers++;
@@ -254,27 +286,34 @@ void accel_cuda__host_copy(accel_cuda_ctx *ctx, void *dst, const void *src, size
         memcpy(dst, src, len);
         return;
     }
-    const size_t parts = (size_t)p->workers + 1u;
-    size_t part = (len + parts - 1u) / parts;
-    part = (part + 63u) & ~(size_t)63u; /* whole cache lines; still >= len / parts */
+    const size_t threads = (size_t)p->workers + 1u;
+    size_t part = (len + threads * PARTS_PER_THREAD - 1u) / (threads * PARTS_PER_THREAD);
     if (part < MIN_PART)
         part = MIN_PART;
+    if (part < (len + MAX_PARTS - 1u) / MAX_PARTS)
+        part = (len + MAX_PARTS - 1u) / MAX_PARTS;
+    part = (part + 63u) & ~(size_t)63u; /* whole cache lines */
+    const unsigned parts = (unsigned)((len + part - 1u) / part);
+    const unsigned long long g = __atomic_load_n(&p->gen, __ATOMIC_RELAXED) + 1ull;
     p->dst = dst;
     p->src = src;
     p->len = len;
     p->part = part;
-    __atomic_store_n(&p->pending, p->workers, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->done, 0u, __ATOMIC_RELAXED);
+    for (unsigned i = parts; i < MAX_PARTS; ++i)
+        __atomic_store_n(&p->claimed[i], g, __ATOMIC_RELAXED);
     /* The release bump publishes the job; spinning workers see it without a
      * syscall, sleeping ones are woken (they check gen under the lock). */
     pthread_mutex_lock(&p->lock);
-    __atomic_fetch_add(&p->gen, 1ull, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->gen, g, __ATOMIC_RELEASE);
     if (p->sleepers)
         pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
-    copy_part(p, 0);
-    /* Equal parts finish together; yield only if a worker was descheduled.
-     * The acquire load of 0 makes every worker's bytes visible here. */
-    for (unsigned spins = 1; __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE) != 0; ++spins) {
+    copy_parts(p, g, 0);
+    /* Every part is claimed; wait for the ones still being copied (yield
+     * now and then: their thread may have been descheduled). The acquire
+     * load of the count makes their bytes visible here. */
+    for (unsigned spins = 1; __atomic_load_n(&p->done, __ATOMIC_ACQUIRE) != parts; ++spins) {
         cpu_relax();
         if (spins % 4096u == 0)
             sched_yield();

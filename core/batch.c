@@ -352,19 +352,33 @@ static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
 /* Make every slot's transfer path ready before the timing: a backend may
  * set a queue's staging up on its first transfer from pageable memory (the
  * CUDA backend page-locks a 64 MiB ring per queue then, tens of
- * milliseconds). One copy of up to 1 MiB of input 0 into each slot's first
- * input buffer, which the run overwrites. */
-static accel_status slots_warm(const accel_batch_desc *d, const accel_batch_stats *s,
-                               const batch_slots *sl)
+ * milliseconds, unless a released queue left one). One copy of input 0 into
+ * each slot's first input buffer, which the run overwrites: up to 8 MiB
+ * into slot 0, between events, which also tells whether the input is
+ * host-bound (as the probe's writes do; see the file comment), up to 1 MiB
+ * into the others. */
+static accel_status slots_warm(accel_device *dev, const accel_batch_desc *d,
+                               const accel_batch_stats *s, const batch_slots *sl,
+                               bool *host_bound)
 {
-    size_t bytes = part_bytes(&d->in[0], s->chunk_elems);
-    if (bytes > BATCH_WARM_BYTES)
-        bytes = BATCH_WARM_BYTES;
-    accel_status st = ACCEL_SUCCESS;
-    for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++)
+    size_t first = part_bytes(&d->in[0], s->chunk_elems);
+    if (first > BATCH_PROBE_BYTES)
+        first = BATCH_PROBE_BYTES;
+    size_t bytes = first < BATCH_WARM_BYTES ? first : BATCH_WARM_BYTES;
+    accel_event *e[2] = {NULL, NULL};
+    double ms = 0, host_ms = 0;
+    accel_status st = accel_event_create(dev, &e[0]);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_create(dev, &e[1]);
+    for (uint32_t i = 1; i < sl->n && st == ACCEL_SUCCESS; i++)
         st = accel_queue_write(sl->s[i].q, sl->s[i].in[0], 0, d->in[0].host, bytes);
+    if (st == ACCEL_SUCCESS && first)
+        st = time_write(sl->s[0].q, e, sl->s[0].in[0], d->in[0].host, first, &ms, &host_ms);
     for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++)
         st = accel_queue_finish(sl->s[i].q);
+    *host_bound = ms > 0 && host_ms > 0.3 * ms;
+    accel_event_release(e[0]);
+    accel_event_release(e[1]);
     return st;
 }
 
@@ -522,9 +536,10 @@ static accel_status slots_finish(const batch_slots *sl, accel_status st)
 
 /* ----------------------------------------------------------- the feeder */
 
-/* With several slots the copies in are enqueued by a thread of their own,
- * the feeder, while the caller's thread enqueues the computes and copies
- * out. From pageable memory a write returns only once the backend has
+/* With several slots and a host-bound input (slots_warm) the copies in are
+ * enqueued by a thread of their own, the feeder, while the caller's thread
+ * enqueues the computes and copies out. From pageable memory a write
+ * returns only once the backend has
  * copied the chunk on the host, so the caller's own work between two writes
  * (the compute's enqueues, events, the copy-out) would otherwise add to
  * every chunk; with the feeder the host copies run back to back. The feeder
@@ -602,7 +617,7 @@ static void feeder_done(batch_feeder *f, uint64_t i, bool stop)
  * (with 2 queues as with 4). The last chunk's copy-out goes on its own
  * queue. */
 static accel_status run_chunks(accel_device *dev, const accel_batch_desc *d, accel_batch_stats *s,
-                               const batch_slots *sl)
+                               const batch_slots *sl, bool host_bound)
 {
     accel_event *e[2] = {NULL, NULL};
     accel_status st = accel_event_create(dev, &e[0]);
@@ -611,7 +626,7 @@ static accel_status run_chunks(accel_device *dev, const accel_batch_desc *d, acc
     batch_feeder f = {.d = d, .s = s, .sl = sl, .st = ACCEL_SUCCESS};
     pthread_t feeder;
     bool fed = false;
-    if (st == ACCEL_SUCCESS && sl->n > 1 && s->chunks > 1) {
+    if (st == ACCEL_SUCCESS && host_bound && sl->n > 1 && s->chunks > 1) {
         pthread_mutex_init(&f.lock, NULL);
         pthread_cond_init(&f.cv, NULL);
         fed = pthread_create(&feeder, NULL, feeder_main, &f) == 0;
@@ -731,17 +746,18 @@ accel_status accel_batch_run(accel_device *dev, const accel_batch_desc *desc,
     if (st == ACCEL_SUCCESS)
         st = plan(dev, sl.s[0].q, &d, false, &s, fn);
     double t0 = now_ms();
+    bool host_bound = false;
     batch_bounce bounce;
     memset(&bounce, 0, sizeof bounce);
     if (st == ACCEL_SUCCESS && s.chunks) {
         st = slots_create(dev, &d, &s, &sl);
         if (st == ACCEL_SUCCESS)
-            st = slots_warm(&d, &s, &sl);
+            st = slots_warm(dev, &d, &s, &sl, &host_bound);
         if (st == ACCEL_SUCCESS)
             bounce_setup(dev, &d, &s, &bounce);
         t0 = now_ms(); /* the chunks only: queues, buffers and staging are made by now */
         if (st == ACCEL_SUCCESS)
-            st = run_chunks(dev, &d, &s, &sl);
+            st = run_chunks(dev, &d, &s, &sl, host_bound);
     }
     s.ms = now_ms() - t0;
     bounce_finish(dev, &d, &bounce, st == ACCEL_SUCCESS);

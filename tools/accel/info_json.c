@@ -129,6 +129,43 @@ static void write_devices(FILE *out, const info_view *v)
     key_str(out, "  ", "default_device", def ? accel_device_name(def) : NULL, false);
 }
 
+static void key_bool(FILE *out, const char *indent, const char *name, bool v)
+{
+    key(out, indent, name, false);
+    fputs(v ? "true" : "false", out);
+}
+
+/* "collectives": libaccel_mpi and its MPI, and each device's transport with
+ * NCCL's presence and version (info_collectives.c). */
+static void write_collectives(FILE *out, const info_view *v)
+{
+    static info_collectives c; /* large; one per process */
+    info_collectives_gather(v->rt, &c);
+    fputs(",\n  \"collectives\": {\n    \"mpi\": {", out);
+    key(out, "      ", "built", true);
+    fputs(c.mpi_built ? "true" : "false", out);
+    key_str(out, "      ", "library", c.mpi_built ? c.mpi_path : NULL, false);
+    key_str(out, "      ", "mpi_library", c.mpi_library[0] ? c.mpi_library : NULL, false);
+    key_str(out, "      ", "mpi_version", c.mpi_version[0] ? c.mpi_version : NULL, false);
+    key_str(out, "      ", "error", c.mpi_error[0] ? c.mpi_error : NULL, false);
+    fputs("\n    },", out);
+    key_str(out, "    ", "nccl_reason", c.gpu_count || !v->rt ? NULL : c.nccl_reason, true);
+    fputs(",\n    \"devices\": [", out);
+    for (size_t i = 0; i < c.device_count; i++) {
+        const info_comm_device *d = &c.devices[i];
+        fputs(i ? ",\n      {" : "\n      {", out);
+        key_str(out, "        ", "name", d->name, true);
+        key_str(out, "        ", "transport", d->transport, false);
+        key_bool(out, "        ", "host_memory", !d->gpu);
+        key_bool(out, "        ", "nccl", d->nccl);
+        key_str(out, "        ", "nccl_version", d->nccl_version[0] ? d->nccl_version : NULL,
+                false);
+        key_str(out, "        ", "reason", d->reason, false);
+        fputs("\n      }", out);
+    }
+    fputs(c.device_count ? "\n    ]\n  }" : "]\n  }", out);
+}
+
 void info_write_json(FILE *out, const info_view *v)
 {
     fputs("{", out);
@@ -146,6 +183,7 @@ void info_write_json(FILE *out, const info_view *v)
     write_environment(out);
     write_backends(out, v);
     write_devices(out, v);
+    write_collectives(out, v);
     /* Filled by the kernel compilers and caches once there are any. */
     fputs(",\n  \"compilers\": [],\n  \"caches\": []\n}\n", out);
 }

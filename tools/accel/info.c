@@ -40,7 +40,10 @@ const cli_command cli_info_command = {
     .description = "Loads the backends of the configuration and prints the config file used,\n"
                    "every backend candidate with its resolved library path and ABI version,\n"
                    "loaded or why not, every device with its properties, and the default\n"
-                   "device (the one ops run on unless told otherwise). When no backend loads,\n"
+                   "device (the one ops run on unless told otherwise), then the collectives\n"
+                   "between processes: whether libaccel_mpi was built and its MPI library's\n"
+                   "version, NCCL (with its version) as each GPU finds it, and the transport\n"
+                   "each device would use (mpi, nccl, mpi-staged). When no backend loads,\n"
                    "it still prints every candidate with its reason, and exits with 1.",
     .options = options,
     .notes = "exit status:\n"

@@ -17,7 +17,7 @@
   `--device cpu` keeps one device; with a configuration where nothing loads,
   both views list every candidate with its reason and exit 1; its
   "collectives" (libaccel_mpi built or not, with the MPI library's version,
-  each device's transport) agree with CMake, mpirun --version and the text;
+  each device's transport) agree with CMake, mpiexec --version and the text;
 - `accel run` on a device that falls back names the device that ran the op;
   `accel verify --seed` refuses -1, 2^64 and garbage; `verify --plugin` with
   an insecure plugin gives advice that applies (no plugins.ini key); `accel
@@ -171,7 +171,7 @@ def info_cases(accel, plugin_dir, cpu_plugin, work):
 
 def collective_cases(accel, cpu_plugin, work):
     """`accel info` on collectives: libaccel_mpi next to libaccel (CMake says
-    whether it was built), the MPI library's version against `mpirun
+    whether it was built), the MPI library's version against `mpiexec
     --version`, each device's transport as accel/mpi.h defines it; a copy of
     the program and libaccel without libaccel_mpi says so in both views."""
     built = os.environ.get("ACCEL_TEST_MPI_BUILT") == "1"
@@ -184,9 +184,12 @@ def collective_cases(accel, cpu_plugin, work):
           mpi.get("built") == built and
           (not built or os.path.exists(mpi.get("library") or "")), repr(mpi))
     if built:
-        ver = subprocess.run(["mpirun", "--version"], capture_output=True, text=True).stdout
+        # mpiexec: what CMake found MPI by (FindMPI's MPIEXEC_EXECUTABLE)
+        launcher = shutil.which("mpiexec") or shutil.which("mpirun")
+        ver = subprocess.run([launcher, "--version"], capture_output=True,
+                             text=True).stdout if launcher else "no mpiexec on PATH"
         m = re.search(r"(\d+\.\d+\.\d+)", ver)
-        check("collectives.mpi names the MPI library mpirun --version names",
+        check("collectives.mpi names the MPI library mpiexec --version names",
               m and m.group(1) in (mpi.get("mpi_library") or "") and
               re.fullmatch(r"[1-9]\.\d", mpi.get("mpi_version") or ""),
               "%r vs %r" % (ver[:200], mpi))

@@ -206,6 +206,16 @@ def collective_cases(accel, cpu_plugin, work):
             check("%s: transport %s, NCCL version iff NCCL" % (d["name"], want),
                   d["transport"] == want and (d["nccl_version"] is not None) == d["nccl"] and
                   d["reason"], repr(d))
+    # ACCEL_MPI_NCCL=0 (read by libaccel_mpi): every GPU stages.
+    _, out, _ = run(accel, "info", "--json", env={"ACCEL_MPI_NCCL": "0"})
+    off = json.loads(out)
+    check("ACCEL_MPI_NCCL=0 is in the environment shown",
+          off["environment"].get("ACCEL_MPI_NCCL") == "0", repr(off["environment"]))
+    for d in off["collectives"]["devices"]:
+        if d["host_memory"] is False and built:
+            check("%s with ACCEL_MPI_NCCL=0: mpi-staged" % d["name"],
+                  d["transport"] == "mpi-staged" and
+                  (not d["nccl"] or "ACCEL_MPI_NCCL=0" in d["reason"]), repr(d))
     check("no GPU: collectives.nccl_reason says why",
           any(d.get("host_memory") is False for d in devs.values()) or col.get("nccl_reason"),
           repr(col))

@@ -120,6 +120,14 @@ static void no_gpu_reason(accel_runtime *rt, info_collectives *c)
     }
 }
 
+/* ACCEL_MPI_NCCL set to an off word: accel_comm_create stages instead of
+ * using NCCL (the same test as mpi/comm.c's). */
+static bool nccl_turned_off(void)
+{
+    const char *v = getenv("ACCEL_MPI_NCCL");
+    return v && (strcmp(v, "0") == 0 || strcmp(v, "false") == 0 || strcmp(v, "off") == 0);
+}
+
 static void device_transport(const info_collectives *c, accel_device *dev, info_comm_device *d)
 {
     accel_device_properties p;
@@ -144,6 +152,13 @@ static void device_transport(const info_collectives *c, accel_device *dev, info_
         snprintf(d->reason, sizeof d->reason, "%s", accel_last_error());
     }
     d->transport = !c->mpi_built ? NULL : d->nccl ? "nccl" : "mpi-staged";
+    if (c->mpi_built && d->nccl && nccl_turned_off()) {
+        d->transport = "mpi-staged";
+        snprintf(d->reason, sizeof d->reason,
+                 "NCCL found, but ACCEL_MPI_NCCL=%s asks libaccel_mpi to stage through host "
+                 "memory",
+                 getenv("ACCEL_MPI_NCCL"));
+    }
 }
 
 void info_collectives_gather(accel_runtime *rt, info_collectives *c)

@@ -169,6 +169,26 @@ def info_cases(accel, plugin_dir, cpu_plugin, work):
           doc["devices"] == [] and doc["error"], out)
 
 
+def cache_cases(accel, work):
+    """`accel info --json`'s "caches": the user kernels' cache as the text view
+    says it (folder, or memory only and why), for ACCEL_KERNEL_CACHE set to a
+    folder and to off."""
+    folder = os.path.join(work, "kcache")
+    for env, enabled in (({"ACCEL_KERNEL_CACHE": folder}, True),
+                         ({"ACCEL_KERNEL_CACHE": "off"}, False)):
+        _, out, _ = run(accel, "info", "--json", env=env)
+        caches = json.loads(out)["caches"]
+        _, text, _ = run(accel, "info", env=env)
+        line = [l for l in text.splitlines() if l.startswith("kernel cache: ")]
+        c = caches[0] if len(caches) == 1 else {}
+        shown = ("kernel cache: " + str(c.get("dir")) if enabled else
+                 "kernel cache: memory only (%s)" % c.get("disabled_reason"))
+        check("info --json caches with ACCEL_KERNEL_CACHE=%s" % env["ACCEL_KERNEL_CACHE"],
+              c.get("name") == "kernels" and c.get("disk_enabled") is enabled and
+              (c.get("dir") == folder if enabled else c.get("dir") is None) and
+              c.get("misses") == 0 and line == [shown], "%r vs %r" % (caches, line))
+
+
 def collective_cases(accel, cpu_plugin, work):
     """`accel info` on collectives: libaccel_mpi next to libaccel (CMake says
     whether it was built), the MPI library's version against `mpiexec
@@ -329,6 +349,7 @@ def main():
     help_cases(accel, source)
     info_cases(accel, plugin_dir, cpu_plugin, work)
     collective_cases(accel, cpu_plugin, work)
+    cache_cases(accel, work)
     message_cases(accel, plugin_dir, cpu_plugin, work)
     if FAILURES:
         print("%d check(s) failed: %s" % (len(FAILURES), "; ".join(FAILURES)))

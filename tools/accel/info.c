@@ -23,7 +23,9 @@ static const cli_option options[] = {
     {"device", 'd', "NAME", "show only this device (cpu, cuda:1, default, ...)", NULL},
     {"json", OPT_JSON, NULL,
      "print everything as one JSON document: versions, config, environment,\n"
-     "every backend candidate (path, loaded or why not), every device, and\n"
+     "every backend candidate (path, loaded or why not), every device, the\n"
+     "user kernels' cache (\"caches\": its folder or why none, this run's counts),\n"
+     "and\n"
      "\"collectives\": \"mpi\" (libaccel_mpi built, its path, the MPI library\n"
      "and standard version) and, per device, the transport accel_comm_create\n"
      "picks (\"mpi\" for host memory, \"nccl\" with NCCL's version, \"mpi-staged\"\n"

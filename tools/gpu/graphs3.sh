@@ -30,3 +30,5 @@ if [ -x "$NCU" ]; then
         --launch-count 3 "$B/graph_bench" --device cuda:0 --n 1024 --ops 100 --reps 2 2>&1 |
         grep -v '^==PROF==' | grep -E 'kernel|duration|grid_size|registers' | head -12
 fi
+echo "== test_graph_cuda (node count by type; small and large elementwise paths against a host loop)"
+timeout 40 "$B/test_graph_cuda" 2>&1 | tail -4

@@ -26,7 +26,7 @@ echo "rc=$?"
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 if [ -x "$NCU" ]; then
     echo "== ncu: graph_bench's first kernels (small_map_kernel expected for 1024 elements)"
-    timeout 40 "$NCU" --metrics gpu__time_duration.sum,launch__grid_size,launch__registers_per_thread \
+    timeout 25 "$NCU" --metrics gpu__time_duration.sum,launch__grid_size,launch__registers_per_thread \
         --launch-count 3 "$B/graph_bench" --device cuda:0 --n 1024 --ops 100 --reps 2 2>&1 |
         grep -v '^==PROF==' | grep -E 'kernel|duration|grid_size|registers' | head -12
 fi

@@ -210,15 +210,12 @@ static accel_status format_report(const accel_runtime *rt, char *buf, size_t cap
             r->fallbacks ? r->reason : "");
     }
     if (nfused)
-        put(&s,
-            "fused kernels of graphs (their launches are among the kernel ops above):\n"
-            "  %-28s %-10s %10s %6s  %s\n",
-            "kernel", "device", "launches", "ops", "fused");
+        put(&s, "fused kernels of graphs (their launches are among the kernel ops above):\n");
     for (size_t i = 0; i < n; i++) {
         const accel_report_row *r = &rows[i];
         if (r->kernel[0])
-            put(&s, "  %-28s %-10s %10" PRIu64 " %6u  %s\n", r->kernel, r->device, r->ops,
-                r->fused_count, r->fused_ops);
+            put(&s, "  %s on %s: %" PRIu64 " launches, %u ops fused: %s\n", r->kernel, r->device,
+                r->ops, r->fused_count, r->fused_ops);
     }
     free(rows);
     if (out_len)

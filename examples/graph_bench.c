@@ -12,7 +12,7 @@
  * once, at the device's measured copy bandwidth) and to the unfused replay.
  *
  *   graph_bench [--device NAME] [--n 1024] [--ops 100] [--reps 200] [--core]
- *               [--chain-n 0] [--chain-reps 20]
+ *               [--chain-n 0] [--chain-reps 20] [--raw-us US]
  *
  * --core replays in the core (ACCEL_GRAPH_CORE_REPLAY) instead of through the
  * backend's graph entries, to show what the entries add. The backend's
@@ -210,10 +210,14 @@ int main(int argc, char **argv)
                      {"core", NULL, "replay in the core, not through the backend's entries", NULL},
                      {"chain-n", "N", "elements of the fused chains (default 0: skip them)", NULL},
                      {"chain-reps", "N", "timed repeats of the chains (default 20)", NULL},
+                     {"raw-us", "US",
+                      "the raw CUDA graph's time of the same adds (graph_raw_cuda), to print "
+                      "replay / raw",
+                      NULL},
                      {NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv,
              "[--device NAME] [--n N] [--ops N] [--reps N] [--quick] [--core] [--chain-n N] "
-             "[--chain-reps N]",
+             "[--chain-reps N] [--raw-us US]",
              opts, 0);
     size_t chain_n = ex_opt_size(opts, "chain-n", 0);
     size_t chain_reps = ex_opt_size(opts, "chain-reps", 20);
@@ -221,6 +225,13 @@ int main(int argc, char **argv)
     size_t ops = ex_opt_size(opts, "ops", 100);
     size_t reps = ex_opt_size(opts, "reps", ex_opt_value(opts, "quick") ? 20 : 200);
     int core = ex_opt_value(opts, "core") != NULL;
+    const char *raw_s = ex_opt_value(opts, "raw-us");
+    char *raw_end = NULL;
+    double raw_us = raw_s ? strtod(raw_s, &raw_end) : 0;
+    if (raw_s && (raw_end == raw_s || *raw_end || !(raw_us > 0))) {
+        fprintf(stderr, "--raw-us: bad value '%s' (microseconds > 0)\n", raw_s);
+        return 2;
+    }
     if (n == 0 || ops == 0 || reps == 0) {
         fprintf(stderr, "--n, --ops and --reps must be > 0\n");
         return 2;
@@ -320,6 +331,10 @@ int main(int argc, char **argv)
     printf("  graph replay, unfused (%s): %10.1f us\n",
            native ? "backend entries" : "core replay   ", graph_us);
     printf("  eager / graph:                  %10.2fx\n", eager_us / graph_us);
+    if (raw_us > 0)
+        printf("  graph replay / raw CUDA graph (%.1f us): %.3f (target <= 1.05; interleaved "
+               "rounds: graph_raw_cuda --accel)\n",
+               raw_us, graph_us / raw_us);
     printf("  host cost of accel_graph_launch (%zu-node graph): %.2f us\n", ops, launch_us);
     if (backend_nodes[0]) {
         /* One kernel node per recorded add, nothing else. */

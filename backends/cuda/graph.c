@@ -15,7 +15,7 @@
  *
  * At instantiate the captured cudaGraph's nodes are counted by type
  * (cudaGraphGetNodes, cudaGraphNodeGetType) and logged at info level:
- * "cuda graph: 100 recorded nodes captured as 100 CUDA graph nodes (100
+ * "graph: 100 recorded nodes captured as 100 CUDA graph nodes (100
  * kernel, 0 memcpy, 0 memset, 0 event, 0 other)". An elementwise op is one
  * kernel node, a transfer or copy one memcpy node; the capture adds no event
  * or memset node of its own (graph_bench prints the line and checks it).
@@ -169,7 +169,7 @@ static void log_nodes(accel_cuda_ctx *ctx, cudaGraph_t graph, size_t n)
     }
     free(nodes);
     ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_INFO,
-                   "cuda graph: %zu recorded nodes captured as %zu CUDA graph nodes (%zu kernel, "
+                   "graph: %zu recorded nodes captured as %zu CUDA graph nodes (%zu kernel, "
                    "%zu memcpy, %zu memset, %zu event, %zu other)",
                    n, total, kernel, memcpy_, memset_, event, other);
 }

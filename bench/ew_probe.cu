@@ -128,6 +128,22 @@ __global__ void __launch_bounds__(kT) map_flat(F f, const float4 *a, float4 *o, 
             st<STORE>(o + base + u * kT, apply(f, v[u]));
 }
 
+/* Flat, each thread U consecutive vectors (16*U contiguous bytes). */
+template <class F, int U>
+__global__ void __launch_bounds__(kT) map_contig(F f, const float4 *a, float4 *o, size_t nv)
+{
+    const size_t base = ((size_t)blockIdx.x * kT + threadIdx.x) * U;
+    float4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+        if (base + u < nv)
+            v[u] = a[base + u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+        if (base + u < nv)
+            o[base + u] = apply(f, v[u]);
+}
+
 /* ------------------------------------------------------------ Philox fills */
 
 /* The generator with 64-bit products (nvcc adds a zero to each high word). */
@@ -182,13 +198,17 @@ __global__ void __launch_bounds__(kT) uni_new(uint64_t seed, uint64_t c0, uint32
         st<STORE>(o + t, uniform4<WIDE>(c0 + t, seed));
 }
 
-/* f32 normal: VAR 0 as the backend (logf, rsqrt.approx, __sincosf on the
- * shifted angle); 1 with sqrtf and sincosf; 2 with __logf (not accurate
- * enough near u1 = 1: a speed bound only). */
+/* f32 normal: VAR 0 as the backend (philox.h's log, rsqrt.approx,
+ * __sincosf on the shifted angle); 3 the same with CUDA's logf; 1 with
+ * logf, sqrtf and sincosf; 2 with __logf (not accurate enough near u1 = 1:
+ * a speed bound only). */
 template <int VAR> __device__ __forceinline__ void bm(float u1, float u2, float *z0, float *z1)
 {
     const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
-    float l = __fmul_rn(-2.0f, VAR == 2 ? __logf(u1) : logf(u1)), r;
+    float l = __fmul_rn(-2.0f, VAR == 2   ? __logf(u1)
+                               : VAR == 0 ? accel_philox_log_f32(u1)
+                                          : logf(u1)),
+          r;
     if (VAR == 1) {
         r = sqrtf(l);
     } else {
@@ -327,6 +347,16 @@ int main(int argc, char **argv)
             [=] { map_flat<F, 4, 0, 0><<<f4, kT, 0, s>>>(F{}, a4, o4, nv); });                     \
         add(NAME ": flat, 4 vectors per thread, __ldcs/__stcs", rw, false,                         \
             [=] { map_flat<F, 4, 2, 1><<<f4, kT, 0, s>>>(F{}, a4, o4, nv); });                     \
+        unsigned gd = gs_grid(2 * resident<map_gs<F, 4, 0, 0>>());                                 \
+        add(NAME ": grid-stride, unroll 4, twice the resident grid", rw, false,                    \
+            [=] { map_gs<F, 4, 0, 0><<<gd, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        unsigned g2 = gs_grid(resident<map_gs<F, 2, 0, 0>>());                                     \
+        add(NAME ": grid-stride, unroll 2", rw, false,                                             \
+            [=] { map_gs<F, 2, 0, 0><<<g2, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        add(NAME ": flat, 2 consecutive vectors per thread", rw, false, [=] {                      \
+            map_contig<F, 2>                                                                       \
+                <<<(unsigned)((nv + 2 * kT - 1) / (2 * kT)), kT, 0, s>>>(F{}, a4, o4, nv);         \
+        });                                                                                        \
     }
     MAPROWS(Relu, "relu")
     MAPROWS(Exp, "exp")
@@ -347,8 +377,11 @@ int main(int argc, char **argv)
         add("uniform: new loop, __umulhi, big grid", w, true,
             [=] { uni_new<false, 0><<<big, kT, 0, s>>>(seed, 0, (uint32_t)ncnt, o4); });
         unsigned g0 = gs_grid(resident<normal_new<0>>());
-        add("normal f32: backend (logf, rsqrt, __sincosf)", w, true,
+        add("normal f32: backend (philox.h log, rsqrt, __sincosf)", w, true,
             [=] { normal_new<0><<<g0, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
+        unsigned g3 = gs_grid(resident<normal_new<3>>());
+        add("normal f32: logf, rsqrt, __sincosf", w, true,
+            [=] { normal_new<3><<<g3, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
         unsigned g1 = gs_grid(resident<normal_new<1>>());
         add("normal f32: sqrtf, sincosf", w, true,
             [=] { normal_new<1><<<g1, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });

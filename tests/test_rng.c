@@ -153,7 +153,7 @@ static double *fill_on(accel_queue *dq, accel_dtype dt, bool normal, uint64_t se
  * that float product. A backend's result may differ from this by its
  * logf, sqrt and sin/cos errors and the three roundings that follow, each
  * relative to stddev * r at most: CPU (glibc logf, sqrtf, sincosf, < 1 ulp
- * each) about 3e-7 * stddev * r, CUDA (logf 1 ulp, rsqrt 2 ulp, __sincosf
+ * each) about 3e-7 * stddev * r, CUDA (philox.h log < 1 ulp, rsqrt 2 ulp, __sincosf
  * 2^-21.4 absolute on [-pi, pi) plus the shift by pi_f) about 1.03e-6 *
  * stddev * r; the bound is 1.2e-6 * stddev * r + 1 ulp of the result. */
 static void normal_f32_formula(accel_device *dev, accel_queue *dq, void *user)

@@ -15,9 +15,10 @@
  *
  * Uniform numbers use only integer operations and exact conversions:
  * bit-identical with every backend. Normal numbers: f32 is single-precision
- * Box-Muller (accel.h), with CUDA's logf (1 ulp), the correctly rounded
- * sqrtf, and __sincosf on the angle moved to [-pi, pi) (absolute error below
- * 2^-21.4 there; CUDA Math API), against glibc's logf and sincosf on the CPU;
+ * Box-Muller (accel.h), with philox.h's logarithm for (0,1] draws (below 1
+ * ulp, no special cases), sqrt as L * rsqrt(L) (2 ulp), and __sincosf on
+ * the angle moved to [-pi, pi) (absolute error below 2^-21.4 there; CUDA
+ * Math API), against glibc's logf, sqrtf and sincosf on the CPU;
  * f64 is Box-Muller in double with CUDA's log, sqrt and sincos (1-2 ulp
  * each). Neither is bit-identical with the CPU; both stay inside the op
  * table's normal rule, 4 ulp + 64 eps stddev (core/tolerance.c). */
@@ -57,7 +58,7 @@ __device__ __forceinline__ void box_muller(float u1, float u2, float mean, float
      * error 2^-22.9), 12 instructions fewer than the correctly rounded
      * sqrtf. L is 0 (u1 = 1, then r = 0) or at least 2^-23, never subnormal,
      * so the flush-to-zero form loses nothing. */
-    float l = __fmul_rn(-2.0f, logf(u1)), q;
+    float l = __fmul_rn(-2.0f, accel_philox_log_f32(u1)), q;
     asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(q) : "f"(l));
     float r = l > 0.0f ? __fmul_rn(l, q) : 0.0f;
     float theta = __fmul_rn(two_pi, u2);

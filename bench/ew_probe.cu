@@ -112,6 +112,27 @@ __global__ void __launch_bounds__(kT) map_gs(F f, const float4 *a, float4 *o, si
     }
 }
 
+/* Grid-stride over block chunks: each step a block takes U*kT consecutive
+ * vectors (thread t: t, t + kT, ...), so the grid moves through memory as one
+ * front instead of U fronts a stride apart. */
+template <class F, int U>
+__global__ void __launch_bounds__(kT) map_gsc(F f, const float4 *a, float4 *o, size_t nv)
+{
+    const size_t chunk = (size_t)U * kT;
+    for (size_t c0 = (size_t)blockIdx.x * chunk + threadIdx.x; c0 < nv;
+         c0 += (size_t)gridDim.x * chunk) {
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (c0 + u * kT < nv)
+                v[u] = a[c0 + u * kT];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (c0 + u * kT < nv)
+                o[c0 + u * kT] = apply(f, v[u]);
+    }
+}
+
 /* One block per U*kT vectors, no loop: the grid covers the work. */
 template <class F, int U, int LOAD, int STORE>
 __global__ void __launch_bounds__(kT) map_flat(F f, const float4 *a, float4 *o, size_t nv)
@@ -347,6 +368,12 @@ int main(int argc, char **argv)
             [=] { map_flat<F, 4, 0, 0><<<f4, kT, 0, s>>>(F{}, a4, o4, nv); });                     \
         add(NAME ": flat, 4 vectors per thread, __ldcs/__stcs", rw, false,                         \
             [=] { map_flat<F, 4, 2, 1><<<f4, kT, 0, s>>>(F{}, a4, o4, nv); });                     \
+        unsigned gk = gs_grid(resident<map_gsc<F, 4>>());                                          \
+        add(NAME ": grid-stride over 4-vector block chunks, resident grid", rw, false,             \
+            [=] { map_gsc<F, 4><<<gk, kT, 0, s>>>(F{}, a4, o4, nv); });                            \
+        unsigned gk8 = gs_grid(resident<map_gsc<F, 8>>());                                         \
+        add(NAME ": grid-stride over 8-vector block chunks, resident grid", rw, false,             \
+            [=] { map_gsc<F, 8><<<gk8, kT, 0, s>>>(F{}, a4, o4, nv); });                           \
         unsigned gd = gs_grid(2 * resident<map_gs<F, 4, 0, 0>>());                                 \
         add(NAME ": grid-stride, unroll 4, twice the resident grid", rw, false,                    \
             [=] { map_gs<F, 4, 0, 0><<<gd, kT, 0, s>>>(F{}, a4, o4, nv); });                       \

@@ -8,8 +8,8 @@
  * out[2p+1] = mean + stddev*r*sin(2 pi u2), r = sqrt(-2 ln u1); f32 in
  * single precision (accel.h gives the steps), f64 in double, with glibc
  * libm, so an odd offset or count simply takes the sine or cosine half of
- * its pair. Work is split over
- * fixed output blocks; every element depends only on (seed, e). */
+ * its pair. Work is split over fixed output blocks; every element depends
+ * only on (seed, e). */
 #include <math.h>
 
 #include "common/philox.h"

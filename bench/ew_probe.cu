@@ -343,7 +343,7 @@ int main(int argc, char **argv)
 #define MAPROWS(F, NAME)                                                                           \
     {                                                                                              \
         unsigned g4 = gs_grid(resident<map_gs<F, 4, 0, 0>>());                                     \
-        add(NAME ": backend shape (grid-stride, unroll 4, resident grid)", rw, false,              \
+        add(NAME ": map_kernel shape (grid-stride, unroll 4, resident grid)", rw, false,           \
             [=] { map_gs<F, 4, 0, 0><<<g4, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
         unsigned g1 = gs_grid(resident<map_gs<F, 1, 0, 0>>());                                     \
         add(NAME ": grid-stride, unroll 1", rw, false,                                             \
@@ -361,7 +361,7 @@ int main(int argc, char **argv)
         add(NAME ": grid-stride, unroll 4, half the resident grid", rw, false,                     \
             [=] { map_gs<F, 4, 0, 0><<<gh, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
         unsigned f1 = (unsigned)((nv + kT - 1) / kT);                                              \
-        add(NAME ": flat, 1 vector per thread", rw, false,                                         \
+        add(NAME ": flat, 1 vector per thread (map_flat_kernel)", rw, false,                       \
             [=] { map_flat<F, 1, 0, 0><<<f1, kT, 0, s>>>(F{}, a4, o4, nv); });                     \
         unsigned f4 = (unsigned)((nv + 4 * kT - 1) / (4 * kT));                                    \
         add(NAME ": flat, 4 vectors per thread", rw, false,                                        \

@@ -8,7 +8,9 @@
  * one element per step through the unaligned head and tail; indices are size_t,
  * so ranges past 2^31 elements work. The grid is sized from the work, capped
  * at the blocks of the kernel that the SMs hold at once (at most 8 of 256
- * threads per SM; the unrolled kernels use 40-70 registers, so 3-6).
+ * threads per SM; the unrolled kernels use 40-70 registers, so 3-6). Fill,
+ * the unary ops and scale take a flat variant instead: one thread per 16-byte
+ * vector, no loop (map_flat_kernel).
  *
  * Accuracy (nvcc without --use_fast_math: IEEE division and square root):
  * add, sub, mul, div, sqrt, neg, abs, max, min, relu are exact or correctly
@@ -204,17 +206,11 @@ template <class T> struct FillF {
  * written by the same thread, so no __restrict__ here.
  *
  * The vector body is done kUnroll vectors per thread and step: the thread
- * loads all of them before it computes and stores any, so kUnroll 16-byte
- * loads per thread are in flight at once instead of one. Without that, one
- * resident grid (2048 threads per SM) keeps 32 KiB per SM in flight, short of
- * what HBM3e needs to stay busy. Each step a block takes kUnroll * 256
- * consecutive vectors (thread t: vectors t, t + 256, ...: each load coalesced
- * across the warp), and the grid strides by whole block chunks, so the grid
- * reads and writes memory as one moving front. With the vectors of a thread
- * a grid stride apart instead (the previous shape) there are kUnroll fronts
- * about 3 MB apart for reads and as many for writes; one-in one-out ops (relu,
- * exp) stayed at 0.93 of copy with it while add, with two reads per write,
- * reached 0.97. bench/ew_probe.cu times both shapes and their variants. */
+ * loads vectors i, i + stride, ... (coalesced across the warp for each one)
+ * before it computes and stores any of them, so kUnroll 16-byte loads per
+ * thread are in flight at once instead of one (the grid here is at most the
+ * resident one). Binary ops reach 0.97 of copy this way; the one-input ops,
+ * which stayed at 0.93-0.95 with it, take map_flat_kernel below. */
 constexpr int kUnroll = 4;
 
 template <typename T, int NIN, typename F>
@@ -232,13 +228,11 @@ __global__ void __launch_bounds__(kThreads) map_kernel(F f, Split s, const T *a,
     const VT *va = NIN >= 1 ? reinterpret_cast<const VT *>(a + s.head) : nullptr;
     const VT *vb = NIN >= 2 ? reinterpret_cast<const VT *>(b + s.head) : nullptr;
     VT *vo = reinterpret_cast<VT *>(out + s.head);
-    const size_t chunk = (size_t)kUnroll * kThreads;
-    for (size_t i0 = (size_t)blockIdx.x * chunk + threadIdx.x; i0 < s.nvec;
-         i0 += (size_t)gridDim.x * chunk) {
+    for (size_t i0 = tid; i0 < s.nvec; i0 += stride * kUnroll) {
         U ua[kUnroll], ub[kUnroll];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
-            const size_t i = i0 + (size_t)u * kThreads;
+            const size_t i = i0 + (size_t)u * stride;
             if (i < s.nvec) {
                 if (NIN >= 1)
                     ua[u].v = va[i];
@@ -248,7 +242,7 @@ __global__ void __launch_bounds__(kThreads) map_kernel(F f, Split s, const T *a,
         }
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
-            const size_t i = i0 + (size_t)u * kThreads;
+            const size_t i = i0 + (size_t)u * stride;
             if (i < s.nvec) {
                 U uo;
 #pragma unroll
@@ -265,6 +259,46 @@ __global__ void __launch_bounds__(kThreads) map_kernel(F f, Split s, const T *a,
     }
 }
 
+/* The same map with one thread per 16-byte vector and no loop: thread i
+ * does vector i of the body, and thread i < the scalar count also does
+ * scalar element i (head, then tail). On the H200 (bench/ew_probe.cu, 2^28
+ * f32, 7 interleaved rounds) this ran relu and exp at 1.02 of
+ * cudaMemcpyAsync where map_kernel's resident grid-stride loop reached 0.95
+ * (a 4-deep flat kernel 0.98, a loop over block chunks 0.92), and a float4
+ * fill at 1.09 against 1.03: blocks that finish make room for the next ones
+ * in address order, and the kernel needs 18-40 registers instead of 40-64,
+ * so more of them are resident. */
+template <typename T, int NIN, typename F>
+__global__ void __launch_bounds__(kThreads)
+    map_flat_kernel(F f, Split s, const T *a, const T *b, T *out)
+{
+    using VT = typename Vec<T>::type;
+    constexpr int W = Vec<T>::width;
+    union U {
+        VT v;
+        T e[W];
+    };
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < s.nvec) {
+        U ua, ub, uo;
+        if (NIN >= 1)
+            ua.v = reinterpret_cast<const VT *>(a + s.head)[i];
+        if (NIN >= 2)
+            ub.v = reinterpret_cast<const VT *>(b + s.head)[i];
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+            uo.e[k] = f(NIN >= 1 ? ua.e[k] : T(0), NIN >= 2 ? ub.e[k] : T(0));
+        reinterpret_cast<VT *>(out + s.head)[i] = uo.v;
+    }
+    if (i < scalar_total<T>(s)) {
+        size_t j = scalar_index<T>(s, i);
+        out[j] = f(NIN >= 1 ? a[j] : T(0), NIN >= 2 ? b[j] : T(0));
+    }
+}
+
+/* Blocks of map_flat_kernel at most (gridDim.x is below 2^31). */
+constexpr size_t kMaxFlatBlocks = 0x7fffffff;
+
 template <typename T, int NIN, typename F>
 cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void *a, const void *b,
                        void *out, size_t n)
@@ -273,6 +307,16 @@ cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void
         return cudaSuccess;
     Split s = make_split<T>(n, out, NIN >= 1 ? a : nullptr, NIN >= 2 ? b : nullptr);
     size_t ns = scalar_total<T>(s);
+    /* Fill, unary ops and scale: one thread per vector (and per scalar
+     * element) while that grid fits in gridDim.x. Binary ops and axpby keep
+     * the grid-stride kernel, measured at 0.97 of copy (add) with it. */
+    if constexpr (NIN <= 1) {
+        size_t flat = ((s.nvec > ns ? s.nvec : ns) + kThreads - 1) / kThreads;
+        if (flat <= kMaxFlatBlocks)
+            return launch<map_flat_kernel<T, NIN, F>>(
+                map_flat_kernel<T, NIN, F>, (unsigned)flat, stream, f, s, static_cast<const T *>(a),
+                static_cast<const T *>(b), static_cast<T *>(out));
+    }
     size_t vec_work = (s.nvec + kUnroll - 1) / kUnroll;
     unsigned grid = resident_grid<map_kernel<T, NIN, F>>(vec_work > ns ? vec_work : ns, max_blocks);
     return launch<map_kernel<T, NIN, F>>(map_kernel<T, NIN, F>, grid, stream, f, s,

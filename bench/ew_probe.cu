@@ -165,6 +165,37 @@ __global__ void __launch_bounds__(kT) map_contig(F f, const float4 *a, float4 *o
             o[base + u] = apply(f, v[u]);
 }
 
+/* add, two inputs: the grid-stride loop of map_kernel and the flat shape
+ * (run in place on the second input, as axpby: read a and o, write o). */
+template <int FLAT>
+__global__ void __launch_bounds__(kT)
+    add_kernel(const float4 *a, const float4 *b, float4 *o, size_t nv)
+{
+    const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (FLAT) {
+        if (tid < nv) {
+            float4 x = a[tid], y = b[tid];
+            o[tid] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+        }
+        return;
+    }
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i0 = tid; i0 < nv; i0 += stride * 4) {
+        float4 x[4], y[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            if (i0 + u * stride < nv) {
+                x[u] = a[i0 + u * stride];
+                y[u] = b[i0 + u * stride];
+            }
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            if (i0 + u * stride < nv)
+                o[i0 + u * stride] =
+                    make_float4(x[u].x + y[u].x, x[u].y + y[u].y, x[u].z + y[u].z, x[u].w + y[u].w);
+    }
+}
+
 /* ------------------------------------------------------------ Philox fills */
 
 /* The generator with 64-bit products (nvcc adds a zero to each high word). */
@@ -261,6 +292,35 @@ __global__ void __launch_bounds__(kT) normal_new(uint64_t seed, uint32_t ncnt, f
             bm<VAR>((float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f,
                     (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f, &v[2 * p], &v[2 * p + 1]);
         o[t] = make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+/* The backend's variant with mean and stddev (MS 1), or two counters per
+ * thread and step (ILP 2). */
+template <int MS, int ILP>
+__global__ void __launch_bounds__(kT)
+    normal_ms(uint64_t seed, uint32_t ncnt, float mean, float sd, float4 *o)
+{
+    const uint32_t stride = gridDim.x * blockDim.x;
+    for (uint32_t t0 = blockIdx.x * blockDim.x + threadIdx.x; t0 < ncnt; t0 += stride * ILP) {
+#pragma unroll
+        for (int k = 0; k < ILP; ++k) {
+            uint32_t t = t0 + k * stride;
+            if (t >= ncnt)
+                break;
+            accel_philox_words r = accel_philox_block(t, seed);
+            float v[4];
+#pragma unroll
+            for (int p = 0; p < 2; ++p) {
+                bm<0>((float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f,
+                      (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f, &v[2 * p], &v[2 * p + 1]);
+                if (MS) {
+                    v[2 * p] = __fadd_rn(mean, __fmul_rn(sd, v[2 * p]));
+                    v[2 * p + 1] = __fadd_rn(mean, __fmul_rn(sd, v[2 * p + 1]));
+                }
+            }
+            o[t] = make_float4(v[0], v[1], v[2], v[3]);
+        }
     }
 }
 
@@ -385,6 +445,14 @@ int main(int argc, char **argv)
                 <<<(unsigned)((nv + 2 * kT - 1) / (2 * kT)), kT, 0, s>>>(F{}, a4, o4, nv);         \
         });                                                                                        \
     }
+    {
+        const double rw3 = 3.0 * (double)bytes;
+        unsigned ga = gs_grid(resident<add_kernel<0>>());
+        add("add: map_kernel shape (grid-stride, unroll 4, resident grid)", rw3, false,
+            [=] { add_kernel<0><<<ga, kT, 0, s>>>(a4, o4, o4, nv); });
+        add("add: flat, 1 vector per thread", rw3, false,
+            [=] { add_kernel<1><<<big, kT, 0, s>>>(a4, o4, o4, nv); });
+    }
     MAPROWS(Relu, "relu")
     MAPROWS(Exp, "exp")
     {
@@ -406,6 +474,12 @@ int main(int argc, char **argv)
         unsigned g0 = gs_grid(resident<normal_new<0>>());
         add("normal f32: backend (philox.h log, rsqrt, __sincosf)", w, true,
             [=] { normal_new<0><<<g0, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
+        unsigned gm = gs_grid(resident<normal_ms<1, 1>>());
+        add("normal f32: backend, with mean and stddev", w, true,
+            [=] { normal_ms<1, 1><<<gm, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.5f, 2.0f, o4); });
+        unsigned gi = gs_grid(resident<normal_ms<0, 2>>());
+        add("normal f32: backend, two counters per thread and step", w, true,
+            [=] { normal_ms<0, 2><<<gi, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.0f, 1.0f, o4); });
         unsigned g3 = gs_grid(resident<normal_new<3>>());
         add("normal f32: logf, rsqrt, __sincosf", w, true,
             [=] { normal_new<3><<<g3, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });

@@ -18,7 +18,7 @@ import builtins as _b
 import ctypes
 import math
 import numbers
-from typing import Any, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -69,37 +69,48 @@ def _shape_of(shape: ShapeLike) -> Tuple[int, ...]:
 
 
 class _Mem:
-    """The ownership of one pool block, shared by an array and its views."""
+    """The ownership of one pool block, shared by an array and its views:
+    ``block`` is the _Block while the array is usable and None once it was
+    released. A released block that a zero-copy export still sees waits in
+    ``kept`` until the last array (and so the export) is gone. Made on the
+    per-op path with ``block`` alone set (``exported``, ``kept``: read with
+    getattr defaults)."""
 
-    __slots__ = ("block", "live", "exported", "__weakref__")
+    __slots__ = ("block", "exported", "kept", "__weakref__")
 
     def __init__(self, block: Any):
         self.block = block
-        self.live = True
-        self.exported = False
 
     def release(self) -> None:
-        self.live = False
-        if not self.exported and self.block is not None:
-            b, self.block = self.block, None
+        b = self.block
+        if b is None:
+            return
+        self.block = None
+        if getattr(self, "exported", False):
+            self.kept = b
+        else:
             b.pool.free(b)
 
     def __del__(self) -> None:
         b = self.block
         if b is not None:
             self.block = None
-            # MemoryPool.free's common case inlined (a block back on its known
-            # free list, room in the pool); anything else goes through free.
-            p, lst, nb = b.pool, b.home, b.nbytes
-            if lst is not None and b.owner is None and p._cached + nb <= p.limit and b.rt.alive:
+            # MemoryPool.free's common case inlined: the block back on its
+            # free list while the pool is within its limit (a closed
+            # runtime's pool is not; a wrapped block has no list).
+            lst = b.home
+            if lst is not None and b.pool._fast:
                 lst.append(b)
-                p._cached += nb
-                p._used -= nb
                 return
-            try:
-                p.free(b)
-            except Exception:
-                pass
+        else:
+            b = getattr(self, "kept", None)
+            if b is None:
+                return
+            self.kept = None
+        try:
+            b.pool.free(b)
+        except Exception:
+            pass
 
 
 def _released(fn: str) -> ReleasedError:
@@ -155,13 +166,13 @@ class Array:
     @property
     def released(self) -> bool:
         """True once release() was called (or the runtime closed)."""
-        return not self._mem.live or not self.device._rt.alive
+        return self._mem.block is None or not self.device._rt.alive
 
     def _blk(self, fn: str) -> Any:
-        m = self._mem
-        if not m.live or not self.device._rt.alive:
+        b = self._mem.block
+        if b is None or not self.device._rt.alive:
             raise _released(fn)
-        return m.block
+        return b
 
     def release(self) -> None:
         """Give the buffer back now (to the memory pool) instead of when the
@@ -361,50 +372,34 @@ class Array:
         self.set(host)
 
     # ------------------------------------------------------- operators
-    def __add__(self, o: Any) -> "Array":
-        return _binary(_ADD, "add", self, o, None)
-
+    # x + y, x - y, x * y, x / y, -x and abs(x) are accel.add, ... themselves
+    # (set below the op functions): one Python call per op.
     def __radd__(self, o: Any) -> "Array":
-        return _binary(_ADD, "add", o, self, None)
-
-    def __sub__(self, o: Any) -> "Array":
-        return _binary(_SUB, "subtract", self, o, None)
+        return add(o, self)
 
     def __rsub__(self, o: Any) -> "Array":
-        return _binary(_SUB, "subtract", o, self, None)
-
-    def __mul__(self, o: Any) -> "Array":
-        return _binary(_MUL, "multiply", self, o, None)
+        return subtract(o, self)
 
     def __rmul__(self, o: Any) -> "Array":
-        return _binary(_MUL, "multiply", o, self, None)
-
-    def __truediv__(self, o: Any) -> "Array":
-        return _binary(_DIV, "divide", self, o, None)
+        return multiply(o, self)
 
     def __rtruediv__(self, o: Any) -> "Array":
-        return _binary(_DIV, "divide", o, self, None)
+        return divide(o, self)
 
     def __iadd__(self, o: Any) -> "Array":
-        return _binary(_ADD, "add", self, o, self)
+        return add(self, o, self)
 
     def __isub__(self, o: Any) -> "Array":
-        return _binary(_SUB, "subtract", self, o, self)
+        return subtract(self, o, self)
 
     def __imul__(self, o: Any) -> "Array":
-        return _binary(_MUL, "multiply", self, o, self)
+        return multiply(self, o, self)
 
     def __itruediv__(self, o: Any) -> "Array":
-        return _binary(_DIV, "divide", self, o, self)
-
-    def __neg__(self) -> "Array":
-        return _unary(_NEG, "negative", self, None)
+        return divide(self, o, self)
 
     def __pos__(self) -> "Array":
         return self
-
-    def __abs__(self) -> "Array":
-        return _unary(_ABS, "abs", self, None)
 
     def __matmul__(self, o: Any) -> "Array":
         return matmul(self, o)
@@ -554,7 +549,7 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
         raise _released_stream("alloc")
     b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
     m = _new_mem(_Mem)
-    m.block, m.live, m.exported = b, True, False
+    m.block = b
     a = _new_array(Array)
     a._mem = m
     a._shape = shape
@@ -752,77 +747,150 @@ def _join(s: Stream, *blocks: Any) -> None:
             blk.stream = s
 
 
-def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
-    # The per-op path: every check is a compare of cached fields, so that a
-    # small op costs little more than the C call (python/bench/overhead.py).
-    if a.__class__ is not Array or b.__class__ is not Array:
-        if not isinstance(a, Array):
-            if not isinstance(b, Array):
-                raise TypeError(f"accel.{fn}: at least one operand must be an accel.Array")
-            a = _operand(a, b, fn)
-        elif not isinstance(b, Array):
-            b = _operand(b, a, fn)
-    ma, mb = a._mem, b._mem
-    if not (ma.live and mb.live):
-        raise _released(fn)
-    shape, dt, dev = a._shape, a._dtype, a.device
-    if b._shape != shape or b._dtype is not dt or b.device is not dev:
-        _binary_shape_check(fn, a, b)
-    # The current stream of dev (_core._stream_for, inlined): the default
-    # stream unless a ``with Stream()`` is open somewhere.
-    if _current_set[0]:
-        cur = _tls.streams
-        s = cur.get(dev._handle) if cur else None
-        if s is None:
-            s = dev._null or dev.null_stream
-    else:
-        s = dev._null or dev.null_stream
-    if out is None:
-        out = _alloc(shape, dt, dev, s, a._code, a._size)
-    elif (out.__class__ is not Array or not out._mem.live or out._shape != shape
-          or out._dtype is not dt or out.device is not dev):
-        _check_out(fn, out, a)
-    qh = s._handle
-    if qh is None:
-        raise _released_stream(fn)
-    ba, bb, bo = ma.block, mb.block, out._mem.block
-    if ba.stream is not s or bb.stream is not s or bo.stream is not s:
-        _join(s, ba, bb, bo)
-    code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
-    if code:
-        raise L.failed(code)
-    return out
+def _operands(fn: str, a: Any, b: Any) -> Tuple[Array, Array]:
+    # A binary op's operands when one is not an Array (a scalar is made into
+    # a filled array like the other).
+    if not isinstance(a, Array):
+        if not isinstance(b, Array):
+            raise TypeError(f"accel.{fn}: at least one operand must be an accel.Array")
+        return _operand(a, b, fn), b
+    if not isinstance(b, Array):
+        return a, _operand(b, a, fn)
+    return a, b
 
 
-def _unary(op: int, fn: str, x: Any, out: Optional[Array]) -> Array:
-    if x.__class__ is not Array:
-        raise TypeError(f"accel.{fn}: x must be an accel.Array (got {type(x).__name__})")
-    m = x._mem
-    if not m.live:
-        raise _released(fn)
-    dev = x.device
-    if _current_set[0]:
-        cur = _tls.streams
-        s = cur.get(dev._handle) if cur else None
-        if s is None:
-            s = dev._null or dev.null_stream
-    else:
-        s = dev._null or dev.null_stream
-    if out is None:
-        out = _alloc(x._shape, x._dtype, dev, s, x._code, x._size)
-    elif (out.__class__ is not Array or not out._mem.live or out._shape != x._shape
-          or out._dtype is not x._dtype or out.device is not dev):
-        _check_out(fn, out, x)
-    qh = s._handle
-    if qh is None:
-        raise _released_stream(fn)
-    bx, bo = m.block, out._mem.block
-    if bx.stream is not s or bo.stream is not s:
-        _join(s, bx, bo)
-    code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
-    if code:
-        raise L.failed(code)
-    return out
+def _cur_stream(dev: Device) -> Stream:
+    # The current stream of dev while a ``with Stream()`` is open somewhere.
+    cur = _tls.streams
+    s = cur.get(dev._handle) if cur else None
+    return s if s is not None else (dev._null or dev.null_stream)
+
+
+def _new_block(dev: Device, nbytes: int, s: Stream) -> Any:
+    # The per-op path's pool miss: a cached block taken by another thread
+    # meanwhile, or none of this size yet.
+    return dev._rt.pool.malloc(dev, nbytes, s)
+
+
+def _binary_op(op: int, fn: str) -> Callable[..., Array]:
+    """The whole per-op path of binary op `op` as one function, so that ``z
+    = x + y`` is one Python call and one C call (accel_binary): every check
+    compares cached fields, the output's block comes off the device's free
+    list (MemoryPool) and its slice is the block's own, and the stream
+    lookup is a flag test unless a ``with Stream()`` is open. Anything
+    unusual (scalars, mismatches, a pool miss, another stream's buffers)
+    leaves for a helper (python/bench/overhead.py measures this path)."""
+
+    def f(x1: Union[Array, Scalar], x2: Union[Array, Scalar], out: Optional[Array] = None) \
+            -> Array:
+        a, b = x1, x2
+        if a.__class__ is not Array or b.__class__ is not Array:
+            a, b = _operands(fn, a, b)
+        ba = a._mem.block
+        bb = b._mem.block
+        if ba is None or bb is None:
+            raise _released(fn)
+        shape = a._shape
+        dt = a._dtype
+        dev = a.device
+        if b._shape != shape or b._dtype is not dt or b.device is not dev:
+            _binary_shape_check(fn, a, b)
+        s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
+        if s._handle is None:
+            raise _released_stream(fn)
+        if out is None:
+            n = a._size
+            nb = (n * dt.itemsize + 255) & -256
+            lst = dev._free.get(nb)
+            if lst:
+                try:
+                    bo = lst.pop()
+                except IndexError:
+                    bo = _new_block(dev, nb, s)
+            else:
+                bo = _new_block(dev, nb, s)
+            m = _new_mem(_Mem)
+            m.block = bo
+            out = _new_array(Array)
+            out._mem = m
+            out._shape = shape
+            out._dtype = dt
+            out._code = a._code
+            out._offset = 0
+            out._size = n
+            sl = bo.slice
+            if sl is None or sl.count != n:
+                sl = bo.slice = L.Slice(bo.handle, 0, n)
+            out._slice = sl
+            out.device = dev
+        else:
+            if (out.__class__ is not Array or out._shape != shape or out._dtype is not dt
+                    or out.device is not dev or out._mem.block is None):
+                _check_out(fn, out, a)
+            bo = out._mem.block
+        if ba.stream is not s or bb.stream is not s or bo.stream is not s:
+            _join(s, ba, bb, bo)
+        code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
+        if code:
+            raise L.failed(code)
+        return out
+
+    return f
+
+
+def _unary_op(op: int, fn: str) -> Callable[..., Array]:
+    """The per-op path of unary op `op` (as _binary_op; accel_unary)."""
+
+    def f(x: Array, out: Optional[Array] = None) -> Array:
+        if x.__class__ is not Array:
+            raise TypeError(f"accel.{fn}: x must be an accel.Array (got {type(x).__name__})")
+        bx = x._mem.block
+        if bx is None:
+            raise _released(fn)
+        dev = x.device
+        s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
+        if s._handle is None:
+            raise _released_stream(fn)
+        if out is None:
+            n = x._size
+            dt = x._dtype
+            nb = (n * dt.itemsize + 255) & -256
+            lst = dev._free.get(nb)
+            if lst:
+                try:
+                    bo = lst.pop()
+                except IndexError:
+                    bo = _new_block(dev, nb, s)
+            else:
+                bo = _new_block(dev, nb, s)
+            m = _new_mem(_Mem)
+            m.block = bo
+            out = _new_array(Array)
+            out._mem = m
+            out._shape = x._shape
+            out._dtype = dt
+            out._code = x._code
+            out._offset = 0
+            out._size = n
+            sl = bo.slice
+            if sl is None or sl.count != n:
+                sl = bo.slice = L.Slice(bo.handle, 0, n)
+            out._slice = sl
+            out.device = dev
+        else:
+            if (out.__class__ is not Array or out._shape != x._shape
+                    or out._dtype is not x._dtype or out.device is not dev
+                    or out._mem.block is None):
+                _check_out(fn, out, x)
+            bo = out._mem.block
+        if bx.stream is not s or bo.stream is not s:
+            _join(s, bx, bo)
+        code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
+        if code:
+            raise L.failed(code)
+        return out
+
+    return f
 
 
 _BIN_DOC = """{what}, elementwise (accel_{c}).
@@ -851,17 +919,14 @@ _ULP = ("Within the backend's documented bound (CPU: glibc, exp/log <= 2 ulp, ta
 
 
 def _mk_binary(op: int, name: str, c: str, what: str, acc: str = _EXACT):
-    def f(x1: Union[Array, Scalar], x2: Union[Array, Scalar], out: Optional[Array] = None) \
-            -> Array:
-        return _binary(op, name, x1, x2, out)
+    f = _binary_op(op, name)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = _BIN_DOC.format(what=what, c=c, acc=acc)
     return f
 
 
 def _mk_unary(op: int, name: str, c: str, what: str, acc: str = _EXACT):
-    def f(x: Array, out: Optional[Array] = None) -> Array:
-        return _unary(op, name, x, out)
+    f = _unary_op(op, name)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = _UN_DOC.format(what=what, c=c, acc=acc)
     return f
@@ -894,10 +959,20 @@ sigmoid = _mk_unary(_SIGMOID, "sigmoid", "sigmoid",
                     "the logistic function 1 / (1 + e**-x) (scipy.special.expit)", _ULP)
 expit = sigmoid
 
+Array.__add__ = add  # type: ignore[assignment]
+Array.__sub__ = subtract  # type: ignore[assignment]
+Array.__mul__ = multiply  # type: ignore[assignment]
+Array.__truediv__ = divide  # type: ignore[assignment]
+Array.__neg__ = negative  # type: ignore[assignment]
+Array.__abs__ = absolute  # type: ignore[assignment]
+
+
+_square = _binary_op(_MUL, "square")
+
 
 def square(x: Array, out: Optional[Array] = None) -> Array:
     """x * x, elementwise (accel_mul; correctly rounded)."""
-    return _binary(_MUL, "square", x, x, out)
+    return _square(x, x, out)
 
 
 def fill(a: Array, value: float) -> Array:

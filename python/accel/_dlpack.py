@@ -231,7 +231,7 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
     _api.PyCapsule_SetName(capsule, _USED[ver])
     blk = _Block(h.value, acc_dev, nbytes, _stream_for(acc_dev))
     blk.owner = "dlpack"
-    rt.pool._used += nbytes
+    rt.pool._count(nbytes)
     return _wrap(blk, shape, dt, acc_dev)
 
 

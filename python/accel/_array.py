@@ -735,8 +735,12 @@ def _released_stream(fn: str) -> ReleasedError:
                          f"accel.{fn}: the current stream was released, or the runtime closed")
 
 
+# The per-op C calls: through the _accel_fast extension where it loaded
+# (Python ints in, no ctypes), else through ctypes (slices by value).
 _c_binary = L.binary_raw
 _c_unary = L.unary_raw
+_f_binary = L.fast.binary if L.fast is not None else None
+_f_unary = L.fast.unary if L.fast is not None else None
 
 
 def _join(s: Stream, *blocks: Any) -> None:
@@ -774,7 +778,8 @@ def _new_block(dev: Device, nbytes: int, s: Stream) -> Any:
 
 def _binary_op(op: int, fn: str) -> Callable[..., Array]:
     """The whole per-op path of binary op `op` as one function, so that ``z
-    = x + y`` is one Python call and one C call (accel_binary): every check
+    = x + y`` is one Python call and one C call (accel_binary, through
+    _accel_fast where it is, else ctypes): every check
     compares cached fields, the output's block comes off the device's free
     list (MemoryPool) and its slice is the block's own, and the stream
     lookup is a flag test unless a ``with Stream()`` is open. Anything
@@ -830,7 +835,11 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
             bo = out._mem.block
         if ba.stream is not s or bb.stream is not s or bo.stream is not s:
             _join(s, ba, bb, bo)
-        code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
+        if _f_binary is not None:
+            code = _f_binary(s._handle, op, a._code, ba.handle, a._offset, a._size, bb.handle,
+                             b._offset, b._size, bo.handle, out._offset, out._size)
+        else:
+            code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
         if code:
             raise L.failed(code)
         return out
@@ -885,7 +894,11 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
             bo = out._mem.block
         if bx.stream is not s or bo.stream is not s:
             _join(s, bx, bo)
-        code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
+        if _f_unary is not None:
+            code = _f_unary(s._handle, op, x._code, bx.handle, x._offset, x._size, bo.handle,
+                            out._offset, out._size)
+        else:
+            code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
         if code:
             raise L.failed(code)
         return out

@@ -21,7 +21,9 @@ line is the median over the rounds with the spread (min..max).
                         how fast this host runs the interpreter;
      ctypes-noop        accel_version() through ctypes: one bare ctypes call;
      ctypes-binary      accel_binary through ctypes with prepared slices: the
-                        C op plus the ctypes call that accel.add makes;
+                        C op plus the call accel.add makes without _accel_fast;
+     fast-binary        the same through the _accel_fast extension (where it
+                        was built): the call accel.add makes with it;
      accel.add(out=z)   the package's whole path into an existing array;
      z = x + y          a new array each time (from the memory pool).
    Targets: accel.add - C <= 2 us (the Python overhead per small op), and
@@ -132,6 +134,13 @@ def small_ops(c: ctypes.CDLL, dev: accel.Device, n: int, iters: int,
         for _ in range(iters):
             binary(cq, 10, 1, sx, sy, sz)
 
+    fast = L.fast.binary if L.fast is not None else None
+    qh, hx, hy, hz = s._h(), x._mem.block.handle, y._mem.block.handle, z._mem.block.handle
+
+    def fast_binary() -> None:
+        for _ in range(iters):
+            fast(qh, 10, 1, hx, 0, n, hy, 0, n, hz, 0, n)
+
     def add_out() -> None:
         for _ in range(iters):
             add(x, y, out=z)
@@ -143,6 +152,8 @@ def small_ops(c: ctypes.CDLL, dev: accel.Device, n: int, iters: int,
     variants = [("C accel_add", c_loop), ("python-call", timed(py_call)),
                 ("ctypes-noop", timed(ctypes_noop)), ("ctypes-binary", timed(ctypes_binary)),
                 ("accel.add(out=z)", timed(add_out)), ("z = x + y", timed(x_plus_y))]
+    if fast is not None:
+        variants.insert(4, ("fast-binary", timed(fast_binary)))
     res: Dict[str, Dict[str, List[float]]] = {k: {"enqueue": [], "total": []} for k, _ in variants}
     for r in range(rounds + 1):  # a warm-up round, then ROUNDS
         k = r % len(variants)
@@ -234,6 +245,7 @@ def main() -> int:
     dev = accel.get_device(args.device)
     c = build_c_side()
     print(f"device {dev.name} ({dev.description}); libaccel {accel.LIBRARY_PATH}")
+    print(f"per-op C call: {'_accel_fast ' + L.FAST_PATH if L.fast else 'ctypes'}")
     print(f"python {sys.version.split()[0]}; load average "
           f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     res = small_ops(c, dev, args.n, args.iters, args.rounds)
@@ -247,9 +259,10 @@ def main() -> int:
     over = med["accel.add(out=z)"] - cc
     print(f"   Python overhead, accel.add - C:     {over:7.3f} us   (target <= 2 us: "
           f"{verdict(over <= 2.0)})")
-    print(f"     of which ctypes (ctypes-binary - C):          {med['ctypes-binary'] - cc:7.3f} us")
-    print(f"     of which the package (accel.add - ctypes-binary): "
-          f"{med['accel.add(out=z)'] - med['ctypes-binary']:7.3f} us")
+    ffi = "fast-binary" if "fast-binary" in med else "ctypes-binary"
+    print(f"     of which the call ({ffi} - C):          {med[ffi] - cc:7.3f} us")
+    print(f"     of which the package (accel.add - {ffi}): "
+          f"{med['accel.add(out=z)'] - med[ffi]:7.3f} us")
     print(f"   z = x + y over C:                   {med['z = x + y'] - cc:7.3f} us   (of which "
           f"the new array: {med['z = x + y'] - med['accel.add(out=z)']:.3f} us)")
     e2e = statistics.median(res["z = x + y"]["total"])

@@ -4,9 +4,9 @@
  * call of the Python package (accel_binary, accel_unary) without ctypes.
  *
  * Through ctypes, one accel_binary with its three slices by value costs
- * about 1 us more on the H200's host than the call itself (argument objects,
- * struct copies, the libffi call: python/bench/overhead.py prints it); here
- * the arguments are Python ints read straight into an accel_slice. The
+ * several times the call itself (an argument object and a struct copy per
+ * slice, the libffi call: python/bench/overhead.py prints both calls'
+ * cost); here the arguments are Python ints read straight into slices. The
  * module does not link libaccel: init() takes the addresses of the entries
  * from the libaccel that ctypes loaded, so both use one library and one
  * runtime. Built against the stable ABI (abi3, CPython >= 3.8), so one build

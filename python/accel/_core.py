@@ -536,6 +536,8 @@ class MemoryPool:
     def limit(self, value: int) -> None:
         self._limit = int(value)
         self._fast = self._total <= self._limit
+        if self.free_bytes() > self._limit:
+            self.free_all_blocks()
 
     def _lists(self, device: Device) -> Dict[int, List[_Block]]:
         """The free lists of `device` (made on first use; kept for the pool's

@@ -245,7 +245,7 @@ unary_raw.restype = c_int
 
 def _load_fast() -> Any:
     """The optional extension _accel_fast (python/accel_fast.c: the same two
-    calls without ctypes, about 1 us less per op on the H200's host), from
+    calls without ctypes: python/bench/overhead.py prints both), from
     next to the libaccel loaded (the build tree's lib/, where CMake puts it),
     set up to call that library's entries; None where it is not there or
     ``ACCEL_PYTHON_FAST=0``."""

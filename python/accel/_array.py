@@ -18,6 +18,7 @@ import builtins as _b
 import ctypes
 import math
 import numbers
+import weakref
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -68,49 +69,17 @@ def _shape_of(shape: ShapeLike) -> Tuple[int, ...]:
     return t
 
 
-class _Mem:
-    """The ownership of one pool block, shared by an array and its views:
-    ``block`` is the _Block while the array is usable and None once it was
-    released. A released block that a zero-copy export still sees waits in
-    ``kept`` until the last array (and so the export) is gone. Made on the
-    per-op path with ``block`` alone set (``exported``, ``kept``: read with
-    getattr defaults)."""
+def _root(a: "Array") -> "Array":
+    """The array that owns a's block: a itself, or the array a is a view of."""
+    r = a._base
+    return a if r is None else r
 
-    __slots__ = ("block", "exported", "kept", "__weakref__")
 
-    def __init__(self, block: Any):
-        self.block = block
-
-    def release(self) -> None:
-        b = self.block
-        if b is None:
-            return
-        self.block = None
-        if getattr(self, "exported", False):
-            self.kept = b
-        else:
-            b.pool.free(b)
-
-    def __del__(self) -> None:
-        b = self.block
-        if b is not None:
-            self.block = None
-            # MemoryPool.free's common case inlined: the block back on its
-            # free list while the pool is within its limit (a closed
-            # runtime's pool is not; a wrapped block has no list).
-            lst = b.home
-            if lst is not None and b.pool._fast:
-                lst.append(b)
-                return
-        else:
-            b = getattr(self, "kept", None)
-            if b is None:
-                return
-            self.kept = None
-        try:
-            b.pool.free(b)
-        except Exception:
-            pass
+def _free_block(b: Any) -> None:
+    try:
+        b.pool.free(b)
+    except Exception:
+        pass
 
 
 def _released(fn: str) -> ReleasedError:
@@ -127,7 +96,15 @@ class Array:
     Made by :func:`asarray`, :func:`empty`, :func:`zeros`, ops and
     ``accel.random``; not constructed directly."""
 
-    __slots__ = ("_mem", "_shape", "_dtype", "_code", "_offset", "_size", "_slice", "device",
+    # Ownership: _block is the pool block while the array is usable (None once
+    # released). An array made by an op or asarray owns it (_base None) and
+    # gives it back to the pool when it is garbage; a view (_base: the owner)
+    # keeps the owner alive, so the block outlives every view. The owner
+    # knows its views (_views, a WeakSet made with the first) so release()
+    # reaches them all; _exported and _kept (a released block that an
+    # export still sees) are set only when used.
+    __slots__ = ("_block", "_base", "_views", "_exported", "_kept", "_shape", "_dtype", "_code",
+                 "_offset", "_size", "_slice", "device",
                  "__weakref__")
 
     # ------------------------------------------------------------ basics
@@ -166,10 +143,10 @@ class Array:
     @property
     def released(self) -> bool:
         """True once release() was called (or the runtime closed)."""
-        return self._mem.block is None or not self.device._rt.alive
+        return self._block is None or not self.device._rt.alive
 
     def _blk(self, fn: str) -> Any:
-        b = self._mem.block
+        b = self._block
         if b is None or not self.device._rt.alive:
             raise _released(fn)
         return b
@@ -180,7 +157,35 @@ class Array:
         afterwards: any use raises accel.ReleasedError (status
         ACCEL_ERROR_INVALID_HANDLE). Memory that NumPy, CuPy or PyTorch still
         see through a zero-copy export stays until they drop it."""
-        self._mem.release()
+        r = _root(self)
+        b = r._block
+        if b is None:
+            return
+        r._block = None
+        for v in getattr(r, "_views", ()):
+            v._block = None
+        if getattr(r, "_exported", False):
+            r._kept = b
+        else:
+            b.pool.free(b)
+
+    def __del__(self) -> None:
+        b = self._block
+        if self._base is not None:
+            return  # a view: its owner outlives it and gives the block back
+        if b is not None:
+            # MemoryPool.free's common case inlined: the block back on its
+            # free list while the pool is within its limit (a closed
+            # runtime's pool is not; a wrapped block has no list).
+            lst = b.home
+            if lst is not None and b.pool._fast:
+                lst.append(b)
+                return
+        else:
+            b = getattr(self, "_kept", None)
+            if b is None:
+                return
+        _free_block(b)
 
     def __len__(self) -> int:
         if not self._shape:
@@ -346,9 +351,9 @@ class Array:
                 if rows and cols:
                     isz = self._dtype.itemsize
                     s = _prepare(self.device, self, out)
-                    check(L.queue_copy_2d(s._h(), self._mem.block.handle,
+                    check(L.queue_copy_2d(s._h(), self._block.handle,
                                           (self._offset + r0 * shape[1] + c0) * isz,
-                                          shape[1] * isz, out._mem.block.handle, 0, cols * isz,
+                                          shape[1] * isz, out._block.handle, 0, cols * isz,
                                           cols * isz, rows))
                 return out
         # Anything else goes through host memory.
@@ -443,7 +448,7 @@ class Array:
         b = self._blk("Array.__array_interface__")
         b.stream.synchronize()
         base = L.buffer_host_pointer(b.handle)
-        self._mem.exported = True
+        _root(self)._exported = True
         return {"shape": self._shape, "typestr": self._dtype.str,
                 "data": ((base or 0) + self._offset * self._dtype.itemsize, False),
                 "strides": None, "version": 3}
@@ -459,9 +464,9 @@ class Array:
             raise AttributeError("__cuda_array_interface__: the array is not on a CUDA device "
                                  f"({self.device.name})")
         ptr = _native_ptr(self, "Array.__cuda_array_interface__")
-        self._mem.exported = True
+        _root(self)._exported = True
         s = _stream_for(self.device)
-        b = self._mem.block
+        b = self._block
         if b.stream is not s:
             s._join_from(b.stream)
             b.stream = s
@@ -495,7 +500,8 @@ def _native_ptr(a: Array, fn: str) -> int:
 
 def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> Array:
     a = Array.__new__(Array)
-    a._mem = _Mem(block)
+    a._block = block
+    a._base = None
     a._shape = shape
     a._dtype = dt
     a._code = _CODES[dt]
@@ -511,19 +517,24 @@ def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> A
 
 def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     a = Array.__new__(Array)
-    a._mem = base._mem
+    root = _root(base)
+    a._block = base._block
+    a._base = root
+    vs = getattr(root, "_views", None)
+    if vs is None:
+        vs = root._views = weakref.WeakSet()
+    vs.add(a)
     a._shape = shape
     a._dtype = base._dtype
     a._code = base._code
     a._offset = offset
     n = math.prod(shape)
     a._size = n
-    a._slice = L.Slice(base._mem.block.handle, offset, n)
+    a._slice = L.Slice(base._block.handle, offset, n)
     a.device = base.device
     return a
 
 
-_new_mem = object.__new__
 _new_array = object.__new__
 
 
@@ -532,7 +543,7 @@ def _prepare(dev: Device, *arrays: Array) -> Stream:
     ordered it after the earlier work on each array's buffer."""
     s = _stream_for(dev)
     for a in arrays:
-        b = a._mem.block
+        b = a._block
         if b.stream is not s:
             s._join_from(b.stream)
             b.stream = s
@@ -548,10 +559,9 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
     if not rt.alive:
         raise _released_stream("alloc")
     b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
-    m = _new_mem(_Mem)
-    m.block = b
     a = _new_array(Array)
-    a._mem = m
+    a._block = b
+    a._base = None
     a._shape = shape
     a._dtype = dt
     a._code = code or _CODES[dt]
@@ -658,8 +668,8 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
         s = _prepare(a.device, a, out)
         if out._size:
             isz = dt.itemsize
-            check(L.queue_copy(s._h(), a._mem.block.handle, a._offset * isz,
-                               out._mem.block.handle, 0, out._size * isz))
+            check(L.queue_copy(s._h(), a._block.handle, a._offset * isz,
+                               out._block.handle, 0, out._size * isz))
         return out
     if dtype is not None:
         dt = _dtype_of(dtype, "asarray")
@@ -679,7 +689,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
     out = _alloc(h.shape, h.dtype, dev)
     if out._size:
         s = _prepare(dev, out)
-        check(L.queue_write_blocking(s._h(), out._mem.block.handle, 0, h.ctypes.data, h.nbytes))
+        check(L.queue_write_blocking(s._h(), out._block.handle, 0, h.ctypes.data, h.nbytes))
     return out
 
 
@@ -791,8 +801,8 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
         a, b = x1, x2
         if a.__class__ is not Array or b.__class__ is not Array:
             a, b = _operands(fn, a, b)
-        ba = a._mem.block
-        bb = b._mem.block
+        ba = a._block
+        bb = b._block
         if ba is None or bb is None:
             raise _released(fn)
         shape = a._shape
@@ -814,10 +824,9 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
                     bo = _new_block(dev, nb, s)
             else:
                 bo = _new_block(dev, nb, s)
-            m = _new_mem(_Mem)
-            m.block = bo
             out = _new_array(Array)
-            out._mem = m
+            out._block = bo
+            out._base = None
             out._shape = shape
             out._dtype = dt
             out._code = a._code
@@ -830,9 +839,9 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
             out.device = dev
         else:
             if (out.__class__ is not Array or out._shape != shape or out._dtype is not dt
-                    or out.device is not dev or out._mem.block is None):
+                    or out.device is not dev or out._block is None):
                 _check_out(fn, out, a)
-            bo = out._mem.block
+            bo = out._block
         if ba.stream is not s or bb.stream is not s or bo.stream is not s:
             _join(s, ba, bb, bo)
         if _f_binary is not None:
@@ -853,7 +862,7 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
     def f(x: Array, out: Optional[Array] = None) -> Array:
         if x.__class__ is not Array:
             raise TypeError(f"accel.{fn}: x must be an accel.Array (got {type(x).__name__})")
-        bx = x._mem.block
+        bx = x._block
         if bx is None:
             raise _released(fn)
         dev = x.device
@@ -872,10 +881,9 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
                     bo = _new_block(dev, nb, s)
             else:
                 bo = _new_block(dev, nb, s)
-            m = _new_mem(_Mem)
-            m.block = bo
             out = _new_array(Array)
-            out._mem = m
+            out._block = bo
+            out._base = None
             out._shape = x._shape
             out._dtype = dt
             out._code = x._code
@@ -889,9 +897,9 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
         else:
             if (out.__class__ is not Array or out._shape != x._shape
                     or out._dtype is not x._dtype or out.device is not dev
-                    or out._mem.block is None):
+                    or out._block is None):
                 _check_out(fn, out, x)
-            bo = out._mem.block
+            bo = out._block
         if bx.stream is not s or bo.stream is not s:
             _join(s, bx, bo)
         if _f_unary is not None:
@@ -1178,9 +1186,9 @@ def matmul(a: Array, b: Array, out: Optional[Array] = None) -> Array:
     d.dtype = a._code
     d.m, d.n, d.k = m, n, k
     d.alpha, d.beta = 1.0, 0.0
-    d.a, d.a_offset, d.lda = a._mem.block.handle, a._offset, k
-    d.b, d.b_offset, d.ldb = b._mem.block.handle, b._offset, n
-    d.c, d.c_offset, d.ldc = out._mem.block.handle, out._offset, n
+    d.a, d.a_offset, d.lda = a._block.handle, a._offset, k
+    d.b, d.b_offset, d.ldb = b._block.handle, b._offset, n
+    d.c, d.c_offset, d.ldc = out._block.handle, out._offset, n
     d.batch_count = nb
     d.stride_a, d.stride_b, d.stride_c = m * k, k * n, m * n
     check(L.gemm(s._handle, ctypes.byref(d)))
@@ -1201,6 +1209,6 @@ def transpose(a: Array) -> Array:
     out = _alloc((c, r), a._dtype, a.device)
     if a._size:
         s = _prepare(a.device, a, out)
-        check(L.transpose_2d(s._handle, a._code, r, c, a._mem.block.handle, a._offset, c,
-                             out._mem.block.handle, 0, r))
+        check(L.transpose_2d(s._handle, a._code, r, c, a._block.handle, a._offset, c,
+                             out._block.handle, 0, r))
     return out

@@ -135,7 +135,7 @@ def small_ops(c: ctypes.CDLL, dev: accel.Device, n: int, iters: int,
             binary(cq, 10, 1, sx, sy, sz)
 
     fast = L.fast.binary if L.fast is not None else None
-    qh, hx, hy, hz = s._h(), x._mem.block.handle, y._mem.block.handle, z._mem.block.handle
+    qh, hx, hy, hz = s._h(), x._block.handle, y._block.handle, z._block.handle
 
     def fast_binary() -> None:
         for _ in range(iters):
@@ -185,7 +185,7 @@ def transfers(c: ctypes.CDLL, dev: accel.Device, nbytes: int, pinned: bool,
     back[:] = 0.0
     s = accel.get_current_stream(dev)
     cbuf = accel.empty(n, np.float32, device=dev)
-    handle = cbuf._mem.block.handle
+    handle = cbuf._block.handle
     sec = ctypes.c_double()
     a = accel.asarray(h, device=dev)  # the pool block asarray reuses below
     a.release()

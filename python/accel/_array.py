@@ -811,7 +811,8 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
         if b._shape != shape or b._dtype is not dt or b.device is not dev:
             _binary_shape_check(fn, a, b)
         s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
-        if s._handle is None:
+        qh = s._handle
+        if qh is None:
             raise _released_stream(fn)
         if out is None:
             n = a._size
@@ -845,7 +846,7 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
         if ba.stream is not s or bb.stream is not s or bo.stream is not s:
             _join(s, ba, bb, bo)
         if _f_binary is not None:
-            code = _f_binary(s._handle, op, a._code, ba.handle, a._offset, a._size, bb.handle,
+            code = _f_binary(qh, op, a._code, ba.handle, a._offset, a._size, bb.handle,
                              b._offset, b._size, bo.handle, out._offset, out._size)
         else:
             code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
@@ -867,7 +868,8 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
             raise _released(fn)
         dev = x.device
         s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
-        if s._handle is None:
+        qh = s._handle
+        if qh is None:
             raise _released_stream(fn)
         if out is None:
             n = x._size
@@ -903,7 +905,7 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
         if bx.stream is not s or bo.stream is not s:
             _join(s, bx, bo)
         if _f_unary is not None:
-            code = _f_unary(s._handle, op, x._code, bx.handle, x._offset, x._size, bo.handle,
+            code = _f_unary(qh, op, x._code, bx.handle, x._offset, x._size, bo.handle,
                             out._offset, out._size)
         else:
             code = _c_unary(s._cq, op, x._code, x._slice, out._slice)

@@ -15,10 +15,10 @@ fi
 export PYTHONPATH=$PWD/python ACCEL_LIBRARY=$PWD/$B/lib/libaccel.so
 lscpu 2>/dev/null | grep -E 'Model name|^CPU\(s\)|MHz' | head -4
 echo "== overhead.py, cuda:0"
-timeout 25 $PY python/bench/overhead.py --device cuda:0 2>&1 | tail -34
+timeout 25 $PY -u python/bench/overhead.py --device cuda:0 2>&1 | tail -34
 echo "== overhead.py, cuda:0, through ctypes (ACCEL_PYTHON_FAST=0)"
-ACCEL_PYTHON_FAST=0 timeout 15 $PY python/bench/overhead.py --device cuda:0 --no-transfers 2>&1 | tail -14
+ACCEL_PYTHON_FAST=0 timeout 15 $PY -u python/bench/overhead.py --device cuda:0 --no-transfers 2>&1 | tail -14
 echo "== overhead.py, cpu (same host)"
-timeout 10 $PY python/bench/overhead.py --device cpu --iters 10000 --no-transfers 2>&1 | tail -14
+timeout 10 $PY -u python/bench/overhead.py --device cpu --iters 10000 --no-transfers 2>&1 | tail -14
 echo "== GPU interop tests"
 timeout 10 $PY -m pytest -q -p no:cacheprovider python/tests/test_gpu_interop.py python/tests/test_zero_copy.py python/tests/test_streams.py 2>&1 | tail -4

@@ -159,3 +159,21 @@ def test_the_extension_checks_its_arguments():
     # A NULL queue reaches libaccel, which refuses it with a status.
     code = L.fast.binary(0, 10, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     assert L.status_name(code).decode() == "ACCEL_ERROR_INVALID_HANDLE"
+
+
+def test_a_block_freed_on_one_stream_is_reused_in_order_on_another(ffi):
+    n = 1 << 16
+    x = accel.ones(n)
+    s1, s2 = accel.Stream(), accel.Stream()
+    with s1:
+        t = x + x
+        for _ in range(30):
+            t += x             # queued writes of t on s1
+        keep = t * 1.0         # and a queued read of it
+        blk = t._block
+        del t                  # back to the pool while s1 may still use it
+    with s2:
+        u = x + x              # the same block, now written on s2
+    assert u._block is blk
+    np.testing.assert_array_equal(keep.get(), np.full(n, 32.0))
+    np.testing.assert_array_equal(u.get(), np.full(n, 2.0))

@@ -299,6 +299,14 @@ class Array:
         """A copy on the same device (accel_copy)."""
         return copy(self)
 
+    def __copy__(self) -> "Array":
+        """copy.copy(x): a copy of the data on the same device (as NumPy
+        and CuPy), never a second owner of x's buffer."""
+        return copy(self)
+
+    def __deepcopy__(self, memo: Any) -> "Array":
+        return copy(self)
+
     def astype(self, dtype: Any, copy: bool = True) -> "Array":
         """The array in another dtype. accel has no on-device conversion: the
         data goes through host memory (get, NumPy's astype, asarray)."""

@@ -177,3 +177,13 @@ def test_a_block_freed_on_one_stream_is_reused_in_order_on_another(ffi):
     assert u._block is blk
     np.testing.assert_array_equal(keep.get(), np.full(n, 32.0))
     np.testing.assert_array_equal(u.get(), np.full(n, 2.0))
+
+
+def test_copy_module_copies_the_data():
+    import copy
+    a = accel.asarray(np.arange(6.0))
+    for b in (copy.copy(a), copy.deepcopy(a)):
+        assert b._block is not a._block
+        b += 1.0
+        np.testing.assert_array_equal(a.get(), np.arange(6.0))
+        np.testing.assert_array_equal(b.get(), np.arange(6.0) + 1.0)

@@ -75,13 +75,6 @@ def _root(a: "Array") -> "Array":
     return a if r is None else r
 
 
-def _free_block(b: Any) -> None:
-    try:
-        b.pool.free(b)
-    except Exception:
-        pass
-
-
 def _released(fn: str) -> ReleasedError:
     return ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
                          f"accel.{fn}: the array was released (Array.release() or "
@@ -185,7 +178,10 @@ class Array:
             b = getattr(self, "_kept", None)
             if b is None:
                 return
-        _free_block(b)
+        try:  # no module globals here: they may be gone at interpreter exit
+            b.pool.free(b)
+        except Exception:
+            pass
 
     def __len__(self) -> int:
         if not self._shape:

@@ -572,9 +572,11 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
     a._offset = 0
     a._size = n
     # A reused block usually serves arrays of one size: keep its slice.
-    sl = b.slice
-    if sl is None or sl.count != n:
+    if b.slice_n == n:
+        sl = b.slice
+    else:
         sl = b.slice = L.Slice(b.handle, 0, n)
+        b.slice_n = n
     a._slice = sl
     a.device = dev
     return a
@@ -837,9 +839,11 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
             out._code = a._code
             out._offset = 0
             out._size = n
-            sl = bo.slice
-            if sl is None or sl.count != n:
+            if bo.slice_n == n:
+                sl = bo.slice
+            else:
                 sl = bo.slice = L.Slice(bo.handle, 0, n)
+                bo.slice_n = n
             out._slice = sl
             out.device = dev
         else:
@@ -895,9 +899,11 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
             out._code = x._code
             out._offset = 0
             out._size = n
-            sl = bo.slice
-            if sl is None or sl.count != n:
+            if bo.slice_n == n:
+                sl = bo.slice
+            else:
                 sl = bo.slice = L.Slice(bo.handle, 0, n)
+                bo.slice_n = n
             out._slice = sl
             out.device = dev
         else:

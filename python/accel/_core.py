@@ -486,8 +486,8 @@ class _Block:
     """One accel buffer and the stream whose order covers all work on it so
     far (so it can be reused or released safely)."""
 
-    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "rt", "pool", "home",
-                 "__weakref__")
+    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "slice_n", "rt", "pool",
+                 "home", "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -496,6 +496,7 @@ class _Block:
         self.stream = stream
         self.owner: Any = None  # external owner (DLPack producer) kept alive
         self.slice: Any = None  # the last whole-array accel_slice made over it
+        self.slice_n = -1  # its count (a Python int: cheaper to compare than the field)
         self.rt = device._rt
         self.pool: MemoryPool = self.rt.pool
         self.home: Any = None  # the pool's free list of its device and size, once found

@@ -9,11 +9,12 @@
  * cost); here the arguments are Python ints read straight into slices. The
  * module does not link libaccel: init() takes the addresses of the entries
  * from the libaccel that ctypes loaded, so both use one library and one
- * runtime. Built against the stable ABI (abi3, CPython >= 3.8), so one build
- * serves every interpreter; without it the package calls through ctypes.
+ * runtime. Built against the stable ABI (abi3, CPython >= 3.10: METH_FASTCALL),
+ * so one build serves every interpreter; without it the package calls
+ * through ctypes.
  * The GIL is released around each call, as ctypes does (an enqueue may wait
  * for room in the queue). */
-#define Py_LIMITED_API 0x03080000
+#define Py_LIMITED_API 0x030A0000
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -27,33 +28,33 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_op_code, accel_dtype, acce
 static binary_fn binary_entry;
 static unary_fn unary_entry;
 
-/* args[first], args[first + 1], args[first + 2]: buffer handle, offset and
- * count (elements) of one slice. Returns 0, or -1 with a Python error set. */
-static int slice_of(PyObject *args, Py_ssize_t first, accel_slice *out)
+/* The queue, op, dtype and count of args[0..3] and the buffer and offset of
+ * each slice from args[4] on, in pairs: the package has checked that the
+ * operands have one shape, so every slice has the count n. Returns 0, or -1
+ * with a Python error set. */
+static int args_of(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t nslices, const char *fn,
+                   accel_queue **q, accel_op_code *op, accel_dtype *dtype, accel_slice *s)
 {
-    out->buffer = (accel_buffer *)PyLong_AsVoidPtr(PyTuple_GetItem(args, first));
-    out->offset = PyLong_AsSize_t(PyTuple_GetItem(args, first + 1));
-    out->count = PyLong_AsSize_t(PyTuple_GetItem(args, first + 2));
-    return PyErr_Occurred() ? -1 : 0;
-}
-
-/* The queue, op and dtype of args[0..2]. Returns 0, or -1 with an error set. */
-static int head_of(PyObject *args, Py_ssize_t nargs, const char *fn, accel_queue **q,
-                   accel_op_code *op, accel_dtype *dtype)
-{
-    if (PyTuple_Size(args) != nargs) {
-        PyErr_Format(PyExc_TypeError, "_accel_fast.%s takes %d arguments", fn, (int)nargs);
+    if (nargs != 4 + 2 * nslices) {
+        PyErr_Format(PyExc_TypeError, "_accel_fast.%s takes %d arguments", fn,
+                     (int)(4 + 2 * nslices));
         return -1;
     }
-    *q = (accel_queue *)PyLong_AsVoidPtr(PyTuple_GetItem(args, 0));
-    *op = (accel_op_code)PyLong_AsLong(PyTuple_GetItem(args, 1));
-    *dtype = (accel_dtype)PyLong_AsLong(PyTuple_GetItem(args, 2));
+    *q = (accel_queue *)PyLong_AsVoidPtr(args[0]);
+    *op = (accel_op_code)PyLong_AsLong(args[1]);
+    *dtype = (accel_dtype)PyLong_AsLong(args[2]);
+    size_t n = PyLong_AsSize_t(args[3]);
+    for (Py_ssize_t i = 0; i < nslices; i++) {
+        s[i].buffer = (accel_buffer *)PyLong_AsVoidPtr(args[4 + 2 * i]);
+        s[i].offset = PyLong_AsSize_t(args[5 + 2 * i]);
+        s[i].count = n;
+    }
     return PyErr_Occurred() ? -1 : 0;
 }
 
-/* binary(q, op, dtype, a_buf, a_off, a_n, b_buf, b_off, b_n, out_buf,
- * out_off, out_n) -> accel_binary's status as an int. */
-static PyObject *fast_binary(PyObject *self, PyObject *args)
+/* binary(q, op, dtype, n, a_buf, a_off, b_buf, b_off, out_buf, out_off) ->
+ * accel_binary's status as an int (offsets and n in elements). */
+static PyObject *fast_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
     accel_queue *q;
@@ -64,8 +65,7 @@ static PyObject *fast_binary(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "_accel_fast.init was not called");
         return NULL;
     }
-    if (head_of(args, 12, "binary", &q, &op, &dtype) || slice_of(args, 3, &s[0]) ||
-        slice_of(args, 6, &s[1]) || slice_of(args, 9, &s[2]))
+    if (args_of(args, nargs, 3, "binary", &q, &op, &dtype, s))
         return NULL;
     PyThreadState *ts = PyEval_SaveThread();
     accel_status st = binary_entry(q, op, dtype, s[0], s[1], s[2]);
@@ -73,9 +73,9 @@ static PyObject *fast_binary(PyObject *self, PyObject *args)
     return PyLong_FromLong((long)st);
 }
 
-/* unary(q, op, dtype, x_buf, x_off, x_n, out_buf, out_off, out_n) ->
- * accel_unary's status as an int. */
-static PyObject *fast_unary(PyObject *self, PyObject *args)
+/* unary(q, op, dtype, n, x_buf, x_off, out_buf, out_off) -> accel_unary's
+ * status as an int. */
+static PyObject *fast_unary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
     accel_queue *q;
@@ -86,8 +86,7 @@ static PyObject *fast_unary(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "_accel_fast.init was not called");
         return NULL;
     }
-    if (head_of(args, 9, "unary", &q, &op, &dtype) || slice_of(args, 3, &s[0]) ||
-        slice_of(args, 6, &s[1]))
+    if (args_of(args, nargs, 2, "unary", &q, &op, &dtype, s))
         return NULL;
     PyThreadState *ts = PyEval_SaveThread();
     accel_status st = unary_entry(q, op, dtype, s[0], s[1]);
@@ -120,11 +119,10 @@ static PyObject *fast_init(PyObject *self, PyObject *args)
 
 static PyMethodDef fast_methods[] = {
     {"init", fast_init, METH_VARARGS, "init(binary_address, unary_address)"},
-    {"binary", fast_binary, METH_VARARGS,
-     "binary(q, op, dtype, a_buf, a_off, a_n, b_buf, b_off, b_n, out_buf, out_off, out_n)"},
-    {"unary", fast_unary, METH_VARARGS,
-     "unary(q, op, dtype, x_buf, x_off, x_n, out_buf, "
-     "out_off, out_n)"},
+    {"binary", (PyCFunction)(void (*)(void))fast_binary, METH_FASTCALL,
+     "binary(q, op, dtype, n, a_buf, a_off, b_buf, b_off, out_buf, out_off)"},
+    {"unary", (PyCFunction)(void (*)(void))fast_unary, METH_FASTCALL,
+     "unary(q, op, dtype, n, x_buf, x_off, out_buf, out_off)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -854,8 +854,9 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
         if ba.stream is not s or bb.stream is not s or bo.stream is not s:
             _join(s, ba, bb, bo)
         if _f_binary is not None:
-            code = _f_binary(qh, op, a._code, ba.handle, a._offset, a._size, bb.handle,
-                             b._offset, b._size, bo.handle, out._offset, out._size)
+            # One count for the three: the shapes were checked equal above.
+            code = _f_binary(qh, op, a._code, a._size, ba.handle, a._offset, bb.handle,
+                             b._offset, bo.handle, out._offset)
         else:
             code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
         if code:
@@ -915,8 +916,8 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
         if bx.stream is not s or bo.stream is not s:
             _join(s, bx, bo)
         if _f_unary is not None:
-            code = _f_unary(qh, op, x._code, bx.handle, x._offset, x._size, bo.handle,
-                            out._offset, out._size)
+            code = _f_unary(qh, op, x._code, x._size, bx.handle, x._offset, bo.handle,
+                            out._offset)
         else:
             code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
         if code:

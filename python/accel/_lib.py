@@ -249,7 +249,8 @@ def _load_fast() -> Any:
     next to the libaccel loaded (the build tree's lib/, where CMake puts it),
     set up to call that library's entries; None where it is not there or
     ``ACCEL_PYTHON_FAST=0``."""
-    if os.environ.get("ACCEL_PYTHON_FAST", "1") == "0" or os.sep not in LIBRARY_PATH:
+    if (os.environ.get("ACCEL_PYTHON_FAST", "1") == "0" or os.sep not in LIBRARY_PATH
+            or sys.version_info < (3, 10)):  # its stable ABI is 3.10's
         return None
     import importlib.machinery
     import importlib.util

@@ -139,7 +139,7 @@ def small_ops(c: ctypes.CDLL, dev: accel.Device, n: int, iters: int,
 
     def fast_binary() -> None:
         for _ in range(iters):
-            fast(qh, 10, 1, hx, 0, n, hy, 0, n, hz, 0, n)
+            fast(qh, 10, 1, n, hx, 0, hy, 0, hz, 0)
 
     def add_out() -> None:
         for _ in range(iters):

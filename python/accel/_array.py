@@ -96,8 +96,11 @@ class Array:
     # knows its views (_views, a WeakSet made with the first) so release()
     # reaches them all; _exported and _kept (a released block that an
     # export still sees) are set only when used.
+    # _nb: the pool size of an array of this shape and dtype (bytes rounded
+    # up to 256), kept because reading dtype.itemsize costs more than the
+    # rest of the size arithmetic.
     __slots__ = ("_block", "_base", "_views", "_exported", "_kept", "_shape", "_dtype", "_code",
-                 "_offset", "_size", "_slice", "device",
+                 "_offset", "_size", "_nb", "_slice", "device",
                  "__weakref__")
 
     # ------------------------------------------------------------ basics
@@ -514,6 +517,7 @@ def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> A
     for s in shape:
         n *= s
     a._size = n
+    a._nb = (n * a._dtype.itemsize + 255) & -256
     a._slice = L.Slice(block.handle, 0, n)
     a.device = device
     return a
@@ -534,6 +538,7 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     a._offset = offset
     n = math.prod(shape)
     a._size = n
+    a._nb = (n * a._dtype.itemsize + 255) & -256
     a._slice = L.Slice(base._block.handle, offset, n)
     a.device = base.device
     return a
@@ -571,6 +576,7 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
     a._code = code or _CODES[dt]
     a._offset = 0
     a._size = n
+    a._nb = (n * a._dtype.itemsize + 255) & -256
     # A reused block usually serves arrays of one size: keep its slice.
     if b.slice_n == n:
         sl = b.slice
@@ -822,7 +828,7 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
             raise _released_stream(fn)
         if out is None:
             n = a._size
-            nb = (n * dt.itemsize + 255) & -256
+            nb = a._nb
             lst = dev._free.get(nb)
             if lst:
                 try:
@@ -839,6 +845,7 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
             out._code = a._code
             out._offset = 0
             out._size = n
+            out._nb = nb
             if bo.slice_n == n:
                 sl = bo.slice
             else:
@@ -883,7 +890,7 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
         if out is None:
             n = x._size
             dt = x._dtype
-            nb = (n * dt.itemsize + 255) & -256
+            nb = x._nb
             lst = dev._free.get(nb)
             if lst:
                 try:
@@ -900,6 +907,7 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
             out._code = x._code
             out._offset = 0
             out._size = n
+            out._nb = nb
             if bo.slice_n == n:
                 sl = bo.slice
             else:

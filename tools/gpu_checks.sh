@@ -20,6 +20,8 @@ tail -30 $OUT/ctest.log
 timeout 90 $B/bin/accel verify --device cuda --quick > $OUT/verify.txt 2>&1; tail -3 $OUT/verify.txt
 # Repro files (.npz) replayed on the GPU: the planted CPU-side fault is not reproduced (exit 0), the bf16 transpose with guards is, bit for bit (exit 0).
 for f in fuzz/corpus/repro/stored_mul_f32.npz fuzz/corpus/repro/bf16_transpose_guards.npz; do timeout 30 $B/bin/accel replay $f --device cuda:0; echo "exit $?"; done > $OUT/replay_cuda.txt 2>&1; cat $OUT/replay_cuda.txt
+# Kernel shapes of relu/exp and the random fills against copy and the write-only ceilings (7 interleaved rounds).
+timeout 40 $B/bin/ew_probe --log2n 28 --rounds 7 > $OUT/ew_probe.txt 2>&1; tail -50 $OUT/ew_probe.txt
 timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json --svg $OUT/bench.svg > $OUT/bench.txt 2>&1; tail -40 $OUT/bench.txt
 timeout 150 $PY bench/peers.py --accel $B/bin/accel --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -60
 B=$B PY=$PY timeout 150 bash tools/gpu/kernels2.sh --no-tests > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt
@@ -41,6 +43,5 @@ export PYTHONPATH=$PWD/python ACCEL_LIBRARY=$PWD/$B/lib/libaccel.so
 timeout 120 $PY -m pytest -q -x python/tests/test_gpu_interop.py > $OUT/pytest_gpu.txt 2>&1; tail -5 $OUT/pytest_gpu.txt
 timeout 120 $PY -m pytest -q python/tests/test_kernels.py > $OUT/pytest_kernels.txt 2>&1; tail -5 $OUT/pytest_kernels.txt
 for e in examples/python/[0-9]*.py; do (cd examples/python && timeout 30 $PY $(basename $e) --device cuda:0 2>&1 | grep -E '^check|Error|error' | sed "s|^|$(basename $e): |"); done > $OUT/py_examples.txt; cat $OUT/py_examples.txt
-timeout 40 $PY python/bench/overhead_parts.py --device cuda:0 --runs 5 > $OUT/py_overhead_parts.txt 2>&1; timeout 30 $PY python/bench/overhead_parts.py --device cpu --runs 5 >> $OUT/py_overhead_parts.txt 2>&1; cat $OUT/py_overhead_parts.txt
-timeout 60 $PY python/bench/overhead.py --device cuda:0 > $OUT/py_overhead.txt 2>&1; tail -12 $OUT/py_overhead.txt
+timeout 60 $PY python/bench/overhead.py --device cuda:0 > $OUT/py_overhead.txt 2>&1; ACCEL_PYTHON_FAST=0 timeout 30 $PY python/bench/overhead.py --device cuda:0 --no-transfers >> $OUT/py_overhead.txt 2>&1; timeout 30 $PY python/bench/overhead.py --device cpu --no-transfers >> $OUT/py_overhead.txt 2>&1; cat $OUT/py_overhead.txt
 timeout 40 $B/bin/accel demo --size large > $OUT/demo.txt 2>&1; tail -14 $OUT/demo.txt

@@ -18,6 +18,7 @@ pkgs=(build-essential cmake pkg-config libopenblas-dev libinih-dev libcriterion-
   openmpi-bin zlib1g-dev libzip-dev libcjson-dev)
 missing=()
 pkgs+=(librsvg2-bin) # rsvg-convert: a test renders the bench chart (tests/cli/svg_render_check.py)
+pkgs+=(python3-dev)  # CPython's headers: the Python package's _accel_fast extension (python/CMakeLists.txt)
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done

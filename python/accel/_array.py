@@ -18,7 +18,8 @@ import builtins as _b
 import ctypes
 import math
 import numbers
-from typing import Any, Optional, Sequence, Tuple, Union
+import weakref
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -68,38 +69,10 @@ def _shape_of(shape: ShapeLike) -> Tuple[int, ...]:
     return t
 
 
-class _Mem:
-    """The ownership of one pool block, shared by an array and its views."""
-
-    __slots__ = ("block", "live", "exported", "__weakref__")
-
-    def __init__(self, block: Any):
-        self.block = block
-        self.live = True
-        self.exported = False
-
-    def release(self) -> None:
-        self.live = False
-        if not self.exported and self.block is not None:
-            b, self.block = self.block, None
-            b.pool.free(b)
-
-    def __del__(self) -> None:
-        b = self.block
-        if b is not None:
-            self.block = None
-            # MemoryPool.free's common case inlined (a block back on its known
-            # free list, room in the pool); anything else goes through free.
-            p, lst, nb = b.pool, b.home, b.nbytes
-            if lst is not None and b.owner is None and p._cached + nb <= p.limit and b.rt.alive:
-                lst.append(b)
-                p._cached += nb
-                p._used -= nb
-                return
-            try:
-                p.free(b)
-            except Exception:
-                pass
+def _root(a: "Array") -> "Array":
+    """The array that owns a's block: a itself, or the array a is a view of."""
+    r = a._base
+    return a if r is None else r
 
 
 def _released(fn: str) -> ReleasedError:
@@ -116,7 +89,18 @@ class Array:
     Made by :func:`asarray`, :func:`empty`, :func:`zeros`, ops and
     ``accel.random``; not constructed directly."""
 
-    __slots__ = ("_mem", "_shape", "_dtype", "_code", "_offset", "_size", "_slice", "device",
+    # Ownership: _block is the pool block while the array is usable (None once
+    # released). An array made by an op or asarray owns it (_base None) and
+    # gives it back to the pool when it is garbage; a view (_base: the owner)
+    # keeps the owner alive, so the block outlives every view. The owner
+    # knows its views (_views, a WeakSet made with the first) so release()
+    # reaches them all; _exported and _kept (a released block that an
+    # export still sees) are set only when used.
+    # _nb: the pool size of an array of this shape and dtype (bytes rounded
+    # up to 256), kept because reading dtype.itemsize costs more than the
+    # rest of the size arithmetic.
+    __slots__ = ("_block", "_base", "_views", "_exported", "_kept", "_shape", "_dtype", "_code",
+                 "_offset", "_size", "_nb", "_slice", "device",
                  "__weakref__")
 
     # ------------------------------------------------------------ basics
@@ -155,13 +139,13 @@ class Array:
     @property
     def released(self) -> bool:
         """True once release() was called (or the runtime closed)."""
-        return not self._mem.live or not self.device._rt.alive
+        return self._block is None or not self.device._rt.alive
 
     def _blk(self, fn: str) -> Any:
-        m = self._mem
-        if not m.live or not self.device._rt.alive:
+        b = self._block
+        if b is None or not self.device._rt.alive:
             raise _released(fn)
-        return m.block
+        return b
 
     def release(self) -> None:
         """Give the buffer back now (to the memory pool) instead of when the
@@ -169,7 +153,38 @@ class Array:
         afterwards: any use raises accel.ReleasedError (status
         ACCEL_ERROR_INVALID_HANDLE). Memory that NumPy, CuPy or PyTorch still
         see through a zero-copy export stays until they drop it."""
-        self._mem.release()
+        r = _root(self)
+        b = r._block
+        if b is None:
+            return
+        r._block = None
+        for v in getattr(r, "_views", ()):
+            v._block = None
+        if getattr(r, "_exported", False):
+            r._kept = b
+        else:
+            b.pool.free(b)
+
+    def __del__(self) -> None:
+        b = self._block
+        if self._base is not None:
+            return  # a view: its owner outlives it and gives the block back
+        if b is not None:
+            # MemoryPool.free's common case inlined: the block back on its
+            # free list while the pool is within its limit (a closed
+            # runtime's pool is not; a wrapped block has no list).
+            lst = b.home
+            if lst is not None and b.pool._fast:
+                lst.append(b)
+                return
+        else:
+            b = getattr(self, "_kept", None)
+            if b is None:
+                return
+        try:  # no module globals here: they may be gone at interpreter exit
+            b.pool.free(b)
+        except Exception:
+            pass
 
     def __len__(self) -> int:
         if not self._shape:
@@ -283,6 +298,14 @@ class Array:
         """A copy on the same device (accel_copy)."""
         return copy(self)
 
+    def __copy__(self) -> "Array":
+        """copy.copy(x): a copy of the data on the same device (as NumPy
+        and CuPy), never a second owner of x's buffer."""
+        return copy(self)
+
+    def __deepcopy__(self, memo: Any) -> "Array":
+        return copy(self)
+
     def astype(self, dtype: Any, copy: bool = True) -> "Array":
         """The array in another dtype. accel has no on-device conversion: the
         data goes through host memory (get, NumPy's astype, asarray)."""
@@ -335,9 +358,9 @@ class Array:
                 if rows and cols:
                     isz = self._dtype.itemsize
                     s = _prepare(self.device, self, out)
-                    check(L.queue_copy_2d(s._h(), self._mem.block.handle,
+                    check(L.queue_copy_2d(s._h(), self._block.handle,
                                           (self._offset + r0 * shape[1] + c0) * isz,
-                                          shape[1] * isz, out._mem.block.handle, 0, cols * isz,
+                                          shape[1] * isz, out._block.handle, 0, cols * isz,
                                           cols * isz, rows))
                 return out
         # Anything else goes through host memory.
@@ -361,50 +384,34 @@ class Array:
         self.set(host)
 
     # ------------------------------------------------------- operators
-    def __add__(self, o: Any) -> "Array":
-        return _binary(_ADD, "add", self, o, None)
-
+    # x + y, x - y, x * y, x / y, -x and abs(x) are accel.add, ... themselves
+    # (set below the op functions): one Python call per op.
     def __radd__(self, o: Any) -> "Array":
-        return _binary(_ADD, "add", o, self, None)
-
-    def __sub__(self, o: Any) -> "Array":
-        return _binary(_SUB, "subtract", self, o, None)
+        return add(o, self)
 
     def __rsub__(self, o: Any) -> "Array":
-        return _binary(_SUB, "subtract", o, self, None)
-
-    def __mul__(self, o: Any) -> "Array":
-        return _binary(_MUL, "multiply", self, o, None)
+        return subtract(o, self)
 
     def __rmul__(self, o: Any) -> "Array":
-        return _binary(_MUL, "multiply", o, self, None)
-
-    def __truediv__(self, o: Any) -> "Array":
-        return _binary(_DIV, "divide", self, o, None)
+        return multiply(o, self)
 
     def __rtruediv__(self, o: Any) -> "Array":
-        return _binary(_DIV, "divide", o, self, None)
+        return divide(o, self)
 
     def __iadd__(self, o: Any) -> "Array":
-        return _binary(_ADD, "add", self, o, self)
+        return add(self, o, self)
 
     def __isub__(self, o: Any) -> "Array":
-        return _binary(_SUB, "subtract", self, o, self)
+        return subtract(self, o, self)
 
     def __imul__(self, o: Any) -> "Array":
-        return _binary(_MUL, "multiply", self, o, self)
+        return multiply(self, o, self)
 
     def __itruediv__(self, o: Any) -> "Array":
-        return _binary(_DIV, "divide", self, o, self)
-
-    def __neg__(self) -> "Array":
-        return _unary(_NEG, "negative", self, None)
+        return divide(self, o, self)
 
     def __pos__(self) -> "Array":
         return self
-
-    def __abs__(self) -> "Array":
-        return _unary(_ABS, "abs", self, None)
 
     def __matmul__(self, o: Any) -> "Array":
         return matmul(self, o)
@@ -448,7 +455,7 @@ class Array:
         b = self._blk("Array.__array_interface__")
         b.stream.synchronize()
         base = L.buffer_host_pointer(b.handle)
-        self._mem.exported = True
+        _root(self)._exported = True
         return {"shape": self._shape, "typestr": self._dtype.str,
                 "data": ((base or 0) + self._offset * self._dtype.itemsize, False),
                 "strides": None, "version": 3}
@@ -464,9 +471,9 @@ class Array:
             raise AttributeError("__cuda_array_interface__: the array is not on a CUDA device "
                                  f"({self.device.name})")
         ptr = _native_ptr(self, "Array.__cuda_array_interface__")
-        self._mem.exported = True
+        _root(self)._exported = True
         s = _stream_for(self.device)
-        b = self._mem.block
+        b = self._block
         if b.stream is not s:
             s._join_from(b.stream)
             b.stream = s
@@ -500,7 +507,8 @@ def _native_ptr(a: Array, fn: str) -> int:
 
 def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> Array:
     a = Array.__new__(Array)
-    a._mem = _Mem(block)
+    a._block = block
+    a._base = None
     a._shape = shape
     a._dtype = dt
     a._code = _CODES[dt]
@@ -509,6 +517,7 @@ def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> A
     for s in shape:
         n *= s
     a._size = n
+    a._nb = (n * a._dtype.itemsize + 255) & -256
     a._slice = L.Slice(block.handle, 0, n)
     a.device = device
     return a
@@ -516,19 +525,25 @@ def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> A
 
 def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     a = Array.__new__(Array)
-    a._mem = base._mem
+    root = _root(base)
+    a._block = base._block
+    a._base = root
+    vs = getattr(root, "_views", None)
+    if vs is None:
+        vs = root._views = weakref.WeakSet()
+    vs.add(a)
     a._shape = shape
     a._dtype = base._dtype
     a._code = base._code
     a._offset = offset
     n = math.prod(shape)
     a._size = n
-    a._slice = L.Slice(base._mem.block.handle, offset, n)
+    a._nb = (n * a._dtype.itemsize + 255) & -256
+    a._slice = L.Slice(base._block.handle, offset, n)
     a.device = base.device
     return a
 
 
-_new_mem = object.__new__
 _new_array = object.__new__
 
 
@@ -537,7 +552,7 @@ def _prepare(dev: Device, *arrays: Array) -> Stream:
     ordered it after the earlier work on each array's buffer."""
     s = _stream_for(dev)
     for a in arrays:
-        b = a._mem.block
+        b = a._block
         if b.stream is not s:
             s._join_from(b.stream)
             b.stream = s
@@ -553,19 +568,21 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
     if not rt.alive:
         raise _released_stream("alloc")
     b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
-    m = _new_mem(_Mem)
-    m.block, m.live, m.exported = b, True, False
     a = _new_array(Array)
-    a._mem = m
+    a._block = b
+    a._base = None
     a._shape = shape
     a._dtype = dt
     a._code = code or _CODES[dt]
     a._offset = 0
     a._size = n
+    a._nb = (n * a._dtype.itemsize + 255) & -256
     # A reused block usually serves arrays of one size: keep its slice.
-    sl = b.slice
-    if sl is None or sl.count != n:
+    if b.slice_n == n:
+        sl = b.slice
+    else:
         sl = b.slice = L.Slice(b.handle, 0, n)
+        b.slice_n = n
     a._slice = sl
     a.device = dev
     return a
@@ -663,8 +680,8 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
         s = _prepare(a.device, a, out)
         if out._size:
             isz = dt.itemsize
-            check(L.queue_copy(s._h(), a._mem.block.handle, a._offset * isz,
-                               out._mem.block.handle, 0, out._size * isz))
+            check(L.queue_copy(s._h(), a._block.handle, a._offset * isz,
+                               out._block.handle, 0, out._size * isz))
         return out
     if dtype is not None:
         dt = _dtype_of(dtype, "asarray")
@@ -684,7 +701,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
     out = _alloc(h.shape, h.dtype, dev)
     if out._size:
         s = _prepare(dev, out)
-        check(L.queue_write_blocking(s._h(), out._mem.block.handle, 0, h.ctypes.data, h.nbytes))
+        check(L.queue_write_blocking(s._h(), out._block.handle, 0, h.ctypes.data, h.nbytes))
     return out
 
 
@@ -740,8 +757,12 @@ def _released_stream(fn: str) -> ReleasedError:
                          f"accel.{fn}: the current stream was released, or the runtime closed")
 
 
+# The per-op C calls: through the _accel_fast extension where it loaded
+# (Python ints in, no ctypes), else through ctypes (slices by value).
 _c_binary = L.binary_raw
 _c_unary = L.unary_raw
+_f_binary = L.fast.binary if L.fast is not None else None
+_f_unary = L.fast.unary if L.fast is not None else None
 
 
 def _join(s: Stream, *blocks: Any) -> None:
@@ -752,77 +773,166 @@ def _join(s: Stream, *blocks: Any) -> None:
             blk.stream = s
 
 
-def _binary(op: int, fn: str, a: Any, b: Any, out: Optional[Array]) -> Array:
-    # The per-op path: every check is a compare of cached fields, so that a
-    # small op costs little more than the C call (python/bench/overhead.py).
-    if a.__class__ is not Array or b.__class__ is not Array:
-        if not isinstance(a, Array):
-            if not isinstance(b, Array):
-                raise TypeError(f"accel.{fn}: at least one operand must be an accel.Array")
-            a = _operand(a, b, fn)
-        elif not isinstance(b, Array):
-            b = _operand(b, a, fn)
-    ma, mb = a._mem, b._mem
-    if not (ma.live and mb.live):
-        raise _released(fn)
-    shape, dt, dev = a._shape, a._dtype, a.device
-    if b._shape != shape or b._dtype is not dt or b.device is not dev:
-        _binary_shape_check(fn, a, b)
-    # The current stream of dev (_core._stream_for, inlined): the default
-    # stream unless a ``with Stream()`` is open somewhere.
-    if _current_set[0]:
-        cur = _tls.streams
-        s = cur.get(dev._handle) if cur else None
-        if s is None:
-            s = dev._null or dev.null_stream
-    else:
-        s = dev._null or dev.null_stream
-    if out is None:
-        out = _alloc(shape, dt, dev, s, a._code, a._size)
-    elif (out.__class__ is not Array or not out._mem.live or out._shape != shape
-          or out._dtype is not dt or out.device is not dev):
-        _check_out(fn, out, a)
-    qh = s._handle
-    if qh is None:
-        raise _released_stream(fn)
-    ba, bb, bo = ma.block, mb.block, out._mem.block
-    if ba.stream is not s or bb.stream is not s or bo.stream is not s:
-        _join(s, ba, bb, bo)
-    code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
-    if code:
-        raise L.failed(code)
-    return out
+def _operands(fn: str, a: Any, b: Any) -> Tuple[Array, Array]:
+    # A binary op's operands when one is not an Array (a scalar is made into
+    # a filled array like the other).
+    if not isinstance(a, Array):
+        if not isinstance(b, Array):
+            raise TypeError(f"accel.{fn}: at least one operand must be an accel.Array")
+        return _operand(a, b, fn), b
+    if not isinstance(b, Array):
+        return a, _operand(b, a, fn)
+    return a, b
 
 
-def _unary(op: int, fn: str, x: Any, out: Optional[Array]) -> Array:
-    if x.__class__ is not Array:
-        raise TypeError(f"accel.{fn}: x must be an accel.Array (got {type(x).__name__})")
-    m = x._mem
-    if not m.live:
-        raise _released(fn)
-    dev = x.device
-    if _current_set[0]:
-        cur = _tls.streams
-        s = cur.get(dev._handle) if cur else None
-        if s is None:
-            s = dev._null or dev.null_stream
-    else:
-        s = dev._null or dev.null_stream
-    if out is None:
-        out = _alloc(x._shape, x._dtype, dev, s, x._code, x._size)
-    elif (out.__class__ is not Array or not out._mem.live or out._shape != x._shape
-          or out._dtype is not x._dtype or out.device is not dev):
-        _check_out(fn, out, x)
-    qh = s._handle
-    if qh is None:
-        raise _released_stream(fn)
-    bx, bo = m.block, out._mem.block
-    if bx.stream is not s or bo.stream is not s:
-        _join(s, bx, bo)
-    code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
-    if code:
-        raise L.failed(code)
-    return out
+def _cur_stream(dev: Device) -> Stream:
+    # The current stream of dev while a ``with Stream()`` is open somewhere.
+    cur = _tls.streams
+    s = cur.get(dev._handle) if cur else None
+    return s if s is not None else (dev._null or dev.null_stream)
+
+
+def _new_block(dev: Device, nbytes: int, s: Stream) -> Any:
+    # The per-op path's pool miss: a cached block taken by another thread
+    # meanwhile, or none of this size yet.
+    return dev._rt.pool.malloc(dev, nbytes, s)
+
+
+def _binary_op(op: int, fn: str) -> Callable[..., Array]:
+    """The whole per-op path of binary op `op` as one function, so that ``z
+    = x + y`` is one Python call and one C call (accel_binary, through
+    _accel_fast where it is, else ctypes): every check
+    compares cached fields, the output's block comes off the device's free
+    list (MemoryPool) and its slice is the block's own, and the stream
+    lookup is a flag test unless a ``with Stream()`` is open. Anything
+    unusual (scalars, mismatches, a pool miss, another stream's buffers)
+    leaves for a helper (python/bench/overhead.py measures this path)."""
+
+    def f(x1: Union[Array, Scalar], x2: Union[Array, Scalar], out: Optional[Array] = None) \
+            -> Array:
+        a, b = x1, x2
+        if a.__class__ is not Array or b.__class__ is not Array:
+            a, b = _operands(fn, a, b)
+        ba = a._block
+        bb = b._block
+        if ba is None or bb is None:
+            raise _released(fn)
+        shape = a._shape
+        dt = a._dtype
+        dev = a.device
+        if b._shape != shape or b._dtype is not dt or b.device is not dev:
+            _binary_shape_check(fn, a, b)
+        s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
+        qh = s._handle
+        if qh is None:
+            raise _released_stream(fn)
+        if out is None:
+            n = a._size
+            nb = a._nb
+            lst = dev._free.get(nb)
+            if lst:
+                try:
+                    bo = lst.pop()
+                except IndexError:
+                    bo = _new_block(dev, nb, s)
+            else:
+                bo = _new_block(dev, nb, s)
+            out = _new_array(Array)
+            out._block = bo
+            out._base = None
+            out._shape = shape
+            out._dtype = dt
+            out._code = a._code
+            out._offset = 0
+            out._size = n
+            out._nb = nb
+            if bo.slice_n == n:
+                sl = bo.slice
+            else:
+                sl = bo.slice = L.Slice(bo.handle, 0, n)
+                bo.slice_n = n
+            out._slice = sl
+            out.device = dev
+        else:
+            if (out.__class__ is not Array or out._shape != shape or out._dtype is not dt
+                    or out.device is not dev or out._block is None):
+                _check_out(fn, out, a)
+            bo = out._block
+        if ba.stream is not s or bb.stream is not s or bo.stream is not s:
+            _join(s, ba, bb, bo)
+        if _f_binary is not None:
+            # One count for the three: the shapes were checked equal above.
+            code = _f_binary(qh, op, a._code, a._size, ba.handle, a._offset, bb.handle,
+                             b._offset, bo.handle, out._offset)
+        else:
+            code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
+        if code:
+            raise L.failed(code)
+        return out
+
+    return f
+
+
+def _unary_op(op: int, fn: str) -> Callable[..., Array]:
+    """The per-op path of unary op `op` (as _binary_op; accel_unary)."""
+
+    def f(x: Array, out: Optional[Array] = None) -> Array:
+        if x.__class__ is not Array:
+            raise TypeError(f"accel.{fn}: x must be an accel.Array (got {type(x).__name__})")
+        bx = x._block
+        if bx is None:
+            raise _released(fn)
+        dev = x.device
+        s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
+        qh = s._handle
+        if qh is None:
+            raise _released_stream(fn)
+        if out is None:
+            n = x._size
+            dt = x._dtype
+            nb = x._nb
+            lst = dev._free.get(nb)
+            if lst:
+                try:
+                    bo = lst.pop()
+                except IndexError:
+                    bo = _new_block(dev, nb, s)
+            else:
+                bo = _new_block(dev, nb, s)
+            out = _new_array(Array)
+            out._block = bo
+            out._base = None
+            out._shape = x._shape
+            out._dtype = dt
+            out._code = x._code
+            out._offset = 0
+            out._size = n
+            out._nb = nb
+            if bo.slice_n == n:
+                sl = bo.slice
+            else:
+                sl = bo.slice = L.Slice(bo.handle, 0, n)
+                bo.slice_n = n
+            out._slice = sl
+            out.device = dev
+        else:
+            if (out.__class__ is not Array or out._shape != x._shape
+                    or out._dtype is not x._dtype or out.device is not dev
+                    or out._block is None):
+                _check_out(fn, out, x)
+            bo = out._block
+        if bx.stream is not s or bo.stream is not s:
+            _join(s, bx, bo)
+        if _f_unary is not None:
+            code = _f_unary(qh, op, x._code, x._size, bx.handle, x._offset, bo.handle,
+                            out._offset)
+        else:
+            code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
+        if code:
+            raise L.failed(code)
+        return out
+
+    return f
 
 
 _BIN_DOC = """{what}, elementwise (accel_{c}).
@@ -851,17 +961,14 @@ _ULP = ("Within the backend's documented bound (CPU: glibc, exp/log <= 2 ulp, ta
 
 
 def _mk_binary(op: int, name: str, c: str, what: str, acc: str = _EXACT):
-    def f(x1: Union[Array, Scalar], x2: Union[Array, Scalar], out: Optional[Array] = None) \
-            -> Array:
-        return _binary(op, name, x1, x2, out)
+    f = _binary_op(op, name)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = _BIN_DOC.format(what=what, c=c, acc=acc)
     return f
 
 
 def _mk_unary(op: int, name: str, c: str, what: str, acc: str = _EXACT):
-    def f(x: Array, out: Optional[Array] = None) -> Array:
-        return _unary(op, name, x, out)
+    f = _unary_op(op, name)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = _UN_DOC.format(what=what, c=c, acc=acc)
     return f
@@ -894,10 +1001,20 @@ sigmoid = _mk_unary(_SIGMOID, "sigmoid", "sigmoid",
                     "the logistic function 1 / (1 + e**-x) (scipy.special.expit)", _ULP)
 expit = sigmoid
 
+Array.__add__ = add  # type: ignore[assignment]
+Array.__sub__ = subtract  # type: ignore[assignment]
+Array.__mul__ = multiply  # type: ignore[assignment]
+Array.__truediv__ = divide  # type: ignore[assignment]
+Array.__neg__ = negative  # type: ignore[assignment]
+Array.__abs__ = absolute  # type: ignore[assignment]
+
+
+_square = _binary_op(_MUL, "square")
+
 
 def square(x: Array, out: Optional[Array] = None) -> Array:
     """x * x, elementwise (accel_mul; correctly rounded)."""
-    return _binary(_MUL, "square", x, x, out)
+    return _square(x, x, out)
 
 
 def fill(a: Array, value: float) -> Array:
@@ -1090,9 +1207,9 @@ def matmul(a: Array, b: Array, out: Optional[Array] = None) -> Array:
     d.dtype = a._code
     d.m, d.n, d.k = m, n, k
     d.alpha, d.beta = 1.0, 0.0
-    d.a, d.a_offset, d.lda = a._mem.block.handle, a._offset, k
-    d.b, d.b_offset, d.ldb = b._mem.block.handle, b._offset, n
-    d.c, d.c_offset, d.ldc = out._mem.block.handle, out._offset, n
+    d.a, d.a_offset, d.lda = a._block.handle, a._offset, k
+    d.b, d.b_offset, d.ldb = b._block.handle, b._offset, n
+    d.c, d.c_offset, d.ldc = out._block.handle, out._offset, n
     d.batch_count = nb
     d.stride_a, d.stride_b, d.stride_c = m * k, k * n, m * n
     check(L.gemm(s._handle, ctypes.byref(d)))
@@ -1113,6 +1230,6 @@ def transpose(a: Array) -> Array:
     out = _alloc((c, r), a._dtype, a.device)
     if a._size:
         s = _prepare(a.device, a, out)
-        check(L.transpose_2d(s._handle, a._code, r, c, a._mem.block.handle, a._offset, c,
-                             out._mem.block.handle, 0, r))
+        check(L.transpose_2d(s._handle, a._code, r, c, a._block.handle, a._offset, c,
+                             out._block.handle, 0, r))
     return out

@@ -9,6 +9,7 @@ One runtime per process, opened on first use from the default plugins.ini
 from __future__ import annotations
 
 import atexit
+import builtins
 import ctypes
 import threading
 import weakref
@@ -37,12 +38,16 @@ class _Runtime:
         check(L.device_default(self.handle, ctypes.byref(d)))
         self.default_device = next(x for x in self.devices if x._handle == d.value)
         self.pool = MemoryPool()
+        for dev in self.devices:
+            dev._free = self.pool._lists(dev)
         # Every stream of this runtime: closing it invalidates them all.
         self.streams: "weakref.WeakSet[Stream]" = weakref.WeakSet()
 
     def close(self) -> None:
         if not self.alive:
             return
+        # Blocks freed from now on take MemoryPool.free's path (no caching).
+        self.pool.limit = -1
         self.pool.free_all_blocks()
         for dev in self.devices:
             if dev._null is not None:
@@ -146,6 +151,9 @@ class Device:
         self.compute_capability = int(p.compute_capability)
         self._null: Optional[Stream] = None
         self._null_lock = threading.Lock()
+        # The memory pool's free lists of this device (rounded size ->
+        # blocks), set when the runtime makes its pool.
+        self._free: Dict[int, List[_Block]] = {}
         return self
 
     def __init__(self, device: Union[str, int, "Device", None] = None) -> None:
@@ -478,8 +486,8 @@ class _Block:
     """One accel buffer and the stream whose order covers all work on it so
     far (so it can be reused or released safely)."""
 
-    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "rt", "pool", "home",
-                 "__weakref__")
+    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "slice_n", "rt", "pool",
+                 "home", "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -488,6 +496,7 @@ class _Block:
         self.stream = stream
         self.owner: Any = None  # external owner (DLPack producer) kept alive
         self.slice: Any = None  # the last whole-array accel_slice made over it
+        self.slice_n = -1  # its count (a Python int: cheaper to compare than the field)
         self.rt = device._rt
         self.pool: MemoryPool = self.rt.pool
         self.home: Any = None  # the pool's free list of its device and size, once found
@@ -497,103 +506,141 @@ class MemoryPool:
     """Buffers freed by arrays are kept for reuse by arrays of the same
     device and size (as CuPy's memory pool): freeing and allocating
     temporaries then costs no accel_buffer_create/release (a release waits
-    for every queue). A block is reused in stream order: the stream that
-    takes it first waits for the stream that last used it. At most
-    ``limit`` bytes are kept (default 1 GiB: a block that does not fit next
-    to the cached ones makes the pool give those back first);
-    ``free_all_blocks()`` returns them to the device."""
+    for every queue) and no C call at all. A block is reused in stream
+    order: the stream that takes it first waits for the stream that last
+    used it (an event; none when it is the same stream, which runs in
+    order). At most ``limit`` bytes are kept (default 1 GiB: a block that
+    does not fit next to the cached ones makes the pool give those back
+    first); ``free_all_blocks()`` returns them to the device.
+
+    The free lists are ``Device._free`` (rounded size -> blocks), used
+    directly by the per-op path in _array.py. The pool counts only the bytes
+    of all its blocks (``_total``, changed where a buffer is created or
+    released); while that is within ``limit`` the cached bytes are too, so
+    taking and giving back a block is a list pop and append with no
+    bookkeeping (``_fast``). Past the limit, a freed block goes through
+    :meth:`free`, which counts the cached bytes."""
 
     def __init__(self, limit: int = 1 << 30):
-        self._free: Dict[tuple, List[_Block]] = {}
-        self._cached = 0
-        self._used = 0
-        self.limit = limit
+        self._free: Dict[int, Dict[int, List[_Block]]] = {}  # device handle -> size -> blocks
+        self._total = 0
+        self._limit = limit
+        self._fast = True
         self._lock = threading.Lock()
+
+    @property
+    def limit(self) -> int:
+        """The most bytes kept cached (set it to change it; -1 caches none)."""
+        return self._limit
+
+    @limit.setter
+    def limit(self, value: int) -> None:
+        self._limit = int(value)
+        self._fast = self._total <= self._limit
+        if self.free_bytes() > self._limit:
+            self.free_all_blocks()
+
+    def _lists(self, device: Device) -> Dict[int, List[_Block]]:
+        """The free lists of `device` (made on first use; kept for the pool's
+        life, emptied in place by free_all_blocks)."""
+        d = self._free.get(device._handle)
+        if d is None:
+            d = self._free.setdefault(device._handle, {})
+        return d
 
     @staticmethod
     def _round(nbytes: int) -> int:
-        return (nbytes + 255) & ~255 if nbytes else 0
+        return (nbytes + 255) & -256
 
     def malloc(self, device: Device, nbytes: int, stream: Stream) -> _Block:
-        size = (nbytes + 255) & ~255 if nbytes else 0
-        lst = self._free.get((device._handle, size))
+        """A block of at least `nbytes` on `device` for work on `stream`: a
+        cached one of that rounded size, else a new accel buffer."""
+        size = (nbytes + 255) & -256
+        lst = device._free.get(size)
         if lst:
             try:
-                b = lst.pop()  # atomic under the GIL
+                return lst.pop()  # atomic under the GIL
             except IndexError:
                 pass
-            else:
-                # Statistics only (not exact under concurrent threads).
-                self._cached -= size
-                self._used += size
-                return b
+        return self.fresh(device, size, stream)
+
+    def fresh(self, device: Device, size: int, stream: Stream) -> _Block:
+        """A new block of `size` bytes (a multiple of 256) from
+        accel_buffer_create; out of memory gives the cached blocks back and
+        tries once more. Raises OutOfMemoryError, OutOfRangeError."""
+        if not device._rt.alive:
+            raise ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
+                                "accel: the runtime was closed (accel.shutdown())")
         if size >= 1 << 64:  # ctypes would pass it modulo 2^64
             raise error("ACCEL_ERROR_OUT_OF_RANGE",
-                        f"accel: an array of {nbytes} bytes does not fit in size_t")
+                        f"accel: an array of {size} bytes does not fit in size_t")
         h = ctypes.c_void_p()
         code = L.buffer_create(device._handle, size, ctypes.byref(h))
         if code:
             # Out of memory: give the cached blocks back and try once more.
-            if code in (7, 8) and self._cached:
+            if code in (7, 8) and self.free_bytes():
                 self.free_all_blocks()
                 code = L.buffer_create(device._handle, size, ctypes.byref(h))
             check(code)
-        self._used += size
+        self._count(size)
         return _Block(h.value, device, size, stream)
+
+    def _count(self, nbytes: int) -> None:
+        # A block of nbytes made (> 0) or released (< 0).
+        t = self._total = self._total + nbytes
+        self._fast = t <= self._limit
 
     def free(self, b: _Block) -> None:
         """Take back a block no array uses any more."""
         if not b.rt.alive:
             return
         nb = b.nbytes
-        self._used -= nb
-        if b.owner is not None or nb > self.limit:
+        if b.owner is not None or nb > self._limit:
             self._release(b)
             return
-        if self._cached + nb > self.limit:
+        if self.free_bytes() + nb > self._limit:
             # Make room: the newest free block is the likeliest to be reused.
             self.free_all_blocks()
         lst = b.home
         if lst is None:
-            # The lists stay in the dict for the pool's life (emptied in
-            # place by free_all_blocks), so a block may keep its own.
-            key = (b.device._handle, nb)
-            lst = self._free.get(key)
+            lsts = self._lists(b.device)
+            lst = lsts.get(nb)
             if lst is None:
-                lst = self._free[key] = []
+                lst = lsts.setdefault(nb, [])
             b.home = lst
         lst.append(b)
-        self._cached += nb
 
-    @staticmethod
-    def _release(b: _Block) -> None:
+    def _release(self, b: _Block) -> None:
         h, b.handle = b.handle, None
-        if h is not None and b.device._rt.alive:
-            L.buffer_release(h)
+        if h is not None:
+            if b.device._rt.alive:
+                L.buffer_release(h)
+            self._count(-b.nbytes)
         b.owner = None
 
     def free_all_blocks(self) -> None:
         """Release every cached block (accel_buffer_release each)."""
         with self._lock:
             blocks = []
-            for lst in self._free.values():
-                blocks.extend(lst)
-                lst.clear()
-            self._cached = 0
+            for lsts in self._free.values():
+                for lst in lsts.values():
+                    blocks.extend(lst)
+                    lst.clear()
         for b in blocks:
             self._release(b)
 
     def used_bytes(self) -> int:
         """Bytes held by live arrays."""
-        return self._used
+        return self._total - self.free_bytes()
 
     def free_bytes(self) -> int:
         """Bytes cached for reuse."""
-        return self._cached
+        return builtins.sum(size * len(lst) for lsts in list(self._free.values())
+                            for size, lst in list(lsts.items()))
 
     def total_bytes(self) -> int:
-        """used_bytes() + free_bytes()."""
-        return self._used + self._cached
+        """used_bytes() + free_bytes(): the bytes of every block of the pool."""
+        return self._total
 
 
 def get_default_memory_pool() -> MemoryPool:

@@ -18,7 +18,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _lib as L
-from ._array import Array, _native_ptr, _wrap
+from ._array import Array, _native_ptr, _root, _wrap
 from ._core import _Block, _stream_for, get_device, runtime
 from ._lib import check, error
 
@@ -120,7 +120,7 @@ def to_dlpack(a: Array, stream: Optional[int] = None, max_version: Any = None) -
         raise _unsupported("Array.__dlpack__")
     dev_type, dev_id = device_of(a)
     ptr = _native_ptr(a, "Array.__dlpack__")
-    b = a._mem.block
+    b = a._block
     # The consumer reads on its own stream (or the host): the work queued
     # on the array so far must be done first, unless it is the same stream.
     s = b.stream
@@ -137,7 +137,7 @@ def to_dlpack(a: Array, stream: Optional[int] = None, max_version: Any = None) -
         ctypes.pythonapi.Py_DecRef.argtypes = [ctypes.py_object]
         ctypes.pythonapi.Py_DecRef(a)
         check(code)
-    a._mem.exported = True
+    _root(a)._exported = True
     try:
         return _api.PyCapsule_New(out.value, _NAMES[ver],
                                   ctypes.cast(_destructor[ver], ctypes.c_void_p))
@@ -231,7 +231,7 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
     _api.PyCapsule_SetName(capsule, _USED[ver])
     blk = _Block(h.value, acc_dev, nbytes, _stream_for(acc_dev))
     blk.owner = "dlpack"
-    rt.pool._used += nbytes
+    rt.pool._count(nbytes)
     return _wrap(blk, shape, dt, acc_dev)
 
 

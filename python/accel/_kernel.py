@@ -312,7 +312,7 @@ class _TypedKernel:
                             f"{stream.device.name}, the arrays on {dev.name}")
             s = stream
             for a in arrays:
-                b = a._mem.block
+                b = a._block
                 if b.stream is not s:
                     s._join_from(b.stream)
                     b.stream = s

@@ -19,7 +19,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 c_size = ctypes.c_size_t
 c_u32 = ctypes.c_uint32
@@ -241,6 +241,36 @@ binary_raw = lib["accel_binary"]
 binary_raw.restype = c_int
 unary_raw = lib["accel_unary"]
 unary_raw.restype = c_int
+
+
+def _load_fast() -> Any:
+    """The optional extension _accel_fast (python/accel_fast.c: the same two
+    calls without ctypes: python/bench/overhead.py prints both), from
+    next to the libaccel loaded (the build tree's lib/, where CMake puts it),
+    set up to call that library's entries; None where it is not there or
+    ``ACCEL_PYTHON_FAST=0``."""
+    if (os.environ.get("ACCEL_PYTHON_FAST", "1") == "0" or os.sep not in LIBRARY_PATH
+            or sys.version_info < (3, 10)):  # its stable ABI is 3.10's
+        return None
+    import importlib.machinery
+    import importlib.util
+    path = Path(LIBRARY_PATH).resolve().parent / "_accel_fast.abi3.so"
+    if not path.is_file():
+        return None
+    try:
+        loader = importlib.machinery.ExtensionFileLoader("_accel_fast", str(path))
+        spec = importlib.util.spec_from_file_location("_accel_fast", str(path), loader=loader)
+        mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        loader.exec_module(mod)
+        mod.init(ctypes.cast(binary_raw, c_vp).value, ctypes.cast(unary_raw, c_vp).value)
+    except Exception:  # an extension that does not load is as good as none
+        return None
+    return mod
+
+
+# The extension's module, or None: the per-op path then calls through ctypes.
+fast = _load_fast()
+FAST_PATH: Optional[str] = getattr(fast, "__file__", None)
 
 # User kernels (accel/kernel.h).
 kernel_options_init = _proto("accel_kernel_options_init", None, P(KernelOptions))

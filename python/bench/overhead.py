@@ -1,109 +1,233 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
-"""Python overhead of accel against the same work from C, with ratios.
+"""The Python package's costs against the same work from C, in one process.
 
-    python/bench/overhead.py [--device NAME] [--n 1024] [--iters 20000]
-                             [--bytes 268435456] [--pinned]
+    python/bench/overhead.py [--device NAME] [--n 1024] [--iters 20000] [--rounds 7]
+                             [--pinned-bytes 1073741824] [--pageable-bytes 268435456]
+                             [--no-transfers]
 
-1. Per small op: the host time of accel.add(x, y, out=z) on N float32
-   elements, enqueued in a loop (then one synchronize), minus the host time
-   of accel_add in the same loop from C (python/bench/small_op.c, compiled
-   here with cc against this build): the Python overhead (target <= 2 us).
-   Also `z = x + y` (a new array from the memory pool each time).
-2. End to end: N-element adds in a loop, per op, including the final
-   synchronize (the H200 target is <= 6 us; CuPy measured 9.2 us there).
-3. accel.asarray / Array.get of BYTES from NumPy memory (pinned with
-   --pinned, accel.empty_pinned) against accel_queue_write/read_blocking of
-   the same bytes from C (target >= 0.95 of the C rate for 1 GiB pinned).
+The C side is python/bench/small_op.c, compiled here (cc) into a shared
+library and called through ctypes once per loop, on the same runtime, queue
+and buffers as the Python side. Every variant runs once per round, the
+variants in a rotated order each round, ROUNDS rounds after a warm-up; each
+line is the median over the rounds with the spread (min..max).
+
+1. Small op: N float32 elements added ITERS times in a loop, then one
+   synchronize; host microseconds per op of the loop (enqueue) and of the
+   loop with the synchronize (end to end), for
+     C accel_add        the C loop (small_op.c);
+     python-call        a Python call with three attribute reads (no C):
+                        how fast this host runs the interpreter;
+     ctypes-noop        accel_version() through ctypes: one bare ctypes call;
+     ctypes-binary      accel_binary through ctypes with prepared slices: the
+                        C op plus the call accel.add makes without _accel_fast;
+     fast-binary        the same through the _accel_fast extension (where it
+                        was built): the call accel.add makes with it;
+     accel.add(out=z)   the package's whole path into an existing array;
+     z = x + y          a new array each time (from the memory pool).
+   Targets: accel.add - C <= 2 us (the Python overhead per small op), and
+   on the H200 z = x + y end to end <= 6 us per op (CuPy: 9.2 us there).
+2. Transfers: accel.asarray(h) and Array.get(out=h2) of PINNED_BYTES from
+   page-locked host memory (accel.empty_pinned) against one
+   accel_queue_write_blocking / read_blocking of the same bytes from C
+   (target >= 0.95 of the C rate), and of PAGEABLE_BYTES from NumPy memory
+   (the ratio, no target).
 """
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable, Dict, List
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import accel  # noqa: E402
+from accel import _lib as L  # noqa: E402
 
 
-REPEATS = 5  # timed runs of each loop; the best is kept (C and Python alike)
-
-
-def build_c_side() -> str:
+def build_c_side() -> ctypes.CDLL:
+    """small_op.c compiled against this package's libaccel and loaded."""
     lib = Path(accel.LIBRARY_PATH).resolve()
     inc = HERE.parents[1] / "include"
-    out = Path(tempfile.mkdtemp(prefix="accel_bench_")) / "small_op"
+    out = Path(tempfile.mkdtemp(prefix="accel_bench_")) / "libsmall_op.so"
     cc = os.environ.get("CC", "cc")
-    subprocess.run([cc, "-O2", "-std=c11", f"-I{inc}", str(HERE / "small_op.c"), "-o", str(out),
-                    f"-L{lib.parent}", "-laccel", f"-Wl,-rpath,{lib.parent}"], check=True)
-    return str(out)
+    subprocess.run([cc, "-O2", "-std=c11", "-shared", "-fPIC", f"-I{inc}",
+                    str(HERE / "small_op.c"), "-o", str(out), f"-L{lib.parent}", "-laccel",
+                    f"-Wl,-rpath,{lib.parent}"], check=True)
+    c = ctypes.CDLL(str(out))
+    dp = ctypes.POINTER(ctypes.c_double)
+    c.small_op_add_loop.restype = ctypes.c_int
+    c.small_op_add_loop.argtypes = [ctypes.c_void_p, ctypes.c_int, L.Slice, L.Slice, L.Slice,
+                                    ctypes.c_size_t, dp, dp]
+    for f in (c.small_op_write, c.small_op_read):
+        f.restype = ctypes.c_int
+        f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, dp]
+    return c
 
 
-def run_c(exe: str, device: str, n: int, iters: int, nbytes: int, pinned: bool) -> dict:
-    args = [exe, device, str(n), str(iters), str(nbytes)] + (["--pinned"] if pinned else [])
-    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-    return {k: float(v) for k, v in (line.split() for line in out.splitlines())}
+def spread(v: List[float]) -> str:
+    return f"{statistics.median(v):8.3f}  ({min(v):.3f}..{max(v):.3f})"
 
 
-def py_small_ops(dev, n: int, iters: int) -> dict:
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+class _Obj:
+    __slots__ = ("a", "b", "c")
+
+    def __init__(self) -> None:
+        self.a, self.b, self.c = 1, 2, 3
+
+
+def _py_call(o: _Obj) -> int:
+    return o.a + o.b + o.c
+
+
+def small_ops(c: ctypes.CDLL, dev: accel.Device, n: int, iters: int,
+              rounds: int) -> Dict[str, Dict[str, List[float]]]:
     x = accel.ones(n, dtype=np.float32, device=dev)
     y = accel.full(n, 2.0, dtype=np.float32, device=dev)
     z = accel.empty(n, dtype=np.float32, device=dev)
     s = accel.get_current_stream(dev)
-    res = {k: float("inf") for k in ("enqueue_us", "loop_us", "alloc_enqueue_us",
-                                      "alloc_loop_us")}
-    for rep in range(REPEATS + 1):  # a warm-up, then the best of REPEATS
-        s.synchronize()
-        t0 = time.perf_counter()
+    sync = s.synchronize
+    add, o = accel.add, _Obj()
+    cq, sx, sy, sz = s._cq, x._slice, y._slice, z._slice
+    binary = L.binary_raw
+    noop = L.lib["accel_version"]  # no argtypes, int result: the bare cost of a call
+    enq, tot = ctypes.c_double(), ctypes.c_double()
+
+    def c_loop() -> tuple:
+        L.check(c.small_op_add_loop(s._h(), 1, sx, sy, sz, iters, ctypes.byref(enq),
+                                    ctypes.byref(tot)))
+        return enq.value, tot.value
+
+    def timed(body: Callable[[], None]) -> Callable[[], tuple]:
+        def run() -> tuple:
+            sync()
+            t0 = time.perf_counter()
+            body()
+            t1 = time.perf_counter()
+            sync()
+            return t1 - t0, time.perf_counter() - t0
+        return run
+
+    def py_call() -> None:
         for _ in range(iters):
-            accel.add(x, y, out=z)
-        t1 = time.perf_counter()
-        s.synchronize()
-        t2 = time.perf_counter()
-        if rep:
-            res["enqueue_us"] = min(res["enqueue_us"], (t1 - t0) / iters * 1e6)
-            res["loop_us"] = min(res["loop_us"], (t2 - t0) / iters * 1e6)
-        s.synchronize()
-        t0 = time.perf_counter()
+            _py_call(o)
+
+    def ctypes_noop() -> None:
         for _ in range(iters):
-            w = x + y
-        t1 = time.perf_counter()
-        s.synchronize()
-        t2 = time.perf_counter()
-        if rep:
-            res["alloc_enqueue_us"] = min(res["alloc_enqueue_us"], (t1 - t0) / iters * 1e6)
-            res["alloc_loop_us"] = min(res["alloc_loop_us"], (t2 - t0) / iters * 1e6)
-    assert float(w.sum()) == 3.0 * n and float(z.sum()) == 3.0 * n
+            noop()
+
+    def ctypes_binary() -> None:
+        for _ in range(iters):
+            binary(cq, 10, 1, sx, sy, sz)
+
+    fast = L.fast.binary if L.fast is not None else None
+    qh, hx, hy, hz = s._h(), x._block.handle, y._block.handle, z._block.handle
+
+    def fast_binary() -> None:
+        for _ in range(iters):
+            fast(qh, 10, 1, n, hx, 0, hy, 0, hz, 0)
+
+    def add_out() -> None:
+        for _ in range(iters):
+            add(x, y, out=z)
+
+    def x_plus_y() -> None:
+        for _ in range(iters):
+            w = x + y  # noqa: F841 (the previous w goes back to the pool here)
+
+    variants = [("C accel_add", c_loop), ("python-call", timed(py_call)),
+                ("ctypes-noop", timed(ctypes_noop)), ("ctypes-binary", timed(ctypes_binary)),
+                ("accel.add(out=z)", timed(add_out)), ("z = x + y", timed(x_plus_y))]
+    if fast is not None:
+        variants.insert(4, ("fast-binary", timed(fast_binary)))
+    res: Dict[str, Dict[str, List[float]]] = {k: {"enqueue": [], "total": []} for k, _ in variants}
+    for r in range(rounds + 1):  # a warm-up round, then ROUNDS
+        k = r % len(variants)
+        for name, fn in variants[k:] + variants[:k]:
+            e, t = fn()
+            if r:
+                res[name]["enqueue"].append(e / iters * 1e6)
+                res[name]["total"].append(t / iters * 1e6)
+    w = x + y
+    got = w.get()
+    if not (np.all(got == 3.0) and np.all(z.get() == 3.0)):
+        raise SystemExit("overhead.py: wrong sums (the adds did not compute 1 + 2)")
     return res
 
 
-def py_transfers(dev, nbytes: int, pinned: bool) -> dict:
+def transfers(c: ctypes.CDLL, dev: accel.Device, nbytes: int, pinned: bool,
+              rounds: int) -> Dict[str, List[float]]:
+    """GB/s per round of C write/read and Python asarray/get of nbytes."""
     n = nbytes // 4
-    h = accel.empty_pinned(n, np.float32, device=dev) if pinned else np.empty(n, np.float32)
-    h[:] = 1.0
-    back = accel.empty_pinned(n, np.float32, device=dev) if pinned else np.empty(n, np.float32)
-    best_w = best_r = float("inf")
-    a = None
-    for rep in range(4):
-        if a is not None:
-            a.release()
+    nbytes = n * 4
+    if pinned:
+        h = accel.empty_pinned(n, np.float32, device=dev)
+        back = accel.empty_pinned(n, np.float32, device=dev)
+    else:
+        h = np.empty(n, np.float32)
+        back = np.empty(n, np.float32)
+    h[:] = 1.5
+    h[-1] = 7.0
+    back[:] = 0.0
+    s = accel.get_current_stream(dev)
+    cbuf = accel.empty(n, np.float32, device=dev)
+    handle = cbuf._block.handle
+    sec = ctypes.c_double()
+    a = accel.asarray(h, device=dev)  # the pool block asarray reuses below
+    a.release()
+    res: Dict[str, List[float]] = {k: [] for k in ("C write", "asarray", "C read", "get")}
+
+    def c_write() -> float:
+        L.check(c.small_op_write(s._h(), handle, h.ctypes.data, nbytes, ctypes.byref(sec)))
+        return sec.value
+
+    def c_read() -> float:
+        L.check(c.small_op_read(s._h(), handle, back.ctypes.data, nbytes, ctypes.byref(sec)))
+        return sec.value
+
+    arr: List[accel.Array] = []
+
+    def py_write() -> float:
         t0 = time.perf_counter()
-        a = accel.asarray(h, device=dev)
-        t1 = time.perf_counter()
-        a.get(out=back)
-        t2 = time.perf_counter()
-        if rep > 0:
-            best_w, best_r = min(best_w, t1 - t0), min(best_r, t2 - t1)
-    assert back[0] == 1.0 and back[-1] == 1.0
-    return {"write_gbs": nbytes / best_w / 1e9, "read_gbs": nbytes / best_r / 1e9}
+        arr.append(accel.asarray(h, device=dev))
+        return time.perf_counter() - t0
+
+    def py_read() -> float:
+        t0 = time.perf_counter()
+        arr[-1].get(out=back)
+        return time.perf_counter() - t0
+
+    variants = [("C write", c_write), ("asarray", py_write), ("C read", c_read),
+                ("get", py_read)]
+    for r in range(rounds + 1):
+        s.synchronize()
+        # A write before its read; C first in even rounds, Python first in odd ones.
+        order = variants if r % 2 == 0 else [variants[i] for i in (1, 0, 3, 2)]
+        for name, fn in order:
+            t = fn()
+            if r:
+                res[name].append(nbytes / t / 1e9)
+        if back[-1] != 7.0 or back[0] != 1.5:
+            raise SystemExit("overhead.py: the data read back differ from those written")
+        back[-1] = 0.0
+        while arr:
+            arr.pop().release()
+    cbuf.release()
+    return res
 
 
 def main() -> int:
@@ -111,36 +235,58 @@ def main() -> int:
     p.add_argument("--device", default=None)
     p.add_argument("--n", type=int, default=1024)
     p.add_argument("--iters", type=int, default=20000)
-    p.add_argument("--bytes", type=int, default=256 << 20)
-    p.add_argument("--pinned", action="store_true")
+    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--pinned-bytes", type=int, default=1 << 30)
+    p.add_argument("--pageable-bytes", type=int, default=256 << 20)
+    p.add_argument("--no-transfers", action="store_true")
     args = p.parse_args()
+    if args.rounds < 1:
+        p.error("--rounds must be >= 1")
     dev = accel.get_device(args.device)
+    c = build_c_side()
     print(f"device {dev.name} ({dev.description}); libaccel {accel.LIBRARY_PATH}")
-    exe = build_c_side()
-    c = run_c(exe, dev.name, args.n, args.iters, args.bytes, args.pinned)
-    py = py_small_ops(dev, args.n, args.iters)
-    tr = py_transfers(dev, args.bytes, args.pinned)
-    over = py["enqueue_us"] - c["enqueue_us"]
-    print(f"\n1. per small op ({args.n} f32 add, {args.iters} in a loop), host time per op:")
-    print(f"   C accel_add                  {c['enqueue_us']:8.3f} us")
-    print(f"   Python accel.add(out=z)      {py['enqueue_us']:8.3f} us   overhead "
-          f"{over:.3f} us (target <= 2 us: {'PASS' if over <= 2 else 'MISS'}), ratio "
-          f"{py['enqueue_us'] / c['enqueue_us']:.2f}")
-    print(f"   Python z = x + y             {py['alloc_enqueue_us']:8.3f} us   overhead "
-          f"{py['alloc_enqueue_us'] - c['enqueue_us']:.3f} us, ratio "
-          f"{py['alloc_enqueue_us'] / c['enqueue_us']:.2f}")
-    print(f"\n2. end to end per op (loop, then synchronize):")
-    print(f"   C                            {c['loop_us']:8.3f} us")
-    print(f"   Python accel.add(out=z)      {py['loop_us']:8.3f} us   ratio "
-          f"{py['loop_us'] / c['loop_us']:.2f}")
-    print(f"   Python z = x + y             {py['alloc_loop_us']:8.3f} us   ratio "
-          f"{py['alloc_loop_us'] / c['loop_us']:.2f}  (H200 target <= 6 us; CuPy 9.2 us)")
-    kind = "pinned" if args.pinned else "pageable"
-    print(f"\n3. transfers of {args.bytes / 2**20:.0f} MiB ({kind} host memory), best of 3:")
-    print(f"   host -> device  C {c['write_gbs']:7.2f} GB/s  accel.asarray {tr['write_gbs']:7.2f} "
-          f"GB/s  ratio {tr['write_gbs'] / c['write_gbs']:.3f}")
-    print(f"   device -> host  C {c['read_gbs']:7.2f} GB/s  Array.get     {tr['read_gbs']:7.2f} "
-          f"GB/s  ratio {tr['read_gbs'] / c['read_gbs']:.3f}  (target >= 0.95)")
+    print(f"per-op C call: {'_accel_fast ' + L.FAST_PATH if L.fast else 'ctypes'}")
+    print(f"python {sys.version.split()[0]}; load average "
+          f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    res = small_ops(c, dev, args.n, args.iters, args.rounds)
+    med = {k: statistics.median(v["enqueue"]) for k, v in res.items()}
+    print(f"\n1. small op: {args.n} f32 add x {args.iters} in a loop; us per op, median of "
+          f"{args.rounds} interleaved rounds (min..max)")
+    print(f"   {'':18s} {'enqueue':>8s}  {'':16s}  {'end to end':>10s}")
+    for name, v in res.items():
+        print(f"   {name:18s} {spread(v['enqueue'])}  {spread(v['total'])}")
+    cc = med["C accel_add"]
+    over = med["accel.add(out=z)"] - cc
+    print(f"   Python overhead, accel.add - C:     {over:7.3f} us   (target <= 2 us: "
+          f"{verdict(over <= 2.0)})")
+    ffi = "fast-binary" if "fast-binary" in med else "ctypes-binary"
+    print(f"     of which the call ({ffi} - C):          {med[ffi] - cc:7.3f} us")
+    print(f"     of which the package (accel.add - {ffi}): "
+          f"{med['accel.add(out=z)'] - med[ffi]:7.3f} us")
+    print(f"   z = x + y over C:                   {med['z = x + y'] - cc:7.3f} us   (of which "
+          f"the new array: {med['z = x + y'] - med['accel.add(out=z)']:.3f} us)")
+    e2e = statistics.median(res["z = x + y"]["total"])
+    if dev.backend == "cuda":
+        print(f"   z = x + y end to end:               {e2e:7.3f} us   (H200 target <= 6 us: "
+              f"{verdict(e2e <= 6.0)}; CuPy 9.2 us)")
+    else:
+        print(f"   z = x + y end to end:               {e2e:7.3f} us   (the <= 6 us target is "
+              "the H200's)")
+    if args.no_transfers:
+        return 0
+    for kind, nbytes, target in (("pinned", args.pinned_bytes, True),
+                                 ("pageable", args.pageable_bytes, False)):
+        rounds = max(5, min(args.rounds, 7))
+        t = transfers(c, dev, nbytes, kind == "pinned", rounds)
+        print(f"\n2. transfers of {nbytes / 2**20:.0f} MiB, {kind} host memory; GB/s, median of "
+              f"{rounds} interleaved rounds (min..max)")
+        for name, v in t.items():
+            print(f"   {name:10s} {spread(v)}")
+        for py, cname, what in (("asarray", "C write", "host -> device"),
+                                ("get", "C read", "device -> host")):
+            r = statistics.median(t[py]) / statistics.median(t[cname])
+            tail = f"target >= 0.95: {verdict(r >= 0.95)}" if target else "no target"
+            print(f"   {what}: {py} / C = {r:.3f}   ({tail})")
     return 0
 
 

@@ -154,3 +154,20 @@ def test_devices_and_device_context():
     with pytest.raises(accel.AccelError) as e:
         accel.Device("nosuch:7")
     assert e.value.status == "ACCEL_ERROR_NOT_FOUND"
+
+
+def test_empty_pinned_round_trip_and_lifetime(rng):
+    h = accel.empty_pinned((3, 500), np.float32)
+    assert h.shape == (3, 500) and h.dtype == np.float32 and h.flags.c_contiguous
+    assert h.ctypes.data % 64 == 0      # page-locked or aligned host memory
+    want = rng.standard_normal((3, 500)).astype(np.float32)
+    h[...] = want
+    a = accel.asarray(h)
+    h[...] = 0                          # asarray copied: later writes do not reach a
+    back = accel.empty_pinned((3, 500), np.float32)
+    assert a.get(out=back) is back
+    assert np.array_equal(back, want)
+    assert np.array_equal(accel.full_like(a, 2.5).get(), np.full((3, 500), 2.5, np.float32))
+    v = back[1]                         # a NumPy view keeps the pinned block alive
+    del back
+    assert np.array_equal(v, want[1])

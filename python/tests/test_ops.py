@@ -213,7 +213,7 @@ def test_transpose_and_copy_exact(rng, dtype):
     assert np.array_equal(accel.transpose(A).get(), a.T)
     c = A.copy()
     assert np.array_equal(c.get(), a)
-    assert c._mem is not A._mem
+    assert c._block is not A._block
 
 
 def test_axpby_and_fill(rng):

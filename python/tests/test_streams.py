@@ -28,13 +28,13 @@ def test_ops_run_on_the_current_stream_of_their_own_thread():
     # anywhere; a stream current in one thread must not leak into another.
     x = accel.ones(64)
     dev = x.device
-    assert (x + x)._mem.block.stream is dev.null_stream
+    assert (x + x)._block.stream is dev.null_stream
     s = accel.Stream()
     entered, leave, seen = threading.Event(), threading.Event(), {}
 
     def other():
         with s:
-            seen["in"] = (x * 2.0)._mem.block.stream
+            seen["in"] = (x * 2.0)._block.stream
             entered.set()
             leave.wait(10)
 
@@ -42,14 +42,14 @@ def test_ops_run_on_the_current_stream_of_their_own_thread():
     t.start()
     assert entered.wait(10)
     y = accel.negative(x)  # this thread: still the default stream
-    assert y._mem.block.stream is dev.null_stream
+    assert y._block.stream is dev.null_stream
     leave.set()
     t.join()
     assert seen["in"] is s
     with s:
-        assert accel.sqrt(x)._mem.block.stream is s
-        assert (x - x)._mem.block.stream is s
-    assert (x + x)._mem.block.stream is dev.null_stream
+        assert accel.sqrt(x)._block.stream is s
+        assert (x - x)._block.stream is s
+    assert (x + x)._block.stream is dev.null_stream
     assert np.array_equal(y.get(), -np.ones(64))
 
 

@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+"""The per-op path (python/accel/_array.py, _binary_op): results against
+NumPy through both per-op calls (the _accel_fast extension and ctypes), the
+memory pool's reuse and lifetimes (views, release, exports, the limit), and
+the extension's own argument checks."""
+import os
+
+import numpy as np
+import pytest
+
+import accel
+from accel import _array as A
+from accel import _lib as L
+
+
+@pytest.fixture(params=["fast", "ctypes"])
+def ffi(request, monkeypatch):
+    """Run the test through the extension's call, then through ctypes'."""
+    if request.param == "ctypes":
+        monkeypatch.setattr(A, "_f_binary", None)
+        monkeypatch.setattr(A, "_f_unary", None)
+    elif L.fast is None:
+        # Built without CPython's headers (or ACCEL_PYTHON_FAST=0): only the
+        # ctypes call exists; the ctest run says which it expects.
+        assert os.environ.get("ACCEL_EXPECT_FAST") != "1", \
+            "the build made _accel_fast, but the package did not load it"
+    return request.param
+
+
+def test_the_build_tree_loads_the_extension():
+    # ctest sets ACCEL_EXPECT_FAST=1 where CMake built _accel_fast.
+    if os.environ.get("ACCEL_EXPECT_FAST") == "1":
+        assert L.fast is not None and L.FAST_PATH.endswith("_accel_fast.abi3.so")
+    if os.environ.get("ACCEL_PYTHON_FAST") == "0":
+        assert L.fast is None
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_operators_and_functions_match_numpy(ffi, rng, dtype):
+    a_h = rng.standard_normal(1000).astype(dtype)
+    b_h = (rng.standard_normal(1000) + 3.0).astype(dtype)
+    a, b = accel.asarray(a_h), accel.asarray(b_h)
+    # The binary ops are correctly rounded: bit for bit as NumPy.
+    for got, want in ((a + b, a_h + b_h), (a - b, a_h - b_h), (a * b, a_h * b_h),
+                      (a / b, a_h / b_h), (accel.maximum(a, b), np.maximum(a_h, b_h)),
+                      (2.0 * a, dtype(2.0) * a_h), (a - 1.5, a_h - dtype(1.5)),
+                      (-a, -a_h), (abs(a), np.abs(a_h)), (accel.relu(a), np.maximum(a_h, 0))):
+        np.testing.assert_array_equal(got.get(), want)
+    out = accel.empty(1000, dtype)
+    assert accel.add(a, b, out=out) is out
+    np.testing.assert_array_equal(out.get(), a_h + b_h)
+    c = accel.asarray(a_h)
+    c += b
+    c *= b
+    np.testing.assert_array_equal(c.get(), (a_h + b_h) * b_h)
+    np.testing.assert_array_equal(accel.sqrt(abs(out), out=out).get(), np.sqrt(np.abs(a_h + b_h)))
+
+
+def test_views_of_a_buffer_use_their_offsets(ffi):
+    m = accel.asarray(np.arange(12.0).reshape(3, 4))
+    r = m[1] + m[2]           # two row views of one buffer
+    np.testing.assert_array_equal(r.get(), [12.0, 14.0, 16.0, 18.0])
+    accel.add(m[0], m[1], out=m[2])
+    np.testing.assert_array_equal(m.get()[2], [4.0, 6.0, 8.0, 10.0])
+    np.testing.assert_array_equal(accel.negative(m[1]).get(), [-4.0, -5.0, -6.0, -7.0])
+
+
+def test_errors_through_each_call(ffi):
+    a = accel.ones(8)
+    with pytest.raises(accel.ShapeMismatchError):
+        a + accel.ones(9)
+    with pytest.raises(accel.DtypeMismatchError):
+        a + accel.ones(8, np.float32)
+    h = accel.asarray(np.ones(8, np.float16))
+    with pytest.raises(accel.DtypeMismatchError) as e:   # libaccel refuses f16 adds
+        h + h
+    assert "accel_binary" in e.value.message
+    with pytest.raises(accel.DtypeMismatchError) as e:
+        accel.exp(h)
+    assert "accel_unary" in e.value.message
+    b = accel.ones(8)
+    b.release()
+    with pytest.raises(accel.ReleasedError):
+        a + b
+    with pytest.raises(accel.ReleasedError):
+        accel.add(a, a, out=b)
+    with pytest.raises(accel.ReleasedError):
+        -b
+
+
+def test_temporaries_reuse_one_block_and_results_stay_right(ffi):
+    pool = accel.get_default_memory_pool()
+    x, y = accel.full(4096, 1.0, np.float32), accel.full(4096, 2.0, np.float32)
+    w = x + y
+    w = x + y + w             # x + y and the new w: two blocks more, once
+    total = pool.total_bytes()
+    for _ in range(200):
+        w = x + y + w         # then the freed blocks serve every later step
+    assert pool.total_bytes() == total
+    np.testing.assert_array_equal(w.get(), np.full(4096, 3.0 * 202, np.float32))
+
+
+def test_a_view_keeps_the_buffer_and_release_reaches_every_view():
+    pool = accel.get_default_memory_pool()
+    a = accel.asarray(np.arange(1024.0))
+    v = a[512:]
+    used = pool.used_bytes()
+    del a
+    assert pool.used_bytes() == used    # the view still holds the buffer
+    z = accel.zeros(1024)               # must not get v's buffer
+    np.testing.assert_array_equal(v.get(), np.arange(512.0, 1024.0))
+    assert not z.get().any()
+    base = v.reshape(2, 256)
+    base.release()                      # a view's release releases the buffer
+    for arr in (v, base):
+        with pytest.raises(accel.ReleasedError):
+            arr + arr
+
+
+def test_released_exported_memory_is_not_reused_while_numpy_sees_it():
+    cpu = next((d for d in accel.devices() if d.host_accessible), None)
+    if cpu is None:
+        pytest.skip("no host-accessible device")
+    a = accel.asarray(np.full(256, 5.0), device=cpu)
+    n = np.asarray(a)                   # __array_interface__: NumPy views the buffer
+    a.release()
+    fresh = [accel.full(256, -1.0, device=cpu) for _ in range(4)]
+    assert np.all(n == 5.0), "a released, exported buffer was handed out again"
+    del fresh
+
+
+def test_pool_past_its_limit_gives_blocks_back():
+    pool = accel.get_default_memory_pool()
+    old = pool.limit
+    try:
+        pool.limit = 0                  # cache nothing: every free releases
+        a = accel.ones(1 << 12)
+        before = pool.total_bytes()
+        del a
+        assert pool.total_bytes() == before - (1 << 12) * 8
+        assert pool.free_bytes() == 0
+    finally:
+        pool.limit = old
+    b = accel.ones(1 << 12)
+    del b
+    assert pool.free_bytes() >= (1 << 12) * 8   # within the limit: cached again
+
+
+def test_the_extension_checks_its_arguments():
+    if L.fast is None:
+        pytest.skip("_accel_fast is not built here (no CPython headers)")
+    with pytest.raises(TypeError):
+        L.fast.binary(0, 10, 1)
+    with pytest.raises(TypeError):
+        L.fast.unary(None, 30, 1, 0, 0, 0, 0, 0)
+    with pytest.raises(OverflowError):
+        L.fast.binary(0, 10, 1, 0, 0, -1, 0, 0, 0, 0)
+    # A NULL queue reaches libaccel, which refuses it with a status.
+    code = L.fast.binary(0, 10, 1, 0, 0, 0, 0, 0, 0, 0)
+    assert L.status_name(code).decode() == "ACCEL_ERROR_INVALID_HANDLE"
+
+
+def test_a_block_freed_on_one_stream_is_reused_in_order_on_another(ffi):
+    n = 1 << 16
+    x = accel.ones(n)
+    s1, s2 = accel.Stream(), accel.Stream()
+    with s1:
+        t = x + x
+        for _ in range(30):
+            t += x             # queued writes of t on s1
+        keep = t * 1.0         # and a queued read of it
+        blk = t._block
+        del t                  # back to the pool while s1 may still use it
+    with s2:
+        u = x + x              # the same block, now written on s2
+    assert u._block is blk
+    np.testing.assert_array_equal(keep.get(), np.full(n, 32.0))
+    np.testing.assert_array_equal(u.get(), np.full(n, 2.0))
+
+
+def test_copy_module_copies_the_data():
+    import copy
+    a = accel.asarray(np.arange(6.0))
+    for b in (copy.copy(a), copy.deepcopy(a)):
+        assert b._block is not a._block
+        b += 1.0
+        np.testing.assert_array_equal(a.get(), np.arange(6.0))
+        np.testing.assert_array_equal(b.get(), np.arange(6.0) + 1.0)

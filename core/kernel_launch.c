@@ -106,14 +106,32 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
     size_t nh = 2;
     h[0] = (accel__arg){*q, ACCEL__T_QUEUE, "q", q, NULL};
     h[1] = (accel__arg){*kp, ACCEL__T_KERNEL, "k", kp, NULL};
-    if (args && num_args <= ACCEL__KMAX_PARAMS)
-        for (size_t i = 0; i < num_args; i++)
-            if (args[i].kind == ACCEL_KARG_ARRAY)
+    /* A buffer passed twice (y in and out) is resolved once: same[i] is the
+     * earlier argument with the same handle (or i). */
+    uint8_t same[ACCEL__KMAX_PARAMS];
+    bool arrays = args && num_args <= ACCEL__KMAX_PARAMS;
+    if (arrays)
+        for (size_t i = 0; i < num_args; i++) {
+            same[i] = (uint8_t)i;
+            if (args[i].kind != ACCEL_KARG_ARRAY)
+                continue;
+            for (size_t j = 0; j < i; j++)
+                if (args[j].kind == ACCEL_KARG_ARRAY &&
+                    args[j].slice.buffer == args[i].slice.buffer) {
+                    same[i] = (uint8_t)j;
+                    break;
+                }
+            if (same[i] == i)
                 h[nh++] = (accel__arg){args[i].slice.buffer, ACCEL__T_BUFFER, arg_names[i],
                                        &bufs[i], ".slice.buffer"};
+        }
     accel_status st = accel__call_enter(call, fn, nh, h);
     if (st != ACCEL_SUCCESS)
         return st;
+    if (arrays)
+        for (size_t i = 0; i < num_args; i++)
+            if (args[i].kind == ACCEL_KARG_ARRAY)
+                bufs[i] = bufs[same[i]];
     accel_kernel *k = *kp;
     if (num_args != k->nparams)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
@@ -205,7 +223,8 @@ static accel_status submit(const char *fn, accel_queue *q, accel__klaunch *L, bo
     (void)fn; /* the build's message names the kernel */
     if (st != ACCEL_SUCCESS && st != ACCEL_ERROR_UNSUPPORTED)
         return st;
-    accel__clear_error();
+    if (st != ACCEL_SUCCESS)
+        accel__clear_error();
     L->be.program = prog; /* NULL: op_supported says no, and fallback may run it */
     accel_op_desc d;
     memset(&d, 0, sizeof d);

@@ -53,16 +53,25 @@ typedef void (*ew_fn)(void *const *, size_t, size_t, size_t);
 typedef void (*red_fn)(void *const *, size_t, size_t, size_t);
 typedef void (*raw_fn)(void *const *, const unsigned *, const unsigned *, size_t, size_t);
 
-/* A launch copied for the queue (the desc is the caller's). */
+/* A launch copied for the queue (the desc is the caller's): one 8-byte slot
+ * per argument, an array's address or a scalar's bytes (the bits of
+ * `scalars`), so that the job has no pointers into itself and can be
+ * copied by value into the queue's ring (kernel_enqueue), where it lives in
+ * place when it fits; graph nodes keep it on the heap (kernel_prepare). The
+ * entry's argument array is made on the stack when it runs. */
 typedef struct cpu_kjob {
-    uint32_t kind;
+    uint32_t kind, num_args;
+    uint32_t scalars; /* bit i: slot[i] holds the scalar's bytes */
+    unsigned grid[3], block[3];
     void *entry;
     size_t n, rows;
-    unsigned grid[3], block[3];
-    uint32_t num_args;
-    void *args[32];
-    unsigned char values[32][8];
+    char name[48]; /* "kernel NAME", for the fault message */
+    uint64_t slot[];
 } cpu_kjob;
+
+/* The arguments a job held in a queue task can carry. */
+#define KJOB_INLINE_ARGS ((sizeof(((accel_cpu_work *)0)->u.kjob) - sizeof(cpu_kjob)) / 8)
+_Static_assert(KJOB_INLINE_ARGS >= 8, "a queue task holds a launch of 8 arguments in place");
 
 static const char *config_value(const accel_cpu_ctx *ctx, const char *key)
 {
@@ -433,19 +442,16 @@ void accel_cpu__program_release(void *ctx, accel_be_program *p)
 
 /* ------------------------------------------------------------ launches */
 
-int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, void **out_job)
+static size_t kjob_size(uint32_t num_args)
+{
+    return sizeof(cpu_kjob) + (size_t)num_args * sizeof(uint64_t);
+}
+
+/* Fill j (room for L's arguments) from the launch. */
+static void kjob_fill(cpu_kjob *j, const accel_op_desc *d)
 {
     const accel_kernel_launch_desc *L = d->kernel;
     const char *name = d->name ? d->name : "kernel";
-    if (!L || !L->program || L->num_args > 32) {
-        ctx->host->set_error(ctx->host->host_ctx, "%s: no cpu program for this launch", name);
-        return ACCEL_ERROR_UNSUPPORTED;
-    }
-    cpu_kjob *j = malloc(sizeof *j);
-    if (!j) {
-        ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
-        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    }
     j->kind = L->kind;
     j->entry = L->program->entry;
     j->n = L->n;
@@ -454,19 +460,50 @@ int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, vo
         j->grid[i] = L->grid[i];
         j->block[i] = L->block[i];
     }
+    size_t c = strnlen(name, sizeof j->name - 1);
+    memcpy(j->name, name, c);
+    j->name[c] = '\0';
     j->num_args = L->num_args;
+    j->scalars = 0;
     for (uint32_t i = 0; i < L->num_args; i++) {
         const accel_kernel_arg_desc *a = &L->args[i];
         if (a->kind == ACCEL_KARG_ARRAY) {
-            size_t es = accel_cpu__dtype_size(a->dtype);
-            if (!es)
-                es = a->dtype == ACCEL_I32 ? 4 : a->dtype == ACCEL_I64 ? 8 : 1;
-            j->args[i] = (char *)a->buffer->data + a->offset * es;
+            size_t es = a->dtype == ACCEL_F64 || a->dtype == ACCEL_I64    ? 8
+                        : a->dtype == ACCEL_F16 || a->dtype == ACCEL_BF16 ? 2
+                        : a->dtype == ACCEL_U8                            ? 1
+                                                                          : 4;
+            uintptr_t addr = (uintptr_t)((char *)a->buffer->data + a->offset * es);
+            j->slot[i] = (uint64_t)addr;
         } else {
-            memcpy(j->values[i], a->value.bytes, 8);
-            j->args[i] = j->values[i];
+            memcpy(&j->slot[i], a->value.bytes, 8);
+            j->scalars |= 1u << i;
         }
     }
+}
+
+static int32_t kjob_check(accel_cpu_ctx *ctx, const accel_op_desc *d)
+{
+    const accel_kernel_launch_desc *L = d->kernel;
+    if (!L || !L->program || L->num_args > 32) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: no cpu program for this launch",
+                             d->name ? d->name : "kernel");
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    return ACCEL_SUCCESS;
+}
+
+int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, void **out_job)
+{
+    int32_t rc = kjob_check(ctx, d);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
+    cpu_kjob *j = malloc(kjob_size(d->kernel->num_args));
+    if (!j) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory",
+                             d->name ? d->name : "kernel");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    kjob_fill(j, d);
     *out_job = j;
     return ACCEL_SUCCESS;
 }
@@ -474,13 +511,9 @@ int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, vo
 void *accel_cpu__kernel_clone(const void *job)
 {
     const cpu_kjob *j = job;
-    cpu_kjob *c = malloc(sizeof *c);
-    if (!c)
-        return NULL;
-    *c = *j;
-    for (uint32_t i = 0; i < c->num_args; i++)
-        if (j->args[i] == j->values[i])
-            c->args[i] = c->values[i];
+    cpu_kjob *c = malloc(kjob_size(j->num_args));
+    if (c)
+        memcpy(c, j, kjob_size(j->num_args));
     return c;
 }
 
@@ -489,58 +522,60 @@ void accel_cpu__kernel_free(void *job)
     free(job);
 }
 
-/* The worker's calls of a launch task (accel_cpu_work): run it, or free it
- * unrun after an earlier failure. */
-static int32_t kernel_work(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
+/* The worker's calls of a launch task (accel_cpu_work): run it in place or
+ * from the heap, or free it unrun after an earlier failure. */
+static int32_t kernel_work_inline(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
 {
-    (void)msg, (void)msg_size;
-    accel_cpu__kernel_run(&w->u.op, threads);
-    return ACCEL_SUCCESS;
+    return accel_cpu__kernel_exec(w->u.kjob, threads, msg, msg_size);
+}
+
+static int32_t kernel_work_heap(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
+{
+    int32_t rc = accel_cpu__kernel_exec(w->u.ptr, threads, msg, msg_size);
+    free(w->u.ptr);
+    return rc;
 }
 
 static void kernel_work_discard(accel_cpu_work *w)
 {
-    accel_cpu__kernel_discard(&w->u.op);
+    free(w->u.ptr);
 }
 
 int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d)
 {
-    const char *name = d->name ? d->name : "kernel";
-    void *j;
-    int32_t rc = accel_cpu__kernel_prepare(ctx, d, &j);
+    int32_t rc = kjob_check(ctx, d);
     if (rc != ACCEL_SUCCESS)
         return rc;
     accel_cpu_work w;
-    memset(&w, 0, sizeof w);
-    w.run = kernel_work;
+    w.discard = NULL;
+    /* Most launches travel in the task itself: no allocation per launch. */
+    if (d->kernel->num_args <= KJOB_INLINE_ARGS) {
+        w.run = kernel_work_inline;
+        kjob_fill((cpu_kjob *)(void *)w.u.kjob, d);
+        return accel_cpu__queue_enqueue_work(q, &w);
+    }
+    void *j;
+    rc = accel_cpu__kernel_prepare(ctx, d, &j);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
+    w.run = kernel_work_heap;
     w.discard = kernel_work_discard;
-    accel_cpu_op *op = &w.u.op;
-    op->op = ACCEL_OP_KERNEL;
-    op->kjob = j;
-    for (size_t i = 0; i + 1 < sizeof op->name && name[i]; ++i)
-        op->name[i] = name[i];
+    w.u.ptr = j;
     rc = accel_cpu__queue_enqueue_work(q, &w);
     if (rc != ACCEL_SUCCESS)
         free(j);
     return rc;
 }
 
-void accel_cpu__kernel_discard(const accel_cpu_op *op)
-{
-    free(op->kjob);
-}
-
-void accel_cpu__kernel_run(const accel_cpu_op *op, int threads)
-{
-    accel_cpu__kernel_exec(op->kjob, threads);
-    free(op->kjob);
-}
-
-void accel_cpu__kernel_exec(const void *job, int threads)
+int32_t accel_cpu__kernel_exec(const void *job, int threads, char *msg, size_t msg_size)
 {
     const cpu_kjob *j = job;
     const int nt = threads;
-    void *const *args = j->args;
+    (void)msg, (void)msg_size;
+    void *argv[32];
+    for (uint32_t i = 0; i < j->num_args; i++)
+        argv[i] = (j->scalars >> i) & 1u ? (void *)&j->slot[i] : (void *)(uintptr_t)j->slot[i];
+    void *const *args = argv;
     if (j->kind == ACCEL_KERNEL_ELEMENTWISE) {
         ew_fn f;
         memcpy(&f, &j->entry, sizeof f);
@@ -570,4 +605,5 @@ void accel_cpu__kernel_exec(const void *job, int threads)
             f(args, grid, block, lo, hi);
         });
     }
+    return ACCEL_SUCCESS;
 }

@@ -74,29 +74,75 @@ static accel_status build_time(accel_runtime *rt, accel_device *dev, int first, 
     return st;
 }
 
-/* Host microseconds per enqueue of op (0: kernel, 1: accel_axpby) on n elements. */
-static accel_status launch_us(accel_queue *q, accel_kernel *k, accel_buffer *x, accel_buffer *y,
-                              size_t n, int builtin, double *us)
+/* Host microseconds per enqueue of one batch of `reps` launches of the
+ * kernel (builtin 0) or of accel_axpby (builtin 1) on n elements; the queue
+ * is drained after the batch, outside the timing. */
+static accel_status launch_batch_us(accel_queue *q, accel_kernel *k, accel_buffer *x,
+                                    accel_buffer *y, size_t n, int builtin, int reps, double *us)
 {
     accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(x, 0, n)),
                                accel_karg_array(accel_slice_of(y, 0, n)), accel_karg_f32(2.0f),
                                accel_karg_f32(0.5f), accel_karg_array(accel_slice_of(y, 0, n))};
     accel_status st = ACCEL_SUCCESS;
-    const int reps = 20000;
-    double best = 1e30;
-    for (int round = 0; round < 5 && st == ACCEL_SUCCESS; round++) {
-        double t0 = ex_now_ms();
-        for (int i = 0; i < reps && st == ACCEL_SUCCESS; i++)
-            st = builtin ? accel_axpby(q, ACCEL_F32, 2.0, accel_slice_of(x, 0, n), 0.5,
-                                       accel_slice_of(y, 0, n))
-                         : accel_kernel_launch(q, k, 5, args);
-        double t = (ex_now_ms() - t0) * 1e3 / reps;
-        if (st == ACCEL_SUCCESS)
-            st = accel_queue_finish(q);
-        best = t < best ? t : best;
-    }
-    *us = best;
+    double t0 = ex_now_ms();
+    for (int i = 0; i < reps && st == ACCEL_SUCCESS; i++)
+        st = builtin ? accel_axpby(q, ACCEL_F32, 2.0, accel_slice_of(x, 0, n), 0.5,
+                                   accel_slice_of(y, 0, n))
+                     : accel_kernel_launch(q, k, 5, args);
+    *us = (ex_now_ms() - t0) * 1e3 / reps;
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(q);
     return st;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+#define LAUNCH_ROUNDS 9
+
+/* The launch row: LAUNCH_ROUNDS rounds, each a batch of user-kernel
+ * launches and a batch of accel_axpby (the order alternating by round), so
+ * that a slow phase of the machine lands on both; the median of the
+ * per-round differences, with their spread, and the medians of each. */
+static accel_status launch_row(accel_queue *q, accel_kernel *k, accel_buffer *x, accel_buffer *y)
+{
+    const int reps = 20000;
+    double uk[LAUNCH_ROUNDS], ub[LAUNCH_ROUNDS], diff[LAUNCH_ROUNDS];
+    accel_status st = ACCEL_SUCCESS;
+    double warm;
+    st = launch_batch_us(q, k, x, y, 1, 0, reps / 4, &warm);
+    if (st == ACCEL_SUCCESS)
+        st = launch_batch_us(q, k, x, y, 1, 1, reps / 4, &warm);
+    for (int r = 0; r < LAUNCH_ROUNDS && st == ACCEL_SUCCESS; r++) {
+        int first = r & 1;
+        double t[2] = {0, 0};
+        st = launch_batch_us(q, k, x, y, 1, first, reps, &t[first]);
+        if (st == ACCEL_SUCCESS)
+            st = launch_batch_us(q, k, x, y, 1, !first, reps, &t[!first]);
+        uk[r] = t[0];
+        ub[r] = t[1];
+        diff[r] = t[0] - t[1];
+    }
+    if (st != ACCEL_SUCCESS)
+        return st;
+    qsort(uk, LAUNCH_ROUNDS, sizeof uk[0], cmp_double);
+    qsort(ub, LAUNCH_ROUNDS, sizeof ub[0], cmp_double);
+    qsort(diff, LAUNCH_ROUNDS, sizeof diff[0], cmp_double);
+    const int m = LAUNCH_ROUNDS / 2;
+    printf("launches (host time per enqueue, 1 element; median of %d interleaved rounds of %d, "
+           "min..max):\n",
+           LAUNCH_ROUNDS, reps);
+    printf("  %-52s %10.3f us  (%.3f..%.3f)\n", "built-in accel_axpby", ub[m], ub[0],
+           ub[LAUNCH_ROUNDS - 1]);
+    printf("  %-52s %10.3f us  (%.3f..%.3f)\n", "user kernel z = a*x + b*y", uk[m], uk[0],
+           uk[LAUNCH_ROUNDS - 1]);
+    target("user kernel launch - built-in op (per-round median)", diff[m], "us", 0.3, 1);
+    printf("  %-52s %10s     (%.3f..%.3f)\n", "  ... spread of the per-round differences", "",
+           diff[0], diff[LAUNCH_ROUNDS - 1]);
+    return ACCEL_SUCCESS;
 }
 
 /* Device milliseconds of one run (median of 5) of the kernel or the built-in. */
@@ -376,13 +422,7 @@ int main(int argc, char **argv)
     CHECK(accel_random_uniform(q, ACCEL_F32, 1, 0, accel_slice_of(x, 0, n)));
     CHECK(accel_random_uniform(q, ACCEL_F32, 2, 0, accel_slice_of(y, 0, n)));
     CHECK(accel_kernel_build(k, dev, 0xc)); /* a and b are scalars */
-    printf("launches (host time per enqueue, 1 element):\n");
-    double us_k, us_b;
-    CHECK(launch_us(q, k, x, y, 1, 0, &us_k));
-    CHECK(launch_us(q, k, x, y, 1, 1, &us_b));
-    printf("  %-52s %10.3f us\n", "built-in accel_axpby", us_b);
-    printf("  %-52s %10.3f us\n", "user kernel z = a*x + b*y", us_k);
-    target("user kernel launch - built-in op", us_k - us_b, "us", 0.3, 1);
+    CHECK(launch_row(q, k, x, y));
 
     printf("throughput (%zu f32, in place, device time):\n", n);
     double ms_k, ms_b;

@@ -195,7 +195,15 @@ static inline accel_kernel_arg accel_karg_i32(int32_t v)
  * ACCEL_ERROR_SHAPE_MISMATCH (counts), ACCEL_ERROR_DEVICE_MISMATCH,
  * ACCEL_ERROR_COMPILE / ACCEL_ERROR_UNSUPPORTED (first launch on the
  * device: as accel_kernel_build; with fallback on, an unsupported kernel
- * runs on the fallback device). Asynchronous like every op. */
+ * runs on the fallback device). Asynchronous like every op.
+ * A fault of the kernel's CPU code (an integer division by zero, SIGFPE; a
+ * trap the C compiler put where the code has undefined behaviour, SIGILL; a
+ * bad address, SIGSEGV or SIGBUS) stops that launch, whose outputs are then
+ * incomplete, and the queue's next synchronizing call returns
+ * ACCEL_ERROR_KERNEL_FAULT naming the kernel, the signal and the range; the
+ * process and the queue go on. (The CPU backend catches these signals only
+ * on a thread while it runs user code; elsewhere they reach the handler
+ * that was installed before, or their default action.) */
 ACCEL_API accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_args,
                                            const accel_kernel_arg *args);
 

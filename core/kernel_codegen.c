@@ -267,15 +267,26 @@ static void load_inputs(sb *b, const accel_kernel *k, uint32_t mask, const char 
     }
 }
 
-/* "#line 1 "NAME (what)"" then text on its own lines. */
+/* "#line 1 "NAME (what)"" then text on its own lines, then a #line that
+ * gives the next line (the wrapper's closing of the text) the number of the
+ * text's last line: an error found only there (an operand missing at the
+ * end of "x +") points into the user's text, not past it. Wrapper code
+ * after that should call wrapper_lines. */
 static void user_text(sb *b, const accel_kernel *k, const char *what, const char *text)
 {
+    unsigned last = 1;
+    for (const char *t = text; *t; t++)
+        last += *t == '\n';
     if (what)
-        sb_printf(b, "#line 1 \"%s (%s)\"\n", k->name, what);
+        sb_printf(b, "#line 1 \"%s (%s)\"\n%s\n#line %u\n", k->name, what, text, last);
     else
-        sb_printf(b, "#line 1 \"%s\"\n", k->name);
-    sb_str(b, text);
-    sb_str(b, "\n");
+        sb_printf(b, "#line 1 \"%s\"\n%s\n#line %u\n", k->name, text, last);
+}
+
+/* Lines after a user text's closing belong to the generated wrapper. */
+static void wrapper_lines(sb *b)
+{
+    sb_str(b, "\n#line 1 \"accel wrapper\"\n");
 }
 
 /* ------------------------------------------------------------ elementwise */
@@ -287,7 +298,9 @@ static void elementwise_body(sb *b, const accel_kernel *k, uint32_t mask)
         sb_printf(b, "    %s %s = 0;\n", arith_type(k->params[o].dtype), k->params[o].name);
     sb_str(b, "    {\n");
     user_text(b, k, NULL, k->body);
-    sb_str(b, ";\n    }\n");
+    sb_str(b, ";");
+    wrapper_lines(b);
+    sb_str(b, "    }\n");
     char ptr[32];
     for (uint32_t o = k->nin; o < k->nparams; o++) {
         snprintf(ptr, sizeof ptr, "accel_p%u", o);
@@ -348,7 +361,9 @@ static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, co
                   p < k->nin ? "" : "&", k->params[p].name);
     sb_str(b, ") {\n  (void)i; (void)n;\n  {\n");
     user_text(b, k, NULL, k->body);
-    sb_str(b, ";\n  }\n}\n");
+    sb_str(b, ";");
+    wrapper_lines(b);
+    sb_str(b, "  }\n}\n");
 
     sb_printf(b,
               "#line 1 \"accel elementwise wrapper\"\n"
@@ -415,7 +430,9 @@ static void reduce_step(sb *b, const accel_kernel *k, const char *rt, const char
     sb_printf(b, "      { const %s a = %s, b = %s;\n", rt, a, bb);
     sb_printf(b, "      %s = (%s)(\n", dst, rt);
     user_text(b, k, "reduce", k->reduce);
-    sb_str(b, "      ); }\n");
+    sb_str(b, "      );");
+    wrapper_lines(b);
+    sb_str(b, "      }\n");
 }
 
 static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask,
@@ -438,15 +455,17 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
                   "      accel_lane[accel_l] = (%s)(\n",
                   rt, rt);
         user_text(b, k, "identity", k->identity);
-        sb_str(b, "      );\n"
-                  "    for (size_t accel_c0 = 0; accel_c0 < cols; accel_c0 += 256) {\n"
+        sb_str(b, "      );");
+        wrapper_lines(b);
+        sb_str(b, "    for (size_t accel_c0 = 0; accel_c0 < cols; accel_c0 += 256) {\n"
                   "     const size_t accel_m = cols - accel_c0 < 256 ? cols - accel_c0 : 256;\n"
                   "     for (size_t accel_l = 0; accel_l < accel_m; accel_l++) {\n"
                   "      const size_t i = accel_r * cols + accel_c0 + accel_l;\n");
         load_inputs(b, k, mask, "i");
         sb_printf(b, "      const %s accel_v = (%s)(\n", rt, rt);
         user_text(b, k, "map", k->map);
-        sb_str(b, "      );\n");
+        sb_str(b, "      );");
+        wrapper_lines(b);
         reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]", "accel_v");
         sb_str(b, "     }\n    }\n"
                   "    for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
@@ -468,13 +487,15 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
                   "    %s accel_acc = (%s)(\n",
                   rt, rt, rt);
         user_text(b, k, "identity", k->identity);
-        sb_str(b, "      );\n"
-                  "    for (size_t accel_c = accel_l; accel_c < cols; accel_c += 256) {\n"
+        sb_str(b, "      );");
+        wrapper_lines(b);
+        sb_str(b, "    for (size_t accel_c = accel_l; accel_c < cols; accel_c += 256) {\n"
                   "      const size_t i = accel_r * cols + accel_c;\n");
         load_inputs(b, k, mask, "i");
         sb_printf(b, "      const %s accel_v = (%s)(\n", rt, rt);
         user_text(b, k, "map", k->map);
-        sb_str(b, "      );\n");
+        sb_str(b, "      );");
+        wrapper_lines(b);
         reduce_step(b, k, rt, "accel_acc", "accel_acc", "accel_v");
         sb_str(b, "    }\n"
                   "    accel_lane[accel_l] = accel_acc;\n"
@@ -490,7 +511,9 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
                   rt, arith_type(out->dtype), arith_type(out->dtype));
     }
     user_text(b, k, "post", k->post);
-    sb_str(b, "      );\n      ");
+    sb_str(b, "      );");
+    wrapper_lines(b);
+    sb_str(b, "      ");
     store_stmt(b, out->dtype, optr, "accel_r", "accel_y");
     sb_str(b, "    }\n");
     if (lang == ACCEL_PROGRAM_CUDA)

@@ -543,6 +543,29 @@ static void compile_errors(const char *compiler)
     cr_assert(strstr(accel_last_error(), "bad:4"), "%s: no user line 4 in: %s", compiler,
               accel_last_error());
     accel_kernel_release(k);
+
+    /* One-line reduction expressions cut short: the error is found at the
+     * wrapper's closing, and still counts as the expression's line 1. */
+    static const char *const parts[4][5] = {
+        {"x +", "a + b", "0", "a", "rk (map):1:"},
+        {"x", "a +", "0", "a", "rk (reduce):1:"},
+        {"x", "a + b", "0 *", "a", "rk (identity):1:"},
+        {"x", "a + b", "0", "sqrt(a", "rk (post):1:"},
+    };
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(accel_kernel_reduction_create(e.rt, "rk", "float32 x", "float32 y",
+                                                   parts[i][0], parts[i][1], parts[i][2],
+                                                   parts[i][3], NULL, &k),
+                     ACCEL_SUCCESS, "%s", accel_last_error());
+        st = accel_kernel_build(k, e.dev, 0);
+        cr_assert_eq(st, ACCEL_ERROR_COMPILE, "%s", accel_last_error());
+        const char *at = strstr(accel_last_error(), parts[i][4]);
+        cr_assert(at, "%s: no %s in: %s", compiler, parts[i][4], accel_last_error());
+        const char *line2 = tu_fmt("%.*s2:", (int)strlen(parts[i][4]) - 2, parts[i][4]);
+        cr_assert(!strstr(accel_last_error(), line2), "%s: %s in: %s", compiler, line2,
+                  accel_last_error());
+        accel_kernel_release(k);
+    }
     accel_runtime_close(e.rt);
 }
 
@@ -553,6 +576,54 @@ Test(kernel, compile_error_lines_cc, .init = setup)
 Test(kernel, compile_error_lines_tcc, .init = setup)
 {
     compile_errors("tcc");
+}
+
+/* A __device__ function that reads threadIdx: refused for the CPU with the
+ * user's line (the twin passes the indices to __global__ functions only),
+ * not a compile error at a line of the generated code. */
+Test(kernel, device_function_reading_thread_index_refused_on_cpu, .init = setup)
+{
+    env e = env_open("cc");
+    const char *src = "__device__ float helper(const float *x)\n"
+                      "{\n"
+                      "    return x[threadIdx.x];\n"
+                      "}\n"
+                      "__device__ float scale = 2.0f;\n"
+                      "__global__ void uses_helper(float *x)\n"
+                      "{\n"
+                      "    x[threadIdx.x] = helper(x) * 2.0f;\n"
+                      "}\n";
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_raw_create(e.rt, src, "uses_helper", NULL, &k), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    accel_status st = accel_kernel_build(k, e.dev, 0);
+    cr_assert_eq(st, ACCEL_ERROR_UNSUPPORTED, "%s: %s", accel_status_name(st), accel_last_error());
+    cr_assert(strstr(accel_last_error(), "threadIdx (line 3) read in a __device__ function"), "%s",
+              accel_last_error());
+    accel_kernel_release(k);
+    /* Indices read in the __global__ function only: runs. */
+    const char *ok = "__device__ float twice(float v)\n"
+                     "{\n"
+                     "    return 2.0f * v;\n"
+                     "}\n"
+                     "__global__ void uses_twice(float *x)\n"
+                     "{\n"
+                     "    x[threadIdx.x] = twice(x[threadIdx.x]);\n"
+                     "}\n";
+    cr_assert_eq(accel_kernel_raw_create(e.rt, ok, "uses_twice", NULL, &k), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    float h[8] = {1, -2, 3, -4, 5, -6, 7, -8}, r[8];
+    accel_buffer *b = upload(&e, h, sizeof h);
+    accel_kernel_arg a[] = {accel_karg_array(accel_slice_of(b, 0, 8))};
+    uint32_t g1[3] = {1, 1, 1}, b8[3] = {8, 1, 1};
+    cr_assert_eq(accel_kernel_launch_grid(e.q, k, g1, b8, 1, a), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    download(&e, b, r, sizeof r);
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(r[i], 2.0f * h[i]);
+    accel_buffer_release(b);
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
 }
 
 Test(kernel, syncthreads_refused_on_cpu, .init = setup)

@@ -9,17 +9,22 @@
  * a cubin; when NVRTC is older than the device it compiles PTX for the
  * newest architecture it knows and the driver finishes the job. The image
  * is loaded with cudaLibraryLoadData (context-independent: one load serves
- * every device) and launched with cudaLaunchKernel on the queue's stream.
+ * every device) and launched on the queue's stream as the built-in ops are:
+ * through the driver's cuLaunchKernel with the kernel's function in that
+ * device's context looked up once, the runtime's cudaLaunchKernel when that
+ * is missing or refuses (so its error is the one reported).
  *
  * Floating point by default: --fmad=false (no contraction, as the CPU twin),
  * IEEE division and square root (--prec-div, --prec-sqrt are NVRTC's
  * defaults), no flush to zero; the kernel's options come after ours and may
  * change that ("--use_fast_math"). */
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda.h> /* driver types only: the driver is reached through the runtime */
 #include <nvrtc.h>
 
 #include "cuda_internal.h"
@@ -160,12 +165,63 @@ static int target_arch(uint32_t cc, int *arch)
     return 0;
 }
 
+#define PROGRAM_MAX_DEVICES 64
+
 struct accel_be_program {
     cudaLibrary_t lib;
     cudaKernel_t kernel;
     void *binary;
     size_t binary_size;
+    /* The kernel's function in each device's primary context (a CUfunction
+     * belongs to one context), looked up on the first launch there. */
+    _Atomic(CUfunction) fn[PROGRAM_MAX_DEVICES];
 };
+
+/* The driver entries a launch uses, found once through the runtime (no link
+ * to libcuda); NULL when the driver does not offer them. */
+typedef CUresult(CUDAAPI *drv_launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                         unsigned, unsigned, unsigned, CUstream, void **, void **);
+typedef CUresult(CUDAAPI *drv_kernel_function_fn)(CUfunction *, CUkernel);
+static struct {
+    pthread_once_t once;
+    drv_launch_fn launch;
+    drv_kernel_function_fn kernel_function;
+} drv = {PTHREAD_ONCE_INIT, NULL, NULL};
+
+static void *drv_entry(const char *name)
+{
+    void *p = NULL;
+    enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+        p = NULL;
+    (void)cudaGetLastError();
+    return p;
+}
+
+static void drv_open(void)
+{
+    void *launch = drv_entry("cuLaunchKernel"), *kfn = drv_entry("cuKernelGetFunction");
+    if (launch && kfn) {
+        memcpy(&drv.launch, &launch, sizeof launch);
+        memcpy(&drv.kernel_function, &kfn, sizeof kfn);
+    }
+}
+
+/* p's function on the current device (index `device`), or NULL. */
+static CUfunction program_function(accel_be_program *p, uint32_t device)
+{
+    if (device >= PROGRAM_MAX_DEVICES)
+        return NULL;
+    CUfunction f = atomic_load_explicit(&p->fn[device], memory_order_acquire);
+    if (f)
+        return f;
+    pthread_once(&drv.once, drv_open);
+    if (!drv.kernel_function || drv.kernel_function(&f, (CUkernel)p->kernel) != CUDA_SUCCESS)
+        return NULL;
+    atomic_store_explicit(&p->fn[device], f, memory_order_release);
+    return f;
+}
 
 int32_t accel_cuda__program_identity(void *vctx, uint32_t device, uint32_t language, char *out,
                                      size_t size)
@@ -362,6 +418,12 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     } else {
         grid = (dim3){L->grid[0], L->grid[1], L->grid[2]};
         block = (dim3){L->block[0], L->block[1], L->block[2]};
+    }
+    CUfunction f = program_function(L->program, q->device);
+    if (f && drv.launch(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0,
+                        (CUstream)q->stream, params, NULL) == CUDA_SUCCESS) {
+        accel_cuda__set_name(q->last_op, name);
+        return ACCEL_SUCCESS;
     }
     const void *fn;
     memcpy(&fn, &L->program->kernel, sizeof fn);

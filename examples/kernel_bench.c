@@ -10,6 +10,7 @@
  *   elementwise y = a*x + b*y vs accel_axpby  >= 0.8 (CPU, system cc)
  *   GPU: the same kernel, 2^28 f32            >= 0.95 of device copy bandwidth
  *   GPU: cold NVRTC build                     <= raw NVRTC on the source + 2 ms
+ *   reduction: sum of x*x over the range       GB/s against the device's read (printed)
  *
  *   usage: kernel_bench [--device NAME] [--n N] [--quick]
  */
@@ -176,6 +177,33 @@ static accel_status run_ms(accel_device *dev, accel_queue *q, accel_kernel *k, a
                 t[i] = t[j];
                 t[j] = s;
             }
+    *ms = t[2];
+    accel_event_release(e0);
+    accel_event_release(e1);
+    return st;
+}
+
+/* Device milliseconds (median of 5) of the whole-range reduction k over x[0, n) into y[0]. */
+static accel_status reduce_ms(accel_device *dev, accel_queue *q, accel_kernel *k, accel_buffer *x,
+                              accel_buffer *y, size_t n, double *ms)
+{
+    accel_event *e0 = NULL, *e1 = NULL;
+    accel_status st = accel_event_create(dev, &e0);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_create(dev, &e1);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(x, 0, n)),
+                               accel_karg_array(accel_slice_of(y, 0, 1))};
+    double t[5] = {0, 0, 0, 0, 0};
+    for (int r = -1; r < 5 && st == ACCEL_SUCCESS; r++) {
+        double v = 0;
+        if ((st = accel_event_record(e0, q)) == ACCEL_SUCCESS &&
+            (st = accel_kernel_launch(q, k, 2, args)) == ACCEL_SUCCESS &&
+            (st = accel_event_record(e1, q)) == ACCEL_SUCCESS &&
+            (st = accel_event_synchronize(e1)) == ACCEL_SUCCESS &&
+            (st = accel_event_elapsed_ms(e0, e1, &v)) == ACCEL_SUCCESS && r >= 0)
+            t[r] = v;
+    }
+    qsort(t, 5, sizeof t[0], cmp_double);
     *ms = t[2];
     accel_event_release(e0);
     accel_event_release(e1);
@@ -443,6 +471,43 @@ int main(int argc, char **argv)
         if (accel_device_measure_ceilings(dev, &o, &c) == ACCEL_SUCCESS && c.copy_gbs > 0)
             target("user kernel GB/s / device copy GB/s", ex_gbps(bytes, ms_k) / c.copy_gbs, "x",
                    0.95, 0);
+    }
+    /* A whole-range reduction: sum of squares over x, against the device's
+     * plain read bandwidth (a sum loop or kernel). */
+    {
+        accel_kernel *kr = NULL;
+        accel_buffer *ys = NULL;
+        double ms_r = 0;
+        CHECK(accel_kernel_reduction_create(rt, "sumsq", "float32 x", "float32 y", "x * x", "a + b",
+                                            "0", "a", NULL, &kr));
+        accel_status st = accel_buffer_create(dev, 4, &ys);
+        if (st == ACCEL_SUCCESS)
+            st = reduce_ms(dev, q, kr, x, ys, n, &ms_r);
+        float got = 0;
+        if (st == ACCEL_SUCCESS)
+            st = accel_queue_read_blocking(q, ys, 0, &got, 4);
+        accel_kernel_release(kr);
+        accel_buffer_release(ys);
+        CHECK(st);
+        printf("reduction (sum of x*x over %zu f32, one output, device time):\n", n);
+        printf("  %-52s %10.3f ms  %8.1f GB/s\n", "user reduction kernel", ms_r,
+               ex_gbps(4.0 * (double)n, ms_r));
+        accel_ceilings_options o;
+        accel_ceilings_options_init(&o);
+        o.what = ACCEL_CEILING_COPY;
+        accel_ceilings c;
+        memset(&c, 0, sizeof c);
+        c.struct_size = sizeof c;
+        if (accel_device_measure_ceilings(dev, &o, &c) == ACCEL_SUCCESS && c.read_gbs > 0)
+            printf("  %-52s %10.3f x     (device read %.1f GB/s)\n",
+                   "user reduction GB/s / device read GB/s",
+                   ex_gbps(4.0 * (double)n, ms_r) / c.read_gbs, c.read_gbs);
+        /* x is uniform in [0, 1): the sum of squares is about n / 3. */
+        double want = (double)n / 3.0;
+        if (!(got > 0.99 * want && got < 1.01 * want)) {
+            printf("  reduction result %.6g, expected about %.6g: WRONG\n", got, want);
+            failed = 1;
+        }
     }
     /* The kernel's result must be right: one more launch, checked on the host. */
     {

@@ -314,19 +314,35 @@ Test(kernel, every_dtype_tcc, .init = setup)
 
 /* ------------------------------------------------------------ reductions */
 
-/* The documented order: 256 lanes, lane l folds columns l, l+256, ...; then
- * pairwise l with l+128, l+64, ..., 1. */
-static float ref_row_l2(const float *x, size_t cols)
+/* The documented order (kernel.h): a row in chunks of 16384 columns; per
+ * chunk 256 lanes, lane l folds the chunk's columns l, l+256, ...; then
+ * pairwise l with l+128, l+64, ..., 1; several chunks: their results
+ * reduced the same way. */
+static float ref_lanes(const float *v, size_t n, bool square)
 {
     float lane[256];
     for (int l = 0; l < 256; l++)
         lane[l] = 0;
-    for (size_t c = 0; c < cols; c++)
-        lane[c % 256] = lane[c % 256] + x[c] * x[c];
+    for (size_t c = 0; c < n; c++)
+        lane[c % 256] = lane[c % 256] + (square ? v[c] * v[c] : v[c]);
     for (int s = 128; s > 0; s >>= 1)
         for (int l = 0; l < s; l++)
             lane[l] = lane[l] + lane[l + s];
-    return (float)sqrt(lane[0]);
+    return lane[0];
+}
+
+static float ref_row_l2(const float *x, size_t cols)
+{
+    const size_t ch = 16384;
+    if (cols <= ch)
+        return (float)sqrt(ref_lanes(x, cols, true));
+    size_t np = (cols + ch - 1) / ch;
+    float *part = malloc(np * sizeof *part);
+    for (size_t q = 0; q < np; q++)
+        part[q] = ref_lanes(x + q * ch, cols - q * ch < ch ? cols - q * ch : ch, true);
+    float r = ref_lanes(part, np, false);
+    free(part);
+    return (float)sqrt(r);
 }
 
 static void reduction_rows(const char *compiler)
@@ -336,8 +352,9 @@ static void reduction_rows(const char *compiler)
     cr_assert_eq(accel_kernel_reduction_create(e.rt, "l2norm", "float32 x", "float32 y", "x * x",
                                                "a + b", "0", "y = sqrt(a)", NULL, &k),
                  ACCEL_SUCCESS, "%s", accel_last_error());
-    static const size_t shapes[][2] = {{1, 0},   {1, 1},    {1, 257},   {3, 1000},
-                                       {7, 257}, {1000, 3}, {13, 1031}, {1, (1u << 20) + 3}};
+    static const size_t shapes[][2] = {{1, 0},     {1, 1},     {1, 257},   {3, 1000},
+                                       {7, 257},   {1000, 3},  {13, 1031}, {1, (1u << 20) + 3},
+                                       {1, 16384}, {1, 16385}, {3, 40000}, {2, 256 * 16384 + 300}};
     tu_rng r = tu_rng_make(3);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         size_t rows = shapes[s][0], cols = shapes[s][1], n = rows * cols;

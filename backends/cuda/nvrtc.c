@@ -372,6 +372,25 @@ void accel_cuda__program_release(void *ctx, accel_be_program *p)
     free(p);
 }
 
+/* One launch of p's entry on q's stream (device current). */
+static int32_t launch_entry(accel_cuda_ctx *ctx, accel_be_queue *q, accel_be_program *p, dim3 grid,
+                            dim3 block, void **params, const char *name)
+{
+    CUfunction f = program_function(p, q->device);
+    if (f && drv.launch(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0,
+                        (CUstream)q->stream, params, NULL) == CUDA_SUCCESS)
+        return ACCEL_SUCCESS;
+    const void *fn;
+    memcpy(&fn, &p->kernel, sizeof fn);
+    cudaError_t err = cudaLaunchKernel(fn, grid, block, params, 0, q->stream);
+    if (err == cudaSuccess)
+        return ACCEL_SUCCESS;
+    int32_t st = accel_cuda__fail(ctx, err, name);
+    ctx->host->set_error(ctx->host->host_ctx, "%s: %s: %s (previous op enqueued on this queue: %s)",
+                         name, cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
+    return st;
+}
+
 int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_desc *d)
 {
     const accel_kernel_launch_desc *L = d->kernel;
@@ -383,7 +402,7 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     int32_t st = accel_cuda__set_device(ctx, q->device);
     if (st != ACCEL_SUCCESS)
         return st;
-    void *params[34];
+    void *params[36];
     void *ptrs[32];
     size_t n = L->n, rows = L->rows;
     for (uint32_t i = 0; i < L->num_args; i++) {
@@ -411,29 +430,39 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
         size_t blocks = (n + 1023) / 1024;
         grid.x = (unsigned)(blocks < 0x7fffffffu ? (blocks ? blocks : 1) : 0x7fffffffu);
     } else if (L->kind == ACCEL_KERNEL_REDUCTION) {
+        /* Rows of several chunks: phase 0 writes a partial per (row,
+         * chunk) into stream-ordered scratch, phase 1 folds them per row
+         * (the fixed order of kernel_codegen.c; backend.h). */
+        const size_t ch = ACCEL_KERNEL_REDUCE_CHUNK;
+        size_t chunks = n > ch ? (n + ch - 1) / ch : 1;
+        void *part = NULL;
+        unsigned phase = 0;
         params[np++] = &rows;
         params[np++] = &n;
-        size_t cap = (size_t)dev->max_blocks * 4;
-        grid.x = (unsigned)(rows < cap ? rows : cap);
+        params[np++] = &part;
+        params[np++] = &phase;
+        size_t cap = (size_t)dev->max_blocks * 4, blocks = rows * chunks;
+        grid.x = (unsigned)(blocks < cap ? blocks : cap);
+        if (chunks > 1) {
+            cudaError_t err = cudaMallocAsync(&part, rows * chunks * 8, q->stream);
+            if (err != cudaSuccess)
+                return accel_cuda__fail(ctx, err, name);
+        }
+        st = launch_entry(ctx, q, L->program, grid, block, params, name);
+        if (st == ACCEL_SUCCESS && chunks > 1) {
+            phase = 1;
+            grid.x = (unsigned)(rows < cap ? rows : cap);
+            st = launch_entry(ctx, q, L->program, grid, block, params, name);
+        }
+        if (part)
+            (void)cudaFreeAsync(part, q->stream);
+        accel_cuda__set_name(q->last_op, name);
+        return st;
     } else {
         grid = (dim3){L->grid[0], L->grid[1], L->grid[2]};
         block = (dim3){L->block[0], L->block[1], L->block[2]};
     }
-    CUfunction f = program_function(L->program, q->device);
-    if (f && drv.launch(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0,
-                        (CUstream)q->stream, params, NULL) == CUDA_SUCCESS) {
-        accel_cuda__set_name(q->last_op, name);
-        return ACCEL_SUCCESS;
-    }
-    const void *fn;
-    memcpy(&fn, &L->program->kernel, sizeof fn);
-    cudaError_t err = cudaLaunchKernel(fn, grid, block, params, 0, q->stream);
-    if (err != cudaSuccess) {
-        st = accel_cuda__fail(ctx, err, name);
-        ctx->host->set_error(ctx->host->host_ctx,
-                             "%s: %s: %s (previous op enqueued on this queue: %s)", name,
-                             cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
-    }
+    st = launch_entry(ctx, q, L->program, grid, block, params, name);
     accel_cuda__set_name(q->last_op, name);
     return st;
 }

@@ -55,6 +55,12 @@ extern "C" {
  *   entries grew the table. The loader accepts any table at least
  *   ACCEL_BACKEND_TABLE_MIN_SIZE bytes long (the first table's size) and reads
  *   the entries past a smaller plugin's struct_size as NULL.
+ *
+ *   Program sources: the core generates them, so their entry signatures
+ *   follow the core. The CUDA reduction entry gained `void *part, unsigned
+ *   phase` after `rows, cols` when reductions took their chunked order
+ *   (ACCEL_KERNEL_REDUCE_CHUNK); a plugin that builds CUDA programs passes
+ *   them as documented at accel_program_desc.
  */
 #define ACCEL_BACKEND_ABI_VERSION 2u
 #define ACCEL_BACKEND_ABI_OLDEST 1u

@@ -15,11 +15,47 @@
 
 /* ------------------------------------------------------------ launch */
 
+/* log2 of a dtype's element size, -1 for an unknown dtype. */
+static int dtype_shift(accel_dtype dt)
+{
+    switch (dt) {
+    case ACCEL_U8:
+        return 0;
+    case ACCEL_F16:
+    case ACCEL_BF16:
+        return 1;
+    case ACCEL_F32:
+    case ACCEL_I32:
+        return 2;
+    case ACCEL_F64:
+    case ACCEL_I64:
+        return 3;
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
+    return -1;
+}
+
 /* The scalar a as parameter p stores it. */
 static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t i,
                                  const accel_kernel_arg *a, accel_kernel_arg_desc *o)
 {
     const accel__kparam *p = &k->params[i];
+    /* The common case on every launch: a float32 or float64 value for a
+     * parameter of that type (accel_karg_f32, accel_karg_f64). */
+    if (a->dtype == p->dtype && (p->dtype == ACCEL_F32 || p->dtype == ACCEL_F64)) {
+        o->buffer = NULL;
+        o->offset = o->count = 0;
+        o->kind = ACCEL_KARG_SCALAR;
+        o->dtype = (uint32_t)p->dtype;
+        o->value.i64 = 0;
+        if (p->dtype == ACCEL_F32)
+            o->value.f32 = (float)a->f;
+        else
+            o->value.f64 = a->f;
+        return ACCEL_SUCCESS;
+    }
     bool is_float_arg = a->dtype == ACCEL_F32 || a->dtype == ACCEL_F64 || a->dtype == ACCEL_F16 ||
                         a->dtype == ACCEL_BF16;
     bool is_int_arg = a->dtype == ACCEL_I32 || a->dtype == ACCEL_I64 || a->dtype == ACCEL_U8;
@@ -191,12 +227,12 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
                                "%s: %s: argument %u (%s) is %s but the array was given as %s", fn,
                                k->label, i, p->name, accel_dtype_name(dt),
                                accel_dtype_name(a->dtype));
-        size_t es = accel__kesize(dt);
-        if (es == 0)
+        int sh = dtype_shift(dt);
+        if (sh < 0)
             return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
                                "%s: %s: argument %u (%s): dtype %d is unknown", fn, k->label, i,
                                p->name, (int)dt);
-        size_t n = buf->bytes / es;
+        size_t n = buf->bytes >> sh; /* a shift: this is on every launch */
         accel_slice s = a->slice;
         if (s.offset > n || s.count > n - s.offset)
             return accel__fail(

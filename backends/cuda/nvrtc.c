@@ -208,8 +208,10 @@ static void drv_open(void)
     }
 }
 
-/* p's function on the current device (index `device`), or NULL. */
-static CUfunction program_function(accel_be_program *p, uint32_t device)
+/* p's function on device `device` (current), or NULL; the first lookup
+ * that fails says so once in the log (launches then take the runtime's
+ * slower path). */
+static CUfunction program_function(accel_cuda_ctx *ctx, accel_be_program *p, uint32_t device)
 {
     if (device >= PROGRAM_MAX_DEVICES)
         return NULL;
@@ -217,9 +219,30 @@ static CUfunction program_function(accel_be_program *p, uint32_t device)
     if (f)
         return f;
     pthread_once(&drv.once, drv_open);
-    if (!drv.kernel_function || drv.kernel_function(&f, (CUkernel)p->kernel) != CUDA_SUCCESS)
-        return NULL;
-    atomic_store_explicit(&p->fn[device], f, memory_order_release);
+    /* The driver call needs the device's primary context current on this
+     * thread, which cudaSetDevice makes so at once. */
+    CUresult r = CUDA_ERROR_NOT_FOUND;
+    if (drv.kernel_function && cudaSetDevice(ctx->devices[device].ordinal) == cudaSuccess)
+        r = drv.kernel_function(&f, (CUkernel)p->kernel);
+    if (r != CUDA_SUCCESS || !f) {
+        /* The runtime's own lookup (a cudaKernel_t stands for its entry). */
+        cudaFunction_t rf = NULL;
+        const void *sym;
+        memcpy(&sym, &p->kernel, sizeof sym);
+        if (cudaGetFuncBySymbol(&rf, sym) == cudaSuccess && rf)
+            f = (CUfunction)rf;
+        else
+            f = NULL;
+        (void)cudaGetLastError();
+    }
+    static atomic_int told;
+    if (!f && !atomic_exchange(&told, 1))
+        ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_INFO,
+                       "cuda: user kernels launch through cudaLaunchKernel (no driver function "
+                       "for the kernel: %s, cuKernelGetFunction %d)",
+                       drv.launch ? "lookup failed" : "driver entry points missing", (int)r);
+    if (f)
+        atomic_store_explicit(&p->fn[device], f, memory_order_release);
     return f;
 }
 
@@ -376,9 +399,10 @@ void accel_cuda__program_release(void *ctx, accel_be_program *p)
 static int32_t launch_entry(accel_cuda_ctx *ctx, accel_be_queue *q, accel_be_program *p, dim3 grid,
                             dim3 block, void **params, const char *name)
 {
-    CUfunction f = program_function(p, q->device);
-    if (f && drv.launch(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0,
-                        (CUstream)q->stream, params, NULL) == CUDA_SUCCESS)
+    CUfunction f = program_function(ctx, p, q->device);
+    if (f && drv.launch &&
+        drv.launch(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, (CUstream)q->stream,
+                   params, NULL) == CUDA_SUCCESS)
         return ACCEL_SUCCESS;
     const void *fn;
     memcpy(&fn, &p->kernel, sizeof fn);

@@ -570,6 +570,32 @@ static bool parse_device(const char *v, char **out)
     return set_str(out, v);
 }
 
+/* *slot = v when v is an absolute path, else v joined to the config's
+ * folder dir; false when out of memory. */
+static bool set_path(char **slot, const char *dir, const char *v)
+{
+    if (v[0] == '/')
+        return set_str(slot, v);
+    size_t n = strlen(dir) + strlen(v) + 2;
+    char *d = malloc(n);
+    if (!d)
+        return false;
+    snprintf(d, n, "%s/%s", dir, v);
+    free(*slot);
+    *slot = d;
+    return true;
+}
+
+/* The field of a [runtime] key that is a boolean; NULL for the others. */
+static bool *bool_field(accel__config *cfg, accel__key key)
+{
+    return key == ACCEL__KEY_STRICT           ? &cfg->strict
+           : key == ACCEL__KEY_ALLOW_INSECURE ? &cfg->allow_insecure
+           : key == ACCEL__KEY_SELFTEST       ? &cfg->selftest
+           : key == ACCEL__KEY_REPORT         ? &cfg->report
+                                              : NULL;
+}
+
 /* One [runtime] key into its typed field; false when value is not valid
  * (the error is set). */
 static void runtime_key(parse_state *ps, accel__key key, const char *v)
@@ -587,20 +613,11 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
         cfg->line[key] = ps->line;
         return;
     case ACCEL__KEY_STRICT:
-        ok = accel__parse_bool(v, &cfg->strict);
-        why = "is not a boolean (true or false)";
-        break;
     case ACCEL__KEY_ALLOW_INSECURE:
-        ok = accel__parse_bool(v, &cfg->allow_insecure);
-        why = "is not a boolean (true or false)";
-        break;
     case ACCEL__KEY_SELFTEST:
-        ok = accel__parse_bool(v, &cfg->selftest);
-        why = "is not a boolean (true or false)";
-        break;
     case ACCEL__KEY_REPORT:
-        ok = accel__parse_bool(v, &cfg->report);
-        why = "expected true or false";
+        ok = accel__parse_bool(v, bool_field(cfg, key));
+        why = "is not a boolean (true or false)";
         break;
     case ACCEL__KEY_VERIFY:
         ok = parse_device(v, &cfg->verify);
@@ -623,16 +640,9 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
     case ACCEL__KEY_VERIFY_REPRO_DIR:
         if (!*v) {
             set_str(&cfg->verify_repro_dir, NULL);
-        } else {
-            size_t n = strlen(cfg->dir) + strlen(v) + 2;
-            char *d = malloc(n);
-            if (!d) {
-                PARSE_OOM(ps);
-                return;
-            }
-            snprintf(d, n, "%s/%s", v[0] == '/' ? "" : cfg->dir, v[0] == '/' ? v + 1 : v);
-            free(cfg->verify_repro_dir);
-            cfg->verify_repro_dir = d;
+        } else if (!set_path(&cfg->verify_repro_dir, cfg->dir, v)) {
+            PARSE_OOM(ps);
+            return;
         }
         break;
     case ACCEL__KEY_ON_MISMATCH:
@@ -642,20 +652,12 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
         why = "expected warn or fail";
         break;
     case ACCEL__KEY_KERNEL_CACHE:
-        if (accel__parse_off(v) || v[0] == '/') {
-            ok = set_str(&cfg->kernel_cache, v);
-        } else {
-            size_t n = strlen(cfg->dir) + strlen(v) + 2;
-            char *d = malloc(n);
-            if (!d) {
-                PARSE_OOM(ps);
-                return;
-            }
-            snprintf(d, n, "%s/%s", cfg->dir, v);
-            free(cfg->kernel_cache);
-            cfg->kernel_cache = d;
+        /* an off word as written, a folder joined to the config's */
+        if (!(accel__parse_off(v) ? set_str(&cfg->kernel_cache, v)
+                                  : set_path(&cfg->kernel_cache, cfg->dir, v))) {
+            PARSE_OOM(ps);
+            return;
         }
-        why = "out of host memory";
         break;
     case ACCEL__KEY_ON_ERROR:
         ok = (w = accel__parse_word(v, error_words)) >= 0;

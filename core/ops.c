@@ -316,20 +316,30 @@ accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_
     return x_out_op("accel_axpby", q, ACCEL_OP_AXPBY, dtype, "y", alpha, beta, x, y);
 }
 
+/* The checks of an op whose only operand is its output (fill, random): q
+ * and out's buffer (out->buffer becomes the object), d's dtype for d's op,
+ * and out's range into d->operands[0]. */
+static accel_status check_output_only(const char *fn, accel__call *call, accel_queue **q,
+                                      accel_op_desc *d, accel_slice *out)
+{
+    accel_buffer *bufs[] = {out->buffer};
+    static const char *const names[] = {"out"};
+    accel_status st = check_handles(fn, call, q, 1, bufs, names);
+    out->buffer = bufs[0];
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, (accel_dtype)d->dtype, (accel_op_code)d->op);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", (accel_dtype)d->dtype, *out, &d->operands[0]);
+    return st;
+}
+
 accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_slice out)
 {
     static const char fn[] = "accel_fill";
     accel_op_desc d;
     desc_init(&d, fn, ACCEL_OP_FILL, dtype);
     ACCEL__CALL(call);
-    accel_buffer *bufs[] = {out.buffer};
-    static const char *const names[] = {"out"};
-    accel_status st = check_handles(fn, &call, &q, 1, bufs, names);
-    out.buffer = bufs[0];
-    if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, ACCEL_OP_FILL);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "out", dtype, out, &d.operands[0]);
+    accel_status st = check_output_only(fn, &call, &q, &d, &out);
     if (st != ACCEL_SUCCESS)
         return st;
     d.num_operands = 1;
@@ -436,14 +446,7 @@ static accel_status random_op(const char *fn, accel_queue *q, accel_op_code op, 
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
     ACCEL__CALL(call);
-    accel_buffer *bufs[] = {out.buffer};
-    static const char *const names[] = {"out"};
-    accel_status st = check_handles(fn, &call, &q, 1, bufs, names);
-    out.buffer = bufs[0];
-    if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, op);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "out", dtype, out, &d.operands[0]);
+    accel_status st = check_output_only(fn, &call, &q, &d, &out);
     if (st != ACCEL_SUCCESS)
         return st;
     if (out.count > 0 && rng_offset > UINT64_MAX - (out.count - 1))

@@ -129,28 +129,6 @@ static inline size_t ex_opt_size(const ex_opt *opts, const char *name, size_t de
     return (size_t)(v * unit);
 }
 
-/* The older form, for programs that do not declare their options: the value
- * after `name` in argv ("--n 1000" or "--n=1000"), or NULL. It checks
- * nothing else on the command line; ex_parse is the one to use. */
-static inline const char *ex_option(int argc, char **argv, const char *name)
-{
-    size_t len = strlen(name);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], name) == 0 && i + 1 < argc)
-            return argv[i + 1];
-        if (strncmp(argv[i], name, len) == 0 && argv[i][len] == '=')
-            return argv[i] + len + 1;
-    }
-    return NULL;
-}
-
-/* The older form of ex_opt_size (see ex_option); name includes the "--". */
-static inline size_t ex_option_size(int argc, char **argv, const char *name, size_t def)
-{
-    ex_opt one[] = {{name + 2, "N", "", ex_option(argc, argv, name)}, {NULL, NULL, NULL, NULL}};
-    return ex_opt_size(one, name + 2, def);
-}
-
 /* Open the runtime (plugins.ini) and pick --device NAME (ex_parse), else the
  * default device; print which device the program runs on. */
 static inline accel_status ex_open(accel_runtime **out_rt, accel_device **out_dev)

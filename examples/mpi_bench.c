@@ -26,7 +26,8 @@
  * waiting finish yields before it sleeps (backends/cpu/queue.c), so that
  * threads sharing a core do not spin against each other.
  *
- *   usage: mpirun -np 2 mpi_bench [--max-mib 256] [--reps 15] [--small-reps 20000] */
+ *   usage: mpirun -np 2 mpi_bench [--device cpu] [--max-mib 256] [--reps 15]
+ *                                 [--small-reps 20000] */
 #include "common.h"
 
 #include <accel/mpi.h>
@@ -83,16 +84,30 @@ enum { RAW, QUEUED, BLOCKING, KINDS };
 int main(int argc, char **argv)
 {
     int provided = 0, rank = 0, size = 1, rc = 1;
+    /* Before MPI_Init: --help and a usage error exit at once, in every rank. */
+    ex_opt opts[] = {{"max-mib", "N", "largest message in MiB, 1..16384 (default 256)", NULL},
+                     {"reps", "N", "repetitions per size, 1..1000 (default 15)", NULL},
+                     {"small-reps", "N", "1-element iterations, 10..10^7 (default 20000)", NULL},
+                     {NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv,
+             "[--device cpu] [--max-mib N] [--reps N] [--small-reps N]  (under mpirun; the "
+             "device is cpu unless --device names another device of host memory)",
+             opts, 0);
+    size_t max_mib = ex_opt_size(opts, "max-mib", 256);
+    size_t reps_n = ex_opt_size(opts, "reps", 15), small_n = ex_opt_size(opts, "small-reps", 20000);
+    const char *bad = max_mib < 1 || max_mib > 16384       ? "--max-mib: 1..16384"
+                      : reps_n < 1 || reps_n > 1000        ? "--reps: 1..1000"
+                      : small_n < 10 || small_n > 10000000 ? "--small-reps: 10..10000000"
+                                                           : NULL;
+    if (bad) {
+        fprintf(stderr, "mpi_bench: %s; run 'mpi_bench --help'\n", bad);
+        return 2;
+    }
+    int reps = (int)reps_n, small_reps = (int)small_n;
+    const char *dev_name = ex_device_name ? ex_device_name : "cpu";
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    size_t max_mib = ex_option_size(argc, argv, "--max-mib", 256);
-    int reps = (int)ex_option_size(argc, argv, "--reps", 15);
-    int small_reps = (int)ex_option_size(argc, argv, "--small-reps", 20000);
-    if (reps < 1 || reps > 1000 || small_reps < 10) {
-        fprintf(stderr, "--reps 1..1000, --small-reps >= 10\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
     accel_runtime *rt = NULL;
     accel_device *dev = NULL;
     accel_queue *q = NULL;
@@ -108,7 +123,7 @@ int main(int argc, char **argv)
         goto done;
 
     CHECK(accel_runtime_open(NULL, &rt));
-    CHECK(accel_device_get_by_name(rt, "cpu", &dev));
+    CHECK(accel_device_get_by_name(rt, dev_name, &dev));
     CHECK(accel_queue_create(dev, &q));
     CHECK(accel_comm_create(MPI_COMM_WORLD, dev, NULL, &comm));
     accel_comm_options bo;
@@ -123,7 +138,15 @@ int main(int argc, char **argv)
     CHECK(accel_fill(q, ACCEL_F32, 1.0 + rank, accel_slice_of(s, 0, max_n)));
     CHECK(accel_fill(q, ACCEL_F32, 0.0, accel_slice_of(r, 0, max_n)));
     CHECK(accel_queue_finish(q));
+    /* Raw MPI runs on the same memory, so the device must be host memory. */
     float *hs = accel_buffer_host_pointer(s), *hr = accel_buffer_host_pointer(r);
+    if (!hs || !hr) {
+        fprintf(stderr,
+                "mpi_bench: %s is not host memory; it compares with MPI on the same "
+                "memory (use --device cpu)\n",
+                accel_device_name(dev));
+        goto done;
+    }
     if (rank == 0) {
         printf("allreduce f32 sum, %d ranks on %ld cores online, CPU device (queued mode: %s); "
                "%d repetitions per size\n",

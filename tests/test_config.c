@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "accel/kernel.h"
 #include "accel/verify.h"
 #include "test_util.h"
 
@@ -697,4 +698,44 @@ Test(config, devices_fifos_and_huge_files_are_refused_without_blocking, .timeout
     tu_assert_status(accel_runtime_open(big, &rt), ACCEL_ERROR_CONFIG, "a 1.5 MB config");
     cr_assert(strstr(accel_last_error(), "1460000 bytes, more than the 1048576"), "%s",
               accel_last_error());
+}
+
+Test(config, every_boolean_key_refuses_a_non_boolean_with_its_line)
+{
+    const char *keys[] = {"strict", "allow_insecure", "selftest", "report"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; ++i)
+        expect_config_error(
+            tu_fmt("[runtime]\norder = cpu\n%s = maybe\n%s", keys[i], cpu_section()), 3,
+            tu_fmt("%s = maybe: is not a boolean", keys[i]));
+}
+
+/* kernel_cache's folder as the runtime reports it (accel_kernel_cache_stats). */
+static accel_kernel_cache_stats cache_of(const char *dir, const char *value)
+{
+    const char *path = tu_write_file(
+        dir, "plugins.ini",
+        tu_fmt("[runtime]\norder = cpu\nkernel_cache = %s\n%s", value, cpu_section()));
+    accel_runtime *rt = NULL;
+    tu_ok(accel_runtime_open(path, &rt));
+    accel_kernel_cache_stats ks;
+    memset(&ks, 0, sizeof ks);
+    ks.struct_size = sizeof ks;
+    tu_ok(accel_kernel_cache_stats_get(rt, &ks));
+    accel_runtime_close(rt);
+    return ks;
+}
+
+Test(config, kernel_cache_relative_to_the_ini_folder_absolute_or_off)
+{
+    unsetenv("ACCEL_KERNEL_CACHE");
+    const char *dir = tu_realpath(tu_tmpdir()), *other = tu_realpath(tu_tmpdir());
+    cr_assert_eq(chdir("/"), 0); /* the current directory plays no part */
+    accel_kernel_cache_stats ks = cache_of(dir, "sub/cache");
+    cr_assert(ks.disk_enabled, "%s", ks.disabled_reason);
+    cr_assert_str_eq(ks.dir, tu_fmt("%s/sub/cache", dir));
+    ks = cache_of(dir, tu_fmt("%s/abs", other));
+    cr_assert(ks.disk_enabled, "%s", ks.disabled_reason);
+    cr_assert_str_eq(ks.dir, tu_fmt("%s/abs", other));
+    ks = cache_of(dir, "off");
+    cr_assert(!ks.disk_enabled, "kernel_cache = off keeps a disk cache in %s", ks.dir);
 }

@@ -12,6 +12,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABL
 PY=python3
 date -u > $OUT/date.txt; nvidia-smi -L >> $OUT/date.txt 2>&1
 $B/bin/accel info > $OUT/info.txt 2>&1
+# accel info --json's collectives: each GPU's transport (nccl with NCCL's version, or mpi-staged and why).
+$B/bin/accel info --json > $OUT/info.json 2>&1; $PY -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))['collectives'], indent=1))" $OUT/info.json
 sed -i "s|^ACCEL_PYTHON:.*|ACCEL_PYTHON:FILEPATH=$(command -v python3)|" $B/CMakeCache.txt 2>/dev/null
 timeout 240 ctest --test-dir $B -E 'install|template_standalone|fuzz|umask|debian|python|cli_man' --output-on-failure -j4 > $OUT/ctest.log 2>&1
 tail -30 $OUT/ctest.log

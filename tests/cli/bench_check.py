@@ -5,7 +5,9 @@
 `accel bench --quick --device cpu` with --json, --csv and --svg, and checks
 that the JSON parses and holds ceilings, results and targets; that the CSV has
 a header and rows of equal width; and that the SVG is well-formed XML with a
-bar (<rect>) per charted op. No timing is asserted.
+bar (<rect>) per charted op. No timing is asserted. --strict exits 3 exactly
+when the JSON of its run holds a MISS (0 otherwise), still writing the
+outputs; without it a MISS exits 0.
 
 usage: bench_check.py ACCEL_PROGRAM WORK_DIR"""
 import csv
@@ -70,8 +72,39 @@ def main():
     bars = root.findall("{http://www.w3.org/2000/svg}rect")
     charted = sum(1 for x in d["results"] if x["ceiling"] > 0)
     assert len(bars) >= 2, "no bars in the chart"
+    assert any(not t["pass"] for t in d["targets"]) == ("MISS" in r.stdout)
+    assert r.returncode == 0  # without --strict a MISS is no error
+
+    strict_cases(accel, work)
     print("bench_check: ok (%d results, %d targets, %d svg rects, %d charted candidates)"
           % (len(d["results"]), len(d["targets"]), len(bars), charted))
+
+
+def strict_cases(accel, work):
+    """--strict: exit 3 exactly when a target of the run's own JSON is a MISS
+    (the outputs still written, stderr counting the misses), else 0; an error
+    still exits 1 and a value given to it 2."""
+    path = os.path.join(work, "strict.json")
+    if os.path.exists(path):
+        os.remove(path)
+    r = subprocess.run([accel, "bench", "--quick", "--device", "cpu", "--no-progress", "--strict",
+                        "--json", path], capture_output=True, text=True, timeout=240)
+    with open(path) as f:
+        targets = json.load(f)["devices"][0]["targets"]
+    missed = sum(1 for t in targets if not t["pass"])
+    want = 3 if missed else 0
+    assert r.returncode == want, "--strict exited %d with %d of %d targets missed: %s" % (
+        r.returncode, missed, len(targets), r.stderr)
+    note = "accel bench: --strict: %d of %d targets missed" % (missed, len(targets))
+    assert (note in r.stderr) == bool(missed), (note, r.stderr)
+    assert "targets, this run's ratios" in r.stdout, "the table is printed under --strict too"
+    print("bench_check: --strict exit %d (%d of %d targets missed)" % (r.returncode, missed,
+                                                                       len(targets)))
+    r = subprocess.run([accel, "bench", "--quick", "--device", "tpu:9", "--strict"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1, "--strict with a device that does not exist: %d" % r.returncode
+    r = subprocess.run([accel, "bench", "--strict=yes"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--strict takes no value" in r.stderr, r.stderr
 
 
 if __name__ == "__main__":

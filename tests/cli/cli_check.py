@@ -15,7 +15,9 @@
 - `accel info --json` parses with the json module and holds the versions, the
   config, every candidate backend (path, loaded, reason) and every device;
   `--device cpu` keeps one device; with a configuration where nothing loads,
-  both views list every candidate with its reason and exit 1;
+  both views list every candidate with its reason and exit 1; its
+  "collectives" (libaccel_mpi built or not, with the MPI library's version,
+  each device's transport) agree with CMake, mpiexec --version and the text;
 - `accel run` on a device that falls back names the device that ran the op;
   `accel verify --seed` refuses -1, 2^64 and garbage; `verify --plugin` with
   an insecure plugin gives advice that applies (no plugins.ini key); `accel
@@ -167,6 +169,106 @@ def info_cases(accel, plugin_dir, cpu_plugin, work):
           doc["devices"] == [] and doc["error"], out)
 
 
+def cache_cases(accel, work):
+    """`accel info --json`'s "caches": the user kernels' cache as the text view
+    says it (folder, or memory only and why), for ACCEL_KERNEL_CACHE set to a
+    folder and to off."""
+    folder = os.path.join(work, "kcache")
+    for env, enabled in (({"ACCEL_KERNEL_CACHE": folder}, True),
+                         ({"ACCEL_KERNEL_CACHE": "off"}, False)):
+        _, out, _ = run(accel, "info", "--json", env=env)
+        caches = json.loads(out)["caches"]
+        _, text, _ = run(accel, "info", env=env)
+        line = [l for l in text.splitlines() if l.startswith("kernel cache: ")]
+        c = caches[0] if len(caches) == 1 else {}
+        shown = ("kernel cache: " + str(c.get("dir")) if enabled else
+                 "kernel cache: memory only (%s)" % c.get("disabled_reason"))
+        check("info --json caches with ACCEL_KERNEL_CACHE=%s" % env["ACCEL_KERNEL_CACHE"],
+              c.get("name") == "kernels" and c.get("disk_enabled") is enabled and
+              (c.get("dir") == folder if enabled else c.get("dir") is None) and
+              c.get("misses") == 0 and line == [shown], "%r vs %r" % (caches, line))
+
+
+def collective_cases(accel, cpu_plugin, work):
+    """`accel info` on collectives: libaccel_mpi next to libaccel (CMake says
+    whether it was built), the MPI library's version against `mpiexec
+    --version`, each device's transport as accel/mpi.h defines it; a copy of
+    the program and libaccel without libaccel_mpi says so in both views."""
+    built = os.environ.get("ACCEL_TEST_MPI_BUILT") == "1"
+    rc, out, err = run(accel, "info", "--json")
+    col = json.loads(out).get("collectives", {})
+    mpi = col.get("mpi", {})
+    check("info --json has collectives.mpi and collectives.devices",
+          rc == 0 and "built" in mpi and "devices" in col, out[-800:])
+    check("collectives.mpi.built is %s, as CMake built libaccel_mpi" % built,
+          mpi.get("built") == built and
+          (not built or os.path.exists(mpi.get("library") or "")), repr(mpi))
+    if built:
+        # mpiexec: what CMake found MPI by (FindMPI's MPIEXEC_EXECUTABLE)
+        launcher = shutil.which("mpiexec") or shutil.which("mpirun")
+        ver = subprocess.run([launcher, "--version"], capture_output=True,
+                             text=True).stdout if launcher else "no mpiexec on PATH"
+        m = re.search(r"(\d+\.\d+\.\d+)", ver)
+        check("collectives.mpi names the MPI library mpiexec --version names",
+              m and m.group(1) in (mpi.get("mpi_library") or "") and
+              re.fullmatch(r"[1-9]\.\d", mpi.get("mpi_version") or ""),
+              "%r vs %r" % (ver[:200], mpi))
+    devs = {d["name"]: d for d in col.get("devices", [])}
+    names = [d["name"] for d in json.loads(run(accel, "info", "--json")[1])["devices"]]
+    check("collectives list every device", sorted(devs) == sorted(names), repr(devs))
+    cpu = devs.get("cpu:0", {})
+    check("cpu:0: host memory, transport mpi",
+          cpu.get("host_memory") is True and cpu.get("nccl") is False and
+          cpu.get("transport") == ("mpi" if built else None), repr(cpu))
+    for d in devs.values():
+        if d.get("host_memory") is False:
+            want = ("nccl" if d["nccl"] else "mpi-staged") if built else None
+            check("%s: transport %s, NCCL version iff NCCL" % (d["name"], want),
+                  d["transport"] == want and (d["nccl_version"] is not None) == d["nccl"] and
+                  d["reason"], repr(d))
+    # ACCEL_MPI_NCCL=0 (read by libaccel_mpi): every GPU stages.
+    _, out, _ = run(accel, "info", "--json", env={"ACCEL_MPI_NCCL": "0"})
+    off = json.loads(out)
+    check("ACCEL_MPI_NCCL=0 is in the environment shown",
+          off["environment"].get("ACCEL_MPI_NCCL") == "0", repr(off["environment"]))
+    for d in off["collectives"]["devices"]:
+        if d["host_memory"] is False and built:
+            check("%s with ACCEL_MPI_NCCL=0: mpi-staged" % d["name"],
+                  d["transport"] == "mpi-staged" and
+                  (not d["nccl"] or "ACCEL_MPI_NCCL=0" in d["reason"]), repr(d))
+    check("no GPU: collectives.nccl_reason says why",
+          any(d.get("host_memory") is False for d in devs.values()) or col.get("nccl_reason"),
+          repr(col))
+    rc, text, _ = run(accel, "info")
+    block = text.split("\ncollectives:\n", 1)[-1]
+    check("info's text shows the same collectives",
+          ("libaccel_mpi built" in block) == built and
+          (not built or mpi["mpi_library"] in block) and
+          "cpu:0: transport %s" % ("mpi" if built else "none") in block, block)
+
+    # The program and libaccel alone: no libaccel_mpi next to them.
+    top = os.path.join(work, "no_mpi")
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(os.path.join(top, "bin"))
+    os.makedirs(os.path.join(top, "lib"))
+    shutil.copy(accel, os.path.join(top, "bin", "accel"))
+    libdir = os.path.join(os.path.dirname(os.path.dirname(accel)), "lib")
+    for fn in os.listdir(libdir):
+        if fn.startswith("libaccel.so"):
+            shutil.copy(os.path.join(libdir, fn), os.path.join(top, "lib", fn))
+    ini = os.path.join(work, "cpu_only.ini")
+    write_ini(ini, "[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n" % cpu_plugin)
+    lone = os.path.join(top, "bin", "accel")
+    rc, out, err = run(lone, "info", "--json", "--config", ini)
+    col = json.loads(out or "{}").get("collectives", {})
+    check("without libaccel_mpi: built false, no transport",
+          rc == 0 and col["mpi"]["built"] is False and col["mpi"]["library"] is None and
+          [d["transport"] for d in col["devices"]] == [None], out[-600:] + err)
+    rc, text, _ = run(lone, "info", "--config", ini)
+    check("without libaccel_mpi: the text says so",
+          "libaccel_mpi not built" in text and "cpu:0: transport none" in text, text[-600:])
+
+
 def message_cases(accel, plugin_dir, cpu_plugin, work):
     import numpy as np
     mock = os.path.join(plugin_dir, "libaccel_test_mock.so")
@@ -246,6 +348,8 @@ def main():
     parsing_cases(accel, work)
     help_cases(accel, source)
     info_cases(accel, plugin_dir, cpu_plugin, work)
+    collective_cases(accel, cpu_plugin, work)
+    cache_cases(accel, work)
     message_cases(accel, plugin_dir, cpu_plugin, work)
     if FAILURES:
         print("%d check(s) failed: %s" % (len(FAILURES), "; ".join(FAILURES)))

@@ -14,7 +14,13 @@ transpose checks the bf16-as-f32 members and the guard elements. Then hostile
 files: truncated, a wrong CRC, sizes past this machine's memory, a deflate
 bomb under a small declared size, member names that are paths, duplicates,
 missing members, a wrong dtype, bad JSON, the old text format, a FIFO: each
-must give exit 1 and a clear message, never a crash or a hang.
+must give exit 1 and a clear message, never a crash or a hang. op.json fields
+that disagree with each other or with the members (dtype and op names against
+their codes, counts and guards against the arrays, scalars against
+scalars.npy), unknown or repeated keys, text after the object, members the op
+does not read: refused, naming the field. Bytes appended after the archive's
+end record: read as np.load reads them (with a note); bytes in front: refused,
+as np.load does not read such a file as .npz.
 
 usage: repro_check.py ACCEL FAULTY_PLUGIN CPU_PLUGIN TMPDIR [--seed N]
 """
@@ -292,6 +298,78 @@ def main():
     expect_refused(args.accel, cfg, h, ["num_operands = 2"], "wrong operand count")
     write_zip(h, [(n, b"{\"format\": " if n == "op.json" else b) for n, b in m.items()])
     expect_refused(args.accel, cfg, h, ["op.json is not valid JSON"], "broken JSON")
+
+    # --- op.json fields that disagree with each other or with the members.
+    for kw, words, what in (
+            (dict(dtype="f64"), ['"dtype"', "'f64'", '"dtype_code" 1 is f32'], "dtype name vs code"),
+            (dict(op="add"), ['"op"', "'add'", '"op_code"'], "op name vs code"),
+            (dict(counts=[39, 40, 40]), ["input0.npy", "counts[0]"], "counts[0] vs input0"),
+            (dict(counts=[40, 40, 41]), ["output_before.npy", "counts[2]"], "counts[2] vs output"),
+            (dict(guard_after=2), ["output_before.npy", "guard_after"], "guards vs output"),
+            (dict(colour="red"), ['unknown key "colour"'], "an unknown key"),
+            (dict(scalars=[1.5, 0, 0, 0]), ['"scalars"[0] is 1.5', "scalars.npy holds 0"],
+             "scalars vs scalars.npy"),
+            (dict(scalars=[0, 0, "zero", 0]), ['"scalars"[2] is not a number'], "a scalar word"),
+            (dict(mismatch=3), ['"mismatch" is not a string'], "mismatch as a number"),
+            (dict(verify_seed=5), ['"verify_seed"', "decimal string"], "verify_seed as a number")):
+        write_zip(h, with_desc(**kw))
+        expect_refused(args.accel, cfg, h, words, "op.json: " + what)
+    text = m["op.json"].decode()
+    dup = text.replace('"seed"', '"seed": "1",\n  "seed"', 1)
+    # Python's json module takes the last of a repeated key, cJSON the first.
+    check(json.loads(dup)["seed"] == json.loads(text)["seed"],
+          "Python's json.loads takes the last of a repeated key")
+    write_zip(h, [(n, dup.encode() if n == "op.json" else b) for n, b in m.items()])
+    expect_refused(args.accel, cfg, h, ['key "seed" appears twice'], "op.json: a duplicate key")
+    for tail, what in ((b"x", "a letter"), (b"\n{}", "a second object"), (b"\0", "a NUL byte")):
+        bad = m["op.json"] + tail
+        try:
+            json.loads(bad)
+            py_refuses = False
+        except ValueError:
+            py_refuses = True
+        check(py_refuses, f"Python's json.loads refuses op.json followed by {what}")
+        write_zip(h, [(n, bad if n == "op.json" else b) for n, b in m.items()])
+        expect_refused(args.accel, cfg, h, ["op.json: text after the JSON object"],
+                       f"op.json followed by {what}")
+    write_zip(h, [(n, b + b" \r\n\t" if n == "op.json" else b) for n, b in m.items()])
+    p = run([args.accel, "replay", h, "--config", cfg, "--device", "cpu"])
+    check(p is not None and p.returncode == 0 and "bit for bit" in p.stdout,
+          f"op.json followed by white space replays: {p and p.stderr[-300:]!r}")
+    for extra, words, what in (
+            (("notes.txt", b"hello"), ["member 'notes.txt' is none of a repro file's"],
+             "an unknown member"),
+            (("input2.npy", m["input1.npy"]), ["input2.npy", "mul has 2 inputs"],
+             "input2 for an op of 2 inputs"),
+            (("op.json.npy", npy_bytes(np.array(m["op.json"]))),
+             ["both op.json and op.json.npy"], "both forms of op.json")):
+        write_zip(h, list(m.items()) + [extra])
+        expect_refused(args.accel, cfg, h, words, what)
+
+    # --- bytes after the archive's end record: np.load reads such a file
+    # (Python's zipfile ignores them), so replay does too, with a note; bytes
+    # in front: np.load does not read it as .npz, so replay refuses it.
+    for tail in (b"\0", b"trailing bytes\n" * 100, bytes(60000)):
+        with open(h, "wb") as f:
+            f.write(raw + tail)
+        z = np.load(h)
+        check(np.array_equal(z["input0"], np.load(src)["input0"]),
+              f"np.load reads the file with {len(tail)} bytes appended")
+        p = run([args.accel, "replay", h, "--config", cfg])
+        check(p is not None and p.returncode == 1 and "bit for bit" in p.stdout and
+              "element 20" in p.stdout and
+              f"note: {len(tail)} bytes after the zip archive's end record are ignored" in p.stderr,
+              f"{len(tail)} bytes appended: replayed, with a note: {p and p.stderr[-300:]!r}")
+    with open(h, "wb") as f:
+        f.write(b"#!/bin/sh\n" + raw)
+    try:
+        np.load(h)
+        np_reads = True
+    except Exception:
+        np_reads = False
+    check(not np_reads, "np.load does not read a .npz with bytes in front as .npz")
+    expect_refused(args.accel, cfg, h, ["does not start with a zip member",
+                                        "np.load would not read it"], "bytes in front")
     # A zip bomb: 64 MiB of deflated zeros (64 KiB) after input0's real
     # bytes, under input0's true size and CRC in the directory.
     good = m["input0.npy"]

@@ -20,7 +20,19 @@
 
 static const char cmd[] = "bench";
 
-enum { OPT_QUICK = CLI_LONG, OPT_REPEATS, OPT_JSON, OPT_CSV, OPT_SVG, OPT_NO_PROGRESS, OPT_CONFIG };
+enum {
+    OPT_QUICK = CLI_LONG,
+    OPT_REPEATS,
+    OPT_JSON,
+    OPT_CSV,
+    OPT_SVG,
+    OPT_NO_PROGRESS,
+    OPT_CONFIG,
+    OPT_STRICT
+};
+
+/* --strict: the exit status when every output was written but a target missed. */
+enum { BENCH_EXIT_MISS = 3 };
 
 static int bench_main(int argc, char **argv);
 
@@ -35,6 +47,8 @@ static const cli_option options[] = {
     {"svg", OPT_SVG, "FILE", "a chart: fraction of ceiling per op, rate against size (log-log)",
      NULL},
     {"no-progress", OPT_NO_PROGRESS, NULL, "no progress bar even on a terminal", NULL},
+    {"strict", OPT_STRICT, NULL,
+     "exit with 3 when any target is a MISS (after writing every output), for CI", NULL},
     {"config", OPT_CONFIG, "FILE", "the plugins.ini to use", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
@@ -43,7 +57,7 @@ const cli_command cli_bench_command = {
     .name = "bench",
     .summary = "measure ops against this device's own ceilings (memcpy, cuBLAS, ...)",
     .synopsis = "[--device NAME]... [--quick] [--repeats N] [--json FILE]\n"
-                "    [--csv FILE] [--svg FILE] [--no-progress] [--config FILE]",
+                "    [--csv FILE] [--svg FILE] [--no-progress] [--strict] [--config FILE]",
     .description =
         "For each device (default: every device): its ceilings measured directly in the\n"
         "same run (copy bandwidth with memcpy or cudaMemcpy, a plain loop or kernel,\n"
@@ -62,15 +76,18 @@ const cli_command cli_bench_command = {
     .options = options,
     .notes = "exit status:\n"
              "  0  every measurement ran and every output was written (a MISS is not\n"
-             "     an error)\n"
+             "     an error without --strict)\n"
              "  1  a device or an output file failed\n"
-             "  2  the command line is wrong",
+             "  2  the command line is wrong\n"
+             "  3  --strict, and at least one target is a MISS (every output was\n"
+             "     written; stderr says how many)",
     .main = bench_main,
     .operand_words = NULL,
 };
 
 typedef struct bench_args {
     const char *config, *json, *csv, *svg;
+    bool strict;
     const char *names[MAX_DEVICES];
     size_t name_count;
 } bench_args;
@@ -97,6 +114,8 @@ static int parse_options(int argc, char **argv, bench *b, bench_args *a)
             b->quick = true;
         else if (key == OPT_NO_PROGRESS)
             b->progress = false;
+        else if (key == OPT_STRICT)
+            a->strict = true;
         else if (key == OPT_REPEATS && !cli_parse_u64(p.value, 1, 64, &r))
             return cli_usage_error(cmd, "--repeats needs a number from 1 to 64");
         else if (key == OPT_REPEATS)
@@ -205,6 +224,19 @@ static int write_outputs(const bench *b, const bench_args *a, const bench_meta *
     return rc;
 }
 
+/* --strict: BENCH_EXIT_MISS, with a count on stderr, when a target missed. */
+static int strict_verdict(const bench *b)
+{
+    size_t missed = 0, total = 0;
+    for (size_t i = 0; i < b->dev_count; i++)
+        for (size_t k = 0; k < b->devs[i].target_count; k++, total++)
+            missed += !b->devs[i].targets[k].pass;
+    if (!missed)
+        return CLI_EXIT_OK;
+    fprintf(stderr, "accel bench: --strict: %zu of %zu targets missed\n", missed, total);
+    return BENCH_EXIT_MISS;
+}
+
 static int bench_main(int argc, char **argv)
 {
     bench b;
@@ -236,6 +268,8 @@ static int bench_main(int argc, char **argv)
         make_meta(argc, argv, &m);
         rc = write_outputs(&b, &a, &m);
     }
+    if (rc == CLI_EXIT_OK && a.strict)
+        rc = strict_verdict(&b);
     for (size_t i = 0; b.devs && i < b.dev_count; i++)
         free(b.devs[i].rows);
     free(b.devs);

@@ -4,14 +4,10 @@
  * backend candidate (loaded, or the reason it was not), every device with its
  * properties, and the default device: the answer to "is my code on the GPU?".
  * The JSON view is info_json.c. */
-#define _GNU_SOURCE /* dladdr */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "accel/collective.h"
 #include "accel/kernel.h"
 #include "info_json.h"
 #include "info_view.h"
@@ -27,7 +23,13 @@ static const cli_option options[] = {
     {"device", 'd', "NAME", "show only this device (cpu, cuda:1, default, ...)", NULL},
     {"json", OPT_JSON, NULL,
      "print everything as one JSON document: versions, config, environment,\n"
-     "every backend candidate (path, loaded or why not), every device",
+     "every backend candidate (path, loaded or why not), every device, the\n"
+     "user kernels' cache (\"caches\": its folder or why none, this run's counts),\n"
+     "and\n"
+     "\"collectives\": \"mpi\" (libaccel_mpi built, its path, the MPI library\n"
+     "and standard version) and, per device, the transport accel_comm_create\n"
+     "picks (\"mpi\" for host memory, \"nccl\" with NCCL's version, \"mpi-staged\"\n"
+     "for a GPU without NCCL, null without libaccel_mpi) and why",
      NULL},
     {"list-devices", OPT_LIST, NULL, "print only the device names, one per line", NULL},
     {NULL, 0, NULL, NULL, NULL},
@@ -40,7 +42,10 @@ const cli_command cli_info_command = {
     .description = "Loads the backends of the configuration and prints the config file used,\n"
                    "every backend candidate with its resolved library path and ABI version,\n"
                    "loaded or why not, every device with its properties, and the default\n"
-                   "device (the one ops run on unless told otherwise). When no backend loads,\n"
+                   "device (the one ops run on unless told otherwise), then the collectives\n"
+                   "between processes: whether libaccel_mpi was built and its MPI library's\n"
+                   "version, NCCL (with its version) as each GPU finds it, and the transport\n"
+                   "each device would use (mpi, nccl, mpi-staged). When no backend loads,\n"
                    "it still prints every candidate with its reason, and exits with 1.",
     .options = options,
     .notes = "exit status:\n"
@@ -83,59 +88,36 @@ static void print_device(accel_device *dev)
                p.runtime_version[0] ? p.runtime_version : "-");
 }
 
-/* Collectives between processes: libaccel_mpi next to libaccel (not loaded:
- * that would start MPI), and NCCL as each GPU's backend finds it. */
+/* Collectives between processes: libaccel_mpi and its MPI, NCCL as each
+ * GPU's backend finds it, and each device's transport. */
 static void print_collectives(accel_runtime *rt)
 {
-    Dl_info di;
-    char path[4096] = "";
-    const char *(*fn)(void) = accel_version;
-    void *addr; /* an address inside libaccel (ISO C has no function-to-object cast) */
-    memcpy(&addr, &fn, sizeof addr);
-    if (dladdr(addr, &di) && di.dli_fname) {
-        const char *slash = strrchr(di.dli_fname, '/');
-        int dir = slash ? (int)(slash - di.dli_fname) : 1;
-        snprintf(path, sizeof path, "%.*s/libaccel_mpi.so.%d", dir, slash ? di.dli_fname : ".",
-                 ACCEL_VERSION_MAJOR);
-    }
-    bool mpi = path[0] && access(path, R_OK) == 0;
-    printf("\ncollectives:\n  MPI:  %s%s\n",
-           mpi ? "libaccel_mpi built, " : "libaccel_mpi not built",
-           mpi ? path : " (MPI was not found when accel was configured)");
-    bool gpu = false;
-    for (uint32_t i = 0; i < accel_device_count(rt); i++) {
-        accel_device *dev = NULL;
-        accel_device_properties p;
-        accel_device_properties_init(&p);
-        if (accel_device_get(rt, i, &dev) != ACCEL_SUCCESS ||
-            accel_device_properties_get(dev, &p) != ACCEL_SUCCESS || p.host_accessible)
+    static info_collectives c; /* large; one per process */
+    info_collectives_gather(rt, &c);
+    printf("\ncollectives:\n");
+    if (!c.mpi_built)
+        printf("  MPI:  libaccel_mpi not built (MPI was not found when accel was configured)\n");
+    else if (c.mpi_library[0])
+        printf("  MPI:  libaccel_mpi built, %s\n        %s (MPI %s)\n", c.mpi_path, c.mpi_library,
+               c.mpi_version);
+    else
+        printf("  MPI:  libaccel_mpi built, %s (MPI version unknown: %s)\n", c.mpi_path,
+               c.mpi_error);
+    for (size_t i = 0; i < c.device_count; i++) {
+        const info_comm_device *d = &c.devices[i];
+        if (!d->gpu)
             continue;
-        gpu = true;
-        accel_status st = accel_device_comm_supported(dev);
-        printf("  NCCL: %s: %s\n", accel_device_name(dev),
-               st == ACCEL_SUCCESS ? "found (collectives run on the device)" : accel_last_error());
+        printf("  NCCL: %s: %s", d->name, d->nccl ? "found" : d->reason);
+        if (d->nccl)
+            printf(" (NCCL %s; collectives run on the device)",
+                   d->nccl_version[0] ? d->nccl_version : "version unknown");
+        printf("\n");
     }
-    if (gpu)
-        return;
-    /* No GPU: say why, from the backend that would carry NCCL. */
-    const char *why = "no cuda backend is configured";
-    char reason[600];
-    for (uint32_t i = 0; i < accel_runtime_backend_count(rt); i++) {
-        accel_backend_info bi;
-        memset(&bi, 0, sizeof bi);
-        bi.struct_size = sizeof bi;
-        if (accel_runtime_backend_info(rt, i, &bi) != ACCEL_SUCCESS || !bi.name ||
-            strcmp(bi.name, "cuda") != 0)
-            continue;
-        if (bi.loaded) {
-            why = "the cuda backend is loaded but found no GPU";
-        } else {
-            snprintf(reason, sizeof reason, "the cuda backend is not loaded: %s",
-                     bi.reason && bi.reason[0] ? bi.reason : accel_status_string(bi.status));
-            why = reason;
-        }
-    }
-    printf("  NCCL: not used: %s (host buffers use MPI directly)\n", why);
+    if (!c.gpu_count && rt)
+        printf("  NCCL: not used: %s (host buffers use MPI directly)\n", c.nccl_reason);
+    for (size_t i = 0; i < c.device_count; i++)
+        printf("  %s: transport %s\n", c.devices[i].name,
+               c.devices[i].transport ? c.devices[i].transport : "none (no libaccel_mpi)");
 }
 
 static void print_backend(const accel_backend_info *bi)

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* info_json.c — `accel info --json`: the same facts as the text view as one
- * JSON document, for scripts and bug reports. Where the kernel work adds
- * compilers and caches, they go in the "compilers" and "caches" arrays. */
+ * JSON document, for scripts and bug reports: the user kernels' cache goes
+ * in "caches"; "compilers" is kept for the kernel compilers. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel/kernel.h"
 #include "info_json.h"
 #include "json.h"
 
@@ -129,6 +130,73 @@ static void write_devices(FILE *out, const info_view *v)
     key_str(out, "  ", "default_device", def ? accel_device_name(def) : NULL, false);
 }
 
+static void key_bool(FILE *out, const char *indent, const char *name, bool v)
+{
+    key(out, indent, name, false);
+    fputs(v ? "true" : "false", out);
+}
+
+/* "collectives": libaccel_mpi and its MPI, and each device's transport with
+ * NCCL's presence and version (info_collectives.c). */
+static void write_collectives(FILE *out, const info_view *v)
+{
+    static info_collectives c; /* large; one per process */
+    info_collectives_gather(v->rt, &c);
+    fputs(",\n  \"collectives\": {\n    \"mpi\": {", out);
+    key(out, "      ", "built", true);
+    fputs(c.mpi_built ? "true" : "false", out);
+    key_str(out, "      ", "library", c.mpi_built ? c.mpi_path : NULL, false);
+    key_str(out, "      ", "mpi_library", c.mpi_library[0] ? c.mpi_library : NULL, false);
+    key_str(out, "      ", "mpi_version", c.mpi_version[0] ? c.mpi_version : NULL, false);
+    key_str(out, "      ", "error", c.mpi_error[0] ? c.mpi_error : NULL, false);
+    fputs("\n    },", out);
+    key_str(out, "    ", "nccl_reason", c.gpu_count || !v->rt ? NULL : c.nccl_reason, true);
+    fputs(",\n    \"devices\": [", out);
+    for (size_t i = 0; i < c.device_count; i++) {
+        const info_comm_device *d = &c.devices[i];
+        fputs(i ? ",\n      {" : "\n      {", out);
+        key_str(out, "        ", "name", d->name, true);
+        key_str(out, "        ", "transport", d->transport, false);
+        key_bool(out, "        ", "host_memory", !d->gpu);
+        key_bool(out, "        ", "nccl", d->nccl);
+        key_str(out, "        ", "nccl_version", d->nccl_version[0] ? d->nccl_version : NULL,
+                false);
+        key_str(out, "        ", "reason", d->reason, false);
+        fputs("\n      }", out);
+    }
+    fputs(c.device_count ? "\n    ]\n  }" : "]\n  }", out);
+}
+
+/* "caches": the user kernels' cache (its folder, or why it is memory only,
+ * and this run's counters), as the text view's "kernel cache" line. */
+static void write_caches(FILE *out, const info_view *v)
+{
+    accel_kernel_cache_stats ks;
+    memset(&ks, 0, sizeof ks);
+    ks.struct_size = sizeof ks;
+    fputs(",\n  \"caches\": [", out);
+    if (v->rt && accel_kernel_cache_stats_get(v->rt, &ks) == ACCEL_SUCCESS) {
+        fputs("\n    {", out);
+        key_str(out, "      ", "name", "kernels", true);
+        key_bool(out, "      ", "disk_enabled", ks.disk_enabled != 0);
+        key_str(out, "      ", "dir", ks.disk_enabled ? ks.dir : NULL, false);
+        key_str(out, "      ", "disabled_reason",
+                ks.disk_enabled         ? NULL
+                : ks.disabled_reason[0] ? ks.disabled_reason
+                                        : "no folder",
+                false);
+        key_u64(out, "      ", "memory_hits", ks.memory_hits);
+        key_u64(out, "      ", "disk_hits", ks.disk_hits);
+        key_u64(out, "      ", "misses", ks.misses);
+        key_u64(out, "      ", "rebuilt", ks.rebuilt);
+        key_u64(out, "      ", "failures", ks.failures);
+        key(out, "      ", "compile_ms", false);
+        accel__json_number(out, ks.compile_ms);
+        fputs("\n    }\n  ", out);
+    }
+    fputs("]", out);
+}
+
 void info_write_json(FILE *out, const info_view *v)
 {
     fputs("{", out);
@@ -146,6 +214,9 @@ void info_write_json(FILE *out, const info_view *v)
     write_environment(out);
     write_backends(out, v);
     write_devices(out, v);
-    /* Filled by the kernel compilers and caches once there are any. */
-    fputs(",\n  \"compilers\": [],\n  \"caches\": []\n}\n", out);
+    write_collectives(out, v);
+    /* No public call names the kernel compilers yet: "compilers" stays empty. */
+    fputs(",\n  \"compilers\": []", out);
+    write_caches(out, v);
+    fputs("\n}\n", out);
 }

@@ -15,6 +15,7 @@ const char *const info_env_vars[] = {"ACCEL_CONFIG",
                                      "ACCEL_ALLOW_INSECURE",
                                      "ACCEL_KERNEL_CACHE",
                                      "ACCEL_CPU_KERNEL_COMPILER",
+                                     "ACCEL_MPI_NCCL",
                                      NULL};
 
 const char *info_dtypes(uint32_t mask, char *buf, size_t cap)

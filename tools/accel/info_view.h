@@ -31,6 +31,36 @@ typedef struct info_view {
     accel_device *only; /* --device: show this device only */
 } info_view;
 
+#define INFO_MAX_DEVICES 64
+
+/* Collectives on one device: the transport accel_comm_create would pick. */
+typedef struct info_comm_device {
+    char name[64];
+    bool gpu;              /* not host memory */
+    bool nccl;             /* its backend runs NCCL (accel_device_comm_supported) */
+    char nccl_version[32]; /* "2.21.5"; empty when unknown */
+    /* "mpi", "nccl" or "mpi-staged" (accel_comm_transport's names); NULL
+     * without libaccel_mpi */
+    const char *transport;
+    char reason[600]; /* why this transport (NCCL's absence, host memory) */
+} info_comm_device;
+
+/* Collectives between processes (info_collectives.c). */
+typedef struct info_collectives {
+    bool mpi_built;        /* libaccel_mpi is next to libaccel */
+    char mpi_path[4096];   /* where it is, or would be */
+    char mpi_library[128]; /* MPI_Get_library_version's first line */
+    char mpi_version[16];  /* the MPI standard's, "3.1" */
+    char mpi_error[512];   /* why the versions are unknown */
+    char nccl_reason[600]; /* no device is a GPU: why (from the cuda backend) */
+    info_comm_device devices[INFO_MAX_DEVICES]; /* every device of the runtime */
+    size_t device_count, gpu_count;
+} info_collectives;
+
+/* Fill *c for rt (NULL: only libaccel_mpi). Loads libaccel_mpi to read the
+ * MPI version (no MPI_Init). */
+void info_collectives_gather(accel_runtime *rt, info_collectives *c);
+
 /* Names of the environment variables the library and the program read, in
  * the order of `accel --help`. */
 extern const char *const info_env_vars[];

@@ -42,7 +42,17 @@ const cli_command cli_replay_command = {
                    "output_before, output_device, output_reference, scalars and op.json);\n"
                    "one written again from np.load's dict by np.savez or np.savez_compressed\n"
                    "is read too. The old text format of repro files (\"accel-repro 1\") is\n"
-                   "no longer read.",
+                   "no longer read.\n"
+                   "\n"
+                   "op.json must agree with itself and with the members: the op and dtype\n"
+                   "names with op_code and dtype_code, counts and the guards with the\n"
+                   "arrays' lengths, scalars with scalars.npy; an unknown or repeated key,\n"
+                   "text after the JSON object, or a member the op does not read (input2 of\n"
+                   "an op of two inputs, an unknown name, both op.json and op.json.npy) is\n"
+                   "refused with a message naming it. Bytes after the zip archive's end\n"
+                   "record are ignored with a note, as np.load ignores them; a file with\n"
+                   "bytes in front of its first member is refused, as np.load does not read\n"
+                   "it as .npz either.",
     .options = options,
     .notes = "exit status:\n"
              "  0  the results agree now\n"
@@ -121,6 +131,11 @@ static bool load(const char *file, repro *r)
     bool ok = repro_load(file, r, why, sizeof why);
     if (!ok)
         fprintf(stderr, "accel replay: %s: %s\n", file, why);
+    else if (r->trailing_bytes)
+        fprintf(stderr,
+                "accel replay: %s: note: %zu bytes after the zip archive's end record are "
+                "ignored, as np.load ignores them\n",
+                file, r->trailing_bytes);
     return ok;
 }
 

@@ -21,13 +21,18 @@ typedef struct repro {
     void *data[4];
     void *device_out;    /* lo + count + hi elements: the output window after the op */
     void *reference_out; /* the same as the reference computed it */
+    /* Bytes after the zip archive's end record, ignored (as np.load does). */
+    size_t trailing_bytes;
 } repro;
 
 /* Read the .npz repro file at path into *r (zeroed first). false with the
  * reason in why (a file that is not a regular file, not a zip archive, a
  * truncated one, a CRC error, a member missing, twice, named as a path, of
  * the wrong dtype or size, an op description that is not valid, sizes past
- * this machine's memory, a repro file of the old text format). r is to be
+ * this machine's memory, a repro file of the old text format, one that does
+ * not start with a zip member, which np.load would not read as .npz
+ * either). Bytes after the archive's end record are ignored as np.load
+ * ignores them (r->trailing_bytes counts them). r is to be
  * freed with repro_free either way. */
 bool repro_load(const char *path, repro *r, char *why, size_t cap);
 void repro_free(repro *r);

@@ -52,6 +52,7 @@ typedef struct reader {
     zip_int64_t index[M_COUNT_]; /* -1: absent */
     char *why;
     size_t cap;
+    const char *sizes_from; /* the op.json fields a member's size follows from */
 } reader;
 
 static bool fail(reader *rd, const char *fmt, ...)
@@ -111,13 +112,18 @@ static bool scan(reader *rd)
                         "member name '%.200s' is not a plain file name (a path, '..' or "
                         "control characters); repro members are plain names",
                         name);
-        for (int m = 0; m < M_COUNT_; m++) {
-            if (strcmp(name, member_names[m]) != 0)
-                continue;
-            if (rd->index[m] >= 0)
-                return fail(rd, "member %s is in the archive twice", name);
-            rd->index[m] = i;
-        }
+        int found = -1;
+        for (int m = 0; m < M_COUNT_; m++)
+            if (strcmp(name, member_names[m]) == 0)
+                found = m;
+        if (found < 0)
+            return fail(rd,
+                        "member '%.200s' is none of a repro file's (input0..input2, "
+                        "output_before, output_device, output_reference, scalars, op.json)",
+                        name);
+        if (rd->index[found] >= 0)
+            return fail(rd, "member %s is in the archive twice", name);
+        rd->index[found] = i;
     }
     return true;
 }
@@ -136,10 +142,9 @@ static bool read_member(reader *rd, int m, uint64_t min, uint64_t max, void **ou
         !(st.valid & ZIP_STAT_SIZE))
         return fail(rd, "member %s: %s", name, zip_strerror(rd->za));
     if (st.size < min || st.size > max)
-        return fail(rd,
-                    "member %s holds %" PRIu64 " bytes; op.json's description allows %" PRIu64
-                    " to %" PRIu64,
-                    name, (uint64_t)st.size, min, max);
+        return fail(
+            rd, "member %s holds %" PRIu64 " bytes; op.json's %s allows %" PRIu64 " to %" PRIu64,
+            name, (uint64_t)st.size, rd->sizes_from ? rd->sizes_from : "description", min, max);
     zip_file_t *zf = zip_fopen_index(rd->za, (zip_uint64_t)rd->index[m], 0);
     if (!zf)
         return fail(rd, "member %s: %s", name, zip_strerror(rd->za));
@@ -248,12 +253,99 @@ static bool get_sizes(reader *rd, const cJSON *o, const char *key, uint32_t n, s
     return true;
 }
 
+/* The keys of op.json as core/repro.c writes them. The informational ones
+ * (op, function, dtype, scalars, verify_seed, mismatch) may be absent; when
+ * present they must agree with the rest and with the members. */
+static const char *const known_keys[] = {
+    "format",      "version",     "device",       "reference", "op",          "op_code",
+    "function",    "dtype",       "dtype_code",   "flags",     "scalars",     "seed",
+    "rng_offset",  "verify_seed", "trans_a",      "trans_b",   "m",           "n",
+    "k",           "lda",         "ldb",          "ldc",       "batch_count", "stride_a",
+    "stride_b",    "stride_c",    "num_operands", "offsets",   "counts",      "guard_before",
+    "guard_after", "mismatch",
+};
+
+/* Every key of o is one op.json has, and none comes twice (cJSON would take
+ * the first, Python's json module the last: the two would disagree). */
+static bool check_keys(reader *rd, const cJSON *o)
+{
+    for (const cJSON *c = o->child; c; c = c->next) {
+        bool known = false;
+        for (size_t i = 0; i < sizeof known_keys / sizeof known_keys[0] && !known; i++)
+            known = strcmp(c->string, known_keys[i]) == 0;
+        if (!known)
+            return fail(rd, "op.json: unknown key \"%.80s\" (not a field of a repro description)",
+                        c->string);
+        for (const cJSON *e = o->child; e != c; e = e->next)
+            if (strcmp(e->string, c->string) == 0)
+                return fail(rd, "op.json: key \"%.80s\" appears twice", c->string);
+    }
+    return true;
+}
+
+/* An informational string field: absent, or a string. */
+static bool optional_string(reader *rd, const cJSON *o, const char *key)
+{
+    const cJSON *v = field(o, key);
+    if (v && !cJSON_IsString(v))
+        return fail(rd, "op.json: \"%s\" is not a string", key);
+    return true;
+}
+
+/* A name field that must say what its code field says ("op" and op_code). */
+static bool name_agrees(reader *rd, const cJSON *o, const char *key, const char *want,
+                        const char *code_key, uint32_t code)
+{
+    const cJSON *v = field(o, key);
+    if (!v)
+        return true;
+    if (!cJSON_IsString(v) || strcmp(v->valuestring, want) != 0)
+        return fail(rd, "op.json: \"%s\" is %s%.40s%s but \"%s\" %u is %s", key,
+                    cJSON_IsString(v) ? "'" : "", cJSON_IsString(v) ? v->valuestring : "no string",
+                    cJSON_IsString(v) ? "'" : "", code_key, code, want);
+    return true;
+}
+
+/* op.json's "scalars" (numbers, or "nan", "inf", "-inf"), when present,
+ * against scalars.npy's four values. */
+static bool scalars_agree(reader *rd, const cJSON *o, const double got[4])
+{
+    const cJSON *a = field(o, "scalars");
+    if (!a)
+        return true;
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 4)
+        return fail(rd, "op.json: \"scalars\" is not a list of 4 values");
+    for (int i = 0; i < 4; i++) {
+        const cJSON *v = cJSON_GetArrayItem(a, i);
+        const char *s = cJSON_IsString(v) ? v->valuestring : "";
+        double x = cJSON_IsNumber(v)        ? v->valuedouble
+                   : strcmp(s, "nan") == 0  ? NAN
+                   : strcmp(s, "inf") == 0  ? INFINITY
+                   : strcmp(s, "-inf") == 0 ? -INFINITY
+                                            : 0;
+        if (!cJSON_IsNumber(v) && x == 0)
+            return fail(rd,
+                        "op.json: \"scalars\"[%d] is not a number, \"nan\", \"inf\" or "
+                        "\"-inf\"",
+                        i);
+        if (!(x == got[i] || (isnan(x) && isnan(got[i]))))
+            return fail(rd, "op.json: \"scalars\"[%d] is %.17g but scalars.npy holds %.17g", i, x,
+                        got[i]);
+    }
+    return true;
+}
+
 static bool parse_desc(reader *rd, const cJSON *o, repro *r)
 {
     accel_op_desc *d = &r->d;
     const cJSON *fmt = field(o, "format"), *ver = field(o, "version");
     if (!cJSON_IsObject(o) || !cJSON_IsString(fmt) || strcmp(fmt->valuestring, "accel-repro") != 0)
         return fail(rd, "op.json is not an accel repro description");
+    uint64_t verify_seed = 0;
+    if (!check_keys(rd, o) || !optional_string(rd, o, "function") ||
+        !optional_string(rd, o, "mismatch") ||
+        (field(o, "verify_seed") && !get_u64(rd, o, "verify_seed", &verify_seed)))
+        return false;
     if (!cJSON_IsNumber(ver) || ver->valuedouble != 2)
         return fail(rd, "op.json: repro format version %g; this accel reads version 2",
                     cJSON_IsNumber(ver) ? ver->valuedouble : NAN);
@@ -280,6 +372,9 @@ static bool parse_desc(reader *rd, const cJSON *o, repro *r)
     if (dt != ACCEL_F32 && dt != ACCEL_F64 && dt != ACCEL_F16 && dt != ACCEL_BF16)
         return fail(rd, "op.json: dtype_code %u is not f32, f64, f16 or bf16", dt);
     d->dtype = dt;
+    if (!name_agrees(rd, o, "op", accel_op_name((accel_op_code)op), "op_code", op) ||
+        !name_agrees(rd, o, "dtype", accel_dtype_name((accel_dtype)dt), "dtype_code", dt))
+        return false;
     if (d->num_operands != p->num_operands)
         return fail(rd, "op.json: num_operands = %u, but %s has %u", d->num_operands, p->name,
                     p->num_operands);
@@ -323,13 +418,21 @@ static bool check_sizes(reader *rd, const repro *r)
 }
 
 /* The .npy member m as n elements of the op's dtype, into a new buffer. */
-static bool load_array(reader *rd, int m, size_t n, accel_dtype want, void **out)
+static bool load_array(reader *rd, int m, size_t n, accel_dtype want, const char *count_field,
+                       void **out)
 {
     accel_dtype stored = want == ACCEL_BF16 ? ACCEL_F32 : want;
     size_t es = accel_dtype_size(stored), data = n * es;
     void *bytes = NULL;
     size_t len = 0;
-    if (!read_member(rd, m, (uint64_t)data + 10, (uint64_t)data + MAX_NPY_HEADER, &bytes, &len))
+    char from[160];
+    snprintf(from, sizeof from, "%s (%zu %s elements)", count_field ? count_field : "description",
+             n, accel_dtype_name(want));
+    rd->sizes_from = from;
+    bool ok =
+        read_member(rd, m, (uint64_t)data + 10, (uint64_t)data + MAX_NPY_HEADER, &bytes, &len);
+    rd->sizes_from = NULL;
+    if (!ok)
         return false;
     accel_npy_array a;
     accel_status st = accel_npy_load_memory(bytes, len, member_names[m], &a);
@@ -337,8 +440,16 @@ static bool load_array(reader *rd, int m, size_t n, accel_dtype want, void **out
     if (st != ACCEL_SUCCESS)
         return fail(rd, "%s", accel_last_error());
     if (a.dtype != stored || a.count != n) {
-        fail(rd, "member %s holds %zu %s elements; op.json describes %zu %s elements",
-             member_names[m], a.count, accel_dtype_name(a.dtype), n, accel_dtype_name(stored));
+        if (!count_field)
+            fail(rd, "member %s holds %zu %s elements; it is the op's 4 scalars as f64",
+                 member_names[m], a.count, accel_dtype_name(a.dtype));
+        else if (a.dtype != stored)
+            fail(rd, "member %s holds %s elements; op.json's \"dtype_code\" %u (%s) needs %s",
+                 member_names[m], accel_dtype_name(a.dtype), (unsigned)want, accel_dtype_name(want),
+                 accel_dtype_name(stored));
+        else
+            fail(rd, "member %s holds %zu elements; op.json's %s says %zu", member_names[m],
+                 a.count, count_field ? count_field : "description", n);
         accel_npy_free(&a);
         return false;
     }
@@ -396,6 +507,23 @@ static bool json_of_npy(reader *rd, const unsigned char *b, size_t n, const char
     return true;
 }
 
+/* Every member is one the op reads: no inputN past its inputs, not both
+ * forms of op.json (they could say different things). */
+static bool check_members(reader *rd, const repro *r)
+{
+    if (rd->index[M_JSON] >= 0 && rd->index[M_JSON_NPY] >= 0)
+        return fail(rd, "the archive holds both op.json and op.json.npy; a repro file has one");
+    uint32_t inputs = r->d.num_operands - 1;
+    for (uint32_t i = inputs; i < 3; i++)
+        if (rd->index[M_INPUT0 + (int)i] >= 0)
+            return fail(rd,
+                        "member %s is in the archive, but %s has %u input%s (op.json's "
+                        "\"op_code\" %u)",
+                        member_names[M_INPUT0 + (int)i], accel_op_name((accel_op_code)r->d.op),
+                        inputs, inputs == 1 ? "" : "s", r->d.op);
+    return true;
+}
+
 static bool read_all(reader *rd, repro *r)
 {
     if (!scan(rd))
@@ -414,32 +542,112 @@ static bool read_all(reader *rd, repro *r)
             return false;
         json = member;
     }
-    cJSON *o = cJSON_ParseWithLength(json, jlen);
-    free(member);
-    if (!o)
+    const char *end = NULL;
+    cJSON *o = cJSON_ParseWithLengthOpts(json, jlen, &end, false);
+    if (!o) {
+        free(member);
         return fail(rd, "op.json is not valid JSON");
-    bool ok = parse_desc(rd, o, r);
-    cJSON_Delete(o);
-    if (!ok || !check_sizes(rd, r))
+    }
+    /* Only white space may follow the object (Python's json.loads says
+     * "Extra data" too). */
+    size_t at = end ? (size_t)(end - json) : jlen;
+    while (at < jlen && strchr(" \t\r\n", json[at]) && json[at])
+        at++;
+    bool ok = at >= jlen || fail(rd,
+                                 "op.json: text after the JSON object, at byte %zu of %zu "
+                                 "(one object and white space only)",
+                                 at, jlen);
+    free(member);
+    ok = ok && parse_desc(rd, o, r);
+    if (!ok || !check_sizes(rd, r) || !check_members(rd, r)) {
+        cJSON_Delete(o);
         return false;
+    }
     accel_op_desc *d = &r->d;
     d->struct_size = sizeof *d;
     d->name = "accel replay";
     accel_dtype t = (accel_dtype)d->dtype;
     uint32_t out = d->num_operands - 1;
     size_t window = r->lo + d->operands[out].count + r->hi;
-    for (uint32_t i = 0; i < out; i++)
-        if (!load_array(rd, M_INPUT0 + (int)i, d->operands[i].count, t, &r->data[i]))
-            return false;
+    static const char *const counts[3] = {"counts[0]", "counts[1]", "counts[2]"};
+    ok = true;
+    for (uint32_t i = 0; i < out && ok; i++)
+        ok = load_array(rd, M_INPUT0 + (int)i, d->operands[i].count, t, counts[i], &r->data[i]);
+    const char *wfield = out == 1   ? "guard_before + counts[1] + guard_after"
+                         : out == 2 ? "guard_before + counts[2] + guard_after"
+                                    : "guard_before + counts[3] + guard_after";
     void *scalars = NULL;
-    if (!load_array(rd, M_BEFORE, window, t, &r->data[out]) ||
-        !load_array(rd, M_DEVICE, window, t, &r->device_out) ||
-        !load_array(rd, M_REFERENCE, window, t, &r->reference_out) ||
-        !load_array(rd, M_SCALARS, 4, ACCEL_F64, &scalars))
-        return false;
-    memcpy(d->scalars, scalars, sizeof d->scalars);
+    ok = ok && load_array(rd, M_BEFORE, window, t, wfield, &r->data[out]) &&
+         load_array(rd, M_DEVICE, window, t, wfield, &r->device_out) &&
+         load_array(rd, M_REFERENCE, window, t, wfield, &r->reference_out) &&
+         load_array(rd, M_SCALARS, 4, ACCEL_F64, NULL, &scalars);
+    if (ok) {
+        memcpy(d->scalars, scalars, sizeof d->scalars);
+        ok = scalars_agree(rd, o, d->scalars);
+    }
     free(scalars);
-    return true;
+    cJSON_Delete(o);
+    return ok;
+}
+
+/* Where the archive of fd (size bytes) ends: after its end of central
+ * directory record and that record's comment. NumPy's np.load opens a .npz
+ * only when it starts with a zip member ("PK\3\4"; numpy/lib/npyio.py) and
+ * then reads it with Python's zipfile, which finds the record as the last
+ * "PK\5\6" in the file's last 64 KiB + 22 bytes and ignores what follows
+ * the record's comment (zipfile._EndRecData): bytes appended to a .npz are
+ * accepted, bytes put in front are not. This does the same: size when
+ * nothing follows, the end when something does, and why_zip set (a file np.load
+ * would not read as .npz) when it does not start with a member. Files with
+ * no record are left to libzip, which says why. */
+static uint64_t archive_end(int fd, uint64_t size, char *why_zip, size_t cap)
+{
+    unsigned char head[4];
+    if (size >= 4 && (pread(fd, head, 4, 0) != 4 || memcmp(head, "PK\3\4", 4) != 0)) {
+        snprintf(why_zip, cap,
+                 "it does not start with a zip member (PK\\3\\4), so np.load would not "
+                 "read it as .npz either");
+        return size;
+    }
+    enum { EOCD = 22, MAX_COMMENT = 65535 };
+    uint64_t from = size > EOCD + MAX_COMMENT ? size - EOCD - MAX_COMMENT : 0;
+    size_t n = (size_t)(size - from);
+    unsigned char *tail = n >= EOCD ? malloc(n) : NULL;
+    if (!tail || pread(fd, tail, n, (off_t)from) != (ssize_t)n) {
+        free(tail);
+        return size;
+    }
+    uint64_t end = size;
+    for (size_t i = n - EOCD + 1; i-- > 0;)
+        if (memcmp(tail + i, "PK\5\6", 4) == 0) {
+            uint64_t comment = (uint64_t)tail[i + 20] | (uint64_t)tail[i + 21] << 8;
+            end = from + i + EOCD + comment;
+            break;
+        }
+    free(tail);
+    return end < size ? end : size;
+}
+
+/* The archive of fd's first len bytes (what follows is ignored). */
+static zip_t *open_prefix(int fd, uint64_t len, int *err)
+{
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        *err = ZIP_ER_OPEN;
+        return NULL;
+    }
+    zip_error_t ze;
+    zip_error_init(&ze);
+    zip_source_t *src = zip_source_filep_create(f, 0, (zip_int64_t)len, &ze);
+    zip_t *za = src ? zip_open_from_source(src, ZIP_CHECKCONS, &ze) : NULL;
+    if (!src)
+        fclose(f);
+    else if (!za)
+        zip_source_free(src); /* closes f */
+    *err = zip_error_code_zip(&ze);
+    zip_error_fini(&ze);
+    return za;
 }
 
 bool repro_load(const char *path, repro *r, char *why, size_t cap)
@@ -464,10 +672,22 @@ bool repro_load(const char *path, repro *r, char *why, size_t cap)
         return fail(&rd, "a repro file of the old text format (version 1), which this accel no "
                          "longer reads; verify mode now writes .npz files (accel/verify.h)");
     }
-    int err = 0;
-    rd.za = zip_fdopen(fd, ZIP_CHECKCONS, &err);
-    if (!rd.za) {
+    char why_zip[200] = "";
+    uint64_t end = archive_end(fd, (uint64_t)sb.st_size, why_zip, sizeof why_zip);
+    if (why_zip[0]) {
         close(fd);
+        return fail(&rd, "not a readable .npz (zip) archive: %s", why_zip);
+    }
+    int err = 0;
+    if (end < (uint64_t)sb.st_size) {
+        r->trailing_bytes = (size_t)((uint64_t)sb.st_size - end);
+        rd.za = open_prefix(fd, end, &err);
+    } else {
+        rd.za = zip_fdopen(fd, ZIP_CHECKCONS, &err);
+        if (!rd.za)
+            close(fd);
+    }
+    if (!rd.za) {
         if (err == ZIP_ER_EXISTS)
             return fail(&rd, "two members of the archive have the same name");
         zip_error_t ze;

@@ -220,6 +220,13 @@ static void kernel_free(accel_kernel *k)
 
 static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kernel **out)
 {
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        const accel__kparam *p = &k->params[i];
+        bool array = k->kind == ACCEL_KERNEL_RAW ? p->pointer : true;
+        k->slot[i].dtype = (uint8_t)p->dtype;
+        k->slot[i].flags =
+            (uint8_t)((array ? ACCEL__KSLOT_ARRAY : 0u) | (p->output ? ACCEL__KSLOT_OUTPUT : 0u));
+    }
     accel_status st = accel__handle_new(ACCEL__T_KERNEL, k, k->rt->gate, &k->handle);
     if (st != ACCEL_SUCCESS) {
         kernel_free(k);

@@ -41,21 +41,22 @@ static int dtype_shift(accel_dtype dt)
 static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t i,
                                  const accel_kernel_arg *a, accel_kernel_arg_desc *o)
 {
-    const accel__kparam *p = &k->params[i];
     /* The common case on every launch: a float32 or float64 value for a
      * parameter of that type (accel_karg_f32, accel_karg_f64). */
-    if (a->dtype == p->dtype && (p->dtype == ACCEL_F32 || p->dtype == ACCEL_F64)) {
+    const accel_dtype pdt = (accel_dtype)k->slot[i].dtype;
+    if (a->dtype == pdt && (pdt == ACCEL_F32 || pdt == ACCEL_F64)) {
         o->buffer = NULL;
         o->offset = o->count = 0;
         o->kind = ACCEL_KARG_SCALAR;
-        o->dtype = (uint32_t)p->dtype;
+        o->dtype = (uint32_t)pdt;
         o->value.i64 = 0;
-        if (p->dtype == ACCEL_F32)
+        if (pdt == ACCEL_F32)
             o->value.f32 = (float)a->f;
         else
             o->value.f64 = a->f;
         return ACCEL_SUCCESS;
     }
+    const accel__kparam *p = &k->params[i];
     bool is_float_arg = a->dtype == ACCEL_F32 || a->dtype == ACCEL_F64 || a->dtype == ACCEL_F16 ||
                         a->dtype == ACCEL_BF16;
     bool is_int_arg = a->dtype == ACCEL_I32 || a->dtype == ACCEL_I64 || a->dtype == ACCEL_U8;
@@ -191,9 +192,10 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
         const accel__kparam *p = &k->params[i];
         const accel_kernel_arg *a = &args[i];
         accel_kernel_arg_desc *o = &L->args[i];
-        bool wants_array = k->kind == ACCEL_KERNEL_RAW ? p->pointer : true;
+        const accel__kslot sl = k->slot[i]; /* p's record only for messages */
+        bool wants_array = (sl.flags & ACCEL__KSLOT_ARRAY) != 0;
         if (a->kind == ACCEL_KARG_SCALAR) {
-            if (wants_array && (k->kind == ACCEL_KERNEL_RAW || p->output))
+            if (wants_array && (k->kind == ACCEL_KERNEL_RAW || (sl.flags & ACCEL__KSLOT_OUTPUT)))
                 return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                                    "%s: %s: argument %u (%s) must be an array, a scalar was "
                                    "passed",
@@ -219,7 +221,7 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
         if (buf->dev != (*q)->dev)
             return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s: %s is on %s but q is on %s",
                                fn, k->label, p->name, buf->dev->name, (*q)->dev->name);
-        accel_dtype dt = p->dtype;
+        accel_dtype dt = (accel_dtype)sl.dtype;
         if (dt == ACCEL_DTYPE_INVALID) /* a raw pointer of a type we do not know */
             dt = a->dtype != ACCEL_DTYPE_INVALID ? a->dtype : ACCEL_U8;
         else if (a->dtype != ACCEL_DTYPE_INVALID && a->dtype != dt)

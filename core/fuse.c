@@ -594,6 +594,11 @@ const char *accel__fused_name(const accel__fused *f)
     return f->kname;
 }
 
+const char *accel__fused_ops(const accel__fused *f)
+{
+    return f->chain.ops;
+}
+
 bool accel__fused_set_scalar(accel__fused *f, size_t node, uint32_t index, double value)
 {
     bool found = false;

@@ -71,6 +71,8 @@ void accel__fuse_plan_free(struct accel_graph *g, bool release_kernels);
 /* The fused kernel's launch as an op (ACCEL_OP_KERNEL), and its name. */
 const accel_op_desc *accel__fused_desc(const accel__fused *f);
 const char *accel__fused_name(const accel__fused *f);
+/* The recorded nodes and ops it runs: "nodes 0-1 (accel_mul, accel_add)". */
+const char *accel__fused_ops(const accel__fused *f);
 /* Rebinding: scalar `index` of recorded node `node` is now value; false when
  * f holds no such scalar. */
 bool accel__fused_set_scalar(accel__fused *f, size_t node, uint32_t index, double value);

@@ -12,6 +12,7 @@
 
 #include "fuse.h"
 #include "graph_record.h"
+#include "hooks.h"
 #include "kernel_internal.h"
 #include "submit.h"
 
@@ -244,6 +245,8 @@ static accel_status replay_locked(accel_graph *g, accel_queue *q, const char *fn
             if (st != ACCEL_SUCCESS)
                 return accel__fail(st, "%s: nodes %zu-%zu (fused): %s", fn, i, i + x->count - 1,
                                    accel_last_error());
+            accel__report_fused(q->dev->rt, q->dev, accel__fused_name(x->f), accel__fused_ops(x->f),
+                                (uint32_t)x->count);
             continue;
         }
         const accel__gnode *n = &g->nodes[i];

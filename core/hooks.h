@@ -17,6 +17,11 @@ void accel__report_count(accel_runtime *rt, const accel_device *dev, uint32_t op
 void accel__report_fallback(accel_runtime *rt, const accel_device *dev, uint32_t op,
                             accel_device *to, uint64_t bytes, const char *reason);
 
+/* Count one launch on dev of the fused kernel `kernel` running the recorded
+ * ops `ops` (nops of them; core/fuse.c's names), when the report counts. */
+void accel__report_fused(accel_runtime *rt, const accel_device *dev, const char *kernel,
+                         const char *ops, uint32_t nops);
+
 /* ------------------------------------------------------------ fallback.c */
 
 /* What a fallback did, for the report. */

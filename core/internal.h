@@ -662,6 +662,18 @@ typedef struct accel__report_cell {
     accel_device *fallback_device;
 } accel__report_cell;
 
+/* One fused kernel of a graph (core/fuse.c) on one device in the placement
+ * report: its launches while reporting is on. A list that only grows (pushed
+ * lock-free), freed at close. */
+typedef struct accel__rfused {
+    struct accel__rfused *next;
+    const accel_device *dev;
+    atomic_uint_fast64_t launches;
+    uint32_t nops;   /* recorded ops it runs */
+    char kernel[64]; /* "fused_mul_add" */
+    char ops[512];   /* "nodes 0-1 (accel_mul, accel_add)" */
+} accel__rfused;
+
 typedef struct accel__policy {
     /* verify mode */
     accel_device *verify_ref; /* NULL: off */
@@ -679,6 +691,7 @@ typedef struct accel__policy {
     /* report */
     bool report, report_at_close;
     accel__report_cell *cells; /* [ACCEL__OP_SLOTS * device_count] */
+    _Atomic(accel__rfused *) fused; /* newest first */
 } accel__policy;
 
 /* After the devices are built: read the [runtime] policy keys and the

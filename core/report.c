@@ -2,8 +2,10 @@
 /* Copyright 2026 The accel authors */
 /* core/report.c — the placement report: per op kind and device, how many ops
  * were enqueued (while reporting is on), how many ran on the fallback device,
- * the bytes that moved for them and why the first one fell back. Printed at
- * accel_runtime_close with ACCEL_REPORT=1 or [runtime] report = true. */
+ * the bytes that moved for them and why the first one fell back; then per
+ * fused kernel of a graph (core/fuse.c) and device, its launches and the
+ * recorded ops it runs. Printed at accel_runtime_close with ACCEL_REPORT=1
+ * or [runtime] report = true. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,6 +45,38 @@ void accel__report_fallback(accel_runtime *rt, const accel_device *dev, uint32_t
     }
 }
 
+void accel__report_fused(accel_runtime *rt, const accel_device *dev, const char *kernel,
+                         const char *ops, uint32_t nops)
+{
+    accel__policy *p = rt->policy;
+    if (!p || !p->report)
+        return;
+    accel__rfused *mine = NULL, *head = atomic_load(&p->fused), *seen = NULL;
+    for (;;) {
+        /* Entries newer than the last look first; the list only grows. */
+        for (accel__rfused *e = head; e && e != seen; e = e->next)
+            if (e->dev == dev && strcmp(e->kernel, kernel) == 0 && strcmp(e->ops, ops) == 0) {
+                atomic_fetch_add_explicit(&e->launches, 1, memory_order_relaxed);
+                free(mine);
+                return;
+            }
+        if (!mine) {
+            mine = calloc(1, sizeof *mine);
+            if (!mine)
+                return; /* the report misses this launch; the op still runs */
+            mine->dev = dev;
+            mine->nops = nops;
+            snprintf(mine->kernel, sizeof mine->kernel, "%s", kernel);
+            snprintf(mine->ops, sizeof mine->ops, "%s", ops);
+            atomic_init(&mine->launches, 1);
+        }
+        seen = head;
+        mine->next = head;
+        if (atomic_compare_exchange_weak(&p->fused, &head, mine))
+            return;
+    }
+}
+
 accel_status accel_report_enable(accel_runtime *rt, bool on)
 {
     ACCEL__CALL(call);
@@ -75,14 +109,32 @@ static size_t report_rows(const accel_runtime *rt, accel_report_row *rows, size_
                                       fb,
                                       why && c->fallback_device ? c->fallback_device->name : "",
                                       atomic_load(&c->bytes),
-                                      why ? c->reason : ""};
+                                      why ? c->reason : "",
+                                      "",
+                                      "",
+                                      0};
                 size_t bytes = stride < sizeof r ? stride : sizeof r;
                 accel__struct_out_write((char *)rows + n * stride, &r, bytes);
             }
             n++;
         }
     }
-    return n;
+    /* The fused kernels, oldest first (the list is newest first). */
+    size_t nf = 0;
+    for (const accel__rfused *e = atomic_load(&rt->policy->fused); e; e = e->next)
+        nf++;
+    size_t k = nf;
+    for (const accel__rfused *e = atomic_load(&rt->policy->fused); e; e = e->next) {
+        size_t at = n + --k;
+        if (at < cap) {
+            uint64_t l = atomic_load(&e->launches);
+            accel_report_row r = {sizeof r, ACCEL_OP_KERNEL, e->dev->name, l,      0, "", 0,
+                                  "",       e->kernel,       e->ops,       e->nops};
+            size_t bytes = stride < sizeof r ? stride : sizeof r;
+            accel__struct_out_write((char *)rows + at * stride, &r, bytes);
+        }
+    }
+    return n + nf;
 }
 
 accel_status accel_report(const accel_runtime *rt, accel_report_row *rows, size_t cap,
@@ -145,12 +197,25 @@ static accel_status format_report(const accel_runtime *rt, char *buf, size_t cap
     else
         put(&s, "  %-16s %-10s %10s %10s %-10s %14s  %s\n", "op", "device", "ops", "fallbacks",
             "ran on", "bytes moved", "why");
+    size_t nfused = 0;
     for (size_t i = 0; i < n; i++) {
         const accel_report_row *r = &rows[i];
+        if (r->kernel[0]) {
+            nfused++;
+            continue;
+        }
         put(&s, "  %-16s %-10s %10" PRIu64 " %10" PRIu64 " %-10s %14" PRIu64 "  %s\n",
             accel_op_name(r->op), r->device, r->ops, r->fallbacks,
             r->fallbacks ? r->fallback_device : r->device, r->bytes_moved,
             r->fallbacks ? r->reason : "");
+    }
+    if (nfused)
+        put(&s, "fused kernels of graphs (their launches are among the kernel ops above):\n");
+    for (size_t i = 0; i < n; i++) {
+        const accel_report_row *r = &rows[i];
+        if (r->kernel[0])
+            put(&s, "  %s on %s: %" PRIu64 " launches, %u ops fused: %s\n", r->kernel, r->device,
+                r->ops, r->fused_count, r->fused_ops);
     }
     free(rows);
     if (out_len)
@@ -186,6 +251,10 @@ void accel__policy_close(accel_runtime *rt)
                     " skipped\n",
                     p->verify_ref->name, (uint64_t)atomic_load(&p->checked),
                     (uint64_t)atomic_load(&p->mismatches), (uint64_t)atomic_load(&p->skipped));
+    }
+    for (accel__rfused *e = atomic_load(&p->fused), *next; e; e = next) {
+        next = e->next;
+        free(e);
     }
     free(p->verify_repro_dir);
     free(p->cells);

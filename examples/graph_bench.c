@@ -12,15 +12,37 @@
  * once, at the device's measured copy bandwidth) and to the unfused replay.
  *
  *   graph_bench [--device NAME] [--n 1024] [--ops 100] [--reps 200] [--core]
- *               [--chain-n 0] [--chain-reps 20]
+ *               [--chain-n 0] [--chain-reps 20] [--raw-us US]
  *
  * --core replays in the core (ACCEL_GRAPH_CORE_REPLAY) instead of through the
- * backend's graph entries, to show what the entries add. Results are checked
+ * backend's graph entries, to show what the entries add. The backend's
+ * account of the unfused graph is printed where it gives one (the CUDA
+ * backend's info line: recorded nodes, CUDA graph nodes by type), with
+ * whether it is one kernel node per add and nothing else. The raw CUDA
+ * graph of the same adds, and accel's replay as a ratio of it in
+ * interleaved rounds, is bench/graph_raw_cuda --accel. Results are checked
  * against a plain loop (x += 1 per op, exact in f32; the chains against a
  * double loop on a sample, relative 1e-5). */
 #include "common.h"
 
 #include <math.h>
+
+/* The backend's account of the unfused graph it captured (the CUDA
+ * backend logs "cuda: graph: N recorded nodes captured as M CUDA graph nodes
+ * (K kernel, ...)" at info level when it instantiates one). */
+static char backend_nodes[256];
+
+static void log_line(int level, const char *message, void *user)
+{
+    (void)user;
+    const char *p = strstr(message, "graph: ");
+    if (p && strstr(p, " recorded nodes captured as ")) {
+        snprintf(backend_nodes, sizeof backend_nodes, "%s", message);
+        return;
+    }
+    if (level >= ACCEL_LOG_WARN)
+        fprintf(stderr, "accel: %s\n", message);
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -189,10 +211,14 @@ int main(int argc, char **argv)
                      {"core", NULL, "replay in the core, not through the backend's entries", NULL},
                      {"chain-n", "N", "elements of the fused chains (default 0: skip them)", NULL},
                      {"chain-reps", "N", "timed repeats of the chains (default 20)", NULL},
+                     {"raw-us", "US",
+                      "the raw CUDA graph's time of the same adds (graph_raw_cuda), to print "
+                      "replay / raw",
+                      NULL},
                      {NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv,
              "[--device NAME] [--n N] [--ops N] [--reps N] [--quick] [--core] [--chain-n N] "
-             "[--chain-reps N]",
+             "[--chain-reps N] [--raw-us US]",
              opts, 0);
     size_t chain_n = ex_opt_size(opts, "chain-n", 0);
     size_t chain_reps = ex_opt_size(opts, "chain-reps", 20);
@@ -200,6 +226,13 @@ int main(int argc, char **argv)
     size_t ops = ex_opt_size(opts, "ops", 100);
     size_t reps = ex_opt_size(opts, "reps", ex_opt_value(opts, "quick") ? 20 : 200);
     int core = ex_opt_value(opts, "core") != NULL;
+    const char *raw_s = ex_opt_value(opts, "raw-us");
+    char *raw_end = NULL;
+    double raw_us = raw_s ? strtod(raw_s, &raw_end) : 0;
+    if (raw_s && (raw_end == raw_s || *raw_end || !(raw_us > 0))) {
+        fprintf(stderr, "--raw-us: bad value '%s' (microseconds > 0)\n", raw_s);
+        return 2;
+    }
     if (n == 0 || ops == 0 || reps == 0) {
         fprintf(stderr, "--n, --ops and --reps must be > 0\n");
         return 2;
@@ -237,7 +270,16 @@ int main(int argc, char **argv)
     accel_graph_options opt;
     accel_graph_options_init(&opt);
     opt.flags = (core ? ACCEL_GRAPH_CORE_REPLAY : 0) | ACCEL_GRAPH_NO_FUSION;
-    CHECK(accel_graph_instantiate(g, &opt));
+    /* Info-level lines only while the backend builds its graph. */
+    bool log_env = getenv("ACCEL_LOG") != NULL;
+    accel_set_log_callback(log_line, NULL);
+    if (!log_env)
+        accel_set_log_level(ACCEL_LOG_INFO);
+    accel_status ist = accel_graph_instantiate(g, &opt);
+    if (!log_env)
+        accel_set_log_level(ACCEL_LOG_WARN);
+    accel_set_log_callback(NULL, NULL);
+    CHECK(ist);
     bool native = false;
     CHECK(accel_graph_backend_replay(g, &native));
 
@@ -290,7 +332,26 @@ int main(int argc, char **argv)
     printf("  graph replay, unfused (%s): %10.1f us\n",
            native ? "backend entries" : "core replay   ", graph_us);
     printf("  eager / graph:                  %10.2fx\n", eager_us / graph_us);
+    if (raw_us > 0)
+        printf("  graph replay / raw CUDA graph (%.1f us): %.3f (target <= 1.05; interleaved "
+               "rounds: graph_raw_cuda --accel)\n",
+               raw_us, graph_us / raw_us);
     printf("  host cost of accel_graph_launch (%zu-node graph): %.2f us\n", ops, launch_us);
+    if (backend_nodes[0]) {
+        /* One kernel node per recorded add, nothing else. */
+        size_t rec = 0, total = 0, kern = 0, cpy = 0, set = 0, ev = 0, other = 0;
+        bool one_each =
+            sscanf(strstr(backend_nodes, "graph: ") + 7,
+                   "%zu recorded nodes captured as %zu CUDA graph nodes (%zu kernel, %zu memcpy, "
+                   "%zu memset, %zu event, %zu other)",
+                   &rec, &total, &kern, &cpy, &set, &ev, &other) == 7 &&
+            rec == ops && total == ops && kern == ops;
+        printf("  backend graph (its log line): %s\n  one kernel node per op, no other node: %s\n",
+               backend_nodes, one_each ? "yes" : "NO");
+    } else {
+        printf("  backend graph: %s\n",
+               native ? "the backend does not say its node count" : "none (core replay)");
+    }
     printf("  graph replay, fused (%s):   %10.1f us (eager / fused %.2fx)\n",
            fused_native ? "backend entries" : "core replay   ", fused_us, eager_us / fused_us);
     printf("results agree with the reference (x = %.0f)\n", want);

@@ -593,3 +593,107 @@ Test(fuse, the_trace_names_the_fused_kernel_and_its_ops)
     cr_assert(strstr(text, "kernel fused_mul_add_exp_scale"),
               "the trace has no fused span: %.2000s", text);
 }
+
+/* The placement report lists each fused kernel with the ops it runs and its
+ * launches (rows and text); unfused launches add no such row. */
+Test(fuse, the_placement_report_names_the_fused_kernel_and_its_ops)
+{
+    accel_runtime *rt = tu_open_default();
+    accel_device *dev = cpu_of(rt);
+    accel_queue *q;
+    tu_ok(accel_queue_create(dev, &q));
+    accel_buffer *a, *b, *c, *out;
+    tu_ok(accel_buffer_create(dev, N * 4, &a));
+    tu_ok(accel_buffer_create(dev, N * 4, &b));
+    tu_ok(accel_buffer_create(dev, N * 4, &c));
+    tu_ok(accel_buffer_create(dev, N * 4, &out));
+    double *ha = malloc(N * 8), *hb = malloc(N * 8), *hc = malloc(N * 8), *got = malloc(N * 8);
+    cr_assert(ha && hb && hc && got);
+    inputs(q, a, b, c, ha, hb, hc);
+    accel_graph *g = record_chain(q, dev, a, b, c, out, NULL, NULL);
+    tu_ok(accel_report_enable(rt, true));
+    /* Unfused first: no fused row. */
+    accel_graph_options opt;
+    accel_graph_options_init(&opt);
+    opt.flags = ACCEL_GRAPH_NO_FUSION;
+    tu_ok(accel_graph_instantiate(g, &opt));
+    tu_ok(accel_graph_launch(g, q));
+    tu_ok(accel_queue_finish(q));
+    accel_report_row rows[32];
+    size_t n = 0;
+    for (size_t i = 0; i < 32; i++)
+        rows[i] = (accel_report_row){.struct_size = sizeof rows[i]};
+    tu_ok(accel_report(rt, rows, 32, &n));
+    cr_assert(n > 0 && n <= 32, "%zu rows", n);
+    for (size_t i = 0; i < n; i++)
+        cr_assert(rows[i].kernel && rows[i].kernel[0] == '\0' && rows[i].fused_count == 0,
+                  "row %zu (%s) names a fused kernel before any fused launch", i,
+                  accel_op_name(rows[i].op));
+    /* Fused, launched three times. */
+    tu_ok(accel_graph_instantiate(g, NULL));
+    for (int r = 0; r < 3; r++)
+        tu_ok(accel_graph_launch(g, q));
+    download(q, out, got, N, ACCEL_F32);
+    expect_chain(got, ha, hb, hc, 0.5);
+    for (size_t i = 0; i < 32; i++)
+        rows[i] = (accel_report_row){.struct_size = sizeof rows[i]};
+    tu_ok(accel_report(rt, rows, 32, &n));
+    cr_assert(n <= 32, "%zu rows", n);
+    size_t found = 0;
+    uint64_t kernel_ops = 0;
+    for (size_t i = 0; i < n; i++) {
+        const accel_report_row *r = &rows[i];
+        if (r->op == ACCEL_OP_KERNEL && r->kernel[0] == '\0')
+            kernel_ops = r->ops;
+        if (!r->kernel[0])
+            continue;
+        found++;
+        cr_assert_str_eq(r->kernel, "fused_mul_add_exp_scale");
+        cr_assert_str_eq(r->device, accel_device_name(dev));
+        cr_assert_eq(r->op, ACCEL_OP_KERNEL);
+        cr_assert_eq(r->ops, 3, "launches %llu", (unsigned long long)r->ops);
+        cr_assert_eq(r->fused_count, 4);
+        cr_assert_str_eq(r->fused_ops, "nodes 0-3 (accel_mul, accel_add, accel_exp, accel_scale)");
+    }
+    cr_assert_eq(found, 1, "%zu fused rows", found);
+    cr_assert_eq(kernel_ops, 3, "the kernel row counts %llu launches",
+                 (unsigned long long)kernel_ops);
+    /* A caller of the first row version gets the rows without the new fields. */
+    struct {
+        accel_report_row r;
+    } old[32];
+    memset(old, 0xab, sizeof old);
+    size_t v1 = offsetof(accel_report_row, reason) + sizeof(const char *);
+    size_t n1 = 0;
+    old[0].r.struct_size = (uint32_t)v1;
+    tu_ok(accel_report(rt, &old[0].r, 1, &n1));
+    cr_assert_eq(n1, n);
+    const unsigned char *tail = (const unsigned char *)&old[0].r + v1;
+    for (size_t i = 0; i < sizeof(accel_report_row) - v1; i++)
+        cr_assert_eq(tail[i], 0xab, "byte %zu past the first version was written", v1 + i);
+    /* The text report. */
+    size_t len = 0;
+    tu_ok(accel_report_format(rt, NULL, 0, &len));
+    char *text = malloc(len + 1);
+    cr_assert(text);
+    tu_ok(accel_report_format(rt, text, len + 1, NULL));
+    cr_assert(strstr(text, "fused kernels of graphs"), "%s", text);
+    const char *line = strstr(text, "fused_mul_add_exp_scale");
+    cr_assert(line, "%s", text);
+    const char *eol = strchr(line, '\n');
+    cr_assert(eol);
+    char row[1024];
+    snprintf(row, sizeof row, "%.*s", (int)(eol - line), line);
+    cr_assert(strstr(row, accel_device_name(dev)) && strstr(row, " 3 ") &&
+                  strstr(row, "nodes 0-3 (accel_mul, accel_add, accel_exp, accel_scale)"),
+              "fused row: %s", row);
+    free(text);
+    accel_graph_release(g);
+    accel_buffer_release(a);
+    accel_buffer_release(b);
+    accel_buffer_release(c);
+    accel_buffer_release(out);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+    free(ha), free(hb), free(hc), free(got);
+}

@@ -25,7 +25,12 @@ timeout 120 $PY bench/peers.py --accel-json $OUT/bench.json --json $OUT/peers.js
 B=$B PY=$PY timeout 150 bash tools/gpu/kernels2.sh --no-tests > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt
 timeout 90 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --chain-n 268435456 --chain-reps 10 > $OUT/graph_bench.txt 2>&1
 timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --core >> $OUT/graph_bench.txt 2>&1; cat $OUT/graph_bench.txt
-timeout 60 $B/bin/graph_raw_cuda --n 1024 --ops 100 --reps 500 >> $OUT/graph_bench.txt 2>&1; tail -5 $OUT/graph_bench.txt
+timeout 60 $B/bin/graph_raw_cuda --n 1024 --ops 100 --reps 500 --accel cuda:0 --chain-n 268435456 >> $OUT/graph_bench.txt 2>&1; tail -20 $OUT/graph_bench.txt
+# The fused 8-op chain against the raw kernel of the same layout, under ncu (same locked clocks): instructions, occupancy, DRAM.
+M=gpu__time_duration.sum,launch__registers_per_thread,launch__grid_size,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+{ timeout 60 $NCU --metrics $M -k regex:accel_ew_fused --launch-count 2 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 2 --reps 2 --chain-n 268435456 --chain-reps 1
+  timeout 60 $NCU --metrics $M -k regex:chain_kernel --launch-count 3 $B/bin/graph_raw_cuda --reps 2 --chain-n 268435456; } 2>&1 | grep -v '^==PROF==' | grep -E 'accel_ew|chain_kernel|duration|registers|grid_size|inst_executed|warps_active|dram__|cycles_elapsed' > $OUT/fused_ncu.txt; cat $OUT/fused_ncu.txt
 timeout 60 $B/bin/graph_solver --device cuda:0 > $OUT/graph_solver.txt 2>&1; tail -6 $OUT/graph_solver.txt
 timeout 60 $B/bin/batched --device cuda:0 --n 100000000 --mem-cap 64M > $OUT/batched.txt 2>&1; cat $OUT/batched.txt
 timeout 60 $B/bin/overlap --device cuda:0 --queues 2 > $OUT/overlap.txt 2>&1; timeout 60 $B/bin/overlap --device cuda:0 >> $OUT/overlap.txt 2>&1

@@ -258,12 +258,81 @@ __global__ void __launch_bounds__(kThreads) map_kernel(F f, Split s, const T *a,
     }
 }
 
+/* ------------------------------------------------ small ranges */
+
+/* A range of at most kSmallMax elements whose one-item-per-thread grid fits
+ * in max_blocks blocks (the device's SMs x 8, plugin.c: 8 resident blocks of
+ * 256 threads per SM at <= 32 registers) runs as small_map_kernel instead:
+ * one wave in which each thread does one item, either one 16-byte vector of
+ * the aligned body or one element of the head or tail, and exits. There the
+ * op takes a few microseconds and its cost is the kernel's latency, not its
+ * bandwidth: no loop, no unroll, 32-bit indices, about 20 registers against
+ * map_kernel's 64 (its 4-deep unroll and grid-stride bookkeeping cost about
+ * 1 us a node in a graph of 1024-element adds). 64Ki elements is 16Ki f32
+ * vectors, 64 blocks: one block per SM at most on the GPUs accel targets, a
+ * size at which map_kernel's unroll has nothing to hide. The functor and the
+ * split are map_kernel's, so each element gets the same bits. */
+constexpr size_t kSmallMax = 65536;
+
+template <typename T, int NIN, typename F>
+__global__ void __launch_bounds__(kThreads)
+    small_map_kernel(F f, const T *a, const T *b, T *out, unsigned head, unsigned nvec,
+                     unsigned nscalar)
+{
+    using VT = typename Vec<T>::type;
+    constexpr int W = Vec<T>::width;
+    union U {
+        VT v;
+        T e[W];
+    };
+    const unsigned t = blockIdx.x * kThreads + threadIdx.x;
+    if (t < nvec) {
+        const unsigned j = head + t * W;
+        U ua, ub, uo;
+        if (NIN >= 1)
+            ua.v = *reinterpret_cast<const VT *>(a + j);
+        if (NIN >= 2)
+            ub.v = *reinterpret_cast<const VT *>(b + j);
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+            uo.e[k] = f(NIN >= 1 ? ua.e[k] : T(0), NIN >= 2 ? ub.e[k] : T(0));
+        *reinterpret_cast<VT *>(out + j) = uo.v;
+        return;
+    }
+    const unsigned e = t - nvec;
+    if (e < nscalar) {
+        const unsigned j = e < head ? e : head + nvec * W + (e - head);
+        out[j] = f(NIN >= 1 ? a[j] : T(0), NIN >= 2 ? b[j] : T(0));
+    }
+}
+
+inline bool small_range(size_t n, unsigned max_blocks)
+{
+    return n <= kSmallMax && n <= (size_t)max_blocks * kThreads;
+}
+
+template <typename T, int NIN, typename F>
+cudaError_t launch_small_map(cudaStream_t stream, F f, const void *a, const void *b, void *out,
+                             size_t n)
+{
+    Split s = make_split<T>(n, out, NIN >= 1 ? a : nullptr, NIN >= 2 ? b : nullptr);
+    const unsigned nvec = (unsigned)s.nvec, ns = (unsigned)scalar_total<T>(s);
+    const unsigned grid = (nvec + ns + kThreads - 1) / kThreads;
+    return launch<small_map_kernel<T, NIN, F>>(small_map_kernel<T, NIN, F>, grid, stream, f,
+                                               static_cast<const T *>(a), static_cast<const T *>(b),
+                                               static_cast<T *>(out), (unsigned)s.head, nvec, ns);
+}
+
+/* ------------------------------------------------ any range */
+
 template <typename T, int NIN, typename F>
 cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void *a, const void *b,
                        void *out, size_t n)
 {
     if (n == 0)
         return cudaSuccess;
+    if (small_range(n, max_blocks))
+        return launch_small_map<T, NIN>(stream, f, a, b, out, n);
     Split s = make_split<T>(n, out, NIN >= 1 ? a : nullptr, NIN >= 2 ? b : nullptr);
     size_t ns = scalar_total<T>(s);
     size_t vec_work = (s.nvec + kUnroll - 1) / kUnroll;

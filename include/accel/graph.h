@@ -97,7 +97,8 @@ ACCEL_API accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out
  * characters); the trace shows each fused launch under that name, and the
  * log (info) lists each kernel with its node range and ops at instantiate
  * ("kernel fused_mul_add: fused nodes 0-1 (accel_mul, accel_add)"); so do
- * verify's messages.
+ * verify's messages, and the placement report (accel/verify.h: a row per
+ * fused kernel and device with its launches and its nodes and ops).
  * Results may differ from the unfused ops in the last bits (intermediates
  * stay in registers; CUDA contracts a*b+c into one fma); verify mode checks
  * them as below. Rebinding a scalar of a fused op updates the kernel's

@@ -224,6 +224,15 @@ typedef struct accel_report_row {
     const char *fallback_device; /* "" when none */
     uint64_t bytes_moved;        /* bytes moved between devices for those fallbacks */
     const char *reason;          /* why the first fallback happened; "" when none */
+    /* Appended (a caller whose struct_size ends before them gets the rows
+     * without these fields): a row with kernel != "" is one
+     * fused kernel of a graph (accel/graph.h) on `device`: op is
+     * ACCEL_OP_KERNEL, ops its launches (also counted in the KERNEL row),
+     * fused_ops the recorded ops it runs ("nodes 0-1 (accel_mul,
+     * accel_add)"), fused_count how many. "" and 0 in the other rows. */
+    const char *kernel;    /* the fused kernel's name ("fused_mul_add") */
+    const char *fused_ops; /* its recorded nodes and ops */
+    uint32_t fused_count;  /* recorded ops it runs */
 } accel_report_row;
 
 /** Count every op per kind and device from now on (fallbacks are always
@@ -232,8 +241,9 @@ typedef struct accel_report_row {
 ACCEL_API accel_status accel_report_enable(accel_runtime *rt, bool on);
 
 /** Copy up to cap rows (op kinds with any count, in op-code then device
- *  order) into rows; set rows[0].struct_size = sizeof(accel_report_row)
- *  first when cap > 0: it is every element's size, the array's stride (the
+ *  order; then the fused kernels of graphs launched while counting, per
+ *  kernel, op list and device, in their first launch's order) into rows; set rows[0].struct_size =
+ * sizeof(accel_report_row) first when cap > 0: it is every element's size, the array's stride (the
  *  versioned-struct rule of accel.h); *out_count gets the number of rows there are (may
  *  exceed cap). Strings live as long as rt. Thread-safe. */
 ACCEL_API accel_status accel_report(const accel_runtime *rt, accel_report_row *rows, size_t cap,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* test_cuda.c — what only a GPU can show about backends/cuda: random
- * uniform fills bit-identical to the CPU backend, an allocation past the
+ * uniform fills bit-identical to the CPU backend (and normal fills within
+ * the op table's rule) on both store paths, an allocation past the
  * GPU's memory giving ACCEL_ERROR_OUT_OF_DEVICE_MEMORY and the runtime staying
  * usable, pinned and pageable transfers, copies and event waits between the
  * GPU and the CPU, and index arithmetic past 2^31 elements on a buffer larger
@@ -83,6 +84,76 @@ Test(cuda, random_uniform_is_bit_identical_to_cpu)
             cr_assert(memcmp(hg, hc, bytes) == 0, "%s seed %llu: GPU and CPU uniform fills differ",
                       accel_dtype_name(dt), (unsigned long long)seeds[s]);
         }
+        free(hg), free(hc);
+        accel_buffer_release(bg), accel_buffer_release(bc);
+    }
+    done();
+}
+
+/* The kernel's two paths (16-byte stores of whole counters with partial
+ * ends, and element by element when out is not aligned with the stream) on
+ * several (buffer offset, stream offset, count) shapes: uniform bit for bit,
+ * normal within the op table's rule |gpu - cpu| <= 4 ulp + 64 eps stddev
+ * (README, accuracy), the largest difference logged in eps * stddev. */
+Test(cuda, random_fills_match_cpu_on_every_store_path)
+{
+    need_gpu();
+    accel_queue *qg, *qc;
+    tu_ok(accel_queue_create(gpu, &qg));
+    tu_ok(accel_queue_create(cpu, &qc));
+    const size_t cap = ((size_t)1 << 20) + 16;
+    const size_t shapes[][3] = {/* buffer offset, stream offset, count */
+                                {0, 0, (size_t)1 << 20}, {0, 4, 1001}, {1, 3, 65539},
+                                {3, 1, 65536},           {2, 2, 7},    {0, 1, 3},
+                                {1, 0, 100000},          {0, 2, 1},    {5, 9, (size_t)1 << 20}};
+    for (int d = 0; d < 2; ++d) {
+        accel_dtype dt = d ? ACCEL_F64 : ACCEL_F32;
+        size_t es = accel_dtype_size(dt);
+        double eps = d ? 0x1p-52 : 0x1p-23;
+        accel_buffer *bg, *bc;
+        tu_ok(accel_buffer_create(gpu, cap * es, &bg));
+        tu_ok(accel_buffer_create(cpu, cap * es, &bc));
+        unsigned char *hg = malloc(cap * es), *hc = malloc(cap * es);
+        cr_assert(hg && hc);
+        double worst = 0;
+        for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+            size_t bo = shapes[k][0], n = shapes[k][2];
+            uint64_t so = shapes[k][1], seed = tu_seed() + k;
+            for (int normal = 0; normal < 2; ++normal) {
+                const double mean = 0.75, sd = 1.5;
+                accel_slice sg = accel_slice_of(bg, bo, n), sc = accel_slice_of(bc, bo, n);
+                if (normal) {
+                    tu_ok(accel_random_normal(qg, dt, seed, so, mean, sd, sg));
+                    tu_ok(accel_random_normal(qc, dt, seed, so, mean, sd, sc));
+                } else {
+                    tu_ok(accel_random_uniform(qg, dt, seed, so, sg));
+                    tu_ok(accel_random_uniform(qc, dt, seed, so, sc));
+                }
+                tu_ok(accel_queue_read_blocking(qg, bg, bo * es, hg, n * es));
+                tu_ok(accel_queue_read_blocking(qc, bc, bo * es, hc, n * es));
+                if (!normal) {
+                    cr_assert(memcmp(hg, hc, n * es) == 0,
+                              "%s uniform, buffer offset %zu, stream offset %llu, %zu elements: "
+                              "GPU and CPU differ",
+                              accel_dtype_name(dt), bo, (unsigned long long)so, n);
+                    continue;
+                }
+                for (size_t i = 0; i < n; ++i) {
+                    double g = d ? ((double *)hg)[i] : ((float *)hg)[i];
+                    double c = d ? ((double *)hc)[i] : ((float *)hc)[i];
+                    double bound = 4.0 * (double)tu_ulp(dt, c) + 64.0 * eps * sd;
+                    cr_assert(fabs(g - c) <= bound,
+                              "%s normal, buffer offset %zu, stream offset %llu, element %zu: GPU "
+                              "%.17g, CPU %.17g",
+                              accel_dtype_name(dt), bo, (unsigned long long)so, i, g, c);
+                    worst = fmax(worst, fabs(g - c) / (eps * sd));
+                }
+            }
+        }
+        cr_log_info("%s normal: largest |gpu - cpu| = %.2f eps * stddev (rule: 4 ulp + 64)",
+                    accel_dtype_name(dt), worst);
+        printf("%s normal: largest |gpu - cpu| = %.2f eps * stddev (rule: 4 ulp + 64)\n",
+               accel_dtype_name(dt), worst);
         free(hg), free(hc);
         accel_buffer_release(bg), accel_buffer_release(bc);
     }

@@ -5,11 +5,16 @@
  * documented element offset (position * 4 for f32, * 2 for f64), the
  * position advances by whole Philox blocks, successive fills differ, the same
  * seed repeats the sequence, seeking back repeats fills, and bad input gets
- * a clear status. */
+ * a clear status. On every device: f32 normal numbers follow accel.h's
+ * single-precision formula within its error bound, and the uniform and
+ * normal fills pass a Kolmogorov-Smirnov test against their distributions. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "philox.h"
 #include "test_util.h"
 
 static accel_runtime *rt;
@@ -125,4 +130,127 @@ Test(rng, bad_input)
     accel_rng_release(rng);
     tu_assert_status(accel_rng_seek(rng, 0), ACCEL_ERROR_INVALID_HANDLE, "released rng");
     accel_rng_release(NULL);
+}
+
+/* ------------------------------------------------- on every device */
+
+static double *fill_on(accel_queue *dq, accel_dtype dt, bool normal, uint64_t seed, uint64_t off,
+                       double mean, double stddev, size_t n)
+{
+    double *v = malloc(n * sizeof *v);
+    cr_assert(v);
+    tu_dbuf b = tu_upload(dq, dt, NULL, n);
+    tu_ok(normal ? accel_random_normal(dq, dt, seed, off, mean, stddev, tu_slice(&b))
+                 : accel_random_uniform(dq, dt, seed, off, tu_slice(&b)));
+    tu_download(dq, &b, v);
+    tu_check_guards(dq, &b, "random fill");
+    tu_release(&b);
+    return v;
+}
+
+/* accel.h's f32 normal formula with every step exact except the angle,
+ * which the formula itself rounds: theta = fl(2pi_f * u2), computed here as
+ * that float product. A backend's result may differ from this by its
+ * logf, sqrt and sin/cos errors and the three roundings that follow, each
+ * relative to stddev * r at most: CPU (glibc logf, sqrtf, sincosf, < 1 ulp
+ * each) about 3e-7 * stddev * r, CUDA (philox.h log < 1 ulp, rsqrt 2 ulp, __sincosf
+ * 2^-21.4 absolute on [-pi, pi) plus the shift by pi_f) about 1.03e-6 *
+ * stddev * r; the bound is 1.2e-6 * stddev * r + 1 ulp of the result. */
+static void normal_f32_formula(accel_device *dev, accel_queue *dq, void *user)
+{
+    (void)user;
+    const size_t n = 40001; /* odd: the last element is a lone cosine half */
+    const uint64_t off = 5; /* odd: the first is a lone sine half */
+    const uint64_t seed = 0x5eed5eedull ^ tu_seed();
+    const double mean = -1.5, stddev = 2.5;
+    double *got = fill_on(dq, ACCEL_F32, true, seed, off, mean, stddev, n);
+    const float mean_f = (float)mean, sd_f = (float)stddev;
+    const float two_pi_f = 6.28318530717958647692f;
+    double worst = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint64_t e = off + i;
+        accel_philox_words w = accel_philox_block(e / 4, seed);
+        uint32_t j = (uint32_t)(e % 4) & ~1u;
+        float u1 = (float)((w.w[j] >> 8) + 1u) * 0x1p-24f;
+        float u2 = (float)((w.w[j + 1] >> 8) + 1u) * 0x1p-24f;
+        float theta = two_pi_f * u2;
+        long double r = sqrtl(-2.0L * logl((long double)u1));
+        long double t = (e % 2 == 0) ? cosl((long double)theta) : sinl((long double)theta);
+        long double ref = (long double)mean_f + (long double)sd_f * r * t;
+        long double tol = 1.2e-6L * sd_f * r + tu_ulp(ACCEL_F32, ref);
+        long double d = fabsl((long double)got[i] - ref);
+        cr_assert(d <= tol,
+                  "%s: element %zu (stream %llu) got %.9g, formula %.12Lg (|diff| %.3Lg > %.3Lg)",
+                  accel_device_name(dev), i, (unsigned long long)e, got[i], ref, d, tol);
+        if (d / tol > worst)
+            worst = (double)(d / tol);
+    }
+    cr_log_info("%s: f32 normal vs the formula: worst |diff| = %.3g of the bound",
+                accel_device_name(dev), worst);
+    free(got);
+}
+
+Test(rng, normal_f32_follows_the_single_precision_formula)
+{
+    accel_runtime *r = tu_open_default();
+    tu_for_each_device(r, normal_f32_formula, NULL);
+    accel_runtime_close(r);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Kolmogorov-Smirnov statistic of n sorted samples against cdf. */
+static double ks_stat(const double *v, size_t n, double (*cdf)(double))
+{
+    double d = 0;
+    for (size_t i = 0; i < n; ++i) {
+        double f = cdf(v[i]);
+        double lo = f - (double)i / (double)n, hi = (double)(i + 1) / (double)n - f;
+        d = fmax(d, fmax(lo, hi));
+    }
+    return d;
+}
+
+static double cdf_uniform(double x)
+{
+    return x <= 0 ? 0 : x >= 1 ? 1 : x;
+}
+
+static double cdf_normal(double x) /* of N(3, 0.5^2) */
+{
+    return 0.5 * erfc(-(x - 3.0) / (0.5 * sqrt(2.0)));
+}
+
+/* Fixed seeds, so the verdict is the same on every run: at 2^16 samples
+ * the 0.1% critical value of D is 1.9495 / sqrt(n) (Massey 1951). */
+static void ks_body(accel_device *dev, accel_queue *dq, void *user)
+{
+    (void)user;
+    const size_t n = (size_t)1 << 16;
+    const double crit = 1.9495 / sqrt((double)n);
+    for (int d = 0; d < 2; ++d) {
+        accel_dtype dt = d ? ACCEL_F64 : ACCEL_F32;
+        for (int normal = 0; normal < 2; ++normal) {
+            double *v =
+                fill_on(dq, dt, normal, 20261201u + (uint64_t)(2 * d + normal), 3, 3.0, 0.5, n);
+            qsort(v, n, sizeof *v, cmp_double);
+            double ks = ks_stat(v, n, normal ? cdf_normal : cdf_uniform);
+            cr_log_info("%s %s %s: KS D = %.5f (critical %.5f)", accel_device_name(dev),
+                        accel_dtype_name(dt), normal ? "normal" : "uniform", ks, crit);
+            cr_assert(ks < crit, "%s %s %s: KS statistic %.5f >= %.5f", accel_device_name(dev),
+                      accel_dtype_name(dt), normal ? "normal" : "uniform", ks, crit);
+            free(v);
+        }
+    }
+}
+
+Test(rng, fills_pass_kolmogorov_smirnov)
+{
+    accel_runtime *r = tu_open_default();
+    tu_for_each_device(r, ks_body, NULL);
+    accel_runtime_close(r);
 }

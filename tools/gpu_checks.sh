@@ -20,6 +20,8 @@ tail -30 $OUT/ctest.log
 timeout 90 $B/bin/accel verify --device cuda --quick > $OUT/verify.txt 2>&1; tail -3 $OUT/verify.txt
 # Repro files (.npz) replayed on the GPU: the planted CPU-side fault is not reproduced (exit 0), the bf16 transpose with guards is, bit for bit (exit 0).
 for f in fuzz/corpus/repro/stored_mul_f32.npz fuzz/corpus/repro/bf16_transpose_guards.npz; do timeout 30 $B/bin/accel replay $f --device cuda:0; echo "exit $?"; done > $OUT/replay_cuda.txt 2>&1; cat $OUT/replay_cuda.txt
+# Kernel shapes of relu/exp and the random fills against copy and the write-only ceilings (7 interleaved rounds).
+timeout 40 $B/bin/ew_probe --log2n 28 --rounds 7 > $OUT/ew_probe.txt 2>&1; tail -50 $OUT/ew_probe.txt
 timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json --svg $OUT/bench.svg > $OUT/bench.txt 2>&1; tail -40 $OUT/bench.txt
 timeout 120 $PY bench/peers.py --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -40
 B=$B PY=$PY timeout 150 bash tools/gpu/kernels2.sh --no-tests > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt

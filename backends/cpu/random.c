@@ -5,16 +5,18 @@
  * element rng_offset + i. Uniform is bit-identical with every backend that
  * uses the same header. Normal is Box-Muller on pairs p = e / 2 (elements 2p
  * and 2p+1, open interval (0,1]): out[2p] = mean + stddev*r*cos(2 pi u2),
- * out[2p+1] = mean + stddev*r*sin(2 pi u2), r = sqrt(-2 ln u1); computed in
- * double with glibc libm (f32: rounded once at the end), so an odd offset or
- * count simply takes the sine or cosine half of its pair. Work is split over
- * fixed output blocks; every element depends only on (seed, e). */
+ * out[2p+1] = mean + stddev*r*sin(2 pi u2), r = sqrt(-2 ln u1); f32 in
+ * single precision (accel.h gives the steps), f64 in double, with glibc
+ * libm, so an odd offset or count simply takes the sine or cosine half of
+ * its pair. Work is split over fixed output blocks; every element depends
+ * only on (seed, e). */
 #include <math.h>
 
 #include "common/philox.h"
 #include "cpu.h"
 
 #define TWO_PI 6.283185307179586476925286766559
+#define TWO_PI_F 6.28318530717958647692f
 
 static void uniform_f32(float *out, size_t lo, size_t hi, uint64_t seed, uint64_t off)
 {
@@ -40,35 +42,25 @@ static void uniform_f64(double *out, size_t lo, size_t hi, uint64_t seed, uint64
     }
 }
 
-/* The two (0,1] draws of pair p, as the dtype's open mapping gives them. */
-static inline void pair_draws(uint32_t dtype, uint64_t seed, uint64_t p, double *u1, double *u2)
+/* f64: the two (0,1] draws of pair p (elements 2p, 2p+1: one Philox block). */
+static inline void pair_draws_f64(uint64_t seed, uint64_t p, double *u1, double *u2)
 {
-    if (dtype == ACCEL_F32) {
-        uint64_t e = 2 * p; /* elements e, e+1 share one Philox block */
-        accel_philox_words w = accel_philox_block(e >> 2, seed);
-        uint32_t j = (uint32_t)(e & 3u);
-        *u1 = (double)((float)((w.w[j] >> 8) + 1u) * 0x1p-24f);
-        *u2 = (double)((float)((w.w[j + 1] >> 8) + 1u) * 0x1p-24f);
-    } else {
-        accel_philox_words w = accel_philox_block(p, seed); /* elements 2p, 2p+1 */
-        uint64_t b1 = (((uint64_t)w.w[0] << 32) | w.w[1]) >> 11;
-        uint64_t b2 = (((uint64_t)w.w[2] << 32) | w.w[3]) >> 11;
-        *u1 = (double)(b1 + 1u) * 0x1p-53;
-        *u2 = (double)(b2 + 1u) * 0x1p-53;
-    }
+    accel_philox_words w = accel_philox_block(p, seed);
+    uint64_t b1 = (((uint64_t)w.w[0] << 32) | w.w[1]) >> 11;
+    uint64_t b2 = (((uint64_t)w.w[2] << 32) | w.w[3]) >> 11;
+    *u1 = (double)(b1 + 1u) * 0x1p-53;
+    *u2 = (double)(b2 + 1u) * 0x1p-53;
 }
 
-static void normal_block(const accel_cpu_op *op, size_t lo, size_t hi)
+static void normal_f64(const accel_cpu_op *op, size_t lo, size_t hi)
 {
     const double mean = op->scalars[0], sd = op->scalars[1];
-    const int f32 = op->dtype == ACCEL_F32;
-    float *o32 = op->ptr[0];
-    double *o64 = op->ptr[0];
+    double *o = op->ptr[0];
     size_t i = lo;
     while (i < hi) {
         uint64_t e = op->rng_offset + i;
         double u1, u2;
-        pair_draws(op->dtype, op->seed, e >> 1, &u1, &u2);
+        pair_draws_f64(op->seed, e >> 1, &u1, &u2);
         double r = sqrt(-2.0 * log(u1));
         double theta = TWO_PI * u2;
         double s, c;
@@ -80,20 +72,41 @@ static void normal_block(const accel_cpu_op *op, size_t lo, size_t hi)
             s = sin(theta), c = 0.0;
         else
             c = cos(theta), s = 0.0;
-        for (int half = first; half <= last; ++half, ++i) {
-            double z = mean + sd * r * (half ? s : c);
-            if (f32)
-                o32[i] = (float)z;
-            else
-                o64[i] = z;
-        }
+        for (int half = first; half <= last; ++half, ++i)
+            o[i] = mean + sd * r * (half ? s : c);
+    }
+}
+
+/* f32: accel.h's single-precision formula, each step one float operation
+ * (built with -ffp-contract=off: nothing fused), glibc's logf and sincosf. */
+static void normal_f32(const accel_cpu_op *op, size_t lo, size_t hi)
+{
+    const float mean = (float)op->scalars[0], sd = (float)op->scalars[1];
+    float *o = op->ptr[0];
+    size_t i = lo;
+    while (i < hi) {
+        uint64_t e = op->rng_offset + i;
+        /* Elements 2p and 2p+1 share one Philox block. */
+        accel_philox_words w = accel_philox_block(e >> 2, op->seed);
+        uint32_t j = (uint32_t)(e & 2u);
+        float u1 = (float)((w.w[j] >> 8) + 1u) * 0x1p-24f;
+        float u2 = (float)((w.w[j + 1] >> 8) + 1u) * 0x1p-24f;
+        float r = sqrtf(-2.0f * logf(u1));
+        float theta = TWO_PI_F * u2;
+        float s, c;
+        sincosf(theta, &s, &c);
+        float sr = sd * r;
+        for (int half = (int)(e & 1u); half <= 1 && i < hi; ++half, ++i)
+            o[i] = mean + sr * (half ? s : c);
     }
 }
 
 static void random_block(const accel_cpu_op *op, size_t lo, size_t hi)
 {
-    if (op->op == ACCEL_OP_RANDOM_NORMAL)
-        normal_block(op, lo, hi);
+    if (op->op == ACCEL_OP_RANDOM_NORMAL && op->dtype == ACCEL_F32)
+        normal_f32(op, lo, hi);
+    else if (op->op == ACCEL_OP_RANDOM_NORMAL)
+        normal_f64(op, lo, hi);
     else if (op->dtype == ACCEL_F32)
         uniform_f32(op->ptr[0], lo, hi, op->seed, op->rng_offset);
     else

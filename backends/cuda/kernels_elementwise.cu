@@ -8,7 +8,9 @@
  * one element per step through the unaligned head and tail; indices are size_t,
  * so ranges past 2^31 elements work. The grid is sized from the work, capped
  * at the blocks of the kernel that the SMs hold at once (at most 8 of 256
- * threads per SM; the unrolled kernels use 40-70 registers, so 3-6).
+ * threads per SM; the unrolled kernels use 40-70 registers, so 3-6). Fill,
+ * the unary ops and scale take a flat variant instead: one thread per 16-byte
+ * vector, no loop (map_flat_kernel).
  *
  * Accuracy (nvcc without --use_fast_math: IEEE division and square root):
  * add, sub, mul, div, sqrt, neg, abs, max, min, relu are exact or correctly
@@ -206,10 +208,9 @@ template <class T> struct FillF {
  * The vector body is done kUnroll vectors per thread and step: the thread
  * loads vectors i, i + stride, ... (coalesced across the warp for each one)
  * before it computes and stores any of them, so kUnroll 16-byte loads per
- * thread are in flight at once instead of one. Without that, one resident
- * grid (2048 threads per SM) keeps 32 KiB per SM in flight, short of what
- * HBM3e needs to stay busy; unary ops, with one load per step, showed it most
- * (0.92 of copy against 0.97 for add). */
+ * thread are in flight at once instead of one (the grid here is at most the
+ * resident one). Binary ops reach 0.97 of copy this way; the one-input ops,
+ * which stayed at 0.93-0.95 with it, take map_flat_kernel below. */
 constexpr int kUnroll = 4;
 
 template <typename T, int NIN, typename F>
@@ -323,6 +324,46 @@ cudaError_t launch_small_map(cudaStream_t stream, F f, const void *a, const void
                                                static_cast<T *>(out), (unsigned)s.head, nvec, ns);
 }
 
+/* The same map with one thread per 16-byte vector and no loop: thread i
+ * does vector i of the body, and thread i < the scalar count also does
+ * scalar element i (head, then tail). On the H200 (bench/ew_probe.cu, 2^28
+ * f32, 7 interleaved rounds) this ran relu and exp at 1.02 of
+ * cudaMemcpyAsync where map_kernel's resident grid-stride loop reached 0.95
+ * (a 4-deep flat kernel 0.98, a loop over block chunks 0.92), and a float4
+ * fill at 1.09 against 1.03: blocks that finish make room for the next ones
+ * in address order, and the kernel needs 18-40 registers instead of 40-64,
+ * so more of them are resident. */
+template <typename T, int NIN, typename F>
+__global__ void __launch_bounds__(kThreads)
+    map_flat_kernel(F f, Split s, const T *a, const T *b, T *out)
+{
+    using VT = typename Vec<T>::type;
+    constexpr int W = Vec<T>::width;
+    union U {
+        VT v;
+        T e[W];
+    };
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < s.nvec) {
+        U ua, ub, uo;
+        if (NIN >= 1)
+            ua.v = reinterpret_cast<const VT *>(a + s.head)[i];
+        if (NIN >= 2)
+            ub.v = reinterpret_cast<const VT *>(b + s.head)[i];
+#pragma unroll
+        for (int k = 0; k < W; ++k)
+            uo.e[k] = f(NIN >= 1 ? ua.e[k] : T(0), NIN >= 2 ? ub.e[k] : T(0));
+        reinterpret_cast<VT *>(out + s.head)[i] = uo.v;
+    }
+    if (i < scalar_total<T>(s)) {
+        size_t j = scalar_index<T>(s, i);
+        out[j] = f(NIN >= 1 ? a[j] : T(0), NIN >= 2 ? b[j] : T(0));
+    }
+}
+
+/* Blocks of map_flat_kernel at most (gridDim.x is below 2^31). */
+constexpr size_t kMaxFlatBlocks = 0x7fffffff;
+
 /* ------------------------------------------------ any range */
 
 template <typename T, int NIN, typename F>
@@ -335,6 +376,16 @@ cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void
         return launch_small_map<T, NIN>(stream, f, a, b, out, n);
     Split s = make_split<T>(n, out, NIN >= 1 ? a : nullptr, NIN >= 2 ? b : nullptr);
     size_t ns = scalar_total<T>(s);
+    /* Fill, unary ops and scale: one thread per vector (and per scalar
+     * element) while that grid fits in gridDim.x. Binary ops and axpby keep
+     * the grid-stride kernel, measured at 0.97 of copy (add) with it. */
+    if constexpr (NIN <= 1) {
+        size_t flat = ((s.nvec > ns ? s.nvec : ns) + kThreads - 1) / kThreads;
+        if (flat <= kMaxFlatBlocks)
+            return launch<map_flat_kernel<T, NIN, F>>(
+                map_flat_kernel<T, NIN, F>, (unsigned)flat, stream, f, s, static_cast<const T *>(a),
+                static_cast<const T *>(b), static_cast<T *>(out));
+    }
     size_t vec_work = (s.nvec + kUnroll - 1) / kUnroll;
     unsigned grid = resident_grid<map_kernel<T, NIN, F>>(vec_work > ns ? vec_work : ns, max_blocks);
     return launch<map_kernel<T, NIN, F>>(map_kernel<T, NIN, F>, grid, stream, f, s,

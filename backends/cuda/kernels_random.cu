@@ -5,14 +5,23 @@
  * the generator, shared with the CPU backend).
  *
  * Each thread takes one Philox counter at a time (grid-stride) and writes the
- * 4 (f32) or 2 (f64) stream elements it yields that fall inside the range, so
- * the generator runs once per counter and every word of it is used; inside
- * the range the elements go out as one 16-byte store. Uniform numbers use only integer
- * operations and exact conversions: bit-identical with every backend. Normal
- * numbers follow the CPU backend's Box-Muller step by step in double (f32
- * rounded once at the end) with CUDA's log, sqrt and sincos (1-2 ulp each,
- * glibc's are within 1 ulp), so f32 results almost always match the CPU
- * bit for bit and f64 results are within a few ulp, not bit-identical. */
+ * 4 (f32) or 2 (f64) stream elements it yields, so the generator runs once
+ * per counter and every word of it is used. When the output is 16-byte
+ * aligned relative to the stream offset, the counters whose elements all fall
+ * inside the range (all but at most the two at the ends) go out as one
+ * 16-byte store each, indexed by a 32-bit counter number from the first of
+ * them; the two end counters are written element by element by two threads.
+ * Otherwise every counter is written element by element.
+ *
+ * Uniform numbers use only integer operations and exact conversions:
+ * bit-identical with every backend. Normal numbers: f32 is single-precision
+ * Box-Muller (accel.h), with philox.h's logarithm for (0,1] draws (below 1
+ * ulp, no special cases), sqrt as L * rsqrt(L) (2 ulp), and __sincosf on
+ * the angle moved to [-pi, pi) (absolute error below 2^-21.4 there; CUDA
+ * Math API), against glibc's logf, sqrtf and sincosf on the CPU;
+ * f64 is Box-Muller in double with CUDA's log, sqrt and sincos (1-2 ulp
+ * each). Neither is bit-identical with the CPU; both stay inside the op
+ * table's normal rule, 4 ulp + 64 eps stddev (core/tolerance.c). */
 #include "../common/philox.h"
 #include "cuda_internal.h"
 #include "kernel_common.cuh"
@@ -22,9 +31,9 @@ namespace accel_cuda
 namespace
 {
 
-/* The CPU backend's formula, operation for operation, in double: theta =
- * 2*pi*u2 rounded, then sin/cos of it, so the two backends differ only by
- * their libm's last bits. */
+/* f64: the CPU backend's formula, operation for operation: theta = 2*pi*u2
+ * rounded, then sin/cos of it, so the two backends differ only by their
+ * libm's last bits. */
 __device__ __forceinline__ void box_muller(double u1, double u2, double mean, double stddev,
                                            double *z0, double *z1)
 {
@@ -37,6 +46,29 @@ __device__ __forceinline__ void box_muller(double u1, double u2, double mean, do
     *z1 = __dadd_rn(mean, __dmul_rn(__dmul_rn(stddev, r), s));
 }
 
+/* f32: accel.h's single-precision formula. theta = fl(2pi_f * u2) is the
+ * CPU's angle bit for bit; cos(theta) = -cos(theta - pi) and likewise sin,
+ * with theta - pi_f exact (Sterbenz) for theta >= pi/2 and within half an
+ * ulp below, so __sincosf runs where its error bound holds. */
+__device__ __forceinline__ void box_muller(float u1, float u2, float mean, float stddev, float *z0,
+                                           float *z1)
+{
+    const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
+    /* sqrt(L) as L * rsqrt(L), within 2 ulp (PTX rsqrt.approx: relative
+     * error 2^-22.9), 12 instructions fewer than the correctly rounded
+     * sqrtf. L is 0 (u1 = 1, then r = 0) or at least 2^-23, never subnormal,
+     * so the flush-to-zero form loses nothing. */
+    float l = __fmul_rn(-2.0f, accel_philox_log_f32(u1)), q;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(q) : "f"(l));
+    float r = l > 0.0f ? __fmul_rn(l, q) : 0.0f;
+    float theta = __fmul_rn(two_pi, u2);
+    float s, c;
+    __sincosf(__fsub_rn(theta, pi), &s, &c);
+    float sr = __fmul_rn(stddev, r);
+    *z0 = __fadd_rn(mean, __fmul_rn(sr, -c));
+    *z1 = __fadd_rn(mean, __fmul_rn(sr, -s));
+}
+
 template <typename T> struct Draw;
 
 template <> struct Draw<float> {
@@ -47,17 +79,14 @@ template <> struct Draw<float> {
         for (int k = 0; k < 4; ++k)
             v[k] = (float)(r.w[k] >> 8) * 0x1p-24f;
     }
-    static __device__ __forceinline__ void normal(const accel_philox_words &r, double mean,
-                                                  double stddev, float v[4])
+    static __device__ __forceinline__ void normal(const accel_philox_words &r, float mean,
+                                                  float stddev, float v[4])
     {
 #pragma unroll
         for (int p = 0; p < 2; ++p) {
-            double u1 = (double)((r.w[2 * p] >> 8) + 1u) * 0x1p-24;
-            double u2 = (double)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24;
-            double z0, z1;
-            box_muller(u1, u2, mean, stddev, &z0, &z1);
-            v[2 * p] = (float)z0;
-            v[2 * p + 1] = (float)z1;
+            float u1 = (float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f;
+            float u2 = (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f;
+            box_muller(u1, u2, mean, stddev, &v[2 * p], &v[2 * p + 1]);
         }
     }
 };
@@ -82,45 +111,123 @@ template <> struct Draw<double> {
     }
 };
 
-/* out[i] = stream element offset + i, for i < n. Counters first..last cover
- * the range; the ends may be partial. Counters [full0, full1) yield P
- * elements that all fall inside the range; when `aligned`, those P elements
- * start on a 16-byte boundary of out and go out as one float4 / double2
- * store (a warp writes 512 contiguous bytes in one instruction instead of
- * four strided ones), without per-element range checks. The values are the
- * same either way: only the stores differ. */
+/* What a fill is: out[i] = stream element offset + i for i < n, as numbers of
+ * dtype T (mean and stddev in T: the f32 formula is single precision). */
+template <typename T> struct Fill {
+    uint64_t seed, offset;
+    size_t n;
+    T mean, stddev;
+    T *out;
+};
+
+/* The P elements of counter c, whichever kind of fill. */
+template <typename T, bool NORMAL>
+__device__ __forceinline__ void draw(const Fill<T> &f, uint64_t c, T v[Draw<T>::per])
+{
+    accel_philox_words r = accel_philox_block(c, f.seed);
+    if (NORMAL)
+        Draw<T>::normal(r, f.mean, f.stddev, v);
+    else
+        Draw<T>::uniform(r, v);
+}
+
+/* Counter c's elements that fall inside the range, one by one. */
+template <typename T, bool NORMAL>
+__device__ __forceinline__ void write_partial(const Fill<T> &f, uint64_t c)
+{
+    constexpr unsigned P = Draw<T>::per;
+    T v[P];
+    draw<T, NORMAL>(f, c, v);
+#pragma unroll
+    for (unsigned k = 0; k < P; ++k) {
+        uint64_t e = c * P + k;
+        if (e >= f.offset && e - f.offset < f.n)
+            f.out[e - f.offset] = v[k];
+    }
+}
+
+/* Counters first .. first + ncounters - 1, each element by element: any
+ * alignment of out. */
 template <typename T, bool NORMAL>
 __global__ void __launch_bounds__(kThreads)
-    random_kernel(uint64_t seed, uint64_t offset, size_t n, uint64_t first, uint64_t ncounters,
-                  uint64_t full0, uint64_t full1, bool aligned, double mean, double stddev,
-                  T *__restrict__ out)
+    random_scalar_kernel(Fill<T> f, uint64_t first, uint64_t ncounters)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < ncounters; t += stride)
+        write_partial<T, NORMAL>(f, first + t);
+}
+
+/* Counters c0 .. c0 + nfull - 1 lie wholly inside the range and their
+ * elements start at body, 16-byte aligned: one vector store each, with a
+ * 32-bit index (the host cuts longer ranges into launches). Threads 0 and 1
+ * of the grid also write the partial counters ends[0] and ends[1] of the
+ * range when nends says they exist. */
+template <typename T, bool NORMAL>
+__global__ void __launch_bounds__(kThreads)
+    random_vector_kernel(Fill<T> f, uint64_t c0, uint32_t nfull,
+                         typename Vec<T>::type *__restrict__ body, uint64_t end0, uint64_t end1,
+                         uint32_t nends)
 {
     constexpr unsigned P = Draw<T>::per;
     using VT = typename Vec<T>::type;
     static_assert(sizeof(VT) == P * sizeof(T), "one counter's elements are one vector");
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < ncounters; t += stride) {
-        const uint64_t c = first + t;
-        accel_philox_words r = accel_philox_block(c, seed);
+    const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t stride = gridDim.x * blockDim.x;
+    for (uint32_t t = tid; t < nfull; t += stride) {
         union {
             VT v;
             T e[P];
         } v;
-        if (NORMAL)
-            Draw<T>::normal(r, mean, stddev, v.e);
-        else
-            Draw<T>::uniform(r, v.e);
-        if (aligned && c >= full0 && c < full1) {
-            *reinterpret_cast<VT *>(out + (c * P - offset)) = v.v;
-            continue;
-        }
-#pragma unroll
-        for (unsigned k = 0; k < P; ++k) {
-            uint64_t e = c * P + k;
-            if (e >= offset && e - offset < n)
-                out[e - offset] = v.e[k];
-        }
+        draw<T, NORMAL>(f, c0 + t, v.e);
+        body[t] = v.v;
     }
+    if (tid < nends)
+        write_partial<T, NORMAL>(f, tid == 0 ? end0 : end1);
+}
+
+/* Counters per vector launch: a 32-bit index with room for the stride. */
+constexpr uint64_t kMaxVectorCounters = 1ull << 31;
+
+template <typename T, bool NORMAL>
+cudaError_t random_fill(cudaStream_t stream, unsigned max_blocks, Fill<T> f)
+{
+    constexpr unsigned P = Draw<T>::per;
+    using VT = typename Vec<T>::type;
+    const uint64_t first = f.offset / P;
+    const uint64_t last =
+        (f.offset + (uint64_t)(f.n - 1)) / P; /* the core keeps offset + n in range */
+    /* Full counters: c * P >= offset and c * P + P <= offset + n. */
+    uint64_t full0 = (f.offset + P - 1) / P, full1 = (f.offset + (uint64_t)f.n) / P;
+    if (full1 < full0)
+        full1 = full0;
+    /* Element c * P - offset of out starts a 16-byte vector for every c
+     * exactly when out - offset elements is 16-byte aligned. */
+    const bool aligned = ((uintptr_t)f.out - (uintptr_t)(f.offset % P) * sizeof(T)) % 16u == 0;
+    if (!aligned || full1 == full0) {
+        const uint64_t ncounters = last - first + 1;
+        random_scalar_kernel<T, NORMAL>
+            <<<grid_for(ncounters, max_blocks), kThreads, 0, stream>>>(f, first, ncounters);
+        return cudaGetLastError();
+    }
+    /* At most one partial counter before the full ones and one after. */
+    uint64_t ends[2] = {0, 0};
+    uint32_t nends = 0;
+    if (first < full0)
+        ends[nends++] = first;
+    if (last >= full1)
+        ends[nends++] = last;
+    for (uint64_t c = full0; c < full1;) {
+        uint64_t m = full1 - c < kMaxVectorCounters ? full1 - c : kMaxVectorCounters;
+        VT *body = reinterpret_cast<VT *>(f.out + (c * P - f.offset));
+        unsigned grid = resident_grid<random_vector_kernel<T, NORMAL>>(m, max_blocks);
+        random_vector_kernel<T, NORMAL><<<grid, kThreads, 0, stream>>>(
+            f, c, (uint32_t)m, body, ends[0], ends[1], c == full0 ? nends : 0u);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+        c += m;
+    }
+    return cudaSuccess;
 }
 
 template <typename T>
@@ -129,26 +236,9 @@ cudaError_t random_t(cudaStream_t stream, unsigned max_blocks, bool normal, uint
 {
     if (n == 0)
         return cudaSuccess;
-    constexpr unsigned P = Draw<T>::per;
-    uint64_t first = offset / P;
-    uint64_t last = (offset + (uint64_t)(n - 1)) / P; /* the core keeps offset + n in range */
-    uint64_t ncounters = last - first + 1;
-    /* Full counters: c * P >= offset and c * P + P <= offset + n. */
-    uint64_t full0 = (offset + P - 1) / P, full1 = (offset + (uint64_t)n) / P;
-    if (full1 < full0)
-        full1 = full0;
-    /* Element c * P - offset of out starts a 16-byte vector for every c
-     * exactly when out - offset elements is 16-byte aligned. */
-    bool aligned = ((uintptr_t)out - (uintptr_t)(offset % P) * sizeof(T)) % 16u == 0;
-    unsigned grid = grid_for(ncounters, max_blocks);
-    T *o = static_cast<T *>(out);
-    if (normal)
-        random_kernel<T, true><<<grid, kThreads, 0, stream>>>(
-            seed, offset, n, first, ncounters, full0, full1, aligned, mean, stddev, o);
-    else
-        random_kernel<T, false><<<grid, kThreads, 0, stream>>>(seed, offset, n, first, ncounters,
-                                                               full0, full1, aligned, 0.0, 1.0, o);
-    return cudaGetLastError();
+    Fill<T> f = {seed, offset, n, (T)mean, (T)stddev, static_cast<T *>(out)};
+    return normal ? random_fill<T, true>(stream, max_blocks, f)
+                  : random_fill<T, false>(stream, max_blocks, f);
 }
 
 } // namespace

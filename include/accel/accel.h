@@ -625,8 +625,13 @@ ACCEL_API accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, u
  *  p = e / 2 draws u1, u2 as the uniform mapping of stream elements 2p, 2p+1
  *  but in (0,1] (f32: ((w >> 8) + 1) * 2^-24; f64 likewise with 53 bits);
  *  r = sqrt(-2 ln u1), out[2p] = mean + stddev*r*cos(2 pi u2), out[2p+1] =
- *  mean + stddev*r*sin(2 pi u2). Not bit-identical across backends (libm
- *  differs), within a few ulp. Errors as accel_random_uniform, and
+ *  mean + stddev*r*sin(2 pi u2). f32 is computed in single precision, one
+ *  rounding per step: r = sqrtf(-2 * logf(u1)), theta = fl(2pi_f * u2), then
+ *  fl(mean_f + fl(fl(stddev_f * r) * cos(theta))) with mean_f, stddev_f the
+ *  arguments rounded to f32; f64 in double the same way. Not bit-identical
+ *  across backends (their logf and sin/cos differ in the last bits): any two
+ *  agree within 4 ulp + 64 eps stddev (the op table's normal rule, eps the
+ *  dtype's epsilon). Errors as accel_random_uniform, and
  *  ACCEL_ERROR_INVALID_ARGUMENT for stddev < 0 or non-finite mean/stddev. */
 ACCEL_API accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t seed,
                                            uint64_t rng_offset, double mean, double stddev,

@@ -26,8 +26,9 @@
  *   each backend within 2u(|alpha*x| + |beta*y|) of the exact value, and a
  *   cancelling sum such as a*x - fl(a*x), 0 unfused and the rounding error
  *   fused, must not alarm); scale: within 1 ulp of |alpha*x|;
- * - random_normal: within 4 ulp + 64*eps*stddev (Box-Muller through libm;
- *   the angle 2*pi*u2 is rounded before cos/sin);
+ * - random_normal: within 4 ulp + 64*eps*stddev (Box-Muller, f32 in single
+ *   precision: both backends take the same rounded angle fl(2pi*u2) and
+ *   differ by their log, sqrt and sin/cos, at most about 58 eps*stddev);
  * - sum: |got - ref| <= c*n*eps*sum|x_i|, dot: <= c*n*eps*sum|x_i*y_i|, with
  *   c = 2 and n the length: each result is within gamma_n*sum|.| of the exact
  *   one, gamma_n = n*u/(1 - n*u) (Higham, "Accuracy and Stability of

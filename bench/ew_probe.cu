@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* ew_probe.cu — kernel shapes for the streaming ops side by side on one GPU
+ * (built only with the CUDA backend; a program, not a test): write-only
+ * (cudaMemsetAsync, a float4 fill with plain and streaming stores), one-in
+ * one-out (relu and exp f32 as the CUDA backend's map kernel does them, and
+ * variants: unroll depth, grid size, streaming loads and stores, __expf with
+ * a correction), and Philox fills (uniform with 64-bit products or __umulhi,
+ * the old and new loop shapes, f32 normal). Each row is the median of
+ * --rounds interleaved rounds (min..max), as GB/s of bytes read plus written
+ * and as a fraction of cudaMemcpyAsync device to device in the same run
+ * (for write-only rows: bytes written over the copy rate, as `accel bench`
+ * counts random fills). Results are checked against a host loop on a sample.
+ *
+ *   ew_probe [--log2n 28] [--rounds 7] [--device 0] */
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../backends/common/philox.h"
+
+namespace
+{
+
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,                        \
+                         cudaGetErrorString(e_));                                                  \
+            std::exit(1);                                                                          \
+        }                                                                                          \
+    } while (0)
+
+constexpr int kT = 256;
+
+/* ------------------------------------------------------------ write-only */
+
+template <bool CS> __global__ void __launch_bounds__(kT) fill_kernel(float4 *o, size_t nv, float v)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < nv; i += stride) {
+        float4 x = make_float4(v, v, v, v);
+        if (CS)
+            __stcs(o + i, x);
+        else
+            o[i] = x;
+    }
+}
+
+/* ------------------------------------------------------------ one in, one out */
+
+struct Relu {
+    __device__ float operator()(float a) const
+    {
+        return (a > 0.0f || a != a) ? a : 0.0f;
+    }
+};
+struct Exp {
+    __device__ float operator()(float a) const
+    {
+        return expf(a);
+    }
+};
+
+/* LOAD: 0 plain, 1 __ldg, 2 __ldcs; STORE: 0 plain, 1 __stcs. */
+template <int LOAD> __device__ __forceinline__ float4 ld(const float4 *p)
+{
+    if (LOAD == 1)
+        return __ldg(p);
+    if (LOAD == 2)
+        return __ldcs(p);
+    return *p;
+}
+template <int STORE> __device__ __forceinline__ void st(float4 *p, float4 v)
+{
+    if (STORE == 1)
+        __stcs(p, v);
+    else
+        *p = v;
+}
+
+template <class F> __device__ __forceinline__ float4 apply(F f, float4 v)
+{
+    return make_float4(f(v.x), f(v.y), f(v.z), f(v.w));
+}
+
+/* The backend's shape: grid-stride, U vector loads in flight per thread. */
+template <class F, int U, int LOAD, int STORE>
+__global__ void __launch_bounds__(kT) map_gs(F f, const float4 *a, float4 *o, size_t nv)
+{
+    const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i0 = tid; i0 < nv; i0 += stride * U) {
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (i0 + u * stride < nv)
+                v[u] = ld<LOAD>(a + i0 + u * stride);
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (i0 + u * stride < nv)
+                st<STORE>(o + i0 + u * stride, apply(f, v[u]));
+    }
+}
+
+/* Grid-stride over block chunks: each step a block takes U*kT consecutive
+ * vectors (thread t: t, t + kT, ...), so the grid moves through memory as one
+ * front instead of U fronts a stride apart. */
+template <class F, int U>
+__global__ void __launch_bounds__(kT) map_gsc(F f, const float4 *a, float4 *o, size_t nv)
+{
+    const size_t chunk = (size_t)U * kT;
+    for (size_t c0 = (size_t)blockIdx.x * chunk + threadIdx.x; c0 < nv;
+         c0 += (size_t)gridDim.x * chunk) {
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (c0 + u * kT < nv)
+                v[u] = a[c0 + u * kT];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (c0 + u * kT < nv)
+                o[c0 + u * kT] = apply(f, v[u]);
+    }
+}
+
+/* One block per U*kT vectors, no loop: the grid covers the work. */
+template <class F, int U, int LOAD, int STORE>
+__global__ void __launch_bounds__(kT) map_flat(F f, const float4 *a, float4 *o, size_t nv)
+{
+    const size_t base = (size_t)blockIdx.x * (kT * U) + threadIdx.x;
+    float4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+        if (base + u * kT < nv)
+            v[u] = ld<LOAD>(a + base + u * kT);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+        if (base + u * kT < nv)
+            st<STORE>(o + base + u * kT, apply(f, v[u]));
+}
+
+/* Flat, each thread U consecutive vectors (16*U contiguous bytes). */
+template <class F, int U>
+__global__ void __launch_bounds__(kT) map_contig(F f, const float4 *a, float4 *o, size_t nv)
+{
+    const size_t base = ((size_t)blockIdx.x * kT + threadIdx.x) * U;
+    float4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+        if (base + u < nv)
+            v[u] = a[base + u];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+        if (base + u < nv)
+            o[base + u] = apply(f, v[u]);
+}
+
+/* add, two inputs: the grid-stride loop of map_kernel and the flat shape
+ * (run in place on the second input, as axpby: read a and o, write o). */
+template <int FLAT>
+__global__ void __launch_bounds__(kT)
+    add_kernel(const float4 *a, const float4 *b, float4 *o, size_t nv)
+{
+    const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (FLAT) {
+        if (tid < nv) {
+            float4 x = a[tid], y = b[tid];
+            o[tid] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+        }
+        return;
+    }
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i0 = tid; i0 < nv; i0 += stride * 4) {
+        float4 x[4], y[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            if (i0 + u * stride < nv) {
+                x[u] = a[i0 + u * stride];
+                y[u] = b[i0 + u * stride];
+            }
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            if (i0 + u * stride < nv)
+                o[i0 + u * stride] =
+                    make_float4(x[u].x + y[u].x, x[u].y + y[u].y, x[u].z + y[u].z, x[u].w + y[u].w);
+    }
+}
+
+/* ------------------------------------------------------------ Philox fills */
+
+/* The generator with 64-bit products (nvcc adds a zero to each high word). */
+__device__ __forceinline__ accel_philox_words philox_wide(uint64_t c, uint64_t seed)
+{
+    uint32_t c0 = (uint32_t)c, c1 = (uint32_t)(c >> 32), c2 = 0, c3 = 0;
+    uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+    for (int round = 0; round < 10; ++round) {
+        if (round > 0) {
+            k0 += ACCEL_PHILOX_W0;
+            k1 += ACCEL_PHILOX_W1;
+        }
+        uint64_t p0 = (uint64_t)ACCEL_PHILOX_M0 * c0;
+        uint64_t p1 = (uint64_t)ACCEL_PHILOX_M1 * c2;
+        uint32_t hi0 = (uint32_t)(p0 >> 32), lo0 = (uint32_t)p0;
+        uint32_t hi1 = (uint32_t)(p1 >> 32), lo1 = (uint32_t)p1;
+        uint32_t n0 = hi1 ^ c1 ^ k0, n2 = hi0 ^ c3 ^ k1;
+        c0 = n0;
+        c1 = lo1;
+        c2 = n2;
+        c3 = lo0;
+    }
+    accel_philox_words r = {{c0, c1, c2, c3}};
+    return r;
+}
+
+template <bool WIDE> __device__ __forceinline__ float4 uniform4(uint64_t c, uint64_t seed)
+{
+    accel_philox_words r = WIDE ? philox_wide(c, seed) : accel_philox_block(c, seed);
+    return make_float4((float)(r.w[0] >> 8) * 0x1p-24f, (float)(r.w[1] >> 8) * 0x1p-24f,
+                       (float)(r.w[2] >> 8) * 0x1p-24f, (float)(r.w[3] >> 8) * 0x1p-24f);
+}
+
+/* Old loop: 64-bit counter index, range checks per counter. */
+template <bool WIDE>
+__global__ void __launch_bounds__(kT) uni_old(uint64_t seed, uint64_t ncnt, float4 *o)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < ncnt; t += stride) {
+        float4 v = uniform4<WIDE>(t, seed);
+        if (t < ncnt) /* the old kernel's range check, kept for its cost */
+            o[t] = v;
+    }
+}
+
+/* New loop: 32-bit index from the first full counter. */
+template <bool WIDE, int STORE>
+__global__ void __launch_bounds__(kT) uni_new(uint64_t seed, uint64_t c0, uint32_t ncnt, float4 *o)
+{
+    const uint32_t stride = gridDim.x * blockDim.x;
+    for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < ncnt; t += stride)
+        st<STORE>(o + t, uniform4<WIDE>(c0 + t, seed));
+}
+
+/* f32 normal: VAR 0 as the backend (philox.h's log, rsqrt.approx,
+ * __sincosf on the shifted angle); 3 the same with CUDA's logf; 1 with
+ * logf, sqrtf and sincosf; 2 with __logf (not accurate enough near u1 = 1:
+ * a speed bound only). */
+template <int VAR> __device__ __forceinline__ void bm(float u1, float u2, float *z0, float *z1)
+{
+    const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
+    float l = __fmul_rn(-2.0f, VAR == 2   ? __logf(u1)
+                               : VAR == 0 ? accel_philox_log_f32(u1)
+                                          : logf(u1)),
+          r;
+    if (VAR == 1) {
+        r = sqrtf(l);
+    } else {
+        float q;
+        asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(q) : "f"(l));
+        r = l > 0.0f ? __fmul_rn(l, q) : 0.0f;
+    }
+    float theta = __fmul_rn(two_pi, u2), s, c;
+    if (VAR == 1) {
+        sincosf(theta, &s, &c);
+    } else {
+        __sincosf(__fsub_rn(theta, pi), &s, &c);
+        s = -s;
+        c = -c;
+    }
+    *z0 = r * c;
+    *z1 = r * s;
+}
+
+template <int VAR>
+__global__ void __launch_bounds__(kT) normal_new(uint64_t seed, uint32_t ncnt, float4 *o)
+{
+    const uint32_t stride = gridDim.x * blockDim.x;
+    for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < ncnt; t += stride) {
+        accel_philox_words r = accel_philox_block(t, seed);
+        float v[4];
+#pragma unroll
+        for (int p = 0; p < 2; ++p)
+            bm<VAR>((float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f,
+                    (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f, &v[2 * p], &v[2 * p + 1]);
+        o[t] = make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+/* The backend's variant with mean and stddev (MS 1), or two counters per
+ * thread and step (ILP 2). */
+template <int MS, int ILP>
+__global__ void __launch_bounds__(kT)
+    normal_ms(uint64_t seed, uint32_t ncnt, float mean, float sd, float4 *o)
+{
+    const uint32_t stride = gridDim.x * blockDim.x;
+    for (uint32_t t0 = blockIdx.x * blockDim.x + threadIdx.x; t0 < ncnt; t0 += stride * ILP) {
+#pragma unroll
+        for (int k = 0; k < ILP; ++k) {
+            uint32_t t = t0 + k * stride;
+            if (t >= ncnt)
+                break;
+            accel_philox_words r = accel_philox_block(t, seed);
+            float v[4];
+#pragma unroll
+            for (int p = 0; p < 2; ++p) {
+                bm<0>((float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f,
+                      (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f, &v[2 * p], &v[2 * p + 1]);
+                if (MS) {
+                    v[2 * p] = __fadd_rn(mean, __fmul_rn(sd, v[2 * p]));
+                    v[2 * p + 1] = __fadd_rn(mean, __fmul_rn(sd, v[2 * p + 1]));
+                }
+            }
+            o[t] = make_float4(v[0], v[1], v[2], v[3]);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ driver */
+
+struct Row {
+    std::string name;
+    double bytes;    /* counted bytes (read + written) */
+    bool write_only; /* ratio as bytes written over the copy rate */
+    std::function<void()> run;
+    std::vector<double> ms;
+};
+
+template <auto K> int resident()
+{
+    int b = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, K, kT, 0));
+    return b;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    int log2n = 28, rounds = 7, dev = 0;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--log2n"))
+            log2n = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--rounds"))
+            rounds = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--device"))
+            dev = std::atoi(argv[i + 1]);
+        else {
+            std::fprintf(stderr, "usage: ew_probe [--log2n 28] [--rounds 7] [--device 0]\n");
+            return 2;
+        }
+    }
+    if (log2n < 12 || log2n > 31 || rounds < 1) {
+        std::fprintf(stderr, "ew_probe: --log2n 12..31, --rounds >= 1\n");
+        return 2;
+    }
+    CK(cudaSetDevice(dev));
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, dev));
+    const int sms = prop.multiProcessorCount;
+    const size_t n = (size_t)1 << log2n, nv = n / 4, bytes = n * sizeof(float);
+    float *a, *o;
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&o, bytes));
+    const float4 *a4 = reinterpret_cast<const float4 *>(a);
+    float4 *o4 = reinterpret_cast<float4 *>(o);
+    /* Inputs in [-4, 4): half of relu's outputs are zero, exp stays finite. */
+    std::vector<float> h(n);
+    for (size_t i = 0; i < n; ++i)
+        h[i] = (float)((double)((i * 2654435761u) % 8192u) / 1024.0 - 4.0);
+    CK(cudaMemcpy(a, h.data(), bytes, cudaMemcpyHostToDevice));
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    const uint64_t seed = 0x1234567890abcdefull;
+    const unsigned big = (unsigned)((nv + kT - 1) / kT);
+    auto gs_grid = [&](int res) { return (unsigned)std::min<size_t>((size_t)sms * res, big); };
+
+    std::vector<Row> rows;
+    auto add = [&](std::string name, double b, bool wo, std::function<void()> fn) {
+        rows.push_back(Row{std::move(name), b, wo, std::move(fn), {}});
+    };
+    const double rw = 2.0 * (double)bytes, w = (double)bytes;
+    add("copy: cudaMemcpyAsync d2d", rw, false,
+        [&] { CK(cudaMemcpyAsync(o, a, bytes, cudaMemcpyDeviceToDevice, s)); });
+    add("fill: cudaMemsetAsync", w, true, [&] { CK(cudaMemsetAsync(o, 0, bytes, s)); });
+    {
+        unsigned g = gs_grid(resident<fill_kernel<false>>());
+        add("fill: float4 grid-stride, resident grid", w, true,
+            [=] { fill_kernel<false><<<g, kT, 0, s>>>(o4, nv, 1.0f); });
+        add("fill: float4 grid-stride, __stcs", w, true,
+            [=] { fill_kernel<true><<<g, kT, 0, s>>>(o4, nv, 1.0f); });
+        add("fill: float4 one per thread (big grid)", w, true,
+            [=] { fill_kernel<false><<<big, kT, 0, s>>>(o4, nv, 1.0f); });
+    }
+#define MAPROWS(F, NAME)                                                                           \
+    {                                                                                              \
+        unsigned g4 = gs_grid(resident<map_gs<F, 4, 0, 0>>());                                     \
+        add(NAME ": map_kernel shape (grid-stride, unroll 4, resident grid)", rw, false,           \
+            [=] { map_gs<F, 4, 0, 0><<<g4, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        unsigned g1 = gs_grid(resident<map_gs<F, 1, 0, 0>>());                                     \
+        add(NAME ": grid-stride, unroll 1", rw, false,                                             \
+            [=] { map_gs<F, 1, 0, 0><<<g1, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        unsigned g8 = gs_grid(resident<map_gs<F, 8, 0, 0>>());                                     \
+        add(NAME ": grid-stride, unroll 8", rw, false,                                             \
+            [=] { map_gs<F, 8, 0, 0><<<g8, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        unsigned gc = gs_grid(resident<map_gs<F, 4, 2, 1>>());                                     \
+        add(NAME ": grid-stride, unroll 4, __ldcs/__stcs", rw, false,                              \
+            [=] { map_gs<F, 4, 2, 1><<<gc, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        unsigned gl = gs_grid(resident<map_gs<F, 4, 1, 0>>());                                     \
+        add(NAME ": grid-stride, unroll 4, __ldg", rw, false,                                      \
+            [=] { map_gs<F, 4, 1, 0><<<gl, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        unsigned gh = gs_grid(resident<map_gs<F, 4, 0, 0>>() / 2);                                 \
+        add(NAME ": grid-stride, unroll 4, half the resident grid", rw, false,                     \
+            [=] { map_gs<F, 4, 0, 0><<<gh, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        unsigned f1 = (unsigned)((nv + kT - 1) / kT);                                              \
+        add(NAME ": flat, 1 vector per thread (map_flat_kernel)", rw, false,                       \
+            [=] { map_flat<F, 1, 0, 0><<<f1, kT, 0, s>>>(F{}, a4, o4, nv); });                     \
+        unsigned f4 = (unsigned)((nv + 4 * kT - 1) / (4 * kT));                                    \
+        add(NAME ": flat, 4 vectors per thread", rw, false,                                        \
+            [=] { map_flat<F, 4, 0, 0><<<f4, kT, 0, s>>>(F{}, a4, o4, nv); });                     \
+        add(NAME ": flat, 4 vectors per thread, __ldcs/__stcs", rw, false,                         \
+            [=] { map_flat<F, 4, 2, 1><<<f4, kT, 0, s>>>(F{}, a4, o4, nv); });                     \
+        unsigned gk = gs_grid(resident<map_gsc<F, 4>>());                                          \
+        add(NAME ": grid-stride over 4-vector block chunks, resident grid", rw, false,             \
+            [=] { map_gsc<F, 4><<<gk, kT, 0, s>>>(F{}, a4, o4, nv); });                            \
+        unsigned gk8 = gs_grid(resident<map_gsc<F, 8>>());                                         \
+        add(NAME ": grid-stride over 8-vector block chunks, resident grid", rw, false,             \
+            [=] { map_gsc<F, 8><<<gk8, kT, 0, s>>>(F{}, a4, o4, nv); });                           \
+        unsigned gd = gs_grid(2 * resident<map_gs<F, 4, 0, 0>>());                                 \
+        add(NAME ": grid-stride, unroll 4, twice the resident grid", rw, false,                    \
+            [=] { map_gs<F, 4, 0, 0><<<gd, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        unsigned g2 = gs_grid(resident<map_gs<F, 2, 0, 0>>());                                     \
+        add(NAME ": grid-stride, unroll 2", rw, false,                                             \
+            [=] { map_gs<F, 2, 0, 0><<<g2, kT, 0, s>>>(F{}, a4, o4, nv); });                       \
+        add(NAME ": flat, 2 consecutive vectors per thread", rw, false, [=] {                      \
+            map_contig<F, 2>                                                                       \
+                <<<(unsigned)((nv + 2 * kT - 1) / (2 * kT)), kT, 0, s>>>(F{}, a4, o4, nv);         \
+        });                                                                                        \
+    }
+    {
+        const double rw3 = 3.0 * (double)bytes;
+        unsigned ga = gs_grid(resident<add_kernel<0>>());
+        add("add: map_kernel shape (grid-stride, unroll 4, resident grid)", rw3, false,
+            [=] { add_kernel<0><<<ga, kT, 0, s>>>(a4, o4, o4, nv); });
+        add("add: flat, 1 vector per thread", rw3, false,
+            [=] { add_kernel<1><<<big, kT, 0, s>>>(a4, o4, o4, nv); });
+    }
+    MAPROWS(Relu, "relu")
+    MAPROWS(Exp, "exp")
+    {
+        const uint64_t ncnt = nv;
+        unsigned go = (unsigned)std::min<size_t>((size_t)sms * 8, big);
+        add("uniform: old loop, 64-bit products, SMs x 8 blocks", w, true,
+            [=] { uni_old<true><<<go, kT, 0, s>>>(seed, ncnt, o4); });
+        add("uniform: old loop, __umulhi", w, true,
+            [=] { uni_old<false><<<go, kT, 0, s>>>(seed, ncnt, o4); });
+        unsigned gn = gs_grid(resident<uni_new<false, 0>>());
+        add("uniform: new loop, 64-bit products", w, true,
+            [=] { uni_new<true, 0><<<gn, kT, 0, s>>>(seed, 0, (uint32_t)ncnt, o4); });
+        add("uniform: new loop, __umulhi (backend)", w, true,
+            [=] { uni_new<false, 0><<<gn, kT, 0, s>>>(seed, 0, (uint32_t)ncnt, o4); });
+        add("uniform: new loop, __umulhi, __stcs", w, true,
+            [=] { uni_new<false, 1><<<gn, kT, 0, s>>>(seed, 0, (uint32_t)ncnt, o4); });
+        add("uniform: new loop, __umulhi, big grid", w, true,
+            [=] { uni_new<false, 0><<<big, kT, 0, s>>>(seed, 0, (uint32_t)ncnt, o4); });
+        unsigned g0 = gs_grid(resident<normal_new<0>>());
+        add("normal f32: backend (philox.h log, rsqrt, __sincosf)", w, true,
+            [=] { normal_new<0><<<g0, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
+        unsigned gm = gs_grid(resident<normal_ms<1, 1>>());
+        add("normal f32: backend, with mean and stddev", w, true,
+            [=] { normal_ms<1, 1><<<gm, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.5f, 2.0f, o4); });
+        unsigned gi = gs_grid(resident<normal_ms<0, 2>>());
+        add("normal f32: backend, two counters per thread and step", w, true,
+            [=] { normal_ms<0, 2><<<gi, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.0f, 1.0f, o4); });
+        unsigned g3 = gs_grid(resident<normal_new<3>>());
+        add("normal f32: logf, rsqrt, __sincosf", w, true,
+            [=] { normal_new<3><<<g3, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
+        unsigned g1 = gs_grid(resident<normal_new<1>>());
+        add("normal f32: sqrtf, sincosf", w, true,
+            [=] { normal_new<1><<<g1, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
+        unsigned g2 = gs_grid(resident<normal_new<2>>());
+        add("normal f32: __logf (speed bound only)", w, true,
+            [=] { normal_new<2><<<g2, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
+    }
+
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (auto &r : rows) /* warm-up */
+        r.run();
+    CK(cudaStreamSynchronize(s));
+    for (int k = 0; k < rounds; ++k)
+        for (auto &r : rows) {
+            CK(cudaEventRecord(e0, s));
+            r.run();
+            CK(cudaEventRecord(e1, s));
+            CK(cudaEventSynchronize(e1));
+            float ms = 0;
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            r.ms.push_back(ms);
+        }
+    CK(cudaGetLastError());
+    auto med = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    const double copy_rate = rows[0].bytes / med(rows[0].ms) * 1e3; /* bytes per s */
+    std::printf("ew_probe: %s, %d SMs, 2^%d f32, median of %d interleaved rounds\n", prop.name, sms,
+                log2n, rounds);
+    std::printf("  %-62s %9s %11s %16s\n", "row", "ms", "GB/s", "of copy (spread)");
+    for (auto &r : rows) {
+        double m = med(r.ms), lo = *std::min_element(r.ms.begin(), r.ms.end()),
+               hi = *std::max_element(r.ms.begin(), r.ms.end());
+        double rate = r.bytes / m * 1e3;
+        /* A write-only row's ratio is bytes written over the copy rate (read + written). */
+        double frac = rate / copy_rate, flo = r.bytes / hi * 1e3 / copy_rate,
+               fhi = r.bytes / lo * 1e3 / copy_rate;
+        std::printf("  %-62s %9.4f %11.1f %6.3f (%.3f-%.3f)\n", r.name.c_str(), m, rate / 1e9, frac,
+                    flo, fhi);
+    }
+    /* The last normal row ran last: a sample of it against the host formula is
+     * pointless (approximate log); check the exp rows' output instead. */
+    map_gs<Exp, 4, 0, 0><<<gs_grid(4), kT, 0, s>>>(Exp{}, a4, o4, nv);
+    CK(cudaStreamSynchronize(s));
+    std::vector<float> got(4096);
+    CK(cudaMemcpy(got.data(), o, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    double worst = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        double ref = std::exp((double)h[i]);
+        worst = std::max(worst, std::fabs(got[i] - ref) / ref);
+    }
+    std::printf("  check: exp sample worst relative error %.3g (%s)\n", worst,
+                worst < 4e-7 ? "ok" : "WRONG");
+    CK(cudaFree(a));
+    CK(cudaFree(o));
+    return worst < 4e-7 ? 0 : 1;
+}

@@ -220,6 +220,13 @@ static void kernel_free(accel_kernel *k)
 
 static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kernel **out)
 {
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        const accel__kparam *p = &k->params[i];
+        bool array = k->kind == ACCEL_KERNEL_RAW ? p->pointer : true;
+        k->slot[i].dtype = (uint8_t)p->dtype;
+        k->slot[i].flags =
+            (uint8_t)((array ? ACCEL__KSLOT_ARRAY : 0u) | (p->output ? ACCEL__KSLOT_OUTPUT : 0u));
+    }
     accel_status st = accel__handle_new(ACCEL__T_KERNEL, k, k->rt->gate, &k->handle);
     if (st != ACCEL_SUCCESS) {
         kernel_free(k);
@@ -372,6 +379,46 @@ static bool word_at(const char *s, size_t i, const char *w, bool prefix)
     return prefix || !(isalnum((unsigned char)s[i + n]) || s[i + n] == '_');
 }
 
+/* A __device__ function whose body reads a thread or block index: the twin
+ * hands the indices to __global__ functions only (a parameter it adds), so
+ * such a function cannot be built for the CPU. Described, or NULL. */
+static char *device_fn_problem(const char *blank)
+{
+    static const char *const idx[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+    for (size_t i = 0; blank[i]; i++) {
+        if (!word_at(blank, i, "__device__", false))
+            continue;
+        /* A function has a body before any ';' (a variable or a
+         * declaration has none). */
+        size_t j = i;
+        while (blank[j] && blank[j] != '{' && blank[j] != ';')
+            j++;
+        if (blank[j] != '{')
+            continue;
+        for (int depth = 0; blank[j]; j++) {
+            if (blank[j] == '{')
+                depth++;
+            else if (blank[j] == '}' && --depth == 0)
+                break;
+            for (size_t w = 0; w < sizeof idx / sizeof idx[0]; w++) {
+                if (!word_at(blank, j, idx[w], false))
+                    continue;
+                char buf[384];
+                snprintf(buf, sizeof buf,
+                         "%s (line %u) read in a __device__ function: the twin hands the "
+                         "thread and block indices to __global__ functions only (pass them as "
+                         "arguments)",
+                         idx[w], line_of(blank, j));
+                return dup_str(buf);
+            }
+        }
+        i = j ? j - 1 : 0;
+        if (!blank[j])
+            break;
+    }
+    return NULL;
+}
+
 /* The first construct the CPU twin cannot run, described, or NULL. */
 static char *twin_problem(const char *blank)
 {
@@ -409,7 +456,7 @@ static char *twin_problem(const char *blank)
             return dup_str(buf);
         }
     }
-    return NULL;
+    return device_fn_problem(blank);
 }
 
 /* One raw parameter "const float *__restrict__ a" -> p. */

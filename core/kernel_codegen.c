@@ -267,15 +267,26 @@ static void load_inputs(sb *b, const accel_kernel *k, uint32_t mask, const char 
     }
 }
 
-/* "#line 1 "NAME (what)"" then text on its own lines. */
+/* "#line 1 "NAME (what)"" then text on its own lines, then a #line that
+ * gives the next line (the wrapper's closing of the text) the number of the
+ * text's last line: an error found only there (an operand missing at the
+ * end of "x +") points into the user's text, not past it. Wrapper code
+ * after that should call wrapper_lines. */
 static void user_text(sb *b, const accel_kernel *k, const char *what, const char *text)
 {
+    unsigned last = 1;
+    for (const char *t = text; *t; t++)
+        last += *t == '\n';
     if (what)
-        sb_printf(b, "#line 1 \"%s (%s)\"\n", k->name, what);
+        sb_printf(b, "#line 1 \"%s (%s)\"\n%s\n#line %u\n", k->name, what, text, last);
     else
-        sb_printf(b, "#line 1 \"%s\"\n", k->name);
-    sb_str(b, text);
-    sb_str(b, "\n");
+        sb_printf(b, "#line 1 \"%s\"\n%s\n#line %u\n", k->name, text, last);
+}
+
+/* Lines after a user text's closing belong to the generated wrapper. */
+static void wrapper_lines(sb *b)
+{
+    sb_str(b, "\n#line 1 \"accel wrapper\"\n");
 }
 
 /* ------------------------------------------------------------ elementwise */
@@ -287,7 +298,9 @@ static void elementwise_body(sb *b, const accel_kernel *k, uint32_t mask)
         sb_printf(b, "    %s %s = 0;\n", arith_type(k->params[o].dtype), k->params[o].name);
     sb_str(b, "    {\n");
     user_text(b, k, NULL, k->body);
-    sb_str(b, ";\n    }\n");
+    sb_str(b, ";");
+    wrapper_lines(b);
+    sb_str(b, "    }\n");
     char ptr[32];
     for (uint32_t o = k->nin; o < k->nparams; o++) {
         snprintf(ptr, sizeof ptr, "accel_p%u", o);
@@ -348,7 +361,9 @@ static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, co
                   p < k->nin ? "" : "&", k->params[p].name);
     sb_str(b, ") {\n  (void)i; (void)n;\n  {\n");
     user_text(b, k, NULL, k->body);
-    sb_str(b, ";\n  }\n}\n");
+    sb_str(b, ";");
+    wrapper_lines(b);
+    sb_str(b, "  }\n}\n");
 
     sb_printf(b,
               "#line 1 \"accel elementwise wrapper\"\n"
@@ -415,7 +430,9 @@ static void reduce_step(sb *b, const accel_kernel *k, const char *rt, const char
     sb_printf(b, "      { const %s a = %s, b = %s;\n", rt, a, bb);
     sb_printf(b, "      %s = (%s)(\n", dst, rt);
     user_text(b, k, "reduce", k->reduce);
-    sb_str(b, "      ); }\n");
+    sb_str(b, "      );");
+    wrapper_lines(b);
+    sb_str(b, "      }\n");
 }
 
 static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask,
@@ -425,6 +442,7 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
     const char *rt = reduce_type(out->dtype);
     char optr[32];
     snprintf(optr, sizeof optr, "accel_p%u", k->nin);
+    const unsigned ch = ACCEL_KERNEL_REDUCE_CHUNK;
     if (lang == ACCEL_PROGRAM_C) {
         sb_printf(b,
                   "void %s(void *const *args, size_t row_begin, size_t row_end, size_t cols) "
@@ -432,65 +450,117 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
                   entry);
         c_unpack(b, k, mask);
         sb_printf(b,
+                  "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
                   "  for (size_t accel_r = row_begin; accel_r < row_end; accel_r++) {\n"
-                  "    %s accel_lane[256];\n"
-                  "    for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
-                  "      accel_lane[accel_l] = (%s)(\n",
-                  rt, rt);
+                  "    %s accel_lane[256], accel_fin[256];\n"
+                  "    const %s accel_id = (%s)(\n",
+                  ch, ch, ch, rt, rt, rt);
         user_text(b, k, "identity", k->identity);
-        sb_str(b, "      );\n"
-                  "    for (size_t accel_c0 = 0; accel_c0 < cols; accel_c0 += 256) {\n"
-                  "     const size_t accel_m = cols - accel_c0 < 256 ? cols - accel_c0 : 256;\n"
-                  "     for (size_t accel_l = 0; accel_l < accel_m; accel_l++) {\n"
-                  "      const size_t i = accel_r * cols + accel_c0 + accel_l;\n");
+        sb_str(b, "      );");
+        wrapper_lines(b);
+        sb_printf(b,
+                  "    for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+                  "      accel_fin[accel_l] = accel_id;\n"
+                  "    for (size_t accel_q = 0; accel_q < accel_np; accel_q++) {\n"
+                  "     const size_t accel_k0 = accel_q * %uu;\n"
+                  "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
+                  "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+                  "      accel_lane[accel_l] = accel_id;\n"
+                  "     for (size_t accel_c0 = accel_k0; accel_c0 < accel_ke; accel_c0 += 256) {\n"
+                  "      const size_t accel_m = accel_ke - accel_c0 < 256 ? accel_ke - accel_c0 : "
+                  "256;\n"
+                  "      for (size_t accel_l = 0; accel_l < accel_m; accel_l++) {\n"
+                  "       const size_t i = accel_r * cols + accel_c0 + accel_l;\n",
+                  ch, ch, ch);
         load_inputs(b, k, mask, "i");
         sb_printf(b, "      const %s accel_v = (%s)(\n", rt, rt);
         user_text(b, k, "map", k->map);
-        sb_str(b, "      );\n");
+        sb_str(b, "      );");
+        wrapper_lines(b);
         reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]", "accel_v");
-        sb_str(b, "     }\n    }\n"
-                  "    for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
-                  "     for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
+        sb_str(b, "      }\n     }\n"
+                  "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
+                  "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
         reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
                     "accel_lane[accel_l + accel_s]");
+        /* A row of several chunks: chunk q's partial folds into lane
+         * q % 256 of the final pass, as the CUDA code's second phase. */
+        sb_str(b, "     if (accel_np == 1)\n      break;\n");
+        reduce_step(b, k, rt, "accel_fin[accel_q & 255]", "accel_fin[accel_q & 255]",
+                    "accel_lane[0]");
+        sb_str(b, "    }\n"
+                  "    if (accel_np > 1) {\n"
+                  "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+                  "      accel_lane[accel_l] = accel_fin[accel_l];\n"
+                  "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
+                  "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
+        reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
+                    "accel_lane[accel_l + accel_s]");
+        sb_str(b, "    }\n");
         sb_printf(b,
                   "    { const %s a = accel_lane[0];\n"
                   "      const %s accel_y = (%s)(\n",
                   rt, arith_type(out->dtype), arith_type(out->dtype));
     } else {
+        /* Phase 0: block b reduces chunk b % np of row b / np (a row of
+         * one chunk is finished there); phase 1: block r reduces row r's
+         * partials in index order (thread l folds partials l, l+256, ...). */
         sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(256) %s(", entry);
         cuda_params(b, k, mask);
         sb_printf(b,
-                  "size_t rows, size_t cols) {\n"
+                  "size_t rows, size_t cols, void *accel_part_v, unsigned accel_phase) {\n"
                   "  __shared__ %s accel_lane[256];\n"
+                  "  %s *const accel_part = (%s *)accel_part_v;\n"
                   "  const unsigned accel_l = threadIdx.x;\n"
-                  "  for (size_t accel_r = blockIdx.x; accel_r < rows; accel_r += gridDim.x) {\n"
-                  "    %s accel_acc = (%s)(\n",
-                  rt, rt, rt);
+                  "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
+                  "  const size_t accel_nb = accel_phase ? rows : rows * accel_np;\n"
+                  "  const %s accel_id = (%s)(\n",
+                  rt, rt, rt, ch, ch, ch, rt, rt);
         user_text(b, k, "identity", k->identity);
-        sb_str(b, "      );\n"
-                  "    for (size_t accel_c = accel_l; accel_c < cols; accel_c += 256) {\n"
-                  "      const size_t i = accel_r * cols + accel_c;\n");
+        sb_str(b, "      );");
+        wrapper_lines(b);
+        sb_printf(b,
+                  "  for (size_t accel_b = blockIdx.x; accel_b < accel_nb; accel_b += gridDim.x) "
+                  "{\n"
+                  "    const size_t accel_r = accel_phase ? accel_b : accel_b / accel_np;\n"
+                  "    %s accel_acc = accel_id;\n"
+                  "    if (accel_phase) {\n"
+                  "     for (size_t accel_q = accel_l; accel_q < accel_np; accel_q += 256)\n",
+                  rt);
+        reduce_step(b, k, rt, "accel_acc", "accel_acc", "accel_part[accel_r * accel_np + accel_q]");
+        sb_printf(b,
+                  "    } else {\n"
+                  "     const size_t accel_k0 = (accel_b %% accel_np) * %uu;\n"
+                  "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
+                  "     for (size_t accel_c = accel_k0 + accel_l; accel_c < accel_ke; accel_c += "
+                  "256) {\n"
+                  "      const size_t i = accel_r * cols + accel_c;\n",
+                  ch, ch, ch);
         load_inputs(b, k, mask, "i");
         sb_printf(b, "      const %s accel_v = (%s)(\n", rt, rt);
         user_text(b, k, "map", k->map);
-        sb_str(b, "      );\n");
+        sb_str(b, "      );");
+        wrapper_lines(b);
         reduce_step(b, k, rt, "accel_acc", "accel_acc", "accel_v");
-        sb_str(b, "    }\n"
+        sb_str(b, "     }\n    }\n"
                   "    accel_lane[accel_l] = accel_acc;\n"
                   "    __syncthreads();\n"
                   "    for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1) {\n"
                   "     if (accel_l < accel_s)\n");
         reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
                     "accel_lane[accel_l + accel_s]");
-        sb_str(b, "     __syncthreads();\n    }\n");
+        sb_str(b, "     __syncthreads();\n    }\n"
+                  "    if (accel_l == 0 && !accel_phase && accel_np > 1)\n"
+                  "      accel_part[accel_b] = accel_lane[0];\n");
         sb_printf(b,
-                  "    if (accel_l == 0) { const %s a = accel_lane[0];\n"
+                  "    else if (accel_l == 0) { const %s a = accel_lane[0];\n"
                   "      const %s accel_y = (%s)(\n",
                   rt, arith_type(out->dtype), arith_type(out->dtype));
     }
     user_text(b, k, "post", k->post);
-    sb_str(b, "      );\n      ");
+    sb_str(b, "      );");
+    wrapper_lines(b);
+    sb_str(b, "      ");
     store_stmt(b, out->dtype, optr, "accel_r", "accel_y");
     sb_str(b, "    }\n");
     if (lang == ACCEL_PROGRAM_CUDA)

@@ -45,11 +45,23 @@ typedef struct accel__kbuild {
     char *message; /* the failure's message */
 } accel__kbuild;
 
+/* What a launch checks per parameter, packed (kernel.c fills it from the
+ * params when the kernel is made): the launch path reads these few bytes
+ * next to kind and nparams instead of the params' records, which lie a
+ * cache line or more apart. */
+#define ACCEL__KSLOT_ARRAY 1u  /* an array is expected (raw kernels: pointers only) */
+#define ACCEL__KSLOT_OUTPUT 2u /* written */
+typedef struct accel__kslot {
+    uint8_t dtype; /* params[i].dtype */
+    uint8_t flags; /* ACCEL__KSLOT_* */
+} accel__kslot;
+
 struct accel_kernel {
     accel_kernel *handle;             /* the value callers hold (handle.c) */
     struct accel_kernel *prev, *next; /* the runtime's live kernels (rt->kernels) */
     accel_runtime *rt;
     uint32_t kind; /* ACCEL_KERNEL_* */
+    accel__kslot slot[ACCEL__KMAX_PARAMS];
     char name[ACCEL__KNAME_MAX];
     char label[ACCEL__KNAME_MAX + 8]; /* "kernel NAME": messages, trace, report */
     accel__kparam params[ACCEL__KMAX_PARAMS];

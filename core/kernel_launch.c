@@ -15,10 +15,47 @@
 
 /* ------------------------------------------------------------ launch */
 
+/* log2 of a dtype's element size, -1 for an unknown dtype. */
+static int dtype_shift(accel_dtype dt)
+{
+    switch (dt) {
+    case ACCEL_U8:
+        return 0;
+    case ACCEL_F16:
+    case ACCEL_BF16:
+        return 1;
+    case ACCEL_F32:
+    case ACCEL_I32:
+        return 2;
+    case ACCEL_F64:
+    case ACCEL_I64:
+        return 3;
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
+    return -1;
+}
+
 /* The scalar a as parameter p stores it. */
 static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t i,
                                  const accel_kernel_arg *a, accel_kernel_arg_desc *o)
 {
+    /* The common case on every launch: a float32 or float64 value for a
+     * parameter of that type (accel_karg_f32, accel_karg_f64). */
+    const accel_dtype pdt = (accel_dtype)k->slot[i].dtype;
+    if (a->dtype == pdt && (pdt == ACCEL_F32 || pdt == ACCEL_F64)) {
+        o->buffer = NULL;
+        o->offset = o->count = 0;
+        o->kind = ACCEL_KARG_SCALAR;
+        o->dtype = (uint32_t)pdt;
+        o->value.i64 = 0;
+        if (pdt == ACCEL_F32)
+            o->value.f32 = (float)a->f;
+        else
+            o->value.f64 = a->f;
+        return ACCEL_SUCCESS;
+    }
     const accel__kparam *p = &k->params[i];
     bool is_float_arg = a->dtype == ACCEL_F32 || a->dtype == ACCEL_F64 || a->dtype == ACCEL_F16 ||
                         a->dtype == ACCEL_BF16;
@@ -106,14 +143,32 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
     size_t nh = 2;
     h[0] = (accel__arg){*q, ACCEL__T_QUEUE, "q", q, NULL};
     h[1] = (accel__arg){*kp, ACCEL__T_KERNEL, "k", kp, NULL};
-    if (args && num_args <= ACCEL__KMAX_PARAMS)
-        for (size_t i = 0; i < num_args; i++)
-            if (args[i].kind == ACCEL_KARG_ARRAY)
+    /* A buffer passed twice (y in and out) is resolved once: same[i] is the
+     * earlier argument with the same handle (or i). */
+    uint8_t same[ACCEL__KMAX_PARAMS];
+    bool arrays = args && num_args <= ACCEL__KMAX_PARAMS;
+    if (arrays)
+        for (size_t i = 0; i < num_args; i++) {
+            same[i] = (uint8_t)i;
+            if (args[i].kind != ACCEL_KARG_ARRAY)
+                continue;
+            for (size_t j = 0; j < i; j++)
+                if (args[j].kind == ACCEL_KARG_ARRAY &&
+                    args[j].slice.buffer == args[i].slice.buffer) {
+                    same[i] = (uint8_t)j;
+                    break;
+                }
+            if (same[i] == i)
                 h[nh++] = (accel__arg){args[i].slice.buffer, ACCEL__T_BUFFER, arg_names[i],
                                        &bufs[i], ".slice.buffer"};
+        }
     accel_status st = accel__call_enter(call, fn, nh, h);
     if (st != ACCEL_SUCCESS)
         return st;
+    if (arrays)
+        for (size_t i = 0; i < num_args; i++)
+            if (args[i].kind == ACCEL_KARG_ARRAY)
+                bufs[i] = bufs[same[i]];
     accel_kernel *k = *kp;
     if (num_args != k->nparams)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
@@ -137,9 +192,10 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
         const accel__kparam *p = &k->params[i];
         const accel_kernel_arg *a = &args[i];
         accel_kernel_arg_desc *o = &L->args[i];
-        bool wants_array = k->kind == ACCEL_KERNEL_RAW ? p->pointer : true;
+        const accel__kslot sl = k->slot[i]; /* p's record only for messages */
+        bool wants_array = (sl.flags & ACCEL__KSLOT_ARRAY) != 0;
         if (a->kind == ACCEL_KARG_SCALAR) {
-            if (wants_array && (k->kind == ACCEL_KERNEL_RAW || p->output))
+            if (wants_array && (k->kind == ACCEL_KERNEL_RAW || (sl.flags & ACCEL__KSLOT_OUTPUT)))
                 return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                                    "%s: %s: argument %u (%s) must be an array, a scalar was "
                                    "passed",
@@ -165,7 +221,7 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
         if (buf->dev != (*q)->dev)
             return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s: %s is on %s but q is on %s",
                                fn, k->label, p->name, buf->dev->name, (*q)->dev->name);
-        accel_dtype dt = p->dtype;
+        accel_dtype dt = (accel_dtype)sl.dtype;
         if (dt == ACCEL_DTYPE_INVALID) /* a raw pointer of a type we do not know */
             dt = a->dtype != ACCEL_DTYPE_INVALID ? a->dtype : ACCEL_U8;
         else if (a->dtype != ACCEL_DTYPE_INVALID && a->dtype != dt)
@@ -173,12 +229,12 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
                                "%s: %s: argument %u (%s) is %s but the array was given as %s", fn,
                                k->label, i, p->name, accel_dtype_name(dt),
                                accel_dtype_name(a->dtype));
-        size_t es = accel__kesize(dt);
-        if (es == 0)
+        int sh = dtype_shift(dt);
+        if (sh < 0)
             return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
                                "%s: %s: argument %u (%s): dtype %d is unknown", fn, k->label, i,
                                p->name, (int)dt);
-        size_t n = buf->bytes / es;
+        size_t n = buf->bytes >> sh; /* a shift: this is on every launch */
         accel_slice s = a->slice;
         if (s.offset > n || s.count > n - s.offset)
             return accel__fail(
@@ -205,7 +261,8 @@ static accel_status submit(const char *fn, accel_queue *q, accel__klaunch *L, bo
     (void)fn; /* the build's message names the kernel */
     if (st != ACCEL_SUCCESS && st != ACCEL_ERROR_UNSUPPORTED)
         return st;
-    accel__clear_error();
+    if (st != ACCEL_SUCCESS)
+        accel__clear_error();
     L->be.program = prog; /* NULL: op_supported says no, and fallback may run it */
     accel_op_desc d;
     memset(&d, 0, sizeof d);

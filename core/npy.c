@@ -426,7 +426,8 @@ static const char *kind_name(char k)
 static accel_status descr_to_dtype(const char *func, const char *name, const npy_header *h,
                                    accel_dtype *out)
 {
-    const char *want = "accel reads little-endian float32 '<f4', float64 '<f8' and float16 '<f2'";
+    const char *want = "accel reads little-endian float32 '<f4', float64 '<f8', float16 '<f2', "
+                       "int32 '<i4', int64 '<i8' and uint8 '|u1'";
     if (h->descr_is_list) {
         accel__set_error("%s: %s: structured dtype (a list of fields) is not supported; %s", func,
                          name, want);
@@ -446,6 +447,15 @@ static accel_status descr_to_dtype(const char *func, const char *name, const npy
             *out = ACCEL_F16;
             return ACCEL_SUCCESS;
         }
+    }
+    /* Integers: user kernels (accel run eval) take them. */
+    if (h->descr_len == 3 && d[0] == '<' && d[1] == 'i' && (d[2] == '4' || d[2] == '8')) {
+        *out = d[2] == '4' ? ACCEL_I32 : ACCEL_I64;
+        return ACCEL_SUCCESS;
+    }
+    if (h->descr_len == 3 && (d[0] == '|' || d[0] == '<') && d[1] == 'u' && d[2] == '1') {
+        *out = ACCEL_U8;
+        return ACCEL_SUCCESS;
     }
     if (h->descr_len >= 2 && d[0] == '>' && d[1] != '\0' && strchr("fiuc", d[1])) {
         accel__set_error("%s: %s: dtype '%s' is big-endian %s; %s (convert with "
@@ -468,10 +478,13 @@ static size_t dtype_bytes(accel_dtype t)
         return 8;
     case ACCEL_F16:
         return 2;
-    case ACCEL_BF16: /* no NumPy dtype */
-    case ACCEL_I32:  /* integers: user kernels only, not read here */
+    case ACCEL_I32: /* integers: user kernels only */
+        return 4;
     case ACCEL_I64:
+        return 8;
     case ACCEL_U8:
+        return 1;
+    case ACCEL_BF16: /* no NumPy dtype */
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -488,10 +501,13 @@ static const char *dtype_descr(accel_dtype t)
         return "<f8";
     case ACCEL_F16:
         return "<f2";
-    case ACCEL_BF16:
     case ACCEL_I32:
+        return "<i4";
     case ACCEL_I64:
+        return "<i8";
     case ACCEL_U8:
+        return "|u1";
+    case ACCEL_BF16:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

@@ -10,6 +10,7 @@
  *   elementwise y = a*x + b*y vs accel_axpby  >= 0.8 (CPU, system cc)
  *   GPU: the same kernel, 2^28 f32            >= 0.95 of device copy bandwidth
  *   GPU: cold NVRTC build                     <= raw NVRTC on the source + 2 ms
+ *   reduction: sum of x*x over the range       GB/s against the device's read (printed)
  *
  *   usage: kernel_bench [--device NAME] [--n N] [--quick]
  */
@@ -74,29 +75,75 @@ static accel_status build_time(accel_runtime *rt, accel_device *dev, int first, 
     return st;
 }
 
-/* Host microseconds per enqueue of op (0: kernel, 1: accel_axpby) on n elements. */
-static accel_status launch_us(accel_queue *q, accel_kernel *k, accel_buffer *x, accel_buffer *y,
-                              size_t n, int builtin, double *us)
+/* Host microseconds per enqueue of one batch of `reps` launches of the
+ * kernel (builtin 0) or of accel_axpby (builtin 1) on n elements; the queue
+ * is drained after the batch, outside the timing. */
+static accel_status launch_batch_us(accel_queue *q, accel_kernel *k, accel_buffer *x,
+                                    accel_buffer *y, size_t n, int builtin, int reps, double *us)
 {
     accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(x, 0, n)),
                                accel_karg_array(accel_slice_of(y, 0, n)), accel_karg_f32(2.0f),
                                accel_karg_f32(0.5f), accel_karg_array(accel_slice_of(y, 0, n))};
     accel_status st = ACCEL_SUCCESS;
-    const int reps = 20000;
-    double best = 1e30;
-    for (int round = 0; round < 5 && st == ACCEL_SUCCESS; round++) {
-        double t0 = ex_now_ms();
-        for (int i = 0; i < reps && st == ACCEL_SUCCESS; i++)
-            st = builtin ? accel_axpby(q, ACCEL_F32, 2.0, accel_slice_of(x, 0, n), 0.5,
-                                       accel_slice_of(y, 0, n))
-                         : accel_kernel_launch(q, k, 5, args);
-        double t = (ex_now_ms() - t0) * 1e3 / reps;
-        if (st == ACCEL_SUCCESS)
-            st = accel_queue_finish(q);
-        best = t < best ? t : best;
-    }
-    *us = best;
+    double t0 = ex_now_ms();
+    for (int i = 0; i < reps && st == ACCEL_SUCCESS; i++)
+        st = builtin ? accel_axpby(q, ACCEL_F32, 2.0, accel_slice_of(x, 0, n), 0.5,
+                                   accel_slice_of(y, 0, n))
+                     : accel_kernel_launch(q, k, 5, args);
+    *us = (ex_now_ms() - t0) * 1e3 / reps;
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(q);
     return st;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+#define LAUNCH_ROUNDS 9
+
+/* The launch row: LAUNCH_ROUNDS rounds, each a batch of user-kernel
+ * launches and a batch of accel_axpby (the order alternating by round), so
+ * that a slow phase of the machine lands on both; the median of the
+ * per-round differences, with their spread, and the medians of each. */
+static accel_status launch_row(accel_queue *q, accel_kernel *k, accel_buffer *x, accel_buffer *y)
+{
+    const int reps = 20000;
+    double uk[LAUNCH_ROUNDS], ub[LAUNCH_ROUNDS], diff[LAUNCH_ROUNDS];
+    accel_status st = ACCEL_SUCCESS;
+    double warm;
+    st = launch_batch_us(q, k, x, y, 1, 0, reps / 4, &warm);
+    if (st == ACCEL_SUCCESS)
+        st = launch_batch_us(q, k, x, y, 1, 1, reps / 4, &warm);
+    for (int r = 0; r < LAUNCH_ROUNDS && st == ACCEL_SUCCESS; r++) {
+        int first = r & 1;
+        double t[2] = {0, 0};
+        st = launch_batch_us(q, k, x, y, 1, first, reps, &t[first]);
+        if (st == ACCEL_SUCCESS)
+            st = launch_batch_us(q, k, x, y, 1, !first, reps, &t[!first]);
+        uk[r] = t[0];
+        ub[r] = t[1];
+        diff[r] = t[0] - t[1];
+    }
+    if (st != ACCEL_SUCCESS)
+        return st;
+    qsort(uk, LAUNCH_ROUNDS, sizeof uk[0], cmp_double);
+    qsort(ub, LAUNCH_ROUNDS, sizeof ub[0], cmp_double);
+    qsort(diff, LAUNCH_ROUNDS, sizeof diff[0], cmp_double);
+    const int m = LAUNCH_ROUNDS / 2;
+    printf("launches (host time per enqueue, 1 element; median of %d interleaved rounds of %d, "
+           "min..max):\n",
+           LAUNCH_ROUNDS, reps);
+    printf("  %-52s %10.3f us  (%.3f..%.3f)\n", "built-in accel_axpby", ub[m], ub[0],
+           ub[LAUNCH_ROUNDS - 1]);
+    printf("  %-52s %10.3f us  (%.3f..%.3f)\n", "user kernel z = a*x + b*y", uk[m], uk[0],
+           uk[LAUNCH_ROUNDS - 1]);
+    target("user kernel launch - built-in op (per-round median)", diff[m], "us", 0.3, 1);
+    printf("  %-52s %10s     (%.3f..%.3f)\n", "  ... spread of the per-round differences", "",
+           diff[0], diff[LAUNCH_ROUNDS - 1]);
+    return ACCEL_SUCCESS;
 }
 
 /* Device milliseconds of one run (median of 5) of the kernel or the built-in. */
@@ -130,6 +177,33 @@ static accel_status run_ms(accel_device *dev, accel_queue *q, accel_kernel *k, a
                 t[i] = t[j];
                 t[j] = s;
             }
+    *ms = t[2];
+    accel_event_release(e0);
+    accel_event_release(e1);
+    return st;
+}
+
+/* Device milliseconds (median of 5) of the whole-range reduction k over x[0, n) into y[0]. */
+static accel_status reduce_ms(accel_device *dev, accel_queue *q, accel_kernel *k, accel_buffer *x,
+                              accel_buffer *y, size_t n, double *ms)
+{
+    accel_event *e0 = NULL, *e1 = NULL;
+    accel_status st = accel_event_create(dev, &e0);
+    if (st == ACCEL_SUCCESS)
+        st = accel_event_create(dev, &e1);
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(x, 0, n)),
+                               accel_karg_array(accel_slice_of(y, 0, 1))};
+    double t[5] = {0, 0, 0, 0, 0};
+    for (int r = -1; r < 5 && st == ACCEL_SUCCESS; r++) {
+        double v = 0;
+        if ((st = accel_event_record(e0, q)) == ACCEL_SUCCESS &&
+            (st = accel_kernel_launch(q, k, 2, args)) == ACCEL_SUCCESS &&
+            (st = accel_event_record(e1, q)) == ACCEL_SUCCESS &&
+            (st = accel_event_synchronize(e1)) == ACCEL_SUCCESS &&
+            (st = accel_event_elapsed_ms(e0, e1, &v)) == ACCEL_SUCCESS && r >= 0)
+            t[r] = v;
+    }
+    qsort(t, 5, sizeof t[0], cmp_double);
     *ms = t[2];
     accel_event_release(e0);
     accel_event_release(e1);
@@ -376,13 +450,7 @@ int main(int argc, char **argv)
     CHECK(accel_random_uniform(q, ACCEL_F32, 1, 0, accel_slice_of(x, 0, n)));
     CHECK(accel_random_uniform(q, ACCEL_F32, 2, 0, accel_slice_of(y, 0, n)));
     CHECK(accel_kernel_build(k, dev, 0xc)); /* a and b are scalars */
-    printf("launches (host time per enqueue, 1 element):\n");
-    double us_k, us_b;
-    CHECK(launch_us(q, k, x, y, 1, 0, &us_k));
-    CHECK(launch_us(q, k, x, y, 1, 1, &us_b));
-    printf("  %-52s %10.3f us\n", "built-in accel_axpby", us_b);
-    printf("  %-52s %10.3f us\n", "user kernel z = a*x + b*y", us_k);
-    target("user kernel launch - built-in op", us_k - us_b, "us", 0.3, 1);
+    CHECK(launch_row(q, k, x, y));
 
     printf("throughput (%zu f32, in place, device time):\n", n);
     double ms_k, ms_b;
@@ -403,6 +471,43 @@ int main(int argc, char **argv)
         if (accel_device_measure_ceilings(dev, &o, &c) == ACCEL_SUCCESS && c.copy_gbs > 0)
             target("user kernel GB/s / device copy GB/s", ex_gbps(bytes, ms_k) / c.copy_gbs, "x",
                    0.95, 0);
+    }
+    /* A whole-range reduction: sum of squares over x, against the device's
+     * plain read bandwidth (a sum loop or kernel). */
+    {
+        accel_kernel *kr = NULL;
+        accel_buffer *ys = NULL;
+        double ms_r = 0;
+        CHECK(accel_kernel_reduction_create(rt, "sumsq", "float32 x", "float32 y", "x * x", "a + b",
+                                            "0", "a", NULL, &kr));
+        accel_status st = accel_buffer_create(dev, 4, &ys);
+        if (st == ACCEL_SUCCESS)
+            st = reduce_ms(dev, q, kr, x, ys, n, &ms_r);
+        float got = 0;
+        if (st == ACCEL_SUCCESS)
+            st = accel_queue_read_blocking(q, ys, 0, &got, 4);
+        accel_kernel_release(kr);
+        accel_buffer_release(ys);
+        CHECK(st);
+        printf("reduction (sum of x*x over %zu f32, one output, device time):\n", n);
+        printf("  %-52s %10.3f ms  %8.1f GB/s\n", "user reduction kernel", ms_r,
+               ex_gbps(4.0 * (double)n, ms_r));
+        accel_ceilings_options o;
+        accel_ceilings_options_init(&o);
+        o.what = ACCEL_CEILING_COPY;
+        accel_ceilings c;
+        memset(&c, 0, sizeof c);
+        c.struct_size = sizeof c;
+        if (accel_device_measure_ceilings(dev, &o, &c) == ACCEL_SUCCESS && c.read_gbs > 0)
+            printf("  %-52s %10.3f x     (device read %.1f GB/s)\n",
+                   "user reduction GB/s / device read GB/s",
+                   ex_gbps(4.0 * (double)n, ms_r) / c.read_gbs, c.read_gbs);
+        /* x is uniform in [0, 1): the sum of squares is about n / 3. */
+        double want = (double)n / 3.0;
+        if (!(got > 0.99 * want && got < 1.01 * want)) {
+            printf("  reduction result %.6g, expected about %.6g: WRONG\n", got, want);
+            failed = 1;
+        }
     }
     /* The kernel's result must be right: one more launch, checked on the host. */
     {

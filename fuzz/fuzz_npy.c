@@ -18,10 +18,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (accel_npy_load_memory(data, size, "fuzz", &a) == ACCEL_SUCCESS) {
         /* Touch every byte the reader promised, so a short allocation shows up
          * under ASan, and check the invariants npy.h documents. */
-        size_t esize = a.dtype == ACCEL_F32   ? 4
-                       : a.dtype == ACCEL_F64 ? 8
-                       : a.dtype == ACCEL_F16 ? 2
-                                              : 0;
+        size_t esize = a.dtype == ACCEL_F32 || a.dtype == ACCEL_I32   ? 4
+                       : a.dtype == ACCEL_F64 || a.dtype == ACCEL_I64 ? 8
+                       : a.dtype == ACCEL_F16                         ? 2
+                       : a.dtype == ACCEL_U8                          ? 1
+                                                                      : 0;
         size_t product = 1;
         for (uint32_t i = 0; i < a.ndim; i++)
             product *= a.shape[i];

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,19 +314,35 @@ Test(kernel, every_dtype_tcc, .init = setup)
 
 /* ------------------------------------------------------------ reductions */
 
-/* The documented order: 256 lanes, lane l folds columns l, l+256, ...; then
- * pairwise l with l+128, l+64, ..., 1. */
-static float ref_row_l2(const float *x, size_t cols)
+/* The documented order (kernel.h): a row in chunks of 16384 columns; per
+ * chunk 256 lanes, lane l folds the chunk's columns l, l+256, ...; then
+ * pairwise l with l+128, l+64, ..., 1; several chunks: their results
+ * reduced the same way. */
+static float ref_lanes(const float *v, size_t n, bool square)
 {
     float lane[256];
     for (int l = 0; l < 256; l++)
         lane[l] = 0;
-    for (size_t c = 0; c < cols; c++)
-        lane[c % 256] = lane[c % 256] + x[c] * x[c];
+    for (size_t c = 0; c < n; c++)
+        lane[c % 256] = lane[c % 256] + (square ? v[c] * v[c] : v[c]);
     for (int s = 128; s > 0; s >>= 1)
         for (int l = 0; l < s; l++)
             lane[l] = lane[l] + lane[l + s];
-    return (float)sqrt(lane[0]);
+    return lane[0];
+}
+
+static float ref_row_l2(const float *x, size_t cols)
+{
+    const size_t ch = 16384;
+    if (cols <= ch)
+        return (float)sqrt(ref_lanes(x, cols, true));
+    size_t np = (cols + ch - 1) / ch;
+    float *part = malloc(np * sizeof *part);
+    for (size_t q = 0; q < np; q++)
+        part[q] = ref_lanes(x + q * ch, cols - q * ch < ch ? cols - q * ch : ch, true);
+    float r = ref_lanes(part, np, false);
+    free(part);
+    return (float)sqrt(r);
 }
 
 static void reduction_rows(const char *compiler)
@@ -335,8 +352,9 @@ static void reduction_rows(const char *compiler)
     cr_assert_eq(accel_kernel_reduction_create(e.rt, "l2norm", "float32 x", "float32 y", "x * x",
                                                "a + b", "0", "y = sqrt(a)", NULL, &k),
                  ACCEL_SUCCESS, "%s", accel_last_error());
-    static const size_t shapes[][2] = {{1, 0},   {1, 1},    {1, 257},   {3, 1000},
-                                       {7, 257}, {1000, 3}, {13, 1031}, {1, (1u << 20) + 3}};
+    static const size_t shapes[][2] = {{1, 0},     {1, 1},     {1, 257},   {3, 1000},
+                                       {7, 257},   {1000, 3},  {13, 1031}, {1, (1u << 20) + 3},
+                                       {1, 16384}, {1, 16385}, {3, 40000}, {2, 256 * 16384 + 300}};
     tu_rng r = tu_rng_make(3);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         size_t rows = shapes[s][0], cols = shapes[s][1], n = rows * cols;
@@ -542,6 +560,29 @@ static void compile_errors(const char *compiler)
     cr_assert(strstr(accel_last_error(), "bad:4"), "%s: no user line 4 in: %s", compiler,
               accel_last_error());
     accel_kernel_release(k);
+
+    /* One-line reduction expressions cut short: the error is found at the
+     * wrapper's closing, and still counts as the expression's line 1. */
+    static const char *const parts[4][5] = {
+        {"x +", "a + b", "0", "a", "rk (map):1:"},
+        {"x", "a +", "0", "a", "rk (reduce):1:"},
+        {"x", "a + b", "0 *", "a", "rk (identity):1:"},
+        {"x", "a + b", "0", "sqrt(a", "rk (post):1:"},
+    };
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(accel_kernel_reduction_create(e.rt, "rk", "float32 x", "float32 y",
+                                                   parts[i][0], parts[i][1], parts[i][2],
+                                                   parts[i][3], NULL, &k),
+                     ACCEL_SUCCESS, "%s", accel_last_error());
+        st = accel_kernel_build(k, e.dev, 0);
+        cr_assert_eq(st, ACCEL_ERROR_COMPILE, "%s", accel_last_error());
+        const char *at = strstr(accel_last_error(), parts[i][4]);
+        cr_assert(at, "%s: no %s in: %s", compiler, parts[i][4], accel_last_error());
+        const char *line2 = tu_fmt("%.*s2:", (int)strlen(parts[i][4]) - 2, parts[i][4]);
+        cr_assert(!strstr(accel_last_error(), line2), "%s: %s in: %s", compiler, line2,
+                  accel_last_error());
+        accel_kernel_release(k);
+    }
     accel_runtime_close(e.rt);
 }
 
@@ -552,6 +593,54 @@ Test(kernel, compile_error_lines_cc, .init = setup)
 Test(kernel, compile_error_lines_tcc, .init = setup)
 {
     compile_errors("tcc");
+}
+
+/* A __device__ function that reads threadIdx: refused for the CPU with the
+ * user's line (the twin passes the indices to __global__ functions only),
+ * not a compile error at a line of the generated code. */
+Test(kernel, device_function_reading_thread_index_refused_on_cpu, .init = setup)
+{
+    env e = env_open("cc");
+    const char *src = "__device__ float helper(const float *x)\n"
+                      "{\n"
+                      "    return x[threadIdx.x];\n"
+                      "}\n"
+                      "__device__ float scale = 2.0f;\n"
+                      "__global__ void uses_helper(float *x)\n"
+                      "{\n"
+                      "    x[threadIdx.x] = helper(x) * 2.0f;\n"
+                      "}\n";
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_raw_create(e.rt, src, "uses_helper", NULL, &k), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    accel_status st = accel_kernel_build(k, e.dev, 0);
+    cr_assert_eq(st, ACCEL_ERROR_UNSUPPORTED, "%s: %s", accel_status_name(st), accel_last_error());
+    cr_assert(strstr(accel_last_error(), "threadIdx (line 3) read in a __device__ function"), "%s",
+              accel_last_error());
+    accel_kernel_release(k);
+    /* Indices read in the __global__ function only: runs. */
+    const char *ok = "__device__ float twice(float v)\n"
+                     "{\n"
+                     "    return 2.0f * v;\n"
+                     "}\n"
+                     "__global__ void uses_twice(float *x)\n"
+                     "{\n"
+                     "    x[threadIdx.x] = twice(x[threadIdx.x]);\n"
+                     "}\n";
+    cr_assert_eq(accel_kernel_raw_create(e.rt, ok, "uses_twice", NULL, &k), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    float h[8] = {1, -2, 3, -4, 5, -6, 7, -8}, r[8];
+    accel_buffer *b = upload(&e, h, sizeof h);
+    accel_kernel_arg a[] = {accel_karg_array(accel_slice_of(b, 0, 8))};
+    uint32_t g1[3] = {1, 1, 1}, b8[3] = {8, 1, 1};
+    cr_assert_eq(accel_kernel_launch_grid(e.q, k, g1, b8, 1, a), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    download(&e, b, r, sizeof r);
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(r[i], 2.0f * h[i]);
+    accel_buffer_release(b);
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
 }
 
 Test(kernel, syncthreads_refused_on_cpu, .init = setup)
@@ -1248,5 +1337,216 @@ Test(kernel, reserved_parameter_names, .init = setup)
             ACCEL_SUCCESS, "%s: %s", good[i], accel_last_error());
         accel_kernel_release(k);
     }
+    accel_runtime_close(e.rt);
+}
+
+/* ------------------------------------------------------------ faults */
+
+/* A launch whose CPU code faults: the launch is queued, and the queue's next
+ * synchronizing call returns ACCEL_ERROR_KERNEL_FAULT naming the kernel and
+ * the signal (then cleared); the process goes on. */
+static void expect_fault(env *e, const char *kernel, const char *sig)
+{
+    accel_status st = accel_queue_finish(e->q);
+    cr_assert_eq(st, ACCEL_ERROR_KERNEL_FAULT, "%s: %s", accel_status_name(st), accel_last_error());
+    cr_assert(strstr(accel_last_error(), kernel) && strstr(accel_last_error(), sig),
+              "want %s and %s in: %s", kernel, sig, accel_last_error());
+    cr_assert_eq(accel_queue_finish(e->q), ACCEL_SUCCESS, "the error stays: %s",
+                 accel_last_error());
+}
+
+static void faults_then_correct(const char *compiler)
+{
+    env e = env_open(compiler);
+    accel_kernel *div, *wild;
+    const char *src_div = "__global__ void divide(int *x, int d, int n)\n"
+                          "{\n"
+                          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          "    if (i < n) x[i] = x[i] / d;\n"
+                          "}\n";
+    const char *src_wild = "__global__ void wild(float *x, long long addr)\n"
+                           "{\n"
+                           "    float *p = (float *)addr;\n"
+                           "    p[threadIdx.x] = x[0];\n"
+                           "}\n";
+    cr_assert_eq(accel_kernel_raw_create(e.rt, src_div, "divide", NULL, &div), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    cr_assert_eq(accel_kernel_raw_create(e.rt, src_wild, "wild", NULL, &wild), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    enum { N = 1000 };
+    int32_t x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = 7 * i - 3000;
+    accel_buffer *bx = upload(&e, x, sizeof x);
+    uint32_t grid[3] = {(N + 127) / 128, 1, 1}, block[3] = {128, 1, 1};
+    accel_kernel_arg a[] = {accel_karg_array(accel_slice_of(bx, 0, N)), accel_karg_i32(0),
+                            accel_karg_i32(N)};
+    a[0].dtype = ACCEL_I32;
+    /* An integer division by a zero scalar: SIGFPE at run time. */
+    cr_assert_eq(accel_kernel_launch_grid(e.q, div, grid, block, 3, a), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    expect_fault(&e, "kernel divide", "SIGFPE");
+    /* A wild pointer (the first page, never mapped): SIGSEGV. */
+    accel_buffer *bf = upload(&e, NULL, 64);
+    accel_kernel_arg w[] = {accel_karg_array(accel_slice_of(bf, 0, 16)), accel_karg_i64(64)};
+    w[0].dtype = ACCEL_F32;
+    uint32_t g1[3] = {1, 1, 1}, b4[3] = {4, 1, 1};
+    cr_assert_eq(accel_kernel_launch_grid(e.q, wild, g1, b4, 2, w), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    expect_fault(&e, "kernel wild", "SIGSEGV");
+    /* Twice more, so a handler left blocked after the first jump would show. */
+    cr_assert_eq(accel_kernel_launch_grid(e.q, div, grid, block, 3, a), ACCEL_SUCCESS);
+    expect_fault(&e, "kernel divide", "SIGFPE");
+    /* The same kernel with a divisor that is not zero runs correctly. */
+    cr_assert_eq(accel_queue_write(e.q, bx, 0, x, sizeof x), ACCEL_SUCCESS);
+    a[1] = accel_karg_i32(-3);
+    cr_assert_eq(accel_kernel_launch_grid(e.q, div, grid, block, 3, a), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    download(&e, bx, y, sizeof y);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(y[i], x[i] / -3, "%s: y[%d] = %d, want %d", compiler, i, y[i], x[i] / -3);
+    accel_buffer_release(bx);
+    accel_buffer_release(bf);
+    accel_kernel_release(div);
+    accel_kernel_release(wild);
+    accel_runtime_close(e.rt);
+}
+
+Test(kernel, faults_fail_the_launch_cc, .init = setup)
+{
+    faults_then_correct("cc");
+}
+
+Test(kernel, faults_fail_the_launch_tcc, .init = setup)
+{
+    faults_then_correct("tcc");
+}
+
+/* Outside user code the guard hands a fault on: a crash still crashes. */
+Test(kernel, fault_outside_a_kernel_still_kills, .init = setup)
+{
+    env e = env_open("cc");
+    accel_kernel *k;
+    cr_assert_eq(
+        accel_kernel_elementwise_create(e.rt, "twice", "int32 x", "int32 y", "y = 2 * x", NULL, &k),
+        ACCEL_SUCCESS, "%s", accel_last_error());
+    int32_t x[3] = {1, -2, 3}, y[3];
+    accel_buffer *b = upload(&e, x, sizeof x);
+    accel_kernel_arg a[] = {accel_karg_array(accel_slice_of(b, 0, 3)),
+                            accel_karg_array(accel_slice_of(b, 0, 3))};
+    a[0].dtype = a[1].dtype = ACCEL_I32;
+    cr_assert_eq(accel_kernel_launch(e.q, k, 2, a), ACCEL_SUCCESS, "%s", accel_last_error());
+    download(&e, b, y, sizeof y); /* the guard's handlers are installed now */
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(y[i], 2 * x[i]);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY); /* a sanitizer's report is expected */
+        if (devnull >= 0)
+            dup2(devnull, 2);
+        raise(SIGSEGV);
+        _exit(0);
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    /* Killed by the default action, or stopped by the handler that was
+     * there before (a sanitizer's reports and exits non-zero). */
+    cr_assert(!(WIFEXITED(status) && WEXITSTATUS(status) == 0), "the child survived: %d", status);
+    if (WIFSIGNALED(status))
+        cr_assert_eq(WTERMSIG(status), SIGSEGV, "status %d", status);
+    accel_buffer_release(b);
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}
+
+/* `accel run eval` over int32 files: values as C computes them, and x / 0
+ * (which gcc turns into a trap, tcc into a division) an error, exit 1. */
+Test(kernel, accel_run_eval_int32_and_division_by_zero, .init = setup)
+{
+    const char *dir = tu_tmpdir();
+    int32_t a[2][3] = {{1, -2, 30}, {-40, 5, 2147483647}};
+    size_t shape[2] = {2, 3};
+    const char *pa = tu_fmt("%s/ia.npy", dir), *po = tu_fmt("%s/io.npy", dir),
+               *log = tu_fmt("%s/ieval.err", dir);
+    cr_assert_eq(accel_npy_save(pa, ACCEL_I32, 2, shape, a), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    const char *cmd = tu_fmt("ACCEL_CONFIG= '%s/bin/accel' run eval 'x / 3 - x %% 4' x='%s' -o "
+                             "'%s' --device cpu 2>/dev/null",
+                             ACCEL_TEST_BUILD_DIR, pa, po);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    accel_npy_array o;
+    cr_assert_eq(accel_npy_load(po, &o), ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(o.dtype, ACCEL_I32);
+    cr_assert_eq(o.count, 6);
+    for (int i = 0; i < 6; i++) {
+        int32_t v = a[i / 3][i % 3];
+        cr_assert_eq(((int32_t *)o.data)[i], v / 3 - v % 4, "element %d", i);
+    }
+    accel_npy_free(&o);
+    const char *compilers[] = {"cc", "tcc"};
+    for (int c = 0; c < 2; c++) {
+        cmd = tu_fmt("ACCEL_CONFIG= ACCEL_CPU_KERNEL_COMPILER=%s '%s/bin/accel' run eval 'x / 0' "
+                     "x='%s' -o '%s' --device cpu 2>'%s'",
+                     compilers[c], ACCEL_TEST_BUILD_DIR, pa, po, log);
+        int st = system(cmd);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: %d", cmd, st);
+        char text[4096] = "";
+        FILE *f = fopen(log, "r");
+        cr_assert(f);
+        size_t got = fread(text, 1, sizeof text - 1, f);
+        text[got] = '\0';
+        fclose(f);
+        cr_assert(strstr(text, "ACCEL_ERROR_KERNEL_FAULT") && strstr(text, "kernel expr") &&
+                      (strstr(text, "SIGFPE") || strstr(text, "SIGILL")),
+                  "%s: %s", compilers[c], text);
+    }
+}
+
+/* More arguments than a queue task holds in place: the launch goes through
+ * the heap, with the same results. */
+Test(kernel, many_arguments, .init = setup)
+{
+    env e = env_open("cc");
+    enum { NIN = 24, N = 37 };
+    char params[NIN * 16] = "", body[NIN * 16] = "z = 0";
+    for (int i = 0; i < NIN; i++) {
+        size_t lp = strlen(params), lb = strlen(body);
+        snprintf(params + lp, sizeof params - lp, "%sfloat64 a%d", i ? ", " : "", i);
+        snprintf(body + lb, sizeof body - lb, " + a%d * %d", i, i + 1);
+    }
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "wide", params, "float64 z", body, NULL, &k),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    double in[NIN][N], z[N];
+    accel_buffer *b[NIN + 1];
+    accel_kernel_arg a[NIN + 1];
+    for (int i = 0; i < NIN; i++) {
+        for (int j = 0; j < N; j++)
+            in[i][j] = 0.25 * (i * N + j) - 17;
+        if (i % 3 == 2) { /* every third input a scalar */
+            a[i] = accel_karg_f64(in[i][0]);
+            b[i] = NULL;
+            for (int j = 1; j < N; j++)
+                in[i][j] = in[i][0];
+            continue;
+        }
+        b[i] = upload(&e, in[i], sizeof in[i]);
+        a[i] = accel_karg_array(accel_slice_of(b[i], 0, N));
+    }
+    b[NIN] = upload(&e, NULL, sizeof z);
+    a[NIN] = accel_karg_array(accel_slice_of(b[NIN], 0, N));
+    cr_assert_eq(accel_kernel_launch(e.q, k, NIN + 1, a), ACCEL_SUCCESS, "%s", accel_last_error());
+    download(&e, b[NIN], z, sizeof z);
+    for (int j = 0; j < N; j++) {
+        double ref = 0; /* the body's order: exact in binary for these quarter values */
+        for (int i = 0; i < NIN; i++)
+            ref = ref + in[i][j] * (i + 1);
+        cr_assert_eq(z[j], ref, "z[%d] = %.17g, want %.17g", j, z[j], ref);
+    }
+    for (int i = 0; i <= NIN; i++)
+        accel_buffer_release(b[i]);
+    accel_kernel_release(k);
     accel_runtime_close(e.rt);
 }

@@ -253,8 +253,14 @@ Test(kernel_cuda, reductions_same_bits_as_the_cpu)
     cr_assert_eq(accel_kernel_reduction_create(rt, "l2norm", "float32 x", "float32 y", "x * x",
                                                "a + b", "0", "y = sqrt(a)", NULL, &k),
                  ACCEL_SUCCESS);
-    static const size_t shapes[][2] = {{1, 0},    {1, 1},       {7, 257},
-                                       {1000, 3}, {13, 100003}, {1, (1u << 20) + 3}};
+    /* Rows of one chunk (one block each) and of several (16384 columns a
+     * chunk: many blocks, then a pass over the partials; 257 chunks wrap
+     * the final pass's 256 lanes). */
+    static const size_t shapes[][2] = {{1, 0},       {1, 1},
+                                       {7, 257},     {1000, 3},
+                                       {13, 100003}, {1, (1u << 20) + 3},
+                                       {1, 16384},   {1, 16385},
+                                       {3, 40000},   {2, 256 * 16384 + 300}};
     tu_rng r = tu_rng_make(13);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         size_t rows = shapes[s][0], cols = shapes[s][1], n = rows * cols;
@@ -287,6 +293,49 @@ Test(kernel_cuda, reductions_same_bits_as_the_cpu)
         free(yg);
         free(yc);
     }
+    accel_kernel_release(k);
+    accel_runtime_close(rt);
+}
+
+/* A whole-range reduction over many blocks: the same bits in every run
+ * (the order is fixed, not the blocks' timing), equal to the CPU's, and
+ * within the sum's error bound of a double-precision loop. */
+Test(kernel_cuda, whole_range_reduction_deterministic)
+{
+    need_gpu();
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_reduction_create(rt, "sumsq", "float32 x", "float32 y", "x * x",
+                                               "a + b", "0", "a", NULL, &k),
+                 ACCEL_SUCCESS);
+    const size_t n = ((size_t)1 << 24) + 77;
+    float *x = malloc(n * 4);
+    tu_rng r = tu_rng_make(29);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)tu_rng_range(&r, -1, 1);
+    accel_buffer *gx = up(gpu, gq, x, n * 4), *gy = up(gpu, gq, NULL, 4);
+    accel_buffer *cx = up(cpu, cq, x, n * 4), *cy = up(cpu, cq, NULL, 4);
+    accel_kernel_arg ga[] = {accel_karg_array(accel_slice_of(gx, 0, n)),
+                             accel_karg_array(accel_slice_of(gy, 0, 1))};
+    accel_kernel_arg ca[] = {accel_karg_array(accel_slice_of(cx, 0, n)),
+                             accel_karg_array(accel_slice_of(cy, 0, 1))};
+    cr_assert_eq(accel_kernel_launch(cq, k, 2, ca), ACCEL_SUCCESS, "%s", accel_last_error());
+    float yc, yg[8];
+    down(cq, cy, &yc, 4);
+    for (int run = 0; run < 8; run++) {
+        cr_assert_eq(accel_kernel_launch(gq, k, 2, ga), ACCEL_SUCCESS, "%s", accel_last_error());
+        down(gq, gy, &yg[run], 4);
+        cr_assert_eq(memcmp(&yg[run], &yc, 4), 0, "run %d: GPU %.9g, CPU %.9g", run, yg[run], yc);
+    }
+    double exact = 0;
+    for (size_t i = 0; i < n; i++)
+        exact += (double)x[i] * x[i];
+    cr_assert_leq(fabs((double)yg[0] - exact), 2.0 * (double)(n + 2) * 0x1p-23 * exact,
+                  "%.9g vs %.17g", yg[0], exact);
+    accel_buffer_release(gx);
+    accel_buffer_release(gy);
+    accel_buffer_release(cx);
+    accel_buffer_release(cy);
+    free(x);
     accel_kernel_release(k);
     accel_runtime_close(rt);
 }

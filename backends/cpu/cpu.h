@@ -67,7 +67,6 @@ typedef struct accel_cpu_op {
     size_t m, n, k, lda, ldb, ldc;
     size_t batch_count, stride_a, stride_b, stride_c;
     char name[48]; /* the public function's name, for messages */
-    void *kjob;    /* ACCEL_OP_KERNEL: the launch (kernel.c), freed when run or skipped */
 } accel_cpu_op;
 
 size_t accel_cpu__dtype_size(uint32_t dtype);
@@ -121,14 +120,13 @@ int32_t accel_cpu__program_build(void *ctx, uint32_t device, const accel_program
                                  size_t *out_binary_size);
 void accel_cpu__program_release(void *ctx, accel_be_program *p);
 int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d);
-void accel_cpu__kernel_run(const accel_cpu_op *op, int threads);
 /* A launch resolved ahead of its queue (graph nodes): the job, run any
- * number of times with exec, copied with clone, freed with free. */
+ * number of times with exec, copied with clone, freed with free. exec
+ * returns the launch's status (a failure's message in msg). */
 int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, void **out_job);
-void accel_cpu__kernel_exec(const void *job, int threads);
+int32_t accel_cpu__kernel_exec(const void *job, int threads, char *msg, size_t msg_size);
 void *accel_cpu__kernel_clone(const void *job);
 void accel_cpu__kernel_free(void *job);
-void accel_cpu__kernel_discard(const accel_cpu_op *op);
 
 /* ops.c: the op_supported and op_execute entries. */
 int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);
@@ -166,8 +164,10 @@ typedef struct accel_cpu_work {
     int32_t (*run)(struct accel_cpu_work *w, int threads, char *msg, size_t msg_size);
     void (*discard)(struct accel_cpu_work *w);
     union {
-        accel_cpu_op op; /* ops and kernel launches */
-        void *ptr;       /* a graph launch's node list */
+        accel_cpu_op op; /* ops */
+        void *ptr;       /* a graph launch's node list; a kernel launch too large for kjob */
+        /* a user kernel launch held in place (kernel.c) */
+        uint64_t kjob[sizeof(accel_cpu_op) / sizeof(uint64_t)];
     } u;
 } accel_cpu_work;
 /* queue.c: append w (copied) to q. */

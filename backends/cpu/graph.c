@@ -215,7 +215,7 @@ static int32_t nodes_run(accel_cpu_graph_nodes *v, int threads, char *msg, size_
     for (size_t i = 0; i < v->n && st == ACCEL_SUCCESS; i++) {
         const cpu_node *n = &v->nodes[i];
         if (n->kjob)
-            accel_cpu__kernel_exec(n->kjob, threads);
+            st = accel_cpu__kernel_exec(n->kjob, threads, msg, msg_size);
         else if (n->is_op)
             st = accel_cpu__op_run(&n->op, threads, msg, msg_size);
         else if (n->bytes && n->dst != n->src)

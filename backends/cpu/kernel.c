@@ -13,13 +13,24 @@
  * its bytes are the program's binary (cached by the core) and it is loaded
  * from an in-memory file (memfd), so a path is never reused while loaded.
  * Floating point: ISO C, no contraction (-ffp-contract=off), no fast-math,
- * the IEEE default environment (no flush to zero). */
+ * the IEEE default environment (no flush to zero).
+ *
+ * Faults: user code runs under a guard (guard_call), so that an integer
+ * division by zero (SIGFPE), a trap the compiler put where the code has
+ * undefined behaviour (SIGILL), or a wild pointer (SIGSEGV, SIGBUS) fails
+ * the launch with ACCEL_ERROR_KERNEL_FAULT instead of killing the process.
+ * The handlers are installed on the first launch and jump back only on a
+ * thread that is running user code at that moment; anywhere else they hand
+ * the signal to the handler they replaced (or its default action). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,20 +60,30 @@ struct accel_be_program {
     size_t binary_size;
 };
 
+/* The generated entries (kernel_codegen.c): elementwise (args, lo, hi, n)
+ * and reduction (args, row lo, row hi, columns) share one signature. */
 typedef void (*ew_fn)(void *const *, size_t, size_t, size_t);
-typedef void (*red_fn)(void *const *, size_t, size_t, size_t);
 typedef void (*raw_fn)(void *const *, const unsigned *, const unsigned *, size_t, size_t);
 
-/* A launch copied for the queue (the desc is the caller's). */
+/* A launch copied for the queue (the desc is the caller's): one 8-byte slot
+ * per argument, an array's address or a scalar's bytes (the bits of
+ * `scalars`), so that the job has no pointers into itself and can be
+ * copied by value into the queue's ring (kernel_enqueue), where it lives in
+ * place when it fits; graph nodes keep it on the heap (kernel_prepare). The
+ * entry's argument array is made on the stack when it runs. */
 typedef struct cpu_kjob {
-    uint32_t kind;
+    uint32_t kind, num_args;
+    uint32_t scalars; /* bit i: slot[i] holds the scalar's bytes */
+    unsigned grid[3], block[3];
     void *entry;
     size_t n, rows;
-    unsigned grid[3], block[3];
-    uint32_t num_args;
-    void *args[32];
-    unsigned char values[32][8];
+    char name[48]; /* "kernel NAME", for the fault message */
+    uint64_t slot[];
 } cpu_kjob;
+
+/* The arguments a job held in a queue task can carry. */
+#define KJOB_INLINE_ARGS ((sizeof(((accel_cpu_work *)0)->u.kjob) - sizeof(cpu_kjob)) / 8)
+_Static_assert(KJOB_INLINE_ARGS >= 8, "a queue task holds a launch of 8 arguments in place");
 
 static const char *config_value(const accel_cpu_ctx *ctx, const char *key)
 {
@@ -431,21 +452,183 @@ void accel_cpu__program_release(void *ctx, accel_be_program *p)
     free(p);
 }
 
+/* ------------------------------------------------------------ fault guard */
+
+/* Per thread: where the guarded call on this thread jumps back to (NULL:
+ * not in user code), and the fault it saw. initial-exec: the handler must
+ * not make the loader allocate this thread's block (not signal-safe). */
+typedef struct guard_state {
+    sigjmp_buf *jmp;
+    int sig, code;
+    void *addr;
+} guard_state;
+static __thread guard_state tl_guard __attribute__((tls_model("initial-exec")));
+
+static const int guard_signals[4] = {SIGFPE, SIGILL, SIGBUS, SIGSEGV};
+static struct sigaction guard_old[4];
+static atomic_int guard_installed;
+static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
+
+static void guard_handler(int sig, siginfo_t *si, void *uc)
+{
+    guard_state *g = &tl_guard;
+    sigjmp_buf *j = g->jmp;
+    if (j) {
+        g->jmp = NULL;
+        g->sig = sig;
+        g->code = si ? si->si_code : 0;
+        g->addr = si ? si->si_addr : NULL;
+        siglongjmp(*j, 1);
+    }
+    /* Not ours: what was there before us. */
+    int i = 0;
+    while (i < 3 && guard_signals[i] != sig)
+        i++;
+    const struct sigaction *o = &guard_old[i];
+    if (o->sa_handler == SIG_IGN)
+        return;
+    if (o->sa_handler == SIG_DFL) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        sigaction(sig, &dfl, NULL);
+        raise(sig); /* a fault re-executes and faults again into the default */
+        return;
+    }
+    if (o->sa_flags & SA_SIGINFO)
+        o->sa_sigaction(sig, si, uc);
+    else
+        o->sa_handler(sig);
+}
+
+static void guard_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = guard_handler;
+    /* SA_NODEFER: the jump back leaves the signal unblocked, so the next
+     * fault on this thread is caught too (sigsetjmp saves no mask, which
+     * keeps the guard off the system-call path). */
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 4; i++)
+        sigaction(guard_signals[i], &sa, &guard_old[i]);
+    atomic_store(&guard_installed, 1);
+}
+
+/* The plugin is unloaded: give the signals back, where they are still ours. */
+__attribute__((destructor)) static void guard_uninstall(void)
+{
+    if (!atomic_load(&guard_installed))
+        return;
+    for (int i = 0; i < 4; i++) {
+        struct sigaction cur;
+        if (sigaction(guard_signals[i], NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+            cur.sa_sigaction == guard_handler)
+            sigaction(guard_signals[i], &guard_old[i], NULL);
+    }
+}
+
+/* The first fault of a launch (any thread of the team). */
+typedef struct guard_fault {
+    atomic_int sig;
+    int code;
+    void *addr;
+    size_t lo, hi;
+} guard_fault;
+
+/* One block of user code, guarded; false (and *f filled if first) on a
+ * fault. The jump target is this frame, which lives until the call ends. */
+static bool guard_call(const cpu_kjob *j, void *const *args, size_t lo, size_t hi, guard_fault *f)
+{
+    if (atomic_load_explicit(&f->sig, memory_order_relaxed))
+        return false; /* an earlier block faulted: the launch has failed */
+    guard_state *g = &tl_guard;
+    sigjmp_buf env;
+    if (sigsetjmp(env, 0)) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&f->sig, &expected, g->sig)) {
+            f->code = g->code;
+            f->addr = g->addr;
+            f->lo = lo;
+            f->hi = hi;
+        }
+        return false;
+    }
+    g->jmp = &env;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (j->kind == ACCEL_KERNEL_RAW) {
+        raw_fn fn;
+        memcpy(&fn, &j->entry, sizeof fn);
+        fn(args, j->grid, j->block, lo, hi);
+    } else {
+        ew_fn fn;
+        memcpy(&fn, &j->entry, sizeof fn);
+        fn(args, lo, hi, j->n);
+    }
+    atomic_signal_fence(memory_order_seq_cst);
+    g->jmp = NULL;
+    return true;
+}
+
+static const char *fault_what(int sig, int code)
+{
+    switch (sig) {
+    case SIGFPE:
+        return code == FPE_INTDIV   ? "integer division by zero"
+               : code == FPE_INTOVF ? "integer overflow (such as INT_MIN / -1)"
+                                    : "arithmetic exception";
+    case SIGILL:
+        return "illegal instruction: a trap the C compiler put where the code has undefined "
+               "behaviour, such as a division by a constant zero";
+    case SIGBUS:
+        return "bus error: a misaligned or unmapped access";
+    case SIGSEGV:
+        return "invalid memory access";
+    default:
+        return "fault";
+    }
+}
+
+static const char *sig_name(int sig)
+{
+    return sig == SIGFPE   ? "SIGFPE"
+           : sig == SIGILL ? "SIGILL"
+           : sig == SIGBUS ? "SIGBUS"
+                           : "SIGSEGV";
+}
+
+static int32_t fault_report(const cpu_kjob *j, const guard_fault *f, char *msg, size_t msg_size)
+{
+    int sig = atomic_load(&f->sig);
+    const char *what = fault_what(sig, f->code);
+    const char *unit = j->kind == ACCEL_KERNEL_RAW         ? "blocks"
+                       : j->kind == ACCEL_KERNEL_REDUCTION ? "rows"
+                                                           : "elements";
+    char addr[48] = "";
+    if (sig == SIGSEGV || sig == SIGBUS)
+        snprintf(addr, sizeof addr, " at address %p", f->addr);
+    if (msg && msg_size)
+        snprintf(msg, msg_size,
+                 "%s: the CPU code stopped on %s (%s)%s in %s [%zu, %zu); its outputs are "
+                 "incomplete",
+                 j->name, sig_name(sig), what, addr, unit, f->lo, f->hi);
+    return ACCEL_ERROR_KERNEL_FAULT;
+}
+
 /* ------------------------------------------------------------ launches */
 
-int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, void **out_job)
+static size_t kjob_size(uint32_t num_args)
+{
+    return sizeof(cpu_kjob) + (size_t)num_args * sizeof(uint64_t);
+}
+
+/* Fill j (room for L's arguments) from the launch. */
+static void kjob_fill(cpu_kjob *j, const accel_op_desc *d)
 {
     const accel_kernel_launch_desc *L = d->kernel;
     const char *name = d->name ? d->name : "kernel";
-    if (!L || !L->program || L->num_args > 32) {
-        ctx->host->set_error(ctx->host->host_ctx, "%s: no cpu program for this launch", name);
-        return ACCEL_ERROR_UNSUPPORTED;
-    }
-    cpu_kjob *j = malloc(sizeof *j);
-    if (!j) {
-        ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory", name);
-        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    }
     j->kind = L->kind;
     j->entry = L->program->entry;
     j->n = L->n;
@@ -454,19 +637,50 @@ int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, vo
         j->grid[i] = L->grid[i];
         j->block[i] = L->block[i];
     }
+    size_t c = strnlen(name, sizeof j->name - 1);
+    memcpy(j->name, name, c);
+    j->name[c] = '\0';
     j->num_args = L->num_args;
+    j->scalars = 0;
     for (uint32_t i = 0; i < L->num_args; i++) {
         const accel_kernel_arg_desc *a = &L->args[i];
         if (a->kind == ACCEL_KARG_ARRAY) {
-            size_t es = accel_cpu__dtype_size(a->dtype);
-            if (!es)
-                es = a->dtype == ACCEL_I32 ? 4 : a->dtype == ACCEL_I64 ? 8 : 1;
-            j->args[i] = (char *)a->buffer->data + a->offset * es;
+            size_t es = a->dtype == ACCEL_F64 || a->dtype == ACCEL_I64    ? 8
+                        : a->dtype == ACCEL_F16 || a->dtype == ACCEL_BF16 ? 2
+                        : a->dtype == ACCEL_U8                            ? 1
+                                                                          : 4;
+            uintptr_t addr = (uintptr_t)((char *)a->buffer->data + a->offset * es);
+            j->slot[i] = (uint64_t)addr;
         } else {
-            memcpy(j->values[i], a->value.bytes, 8);
-            j->args[i] = j->values[i];
+            memcpy(&j->slot[i], a->value.bytes, 8);
+            j->scalars |= 1u << i;
         }
     }
+}
+
+static int32_t kjob_check(accel_cpu_ctx *ctx, const accel_op_desc *d)
+{
+    const accel_kernel_launch_desc *L = d->kernel;
+    if (!L || !L->program || L->num_args > 32) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: no cpu program for this launch",
+                             d->name ? d->name : "kernel");
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    return ACCEL_SUCCESS;
+}
+
+int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, void **out_job)
+{
+    int32_t rc = kjob_check(ctx, d);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
+    cpu_kjob *j = malloc(kjob_size(d->kernel->num_args));
+    if (!j) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory",
+                             d->name ? d->name : "kernel");
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    kjob_fill(j, d);
     *out_job = j;
     return ACCEL_SUCCESS;
 }
@@ -474,13 +688,9 @@ int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, vo
 void *accel_cpu__kernel_clone(const void *job)
 {
     const cpu_kjob *j = job;
-    cpu_kjob *c = malloc(sizeof *c);
-    if (!c)
-        return NULL;
-    *c = *j;
-    for (uint32_t i = 0; i < c->num_args; i++)
-        if (j->args[i] == j->values[i])
-            c->args[i] = c->values[i];
+    cpu_kjob *c = malloc(kjob_size(j->num_args));
+    if (c)
+        memcpy(c, j, kjob_size(j->num_args));
     return c;
 }
 
@@ -489,85 +699,84 @@ void accel_cpu__kernel_free(void *job)
     free(job);
 }
 
-/* The worker's calls of a launch task (accel_cpu_work): run it, or free it
- * unrun after an earlier failure. */
-static int32_t kernel_work(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
+/* The worker's calls of a launch task (accel_cpu_work): run it in place or
+ * from the heap, or free it unrun after an earlier failure. */
+static int32_t kernel_work_inline(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
 {
-    (void)msg, (void)msg_size;
-    accel_cpu__kernel_run(&w->u.op, threads);
-    return ACCEL_SUCCESS;
+    return accel_cpu__kernel_exec(w->u.kjob, threads, msg, msg_size);
+}
+
+static int32_t kernel_work_heap(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
+{
+    int32_t rc = accel_cpu__kernel_exec(w->u.ptr, threads, msg, msg_size);
+    free(w->u.ptr);
+    return rc;
 }
 
 static void kernel_work_discard(accel_cpu_work *w)
 {
-    accel_cpu__kernel_discard(&w->u.op);
+    free(w->u.ptr);
 }
 
 int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const accel_op_desc *d)
 {
-    const char *name = d->name ? d->name : "kernel";
-    void *j;
-    int32_t rc = accel_cpu__kernel_prepare(ctx, d, &j);
+    int32_t rc = kjob_check(ctx, d);
     if (rc != ACCEL_SUCCESS)
         return rc;
     accel_cpu_work w;
-    memset(&w, 0, sizeof w);
-    w.run = kernel_work;
+    w.discard = NULL;
+    /* Most launches travel in the task itself: no allocation per launch. */
+    if (d->kernel->num_args <= KJOB_INLINE_ARGS) {
+        w.run = kernel_work_inline;
+        kjob_fill((cpu_kjob *)(void *)w.u.kjob, d);
+        return accel_cpu__queue_enqueue_work(q, &w);
+    }
+    void *j;
+    rc = accel_cpu__kernel_prepare(ctx, d, &j);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
+    w.run = kernel_work_heap;
     w.discard = kernel_work_discard;
-    accel_cpu_op *op = &w.u.op;
-    op->op = ACCEL_OP_KERNEL;
-    op->kjob = j;
-    for (size_t i = 0; i + 1 < sizeof op->name && name[i]; ++i)
-        op->name[i] = name[i];
+    w.u.ptr = j;
     rc = accel_cpu__queue_enqueue_work(q, &w);
     if (rc != ACCEL_SUCCESS)
         free(j);
     return rc;
 }
 
-void accel_cpu__kernel_discard(const accel_cpu_op *op)
-{
-    free(op->kjob);
-}
-
-void accel_cpu__kernel_run(const accel_cpu_op *op, int threads)
-{
-    accel_cpu__kernel_exec(op->kjob, threads);
-    free(op->kjob);
-}
-
-void accel_cpu__kernel_exec(const void *job, int threads)
+int32_t accel_cpu__kernel_exec(const void *job, int threads, char *msg, size_t msg_size)
 {
     const cpu_kjob *j = job;
     const int nt = threads;
-    void *const *args = j->args;
+    pthread_once(&guard_once, guard_install);
+    void *argv[32];
+    for (uint32_t i = 0; i < j->num_args; i++)
+        argv[i] = (j->scalars >> i) & 1u ? (void *)&j->slot[i] : (void *)(uintptr_t)j->slot[i];
+    void *const *args = argv;
+    guard_fault f;
+    atomic_init(&f.sig, 0);
+    f.code = 0;
+    f.addr = NULL;
+    f.lo = f.hi = 0;
+    /* Blocks of work: elements, rows of a reduction, or (block) indices of
+     * a raw kernel's grid; each one guarded call. */
+    size_t total, per;
     if (j->kind == ACCEL_KERNEL_ELEMENTWISE) {
-        ew_fn f;
-        memcpy(&f, &j->entry, sizeof f);
-        const size_t n = j->n, B = ACCEL_CPU_EW_BLOCK;
-        ACCEL_CPU_FOR_BLOCKS(b, (n + B - 1) / B, {
-            size_t lo = b * B, hi = lo + B < n ? lo + B : n;
-            f(args, lo, hi, n);
-        });
+        total = j->n;
+        per = ACCEL_CPU_EW_BLOCK;
     } else if (j->kind == ACCEL_KERNEL_REDUCTION) {
-        red_fn f;
-        memcpy(&f, &j->entry, sizeof f);
-        const size_t rows = j->rows, cols = j->n;
-        const size_t per = cols >= ACCEL_CPU_EW_BLOCK ? 1 : ACCEL_CPU_EW_BLOCK / (cols ? cols : 1);
-        ACCEL_CPU_FOR_BLOCKS(b, (rows + per - 1) / per, {
-            size_t lo = b * per, hi = lo + per < rows ? lo + per : rows;
-            f(args, lo, hi, cols);
-        });
+        total = j->rows;
+        per = j->n >= ACCEL_CPU_EW_BLOCK ? 1 : ACCEL_CPU_EW_BLOCK / (j->n ? j->n : 1);
     } else {
-        raw_fn f;
-        memcpy(&f, &j->entry, sizeof f);
-        const size_t blocks = (size_t)j->grid[0] * j->grid[1] * j->grid[2];
+        total = (size_t)j->grid[0] * j->grid[1] * j->grid[2];
         const size_t threads_per = (size_t)j->block[0] * j->block[1] * j->block[2];
-        const size_t per = threads_per >= 4096 ? 1 : 4096 / threads_per;
-        const unsigned *grid = j->grid, *block = j->block;
-        ACCEL_CPU_FOR_BLOCKS(b, (blocks + per - 1) / per, {
-            size_t lo = b * per, hi = lo + per < blocks ? lo + per : blocks;
-            f(args, grid, block, lo, hi);
-        });
+        per = threads_per >= 4096 ? 1 : 4096 / threads_per;
     }
+    ACCEL_CPU_FOR_BLOCKS(b, (total + per - 1) / per, {
+        size_t lo = b * per, hi = lo + per < total ? lo + per : total;
+        (void)guard_call(j, args, lo, hi, &f);
+    });
+    if (atomic_load(&f.sig))
+        return fault_report(j, &f, msg, msg_size);
+    return ACCEL_SUCCESS;
 }

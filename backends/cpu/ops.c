@@ -75,10 +75,12 @@ static int32_t op_work(accel_cpu_work *w, int threads, char *msg, size_t msg_siz
 int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc)
 {
     if (desc->op == ACCEL_OP_KERNEL) {
+        if (desc->struct_size >= sizeof(accel_op_desc))
+            return accel_cpu__kernel_enqueue(vctx, q, desc);
+        /* A core built against an older ABI minor passes a shorter descriptor. */
         accel_op_desc d;
         memset(&d, 0, sizeof d);
-        memcpy(&d, desc,
-               desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size : sizeof d);
+        memcpy(&d, desc, desc->struct_size ? desc->struct_size : sizeof d);
         return accel_cpu__kernel_enqueue(vctx, q, &d);
     }
     accel_cpu_work w;
@@ -191,10 +193,6 @@ static accel_op_kind op_kind(uint32_t op)
 
 int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
 {
-    if (op->op == ACCEL_OP_KERNEL) {
-        accel_cpu__kernel_run(op, threads);
-        return ACCEL_SUCCESS;
-    }
     switch (op_kind(op->op)) {
     case ACCEL_OP_KIND_COPY: {
         size_t bytes = op->count[0] * accel_cpu__dtype_size(op->dtype);

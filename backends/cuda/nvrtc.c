@@ -9,17 +9,22 @@
  * a cubin; when NVRTC is older than the device it compiles PTX for the
  * newest architecture it knows and the driver finishes the job. The image
  * is loaded with cudaLibraryLoadData (context-independent: one load serves
- * every device) and launched with cudaLaunchKernel on the queue's stream.
+ * every device) and launched on the queue's stream as the built-in ops are:
+ * through the driver's cuLaunchKernel with the kernel's function in that
+ * device's context looked up once, the runtime's cudaLaunchKernel when that
+ * is missing or refuses (so its error is the one reported).
  *
  * Floating point by default: --fmad=false (no contraction, as the CPU twin),
  * IEEE division and square root (--prec-div, --prec-sqrt are NVRTC's
  * defaults), no flush to zero; the kernel's options come after ours and may
  * change that ("--use_fast_math"). */
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda.h> /* driver types only: the driver is reached through the runtime */
 #include <nvrtc.h>
 
 #include "cuda_internal.h"
@@ -160,12 +165,86 @@ static int target_arch(uint32_t cc, int *arch)
     return 0;
 }
 
+#define PROGRAM_MAX_DEVICES 64
+
 struct accel_be_program {
     cudaLibrary_t lib;
     cudaKernel_t kernel;
     void *binary;
     size_t binary_size;
+    /* The kernel's function in each device's primary context (a CUfunction
+     * belongs to one context), looked up on the first launch there. */
+    _Atomic(CUfunction) fn[PROGRAM_MAX_DEVICES];
 };
+
+/* The driver entries a launch uses, found once through the runtime (no link
+ * to libcuda); NULL when the driver does not offer them. */
+typedef CUresult(CUDAAPI *drv_launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                         unsigned, unsigned, unsigned, CUstream, void **, void **);
+typedef CUresult(CUDAAPI *drv_kernel_function_fn)(CUfunction *, CUkernel);
+static struct {
+    pthread_once_t once;
+    drv_launch_fn launch;
+    drv_kernel_function_fn kernel_function;
+} drv = {PTHREAD_ONCE_INIT, NULL, NULL};
+
+static void *drv_entry(const char *name)
+{
+    void *p = NULL;
+    enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+        p = NULL;
+    (void)cudaGetLastError();
+    return p;
+}
+
+static void drv_open(void)
+{
+    void *launch = drv_entry("cuLaunchKernel"), *kfn = drv_entry("cuKernelGetFunction");
+    if (launch && kfn) {
+        memcpy(&drv.launch, &launch, sizeof launch);
+        memcpy(&drv.kernel_function, &kfn, sizeof kfn);
+    }
+}
+
+/* p's function on device `device` (current), or NULL; the first lookup
+ * that fails says so once in the log (launches then take the runtime's
+ * slower path). */
+static CUfunction program_function(accel_cuda_ctx *ctx, accel_be_program *p, uint32_t device)
+{
+    if (device >= PROGRAM_MAX_DEVICES)
+        return NULL;
+    CUfunction f = atomic_load_explicit(&p->fn[device], memory_order_acquire);
+    if (f)
+        return f;
+    pthread_once(&drv.once, drv_open);
+    /* The driver call needs the device's primary context current on this
+     * thread, which cudaSetDevice makes so at once. */
+    CUresult r = CUDA_ERROR_NOT_FOUND;
+    if (drv.kernel_function && cudaSetDevice(ctx->devices[device].ordinal) == cudaSuccess)
+        r = drv.kernel_function(&f, (CUkernel)p->kernel);
+    if (r != CUDA_SUCCESS || !f) {
+        /* The runtime's own lookup (a cudaKernel_t stands for its entry). */
+        cudaFunction_t rf = NULL;
+        const void *sym;
+        memcpy(&sym, &p->kernel, sizeof sym);
+        if (cudaGetFuncBySymbol(&rf, sym) == cudaSuccess && rf)
+            f = (CUfunction)rf;
+        else
+            f = NULL;
+        (void)cudaGetLastError();
+    }
+    static atomic_int told;
+    if (!f && !atomic_exchange(&told, 1))
+        ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_INFO,
+                       "cuda: user kernels launch through cudaLaunchKernel (no driver function "
+                       "for the kernel: %s, cuKernelGetFunction %d)",
+                       drv.launch ? "lookup failed" : "driver entry points missing", (int)r);
+    if (f)
+        atomic_store_explicit(&p->fn[device], f, memory_order_release);
+    return f;
+}
 
 int32_t accel_cuda__program_identity(void *vctx, uint32_t device, uint32_t language, char *out,
                                      size_t size)
@@ -316,6 +395,26 @@ void accel_cuda__program_release(void *ctx, accel_be_program *p)
     free(p);
 }
 
+/* One launch of p's entry on q's stream (device current). */
+static int32_t launch_entry(accel_cuda_ctx *ctx, accel_be_queue *q, accel_be_program *p, dim3 grid,
+                            dim3 block, void **params, const char *name)
+{
+    CUfunction f = program_function(ctx, p, q->device);
+    if (f && drv.launch &&
+        drv.launch(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, (CUstream)q->stream,
+                   params, NULL) == CUDA_SUCCESS)
+        return ACCEL_SUCCESS;
+    const void *fn;
+    memcpy(&fn, &p->kernel, sizeof fn);
+    cudaError_t err = cudaLaunchKernel(fn, grid, block, params, 0, q->stream);
+    if (err == cudaSuccess)
+        return ACCEL_SUCCESS;
+    int32_t st = accel_cuda__fail(ctx, err, name);
+    ctx->host->set_error(ctx->host->host_ctx, "%s: %s: %s (previous op enqueued on this queue: %s)",
+                         name, cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
+    return st;
+}
+
 int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_desc *d)
 {
     const accel_kernel_launch_desc *L = d->kernel;
@@ -327,7 +426,7 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     int32_t st = accel_cuda__set_device(ctx, q->device);
     if (st != ACCEL_SUCCESS)
         return st;
-    void *params[34];
+    void *params[36];
     void *ptrs[32];
     size_t n = L->n, rows = L->rows;
     for (uint32_t i = 0; i < L->num_args; i++) {
@@ -355,23 +454,39 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
         size_t blocks = (n + 1023) / 1024;
         grid.x = (unsigned)(blocks < 0x7fffffffu ? (blocks ? blocks : 1) : 0x7fffffffu);
     } else if (L->kind == ACCEL_KERNEL_REDUCTION) {
+        /* Rows of several chunks: phase 0 writes a partial per (row,
+         * chunk) into stream-ordered scratch, phase 1 folds them per row
+         * (the fixed order of kernel_codegen.c; backend.h). */
+        const size_t ch = ACCEL_KERNEL_REDUCE_CHUNK;
+        size_t chunks = n > ch ? (n + ch - 1) / ch : 1;
+        void *part = NULL;
+        unsigned phase = 0;
         params[np++] = &rows;
         params[np++] = &n;
-        size_t cap = (size_t)dev->max_blocks * 4;
-        grid.x = (unsigned)(rows < cap ? rows : cap);
+        params[np++] = &part;
+        params[np++] = &phase;
+        size_t cap = (size_t)dev->max_blocks * 4, blocks = rows * chunks;
+        grid.x = (unsigned)(blocks < cap ? blocks : cap);
+        if (chunks > 1) {
+            cudaError_t err = cudaMallocAsync(&part, rows * chunks * 8, q->stream);
+            if (err != cudaSuccess)
+                return accel_cuda__fail(ctx, err, name);
+        }
+        st = launch_entry(ctx, q, L->program, grid, block, params, name);
+        if (st == ACCEL_SUCCESS && chunks > 1) {
+            phase = 1;
+            grid.x = (unsigned)(rows < cap ? rows : cap);
+            st = launch_entry(ctx, q, L->program, grid, block, params, name);
+        }
+        if (part)
+            (void)cudaFreeAsync(part, q->stream);
+        accel_cuda__set_name(q->last_op, name);
+        return st;
     } else {
         grid = (dim3){L->grid[0], L->grid[1], L->grid[2]};
         block = (dim3){L->block[0], L->block[1], L->block[2]};
     }
-    const void *fn;
-    memcpy(&fn, &L->program->kernel, sizeof fn);
-    cudaError_t err = cudaLaunchKernel(fn, grid, block, params, 0, q->stream);
-    if (err != cudaSuccess) {
-        st = accel_cuda__fail(ctx, err, name);
-        ctx->host->set_error(ctx->host->host_ctx,
-                             "%s: %s: %s (previous op enqueued on this queue: %s)", name,
-                             cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
-    }
+    st = launch_entry(ctx, q, L->program, grid, block, params, name);
     accel_cuda__set_name(q->last_op, name);
     return st;
 }

@@ -55,6 +55,12 @@ extern "C" {
  *   entries grew the table. The loader accepts any table at least
  *   ACCEL_BACKEND_TABLE_MIN_SIZE bytes long (the first table's size) and reads
  *   the entries past a smaller plugin's struct_size as NULL.
+ *
+ *   Program sources: the core generates them, so their entry signatures
+ *   follow the core. The CUDA reduction entry gained `void *part, unsigned
+ *   phase` after `rows, cols` when reductions took their chunked order
+ *   (ACCEL_KERNEL_REDUCE_CHUNK); a plugin that builds CUDA programs passes
+ *   them as documented at accel_program_desc.
  */
 #define ACCEL_BACKEND_ABI_VERSION 2u
 #define ACCEL_BACKEND_ABI_OLDEST 1u
@@ -169,10 +175,17 @@ typedef void (*accel_host_fn)(void *user);
  *
  *   ACCEL_PROGRAM_CUDA (CUDA C++ for NVRTC, entries extern "C"): parameters
  *   are the arguments in order (arrays as T *, scalars by value), then for
- *   elementwise `size_t n`, for reductions `size_t rows, size_t cols`.
+ *   elementwise `size_t n`, for reductions `size_t rows, size_t cols,
+ *   void *part, unsigned phase`.
  *   Elementwise: blockDim.x <= 256 (1-D), any grid (grid-stride loops; about
  *   n / 1024 blocks of 256 threads stream best); reduction: blockDim.x == 256,
- *   any gridDim.x (rows are grid-strided); raw: the given grid and block. */
+ *   any gridDim.x (blocks are grid-strided). A reduction's row is cut into
+ *   np = ceil(cols / ACCEL_KERNEL_REDUCE_CHUNK) chunks (1 when cols is
+ *   smaller). np == 1: one launch, phase 0, part unused (NULL). np > 1: phase
+ *   0 over rows * np blocks writes one partial per (row, chunk) into part
+ *   (rows * np slots of 8 bytes, device memory), then phase 1 over rows
+ *   blocks folds each row's partials in index order and writes the output.
+ *   raw: the given grid and block. */
 typedef struct accel_be_program accel_be_program;
 
 #define ACCEL_PROGRAM_C 1u    /* C11 (the CPU twin) */
@@ -218,6 +231,9 @@ typedef struct accel_kernel_arg_desc {
 #define ACCEL_KERNEL_ELEMENTWISE 1u
 #define ACCEL_KERNEL_REDUCTION 2u
 #define ACCEL_KERNEL_RAW 3u
+/* Columns of a reduction row that one block (CUDA) or one pass (C) reduces
+ * before the partials are combined: part of the fixed reduction order. */
+#define ACCEL_KERNEL_REDUCE_CHUNK 16384u
 typedef struct accel_kernel_launch_desc {
     uint32_t struct_size;
     uint32_t kind;             /* ACCEL_KERNEL_* */

@@ -19,9 +19,14 @@
  *   whole range (the output has 1 element) or along the last axis of a
  *   row-major rows x cols range (the output has rows elements and each
  *   input rows*cols). The order is fixed and the same on every backend:
- *   per row, 256 lanes; lane l folds columns l, l+256, l+512, ... from the
- *   identity in increasing order; then lanes combine pairwise (l with
- *   l+128, then l+64, ..., 1). Same bits run to run.
+ *   a row is cut into chunks of 16384 columns (ACCEL_KERNEL_REDUCE_CHUNK,
+ *   the last one shorter). A chunk is reduced by 256 lanes: lane l folds
+ *   the chunk's columns l, l+256, l+512, ... from the identity in
+ *   increasing order; then lanes combine pairwise (l with l+128, then
+ *   l+64, ..., 1). A row of one chunk ends there; otherwise the chunks'
+ *   results are reduced the same way (lane l folds chunk results l, l+256,
+ *   ..., then pairwise), so that a whole range runs on many CUDA blocks.
+ *   Same bits run to run and on every device.
  * - Raw CUDA C source with __global__ entry points (threadIdx, blockIdx,
  *   blockDim, gridDim), launched with a grid and a block, as PyCUDA's
  *   SourceModule and CuPy's RawKernel. On the CPU the same source runs as
@@ -195,7 +200,15 @@ static inline accel_kernel_arg accel_karg_i32(int32_t v)
  * ACCEL_ERROR_SHAPE_MISMATCH (counts), ACCEL_ERROR_DEVICE_MISMATCH,
  * ACCEL_ERROR_COMPILE / ACCEL_ERROR_UNSUPPORTED (first launch on the
  * device: as accel_kernel_build; with fallback on, an unsupported kernel
- * runs on the fallback device). Asynchronous like every op. */
+ * runs on the fallback device). Asynchronous like every op.
+ * A fault of the kernel's CPU code (an integer division by zero, SIGFPE; a
+ * trap the C compiler put where the code has undefined behaviour, SIGILL; a
+ * bad address, SIGSEGV or SIGBUS) stops that launch, whose outputs are then
+ * incomplete, and the queue's next synchronizing call returns
+ * ACCEL_ERROR_KERNEL_FAULT naming the kernel, the signal and the range; the
+ * process and the queue go on. (The CPU backend catches these signals only
+ * on a thread while it runs user code; elsewhere they reach the handler
+ * that was installed before, or their default action.) */
 ACCEL_API accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_args,
                                            const accel_kernel_arg *args);
 

@@ -10,9 +10,10 @@
  * exactly the keys 'descr', 'fortran_order' and 'shape', then the raw data.
  *
  * Supported: versions 1.0, 2.0 and 3.0 (read), C order, little-endian
- * '<f4' (ACCEL_F32), '<f8' (ACCEL_F64) and '<f2' (ACCEL_F16); 0 to
+ * '<f4' (ACCEL_F32), '<f8' (ACCEL_F64) and '<f2' (ACCEL_F16), and for user
+ * kernels '<i4' (ACCEL_I32), '<i8' (ACCEL_I64) and '|u1' (ACCEL_U8); 0 to
  * ACCEL_NPY_MAX_DIMS dimensions (0-d arrays hold one element). Anything else —
- * big-endian, integers, complex, object or structured dtypes, Fortran order — is
+ * big-endian, other integers, complex, object or structured dtypes, Fortran order — is
  * refused with a message naming the file and what it found. Hosts must be
  * little-endian (else ACCEL_ERROR_UNSUPPORTED).
  */
@@ -32,7 +33,7 @@ extern "C" {
 
 /* An array read from a .npy file. data is the caller's: accel_npy_free. */
 typedef struct accel_npy_array {
-    accel_dtype dtype;                /* ACCEL_F32, ACCEL_F64 or ACCEL_F16 */
+    accel_dtype dtype;                /* ACCEL_F32, F64, F16, I32, I64 or U8 */
     uint32_t ndim;                    /* 0..ACCEL_NPY_MAX_DIMS */
     size_t shape[ACCEL_NPY_MAX_DIMS]; /* elements per dimension; unused ones 0 */
     size_t count;                     /* elements: the product of shape (1 when ndim is 0) */
@@ -81,7 +82,7 @@ ACCEL_API accel_status accel_npy_load_memory(const void *bytes, size_t size, con
  *  when the file itself is.
  *  Errors: ACCEL_ERROR_INVALID_ARGUMENT (path NULL, ndim > ACCEL_NPY_MAX_DIMS,
  *  shape or data NULL where needed, element count overflowing size_t),
- *  ACCEL_ERROR_UNSUPPORTED (dtype other than f32, f64, f16), ACCEL_ERROR_IO
+ *  ACCEL_ERROR_UNSUPPORTED (dtype bf16), ACCEL_ERROR_IO
  *  (path is refused as above, or the file could not be created, written or
  *  renamed: the reason in accel_last_error), ACCEL_ERROR_OUT_OF_HOST_MEMORY.
  *  Thread-safe. */

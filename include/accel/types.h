@@ -38,7 +38,9 @@ extern "C" {
     X(ACCEL_ERROR_IO, 17, "a file could not be read or written, or is malformed")                  \
     X(ACCEL_ERROR_INTERNAL, 18, "internal error (a bug in accel)")                                 \
     X(ACCEL_ERROR_COMPILE, 19, "a user kernel failed to compile")                                  \
-    X(ACCEL_ERROR_COMMUNICATION, 20, "a collective or message between processes failed")
+    X(ACCEL_ERROR_COMMUNICATION, 20, "a collective or message between processes failed")           \
+    X(ACCEL_ERROR_KERNEL_FAULT, 21,                                                                \
+      "a user kernel faulted on the CPU (division by zero, bad address, trap)")
 
 typedef enum accel_status {
 #define ACCEL_X_ENUM(name, value, msg) name = value,

@@ -3,9 +3,11 @@
 /* run_eval.c — `accel run eval EXPR NAME=IN.npy ... -o OUT.npy`: an
  * elementwise expression over .npy files, as numexpr's evaluate("2*a + 3*b")
  * does, compiled at run time as a user kernel (accel/kernel.h) for the
- * device that runs it. Every input has the same shape and dtype (float32 or
- * float64, no broadcasting); the result has that shape and dtype. --verify
- * runs it in verify mode against the CPU (the kernel's tolerance, 4 ulp). */
+ * device that runs it. Every input has the same shape and dtype (float32,
+ * float64, int32, int64 or uint8; no broadcasting); the result has that shape
+ * and dtype. --verify runs it in verify mode against the CPU (the kernel's
+ * tolerance, 4 ulp; integers exact). A fault of the CPU code (an integer
+ * division by zero) is an error with its message, not a crash. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +40,11 @@ const cli_command cli_run_eval_command = {
                 "    [--config FILE] [--verify]",
     .description =
         "Evaluates the C expression EXPR element by element over the inputs (as\n"
-        "numexpr.evaluate), compiled at run time for the device. Inputs: float32 or\n"
-        "float64 arrays of one shape and dtype, named in EXPR by NAME (a C identifier);\n"
-        "math functions are C's (sqrt, exp, fmin, ...).",
+        "numexpr.evaluate), compiled at run time for the device. Inputs: float32,\n"
+        "float64, int32, int64 or uint8 arrays of one shape and dtype, named in EXPR by\n"
+        "NAME (a C identifier); math functions are C's (sqrt, exp, fmin, ...). Integer\n"
+        "arithmetic is C's: a division by zero on the CPU fails the command (exit 1)\n"
+        "with ACCEL_ERROR_KERNEL_FAULT.",
     .options = eval_options,
     .notes = "example:\n  accel run eval \"2*a + 3*b\" a=a.npy b=b.npy -o c.npy --device cuda",
     .main = run_eval_main,
@@ -71,6 +75,29 @@ static const char *positions_in_expr(const char *msg, size_t expr_len, char *out
         out[o] = '\0';
     }
     return out;
+}
+
+/* The kernel parameter type of an input's dtype; NULL: not one eval takes. */
+static const char *eval_type(accel_dtype dt)
+{
+    switch (dt) {
+    case ACCEL_F32:
+        return "float32";
+    case ACCEL_F64:
+        return "float64";
+    case ACCEL_I32:
+        return "int32";
+    case ACCEL_I64:
+        return "int64";
+    case ACCEL_U8:
+        return "uint8";
+    case ACCEL_F16:
+    case ACCEL_BF16:
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
+    return NULL;
 }
 
 static int run_eval_main(int argc, char **argv)
@@ -129,8 +156,10 @@ static int run_eval_main(int argc, char **argv)
             cli_runtime_error("run eval", st, "cannot read input");
             goto done;
         }
-        if (in[i].dtype != ACCEL_F32 && in[i].dtype != ACCEL_F64) {
-            fprintf(stderr, "accel run eval: %s holds %s; expressions take float32 or float64\n",
+        if (!eval_type(in[i].dtype)) {
+            fprintf(stderr,
+                    "accel run eval: %s holds %s; expressions take float32, float64, int32, "
+                    "int64 or uint8\n",
                     paths[i], accel_dtype_name(in[i].dtype));
             goto done;
         }
@@ -144,8 +173,7 @@ static int run_eval_main(int argc, char **argv)
         }
         size_t len = strlen(params);
         snprintf(params + len, sizeof params - len, "%s%s %.*s", i ? ", " : "",
-                 in[0].dtype == ACCEL_F32 ? "float32" : "float64",
-                 (int)(strchr(names[i], '=') - names[i]), names[i]);
+                 eval_type(in[0].dtype), (int)(strchr(names[i], '=') - names[i]), names[i]);
     }
     accel_dtype dt = in[0].dtype;
     size_t n = in[0].count, es = accel_dtype_size(dt);
@@ -173,9 +201,9 @@ static int run_eval_main(int argc, char **argv)
             goto done;
         }
     }
-    st = accel_kernel_elementwise_create(rt, "expr", params,
-                                         dt == ACCEL_F32 ? "float32 result_" : "float64 result_",
-                                         body, NULL, &k);
+    char out_param[32];
+    snprintf(out_param, sizeof out_param, "%s result_", eval_type(dt));
+    st = accel_kernel_elementwise_create(rt, "expr", params, out_param, body, NULL, &k);
     if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run eval", st, "bad expression or inputs");
         goto done;

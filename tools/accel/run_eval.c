@@ -44,30 +44,63 @@ const cli_command cli_run_eval_command = {
         "float64, int32, int64 or uint8 arrays of one shape and dtype, named in EXPR by\n"
         "NAME (a C identifier); math functions are C's (sqrt, exp, fmin, ...). Integer\n"
         "arithmetic is C's: a division by zero on the CPU fails the command (exit 1)\n"
-        "with ACCEL_ERROR_KERNEL_FAULT.",
+        "with ACCEL_ERROR_KERNEL_FAULT.\n"
+        "\n"
+        "EXPR is C code, compiled and run with your rights: it can call any C function\n"
+        "(system(\"...\") included), read and write your files. Do not pass untrusted\n"
+        "text; this is not a sandboxed expression language like numexpr.",
     .options = eval_options,
     .notes = "example:\n  accel run eval \"2*a + 3*b\" a=a.npy b=b.npy -o c.npy --device cuda",
     .main = run_eval_main,
 };
 
-/* The body wraps the expression as EVAL_PREFIX EXPR "\n);": the compiler's
- * positions "expr:1:C" are C - strlen(EVAL_PREFIX) in the user's text, and
- * "expr:2:C" (the closing line: an unbalanced parenthesis) is just past its
- * end. Rewrites them into out (cap bytes), so the message points into the
- * expression the user typed. */
-#define EVAL_PREFIX "result_ = ("
-static const char *positions_in_expr(const char *msg, size_t expr_len, char *out, size_t cap)
+/* The body the kernel runs: "#line 1 \"eval wrapper\"\nresult_ = (\n#line 1
+ * \"expr\"\n" EXPR "\n#line L\n" PAD ")", where L is the number of EXPR's
+ * last line and PAD its last line with every character but a tab turned
+ * into a space. The expression thus starts
+ * at expr:1:1, so cc's and tcc's positions count in the text the user typed
+ * (tcc names the line of the token after an error: the closing, on line L),
+ * and the closing parenthesis sits just past the expression's end (an
+ * operand missing at the end of "a +" is reported there). The newline
+ * before the closing ends a trailing // comment. NULL: out of memory. */
+static char *eval_body(const char *expr, unsigned *last_line, size_t *last_col)
 {
-    const size_t pre = sizeof EVAL_PREFIX - 1;
+    unsigned line = 1;
+    const char *last = expr;
+    for (const char *p = expr; *p; p++)
+        if (*p == '\n')
+            line++, last = p + 1;
+    size_t pad = strlen(last), len = strlen(expr);
+    char *body = malloc(len + pad + 96);
+    if (!body)
+        return NULL;
+    int o = sprintf(body, "#line 1 \"eval wrapper\"\nresult_ = (\n#line 1 \"expr\"\n%s\n#line %u\n",
+                    expr, line);
+    for (size_t i = 0; i < pad; i++)
+        body[o++] = last[i] == '\t' ? '\t' : ' ';
+    strcpy(body + o, ")"); /* the wrapper puts the ; */
+    *last_line = line;
+    *last_col = pad + 1;
+    return body;
+}
+
+/* The compiler's message with each position past the expression (the
+ * wrapper's lines after it, still counted in "expr") rewritten to the one
+ * just past its end, into out (cap bytes). */
+static const char *positions_in_expr(const char *msg, unsigned last_line, size_t last_col,
+                                     char *out, size_t cap)
+{
     size_t o = 0;
     out[0] = '\0';
-    for (const char *p = msg ? msg : ""; *p && o + 32 < cap;) {
+    for (const char *p = msg ? msg : ""; *p && o + 48 < cap;) {
         unsigned line, col;
         int used = 0;
-        if (strncmp(p, "expr:", 5) == 0 && sscanf(p + 5, "%u:%u%n", &line, &col, &used) == 2 &&
-            (line == 1 || line == 2)) {
-            size_t c = line == 1 ? (col > pre ? col - pre : 1) : expr_len + 1;
-            o += (size_t)snprintf(out + o, cap - o, "expr:1:%zu", c);
+        if (strncmp(p, "expr:", 5) == 0 && sscanf(p + 5, "%u%n", &line, &used) == 1 &&
+            line > last_line) {
+            int more = 0;
+            if (sscanf(p + 5 + used, ":%u%n", &col, &more) == 1)
+                used += more;
+            o += (size_t)snprintf(out + o, cap - o, "expr:%u:%zu", last_line, last_col);
             p += 5 + used;
             continue;
         }
@@ -150,7 +183,10 @@ static int run_eval_main(int argc, char **argv)
     accel_buffer *bufs[EVAL_MAX_INPUTS + 1] = {NULL};
     void *result = NULL;
     accel_status st;
-    char params[EVAL_MAX_INPUTS * 80] = "", body[4096];
+    char *params = NULL, *body = NULL;
+    size_t params_len = 0;
+    unsigned last_line = 1;
+    size_t last_col = 1;
     for (int i = 0; i < nin; i++) {
         if ((st = accel_npy_load(paths[i], &in[i])) != ACCEL_SUCCESS) {
             cli_runtime_error("run eval", st, "cannot read input");
@@ -171,13 +207,22 @@ static int run_eval_main(int argc, char **argv)
                     paths[0], paths[i]);
             goto done;
         }
-        size_t len = strlen(params);
-        snprintf(params + len, sizeof params - len, "%s%s %.*s", i ? ", " : "",
-                 eval_type(in[0].dtype), (int)(strchr(names[i], '=') - names[i]), names[i]);
+        int name_len = (int)(strchr(names[i], '=') - names[i]);
+        char *grown = realloc(params, params_len + (size_t)name_len + 16);
+        if (!grown) {
+            cli_runtime_error("run eval", ACCEL_ERROR_OUT_OF_HOST_MEMORY, "the parameters");
+            goto done;
+        }
+        params = grown;
+        params_len += (size_t)sprintf(params + params_len, "%s%s %.*s", i ? ", " : "",
+                                      eval_type(in[0].dtype), name_len, names[i]);
     }
     accel_dtype dt = in[0].dtype;
     size_t n = in[0].count, es = accel_dtype_size(dt);
-    snprintf(body, sizeof body, EVAL_PREFIX "%s\n);", expr); /* \n: a trailing // comment */
+    if (!(body = eval_body(expr, &last_line, &last_col))) {
+        cli_runtime_error("run eval", ACCEL_ERROR_OUT_OF_HOST_MEMORY, "the expression");
+        goto done;
+    }
     if ((st = accel_runtime_open(config, &rt)) != ACCEL_SUCCESS) {
         cli_runtime_error("run eval", st, "cannot open the runtime");
         goto done;
@@ -235,10 +280,12 @@ static int run_eval_main(int argc, char **argv)
     rc = CLI_EXIT_OK;
     goto done;
 fail:
-    if (st == ACCEL_ERROR_COMPILE) {
+    /* A compile error, also one met when the kernel was built for a
+     * fallback device (then the status is the first device's). */
+    if (st == ACCEL_ERROR_COMPILE || strstr(accel_last_error(), "compile error")) {
         char msg[8192];
         fprintf(stderr, "accel run eval: the expression failed: %s (%s)\n",
-                positions_in_expr(accel_last_error(), strlen(expr), msg, sizeof msg),
+                positions_in_expr(accel_last_error(), last_line, last_col, msg, sizeof msg),
                 accel_status_name(st));
     } else {
         cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY,
@@ -246,6 +293,8 @@ fail:
     }
 done:
     free(result);
+    free(body);
+    free(params);
     for (int i = 0; i <= nin && i <= EVAL_MAX_INPUTS; i++)
         accel_buffer_release(bufs[i]);
     accel_queue_release(q);

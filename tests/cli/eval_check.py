@@ -8,6 +8,8 @@
 - a compile error's position counts in the text the user typed, for cc and
   for tcc, on one line and over several lines, and also when the kernel was
   built for a fallback device (the first device cannot build kernels);
+- a fallback run names the device that ran it, and --report prints the
+  placement report;
 - --help says plainly that EXPR is C run with the user's rights.
 
 usage: eval_check.py ACCEL MOCK_PLUGIN CPU_PLUGIN WORK_DIR"""
@@ -95,6 +97,15 @@ def main():
                     have = first and first.group(1)
                 check("%s %s: %r is reported at expr:%s" % (compiler, where[0], text, want),
                       rc == 1 and have == want, "%r: %s" % (have, err[-800:]))
+
+    # Where it ran: the fallback device, named; --report prints the kernel row.
+    rc, _, err = run(accel, ["run", "eval", "a*2", "a=" + a, "-o", out, "--config", ini,
+                             "--report"])
+    check("a fallback run names cpu:0 and why; --report lists the kernel",
+          rc == 0 and np.array_equal(np.load(out), 2 * x) and
+          "expression ran on cpu:0, the fallback of mock:0" in err and
+          re.search(r"placement report:.*\n\s+kernel\s+mock:0\s+1\s+1\s+cpu:0", err, re.S),
+          err)
 
     rc, out_text, _ = run(accel, ["run", "eval", "--help"])
     check("run eval --help says EXPR is unsandboxed C",

@@ -19,13 +19,17 @@
 
 #define EVAL_MAX_INPUTS 16
 
-enum { EVAL_CONFIG = CLI_LONG, EVAL_VERIFY };
+enum { EVAL_CONFIG = CLI_LONG, EVAL_VERIFY, EVAL_REPORT };
 
 static const cli_option eval_options[] = {
     {"output", 'o', "FILE", "where to write the result (required)", NULL},
     {"device", 'd', "NAME", "cpu, cuda, cuda:1, ... or default (the default)", NULL},
     {"config", EVAL_CONFIG, "FILE", "the plugins.ini to read", NULL},
     {"verify", EVAL_VERIFY, NULL, "run in verify mode against the CPU (4 ulp)", NULL},
+    {"report", EVAL_REPORT, NULL,
+     "print the placement report on stderr: which device ran the kernel,\n"
+     "fallbacks and why",
+     NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -37,7 +41,7 @@ const cli_command cli_run_eval_command = {
     .name = "run eval",
     .summary = "evaluate an elementwise C expression over .npy files as a user kernel",
     .synopsis = "EXPR NAME=IN.npy [NAME=IN.npy ...] -o OUT.npy [--device NAME]\n"
-                "    [--config FILE] [--verify]",
+                "    [--config FILE] [--verify] [--report]",
     .description =
         "Evaluates the C expression EXPR element by element over the inputs (as\n"
         "numexpr.evaluate), compiled at run time for the device. Inputs: float32,\n"
@@ -138,7 +142,7 @@ static int run_eval_main(int argc, char **argv)
     const char *expr = NULL, *output = NULL, *device_name = NULL, *config = NULL;
     const char *names[EVAL_MAX_INPUTS], *paths[EVAL_MAX_INPUTS];
     int nin = 0;
-    bool verify = false;
+    bool verify = false, report = false;
     cli_parser p;
     cli_parser_init(&p, &cli_run_eval_command, argc, argv);
     for (int key; (key = cli_parser_next(&p)) != CLI_OPT_END;) {
@@ -152,6 +156,8 @@ static int run_eval_main(int argc, char **argv)
             config = p.value;
         else if (key == EVAL_VERIFY)
             verify = true;
+        else if (key == EVAL_REPORT)
+            report = true;
     }
     for (int i = p.next; i < argc; i++) {
         const char *arg = argv[i];
@@ -227,6 +233,8 @@ static int run_eval_main(int argc, char **argv)
         cli_runtime_error("run eval", st, "cannot open the runtime");
         goto done;
     }
+    if (report)
+        accel_report_enable(rt, true);
     accel_device *dev = NULL;
     st = device_name ? accel_device_get_by_name(rt, device_name, &dev)
                      : accel_device_default(rt, &dev);
@@ -275,8 +283,24 @@ static int run_eval_main(int argc, char **argv)
         cli_runtime_error("run eval", st, "cannot write the output");
         goto done;
     }
-    fprintf(stderr, "accel: expression ran on %s%s\n", accel_device_name(dev),
-            verify ? " (verify mode: checked against cpu)" : "");
+    const char *ran_on = accel_device_name(dev), *why = NULL;
+    accel_report_row rows[64];
+    size_t nrows = 0;
+    for (size_t i = 0; i < 64; i++)
+        rows[i] = (accel_report_row){.struct_size = sizeof rows[i]};
+    if (accel_report(rt, rows, 64, &nrows) == ACCEL_SUCCESS)
+        for (size_t i = 0; i < nrows && i < 64; i++)
+            if (rows[i].op == ACCEL_OP_KERNEL && !(rows[i].kernel && rows[i].kernel[0]) &&
+                strcmp(rows[i].device, ran_on) == 0 && rows[i].fallbacks > 0 &&
+                rows[i].fallback_device && rows[i].fallback_device[0]) {
+                why = rows[i].reason ? rows[i].reason : "";
+                ran_on = rows[i].fallback_device;
+            }
+    fprintf(stderr, "accel: expression ran on %s%s%s%s%s\n", ran_on,
+            why ? ", the fallback of " : "", why ? accel_device_name(dev) : "",
+            why && why[0] ? ": " : "", why ? why : "");
+    if (verify)
+        fprintf(stderr, "accel: verify mode: checked against cpu\n");
     rc = CLI_EXIT_OK;
     goto done;
 fail:
@@ -299,6 +323,11 @@ done:
         accel_buffer_release(bufs[i]);
     accel_queue_release(q);
     accel_kernel_release(k);
+    if (report && rt) {
+        char text[8192];
+        if (accel_report_format(rt, text, sizeof text, NULL) == ACCEL_SUCCESS)
+            fputs(text, stderr);
+    }
     accel_runtime_close(rt);
     for (int i = 0; i < nin; i++)
         accel_npy_free(&in[i]);

@@ -130,8 +130,8 @@ static accel_status parse_params(const char *fn, accel_kernel *k, const char *li
         size_t nn = (size_t)(b - a);
         if (nn >= ACCEL__KNAME_MAX)
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                               "%s: %s: name \"%.*s\" is too long (at most %d characters)", fn,
-                               arg, (int)nn, a, ACCEL__KNAME_MAX - 1);
+                               "%s: %s: name \"%.*s\" is too long (at most %d characters)", fn, arg,
+                               (int)nn, a, ACCEL__KNAME_MAX - 1);
         if (k->nparams == ACCEL__KMAX_PARAMS)
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: more than %d parameters", fn,
                                ACCEL__KMAX_PARAMS);

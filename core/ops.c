@@ -30,19 +30,26 @@ static bool op_of_kind(accel_op_code op, accel_op_kind kind, uint32_t operands)
 }
 
 /* The dtypes an op takes are its op table row's (f32 and f64 for most; GEMM,
- * copy and transpose also f16 and bf16 where the backend supports them). */
+ * copy and transpose also f16 and bf16 where the backend supports them). A
+ * dtype of the enum that the row lacks is named, with the op and the dtypes
+ * it takes; only a value outside the enum is "not a known dtype". */
 static accel_status check_dtype(const char *fn, accel_dtype dtype, accel_op_code op)
 {
-    if (dtype != ACCEL_F32 && dtype != ACCEL_F64 && dtype != ACCEL_F16 && dtype != ACCEL_BF16)
+    const accel_op_properties *p = accel__op((uint32_t)op);
+    if (dtype <= ACCEL_DTYPE_INVALID || dtype >= ACCEL_DTYPE_COUNT_)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: dtype %d is not a known dtype", fn,
                            (int)dtype);
-    const accel_op_properties *p = accel__op((uint32_t)op);
-    if (!p || !(p->dtypes & (1u << dtype)))
-        return accel__fail(
-            ACCEL_ERROR_DTYPE_MISMATCH, "%s: dtype %s is not accepted by this op (%s)", fn,
-            accel_dtype_name(dtype),
-            p && p->dtypes == ACCEL_DTYPES_FLOAT ? "f32 and f64 only" : "not in its op table row");
-    return ACCEL_SUCCESS;
+    if (p && (p->dtypes & (1u << dtype)))
+        return ACCEL_SUCCESS;
+    char taken[64] = "";
+    size_t len = 0;
+    for (int d = ACCEL_DTYPE_INVALID + 1; p && d < ACCEL_DTYPE_COUNT_; d++)
+        if (p->dtypes & (1u << d))
+            len += (size_t)snprintf(taken + len, sizeof taken - len, "%s%s", len ? " " : "",
+                                    accel_dtype_name((accel_dtype)d));
+    return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                       "%s: %s is not supported by this op (%s); supported: %s", fn,
+                       accel_dtype_name(dtype), p ? p->name : "unknown op", len ? taken : "none");
 }
 
 /* log2 of the element size: ranges are checked against bytes >> shift. */

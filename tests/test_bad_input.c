@@ -249,6 +249,29 @@ Test(bad_input, transfers_past_the_end_and_null_host_pointers)
 
 /* ---------------------------------------------------------------- dtypes */
 
+/* A valid dtype an op does not take is named, with the op and the dtypes its
+ * op table row takes; only a value outside the enum is "not a known dtype". */
+Test(bad_input, unsupported_dtype_message_names_dtype_and_op)
+{
+    tu_dbuf a = sentinel_f32(8), out = sentinel_f32(8);
+    cr_assert_eq(
+        accel_binary(q, ACCEL_OP_ADD, ACCEL_I32, tu_slice(&a), tu_slice(&a), tu_slice(&out)),
+        ACCEL_ERROR_DTYPE_MISMATCH);
+    cr_assert_str_eq(accel_last_error(),
+                     "accel_binary: i32 is not supported by this op (add); supported: f32 f64");
+    cr_assert_eq(accel_exp(q, ACCEL_U8, tu_slice(&a), tu_slice(&out)), ACCEL_ERROR_DTYPE_MISMATCH);
+    cr_assert(
+        strstr(accel_last_error(), "u8 is not supported by this op (exp); supported: f32 f64"),
+        "%s", accel_last_error());
+    cr_assert_eq(accel_add(q, (accel_dtype)99, tu_slice(&a), tu_slice(&a), tu_slice(&out)),
+                 ACCEL_ERROR_DTYPE_MISMATCH);
+    cr_assert(strstr(accel_last_error(), "dtype 99 is not a known dtype"), "%s",
+              accel_last_error());
+    expect_untouched(&out, "output after refused dtypes");
+    tu_release(&a);
+    tu_release(&out);
+}
+
 Test(bad_input, invalid_or_unaccepted_dtype_is_dtype_mismatch)
 {
     tu_dbuf a = sentinel_f32(8), out = sentinel_f32(8);

@@ -154,9 +154,10 @@ static void helper_path(char *out, size_t cap)
 /* Which compiler, by path; 0 none, 1 cc, 2 tcc. why: when none. */
 static int pick_compiler(const accel_cpu_ctx *ctx, char *path, size_t cap, char *why, size_t wcap)
 {
-    const char *want = config_value(ctx, "kernel_compiler");
+    /* The environment over the file, as every setting. */
+    const char *want = getenv("ACCEL_CPU_KERNEL_COMPILER");
     if (!want || !*want)
-        want = getenv("ACCEL_CPU_KERNEL_COMPILER");
+        want = config_value(ctx, "kernel_compiler");
     if (!want || !*want)
         want = "auto";
     bool cc_ok = false, tcc_ok = false;

@@ -8,6 +8,7 @@
 - a compile error's position counts in the text the user typed, for cc and
   for tcc, on one line and over several lines, and also when the kernel was
   built for a fallback device (the first device cannot build kernels);
+- ACCEL_CPU_KERNEL_COMPILER overrides [backend.cpu] kernel_compiler;
 - a fallback run names the device that ran it, and --report prints the
   placement report;
 - --help says plainly that EXPR is C run with the user's rights.
@@ -97,6 +98,20 @@ def main():
                     have = first and first.group(1)
                 check("%s %s: %r is reported at expr:%s" % (compiler, where[0], text, want),
                       rc == 1 and have == want, "%r: %s" % (have, err[-800:]))
+
+    # The environment over the file: ACCEL_CPU_KERNEL_COMPILER beats
+    # [backend.cpu] kernel_compiler (the compile error names the compiler).
+    cc_ini = os.path.join(work, "cc.ini")
+    with open(cc_ini, "w") as f:
+        f.write("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\nkernel_compiler = cc\n"
+                % cpu)
+    os.chmod(cc_ini, 0o644)
+    for env, want in (({}, "(cc "), ({"ACCEL_CPU_KERNEL_COMPILER": "tcc"}, "(tcc "),
+                      ({"ACCEL_CPU_KERNEL_COMPILER": ""}, "(cc ")):
+        rc, _, err = run(accel, ["run", "eval", "qq", "a=" + a, "-o", out, "--config", cc_ini],
+                         env=env)
+        check("kernel_compiler = cc with %r compiles with %s" % (env, want.strip("( ")),
+              rc == 1 and want in err, err[-600:])
 
     # Where it ran: the fallback device, named; --report prints the kernel row.
     rc, _, err = run(accel, ["run", "eval", "a*2", "a=" + a, "-o", out, "--config", ini,

@@ -5,6 +5,7 @@
 
 - an expression of 10000 characters (no fixed limit on its length) gives
   NumPy's values, and so do long input names;
+- a .npy file of format 3.0 is read;
 - a compile error's position counts in the text the user typed, for cc and
   for tcc, on one line and over several lines, and also when the kernel was
   built for a fallback device (the first device cannot build kernels);
@@ -75,6 +76,16 @@ def main():
                              "-o", out, "--device", "cpu"])
     check("a 200-character input name: refused, naming the limit",
           rc == 1 and "is too long (at most 63 characters)" in err, err[-500:])
+
+    # .npy format 3.0 (as NumPy writes for a UTF-8 header) is read.
+    import struct
+    head = "{'descr': '<f8', 'fortran_order': False, 'shape': (%d,), }" % len(x)
+    head += " " * (63 - (12 + len(head)) % 64) + "\n"
+    v3 = os.path.join(work, "v3.npy")
+    with open(v3, "wb") as f:
+        f.write(b"\x93NUMPY\x03\x00" + struct.pack("<I", len(head)) + head.encode() + x.tobytes())
+    rc, _, err = run(accel, ["run", "eval", "a + 1", "a=" + v3, "-o", out, "--device", "cpu"])
+    check(".npy format 3.0 input", rc == 0 and np.array_equal(np.load(out), x + 1), err[-500:])
 
     # Positions: (expr, cc's "line:col", tcc's line).
     cases = [("a + qq", "1:5", "1"), ("a +", "1:4", "1"), ("a +\nqq", "2:1", "2"),

@@ -465,7 +465,7 @@ static bool parse_raw_param(const char *s, size_t n, accel__kparam *p, char *why
 {
     char text[256];
     if (n >= sizeof text) {
-        snprintf(why, cap, "parameter is too long");
+        snprintf(why, cap, "parameter is too long (at most %zu characters)", sizeof text - 1);
         return false;
     }
     memcpy(text, s, n);

@@ -20,6 +20,7 @@
  * change that ("--use_fast_math"). */
 #include <dlfcn.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,21 +261,28 @@ int32_t accel_cuda__program_identity(void *vctx, uint32_t device, uint32_t langu
     return ACCEL_SUCCESS;
 }
 
-/* Split user options at spaces into opts[*n..]; the strings live in buf. */
-static void split_options(const char *s, char *buf, size_t cap, const char **opts, int *n, int max)
+/* Split user options at spaces into opts[*n..]; the strings live in buf.
+ * False (nothing dropped silently) when s does not fit buf or holds more
+ * options than opts has room for. */
+static bool split_options(const char *s, char *buf, size_t cap, const char **opts, int *n, int max)
 {
     if (!s)
-        return;
+        return true;
+    if (strlen(s) >= cap)
+        return false;
     snprintf(buf, cap, "%s", s);
-    for (char *p = buf; *p && *n < max;) {
+    for (char *p = buf; *p;) {
         while (*p == ' ' || *p == '\t')
             *p++ = '\0';
         if (!*p)
             break;
+        if (*n == max)
+            return false;
         opts[(*n)++] = p;
         while (*p && *p != ' ' && *p != '\t')
             p++;
     }
+    return true;
 }
 
 static int32_t load(accel_cuda_ctx *ctx, const char *name, const char *entry, accel_be_program *p)
@@ -334,7 +342,13 @@ int32_t accel_cuda__program_build(void *vctx, uint32_t device, const accel_progr
                  arch);
         const char *opts[40] = {archopt, "--fmad=false", "--std=c++17"};
         int nopts = 3;
-        split_options(d->options, user, sizeof user, opts, &nopts, 40);
+        if (!split_options(d->options, user, sizeof user, opts, &nopts, 40)) {
+            free(p);
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%s: cuda_options: at most %d options and %zu characters", name,
+                                 40 - 3, sizeof user - 1);
+            return ACCEL_ERROR_INVALID_ARGUMENT;
+        }
         nvrtcProgram prog;
         nvrtcResult r = nv.create(&prog, d->source, name, 0, NULL, NULL);
         if (r != NVRTC_SUCCESS) {

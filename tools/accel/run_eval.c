@@ -90,7 +90,8 @@ static char *eval_body(const char *expr, unsigned *last_line, size_t *last_col)
 
 /* The compiler's message with each position past the expression (the
  * wrapper's lines after it, still counted in "expr") rewritten to the one
- * just past its end, into out (cap bytes). */
+ * just past its end (cc's and tcc's "expr:L[:C]", NVRTC's "expr(L)"), into
+ * out (cap bytes: a rewrite grows a position by at most 24 bytes). */
 static const char *positions_in_expr(const char *msg, unsigned last_line, size_t last_col,
                                      char *out, size_t cap)
 {
@@ -106,6 +107,13 @@ static const char *positions_in_expr(const char *msg, unsigned last_line, size_t
                 used += more;
             o += (size_t)snprintf(out + o, cap - o, "expr:%u:%zu", last_line, last_col);
             p += 5 + used;
+            continue;
+        }
+        int closed = 0; /* NVRTC's "expr(LINE): error: ..." */
+        if (strncmp(p, "expr(", 5) == 0 && sscanf(p + 5, "%u)%n", &line, &closed) == 1 &&
+            closed > 0 && line > last_line) {
+            o += (size_t)snprintf(out + o, cap - o, "expr(%u)", last_line);
+            p += 5 + closed;
             continue;
         }
         out[o++] = *p++;
@@ -307,10 +315,13 @@ fail:
     /* A compile error, also one met when the kernel was built for a
      * fallback device (then the status is the first device's). */
     if (st == ACCEL_ERROR_COMPILE || strstr(accel_last_error(), "compile error")) {
-        char msg[8192];
+        const char *log = accel_last_error() ? accel_last_error() : "";
+        size_t cap = 6 * strlen(log) + 64;
+        char *msg = malloc(cap);
         fprintf(stderr, "accel run eval: the expression failed: %s (%s)\n",
-                positions_in_expr(accel_last_error(), last_line, last_col, msg, sizeof msg),
+                msg ? positions_in_expr(log, last_line, last_col, msg, cap) : log,
                 accel_status_name(st));
+        free(msg);
     } else {
         cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY,
                           "the expression failed");

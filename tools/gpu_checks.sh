@@ -18,6 +18,11 @@ sed -i "s|^ACCEL_PYTHON:.*|ACCEL_PYTHON:FILEPATH=$(command -v python3)|" $B/CMak
 timeout 240 ctest --test-dir $B -E 'install|template_standalone|fuzz|umask|debian|python|cli_man' --output-on-failure -j4 > $OUT/ctest.log 2>&1
 tail -30 $OUT/ctest.log
 timeout 90 $B/bin/accel verify --device cuda --quick > $OUT/verify.txt 2>&1; tail -3 $OUT/verify.txt
+# accel run eval on CUDA: a 10000-character expression against NumPy (max relative error, expect < 1e-12), and NVRTC's positions of "a +" and "a +\nqq" (expect expr(1) and expr(2)).
+{ $PY -c "import numpy as np; np.save('/tmp/ev_a.npy', np.linspace(-3, 5, 37))"; E=$($PY -c "print('+'.join('a*%d' % (1 + i % 9) for i in range(2500)))")
+  timeout 60 $B/bin/accel run eval "$E" a=/tmp/ev_a.npy -o /tmp/ev_o.npy --device cuda:0 2>&1 | tail -1
+  $PY -c "import numpy as np; x = np.load('/tmp/ev_a.npy'); r = sum(x * (1 + i % 9) for i in range(2500)); print('eval 10000 chars on cuda: max rel err', np.max(np.abs(np.load('/tmp/ev_o.npy') - r) / np.abs(r)))"
+  for e in "a +" $'a +\nqq'; do timeout 60 $B/bin/accel run eval "$e" a=/tmp/ev_a.npy -o /tmp/ev_o.npy --device cuda:0 2>&1 | grep -E 'expr[(:][0-9]'; done; } > $OUT/eval_cuda.txt 2>&1; cat $OUT/eval_cuda.txt
 # Repro files (.npz) replayed on the GPU: the planted CPU-side fault is not reproduced (exit 0), the bf16 transpose with guards is, bit for bit (exit 0).
 for f in fuzz/corpus/repro/stored_mul_f32.npz fuzz/corpus/repro/bf16_transpose_guards.npz; do timeout 30 $B/bin/accel replay $f --device cuda:0; echo "exit $?"; done > $OUT/replay_cuda.txt 2>&1; cat $OUT/replay_cuda.txt
 # Kernel shapes of relu/exp and the random fills against copy and the write-only ceilings (7 interleaved rounds).

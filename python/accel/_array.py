@@ -18,6 +18,7 @@ import builtins as _b
 import ctypes
 import math
 import numbers
+import threading
 import weakref
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
@@ -67,6 +68,11 @@ def _shape_of(shape: ShapeLike) -> Tuple[int, ...]:
     if any(s < 0 for s in t):
         raise error("ACCEL_ERROR_INVALID_ARGUMENT", f"accel: negative dimension in shape {t}")
     return t
+
+
+# Serializes release() of arrays, so that two threads releasing one array
+# (or an array and its view) free its buffer once.
+_release_lock = threading.Lock()
 
 
 def _root(a: "Array") -> "Array":
@@ -148,22 +154,37 @@ class Array:
         return b
 
     def release(self) -> None:
-        """Give the buffer back now (to the memory pool) instead of when the
-        array is garbage. The array and every view of it are unusable
-        afterwards: any use raises accel.ReleasedError (status
-        ACCEL_ERROR_INVALID_HANDLE). Memory that NumPy, CuPy or PyTorch still
-        see through a zero-copy export stays until they drop it."""
-        r = _root(self)
-        b = r._block
-        if b is None:
-            return
-        r._block = None
-        for v in getattr(r, "_views", ()):
-            v._block = None
-        if getattr(r, "_exported", False):
-            r._kept = b
-        else:
-            b.pool.free(b)
+        """Free the buffer now instead of when the array is garbage.
+
+        On an array that owns its buffer (one made by an op, asarray, empty,
+        ...): the buffer is released (accel_buffer_release, which lets work
+        already enqueued on it finish first) and the array and every view of
+        it are unusable afterwards. On a view (``x[1:3]``, ``x.reshape``):
+        only that view becomes unusable; the array it views and its other
+        views keep the data. Any later use of a released array, from any
+        thread, raises accel.ReleasedError (status ACCEL_ERROR_INVALID_HANDLE).
+        A released buffer never goes back to the memory pool, so an op of
+        another thread that still holds it gets ReleasedError, never another
+        array's data. Memory that NumPy, CuPy or PyTorch still see through a
+        zero-copy export stays until they drop it. Releasing twice is a
+        no-op."""
+        with _release_lock:
+            b = self._block
+            if b is None:
+                return
+            self._block = None
+            r = self._base
+            if r is not None:  # a view: only this view goes
+                vs = getattr(r, "_views", None)
+                if vs is not None:
+                    vs.discard(self)
+                return
+            for v in list(getattr(self, "_views", ())):
+                v._block = None
+            if getattr(self, "_exported", False):
+                self._kept = b  # given back when the array is garbage
+                return
+        b.pool._release(b)
 
     def __del__(self) -> None:
         b = self._block
@@ -222,7 +243,10 @@ class Array:
                         f"C-contiguous {self._shape} {self._dtype}")
         if self._size:
             isz = self._dtype.itemsize
-            check(L.queue_read_blocking(s._h(), b.handle, self._offset * isz,
+            h = b.handle
+            if h is None:  # released by another thread since _blk
+                raise _released("Array.get")
+            check(L.queue_read_blocking(s._h(), h, self._offset * isz,
                                         out.ctypes.data, self._size * isz))
         return out
 
@@ -241,7 +265,10 @@ class Array:
             b.stream = s
         if self._size:
             isz = self._dtype.itemsize
-            check(L.queue_write_blocking(s._h(), b.handle, self._offset * isz, a.ctypes.data,
+            h = b.handle
+            if h is None:
+                raise _released("Array.set")
+            check(L.queue_write_blocking(s._h(), h, self._offset * isz, a.ctypes.data,
                                          a.nbytes))
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -862,8 +889,14 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
             _join(s, ba, bb, bo)
         if _f_binary is not None:
             # One count for the three: the shapes were checked equal above.
-            code = _f_binary(qh, op, a._code, a._size, ba.handle, a._offset, bb.handle,
-                             b._offset, bo.handle, out._offset)
+            try:
+                code = _f_binary(qh, op, a._code, a._size, ba.handle, a._offset, bb.handle,
+                                 b._offset, bo.handle, out._offset)
+            except TypeError:
+                # A handle became None: another thread released an operand.
+                if ba.handle is None or bb.handle is None or bo.handle is None:
+                    raise _released(fn) from None
+                raise
         else:
             code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
         if code:
@@ -924,8 +957,13 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
         if bx.stream is not s or bo.stream is not s:
             _join(s, bx, bo)
         if _f_unary is not None:
-            code = _f_unary(qh, op, x._code, x._size, bx.handle, x._offset, bo.handle,
-                            out._offset)
+            try:
+                code = _f_unary(qh, op, x._code, x._size, bx.handle, x._offset, bo.handle,
+                                out._offset)
+            except TypeError:
+                if bx.handle is None or bo.handle is None:
+                    raise _released(fn) from None
+                raise
         else:
             code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
         if code:

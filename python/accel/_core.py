@@ -246,7 +246,11 @@ class Stream:
         self._handle: Optional[int] = h.value
         self._cq = h  # the handle as a c_void_p, for the calls without argtypes
         self._rt = self.device._rt
-        self._joins: List[int] = []  # events this stream waits on (freed at synchronize)
+        # Events this stream waits on (freed at synchronize). Several threads
+        # may order work on one stream (each op joins the stream that last
+        # used its buffers), so the list is only touched under _jlock.
+        self._joins: List[int] = []
+        self._jlock = threading.Lock()
         self._prev: List[Optional[Stream]] = []
         self._rt.streams.add(self)
 
@@ -341,11 +345,13 @@ class Stream:
         if code:
             L.event_release(ev.value)
             check(code)
-        self._joins.append(ev.value)
-        if len(self._joins) > 256:
-            self._prune_joins()
+        with self._jlock:
+            self._joins.append(ev.value)
+            if len(self._joins) > 256:
+                self._prune_joins_locked()
 
-    def _prune_joins(self) -> None:
+    def _prune_joins_locked(self) -> None:
+        # Release the joins whose work is done; the caller holds _jlock.
         keep = []
         done = ctypes.c_bool()
         for ev in self._joins:
@@ -356,10 +362,13 @@ class Stream:
         self._joins = keep
 
     def _free_joins(self) -> None:
-        if self._joins and self._rt.alive:
-            for ev in self._joins:
+        # Take the list under the lock so that no event is released twice
+        # (or appended to a list being released) by threads sharing the stream.
+        with self._jlock:
+            evs, self._joins = self._joins, []
+        if evs and self._rt.alive:
+            for ev in evs:
                 L.event_release(ev)
-        self._joins = []
 
     def _release_now(self) -> None:
         h, self._handle = self._handle, None

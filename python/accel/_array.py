@@ -6,7 +6,8 @@ An Array is a C-order (row-major) block of float32 or float64 elements (float16
 for matmul, transpose and copies; int32, int64 and uint8 for copies and user
 kernels, accel.ElementwiseKernel and the others) in one accel buffer on one device. It owns
 its buffer: the buffer goes back to the memory pool when the last array (and
-view) using it is gone, or at ``release()``. Ops enqueue on the current stream
+view) using it is gone, and is freed at once by ``release()`` (a view's
+``release()`` drops only that view). Ops enqueue on the current stream
 of the arrays' device and return at once; ``get()``, ``float()``, printing and
 ``Stream.synchronize()`` wait. Names and signatures follow CuPy/NumPy where
 accel has the operation; there is no broadcasting except of Python scalars,
@@ -32,6 +33,9 @@ from ._lib import ReleasedError, check, error
 float16 = np.float16
 float32 = np.float32
 float64 = np.float64
+int32 = np.int32
+int64 = np.int64
+uint8 = np.uint8
 
 _CODES = {np.dtype(np.float32): L.F32, np.dtype(np.float64): L.F64, np.dtype(np.float16): L.F16,
           np.dtype(np.int32): L.I32, np.dtype(np.int64): L.I64, np.dtype(np.uint8): L.U8}
@@ -97,10 +101,12 @@ class Array:
 
     # Ownership: _block is the pool block while the array is usable (None once
     # released). An array made by an op or asarray owns it (_base None) and
-    # gives it back to the pool when it is garbage; a view (_base: the owner)
-    # keeps the owner alive, so the block outlives every view. The owner
-    # knows its views (_views, a WeakSet made with the first) so release()
-    # reaches them all; _exported and _kept (a released block that an
+    # gives it back to the pool when it is garbage (then no thread can hold
+    # it), or frees it (accel_buffer_release) at release(); a view (_base:
+    # the owner) keeps the owner alive, so the block outlives every view. The
+    # owner knows its views (_views, id -> view, a WeakValueDictionary made
+    # with the first: keyed by id, as arrays do not compare) so its
+    # release() reaches them all; _exported and _kept (a released block that an
     # export still sees) are set only when used.
     # _nb: the pool size of an array of this shape and dtype (bytes rounded
     # up to 256), kept because reading dtype.itemsize costs more than the
@@ -177,9 +183,10 @@ class Array:
             if r is not None:  # a view: only this view goes
                 vs = getattr(r, "_views", None)
                 if vs is not None:
-                    vs.discard(self)
+                    vs.pop(id(self), None)
                 return
-            for v in list(getattr(self, "_views", ())):
+            vs = getattr(self, "_views", None)
+            for v in list(vs.values()) if vs is not None else ():
                 v._block = None
             if getattr(self, "_exported", False):
                 self._kept = b  # given back when the array is garbage
@@ -254,7 +261,9 @@ class Array:
         """Copy host data (anything np.asarray takes, of this shape) into the
         array, waiting until it is written. Raises ShapeMismatchError."""
         b = self._blk("Array.set")
-        a = np.ascontiguousarray(arr, dtype=self._dtype)
+        a = np.asarray(arr, dtype=self._dtype, order="C")
+        if a.shape != self._shape and a.size == 1 == self._size:
+            a = a.reshape(self._shape)  # a scalar into a one-element array
         if a.shape != self._shape:
             raise error("ACCEL_ERROR_SHAPE_MISMATCH",
                         f"accel.Array.set: data of shape {a.shape} into an array of shape "
@@ -391,7 +400,7 @@ class Array:
                                           cols * isz, rows))
                 return out
         # Anything else goes through host memory.
-        return asarray(np.ascontiguousarray(self.get()[key]), dtype=self._dtype,
+        return asarray(np.asarray(self.get()[key], order="C"), dtype=self._dtype,
                        device=self.device)
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -424,6 +433,38 @@ class Array:
 
     def __rtruediv__(self, o: Any) -> "Array":
         return divide(o, self)
+
+    # NumPy defers to these reflected methods instead of running its ufunc on
+    # an accel array (np.ones(3) + x raises DeviceMismatchError, as x + np.ones(3)).
+    __array_ufunc__ = None
+
+    # accel has no bool dtype, so no elementwise comparison: refuse it rather
+    # than fall back to Python's identity compare. Arrays stay hashable by id.
+    __hash__ = object.__hash__
+
+    def _compare(self, o: Any, op: str) -> Any:
+        if isinstance(o, (Array, numbers.Number, np.ndarray, np.generic)):
+            raise TypeError(f"accel.Array: the comparison x {op} y is not supported (accel has "
+                            "no bool dtype; compare on the host, e.g. x.get() " + op + " y)")
+        return NotImplemented
+
+    def __eq__(self, o: Any) -> Any:  # type: ignore[override]
+        return self._compare(o, "==")
+
+    def __ne__(self, o: Any) -> Any:  # type: ignore[override]
+        return self._compare(o, "!=")
+
+    def __lt__(self, o: Any) -> Any:
+        return self._compare(o, "<")
+
+    def __le__(self, o: Any) -> Any:
+        return self._compare(o, "<=")
+
+    def __gt__(self, o: Any) -> Any:
+        return self._compare(o, ">")
+
+    def __ge__(self, o: Any) -> Any:
+        return self._compare(o, ">=")
 
     def __iadd__(self, o: Any) -> "Array":
         return add(self, o, self)
@@ -557,8 +598,8 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     a._base = root
     vs = getattr(root, "_views", None)
     if vs is None:
-        vs = root._views = weakref.WeakSet()
-    vs.add(a)
+        vs = root._views = weakref.WeakValueDictionary()
+    vs[id(a)] = a
     a._shape = shape
     a._dtype = base._dtype
     a._code = base._code
@@ -712,7 +753,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
         return out
     if dtype is not None:
         dt = _dtype_of(dtype, "asarray")
-        h = np.ascontiguousarray(a, dtype=dt)
+        h = np.asarray(a, dtype=dt, order="C")  # keeps 0-d data 0-d
     else:
         h = np.asarray(a)
         if h.dtype.kind in "biu":
@@ -724,7 +765,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
                 raise error("ACCEL_ERROR_DTYPE_MISMATCH",
                             f"accel.asarray: dtype {h.dtype} is not one accel has (float32, "
                             "float64, float16; integers and bools become float64)")
-        h = np.ascontiguousarray(h)
+        h = np.asarray(h, order="C")
     out = _alloc(h.shape, h.dtype, dev)
     if out._size:
         s = _prepare(dev, out)
@@ -777,6 +818,25 @@ def _check_out(fn: str, out: Array, like: Array) -> None:
         raise TypeError(f"accel.{fn}: out must be an accel.Array")
     out._blk(fn)
     _binary_shape_check(fn, like, out)
+
+
+def _op_failed(code: int, fn: str, a: Array) -> Exception:
+    """The exception for status `code` of op `fn` on `a`: for an integer
+    array the C library's "dtype N is not a known dtype" becomes a message
+    naming the dtype and the op."""
+    if code == L.STATUS["ACCEL_ERROR_DTYPE_MISMATCH"] and a._dtype.kind in "iu":
+        c = L.last_error().decode(errors="replace").split(":", 1)[0] or "libaccel"
+        return error("ACCEL_ERROR_DTYPE_MISMATCH",
+                     f"accel.{fn}: {a._dtype} is not supported by accel.{fn} (the built-in ops "
+                     "compute in float32 and float64; int32, int64 and uint8 arrays are for "
+                     f"copies and user kernels, accel.ElementwiseKernel and the others; "
+                     f"refused by {c})")
+    return L.failed(code)
+
+
+def _op_check(code: int, fn: str, a: Array) -> None:
+    if code:
+        raise _op_failed(code, fn, a)
 
 
 def _released_stream(fn: str) -> ReleasedError:
@@ -900,7 +960,7 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
         else:
             code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
         if code:
-            raise L.failed(code)
+            raise _op_failed(code, fn, a)
         return out
 
     return f
@@ -967,7 +1027,7 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
         else:
             code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
         if code:
-            raise L.failed(code)
+            raise _op_failed(code, fn, x)
         return out
 
     return f
@@ -1060,7 +1120,7 @@ def fill(a: Array, value: float) -> Array:
     accel_fill). Returns a."""
     a._blk("fill")
     s = _prepare(a.device, a)
-    check(L.fill(s._handle, a._code, float(value), a._slice))
+    _op_check(L.fill(s._handle, a._code, float(value), a._slice), "fill", a)
     return a
 
 
@@ -1084,7 +1144,8 @@ def axpby(alpha: float, x: Array, beta: float, y: Array) -> Array:
     _binary_shape_check("axpby", x, y)
     x._blk("axpby"), y._blk("axpby")
     s = _prepare(x.device, x, y)
-    check(L.axpby(s._handle, x._code, float(alpha), x._slice, float(beta), y._slice))
+    _op_check(L.axpby(s._handle, x._code, float(alpha), x._slice, float(beta), y._slice),
+              "axpby", x)
     return y
 
 
@@ -1096,7 +1157,7 @@ def _reduce(op: int, fn: str, a: Array) -> Array:
     s = _prepare(a.device, a, out)
     code = L.reduce(s._handle, op, a._code, a._slice, out._slice)
     if code:
-        raise L.failed(code)
+        raise _op_failed(code, fn, a)
     return out
 
 
@@ -1165,7 +1226,8 @@ def mean(a: Array, axis: Optional[int] = None) -> Array:
     n = a.size if axis is None else a.shape[axis]
     out = _alloc(r.shape, r.dtype, r.device)
     s = _prepare(r.device, r, out)
-    check(L.scale(s._handle, r._code, 1.0 / n if n else math.nan, r._slice, out._slice))
+    _op_check(L.scale(s._handle, r._code, 1.0 / n if n else math.nan, r._slice, out._slice),
+              "mean", r)
     return out
 
 
@@ -1180,7 +1242,7 @@ def dot(a: Array, b: Array, out: Any = None) -> Array:
         a._blk("dot"), b._blk("dot")
         r = _alloc((), a._dtype, a.device)
         s = _prepare(a.device, a, b, r)
-        check(L.dot(s._handle, a._code, a._slice, b._slice, r._slice))
+        _op_check(L.dot(s._handle, a._code, a._slice, b._slice, r._slice), "dot", a)
         return r
     return matmul(a, b)
 
@@ -1250,7 +1312,7 @@ def matmul(a: Array, b: Array, out: Optional[Array] = None) -> Array:
     d.c, d.c_offset, d.ldc = out._block.handle, out._offset, n
     d.batch_count = nb
     d.stride_a, d.stride_b, d.stride_c = m * k, k * n, m * n
-    check(L.gemm(s._handle, ctypes.byref(d)))
+    _op_check(L.gemm(s._handle, ctypes.byref(d)), "matmul", a)
     return out
 
 
@@ -1268,6 +1330,6 @@ def transpose(a: Array) -> Array:
     out = _alloc((c, r), a._dtype, a.device)
     if a._size:
         s = _prepare(a.device, a, out)
-        check(L.transpose_2d(s._handle, a._code, r, c, a._block.handle, a._offset, c,
-                             out._block.handle, 0, r))
+        _op_check(L.transpose_2d(s._handle, a._code, r, c, a._block.handle, a._offset, c,
+                             out._block.handle, 0, r), "transpose", a)
     return out

@@ -859,6 +859,9 @@ def empty_pinned(shape: Any, dtype: Any = "float32",
     import numpy as np
     dt = np.dtype(dtype)
     shp = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    if any(s < 0 for s in shp):
+        raise error("ACCEL_ERROR_INVALID_ARGUMENT",
+                    f"accel.empty_pinned: negative dimension in shape {shp}")
     n = 1
     for x in shp:
         n *= x

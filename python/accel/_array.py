@@ -188,10 +188,14 @@ class Array:
             vs = getattr(self, "_views", None)
             for v in list(vs.values()) if vs is not None else ():
                 v._block = None
+            # Never back to the pool: accel_buffer_release when the last
+            # reference to the block goes, which is here unless an op of
+            # another thread holds it right now (then when that op returns,
+            # its work enqueued) or an export still sees it (_kept: when
+            # this array is garbage).
+            b.dead = True
             if getattr(self, "_exported", False):
-                self._kept = b  # given back when the array is garbage
-                return
-        b.pool._release(b)
+                self._kept = b
 
     def __del__(self) -> None:
         b = self._block
@@ -206,9 +210,7 @@ class Array:
                 lst.append(b)
                 return
         else:
-            b = getattr(self, "_kept", None)
-            if b is None:
-                return
+            return  # released: a _kept block goes with this object (_Block.__del__)
         try:  # no module globals here: they may be gone at interpreter exit
             b.pool.free(b)
         except Exception:
@@ -360,7 +362,7 @@ class Array:
         return transpose(self)
 
     def __getitem__(self, key: Any) -> "Array":
-        self._blk("Array.__getitem__")
+        held = self._blk("Array.__getitem__")  # held until return: see Array.release
         if not isinstance(key, tuple):
             key = (key,)
         shape = self._shape
@@ -621,6 +623,8 @@ def _prepare(dev: Device, *arrays: Array) -> Stream:
     s = _stream_for(dev)
     for a in arrays:
         b = a._block
+        if b is None:  # released by another thread since the caller's check
+            raise _released("op")
         if b.stream is not s:
             s._join_from(b.stream)
             b.stream = s
@@ -736,7 +740,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
     for complex or other dtypes."""
     dev = get_device(device)
     if isinstance(a, Array):
-        a._blk("asarray")
+        held = a._blk("asarray")  # held until return: see Array.release
         dt = a._dtype if dtype is None else _dtype_of(dtype, "asarray")
         if a.device == dev and dt == a._dtype:
             return a
@@ -1118,7 +1122,7 @@ def square(x: Array, out: Optional[Array] = None) -> Array:
 def fill(a: Array, value: float) -> Array:
     """Set every element of `a` to `value` (converted to a's dtype;
     accel_fill). Returns a."""
-    a._blk("fill")
+    held = a._blk("fill")  # held until return: see Array.release
     s = _prepare(a.device, a)
     _op_check(L.fill(s._handle, a._code, float(value), a._slice), "fill", a)
     return a
@@ -1128,7 +1132,7 @@ def copy(a: Array, out: Optional[Array] = None) -> Array:
     """A copy of `a` on its device (accel_copy; float16 too)."""
     if not isinstance(a, Array):
         return asarray(a)
-    a._blk("copy")
+    held = a._blk("copy")  # held until return: see Array.release
     if out is None:
         out = _alloc(a._shape, a._dtype, a.device)
     else:
@@ -1142,7 +1146,7 @@ def axpby(alpha: float, x: Array, beta: float, y: Array) -> Array:
     """y = alpha*x + beta*y in place (accel_axpby; each product and the sum
     rounded once, or fused). Returns y."""
     _binary_shape_check("axpby", x, y)
-    x._blk("axpby"), y._blk("axpby")
+    held = x._blk("axpby"), y._blk("axpby")  # held until return: see Array.release
     s = _prepare(x.device, x, y)
     _op_check(L.axpby(s._handle, x._code, float(alpha), x._slice, float(beta), y._slice),
               "axpby", x)
@@ -1152,7 +1156,7 @@ def axpby(alpha: float, x: Array, beta: float, y: Array) -> Array:
 def _reduce(op: int, fn: str, a: Array) -> Array:
     if not isinstance(a, Array):
         raise TypeError(f"accel.{fn}: a must be an accel.Array")
-    a._blk(fn)
+    held = a._blk(fn)  # held until return: see Array.release
     out = _alloc((), a._dtype, a.device)
     s = _prepare(a.device, a, out)
     code = L.reduce(s._handle, op, a._code, a._slice, out._slice)
@@ -1239,7 +1243,7 @@ def dot(a: Array, b: Array, out: Any = None) -> Array:
     ReleasedError."""
     if isinstance(a, Array) and isinstance(b, Array) and a.ndim == 1 and b.ndim == 1:
         _binary_shape_check("dot", a, b)
-        a._blk("dot"), b._blk("dot")
+        held = a._blk("dot"), b._blk("dot")  # held until return: see Array.release
         r = _alloc((), a._dtype, a.device)
         s = _prepare(a.device, a, b, r)
         _op_check(L.dot(s._handle, a._code, a._slice, b._slice, r._slice), "dot", a)
@@ -1262,7 +1266,7 @@ def matmul(a: Array, b: Array, out: Optional[Array] = None) -> Array:
     DtypeMismatchError, DeviceMismatchError, ReleasedError."""
     if not isinstance(a, Array) or not isinstance(b, Array):
         raise TypeError("accel.matmul: both operands must be accel arrays")
-    a._blk("matmul"), b._blk("matmul")
+    held = a._blk("matmul"), b._blk("matmul")  # held until return: see Array.release
     if a.ndim == 0 or b.ndim == 0:
         raise error("ACCEL_ERROR_SHAPE_MISMATCH", "accel.matmul: 0-d operands (use *)")
     if a.ndim == 1 and b.ndim == 1:
@@ -1291,7 +1295,7 @@ def matmul(a: Array, b: Array, out: Optional[Array] = None) -> Array:
     if out is None:
         out = _alloc(shape, a._dtype, a.device)
     else:
-        out._blk("matmul")
+        held_out = out._blk("matmul")  # held until return: see Array.release
         if out._shape != shape or out._dtype != a._dtype:
             raise error("ACCEL_ERROR_SHAPE_MISMATCH",
                         f"accel.matmul: out is {out._shape} {out._dtype}, want {shape} "
@@ -1320,7 +1324,7 @@ def transpose(a: Array) -> Array:
     """The transpose of a 2-D array as a new C-order array
     (accel_transpose_2d, exact); 0-d and 1-D arrays are returned as they are.
     Raises UnsupportedError for more dimensions."""
-    a._blk("transpose")
+    held = a._blk("transpose")  # held until return: see Array.release
     if a.ndim < 2:
         return a
     if a.ndim != 2:

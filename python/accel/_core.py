@@ -496,7 +496,7 @@ class _Block:
     far (so it can be reused or released safely)."""
 
     __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "slice_n", "rt", "pool",
-                 "home", "__weakref__")
+                 "home", "dead", "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -509,6 +509,17 @@ class _Block:
         self.rt = device._rt
         self.pool: MemoryPool = self.rt.pool
         self.home: Any = None  # the pool's free list of its device and size, once found
+        # Set by Array.release(): the buffer is released (never cached) when
+        # the last reference goes, so that a thread still in an op on it
+        # finishes first and no other array can get it.
+        self.dead = False
+
+    def __del__(self) -> None:
+        if self.dead and self.handle is not None:
+            try:  # module globals may be gone at interpreter exit
+                self.pool._release(self)
+            except Exception:
+                pass
 
 
 class MemoryPool:
@@ -604,7 +615,7 @@ class MemoryPool:
         if not b.rt.alive:
             return
         nb = b.nbytes
-        if b.owner is not None or nb > self._limit:
+        if b.owner is not None or b.dead or nb > self._limit:
             self._release(b)
             return
         if self.free_bytes() + nb > self._limit:

@@ -44,6 +44,20 @@ def test_explicit_release_does_not_return_the_buffer_to_the_pool():
     assert pool.total_bytes() == total - (1 << 12) * 8   # accel_buffer_release
 
 
+def test_a_released_buffer_held_by_a_running_op_is_freed_when_the_op_lets_go():
+    # An op holds its operands' blocks in locals until its C call returned;
+    # release() in another thread then frees the buffer only afterwards.
+    pool = accel.get_default_memory_pool()
+    a = accel.ones(1 << 12)
+    held = a._block                                # what a running op holds
+    total = pool.total_bytes()
+    a.release()
+    assert a.released and held.handle is not None  # not freed under the op
+    assert pool.total_bytes() == total
+    del held
+    assert pool.total_bytes() == total - (1 << 12) * 8
+
+
 def test_release_while_other_threads_compute_never_gives_a_wrong_sum():
     n = 10000
     want = float(n * (n - 1))                      # sum of a + b, a = b = arange(n)

@@ -596,12 +596,18 @@ def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> A
 def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     a = Array.__new__(Array)
     root = _root(base)
-    a._block = base._block
     a._base = root
-    vs = getattr(root, "_views", None)
-    if vs is None:
-        vs = root._views = weakref.WeakValueDictionary()
-    vs[id(a)] = a
+    # Under release()'s lock, so that a view made while another thread
+    # releases the owner is either reached by that release or not made.
+    with _release_lock:
+        b = base._block
+        if b is None:
+            raise _released("Array view")
+        a._block = b
+        vs = getattr(root, "_views", None)
+        if vs is None:
+            vs = root._views = weakref.WeakValueDictionary()
+        vs[id(a)] = a
     a._shape = shape
     a._dtype = base._dtype
     a._code = base._code
@@ -609,7 +615,7 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     n = math.prod(shape)
     a._size = n
     a._nb = (n * a._dtype.itemsize + 255) & -256
-    a._slice = L.Slice(base._block.handle, offset, n)
+    a._slice = L.Slice(b.handle, offset, n)
     a.device = base.device
     return a
 

@@ -124,3 +124,31 @@ def test_threads_sharing_arrays_release_no_event_twice(capfd):
     err = capfd.readouterr().err
     assert "not a live event" not in err, err[:500]
     assert bad == [] and done[0] > 10
+
+
+def test_views_made_while_another_thread_releases_the_owner():
+    # Every view is either usable with the right data or raises ReleasedError;
+    # none outlives its owner's release.
+    stop, bad = time.monotonic() + 1.0, []
+
+    def viewer(box):
+        while time.monotonic() < stop:
+            w = box[0]
+            try:
+                v = w[2:6]
+                if v.get().tolist() != [2.0, 3.0, 4.0, 5.0]:
+                    bad.append(v.get().tolist())
+                elif w.released and not v.released:
+                    bad.append("a view outlived its owner's release")
+            except accel.ReleasedError:
+                pass
+
+    box = [accel.arange(8.0)]
+    t = threading.Thread(target=viewer, args=(box,))
+    t.start()
+    while time.monotonic() < stop:
+        old = box[0]
+        box[0] = accel.arange(8.0)
+        old.release()
+    t.join()
+    assert bad == []

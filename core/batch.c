@@ -183,7 +183,7 @@ static size_t budget_of(accel_device *dev, const accel_batch_desc *d)
 /* Measured for the cut: r in bytes per ms, g and h in ms. */
 typedef struct batch_probe {
     double r, g, h;
-    double r_link; /* host-bound: bytes over the write's device time past its host time */
+    double r_link;   /* host-bound: bytes over the write's device time past its host time */
     bool host_bound; /* the write's host time was over 0.3 of its device time */
 } batch_probe;
 
@@ -366,8 +366,7 @@ static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
  * host-bound (as the probe's writes do; see the file comment), up to 1 MiB
  * into the others. */
 static accel_status slots_warm(accel_device *dev, const accel_batch_desc *d,
-                               const accel_batch_stats *s, const batch_slots *sl,
-                               bool *host_bound)
+                               const accel_batch_stats *s, const batch_slots *sl, bool *host_bound)
 {
     size_t first = part_bytes(&d->in[0], s->chunk_elems);
     if (first > BATCH_PROBE_BYTES)

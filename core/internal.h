@@ -690,7 +690,7 @@ typedef struct accel__policy {
     atomic_int warned[ACCEL__OP_SLOTS]; /* warn once per op kind */
     /* report */
     bool report, report_at_close;
-    accel__report_cell *cells; /* [ACCEL__OP_SLOTS * device_count] */
+    accel__report_cell *cells;      /* [ACCEL__OP_SLOTS * device_count] */
     _Atomic(accel__rfused *) fused; /* newest first */
 } accel__policy;
 

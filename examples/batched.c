@@ -147,8 +147,7 @@ static void *copy_share(void *arg)
  * bytes, page-locked) on `threads` threads: each thread copies its share of
  * every window-sized slice of src, so every source byte is read once. The
  * best of 3. */
-static double memcpy_rate(const char *src, size_t total, char *dst, size_t window,
-                          unsigned threads)
+static double memcpy_rate(const char *src, size_t total, char *dst, size_t window, unsigned threads)
 {
     pthread_t tid[64];
     copy_job job[64];
@@ -272,8 +271,8 @@ int main(int argc, char **argv)
                      {"chunk", "N", "elements per chunk (default 0: the helper's choice)", NULL},
                      {"queues", "N", "queues (default 0: the helper's choice)", NULL},
                      {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N] [--mem-cap BYTES] [--chunk N] [--queues N]",
-             opts, 0);
+    ex_parse(argc, argv, "[--device NAME] [--n N] [--mem-cap BYTES] [--chunk N] [--queues N]", opts,
+             0);
     size_t n = ex_opt_size(opts, "n", 50000000);
     size_t cap = ex_opt_size(opts, "mem-cap", 64u << 20);
     accel_batch_stats want;

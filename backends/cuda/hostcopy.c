@@ -77,7 +77,7 @@ struct accel_cuda_copy_pool {
     unsigned long long claimed[MAX_PARTS];
     unsigned done;     /* atomic: parts of the job copied */
     unsigned sleepers; /* under lock */
-    int stop;               /* atomic; set under lock */
+    int stop;          /* atomic; set under lock */
 };
 
 static void cpu_relax(void)
@@ -115,9 +115,8 @@ static void copy_parts(struct accel_cuda_copy_pool *p, unsigned long long g, uns
     for (unsigned k = 0; k < MAX_PARTS; ++k) {
         unsigned i = (first + k) % MAX_PARTS;
         unsigned long long v = __atomic_load_n(&p->claimed[i], __ATOMIC_RELAXED);
-        if (v >= g ||
-            !__atomic_compare_exchange_n(&p->claimed[i], &v, g, 0, __ATOMIC_ACQUIRE,
-                                         __ATOMIC_RELAXED))
+        if (v >= g || !__atomic_compare_exchange_n(&p->claimed[i], &v, g, 0, __ATOMIC_ACQUIRE,
+                                                   __ATOMIC_RELAXED))
             continue;
         copy_part(p, i);
         __atomic_fetch_add(&p->done, 1u, __ATOMIC_RELEASE);

@@ -20,9 +20,9 @@ is a ValueError, DtypeMismatchError a TypeError, ...).
 from . import random
 from ._array import (Array, abs, absolute, add, amax, amin, arange, array, asarray, asnumpy,
                      axpby, copy, divide, dot, empty, empty_like, exp, expit, fill, float16, float32,
-                     float64, full, full_like, inner, linspace, log, matmul, max, maximum, mean,
+                     float64, full, full_like, inner, int32, int64, linspace, log, matmul, max, maximum, mean,
                      min, minimum, multiply, ndarray, negative, ones, ones_like, relu, sqrt,
-                     sigmoid, sin, cos, square, subtract, sum, tanh, transpose, true_divide, vdot, zeros,
+                     sigmoid, sin, cos, square, subtract, sum, tanh, transpose, true_divide, uint8, vdot, zeros,
                      zeros_like)
 from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode, devices,
                     empty_pinned,

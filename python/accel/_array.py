@@ -6,7 +6,8 @@ An Array is a C-order (row-major) block of float32 or float64 elements (float16
 for matmul, transpose and copies; int32, int64 and uint8 for copies and user
 kernels, accel.ElementwiseKernel and the others) in one accel buffer on one device. It owns
 its buffer: the buffer goes back to the memory pool when the last array (and
-view) using it is gone, or at ``release()``. Ops enqueue on the current stream
+view) using it is gone, and is freed at once by ``release()`` (a view's
+``release()`` drops only that view). Ops enqueue on the current stream
 of the arrays' device and return at once; ``get()``, ``float()``, printing and
 ``Stream.synchronize()`` wait. Names and signatures follow CuPy/NumPy where
 accel has the operation; there is no broadcasting except of Python scalars,
@@ -18,6 +19,7 @@ import builtins as _b
 import ctypes
 import math
 import numbers
+import threading
 import weakref
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
@@ -31,6 +33,9 @@ from ._lib import ReleasedError, check, error
 float16 = np.float16
 float32 = np.float32
 float64 = np.float64
+int32 = np.int32
+int64 = np.int64
+uint8 = np.uint8
 
 _CODES = {np.dtype(np.float32): L.F32, np.dtype(np.float64): L.F64, np.dtype(np.float16): L.F16,
           np.dtype(np.int32): L.I32, np.dtype(np.int64): L.I64, np.dtype(np.uint8): L.U8}
@@ -69,6 +74,11 @@ def _shape_of(shape: ShapeLike) -> Tuple[int, ...]:
     return t
 
 
+# Serializes release() of arrays, so that two threads releasing one array
+# (or an array and its view) free its buffer once.
+_release_lock = threading.Lock()
+
+
 def _root(a: "Array") -> "Array":
     """The array that owns a's block: a itself, or the array a is a view of."""
     r = a._base
@@ -91,10 +101,12 @@ class Array:
 
     # Ownership: _block is the pool block while the array is usable (None once
     # released). An array made by an op or asarray owns it (_base None) and
-    # gives it back to the pool when it is garbage; a view (_base: the owner)
-    # keeps the owner alive, so the block outlives every view. The owner
-    # knows its views (_views, a WeakSet made with the first) so release()
-    # reaches them all; _exported and _kept (a released block that an
+    # gives it back to the pool when it is garbage (then no thread can hold
+    # it), or frees it (accel_buffer_release) at release(); a view (_base:
+    # the owner) keeps the owner alive, so the block outlives every view. The
+    # owner knows its views (_views, id -> view, a WeakValueDictionary made
+    # with the first: keyed by id, as arrays do not compare) so its
+    # release() reaches them all; _exported and _kept (a released block that an
     # export still sees) are set only when used.
     # _nb: the pool size of an array of this shape and dtype (bytes rounded
     # up to 256), kept because reading dtype.itemsize costs more than the
@@ -148,22 +160,42 @@ class Array:
         return b
 
     def release(self) -> None:
-        """Give the buffer back now (to the memory pool) instead of when the
-        array is garbage. The array and every view of it are unusable
-        afterwards: any use raises accel.ReleasedError (status
-        ACCEL_ERROR_INVALID_HANDLE). Memory that NumPy, CuPy or PyTorch still
-        see through a zero-copy export stays until they drop it."""
-        r = _root(self)
-        b = r._block
-        if b is None:
-            return
-        r._block = None
-        for v in getattr(r, "_views", ()):
-            v._block = None
-        if getattr(r, "_exported", False):
-            r._kept = b
-        else:
-            b.pool.free(b)
+        """Free the buffer now instead of when the array is garbage.
+
+        On an array that owns its buffer (one made by an op, asarray, empty,
+        ...): the buffer is released (accel_buffer_release, which lets work
+        already enqueued on it finish first) and the array and every view of
+        it are unusable afterwards. On a view (``x[1:3]``, ``x.reshape``):
+        only that view becomes unusable; the array it views and its other
+        views keep the data. Any later use of a released array, from any
+        thread, raises accel.ReleasedError (status ACCEL_ERROR_INVALID_HANDLE).
+        A released buffer never goes back to the memory pool, so an op of
+        another thread that still holds it gets ReleasedError, never another
+        array's data. Memory that NumPy, CuPy or PyTorch still see through a
+        zero-copy export stays until they drop it. Releasing twice is a
+        no-op."""
+        with _release_lock:
+            b = self._block
+            if b is None:
+                return
+            self._block = None
+            r = self._base
+            if r is not None:  # a view: only this view goes
+                vs = getattr(r, "_views", None)
+                if vs is not None:
+                    vs.pop(id(self), None)
+                return
+            vs = getattr(self, "_views", None)
+            for v in list(vs.values()) if vs is not None else ():
+                v._block = None
+            # Never back to the pool: accel_buffer_release when the last
+            # reference to the block goes, which is here unless an op of
+            # another thread holds it right now (then when that op returns,
+            # its work enqueued) or an export still sees it (_kept: when
+            # this array is garbage).
+            b.dead = True
+            if getattr(self, "_exported", False):
+                self._kept = b
 
     def __del__(self) -> None:
         b = self._block
@@ -178,9 +210,7 @@ class Array:
                 lst.append(b)
                 return
         else:
-            b = getattr(self, "_kept", None)
-            if b is None:
-                return
+            return  # released: a _kept block goes with this object (_Block.__del__)
         try:  # no module globals here: they may be gone at interpreter exit
             b.pool.free(b)
         except Exception:
@@ -222,7 +252,10 @@ class Array:
                         f"C-contiguous {self._shape} {self._dtype}")
         if self._size:
             isz = self._dtype.itemsize
-            check(L.queue_read_blocking(s._h(), b.handle, self._offset * isz,
+            h = b.handle
+            if h is None:  # released by another thread since _blk
+                raise _released("Array.get")
+            check(L.queue_read_blocking(s._h(), h, self._offset * isz,
                                         out.ctypes.data, self._size * isz))
         return out
 
@@ -230,7 +263,9 @@ class Array:
         """Copy host data (anything np.asarray takes, of this shape) into the
         array, waiting until it is written. Raises ShapeMismatchError."""
         b = self._blk("Array.set")
-        a = np.ascontiguousarray(arr, dtype=self._dtype)
+        a = np.asarray(arr, dtype=self._dtype, order="C")
+        if a.shape != self._shape and a.size == 1 == self._size:
+            a = a.reshape(self._shape)  # a scalar into a one-element array
         if a.shape != self._shape:
             raise error("ACCEL_ERROR_SHAPE_MISMATCH",
                         f"accel.Array.set: data of shape {a.shape} into an array of shape "
@@ -241,7 +276,10 @@ class Array:
             b.stream = s
         if self._size:
             isz = self._dtype.itemsize
-            check(L.queue_write_blocking(s._h(), b.handle, self._offset * isz, a.ctypes.data,
+            h = b.handle
+            if h is None:
+                raise _released("Array.set")
+            check(L.queue_write_blocking(s._h(), h, self._offset * isz, a.ctypes.data,
                                          a.nbytes))
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -324,7 +362,7 @@ class Array:
         return transpose(self)
 
     def __getitem__(self, key: Any) -> "Array":
-        self._blk("Array.__getitem__")
+        held = self._blk("Array.__getitem__")  # held until return: see Array.release
         if not isinstance(key, tuple):
             key = (key,)
         shape = self._shape
@@ -364,7 +402,7 @@ class Array:
                                           cols * isz, rows))
                 return out
         # Anything else goes through host memory.
-        return asarray(np.ascontiguousarray(self.get()[key]), dtype=self._dtype,
+        return asarray(np.asarray(self.get()[key], order="C"), dtype=self._dtype,
                        device=self.device)
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -397,6 +435,38 @@ class Array:
 
     def __rtruediv__(self, o: Any) -> "Array":
         return divide(o, self)
+
+    # NumPy defers to these reflected methods instead of running its ufunc on
+    # an accel array (np.ones(3) + x raises DeviceMismatchError, as x + np.ones(3)).
+    __array_ufunc__ = None
+
+    # accel has no bool dtype, so no elementwise comparison: refuse it rather
+    # than fall back to Python's identity compare. Arrays stay hashable by id.
+    __hash__ = object.__hash__
+
+    def _compare(self, o: Any, op: str) -> Any:
+        if isinstance(o, (Array, numbers.Number, np.ndarray, np.generic)):
+            raise TypeError(f"accel.Array: the comparison x {op} y is not supported (accel has "
+                            "no bool dtype; compare on the host, e.g. x.get() " + op + " y)")
+        return NotImplemented
+
+    def __eq__(self, o: Any) -> Any:  # type: ignore[override]
+        return self._compare(o, "==")
+
+    def __ne__(self, o: Any) -> Any:  # type: ignore[override]
+        return self._compare(o, "!=")
+
+    def __lt__(self, o: Any) -> Any:
+        return self._compare(o, "<")
+
+    def __le__(self, o: Any) -> Any:
+        return self._compare(o, "<=")
+
+    def __gt__(self, o: Any) -> Any:
+        return self._compare(o, ">")
+
+    def __ge__(self, o: Any) -> Any:
+        return self._compare(o, ">=")
 
     def __iadd__(self, o: Any) -> "Array":
         return add(self, o, self)
@@ -526,12 +596,18 @@ def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> A
 def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     a = Array.__new__(Array)
     root = _root(base)
-    a._block = base._block
     a._base = root
-    vs = getattr(root, "_views", None)
-    if vs is None:
-        vs = root._views = weakref.WeakSet()
-    vs.add(a)
+    # Under release()'s lock, so that a view made while another thread
+    # releases the owner is either reached by that release or not made.
+    with _release_lock:
+        b = base._block
+        if b is None:
+            raise _released("Array view")
+        a._block = b
+        vs = getattr(root, "_views", None)
+        if vs is None:
+            vs = root._views = weakref.WeakValueDictionary()
+        vs[id(a)] = a
     a._shape = shape
     a._dtype = base._dtype
     a._code = base._code
@@ -539,7 +615,7 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int) -> Array:
     n = math.prod(shape)
     a._size = n
     a._nb = (n * a._dtype.itemsize + 255) & -256
-    a._slice = L.Slice(base._block.handle, offset, n)
+    a._slice = L.Slice(b.handle, offset, n)
     a.device = base.device
     return a
 
@@ -553,6 +629,8 @@ def _prepare(dev: Device, *arrays: Array) -> Stream:
     s = _stream_for(dev)
     for a in arrays:
         b = a._block
+        if b is None:  # released by another thread since the caller's check
+            raise _released("op")
         if b.stream is not s:
             s._join_from(b.stream)
             b.stream = s
@@ -668,7 +746,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
     for complex or other dtypes."""
     dev = get_device(device)
     if isinstance(a, Array):
-        a._blk("asarray")
+        held = a._blk("asarray")  # held until return: see Array.release
         dt = a._dtype if dtype is None else _dtype_of(dtype, "asarray")
         if a.device == dev and dt == a._dtype:
             return a
@@ -685,7 +763,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
         return out
     if dtype is not None:
         dt = _dtype_of(dtype, "asarray")
-        h = np.ascontiguousarray(a, dtype=dt)
+        h = np.asarray(a, dtype=dt, order="C")  # keeps 0-d data 0-d
     else:
         h = np.asarray(a)
         if h.dtype.kind in "biu":
@@ -697,7 +775,7 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
                 raise error("ACCEL_ERROR_DTYPE_MISMATCH",
                             f"accel.asarray: dtype {h.dtype} is not one accel has (float32, "
                             "float64, float16; integers and bools become float64)")
-        h = np.ascontiguousarray(h)
+        h = np.asarray(h, order="C")
     out = _alloc(h.shape, h.dtype, dev)
     if out._size:
         s = _prepare(dev, out)
@@ -750,6 +828,25 @@ def _check_out(fn: str, out: Array, like: Array) -> None:
         raise TypeError(f"accel.{fn}: out must be an accel.Array")
     out._blk(fn)
     _binary_shape_check(fn, like, out)
+
+
+def _op_failed(code: int, fn: str, a: Array) -> Exception:
+    """The exception for status `code` of op `fn` on `a`: for an integer
+    array the C library's "dtype N is not a known dtype" becomes a message
+    naming the dtype and the op."""
+    if code == L.STATUS["ACCEL_ERROR_DTYPE_MISMATCH"] and a._dtype.kind in "iu":
+        c = L.last_error().decode(errors="replace").split(":", 1)[0] or "libaccel"
+        return error("ACCEL_ERROR_DTYPE_MISMATCH",
+                     f"accel.{fn}: {a._dtype} is not supported by accel.{fn} (the built-in ops "
+                     "compute in float32 and float64; int32, int64 and uint8 arrays are for "
+                     f"copies and user kernels, accel.ElementwiseKernel and the others; "
+                     f"refused by {c})")
+    return L.failed(code)
+
+
+def _op_check(code: int, fn: str, a: Array) -> None:
+    if code:
+        raise _op_failed(code, fn, a)
 
 
 def _released_stream(fn: str) -> ReleasedError:
@@ -862,12 +959,18 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
             _join(s, ba, bb, bo)
         if _f_binary is not None:
             # One count for the three: the shapes were checked equal above.
-            code = _f_binary(qh, op, a._code, a._size, ba.handle, a._offset, bb.handle,
-                             b._offset, bo.handle, out._offset)
+            try:
+                code = _f_binary(qh, op, a._code, a._size, ba.handle, a._offset, bb.handle,
+                                 b._offset, bo.handle, out._offset)
+            except TypeError:
+                # A handle became None: another thread released an operand.
+                if ba.handle is None or bb.handle is None or bo.handle is None:
+                    raise _released(fn) from None
+                raise
         else:
             code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
         if code:
-            raise L.failed(code)
+            raise _op_failed(code, fn, a)
         return out
 
     return f
@@ -924,12 +1027,17 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
         if bx.stream is not s or bo.stream is not s:
             _join(s, bx, bo)
         if _f_unary is not None:
-            code = _f_unary(qh, op, x._code, x._size, bx.handle, x._offset, bo.handle,
-                            out._offset)
+            try:
+                code = _f_unary(qh, op, x._code, x._size, bx.handle, x._offset, bo.handle,
+                                out._offset)
+            except TypeError:
+                if bx.handle is None or bo.handle is None:
+                    raise _released(fn) from None
+                raise
         else:
             code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
         if code:
-            raise L.failed(code)
+            raise _op_failed(code, fn, x)
         return out
 
     return f
@@ -1020,9 +1128,9 @@ def square(x: Array, out: Optional[Array] = None) -> Array:
 def fill(a: Array, value: float) -> Array:
     """Set every element of `a` to `value` (converted to a's dtype;
     accel_fill). Returns a."""
-    a._blk("fill")
+    held = a._blk("fill")  # held until return: see Array.release
     s = _prepare(a.device, a)
-    check(L.fill(s._handle, a._code, float(value), a._slice))
+    _op_check(L.fill(s._handle, a._code, float(value), a._slice), "fill", a)
     return a
 
 
@@ -1030,7 +1138,7 @@ def copy(a: Array, out: Optional[Array] = None) -> Array:
     """A copy of `a` on its device (accel_copy; float16 too)."""
     if not isinstance(a, Array):
         return asarray(a)
-    a._blk("copy")
+    held = a._blk("copy")  # held until return: see Array.release
     if out is None:
         out = _alloc(a._shape, a._dtype, a.device)
     else:
@@ -1044,21 +1152,22 @@ def axpby(alpha: float, x: Array, beta: float, y: Array) -> Array:
     """y = alpha*x + beta*y in place (accel_axpby; each product and the sum
     rounded once, or fused). Returns y."""
     _binary_shape_check("axpby", x, y)
-    x._blk("axpby"), y._blk("axpby")
+    held = x._blk("axpby"), y._blk("axpby")  # held until return: see Array.release
     s = _prepare(x.device, x, y)
-    check(L.axpby(s._handle, x._code, float(alpha), x._slice, float(beta), y._slice))
+    _op_check(L.axpby(s._handle, x._code, float(alpha), x._slice, float(beta), y._slice),
+              "axpby", x)
     return y
 
 
 def _reduce(op: int, fn: str, a: Array) -> Array:
     if not isinstance(a, Array):
         raise TypeError(f"accel.{fn}: a must be an accel.Array")
-    a._blk(fn)
+    held = a._blk(fn)  # held until return: see Array.release
     out = _alloc((), a._dtype, a.device)
     s = _prepare(a.device, a, out)
     code = L.reduce(s._handle, op, a._code, a._slice, out._slice)
     if code:
-        raise L.failed(code)
+        raise _op_failed(code, fn, a)
     return out
 
 
@@ -1127,7 +1236,8 @@ def mean(a: Array, axis: Optional[int] = None) -> Array:
     n = a.size if axis is None else a.shape[axis]
     out = _alloc(r.shape, r.dtype, r.device)
     s = _prepare(r.device, r, out)
-    check(L.scale(s._handle, r._code, 1.0 / n if n else math.nan, r._slice, out._slice))
+    _op_check(L.scale(s._handle, r._code, 1.0 / n if n else math.nan, r._slice, out._slice),
+              "mean", r)
     return out
 
 
@@ -1139,10 +1249,10 @@ def dot(a: Array, b: Array, out: Any = None) -> Array:
     ReleasedError."""
     if isinstance(a, Array) and isinstance(b, Array) and a.ndim == 1 and b.ndim == 1:
         _binary_shape_check("dot", a, b)
-        a._blk("dot"), b._blk("dot")
+        held = a._blk("dot"), b._blk("dot")  # held until return: see Array.release
         r = _alloc((), a._dtype, a.device)
         s = _prepare(a.device, a, b, r)
-        check(L.dot(s._handle, a._code, a._slice, b._slice, r._slice))
+        _op_check(L.dot(s._handle, a._code, a._slice, b._slice, r._slice), "dot", a)
         return r
     return matmul(a, b)
 
@@ -1162,7 +1272,7 @@ def matmul(a: Array, b: Array, out: Optional[Array] = None) -> Array:
     DtypeMismatchError, DeviceMismatchError, ReleasedError."""
     if not isinstance(a, Array) or not isinstance(b, Array):
         raise TypeError("accel.matmul: both operands must be accel arrays")
-    a._blk("matmul"), b._blk("matmul")
+    held = a._blk("matmul"), b._blk("matmul")  # held until return: see Array.release
     if a.ndim == 0 or b.ndim == 0:
         raise error("ACCEL_ERROR_SHAPE_MISMATCH", "accel.matmul: 0-d operands (use *)")
     if a.ndim == 1 and b.ndim == 1:
@@ -1191,7 +1301,7 @@ def matmul(a: Array, b: Array, out: Optional[Array] = None) -> Array:
     if out is None:
         out = _alloc(shape, a._dtype, a.device)
     else:
-        out._blk("matmul")
+        held_out = out._blk("matmul")  # held until return: see Array.release
         if out._shape != shape or out._dtype != a._dtype:
             raise error("ACCEL_ERROR_SHAPE_MISMATCH",
                         f"accel.matmul: out is {out._shape} {out._dtype}, want {shape} "
@@ -1212,7 +1322,7 @@ def matmul(a: Array, b: Array, out: Optional[Array] = None) -> Array:
     d.c, d.c_offset, d.ldc = out._block.handle, out._offset, n
     d.batch_count = nb
     d.stride_a, d.stride_b, d.stride_c = m * k, k * n, m * n
-    check(L.gemm(s._handle, ctypes.byref(d)))
+    _op_check(L.gemm(s._handle, ctypes.byref(d)), "matmul", a)
     return out
 
 
@@ -1220,7 +1330,7 @@ def transpose(a: Array) -> Array:
     """The transpose of a 2-D array as a new C-order array
     (accel_transpose_2d, exact); 0-d and 1-D arrays are returned as they are.
     Raises UnsupportedError for more dimensions."""
-    a._blk("transpose")
+    held = a._blk("transpose")  # held until return: see Array.release
     if a.ndim < 2:
         return a
     if a.ndim != 2:
@@ -1230,6 +1340,6 @@ def transpose(a: Array) -> Array:
     out = _alloc((c, r), a._dtype, a.device)
     if a._size:
         s = _prepare(a.device, a, out)
-        check(L.transpose_2d(s._handle, a._code, r, c, a._block.handle, a._offset, c,
-                             out._block.handle, 0, r))
+        _op_check(L.transpose_2d(s._handle, a._code, r, c, a._block.handle, a._offset, c,
+                             out._block.handle, 0, r), "transpose", a)
     return out

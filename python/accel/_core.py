@@ -246,7 +246,11 @@ class Stream:
         self._handle: Optional[int] = h.value
         self._cq = h  # the handle as a c_void_p, for the calls without argtypes
         self._rt = self.device._rt
-        self._joins: List[int] = []  # events this stream waits on (freed at synchronize)
+        # Events this stream waits on (freed at synchronize). Several threads
+        # may order work on one stream (each op joins the stream that last
+        # used its buffers), so the list is only touched under _jlock.
+        self._joins: List[int] = []
+        self._jlock = threading.Lock()
         self._prev: List[Optional[Stream]] = []
         self._rt.streams.add(self)
 
@@ -341,11 +345,13 @@ class Stream:
         if code:
             L.event_release(ev.value)
             check(code)
-        self._joins.append(ev.value)
-        if len(self._joins) > 256:
-            self._prune_joins()
+        with self._jlock:
+            self._joins.append(ev.value)
+            if len(self._joins) > 256:
+                self._prune_joins_locked()
 
-    def _prune_joins(self) -> None:
+    def _prune_joins_locked(self) -> None:
+        # Release the joins whose work is done; the caller holds _jlock.
         keep = []
         done = ctypes.c_bool()
         for ev in self._joins:
@@ -356,10 +362,13 @@ class Stream:
         self._joins = keep
 
     def _free_joins(self) -> None:
-        if self._joins and self._rt.alive:
-            for ev in self._joins:
+        # Take the list under the lock so that no event is released twice
+        # (or appended to a list being released) by threads sharing the stream.
+        with self._jlock:
+            evs, self._joins = self._joins, []
+        if evs and self._rt.alive:
+            for ev in evs:
                 L.event_release(ev)
-        self._joins = []
 
     def _release_now(self) -> None:
         h, self._handle = self._handle, None
@@ -487,7 +496,7 @@ class _Block:
     far (so it can be reused or released safely)."""
 
     __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "slice_n", "rt", "pool",
-                 "home", "__weakref__")
+                 "home", "dead", "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -500,6 +509,17 @@ class _Block:
         self.rt = device._rt
         self.pool: MemoryPool = self.rt.pool
         self.home: Any = None  # the pool's free list of its device and size, once found
+        # Set by Array.release(): the buffer is released (never cached) when
+        # the last reference goes, so that a thread still in an op on it
+        # finishes first and no other array can get it.
+        self.dead = False
+
+    def __del__(self) -> None:
+        if self.dead and self.handle is not None:
+            try:  # module globals may be gone at interpreter exit
+                self.pool._release(self)
+            except Exception:
+                pass
 
 
 class MemoryPool:
@@ -595,7 +615,7 @@ class MemoryPool:
         if not b.rt.alive:
             return
         nb = b.nbytes
-        if b.owner is not None or nb > self._limit:
+        if b.owner is not None or b.dead or nb > self._limit:
             self._release(b)
             return
         if self.free_bytes() + nb > self._limit:
@@ -850,6 +870,9 @@ def empty_pinned(shape: Any, dtype: Any = "float32",
     import numpy as np
     dt = np.dtype(dtype)
     shp = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    if any(s < 0 for s in shp):
+        raise error("ACCEL_ERROR_INVALID_ARGUMENT",
+                    f"accel.empty_pinned: negative dimension in shape {shp}")
     n = 1
     for x in shp:
         n *= x

@@ -300,6 +300,8 @@ class _TypedKernel:
 
     def _launch(self, h: int, dev: Device, kargs: List[L.KernelArg], arrays: List[Array],
                 stream: Optional[Stream]) -> None:
+        # The blocks are held until the launch returned (see Array.release).
+        held = [a._blk(self._cls) for a in arrays]  # noqa: F841
         if stream is None:
             s = _prepare(dev, *arrays)
         else:

@@ -404,6 +404,10 @@ def failed(code: int) -> AccelError:
     """The exception for a status a C call returned, with accel_last_error()."""
     name = status_name(code).decode()
     msg = last_error().decode(errors="replace") or status_string(code).decode()
+    if name == "ACCEL_ERROR_INVALID_HANDLE":
+        # The package only passes handles of its own objects, so a dead one is
+        # an array, stream or event released (by another thread) meanwhile.
+        return ReleasedError(name, msg)
     return error(name, msg)
 
 

@@ -102,7 +102,7 @@ class RandomState:
     def rand(self, *size: int, dtype: Any = float,
              device: Union[str, Device, None] = None) -> Array:
         """Uniform numbers in [0, 1) of shape `size` (given as arguments)."""
-        return self._fill(tuple(int(s) for s in size), dtype, device, False)
+        return self._fill(_shape_of(size), dtype, device, False)
 
     def uniform(self, low: float = 0.0, high: float = 1.0, size: SizeLike = None,
                 dtype: Any = float, device: Union[str, Device, None] = None) -> Array:
@@ -128,7 +128,7 @@ class RandomState:
     def randn(self, *size: int, dtype: Any = float,
               device: Union[str, Device, None] = None) -> Array:
         """Normal numbers N(0, 1) of shape `size` (given as arguments)."""
-        return self._fill(tuple(int(s) for s in size), dtype, device, True)
+        return self._fill(_shape_of(size), dtype, device, True)
 
     def _release(self) -> None:
         h, self._h = self._h, None

@@ -101,7 +101,7 @@ def test_temporaries_reuse_one_block_and_results_stay_right(ffi):
     np.testing.assert_array_equal(w.get(), np.full(4096, 3.0 * 202, np.float32))
 
 
-def test_a_view_keeps_the_buffer_and_release_reaches_every_view():
+def test_a_view_keeps_the_buffer_and_the_owners_release_reaches_every_view():
     pool = accel.get_default_memory_pool()
     a = accel.asarray(np.arange(1024.0))
     v = a[512:]
@@ -111,11 +111,14 @@ def test_a_view_keeps_the_buffer_and_release_reaches_every_view():
     z = accel.zeros(1024)               # must not get v's buffer
     np.testing.assert_array_equal(v.get(), np.arange(512.0, 1024.0))
     assert not z.get().any()
-    base = v.reshape(2, 256)
-    base.release()                      # a view's release releases the buffer
-    for arr in (v, base):
-        with pytest.raises(accel.ReleasedError):
-            arr + arr
+    w = v.reshape(2, 256)
+    w.release()                         # a view's release drops only that view
+    with pytest.raises(accel.ReleasedError):
+        w + w
+    np.testing.assert_array_equal((v + v).get(), 2 * np.arange(512.0, 1024.0))
+    v._base.release()                   # the owner's release reaches every view
+    with pytest.raises(accel.ReleasedError):
+        v + v
 
 
 def test_released_exported_memory_is_not_reused_while_numpy_sees_it():

@@ -76,8 +76,25 @@ def main():
     assert r.returncode == 0  # without --strict a MISS is no error
 
     strict_cases(accel, work)
+    unwritable_outputs(accel, work)
     print("bench_check: ok (%d results, %d targets, %d svg rects, %d charted candidates)"
           % (len(d["results"]), len(d["targets"]), len(bars), charted))
+
+
+def unwritable_outputs(accel, work):
+    """An output that cannot be written is refused before any measurement:
+    exit 1 at once, the reason on stderr, nothing on stdout, no file made."""
+    cases = [("--json", os.path.join(work, "no", "such", "b.json"), "No such file or directory"),
+             ("--svg", work, "Is a directory"),
+             ("--csv", os.path.join(os.path.abspath(__file__), "x.csv"), "Not a directory")]
+    for opt, path, why in cases:
+        r = subprocess.run([accel, "bench", "--quick", "--device", "cpu", "--no-progress", opt,
+                            path], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 1, "%s %s exited %d" % (opt, path, r.returncode)
+        assert ("cannot write %s: %s" % (path, why)) in r.stderr, r.stderr
+        assert "accel bench" not in r.stdout and "targets" not in r.stdout, (
+            "%s %s: the bench ran before the output was refused: %s" % (opt, path, r.stdout[:200]))
+    print("bench_check: %d unwritable outputs refused before measuring" % len(cases))
 
 
 def strict_cases(accel, work):

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -237,6 +238,36 @@ static int strict_verdict(const bench *b)
     return BENCH_EXIT_MISS;
 }
 
+/* CLI_EXIT_OK, or CLI_EXIT_RUNTIME after saying why path cannot be written:
+ * checked before the measurements (minutes on a GPU) rather than after
+ * them. The folder must exist and be writable, and path must not name a
+ * folder; the file itself is written at the end. */
+static int writable(const char *path)
+{
+    if (!path)
+        return CLI_EXIT_OK;
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return written(path, EISDIR);
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else if ((size_t)(slash - path) < sizeof dir)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    else
+        return written(path, ENAMETOOLONG);
+    if (stat(dir, &sb) != 0)
+        return written(path, errno);
+    if (!S_ISDIR(sb.st_mode))
+        return written(path, ENOTDIR);
+    if (access(dir, W_OK | X_OK) != 0)
+        return written(path, errno);
+    return CLI_EXIT_OK;
+}
+
 static int bench_main(int argc, char **argv)
 {
     bench b;
@@ -247,7 +278,11 @@ static int bench_main(int argc, char **argv)
     int rc = parse_options(argc, argv, &b, &a);
     if (rc != CLI_CONTINUE)
         return rc;
-    rc = CLI_EXIT_OK;
+    rc = writable(a.json);
+    rc |= writable(a.csv);
+    rc |= writable(a.svg);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     accel_status st = accel_runtime_open(a.config, &b.rt);
     if (st != ACCEL_SUCCESS)
         return cli_runtime_error(cmd, st, "opening the runtime");

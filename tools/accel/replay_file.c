@@ -194,6 +194,8 @@ static const cJSON *field(const cJSON *o, const char *key)
 static bool json_size(reader *rd, const cJSON *v, const char *key, size_t *out)
 {
     double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
+    if (x > 0x1p53 && x == floor(x))
+        return fail(rd, "op.json: \"%s\" = %.17g is out of range (at most 2^53)", key, x);
     if (!(x >= 0 && x <= 0x1p53 && x == floor(x)))
         return fail(rd, "op.json: \"%s\" is not a non-negative integer", key);
     *out = (size_t)x;

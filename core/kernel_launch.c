@@ -170,13 +170,16 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
             if (args[i].kind == ACCEL_KARG_ARRAY)
                 bufs[i] = bufs[same[i]];
     accel_kernel *k = *kp;
+    if (num_args != k->nparams && k->kind == ACCEL_KERNEL_RAW)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s takes %u arguments (the parameters of its __global__ "
+                           "signature, in order) but %zu were passed",
+                           fn, k->label, k->nparams, num_args);
     if (num_args != k->nparams)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: %s takes %u arguments (%u inputs, %u outputs) but %zu were "
                            "passed",
-                           fn, k->label, k->nparams,
-                           k->kind == ACCEL_KERNEL_RAW ? k->nparams : k->nin,
-                           k->kind == ACCEL_KERNEL_RAW ? 0u : k->nparams - k->nin, num_args);
+                           fn, k->label, k->nparams, k->nin, k->nparams - k->nin, num_args);
     if (num_args && !args)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: args is NULL", fn);
     memset(&L->be, 0, sizeof L->be);

@@ -766,6 +766,13 @@ Test(kernel, launch_errors, .init = setup)
                                 accel_karg_array(accel_slice_of(b, 10, 10)),
                                 accel_karg_array(accel_slice_of(other, 0, 10)), accel_karg_i32(10)};
     uint32_t g[3] = {1, 1, 1}, bl[3] = {2048, 1, 1};
+    /* A raw kernel's count error names its signature, not an input/output split it has not. */
+    uint32_t bl1[3] = {32, 1, 1};
+    cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl1, 2, rargs),
+                 ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "takes 4 arguments (the parameters of its __global__ "
+                                         "signature, in order) but 2 were passed"),
+              "%s", accel_last_error());
     cr_assert_eq(accel_kernel_launch_grid(e.q, raw, g, bl, 4, rargs), ACCEL_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(accel_last_error(), "block.x = 2048"), "%s", accel_last_error());
     uint32_t bl2[3] = {32, 32, 2};

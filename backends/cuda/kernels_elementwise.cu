@@ -9,8 +9,9 @@
  * so ranges past 2^31 elements work. The grid is sized from the work, capped
  * at the blocks of the kernel that the SMs hold at once (at most 8 of 256
  * threads per SM; the unrolled kernels use 40-70 registers, so 3-6). Fill,
- * the unary ops and scale take a flat variant instead: one thread per 16-byte
- * vector, no loop (map_flat_kernel).
+ * the unary ops and scale, and every op on a range of at most 64Ki elements,
+ * take a flat variant instead: one thread per 16-byte vector, no loop
+ * (map_flat_kernel).
  *
  * Accuracy (nvcc without --use_fast_math: IEEE division and square root):
  * add, sub, mul, div, sqrt, neg, abs, max, min, relu are exact or correctly
@@ -259,81 +260,34 @@ __global__ void __launch_bounds__(kThreads) map_kernel(F f, Split s, const T *a,
     }
 }
 
-/* ------------------------------------------------ small ranges */
+/* ------------------------------------------------ flat: one thread per item */
 
-/* A range of at most kSmallMax elements whose one-item-per-thread grid fits
- * in max_blocks blocks (the device's SMs x 8, plugin.c: 8 resident blocks of
- * 256 threads per SM at <= 32 registers) runs as small_map_kernel instead:
- * one wave in which each thread does one item, either one 16-byte vector of
- * the aligned body or one element of the head or tail, and exits. There the
- * op takes a few microseconds and its cost is the kernel's latency, not its
- * bandwidth: no loop, no unroll, 32-bit indices, about 20 registers against
- * map_kernel's 64 (its 4-deep unroll and grid-stride bookkeeping cost about
- * 1 us a node in a graph of 1024-element adds). 64Ki elements is 16Ki f32
- * vectors, 64 blocks: one block per SM at most on the GPUs accel targets, a
- * size at which map_kernel's unroll has nothing to hide. The functor and the
- * split are map_kernel's, so each element gets the same bits. */
+/* The map with one thread per 16-byte vector and no loop: thread i does
+ * vector i of the aligned body, and thread i < the scalar count also does
+ * scalar element i (head, then tail). The functor and the split are
+ * map_kernel's, so each element gets the same bits. Index is the type of the
+ * thread index: unsigned for small ranges (fewer registers), size_t beyond.
+ *
+ * Two uses, both measured on the H200:
+ * - Small ranges (at most kSmallMax elements, one wave: the grid fits in
+ *   max_blocks, the device's SMs x 8 blocks of 256 threads). There the op
+ *   takes a few microseconds and its cost is the kernel's latency, not its
+ *   bandwidth: map_kernel's 4-deep unroll and grid-stride bookkeeping (64
+ *   registers) cost about 0.3 us a node in a graph of 100 1024-element adds
+ *   (130.7 us against a raw CUDA graph's 99.6 us; with this kernel, about 22
+ *   registers, 0.99 of the raw graph).
+ * - Fill, the unary ops and scale at any size (bench/ew_probe.cu, 2^28 f32,
+ *   7 interleaved rounds): relu and exp at 1.02 of cudaMemcpyAsync where
+ *   map_kernel's resident grid-stride loop reached 0.95 (a 4-deep flat kernel
+ *   0.98, a loop over block chunks 0.92), a float4 fill at 1.09 against
+ *   1.03: blocks that finish make room for the next ones in address order.
+ *   Binary ops and axpby keep map_kernel, measured at 0.97 of copy (add). */
 constexpr size_t kSmallMax = 65536;
 
-template <typename T, int NIN, typename F>
-__global__ void __launch_bounds__(kThreads)
-    small_map_kernel(F f, const T *a, const T *b, T *out, unsigned head, unsigned nvec,
-                     unsigned nscalar)
-{
-    using VT = typename Vec<T>::type;
-    constexpr int W = Vec<T>::width;
-    union U {
-        VT v;
-        T e[W];
-    };
-    const unsigned t = blockIdx.x * kThreads + threadIdx.x;
-    if (t < nvec) {
-        const unsigned j = head + t * W;
-        U ua, ub, uo;
-        if (NIN >= 1)
-            ua.v = *reinterpret_cast<const VT *>(a + j);
-        if (NIN >= 2)
-            ub.v = *reinterpret_cast<const VT *>(b + j);
-#pragma unroll
-        for (int k = 0; k < W; ++k)
-            uo.e[k] = f(NIN >= 1 ? ua.e[k] : T(0), NIN >= 2 ? ub.e[k] : T(0));
-        *reinterpret_cast<VT *>(out + j) = uo.v;
-        return;
-    }
-    const unsigned e = t - nvec;
-    if (e < nscalar) {
-        const unsigned j = e < head ? e : head + nvec * W + (e - head);
-        out[j] = f(NIN >= 1 ? a[j] : T(0), NIN >= 2 ? b[j] : T(0));
-    }
-}
+/* Blocks of map_flat_kernel at most (gridDim.x is below 2^31). */
+constexpr size_t kMaxFlatBlocks = 0x7fffffff;
 
-inline bool small_range(size_t n, unsigned max_blocks)
-{
-    return n <= kSmallMax && n <= (size_t)max_blocks * kThreads;
-}
-
-template <typename T, int NIN, typename F>
-cudaError_t launch_small_map(cudaStream_t stream, F f, const void *a, const void *b, void *out,
-                             size_t n)
-{
-    Split s = make_split<T>(n, out, NIN >= 1 ? a : nullptr, NIN >= 2 ? b : nullptr);
-    const unsigned nvec = (unsigned)s.nvec, ns = (unsigned)scalar_total<T>(s);
-    const unsigned grid = (nvec + ns + kThreads - 1) / kThreads;
-    return launch<small_map_kernel<T, NIN, F>>(small_map_kernel<T, NIN, F>, grid, stream, f,
-                                               static_cast<const T *>(a), static_cast<const T *>(b),
-                                               static_cast<T *>(out), (unsigned)s.head, nvec, ns);
-}
-
-/* The same map with one thread per 16-byte vector and no loop: thread i
- * does vector i of the body, and thread i < the scalar count also does
- * scalar element i (head, then tail). On the H200 (bench/ew_probe.cu, 2^28
- * f32, 7 interleaved rounds) this ran relu and exp at 1.02 of
- * cudaMemcpyAsync where map_kernel's resident grid-stride loop reached 0.95
- * (a 4-deep flat kernel 0.98, a loop over block chunks 0.92), and a float4
- * fill at 1.09 against 1.03: blocks that finish make room for the next ones
- * in address order, and the kernel needs 18-40 registers instead of 40-64,
- * so more of them are resident. */
-template <typename T, int NIN, typename F>
+template <typename T, int NIN, typename F, typename Index>
 __global__ void __launch_bounds__(kThreads)
     map_flat_kernel(F f, Split s, const T *a, const T *b, T *out)
 {
@@ -343,8 +297,8 @@ __global__ void __launch_bounds__(kThreads)
         VT v;
         T e[W];
     };
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < s.nvec) {
+    const Index i = (Index)blockIdx.x * (Index)kThreads + (Index)threadIdx.x;
+    if (i < (Index)s.nvec) {
         U ua, ub, uo;
         if (NIN >= 1)
             ua.v = reinterpret_cast<const VT *>(a + s.head)[i];
@@ -355,14 +309,20 @@ __global__ void __launch_bounds__(kThreads)
             uo.e[k] = f(NIN >= 1 ? ua.e[k] : T(0), NIN >= 2 ? ub.e[k] : T(0));
         reinterpret_cast<VT *>(out + s.head)[i] = uo.v;
     }
-    if (i < scalar_total<T>(s)) {
-        size_t j = scalar_index<T>(s, i);
+    if (i < (Index)scalar_total<T>(s)) {
+        const Index j = (Index)scalar_index<T>(s, i);
         out[j] = f(NIN >= 1 ? a[j] : T(0), NIN >= 2 ? b[j] : T(0));
     }
 }
 
-/* Blocks of map_flat_kernel at most (gridDim.x is below 2^31). */
-constexpr size_t kMaxFlatBlocks = 0x7fffffff;
+template <typename T, int NIN, typename Index, typename F>
+cudaError_t launch_flat(cudaStream_t stream, F f, const Split &s, size_t blocks, const void *a,
+                        const void *b, void *out)
+{
+    return launch<map_flat_kernel<T, NIN, F, Index>>(
+        map_flat_kernel<T, NIN, F, Index>, (unsigned)blocks, stream, f, s,
+        static_cast<const T *>(a), static_cast<const T *>(b), static_cast<T *>(out));
+}
 
 /* ------------------------------------------------ any range */
 
@@ -372,19 +332,14 @@ cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void
 {
     if (n == 0)
         return cudaSuccess;
-    if (small_range(n, max_blocks))
-        return launch_small_map<T, NIN>(stream, f, a, b, out, n);
     Split s = make_split<T>(n, out, NIN >= 1 ? a : nullptr, NIN >= 2 ? b : nullptr);
     size_t ns = scalar_total<T>(s);
-    /* Fill, unary ops and scale: one thread per vector (and per scalar
-     * element) while that grid fits in gridDim.x. Binary ops and axpby keep
-     * the grid-stride kernel, measured at 0.97 of copy (add) with it. */
+    size_t flat = ((s.nvec > ns ? s.nvec : ns) + kThreads - 1) / kThreads;
+    if (n <= kSmallMax && flat <= max_blocks)
+        return launch_flat<T, NIN, unsigned>(stream, f, s, flat, a, b, out);
     if constexpr (NIN <= 1) {
-        size_t flat = ((s.nvec > ns ? s.nvec : ns) + kThreads - 1) / kThreads;
         if (flat <= kMaxFlatBlocks)
-            return launch<map_flat_kernel<T, NIN, F>>(
-                map_flat_kernel<T, NIN, F>, (unsigned)flat, stream, f, s, static_cast<const T *>(a),
-                static_cast<const T *>(b), static_cast<T *>(out));
+            return launch_flat<T, NIN, size_t>(stream, f, s, flat, a, b, out);
     }
     size_t vec_work = (s.nvec + kUnroll - 1) / kUnroll;
     unsigned grid = resident_grid<map_kernel<T, NIN, F>>(vec_work > ns ? vec_work : ns, max_blocks);

@@ -280,6 +280,21 @@ class _TypedKernel:
                             "do not take")
         return types
 
+    def _common_shape(self, ins: List[Any], kind: str, note: str) -> Optional[Tuple[int, ...]]:
+        """The shape every array input shares (None when all are scalars).
+        Raises ShapeMismatchError naming the first input whose shape differs
+        from an earlier one's."""
+        shape = None
+        for a, p in zip(ins, self.in_params):
+            if isinstance(a, Array):
+                if shape is None:
+                    shape = a._shape
+                elif a._shape != shape:
+                    raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                                f"{kind} {self.name}: {p.name} has shape {a._shape}, an earlier "
+                                f"input {shape}{note}")
+        return shape
+
     def _split(self, args: Tuple[Any, ...], out: Any) -> Tuple[List[Any], List[Any]]:
         cls = self._cls
         if out is not None:
@@ -400,16 +415,8 @@ class ElementwiseKernel(_TypedKernel):
                  stream: Optional[Stream] = None) -> Any:
         ins, outs = self._split(args, out)
         in_arrays = [a for a in ins if isinstance(a, Array)]
-        shape = None
-        for a, p in zip(ins, self.in_params):
-            if isinstance(a, Array):
-                if shape is None:
-                    shape = a._shape
-                elif a._shape != shape:
-                    raise error("ACCEL_ERROR_SHAPE_MISMATCH",
-                                f"accel.ElementwiseKernel {self.name}: {p.name} has shape "
-                                f"{a._shape}, an earlier input {shape} (no broadcasting "
-                                "except of scalars)")
+        shape = self._common_shape(ins, "accel.ElementwiseKernel",
+                                   " (no broadcasting except of scalars)")
         for o, p in zip(outs, self.out_params):
             if shape is None:
                 shape = o._shape
@@ -512,15 +519,7 @@ class ReductionKernel(_TypedKernel):
                  keepdims: bool = False, stream: Optional[Stream] = None) -> Array:
         ins, outs = self._split(args, out)
         in_arrays = [a for a in ins if isinstance(a, Array)]
-        shape = None
-        for a, p in zip(ins, self.in_params):
-            if isinstance(a, Array):
-                if shape is None:
-                    shape = a._shape
-                elif a._shape != shape:
-                    raise error("ACCEL_ERROR_SHAPE_MISMATCH",
-                                f"accel.ReductionKernel {self.name}: {p.name} has shape "
-                                f"{a._shape}, an earlier input {shape}")
+        shape = self._common_shape(ins, "accel.ReductionKernel", "")
         if shape is None:
             raise TypeError(f"accel.ReductionKernel {self.name}: at least one input must be an "
                             "accel.Array")

@@ -3,7 +3,9 @@
 /* core/buffer.c — device buffers and pinned host memory: creation through
  * the backend, registration as live handles, the runtime's lists (so that
  * closing the runtime frees what callers left), release (which, as cudaFree,
- * first waits for queued work that may still use the buffer). */
+ * first waits for queued work that may still use the buffer, and before that
+ * for other threads' calls that resolved the buffer and are enqueueing work
+ * on it: core/handle.c's pins). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,9 +89,20 @@ void accel_buffer_release(accel_buffer *buf)
         accel__log(ACCEL_LOG_DEBUG, "%s: buf is a temporary of a graph; the graph releases it", fn);
         return;
     }
-    /* The handle dies first, so that no op or transfer can be enqueued on
-     * the buffer while we wait. */
-    accel__handle_free(buf->handle);
+    /* The handle dies first, so that no call can resolve the buffer any
+     * more; of two threads releasing it at once, one kills it. */
+    if (!accel__handle_kill(buf->handle)) {
+        accel__set_error("%s: buf (%p) was released by another thread at the same time", fn,
+                         (void *)buf->handle);
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    /* Calls that resolved it before it died (other threads' ops, transfers,
+     * launches) finish their enqueue or fail first: after the drain, every
+     * use of the buffer is on a queue, which the wait below covers. This
+     * call's own pin goes first. */
+    accel__call_unpin(&call);
+    accel__handle_drain(buf->handle);
     accel_runtime *rt = buf->dev->rt;
     /* As cudaFree: queued work that may still use the buffer finishes first.
      * Any live queue may (copies and fallbacks cross devices), so every one

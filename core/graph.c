@@ -225,6 +225,41 @@ static accel_status check_alive_locked(const accel_graph *g, const char *fn)
     return ACCEL_SUCCESS;
 }
 
+/* Pin every buffer g uses for one launch (accel_buffer_release waits for
+ * the pins, so none is freed before the launch's work is enqueued);
+ * *out_pins gets the pins to drop with unpin_all. A buffer released
+ * meanwhile: check_alive_locked's error. */
+static accel_status pin_all_locked(const accel_graph *g, const char *fn, accel__hslot ***out_pins)
+{
+    *out_pins = NULL;
+    if (!g->nubuf)
+        return ACCEL_SUCCESS;
+    accel__hslot **pins = malloc(g->nubuf * sizeof *pins);
+    if (!pins)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    for (size_t k = 0; k < g->nubuf; k++) {
+        pins[k] = accel__handle_pin(g->uhandle[k], g->ubuf[k]);
+        if (!pins[k]) {
+            while (k--)
+                accel__handle_unpin(pins[k]);
+            free(pins);
+            accel_status st = check_alive_locked(g, fn);
+            return st != ACCEL_SUCCESS ? st
+                                       : accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                                                     "%s: a buffer of g was released", fn);
+        }
+    }
+    *out_pins = pins;
+    return ACCEL_SUCCESS;
+}
+
+static void unpin_all(const accel_graph *g, accel__hslot **pins)
+{
+    for (size_t k = 0; pins && k < g->nubuf; k++)
+        accel__handle_unpin(pins[k]);
+    free(pins);
+}
+
 static void mark_enqueued(const accel__gnode *n)
 {
     for (uint32_t b = 0; b < n->nbuf; b++)
@@ -317,6 +352,9 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
         st = check_alive_locked(g, fn);
     if (st == ACCEL_SUCCESS && (!g->instantiated || g->be_stale || g->plan_stale))
         st = instantiate_locked(g, g->flags, fn);
+    accel__hslot **pins = NULL;
+    if (st == ACCEL_SUCCESS)
+        st = pin_all_locked(g, fn, &pins);
     if (st == ACCEL_SUCCESS) {
         g->launched = true;
         if (g->be && !core_replay_now(g->dev->rt)) {
@@ -333,6 +371,7 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
             st = replay_locked(g, q, fn);
         }
     }
+    unpin_all(g, pins);
     pthread_mutex_unlock(&g->lock);
     return st;
 }
@@ -780,8 +819,13 @@ void accel_graph_release(accel_graph *g)
     ACCEL__LIST_REMOVE(rt->graphs, g);
     pthread_mutex_unlock(&rt->lock);
     pthread_mutex_lock(&g->lock);
-    /* Temporaries may also have been used by eager work: wait for the queues
-     * whenever one was enqueued. */
+    /* The temporaries' handles die first, and calls of other threads that
+     * resolved one finish enqueueing (as accel_buffer_release). They may
+     * also have been used by eager work: wait for the queues whenever one
+     * was enqueued. */
+    for (size_t t = 0; t < g->ntemps; t++)
+        if (accel__handle_kill(g->temps[t]->handle))
+            accel__handle_drain(g->temps[t]->handle);
     for (size_t t = 0; t < g->ntemps; t++)
         if (atomic_load(&g->temps[t]->enqueued))
             g->launched = true;
@@ -790,7 +834,6 @@ void accel_graph_release(accel_graph *g)
     accel__fuse_plan_free(g, true);
     for (size_t t = 0; t < g->ntemps; t++) {
         accel_buffer *buf = g->temps[t];
-        accel__handle_free(buf->handle);
         pthread_mutex_lock(&rt->lock);
         ACCEL__LIST_REMOVE(rt->buffers, buf);
         pthread_mutex_unlock(&rt->lock);

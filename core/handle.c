@@ -22,14 +22,28 @@
  * generation (pthread_atfork) that makes every runtime of the parent refuse
  * calls in the child.
  *
+ * Pins: a call that resolves a buffer handle also raises its slot's pin
+ * count and rechecks the slot (as hazard pointers do; the count lives in
+ * the slot, which outlives the buffer), and drops the pin when it leaves.
+ * accel_buffer_release kills the handle, then waits for the slot's pins
+ * (accel__handle_drain) before it frees anything: a call that resolved the
+ * buffer either has its work enqueued by then, which the release's queue
+ * wait covers, or sees the handle dead and fails. The slot is reused only
+ * after the drain, so the pins it waits for are those of its buffer.
+ *
  * Pinned host blocks are real addresses the caller uses as memory; they are
  * kept in a separate open-addressing hash set (linear probing,
  * backward-shift deletion) behind a mutex. */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "internal.h"
+#include "kernel_internal.h"
+
+/* A user kernel launch resolves up to one buffer per parameter in one call. */
+_Static_assert(ACCEL__CALL_PINS >= ACCEL__KMAX_PARAMS, "a call must pin every kernel argument");
 
 typedef struct slot {
     uintptr_t key; /* 0: empty */
@@ -205,13 +219,17 @@ const char *accel__type_name(accel__type type)
 #define PAGE_SLOTS (1u << PAGE_BITS)
 #define DIR_PAGES (1u << 14) /* 2^26 slots: 64 M live handles at most */
 
-typedef struct hslot {
+typedef struct accel__hslot {
     /* generation << 32 | type (0: not live). The generation is that of the
      * current or last occupant. */
     _Atomic uint64_t state;
     _Atomic(void *) obj;
     _Atomic(accel__gate *) gate;
     uint32_t next_free; /* under h_lock; 0 ends the list */
+    /* Calls that pinned this slot's buffer and have not left. Only ever
+     * raised and lowered by the same caller, never set: a stale caller
+     * between its raise and its recheck undoes its own count. */
+    atomic_uint pins;
 } hslot;
 
 static _Atomic(hslot *) h_dir[DIR_PAGES];
@@ -350,34 +368,83 @@ accel_status accel__handle_new(accel__type type, void *obj, accel__gate *gate, v
     return ACCEL_SUCCESS;
 }
 
-void accel__handle_free(const void *handle)
+/* Kill handle (h_lock held): true when it was live and is dead now. */
+static bool kill_locked(const void *handle)
+{
+    uint64_t v = (uint64_t)(uintptr_t)handle ^ HANDLE_MASK;
+    uint64_t gen = v >> 32;
+    hslot *s = slot_at((uint32_t)v);
+    uint64_t st = s ? atomic_load_explicit(&s->state, memory_order_relaxed) : 0;
+    if (!s || !gen || (st >> 32) != gen || (st & 0xffu) == 0)
+        return false;
+    /* Seqlock writer: the state changes before the payload does. The store
+     * is seq_cst against a pinning call's raise and recheck. */
+    atomic_store_explicit(&s->state, gen << 32, memory_order_seq_cst);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&s->obj, NULL, memory_order_relaxed);
+    atomic_store_explicit(&s->gate, NULL, memory_order_relaxed);
+    return true;
+}
+
+/* Put the dead handle's slot on the free list (h_lock held): FIFO reuse; a
+ * slot whose generation is spent is retired. */
+static void recycle_locked(const void *handle)
 {
     uint64_t v = (uint64_t)(uintptr_t)handle ^ HANDLE_MASK;
     uint32_t idx = (uint32_t)v;
-    uint64_t gen = v >> 32;
+    if ((v >> 32) >= 0xffffffffu)
+        return;
+    slot_at(idx)->next_free = 0;
+    if (h_free_tail)
+        slot_at(h_free_tail)->next_free = idx;
+    else
+        h_free = idx;
+    h_free_tail = idx;
+}
+
+void accel__handle_free(const void *handle)
+{
     pthread_mutex_lock(&h_lock);
-    hslot *s = slot_at(idx);
-    uint64_t st = s ? atomic_load_explicit(&s->state, memory_order_relaxed) : 0;
-    if (s && gen && (st >> 32) == gen && (st & 0xffu) != 0) {
-        /* Seqlock writer: the state changes before the payload does. */
-        atomic_store_explicit(&s->state, gen << 32, memory_order_seq_cst);
-        atomic_thread_fence(memory_order_release);
-        atomic_store_explicit(&s->obj, NULL, memory_order_relaxed);
-        atomic_store_explicit(&s->gate, NULL, memory_order_relaxed);
-        /* FIFO reuse; a slot whose generation is spent is retired. */
-        if (gen < 0xffffffffu) {
-            s->next_free = 0;
-            if (h_free_tail)
-                slot_at(h_free_tail)->next_free = idx;
-            else
-                h_free = idx;
-            h_free_tail = idx;
-        }
-    }
+    if (kill_locked(handle))
+        recycle_locked(handle);
     pthread_mutex_unlock(&h_lock);
 }
 
-void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate **out_gate)
+bool accel__handle_kill(const void *handle)
+{
+    pthread_mutex_lock(&h_lock);
+    bool killed = kill_locked(handle);
+    pthread_mutex_unlock(&h_lock);
+    return killed;
+}
+
+void accel__handle_drain(const void *handle)
+{
+    uint64_t v = (uint64_t)(uintptr_t)handle ^ HANDLE_MASK;
+    hslot *s = slot_at((uint32_t)v);
+    if (!s)
+        return;
+    /* Pinned calls are between their resolve and their enqueue (a few
+     * hundred ns): spin briefly before sleeping. */
+    long sleep_ns = 1000;
+    for (unsigned spin = 0; atomic_load_explicit(&s->pins, memory_order_seq_cst) != 0; spin++) {
+        if (spin < 64) {
+            sched_yield();
+            continue;
+        }
+        struct timespec ts = {0, sleep_ns};
+        nanosleep(&ts, NULL);
+        if (sleep_ns < 1000000)
+            sleep_ns *= 2;
+    }
+    pthread_mutex_lock(&h_lock);
+    recycle_locked(handle);
+    pthread_mutex_unlock(&h_lock);
+}
+
+/* accel__handle_peek, also giving the slot and the state word it read. */
+static void *peek_slot(const void *handle, accel__type *out_type, accel__gate **out_gate,
+                       hslot **out_slot, uint64_t *out_state)
 {
     *out_type = ACCEL__T_NONE;
     *out_gate = NULL;
@@ -396,7 +463,16 @@ void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate 
         return NULL; /* released (and maybe reused) while we read */
     *out_type = (accel__type)(st & 0xffu);
     *out_gate = gate;
+    *out_slot = s;
+    *out_state = st;
     return obj;
+}
+
+void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate **out_gate)
+{
+    hslot *s;
+    uint64_t st;
+    return peek_slot(handle, out_type, out_gate, &s, &st);
 }
 
 /* ----------------------------------------------------------------- calls */
@@ -410,15 +486,79 @@ void (*accel__handle_test_between_peeks)(const void *handle);
         if (accel__handle_test_between_peeks)                                                      \
             accel__handle_test_between_peeks(h);                                                   \
     } while (0)
+/* Between a pin's raise and its recheck, where a concurrent release can land. */
+void (*accel__handle_test_between_pin)(const void *handle);
+#define BETWEEN_PIN(h)                                                                             \
+    do {                                                                                           \
+        if (accel__handle_test_between_pin)                                                        \
+            accel__handle_test_between_pin(h);                                                     \
+    } while (0)
 #else
 #define BETWEEN_PEEKS(h) ((void)0)
+#define BETWEEN_PIN(h) ((void)0)
 #endif
+
+void accel__call_unpin(accel__call *c)
+{
+    for (uint32_t i = 0; i < c->npins; i++)
+        accel__handle_unpin(c->pins[i]);
+    c->npins = 0;
+}
 
 void accel__call_leave(accel__call *c)
 {
+    accel__call_unpin(c);
     if (c->gate)
         atomic_fetch_sub_explicit(&c->gate->calls, 1, memory_order_release);
     c->gate = NULL;
+}
+
+/* Raise slot s's pin count, then recheck that its state is still st (the
+ * live handle that was resolved). seq_cst on both, as the release's kill and
+ * its read of the count: either the release sees this pin and waits for it,
+ * or this sees the handle dead (and undoes its raise). */
+static bool raise_pin(hslot *s, uint64_t st, const void *handle)
+{
+    atomic_fetch_add_explicit(&s->pins, 1, memory_order_seq_cst);
+    BETWEEN_PIN(handle);
+    (void)handle;
+    if (atomic_load_explicit(&s->state, memory_order_seq_cst) == st)
+        return true;
+    atomic_fetch_sub_explicit(&s->pins, 1, memory_order_release);
+    return false;
+}
+
+accel__hslot *accel__handle_pin(const void *handle, const void *obj)
+{
+    accel__type type;
+    accel__gate *gate;
+    hslot *s;
+    uint64_t st;
+    if (peek_slot(handle, &type, &gate, &s, &st) != obj || type != ACCEL__T_BUFFER)
+        return NULL;
+    return raise_pin(s, st, handle) ? s : NULL;
+}
+
+void accel__handle_unpin(accel__hslot *s)
+{
+    if (s)
+        atomic_fetch_sub_explicit(&s->pins, 1, memory_order_release);
+}
+
+/* Pin the buffer that handle a->handle resolved to (slot s, state st) for c. */
+static accel_status pin(accel__call *c, const char *fn, const accel__arg *a, hslot *s, uint64_t st)
+{
+    if (c->npins == ACCEL__CALL_PINS)
+        return accel__fail(ACCEL_ERROR_INTERNAL, "%s: %s%s: more than %d buffers in one call", fn,
+                           a->name, a->suffix ? a->suffix : "", ACCEL__CALL_PINS);
+    if (!raise_pin(s, st, a->handle)) {
+        return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                           "%s: %s%s (%p) was released by another thread while this call "
+                           "resolved it",
+                           fn, a->name, a->suffix ? a->suffix : "", a->handle);
+    }
+    c->pins[c->npins++] = s;
+    return ACCEL_SUCCESS;
 }
 
 static accel_status handle_error(const char *fn, const accel__arg *a, accel__type actual)
@@ -445,7 +585,9 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     const accel__arg *a = &args[0];
     accel__type type;
     accel__gate *gate;
-    void *obj = accel__handle_peek(a->handle, &type, &gate);
+    hslot *s;
+    uint64_t state;
+    void *obj = peek_slot(a->handle, &type, &gate, &s, &state);
     if (!obj || type != a->type)
         return handle_error(fn, a, type);
     atomic_fetch_add_explicit(&gate->calls, 1, memory_order_seq_cst);
@@ -475,6 +617,13 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
                            "contexts stayed in the parent); open a new one in the child",
                            fn, a->name, (unsigned long long)gate->serial);
     }
+    if (type == ACCEL__T_BUFFER) {
+        accel_status st = pin(c, fn, a, s, state);
+        if (st != ACCEL_SUCCESS) {
+            accel__call_leave(c);
+            return st;
+        }
+    }
     memcpy(a->out, &obj, sizeof obj);
     for (size_t i = 1; i < n; i++) {
         accel_status st = accel__call_resolve(c, fn, args[0].name, &args[i]);
@@ -486,12 +635,14 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     return ACCEL_SUCCESS;
 }
 
-accel_status accel__call_resolve(const accel__call *c, const char *fn, const char *first_name,
+accel_status accel__call_resolve(accel__call *c, const char *fn, const char *first_name,
                                  const accel__arg *a)
 {
     accel__type type;
     accel__gate *g2;
-    void *obj = accel__handle_peek(a->handle, &type, &g2);
+    hslot *s;
+    uint64_t state;
+    void *obj = peek_slot(a->handle, &type, &g2, &s, &state);
     if (!obj || type != a->type)
         return handle_error(fn, a, type);
     if (g2 != c->gate)
@@ -500,6 +651,11 @@ accel_status accel__call_resolve(const accel__call *c, const char *fn, const cha
                            "handles of one call must come from one runtime)",
                            fn, a->name, a->suffix ? a->suffix : "", (unsigned long long)g2->serial,
                            first_name, (unsigned long long)c->gate->serial);
+    if (type == ACCEL__T_BUFFER) {
+        accel_status st = pin(c, fn, a, s, state);
+        if (st != ACCEL_SUCCESS)
+            return st;
+    }
     memcpy(a->out, &obj, sizeof obj);
     return ACCEL_SUCCESS;
 }

@@ -101,14 +101,49 @@ extern atomic_uint accel__fork_generation;
 accel_status accel__handle_new(accel__type type, void *obj, accel__gate *gate, void *out_handle);
 void accel__handle_free(const void *handle);
 void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate **out_gate);
+/* Release of a buffer while other threads' calls may be resolving it, in
+ * two steps (accel_buffer_release): kill makes the handle dead at once and
+ * returns true for the one caller that killed it (false: it was dead
+ * already); drain, called once after a kill that returned true, waits until
+ * every call that pinned the handle before it died has left (so its work is
+ * enqueued or refused), then lets the slot be reused. The pins are those of
+ * accel__call_enter and accel__call_resolve (buffer handles only). */
+bool accel__handle_kill(const void *handle);
+void accel__handle_drain(const void *handle);
+
+/* A handle's slot as a pin names it (handle.c). */
+typedef struct accel__hslot accel__hslot;
+/* Pin the buffer obj behind handle outside a call's arguments (a graph
+ * launch's recorded buffers): its slot, or NULL when handle is not (any
+ * more) a live buffer handle of obj. Unpin each pin once; NULL is a no-op. */
+accel__hslot *accel__handle_pin(const void *handle, const void *obj);
+void accel__handle_unpin(accel__hslot *pin);
+
+/* The most buffer handles one call resolves (a user kernel's parameters,
+ * ACCEL__KMAX_PARAMS of kernel_internal.h). */
+#define ACCEL__CALL_PINS 32
 
 /* One public call in flight. Declare it with ACCEL__CALL(c) at the top of a
- * public function: leaving the function (any return) ends the call. */
+ * public function: leaving the function (any return) ends the call. Each
+ * buffer handle the call resolved is pinned (pins[0, npins)) until then:
+ * accel_buffer_release waits for the pins, so a buffer a call has resolved
+ * is not freed before the call's work is enqueued. Only gate and npins are
+ * initialized: pins past npins are never read. */
 typedef struct accel__call {
     accel__gate *gate;
+    uint32_t npins;
+    accel__hslot *pins[ACCEL__CALL_PINS];
 } accel__call;
 void accel__call_leave(accel__call *c);
-#define ACCEL__CALL(c) __attribute__((cleanup(accel__call_leave))) accel__call c = {NULL}
+/* Drop the call's pins early, keeping the call entered: for a call that
+ * goes on to wait for a queue once its work is enqueued (the blocking
+ * transfers), so that a release of the buffer does not wait for that. The
+ * resolved buffer objects must not be used after this. */
+void accel__call_unpin(accel__call *c);
+#define ACCEL__CALL(c)                                                                             \
+    __attribute__((cleanup(accel__call_leave))) accel__call c;                                     \
+    c.gate = NULL;                                                                                 \
+    c.npins = 0
 
 /* One handle argument: the caller's value, the type it must have, its name
  * in messages ("q", "a.buffer") and where the object pointer goes (the
@@ -121,16 +156,18 @@ typedef struct accel__arg {
     const char *suffix; /* after name in messages (".buffer"), or NULL */
 } accel__arg;
 /* Resolve n handles (args[0] gives the call's runtime; every other one must
- * belong to the same runtime) and enter the call. Errors:
- * ACCEL_ERROR_INVALID_HANDLE (NULL, released, never created, wrong type,
- * runtime being closed), ACCEL_ERROR_DEVICE_MISMATCH (another runtime),
- * ACCEL_ERROR_UNAVAILABLE (runtime of the parent after fork), each with
+ * belong to the same runtime) and enter the call, pinning each buffer.
+ * Errors: ACCEL_ERROR_INVALID_HANDLE (NULL, released, never created, wrong
+ * type, runtime being closed, a buffer released by another thread while
+ * this call resolved it), ACCEL_ERROR_DEVICE_MISMATCH (another runtime),
+ * ACCEL_ERROR_UNAVAILABLE (runtime of the parent after fork),
+ * ACCEL_ERROR_INTERNAL (more than ACCEL__CALL_PINS buffers), each with
  * "fn: name ..." in the message. */
 accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const accel__arg *args);
 /* One more handle of an entered call c: live, of its type, of c's runtime
- * (first_name names the call's first handle in the message). The call
- * stays entered whatever this returns. */
-accel_status accel__call_resolve(const accel__call *c, const char *fn, const char *first_name,
+ * (first_name names the call's first handle in the message); a buffer is
+ * pinned for c. The call stays entered whatever this returns. */
+accel_status accel__call_resolve(accel__call *c, const char *fn, const char *first_name,
                                  const accel__arg *a);
 /* accel__call_enter with one handle. */
 accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,

@@ -400,6 +400,8 @@ accel_status accel_queue_write_blocking(accel_queue *q, accel_buffer *dst, size_
     accel_status st = do_write(fn, &call, &q, dst, dst_offset, src, bytes);
     if (st != ACCEL_SUCCESS)
         return st;
+    /* Enqueued: a release of the buffer need not wait for our finish. */
+    accel__call_unpin(&call);
     return finish_named(q, fn);
 }
 
@@ -411,6 +413,8 @@ accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t
     accel_status st = do_read(fn, &call, &q, src, src_offset, dst, bytes);
     if (st != ACCEL_SUCCESS)
         return st;
+    /* Enqueued: a release of the buffer need not wait for our finish. */
+    accel__call_unpin(&call);
     return finish_named(q, fn);
 }
 

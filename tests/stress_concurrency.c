@@ -7,7 +7,8 @@
  * them, and check every result against a value computed on the host.
  * Then buffers are released (which waits, as cudaFree, for every live
  * queue) while other threads' queues still hold work and while queues are
- * created and released undrained, with the surviving data checked.
+ * created and released undrained, with the surviving data checked, and
+ * calls on a buffer race its release.
  * CI runs it under ThreadSanitizer too (the tsan preset, with
  * OMP_NUM_THREADS=1: see .ci/run). A plain program, not a Criterion suite:
  * Criterion's process arena does not start under TSan (Snaipe/Criterion
@@ -429,6 +430,121 @@ static void buffers_released_while_other_queues_are_busy(void)
            atomic_load(&s.ops), THREADS);
 }
 
+/* Calls racing a release of their buffer: in each round a helper thread
+ * enqueues transfers, copies and ops on a fresh buffer until one is refused
+ * while its owner releases the buffer after a varying number of them. Every
+ * call is either enqueued before the memory is freed or refused with
+ * ACCEL_ERROR_INVALID_HANDLE (under TSan and ASan: no race, no use after
+ * free). */
+#define RACE_ROUNDS 25
+
+typedef struct racer {
+    shared_state *s;
+    accel_queue *q;
+    accel_buffer *buf, *other;
+    const float *src;
+    float *dst;
+    atomic_int calls;
+    atomic_bool finished;
+    accel_status st;
+    char message[512];
+} racer;
+
+static void *race_calls(void *arg)
+{
+    racer *r = arg;
+    accel_status st = ACCEL_SUCCESS;
+    accel_slice b = accel_slice_of(r->buf, 0, LEN), o = accel_slice_of(r->other, 0, LEN);
+    for (unsigned k = 0; st == ACCEL_SUCCESS; ++k) {
+        switch (k % 4) {
+        case 0:
+            st = accel_queue_write(r->q, r->buf, 0, r->src, LEN * sizeof(float));
+            break;
+        case 1:
+            st = accel_add(r->q, ACCEL_F32, b, b, o);
+            break;
+        case 2:
+            st = accel_queue_copy(r->q, r->buf, 0, r->other, 0, LEN * sizeof(float));
+            break;
+        default:
+            st = accel_queue_read(r->q, r->buf, 0, r->dst, LEN * sizeof(float));
+            break;
+        }
+        if (st == ACCEL_SUCCESS)
+            atomic_fetch_add(&r->calls, 1);
+    }
+    r->st = st;
+    snprintf(r->message, sizeof r->message, "%s", accel_last_error());
+    atomic_store(&r->finished, true);
+    return NULL;
+}
+
+static void *race_work(void *arg)
+{
+    worker *w = arg;
+    shared_state *s = w->s;
+    float src[LEN], dst[LEN];
+    for (int i = 0; i < LEN; ++i)
+        src[i] = (float)(w->id * 10 + i % 7);
+    pthread_barrier_wait(&s->start);
+    for (uint32_t d = 0; d < s->ndev && !atomic_load(&s->failures); ++d) {
+        accel_queue *q = NULL;
+        accel_buffer *other = NULL;
+        CHECK(s, accel_queue_create(s->devs[d], &q));
+        CHECK(s, accel_buffer_create(s->devs[d], LEN * sizeof(float), &other));
+        for (int round = 0; round < RACE_ROUNDS; ++round) {
+            racer r = {s, q, NULL, other, src, dst, 0, false, ACCEL_SUCCESS, ""};
+            CHECK(s, accel_buffer_create(s->devs[d], LEN * sizeof(float), &r.buf));
+            pthread_t t;
+            if (pthread_create(&t, NULL, race_calls, &r) != 0) {
+                accel_buffer_release(r.buf);
+                fail(s, "pthread_create");
+                goto out;
+            }
+            int after = (round + w->id) % 6;
+            while (atomic_load(&r.calls) < after && !atomic_load(&r.finished))
+                sched_yield();
+            accel_buffer_release(r.buf);
+            pthread_join(t, NULL);
+            atomic_fetch_add(&s->ops, atomic_load(&r.calls) + 1);
+            if (r.st != ACCEL_ERROR_INVALID_HANDLE) {
+                fail(s, "thread %d: a call racing the release gave %s (%s)", w->id,
+                     accel_status_name(r.st), r.message);
+                break;
+            }
+        }
+        CHECK(s, accel_queue_finish(q));
+    out:
+        accel_buffer_release(other);
+        accel_queue_release(q);
+    }
+    return NULL;
+}
+
+static void calls_racing_the_release_of_their_buffer(void)
+{
+    static shared_state s;
+    memset(&s, 0, sizeof s);
+    pthread_mutex_init(&s.fail_lock, NULL);
+    s.ndev = accel_device_count(rt);
+    for (uint32_t d = 0; d < s.ndev; ++d)
+        REQUIRE(accel_device_get(rt, d, &s.devs[d]) == ACCEL_SUCCESS, "device %u", d);
+    pthread_barrier_init(&s.start, NULL, THREADS);
+    pthread_t t[THREADS];
+    worker w[THREADS];
+    for (int i = 0; i < THREADS; ++i) {
+        w[i] = (worker){&s, i};
+        REQUIRE(pthread_create(&t[i], NULL, race_work, &w[i]) == 0, "pthread_create");
+    }
+    for (int i = 0; i < THREADS; ++i)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&s.start);
+    REQUIRE(atomic_load(&s.failures) == 0, "%d failure(s); first: %s", atomic_load(&s.failures),
+            s.first_failure);
+    printf("%d calls raced %d buffer releases, %d threads; each enqueued or refused\n",
+           atomic_load(&s.ops), THREADS * RACE_ROUNDS * (int)s.ndev, THREADS);
+}
+
 /* Runtimes opened and closed concurrently, each thread with its own, while
  * it also uses it: the handle registry and the loader's shared state are
  * process-wide. */
@@ -548,6 +664,7 @@ int main(void)
     setup();
     eight_threads_ten_thousand_ops_on_every_device();
     buffers_released_while_other_queues_are_busy();
+    calls_racing_the_release_of_their_buffer();
     runtimes_opened_and_closed_concurrently();
     runtime_closed_while_threads_enqueue();
     accel_runtime_close(rt);

@@ -4,8 +4,12 @@
  * (compiled into this test with ACCEL_HANDLE_TEST_HOOKS): handle values are
  * never given out twice, a slot whose 32-bit generation is spent is retired
  * rather than wrapped, so a released handle stays refused for at least 2^32
- * (in fact all) later creations, and lookups see type and liveness. */
+ * (in fact all) later creations, lookups see type and liveness, and a
+ * buffer's pins hold its release (accel__handle_drain) until the calls that
+ * resolved it have left. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,5 +133,106 @@ Test(handle_table, handle_killed_between_the_two_peeks_is_refused_and_uncounted)
               accel_last_error());
     cr_assert(strstr(accel_last_error(), "not a live queue") != NULL, "%s", accel_last_error());
     cr_assert_eq(atomic_load(&g->calls), before, "the gate's count was left raised");
+    accel__gate_retire(g);
+}
+
+/* Pins (accel_buffer_release against other threads' calls). A buffer handle
+ * killed between the pin's raise and its recheck: the call is refused and
+ * leaves neither its gate count nor the pin raised (the drain returns). */
+extern void (*accel__handle_test_between_pin)(const void *handle);
+
+static void kill_only(const void *h)
+{
+    accel__handle_kill(h);
+}
+
+Test(handle_table, buffer_killed_between_pin_and_recheck_is_refused_and_unpinned, .timeout = 30)
+{
+    accel__gate *g = accel__gate_new();
+    cr_assert_not_null(g);
+    void *hq, *hb;
+    cr_assert_eq(accel__handle_new(ACCEL__T_QUEUE, &obj_a, g, &hq), ACCEL_SUCCESS);
+    cr_assert_eq(accel__handle_new(ACCEL__T_BUFFER, &obj_b, g, &hb), ACCEL_SUCCESS);
+    long before = atomic_load(&g->calls);
+    void *q = NULL, *b = NULL;
+    const accel__arg args[] = {{hq, ACCEL__T_QUEUE, "q", &q, NULL},
+                               {hb, ACCEL__T_BUFFER, "x", &b, ".buffer"}};
+    accel__call c = {NULL};
+    accel__handle_test_between_pin = kill_only;
+    accel_status st = accel__call_enter(&c, "accel_copy", 2, args);
+    accel__handle_test_between_pin = NULL;
+    cr_assert_eq(st, ACCEL_ERROR_INVALID_HANDLE, "got %s", accel_status_name(st));
+    cr_assert(strstr(accel_last_error(), "accel_copy: x.buffer") &&
+                  strstr(accel_last_error(), "was released by another thread while this call"),
+              "%s", accel_last_error());
+    cr_assert_null(b);
+    cr_assert_null(c.gate, "a refused call must not stay entered");
+    cr_assert_eq(c.npins, 0);
+    cr_assert_eq(atomic_load(&g->calls), before, "the gate's count was left raised");
+    accel__handle_drain(hb); /* hangs (test timeout) if the pin was left */
+    accel__type t;
+    cr_assert_null(peek(hb, &t));
+    accel__handle_free(hq);
+    accel__gate_retire(g);
+}
+
+typedef struct pinner {
+    const void *hb;
+    atomic_int stage; /* 1: pinned (twice), 2: may leave */
+    accel_status st;
+} pinner;
+
+static void *pinner_main(void *arg)
+{
+    pinner *p = arg;
+    void *b1 = NULL, *b2 = NULL;
+    accel__call c = {NULL};
+    /* The same buffer twice in one call (an op's input and output). */
+    const accel__arg args[] = {{p->hb, ACCEL__T_BUFFER, "x", &b1, NULL},
+                               {p->hb, ACCEL__T_BUFFER, "out", &b2, NULL}};
+    p->st = accel__call_enter(&c, "accel_copy", 2, args);
+    atomic_store(&p->stage, 1);
+    while (atomic_load(&p->stage) != 2)
+        sched_yield();
+    accel__call_leave(&c);
+    return NULL;
+}
+
+typedef struct drainer {
+    const void *hb;
+    atomic_bool done;
+} drainer;
+
+static void *drainer_main(void *arg)
+{
+    drainer *d = arg;
+    accel__handle_drain(d->hb);
+    atomic_store(&d->done, true);
+    return NULL;
+}
+
+Test(handle_table, drain_waits_for_every_call_that_pinned_the_buffer, .timeout = 30)
+{
+    accel__gate *g = accel__gate_new();
+    cr_assert_not_null(g);
+    void *hb;
+    cr_assert_eq(accel__handle_new(ACCEL__T_BUFFER, &obj_a, g, &hb), ACCEL_SUCCESS);
+    pinner p = {hb, 0, ACCEL_ERROR_INTERNAL};
+    pthread_t pt, dt;
+    cr_assert_eq(pthread_create(&pt, NULL, pinner_main, &p), 0);
+    while (atomic_load(&p.stage) != 1)
+        sched_yield();
+    cr_assert_eq(p.st, ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert(accel__handle_kill(hb), "the first kill of a live handle kills it");
+    cr_assert(!accel__handle_kill(hb), "a second kill finds it dead");
+    drainer d = {hb, false};
+    cr_assert_eq(pthread_create(&dt, NULL, drainer_main, &d), 0);
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    cr_assert(!atomic_load(&d.done), "the drain returned while a call still had the buffer pinned");
+    atomic_store(&p.stage, 2);
+    pthread_join(pt, NULL);
+    pthread_join(dt, NULL);
+    cr_assert(atomic_load(&d.done));
     accel__gate_retire(g);
 }

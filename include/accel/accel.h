@@ -227,10 +227,15 @@ ACCEL_API accel_status accel_buffer_create(accel_device *dev, size_t bytes,
  *  buffer never enqueued is freed at once; otherwise one event per live queue
  *  and as long as the longest queue takes to reach its current end (it does
  *  not wait for work enqueued after this call starts). The handle is invalid
- *  as soon as the call starts; enqueueing on the buffer from another thread
- *  meanwhile is the caller's bug. Should the events fail (out of memory) the
- *  memory is instead freed by accel_runtime_close and a warning is logged.
- *  NULL is a no-op. */
+ *  as soon as the call starts. Another thread's call on the buffer meanwhile
+ *  (an op, transfer, copy, kernel launch, collective) either had resolved the
+ *  buffer before, and then this call first waits until that call has
+ *  enqueued its work (or failed) and the queue wait covers it, or fails with
+ *  ACCEL_ERROR_INVALID_HANDLE; the memory is never used after it is freed.
+ *  Of two threads releasing one buffer at once, one frees it and the other
+ *  logs a warning. Should the events fail (out of memory) the memory is
+ *  instead freed by accel_runtime_close and a warning is logged. NULL is a
+ *  no-op. */
 ACCEL_API void accel_buffer_release(accel_buffer *buf);
 
 /** Size in bytes (0 for an invalid handle). */

@@ -545,9 +545,13 @@ void accel__handle_unpin(accel__hslot *s)
         atomic_fetch_sub_explicit(&s->pins, 1, memory_order_release);
 }
 
-/* Pin the buffer that handle a->handle resolved to (slot s, state st) for c. */
+/* Pin the buffer that handle a->handle resolved to (slot s, state st) for c,
+ * once per call (an in-place op names one buffer twice). */
 static accel_status pin(accel__call *c, const char *fn, const accel__arg *a, hslot *s, uint64_t st)
 {
+    for (uint32_t i = 0; i < c->npins; i++)
+        if (c->pins[i] == s)
+            return ACCEL_SUCCESS;
     if (c->npins == ACCEL__CALL_PINS)
         return accel__fail(ACCEL_ERROR_INTERNAL, "%s: %s%s: more than %d buffers in one call", fn,
                            a->name, a->suffix ? a->suffix : "", ACCEL__CALL_PINS);

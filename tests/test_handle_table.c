@@ -178,7 +178,7 @@ Test(handle_table, buffer_killed_between_pin_and_recheck_is_refused_and_unpinned
 
 typedef struct pinner {
     const void *hb;
-    atomic_int stage; /* 1: pinned (twice), 2: may leave */
+    atomic_int stage; /* 1: pinned, 2: may leave */
     accel_status st;
 } pinner;
 
@@ -187,7 +187,7 @@ static void *pinner_main(void *arg)
     pinner *p = arg;
     void *b1 = NULL, *b2 = NULL;
     accel__call c = {NULL};
-    /* The same buffer twice in one call (an op's input and output). */
+    /* The same buffer twice in one call (an op's input and output), pinned once. */
     const accel__arg args[] = {{p->hb, ACCEL__T_BUFFER, "x", &b1, NULL},
                                {p->hb, ACCEL__T_BUFFER, "out", &b2, NULL}};
     p->st = accel__call_enter(&c, "accel_copy", 2, args);

@@ -143,7 +143,7 @@ static void wait_dead(const accel_buffer *buf)
     cr_assert_eq(accel_buffer_size(buf), 0, "the release never killed the handle");
 }
 
-Test(buffer, release_waits_for_a_call_that_resolved_the_buffer, .timeout = 60)
+Test(buffer, release_waits_for_a_call_that_resolved_the_buffer)
 {
     accel_device *dev;
     accel_queue *q;
@@ -188,7 +188,7 @@ Test(buffer, release_waits_for_a_call_that_resolved_the_buffer, .timeout = 60)
     accel_runtime_close(rt);
 }
 
-Test(buffer, two_releases_of_one_buffer_free_it_once, .timeout = 60)
+Test(buffer, two_releases_of_one_buffer_free_it_once)
 {
     accel_device *dev;
     accel_queue *q;
@@ -273,7 +273,7 @@ static void *racer_main(void *arg)
     return NULL;
 }
 
-Test(buffer, calls_racing_a_release_are_enqueued_or_refused, .timeout = 240)
+Test(buffer, calls_racing_a_release_are_enqueued_or_refused)
 {
     accel_runtime *rt = tu_open_default();
     accel_device *dev;

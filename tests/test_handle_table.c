@@ -146,7 +146,7 @@ static void kill_only(const void *h)
     accel__handle_kill(h);
 }
 
-Test(handle_table, buffer_killed_between_pin_and_recheck_is_refused_and_unpinned, .timeout = 30)
+Test(handle_table, buffer_killed_between_pin_and_recheck_is_refused_and_unpinned)
 {
     accel__gate *g = accel__gate_new();
     cr_assert_not_null(g);
@@ -169,7 +169,7 @@ Test(handle_table, buffer_killed_between_pin_and_recheck_is_refused_and_unpinned
     cr_assert_null(c.gate, "a refused call must not stay entered");
     cr_assert_eq(c.npins, 0);
     cr_assert_eq(atomic_load(&g->calls), before, "the gate's count was left raised");
-    accel__handle_drain(hb); /* hangs (test timeout) if the pin was left */
+    accel__handle_drain(hb); /* hangs (ctest timeout) if the pin was left */
     accel__type t;
     cr_assert_null(peek(hb, &t));
     accel__handle_free(hq);
@@ -211,7 +211,7 @@ static void *drainer_main(void *arg)
     return NULL;
 }
 
-Test(handle_table, drain_waits_for_every_call_that_pinned_the_buffer, .timeout = 30)
+Test(handle_table, drain_waits_for_every_call_that_pinned_the_buffer)
 {
     accel__gate *g = accel__gate_new();
     cr_assert_not_null(g);

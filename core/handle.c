@@ -22,14 +22,20 @@
  * generation (pthread_atfork) that makes every runtime of the parent refuse
  * calls in the child.
  *
- * Pins: a call that resolves a buffer handle also raises its slot's pin
- * count and rechecks the slot (as hazard pointers do; the count lives in
- * the slot, which outlives the buffer), and drops the pin when it leaves.
- * accel_buffer_release kills the handle, then waits for the slot's pins
- * (accel__handle_drain) before it frees anything: a call that resolved the
- * buffer either has its work enqueued by then, which the release's queue
- * wait covers, or sees the handle dead and fails. The slot is reused only
- * after the drain, so the pins it waits for are those of its buffer.
+ * Pins: a call that resolves buffer handles pins their slots (slots outlive
+ * buffers) until it leaves, as hazard pointers (Michael, "Hazard Pointers:
+ * Safe Memory Reclamation for Lock-Free Objects", IEEE TPDS 2004): each
+ * slot is published in the calling thread's hazard record (plain stores),
+ * then one seq_cst fence, then every slot's state is rechecked; leaving
+ * clears the entries. accel_buffer_release kills the handle, then waits
+ * until no hazard record names the slot (accel__handle_drain, which scans
+ * them after its own fence) before it frees anything: a call that resolved
+ * the buffer either has its work enqueued by then, which the release's
+ * queue wait covers, or sees the handle dead and fails. A call whose
+ * thread's record is full (nested calls) raises a count in the slot
+ * instead (two atomics), as the graph launch does for its recorded buffers.
+ * The slot is reused only after the drain, so what it waits for is its
+ * buffer's.
  *
  * Pinned host blocks are real addresses the caller uses as memory; they are
  * kept in a separate open-addressing hash set (linear probing,
@@ -244,9 +250,94 @@ static uint64_t g_serial;
 
 atomic_uint accel__fork_generation;
 
+/* ------------------------------------------------------------ hazards */
+
+#define HZ_SLOTS 64 /* a thread's pins at once, nested calls included */
+
+/* One thread's hazard record: the slots its calls in flight have pinned.
+ * Records are never freed while the library is loaded (releases scan them
+ * without a lock), only handed to a new thread once their thread exits. */
+typedef struct accel__hzrec {
+    _Atomic(hslot *) slot[HZ_SLOTS];
+    uint32_t top; /* next free entry; the owner thread's */
+    atomic_bool used;
+    struct accel__hzrec *next; /* hz_list: pushed, never removed */
+} hzrec;
+
+static _Atomic(hzrec *) hz_list;
+static _Thread_local hzrec *hz_mine;
+static pthread_key_t hz_key; /* its destructor gives a record back at thread exit */
+static pthread_once_t hz_once = PTHREAD_ONCE_INIT;
+static atomic_bool hz_key_made;
+
+static void hz_thread_exit(void *p)
+{
+    hzrec *r = p;
+    hz_mine = NULL;
+    r->top = 0;
+    atomic_store_explicit(&r->used, false, memory_order_release);
+}
+
+static void hz_key_init(void)
+{
+    atomic_store(&hz_key_made, pthread_key_create(&hz_key, hz_thread_exit) == 0);
+}
+
+/* The calling thread's record, taken or made on its first pin; NULL when
+ * out of memory (its calls then pin by counts). */
+static hzrec *hz_attach(void)
+{
+    pthread_once(&hz_once, hz_key_init);
+    if (!atomic_load(&hz_key_made))
+        return NULL;
+    hzrec *r = atomic_load_explicit(&hz_list, memory_order_acquire);
+    for (; r; r = r->next) {
+        bool free_one = false;
+        if (!atomic_load_explicit(&r->used, memory_order_relaxed) &&
+            atomic_compare_exchange_strong(&r->used, &free_one, true))
+            break;
+    }
+    if (!r) {
+        r = calloc(1, sizeof *r);
+        if (!r)
+            return NULL;
+        atomic_init(&r->used, true);
+        hzrec *head = atomic_load_explicit(&hz_list, memory_order_relaxed);
+        do
+            r->next = head;
+        while (!atomic_compare_exchange_weak_explicit(&hz_list, &head, r, memory_order_release,
+                                                      memory_order_relaxed));
+    }
+    if (pthread_setspecific(hz_key, r) != 0) {
+        atomic_store(&r->used, false);
+        return NULL;
+    }
+    hz_mine = r;
+    return r;
+}
+
+/* Whether a thread's call has slot s pinned in its hazard record. */
+static bool hz_holds(const hslot *s)
+{
+    for (hzrec *r = atomic_load_explicit(&hz_list, memory_order_acquire); r; r = r->next)
+        for (unsigned i = 0; i < HZ_SLOTS; i++)
+            if (atomic_load_explicit(&r->slot[i], memory_order_acquire) == s)
+                return true;
+    return false;
+}
+
 static void on_fork_child(void)
 {
     atomic_fetch_add_explicit(&accel__fork_generation, 1, memory_order_relaxed);
+    /* The other threads' calls stayed in the parent: so do their pins. */
+    for (hzrec *r = atomic_load(&hz_list); r; r = r->next) {
+        if (r == hz_mine)
+            continue;
+        for (unsigned i = 0; i < HZ_SLOTS; i++)
+            atomic_store(&r->slot[i], NULL);
+        r->top = 0;
+        atomic_store(&r->used, false);
+    }
 }
 
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
@@ -266,8 +357,16 @@ __attribute__((destructor)) static void handles_unload(void)
     pthread_mutex_lock(&h_lock);
     unsigned open = g_open;
     pthread_mutex_unlock(&h_lock);
+    /* No thread exit may call into unloaded code. */
+    if (atomic_load(&hz_key_made))
+        pthread_key_delete(hz_key);
     if (open)
         return;
+    while (atomic_load_explicit(&hz_list, memory_order_relaxed)) {
+        hzrec *r = atomic_load_explicit(&hz_list, memory_order_relaxed);
+        atomic_store_explicit(&hz_list, r->next, memory_order_relaxed);
+        free(r);
+    }
     for (uint32_t i = 0; i < DIR_PAGES; i++) {
         hslot *page = atomic_load_explicit(&h_dir[i], memory_order_relaxed);
         if (!page)
@@ -425,9 +524,13 @@ void accel__handle_drain(const void *handle)
     if (!s)
         return;
     /* Pinned calls are between their resolve and their enqueue (a few
-     * hundred ns): spin briefly before sleeping. */
+     * hundred ns): spin briefly before sleeping. The fence pairs with the
+     * pinning call's (after its hazard stores). */
     long sleep_ns = 1000;
-    for (unsigned spin = 0; atomic_load_explicit(&s->pins, memory_order_seq_cst) != 0; spin++) {
+    for (unsigned spin = 0;; spin++) {
+        atomic_thread_fence(memory_order_seq_cst);
+        if (atomic_load_explicit(&s->pins, memory_order_seq_cst) == 0 && !hz_holds(s))
+            break;
         if (spin < 64) {
             sched_yield();
             continue;
@@ -503,6 +606,14 @@ void accel__call_unpin(accel__call *c)
     for (uint32_t i = 0; i < c->npins; i++)
         accel__handle_unpin(c->pins[i]);
     c->npins = 0;
+    if (c->nhz) {
+        /* Release: the call's uses of its buffers come before a drain's
+         * acquire load sees the entry cleared. */
+        for (uint32_t i = 0; i < c->nhz; i++)
+            atomic_store_explicit(&c->hz->slot[c->hz_base + i], NULL, memory_order_release);
+        c->hz->top = c->hz_base;
+        c->nhz = 0;
+    }
 }
 
 void accel__call_leave(accel__call *c)
@@ -545,23 +656,82 @@ void accel__handle_unpin(accel__hslot *s)
         atomic_fetch_sub_explicit(&s->pins, 1, memory_order_release);
 }
 
+static accel_status released_error(const char *fn, const accel__arg *a)
+{
+    return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                       "%s: %s%s (%p) was released by another thread while this call resolved it",
+                       fn, a->name, a->suffix ? a->suffix : "", a->handle);
+}
+
+/* Publish slot s in the calling thread's hazard record for c, above the
+ * call's earlier entries; false when that cannot be (no record, full, or a
+ * nested call's entries lie above). */
+static bool hz_push(accel__call *c, hslot *s)
+{
+    hzrec *r = c->nhz ? c->hz : hz_mine;
+    if (!r && !(r = hz_attach()))
+        return false;
+    if (!c->nhz) {
+        c->hz = r;
+        c->hz_base = r->top;
+    } else if (r->top != c->hz_base + c->nhz) {
+        return false;
+    }
+    if (r->top == HZ_SLOTS)
+        return false;
+    atomic_store_explicit(&r->slot[r->top++], s, memory_order_relaxed);
+    c->nhz++;
+    return true;
+}
+
+/* Pins published and not yet rechecked (pin_begin, then pin_end). */
+typedef struct pending {
+    uint32_t n;
+    hslot *s[ACCEL__CALL_PINS];
+    uint64_t st[ACCEL__CALL_PINS];
+    const accel__arg *a[ACCEL__CALL_PINS];
+} pending;
+
 /* Pin the buffer that handle a->handle resolved to (slot s, state st) for c,
- * once per call (an in-place op names one buffer twice). */
-static accel_status pin(accel__call *c, const char *fn, const accel__arg *a, hslot *s, uint64_t st)
+ * once per call (an in-place op names one buffer twice): published for
+ * pin_end's recheck, or else counted and checked at once. */
+static accel_status pin_begin(accel__call *c, const char *fn, const accel__arg *a, hslot *s,
+                              uint64_t st, pending *p)
 {
     for (uint32_t i = 0; i < c->npins; i++)
         if (c->pins[i] == s)
             return ACCEL_SUCCESS;
-    if (c->npins == ACCEL__CALL_PINS)
+    for (uint32_t i = 0; i < c->nhz; i++)
+        if (atomic_load_explicit(&c->hz->slot[c->hz_base + i], memory_order_relaxed) == s)
+            return ACCEL_SUCCESS;
+    if (c->npins + c->nhz == ACCEL__CALL_PINS)
         return accel__fail(ACCEL_ERROR_INTERNAL, "%s: %s%s: more than %d buffers in one call", fn,
                            a->name, a->suffix ? a->suffix : "", ACCEL__CALL_PINS);
-    if (!raise_pin(s, st, a->handle)) {
-        return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
-                           "%s: %s%s (%p) was released by another thread while this call "
-                           "resolved it",
-                           fn, a->name, a->suffix ? a->suffix : "", a->handle);
+    if (hz_push(c, s)) {
+        p->s[p->n] = s;
+        p->st[p->n] = st;
+        p->a[p->n++] = a;
+        return ACCEL_SUCCESS;
     }
+    if (!raise_pin(s, st, a->handle))
+        return released_error(fn, a);
     c->pins[c->npins++] = s;
+    return ACCEL_SUCCESS;
+}
+
+/* One fence for every pin published, then their rechecks: either a release
+ * that killed a handle meanwhile sees the entry (its drain scans after its
+ * own fence) or this sees the handle dead. */
+static accel_status pin_end(const char *fn, const pending *p)
+{
+    if (!p->n)
+        return ACCEL_SUCCESS;
+    for (uint32_t i = 0; i < p->n; i++)
+        BETWEEN_PIN(p->a[i]->handle);
+    atomic_thread_fence(memory_order_seq_cst);
+    for (uint32_t i = 0; i < p->n; i++)
+        if (atomic_load_explicit(&p->s[i]->state, memory_order_relaxed) != p->st[i])
+            return released_error(fn, p->a[i]);
     return ACCEL_SUCCESS;
 }
 
@@ -578,6 +748,9 @@ static accel_status handle_error(const char *fn, const accel__arg *a, accel__typ
     return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: %s%s is a %s handle, not a %s", fn, a->name,
                        sfx, accel__type_name(actual), accel__type_name(a->type));
 }
+
+static accel_status resolve(accel__call *c, const char *fn, const char *first_name,
+                            const accel__arg *a, pending *p);
 
 accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const accel__arg *args)
 {
@@ -621,8 +794,10 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
                            "contexts stayed in the parent); open a new one in the child",
                            fn, a->name, (unsigned long long)gate->serial);
     }
+    pending p;
+    p.n = 0;
     if (type == ACCEL__T_BUFFER) {
-        accel_status st = pin(c, fn, a, s, state);
+        accel_status st = pin_begin(c, fn, a, s, state, &p);
         if (st != ACCEL_SUCCESS) {
             accel__call_leave(c);
             return st;
@@ -630,17 +805,24 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     }
     memcpy(a->out, &obj, sizeof obj);
     for (size_t i = 1; i < n; i++) {
-        accel_status st = accel__call_resolve(c, fn, args[0].name, &args[i]);
+        accel_status st = resolve(c, fn, args[0].name, &args[i], &p);
         if (st != ACCEL_SUCCESS) {
             accel__call_leave(c);
             return st;
         }
     }
-    return ACCEL_SUCCESS;
+    accel_status st = pin_end(fn, &p);
+    if (st != ACCEL_SUCCESS) {
+        accel__call_leave(c);
+        for (size_t i = 0; i < n; i++)
+            memset(args[i].out, 0, sizeof(void *));
+    }
+    return st;
 }
 
-accel_status accel__call_resolve(accel__call *c, const char *fn, const char *first_name,
-                                 const accel__arg *a)
+/* accel__call_resolve, its pin left in p for pin_end. */
+static accel_status resolve(accel__call *c, const char *fn, const char *first_name,
+                            const accel__arg *a, pending *p)
 {
     accel__type type;
     accel__gate *g2;
@@ -656,12 +838,30 @@ accel_status accel__call_resolve(accel__call *c, const char *fn, const char *fir
                            fn, a->name, a->suffix ? a->suffix : "", (unsigned long long)g2->serial,
                            first_name, (unsigned long long)c->gate->serial);
     if (type == ACCEL__T_BUFFER) {
-        accel_status st = pin(c, fn, a, s, state);
+        accel_status st = pin_begin(c, fn, a, s, state, p);
         if (st != ACCEL_SUCCESS)
             return st;
     }
     memcpy(a->out, &obj, sizeof obj);
     return ACCEL_SUCCESS;
+}
+
+accel_status accel__call_resolve(accel__call *c, const char *fn, const char *first_name,
+                                 const accel__arg *a)
+{
+    pending p;
+    p.n = 0;
+    accel_status st = resolve(c, fn, first_name, a, &p);
+    if (st == ACCEL_SUCCESS)
+        st = pin_end(fn, &p);
+    if (st != ACCEL_SUCCESS && p.n) {
+        /* Refused, yet the call stays entered: drop the entry published. */
+        atomic_store_explicit(&c->hz->slot[--c->hz->top], NULL, memory_order_release);
+        c->nhz--;
+    }
+    if (st != ACCEL_SUCCESS)
+        memset(a->out, 0, sizeof(void *));
+    return st;
 }
 
 accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,

@@ -125,13 +125,18 @@ void accel__handle_unpin(accel__hslot *pin);
 
 /* One public call in flight. Declare it with ACCEL__CALL(c) at the top of a
  * public function: leaving the function (any return) ends the call. Each
- * buffer handle the call resolved is pinned (pins[0, npins)) until then:
- * accel_buffer_release waits for the pins, so a buffer a call has resolved
- * is not freed before the call's work is enqueued. Only gate and npins are
- * initialized: pins past npins are never read. */
+ * buffer handle the call resolved is pinned until then: accel_buffer_release
+ * waits for the pins, so a buffer a call has resolved is not freed before
+ * the call's work is enqueued. A pin is an entry of the calling thread's
+ * hazard record (hz->slot[hz_base, hz_base + nhz), handle.c), or, when that
+ * is full, a raised count of the buffer's slot (pins[0, npins)). Only gate,
+ * npins and nhz are initialized: nothing past them is read. */
 typedef struct accel__call {
     accel__gate *gate;
     uint32_t npins;
+    uint32_t nhz;
+    uint32_t hz_base;
+    struct accel__hzrec *hz;
     accel__hslot *pins[ACCEL__CALL_PINS];
 } accel__call;
 void accel__call_leave(accel__call *c);
@@ -143,7 +148,8 @@ void accel__call_unpin(accel__call *c);
 #define ACCEL__CALL(c)                                                                             \
     __attribute__((cleanup(accel__call_leave))) accel__call c;                                     \
     c.gate = NULL;                                                                                 \
-    c.npins = 0
+    c.npins = 0;                                                                                   \
+    c.nhz = 0
 
 /* One handle argument: the caller's value, the type it must have, its name
  * in messages ("q", "a.buffer") and where the object pointer goes (the

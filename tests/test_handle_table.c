@@ -168,6 +168,7 @@ Test(handle_table, buffer_killed_between_pin_and_recheck_is_refused_and_unpinned
     cr_assert_null(b);
     cr_assert_null(c.gate, "a refused call must not stay entered");
     cr_assert_eq(c.npins, 0);
+    cr_assert_eq(c.nhz, 0);
     cr_assert_eq(atomic_load(&g->calls), before, "the gate's count was left raised");
     accel__handle_drain(hb); /* hangs (ctest timeout) if the pin was left */
     accel__type t;
@@ -234,5 +235,46 @@ Test(handle_table, drain_waits_for_every_call_that_pinned_the_buffer)
     pthread_join(pt, NULL);
     pthread_join(dt, NULL);
     cr_assert(atomic_load(&d.done));
+    accel__gate_retire(g);
+}
+
+/* Nested calls past the thread's 64 hazard entries pin by the slots' counts:
+ * the drain waits for those too. */
+Test(handle_table, pins_past_the_hazard_record_are_counted_and_drained)
+{
+    enum { PER_CALL = 30, CALLS = 3 };
+    accel__gate *g = accel__gate_new();
+    cr_assert_not_null(g);
+    static int objs[PER_CALL * CALLS];
+    void *h[PER_CALL * CALLS], *out[PER_CALL * CALLS];
+    accel__arg args[PER_CALL * CALLS];
+    for (int i = 0; i < PER_CALL * CALLS; i++) {
+        cr_assert_eq(accel__handle_new(ACCEL__T_BUFFER, &objs[i], g, &h[i]), ACCEL_SUCCESS);
+        args[i] = (accel__arg){h[i], ACCEL__T_BUFFER, "args[i]", &out[i], NULL};
+    }
+    accel__call c[CALLS];
+    for (int k = 0; k < CALLS; k++) {
+        c[k] = (accel__call){NULL};
+        cr_assert_eq(accel__call_enter(&c[k], "accel_kernel_launch", PER_CALL, &args[k * PER_CALL]),
+                     ACCEL_SUCCESS, "%s", accel_last_error());
+        for (int i = k * PER_CALL; i < (k + 1) * PER_CALL; i++)
+            cr_assert_eq(out[i], &objs[i]);
+    }
+    cr_assert_eq(c[0].nhz + c[1].nhz + c[2].nhz, 64, "the record holds 64 entries");
+    cr_assert_eq(c[2].npins, CALLS * PER_CALL - 64, "the rest are counted");
+    const void *last = h[CALLS * PER_CALL - 1]; /* counted, in c[2] */
+    cr_assert(accel__handle_kill(last));
+    drainer d = {last, false};
+    pthread_t dt;
+    cr_assert_eq(pthread_create(&dt, NULL, drainer_main, &d), 0);
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    cr_assert(!atomic_load(&d.done), "the drain returned while a call still counted its pin");
+    for (int k = CALLS - 1; k >= 0; k--)
+        accel__call_leave(&c[k]);
+    pthread_join(dt, NULL);
+    cr_assert(atomic_load(&d.done));
+    for (int i = 0; i < PER_CALL * CALLS - 1; i++)
+        accel__handle_free(h[i]);
     accel__gate_retire(g);
 }

@@ -11,7 +11,8 @@
  * which accel__submit calls in that window, and this suite's log callback
  * blocks the op's thread there until the test lets it go. The plugin also
  * overwrites a freed buffer's memory, so work on freed memory shows in the
- * values even without AddressSanitizer. The stress case races transfers,
+ * values even without AddressSanitizer. A graph launch is held the same
+ * way (its core replay goes through the op path). The stress case races transfers,
  * copies and ops on the CPU backend's asynchronous queues against release. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -22,6 +23,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "accel/accel.h"
+#include "accel/graph.h"
 #include "test_util.h"
 
 #define N 64
@@ -221,6 +224,68 @@ Test(buffer, two_releases_of_one_buffer_free_it_once)
         cr_expect_eq(got[i], 3.0f * (float)i, "out[%d] = %g, expected %g (exact)", i,
                      (double)got[i], 3.0 * i);
     accel_set_log_callback(NULL, NULL);
+    accel_buffer_release(b);
+    accel_buffer_release(out);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+typedef struct held_launch {
+    accel_graph *g;
+    accel_queue *q;
+    accel_status st;
+    char message[512];
+} held_launch;
+
+static void *held_launch_main(void *arg)
+{
+    held_launch *h = arg;
+    held_here = true;
+    h->st = accel_graph_launch(h->g, h->q);
+    snprintf(h->message, sizeof h->message, "%s", accel_last_error());
+    return NULL;
+}
+
+/* A graph launch replays its recorded add through the op path: held there,
+ * it has the graph's buffers pinned, and a release of one waits for it. */
+Test(buffer, release_waits_for_a_graph_launch_that_uses_the_buffer)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = open_held(&dev, &q);
+    accel_buffer *a = filled(dev, q, 1.0f), *b = filled(dev, q, 2.0f), *out = filled(dev, q, 0);
+    tu_ok(accel_queue_begin_capture(q));
+    tu_ok(accel_add(q, ACCEL_F32, accel_slice_of(a, 0, N), accel_slice_of(b, 0, N),
+                    accel_slice_of(out, 0, N)));
+    accel_graph *g = NULL;
+    tu_ok(accel_queue_end_capture(q, &g));
+
+    held_launch h = {g, q, ACCEL_ERROR_INTERNAL, ""};
+    pthread_t launch_thread, rel_thread;
+    cr_assert_eq(pthread_create(&launch_thread, NULL, held_launch_main, &h), 0);
+    wait_in_window();
+    releaser r = {a, false};
+    cr_assert_eq(pthread_create(&rel_thread, NULL, releaser_main, &r), 0);
+    wait_dead(a);
+    sleep_ms(50);
+    cr_expect(!atomic_load(&r.done),
+              "accel_buffer_release returned while a graph launch using the buffer was not yet "
+              "enqueued");
+    let_go();
+    pthread_join(launch_thread, NULL);
+    pthread_join(rel_thread, NULL);
+    cr_expect_eq(h.st, ACCEL_SUCCESS, "the held launch: %s", h.message);
+    float got[N];
+    tu_ok(accel_queue_read_blocking(q, out, 0, got, sizeof got));
+    for (int i = 0; i < N; i++)
+        cr_expect_eq(got[i], 3.0f * (float)i, "out[%d] = %g, expected %g (exact)", i,
+                     (double)got[i], 3.0 * i);
+    /* The graph now names a released buffer: refused until rebound. */
+    accel_status st = accel_graph_launch(g, q);
+    cr_expect_eq(st, ACCEL_ERROR_INVALID_HANDLE, "got %s", accel_status_name(st));
+    cr_expect(strstr(accel_last_error(), "was released"), "%s", accel_last_error());
+    accel_set_log_callback(NULL, NULL);
+    accel_graph_release(g);
     accel_buffer_release(b);
     accel_buffer_release(out);
     accel_queue_release(q);

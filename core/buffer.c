@@ -89,6 +89,15 @@ void accel_buffer_release(accel_buffer *buf)
         accel__log(ACCEL_LOG_DEBUG, "%s: buf is a temporary of a graph; the graph releases it", fn);
         return;
     }
+    /* A callback inside a call of this thread that uses the buffer: the
+     * drain below would wait for that call, which waits for us. */
+    if (accel__call_pinned_by_outer(&call, buf->handle)) {
+        accel__set_error("%s: buf (%p) is in use by a call of this thread that is still under "
+                         "way (released from a callback inside it); it is not released",
+                         fn, (void *)buf->handle);
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
     /* The handle dies first, so that no call can resolve the buffer any
      * more; of two threads releasing it at once, one kills it. */
     if (!accel__handle_kill(buf->handle)) {

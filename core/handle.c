@@ -656,6 +656,20 @@ void accel__handle_unpin(accel__hslot *s)
         atomic_fetch_sub_explicit(&s->pins, 1, memory_order_release);
 }
 
+bool accel__call_pinned_by_outer(const accel__call *c, const void *handle)
+{
+    hzrec *r = hz_mine;
+    uint64_t v = (uint64_t)(uintptr_t)handle ^ HANDLE_MASK;
+    hslot *s = slot_at((uint32_t)v);
+    if (!r || !s)
+        return false;
+    uint32_t end = c->nhz ? c->hz_base : r->top;
+    for (uint32_t i = 0; i < end; i++)
+        if (atomic_load_explicit(&r->slot[i], memory_order_relaxed) == s)
+            return true;
+    return false;
+}
+
 static accel_status released_error(const char *fn, const accel__arg *a)
 {
     return accel__fail(ACCEL_ERROR_INVALID_HANDLE,

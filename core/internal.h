@@ -145,6 +145,10 @@ void accel__call_leave(accel__call *c);
  * transfers), so that a release of the buffer does not wait for that. The
  * resolved buffer objects must not be used after this. */
 void accel__call_unpin(accel__call *c);
+/* Whether a call of this thread that c is nested in (a callback inside it:
+ * a log callback, a release callback) has handle's buffer pinned in the
+ * thread's hazard record: releasing it there would wait for itself. */
+bool accel__call_pinned_by_outer(const accel__call *c, const void *handle);
 #define ACCEL__CALL(c)                                                                             \
     __attribute__((cleanup(accel__call_leave))) accel__call c;                                     \
     c.gate = NULL;                                                                                 \

@@ -233,9 +233,11 @@ ACCEL_API accel_status accel_buffer_create(accel_device *dev, size_t bytes,
  *  enqueued its work (or failed) and the queue wait covers it, or fails with
  *  ACCEL_ERROR_INVALID_HANDLE; the memory is never used after it is freed.
  *  Of two threads releasing one buffer at once, one frees it and the other
- *  logs a warning. Should the events fail (out of memory) the memory is
- *  instead freed by accel_runtime_close and a warning is logged. NULL is a
- *  no-op. */
+ *  logs a warning; a release from a callback (accel_set_log_callback) inside
+ *  a call of the same thread that uses the buffer is refused with a warning.
+ *  (Its cost to those calls: one fence per call that resolves buffers.)
+ *  Should the events fail (out of memory) the memory is instead freed by
+ *  accel_runtime_close and a warning is logged. NULL is a no-op. */
 ACCEL_API void accel_buffer_release(accel_buffer *buf);
 
 /** Size in bytes (0 for an invalid handle). */

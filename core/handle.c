@@ -262,7 +262,11 @@ typedef struct accel__hzrec {
     uint32_t top; /* next free entry; the owner thread's */
     atomic_bool used;
     struct accel__hzrec *next; /* hz_list: pushed, never removed */
+    /* Whole cache lines of its own (aligned_alloc): no other thread's data
+     * shares the lines the owner writes on every call. */
+    char pad[64 - (HZ_SLOTS * sizeof(void *) + 16) % 64];
 } hzrec;
+_Static_assert(sizeof(hzrec) % 64 == 0, "a hazard record is whole cache lines");
 
 static _Atomic(hzrec *) hz_list;
 static _Thread_local hzrec *hz_mine;
@@ -298,9 +302,10 @@ static hzrec *hz_attach(void)
             break;
     }
     if (!r) {
-        r = calloc(1, sizeof *r);
+        r = aligned_alloc(64, sizeof *r);
         if (!r)
             return NULL;
+        memset(r, 0, sizeof *r);
         atomic_init(&r->used, true);
         hzrec *head = atomic_load_explicit(&hz_list, memory_order_relaxed);
         do

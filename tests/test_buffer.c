@@ -25,6 +25,7 @@
 
 #include "accel/accel.h"
 #include "accel/graph.h"
+#include "accel/kernel.h"
 #include "test_util.h"
 
 #define N 64
@@ -336,6 +337,7 @@ Test(buffer, release_waits_for_a_graph_launch_that_uses_the_buffer)
 
 typedef struct racer {
     accel_queue *q;
+    accel_kernel *k; /* z = x + y */
     accel_buffer *buf, *other;
     atomic_int done_calls;
     atomic_bool finished;
@@ -345,14 +347,15 @@ typedef struct racer {
 
 static float src_host[STRESS_LEN], dst_host[STRESS_LEN];
 
-/* Transfers, a copy and an op on buf until one is refused. */
+/* Transfers, a copy, an op and a user kernel launch on buf until one is
+ * refused. */
 static void *racer_main(void *arg)
 {
     racer *r = arg;
     accel_status st = ACCEL_SUCCESS;
     for (unsigned k = 0; st == ACCEL_SUCCESS; k++) {
         accel_slice s = accel_slice_of(r->buf, 0, STRESS_LEN);
-        switch (k % 4) {
+        switch (k % 5) {
         case 0:
             st = accel_queue_write(r->q, r->buf, 0, src_host, sizeof src_host);
             break;
@@ -365,6 +368,12 @@ static void *racer_main(void *arg)
         case 3:
             st = accel_queue_read(r->q, r->buf, 0, dst_host, sizeof dst_host);
             break;
+        case 4: {
+            accel_kernel_arg args[] = {accel_karg_array(s), accel_karg_array(s),
+                                       accel_karg_array(accel_slice_of(r->other, 0, STRESS_LEN))};
+            st = accel_kernel_launch(r->q, r->k, 3, args);
+            break;
+        }
         }
         if (st == ACCEL_SUCCESS)
             atomic_fetch_add(&r->done_calls, 1);
@@ -384,17 +393,21 @@ Test(buffer, calls_racing_a_release_are_enqueued_or_refused)
     tu_ok(accel_queue_create(dev, &q));
     for (int i = 0; i < STRESS_LEN; i++)
         src_host[i] = (float)(i % 97);
+    accel_kernel *k = NULL;
+    tu_ok(accel_kernel_elementwise_create(rt, "add2", "float32 x, float32 y", "float32 z",
+                                          "z = x + y", NULL, &k));
+    tu_ok(accel_kernel_build(k, dev, 0));
     accel_buffer *other;
     tu_ok(accel_buffer_create(dev, sizeof src_host, &other));
     tu_ok(accel_queue_write_blocking(q, other, 0, src_host, sizeof src_host));
     for (int round = 0; round < ROUNDS; round++) {
-        racer r = {q, NULL, other, 0, false, ACCEL_SUCCESS, ""};
+        racer r = {q, k, NULL, other, 0, false, ACCEL_SUCCESS, ""};
         tu_ok(accel_buffer_create(dev, sizeof src_host, &r.buf));
         pthread_t t;
         cr_assert_eq(pthread_create(&t, NULL, racer_main, &r), 0);
         /* Release after a varying number of calls, so that it lands at
          * varying points of a call. */
-        int after = round % 9;
+        int after = round % 11;
         while (atomic_load(&r.done_calls) < after && !atomic_load(&r.finished))
             sched_yield();
         accel_buffer_release(r.buf);
@@ -407,7 +420,7 @@ Test(buffer, calls_racing_a_release_are_enqueued_or_refused)
     }
     tu_ok(accel_queue_finish(q));
     /* The queue still works, and other holds what the copies and adds left:
-     * src (as written, or a copy) or 2 * src (an add). */
+     * src (as written, or a copy) or 2 * src (an add or the kernel). */
     float got[STRESS_LEN];
     tu_ok(accel_queue_read_blocking(q, other, 0, got, sizeof got));
     for (int i = 0; i < STRESS_LEN; i++)
@@ -415,6 +428,7 @@ Test(buffer, calls_racing_a_release_are_enqueued_or_refused)
                   "other[%d] = %g: neither src nor 2 src (src = %g)", i, (double)got[i],
                   (double)src_host[i]);
     accel_buffer_release(other);
+    accel_kernel_release(k);
     accel_queue_release(q);
     accel_runtime_close(rt);
 }

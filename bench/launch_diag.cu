@@ -28,7 +28,8 @@
  * time per kernel over a batch (CUDA events), to show whether a batch is
  * host-bound.
  *
- *   launch_diag [--device cuda:0] [--rounds 9] [--reps 20000] [--small 200] */
+ *   launch_diag [--device cuda:0] [--rounds 9] [--reps 20000] [--small 200]
+ *               [--forms a,a2,b,c,d,e] [--device-rows 1] */
 #include <accel/accel.h>
 #include <accel/kernel.h>
 #include <cuda.h>
@@ -128,6 +129,22 @@ const char *const form_name[NFORMS] = {"a  raw cuLaunchKernel, NVRTC cubin (libr
                                        "c  raw built-in axpby launch (accel_cuda__launch_axpby)",
                                        "d  accel_axpby",
                                        "e  accel_kernel_launch (user kernel)"};
+/* The letters of --forms, in Form order. */
+const char *const form_key[NFORMS] = {"a", "a2", "b", "c", "d", "e"};
+
+/* The per-round differences printed (when both forms run). */
+struct Diff {
+    Form x, y;
+    const char *name;
+};
+const Diff diffs[] = {{E, D, "e - d  user kernel - accel_axpby (the target, <= 0.3)"},
+                      {A, C, "a - c  driver: NVRTC function - built-in function"},
+                      {B, C, "b - c  driver: NVRTC function packed - built-in function"},
+                      {B, A, "b - a  driver: packed `extra` - kernelParams"},
+                      {E, A, "e - a  accel's own, user kernel (core + backend above driver)"},
+                      {D, C, "d - c  accel's own, built-in op (core + backend above driver)"},
+                      {A2, A, "a2 - a module function - library function"}};
+constexpr int NDIFFS = sizeof diffs / sizeof diffs[0];
 
 struct Ctx {
     accel_queue *q;
@@ -242,8 +259,22 @@ int main(int argc, char **argv)
     const int rounds = std::atoi(opt_str(argc, argv, "--rounds", "9"));
     const int reps = std::atoi(opt_str(argc, argv, "--reps", "20000"));
     const int small = std::atoi(opt_str(argc, argv, "--small", "200"));
+    const char *forms = opt_str(argc, argv, "--forms", "a,a2,b,c,d,e");
+    const bool device_rows = std::atoi(opt_str(argc, argv, "--device-rows", "1")) != 0;
     if (rounds < 1 || reps < 1 || small < 1)
         return fail("options", "--rounds, --reps and --small must be positive");
+    bool on[NFORMS] = {false, false, false, false, false, false};
+    for (const char *p = forms; *p;) {
+        size_t len = std::strcspn(p, ",");
+        int f = 0;
+        while (f < NFORMS &&
+               !(std::strlen(form_key[f]) == len && !std::strncmp(form_key[f], p, len)))
+            f++;
+        if (f == NFORMS)
+            return fail("--forms", "a comma-separated list of a, a2, b, c, d, e");
+        on[f] = true;
+        p += len + (p[len] == ',');
+    }
     setenv("ACCEL_KERNEL_CACHE", "off", 1);
     accel_runtime *rt = nullptr;
     accel_device *dev = nullptr;
@@ -325,54 +356,55 @@ int main(int argc, char **argv)
     }
     for (int f = 0; f < NFORMS; f++) { /* warm-up */
         double t;
+        if (!on[f])
+            continue;
         if (batch_us(c, f, reps / 4, &t))
             return 1;
     }
 
-    std::vector<double> host[2][NFORMS], dv[2][6];
+    std::vector<double> host[2][NFORMS], dv[2][NDIFFS];
     const int sizes[2] = {reps, small};
+    int order[NFORMS], nf = 0;
+    for (int f = 0; f < NFORMS; f++)
+        if (on[f])
+            order[nf++] = f;
     for (int r = 0; r < rounds; r++) {
         for (int b = 0; b < 2; b++) {
-            double t[NFORMS];
-            for (int j = 0; j < NFORMS; j++) {
-                int f = (r + j) % NFORMS;
+            double t[NFORMS] = {0, 0, 0, 0, 0, 0};
+            for (int j = 0; j < nf; j++) {
+                int f = order[(r + j) % nf];
                 if (batch_us(c, f, sizes[b], &t[f]))
                     return 1;
             }
             for (int f = 0; f < NFORMS; f++)
                 host[b][f].push_back(t[f]);
-            dv[b][0].push_back(t[E] - t[D]);
-            dv[b][1].push_back(t[A] - t[C]);
-            dv[b][2].push_back(t[B] - t[C]);
-            dv[b][3].push_back(t[E] - t[A]);
-            dv[b][4].push_back(t[D] - t[C]);
-            dv[b][5].push_back(t[A2] - t[A]);
+            for (int i = 0; i < NDIFFS; i++)
+                dv[b][i].push_back(t[diffs[i].x] - t[diffs[i].y]);
         }
     }
-    static const char *const dname[6] = {
-        "e - d  user kernel - accel_axpby (the target, <= 0.3)",
-        "a - c  driver: NVRTC function - built-in function",
-        "b - c  driver: NVRTC function packed - built-in function",
-        "e - a  accel's own, user kernel (core + backend above driver)",
-        "d - c  accel's own, built-in op (core + backend above driver)",
-        "a2 - a module function - library function"};
     std::printf("launch_diag on %s (%s): host us per enqueue, 1 element, median of %d "
                 "interleaved rounds (min..max)\n",
                 accel_device_name(dev), props.name, rounds);
     for (int b = 0; b < 2; b++) {
         std::printf("batches of %d launches:\n", sizes[b]);
         for (int f = 0; f < NFORMS; f++)
-            row(form_name[f], host[b][f]);
+            if (on[f])
+                row(form_name[f], host[b][f]);
         std::printf(" per-round differences:\n");
-        for (int i = 0; i < 6; i++)
-            row(dname[i], dv[b][i]);
+        for (int i = 0; i < NDIFFS; i++)
+            if (on[diffs[i].x] && on[diffs[i].y])
+                row(diffs[i].name, dv[b][i]);
     }
-    std::printf("device us per kernel over a batch of %d (CUDA events):\n", reps);
-    for (int f : {A, B, C, E}) {
-        double us = 0;
-        if (device_us(c, f, reps, &us))
-            return 1;
-        std::printf("  %-62s %7.3f us\n", form_name[f], us);
+    if (device_rows) {
+        std::printf("device us per kernel over a batch of %d (CUDA events):\n", reps);
+        for (int f : {A, B, C, E}) {
+            double us = 0;
+            if (!on[f])
+                continue;
+            if (device_us(c, f, reps, &us))
+                return 1;
+            std::printf("  %-62s %7.3f us\n", form_name[f], us);
+        }
     }
     (void)drv.module_unload(mod);
     (void)cudaLibraryUnload(lib);

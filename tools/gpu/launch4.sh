@@ -2,24 +2,31 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 # H200 figures of the launch4 round (run from the repository root on the GPU machine after
-# build-gpu is built with CUDA on; B=DIR names another build; about 80 s): where the host time of
-# a user-kernel launch goes. launch_diag (bench/launch_diag.cu) in 5 separate processes, each
-# timing in interleaved rounds raw cuLaunchKernel of the NVRTC cubin (kernelParams, packed
-# `extra`), the built-in axpby kernel's own launch, accel_axpby and accel_kernel_launch; then 2
-# more with address-space randomisation off (does the per-process level follow the layout?);
-# then kernel_bench's launch row twice.
+# build-gpu is built with CUDA on; B=DIR names another build; about 75 s): where the host time of
+# a user-kernel launch goes, and why its level moves from process to process.
+#  1. launch_diag (bench/launch_diag.cu) in 4 separate processes, each timing in interleaved
+#     rounds raw cuLaunchKernel of the NVRTC cubin (kernelParams; a module's function; packed
+#     `extra`), the built-in axpby kernel's own launch, accel_axpby and accel_kernel_launch, in
+#     batches of 20000 and of 200 launches, plus device time per kernel.
+#  2. The same (forms a, c, d, e) with address-space randomisation off (setarch -R) and the
+#     environment padded by 0, 1000, 2000, 3000 bytes, twice each: if the level follows the
+#     stack's placement it repeats per padding and moves with it.
+#  3. kernel_bench's launch row twice.
 set -u
 B=${B:-build-gpu}
 [ -x "$B"/bin/launch_diag ] || cmake --build "$B" --target launch_diag -j 16 > /dev/null 2>&1
 echo "== uptime"; uptime
-for r in 1 2 3 4 5; do
+for r in 1 2 3 4; do
     echo "== launch_diag, process $r"
     timeout 10 "$B"/bin/launch_diag --device cuda:0 --rounds 9 --reps 20000 --small 200 2>&1
 done
-for r in 1 2; do
-    echo "== launch_diag, process $r with ASLR off (setarch -R)"
-    timeout 10 setarch "$(uname -m)" -R "$B"/bin/launch_diag --device cuda:0 --rounds 9 \
-        --reps 20000 --small 200 2>&1 | sed -n '1,/^ per-round/p;/e - d/p;/e - a/p;/d - c/p'
+for pad in 0 1000 2000 3000; do
+    for r in 1 2; do
+        echo "== launch_diag --forms a,c,d,e, ASLR off, environment padded by $pad bytes, run $r"
+        PAD=$(head -c "$pad" /dev/zero | tr '\0' x) timeout 6 setarch "$(uname -m)" -R \
+            "$B"/bin/launch_diag --device cuda:0 --rounds 7 --reps 10000 --small 200 \
+            --forms a,c,d,e --device-rows 0 2>&1 | sed -n '/^batches of 10000/,/^batches of 200/p'
+    done
 done
 for r in 1 2; do
     echo "== kernel_bench --device cuda:0 --quick --n 1048576, run $r (launch rows)"

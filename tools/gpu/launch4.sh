@@ -14,6 +14,12 @@
 #  3. kernel_bench's launch row twice.
 set -u
 B=${B:-build-gpu}
+# The libraries packed for the GPU machine (pack-libs.sh), as tools/gpu_checks.sh uses them.
+if [ -f .gpu/libs.tar.xz ] && [ -z "${ACCEL_GPU_LIBS_SET:-}" ]; then
+    mkdir -p /tmp/libs && tar xJf .gpu/libs.tar.xz -C /tmp/libs &&
+        export LD_LIBRARY_PATH=/tmp/libs:${LD_LIBRARY_PATH:-}
+    rm -f /tmp/libs/libaccel.so* 2> /dev/null
+fi
 [ -x "$B"/bin/launch_diag ] || cmake --build "$B" --target launch_diag -j 16 > /dev/null 2>&1
 echo "== uptime"; uptime
 for r in 1 2 3 4; do

@@ -15,7 +15,7 @@
 set -u
 B=${B:-build-gpu}
 # The libraries packed for the GPU machine (pack-libs.sh), as tools/gpu_checks.sh uses them.
-if [ -f .gpu/libs.tar.xz ] && [ -z "${ACCEL_GPU_LIBS_SET:-}" ]; then
+if [ -f .gpu/libs.tar.xz ]; then
     mkdir -p /tmp/libs && tar xJf .gpu/libs.tar.xz -C /tmp/libs &&
         export LD_LIBRARY_PATH=/tmp/libs:${LD_LIBRARY_PATH:-}
     rm -f /tmp/libs/libaccel.so* 2> /dev/null

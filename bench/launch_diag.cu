@@ -29,7 +29,10 @@
  * host-bound.
  *
  *   launch_diag [--device cuda:0] [--rounds 9] [--reps 20000] [--small 200]
- *               [--forms a,a2,b,c,d,e] [--device-rows 1] */
+ *               [--forms a,a2,b,c,d,e] [--device-rows 1] [--copies 0]
+ *
+ * --copies K adds K forms a#1..a#K: form a on K further library loads of
+ * the same cubin (each its own function object in the driver). */
 #include <accel/accel.h>
 #include <accel/kernel.h>
 #include <cuda.h>
@@ -122,28 +125,26 @@ Stats stats(std::vector<double> v)
     return {v[v.size() / 2], v.front(), v.back()};
 }
 
-enum Form { A, A2, B, C, D, E, NFORMS };
-const char *const form_name[NFORMS] = {"a  raw cuLaunchKernel, NVRTC cubin (library), kernelParams",
-                                       "a2 raw cuLaunchKernel, NVRTC cubin (module), kernelParams",
-                                       "b  raw cuLaunchKernel, NVRTC cubin, packed `extra` buffer",
-                                       "c  raw built-in axpby launch (accel_cuda__launch_axpby)",
-                                       "d  accel_axpby",
-                                       "e  accel_kernel_launch (user kernel)"};
-/* The letters of --forms, in Form order. */
-const char *const form_key[NFORMS] = {"a", "a2", "b", "c", "d", "e"};
+/* How a form launches. */
+enum Kind { RAW, PACKED, BUILTIN, ACCEL_AXPBY, ACCEL_KERNEL };
+
+struct FormDef {
+    std::string key, name;
+    Kind kind;
+    CUfunction f; /* RAW, PACKED */
+};
 
 /* The per-round differences printed (when both forms run). */
 struct Diff {
-    Form x, y;
-    const char *name;
+    const char *x, *y, *name;
 };
-const Diff diffs[] = {{E, D, "e - d  user kernel - accel_axpby (the target, <= 0.3)"},
-                      {A, C, "a - c  driver: NVRTC function - built-in function"},
-                      {B, C, "b - c  driver: NVRTC function packed - built-in function"},
-                      {B, A, "b - a  driver: packed `extra` - kernelParams"},
-                      {E, A, "e - a  accel's own, user kernel (core + backend above driver)"},
-                      {D, C, "d - c  accel's own, built-in op (core + backend above driver)"},
-                      {A2, A, "a2 - a module function - library function"}};
+const Diff diffs[] = {{"e", "d", "e - d  user kernel - accel_axpby (the target, <= 0.3)"},
+                      {"a", "c", "a - c  driver: NVRTC function - built-in function"},
+                      {"b", "c", "b - c  driver: NVRTC function packed - built-in function"},
+                      {"b", "a", "b - a  driver: packed `extra` - kernelParams"},
+                      {"e", "a", "e - a  accel's own, user kernel (core + backend above driver)"},
+                      {"d", "c", "d - c  accel's own, built-in op (core + backend above driver)"},
+                      {"a2", "a", "a2 - a module function - library function"}};
 constexpr int NDIFFS = sizeof diffs / sizeof diffs[0];
 
 struct Ctx {
@@ -151,7 +152,6 @@ struct Ctx {
     accel_kernel *k;
     accel_buffer *x, *y;
     cudaStream_t stream;
-    CUfunction f_lib, f_mod;
     void *px, *py;
     float alpha, beta;
     size_t n;
@@ -160,28 +160,27 @@ struct Ctx {
 };
 
 /* One launch of form f; 0 on success. */
-int launch_one(Ctx &c, int f)
+int launch_one(Ctx &c, const FormDef &f)
 {
-    switch (f) {
-    case A:
-    case A2: {
+    switch (f.kind) {
+    case RAW: {
         void *params[] = {&c.px, &c.py, &c.alpha, &c.beta, &c.py, &c.n};
-        return drv.launch(f == A ? c.f_lib : c.f_mod, 1, 1, 1, 256, 1, 1, 0, (CUstream)c.stream,
-                          params, nullptr) != CUDA_SUCCESS;
-    }
-    case B: {
-        void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, c.packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
-                         &c.packed_size, CU_LAUNCH_PARAM_END};
-        return drv.launch(c.f_lib, 1, 1, 1, 256, 1, 1, 0, (CUstream)c.stream, nullptr, extra) !=
+        return drv.launch(f.f, 1, 1, 1, 256, 1, 1, 0, (CUstream)c.stream, params, nullptr) !=
                CUDA_SUCCESS;
     }
-    case C:
+    case PACKED: {
+        void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, c.packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                         &c.packed_size, CU_LAUNCH_PARAM_END};
+        return drv.launch(f.f, 1, 1, 1, 256, 1, 1, 0, (CUstream)c.stream, nullptr, extra) !=
+               CUDA_SUCCESS;
+    }
+    case BUILTIN:
         return accel_cuda__launch_axpby(c.stream, 1024, ACCEL_F32, 2.0, c.px, 0.5, c.py, c.n) !=
                cudaSuccess;
-    case D:
+    case ACCEL_AXPBY:
         return accel_axpby(c.q, ACCEL_F32, 2.0, accel_slice_of(c.x, 0, c.n), 0.5,
                            accel_slice_of(c.y, 0, c.n)) != ACCEL_SUCCESS;
-    case E: {
+    case ACCEL_KERNEL: {
         accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(c.x, 0, c.n)),
                                    accel_karg_array(accel_slice_of(c.y, 0, c.n)),
                                    accel_karg_f32(2.0f), accel_karg_f32(0.5f),
@@ -192,20 +191,27 @@ int launch_one(Ctx &c, int f)
     return 1;
 }
 
+int launch_fail(const FormDef &f)
+{
+    return fail(f.name.c_str(), f.kind == ACCEL_AXPBY || f.kind == ACCEL_KERNEL
+                                    ? accel_last_error()
+                                    : "the launch failed");
+}
+
 /* Host us per launch of a batch of reps launches of form f (drained after). */
-int batch_us(Ctx &c, int f, int reps, double *us)
+int batch_us(Ctx &c, const FormDef &f, int reps, double *us)
 {
     double t0 = now_us();
     for (int i = 0; i < reps; i++)
         if (launch_one(c, f))
-            return fail(form_name[f], accel_last_error());
+            return launch_fail(f);
     *us = (now_us() - t0) / reps;
     RT(cudaStreamSynchronize(c.stream));
     return 0;
 }
 
 /* Device us per kernel over a batch of reps launches of form f. */
-int device_us(Ctx &c, int f, int reps, double *us)
+int device_us(Ctx &c, const FormDef &f, int reps, double *us)
 {
     cudaEvent_t e0, e1;
     RT(cudaEventCreate(&e0));
@@ -213,7 +219,7 @@ int device_us(Ctx &c, int f, int reps, double *us)
     RT(cudaEventRecord(e0, c.stream));
     for (int i = 0; i < reps; i++)
         if (launch_one(c, f))
-            return fail(form_name[f], accel_last_error());
+            return launch_fail(f);
     RT(cudaEventRecord(e1, c.stream));
     RT(cudaEventSynchronize(e1));
     float ms = 0;
@@ -261,20 +267,9 @@ int main(int argc, char **argv)
     const int small = std::atoi(opt_str(argc, argv, "--small", "200"));
     const char *forms = opt_str(argc, argv, "--forms", "a,a2,b,c,d,e");
     const bool device_rows = std::atoi(opt_str(argc, argv, "--device-rows", "1")) != 0;
-    if (rounds < 1 || reps < 1 || small < 1)
-        return fail("options", "--rounds, --reps and --small must be positive");
-    bool on[NFORMS] = {false, false, false, false, false, false};
-    for (const char *p = forms; *p;) {
-        size_t len = std::strcspn(p, ",");
-        int f = 0;
-        while (f < NFORMS &&
-               !(std::strlen(form_key[f]) == len && !std::strncmp(form_key[f], p, len)))
-            f++;
-        if (f == NFORMS)
-            return fail("--forms", "a comma-separated list of a, a2, b, c, d, e");
-        on[f] = true;
-        p += len + (p[len] == ',');
-    }
+    const int copies = std::atoi(opt_str(argc, argv, "--copies", "0"));
+    if (rounds < 1 || reps < 1 || small < 1 || copies < 0 || copies > 8)
+        return fail("options", "--rounds, --reps and --small must be positive, --copies 0..8");
     setenv("ACCEL_KERNEL_CACHE", "off", 1);
     accel_runtime *rt = nullptr;
     accel_device *dev = nullptr;
@@ -321,14 +316,50 @@ int main(int argc, char **argv)
         entry("cuModuleGetFunction", &drv.module_function) ||
         entry("cuModuleUnload", &drv.module_unload))
         return 1;
-    cudaLibrary_t lib;
-    cudaKernel_t kern;
-    RT(cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-    RT(cudaLibraryGetKernel(&kern, lib, "accel_ew_axpby"));
-    CU(drv.kernel_function(&c.f_lib, (CUkernel)kern));
+    std::vector<cudaLibrary_t> libs((size_t)copies + 1);
+    std::vector<CUfunction> fns(libs.size());
+    for (size_t i = 0; i < libs.size(); i++) {
+        cudaKernel_t kern;
+        RT(cudaLibraryLoadData(&libs[i], cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+        RT(cudaLibraryGetKernel(&kern, libs[i], "accel_ew_axpby"));
+        CU(drv.kernel_function(&fns[i], (CUkernel)kern));
+    }
     CUmodule mod;
+    CUfunction f_mod;
     CU(drv.module_load(&mod, cubin.data()));
-    CU(drv.module_function(&c.f_mod, mod, "accel_ew_axpby"));
+    CU(drv.module_function(&f_mod, mod, "accel_ew_axpby"));
+    std::vector<FormDef> all = {
+        {"a", "a  raw cuLaunchKernel, NVRTC cubin (library), kernelParams", RAW, fns[0]},
+        {"a2", "a2 raw cuLaunchKernel, NVRTC cubin (module), kernelParams", RAW, f_mod},
+        {"b", "b  raw cuLaunchKernel, NVRTC cubin, packed `extra` buffer", PACKED, fns[0]},
+        {"c", "c  raw built-in axpby launch (accel_cuda__launch_axpby)", BUILTIN, nullptr},
+        {"d", "d  accel_axpby", ACCEL_AXPBY, nullptr},
+        {"e", "e  accel_kernel_launch (user kernel)", ACCEL_KERNEL, nullptr}};
+    std::vector<FormDef> fl; /* the forms that run */
+    for (const char *p = forms; *p;) {
+        size_t n = std::strcspn(p, ",");
+        size_t f = 0;
+        while (f < all.size() && all[f].key != std::string(p, n))
+            f++;
+        if (f == all.size())
+            return fail("--forms", "a comma-separated list of a, a2, b, c, d, e");
+        fl.push_back(all[f]);
+        p += n + (p[n] == ',');
+    }
+    /* Further loads of the same cubin: does the driver's cost follow the
+     * function object (where it lies) or the process? */
+    for (int i = 1; i <= copies; i++)
+        fl.push_back({"a#" + std::to_string(i),
+                      "a#" + std::to_string(i) + " as a, library copy " + std::to_string(i) +
+                          " of the same cubin",
+                      RAW, fns[(size_t)i]});
+    const size_t nf = fl.size();
+    auto index = [&](const char *key) {
+        for (size_t f = 0; f < nf; f++)
+            if (fl[f].key == key)
+                return (int)f;
+        return -1;
+    };
     /* (x, y, a, b, z, n): pointers and size_t at 8-byte offsets, floats at 4. */
     std::memcpy(c.packed + 0, &c.px, 8);
     std::memcpy(c.packed + 8, &c.py, 8);
@@ -342,44 +373,45 @@ int main(int argc, char **argv)
      * gives 2.5, then y = 2 + 0.5 * 2.5 = 3.25, ...: compared with a host
      * double loop of the same recurrence, f32-rounded per step). */
     float want = 1.0f;
-    for (int f = 0; f < NFORMS; f++) {
+    for (const FormDef &f : all) {
         if (launch_one(c, f))
-            return fail(form_name[f], accel_last_error());
+            return launch_fail(f);
         want = 2.0f * 1.0f + 0.5f * want;
         float got = 0;
         RT(cudaStreamSynchronize(c.stream));
         ACC(accel_queue_read_blocking(c.q, c.y, 0, &got, 4));
         if (got != want) {
-            std::printf("form %s: y[0] = %.9g, expected %.9g: WRONG\n", form_name[f], got, want);
+            std::printf("form %s: y[0] = %.9g, expected %.9g: WRONG\n", f.name.c_str(), got, want);
             return 1;
         }
     }
-    for (int f = 0; f < NFORMS; f++) { /* warm-up */
+    for (const FormDef &f : fl) { /* warm-up */
         double t;
-        if (!on[f])
-            continue;
         if (batch_us(c, f, reps / 4, &t))
             return 1;
     }
 
-    std::vector<double> host[2][NFORMS], dv[2][NDIFFS];
     const int sizes[2] = {reps, small};
-    int order[NFORMS], nf = 0;
-    for (int f = 0; f < NFORMS; f++)
-        if (on[f])
-            order[nf++] = f;
+    std::vector<std::vector<double>> host[2], dv[2];
+    for (int b = 0; b < 2; b++) {
+        host[b].resize(nf);
+        dv[b].resize(NDIFFS);
+    }
+    std::vector<double> t(nf);
     for (int r = 0; r < rounds; r++) {
         for (int b = 0; b < 2; b++) {
-            double t[NFORMS] = {0, 0, 0, 0, 0, 0};
-            for (int j = 0; j < nf; j++) {
-                int f = order[(r + j) % nf];
-                if (batch_us(c, f, sizes[b], &t[f]))
+            for (size_t j = 0; j < nf; j++) {
+                size_t f = ((size_t)r + j) % nf;
+                if (batch_us(c, fl[f], sizes[b], &t[f]))
                     return 1;
             }
-            for (int f = 0; f < NFORMS; f++)
+            for (size_t f = 0; f < nf; f++)
                 host[b][f].push_back(t[f]);
-            for (int i = 0; i < NDIFFS; i++)
-                dv[b][i].push_back(t[diffs[i].x] - t[diffs[i].y]);
+            for (int i = 0; i < NDIFFS; i++) {
+                int x = index(diffs[i].x), y = index(diffs[i].y);
+                if (x >= 0 && y >= 0)
+                    dv[b][i].push_back(t[(size_t)x] - t[(size_t)y]);
+            }
         }
     }
     std::printf("launch_diag on %s (%s): host us per enqueue, 1 element, median of %d "
@@ -387,27 +419,28 @@ int main(int argc, char **argv)
                 accel_device_name(dev), props.name, rounds);
     for (int b = 0; b < 2; b++) {
         std::printf("batches of %d launches:\n", sizes[b]);
-        for (int f = 0; f < NFORMS; f++)
-            if (on[f])
-                row(form_name[f], host[b][f]);
+        for (size_t f = 0; f < nf; f++)
+            row(fl[f].name.c_str(), host[b][f]);
         std::printf(" per-round differences:\n");
         for (int i = 0; i < NDIFFS; i++)
-            if (on[diffs[i].x] && on[diffs[i].y])
+            if (!dv[b][i].empty())
                 row(diffs[i].name, dv[b][i]);
     }
     if (device_rows) {
         std::printf("device us per kernel over a batch of %d (CUDA events):\n", reps);
-        for (int f : {A, B, C, E}) {
+        for (const char *key : {"a", "b", "c", "e"}) {
+            int f = index(key);
             double us = 0;
-            if (!on[f])
+            if (f < 0)
                 continue;
-            if (device_us(c, f, reps, &us))
+            if (device_us(c, fl[(size_t)f], reps, &us))
                 return 1;
-            std::printf("  %-62s %7.3f us\n", form_name[f], us);
+            std::printf("  %-62s %7.3f us\n", fl[(size_t)f].name.c_str(), us);
         }
     }
     (void)drv.module_unload(mod);
-    (void)cudaLibraryUnload(lib);
+    for (cudaLibrary_t l : libs)
+        (void)cudaLibraryUnload(l);
     accel_kernel_release(c.k);
     accel_buffer_release(c.x);
     accel_buffer_release(c.y);

@@ -6,8 +6,9 @@
 # a user-kernel launch goes, and why its level moves from process to process.
 #  1. launch_diag (bench/launch_diag.cu) in 4 separate processes, each timing in interleaved
 #     rounds raw cuLaunchKernel of the NVRTC cubin (kernelParams; a module's function; packed
-#     `extra`), the built-in axpby kernel's own launch, accel_axpby and accel_kernel_launch, in
-#     batches of 20000 and of 200 launches, plus device time per kernel.
+#     `extra`; 3 more library loads of the same cubin), the built-in axpby kernel's own launch,
+#     accel_axpby and accel_kernel_launch, in batches of 20000 and of 200 launches, plus device
+#     time per kernel.
 #  2. The same (forms a, c, d, e) with address-space randomisation off (setarch -R) and the
 #     environment padded by 0, 1000, 2000, 3000 bytes, twice each: if the level follows the
 #     stack's placement it repeats per padding and moves with it.
@@ -24,12 +25,13 @@ fi
 echo "== uptime"; uptime
 for r in 1 2 3 4; do
     echo "== launch_diag, process $r"
-    timeout 10 "$B"/bin/launch_diag --device cuda:0 --rounds 9 --reps 20000 --small 200 2>&1
+    timeout 12 "$B"/bin/launch_diag --device cuda:0 --rounds 7 --reps 20000 --small 200 \
+        --copies 3 2>&1
 done
 for pad in 0 1000 2000 3000; do
     for r in 1 2; do
         echo "== launch_diag --forms a,c,d,e, ASLR off, environment padded by $pad bytes, run $r"
-        PAD=$(head -c "$pad" /dev/zero | tr '\0' x) timeout 6 setarch "$(uname -m)" -R \
+        PAD=$(head -c "$pad" /dev/zero | tr '\0' x) timeout 5 setarch "$(uname -m)" -R \
             "$B"/bin/launch_diag --device cuda:0 --rounds 7 --reps 10000 --small 200 \
             --forms a,c,d,e --device-rows 0 2>&1 | sed -n '/^batches of 10000/,/^batches of 200/p'
     done

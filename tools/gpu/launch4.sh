@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 # H200 figures of the launch4 round (run from the repository root on the GPU machine after
-# build-gpu is built with CUDA on; B=DIR names another build; about 75 s): where the host time of
+# build-gpu is built with CUDA on; B=DIR names another build; about 60 s, 100 s at most): where the host time of
 # a user-kernel launch goes, and why its level moves from process to process.
 #  1. launch_diag (bench/launch_diag.cu) in 4 separate processes, each timing in interleaved
 #     rounds raw cuLaunchKernel of the NVRTC cubin (kernelParams; a module's function; packed

@@ -50,7 +50,8 @@
 #define BATCH_MIN_CHUNK_BYTES ((double)(1 << 20))
 #define BATCH_DEFAULT_CAP ((size_t)1 << 30)
 #define BATCH_DESC_V1 offsetof(accel_batch_desc, reserved)
-#define BATCH_STATS_V1 offsetof(accel_batch_stats, reserved)
+/* The first stats ended after gbs; the phase times came later. */
+#define BATCH_STATS_V1 (offsetof(accel_batch_stats, gbs) + sizeof(double))
 
 void accel_batch_desc_init(accel_batch_desc *d)
 {
@@ -187,6 +188,91 @@ typedef struct batch_probe {
     bool host_bound; /* the write's host time was over 0.3 of its device time */
 } batch_probe;
 
+/* ------------------------------------------------------------ the keep */
+
+/* One queue and one set of buffers per slot; with several slots, events
+ * that mark the slot's compute done and its outputs copied out (see
+ * run_chunks). warmed: the queue has made one transfer from pageable
+ * memory (a backend's staging is set up). */
+typedef struct batch_slot {
+    accel_queue *q;
+    accel_buffer *in[BATCH_MAX], *out[BATCH_MAX];
+    accel_event *computed, *freed;
+    bool warmed;
+} batch_slot;
+
+typedef struct batch_slots {
+    uint32_t n;
+    batch_slot s[BATCH_MAX_QUEUES];
+} batch_slots;
+
+/* What a run leaves on its device for the next one, as CuPy's pools keep
+ * memory between calls: the queues (with the staging a backend set up on
+ * them: on CUDA a 64 MiB page-locked ring per queue, tens of milliseconds
+ * to make) and their events, the page-locked room for fixed outputs, and
+ * the last probe of page-locked and of other input (the automatic cut of a
+ * later run on the same kind of memory takes it without copying again).
+ * Buffers are not kept: a backend's allocator caches them. A run takes the
+ * keep by an atomic exchange, so two runs on one device at once each get
+ * their own (the second makes new objects) and the one that ends last
+ * releases its own. Everything in it is the runtime's, released at close. */
+struct accel__batch_keep {
+    batch_slots sl;
+    void *bounce; /* accel_host_alloc memory, bounce_bytes long */
+    size_t bounce_bytes;
+    bool probed[2]; /* [locked]: probe[locked] holds a measurement */
+    batch_probe probe[2];
+};
+typedef struct accel__batch_keep batch_keep;
+
+static batch_keep *keep_take(accel_device *obj)
+{
+    batch_keep *k = __atomic_exchange_n(&obj->batch_keep, NULL, __ATOMIC_ACQ_REL);
+    return k ? k : calloc(1, sizeof *k);
+}
+
+static void keep_release(accel_device *dev, batch_keep *k)
+{
+    for (uint32_t i = 0; i < BATCH_MAX_QUEUES; i++) {
+        batch_slot *slot = &k->sl.s[i];
+        accel_queue_release(slot->q);
+        accel_event_release(slot->computed);
+        accel_event_release(slot->freed);
+        for (uint32_t a = 0; a < BATCH_MAX; a++) {
+            accel_buffer_release(slot->in[a]);
+            accel_buffer_release(slot->out[a]);
+        }
+    }
+    if (k->bounce)
+        accel_host_free(dev, k->bounce);
+    free(k);
+}
+
+/* After a run: the buffers go; the rest stays on the device when ok (the
+ * run succeeded, its queues carry no failure) and no other run left its
+ * own meanwhile; else everything is released. */
+static void keep_put(accel_device *dev, accel_device *obj, batch_keep *k, bool ok)
+{
+    if (!k)
+        return;
+    for (uint32_t i = 0; i < BATCH_MAX_QUEUES; i++)
+        for (uint32_t a = 0; a < BATCH_MAX; a++) {
+            accel_buffer_release(k->sl.s[i].in[a]);
+            accel_buffer_release(k->sl.s[i].out[a]);
+            k->sl.s[i].in[a] = k->sl.s[i].out[a] = NULL;
+        }
+    batch_keep *none = NULL;
+    if (!ok || !__atomic_compare_exchange_n(&obj->batch_keep, &none, k, false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+        keep_release(dev, k);
+}
+
+void accel__batch_keep_free(accel_device *dev)
+{
+    free(dev->batch_keep);
+    dev->batch_keep = NULL;
+}
+
 /* The device time of one write (events), and its host time (the call). */
 static accel_status time_write(accel_queue *q, accel_event *const e[2], accel_buffer *b,
                                const void *src, size_t bytes, double *out_ms, double *host_ms)
@@ -271,9 +357,11 @@ static size_t cut_from_probe(const accel_batch_desc *d, const batch_probe *p, ui
 /* ------------------------------------------------------------ the plan */
 
 /* Fill s with the cut (queues, chunk_elems, chunks) of a checked desc. q is
- * a queue of dev for the probe when one is needed. */
+ * a queue of dev for the probe when one is needed; k's probe of the same
+ * kind of memory (locked: input 0 is page-locked by accel) stands in for
+ * one, and a new probe is kept there. */
 static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_desc *d, bool sizing,
-                         accel_batch_stats *s, const char *fn)
+                         batch_keep *k, bool locked, accel_batch_stats *s, const char *fn)
 {
     s->queues = d->queues ? (d->queues > BATCH_MAX_QUEUES ? BATCH_MAX_QUEUES : d->queues)
                           : (proportional_out(d) ? 3 : 2);
@@ -282,10 +370,20 @@ static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_de
         return ACCEL_SUCCESS;
     size_t budget = budget_of(dev, d);
     if (!s->chunk_elems) {
-        batch_probe p = {0};
-        accel_status st = probe_run(dev, q, d, budget, &p);
-        if (st != ACCEL_SUCCESS)
-            return st;
+        batch_probe p = k->probe[locked];
+        if (!k->probed[locked]) {
+            double t0 = now_ms();
+            accel_status st = probe_run(dev, q, d, budget, &p);
+            s->probe_ms = now_ms() - t0;
+            if (st != ACCEL_SUCCESS)
+                return st;
+            /* A probe of fewer bytes than the most it copies says too little
+             * of the rate to stand for later runs. */
+            if (d->n * d->in[0].elem_size >= BATCH_PROBE_BYTES && isfinite(p.r)) {
+                k->probe[locked] = p;
+                k->probed[locked] = true;
+            }
+        }
         s->chunk_elems = cut_from_probe(d, &p, s->queues, budget);
         s->h2d_gbs = isfinite(p.r) ? p.r / 1e6 : 0;
     }
@@ -309,32 +407,6 @@ static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_de
 
 /* ------------------------------------------------------------ the run */
 
-/* One queue and one set of buffers per slot; with several slots, events
- * that mark the slot's compute done and its outputs copied out (see
- * run_chunks). */
-typedef struct batch_slot {
-    accel_queue *q;
-    accel_buffer *in[BATCH_MAX], *out[BATCH_MAX];
-    accel_event *computed, *freed;
-} batch_slot;
-
-typedef struct batch_slots {
-    uint32_t n;
-    batch_slot s[BATCH_MAX_QUEUES];
-} batch_slots;
-
-static void slots_release(batch_slots *sl)
-{
-    for (uint32_t i = 0; i < BATCH_MAX_QUEUES; i++) {
-        accel_queue_release(sl->s[i].q);
-        accel_event_release(sl->s[i].computed);
-        accel_event_release(sl->s[i].freed);
-        for (uint32_t a = 0; a < BATCH_MAX; a++) {
-            accel_buffer_release(sl->s[i].in[a]);
-            accel_buffer_release(sl->s[i].out[a]);
-        }
-    }
-}
 
 static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
                                  const accel_batch_stats *s, batch_slots *sl)
@@ -345,9 +417,9 @@ static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
         batch_slot *slot = &sl->s[i];
         if (!slot->q)
             st = accel_queue_create(dev, &slot->q);
-        if (st == ACCEL_SUCCESS && sl->n > 1)
+        if (st == ACCEL_SUCCESS && sl->n > 1 && !slot->computed)
             st = accel_event_create(dev, &slot->computed);
-        if (st == ACCEL_SUCCESS && sl->n > 1)
+        if (st == ACCEL_SUCCESS && sl->n > 1 && !slot->freed)
             st = accel_event_create(dev, &slot->freed);
         for (uint32_t a = 0; a < d->in_count && st == ACCEL_SUCCESS; a++)
             st = accel_buffer_create(dev, part_bytes(&d->in[a], s->chunk_elems), &slot->in[a]);
@@ -360,32 +432,28 @@ static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
 /* Make every slot's transfer path ready before the timing: a backend may
  * set a queue's staging up on its first transfer from pageable memory (the
  * CUDA backend page-locks a 64 MiB ring per queue then, tens of
- * milliseconds, unless a released queue left one). One copy of input 0 into
- * each slot's first input buffer, which the run overwrites: up to 8 MiB
- * into slot 0, between events, which also tells whether the input is
- * host-bound (as the probe's writes do; see the file comment), up to 1 MiB
- * into the others. */
-static accel_status slots_warm(accel_device *dev, const accel_batch_desc *d,
-                               const accel_batch_stats *s, const batch_slots *sl, bool *host_bound)
+ * milliseconds). One copy of up to 1 MiB of input 0 into the first input
+ * buffer of each slot whose queue has not made one from pageable memory
+ * yet (the run overwrites it); queues kept from an earlier run have. */
+static accel_status slots_warm(const accel_batch_desc *d, const accel_batch_stats *s,
+                               batch_slots *sl, bool locked)
 {
-    size_t first = part_bytes(&d->in[0], s->chunk_elems);
-    if (first > BATCH_PROBE_BYTES)
-        first = BATCH_PROBE_BYTES;
-    size_t bytes = first < BATCH_WARM_BYTES ? first : BATCH_WARM_BYTES;
-    accel_event *e[2] = {NULL, NULL};
-    double ms = 0, host_ms = 0;
-    accel_status st = accel_event_create(dev, &e[0]);
-    if (st == ACCEL_SUCCESS)
-        st = accel_event_create(dev, &e[1]);
-    for (uint32_t i = 1; i < sl->n && st == ACCEL_SUCCESS; i++)
+    size_t bytes = part_bytes(&d->in[0], s->chunk_elems);
+    if (bytes > BATCH_WARM_BYTES)
+        bytes = BATCH_WARM_BYTES;
+    accel_status st = ACCEL_SUCCESS;
+    bool sent[BATCH_MAX_QUEUES] = {false};
+    for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++) {
+        if (sl->s[i].warmed || !bytes)
+            continue;
         st = accel_queue_write(sl->s[i].q, sl->s[i].in[0], 0, d->in[0].host, bytes);
-    if (st == ACCEL_SUCCESS && first)
-        st = time_write(sl->s[0].q, e, sl->s[0].in[0], d->in[0].host, first, &ms, &host_ms);
+        sent[i] = st == ACCEL_SUCCESS;
+    }
     for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++)
-        st = accel_queue_finish(sl->s[i].q);
-    *host_bound = ms > 0 && host_ms > 0.3 * ms;
-    accel_event_release(e[0]);
-    accel_event_release(e[1]);
+        if (sent[i])
+            st = accel_queue_finish(sl->s[i].q);
+    for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++)
+        sl->s[i].warmed = sl->s[i].warmed || (sent[i] && !locked);
     return st;
 }
 
@@ -401,28 +469,43 @@ typedef struct batch_bounce {
 } batch_bounce;
 
 static void bounce_setup(accel_device *dev, accel_batch_desc *d, const accel_batch_stats *s,
-                         batch_bounce *b)
+                         batch_keep *k, batch_bounce *b)
 {
     memset(b, 0, sizeof *b);
+    size_t need = 0;
+    for (uint32_t i = 0; i < d->out_count; i++)
+        need += (size_t)s->chunks * d->out[i].chunk_bytes;
+    if (!need)
+        return;
+    if (k->bounce_bytes < need) { /* the kept room is too small: a larger one */
+        if (k->bounce)
+            accel_host_free(dev, k->bounce);
+        k->bounce = NULL;
+        k->bounce_bytes = 0;
+        if (accel_host_alloc(dev, need, &k->bounce) != ACCEL_SUCCESS) {
+            accel__clear_error();
+            k->bounce = NULL;
+            return;
+        }
+        k->bounce_bytes = need;
+    }
+    char *p = k->bounce;
     for (uint32_t i = 0; i < d->out_count; i++) {
         accel_batch_array *a = &d->out[i];
         size_t bytes = (size_t)s->chunks * a->chunk_bytes;
-        void *p = NULL;
         if (!bytes)
             continue;
-        if (accel_host_alloc(dev, bytes, &p) != ACCEL_SUCCESS) {
-            accel__clear_error();
-            continue;
-        }
         b->user[i] = a->host;
         b->pinned[i] = p;
         b->bytes[i] = bytes;
         a->host = p;
+        p += bytes;
     }
 }
 
-/* Hand the fixed outputs to the caller's arrays (copy: the run succeeded). */
-static void bounce_finish(accel_device *dev, accel_batch_desc *d, batch_bounce *b, bool copy)
+/* Hand the fixed outputs to the caller's arrays (copy: the run succeeded);
+ * the room stays in the keep. */
+static void bounce_finish(accel_batch_desc *d, batch_bounce *b, bool copy)
 {
     for (uint32_t i = 0; i < BATCH_MAX; i++) {
         if (!b->pinned[i])
@@ -430,7 +513,6 @@ static void bounce_finish(accel_device *dev, accel_batch_desc *d, batch_bounce *
         if (copy)
             memcpy(b->user[i], b->pinned[i], b->bytes[i]);
         d->out[i].host = b->user[i];
-        accel_host_free(dev, b->pinned[i]);
     }
 }
 
@@ -543,7 +625,7 @@ static accel_status slots_finish(const batch_slots *sl, accel_status st)
 
 /* ----------------------------------------------------------- the feeder */
 
-/* With several slots and a host-bound input (slots_warm) the copies in are
+/* With several slots and a host-bound input (not page-locked by accel) the copies in are
  * enqueued by a thread of their own, the feeder, while the caller's thread
  * enqueues the computes and copies out. From pageable memory a write
  * returns only once the backend has
@@ -691,15 +773,15 @@ static void stats_out(const accel_batch_stats *s, accel_batch_stats *out)
     accel__struct_out_write(out, s, size < sizeof *s ? size : sizeof *s);
 }
 
-/* The checks both entries start with; d gets the full-size copy. The call
- * stays entered (the runtime cannot close under it); dev stays the caller's
- * handle, since everything below goes through the public API. */
+/* The checks both entries start with; d gets the full-size copy, *obj the
+ * device object (for its keep). The call stays entered (the runtime cannot
+ * close under it); dev stays the caller's handle, since everything below
+ * goes through the public API. */
 static accel_status entry_check(accel__call *call, accel_device *dev, const accel_batch_desc *desc,
                                 const accel_batch_stats *out, bool sizing, accel_batch_desc *d,
-                                const char *fn)
+                                accel_device **obj, const char *fn)
 {
-    accel_device *obj = NULL;
-    accel_status st = accel__enter(call, fn, dev, ACCEL__T_DEVICE, "dev", &obj);
+    accel_status st = accel__enter(call, fn, dev, ACCEL__T_DEVICE, "dev", obj);
     if (st != ACCEL_SUCCESS)
         return st;
     if (out && out->struct_size < BATCH_STATS_V1)
@@ -711,27 +793,52 @@ static accel_status entry_check(accel__call *call, accel_device *dev, const acce
     return st == ACCEL_SUCCESS ? desc_check(d, sizing, fn) : st;
 }
 
+/* The keep, with slot 0's queue made (the probe's queue), or NULL (host
+ * memory: the failure is set). */
+static accel_status keep_open(accel_device *dev, accel_device *obj, batch_keep **out,
+                              const char *fn)
+{
+    *out = keep_take(obj);
+    if (!*out)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    return (*out)->sl.s[0].q ? ACCEL_SUCCESS : accel_queue_create(dev, &(*out)->sl.s[0].q);
+}
+
+/* Leave the call: keep or release k, and return st with its message (a
+ * release may wait and log). */
+static accel_status entry_leave(accel_device *dev, accel_device *obj, batch_keep *k,
+                                accel_status st)
+{
+    char msg[768];
+    snprintf(msg, sizeof msg, "%s", st == ACCEL_SUCCESS ? "" : accel_last_error());
+    keep_put(dev, obj, k, st == ACCEL_SUCCESS);
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
+    return st;
+}
+
 accel_status accel_batch_plan(accel_device *dev, const accel_batch_desc *desc,
                               accel_batch_stats *out_stats)
 {
     static const char fn[] = "accel_batch_plan";
+    double t_call = now_ms();
     accel_batch_desc d;
     accel_batch_stats s;
     accel_batch_stats_init(&s);
+    accel_device *obj = NULL;
+    batch_keep *k = NULL;
     ACCEL__CALL(call);
-    accel_status st = entry_check(&call, dev, desc, out_stats, true, &d, fn);
+    accel_status st = entry_check(&call, dev, desc, out_stats, true, &d, &obj, fn);
     if (st != ACCEL_SUCCESS)
         return st;
-    accel_queue *q = NULL;
-    st = accel_queue_create(dev, &q);
+    st = keep_open(dev, obj, &k, fn);
     if (st == ACCEL_SUCCESS)
-        st = plan(dev, q, &d, true, &s, fn);
-    char msg[768];
-    snprintf(msg, sizeof msg, "%s", st == ACCEL_SUCCESS ? "" : accel_last_error());
-    accel_queue_release(q);
-    if (st != ACCEL_SUCCESS)
-        accel__set_error("%s", msg);
-    else
+        st = plan(dev, k->sl.s[0].q, &d, true, k,
+                  accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size), &s,
+                  fn);
+    st = entry_leave(dev, obj, k, st);
+    s.call_ms = now_ms() - t_call;
+    if (st == ACCEL_SUCCESS)
         stats_out(&s, out_stats);
     return st;
 }
@@ -740,42 +847,48 @@ accel_status accel_batch_run(accel_device *dev, const accel_batch_desc *desc,
                              accel_batch_stats *out_stats)
 {
     static const char fn[] = "accel_batch_run";
+    double t_call = now_ms();
     accel_batch_desc d;
     accel_batch_stats s;
     accel_batch_stats_init(&s);
+    accel_device *obj = NULL;
+    batch_keep *k = NULL;
     ACCEL__CALL(call);
-    accel_status st = entry_check(&call, dev, desc, out_stats, false, &d, fn);
+    accel_status st = entry_check(&call, dev, desc, out_stats, false, &d, &obj, fn);
     if (st != ACCEL_SUCCESS)
         return st;
-    batch_slots sl;
-    memset(&sl, 0, sizeof sl);
-    st = accel_queue_create(dev, &sl.s[0].q);
-    if (st == ACCEL_SUCCESS)
-        st = plan(dev, sl.s[0].q, &d, false, &s, fn);
+    /* Memory accel page-locked is read at the pinned rate; any other is
+     * taken for pageable (host-bound: the feeder thread writes). */
+    const bool locked = accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size);
     double t0 = now_ms();
-    bool host_bound = false;
+    st = keep_open(dev, obj, &k, fn);
+    s.setup_ms = now_ms() - t0;
+    if (st == ACCEL_SUCCESS)
+        st = plan(dev, k->sl.s[0].q, &d, false, k, locked, &s, fn);
     batch_bounce bounce;
     memset(&bounce, 0, sizeof bounce);
     if (st == ACCEL_SUCCESS && s.chunks) {
-        st = slots_create(dev, &d, &s, &sl);
+        t0 = now_ms();
+        st = slots_create(dev, &d, &s, &k->sl);
+        double t1 = now_ms();
+        s.setup_ms += t1 - t0;
         if (st == ACCEL_SUCCESS)
-            st = slots_warm(dev, &d, &s, &sl, &host_bound);
+            st = slots_warm(&d, &s, &k->sl, locked);
         if (st == ACCEL_SUCCESS)
-            bounce_setup(dev, &d, &s, &bounce);
+            bounce_setup(dev, &d, &s, k, &bounce);
         t0 = now_ms(); /* the chunks only: queues, buffers and staging are made by now */
+        s.warm_ms = t0 - t1;
         if (st == ACCEL_SUCCESS)
-            st = run_chunks(dev, &d, &s, &sl, host_bound);
+            st = run_chunks(dev, &d, &s, &k->sl, !locked);
     }
-    s.ms = now_ms() - t0;
-    bounce_finish(dev, &d, &bounce, st == ACCEL_SUCCESS);
+    double t_end = now_ms();
+    s.ms = t_end - t0;
+    bounce_finish(&d, &bounce, st == ACCEL_SUCCESS);
     s.gbs = s.ms > 0 ? run_bytes(&d, &s) / s.ms / 1e6 : 0;
-    /* Releasing waits and may log; the failure's message must survive it. */
-    char msg[768];
-    snprintf(msg, sizeof msg, "%s", st == ACCEL_SUCCESS ? "" : accel_last_error());
-    slots_release(&sl);
-    if (st != ACCEL_SUCCESS)
-        accel__set_error("%s", msg);
-    else
+    st = entry_leave(dev, obj, k, st);
+    s.call_ms = now_ms() - t_call;
+    s.teardown_ms = now_ms() - t_end;
+    if (st == ACCEL_SUCCESS)
         stats_out(&s, out_stats);
     return st;
 }

@@ -396,6 +396,9 @@ struct accel_device {
      * another backend's queue; created on first use. */
     pthread_mutex_t staging_lock;
     accel_be_queue *staging;
+    /* Queues, events and pinned room of the last batch run (batch.c),
+     * taken by one run at a time (atomic exchange); NULL when none. */
+    struct accel__batch_keep *batch_keep;
 };
 
 struct accel_buffer {
@@ -548,6 +551,13 @@ accel_status accel__staging_ensure(accel_device *dev, const char *fn);
  * (before the backends shut down). */
 typedef struct accel__host_reg accel__host_reg;
 void accel__host_regs_free(accel_runtime *rt);
+/* True when [ptr, ptr + bytes) lies in one accel_host_register range, or
+ * ptr starts an accel_host_alloc block: memory a transfer reads at the
+ * pinned rate (host_register.c). Takes rt->lock. */
+bool accel__host_range_locked(accel_runtime *rt, const void *ptr, size_t bytes);
+/* What accel_batch_run keeps on a device between runs (batch.c): freed at
+ * runtime close, after the queues and events it held died with the rest. */
+void accel__batch_keep_free(accel_device *dev);
 
 /* buffer.c, queue.c, event.c: teardown at accel_runtime_close. */
 void accel__buffer_destroy(accel_buffer *buf);

@@ -99,6 +99,14 @@ typedef struct accel_batch_stats {
     double compute_gbs; /* chunk 0's input bytes over its compute time (0: not measured) */
     double ms;          /* wall time of the chunks (probe, queues, buffers, staging excluded) */
     double gbs;         /* bytes copied in and out / ms */
+    /* Where the whole call's time went, wall ms (0: the phase did not run).
+     * A run reuses the queues, buffers and staging of the device's previous
+     * run where they fit, so a warm call's setup and warm-up are short. */
+    double probe_ms;    /* timing copies for the automatic cut */
+    double setup_ms;    /* queues, events and device buffers made or taken over */
+    double warm_ms;     /* the first transfer of each queue (a backend's staging, copy threads) */
+    double teardown_ms; /* results handed back, queues and buffers kept or released */
+    double call_ms;     /* the whole call, entry to return */
     uint64_t reserved[4];
 } accel_batch_stats;
 

@@ -407,7 +407,6 @@ static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_de
 
 /* ------------------------------------------------------------ the run */
 
-
 static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
                                  const accel_batch_stats *s, batch_slots *sl)
 {
@@ -834,8 +833,7 @@ accel_status accel_batch_plan(accel_device *dev, const accel_batch_desc *desc,
     st = keep_open(dev, obj, &k, fn);
     if (st == ACCEL_SUCCESS)
         st = plan(dev, k->sl.s[0].q, &d, true, k,
-                  accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size), &s,
-                  fn);
+                  accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size), &s, fn);
     st = entry_leave(dev, obj, k, st);
     s.call_ms = now_ms() - t_call;
     if (st == ACCEL_SUCCESS)

@@ -3,11 +3,12 @@
 # Copyright 2026 The accel authors
 # Mid-way H200 figures for the batch4 branch (run from the repository root on the GPU machine,
 # after build-gpu is built with -DACCEL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release).
-# About 70 s: the batched 100M-float sum under a 64 MiB cap, each process a first call and warm
+# About 85 s: the batched 100M-float sum under a 64 MiB cap, each process a first call and warm
 # calls (median, min..max, phase breakdown), with its ceilings (pinned DMA, host memcpy on 1..cores
 # threads, the same chunks' pageable accel_queue_write alone); with [backend.cuda] copy_threads =
 # 4, 8, 12, 16 and the default, with fixed chunk sizes, and the default again at the end; then the
-# batch tests and the overlap example.
+# batch tests and the overlap example; before them a staging experiment with the CUDA runtime
+# alone (piece and ring sizes, threads, memcpy or non-temporal stores: tools/gpu/batch4_staging.c).
 set -u
 B=${B:-build-gpu}
 if [ -f .gpu/libs.tar.xz ]; then
@@ -39,6 +40,9 @@ echo "== batched, --chunk 4194304 floats, 3 queues, 5 warm calls"
 timeout 20 $BAT --chunk 4194304 --queues 3 --repeat 5 2>&1 | grep -E "$keep"
 echo "== batched default again (repeat of the first, for the spread between processes)"
 timeout 20 $BAT --repeat 7 2>&1 | grep -E "$keep|^host memcpy"
+echo "== staging experiment (tools/gpu/batch4_staging.c: CUDA runtime directly, no accel)"
+gcc -O2 -o /tmp/batch4-staging tools/gpu/batch4_staging.c -I/usr/local/cuda/include \
+    -L/usr/local/cuda/lib64 -lcudart -lpthread && timeout 30 /tmp/batch4-staging
 echo "== ctest batch (cuda devices included)"
 timeout 30 ctest --test-dir $B -R '^batch$|example_batched|example_overlap' --output-on-failure 2>&1 | tail -6
 echo "== overlap 2^27, 16 chunks, 2 queues; overlap 10M default (both also through accel_batch_run)"

@@ -28,7 +28,7 @@ ini() {
     echo /tmp/batch4-$1.ini
 }
 keep='^pageable|^registered|first call|warm calls|phases|FAIL|rror'
-for t in 4 8 12 16 6 10; do
+for t in 4 8 12 16; do
     echo "== batched, copy_threads = $t, 5 warm calls"
     ACCEL_CONFIG=$(ini $t) timeout 20 $BAT --repeat 5 2>&1 | grep -E "$keep"
 done
@@ -43,8 +43,8 @@ timeout 20 $BAT --repeat 7 2>&1 | grep -E "$keep|^host memcpy"
 echo "== staging experiment (tools/gpu/batch4_staging.c: CUDA runtime directly, no accel)"
 gcc -O2 -o /tmp/batch4-staging tools/gpu/batch4_staging.c -I/usr/local/cuda/include \
     -L/usr/local/cuda/lib64 -lcudart -lpthread && timeout 30 /tmp/batch4-staging
-echo "== ctest batch (cuda devices included)"
-timeout 30 ctest --test-dir $B -R '^batch$|example_batched|example_overlap' --output-on-failure 2>&1 | tail -6
+echo "== ctest batch, cuda (pageable transfers through the new ring copy), examples"
+timeout 60 ctest --test-dir $B -R '^batch$|^cuda$|^ops$|example_batched|example_overlap' --output-on-failure 2>&1 | tail -12
 echo "== overlap 2^27, 16 chunks, 2 queues; overlap 10M default (both also through accel_batch_run)"
 timeout 15 $B/bin/overlap --device cuda:0 --n 134217728 --chunks 16 --queues 2 2>&1 | tail -4
 timeout 15 $B/bin/overlap --device cuda:0 2>&1 | tail -4

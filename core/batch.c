@@ -32,7 +32,18 @@
  * copy and DMA one after the other, so r there is the link's: the probe's
  * bytes over its write's device time past its host time. (H200, 100M
  * floats, 64 MiB cap: 28 chunks of 14.7 MB moved 0.605 of the pinned rate
- * from pageable memory, 15 chunks of 28 MB 0.690.) */
+ * from pageable memory, 15 chunks of 28 MB 0.690.)
+ *
+ * What a call costs besides its chunks. A first call on a device makes its
+ * queues (and, from pageable memory, the backend's staging on each: on
+ * CUDA 64 MiB page-locked per queue, tens of milliseconds) and probes; the
+ * whole call took 49-87 ms on the H200 where the chunks took 10-45. So a
+ * run leaves its queues, events, page-locked room for fixed outputs and
+ * probes on the device for the next (batch_keep below), as CuPy's pools
+ * keep memory; a warm call pays buffers from the backend's cache and the
+ * chunks. Whether the input is host-bound (the feeder thread below) is not
+ * timed per call either: memory accel page-locked (accel_host_register,
+ * accel_host_alloc) is not, any other is taken to be. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>

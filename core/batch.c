@@ -227,8 +227,12 @@ typedef struct batch_slots {
  * keep by an atomic exchange, so two runs on one device at once each get
  * their own (the second makes new objects) and the one that ends last
  * releases its own. Everything in it is the runtime's, released at close. */
+struct batch_feeder;
+static void feeder_quit(struct batch_feeder *f);
+
 struct accel__batch_keep {
     batch_slots sl;
+    struct batch_feeder *feeder; /* its thread, made by the first host-bound run */
     void *bounce; /* accel_host_alloc memory, bounce_bytes long */
     size_t bounce_bytes;
     bool probed[2]; /* [locked]: probe[locked] holds a measurement */
@@ -256,6 +260,7 @@ static void keep_release(accel_device *dev, batch_keep *k)
     }
     if (k->bounce)
         accel_host_free(dev, k->bounce);
+    feeder_quit(k->feeder);
     free(k);
 }
 
@@ -280,6 +285,8 @@ static void keep_put(accel_device *dev, accel_device *obj, batch_keep *k, bool o
 
 void accel__batch_keep_free(accel_device *dev)
 {
+    if (dev->batch_keep)
+        feeder_quit(dev->batch_keep->feeder);
     free(dev->batch_keep);
     dev->batch_keep = NULL;
 }
@@ -644,13 +651,17 @@ static accel_status slots_finish(const batch_slots *sl, accel_status st)
  * every chunk; with the feeder the host copies run back to back. The feeder
  * writes chunk j once the caller has enqueued everything of chunk j - n
  * (n slots): the same queue order as one thread gives, as chunk j's queue
- * is chunk j - n's. */
+ * is chunk j - n's. The thread stays with the keep between runs (waiting
+ * on its condition variable), so a warm call starts none. */
 typedef struct batch_feeder {
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    pthread_t thread;
+    bool quit; /* the keep is released: the thread ends */
+    bool busy; /* the fields below are a run's, whose chunks the feeder writes */
     const accel_batch_desc *d;
     const accel_batch_stats *s;
     const batch_slots *sl;
-    pthread_mutex_t lock;
-    pthread_cond_t cv;
     uint64_t written; /* chunks whose copies in are enqueued */
     uint64_t done;    /* chunks the caller has enqueued in full */
     bool stop;        /* the caller gave up: the feeder ends */
@@ -658,17 +669,15 @@ typedef struct batch_feeder {
     char msg[768];
 } batch_feeder;
 
-static void *feeder_main(void *arg)
+/* One run's chunks, with f->lock held on entry and on return. */
+static void feeder_run(batch_feeder *f)
 {
-    batch_feeder *f = arg;
     for (uint64_t j = 0; j < f->s->chunks; j++) {
-        pthread_mutex_lock(&f->lock);
         while (!f->stop && j >= f->done + f->sl->n)
             pthread_cond_wait(&f->cv, &f->lock);
-        bool stop = f->stop;
-        pthread_mutex_unlock(&f->lock);
-        if (stop)
+        if (f->stop)
             break;
+        pthread_mutex_unlock(&f->lock);
         accel_status st = chunk_writes(f->d, f->s, f->sl, j);
         pthread_mutex_lock(&f->lock);
         if (st == ACCEL_SUCCESS) {
@@ -678,11 +687,85 @@ static void *feeder_main(void *arg)
             snprintf(f->msg, sizeof f->msg, "%s", accel_last_error());
         }
         pthread_cond_broadcast(&f->cv);
-        pthread_mutex_unlock(&f->lock);
         if (st != ACCEL_SUCCESS)
             break;
     }
+}
+
+static void *feeder_main(void *arg)
+{
+    batch_feeder *f = arg;
+    pthread_mutex_lock(&f->lock);
+    for (;;) {
+        while (!f->quit && !f->busy)
+            pthread_cond_wait(&f->cv, &f->lock);
+        if (f->quit)
+            break;
+        feeder_run(f);
+        f->busy = false;
+        pthread_cond_broadcast(&f->cv);
+    }
+    pthread_mutex_unlock(&f->lock);
     return NULL;
+}
+
+/* Hand a run to k's feeder, made first if k has none; false when no thread
+ * can be made (the caller's thread then writes too). */
+static bool feeder_start(batch_keep *k, const accel_batch_desc *d, const accel_batch_stats *s,
+                         const batch_slots *sl)
+{
+    batch_feeder *f = k->feeder;
+    if (!f) {
+        f = calloc(1, sizeof *f);
+        if (!f)
+            return false;
+        pthread_mutex_init(&f->lock, NULL);
+        pthread_cond_init(&f->cv, NULL);
+        if (pthread_create(&f->thread, NULL, feeder_main, f) != 0) {
+            pthread_cond_destroy(&f->cv);
+            pthread_mutex_destroy(&f->lock);
+            free(f);
+            return false;
+        }
+        k->feeder = f;
+    }
+    pthread_mutex_lock(&f->lock);
+    f->d = d;
+    f->s = s;
+    f->sl = sl;
+    f->written = f->done = 0;
+    f->stop = false;
+    f->st = ACCEL_SUCCESS;
+    f->msg[0] = '\0';
+    f->busy = true;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&f->lock);
+    return true;
+}
+
+/* The run is over for the feeder: wait until it has let go of it. */
+static void feeder_end(batch_feeder *f)
+{
+    pthread_mutex_lock(&f->lock);
+    f->stop = true;
+    pthread_cond_broadcast(&f->cv);
+    while (f->busy)
+        pthread_cond_wait(&f->cv, &f->lock);
+    pthread_mutex_unlock(&f->lock);
+}
+
+static void feeder_quit(batch_feeder *f)
+{
+    if (!f)
+        return;
+    pthread_mutex_lock(&f->lock);
+    f->quit = true;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&f->lock);
+    pthread_join(f->thread, NULL);
+    pthread_cond_destroy(&f->cv);
+    pthread_mutex_destroy(&f->lock);
+    free(f);
 }
 
 /* Wait until chunk i's copies in are enqueued; the feeder's failure, with
@@ -716,38 +799,27 @@ static void feeder_done(batch_feeder *f, uint64_t i, bool stop)
  * (with 2 queues as with 4). The last chunk's copy-out goes on its own
  * queue. */
 static accel_status run_chunks(accel_device *dev, const accel_batch_desc *d, accel_batch_stats *s,
-                               const batch_slots *sl, bool host_bound)
+                               batch_keep *k, bool host_bound)
 {
+    const batch_slots *sl = &k->sl;
     accel_event *e[2] = {NULL, NULL};
     accel_status st = accel_event_create(dev, &e[0]);
     if (st == ACCEL_SUCCESS)
         st = accel_event_create(dev, &e[1]);
-    batch_feeder f = {.d = d, .s = s, .sl = sl, .st = ACCEL_SUCCESS};
-    pthread_t feeder;
-    bool fed = false;
-    if (st == ACCEL_SUCCESS && host_bound && sl->n > 1 && s->chunks > 1) {
-        pthread_mutex_init(&f.lock, NULL);
-        pthread_cond_init(&f.cv, NULL);
-        fed = pthread_create(&feeder, NULL, feeder_main, &f) == 0;
-        if (!fed) { /* no thread: this one writes too, as it would with one slot */
-            pthread_cond_destroy(&f.cv);
-            pthread_mutex_destroy(&f.lock);
-        }
-    }
+    /* Without a feeder thread this one writes too, as it does with one slot. */
+    bool fed = st == ACCEL_SUCCESS && host_bound && sl->n > 1 && s->chunks > 1 &&
+               feeder_start(k, d, s, sl);
+    batch_feeder *f = fed ? k->feeder : NULL;
     for (uint64_t i = 0; i < s->chunks && st == ACCEL_SUCCESS; i++) {
         if (fed)
-            st = feeder_wait(&f, i);
+            st = feeder_wait(f, i);
         if (st == ACCEL_SUCCESS)
             st = chunk_enqueue(d, s, sl, i, i == 0 ? e : NULL, fed);
         if (fed)
-            feeder_done(&f, i, st != ACCEL_SUCCESS);
+            feeder_done(f, i, st != ACCEL_SUCCESS);
     }
-    if (fed) {
-        feeder_done(&f, s->chunks, true);
-        pthread_join(feeder, NULL);
-        pthread_cond_destroy(&f.cv);
-        pthread_mutex_destroy(&f.lock);
-    }
+    if (fed)
+        feeder_end(f);
     if (st == ACCEL_SUCCESS && sl->n > 1 && s->chunks > 0) {
         uint64_t last = s->chunks - 1;
         st = chunk_reads(d, s, sl, last, sl->s[last % sl->n].q);
@@ -888,7 +960,7 @@ accel_status accel_batch_run(accel_device *dev, const accel_batch_desc *desc,
         t0 = now_ms(); /* the chunks only: queues, buffers and staging are made by now */
         s.warm_ms = t0 - t1;
         if (st == ACCEL_SUCCESS)
-            st = run_chunks(dev, &d, &s, &k->sl, !locked);
+            st = run_chunks(dev, &d, &s, k, !locked);
     }
     double t_end = now_ms();
     s.ms = t_end - t0;

@@ -264,17 +264,19 @@ static void keep_release(accel_device *dev, batch_keep *k)
     free(k);
 }
 
-/* After a run: the buffers go; the rest stays on the device when ok (the
- * run succeeded, its queues carry no failure) and no other run left its
- * own meanwhile; else everything is released. */
+/* After a run: the buffers go (when ok, the run finished every queue they
+ * were used on: no wait for the runtime's other queues); the rest stays on
+ * the device when ok (the run succeeded, its queues carry no failure) and
+ * no other run left its own meanwhile; else everything is released. */
 static void keep_put(accel_device *dev, accel_device *obj, batch_keep *k, bool ok)
 {
     if (!k)
         return;
+    void (*release)(accel_buffer *) = ok ? accel__buffer_release_drained : accel_buffer_release;
     for (uint32_t i = 0; i < BATCH_MAX_QUEUES; i++)
         for (uint32_t a = 0; a < BATCH_MAX; a++) {
-            accel_buffer_release(k->sl.s[i].in[a]);
-            accel_buffer_release(k->sl.s[i].out[a]);
+            release(k->sl.s[i].in[a]);
+            release(k->sl.s[i].out[a]);
             k->sl.s[i].in[a] = k->sl.s[i].out[a] = NULL;
         }
     batch_keep *none = NULL;
@@ -449,13 +451,16 @@ static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
 /* Make every slot's transfer path ready before the timing: a backend may
  * set a queue's staging up on its first transfer from pageable memory (the
  * CUDA backend page-locks a 64 MiB ring per queue then, tens of
- * milliseconds). One copy of up to 1 MiB of input 0 into the first input
- * buffer of each slot whose queue has not made one from pageable memory
- * yet (the run overwrites it); queues kept from an earlier run have. */
+ * milliseconds). On each slot whose queue has made no such transfer yet
+ * (queues kept from an earlier run have), one of up to 1 MiB with array
+ * `w` (pageable; an input: written from, else an output: read into), whose
+ * bytes the run then overwrites. */
 static accel_status slots_warm(const accel_batch_desc *d, const accel_batch_stats *s,
-                               batch_slots *sl, bool locked)
+                               batch_slots *sl, uint32_t w)
 {
-    size_t bytes = part_bytes(&d->in[0], s->chunk_elems);
+    const bool in = w < d->in_count;
+    const accel_batch_array *a = in ? &d->in[w] : &d->out[w - d->in_count];
+    size_t bytes = part_bytes(a, s->chunk_elems);
     if (bytes > BATCH_WARM_BYTES)
         bytes = BATCH_WARM_BYTES;
     accel_status st = ACCEL_SUCCESS;
@@ -463,14 +468,15 @@ static accel_status slots_warm(const accel_batch_desc *d, const accel_batch_stat
     for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++) {
         if (sl->s[i].warmed || !bytes)
             continue;
-        st = accel_queue_write(sl->s[i].q, sl->s[i].in[0], 0, d->in[0].host, bytes);
+        st = in ? accel_queue_write(sl->s[i].q, sl->s[i].in[w], 0, a->host, bytes)
+                : accel_queue_read(sl->s[i].q, sl->s[i].out[w - d->in_count], 0, a->host, bytes);
         sent[i] = st == ACCEL_SUCCESS;
     }
     for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++)
         if (sent[i])
             st = accel_queue_finish(sl->s[i].q);
     for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++)
-        sl->s[i].warmed = sl->s[i].warmed || (sent[i] && !locked);
+        sl->s[i].warmed = sl->s[i].warmed || sent[i];
     return st;
 }
 
@@ -941,6 +947,15 @@ accel_status accel_batch_run(accel_device *dev, const accel_batch_desc *desc,
     /* Memory accel page-locked is read at the pinned rate; any other is
      * taken for pageable (host-bound: the feeder thread writes). */
     const bool locked = accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size);
+    /* The first array a backend may stage (not page-locked by accel; fixed
+     * outputs land in page-locked room): only then has the warm-up anything
+     * to set up. */
+    uint32_t staged = d.in_count + d.out_count;
+    for (uint32_t i = 0; i < d.in_count + d.out_count && staged == d.in_count + d.out_count; i++) {
+        const accel_batch_array *a = i < d.in_count ? &d.in[i] : &d.out[i - d.in_count];
+        if (!a->chunk_bytes && !accel__host_range_locked(obj->rt, a->host, d.n * a->elem_size))
+            staged = i;
+    }
     double t0 = now_ms();
     st = keep_open(dev, obj, &k, fn);
     s.setup_ms = now_ms() - t0;
@@ -953,8 +968,8 @@ accel_status accel_batch_run(accel_device *dev, const accel_batch_desc *desc,
         st = slots_create(dev, &d, &s, &k->sl);
         double t1 = now_ms();
         s.setup_ms += t1 - t0;
-        if (st == ACCEL_SUCCESS)
-            st = slots_warm(&d, &s, &k->sl, locked);
+        if (st == ACCEL_SUCCESS && staged < d.in_count + d.out_count)
+            st = slots_warm(&d, &s, &k->sl, staged);
         if (st == ACCEL_SUCCESS)
             bounce_setup(dev, &d, &s, k, &bounce);
         t0 = now_ms(); /* the chunks only: queues, buffers and staging are made by now */

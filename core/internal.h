@@ -561,6 +561,11 @@ void accel__batch_keep_free(accel_device *dev);
 
 /* buffer.c, queue.c, event.c: teardown at accel_runtime_close. */
 void accel__buffer_destroy(accel_buffer *buf);
+/* accel_buffer_release(buf) (a handle) for a buffer whose queued uses are
+ * all known to be done (the caller finished every queue it was used on):
+ * without waiting for the runtime's other queues, which costs a marker on
+ * each (tens of microseconds per buffer with a few dozen queues alive). */
+void accel__buffer_release_drained(accel_buffer *buf);
 void accel__host_block_destroy(accel__host_block *hb);
 void accel__queue_destroy(accel_queue *q);
 /* event_life.c: an event's last reference frees it. */

@@ -135,9 +135,8 @@ void accel_cuda__release(const accel_cuda_ctx *ctx, cuda_device *dev, cuda_block
 void accel_cuda__alloc_flush(cuda_allocator *a);
 void accel_cuda__alloc_destroy(const accel_cuda_ctx *ctx, cuda_device *dev);
 
-/* memcpy(dst, src, len), split over the backend's host copy threads when
- * len is large (hostcopy.c); shutdown joins them. */
-void accel_cuda__host_copy(accel_cuda_ctx *ctx, void *dst, const void *src, size_t len);
+/* The backend's host copy threads (hostcopy.c, made by the first large
+ * ring copy): shutdown joins them and frees the spare rings. */
 void accel_cuda__host_copy_shutdown(accel_cuda_ctx *ctx);
 /* [backend.cuda] copy_threads (NULL: not set): 0 or a count up to 16, else
  * ACCEL_ERROR_CONFIG with the reason. */

@@ -1,45 +1,43 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* hostcopy.c — host memcpy spread over a few threads, for the pinned
- * staging of pageable transfers (queue.c): ring copies, and the flat copy
- * they grew from.
+/* hostcopy.c — host memcpy spread over a few threads, for the page-locked
+ * staging of pageable transfers (queue.c), and the staging rings that
+ * released queues leave for the next ones.
+ *
+ * One core's memcpy between pageable and page-locked memory bounded the
+ * staged transfers of the H200 bench at 5.7-7.2 GB/s (a single core's
+ * outstanding cache misses limit it, not DRAM), far below the 55 GB/s the
+ * DMA engines reach from pinned memory. So a pool of worker threads owned
+ * by the backend (created on the first large staged transfer, joined at
+ * shutdown) copies with the calling thread.
  *
  * A ring copy (accel_cuda__ring_copy) moves a pageable transfer through a
- * queue's ring of page-locked pieces: the copy threads claim the transfer's
+ * queue's ring of page-locked pieces: the threads claim the transfer's
  * parts in order from one word and copy each once its piece may be (its
  * slot's last DMA done, to the device; its DMA landed, to the host), while
  * the calling thread starts each piece's DMA as soon as its parts are in
- * and frees slots as their DMAs end. So the threads never wait for the CUDA
- * calls, and a piece's DMA overlaps the copies of the next ones (the flat
- * copy of a whole 16 MiB chunk, then its DMA, reached 17-33 GB/s of the
- * H200's 55 from pageable memory).
- *
- * One core's memcpy between pageable and pinned memory bounded the staged
- * transfers of the H200 bench at 5.7-7.2 GB/s (a single core's outstanding
- * cache misses limit it, not DRAM), far below the 55 GB/s the DMA engines
- * reach from pinned memory. So a staged transfer splits each chunk's memcpy
- * into parts that the calling thread and a small pool of worker threads
- * owned by the backend (created on the first large staged transfer, joined
- * at shutdown) claim one at a time until none is left.
+ * and frees slots as their DMAs end. So the threads never wait for the
+ * CUDA calls, and a piece's DMA overlaps the copies of the next ones. (The
+ * copy of a whole 16 MiB chunk by the pool, then its DMA, staged a batched
+ * 100M-float sum at 17-33 GB/s of the H200's 55; the ring copy at 43-50.)
  *
  * Parts are claimed, not assigned: with one fixed part per thread, one
  * worker descheduled by the rest of the machine's load held the whole copy
  * up (on the H200 machine, at load 6, 12 and 16 threads staged a batched run
  * at 9 GB/s where 12 had reached 33 GB/s minutes before); now the others
  * take its parts, and a late thread costs at most the part it holds. A part
- * is about a quarter of a thread's share (at least 256 KiB, at most 64
- * parts). Each part's claim word holds the generation (job number) of the
- * last job that claimed it: a thread claims part i of job g by moving the
- * word from below g to g, so a thread still holding an older job's number
- * can never claim in a newer one, and the job's fields, written before g is
- * published, stay unchanged until every part of g is copied.
+ * is about a quarter of a thread's share of a piece, at least 64 KiB. The
+ * claim word holds the job's number in its high half: a thread still
+ * holding an older job's number can never claim in a newer one, and a
+ * job's fields, written after its claim word and before its number is
+ * published, stay unchanged until every part of it is copied.
  *
  * Workers spin for up to 2 ms after a job (a transfer hands them a new
- * chunk every few hundred microseconds; a futex wake-up and rescheduling
+ * piece every few tens of microseconds; a futex wake-up and rescheduling
  * would cost tens of microseconds of each, more under gVisor), then sleep on
- * a condition variable. One copy at a time
- * uses the pool; a thread that finds it busy (another queue's transfer)
- * copies alone. Workers only run memcpy: no CUDA call, no error to report. */
+ * a condition variable. One copy at a time uses the pool; a thread that
+ * finds it busy (another queue's transfer) copies alone. Workers only run
+ * memcpy: no CUDA call, no error to report. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
 #include <errno.h>
@@ -52,15 +50,13 @@
 
 #include "cuda_internal.h"
 
-/* Threads in all (the caller included), the smallest part (a copy under 2
- * parts' worth is done by the caller alone), parts per thread's share, and
- * parts of one copy at most. */
+/* Threads in all (the caller included), the smallest transfer the pool
+ * takes (smaller ones the caller copies alone), parts per thread's share
+ * of a piece, and the smallest part. */
 #define MAX_THREADS 16u
-#define MIN_PART ((size_t)256 << 10)
+#define POOL_MIN_BYTES ((size_t)512 << 10)
 #define PARTS_PER_THREAD 4u
-#define MAX_PARTS 64u
-/* The smallest part of a ring copy's piece. */
-#define RING_MIN_PART ((size_t)64 << 10)
+#define MIN_PART ((size_t)64 << 10)
 /* How long an idle worker spins before it sleeps. */
 #define SPIN_NS 2000000L
 
@@ -68,7 +64,6 @@ struct accel_cuda_copy_pool;
 
 typedef struct copy_worker {
     struct accel_cuda_copy_pool *pool;
-    unsigned first; /* the part this worker tries first (w + 1; the caller 0) */
     pthread_t thread;
 } copy_worker;
 
@@ -78,24 +73,16 @@ struct accel_cuda_copy_pool {
     pthread_cond_t wake;
     unsigned workers; /* threads besides the caller, fixed before the first job */
     copy_worker worker[MAX_THREADS];
-    /* The current job: written by the caller before it bumps gen, read by a
-     * thread only after it has claimed a part of it, left alone until every
-     * part is copied. */
-    char *dst;
-    const char *src;
-    size_t len, part;
     unsigned long long gen; /* atomic: bumped once per job */
-    /* atomic: the job that claimed each part; parts past the job's count are
-     * marked claimed when it is posted */
-    unsigned long long claimed[MAX_PARTS];
-    unsigned done;     /* atomic: parts of the job copied */
-    unsigned sleepers; /* under lock */
-    int stop;          /* atomic; set under lock */
-    /* A ring job (accel_cuda__ring_copy) instead, when ring is set: parts
+    unsigned sleepers;      /* under lock */
+    int stop;               /* atomic; set under lock */
+    /* The current job (a ring copy): written by the caller after the claim
+     * word and before it bumps gen, read by a thread only after it has
+     * claimed a part of it, left alone until every part is copied. Parts
      * are claimed in order from one word (the job's number in the high 32
      * bits, the next part in the low ones); part i belongs to piece
      * i / ring_ppp, which may be copied once ring_avail > its number. */
-    int ring; /* atomic; written with the job's fields */
+    size_t len;
     int ring_to_device, ring_abort /* atomic */;
     char *ring_host;
     void *const *ring_slot;
@@ -123,34 +110,7 @@ static long long now_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Part i of the job: [i*part, (i+1)*part) clipped to len. */
-static void copy_part(const struct accel_cuda_copy_pool *p, unsigned i)
-{
-    size_t lo = (size_t)i * p->part, hi = lo + p->part;
-    if (lo > p->len)
-        lo = p->len;
-    if (hi > p->len)
-        hi = p->len;
-    if (hi > lo)
-        memcpy(p->dst + lo, p->src + lo, hi - lo);
-}
-
-/* Claim and copy parts of job g, starting at part `first`, until every part
- * of it is claimed. */
-static void copy_parts(struct accel_cuda_copy_pool *p, unsigned long long g, unsigned first)
-{
-    for (unsigned k = 0; k < MAX_PARTS; ++k) {
-        unsigned i = (first + k) % MAX_PARTS;
-        unsigned long long v = __atomic_load_n(&p->claimed[i], __ATOMIC_RELAXED);
-        if (v >= g || !__atomic_compare_exchange_n(&p->claimed[i], &v, g, 0, __ATOMIC_ACQUIRE,
-                                                   __ATOMIC_RELAXED))
-            continue;
-        copy_part(p, i);
-        __atomic_fetch_add(&p->done, 1u, __ATOMIC_RELEASE);
-    }
-}
-
-/* Ring jobs. Part i of the job: its piece, and [lo, hi) of the transfer. */
+/* Part i of the job: its piece, and [lo, hi) of the transfer. */
 static size_t ring_span(const struct accel_cuda_copy_pool *p, size_t i, size_t total,
                         size_t *lo, size_t *hi)
 {
@@ -264,10 +224,7 @@ static void *worker_main(void *arg)
         if (g == seen)
             return NULL; /* stopped */
         seen = g;
-        if (__atomic_load_n(&p->ring, __ATOMIC_ACQUIRE))
-            ring_parts(p, g);
-        else
-            copy_parts(p, g, w->first);
+        ring_parts(p, g);
     }
 }
 
@@ -351,7 +308,6 @@ static struct accel_cuda_copy_pool *pool_create(const accel_cuda_ctx *ctx)
     pthread_sigmask(SIG_SETMASK, &all, &old);
     for (unsigned w = 0; w + 1 < total; ++w) {
         p->worker[w].pool = p;
-        p->worker[w].first = w + 1;
         if (pthread_create(&p->worker[w].thread, NULL, worker_main, &p->worker[w]) != 0)
             break;
         p->workers++;
@@ -379,48 +335,6 @@ static struct accel_cuda_copy_pool *get_pool(accel_cuda_ctx *ctx)
     }
     pthread_mutex_unlock(&ctx->copy_pool_lock);
     return ctx->copy_pool;
-}
-
-void accel_cuda__host_copy(accel_cuda_ctx *ctx, void *dst, const void *src, size_t len)
-{
-    struct accel_cuda_copy_pool *p = len >= 2 * MIN_PART ? get_pool(ctx) : NULL;
-    if (!p || pthread_mutex_trylock(&p->busy) != 0) {
-        memcpy(dst, src, len);
-        return;
-    }
-    const size_t threads = (size_t)p->workers + 1u;
-    size_t part = (len + threads * PARTS_PER_THREAD - 1u) / (threads * PARTS_PER_THREAD);
-    if (part < MIN_PART)
-        part = MIN_PART;
-    if (part < (len + MAX_PARTS - 1u) / MAX_PARTS)
-        part = (len + MAX_PARTS - 1u) / MAX_PARTS;
-    part = (part + 63u) & ~(size_t)63u; /* whole cache lines */
-    const unsigned parts = (unsigned)((len + part - 1u) / part);
-    const unsigned long long g = __atomic_load_n(&p->gen, __ATOMIC_RELAXED) + 1ull;
-    p->dst = dst;
-    p->src = src;
-    p->len = len;
-    p->part = part;
-    __atomic_store_n(&p->done, 0u, __ATOMIC_RELAXED);
-    for (unsigned i = parts; i < MAX_PARTS; ++i)
-        __atomic_store_n(&p->claimed[i], g, __ATOMIC_RELAXED);
-    /* The release bump publishes the job; spinning workers see it without a
-     * syscall, sleeping ones are woken (they check gen under the lock). */
-    pthread_mutex_lock(&p->lock);
-    __atomic_store_n(&p->gen, g, __ATOMIC_RELEASE);
-    if (p->sleepers)
-        pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->lock);
-    copy_parts(p, g, 0);
-    /* Every part is claimed; wait for the ones still being copied (yield
-     * now and then: their thread may have been descheduled). The acquire
-     * load of the count makes their bytes visible here. */
-    for (unsigned spins = 1; __atomic_load_n(&p->done, __ATOMIC_ACQUIRE) != parts; ++spins) {
-        cpu_relax();
-        if (spins % 4096u == 0)
-            sched_yield();
-    }
-    pthread_mutex_unlock(&p->busy);
 }
 
 /* ------------------------------------------------------- ring copies */
@@ -533,7 +447,7 @@ int32_t accel_cuda__ring_copy(accel_cuda_ctx *ctx, int to_device, void *host, si
 {
     if (bytes == 0)
         return 0;
-    struct accel_cuda_copy_pool *p = bytes >= 2 * MIN_PART ? get_pool(ctx) : NULL;
+    struct accel_cuda_copy_pool *p = bytes >= POOL_MIN_BYTES ? get_pool(ctx) : NULL;
     if (p && pthread_mutex_trylock(&p->busy) != 0)
         p = NULL;
     const int shared = p != NULL;
@@ -542,8 +456,8 @@ int32_t accel_cuda__ring_copy(accel_cuda_ctx *ctx, int to_device, void *host, si
     const size_t threads = shared ? (size_t)p->workers + 1u : 1u;
     /* Parts: about a quarter of a thread's share of a piece, at least 64 KiB. */
     size_t part = (piece + threads * PARTS_PER_THREAD - 1u) / (threads * PARTS_PER_THREAD);
-    if (part < RING_MIN_PART)
-        part = RING_MIN_PART;
+    if (part < MIN_PART)
+        part = MIN_PART;
     part = (part + 63u) & ~(size_t)63u;
     if (part > piece)
         part = piece;
@@ -553,9 +467,6 @@ int32_t accel_cuda__ring_copy(accel_cuda_ctx *ctx, int to_device, void *host, si
     /* The claim word first: a worker still in the previous job fails its
      * next claim before any field below changes. */
     __atomic_store_n(&p->ring_claim, (g & 0xffffffffull) << 32, __ATOMIC_RELEASE);
-    for (unsigned i = 0; i < MAX_PARTS; ++i) /* no flat-job claim of an older number */
-        __atomic_store_n(&p->claimed[i], g, __ATOMIC_RELAXED);
-    __atomic_store_n(&p->ring, 1, __ATOMIC_RELAXED);
     p->ring_to_device = to_device;
     __atomic_store_n(&p->ring_abort, 0, __ATOMIC_RELAXED);
     p->ring_host = host;
@@ -614,7 +525,6 @@ int32_t accel_cuda__ring_copy(accel_cuda_ctx *ctx, int to_device, void *host, si
      * next job's claim word comes first. */
     if (!posted)
         __atomic_store_n(&p->gen, g, __ATOMIC_RELEASE);
-    __atomic_store_n(&p->ring, 0, __ATOMIC_RELAXED);
     if (shared)
         pthread_mutex_unlock(&p->busy);
     return st;

@@ -22,8 +22,13 @@
  * value (u = 2^-24; tests/test_ops.c, Higham 2002, 4.2), so two results differ
  * by at most 4 n u sum|x_i|.
  *
+ * The figure a user sees is the whole call: each run is a first call (which
+ * sets up the queues and page-locked staging that later calls on the device
+ * reuse) and --repeat warm calls, printed as their median with min..max and
+ * with where each call's time went (setup, warm-up, chunks, teardown).
+ *
  *   usage: batched [--device NAME] [--n 50000000] [--mem-cap 64M] [--chunk N]
- *                  [--queues N]
+ *                  [--queues N] [--repeat 5]
  */
 #include "common.h"
 

@@ -88,9 +88,9 @@ struct accel_cuda_copy_pool {
     void *const *ring_slot;
     unsigned ring_k, ring_first, ring_ppp;
     size_t ring_piece, ring_part, ring_parts;
-    unsigned long long ring_claim; /* atomic */
-    unsigned long long ring_avail; /* atomic: pieces that may be copied */
-    unsigned long long ring_over;  /* atomic: parts copied or skipped */
+    unsigned long long ring_claim;               /* atomic */
+    unsigned long long ring_avail;               /* atomic: pieces that may be copied */
+    unsigned long long ring_over;                /* atomic: parts copied or skipped */
     unsigned ring_in[ACCEL_CUDA_STAGING_CHUNKS]; /* atomic: parts done of each slot's piece */
 };
 
@@ -111,8 +111,8 @@ static long long now_ns(void)
 }
 
 /* Part i of the job: its piece, and [lo, hi) of the transfer. */
-static size_t ring_span(const struct accel_cuda_copy_pool *p, size_t i, size_t total,
-                        size_t *lo, size_t *hi)
+static size_t ring_span(const struct accel_cuda_copy_pool *p, size_t i, size_t total, size_t *lo,
+                        size_t *hi)
 {
     size_t piece = i / p->ring_ppp;
     size_t start = piece * p->ring_piece, end = start + p->ring_piece;

@@ -233,7 +233,7 @@ static void feeder_quit(struct batch_feeder *f);
 struct accel__batch_keep {
     batch_slots sl;
     struct batch_feeder *feeder; /* its thread, made by the first host-bound run */
-    void *bounce; /* accel_host_alloc memory, bounce_bytes long */
+    void *bounce;                /* accel_host_alloc memory, bounce_bytes long */
     size_t bounce_bytes;
     bool probed[2]; /* [locked]: probe[locked] holds a measurement */
     batch_probe probe[2];

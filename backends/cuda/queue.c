@@ -181,10 +181,11 @@ static int32_t staged_start(void *user, unsigned slot, size_t off, size_t len)
             : cudaMemcpyAsync(q->chunk[slot], t->dev + off, len, cudaMemcpyDeviceToHost, q->stream);
     if (err == cudaSuccess)
         err = cudaEventRecord(q->chunk_done[slot], q->stream);
-    return err == cudaSuccess ? ACCEL_SUCCESS
-                              : accel_cuda__fail(t->ctx, err,
-                                                 t->to_device ? "accel_queue_write: cudaMemcpyAsync"
-                                                              : "accel_queue_read: cudaMemcpyAsync");
+    return err == cudaSuccess
+               ? ACCEL_SUCCESS
+               : accel_cuda__fail(t->ctx, err,
+                                  t->to_device ? "accel_queue_write: cudaMemcpyAsync"
+                                               : "accel_queue_read: cudaMemcpyAsync");
 }
 
 static int32_t staged_done(void *user, unsigned slot, int *out_done)
@@ -196,9 +197,8 @@ static int32_t staged_done(void *user, unsigned slot, int *out_done)
         (void)cudaGetLastError();
         return ACCEL_SUCCESS;
     }
-    return accel_cuda__fail_async(t->ctx, err,
-                                  t->to_device ? "accel_queue_write" : "accel_queue_read",
-                                  t->q->last_op);
+    return accel_cuda__fail_async(
+        t->ctx, err, t->to_device ? "accel_queue_write" : "accel_queue_read", t->q->last_op);
 }
 
 /* Pageable host <-> device: the write returns once every byte is in the
@@ -214,8 +214,8 @@ static int32_t staged_copy(accel_cuda_ctx *ctx, accel_be_queue *q, char *dev, vo
     const size_t piece = ACCEL_CUDA_STAGING_CHUNK_BYTES;
     st = accel_cuda__ring_copy(ctx, to_device, host, bytes, q->chunk, ACCEL_CUDA_STAGING_CHUNKS,
                                q->next_chunk, piece, &ops, &t);
-    q->next_chunk = (unsigned)((q->next_chunk + (bytes + piece - 1) / piece) %
-                               ACCEL_CUDA_STAGING_CHUNKS);
+    q->next_chunk =
+        (unsigned)((q->next_chunk + (bytes + piece - 1) / piece) % ACCEL_CUDA_STAGING_CHUNKS);
     return st;
 }
 

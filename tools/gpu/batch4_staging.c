@@ -91,8 +91,7 @@ static void *worker(void *arg)
 
 /* One run: GB/s of the whole source, wall time. */
 static double run(const char *src, size_t total, char *dev, size_t piece, unsigned k,
-                  unsigned threads, int nt, int dma, char *pool, cudaStream_t s,
-                  cudaEvent_t *ev)
+                  unsigned threads, int nt, int dma, char *pool, cudaStream_t s, cudaEvent_t *ev)
 {
     memset(&X, 0, sizeof X);
     X.src = src, X.total = total, X.piece = piece, X.k = k, X.threads = threads, X.nt = nt;
@@ -177,8 +176,8 @@ int main(void)
     struct {
         size_t piece;
         unsigned k;
-    } shapes[] = {{(size_t)1 << 20, 8},  {(size_t)2 << 20, 4},  {(size_t)2 << 20, 16},
-                  {(size_t)4 << 20, 4},  {(size_t)4 << 20, 16}, {(size_t)8 << 20, 8},
+    } shapes[] = {{(size_t)1 << 20, 8},  {(size_t)2 << 20, 4},   {(size_t)2 << 20, 16},
+                  {(size_t)4 << 20, 4},  {(size_t)4 << 20, 16},  {(size_t)8 << 20, 8},
                   {(size_t)16 << 20, 4}, {(size_t)512 << 10, 16}};
     unsigned tcounts[] = {4, 8, 12, 14, 15};
     printf("400 MiB pageable -> ring -> device, GB/s, median of 5 (min..max); copy: no DMA\n");
@@ -191,8 +190,8 @@ int main(void)
                 for (size_t ti = 0; ti < sizeof tcounts / sizeof tcounts[0]; ti++) {
                     double v[5];
                     for (int r = 0; r < 5; r++)
-                        v[r] = run(src, total, dev, shapes[si].piece, shapes[si].k, tcounts[ti],
-                                   nt, dma, pool, s, ev);
+                        v[r] = run(src, total, dev, shapes[si].piece, shapes[si].k, tcounts[ti], nt,
+                                   dma, pool, s, ev);
                     qsort(v, 5, sizeof v[0], cmp);
                     printf("  %u: %.1f (%.0f..%.0f)", tcounts[ti], v[2], v[0], v[4]);
                 }

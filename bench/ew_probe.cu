@@ -255,16 +255,18 @@ __global__ void __launch_bounds__(kT) uni_new(uint64_t seed, uint64_t c0, uint32
         st<STORE>(o + t, uniform4<WIDE>(c0 + t, seed));
 }
 
-/* f32 normal: VAR 0 as the backend (philox.h's log, rsqrt.approx,
- * __sincosf on the shifted angle); 3 the same with CUDA's logf; 1 with
- * logf, sqrtf and sincosf; 2 with __logf (not accurate enough near u1 = 1:
- * a speed bound only). */
-template <int VAR> __device__ __forceinline__ void bm(float u1, float u2, float *z0, float *z1)
+/* f32 normal from the draws d = (w >> 8) + 1: VAR 0 as the backend before
+ * its lean form (philox.h's -2 ln, rsqrt.approx, __sincosf on the shifted
+ * angle); 3 the same with CUDA's logf; 1 with logf, sqrtf and sincosf; 2
+ * with __logf (not accurate enough near u1 = 1: a speed bound only). */
+template <int VAR>
+__device__ __forceinline__ void bm(uint32_t d1, uint32_t d2, float *z0, float *z1)
 {
     const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
-    float l = __fmul_rn(-2.0f, VAR == 2   ? __logf(u1)
-                               : VAR == 0 ? accel_philox_log_f32(u1)
-                                          : logf(u1)),
+    const float u1 = (float)d1 * 0x1p-24f, u2 = (float)d2 * 0x1p-24f;
+    float l = VAR == 0   ? accel_philox_neg2log_f32(d1)
+              : VAR == 2 ? __fmul_rn(-2.0f, __logf(u1))
+                         : __fmul_rn(-2.0f, logf(u1)),
           r;
     if (VAR == 1) {
         r = sqrtf(l);
@@ -294,13 +296,12 @@ __global__ void __launch_bounds__(kT) normal_new(uint64_t seed, uint32_t ncnt, f
         float v[4];
 #pragma unroll
         for (int p = 0; p < 2; ++p)
-            bm<VAR>((float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f,
-                    (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f, &v[2 * p], &v[2 * p + 1]);
+            bm<VAR>((r.w[2 * p] >> 8) + 1u, (r.w[2 * p + 1] >> 8) + 1u, &v[2 * p], &v[2 * p + 1]);
         o[t] = make_float4(v[0], v[1], v[2], v[3]);
     }
 }
 
-/* The backend's variant with mean and stddev (MS 1), or two counters per
+/* VAR 0 with mean and stddev (MS 1), or two counters per
  * thread and step (ILP 2). */
 template <int MS, int ILP>
 __global__ void __launch_bounds__(kT)
@@ -317,8 +318,7 @@ __global__ void __launch_bounds__(kT)
             float v[4];
 #pragma unroll
             for (int p = 0; p < 2; ++p) {
-                bm<0>((float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f,
-                      (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f, &v[2 * p], &v[2 * p + 1]);
+                bm<0>((r.w[2 * p] >> 8) + 1u, (r.w[2 * p + 1] >> 8) + 1u, &v[2 * p], &v[2 * p + 1]);
                 if (MS) {
                     v[2 * p] = __fadd_rn(mean, __fmul_rn(sd, v[2 * p]));
                     v[2 * p + 1] = __fadd_rn(mean, __fmul_rn(sd, v[2 * p + 1]));
@@ -330,36 +330,11 @@ __global__ void __launch_bounds__(kT)
 }
 
 /* f32 normal, lean forms (same formula): the angle as one product of the
- * integer draw, fl(2pi_f * 2^-24 * k) == fl(2pi_f * u2) (a power-of-two
- * scale of the same real); -2 ln u1 in one pass from the integer draw,
- * philox.h's steps scaled by powers of two (Horner on g = -2f = fma(m, -2,
- * 2), exact: the same bits as -2 * accel_philox_log_f32(u1), with no
- * multiply by -2 at the end and none by 2^-24 at the start). SQ: 0 sqrt
+ * integer draw, fl(2pi_f * 2^-24 * d) == fl(2pi_f * u2) (a power-of-two
+ * scale of the same real); -2 ln u1 by philox.h from the draw. SQ: 0 sqrt
  * as the backend (L * rsqrt(L), 0 for L = 0), 1 sqrt.approx (MUFU.SQRT),
  * 2 L * rsqrt(max(L, 2^-126)). FMA: 0 mean + fl(sr * -c) as the backend,
  * 1 one fma. */
-__device__ __forceinline__ float neg2log(uint32_t d)
-{
-    /* u1 = d 2^-24 (d = 1 .. 2^24), never formed: its bits are those of
-     * (float)d less 24 << 23, folded into the two integer steps. */
-    int32_t b = __float_as_int((float)d);
-    int32_t k = (int32_t)(((uint32_t)b - (0x3f2aaaabu + (24u << 23))) & 0xff800000u);
-    float m = __int_as_float(b - (int32_t)(24u << 23) - k);
-    float g = __fmaf_rn(m, -2.0f, 2.0f); /* -2 (m - 1), exact */
-    /* philox.h's Q coefficients c_i times (-1/2)^(i+1). */
-    float q = -0.12948833405971527f * -0x1p-9f;
-    q = __fmaf_rn(q, g, 0.14004762470722198f * 0x1p-8f);
-    q = __fmaf_rn(q, g, -0.12167185544967651f * -0x1p-7f);
-    q = __fmaf_rn(q, g, 0.14001159369945526f * 0x1p-6f);
-    q = __fmaf_rn(q, g, -0.16682302951812744f * -0x1p-5f);
-    q = __fmaf_rn(q, g, 0.20010747015476227f * 0x1p-4f);
-    q = __fmaf_rn(q, g, -0.24999716877937317f * -0x1p-3f);
-    q = __fmaf_rn(q, g, 0.3333320915699005f * 0x1p-2f);
-    q = __fmaf_rn(q, g, -0.5f * -0x1p-1f);
-    float r = __fmaf_rn(__fmul_rn(g, g), q, g);
-    return __fmaf_rn((float)k, -2.0f * 0.693147182464599609375f * 0x1p-23f, r);
-}
-
 template <int SQ> __device__ __forceinline__ float sqrt_of(float l)
 {
     float q;
@@ -380,7 +355,7 @@ template <int SQ>
 __device__ __forceinline__ void lean_parts(uint32_t w1, uint32_t w2, float *r, float *c, float *s)
 {
     const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
-    *r = sqrt_of<SQ>(neg2log((w1 >> 8) + 1u));
+    *r = sqrt_of<SQ>(accel_philox_neg2log_f32((w1 >> 8) + 1u));
     float theta = __fmul_rn((float)((w2 >> 8) + 1u), two_pi * 0x1p-24f);
     float sn, cs;
     __sincosf(__fsub_rn(theta, pi), &sn, &cs);
@@ -795,13 +770,13 @@ int main(int argc, char **argv)
         add("uniform: new loop, __umulhi, big grid", w, true,
             [=] { uni_new<false, 0><<<big, kT, 0, s>>>(seed, 0, (uint32_t)ncnt, o4); });
         unsigned g0 = gs_grid(resident<normal_new<0>>());
-        add("normal f32: backend (philox.h log, rsqrt, __sincosf)", w, true,
+        add("normal f32: philox.h -2ln, rsqrt, __sincosf (no mean, stddev)", w, true,
             [=] { normal_new<0><<<g0, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
         unsigned gm = gs_grid(resident<normal_ms<1, 1>>());
-        add("normal f32: backend, with mean and stddev", w, true,
+        add("normal f32: the same, mean + stddev * z", w, true,
             [=] { normal_ms<1, 1><<<gm, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.5f, 2.0f, o4); });
         unsigned gi = gs_grid(resident<normal_ms<0, 2>>());
-        add("normal f32: backend, two counters per thread and step", w, true,
+        add("normal f32: the same, two counters per thread and step", w, true,
             [=] { normal_ms<0, 2><<<gi, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.0f, 1.0f, o4); });
         unsigned g3 = gs_grid(resident<normal_new<3>>());
         add("normal f32: logf, rsqrt, __sincosf", w, true,

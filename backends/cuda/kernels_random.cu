@@ -15,8 +15,8 @@
  *
  * Uniform numbers use only integer operations and exact conversions:
  * bit-identical with every backend. Normal numbers: f32 is single-precision
- * Box-Muller (accel.h), with philox.h's logarithm for (0,1] draws (below 1
- * ulp, no special cases), sqrt as L * rsqrt(L) (2 ulp), and __sincosf on
+ * Box-Muller (accel.h), with philox.h's -2 ln u1 from the integer draw
+ * (below 1 ulp, no special cases), sqrt as L * rsqrt(L) (2 ulp), and __sincosf on
  * the angle moved to [-pi, pi) (absolute error below 2^-21.4 there; CUDA
  * Math API), against glibc's logf, sqrtf and sincosf on the CPU;
  * f64 is Box-Muller in double with CUDA's log, sqrt and sincos (1-2 ulp
@@ -46,22 +46,25 @@ __device__ __forceinline__ void box_muller(double u1, double u2, double mean, do
     *z1 = __dadd_rn(mean, __dmul_rn(__dmul_rn(stddev, r), s));
 }
 
-/* f32: accel.h's single-precision formula. theta = fl(2pi_f * u2) is the
- * CPU's angle bit for bit; cos(theta) = -cos(theta - pi) and likewise sin,
- * with theta - pi_f exact (Sterbenz) for theta >= pi/2 and within half an
- * ulp below, so __sincosf runs where its error bound holds. */
-__device__ __forceinline__ void box_muller(float u1, float u2, float mean, float stddev, float *z0,
-                                           float *z1)
+/* f32: accel.h's single-precision formula from the draws d1, d2 = (w >> 8)
+ * + 1 of u1 = d1 2^-24, u2 = d2 2^-24. L = -2 ln u1 by philox.h (from d1,
+ * below 1 ulp); theta = fl(2pi_f * u2) formed as fl(2pi_f 2^-24 * d2), the
+ * same real product scaled by a power of two, so the CPU's angle bit for
+ * bit; cos(theta) = -cos(theta - pi) and likewise sin, with theta - pi_f
+ * exact (Sterbenz) for theta >= pi/2 and within half an ulp below, so
+ * __sincosf runs where its error bound holds. */
+__device__ __forceinline__ void box_muller(uint32_t d1, uint32_t d2, float mean, float stddev,
+                                           float *z0, float *z1)
 {
-    const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
+    const float two_pi_scaled = 6.28318530717958647692f * 0x1p-24f, pi = 3.14159265358979323846f;
     /* sqrt(L) as L * rsqrt(L), within 2 ulp (PTX rsqrt.approx: relative
      * error 2^-22.9), 12 instructions fewer than the correctly rounded
      * sqrtf. L is 0 (u1 = 1, then r = 0) or at least 2^-23, never subnormal,
      * so the flush-to-zero form loses nothing. */
-    float l = __fmul_rn(-2.0f, accel_philox_log_f32(u1)), q;
+    float l = accel_philox_neg2log_f32(d1), q;
     asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(q) : "f"(l));
     float r = l > 0.0f ? __fmul_rn(l, q) : 0.0f;
-    float theta = __fmul_rn(two_pi, u2);
+    float theta = __fmul_rn((float)d2, two_pi_scaled);
     float s, c;
     __sincosf(__fsub_rn(theta, pi), &s, &c);
     float sr = __fmul_rn(stddev, r);
@@ -83,11 +86,9 @@ template <> struct Draw<float> {
                                                   float stddev, float v[4])
     {
 #pragma unroll
-        for (int p = 0; p < 2; ++p) {
-            float u1 = (float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f;
-            float u2 = (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f;
-            box_muller(u1, u2, mean, stddev, &v[2 * p], &v[2 * p + 1]);
-        }
+        for (int p = 0; p < 2; ++p)
+            box_muller((r.w[2 * p] >> 8) + 1u, (r.w[2 * p + 1] >> 8) + 1u, mean, stddev, &v[2 * p],
+                       &v[2 * p + 1]);
     }
 };
 
@@ -157,13 +158,18 @@ __global__ void __launch_bounds__(kThreads)
         write_partial<T, NORMAL>(f, first + t);
 }
 
+/* Blocks per SM that the vector kernel's registers must allow: 8 (2048
+ * threads, full occupancy, at most 32 registers) for f32, whose normal fill
+ * is bound by instruction issue and needs every warp; f64 is left to ptxas. */
+template <typename T> constexpr int kMinBlocks = sizeof(T) == 4 ? 8 : 1;
+
 /* Counters c0 .. c0 + nfull - 1 lie wholly inside the range and their
  * elements start at body, 16-byte aligned: one vector store each, with a
  * 32-bit index (the host cuts longer ranges into launches). Threads 0 and 1
  * of the grid also write the partial counters ends[0] and ends[1] of the
  * range when nends says they exist. */
 template <typename T, bool NORMAL>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
     random_vector_kernel(Fill<T> f, uint64_t c0, uint32_t nfull,
                          typename Vec<T>::type *__restrict__ body, uint64_t end0, uint64_t end1,
                          uint32_t nends)

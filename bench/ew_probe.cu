@@ -483,6 +483,10 @@ __global__ void __launch_bounds__(kT) bm_only(uint32_t key, uint32_t ncnt, float
 template <int SQ> __global__ void parts_all(float *r, float2 *cs)
 {
     uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; /* k < 2^24 */
+    if (SQ == 3) { /* MUFU.LG2 (__log2f) of u1, for a log that would use it */
+        r[k] = __log2f((float)(k + 1) * 0x1p-24f);
+        return;
+    }
     float rr, c, s;
     lean_parts<SQ>(k << 8, k << 8, &rr, &c, &s); /* draws (k + 1) 2^-24 */
     r[k] = rr;
@@ -584,6 +588,30 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
             std::printf("  check: normal cos/sin (__sincosf on theta - pi) worst absolute error "
                         "%.3g (2^%.2f)\n",
                         cs_worst, std::log2(cs_worst));
+    }
+    /* MUFU.LG2: r = sqrt(-2 ln2 lg2(u1)) against the exact r, relative, by
+     * the largest u1 it would serve. */
+    parts_all<3><<<(unsigned)(n / kT), kT, 0, s>>>(a, reinterpret_cast<float2 *>(o));
+    CK(cudaStreamSynchronize(s));
+    CK(cudaMemcpy(r.data(), a, n * sizeof(float), cudaMemcpyDeviceToHost));
+    {
+        const double tops[6] = {0.5, 0.6, 0.7, 0.8, 0.9, 0.99};
+        double rel[6] = {0, 0, 0, 0, 0, 0}, abs_hi = 0;
+        for (size_t k = 0; k + 1 < n; ++k) {
+            double u = (double)(k + 1) * 0x1p-24, lg = std::log2(u);
+            if (u >= 0.5)
+                abs_hi = std::max(abs_hi, std::fabs((double)r[k] - lg));
+            double ex = std::sqrt(-2.0 * std::log(u));
+            double rm = std::sqrt(std::max(0.0, -2.0 * 0.69314718055994530942 * (double)r[k]));
+            double e = std::fabs(rm - ex) / ex;
+            for (int j = 0; j < 6; ++j)
+                if (u < tops[j])
+                    rel[j] = std::max(rel[j], e);
+        }
+        std::printf("  check: MUFU.LG2 on u1 in [0.5, 1): worst absolute error %.3g (2^%.2f); r "
+                    "from it, worst relative error for u1 below 0.5 %.3g, 0.6 %.3g, 0.7 %.3g, "
+                    "0.8 %.3g, 0.9 %.3g, 0.99 %.3g\n",
+                    abs_hi, std::log2(abs_hi), rel[0], rel[1], rel[2], rel[3], rel[4], rel[5]);
     }
     /* Whole outputs: 2^22 elements of each lean kernel, mean -1.5, stddev 2.5. */
     const uint64_t seed = 0x5eed5eedull;

@@ -333,8 +333,9 @@ __global__ void __launch_bounds__(kT)
  * integer draw, fl(2pi_f * 2^-24 * d) == fl(2pi_f * u2) (a power-of-two
  * scale of the same real); -2 ln u1 by philox.h from the draw. SQ: 0 sqrt
  * as the backend (L * rsqrt(L), 0 for L = 0), 1 sqrt.approx (MUFU.SQRT),
- * 2 L * rsqrt(max(L, 2^-126)). FMA: 0 mean + fl(sr * -c) as the backend,
- * 1 one fma. */
+ * 2 L * rsqrt(max(L, 2^-126)); SQ + 4: __sincosf on theta itself, in
+ * (0, 2pi], instead of theta - pi (one subtraction fewer, a larger input to
+ * MUFU's scaling). FMA: 0 mean + fl(sr * -c) as the backend, 1 one fma. */
 template <int SQ> __device__ __forceinline__ float sqrt_of(float l)
 {
     float q;
@@ -355,9 +356,15 @@ template <int SQ>
 __device__ __forceinline__ void lean_parts(uint32_t w1, uint32_t w2, float *r, float *c, float *s)
 {
     const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
-    *r = sqrt_of<SQ>(accel_philox_neg2log_f32((w1 >> 8) + 1u));
+    *r = sqrt_of<SQ & 3>(accel_philox_neg2log_f32((w1 >> 8) + 1u));
     float theta = __fmul_rn((float)((w2 >> 8) + 1u), two_pi * 0x1p-24f);
     float sn, cs;
+    if (SQ & 4) {
+        __sincosf(theta, &sn, &cs);
+        *c = cs;
+        *s = sn;
+        return;
+    }
     __sincosf(__fsub_rn(theta, pi), &sn, &cs);
     *c = -cs;
     *s = -sn;
@@ -537,7 +544,6 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
     std::vector<float> r(n);
     std::vector<float2> cs(n);
     const float two_pi_f = 6.28318530717958647692f;
-    double cs_worst = 0;
     bool ok = true;
     auto run_parts = [&](int sq) {
         float2 *d_cs = reinterpret_cast<float2 *>(o);
@@ -545,15 +551,31 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
             parts_all<0><<<(unsigned)(n / kT), kT, 0, s>>>(a, d_cs);
         else if (sq == 1)
             parts_all<1><<<(unsigned)(n / kT), kT, 0, s>>>(a, d_cs);
-        else
+        else if (sq == 2)
             parts_all<2><<<(unsigned)(n / kT), kT, 0, s>>>(a, d_cs);
+        else
+            parts_all<4><<<(unsigned)(n / kT), kT, 0, s>>>(a, d_cs);
         CK(cudaStreamSynchronize(s));
         CK(cudaMemcpy(r.data(), a, n * sizeof(float), cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(cs.data(), d_cs, n * sizeof(float2), cudaMemcpyDeviceToHost));
     };
     const char *names[3] = {"L*rsqrt(L) (backend)", "sqrt.approx", "L*rsqrt(max(L,tiny))"};
-    for (int sq = 0; sq < 3; ++sq) {
+    for (int sq : {0, 1, 2, 4}) {
         run_parts(sq);
+        if (sq == 0 || sq == 4) {
+            double cw = 0;
+            for (size_t k = 0; k < n; ++k) {
+                float th = two_pi_f * ((float)(k + 1) * 0x1p-24f);
+                double ec = std::fabs((double)cs[k].x - std::cos((double)th));
+                double es = std::fabs((double)cs[k].y - std::sin((double)th));
+                cw = std::max(cw, std::max(ec, es));
+            }
+            std::printf("  check: normal cos/sin (__sincosf on %s) worst absolute error %.3g "
+                        "(2^%.2f)\n",
+                        sq == 0 ? "theta - pi, backend" : "theta, not shifted", cw, std::log2(cw));
+        }
+        if (sq == 4)
+            continue; /* r as for 0 */
         double rw = 0, u_at = 0, lw = 0, lu_at = 0;
         for (size_t k = 0; k < n; ++k) {
             double u = (double)(k + 1) * 0x1p-24;
@@ -574,20 +596,9 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
                 lu_at = u;
             }
         }
-        if (sq == 0)
-            for (size_t k = 0; k < n; ++k) {
-                float th = two_pi_f * ((float)(k + 1) * 0x1p-24f);
-                double ec = std::fabs((double)cs[k].x - std::cos((double)th));
-                double es = std::fabs((double)cs[k].y - std::sin((double)th));
-                cs_worst = std::max(cs_worst, std::max(ec, es));
-            }
         std::printf("  check: normal r via %-22s worst relative error %.3g (1 - u1 = %.3g); "
                     "u1 > 0.99: %.3g (1 - u1 = %.3g)\n",
                     names[sq], rw, 1.0 - u_at, lw, 1.0 - lu_at);
-        if (sq == 0)
-            std::printf("  check: normal cos/sin (__sincosf on theta - pi) worst absolute error "
-                        "%.3g (2^%.2f)\n",
-                        cs_worst, std::log2(cs_worst));
     }
     /* MUFU.LG2: r = sqrt(-2 ln2 lg2(u1)) against the exact r, relative, by
      * the largest u1 it would serve. */
@@ -619,13 +630,15 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
     const uint32_t ncnt = 1u << 20;
     std::vector<float> got((size_t)ncnt * 4);
     float4 *o4 = reinterpret_cast<float4 *>(o);
-    for (int v = 0; v < 3; ++v) {
+    for (int v = 0; v < 4; ++v) {
         if (v == 0)
             normal_lean<0, 0, 1, 8><<<1024, kT, 0, s>>>(seed, ncnt, mean_f, sd_f, o4);
         else if (v == 1)
             normal_lean<1, 1, 1, 8><<<1024, kT, 0, s>>>(seed, ncnt, mean_f, sd_f, o4);
-        else
+        else if (v == 2)
             normal_lean<2, 1, 2, 8><<<1024, kT, 0, s>>>(seed, ncnt, mean_f, sd_f, o4);
+        else
+            normal_lean<5, 1, 1, 8><<<1024, kT, 0, s>>>(seed, ncnt, mean_f, sd_f, o4);
         CK(cudaStreamSynchronize(s));
         CK(cudaMemcpy(got.data(), o, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
         double wf = 0;
@@ -648,7 +661,8 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
                 ++bad;
             wf = std::max(wf, (double)(d / tol));
         }
-        const char *vn[3] = {"backend's bits", "sqrt.approx + fma", "rsqrt(max) + fma, 2 counters"};
+        const char *vn[4] = {"backend's bits", "sqrt.approx + fma", "rsqrt(max) + fma, 2 counters",
+                             "sqrt.approx + fma, theta not shifted"};
         std::printf("  check: normal lean %-30s vs the formula: worst %.3f of the test's bound, "
                     "%zu of %zu over\n",
                     vn[v], wf, bad, got.size());
@@ -834,6 +848,8 @@ int main(int argc, char **argv)
         LEAN(1, 1, 2, 1, "+ sqrt.approx + fma, 2 counters, no register cap")
         LEAN(1, 1, 4, 1, "+ sqrt.approx + fma, 4 counters, no register cap")
         LEAN(0, 0, 2, 8, "(backend's bits), 2 counters per thread")
+        LEAN(5, 1, 1, 8, "+ sqrt.approx + fma, theta not shifted")
+        LEAN(5, 1, 2, 8, "+ sqrt.approx + fma, theta not shifted, 2 counters")
 #define PIPE(SQ, FMA, MINB, NAME)                                                                  \
     {                                                                                              \
         unsigned gp = gs_grid(resident<normal_pipe<SQ, FMA, MINB>>());                             \
@@ -845,6 +861,7 @@ int main(int argc, char **argv)
         PIPE(1, 1, 8, "sqrt.approx + fma")
         PIPE(1, 1, 1, "sqrt.approx + fma, no register cap")
         PIPE(2, 1, 8, "rsqrt(max) + fma")
+        PIPE(5, 1, 8, "sqrt.approx + fma, theta not shifted")
 #undef PIPE
 #undef LEAN
         {

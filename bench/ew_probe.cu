@@ -383,9 +383,10 @@ __device__ __forceinline__ void bm_lean(uint32_t w1, uint32_t w2, float mean, fl
 
 /* One counter's four normals. */
 template <int SQ, int FMA>
-__device__ __forceinline__ float4 normal4(uint32_t t, uint64_t seed, float mean, float sd)
+__device__ __forceinline__ float4 normal4(uint32_t t, const accel_philox_keys &ks, float mean,
+                                          float sd)
 {
-    accel_philox_words r = accel_philox_block(t, seed);
+    accel_philox_words r = accel_philox4x32_10_keyed(t, 0u, 0u, 0u, &ks);
     float v[4];
     bm_lean<SQ, FMA>(r.w[0], r.w[1], mean, sd, &v[0], &v[1]);
     bm_lean<SQ, FMA>(r.w[2], r.w[3], mean, sd, &v[2], &v[3]);
@@ -393,10 +394,11 @@ __device__ __forceinline__ float4 normal4(uint32_t t, uint64_t seed, float mean,
 }
 
 /* ILP counters per thread and step: counters t0 + k * stride, k < ILP, all
- * drawn before any is stored. MINB: __launch_bounds__ minimum blocks. */
+ * drawn before any is stored. MINB: __launch_bounds__ minimum blocks. The
+ * key schedule is a parameter, as in the backend. */
 template <int SQ, int FMA, int ILP, int MINB>
 __global__ void __launch_bounds__(kT, MINB)
-    normal_lean(uint64_t seed, uint32_t ncnt, float mean, float sd, float4 *o)
+    normal_lean(accel_philox_keys ks, uint32_t ncnt, float mean, float sd, float4 *o)
 {
     const uint32_t stride = gridDim.x * blockDim.x;
     uint32_t t0 = blockIdx.x * blockDim.x + threadIdx.x;
@@ -405,13 +407,13 @@ __global__ void __launch_bounds__(kT, MINB)
             float4 v[ILP];
 #pragma unroll
             for (int k = 0; k < ILP; ++k)
-                v[k] = normal4<SQ, FMA>(t0 + k * stride, seed, mean, sd);
+                v[k] = normal4<SQ, FMA>(t0 + k * stride, ks, mean, sd);
 #pragma unroll
             for (int k = 0; k < ILP; ++k)
                 o[t0 + k * stride] = v[k];
         }
     for (; t0 < ncnt; t0 += stride)
-        o[t0] = normal4<SQ, FMA>(t0, seed, mean, sd);
+        o[t0] = normal4<SQ, FMA>(t0, ks, mean, sd);
 }
 
 /* Software-pipelined: the Philox block of the thread's next counter is
@@ -429,17 +431,17 @@ __device__ __forceinline__ float4 bm4(const accel_philox_words &r, float mean, f
 
 template <int SQ, int FMA, int MINB>
 __global__ void __launch_bounds__(kT, MINB)
-    normal_pipe(uint64_t seed, uint32_t ncnt, float mean, float sd, float4 *o)
+    normal_pipe(accel_philox_keys ks, uint32_t ncnt, float mean, float sd, float4 *o)
 {
     const uint32_t stride = gridDim.x * blockDim.x;
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= ncnt)
         return;
-    accel_philox_words cur = accel_philox_block(t, seed);
+    accel_philox_words cur = accel_philox4x32_10_keyed(t, 0u, 0u, 0u, &ks);
     for (;;) {
         const uint32_t tn = t + stride;
         const bool more = tn < ncnt; /* ncnt < 2^31: no wrap */
-        accel_philox_words nxt = accel_philox_block(more ? tn : t, seed);
+        accel_philox_words nxt = accel_philox4x32_10_keyed(more ? tn : t, 0u, 0u, 0u, &ks);
         o[t] = bm4<SQ, FMA>(cur, mean, sd);
         if (!more)
             break;
@@ -626,19 +628,20 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
     }
     /* Whole outputs: 2^22 elements of each lean kernel, mean -1.5, stddev 2.5. */
     const uint64_t seed = 0x5eed5eedull;
+    const accel_philox_keys ks = accel_philox_schedule((uint32_t)seed, (uint32_t)(seed >> 32));
     const float mean_f = -1.5f, sd_f = 2.5f;
     const uint32_t ncnt = 1u << 20;
     std::vector<float> got((size_t)ncnt * 4);
     float4 *o4 = reinterpret_cast<float4 *>(o);
     for (int v = 0; v < 4; ++v) {
         if (v == 0)
-            normal_lean<0, 0, 1, 8><<<1024, kT, 0, s>>>(seed, ncnt, mean_f, sd_f, o4);
+            normal_lean<0, 0, 1, 8><<<1024, kT, 0, s>>>(ks, ncnt, mean_f, sd_f, o4);
         else if (v == 1)
-            normal_lean<1, 1, 1, 8><<<1024, kT, 0, s>>>(seed, ncnt, mean_f, sd_f, o4);
+            normal_lean<1, 1, 1, 8><<<1024, kT, 0, s>>>(ks, ncnt, mean_f, sd_f, o4);
         else if (v == 2)
-            normal_lean<2, 1, 2, 8><<<1024, kT, 0, s>>>(seed, ncnt, mean_f, sd_f, o4);
+            normal_lean<2, 1, 2, 8><<<1024, kT, 0, s>>>(ks, ncnt, mean_f, sd_f, o4);
         else
-            normal_lean<5, 1, 1, 8><<<1024, kT, 0, s>>>(seed, ncnt, mean_f, sd_f, o4);
+            normal_lean<5, 1, 1, 8><<<1024, kT, 0, s>>>(ks, ncnt, mean_f, sd_f, o4);
         CK(cudaStreamSynchronize(s));
         CK(cudaMemcpy(got.data(), o, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
         double wf = 0;
@@ -718,6 +721,7 @@ int main(int argc, char **argv)
     cudaStream_t s;
     CK(cudaStreamCreate(&s));
     const uint64_t seed = 0x1234567890abcdefull;
+    const accel_philox_keys ks = accel_philox_schedule((uint32_t)seed, (uint32_t)(seed >> 32));
     const unsigned big = (unsigned)((nv + kT - 1) / kT);
     auto gs_grid = [&](int res) { return (unsigned)std::min<size_t>((size_t)sms * res, big); };
 
@@ -833,8 +837,7 @@ int main(int argc, char **argv)
     {                                                                                              \
         unsigned gl = gs_grid(resident<normal_lean<SQ, FMA, ILP, MINB>>());                        \
         add("normal f32: lean " NAME, w, true, [=] {                                               \
-            normal_lean<SQ, FMA, ILP, MINB>                                                        \
-                <<<gl, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.5f, 2.0f, o4);                          \
+            normal_lean<SQ, FMA, ILP, MINB><<<gl, kT, 0, s>>>(ks, (uint32_t)ncnt, 0.5f, 2.0f, o4); \
         });                                                                                        \
     }
         LEAN(0, 0, 1, 8, "(backend's bits: fold, -2ln in one pass)")
@@ -854,7 +857,7 @@ int main(int argc, char **argv)
     {                                                                                              \
         unsigned gp = gs_grid(resident<normal_pipe<SQ, FMA, MINB>>());                             \
         add("normal f32: pipelined " NAME, w, true, [=] {                                          \
-            normal_pipe<SQ, FMA, MINB><<<gp, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.5f, 2.0f, o4);    \
+            normal_pipe<SQ, FMA, MINB><<<gp, kT, 0, s>>>(ks, (uint32_t)ncnt, 0.5f, 2.0f, o4);      \
         });                                                                                        \
     }
         PIPE(0, 0, 8, "(backend's bits)")

@@ -175,13 +175,14 @@ template <typename T> constexpr int kMinBlocks = sizeof(T) == 4 ? 8 : 1;
  * a 32-bit index and a 32-bit low counter word (the host cuts the range into
  * launches that neither pass 2^31 counters nor cross a multiple of 2^32, so
  * the high word is the same for the whole launch: 4 instructions fewer per
- * counter). Threads 0 and 1 of the grid also write the partial counters
- * ends[0] and ends[1] of the range when nends says they exist. */
+ * counter), and the key schedule ks of f.seed, read from the parameter bank
+ * (no registers and no instructions for the keys). Threads 0 and 1 of the grid also write the
+ * partial counters ends[0] and ends[1] of the range when nends says they exist. */
 template <typename T, bool NORMAL>
 __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
-    random_vector_kernel(Fill<T> f, uint32_t lo0, uint32_t c_hi, uint32_t nfull,
-                         typename Vec<T>::type *__restrict__ body, uint64_t end0, uint64_t end1,
-                         uint32_t nends)
+    random_vector_kernel(Fill<T> f, accel_philox_keys ks, uint32_t lo0, uint32_t c_hi,
+                         uint32_t nfull, typename Vec<T>::type *__restrict__ body, uint64_t end0,
+                         uint64_t end1, uint32_t nends)
 {
     constexpr unsigned P = Draw<T>::per;
     using VT = typename Vec<T>::type;
@@ -194,10 +195,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
             T e[P];
         } v;
         /* lo0 + t < 2^32: no carry into the high word. */
-        map<T, NORMAL>(
-            f,
-            accel_philox4x32_10(lo0 + t, c_hi, 0u, 0u, (uint32_t)f.seed, (uint32_t)(f.seed >> 32)),
-            v.e);
+        map<T, NORMAL>(f, accel_philox4x32_10_keyed(lo0 + t, c_hi, 0u, 0u, &ks), v.e);
         body[t] = v.v;
     }
     if (tid < nends)
@@ -235,6 +233,7 @@ cudaError_t random_fill(cudaStream_t stream, unsigned max_blocks, Fill<T> f)
         ends[nends++] = first;
     if (last >= full1)
         ends[nends++] = last;
+    const accel_philox_keys ks = accel_philox_schedule((uint32_t)f.seed, (uint32_t)(f.seed >> 32));
     for (uint64_t c = full0; c < full1;) {
         uint64_t m = full1 - c < kMaxVectorCounters ? full1 - c : kMaxVectorCounters;
         const uint64_t to_wrap = (1ull << 32) - (c & 0xffffffffull); /* counters to the next 2^32 */
@@ -243,8 +242,8 @@ cudaError_t random_fill(cudaStream_t stream, unsigned max_blocks, Fill<T> f)
         VT *body = reinterpret_cast<VT *>(f.out + (c * P - f.offset));
         unsigned grid = resident_grid<random_vector_kernel<T, NORMAL>>(m, max_blocks);
         random_vector_kernel<T, NORMAL>
-            <<<grid, kThreads, 0, stream>>>(f, (uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, body,
-                                            ends[0], ends[1], c == full0 ? nends : 0u);
+            <<<grid, kThreads, 0, stream>>>(f, ks, (uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m,
+                                            body, ends[0], ends[1], c == full0 ? nends : 0u);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;

@@ -21,7 +21,7 @@ timeout 30 $B/bin/test_cuda --verbose --filter 'cuda/random*' 2>&1 |
     grep -E "normal: largest|Synthesis|assert|fail|skipped" | head -10
 echo "== probe: f32 normal rows (2^28, 9 rounds) and accuracy"
 timeout 30 $B/bin/ew_probe --log2n 28 --rounds 9 --only "normal|uniform: new loop, __umulhi (backend)" 2>&1 |
-    tail -45
+    tail -50
 echo "== bench (3 repeats): copy and random rows"
 timeout 35 $B/bin/accel bench --device cuda:0 --no-progress --repeats 3 2>&1 |
     grep -E "^\s+copy |random" | head -20

@@ -561,7 +561,7 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
         CK(cudaMemcpy(r.data(), a, n * sizeof(float), cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(cs.data(), d_cs, n * sizeof(float2), cudaMemcpyDeviceToHost));
     };
-    const char *names[3] = {"L*rsqrt(L) (backend)", "sqrt.approx", "L*rsqrt(max(L,tiny))"};
+    const char *names[3] = {"L*rsqrt(L) (previous)", "sqrt.approx", "L*rsqrt(max(L,tiny))"};
     for (int sq : {0, 1, 2, 4}) {
         run_parts(sq);
         if (sq == 0 || sq == 4) {
@@ -574,7 +574,8 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
             }
             std::printf("  check: normal cos/sin (__sincosf on %s) worst absolute error %.3g "
                         "(2^%.2f)\n",
-                        sq == 0 ? "theta - pi, backend" : "theta, not shifted", cw, std::log2(cw));
+                        sq == 0 ? "theta - pi, previous backend" : "theta, not shifted (backend)",
+                        cw, std::log2(cw));
         }
         if (sq == 4)
             continue; /* r as for 0 */
@@ -664,8 +665,9 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
                 ++bad;
             wf = std::max(wf, (double)(d / tol));
         }
-        const char *vn[4] = {"backend's bits", "sqrt.approx + fma", "rsqrt(max) + fma, 2 counters",
-                             "sqrt.approx + fma, theta not shifted"};
+        const char *vn[4] = {"previous backend's bits", "sqrt.approx + fma",
+                             "rsqrt(max) + fma, 2 counters",
+                             "sqrt.approx + fma, theta not shifted (backend)"};
         std::printf("  check: normal lean %-30s vs the formula: worst %.3f of the test's bound, "
                     "%zu of %zu over\n",
                     vn[v], wf, bad, got.size());
@@ -840,8 +842,8 @@ int main(int argc, char **argv)
             normal_lean<SQ, FMA, ILP, MINB><<<gl, kT, 0, s>>>(ks, (uint32_t)ncnt, 0.5f, 2.0f, o4); \
         });                                                                                        \
     }
-        LEAN(0, 0, 1, 8, "(backend's bits: fold, -2ln in one pass)")
-        LEAN(0, 0, 1, 1, "(backend's bits), no register cap")
+        LEAN(0, 0, 1, 8, "(previous backend's bits: fold, -2ln in one pass)")
+        LEAN(0, 0, 1, 1, "(previous backend's bits), no register cap")
         LEAN(0, 1, 1, 8, "+ fma mean")
         LEAN(2, 1, 1, 8, "+ fma, rsqrt(max)")
         LEAN(1, 0, 1, 8, "+ sqrt.approx")
@@ -850,9 +852,9 @@ int main(int argc, char **argv)
         LEAN(1, 1, 2, 8, "+ sqrt.approx + fma, 2 counters per thread")
         LEAN(1, 1, 2, 1, "+ sqrt.approx + fma, 2 counters, no register cap")
         LEAN(1, 1, 4, 1, "+ sqrt.approx + fma, 4 counters, no register cap")
-        LEAN(0, 0, 2, 8, "(backend's bits), 2 counters per thread")
+        LEAN(0, 0, 2, 8, "(previous backend's bits), 2 counters per thread")
         LEAN(5, 1, 1, 8, "+ sqrt.approx + fma, theta not shifted")
-        LEAN(5, 1, 2, 8, "+ sqrt.approx + fma, theta not shifted, 2 counters")
+        LEAN(5, 1, 2, 8, "+ sqrt.approx + fma, theta not shifted, 2 counters (backend)")
 #define PIPE(SQ, FMA, MINB, NAME)                                                                  \
     {                                                                                              \
         unsigned gp = gs_grid(resident<normal_pipe<SQ, FMA, MINB>>());                             \
@@ -860,7 +862,7 @@ int main(int argc, char **argv)
             normal_pipe<SQ, FMA, MINB><<<gp, kT, 0, s>>>(ks, (uint32_t)ncnt, 0.5f, 2.0f, o4);      \
         });                                                                                        \
     }
-        PIPE(0, 0, 8, "(backend's bits)")
+        PIPE(0, 0, 8, "(previous backend's bits)")
         PIPE(1, 1, 8, "sqrt.approx + fma")
         PIPE(1, 1, 1, "sqrt.approx + fma, no register cap")
         PIPE(2, 1, 8, "rsqrt(max) + fma")

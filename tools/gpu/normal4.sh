@@ -26,12 +26,12 @@ echo "== bench (3 repeats): copy and random rows"
 timeout 35 $B/bin/accel bench --device cuda:0 --no-progress --repeats 3 2>&1 |
     grep -E "^\s+copy |random" | head -20
 if command -v ncu > /dev/null; then
-    echo "== ncu (2^24): backend's bits, lean sqrt.approx + fma, pipelined, Philox alone"
+    echo "== ncu (2^24): previous backend's bits, lean sqrt.approx + fma, pipelined, Philox alone"
     timeout 25 ncu --section SpeedOfLight --section Occupancy --section SchedulerStats \
         --section WarpStateStats --section ComputeWorkloadAnalysis --kernel-name-base mangled \
         -k "regex:normal_leanILi0ELi0ELi1ELi8E|normal_leanILi1ELi1ELi1ELi8E|normal_pipeILi1ELi1ELi8E|philox_only" \
         --launch-count 4 $B/bin/ew_probe --log2n 24 --rounds 1 --check 0 \
-        --only "lean (backend's bits: fold|lean + sqrt.approx + fma|pipelined sqrt.approx + fma|Philox only" 2>&1 |
+        --only "lean (previous backend's bits: fold|lean + sqrt.approx + fma|pipelined sqrt.approx + fma|Philox only" 2>&1 |
         grep -E "normal_|philox_only|Duration|SM Frequency|Elapsed Cycles|DRAM Throughput|Compute \(SM\)|Achieved Occ|Registers Per|Issued Warp|No Eligible|Eligible Warps|Warp Cycles Per Issued|highest-utilized|pipeline|stalled|Executed Ipc A" |
         sed -E 's/^ +/  /' | cut -c1-200 | head -90
     echo "== ncu metrics (2^24): pipes and stall reasons, same four kernels"
@@ -49,6 +49,6 @@ if command -v ncu > /dev/null; then
     timeout 20 ncu --metrics $M --kernel-name-base mangled \
         -k "regex:normal_leanILi0ELi0ELi1ELi8E|normal_leanILi1ELi1ELi1ELi8E|normal_pipeILi1ELi1ELi8E|philox_only" \
         --launch-count 4 $B/bin/ew_probe --log2n 24 --rounds 1 --check 0 \
-        --only "lean (backend's bits: fold|lean + sqrt.approx + fma|pipelined sqrt.approx + fma|Philox only" 2>&1 |
+        --only "lean (previous backend's bits: fold|lean + sqrt.approx + fma|pipelined sqrt.approx + fma|Philox only" 2>&1 |
         grep -E "normal_|philox_only|pct|ERROR" | sed -E 's/^ +/  /' | cut -c1-200 | head -80
 fi

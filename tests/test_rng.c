@@ -199,6 +199,36 @@ Test(rng, normal_f32_follows_the_single_precision_formula)
     accel_runtime_close(r);
 }
 
+/* The standard normal (mean 0, stddev 1), which a backend may compute with
+ * those constants built in, against the general formula at stddev 2: with
+ * mean 0 every step of the f32 formula scales exactly by 2 (fl(2r) = 2r,
+ * fma(2r, cos, 0) = 2 fma(r, cos, 0)), so the two fills must agree to the
+ * bit, on both store paths (stream offset 8: 16-byte stores; 5: element by
+ * element). */
+static void standard_normal_scales(accel_device *dev, accel_queue *dq, void *user)
+{
+    (void)user;
+    const size_t n = 100003;
+    const uint64_t seed = 0x57a9dull ^ tu_seed(), offs[2] = {8, 5};
+    for (int k = 0; k < 2; ++k) {
+        double *one = fill_on(dq, ACCEL_F32, true, seed, offs[k], 0.0, 1.0, n);
+        double *two = fill_on(dq, ACCEL_F32, true, seed, offs[k], 0.0, 2.0, n);
+        for (size_t i = 0; i < n; ++i)
+            cr_assert(two[i] == 2.0 * one[i] && signbit(two[i]) == signbit(one[i]),
+                      "%s: stream offset %llu, element %zu: stddev 2 gives %.9g, stddev 1 %.9g",
+                      accel_device_name(dev), (unsigned long long)offs[k], i, two[i], one[i]);
+        free(one);
+        free(two);
+    }
+}
+
+Test(rng, standard_normal_is_the_general_formula_bit_for_bit)
+{
+    accel_runtime *r = tu_open_default();
+    tu_for_each_device(r, standard_normal_scales, NULL);
+    accel_runtime_close(r);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

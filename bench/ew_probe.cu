@@ -6,11 +6,14 @@
  * one-out (relu and exp f32 as the CUDA backend's map kernel does them, and
  * variants: unroll depth, grid size, streaming loads and stores, __expf with
  * a correction), and Philox fills (uniform with 64-bit products or __umulhi,
- * the old and new loop shapes, f32 normal). Each row is the median of
- * --rounds interleaved rounds (min..max), as GB/s of bytes read plus written
- * and as a fraction of cudaMemcpyAsync device to device in the same run
- * (for write-only rows: bytes written over the copy rate, as `accel bench`
- * counts random fills). Results are checked against a host loop on a sample.
+ * the old and new loop shapes; f32 normal in the previous backend's form and
+ * leaner forms of the same formula, with one, two or four counters per
+ * thread and step or software-pipelined, and Philox and Box-Muller alone).
+ * Each row is the median of --rounds interleaved rounds (min..max), as GB/s
+ * of bytes read plus written and as a fraction of cudaMemcpyAsync device to
+ * device in the same run (for write-only rows: bytes written over the copy
+ * rate, as `accel bench` counts random fills). Results are checked against a
+ * host loop on a sample.
  *
  * The f32 normal rows come with the exhaustive accuracy of their parts on
  * the GPU and a check of whole outputs against accel.h's formula (--check 0

@@ -318,10 +318,10 @@ static void elementwise_body(sb *b, const accel_kernel *k, uint32_t mask)
  * declared, the call (i, n, then each parameter), the stores. step >= 0:
  * element accel_u of the thread's vector step (arrays read from
  * accel_x%u_STEP.v[accel_u], stored into accel_y%u_STEP.v[accel_u]); step < 0:
- * element accel_i, straight from and to accel_p%u[accel_i]. */
-static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, int step)
+ * element accel_i, straight from and to accel_p%u[accel_i]. pad: the
+ * indentation of the loop around it. */
+static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, int step, const char *pad)
 {
-    const char *pad = step >= 0 ? "        " : "          ";
     for (uint32_t o = k->nin; o < k->nparams; o++)
         sb_printf(b, "%s%s accel_o%u = 0;\n", pad, arith_type(k->params[o].dtype), o);
     if (step >= 0)
@@ -356,25 +356,62 @@ static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, int step)
     }
 }
 
+/* Vectors accel_v, accel_v + 256, ... (steps of them) of every array: the
+ * loads of every input, the elements, then the stores (pad: indentation). */
+static void vector_steps(sb *b, const accel_kernel *k, uint32_t mask, unsigned steps,
+                         const char *pad)
+{
+    for (uint32_t p = 0; p < k->nparams; p++) {
+        const char *st = storage_type(k->params[p].dtype);
+        if (is_scalar(mask, p))
+            continue;
+        sb_printf(b, "%s%saccel_v4<%s> *const accel_a%u = (%saccel_v4<%s> *)accel_p%u + accel_v;\n",
+                  pad, p < k->nin ? "const " : "", st, p, p < k->nin ? "const " : "", st, p);
+        for (unsigned s = 0; s < steps; s++) {
+            if (p >= k->nin)
+                sb_printf(b, "%saccel_v4<%s> accel_y%u_%u;\n", pad, st, p, s);
+            else
+                sb_printf(b, "%sconst accel_v4<%s> accel_x%u_%u = accel_a%u[%u];\n", pad, st, p, s,
+                          p, s * ACCEL__EW_THREADS);
+        }
+    }
+    for (unsigned s = 0; s < steps; s++) {
+        sb_printf(b,
+                  "#pragma unroll\n"
+                  "%sfor (unsigned accel_u = 0; accel_u < 4; accel_u++) {\n",
+                  pad);
+        char inner[32];
+        snprintf(inner, sizeof inner, "%s  ", pad);
+        elem_call(b, k, mask, (int)s, inner);
+        sb_printf(b, "%s}\n", pad);
+    }
+    for (uint32_t o = k->nin; o < k->nparams; o++)
+        for (unsigned s = 0; s < steps; s++)
+            sb_printf(b, "%saccel_a%u[%u] = accel_y%u_%u;\n", pad, o, s * ACCEL__EW_THREADS, o, s);
+}
+
 /* CUDA: accel_elem holds the user's body once (inlined everywhere). A block
  * of ACCEL__EW_THREADS threads covers ACCEL_KERNEL_ELEMENTWISE_BLOCK
  * consecutive elements per step: in a full block whose arrays are all
  * aligned to their 4-element vector (16 bytes for 4-byte dtypes), thread t
  * loads vectors t and t + 256 of the block's 512 from every input before it
  * computes any element (two loads in flight per array and thread), then
- * stores them; any other block (the last one, unaligned arrays) does its
- * elements one by one, thread t elements t, t + 256, ... (coalesced). The
- * full block's path is what the element costs: per thread one index, one
- * check, one base address per array with the second vector at a constant
- * offset, and the elements; on the H200 the generated 8-op chain went from
- * 219 to 366 instructions per thread for twice the elements (45.8 per
- * element; the hand-written kernel of the same arithmetic: 46.8 with one
- * vector per thread, 44.9 with two). Both paths compute each element by the
- * same function from the same values, so the results are the same bits.
- * Arrays may alias only element for element (in place), which the
- * loads-then-bodies-then-stores order keeps right; so no __restrict__.
- * Indices are size_t (addresses are 64-bit anyway). Any grid is correct
- * (the blocks are grid-strided); the backend launches n /
+ * stores them. The block holding the end of the range does what vectors
+ * it has one at a time, then the last n % 4 elements one by one; with
+ * unaligned arrays every block goes element by element, thread t elements
+ * t, t + 256, ... (coalesced). The full block's path is what an element
+ * costs: per thread one index, one check, one base address per array with
+ * the second vector at a constant offset, and the elements. For sm_90
+ * (cuobjdump -sass of NVRTC's options), graph_bench's fused 8-op chain went
+ * from 219 instructions per thread for 4 elements (one vector per thread,
+ * grid-stride loops, a tail loop) to 366 for 8: 54.8 -> 45.8 per element;
+ * the hand-written kernel of the same arithmetic in bench/graph_raw_cuda.cu
+ * takes 46.8 with one vector per thread, 44.9 with two. All paths compute
+ * each element by the same function from the same values, so the results
+ * are the same bits. Arrays may alias only element for element (in place),
+ * which the loads-then-bodies-then-stores order keeps right; so no
+ * __restrict__. Indices are size_t (addresses are 64-bit anyway). Any grid
+ * is correct (the blocks are grid-strided); the backend launches n /
  * ACCEL_KERNEL_ELEMENTWISE_BLOCK blocks (rounded up), one step per block. */
 static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, const char *entry)
 {
@@ -408,38 +445,28 @@ static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, co
               "    if (accel_al && accel_v0 + %uu <= accel_nv) {\n"
               "      const size_t accel_v = accel_v0 + threadIdx.x;\n",
               threads * steps, threads * steps);
-    for (uint32_t p = 0; p < k->nparams; p++) {
-        const char *st = storage_type(k->params[p].dtype);
-        if (is_scalar(mask, p))
-            continue;
-        sb_printf(
-            b, "      %saccel_v4<%s> *const accel_a%u = (%saccel_v4<%s> *)accel_p%u + accel_v;\n",
-            p < k->nin ? "const " : "", st, p, p < k->nin ? "const " : "", st, p);
-        for (unsigned s = 0; s < steps; s++) {
-            if (p >= k->nin)
-                sb_printf(b, "      accel_v4<%s> accel_y%u_%u;\n", st, p, s);
-            else
-                sb_printf(b, "      const accel_v4<%s> accel_x%u_%u = accel_a%u[%u];\n", st, p, s,
-                          p, s * threads);
-        }
-    }
-    for (unsigned s = 0; s < steps; s++) {
-        sb_str(b, "#pragma unroll\n"
-                  "      for (unsigned accel_u = 0; accel_u < 4; accel_u++) {\n");
-        elem_call(b, k, mask, (int)s);
-        sb_str(b, "      }\n");
-    }
-    for (uint32_t o = k->nin; o < k->nparams; o++)
-        for (unsigned s = 0; s < steps; s++)
-            sb_printf(b, "      accel_a%u[%u] = accel_y%u_%u;\n", o, s * threads, o, s);
+    vector_steps(b, k, mask, steps, "      ");
     sb_printf(b,
               "    } else {\n"
+              "      size_t accel_e = 4 * accel_v0;\n"
+              "      if (accel_al) {\n"
+              "#pragma unroll 1\n"
+              "        for (unsigned accel_s = 0; accel_s < %uu; accel_s++) {\n"
+              "          const size_t accel_v = accel_v0 + accel_s * %uu + threadIdx.x;\n"
+              "          if (accel_v < accel_nv) {\n",
+              steps, threads);
+    vector_steps(b, k, mask, 1, "            ");
+    sb_printf(b,
+              "          }\n"
+              "        }\n"
+              "        accel_e = 4 * accel_nv;\n"
+              "      }\n"
               "#pragma unroll 1\n"
               "      for (unsigned accel_j = 0; accel_j < %uu; accel_j++) {\n"
               "        const size_t accel_i = 4 * accel_v0 + accel_j * %uu + threadIdx.x;\n"
-              "        if (accel_i < n) {\n",
+              "        if (accel_i >= accel_e && accel_i < n) {\n",
               4 * steps, threads);
-    elem_call(b, k, mask, -1);
+    elem_call(b, k, mask, -1, "          ");
     sb_printf(b,
               "        }\n"
               "      }\n"

@@ -5,8 +5,8 @@
 # 2^28 f32 against a device copy of the same bytes and the unfused replay (7
 # interleaved rounds), the raw kernels of the same chain, the 100-add replay
 # against the raw CUDA graph (7 interleaved rounds), ncu's instruction and
-# DRAM figures of the generated kernel and the raw one over 2^24, and the
-# GPU tests of the generated elementwise code. Run from the repository root
+# DRAM figures of the generated kernel and the raw one over 2^24, accel
+# bench's graph rows, and the GPU tests of the generated elementwise code. Run from the repository root
 # after build-gpu is built.
 set -u
 B=${B:-build-gpu}/bin
@@ -33,6 +33,8 @@ if [ -x "$NCU" ]; then
         "$B/graph_raw_cuda" --reps 2 --chain-n 16777216; } 2>&1 | grep -v '^==PROF==' |
         grep -E 'accel_ew|chain_kernel|inst_executed|dram__|registers|duration|grid_size'
 fi
+echo "== accel bench --quick, the graph rows (replay: median of 7 interleaved rounds, target <= 110 us)"
+timeout 60 "$B/accel" bench --device cuda:0 --quick --no-progress 2>&1 | grep -E 'graph|chain|a\*b'
 for t in test_graph_cuda test_kernel_cuda test_graph test_fuse test_kernel; do
     echo "== $t"
     timeout 30 "$B/$t" 2>&1 | tail -3

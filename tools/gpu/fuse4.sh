@@ -6,8 +6,8 @@
 # interleaved rounds), the raw kernels of the same chain, the 100-add replay
 # against the raw CUDA graph (7 interleaved rounds), ncu's instruction and
 # DRAM figures of the generated kernel and the raw one over 2^24, accel
-# bench's graph rows, and the GPU tests of the generated elementwise code. Run from the repository root
-# after build-gpu is built.
+# bench's graph rows, and the GPU tests of the generated elementwise code.
+# Run from the repository root after build-gpu is built.
 set -u
 B=${B:-build-gpu}/bin
 if [ -f .gpu/libs.tar.xz ]; then

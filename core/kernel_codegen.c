@@ -404,7 +404,7 @@ static void vector_steps(sb *b, const accel_kernel *k, uint32_t mask, unsigned s
  * the second vector at a constant offset, and the elements. For sm_90
  * (cuobjdump -sass of NVRTC's options), graph_bench's fused 8-op chain went
  * from 219 instructions per thread for 4 elements (one vector per thread,
- * grid-stride loops, a tail loop) to 366 for 8: 54.8 -> 45.8 per element;
+ * grid-stride loops, a tail loop) to 368 for 8: 54.8 -> 46.0 per element;
  * the hand-written kernel of the same arithmetic in bench/graph_raw_cuda.cu
  * takes 46.8 with one vector per thread, 44.9 with two. All paths compute
  * each element by the same function from the same values, so the results

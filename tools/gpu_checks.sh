@@ -28,6 +28,11 @@ for f in fuzz/corpus/repro/stored_mul_f32.npz fuzz/corpus/repro/bf16_transpose_g
 # Kernel shapes of relu/exp and the random fills against copy and the write-only ceilings (7 interleaved rounds).
 timeout 40 $B/bin/ew_probe --log2n 28 --rounds 7 > $OUT/ew_probe.txt 2>&1; tail -50 $OUT/ew_probe.txt
 timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json --svg $OUT/bench.svg > $OUT/bench.txt 2>&1; tail -40 $OUT/bench.txt
+# The bench's 100-add replay against graph_bench's right after it (same machine state), with the SM clock: is a gap the process or the moment?
+{ nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader
+  grep -E 'graph replay, 100|graph100' $OUT/bench.txt
+  timeout 30 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 300 2>&1 | grep -E 'eager accel_add|graph replay'
+  nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader; } > $OUT/graph_row_ab.txt 2>&1; cat $OUT/graph_row_ab.txt
 timeout 150 $PY bench/peers.py --accel $B/bin/accel --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -60
 B=$B PY=$PY timeout 150 bash tools/gpu/kernels2.sh --no-tests > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt
 timeout 90 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --chain-n 268435456 --chain-reps 10 > $OUT/graph_bench.txt 2>&1

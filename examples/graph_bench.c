@@ -292,7 +292,7 @@ int main(int argc, char **argv)
                      {"quick", NULL, "fewer repeats", NULL},
                      {"core", NULL, "replay in the core, not through the backend's entries", NULL},
                      {"chain-n", "N", "elements of the fused chains (default 0: skip them)", NULL},
-                     {"chain-reps", "N", "timed repeats of the chains (default 20)", NULL},
+                     {"chain-reps", "N", "timed runs per round of the chains (default 20)", NULL},
                      {"raw-us", "US",
                       "the raw CUDA graph's time of the same adds (graph_raw_cuda), to print "
                       "replay / raw",

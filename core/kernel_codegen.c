@@ -295,6 +295,9 @@ static void wrapper_lines(sb *b)
  * 4-element vectors each thread does per step. */
 #define ACCEL__EW_THREADS 256u
 #define ACCEL__EW_STEPS (ACCEL_KERNEL_ELEMENTWISE_BLOCK / (4u * ACCEL__EW_THREADS))
+_Static_assert(ACCEL__EW_STEPS >= 1 &&
+                   ACCEL__EW_STEPS * 4u * ACCEL__EW_THREADS == ACCEL_KERNEL_ELEMENTWISE_BLOCK,
+               "a block's elements are whole vectors of every thread");
 
 static void elementwise_body(sb *b, const accel_kernel *k, uint32_t mask)
 {

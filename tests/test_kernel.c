@@ -1557,3 +1557,84 @@ Test(kernel, many_arguments, .init = setup)
     accel_kernel_release(k);
     accel_runtime_close(e.rt);
 }
+
+/* The launch checks take a one-pass route when every argument is exactly as
+ * its parameter (arrays of its dtype, scalars of its own type) and the full
+ * route otherwise: both must give the same results. Each launch below
+ * departs from the common case in one way (a float64, int32 or int64
+ * scalar converted to its parameter; an array with an explicit dtype; an
+ * output in place of its input) and is checked against a double loop of
+ * the body's float arithmetic; outputs that overlap each other are refused
+ * on either route. */
+Test(kernel, launch_arguments_as_given_or_converted, .init = setup)
+{
+    env e = env_open("tcc");
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_elementwise_create(e.rt, "mixed", "float32 x, float32 a, int32 m",
+                                                 "float32 z, float32 w", "z = a * x + m; w = x - a",
+                                                 NULL, &k),
+                 ACCEL_SUCCESS, "%s", accel_last_error());
+    enum { N = 11 };
+    float x[N], z[N], w[N];
+    for (int i = 0; i < N; i++)
+        x[i] = 0.5f * (float)i - 2.0f;
+    accel_buffer *bx = upload(&e, x, sizeof x), *bz = upload(&e, NULL, 2 * sizeof z);
+    const accel_kernel_arg X = accel_karg_array(accel_slice_of(bx, 0, N));
+    const accel_kernel_arg Z = accel_karg_array(accel_slice_of(bz, 0, N));
+    const accel_kernel_arg W = accel_karg_array(accel_slice_of(bz, N, N));
+    struct {
+        accel_kernel_arg a, m;
+        double av, mv;
+    } cases[] = {
+        {accel_karg_f32(1.5f), accel_karg_i32(-3), 1.5, -3},    /* as declared */
+        {accel_karg_f64(2.25), accel_karg_i32(4), 2.25, 4},     /* float64 -> float32 */
+        {accel_karg_i32(3), accel_karg_i32(1), 3, 1},           /* int32 -> float32 */
+        {accel_karg_f32(-0.75f), accel_karg_i64(-7), -0.75, -7} /* int64 -> int32 */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        accel_kernel_arg args[] = {X, cases[c].a, cases[c].m, Z, W};
+        if (c == 3)
+            args[0].dtype = args[3].dtype = ACCEL_F32; /* explicit dtypes */
+        cr_assert_eq(accel_kernel_launch(e.q, k, 5, args), ACCEL_SUCCESS, "case %zu: %s", c,
+                     accel_last_error());
+        float zw[2 * N];
+        download(&e, bz, zw, sizeof zw);
+        for (int i = 0; i < N; i++) {
+            z[i] = zw[i];
+            w[i] = zw[N + i];
+            float ref_z = (float)((double)(float)cases[c].av * x[i]);
+            ref_z = (float)((double)ref_z + (double)(int32_t)cases[c].mv);
+            float ref_w = (float)((double)x[i] - (double)(float)cases[c].av);
+            cr_assert_eq(z[i], ref_z, "case %zu: z[%d] = %.9g, want %.9g", c, i, z[i], ref_z);
+            cr_assert_eq(w[i], ref_w, "case %zu: w[%d] = %.9g, want %.9g", c, i, w[i], ref_w);
+        }
+    }
+    /* In place: z is x's own range (x is read before z is written, per element). */
+    accel_kernel_arg inplace[] = {X, accel_karg_f32(2.0f), accel_karg_i32(1), X, W};
+    cr_assert_eq(accel_kernel_launch(e.q, k, 5, inplace), ACCEL_SUCCESS, "%s", accel_last_error());
+    download(&e, bx, z, sizeof z);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(z[i], 2.0f * x[i] + 1.0f, "in place: x[%d] = %.9g", i, z[i]);
+    /* Outputs overlapping each other: refused, the common-case arguments or not. */
+    accel_kernel_arg overlap[] = {X, accel_karg_f32(1.0f), accel_karg_i32(0), Z,
+                                  accel_karg_array(accel_slice_of(bz, N - 1, N))};
+    cr_assert_eq(accel_kernel_launch(e.q, k, 5, overlap), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "outputs may not overlap"), "%s", accel_last_error());
+    overlap[1] = accel_karg_f64(1.0);
+    cr_assert_eq(accel_kernel_launch(e.q, k, 5, overlap), ACCEL_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(accel_last_error(), "outputs may not overlap"), "%s", accel_last_error());
+    /* A count that differs: named the same way on both routes. */
+    accel_kernel_arg shorter[] = {X, accel_karg_f32(1.0f), accel_karg_i32(0), Z,
+                                  accel_karg_array(accel_slice_of(bz, N, N - 1))};
+    cr_assert_eq(accel_kernel_launch(e.q, k, 5, shorter), ACCEL_ERROR_SHAPE_MISMATCH);
+    cr_assert(strstr(accel_last_error(), "w has 10 elements but z has 11"), "%s",
+              accel_last_error());
+    shorter[2] = accel_karg_i64(0);
+    cr_assert_eq(accel_kernel_launch(e.q, k, 5, shorter), ACCEL_ERROR_SHAPE_MISMATCH);
+    cr_assert(strstr(accel_last_error(), "w has 10 elements but z has 11"), "%s",
+              accel_last_error());
+    accel_buffer_release(bx);
+    accel_buffer_release(bz);
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}

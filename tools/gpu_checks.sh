@@ -35,6 +35,8 @@ timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.j
   nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader; } > $OUT/graph_row_ab.txt 2>&1; cat $OUT/graph_row_ab.txt
 timeout 150 $PY bench/peers.py --accel $B/bin/accel --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -60
 B=$B PY=$PY timeout 150 bash tools/gpu/kernels2.sh --no-tests > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt
+# Where a user-kernel launch's host time goes: launch_diag in 3 processes (raw cuLaunchKernel of the NVRTC cubin with kernelParams and packed, the built-in kernel's launch, accel_axpby, accel_kernel_launch; median of 9 interleaved rounds each, per-round differences).
+for r in 1 2 3; do timeout 12 $B/bin/launch_diag --device cuda:0 --device-rows 0; done > $OUT/launch_diag.txt 2>&1; grep -E '^launch_diag|^batches|e - d|a - c|b - a|e - a|d - c' $OUT/launch_diag.txt
 timeout 90 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --chain-n 268435456 --chain-reps 10 > $OUT/graph_bench.txt 2>&1
 timeout 60 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --core >> $OUT/graph_bench.txt 2>&1; cat $OUT/graph_bench.txt
 timeout 60 $B/bin/graph_raw_cuda --n 1024 --ops 100 --reps 500 --accel cuda:0 --chain-n 268435456 >> $OUT/graph_bench.txt 2>&1; tail -20 $OUT/graph_bench.txt

@@ -481,8 +481,13 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
         params[np++] = &phase;
         size_t cap = (size_t)dev->max_blocks * 4, blocks = rows * chunks;
         grid.x = (unsigned)(blocks < cap ? blocks : cap);
-        if (chunks > 1) {
-            cudaError_t err = cudaMallocAsync(&part, rows * chunks * 8, q->stream);
+        /* The partials: the queue's own scratch when they fit (stream-
+         * ordered like the built-in reductions' use of it: no allocation
+         * per launch), else stream-ordered memory of their own. */
+        if (chunks > 1 && blocks <= dev->max_blocks) {
+            part = q->partials;
+        } else if (chunks > 1) {
+            cudaError_t err = cudaMallocAsync(&part, blocks * 8, q->stream);
             if (err != cudaSuccess)
                 return accel_cuda__fail(ctx, err, name);
         }
@@ -492,7 +497,7 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
             grid.x = (unsigned)(rows < cap ? rows : cap);
             st = launch_entry(ctx, q, L->program, grid, block, params, name);
         }
-        if (part)
+        if (part && part != (void *)q->partials)
             (void)cudaFreeAsync(part, q->stream);
         accel_cuda__set_name(q->last_op, name);
         return st;

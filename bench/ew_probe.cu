@@ -6,13 +6,21 @@
  * one-out (relu and exp f32 as the CUDA backend's map kernel does them, and
  * variants: unroll depth, grid size, streaming loads and stores, __expf with
  * a correction), and Philox fills (uniform with 64-bit products or __umulhi,
- * the old and new loop shapes, f32 normal). Each row is the median of
- * --rounds interleaved rounds (min..max), as GB/s of bytes read plus written
- * and as a fraction of cudaMemcpyAsync device to device in the same run
- * (for write-only rows: bytes written over the copy rate, as `accel bench`
- * counts random fills). Results are checked against a host loop on a sample.
+ * the old and new loop shapes; f32 normal in the previous backend's form and
+ * leaner forms of the same formula, with one, two or four counters per
+ * thread and step or software-pipelined, and Philox and Box-Muller alone).
+ * Each row is the median of --rounds interleaved rounds (min..max), as GB/s
+ * of bytes read plus written and as a fraction of cudaMemcpyAsync device to
+ * device in the same run (for write-only rows: bytes written over the copy
+ * rate, as `accel bench` counts random fills). Results are checked against a
+ * host loop on a sample.
  *
- *   ew_probe [--log2n 28] [--rounds 7] [--device 0] */
+ * The f32 normal rows come with the exhaustive accuracy of their parts on
+ * the GPU and a check of whole outputs against accel.h's formula (--check 0
+ * skips them); --only keeps the rows whose names contain one of its
+ * '|'-separated parts (and the copy row).
+ *
+ *   ew_probe [--log2n 28] [--rounds 7] [--device 0] [--only A|B..] [--check 1] */
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -250,16 +258,18 @@ __global__ void __launch_bounds__(kT) uni_new(uint64_t seed, uint64_t c0, uint32
         st<STORE>(o + t, uniform4<WIDE>(c0 + t, seed));
 }
 
-/* f32 normal: VAR 0 as the backend (philox.h's log, rsqrt.approx,
- * __sincosf on the shifted angle); 3 the same with CUDA's logf; 1 with
- * logf, sqrtf and sincosf; 2 with __logf (not accurate enough near u1 = 1:
- * a speed bound only). */
-template <int VAR> __device__ __forceinline__ void bm(float u1, float u2, float *z0, float *z1)
+/* f32 normal from the draws d = (w >> 8) + 1: VAR 0 as the backend before
+ * its lean form (philox.h's -2 ln, rsqrt.approx, __sincosf on the shifted
+ * angle); 3 the same with CUDA's logf; 1 with logf, sqrtf and sincosf; 2
+ * with __logf (not accurate enough near u1 = 1: a speed bound only). */
+template <int VAR>
+__device__ __forceinline__ void bm(uint32_t d1, uint32_t d2, float *z0, float *z1)
 {
     const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
-    float l = __fmul_rn(-2.0f, VAR == 2   ? __logf(u1)
-                               : VAR == 0 ? accel_philox_log_f32(u1)
-                                          : logf(u1)),
+    const float u1 = (float)d1 * 0x1p-24f, u2 = (float)d2 * 0x1p-24f;
+    float l = VAR == 0   ? accel_philox_neg2log_f32(d1)
+              : VAR == 2 ? __fmul_rn(-2.0f, __logf(u1))
+                         : __fmul_rn(-2.0f, logf(u1)),
           r;
     if (VAR == 1) {
         r = sqrtf(l);
@@ -289,13 +299,12 @@ __global__ void __launch_bounds__(kT) normal_new(uint64_t seed, uint32_t ncnt, f
         float v[4];
 #pragma unroll
         for (int p = 0; p < 2; ++p)
-            bm<VAR>((float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f,
-                    (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f, &v[2 * p], &v[2 * p + 1]);
+            bm<VAR>((r.w[2 * p] >> 8) + 1u, (r.w[2 * p + 1] >> 8) + 1u, &v[2 * p], &v[2 * p + 1]);
         o[t] = make_float4(v[0], v[1], v[2], v[3]);
     }
 }
 
-/* The backend's variant with mean and stddev (MS 1), or two counters per
+/* VAR 0 with mean and stddev (MS 1), or two counters per
  * thread and step (ILP 2). */
 template <int MS, int ILP>
 __global__ void __launch_bounds__(kT)
@@ -312,8 +321,7 @@ __global__ void __launch_bounds__(kT)
             float v[4];
 #pragma unroll
             for (int p = 0; p < 2; ++p) {
-                bm<0>((float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f,
-                      (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f, &v[2 * p], &v[2 * p + 1]);
+                bm<0>((r.w[2 * p] >> 8) + 1u, (r.w[2 * p + 1] >> 8) + 1u, &v[2 * p], &v[2 * p + 1]);
                 if (MS) {
                     v[2 * p] = __fadd_rn(mean, __fmul_rn(sd, v[2 * p]));
                     v[2 * p + 1] = __fadd_rn(mean, __fmul_rn(sd, v[2 * p + 1]));
@@ -322,6 +330,179 @@ __global__ void __launch_bounds__(kT)
             o[t] = make_float4(v[0], v[1], v[2], v[3]);
         }
     }
+}
+
+/* f32 normal, lean forms (same formula): the angle as one product of the
+ * integer draw, fl(2pi_f * 2^-24 * d) == fl(2pi_f * u2) (a power-of-two
+ * scale of the same real); -2 ln u1 by philox.h from the draw. SQ: 0 sqrt
+ * as the backend (L * rsqrt(L), 0 for L = 0), 1 sqrt.approx (MUFU.SQRT),
+ * 2 L * rsqrt(max(L, 2^-126)); SQ + 4: __sincosf on theta itself, in
+ * (0, 2pi], instead of theta - pi (one subtraction fewer, a larger input to
+ * MUFU's scaling). FMA: 0 mean + fl(sr * -c) as the backend, 1 one fma. */
+template <int SQ> __device__ __forceinline__ float sqrt_of(float l)
+{
+    float q;
+    if (SQ == 1) {
+        asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(q) : "f"(l));
+        return q;
+    }
+    if (SQ == 2) {
+        asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(q) : "f"(fmaxf(l, 0x1p-126f)));
+        return __fmul_rn(l, q);
+    }
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(q) : "f"(l));
+    return l > 0.0f ? __fmul_rn(l, q) : 0.0f;
+}
+
+/* r and (cos, sin) of one pair from its two words. */
+template <int SQ>
+__device__ __forceinline__ void lean_parts(uint32_t w1, uint32_t w2, float *r, float *c, float *s)
+{
+    const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
+    *r = sqrt_of<SQ & 3>(accel_philox_neg2log_f32((w1 >> 8) + 1u));
+    float theta = __fmul_rn((float)((w2 >> 8) + 1u), two_pi * 0x1p-24f);
+    float sn, cs;
+    if (SQ & 4) {
+        __sincosf(theta, &sn, &cs);
+        *c = cs;
+        *s = sn;
+        return;
+    }
+    __sincosf(__fsub_rn(theta, pi), &sn, &cs);
+    *c = -cs;
+    *s = -sn;
+}
+
+template <int SQ, int FMA>
+__device__ __forceinline__ void bm_lean(uint32_t w1, uint32_t w2, float mean, float sd, float *z0,
+                                        float *z1)
+{
+    float r, c, s;
+    lean_parts<SQ>(w1, w2, &r, &c, &s);
+    float sr = __fmul_rn(sd, r);
+    *z0 = FMA ? __fmaf_rn(sr, c, mean) : __fadd_rn(mean, __fmul_rn(sr, c));
+    *z1 = FMA ? __fmaf_rn(sr, s, mean) : __fadd_rn(mean, __fmul_rn(sr, s));
+}
+
+/* One counter's four normals. */
+template <int SQ, int FMA>
+__device__ __forceinline__ float4 normal4(uint32_t t, const accel_philox_keys &ks, float mean,
+                                          float sd)
+{
+    accel_philox_words r = accel_philox4x32_10_keyed(t, 0u, 0u, 0u, &ks);
+    float v[4];
+    bm_lean<SQ, FMA>(r.w[0], r.w[1], mean, sd, &v[0], &v[1]);
+    bm_lean<SQ, FMA>(r.w[2], r.w[3], mean, sd, &v[2], &v[3]);
+    return make_float4(v[0], v[1], v[2], v[3]);
+}
+
+/* ILP counters per thread and step: counters t0 + k * stride, k < ILP, all
+ * drawn before any is stored. MINB: __launch_bounds__ minimum blocks. The
+ * key schedule is a parameter, as in the backend. */
+template <int SQ, int FMA, int ILP, int MINB>
+__global__ void __launch_bounds__(kT, MINB)
+    normal_lean(accel_philox_keys ks, uint32_t ncnt, float mean, float sd, float4 *o)
+{
+    const uint32_t stride = gridDim.x * blockDim.x;
+    uint32_t t0 = blockIdx.x * blockDim.x + threadIdx.x;
+    if constexpr (ILP > 1)
+        for (; t0 + (ILP - 1) * stride < ncnt; t0 += stride * ILP) {
+            float4 v[ILP];
+#pragma unroll
+            for (int k = 0; k < ILP; ++k)
+                v[k] = normal4<SQ, FMA>(t0 + k * stride, ks, mean, sd);
+#pragma unroll
+            for (int k = 0; k < ILP; ++k)
+                o[t0 + k * stride] = v[k];
+        }
+    for (; t0 < ncnt; t0 += stride)
+        o[t0] = normal4<SQ, FMA>(t0, ks, mean, sd);
+}
+
+/* Software-pipelined: the Philox block of the thread's next counter is
+ * computed beside the Box-Muller steps of this one (no dependence between
+ * them), so each warp's instruction stream mixes the integer multiplies with
+ * the float and MUFU work instead of alternating phases. */
+template <int SQ, int FMA>
+__device__ __forceinline__ float4 bm4(const accel_philox_words &r, float mean, float sd)
+{
+    float v[4];
+    bm_lean<SQ, FMA>(r.w[0], r.w[1], mean, sd, &v[0], &v[1]);
+    bm_lean<SQ, FMA>(r.w[2], r.w[3], mean, sd, &v[2], &v[3]);
+    return make_float4(v[0], v[1], v[2], v[3]);
+}
+
+template <int SQ, int FMA, int MINB>
+__global__ void __launch_bounds__(kT, MINB)
+    normal_pipe(accel_philox_keys ks, uint32_t ncnt, float mean, float sd, float4 *o)
+{
+    const uint32_t stride = gridDim.x * blockDim.x;
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= ncnt)
+        return;
+    accel_philox_words cur = accel_philox4x32_10_keyed(t, 0u, 0u, 0u, &ks);
+    for (;;) {
+        const uint32_t tn = t + stride;
+        const bool more = tn < ncnt; /* ncnt < 2^31: no wrap */
+        accel_philox_words nxt = accel_philox4x32_10_keyed(more ? tn : t, 0u, 0u, 0u, &ks);
+        o[t] = bm4<SQ, FMA>(cur, mean, sd);
+        if (!more)
+            break;
+        cur = nxt;
+        t = tn;
+    }
+}
+
+/* Parts in isolation, compute-bound: Philox alone (4 counters per store,
+ * words xor-ed), Box-Muller alone (words from one multiply each). */
+__global__ void __launch_bounds__(kT) philox_only(uint64_t seed, uint32_t nst, float4 *o)
+{
+    const uint32_t stride = gridDim.x * blockDim.x;
+    for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < nst; t += stride) {
+        uint32_t x[4] = {0, 0, 0, 0};
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            accel_philox_words r = accel_philox_block(4u * t + k, seed);
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                x[j] ^= r.w[j];
+        }
+        o[t] = make_float4(__uint_as_float(x[0]), __uint_as_float(x[1]), __uint_as_float(x[2]),
+                           __uint_as_float(x[3]));
+    }
+}
+
+template <int SQ, int FMA>
+__global__ void __launch_bounds__(kT)
+    bm_only(uint32_t key, uint32_t ncnt, float mean, float sd, float4 *o)
+{
+    const uint32_t stride = gridDim.x * blockDim.x;
+    for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < ncnt; t += stride) {
+        uint32_t w[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            w[j] = (4u * t + j) * ACCEL_PHILOX_M0 + key;
+        float v[4];
+        bm_lean<SQ, FMA>(w[0], w[1], mean, sd, &v[0], &v[1]);
+        bm_lean<SQ, FMA>(w[2], w[3], mean, sd, &v[2], &v[3]);
+        o[t] = make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+/* Exhaustive accuracy of the parts on this GPU: r for every u1 = k 2^-24
+ * (k = 1 .. 2^24) and (cos, sin) for every u2, by the backend's path (SQ 0)
+ * or a lean one. */
+template <int SQ> __global__ void parts_all(float *r, float2 *cs)
+{
+    uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; /* k < 2^24 */
+    if (SQ == 3) { /* MUFU.LG2 (__log2f) of u1, for a log that would use it */
+        r[k] = __log2f((float)(k + 1) * 0x1p-24f);
+        return;
+    }
+    float rr, c, s;
+    lean_parts<SQ>(k << 8, k << 8, &rr, &c, &s); /* draws (k + 1) 2^-24 */
+    r[k] = rr;
+    cs[k] = make_float2(c, s);
 }
 
 /* ------------------------------------------------------------ driver */
@@ -341,20 +522,186 @@ template <auto K> int resident()
     return b;
 }
 
+/* Whether name contains one of the '|'-separated parts of only. */
+bool matches(const std::string &name, const char *only)
+{
+    std::string o(only);
+    for (size_t b = 0;;) {
+        size_t e = o.find('|', b);
+        std::string part = o.substr(b, e == std::string::npos ? std::string::npos : e - b);
+        if (!part.empty() && name.find(part) != std::string::npos)
+            return true;
+        if (e == std::string::npos)
+            return false;
+        b = e + 1;
+    }
+}
+
+/* The exhaustive part errors of the f32 normal paths on this GPU (r against
+ * sqrt(-2 ln u1) in double, relative; cos and sin against the double ones of
+ * the formula's angle fl(2pi_f u2), absolute), then whole outputs of the lean
+ * kernels against accel.h's formula (long double, every step exact but the
+ * angle) under tests/test_rng.c's bound 1.2e-6 stddev r + 1 ulp. Uses the
+ * buffers a (2^24 floats) and o (2^24 float2): --log2n 25 or more. */
+bool normal_accuracy(cudaStream_t s, float *a, float *o)
+{
+    const size_t n = (size_t)1 << 24;
+    std::vector<float> r(n);
+    std::vector<float2> cs(n);
+    const float two_pi_f = 6.28318530717958647692f;
+    bool ok = true;
+    auto run_parts = [&](int sq) {
+        float2 *d_cs = reinterpret_cast<float2 *>(o);
+        if (sq == 0)
+            parts_all<0><<<(unsigned)(n / kT), kT, 0, s>>>(a, d_cs);
+        else if (sq == 1)
+            parts_all<1><<<(unsigned)(n / kT), kT, 0, s>>>(a, d_cs);
+        else if (sq == 2)
+            parts_all<2><<<(unsigned)(n / kT), kT, 0, s>>>(a, d_cs);
+        else
+            parts_all<4><<<(unsigned)(n / kT), kT, 0, s>>>(a, d_cs);
+        CK(cudaStreamSynchronize(s));
+        CK(cudaMemcpy(r.data(), a, n * sizeof(float), cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(cs.data(), d_cs, n * sizeof(float2), cudaMemcpyDeviceToHost));
+    };
+    const char *names[3] = {"L*rsqrt(L) (previous)", "sqrt.approx", "L*rsqrt(max(L,tiny))"};
+    for (int sq : {0, 1, 2, 4}) {
+        run_parts(sq);
+        if (sq == 0 || sq == 4) {
+            double cw = 0;
+            for (size_t k = 0; k < n; ++k) {
+                float th = two_pi_f * ((float)(k + 1) * 0x1p-24f);
+                double ec = std::fabs((double)cs[k].x - std::cos((double)th));
+                double es = std::fabs((double)cs[k].y - std::sin((double)th));
+                cw = std::max(cw, std::max(ec, es));
+            }
+            std::printf("  check: normal cos/sin (__sincosf on %s) worst absolute error %.3g "
+                        "(2^%.2f)\n",
+                        sq == 0 ? "theta - pi, previous backend" : "theta, not shifted (backend)",
+                        cw, std::log2(cw));
+        }
+        if (sq == 4)
+            continue; /* r as for 0 */
+        double rw = 0, u_at = 0, lw = 0, lu_at = 0;
+        for (size_t k = 0; k < n; ++k) {
+            double u = (double)(k + 1) * 0x1p-24;
+            double ex = std::sqrt(-2.0 * std::log(u));
+            if (ex == 0.0) {
+                if (r[k] != 0.0f)
+                    ok = false;
+                continue;
+            }
+            double e = std::fabs((double)r[k] - ex) / ex;
+            if (e > rw) {
+                rw = e;
+                u_at = u;
+            }
+            /* Weighted as it enters z: |dr| against r itself near u1 = 1. */
+            if (u > 0.99 && e > lw) {
+                lw = e;
+                lu_at = u;
+            }
+        }
+        std::printf("  check: normal r via %-22s worst relative error %.3g (1 - u1 = %.3g); "
+                    "u1 > 0.99: %.3g (1 - u1 = %.3g)\n",
+                    names[sq], rw, 1.0 - u_at, lw, 1.0 - lu_at);
+    }
+    /* MUFU.LG2: r = sqrt(-2 ln2 lg2(u1)) against the exact r, relative, by
+     * the largest u1 it would serve. */
+    parts_all<3><<<(unsigned)(n / kT), kT, 0, s>>>(a, reinterpret_cast<float2 *>(o));
+    CK(cudaStreamSynchronize(s));
+    CK(cudaMemcpy(r.data(), a, n * sizeof(float), cudaMemcpyDeviceToHost));
+    {
+        const double tops[6] = {0.5, 0.6, 0.7, 0.8, 0.9, 0.99};
+        double rel[6] = {0, 0, 0, 0, 0, 0}, abs_hi = 0;
+        for (size_t k = 0; k + 1 < n; ++k) {
+            double u = (double)(k + 1) * 0x1p-24, lg = std::log2(u);
+            if (u >= 0.5)
+                abs_hi = std::max(abs_hi, std::fabs((double)r[k] - lg));
+            double ex = std::sqrt(-2.0 * std::log(u));
+            double rm = std::sqrt(std::max(0.0, -2.0 * 0.69314718055994530942 * (double)r[k]));
+            double e = std::fabs(rm - ex) / ex;
+            for (int j = 0; j < 6; ++j)
+                if (u < tops[j])
+                    rel[j] = std::max(rel[j], e);
+        }
+        std::printf("  check: MUFU.LG2 on u1 in [0.5, 1): worst absolute error %.3g (2^%.2f); r "
+                    "from it, worst relative error for u1 below 0.5 %.3g, 0.6 %.3g, 0.7 %.3g, "
+                    "0.8 %.3g, 0.9 %.3g, 0.99 %.3g\n",
+                    abs_hi, std::log2(abs_hi), rel[0], rel[1], rel[2], rel[3], rel[4], rel[5]);
+    }
+    /* Whole outputs: 2^22 elements of each lean kernel, mean -1.5, stddev 2.5. */
+    const uint64_t seed = 0x5eed5eedull;
+    const accel_philox_keys ks = accel_philox_schedule((uint32_t)seed, (uint32_t)(seed >> 32));
+    const float mean_f = -1.5f, sd_f = 2.5f;
+    const uint32_t ncnt = 1u << 20;
+    std::vector<float> got((size_t)ncnt * 4);
+    float4 *o4 = reinterpret_cast<float4 *>(o);
+    for (int v = 0; v < 4; ++v) {
+        if (v == 0)
+            normal_lean<0, 0, 1, 8><<<1024, kT, 0, s>>>(ks, ncnt, mean_f, sd_f, o4);
+        else if (v == 1)
+            normal_lean<1, 1, 1, 8><<<1024, kT, 0, s>>>(ks, ncnt, mean_f, sd_f, o4);
+        else if (v == 2)
+            normal_lean<2, 1, 2, 8><<<1024, kT, 0, s>>>(ks, ncnt, mean_f, sd_f, o4);
+        else
+            normal_lean<5, 1, 1, 8><<<1024, kT, 0, s>>>(ks, ncnt, mean_f, sd_f, o4);
+        CK(cudaStreamSynchronize(s));
+        CK(cudaMemcpy(got.data(), o, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+        double wf = 0;
+        size_t bad = 0;
+        for (size_t i = 0; i < got.size(); ++i) {
+            accel_philox_words w = accel_philox_block(i / 4, seed);
+            uint32_t j = (uint32_t)(i % 4) & ~1u;
+            float u1 = (float)((w.w[j] >> 8) + 1u) * 0x1p-24f;
+            float u2 = (float)((w.w[j + 1] >> 8) + 1u) * 0x1p-24f;
+            float theta = two_pi_f * u2;
+            long double rr = sqrtl(-2.0L * logl((long double)u1));
+            long double t = (i % 2 == 0) ? cosl((long double)theta) : sinl((long double)theta);
+            long double ref = (long double)mean_f + (long double)sd_f * rr * t;
+            float rf = (float)ref;
+            long double ulp =
+                (long double)(std::nextafter(std::fabs(rf), INFINITY) - std::fabs(rf));
+            long double tol = 1.2e-6L * sd_f * rr + ulp;
+            long double d = fabsl((long double)got[i] - ref);
+            if (d > tol)
+                ++bad;
+            wf = std::max(wf, (double)(d / tol));
+        }
+        const char *vn[4] = {"previous backend's bits", "sqrt.approx + fma",
+                             "rsqrt(max) + fma, 2 counters",
+                             "sqrt.approx + fma, theta not shifted (backend)"};
+        std::printf("  check: normal lean %-30s vs the formula: worst %.3f of the test's bound, "
+                    "%zu of %zu over\n",
+                    vn[v], wf, bad, got.size());
+        if (bad)
+            ok = false;
+    }
+    return ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     int log2n = 28, rounds = 7, dev = 0;
+    const char *only = nullptr;
+    bool check = true;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--log2n"))
+        if (!std::strcmp(argv[i], "--only"))
+            only = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--check"))
+            check = std::atoi(argv[i + 1]) != 0;
+        else if (!std::strcmp(argv[i], "--log2n"))
             log2n = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--rounds"))
             rounds = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--device"))
             dev = std::atoi(argv[i + 1]);
         else {
-            std::fprintf(stderr, "usage: ew_probe [--log2n 28] [--rounds 7] [--device 0]\n");
+            std::fprintf(stderr,
+                         "usage: ew_probe [--log2n 28] [--rounds 7] [--device 0] [--only A|B..] "
+                         "[--check 1]\n");
             return 2;
         }
     }
@@ -380,11 +727,14 @@ int main(int argc, char **argv)
     cudaStream_t s;
     CK(cudaStreamCreate(&s));
     const uint64_t seed = 0x1234567890abcdefull;
+    const accel_philox_keys ks = accel_philox_schedule((uint32_t)seed, (uint32_t)(seed >> 32));
     const unsigned big = (unsigned)((nv + kT - 1) / kT);
     auto gs_grid = [&](int res) { return (unsigned)std::min<size_t>((size_t)sms * res, big); };
 
     std::vector<Row> rows;
     auto add = [&](std::string name, double b, bool wo, std::function<void()> fn) {
+        if (only && !rows.empty() && !matches(name, only))
+            return; /* the copy row (first) always runs */
         rows.push_back(Row{std::move(name), b, wo, std::move(fn), {}});
     };
     const double rw = 2.0 * (double)bytes, w = (double)bytes;
@@ -472,13 +822,13 @@ int main(int argc, char **argv)
         add("uniform: new loop, __umulhi, big grid", w, true,
             [=] { uni_new<false, 0><<<big, kT, 0, s>>>(seed, 0, (uint32_t)ncnt, o4); });
         unsigned g0 = gs_grid(resident<normal_new<0>>());
-        add("normal f32: backend (philox.h log, rsqrt, __sincosf)", w, true,
+        add("normal f32: philox.h -2ln, rsqrt, __sincosf (no mean, stddev)", w, true,
             [=] { normal_new<0><<<g0, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
         unsigned gm = gs_grid(resident<normal_ms<1, 1>>());
-        add("normal f32: backend, with mean and stddev", w, true,
+        add("normal f32: the same, mean + stddev * z", w, true,
             [=] { normal_ms<1, 1><<<gm, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.5f, 2.0f, o4); });
         unsigned gi = gs_grid(resident<normal_ms<0, 2>>());
-        add("normal f32: backend, two counters per thread and step", w, true,
+        add("normal f32: the same, two counters per thread and step", w, true,
             [=] { normal_ms<0, 2><<<gi, kT, 0, s>>>(seed, (uint32_t)ncnt, 0.0f, 1.0f, o4); });
         unsigned g3 = gs_grid(resident<normal_new<3>>());
         add("normal f32: logf, rsqrt, __sincosf", w, true,
@@ -489,6 +839,51 @@ int main(int argc, char **argv)
         unsigned g2 = gs_grid(resident<normal_new<2>>());
         add("normal f32: __logf (speed bound only)", w, true,
             [=] { normal_new<2><<<g2, kT, 0, s>>>(seed, (uint32_t)ncnt, o4); });
+#define LEAN(SQ, FMA, ILP, MINB, NAME)                                                             \
+    {                                                                                              \
+        unsigned gl = gs_grid(resident<normal_lean<SQ, FMA, ILP, MINB>>());                        \
+        add("normal f32: lean " NAME, w, true, [=] {                                               \
+            normal_lean<SQ, FMA, ILP, MINB><<<gl, kT, 0, s>>>(ks, (uint32_t)ncnt, 0.5f, 2.0f, o4); \
+        });                                                                                        \
+    }
+        LEAN(0, 0, 1, 8, "(previous backend's bits: fold, -2ln in one pass)")
+        LEAN(0, 0, 1, 1, "(previous backend's bits), no register cap")
+        LEAN(0, 1, 1, 8, "+ fma mean")
+        LEAN(2, 1, 1, 8, "+ fma, rsqrt(max)")
+        LEAN(1, 0, 1, 8, "+ sqrt.approx")
+        LEAN(1, 1, 1, 8, "+ sqrt.approx + fma")
+        LEAN(1, 1, 1, 1, "+ sqrt.approx + fma, no register cap")
+        LEAN(1, 1, 2, 8, "+ sqrt.approx + fma, 2 counters per thread")
+        LEAN(1, 1, 2, 1, "+ sqrt.approx + fma, 2 counters, no register cap")
+        LEAN(1, 1, 4, 1, "+ sqrt.approx + fma, 4 counters, no register cap")
+        LEAN(0, 0, 2, 8, "(previous backend's bits), 2 counters per thread")
+        LEAN(5, 1, 1, 8, "+ sqrt.approx + fma, theta not shifted")
+        LEAN(5, 1, 2, 8, "+ sqrt.approx + fma, theta not shifted, 2 counters (backend)")
+#define PIPE(SQ, FMA, MINB, NAME)                                                                  \
+    {                                                                                              \
+        unsigned gp = gs_grid(resident<normal_pipe<SQ, FMA, MINB>>());                             \
+        add("normal f32: pipelined " NAME, w, true, [=] {                                          \
+            normal_pipe<SQ, FMA, MINB><<<gp, kT, 0, s>>>(ks, (uint32_t)ncnt, 0.5f, 2.0f, o4);      \
+        });                                                                                        \
+    }
+        PIPE(0, 0, 8, "(previous backend's bits)")
+        PIPE(1, 1, 8, "sqrt.approx + fma")
+        PIPE(1, 1, 1, "sqrt.approx + fma, no register cap")
+        PIPE(2, 1, 8, "rsqrt(max) + fma")
+        PIPE(5, 1, 8, "sqrt.approx + fma, theta not shifted")
+#undef PIPE
+#undef LEAN
+        {
+            unsigned gp = gs_grid(resident<philox_only>());
+            add("normal f32 part: Philox only, 4 counters per store (x4 counters)", w / 4.0, true,
+                [=] { philox_only<<<gp, kT, 0, s>>>(seed, (uint32_t)(ncnt / 4), o4); });
+            unsigned gb = gs_grid(resident<bm_only<1, 1>>());
+            add("normal f32 part: Box-Muller only, lean sqrt.approx + fma", w, true,
+                [=] { bm_only<1, 1><<<gb, kT, 0, s>>>(12345u, (uint32_t)ncnt, 0.5f, 2.0f, o4); });
+            unsigned gb0 = gs_grid(resident<bm_only<0, 0>>());
+            add("normal f32 part: Box-Muller only, backend's bits", w, true,
+                [=] { bm_only<0, 0><<<gb0, kT, 0, s>>>(12345u, (uint32_t)ncnt, 0.5f, 2.0f, o4); });
+        }
     }
 
     cudaEvent_t e0, e1;
@@ -539,7 +934,15 @@ int main(int argc, char **argv)
     }
     std::printf("  check: exp sample worst relative error %.3g (%s)\n", worst,
                 worst < 4e-7 ? "ok" : "WRONG");
+    bool ok = worst < 4e-7;
+    bool any_normal = false;
+    for (auto &r : rows)
+        any_normal = any_normal || r.name.find("normal f32") != std::string::npos;
+    if (check && any_normal && log2n < 25)
+        std::printf("  check: normal accuracy skipped (needs --log2n 25 or more)\n");
+    else if (check && any_normal)
+        ok = normal_accuracy(s, a, o) && ok;
     CK(cudaFree(a));
     CK(cudaFree(o));
-    return worst < 4e-7 ? 0 : 1;
+    return ok ? 0 : 1;
 }

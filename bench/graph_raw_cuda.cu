@@ -13,13 +13,14 @@
  * With --chain-n N (> 0, a multiple of 4096), also the raw kernels of
  * graph_bench's fused 8-op chain, out = sigmoid(relu(2 tanh(x*x + x) - x) * x)
  * over N f32, with the per-element arithmetic of accel's generated kernel
- * (no contraction, IEEE division, CUDA's tanhf and expf), in the thread
- * layout accel's elementwise kernels use (one 4-element step per thread, a
- * grid that covers N) and with U = 2 and 4 steps per thread whose loads are
- * all issued before any is computed; plus z = a*x + b*y in the first two
- * layouts. Each is timed with CUDA events, median of 7 interleaved rounds
- * (min..max printed), as a fraction of a device-to-device cudaMemcpyAsync
- * moving the same bytes; the layouts' outputs must agree bit for bit.
+ * (no contraction, IEEE division, CUDA's tanhf and expf), with one 4-element
+ * step per thread (a grid that covers N) and with U = 2 and 4 steps per
+ * thread whose loads are all issued before any is computed (U = 2 is the
+ * layout of accel's generated elementwise kernels); plus z = a*x + b*y in
+ * the first two layouts. Each is timed with CUDA events, median of 7
+ * interleaved rounds (min..max printed), as a fraction of a device-to-device
+ * cudaMemcpyAsync moving the same bytes; the layouts' outputs must agree bit
+ * for bit.
  *
  * With --accel NAME (an accel device, cuda:0), also accel's unfused graph
  * of the same adds on that device (accel_add recorded ops times, instantiated
@@ -286,8 +287,8 @@ int chains(size_t n)
         std::vector<double> ms;
     };
     std::vector<Row> rows = {{"cudaMemcpyAsync (the copy bound)", 2, {}},
-                             {"chain, 1 step per thread (accel's layout)", 2, {}},
-                             {"chain, 2 steps per thread, loads first", 2, {}},
+                             {"chain, 1 step per thread", 2, {}},
+                             {"chain, 2 steps per thread, loads first (accel's)", 2, {}},
                              {"chain, 4 steps per thread, loads first", 2, {}},
                              {"a*x + b*y, 1 step per thread", 3, {}},
                              {"a*x + b*y, 2 steps per thread", 3, {}}};
@@ -352,7 +353,7 @@ int chains(size_t n)
         double mn = *std::min_element(r.ms.begin(), r.ms.end());
         double mx = *std::max_element(r.ms.begin(), r.ms.end());
         double gbs = r.streams * (double)bytes / (median(r.ms) * 1e6);
-        std::printf("  %-44s %8.3f ms (%.3f..%.3f)  %6.0f GB/s  %.3f of copy\n", r.name,
+        std::printf("  %-50s %8.3f ms (%.3f..%.3f)  %6.0f GB/s  %.3f of copy\n", r.name,
                     median(r.ms), mn, mx, gbs, gbs / copy_gbs);
     }
     std::printf("chain layouts agree bit for bit\n");

@@ -32,7 +32,18 @@
  * copy and DMA one after the other, so r there is the link's: the probe's
  * bytes over its write's device time past its host time. (H200, 100M
  * floats, 64 MiB cap: 28 chunks of 14.7 MB moved 0.605 of the pinned rate
- * from pageable memory, 15 chunks of 28 MB 0.690.) */
+ * from pageable memory, 15 chunks of 28 MB 0.690.)
+ *
+ * What a call costs besides its chunks. A first call on a device makes its
+ * queues (and, from pageable memory, the backend's staging on each: on
+ * CUDA 64 MiB page-locked per queue, tens of milliseconds) and probes; the
+ * whole call took 49-87 ms on the H200 where the chunks took 10-45. So a
+ * run leaves its queues, events, page-locked room for fixed outputs and
+ * probes on the device for the next (batch_keep below), as CuPy's pools
+ * keep memory; a warm call pays buffers from the backend's cache and the
+ * chunks. Whether the input is host-bound (the feeder thread below) is not
+ * timed per call either: memory accel page-locked (accel_host_register,
+ * accel_host_alloc) is not, any other is taken to be. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -50,7 +61,8 @@
 #define BATCH_MIN_CHUNK_BYTES ((double)(1 << 20))
 #define BATCH_DEFAULT_CAP ((size_t)1 << 30)
 #define BATCH_DESC_V1 offsetof(accel_batch_desc, reserved)
-#define BATCH_STATS_V1 offsetof(accel_batch_stats, reserved)
+/* The first stats ended after gbs; the phase times came later. */
+#define BATCH_STATS_V1 (offsetof(accel_batch_stats, gbs) + sizeof(double))
 
 void accel_batch_desc_init(accel_batch_desc *d)
 {
@@ -187,6 +199,100 @@ typedef struct batch_probe {
     bool host_bound; /* the write's host time was over 0.3 of its device time */
 } batch_probe;
 
+/* ------------------------------------------------------------ the keep */
+
+/* One queue and one set of buffers per slot; with several slots, events
+ * that mark the slot's compute done and its outputs copied out (see
+ * run_chunks). warmed: the queue has made one transfer from pageable
+ * memory (a backend's staging is set up). */
+typedef struct batch_slot {
+    accel_queue *q;
+    accel_buffer *in[BATCH_MAX], *out[BATCH_MAX];
+    accel_event *computed, *freed;
+    bool warmed;
+} batch_slot;
+
+typedef struct batch_slots {
+    uint32_t n;
+    batch_slot s[BATCH_MAX_QUEUES];
+} batch_slots;
+
+/* What a run leaves on its device for the next one, as CuPy's pools keep
+ * memory between calls: the queues (with the staging a backend set up on
+ * them: on CUDA a 64 MiB page-locked ring per queue, tens of milliseconds
+ * to make) and their events, the page-locked room for fixed outputs, and
+ * the last probe of page-locked and of other input (the automatic cut of a
+ * later run on the same kind of memory takes it without copying again).
+ * Buffers are not kept: a backend's allocator caches them. A run takes the
+ * keep by an atomic exchange, so two runs on one device at once each get
+ * their own (the second makes new objects) and the one that ends last
+ * releases its own. Everything in it is the runtime's, released at close. */
+struct batch_feeder;
+static void feeder_quit(struct batch_feeder *f);
+
+struct accel__batch_keep {
+    batch_slots sl;
+    struct batch_feeder *feeder; /* its thread, made by the first host-bound run */
+    void *bounce;                /* accel_host_alloc memory, bounce_bytes long */
+    size_t bounce_bytes;
+    bool probed[2]; /* [locked]: probe[locked] holds a measurement */
+    batch_probe probe[2];
+};
+typedef struct accel__batch_keep batch_keep;
+
+static batch_keep *keep_take(accel_device *obj)
+{
+    batch_keep *k = __atomic_exchange_n(&obj->batch_keep, NULL, __ATOMIC_ACQ_REL);
+    return k ? k : calloc(1, sizeof *k);
+}
+
+static void keep_release(accel_device *dev, batch_keep *k)
+{
+    for (uint32_t i = 0; i < BATCH_MAX_QUEUES; i++) {
+        batch_slot *slot = &k->sl.s[i];
+        accel_queue_release(slot->q);
+        accel_event_release(slot->computed);
+        accel_event_release(slot->freed);
+        for (uint32_t a = 0; a < BATCH_MAX; a++) {
+            accel_buffer_release(slot->in[a]);
+            accel_buffer_release(slot->out[a]);
+        }
+    }
+    if (k->bounce)
+        accel_host_free(dev, k->bounce);
+    feeder_quit(k->feeder);
+    free(k);
+}
+
+/* After a run: the buffers go (when ok, the run finished every queue they
+ * were used on: no wait for the runtime's other queues); the rest stays on
+ * the device when ok (the run succeeded, its queues carry no failure) and
+ * no other run left its own meanwhile; else everything is released. */
+static void keep_put(accel_device *dev, accel_device *obj, batch_keep *k, bool ok)
+{
+    if (!k)
+        return;
+    void (*release)(accel_buffer *) = ok ? accel__buffer_release_drained : accel_buffer_release;
+    for (uint32_t i = 0; i < BATCH_MAX_QUEUES; i++)
+        for (uint32_t a = 0; a < BATCH_MAX; a++) {
+            release(k->sl.s[i].in[a]);
+            release(k->sl.s[i].out[a]);
+            k->sl.s[i].in[a] = k->sl.s[i].out[a] = NULL;
+        }
+    batch_keep *none = NULL;
+    if (!ok || !__atomic_compare_exchange_n(&obj->batch_keep, &none, k, false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+        keep_release(dev, k);
+}
+
+void accel__batch_keep_free(accel_device *dev)
+{
+    if (dev->batch_keep)
+        feeder_quit(dev->batch_keep->feeder);
+    free(dev->batch_keep);
+    dev->batch_keep = NULL;
+}
+
 /* The device time of one write (events), and its host time (the call). */
 static accel_status time_write(accel_queue *q, accel_event *const e[2], accel_buffer *b,
                                const void *src, size_t bytes, double *out_ms, double *host_ms)
@@ -271,9 +377,11 @@ static size_t cut_from_probe(const accel_batch_desc *d, const batch_probe *p, ui
 /* ------------------------------------------------------------ the plan */
 
 /* Fill s with the cut (queues, chunk_elems, chunks) of a checked desc. q is
- * a queue of dev for the probe when one is needed. */
+ * a queue of dev for the probe when one is needed; k's probe of the same
+ * kind of memory (locked: input 0 is page-locked by accel) stands in for
+ * one, and a new probe is kept there. */
 static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_desc *d, bool sizing,
-                         accel_batch_stats *s, const char *fn)
+                         batch_keep *k, bool locked, accel_batch_stats *s, const char *fn)
 {
     s->queues = d->queues ? (d->queues > BATCH_MAX_QUEUES ? BATCH_MAX_QUEUES : d->queues)
                           : (proportional_out(d) ? 3 : 2);
@@ -282,10 +390,20 @@ static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_de
         return ACCEL_SUCCESS;
     size_t budget = budget_of(dev, d);
     if (!s->chunk_elems) {
-        batch_probe p = {0};
-        accel_status st = probe_run(dev, q, d, budget, &p);
-        if (st != ACCEL_SUCCESS)
-            return st;
+        batch_probe p = k->probe[locked];
+        if (!k->probed[locked]) {
+            double t0 = now_ms();
+            accel_status st = probe_run(dev, q, d, budget, &p);
+            s->probe_ms = now_ms() - t0;
+            if (st != ACCEL_SUCCESS)
+                return st;
+            /* A probe of fewer bytes than the most it copies says too little
+             * of the rate to stand for later runs. */
+            if (d->n * d->in[0].elem_size >= BATCH_PROBE_BYTES && isfinite(p.r)) {
+                k->probe[locked] = p;
+                k->probed[locked] = true;
+            }
+        }
         s->chunk_elems = cut_from_probe(d, &p, s->queues, budget);
         s->h2d_gbs = isfinite(p.r) ? p.r / 1e6 : 0;
     }
@@ -309,33 +427,6 @@ static accel_status plan(accel_device *dev, accel_queue *q, const accel_batch_de
 
 /* ------------------------------------------------------------ the run */
 
-/* One queue and one set of buffers per slot; with several slots, events
- * that mark the slot's compute done and its outputs copied out (see
- * run_chunks). */
-typedef struct batch_slot {
-    accel_queue *q;
-    accel_buffer *in[BATCH_MAX], *out[BATCH_MAX];
-    accel_event *computed, *freed;
-} batch_slot;
-
-typedef struct batch_slots {
-    uint32_t n;
-    batch_slot s[BATCH_MAX_QUEUES];
-} batch_slots;
-
-static void slots_release(batch_slots *sl)
-{
-    for (uint32_t i = 0; i < BATCH_MAX_QUEUES; i++) {
-        accel_queue_release(sl->s[i].q);
-        accel_event_release(sl->s[i].computed);
-        accel_event_release(sl->s[i].freed);
-        for (uint32_t a = 0; a < BATCH_MAX; a++) {
-            accel_buffer_release(sl->s[i].in[a]);
-            accel_buffer_release(sl->s[i].out[a]);
-        }
-    }
-}
-
 static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
                                  const accel_batch_stats *s, batch_slots *sl)
 {
@@ -345,9 +436,9 @@ static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
         batch_slot *slot = &sl->s[i];
         if (!slot->q)
             st = accel_queue_create(dev, &slot->q);
-        if (st == ACCEL_SUCCESS && sl->n > 1)
+        if (st == ACCEL_SUCCESS && sl->n > 1 && !slot->computed)
             st = accel_event_create(dev, &slot->computed);
-        if (st == ACCEL_SUCCESS && sl->n > 1)
+        if (st == ACCEL_SUCCESS && sl->n > 1 && !slot->freed)
             st = accel_event_create(dev, &slot->freed);
         for (uint32_t a = 0; a < d->in_count && st == ACCEL_SUCCESS; a++)
             st = accel_buffer_create(dev, part_bytes(&d->in[a], s->chunk_elems), &slot->in[a]);
@@ -360,32 +451,32 @@ static accel_status slots_create(accel_device *dev, const accel_batch_desc *d,
 /* Make every slot's transfer path ready before the timing: a backend may
  * set a queue's staging up on its first transfer from pageable memory (the
  * CUDA backend page-locks a 64 MiB ring per queue then, tens of
- * milliseconds, unless a released queue left one). One copy of input 0 into
- * each slot's first input buffer, which the run overwrites: up to 8 MiB
- * into slot 0, between events, which also tells whether the input is
- * host-bound (as the probe's writes do; see the file comment), up to 1 MiB
- * into the others. */
-static accel_status slots_warm(accel_device *dev, const accel_batch_desc *d,
-                               const accel_batch_stats *s, const batch_slots *sl, bool *host_bound)
+ * milliseconds). On each slot whose queue has made no such transfer yet
+ * (queues kept from an earlier run have), one of up to 1 MiB with array
+ * `w` (pageable; an input: written from, else an output: read into), whose
+ * bytes the run then overwrites. */
+static accel_status slots_warm(const accel_batch_desc *d, const accel_batch_stats *s,
+                               batch_slots *sl, uint32_t w)
 {
-    size_t first = part_bytes(&d->in[0], s->chunk_elems);
-    if (first > BATCH_PROBE_BYTES)
-        first = BATCH_PROBE_BYTES;
-    size_t bytes = first < BATCH_WARM_BYTES ? first : BATCH_WARM_BYTES;
-    accel_event *e[2] = {NULL, NULL};
-    double ms = 0, host_ms = 0;
-    accel_status st = accel_event_create(dev, &e[0]);
-    if (st == ACCEL_SUCCESS)
-        st = accel_event_create(dev, &e[1]);
-    for (uint32_t i = 1; i < sl->n && st == ACCEL_SUCCESS; i++)
-        st = accel_queue_write(sl->s[i].q, sl->s[i].in[0], 0, d->in[0].host, bytes);
-    if (st == ACCEL_SUCCESS && first)
-        st = time_write(sl->s[0].q, e, sl->s[0].in[0], d->in[0].host, first, &ms, &host_ms);
+    const bool in = w < d->in_count;
+    const accel_batch_array *a = in ? &d->in[w] : &d->out[w - d->in_count];
+    size_t bytes = part_bytes(a, s->chunk_elems);
+    if (bytes > BATCH_WARM_BYTES)
+        bytes = BATCH_WARM_BYTES;
+    accel_status st = ACCEL_SUCCESS;
+    bool sent[BATCH_MAX_QUEUES] = {false};
+    for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++) {
+        if (sl->s[i].warmed || !bytes)
+            continue;
+        st = in ? accel_queue_write(sl->s[i].q, sl->s[i].in[w], 0, a->host, bytes)
+                : accel_queue_read(sl->s[i].q, sl->s[i].out[w - d->in_count], 0, a->host, bytes);
+        sent[i] = st == ACCEL_SUCCESS;
+    }
     for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++)
-        st = accel_queue_finish(sl->s[i].q);
-    *host_bound = ms > 0 && host_ms > 0.3 * ms;
-    accel_event_release(e[0]);
-    accel_event_release(e[1]);
+        if (sent[i])
+            st = accel_queue_finish(sl->s[i].q);
+    for (uint32_t i = 0; i < sl->n && st == ACCEL_SUCCESS; i++)
+        sl->s[i].warmed = sl->s[i].warmed || sent[i];
     return st;
 }
 
@@ -401,28 +492,43 @@ typedef struct batch_bounce {
 } batch_bounce;
 
 static void bounce_setup(accel_device *dev, accel_batch_desc *d, const accel_batch_stats *s,
-                         batch_bounce *b)
+                         batch_keep *k, batch_bounce *b)
 {
     memset(b, 0, sizeof *b);
+    size_t need = 0;
+    for (uint32_t i = 0; i < d->out_count; i++)
+        need += (size_t)s->chunks * d->out[i].chunk_bytes;
+    if (!need)
+        return;
+    if (k->bounce_bytes < need) { /* the kept room is too small: a larger one */
+        if (k->bounce)
+            accel_host_free(dev, k->bounce);
+        k->bounce = NULL;
+        k->bounce_bytes = 0;
+        if (accel_host_alloc(dev, need, &k->bounce) != ACCEL_SUCCESS) {
+            accel__clear_error();
+            k->bounce = NULL;
+            return;
+        }
+        k->bounce_bytes = need;
+    }
+    char *p = k->bounce;
     for (uint32_t i = 0; i < d->out_count; i++) {
         accel_batch_array *a = &d->out[i];
         size_t bytes = (size_t)s->chunks * a->chunk_bytes;
-        void *p = NULL;
         if (!bytes)
             continue;
-        if (accel_host_alloc(dev, bytes, &p) != ACCEL_SUCCESS) {
-            accel__clear_error();
-            continue;
-        }
         b->user[i] = a->host;
         b->pinned[i] = p;
         b->bytes[i] = bytes;
         a->host = p;
+        p += bytes;
     }
 }
 
-/* Hand the fixed outputs to the caller's arrays (copy: the run succeeded). */
-static void bounce_finish(accel_device *dev, accel_batch_desc *d, batch_bounce *b, bool copy)
+/* Hand the fixed outputs to the caller's arrays (copy: the run succeeded);
+ * the room stays in the keep. */
+static void bounce_finish(accel_batch_desc *d, batch_bounce *b, bool copy)
 {
     for (uint32_t i = 0; i < BATCH_MAX; i++) {
         if (!b->pinned[i])
@@ -430,7 +536,6 @@ static void bounce_finish(accel_device *dev, accel_batch_desc *d, batch_bounce *
         if (copy)
             memcpy(b->user[i], b->pinned[i], b->bytes[i]);
         d->out[i].host = b->user[i];
-        accel_host_free(dev, b->pinned[i]);
     }
 }
 
@@ -543,7 +648,7 @@ static accel_status slots_finish(const batch_slots *sl, accel_status st)
 
 /* ----------------------------------------------------------- the feeder */
 
-/* With several slots and a host-bound input (slots_warm) the copies in are
+/* With several slots and a host-bound input (not page-locked by accel) the copies in are
  * enqueued by a thread of their own, the feeder, while the caller's thread
  * enqueues the computes and copies out. From pageable memory a write
  * returns only once the backend has
@@ -552,13 +657,17 @@ static accel_status slots_finish(const batch_slots *sl, accel_status st)
  * every chunk; with the feeder the host copies run back to back. The feeder
  * writes chunk j once the caller has enqueued everything of chunk j - n
  * (n slots): the same queue order as one thread gives, as chunk j's queue
- * is chunk j - n's. */
+ * is chunk j - n's. The thread stays with the keep between runs (waiting
+ * on its condition variable), so a warm call starts none. */
 typedef struct batch_feeder {
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    pthread_t thread;
+    bool quit; /* the keep is released: the thread ends */
+    bool busy; /* the fields below are a run's, whose chunks the feeder writes */
     const accel_batch_desc *d;
     const accel_batch_stats *s;
     const batch_slots *sl;
-    pthread_mutex_t lock;
-    pthread_cond_t cv;
     uint64_t written; /* chunks whose copies in are enqueued */
     uint64_t done;    /* chunks the caller has enqueued in full */
     bool stop;        /* the caller gave up: the feeder ends */
@@ -566,17 +675,15 @@ typedef struct batch_feeder {
     char msg[768];
 } batch_feeder;
 
-static void *feeder_main(void *arg)
+/* One run's chunks, with f->lock held on entry and on return. */
+static void feeder_run(batch_feeder *f)
 {
-    batch_feeder *f = arg;
     for (uint64_t j = 0; j < f->s->chunks; j++) {
-        pthread_mutex_lock(&f->lock);
         while (!f->stop && j >= f->done + f->sl->n)
             pthread_cond_wait(&f->cv, &f->lock);
-        bool stop = f->stop;
-        pthread_mutex_unlock(&f->lock);
-        if (stop)
+        if (f->stop)
             break;
+        pthread_mutex_unlock(&f->lock);
         accel_status st = chunk_writes(f->d, f->s, f->sl, j);
         pthread_mutex_lock(&f->lock);
         if (st == ACCEL_SUCCESS) {
@@ -586,11 +693,85 @@ static void *feeder_main(void *arg)
             snprintf(f->msg, sizeof f->msg, "%s", accel_last_error());
         }
         pthread_cond_broadcast(&f->cv);
-        pthread_mutex_unlock(&f->lock);
         if (st != ACCEL_SUCCESS)
             break;
     }
+}
+
+static void *feeder_main(void *arg)
+{
+    batch_feeder *f = arg;
+    pthread_mutex_lock(&f->lock);
+    for (;;) {
+        while (!f->quit && !f->busy)
+            pthread_cond_wait(&f->cv, &f->lock);
+        if (f->quit)
+            break;
+        feeder_run(f);
+        f->busy = false;
+        pthread_cond_broadcast(&f->cv);
+    }
+    pthread_mutex_unlock(&f->lock);
     return NULL;
+}
+
+/* Hand a run to k's feeder, made first if k has none; false when no thread
+ * can be made (the caller's thread then writes too). */
+static bool feeder_start(batch_keep *k, const accel_batch_desc *d, const accel_batch_stats *s,
+                         const batch_slots *sl)
+{
+    batch_feeder *f = k->feeder;
+    if (!f) {
+        f = calloc(1, sizeof *f);
+        if (!f)
+            return false;
+        pthread_mutex_init(&f->lock, NULL);
+        pthread_cond_init(&f->cv, NULL);
+        if (pthread_create(&f->thread, NULL, feeder_main, f) != 0) {
+            pthread_cond_destroy(&f->cv);
+            pthread_mutex_destroy(&f->lock);
+            free(f);
+            return false;
+        }
+        k->feeder = f;
+    }
+    pthread_mutex_lock(&f->lock);
+    f->d = d;
+    f->s = s;
+    f->sl = sl;
+    f->written = f->done = 0;
+    f->stop = false;
+    f->st = ACCEL_SUCCESS;
+    f->msg[0] = '\0';
+    f->busy = true;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&f->lock);
+    return true;
+}
+
+/* The run is over for the feeder: wait until it has let go of it. */
+static void feeder_end(batch_feeder *f)
+{
+    pthread_mutex_lock(&f->lock);
+    f->stop = true;
+    pthread_cond_broadcast(&f->cv);
+    while (f->busy)
+        pthread_cond_wait(&f->cv, &f->lock);
+    pthread_mutex_unlock(&f->lock);
+}
+
+static void feeder_quit(batch_feeder *f)
+{
+    if (!f)
+        return;
+    pthread_mutex_lock(&f->lock);
+    f->quit = true;
+    pthread_cond_broadcast(&f->cv);
+    pthread_mutex_unlock(&f->lock);
+    pthread_join(f->thread, NULL);
+    pthread_cond_destroy(&f->cv);
+    pthread_mutex_destroy(&f->lock);
+    free(f);
 }
 
 /* Wait until chunk i's copies in are enqueued; the feeder's failure, with
@@ -624,38 +805,27 @@ static void feeder_done(batch_feeder *f, uint64_t i, bool stop)
  * (with 2 queues as with 4). The last chunk's copy-out goes on its own
  * queue. */
 static accel_status run_chunks(accel_device *dev, const accel_batch_desc *d, accel_batch_stats *s,
-                               const batch_slots *sl, bool host_bound)
+                               batch_keep *k, bool host_bound)
 {
+    const batch_slots *sl = &k->sl;
     accel_event *e[2] = {NULL, NULL};
     accel_status st = accel_event_create(dev, &e[0]);
     if (st == ACCEL_SUCCESS)
         st = accel_event_create(dev, &e[1]);
-    batch_feeder f = {.d = d, .s = s, .sl = sl, .st = ACCEL_SUCCESS};
-    pthread_t feeder;
-    bool fed = false;
-    if (st == ACCEL_SUCCESS && host_bound && sl->n > 1 && s->chunks > 1) {
-        pthread_mutex_init(&f.lock, NULL);
-        pthread_cond_init(&f.cv, NULL);
-        fed = pthread_create(&feeder, NULL, feeder_main, &f) == 0;
-        if (!fed) { /* no thread: this one writes too, as it would with one slot */
-            pthread_cond_destroy(&f.cv);
-            pthread_mutex_destroy(&f.lock);
-        }
-    }
+    /* Without a feeder thread this one writes too, as it does with one slot. */
+    bool fed = st == ACCEL_SUCCESS && host_bound && sl->n > 1 && s->chunks > 1 &&
+               feeder_start(k, d, s, sl);
+    batch_feeder *f = fed ? k->feeder : NULL;
     for (uint64_t i = 0; i < s->chunks && st == ACCEL_SUCCESS; i++) {
         if (fed)
-            st = feeder_wait(&f, i);
+            st = feeder_wait(f, i);
         if (st == ACCEL_SUCCESS)
             st = chunk_enqueue(d, s, sl, i, i == 0 ? e : NULL, fed);
         if (fed)
-            feeder_done(&f, i, st != ACCEL_SUCCESS);
+            feeder_done(f, i, st != ACCEL_SUCCESS);
     }
-    if (fed) {
-        feeder_done(&f, s->chunks, true);
-        pthread_join(feeder, NULL);
-        pthread_cond_destroy(&f.cv);
-        pthread_mutex_destroy(&f.lock);
-    }
+    if (fed)
+        feeder_end(f);
     if (st == ACCEL_SUCCESS && sl->n > 1 && s->chunks > 0) {
         uint64_t last = s->chunks - 1;
         st = chunk_reads(d, s, sl, last, sl->s[last % sl->n].q);
@@ -691,15 +861,15 @@ static void stats_out(const accel_batch_stats *s, accel_batch_stats *out)
     accel__struct_out_write(out, s, size < sizeof *s ? size : sizeof *s);
 }
 
-/* The checks both entries start with; d gets the full-size copy. The call
- * stays entered (the runtime cannot close under it); dev stays the caller's
- * handle, since everything below goes through the public API. */
+/* The checks both entries start with; d gets the full-size copy, *obj the
+ * device object (for its keep). The call stays entered (the runtime cannot
+ * close under it); dev stays the caller's handle, since everything below
+ * goes through the public API. */
 static accel_status entry_check(accel__call *call, accel_device *dev, const accel_batch_desc *desc,
                                 const accel_batch_stats *out, bool sizing, accel_batch_desc *d,
-                                const char *fn)
+                                accel_device **obj, const char *fn)
 {
-    accel_device *obj = NULL;
-    accel_status st = accel__enter(call, fn, dev, ACCEL__T_DEVICE, "dev", &obj);
+    accel_status st = accel__enter(call, fn, dev, ACCEL__T_DEVICE, "dev", obj);
     if (st != ACCEL_SUCCESS)
         return st;
     if (out && out->struct_size < BATCH_STATS_V1)
@@ -711,27 +881,51 @@ static accel_status entry_check(accel__call *call, accel_device *dev, const acce
     return st == ACCEL_SUCCESS ? desc_check(d, sizing, fn) : st;
 }
 
+/* The keep, with slot 0's queue made (the probe's queue), or NULL (host
+ * memory: the failure is set). */
+static accel_status keep_open(accel_device *dev, accel_device *obj, batch_keep **out,
+                              const char *fn)
+{
+    *out = keep_take(obj);
+    if (!*out)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    return (*out)->sl.s[0].q ? ACCEL_SUCCESS : accel_queue_create(dev, &(*out)->sl.s[0].q);
+}
+
+/* Leave the call: keep or release k, and return st with its message (a
+ * release may wait and log). */
+static accel_status entry_leave(accel_device *dev, accel_device *obj, batch_keep *k,
+                                accel_status st)
+{
+    char msg[768];
+    snprintf(msg, sizeof msg, "%s", st == ACCEL_SUCCESS ? "" : accel_last_error());
+    keep_put(dev, obj, k, st == ACCEL_SUCCESS);
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
+    return st;
+}
+
 accel_status accel_batch_plan(accel_device *dev, const accel_batch_desc *desc,
                               accel_batch_stats *out_stats)
 {
     static const char fn[] = "accel_batch_plan";
+    double t_call = now_ms();
     accel_batch_desc d;
     accel_batch_stats s;
     accel_batch_stats_init(&s);
+    accel_device *obj = NULL;
+    batch_keep *k = NULL;
     ACCEL__CALL(call);
-    accel_status st = entry_check(&call, dev, desc, out_stats, true, &d, fn);
+    accel_status st = entry_check(&call, dev, desc, out_stats, true, &d, &obj, fn);
     if (st != ACCEL_SUCCESS)
         return st;
-    accel_queue *q = NULL;
-    st = accel_queue_create(dev, &q);
+    st = keep_open(dev, obj, &k, fn);
     if (st == ACCEL_SUCCESS)
-        st = plan(dev, q, &d, true, &s, fn);
-    char msg[768];
-    snprintf(msg, sizeof msg, "%s", st == ACCEL_SUCCESS ? "" : accel_last_error());
-    accel_queue_release(q);
-    if (st != ACCEL_SUCCESS)
-        accel__set_error("%s", msg);
-    else
+        st = plan(dev, k->sl.s[0].q, &d, true, k,
+                  accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size), &s, fn);
+    st = entry_leave(dev, obj, k, st);
+    s.call_ms = now_ms() - t_call;
+    if (st == ACCEL_SUCCESS)
         stats_out(&s, out_stats);
     return st;
 }
@@ -740,42 +934,57 @@ accel_status accel_batch_run(accel_device *dev, const accel_batch_desc *desc,
                              accel_batch_stats *out_stats)
 {
     static const char fn[] = "accel_batch_run";
+    double t_call = now_ms();
     accel_batch_desc d;
     accel_batch_stats s;
     accel_batch_stats_init(&s);
+    accel_device *obj = NULL;
+    batch_keep *k = NULL;
     ACCEL__CALL(call);
-    accel_status st = entry_check(&call, dev, desc, out_stats, false, &d, fn);
+    accel_status st = entry_check(&call, dev, desc, out_stats, false, &d, &obj, fn);
     if (st != ACCEL_SUCCESS)
         return st;
-    batch_slots sl;
-    memset(&sl, 0, sizeof sl);
-    st = accel_queue_create(dev, &sl.s[0].q);
-    if (st == ACCEL_SUCCESS)
-        st = plan(dev, sl.s[0].q, &d, false, &s, fn);
+    /* Memory accel page-locked is read at the pinned rate; any other is
+     * taken for pageable (host-bound: the feeder thread writes). */
+    const bool locked = accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size);
+    /* The first array a backend may stage (not page-locked by accel; fixed
+     * outputs land in page-locked room): only then has the warm-up anything
+     * to set up. */
+    uint32_t staged = d.in_count + d.out_count;
+    for (uint32_t i = 0; i < d.in_count + d.out_count && staged == d.in_count + d.out_count; i++) {
+        const accel_batch_array *a = i < d.in_count ? &d.in[i] : &d.out[i - d.in_count];
+        if (!a->chunk_bytes && !accel__host_range_locked(obj->rt, a->host, d.n * a->elem_size))
+            staged = i;
+    }
     double t0 = now_ms();
-    bool host_bound = false;
+    st = keep_open(dev, obj, &k, fn);
+    s.setup_ms = now_ms() - t0;
+    if (st == ACCEL_SUCCESS)
+        st = plan(dev, k->sl.s[0].q, &d, false, k, locked, &s, fn);
     batch_bounce bounce;
     memset(&bounce, 0, sizeof bounce);
     if (st == ACCEL_SUCCESS && s.chunks) {
-        st = slots_create(dev, &d, &s, &sl);
+        t0 = now_ms();
+        st = slots_create(dev, &d, &s, &k->sl);
+        double t1 = now_ms();
+        s.setup_ms += t1 - t0;
+        if (st == ACCEL_SUCCESS && staged < d.in_count + d.out_count)
+            st = slots_warm(&d, &s, &k->sl, staged);
         if (st == ACCEL_SUCCESS)
-            st = slots_warm(dev, &d, &s, &sl, &host_bound);
-        if (st == ACCEL_SUCCESS)
-            bounce_setup(dev, &d, &s, &bounce);
+            bounce_setup(dev, &d, &s, k, &bounce);
         t0 = now_ms(); /* the chunks only: queues, buffers and staging are made by now */
+        s.warm_ms = t0 - t1;
         if (st == ACCEL_SUCCESS)
-            st = run_chunks(dev, &d, &s, &sl, host_bound);
+            st = run_chunks(dev, &d, &s, k, !locked);
     }
-    s.ms = now_ms() - t0;
-    bounce_finish(dev, &d, &bounce, st == ACCEL_SUCCESS);
+    double t_end = now_ms();
+    s.ms = t_end - t0;
+    bounce_finish(&d, &bounce, st == ACCEL_SUCCESS);
     s.gbs = s.ms > 0 ? run_bytes(&d, &s) / s.ms / 1e6 : 0;
-    /* Releasing waits and may log; the failure's message must survive it. */
-    char msg[768];
-    snprintf(msg, sizeof msg, "%s", st == ACCEL_SUCCESS ? "" : accel_last_error());
-    slots_release(&sl);
-    if (st != ACCEL_SUCCESS)
-        accel__set_error("%s", msg);
-    else
+    st = entry_leave(dev, obj, k, st);
+    s.call_ms = now_ms() - t_call;
+    s.teardown_ms = now_ms() - t_end;
+    if (st == ACCEL_SUCCESS)
         stats_out(&s, out_stats);
     return st;
 }

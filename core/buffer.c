@@ -74,7 +74,9 @@ void accel__buffer_destroy(accel_buffer *buf)
     free(buf);
 }
 
-void accel_buffer_release(accel_buffer *buf)
+/* drained: the caller has finished every queue the buffer was used on, so
+ * no queue of the runtime need be waited for (accel__buffer_release_drained). */
+static void buffer_release(accel_buffer *buf, bool drained)
 {
     static const char fn[] = "accel_buffer_release";
     ACCEL__CALL(call);
@@ -117,7 +119,7 @@ void accel_buffer_release(accel_buffer *buf)
      * Any live queue may (copies and fallbacks cross devices), so every one
      * is waited for up to its current end, without taking its sticky error.
      * A buffer never given to an op or transfer is freed at once. */
-    if (atomic_load_explicit(&buf->enqueued, memory_order_relaxed) &&
+    if (!drained && atomic_load_explicit(&buf->enqueued, memory_order_relaxed) &&
         accel__queues_mark_and_wait(rt, fn) != ACCEL_SUCCESS) {
         /* Freeing now could pull the memory from under running work: keep
          * it on the runtime's list, freed by accel_runtime_close after the
@@ -131,6 +133,16 @@ void accel_buffer_release(accel_buffer *buf)
     ACCEL__LIST_REMOVE(rt->buffers, buf);
     pthread_mutex_unlock(&rt->lock);
     accel__buffer_destroy(buf);
+}
+
+void accel_buffer_release(accel_buffer *buf)
+{
+    buffer_release(buf, false);
+}
+
+void accel__buffer_release_drained(accel_buffer *buf)
+{
+    buffer_release(buf, true);
 }
 
 size_t accel_buffer_size(const accel_buffer *buf)

@@ -131,3 +131,18 @@ void accel__host_regs_free(accel_runtime *rt)
         (void)unlock_and_free(r, "accel_runtime_close");
     }
 }
+
+bool accel__host_range_locked(accel_runtime *rt, const void *ptr, size_t bytes)
+{
+    const char *p = ptr;
+    void *value = NULL;
+    if (accel__handle_type(ptr, &value) == ACCEL__T_HOST_MEMORY)
+        return true;
+    bool inside = false;
+    pthread_mutex_lock(&rt->lock);
+    for (accel__host_reg *r = rt->host_regs; r && !inside; r = r->next)
+        inside = p >= r->ptr && (size_t)(p - r->ptr) <= r->bytes &&
+                 bytes <= r->bytes - (size_t)(p - r->ptr);
+    pthread_mutex_unlock(&rt->lock);
+    return inside;
+}

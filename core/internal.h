@@ -443,6 +443,9 @@ struct accel_device {
      * another backend's queue; created on first use. */
     pthread_mutex_t staging_lock;
     accel_be_queue *staging;
+    /* Queues, events and pinned room of the last batch run (batch.c),
+     * taken by one run at a time (atomic exchange); NULL when none. */
+    struct accel__batch_keep *batch_keep;
 };
 
 struct accel_buffer {
@@ -595,9 +598,21 @@ accel_status accel__staging_ensure(accel_device *dev, const char *fn);
  * (before the backends shut down). */
 typedef struct accel__host_reg accel__host_reg;
 void accel__host_regs_free(accel_runtime *rt);
+/* True when [ptr, ptr + bytes) lies in one accel_host_register range, or
+ * ptr starts an accel_host_alloc block: memory a transfer reads at the
+ * pinned rate (host_register.c). Takes rt->lock. */
+bool accel__host_range_locked(accel_runtime *rt, const void *ptr, size_t bytes);
+/* What accel_batch_run keeps on a device between runs (batch.c): freed at
+ * runtime close, after the queues and events it held died with the rest. */
+void accel__batch_keep_free(accel_device *dev);
 
 /* buffer.c, queue.c, event.c: teardown at accel_runtime_close. */
 void accel__buffer_destroy(accel_buffer *buf);
+/* accel_buffer_release(buf) (a handle) for a buffer whose queued uses are
+ * all known to be done (the caller finished every queue it was used on):
+ * without waiting for the runtime's other queues, which costs a marker on
+ * each (tens of microseconds per buffer with a few dozen queues alive). */
+void accel__buffer_release_drained(accel_buffer *buf);
 void accel__host_block_destroy(accel__host_block *hb);
 void accel__queue_destroy(accel_queue *q);
 /* event_life.c: an event's last reference frees it. */

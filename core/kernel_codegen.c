@@ -291,6 +291,14 @@ static void wrapper_lines(sb *b)
 
 /* ------------------------------------------------------------ elementwise */
 
+/* The CUDA elementwise entry's block (backend.h): its threads, and the
+ * 4-element vectors each thread does per step. */
+#define ACCEL__EW_THREADS 256u
+#define ACCEL__EW_STEPS (ACCEL_KERNEL_ELEMENTWISE_BLOCK / (4u * ACCEL__EW_THREADS))
+_Static_assert(ACCEL__EW_STEPS >= 1 &&
+                   ACCEL__EW_STEPS * 4u * ACCEL__EW_THREADS == ACCEL_KERNEL_ELEMENTWISE_BLOCK,
+               "a block's elements are whole vectors of every thread");
+
 static void elementwise_body(sb *b, const accel_kernel *k, uint32_t mask)
 {
     load_inputs(b, k, mask, "i");
@@ -310,15 +318,20 @@ static void elementwise_body(sb *b, const accel_kernel *k, uint32_t mask)
 }
 
 /* One element through accel_elem (see gen_elementwise_cuda): the outputs
- * declared, the call (i, n, then each parameter; arrays read from
- * accel_x%u.v[accel_u] when vec, else accel_p%u[accel_i]), the stores
- * (into accel_y%u.v[accel_u], or accel_p%u[accel_i]). */
-static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, bool vec)
+ * declared, the call (i, n, then each parameter), the stores. step >= 0:
+ * element accel_u of the thread's vector step (arrays read from
+ * accel_x%u_STEP.v[accel_u], stored into accel_y%u_STEP.v[accel_u]); step < 0:
+ * element accel_i, straight from and to accel_p%u[accel_i]. pad: the
+ * indentation of the loop around it. */
+static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, int step, const char *pad)
 {
-    const char *pad = vec ? "        " : "    ";
     for (uint32_t o = k->nin; o < k->nparams; o++)
         sb_printf(b, "%s%s accel_o%u = 0;\n", pad, arith_type(k->params[o].dtype), o);
-    sb_printf(b, "%saccel_elem(%s", pad, vec ? "(size_t)(4 * accel_v + accel_u), n" : "accel_i, n");
+    if (step >= 0)
+        sb_printf(b, "%saccel_elem(4 * (accel_v + %du) + accel_u, n", pad,
+                  step * ACCEL__EW_THREADS);
+    else
+        sb_printf(b, "%saccel_elem(accel_i, n", pad);
     char ptr[32], val[32];
     for (uint32_t p = 0; p < k->nparams; p++) {
         sb_str(b, ", ");
@@ -327,33 +340,85 @@ static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, bool vec)
         } else if (is_scalar(mask, p)) {
             sb_str(b, k->params[p].name);
         } else {
-            snprintf(ptr, sizeof ptr, vec ? "accel_x%u.v" : "accel_p%u", p);
-            load_expr(b, k->params[p].dtype, ptr, vec ? "accel_u" : "accel_i");
+            if (step >= 0)
+                snprintf(ptr, sizeof ptr, "accel_x%u_%d.v", p, step);
+            else
+                snprintf(ptr, sizeof ptr, "accel_p%u", p);
+            load_expr(b, k->params[p].dtype, ptr, step >= 0 ? "accel_u" : "accel_i");
         }
     }
     sb_str(b, ");\n");
     for (uint32_t o = k->nin; o < k->nparams; o++) {
-        snprintf(ptr, sizeof ptr, vec ? "accel_y%u.v" : "accel_p%u", o);
+        if (step >= 0)
+            snprintf(ptr, sizeof ptr, "accel_y%u_%d.v", o, step);
+        else
+            snprintf(ptr, sizeof ptr, "accel_p%u", o);
         snprintf(val, sizeof val, "accel_o%u", o);
         sb_str(b, pad);
-        store_stmt(b, k->params[o].dtype, ptr, vec ? "accel_u" : "accel_i", val);
+        store_stmt(b, k->params[o].dtype, ptr, step >= 0 ? "accel_u" : "accel_i", val);
     }
 }
 
-/* CUDA: accel_elem holds the user's body once (inlined everywhere); each
- * thread runs it on 4 consecutive elements per step, with one 4-element
- * vector load or store per array (16 bytes for 4-byte dtypes) when every
- * array is aligned to its vector, element by element for the tail and for
- * unaligned arrays. Both paths compute each element by the same function
- * from the same values, so the results are the same bits. Arrays may alias
- * only element for element (in place), which the loads-then-bodies-then-
- * stores order keeps right; so no __restrict__. Indices are size_t: a
- * 32-bit variant saved no instruction in these loops (addresses are 64-bit
- * anyway: shift, add, load) and its second instantiation cost NVRTC about
- * 20% more time. Any grid is correct (grid-stride loops); the backend
- * launches about n / 1024 blocks of 256 threads, one step per thread. */
+/* Vectors accel_v, accel_v + 256, ... (steps of them) of every array: the
+ * loads of every input, the elements, then the stores (pad: indentation). */
+static void vector_steps(sb *b, const accel_kernel *k, uint32_t mask, unsigned steps,
+                         const char *pad)
+{
+    for (uint32_t p = 0; p < k->nparams; p++) {
+        const char *st = storage_type(k->params[p].dtype);
+        if (is_scalar(mask, p))
+            continue;
+        sb_printf(b, "%s%saccel_v4<%s> *const accel_a%u = (%saccel_v4<%s> *)accel_p%u + accel_v;\n",
+                  pad, p < k->nin ? "const " : "", st, p, p < k->nin ? "const " : "", st, p);
+        for (unsigned s = 0; s < steps; s++) {
+            if (p >= k->nin)
+                sb_printf(b, "%saccel_v4<%s> accel_y%u_%u;\n", pad, st, p, s);
+            else
+                sb_printf(b, "%sconst accel_v4<%s> accel_x%u_%u = accel_a%u[%u];\n", pad, st, p, s,
+                          p, s * ACCEL__EW_THREADS);
+        }
+    }
+    for (unsigned s = 0; s < steps; s++) {
+        sb_printf(b,
+                  "#pragma unroll\n"
+                  "%sfor (unsigned accel_u = 0; accel_u < 4; accel_u++) {\n",
+                  pad);
+        char inner[32];
+        snprintf(inner, sizeof inner, "%s  ", pad);
+        elem_call(b, k, mask, (int)s, inner);
+        sb_printf(b, "%s}\n", pad);
+    }
+    for (uint32_t o = k->nin; o < k->nparams; o++)
+        for (unsigned s = 0; s < steps; s++)
+            sb_printf(b, "%saccel_a%u[%u] = accel_y%u_%u;\n", pad, o, s * ACCEL__EW_THREADS, o, s);
+}
+
+/* CUDA: accel_elem holds the user's body once (inlined everywhere). A block
+ * of ACCEL__EW_THREADS threads covers ACCEL_KERNEL_ELEMENTWISE_BLOCK
+ * consecutive elements per step: in a full block whose arrays are all
+ * aligned to their 4-element vector (16 bytes for 4-byte dtypes), thread t
+ * loads vectors t and t + 256 of the block's 512 from every input before it
+ * computes any element (two loads in flight per array and thread), then
+ * stores them. The block holding the end of the range does what vectors
+ * it has one at a time, then the last n % 4 elements one by one; with
+ * unaligned arrays every block goes element by element, thread t elements
+ * t, t + 256, ... (coalesced). The full block's path is what an element
+ * costs: per thread one index, one check, one base address per array with
+ * the second vector at a constant offset, and the elements. For sm_90
+ * (cuobjdump -sass of NVRTC's options), graph_bench's fused 8-op chain went
+ * from 219 instructions per thread for 4 elements (one vector per thread,
+ * grid-stride loops, a tail loop) to 368 for 8: 54.8 -> 46.0 per element;
+ * the hand-written kernel of the same arithmetic in bench/graph_raw_cuda.cu
+ * takes 46.8 with one vector per thread, 44.9 with two. All paths compute
+ * each element by the same function from the same values, so the results
+ * are the same bits. Arrays may alias only element for element (in place),
+ * which the loads-then-bodies-then-stores order keeps right; so no
+ * __restrict__. Indices are size_t (addresses are 64-bit anyway). Any grid
+ * is correct (the blocks are grid-strided); the backend launches n /
+ * ACCEL_KERNEL_ELEMENTWISE_BLOCK blocks (rounded up), one step per block. */
 static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, const char *entry)
 {
+    const unsigned threads = ACCEL__EW_THREADS, steps = ACCEL__EW_STEPS;
     sb_str(b, "template <typename T> struct alignas(4 * sizeof(T)) accel_v4 { T v[4]; };\n"
               "__device__ __forceinline__ void accel_elem(const size_t i, const size_t n");
     for (uint32_t p = 0; p < k->nparams; p++)
@@ -367,44 +432,52 @@ static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, co
 
     sb_printf(b,
               "#line 1 \"accel elementwise wrapper\"\n"
-              "extern \"C\" __global__ void __launch_bounds__(256) %s(",
-              entry);
+              "extern \"C\" __global__ void __launch_bounds__(%u) %s(",
+              threads, entry);
     cuda_params(b, k, mask);
     sb_str(b, "const size_t n) {\n"
-              "  const size_t accel_t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
-              "  const size_t accel_s = (size_t)gridDim.x * blockDim.x;\n"
-              "  size_t accel_first = 0;\n"
-              "  if (true");
+              "  const bool accel_al = 0 == (0");
     for (uint32_t p = 0; p < k->nparams; p++)
         if (!is_scalar(mask, p))
-            sb_printf(b, " && ((size_t)accel_p%u & (4 * sizeof(*accel_p%u) - 1)) == 0", p, p);
-    sb_str(b, ") {\n"
-              "    const size_t accel_nv = n / 4;\n"
-              "    for (size_t accel_v = accel_t; accel_v < accel_nv; accel_v += accel_s) {\n");
-    for (uint32_t p = 0; p < k->nparams; p++) {
-        const char *st = storage_type(k->params[p].dtype);
-        if (p >= k->nin)
-            sb_printf(b, "      accel_v4<%s> accel_y%u;\n", st, p);
-        else if (!is_scalar(mask, p))
-            sb_printf(b,
-                      "      const accel_v4<%s> accel_x%u = *(const accel_v4<%s> *)(accel_p%u + "
-                      "4 * accel_v);\n",
-                      st, p, st, p);
-    }
-    sb_str(b, "#pragma unroll\n"
-              "      for (int accel_u = 0; accel_u < 4; accel_u++) {\n");
-    elem_call(b, k, mask, true);
-    sb_str(b, "      }\n");
-    for (uint32_t o = k->nin; o < k->nparams; o++)
-        sb_printf(b, "      *(accel_v4<%s> *)(accel_p%u + 4 * accel_v) = accel_y%u;\n",
-                  storage_type(k->params[o].dtype), o, o);
-    sb_str(b,
-           "    }\n"
-           "    accel_first = accel_nv * 4;\n"
-           "  }\n"
-           "  for (size_t accel_i = accel_first + accel_t; accel_i < n; accel_i += accel_s) {\n");
-    elem_call(b, k, mask, false);
-    sb_str(b, "  }\n}\n");
+            sb_printf(b, " | ((size_t)accel_p%u & (4 * sizeof(*accel_p%u) - 1))", p, p);
+    sb_printf(b,
+              ");\n"
+              "  const size_t accel_nv = n / 4;\n"
+              "  size_t accel_v0 = (size_t)blockIdx.x * %uu;\n"
+              "  do {\n"
+              "    if (accel_al && accel_v0 + %uu <= accel_nv) {\n"
+              "      const size_t accel_v = accel_v0 + threadIdx.x;\n",
+              threads * steps, threads * steps);
+    vector_steps(b, k, mask, steps, "      ");
+    sb_printf(b,
+              "    } else {\n"
+              "      size_t accel_e = 4 * accel_v0;\n"
+              "      if (accel_al) {\n"
+              "#pragma unroll 1\n"
+              "        for (unsigned accel_s = 0; accel_s < %uu; accel_s++) {\n"
+              "          const size_t accel_v = accel_v0 + accel_s * %uu + threadIdx.x;\n"
+              "          if (accel_v < accel_nv) {\n",
+              steps, threads);
+    vector_steps(b, k, mask, 1, "            ");
+    sb_printf(b,
+              "          }\n"
+              "        }\n"
+              "        accel_e = 4 * accel_nv;\n"
+              "      }\n"
+              "#pragma unroll 1\n"
+              "      for (unsigned accel_j = 0; accel_j < %uu; accel_j++) {\n"
+              "        const size_t accel_i = 4 * accel_v0 + accel_j * %uu + threadIdx.x;\n"
+              "        if (accel_i >= accel_e && accel_i < n) {\n",
+              4 * steps, threads);
+    elem_call(b, k, mask, -1, "          ");
+    sb_printf(b,
+              "        }\n"
+              "      }\n"
+              "    }\n"
+              "    accel_v0 += (size_t)gridDim.x * %uu;\n"
+              "  } while (4 * accel_v0 < n);\n"
+              "}\n",
+              threads * steps);
 }
 
 static void gen_elementwise(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask,

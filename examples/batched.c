@@ -22,8 +22,13 @@
  * value (u = 2^-24; tests/test_ops.c, Higham 2002, 4.2), so two results differ
  * by at most 4 n u sum|x_i|.
  *
+ * The figure a user sees is the whole call: each run is a first call (which
+ * sets up the queues and page-locked staging that later calls on the device
+ * reuse) and --repeat warm calls, printed as their median with min..max and
+ * with where each call's time went (setup, warm-up, chunks, teardown).
+ *
  *   usage: batched [--device NAME] [--n 50000000] [--mem-cap 64M] [--chunk N]
- *                  [--queues N]
+ *                  [--queues N] [--repeat 5]
  */
 #include "common.h"
 
@@ -43,12 +48,17 @@ static accel_status chunk_sums(accel_queue *q, const accel_batch_chunk *c, void 
     return st;
 }
 
+#define MAX_REPEAT 64
+
 /* Sum and sum of squares of x[0..n) through dev under a device memory cap:
- * plan (which measures the copy rate from this very memory), size the
- * per-chunk results, run. */
+ * plan (which measures the copy rate from this very memory, unless a
+ * previous plan on the same kind of memory did), size the per-chunk
+ * results, run 1 + repeat times (the first call sets up what later calls
+ * reuse: queues, staging, page-locked room). runs[] gets every run's
+ * stats; out the last run's sums. */
 static accel_status batched_sums(accel_device *dev, const float *x, size_t n, size_t cap,
-                                 const accel_batch_stats *want, accel_batch_stats *plan,
-                                 accel_batch_stats *run, double out[2], double *call_ms)
+                                 const accel_batch_stats *want, unsigned repeat,
+                                 accel_batch_stats *plan, accel_batch_stats *runs, double out[2])
 {
     accel_batch_desc d;
     accel_batch_desc_init(&d);
@@ -71,16 +81,75 @@ static accel_status batched_sums(accel_device *dev, const float *x, size_t n, si
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     d.out[0].host = part;
     d.out[0].bytes = plan->chunks * 2 * sizeof(float);
-    double t0 = ex_now_ms();
-    st = accel_batch_run(dev, &d, run);
-    *call_ms = ex_now_ms() - t0; /* with the setup of queues, buffers and staging */
-    out[0] = out[1] = 0;
-    for (uint64_t i = 0; st == ACCEL_SUCCESS && i < plan->chunks; i++) {
-        out[0] += part[2 * i];
-        out[1] += part[2 * i + 1];
+    for (unsigned r = 0; r <= repeat && st == ACCEL_SUCCESS; r++) {
+        accel_batch_stats_init(&runs[r]);
+        double t0 = ex_now_ms();
+        st = accel_batch_run(dev, &d, &runs[r]);
+        runs[r].call_ms = ex_now_ms() - t0; /* as the caller sees it */
+        out[0] = out[1] = 0;
+        for (uint64_t i = 0; st == ACCEL_SUCCESS && i < plan->chunks; i++) {
+            out[0] += part[2 * i];
+            out[1] += part[2 * i + 1];
+        }
     }
     free(part);
     return st;
+}
+
+/* Chunk-sized accel_queue_write calls from x back to back over the whole
+ * data set, in turn over `queues` queues, wall ms of the best of 3: the
+ * backend's own rate from this memory, the ceiling of a batch run with
+ * nothing around the copies. */
+static accel_status writes_alone(accel_device *dev, const float *x, size_t n, size_t chunk,
+                                 uint32_t queues, double *best_ms)
+{
+    accel_queue *q[4] = {NULL, NULL, NULL, NULL};
+    accel_buffer *b[4] = {NULL, NULL, NULL, NULL};
+    accel_status st = ACCEL_SUCCESS;
+    queues = queues < 1 ? 1 : queues > 4 ? 4 : queues;
+    *best_ms = 0;
+    for (uint32_t i = 0; i < queues && st == ACCEL_SUCCESS; i++) {
+        st = accel_queue_create(dev, &q[i]);
+        if (st == ACCEL_SUCCESS)
+            st = accel_buffer_create(dev, chunk * sizeof *x, &b[i]);
+    }
+    for (int rep = 0; rep < 4 && st == ACCEL_SUCCESS; rep++) { /* rep 0 sets staging up */
+        double t0 = ex_now_ms();
+        uint32_t k = 0;
+        for (size_t first = 0; first < n && st == ACCEL_SUCCESS; first += chunk, k++) {
+            size_t m = n - first < chunk ? n - first : chunk;
+            st = accel_queue_write(q[k % queues], b[k % queues], 0, x + first, m * sizeof *x);
+        }
+        for (uint32_t i = 0; i < queues && st == ACCEL_SUCCESS; i++)
+            st = accel_queue_finish(q[i]);
+        double ms = ex_now_ms() - t0;
+        if (rep > 0 && (*best_ms == 0 || ms < *best_ms))
+            *best_ms = ms;
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        accel_buffer_release(b[i]);
+        accel_queue_release(q[i]);
+    }
+    return st;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median, min and max of the double at byte offset `at` of
+ * accel_batch_stats over runs[0..count). */
+static void spread(const accel_batch_stats *runs, unsigned count, size_t at, double out[3])
+{
+    double v[MAX_REPEAT + 1];
+    for (unsigned i = 0; i < count; i++)
+        memcpy(&v[i], (const char *)&runs[i] + at, sizeof v[i]);
+    qsort(v, count, sizeof v[0], cmp_double);
+    out[0] = count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
+    out[1] = v[0];
+    out[2] = v[count - 1];
 }
 
 /* The pinned host-to-device rate on dev, GB/s: the best of 5 event-timed
@@ -240,27 +309,56 @@ static accel_status one_shot(accel_device *dev, const float *x, size_t n, double
     return st;
 }
 
-/* One line per run: the cut, the time and the rate against pinned copies
- * (the chunks' wall time; the whole call, setup included, after it). */
-static void report(const char *what, const accel_batch_stats *plan, const accel_batch_stats *run,
-                   size_t n, double pinned_gbs, double call_ms)
+/* The cut, then the first call and the warm calls (median, min..max over
+ * `repeat`): the whole call's time and rate against pinned copies (the
+ * target), its phases, and the chunks' own wall time. */
+static void report(const char *what, const accel_batch_stats *plan, const accel_batch_stats *runs,
+                   unsigned repeat, size_t n, double pinned_gbs, double *warm_ratio)
 {
-    double gbs = ex_gbps(n * 4.0, run->ms);
-    printf("%-17s %llu chunks of <= %zu floats over %u queues (probe: %.2f GB/s in): %.2f ms, "
-           "%.2f GB/s = %.3f of pinned host->device (whole call %.2f ms)\n",
-           what, (unsigned long long)plan->chunks, plan->chunk_elems, plan->queues, plan->h2d_gbs,
-           run->ms, gbs, pinned_gbs > 0 ? gbs / pinned_gbs : 0.0, call_ms);
+    const double bytes = n * 4.0;
+    const accel_batch_stats *first = &runs[0];
+    printf("%s %llu chunks of <= %zu floats over %u queues (plan %.2f ms, probe %.2f ms: %.2f "
+           "GB/s in)\n",
+           what, (unsigned long long)plan->chunks, plan->chunk_elems, plan->queues, plan->call_ms,
+           plan->probe_ms, plan->h2d_gbs);
+    printf("  first call %.2f ms = %.3f of pinned (setup %.2f, warm-up %.2f, chunks %.2f, "
+           "teardown %.2f ms)\n",
+           first->call_ms, pinned_gbs > 0 ? ex_gbps(bytes, first->call_ms) / pinned_gbs : 0.0,
+           first->setup_ms, first->warm_ms, first->ms, first->teardown_ms);
+    *warm_ratio = 0;
+    if (repeat == 0)
+        return;
+    double call[3], chunks[3], setup[3], warm[3], down[3];
+    spread(runs + 1, repeat, offsetof(accel_batch_stats, call_ms), call);
+    spread(runs + 1, repeat, offsetof(accel_batch_stats, ms), chunks);
+    spread(runs + 1, repeat, offsetof(accel_batch_stats, setup_ms), setup);
+    spread(runs + 1, repeat, offsetof(accel_batch_stats, warm_ms), warm);
+    spread(runs + 1, repeat, offsetof(accel_batch_stats, teardown_ms), down);
+    double gbs = ex_gbps(bytes, call[0]);
+    *warm_ratio = pinned_gbs > 0 ? gbs / pinned_gbs : 0.0;
+    printf("  warm calls (median of %u, min..max): whole call %.2f ms (%.2f..%.2f), %.2f GB/s = "
+           "%.3f of pinned host->device (%.3f..%.3f)\n",
+           repeat, call[0], call[1], call[2], gbs, *warm_ratio,
+           pinned_gbs > 0 ? ex_gbps(bytes, call[2]) / pinned_gbs : 0.0,
+           pinned_gbs > 0 ? ex_gbps(bytes, call[1]) / pinned_gbs : 0.0);
+    printf("    phases: setup %.3f, warm-up %.3f, chunks %.2f (%.2f..%.2f; %.3f of pinned), "
+           "teardown %.3f ms\n",
+           setup[0], warm[0], chunks[0], chunks[1], chunks[2],
+           pinned_gbs > 0 ? ex_gbps(bytes, chunks[0]) / pinned_gbs : 0.0, down[0]);
 }
 
-/* The pageable run against its two ceilings: the link and the host's copy. */
-static void report_pageable(const accel_batch_stats *run, size_t n, double pinned_gbs,
-                            double memcpy_gbs)
+/* The pageable run's ceilings: the link, the host's copy, and the
+ * backend's own pageable writes of the same chunks with nothing around them. */
+static void report_pageable(size_t n, double pinned_gbs, double memcpy_gbs, double alone_ms,
+                            double warm_ratio)
 {
-    double gbs = ex_gbps(n * 4.0, run->ms);
     double ceiling = memcpy_gbs > 0 && memcpy_gbs < pinned_gbs ? memcpy_gbs : pinned_gbs;
-    printf("pageable ceiling: min(pinned %.2f, best host memcpy %.2f) = %.2f GB/s; the run "
-           "reached %.3f of it\n",
-           pinned_gbs, memcpy_gbs, ceiling, ceiling > 0 ? gbs / ceiling : 0.0);
+    double alone = ex_gbps(n * 4.0, alone_ms);
+    printf("pageable ceilings: pinned %.2f, best host memcpy %.2f GB/s; the same chunks' "
+           "accel_queue_write alone %.2f ms = %.2f GB/s (%.3f of pinned); the warm call reached "
+           "%.3f of min(pinned, memcpy)\n",
+           pinned_gbs, memcpy_gbs, alone_ms, alone, pinned_gbs > 0 ? alone / pinned_gbs : 0.0,
+           ceiling > 0 ? warm_ratio * pinned_gbs / ceiling : 0.0);
 }
 
 int main(int argc, char **argv)
@@ -270,15 +368,20 @@ int main(int argc, char **argv)
                      {"mem-cap", "BYTES", "device memory the program may use (default 64M)", NULL},
                      {"chunk", "N", "elements per chunk (default 0: the helper's choice)", NULL},
                      {"queues", "N", "queues (default 0: the helper's choice)", NULL},
+                     {"repeat", "N", "warm calls after the first (default 5, at most 64)", NULL},
                      {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N] [--mem-cap BYTES] [--chunk N] [--queues N]", opts,
-             0);
+    ex_parse(argc, argv,
+             "[--device NAME] [--n N] [--mem-cap BYTES] [--chunk N] [--queues N] [--repeat N]",
+             opts, 0);
     size_t n = ex_opt_size(opts, "n", 50000000);
     size_t cap = ex_opt_size(opts, "mem-cap", 64u << 20);
     accel_batch_stats want;
     accel_batch_stats_init(&want);
     want.chunk_elems = ex_opt_size(opts, "chunk", 0);
     want.queues = (uint32_t)ex_opt_size(opts, "queues", 0);
+    size_t repeat_opt = ex_opt_size(opts, "repeat", 5);
+    unsigned repeat = repeat_opt > MAX_REPEAT ? MAX_REPEAT : (unsigned)repeat_opt;
+    static accel_batch_stats runs[MAX_REPEAT + 1];
     accel_runtime *rt = NULL;
     accel_device *dev = NULL, *cpu = NULL;
     int registered = 0;
@@ -314,14 +417,14 @@ int main(int argc, char **argv)
     double memcpy_gbs = 0;
     CHECK(memcpy_ceiling(dev, x, n, &memcpy_gbs));
 
-    double ref[2], got[2][2];
-    accel_batch_stats plan, run;
+    double ref[2], got[2][2], ratio = 0;
+    accel_batch_stats plan;
     accel_batch_stats_init(&plan);
-    accel_batch_stats_init(&run);
-    double call_ms = 0;
-    CHECK(batched_sums(dev, x, n, cap, &want, &plan, &run, got[0], &call_ms));
-    report("pageable input:", &plan, &run, n, pinned_gbs, call_ms);
-    report_pageable(&run, n, pinned_gbs, memcpy_gbs);
+    CHECK(batched_sums(dev, x, n, cap, &want, repeat, &plan, runs, got[0]));
+    report("pageable input:", &plan, runs, repeat, n, pinned_gbs, &ratio);
+    double alone_ms = 0;
+    CHECK(writes_alone(dev, x, n, plan.chunk_elems, plan.queues, &alone_ms));
+    report_pageable(n, pinned_gbs, memcpy_gbs, alone_ms, ratio);
 
     /* The same memory, page-locked where it is: no copy into a pinned buffer. */
     reg_t0 = ex_now_ms();
@@ -331,8 +434,8 @@ int main(int argc, char **argv)
         registered = 1;
         printf("accel_host_register of %.1f MiB: %.2f ms (%.2f GB/s of page-locking)\n",
                n * 4.0 / 1048576, reg_ms, ex_gbps(n * 4.0, reg_ms));
-        CHECK(batched_sums(dev, x, n, cap, &want, &plan, &run, got[1], &call_ms));
-        report("registered input:", &plan, &run, n, pinned_gbs, call_ms);
+        CHECK(batched_sums(dev, x, n, cap, &want, repeat, &plan, runs, got[1]));
+        report("registered input:", &plan, runs, repeat, n, pinned_gbs, &ratio);
     } else {
         printf("registered input: skipped, the system refused to page-lock %zu bytes: %s\n",
                n * sizeof *x, accel_last_error());

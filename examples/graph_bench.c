@@ -9,7 +9,8 @@
  * out = sigmoid(relu(2 tanh(x*x + x) - x) * x) (8 ops, 7 temporaries) and
  * a*b+c, each as an unfused and a fused graph, with the fused time's ratio to
  * the copy-bandwidth bound of its bytes (inputs read once, outputs written
- * once, at the device's measured copy bandwidth) and to the unfused replay.
+ * once: a device copy of the same bytes timed in the same interleaved
+ * rounds) and to the unfused replay.
  *
  *   graph_bench [--device NAME] [--n 1024] [--ops 100] [--reps 200] [--core]
  *               [--chain-n 0] [--chain-reps 20] [--raw-us US]
@@ -119,19 +120,62 @@ static double time_graph(accel_graph *g, accel_queue *q, size_t reps, double *t)
     return median(t, reps);
 }
 
-/* The fused chains over n f32 elements. Returns 0 when they ran and agree. */
+/* A device copy of n f32 (src to dst), end to end like the graphs. */
+static double time_copy(accel_queue *q, accel_buffer *src, accel_buffer *dst, size_t n, size_t reps,
+                        double *t)
+{
+    for (size_t r = 0; r <= reps; r++) {
+        double t0 = ex_now_ms();
+        if (accel_queue_copy(q, src, 0, dst, 0, n * 4) != ACCEL_SUCCESS ||
+            accel_queue_finish(q) != ACCEL_SUCCESS)
+            return -1;
+        if (r)
+            t[r - 1] = ex_now_ms() - t0;
+    }
+    return median(t, reps);
+}
+
+/* "median (min..max)" of v[0, n) into buf. */
+static const char *spread(char *buf, size_t size, const double *v, size_t n, const char *fmt)
+{
+    double s[64], mn = v[0], mx = v[0];
+    for (size_t i = 0; i < n; i++) {
+        s[i] = v[i];
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+    }
+    char f[64];
+    snprintf(f, sizeof f, "%s (%s..%s)", fmt, fmt, fmt);
+    snprintf(buf, size, f, median(s, n), mn, mx);
+    return buf;
+}
+
+#define CHAIN_ROUNDS 7
+
+/* The fused chains over n f32 elements, in CHAIN_ROUNDS interleaved rounds
+ * after a warm-up one: each round times (each the median of reps runs, end
+ * to end) a device copy of n f32 (accel_queue_copy: the bytes of the 8-op
+ * chain, one array read and one written) and, per chain, its unfused and its
+ * fused graph, the order turning each round. The copy bound of a chain is
+ * that round's copy time times its arrays / 2 (a*b+c: 4 arrays); the
+ * device's measured copy bandwidth (accel_device_measure_ceilings) is shown
+ * beside it. Returns 0 when they ran and agree. */
 static int chains(accel_device *dev, accel_queue *q, size_t n, size_t reps)
 {
     int rc = 1;
-    accel_buffer *in[3] = {NULL}, *out = NULL;
-    accel_graph *g = NULL;
+    accel_buffer *in[3] = {NULL}, *out[2] = {NULL}, *copy_dst = NULL;
+    accel_graph *gu[2] = {NULL}, *gf[2] = {NULL};
     double *t = malloc((reps + 1) * sizeof *t);
     float *h = malloc(3 * 4096 * sizeof *h), *ho = malloc(4096 * sizeof *ho);
+    static const int which[2] = {8, 3};
+    double copy_ms[CHAIN_ROUNDS], fused[2][CHAIN_ROUNDS], unfused[2][CHAIN_ROUNDS];
     if (!t || !h || !ho)
         goto done;
     for (int i = 0; i < 3; i++)
         CHECK(accel_buffer_create(dev, n * 4, &in[i]));
-    CHECK(accel_buffer_create(dev, n * 4, &out));
+    for (int w = 0; w < 2; w++)
+        CHECK(accel_buffer_create(dev, n * 4, &out[w]));
+    CHECK(accel_buffer_create(dev, n * 4, &copy_dst));
     /* Inputs: a 4096-value pattern in [-1, 1) tiled over n. */
     for (int i = 0; i < 3; i++) {
         for (size_t k = 0; k < 4096; k++)
@@ -149,21 +193,47 @@ static int chains(accel_device *dev, accel_queue *q, size_t n, size_t reps)
     ceil.struct_size = sizeof ceil;
     double copy_gbs =
         accel_device_measure_ceilings(dev, &co, &ceil) == ACCEL_SUCCESS ? ceil.copy_gbs : 0;
-    printf("fused chains over %zu f32 elements, median of %zu runs (copy bandwidth %.0f GB/s)\n", n,
-           reps, copy_gbs);
-    static const int which[2] = {8, 3};
     for (int w = 0; w < 2; w++) {
-        CHECK(record(q, dev, which[w], n, in, out, &g));
+        CHECK(record(q, dev, which[w], n, in, out[w], &gu[w]));
+        CHECK(record(q, dev, which[w], n, in, out[w], &gf[w]));
         accel_graph_options opt;
         accel_graph_options_init(&opt);
         opt.flags = ACCEL_GRAPH_NO_FUSION;
-        CHECK(accel_graph_instantiate(g, &opt));
-        double unfused = time_graph(g, q, reps, t);
-        CHECK(accel_graph_instantiate(g, NULL));
-        double fused = time_graph(g, q, reps, t);
-        if (unfused < 0 || fused < 0)
+        CHECK(accel_graph_instantiate(gu[w], &opt));
+        CHECK(accel_graph_instantiate(gf[w], NULL));
+    }
+    for (int r = 0; r <= CHAIN_ROUNDS; r++) {
+        double c = -1, f[2] = {-1, -1}, u[2] = {-1, -1};
+        for (int k = 0; k < 5; k++) {
+            int item = (k + r) % 5; /* 0 copy, 1-2 chain 8, 3-4 chain 3 */
+            if (item == 0)
+                c = time_copy(q, in[0], copy_dst, n, reps, t);
+            else if (item % 2)
+                u[(item - 1) / 2] = time_graph(gu[(item - 1) / 2], q, reps, t);
+            else
+                f[(item - 1) / 2] = time_graph(gf[(item - 1) / 2], q, reps, t);
+        }
+        if (c < 0 || f[0] < 0 || f[1] < 0 || u[0] < 0 || u[1] < 0)
             goto done;
-        CHECK(accel_queue_read_blocking(q, out, 0, ho, 4096 * 4));
+        if (r == 0) /* warm-up */
+            continue;
+        copy_ms[r - 1] = c;
+        for (int w = 0; w < 2; w++) {
+            fused[w][r - 1] = f[w];
+            unfused[w][r - 1] = u[w];
+        }
+    }
+    char s1[96], s2[96], s3[96], s4[96], s5[96];
+    printf("fused chains over %zu f32 elements, %d interleaved rounds of %zu runs each, median of "
+           "the rounds' medians (min..max), end to end\n",
+           n, CHAIN_ROUNDS, reps);
+    printf("  device copy of %zu f32 (accel_queue_copy): %s ms, %.0f GB/s; the device's measured "
+           "copy bandwidth %.0f GB/s\n",
+           n, spread(s1, sizeof s1, copy_ms, CHAIN_ROUNDS, "%.3f"),
+           8.0 * (double)n / (median(copy_ms, CHAIN_ROUNDS) * 1e6), copy_gbs);
+    for (int w = 0; w < 2; w++) {
+        CHECK(accel_graph_launch(gf[w], q));
+        CHECK(accel_queue_read_blocking(q, out[w], 0, ho, 4096 * 4));
         for (size_t k = 0; k < 4096 && k < n; k++) {
             double ref = chain_ref(which[w], h[k], h[4096 + k], h[2 * 4096 + k]);
             if (fabs(ho[k] - ref) > 1e-5 * fabs(ref) + 1e-6) {
@@ -172,22 +242,34 @@ static int chains(accel_device *dev, accel_queue *q, size_t n, size_t reps)
                 goto done;
             }
         }
-        double bytes = (double)n * 4 * (which[w] == 8 ? 2 : 4);
-        double bound_ms = copy_gbs > 0 ? bytes / (copy_gbs * 1e6) : 0;
-        printf("  %-24s unfused %9.3f ms  fused %9.3f ms  unfused / fused %5.2fx  "
-               "copy bound / fused %.3f\n",
-               which[w] == 8 ? "8-op chain (2 arrays):" : "a*b+c (4 arrays):", unfused, fused,
-               unfused / fused, bound_ms > 0 ? bound_ms / fused : 0.0);
-        accel_graph_release(g);
-        g = NULL;
+        double arrays = which[w] == 8 ? 2 : 4, ratio[CHAIN_ROUNDS], speed[CHAIN_ROUNDS];
+        for (int r = 0; r < CHAIN_ROUNDS; r++) {
+            ratio[r] = copy_ms[r] * arrays / 2 / fused[w][r];
+            speed[r] = unfused[w][r] / fused[w][r];
+        }
+        double bound_ms = copy_gbs > 0 ? (double)n * 4 * arrays / (copy_gbs * 1e6) : 0;
+        printf("  %-22s unfused %s ms  fused %s ms\n",
+               which[w] == 8 ? "8-op chain (2 arrays):" : "a*b+c (4 arrays):",
+               spread(s2, sizeof s2, unfused[w], CHAIN_ROUNDS, "%.3f"),
+               spread(s3, sizeof s3, fused[w], CHAIN_ROUNDS, "%.3f"));
+        printf("  %-22s unfused / fused %s x  copy bound / fused %s  (measured copy bandwidth "
+               "bound / fused %.3f)\n",
+               "", spread(s4, sizeof s4, speed, CHAIN_ROUNDS, "%.2f"),
+               spread(s5, sizeof s5, ratio, CHAIN_ROUNDS, "%.3f"),
+               bound_ms > 0 ? bound_ms / median(fused[w], CHAIN_ROUNDS) : 0.0);
     }
     printf("chain results agree with a double loop (relative 1e-5)\n");
     rc = 0;
 done:
-    accel_graph_release(g);
+    for (int w = 0; w < 2; w++) {
+        accel_graph_release(gu[w]);
+        accel_graph_release(gf[w]);
+    }
     for (int i = 0; i < 3; i++)
         accel_buffer_release(in[i]);
-    accel_buffer_release(out);
+    for (int w = 0; w < 2; w++)
+        accel_buffer_release(out[w]);
+    accel_buffer_release(copy_dst);
     free(t);
     free(h);
     free(ho);
@@ -210,7 +292,7 @@ int main(int argc, char **argv)
                      {"quick", NULL, "fewer repeats", NULL},
                      {"core", NULL, "replay in the core, not through the backend's entries", NULL},
                      {"chain-n", "N", "elements of the fused chains (default 0: skip them)", NULL},
-                     {"chain-reps", "N", "timed repeats of the chains (default 20)", NULL},
+                     {"chain-reps", "N", "timed runs per round of the chains (default 20)", NULL},
                      {"raw-us", "US",
                       "the raw CUDA graph's time of the same adds (graph_raw_cuda), to print "
                       "replay / raw",

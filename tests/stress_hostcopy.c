@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* stress_hostcopy.c — the CUDA backend's host copy pool (backends/cuda/
- * hostcopy.c) on its own: needs no GPU, only the CUDA build. Copies of
- * random sizes (0 to 40 MiB) between random offsets through
- * accel_cuda__host_copy on 1, 4 and 16 threads (more than this machine's
- * cores is the point: a descheduled worker must not lose or hold up a part),
- * each checked byte for byte against the source, with the bytes just
- * outside the destination range unchanged; and the copy_threads values that
- * the configuration must refuse. A plain program, like stress_concurrency,
- * so that the tsan preset can run it. Exit 0: all passed. */
+ * hostcopy.c) on its own: needs no GPU, only the CUDA build. Ring copies
+ * (accel_cuda__ring_copy) of random sizes (0 to 40 MiB) from and to random
+ * offsets, with random piece sizes and slot counts, on 1, 4 and 16 threads
+ * (more than this machine's cores is the point: a descheduled worker must
+ * not lose or hold up a part), through a pretend DMA engine; each checked
+ * byte for byte against the source, with the bytes just outside the
+ * destination range unchanged, and failing DMA starts returned; and the
+ * copy_threads values that the configuration must refuse. A plain program,
+ * like stress_concurrency, so that the tsan preset can run it. Exit 0: all
+ * passed. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +36,63 @@ static void on_error(void *host_ctx, const char *fmt, ...)
     va_end(ap);
 }
 
-static int run(unsigned threads, int copies, const unsigned char *src, unsigned char *dst,
-               size_t max)
+/* Ring copies (accel_cuda__ring_copy) with a pretend DMA engine: a slot's
+ * DMA is a pending move that happens when done() first finds it due (a
+ * random few microseconds after start), so a copy thread that filled a
+ * slot before its last DMA was done, or copied a slot out before its DMA
+ * was, leaves wrong bytes behind. */
+typedef struct fake_dma {
+    unsigned char *dev;
+    int to_device;
+    void *slot[ACCEL_CUDA_STAGING_CHUNKS];
+    int pending[ACCEL_CUDA_STAGING_CHUNKS];
+    size_t off[ACCEL_CUDA_STAGING_CHUNKS], len[ACCEL_CUDA_STAGING_CHUNKS];
+    unsigned polls[ACCEL_CUDA_STAGING_CHUNKS];
+    unsigned fail_at; /* start() number that fails (0: none) */
+    unsigned starts;
+} fake_dma;
+
+static int32_t fake_start(void *user, unsigned slot, size_t off, size_t len)
+{
+    fake_dma *f = user;
+    if (f->pending[slot]) {
+        printf("FAIL: a DMA started in slot %u before its last one was done\n", slot);
+        return ACCEL_ERROR_INTERNAL;
+    }
+    if (f->fail_at && ++f->starts == f->fail_at)
+        return ACCEL_ERROR_DEVICE;
+    f->pending[slot] = 1;
+    f->off[slot] = off;
+    f->len[slot] = len;
+    f->polls[slot] = (unsigned)rand() % 8u;
+    return ACCEL_SUCCESS;
+}
+
+static int32_t fake_done(void *user, unsigned slot, int *out_done)
+{
+    fake_dma *f = user;
+    if (f->pending[slot] && f->polls[slot]-- == 0) {
+        if (f->to_device)
+            memcpy(f->dev + f->off[slot], f->slot[slot], f->len[slot]);
+        else
+            memcpy(f->slot[slot], f->dev + f->off[slot], f->len[slot]);
+        f->pending[slot] = 0;
+    }
+    *out_done = !f->pending[slot];
+    return ACCEL_SUCCESS;
+}
+
+static void fake_finish(fake_dma *f)
+{
+    for (unsigned s = 0; s < ACCEL_CUDA_STAGING_CHUNKS; s++) {
+        int d = 0;
+        while (fake_done(f, s, &d) == ACCEL_SUCCESS && !d)
+            ;
+    }
+}
+
+static int ring_run_all(unsigned threads, int copies, const unsigned char *src, unsigned char *dst,
+                        size_t max)
 {
     accel_host_services hs;
     memset(&hs, 0, sizeof hs);
@@ -53,21 +110,62 @@ static int run(unsigned threads, int copies, const unsigned char *src, unsigned 
         printf("FAIL: copy_threads = %s not taken: %s\n", value, last_error);
         fails++;
     }
-    srand(threads);
-    for (int i = 0; i < copies && !fails; i++) {
-        size_t len = (size_t)rand() % (i % 3 == 0 ? max : ((size_t)2 << 20)) + (size_t)(i % 5);
-        size_t so = (size_t)rand() % 64, d0 = 1 + (size_t)rand() % 63;
-        memset(dst, 0xEE, len + d0 + 1);
-        accel_cuda__host_copy(&ctx, dst + d0, src + so, len);
-        if (memcmp(dst + d0, src + so, len) != 0 || dst[d0 - 1] != 0xEE || dst[d0 + len] != 0xEE) {
-            printf("FAIL: %u threads, copy %d of %zu bytes (source +%zu, destination +%zu)\n",
-                   threads, i, len, so, d0);
+    static const accel_cuda_ring_ops ops = {fake_start, fake_done};
+    fake_dma f;
+    memset(&f, 0, sizeof f);
+    f.dev = malloc(max + 128);
+    const size_t piece_max = (size_t)1 << 20;
+    for (unsigned i = 0; i < ACCEL_CUDA_STAGING_CHUNKS; i++)
+        f.slot[i] = malloc(piece_max);
+    unsigned first = 0;
+    srand(1000 + threads);
+    for (int i = 0; i < copies && !fails && f.dev; i++) {
+        size_t len = (size_t)rand() % (i % 3 == 0 ? max : ((size_t)3 << 20)) + (size_t)(i % 5);
+        size_t piece = ((size_t)64 << 10) << (rand() % 5); /* 64 KiB .. 1 MiB */
+        unsigned k = 1 + (unsigned)rand() % ACCEL_CUDA_STAGING_CHUNKS;
+        size_t so = (size_t)rand() % 64;
+        f.to_device = i % 2;
+        f.fail_at = i % 11 == 10 ? 1u + (unsigned)rand() % 4u : 0u;
+        f.starts = 0;
+        first %= k;
+        int32_t st;
+        if (f.to_device) {
+            memset(f.dev, 0xEE, len + 1);
+            st = accel_cuda__ring_copy(&ctx, 1, (void *)(src + so), len, f.slot, k, first, piece,
+                                       &ops, &f);
+            fake_finish(&f);
+            if (st == ACCEL_SUCCESS && (memcmp(f.dev, src + so, len) != 0 || f.dev[len] != 0xEE)) {
+                printf("FAIL: %u threads, ring write %d of %zu bytes (pieces %zu, %u slots)\n",
+                       threads, i, len, piece, k);
+                fails++;
+            }
+        } else {
+            memcpy(f.dev, src + so, len);
+            memset(dst, 0xEE, len + 2);
+            st = accel_cuda__ring_copy(&ctx, 0, dst + 1, len, f.slot, k, first, piece, &ops, &f);
+            fake_finish(&f);
+            if (st == ACCEL_SUCCESS &&
+                (memcmp(dst + 1, src + so, len) != 0 || dst[0] != 0xEE || dst[len + 1] != 0xEE)) {
+                printf("FAIL: %u threads, ring read %d of %zu bytes (pieces %zu, %u slots)\n",
+                       threads, i, len, piece, k);
+                fails++;
+            }
+        }
+        if (f.fail_at && len && st == ACCEL_SUCCESS && f.starts >= f.fail_at) {
+            printf("FAIL: ring copy %d: a failed DMA start was not returned\n", i);
             fails++;
         }
+        if (!f.fail_at && st != ACCEL_SUCCESS) {
+            printf("FAIL: ring copy %d returned %d\n", i, (int)st);
+            fails++;
+        }
+        first = (unsigned)((first + (len + piece - 1) / piece) % k);
     }
     if (!fails)
-        printf("ok: %d copies on %u thread%s (pool %s)\n", copies, threads, threads == 1 ? "" : "s",
-               ctx.copy_pool ? "made" : "none");
+        printf("ok: %d ring copies on %u thread%s\n", copies, threads, threads == 1 ? "" : "s");
+    for (unsigned i = 0; i < ACCEL_CUDA_STAGING_CHUNKS; i++)
+        free(f.slot[i]);
+    free(f.dev);
     accel_cuda__host_copy_shutdown(&ctx);
     pthread_mutex_destroy(&ctx.copy_pool_lock);
     return fails;
@@ -82,9 +180,9 @@ int main(void)
     for (size_t i = 0; i < max + 128; i++)
         src[i] = (unsigned char)(i * 131u + 7u);
     int fails = 0;
-    fails += run(1, 100, src, dst, max);
-    fails += run(4, 600, src, dst, max);
-    fails += run(16, 300, src, dst, max);
+    fails += ring_run_all(1, 100, src, dst, max);
+    fails += ring_run_all(4, 400, src, dst, max);
+    fails += ring_run_all(16, 200, src, dst, max);
     /* Values the configuration refuses, with the key in the message. */
     static const char *const bad[] = {"17", "-1", "x", "4x", ""};
     accel_host_services hs;

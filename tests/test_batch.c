@@ -7,6 +7,7 @@
  * documented bound 2 n u sum|x|). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -365,5 +366,126 @@ Test(batch, host_register_any_alignment_zero_bytes_overlaps)
     accel_device *dev0;
     cr_assert_eq(accel_device_get(rt, 0, &dev0), ACCEL_SUCCESS);
     cr_assert_eq(accel_host_register(dev0, kept, sizeof kept), ACCEL_SUCCESS);
+    accel_runtime_close(rt);
+}
+
+/* A run keeps its queues, page-locked room and probe on the device for the
+ * next: plans and runs one after another, after a failed run, and from two
+ * threads at once on one device, each result against the double sum. */
+typedef struct kept_job {
+    accel_device *dev;
+    const float *x;
+    size_t n;
+    double ref, abs_sum;
+    int rounds;
+    int bad; /* rounds whose result or status was wrong */
+} kept_job;
+
+static int kept_round(kept_job *j, accel_batch_stats *plan)
+{
+    accel_batch_desc d;
+    accel_batch_desc_init(&d);
+    d.n = j->n;
+    d.in_count = 1;
+    d.in[0] = array_of((void *)j->x, j->n);
+    d.out_count = 1;
+    d.out[0].chunk_bytes = sizeof(float);
+    d.compute = chunk_sum;
+    int calls = 0;
+    d.user = &calls;
+    d.device_bytes = 4u << 20;
+    accel_batch_stats_init(plan);
+    if (accel_batch_plan(j->dev, &d, plan) != ACCEL_SUCCESS)
+        return 0;
+    d.chunk_elems = plan->chunk_elems;
+    d.queues = plan->queues;
+    float *part = calloc(plan->chunks, sizeof *part);
+    if (!part)
+        return 0;
+    d.out[0].host = part;
+    d.out[0].bytes = plan->chunks * sizeof *part;
+    accel_batch_stats s;
+    accel_batch_stats_init(&s);
+    int ok = accel_batch_run(j->dev, &d, &s) == ACCEL_SUCCESS;
+    double got = 0;
+    for (uint64_t i = 0; ok && i < plan->chunks; i++)
+        got += part[i];
+    ok = ok && fabs(got - j->ref) <= 4.0 * j->n * 0x1p-24 * j->abs_sum;
+    /* The phases lie within the whole call. */
+    ok = ok && s.setup_ms >= 0 && s.warm_ms >= 0 && s.teardown_ms >= 0 && s.ms > 0 &&
+         s.call_ms >= s.ms && s.call_ms + 1e-3 >= s.setup_ms + s.warm_ms + s.ms + s.teardown_ms;
+    free(part);
+    return ok;
+}
+
+static void *kept_thread(void *arg)
+{
+    kept_job *j = arg;
+    for (int r = 0; r < j->rounds; r++) {
+        accel_batch_stats plan;
+        j->bad += !kept_round(j, &plan);
+    }
+    return NULL;
+}
+
+static void run_kept(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)q;
+    (void)user;
+    const size_t n = (3u << 20) + 1; /* 12 MiB: more than the probe copies, so it is kept */
+    float *x = make_input(n, 5);
+    kept_job j = {dev, x, n, 0, 0, 1, 0};
+    for (size_t i = 0; i < n; i++) {
+        j.ref += x[i];
+        j.abs_sum += fabs(x[i]);
+    }
+    const char *name = accel_device_name(dev);
+    accel_batch_stats p1, p2;
+    cr_assert(kept_round(&j, &p1), "%s: first run: %s", name, accel_last_error());
+    cr_assert(kept_round(&j, &p2), "%s: second run: %s", name, accel_last_error());
+    /* The first plan of the runtime times copies; a later plan on the same
+     * kind of memory takes the kept probe and cuts the same way. */
+    cr_assert(p1.probe_ms > 0, "%s: the first plan did not probe", name);
+    cr_assert_eq(p2.probe_ms, 0.0, "%s: the second plan probed again (%.3f ms)", name, p2.probe_ms);
+    cr_assert_eq(p2.chunk_elems, p1.chunk_elems, "%s", name);
+    cr_assert_eq(p2.queues, p1.queues, "%s", name);
+    /* A failed run releases what it held; the next one makes it anew. */
+    accel_batch_desc d;
+    accel_batch_desc_init(&d);
+    d.n = n;
+    d.in_count = 1;
+    d.in[0] = array_of(x, n);
+    d.compute = fails_on_third;
+    d.chunk_elems = 100000;
+    d.queues = 2;
+    cr_assert_eq(accel_batch_run(dev, &d, NULL), ACCEL_ERROR_MISMATCH, "%s", name);
+    cr_assert(strstr(accel_last_error(), "chunk 2"), "%s: %s", name, accel_last_error());
+    cr_assert(kept_round(&j, &p2), "%s: run after a failed one: %s", name, accel_last_error());
+    /* Page-locked memory is another kind: its first plan probes. */
+    cr_assert_eq(accel_host_register(dev, x, n * sizeof *x), ACCEL_SUCCESS, "%s",
+                 accel_last_error());
+    cr_assert(kept_round(&j, &p2), "%s: registered: %s", name, accel_last_error());
+    cr_assert(p2.probe_ms > 0, "%s: registered input took the pageable probe", name);
+    cr_assert(kept_round(&j, &p2) && p2.probe_ms == 0.0, "%s: registered, again", name);
+    cr_assert_eq(accel_host_unregister(dev, x), ACCEL_SUCCESS, "%s", accel_last_error());
+    /* Two threads at once on one device: one takes the kept objects, the
+     * other makes its own; both right. */
+    kept_job a = j, b = j;
+    a.rounds = b.rounds = 3;
+    a.bad = b.bad = 0;
+    pthread_t ta, tb;
+    cr_assert_eq(pthread_create(&ta, NULL, kept_thread, &a), 0);
+    cr_assert_eq(pthread_create(&tb, NULL, kept_thread, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    cr_assert(a.bad == 0 && b.bad == 0, "%s: concurrent runs: %d and %d of 3 wrong", name, a.bad,
+              b.bad);
+    free(x);
+}
+
+Test(batch, kept_queues_and_probe_serve_later_runs_and_threads)
+{
+    accel_runtime *rt = tu_open_default();
+    tu_for_each_device(rt, run_kept, NULL);
     accel_runtime_close(rt);
 }

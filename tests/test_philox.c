@@ -108,23 +108,23 @@ Test(philox, mapping_matches_formula_over_many_elements)
     }
 }
 
-/* accel_philox_log_f32 on every one of its 2^24 inputs k * 2^-24, against
- * the double-precision logarithm: below 1 ulp, and ln 1 = 0 exactly. */
-Test(philox, log_f32_is_within_one_ulp_on_every_open_draw)
+/* accel_philox_neg2log_f32 on every one of its 2^24 draws d (u1 = d * 2^-24),
+ * against -2 ln u1 in double: below 1 ulp, and 0 exactly for u1 = 1. */
+Test(philox, neg2log_f32_is_within_one_ulp_on_every_open_draw)
 {
     double worst = 0;
-    uint32_t worst_k = 0;
-    for (uint32_t k = 1; k <= (1u << 24); ++k) {
-        float u = (float)k * 0x1p-24f;
-        double ref = log((double)u); /* u is exact in double */
-        if (k == (1u << 24)) {
-            cr_assert(accel_philox_log_f32(u) == 0.0f, "ln 1 = %.9g", accel_philox_log_f32(u));
+    uint32_t worst_d = 0;
+    for (uint32_t d = 1; d <= (1u << 24); ++d) {
+        float l = accel_philox_neg2log_f32(d);
+        if (d == (1u << 24)) {
+            cr_assert(l == 0.0f, "-2 ln 1 = %.9g", l);
             continue;
         }
-        double d = fabs((double)accel_philox_log_f32(u) - ref) / (double)tu_ulp(ACCEL_F32, ref);
-        if (d > worst)
-            worst = d, worst_k = k;
+        double ref = -2.0 * log((double)d * 0x1p-24); /* u1 is exact in double */
+        double e = fabs((double)l - ref) / (double)tu_ulp(ACCEL_F32, ref);
+        if (e > worst)
+            worst = e, worst_d = d;
     }
-    cr_log_info("accel_philox_log_f32: worst %.3f ulp at u = %u * 2^-24", worst, worst_k);
-    cr_assert(worst < 1.0, "accel_philox_log_f32: %.3f ulp at u = %u * 2^-24", worst, worst_k);
+    cr_log_info("accel_philox_neg2log_f32: worst %.3f ulp at u1 = %u * 2^-24", worst, worst_d);
+    cr_assert(worst < 1.0, "accel_philox_neg2log_f32: %.3f ulp at u1 = %u * 2^-24", worst, worst_d);
 }

@@ -151,11 +151,13 @@ static double *fill_on(accel_queue *dq, accel_dtype dt, bool normal, uint64_t se
 /* accel.h's f32 normal formula with every step exact except the angle,
  * which the formula itself rounds: theta = fl(2pi_f * u2), computed here as
  * that float product. A backend's result may differ from this by its
- * logf, sqrt and sin/cos errors and the three roundings that follow, each
- * relative to stddev * r at most: CPU (glibc logf, sqrtf, sincosf, < 1 ulp
- * each) about 3e-7 * stddev * r, CUDA (philox.h log < 1 ulp, rsqrt 2 ulp, __sincosf
- * 2^-21.4 absolute on [-pi, pi) plus the shift by pi_f) about 1.03e-6 *
- * stddev * r; the bound is 1.2e-6 * stddev * r + 1 ulp of the result. */
+ * logf, sqrt and sin/cos errors and the two roundings that follow (stddev *
+ * r, then the fused multiply-add), each relative to stddev * r at most but
+ * the last: CPU (glibc logf, sqrtf, sincosf, < 1 ulp each) about 3e-7 *
+ * stddev * r, CUDA (philox.h's -2 ln u1 < 1 ulp, sqrt.approx and __sincosf
+ * on theta: r within 1.34e-7 relative and cos, sin within 7.1e-7 absolute
+ * over every draw on the H200) about 9.1e-7 * stddev * r; the bound is
+ * 1.2e-6 * stddev * r + 1 ulp of the result. */
 static void normal_f32_formula(accel_device *dev, accel_queue *dq, void *user)
 {
     (void)user;
@@ -194,6 +196,36 @@ Test(rng, normal_f32_follows_the_single_precision_formula)
 {
     accel_runtime *r = tu_open_default();
     tu_for_each_device(r, normal_f32_formula, NULL);
+    accel_runtime_close(r);
+}
+
+/* The standard normal (mean 0, stddev 1), which a backend may compute with
+ * those constants built in, against the general formula at stddev 2: with
+ * mean 0 every step of the f32 formula scales exactly by 2 (fl(2r) = 2r,
+ * fma(2r, cos, 0) = 2 fma(r, cos, 0)), so the two fills must agree to the
+ * bit, on both store paths (stream offset 8: 16-byte stores; 5: element by
+ * element). */
+static void standard_normal_scales(accel_device *dev, accel_queue *dq, void *user)
+{
+    (void)user;
+    const size_t n = 100003;
+    const uint64_t seed = 0x57a9dull ^ tu_seed(), offs[2] = {8, 5};
+    for (int k = 0; k < 2; ++k) {
+        double *one = fill_on(dq, ACCEL_F32, true, seed, offs[k], 0.0, 1.0, n);
+        double *two = fill_on(dq, ACCEL_F32, true, seed, offs[k], 0.0, 2.0, n);
+        for (size_t i = 0; i < n; ++i)
+            cr_assert(two[i] == 2.0 * one[i] && signbit(two[i]) == signbit(one[i]),
+                      "%s: stream offset %llu, element %zu: stddev 2 gives %.9g, stddev 1 %.9g",
+                      accel_device_name(dev), (unsigned long long)offs[k], i, two[i], one[i]);
+        free(one);
+        free(two);
+    }
+}
+
+Test(rng, standard_normal_is_the_general_formula_bit_for_bit)
+{
+    accel_runtime *r = tu_open_default();
+    tu_for_each_device(r, standard_normal_scales, NULL);
     accel_runtime_close(r);
 }
 

@@ -30,15 +30,30 @@ typedef struct accel_philox_words {
     uint32_t w[4];
 } accel_philox_words;
 
-/* Philox4x32 with 10 rounds on counter (c0..c3) and key (k0, k1). */
-ACCEL_PHILOX_FN accel_philox_words accel_philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2,
-                                                       uint32_t c3, uint32_t k0, uint32_t k1)
+/* The key of each of the 10 rounds: k[r] = (k0 + r W0, k1 + r W1) mod 2^32.
+ * A kernel computes it once and takes it as a parameter, so the rounds read
+ * their keys from the parameter bank instead of holding or recomputing 20
+ * words per thread. */
+typedef struct accel_philox_keys {
+    uint32_t k[10][2];
+} accel_philox_keys;
+
+ACCEL_PHILOX_FN accel_philox_keys accel_philox_schedule(uint32_t k0, uint32_t k1)
+{
+    accel_philox_keys ks;
+    for (int round = 0; round < 10; ++round) {
+        ks.k[round][0] = k0 + (uint32_t)round * ACCEL_PHILOX_W0;
+        ks.k[round][1] = k1 + (uint32_t)round * ACCEL_PHILOX_W1;
+    }
+    return ks;
+}
+
+/* Philox4x32 with 10 rounds on counter (c0..c3) under the key schedule ks. */
+ACCEL_PHILOX_FN accel_philox_words accel_philox4x32_10_keyed(uint32_t c0, uint32_t c1, uint32_t c2,
+                                                             uint32_t c3,
+                                                             const accel_philox_keys *ks)
 {
     for (int round = 0; round < 10; ++round) {
-        if (round > 0) {
-            k0 += ACCEL_PHILOX_W0;
-            k1 += ACCEL_PHILOX_W1;
-        }
 #if defined(__CUDA_ARCH__)
         /* The same products as below; written as 64-bit products, nvcc adds
          * a zero to each high word after its IMAD.WIDE (sm_90, CUDA 13: 19
@@ -51,8 +66,8 @@ ACCEL_PHILOX_FN accel_philox_words accel_philox4x32_10(uint32_t c0, uint32_t c1,
         uint32_t hi0 = (uint32_t)(p0 >> 32), lo0 = (uint32_t)p0;
         uint32_t hi1 = (uint32_t)(p1 >> 32), lo1 = (uint32_t)p1;
 #endif
-        uint32_t n0 = hi1 ^ c1 ^ k0;
-        uint32_t n2 = hi0 ^ c3 ^ k1;
+        uint32_t n0 = hi1 ^ c1 ^ ks->k[round][0];
+        uint32_t n2 = hi0 ^ c3 ^ ks->k[round][1];
         c0 = n0;
         c1 = lo1;
         c2 = n2;
@@ -60,6 +75,14 @@ ACCEL_PHILOX_FN accel_philox_words accel_philox4x32_10(uint32_t c0, uint32_t c1,
     }
     accel_philox_words r = {{c0, c1, c2, c3}};
     return r;
+}
+
+/* Philox4x32 with 10 rounds on counter (c0..c3) and key (k0, k1). */
+ACCEL_PHILOX_FN accel_philox_words accel_philox4x32_10(uint32_t c0, uint32_t c1, uint32_t c2,
+                                                       uint32_t c3, uint32_t k0, uint32_t k1)
+{
+    accel_philox_keys ks = accel_philox_schedule(k0, k1);
+    return accel_philox4x32_10_keyed(c0, c1, c2, c3, &ks);
 }
 
 /* The four words for 64-bit counter c under a 64-bit seed. */
@@ -100,46 +123,56 @@ ACCEL_PHILOX_FN double accel_philox_open_f64(uint64_t seed, uint64_t e)
     return (double)(bits + 1u) * 0x1p-53;
 }
 
-/* ln(u) for u in [2^-24, 1], the range of the open f32 draws (Box-Muller's
- * u1): u = 2^k * m with m in [2/3, 4/3), ln u = k ln 2 + log1p(f), f = m - 1,
- * log1p(f) = f + f^2 Q(f), Q of degree 8 fitted for this header (weighted
- * least squares refined by Lawson's iteration toward minimax relative error:
- * 4.5e-9 on [-1/3, 1/3]). Each step is one correctly rounded float operation
- * or fmaf, so every backend that uses it gets the same bits; below 1 ulp
- * (0.90 at worst) of ln u for each of the 2^24 inputs (tests/test_philox.c
- * checks them all).
- * No special cases (zero, subnormals, infinity, NaN): about 16 instructions
- * on a GPU against 24 for CUDA's logf. Outside [2^-24, 1]: not a logarithm. */
-ACCEL_PHILOX_FN float accel_philox_log_f32(float u)
+/* Box-Muller's L = -2 ln(u1) for the open f32 draw u1 = d * 2^-24, d =
+ * (w >> 8) + 1 in [1, 2^24]: u1 = 2^k * m with m in [2/3, 4/3), ln u1 =
+ * k ln 2 + log1p(f), f = m - 1, log1p(f) = f + f^2 Q(f), Q of degree 8
+ * fitted for this header (weighted least squares refined by Lawson's
+ * iteration toward minimax relative error: 4.5e-9 on [-1/3, 1/3]). Every
+ * step is evaluated times -2 (Horner on g = -2f = 2 - 2m, exact, with Q's
+ * coefficients times powers of -1/2; scaling by a power of two commutes with
+ * rounding), and u1's bits are those of (float)d less 24 << 23, folded into
+ * the integer steps, which give 2m at once: no multiply by -2 or by 2^-24.
+ * Each step is one correctly rounded float operation or fmaf, so every
+ * backend that uses it gets the same bits; below 1 ulp (0.90 at worst) of
+ * -2 ln u1 for each of the 2^24 draws, and 0 for d = 2^24
+ * (tests/test_philox.c checks them all). No special cases (zero,
+ * subnormals, infinity, NaN): 16 instructions on a GPU (sm_90) against 26
+ * for CUDA's logf with the conversion and the multiply. d outside
+ * [1, 2^24]: not a logarithm. */
+ACCEL_PHILOX_FN float accel_philox_neg2log_f32(uint32_t d)
 {
+    float x = (float)d; /* exact: d <= 2^24 */
 #if defined(__CUDA_ARCH__)
-    int32_t b = __float_as_int(u);
+    int32_t b = __float_as_int(x);
 #else
     int32_t b;
-    memcpy(&b, &u, sizeof b);
+    memcpy(&b, &x, sizeof b);
 #endif
-    /* k * 2^23: the exponent that puts the mantissa in [2/3, 4/3). */
-    int32_t k = (int32_t)(((uint32_t)b - 0x3f2aaaabu) & 0xff800000u);
-    int32_t mb = b - k;
-    float m;
+    /* k * 2^23 for u1 = x * 2^-24: the exponent that puts the mantissa in
+     * [2/3, 4/3) (0x3f2aaaab: the bits of 2/3 rounded up). */
+    int32_t k = (int32_t)(((uint32_t)b - (0x3f2aaaabu + (24u << 23))) & 0xff800000u);
+    int32_t mb = b - (int32_t)(23u << 23) - k; /* 2m: one exponent step less off */
+    float m2;
 #if defined(__CUDA_ARCH__)
-    m = __int_as_float(mb);
+    m2 = __int_as_float(mb);
 #else
-    memcpy(&m, &mb, sizeof m);
+    memcpy(&m2, &mb, sizeof m2);
 #endif
-    float f = m - 1.0f;
-    float q = -0.12948833405971527f;
-    q = fmaf(q, f, 0.14004762470722198f);
-    q = fmaf(q, f, -0.12167185544967651f);
-    q = fmaf(q, f, 0.14001159369945526f);
-    q = fmaf(q, f, -0.16682302951812744f);
-    q = fmaf(q, f, 0.20010747015476227f);
-    q = fmaf(q, f, -0.24999716877937317f);
-    q = fmaf(q, f, 0.3333320915699005f);
-    q = fmaf(q, f, -0.5f);
-    float r = fmaf(f * f, q, f);
-    /* (float)k is exact (a multiple of 2^23 below 2^28); ln2_f * 2^-23 too. */
-    return fmaf((float)k, 0.693147182464599609375f * 0x1p-23f, r);
+    float g = 2.0f - m2; /* -2 (m - 1), exact (Sterbenz: 2m in [4/3, 8/3)) */
+    /* Q's coefficients c_i (c_0 = -0.5 .. c_8) times (-1/2)^(i+1). */
+    float q = -0.12948833405971527f * -0x1p-9f;
+    q = fmaf(q, g, 0.14004762470722198f * 0x1p-8f);
+    q = fmaf(q, g, -0.12167185544967651f * -0x1p-7f);
+    q = fmaf(q, g, 0.14001159369945526f * 0x1p-6f);
+    q = fmaf(q, g, -0.16682302951812744f * -0x1p-5f);
+    q = fmaf(q, g, 0.20010747015476227f * 0x1p-4f);
+    q = fmaf(q, g, -0.24999716877937317f * -0x1p-3f);
+    q = fmaf(q, g, 0.3333320915699005f * 0x1p-2f);
+    q = fmaf(q, g, -0.5f * -0x1p-1f);
+    /* -2 log1p(f) = g + g^2 (-Q(f) / 2). */
+    float r = fmaf(g * g, q, g);
+    /* (float)k is exact (a multiple of 2^23 below 2^28); -2 ln2_f * 2^-23 too. */
+    return fmaf((float)k, -2.0f * 0.693147182464599609375f * 0x1p-23f, r);
 }
 
 #endif /* ACCEL_PHILOX_H */

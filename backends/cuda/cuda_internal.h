@@ -80,11 +80,12 @@ struct accel_be_buffer {
     void *wrapped;     /* buffer_wrap: someone else's device memory, never freed here */
 };
 
-/* 4 x 16 MiB: a chunk's host copy (a few hundred microseconds on several
- * threads) dwarfs the CUDA calls around it, and up to 3 DMAs stay queued
- * ahead of (read) or behind (write) the copy in progress. */
-#define ACCEL_CUDA_STAGING_CHUNKS 4
-#define ACCEL_CUDA_STAGING_CHUNK_BYTES ((size_t)16 << 20)
+/* 16 x 4 MiB: a piece's DMA starts as soon as its host copy is done (about
+ * 75 us on the link), while the copy threads go on with the next pieces;
+ * the host copy of a piece (tens of microseconds on several threads) still
+ * dwarfs the CUDA calls around it. */
+#define ACCEL_CUDA_STAGING_CHUNKS 16
+#define ACCEL_CUDA_STAGING_CHUNK_BYTES ((size_t)4 << 20)
 /* Pageable transfers up to this size go straight to cudaMemcpyAsync (the
  * driver stages them itself); larger ones use the queue's pinned ring. */
 #define ACCEL_CUDA_DIRECT_PAGEABLE_BYTES ((size_t)64 << 10)
@@ -134,15 +135,37 @@ void accel_cuda__release(const accel_cuda_ctx *ctx, cuda_device *dev, cuda_block
 void accel_cuda__alloc_flush(cuda_allocator *a);
 void accel_cuda__alloc_destroy(const accel_cuda_ctx *ctx, cuda_device *dev);
 
-/* memcpy(dst, src, len), split over the backend's host copy threads when
- * len is large (hostcopy.c); shutdown joins them. */
-void accel_cuda__host_copy(accel_cuda_ctx *ctx, void *dst, const void *src, size_t len);
+/* The backend's host copy threads (hostcopy.c, made by the first large
+ * ring copy): shutdown joins them and frees the spare rings. */
 void accel_cuda__host_copy_shutdown(accel_cuda_ctx *ctx);
 /* [backend.cuda] copy_threads (NULL: not set): 0 or a count up to 16, else
  * ACCEL_ERROR_CONFIG with the reason. */
 int32_t accel_cuda__host_copy_configure(accel_cuda_ctx *ctx, const char *value);
 /* Threads a large staged copy is split over, the caller included. */
 unsigned accel_cuda__host_copy_threads(const accel_cuda_ctx *ctx);
+/* A transfer between pageable memory and the device through a ring of k
+ * page-locked slots of `piece` bytes (k <= ACCEL_CUDA_STAGING_CHUNKS): the
+ * backend's copy threads copy the pieces between host and the slots, in
+ * order, and go on with the next piece while the DMAs of the earlier ones
+ * run; ops start a slot's DMA and say whether it is done. Piece p (bytes
+ * [p * piece, ...) of the transfer) uses slot (first + p) % k. To the
+ * device (to_device): a slot is filled once its last DMA is done, its DMA
+ * starts once it is full; returns once every piece's DMA is started. To the
+ * host: a slot's DMA starts once its previous piece is copied out; returns
+ * once every piece is in host memory. One transfer at a time uses the
+ * threads; another meanwhile copies alone. Returns 0 or the first error of
+ * ops (every copy thread is out of the transfer's memory by then). */
+typedef struct accel_cuda_ring_ops {
+    /* Start the DMA of bytes [off, off + len) of the transfer in `slot`:
+     * 0, or an error status with its message set. */
+    int32_t (*start)(void *user, unsigned slot, size_t off, size_t len);
+    /* *out_done = 1 when slot's last DMA is done (or there was none), 0 when
+     * not yet: 0, or an error status with its message set. */
+    int32_t (*done)(void *user, unsigned slot, int *out_done);
+} accel_cuda_ring_ops;
+int32_t accel_cuda__ring_copy(accel_cuda_ctx *ctx, int to_device, void *host, size_t bytes,
+                              void *const *slots, unsigned k, unsigned first, size_t piece,
+                              const accel_cuda_ring_ops *ops, void *user);
 /* Write one byte of every page of freshly allocated host memory, so that the
  * first timed copy into it does not take the page faults. */
 void accel_cuda__host_touch(void *p, size_t bytes);

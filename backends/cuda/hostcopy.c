@@ -1,34 +1,43 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* hostcopy.c — host memcpy spread over a few threads, for the pinned
- * staging of pageable transfers (queue.c).
+/* hostcopy.c — host memcpy spread over a few threads, for the page-locked
+ * staging of pageable transfers (queue.c), and the staging rings that
+ * released queues leave for the next ones.
  *
- * One core's memcpy between pageable and pinned memory bounded the staged
- * transfers of the H200 bench at 5.7-7.2 GB/s (a single core's outstanding
- * cache misses limit it, not DRAM), far below the 55 GB/s the DMA engines
- * reach from pinned memory. So a staged transfer splits each chunk's memcpy
- * into parts that the calling thread and a small pool of worker threads
- * owned by the backend (created on the first large staged transfer, joined
- * at shutdown) claim one at a time until none is left.
+ * One core's memcpy between pageable and page-locked memory bounded the
+ * staged transfers of the H200 bench at 5.7-7.2 GB/s (a single core's
+ * outstanding cache misses limit it, not DRAM), far below the 55 GB/s the
+ * DMA engines reach from pinned memory. So a pool of worker threads owned
+ * by the backend (created on the first large staged transfer, joined at
+ * shutdown) copies with the calling thread.
+ *
+ * A ring copy (accel_cuda__ring_copy) moves a pageable transfer through a
+ * queue's ring of page-locked pieces: the threads claim the transfer's
+ * parts in order from one word and copy each once its piece may be (its
+ * slot's last DMA done, to the device; its DMA landed, to the host), while
+ * the calling thread starts each piece's DMA as soon as its parts are in
+ * and frees slots as their DMAs end. So the threads never wait for the
+ * CUDA calls, and a piece's DMA overlaps the copies of the next ones. (The
+ * copy of a whole 16 MiB chunk by the pool, then its DMA, staged a batched
+ * 100M-float sum at 17-33 GB/s of the H200's 55; the ring copy at 43-50.)
  *
  * Parts are claimed, not assigned: with one fixed part per thread, one
  * worker descheduled by the rest of the machine's load held the whole copy
  * up (on the H200 machine, at load 6, 12 and 16 threads staged a batched run
  * at 9 GB/s where 12 had reached 33 GB/s minutes before); now the others
  * take its parts, and a late thread costs at most the part it holds. A part
- * is about a quarter of a thread's share (at least 256 KiB, at most 64
- * parts). Each part's claim word holds the generation (job number) of the
- * last job that claimed it: a thread claims part i of job g by moving the
- * word from below g to g, so a thread still holding an older job's number
- * can never claim in a newer one, and the job's fields, written before g is
- * published, stay unchanged until every part of g is copied.
+ * is about a quarter of a thread's share of a piece, at least 64 KiB. The
+ * claim word holds the job's number in its high half: a thread still
+ * holding an older job's number can never claim in a newer one, and a
+ * job's fields, written after its claim word and before its number is
+ * published, stay unchanged until every part of it is copied.
  *
  * Workers spin for up to 2 ms after a job (a transfer hands them a new
- * chunk every few hundred microseconds; a futex wake-up and rescheduling
+ * piece every few tens of microseconds; a futex wake-up and rescheduling
  * would cost tens of microseconds of each, more under gVisor), then sleep on
- * a condition variable. One copy at a time
- * uses the pool; a thread that finds it busy (another queue's transfer)
- * copies alone. Workers only run memcpy: no CUDA call, no error to report. */
+ * a condition variable. One copy at a time uses the pool; a thread that
+ * finds it busy (another queue's transfer) copies alone. Workers only run
+ * memcpy: no CUDA call, no error to report. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
 #include <errno.h>
@@ -41,13 +50,13 @@
 
 #include "cuda_internal.h"
 
-/* Threads in all (the caller included), the smallest part (a copy under 2
- * parts' worth is done by the caller alone), parts per thread's share, and
- * parts of one copy at most. */
+/* Threads in all (the caller included), the smallest transfer the pool
+ * takes (smaller ones the caller copies alone), parts per thread's share
+ * of a piece, and the smallest part. */
 #define MAX_THREADS 16u
-#define MIN_PART ((size_t)256 << 10)
+#define POOL_MIN_BYTES ((size_t)512 << 10)
 #define PARTS_PER_THREAD 4u
-#define MAX_PARTS 64u
+#define MIN_PART ((size_t)64 << 10)
 /* How long an idle worker spins before it sleeps. */
 #define SPIN_NS 2000000L
 
@@ -55,7 +64,6 @@ struct accel_cuda_copy_pool;
 
 typedef struct copy_worker {
     struct accel_cuda_copy_pool *pool;
-    unsigned first; /* the part this worker tries first (w + 1; the caller 0) */
     pthread_t thread;
 } copy_worker;
 
@@ -65,19 +73,25 @@ struct accel_cuda_copy_pool {
     pthread_cond_t wake;
     unsigned workers; /* threads besides the caller, fixed before the first job */
     copy_worker worker[MAX_THREADS];
-    /* The current job: written by the caller before it bumps gen, read by a
-     * thread only after it has claimed a part of it, left alone until every
-     * part is copied. */
-    char *dst;
-    const char *src;
-    size_t len, part;
     unsigned long long gen; /* atomic: bumped once per job */
-    /* atomic: the job that claimed each part; parts past the job's count are
-     * marked claimed when it is posted */
-    unsigned long long claimed[MAX_PARTS];
-    unsigned done;     /* atomic: parts of the job copied */
-    unsigned sleepers; /* under lock */
-    int stop;          /* atomic; set under lock */
+    unsigned sleepers;      /* under lock */
+    int stop;               /* atomic; set under lock */
+    /* The current job (a ring copy): written by the caller after the claim
+     * word and before it bumps gen, read by a thread only after it has
+     * claimed a part of it, left alone until every part is copied. Parts
+     * are claimed in order from one word (the job's number in the high 32
+     * bits, the next part in the low ones); part i belongs to piece
+     * i / ring_ppp, which may be copied once ring_avail > its number. */
+    size_t len;
+    int ring_to_device, ring_abort /* atomic */;
+    char *ring_host;
+    void *const *ring_slot;
+    unsigned ring_k, ring_first, ring_ppp;
+    size_t ring_piece, ring_part, ring_parts;
+    unsigned long long ring_claim;               /* atomic */
+    unsigned long long ring_avail;               /* atomic: pieces that may be copied */
+    unsigned long long ring_over;                /* atomic: parts copied or skipped */
+    unsigned ring_in[ACCEL_CUDA_STAGING_CHUNKS]; /* atomic: parts done of each slot's piece */
 };
 
 static void cpu_relax(void)
@@ -96,31 +110,76 @@ static long long now_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Part i of the job: [i*part, (i+1)*part) clipped to len. */
-static void copy_part(const struct accel_cuda_copy_pool *p, unsigned i)
+/* Part i of the job: its piece, and [lo, hi) of the transfer. */
+static size_t ring_span(const struct accel_cuda_copy_pool *p, size_t i, size_t total, size_t *lo,
+                        size_t *hi)
 {
-    size_t lo = (size_t)i * p->part, hi = lo + p->part;
-    if (lo > p->len)
-        lo = p->len;
-    if (hi > p->len)
-        hi = p->len;
-    if (hi > lo)
-        memcpy(p->dst + lo, p->src + lo, hi - lo);
+    size_t piece = i / p->ring_ppp;
+    size_t start = piece * p->ring_piece, end = start + p->ring_piece;
+    if (end > total)
+        end = total;
+    *lo = start + (i % p->ring_ppp) * p->ring_part;
+    *hi = *lo + p->ring_part;
+    if (*lo > end)
+        *lo = end;
+    if (*hi > end)
+        *hi = end;
+    return piece;
 }
 
-/* Claim and copy parts of job g, starting at part `first`, until every part
- * of it is claimed. */
-static void copy_parts(struct accel_cuda_copy_pool *p, unsigned long long g, unsigned first)
+/* Claim the next part of ring job g (when `upto`, only one of a piece
+ * below it: the caller must not wait for pieces it has to make ready
+ * itself); SIZE_MAX when there is none to claim. */
+static size_t ring_claim(struct accel_cuda_copy_pool *p, unsigned long long g, size_t upto)
+/* upto: SIZE_MAX for a worker */
 {
-    for (unsigned k = 0; k < MAX_PARTS; ++k) {
-        unsigned i = (first + k) % MAX_PARTS;
-        unsigned long long v = __atomic_load_n(&p->claimed[i], __ATOMIC_RELAXED);
-        if (v >= g || !__atomic_compare_exchange_n(&p->claimed[i], &v, g, 0, __ATOMIC_ACQUIRE,
-                                                   __ATOMIC_RELAXED))
-            continue;
-        copy_part(p, i);
-        __atomic_fetch_add(&p->done, 1u, __ATOMIC_RELEASE);
+    const unsigned long long tag = (g & 0xffffffffull) << 32;
+    unsigned long long v = __atomic_load_n(&p->ring_claim, __ATOMIC_RELAXED);
+    for (;;) {
+        if ((v & ~0xffffffffull) != tag)
+            return SIZE_MAX; /* another job's word: job g is over */
+        size_t i = (size_t)(v & 0xffffffffull);
+        /* Atomic reads: a late worker may read them while the next job is
+         * posted; its claim then fails, as that job's word came first. */
+        if (i >= __atomic_load_n(&p->ring_parts, __ATOMIC_RELAXED) ||
+            i / __atomic_load_n(&p->ring_ppp, __ATOMIC_RELAXED) >= upto)
+            return SIZE_MAX;
+        if (__atomic_compare_exchange_n(&p->ring_claim, &v, v + 1, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED))
+            return i;
     }
+}
+
+/* Copy claimed part i once its piece may be (or skip it when the job was
+ * aborted), and count it. */
+static void ring_part(struct accel_cuda_copy_pool *p, size_t i)
+{
+    size_t lo, hi;
+    size_t piece = ring_span(p, i, p->len, &lo, &hi);
+    for (unsigned spins = 1; __atomic_load_n(&p->ring_avail, __ATOMIC_ACQUIRE) <= piece; ++spins) {
+        if (__atomic_load_n(&p->ring_abort, __ATOMIC_ACQUIRE))
+            break;
+        cpu_relax();
+        if (spins % 4096u == 0)
+            sched_yield();
+    }
+    unsigned slot = (unsigned)((p->ring_first + piece) % p->ring_k);
+    if (hi > lo && !__atomic_load_n(&p->ring_abort, __ATOMIC_ACQUIRE)) {
+        char *ring = (char *)p->ring_slot[slot] + (lo - piece * p->ring_piece);
+        if (p->ring_to_device)
+            memcpy(ring, p->ring_host + lo, hi - lo);
+        else
+            memcpy(p->ring_host + lo, ring, hi - lo);
+    }
+    __atomic_fetch_add(&p->ring_in[slot], 1u, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&p->ring_over, 1ull, __ATOMIC_RELEASE);
+}
+
+/* A worker's share of ring job g: parts in order until none is left. */
+static void ring_parts(struct accel_cuda_copy_pool *p, unsigned long long g)
+{
+    for (size_t i; (i = ring_claim(p, g, SIZE_MAX)) != SIZE_MAX;)
+        ring_part(p, i);
 }
 
 /* The newest generation, when it is not `seen`, or `seen` itself once the
@@ -165,7 +224,7 @@ static void *worker_main(void *arg)
         if (g == seen)
             return NULL; /* stopped */
         seen = g;
-        copy_parts(p, g, w->first);
+        ring_parts(p, g);
     }
 }
 
@@ -249,7 +308,6 @@ static struct accel_cuda_copy_pool *pool_create(const accel_cuda_ctx *ctx)
     pthread_sigmask(SIG_SETMASK, &all, &old);
     for (unsigned w = 0; w + 1 < total; ++w) {
         p->worker[w].pool = p;
-        p->worker[w].first = w + 1;
         if (pthread_create(&p->worker[w].thread, NULL, worker_main, &p->worker[w]) != 0)
             break;
         p->workers++;
@@ -279,46 +337,197 @@ static struct accel_cuda_copy_pool *get_pool(accel_cuda_ctx *ctx)
     return ctx->copy_pool;
 }
 
-void accel_cuda__host_copy(accel_cuda_ctx *ctx, void *dst, const void *src, size_t len)
+/* ------------------------------------------------------- ring copies */
+
+/* The caller's side of a ring copy (see cuda_internal.h): make pieces ready
+ * for the copy threads, start the DMAs of pieces whose parts are all in
+ * (to the device) or whose slots are free again (to the host), and copy a
+ * part itself when there is nothing else to do. Pieces p of the transfer
+ * use slot (first + p) % k. */
+typedef struct ring_run {
+    struct accel_cuda_copy_pool *p;
+    unsigned long long g;
+    const accel_cuda_ring_ops *ops;
+    void *user;
+    size_t pieces, started, ready, consumed;
+} ring_run;
+
+/* Every piece has ring_ppp parts (the last piece's tail ones empty). */
+static size_t piece_parts(const struct accel_cuda_copy_pool *p, size_t piece)
 {
-    struct accel_cuda_copy_pool *p = len >= 2 * MIN_PART ? get_pool(ctx) : NULL;
-    if (!p || pthread_mutex_trylock(&p->busy) != 0) {
-        memcpy(dst, src, len);
-        return;
+    (void)piece;
+    return p->ring_ppp;
+}
+
+static unsigned slot_of(const struct accel_cuda_copy_pool *p, size_t piece)
+{
+    return (unsigned)((p->ring_first + piece) % p->ring_k);
+}
+
+/* One round of the caller's work; *moved: something advanced. Returns 0
+ * or an error status of ops (its message set). */
+static int32_t ring_step(ring_run *r, int *moved)
+{
+    struct accel_cuda_copy_pool *p = r->p;
+    const size_t k = p->ring_k;
+    *moved = 0;
+    if (p->ring_to_device) {
+        /* A slot may be filled once its last DMA (an earlier transfer's or
+         * piece - k's of this one, started by then) is done. */
+        while (r->ready < r->pieces && r->ready < r->started + k) {
+            int d = 0;
+            int32_t st = r->ops->done(r->user, slot_of(p, r->ready), &d);
+            if (st != 0)
+                return st;
+            if (!d)
+                break;
+            __atomic_store_n(&p->ring_avail, (unsigned long long)++r->ready, __ATOMIC_RELEASE);
+            *moved = 1;
+        }
+        while (r->started < r->ready) {
+            unsigned slot = slot_of(p, r->started);
+            if (__atomic_load_n(&p->ring_in[slot], __ATOMIC_ACQUIRE) != piece_parts(p, r->started))
+                break;
+            __atomic_store_n(&p->ring_in[slot], 0u, __ATOMIC_RELAXED);
+            size_t off = r->started * p->ring_piece;
+            size_t len = p->len - off < p->ring_piece ? p->len - off : p->ring_piece;
+            int32_t st = r->ops->start(r->user, slot, off, len);
+            if (st != 0)
+                return st;
+            r->started++;
+            *moved = 1;
+        }
+        return 0;
     }
-    const size_t threads = (size_t)p->workers + 1u;
-    size_t part = (len + threads * PARTS_PER_THREAD - 1u) / (threads * PARTS_PER_THREAD);
+    /* To the host: a slot's DMA may start once its piece - k is copied out
+     * (stream order keeps it behind the slot's earlier DMAs); its parts
+     * may be copied out once the DMA is done. */
+    while (r->consumed < r->ready) {
+        unsigned slot = slot_of(p, r->consumed);
+        if (__atomic_load_n(&p->ring_in[slot], __ATOMIC_ACQUIRE) != piece_parts(p, r->consumed))
+            break;
+        __atomic_store_n(&p->ring_in[slot], 0u, __ATOMIC_RELAXED);
+        r->consumed++;
+        *moved = 1;
+    }
+    while (r->started < r->pieces && r->started < r->consumed + k) {
+        size_t off = r->started * p->ring_piece;
+        size_t len = p->len - off < p->ring_piece ? p->len - off : p->ring_piece;
+        int32_t st = r->ops->start(r->user, slot_of(p, r->started), off, len);
+        if (st != 0)
+            return st;
+        r->started++;
+        *moved = 1;
+    }
+    while (r->ready < r->started) {
+        int d = 0;
+        int32_t st = r->ops->done(r->user, slot_of(p, r->ready), &d);
+        if (st != 0)
+            return st;
+        if (!d)
+            break;
+        __atomic_store_n(&p->ring_avail, (unsigned long long)++r->ready, __ATOMIC_RELEASE);
+        *moved = 1;
+    }
+    return 0;
+}
+
+/* The pool for a ring copy: this thread's own when the pool is busy or
+ * there is none (it then copies every part itself). */
+static struct accel_cuda_copy_pool *solo_pool(void)
+{
+    static _Thread_local struct accel_cuda_copy_pool solo;
+    memset(&solo, 0, sizeof solo);
+    return &solo;
+}
+
+int32_t accel_cuda__ring_copy(accel_cuda_ctx *ctx, int to_device, void *host, size_t bytes,
+                              void *const *slots, unsigned k, unsigned first, size_t piece,
+                              const accel_cuda_ring_ops *ops, void *user)
+{
+    if (bytes == 0)
+        return 0;
+    struct accel_cuda_copy_pool *p = bytes >= POOL_MIN_BYTES ? get_pool(ctx) : NULL;
+    if (p && pthread_mutex_trylock(&p->busy) != 0)
+        p = NULL;
+    const int shared = p != NULL;
+    if (!p)
+        p = solo_pool();
+    const size_t threads = shared ? (size_t)p->workers + 1u : 1u;
+    /* Parts: about a quarter of a thread's share of a piece, at least 64 KiB. */
+    size_t part = (piece + threads * PARTS_PER_THREAD - 1u) / (threads * PARTS_PER_THREAD);
     if (part < MIN_PART)
         part = MIN_PART;
-    if (part < (len + MAX_PARTS - 1u) / MAX_PARTS)
-        part = (len + MAX_PARTS - 1u) / MAX_PARTS;
-    part = (part + 63u) & ~(size_t)63u; /* whole cache lines */
-    const unsigned parts = (unsigned)((len + part - 1u) / part);
+    part = (part + 63u) & ~(size_t)63u;
+    if (part > piece)
+        part = piece;
+    const size_t ppp = (piece + part - 1u) / part;
+    const size_t pieces = (bytes + piece - 1u) / piece;
     const unsigned long long g = __atomic_load_n(&p->gen, __ATOMIC_RELAXED) + 1ull;
-    p->dst = dst;
-    p->src = src;
-    p->len = len;
-    p->part = part;
-    __atomic_store_n(&p->done, 0u, __ATOMIC_RELAXED);
-    for (unsigned i = parts; i < MAX_PARTS; ++i)
-        __atomic_store_n(&p->claimed[i], g, __ATOMIC_RELAXED);
-    /* The release bump publishes the job; spinning workers see it without a
-     * syscall, sleeping ones are woken (they check gen under the lock). */
-    pthread_mutex_lock(&p->lock);
-    __atomic_store_n(&p->gen, g, __ATOMIC_RELEASE);
-    if (p->sleepers)
-        pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->lock);
-    copy_parts(p, g, 0);
-    /* Every part is claimed; wait for the ones still being copied (yield
-     * now and then: their thread may have been descheduled). The acquire
-     * load of the count makes their bytes visible here. */
-    for (unsigned spins = 1; __atomic_load_n(&p->done, __ATOMIC_ACQUIRE) != parts; ++spins) {
+    /* The claim word first: a worker still in the previous job fails its
+     * next claim before any field below changes. */
+    __atomic_store_n(&p->ring_claim, (g & 0xffffffffull) << 32, __ATOMIC_RELEASE);
+    p->ring_to_device = to_device;
+    __atomic_store_n(&p->ring_abort, 0, __ATOMIC_RELAXED);
+    p->ring_host = host;
+    p->ring_slot = slots;
+    p->ring_k = k;
+    p->ring_first = first;
+    __atomic_store_n(&p->ring_ppp, (unsigned)ppp, __ATOMIC_RELAXED);
+    p->ring_piece = piece;
+    p->ring_part = part;
+    __atomic_store_n(&p->ring_parts, pieces * ppp, __ATOMIC_RELAXED);
+    p->len = bytes;
+    __atomic_store_n(&p->ring_avail, 0ull, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->ring_over, 0ull, __ATOMIC_RELAXED);
+    for (unsigned i = 0; i < k; ++i)
+        __atomic_store_n(&p->ring_in[i], 0u, __ATOMIC_RELAXED);
+    ring_run r = {p, g, ops, user, pieces, 0, 0, 0};
+    int32_t st = 0;
+    const size_t *goal = to_device ? &r.started : &r.consumed;
+    /* The copy threads get the job once its first piece is ready: a
+     * transfer queued behind long work (a read waits for it) keeps only
+     * this thread waiting, as cudaEventSynchronize would. */
+    int posted = !shared;
+    for (unsigned spins = 1; *goal < pieces; ++spins) {
+        int moved = 0;
+        st = ring_step(&r, &moved);
+        if (st != 0)
+            break;
+        if (!posted && r.ready > 0) {
+            pthread_mutex_lock(&p->lock);
+            __atomic_store_n(&p->gen, g, __ATOMIC_RELEASE);
+            if (p->sleepers)
+                pthread_cond_broadcast(&p->wake);
+            pthread_mutex_unlock(&p->lock);
+            posted = 1;
+        }
+        if (moved)
+            continue;
+        size_t i = ring_claim(p, g, r.ready); /* help with a piece that is ready */
+        if (i != SIZE_MAX) {
+            ring_part(p, i);
+            continue;
+        }
         cpu_relax();
         if (spins % 4096u == 0)
             sched_yield();
     }
-    pthread_mutex_unlock(&p->busy);
+    if (st != 0) { /* let every claimed part end (skipped), claim the rest */
+        __atomic_store_n(&p->ring_abort, 1, __ATOMIC_RELEASE);
+        for (size_t i; (i = ring_claim(p, g, SIZE_MAX)) != SIZE_MAX;)
+            ring_part(p, i);
+        while (__atomic_load_n(&p->ring_over, __ATOMIC_ACQUIRE) != pieces * ppp)
+            cpu_relax();
+    }
+    /* The job's number is used up even when the threads never got it (the
+     * next job must have a higher one). Workers see no part left now; the
+     * next job's claim word comes first. */
+    if (!posted)
+        __atomic_store_n(&p->gen, g, __ATOMIC_RELEASE);
+    if (shared)
+        pthread_mutex_unlock(&p->busy);
+    return st;
 }
 
 void accel_cuda__host_touch(void *p, size_t bytes)

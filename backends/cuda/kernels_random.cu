@@ -4,9 +4,10 @@
  * mapping of accel.h (backends/common/philox.h is the one implementation of
  * the generator, shared with the CPU backend).
  *
- * Each thread takes one Philox counter at a time (grid-stride) and writes the
- * 4 (f32) or 2 (f64) stream elements it yields, so the generator runs once
- * per counter and every word of it is used. When the output is 16-byte
+ * Each thread takes one Philox counter at a time (grid-stride; two for the
+ * f32 normal fill) and writes the 4 (f32) or 2 (f64) stream elements each
+ * yields, so the generator runs once per counter and every word of it is
+ * used. When the output is 16-byte
  * aligned relative to the stream offset, the counters whose elements all fall
  * inside the range (all but at most the two at the ends) go out as one
  * 16-byte store each, indexed by a 32-bit counter number from the first of
@@ -15,13 +16,17 @@
  *
  * Uniform numbers use only integer operations and exact conversions:
  * bit-identical with every backend. Normal numbers: f32 is single-precision
- * Box-Muller (accel.h), with philox.h's logarithm for (0,1] draws (below 1
- * ulp, no special cases), sqrt as L * rsqrt(L) (2 ulp), and __sincosf on
- * the angle moved to [-pi, pi) (absolute error below 2^-21.4 there; CUDA
- * Math API), against glibc's logf, sqrtf and sincosf on the CPU;
+ * Box-Muller (accel.h), with philox.h's -2 ln u1 from the integer draw
+ * (below 1 ulp, no special cases), sqrt.approx (MUFU.SQRT) and __sincosf on
+ * the formula's angle in (0, 2pi]; over every one of the 2^24 draws, on the
+ * H200 (bench/ew_probe.cu), r is within 1.34e-7 relative and cos, sin within
+ * 7.1e-7 absolute, against glibc's logf, sqrtf and sincosf on the CPU;
  * f64 is Box-Muller in double with CUDA's log, sqrt and sincos (1-2 ulp
  * each). Neither is bit-identical with the CPU; both stay inside the op
- * table's normal rule, 4 ulp + 64 eps stddev (core/tolerance.c). */
+ * table's normal rule, 4 ulp + 64 eps stddev (core/tolerance.c). The f32
+ * normal fill is bound by instruction issue, not by its writes: its vector
+ * kernel takes two counters per step, and the standard normal its own
+ * instance (99 and 97 instructions per counter on sm_90, 125 before). */
 #include "../common/philox.h"
 #include "cuda_internal.h"
 #include "kernel_common.cuh"
@@ -46,27 +51,28 @@ __device__ __forceinline__ void box_muller(double u1, double u2, double mean, do
     *z1 = __dadd_rn(mean, __dmul_rn(__dmul_rn(stddev, r), s));
 }
 
-/* f32: accel.h's single-precision formula. theta = fl(2pi_f * u2) is the
- * CPU's angle bit for bit; cos(theta) = -cos(theta - pi) and likewise sin,
- * with theta - pi_f exact (Sterbenz) for theta >= pi/2 and within half an
- * ulp below, so __sincosf runs where its error bound holds. */
-__device__ __forceinline__ void box_muller(float u1, float u2, float mean, float stddev, float *z0,
-                                           float *z1)
+/* f32: accel.h's single-precision formula from the draws d1, d2 = (w >> 8)
+ * + 1 of u1 = d1 2^-24, u2 = d2 2^-24, as the CPU computes it but for the
+ * approximations. L = -2 ln u1 by philox.h (from d1, below 1 ulp); r =
+ * sqrt(L) by sqrt.approx (MUFU.SQRT; L is 0 or at least 2^-23, never
+ * subnormal, so the flush-to-zero form loses nothing); theta = fl(2pi_f *
+ * u2) formed as fl(2pi_f 2^-24 * d2), the same real product scaled by a
+ * power of two, so the CPU's angle bit for bit; __sincosf of theta itself
+ * (one subtraction fewer than moving it to [-pi, pi): 7.1e-7 against 4.9e-7
+ * absolute at worst, measured); then fma(fl(stddev * r), cos, mean). */
+__device__ __forceinline__ void box_muller(uint32_t d1, uint32_t d2, float mean, float stddev,
+                                           float *z0, float *z1)
 {
-    const float two_pi = 6.28318530717958647692f, pi = 3.14159265358979323846f;
-    /* sqrt(L) as L * rsqrt(L), within 2 ulp (PTX rsqrt.approx: relative
-     * error 2^-22.9), 12 instructions fewer than the correctly rounded
-     * sqrtf. L is 0 (u1 = 1, then r = 0) or at least 2^-23, never subnormal,
-     * so the flush-to-zero form loses nothing. */
-    float l = __fmul_rn(-2.0f, accel_philox_log_f32(u1)), q;
-    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(q) : "f"(l));
-    float r = l > 0.0f ? __fmul_rn(l, q) : 0.0f;
-    float theta = __fmul_rn(two_pi, u2);
+    const float two_pi_scaled = 6.28318530717958647692f * 0x1p-24f;
+    float r;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(accel_philox_neg2log_f32(d1)));
     float s, c;
-    __sincosf(__fsub_rn(theta, pi), &s, &c);
-    float sr = __fmul_rn(stddev, r);
-    *z0 = __fadd_rn(mean, __fmul_rn(sr, -c));
-    *z1 = __fadd_rn(mean, __fmul_rn(sr, -s));
+    __sincosf(__fmul_rn((float)d2, two_pi_scaled), &s, &c);
+    /* A plain product (its only use is an fma's factor: nothing to contract
+     * it with), so that stddev 1 as a constant folds it away. */
+    float sr = stddev * r;
+    *z0 = __fmaf_rn(sr, c, mean);
+    *z1 = __fmaf_rn(sr, s, mean);
 }
 
 template <typename T> struct Draw;
@@ -83,11 +89,9 @@ template <> struct Draw<float> {
                                                   float stddev, float v[4])
     {
 #pragma unroll
-        for (int p = 0; p < 2; ++p) {
-            float u1 = (float)((r.w[2 * p] >> 8) + 1u) * 0x1p-24f;
-            float u2 = (float)((r.w[2 * p + 1] >> 8) + 1u) * 0x1p-24f;
-            box_muller(u1, u2, mean, stddev, &v[2 * p], &v[2 * p + 1]);
-        }
+        for (int p = 0; p < 2; ++p)
+            box_muller((r.w[2 * p] >> 8) + 1u, (r.w[2 * p + 1] >> 8) + 1u, mean, stddev, &v[2 * p],
+                       &v[2 * p + 1]);
     }
 };
 
@@ -120,15 +124,22 @@ template <typename T> struct Fill {
     T *out;
 };
 
-/* The P elements of counter c, whichever kind of fill. */
+/* The P elements of a counter from its Philox words, whichever kind of fill. */
 template <typename T, bool NORMAL>
-__device__ __forceinline__ void draw(const Fill<T> &f, uint64_t c, T v[Draw<T>::per])
+__device__ __forceinline__ void map(const Fill<T> &f, const accel_philox_words &r,
+                                    T v[Draw<T>::per])
 {
-    accel_philox_words r = accel_philox_block(c, f.seed);
     if (NORMAL)
         Draw<T>::normal(r, f.mean, f.stddev, v);
     else
         Draw<T>::uniform(r, v);
+}
+
+/* The P elements of counter c. */
+template <typename T, bool NORMAL>
+__device__ __forceinline__ void draw(const Fill<T> &f, uint64_t c, T v[Draw<T>::per])
+{
+    map<T, NORMAL>(f, accel_philox_block(c, f.seed), v);
 }
 
 /* Counter c's elements that fall inside the range, one by one. */
@@ -157,33 +168,77 @@ __global__ void __launch_bounds__(kThreads)
         write_partial<T, NORMAL>(f, first + t);
 }
 
-/* Counters c0 .. c0 + nfull - 1 lie wholly inside the range and their
- * elements start at body, 16-byte aligned: one vector store each, with a
- * 32-bit index (the host cuts longer ranges into launches). Threads 0 and 1
- * of the grid also write the partial counters ends[0] and ends[1] of the
- * range when nends says they exist. */
+/* Blocks per SM that the vector kernel's registers must allow: 8 (2048
+ * threads, full occupancy, at most 32 registers) for f32, whose normal fill
+ * is bound by instruction issue and needs every warp; f64 is left to ptxas. */
+template <typename T> constexpr int kMinBlocks = sizeof(T) == 4 ? 8 : 1;
+
+/* Counters per thread and loop step: 2 for the f32 normal fill (two
+ * independent Philox and Box-Muller chains hide each other's latencies:
+ * 0.837 of copy against 0.802 with one, H200, bench/ew_probe.cu), 1 for the
+ * others (uniform is bound by the write bandwidth already). */
 template <typename T, bool NORMAL>
-__global__ void __launch_bounds__(kThreads)
-    random_vector_kernel(Fill<T> f, uint64_t c0, uint32_t nfull,
-                         typename Vec<T>::type *__restrict__ body, uint64_t end0, uint64_t end1,
-                         uint32_t nends)
+constexpr int kCountersPerStep = NORMAL && sizeof(T) == 4 ? 2 : 1;
+
+/* Counters c_hi * 2^32 + lo0 .. + nfull - 1 lie wholly inside the range and
+ * their elements start at body, 16-byte aligned: one vector store each, with
+ * a 32-bit index and a 32-bit low counter word (the host cuts the range into
+ * launches that neither pass 2^31 counters nor cross a multiple of 2^32, so
+ * the high word is the same for the whole launch: 4 instructions fewer per
+ * counter), and the key schedule ks of f.seed, read from the parameter bank
+ * (no registers and no instructions for the keys). Threads 0 and 1 of the grid also write the
+ * partial counters ends[0] and ends[1] of the range when nends says they exist. */
+template <typename T, bool NORMAL, bool STANDARD>
+__global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
+    random_vector_kernel(Fill<T> f, accel_philox_keys ks, uint32_t lo0, uint32_t c_hi,
+                         uint32_t nfull, typename Vec<T>::type *__restrict__ body, uint64_t end0,
+                         uint64_t end1, uint32_t nends)
 {
+    if constexpr (STANDARD) { /* mean +0, stddev 1 as constants: fl(1 * r) = r folds away */
+        f.mean = T(0);
+        f.stddev = T(1);
+    }
     constexpr unsigned P = Draw<T>::per;
     using VT = typename Vec<T>::type;
     static_assert(sizeof(VT) == P * sizeof(T), "one counter's elements are one vector");
+    constexpr int U = kCountersPerStep<T, NORMAL>;
+    union Out {
+        VT v;
+        T e[P];
+    };
     const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
-    const uint32_t stride = gridDim.x * blockDim.x;
-    for (uint32_t t = tid; t < nfull; t += stride) {
-        union {
-            VT v;
-            T e[P];
-        } v;
-        draw<T, NORMAL>(f, c0 + t, v.e);
-        body[t] = v.v;
+    uint32_t stride = gridDim.x * blockDim.x;
+    /* Held as a value: otherwise nvcc folds each t + u * stride into an IMAD
+     * of gridDim and blockDim, on the FMA pipe that Philox's multiplies fill. */
+    asm("" : "+r"(stride));
+    uint32_t t = tid;
+    /* U counters t, t + stride, .. per step, all drawn before any is stored
+     * (t + (U - 1) stride < nfull <= 2^31 and stride is far below 2^31: no
+     * wrap); lo0 + t < 2^32: no carry into the high word. */
+    for (; t + (U - 1) * stride < nfull; t += U * stride) {
+        Out v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            map<T, NORMAL>(f, accel_philox4x32_10_keyed(lo0 + t + u * stride, c_hi, 0u, 0u, &ks),
+                           v[u].e);
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            body[t + u * stride] = v[u].v;
+    }
+    if (U > 1 && t < nfull) { /* fewer than U counters left for this thread */
+        for (; t < nfull; t += stride) {
+            Out v;
+            map<T, NORMAL>(f, accel_philox4x32_10_keyed(lo0 + t, c_hi, 0u, 0u, &ks), v.e);
+            body[t] = v.v;
+        }
     }
     if (tid < nends)
         write_partial<T, NORMAL>(f, tid == 0 ? end0 : end1);
 }
+
+/* Whether the vector kernel has a standard-normal instance: the f32 normal
+ * fill, bound by instruction issue. */
+template <typename T, bool NORMAL> constexpr bool kHasStandard = NORMAL && sizeof(T) == 4;
 
 /* Counters per vector launch: a 32-bit index with room for the stride. */
 constexpr uint64_t kMaxVectorCounters = 1ull << 31;
@@ -216,12 +271,28 @@ cudaError_t random_fill(cudaStream_t stream, unsigned max_blocks, Fill<T> f)
         ends[nends++] = first;
     if (last >= full1)
         ends[nends++] = last;
+    const accel_philox_keys ks = accel_philox_schedule((uint32_t)f.seed, (uint32_t)(f.seed >> 32));
+    /* The standard normal (mean +0, stddev 1 in T), the common case, takes
+     * the kernel with those constants built in: the same bits, one multiply
+     * fewer per pair. */
+    const bool standard =
+        kHasStandard<T, NORMAL> && f.stddev == T(1) && f.mean == T(0) && !signbit(f.mean);
     for (uint64_t c = full0; c < full1;) {
         uint64_t m = full1 - c < kMaxVectorCounters ? full1 - c : kMaxVectorCounters;
+        const uint64_t to_wrap = (1ull << 32) - (c & 0xffffffffull); /* counters to the next 2^32 */
+        if (m > to_wrap)
+            m = to_wrap;
         VT *body = reinterpret_cast<VT *>(f.out + (c * P - f.offset));
-        unsigned grid = resident_grid<random_vector_kernel<T, NORMAL>>(m, max_blocks);
-        random_vector_kernel<T, NORMAL><<<grid, kThreads, 0, stream>>>(
-            f, c, (uint32_t)m, body, ends[0], ends[1], c == full0 ? nends : 0u);
+        const uint32_t ne = c == full0 ? nends : 0u;
+        if (standard) {
+            constexpr auto K = random_vector_kernel<T, NORMAL, kHasStandard<T, NORMAL>>;
+            K<<<resident_grid<K>(m, max_blocks), kThreads, 0, stream>>>(
+                f, ks, (uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, body, ends[0], ends[1], ne);
+        } else {
+            constexpr auto K = random_vector_kernel<T, NORMAL, false>;
+            K<<<resident_grid<K>(m, max_blocks), kThreads, 0, stream>>>(
+                f, ks, (uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, body, ends[0], ends[1], ne);
+        }
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;

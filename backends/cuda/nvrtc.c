@@ -461,11 +461,11 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     const cuda_device *dev = &ctx->devices[q->device];
     dim3 grid = {1, 1, 1}, block = {256, 1, 1};
     if (L->kind == ACCEL_KERNEL_ELEMENTWISE) {
-        /* One step of 4 elements per thread (kernel_codegen.c): a grid that
-         * covers n at once streams best (a plain float4 kernel's ceiling);
-         * the kernel's grid-stride loops cover what a capped grid leaves. */
+        /* One step per block (kernel_codegen.c): a grid that covers n at
+         * once streams best (a plain float4 kernel's ceiling); the kernel's
+         * grid-strided blocks cover what a capped grid leaves. */
         params[np++] = &n;
-        size_t blocks = (n + 1023) / 1024;
+        size_t blocks = (n + ACCEL_KERNEL_ELEMENTWISE_BLOCK - 1) / ACCEL_KERNEL_ELEMENTWISE_BLOCK;
         grid.x = (unsigned)(blocks < 0x7fffffffu ? (blocks ? blocks : 1) : 0x7fffffffu);
     } else if (L->kind == ACCEL_KERNEL_REDUCTION) {
         /* Rows of several chunks: phase 0 writes a partial per (row,

@@ -11,10 +11,10 @@
  *
  * Transfers: pinned host memory (accel_host_alloc, cudaHostRegister) goes
  * straight to cudaMemcpyAsync and is fully asynchronous. Pageable memory over
- * 64 KiB goes through a per-queue ring of 4 pinned 16 MiB chunks, pipelined
- * so that the host copy of one chunk overlaps the DMAs of the others; each
- * host copy is split over the backend's copy threads (hostcopy.c), as one
- * core copies pageable memory far slower than the DMA engines move it.
+ * 64 KiB goes through a per-queue ring of 16 pinned 4 MiB pieces, copied by
+ * the backend's copy threads (hostcopy.c: one core copies pageable memory
+ * far slower than the DMA engines move it), which go on with the next
+ * pieces while the DMAs of the earlier ones run.
  * This makes large pageable transfers synchronous with respect to the host
  * buffer, as CUDA's own are: a write returns once the source has been copied
  * into the ring (the source may be reused at once), a read returns once the
@@ -162,68 +162,61 @@ static int32_t ensure_staging(accel_cuda_ctx *ctx, accel_be_queue *q)
     return st == ACCEL_ERROR_DEVICE ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY;
 }
 
-/* Pageable host -> device through the ring: wait until a chunk's previous
- * DMA is done, fill it, start its DMA. Returns after the last fill. */
-static int32_t staged_write(accel_cuda_ctx *ctx, accel_be_queue *q, char *dst, const char *src,
-                            size_t bytes)
+/* Pageable transfers through the queue's ring (hostcopy.c's ring copy):
+ * a slot's DMA on the queue's stream, then its event. */
+typedef struct staged {
+    accel_cuda_ctx *ctx;
+    accel_be_queue *q;
+    char *dev; /* the device end of the transfer */
+    int to_device;
+} staged;
+
+static int32_t staged_start(void *user, unsigned slot, size_t off, size_t len)
 {
-    int32_t st = ensure_staging(ctx, q);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    for (size_t off = 0; off < bytes; off += ACCEL_CUDA_STAGING_CHUNK_BYTES) {
-        size_t len = bytes - off < ACCEL_CUDA_STAGING_CHUNK_BYTES ? bytes - off
-                                                                  : ACCEL_CUDA_STAGING_CHUNK_BYTES;
-        unsigned i = q->next_chunk;
-        q->next_chunk = (i + 1u) % ACCEL_CUDA_STAGING_CHUNKS;
-        cudaError_t err = cudaEventSynchronize(q->chunk_done[i]);
-        if (err != cudaSuccess)
-            return accel_cuda__fail_async(ctx, err, "accel_queue_write", q->last_op);
-        accel_cuda__host_copy(ctx, q->chunk[i], src + off, len);
-        if ((err = cudaMemcpyAsync(dst + off, q->chunk[i], len, cudaMemcpyHostToDevice,
-                                   q->stream)) != cudaSuccess ||
-            (err = cudaEventRecord(q->chunk_done[i], q->stream)) != cudaSuccess)
-            return accel_cuda__fail(ctx, err, "accel_queue_write: cudaMemcpyAsync");
-    }
-    return ACCEL_SUCCESS;
+    staged *t = user;
+    accel_be_queue *q = t->q;
+    cudaError_t err =
+        t->to_device
+            ? cudaMemcpyAsync(t->dev + off, q->chunk[slot], len, cudaMemcpyHostToDevice, q->stream)
+            : cudaMemcpyAsync(q->chunk[slot], t->dev + off, len, cudaMemcpyDeviceToHost, q->stream);
+    if (err == cudaSuccess)
+        err = cudaEventRecord(q->chunk_done[slot], q->stream);
+    return err == cudaSuccess
+               ? ACCEL_SUCCESS
+               : accel_cuda__fail(t->ctx, err,
+                                  t->to_device ? "accel_queue_write: cudaMemcpyAsync"
+                                               : "accel_queue_read: cudaMemcpyAsync");
 }
 
-/* Device -> pageable host through the ring: keep up to all chunks' DMAs in
- * flight; copy the oldest out on the host once it has landed. Stream order
- * makes a chunk's new DMA wait for its earlier use, so only the host side
- * waits on events. */
-static int32_t staged_read(accel_cuda_ctx *ctx, accel_be_queue *q, char *dst, const char *src,
-                           size_t bytes)
+static int32_t staged_done(void *user, unsigned slot, int *out_done)
+{
+    staged *t = user;
+    cudaError_t err = cudaEventQuery(t->q->chunk_done[slot]);
+    *out_done = err == cudaSuccess;
+    if (err == cudaSuccess || err == cudaErrorNotReady) {
+        (void)cudaGetLastError();
+        return ACCEL_SUCCESS;
+    }
+    return accel_cuda__fail_async(
+        t->ctx, err, t->to_device ? "accel_queue_write" : "accel_queue_read", t->q->last_op);
+}
+
+/* Pageable host <-> device: the write returns once every byte is in the
+ * ring (its DMAs queued), the read once every byte is in dst. */
+static int32_t staged_copy(accel_cuda_ctx *ctx, accel_be_queue *q, char *dev, void *host,
+                           size_t bytes, int to_device)
 {
     int32_t st = ensure_staging(ctx, q);
     if (st != ACCEL_SUCCESS)
         return st;
-    const size_t chunk = ACCEL_CUDA_STAGING_CHUNK_BYTES;
-    size_t nchunks = (bytes + chunk - 1) / chunk;
-    size_t issued = 0, drained = 0;
-    unsigned first = q->next_chunk;
-    while (drained < nchunks) {
-        cudaError_t err;
-        if (issued < nchunks && issued - drained < ACCEL_CUDA_STAGING_CHUNKS) {
-            unsigned i = (unsigned)((first + issued) % ACCEL_CUDA_STAGING_CHUNKS);
-            size_t off = issued * chunk;
-            size_t len = bytes - off < chunk ? bytes - off : chunk;
-            if ((err = cudaMemcpyAsync(q->chunk[i], src + off, len, cudaMemcpyDeviceToHost,
-                                       q->stream)) != cudaSuccess ||
-                (err = cudaEventRecord(q->chunk_done[i], q->stream)) != cudaSuccess)
-                return accel_cuda__fail(ctx, err, "accel_queue_read: cudaMemcpyAsync");
-            ++issued;
-            continue;
-        }
-        unsigned i = (unsigned)((first + drained) % ACCEL_CUDA_STAGING_CHUNKS);
-        size_t off = drained * chunk;
-        size_t len = bytes - off < chunk ? bytes - off : chunk;
-        if ((err = cudaEventSynchronize(q->chunk_done[i])) != cudaSuccess)
-            return accel_cuda__fail_async(ctx, err, "accel_queue_read", q->last_op);
-        accel_cuda__host_copy(ctx, dst + off, q->chunk[i], len);
-        ++drained;
-    }
-    q->next_chunk = (unsigned)((first + nchunks) % ACCEL_CUDA_STAGING_CHUNKS);
-    return ACCEL_SUCCESS;
+    static const accel_cuda_ring_ops ops = {staged_start, staged_done};
+    staged t = {ctx, q, dev, to_device};
+    const size_t piece = ACCEL_CUDA_STAGING_CHUNK_BYTES;
+    st = accel_cuda__ring_copy(ctx, to_device, host, bytes, q->chunk, ACCEL_CUDA_STAGING_CHUNKS,
+                               q->next_chunk, piece, &ops, &t);
+    q->next_chunk =
+        (unsigned)((q->next_chunk + (bytes + piece - 1) / piece) % ACCEL_CUDA_STAGING_CHUNKS);
+    return st;
 }
 
 int32_t accel_cuda__queue_write(void *vctx, accel_be_queue *q, accel_be_buffer *dst,
@@ -237,7 +230,7 @@ int32_t accel_cuda__queue_write(void *vctx, accel_be_queue *q, accel_be_buffer *
         return st;
     char *d = (char *)accel_cuda__buffer_ptr(dst) + dst_offset;
     if (bytes > ACCEL_CUDA_DIRECT_PAGEABLE_BYTES && !is_pinned(src, bytes))
-        return staged_write(ctx, q, d, src, bytes);
+        return staged_copy(ctx, q, d, (void *)src, bytes, 1);
     cudaError_t err = cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, q->stream);
     return err == cudaSuccess ? ACCEL_SUCCESS
                               : accel_cuda__fail(ctx, err, "accel_queue_write: cudaMemcpyAsync");
@@ -254,7 +247,7 @@ int32_t accel_cuda__queue_read(void *vctx, accel_be_queue *q, accel_be_buffer *s
         return st;
     const char *s = (const char *)accel_cuda__buffer_ptr(src) + src_offset;
     if (bytes > ACCEL_CUDA_DIRECT_PAGEABLE_BYTES && !is_pinned(dst, bytes))
-        return staged_read(ctx, q, dst, s, bytes);
+        return staged_copy(ctx, q, (char *)s, dst, bytes, 0);
     cudaError_t err = cudaMemcpyAsync(dst, s, bytes, cudaMemcpyDeviceToHost, q->stream);
     return err == cudaSuccess ? ACCEL_SUCCESS
                               : accel_cuda__fail(ctx, err, "accel_queue_read: cudaMemcpyAsync");

@@ -634,8 +634,9 @@ ACCEL_API accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, u
  *  r = sqrt(-2 ln u1), out[2p] = mean + stddev*r*cos(2 pi u2), out[2p+1] =
  *  mean + stddev*r*sin(2 pi u2). f32 is computed in single precision, one
  *  rounding per step: r = sqrtf(-2 * logf(u1)), theta = fl(2pi_f * u2), then
- *  fl(mean_f + fl(fl(stddev_f * r) * cos(theta))) with mean_f, stddev_f the
- *  arguments rounded to f32; f64 in double the same way. Not bit-identical
+ *  fmaf(fl(stddev_f * r), cos(theta), mean_f) (one fused multiply-add) with
+ *  mean_f, stddev_f the arguments rounded to f32; f64 in double, with
+ *  fl(mean + fl(fl(stddev * r) * cos(theta))). Not bit-identical
  *  across backends (their logf and sin/cos differ in the last bits): any two
  *  agree within 4 ulp + 64 eps stddev (the op table's normal rule, eps the
  *  dtype's epsilon). Errors as accel_random_uniform, and

@@ -60,7 +60,9 @@ extern "C" {
  *   follow the core. The CUDA reduction entry gained `void *part, unsigned
  *   phase` after `rows, cols` when reductions took their chunked order
  *   (ACCEL_KERNEL_REDUCE_CHUNK); a plugin that builds CUDA programs passes
- *   them as documented at accel_program_desc.
+ *   them as documented at accel_program_desc. The CUDA elementwise entry
+ *   takes blockDim.x == 256 (it had taken any blockDim.x <= 256) since its
+ *   blocks cover ACCEL_KERNEL_ELEMENTWISE_BLOCK elements a step.
  */
 #define ACCEL_BACKEND_ABI_VERSION 2u
 #define ACCEL_BACKEND_ABI_OLDEST 1u
@@ -177,8 +179,9 @@ typedef void (*accel_host_fn)(void *user);
  *   are the arguments in order (arrays as T *, scalars by value), then for
  *   elementwise `size_t n`, for reductions `size_t rows, size_t cols,
  *   void *part, unsigned phase`.
- *   Elementwise: blockDim.x <= 256 (1-D), any grid (grid-stride loops; about
- *   n / 1024 blocks of 256 threads stream best); reduction: blockDim.x == 256,
+ *   Elementwise: blockDim.x == 256 (1-D), any grid (the blocks are
+ *   grid-strided; ceil(n / ACCEL_KERNEL_ELEMENTWISE_BLOCK) blocks, one step
+ *   each, stream best); reduction: blockDim.x == 256,
  *   any gridDim.x (blocks are grid-strided). A reduction's row is cut into
  *   np = ceil(cols / ACCEL_KERNEL_REDUCE_CHUNK) chunks (1 when cols is
  *   smaller). np == 1: one launch, phase 0, part unused (NULL). np > 1: phase
@@ -234,6 +237,9 @@ typedef struct accel_kernel_arg_desc {
 /* Columns of a reduction row that one block (CUDA) or one pass (C) reduces
  * before the partials are combined: part of the fixed reduction order. */
 #define ACCEL_KERNEL_REDUCE_CHUNK 16384u
+/* Elements that one 256-thread block of a CUDA elementwise entry covers per
+ * step (2 vectors of 4 per thread). */
+#define ACCEL_KERNEL_ELEMENTWISE_BLOCK 2048u
 typedef struct accel_kernel_launch_desc {
     uint32_t struct_size;
     uint32_t kind;             /* ACCEL_KERNEL_* */

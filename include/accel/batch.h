@@ -99,6 +99,14 @@ typedef struct accel_batch_stats {
     double compute_gbs; /* chunk 0's input bytes over its compute time (0: not measured) */
     double ms;          /* wall time of the chunks (probe, queues, buffers, staging excluded) */
     double gbs;         /* bytes copied in and out / ms */
+    /* Where the whole call's time went, wall ms (0: the phase did not run).
+     * A run reuses the queues, buffers and staging of the device's previous
+     * run where they fit, so a warm call's setup and warm-up are short. */
+    double probe_ms;    /* timing copies for the automatic cut */
+    double setup_ms;    /* queues, events and device buffers made or taken over */
+    double warm_ms;     /* the first transfer of each queue (a backend's staging, copy threads) */
+    double teardown_ms; /* results handed back, queues and buffers kept or released */
+    double call_ms;     /* the whole call, entry to return */
     uint64_t reserved[4];
 } accel_batch_stats;
 
@@ -109,7 +117,9 @@ ACCEL_API void accel_batch_stats_init(accel_batch_stats *s);
 
 /** How accel_batch_run would cut desc on dev, without running the compute.
  *  When chunk_elems or queues is 0 this times copies of input 0's first
- *  bytes (a few milliseconds) to pick them. Copy the returned chunk_elems
+ *  bytes (a few milliseconds) to pick them, once per device and kind of
+ *  memory (page-locked by accel or not): later plans and runs on the same
+ *  kind reuse that measurement (probe_ms 0). Copy the returned chunk_elems
  *  and queues into desc to make a later run cut the same way (needed to size
  *  a fixed output: chunks * chunk_bytes). Output host pointers may still be
  *  NULL here. Errors as accel_batch_run. */
@@ -134,7 +144,15 @@ ACCEL_API accel_status accel_batch_plan(accel_device *dev, const accel_batch_des
  *  device_bytes; queues = 2, or 3 with a proportional output (its copy-out is
  *  a third stage). The compute is assumed not slower than the copies
  *  (streaming work); its measured rate on chunk 0 is in compute_gbs.
- *  out_stats (may be NULL; struct_size honoured) gets the cut and rates.
+ *  out_stats (may be NULL; struct_size honoured) gets the cut, rates and
+ *  where the call's time went. A run leaves its queues (with the backend's
+ *  page-locked staging on them), events, copy-in thread and page-locked
+ *  room for fixed outputs on dev for the next run there, as CuPy's pools
+ *  keep memory: a later call skips that setup (tens of milliseconds on
+ *  CUDA from pageable memory). They are released at accel_runtime_close,
+ *  or at once after a failed run. Input memory that accel page-locked
+ *  (accel_host_register, accel_host_alloc) is copied in from the caller's
+ *  thread; any other input by the run's own thread, as a host copy.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (NULL
  *  compute, in_count 0 or above 4, out_count above 4, a NULL host pointer,
  *  elem_size 0, an output with both or neither of elem_size and chunk_bytes,

@@ -232,7 +232,10 @@ static accel_status batched_chunk(accel_queue *q, const accel_batch_chunk *ch, v
  * and squared-summed through the device with accel_batch_run (chunks cut
  * from the measured copy rate, over several queues, copies overlapped with
  * the reductions); equal to the one-shot sum on the CPU within 4 n u sum|x|.
- * The time is the run's wall time (the planning probe excluded). */
+ * The time is a warm call's whole wall time: the run is made twice, the
+ * first setting up what later runs on the device reuse (queues, page-locked
+ * staging), as a user's repeated calls would; the first call's time is in
+ * the note. The planning probe is a call of its own, excluded. */
 static accel_status step_batched(demo_ctx *c, demo_result *r)
 {
     size_t n = BATCH_N[c->size];
@@ -258,8 +261,9 @@ static accel_status step_batched(demo_ctx *c, demo_result *r)
     d.out[0].chunk_bytes = 2 * sizeof(float);
     d.compute = batched_chunk;
     d.device_bytes = BATCH_CAP[c->size];
-    accel_batch_stats plan, run;
+    accel_batch_stats plan, first, run;
     accel_batch_stats_init(&plan);
+    accel_batch_stats_init(&first);
     accel_batch_stats_init(&run);
     accel_status st = accel_batch_plan(c->dev, &d, &plan);
     if (st == ACCEL_SUCCESS) {
@@ -271,8 +275,10 @@ static accel_status step_batched(demo_ctx *c, demo_result *r)
     if (st == ACCEL_SUCCESS) {
         d.out[0].host = part;
         d.out[0].bytes = plan.chunks * 2 * sizeof(float);
-        st = accel_batch_run(c->dev, &d, &run);
+        st = accel_batch_run(c->dev, &d, &first);
     }
+    if (st == ACCEL_SUCCESS)
+        st = accel_batch_run(c->dev, &d, &run);
     for (uint64_t i = 0; st == ACCEL_SUCCESS && i < plan.chunks; i++) {
         sum[0] += part[2 * i];
         sum[1] += part[2 * i + 1];
@@ -296,14 +302,14 @@ static accel_status step_batched(demo_ctx *c, demo_result *r)
         double e0 = fabs(sum[0] - ref[0]) / (4.0 * n * U32 * absum[0]);
         double e1 = fabs(sum[1] - ref[1]) / (4.0 * n * U32 * absum[1]);
         double e = e0 > e1 ? e0 : e1;
-        r->ms = run.ms;
+        r->ms = run.call_ms;
         r->pass = e <= 1.0;
         r->rate = demo_rate((double)n * sizeof(float), r->ms, 1e-9);
         r->unit = "GB/s";
         snprintf(r->note, sizeof r->note,
-                 "accel_batch_run: %llu chunks over %u queues, pageable input; sum, sum sq vs "
-                 "one-shot cpu: %.2g of bound",
-                 (unsigned long long)plan.chunks, plan.queues, e);
+                 "accel_batch_run: %llu chunks over %u queues, pageable input, warm call (first "
+                 "%.1f ms); sum, sum sq vs one-shot cpu: %.2g of bound",
+                 (unsigned long long)plan.chunks, plan.queues, first.call_ms, e);
     }
     free(x);
     free(part);

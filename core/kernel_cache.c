@@ -215,7 +215,7 @@ static void resolve_dir(accel_runtime *rt, accel__kcache *c)
         else if (home && home[0] == '/')
             snprintf(path, sizeof path, "%s/.cache/accel/kernels", home);
         else {
-            disable(c, "no cache folder (%s%s: neither XDG_CACHE_HOME nor HOME is set)", "", "");
+            disable(c, "no cache folder (neither XDG_CACHE_HOME nor HOME is set)%s%s", "", "");
             return;
         }
     }

@@ -9,6 +9,7 @@
  * one path to the backend. Nothing is allocated per op. Zero-element ops are
  * validated the same way and then succeed without reaching op_execute,
  * except reductions and GEMM with k == 0, which still write their output. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -468,6 +469,13 @@ static accel_status random_op(const char *fn, accel_queue *q, accel_op_code op, 
         if (!isfinite(stddev) || stddev < 0)
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                                "%s: stddev = %g must be finite and >= 0", fn, stddev);
+        /* f32 fills use mean and stddev rounded to f32: one past FLT_MAX
+         * would round to infinity and fill every element with inf or nan. */
+        if (dtype == ACCEL_F32 && (fabs(mean) > FLT_MAX || stddev > FLT_MAX))
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: mean = %g, stddev = %g: a float32 fill needs both within "
+                               "float32's range (|x| <= %g)",
+                               fn, mean, stddev, (double)FLT_MAX);
     }
     d.num_operands = 1;
     d.seed = seed;

@@ -726,6 +726,11 @@ Test(bad_input, normal_with_negative_or_nonfinite_parameters)
                 ACCEL_ERROR_INVALID_ARGUMENT, "accel_random_normal");
     expect_fail(accel_random_normal(q, ACCEL_F32, 1, 0, 0.0, INFINITY, tu_slice(&out)),
                 ACCEL_ERROR_INVALID_ARGUMENT, "accel_random_normal");
+    /* Finite in double but past float32's range: a float32 fill refuses them. */
+    expect_fail(accel_random_normal(q, ACCEL_F32, 1, 0, 0.0, 1e300, tu_slice(&out)),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_random_normal");
+    expect_fail(accel_random_normal(q, ACCEL_F32, 1, 0, -1e39, 1.0, tu_slice(&out)),
+                ACCEL_ERROR_INVALID_ARGUMENT, "accel_random_normal");
     expect_untouched(&out, "out after bad normal parameters");
     /* stddev 0 is allowed and gives the mean. */
     tu_ok(accel_random_normal(q, ACCEL_F32, 1, 0, 3.0, 0.0, tu_slice(&out)));

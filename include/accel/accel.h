@@ -640,7 +640,8 @@ ACCEL_API accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, u
  *  across backends (their logf and sin/cos differ in the last bits): any two
  *  agree within 4 ulp + 64 eps stddev (the op table's normal rule, eps the
  *  dtype's epsilon). Errors as accel_random_uniform, and
- *  ACCEL_ERROR_INVALID_ARGUMENT for stddev < 0 or non-finite mean/stddev. */
+ *  ACCEL_ERROR_INVALID_ARGUMENT for stddev < 0, non-finite mean/stddev, or
+ *  (f32) a mean or stddev beyond float32's range (|x| > FLT_MAX). */
 ACCEL_API accel_status accel_random_normal(accel_queue *q, accel_dtype dtype, uint64_t seed,
                                            uint64_t rng_offset, double mean, double stddev,
                                            accel_slice out);

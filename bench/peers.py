@@ -50,6 +50,22 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# accel bench's graph rows (tools/accel/bench_graph.c) that CupyPeer runs too.
+CHAIN_OPS = ("chain8 unfused", "chain8 fused", "a*b+c unfused", "a*b+c fused")
+GRAPH_OPS = ("graph100 eager", "graph100 replay", "graph100 fused")
+
+
+def _chain8(x):
+    """accel bench's 8-op chain: sigmoid(relu(2 tanh(x*x + x) - x) * x) (CuPy
+    ufuncs, so cupy.fuse can compile it; eagerly one kernel per op)."""
+    import cupy as cp  # noqa: PLC0415 (optional dependency)
+
+    t = cp.maximum(2 * cp.tanh(x * x + x) - x, 0) * x
+    return 1 / (1 + cp.exp(-t))
+
+
+def _abc(a, b, c):
+    return a * b + c
 
 
 def median_ms(cp, fn, reps: int) -> float:
@@ -115,8 +131,58 @@ class CupyPeer:
             # a fresh array from CuPy's memory pool each call (no out= here)
             "random_normal": lambda: rng.standard_normal(n, dtype=cp.float32),
         }
+        if op in CHAIN_OPS:
+            return self.chain(op, a, b, rng.random(n, dtype=cp.float32), c, reps)
+        if op in GRAPH_OPS:
+            return self.graph100(op, n, reps)
         fn = fns.get(op)
         return None if fn is None else median_ms(cp, fn, reps)
+
+    def chain(self, op: str, x, b, c3, out, reps: int) -> float:
+        """accel bench's chains as a CuPy user writes them: one call per op
+        (a temporary each), or the same formula under cupy.fuse (one kernel).
+        chain8: sigmoid(relu(2 tanh(x*x + x) - x) * x); a*b+c."""
+        cp = self.cp
+
+        if op.startswith("a*b+c"):
+            fused = cp.fuse(_abc)
+            fn = (lambda: fused(x, b, c3)) if op.endswith(" fused") \
+                else (lambda: cp.add(cp.multiply(x, b), c3, out=out))
+        else:
+            fused = cp.fuse(_chain8)
+            fn = (lambda: fused(x)) if op.endswith(" fused") else (lambda: _chain8(x))
+        return median_ms(cp, fn, reps)
+
+    def graph100(self, op: str, n: int, reps: int) -> float | None:
+        """100 dependent n-element adds, end to end (enqueue + synchronize) by
+        the host clock as accel bench times them: eagerly (100 cp.add calls on
+        a stream), or captured once into a CUDA graph (CuPy's stream capture)
+        and replayed. CuPy has no fused form of the 100 adds: None."""
+        cp = self.cp
+        if op.endswith("fused"):
+            return None
+        x = cp.zeros(n, cp.float32)
+        one = cp.ones(n, cp.float32)
+        stream = cp.cuda.Stream(non_blocking=True)
+        with stream:
+            def adds():
+                for _ in range(100):
+                    cp.add(x, one, out=x)
+            if op.endswith("replay"):
+                stream.begin_capture()
+                adds()
+                graph = stream.end_capture()
+                fn = (lambda: graph.launch(stream))
+            else:
+                fn = adds
+            times = []
+            for i in range(max(reps, 50) + 5):
+                t0 = time.perf_counter()
+                fn()
+                stream.synchronize()
+                if i >= 5:
+                    times.append((time.perf_counter() - t0) * 1e3)
+        return statistics.median(times)
 
     def gemm(self, dtype: str, n: int, reps: int) -> float | None:
         cp = self.cp
@@ -445,6 +511,11 @@ def print_table(cmp: dict, f=sys.stdout):
             ratio = f"{r['accel_over_peer']:.3f}" if r["accel_over_peer"] else "n/a"
             print(f"  {r['op']:<15}{r['dtype']:<6}{r['n']:>12}{r['accel_ms']:>12.4f}"
                   f"{r['peer'] or '-':>7}{pm:>12}{ratio:>12}", file=f)
+        for r in dev["rows"]:
+            if r["op"] == "a*b+c fused" and r["peer"] == "cupy" and r["accel_over_peer"]:
+                v = r["accel_over_peer"]
+                print(f"  {'PASS' if v >= 1.25 else 'MISS'} a*b+c fused: cupy.fuse ms / accel ms "
+                      f"{v:.3f} (target >= 1.25; n = {r['n']})", file=f)
         if dev.get("cupy_dispatch_us") and dev.get("accel_dispatch_us"):
             a, c = dev["accel_dispatch_us"], dev["cupy_dispatch_us"]
             print(f"  small-op host time: accel {a:.3f} us (accel bench), cupy {c:.3f} us "

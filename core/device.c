@@ -67,7 +67,6 @@ void accel__devices_free(accel_runtime *rt)
         if (dev->staging)
             dev->be->vt->queue_destroy(dev->be->ctx, dev->staging);
         dev->staging = NULL;
-        accel__batch_keep_free(dev);
         pthread_mutex_destroy(&dev->staging_lock);
     }
     free(rt->devices);

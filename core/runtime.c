@@ -57,6 +57,10 @@ static bool add_candidate(accel_runtime *rt, const accel__section *sec, bool in_
 static void runtime_free(accel_runtime *rt)
 {
     accel__policy_close(rt); /* may print the report, which names devices */
+    /* The batching helper's keep of each device (its feeder thread) ends
+     * here, before the devices, so that device.c need not know batch.c. */
+    for (uint32_t i = 0; i < rt->device_count; i++)
+        accel__batch_keep_free(&rt->devices[i]);
     accel__devices_free(rt);
     for (uint32_t i = rt->backend_count; i-- > 0;) {
         accel__loader_close(&rt->backends[i]);

@@ -63,6 +63,19 @@
 #define EW_FOR_CALLS(n, nt, ...) EW_FOR_WITH(EW_PLAIN, n, __VA_ARGS__)
 // clang-format on
 
+/* x86-64: the elementwise loops are built twice, for the baseline (SSE2) and
+ * for AVX2, and the loader picks one for the CPU it runs on (GCC's function
+ * multi-versioning, an ifunc). Without FMA in the AVX2 set, nothing is
+ * contracted: every op gives the same bits on either path. It halves the
+ * instructions of a small in-cache op (a 1024-element add: 1873 on SSE2),
+ * which is what a replayed graph of small ops spends its time on. GCC
+ * clones the blocks that OpenMP's team runs (the outlined functions) too. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define EW_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define EW_CLONES
+#endif
+
 static inline float exp_f32(float x)
 {
     return (float)exp((double)x);
@@ -263,7 +276,7 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
     }
 
 #define DEFINE_ELEMENTWISE(T, SUF)                                                                 \
-    static void elementwise_##SUF(const accel_cpu_op *op, int nt)                                  \
+    EW_CLONES static void elementwise_##SUF(const accel_cpu_op *op, int nt)                        \
     {                                                                                              \
         const T *a = op->ptr[0];                                                                   \
         const T *b = op->ptr[1];                                                                   \

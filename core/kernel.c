@@ -224,9 +224,7 @@ static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kerne
     for (uint32_t i = 0; i < k->nparams; i++) {
         const accel__kparam *p = &k->params[i];
         bool array = k->kind == ACCEL_KERNEL_RAW ? p->pointer : true;
-        size_t es = accel_dtype_size(p->dtype);
         k->slot[i].dtype = (uint8_t)p->dtype;
-        k->slot[i].shift = (uint8_t)(es == 8 ? 3 : es == 4 ? 2 : es == 2 ? 1 : 0);
         k->slot[i].flags =
             (uint8_t)((array ? ACCEL__KSLOT_ARRAY : 0u) | (p->output ? ACCEL__KSLOT_OUTPUT : 0u));
     }

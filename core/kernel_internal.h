@@ -54,7 +54,6 @@ typedef struct accel__kbuild {
 typedef struct accel__kslot {
     uint8_t dtype; /* params[i].dtype */
     uint8_t flags; /* ACCEL__KSLOT_* */
-    uint8_t shift; /* log2 of the dtype's element size (0 for ACCEL_DTYPE_INVALID) */
 } accel__kslot;
 
 struct accel_kernel {

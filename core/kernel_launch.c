@@ -133,96 +133,13 @@ static const char *const arg_names[ACCEL__KMAX_PARAMS] = {
     "args[16]", "args[17]", "args[18]", "args[19]", "args[20]", "args[21]", "args[22]", "args[23]",
     "args[24]", "args[25]", "args[26]", "args[27]", "args[28]", "args[29]", "args[30]", "args[31]"};
 
-/* The launch as it nearly always comes: every array of its slot's known
- * dtype on q's device within its buffer, every scalar of its parameter's
- * own float32, float64, int32 or int64 type. Checked and filled into L in
- * one pass over the slots (no parameter records, no conversions); false at
- * the first argument that is not so, and check_args's full checks then
- * decide (and name the problem). *counts_differ: the arrays do not all
- * have one count. */
-static bool fast_args(const accel_kernel *k, const accel_device *dev, uint32_t num_args,
-                      const accel_kernel_arg *args, accel_buffer **bufs, const uint8_t *same,
-                      accel__klaunch *L, bool *counts_differ)
-{
-    const bool raw = k->kind == ACCEL_KERNEL_RAW;
-    /* A scalar may stand for an elementwise or reduction input, and for a
-     * raw kernel's non-pointer parameter. */
-    const uint32_t no_scalar = raw ? ACCEL__KSLOT_ARRAY : ACCEL__KSLOT_OUTPUT;
-    uint32_t mask = 0;
-    size_t count0 = 0;
-    bool differ = false, have = false;
-    for (uint32_t i = 0; i < num_args; i++) {
-        const accel_kernel_arg *a = &args[i];
-        const accel__kslot sl = k->slot[i];
-        accel_kernel_arg_desc *o = &L->args[i];
-        if (a->kind == ACCEL_KARG_ARRAY) {
-            if (!(sl.flags & ACCEL__KSLOT_ARRAY) || sl.dtype == ACCEL_DTYPE_INVALID ||
-                (a->dtype != ACCEL_DTYPE_INVALID && (uint32_t)a->dtype != sl.dtype))
-                return false;
-            accel_buffer *buf = bufs[same[i]];
-            size_t n = buf->bytes >> sl.shift;
-            if (buf->dev != dev || a->slice.offset > n || a->slice.count > n - a->slice.offset)
-                return false;
-            bufs[i] = buf;
-            differ |= have && a->slice.count != count0;
-            count0 = a->slice.count;
-            have = true;
-            accel__buffer_mark_enqueued(buf);
-            o->kind = ACCEL_KARG_ARRAY;
-            o->dtype = sl.dtype;
-            o->buffer = buf->be;
-            o->offset = a->slice.offset;
-            o->count = a->slice.count;
-            o->value.i64 = 0;
-            continue;
-        }
-        if (a->kind != ACCEL_KARG_SCALAR || (uint32_t)a->dtype != sl.dtype ||
-            (sl.flags & no_scalar))
-            return false;
-        o->kind = ACCEL_KARG_SCALAR;
-        o->dtype = sl.dtype;
-        o->buffer = NULL;
-        o->offset = o->count = 0;
-        o->value.i64 = 0;
-        switch (a->dtype) {
-        case ACCEL_F32:
-            o->value.f32 = (float)a->f;
-            break;
-        case ACCEL_F64:
-            o->value.f64 = a->f;
-            break;
-        case ACCEL_I64:
-            o->value.i64 = a->i;
-            break;
-        case ACCEL_I32:
-            if (a->i < INT32_MIN || a->i > INT32_MAX)
-                return false;
-            o->value.i32 = (int32_t)a->i;
-            break;
-        case ACCEL_F16:
-        case ACCEL_BF16:
-        case ACCEL_U8:
-        case ACCEL_DTYPE_INVALID:
-        case ACCEL_DTYPE_COUNT_:
-            return false;
-        }
-        if (!raw)
-            mask |= 1u << i;
-    }
-    L->mask = mask;
-    *counts_differ = differ;
-    return true;
-}
-
 /* Shared checks of the launch calls; fills L (not the shape). Enters the
  * call: *q, *k and the arrays' buffers (objects in bufs[]) resolved at once.
  * *shared: bit i set when array argument i's buffer is another array
- * argument's too (only those can overlap); *counts_differ: the arrays may
- * not all have one count (true unless the common case showed they do). */
+ * argument's too (only those can overlap). */
 static accel_status check_args(const char *fn, accel__call *call, accel_queue **q,
                                accel_kernel **kp, size_t num_args, const accel_kernel_arg *args,
-                               accel_buffer **bufs, accel__klaunch *L, uint32_t *shared,
-                               bool *counts_differ)
+                               accel_buffer **bufs, accel__klaunch *L, uint32_t *shared)
 {
     accel__arg h[2 + ACCEL__KMAX_PARAMS];
     size_t nh = 2;
@@ -250,7 +167,6 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
                                        &bufs[i], ".slice.buffer"};
         }
     *shared = pairs;
-    *counts_differ = true;
     accel_status st = accel__call_enter(call, fn, nh, h);
     if (st != ACCEL_SUCCESS)
         return st;
@@ -275,8 +191,6 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
     L->be.rows = 1;
     L->k = k;
     L->chain = NULL;
-    if (fast_args(k, (*q)->dev, (uint32_t)num_args, args, bufs, same, L, counts_differ))
-        return ACCEL_SUCCESS;
     L->mask = 0;
     for (uint32_t i = 0; i < num_args; i++) {
         const accel__kparam *p = &k->params[i];
@@ -372,9 +286,7 @@ accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_arg
     accel__klaunch L;
     accel_buffer *bufs[ACCEL__KMAX_PARAMS];
     uint32_t shared;
-    bool counts_differ;
-    accel_status st =
-        check_args(fn, &call, &q, &k, num_args, args, bufs, &L, &shared, &counts_differ);
+    accel_status st = check_args(fn, &call, &q, &k, num_args, args, bufs, &L, &shared);
     if (st != ACCEL_SUCCESS)
         return st;
     if (k->kind == ACCEL_KERNEL_RAW)
@@ -384,7 +296,7 @@ accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_arg
     const accel_kernel_arg_desc *out = &L.args[k->nin];
     if (k->kind == ACCEL_KERNEL_ELEMENTWISE) {
         size_t n = out->count;
-        for (uint32_t i = 0; counts_differ && i < k->nparams; i++) {
+        for (uint32_t i = 0; i < k->nparams; i++) {
             if (L.args[i].kind != ACCEL_KARG_ARRAY)
                 continue;
             if (L.args[i].count != n)
@@ -456,9 +368,7 @@ accel_status accel_kernel_launch_grid(accel_queue *q, accel_kernel *k, const uin
     accel__klaunch L;
     accel_buffer *bufs[ACCEL__KMAX_PARAMS];
     uint32_t shared;
-    bool counts_differ;
-    accel_status st =
-        check_args(fn, &call, &q, &k, num_args, args, bufs, &L, &shared, &counts_differ);
+    accel_status st = check_args(fn, &call, &q, &k, num_args, args, bufs, &L, &shared);
     if (st != ACCEL_SUCCESS)
         return st;
     if (k->kind != ACCEL_KERNEL_RAW)

@@ -1558,14 +1558,12 @@ Test(kernel, many_arguments, .init = setup)
     accel_runtime_close(e.rt);
 }
 
-/* The launch checks take a one-pass route when every argument is exactly as
- * its parameter (arrays of its dtype, scalars of its own type) and the full
- * route otherwise: both must give the same results. Each launch below
- * departs from the common case in one way (a float64, int32 or int64
- * scalar converted to its parameter; an array with an explicit dtype; an
- * output in place of its input) and is checked against a double loop of
- * the body's float arithmetic; outputs that overlap each other are refused
- * on either route. */
+/* Arguments as given or converted: each launch below departs from the
+ * plain case (arrays of the parameter's dtype, scalars of its own type) in
+ * one way (a float64, int32 or int64 scalar converted to its parameter; an
+ * array with an explicit dtype; an output in place of its input) and is
+ * checked against a double loop of the body's float arithmetic; outputs
+ * that overlap each other (only arrays of one buffer can) are refused. */
 Test(kernel, launch_arguments_as_given_or_converted, .init = setup)
 {
     env e = env_open("tcc");
@@ -1623,7 +1621,7 @@ Test(kernel, launch_arguments_as_given_or_converted, .init = setup)
     overlap[1] = accel_karg_f64(1.0);
     cr_assert_eq(accel_kernel_launch(e.q, k, 5, overlap), ACCEL_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(accel_last_error(), "outputs may not overlap"), "%s", accel_last_error());
-    /* A count that differs: named the same way on both routes. */
+    /* A count that differs is named. */
     accel_kernel_arg shorter[] = {X, accel_karg_f32(1.0f), accel_karg_i32(0), Z,
                                   accel_karg_array(accel_slice_of(bz, N, N - 1))};
     cr_assert_eq(accel_kernel_launch(e.q, k, 5, shorter), ACCEL_ERROR_SHAPE_MISMATCH);

@@ -44,6 +44,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -352,16 +353,49 @@ typedef struct ring_run {
     size_t pieces, started, ready, consumed;
 } ring_run;
 
-/* Every piece has ring_ppp parts (the last piece's tail ones empty). */
-static size_t piece_parts(const struct accel_cuda_copy_pool *p, size_t piece)
-{
-    (void)piece;
-    return p->ring_ppp;
-}
-
 static unsigned slot_of(const struct accel_cuda_copy_pool *p, size_t piece)
 {
     return (unsigned)((p->ring_first + piece) % p->ring_k);
+}
+
+/* Whether every one of piece's ring_ppp parts (the last piece's tail ones
+ * empty) has been copied by the threads; if so its slot's count is reset. */
+static bool take_copied(struct accel_cuda_copy_pool *p, size_t piece)
+{
+    unsigned slot = slot_of(p, piece);
+    if (__atomic_load_n(&p->ring_in[slot], __ATOMIC_ACQUIRE) != p->ring_ppp)
+        return false;
+    __atomic_store_n(&p->ring_in[slot], 0u, __ATOMIC_RELAXED);
+    return true;
+}
+
+/* Starts the DMA of the next piece (r->started) in its slot. */
+static int32_t start_next(ring_run *r)
+{
+    const struct accel_cuda_copy_pool *p = r->p;
+    size_t off = r->started * p->ring_piece;
+    size_t len = p->len - off < p->ring_piece ? p->len - off : p->ring_piece;
+    int32_t st = r->ops->start(r->user, slot_of(p, r->started), off, len);
+    if (st == 0)
+        r->started++;
+    return st;
+}
+
+/* Marks done DMAs ready, in order, up to piece limit; the copy threads see
+ * ring_avail. */
+static int32_t poll_done(ring_run *r, size_t limit, int *moved)
+{
+    while (r->ready < limit) {
+        int d = 0;
+        int32_t st = r->ops->done(r->user, slot_of(r->p, r->ready), &d);
+        if (st != 0)
+            return st;
+        if (!d)
+            break;
+        __atomic_store_n(&r->p->ring_avail, (unsigned long long)++r->ready, __ATOMIC_RELEASE);
+        *moved = 1;
+    }
+    return 0;
 }
 
 /* One round of the caller's work; *moved: something advanced. Returns 0
@@ -370,31 +404,17 @@ static int32_t ring_step(ring_run *r, int *moved)
 {
     struct accel_cuda_copy_pool *p = r->p;
     const size_t k = p->ring_k;
+    int32_t st;
     *moved = 0;
     if (p->ring_to_device) {
         /* A slot may be filled once its last DMA (an earlier transfer's or
          * piece - k's of this one, started by then) is done. */
-        while (r->ready < r->pieces && r->ready < r->started + k) {
-            int d = 0;
-            int32_t st = r->ops->done(r->user, slot_of(p, r->ready), &d);
-            if (st != 0)
+        size_t limit = r->started + k < r->pieces ? r->started + k : r->pieces;
+        if ((st = poll_done(r, limit, moved)) != 0)
+            return st;
+        while (r->started < r->ready && take_copied(p, r->started)) {
+            if ((st = start_next(r)) != 0)
                 return st;
-            if (!d)
-                break;
-            __atomic_store_n(&p->ring_avail, (unsigned long long)++r->ready, __ATOMIC_RELEASE);
-            *moved = 1;
-        }
-        while (r->started < r->ready) {
-            unsigned slot = slot_of(p, r->started);
-            if (__atomic_load_n(&p->ring_in[slot], __ATOMIC_ACQUIRE) != piece_parts(p, r->started))
-                break;
-            __atomic_store_n(&p->ring_in[slot], 0u, __ATOMIC_RELAXED);
-            size_t off = r->started * p->ring_piece;
-            size_t len = p->len - off < p->ring_piece ? p->len - off : p->ring_piece;
-            int32_t st = r->ops->start(r->user, slot, off, len);
-            if (st != 0)
-                return st;
-            r->started++;
             *moved = 1;
         }
         return 0;
@@ -402,34 +422,16 @@ static int32_t ring_step(ring_run *r, int *moved)
     /* To the host: a slot's DMA may start once its piece - k is copied out
      * (stream order keeps it behind the slot's earlier DMAs); its parts
      * may be copied out once the DMA is done. */
-    while (r->consumed < r->ready) {
-        unsigned slot = slot_of(p, r->consumed);
-        if (__atomic_load_n(&p->ring_in[slot], __ATOMIC_ACQUIRE) != piece_parts(p, r->consumed))
-            break;
-        __atomic_store_n(&p->ring_in[slot], 0u, __ATOMIC_RELAXED);
+    while (r->consumed < r->ready && take_copied(p, r->consumed)) {
         r->consumed++;
         *moved = 1;
     }
     while (r->started < r->pieces && r->started < r->consumed + k) {
-        size_t off = r->started * p->ring_piece;
-        size_t len = p->len - off < p->ring_piece ? p->len - off : p->ring_piece;
-        int32_t st = r->ops->start(r->user, slot_of(p, r->started), off, len);
-        if (st != 0)
+        if ((st = start_next(r)) != 0)
             return st;
-        r->started++;
         *moved = 1;
     }
-    while (r->ready < r->started) {
-        int d = 0;
-        int32_t st = r->ops->done(r->user, slot_of(p, r->ready), &d);
-        if (st != 0)
-            return st;
-        if (!d)
-            break;
-        __atomic_store_n(&p->ring_avail, (unsigned long long)++r->ready, __ATOMIC_RELEASE);
-        *moved = 1;
-    }
-    return 0;
+    return poll_done(r, r->started, moved);
 }
 
 /* The pool for a ring copy: this thread's own when the pool is busy or

@@ -9,6 +9,11 @@
 # on cpu:0, whose calls now pin their buffers (one fence per call), three runs each.
 set -u
 B=${B:-build-gpu}
+# The libraries packed for the GPU machine (pack-libs.sh), as tools/gpu_checks.sh sets them up.
+if [ -f .gpu/libs.tar.xz ]; then
+    mkdir -p /tmp/libs && tar xJf .gpu/libs.tar.xz -C /tmp/libs && rm -f /tmp/libs/libaccel.so*
+    export LD_LIBRARY_PATH=/tmp/libs:${LD_LIBRARY_PATH:-}
+fi
 echo "== stress_concurrency (every device)"
 timeout 20 "$B"/bin/stress_concurrency 2>&1 | tail -6
 echo "== test_buffer"

@@ -26,7 +26,8 @@
  * table's normal rule, 4 ulp + 64 eps stddev (core/tolerance.c). The f32
  * normal fill is bound by instruction issue, not by its writes: its vector
  * kernel takes two counters per step, and the standard normal its own
- * instance (99 and 97 instructions per counter on sm_90, 125 before). */
+ * instance (98 and 96 instructions per counter on sm_90, 125 two rounds
+ * before). */
 #include "../common/philox.h"
 #include "cuda_internal.h"
 #include "kernel_common.cuh"
@@ -182,7 +183,7 @@ constexpr int kCountersPerStep = NORMAL && sizeof(T) == 4 ? 2 : 1;
 
 /* Counters c_hi * 2^32 + lo0 .. + nfull - 1 lie wholly inside the range and
  * their elements start at body, 16-byte aligned: one vector store each, with
- * a 32-bit index and a 32-bit low counter word (the host cuts the range into
+ * the 32-bit low counter word as the loop's variable (the host cuts the range into
  * launches that neither pass 2^31 counters nor cross a multiple of 2^32, so
  * the high word is the same for the whole launch: 4 instructions fewer per
  * counter), and the key schedule ks of f.seed, read from the parameter bank
@@ -211,26 +212,39 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
     /* Held as a value: otherwise nvcc folds each t + u * stride into an IMAD
      * of gridDim and blockDim, on the FMA pipe that Philox's multiplies fill. */
     asm("" : "+r"(stride));
-    uint32_t t = tid;
-    /* U counters t, t + stride, .. per step, all drawn before any is stored
-     * (t + (U - 1) stride < nfull <= 2^31 and stride is far below 2^31: no
-     * wrap); lo0 + t < 2^32: no carry into the high word. */
-    for (; t + (U - 1) * stride < nfull; t += U * stride) {
+    /* The loop runs on the counter's low word c = lo0 + t itself, which
+     * Philox takes as it is; its vector is at base + c (base = body - lo0 as
+     * an integer): one multiply-add per store and no index beside the
+     * counter. U counters c, c + stride, .. per step, all drawn before any is
+     * stored, while c < top: the last of them below lo0 + nfull. c + U stride
+     * must not wrap past 2^32 there: it does not when lo0 + nfull + stride <=
+     * 2^32; a launch that ends nearer than that (a fill past 2^34 elements,
+     * at a multiple of 2^32 counters) leaves it all to the loop after. */
+    const uint64_t base = (uint64_t)(uintptr_t)body - (uint64_t)lo0 * sizeof(VT);
+    auto at = [base](uint32_t c) {
+        VT *p = reinterpret_cast<VT *>(base + (uint64_t)c * sizeof(VT));
+        __builtin_assume(__isGlobal(p)); /* as body: global stores */
+        return p;
+    };
+    const uint32_t top = nfull > (U - 1) * stride && (uint64_t)lo0 + nfull + stride <= (1ull << 32)
+                             ? lo0 + nfull - (U - 1) * stride
+                             : 0u;
+    uint32_t c = lo0 + tid;
+    for (; c < top; c += U * stride) {
         Out v[U];
 #pragma unroll
         for (int u = 0; u < U; ++u)
-            map<T, NORMAL>(f, accel_philox4x32_10_keyed(lo0 + t + u * stride, c_hi, 0u, 0u, &ks),
-                           v[u].e);
+            map<T, NORMAL>(f, accel_philox4x32_10_keyed(c + u * stride, c_hi, 0u, 0u, &ks), v[u].e);
 #pragma unroll
         for (int u = 0; u < U; ++u)
-            body[t + u * stride] = v[u].v;
+            *at(c + u * stride) = v[u].v;
     }
-    if (U > 1 && t < nfull) { /* fewer than U counters left for this thread */
-        for (; t < nfull; t += stride) {
-            Out v;
-            map<T, NORMAL>(f, accel_philox4x32_10_keyed(lo0 + t, c_hi, 0u, 0u, &ks), v.e);
-            body[t] = v.v;
-        }
+    /* The counters left for this thread: fewer than U, or all of them when
+     * the loop above could wrap (c - lo0 = t < nfull + stride < 2^32). */
+    for (; c - lo0 < nfull; c += stride) {
+        Out v;
+        map<T, NORMAL>(f, accel_philox4x32_10_keyed(c, c_hi, 0u, 0u, &ks), v.e);
+        *at(c) = v.v;
     }
     if (tid < nends)
         write_partial<T, NORMAL>(f, tid == 0 ? end0 : end1);

@@ -555,6 +555,14 @@ __device__ __forceinline__ float4 normal5_4(uint32_t c0, uint32_t c_hi, const ac
     return v;
 }
 
+/* A plain 16-byte store at global address a, as the backend's. */
+__device__ __forceinline__ void st_global(uint64_t a, float4 v)
+{
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(a), "f"(v.x), "f"(v.y), "f"(v.z),
+                 "f"(v.w)
+                 : "memory");
+}
+
 /* The backend's vector loop, U counters per thread and step, for counters
  * lo0 + t (t < nfull) of high word c_hi. LOOP 0: the index t runs (round 4's
  * backend: lo0 + t formed per counter); 1: the counter's low word itself runs
@@ -587,12 +595,8 @@ __global__ void __launch_bounds__(kT, MINB)
         for (; t < nfull; t += stride)
             body[t] = normal5_4<LOG>(lo0 + t, c_hi, ks, mean, sd);
     } else {
-        const uint64_t base = (uint64_t)(uintptr_t)body - (uint64_t)lo0 * sizeof(float4);
-        auto at = [base](uint32_t c) {
-            float4 *p = reinterpret_cast<float4 *>(base + (uint64_t)c * sizeof(float4));
-            __builtin_assume(__isGlobal(p));
-            return p;
-        };
+        const uint64_t base = __cvta_generic_to_global(body) - (uint64_t)lo0 * sizeof(float4);
+        auto at = [base](uint32_t c) { return base + (uint64_t)c * sizeof(float4); };
         const uint32_t top =
             nfull > (U - 1) * stride && (uint64_t)lo0 + nfull + stride <= (1ull << 32)
                 ? lo0 + nfull - (U - 1) * stride
@@ -605,10 +609,10 @@ __global__ void __launch_bounds__(kT, MINB)
                 v[u] = normal5_4<LOG>(c + u * stride, c_hi, ks, mean, sd);
 #pragma unroll
             for (int u = 0; u < U; ++u)
-                *at(c + u * stride) = v[u];
+                st_global(at(c + u * stride), v[u]);
         }
         for (; c - lo0 < nfull; c += stride)
-            *at(c) = normal5_4<LOG>(c, c_hi, ks, mean, sd);
+            st_global(at(c), normal5_4<LOG>(c, c_hi, ks, mean, sd));
     }
 }
 

@@ -181,6 +181,19 @@ template <typename T> constexpr int kMinBlocks = sizeof(T) == 4 ? 8 : 1;
 template <typename T, bool NORMAL>
 constexpr int kCountersPerStep = NORMAL && sizeof(T) == 4 ? 2 : 1;
 
+/* A plain 16-byte global store at the global address a (an integer: through
+ * a pointer made from it nvcc emits a generic store). */
+__device__ __forceinline__ void store_global(uint64_t a, float4 v)
+{
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(a), "f"(v.x), "f"(v.y), "f"(v.z),
+                 "f"(v.w)
+                 : "memory");
+}
+__device__ __forceinline__ void store_global(uint64_t a, double2 v)
+{
+    asm volatile("st.global.v2.f64 [%0], {%1, %2};" ::"l"(a), "d"(v.x), "d"(v.y) : "memory");
+}
+
 /* Counters c_hi * 2^32 + lo0 .. + nfull - 1 lie wholly inside the range and
  * their elements start at body, 16-byte aligned: one vector store each, with
  * the 32-bit low counter word as the loop's variable (the host cuts the range into
@@ -220,12 +233,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
      * must not wrap past 2^32 there: it does not when lo0 + nfull + stride <=
      * 2^32; a launch that ends nearer than that (a fill past 2^34 elements,
      * at a multiple of 2^32 counters) leaves it all to the loop after. */
-    const uint64_t base = (uint64_t)(uintptr_t)body - (uint64_t)lo0 * sizeof(VT);
-    auto at = [base](uint32_t c) {
-        VT *p = reinterpret_cast<VT *>(base + (uint64_t)c * sizeof(VT));
-        __builtin_assume(__isGlobal(p)); /* as body: global stores */
-        return p;
-    };
+    const uint64_t base = __cvta_generic_to_global(body) - (uint64_t)lo0 * sizeof(VT);
+    auto at = [base](uint32_t c) { return base + (uint64_t)c * sizeof(VT); };
     const uint32_t top = nfull > (U - 1) * stride && (uint64_t)lo0 + nfull + stride <= (1ull << 32)
                              ? lo0 + nfull - (U - 1) * stride
                              : 0u;
@@ -237,14 +246,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
             map<T, NORMAL>(f, accel_philox4x32_10_keyed(c + u * stride, c_hi, 0u, 0u, &ks), v[u].e);
 #pragma unroll
         for (int u = 0; u < U; ++u)
-            *at(c + u * stride) = v[u].v;
+            store_global(at(c + u * stride), v[u].v);
     }
     /* The counters left for this thread: fewer than U, or all of them when
      * the loop above could wrap (c - lo0 = t < nfull + stride < 2^32). */
     for (; c - lo0 < nfull; c += stride) {
         Out v;
         map<T, NORMAL>(f, accel_philox4x32_10_keyed(c, c_hi, 0u, 0u, &ks), v.e);
-        *at(c) = v.v;
+        store_global(at(c), v.v);
     }
     if (tid < nends)
         write_partial<T, NORMAL>(f, tid == 0 ? end0 : end1);

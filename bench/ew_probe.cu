@@ -1132,6 +1132,10 @@ int main(int argc, char **argv)
         N5(7, 3, true, 2, 8, "consecutive pairs, running address + log degree 7, standard")
         N5(6, 2, true, 2, 8, "consecutive pairs + log degree 6, standard")
         N5(7, 2, true, 4, 8, "consecutive quads + log degree 7, standard")
+        N5(7, 2, false, 4, 8, "consecutive quads + log degree 7, general")
+        N5(6, 2, false, 2, 8, "consecutive pairs + log degree 6, general")
+        N5(6, 2, true, 4, 8, "consecutive quads + log degree 6, standard")
+        N5(6, 2, false, 4, 8, "consecutive quads + log degree 6, general")
 #undef N5
 #define PIPE(SQ, FMA, MINB, NAME)                                                                  \
     {                                                                                              \

@@ -28,7 +28,7 @@ for f in fuzz/corpus/repro/stored_mul_f32.npz fuzz/corpus/repro/bf16_transpose_g
 # Kernel shapes of relu/exp and the random fills against copy and the write-only ceilings (7 interleaved rounds).
 timeout 40 $B/bin/ew_probe --log2n 28 --rounds 7 --check 0 > $OUT/ew_probe.txt 2>&1; tail -50 $OUT/ew_probe.txt
 # f32 normal: the probe's forms of the formula (9 interleaved rounds), the exhaustive accuracy of r and cos/sin on this GPU and whole outputs against the formula; the backend against the formula and the CPU (test_rng, test_cuda).
-timeout 40 $B/bin/ew_probe --log2n 28 --rounds 9 --only "normal|uniform: new loop, __umulhi (backend)" > $OUT/ew_probe_normal.txt 2>&1; tail -50 $OUT/ew_probe_normal.txt
+timeout 40 $B/bin/ew_probe --log2n 28 --rounds 9 --only "normal|uniform: new loop, __umulhi (backend)" > $OUT/ew_probe_normal.txt 2>&1; tail -100 $OUT/ew_probe_normal.txt
 { timeout 20 $B/bin/test_rng --verbose 2>&1 | grep -E "KS D|worst|Synthesis"; timeout 30 $B/bin/test_cuda --verbose --filter 'cuda/random*' 2>&1 | grep -E "normal: largest|Synthesis"; } > $OUT/random_checks.txt 2>&1; cat $OUT/random_checks.txt
 timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json --svg $OUT/bench.svg > $OUT/bench.txt 2>&1; tail -40 $OUT/bench.txt
 # The bench's 100-add replay against graph_bench's right after it (same machine state), with the SM clock: is a gap the process or the moment?

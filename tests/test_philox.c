@@ -109,8 +109,9 @@ Test(philox, mapping_matches_formula_over_many_elements)
 }
 
 /* accel_philox_neg2log_f32 on every one of its 2^24 draws d (u1 = d * 2^-24),
- * against -2 ln u1 in double: below 1 ulp, and 0 exactly for u1 = 1. */
-Test(philox, neg2log_f32_is_within_one_ulp_on_every_open_draw)
+ * against -2 ln u1 in double: within 2.2 ulp (philox.h's bound; the largest
+ * error is logged), and 0 exactly for u1 = 1. */
+Test(philox, neg2log_f32_is_within_its_bound_on_every_open_draw)
 {
     double worst = 0;
     uint32_t worst_d = 0;
@@ -126,5 +127,5 @@ Test(philox, neg2log_f32_is_within_one_ulp_on_every_open_draw)
             worst = e, worst_d = d;
     }
     cr_log_info("accel_philox_neg2log_f32: worst %.3f ulp at u1 = %u * 2^-24", worst, worst_d);
-    cr_assert(worst < 1.0, "accel_philox_neg2log_f32: %.3f ulp at u1 = %u * 2^-24", worst, worst_d);
+    cr_assert(worst < 2.2, "accel_philox_neg2log_f32: %.3f ulp at u1 = %u * 2^-24", worst, worst_d);
 }

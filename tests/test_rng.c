@@ -154,9 +154,9 @@ static double *fill_on(accel_queue *dq, accel_dtype dt, bool normal, uint64_t se
  * logf, sqrt and sin/cos errors and the two roundings that follow (stddev *
  * r, then the fused multiply-add), each relative to stddev * r at most but
  * the last: CPU (glibc logf, sqrtf, sincosf, < 1 ulp each) about 3e-7 *
- * stddev * r, CUDA (philox.h's -2 ln u1 < 1 ulp, sqrt.approx and __sincosf
- * on theta: r within 1.34e-7 relative and cos, sin within 7.1e-7 absolute
- * over every draw on the H200) about 9.1e-7 * stddev * r; the bound is
+ * stddev * r, CUDA (philox.h's -2 ln u1 within 2.19 ulp, sqrt.approx and
+ * __sincosf on theta: r within 1.73e-7 relative and cos, sin within 7.1e-7
+ * absolute over every draw on the H200) about 9.4e-7 * stddev * r; the bound is
  * 1.2e-6 * stddev * r + 1 ulp of the result. */
 static void normal_f32_formula(accel_device *dev, accel_queue *dq, void *user)
 {

@@ -17,16 +17,16 @@
  * Uniform numbers use only integer operations and exact conversions:
  * bit-identical with every backend. Normal numbers: f32 is single-precision
  * Box-Muller (accel.h), with philox.h's -2 ln u1 from the integer draw
- * (below 1 ulp, no special cases), sqrt.approx (MUFU.SQRT) and __sincosf on
- * the formula's angle in (0, 2pi]; over every one of the 2^24 draws, on the
- * H200 (bench/ew_probe.cu), r is within 1.34e-7 relative and cos, sin within
+ * (within 2.19 ulp, no special cases), sqrt.approx (MUFU.SQRT) and __sincosf
+ * on the formula's angle in (0, 2pi]; over every one of the 2^24 draws, on the
+ * H200 (bench/ew_probe.cu), r is within 1.73e-7 relative and cos, sin within
  * 7.1e-7 absolute, against glibc's logf, sqrtf and sincosf on the CPU;
  * f64 is Box-Muller in double with CUDA's log, sqrt and sincos (1-2 ulp
  * each). Neither is bit-identical with the CPU; both stay inside the op
  * table's normal rule, 4 ulp + 64 eps stddev (core/tolerance.c). The f32
  * normal fill is bound by instruction issue, not by its writes: its vector
  * kernel takes two counters per step, and the standard normal its own
- * instance (98 and 96 instructions per counter on sm_90, 125 two rounds
+ * instance (94 and 92 instructions per counter on sm_90, 125 two rounds
  * before). */
 #include "../common/philox.h"
 #include "cuda_internal.h"
@@ -54,7 +54,7 @@ __device__ __forceinline__ void box_muller(double u1, double u2, double mean, do
 
 /* f32: accel.h's single-precision formula from the draws d1, d2 = (w >> 8)
  * + 1 of u1 = d1 2^-24, u2 = d2 2^-24, as the CPU computes it but for the
- * approximations. L = -2 ln u1 by philox.h (from d1, below 1 ulp); r =
+ * approximations. L = -2 ln u1 by philox.h (from d1, within 2.19 ulp); r =
  * sqrt(L) by sqrt.approx (MUFU.SQRT; L is 0 or at least 2^-23, never
  * subnormal, so the flush-to-zero form loses nothing); theta = fl(2pi_f *
  * u2) formed as fl(2pi_f 2^-24 * d2), the same real product scaled by a

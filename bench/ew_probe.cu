@@ -20,7 +20,13 @@
  * skips them); --only keeps the rows whose names contain one of its
  * '|'-separated parts (and the copy row).
  *
- *   ew_probe [--log2n 28] [--rounds 7] [--device 0] [--only A|B..] [--check 1] */
+ * --accel 1 times the library's own fills instead (accel_random_normal,
+ * _uniform, accel_copy through accel events, as `accel bench` does, and
+ * batched), to tell kernel time from host time inside the bench's rows.
+ *
+ *   ew_probe [--log2n 28] [--rounds 7] [--device 0] [--only A|B..] [--check 1]
+ *            [--accel 0] */
+#include <accel/accel.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -885,13 +891,114 @@ bool normal_accuracy(cudaStream_t s, float *a, float *o)
     return ok;
 }
 
+/* The library's own fills on device cuda:<dev> (--accel 1), timed as `accel
+ * bench` times them: accel events around one call (the bench's row at 2^28)
+ * and around `batch` calls back to back (per call: what the GPU spends
+ * without the gaps between calls), beside accel_copy of the same buffers, in
+ * interleaved rounds. A gap between the two forms of a row is host time
+ * inside the bench's event pair, not kernel time. */
+bool aok(accel_status st, const char *what)
+{
+    if (st == ACCEL_SUCCESS)
+        return true;
+    std::fprintf(stderr, "%s: %s: %s\n", what, accel_status_name(st), accel_last_error());
+    return false;
+}
+
+int accel_rows(int dev, int log2n, int rounds)
+{
+    const size_t n = (size_t)1 << log2n;
+    const int batch = 4;
+    accel_runtime *rt = nullptr;
+    accel_device *d = nullptr;
+    accel_queue *q = nullptr;
+    accel_buffer *a = nullptr, *c = nullptr;
+    accel_event *e0 = nullptr, *e1 = nullptr;
+    std::string name = "cuda:" + std::to_string(dev);
+    if (!aok(accel_runtime_open(nullptr, &rt), "accel_runtime_open"))
+        return 1;
+    int rc = 1;
+    if (aok(accel_device_get_by_name(rt, name.c_str(), &d), name.c_str()) &&
+        aok(accel_queue_create(d, &q), "accel_queue_create") &&
+        aok(accel_buffer_create(d, n * 4, &a), "accel_buffer_create") &&
+        aok(accel_buffer_create(d, n * 4, &c), "accel_buffer_create") &&
+        aok(accel_event_create(d, &e0), "accel_event_create") &&
+        aok(accel_event_create(d, &e1), "accel_event_create") &&
+        aok(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(a, 0, n)), "accel_fill")) {
+        accel_slice sa = accel_slice_of(a, 0, n), sc = accel_slice_of(c, 0, n);
+        struct LibRow {
+            const char *name;
+            int kind; /* 0 copy, 1 standard normal, 2 normal (0.5, 2), 3 uniform */
+            int calls;
+            std::vector<double> ms;
+        };
+        std::vector<LibRow> rows = {
+            {"accel_copy, 1 call per event pair", 0, 1, {}},
+            {"accel_random_normal (0, 1), 1 call (the bench's row)", 1, 1, {}},
+            {"accel_random_normal (0, 1), 4 calls back to back", 1, batch, {}},
+            {"accel_random_normal (0.5, 2), 1 call", 2, 1, {}},
+            {"accel_random_normal (0.5, 2), 4 calls back to back", 2, batch, {}},
+            {"accel_random_uniform, 1 call", 3, 1, {}}};
+        auto call = [&](int kind) {
+            switch (kind) {
+            case 0:
+                return accel_copy(q, ACCEL_F32, sa, sc);
+            case 1:
+                return accel_random_normal(q, ACCEL_F32, 7, 0, 0.0, 1.0, sc);
+            case 2:
+                return accel_random_normal(q, ACCEL_F32, 7, 0, 0.5, 2.0, sc);
+            default:
+                return accel_random_uniform(q, ACCEL_F32, 7, 0, sc);
+            }
+        };
+        bool ok = true;
+        for (int r = 0; r <= rounds && ok; ++r)
+            for (auto &row : rows) {
+                ok = aok(accel_event_record(e0, q), "accel_event_record");
+                for (int k = 0; k < row.calls && ok; ++k)
+                    ok = aok(call(row.kind), "fill");
+                double ms = 0;
+                ok = ok && aok(accel_event_record(e1, q), "accel_event_record") &&
+                     aok(accel_event_synchronize(e1), "accel_event_synchronize") &&
+                     aok(accel_event_elapsed_ms(e0, e1, &ms), "accel_event_elapsed_ms");
+                if (r > 0) /* round 0 warms up */
+                    row.ms.push_back(ms / row.calls);
+            }
+        if (ok) {
+            auto med = [](std::vector<double> v) {
+                std::sort(v.begin(), v.end());
+                return v[v.size() / 2];
+            };
+            const double copy_ms = med(rows[0].ms), copy_rate = 2.0 * n * 4 / copy_ms;
+            std::printf("accel library on %s, 2^%d f32, median of %d interleaved rounds (ms per "
+                        "call; write-only rows as bytes written over accel_copy's rate)\n",
+                        name.c_str(), log2n, rounds);
+            for (auto &row : rows) {
+                double m = med(row.ms), lo = *std::min_element(row.ms.begin(), row.ms.end()),
+                       hi = *std::max_element(row.ms.begin(), row.ms.end());
+                double b = row.kind == 0 ? 2.0 * n * 4 : (double)n * 4;
+                std::printf("  %-62s %9.4f %6.3f (%.3f-%.3f)\n", row.name, m, b / m / copy_rate,
+                            b / hi / copy_rate, b / lo / copy_rate);
+            }
+            rc = 0;
+        }
+    }
+    accel_event_release(e0);
+    accel_event_release(e1);
+    accel_buffer_release(a);
+    accel_buffer_release(c);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+    return rc;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     int log2n = 28, rounds = 7, dev = 0;
     const char *only = nullptr;
-    bool check = true;
+    bool check = true, lib = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--only"))
             only = argv[i + 1];
@@ -903,10 +1010,12 @@ int main(int argc, char **argv)
             rounds = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--device"))
             dev = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--accel"))
+            lib = std::atoi(argv[i + 1]) != 0;
         else {
             std::fprintf(stderr,
                          "usage: ew_probe [--log2n 28] [--rounds 7] [--device 0] [--only A|B..] "
-                         "[--check 1]\n");
+                         "[--check 1] [--accel 0]\n");
             return 2;
         }
     }
@@ -914,6 +1023,8 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "ew_probe: --log2n 12..31, --rounds >= 1\n");
         return 2;
     }
+    if (lib)
+        return accel_rows(dev, log2n, rounds);
     CK(cudaSetDevice(dev));
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, dev));

@@ -31,6 +31,8 @@ timeout 40 $B/bin/ew_probe --log2n 28 --rounds 7 --check 0 > $OUT/ew_probe.txt 2
 timeout 40 $B/bin/ew_probe --log2n 28 --rounds 9 --only "normal|uniform: new loop, __umulhi (backend)" > $OUT/ew_probe_normal.txt 2>&1; tail -100 $OUT/ew_probe_normal.txt
 { timeout 20 $B/bin/test_rng --verbose 2>&1 | grep -E "KS D|worst|Synthesis"; timeout 30 $B/bin/test_cuda --verbose --filter 'cuda/random*' 2>&1 | grep -E "normal: largest|Synthesis"; } > $OUT/random_checks.txt 2>&1; cat $OUT/random_checks.txt
 timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json --svg $OUT/bench.svg > $OUT/bench.txt 2>&1; tail -40 $OUT/bench.txt
+# The bench's random rows, and the library's own fills timed the bench's way (one call per event pair) and batched (4 back to back): a gap between them is host time inside the bench's row.
+grep -E "^\s+copy |random" $OUT/bench.txt; timeout 20 $B/bin/ew_probe --accel 1 --log2n 28 --rounds 9 > $OUT/normal_lib.txt 2>&1; cat $OUT/normal_lib.txt
 # The bench's 100-add replay against graph_bench's right after it (same machine state), with the SM clock: is a gap the process or the moment?
 { nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader
   grep -E 'graph replay, 100|graph100' $OUT/bench.txt

@@ -28,3 +28,5 @@ timeout 10 $B/bin/ew_probe --log2n 28 --rounds 9 --check 0 --only "$ROWS" 2>&1 |
 echo "== bench (3 repeats): copy and random rows"
 timeout 25 $B/bin/accel bench --device cuda:0 --no-progress --repeats 3 2>&1 |
     grep -E "^\s+copy |random" | head -20
+echo "== the library's fills, one call per event pair (as accel bench) and 4 back to back"
+timeout 15 $B/bin/ew_probe --accel 1 --log2n 28 --rounds 9 2>&1 | tail -10

@@ -500,6 +500,37 @@ Test(config, bad_environment_values_fail_before_any_plugin_is_opened)
     unsetenv("ACCEL_TEST_OPENED_LOG");
 }
 
+/* Every boolean ACCEL_* variable takes the one set of words (any case) and
+ * refuses another, naming the variable, its value and the words. */
+Test(config, boolean_environment_variables_share_one_reading)
+{
+    static const char *const vars[] = {"ACCEL_REPORT", "ACCEL_ALLOW_INSECURE"};
+    static const char *const good[] = {"1", "TRUE", "Yes", "on", "0", "False", "NO", "Off"};
+    static const char *const bad[] = {"maybe", "2", "y", "enable"};
+    const char *ini = tu_write_file(tu_tmpdir(), "plugins.ini", mock_ini(""));
+    for (size_t v = 0; v < 2; v++) {
+        for (size_t k = 0; k < 8; k++) {
+            setenv(vars[v], good[k], 1);
+            accel_runtime *rt = NULL;
+            accel_status s = accel_runtime_open(ini, &rt);
+            unsetenv(vars[v]);
+            tu_assert_status(s, ACCEL_SUCCESS, "%s=%s", vars[v], good[k]);
+            accel_runtime_close(rt);
+        }
+        for (size_t k = 0; k < 4; k++) {
+            setenv(vars[v], bad[k], 1);
+            accel_runtime *rt = NULL;
+            accel_status s = accel_runtime_open(ini, &rt);
+            unsetenv(vars[v]);
+            tu_assert_status(s, ACCEL_ERROR_CONFIG, "%s=%s", vars[v], bad[k]);
+            const char *want = tu_fmt("%s=%s: expected a boolean: 1, true, yes, on, 0, false, "
+                                      "no or off, in any case",
+                                      vars[v], bad[k]);
+            cr_assert(strstr(accel_last_error(), want), "%s\nwanted: %s", accel_last_error(), want);
+        }
+    }
+}
+
 /* Ops checked by verify mode after one fill on the mock (the CPU is the
  * reference when verify is on). */
 static uint64_t checked_after_one_fill(accel_runtime *rt)

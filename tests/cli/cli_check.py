@@ -236,6 +236,20 @@ def collective_cases(accel, cpu_plugin, work):
             check("%s with ACCEL_MPI_NCCL=0: mpi-staged" % d["name"],
                   d["transport"] == "mpi-staged" and
                   (not d["nccl"] or "ACCEL_MPI_NCCL=0" in d["reason"]), repr(d))
+    # ACCEL_MPI_NCCL=maybe: no boolean, which accel_comm_create refuses; info
+    # says so for every device (and "FALSE" reads as 0, any case).
+    for word, refused in (("maybe", True), ("FALSE", False)):
+        _, out, _ = run(accel, "info", "--json", env={"ACCEL_MPI_NCCL": word})
+        for d in json.loads(out)["collectives"]["devices"] if built else []:
+            says = "ACCEL_MPI_NCCL=%s is not a boolean" % word in d["reason"]
+            check("%s with ACCEL_MPI_NCCL=%s: %s" % (d["name"], word,
+                                                      "refused" if refused else "taken"),
+                  says == refused and (d["transport"] is None) == refused, repr(d))
+        if built and refused:
+            text = run(accel, "info", env={"ACCEL_MPI_NCCL": word})[1]
+            check("info's text: cpu:0 transport none, ACCEL_MPI_NCCL=maybe refused",
+                  re.search(r"cpu:0: transport none: ACCEL_MPI_NCCL=maybe is not a boolean",
+                            text), text[-600:])
     check("no GPU: collectives.nccl_reason says why",
           any(d.get("host_memory") is False for d in devs.values()) or col.get("nccl_reason"),
           repr(col))

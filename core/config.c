@@ -471,6 +471,13 @@ static char *line_reader(char *str, int cap, void *stream)
             snprintf(ps->section, sizeof ps->section, "%s", t);
             free(name);
             snprintf(str, (size_t)cap, "[s]\n");
+        } else {
+            /* One error for one mistake: read on, inih would give the
+             * section's keys to the one before and warn about each. */
+            int n = (int)strcspn(p, "\r\n");
+            parse_error(ps, ACCEL_ERROR_CONFIG, "section header '%.*s%s' has no closing ']'",
+                        n > 80 ? 80 : n, p, n > 80 ? "..." : "");
+            return NULL;
         }
     } else if (!comment && indented && !p[strcspn(p, "=:")] && !ps->indented_bad) {
         ps->indented_bad = ps->line;
@@ -483,10 +490,6 @@ static char *line_reader(char *str, int cap, void *stream)
     }
     if (comment)
         return str; /* an empty line */
-    if (*p == '[') {
-        snprintf(str, (size_t)cap, "[\n"); /* no ']': inih's syntax error */
-        return str;
-    }
     return long_line(ps, str, cap, p);
 }
 

@@ -134,10 +134,19 @@ Test(config, line_without_equals_is_config_error_with_line)
         tu_fmt("[runtime]\norder = cpu\nthis line has no equals sign\n%s", cpu_section()), 3, NULL);
 }
 
+/* One message for one mistake: the error, with file and line, and no warning
+ * about the keys after it (inih would give them to the section before). */
 Test(config, unterminated_section_header_is_config_error_with_line)
 {
+    tu_log_capture();
     expect_config_error(tu_fmt("[runtime]\norder = cpu\n\n[backend.cpu\nlibrary = x.so\n"), 4,
-                        NULL);
+                        "section header '[backend.cpu' has no closing ']'");
+    cr_assert(!tu_log_contains(ACCEL_LOG_WARN, ""), "a warning besides the error:\n%s",
+              tu_log_text());
+    expect_config_error(tu_fmt("[runtime\norder = cpu\n%s", cpu_section()), 1,
+                        "section header '[runtime' has no closing ']'");
+    cr_assert(!tu_log_contains(ACCEL_LOG_WARN, ""), "a warning besides the error:\n%s",
+              tu_log_text());
 }
 
 Test(config, bad_bool_is_config_error_with_line)

@@ -193,14 +193,14 @@ static const cJSON *field(const cJSON *o, const char *key)
 /* What a field holds, for a message: "missing", "a string", ... */
 static const char *json_kind(const cJSON *v)
 {
-    return !v                   ? "missing"
-           : cJSON_IsString(v)  ? "a string"
-           : cJSON_IsNumber(v)  ? "a number"
-           : cJSON_IsBool(v)    ? "a boolean"
-           : cJSON_IsNull(v)    ? "null"
-           : cJSON_IsArray(v)   ? "a list"
-           : cJSON_IsObject(v)  ? "an object"
-                                : "no JSON value";
+    return !v                  ? "missing"
+           : cJSON_IsString(v) ? "a string"
+           : cJSON_IsNumber(v) ? "a number"
+           : cJSON_IsBool(v)   ? "a boolean"
+           : cJSON_IsNull(v)   ? "null"
+           : cJSON_IsArray(v)  ? "a list"
+           : cJSON_IsObject(v) ? "an object"
+                               : "no JSON value";
 }
 
 /* A field of the wrong type (or missing): its name, what it holds and what
@@ -278,8 +278,8 @@ static bool get_sizes(reader *rd, const cJSON *o, const char *key, uint32_t n, s
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != (int)n)
         return fail(rd, "op.json: \"%s\" is %s%s%d%s; expected a list of %u integers", key,
                     json_kind(a), cJSON_IsArray(a) ? " of " : "",
-                    cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0,
-                    cJSON_IsArray(a) ? " values" : "", n);
+                    cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0, cJSON_IsArray(a) ? " values" : "",
+                    n);
     for (uint32_t i = 0; i < n; i++)
         if (!json_size(rd, cJSON_GetArrayItem(a, (int)i), key,
                        (size_t *)((char *)out + i * stride)))
@@ -374,14 +374,16 @@ static bool parse_desc(reader *rd, const cJSON *o, repro *r)
     accel_op_desc *d = &r->d;
     const cJSON *fmt = field(o, "format"), *ver = field(o, "version");
     if (!cJSON_IsObject(o))
-        return fail(rd, "op.json is not an accel repro description: it holds %s; expected an "
-                        "object with \"format\": \"accel-repro\"",
+        return fail(rd,
+                    "op.json is not an accel repro description: it holds %s; expected an "
+                    "object with \"format\": \"accel-repro\"",
                     json_kind(o));
     if (!cJSON_IsString(fmt))
         return wrong_field(rd, "format", fmt, "\"accel-repro\" (not an accel repro description)");
     if (strcmp(fmt->valuestring, "accel-repro") != 0)
-        return fail(rd, "op.json: \"format\" is '%.40s'; expected \"accel-repro\" (not an accel "
-                        "repro description)",
+        return fail(rd,
+                    "op.json: \"format\" is '%.40s'; expected \"accel-repro\" (not an accel "
+                    "repro description)",
                     fmt->valuestring);
     uint64_t verify_seed = 0;
     if (!check_keys(rd, o) || !optional_string(rd, o, "function") ||
@@ -652,19 +654,19 @@ static bool json_syntax_error(reader *rd, const char *text, size_t n, size_t at)
     }
     while (!s.in_str && at < n && strchr(" \t\r\n", text[at]))
         at++;
-    const char *expected = s.in_str                   ? "'\"' to close it (and inside it no raw "
-                                                        "control character, only JSON escapes)"
-                           : !s.prev                  ? "'{', the start of the object"
-                           : s.prev == ':'            ? "a value (a string, number, object, "
-                                                        "list, true, false or null)"
+    const char *expected = s.in_str                      ? "'\"' to close it (and inside it no raw "
+                                                           "control character, only JSON escapes)"
+                           : !s.prev                     ? "'{', the start of the object"
+                           : s.prev == ':'               ? "a value (a string, number, object, "
+                                                           "list, true, false or null)"
                            : s.key_next && s.prev == '{' ? "a \"key\" in double quotes, or '}'"
-                           : s.key_next               ? "a \"key\" in double quotes"
-                           : s.prev == '['            ? "a value, or ']'"
-                           : s.prev == ','            ? "a value"
+                           : s.key_next                  ? "a \"key\" in double quotes"
+                           : s.prev == '['               ? "a value, or ']'"
+                           : s.prev == ','               ? "a value"
                            : s.prev == '"' && s.after_key ? "':' after the key"
-                           : s.object                 ? "',' or '}'"
-                           : s.in_list                ? "',' or ']'"
-                                                      : "the end of the text";
+                           : s.object                     ? "',' or '}'"
+                           : s.in_list                    ? "',' or ']'"
+                                                          : "the end of the text";
     char found[32];
     unsigned char c = at < n ? (unsigned char)text[at] : 0;
     if (s.in_str)
@@ -678,8 +680,9 @@ static bool json_syntax_error(reader *rd, const char *text, size_t n, size_t at)
     for (size_t i = s.line_start; i < at && i < n; i++) /* the line of at itself */
         if (text[i] == '\n')
             s.line++, s.line_start = i + 1;
-    return fail(rd, "op.json is not valid JSON: line %u, column %zu (byte %zu of %zu): %s; "
-                    "expected %s",
+    return fail(rd,
+                "op.json is not valid JSON: line %u, column %zu (byte %zu of %zu): %s; "
+                "expected %s",
                 s.line, at - s.line_start + 1, at, n, found, expected);
 }
 

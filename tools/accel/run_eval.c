@@ -178,8 +178,9 @@ static int eval_expr_error(const char *log, const char *const *names, int nin)
         o += (size_t)snprintf(inputs + o, sizeof inputs - o, "%s%.*s", i ? ", " : "",
                               (int)(strchr(names[i], '=') - names[i]), names[i]);
     if (!unknown_name(log, name, sizeof name))
-        return cli_usage_error("run eval", "EXPR does not compile (the compiler's message is "
-                                           "above); its inputs are %s",
+        return cli_usage_error("run eval",
+                               "EXPR does not compile (the compiler's message is "
+                               "above); its inputs are %s",
                                inputs);
     return cli_usage_error("run eval",
                            "EXPR names '%s', which is neither an input (%s) nor a C function "

@@ -82,7 +82,7 @@ def main():
     rc, _, err = run(accel, ["run", "eval", "2*%s - a" % name, "%s=%s" % (name, a), "a=" + a,
                              "-o", out, "--device", "cpu"])
     check("a 200-character input name: refused, naming the limit",
-          rc == 1 and "is too long (at most 63 characters)" in err, err[-500:])
+          rc == 2 and "is too long (at most 63 characters)" in err, err[-500:])
 
     # .npy format 3.0 (as NumPy writes for a UTF-8 header) is read.
     import struct

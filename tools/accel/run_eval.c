@@ -332,6 +332,10 @@ static int run_eval_main(int argc, char **argv)
     char out_param[32];
     snprintf(out_param, sizeof out_param, "%s result_", eval_type(dt));
     st = accel_kernel_elementwise_create(rt, "expr", params, out_param, body, NULL, &k);
+    if (st == ACCEL_ERROR_INVALID_ARGUMENT) { /* a NAME or EXPR the kernel cannot take */
+        rc = cli_usage_error("run eval", "bad expression or inputs: %s", accel_last_error());
+        goto done;
+    }
     if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run eval", st, "bad expression or inputs");
         goto done;

@@ -22,7 +22,9 @@ timeout 90 $B/bin/accel verify --device cuda --quick > $OUT/verify.txt 2>&1; tai
 { $PY -c "import numpy as np; np.save('/tmp/ev_a.npy', np.linspace(-3, 5, 37))"; E=$($PY -c "print('+'.join('a*%d' % (1 + i % 9) for i in range(2500)))")
   timeout 60 $B/bin/accel run eval "$E" a=/tmp/ev_a.npy -o /tmp/ev_o.npy --device cuda:0 2>&1 | tail -1
   $PY -c "import numpy as np; x = np.load('/tmp/ev_a.npy'); r = sum(x * (1 + i % 9) for i in range(2500)); print('eval 10000 chars on cuda: max rel err', np.max(np.abs(np.load('/tmp/ev_o.npy') - r) / np.abs(r)))"
-  for e in "a +" $'a +\nqq'; do timeout 60 $B/bin/accel run eval "$e" a=/tmp/ev_a.npy -o /tmp/ev_o.npy --device cuda:0 2>&1 | grep -E 'expr[(:][0-9]'; done; } > $OUT/eval_cuda.txt 2>&1; cat $OUT/eval_cuda.txt
+  for e in "a +" $'a +\nqq'; do timeout 60 $B/bin/accel run eval "$e" a=/tmp/ev_a.npy -o /tmp/ev_o.npy --device cuda:0 2>&1 | grep -E 'expr[(:][0-9]'; done
+  # An unknown function and an unknown variable under NVRTC: expect exit 2 and "EXPR names 'foo'" / "'qq'".
+  for e in "foo(a) + 1" "a * qq"; do timeout 60 $B/bin/accel run eval "$e" a=/tmp/ev_a.npy -o /tmp/ev_o.npy --device cuda:0 2>&1 | grep -E 'EXPR names'; echo "exit ${PIPESTATUS[0]}"; done; } > $OUT/eval_cuda.txt 2>&1; cat $OUT/eval_cuda.txt
 # Repro files (.npz) replayed on the GPU: the planted CPU-side fault is not reproduced (exit 0), the bf16 transpose with guards is, bit for bit (exit 0).
 for f in fuzz/corpus/repro/stored_mul_f32.npz fuzz/corpus/repro/bf16_transpose_guards.npz; do timeout 30 $B/bin/accel replay $f --device cuda:0; echo "exit $?"; done > $OUT/replay_cuda.txt 2>&1; cat $OUT/replay_cuda.txt
 # Kernel shapes of relu/exp and the random fills against copy and the write-only ceilings (7 interleaved rounds).

@@ -174,7 +174,7 @@ static int eval_expr_error(const char *log, const char *const *names, int nin)
 {
     char name[128], inputs[EVAL_MAX_INPUTS * 72] = "";
     size_t o = 0;
-    for (int i = 0; i < nin; i++)
+    for (int i = 0; i < nin && o < sizeof inputs; i++)
         o += (size_t)snprintf(inputs + o, sizeof inputs - o, "%s%.*s", i ? ", " : "",
                               (int)(strchr(names[i], '=') - names[i]), names[i]);
     if (!unknown_name(log, name, sizeof name))

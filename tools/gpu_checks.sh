@@ -32,12 +32,9 @@ timeout 40 $B/bin/ew_probe --log2n 28 --rounds 7 --check 0 > $OUT/ew_probe.txt 2
 # f32 normal: the probe's forms of the formula (9 interleaved rounds), the exhaustive accuracy of r and cos/sin on this GPU and whole outputs against the formula; the backend against the formula and the CPU (test_rng, test_cuda).
 timeout 40 $B/bin/ew_probe --log2n 28 --rounds 9 --only "normal|uniform: new loop, __umulhi (backend)" > $OUT/ew_probe_normal.txt 2>&1; tail -50 $OUT/ew_probe_normal.txt
 { timeout 20 $B/bin/test_rng --verbose 2>&1 | grep -E "KS D|worst|Synthesis"; timeout 30 $B/bin/test_cuda --verbose --filter 'cuda/random*' 2>&1 | grep -E "normal: largest|Synthesis"; } > $OUT/random_checks.txt 2>&1; cat $OUT/random_checks.txt
-timeout 120 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json --svg $OUT/bench.svg > $OUT/bench.txt 2>&1; tail -40 $OUT/bench.txt
-# The bench's 100-add replay against graph_bench's right after it (same machine state), with the SM clock: is a gap the process or the moment?
-{ nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader
-  grep -E 'graph replay, 100|graph100' $OUT/bench.txt
-  timeout 30 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 300 2>&1 | grep -E 'eager accel_add|graph replay'
-  nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader; } > $OUT/graph_row_ab.txt 2>&1; cat $OUT/graph_row_ab.txt
+timeout 180 $B/bin/accel bench --device cuda:0 --no-progress --json $OUT/bench.json --svg $OUT/bench.svg > $OUT/bench.txt 2>&1; tail -40 $OUT/bench.txt
+# The 100 adds' graph state: a raw CUDA graph fresh, after kernels on its own stream, after kernels on a second stream, later, re-captured (graph_streams, plain CUDA); the bench's first and after-the-sweep lines beside it.
+{ timeout 30 $B/bin/graph_streams; timeout 30 $B/bin/graph_streams --n-second 4; grep -E 'graph replay|graph100' $OUT/bench.txt; } > $OUT/graph_streams.txt 2>&1; cat $OUT/graph_streams.txt
 timeout 150 $PY bench/peers.py --accel $B/bin/accel --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -60
 B=$B PY=$PY timeout 150 bash tools/gpu/kernels2.sh --no-tests > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt
 # Where a user-kernel launch's host time goes: launch_diag in 3 processes (raw cuLaunchKernel of the NVRTC cubin with kernelParams and packed, the built-in kernel's launch, accel_axpby, accel_kernel_launch; median of 9 interleaved rounds each, per-round differences).

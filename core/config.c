@@ -471,6 +471,13 @@ static char *line_reader(char *str, int cap, void *stream)
             snprintf(ps->section, sizeof ps->section, "%s", t);
             free(name);
             snprintf(str, (size_t)cap, "[s]\n");
+        } else {
+            /* One error for one mistake: read on, inih would give the
+             * section's keys to the one before and warn about each. */
+            int n = (int)strcspn(p, "\r\n");
+            parse_error(ps, ACCEL_ERROR_CONFIG, "section header '%.*s%s' has no closing ']'",
+                        n > 80 ? 80 : n, p, n > 80 ? "..." : "");
+            return NULL;
         }
     } else if (!comment && indented && !p[strcspn(p, "=:")] && !ps->indented_bad) {
         ps->indented_bad = ps->line;
@@ -483,10 +490,6 @@ static char *line_reader(char *str, int cap, void *stream)
     }
     if (comment)
         return str; /* an empty line */
-    if (*p == '[') {
-        snprintf(str, (size_t)cap, "[\n"); /* no ']': inih's syntax error */
-        return str;
-    }
     return long_line(ps, str, cap, p);
 }
 
@@ -617,7 +620,7 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
     case ACCEL__KEY_SELFTEST:
     case ACCEL__KEY_REPORT:
         ok = accel__parse_bool(v, bool_field(cfg, key));
-        why = "is not a boolean (true or false)";
+        why = "is not a boolean (" ACCEL__BOOL_WORDS ")";
         break;
     case ACCEL__KEY_VERIFY:
         ok = parse_device(v, &cfg->verify);
@@ -730,10 +733,26 @@ static const char *env(const char *name)
     return v && *v ? v : NULL;
 }
 
+/* A boolean ACCEL_* variable into *out (and line[key] marked as from the
+ * environment); ACCEL_ERROR_CONFIG naming it and its value when it holds
+ * no boolean word. */
+static accel_status env_bool(accel__config *cfg, const char *name, accel__key key, bool *out,
+                             const char *fn)
+{
+    int r = accel__env_bool(name, out);
+    if (r < 0)
+        return accel__fail(ACCEL_ERROR_CONFIG, "%s: %s=%s: expected a boolean: %s", fn, name,
+                           getenv(name), ACCEL__BOOL_WORDS);
+    if (r > 0)
+        cfg->line[key] = ACCEL__FROM_ENV;
+    return ACCEL_SUCCESS;
+}
+
 /* The ACCEL_* variables over the file's values. */
 static accel_status apply_environment(accel__config *cfg, const char *fn)
 {
     const char *v;
+    accel_status st;
     if ((v = env("ACCEL_VERIFY"))) {
         if (!parse_device(v, &cfg->verify))
             return accel__fail(ACCEL_ERROR_CONFIG,
@@ -741,22 +760,13 @@ static accel_status apply_environment(accel__config *cfg, const char *fn)
                                fn, v);
         cfg->line[ACCEL__KEY_VERIFY] = ACCEL__FROM_ENV;
     }
-    if ((v = env("ACCEL_REPORT"))) {
-        if (!accel__parse_bool(v, &cfg->report))
-            return accel__fail(ACCEL_ERROR_CONFIG,
-                               "%s: ACCEL_REPORT=%s: expected a boolean (1 or 0, true or false)",
-                               fn, v);
-        cfg->line[ACCEL__KEY_REPORT] = ACCEL__FROM_ENV;
-    }
-    if ((v = env("ACCEL_ALLOW_INSECURE"))) {
-        if (!accel__parse_bool(v, &cfg->env_allow_insecure))
-            return accel__fail(ACCEL_ERROR_CONFIG,
-                               "%s: ACCEL_ALLOW_INSECURE=%s: expected a boolean (1 or 0, true or "
-                               "false)",
-                               fn, v);
+    if ((st = env_bool(cfg, "ACCEL_REPORT", ACCEL__KEY_REPORT, &cfg->report, fn)))
+        return st;
+    if ((st = env_bool(cfg, "ACCEL_ALLOW_INSECURE", ACCEL__KEY_ALLOW_INSECURE,
+                       &cfg->env_allow_insecure, fn)))
+        return st;
+    if (cfg->line[ACCEL__KEY_ALLOW_INSECURE] == ACCEL__FROM_ENV)
         cfg->allow_insecure = cfg->env_allow_insecure;
-        cfg->line[ACCEL__KEY_ALLOW_INSECURE] = ACCEL__FROM_ENV;
-    }
     if ((v = env("ACCEL_BACKEND")) && !set_str(&cfg->backend_first, v))
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     if ((v = env("ACCEL_KERNEL_CACHE"))) {

@@ -242,20 +242,9 @@ size_t accel__npy_preamble(accel_dtype dtype, uint32_t ndim, const size_t *shape
 
 /* ------------------------------------------------------------ value.c */
 
-/* One set of value parsers for plugins.ini and the ACCEL_* environment.
- * Each returns false (leaving *out alone) when text is not a valid value. */
-/* true/yes/on/1 and false/no/off/0, any case. */
-bool accel__parse_bool(const char *text, bool *out);
-/* A decimal number from 0 to 1. */
-bool accel__parse_fraction(const char *text, double *out);
-/* Decimal digits only, at most max. */
-bool accel__parse_uint(const char *text, uint64_t max, uint64_t *out);
-/* Index of text in the NULL-terminated words (any case), else -1. */
-int accel__parse_word(const char *text, const char *const *words);
-/* True when text says "none": empty, off, none, false, no or 0. */
-bool accel__parse_off(const char *text);
-/* debug, info, warn (warning), error, off -> ACCEL_LOG_*. */
-bool accel__parse_log_level(const char *text, int *out);
+/* The value parsers (common/value.h, shared with libaccel_mpi and the
+ * `accel` program so that every setting reads its words one way). */
+#include "value.h"
 
 /* ------------------------------------------------------------ config.c */
 

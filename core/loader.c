@@ -184,9 +184,35 @@ static void fd_name(int fd, char *out, size_t cap)
     snprintf(out, cap, "/proc/self/fd/%d", fd);
 }
 
+/* dlerror()'s text msg into err, each /proc/self/fd/N name the file was
+ * opened by (dlerror() names it so: "NAME: invalid ELF header") replaced by
+ * shown, the path the user gave, which is what a reader can look at. */
+static void dl_error_text(const char *msg, const char *fd_path, const char *shown, char *err,
+                          size_t cap)
+{
+    size_t o = 0, n = strlen(fd_path);
+    err[0] = '\0';
+    while (*msg && o + 1 < cap) {
+        const char *at = strstr(msg, fd_path);
+        /* "/proc/self/fd/3" must not match the start of "/proc/self/fd/31" */
+        while (at && at[n] >= '0' && at[n] <= '9')
+            at = strstr(at + 1, fd_path);
+        size_t plain = at ? (size_t)(at - msg) : strlen(msg);
+        int w = snprintf(err + o, cap - o, "%.*s%s", (int)plain, msg, at ? shown : "");
+        if (w < 0)
+            break;
+        o += (size_t)w;
+        if (o >= cap || !at)
+            break;
+        msg = at + n;
+    }
+}
+
 /* dlopen through fd (which this takes over); path only names the file where
- * /proc is not mounted. NULL with the dlerror() text in err on failure. */
-static void *load_fd(int fd, const char *path, char *err, size_t cap)
+ * /proc is not mounted, shown is the path the user gave (the plugins.ini
+ * entry joined to its folder), which messages name. NULL with the dlerror()
+ * text in err on failure. */
+static void *load_fd(int fd, const char *path, const char *shown, char *err, size_t cap)
 {
     char name[64];
     fd_name(fd, name, sizeof name);
@@ -205,7 +231,7 @@ static void *load_fd(int fd, const char *path, char *err, size_t cap)
     void *dl = dlopen(by_fd ? name : path, DLOPEN_FLAGS);
     if (!dl) {
         const char *msg = dlerror();
-        snprintf(err, cap, "%s", msg ? msg : "(no dlerror text)");
+        dl_error_text(msg ? msg : "(no dlerror text)", by_fd ? name : path, shown, err, cap);
     }
     loaded_fd *keep = dl && by_fd && !e ? malloc(sizeof *keep) : NULL;
     if (keep) {
@@ -330,7 +356,7 @@ accel_status accel__loader_open(accel__backend *be)
     if (accel__security_open_plugin(written, be->allow_insecure, &fd, insecure, sizeof insecure))
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "%s", insecure);
     char dl_err[512];
-    be->dl = load_fd(fd, be->path, dl_err, sizeof dl_err);
+    be->dl = load_fd(fd, be->path, written, dl_err, sizeof dl_err);
     if (!be->dl)
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "dlopen failed: %s", dl_err);
 

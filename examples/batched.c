@@ -364,15 +364,17 @@ static void report_pageable(size_t n, double pinned_gbs, double memcpy_gbs, doub
 int main(int argc, char **argv)
 {
     int rc = 1;
-    ex_opt opts[] = {{"n", "N", "elements of the data set (default 50000000)", NULL},
-                     {"mem-cap", "BYTES", "device memory the program may use (default 64M)", NULL},
-                     {"chunk", "N", "elements per chunk (default 0: the helper's choice)", NULL},
-                     {"queues", "N", "queues (default 0: the helper's choice)", NULL},
-                     {"repeat", "N", "warm calls after the first (default 5, at most 64)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv,
-             "[--device NAME] [--n N] [--mem-cap BYTES] [--chunk N] [--queues N] [--repeat N]",
-             opts, 0);
+    ex_opt opts[] = {
+        {"n", "N", "elements of the data set (default 50000000)", NULL, "3000000"},
+        {"mem-cap", "BYTES", "device memory the program may use (default 64M)", NULL, "1M"},
+        {"chunk", "N", "elements per chunk (default 0: the helper's choice)", NULL, NULL},
+        {"queues", "N", "queues (default 0: the helper's choice)", NULL, NULL},
+        {"repeat", "N", "warm calls after the first (default 5, at most 64)", NULL, NULL},
+        {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(
+        argc, argv,
+        "[--device NAME] [--quick] [--n N] [--mem-cap BYTES] [--chunk N] [--queues N] [--repeat N]",
+        opts, 0);
     size_t n = ex_opt_size(opts, "n", 50000000);
     size_t cap = ex_opt_size(opts, "mem-cap", 64u << 20);
     accel_batch_stats want;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* common.h — the few helpers every example shares: a CHECK macro, option
- * parsing with getopt_long (--device NAME, --n N, --help; unknown options are
- * errors), opening the runtime on the chosen device
+ * parsing with getopt_long (--device NAME, --n N, --quick, --help; unknown
+ * options are errors), opening the runtime on the chosen device
  * and timing. Header-only and small, so an example stays one file plus this one
  * when you copy it. */
 #ifndef ACCEL_EXAMPLES_COMMON_H
@@ -30,17 +30,21 @@
         }                                                                                          \
     } while (0)
 
-/* One option of an example besides --device and --help, which every
- * example takes: "--name VALUE", or a flag when arg is NULL. */
+/* One option of an example besides --device, --quick and --help, which
+ * every example takes: "--name VALUE", or a flag when arg is NULL. */
 typedef struct ex_opt {
     const char *name;  /* long name without "--"; NULL ends a table */
     const char *arg;   /* the value's name in --help ("N", "64M"), NULL: a flag */
     const char *help;  /* one line for --help */
     const char *value; /* set by ex_parse: the value given ("1" for a flag), or NULL */
+    const char *quick; /* the value under --quick when none is given, or NULL */
 } ex_opt;
 
 /* --device NAME, once ex_parse has run; NULL: the default device. */
 static const char *ex_device_name;
+/* --quick, once ex_parse has run: the small sizes the tests run, as for
+ * `accel demo --quick` and the Python scripts' --quick. */
+static int ex_quick;
 
 static inline void ex_usage(FILE *out, const char *prog, const char *synopsis, const ex_opt *opts)
 {
@@ -48,8 +52,10 @@ static inline void ex_usage(FILE *out, const char *prog, const char *synopsis, c
     fprintf(out, "  --device NAME    the device to run on (cpu, cuda, cuda:1; default: the\n"
                  "                   default device of plugins.ini)\n");
     for (const ex_opt *o = opts; o && o->name; o++)
-        fprintf(out, "  --%s%s%-*s %s\n", o->name, o->arg ? " " : "",
-                (int)(14 - strlen(o->name) - (o->arg ? 1 : 0)), o->arg ? o->arg : "", o->help);
+        fprintf(out, "  --%s%s%-*s %s%s%s%s\n", o->name, o->arg ? " " : "",
+                (int)(14 - strlen(o->name) - (o->arg ? 1 : 0)), o->arg ? o->arg : "", o->help,
+                o->quick ? " (--quick: " : "", o->quick ? o->quick : "", o->quick ? ")" : "");
+    fprintf(out, "  --quick          small sizes, a few seconds on a CPU (the tests run these)\n");
     fprintf(out, "  --help           print this help and exit\n");
 }
 
@@ -61,11 +67,12 @@ static inline void ex_usage(FILE *out, const char *prog, const char *synopsis, c
 static inline int ex_parse(int argc, char **argv, const char *synopsis, ex_opt *opts,
                            int max_operands)
 {
-    struct option longs[18];
+    struct option longs[19];
     int n = 0;
     longs[n++] = (struct option){"device", required_argument, NULL, 'd'};
     longs[n++] = (struct option){"help", no_argument, NULL, 'h'};
-    for (ex_opt *o = opts; o && o->name && n < 17; o++, n++)
+    longs[n++] = (struct option){"quick", no_argument, NULL, 'q'};
+    for (ex_opt *o = opts; o && o->name && n < 18; o++, n++)
         longs[n] =
             (struct option){o->name, o->arg ? required_argument : no_argument, NULL, 256 + n};
     longs[n] = (struct option){NULL, 0, NULL, 0};
@@ -78,8 +85,10 @@ static inline int ex_parse(int argc, char **argv, const char *synopsis, ex_opt *
             exit(0);
         } else if (key == 'd') {
             ex_device_name = optarg;
+        } else if (key == 'q') {
+            ex_quick = 1;
         } else if (key >= 256) {
-            opts[key - 256 - 2].value = optarg ? optarg : "1";
+            opts[key - 256 - 3].value = optarg ? optarg : "1";
         } else {
             fprintf(stderr, "%s: %s '%s'; run '%s --help'\n", prog,
                     key == ':' ? "missing value for option" : "unknown or ambiguous option",
@@ -95,12 +104,13 @@ static inline int ex_parse(int argc, char **argv, const char *synopsis, ex_opt *
     return optind;
 }
 
-/* The option `name` of opts as given, or NULL. */
+/* The option `name` of opts as given, else its --quick value under --quick,
+ * else NULL. */
 static inline const char *ex_opt_value(const ex_opt *opts, const char *name)
 {
     for (const ex_opt *o = opts; o && o->name; o++)
         if (strcmp(o->name, name) == 0)
-            return o->value;
+            return o->value ? o->value : ex_quick ? o->quick : NULL;
     return NULL;
 }
 

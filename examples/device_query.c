@@ -17,7 +17,7 @@ static const char *kind_name(uint32_t kind)
 int main(int argc, char **argv)
 {
     int rc = 1;
-    ex_parse(argc, argv, "[--device NAME]", NULL, 0);
+    ex_parse(argc, argv, "[--device NAME] [--quick]", NULL, 0);
     accel_runtime *rt = NULL;
     accel_device *use = NULL;
     accel_queue *q = NULL;

@@ -74,10 +74,10 @@ static double max_ulps(const float *got, const float *in, accel_op_code op, size
 int main(int argc, char **argv)
 {
     int rc = 1, bad = 0;
-    ex_opt opts[] = {{"n", "N", "elements per vector (default 400)", NULL},
-                     {"seed", "N", "the random numbers' seed (default 42)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N] [--seed N]", opts, 0);
+    ex_opt opts[] = {{"n", "N", "elements per vector (default 400)", NULL, "100003"},
+                     {"seed", "N", "the random numbers' seed (default 42)", NULL, NULL},
+                     {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick] [--n N] [--seed N]", opts, 0);
     size_t n = ex_opt_size(opts, "n", 400);
     uint64_t seed = ex_opt_size(opts, "seed", 42);
     accel_runtime *rt = NULL;

@@ -286,18 +286,18 @@ int main(int argc, char **argv)
     accel_graph *g = NULL;
     float *host = NULL;
     double *t = NULL;
-    ex_opt opts[] = {{"n", "N", "elements per add (default 1024)", NULL},
-                     {"ops", "N", "dependent adds (default 100)", NULL},
-                     {"reps", "N", "timed repeats (default 200, 20 with --quick)", NULL},
-                     {"quick", NULL, "fewer repeats", NULL},
-                     {"core", NULL, "replay in the core, not through the backend's entries", NULL},
-                     {"chain-n", "N", "elements of the fused chains (default 0: skip them)", NULL},
-                     {"chain-reps", "N", "timed runs per round of the chains (default 20)", NULL},
-                     {"raw-us", "US",
-                      "the raw CUDA graph's time of the same adds (graph_raw_cuda), to print "
-                      "replay / raw",
-                      NULL},
-                     {NULL, NULL, NULL, NULL}};
+    ex_opt opts[] = {
+        {"n", "N", "elements per add (default 1024)", NULL, NULL},
+        {"ops", "N", "dependent adds (default 100)", NULL, NULL},
+        {"reps", "N", "timed repeats (default 200)", NULL, "20"},
+        {"core", NULL, "replay in the core, not through the backend's entries", NULL, NULL},
+        {"chain-n", "N", "elements of the fused chains (default 0: skip them)", NULL, NULL},
+        {"chain-reps", "N", "timed runs per round of the chains (default 20)", NULL, NULL},
+        {"raw-us", "US",
+         "the raw CUDA graph's time of the same adds (graph_raw_cuda), to print "
+         "replay / raw",
+         NULL, NULL},
+        {NULL, NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv,
              "[--device NAME] [--n N] [--ops N] [--reps N] [--quick] [--core] [--chain-n N] "
              "[--chain-reps N] [--raw-us US]",
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
     size_t chain_reps = ex_opt_size(opts, "chain-reps", 20);
     size_t n = ex_opt_size(opts, "n", 1024);
     size_t ops = ex_opt_size(opts, "ops", 100);
-    size_t reps = ex_opt_size(opts, "reps", ex_opt_value(opts, "quick") ? 20 : 200);
+    size_t reps = ex_opt_size(opts, "reps", 200);
     int core = ex_opt_value(opts, "core") != NULL;
     const char *raw_s = ex_opt_value(opts, "raw-us");
     char *raw_end = NULL;

@@ -62,11 +62,11 @@ int main(int argc, char **argv)
     accel_buffer *u = NULL, *v = NULL, *f = NULL, *t = NULL;
     accel_graph *g = NULL;
     double *hf = NULL, *res[3] = {NULL, NULL, NULL};
-    ex_opt opts[] = {{"n", "N", "interior points (default 4096)", NULL},
-                     {"iters", "N", "Jacobi sweeps in all (default 2000)", NULL},
-                     {"sweeps", "N", "sweeps per recorded graph, even (default 20)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N] [--iters N] [--sweeps N]", opts, 0);
+    ex_opt opts[] = {{"n", "N", "interior points (default 4096)", NULL, "1000"},
+                     {"iters", "N", "Jacobi sweeps in all (default 2000)", NULL, "400"},
+                     {"sweeps", "N", "sweeps per recorded graph, even (default 20)", NULL, NULL},
+                     {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick] [--n N] [--iters N] [--sweeps N]", opts, 0);
     size_t n = ex_opt_size(opts, "n", 4096);
     size_t iters = ex_opt_size(opts, "iters", 2000);
     size_t per = ex_opt_size(opts, "sweeps", 20);

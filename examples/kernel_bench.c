@@ -372,12 +372,11 @@ int main(int argc, char **argv)
     accel_queue *q = NULL;
     accel_kernel *k = NULL;
     accel_buffer *x = NULL, *y = NULL;
-    ex_opt opts[] = {{"quick", NULL, "small sizes and few repeats", NULL},
-                     {"n", "N", "elements of the bandwidth rows", NULL},
-                     {NULL, NULL, NULL, NULL}};
+    ex_opt opts[] = {{"n", "N", "elements of the bandwidth rows", NULL, NULL},
+                     {NULL, NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv, "[--device NAME] [--quick] [--n N]", opts, 0);
     const char *device = ex_device_name;
-    int quick = ex_opt_value(opts, "quick") != NULL;
+    int quick = ex_quick; /* small sizes and few repeats */
     char tmpl[] = "/tmp/accel-kbench-XXXXXX";
     if (!mkdtemp(tmpl)) {
         perror("mkdtemp");

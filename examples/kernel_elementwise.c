@@ -45,8 +45,9 @@ int main(int argc, char **argv)
     accel_device *dev = NULL, *cpu = NULL;
     accel_kernel *k = NULL;
     float *z = NULL, *zc = NULL;
-    ex_opt opts[] = {{"n", "N", "elements (default 1000003)", NULL}, {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N]", opts, 0);
+    ex_opt opts[] = {{"n", "N", "elements (default 1000003)", NULL, "100003"},
+                     {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick] [--n N]", opts, 0);
     CHECK(ex_open(&rt, &dev));
     CHECK(accel_device_get_by_name(rt, "cpu", &cpu));
     size_t n = ex_opt_size(opts, "n", 1000003);

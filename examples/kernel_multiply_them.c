@@ -57,8 +57,8 @@ int main(int argc, char **argv)
     accel_queue *cq = NULL;
     accel_buffer *r = NULL;
     float a[N], b[N], dest[N], twin[N], ab[2 * N];
-    ex_opt opts[] = {{NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME]", opts, 0);
+    ex_opt opts[] = {{NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick]", opts, 0);
     CHECK(ex_open(&rt, &dev));
     CHECK(accel_device_get_by_name(rt, "cpu", &cpu));
     /* numpy.random.randn(400): normal numbers, here from Philox on the CPU. */

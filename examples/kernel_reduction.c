@@ -43,10 +43,10 @@ int main(int argc, char **argv)
     accel_device *dev = NULL, *cpu = NULL;
     accel_kernel *k = NULL;
     float *x = NULL, *y = NULL, *yc = NULL;
-    ex_opt opts[] = {{"rows", "N", "rows (default 1001)", NULL},
-                     {"cols", "N", "columns (default 3001)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--rows N] [--cols N]", opts, 0);
+    ex_opt opts[] = {{"rows", "N", "rows (default 1001)", NULL, "37"},
+                     {"cols", "N", "columns (default 3001)", NULL, "1001"},
+                     {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick] [--rows N] [--cols N]", opts, 0);
     CHECK(ex_open(&rt, &dev));
     CHECK(accel_device_get_by_name(rt, "cpu", &cpu));
     size_t rows = ex_opt_size(opts, "rows", 1001);

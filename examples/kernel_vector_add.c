@@ -68,9 +68,10 @@ int main(int argc, char **argv)
     accel_device *dev = NULL, *cpu = NULL;
     accel_kernel *k = NULL;
     float *c = NULL, *ref = NULL;
-    ex_opt opts[] = {{"n", "N", "elements (default 10000000 on a GPU, 1000000 on the CPU)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N]", opts, 0);
+    ex_opt opts[] = {
+        {"n", "N", "elements (default 10000000 on a GPU, 1000000 on the CPU)", NULL, "100003"},
+        {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick] [--n N]", opts, 0);
     CHECK(ex_open(&rt, &dev));
     size_t n = ex_opt_size(opts, "n", ex_is_gpu(dev) ? 10000000 : 1000000);
     if (n > 0x7fffffff) {

@@ -27,11 +27,12 @@ int main(int argc, char **argv)
     accel_buffer *a = NULL, *b = NULL, *c = NULL, *ca = NULL, *cb = NULL, *cc = NULL;
     float *got = NULL, *ref = NULL;
     const uint64_t seed = 2024;
-    ex_opt opts[] = {{"n", "N", "the n x n size (default 10000 on a GPU, 1024 on the CPU)", NULL},
-                     {"reps", "N", "timed repetitions (default 3)", NULL},
-                     {"rows", "N", "rows checked against the CPU (default 8)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N] [--reps N] [--rows N]", opts, 0);
+    ex_opt opts[] = {
+        {"n", "N", "the n x n size (default 10000 on a GPU, 1024 on the CPU)", NULL, "300"},
+        {"reps", "N", "timed repetitions (default 3)", NULL, "2"},
+        {"rows", "N", "rows checked against the CPU (default 8)", NULL, "5"},
+        {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick] [--n N] [--reps N] [--rows N]", opts, 0);
 
     CHECK(ex_open(&rt, &dev));
     size_t n = ex_opt_size(opts, "n", ex_is_gpu(dev) ? 10000 : 1024);

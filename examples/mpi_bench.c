@@ -85,14 +85,16 @@ int main(int argc, char **argv)
 {
     int provided = 0, rank = 0, size = 1, rc = 1;
     /* Before MPI_Init: --help and a usage error exit at once, in every rank. */
-    ex_opt opts[] = {{"max-mib", "N", "largest message in MiB, 1..16384 (default 256)", NULL},
-                     {"reps", "N", "repetitions per size, 1..1000 (default 15)", NULL},
-                     {"small-reps", "N", "1-element iterations, 10..10^7 (default 20000)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv,
-             "[--device cpu] [--max-mib N] [--reps N] [--small-reps N]  (under mpirun; the "
-             "device is cpu unless --device names another device of host memory)",
-             opts, 0);
+    ex_opt opts[] = {
+        {"max-mib", "N", "largest message in MiB, 1..16384 (default 256)", NULL, "4"},
+        {"reps", "N", "repetitions per size, 1..1000 (default 15)", NULL, "3"},
+        {"small-reps", "N", "1-element iterations, 10..10^7 (default 20000)", NULL, NULL},
+        {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(
+        argc, argv,
+        "[--device cpu] [--quick] [--max-mib N] [--reps N] [--small-reps N]  (under mpirun; the "
+        "device is cpu unless --device names another device of host memory)",
+        opts, 0);
     size_t max_mib = ex_opt_size(opts, "max-mib", 256);
     size_t reps_n = ex_opt_size(opts, "reps", 15), small_n = ex_opt_size(opts, "small-reps", 20000);
     const char *bad = max_mib < 1 || max_mib > 16384       ? "--max-mib: 1..16384"

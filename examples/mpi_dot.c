@@ -48,9 +48,9 @@ int main(int argc, char **argv)
 {
     int provided = 0, rank = 0, size = 1, rc = 1;
     /* Before MPI_Init: --help and a usage error exit at once, in every rank. */
-    ex_opt opts[] = {{"n", "N", "elements of each vector (default 10000000)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device cpu|cuda|NAME] [--n N]", opts, 0);
+    ex_opt opts[] = {{"n", "N", "elements of each vector (default 10000000)", NULL, "1000003"},
+                     {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device cpu|cuda|NAME] [--quick] [--n N]", opts, 0);
     size_t n = ex_opt_size(opts, "n", 10000000);
     const char *want = ex_device_name;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);

@@ -137,11 +137,11 @@ static size_t count_wrong(const ctx *x)
 int main(int argc, char **argv)
 {
     int rc = 1;
-    ex_opt opts[] = {{"n", "N", "elements per vector (default 10000000)", NULL},
-                     {"chunks", "N", "pieces the work is cut into (default 16)", NULL},
-                     {"queues", "N", "queues the pieces are spread over (default 4)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N] [--chunks N] [--queues N]", opts, 0);
+    ex_opt opts[] = {{"n", "N", "elements per vector (default 10000000)", NULL, "1000003"},
+                     {"chunks", "N", "pieces the work is cut into (default 16)", NULL, "7"},
+                     {"queues", "N", "queues the pieces are spread over (default 4)", NULL, "3"},
+                     {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick] [--n N] [--chunks N] [--queues N]", opts, 0);
     ctx x = {.n = ex_opt_size(opts, "n", 10000000)};
     size_t chunks = ex_opt_size(opts, "chunks", 16);
     size_t queues = ex_opt_size(opts, "queues", 4);

@@ -18,10 +18,11 @@
 int main(int argc, char **argv)
 {
     int rc = 1;
-    ex_opt opts[] = {{"n", "N", "elements of the elementwise ops (default 10000000)", NULL},
-                     {"m", "N", "size of the m x m matmul (default 2048)", NULL},
-                     {NULL, NULL, NULL, NULL}};
-    ex_parse(argc, argv, "[--device NAME] [--n N] [--m N]", opts, 0);
+    ex_opt opts[] = {
+        {"n", "N", "elements of the elementwise ops (default 10000000)", NULL, "200003"},
+        {"m", "N", "size of the m x m matmul (default 2048)", NULL, "200"},
+        {NULL, NULL, NULL, NULL, NULL}};
+    ex_parse(argc, argv, "[--device NAME] [--quick] [--n N] [--m N]", opts, 0);
     size_t n = ex_opt_size(opts, "n", 10000000);
     size_t m = ex_opt_size(opts, "m", 2048);
     size_t vb = n * sizeof(float), mb = m * m * sizeof(float);

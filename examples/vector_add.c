@@ -21,7 +21,7 @@ int main(int argc, char **argv)
     accel_queue *q = NULL;
     accel_buffer *bx = NULL, *by = NULL, *bz = NULL;
 
-    int first = ex_parse(argc, argv, "[--device NAME | NAME]", NULL, 1);
+    int first = ex_parse(argc, argv, "[--device NAME | NAME] [--quick]", NULL, 1);
     if (first < argc)
         ex_device_name = argv[first]; /* vector_add NAME: the short form of --device NAME */
     CHECK(ex_open(&rt, &dev));

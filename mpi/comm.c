@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "value.h" /* accel__env_bool: the runtime's reading of a boolean */
 
 #define ACCEL_MPI__MAGIC 0x61636f6du /* "acom" */
 #define ACCEL_MPI__DEFAULT_TIMEOUT 600.0
@@ -22,10 +23,28 @@ void accel_comm_options_init(accel_comm_options *opt)
     opt->struct_size = sizeof *opt;
 }
 
-static bool env_on(const char *name)
+/* The ACCEL_MPI_* booleans added to *flags (they only add: an option's flag
+ * stays). ACCEL_ERROR_CONFIG naming the variable and its value when one is
+ * set to a word that is no boolean, as the runtime refuses ACCEL_REPORT's. */
+static accel_status env_flags(const char *fn, uint32_t *flags)
 {
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0") != 0 && strcmp(v, "false") != 0 && strcmp(v, "off") != 0;
+    static const struct {
+        const char *name;
+        uint32_t flag;
+        bool when; /* the value that adds flag */
+    } vars[] = {{"ACCEL_MPI_CHECK", ACCEL_COMM_CHECK, true},
+                {"ACCEL_MPI_VERIFY", ACCEL_COMM_VERIFY, true},
+                {"ACCEL_MPI_NCCL", ACCEL_COMM_NO_NCCL, false}};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        bool on = false;
+        int r = accel__env_bool(vars[i].name, &on);
+        if (r < 0)
+            return accel_error_set(ACCEL_ERROR_CONFIG, "%s: %s=%s: expected a boolean: %s", fn,
+                                   vars[i].name, getenv(vars[i].name), ACCEL__BOOL_WORDS);
+        if (r > 0 && on == vars[i].when)
+            *flags |= vars[i].flag;
+    }
+    return ACCEL_SUCCESS;
 }
 
 static void comm_free(accel_comm *comm)
@@ -171,6 +190,10 @@ accel_status accel_comm_create(MPI_Comm mpi_comm, accel_device *dev, const accel
                                finalized ? "already finalized" : "not initialized (MPI_Init)");
     if (mpi_comm == MPI_COMM_NULL)
         return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT, "%s: mpi_comm is MPI_COMM_NULL", fn);
+    uint32_t flags = opt ? opt->flags : 0;
+    accel_status est = env_flags(fn, &flags);
+    if (est != ACCEL_SUCCESS)
+        return est;
 
     accel_comm *comm = calloc(1, sizeof *comm);
     if (!comm)
@@ -181,14 +204,6 @@ accel_status accel_comm_create(MPI_Comm mpi_comm, accel_device *dev, const accel
     atomic_init(&comm->pending, 0);
     pthread_mutex_init(&comm->lock, NULL);
     pthread_mutex_init(&comm->pool_lock, NULL);
-    uint32_t flags = opt ? opt->flags : 0;
-    if (env_on("ACCEL_MPI_CHECK"))
-        flags |= ACCEL_COMM_CHECK;
-    if (env_on("ACCEL_MPI_VERIFY"))
-        flags |= ACCEL_COMM_VERIFY;
-    const char *nccl_env = getenv("ACCEL_MPI_NCCL");
-    if (nccl_env && *nccl_env && !env_on("ACCEL_MPI_NCCL"))
-        flags |= ACCEL_COMM_NO_NCCL;
     double timeout = opt ? opt->timeout_s : 0;
     if (timeout == 0) {
         const char *t = getenv("ACCEL_MPI_TIMEOUT");

@@ -134,10 +134,19 @@ Test(config, line_without_equals_is_config_error_with_line)
         tu_fmt("[runtime]\norder = cpu\nthis line has no equals sign\n%s", cpu_section()), 3, NULL);
 }
 
+/* One message for one mistake: the error, with file and line, and no warning
+ * about the keys after it (inih would give them to the section before). */
 Test(config, unterminated_section_header_is_config_error_with_line)
 {
+    tu_log_capture();
     expect_config_error(tu_fmt("[runtime]\norder = cpu\n\n[backend.cpu\nlibrary = x.so\n"), 4,
-                        NULL);
+                        "section header '[backend.cpu' has no closing ']'");
+    cr_assert(!tu_log_contains(ACCEL_LOG_WARN, ""), "a warning besides the error:\n%s",
+              tu_log_text());
+    expect_config_error(tu_fmt("[runtime\norder = cpu\n%s", cpu_section()), 1,
+                        "section header '[runtime' has no closing ']'");
+    cr_assert(!tu_log_contains(ACCEL_LOG_WARN, ""), "a warning besides the error:\n%s",
+              tu_log_text());
 }
 
 Test(config, bad_bool_is_config_error_with_line)
@@ -498,6 +507,37 @@ Test(config, bad_environment_values_fail_before_any_plugin_is_opened)
         cr_assert(!plugin_was_opened(log), "%s=%s: a plugin was opened", vars[i][0], vars[i][1]);
     }
     unsetenv("ACCEL_TEST_OPENED_LOG");
+}
+
+/* Every boolean ACCEL_* variable takes the one set of words (any case) and
+ * refuses another, naming the variable, its value and the words. */
+Test(config, boolean_environment_variables_share_one_reading)
+{
+    static const char *const vars[] = {"ACCEL_REPORT", "ACCEL_ALLOW_INSECURE"};
+    static const char *const good[] = {"1", "TRUE", "Yes", "on", "0", "False", "NO", "Off"};
+    static const char *const bad[] = {"maybe", "2", "y", "enable"};
+    const char *ini = tu_write_file(tu_tmpdir(), "plugins.ini", mock_ini(""));
+    for (size_t v = 0; v < 2; v++) {
+        for (size_t k = 0; k < 8; k++) {
+            setenv(vars[v], good[k], 1);
+            accel_runtime *rt = NULL;
+            accel_status s = accel_runtime_open(ini, &rt);
+            unsetenv(vars[v]);
+            tu_assert_status(s, ACCEL_SUCCESS, "%s=%s", vars[v], good[k]);
+            accel_runtime_close(rt);
+        }
+        for (size_t k = 0; k < 4; k++) {
+            setenv(vars[v], bad[k], 1);
+            accel_runtime *rt = NULL;
+            accel_status s = accel_runtime_open(ini, &rt);
+            unsetenv(vars[v]);
+            tu_assert_status(s, ACCEL_ERROR_CONFIG, "%s=%s", vars[v], bad[k]);
+            const char *want = tu_fmt("%s=%s: expected a boolean: 1, true, yes, on, 0, false, "
+                                      "no or off, in any case",
+                                      vars[v], bad[k]);
+            cr_assert(strstr(accel_last_error(), want), "%s\nwanted: %s", accel_last_error(), want);
+        }
+    }
 }
 
 /* Ops checked by verify mode after one fill on the mock (the CPU is the

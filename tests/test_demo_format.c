@@ -3,7 +3,8 @@
 /* test_demo_format.c — how `accel demo` shows times and rates
  * (tools/accel/demo_format.c): a backend whose events report 0 elapsed, or
  * a NaN or infinite time, gives n/a, never "inf GB/s", a huge rate or
- * "-nan"; real times and rates are printed as numbers. */
+ * "-nan"; real times and rates are printed as numbers; a time against
+ * another says "faster" or "slower", never a bare ratio below 1. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -50,4 +51,27 @@ Test(demo_format, real_values_are_numbers)
     /* 2 n^3 FLOPs for n = 1000 in 4 ms: 0.5 TFLOP/s. */
     demo_format_rate(demo_rate(2e9, 4.0, 1e-12), "TFLOP/s", r, sizeof r);
     cr_expect_str_eq(r, "0.50 TFLOP/s");
+}
+
+Test(demo_format, speed_against_a_base_says_faster_or_slower)
+{
+    /* (ms, base_ms, text): base / ms = 1.25 and 1 / 0.84 = 1.19 (to 2 places). */
+    static const struct {
+        double ms, base;
+        const char *want;
+    } cases[] = {
+        {1.76, 2.2, "1.25 times faster than serial (2.2 ms)"},
+        {1.5, 1.26, "1.19 times slower than serial (1.3 ms)"},
+        {0.4, 10.0, "25.00 times faster than serial (10.0 ms)"},
+        {25.0, 1.0, "25.00 times slower than serial (1.0 ms)"},
+        {1.2, 1.203, "as fast as serial (1.2 ms)"},
+        {0.0, 1.0, "n/a vs serial"},
+        {1.0, NAN, "n/a vs serial"},
+        {INFINITY, 1.0, "n/a vs serial"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char b[80];
+        demo_format_speed(cases[i].ms, cases[i].base, "serial", b, sizeof b);
+        cr_expect_str_eq(b, cases[i].want, "%g ms vs %g ms", cases[i].ms, cases[i].base);
+    }
 }

@@ -1190,11 +1190,12 @@ Test(kernel, accel_run_eval_over_npy_files, .init = setup)
             cr_assert_eq(((double *)c.data)[i * 5 + j], ref, "(%d, %d)", i, j);
         }
     accel_npy_free(&c);
-    /* A bad expression: exit status 1, the compiler's message. */
+    /* A bad expression is a wrong command line: exit status 2, the
+     * compiler's message. */
     cmd = tu_fmt("'%s/bin/accel' run eval '2*a +' a='%s' -o '%s' --device cpu 2>/dev/null",
                  ACCEL_TEST_BUILD_DIR, pa, pc);
     int st = system(cmd);
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: %d", cmd, st);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: %d", cmd, st);
     /* Positions in the compiler's message count in the user's expression
      * (zz is at column 5 of "a + zz"; tcc gives the line only), and a
      * trailing // comment does not swallow the wrapper's closing. */
@@ -1202,7 +1203,7 @@ Test(kernel, accel_run_eval_over_npy_files, .init = setup)
     cmd = tu_fmt("'%s/bin/accel' run eval 'a + zz' a='%s' -o '%s' --device cpu 2>'%s'",
                  ACCEL_TEST_BUILD_DIR, pa, pc, log);
     st = system(cmd);
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: %d", cmd, st);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: %d", cmd, st);
     char text[8192] = "";
     FILE *f = fopen(log, "r");
     cr_assert(f);
@@ -1211,6 +1212,7 @@ Test(kernel, accel_run_eval_over_npy_files, .init = setup)
     fclose(f);
     const char *at = strstr(text, "expr:1:");
     cr_assert(at && strstr(text, "zz"), "%s", text);
+    cr_assert(strstr(text, "EXPR names 'zz', which is neither an input (a)"), "%s", text);
     if (at[7] >= '0' && at[7] <= '9') /* a column: cc's */
         cr_assert(strncmp(at, "expr:1:5:", 9) == 0, "%s", text);
     cmd = tu_fmt("'%s/bin/accel' run eval 'a * 2 // twice' a='%s' -o '%s' --device cpu 2>/dev/null",

@@ -16,7 +16,16 @@
  *   accel bench feeds its GEMMs (see unit_value);
  * - launch: host time of an empty kernel launch (batches of 200, then a sync);
  * - transfers: cudaMemcpyAsync from/to cudaMallocHost memory, and plain
- *   blocking cudaMemcpy from/to malloc memory. */
+ *   blocking cudaMemcpy from/to malloc memory;
+ * - graph: host time of cudaGraphLaunch + cudaStreamSynchronize of a stream-
+ *   captured CUDA graph of 100 dependent plain 1024-element f32 add kernels,
+ *   the raw-CUDA form of accel bench's 100-add replay. Its buffers are set by
+ *   copies, not kernels, and it launches nothing on the stream outside the
+ *   graph: on the H200 (driver 580), once a process has launched about five
+ *   kernels on a second stream, every graph's dependent nodes there take
+ *   about 0.17 us longer for the rest of the process (raw and accel alike:
+ *   bench/RESULTS.md, round 5), and this measurement must not be what flips
+ *   that state. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +48,8 @@ constexpr uint64_t kDefaultTransferBytes = (uint64_t)256 << 20;
 constexpr unsigned kDefaultRepeats = 5;
 constexpr unsigned kMaxRepeats = 64;
 constexpr int kLaunchBatch = 200;
+constexpr int kGraphNodes = 100;
+constexpr int kGraphN = 1024;
 
 __global__ void empty_kernel()
 {
@@ -52,6 +63,13 @@ __global__ void add_kernel(const float4 *__restrict__ a, const float4 *__restric
         float4 x = a[i], y = b[i];
         c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
     }
+}
+
+__global__ void add_in_place_kernel(float *__restrict__ x, const float *__restrict__ y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] += y[i];
 }
 
 __global__ void read_kernel(const float4 *__restrict__ x, size_t n4, float *out)
@@ -352,6 +370,38 @@ void measure_launch(Bench &b, accel_ceilings *out)
     out->launch_us = median(t, reps) * 1e6;
 }
 
+void measure_graph(Bench &b, accel_ceilings *out)
+{
+    const size_t bytes = kGraphN * sizeof(float);
+    if (!b.alloc3(bytes))
+        return;
+    static const float zeros[kGraphN] = {0.0f};
+    if (!b.ok(cudaMemcpy(b.d[0], zeros, bytes, cudaMemcpyHostToDevice), "cudaMemcpy") ||
+        !b.ok(cudaMemcpy(b.d[1], zeros, bytes, cudaMemcpyHostToDevice), "cudaMemcpy") ||
+        !b.ok(cudaStreamBeginCapture(b.stream, cudaStreamCaptureModeThreadLocal),
+              "cudaStreamBeginCapture"))
+        return;
+    for (int i = 0; i < kGraphNodes; ++i)
+        add_in_place_kernel<<<(kGraphN + 255) / 256, 256, 0, b.stream>>>(
+            (float *)b.d[0], (const float *)b.d[1], kGraphN);
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    bool captured = b.ok(cudaGetLastError(), "add kernel (captured)");
+    captured = b.ok(cudaStreamEndCapture(b.stream, &graph), "cudaStreamEndCapture") && captured;
+    if (captured && b.ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate")) {
+        double s = b.time_host([&] {
+            return b.ok(cudaGraphLaunch(exec, b.stream), "cudaGraphLaunch") &&
+                   b.ok(cudaStreamSynchronize(b.stream), "graph of adds");
+        });
+        if (s > 0)
+            out->graph_us = s * 1e6;
+    }
+    if (exec)
+        (void)cudaGraphExecDestroy(exec);
+    if (graph)
+        (void)cudaGraphDestroy(graph);
+}
+
 void measure_transfers(Bench &b, size_t bytes, accel_ceilings *out)
 {
     if (!b.alloc3(bytes))
@@ -431,6 +481,8 @@ extern "C" int32_t accel_cuda__measure_ceilings(void *vctx, uint32_t device,
             measure_launch(b, out);
         if (b.err == cudaSuccess && (opt->what & ACCEL_CEILING_TRANSFER))
             measure_transfers(b, (size_t)transfer_bytes, out);
+        if (b.err == cudaSuccess && (opt->what & ACCEL_CEILING_GRAPH))
+            measure_graph(b, out);
     }
     if (b.err == cudaSuccess)
         (void)cudaStreamSynchronize(b.stream);

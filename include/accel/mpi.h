@@ -126,6 +126,9 @@ ACCEL_API void accel_comm_options_init(accel_comm_options *opt);
  *  Errors: ACCEL_ERROR_INVALID_HANDLE (dev), ACCEL_ERROR_INVALID_ARGUMENT
  *  (out_comm NULL, MPI not initialized, mpi_comm MPI_COMM_NULL),
  *  ACCEL_ERROR_COMMUNICATION (an MPI or NCCL call failed: its message),
+ *  ACCEL_ERROR_CONFIG (ACCEL_MPI_CHECK, ACCEL_MPI_VERIFY or ACCEL_MPI_NCCL
+ *  set to a word that is not a boolean: 1/0, true/false, yes/no, on/off in
+ *  any case; the message names the variable and its value),
  *  ACCEL_ERROR_OUT_OF_HOST_MEMORY. */
 ACCEL_API accel_status accel_comm_create(MPI_Comm mpi_comm, accel_device *dev,
                                          const accel_comm_options *opt, accel_comm **out_comm);

@@ -247,7 +247,8 @@ typedef struct accel_device_properties {
 #define ACCEL_CEILING_GEMM (1u << 1)     /* vendor BLAS GEMM, every dtype it has */
 #define ACCEL_CEILING_LAUNCH (1u << 2)   /* host time of a bare launch or call */
 #define ACCEL_CEILING_TRANSFER (1u << 3) /* host<->device copies (devices not host memory) */
-#define ACCEL_CEILING_ALL 0xfu
+#define ACCEL_CEILING_GRAPH (1u << 4)    /* a vendor graph of 100 dependent small adds */
+#define ACCEL_CEILING_ALL 0x1fu
 
 /* How to measure a device's ceilings. Zeroes mean "the backend's default". */
 typedef struct accel_ceilings_options {
@@ -279,7 +280,13 @@ typedef struct accel_ceilings {
     uint64_t copy_bytes, gemm_n, transfer_bytes; /* the sizes actually used */
     char copy_method[48]; /* how copy_gbs was measured, e.g. "memcpy, 2 threads" */
     char gemm_method[48]; /* e.g. "OpenBLAS 0.3.21 cblas_sgemm/dgemm" */
-    uint64_t reserved[8];
+    /* Added after the first version (in what was reserved[0]): host time of
+     * launching the vendor's own graph of 100 dependent 1024-element f32 adds
+     * (a plain add kernel per node, captured as a CUDA graph) and waiting for
+     * it, end to end, the median of `repeats` runs after a warm-up; 0 where
+     * the backend has no graphs. */
+    double graph_us;
+    uint64_t reserved[7];
 } accel_ceilings;
 
 /* Log levels, lowest first (accel_set_log_level, the log callback, the

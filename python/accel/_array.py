@@ -19,6 +19,7 @@ import builtins as _b
 import ctypes
 import math
 import numbers
+import operator
 import threading
 import weakref
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
@@ -65,12 +66,34 @@ def _dtype_of(dtype: Any, fn: str) -> np.dtype:
     return dt
 
 
-def _shape_of(shape: ShapeLike) -> Tuple[int, ...]:
-    if isinstance(shape, numbers.Integral):
-        shape = (int(shape),)
-    t = tuple(int(s) for s in shape)
+def _index(value: Any, what: str) -> int:
+    """`value` as a Python int, taken as NumPy takes a size or a seed: an int or
+    a NumPy integer (anything with __index__). TypeError naming `what` for a
+    float (even 2.0), a bool, a string or None, which int() would round or
+    take silently."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, not a bool ({value!r})")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__} "
+                        f"({value!r})") from None
+
+
+def _shape_of(shape: ShapeLike, fn: str = "accel", arg: str = "shape") -> Tuple[int, ...]:
+    """A shape (an integer or a sequence of them) as a tuple of ints; TypeError
+    for anything else, ValueError (InvalidArgumentError) for a negative one.
+    Messages name the function `fn` and its argument `arg`."""
+    single = hasattr(shape, "__index__") and np.ndim(shape) == 0
+    if single or isinstance(shape, (bool, np.bool_)):
+        t = (_index(shape, f"{fn}: {arg}"),)
+    elif isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+        raise TypeError(f"{fn}: {arg} must be an integer or a sequence of integers, not "
+                        f"{type(shape).__name__} ({shape!r})")
+    else:
+        t = tuple(_index(s, f"{fn}: {arg} entry") for s in shape)
     if any(s < 0 for s in t):
-        raise error("ACCEL_ERROR_INVALID_ARGUMENT", f"accel: negative dimension in shape {t}")
+        raise error("ACCEL_ERROR_INVALID_ARGUMENT", f"{fn}: negative dimension in {arg} {t}")
     return t
 
 
@@ -675,7 +698,7 @@ def empty(shape: ShapeLike, dtype: Any = float64,
     `device` (default: the current device), contents undefined. Raises
     DtypeMismatchError for other dtypes, AccelError
     ACCEL_ERROR_OUT_OF_DEVICE_MEMORY when it does not fit."""
-    return _alloc(_shape_of(shape), _dtype_of(dtype, "empty"), get_device(device))
+    return _alloc(_shape_of(shape, "accel.empty"), _dtype_of(dtype, "empty"), get_device(device))
 
 
 def full(shape: ShapeLike, fill_value: float, dtype: Any = float64,
@@ -684,7 +707,8 @@ def full(shape: ShapeLike, fill_value: float, dtype: Any = float64,
     the integer dtypes through host memory)."""
     dt = _dtype_of(dtype, "full")
     if dt in _STORAGE_ONLY:
-        return asarray(np.full(_shape_of(shape), fill_value, dt), dtype=dt, device=device)
+        return asarray(np.full(_shape_of(shape, "accel.full"), fill_value, dt), dtype=dt,
+                       device=device)
     a = empty(shape, dt, device)
     fill(a, fill_value)
     return a

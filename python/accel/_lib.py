@@ -243,13 +243,33 @@ unary_raw = lib["accel_unary"]
 unary_raw.restype = c_int
 
 
+# The words of every boolean setting, as libaccel reads them
+# (common/value.h: accel__parse_bool), any case.
+_TRUE_WORDS = ("1", "true", "yes", "on")
+_FALSE_WORDS = ("0", "false", "no", "off")
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    """The boolean environment variable `name` (unset or empty: `default`);
+    ValueError naming it and its value for a word that is no boolean."""
+    v = os.environ.get(name, "")
+    if not v:
+        return default
+    if v.lower() in _TRUE_WORDS:
+        return True
+    if v.lower() in _FALSE_WORDS:
+        return False
+    raise ValueError(f"accel: {name}={v}: expected a boolean: 1, true, yes, on, 0, false, no "
+                     "or off, in any case")
+
+
 def _load_fast() -> Any:
     """The optional extension _accel_fast (python/accel_fast.c: the same two
     calls without ctypes: python/bench/overhead.py prints both), from
     next to the libaccel loaded (the build tree's lib/, where CMake puts it),
     set up to call that library's entries; None where it is not there or
-    ``ACCEL_PYTHON_FAST=0``."""
-    if (os.environ.get("ACCEL_PYTHON_FAST", "1") == "0" or os.sep not in LIBRARY_PATH
+    ``ACCEL_PYTHON_FAST=0`` (any boolean word: off, false, ...)."""
+    if (not _env_bool("ACCEL_PYTHON_FAST", True) or os.sep not in LIBRARY_PATH
             or sys.version_info < (3, 10)):  # its stable ABI is 3.10's
         return None
     import importlib.machinery

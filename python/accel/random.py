@@ -18,15 +18,32 @@ from typing import Any, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _lib as L
-from ._array import Array, _alloc, _dtype_of, _prepare, _shape_of, axpby, full
+from ._array import Array, _alloc, _dtype_of, _index, _prepare, _shape_of, axpby, full
 from ._core import Device, get_device
 from ._lib import ReleasedError, check, error
 
 SizeLike = Union[None, int, Sequence[int]]
 
 
-def _size(size: SizeLike) -> Tuple[int, ...]:
-    return () if size is None else _shape_of(size)
+def _size(size: SizeLike, fn: str) -> Tuple[int, ...]:
+    """A `size` argument (None: one number, an int or a sequence of ints) as
+    a shape; TypeError for a float, a bool or a string, as NumPy."""
+    return () if size is None else _shape_of(size, f"accel.random.{fn}", "size")
+
+
+def _dims(size: Tuple[Any, ...], fn: str) -> Tuple[int, ...]:
+    """rand(2, 3)'s shape, given as arguments: each an int, as NumPy."""
+    return _shape_of(size, f"accel.random.{fn}")
+
+
+def _seed_of(seed: Any, fn: str) -> int:
+    """A seed: an int 0 <= seed < 2**64 (TypeError for a float or a bool,
+    InvalidArgumentError, a ValueError, outside the range)."""
+    s = _index(seed, f"accel.random.{fn}: seed")
+    if not 0 <= s < 1 << 64:
+        raise error("ACCEL_ERROR_INVALID_ARGUMENT",
+                    f"accel.random.{fn}: seed {s} is outside 0 .. 2**64-1")
+    return s
 
 
 class RandomState:
@@ -41,12 +58,7 @@ class RandomState:
 
     def seed(self, seed: Optional[int] = None) -> None:
         """Restart the stream from `seed` (None: a fresh seed from the OS)."""
-        if seed is None:
-            seed = secrets.randbits(64)
-        seed = int(seed)
-        if not 0 <= seed < 1 << 64:
-            raise error("ACCEL_ERROR_INVALID_ARGUMENT",
-                        f"accel.random: seed {seed} is outside 0 .. 2**64-1")
+        seed = secrets.randbits(64) if seed is None else _seed_of(seed, "seed")
         self._release()
         h = ctypes.c_void_p()
         check(L.rng_create(seed, ctypes.byref(h)))
@@ -70,9 +82,14 @@ class RandomState:
     def set_state(self, state: Tuple[int, int]) -> None:
         """Go back (or forward) to a (seed, position) from ``state``."""
         seed, pos = state
+        seed = _seed_of(seed, "set_state")
+        pos = _index(pos, "accel.random.set_state: position")
+        if not 0 <= pos < 1 << 64:
+            raise error("ACCEL_ERROR_INVALID_ARGUMENT",
+                        f"accel.random.set_state: position {pos} is outside 0 .. 2**64-1")
         if seed != self.state[0]:
             self.seed(seed)
-        check(L.rng_seek(self._handle(), int(pos)))
+        check(L.rng_seek(self._handle(), pos))
 
     def _fill(self, shape: Tuple[int, ...], dtype: Any, device: Any, normal: bool,
               loc: float = 0.0, scale: float = 1.0) -> Array:
@@ -95,20 +112,20 @@ class RandomState:
     def random_sample(self, size: SizeLike = None, dtype: Any = float,
                       device: Union[str, Device, None] = None) -> Array:
         """Uniform numbers in [0, 1) of shape `size` (float64 default)."""
-        return self._fill(_size(size), dtype, device, False)
+        return self._fill(_size(size, "random_sample"), dtype, device, False)
 
     random = random_sample
 
     def rand(self, *size: int, dtype: Any = float,
              device: Union[str, Device, None] = None) -> Array:
         """Uniform numbers in [0, 1) of shape `size` (given as arguments)."""
-        return self._fill(_shape_of(size), dtype, device, False)
+        return self._fill(_dims(size, "rand"), dtype, device, False)
 
     def uniform(self, low: float = 0.0, high: float = 1.0, size: SizeLike = None,
                 dtype: Any = float, device: Union[str, Device, None] = None) -> Array:
         """low + (high - low) * u, u uniform in [0, 1) (accel_axpby: the product
         and the sum each rounded once, or fused)."""
-        u = self._fill(_size(size), dtype, device, False)
+        u = self._fill(_size(size, "uniform"), dtype, device, False)
         if low == 0.0 and high == 1.0:
             return u
         y = full(u.shape, low, u.dtype, u.device)
@@ -118,17 +135,17 @@ class RandomState:
                dtype: Any = float, device: Union[str, Device, None] = None) -> Array:
         """Normal numbers N(loc, scale**2) (Box-Muller on the stream). Raises
         InvalidArgumentError for scale < 0 or a non-finite loc or scale."""
-        return self._fill(_size(size), dtype, device, True, loc, scale)
+        return self._fill(_size(size, "normal"), dtype, device, True, loc, scale)
 
     def standard_normal(self, size: SizeLike = None, dtype: Any = float,
                         device: Union[str, Device, None] = None) -> Array:
         """Normal numbers N(0, 1)."""
-        return self._fill(_size(size), dtype, device, True)
+        return self._fill(_size(size, "standard_normal"), dtype, device, True)
 
     def randn(self, *size: int, dtype: Any = float,
               device: Union[str, Device, None] = None) -> Array:
         """Normal numbers N(0, 1) of shape `size` (given as arguments)."""
-        return self._fill(_shape_of(size), dtype, device, True)
+        return self._fill(_dims(size, "randn"), dtype, device, True)
 
     def _release(self) -> None:
         h, self._h = self._h, None
@@ -149,7 +166,7 @@ class Generator(RandomState):
     def random(self, size: SizeLike = None, dtype: Any = np.float64,
                device: Union[str, Device, None] = None) -> Array:
         """Uniform numbers in [0, 1)."""
-        return self._fill(_size(size), dtype, device, False)
+        return self._fill(_size(size, "random"), dtype, device, False)
 
 
 def default_rng(seed: Optional[int] = None) -> Generator:

@@ -5,6 +5,8 @@ NumPy through both per-op calls (the _accel_fast extension and ctypes), the
 memory pool's reuse and lifetimes (views, release, exports, the limit), and
 the extension's own argument checks."""
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -190,3 +192,20 @@ def test_copy_module_copies_the_data():
         b += 1.0
         np.testing.assert_array_equal(a.get(), np.arange(6.0))
         np.testing.assert_array_equal(b.get(), np.arange(6.0) + 1.0)
+
+
+def test_accel_python_fast_takes_the_boolean_words_and_refuses_others():
+    # The words of every boolean setting (libaccel's ACCEL_REPORT and the
+    # others), any case; another value is refused at import, naming it.
+    code = "import accel._lib as L; print(L.fast is None)"
+    for value, off in (("OFF", True), ("False", True), ("no", True), ("0", True),
+                       ("maybe", None), ("2", None)):
+        env = dict(os.environ, ACCEL_PYTHON_FAST=value)
+        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                           timeout=120)
+        if off is None:
+            assert p.returncode != 0 and \
+                f"ACCEL_PYTHON_FAST={value}: expected a boolean: 1, true, yes, on" in p.stderr, \
+                p.stderr[-500:]
+        else:
+            assert p.returncode == 0 and p.stdout.split() == ["True"], (value, p.stderr[-500:])

@@ -85,3 +85,59 @@ def test_generators_are_independent_of_the_device():
     a = accel.random.RandomState(11).rand(64, device=cpu).get()
     b = accel.random.RandomState(11).rand(64).get()
     assert np.array_equal(a, b)
+
+
+# Arguments NumPy refuses with TypeError (a float size or seed, even 2.0; a
+# bool; a string), which int() would round or take silently: (entry, the
+# same call on NumPy's random module or None where NumPy has no such call,
+# the argument the message must name).
+_R = accel.random
+_BAD_ARGUMENTS = [
+    (lambda: _R.rand(2.5), lambda: np.random.rand(2.5), "shape entry"),
+    (lambda: _R.rand(3, 2.0), lambda: np.random.rand(3, 2.0), "shape entry"),
+    (lambda: _R.rand(True), lambda: np.random.rand(True), "shape entry"),
+    (lambda: _R.randn(1.5), lambda: np.random.randn(1.5), "shape entry"),
+    (lambda: _R.random_sample(2.5), lambda: np.random.random_sample(2.5), "size"),
+    (lambda: _R.random((2, 2.0)), lambda: np.random.random((2, 2.0)), "size entry"),
+    (lambda: _R.uniform(size="3"), lambda: np.random.uniform(size="3"), "size"),
+    (lambda: _R.normal(size=True), lambda: np.random.normal(size=True), "size"),
+    (lambda: _R.standard_normal(size=[2, None]),
+     lambda: np.random.standard_normal(size=[2, None]), "size entry"),
+    (lambda: _R.default_rng(7).random(0.5), lambda: np.random.default_rng(7).random(0.5),
+     "size"),
+    (lambda: _R.seed(1.5), lambda: np.random.seed(1.5), "seed"),
+    (lambda: _R.seed("3"), lambda: np.random.seed("3"), "seed"),
+    (lambda: _R.default_rng(2.0), lambda: np.random.default_rng(2.0), "seed"),
+    (lambda: _R.RandomState(1.5), lambda: np.random.RandomState(1.5), "seed"),
+    # NumPy's legacy seed takes a bool as 0 or 1; accel refuses it as a slip.
+    (lambda: _R.seed(True), None, "seed"),
+    (lambda: _R.RandomState(3).set_state((3, 1.5)), None, "position"),
+    (lambda: accel.empty(2.5), lambda: np.empty(2.5), "shape"),
+    (lambda: accel.zeros((2, 1.0)), lambda: np.zeros((2, 1.0)), "shape entry"),
+]
+
+
+@pytest.mark.parametrize("call,numpy_call,arg", _BAD_ARGUMENTS,
+                         ids=[f"{i}-{a}" for i, (_, _, a) in enumerate(_BAD_ARGUMENTS)])
+def test_non_integer_size_and_seed_raise_type_error(call, numpy_call, arg):
+    if numpy_call is not None:
+        with pytest.raises(TypeError):
+            numpy_call()
+    with pytest.raises(TypeError, match=rf": {arg} must be an integer"):
+        call()
+
+
+def test_integer_likes_are_taken_and_out_of_range_refused():
+    # NumPy integers and 1-d integer arrays are sizes, as in NumPy.
+    assert _R.rand(np.int32(3), np.int64(2)).shape == (3, 2)
+    assert _R.random_sample(np.array([2, 4])).shape == (2, 4)
+    a = _R.RandomState(np.uint64(9)).rand(5).get()
+    assert np.array_equal(a, _R.RandomState(9).rand(5).get())
+    with pytest.raises(ValueError, match="seed -1 is outside"):
+        _R.seed(-1)
+    with pytest.raises(ValueError, match="seed 18446744073709551616 is outside"):
+        _R.RandomState(1 << 64)
+    with pytest.raises(ValueError, match="negative dimension"):
+        _R.rand(-1)
+    with pytest.raises(ValueError, match="position -2 is outside"):
+        _R.RandomState(3).set_state((3, -2))

@@ -107,6 +107,14 @@ def parsing_cases(accel, work):
         rc, _, err = run(accel, "run", "add", a, b, *form, "--dev", "cpu")
         ok = rc == 0 and os.path.exists(out) and np.array_equal(np.load(out), np.arange(7) + 0.5)
         check("run add with " + " ".join(form[:1]) + " and --dev", ok, err)
+    # --report counts the user's op once; --verify's CPU run is not one of them.
+    for extra, note in (([], False), (["--verify"], True)):
+        rc, _, err = run(accel, "run", "add", a, b, "-o", out, "--device", "cpu", "--report",
+                         *extra)
+        rows = re.findall(r"^  add +cpu:0 +(\d+) +0 cpu:0", err, re.M)
+        check("run add --report %s: the add counted once" % " ".join(extra),
+              rc == 0 and rows == ["1"] and
+              ("not counted: the --verify run of add on cpu:0" in err) == note, err)
 
 
 def help_cases(accel, source):
@@ -116,8 +124,9 @@ def help_cases(accel, source):
             for fn in files:
                 if fn.endswith(".c"):
                     with open(os.path.join(dirpath, fn), errors="replace") as f:
-                        names |= set(re.findall(r'\b(?:secure_getenv|getenv|env)\("(ACCEL_[A-Z_]+)"\)',
-                                                f.read()))
+                        names |= set(re.findall(
+                            r'\b(?:secure_getenv|getenv|env|env_bool|accel__env_bool)\('
+                            r'(?:cfg, )?"(ACCEL_[A-Z_]+)"', f.read()))
     _, out, _ = run(accel, "--help")
     missing = sorted(n for n in names if n not in out)
     check("accel --help lists the %d variables read (%s)" % (len(names), ", ".join(sorted(names))),
@@ -236,6 +245,20 @@ def collective_cases(accel, cpu_plugin, work):
             check("%s with ACCEL_MPI_NCCL=0: mpi-staged" % d["name"],
                   d["transport"] == "mpi-staged" and
                   (not d["nccl"] or "ACCEL_MPI_NCCL=0" in d["reason"]), repr(d))
+    # ACCEL_MPI_NCCL=maybe: no boolean, which accel_comm_create refuses; info
+    # says so for every device (and "FALSE" reads as 0, any case).
+    for word, refused in (("maybe", True), ("FALSE", False)):
+        _, out, _ = run(accel, "info", "--json", env={"ACCEL_MPI_NCCL": word})
+        for d in json.loads(out)["collectives"]["devices"] if built else []:
+            says = "ACCEL_MPI_NCCL=%s is not a boolean" % word in d["reason"]
+            check("%s with ACCEL_MPI_NCCL=%s: %s" % (d["name"], word,
+                                                      "refused" if refused else "taken"),
+                  says == refused and (d["transport"] is None) == refused, repr(d))
+        if built and refused:
+            text = run(accel, "info", env={"ACCEL_MPI_NCCL": word})[1]
+            check("info's text: cpu:0 transport none, ACCEL_MPI_NCCL=maybe refused",
+                  re.search(r"cpu:0: transport none: ACCEL_MPI_NCCL=maybe is not a boolean",
+                            text), text[-600:])
     check("no GPU: collectives.nccl_reason says why",
           any(d.get("host_memory") is False for d in devs.values()) or col.get("nccl_reason"),
           repr(col))

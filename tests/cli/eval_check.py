@@ -9,6 +9,9 @@
 - a compile error's position counts in the text the user typed, for cc and
   for tcc, on one line and over several lines, and also when the kernel was
   built for a fallback device (the first device cannot build kernels);
+- an EXPR that does not compile, or names a function or variable that is
+  neither an input nor C's, is a command-line error (exit 2) naming it and
+  what EXPR may use, for cc and tcc, and on a fallback device;
 - ACCEL_CPU_KERNEL_COMPILER overrides [backend.cpu] kernel_compiler;
 - a fallback run names the device that ran it, and --report prints the
   placement report;
@@ -79,7 +82,7 @@ def main():
     rc, _, err = run(accel, ["run", "eval", "2*%s - a" % name, "%s=%s" % (name, a), "a=" + a,
                              "-o", out, "--device", "cpu"])
     check("a 200-character input name: refused, naming the limit",
-          rc == 1 and "is too long (at most 63 characters)" in err, err[-500:])
+          rc == 2 and "is too long (at most 63 characters)" in err, err[-500:])
 
     # .npy format 3.0 (as NumPy writes for a UTF-8 header) is read.
     import struct
@@ -111,8 +114,20 @@ def main():
                 else:
                     want = tcc_line  # tcc gives the line only
                     have = first and first.group(1)
-                check("%s %s: %r is reported at expr:%s" % (compiler, where[0], text, want),
-                      rc == 1 and have == want, "%r: %s" % (have, err[-800:]))
+                check("%s %s: %r is reported at expr:%s, exit 2" % (compiler, where[0], text,
+                                                                     want),
+                      rc == 2 and have == want, "%r: %s" % (have, err[-800:]))
+            # An unknown function (cc takes it as implicitly declared; the
+            # loader cannot find it) and an unknown variable: exit 2, named.
+            for text, name in (("foo(a) + 1", "foo"), ("sqrtt(a)", "sqrtt"), ("a * qq", "qq")):
+                rc, _, err = run(accel, ["run", "eval", text, "a=" + a, "-o", out] + where,
+                                 env={"ACCEL_CPU_KERNEL_COMPILER": compiler})
+                want = ("accel run eval: error: EXPR names '%s', which is neither an input (a) "
+                        "nor a C function or constant; EXPR may use its inputs and C's math "
+                        "functions (sqrt," % name)
+                check("%s %s: %r: exit 2 naming %s" % (compiler, where[0], text, name),
+                      rc == 2 and want in err and "/proc/self/fd" not in err and
+                      "accel run eval --help" in err, err[-800:])
 
     # The environment over the file: ACCEL_CPU_KERNEL_COMPILER beats
     # [backend.cpu] kernel_compiler (the compile error names the compiler).
@@ -126,7 +141,7 @@ def main():
         rc, _, err = run(accel, ["run", "eval", "qq", "a=" + a, "-o", out, "--config", cc_ini],
                          env=env)
         check("kernel_compiler = cc with %r compiles with %s" % (env, want.strip("( ")),
-              rc == 1 and want in err, err[-600:])
+              rc == 2 and want in err, err[-600:])
 
     # Where it ran: the fallback device, named; --report prints the kernel row.
     rc, _, err = run(accel, ["run", "eval", "a*2", "a=" + a, "-o", out, "--config", ini,

@@ -301,7 +301,47 @@ def main():
     write_zip(h, with_desc(num_operands=2))
     expect_refused(args.accel, cfg, h, ["num_operands = 2"], "wrong operand count")
     write_zip(h, [(n, b"{\"format\": " if n == "op.json" else b) for n, b in m.items()])
-    expect_refused(args.accel, cfg, h, ["op.json is not valid JSON"], "broken JSON")
+    expect_refused(args.accel, cfg, h, ["hostile.npz: op.json is not valid JSON: line 1, column 12",
+                                        "the text ends; expected a value"], "broken JSON")
+    # Malformed op.json: the file, the line and column (Python's json module
+    # agrees on where), what is there and what JSON has there.
+    good = m["op.json"].decode()
+    for bad, found, expected, what in (
+            (good.replace('"version": 2', '"version" 2', 1), "found '2'", "':' after the key",
+             "a missing ':'"),
+            (good.replace('"version": 2', '"version": 2 "x": 1', 1), "found '\"'",
+             "',' or '}'", "a missing ','"),
+            (good.rstrip().rstrip("}") + ",}", "found '}'", 'a "key" in double quotes',
+             "a trailing ','"),
+            (good.replace('"version": 2', '"version": tru', 1), "found 't'", "a value",
+             "a misspelt literal"),
+            (good.rstrip().rstrip("}"), "the text ends", "',' or '}'", "a missing '}'")):
+        try:
+            json.loads(bad)
+            where = None
+        except json.JSONDecodeError as e:
+            where = "line %d, column %d" % (e.lineno, e.colno)
+        check(where is not None, f"Python's json.loads refuses op.json with {what}")
+        write_zip(h, [(n, bad.encode() if n == "op.json" else b) for n, b in m.items()])
+        expect_refused(args.accel, cfg, h, ["hostile.npz: op.json is not valid JSON: " +
+                                            str(where), found + "; expected " + expected],
+                       f"op.json with {what}")
+    for kw, words, what in (
+            (dict(format="accel-replay"), ['"format" is \'accel-replay\'; expected "accel-repro"'],
+             "another format"),
+            (dict(version="2"), ['"version" is a string; expected the repro format version 2'],
+             "version as a string"),
+            (dict(m=None), ['"m" is null; expected a non-negative integer'], "m as null"),
+            (dict(counts=[40, 40]), ['"counts" is a list of 2 values; expected a list of 3'],
+             "two counts"),
+            (dict(device=7), ['"device" is a number; expected a device name'], "device as 7")):
+        write_zip(h, with_desc(**kw))
+        expect_refused(args.accel, cfg, h, words, "op.json: " + what)
+    dd = json.loads(m["op.json"])
+    del dd["lda"]
+    write_zip(h, [(n, json.dumps(dd).encode() if n == "op.json" else b) for n, b in m.items()])
+    expect_refused(args.accel, cfg, h, ['"lda" is missing; expected a non-negative integer'],
+                   "op.json without lda")
 
     # --- op.json fields that disagree with each other or with the members.
     for kw, words, what in (

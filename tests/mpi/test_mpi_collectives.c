@@ -14,6 +14,8 @@
  * staged transport: "mpi-staged"). A plain program (Criterion does not run
  * under mpirun): prints "N passed, M failed" on rank 0 and exits non-zero
  * when any rank failed a check. --blocking runs the same in blocking mode. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,6 +418,54 @@ static void test_check_mode(uint32_t base_flags)
     accel_comm_release(comm);
 }
 
+/* The ACCEL_MPI_* booleans take the runtime's words (any case) and refuse
+ * anything else with ACCEL_ERROR_CONFIG naming the variable and the value,
+ * before any collective call (so every rank is refused alike). */
+static void test_environment(uint32_t base_flags)
+{
+    static const char *const vars[] = {"ACCEL_MPI_CHECK", "ACCEL_MPI_VERIFY", "ACCEL_MPI_NCCL"};
+    static const char *const bad[] = {"maybe", "2", "tru", "offf"};
+    accel_comm_options opt;
+    accel_comm_options_init(&opt);
+    opt.flags = base_flags;
+    for (size_t v = 0; v < 3; ++v) {
+        for (size_t k = 0; k < 4; ++k) {
+            char want[64];
+            snprintf(want, sizeof want, "%s=%s: expected a boolean", vars[v], bad[k]);
+            setenv(vars[v], bad[k], 1);
+            accel_comm *comm = (accel_comm *)&opt; /* must come back NULL */
+            expect(accel_comm_create(MPI_COMM_WORLD, dev, &opt, &comm), ACCEL_ERROR_CONFIG, want,
+                   want);
+            CHECK(comm == NULL, "%s: *out_comm not NULL", want);
+            unsetenv(vars[v]);
+        }
+        static const char *const good[] = {"YES", "off", "True", "0"};
+        for (size_t k = 0; k < 4; ++k) {
+            setenv(vars[v], good[k], 1);
+            accel_comm *comm = NULL;
+            accel_status st = accel_comm_create(MPI_COMM_WORLD, dev, &opt, &comm);
+            CHECK(st == ACCEL_SUCCESS, "%s=%s refused: %s", vars[v], good[k], accel_last_error());
+            accel_comm_release(comm);
+            unsetenv(vars[v]);
+        }
+    }
+    /* "On" turns check mode on: rank 0 giving another count is refused. */
+    setenv("ACCEL_MPI_CHECK", "On", 1);
+    accel_comm *comm = NULL;
+    accel_status st = accel_comm_create(MPI_COMM_WORLD, dev, &opt, &comm);
+    unsetenv("ACCEL_MPI_CHECK");
+    CHECK(st == ACCEL_SUCCESS, "ACCEL_MPI_CHECK=On: %s", accel_last_error());
+    if (st == ACCEL_SUCCESS && size > 1) {
+        accel_buffer *a = make(ACCEL_F64, 8, 0, 8, rank);
+        size_t n = rank == 0 ? 5 : 6;
+        st = accel_comm_allreduce(comm, q, ACCEL_F64, ACCEL_OP_SUM, accel_slice_of(a, 0, n),
+                                  accel_slice_of(a, 0, n));
+        expect(st, ACCEL_ERROR_SHAPE_MISMATCH, "disagree on the count", "ACCEL_MPI_CHECK=On");
+        accel_buffer_release(a);
+    }
+    accel_comm_release(comm);
+}
+
 /* Verify mode on random f32 (seeded per rank; printed): the cross-check
  * against rank 0's double sum must pass within gamma_{n-1}. */
 static void test_verify_mode(uint32_t base_flags)
@@ -567,6 +617,7 @@ int main(int argc, char **argv)
     test_recv_counts(comm);
     test_check_mode(base);
     test_verify_mode(base);
+    test_environment(base);
     accel_comm_release(comm);
 
     accel_queue_release(q);

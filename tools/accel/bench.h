@@ -48,7 +48,16 @@ typedef struct bench_target {
     char detail[160];
 } bench_target;
 
-#define BENCH_MAX_TARGETS 24
+#define BENCH_MAX_TARGETS 32
+
+/* A figure printed under the targets that has no target of its own. */
+typedef struct bench_note {
+    char name[80];
+    double measured;
+    char detail[160];
+} bench_note;
+
+#define BENCH_MAX_NOTES 4
 
 typedef struct bench_device {
     char name[64]; /* "cuda:0" */
@@ -64,6 +73,8 @@ typedef struct bench_device {
     size_t row_count, row_cap;
     bench_target targets[BENCH_MAX_TARGETS];
     size_t target_count;
+    bench_note notes[BENCH_MAX_NOTES];
+    size_t note_count;
 } bench_device;
 
 /* Draw the fraction of ceiling of every charted row, per device, with target
@@ -83,9 +94,12 @@ typedef struct bench_plan {
     uint64_t transfer_bytes;
     bool transfers;
     /* Rounds of target measurements (0: none): each round measures the
-     * ceilings, then the targeted ops and dispatch right after them; each
-     * target takes the median ratio over the rounds, with the spread. */
+     * ceilings of round_groups (ACCEL_CEILING_* bits: LAUNCH for the
+     * dispatch, COPY for the elementwise rows, GEMM for the GEMM rows), then
+     * the targeted ops right after them; each target takes the median ratio
+     * over the rounds, with the spread. */
     unsigned target_rounds;
+    uint32_t round_groups;
 } bench_plan;
 
 /* The whole run. */
@@ -199,12 +213,19 @@ void bench_fill_row(bench_row *r, const bench_device *d, const char *op, const c
                     uint64_t n, double med, double mn, double bytes, double flops, int id,
                     const char *ceiling_name);
 
+/* On a GPU, before anything else of the run: the 100 dependent adds' rows
+ * and targets on a queue of their own, in the state before any kernel ran
+ * on another stream (bench_graph.c). */
+accel_status bench_graph_adds_first(bench *b, bench_device *d, accel_device *dev,
+                                    const bench_plan *p);
+
 /* The graph and fusion rows and targets of d (bench_graph.c). */
 accel_status bench_graphs(bench *b, bench_device *d, accel_device *dev, accel_queue *q,
                           accel_event *e0, accel_event *e1, const bench_plan *p);
 
-/* Everything for device d on dev by plan p: ceilings, elementwise ops, GEMM,
- * dispatch, transfers, ceilings again, targets (bench_run.c). */
+/* Everything for device d on dev by plan p: on a GPU the 100 adds first,
+ * ceilings, elementwise ops, GEMM, dispatch, graphs, transfers, ceilings
+ * again, target rounds, targets (bench_run.c). */
 accel_status bench_one(bench *b, bench_device *d, accel_device *dev, const bench_plan *p);
 
 /* The targets of d from its rows and dispatch time (bench_targets.c). */
@@ -212,6 +233,8 @@ void bench_check_targets(bench_device *d);
 /* One more target of d (measured >= target, or <= when overhead). */
 void bench_add_target(bench_device *d, const char *name, double measured, double target,
                       bool overhead, const char *detail);
+/* One more note of d: a measured figure without a target. */
+void bench_add_note(bench_device *d, const char *name, double measured, const char *detail);
 
 /* ------------------------------------------------------------ outputs */
 

@@ -111,6 +111,14 @@ static void write_device(FILE *f, const bench_device *d)
         fprintf(f, "%s\n        ", i ? "," : "");
         write_target(f, &d->targets[i]);
     }
+    fprintf(f, "\n      ],\n      \"notes\": [");
+    for (size_t i = 0; i < d->note_count; i++) {
+        fprintf(f, "%s\n        {\"name\": ", i ? "," : "");
+        accel__json_string(f, d->notes[i].name);
+        num(f, "measured", d->notes[i].measured);
+        str(f, "detail", d->notes[i].detail);
+        fprintf(f, "}");
+    }
     fprintf(f, "\n      ]\n    }");
 }
 

@@ -435,6 +435,7 @@ typedef struct round_row {
     const bench_gemm_case *g; /* GEMM case */
     ew_bufs e;
     accel_gemm_desc gd;
+    double ms; /* this round's median time */
     double frac[MAX_ROUNDS];
 } round_row;
 
@@ -462,12 +463,15 @@ static accel_status rounds_setup(const section *s, round_row *rr, size_t *count)
         for (int k = 0; k < BENCH_EW_COUNT; k++)
             if (strcmp(bench_ew_cases[k].name, r->op) == 0)
                 x->ew = k;
-        if (x->ew >= 0)
+        bool ew = x->ew >= 0 && (s->p->round_groups & ACCEL_CEILING_COPY);
+        bool gemm = strcmp(r->op, "gemm") == 0 && (s->p->round_groups & ACCEL_CEILING_GEMM) &&
+                    (x->g = gemm_case_named(r->dtype)) != NULL;
+        if (ew)
             st = ew_create(s, &x->e, r->n);
-        else if (strcmp(r->op, "gemm") == 0 && (x->g = gemm_case_named(r->dtype)) != NULL)
+        else if (gemm)
             st = gemm_create(s, x->g, r->n, &x->gd);
         else
-            continue; /* transfers: not re-measured */
+            continue; /* transfers, the rows of groups not in the plan: not re-measured */
         ++*count;
     }
     return st;
@@ -508,26 +512,36 @@ static accel_status round_ceilings(const section *s, accel_ceilings_options o, u
     return accel_device_measure_ceilings(s->dev, &o, &now->ceilings);
 }
 
-/* The rows of one kind (GEMM or not) right after their ceiling. */
-static accel_status round_rows(const section *s, const bench_device *now, round_row *rr,
-                               size_t count, bool gemm, unsigned round)
+/* Times the rows of one kind (GEMM or not), each median into x->ms. */
+static accel_status round_rows(const section *s, round_row *rr, size_t count, bool gemm)
 {
     accel_status st = ACCEL_SUCCESS;
     for (size_t i = 0; i < count && st == ACCEL_SUCCESS; i++) {
         round_row *x = &rr[i];
+        if ((x->ew < 0) != gemm)
+            continue;
+        double mn = 0;
+        st = x->ew >= 0 ? ew_time(s, &x->e, (bench_ew_op)x->ew, &x->ms, &mn)
+                        : bench_time_events(s->q, s->e0, s->e1, s->p->gemm_repeats, 1, gemm_fn,
+                                            &x->gd, &x->ms, &mn);
+    }
+    return st;
+}
+
+/* Each timed row of one kind as a fraction of this round's ceiling. */
+static void round_fractions(const bench_device *now, round_row *rr, size_t count, bool gemm,
+                            unsigned round)
+{
+    for (size_t i = 0; i < count; i++) {
+        round_row *x = &rr[i];
         const bench_row *r = x->row;
         if ((x->ew < 0) != gemm)
             continue;
-        double med = 0, mn = 0;
-        st = x->ew >= 0 ? ew_time(s, &x->e, (bench_ew_op)x->ew, &med, &mn)
-                        : bench_time_events(s->q, s->e0, s->e1, s->p->gemm_repeats, 1, gemm_fn,
-                                            &x->gd, &med, &mn);
-        double rate = r->flops > 0 && x->ew < 0 ? r->flops / (med * 1e-3) * 1e-12
-                                                : r->bytes / (med * 1e-3) * 1e-9;
+        double rate = r->flops > 0 && x->ew < 0 ? r->flops / (x->ms * 1e-3) * 1e-12
+                                                : r->bytes / (x->ms * 1e-3) * 1e-9;
         double ceiling = bench_ceiling_value(now, r->ceiling_id);
-        x->frac[round] = med > 0 && ceiling > 0 ? rate / ceiling : 0;
+        x->frac[round] = x->ms > 0 && ceiling > 0 ? rate / ceiling : 0;
     }
-    return st;
 }
 
 /* How long a round waits after its GEMMs: OpenBLAS's threads spin for up to
@@ -538,27 +552,44 @@ static accel_status round_rows(const section *s, const bench_device *now, round_
  * with OPENBLAS_THREAD_TIMEOUT=4. */
 #define ROUND_SETTLE_NS 250000000L
 
-/* One round, in groups that each time a ceiling and, right after it, what is
- * measured against it: the bare call and the dispatch; the copy ceilings and
- * the elementwise rows; the GEMM ceilings and the GEMM rows; then a pause, so
- * that no group starts behind another's GEMM. */
+/* One group of a round (what: ACCEL_CEILING_COPY or _GEMM): its ceiling and
+ * the rows measured against it. A GEMM group runs its rows first in odd
+ * rounds: GEMMs heat the die, so neither side is always the second. */
+static accel_status round_group(const section *s, accel_ceilings_options o, round_row *rr,
+                                size_t count, uint32_t what, unsigned round)
+{
+    bool gemm = what == ACCEL_CEILING_GEMM, rows_first = gemm && round % 2;
+    bench_device now;
+    accel_status st =
+        rows_first ? round_rows(s, rr, count, gemm) : round_ceilings(s, o, what, &now);
+    if (st == ACCEL_SUCCESS)
+        st = rows_first ? round_ceilings(s, o, what, &now) : round_rows(s, rr, count, gemm);
+    if (st == ACCEL_SUCCESS)
+        round_fractions(&now, rr, count, gemm, round);
+    return st;
+}
+
+/* One round, in the plan's groups, each timing a ceiling and, beside it,
+ * what is measured against it: the bare call and the dispatch; the copy
+ * ceilings and the elementwise rows; the GEMM ceilings and the GEMM rows;
+ * then a pause, so that no group starts behind another's GEMM. */
 static accel_status round_once(const section *s, accel_ceilings_options o, round_row *rr,
                                size_t count, unsigned round, double *over)
 {
-    bench_device now;
-    double us = 0;
-    accel_status st = round_ceilings(s, o, ACCEL_CEILING_LAUNCH, &now);
-    if (st == ACCEL_SUCCESS)
-        st = dispatch_time(s, &us);
-    *over = us - now.ceilings.launch_us;
-    if (st == ACCEL_SUCCESS)
-        st = round_ceilings(s, o, ACCEL_CEILING_COPY, &now);
-    if (st == ACCEL_SUCCESS)
-        st = round_rows(s, &now, rr, count, false, round);
-    if (st == ACCEL_SUCCESS)
-        st = round_ceilings(s, o, ACCEL_CEILING_GEMM, &now);
-    if (st == ACCEL_SUCCESS)
-        st = round_rows(s, &now, rr, count, true, round);
+    const uint32_t groups = s->p->round_groups;
+    accel_status st = ACCEL_SUCCESS;
+    if (groups & ACCEL_CEILING_LAUNCH) {
+        bench_device now;
+        double us = 0;
+        st = round_ceilings(s, o, ACCEL_CEILING_LAUNCH, &now);
+        if (st == ACCEL_SUCCESS)
+            st = dispatch_time(s, &us);
+        *over = us - now.ceilings.launch_us;
+    }
+    if (st == ACCEL_SUCCESS && (groups & ACCEL_CEILING_COPY))
+        st = round_group(s, o, rr, count, ACCEL_CEILING_COPY, round);
+    if (st == ACCEL_SUCCESS && (groups & ACCEL_CEILING_GEMM))
+        st = round_group(s, o, rr, count, ACCEL_CEILING_GEMM, round);
     if (st == ACCEL_SUCCESS)
         st = accel_queue_finish(s->q);
     struct timespec settle = {0, ROUND_SETTLE_NS};
@@ -586,8 +617,10 @@ static accel_status bench_rounds(const section *s, const accel_ceilings_options 
             r->rounds = n;
             spread(rr[i].frac, n, &r->round_median, &r->round_min, &r->round_max);
         }
-        s->d->dispatch_rounds = n;
-        spread(over, n, &s->d->over_median, &s->d->over_min, &s->d->over_max);
+        if (s->p->round_groups & ACCEL_CEILING_LAUNCH) {
+            s->d->dispatch_rounds = n;
+            spread(over, n, &s->d->over_median, &s->d->over_min, &s->d->over_max);
+        }
     }
     rounds_release(rr, count);
     return st != ACCEL_SUCCESS ? st : fst;
@@ -600,6 +633,7 @@ static accel_status measure_ceilings(bench *b, bench_device *d, accel_device *de
 {
     bench_progress(b, "ceilings");
     accel_ceilings_options_init(o);
+    o->what = ACCEL_CEILING_ALL & ~ACCEL_CEILING_GRAPH; /* the graph's: beside the 100 adds */
     o->repeats = b->quick ? 3 : 5;
     o->copy_bytes = p->ew_sizes[p->ew_count - 1] * 4;
     o->gemm_n = p->gemm_sizes[p->gemm_count - 1];
@@ -674,7 +708,9 @@ accel_status bench_one(bench *b, bench_device *d, accel_device *dev, const bench
 {
     b->label = d->name;
     accel_ceilings_options o;
-    accel_status st = measure_ceilings(b, d, dev, p, &o);
+    accel_status st = d->gpu ? bench_graph_adds_first(b, d, dev, p) : ACCEL_SUCCESS;
+    if (st == ACCEL_SUCCESS)
+        st = measure_ceilings(b, d, dev, p, &o);
     section s = {b, d, dev, NULL, NULL, NULL, p};
     if (st == ACCEL_SUCCESS)
         st = run_sections(&s);

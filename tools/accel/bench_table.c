@@ -68,4 +68,8 @@ void bench_print_device(FILE *f, const bench_device *d)
         fprintf(f, "    %-4s %-48s %8.3f %s %-5.3g  %s\n", t->pass ? "PASS" : "MISS", t->name,
                 t->measured, t->is_overhead ? "<=" : ">=", t->target, t->detail);
     }
+    for (size_t i = 0; i < d->note_count; i++) {
+        const bench_note *n = &d->notes[i];
+        fprintf(f, "    %-4s %-48s %8.3f %-8s  %s\n", "note", n->name, n->measured, "", n->detail);
+    }
 }

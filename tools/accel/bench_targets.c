@@ -23,6 +23,16 @@ void bench_add_target(bench_device *d, const char *name, double measured, double
     snprintf(t->detail, sizeof t->detail, "%s", detail);
 }
 
+void bench_add_note(bench_device *d, const char *name, double measured, const char *detail)
+{
+    if (d->note_count >= BENCH_MAX_NOTES)
+        return;
+    bench_note *n = &d->notes[d->note_count++];
+    snprintf(n->name, sizeof n->name, "%s", name);
+    n->measured = measured;
+    snprintf(n->detail, sizeof n->detail, "%s", detail);
+}
+
 void bench_check_targets(bench_device *d)
 {
     for (size_t i = 0; i < d->row_count; i++) {

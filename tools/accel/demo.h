@@ -57,6 +57,12 @@ void demo_format_ms(double ms, char *buf, size_t cap);
  * rate is not a finite positive number. */
 void demo_format_rate(double rate, const char *unit, char *buf, size_t cap);
 
+/* A time ms against a time base_ms of the same work done another way (what),
+ * worded so that no one reads a ratio below 1 as a gain: "1.25 times faster
+ * than serial (2.2 ms)", "1.19 times slower than serial (1.2 ms)", "as fast
+ * as serial (1.2 ms)" within 0.5%; "n/a vs serial" when either is no time. */
+void demo_format_speed(double ms, double base_ms, const char *what, char *buf, size_t cap);
+
 extern const demo_step demo_steps[];
 extern const size_t demo_step_count;
 

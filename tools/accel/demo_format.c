@@ -28,6 +28,20 @@ void demo_format_ms(double ms, char *buf, size_t cap)
         snprintf(buf, cap, "%.1f s", ms / 1000);
 }
 
+void demo_format_speed(double ms, double base_ms, const char *what, char *buf, size_t cap)
+{
+    char base[32];
+    demo_format_ms(base_ms, base, sizeof base);
+    double ratio = demo_rate(base_ms, ms, 1.0) * 1e-3; /* base_ms / ms */
+    if (!(base_ms > 0) || !isfinite(base_ms) || !(ratio > 0) || !isfinite(ratio))
+        snprintf(buf, cap, "n/a vs %s", what);
+    else if (ratio < 1.005 && ratio > 1 / 1.005)
+        snprintf(buf, cap, "as fast as %s (%s)", what, base);
+    else
+        snprintf(buf, cap, "%.2f times %s than %s (%s)", ratio >= 1 ? ratio : 1 / ratio,
+                 ratio >= 1 ? "faster" : "slower", what, base);
+}
+
 void demo_format_rate(double rate, const char *unit, char *buf, size_t cap)
 {
     if (!unit || !unit[0])

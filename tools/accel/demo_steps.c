@@ -399,14 +399,9 @@ static accel_status step_overlap(demo_ctx *c, demo_result *r)
         r->pass = wrong == 0;
         r->rate = demo_rate(3.0 * n * sizeof(float), r->ms, 1e-9);
         r->unit = "GB/s";
-        char gain[32], ser[32];
-        double ratio = demo_rate(serial, r->ms, 1e-3); /* serial ms / overlapped ms */
-        if (isfinite(ratio) && ratio > 0)
-            snprintf(gain, sizeof gain, "%.2fx", ratio);
-        else
-            snprintf(gain, sizeof gain, "n/a");
-        demo_format_ms(serial, ser, sizeof ser);
-        snprintf(r->note, sizeof r->note, "%d queues: %s vs serial %s; %s", NQ, gain, ser,
+        char speed[80];
+        demo_format_speed(r->ms, serial, "serial", speed, sizeof speed);
+        snprintf(r->note, sizeof r->note, "%d queues: %s; %s", NQ, speed,
                  wrong ? "WRONG sums" : "exact");
     }
     for (size_t i = 1; i < NQ; i++)

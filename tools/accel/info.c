@@ -115,9 +115,15 @@ static void print_collectives(accel_runtime *rt)
     }
     if (!c.gpu_count && rt)
         printf("  NCCL: not used: %s (host buffers use MPI directly)\n", c.nccl_reason);
-    for (size_t i = 0; i < c.device_count; i++)
-        printf("  %s: transport %s\n", c.devices[i].name,
-               c.devices[i].transport ? c.devices[i].transport : "none (no libaccel_mpi)");
+    for (size_t i = 0; i < c.device_count; i++) {
+        const info_comm_device *d = &c.devices[i];
+        if (d->transport)
+            printf("  %s: transport %s\n", d->name, d->transport);
+        else if (c.mpi_built)
+            printf("  %s: transport none: %s\n", d->name, d->reason);
+        else
+            printf("  %s: transport none (no libaccel_mpi)\n", d->name);
+    }
 }
 
 static void print_backend(const accel_backend_info *bi)

@@ -15,6 +15,7 @@
 
 #include "accel/collective.h"
 #include "info_view.h"
+#include "value.h" /* accel__env_bool: the library's reading of a boolean */
 
 /* accel_mpi_info of accel/mpi.h, which the program cannot include (it needs
  * <mpi.h>); struct_size-versioned, so a library with a longer struct refuses
@@ -120,12 +121,14 @@ static void no_gpu_reason(accel_runtime *rt, info_collectives *c)
     }
 }
 
-/* ACCEL_MPI_NCCL set to an off word: accel_comm_create stages instead of
- * using NCCL (the same test as mpi/comm.c's). */
-static bool nccl_turned_off(void)
+/* ACCEL_MPI_NCCL read as accel_comm_create reads it (accel__env_bool): 1
+ * when it turns NCCL off (staging instead), 0 when unset or on, -1 when it
+ * is no boolean word, which accel_comm_create refuses. */
+static int nccl_env(void)
 {
-    const char *v = getenv("ACCEL_MPI_NCCL");
-    return v && (strcmp(v, "0") == 0 || strcmp(v, "false") == 0 || strcmp(v, "off") == 0);
+    bool on = true;
+    int r = accel__env_bool("ACCEL_MPI_NCCL", &on);
+    return r < 0 ? -1 : !on;
 }
 
 static void device_transport(const info_collectives *c, accel_device *dev, info_comm_device *d)
@@ -138,6 +141,13 @@ static void device_transport(const info_collectives *c, accel_device *dev, info_
         return;
     }
     d->gpu = !p.host_accessible;
+    if (c->mpi_built && nccl_env() < 0) {
+        d->transport = NULL;
+        snprintf(d->reason, sizeof d->reason,
+                 "ACCEL_MPI_NCCL=%s is not a boolean (%s): accel_comm_create refuses it",
+                 getenv("ACCEL_MPI_NCCL"), ACCEL__BOOL_WORDS);
+        return;
+    }
     if (!d->gpu) {
         d->transport = c->mpi_built ? "mpi" : NULL;
         snprintf(d->reason, sizeof d->reason, "host memory: buffers go to MPI as they are");
@@ -152,7 +162,7 @@ static void device_transport(const info_collectives *c, accel_device *dev, info_
         snprintf(d->reason, sizeof d->reason, "%s", accel_last_error());
     }
     d->transport = !c->mpi_built ? NULL : d->nccl ? "nccl" : "mpi-staged";
-    if (c->mpi_built && d->nccl && nccl_turned_off()) {
+    if (c->mpi_built && d->nccl && nccl_env() > 0) {
         d->transport = "mpi-staged";
         snprintf(d->reason, sizeof d->reason,
                  "NCCL found, but ACCEL_MPI_NCCL=%s asks libaccel_mpi to stage through host "

@@ -190,14 +190,36 @@ static const cJSON *field(const cJSON *o, const char *key)
     return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
+/* What a field holds, for a message: "missing", "a string", ... */
+static const char *json_kind(const cJSON *v)
+{
+    return !v                  ? "missing"
+           : cJSON_IsString(v) ? "a string"
+           : cJSON_IsNumber(v) ? "a number"
+           : cJSON_IsBool(v)   ? "a boolean"
+           : cJSON_IsNull(v)   ? "null"
+           : cJSON_IsArray(v)  ? "a list"
+           : cJSON_IsObject(v) ? "an object"
+                               : "no JSON value";
+}
+
+/* A field of the wrong type (or missing): its name, what it holds and what
+ * a repro description has there. */
+static bool wrong_field(reader *rd, const char *key, const cJSON *v, const char *expected)
+{
+    return fail(rd, "op.json: \"%s\" is %s; expected %s", key, json_kind(v), expected);
+}
+
 /* A non-negative integer below 2^53 (exact in a double). */
 static bool json_size(reader *rd, const cJSON *v, const char *key, size_t *out)
 {
-    double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
+    if (!cJSON_IsNumber(v))
+        return wrong_field(rd, key, v, "a non-negative integer");
+    double x = v->valuedouble;
     if (x > 0x1p53 && x == floor(x))
         return fail(rd, "op.json: \"%s\" = %.17g is out of range (at most 2^53)", key, x);
     if (!(x >= 0 && x <= 0x1p53 && x == floor(x)))
-        return fail(rd, "op.json: \"%s\" is not a non-negative integer", key);
+        return fail(rd, "op.json: \"%s\" = %.17g is not a non-negative integer", key, x);
     *out = (size_t)x;
     return true;
 }
@@ -226,9 +248,13 @@ static bool get_u64(reader *rd, const cJSON *o, const char *key, uint64_t *out)
     char *end = NULL;
     errno = 0;
     unsigned long long x = s && *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
-    if (!s || !end || *end || errno)
-        return fail(rd, "op.json: \"%s\" is not a 64-bit unsigned integer as a decimal string",
-                    key);
+    if (!s)
+        return wrong_field(rd, key, v, "a 64-bit unsigned integer as a decimal string");
+    if (!end || *end || errno)
+        return fail(rd,
+                    "op.json: \"%s\" is '%.40s'; expected a 64-bit unsigned integer as a "
+                    "decimal string",
+                    key, s);
     *out = (uint64_t)x;
     return true;
 }
@@ -236,8 +262,11 @@ static bool get_u64(reader *rd, const cJSON *o, const char *key, uint64_t *out)
 static bool get_name(reader *rd, const cJSON *o, const char *key, char *out, size_t cap)
 {
     const cJSON *v = field(o, key);
-    if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= cap)
-        return fail(rd, "op.json: \"%s\" is not a device name", key);
+    if (!cJSON_IsString(v))
+        return wrong_field(rd, key, v, "a device name (\"cpu:0\", \"cuda:0\")");
+    if (!v->valuestring[0] || strlen(v->valuestring) >= cap)
+        return fail(rd, "op.json: \"%s\" is '%.40s'; expected a device name (\"cpu:0\")", key,
+                    v->valuestring);
     snprintf(out, cap, "%s", v->valuestring);
     return true;
 }
@@ -247,7 +276,10 @@ static bool get_sizes(reader *rd, const cJSON *o, const char *key, uint32_t n, s
 {
     const cJSON *a = field(o, key);
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != (int)n)
-        return fail(rd, "op.json: \"%s\" is not a list of %u integers", key, n);
+        return fail(rd, "op.json: \"%s\" is %s%s%d%s; expected a list of %u integers", key,
+                    json_kind(a), cJSON_IsArray(a) ? " of " : "",
+                    cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0, cJSON_IsArray(a) ? " values" : "",
+                    n);
     for (uint32_t i = 0; i < n; i++)
         if (!json_size(rd, cJSON_GetArrayItem(a, (int)i), key,
                        (size_t *)((char *)out + i * stride)))
@@ -290,7 +322,7 @@ static bool optional_string(reader *rd, const cJSON *o, const char *key)
 {
     const cJSON *v = field(o, key);
     if (v && !cJSON_IsString(v))
-        return fail(rd, "op.json: \"%s\" is not a string", key);
+        return fail(rd, "op.json: \"%s\" is not a string (it is %s)", key, json_kind(v));
     return true;
 }
 
@@ -341,16 +373,28 @@ static bool parse_desc(reader *rd, const cJSON *o, repro *r)
 {
     accel_op_desc *d = &r->d;
     const cJSON *fmt = field(o, "format"), *ver = field(o, "version");
-    if (!cJSON_IsObject(o) || !cJSON_IsString(fmt) || strcmp(fmt->valuestring, "accel-repro") != 0)
-        return fail(rd, "op.json is not an accel repro description");
+    if (!cJSON_IsObject(o))
+        return fail(rd,
+                    "op.json is not an accel repro description: it holds %s; expected an "
+                    "object with \"format\": \"accel-repro\"",
+                    json_kind(o));
+    if (!cJSON_IsString(fmt))
+        return wrong_field(rd, "format", fmt, "\"accel-repro\" (not an accel repro description)");
+    if (strcmp(fmt->valuestring, "accel-repro") != 0)
+        return fail(rd,
+                    "op.json: \"format\" is '%.40s'; expected \"accel-repro\" (not an accel "
+                    "repro description)",
+                    fmt->valuestring);
     uint64_t verify_seed = 0;
     if (!check_keys(rd, o) || !optional_string(rd, o, "function") ||
         !optional_string(rd, o, "mismatch") ||
         (field(o, "verify_seed") && !get_u64(rd, o, "verify_seed", &verify_seed)))
         return false;
-    if (!cJSON_IsNumber(ver) || ver->valuedouble != 2)
+    if (!cJSON_IsNumber(ver))
+        return wrong_field(rd, "version", ver, "the repro format version 2");
+    if (ver->valuedouble != 2)
         return fail(rd, "op.json: repro format version %g; this accel reads version 2",
-                    cJSON_IsNumber(ver) ? ver->valuedouble : NAN);
+                    ver->valuedouble);
     uint32_t op = 0, dt = 0, ta = 0, tb = 0;
     if (!get_name(rd, o, "device", r->device, sizeof r->device) ||
         !get_name(rd, o, "reference", r->reference, sizeof r->reference) ||
@@ -526,6 +570,122 @@ static bool check_members(reader *rd, const repro *r)
     return true;
 }
 
+/* The JSON text before a position, as far as a message needs it: the last
+ * character outside strings and white space, the innermost open object or
+ * list, whether an object's next string is a key or was one, whether the
+ * position is inside a string, and the line it is on. */
+typedef struct json_scan {
+    char prev; /* 0: nothing before */
+    bool object, in_list, key_next, after_key, in_str;
+    unsigned line;
+    size_t line_start;
+} json_scan;
+
+static json_scan scan_json(const char *text, size_t n, size_t upto)
+{
+    char stack[64]; /* '{' or '[' per open container, the innermost last */
+    bool key_next[64];
+    int depth = 0, lost = 0; /* lost: containers deeper than the stack */
+    json_scan s = {.line = 1};
+    for (size_t i = 0; i < upto && i < n; i++) {
+        char c = text[i];
+        if (c == '\n')
+            s.line++, s.line_start = i + 1;
+        if (s.in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                s.in_str = false, s.prev = '"';
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+            continue;
+        bool in_object = depth > 0 && !lost && stack[depth - 1] == '{';
+        if (c == '"') {
+            s.in_str = true;
+            s.after_key = in_object && key_next[depth - 1];
+            if (in_object)
+                key_next[depth - 1] = false;
+        } else if (c == '{' || c == '[') {
+            if (depth < 64 && !lost) {
+                stack[depth] = c;
+                key_next[depth++] = c == '{';
+            } else {
+                lost++;
+            }
+            s.after_key = false;
+        } else if (c == '}' || c == ']') {
+            if (lost)
+                lost--;
+            else if (depth > 0)
+                depth--;
+            s.after_key = false;
+        } else if (c == ',') {
+            if (in_object)
+                key_next[depth - 1] = true;
+            s.after_key = false;
+        } else if (c == ':') {
+            s.after_key = false;
+        }
+        s.prev = c;
+    }
+    s.object = depth > 0 && !lost && stack[depth - 1] == '{';
+    s.in_list = depth > 0 && !lost && stack[depth - 1] == '[';
+    s.key_next = s.object && (s.prev == '{' || s.prev == ',');
+    return s;
+}
+
+/* Where cJSON stopped in text (n bytes) as line and column, what is there
+ * and what JSON has there after the token before it, so that a reader can
+ * fix the file. cJSON's position at is the byte it could not take, except
+ * after a failed string (a key or a string value): then it is one past the
+ * byte where the string should begin. */
+static bool json_syntax_error(reader *rd, const char *text, size_t n, size_t at)
+{
+    json_scan s = scan_json(text, n, at);
+    if (at > 0 && at <= n && text[at - 1] == '"' && s.in_str) {
+        at--; /* a string that does not end, or holds what JSON forbids */
+        s = scan_json(text, n, at);
+        s.in_str = true;
+    } else if (at > 0 && at <= n && !strchr(" \t\r\n", text[at - 1])) {
+        json_scan before = scan_json(text, n, at - 1);
+        if (before.key_next) /* a key expected where another byte is */
+            at--, s = before;
+    }
+    while (!s.in_str && at < n && strchr(" \t\r\n", text[at]))
+        at++;
+    const char *expected = s.in_str                      ? "'\"' to close it (and inside it no raw "
+                                                           "control character, only JSON escapes)"
+                           : !s.prev                     ? "'{', the start of the object"
+                           : s.prev == ':'               ? "a value (a string, number, object, "
+                                                           "list, true, false or null)"
+                           : s.key_next && s.prev == '{' ? "a \"key\" in double quotes, or '}'"
+                           : s.key_next                  ? "a \"key\" in double quotes"
+                           : s.prev == '['               ? "a value, or ']'"
+                           : s.prev == ','               ? "a value"
+                           : s.prev == '"' && s.after_key ? "':' after the key"
+                           : s.object                     ? "',' or '}'"
+                           : s.in_list                    ? "',' or ']'"
+                                                          : "the end of the text";
+    char found[32];
+    unsigned char c = at < n ? (unsigned char)text[at] : 0;
+    if (s.in_str)
+        snprintf(found, sizeof found, "a string starts here");
+    else if (at >= n)
+        snprintf(found, sizeof found, "the text ends");
+    else if (c >= 0x21 && c < 0x7f)
+        snprintf(found, sizeof found, "found '%c'", c);
+    else
+        snprintf(found, sizeof found, "found byte 0x%02X", c);
+    for (size_t i = s.line_start; i < at && i < n; i++) /* the line of at itself */
+        if (text[i] == '\n')
+            s.line++, s.line_start = i + 1;
+    return fail(rd,
+                "op.json is not valid JSON: line %u, column %zu (byte %zu of %zu): %s; "
+                "expected %s",
+                s.line, at - s.line_start + 1, at, n, found, expected);
+}
+
 static bool read_all(reader *rd, repro *r)
 {
     if (!scan(rd))
@@ -547,18 +707,39 @@ static bool read_all(reader *rd, repro *r)
     const char *end = NULL;
     cJSON *o = cJSON_ParseWithLengthOpts(json, jlen, &end, false);
     if (!o) {
+        /* cJSON leaves end where it failed, clamped to the last byte:
+         * parsed again with a space after it, a failure at or past the end
+         * shows as such. */
+        size_t bad = end ? (size_t)(end - json) : jlen;
+        char *longer = bad + 1 == jlen ? malloc(jlen + 1) : NULL;
+        if (longer) {
+            memcpy(longer, json, jlen);
+            longer[jlen] = ' ';
+            const char *end2 = NULL;
+            cJSON *again = cJSON_ParseWithLengthOpts(longer, jlen + 1, &end2, false);
+            if (!again && end2)
+                bad = (size_t)(end2 - longer) < jlen ? (size_t)(end2 - longer) : jlen;
+            cJSON_Delete(again);
+            free(longer);
+        }
+        bool ok = json_syntax_error(rd, json, jlen, bad);
         free(member);
-        return fail(rd, "op.json is not valid JSON");
+        return ok;
     }
     /* Only white space may follow the object (Python's json.loads says
      * "Extra data" too). */
     size_t at = end ? (size_t)(end - json) : jlen;
     while (at < jlen && strchr(" \t\r\n", json[at]) && json[at])
         at++;
+    unsigned line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < at && i < jlen; i++)
+        if (json[i] == '\n')
+            line++, line_start = i + 1;
     bool ok = at >= jlen || fail(rd,
-                                 "op.json: text after the JSON object, at byte %zu of %zu "
-                                 "(one object and white space only)",
-                                 at, jlen);
+                                 "op.json: text after the JSON object, at line %u, column %zu "
+                                 "(byte %zu of %zu); expected one object and white space only",
+                                 line, at - line_start + 1, at, jlen);
     free(member);
     ok = ok && parse_desc(rd, o, r);
     if (!ok || !check_sizes(rd, r) || !check_members(rd, r)) {

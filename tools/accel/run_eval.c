@@ -8,6 +8,7 @@
  * and dtype. --verify runs it in verify mode against the CPU (the kernel's
  * tolerance, 4 ulp; integers exact). A fault of the CPU code (an integer
  * division by zero) is an error with its message, not a crash. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,9 @@ const cli_command cli_run_eval_command = {
         "float64, int32, int64 or uint8 arrays of one shape and dtype, named in EXPR by\n"
         "NAME (a C identifier); math functions are C's (sqrt, exp, fmin, ...). Integer\n"
         "arithmetic is C's: a division by zero on the CPU fails the command (exit 1)\n"
-        "with ACCEL_ERROR_KERNEL_FAULT.\n"
+        "with ACCEL_ERROR_KERNEL_FAULT. An EXPR the compiler refuses, or one that\n"
+        "names something that is neither an input nor a C function or constant, is\n"
+        "a command-line error (exit 2) that names it.\n"
         "\n"
         "EXPR is C code, compiled and run with your rights: it can call any C function\n"
         "(system(\"...\") included), read and write your files. Do not pass untrusted\n"
@@ -120,6 +123,70 @@ static const char *positions_in_expr(const char *msg, unsigned last_line, size_t
         out[o] = '\0';
     }
     return out;
+}
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The name a kernel's build could not find, from the compiler's or the
+ * loader's message: cc's "'NAME' undeclared" (quotes ASCII or U+2018/U+2019
+ * by the locale), tcc's alike, NVRTC's "identifier "NAME" is undefined", and
+ * dlopen's "undefined symbol: NAME" (a call cc took as an implicitly declared
+ * function). Into out (cap bytes); false when the message names none. */
+static bool unknown_name(const char *log, char *out, size_t cap)
+{
+    const char *from = NULL, *to = NULL, *m;
+    if ((m = strstr(log, "undefined symbol: "))) {
+        from = to = m + strlen("undefined symbol: ");
+        while (ident_char(*to))
+            to++;
+    } else if ((m = strstr(log, "\" is undefined"))) {
+        to = m;
+        from = to;
+        while (from > log && ident_char(from[-1]))
+            from--;
+        if (from == log || from[-1] != '"')
+            from = to;
+    } else if ((m = strstr(log, " undeclared"))) {
+        to = m;
+        if (to - log >= 3 && strncmp(to - 3, "\xe2\x80\x99", 3) == 0)
+            to -= 3;
+        else if (to > log && to[-1] == '\'')
+            to--;
+        from = to;
+        while (from > log && ident_char(from[-1]))
+            from--;
+    }
+    if (!from || from == to || (size_t)(to - from) >= cap)
+        return false;
+    memcpy(out, from, (size_t)(to - from));
+    out[to - from] = '\0';
+    return true;
+}
+
+/* After a failed build of EXPR (a compile error, or a name the loader could
+ * not resolve): the user's EXPR is wrong, so this is a command-line error
+ * naming what it could not find and what it may name. Returns
+ * CLI_EXIT_USAGE. */
+static int eval_expr_error(const char *log, const char *const *names, int nin)
+{
+    char name[128], inputs[EVAL_MAX_INPUTS * 72] = "";
+    size_t o = 0;
+    for (int i = 0; i < nin && o < sizeof inputs; i++)
+        o += (size_t)snprintf(inputs + o, sizeof inputs - o, "%s%.*s", i ? ", " : "",
+                              (int)(strchr(names[i], '=') - names[i]), names[i]);
+    if (!unknown_name(log, name, sizeof name))
+        return cli_usage_error("run eval",
+                               "EXPR does not compile (the compiler's message is "
+                               "above); its inputs are %s",
+                               inputs);
+    return cli_usage_error("run eval",
+                           "EXPR names '%s', which is neither an input (%s) nor a C function "
+                           "or constant; EXPR may use its inputs and C's math functions "
+                           "(sqrt, exp, log, pow, fmin, fmax, fabs, tanh, ...)",
+                           name, inputs);
 }
 
 /* The kernel parameter type of an input's dtype; NULL: not one eval takes. */
@@ -265,6 +332,10 @@ static int run_eval_main(int argc, char **argv)
     char out_param[32];
     snprintf(out_param, sizeof out_param, "%s result_", eval_type(dt));
     st = accel_kernel_elementwise_create(rt, "expr", params, out_param, body, NULL, &k);
+    if (st == ACCEL_ERROR_INVALID_ARGUMENT) { /* a NAME or EXPR the kernel cannot take */
+        rc = cli_usage_error("run eval", "bad expression or inputs: %s", accel_last_error());
+        goto done;
+    }
     if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run eval", st, "bad expression or inputs");
         goto done;
@@ -313,7 +384,8 @@ static int run_eval_main(int argc, char **argv)
     goto done;
 fail:
     /* A compile error, also one met when the kernel was built for a
-     * fallback device (then the status is the first device's). */
+     * fallback device (then the status is the first device's); or a name
+     * the compiled kernel could not resolve when it was loaded. */
     if (st == ACCEL_ERROR_COMPILE || strstr(accel_last_error(), "compile error")) {
         const char *log = accel_last_error() ? accel_last_error() : "";
         size_t cap = 6 * strlen(log) + 64;
@@ -322,6 +394,9 @@ fail:
                 msg ? positions_in_expr(log, last_line, last_col, msg, cap) : log,
                 accel_status_name(st));
         free(msg);
+        rc = eval_expr_error(log, names, nin);
+    } else if (strstr(accel_last_error(), "undefined symbol: ")) {
+        rc = eval_expr_error(accel_last_error(), names, nin);
     } else {
         cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY,
                           "the expression failed");

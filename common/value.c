@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* core/value.c — the value parsers of every setting: booleans, fractions,
- * bounded integers, one-of-a-list words and log levels. config.c uses them
- * for plugins.ini and the ACCEL_* environment, status.c for ACCEL_LOG. They
- * only parse: the caller words the error, since it knows where the text came
- * from (file:line or the variable's name). */
+/* common/value.c — the value parsers of every setting: booleans, fractions,
+ * bounded integers, one-of-a-list words and log levels (value.h). The core's
+ * config.c uses them for plugins.ini and the ACCEL_* environment, status.c
+ * for ACCEL_LOG, libaccel_mpi for ACCEL_MPI_*. They only parse: the caller
+ * words the error, since it knows where the text came from (file:line or the
+ * variable's name). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "value.h"
+
+#include "accel/types.h" /* ACCEL_LOG_* */
 
 bool accel__parse_bool(const char *text, bool *out)
 {
@@ -77,4 +80,12 @@ bool accel__parse_log_level(const char *text, int *out)
         return false;
     *out = i;
     return true;
+}
+
+int accel__env_bool(const char *name, bool *out)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return 0;
+    return accel__parse_bool(v, out) ? 1 : -1;
 }

@@ -26,6 +26,11 @@ void accel_ceilings_options_init(accel_ceilings_options *opt)
     opt->what = ACCEL_CEILING_ALL;
 }
 
+/* The largest GEMM ceiling size: 3 x n^2 x 8 bytes stays far inside a
+ * 64-bit size_t and n inside a BLAS int (2^20: 24 TiB, refused by the
+ * allocator with a clear status long before). */
+#define ACCEL__CEILINGS_MAX_GEMM_N ((uint64_t)1 << 20)
+
 /* One measurement at a time per process: two would share memory bandwidth
  * and each would report half. */
 static pthread_mutex_t measure_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -51,6 +56,22 @@ accel_status accel_device_measure_ceilings(accel_device *dev, const accel_ceilin
         if (st != ACCEL_SUCCESS)
             return st;
     }
+    /* What 0 is the default (everything); bits that name no measurement,
+     * and GEMM sizes whose n x n x 8-byte matrices a size_t cannot count,
+     * are the caller's mistake, not something to measure. */
+    if (o.what == 0)
+        o.what = ACCEL_CEILING_ALL;
+    if (o.what & ~ACCEL_CEILING_ALL)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: opt->what 0x%x has bits that name no ceiling (known: 0x%x, "
+                           "ACCEL_CEILING_*)",
+                           fn, (unsigned)o.what, (unsigned)ACCEL_CEILING_ALL);
+    if (o.gemm_n > ACCEL__CEILINGS_MAX_GEMM_N)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: opt->gemm_n %llu is larger than %llu (three n x n f64 matrices "
+                           "must be addressable)",
+                           fn, (unsigned long long)o.gemm_n,
+                           (unsigned long long)ACCEL__CEILINGS_MAX_GEMM_N);
     const accel_backend *vt = dev->be->vt;
     if (!vt->measure_ceilings)
         return accel__fail(ACCEL_ERROR_UNSUPPORTED,

@@ -1710,6 +1710,31 @@ static void body_struct_size(void)
                     "accel_device_measure_ceilings");
         cr_assert(strstr(accel_last_error(), "opt->struct_size"), "%s", accel_last_error());
         g_cases_struct++;
+        /* Bits that name no ceiling, and GEMM sizes whose matrices a size_t
+         * cannot count (2^31: n*n*8 wraps; it used to crash the CPU
+         * backend's fill), are refused before anything is measured. */
+        const struct {
+            uint32_t what;
+            uint64_t gemm_n;
+            const char *names;
+        } opts[] = {{0xffffffe0u, 0, "opt->what"},
+                    {ACCEL_CEILING_ALL + 1, 0, "opt->what"},
+                    {ACCEL_CEILING_GEMM, (uint64_t)1 << 31, "opt->gemm_n"},
+                    {ACCEL_CEILING_GEMM, (uint64_t)1 << 62, "opt->gemm_n"},
+                    {ACCEL_CEILING_GEMM, ((uint64_t)1 << 20) + 1, "opt->gemm_n"}};
+        for (size_t j = 0; j < sizeof opts / sizeof opts[0]; ++j) {
+            accel_ceilings_options_init(&o);
+            o.what = opts[j].what;
+            o.gemm_n = opts[j].gemm_n;
+            memset(&c, 0, sizeof c);
+            c.struct_size = sizeof c;
+            expect_fail(accel_device_measure_ceilings(cpu, &o, &c), ACCEL_ERROR_INVALID_ARGUMENT,
+                        "accel_device_measure_ceilings");
+            cr_assert(strstr(accel_last_error(), opts[j].names), "case %zu: %s", j,
+                      accel_last_error());
+            cr_assert_eq(c.gemm_tflops[ACCEL_F32], 0.0, "case %zu measured anyway", j);
+            g_cases_struct++;
+        }
     }
     /* In: accel_verify_configure's options. */
     {

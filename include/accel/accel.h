@@ -201,9 +201,13 @@ ACCEL_API void accel_ceilings_options_init(accel_ceilings_options *opt);
  *  the CPU; cudaMemcpy, a plain kernel and cuBLAS on CUDA), never through
  *  accel's ops, so that accel's speed can be reported as a fraction of them
  *  (`accel bench`). opt may be NULL (defaults). Takes from milliseconds to
- *  seconds; other work on the device distorts the result. Fields the backend
- *  cannot measure stay 0. Errors: ACCEL_ERROR_INVALID_HANDLE,
- *  ACCEL_ERROR_INVALID_ARGUMENT (out NULL or a struct_size too small),
+ *  seconds; other work on the device distorts the result. opt->what picks
+ *  the groups (ACCEL_CEILING_*; 0 means all of them): copy, GEMM, bare
+ *  launch, transfers, and the vendor's raw graph of 100 dependent adds
+ *  (graph_us; CUDA only). Fields the backend cannot or does not measure stay
+ *  0. Errors: ACCEL_ERROR_INVALID_HANDLE, ACCEL_ERROR_INVALID_ARGUMENT (out
+ *  NULL, a struct_size too small, bits of opt->what that name no ceiling,
+ *  opt->gemm_n above 2^20),
  *  ACCEL_ERROR_UNSUPPORTED (the backend has no measure_ceilings entry),
  *  ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, ACCEL_ERROR_DEVICE. Thread-safe, but
  *  measure one device at a time. */

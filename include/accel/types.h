@@ -253,7 +253,7 @@ typedef struct accel_device_properties {
 /* How to measure a device's ceilings. Zeroes mean "the backend's default". */
 typedef struct accel_ceilings_options {
     uint32_t struct_size;
-    uint32_t what;    /* ACCEL_CEILING_* bits */
+    uint32_t what;    /* ACCEL_CEILING_* bits; 0: all of them */
     uint32_t repeats; /* timed runs after one warm-up; the median is kept */
     uint32_t reserved0;
     uint64_t copy_bytes;     /* bytes of each array of copy, loop and read */
@@ -272,7 +272,7 @@ typedef struct accel_ceilings {
     double copy_gbs;                       /* device-to-device copy (memcpy, cudaMemcpyAsync D2D) */
     double loop_gbs;                       /* a plain c[i] = a[i] + b[i] f32 loop or kernel */
     double read_gbs;                       /* a plain f32 sum loop or kernel (bytes read only) */
-    double gemm_tflops[8];                 /* indexed by accel_dtype: f32, f64, f16, bf16 */
+    double gemm_tflops[8];                 /* indexed by accel_dtype ([ACCEL_F32] = [1], ...) */
     double gemm_tf32_tflops;               /* f32 GEMM on TF32 tensor cores */
     double launch_us;                      /* host time of one bare kernel launch / function call */
     double h2d_pinned_gbs, d2h_pinned_gbs; /* async copies from/to page-locked memory */
@@ -284,7 +284,8 @@ typedef struct accel_ceilings {
      * launching the vendor's own graph of 100 dependent 1024-element f32 adds
      * (a plain add kernel per node, captured as a CUDA graph) and waiting for
      * it, end to end, the median of `repeats` runs after a warm-up; 0 where
-     * the backend has no graphs. */
+     * the backend does not measure it (the CPU backend: its graph replay is
+     * compared with eager calls instead). */
     double graph_us;
     uint64_t reserved[7];
 } accel_ceilings;

@@ -75,8 +75,8 @@ const cli_command cli_bench_command = {
         "cudaMemcpyAsync and pageable ones twice cudaMemcpy's pageable rate;\n"
         "accel's dispatch overhead over a bare launch or call at most 0.5 us; 100\n"
         "dependent small adds replayed as a graph at most 110 us and 1.05x the raw\n"
-        "CUDA graph of the same adds (on the CPU: 3x faster than eager); a fused\n"
-        "8-op chain 95% of copy and 6x its unfused replay. Targeted rows are measured\n"
+        "CUDA graph of the same adds (on the CPU: 3x faster than eager); on a GPU a\n"
+        "fused 8-op chain 95% of copy and 6x its unfused replay. Targeted rows are measured\n"
         "again in rounds, each beside its own ceiling, and take the median: on the\n"
         "CPU every targeted row, on a GPU the GEMMs (their rate follows the power\n"
         "draw). Notes are figures printed without a target.",

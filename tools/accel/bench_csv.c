@@ -48,6 +48,11 @@ int bench_write_csv(const char *path, const bench *b)
             fprintf(f, ",,,,,%.6g,%s,,,,%.6g,%s\n", t->measured, t->is_overhead ? "us" : "fraction",
                     t->target, t->pass ? "PASS" : "MISS");
         }
+        for (size_t i = 0; i < d->note_count; i++) {
+            fprintf(f, "%s,note,", d->name);
+            csv_str(f, d->notes[i].name);
+            fprintf(f, ",,,,,%.6g,ratio,,,,,\n", d->notes[i].measured);
+        }
     }
     int err = ferror(f) ? EIO : 0;
     if (fclose(f) != 0 && !err)

@@ -61,9 +61,21 @@ accel_status bench_time_events(accel_queue *q, accel_event *e0, accel_event *e1,
         if (r > 0) /* run 0 is the warm-up */
             t[r - 1] = ms;
     }
-    double mn = t[0];
-    for (unsigned r = 1; r < reps; r++)
+    double mn = t[0], mx = t[0];
+    for (unsigned r = 1; r < reps; r++) {
         mn = t[r] < mn ? t[r] : mn;
+        mx = t[r] > mx ? t[r] : mx;
+    }
+    /* A backend whose events keep no clock (the plugin template's
+     * event_elapsed_ms gives 0) cannot be timed this way: say so rather
+     * than print rates of 0 ms. */
+    if (!(mx > 0)) {
+        fprintf(stderr,
+                "accel bench: every timed run measured %g ms between the device's two "
+                "events: its events keep no clock, so its ops cannot be timed\n",
+                mx);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
     *out_median = bench_median(t, reps);
     *out_min = mn;
     return ACCEL_SUCCESS;

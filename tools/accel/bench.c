@@ -77,9 +77,10 @@ const cli_command cli_bench_command = {
         "dependent small adds replayed as a graph at most 110 us and 1.05x the raw\n"
         "CUDA graph of the same adds (on the CPU: 3x faster than eager); on a GPU a\n"
         "fused 8-op chain 95% of copy and 6x its unfused replay. Targeted rows are measured\n"
-        "again in rounds, each beside its own ceiling, and take the median: on the\n"
-        "CPU every targeted row, on a GPU the GEMMs (their rate follows the power\n"
-        "draw). Notes are figures printed without a target.",
+        "again in rounds, each beside its own ceiling, and take the median with the\n"
+        "spread (power draw and host load move between runs): on the CPU every\n"
+        "targeted row, on a GPU the GEMMs and the dispatch. Notes are figures\n"
+        "without a target.",
     .options = options,
     .notes = "exit status:\n"
              "  0  every measurement ran and every output was written (a MISS is not\n"

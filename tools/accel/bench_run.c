@@ -426,7 +426,7 @@ static accel_status bench_transfers(const section *s)
  * rounds, each round timing the ceilings and then, right after them, the
  * op; the target takes the median ratio and reports the spread. */
 
-#define MAX_ROUND_ROWS 8
+#define MAX_ROUND_ROWS 24 /* a GPU has 15 targeted rows */
 #define MAX_ROUNDS 15
 
 typedef struct round_row {

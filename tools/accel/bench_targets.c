@@ -4,7 +4,7 @@
  * this run's own measurements: a row's fraction of its ceiling against the
  * row's target (bench_plan.c), and accel's dispatch overhead over a bare
  * launch or call against half a microsecond. Where the plan has target
- * rounds (the CPU), each is the median over the rounds, with the spread. */
+ * rounds, each is the median over the rounds, with the spread. */
 #include <stdio.h>
 
 #include "bench.h"
@@ -57,10 +57,13 @@ void bench_check_targets(bench_device *d)
         char detail[160];
         snprintf(detail, sizeof detail,
                  "median of %u rounds, spread %.3f-%.3f us (sweep: accel enqueue %.3f us, bare "
-                 "call %.3f us)",
-                 d->dispatch_rounds, d->over_min, d->over_max, d->dispatch_us, d->bare_us);
-        bench_add_target(d, "dispatch overhead vs bare call (us)", d->over_median, 0.5, true,
-                         detail);
+                 "%s %.3f us)",
+                 d->dispatch_rounds, d->over_min, d->over_max, d->dispatch_us,
+                 d->gpu ? "launch" : "call", d->bare_us);
+        bench_add_target(d,
+                         d->gpu ? "dispatch overhead vs bare launch (us)"
+                                : "dispatch overhead vs bare call (us)",
+                         d->over_median, 0.5, true, detail);
     } else if (d->dispatch_us > 0) {
         char detail[160];
         snprintf(detail, sizeof detail, "accel enqueue %.3f us, bare %s %.3f us", d->dispatch_us,

@@ -171,6 +171,9 @@ double bench_now_us(void);
 /* Median of v (sorts v). */
 double bench_median(double *v, size_t n);
 
+/* Median, min and max of v[0, n), n <= 64 (v is left as it is). */
+void bench_spread(const double *v, size_t n, double *med, double *mn, double *mx);
+
 typedef accel_status (*bench_enqueue_fn)(accel_queue *q, void *user);
 
 /* Median and minimum milliseconds of one enqueue_fn, each timed run being

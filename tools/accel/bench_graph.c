@@ -110,18 +110,6 @@ static accel_status time_way(accel_queue *q, gcall *c, unsigned w, unsigned runs
     return ACCEL_SUCCESS;
 }
 
-static void spread_of(const double *v, double *med, double *mn, double *mx)
-{
-    double s[ADD_ROUNDS];
-    *mn = *mx = v[0];
-    for (unsigned r = 0; r < ADD_ROUNDS; r++) {
-        s[r] = v[r];
-        *mn = v[r] < *mn ? v[r] : *mn;
-        *mx = v[r] > *mx ? v[r] : *mx;
-    }
-    *med = bench_median(s, ADD_ROUNDS);
-}
-
 static accel_status time_adds(accel_device *dev, accel_queue *q, gcall *const ways[ADD_WAYS],
                               bool raw, unsigned runs, add_rounds *out)
 {
@@ -140,12 +128,12 @@ static accel_status time_adds(accel_device *dev, accel_queue *q, gcall *const wa
                 out->ms[w][r - 1] = ms;
         }
     for (unsigned w = 0; w < nways; w++)
-        spread_of(out->ms[w], &out->med[w], &out->min[w], &out->max[w]);
+        bench_spread(out->ms[w], ADD_ROUNDS, &out->med[w], &out->min[w], &out->max[w]);
     if (raw && out->med[WAY_RAW] > 0) {
         double ratio[ADD_ROUNDS];
         for (unsigned r = 0; r < ADD_ROUNDS; r++)
             ratio[r] = out->ms[WAY_RAW][r] > 0 ? out->ms[1][r] / out->ms[WAY_RAW][r] : 0;
-        spread_of(ratio, &out->raw_ratio, &out->raw_ratio_min, &out->raw_ratio_max);
+        bench_spread(ratio, ADD_ROUNDS, &out->raw_ratio, &out->raw_ratio_min, &out->raw_ratio_max);
     }
     return ACCEL_SUCCESS;
 }
@@ -171,7 +159,7 @@ static accel_status adds_report(bench_device *d, const add_rounds *ar, bool nati
         double ratio[ADD_ROUNDS], rmed, rmin, rmax;
         for (unsigned r = 0; r < ADD_ROUNDS; r++)
             ratio[r] = ar->ms[WAY_EAGER][r] / ar->ms[1][r];
-        spread_of(ratio, &rmed, &rmin, &rmax);
+        bench_spread(ratio, ADD_ROUNDS, &rmed, &rmin, &rmax);
         snprintf(detail, sizeof detail,
                  "median of %d rounds of %u, spread %.2f-%.2f; replay %.1f us, eager %.1f us",
                  ADD_ROUNDS, runs, rmin, rmax, ar->med[1] * 1e3, ar->med[WAY_EAGER] * 1e3);

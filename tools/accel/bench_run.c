@@ -360,10 +360,8 @@ static accel_status time_blocking(accel_queue *q, const xfer_call *x, unsigned r
         if (r > 0)
             t[r - 1] = (bench_now_us() - t0) * 1e-3;
     }
-    *out_min = t[0];
-    for (unsigned r = 1; r < reps; r++)
-        *out_min = t[r] < *out_min ? t[r] : *out_min;
-    *out_med = bench_median(t, reps);
+    double mx;
+    bench_spread(t, reps, out_med, out_min, &mx);
     return ACCEL_SUCCESS;
 }
 
@@ -490,17 +488,6 @@ static void rounds_release(round_row *rr, size_t count)
     }
 }
 
-/* Median, min and max of v[0..n) (v is reordered). */
-static void spread(double *v, size_t n, double *med, double *mn, double *mx)
-{
-    *mn = *mx = v[0];
-    for (size_t i = 1; i < n; i++) {
-        *mn = fmin(*mn, v[i]);
-        *mx = fmax(*mx, v[i]);
-    }
-    *med = bench_median(v, n);
-}
-
 /* This round's ceilings of one group (what), in a copy of the device. */
 static accel_status round_ceilings(const section *s, accel_ceilings_options o, uint32_t what,
                                    bench_device *now)
@@ -615,11 +602,11 @@ static accel_status bench_rounds(const section *s, const accel_ceilings_options 
         for (size_t i = 0; i < count; i++) {
             bench_row *r = rr[i].row;
             r->rounds = n;
-            spread(rr[i].frac, n, &r->round_median, &r->round_min, &r->round_max);
+            bench_spread(rr[i].frac, n, &r->round_median, &r->round_min, &r->round_max);
         }
         if (s->p->round_groups & ACCEL_CEILING_LAUNCH) {
             s->d->dispatch_rounds = n;
-            spread(over, n, &s->d->over_median, &s->d->over_min, &s->d->over_max);
+            bench_spread(over, n, &s->d->over_median, &s->d->over_min, &s->d->over_max);
         }
     }
     rounds_release(rr, count);

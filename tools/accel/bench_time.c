@@ -47,6 +47,19 @@ static accel_status time_batch(accel_queue *q, accel_event *e0, accel_event *e1,
     return st;
 }
 
+void bench_spread(const double *v, size_t n, double *med, double *mn, double *mx)
+{
+    double s[64];
+    n = n > 64 ? 64 : n;
+    *mn = *mx = n ? v[0] : 0;
+    for (size_t i = 0; i < n; i++) {
+        s[i] = v[i];
+        *mn = v[i] < *mn ? v[i] : *mn;
+        *mx = v[i] > *mx ? v[i] : *mx;
+    }
+    *med = n ? bench_median(s, n) : 0;
+}
+
 accel_status bench_time_events(accel_queue *q, accel_event *e0, accel_event *e1, unsigned reps,
                                unsigned inner, bench_enqueue_fn fn, void *user, double *out_median,
                                double *out_min)
@@ -61,11 +74,8 @@ accel_status bench_time_events(accel_queue *q, accel_event *e0, accel_event *e1,
         if (r > 0) /* run 0 is the warm-up */
             t[r - 1] = ms;
     }
-    double mn = t[0], mx = t[0];
-    for (unsigned r = 1; r < reps; r++) {
-        mn = t[r] < mn ? t[r] : mn;
-        mx = t[r] > mx ? t[r] : mx;
-    }
+    double med, mn, mx;
+    bench_spread(t, reps, &med, &mn, &mx);
     /* A backend whose events keep no clock (the plugin template's
      * event_elapsed_ms gives 0) cannot be timed this way: say so rather
      * than print rates of 0 ms. */
@@ -76,7 +86,7 @@ accel_status bench_time_events(accel_queue *q, accel_event *e0, accel_event *e1,
                 mx);
         return ACCEL_ERROR_UNSUPPORTED;
     }
-    *out_median = bench_median(t, reps);
+    *out_median = med;
     *out_min = mn;
     return ACCEL_SUCCESS;
 }

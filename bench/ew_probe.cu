@@ -22,7 +22,11 @@
  *
  * --accel 1 times the library's own fills instead (accel_random_normal,
  * _uniform, accel_copy through accel events, as `accel bench` does, and
- * batched), to tell kernel time from host time inside the bench's rows.
+ * batched), beside the probe's degree-6 standard kernel launched into the
+ * same accel buffer on the same queue's stream, to tell kernel time from host
+ * time inside the bench's rows and the library's kernel from the probe's.
+ * The degree-6 standard row also runs in more and smaller blocks (grid x1 to
+ * x32 of what is resident, 256/128/64 threads).
  *
  *   ew_probe [--log2n 28] [--rounds 7] [--device 0] [--only A|B..] [--check 1]
  *            [--accel 0] */
@@ -928,7 +932,7 @@ int accel_rows(int dev, int log2n, int rounds)
         accel_slice sa = accel_slice_of(a, 0, n), sc = accel_slice_of(c, 0, n);
         struct LibRow {
             const char *name;
-            int kind; /* 0 copy, 1 standard normal, 2 normal (0.5, 2), 3 uniform */
+            int kind; /* 0 copy, 1 standard normal, 2 normal (0.5, 2), 3 uniform, 4 probe kernel */
             int calls;
             std::vector<double> ms;
         };
@@ -938,7 +942,19 @@ int accel_rows(int dev, int log2n, int rounds)
             {"accel_random_normal (0, 1), 4 calls back to back", 1, batch, {}},
             {"accel_random_normal (0.5, 2), 1 call", 2, 1, {}},
             {"accel_random_normal (0.5, 2), 4 calls back to back", 2, batch, {}},
-            {"accel_random_uniform, 1 call", 3, 1, {}}};
+            {"accel_random_uniform, 1 call", 3, 1, {}},
+            {"probe's r5 degree-6 standard kernel into the same buffer, 1 call", 4, 1, {}},
+            {"probe's r5 degree-6 standard kernel into the same buffer, 4 calls", 4, batch, {}}};
+        void *cptr = nullptr, *qs = nullptr;
+        if (!aok(accel_buffer_native_pointer(c, &cptr), "accel_buffer_native_pointer") ||
+            !aok(accel_queue_native_stream(q, &qs), "accel_queue_native_stream"))
+            return 1;
+        int sms = 0;
+        CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        const unsigned g5 = (unsigned)(sms * resident<normal5_k<6, 1, true, 2, 8>>());
+        const accel_philox_keys ks7 = accel_philox_schedule(7u, 0u);
+        std::printf("accel buffer c at %p (offset in 2 MiB: %zu)\n", cptr,
+                    (size_t)((uintptr_t)cptr % (2u << 20)));
         auto call = [&](int kind) {
             switch (kind) {
             case 0:
@@ -947,8 +963,12 @@ int accel_rows(int dev, int log2n, int rounds)
                 return accel_random_normal(q, ACCEL_F32, 7, 0, 0.0, 1.0, sc);
             case 2:
                 return accel_random_normal(q, ACCEL_F32, 7, 0, 0.5, 2.0, sc);
-            default:
+            case 3:
                 return accel_random_uniform(q, ACCEL_F32, 7, 0, sc);
+            default:
+                normal5_k<6, 1, true, 2, 8><<<g5, kT, 0, (cudaStream_t)qs>>>(
+                    ks7, 0u, 0u, (uint32_t)(n / 4), 0.0f, 1.0f, (float4 *)cptr);
+                return cudaGetLastError() == cudaSuccess ? ACCEL_SUCCESS : ACCEL_ERROR_DEVICE;
             }
         };
         bool ok = true;
@@ -1194,6 +1214,23 @@ int main(int argc, char **argv)
         N5(7, 1, true, 2, 6, "counter loop + log degree 7, standard, <= 40 registers")
         N5(6, 1, false, 2, 8, "counter loop + log degree 6, general")
         N5(6, 1, true, 2, 8, "counter loop + log degree 6, standard")
+        /* The same kernel in more, or smaller, blocks than are resident at
+         * once: ncu put its achieved occupancy at 62% of the theoretical
+         * 100% in one wave (warps that finish early leave their SM short). */
+        for (unsigned th : {256u, 128u, 64u})
+            for (unsigned mult : {1u, 2u, 4u, 8u, 32u}) {
+                if (th == 256u && mult == 1u)
+                    continue; /* the row above */
+                const unsigned res = (unsigned)resident<normal5_k<6, 1, true, 2, 8>>() * (kT / th);
+                const unsigned g =
+                    (unsigned)std::min<size_t>((size_t)sms * res * mult, (nv + th - 1) / th);
+                add("normal f32: r5 counter loop + log degree 6, standard, " + std::to_string(th) +
+                        " threads, grid x" + std::to_string(mult),
+                    w, true, [=] {
+                        normal5_k<6, 1, true, 2, 8>
+                            <<<g, th, 0, s>>>(ks, 0u, 0u, (uint32_t)ncnt, 0.5f, 2.0f, o4);
+                    });
+            }
 #undef N5
 #define PIPE(SQ, FMA, MINB, NAME)                                                                  \
     {                                                                                              \
@@ -1244,6 +1281,8 @@ int main(int argc, char **argv)
         return v[v.size() / 2];
     };
     const double copy_rate = rows[0].bytes / med(rows[0].ms) * 1e3; /* bytes per s */
+    std::printf("output buffer at %p (offset in 2 MiB: %zu)\n", (void *)o,
+                (size_t)((uintptr_t)o % (2u << 20)));
     std::printf("ew_probe: %s, %d SMs, 2^%d f32, median of %d interleaved rounds\n", prop.name, sms,
                 log2n, rounds);
     std::printf("  %-62s %9s %11s %16s\n", "row", "ms", "GB/s", "of copy (spread)");

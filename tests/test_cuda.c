@@ -263,6 +263,56 @@ Test(cuda, raw_graph_ceiling)
     done();
 }
 
+/* The copy ceiling's device buffers come from and go back to the device's
+ * caching allocator: a cudaFree of GiB-sized blocks slowed the next 6 ms of
+ * DRAM traffic on the H200 (the first op after the ceiling read 0.89 of copy;
+ * bench/RESULTS.md, round 6). So after one measurement the driver's free
+ * memory stays where it is through a second measurement and a user buffer of
+ * the same size, and both measurements are real copies. */
+static size_t gpu_memory_free(void)
+{
+    accel_device_properties p;
+    accel_device_properties_init(&p);
+    tu_ok(accel_device_properties_get(gpu, &p));
+    return (size_t)p.memory_free;
+}
+
+Test(cuda, copy_ceiling_keeps_its_buffers_in_the_device_cache)
+{
+    need_gpu();
+    const size_t bytes = (size_t)64 << 20;
+    accel_ceilings_options o;
+    accel_ceilings_options_init(&o);
+    o.what = ACCEL_CEILING_COPY;
+    o.copy_bytes = bytes;
+    o.repeats = 3;
+    accel_ceilings c;
+    memset(&c, 0, sizeof c);
+    c.struct_size = sizeof c;
+    tu_ok(accel_device_measure_ceilings(gpu, &o, &c));
+    cr_assert(c.copy_gbs > 10.0, "copy ceiling %g GB/s", c.copy_gbs);
+    const size_t after_first = gpu_memory_free();
+    memset(&c, 0, sizeof c);
+    c.struct_size = sizeof c;
+    tu_ok(accel_device_measure_ceilings(gpu, &o, &c));
+    cr_assert(c.copy_gbs > 10.0, "copy ceiling %g GB/s", c.copy_gbs);
+    const size_t after_second = gpu_memory_free();
+    accel_buffer *b;
+    tu_ok(accel_buffer_create(gpu, bytes, &b));
+    const size_t with_buffer = gpu_memory_free();
+    accel_buffer_release(b);
+    /* 2 MiB of slack for the driver's own bookkeeping; a cudaFree and
+     * cudaMalloc of the three 64 MiB buffers would move it by 192 MiB. */
+    const size_t slack = (size_t)2 << 20;
+    cr_assert(after_second + slack >= after_first && after_first + slack >= after_second,
+              "free device memory moved from %zu to %zu bytes across a second copy ceiling",
+              after_first, after_second);
+    cr_assert(with_buffer + slack >= after_second,
+              "a %zu-byte buffer after the ceiling took new device memory (%zu -> %zu free)", bytes,
+              after_second, with_buffer);
+    done();
+}
+
 Test(cuda, copies_and_event_waits_between_gpu_and_cpu)
 {
     need_gpu();

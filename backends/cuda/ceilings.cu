@@ -135,15 +135,17 @@ double median(double *v, unsigned n)
 /* Everything one measurement holds, released by cleanup(). */
 struct Bench {
     const accel_cuda_ctx *ctx;
-    const cuda_device *dev;
+    cuda_device *dev;
     cudaStream_t stream = nullptr;
     cudaEvent_t e0 = nullptr, e1 = nullptr;
     void *d[3] = {nullptr, nullptr, nullptr};
+    cuda_block *blk[3] = {nullptr, nullptr, nullptr};
     void *host_pinned = nullptr, *host_pageable = nullptr;
     cublasHandle_t blas = nullptr;
     unsigned reps = kDefaultRepeats;
     const char *what = "";
     cudaError_t err = cudaSuccess;
+    int32_t alloc_status = ACCEL_SUCCESS; /* the allocator's, with its message */
 
     bool ok(cudaError_t e, const char *w)
     {
@@ -193,9 +195,7 @@ struct Bench {
     {
         if (blas)
             (void)ctx->blas.destroy(blas);
-        for (void *p : d)
-            if (p)
-                (void)cudaFree(p);
+        release3();
         if (host_pinned)
             (void)cudaFreeHost(host_pinned);
         free(host_pageable);
@@ -206,21 +206,44 @@ struct Bench {
         if (stream)
             (void)cudaStreamDestroy(stream);
         blas = nullptr;
-        d[0] = d[1] = d[2] = nullptr;
         host_pinned = host_pageable = nullptr;
+    }
+
+    /* The device buffers come from and go back to the device's caching
+     * allocator (memory.c), as accel's own buffers do, so that measuring
+     * frees no device memory: on the H200 (driver 580) a cudaFree of 3 GiB
+     * left DRAM about 10% slower for the next 6 ms, and an add timed right
+     * after the copy ceiling read 0.89 of copy where it reads 0.98
+     * (bench/RESULTS.md, round 6). Nothing queued may still use a block
+     * that goes back, so the stream is drained first, error or not. */
+    void release3()
+    {
+        if (stream && (blk[0] || blk[1] || blk[2]))
+            (void)cudaStreamSynchronize(stream);
+        for (int i = 0; i < 3; ++i) {
+            if (blk[i])
+                accel_cuda__release(ctx, dev, blk[i]);
+            blk[i] = nullptr;
+            d[i] = nullptr;
+        }
     }
 
     bool alloc3(size_t bytes)
     {
-        for (void *&p : d) {
-            if (p) {
-                (void)cudaFree(p);
-                p = nullptr;
-            }
-        }
-        for (void *&p : d)
-            if (!ok(cudaMalloc(&p, bytes), "cudaMalloc"))
+        release3();
+        for (int i = 0; i < 3; ++i) {
+            int32_t st = accel_cuda__alloc(ctx, dev, bytes, &blk[i]);
+            if (st != ACCEL_SUCCESS) {
+                blk[i] = nullptr;
+                if (err == cudaSuccess) {
+                    err = cudaErrorMemoryAllocation;
+                    what = "device buffers";
+                    alloc_status = st;
+                }
                 return false;
+            }
+            d[i] = blk[i]->ptr;
+        }
         return true;
     }
 };
@@ -487,6 +510,8 @@ extern "C" int32_t accel_cuda__measure_ceilings(void *vctx, uint32_t device,
     if (b.err == cudaSuccess)
         (void)cudaStreamSynchronize(b.stream);
     b.cleanup();
+    if (b.alloc_status != ACCEL_SUCCESS)
+        return b.alloc_status;
     if (b.err != cudaSuccess) {
         char what[96];
         snprintf(what, sizeof what, "ceilings: %s", b.what);

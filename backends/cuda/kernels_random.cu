@@ -200,13 +200,16 @@ __device__ __forceinline__ void store_global(uint64_t a, double2 v)
  * launches that neither pass 2^31 counters nor cross a multiple of 2^32, so
  * the high word is the same for the whole launch: 4 instructions fewer per
  * counter), and the key schedule ks of f.seed, read from the parameter bank
- * (no registers and no instructions for the keys). Threads 0 and 1 of the grid also write the
- * partial counters ends[0] and ends[1] of the range when nends says they exist. */
+ * (no registers and no instructions for the keys). The partial counters at
+ * the ends of the range are random_ends_kernel's: with them in this kernel
+ * (threads 0 and 1 writing them after the loop), ptxas gave the loop of the
+ * f32 normal fill, under its 32-register cap, a schedule that runs the two
+ * counters' Philox chains one after the other instead of side by side: the
+ * same 184 instructions, 3% slower on the H200 (bench/RESULTS.md, round 6). */
 template <typename T, bool NORMAL, bool STANDARD>
 __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
     random_vector_kernel(Fill<T> f, accel_philox_keys ks, uint32_t lo0, uint32_t c_hi,
-                         uint32_t nfull, typename Vec<T>::type *__restrict__ body, uint64_t end0,
-                         uint64_t end1, uint32_t nends)
+                         uint32_t nfull, typename Vec<T>::type *__restrict__ body)
 {
     if constexpr (STANDARD) { /* mean +0, stddev 1 as constants: fl(1 * r) = r folds away */
         f.mean = T(0);
@@ -255,8 +258,15 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>)
         map<T, NORMAL>(f, accel_philox4x32_10_keyed(c, c_hi, 0u, 0u, &ks), v.e);
         store_global(at(c), v.v);
     }
-    if (tid < nends)
-        write_partial<T, NORMAL>(f, tid == 0 ? end0 : end1);
+}
+
+/* The partial counters end0 and end1 (nends of them, at most 2) at the ends
+ * of a vector fill's range, element by element: one warp. */
+template <typename T, bool NORMAL>
+__global__ void random_ends_kernel(Fill<T> f, uint64_t end0, uint64_t end1, uint32_t nends)
+{
+    if (threadIdx.x < nends)
+        write_partial<T, NORMAL>(f, threadIdx.x == 0 ? end0 : end1);
 }
 
 /* Whether the vector kernel has a standard-normal instance: the f32 normal
@@ -306,20 +316,23 @@ cudaError_t random_fill(cudaStream_t stream, unsigned max_blocks, Fill<T> f)
         if (m > to_wrap)
             m = to_wrap;
         VT *body = reinterpret_cast<VT *>(f.out + (c * P - f.offset));
-        const uint32_t ne = c == full0 ? nends : 0u;
         if (standard) {
             constexpr auto K = random_vector_kernel<T, NORMAL, kHasStandard<T, NORMAL>>;
             K<<<resident_grid<K>(m, max_blocks), kThreads, 0, stream>>>(
-                f, ks, (uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, body, ends[0], ends[1], ne);
+                f, ks, (uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, body);
         } else {
             constexpr auto K = random_vector_kernel<T, NORMAL, false>;
             K<<<resident_grid<K>(m, max_blocks), kThreads, 0, stream>>>(
-                f, ks, (uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, body, ends[0], ends[1], ne);
+                f, ks, (uint32_t)c, (uint32_t)(c >> 32), (uint32_t)m, body);
         }
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
         c += m;
+    }
+    if (nends) {
+        random_ends_kernel<T, NORMAL><<<1, 32, 0, stream>>>(f, ends[0], ends[1], nends);
+        return cudaGetLastError();
     }
     return cudaSuccess;
 }

@@ -78,9 +78,10 @@ const cli_command cli_bench_command = {
         "CUDA graph of the same adds (on the CPU: 3x faster than eager); on a GPU a\n"
         "fused 8-op chain 95% of copy and 6x its unfused replay. Targeted rows are measured\n"
         "again in rounds, each beside its own ceiling, and take the median with the\n"
-        "spread (power draw and host load move between runs): on the CPU every\n"
-        "targeted row, on a GPU the GEMMs and the dispatch. Notes are figures\n"
-        "without a target.",
+        "spread (power draw and host load move between runs): the elementwise,\n"
+        "reduction, random and GEMM rows and the dispatch. The 100-add graph rows\n"
+        "have rounds of their own; the transfers and the fused chain are one\n"
+        "sample of the sweep. Notes are figures without a target.",
     .options = options,
     .notes = "exit status:\n"
              "  0  every measurement ran and every output was written (a MISS is not\n"

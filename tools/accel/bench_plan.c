@@ -56,13 +56,13 @@ static void plan_gpu(bool quick, bench_plan *p)
      * temperature: the sweep's GEMM rows run a minute after the ceilings at
      * the start (the H200's f64 row read 0.979-0.984 of a ceiling measured
      * cooler), and the host side moves too (the bare launch read 3.9 and 4.5
-     * us in two runs on the same machine). So the GEMM rows and the dispatch
-     * are measured again in rounds, each beside its own ceiling. Not yet the
-     * elementwise rows: with them in rounds the H200 put add at 0.885-0.889
-     * of copy in every round against 0.985 in the sweep (mul 0.985 in both),
-     * which is not understood (bench/RESULTS.md, round 5). */
+     * us in two runs on the same machine). So every targeted row is measured
+     * again in rounds, each beside its own ceiling. (The elementwise rows
+     * could join only once the copy ceiling stopped freeing its buffers: a
+     * cudaFree of 3 GiB slowed the next 6 ms of DRAM traffic, and add, the
+     * first row after it, read 0.89 of copy; bench/RESULTS.md, round 6.) */
     p->target_rounds = quick ? 3 : 5; /* odd: the median is one of them */
-    p->round_groups = ACCEL_CEILING_LAUNCH | ACCEL_CEILING_GEMM;
+    p->round_groups = ACCEL_CEILING_LAUNCH | ACCEL_CEILING_COPY | ACCEL_CEILING_GEMM;
 }
 
 static void plan_cpu(bool quick, bench_plan *p)

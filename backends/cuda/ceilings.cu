@@ -195,7 +195,7 @@ struct Bench {
     {
         if (blas)
             (void)ctx->blas.destroy(blas);
-        release3();
+        release_buffers();
         if (host_pinned)
             (void)cudaFreeHost(host_pinned);
         free(host_pageable);
@@ -209,17 +209,23 @@ struct Bench {
         host_pinned = host_pageable = nullptr;
     }
 
-    /* The device buffers come from and go back to the device's caching
-     * allocator (memory.c), as accel's own buffers do, so that measuring
-     * frees no device memory: on the H200 (driver 580) a cudaFree of 3 GiB
+    /* The device buffers (up to 3) come from and go back to the device's
+     * caching allocator (memory.c), as accel's own buffers do, so that
+     * measuring frees no device memory (with caching_allocator = false every
+     * release is a cudaFree, as for user buffers): on the H200 (driver 580) a cudaFree of 3 GiB
      * left DRAM about 10% slower for the next 6 ms, and an add timed right
      * after the copy ceiling read 0.89 of copy where it reads 0.98
      * (bench/RESULTS.md, round 6). Nothing queued may still use a block
-     * that goes back, so the stream is drained first, error or not. */
-    void release3()
+     * that goes back, so the stream is drained first, error or not, and so
+     * is the legacy stream that the blocking pageable cudaMemcpy calls use
+     * (one from pageable memory may return before its DMA lands). */
+    void release_buffers()
     {
-        if (stream && (blk[0] || blk[1] || blk[2]))
-            (void)cudaStreamSynchronize(stream);
+        if (blk[0] || blk[1] || blk[2]) {
+            if (stream)
+                (void)cudaStreamSynchronize(stream);
+            (void)cudaStreamSynchronize(cudaStreamLegacy);
+        }
         for (int i = 0; i < 3; ++i) {
             if (blk[i])
                 accel_cuda__release(ctx, dev, blk[i]);
@@ -228,16 +234,15 @@ struct Bench {
         }
     }
 
-    bool alloc3(size_t bytes)
+    bool alloc(size_t bytes, int count)
     {
-        release3();
-        for (int i = 0; i < 3; ++i) {
+        release_buffers();
+        for (int i = 0; i < count; ++i) {
             int32_t st = accel_cuda__alloc(ctx, dev, bytes, &blk[i]);
             if (st != ACCEL_SUCCESS) {
                 blk[i] = nullptr;
-                if (err == cudaSuccess) {
+                if (err == cudaSuccess) { /* stops the later groups */
                     err = cudaErrorMemoryAllocation;
-                    what = "device buffers";
                     alloc_status = st;
                 }
                 return false;
@@ -257,7 +262,7 @@ unsigned grid_for(size_t n, unsigned threads)
 void measure_copy(Bench &b, size_t bytes, accel_ceilings *out)
 {
     bytes &= ~(size_t)15;
-    if (!b.alloc3(bytes))
+    if (!b.alloc(bytes, 3))
         return;
     const size_t n = bytes / sizeof(float), n4 = n / 4;
     init_kernel<float><<<b.dev->max_blocks, 256, 0, b.stream>>>((float *)b.d[0], n, 1);
@@ -298,7 +303,7 @@ void measure_gemm(Bench &b, size_t n, accel_ceilings *out)
 {
     if (!b.ctx->blas.loaded)
         return;
-    if (!b.alloc3(n * n * sizeof(double)))
+    if (!b.alloc(n * n * sizeof(double), 3))
         return;
     cublasStatus_t s = b.ctx->blas.create(&b.blas);
     if (s == CUBLAS_STATUS_SUCCESS)
@@ -396,11 +401,15 @@ void measure_launch(Bench &b, accel_ceilings *out)
 void measure_graph(Bench &b, accel_ceilings *out)
 {
     const size_t bytes = kGraphN * sizeof(float);
-    if (!b.alloc3(bytes))
+    if (!b.alloc(bytes, 2))
         return;
     static const float zeros[kGraphN] = {0.0f};
-    if (!b.ok(cudaMemcpy(b.d[0], zeros, bytes, cudaMemcpyHostToDevice), "cudaMemcpy") ||
-        !b.ok(cudaMemcpy(b.d[1], zeros, bytes, cudaMemcpyHostToDevice), "cudaMemcpy") ||
+    /* On the private stream (copies, not kernels: see the file's comment),
+     * so that they are ordered before the graph and drained before release. */
+    if (!b.ok(cudaMemcpyAsync(b.d[0], zeros, bytes, cudaMemcpyHostToDevice, b.stream),
+              "cudaMemcpyAsync") ||
+        !b.ok(cudaMemcpyAsync(b.d[1], zeros, bytes, cudaMemcpyHostToDevice, b.stream),
+              "cudaMemcpyAsync") ||
         !b.ok(cudaStreamBeginCapture(b.stream, cudaStreamCaptureModeThreadLocal),
               "cudaStreamBeginCapture"))
         return;
@@ -427,7 +436,7 @@ void measure_graph(Bench &b, accel_ceilings *out)
 
 void measure_transfers(Bench &b, size_t bytes, accel_ceilings *out)
 {
-    if (!b.alloc3(bytes))
+    if (!b.alloc(bytes, 1))
         return;
     if (!b.ok(cudaMallocHost(&b.host_pinned, bytes), "cudaMallocHost"))
         return;

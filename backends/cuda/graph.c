@@ -17,7 +17,8 @@
  * (cudaGraphGetNodes, cudaGraphNodeGetType) and logged at info level:
  * "graph: 100 recorded nodes captured as 100 CUDA graph nodes (100
  * kernel, 0 memcpy, 0 memset, 0 event, 0 other)". An elementwise op is one
- * kernel node, a transfer or copy one memcpy node; the capture adds no event
+ * kernel node (a random fill whose range has partial end counters two), a
+ * transfer or copy one memcpy node; the capture adds no event
  * or memset node of its own (graph_bench prints the line and checks it).
  *
  * Refused (the core replays op by op): GEMM (cuBLAS would need its workspace

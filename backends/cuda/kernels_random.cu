@@ -11,7 +11,8 @@
  * aligned relative to the stream offset, the counters whose elements all fall
  * inside the range (all but at most the two at the ends) go out as one
  * 16-byte store each, indexed by a 32-bit counter number from the first of
- * them; the two end counters are written element by element by two threads.
+ * them; the two end counters are written element by element by a one-warp
+ * kernel launched after the vector launches (random_ends_kernel).
  * Otherwise every counter is written element by element.
  *
  * Uniform numbers use only integer operations and exact conversions:

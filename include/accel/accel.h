@@ -210,7 +210,11 @@ ACCEL_API void accel_ceilings_options_init(accel_ceilings_options *opt);
  *  opt->gemm_n above 2^20),
  *  ACCEL_ERROR_UNSUPPORTED (the backend has no measure_ceilings entry),
  *  ACCEL_ERROR_OUT_OF_DEVICE_MEMORY, ACCEL_ERROR_DEVICE. Thread-safe, but
- *  measure one device at a time. */
+ *  measure one device at a time. On CUDA the device buffers it measures
+ *  with (up to 3 of each size asked: 3 x copy_bytes, 3 x 8 gemm_n^2 bytes,
+ *  1 x transfer_bytes) stay in accel's buffer cache afterwards, as released
+ *  buffers do: later buffers reuse them, and the cache goes back to the
+ *  driver on out-of-memory and when the runtime closes. */
 ACCEL_API accel_status accel_device_measure_ceilings(accel_device *dev,
                                                      const accel_ceilings_options *opt,
                                                      accel_ceilings *out);

@@ -31,7 +31,7 @@ typedef struct bench_row {
     double target;   /* fraction to reach, 0: no target for this row */
     int ceiling_id;  /* which ceiling (bench.c), to recompute the fraction */
     bool largest;    /* the largest size of its (op, dtype): the one charted */
-    /* Target rounds (CPU): the fraction measured again in `rounds` rounds,
+    /* Target rounds: the fraction measured again in `rounds` rounds,
      * each against a ceiling measured right before it; 0 rounds: none. */
     unsigned rounds;
     double round_median, round_min, round_max;
@@ -66,7 +66,7 @@ typedef struct bench_device {
     accel_ceilings ceilings;
     double dispatch_us; /* host time of one tiny op through accel */
     double bare_us;     /* bare launch / call, = ceilings.launch_us */
-    /* Target rounds (CPU): dispatch_us - bare_us per round. */
+    /* Target rounds: dispatch_us - bare_us per round. */
     unsigned dispatch_rounds;
     double over_median, over_min, over_max;
     bench_row *rows;

@@ -431,7 +431,8 @@ typedef struct round_row {
     bench_row *row;
     int ew;                   /* bench_ew_op, or -1 for GEMM */
     const bench_gemm_case *g; /* GEMM case */
-    ew_bufs e;
+    ew_bufs e;                /* its buffers, when owner < 0 */
+    int owner;                /* else the row whose buffers it shares (same n) */
     accel_gemm_desc gd;
     double ms; /* this round's median time */
     double frac[MAX_ROUNDS];
@@ -445,7 +446,10 @@ static const bench_gemm_case *gemm_case_named(const char *name)
     return NULL;
 }
 
-/* The targeted rows that rounds re-measure, with their buffers. */
+/* The targeted rows that rounds re-measure, with their buffers: one set per
+ * elementwise size, shared by every op of that size as in the sweep (the ops
+ * write only c and r), so that the rounds hold 3 n-element buffers, not 3
+ * per row (30 GiB at 2^28 on a GPU). */
 static accel_status rounds_setup(const section *s, round_row *rr, size_t *count)
 {
     accel_status st = ACCEL_SUCCESS;
@@ -458,14 +462,18 @@ static accel_status rounds_setup(const section *s, round_row *rr, size_t *count)
         memset(x, 0, sizeof *x);
         x->row = r;
         x->ew = -1;
+        x->owner = -1;
         for (int k = 0; k < BENCH_EW_COUNT; k++)
             if (strcmp(bench_ew_cases[k].name, r->op) == 0)
                 x->ew = k;
         bool ew = x->ew >= 0 && (s->p->round_groups & ACCEL_CEILING_COPY);
         bool gemm = strcmp(r->op, "gemm") == 0 && (s->p->round_groups & ACCEL_CEILING_GEMM) &&
                     (x->g = gemm_case_named(r->dtype)) != NULL;
+        for (size_t j = 0; ew && j < *count && x->owner < 0; j++)
+            if (rr[j].ew >= 0 && rr[j].owner < 0 && rr[j].e.n == r->n)
+                x->owner = (int)j;
         if (ew)
-            st = ew_create(s, &x->e, r->n);
+            st = x->owner < 0 ? ew_create(s, &x->e, r->n) : ACCEL_SUCCESS;
         else if (gemm)
             st = gemm_create(s, x->g, r->n, &x->gd);
         else
@@ -479,7 +487,8 @@ static void rounds_release(round_row *rr, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
         if (rr[i].ew >= 0) {
-            ew_release(&rr[i].e);
+            if (rr[i].owner < 0)
+                ew_release(&rr[i].e);
         } else {
             accel_buffer_release(rr[i].gd.a);
             accel_buffer_release(rr[i].gd.b);
@@ -508,7 +517,8 @@ static accel_status round_rows(const section *s, round_row *rr, size_t count, bo
         if ((x->ew < 0) != gemm)
             continue;
         double mn = 0;
-        st = x->ew >= 0 ? ew_time(s, &x->e, (bench_ew_op)x->ew, &x->ms, &mn)
+        const ew_bufs *e = x->owner >= 0 ? &rr[x->owner].e : &x->e;
+        st = x->ew >= 0 ? ew_time(s, e, (bench_ew_op)x->ew, &x->ms, &mn)
                         : bench_time_events(s->q, s->e0, s->e1, s->p->gemm_repeats, 1, gemm_fn,
                                             &x->gd, &x->ms, &mn);
     }

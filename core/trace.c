@@ -90,8 +90,8 @@ void accel__trace_open(accel_runtime *rt)
     FILE *file = fopen(path, "we");
     if (!file) {
         int err = errno ? errno : EIO;
-        accel__log(ACCEL_LOG_WARN, "ACCEL_TRACE=%s: cannot create the file: %s; not tracing",
-                   path, strerror(err));
+        accel__log(ACCEL_LOG_WARN, "ACCEL_TRACE=%s: cannot create the file: %s; not tracing", path,
+                   strerror(err));
         return;
     }
     accel__trace *t = calloc(1, sizeof *t);

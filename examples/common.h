@@ -149,8 +149,7 @@ static inline size_t ex_opt_count(const ex_opt *opts, const char *name, size_t d
     const char *s = ex_opt_value(opts, name);
     size_t v = ex_opt_size(opts, name, def);
     if (s && (v < lo || v > hi || strtod(s, NULL) != (double)v)) {
-        fprintf(stderr, "--%s: bad value '%s' (a whole number from %zu to %zu)\n", name, s, lo,
-                hi);
+        fprintf(stderr, "--%s: bad value '%s' (a whole number from %zu to %zu)\n", name, s, lo, hi);
         exit(2);
     }
     return v;

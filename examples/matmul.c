@@ -28,8 +28,7 @@ int main(int argc, char **argv)
     float *got = NULL, *ref = NULL;
     const uint64_t seed = 2024;
     ex_opt opts[] = {
-        {"n", "N", "the n x n size, 1 to 65536 (default 10000 on a GPU, 1024 on CPU)", NULL,
-         "300"},
+        {"n", "N", "the n x n size, 1 to 65536 (default 10000 on a GPU, 1024 on CPU)", NULL, "300"},
         {"reps", "N", "timed repetitions (default 3)", NULL, "2"},
         {"rows", "N", "rows checked against the CPU (default 8)", NULL, "5"},
         {NULL, NULL, NULL, NULL, NULL}};

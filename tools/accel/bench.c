@@ -38,7 +38,8 @@ enum { BENCH_EXIT_MISS = 3 };
 static int bench_main(int argc, char **argv);
 
 static const cli_option options[] = {
-    {"device", 'd', "NAME", "a device to measure (\"cpu\", \"cuda:0\"); may be repeated, once a device", NULL},
+    {"device", 'd', "NAME",
+     "a device to measure (\"cpu\", \"cuda:0\"); may be repeated, once a device", NULL},
     {"quick", OPT_QUICK, NULL, "small sizes and few repeats (a smoke test, not a measurement)",
      NULL},
     {"repeats", OPT_REPEATS, "N",

@@ -139,6 +139,22 @@ static inline size_t ex_opt_size(const ex_opt *opts, const char *name, size_t de
     return (size_t)(v * unit);
 }
 
+/* A count option ("--reps 3", "--n 1e4"): a whole number from lo to hi; def
+ * when absent. Exits with status 2, naming the option and the range, on a
+ * malformed value or one out of range (so a size cannot overflow what is
+ * computed from it, such as n * n * 4 bytes). */
+static inline size_t ex_opt_count(const ex_opt *opts, const char *name, size_t def, size_t lo,
+                                  size_t hi)
+{
+    const char *s = ex_opt_value(opts, name);
+    size_t v = ex_opt_size(opts, name, def);
+    if (s && (v < lo || v > hi || strtod(s, NULL) != (double)v)) {
+        fprintf(stderr, "--%s: bad value '%s' (a whole number from %zu to %zu)\n", name, s, lo, hi);
+        exit(2);
+    }
+    return v;
+}
+
 /* Open the runtime (plugins.ini) and pick --device NAME (ex_parse), else the
  * default device; print which device the program runs on. */
 static inline accel_status ex_open(accel_runtime **out_rt, accel_device **out_dev)

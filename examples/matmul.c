@@ -28,16 +28,17 @@ int main(int argc, char **argv)
     float *got = NULL, *ref = NULL;
     const uint64_t seed = 2024;
     ex_opt opts[] = {
-        {"n", "N", "the n x n size (default 10000 on a GPU, 1024 on the CPU)", NULL, "300"},
+        {"n", "N", "the n x n size, 1 to 65536 (default 10000 on a GPU, 1024 on CPU)", NULL, "300"},
         {"reps", "N", "timed repetitions (default 3)", NULL, "2"},
         {"rows", "N", "rows checked against the CPU (default 8)", NULL, "5"},
         {NULL, NULL, NULL, NULL, NULL}};
     ex_parse(argc, argv, "[--device NAME] [--quick] [--n N] [--reps N] [--rows N]", opts, 0);
 
     CHECK(ex_open(&rt, &dev));
-    size_t n = ex_opt_size(opts, "n", ex_is_gpu(dev) ? 10000 : 1024);
-    size_t reps = ex_opt_size(opts, "reps", 3);
-    size_t rows = ex_opt_size(opts, "rows", 8);
+    /* n <= 65536: an n x n f32 matrix is at most 16 GiB. */
+    size_t n = ex_opt_count(opts, "n", ex_is_gpu(dev) ? 10000 : 1024, 1, 65536);
+    size_t reps = ex_opt_count(opts, "reps", 3, 1, 1000000);
+    size_t rows = ex_opt_count(opts, "rows", 8, 1, 65536);
     rows = rows > n ? n : rows;
     size_t nn = n * n, bytes = nn * sizeof(float);
     CHECK(accel_queue_create(dev, &q));

@@ -509,3 +509,33 @@ Test(trace, off_writes_nothing)
     FILE *f = fopen(path, "r");
     cr_assert(f == NULL, "a trace file appeared without ACCEL_TRACE");
 }
+
+/* A path that cannot be created: the warning (path and strerror) comes at
+ * accel_runtime_open, before any work; the run goes on untraced, and close
+ * warns no more. */
+Test(trace, unwritable_path_warns_at_open)
+{
+    const char *path = tu_fmt("%s/no_such_dir/t.json", tu_tmpdir());
+    tu_log_capture();
+    setenv("ACCEL_TRACE", path, 1);
+    accel_runtime *rt = tu_open_default();
+    unsetenv("ACCEL_TRACE");
+    cr_assert(tu_log_contains(ACCEL_LOG_WARN, path) &&
+                  tu_log_contains(ACCEL_LOG_WARN, "No such file or directory"),
+              "no warning at open naming %s: %s", path, tu_log_text());
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu", &dev));
+    accel_queue *q;
+    accel_buffer *a;
+    float got[16];
+    tu_ok(accel_queue_create(dev, &q));
+    tu_ok(accel_buffer_create(dev, sizeof got, &a));
+    tu_ok(accel_fill(q, ACCEL_F32, 2.5, accel_slice_of(a, 0, 16)));
+    tu_ok(accel_queue_finish(q));
+    tu_ok(accel_queue_read_blocking(q, a, 0, got, sizeof got));
+    for (int i = 0; i < 16; i++)
+        cr_assert_eq(got[i], 2.5f, "element %d: %g", i, got[i]);
+    accel_runtime_close(rt);
+    cr_assert(!tu_log_contains(ACCEL_LOG_WARN, "cannot write"), "close warned again: %s",
+              tu_log_text());
+}

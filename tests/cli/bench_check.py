@@ -119,7 +119,9 @@ def strict_cases(accel, work):
                                                                        len(targets)))
     r = subprocess.run([accel, "bench", "--quick", "--device", "tpu:9", "--strict"],
                        capture_output=True, text=True, timeout=60)
-    assert r.returncode == 1, "--strict with a device that does not exist: %d" % r.returncode
+    # A device that does not exist is a wrong command line, not a MISS.
+    assert r.returncode == 2 and "--device tpu:9" in r.stderr, \
+        "--strict with a device that does not exist: %d %s" % (r.returncode, r.stderr)
     r = subprocess.run([accel, "bench", "--strict=yes"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "--strict takes no value" in r.stderr, r.stderr
 

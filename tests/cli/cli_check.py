@@ -22,7 +22,10 @@
   `accel verify --seed` refuses -1, 2^64 and garbage; `verify --plugin` with
   an insecure plugin gives advice that applies (no plugins.ini key); `accel
   replay` says why the op failed; `accel demo` calls a device of kind OTHER
-  "other", not "CPU".
+  "other", not "CPU";
+- `accel bench` refuses a device named twice, and an unknown or malformed one
+  with the known devices (exit 2); `accel info --config` of a missing file or
+  a syntax error exits 1 naming the path and the reason.
 
 usage: cli_check.py ACCEL SOURCE_DIR PLUGIN_DIR CPU_PLUGIN WORK_DIR"""
 import json
@@ -176,6 +179,42 @@ def info_cases(accel, plugin_dir, cpu_plugin, work):
     check("info --json with nothing loaded lists the candidates",
           rc == 1 and names == ["ghost", "broken"] and all(b["reason"] for b in doc["backends"]) and
           doc["devices"] == [] and doc["error"], out)
+
+
+def bad_input_cases(accel, work):
+    """`accel bench --device`: a device named twice (also as "cpu" and
+    "cpu:0"), an unknown one and a malformed one are usage errors (exit 2)
+    naming it, the last two with the known devices. `accel info --config` of a
+    missing file or of one with a syntax error: exit 1, the path and the
+    reason on stderr, and no table with an unknown config on stdout."""
+    for names in (["cpu:0", "cpu:0"], ["cpu", "cpu:0"]):
+        args = [w for n in names for w in ("--device", n)]
+        rc, out, err = run(accel, "bench", *args, "--quick", "--no-progress")
+        check("bench --device %s --device %s refused" % tuple(names),
+              rc == 2 and "--device %s names cpu:0 again" % names[1] in err and out == "",
+              "%d %r %r" % (rc, out[-300:], err))
+    for bad, why in (("tpu:0", "no device 'tpu:0'"), ("cpu:x", "'cpu:x' has a malformed index")):
+        rc, out, err = run(accel, "bench", "--device", bad, "--quick", "--no-progress")
+        check("bench --device %s: exit 2, the reason and the known devices" % bad,
+              rc == 2 and "--device %s: " % bad in err and why in err and
+              err.count("known devices: cpu:0") == 1 and out == "", "%d %r" % (rc, err))
+
+    syntax = os.path.join(work, "syntax.ini")
+    write_ini(syntax, "[runtime\norder = cpu\n")
+    missing = os.path.join(work, "no_such_dir", "none.ini")
+    for path, why in ((missing, "No such file or directory"),
+                      (syntax, "section header '[runtime' has no closing ']'")):
+        for extra in ([], ["--list-devices"]):
+            rc, out, err = run(accel, "info", "--config", path, *extra)
+            check("info --config %s %s: exit 1 naming the path and why" %
+                  (os.path.basename(path), " ".join(extra)),
+                  rc == 1 and path in err and why in err and "(unknown)" not in out and
+                  out == "", "%d %r %r" % (rc, out, err))
+        rc, out, err = run(accel, "info", "--config", path, "--json")
+        doc = json.loads(out or "{}")
+        check("info --config %s --json: exit 1, the reason in error" % os.path.basename(path),
+              rc == 1 and doc.get("config") is None and path in doc.get("error", "") and
+              why in doc.get("error", ""), "%d %r" % (rc, out[-400:]))
 
 
 def cache_cases(accel, work):
@@ -373,6 +412,7 @@ def main():
     info_cases(accel, plugin_dir, cpu_plugin, work)
     collective_cases(accel, cpu_plugin, work)
     cache_cases(accel, work)
+    bad_input_cases(accel, work)
     message_cases(accel, plugin_dir, cpu_plugin, work)
     if FAILURES:
         print("%d check(s) failed: %s" % (len(FAILURES), "; ".join(FAILURES)))

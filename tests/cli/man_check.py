@@ -17,7 +17,8 @@ cli_completion.c), from the tables --help prints:
   option that a usage line of --help shows being one of that command's
   options;
 - the README's list of commands (the code block of "The `accel` program")
-  names every command and subcommand, and only options they have.
+  names every command and subcommand, and only options they have; its
+  `accel bench` line shows every option of `accel bench --help`.
 
 groff is a build dependency of the tests (Debian: groff-base).
 
@@ -184,6 +185,11 @@ def agreement(accel, comp, readme):
         extra = sorted(set(re.findall(r"(--[a-z][a-z-]*)", line)) - known[owner])
         check("README: 'accel %s' shows only its options" % owner, not extra,
               "%r shows %s" % (line, extra))
+        if owner == "bench":  # the one a user copies whole: every option of --help
+            longs = {o for o in known[owner] if o.startswith("--")} - {"--help"}
+            missing = sorted(longs - set(re.findall(r"(--[a-z][a-z-]*)", line)))
+            check("README: 'accel bench' shows every option of --help", not missing,
+                  "%r lacks %s" % (line, missing))
     check("README lists every command and subcommand", seen == set(commands),
           "missing %s" % sorted(set(commands) - seen))
 

@@ -38,7 +38,8 @@ enum { BENCH_EXIT_MISS = 3 };
 static int bench_main(int argc, char **argv);
 
 static const cli_option options[] = {
-    {"device", 'd', "NAME", "a device to measure (\"cpu\", \"cuda:0\"); may be repeated", NULL},
+    {"device", 'd', "NAME",
+     "a device to measure (\"cpu\", \"cuda:0\"); may be repeated, once a device", NULL},
     {"quick", OPT_QUICK, NULL, "small sizes and few repeats (a smoke test, not a measurement)",
      NULL},
     {"repeats", OPT_REPEATS, "N",
@@ -87,7 +88,8 @@ const cli_command cli_bench_command = {
              "  0  every measurement ran and every output was written (a MISS is not\n"
              "     an error without --strict)\n"
              "  1  a device or an output file failed\n"
-             "  2  the command line is wrong\n"
+             "  2  the command line is wrong (also a --device that names no device,\n"
+             "     or names a device a second time)\n"
              "  3  --strict, and at least one target is a MISS (every output was\n"
              "     written; stderr says how many)",
     .main = bench_main,
@@ -135,17 +137,44 @@ static int parse_options(int argc, char **argv, bench *b, bench_args *a)
     return CLI_CONTINUE;
 }
 
-/* The devices --device names, else every device; *out_count of them. */
-static accel_status pick_devices(accel_runtime *rt, const bench_args *a, accel_device **devs,
-                                 size_t *out_count)
+/* "known devices: cpu:0, cuda:0" on stderr, after a --device that names none. */
+static void print_known_devices(accel_runtime *rt)
+{
+    uint32_t n = accel_device_count(rt);
+    fprintf(stderr, "accel %s: known devices:", cmd);
+    for (uint32_t i = 0; i < n; i++) {
+        accel_device *dev = NULL;
+        if (accel_device_get(rt, i, &dev) == ACCEL_SUCCESS)
+            fprintf(stderr, "%s %s", i ? "," : "", accel_device_name(dev));
+    }
+    fprintf(stderr, "%s\n", n ? "" : " none");
+}
+
+/* The devices --device names, else every device; *out_count of them.
+ * CLI_EXIT_USAGE for a name of no device (unknown or malformed: the message
+ * lists the known ones) and for a device named twice ("cpu" and "cpu:0"
+ * too): each device is measured once. */
+static int pick_devices(accel_runtime *rt, const bench_args *a, accel_device **devs,
+                        size_t *out_count)
 {
     size_t count = 0;
     for (size_t i = 0; i < a->name_count; i++) {
         accel_status st = accel_device_get_by_name(rt, a->names[i], &devs[count]);
         if (st != ACCEL_SUCCESS) {
+            const char *msg = accel_last_error();
+            fprintf(stderr, "accel %s: error: --device %s: %s (%s)\n", cmd, a->names[i],
+                    msg && msg[0] ? msg : accel_status_string(st), accel_status_name(st));
+            if (!msg || !strstr(msg, "known devices"))
+                print_known_devices(rt);
             cli_device_hint(cmd, a->names[i]);
-            return st;
+            return CLI_EXIT_USAGE;
         }
+        for (size_t j = 0; j < count; j++)
+            if (devs[j] == devs[count])
+                return cli_usage_error(cmd,
+                                       "--device %s names %s again (each device is measured "
+                                       "once; give it one --device)",
+                                       a->names[i], accel_device_name(devs[count]));
         count++;
     }
     uint32_t n = a->name_count ? 0 : accel_device_count(rt);
@@ -153,7 +182,7 @@ static accel_status pick_devices(accel_runtime *rt, const bench_args *a, accel_d
         if (accel_device_get(rt, i, &devs[count]) == ACCEL_SUCCESS)
             count++;
     *out_count = count;
-    return ACCEL_SUCCESS;
+    return CLI_EXIT_OK;
 }
 
 /* Names, models and plans of the devices; the progress bar's step count. */
@@ -296,11 +325,9 @@ static int bench_main(int argc, char **argv)
         return cli_runtime_error(cmd, st, "opening the runtime");
     accel_device *devs[MAX_DEVICES];
     bench_plan plans[MAX_DEVICES];
-    st = pick_devices(b.rt, &a, devs, &b.dev_count);
-    b.devs = st == ACCEL_SUCCESS ? calloc(b.dev_count ? b.dev_count : 1, sizeof *b.devs) : NULL;
-    if (st != ACCEL_SUCCESS)
-        rc = cli_runtime_error(cmd, st, "finding the device");
-    else if (!b.devs)
+    rc = pick_devices(b.rt, &a, devs, &b.dev_count);
+    b.devs = rc == CLI_EXIT_OK ? calloc(b.dev_count ? b.dev_count : 1, sizeof *b.devs) : NULL;
+    if (rc == CLI_EXIT_OK && !b.devs)
         rc = cli_runtime_error(cmd, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "allocating");
     if (rc == CLI_EXIT_OK) {
         describe_devices(&b, devs, plans);

@@ -50,7 +50,9 @@ const cli_command cli_info_command = {
     .options = options,
     .notes = "exit status:\n"
              "  0  the runtime opened (at least one backend loaded)\n"
-             "  1  no backend loaded, or --device names no device\n"
+             "  1  the config file could not be read (stderr names it and why; the text\n"
+             "     view prints nothing else), no backend loaded, or --device names no\n"
+             "     device\n"
              "  2  the command line is wrong",
     .main = info_main,
     .operand_words = NULL,
@@ -328,13 +330,16 @@ static int info_main(int argc, char **argv)
         accel_runtime_close(v.rt);
         return rc;
     }
+    /* The config could not be read (missing, unreadable, a syntax error):
+     * no table of backends to show, only the path and the reason. */
+    bool no_config = !v.rt && v.candidate_count == 0 && !v.config_path[0];
     if (list)
         list_devices(v.rt, v.only);
     else if (json)
         info_write_json(stdout, &v);
-    else
+    else if (!no_config)
         print_text(&v);
-    if (!v.rt && !list && !json)
+    if (!v.rt && !json)
         fprintf(stderr, "accel info: cannot open the runtime: %s (%s)\n", v.open_error,
                 accel_status_name(v.open_status));
     accel_runtime_close(v.rt);

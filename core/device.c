@@ -156,42 +156,46 @@ accel_status accel__device_find(accel_runtime *rt, const char *name, accel_devic
         return ACCEL_SUCCESS;
     }
 
-    /* NAME or NAME:INDEX, NAME of letters, digits, '_', '-'. */
+    /* NAME or NAME:INDEX, NAME of letters, digits, '_', '-'. Every refusal
+     * lists the devices there are. */
+    char known[512];
+    known_devices(rt, known, sizeof known);
     size_t len = strcspn(name, ":");
     if (len == 0 || len >= 32)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: '%s' is not a device name (expected BACKEND or BACKEND:INDEX, "
-                           "e.g. cpu, cuda:1, or default)",
-                           fn, name);
+                           "e.g. cpu, cuda:1, or default); known devices: %s",
+                           fn, name, known);
     for (size_t i = 0; i < len; i++) {
         char c = name[i];
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
               c == '_' || c == '-'))
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                                "%s: '%s' is not a device name (expected BACKEND or "
-                               "BACKEND:INDEX, e.g. cpu, cuda:1, or default)",
-                               fn, name);
+                               "BACKEND:INDEX, e.g. cpu, cuda:1, or default); known devices: %s",
+                               fn, name, known);
     }
     uint64_t index = 0;
     if (name[len] == ':') {
         const char *p = name + len + 1;
         if (!*p)
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                               "%s: '%s' has no index after ':' (e.g. cuda:1)", fn, name);
+                               "%s: '%s' has no index after ':' (e.g. cuda:1); known devices: %s",
+                               fn, name, known);
         for (; *p; p++) {
             if (*p < '0' || *p > '9')
                 return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                                   "%s: '%s' has a malformed index (decimal digits expected)", fn,
-                                   name);
+                                   "%s: '%s' has a malformed index (decimal digits expected); "
+                                   "known devices: %s",
+                                   fn, name, known);
             index = index * 10 + (uint64_t)(*p - '0');
             if (index > UINT32_MAX)
-                return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: no device '%s': index too large", fn,
-                                   name);
+                return accel__fail(ACCEL_ERROR_NOT_FOUND,
+                                   "%s: no device '%s': index too large; known devices: %s", fn,
+                                   name, known);
         }
     }
 
-    char known[512];
-    known_devices(rt, known, sizeof known);
     for (uint32_t b = 0; b < rt->backend_count; b++) {
         const accel__backend *be = &rt->backends[b];
         if (strlen(be->name) != len || strncmp(be->name, name, len) != 0)

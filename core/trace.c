@@ -2,9 +2,10 @@
 /* Copyright 2026 The accel authors */
 /* core/trace.c — ACCEL_TRACE=FILE: a Chrome trace-event JSON file
  * (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU,
- * loadable in Perfetto and chrome://tracing) created at accel_runtime_open
- * (a path that cannot be created is a warning then, and no trace) and written
- * at accel_runtime_close.
+ * loadable in Perfetto and chrome://tracing) written at accel_runtime_close.
+ * accel_runtime_open checks that the file can be created (opened to append,
+ * so an existing trace is not cut short yet): a path that cannot be is a
+ * warning then, and no trace.
  *
  * - One process per device (pid = the device's index in the runtime), one
  *   thread per queue (tid, numbered in order of first use), named by "M"
@@ -60,7 +61,6 @@ typedef struct trace_device {
 
 typedef struct accel__trace {
     char *path;
-    FILE *file; /* opened for writing at accel__trace_open, written at close */
     pthread_mutex_t lock;
     double start_us; /* host clock at open: ts 0 */
     trace_device *devs;
@@ -85,15 +85,18 @@ void accel__trace_open(accel_runtime *rt)
     const char *path = rt->cfg->trace_path; /* ACCEL_TRACE */
     if (!path)
         return;
-    /* Created now, so that a path that cannot be written is known before the
-     * work rather than at close; tracing is optional, so the run goes on. */
-    FILE *file = fopen(path, "we");
-    if (!file) {
+    /* Checked now, so that a path that cannot be written is known before the
+     * work rather than at close; tracing is optional, so the run goes on. The
+     * file is written whole at close ("w" then): runtimes that share a path
+     * each leave a complete trace, the last one's. */
+    FILE *probe = fopen(path, "ae");
+    if (!probe) {
         int err = errno ? errno : EIO;
         accel__log(ACCEL_LOG_WARN, "ACCEL_TRACE=%s: cannot create the file: %s; not tracing", path,
                    strerror(err));
         return;
     }
+    fclose(probe);
     accel__trace *t = calloc(1, sizeof *t);
     char *p = t ? malloc(strlen(path) + 1) : NULL;
     trace_device *devs = t ? calloc(rt->device_count ? rt->device_count : 1, sizeof *devs) : NULL;
@@ -101,13 +104,11 @@ void accel__trace_open(accel_runtime *rt)
         free(t);
         free(p);
         free(devs);
-        fclose(file);
         accel__log(ACCEL_LOG_WARN, "ACCEL_TRACE=%s: out of host memory; not tracing", path);
         return;
     }
     strcpy(p, path);
     t->path = p;
-    t->file = file;
     t->devs = devs;
     t->dev_count = rt->device_count;
     t->start_us = host_us();
@@ -334,11 +335,11 @@ void accel__trace_end_locked(accel_queue *q, size_t s, int32_t rc)
 
 /* -------------------------------------------------------------- output */
 
-/* Writes and closes t->file; 0 or an errno value. */
-static int write_json(accel__trace *t, const accel_runtime *rt)
+static int write_json(const accel__trace *t, const accel_runtime *rt)
 {
-    FILE *f = t->file;
-    t->file = NULL;
+    FILE *f = fopen(t->path, "we");
+    if (!f)
+        return errno ? errno : EIO;
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"accel_version\":");
     accel__json_string(f, accel_version());
     fprintf(f, ",\"clock\":\"device events, microseconds since accel_runtime_open\"},"

@@ -637,6 +637,8 @@ Test(bad_input, malformed_device_names_are_invalid_argument)
                   accel_status_name(s), accel_last_error());
         cr_assert(strstr(accel_last_error(), "accel_device_get_by_name") != NULL, "%s",
                   accel_last_error());
+        cr_assert(strstr(accel_last_error(), "known devices: cpu:0") != NULL,
+                  "\"%s\": the message must list known devices: %s", bad[i], accel_last_error());
     }
     accel_device *dev = NULL;
     expect_fail(accel_device_get_by_name(rt, NULL, &dev), ACCEL_ERROR_INVALID_ARGUMENT,

@@ -492,19 +492,29 @@ Test(trace, spans_parse_nest_and_order)
     free(text);
 }
 
-Test(trace, off_writes_nothing)
+/* One fill of 16 f32 elements with v on rt's cpu device, finished; the
+ * elements read back into got16 (may be NULL). Queue and buffer are left to
+ * accel_runtime_close. */
+static void one_fill(accel_runtime *rt, double v, float *got16)
 {
-    const char *path = tu_fmt("%s/never.json", tu_tmpdir());
-    unsetenv("ACCEL_TRACE");
-    accel_runtime *rt = tu_open_default();
     accel_device *dev;
     tu_ok(accel_device_get_by_name(rt, "cpu", &dev));
     accel_queue *q;
     accel_buffer *a;
     tu_ok(accel_queue_create(dev, &q));
-    tu_ok(accel_buffer_create(dev, 64, &a));
-    tu_ok(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(a, 0, 16)));
+    tu_ok(accel_buffer_create(dev, 16 * sizeof(float), &a));
+    tu_ok(accel_fill(q, ACCEL_F32, v, accel_slice_of(a, 0, 16)));
     tu_ok(accel_queue_finish(q));
+    if (got16)
+        tu_ok(accel_queue_read_blocking(q, a, 0, got16, 16 * sizeof(float)));
+}
+
+Test(trace, off_writes_nothing)
+{
+    const char *path = tu_fmt("%s/never.json", tu_tmpdir());
+    unsetenv("ACCEL_TRACE");
+    accel_runtime *rt = tu_open_default();
+    one_fill(rt, 1.0, NULL);
     accel_runtime_close(rt);
     FILE *f = fopen(path, "r");
     cr_assert(f == NULL, "a trace file appeared without ACCEL_TRACE");
@@ -523,19 +533,49 @@ Test(trace, unwritable_path_warns_at_open)
     cr_assert(tu_log_contains(ACCEL_LOG_WARN, path) &&
                   tu_log_contains(ACCEL_LOG_WARN, "No such file or directory"),
               "no warning at open naming %s: %s", path, tu_log_text());
-    accel_device *dev;
-    tu_ok(accel_device_get_by_name(rt, "cpu", &dev));
-    accel_queue *q;
-    accel_buffer *a;
     float got[16];
-    tu_ok(accel_queue_create(dev, &q));
-    tu_ok(accel_buffer_create(dev, sizeof got, &a));
-    tu_ok(accel_fill(q, ACCEL_F32, 2.5, accel_slice_of(a, 0, 16)));
-    tu_ok(accel_queue_finish(q));
-    tu_ok(accel_queue_read_blocking(q, a, 0, got, sizeof got));
+    one_fill(rt, 2.5, got);
     for (int i = 0; i < 16; i++)
         cr_assert_eq(got[i], 2.5f, "element %d: %g", i, got[i]);
     accel_runtime_close(rt);
     cr_assert(!tu_log_contains(ACCEL_LOG_WARN, "cannot write"), "close warned again: %s",
               tu_log_text());
+}
+
+/* Two runtimes with the same ACCEL_TRACE, the one with more spans closed
+ * first: the file is the last one's whole trace and parses (a file kept open
+ * from accel_runtime_open would keep the first one's longer tail after the
+ * second one's shorter text). */
+Test(trace, runtimes_sharing_a_path_leave_the_last_whole_trace)
+{
+    const char *path = tu_fmt("%s/shared.json", tu_tmpdir());
+    setenv("ACCEL_TRACE", path, 1);
+    accel_runtime *big = tu_open_default(), *small = tu_open_default();
+    unsetenv("ACCEL_TRACE");
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(big, "cpu", &dev));
+    run_work(dev);
+    accel_runtime_close(big);
+    one_fill(small, 1.0, NULL);
+    accel_runtime_close(small);
+    char *text = read_all(path);
+    jparser j = {text, NULL};
+    jval root;
+    cr_assert(parse_value(&j, &root), "the shared trace is not JSON: %s at offset %td", j.err,
+              j.p - text);
+    skip_ws(&j);
+    cr_assert(*j.p == '\0', "text after the JSON (a longer trace's tail) at offset %td",
+              j.p - text);
+    const jval *events = jget(&root, "traceEvents");
+    cr_assert(events && events->kind == J_ARR, "no traceEvents array");
+    size_t fills = 0, adds = 0;
+    for (size_t i = 0; i < events->count; i++) {
+        const char *name = jstr(&events->items[i], "name");
+        fills += strcmp(name, "fill") == 0;
+        adds += strcmp(name, "add") == 0;
+    }
+    cr_assert_eq(fills, 1, "the last runtime filled once: %zu fill spans", fills);
+    cr_assert_eq(adds, 0, "the first runtime's add is in the last one's trace");
+    jfree(&root);
+    free(text);
 }

@@ -171,7 +171,7 @@ ACCEL_API accel_status accel_device_get(accel_runtime *rt, uint32_t index,
 
 /** Device by name as in PyTorch: "cpu", "cuda" (= "cuda:0"), "cuda:1", or
  *  "default". Errors: ACCEL_ERROR_NOT_FOUND (message lists known devices),
- *  ACCEL_ERROR_INVALID_ARGUMENT (malformed name). */
+ *  ACCEL_ERROR_INVALID_ARGUMENT (malformed name; the message lists them too). */
 ACCEL_API accel_status accel_device_get_by_name(accel_runtime *rt, const char *name,
                                                 accel_device **out_device);
 

@@ -137,22 +137,9 @@ static int parse_options(int argc, char **argv, bench *b, bench_args *a)
     return CLI_CONTINUE;
 }
 
-/* "known devices: cpu:0, cuda:0" on stderr, after a --device that names none. */
-static void print_known_devices(accel_runtime *rt)
-{
-    uint32_t n = accel_device_count(rt);
-    fprintf(stderr, "accel %s: known devices:", cmd);
-    for (uint32_t i = 0; i < n; i++) {
-        accel_device *dev = NULL;
-        if (accel_device_get(rt, i, &dev) == ACCEL_SUCCESS)
-            fprintf(stderr, "%s %s", i ? "," : "", accel_device_name(dev));
-    }
-    fprintf(stderr, "%s\n", n ? "" : " none");
-}
-
 /* The devices --device names, else every device; *out_count of them.
- * CLI_EXIT_USAGE for a name of no device (unknown or malformed: the message
- * lists the known ones) and for a device named twice ("cpu" and "cpu:0"
+ * CLI_EXIT_USAGE for a name of no device (unknown or malformed: the core's
+ * message lists the known ones) and for a device named twice ("cpu" and "cpu:0"
  * too): each device is measured once. */
 static int pick_devices(accel_runtime *rt, const bench_args *a, accel_device **devs,
                         size_t *out_count)
@@ -161,11 +148,9 @@ static int pick_devices(accel_runtime *rt, const bench_args *a, accel_device **d
     for (size_t i = 0; i < a->name_count; i++) {
         accel_status st = accel_device_get_by_name(rt, a->names[i], &devs[count]);
         if (st != ACCEL_SUCCESS) {
-            const char *msg = accel_last_error();
+            const char *msg = accel_last_error(); /* lists the known devices */
             fprintf(stderr, "accel %s: error: --device %s: %s (%s)\n", cmd, a->names[i],
                     msg && msg[0] ? msg : accel_status_string(st), accel_status_name(st));
-            if (!msg || !strstr(msg, "known devices"))
-                print_known_devices(rt);
             cli_device_hint(cmd, a->names[i]);
             return CLI_EXIT_USAGE;
         }

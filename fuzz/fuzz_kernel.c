@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "accel/kernel.h"
-#include "kernel_internal.h"
+#include "kernels/kernel_internal.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

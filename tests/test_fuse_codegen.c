@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel_internal.h"
+#include "kernels/kernel_internal.h"
 
 TestSuite(fuse_codegen, .timeout = 300);
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 void accel__handle_test_set_generation(const void *handle, uint32_t gen);
 

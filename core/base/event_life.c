@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/event_life.c — an event object's end: the last reference (the
+ * handle's, a pending wait's, a graph node's) frees it. Below event.c's
+ * calls and the capture hooks, which both hold references. */
+#include <stdlib.h>
+
+#include "base/internal.h"
+
+void accel__event_destroy(accel_event *ev)
+{
+    accel__handle_free(ev->handle);
+    ev->dev->be->vt->event_destroy(ev->dev->be->ctx, ev->be);
+    free(ev);
+}
+
+void accel__event_unref(accel_event *ev)
+{
+    if (atomic_fetch_sub(&ev->refs, 1) != 1)
+        return;
+    accel_runtime *rt = ev->dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_REMOVE(rt->events, ev);
+    pthread_mutex_unlock(&rt->lock);
+    accel__event_destroy(ev);
+}

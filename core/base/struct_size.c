@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/struct_size.c — the struct_size rule of the versioned structs of the
+ * public API (options and descriptors passed in, records filled out).
+ *
+ * A struct only grows at its end. Its first version is the layout it had
+ * when it was first published (the V1 sizes in internal.h); a struct_size
+ * below that is refused, since such a caller is not one of ours (usually an
+ * unset struct_size). In: the caller's first min(struct_size, ours) bytes are
+ * read over our defaults, so an older caller's missing fields keep their
+ * _init values and a newer caller's extra fields are ignored. Out: at most
+ * min(struct_size, ours) bytes are written, never more, and struct_size
+ * becomes that size, so a caller built against an older, smaller struct is
+ * never overrun. Nothing else of the struct is read before struct_size.
+ * A NULL struct is refused (ACCEL_ERROR_INVALID_ARGUMENT). */
+#include <string.h>
+
+#include "base/internal.h"
+
+static accel_status too_small(const char *fn, const char *arg, uint32_t size, size_t v1)
+{
+    return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                       "%s: %s->struct_size is %u, smaller than %zu, the size of this struct's "
+                       "first version (call its _init function, or set struct_size to sizeof)",
+                       fn, arg, size, v1);
+}
+
+accel_status accel__struct_in(const char *fn, const char *arg, const void *in, size_t v1,
+                              size_t ours, void *local)
+{
+    if (!in)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, arg);
+    uint32_t size;
+    memcpy(&size, in, sizeof size);
+    if (size < v1)
+        return too_small(fn, arg, size, v1);
+    memcpy(local, in, size < ours ? size : ours);
+    uint32_t now = (uint32_t)ours;
+    memcpy(local, &now, sizeof now);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel__struct_out_size(const char *fn, const char *arg, const void *out, size_t v1,
+                                    size_t ours, size_t *out_bytes)
+{
+    if (!out)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, arg);
+    uint32_t size;
+    memcpy(&size, out, sizeof size);
+    if (size < v1)
+        return too_small(fn, arg, size, v1);
+    *out_bytes = size < ours ? size : ours;
+    return ACCEL_SUCCESS;
+}
+
+void accel__struct_out_write(void *out, const void *ours, size_t bytes)
+{
+    memcpy(out, ours, bytes);
+    uint32_t now = (uint32_t)bytes;
+    memcpy(out, &now, sizeof now);
+}

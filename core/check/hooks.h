@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/hooks.h — the hooks below the op path (core/submit.h): the placement
+ * report, the fallback and verify mode, as accel__submit calls them. They
+ * call only lower rooms (the op table, status, handles, xop.c, staging.c),
+ * never each other or submit.c. Not installed. */
+#ifndef ACCEL_CORE_HOOKS_H
+#define ACCEL_CORE_HOOKS_H
+
+#include "base/internal.h"
+
+/* ------------------------------------------------------------ report.c */
+
+/* Count one op of this code on dev (when the report counts). */
+void accel__report_count(accel_runtime *rt, const accel_device *dev, uint32_t op);
+/* Count one fallback of op from dev to `to`, bytes moved, and its reason. */
+void accel__report_fallback(accel_runtime *rt, const accel_device *dev, uint32_t op,
+                            accel_device *to, uint64_t bytes, const char *reason);
+
+/* Count one launch on dev of the fused kernel `kernel` running the recorded
+ * ops `ops` (nops of them; core/fuse.c's names), when the report counts. */
+void accel__report_fused(accel_runtime *rt, const accel_device *dev, const char *kernel,
+                         const char *ops, uint32_t nops);
+
+/* ------------------------------------------------------------ fallback.c */
+
+/* What a fallback did, for the report. */
+typedef struct accel__fallback_outcome {
+    accel_device *to; /* where the op ran */
+    uint64_t bytes;   /* bytes moved through host memory */
+    char reason[512]; /* why it fell back: the failure's message */
+} accel__fallback_outcome;
+
+/* st is ACCEL_ERROR_UNSUPPORTED (op_supported said no) or op_execute's
+ * status, with its message as the thread's last error. When the policy
+ * allows it (a fallback device of another backend that supports d, and st
+ * unsupported or, with on_error = fallback, out of device memory), enqueue d
+ * on q to run there (nothing for an empty op), warn once per op kind, fill
+ * *out and return ACCEL_SUCCESS. Otherwise return st with its message. */
+accel_status accel__fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
+                                 accel_status st, accel__fallback_outcome *out);
+
+/* ------------------------------------------------------------ verify.c */
+
+typedef struct accel__vjob accel__vjob; /* one op's check in verify mode */
+
+/* Before q->lock: a check of d on q, or NULL when d is not checked (verify
+ * mode off, the op runs on the reference itself, sampling, the reference
+ * lacks the op, out of memory; each counted as skipped where it applies). */
+accel__vjob *accel__verify_prepare(accel_queue *q, const accel_op_desc *d);
+/* q->lock held, before op_execute: enqueue the operand snapshots. */
+void accel__verify_before_locked(accel_queue *q, accel__vjob *j);
+/* q->lock held, after op_execute returned rc: enqueue the output snapshot
+ * and the host function that compares (or drop the check when rc failed).
+ * Leaves the thread's last error as op_execute left it. Takes j. */
+void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc);
+/* In a check's host function (x): a mismatch `what` found by it is counted in
+ * p, logged as a warning (with its repro file's path when repro is not
+ * empty), and, when fail is set (fail-on-mismatch mode), made x's status
+ * (ACCEL_ERROR_MISMATCH) and message. An empty `what` is no mismatch: nothing
+ * happens. Used by the op checks (verify.c) and the kernel checks
+ * (kernel_check.c) alike. */
+void accel__verify_report(accel__policy *p, accel__xop *x, bool fail, const char *what,
+                          const char *repro);
+
+/* ------------------------------------------------------------ repro.c */
+
+/* One verify-mode mismatch, as its repro file records it. */
+typedef struct accel__repro {
+    const char *dir;                /* the folder; made when missing */
+    const char *device, *reference; /* the names of the two devices */
+    const accel_op_desc *d;
+    uint64_t verify_seed;
+    const void *const *inputs; /* each operand before the op (the output's old contents last) */
+    size_t lo, hi;             /* guard elements before and after the output range */
+    /* lo + hi elements each (those before the range, then those after):
+     * before the op, and after it on the device. */
+    const void *guard_before, *guard_after;
+    const void *got, *expected; /* the output range from the device and the reference */
+    const char *what;           /* the mismatch as it was logged */
+} accel__repro;
+
+/* Write r as DIR/accel-repro-PID-N-OP.npz (accel/verify.h lists its members),
+ * through a temporary file renamed into place. path_out gets the path, or ""
+ * when nothing was written (the reason is logged as a warning). */
+void accel__repro_write(const accel__repro *r, uint64_t n, char *path_out, size_t cap);
+
+/* ------------------------------------------------------------ kernel_check.c */
+
+/* The same three hooks for ACCEL_OP_KERNEL (user kernels, accel/kernel.h),
+ * whose arguments have their own dtypes and whose outputs may be several:
+ * they stage arguments by the launch descriptor instead of operands. Same
+ * contracts as accel__fallback_try and the accel__verify_* hooks above. */
+accel_status accel__kernel_fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
+                                        accel_status st, accel__fallback_outcome *out);
+typedef struct accel__kvjob accel__kvjob;
+accel__kvjob *accel__kernel_verify_prepare(accel_queue *q, const accel_op_desc *d);
+void accel__kernel_verify_before_locked(accel_queue *q, accel__kvjob *j);
+void accel__kernel_verify_after_locked(accel_queue *q, accel__kvjob *j, int32_t rc);
+
+#endif /* ACCEL_CORE_HOOKS_H */

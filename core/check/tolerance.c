@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/tolerance.c — the tolerance model of accel/verify.h: when an op's output
+ * on one backend is "the same answer" as a reference's. Used by verify mode
+ * (verify.c), `accel verify`, `accel replay` and the tests, so that all of them
+ * apply the same bounds. Sources of the bounds: accel/verify.h. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "accel/verify.h"
+#include "base/internal.h"
+
+void accel_tolerance_op_init(accel_tolerance_op *t)
+{
+    if (!t)
+        return;
+    memset(t, 0, sizeof *t);
+    t->struct_size = sizeof *t;
+    t->batch_count = 1;
+}
+
+/* ------------------------------------------------------------ elements */
+
+static double half_to_double(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f;
+    int m = h & 0x3ff;
+    double v;
+    if (e == 0)
+        v = ldexp(m, -24);
+    else if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexp(m | 0x400, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static double load(accel_dtype dt, const void *p, size_t i)
+{
+    switch (dt) {
+    case ACCEL_F32: {
+        float f;
+        memcpy(&f, (const char *)p + i * 4, 4);
+        return f;
+    }
+    case ACCEL_F64: {
+        double f;
+        memcpy(&f, (const char *)p + i * 8, 8);
+        return f;
+    }
+    case ACCEL_F16: {
+        uint16_t h;
+        memcpy(&h, (const char *)p + i * 2, 2);
+        return half_to_double(h);
+    }
+    case ACCEL_BF16: {
+        uint16_t h;
+        memcpy(&h, (const char *)p + i * 2, 2);
+        uint32_t u = (uint32_t)h << 16;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    case ACCEL_I32: /* integers: user kernels, compared exactly in kernel_check.c */
+    case ACCEL_I64:
+    case ACCEL_U8:
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
+    return NAN;
+}
+
+/* Spacing of dtype's numbers at the magnitude of x (the subnormal spacing
+ * below the smallest normal). */
+static double ulp_at(accel_dtype dt, double x)
+{
+    int p = 8, emin = -126; /* precision (bits incl. the implicit one), min normal exponent */
+    switch (dt) {
+    case ACCEL_F32:
+        p = 24, emin = -126;
+        break;
+    case ACCEL_F64:
+        p = 53, emin = -1022;
+        break;
+    case ACCEL_F16:
+        p = 11, emin = -14;
+        break;
+    case ACCEL_BF16:
+    case ACCEL_I32:
+    case ACCEL_I64:
+    case ACCEL_U8:
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        p = 8, emin = -126;
+        break;
+    }
+    x = fabs(x);
+    int e = x > 0 && isfinite(x) ? ilogb(x) : emin;
+    if (e < emin)
+        e = emin;
+    return ldexp(1.0, e - p + 1);
+}
+
+static bool same_bits(const void *a, const void *b, size_t esize, size_t i)
+{
+    return memcmp((const char *)a + i * esize, (const char *)b + i * esize, esize) == 0;
+}
+
+typedef struct cmp_state {
+    accel_compare_result r;
+    double worst; /* error/bound of r.worst_index (worst_ratio is Inf once one is bad) */
+} cmp_state;
+
+/* Element i differs from its reference by err > 0 against bound. */
+static void note_worst(cmp_state *s, size_t i, double err, double bound)
+{
+    double ratio = isfinite(err) && bound > 0 ? err / bound : INFINITY;
+    if (s->r.worst_index == SIZE_MAX || ratio > s->worst) {
+        s->worst = ratio;
+        s->r.worst_index = i;
+        s->r.worst_error = err;
+        s->r.worst_bound = bound;
+    }
+}
+
+/* One element: record it and return false when outside its bound. */
+static bool check_one(cmp_state *s, size_t i, double got, double exp, double bound)
+{
+    s->r.checked++;
+    double err;
+    bool ok;
+    if (isnan(exp) || isnan(got)) {
+        ok = isnan(exp) && isnan(got);
+        err = ok ? 0.0 : INFINITY;
+    } else if (isinf(exp) || isinf(got)) {
+        ok = got == exp;
+        err = ok ? 0.0 : INFINITY;
+    } else {
+        err = fabs(got - exp);
+        ok = err <= bound;
+    }
+    if (err > 0)
+        note_worst(s, i, err, bound);
+    if (ok) {
+        if (err > 0) {
+            double ratio = bound > 0 ? err / bound : INFINITY;
+            if (ratio > s->r.worst_ratio)
+                s->r.worst_ratio = ratio;
+        }
+        return true;
+    }
+    if (s->r.bad++ == 0) {
+        s->r.first_bad = i;
+        s->r.got = got;
+        s->r.expected = exp;
+        s->r.error = err;
+        s->r.bound = bound;
+    }
+    s->r.worst_ratio = INFINITY;
+    return false;
+}
+
+/* A stored element that must not change (gaps of C, guard elements). */
+static void check_kept(cmp_state *s, size_t i, const void *got, const void *old, accel_dtype dt)
+{
+    size_t es = accel_dtype_size(dt);
+    s->r.checked++;
+    if (!old || same_bits(got, old, es, i))
+        return;
+    note_worst(s, i, INFINITY, 0);
+    if (s->r.bad++ == 0) {
+        s->r.first_bad = i;
+        s->r.got = load(dt, got, i);
+        s->r.expected = load(dt, old, i);
+        s->r.error = INFINITY;
+        s->r.bound = 0;
+        s->r.worst_ratio = INFINITY;
+    }
+}
+
+static void compare_gemm(cmp_state *s, const accel_tolerance_op *d, const accel_op_properties *info,
+                         const void *const in[4], const void *got, const void *exp)
+{
+    accel_dtype dt = (accel_dtype)d->dtype;
+    double eps = accel_dtype_epsilon(dt);
+    if (d->allow_tf32 && dt == ACCEL_F32)
+        eps = 0x1p-10;
+    double alpha = fabs(d->scalars[0]), beta = fabs(d->scalars[1]), c = info->tolerance_n;
+    size_t span = d->counts[2];
+    size_t batch = d->batch_count ? d->batch_count : 1;
+    /* Which elements of C's span are matrix entries; the rest must keep
+     * their old value. */
+    for (size_t i = 0; i < span; i++) {
+        size_t b = batch > 1 && d->stride_c ? i / d->stride_c : 0;
+        size_t r = i - b * (batch > 1 ? d->stride_c : 0);
+        size_t row = r / d->ldc, col = r % d->ldc;
+        if (b >= batch || row >= d->m || col >= d->n) {
+            check_kept(s, i, got, in[2], dt);
+            continue;
+        }
+        double absab = 0;
+        if (in[0] && in[1]) {
+            const void *A = in[0], *B = in[1];
+            size_t ab = b * (batch > 1 ? d->stride_a : 0), bb = b * (batch > 1 ? d->stride_b : 0);
+            for (size_t l = 0; l < d->k; l++) {
+                size_t ia = d->trans_a ? ab + l * d->lda + row : ab + row * d->lda + l;
+                size_t ib = d->trans_b ? bb + col * d->ldb + l : bb + l * d->ldb + col;
+                absab += fabs(load(dt, A, ia) * load(dt, B, ib));
+            }
+        }
+        double cold = in[2] && d->scalars[1] != 0 ? fabs(load(dt, in[2], i)) : 0;
+        double bound = c * (double)(d->k + 2) * eps * (alpha * absab + beta * cold);
+        check_one(s, i, load(dt, got, i), load(dt, exp, i), bound);
+    }
+    s->r.rule = "c*(k+2)*eps*(|alpha||A||B| + |beta||C|)_ij, c = 2, Higham 2002 3.5";
+}
+
+static void compare_transpose(cmp_state *s, const accel_tolerance_op *d, const void *const in[4],
+                              const void *got, const void *exp)
+{
+    accel_dtype dt = (accel_dtype)d->dtype;
+    size_t es = accel_dtype_size(dt);
+    size_t span = d->counts[1];
+    for (size_t i = 0; i < span; i++) {
+        size_t row = i / d->ldc, col = i % d->ldc;
+        if (row >= d->n || col >= d->m) {
+            check_kept(s, i, got, in[1], dt);
+            continue;
+        }
+        s->r.checked++;
+        if (same_bits(got, exp, es, i))
+            continue;
+        double g = load(dt, got, i), e = load(dt, exp, i);
+        note_worst(s, i, isnan(g) || isnan(e) ? INFINITY : fabs(g - e), 0);
+        if (s->r.bad++ == 0) {
+            s->r.first_bad = i;
+            s->r.got = g;
+            s->r.expected = e;
+            s->r.error = fabs(g - e);
+            s->r.bound = 0;
+            s->r.worst_ratio = INFINITY;
+        }
+    }
+    s->r.rule = "bit-identical";
+}
+
+/* ------------------------------------------------------------ shapes */
+
+/* Elements from a stored matrix's first element to one past its last, over
+ * batch matrices stride apart: (batch-1)*stride + (rows-1)*ld + cols; 0 when
+ * it is empty. false on overflow or ld < cols. */
+static bool matrix_span(size_t rows, size_t cols, size_t ld, size_t batch, size_t stride,
+                        size_t *out)
+{
+    *out = 0;
+    if (rows == 0 || cols == 0 || batch == 0)
+        return true;
+    if (ld < cols)
+        return false;
+    size_t one, all;
+    if (__builtin_mul_overflow(rows - 1, ld, &one) || __builtin_add_overflow(one, cols, &one) ||
+        __builtin_mul_overflow(batch - 1, batch > 1 ? stride : 0, &all) ||
+        __builtin_add_overflow(all, one, &all))
+        return false;
+    *out = all;
+    return true;
+}
+
+static accel_status check_matrix(const char *fn, const char *name, size_t rows, size_t cols,
+                                 size_t ld, size_t batch, size_t stride, size_t count)
+{
+    size_t span;
+    if (!matrix_span(rows, cols, ld, batch, stride, &span))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s is %zu x %zu with leading dimension %zu over %zu batches "
+                           "(stride %zu): the leading dimension is below the row length or the "
+                           "extent overflows",
+                           fn, name, rows, cols, ld, batch, stride);
+    if (span > count)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: %s needs %zu elements (%zu x %zu, leading dimension %zu, %zu "
+                           "batches, stride %zu) but its operand has %zu",
+                           fn, name, span, rows, cols, ld, batch, stride, count);
+    return ACCEL_SUCCESS;
+}
+
+/* Every operand count agrees with the shape the op describes, so nothing
+ * below reads past a host copy. */
+static accel_status check_shapes(const char *fn, const accel_tolerance_op *d,
+                                 const accel_op_properties *p)
+{
+    uint32_t out = d->num_operands - 1;
+    switch (p->kind) {
+    case ACCEL_OP_KIND_GEMM: {
+        size_t b = d->batch_count;
+        accel_status st = check_matrix(fn, "A", d->trans_a ? d->k : d->m, d->trans_a ? d->m : d->k,
+                                       d->lda, b, d->stride_a, d->counts[0]);
+        if (st == ACCEL_SUCCESS)
+            st = check_matrix(fn, "B", d->trans_b ? d->n : d->k, d->trans_b ? d->k : d->n, d->ldb,
+                              b, d->stride_b, d->counts[1]);
+        if (st == ACCEL_SUCCESS)
+            st = check_matrix(fn, "C", d->m, d->n, d->ldc, b, d->stride_c, d->counts[2]);
+        if (st == ACCEL_SUCCESS && d->counts[2] > 0 && (d->ldc == 0 || (b > 1 && d->stride_c == 0)))
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: C has %zu elements but ldc = %zu and stride_c = %zu place "
+                               "none of them",
+                               fn, d->counts[2], d->ldc, d->stride_c);
+        return st;
+    }
+    case ACCEL_OP_KIND_TRANSPOSE: {
+        accel_status st = check_matrix(fn, "x", d->m, d->n, d->lda, 1, 0, d->counts[0]);
+        if (st == ACCEL_SUCCESS)
+            st = check_matrix(fn, "out", d->n, d->m, d->ldc, 1, 0, d->counts[1]);
+        if (st == ACCEL_SUCCESS && d->counts[1] > 0 && d->ldc == 0)
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out has %zu elements but ldc = 0",
+                               fn, d->counts[1]);
+        return st;
+    }
+    case ACCEL_OP_KIND_REDUCTION:
+        if (d->counts[out] != 1)
+            return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                               "%s: a reduction writes 1 element but the output has %zu", fn,
+                               d->counts[out]);
+        if (out == 2 && d->counts[0] != d->counts[1])
+            return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: x has %zu elements but y has %zu",
+                               fn, d->counts[0], d->counts[1]);
+        return ACCEL_SUCCESS;
+    case ACCEL_OP_KIND_FILL:
+    case ACCEL_OP_KIND_COPY:
+    case ACCEL_OP_KIND_BINARY:
+    case ACCEL_OP_KIND_UNARY:
+    case ACCEL_OP_KIND_AXPBY:
+    case ACCEL_OP_KIND_RANDOM:
+        break;
+    }
+    for (uint32_t i = 0; i < out; i++)
+        if (d->counts[i] != d->counts[out])
+            return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                               "%s: operand %u has %zu elements but the output has %zu", fn, i,
+                               d->counts[i], d->counts[out]);
+    return ACCEL_SUCCESS;
+}
+
+/* ------------------------------------------------------------ rules */
+
+/* sum and dot: one element against c*n*eps*sum|x_i| (dot: |x_i*y_i|). */
+static void compare_sum(cmp_state *s, const accel_tolerance_op *d, const accel_op_properties *p,
+                        const void *const in[4], const void *got, const void *exp)
+{
+    accel_dtype dt = d->dtype;
+    bool dot = d->num_operands == 3;
+    size_t n = d->counts[0];
+    double mag = 0;
+    if (in[0] && (!dot || in[1])) {
+        for (size_t i = 0; i < n; i++) {
+            double v = load(dt, in[0], i);
+            if (dot)
+                v *= load(dt, in[1], i);
+            mag += fabs(v);
+        }
+    } else {
+        mag = INFINITY;
+    }
+    double bound = p->tolerance_n * (double)n * accel_dtype_epsilon(dt) * mag;
+    check_one(s, 0, load(dt, got, 0), load(dt, exp, 0), bound);
+    s->r.rule =
+        dot ? "c*n*eps*sum|x*y|, c = 2, Higham 2002 3.1" : "c*n*eps*sum|x|, c = 2, Higham 2002 4.2";
+}
+
+/* |alpha*x| + |beta*y| of element i (axpby; scale has no y), or NAN when the
+ * inputs are missing. */
+static double terms(const accel_tolerance_op *d, const void *const in[4], size_t i)
+{
+    accel_dtype dt = d->dtype;
+    if (!in[0])
+        return NAN;
+    double t = fabs(d->scalars[0] * load(dt, in[0], i));
+    if (d->op == ACCEL_OP_AXPBY) {
+        if (!in[1])
+            return NAN;
+        t += fabs(d->scalars[1] * load(dt, in[1], i));
+    }
+    return t;
+}
+
+/* Element by element against N ulp of the reference (or of the terms). */
+static void compare_elements(cmp_state *s, const accel_tolerance_op *d,
+                             const accel_op_properties *p, const void *const in[4], const void *got,
+                             const void *exp)
+{
+    accel_dtype dt = d->dtype;
+    double eps = accel_dtype_epsilon(dt), ulps = p->tolerance_n;
+    size_t n = d->counts[d->num_operands - 1];
+    for (size_t i = 0; i < n; i++) {
+        double e = load(dt, exp, i);
+        double bound = 0;
+        switch (p->tolerance) {
+        case ACCEL_TOLERANCE_EXACT:
+            break;
+        case ACCEL_TOLERANCE_ULPS:
+            bound = ulps * ulp_at(dt, e);
+            break;
+        case ACCEL_TOLERANCE_TERMS: {
+            double t = terms(d, in, i);
+            bound = ulps * ulp_at(dt, isfinite(t) && t > fabs(e) ? t : e);
+            break;
+        }
+        case ACCEL_TOLERANCE_NORMAL:
+            bound = ulps * ulp_at(dt, e) + 64.0 * eps * fabs(d->scalars[1]);
+            break;
+        case ACCEL_TOLERANCE_SUM:
+        case ACCEL_TOLERANCE_GEMM:
+            break; /* not elementwise rules; compare_op never sends them here */
+        }
+        check_one(s, i, load(dt, got, i), e, bound);
+    }
+    if (p->tolerance == ACCEL_TOLERANCE_EXACT)
+        s->r.rule = "bit-identical";
+    else if (p->tolerance == ACCEL_TOLERANCE_NORMAL)
+        s->r.rule = "4 ulp + 64*eps*stddev";
+    else if (p->tolerance == ACCEL_TOLERANCE_TERMS)
+        s->r.rule =
+            d->op == ACCEL_OP_AXPBY ? "4 ulp of |alpha*x| + |beta*y|" : "1 ulp of |alpha*x|";
+    else
+        s->r.rule = ulps == 1 ? "1 ulp: each correctly rounded (the exact IEEE result)" : "4 ulp";
+}
+
+static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op_properties *p,
+                       const void *const in[4], const void *got, const void *exp)
+{
+    if (p->kind == ACCEL_OP_KIND_TRANSPOSE) {
+        compare_transpose(s, d, in, got, exp);
+        return;
+    }
+    switch (p->tolerance) {
+    case ACCEL_TOLERANCE_GEMM:
+        compare_gemm(s, d, p, in, got, exp);
+        return;
+    case ACCEL_TOLERANCE_SUM:
+        compare_sum(s, d, p, in, got, exp);
+        return;
+    case ACCEL_TOLERANCE_EXACT:
+    case ACCEL_TOLERANCE_ULPS:
+    case ACCEL_TOLERANCE_TERMS:
+    case ACCEL_TOLERANCE_NORMAL:
+        compare_elements(s, d, p, in, got, exp);
+        return;
+    }
+}
+
+accel_status accel_tolerance_compare(const accel_tolerance_op *d, const void *const inputs[4],
+                                     const void *got, const void *expected,
+                                     accel_compare_result *out)
+{
+    static const char fn[] = "accel_tolerance_compare";
+    cmp_state s;
+    memset(&s, 0, sizeof s);
+    s.r.struct_size = sizeof s.r;
+    s.r.first_bad = SIZE_MAX;
+    s.r.worst_index = SIZE_MAX;
+    s.r.rule = "";
+    if (!d || !got || !expected)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: op, got or expected is NULL", fn);
+    if (d->struct_size < sizeof *d)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: op->struct_size is %u, expected %zu (call accel_tolerance_op_init)",
+                           fn, d->struct_size, sizeof *d);
+    const accel_op_properties *p = accel__op((uint32_t)d->op);
+    if (!p)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: op %u is not covered", fn,
+                           (unsigned)d->op);
+    if (accel_dtype_size(d->dtype) == 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: dtype %u is unknown", fn,
+                           (unsigned)d->dtype);
+    if (d->num_operands != p->num_operands)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s has %u operands, not %u", fn,
+                           p->name, p->num_operands, d->num_operands);
+    accel_status st = check_shapes(fn, d, p);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    const void *none[4] = {NULL, NULL, NULL, NULL};
+    compare_op(&s, d, p, inputs ? inputs : none, got, expected);
+    if (out) {
+        uint32_t size = out->struct_size && out->struct_size < sizeof s.r ? out->struct_size
+                                                                          : (uint32_t)sizeof s.r;
+        s.r.struct_size = size;
+        memcpy(out, &s.r, size);
+    }
+    return s.r.bad ? ACCEL_ERROR_MISMATCH : ACCEL_SUCCESS;
+}
+
+accel_status accel__tolerance_op_from_desc(const accel_op_desc *d, accel_tolerance_op *t)
+{
+    accel_tolerance_op_init(t);
+    t->op = (accel_op_code)d->op;
+    t->dtype = (accel_dtype)d->dtype;
+    t->num_operands = d->num_operands <= 4 ? d->num_operands : 4;
+    for (uint32_t i = 0; i < t->num_operands; i++)
+        t->counts[i] = d->operands[i].count;
+    memcpy(t->scalars, d->scalars, sizeof t->scalars);
+    t->allow_tf32 = (d->flags & ACCEL_OP_FLAG_ALLOW_TF32) != 0;
+    t->trans_a = d->trans_a ? ACCEL_TRANS : ACCEL_NO_TRANS;
+    t->trans_b = d->trans_b ? ACCEL_TRANS : ACCEL_NO_TRANS;
+    t->m = d->m, t->n = d->n, t->k = d->k;
+    t->lda = d->lda, t->ldb = d->ldb, t->ldc = d->ldc;
+    t->batch_count = d->batch_count ? d->batch_count : 1;
+    t->stride_a = d->stride_a, t->stride_b = d->stride_b, t->stride_c = d->stride_c;
+    return ACCEL_SUCCESS;
+}

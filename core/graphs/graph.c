@@ -1,0 +1,865 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/graph.c — recorded graphs (accel/graph.h): instantiation on the
+ * backend's graph entries, launch (natively, or the core's replay of every
+ * node through the one op path and the transfer calls), rebinding of
+ * buffers, scalars and host pointers, release. The graph as data is
+ * graph_record.c's; capture is capture.c's. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graphs/fuse.h"
+#include "graphs/graph_record.h"
+#include "check/hooks.h"
+#include "kernels/kernel_internal.h"
+#include "ops/submit.h"
+
+/* g->ubuf: the distinct buffers of g's nodes. */
+static accel_status collect_buffers_locked(accel_graph *g, const char *fn)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < g->n; i++)
+        cap += g->nodes[i].nbuf;
+    accel_buffer **ub = malloc((cap ? cap : 1) * sizeof *ub);
+    const void **uh = malloc((cap ? cap : 1) * sizeof *uh);
+    if (!ub || !uh) {
+        free(ub);
+        free(uh);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    size_t nu = 0;
+    for (size_t i = 0; i < g->n; i++)
+        for (uint32_t b = 0; b < g->nodes[i].nbuf; b++) {
+            if (!g->nodes[i].buf[b])
+                continue; /* a kernel's scalar argument */
+            size_t k = 0;
+            while (k < nu && (ub[k] != g->nodes[i].buf[b] || uh[k] != g->nodes[i].buf_handle[b]))
+                k++;
+            if (k == nu) {
+                ub[nu] = g->nodes[i].buf[b];
+                uh[nu++] = g->nodes[i].buf_handle[b];
+            }
+        }
+    free(g->ubuf);
+    free((void *)g->uhandle);
+    g->ubuf = ub;
+    g->uhandle = uh;
+    g->nubuf = nu;
+    return ACCEL_SUCCESS;
+}
+
+/* ------------------------------------------------------ instantiation */
+
+/* Wait until no launch of g may still run (before its backend graph or its
+ * temporaries go away). */
+static void wait_launches(accel_graph *g, const char *fn)
+{
+    if (!g->launched)
+        return;
+    if (accel__queues_mark_and_wait(g->dev->rt, fn) != ACCEL_SUCCESS)
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+    g->launched = false;
+}
+
+static void destroy_be_locked(accel_graph *g, const char *fn)
+{
+    if (!g->be)
+        return;
+    wait_launches(g, fn);
+    const accel__backend *be = g->dev->be;
+    be->vt->graph_destroy(be->ctx, g->be);
+    g->be = NULL;
+}
+
+/* Exec entry e as the backend sees it. */
+static accel_graph_node_desc exec_desc(const accel_graph *g, size_t e)
+{
+    const accel__gexec *x = &g->exec[e];
+    if (!x->f)
+        return g->nodes[x->first].be;
+    accel_graph_node_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.kind = ACCEL_GRAPH_NODE_OP;
+    d.op = *accel__fused_desc(x->f);
+    return d;
+}
+
+/* Whether the backend's entries may run g's plan: every entry is an op it
+ * supports or a transfer or copy within g's device. */
+static bool backend_can_run(const accel_graph *g)
+{
+    const accel__backend *be = g->dev->be;
+    const accel_backend *vt = be->vt;
+    if (!vt->graph_instantiate || !vt->graph_launch || !vt->graph_destroy || g->n == 0)
+        return false;
+    for (size_t e = 0; e < g->nexec; e++) {
+        if (g->exec[e].f) {
+            if (vt->op_supported(be->ctx, g->dev->index, accel__fused_desc(g->exec[e].f)) !=
+                ACCEL_SUCCESS)
+                return false;
+            continue;
+        }
+        const accel__gnode *n = &g->nodes[g->exec[e].first];
+        switch ((accel_graph_node_kind)n->be.kind) {
+        case ACCEL_GRAPH_NODE_OP:
+            if (vt->op_supported(be->ctx, g->dev->index, &n->be.op) != ACCEL_SUCCESS)
+                return false;
+            break;
+        case ACCEL_GRAPH_NODE_WRITE:
+        case ACCEL_GRAPH_NODE_READ:
+        case ACCEL_GRAPH_NODE_COPY:
+            break;
+        case ACCEL_GRAPH_NODE_EVENT_RECORD:
+            return false;
+        }
+        for (uint32_t b = 0; b < n->nbuf; b++)
+            if (n->buf[b] && n->buf[b]->dev != g->dev)
+                return false;
+    }
+    return true;
+}
+
+static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const char *fn)
+{
+    destroy_be_locked(g, fn);
+    /* Fused kernels of the old plan may still run in queued launches. */
+    wait_launches(g, fn);
+    accel_status st = collect_buffers_locked(g, fn);
+    if (st == ACCEL_SUCCESS)
+        st = accel__fuse_plan(g, flags, fn);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    g->flags = flags;
+    g->instantiated = true;
+    g->be_stale = false;
+    g->plan_stale = false;
+    if ((flags & ACCEL_GRAPH_CORE_REPLAY) || !backend_can_run(g))
+        return ACCEL_SUCCESS;
+    accel_graph_node_desc *descs = malloc(g->nexec * sizeof *descs);
+    if (!descs)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    for (size_t e = 0; e < g->nexec; e++)
+        descs[e] = exec_desc(g, e);
+    const accel__backend *be = g->dev->be;
+    accel__clear_error();
+    int32_t rc = be->vt->graph_instantiate(be->ctx, g->dev->index, descs, g->nexec, &g->be);
+    free(descs);
+    if (rc != ACCEL_SUCCESS) {
+        /* Not an error: the core replays what the backend cannot. */
+        accel__log(ACCEL_LOG_DEBUG,
+                   "%s: %s refused the graph of %zu nodes (%s); replaying it "
+                   "op by op",
+                   fn, g->dev->name, g->nexec, accel_last_error());
+        accel__clear_error();
+        g->be = NULL;
+    }
+    return ACCEL_SUCCESS;
+}
+
+void accel_graph_options_init(accel_graph_options *opt)
+{
+    if (!opt)
+        return;
+    memset(opt, 0, sizeof *opt);
+    opt->struct_size = sizeof *opt;
+}
+
+accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *opt)
+{
+    static const char fn[] = "accel_graph_instantiate";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    uint32_t flags = 0;
+    if (opt) {
+        if (opt->struct_size < offsetof(accel_graph_options, flags) + sizeof opt->flags)
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: opt->struct_size is %u (use accel_graph_options_init)", fn,
+                               opt->struct_size);
+        const uint32_t known =
+            ACCEL_GRAPH_CORE_REPLAY | ACCEL_GRAPH_NO_FUSION | ACCEL_GRAPH_TEST_FAULT;
+        if (opt->flags & ~known)
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", fn,
+                               opt->flags & ~known);
+        flags = opt->flags;
+    }
+    pthread_mutex_lock(&g->lock);
+    st = instantiate_locked(g, flags, fn);
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* ------------------------------------------------------------- launch */
+
+/* Whether the buffer behind handle h is still b. */
+static bool alive(const void *h, const accel_buffer *b)
+{
+    accel__type type;
+    accel__gate *gate;
+    return accel__handle_peek(h, &type, &gate) == b && type == ACCEL__T_BUFFER;
+}
+
+/* Every buffer g uses is still alive (its handle resolves to it): once per
+ * distinct buffer; the message names the first node using a dead one. */
+static accel_status check_alive_locked(const accel_graph *g, const char *fn)
+{
+    bool all = true;
+    for (size_t k = 0; k < g->nubuf && all; k++)
+        all = alive(g->uhandle[k], g->ubuf[k]);
+    if (all)
+        return ACCEL_SUCCESS;
+    for (size_t i = 0; i < g->n; i++) {
+        const accel__gnode *n = &g->nodes[i];
+        for (uint32_t b = 0; b < n->nbuf; b++) {
+            if (n->buf[b] && !alive(n->buf_handle[b], n->buf[b]))
+                return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                                   "%s: node %zu (%s): buffer %u was released; rebind it with "
+                                   "accel_graph_set_buffer",
+                                   fn, i, n->name, b);
+        }
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* Pin every buffer g uses for one launch (accel_buffer_release waits for
+ * the pins, so none is freed before the launch's work is enqueued);
+ * *out_pins gets the pins to drop with unpin_all. A buffer released
+ * meanwhile: check_alive_locked's error. */
+static accel_status pin_all_locked(const accel_graph *g, const char *fn, accel__hslot ***out_pins)
+{
+    *out_pins = NULL;
+    if (!g->nubuf)
+        return ACCEL_SUCCESS;
+    accel__hslot **pins = malloc(g->nubuf * sizeof *pins);
+    if (!pins)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    for (size_t k = 0; k < g->nubuf; k++) {
+        pins[k] = accel__handle_pin(g->uhandle[k], g->ubuf[k]);
+        if (!pins[k]) {
+            while (k--)
+                accel__handle_unpin(pins[k]);
+            free(pins);
+            accel_status st = check_alive_locked(g, fn);
+            return st != ACCEL_SUCCESS ? st
+                                       : accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                                                     "%s: a buffer of g was released", fn);
+        }
+    }
+    *out_pins = pins;
+    return ACCEL_SUCCESS;
+}
+
+static void unpin_all(const accel_graph *g, accel__hslot **pins)
+{
+    for (size_t k = 0; pins && k < g->nubuf; k++)
+        accel__handle_unpin(pins[k]);
+    free(pins);
+}
+
+static void mark_enqueued(const accel__gnode *n)
+{
+    for (uint32_t b = 0; b < n->nbuf; b++)
+        if (n->buf[b])
+            accel__buffer_mark_enqueued(n->buf[b]);
+}
+
+/* The core's replay: each node as the eager call would enqueue it. */
+static accel_status replay_locked(accel_graph *g, accel_queue *q, const char *fn)
+{
+    for (size_t e = 0; e < g->nexec; e++) {
+        const accel__gexec *x = &g->exec[e];
+        size_t i = x->first;
+        if (x->f) {
+            for (size_t k = 0; k < x->count; k++)
+                mark_enqueued(&g->nodes[i + k]);
+            accel_status st = accel__submit(q, accel__fused_desc(x->f), 0);
+            if (st != ACCEL_SUCCESS)
+                return accel__fail(st, "%s: nodes %zu-%zu (fused): %s", fn, i, i + x->count - 1,
+                                   accel_last_error());
+            accel__report_fused(q->dev->rt, q->dev, accel__fused_name(x->f), accel__fused_ops(x->f),
+                                (uint32_t)x->count);
+            continue;
+        }
+        const accel__gnode *n = &g->nodes[i];
+        const accel_graph_node_desc *d = &n->be;
+        accel_status st = ACCEL_SUCCESS;
+        switch ((accel_graph_node_kind)d->kind) {
+        case ACCEL_GRAPH_NODE_OP:
+            mark_enqueued(n);
+            st = accel__submit(q, &d->op, 0);
+            break;
+        case ACCEL_GRAPH_NODE_WRITE:
+            st = accel_queue_write(q->handle, n->buf[0]->handle, d->dst_offset, d->host_src,
+                                   d->bytes);
+            break;
+        case ACCEL_GRAPH_NODE_READ:
+            st = accel_queue_read(q->handle, n->buf[0]->handle, d->src_offset, d->host_dst,
+                                  d->bytes);
+            break;
+        case ACCEL_GRAPH_NODE_COPY:
+            st = accel_queue_copy(q->handle, n->buf[0]->handle, d->src_offset, n->buf[1]->handle,
+                                  d->dst_offset, d->bytes);
+            break;
+        case ACCEL_GRAPH_NODE_EVENT_RECORD: {
+            const accel__backend *be = q->dev->be;
+            pthread_mutex_lock(&q->lock);
+            accel__clear_error();
+            int32_t rc = be->vt->event_record(be->ctx, n->ev->be, q->be);
+            pthread_mutex_unlock(&q->lock);
+            if (rc != ACCEL_SUCCESS)
+                st = accel__fail_relay((accel_status)rc, "accel_event_record");
+            break;
+        }
+        }
+        if (st != ACCEL_SUCCESS)
+            return accel__fail(st, "%s: node %zu: %s", fn, i, accel_last_error());
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* Verify mode, the placement report and the trace see every op: while any is
+ * on, the core replays. */
+static bool core_replay_now(const accel_runtime *rt)
+{
+    return atomic_load_explicit(&((accel_runtime *)rt)->checked, memory_order_relaxed) ||
+           ACCEL__TRACING();
+}
+
+accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
+{
+    static const char fn[] = "accel_graph_launch";
+    ACCEL__CALL(call);
+    const accel__arg args[] = {{g, ACCEL__T_GRAPH, "g", &g, NULL},
+                               {q, ACCEL__T_QUEUE, "q", &q, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, args);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (q->dev != g->dev)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: g was recorded on %s but q is on %s",
+                           fn, g->dev->name, q->dev->name);
+    if (accel__capturing(q))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: q is capturing (launching a graph inside a capture is not "
+                           "supported)",
+                           fn);
+    pthread_mutex_lock(&g->lock);
+    st = g->ubuf ? ACCEL_SUCCESS : collect_buffers_locked(g, fn);
+    if (st == ACCEL_SUCCESS)
+        st = check_alive_locked(g, fn);
+    if (st == ACCEL_SUCCESS && (!g->instantiated || g->be_stale || g->plan_stale))
+        st = instantiate_locked(g, g->flags, fn);
+    accel__hslot **pins = NULL;
+    if (st == ACCEL_SUCCESS)
+        st = pin_all_locked(g, fn, &pins);
+    if (st == ACCEL_SUCCESS) {
+        g->launched = true;
+        if (g->be && !core_replay_now(g->dev->rt)) {
+            for (size_t k = 0; k < g->nubuf; k++)
+                accel__buffer_mark_enqueued(g->ubuf[k]);
+            const accel__backend *be = g->dev->be;
+            pthread_mutex_lock(&q->lock);
+            accel__clear_error();
+            int32_t rc = be->vt->graph_launch(be->ctx, q->be, g->be);
+            pthread_mutex_unlock(&q->lock);
+            if (rc != ACCEL_SUCCESS)
+                st = accel__fail_relay((accel_status)rc, "%s", fn);
+        } else {
+            st = replay_locked(g, q, fn);
+        }
+    }
+    unpin_all(g, pins);
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* ---------------------------------------------------------- rebinding */
+
+/* Pass recorded node i's new contents to the backend's graph; a refusal
+ * rebuilds it at the next launch. A buffer of a fused kernel changed
+ * (buffer_changed): plan again at the next launch (the ranges may now
+ * overlap differently). */
+static void update_be_locked(accel_graph *g, size_t i, bool buffer_changed)
+{
+    if (!g->exec_of)
+        return;
+    size_t e = g->exec_of[i];
+    if (g->exec[e].f && buffer_changed) {
+        g->plan_stale = true;
+        return;
+    }
+    if (!g->be || g->be_stale)
+        return;
+    const accel__backend *be = g->dev->be;
+    accel_graph_node_desc d = exec_desc(g, e);
+    accel__clear_error();
+    if (!be->vt->graph_update || be->vt->graph_update(be->ctx, g->be, e, &d) != ACCEL_SUCCESS) {
+        accel__clear_error();
+        g->be_stale = true;
+    }
+}
+
+/* Bytes of node n's use of its buffer b must fit in `bytes`. */
+static bool use_fits(const accel__gnode *n, uint32_t b, size_t bytes)
+{
+    const accel_graph_node_desc *d = &n->be;
+    if (n->klaunch) {
+        const accel_kernel_arg_desc *a = &n->klaunch->args[b];
+        size_t es = accel__kesize(a->dtype);
+        return es && a->offset <= bytes / es && a->count <= bytes / es - a->offset;
+    }
+    switch ((accel_graph_node_kind)d->kind) {
+    case ACCEL_GRAPH_NODE_OP: {
+        size_t es = accel__desc_esize(&d->op);
+        const accel_op_operand *o = &d->op.operands[b];
+        return o->offset <= bytes / es && o->count <= bytes / es - o->offset;
+    }
+    case ACCEL_GRAPH_NODE_WRITE:
+        return d->dst_offset <= bytes && d->bytes <= bytes - d->dst_offset;
+    case ACCEL_GRAPH_NODE_READ:
+        return d->src_offset <= bytes && d->bytes <= bytes - d->src_offset;
+    case ACCEL_GRAPH_NODE_COPY:
+        return b == 0 ? d->src_offset <= bytes && d->bytes <= bytes - d->src_offset
+                      : d->dst_offset <= bytes && d->bytes <= bytes - d->dst_offset;
+    case ACCEL_GRAPH_NODE_EVENT_RECORD:
+        break;
+    }
+    return false;
+}
+
+/* The bytes [*start, *start + *len) of node n's use b of its buffer (the
+ * span use_fits checks). */
+static void use_span(const accel__gnode *n, uint32_t b, size_t *start, size_t *len)
+{
+    const accel_graph_node_desc *d = &n->be;
+    *start = *len = 0;
+    if (n->klaunch) {
+        const accel_kernel_arg_desc *a = &n->klaunch->args[b];
+        size_t es = accel__kesize(a->dtype);
+        *start = a->offset * es;
+        *len = a->count * es;
+        return;
+    }
+    switch ((accel_graph_node_kind)d->kind) {
+    case ACCEL_GRAPH_NODE_OP: {
+        size_t es = accel__desc_esize(&d->op);
+        *start = d->op.operands[b].offset * es;
+        *len = d->op.operands[b].count * es;
+        return;
+    }
+    case ACCEL_GRAPH_NODE_WRITE:
+        *start = d->dst_offset;
+        *len = d->bytes;
+        return;
+    case ACCEL_GRAPH_NODE_READ:
+        *start = d->src_offset;
+        *len = d->bytes;
+        return;
+    case ACCEL_GRAPH_NODE_COPY:
+        *start = b == 0 ? d->src_offset : d->dst_offset;
+        *len = d->bytes;
+        return;
+    case ACCEL_GRAPH_NODE_EVENT_RECORD:
+        return;
+    }
+}
+
+/* Whether rebinding old_buf to new_buf would make two uses of node n that
+ * were on different buffers overlap (one of them old_buf's, the other
+ * new_buf's already): the aliasing the recorded (validated) op did not
+ * have, which its call would have refused or which would change what it
+ * computes. Uses that already shared a buffer keep their relation. */
+static bool rebind_aliases(const accel__gnode *n, const void *old_buf, const accel_buffer *nb)
+{
+    for (uint32_t b1 = 0; b1 < n->nbuf; b1++)
+        for (uint32_t b2 = 0; b2 < n->nbuf; b2++) {
+            if (n->buf_handle[b1] != old_buf || !n->buf_handle[b2] ||
+                n->buf_handle[b2] != nb->handle)
+                continue;
+            size_t s1, l1, s2, l2;
+            use_span(n, b1, &s1, &l1);
+            use_span(n, b2, &s2, &l2);
+            if (l1 && l2 && s1 < s2 + l2 && s2 < s1 + l1)
+                return true;
+        }
+    return false;
+}
+
+static void rebind(accel__gnode *n, uint32_t b, accel_buffer *nb)
+{
+    accel_graph_node_desc *d = &n->be;
+    switch ((accel_graph_node_kind)d->kind) {
+    case ACCEL_GRAPH_NODE_OP:
+        if (n->klaunch)
+            n->klaunch->args[b].buffer = nb->be;
+        else
+            d->op.operands[b].buffer = nb->be;
+        break;
+    case ACCEL_GRAPH_NODE_WRITE:
+        d->dst = nb->be;
+        break;
+    case ACCEL_GRAPH_NODE_READ:
+        d->src = nb->be;
+        break;
+    case ACCEL_GRAPH_NODE_COPY:
+        if (b == 0)
+            d->src = nb->be;
+        else
+            d->dst = nb->be;
+        break;
+    case ACCEL_GRAPH_NODE_EVENT_RECORD:
+        break;
+    }
+    n->buf[b] = nb;
+    n->buf_handle[b] = nb->handle;
+}
+
+accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_buffer *new_buf)
+{
+    static const char fn[] = "accel_graph_set_buffer";
+    ACCEL__CALL(call);
+    const accel__arg args[] = {{g, ACCEL__T_GRAPH, "g", &g, NULL},
+                               {new_buf, ACCEL__T_BUFFER, "new_buf", &new_buf, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 2, args);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (new_buf->dev != g->dev)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: new_buf is on %s but g on %s", fn,
+                           new_buf->dev->name, g->dev->name);
+    if (atomic_load(&new_buf->graph_temp))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: new_buf is a temporary of a graph and cannot be rebound to", fn);
+    pthread_mutex_lock(&g->lock);
+    for (size_t t = 0; t < g->ntemps; t++)
+        if (g->temps[t]->handle == old_buf) {
+            pthread_mutex_unlock(&g->lock);
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: old_buf is a temporary of g (the graph owns it)", fn);
+        }
+    size_t uses = 0;
+    for (size_t i = 0; i < g->n && st == ACCEL_SUCCESS; i++)
+        for (uint32_t b = 0; b < g->nodes[i].nbuf; b++) {
+            if (g->nodes[i].buf_handle[b] != old_buf)
+                continue;
+            uses++;
+            if (!use_fits(&g->nodes[i], b, new_buf->bytes)) {
+                st = accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                                 "%s: node %zu (%s) uses a range of old_buf that lies outside "
+                                 "new_buf (%zu bytes)",
+                                 fn, i, g->nodes[i].name, new_buf->bytes);
+                break;
+            }
+            if (rebind_aliases(&g->nodes[i], old_buf, new_buf)) {
+                st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                                 "%s: node %zu (%s) also uses new_buf: its range of old_buf "
+                                 "would overlap its range of new_buf, an aliasing the recorded "
+                                 "op did not have (record the graph with it instead)",
+                                 fn, i, g->nodes[i].name);
+                break;
+            }
+        }
+    if (st == ACCEL_SUCCESS && uses == 0)
+        st = accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: g does not use old_buf", fn);
+    if (st == ACCEL_SUCCESS)
+        for (size_t i = 0; i < g->n; i++) {
+            bool changed = false;
+            for (uint32_t b = 0; b < g->nodes[i].nbuf; b++)
+                if (g->nodes[i].buf_handle[b] == old_buf) {
+                    rebind(&g->nodes[i], b, new_buf);
+                    changed = true;
+                }
+            if (changed)
+                update_be_locked(g, i, true);
+        }
+    if (st == ACCEL_SUCCESS && collect_buffers_locked(g, fn) != ACCEL_SUCCESS) {
+        /* The next launch collects them again. */
+        free(g->ubuf);
+        free((void *)g->uhandle);
+        g->ubuf = NULL;
+        g->uhandle = NULL;
+        g->nubuf = 0;
+        accel__clear_error();
+    }
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* Scalars an op takes (accel_op_desc.scalars[0, n)). */
+static uint32_t scalar_count(uint32_t op)
+{
+    const accel_op_properties *p = accel__op(op);
+    if (!p)
+        return 0;
+    switch (p->kind) {
+    case ACCEL_OP_KIND_FILL:
+        return 1;
+    case ACCEL_OP_KIND_AXPBY:
+        return op == ACCEL_OP_SCALE ? 1 : 2;
+    case ACCEL_OP_KIND_GEMM:
+        return 2;
+    case ACCEL_OP_KIND_RANDOM:
+        return op == ACCEL_OP_RANDOM_NORMAL ? 2 : 0;
+    case ACCEL_OP_KIND_COPY:
+    case ACCEL_OP_KIND_BINARY:
+    case ACCEL_OP_KIND_UNARY:
+    case ACCEL_OP_KIND_REDUCTION:
+    case ACCEL_OP_KIND_TRANSPOSE:
+        return 0;
+    }
+    return 0;
+}
+
+/* Scalar argument `index` of a recorded user kernel launch, converted to
+ * its parameter's type; an integer must be whole and fit the type (as
+ * accel_kernel_launch refuses a scalar that would wrap). */
+static accel_status set_kernel_scalar_locked(accel_graph *g, size_t node, uint32_t index,
+                                             double value, const char *fn)
+{
+    accel__klaunch *L = g->nodes[node].klaunch;
+    if (index >= L->be.num_args || L->args[index].kind != ACCEL_KARG_SCALAR)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: node %zu (%s): argument %u is not a scalar argument", fn, node,
+                           g->nodes[node].name, index);
+    accel_kernel_arg_desc *a = &L->args[index];
+    bool integer = a->dtype == ACCEL_I32 || a->dtype == ACCEL_I64 || a->dtype == ACCEL_U8;
+    if (integer && !(value == floor(value) && fabs(value) <= 9.007199254740992e15))
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: node %zu (%s): argument %u is %s but %g is not an integer", fn,
+                           node, g->nodes[node].name, index,
+                           accel_dtype_name((accel_dtype)a->dtype), value);
+    double lo = a->dtype == ACCEL_I32 ? (double)INT32_MIN : 0.0;
+    double hi = a->dtype == ACCEL_I32 ? (double)INT32_MAX : 255.0;
+    if ((a->dtype == ACCEL_I32 || a->dtype == ACCEL_U8) && !(value >= lo && value <= hi))
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: node %zu (%s): argument %u is %s but %.17g does not fit it "
+                           "[%.0f, %.0f]",
+                           fn, node, g->nodes[node].name, index,
+                           accel_dtype_name((accel_dtype)a->dtype), value, lo, hi);
+    switch ((accel_dtype)a->dtype) {
+    case ACCEL_F64:
+        a->value.f64 = value;
+        break;
+    case ACCEL_F32:
+    case ACCEL_F16:
+    case ACCEL_BF16:
+        a->value.f32 = (float)value;
+        break;
+    case ACCEL_I32:
+        a->value.i32 = (int32_t)(int64_t)value;
+        break;
+    case ACCEL_I64:
+        a->value.i64 = (int64_t)value;
+        break;
+    case ACCEL_U8:
+        a->value.u8 = (uint8_t)(int64_t)value;
+        break;
+    case ACCEL_DTYPE_INVALID:
+    case ACCEL_DTYPE_COUNT_:
+        break;
+    }
+    update_be_locked(g, node, false);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index, double value)
+{
+    static const char fn[] = "accel_graph_set_scalar";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    pthread_mutex_lock(&g->lock);
+    if (node >= g->n) {
+        st = accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
+                         g->n);
+    } else if (g->nodes[node].klaunch) {
+        st = set_kernel_scalar_locked(g, node, index, value, fn);
+    } else {
+        accel__gnode *n = &g->nodes[node];
+        uint32_t have = n->be.kind == ACCEL_GRAPH_NODE_OP ? scalar_count(n->be.op.op) : 0;
+        if (index >= have)
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                             "%s: node %zu (%s) has %u scalars; index %u is none of them", fn, node,
+                             n->name, have, index);
+        else if (n->be.op.op == ACCEL_OP_RANDOM_NORMAL && index == 1 && !(value >= 0.0))
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: stddev %g must be >= 0", fn, value);
+        if (st == ACCEL_SUCCESS) {
+            n->be.op.scalars[index] = value;
+            if (g->exec_of && g->exec[g->exec_of[node]].f)
+                accel__fused_set_scalar(g->exec[g->exec_of[node]].f, node, index, value);
+            update_be_locked(g, node, false);
+        }
+    }
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new_ptr)
+{
+    static const char fn[] = "accel_graph_set_host";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!new_ptr)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: new_ptr is NULL", fn);
+    pthread_mutex_lock(&g->lock);
+    size_t uses = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        accel_graph_node_desc *d = &g->nodes[i].be;
+        if (d->kind == ACCEL_GRAPH_NODE_WRITE && d->host_src == old_ptr)
+            d->host_src = new_ptr;
+        else if (d->kind == ACCEL_GRAPH_NODE_READ && d->host_dst == old_ptr)
+            d->host_dst = new_ptr;
+        else
+            continue;
+        uses++;
+        update_be_locked(g, i, false);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (uses == 0)
+        return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: no transfer of g uses old_ptr (%p)", fn,
+                           old_ptr);
+    return ACCEL_SUCCESS;
+}
+
+/* --------------------------------------------------------------- info */
+
+size_t accel_graph_node_count(const accel_graph *g)
+{
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_graph_node_count", g, ACCEL__T_GRAPH, "g", &g) != ACCEL_SUCCESS)
+        return 0;
+    return g->n;
+}
+
+size_t accel_graph_temporary_count(const accel_graph *g)
+{
+    ACCEL__CALL(call);
+    if (accel__enter(&call, "accel_graph_temporary_count", g, ACCEL__T_GRAPH, "g", &g) !=
+        ACCEL_SUCCESS)
+        return 0;
+    return g->ntemps;
+}
+
+accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
+                                       accel_graph_node_info *out)
+{
+    static const char fn[] = "accel_graph_node_info_get";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    size_t out_bytes = 0; /* struct_size both ways (struct_size.c) */
+    st = accel__struct_out_size(fn, "out", out, ACCEL__SIZE_UPTO(accel_graph_node_info, bytes),
+                                sizeof *out, &out_bytes);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (node >= g->n)
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
+                           g->n);
+    accel_graph_node_info info;
+    memset(&info, 0, sizeof info);
+    accel_graph *mg = (accel_graph *)g;
+    pthread_mutex_lock(&mg->lock);
+    const accel__gnode *n = &g->nodes[node];
+    info.kind = n->be.kind;
+    info.name = n->name;
+    if (n->be.kind == ACCEL_GRAPH_NODE_OP) {
+        info.op = n->be.op.op;
+        info.dtype = n->be.op.dtype;
+        info.bytes = n->be.op.num_operands ? n->be.op.operands[n->be.op.num_operands - 1].count : 0;
+        if (n->klaunch)
+            info.bytes = n->klaunch->be.n * n->klaunch->be.rows;
+        if (g->exec_of && g->exec[g->exec_of[node]].f)
+            info.fused = accel__fused_name(g->exec[g->exec_of[node]].f);
+    } else {
+        info.bytes = n->be.bytes;
+    }
+    pthread_mutex_unlock(&mg->lock);
+    accel__struct_out_write(out, &info, out_bytes);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_graph_backend_replay(accel_graph *g, bool *out_backend)
+{
+    static const char fn[] = "accel_graph_backend_replay";
+    ACCEL__CALL(call);
+    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out_backend)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_backend is NULL", fn);
+    pthread_mutex_lock(&g->lock);
+    if (!g->instantiated || g->be_stale || g->plan_stale)
+        st = instantiate_locked(g, g->flags, fn);
+    *out_backend = st == ACCEL_SUCCESS && g->be && !core_replay_now(g->dev->rt);
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+/* ------------------------------------------------------------ release */
+
+void accel_graph_release(accel_graph *g)
+{
+    static const char fn[] = "accel_graph_release";
+    if (!g)
+        return;
+    ACCEL__CALL(call);
+    if (accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g) != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return;
+    }
+    accel__handle_free(g->handle);
+    accel_runtime *rt = g->dev->rt;
+    pthread_mutex_lock(&rt->lock);
+    ACCEL__LIST_REMOVE(rt->graphs, g);
+    pthread_mutex_unlock(&rt->lock);
+    pthread_mutex_lock(&g->lock);
+    /* The temporaries' handles die first, and calls of other threads that
+     * resolved one finish enqueueing (as accel_buffer_release). They may
+     * also have been used by eager work: wait for the queues whenever one
+     * was enqueued. */
+    for (size_t t = 0; t < g->ntemps; t++)
+        if (accel__handle_kill(g->temps[t]->handle))
+            accel__handle_drain(g->temps[t]->handle);
+    for (size_t t = 0; t < g->ntemps; t++)
+        if (atomic_load(&g->temps[t]->enqueued))
+            g->launched = true;
+    wait_launches(g, fn);
+    destroy_be_locked(g, fn);
+    accel__fuse_plan_free(g, true);
+    for (size_t t = 0; t < g->ntemps; t++) {
+        accel_buffer *buf = g->temps[t];
+        pthread_mutex_lock(&rt->lock);
+        ACCEL__LIST_REMOVE(rt->buffers, buf);
+        pthread_mutex_unlock(&rt->lock);
+        accel__buffer_destroy(buf);
+    }
+    g->ntemps = 0;
+    pthread_mutex_unlock(&g->lock);
+    accel__graph_free(g);
+}
+
+void accel__graphs_kill_handles(accel_runtime *rt)
+{
+    for (accel_graph *g = rt->graphs; g; g = g->next)
+        accel__handle_free(g->handle);
+}
+
+void accel__graphs_close(accel_runtime *rt)
+{
+    while (rt->graphs) {
+        accel_graph *g = rt->graphs;
+        ACCEL__LIST_REMOVE(rt->graphs, g);
+        if (g->be)
+            g->dev->be->vt->graph_destroy(g->dev->be->ctx, g->be);
+        accel__fuse_plan_free(g, false);
+        /* Temporaries stay on rt->buffers, which close frees next. */
+        g->ntemps = 0;
+        accel__graph_free(g);
+    }
+}

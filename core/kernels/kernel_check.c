@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/kernel_check.c — verify mode and fallback for user kernel launches
+ * (ACCEL_OP_KERNEL), the kernel-shaped twins of verify.c and fallback.c:
+ * a launch has several array arguments of their own dtypes and may write
+ * several of them, so the snapshots are per argument.
+ *
+ * Verify: before the launch every array argument is read to host memory, after
+ * it every output; a host function (or, when the reference shares the
+ * backend, the queue's next finish) runs the kernel's program for the
+ * reference device on the snapshots and compares each output: integer dtypes
+ * exactly, floating dtypes within the kernel's tolerance_ulp (NaN meets NaN).
+ * A kernel the reference cannot build (a raw kernel whose CPU twin is
+ * refused) is counted as skipped, with one log line saying why.
+ *
+ * Fallback: every array is read, a host function runs the launch on the
+ * fallback device, and the outputs are written back, in the queue's order. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graphs/fuse.h"
+#include "check/hooks.h"
+#include "kernels/kernel_internal.h"
+
+typedef struct accel__kvjob kjob;
+struct accel__kvjob {
+    accel_runtime *rt;
+    accel_device *dev, *other;
+    accel__klaunch L;
+    accel_be_program *other_prog;
+    void *pre[ACCEL__KMAX_PARAMS];  /* every array before the launch */
+    void *post[ACCEL__KMAX_PARAMS]; /* verify: outputs after it on dev */
+    bool cancelled, fail;
+};
+
+static bool is_output(const kjob *j, uint32_t i)
+{
+    return j->L.args[i].kind == ACCEL_KARG_ARRAY && j->L.k->params[i].output;
+}
+
+static size_t arg_bytes(const accel_kernel_arg_desc *a)
+{
+    return a->count * accel__kesize(a->dtype);
+}
+
+static void kjob_free(kjob *j)
+{
+    if (!j)
+        return;
+    accel__kernel_unref(j->L.k);
+    for (int i = 0; i < ACCEL__KMAX_PARAMS; i++) {
+        free(j->pre[i]);
+        free(j->post[i]);
+    }
+    free(j);
+}
+
+static kjob *kjob_new(accel_queue *q, const accel_op_desc *d, accel_device *other, bool want_post)
+{
+    const accel__klaunch *L = accel__klaunch_of(d);
+    kjob *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->rt = q->dev->rt;
+    j->dev = q->dev;
+    j->other = other;
+    j->L = *L;
+    j->L.be.args = j->L.args;
+    /* The job runs after the launch call: the caller may release k by then. */
+    accel__kernel_retain(L->k);
+    for (uint32_t i = 0; i < L->be.num_args; i++) {
+        if (L->args[i].kind != ACCEL_KARG_ARRAY)
+            continue;
+        size_t bytes = arg_bytes(&L->args[i]);
+        if (!(j->pre[i] = malloc(bytes + 1)) ||
+            (want_post && is_output(j, i) && !(j->post[i] = malloc(bytes + 1)))) {
+            kjob_free(j);
+            return NULL;
+        }
+    }
+    return j;
+}
+
+/* Read arrays (outputs only, or all) of j on q into dst[]; q->lock held. */
+static int32_t read_arrays(accel_queue *q, kjob *j, void **dst, bool outputs_only)
+{
+    const accel_backend *vt = q->dev->be->vt;
+    for (uint32_t i = 0; i < j->L.be.num_args; i++) {
+        const accel_kernel_arg_desc *a = &j->L.args[i];
+        if (a->kind != ACCEL_KARG_ARRAY || (outputs_only && !is_output(j, i)) || !a->count)
+            continue;
+        int32_t rc = vt->queue_read(q->dev->be->ctx, q->be, a->buffer,
+                                    a->offset * accel__kesize(a->dtype), dst[i], arg_bytes(a));
+        if (rc != ACCEL_SUCCESS)
+            return rc;
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* The launch on j->other from j->pre; the outputs land in results[]. */
+static accel_status run_other(kjob *j, void **results)
+{
+    accel_device *to = j->other;
+    const accel_backend *vt = to->be->vt;
+    void *ctx = to->be->ctx;
+    accel__klaunch L = j->L;
+    L.be.args = L.args;
+    L.be.program = j->other_prog;
+    accel_be_buffer *bufs[ACCEL__KMAX_PARAMS] = {NULL};
+    int32_t rc = ACCEL_SUCCESS;
+    pthread_mutex_lock(&to->staging_lock);
+    accel__clear_error();
+    for (uint32_t i = 0; i < L.be.num_args && rc == ACCEL_SUCCESS; i++) {
+        if (L.args[i].kind != ACCEL_KARG_ARRAY)
+            continue;
+        size_t bytes = arg_bytes(&L.args[i]);
+        rc = vt->buffer_alloc(ctx, to->index, bytes, &bufs[i]);
+        if (rc == ACCEL_SUCCESS && bytes)
+            rc = vt->queue_write(ctx, to->staging, bufs[i], 0, j->pre[i], bytes);
+        L.args[i].buffer = bufs[i];
+        L.args[i].offset = 0;
+    }
+    accel_op_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.op = ACCEL_OP_KERNEL;
+    d.name = j->L.k->label;
+    d.kernel = &L.be;
+    if (rc == ACCEL_SUCCESS)
+        rc = vt->op_execute(ctx, to->staging, &d);
+    for (uint32_t i = 0; i < L.be.num_args && rc == ACCEL_SUCCESS; i++)
+        if (is_output(j, i) && L.args[i].count)
+            rc = vt->queue_read(ctx, to->staging, bufs[i], 0, results[i], arg_bytes(&L.args[i]));
+    int32_t frc = vt->queue_finish(ctx, to->staging);
+    if (rc == ACCEL_SUCCESS)
+        rc = frc;
+    for (uint32_t i = 0; i < L.be.num_args; i++)
+        if (bufs[i])
+            vt->buffer_free(ctx, bufs[i]);
+    pthread_mutex_unlock(&to->staging_lock);
+    return (accel_status)rc;
+}
+
+/* ------------------------------------------------------------ comparing */
+
+static double as_double(uint32_t dt, const void *p, size_t i)
+{
+    switch (dt) {
+    case ACCEL_F32:
+        return ((const float *)p)[i];
+    case ACCEL_F64:
+        return ((const double *)p)[i];
+    case ACCEL_I32:
+        return ((const int32_t *)p)[i];
+    case ACCEL_I64:
+        return (double)((const int64_t *)p)[i];
+    case ACCEL_U8:
+        return ((const uint8_t *)p)[i];
+    default: {
+        uint16_t h = ((const uint16_t *)p)[i];
+        if (dt == ACCEL_BF16) {
+            uint32_t u = (uint32_t)h << 16;
+            float f;
+            memcpy(&f, &u, 4);
+            return f;
+        }
+        int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+        double v = e == 0    ? ldexp(m, -24)
+                   : e == 31 ? (m ? NAN : INFINITY)
+                             : ldexp(m | 0x400, e - 25);
+        return (h & 0x8000) ? -v : v;
+    }
+    }
+}
+
+/* Ordered integer of a float's bits (adjacent floats differ by 1). */
+static double ordered(uint32_t dt, const void *p, size_t i)
+{
+    int64_t v;
+    if (dt == ACCEL_F64) {
+        uint64_t b;
+        memcpy(&b, (const char *)p + 8 * i, 8);
+        v = (b >> 63) ? -(int64_t)(b & ~(1ull << 63)) : (int64_t)b;
+    } else if (dt == ACCEL_F32) {
+        uint32_t b;
+        memcpy(&b, (const char *)p + 4 * i, 4);
+        v = (b >> 31) ? -(int64_t)(b & 0x7fffffffu) : (int64_t)b;
+    } else {
+        uint16_t b;
+        memcpy(&b, (const char *)p + 2 * i, 2);
+        v = (b >> 15) ? -(int64_t)(b & 0x7fffu) : (int64_t)b;
+    }
+    return (double)v;
+}
+
+/* "" when got matches expected, else what differs. */
+static void compare(const kjob *j, uint32_t i, const void *got, const void *exp, char *what,
+                    size_t cap)
+{
+    const accel_kernel_arg_desc *a = &j->L.args[i];
+    uint32_t dt = a->dtype;
+    bool fp = dt == ACCEL_F32 || dt == ACCEL_F64 || dt == ACCEL_F16 || dt == ACCEL_BF16;
+    size_t bad = 0, first = 0;
+    double worst = 0;
+    for (size_t e = 0; e < a->count; e++) {
+        double g = as_double(dt, got, e), x = as_double(dt, exp, e);
+        double ulps;
+        if (!fp)
+            ulps = g == x ? 0 : INFINITY;
+        else if (isnan(g) || isnan(x))
+            ulps = isnan(g) && isnan(x) ? 0 : INFINITY;
+        else
+            ulps = fabs(ordered(dt, got, e) - ordered(dt, exp, e));
+        if (ulps > (fp ? j->L.k->tolerance_ulp : 0)) {
+            if (!bad++)
+                first = e, worst = ulps;
+        }
+    }
+    what[0] = '\0';
+    if (!bad)
+        return;
+    snprintf(what, cap,
+             "output %s element %zu: got %.17g, expected %.17g (%s%g ulp > bound %u%s); %zu of "
+             "%zu elements bad",
+             j->L.k->params[i].name, first, as_double(dt, got, first), as_double(dt, exp, first),
+             fp ? "" : "", worst, fp ? j->L.k->tolerance_ulp : 0, fp ? " ulp" : ", exact: integer",
+             bad, a->count);
+}
+
+/* A graph's fused kernel: against its unfused ops on the host (fuse_check.c). */
+static void chain_check(kjob *j, char *what, size_t cap)
+{
+    accel__policy *p = j->rt->policy;
+    size_t checked, skipped;
+    char one[900];
+    if (!accel__fchain_check(j->L.chain, j->L.args, j->pre, j->post, j->L.be.n, one, sizeof one,
+                             &checked, &skipped))
+        snprintf(what, cap, "%.72s on %.128s disagrees with its unfused ops: %.700s", j->L.k->label,
+                 j->dev->name, one);
+    atomic_fetch_add(checked || !skipped ? &p->checked : &p->skipped, 1);
+}
+
+/* The launch on the reference device, compared output by output. */
+static void reference_check(kjob *j, char *what, size_t cap)
+{
+    accel__policy *p = j->rt->policy;
+    void *expected[ACCEL__KMAX_PARAMS] = {NULL};
+    bool oom = false;
+    for (uint32_t i = 0; i < j->L.be.num_args; i++)
+        if (is_output(j, i) && !(expected[i] = malloc(arg_bytes(&j->L.args[i]) + 1)))
+            oom = true;
+    accel_status st = oom ? ACCEL_ERROR_OUT_OF_HOST_MEMORY : run_other(j, expected);
+    if (st != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "verify: %s: the reference run on %s failed (%s); not checked",
+                   j->L.k->label, j->other->name,
+                   *accel_last_error() ? accel_last_error() : accel_status_string(st));
+        atomic_fetch_add(&p->skipped, 1);
+    } else {
+        atomic_fetch_add(&p->checked, 1);
+        for (uint32_t i = 0; i < j->L.be.num_args && !what[0]; i++) {
+            if (!is_output(j, i))
+                continue;
+            char one[768];
+            compare(j, i, j->post[i], expected[i], one, sizeof one);
+            if (one[0])
+                snprintf(what, cap, "%s on %s disagrees with %s: %s", j->L.k->label, j->dev->name,
+                         j->other->name, one);
+        }
+    }
+    for (uint32_t i = 0; i < ACCEL__KMAX_PARAMS; i++)
+        free(expected[i]);
+}
+
+static void kjob_check(accel__xop *x)
+{
+    kjob *j = x->payload;
+    if (!j || j->cancelled)
+        return;
+    char what[1024] = "";
+    if (j->L.chain)
+        chain_check(j, what, sizeof what);
+    else
+        reference_check(j, what, sizeof what);
+    accel__verify_report(j->rt->policy, x, j->fail, what, "");
+}
+
+static void kjob_run_check(accel__xop *x)
+{
+    kjob_check(x);
+    kjob_free(x->payload);
+    x->payload = NULL;
+    x->keep = false;
+}
+
+static void kjob_nothing(accel__xop *x)
+{
+    (void)x;
+}
+
+static void kjob_release(accel__xop *x)
+{
+    kjob_free(x->payload);
+    x->payload = NULL;
+}
+
+/* ------------------------------------------------------------ verify */
+
+/* The reference's program, or NULL with the launch counted as skipped. */
+static accel_be_program *reference_program(accel_queue *q, const accel_op_desc *d,
+                                           accel_device *ref)
+{
+    const accel__klaunch *L = accel__klaunch_of(d);
+    accel__policy *p = q->dev->rt->policy;
+    accel_be_program *prog = NULL;
+    accel_status st = accel__kernel_program(L->k, ref, L->mask, &prog);
+    if (st == ACCEL_SUCCESS && accel__staging_ensure(ref, d->name) == ACCEL_SUCCESS)
+        return prog;
+    accel__log(ACCEL_LOG_INFO, "verify: %s is not cross-checkable on %s: %s", d->name, ref->name,
+               accel_last_error());
+    accel__clear_error();
+    atomic_fetch_add(&p->skipped, 1);
+    return NULL;
+}
+
+accel__kvjob *accel__kernel_verify_prepare(accel_queue *q, const accel_op_desc *d)
+{
+    accel__policy *p = q->dev->rt->policy;
+    accel_device *ref = p->verify_ref;
+    if (!ref || (q->dev == ref && !p->verify_self))
+        return NULL;
+    /* A graph's fused kernel is checked on the host against its unfused ops
+     * (fuse_check.c): no reference program. */
+    accel_be_program *rp = accel__klaunch_of(d)->chain ? NULL : reference_program(q, d, ref);
+    if (!rp && !accel__klaunch_of(d)->chain)
+        return NULL;
+    kjob *j = kjob_new(q, d, ref, true);
+    if (!j) {
+        atomic_fetch_add(&p->skipped, 1);
+        return NULL;
+    }
+    j->other_prog = rp;
+    j->fail = p->verify_fail;
+    return j;
+}
+
+void accel__kernel_verify_before_locked(accel_queue *q, accel__kvjob *j)
+{
+    if (read_arrays(q, j, j->pre, false) != ACCEL_SUCCESS) {
+        j->cancelled = true;
+        accel__clear_error();
+    }
+}
+
+void accel__kernel_verify_after_locked(accel_queue *q, accel__kvjob *j, int32_t rc)
+{
+    accel__policy *p = q->dev->rt->policy;
+    const accel_backend *vt = q->dev->be->vt;
+    char saved[1024];
+    snprintf(saved, sizeof saved, "%s", accel_last_error());
+    if (rc != ACCEL_SUCCESS || j->cancelled || read_arrays(q, j, j->post, true) != ACCEL_SUCCESS)
+        j->cancelled = true;
+    bool cancelled = j->cancelled;
+    if (cancelled)
+        atomic_fetch_add(&p->skipped, 1);
+    accel__xop *x = accel__xop_new(j->L.k->label, 0);
+    if (x) {
+        x->payload = j;
+        x->release = kjob_release;
+        x->keep = true;
+        if (j->other->be == q->dev->be && !j->L.chain) {
+            /* a host function may not call its own backend */
+            x->run = kjob_nothing;
+            x->finish = kjob_check;
+        } else {
+            x->run = kjob_run_check;
+        }
+    }
+    if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
+        vt->queue_finish(q->dev->be->ctx, q->be); /* the queue may still read into j */
+        if (x)
+            accel__xop_free(x);
+        else
+            kjob_free(j);
+        if (!cancelled)
+            atomic_fetch_add(&p->skipped, 1);
+    }
+    if (rc != ACCEL_SUCCESS)
+        accel__set_error("%s", saved);
+    else
+        accel__clear_error();
+}
+
+/* ------------------------------------------------------------ fallback */
+
+static void fb_run(accel__xop *x)
+{
+    kjob *j = x->payload;
+    /* Outputs land in pre[], which the write after this host function sends back. */
+    accel_status st = run_other(j, j->pre);
+    if (st != ACCEL_SUCCESS) {
+        x->status = st;
+        snprintf(x->message, sizeof x->message,
+                 "%s: running it on the fallback device %s failed: %.300s", j->L.k->label,
+                 j->other->name,
+                 *accel_last_error() ? accel_last_error() : accel_status_string(st));
+    }
+}
+
+/* Reads of every array on q, the run on `to` in a host function, writes of
+ * the outputs back; *moved gets the bytes through host memory. */
+static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_device *to,
+                               accel_be_program *prog, uint64_t *moved)
+{
+    kjob *j = kjob_new(q, d, to, false);
+    accel__xop *x = j ? accel__xop_new(d->name, 0) : NULL;
+    if (!x) {
+        kjob_free(j);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
+    }
+    j->other_prog = prog;
+    x->payload = j;
+    x->run = fb_run;
+    x->release = kjob_release;
+    x->keep = true;
+    const accel_backend *vt = q->dev->be->vt;
+    void *ctx = q->dev->be->ctx;
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    accel_status st = ACCEL_SUCCESS;
+    int32_t rc = read_arrays(q, j, j->pre, false);
+    if (rc != ACCEL_SUCCESS) {
+        st = accel__fail_relay((accel_status)rc, "%s: reading the arguments for the fallback",
+                               d->name);
+        vt->queue_finish(ctx, q->be);
+        accel__xop_free(x);
+    } else if ((st = accel__queue_enqueue_xop_locked(q, x)) != ACCEL_SUCCESS) {
+        vt->queue_finish(ctx, q->be);
+        accel__xop_free(x);
+    } else {
+        for (uint32_t i = 0; i < j->L.be.num_args; i++) {
+            const accel_kernel_arg_desc *a = &j->L.args[i];
+            if (a->kind == ACCEL_KARG_ARRAY)
+                *moved += arg_bytes(a);
+            if (!is_output(j, i) || !a->count)
+                continue;
+            accel__clear_error();
+            rc = vt->queue_write(ctx, q->be, a->buffer, a->offset * accel__kesize(a->dtype),
+                                 j->pre[i], arg_bytes(a));
+            *moved += arg_bytes(a);
+            if (rc != ACCEL_SUCCESS) {
+                st = accel__fail_relay((accel_status)rc, "%s: writing the fallback's result",
+                                       d->name);
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&q->lock);
+    return st;
+}
+
+accel_status accel__kernel_fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
+                                        accel_status st, accel__fallback_outcome *out)
+{
+    accel_device *dev = q->dev;
+    accel__policy *p = dev->rt->policy;
+    const accel__klaunch *L = accel__klaunch_of(d);
+    accel_be_program *prog = NULL;
+    /* The build's own failure says more than op_supported's "no". */
+    if (!L->be.program && st == ACCEL_ERROR_UNSUPPORTED &&
+        accel__kernel_program(L->k, dev, L->mask, &prog) != ACCEL_SUCCESS)
+        st = ACCEL_ERROR_UNSUPPORTED;
+    accel_device *to = p ? p->fallback : NULL;
+    bool oom = st == ACCEL_ERROR_OUT_OF_DEVICE_MEMORY && p && p->fallback_on_oom;
+    if (!to || to == dev || to->be == dev->be || (st != ACCEL_ERROR_UNSUPPORTED && !oom))
+        return st;
+    snprintf(out->reason, sizeof out->reason, "%s", accel_last_error());
+    out->to = to;
+    out->bytes = 0;
+    if (accel__kernel_program(L->k, to, L->mask, &prog) != ACCEL_SUCCESS ||
+        accel__staging_ensure(to, d->name) != ACCEL_SUCCESS) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", accel_last_error());
+        return accel__fail(st, "%.400s; the fallback device %s cannot run it either: %.400s",
+                           out->reason, to->name, why);
+    }
+    if (!empty) {
+        accel_status fst = fb_enqueue(q, d, to, prog, &out->bytes);
+        if (fst != ACCEL_SUCCESS) {
+            accel__log(ACCEL_LOG_WARN, "%s: the fallback to %s failed too: %s", d->name, to->name,
+                       accel_last_error());
+            return accel__fail(st, "%s", out->reason);
+        }
+    }
+    if (atomic_exchange(&p->warned[ACCEL_OP_KERNEL], 1) == 0)
+        accel__log(ACCEL_LOG_WARN,
+                   "%s runs on %s instead of %s: %s (warned once for user "
+                   "kernels; see the placement report)",
+                   d->name, to->name, dev->name, out->reason);
+    return ACCEL_SUCCESS;
+}

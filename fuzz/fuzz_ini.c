@@ -6,12 +6,14 @@
  * core/security.c passes) and parsed; nothing is dlopen'ed, since only the
  * configuration layer is linked in. Built with ACCEL_FUZZ=ON and clang;
  * replay_main.c replays the corpora as a ctest in every build. */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "base/internal.h"
+#include "base/config.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

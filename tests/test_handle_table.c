@@ -10,10 +10,14 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/internal.h"
+#include "base/handle.h"
 
 void accel__handle_test_set_generation(const void *handle, uint32_t gen);
 

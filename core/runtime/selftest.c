@@ -8,10 +8,16 @@
  * with the reason that `accel info` shows. Tiny sizes: it costs a few queue
  * round trips per backend. [runtime] selftest = false skips it. */
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "base/internal.h"
+#include "base/loader.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "runtime/selftest.h"
 
 #define ST_N 37
 #define ST_M 5

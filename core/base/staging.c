@@ -5,7 +5,15 @@
  * copies, queue.c) and one staged op on host copies of its operands (the
  * fallback device, fallback.c; the reference device, verify.c). Blocking:
  * each call finishes the staging queue before it returns. */
-#include "base/internal.h"
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/objects.h"
+#include "base/optable.h"
+#include "base/staging.h"
+#include "base/status.h"
 
 accel_status accel__staging_transfer(accel_device *dev, bool to_device, accel_be_buffer *buf,
                                      size_t offset, void *host, size_t bytes)

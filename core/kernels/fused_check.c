@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* core/fuse_check.c — verify mode's check of a fused kernel: the unfused op
+/* core/kernels/fused_check.c — verify mode's check of a fused kernel: the unfused op
  * list run on the host, op by op, each result rounded to the chain's dtype
  * (what the CPU running the recorded ops computes), with a bound composed
  * from each op's rule of the op table by first-order forward error analysis
@@ -17,11 +17,14 @@
  * reference's own rounding. Elements whose bound is unbounded (a divisor or
  * log argument within its bound of 0, an infinite result) are skipped. */
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "graphs/fuse.h"
-#include "ops/optable.h"
+#include "base/optable.h"
+#include "kernels/fused_chain.h"
 
 /* Unit in the last place of dtype dt at magnitude x (long double). */
 static long double ulp_of(uint32_t dt, long double x)

@@ -24,13 +24,20 @@
  * one relaxed load and branch (ACCEL__TRACING in internal.h). Cross-backend
  * copies are not traced. */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "base/internal.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/trace.h"
 #include "json.h"
 
 atomic_int accel__tracing;

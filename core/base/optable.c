@@ -4,10 +4,13 @@
  * the dtype facts (size, name, epsilon). The lowest room of the op path:
  * everything that decides something per op or per dtype reads it here and
  * calls nothing above status.c. */
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "accel/verify.h"
-#include "ops/optable.h"
+
+#include "base/optable.h"
 
 /* Every op code is a slot below ACCEL_OP_CODE_LIMIT (the report and the
  * warn-once flags are indexed by it); a duplicate VALUE is a compile error

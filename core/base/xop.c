@@ -8,13 +8,17 @@
  * reports the oldest error (the plugin cannot make it sticky for us). */
 #include <sched.h>
 #include <stdalign.h>
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "base/internal.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/xop.h"
 
 /* The inline payload starts at the first max_align_t boundary after the xop. */
 #define XOP_PAYLOAD_OFFSET                                                                         \

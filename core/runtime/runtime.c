@@ -9,13 +9,29 @@
  * other [backend.*] sections in file order. All of them are loaded; order is
  * a priority (the default device is device 0 of the first that loaded), not
  * a filter. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/config.h"
+#include "base/handle.h"
+#include "base/loader.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/trace.h"
+#include "check/hooks.h"
+#include "check/policy.h"
+#include "comm/comm.h"
 #include "graphs/capture.h"
-#include "base/internal.h"
+#include "graphs/graph.h"
+#include "kernels/kernel_internal.h"
+#include "ops/batch.h"
+#include "runtime/selftest.h"
 
 static char *dup_str(const char *s)
 {
@@ -95,6 +111,9 @@ accel_status accel_runtime_open(const char *config_path, accel_runtime **out_run
     pthread_mutex_init(&rt->lock, NULL);
     pthread_rwlock_init(&rt->queue_life, NULL);
     rt->cfg = cfg;
+    rt->capture = &accel__graph_capture_hooks;
+    accel__op_hooks_init(rt);
+    rt->op_hooks[ACCEL_OP_KERNEL] = &accel__op_hooks_kernel;
     rt->gate = accel__gate_new();
     rt->backends = calloc(cfg->section_count ? cfg->section_count : 1, sizeof *rt->backends);
     if (!rt->backends || !rt->gate) {

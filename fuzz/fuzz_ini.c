@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* fuzz_ini.c — libFuzzer harness for the plugins.ini reader
- * (accel__config_load in core/config.c, with inih underneath). Each input is
+ * (accel__config_load in core/base/config.c, with inih underneath). Each input is
  * written to a private temporary file (mode 0600, so the security check of
- * core/security.c passes) and parsed; nothing is dlopen'ed, since only the
+ * core/base/security.c passes) and parsed; nothing is dlopen'ed, since only the
  * configuration layer is linked in. Built with ACCEL_FUZZ=ON and clang;
  * replay_main.c replays the corpora as a ctest in every build. */
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_handle_table.c — the handle table of core/handle.c on its own
+/* test_handle_table.c — the handle table of core/base/handle.c on its own
  * (compiled into this test with ACCEL_HANDLE_TEST_HOOKS): handle values are
  * never given out twice, a slot whose 32-bit generation is spent is retired
  * rather than wrapped, so a released handle stays refused for at least 2^32

@@ -2,7 +2,7 @@
 /* Copyright 2026 The accel authors */
 /* test_fuse.c — fusion of a graph's elementwise runs at instantiate
  * (core/graphs/fuse.c) and verify mode's check of fused kernels against the
- * unfused op list (core/graphs/fuse_check.c): a chain becomes one kernel and
+ * unfused op list (core/kernels/fused_check.c): a chain becomes one kernel and
  * matches a plain double loop; dead temporaries are elided, live ones
  * written; a dtype change, a reduction or the option end or stop fusion;
  * rebinding scalars and buffers of fused ops; 1000 random chains checked by

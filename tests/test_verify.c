@@ -5,7 +5,7 @@
  * faulty test plugin, the CPU checked against itself raising no alarm over
  * 1000 random ops, replay of a recorded mismatch, the fallback policy
  * (core/check/fallback.c) with its placement report (core/check/report.c), and the
- * load-time self-test (core/check/selftest.c). */
+ * load-time self-test (core/runtime/selftest.c). */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <dirent.h>

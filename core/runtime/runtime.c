@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* core/runtime.c — opening a runtime (configuration, candidate order,
+/* core/runtime/runtime.c — opening a runtime (configuration, candidate order,
  * loading every backend, strict and ACCEL_BACKEND rules) and closing it
  * (drain queues, release every object still alive, shut backends down and
  * unload them in reverse load order).
@@ -91,22 +91,14 @@ static void runtime_free(accel_runtime *rt)
     free(rt);
 }
 
-accel_status accel_runtime_open(const char *config_path, accel_runtime **out_runtime)
+/* A runtime for cfg (owned by it from here on) with room for a backend per
+ * section; NULL when out of host memory (cfg freed). */
+static accel_runtime *runtime_new(accel__config *cfg)
 {
-    static const char fn[] = "accel_runtime_open";
-    if (!out_runtime)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_runtime is NULL", fn);
-    *out_runtime = NULL;
-
-    accel__config *cfg = NULL;
-    accel_status st = accel__config_load(config_path, fn, &cfg);
-    if (st != ACCEL_SUCCESS)
-        return st;
-
     accel_runtime *rt = calloc(1, sizeof *rt);
     if (!rt) {
         accel__config_free(cfg);
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+        return NULL;
     }
     pthread_mutex_init(&rt->lock, NULL);
     pthread_rwlock_init(&rt->queue_life, NULL);
@@ -118,89 +110,115 @@ accel_status accel_runtime_open(const char *config_path, accel_runtime **out_run
     rt->backends = calloc(cfg->section_count ? cfg->section_count : 1, sizeof *rt->backends);
     if (!rt->backends || !rt->gate) {
         runtime_free(rt);
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+        return NULL;
     }
+    return rt;
+}
 
-    /* ACCEL_BACKEND names a section (checked by config.c). */
+/* The candidates in the order the file's header comment gives; false when
+ * out of host memory. ACCEL_BACKEND names a section (checked by config.c). */
+static bool add_candidates(accel_runtime *rt)
+{
+    const accel__config *cfg = rt->cfg;
     const char *forced = cfg->backend_first;
     if (forced && !add_candidate(rt, accel__config_section(cfg, forced), true))
-        goto oom;
-    for (size_t i = 0; i < cfg->order_count; i++) {
-        if (has_candidate(rt, cfg->order[i]))
-            continue;
-        if (!add_candidate(rt, accel__config_section(cfg, cfg->order[i]), true))
-            goto oom;
-    }
-    for (size_t i = 0; i < cfg->section_count; i++) {
-        if (has_candidate(rt, cfg->sections[i].name))
-            continue;
-        if (!add_candidate(rt, &cfg->sections[i], false))
-            goto oom;
-    }
+        return false;
+    for (size_t i = 0; i < cfg->order_count; i++)
+        if (!has_candidate(rt, cfg->order[i]) &&
+            !add_candidate(rt, accel__config_section(cfg, cfg->order[i]), true))
+            return false;
+    for (size_t i = 0; i < cfg->section_count; i++)
+        if (!has_candidate(rt, cfg->sections[i].name) &&
+            !add_candidate(rt, &cfg->sections[i], false))
+            return false;
+    return true;
+}
 
+/* The ACCEL_BACKEND and strict rules over the backends that loaded. */
+static accel_status check_loaded(const accel_runtime *rt, const char *fn)
+{
+    const accel__config *cfg = rt->cfg;
+    const char *forced = cfg->backend_first;
+    if (forced && !rt->backends[0].loaded)
+        return accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
+                           "%s: ACCEL_BACKEND=%s could not be loaded (%s): %s", fn, forced,
+                           rt->backends[0].path, rt->backends[0].reason);
+    for (uint32_t i = 0; cfg->strict && i < rt->backend_count; i++) {
+        const accel__backend *be = &rt->backends[i];
+        if (be->in_order && !be->loaded)
+            return accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
+                               "%s: strict = true in %s and backend %s failed (%s): %s", fn,
+                               cfg->path, be->name, be->path, be->reason);
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* The error of a runtime without devices: each backend's reason. */
+static accel_status no_device(const accel_runtime *rt, const char *fn)
+{
+    char why[2048];
+    size_t n = 0;
+    why[0] = '\0';
+    for (uint32_t i = 0; i < rt->backend_count && n < sizeof why; i++) {
+        int w = snprintf(why + n, sizeof why - n, "%s%s: %s", i ? "; " : "", rt->backends[i].name,
+                         rt->backends[i].reason);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+    return accel__fail(ACCEL_ERROR_UNAVAILABLE, "%s: no backend loaded from %s (%s)", fn,
+                       rt->cfg->path, rt->backend_count ? why : "it names no backend");
+}
+
+/* Everything of opening after the configuration: candidates, loading, the
+ * rules, devices, the handle, the policies and the trace. On failure the
+ * caller frees rt (and its handle when set). */
+static accel_status runtime_start(accel_runtime *rt, const char *fn)
+{
+    if (!add_candidates(rt))
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     for (uint32_t i = 0; i < rt->backend_count; i++)
         accel__loader_open(&rt->backends[i]);
     accel__selftest_all(rt); /* selftest.c: a failing backend counts as not loaded */
-
-    if (forced && !rt->backends[0].loaded) {
-        st = accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
-                         "%s: ACCEL_BACKEND=%s could not be loaded (%s): %s", fn, forced,
-                         rt->backends[0].path, rt->backends[0].reason);
-        runtime_free(rt);
-        return st;
-    }
-    if (cfg->strict) {
-        for (uint32_t i = 0; i < rt->backend_count; i++) {
-            accel__backend *be = &rt->backends[i];
-            if (be->in_order && !be->loaded) {
-                st = accel__fail(ACCEL_ERROR_PLUGIN_LOAD,
-                                 "%s: strict = true in %s and backend %s failed (%s): %s", fn,
-                                 cfg->path, be->name, be->path, be->reason);
-                runtime_free(rt);
-                return st;
-            }
-        }
-    }
-
-    st = accel__devices_build(rt);
-    if (st != ACCEL_SUCCESS) {
-        runtime_free(rt);
-        return st;
-    }
-    if (rt->device_count == 0) {
-        char why[2048];
-        size_t n = 0;
-        why[0] = '\0';
-        for (uint32_t i = 0; i < rt->backend_count && n < sizeof why; i++) {
-            int w = snprintf(why + n, sizeof why - n, "%s%s: %s", i ? "; " : "",
-                             rt->backends[i].name, rt->backends[i].reason);
-            if (w < 0)
-                break;
-            n += (size_t)w;
-        }
-        st = accel__fail(ACCEL_ERROR_UNAVAILABLE, "%s: no backend loaded from %s (%s)", fn,
-                         cfg->path, rt->backend_count ? why : "it names no backend");
-        runtime_free(rt);
-        return st;
-    }
-    if (accel__handle_new(ACCEL__T_RUNTIME, rt, rt->gate, &rt->handle) != ACCEL_SUCCESS) {
-        runtime_free(rt);
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    }
+    accel_status st = check_loaded(rt, fn);
+    if (st == ACCEL_SUCCESS)
+        st = accel__devices_build(rt);
+    if (st == ACCEL_SUCCESS && rt->device_count == 0)
+        st = no_device(rt, fn);
+    if (st == ACCEL_SUCCESS &&
+        accel__handle_new(ACCEL__T_RUNTIME, rt, rt->gate, &rt->handle) != ACCEL_SUCCESS)
+        st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     /* verify, fallback and report keys (verify.c); needs the live handle. */
-    st = accel__policy_open(rt, fn);
+    if (st == ACCEL_SUCCESS)
+        st = accel__policy_open(rt, fn);
+    if (st == ACCEL_SUCCESS)
+        accel__trace_open(rt);
+    return st;
+}
+
+accel_status accel_runtime_open(const char *config_path, accel_runtime **out_runtime)
+{
+    static const char fn[] = "accel_runtime_open";
+    if (!out_runtime)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_runtime is NULL", fn);
+    *out_runtime = NULL;
+
+    accel__config *cfg = NULL;
+    accel_status st = accel__config_load(config_path, fn, &cfg);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_runtime *rt = runtime_new(cfg);
+    if (!rt)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    st = runtime_start(rt, fn);
     if (st != ACCEL_SUCCESS) {
-        accel__handle_free(rt->handle);
+        if (rt->handle)
+            accel__handle_free(rt->handle);
         runtime_free(rt);
         return st;
     }
-    accel__trace_open(rt);
     *out_runtime = rt->handle;
     return ACCEL_SUCCESS;
-
-oom:
-    runtime_free(rt);
-    return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
 }
 
 void accel_runtime_close(accel_runtime *rt)

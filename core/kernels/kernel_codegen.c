@@ -181,6 +181,14 @@ static const char *arith_type(accel_dtype dt)
         return "long long";
     case ACCEL_U8:
         return "unsigned char";
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* accel/array.h — N-d strided arrays on a device: the view (DLPack's DLTensor
+ * in spirit), dtype promotion by the Array API standard 2023.12, metadata-only
+ * views, and the standard's elementwise functions and reductions on views.
+ *
+ * - A view (accel_array) describes elements of one buffer: a byte offset to
+ *   element (0, ..., 0), a dtype, ndim <= ACCEL_ARRAY_MAX_NDIM, a shape and
+ *   strides in elements (0 repeats an element: a broadcast dimension;
+ *   negative walks backwards: a reversed one). Row-major means the last
+ *   stride is 1. Views are plain structs the caller owns; they hold no
+ *   reference on the buffer, which must outlive the work that uses it.
+ * - Functions that take views validate them (accel_array_validate) before
+ *   anything is enqueued; on any error the output is untouched and
+ *   accel_last_error() names the function, the argument and the cause.
+ * - Operands broadcast (accel_broadcast_shapes); the output's shape is the
+ *   broadcast shape and its dtype the function's result dtype exactly (no
+ *   implicit cast on store: use accel_array_astype).
+ * - Aliasing: an output may be exactly an input (same buffer, byte offset,
+ *   dtype, shape and strides after broadcasting), for in-place work; an
+ *   output whose elements' byte range meets an input's in any other way is
+ *   refused with ACCEL_ERROR_INVALID_ARGUMENT (a bounds test, as NumPy's
+ *   may_share_memory: interleaved views that share no element are refused
+ *   too, copy one of them first).
+ * - The kernels are generated from one table row per function (see
+ *   core/arrays/) and compiled through the user-kernel machinery (NVRTC on
+ *   CUDA, cc/tcc on the CPU; accel/kernel.h), cached like user kernels, and
+ *   submitted through the op path of every op: fallback, verify mode, the
+ *   trace and the placement report apply. Asynchronous like every op.
+ * - Thread safety: every function may be called from any thread.
+ */
+#ifndef ACCEL_ARRAY_H
+#define ACCEL_ARRAY_H
+
+#include "accel/accel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most dimensions a view has (DLPack allows any; NumPy 2 allows 64). */
+#define ACCEL_ARRAY_MAX_NDIM 32
+
+/* A strided view of a buffer. The caller's; holds no reference. */
+typedef struct accel_array {
+    uint32_t struct_size;
+    accel_dtype dtype;
+    accel_buffer *buffer;
+    uint64_t offset; /* bytes from the buffer's start to element (0, ..., 0);
+                        a multiple of the dtype's size */
+    uint32_t ndim;   /* 0: a single element (a 0-d array) */
+    uint32_t reserved0;
+    int64_t shape[ACCEL_ARRAY_MAX_NDIM];   /* elements per dimension, >= 0 */
+    int64_t strides[ACCEL_ARRAY_MAX_NDIM]; /* elements; 0 broadcasts, < 0 reverses */
+} accel_array;
+
+/* ------------------------------------------------------------------ views */
+
+/* Fill *a as a row-major contiguous view of buf: byte offset 0, dtype,
+ * ndim dimensions of shape[ndim] (copied), strides from the last axis (1)
+ * outward. buf is not checked here (accel_array_validate does that).
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (a NULL, ndim > ACCEL_ARRAY_MAX_NDIM,
+ * shape NULL with ndim > 0, a negative size), ACCEL_ERROR_DTYPE_MISMATCH
+ * (unknown dtype), ACCEL_ERROR_OUT_OF_RANGE (the element count overflows
+ * int64). *a is untouched on error. */
+ACCEL_API accel_status accel_array_init(accel_array *a, accel_buffer *buf, accel_dtype dtype,
+                                        uint32_t ndim, const int64_t *shape);
+
+/* Check a view: struct_size set, a known dtype, ndim <= ACCEL_ARRAY_MAX_NDIM,
+ * sizes >= 0, a live buffer, the byte offset a multiple of the element size,
+ * no int64 overflow of shape x strides, and every element inside the
+ * buffer (a view with no elements needs only its offset inside). name
+ * (NULL: "a") names the view in the message ("accel_array_validate: x:
+ * elements reach [0, 24] ... but the buffer holds 24"). Every function of
+ * this header runs these checks on each view it takes.
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT, ACCEL_ERROR_INVALID_HANDLE (buffer),
+ * ACCEL_ERROR_DTYPE_MISMATCH, ACCEL_ERROR_OUT_OF_RANGE. */
+ACCEL_API accel_status accel_array_validate(const accel_array *a, const char *name);
+
+/* The broadcast shape of count views (NumPy's and the standard's rule:
+ * align trailing axes; sizes must be equal or 1; missing leading axes count
+ * as 1) into *out_ndim and out_shape[ACCEL_ARRAY_MAX_NDIM]. count <= 64;
+ * count 0 gives ndim 0. Errors: ACCEL_ERROR_SHAPE_MISMATCH (naming the
+ * array, both shapes and the axis), the checks of accel_array_validate
+ * ("arrays[i]"), ACCEL_ERROR_INVALID_ARGUMENT (NULL pointers). */
+ACCEL_API accel_status accel_broadcast_shapes(size_t count, const accel_array *const *arrays,
+                                              uint32_t *out_ndim, int64_t *out_shape);
+
+/* Views from views: metadata only, nothing is enqueued, the buffer is
+ * shared. Each validates x first; out may be x itself; on error *out is
+ * untouched. axes_mask: bit i names axis i. */
+
+/* Python's x[start[0]:stop[0]:step[0], ...]: per axis, start and stop
+ * follow slice.indices (negative counts from the end; clamped; INT64_MAX
+ * and INT64_MIN stand for an omitted bound), step != 0 (negative walks
+ * backwards). Arrays of x->ndim entries. Errors: ACCEL_ERROR_INVALID_ARGUMENT
+ * (step 0, NULL), ACCEL_ERROR_OUT_OF_RANGE (stride x step overflows). */
+ACCEL_API accel_status accel_array_slice(const accel_array *x, const int64_t *start,
+                                         const int64_t *stop, const int64_t *step,
+                                         accel_array *out);
+/* out axis i = x axis axes[i] (a permutation of 0..ndim-1; negative counts
+ * from the end). Errors: ACCEL_ERROR_INVALID_ARGUMENT (out of range, repeated). */
+ACCEL_API accel_status accel_array_permute_dims(const accel_array *x, const int32_t *axes,
+                                                accel_array *out);
+/* A new axis of size 1 at position axis in [-ndim-1, ndim].
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (axis out of range, ndim full). */
+ACCEL_API accel_status accel_array_expand_dims(const accel_array *x, int32_t axis,
+                                               accel_array *out);
+/* Drop the axes of axes_mask, each of size 1.
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (an axis past ndim or not of size 1). */
+ACCEL_API accel_status accel_array_squeeze(const accel_array *x, uint64_t axes_mask,
+                                           accel_array *out);
+/* x broadcast to shape[ndim] (new leading axes and size-1 axes get stride 0).
+ * Errors: ACCEL_ERROR_SHAPE_MISMATCH (x does not broadcast to it),
+ * ACCEL_ERROR_INVALID_ARGUMENT (ndim below x's or too large, a negative size). */
+ACCEL_API accel_status accel_array_broadcast_to(const accel_array *x, uint32_t ndim,
+                                                const int64_t *shape, accel_array *out);
+/* Reverse the axes of axes_mask (the offset moves to their last element,
+ * the stride changes sign). Errors: ACCEL_ERROR_INVALID_ARGUMENT. */
+ACCEL_API accel_status accel_array_flip(const accel_array *x, uint64_t axes_mask, accel_array *out);
+/* x viewed with shape[ndim] in row-major (C) order, one size may be -1
+ * (inferred). A view when x's strides allow it (NumPy's
+ * _attempt_nocopy_reshape test); otherwise ACCEL_ERROR_UNSUPPORTED with a
+ * message saying a copy is needed (accel_array_copy into a contiguous
+ * array, then reshape that). Errors: ACCEL_ERROR_SHAPE_MISMATCH (element
+ * counts differ, -1 not inferable), ACCEL_ERROR_INVALID_ARGUMENT. */
+ACCEL_API accel_status accel_array_reshape(const accel_array *x, uint32_t ndim,
+                                           const int64_t *shape, accel_array *out);
+
+/* ------------------------------------------------------------------ dtypes */
+
+/* The result dtype of a binary function of arrays of dtypes a and b.
+ * The Array API standard's promotion table (2023.12, "Type Promotion Rules")
+ * within a kind: bool; int8 < int16 < int32 < int64; uint8 < ... < uint64;
+ * (intN, uintM) -> the smallest signed integer holding both (int16 for
+ * (int8, uint8), ...); float32 < float64; complex64 < complex128; float32
+ * with complex64 -> complex64, float64 with complex64 -> complex128.
+ * Where the standard leaves the result to the implementation, accel follows
+ * NumPy 2 (so that the Python namespace agrees with what its users know):
+ * - (int64, uint64) -> float64 (no integer holds both; NumPy's answer, which
+ *   loses integers above 2^53 -- cast one operand first to avoid that);
+ * - bool with any other dtype -> that dtype;
+ * - an integer with a float or complex -> the float of at least the
+ *   integer's precision (int8, uint8 -> float16; int16, uint16 -> float32;
+ *   wider -> float64), then promoted with the other operand;
+ * - float16 and bfloat16 (outside the standard) -> float32 together, and
+ *   the wider float with float32 or float64.
+ * Errors: ACCEL_ERROR_DTYPE_MISMATCH (an unknown dtype),
+ * ACCEL_ERROR_INVALID_ARGUMENT (out NULL). *out is untouched on error. */
+ACCEL_API accel_status accel_result_type(accel_dtype a, accel_dtype b, accel_dtype *out);
+
+/* The result dtype of a binary function of an array of dtype a and a
+ * Python scalar of kind scalar_kind (ACCEL_DTYPE_KIND_BOOL, _INT, _FLOAT or
+ * _COMPLEX; _UINT counts as _INT). The standard's rule: a scalar of the
+ * array's kind, or a "lower" kind (bool < int < float < complex), takes the
+ * array's dtype (float32 + 2.5 -> float32, int8 + 3 -> int8). Beyond the
+ * standard, as NumPy 2 (NEP 50): a complex scalar with a float array gives
+ * the complex of that precision (float32 -> complex64; float16, bfloat16 ->
+ * complex64), with an integer or bool array complex128; a float scalar with
+ * an integer or bool array float64; an int scalar with a bool array int64.
+ * Whether an integer scalar's value fits the result is checked where the
+ * scalar is used, not here.
+ * Errors: ACCEL_ERROR_DTYPE_MISMATCH (unknown dtype),
+ * ACCEL_ERROR_INVALID_ARGUMENT (an unknown scalar_kind, out NULL). */
+ACCEL_API accel_status accel_result_type_scalar(accel_dtype a, accel_dtype_kind scalar_kind,
+                                                accel_dtype *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_ARRAY_H */

@@ -537,6 +537,7 @@ struct accel_runtime {
     struct accel_kernel *kernels;    /* live user kernels (kernel.c), under lock */
     struct accel_graph *graphs;      /* live graphs (graph.c), under lock */
     struct accel_device_comm *comms; /* live device communicators (collective.c), under lock */
+    struct accel__acache *arrays;    /* generated array kernels (arrays/cache.c) */
 };
 
 /* Doubly linked list helpers for the runtime's object lists. */

@@ -14,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graphs/capture.h"
+#include "arrays/arrays_internal.h"
 #include "base/internal.h"
+#include "graphs/capture.h"
 
 static char *dup_str(const char *s)
 {
@@ -233,6 +234,7 @@ void accel_runtime_close(accel_runtime *rt)
     accel__graphs_close(rt);  /* before the events and buffers its nodes refer to */
     accel__comms_close(rt);   /* their queues are gone; the backends are still loaded */
     accel__trace_close(rt);   /* every traced op is done now */
+    accel__arrays_close(rt);  /* forgets the array kernels; the next line releases them */
     accel__kernels_close(rt); /* user kernels and their programs, before the backends unload */
     while (rt->events) {
         accel_event *ev = rt->events;

@@ -109,6 +109,11 @@ static const char prelude_common[] =
     "  return (unsigned short)(s | h);\n"
     "}\n";
 
+const char *accel__kernel_prelude_16bit(void)
+{
+    return prelude_common;
+}
+
 /* The C twin: no headers; math functions come from the process's libm. */
 static const char prelude_c[] =
     "#define ACCEL_FN static inline\n"

@@ -13,9 +13,11 @@
  * - Functions that take views validate them (accel_array_validate) before
  *   anything is enqueued; on any error the output is untouched and
  *   accel_last_error() names the function, the argument and the cause.
- * - Operands broadcast (accel_broadcast_shapes); the output's shape is the
- *   broadcast shape and its dtype the function's result dtype exactly (no
- *   implicit cast on store: use accel_array_astype).
+ * - Operands broadcast (accel_broadcast_shapes): inputs broadcast to the
+ *   output's shape, which must be the broadcast shape of the inputs and the
+ *   output (NumPy's out=; an output never broadcasts), and the output's
+ *   dtype is the function's result dtype exactly (no implicit cast on
+ *   store: use accel_array_astype).
  * - Aliasing: an output may be exactly an input (same buffer, byte offset,
  *   dtype, shape and strides after broadcasting), for in-place work; an
  *   output whose elements' byte range meets an input's in any other way is
@@ -126,6 +128,173 @@ ACCEL_API accel_status accel_array_flip(const accel_array *x, uint64_t axes_mask
  * counts differ, -1 not inferable), ACCEL_ERROR_INVALID_ARGUMENT. */
 ACCEL_API accel_status accel_array_reshape(const accel_array *x, uint32_t ndim,
                                            const int64_t *shape, accel_array *out);
+
+/* ------------------------------------------------------------- functions */
+
+/* The elementwise functions: X(ENUM, VALUE, name, ARITY). ACCEL_ARRAY_<ENUM>
+ * = VALUE (append-only, grouped by tens); name is the Array API's. Which
+ * dtype kinds each takes, its result dtype and its per-element expression
+ * per kind are one row each of the core's table (core/arrays/table.c),
+ * which accel_array_fn_info reports. */
+#define ACCEL_ARRAY_FN_LIST(X)                                                                     \
+    X(ADD, 1, "add", 2)                                                                            \
+    X(SUBTRACT, 2, "subtract", 2)                                                                  \
+    X(MULTIPLY, 3, "multiply", 2)                                                                  \
+    X(DIVIDE, 4, "divide", 2)                                                                      \
+    X(FLOOR_DIVIDE, 5, "floor_divide", 2)                                                          \
+    X(REMAINDER, 6, "remainder", 2)                                                                \
+    X(POW, 7, "pow", 2)                                                                            \
+    X(NEGATIVE, 8, "negative", 1)                                                                  \
+    X(POSITIVE, 9, "positive", 1)                                                                  \
+    X(ABS, 10, "abs", 1)                                                                           \
+    X(SQUARE, 11, "square", 1)                                                                     \
+    X(SIGN, 12, "sign", 1)                                                                         \
+    X(MAXIMUM, 13, "maximum", 2)                                                                   \
+    X(MINIMUM, 14, "minimum", 2)                                                                   \
+    X(COPYSIGN, 15, "copysign", 2)                                                                 \
+    X(HYPOT, 16, "hypot", 2)                                                                       \
+    X(LOGADDEXP, 17, "logaddexp", 2)                                                               \
+    X(NEXTAFTER, 18, "nextafter", 2)                                                               \
+    X(ATAN2, 19, "atan2", 2)                                                                       \
+    X(EQUAL, 20, "equal", 2)                                                                       \
+    X(NOT_EQUAL, 21, "not_equal", 2)                                                               \
+    X(LESS, 22, "less", 2)                                                                         \
+    X(LESS_EQUAL, 23, "less_equal", 2)                                                             \
+    X(GREATER, 24, "greater", 2)                                                                   \
+    X(GREATER_EQUAL, 25, "greater_equal", 2)                                                       \
+    X(LOGICAL_AND, 30, "logical_and", 2)                                                           \
+    X(LOGICAL_OR, 31, "logical_or", 2)                                                             \
+    X(LOGICAL_XOR, 32, "logical_xor", 2)                                                           \
+    X(LOGICAL_NOT, 33, "logical_not", 1)                                                           \
+    X(BITWISE_AND, 40, "bitwise_and", 2)                                                           \
+    X(BITWISE_OR, 41, "bitwise_or", 2)                                                             \
+    X(BITWISE_XOR, 42, "bitwise_xor", 2)                                                           \
+    X(BITWISE_INVERT, 43, "bitwise_invert", 1)                                                     \
+    X(BITWISE_LEFT_SHIFT, 44, "bitwise_left_shift", 2)                                             \
+    X(BITWISE_RIGHT_SHIFT, 45, "bitwise_right_shift", 2)                                           \
+    X(FLOOR, 50, "floor", 1)                                                                       \
+    X(CEIL, 51, "ceil", 1)                                                                         \
+    X(TRUNC, 52, "trunc", 1)                                                                       \
+    X(ROUND, 53, "round", 1)                                                                       \
+    X(EXP, 60, "exp", 1)                                                                           \
+    X(EXPM1, 61, "expm1", 1)                                                                       \
+    X(LOG, 62, "log", 1)                                                                           \
+    X(LOG1P, 63, "log1p", 1)                                                                       \
+    X(LOG2, 64, "log2", 1)                                                                         \
+    X(LOG10, 65, "log10", 1)                                                                       \
+    X(SQRT, 66, "sqrt", 1)                                                                         \
+    X(SIN, 70, "sin", 1)                                                                           \
+    X(COS, 71, "cos", 1)                                                                           \
+    X(TAN, 72, "tan", 1)                                                                           \
+    X(ASIN, 73, "asin", 1)                                                                         \
+    X(ACOS, 74, "acos", 1)                                                                         \
+    X(ATAN, 75, "atan", 1)                                                                         \
+    X(SINH, 76, "sinh", 1)                                                                         \
+    X(COSH, 77, "cosh", 1)                                                                         \
+    X(TANH, 78, "tanh", 1)                                                                         \
+    X(ASINH, 79, "asinh", 1)                                                                       \
+    X(ACOSH, 80, "acosh", 1)                                                                       \
+    X(ATANH, 81, "atanh", 1)                                                                       \
+    X(ISNAN, 90, "isnan", 1)                                                                       \
+    X(ISINF, 91, "isinf", 1)                                                                       \
+    X(ISFINITE, 92, "isfinite", 1)                                                                 \
+    X(CLIP, 100, "clip", 3)                                                                        \
+    X(WHERE, 101, "where", 3)                                                                      \
+    X(ASTYPE, 110, "astype", 1)
+
+typedef enum accel_array_fn {
+    ACCEL_ARRAY_FN_INVALID = 0,
+#define ACCEL_X_ARRAY_FN(E, V, NAME, ARITY) ACCEL_ARRAY_##E = V,
+    ACCEL_ARRAY_FN_LIST(ACCEL_X_ARRAY_FN)
+#undef ACCEL_X_ARRAY_FN
+        ACCEL_ARRAY_FN_LIMIT_ = 128 /* every value is below this */
+} accel_array_fn;
+
+/* What accel_array_fn_info tells of a function (one row of the table). */
+typedef struct accel_array_fn_properties {
+    uint32_t struct_size;
+    accel_array_fn fn;
+    const char *name; /* the Array API's name */
+    uint32_t arity;   /* inputs: 1, 2 or 3 */
+    uint32_t kinds;   /* bit (1u << accel_dtype_kind) per kind of the promoted inputs it takes */
+    uint32_t result;  /* ACCEL_ARRAY_RESULT_* */
+    uint32_t tolerance_ulp; /* verify mode's bound for float results; 0: exact */
+    uint32_t reserved0;
+    uint64_t reserved[4];
+} accel_array_fn_properties;
+
+#define ACCEL_ARRAY_RESULT_PROMOTED 1u /* the inputs' promoted dtype (accel_result_type) */
+#define ACCEL_ARRAY_RESULT_BOOL 2u     /* bool (comparisons, logical, isnan, ...) */
+#define ACCEL_ARRAY_RESULT_OUT 3u      /* out's dtype (astype) */
+
+/* The table's row of fn, or NULL for an unknown fn. Thread-safe. */
+ACCEL_API const accel_array_fn_properties *accel_array_fn_info(accel_array_fn fn);
+
+/* Elementwise y = fn(x) over broadcast views, through a kernel generated
+ * for (fn, dtypes, dimensions after coalescing) and cached.
+ * x's dtype must be of a kind fn takes (accel_array_fn_info: e.g. exp and
+ * the other transcendental functions take float dtypes only -- cast integers
+ * with accel_array_astype first; bitwise functions take bool and integers);
+ * out's dtype must be the result dtype exactly and its shape x's.
+ * Per-element semantics (one expression per kind, the same on every
+ * backend): integers wrap modulo 2^bits (no trap, no undefined behaviour);
+ * float16 and bfloat16 compute in float32 and round to nearest even on
+ * store; NaN propagates through maximum/minimum and clip (IEEE 754-2019
+ * maximum, -0 < +0); round is half to even; sign(+-0) is that zero.
+ * Errors (all before anything is enqueued, out untouched):
+ * ACCEL_ERROR_INVALID_HANDLE (q, a buffer), ACCEL_ERROR_INVALID_ARGUMENT
+ * (fn unknown or of another arity, a NULL view, out overlapping x other than
+ * exactly), ACCEL_ERROR_DTYPE_MISMATCH (a kind fn does not take, out's
+ * dtype not the result dtype), ACCEL_ERROR_SHAPE_MISMATCH (out's shape is
+ * not the broadcast shape),
+ * ACCEL_ERROR_OUT_OF_RANGE (a view past its buffer or overflowing),
+ * ACCEL_ERROR_DEVICE_MISMATCH (a buffer on another device than q's),
+ * ACCEL_ERROR_COMPILE / ACCEL_ERROR_UNSUPPORTED (the device cannot build
+ * the kernel). Asynchronous. */
+ACCEL_API accel_status accel_array_unary(accel_queue *q, accel_array_fn fn, const accel_array *x,
+                                         const accel_array *out);
+
+/* Elementwise out = fn(x1, x2), x1 and x2 broadcast together; their dtypes
+ * promote by accel_result_type and the function computes in the promoted
+ * dtype (comparisons too; (int64, uint64) compare as float64).
+ * Integer floor_divide and remainder by 0 give 0 (NumPy's value, without its
+ * warning; no trap); INT_MIN // -1 wraps to INT_MIN. Integer pow with a
+ * negative exponent gives the truncated exact value (1 for a base of 1,
+ * +-1 for -1, else 0). Shifts by a count < 0 or >= the width give 0 (left,
+ * unsigned right) or the sign fill (signed right). nextafter takes float32
+ * and float64 only. Errors as accel_array_unary, plus
+ * ACCEL_ERROR_SHAPE_MISMATCH for inputs that do not broadcast. */
+ACCEL_API accel_status accel_array_binary(accel_queue *q, accel_array_fn fn, const accel_array *x1,
+                                          const accel_array *x2, const accel_array *out);
+
+/* out = minimum(maximum(x, lo), hi) elementwise (NumPy's clip; the Array
+ * API's with array bounds), the three broadcast and promoted together.
+ * Errors as accel_array_binary. */
+ACCEL_API accel_status accel_array_clip(accel_queue *q, const accel_array *x, const accel_array *lo,
+                                        const accel_array *hi, const accel_array *out);
+
+/* out = cond ? x1 : x2 elementwise; cond is bool; x1 and x2 promote; the
+ * three broadcast. Errors as accel_array_binary (a cond that is not bool:
+ * ACCEL_ERROR_DTYPE_MISMATCH). */
+ACCEL_API accel_status accel_array_where(accel_queue *q, const accel_array *cond,
+                                         const accel_array *x1, const accel_array *x2,
+                                         const accel_array *out);
+
+/* out = x converted to out's dtype (x broadcast to out's shape): the copy
+ * with conversion of the Array API's astype, also the strided-to-contiguous
+ * copy. Conversions: to bool, x != 0; between integers, modulo 2^bits (C's
+ * and NumPy's wrap); float to integer, truncation toward zero, saturated at
+ * the integer's range, NaN to 0 (defined everywhere, as CUDA's cvt.rzi.sat;
+ * NumPy leaves these undefined); to float16/bfloat16, round to nearest even.
+ * Complex dtypes are not taken yet (ACCEL_ERROR_UNSUPPORTED).
+ * Errors as accel_array_unary. */
+ACCEL_API accel_status accel_array_astype(accel_queue *q, const accel_array *x,
+                                          const accel_array *out);
+
+/* out = x, the same dtype (ACCEL_ERROR_DTYPE_MISMATCH otherwise), x
+ * broadcast to out's shape: a strided copy. Errors as accel_array_astype. */
+ACCEL_API accel_status accel_array_copy(accel_queue *q, const accel_array *x,
+                                        const accel_array *out);
 
 /* ------------------------------------------------------------------ dtypes */
 

@@ -1,0 +1,809 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* test_array_elementwise.c — every elementwise function of accel/array.h x
+ * every dtype it takes, against a plain C reference computed here (integers
+ * in int64/uint64 wrapped to the dtype's width, floats in the compute type
+ * or in double rounded, the functions' documented rules), on contiguous,
+ * broadcast, transposed, reversed, 0-size, 1-element and odd shapes; dtypes a
+ * function does not take are refused with the output untouched. Runs on every
+ * device of the default configuration (the CPU here; CUDA where present). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel/array.h"
+#include "test_util.h"
+
+/* binary16 by the compiler (GCC >= 12, Clang >= 15 on x86-64): the
+ * reference conversion, independent of the library's. */
+__extension__ typedef _Float16 half_t;
+
+static const accel_dtype all_dtypes[] = {ACCEL_BOOL, ACCEL_I8,  ACCEL_I16, ACCEL_I32, ACCEL_I64,
+                                         ACCEL_U8,   ACCEL_U16, ACCEL_U32, ACCEL_U64, ACCEL_F16,
+                                         ACCEL_BF16, ACCEL_F32, ACCEL_F64};
+#define NDT (sizeof all_dtypes / sizeof all_dtypes[0])
+
+/* ------------------------------------------------------------ values */
+
+typedef union val {
+    int64_t i;
+    uint64_t u;
+    double f;
+} val;
+
+static accel_dtype_kind kind(accel_dtype dt)
+{
+    return accel_dtype_kind_of(dt);
+}
+static bool is_float(accel_dtype dt)
+{
+    return kind(dt) == ACCEL_DTYPE_KIND_FLOAT;
+}
+static int bits(accel_dtype dt)
+{
+    return 8 * (int)accel_dtype_size(dt);
+}
+
+static float bf16_to_f(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static uint16_t f_to_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if (isnan(f))
+        return (uint16_t)((u >> 16) | 0x40u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+/* An integer value wrapped to dt's width (two's complement). */
+static val wrap(accel_dtype dt, val v)
+{
+    int b = bits(dt);
+    if (dt == ACCEL_BOOL) {
+        v.i = v.i != 0;
+        return v;
+    }
+    if (b < 64) {
+        uint64_t m = (1ull << b) - 1, u = v.u & m;
+        if (kind(dt) == ACCEL_DTYPE_KIND_INT && (u >> (b - 1)))
+            u |= ~m;
+        v.u = u;
+    }
+    return v;
+}
+
+/* A float rounded to dt (f16 by the compiler's half_t, bf16 by hand). */
+static double round_to(accel_dtype dt, double x)
+{
+    switch (dt) {
+    case ACCEL_F16:
+        return (double)(half_t)(float)x;
+    case ACCEL_BF16:
+        return (double)bf16_to_f(f_to_bf16((float)x));
+    case ACCEL_F32:
+        return (double)(float)x;
+    default:
+        return x;
+    }
+}
+
+static void put(void *p, accel_dtype dt, size_t i, val v)
+{
+    char *b = (char *)p + i * accel_dtype_size(dt);
+    if (dt == ACCEL_F32) {
+        float f = (float)v.f;
+        memcpy(b, &f, 4);
+    } else if (dt == ACCEL_F64) {
+        memcpy(b, &v.f, 8);
+    } else if (dt == ACCEL_F16) {
+        half_t h = (half_t)(float)v.f;
+        memcpy(b, &h, 2);
+    } else if (dt == ACCEL_BF16) {
+        uint16_t h = f_to_bf16((float)v.f);
+        memcpy(b, &h, 2);
+    } else {
+        v = wrap(dt, v);
+        memcpy(b, &v.u, accel_dtype_size(dt)); /* little-endian */
+    }
+}
+
+static val get(const void *p, accel_dtype dt, size_t i)
+{
+    const char *b = (const char *)p + i * accel_dtype_size(dt);
+    val v = {0};
+    if (dt == ACCEL_F32) {
+        float f;
+        memcpy(&f, b, 4);
+        v.f = f;
+    } else if (dt == ACCEL_F64) {
+        memcpy(&v.f, b, 8);
+    } else if (dt == ACCEL_F16) {
+        half_t h;
+        memcpy(&h, b, 2);
+        v.f = (double)h;
+    } else if (dt == ACCEL_BF16) {
+        uint16_t h;
+        memcpy(&h, b, 2);
+        v.f = bf16_to_f(h);
+    } else {
+        memcpy(&v.u, b, accel_dtype_size(dt));
+        v = wrap(dt, v);
+    }
+    return v;
+}
+
+/* A value of `from` as a value of `to` (the promotion's conversion). */
+static val convert(accel_dtype from, accel_dtype to, val v)
+{
+    if (is_float(to)) {
+        double f = is_float(from)                        ? v.f
+                   : kind(from) == ACCEL_DTYPE_KIND_UINT ? (double)v.u
+                                                         : (double)v.i;
+        v.f = round_to(to, f);
+        return v;
+    }
+    if (to == ACCEL_BOOL) {
+        v.i = is_float(from) ? v.f != 0 : v.u != 0;
+        return v;
+    }
+    if (is_float(from)) { /* truncation saturated at the range, NaN 0 (astype) */
+        double f = v.f, hi = ldexp(1.0, kind(to) == ACCEL_DTYPE_KIND_INT ? bits(to) - 1 : bits(to));
+        val r = {0};
+        if (kind(to) == ACCEL_DTYPE_KIND_INT) {
+            int64_t mn = bits(to) == 64 ? INT64_MIN : -(int64_t)(1ull << (bits(to) - 1));
+            r.i = isnan(f) ? 0 : f < -hi ? mn : f >= hi ? -(mn + 1) : (int64_t)f;
+        } else {
+            r.u = isnan(f) || f <= -1.0 ? 0
+                  : f >= hi             ? (bits(to) == 64 ? ~0ull : (1ull << bits(to)) - 1)
+                                        : (uint64_t)f;
+        }
+        return r;
+    }
+    return wrap(to, v);
+}
+
+/* ------------------------------------------------------------ reference */
+
+/* NumPy's npy_divmod (numpy/_core/src/npymath/npy_math_internal.h.src). */
+static double np_floordiv(double a, double b)
+{
+    if (b == 0)
+        return a / b;
+    double m = fmod(a, b), d = (a - m) / b;
+    if (m != 0 && ((b < 0) != (m < 0)))
+        d -= 1;
+    if (d == 0)
+        return copysign(0.0, a / b);
+    double f = floor(d);
+    return d - f > 0.5 ? f + 1 : f;
+}
+static double np_remainder(double a, double b)
+{
+    double m = fmod(a, b);
+    if (b == 0)
+        return m;
+    if (m != 0)
+        return (b < 0) != (m < 0) ? m + b : m;
+    return copysign(0.0, b);
+}
+static float np_floordivf(float a, float b)
+{
+    if (b == 0)
+        return a / b;
+    float m = fmodf(a, b), d = (a - m) / b;
+    if (m != 0 && ((b < 0) != (m < 0)))
+        d -= 1;
+    if (d == 0)
+        return copysignf(0.0f, a / b);
+    float f = floorf(d);
+    return d - f > 0.5f ? f + 1 : f;
+}
+static float np_remainderf(float a, float b)
+{
+    float m = fmodf(a, b);
+    if (b == 0)
+        return m;
+    if (m != 0)
+        return (b < 0) != (m < 0) ? m + b : m;
+    return copysignf(0.0f, b);
+}
+static double ieee_max(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return NAN;
+    if (a == b)
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+static double ieee_min(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return NAN;
+    if (a == b)
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+/* Float functions; single: computed in float where the kernel does (the
+ * result then compares exactly), else in double and rounded (4 ulp rows). */
+static double ref_float(accel_array_fn fn, accel_dtype ct, double a, double b, double c)
+{
+    bool s = ct != ACCEL_F64;
+    float fa = (float)a, fb = (float)b;
+    switch (fn) {
+    case ACCEL_ARRAY_ADD:
+        return s ? fa + fb : a + b;
+    case ACCEL_ARRAY_SUBTRACT:
+        return s ? fa - fb : a - b;
+    case ACCEL_ARRAY_MULTIPLY:
+        return s ? fa * fb : a * b;
+    case ACCEL_ARRAY_DIVIDE:
+        return s ? fa / fb : a / b;
+    case ACCEL_ARRAY_FLOOR_DIVIDE:
+        return s ? np_floordivf(fa, fb) : np_floordiv(a, b);
+    case ACCEL_ARRAY_REMAINDER:
+        return s ? np_remainderf(fa, fb) : np_remainder(a, b);
+    case ACCEL_ARRAY_POW:
+        return pow(a, b);
+    case ACCEL_ARRAY_NEGATIVE:
+        return -a;
+    case ACCEL_ARRAY_POSITIVE:
+        return a;
+    case ACCEL_ARRAY_ABS:
+        return fabs(a);
+    case ACCEL_ARRAY_SQUARE:
+        return s ? fa * fa : a * a;
+    case ACCEL_ARRAY_SIGN:
+        return isnan(a) ? a : a > 0 ? 1.0 : a < 0 ? -1.0 : a;
+    case ACCEL_ARRAY_MAXIMUM:
+        return ieee_max(a, b);
+    case ACCEL_ARRAY_MINIMUM:
+        return ieee_min(a, b);
+    case ACCEL_ARRAY_COPYSIGN:
+        return copysign(a, b);
+    case ACCEL_ARRAY_HYPOT:
+        return hypot(a, b);
+    case ACCEL_ARRAY_LOGADDEXP: {
+        if (a == b)
+            return a + 0.693147180559945309417232121458176568;
+        double m = a > b ? a : b, d = -fabs(a - b);
+        return isnan(d) ? a - b : m + log1p(exp(d));
+    }
+    case ACCEL_ARRAY_NEXTAFTER:
+        return s ? nextafterf(fa, fb) : nextafter(a, b);
+    case ACCEL_ARRAY_ATAN2:
+        return atan2(a, b);
+    case ACCEL_ARRAY_FLOOR:
+        return floor(a);
+    case ACCEL_ARRAY_CEIL:
+        return ceil(a);
+    case ACCEL_ARRAY_TRUNC:
+        return trunc(a);
+    case ACCEL_ARRAY_ROUND:
+        return nearbyint(a);
+    case ACCEL_ARRAY_EXP:
+        return exp(a);
+    case ACCEL_ARRAY_EXPM1:
+        return expm1(a);
+    case ACCEL_ARRAY_LOG:
+        return log(a);
+    case ACCEL_ARRAY_LOG1P:
+        return log1p(a);
+    case ACCEL_ARRAY_LOG2:
+        return log2(a);
+    case ACCEL_ARRAY_LOG10:
+        return log10(a);
+    case ACCEL_ARRAY_SQRT:
+        return sqrt(a);
+    case ACCEL_ARRAY_SIN:
+        return sin(a);
+    case ACCEL_ARRAY_COS:
+        return cos(a);
+    case ACCEL_ARRAY_TAN:
+        return tan(a);
+    case ACCEL_ARRAY_ASIN:
+        return asin(a);
+    case ACCEL_ARRAY_ACOS:
+        return acos(a);
+    case ACCEL_ARRAY_ATAN:
+        return atan(a);
+    case ACCEL_ARRAY_SINH:
+        return sinh(a);
+    case ACCEL_ARRAY_COSH:
+        return cosh(a);
+    case ACCEL_ARRAY_TANH:
+        return tanh(a);
+    case ACCEL_ARRAY_ASINH:
+        return asinh(a);
+    case ACCEL_ARRAY_ACOSH:
+        return acosh(a);
+    case ACCEL_ARRAY_ATANH:
+        return atanh(a);
+    case ACCEL_ARRAY_CLIP:
+        return ieee_min(ieee_max(a, b), c);
+    default:
+        break;
+    }
+    cr_assert_fail("no float reference for fn %d", (int)fn);
+    return 0;
+}
+
+/* Integer functions on int64 (signed) or uint64 values of ct's width. */
+static val ref_int(accel_array_fn fn, accel_dtype ct, val a, val b, val c)
+{
+    bool sg = kind(ct) == ACCEL_DTYPE_KIND_INT;
+    int w = bits(ct);
+    val r = {0};
+    switch (fn) {
+    case ACCEL_ARRAY_ADD:
+        r.u = a.u + b.u;
+        break;
+    case ACCEL_ARRAY_SUBTRACT:
+        r.u = a.u - b.u;
+        break;
+    case ACCEL_ARRAY_MULTIPLY:
+        r.u = a.u * b.u;
+        break;
+    case ACCEL_ARRAY_FLOOR_DIVIDE:
+        if (b.i == 0)
+            r.i = 0;
+        else if (sg && b.i == -1)
+            r.u = 0 - a.u;
+        else if (sg)
+            r.i = a.i / b.i - ((a.i % b.i != 0) && ((a.i % b.i < 0) != (b.i < 0)));
+        else
+            r.u = a.u / b.u;
+        break;
+    case ACCEL_ARRAY_REMAINDER:
+        if (b.i == 0 || (sg && b.i == -1))
+            r.i = 0;
+        else if (sg)
+            r.i = a.i % b.i + ((a.i % b.i != 0) && ((a.i % b.i < 0) != (b.i < 0))) * b.i;
+        else
+            r.u = a.u % b.u;
+        break;
+    case ACCEL_ARRAY_POW:
+        if (sg && b.i < 0) {
+            r.i = a.i == 1 ? 1 : a.i == -1 ? ((b.i & 1) ? -1 : 1) : 0;
+        } else {
+            r.u = 1;
+            for (uint64_t e = 0; e < b.u && e < 200; e++)
+                r.u *= a.u;
+        }
+        break;
+    case ACCEL_ARRAY_NEGATIVE:
+        r.u = 0 - a.u;
+        break;
+    case ACCEL_ARRAY_POSITIVE:
+        r = a;
+        break;
+    case ACCEL_ARRAY_ABS:
+        r.u = sg && a.i < 0 ? 0 - a.u : a.u;
+        break;
+    case ACCEL_ARRAY_SQUARE:
+        r.u = a.u * a.u;
+        break;
+    case ACCEL_ARRAY_SIGN:
+        r.i = sg ? (a.i > 0) - (a.i < 0) : a.u > 0;
+        break;
+    case ACCEL_ARRAY_MAXIMUM:
+        r = (sg ? a.i > b.i : a.u > b.u) ? a : b;
+        break;
+    case ACCEL_ARRAY_MINIMUM:
+        r = (sg ? a.i < b.i : a.u < b.u) ? a : b;
+        break;
+    case ACCEL_ARRAY_BITWISE_AND:
+        r.u = a.u & b.u;
+        break;
+    case ACCEL_ARRAY_BITWISE_OR:
+        r.u = a.u | b.u;
+        break;
+    case ACCEL_ARRAY_BITWISE_XOR:
+        r.u = a.u ^ b.u;
+        break;
+    case ACCEL_ARRAY_BITWISE_INVERT:
+        r.u = ct == ACCEL_BOOL ? !a.u : ~a.u;
+        break;
+    case ACCEL_ARRAY_BITWISE_LEFT_SHIFT:
+        r.u = (sg && b.i < 0) || b.u >= (uint64_t)w ? 0 : a.u << b.u;
+        break;
+    case ACCEL_ARRAY_BITWISE_RIGHT_SHIFT:
+        if (sg)
+            r.i = b.i < 0 || b.i >= w ? (a.i < 0 ? -1 : 0) : a.i >> b.i;
+        else
+            r.u = b.u >= (uint64_t)w ? 0 : a.u >> b.u;
+        break;
+    case ACCEL_ARRAY_FLOOR:
+    case ACCEL_ARRAY_CEIL:
+    case ACCEL_ARRAY_TRUNC:
+    case ACCEL_ARRAY_ROUND:
+        r = a;
+        break;
+    case ACCEL_ARRAY_CLIP:
+        r = (sg ? a.i < b.i : a.u < b.u) ? b : (sg ? a.i > c.i : a.u > c.u) ? c : a;
+        break;
+    default:
+        cr_assert_fail("no integer reference for fn %d", (int)fn);
+    }
+    return wrap(ct, r);
+}
+
+/* Truth of a value of dt. */
+static bool truth(accel_dtype dt, val v)
+{
+    return is_float(dt) ? v.f != 0 : v.u != 0;
+}
+
+/* Compare in ct: -1, 0, 1, or 2 when unordered (NaN). */
+static int cmp(accel_dtype ct, val a, val b)
+{
+    if (is_float(ct))
+        return isnan(a.f) || isnan(b.f) ? 2 : (a.f > b.f) - (a.f < b.f);
+    if (kind(ct) == ACCEL_DTYPE_KIND_UINT || ct == ACCEL_BOOL)
+        return (a.u > b.u) - (a.u < b.u);
+    return (a.i > b.i) - (a.i < b.i);
+}
+
+/* The result of fn on inputs already converted to ct, as a value of rdt. */
+static val ref(accel_array_fn fn, accel_dtype ct, accel_dtype rdt, val a, val b, val c)
+{
+    val r = {0};
+    int o;
+    switch (fn) {
+    case ACCEL_ARRAY_EQUAL:
+        r.i = cmp(ct, a, b) == 0;
+        return r;
+    case ACCEL_ARRAY_NOT_EQUAL:
+        r.i = cmp(ct, a, b) != 0;
+        return r;
+    case ACCEL_ARRAY_LESS:
+        r.i = cmp(ct, a, b) == -1;
+        return r;
+    case ACCEL_ARRAY_LESS_EQUAL:
+        o = cmp(ct, a, b);
+        r.i = o == -1 || o == 0;
+        return r;
+    case ACCEL_ARRAY_GREATER:
+        r.i = cmp(ct, a, b) == 1;
+        return r;
+    case ACCEL_ARRAY_GREATER_EQUAL:
+        o = cmp(ct, a, b);
+        r.i = o == 1 || o == 0;
+        return r;
+    case ACCEL_ARRAY_LOGICAL_AND:
+        r.i = truth(ct, a) && truth(ct, b);
+        return r;
+    case ACCEL_ARRAY_LOGICAL_OR:
+        r.i = truth(ct, a) || truth(ct, b);
+        return r;
+    case ACCEL_ARRAY_LOGICAL_XOR:
+        r.i = truth(ct, a) != truth(ct, b);
+        return r;
+    case ACCEL_ARRAY_LOGICAL_NOT:
+        r.i = !truth(ct, a);
+        return r;
+    case ACCEL_ARRAY_ISNAN:
+        r.i = is_float(ct) && isnan(a.f);
+        return r;
+    case ACCEL_ARRAY_ISINF:
+        r.i = is_float(ct) && isinf(a.f);
+        return r;
+    case ACCEL_ARRAY_ISFINITE:
+        r.i = !is_float(ct) || isfinite(a.f);
+        return r;
+    case ACCEL_ARRAY_WHERE:
+        return a.u ? b : c;
+    case ACCEL_ARRAY_ASTYPE:
+        return convert(ct, rdt, a);
+    default:
+        break;
+    }
+    if (is_float(ct)) {
+        r.f = round_to(ct, ref_float(fn, ct, a.f, b.f, c.f));
+        return r;
+    }
+    return ref_int(fn, ct, a, b, c);
+}
+
+/* ------------------------------------------------------------ inputs */
+
+/* n values of dt: the edge values of the dtype first, then random ones.
+ * small: integers in [-3, bits + 3] (shift counts, exponents). */
+static void fill(tu_rng *r, accel_dtype dt, bool small, void *p, size_t n)
+{
+    static const double fspecial[] = {0.0,  -0.0, INFINITY, -INFINITY, NAN, 1.0,
+                                      -1.0, 0.5,  2.5,      -2.5,      3.0, -7.0};
+    static const int64_t ispecial[] = {0, 1, -1, 2, -2, 7, -7, 3};
+    for (size_t i = 0; i < n; i++) {
+        val v = {0};
+        if (dt == ACCEL_BOOL) {
+            v.i = (int64_t)(tu_rng_next(r) & 1u);
+        } else if (is_float(dt)) {
+            uint64_t pick = tu_rng_next(r) % 4;
+            v.f = i < sizeof fspecial / sizeof fspecial[0] ? fspecial[i]
+                  : pick == 0                              ? tu_rng_wide(r, -8, 8)
+                  : pick == 1 ? (double)(int64_t)(tu_rng_next(r) % 21) - 10.0
+                              : tu_rng_range(r, -10.0, 10.0);
+        } else if (small) {
+            v.i = (int64_t)(tu_rng_next(r) % (uint64_t)(bits(dt) + 7)) - 3;
+            if (kind(dt) == ACCEL_DTYPE_KIND_UINT && v.i < 0)
+                v.i = -v.i;
+        } else if (i < sizeof ispecial / sizeof ispecial[0]) {
+            v.i = ispecial[i];
+        } else if (i == 8 || i == 9) { /* the dtype's max and min (put wraps) */
+            int b = bits(dt);
+            bool sg = kind(dt) == ACCEL_DTYPE_KIND_INT;
+            if (i == 8)
+                v.u = sg ? (1ull << (b - 1)) - 1 : (b == 64 ? ~0ull : (1ull << b) - 1);
+            else
+                v.u = sg ? 1ull << (b - 1) : 0;
+        } else {
+            uint64_t pick = tu_rng_next(r) % 2;
+            v.u = pick ? tu_rng_next(r) : (uint64_t)((int64_t)(tu_rng_next(r) % 41) - 20);
+        }
+        put(p, dt, i, v);
+    }
+}
+
+/* One ulp of dt at |x| (subnormal spacing below the normals). */
+static double ulp_of(accel_dtype dt, double x)
+{
+    int mant = dt == ACCEL_F16 ? 11 : dt == ACCEL_BF16 ? 8 : dt == ACCEL_F32 ? 24 : 53;
+    int emin = dt == ACCEL_F16 ? -14 : dt == ACCEL_F64 ? -1022 : -126;
+    int e = x != 0 && isfinite(x) ? ilogb(x) : emin;
+    return ldexp(1.0, (e < emin ? emin : e) - mant + 1);
+}
+
+static bool close_enough(accel_dtype dt, double got, double want, unsigned tol)
+{
+    if (isnan(got) || isnan(want))
+        return isnan(got) && isnan(want);
+    if (got == want)
+        return tol || signbit(got) == signbit(want) || got != 0;
+    if (!tol || isinf(got) || isinf(want))
+        return false;
+    return fabs(got - want) <= tol * ulp_of(dt, want);
+}
+
+/* ------------------------------------------------------------ device */
+
+typedef struct env {
+    accel_device *dev;
+    accel_queue *q;
+} env;
+
+static accel_buffer *upload(env *e, const void *data, size_t bytes)
+{
+    accel_buffer *b;
+    tu_ok(accel_buffer_create(e->dev, bytes ? bytes : 1, &b));
+    if (bytes)
+        tu_ok(accel_queue_write_blocking(e->q, b, 0, data, bytes));
+    return b;
+}
+
+/* Element (multi-index idx) of view a in host copy `host` of its buffer. */
+static val host_elem(const accel_array *a, const void *host, const int64_t *idx, uint32_t nd)
+{
+    int64_t e = (int64_t)(a->offset / accel_dtype_size(a->dtype));
+    for (uint32_t d = 0; d < a->ndim; d++) {
+        int64_t i = idx[nd - a->ndim + d];
+        e += (a->shape[d] == 1 ? 0 : i) * a->strides[d];
+    }
+    return get(host, a->dtype, (size_t)e);
+}
+
+/* A case: input views over host arrays, and the output view (contiguous,
+ * over a buffer of its own). */
+typedef struct kase {
+    uint32_t nin;
+    accel_array in[3], out;
+    void *host[3];
+    size_t bytes[3];
+} kase;
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    cr_assert(p);
+    return p;
+}
+
+/* Input k: a buffer of `elems` elements of dt, viewed by v (buffer set here). */
+static void add_input(kase *c, tu_rng *r, accel_dtype dt, bool small, int64_t elems, accel_array v)
+{
+    uint32_t k = c->nin++;
+    c->bytes[k] = (size_t)elems * accel_dtype_size(dt);
+    c->host[k] = xmalloc(c->bytes[k]);
+    fill(r, dt, small, c->host[k], (size_t)elems);
+    c->in[k] = v;
+    c->in[k].dtype = dt;
+}
+
+/* Run fn (binary, unary, clip, where or astype by arity and fn) on the case
+ * and compare every output element with the reference. */
+static void run_case(env *e, accel_array_fn fn, kase *c, accel_dtype out_dt, const char *what)
+{
+    accel_buffer *bufs[3];
+    for (uint32_t k = 0; k < c->nin; k++) {
+        bufs[k] = upload(e, c->host[k], c->bytes[k]);
+        c->in[k].buffer = bufs[k];
+    }
+    int64_t n = 1;
+    for (uint32_t d = 0; d < c->out.ndim; d++)
+        n *= c->out.shape[d];
+    size_t ob = (size_t)n * accel_dtype_size(out_dt);
+    unsigned char *got = xmalloc(ob);
+    memset(got, 0xa5, ob);
+    accel_buffer *bo = upload(e, got, ob);
+    accel_array out = c->out;
+    out.buffer = bo;
+    out.dtype = out_dt;
+    accel_status st;
+    if (fn == ACCEL_ARRAY_ASTYPE)
+        st = accel_array_astype(e->q, &c->in[0], &out);
+    else if (fn == ACCEL_ARRAY_WHERE)
+        st = accel_array_where(e->q, &c->in[0], &c->in[1], &c->in[2], &out);
+    else if (fn == ACCEL_ARRAY_CLIP)
+        st = accel_array_clip(e->q, &c->in[0], &c->in[1], &c->in[2], &out);
+    else if (c->nin == 2)
+        st = accel_array_binary(e->q, fn, &c->in[0], &c->in[1], &out);
+    else
+        st = accel_array_unary(e->q, fn, &c->in[0], &out);
+    tu_assert_status(st, ACCEL_SUCCESS, "%s %s", accel_array_fn_info(fn)->name, what);
+    if (ob)
+        tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, ob));
+    else
+        tu_ok(accel_queue_finish(e->q));
+    accel_dtype ct = c->in[fn == ACCEL_ARRAY_WHERE ? 1 : 0].dtype;
+    for (uint32_t k = fn == ACCEL_ARRAY_WHERE ? 2 : 1; k < c->nin; k++)
+        accel_result_type(ct, c->in[k].dtype, &ct);
+    unsigned tol = accel_array_fn_info(fn)->tolerance_ulp;
+    int64_t idx[ACCEL_ARRAY_MAX_NDIM] = {0};
+    for (int64_t i = 0; i < n; i++) {
+        int64_t rem = i;
+        for (uint32_t d = out.ndim; d-- > 0;) {
+            idx[d] = rem % out.shape[d];
+            rem /= out.shape[d];
+        }
+        val v[3] = {{0}, {0}, {0}};
+        for (uint32_t k = 0; k < c->nin; k++) {
+            v[k] = host_elem(&c->in[k], c->host[k], idx, out.ndim);
+            if (!(fn == ACCEL_ARRAY_WHERE && k == 0))
+                v[k] = convert(c->in[k].dtype, ct, v[k]);
+        }
+        val want = ref(fn, ct, out_dt, v[0], v[1], v[2]);
+        val have = get(got, out_dt, (size_t)i);
+        bool ok = is_float(out_dt) ? close_enough(out_dt, have.f, want.f, tol) : have.u == want.u;
+        if (!ok)
+            cr_assert_fail("%s %s -> %s, %s, element %lld: got %.17g (0x%llx), want %.17g "
+                           "(0x%llx); inputs %.17g %.17g (0x%llx 0x%llx)",
+                           accel_array_fn_info(fn)->name, accel_dtype_name(c->in[0].dtype),
+                           accel_dtype_name(out_dt), what, (long long)i, have.f,
+                           (unsigned long long)have.u, want.f, (unsigned long long)want.u, v[0].f,
+                           v[1].f, (unsigned long long)v[0].u, (unsigned long long)v[1].u);
+    }
+    for (uint32_t k = 0; k < c->nin; k++) {
+        accel_buffer_release(bufs[k]);
+        free(c->host[k]);
+    }
+    accel_buffer_release(bo);
+    free(got);
+}
+
+static accel_array view(uint32_t nd, const int64_t *shape)
+{
+    accel_array a;
+    tu_ok(accel_array_init(&a, NULL, ACCEL_F32, nd, shape));
+    return a;
+}
+
+/* fn's input k dtype for a case of dtype dt (where: the condition is bool). */
+static accel_dtype in_dtype(accel_array_fn fn, uint32_t k, accel_dtype dt)
+{
+    return fn == ACCEL_ARRAY_WHERE && k == 0 ? ACCEL_BOOL : dt;
+}
+
+static bool small_operand(accel_array_fn fn, uint32_t k)
+{
+    return k == 1 && (fn == ACCEL_ARRAY_BITWISE_LEFT_SHIFT ||
+                      fn == ACCEL_ARRAY_BITWISE_RIGHT_SHIFT || fn == ACCEL_ARRAY_POW);
+}
+
+/* Contiguous: every array of shape (37,). */
+static void case_contiguous(env *e, tu_rng *r, accel_array_fn fn, uint32_t arity, accel_dtype dt,
+                            accel_dtype out_dt)
+{
+    kase c = {0};
+    const int64_t shape[] = {37};
+    for (uint32_t k = 0; k < arity; k++)
+        add_input(&c, r, in_dtype(fn, k, dt), small_operand(fn, k), 37, view(1, shape));
+    c.out = view(1, shape);
+    run_case(e, fn, &c, out_dt, "contiguous (37,)");
+}
+
+/* Strided: out (5, 4, 3); input 0 (5, 1, 3) reversed on axis 0 (negative
+ * stride) and broadcast on axis 1; input 1 a (3, 4) array transposed to
+ * (4, 3); input 2 a (3,) broadcast. */
+static void case_strided(env *e, tu_rng *r, accel_array_fn fn, uint32_t arity, accel_dtype dt,
+                         accel_dtype out_dt)
+{
+    kase c = {0};
+    const int64_t s0[] = {5, 1, 3}, s1[] = {3, 4}, s2[] = {3}, so[] = {5, 4, 3};
+    accel_array v = view(3, s0);
+    v.strides[0] = -3;
+    v.offset = 12 * accel_dtype_size(in_dtype(fn, 0, dt));
+    add_input(&c, r, in_dtype(fn, 0, dt), false, 15, v);
+    if (arity > 1) {
+        v = view(2, s1);
+        v.shape[0] = 4, v.shape[1] = 3, v.strides[0] = 1, v.strides[1] = 4;
+        add_input(&c, r, dt, small_operand(fn, 1), 12, v);
+    }
+    if (arity > 2)
+        add_input(&c, r, dt, false, 3, view(1, s2));
+    c.out = view(3, so);
+    run_case(e, fn, &c, out_dt, "strided (5, 4, 3)");
+}
+
+static bool takes(accel_array_fn fn, accel_dtype dt)
+{
+    const accel_array_fn_properties *p = accel_array_fn_info(fn);
+    if (fn == ACCEL_ARRAY_NEXTAFTER && (dt == ACCEL_F16 || dt == ACCEL_BF16))
+        return false;
+    return (p->kinds >> accel_dtype_kind_of(dt)) & 1u;
+}
+
+static accel_dtype result_of(accel_array_fn fn, accel_dtype dt)
+{
+    return accel_array_fn_info(fn)->result == ACCEL_ARRAY_RESULT_BOOL ? ACCEL_BOOL : dt;
+}
+
+/* Every function but astype x every dtype: taken ones match the reference
+ * on both shapes; the others are refused with out untouched. */
+static void every_function(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(27);
+    for (int f = 1; f < ACCEL_ARRAY_FN_LIMIT_; f++) {
+        const accel_array_fn_properties *p = accel_array_fn_info((accel_array_fn)f);
+        if (!p || f == ACCEL_ARRAY_ASTYPE)
+            continue;
+        for (size_t d = 0; d < NDT; d++) {
+            accel_dtype dt = all_dtypes[d];
+            if (!takes((accel_array_fn)f, dt))
+                continue;
+            case_contiguous(&e, &r, (accel_array_fn)f, p->arity, dt, result_of(f, dt));
+            case_strided(&e, &r, (accel_array_fn)f, p->arity, dt, result_of(f, dt));
+        }
+    }
+}
+
+/* The default backends, the CPU's kernels built by tcc (the matrix builds
+ * about a thousand kernels: tcc takes milliseconds each, cc a third of a
+ * second), with a kernel cache of the test's own. */
+static accel_runtime *open_rt(void)
+{
+    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
+    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
+                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
+                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
+                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(ini, &rt, NULL));
+    return rt;
+}
+
+Test(array_elementwise, every_function_every_dtype)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, every_function, NULL);
+    accel_runtime_close(rt);
+}

@@ -584,7 +584,7 @@ static accel_buffer *upload(env *e, const void *data, size_t bytes)
 {
     accel_buffer *b;
     tu_ok(accel_buffer_create(e->dev, bytes ? bytes : 1, &b));
-    if (bytes)
+    if (bytes && data)
         tu_ok(accel_queue_write_blocking(e->q, b, 0, data, bytes));
     return b;
 }
@@ -805,5 +805,288 @@ Test(array_elementwise, every_function_every_dtype)
 {
     accel_runtime *rt = open_rt();
     tu_for_each_device(rt, every_function, NULL);
+    accel_runtime_close(rt);
+}
+
+/* A counter of the cases compared, so a matrix that silently ran nothing fails. */
+static void refused_untouched(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    unsigned refused = 0;
+    for (int f = 1; f < ACCEL_ARRAY_FN_LIMIT_; f++) {
+        const accel_array_fn_properties *p = accel_array_fn_info((accel_array_fn)f);
+        if (!p || f == ACCEL_ARRAY_ASTYPE || f == ACCEL_ARRAY_WHERE)
+            continue;
+        for (size_t d = 0; d < NDT; d++) {
+            accel_dtype dt = all_dtypes[d];
+            if (takes((accel_array_fn)f, dt))
+                continue;
+            const int64_t shape[] = {4};
+            unsigned char host[32];
+            memset(host, 0x5a, sizeof host);
+            accel_buffer *bx = upload(&e, host, sizeof host), *bo = upload(&e, host, sizeof host);
+            accel_array x, out;
+            tu_ok(accel_array_init(&x, bx, dt, 1, shape));
+            tu_ok(accel_array_init(&out, bo, result_of(f, dt), 1, shape));
+            accel_status st = p->arity == 1 ? accel_array_unary(q, (accel_array_fn)f, &x, &out)
+                              : p->arity == 2
+                                  ? accel_array_binary(q, (accel_array_fn)f, &x, &x, &out)
+                                  : accel_array_clip(q, &x, &x, &x, &out);
+            tu_assert_status(st, ACCEL_ERROR_DTYPE_MISMATCH, "%s on %s", p->name,
+                             accel_dtype_name(dt));
+            cr_assert(strstr(accel_last_error(), p->name), "%s", accel_last_error());
+            unsigned char back[32];
+            tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+            cr_assert(memcmp(back, host, sizeof back) == 0, "%s on %s: out changed", p->name,
+                      accel_dtype_name(dt));
+            accel_buffer_release(bx);
+            accel_buffer_release(bo);
+            refused++;
+        }
+    }
+    cr_assert_gt(refused, 150u, "refusals checked: %u", refused);
+}
+
+Test(array_elementwise, kinds_not_taken_are_refused)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, refused_untouched, NULL);
+    accel_runtime_close(rt);
+}
+
+/* astype: every pair of dtypes, contiguous; and a strided copy. */
+static void astype_pairs(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(28);
+    for (size_t i = 0; i < NDT; i++)
+        for (size_t j = 0; j < NDT; j++)
+            case_contiguous(&e, &r, ACCEL_ARRAY_ASTYPE, 1, all_dtypes[i], all_dtypes[j]);
+    for (size_t i = 0; i < NDT; i++)
+        case_strided(&e, &r, ACCEL_ARRAY_ASTYPE, 1, all_dtypes[i], all_dtypes[i]);
+}
+
+Test(array_elementwise, astype_every_pair)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, astype_pairs, NULL);
+    accel_runtime_close(rt);
+}
+
+/* Known values from NumPy 2.1 (np.floor_divide, np.remainder, np.round, ...)
+ * written out: an independent check of the rules the reference implements. */
+static void numpy_values(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    const int64_t shape[] = {6};
+    accel_array a, b, o;
+    const double fa[] = {-7.0, 7.0, 1.0, -0.0, 2.5, -3.5}, fb[] = {2.0, -2.0, 0.0, 5.0, 1.0, 1.0};
+    accel_buffer *ba = upload(&e, fa, sizeof fa), *bb = upload(&e, fb, sizeof fb);
+    accel_buffer *bo = upload(&e, NULL, 48);
+    tu_ok(accel_array_init(&a, ba, ACCEL_F64, 1, shape));
+    tu_ok(accel_array_init(&b, bb, ACCEL_F64, 1, shape));
+    tu_ok(accel_array_init(&o, bo, ACCEL_F64, 1, shape));
+    double got[6];
+    tu_ok(accel_array_binary(q, ACCEL_ARRAY_FLOOR_DIVIDE, &a, &b, &o));
+    tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+    const double fd[] = {-4.0, -4.0, INFINITY, -0.0, 2.0, -4.0}; /* np.floor_divide */
+    for (int i = 0; i < 6; i++)
+        cr_assert(tu_same(got[i], fd[i]) && signbit(got[i]) == signbit(fd[i]),
+                  "floor_divide[%d] = %g", i, got[i]);
+    tu_ok(accel_array_binary(q, ACCEL_ARRAY_REMAINDER, &a, &b, &o));
+    tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+    const double rm[] = {1.0, -1.0, NAN, 0.0, 0.5, 0.5}; /* np.remainder */
+    for (int i = 0; i < 6; i++)
+        cr_assert(tu_same(got[i], rm[i]), "remainder[%d] = %g", i, got[i]);
+    tu_ok(accel_array_unary(q, ACCEL_ARRAY_ROUND, &a, &o));
+    tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+    const double rd[] = {-7.0, 7.0, 1.0, -0.0, 2.0, -4.0}; /* np.round: half to even */
+    for (int i = 0; i < 6; i++)
+        cr_assert(tu_same(got[i], rd[i]), "round[%d] = %g", i, got[i]);
+    /* int32: 7 // 0 = 0, -7 // 2 = -4, -7 % 2 = 1, INT_MIN // -1 = INT_MIN */
+    const int32_t ia[] = {7, -7, -7, INT32_MIN, 5, -5}, ib[] = {0, 2, 2, -1, -3, 3};
+    int32_t ig[6];
+    accel_buffer *bia = upload(&e, ia, sizeof ia), *bib = upload(&e, ib, sizeof ib);
+    tu_ok(accel_array_init(&a, bia, ACCEL_I32, 1, shape));
+    tu_ok(accel_array_init(&b, bib, ACCEL_I32, 1, shape));
+    tu_ok(accel_array_init(&o, bo, ACCEL_I32, 1, shape));
+    tu_ok(accel_array_binary(q, ACCEL_ARRAY_FLOOR_DIVIDE, &a, &b, &o));
+    tu_ok(accel_queue_read_blocking(q, bo, 0, ig, sizeof ig));
+    const int32_t ifd[] = {0, -4, -4, INT32_MIN, -2, -2};
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(ig[i], ifd[i], "int floor_divide[%d] = %d", i, ig[i]);
+    tu_ok(accel_array_binary(q, ACCEL_ARRAY_REMAINDER, &a, &b, &o));
+    tu_ok(accel_queue_read_blocking(q, bo, 0, ig, sizeof ig));
+    const int32_t irm[] = {0, 1, 1, 0, -1, 1};
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(ig[i], irm[i], "int remainder[%d] = %d", i, ig[i]);
+    accel_buffer_release(ba);
+    accel_buffer_release(bb);
+    accel_buffer_release(bia);
+    accel_buffer_release(bib);
+    accel_buffer_release(bo);
+}
+
+Test(array_elementwise, numpy_values)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, numpy_values, NULL);
+    accel_runtime_close(rt);
+}
+
+/* Mixed dtypes promote (int8 + uint8 -> int16, int32 + float32 -> float64,
+ * bool + int8 -> int8); 0-d and 0-size views; 8 axes that do not coalesce
+ * (more than a binary kernel takes: the leading ones loop on the host). */
+static void shapes_and_promotion(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(29);
+    const accel_dtype pairs[][3] = {{ACCEL_I8, ACCEL_U8, ACCEL_I16},
+                                    {ACCEL_I32, ACCEL_F32, ACCEL_F64},
+                                    {ACCEL_BOOL, ACCEL_I8, ACCEL_I8},
+                                    {ACCEL_U64, ACCEL_F32, ACCEL_F64},
+                                    {ACCEL_I64, ACCEL_U64, ACCEL_F64}};
+    const int64_t shape[] = {11};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        static const accel_array_fn fns[] = {ACCEL_ARRAY_ADD, ACCEL_ARRAY_LESS,
+                                             ACCEL_ARRAY_MAXIMUM};
+        for (size_t f = 0; f < 3; f++) {
+            kase c = {0};
+            add_input(&c, &r, pairs[i][0], false, 11, view(1, shape));
+            add_input(&c, &r, pairs[i][1], false, 11, view(1, shape));
+            c.out = view(1, shape);
+            run_case(&e, fns[f], &c, result_of(fns[f], pairs[i][2]), "mixed dtypes");
+        }
+    }
+    /* 0-d: one element each */
+    kase c = {0};
+    add_input(&c, &r, ACCEL_F32, false, 1, view(0, NULL));
+    add_input(&c, &r, ACCEL_F32, false, 1, view(0, NULL));
+    c.out = view(0, NULL);
+    run_case(&e, ACCEL_ARRAY_ATAN2, &c, ACCEL_F32, "0-d");
+    /* 0-size: nothing runs, nothing fails */
+    const int64_t empty[] = {0, 3};
+    c = (kase){0};
+    add_input(&c, &r, ACCEL_I16, false, 0, view(2, empty));
+    c.out = view(2, empty);
+    run_case(&e, ACCEL_ARRAY_NEGATIVE, &c, ACCEL_I16, "0-size");
+    /* 8 axes of 2, input 0 with every other element (no two axes merge) */
+    int64_t s8[8], elems = 1;
+    for (int d = 0; d < 8; d++)
+        s8[d] = 2;
+    accel_array v = view(8, s8);
+    for (int d = 7; d >= 0; d--) {
+        v.strides[d] = 2 * elems;
+        elems *= 2;
+    }
+    c = (kase){0};
+    add_input(&c, &r, ACCEL_I32, false, 2 * elems, v);
+    accel_array w = view(8, s8);
+    w.strides[0] = -w.strides[0];
+    w.offset = (uint64_t)(128 * 4);
+    add_input(&c, &r, ACCEL_I32, false, elems, w);
+    c.out = view(8, s8);
+    run_case(&e, ACCEL_ARRAY_SUBTRACT, &c, ACCEL_I32, "8 axes");
+}
+
+Test(array_elementwise, shapes_and_promotion)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, shapes_and_promotion, NULL);
+    accel_runtime_close(rt);
+}
+
+/* Bad input: a clear status naming the argument, the output untouched. */
+Test(array_elementwise, bad_input)
+{
+    accel_runtime *rt = open_rt();
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    env e = {dev, q};
+    float host[64];
+    for (int i = 0; i < 64; i++)
+        host[i] = (float)i;
+    accel_buffer *bx = upload(&e, host, sizeof host), *bo = upload(&e, host, sizeof host);
+    const int64_t s23[] = {2, 3}, s3[] = {3}, s4[] = {4}, s24[] = {2, 4};
+    accel_array x, y, o, bad;
+    tu_ok(accel_array_init(&x, bx, ACCEL_F32, 2, s23));
+    tu_ok(accel_array_init(&y, bx, ACCEL_F32, 1, s4));
+    tu_ok(accel_array_init(&o, bo, ACCEL_F32, 2, s23));
+#define EXPECT(call, st, needle)                                                                   \
+    do {                                                                                           \
+        tu_assert_status(call, st, "%s", #call);                                                   \
+        cr_assert(strstr(accel_last_error(), needle), "%s: \"%s\" lacks \"%s\"", #call,            \
+                  accel_last_error(), needle);                                                     \
+    } while (0)
+    EXPECT(accel_array_binary(q, ACCEL_ARRAY_ADD, &x, &y, &o), ACCEL_ERROR_SHAPE_MISMATCH, "x2");
+    accel_array o24;
+    tu_ok(accel_array_init(&o24, bo, ACCEL_F32, 2, s24));
+    EXPECT(accel_array_unary(q, ACCEL_ARRAY_EXP, &x, &o24), ACCEL_ERROR_SHAPE_MISMATCH, "out");
+    EXPECT(accel_array_binary(q, ACCEL_ARRAY_BITWISE_AND, &x, &x, &o), ACCEL_ERROR_DTYPE_MISMATCH,
+           "bitwise_and takes bool");
+    accel_array ob = o;
+    ob.dtype = ACCEL_F64;
+    EXPECT(accel_array_binary(q, ACCEL_ARRAY_ADD, &x, &x, &ob), ACCEL_ERROR_DTYPE_MISMATCH, "out");
+    ob.dtype = ACCEL_F32; /* less gives bool */
+    EXPECT(accel_array_binary(q, ACCEL_ARRAY_LESS, &x, &x, &ob), ACCEL_ERROR_DTYPE_MISMATCH,
+           "gives bool");
+    bad = x;
+    bad.shape[0] = 100; /* past the buffer */
+    EXPECT(accel_array_unary(q, ACCEL_ARRAY_SIN, &bad, &o), ACCEL_ERROR_OUT_OF_RANGE, "x:");
+    bad = x;
+    bad.strides[1] = INT64_MAX; /* 2 x INT64_MAX overflows */
+    EXPECT(accel_array_binary(q, ACCEL_ARRAY_ADD, &x, &bad, &o), ACCEL_ERROR_OUT_OF_RANGE,
+           "x2: shape x strides overflows");
+    bad = x;
+    bad.ndim = 1u << 20;
+    EXPECT(accel_array_unary(q, ACCEL_ARRAY_SIN, &bad, &o), ACCEL_ERROR_INVALID_ARGUMENT,
+           "ndim 1048576");
+    EXPECT(accel_array_unary(q, ACCEL_ARRAY_ADD, &x, &o), ACCEL_ERROR_INVALID_ARGUMENT, "arity");
+    EXPECT(accel_array_unary(q, (accel_array_fn)99, &x, &o), ACCEL_ERROR_INVALID_ARGUMENT,
+           "unknown");
+    EXPECT(accel_array_unary(q, ACCEL_ARRAY_SIN, NULL, &o), ACCEL_ERROR_INVALID_ARGUMENT,
+           "x is NULL");
+    EXPECT(accel_array_unary(NULL, ACCEL_ARRAY_SIN, &x, &o), ACCEL_ERROR_INVALID_HANDLE, "q");
+    /* out overlapping x other than exactly: shifted by one element */
+    accel_array sh = x;
+    sh.offset = 4;
+    EXPECT(accel_array_unary(q, ACCEL_ARRAY_NEGATIVE, &x, &sh), ACCEL_ERROR_INVALID_ARGUMENT,
+           "overlaps");
+    /* a transposed view of the same elements is not in place either */
+    const int64_t s33[] = {3, 3};
+    accel_array sq, sqt;
+    tu_ok(accel_array_init(&sq, bx, ACCEL_F32, 2, s33));
+    const int32_t perm[] = {1, 0};
+    tu_ok(accel_array_permute_dims(&sq, perm, &sqt));
+    EXPECT(accel_array_unary(q, ACCEL_ARRAY_NEGATIVE, &sq, &sqt), ACCEL_ERROR_INVALID_ARGUMENT,
+           "overlaps");
+    accel_array cond = x;
+    EXPECT(accel_array_where(q, &cond, &x, &x, &o), ACCEL_ERROR_DTYPE_MISMATCH, "bool");
+    accel_array xi = x;
+    xi.dtype = ACCEL_I32;
+    EXPECT(accel_array_copy(q, &xi, &o), ACCEL_ERROR_DTYPE_MISMATCH, "astype");
+    accel_array xc = x;
+    xc.dtype = ACCEL_C64;
+    xc.shape[1] = 1;
+    EXPECT(accel_array_unary(q, ACCEL_ARRAY_NEGATIVE, &xc, &o), ACCEL_ERROR_UNSUPPORTED, "complex");
+    (void)s3;
+    float back[64];
+    tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+    cr_assert(memcmp(back, host, sizeof back) == 0, "out changed by a refused call");
+    /* in place, exactly: allowed */
+    tu_ok(accel_array_unary(q, ACCEL_ARRAY_NEGATIVE, &o, &o));
+    tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(back[i], -(float)i);
+    cr_assert_eq(back[6], 6.0f);
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    accel_queue_release(q);
     accel_runtime_close(rt);
 }

@@ -108,10 +108,14 @@ static void store(sbuf *b, const accel__aspec *s, const char *at)
     bool from_float = accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT &&
                       s->row->result != ACCEL_ARRAY_RESULT_BOOL;
     put(b, "    accel_y0[%s] = ", at);
+    /* uint64 to a float through the helper (see table.c). */
+    const char *v = s->ct != ACCEL_U64 || ok != ACCEL_DTYPE_KIND_FLOAT ? "accel_v"
+                    : o == ACCEL_F64                                   ? "accel_u64_d(accel_v)"
+                                                                       : "accel_u64_f(accel_v)";
     if (o == ACCEL_BOOL) {
         put(b, "(unsigned char)(accel_v != 0);\n");
     } else if (o == ACCEL_F16 || o == ACCEL_BF16) {
-        put(b, "%s((float)accel_v);\n", o == ACCEL_F16 ? "accel_f2h" : "accel_f2bf");
+        put(b, "%s((float)%s);\n", o == ACCEL_F16 ? "accel_f2h" : "accel_f2bf", v);
     } else if (from_float && (ok == ACCEL_DTYPE_KIND_INT || ok == ACCEL_DTYPE_KIND_UINT)) {
         int bits = 8 * (int)accel_dtype_size(o);
         bool sg = ok == ACCEL_DTYPE_KIND_INT;
@@ -131,11 +135,11 @@ static void store(sbuf *b, const accel__aspec *s, const char *at)
             snprintf(max_lit, sizeof max_lit, "%lluull",
                      bits == 64 ? ~0ull : (unsigned long long)(hi - 1.0));
         }
-        put(b,
-            "accel_v != accel_v ? (%s)0 : %s ? (%s)%s : accel_v >= %.17g ? (%s)%s : (%s)accel_v;\n",
-            t, lo_cond, t, min_lit, hi, t, max_lit, t);
+        put(b, "accel_v != accel_v ? (%s)0 : %s ? (%s)%s : accel_v >= %.17g ? (%s)%s : (%s)%s;\n",
+            t, lo_cond, t, min_lit, hi, t, max_lit, t,
+            o == ACCEL_U64 ? "accel_d_u64((double)accel_v)" : "(long long)accel_v");
     } else {
-        put(b, "(%s)accel_v;\n", accel__array_ctype(o));
+        put(b, "(%s)%s;\n", accel__array_ctype(o), v);
     }
 }
 
@@ -246,6 +250,10 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
         if (s->fn == ACCEL_ARRAY_WHERE && k == 0) {
             load(&b, s->in[0], 0, s->nd != 0);
             put(&b, " != 0");
+        } else if (s->in[k] == ACCEL_U64 && accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT) {
+            put(&b, "(accel_T)accel_u64_%c(", s->ct == ACCEL_F64 ? 'd' : 'f');
+            load(&b, s->in[k], k, s->nd != 0);
+            put(&b, ")");
         } else {
             put(&b, "(accel_T)");
             load(&b, s->in[k], k, s->nd != 0);

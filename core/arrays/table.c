@@ -249,6 +249,21 @@ const char accel__array_helpers[] =
     "  return d; }\n"
     "ACCEL_AH(float, f)\n"
     "ACCEL_AH(double, )\n"
+    /* uint64 <-> float without the compiler's runtime helpers (tcc's
+     * objects cannot call libgcc's __floatundisf): halve with a sticky bit,
+     * convert as signed, double; exact rounding since 63 > 53 bits. */
+    "ACCEL_FN float accel_u64_f(unsigned long long u) {\n"
+    "  return (u >> 63) ? 2.0f * (float)(long long)((u >> 1) | (u & 1u)) : (float)(long long)u;\n"
+    "}\n"
+    "ACCEL_FN double accel_u64_d(unsigned long long u) {\n"
+    "  return (u >> 63) ? 2.0 * (double)(long long)((u >> 1) | (u & 1u)) : (double)(long long)u;\n"
+    "}\n"
+    "ACCEL_FN unsigned long long accel_d_u64(double v) {\n"
+    "  return v >= 9223372036854775808.0\n"
+    "             ? (unsigned long long)(long long)(v - 9223372036854775808.0) + "
+    "9223372036854775808ull\n"
+    "             : (unsigned long long)(long long)v;\n"
+    "}\n"
     "ACCEL_FN long long accel_ipow(long long a, long long b) {\n"
     "  if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;\n"
     "  unsigned long long r = 1, x = (unsigned long long)a, e = (unsigned long long)b;\n"

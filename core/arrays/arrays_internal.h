@@ -88,9 +88,19 @@ const char *accel__array_ctype(accel_dtype dt);
 
 /* ------------------------------------------------------------ cache.c */
 
-/* The kernel of s on rt (rt the object, not the handle), made on first use
+/* The source of a kernel on a cache miss (malloc'ed; NULL: out of memory). */
+typedef char *(*accel__asource)(const void *ctx);
+/* The kernel named entry (its key) on rt (the object, not the handle), made
+ * from source(ctx) on first use with verify mode's bound tol_ulp (0: 1 ulp)
  * and kept until the runtime closes; *out is not the caller's to release. */
-accel_status accel__array_kernel(accel_runtime *rt, const accel__aspec *s, accel_kernel **out);
+accel_status accel__array_kernel(accel_runtime *rt, const char *entry, accel__asource source,
+                                 const void *ctx, unsigned tol_ulp, accel_kernel **out);
+/* elementwise.c: q's runtime (object) and device (handle), and the checks
+ * of n views (names for messages) with their extents: valid, on q's device,
+ * not complex. */
+accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
+                                const accel_array *const *a, const char *const *names,
+                                accel__extent *ext, accel_runtime **rt);
 /* At accel_runtime_close (base/runtime.c), before accel__kernels_close:
  * forget the kernels (that call releases them) and free the cache. */
 void accel__arrays_close(accel_runtime *rt);

@@ -5,6 +5,7 @@
  * the runtime closes. Compiled code is cached below this by the kernel
  * machinery (per device, in memory and on disk), so a process that meets a
  * kernel again finds its code on disk. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,8 @@ static unsigned hash(const char *s)
     return h % ACACHE_BUCKETS;
 }
 
-accel_status accel__array_kernel(accel_runtime *rt, const accel__aspec *s, accel_kernel **out)
+accel_status accel__array_kernel(accel_runtime *rt, const char *entry, accel__asource source,
+                                 const void *ctx, unsigned tol_ulp, accel_kernel **out)
 {
     pthread_mutex_lock(&make_lock);
     if (!rt->arrays) {
@@ -46,8 +48,6 @@ accel_status accel__array_kernel(accel_runtime *rt, const accel__aspec *s, accel
     pthread_mutex_unlock(&make_lock);
     if (!c)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "array kernels: out of host memory");
-    char entry[ACCEL__ANAME_MAX];
-    accel__array_entry(s, entry);
     unsigned h = hash(entry);
     pthread_mutex_lock(&c->lock);
     for (aentry *e = c->bucket[h]; e; e = e->next)
@@ -57,16 +57,16 @@ accel_status accel__array_kernel(accel_runtime *rt, const accel__aspec *s, accel
             return ACCEL_SUCCESS;
         }
     accel_status st = ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    char *src = accel__array_codegen(s, entry);
+    char *src = source(ctx);
     aentry *e = src ? calloc(1, sizeof *e) : NULL;
     if (e) {
         accel_kernel_options o;
         accel_kernel_options_init(&o);
-        o.tolerance_ulp = s->row->tol_ulp ? s->row->tol_ulp : 1;
+        o.tolerance_ulp = tol_ulp ? tol_ulp : 1;
         st = accel_kernel_raw_create(rt->handle, src, entry, &o, &e->k);
     }
     if (st == ACCEL_SUCCESS) {
-        memcpy(e->key, entry, sizeof e->key);
+        snprintf(e->key, sizeof e->key, "%s", entry);
         e->next = c->bucket[h];
         c->bucket[h] = e;
         *out = e->k;

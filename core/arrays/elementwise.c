@@ -19,8 +19,7 @@ typedef struct acall {
     const accel_array *a[4]; /* inputs, then out */
     const char *name[4];
     accel__extent ext[4];
-    accel_runtime *rt; /* objects */
-    accel_device *dev; /* handle */
+    accel_runtime *rt; /* the object */
     uint32_t nd;       /* after coalescing */
     int64_t shape[ACCEL_ARRAY_MAX_NDIM];
     int64_t stride[4][ACCEL_ARRAY_MAX_NDIM];
@@ -40,19 +39,22 @@ static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **r
     return ACCEL_SUCCESS;
 }
 
-static accel_status check_views(acall *c, accel_queue *q)
+accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
+                                const accel_array *const *a, const char *const *names,
+                                accel__extent *ext, accel_runtime **rt)
 {
-    accel_status st = queue_info(c->fn, q, &c->rt, &c->dev);
-    for (uint32_t k = 0; st == ACCEL_SUCCESS && k <= c->nin; k++) {
-        st = accel__array_check(c->fn, c->name[k], c->a[k], &c->ext[k]);
-        if (st == ACCEL_SUCCESS && accel_buffer_device(c->a[k]->buffer) != c->dev)
+    accel_device *dev;
+    accel_status st = queue_info(fn, q, rt, &dev);
+    for (uint32_t k = 0; st == ACCEL_SUCCESS && k < n; k++) {
+        st = accel__array_check(fn, names[k], a[k], &ext[k]);
+        if (st == ACCEL_SUCCESS && accel_buffer_device(a[k]->buffer) != dev)
             st = accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
-                             "%s: %s.buffer is on another device than q", c->fn, c->name[k]);
-        if (st == ACCEL_SUCCESS && accel_dtype_kind_of(c->a[k]->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
+                             "%s: %s.buffer is on another device than q", fn, names[k]);
+        if (st == ACCEL_SUCCESS && accel_dtype_kind_of(a[k]->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
             st = accel__fail(ACCEL_ERROR_UNSUPPORTED,
                              "%s: %s is %s: complex dtypes are not taken by the array functions "
                              "yet",
-                             c->fn, c->name[k], accel_dtype_name(c->a[k]->dtype));
+                             fn, names[k], accel_dtype_name(a[k]->dtype));
     }
     return st;
 }
@@ -232,6 +234,12 @@ static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const acce
     return accel_kernel_launch_grid(q, k, grid, block, na, args);
 }
 
+static char *source_of(const void *ctx)
+{
+    char entry[ACCEL__ANAME_MAX];
+    return accel__array_codegen((const accel__aspec *)ctx, entry);
+}
+
 /* Pick the variant, get its kernel, launch it (once per index of the
  * leading axes when there are more than a kernel takes). */
 static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
@@ -243,7 +251,9 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
     uint32_t inner = c->nd < max_axes(narr) ? c->nd : max_axes(narr);
     s->nd = contiguous ? 0 : inner;
     accel_kernel *k;
-    accel_status st = accel__array_kernel(c->rt, s, &k);
+    char entry[ACCEL__ANAME_MAX];
+    accel__array_entry(s, entry);
+    accel_status st = accel__array_kernel(c->rt, entry, source_of, s, s->row->tol_ulp, &k);
     if (st != ACCEL_SUCCESS)
         return st;
     int64_t base[4], n = 1, outer = 1;
@@ -279,7 +289,7 @@ static accel_status elementwise(acall *c, accel_queue *q)
     if (!c->row || c->row->arity != c->nin)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: fn %d is %s", c->fn, (int)c->f,
                            c->row ? "of another arity (see accel_array_fn_info)" : "unknown");
-    accel_status st = check_views(c, q);
+    accel_status st = accel__array_views(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt);
     accel__aspec s;
     if (st == ACCEL_SUCCESS)
         st = check_dtypes(c, &s);

@@ -296,6 +296,65 @@ ACCEL_API accel_status accel_array_astype(accel_queue *q, const accel_array *x,
 ACCEL_API accel_status accel_array_copy(accel_queue *q, const accel_array *x,
                                         const accel_array *out);
 
+/* ------------------------------------------------------------ reductions */
+
+/* The reductions: X(ENUM, VALUE, name). ACCEL_ARRAY_REDUCE_<ENUM> = VALUE. */
+#define ACCEL_ARRAY_REDUCE_LIST(X)                                                                 \
+    X(SUM, 1, "sum")                                                                               \
+    X(PROD, 2, "prod")                                                                             \
+    X(MIN, 3, "min")                                                                               \
+    X(MAX, 4, "max")                                                                               \
+    X(MEAN, 5, "mean")                                                                             \
+    X(ANY, 6, "any")                                                                               \
+    X(ALL, 7, "all")                                                                               \
+    X(ARGMIN, 8, "argmin")                                                                         \
+    X(ARGMAX, 9, "argmax")
+
+typedef enum accel_array_reduce_fn {
+    ACCEL_ARRAY_REDUCE_INVALID = 0,
+#define ACCEL_X_ARRAY_REDUCE(E, V, NAME) ACCEL_ARRAY_REDUCE_##E = V,
+    ACCEL_ARRAY_REDUCE_LIST(ACCEL_X_ARRAY_REDUCE)
+#undef ACCEL_X_ARRAY_REDUCE
+        ACCEL_ARRAY_REDUCE_LIMIT_ = 16
+} accel_array_reduce_fn;
+
+/* The reduction's name ("sum"), "unknown" otherwise. */
+ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
+
+/* out = fn of x over the axes of axes_mask (bit i: axis i; 0 reduces
+ * nothing, each output element then reduces one input element), keeping
+ * them as size-1 axes when keepdims is nonzero (the Array API's axis=tuple,
+ * keepdims=). out's shape is x's without (or with size 1 at) the reduced
+ * axes; out must not overlap x.
+ * Dtypes (the Array API's): sum and prod of bool and signed integers give
+ * int64, of unsigned integers uint64 (wrapping modulo 2^64), of floats the
+ * same float; min and max the input's dtype; mean takes floats and gives
+ * the same float; any and all give bool; argmin and argmax give int64, the
+ * row-major index within the reduced axes of the first extreme (a
+ * flattened index for all axes, NumPy's index for one axis), the first NaN
+ * if any. Floats: min and max propagate NaN (NumPy).
+ * Order (the same on every backend, so results are bit-identical across
+ * devices): each output element folds its reduced elements in row-major
+ * order of the reduced axes (last fastest) from the identity (sum 0, prod 1,
+ * any false, all true; min, max, argmin, argmax from the first element),
+ * float sums, products and means in float64 rounded once to the output
+ * dtype at the end. The error of a float sum is within tolerance.c's SUM
+ * bound (n*eps*sum|x_i| of float64, Higham, Accuracy and Stability of
+ * Numerical Algorithms, 2nd ed., eq. 4.4) before that rounding. A sum or
+ * prod of no elements is the identity, a mean of none NaN.
+ * Errors (out untouched): as accel_array_unary, plus
+ * ACCEL_ERROR_INVALID_ARGUMENT (fn unknown, an axis past x's, min, max,
+ * argmin or argmax of no elements: no identity, out overlapping x),
+ * ACCEL_ERROR_SHAPE_MISMATCH (out's shape), ACCEL_ERROR_DTYPE_MISMATCH (mean
+ * of a non-float, out's dtype not the result's), ACCEL_ERROR_UNSUPPORTED
+ * (more than 8 kept plus reduced axes that do not merge). Asynchronous.
+ * One thread per output element: a full reduction is one thread's loop
+ * (correct everywhere, slow on a GPU; the chunked order of kernel.h's
+ * reduction kernels is the next step). */
+ACCEL_API accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn,
+                                          const accel_array *x, uint64_t axes_mask, int keepdims,
+                                          const accel_array *out);
+
 /* ------------------------------------------------------------------ dtypes */
 
 /* The result dtype of a binary function of arrays of dtypes a and b.

@@ -1124,10 +1124,12 @@ static void body_status_and_values(void)
         cr_assert_not_null(accel_status_name((accel_status)odd[i]));
         cr_assert_eq(accel_dtype_size((accel_dtype)odd[i]), 0u);
         cr_assert_str_eq(accel_dtype_name((accel_dtype)odd[i]), "invalid");
+        cr_assert_eq(accel_dtype_kind_of((accel_dtype)odd[i]), ACCEL_DTYPE_KIND_INVALID);
     }
     cr_assert_eq(accel_dtype_size(ACCEL_DTYPE_INVALID), 0u);
+    cr_assert_eq(accel_dtype_kind_of(ACCEL_DTYPE_COUNT_), ACCEL_DTYPE_KIND_INVALID);
     cover("accel_status_string"), cover("accel_status_name"), cover("accel_dtype_size"),
-        cover("accel_dtype_name");
+        cover("accel_dtype_name"), cover("accel_dtype_kind_of");
     /* Codes that are no op: no row, name "unknown" (also between rows and
      * past the last slot). */
     const int no_op[] = {-1, 0, 3, 9, 16, 127, 128, 999, INT32_MAX, INT32_MIN};

@@ -20,13 +20,11 @@ ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);
 size_t accel_cpu__dtype_size(uint32_t dtype)
 {
     switch (dtype) {
-    case ACCEL_F32:
-        return 4;
-    case ACCEL_F64:
-        return 8;
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        return 2;
+#define ACCEL_X_DTYPE_SIZE(E, V, NAME, SIZE, KIND)                                                 \
+    case V:                                                                                        \
+        return SIZE;
+        ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_SIZE)
+#undef ACCEL_X_DTYPE_SIZE
     default:
         return 0;
     }

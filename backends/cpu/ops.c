@@ -44,14 +44,11 @@ static int supported(uint32_t op, uint32_t dtype)
 static const char *dtype_name(uint32_t dtype)
 {
     switch (dtype) {
-    case ACCEL_F32:
-        return "f32";
-    case ACCEL_F64:
-        return "f64";
-    case ACCEL_F16:
-        return "f16";
-    case ACCEL_BF16:
-        return "bf16";
+#define ACCEL_X_DTYPE_NAME(E, V, NAME, SIZE, KIND)                                                 \
+    case V:                                                                                        \
+        return NAME;
+        ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_NAME)
+#undef ACCEL_X_DTYPE_NAME
     default:
         return "invalid";
     }

@@ -235,6 +235,14 @@ static void nccl_dtype(uint32_t dtype, int *dt, size_t *es)
         return;
     case ACCEL_F16:
     case ACCEL_BF16:
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

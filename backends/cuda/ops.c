@@ -85,13 +85,11 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
 static size_t dtype_size(uint32_t dt)
 {
     switch (dt) {
-    case ACCEL_F32:
-        return 4;
-    case ACCEL_F64:
-        return 8;
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        return 2;
+#define ACCEL_X_DTYPE_SIZE(E, V, NAME, SIZE, KIND)                                                 \
+    case V:                                                                                        \
+        return SIZE;
+        ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_SIZE)
+#undef ACCEL_X_DTYPE_SIZE
     default:
         return 0;
     }

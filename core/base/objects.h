@@ -156,6 +156,7 @@ struct accel_runtime {
     struct accel_kernel *kernels;        /* live user kernels (kernel.c), under lock */
     struct accel_graph *graphs;          /* live graphs (graph.c), under lock */
     struct accel_device_comm *comms;     /* live device communicators (collective.c), under lock */
+    struct accel__acache *arrays;        /* generated array kernels (arrays/cache.c) */
     const accel__capture_hooks *capture; /* set at open, never NULL after */
     /* Each op code's verify and fallback hooks (check/hooks.h), set at open:
      * accel__submit looks its table up once, with no branch on the kind. */

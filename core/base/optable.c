@@ -4,6 +4,7 @@
  * the dtype facts (size, name, epsilon). The lowest room of the op path:
  * everything that decides something per op or per dtype reads it here and
  * calls nothing above status.c. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -54,59 +55,50 @@ const char *accel_op_name(accel_op_code op)
     return p ? p->name : "unknown";
 }
 
+#define ACCEL_X_DTYPE_CHECK(E, V, NAME, SIZE, KIND)                                                \
+    _Static_assert((V) > 0 && (V) < ACCEL_DTYPE_COUNT_ && (V) < 32, "dtype " #E " out of range");
+ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_CHECK)
+#undef ACCEL_X_DTYPE_CHECK
+
+/* ACCEL_DTYPE_LIST as data, indexed by the dtype's value. */
+static const struct {
+    const char *name;
+    uint8_t size, kind;
+} dtype_table[ACCEL_DTYPE_COUNT_] = {
+#define ACCEL_X_DTYPE_ROW(E, V, NAME, SIZE, KIND) [V] = {NAME, SIZE, ACCEL_DTYPE_KIND_##KIND},
+    ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_ROW)
+#undef ACCEL_X_DTYPE_ROW
+};
+
+static bool dtype_known(accel_dtype dtype)
+{
+    return (unsigned)dtype < ACCEL_DTYPE_COUNT_ && dtype_table[dtype].size != 0;
+}
+
 size_t accel_dtype_size(accel_dtype dtype)
 {
-    switch (dtype) {
-    case ACCEL_F32:
-        return 4;
-    case ACCEL_F64:
-        return 8;
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        return 2;
-    case ACCEL_I32:
-        return 4;
-    case ACCEL_I64:
-        return 8;
-    case ACCEL_U8:
-        return 1;
-    case ACCEL_DTYPE_INVALID:
-    case ACCEL_DTYPE_COUNT_:
-        break;
-    }
-    return 0;
+    return dtype_known(dtype) ? dtype_table[dtype].size : 0;
 }
 
 const char *accel_dtype_name(accel_dtype dtype)
 {
-    switch (dtype) {
-    case ACCEL_F32:
-        return "f32";
-    case ACCEL_F64:
-        return "f64";
-    case ACCEL_F16:
-        return "f16";
-    case ACCEL_BF16:
-        return "bf16";
-    case ACCEL_I32:
-        return "i32";
-    case ACCEL_I64:
-        return "i64";
-    case ACCEL_U8:
-        return "u8";
-    case ACCEL_DTYPE_INVALID:
-    case ACCEL_DTYPE_COUNT_:
-        break;
-    }
-    return "invalid";
+    return dtype_known(dtype) ? dtype_table[dtype].name : "invalid";
+}
+
+accel_dtype_kind accel_dtype_kind_of(accel_dtype dtype)
+{
+    return dtype_known(dtype) ? (accel_dtype_kind)dtype_table[dtype].kind
+                              : ACCEL_DTYPE_KIND_INVALID;
 }
 
 double accel_dtype_epsilon(accel_dtype dtype)
 {
     switch (dtype) {
     case ACCEL_F32:
+    case ACCEL_C64: /* complex: of each part */
         return 0x1p-23;
     case ACCEL_F64:
+    case ACCEL_C128:
         return 0x1p-52;
     case ACCEL_F16:
         return 0x1p-10;
@@ -114,7 +106,13 @@ double accel_dtype_epsilon(accel_dtype dtype)
         return 0x1p-7;
     case ACCEL_I32:
     case ACCEL_I64:
-    case ACCEL_U8: /* integers: exact */
+    case ACCEL_U8:
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64: /* integers and bool: exact */
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

@@ -71,6 +71,14 @@ static double load(accel_dtype dt, const void *p, size_t i)
     case ACCEL_I32: /* integers: user kernels, compared exactly in kernel_check.c */
     case ACCEL_I64:
     case ACCEL_U8:
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -97,6 +105,14 @@ static double ulp_at(accel_dtype dt, double x)
     case ACCEL_I32:
     case ACCEL_I64:
     case ACCEL_U8:
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         p = 8, emin = -126;

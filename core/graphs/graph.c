@@ -694,6 +694,14 @@ static accel_status set_kernel_scalar_locked(accel_graph *g, size_t node, uint32
     case ACCEL_U8:
         a->value.u8 = (uint8_t)(int64_t)value;
         break;
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

@@ -487,6 +487,14 @@ static size_t dtype_bytes(accel_dtype t)
     case ACCEL_U8:
         return 1;
     case ACCEL_BF16: /* no NumPy dtype */
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -510,6 +518,14 @@ static const char *dtype_descr(accel_dtype t)
     case ACCEL_U8:
         return "|u1";
     case ACCEL_BF16:
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

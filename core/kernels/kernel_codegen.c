@@ -113,6 +113,11 @@ static const char prelude_common[] =
     "  return (unsigned short)(s | h);\n"
     "}\n";
 
+const char *accel__kernel_prelude_16bit(void)
+{
+    return prelude_common;
+}
+
 /* The C twin: no headers; math functions come from the process's libm. */
 static const char prelude_c[] =
     "#define ACCEL_FN static inline\n"
@@ -185,6 +190,14 @@ static const char *arith_type(accel_dtype dt)
         return "long long";
     case ACCEL_U8:
         return "unsigned char";
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

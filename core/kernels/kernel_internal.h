@@ -121,6 +121,10 @@ void accel__klaunch_free(accel__klaunch *L);
  * and the entry's symbol in entry (ACCEL__KNAME_MAX + 16 bytes). NULL when
  * out of host memory. */
 char *accel__kernel_codegen(const accel_kernel *k, uint32_t language, uint32_t mask, char *entry);
+/* kernel_codegen.c: the 16-bit float conversions (accel_h2f, accel_f2h,
+ * accel_bf2f, accel_f2bf; round to nearest even) that generated elementwise
+ * and reduction kernels get, for generators of raw kernels (core/arrays). */
+const char *accel__kernel_prelude_16bit(void);
 /* Raw sources: strip comments and string literals to spaces (same length,
  * newlines kept), for scanning. */
 void accel__kernel_blank_comments(char *s);

@@ -20,26 +20,12 @@
 
 /* ------------------------------------------------------------ launch */
 
-/* log2 of a dtype's element size, -1 for an unknown dtype. */
+/* log2 of a dtype's element size (sizes are powers of two), -1 for an
+ * unknown dtype. */
 static int dtype_shift(accel_dtype dt)
 {
-    switch (dt) {
-    case ACCEL_U8:
-        return 0;
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        return 1;
-    case ACCEL_F32:
-    case ACCEL_I32:
-        return 2;
-    case ACCEL_F64:
-    case ACCEL_I64:
-        return 3;
-    case ACCEL_DTYPE_INVALID:
-    case ACCEL_DTYPE_COUNT_:
-        break;
-    }
-    return -1;
+    size_t es = accel_dtype_size(dt);
+    return es ? __builtin_ctzll((unsigned long long)es) : -1;
 }
 
 /* The scalar a as parameter p stores it. */
@@ -117,6 +103,14 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
     case ACCEL_U8:
         o->value.u8 = (uint8_t)a->i;
         break;
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

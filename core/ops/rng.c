@@ -114,6 +114,14 @@ static uint64_t per_block(accel_dtype dtype)
     case ACCEL_I32:
     case ACCEL_I64:
     case ACCEL_U8:
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrays/arrays_internal.h"
 #include "base/config.h"
 #include "base/handle.h"
 #include "base/loader.h"
@@ -270,6 +271,7 @@ void accel_runtime_close(accel_runtime *rt)
     accel__graphs_close(rt);  /* before the events and buffers its nodes refer to */
     accel__comms_close(rt);   /* their queues are gone; the backends are still loaded */
     accel__trace_close(rt);   /* every traced op is done now */
+    accel__arrays_close(rt);  /* forgets the array kernels; the next line releases them */
     accel__kernels_close(rt); /* user kernels and their programs, before the backends unload */
     while (rt->events) {
         accel_event *ev = rt->events;

@@ -397,11 +397,17 @@ static inline accel_slice accel_slice_of(accel_buffer *buf, size_t offset, size_
     return s;
 }
 
-/** Size in bytes of one element of dtype; 0 for an unknown dtype. */
+/** Size in bytes of one element of dtype (ACCEL_DTYPE_LIST's SIZE); 0 for an
+ *  unknown dtype. */
 ACCEL_API size_t accel_dtype_size(accel_dtype dtype);
 
-/** "f32", "f64", "f16", "bf16"; "invalid" otherwise. */
+/** dtype's short name from ACCEL_DTYPE_LIST ("f32", "i64", "bool", "c128",
+ *  ...); "invalid" for an unknown dtype. */
 ACCEL_API const char *accel_dtype_name(accel_dtype dtype);
+
+/** dtype's kind (bool, signed or unsigned integer, float, complex);
+ *  ACCEL_DTYPE_KIND_INVALID for an unknown dtype. */
+ACCEL_API accel_dtype_kind accel_dtype_kind_of(accel_dtype dtype);
 
 /* One row of the op table (ACCEL_OP_LIST in accel/types.h, where each column
  * is explained): what accel knows about an op. */

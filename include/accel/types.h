@@ -48,18 +48,56 @@ typedef enum accel_status {
 #undef ACCEL_X_ENUM
 } accel_status;
 
-/* Element types. The value is also the bit index in accel_device_properties.dtypes. */
+/* Element types: the one table of dtype facts. The value is also the bit
+ * index in accel_device_properties.dtypes. The core (accel_dtype_size,
+ * accel_dtype_name, accel_dtype_kind) and the plugins (which do not link the
+ * core) expand this list; nothing keeps its own copy.
+ *
+ * X(ENUM, VALUE, name, SIZE, KIND)
+ * - ENUM, VALUE: ACCEL_<ENUM> = VALUE (append-only; a value keeps its meaning).
+ * - name: accel_dtype_name's short name.
+ * - SIZE: bytes per element. KIND: ACCEL_DTYPE_KIND_<KIND>.
+ * What each dtype is used for: f32, f64 by every op; f16, bf16 by GEMM, copy
+ * and transpose, user kernels, and the array functions (arithmetic in
+ * float, rounded on store); integers, bool and complex by user kernels and
+ * the array functions (accel/array.h). bool is one byte, 0 or 1. Complex
+ * values are two floats of the half size, real part first (C99 and NumPy
+ * layout). */
+#define ACCEL_DTYPE_LIST(X)                                                                        \
+    X(F32, 1, "f32", 4, FLOAT)       /* IEEE 754 binary32 */                                       \
+    X(F64, 2, "f64", 8, FLOAT)       /* IEEE 754 binary64 */                                       \
+    X(F16, 3, "f16", 2, FLOAT)       /* IEEE 754 binary16 */                                       \
+    X(BF16, 4, "bf16", 2, FLOAT)     /* bfloat16: binary32's top half */                           \
+    X(I32, 5, "i32", 4, INT)         /* int32_t */                                                 \
+    X(I64, 6, "i64", 8, INT)         /* int64_t */                                                 \
+    X(U8, 7, "u8", 1, UINT)          /* uint8_t */                                                 \
+    X(BOOL, 8, "bool", 1, BOOL)      /* one byte, 0 or 1 */                                        \
+    X(I8, 9, "i8", 1, INT)           /* int8_t */                                                  \
+    X(I16, 10, "i16", 2, INT)        /* int16_t */                                                 \
+    X(U16, 11, "u16", 2, UINT)       /* uint16_t */                                                \
+    X(U32, 12, "u32", 4, UINT)       /* uint32_t */                                                \
+    X(U64, 13, "u64", 8, UINT)       /* uint64_t */                                                \
+    X(C64, 14, "c64", 8, COMPLEX)    /* complex64: two binary32, real first */                     \
+    X(C128, 15, "c128", 16, COMPLEX) /* complex128: two binary64, real first */
+
 typedef enum accel_dtype {
     ACCEL_DTYPE_INVALID = 0,
-    ACCEL_F32 = 1,  /* IEEE 754 binary32 */
-    ACCEL_F64 = 2,  /* IEEE 754 binary64 */
-    ACCEL_F16 = 3,  /* IEEE 754 binary16: GEMM, copy and transpose only */
-    ACCEL_BF16 = 4, /* bfloat16: GEMM, copy and transpose only */
-    ACCEL_I32 = 5,  /* int32_t: user kernels (kernel.h) only */
-    ACCEL_I64 = 6,  /* int64_t: user kernels only */
-    ACCEL_U8 = 7,   /* uint8_t: user kernels only */
-    ACCEL_DTYPE_COUNT_ = 8
+#define ACCEL_X_DTYPE_ENUM(E, V, ...) ACCEL_##E = V,
+    ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_ENUM)
+#undef ACCEL_X_DTYPE_ENUM
+        ACCEL_DTYPE_COUNT_ = 16 /* one past the largest value */
 } accel_dtype;
+
+/* What kind of number a dtype holds (the ACCEL_DTYPE_LIST KIND column;
+ * accel_dtype_kind). The Array API's promotion works by kind. */
+typedef enum accel_dtype_kind {
+    ACCEL_DTYPE_KIND_INVALID = 0,
+    ACCEL_DTYPE_KIND_BOOL = 1,
+    ACCEL_DTYPE_KIND_INT = 2,  /* signed integers */
+    ACCEL_DTYPE_KIND_UINT = 3, /* unsigned integers */
+    ACCEL_DTYPE_KIND_FLOAT = 4,
+    ACCEL_DTYPE_KIND_COMPLEX = 5
+} accel_dtype_kind;
 
 /* What an op is, for the op table below. Values are append-only; kinds from
  * 10 on are left for the op families still to come (user kernel launches,

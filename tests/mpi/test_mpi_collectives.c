@@ -90,6 +90,14 @@ static void put(accel_dtype dt, void *p, size_t i, double v)
         break;
     case ACCEL_F16:
     case ACCEL_BF16:
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;
@@ -111,6 +119,14 @@ static double get(accel_dtype dt, const void *p, size_t i)
         return ((const uint8_t *)p)[i];
     case ACCEL_F16:
     case ACCEL_BF16:
+    case ACCEL_BOOL:
+    case ACCEL_I8:
+    case ACCEL_I16:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+    case ACCEL_C64:
+    case ACCEL_C128:
     case ACCEL_DTYPE_INVALID:
     case ACCEL_DTYPE_COUNT_:
         break;

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/arrays/arrays_internal.h — what the files of the array area share:
+ * promotion (promote.c), views and their checks (view.c), the function
+ * table and its source generator (table.c, codegen.c), and the launches
+ * (elementwise.c, reduce.c). The area sits above the kernel machinery
+ * (core/kernels) and calls it only through accel/kernel.h and
+ * kernels/kernel_internal.h. Not installed. */
+#ifndef ACCEL_CORE_ARRAYS_INTERNAL_H
+#define ACCEL_CORE_ARRAYS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "accel/array.h"
+#include "accel/kernel.h"
+
+#include "base/objects.h"
+
+/* What a valid view covers, in elements of its dtype from the buffer's
+ * start: element (0, ..., 0) at base, every element in [lo, hi]. */
+typedef struct accel__extent {
+    int64_t count; /* elements of the view */
+    int64_t base, lo, hi;
+} accel__extent;
+
+/* view.c: a's checks as accel_array_validate, messages "FN: NAME: ..."; out
+ * (may be NULL) receives the extent. */
+accel_status accel__array_check(const char *fn, const char *name, const accel_array *a,
+                                accel__extent *out);
+/* view.c: the broadcast shape of count valid arrays (names for messages);
+ * ACCEL_ERROR_SHAPE_MISMATCH naming the first that does not fit. */
+accel_status accel__broadcast(const char *fn, size_t count, const accel_array *const *arrays,
+                              const char *const *names, uint32_t *out_ndim, int64_t *out_shape);
+/* view.c: "(2, 3, 4)" into buf (cap bytes); returns buf. */
+const char *accel__shape_str(uint32_t ndim, const int64_t *shape, char *buf, size_t cap);
+
+/* ------------------------------------------------------------ table.c */
+
+/* Kinds of a compute dtype, the columns of a row's expressions. */
+enum { ACCEL__AK_BOOL = 0, ACCEL__AK_INT = 1, ACCEL__AK_UINT = 2, ACCEL__AK_FLOAT = 3 };
+#define ACCEL__AF_NOHALF 1u /* float16/bfloat16 refused (nextafter: float math would be wrong) */
+
+/* One elementwise function. The expressions are C (and CUDA C) in a, b, c
+ * (the inputs, converted to the compute type accel_T), with accel_U (an
+ * unsigned type of at least 32 bits and accel_T's width, for wrapping
+ * arithmetic), accel_BITS (accel_T's width) and accel_F(name) (name##f for
+ * float compute, name for double); NULL: the kind is not taken. */
+typedef struct accel__arow {
+    const char *name;
+    uint8_t arity;
+    uint8_t result;  /* ACCEL_ARRAY_RESULT_* */
+    uint8_t tol_ulp; /* verify mode's bound for float results; 0: exact */
+    uint8_t flags;   /* ACCEL__AF_* */
+    const char *e[4];
+} accel__arow;
+
+/* Indexed by accel_array_fn; rows with name NULL are unused values. */
+extern const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_];
+const accel__arow *accel__array_row(accel_array_fn fn);
+/* The helper functions every array kernel may call (accel_floordivf, ...). */
+extern const char accel__array_helpers[];
+
+/* ------------------------------------------------------------ codegen.c */
+
+#define ACCEL__ANAME_MAX 64 /* a kernel name and its NUL (ACCEL__KNAME_MAX) */
+
+/* One elementwise kernel: the function, its input and output storage
+ * dtypes, the compute dtype (the promoted inputs; where: of x1 and x2;
+ * astype: x's) and the dimensions of the strided variant (0: the
+ * contiguous one). */
+typedef struct accel__aspec {
+    accel_array_fn fn;
+    const accel__arow *row;
+    uint32_t nin;
+    accel_dtype in[3], out, ct;
+    uint32_t nd;
+} accel__aspec;
+
+/* The raw-kernel source of s (malloc'ed) and its entry's name into entry
+ * (ACCEL__ANAME_MAX bytes). NULL: the row has no expression for s->ct's
+ * kind, or out of host memory. */
+char *accel__array_codegen(const accel__aspec *s, char *entry);
+/* The kernel's name (its cache key): array_<fn>_<dtypes>_<c | sN>. */
+void accel__array_entry(const accel__aspec *s, char *entry);
+/* The C storage type of dt ("unsigned short" for the 16-bit floats), NULL
+ * for complex dtypes. */
+const char *accel__array_ctype(accel_dtype dt);
+
+/* ------------------------------------------------------------ cache.c */
+
+/* The source of a kernel on a cache miss (malloc'ed; NULL: out of memory). */
+typedef char *(*accel__asource)(const void *ctx);
+/* The kernel named entry (its key) on rt (the object, not the handle), made
+ * from source(ctx) on first use with verify mode's bound tol_ulp (0: 1 ulp)
+ * and kept until the runtime closes; *out is not the caller's to release. */
+accel_status accel__array_kernel(accel_runtime *rt, const char *entry, accel__asource source,
+                                 const void *ctx, unsigned tol_ulp, accel_kernel **out);
+/* elementwise.c: q's runtime (object) and device (handle), and the checks
+ * of n views (names for messages) with their extents: valid, on q's device,
+ * not complex. */
+accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
+                                const accel_array *const *a, const char *const *names,
+                                accel__extent *ext, accel_runtime **rt);
+/* At accel_runtime_close (base/runtime.c), before accel__kernels_close:
+ * forget the kernels (that call releases them) and free the cache. */
+void accel__arrays_close(accel_runtime *rt);
+
+#endif /* ACCEL_CORE_ARRAYS_INTERNAL_H */

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/arrays/elementwise.c — the elementwise calls of accel/array.h: check
+ * the views, promote the dtypes, broadcast, refuse partial overlaps, coalesce
+ * the dimensions, then launch the generated kernel (cache.c) through
+ * accel_kernel_launch_grid, i.e. the op path of every op (fallback, verify,
+ * trace, report). Nothing here knows a function's math: table.c does. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arrays/arrays_internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
+
+/* One call as the launcher sees it. */
+typedef struct acall {
+    const char *fn; /* the public function, for messages */
+    accel_array_fn f;
+    const accel__arow *row;
+    uint32_t nin;
+    const accel_array *a[4]; /* inputs, then out */
+    const char *name[4];
+    accel__extent ext[4];
+    accel_runtime *rt; /* the object */
+    uint32_t nd;       /* after coalescing */
+    int64_t shape[ACCEL_ARRAY_MAX_NDIM];
+    int64_t stride[4][ACCEL_ARRAY_MAX_NDIM];
+} acall;
+
+/* q's runtime (object) and device (handle), through a call of its own. */
+static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **rt,
+                               accel_device **dev)
+{
+    ACCEL__CALL(call);
+    accel_queue *qo;
+    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &qo);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    *rt = qo->dev->rt;
+    *dev = qo->dev->handle;
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
+                                const accel_array *const *a, const char *const *names,
+                                accel__extent *ext, accel_runtime **rt)
+{
+    accel_device *dev;
+    accel_status st = queue_info(fn, q, rt, &dev);
+    for (uint32_t k = 0; st == ACCEL_SUCCESS && k < n; k++) {
+        st = accel__array_check(fn, names[k], a[k], &ext[k]);
+        if (st == ACCEL_SUCCESS && accel_buffer_device(a[k]->buffer) != dev)
+            st = accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
+                             "%s: %s.buffer is on another device than q", fn, names[k]);
+        if (st == ACCEL_SUCCESS && accel_dtype_kind_of(a[k]->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
+            st = accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                             "%s: %s is %s: complex dtypes are not taken by the array functions "
+                             "yet",
+                             fn, names[k], accel_dtype_name(a[k]->dtype));
+    }
+    return st;
+}
+
+static const char *kinds_str(const accel__arow *r, char *buf, size_t cap)
+{
+    static const char *const names[4] = {"bool", "signed integers", "unsigned integers", "floats"};
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 4; k++)
+        if (r->e[k] && n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", names[k]);
+    return buf;
+}
+
+/* The compute dtype, the result dtype, and out's dtype checked against it. */
+static accel_status check_dtypes(acall *c, accel__aspec *s)
+{
+    const accel_array *const *a = c->a;
+    uint32_t first = c->f == ACCEL_ARRAY_WHERE ? 1 : 0;
+    if (c->f == ACCEL_ARRAY_WHERE && a[0]->dtype != ACCEL_BOOL)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s is %s; the condition must be bool",
+                           c->fn, c->name[0], accel_dtype_name(a[0]->dtype));
+    accel_dtype ct = a[first]->dtype;
+    for (uint32_t k = first + 1; k < c->nin; k++)
+        accel_result_type(ct, a[k]->dtype, &ct);
+    accel_dtype_kind ck = accel_dtype_kind_of(ct);
+    int col = ck == ACCEL_DTYPE_KIND_BOOL   ? ACCEL__AK_BOOL
+              : ck == ACCEL_DTYPE_KIND_INT  ? ACCEL__AK_INT
+              : ck == ACCEL_DTYPE_KIND_UINT ? ACCEL__AK_UINT
+                                            : ACCEL__AK_FLOAT;
+    char kinds[96];
+    if (!c->row->e[col] ||
+        ((c->row->flags & ACCEL__AF_NOHALF) && (ct == ACCEL_F16 || ct == ACCEL_BF16)))
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s takes %s%s; the input%s %s", c->fn,
+                           c->row->name, kinds_str(c->row, kinds, sizeof kinds),
+                           c->row->flags & ACCEL__AF_NOHALF ? " (f32 and f64 only)" : "",
+                           c->nin - first > 1 ? "s promote to" : " is", accel_dtype_name(ct));
+    accel_dtype res = c->row->result == ACCEL_ARRAY_RESULT_BOOL  ? ACCEL_BOOL
+                      : c->row->result == ACCEL_ARRAY_RESULT_OUT ? a[c->nin]->dtype
+                                                                 : ct;
+    if (a[c->nin]->dtype != res)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: %s is %s but %s gives %s here (cast with accel_array_astype)",
+                           c->fn, c->name[c->nin], accel_dtype_name(a[c->nin]->dtype), c->row->name,
+                           accel_dtype_name(res));
+    memset(s, 0, sizeof *s);
+    s->fn = c->f;
+    s->row = c->row;
+    s->nin = c->nin;
+    for (uint32_t k = 0; k < c->nin; k++)
+        s->in[k] = a[k]->dtype;
+    s->out = res;
+    s->ct = ct;
+    return ACCEL_SUCCESS;
+}
+
+/* Out's shape is the broadcast shape of the inputs and out (NumPy's out=:
+ * inputs broadcast to out, out never broadcasts); the strides of every
+ * operand on out's axes (0 where an input broadcasts). */
+static accel_status check_shapes(acall *c)
+{
+    uint32_t nd;
+    int64_t shape[ACCEL_ARRAY_MAX_NDIM];
+    accel_status st = accel__broadcast(c->fn, c->nin + 1, c->a, c->name, &nd, shape);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    const accel_array *o = c->a[c->nin];
+    bool same = o->ndim == nd;
+    for (uint32_t d = 0; same && d < nd; d++)
+        same = o->shape[d] == shape[d];
+    if (!same) {
+        char s1[512], s2[512];
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: %s has shape %s but the inputs broadcast to %s with it", c->fn,
+                           c->name[c->nin], accel__shape_str(o->ndim, o->shape, s1, sizeof s1),
+                           accel__shape_str(nd, shape, s2, sizeof s2));
+    }
+    c->nd = nd;
+    memcpy(c->shape, shape, nd * sizeof *shape);
+    for (uint32_t k = 0; k <= c->nin; k++) {
+        const accel_array *a = c->a[k];
+        for (uint32_t d = 0; d < nd; d++) {
+            bool have = d >= nd - a->ndim;
+            uint32_t i = have ? d - (nd - a->ndim) : 0;
+            c->stride[k][d] = have && a->shape[i] != 1 ? a->strides[i] : 0;
+        }
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* An output meets an input only as exactly the same elements (in place). */
+static accel_status check_overlap(const acall *c)
+{
+    const accel_array *o = c->a[c->nin];
+    const accel__extent *eo = &c->ext[c->nin];
+    size_t eso = accel_dtype_size(o->dtype);
+    for (uint32_t k = 0; k < c->nin; k++) {
+        const accel_array *x = c->a[k];
+        if (x->buffer != o->buffer || c->ext[k].count == 0 || eo->count == 0)
+            continue;
+        size_t es = accel_dtype_size(x->dtype);
+        uint64_t xlo = (uint64_t)c->ext[k].lo * es, xhi = (uint64_t)(c->ext[k].hi + 1) * es;
+        uint64_t olo = (uint64_t)eo->lo * eso, ohi = (uint64_t)(eo->hi + 1) * eso;
+        if (xhi <= olo || ohi <= xlo)
+            continue;
+        bool exact = es == eso && x->offset == o->offset;
+        for (uint32_t d = 0; exact && d < c->nd; d++)
+            exact = c->shape[d] == 1 || c->stride[k][d] == c->stride[c->nin][d];
+        if (!exact)
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: %s overlaps %s in the same buffer other than element for "
+                               "element (bytes [%llu, %llu) and [%llu, %llu)); in place needs "
+                               "the very same view, else copy first",
+                               c->fn, c->name[c->nin], c->name[k], (unsigned long long)olo,
+                               (unsigned long long)ohi, (unsigned long long)xlo,
+                               (unsigned long long)xhi);
+    }
+    return ACCEL_SUCCESS;
+}
+
+/* Drop size-1 axes, merge an axis into the next when every operand steps
+ * through both as one (NumPy's and TensorIterator's coalescing). */
+static void coalesce(acall *c)
+{
+    uint32_t narr = c->nin + 1, n = 0;
+    for (uint32_t d = 0; d < c->nd; d++) {
+        if (c->shape[d] == 1)
+            continue;
+        bool merge = n > 0;
+        for (uint32_t k = 0; merge && k < narr; k++)
+            merge = c->stride[k][n - 1] == c->stride[k][d] * c->shape[d];
+        if (merge) {
+            c->shape[n - 1] *= c->shape[d];
+            for (uint32_t k = 0; k < narr; k++)
+                c->stride[k][n - 1] = c->stride[k][d];
+            continue;
+        }
+        c->shape[n] = c->shape[d];
+        for (uint32_t k = 0; k < narr; k++)
+            c->stride[k][n] = c->stride[k][d];
+        n++;
+    }
+    c->nd = n;
+}
+
+/* The most axes a strided kernel takes with narr arrays: its pointers,
+ * bases, n, nd-1 sizes and narr*nd strides within ACCEL__KMAX_PARAMS. */
+static uint32_t max_axes(uint32_t narr)
+{
+    return (32u - 2u * narr) / (narr + 1u);
+}
+
+static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const accel__aspec *s,
+                           const int64_t *base, int64_t n)
+{
+    uint32_t narr = c->nin + 1, na = 0;
+    accel_kernel_arg args[32];
+    for (uint32_t a = 0; a < narr; a++) {
+        const accel__extent *e = &c->ext[a];
+        args[na] = accel_karg_array(
+            accel_slice_of(c->a[a]->buffer, (size_t)e->lo, (size_t)(e->hi - e->lo + 1)));
+        args[na++].dtype = c->a[a]->dtype;
+    }
+    uint32_t off = c->nd - s->nd; /* leading axes the host loops over */
+    for (uint32_t a = 0; s->nd && a < narr; a++)
+        args[na++] = accel_karg_i64(base[a] - c->ext[a].lo);
+    args[na++] = accel_karg_i64(n);
+    for (uint32_t d = 1; d < s->nd; d++)
+        args[na++] = accel_karg_i64(c->shape[off + d]);
+    for (uint32_t a = 0; a < narr; a++)
+        for (uint32_t d = 0; d < s->nd; d++)
+            args[na++] = accel_karg_i64(c->stride[a][off + d]);
+    int64_t blocks = (n + 255) / 256;
+    uint32_t grid[3] = {(uint32_t)(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535), 1, 1};
+    uint32_t block[3] = {256, 1, 1};
+    return accel_kernel_launch_grid(q, k, grid, block, na, args);
+}
+
+static char *source_of(const void *ctx)
+{
+    char entry[ACCEL__ANAME_MAX];
+    return accel__array_codegen((const accel__aspec *)ctx, entry);
+}
+
+/* Pick the variant, get its kernel, launch it (once per index of the
+ * leading axes when there are more than a kernel takes). */
+static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
+{
+    uint32_t narr = c->nin + 1;
+    bool contiguous = c->nd <= 1;
+    for (uint32_t a = 0; contiguous && a < narr; a++)
+        contiguous = c->nd == 0 || c->stride[a][0] == 1;
+    uint32_t inner = c->nd < max_axes(narr) ? c->nd : max_axes(narr);
+    s->nd = contiguous ? 0 : inner;
+    accel_kernel *k;
+    char entry[ACCEL__ANAME_MAX];
+    accel__array_entry(s, entry);
+    accel_status st = accel__array_kernel(c->rt, entry, source_of, s, s->row->tol_ulp, &k);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    int64_t base[4], n = 1, outer = 1;
+    for (uint32_t d = 0; d < c->nd; d++) {
+        if (d < c->nd - inner)
+            outer *= c->shape[d];
+        else
+            n *= c->shape[d];
+    }
+    uint32_t lead = c->nd - inner;
+    int64_t idx[ACCEL_ARRAY_MAX_NDIM] = {0};
+    for (int64_t it = 0; it < outer; it++) {
+        int64_t r = it;
+        for (uint32_t d = lead; d-- > 0;) {
+            idx[d] = r % c->shape[d];
+            r /= c->shape[d];
+        }
+        for (uint32_t a = 0; a < narr; a++) {
+            base[a] = c->ext[a].base;
+            for (uint32_t d = 0; d < lead; d++)
+                base[a] += idx[d] * c->stride[a][d];
+        }
+        st = launch(c, q, k, s, base, n);
+        if (st != ACCEL_SUCCESS)
+            return st;
+    }
+    return ACCEL_SUCCESS;
+}
+
+static accel_status elementwise(acall *c, accel_queue *q)
+{
+    c->row = accel__array_row(c->f);
+    if (!c->row || c->row->arity != c->nin)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: fn %d is %s", c->fn, (int)c->f,
+                           c->row ? "of another arity (see accel_array_fn_info)" : "unknown");
+    accel_status st = accel__array_views(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt);
+    accel__aspec s;
+    if (st == ACCEL_SUCCESS)
+        st = check_dtypes(c, &s);
+    if (st == ACCEL_SUCCESS)
+        st = check_shapes(c);
+    if (st == ACCEL_SUCCESS)
+        st = check_overlap(c);
+    if (st != ACCEL_SUCCESS || c->ext[c->nin].count == 0)
+        return st;
+    coalesce(c);
+    return run(c, q, &s);
+}
+
+accel_status accel_array_unary(accel_queue *q, accel_array_fn fn, const accel_array *x,
+                               const accel_array *out)
+{
+    acall c = {.fn = "accel_array_unary", .f = fn, .nin = 1, .a = {x, out}, .name = {"x", "out"}};
+    return elementwise(&c, q);
+}
+
+accel_status accel_array_binary(accel_queue *q, accel_array_fn fn, const accel_array *x1,
+                                const accel_array *x2, const accel_array *out)
+{
+    acall c = {.fn = "accel_array_binary",
+               .f = fn,
+               .nin = 2,
+               .a = {x1, x2, out},
+               .name = {"x1", "x2", "out"}};
+    return elementwise(&c, q);
+}
+
+accel_status accel_array_clip(accel_queue *q, const accel_array *x, const accel_array *lo,
+                              const accel_array *hi, const accel_array *out)
+{
+    acall c = {.fn = "accel_array_clip",
+               .f = ACCEL_ARRAY_CLIP,
+               .nin = 3,
+               .a = {x, lo, hi, out},
+               .name = {"x", "lo", "hi", "out"}};
+    return elementwise(&c, q);
+}
+
+accel_status accel_array_where(accel_queue *q, const accel_array *cond, const accel_array *x1,
+                               const accel_array *x2, const accel_array *out)
+{
+    acall c = {.fn = "accel_array_where",
+               .f = ACCEL_ARRAY_WHERE,
+               .nin = 3,
+               .a = {cond, x1, x2, out},
+               .name = {"cond", "x1", "x2", "out"}};
+    return elementwise(&c, q);
+}
+
+accel_status accel_array_astype(accel_queue *q, const accel_array *x, const accel_array *out)
+{
+    acall c = {.fn = "accel_array_astype",
+               .f = ACCEL_ARRAY_ASTYPE,
+               .nin = 1,
+               .a = {x, out},
+               .name = {"x", "out"}};
+    return elementwise(&c, q);
+}
+
+accel_status accel_array_copy(accel_queue *q, const accel_array *x, const accel_array *out)
+{
+    static const char fn[] = "accel_array_copy";
+    if (x && out && x->dtype != out->dtype)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: x is %s but out is %s (accel_array_astype converts)", fn,
+                           accel_dtype_name(x->dtype), accel_dtype_name(out->dtype));
+    acall c = {.fn = fn, .f = ACCEL_ARRAY_ASTYPE, .nin = 1, .a = {x, out}, .name = {"x", "out"}};
+    return elementwise(&c, q);
+}

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/arrays/reduce.c — reductions over any set of axes (accel_array_reduce):
+ * one row per reduction (accumulator, identity, fold step, final value), a
+ * raw kernel generated per (reduction, dtypes, kept and reduced axes after
+ * merging) with one thread per output element folding its elements in a
+ * fixed row-major order, so every backend computes the same bits. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrays/arrays_internal.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "kernels/kernel_internal.h"
+
+static const char *const reduce_names[ACCEL_ARRAY_REDUCE_LIMIT_] = {
+#define ACCEL_X_RNAME(E, V, NAME) [V] = NAME,
+    ACCEL_ARRAY_REDUCE_LIST(ACCEL_X_RNAME)
+#undef ACCEL_X_RNAME
+};
+
+const char *accel_array_reduce_name(accel_array_reduce_fn fn)
+{
+    return (unsigned)fn < ACCEL_ARRAY_REDUCE_LIMIT_ && reduce_names[fn] ? reduce_names[fn]
+                                                                        : "unknown";
+}
+
+/* One reduction kernel. */
+typedef struct rspec {
+    accel_array_reduce_fn fn;
+    accel_dtype xt, yt;
+    uint32_t nk, nr; /* kept and reduced axes after merging */
+} rspec;
+
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) ACCEL__PRINTF(2, 3);
+static void put(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (b->oom || n < 0)
+        return;
+    if (b->len + (size_t)n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 8192;
+        while (cap < b->len + (size_t)n + 1)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+static bool is_float(accel_dtype dt)
+{
+    return accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_FLOAT;
+}
+
+/* The accumulator's C type: double for floats; for integers the 64-bit
+ * wrapping type of sum and prod, the input's own type for min/max/arg. */
+static const char *acc_type(const rspec *s)
+{
+    if (s->fn == ACCEL_ARRAY_REDUCE_ANY || s->fn == ACCEL_ARRAY_REDUCE_ALL)
+        return "int";
+    if (is_float(s->xt))
+        return "double";
+    if (s->fn == ACCEL_ARRAY_REDUCE_SUM || s->fn == ACCEL_ARRAY_REDUCE_PROD)
+        return "unsigned long long";
+    return accel__array_ctype(s->xt);
+}
+
+/* The fold of element a into accel_acc (accel_best: arg index). */
+static void fold(sbuf *b, const rspec *s)
+{
+    bool f = is_float(s->xt);
+    switch (s->fn) {
+    case ACCEL_ARRAY_REDUCE_SUM:
+    case ACCEL_ARRAY_REDUCE_MEAN:
+        put(b, "      accel_acc = accel_acc + %sa;\n", f ? "" : "(unsigned long long)");
+        break;
+    case ACCEL_ARRAY_REDUCE_PROD:
+        put(b, "      accel_acc = accel_acc * %sa;\n", f ? "" : "(unsigned long long)");
+        break;
+    case ACCEL_ARRAY_REDUCE_MIN:
+    case ACCEL_ARRAY_REDUCE_MAX: {
+        bool mx = s->fn == ACCEL_ARRAY_REDUCE_MAX;
+        if (f)
+            put(b, "      accel_acc = accel_%s(accel_acc, a);\n", mx ? "max" : "min");
+        else
+            put(b, "      if (a %s accel_acc) accel_acc = a;\n", mx ? ">" : "<");
+        break;
+    }
+    case ACCEL_ARRAY_REDUCE_ANY:
+        put(b, "      accel_acc = accel_acc || a != 0;\n");
+        break;
+    case ACCEL_ARRAY_REDUCE_ALL:
+        put(b, "      accel_acc = accel_acc && a != 0;\n");
+        break;
+    case ACCEL_ARRAY_REDUCE_ARGMIN:
+    case ACCEL_ARRAY_REDUCE_ARGMAX: {
+        const char *op = s->fn == ACCEL_ARRAY_REDUCE_ARGMAX ? ">" : "<";
+        if (f) /* the first NaN wins, then the first extreme */
+            put(b,
+                "      if (accel_acc == accel_acc && (a != a || a %s accel_acc)) { accel_acc = a; "
+                "accel_best = accel_j; }\n",
+                op);
+        else
+            put(b, "      if (a %s accel_acc) { accel_acc = a; accel_best = accel_j; }\n", op);
+        break;
+    }
+    case ACCEL_ARRAY_REDUCE_INVALID:
+    case ACCEL_ARRAY_REDUCE_LIMIT_:
+        break;
+    }
+}
+
+static bool from_first(accel_array_reduce_fn fn)
+{
+    return fn == ACCEL_ARRAY_REDUCE_MIN || fn == ACCEL_ARRAY_REDUCE_MAX ||
+           fn == ACCEL_ARRAY_REDUCE_ARGMIN || fn == ACCEL_ARRAY_REDUCE_ARGMAX;
+}
+
+/* The element at offset E of x as the accumulator's value. */
+static void load(sbuf *b, const rspec *s, const char *e)
+{
+    bool truth = s->fn == ACCEL_ARRAY_REDUCE_ANY || s->fn == ACCEL_ARRAY_REDUCE_ALL;
+    if (truth && (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16))
+        put(b, "(%s(accel_x[%s]) != 0)", s->xt == ACCEL_F16 ? "accel_h2f" : "accel_bf2f", e);
+    else if (truth)
+        put(b, "(accel_x[%s] != 0)", e);
+    else if (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16)
+        put(b, "(double)%s(accel_x[%s])", s->xt == ACCEL_F16 ? "accel_h2f" : "accel_bf2f", e);
+    else
+        put(b, "(%s)accel_x[%s]", acc_type(s), e);
+}
+
+/* accel_e = offset of reduced element accel_j (row-major over the reduced axes). */
+static void reduced_offset(sbuf *b, const rspec *s)
+{
+    put(b, "      long long accel_q = accel_j, accel_e = accel_ox;\n");
+    for (uint32_t d = s->nr; d-- > 1;)
+        put(b, "      accel_e += (accel_q %% accel_rs%u) * accel_rx%u; accel_q /= accel_rs%u;\n", d,
+            d, d);
+    if (s->nr)
+        put(b, "      accel_e += accel_q * accel_rx0;\n");
+}
+
+static void store(sbuf *b, const rspec *s)
+{
+    const char *v = s->fn == ACCEL_ARRAY_REDUCE_MEAN ? "accel_acc / (double)accel_m"
+                    : s->fn == ACCEL_ARRAY_REDUCE_ARGMIN || s->fn == ACCEL_ARRAY_REDUCE_ARGMAX
+                        ? "accel_best"
+                        : "accel_acc";
+    if (s->yt == ACCEL_F16 || s->yt == ACCEL_BF16)
+        put(b, "    accel_y[accel_oy] = %s((float)(%s));\n",
+            s->yt == ACCEL_F16 ? "accel_f2h" : "accel_f2bf", v);
+    else if (s->yt == ACCEL_BOOL)
+        put(b, "    accel_y[accel_oy] = (unsigned char)((%s) != 0);\n", v);
+    else
+        put(b, "    accel_y[accel_oy] = (%s)(%s);\n", accel__array_ctype(s->yt), v);
+}
+
+static void entry_of(const rspec *s, char *entry)
+{
+    snprintf(entry, ACCEL__ANAME_MAX, "array_%s_%s_%s_k%ur%u", accel_array_reduce_name(s->fn),
+             accel_dtype_name(s->xt), accel_dtype_name(s->yt), s->nk, s->nr);
+}
+
+static void signature(sbuf *b, const rspec *s, const char *entry)
+{
+    put(b,
+        "__global__ void %s(const void *accel_p0, void *accel_p1, long long accel_b0, "
+        "long long accel_b1, long long accel_n, long long accel_m",
+        entry);
+    for (uint32_t d = 1; d < s->nk; d++)
+        put(b, ", long long accel_ks%u", d);
+    for (uint32_t d = 0; d < s->nk; d++)
+        put(b, ", long long accel_kx%u, long long accel_ko%u", d, d);
+    for (uint32_t d = 1; d < s->nr; d++)
+        put(b, ", long long accel_rs%u", d);
+    for (uint32_t d = 0; d < s->nr; d++)
+        put(b, ", long long accel_rx%u", d);
+    put(b, ") {\n");
+}
+
+static char *reduce_source(const void *ctx)
+{
+    const rspec *s = ctx;
+    char entry[ACCEL__ANAME_MAX];
+    entry_of(s, entry);
+    sbuf b = {NULL, 0, 0, false};
+    if (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16 || s->yt == ACCEL_F16 || s->yt == ACCEL_BF16)
+        put(&b, "%s", accel__kernel_prelude_16bit());
+    put(&b, "%s", accel__array_helpers);
+    signature(&b, s, entry);
+    put(&b,
+        "  const %s *const accel_x = (const %s *)accel_p0 + accel_b0;\n"
+        "  %s *const accel_y = (%s *)accel_p1 + accel_b1;\n"
+        "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
+        "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
+        "accel_i < accel_n; accel_i += accel_step) {\n"
+        "    long long accel_r = accel_i, accel_ox = 0, accel_oy = 0;\n",
+        accel__array_ctype(s->xt), accel__array_ctype(s->xt), accel__array_ctype(s->yt),
+        accel__array_ctype(s->yt));
+    for (uint32_t d = s->nk; d-- > 1;)
+        put(&b,
+            "    { const long long accel_c = accel_r %% accel_ks%u; accel_r /= accel_ks%u; "
+            "accel_ox += accel_c * accel_kx%u; accel_oy += accel_c * accel_ko%u; }\n",
+            d, d, d, d);
+    if (s->nk)
+        put(&b, "    accel_ox += accel_r * accel_kx0; accel_oy += accel_r * accel_ko0;\n");
+    const char *ident =
+        s->fn == ACCEL_ARRAY_REDUCE_PROD || s->fn == ACCEL_ARRAY_REDUCE_ALL ? "1" : "0";
+    put(&b, "    %s accel_acc = %s;\n    long long accel_best = 0;\n    (void)accel_best;\n",
+        acc_type(s), from_first(s->fn) ? "0" : ident);
+    bool first = from_first(s->fn);
+    if (first) {
+        put(&b, "    { const long long accel_j = 0;\n");
+        reduced_offset(&b, s);
+        put(&b, "      accel_acc = ");
+        load(&b, s, "accel_e");
+        put(&b, "; }\n");
+    }
+    put(&b, "    for (long long accel_j = %d; accel_j < accel_m; accel_j++) {\n", first ? 1 : 0);
+    reduced_offset(&b, s);
+    put(&b, "      const %s a = ", acc_type(s));
+    load(&b, s, "accel_e");
+    put(&b, ";\n");
+    fold(&b, s);
+    put(&b, "    }\n");
+    store(&b, s);
+    put(&b, "  }\n}\n");
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+/* The result dtype of fn on x's dtype, or INVALID when fn does not take it. */
+static accel_dtype result_dtype(accel_array_reduce_fn fn, accel_dtype xt)
+{
+    accel_dtype_kind k = accel_dtype_kind_of(xt);
+    switch (fn) {
+    case ACCEL_ARRAY_REDUCE_SUM:
+    case ACCEL_ARRAY_REDUCE_PROD:
+        return k == ACCEL_DTYPE_KIND_FLOAT  ? xt
+               : k == ACCEL_DTYPE_KIND_UINT ? ACCEL_U64
+                                            : ACCEL_I64;
+    case ACCEL_ARRAY_REDUCE_MEAN:
+        return k == ACCEL_DTYPE_KIND_FLOAT ? xt : ACCEL_DTYPE_INVALID;
+    case ACCEL_ARRAY_REDUCE_MIN:
+    case ACCEL_ARRAY_REDUCE_MAX:
+        return xt;
+    case ACCEL_ARRAY_REDUCE_ANY:
+    case ACCEL_ARRAY_REDUCE_ALL:
+        return ACCEL_BOOL;
+    case ACCEL_ARRAY_REDUCE_ARGMIN:
+    case ACCEL_ARRAY_REDUCE_ARGMAX:
+        return ACCEL_I64;
+    case ACCEL_ARRAY_REDUCE_INVALID:
+    case ACCEL_ARRAY_REDUCE_LIMIT_:
+        break;
+    }
+    return ACCEL_DTYPE_INVALID;
+}
+
+/* The axes of a reduction: kept (sizes, x strides, out strides) and reduced
+ * (sizes, x strides), size-1 axes dropped, neighbours merged. */
+typedef struct raxes {
+    uint32_t nk, nr;
+    int64_t ks[ACCEL_ARRAY_MAX_NDIM], kx[ACCEL_ARRAY_MAX_NDIM], ko[ACCEL_ARRAY_MAX_NDIM];
+    int64_t rs[ACCEL_ARRAY_MAX_NDIM], rx[ACCEL_ARRAY_MAX_NDIM];
+    int64_t n, m;
+} raxes;
+
+static void split_axes(const accel_array *x, const accel_array *out, uint64_t mask, int keepdims,
+                       raxes *a)
+{
+    memset(a, 0, sizeof *a);
+    a->n = a->m = 1;
+    uint32_t od = 0;
+    for (uint32_t d = 0; d < x->ndim; d++) {
+        bool red = mask >> d & 1u;
+        int64_t n = x->shape[d], ostride = 0;
+        if (!red || keepdims)
+            ostride = out->strides[od++];
+        if (red)
+            a->m *= n;
+        else
+            a->n *= n;
+        if (n == 1)
+            continue;
+        if (red) {
+            if (a->nr && a->rx[a->nr - 1] == x->strides[d] * n) {
+                a->rs[a->nr - 1] *= n;
+                a->rx[a->nr - 1] = x->strides[d];
+                continue;
+            }
+            a->rs[a->nr] = n;
+            a->rx[a->nr++] = x->strides[d];
+            continue;
+        }
+        if (a->nk && a->kx[a->nk - 1] == x->strides[d] * n && a->ko[a->nk - 1] == ostride * n) {
+            a->ks[a->nk - 1] *= n;
+            a->kx[a->nk - 1] = x->strides[d];
+            a->ko[a->nk - 1] = ostride;
+            continue;
+        }
+        a->ks[a->nk] = n;
+        a->kx[a->nk] = x->strides[d];
+        a->ko[a->nk++] = ostride;
+    }
+}
+
+/* out's shape: x's without the reduced axes (keepdims: with size 1). */
+static accel_status check_out(const char *fn, const accel_array *x, const accel_array *out,
+                              uint64_t mask, int keepdims)
+{
+    int64_t shape[ACCEL_ARRAY_MAX_NDIM];
+    uint32_t nd = 0;
+    for (uint32_t d = 0; d < x->ndim; d++) {
+        if (!(mask >> d & 1u))
+            shape[nd++] = x->shape[d];
+        else if (keepdims)
+            shape[nd++] = 1;
+    }
+    bool same = out->ndim == nd;
+    for (uint32_t d = 0; same && d < nd; d++)
+        same = out->shape[d] == shape[d];
+    if (same)
+        return ACCEL_SUCCESS;
+    char s1[512], s2[512];
+    return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: out has shape %s but the result has %s", fn,
+                       accel__shape_str(out->ndim, out->shape, s1, sizeof s1),
+                       accel__shape_str(nd, shape, s2, sizeof s2));
+}
+
+static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const accel_array *x,
+                                 uint64_t mask, int keepdims, const accel_array *out,
+                                 const accel__extent *ext)
+{
+    if (x->ndim < 64 && (mask >> x->ndim) != 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: axes_mask 0x%llx names axes past the %u of x", fn,
+                           (unsigned long long)mask, x->ndim);
+    accel_dtype rt = result_dtype(f, x->dtype);
+    if (rt == ACCEL_DTYPE_INVALID)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s takes floats; x is %s", fn,
+                           accel_array_reduce_name(f), accel_dtype_name(x->dtype));
+    if (out->dtype != rt)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: out is %s but %s of %s gives %s", fn,
+                           accel_dtype_name(out->dtype), accel_array_reduce_name(f),
+                           accel_dtype_name(x->dtype), accel_dtype_name(rt));
+    accel_status st = check_out(fn, x, out, mask, keepdims);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (x->buffer == out->buffer && ext[0].count && ext[1].count) {
+        size_t ex = accel_dtype_size(x->dtype), eo = accel_dtype_size(out->dtype);
+        if ((uint64_t)ext[0].lo * ex < (uint64_t)(ext[1].hi + 1) * eo &&
+            (uint64_t)ext[1].lo * eo < (uint64_t)(ext[0].hi + 1) * ex)
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out overlaps x", fn);
+    }
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const accel_array *x,
+                                uint64_t axes_mask, int keepdims, const accel_array *out)
+{
+    static const char name[] = "accel_array_reduce";
+    if ((unsigned)fn >= ACCEL_ARRAY_REDUCE_LIMIT_ || !reduce_names[fn])
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: fn %d is unknown", name, (int)fn);
+    const accel_array *arr[2] = {x, out};
+    static const char *const names[2] = {"x", "out"};
+    accel__extent ext[2];
+    accel_runtime *rt;
+    accel_status st = accel__array_views(name, q, 2, arr, names, ext, &rt);
+    if (st == ACCEL_SUCCESS)
+        st = check_reduce(name, fn, x, axes_mask, keepdims, out, ext);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    raxes a;
+    split_axes(x, out, axes_mask, keepdims, &a);
+    if (a.n == 0)
+        return ACCEL_SUCCESS;
+    if (a.m == 0 && from_first(fn))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s of no elements (a reduced axis has size 0) has no identity",
+                           name, reduce_names[fn]);
+    if (3 * a.nk + 2 * a.nr > 28)
+        return accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                           "%s: %u kept and %u reduced axes that do not merge exceed a kernel's "
+                           "parameters (3k + 2r <= 28); copy x into a contiguous array first",
+                           name, a.nk, a.nr);
+    rspec s = {fn, x->dtype, out->dtype, a.nk, a.nr};
+    char entry[ACCEL__ANAME_MAX];
+    entry_of(&s, entry);
+    accel_kernel *k;
+    st = accel__array_kernel(rt, entry, reduce_source, &s, 1, &k);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_kernel_arg args[32];
+    uint32_t na = 0;
+    args[na] = accel_karg_array(
+        accel_slice_of(x->buffer, (size_t)ext[0].lo, (size_t)(ext[0].hi - ext[0].lo + 1)));
+    args[na++].dtype = x->dtype;
+    args[na] = accel_karg_array(
+        accel_slice_of(out->buffer, (size_t)ext[1].lo, (size_t)(ext[1].hi - ext[1].lo + 1)));
+    args[na++].dtype = out->dtype;
+    args[na++] = accel_karg_i64(ext[0].base - ext[0].lo);
+    args[na++] = accel_karg_i64(ext[1].base - ext[1].lo);
+    args[na++] = accel_karg_i64(a.n);
+    args[na++] = accel_karg_i64(a.m);
+    for (uint32_t d = 1; d < a.nk; d++)
+        args[na++] = accel_karg_i64(a.ks[d]);
+    for (uint32_t d = 0; d < a.nk; d++) {
+        args[na++] = accel_karg_i64(a.kx[d]);
+        args[na++] = accel_karg_i64(a.ko[d]);
+    }
+    for (uint32_t d = 1; d < a.nr; d++)
+        args[na++] = accel_karg_i64(a.rs[d]);
+    for (uint32_t d = 0; d < a.nr; d++)
+        args[na++] = accel_karg_i64(a.rx[d]);
+    int64_t blocks = (a.n + 255) / 256;
+    uint32_t grid[3] = {(uint32_t)(blocks < 65535 ? blocks : 65535), 1, 1};
+    uint32_t block[3] = {256, 1, 1};
+    return accel_kernel_launch_grid(q, k, grid, block, na, args);
+}

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* accel/array.h — N-d strided arrays on a device: the view (DLPack's DLTensor
+ * in spirit), dtype promotion by the Array API standard 2023.12, metadata-only
+ * views, and the standard's elementwise functions and reductions on views.
+ *
+ * - A view (accel_array) describes elements of one buffer: a byte offset to
+ *   element (0, ..., 0), a dtype, ndim <= ACCEL_ARRAY_MAX_NDIM, a shape and
+ *   strides in elements (0 repeats an element: a broadcast dimension;
+ *   negative walks backwards: a reversed one). Row-major means the last
+ *   stride is 1. Views are plain structs the caller owns; they hold no
+ *   reference on the buffer, which must outlive the work that uses it.
+ * - Functions that take views validate them (accel_array_validate) before
+ *   anything is enqueued; on any error the output is untouched and
+ *   accel_last_error() names the function, the argument and the cause.
+ * - Operands broadcast (accel_broadcast_shapes): inputs broadcast to the
+ *   output's shape, which must be the broadcast shape of the inputs and the
+ *   output (NumPy's out=; an output never broadcasts), and the output's
+ *   dtype is the function's result dtype exactly (no implicit cast on
+ *   store: use accel_array_astype).
+ * - Aliasing: an output may be exactly an input (same buffer, byte offset,
+ *   dtype, shape and strides after broadcasting), for in-place work; an
+ *   output whose elements' byte range meets an input's in any other way is
+ *   refused with ACCEL_ERROR_INVALID_ARGUMENT (a bounds test, as NumPy's
+ *   may_share_memory: interleaved views that share no element are refused
+ *   too, copy one of them first).
+ * - The kernels are generated from one table row per function (see
+ *   core/arrays/) and compiled through the user-kernel machinery (NVRTC on
+ *   CUDA, cc/tcc on the CPU; accel/kernel.h), cached like user kernels, and
+ *   submitted through the op path of every op: fallback, verify mode, the
+ *   trace and the placement report apply. Asynchronous like every op.
+ * - Thread safety: every function may be called from any thread.
+ */
+#ifndef ACCEL_ARRAY_H
+#define ACCEL_ARRAY_H
+
+#include "accel/accel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most dimensions a view has (DLPack allows any; NumPy 2 allows 64). */
+#define ACCEL_ARRAY_MAX_NDIM 32
+
+/* A strided view of a buffer. The caller's; holds no reference. */
+typedef struct accel_array {
+    uint32_t struct_size;
+    accel_dtype dtype;
+    accel_buffer *buffer;
+    uint64_t offset; /* bytes from the buffer's start to element (0, ..., 0);
+                        a multiple of the dtype's size */
+    uint32_t ndim;   /* 0: a single element (a 0-d array) */
+    uint32_t reserved0;
+    int64_t shape[ACCEL_ARRAY_MAX_NDIM];   /* elements per dimension, >= 0 */
+    int64_t strides[ACCEL_ARRAY_MAX_NDIM]; /* elements; 0 broadcasts, < 0 reverses */
+} accel_array;
+
+/* ------------------------------------------------------------------ views */
+
+/* Fill *a as a row-major contiguous view of buf: byte offset 0, dtype,
+ * ndim dimensions of shape[ndim] (copied), strides from the last axis (1)
+ * outward. buf is not checked here (accel_array_validate does that).
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (a NULL, ndim > ACCEL_ARRAY_MAX_NDIM,
+ * shape NULL with ndim > 0, a negative size), ACCEL_ERROR_DTYPE_MISMATCH
+ * (unknown dtype), ACCEL_ERROR_OUT_OF_RANGE (the element count overflows
+ * int64). *a is untouched on error. */
+ACCEL_API accel_status accel_array_init(accel_array *a, accel_buffer *buf, accel_dtype dtype,
+                                        uint32_t ndim, const int64_t *shape);
+
+/* Check a view: struct_size set, a known dtype, ndim <= ACCEL_ARRAY_MAX_NDIM,
+ * sizes >= 0, a live buffer, the byte offset a multiple of the element size,
+ * no int64 overflow of shape x strides, and every element inside the
+ * buffer (a view with no elements needs only its offset inside). name
+ * (NULL: "a") names the view in the message ("accel_array_validate: x:
+ * elements reach [0, 24] ... but the buffer holds 24"). Every function of
+ * this header runs these checks on each view it takes.
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT, ACCEL_ERROR_INVALID_HANDLE (buffer),
+ * ACCEL_ERROR_DTYPE_MISMATCH, ACCEL_ERROR_OUT_OF_RANGE. */
+ACCEL_API accel_status accel_array_validate(const accel_array *a, const char *name);
+
+/* The broadcast shape of count views (NumPy's and the standard's rule:
+ * align trailing axes; sizes must be equal or 1; missing leading axes count
+ * as 1) into *out_ndim and out_shape[ACCEL_ARRAY_MAX_NDIM]. count <= 64;
+ * count 0 gives ndim 0. Errors: ACCEL_ERROR_SHAPE_MISMATCH (naming the
+ * array, both shapes and the axis), the checks of accel_array_validate
+ * ("arrays[i]"), ACCEL_ERROR_INVALID_ARGUMENT (NULL pointers). */
+ACCEL_API accel_status accel_broadcast_shapes(size_t count, const accel_array *const *arrays,
+                                              uint32_t *out_ndim, int64_t *out_shape);
+
+/* Views from views: metadata only, nothing is enqueued, the buffer is
+ * shared. Each validates x first; out may be x itself; on error *out is
+ * untouched. axes_mask: bit i names axis i. */
+
+/* Python's x[start[0]:stop[0]:step[0], ...]: per axis, start and stop
+ * follow slice.indices (negative counts from the end; clamped; INT64_MAX
+ * and INT64_MIN stand for an omitted bound), step != 0 (negative walks
+ * backwards). Arrays of x->ndim entries. Errors: ACCEL_ERROR_INVALID_ARGUMENT
+ * (step 0, NULL), ACCEL_ERROR_OUT_OF_RANGE (stride x step overflows). */
+ACCEL_API accel_status accel_array_slice(const accel_array *x, const int64_t *start,
+                                         const int64_t *stop, const int64_t *step,
+                                         accel_array *out);
+/* out axis i = x axis axes[i] (a permutation of 0..ndim-1; negative counts
+ * from the end). Errors: ACCEL_ERROR_INVALID_ARGUMENT (out of range, repeated). */
+ACCEL_API accel_status accel_array_permute_dims(const accel_array *x, const int32_t *axes,
+                                                accel_array *out);
+/* A new axis of size 1 at position axis in [-ndim-1, ndim].
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (axis out of range, ndim full). */
+ACCEL_API accel_status accel_array_expand_dims(const accel_array *x, int32_t axis,
+                                               accel_array *out);
+/* Drop the axes of axes_mask, each of size 1.
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (an axis past ndim or not of size 1). */
+ACCEL_API accel_status accel_array_squeeze(const accel_array *x, uint64_t axes_mask,
+                                           accel_array *out);
+/* x broadcast to shape[ndim] (new leading axes and size-1 axes get stride 0).
+ * Errors: ACCEL_ERROR_SHAPE_MISMATCH (x does not broadcast to it),
+ * ACCEL_ERROR_INVALID_ARGUMENT (ndim below x's or too large, a negative size). */
+ACCEL_API accel_status accel_array_broadcast_to(const accel_array *x, uint32_t ndim,
+                                                const int64_t *shape, accel_array *out);
+/* Reverse the axes of axes_mask (the offset moves to their last element,
+ * the stride changes sign). Errors: ACCEL_ERROR_INVALID_ARGUMENT. */
+ACCEL_API accel_status accel_array_flip(const accel_array *x, uint64_t axes_mask, accel_array *out);
+/* x viewed with shape[ndim] in row-major (C) order, one size may be -1
+ * (inferred). A view when x's strides allow it (NumPy's
+ * _attempt_nocopy_reshape test); otherwise ACCEL_ERROR_UNSUPPORTED with a
+ * message saying a copy is needed (accel_array_copy into a contiguous
+ * array, then reshape that). Errors: ACCEL_ERROR_SHAPE_MISMATCH (element
+ * counts differ, -1 not inferable), ACCEL_ERROR_INVALID_ARGUMENT. */
+ACCEL_API accel_status accel_array_reshape(const accel_array *x, uint32_t ndim,
+                                           const int64_t *shape, accel_array *out);
+
+/* ------------------------------------------------------------- functions */
+
+/* The elementwise functions: X(ENUM, VALUE, name, ARITY). ACCEL_ARRAY_<ENUM>
+ * = VALUE (append-only, grouped by tens); name is the Array API's. Which
+ * dtype kinds each takes, its result dtype and its per-element expression
+ * per kind are one row each of the core's table (core/arrays/table.c),
+ * which accel_array_fn_info reports. */
+#define ACCEL_ARRAY_FN_LIST(X)                                                                     \
+    X(ADD, 1, "add", 2)                                                                            \
+    X(SUBTRACT, 2, "subtract", 2)                                                                  \
+    X(MULTIPLY, 3, "multiply", 2)                                                                  \
+    X(DIVIDE, 4, "divide", 2)                                                                      \
+    X(FLOOR_DIVIDE, 5, "floor_divide", 2)                                                          \
+    X(REMAINDER, 6, "remainder", 2)                                                                \
+    X(POW, 7, "pow", 2)                                                                            \
+    X(NEGATIVE, 8, "negative", 1)                                                                  \
+    X(POSITIVE, 9, "positive", 1)                                                                  \
+    X(ABS, 10, "abs", 1)                                                                           \
+    X(SQUARE, 11, "square", 1)                                                                     \
+    X(SIGN, 12, "sign", 1)                                                                         \
+    X(MAXIMUM, 13, "maximum", 2)                                                                   \
+    X(MINIMUM, 14, "minimum", 2)                                                                   \
+    X(COPYSIGN, 15, "copysign", 2)                                                                 \
+    X(HYPOT, 16, "hypot", 2)                                                                       \
+    X(LOGADDEXP, 17, "logaddexp", 2)                                                               \
+    X(NEXTAFTER, 18, "nextafter", 2)                                                               \
+    X(ATAN2, 19, "atan2", 2)                                                                       \
+    X(EQUAL, 20, "equal", 2)                                                                       \
+    X(NOT_EQUAL, 21, "not_equal", 2)                                                               \
+    X(LESS, 22, "less", 2)                                                                         \
+    X(LESS_EQUAL, 23, "less_equal", 2)                                                             \
+    X(GREATER, 24, "greater", 2)                                                                   \
+    X(GREATER_EQUAL, 25, "greater_equal", 2)                                                       \
+    X(LOGICAL_AND, 30, "logical_and", 2)                                                           \
+    X(LOGICAL_OR, 31, "logical_or", 2)                                                             \
+    X(LOGICAL_XOR, 32, "logical_xor", 2)                                                           \
+    X(LOGICAL_NOT, 33, "logical_not", 1)                                                           \
+    X(BITWISE_AND, 40, "bitwise_and", 2)                                                           \
+    X(BITWISE_OR, 41, "bitwise_or", 2)                                                             \
+    X(BITWISE_XOR, 42, "bitwise_xor", 2)                                                           \
+    X(BITWISE_INVERT, 43, "bitwise_invert", 1)                                                     \
+    X(BITWISE_LEFT_SHIFT, 44, "bitwise_left_shift", 2)                                             \
+    X(BITWISE_RIGHT_SHIFT, 45, "bitwise_right_shift", 2)                                           \
+    X(FLOOR, 50, "floor", 1)                                                                       \
+    X(CEIL, 51, "ceil", 1)                                                                         \
+    X(TRUNC, 52, "trunc", 1)                                                                       \
+    X(ROUND, 53, "round", 1)                                                                       \
+    X(EXP, 60, "exp", 1)                                                                           \
+    X(EXPM1, 61, "expm1", 1)                                                                       \
+    X(LOG, 62, "log", 1)                                                                           \
+    X(LOG1P, 63, "log1p", 1)                                                                       \
+    X(LOG2, 64, "log2", 1)                                                                         \
+    X(LOG10, 65, "log10", 1)                                                                       \
+    X(SQRT, 66, "sqrt", 1)                                                                         \
+    X(SIN, 70, "sin", 1)                                                                           \
+    X(COS, 71, "cos", 1)                                                                           \
+    X(TAN, 72, "tan", 1)                                                                           \
+    X(ASIN, 73, "asin", 1)                                                                         \
+    X(ACOS, 74, "acos", 1)                                                                         \
+    X(ATAN, 75, "atan", 1)                                                                         \
+    X(SINH, 76, "sinh", 1)                                                                         \
+    X(COSH, 77, "cosh", 1)                                                                         \
+    X(TANH, 78, "tanh", 1)                                                                         \
+    X(ASINH, 79, "asinh", 1)                                                                       \
+    X(ACOSH, 80, "acosh", 1)                                                                       \
+    X(ATANH, 81, "atanh", 1)                                                                       \
+    X(ISNAN, 90, "isnan", 1)                                                                       \
+    X(ISINF, 91, "isinf", 1)                                                                       \
+    X(ISFINITE, 92, "isfinite", 1)                                                                 \
+    X(CLIP, 100, "clip", 3)                                                                        \
+    X(WHERE, 101, "where", 3)                                                                      \
+    X(ASTYPE, 110, "astype", 1)
+
+typedef enum accel_array_fn {
+    ACCEL_ARRAY_FN_INVALID = 0,
+#define ACCEL_X_ARRAY_FN(E, V, NAME, ARITY) ACCEL_ARRAY_##E = V,
+    ACCEL_ARRAY_FN_LIST(ACCEL_X_ARRAY_FN)
+#undef ACCEL_X_ARRAY_FN
+        ACCEL_ARRAY_FN_LIMIT_ = 128 /* every value is below this */
+} accel_array_fn;
+
+/* What accel_array_fn_info tells of a function (one row of the table). */
+typedef struct accel_array_fn_properties {
+    uint32_t struct_size;
+    accel_array_fn fn;
+    const char *name; /* the Array API's name */
+    uint32_t arity;   /* inputs: 1, 2 or 3 */
+    uint32_t kinds;   /* bit (1u << accel_dtype_kind) per kind of the promoted inputs it takes */
+    uint32_t result;  /* ACCEL_ARRAY_RESULT_* */
+    uint32_t tolerance_ulp; /* verify mode's bound for float results; 0: exact */
+    uint32_t reserved0;
+    uint64_t reserved[4];
+} accel_array_fn_properties;
+
+#define ACCEL_ARRAY_RESULT_PROMOTED 1u /* the inputs' promoted dtype (accel_result_type) */
+#define ACCEL_ARRAY_RESULT_BOOL 2u     /* bool (comparisons, logical, isnan, ...) */
+#define ACCEL_ARRAY_RESULT_OUT 3u      /* out's dtype (astype) */
+
+/* The table's row of fn, or NULL for an unknown fn. Thread-safe. */
+ACCEL_API const accel_array_fn_properties *accel_array_fn_info(accel_array_fn fn);
+
+/* Elementwise y = fn(x) over broadcast views, through a kernel generated
+ * for (fn, dtypes, dimensions after coalescing) and cached.
+ * x's dtype must be of a kind fn takes (accel_array_fn_info: e.g. exp and
+ * the other transcendental functions take float dtypes only -- cast integers
+ * with accel_array_astype first; bitwise functions take bool and integers);
+ * out's dtype must be the result dtype exactly and its shape x's.
+ * Per-element semantics (one expression per kind, the same on every
+ * backend): integers wrap modulo 2^bits (no trap, no undefined behaviour);
+ * float16 and bfloat16 compute in float32 and round to nearest even on
+ * store; NaN propagates through maximum/minimum and clip (IEEE 754-2019
+ * maximum, -0 < +0); round is half to even; sign(+-0) is that zero.
+ * Errors (all before anything is enqueued, out untouched):
+ * ACCEL_ERROR_INVALID_HANDLE (q, a buffer), ACCEL_ERROR_INVALID_ARGUMENT
+ * (fn unknown or of another arity, a NULL view, out overlapping x other than
+ * exactly), ACCEL_ERROR_DTYPE_MISMATCH (a kind fn does not take, out's
+ * dtype not the result dtype), ACCEL_ERROR_SHAPE_MISMATCH (out's shape is
+ * not the broadcast shape),
+ * ACCEL_ERROR_OUT_OF_RANGE (a view past its buffer or overflowing),
+ * ACCEL_ERROR_DEVICE_MISMATCH (a buffer on another device than q's),
+ * ACCEL_ERROR_COMPILE / ACCEL_ERROR_UNSUPPORTED (the device cannot build
+ * the kernel). Asynchronous. */
+ACCEL_API accel_status accel_array_unary(accel_queue *q, accel_array_fn fn, const accel_array *x,
+                                         const accel_array *out);
+
+/* Elementwise out = fn(x1, x2), x1 and x2 broadcast together; their dtypes
+ * promote by accel_result_type and the function computes in the promoted
+ * dtype (comparisons too; (int64, uint64) compare as float64).
+ * Integer floor_divide and remainder by 0 give 0 (NumPy's value, without its
+ * warning; no trap); INT_MIN // -1 wraps to INT_MIN. Integer pow with a
+ * negative exponent gives the truncated exact value (1 for a base of 1,
+ * +-1 for -1, else 0). Shifts by a count < 0 or >= the width give 0 (left,
+ * unsigned right) or the sign fill (signed right). nextafter takes float32
+ * and float64 only. Errors as accel_array_unary, plus
+ * ACCEL_ERROR_SHAPE_MISMATCH for inputs that do not broadcast. */
+ACCEL_API accel_status accel_array_binary(accel_queue *q, accel_array_fn fn, const accel_array *x1,
+                                          const accel_array *x2, const accel_array *out);
+
+/* out = minimum(maximum(x, lo), hi) elementwise (NumPy's clip; the Array
+ * API's with array bounds), the three broadcast and promoted together.
+ * Errors as accel_array_binary. */
+ACCEL_API accel_status accel_array_clip(accel_queue *q, const accel_array *x, const accel_array *lo,
+                                        const accel_array *hi, const accel_array *out);
+
+/* out = cond ? x1 : x2 elementwise; cond is bool; x1 and x2 promote; the
+ * three broadcast. Errors as accel_array_binary (a cond that is not bool:
+ * ACCEL_ERROR_DTYPE_MISMATCH). */
+ACCEL_API accel_status accel_array_where(accel_queue *q, const accel_array *cond,
+                                         const accel_array *x1, const accel_array *x2,
+                                         const accel_array *out);
+
+/* out = x converted to out's dtype (x broadcast to out's shape): the copy
+ * with conversion of the Array API's astype, also the strided-to-contiguous
+ * copy. Conversions: to bool, x != 0; between integers, modulo 2^bits (C's
+ * and NumPy's wrap); float to integer, truncation toward zero, saturated at
+ * the integer's range, NaN to 0 (defined everywhere, as CUDA's cvt.rzi.sat;
+ * NumPy leaves these undefined); to float16/bfloat16, round to nearest even.
+ * Complex dtypes are not taken yet (ACCEL_ERROR_UNSUPPORTED).
+ * Errors as accel_array_unary. */
+ACCEL_API accel_status accel_array_astype(accel_queue *q, const accel_array *x,
+                                          const accel_array *out);
+
+/* out = x, the same dtype (ACCEL_ERROR_DTYPE_MISMATCH otherwise), x
+ * broadcast to out's shape: a strided copy. Errors as accel_array_astype. */
+ACCEL_API accel_status accel_array_copy(accel_queue *q, const accel_array *x,
+                                        const accel_array *out);
+
+/* ------------------------------------------------------------ reductions */
+
+/* The reductions: X(ENUM, VALUE, name). ACCEL_ARRAY_REDUCE_<ENUM> = VALUE. */
+#define ACCEL_ARRAY_REDUCE_LIST(X)                                                                 \
+    X(SUM, 1, "sum")                                                                               \
+    X(PROD, 2, "prod")                                                                             \
+    X(MIN, 3, "min")                                                                               \
+    X(MAX, 4, "max")                                                                               \
+    X(MEAN, 5, "mean")                                                                             \
+    X(ANY, 6, "any")                                                                               \
+    X(ALL, 7, "all")                                                                               \
+    X(ARGMIN, 8, "argmin")                                                                         \
+    X(ARGMAX, 9, "argmax")
+
+typedef enum accel_array_reduce_fn {
+    ACCEL_ARRAY_REDUCE_INVALID = 0,
+#define ACCEL_X_ARRAY_REDUCE(E, V, NAME) ACCEL_ARRAY_REDUCE_##E = V,
+    ACCEL_ARRAY_REDUCE_LIST(ACCEL_X_ARRAY_REDUCE)
+#undef ACCEL_X_ARRAY_REDUCE
+        ACCEL_ARRAY_REDUCE_LIMIT_ = 16
+} accel_array_reduce_fn;
+
+/* The reduction's name ("sum"), "unknown" otherwise. */
+ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
+
+/* out = fn of x over the axes of axes_mask (bit i: axis i; 0 reduces
+ * nothing, each output element then reduces one input element), keeping
+ * them as size-1 axes when keepdims is nonzero (the Array API's axis=tuple,
+ * keepdims=). out's shape is x's without (or with size 1 at) the reduced
+ * axes; out must not overlap x.
+ * Dtypes (the Array API's): sum and prod of bool and signed integers give
+ * int64, of unsigned integers uint64 (wrapping modulo 2^64), of floats the
+ * same float; min and max the input's dtype; mean takes floats and gives
+ * the same float; any and all give bool; argmin and argmax give int64, the
+ * row-major index within the reduced axes of the first extreme (a
+ * flattened index for all axes, NumPy's index for one axis), the first NaN
+ * if any. Floats: min and max propagate NaN (NumPy).
+ * Order (the same on every backend, so results are bit-identical across
+ * devices): each output element folds its reduced elements in row-major
+ * order of the reduced axes (last fastest) from the identity (sum 0, prod 1,
+ * any false, all true; min, max, argmin, argmax from the first element),
+ * float sums, products and means in float64 rounded once to the output
+ * dtype at the end. The error of a float sum is within tolerance.c's SUM
+ * bound (n*eps*sum|x_i| of float64, Higham, Accuracy and Stability of
+ * Numerical Algorithms, 2nd ed., eq. 4.4) before that rounding. A sum or
+ * prod of no elements is the identity, a mean of none NaN.
+ * Errors (out untouched): as accel_array_unary, plus
+ * ACCEL_ERROR_INVALID_ARGUMENT (fn unknown, an axis past x's, min, max,
+ * argmin or argmax of no elements: no identity, out overlapping x),
+ * ACCEL_ERROR_SHAPE_MISMATCH (out's shape), ACCEL_ERROR_DTYPE_MISMATCH (mean
+ * of a non-float, out's dtype not the result's), ACCEL_ERROR_UNSUPPORTED
+ * (more than 8 kept plus reduced axes that do not merge). Asynchronous.
+ * One thread per output element: a full reduction is one thread's loop
+ * (correct everywhere, slow on a GPU; the chunked order of kernel.h's
+ * reduction kernels is the next step). */
+ACCEL_API accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn,
+                                          const accel_array *x, uint64_t axes_mask, int keepdims,
+                                          const accel_array *out);
+
+/* ------------------------------------------------------------------ dtypes */
+
+/* The result dtype of a binary function of arrays of dtypes a and b.
+ * The Array API standard's promotion table (2023.12, "Type Promotion Rules")
+ * within a kind: bool; int8 < int16 < int32 < int64; uint8 < ... < uint64;
+ * (intN, uintM) -> the smallest signed integer holding both (int16 for
+ * (int8, uint8), ...); float32 < float64; complex64 < complex128; float32
+ * with complex64 -> complex64, float64 with complex64 -> complex128.
+ * Where the standard leaves the result to the implementation, accel follows
+ * NumPy 2 (so that the Python namespace agrees with what its users know):
+ * - (int64, uint64) -> float64 (no integer holds both; NumPy's answer, which
+ *   loses integers above 2^53 -- cast one operand first to avoid that);
+ * - bool with any other dtype -> that dtype;
+ * - an integer with a float or complex -> the float of at least the
+ *   integer's precision (int8, uint8 -> float16; int16, uint16 -> float32;
+ *   wider -> float64), then promoted with the other operand;
+ * - float16 and bfloat16 (outside the standard) -> float32 together, and
+ *   the wider float with float32 or float64.
+ * Errors: ACCEL_ERROR_DTYPE_MISMATCH (an unknown dtype),
+ * ACCEL_ERROR_INVALID_ARGUMENT (out NULL). *out is untouched on error. */
+ACCEL_API accel_status accel_result_type(accel_dtype a, accel_dtype b, accel_dtype *out);
+
+/* The result dtype of a binary function of an array of dtype a and a
+ * Python scalar of kind scalar_kind (ACCEL_DTYPE_KIND_BOOL, _INT, _FLOAT or
+ * _COMPLEX; _UINT counts as _INT). The standard's rule: a scalar of the
+ * array's kind, or a "lower" kind (bool < int < float < complex), takes the
+ * array's dtype (float32 + 2.5 -> float32, int8 + 3 -> int8). Beyond the
+ * standard, as NumPy 2 (NEP 50): a complex scalar with a float array gives
+ * the complex of that precision (float32 -> complex64; float16, bfloat16 ->
+ * complex64), with an integer or bool array complex128; a float scalar with
+ * an integer or bool array float64; an int scalar with a bool array int64.
+ * Whether an integer scalar's value fits the result is checked where the
+ * scalar is used, not here.
+ * Errors: ACCEL_ERROR_DTYPE_MISMATCH (unknown dtype),
+ * ACCEL_ERROR_INVALID_ARGUMENT (an unknown scalar_kind, out NULL). */
+ACCEL_API accel_status accel_result_type_scalar(accel_dtype a, accel_dtype_kind scalar_kind,
+                                                accel_dtype *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ACCEL_ARRAY_H */

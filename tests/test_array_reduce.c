@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* test_array_reduce.c — accel_array_reduce: every reduction x every dtype
+ * it takes x sets of axes (none, one, two, all; keepdims or not) on a
+ * contiguous and on a transposed, reversed view, against a plain C loop
+ * (floats in double in the documented row-major order, so sums compare
+ * exactly, and also within the SUM bound of a long double sum; integers
+ * wrapping in uint64); empty reductions; bad input with out untouched. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include "test_array_common.h"
+
+static accel_runtime *open_rt(void)
+{
+    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
+    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
+                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
+                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
+                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(ini, &rt, NULL));
+    return rt;
+}
+
+static accel_dtype result_of(accel_array_reduce_fn fn, accel_dtype dt)
+{
+    switch (fn) {
+    case ACCEL_ARRAY_REDUCE_SUM:
+    case ACCEL_ARRAY_REDUCE_PROD:
+        return is_float(dt) ? dt : kind(dt) == ACCEL_DTYPE_KIND_UINT ? ACCEL_U64 : ACCEL_I64;
+    case ACCEL_ARRAY_REDUCE_MEAN:
+        return is_float(dt) ? dt : ACCEL_DTYPE_INVALID;
+    case ACCEL_ARRAY_REDUCE_ANY:
+    case ACCEL_ARRAY_REDUCE_ALL:
+        return ACCEL_BOOL;
+    case ACCEL_ARRAY_REDUCE_ARGMIN:
+    case ACCEL_ARRAY_REDUCE_ARGMAX:
+        return ACCEL_I64;
+    default:
+        return dt;
+    }
+}
+
+/* The reference of fn over vals[m] (already in reduced row-major order). */
+static val reduce_ref(accel_array_reduce_fn fn, accel_dtype dt, const val *v, int64_t m)
+{
+    val r = {0};
+    bool f = is_float(dt), sg = kind(dt) == ACCEL_DTYPE_KIND_INT;
+    switch (fn) {
+    case ACCEL_ARRAY_REDUCE_SUM:
+    case ACCEL_ARRAY_REDUCE_MEAN:
+    case ACCEL_ARRAY_REDUCE_PROD: {
+        bool prod = fn == ACCEL_ARRAY_REDUCE_PROD;
+        double acc = prod ? 1.0 : 0.0;
+        uint64_t u = prod ? 1 : 0;
+        for (int64_t j = 0; j < m; j++) {
+            acc = prod ? acc * v[j].f : acc + v[j].f;
+            u = prod ? u * v[j].u : u + v[j].u;
+        }
+        if (fn == ACCEL_ARRAY_REDUCE_MEAN)
+            acc /= (double)m;
+        if (f)
+            r.f = dt == ACCEL_F64 ? acc : round_to(dt, (double)(float)acc);
+        else
+            r.u = u;
+        return r;
+    }
+    case ACCEL_ARRAY_REDUCE_ANY:
+    case ACCEL_ARRAY_REDUCE_ALL: {
+        bool any = fn == ACCEL_ARRAY_REDUCE_ANY, acc = !any;
+        for (int64_t j = 0; j < m; j++) {
+            bool t = f ? v[j].f != 0 : v[j].u != 0;
+            acc = any ? acc || t : acc && t;
+        }
+        r.i = acc;
+        return r;
+    }
+    default:
+        break;
+    }
+    bool mx = fn == ACCEL_ARRAY_REDUCE_MAX || fn == ACCEL_ARRAY_REDUCE_ARGMAX;
+    int64_t best = 0;
+    for (int64_t j = 1; j < m; j++) {
+        const val a = v[j], b = v[best];
+        bool better;
+        if (f)
+            better = !isnan(b.f) && (isnan(a.f) || (mx ? a.f > b.f : a.f < b.f));
+        else if (sg)
+            better = mx ? a.i > b.i : a.i < b.i;
+        else
+            better = mx ? a.u > b.u : a.u < b.u;
+        if (better)
+            best = j;
+    }
+    if (fn == ACCEL_ARRAY_REDUCE_ARGMIN || fn == ACCEL_ARRAY_REDUCE_ARGMAX) {
+        r.i = best;
+        return r;
+    }
+    /* min/max of floats: IEEE maximum/minimum (-0 < +0) */
+    r = v[best];
+    if (f && !isnan(r.f))
+        for (int64_t j = 0; j < m; j++)
+            if (v[j].f == r.f && (mx ? !signbit(v[j].f) : signbit(v[j].f)))
+                r = v[j];
+    return r;
+}
+
+/* x of shape (3, 4, 5) over a buffer of 60 elements: contiguous, or the
+ * transpose of a (5, 4, 3) array with its middle axis reversed. */
+static accel_array make_x(accel_buffer *b, accel_dtype dt, bool strided)
+{
+    const int64_t shape[] = {3, 4, 5};
+    accel_array x;
+    tu_ok(accel_array_init(&x, b, dt, 3, shape));
+    if (strided) {
+        x.strides[0] = 1, x.strides[1] = -3, x.strides[2] = 12;
+        x.offset = 9 * accel_dtype_size(dt); /* element (0, 0, 0) at j = 3 */
+    }
+    return x;
+}
+
+static unsigned run_reduce(env *e, tu_rng *r, accel_array_reduce_fn fn, accel_dtype dt,
+                           bool strided, uint64_t mask, int keepdims)
+{
+    unsigned char host[60 * 8];
+    fill(r, dt, false, host, 60);
+    accel_buffer *bx = upload(e, host, 60 * accel_dtype_size(dt));
+    accel_array x = make_x(bx, dt, strided);
+    int64_t oshape[3];
+    uint32_t ond = 0;
+    for (uint32_t d = 0; d < 3; d++)
+        if (!(mask >> d & 1u) || keepdims)
+            oshape[ond++] = mask >> d & 1u ? 1 : x.shape[d];
+    accel_dtype rdt = result_of(fn, dt);
+    unsigned char got[60 * 8];
+    memset(got, 0xa5, sizeof got);
+    accel_buffer *bo = upload(e, got, sizeof got);
+    accel_array out;
+    tu_ok(accel_array_init(&out, bo, rdt, ond, oshape));
+    tu_assert_status(accel_array_reduce(e->q, fn, &x, mask, keepdims, &out), ACCEL_SUCCESS,
+                     "%s %s mask %u", accel_array_reduce_name(fn), accel_dtype_name(dt),
+                     (unsigned)mask);
+    tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, sizeof got));
+    /* Walk out's elements (kept indices) and each one's reduced elements. */
+    int64_t n = 1, m = 1;
+    for (uint32_t d = 0; d < 3; d++)
+        (void)((mask >> d & 1u) ? (m *= x.shape[d]) : (n *= x.shape[d]));
+    unsigned checked = 0;
+    for (int64_t i = 0; i < n; i++) {
+        val vals[60];
+        for (int64_t j = 0; j < m; j++) {
+            int64_t idx[3], ri = i, rj = j;
+            for (uint32_t d = 3; d-- > 0;) {
+                if (mask >> d & 1u) {
+                    idx[d] = rj % x.shape[d];
+                    rj /= x.shape[d];
+                } else {
+                    idx[d] = ri % x.shape[d];
+                    ri /= x.shape[d];
+                }
+            }
+            int64_t el = (int64_t)(x.offset / accel_dtype_size(dt));
+            for (uint32_t d = 0; d < 3; d++)
+                el += idx[d] * x.strides[d];
+            vals[j] = get(host, dt, (size_t)el);
+        }
+        val want = reduce_ref(fn, dt, vals, m), have = get(got, rdt, (size_t)i);
+        bool ok = is_float(rdt) ? close_enough(rdt, have.f, want.f, 0) : have.u == want.u;
+        cr_assert(ok,
+                  "%s %s mask %u keepdims %d %s: out[%lld] = %.17g (0x%llx), want %.17g (0x%llx)",
+                  accel_array_reduce_name(fn), accel_dtype_name(dt), (unsigned)mask, keepdims,
+                  strided ? "strided" : "contiguous", (long long)i, have.f,
+                  (unsigned long long)have.u, want.f, (unsigned long long)want.u);
+        checked++;
+    }
+    /* past the output: untouched */
+    size_t ob = (size_t)n * accel_dtype_size(rdt);
+    for (size_t b = ob; b < sizeof got; b++)
+        cr_assert_eq(got[b], 0xa5, "byte %zu past out written", b);
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    return checked;
+}
+
+static void every_reduction(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(30);
+    static const uint64_t masks[] = {0, 1, 2, 4, 5, 6, 7};
+    unsigned checked = 0;
+    for (int f = 1; f < ACCEL_ARRAY_REDUCE_LIMIT_; f++) {
+        if (strcmp(accel_array_reduce_name((accel_array_reduce_fn)f), "unknown") == 0)
+            continue;
+        for (size_t d = 0; d < NDT; d++) {
+            accel_dtype dt = all_dtypes[d];
+            if (result_of((accel_array_reduce_fn)f, dt) == ACCEL_DTYPE_INVALID)
+                continue;
+            for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++)
+                checked += run_reduce(&e, &r, (accel_array_reduce_fn)f, dt, k % 2 == 1, masks[k],
+                                      (int)(k % 3 == 0));
+        }
+    }
+    cr_assert_gt(checked, 5000u, "elements checked: %u", checked);
+}
+
+Test(array_reduce, every_reduction_every_dtype)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, every_reduction, NULL);
+    accel_runtime_close(rt);
+}
+
+/* A float32 sum of 100003 elements against a long double sum, within the
+ * SUM bound of tolerance.c (n * eps(f64) * sum|x|, then one f32 rounding). */
+Test(array_reduce, float_sum_within_bound)
+{
+    accel_runtime *rt = open_rt();
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    env e = {dev, q};
+    enum { N = 100003 };
+    float *h = malloc(N * sizeof *h);
+    tu_rng r = tu_rng_make(31);
+    long double exact = 0, mag = 0;
+    for (int i = 0; i < N; i++) {
+        h[i] = (float)tu_rng_range(&r, -1.0, 1.0);
+        exact += h[i];
+        mag += fabsl((long double)h[i]);
+    }
+    accel_buffer *bx = upload(&e, h, N * sizeof *h), *bo = upload(&e, NULL, 4);
+    const int64_t shape[] = {N};
+    accel_array x, out;
+    tu_ok(accel_array_init(&x, bx, ACCEL_F32, 1, shape));
+    tu_ok(accel_array_init(&out, bo, ACCEL_F32, 0, NULL));
+    tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &out));
+    float got;
+    tu_ok(accel_queue_read_blocking(q, bo, 0, &got, 4));
+    long double bound = (long double)N * 0x1p-53L * mag + fabsl(exact) * 0x1p-24L;
+    cr_assert(fabsl((long double)got - exact) <= bound, "sum %.9g exact %.12Lg bound %.3Lg",
+              (double)got, exact, bound);
+    free(h);
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+Test(array_reduce, empty_and_bad_input)
+{
+    accel_runtime *rt = open_rt();
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    env e = {dev, q};
+    double host[16];
+    for (int i = 0; i < 16; i++)
+        host[i] = 7.0;
+    accel_buffer *bx = upload(&e, host, sizeof host), *bo = upload(&e, host, sizeof host);
+    const int64_t s03[] = {0, 3}, s3[] = {3}, s23[] = {2, 3}, s2[] = {2};
+    accel_array x, out;
+    /* sum over an empty axis: the identity; prod: 1; mean: NaN */
+    tu_ok(accel_array_init(&x, bx, ACCEL_F64, 2, s03));
+    tu_ok(accel_array_init(&out, bo, ACCEL_F64, 1, s3));
+    tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &out));
+    double got[3];
+    tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+    cr_assert(got[0] == 0 && got[1] == 0 && got[2] == 0);
+    tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_MEAN, &x, 1u, 0, &out));
+    tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+    cr_assert(isnan(got[0]) && isnan(got[2]));
+    tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_MAX, &x, 1u, 0, &out),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "max of nothing");
+    cr_assert(strstr(accel_last_error(), "no identity"), "%s", accel_last_error());
+    tu_ok(accel_queue_write_blocking(q, bo, 0, host, sizeof host));
+    tu_ok(accel_array_init(&x, bx, ACCEL_F64, 2, s23));
+    tu_ok(accel_array_init(&out, bo, ACCEL_F64, 1, s2));
+    tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 8u, 0, &out),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "axis 3");
+    cr_assert(strstr(accel_last_error(), "axes_mask"), "%s", accel_last_error());
+    tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &out),
+                     ACCEL_ERROR_SHAPE_MISMATCH, "out (2,) for (3,)");
+    tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 2u, 1, &out),
+                     ACCEL_ERROR_SHAPE_MISMATCH, "keepdims wants (2, 1)");
+    accel_array oi = out;
+    oi.dtype = ACCEL_I64;
+    tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 2u, 0, &oi),
+                     ACCEL_ERROR_DTYPE_MISMATCH, "sum of f64 is f64");
+    accel_array xi = x;
+    xi.dtype = ACCEL_I32;
+    tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_MEAN, &xi, 2u, 0, &out),
+                     ACCEL_ERROR_DTYPE_MISMATCH, "mean of ints");
+    accel_array ox = out;
+    ox.buffer = bx; /* out inside x */
+    tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 2u, 0, &ox),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "overlap");
+    tu_assert_status(accel_array_reduce(q, (accel_array_reduce_fn)12, &x, 2u, 0, &out),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "fn 12");
+    accel_array bad = x;
+    bad.shape[0] = 1000;
+    tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &bad, 2u, 0, &out),
+                     ACCEL_ERROR_OUT_OF_RANGE, "past");
+    double back[16];
+    tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+    cr_assert(memcmp(back, host, sizeof back) == 0, "out changed by refused calls");
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}

@@ -572,6 +572,36 @@ static accel_runtime *open_rt(void)
     return rt;
 }
 
+/* The same kernels built by cc (the CPU backend's default compiler) on one
+ * float and one integer dtype, contiguous: the matrix above runs tcc's. */
+static void cc_subset(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(32);
+    static const accel_dtype dts[] = {ACCEL_F32, ACCEL_I16};
+    for (int f = 1; f < ACCEL_ARRAY_FN_LIMIT_; f++) {
+        const accel_array_fn_properties *p = accel_array_fn_info((accel_array_fn)f);
+        if (!p || f == ACCEL_ARRAY_ASTYPE)
+            continue;
+        for (size_t d = 0; d < 2; d++)
+            if (takes((accel_array_fn)f, dts[d]))
+                case_contiguous(&e, &r, (accel_array_fn)f, p->arity, dts[d], result_of(f, dts[d]));
+    }
+}
+
+Test(array_elementwise, every_function_built_by_cc, .timeout = 280)
+{
+    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache_cc", tu_tmpdir()), 1);
+    const char *ini = tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
+                             "kernel_compiler = cc\n",
+                             TU_CPU_PLUGIN);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(ini, &rt, NULL));
+    tu_for_each_device(rt, cc_subset, NULL);
+    accel_runtime_close(rt);
+}
+
 Test(array_elementwise, every_function_every_dtype)
 {
     accel_runtime *rt = open_rt();

@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "graphs/capture.h"
 #include "base/internal.h"
+#include "base/retire.h"
+#include "graphs/capture.h"
 
 accel_status accel_event_create(accel_device *dev, accel_event **out_event)
 {
@@ -56,8 +57,10 @@ void accel_event_release(accel_event *ev)
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
-    /* The handle dies now even if a pending wait keeps the object. */
-    accel__handle_free(ev->handle);
+    /* The handle dies now even if a pending wait keeps the object; calls of
+     * other threads that resolved it (a synchronize waiting) return first. */
+    if (!accel__handle_retire(&call, "accel_event_release", "ev", ev->handle))
+        return;
     accel__event_unref(ev);
 }
 

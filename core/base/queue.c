@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "base/internal.h"
+#include "base/retire.h"
 #include "graphs/capture.h"
 #include "ops/drain.h"
 
@@ -158,13 +159,18 @@ void accel__queue_destroy(accel_queue *q)
 
 void accel_queue_release(accel_queue *q)
 {
+    static const char fn[] = "accel_queue_release";
     if (!q)
         return;
     ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_queue_release", q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS) {
+    if (accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
+    /* Calls of other threads that resolved q (ops, transfers, finishes)
+     * return first; later ones see the handle dead. */
+    if (!accel__handle_retire(&call, fn, "q", q->handle))
+        return;
     /* Shared: accel__queues_mark_and_wait may be recording on q right now. */
     accel_runtime *rt = q->dev->rt;
     pthread_rwlock_rdlock(&rt->queue_life);

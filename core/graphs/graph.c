@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/retire.h"
+#include "check/hooks.h"
 #include "graphs/fuse.h"
 #include "graphs/graph_record.h"
-#include "check/hooks.h"
 #include "kernels/kernel_internal.h"
 #include "ops/submit.h"
 
@@ -813,7 +814,10 @@ void accel_graph_release(accel_graph *g)
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
-    accel__handle_free(g->handle);
+    /* Calls of other threads that resolved g (launches, setters) return
+     * first; later ones see the handle dead. */
+    if (!accel__handle_retire(&call, fn, "g", g->handle))
+        return;
     accel_runtime *rt = g->dev->rt;
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_REMOVE(rt->graphs, g);

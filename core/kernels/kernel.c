@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/retire.h"
 #include "kernels/kernel_cache.h"
 #include "kernels/kernel_internal.h"
 
@@ -676,7 +677,9 @@ void accel_kernel_release(accel_kernel *k)
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
-    accel__handle_free(k->handle);
+    /* Launches of other threads that resolved k return first. */
+    if (!accel__handle_retire(&call, fn, "k", k->handle))
+        return;
     pthread_mutex_lock(&k->rt->lock);
     ACCEL__LIST_REMOVE(k->rt->kernels, k);
     pthread_mutex_unlock(&k->rt->lock);

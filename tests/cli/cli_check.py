@@ -198,6 +198,14 @@ def bad_input_cases(accel, work):
         check("bench --device %s: exit 2, the reason and the known devices" % bad,
               rc == 2 and "--device %s: " % bad in err and why in err and
               err.count("known devices: cpu:0") == 1 and out == "", "%d %r" % (rc, err))
+    # Two outputs to one file: refused before anything runs (one output was lost).
+    same = os.path.join(work, "same.out")
+    for a, b in (("--json", "--csv"), ("--csv", "--svg"), ("--json", "--svg")):
+        rc, out, err = run(accel, "bench", a, same, b, same, "--quick", "--no-progress")
+        check("bench %s X %s X: exit 2 naming both" % (a, b),
+              rc == 2 and "%s and %s name the same file" % tuple(sorted((a, b), key=[
+                  "--json", "--csv", "--svg"].index)) in err and not os.path.exists(same),
+              "%d %r" % (rc, err))
 
     syntax = os.path.join(work, "syntax.ini")
     write_ini(syntax, "[runtime\norder = cpu\n")

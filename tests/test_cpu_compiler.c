@@ -4,8 +4,9 @@
  * of user kernels (backends/cpu/kernel.c): `cc` of plugins.ini resolved in
  * PATH's absolute folders only (never the current folder) and trust-checked
  * like plugins, the messages under auto, cc and a bad
- * ACCEL_CPU_KERNEL_COMPILER, and a compiler that never ends stopped at the
- * time limit with its build folder removed. */
+ * ACCEL_CPU_KERNEL_COMPILER, a compiler that never ends stopped at the
+ * time limit with its build folder removed, and build folders of killed
+ * processes swept. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -155,4 +157,33 @@ Test(cpu_compiler, a_compiler_that_never_ends_is_stopped_at_the_time_limit, .ini
     accel_kernel_release(k);
     accel_runtime_close(rt);
     unsetenv("TMPDIR");
+}
+
+/* Build folders of a process killed mid-build (its PID gone) are removed
+ * by the next build; those of a live process are not. */
+Test(cpu_compiler, build_folders_of_killed_processes_are_swept, .init = setup)
+{
+    const char *tmp = tu_fmt("%s/t", tu_tmpdir());
+    cr_assert_eq(mkdir(tmp, 0700), 0);
+    pid_t dead = fork();
+    cr_assert_geq(dead, 0);
+    if (dead == 0)
+        _exit(0);
+    cr_assert_eq(waitpid(dead, NULL, 0), dead);
+    const char *gone = tu_fmt("%s/accel-kernel-%ld-AbC123", tmp, (long)dead);
+    const char *alive = tu_fmt("%s/accel-kernel-%ld-XyZ789", tmp, (long)getppid());
+    const char *dirs[] = {gone, alive};
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(mkdir(dirs[i], 0700), 0);
+        tu_write_file(dirs[i], "k.c", "int x;\n");
+        tu_write_file(dirs[i], "k.so", "not really\n");
+    }
+    setenv("TMPDIR", tmp, 1);
+    char msg[2048];
+    tu_ok(build_with("kernel_compiler = cc\n", msg, sizeof msg));
+    unsetenv("TMPDIR");
+    struct stat st;
+    cr_assert_neq(stat(gone, &st), 0, "the killed build's folder is still there");
+    cr_assert_eq(stat(alive, &st), 0, "a live process's build folder was removed");
+    cr_assert_eq(build_folders(tmp), 1);
 }

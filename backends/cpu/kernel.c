@@ -22,6 +22,7 @@
  * The handlers are installed on the first launch and jump back only on a
  * thread that is running user code at that moment; anywhere else they hand
  * the signal to the handler they replaced (or its default action). */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -463,6 +464,38 @@ static int32_t load_image(accel_cpu_ctx *ctx, const char *name, const void *data
     return ACCEL_SUCCESS;
 }
 
+/* Build folders of processes that were killed mid-build
+ * (accel-kernel-PID-XXXXXX in tmp, ours, PID gone): their k.c and k.so are
+ * removed with the folder. A folder holding anything else is left alone, as
+ * is one whose PID is alive (or reused). Best effort, silent. */
+static void sweep_dead_builds(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        char *end = NULL;
+        if (strncmp(e->d_name, "accel-kernel-", 13) != 0)
+            continue;
+        long pid = strtol(e->d_name + 13, &end, 10);
+        if (pid <= 0 || !end || *end != '-' || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+            errno != ESRCH)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        unlinkat(fd, "k.c", 0);
+        unlinkat(fd, "k.so", 0);
+        close(fd);
+        unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
 int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_program_desc *d,
                                  accel_be_program **out, const void **out_binary,
                                  size_t *out_binary_size)
@@ -501,8 +534,10 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
             return ACCEL_ERROR_UNSUPPORTED;
         }
         const char *tmp = getenv("TMPDIR");
+        tmp = tmp && tmp[0] == '/' ? tmp : "/tmp";
+        sweep_dead_builds(tmp);
         char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s/accel-kernel-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
+        snprintf(dir, sizeof dir, "%s/accel-kernel-%ld-XXXXXX", tmp, (long)getpid());
         if (!mkdtemp(dir)) {
             free(p);
             ctx->host->set_error(ctx->host->host_ctx, "%s: cannot make a build folder: %s", name,

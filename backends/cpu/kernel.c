@@ -496,6 +496,79 @@ static void sweep_dead_builds(const char *tmp)
     closedir(d);
 }
 
+/* Compile d->source with the chosen compiler in a fresh build folder; the
+ * shared object's bytes land in p->binary. On failure p->binary is NULL and
+ * the message is set. */
+static int32_t compile_source(accel_cpu_ctx *ctx, const accel_program_desc *d, const char *name,
+                              accel_be_program *p)
+{
+    char cc[PATH_MAX], why[512];
+    int which = pick_compiler(ctx, cc, sizeof cc, why, sizeof why);
+    if (!which) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: %s", name, why);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    const char *tmp = getenv("TMPDIR");
+    tmp = tmp && tmp[0] == '/' ? tmp : "/tmp";
+    sweep_dead_builds(tmp);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/accel-kernel-%ld-XXXXXX", tmp, (long)getpid());
+    if (!mkdtemp(dir)) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: cannot make a build folder: %s", name,
+                             strerror(errno));
+        return ACCEL_ERROR_IO;
+    }
+    char src[PATH_MAX + 8], obj[PATH_MAX + 8];
+    snprintf(src, sizeof src, "%s/k.c", dir);
+    snprintf(obj, sizeof obj, "%s/k.so", dir);
+    int32_t rc = ACCEL_SUCCESS;
+    FILE *f = fopen(src, "w");
+    if (!f || fputs(d->source, f) < 0) {
+        rc = ACCEL_ERROR_IO;
+        ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src,
+                             strerror(errno));
+    }
+    if (f && fclose(f) != 0 && rc == ACCEL_SUCCESS) {
+        rc = ACCEL_ERROR_IO; /* a full TMPDIR shows here: say so */
+        ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src,
+                             strerror(errno));
+    }
+    if (rc == ACCEL_SUCCESS) {
+        char *argv_cc[] = {cc, CPU_CC_FLAGS, "-o", obj, src, "-lm", NULL};
+        char *argv_tcc[] = {cc, obj, src, NULL};
+        char local[1024];
+        char *log = d->log && d->log_size ? d->log : local;
+        size_t log_size = d->log && d->log_size ? d->log_size : sizeof local;
+        log[0] = '\0';
+        const char *t = config_value(ctx, "compile_timeout");
+        long timeout_s = t && atol(t) > 0 ? atol(t) : CPU_COMPILE_TIMEOUT_S;
+        int status = run_compiler(which == 1 ? argv_cc : argv_tcc, log, log_size, timeout_s);
+        if (status < 0) {
+            /* Not the user's source: the compiler could not run (EMFILE,
+             * ENOMEM) or ran out of time. The reason is in log. */
+            rc = ACCEL_ERROR_UNSUPPORTED;
+            ctx->host->set_error(ctx->host->host_ctx, "%s: %s could not build it: %s", name,
+                                 which == 1 ? "the C compiler" : "the embedded compiler", log);
+        } else if (status != 0) {
+            rc = ACCEL_ERROR_COMPILE;
+            ctx->host->set_error(ctx->host->host_ctx, "%s: %s failed (exit %d)", name,
+                                 which == 1 ? "the C compiler" : "the embedded compiler", status);
+        } else if (!(p->binary = read_file(obj, &p->binary_size))) {
+            rc = ACCEL_ERROR_IO;
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot read the compiled kernel %s",
+                                 name, obj);
+        }
+    }
+    unlink(src);
+    unlink(obj);
+    rmdir(dir);
+    if (rc != ACCEL_SUCCESS) {
+        free(p->binary);
+        p->binary = NULL;
+    }
+    return rc;
+}
+
 int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_program_desc *d,
                                  accel_be_program **out, const void **out_binary,
                                  size_t *out_binary_size)
@@ -526,71 +599,8 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
         memcpy(p->binary, d->binary, d->binary_size);
         p->binary_size = d->binary_size;
     } else {
-        char cc[PATH_MAX], why[512];
-        int which = pick_compiler(ctx, cc, sizeof cc, why, sizeof why);
-        if (!which) {
-            free(p);
-            ctx->host->set_error(ctx->host->host_ctx, "%s: %s", name, why);
-            return ACCEL_ERROR_UNSUPPORTED;
-        }
-        const char *tmp = getenv("TMPDIR");
-        tmp = tmp && tmp[0] == '/' ? tmp : "/tmp";
-        sweep_dead_builds(tmp);
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s/accel-kernel-%ld-XXXXXX", tmp, (long)getpid());
-        if (!mkdtemp(dir)) {
-            free(p);
-            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot make a build folder: %s", name,
-                                 strerror(errno));
-            return ACCEL_ERROR_IO;
-        }
-        char src[PATH_MAX + 8], obj[PATH_MAX + 8];
-        snprintf(src, sizeof src, "%s/k.c", dir);
-        snprintf(obj, sizeof obj, "%s/k.so", dir);
-        int32_t rc = ACCEL_SUCCESS;
-        FILE *f = fopen(src, "w");
-        if (!f || fputs(d->source, f) < 0) {
-            rc = ACCEL_ERROR_IO;
-            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src,
-                                 strerror(errno));
-        }
-        if (f && fclose(f) != 0 && rc == ACCEL_SUCCESS) {
-            rc = ACCEL_ERROR_IO; /* a full TMPDIR shows here: say so */
-            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src,
-                                 strerror(errno));
-        }
-        if (rc == ACCEL_SUCCESS) {
-            char *argv_cc[] = {cc, CPU_CC_FLAGS, "-o", obj, src, "-lm", NULL};
-            char *argv_tcc[] = {cc, obj, src, NULL};
-            char local[1024];
-            char *log = d->log && d->log_size ? d->log : local;
-            size_t log_size = d->log && d->log_size ? d->log_size : sizeof local;
-            log[0] = '\0';
-            const char *t = config_value(ctx, "compile_timeout");
-            long timeout_s = t && atol(t) > 0 ? atol(t) : CPU_COMPILE_TIMEOUT_S;
-            int status = run_compiler(which == 1 ? argv_cc : argv_tcc, log, log_size, timeout_s);
-            if (status < 0) {
-                /* Not the user's source: the compiler could not run (EMFILE,
-                 * ENOMEM) or ran out of time. The reason is in log. */
-                rc = ACCEL_ERROR_UNSUPPORTED;
-                ctx->host->set_error(ctx->host->host_ctx, "%s: %s could not build it: %s", name,
-                                     which == 1 ? "the C compiler" : "the embedded compiler", log);
-            } else if (status != 0) {
-                rc = ACCEL_ERROR_COMPILE;
-                ctx->host->set_error(ctx->host->host_ctx, "%s: %s failed (exit %d)", name,
-                                     which == 1 ? "the C compiler" : "the embedded compiler",
-                                     status);
-            } else if (!(p->binary = read_file(obj, &p->binary_size))) {
-                rc = ACCEL_ERROR_IO;
-                ctx->host->set_error(ctx->host->host_ctx, "%s: cannot read the compiled kernel %s",
-                                     name, obj);
-            }
-        }
-        unlink(src);
-        unlink(obj);
-        rmdir(dir);
+        int32_t rc = compile_source(ctx, d, name, p);
         if (rc != ACCEL_SUCCESS) {
-            free(p->binary);
             free(p);
             return rc;
         }

@@ -416,6 +416,61 @@ static void keep_blob(accel__kcache *c, const unsigned char key[32], const void 
     c->blobs = b;
 }
 
+/* The program for key on dev from the caches, c->lock held: one already
+ * loaded for dev (*reused set: not to be kept again), else loaded from the
+ * memory copy of its binary or from the disk entry. ACCEL_ERROR_NOT_FOUND
+ * (or the load's failure) when it has to be compiled. */
+static accel_status lookup_locked(accel_runtime *rt, accel__kcache *c, accel_device *dev,
+                                  const char *name, uint32_t language, const char *entry,
+                                  const char *options, const unsigned char key[32], bool *reused,
+                                  accel_be_program **out)
+{
+    accel_status st = ACCEL_ERROR_NOT_FOUND;
+    double t0 = now_ms();
+    /* Loaded for this device already: the same program again. */
+    for (kc_prog *p = c->progs; p; p = p->next) {
+        if (p->keyed && p->dev == dev && memcmp(p->key, key, 32) == 0) {
+            *out = p->prog;
+            *reused = true;
+            c->memory_hits++;
+            c->load_ms += now_ms() - t0;
+            return ACCEL_SUCCESS;
+        }
+    }
+    for (kc_blob *b = c->blobs; b; b = b->next) {
+        if (memcmp(b->key, key, 32) != 0)
+            continue;
+        st = load_binary(dev, name, language, entry, options, b->data, b->size, out);
+        if (st == ACCEL_SUCCESS)
+            c->memory_hits++;
+        break;
+    }
+    resolve_dir(rt, c);
+    if (st != ACCEL_SUCCESS && c->disk) {
+        size_t size = 0;
+        bool bad = false;
+        void *data = disk_read(c, key, &size, &bad);
+        if (data) {
+            st = load_binary(dev, name, language, entry, options, data, size, out);
+            if (st == ACCEL_SUCCESS) {
+                c->disk_hits++;
+                keep_blob(c, key, data, size);
+            } else {
+                bad = true;
+            }
+            free(data);
+        }
+        if (bad) {
+            c->rebuilt++;
+            accel__log(ACCEL_LOG_INFO, "kernel cache: %s: a corrupt or stale entry is rebuilt",
+                       name);
+        }
+    }
+    if (st == ACCEL_SUCCESS)
+        c->load_ms += now_ms() - t0;
+    return st;
+}
+
 accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const char *name,
                                  uint32_t language, const char *source, const char *entry,
                                  const char *options, accel_be_program **out)
@@ -448,48 +503,12 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
     pthread_mutex_lock(&c->lock);
     accel_status st = ACCEL_ERROR_NOT_FOUND;
     double t0 = now_ms();
-    if (cacheable) {
-        /* Loaded for this device already: the same program again. */
-        for (kc_prog *p = c->progs; p; p = p->next) {
-            if (p->keyed && p->dev == dev && memcmp(p->key, key, 32) == 0) {
-                *out = p->prog;
-                c->memory_hits++;
-                c->load_ms += now_ms() - t0;
-                pthread_mutex_unlock(&c->lock);
-                return ACCEL_SUCCESS;
-            }
-        }
-        for (kc_blob *b = c->blobs; b; b = b->next) {
-            if (memcmp(b->key, key, 32) != 0)
-                continue;
-            st = load_binary(dev, name, language, entry, options, b->data, b->size, out);
-            if (st == ACCEL_SUCCESS)
-                c->memory_hits++;
-            break;
-        }
-        resolve_dir(rt, c);
-        if (st != ACCEL_SUCCESS && c->disk) {
-            size_t size = 0;
-            bool bad = false;
-            void *data = disk_read(c, key, &size, &bad);
-            if (data) {
-                st = load_binary(dev, name, language, entry, options, data, size, out);
-                if (st == ACCEL_SUCCESS) {
-                    c->disk_hits++;
-                    keep_blob(c, key, data, size);
-                } else {
-                    bad = true;
-                }
-                free(data);
-            }
-            if (bad) {
-                c->rebuilt++;
-                accel__log(ACCEL_LOG_INFO, "kernel cache: %s: a corrupt or stale entry is rebuilt",
-                           name);
-            }
-        }
-        if (st == ACCEL_SUCCESS)
-            c->load_ms += now_ms() - t0;
+    bool reused = false;
+    if (cacheable)
+        st = lookup_locked(rt, c, dev, name, language, entry, options, key, &reused, out);
+    if (reused) {
+        pthread_mutex_unlock(&c->lock);
+        return ACCEL_SUCCESS;
     }
     if (st != ACCEL_SUCCESS) {
         char *log = calloc(1, ACCEL__KLOG_MAX);

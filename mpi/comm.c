@@ -4,6 +4,7 @@
  * device (duplicates, thread level, options and environment, the ranks'
  * agreement on a transport, NCCL's unique id by MPI_Bcast), release, getters,
  * and what the library was built with. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,8 +210,11 @@ accel_status accel_comm_create(MPI_Comm mpi_comm, accel_device *dev, const accel
         const char *t = getenv("ACCEL_MPI_TIMEOUT");
         char *end = NULL;
         timeout = t && *t ? strtod(t, &end) : ACCEL_MPI__DEFAULT_TIMEOUT;
-        if (t && *t && (!end || *end)) {
-            accel_log_write(ACCEL_LOG_WARN, "%s: ACCEL_MPI_TIMEOUT=%s is not a number; using %g s",
+        /* nan, inf and negatives would turn the watchdog off unasked. */
+        if (t && *t && (!end || *end || !isfinite(timeout) || timeout < 0)) {
+            accel_log_write(ACCEL_LOG_WARN,
+                            "%s: ACCEL_MPI_TIMEOUT=%s is not a number of seconds >= 0 (0 turns "
+                            "the watchdog off); using %g s",
                             fn, t, ACCEL_MPI__DEFAULT_TIMEOUT);
             timeout = ACCEL_MPI__DEFAULT_TIMEOUT;
         }

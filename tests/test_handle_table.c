@@ -145,9 +145,13 @@ Test(handle_table, handle_killed_between_the_two_peeks_is_refused_and_uncounted)
  * leaves neither its gate count nor the pin raised (the drain returns). */
 extern void (*accel__handle_test_between_pin)(const void *handle);
 
+/* The one handle kill_only kills (queues are pinned too now). */
+static const void *kill_target;
+
 static void kill_only(const void *h)
 {
-    accel__handle_kill(h);
+    if (h == kill_target)
+        accel__handle_kill(h);
 }
 
 Test(handle_table, buffer_killed_between_pin_and_recheck_is_refused_and_unpinned)
@@ -162,6 +166,7 @@ Test(handle_table, buffer_killed_between_pin_and_recheck_is_refused_and_unpinned
     const accel__arg args[] = {{hq, ACCEL__T_QUEUE, "q", &q, NULL},
                                {hb, ACCEL__T_BUFFER, "x", &b, ".buffer"}};
     accel__call c = {NULL};
+    kill_target = hb;
     accel__handle_test_between_pin = kill_only;
     accel_status st = accel__call_enter(&c, "accel_copy", 2, args);
     accel__handle_test_between_pin = NULL;

@@ -5,9 +5,11 @@
  * buffers and pinned host memory (64-byte-aligned plain memory). */
 #include <errno.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "ceilings.h"
@@ -206,12 +208,53 @@ static void *aligned_alloc64(size_t bytes)
     return p;
 }
 
+/* Buffers from this size on get guard regions (below); smaller ones come
+ * from the heap, as glibc's own mmap threshold does for large blocks. */
+#define CPU_GUARDED_BYTES ((size_t)256 << 10)
+/* The most address space a buffer's back guard reserves. */
+#define CPU_GUARD_MAX ((size_t)1 << 30)
+
+/* A large buffer in a mapping of its own, between a one-page guard before
+ * and a guard as large as the buffer (up to 1 GiB) after it, both
+ * PROT_NONE (address space only: nothing is committed). The data ends where
+ * the back guard starts (to 64 bytes), so a raw kernel that writes past the
+ * end faults at once, which the launch reports as ACCEL_ERROR_KERNEL_FAULT
+ * (kernel.c's fault guard), instead of overwriting a neighbouring buffer
+ * and the heap. NULL when the mapping cannot be made (the caller then uses
+ * the heap). */
+static void *guarded_alloc(size_t bytes, void **out_map, size_t *out_map_bytes)
+{
+    if (bytes > SIZE_MAX / 4)
+        return NULL;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t body = (bytes + page - 1) / page * page;
+    size_t back = body < CPU_GUARD_MAX ? body : CPU_GUARD_MAX;
+    size_t total = page + body + back;
+    char *map = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED)
+        return NULL;
+    if (mprotect(map + page, body, PROT_READ | PROT_WRITE) != 0) {
+        munmap(map, total);
+        return NULL;
+    }
+    *out_map = map;
+    *out_map_bytes = total;
+    size_t used = (bytes + ACCEL_CPU_ALIGN - 1) / ACCEL_CPU_ALIGN * ACCEL_CPU_ALIGN;
+    return map + page + body - used;
+}
+
 static int32_t cpu_buffer_alloc(void *vctx, uint32_t device, size_t bytes, accel_be_buffer **out)
 {
     accel_cpu_ctx *ctx = vctx;
     (void)device;
     accel_be_buffer *buf = malloc(sizeof *buf);
-    void *data = aligned_alloc64(bytes);
+    void *map = NULL;
+    size_t map_bytes = 0;
+    void *data = NULL;
+    if (buf && bytes >= CPU_GUARDED_BYTES)
+        data = guarded_alloc(bytes, &map, &map_bytes);
+    if (buf && !data)
+        data = aligned_alloc64(bytes);
     if (!buf || !data) {
         free(buf);
         free(data);
@@ -222,6 +265,8 @@ static int32_t cpu_buffer_alloc(void *vctx, uint32_t device, size_t bytes, accel
     buf->data = data;
     buf->bytes = bytes;
     buf->wrapped = 0;
+    buf->map = map;
+    buf->map_bytes = map_bytes;
     *out = buf;
     return ACCEL_SUCCESS;
 }
@@ -241,6 +286,8 @@ static int32_t cpu_buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t by
     buf->data = ptr ? ptr : empty_wrapped;
     buf->bytes = bytes;
     buf->wrapped = 1;
+    buf->map = NULL;
+    buf->map_bytes = 0;
     *out = buf;
     return ACCEL_SUCCESS;
 }
@@ -250,7 +297,9 @@ static void cpu_buffer_free(void *ctx, accel_be_buffer *buf)
     (void)ctx;
     if (!buf)
         return;
-    if (!buf->wrapped)
+    if (buf->map)
+        munmap(buf->map, buf->map_bytes);
+    else if (!buf->wrapped)
         free(buf->data);
     free(buf);
 }

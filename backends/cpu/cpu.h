@@ -52,6 +52,10 @@ struct accel_be_buffer {
     void *data; /* 64-byte aligned; valid (non-NULL) also for 0 bytes */
     size_t bytes;
     int wrapped; /* data is someone else's (buffer_wrap): never freed here */
+    /* Large buffers: the whole mapping, guard regions included (backend.c);
+     * NULL for the heap. */
+    void *map;
+    size_t map_bytes;
 };
 
 /* One op with operand addresses resolved, copied into a queue by value so the

@@ -22,10 +22,12 @@
  * The handlers are installed on the first launch and jump back only on a
  * thread that is running user code at that moment; anywhere else they hand
  * the signal to the handler they replaced (or its default action). */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -38,6 +40,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cpu.h"
@@ -95,26 +98,93 @@ static const char *config_value(const accel_cpu_ctx *ctx, const char *key)
 
 /* ------------------------------------------------------------ compilers */
 
-static bool find_on_path(const char *name, char *out, size_t cap)
+/* "" when the compiler at path may run: owned by root or this user and
+ * writable by no one else, and so is every folder above it (a folder others
+ * may write only with the sticky bit), as the core checks plugins; else why
+ * not. path is absolute. */
+static void compiler_problem(const char *path, char *why, size_t cap)
 {
-    if (strchr(name, '/')) {
-        snprintf(out, cap, "%s", name);
-        return access(out, X_OK) == 0;
+    char real[PATH_MAX];
+    why[0] = '\0';
+    if (!realpath(path, real)) {
+        snprintf(why, cap, "%s: %s", path, strerror(errno));
+        return;
     }
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path) {
-        const char *colon = strchr(path, ':');
-        size_t len = colon ? (size_t)(colon - path) : strlen(path);
-        if (len > 0) {
-            snprintf(out, cap, "%.*s/%s", (int)len, path, name);
-            if (access(out, X_OK) == 0)
-                return true;
+    for (char *end = real + strlen(real); end > real;) {
+        struct stat st;
+        bool file = end == real + strlen(real);
+        if (stat(real, &st) != 0)
+            break;
+        bool others = file ? (st.st_mode & (S_IWGRP | S_IWOTH)) != 0
+                           : (st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX);
+        if (st.st_uid != 0 && st.st_uid != geteuid()) {
+            snprintf(why, cap, "%s is owned by uid %u, neither root nor this user", real,
+                     (unsigned)st.st_uid);
+            return;
         }
-        path += len + (colon ? 1 : 0);
+        if (others) {
+            snprintf(why, cap, "%s is writable by other users (mode %04o)", real,
+                     (unsigned)st.st_mode & 07777u);
+            return;
+        }
+        end = strrchr(real, '/');
+        if (!end)
+            break;
+        *end = '\0';
+        if (end == real) { /* the root folder */
+            real[0] = '/', real[1] = '\0';
+            if (stat(real, &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+                snprintf(why, cap, "/ is writable by other users");
+            return;
+        }
     }
-    return false;
+}
+
+/* The compiler `name` as a path: an absolute name as it is, a bare name
+ * looked up in PATH's absolute folders only (never the current folder; a
+ * relative name with a slash is refused for the same reason), then trust
+ * checked. false with the reason in why when there is none to run. */
+static bool find_on_path(const char *name, char *out, size_t cap, char *why, size_t wcap)
+{
+    why[0] = '\0';
+    if (name[0] == '/') {
+        snprintf(out, cap, "%s", name);
+        if (access(out, X_OK) != 0) {
+            snprintf(why, wcap, "%s: %s", name, strerror(errno));
+            return false;
+        }
+    } else if (strchr(name, '/')) {
+        snprintf(why, wcap,
+                 "%s is a relative path (give an absolute one, or a bare name looked "
+                 "up in PATH)",
+                 name);
+        return false;
+    } else {
+        const char *path = getenv("PATH");
+        if (!path || !*path)
+            path = "/usr/local/bin:/usr/bin:/bin";
+        bool found = false;
+        while (*path && !found) {
+            const char *colon = strchr(path, ':');
+            size_t len = colon ? (size_t)(colon - path) : strlen(path);
+            if (len > 0 && path[0] == '/') {
+                snprintf(out, cap, "%.*s/%s", (int)len, path, name);
+                found = access(out, X_OK) == 0;
+            }
+            path += len + (colon ? 1 : 0);
+        }
+        if (!found) {
+            snprintf(why, wcap, "no `%s` in PATH's absolute folders", name);
+            return false;
+        }
+    }
+    char problem[PATH_MAX + 128];
+    compiler_problem(out, problem, sizeof problem);
+    if (problem[0]) {
+        snprintf(why, wcap, "the compiler %s is refused: %s", out, problem);
+        return false;
+    }
+    return true;
 }
 
 /* An address inside this plugin, for dladdr. */
@@ -151,40 +221,60 @@ static void helper_path(char *out, size_t cap)
         out[0] = '\0';
 }
 
+/* One warning per process when a configured cc gives way to tcc. */
+static atomic_bool cc_fallback_warned;
+
 /* Which compiler, by path; 0 none, 1 cc, 2 tcc. why: when none. */
 static int pick_compiler(const accel_cpu_ctx *ctx, char *path, size_t cap, char *why, size_t wcap)
 {
     /* The environment over the file, as every setting. */
     const char *want = getenv("ACCEL_CPU_KERNEL_COMPILER");
-    if (!want || !*want)
+    const char *setting = "ACCEL_CPU_KERNEL_COMPILER=";
+    if (!want || !*want) {
         want = config_value(ctx, "kernel_compiler");
+        setting = "kernel_compiler = ";
+    }
     if (!want || !*want)
-        want = "auto";
+        want = "auto", setting = "kernel_compiler = ";
+    if (strcmp(want, "auto") != 0 && strcmp(want, "cc") != 0 && strcmp(want, "tcc") != 0) {
+        snprintf(why, wcap, "cpu: %s%s: expected auto, cc or tcc", setting, want);
+        return 0;
+    }
     bool cc_ok = false, tcc_ok = false;
-    char cc[PATH_MAX], tcc[PATH_MAX];
+    char cc[PATH_MAX], tcc[PATH_MAX], cc_why[PATH_MAX + 256] = "";
     const char *cc_name = config_value(ctx, "cc");
     if (strcmp(want, "tcc") != 0)
-        cc_ok = find_on_path(cc_name && *cc_name ? cc_name : "cc", cc, sizeof cc);
+        cc_ok = find_on_path(cc_name && *cc_name ? cc_name : "cc", cc, sizeof cc, cc_why,
+                             sizeof cc_why);
     if (strcmp(want, "cc") != 0) {
         helper_path(tcc, sizeof tcc);
         tcc_ok = tcc[0] && access(tcc, X_OK) == 0;
-    }
-    if (strcmp(want, "auto") != 0 && strcmp(want, "cc") != 0 && strcmp(want, "tcc") != 0) {
-        snprintf(why, wcap, "cpu: kernel_compiler = %s: expected auto, cc or tcc", want);
-        return 0;
     }
     if (cc_ok) {
         snprintf(path, cap, "%s", cc);
         return 1;
     }
     if (tcc_ok) {
+        /* A `cc` the file names but that cannot run is worth a word. */
+        if (cc_name && *cc_name && !atomic_exchange(&cc_fallback_warned, true))
+            ctx->host->log(ctx->host->host_ctx, ACCEL_LOG_WARN,
+                           "cc = %s: %s; user kernels are built by the embedded compiler", cc_name,
+                           cc_why);
         snprintf(path, cap, "%s", tcc);
         return 2;
     }
-    snprintf(why, wcap,
-             "cpu: no C compiler for user kernels (kernel_compiler = %s: no `cc` on PATH, and "
-             "the embedded compiler's helper accel-tcc is missing next to the plugin)",
-             want);
+    if (strcmp(want, "cc") == 0)
+        snprintf(why, wcap, "cpu: no C compiler for user kernels (%scc: %s)", setting, cc_why);
+    else if (strcmp(want, "tcc") == 0)
+        snprintf(why, wcap,
+                 "cpu: no C compiler for user kernels (%stcc: the embedded compiler's helper "
+                 "accel-tcc is missing next to the plugin, or not trusted)",
+                 setting);
+    else
+        snprintf(why, wcap,
+                 "cpu: no C compiler for user kernels (%sauto: %s, and the embedded compiler's "
+                 "helper accel-tcc is missing next to the plugin)",
+                 setting, cc_why);
     return 0;
 }
 
@@ -219,9 +309,15 @@ int32_t accel_cpu__program_identity(void *vctx, uint32_t device, uint32_t langua
     return ACCEL_SUCCESS;
 }
 
+/* Default of [backend.cpu] compile_timeout: seconds a compiler may run. */
+#define CPU_COMPILE_TIMEOUT_S 120
+
 /* Run argv, its stdout and stderr into log; returns the exit status (-1 on
- * a spawn failure, with the reason in log). */
-static int run_compiler(char *const argv[], char *log, size_t log_size)
+ * a spawn failure or when it ran past timeout_s seconds, with the reason in
+ * log). Its stdin is /dev/null (a source that includes "/dev/stdin" must
+ * not read the host's); it runs in a process group of its own, killed
+ * whole at the time limit (cc's cc1 child included). */
+static int run_compiler(char *const argv[], char *log, size_t log_size, long timeout_s)
 {
     /* Close-on-exec: a compiler started meanwhile by another thread must
      * not inherit this pipe (its read would wait for that one to exit);
@@ -233,11 +329,17 @@ static int run_compiler(char *const argv[], char *log, size_t log_size)
     }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
     posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    int rc = posix_spawn(&pid, argv[0], &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[1]);
     if (rc != 0) {
@@ -247,7 +349,22 @@ static int run_compiler(char *const argv[], char *log, size_t log_size)
     }
     size_t used = 0;
     char buf[4096];
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool late = false;
     for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long left_ms = timeout_s * 1000 -
+                       ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
+        struct pollfd pfd = {pipefd[0], POLLIN, 0};
+        int pr = left_ms > 0 ? poll(&pfd, 1, (int)(left_ms < 1000000 ? left_ms : 1000000)) : 0;
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr == 0) {
+            late = true;
+            kill(-pid, SIGKILL);
+            break;
+        }
         ssize_t r = read(pipefd[0], buf, sizeof buf);
         if (r < 0 && errno == EINTR)
             continue;
@@ -264,6 +381,13 @@ static int run_compiler(char *const argv[], char *log, size_t log_size)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    if (late) {
+        snprintf(log, log_size,
+                 "%s ran past the time limit of %ld s and was stopped ([backend.cpu] "
+                 "compile_timeout)",
+                 argv[0], timeout_s);
+        return -1;
+    }
     return WIFEXITED(status) ? WEXITSTATUS(status)
                              : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
@@ -340,6 +464,111 @@ static int32_t load_image(accel_cpu_ctx *ctx, const char *name, const void *data
     return ACCEL_SUCCESS;
 }
 
+/* Build folders of processes that were killed mid-build
+ * (accel-kernel-PID-XXXXXX in tmp, ours, PID gone): their k.c and k.so are
+ * removed with the folder. A folder holding anything else is left alone, as
+ * is one whose PID is alive (or reused). Best effort, silent. */
+static void sweep_dead_builds(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        char *end = NULL;
+        if (strncmp(e->d_name, "accel-kernel-", 13) != 0)
+            continue;
+        long pid = strtol(e->d_name + 13, &end, 10);
+        if (pid <= 0 || !end || *end != '-' || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+            errno != ESRCH)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        unlinkat(fd, "k.c", 0);
+        unlinkat(fd, "k.so", 0);
+        close(fd);
+        unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
+/* Compile d->source with the chosen compiler in a fresh build folder; the
+ * shared object's bytes land in p->binary. On failure p->binary is NULL and
+ * the message is set. */
+static int32_t compile_source(accel_cpu_ctx *ctx, const accel_program_desc *d, const char *name,
+                              accel_be_program *p)
+{
+    char cc[PATH_MAX], why[512];
+    int which = pick_compiler(ctx, cc, sizeof cc, why, sizeof why);
+    if (!which) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: %s", name, why);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    const char *tmp = getenv("TMPDIR");
+    tmp = tmp && tmp[0] == '/' ? tmp : "/tmp";
+    sweep_dead_builds(tmp);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/accel-kernel-%ld-XXXXXX", tmp, (long)getpid());
+    if (!mkdtemp(dir)) {
+        ctx->host->set_error(ctx->host->host_ctx, "%s: cannot make a build folder: %s", name,
+                             strerror(errno));
+        return ACCEL_ERROR_IO;
+    }
+    char src[PATH_MAX + 8], obj[PATH_MAX + 8];
+    snprintf(src, sizeof src, "%s/k.c", dir);
+    snprintf(obj, sizeof obj, "%s/k.so", dir);
+    int32_t rc = ACCEL_SUCCESS;
+    FILE *f = fopen(src, "w");
+    if (!f || fputs(d->source, f) < 0) {
+        rc = ACCEL_ERROR_IO;
+        ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src,
+                             strerror(errno));
+    }
+    if (f && fclose(f) != 0 && rc == ACCEL_SUCCESS) {
+        rc = ACCEL_ERROR_IO; /* a full TMPDIR shows here: say so */
+        ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src,
+                             strerror(errno));
+    }
+    if (rc == ACCEL_SUCCESS) {
+        char *argv_cc[] = {cc, CPU_CC_FLAGS, "-o", obj, src, "-lm", NULL};
+        char *argv_tcc[] = {cc, obj, src, NULL};
+        char local[1024];
+        char *log = d->log && d->log_size ? d->log : local;
+        size_t log_size = d->log && d->log_size ? d->log_size : sizeof local;
+        log[0] = '\0';
+        const char *t = config_value(ctx, "compile_timeout");
+        long timeout_s = t && atol(t) > 0 ? atol(t) : CPU_COMPILE_TIMEOUT_S;
+        int status = run_compiler(which == 1 ? argv_cc : argv_tcc, log, log_size, timeout_s);
+        if (status < 0) {
+            /* Not the user's source: the compiler could not run (EMFILE,
+             * ENOMEM) or ran out of time. The reason is in log. */
+            rc = ACCEL_ERROR_UNSUPPORTED;
+            ctx->host->set_error(ctx->host->host_ctx, "%s: %s could not build it: %s", name,
+                                 which == 1 ? "the C compiler" : "the embedded compiler", log);
+        } else if (status != 0) {
+            rc = ACCEL_ERROR_COMPILE;
+            ctx->host->set_error(ctx->host->host_ctx, "%s: %s failed (exit %d)", name,
+                                 which == 1 ? "the C compiler" : "the embedded compiler", status);
+        } else if (!(p->binary = read_file(obj, &p->binary_size))) {
+            rc = ACCEL_ERROR_IO;
+            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot read the compiled kernel %s",
+                                 name, obj);
+        }
+    }
+    unlink(src);
+    unlink(obj);
+    rmdir(dir);
+    if (rc != ACCEL_SUCCESS) {
+        free(p->binary);
+        p->binary = NULL;
+    }
+    return rc;
+}
+
 int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_program_desc *d,
                                  accel_be_program **out, const void **out_binary,
                                  size_t *out_binary_size)
@@ -370,60 +599,8 @@ int32_t accel_cpu__program_build(void *vctx, uint32_t device, const accel_progra
         memcpy(p->binary, d->binary, d->binary_size);
         p->binary_size = d->binary_size;
     } else {
-        char cc[PATH_MAX], why[512];
-        int which = pick_compiler(ctx, cc, sizeof cc, why, sizeof why);
-        if (!which) {
-            free(p);
-            ctx->host->set_error(ctx->host->host_ctx, "%s: %s", name, why);
-            return ACCEL_ERROR_UNSUPPORTED;
-        }
-        const char *tmp = getenv("TMPDIR");
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s/accel-kernel-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
-        if (!mkdtemp(dir)) {
-            free(p);
-            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot make a build folder: %s", name,
-                                 strerror(errno));
-            return ACCEL_ERROR_IO;
-        }
-        char src[PATH_MAX + 8], obj[PATH_MAX + 8];
-        snprintf(src, sizeof src, "%s/k.c", dir);
-        snprintf(obj, sizeof obj, "%s/k.so", dir);
-        int32_t rc = ACCEL_SUCCESS;
-        FILE *f = fopen(src, "w");
-        if (!f || fputs(d->source, f) < 0) {
-            rc = ACCEL_ERROR_IO;
-            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s: %s", name, src,
-                                 strerror(errno));
-        }
-        if (f && fclose(f) != 0 && rc == ACCEL_SUCCESS) {
-            rc = ACCEL_ERROR_IO;
-            ctx->host->set_error(ctx->host->host_ctx, "%s: cannot write %s", name, src);
-        }
-        if (rc == ACCEL_SUCCESS) {
-            char *argv_cc[] = {cc, CPU_CC_FLAGS, "-o", obj, src, "-lm", NULL};
-            char *argv_tcc[] = {cc, obj, src, NULL};
-            char local[1024];
-            char *log = d->log && d->log_size ? d->log : local;
-            size_t log_size = d->log && d->log_size ? d->log_size : sizeof local;
-            log[0] = '\0';
-            int status = run_compiler(which == 1 ? argv_cc : argv_tcc, log, log_size);
-            if (status != 0) {
-                rc = status < 0 ? ACCEL_ERROR_UNSUPPORTED : ACCEL_ERROR_COMPILE;
-                ctx->host->set_error(ctx->host->host_ctx, "%s: %s failed (exit %d)", name,
-                                     which == 1 ? "the C compiler" : "the embedded compiler",
-                                     status);
-            } else if (!(p->binary = read_file(obj, &p->binary_size))) {
-                rc = ACCEL_ERROR_IO;
-                ctx->host->set_error(ctx->host->host_ctx, "%s: cannot read the compiled kernel %s",
-                                     name, obj);
-            }
-        }
-        unlink(src);
-        unlink(obj);
-        rmdir(dir);
+        int32_t rc = compile_source(ctx, d, name, p);
         if (rc != ACCEL_SUCCESS) {
-            free(p->binary);
             free(p);
             return rc;
         }

@@ -14,6 +14,7 @@
 
 #include "base/handle.h"
 #include "base/objects.h"
+#include "base/retire.h"
 #include "base/status.h"
 #include "base/xop.h"
 
@@ -63,8 +64,10 @@ void accel_event_release(accel_event *ev)
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
-    /* The handle dies now even if a pending wait keeps the object. */
-    accel__handle_free(ev->handle);
+    /* The handle dies now even if a pending wait keeps the object; calls of
+     * other threads that resolved it (a synchronize waiting) return first. */
+    if (!accel__handle_retire(&call, "accel_event_release", "ev", ev->handle))
+        return;
     accel__event_unref(ev);
 }
 

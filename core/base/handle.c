@@ -22,16 +22,19 @@
  * generation (pthread_atfork) that makes every runtime of the parent refuse
  * calls in the child.
  *
- * Pins: a call that resolves buffer handles pins their slots (slots outlive
- * buffers) until it leaves, as hazard pointers (Michael, "Hazard Pointers:
+ * Pins: a call that resolves handles of objects a release frees while other
+ * threads may use them (buffers, queues, events, kernels, graphs, device
+ * communicators: pinned_type) pins their slots (slots outlive objects)
+ * until it leaves, as hazard pointers (Michael, "Hazard Pointers:
  * Safe Memory Reclamation for Lock-Free Objects", IEEE TPDS 2004): each
  * slot is published in the calling thread's hazard record (plain stores),
  * then one seq_cst fence, then every slot's state is rechecked; leaving
- * clears the entries. accel_buffer_release kills the handle, then waits
- * until no hazard record names the slot (accel__handle_drain, which scans
- * them after its own fence) before it frees anything: a call that resolved
- * the buffer either has its work enqueued by then, which the release's
- * queue wait covers, or sees the handle dead and fails. A call whose
+ * clears the entries. A release kills the handle, then waits until no
+ * hazard record names the slot (accel__handle_retire, accel__handle_drain,
+ * which scans them after its own fence) before it frees anything: a call
+ * that resolved the object either has finished with it by then (for a
+ * buffer: has its work enqueued, which the release's queue wait covers) or
+ * sees the handle dead and fails. A call whose
  * thread's record is full (nested calls) raises a count in the slot
  * instead (two atomics), as the graph launch does for its recorded buffers.
  * The slot is reused only after the drain, so what it waits for is its
@@ -51,7 +54,9 @@
 #include <time.h>
 
 #include "base/handle.h"
+#include "base/retire.h"
 #include "base/status.h"
+#include "kernels/kernel_internal.h"
 
 typedef struct slot {
     uintptr_t key; /* 0: empty */
@@ -646,13 +651,20 @@ static bool raise_pin(hslot *s, uint64_t st, const void *handle)
     return false;
 }
 
+/* Objects whose release waits for the calls that resolved them. */
+static bool pinned_type(accel__type t)
+{
+    return t == ACCEL__T_BUFFER || t == ACCEL__T_QUEUE || t == ACCEL__T_EVENT ||
+           t == ACCEL__T_KERNEL || t == ACCEL__T_GRAPH || t == ACCEL__T_COMM;
+}
+
 accel__hslot *accel__handle_pin(const void *handle, const void *obj)
 {
     accel__type type;
     accel__gate *gate;
     hslot *s;
     uint64_t st;
-    if (peek_slot(handle, &type, &gate, &s, &st) != obj || type != ACCEL__T_BUFFER)
+    if (peek_slot(handle, &type, &gate, &s, &st) != obj || !pinned_type(type))
         return NULL;
     return raise_pin(s, st, handle) ? s : NULL;
 }
@@ -726,7 +738,7 @@ static accel_status pin_begin(accel__call *c, const char *fn, const accel__arg *
         if (atomic_load_explicit(&c->hz->slot[c->hz_base + i], memory_order_relaxed) == s)
             return ACCEL_SUCCESS;
     if (c->npins + c->nhz == ACCEL__CALL_PINS)
-        return accel__fail(ACCEL_ERROR_INTERNAL, "%s: %s%s: more than %d buffers in one call", fn,
+        return accel__fail(ACCEL_ERROR_INTERNAL, "%s: %s%s: more than %d handles in one call", fn,
                            a->name, a->suffix ? a->suffix : "", ACCEL__CALL_PINS);
     if (hz_push(c, s)) {
         p->s[p->n] = s;
@@ -817,7 +829,7 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     }
     pending p;
     p.n = 0;
-    if (type == ACCEL__T_BUFFER) {
+    if (pinned_type(type)) {
         accel_status st = pin_begin(c, fn, a, s, state, &p);
         if (st != ACCEL_SUCCESS) {
             accel__call_leave(c);
@@ -858,7 +870,7 @@ static accel_status resolve(accel__call *c, const char *fn, const char *first_na
                            "handles of one call must come from one runtime)",
                            fn, a->name, a->suffix ? a->suffix : "", (unsigned long long)g2->serial,
                            first_name, (unsigned long long)c->gate->serial);
-    if (type == ACCEL__T_BUFFER) {
+    if (pinned_type(type)) {
         accel_status st = pin_begin(c, fn, a, s, state, p);
         if (st != ACCEL_SUCCESS)
             return st;
@@ -890,6 +902,30 @@ accel_status accel__enter(accel__call *c, const char *fn, const void *handle, ac
 {
     accel__arg a = {handle, type, name, out_obj, NULL};
     return accel__call_enter(c, fn, 1, &a);
+}
+
+bool accel__handle_retire(accel__call *c, const char *fn, const char *what, const void *handle)
+{
+    /* A callback inside a call of this thread that uses the object: the
+     * drain below would wait for that call, which waits for us. */
+    if (accel__call_pinned_by_outer(c, handle)) {
+        accel__set_error("%s: %s (%p) is in use by a call of this thread that is still under "
+                         "way (released from a callback inside it); it is not released",
+                         fn, what, handle);
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return false;
+    }
+    /* Of two threads releasing it at once, one kills it. */
+    if (!accel__handle_kill(handle)) {
+        accel__set_error("%s: %s (%p) was released by another thread at the same time", fn, what,
+                         handle);
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return false;
+    }
+    /* This call's own pin goes first. */
+    accel__call_unpin(c);
+    accel__handle_drain(handle);
+    return true;
 }
 
 void accel__gate_close_wait(accel__gate *g)

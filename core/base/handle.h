@@ -79,9 +79,9 @@ typedef struct accel__hslot accel__hslot;
 accel__hslot *accel__handle_pin(const void *handle, const void *obj);
 void accel__handle_unpin(accel__hslot *pin);
 
-/* The most buffer handles one call resolves (a user kernel's parameters,
- * ACCEL__KMAX_PARAMS of kernel_internal.h). */
-#define ACCEL__CALL_PINS 32
+/* The most pinned handles one call resolves (a user kernel's parameters,
+ * ACCEL__KMAX_PARAMS of kernel_internal.h, its queue and the kernel). */
+#define ACCEL__CALL_PINS 36
 
 /* One public call in flight. Declare it with ACCEL__CALL(c) at the top of a
  * public function: leaving the function (any return) ends the call. Each

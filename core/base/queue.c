@@ -10,7 +10,8 @@
  *   (queue_host_fn) does the transfer through the other backend's private
  *   staging queue and waits for it, so q's order is kept;
  * - neither side is host memory: through a host bounce buffer, one step on q
- *   and one in a host function.
+ *   and one in a host function (q on src); with q on dst, q drains and the
+ *   bounce buffer is filled before q's write is enqueued (base/drain.h).
  * Earlier work on the other device must be ordered by an event (accel.h).
  * An error inside a host function is reported by the next accel_queue_finish
  * of q (the plugin cannot make it sticky for us); later work on q still runs.
@@ -30,8 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/drain.h"
 #include "base/handle.h"
 #include "base/objects.h"
+#include "base/retire.h"
 #include "base/staging.h"
 #include "base/status.h"
 #include "base/trace.h"
@@ -164,13 +167,18 @@ void accel__queue_destroy(accel_queue *q)
 
 void accel_queue_release(accel_queue *q)
 {
+    static const char fn[] = "accel_queue_release";
     if (!q)
         return;
     ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_queue_release", q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS) {
+    if (accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
+    /* Calls of other threads that resolved q (ops, transfers, finishes)
+     * return first; later ones see the handle dead. */
+    if (!accel__handle_retire(&call, fn, "q", q->handle))
+        return;
     /* Shared: accel__queues_mark_and_wait may be recording on q right now. */
     accel_runtime *rt = q->dev->rt;
     pthread_rwlock_rdlock(&rt->queue_life);
@@ -427,6 +435,30 @@ accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t
     return finish_named(q, fn);
 }
 
+/* The bounce case with q on dst: q drains, the staged read fills the bounce
+ * buffer now, then q writes it, the xop keeping the buffer until q's next
+ * finish. Blocking, not a host function before the write: base/drain.h. */
+static accel_status bounce_in_locked(const char *fn, accel_queue *q, accel__xop *x,
+                                     accel_be_buffer *dst, size_t dst_offset)
+{
+    staged_copy *c = x->payload;
+    if (accel__queue_drain_locked(q, fn) != ACCEL_SUCCESS) {
+        accel__xop_free(x); /* an earlier item failed: skipped, as q would */
+        return ACCEL_SUCCESS;
+    }
+    staged_copy_run(x);
+    if (x->status != ACCEL_SUCCESS) {
+        accel_status st = accel__fail(x->status, "%s", x->message);
+        accel__xop_free(x);
+        return st;
+    }
+    accel__clear_error();
+    int32_t rc =
+        q->dev->be->vt->queue_write(q->dev->be->ctx, q->be, dst, dst_offset, c->host, c->bytes);
+    accel__queue_hold_locked(q, x);
+    return rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
+}
+
 /* A copy between backends; see the file comment. q->lock is held. */
 static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buffer *src,
                                       size_t src_offset, accel_buffer *dst, size_t dst_offset,
@@ -491,6 +523,8 @@ static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buff
             return accel__fail_relay((accel_status)rc, "%s", fn);
         }
     }
+    if (bounce && !q_on_src)
+        return bounce_in_locked(fn, q, x, dst->be, dst_offset);
     st = accel__queue_enqueue_xop_locked(q, x);
     if (st != ACCEL_SUCCESS) {
         /* An already enqueued read into the bounce buffer may still run:
@@ -499,14 +533,6 @@ static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buff
             vt->queue_finish(ctx, q->be);
         accel__xop_free(x);
         return st;
-    }
-    if (bounce && !q_on_src) {
-        /* The host function filled the bounce buffer; q's side finishes. The
-         * xop (and its buffer) lives until q's next finish. */
-        accel__clear_error();
-        rc = vt->queue_write(ctx, q->be, dst->be, dst_offset, x->bounce, bytes);
-        if (rc != ACCEL_SUCCESS)
-            return accel__fail_relay((accel_status)rc, "%s", fn);
     }
     return ACCEL_SUCCESS;
 }

@@ -230,3 +230,37 @@ bool accel__security_open_plugin(const char *path, bool allow_insecure, int *out
     *out_fd = fd;
     return false;
 }
+
+bool accel__security_open_folder(const char *path, int *out_fd, char *why, size_t cap)
+{
+    *out_fd = -1;
+    why[0] = '\0';
+    if (path_problem(path, why, cap))
+        return true;
+    char resolved[PATH_MAX];
+    if (!realpath(path, resolved)) {
+        snprintf(why, cap, "%s: %s", path, strerror(errno));
+        return true;
+    }
+    int fd = open(resolved, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, cap, "%s: %s", resolved, strerror(errno));
+        return true;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(why, cap, "%s: %s", resolved, strerror(errno));
+    } else if ((st.st_mode & S_ISVTX) && (st.st_mode & (S_IWGRP | S_IWOTH))) {
+        snprintf(why, cap, "%s is %s-writable (mode %04o): another user could plant entries",
+                 resolved, (st.st_mode & S_IWOTH) ? "world" : "group",
+                 (unsigned)st.st_mode & 07777u);
+    } else {
+        describe("", resolved, &st, why, cap);
+    }
+    if (why[0]) {
+        close(fd);
+        return true;
+    }
+    *out_fd = fd;
+    return false;
+}

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/drain.h"
 #include "base/objects.h"
 #include "base/status.h"
 #include "base/xop.h"
@@ -126,4 +128,29 @@ accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *x)
     x->next = q->xops;
     q->xops = x;
     return ACCEL_SUCCESS;
+}
+
+accel_status accel__queue_drain_locked(accel_queue *q, const char *fn)
+{
+    accel__clear_error();
+    int32_t rc = q->dev->be->vt->queue_finish(q->dev->be->ctx, q->be);
+    if (rc == ACCEL_SUCCESS)
+        return ACCEL_SUCCESS;
+    /* queue_finish returned (and cleared) the sticky error: keep it. */
+    accel__xop *x = accel__xop_new(fn, 0);
+    if (x) {
+        x->status = (accel_status)rc;
+        snprintf(x->message, sizeof x->message, "%s",
+                 *accel_last_error() ? accel_last_error() : accel_status_string(x->status));
+        accel__queue_hold_locked(q, x);
+    }
+    return (accel_status)rc;
+}
+
+void accel__queue_hold_locked(accel_queue *q, accel__xop *x)
+{
+    x->keep = true;
+    atomic_store(&x->done, 1);
+    x->next = q->xops;
+    q->xops = x;
 }

@@ -4,11 +4,12 @@
  * cannot: the backend does not support the op or dtype, or (on_error =
  * fallback) op_execute failed with ACCEL_ERROR_OUT_OF_DEVICE_MEMORY.
  *
- * In the queue's order: reads of the operands into host memory on the op's
- * queue, a host function that runs the op on the fallback device (through
- * its private staging queue, so it must be another backend) and reads the
- * output back to host memory, then a write of the output on the op's queue.
- * An error of the host function is reported by the queue's next finish.
+ * In the queue's order, blocking the caller: reads of the operands into host
+ * memory on the op's queue, which then drains; the op on the fallback device
+ * (through its private staging queue, so it must be another backend); a
+ * write of the output on the op's queue. Not a host function before the
+ * write: base/drain.h says why. An earlier failure on the queue skips the op
+ * and stays for the queue's next finish.
  * Every fallback is warned about once per op kind (accel__submit counts it
  * in the placement report). strict = true or fallback = none: no fallback. */
 #include <pthread.h>
@@ -22,6 +23,7 @@
 
 #include "accel/verify.h"
 
+#include "base/drain.h"
 #include "base/handle.h"
 #include "base/objects.h"
 #include "base/optable.h"
@@ -53,55 +55,15 @@ static void fb_release(accel__xop *x)
     x->payload = NULL;
 }
 
-static void fb_run(accel__xop *x)
-{
-    fbjob *j = x->payload;
-    accel_status st = accel__staging_run_op(j->to, &j->d, j->host, accel__desc_reads_output(&j->d),
-                                            j->host[j->d.num_operands - 1]);
-    if (st != ACCEL_SUCCESS) {
-        x->status = st;
-        snprintf(x->message, sizeof x->message,
-                 "%s: running it on the fallback device %s failed: %s", j->d.name, j->to->name,
-                 *accel_last_error() ? accel_last_error() : accel_status_string(st));
-    }
-}
-
-/* Enqueue the fallback of d on q; *out_bytes gets the bytes moved. */
-static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_device *to,
-                               uint64_t *out_bytes)
+/* Read d's operands on q into j->host and wait for them; q->lock held.
+ * ACCEL_SUCCESS with *skip set: an earlier item of q failed (kept for q's
+ * next finish), so the op is skipped as the queue would skip it. */
+static accel_status fb_read_locked(accel_queue *q, const accel_op_desc *d, fbjob *j,
+                                   uint64_t *moved, bool *skip)
 {
     const accel_backend *vt = q->dev->be->vt;
     void *ctx = q->dev->be->ctx;
-    accel_status st = accel__staging_ensure(to, d->name);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    fbjob *j = calloc(1, sizeof *j);
-    if (!j)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
-    j->to = to;
-    j->d = *d;
-    j->esize = accel__desc_esize(d);
     uint32_t out = d->num_operands - 1;
-    uint64_t moved = 0;
-    for (uint32_t i = 0; i < d->num_operands; i++) {
-        j->host[i] = calloc(d->operands[i].count + 1, j->esize);
-        if (!j->host[i]) {
-            fbjob_free(j);
-            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY,
-                               "%s: out of host memory for the fallback's copies", d->name);
-        }
-    }
-    accel__xop *x = accel__xop_new(d->name, 0);
-    if (!x) {
-        fbjob_free(j);
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
-    }
-    x->payload = j;
-    x->run = fb_run;
-    x->release = fb_release;
-    x->keep = true; /* the write after the host function reads j->host[out] */
-
-    pthread_mutex_lock(&q->lock);
     int32_t rc = ACCEL_SUCCESS;
     accel__clear_error();
     for (uint32_t i = 0; i < d->num_operands && rc == ACCEL_SUCCESS; i++) {
@@ -110,33 +72,73 @@ static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_dev
             continue;
         rc = vt->queue_read(ctx, q->be, d->operands[i].buffer, d->operands[i].offset * j->esize,
                             j->host[i], bytes);
-        moved += bytes;
+        *moved += bytes;
     }
     if (rc != ACCEL_SUCCESS) {
-        st = accel__fail_relay((accel_status)rc, "%s: reading the operands for the fallback",
-                               d->name);
-        vt->queue_finish(ctx, q->be);
-        pthread_mutex_unlock(&q->lock);
-        accel__xop_free(x);
+        accel_status st = accel__fail_relay((accel_status)rc,
+                                            "%s: reading the operands for the fallback", d->name);
+        accel__queue_drain_locked(q, d->name); /* the reads enqueued may still run */
         return st;
     }
-    st = accel__queue_enqueue_xop_locked(q, x);
-    if (st != ACCEL_SUCCESS) {
-        vt->queue_finish(ctx, q->be);
-        pthread_mutex_unlock(&q->lock);
-        accel__xop_free(x);
+    *skip = accel__queue_drain_locked(q, d->name) != ACCEL_SUCCESS;
+    return ACCEL_SUCCESS;
+}
+
+/* Run the fallback of d now, in q's order: the operands are read on q, q
+ * drains, the op runs on `to` (through its staging queue) and the output is
+ * written on q from memory q keeps until its next finish. Blocking: see
+ * base/drain.h for why the write cannot wait in the queue behind a host
+ * function. *out_bytes gets the bytes moved. */
+static accel_status fb_run_now(accel_queue *q, const accel_op_desc *d, accel_device *to,
+                               uint64_t *out_bytes)
+{
+    accel_status st = accel__staging_ensure(to, d->name);
+    if (st != ACCEL_SUCCESS)
         return st;
+    fbjob *j = calloc(1, sizeof *j);
+    accel__xop *x = j ? accel__xop_new(d->name, 0) : NULL;
+    if (!x) {
+        free(j);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
+    }
+    x->payload = j;
+    x->release = fb_release;
+    j->to = to;
+    j->d = *d;
+    j->esize = accel__desc_esize(d);
+    uint32_t out = d->num_operands - 1;
+    for (uint32_t i = 0; i < d->num_operands; i++) {
+        if (!(j->host[i] = calloc(d->operands[i].count + 1, j->esize))) {
+            accel__xop_free(x);
+            return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY,
+                               "%s: out of host memory for the fallback's copies", d->name);
+        }
+    }
+    uint64_t moved = 0;
+    bool skip = false;
+    pthread_mutex_lock(&q->lock);
+    st = fb_read_locked(q, d, j, &moved, &skip);
+    if (st == ACCEL_SUCCESS && !skip) {
+        st = accel__staging_run_op(to, &j->d, j->host, accel__desc_reads_output(d), j->host[out]);
+        if (st != ACCEL_SUCCESS)
+            st = accel__fail(st, "%s: running it on the fallback device %s failed: %s", d->name,
+                             to->name,
+                             *accel_last_error() ? accel_last_error() : accel_status_string(st));
     }
     size_t bytes = d->operands[out].count * j->esize;
-    if (bytes) {
+    if (st == ACCEL_SUCCESS && !skip && bytes) {
         accel__clear_error();
-        rc = vt->queue_write(ctx, q->be, d->operands[out].buffer,
-                             d->operands[out].offset * j->esize, j->host[out], bytes);
+        int32_t rc =
+            q->dev->be->vt->queue_write(q->dev->be->ctx, q->be, d->operands[out].buffer,
+                                        d->operands[out].offset * j->esize, j->host[out], bytes);
         moved += bytes;
         if (rc != ACCEL_SUCCESS)
             st = accel__fail_relay((accel_status)rc, "%s: writing the fallback's result", d->name);
+        accel__queue_hold_locked(q, x); /* the write may read j->host[out] later */
+        x = NULL;
     }
     pthread_mutex_unlock(&q->lock);
+    accel__xop_free(x);
     *out_bytes = moved;
     return st;
 }
@@ -156,7 +158,7 @@ accel_status accel__fallback_try(accel_queue *q, const accel_op_desc *d, bool em
     out->to = to;
     out->bytes = 0;
     if (!empty) {
-        accel_status fst = fb_enqueue(q, d, to, &out->bytes);
+        accel_status fst = fb_run_now(q, d, to, &out->bytes);
         if (fst != ACCEL_SUCCESS) {
             accel__log(ACCEL_LOG_WARN, "%s: the fallback to %s failed too: %s", d->name, to->name,
                        accel_last_error());

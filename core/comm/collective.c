@@ -14,6 +14,7 @@
 
 #include "base/handle.h"
 #include "base/objects.h"
+#include "base/retire.h"
 #include "base/status.h"
 #include "comm/comm.h"
 
@@ -140,9 +141,11 @@ void accel_device_comm_release(accel_device_comm *comm)
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
+    /* Collectives of other threads that resolved comm return first. */
+    if (!accel__handle_retire(&call, fn, "comm", comm->handle))
+        return;
     accel_runtime *rt = comm->dev->rt;
     pthread_mutex_lock(&rt->lock);
-    accel__handle_free(comm->handle);
     ACCEL__LIST_REMOVE(rt->comms, comm);
     pthread_mutex_unlock(&rt->lock);
     comm_destroy(comm);

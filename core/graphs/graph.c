@@ -18,6 +18,7 @@
 #include "base/loader.h"
 #include "base/objects.h"
 #include "base/optable.h"
+#include "base/retire.h"
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "base/trace.h"
@@ -863,7 +864,10 @@ void accel_graph_release(accel_graph *g)
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
-    accel__handle_free(g->handle);
+    /* Calls of other threads that resolved g (launches, setters) return
+     * first; later ones see the handle dead. */
+    if (!accel__handle_retire(&call, fn, "g", g->handle))
+        return;
     accel_runtime *rt = g->dev->rt;
     pthread_mutex_lock(&rt->lock);
     ACCEL__LIST_REMOVE(rt->graphs, g);

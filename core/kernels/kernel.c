@@ -18,6 +18,7 @@
 
 #include "base/handle.h"
 #include "base/objects.h"
+#include "base/retire.h"
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "kernels/kernel_cache.h"
@@ -685,7 +686,9 @@ void accel_kernel_release(accel_kernel *k)
         accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
         return;
     }
-    accel__handle_free(k->handle);
+    /* Launches of other threads that resolved k return first. */
+    if (!accel__handle_retire(&call, fn, "k", k->handle))
+        return;
     pthread_mutex_lock(&k->rt->lock);
     ACCEL__LIST_REMOVE(k->rt->kernels, k);
     pthread_mutex_unlock(&k->rt->lock);

@@ -12,7 +12,10 @@
  * length, the key, SHA-256 of the payload) and the payload (what the
  * backend's program_build gave as its binary: a cubin, a shared object).
  * An entry is loaded only when its size, key and payload hash check out; a
- * bad one is counted as rebuilt and replaced. Writes go to a temporary file
+ * bad one is counted as rebuilt and replaced. The payload hash is for
+ * integrity only (a torn or bit-flipped file), not authenticity: anyone who
+ * can write the folder can write a consistent entry for a key they compute,
+ * which is why the folder itself must be trusted (below). Writes go to a temporary file
  * in the same folder, then rename(2): readers see the old entry or the new
  * one, never half of one, and two processes building the same kernel at
  * once both succeed (the last rename wins; both entries are valid).
@@ -21,13 +24,22 @@
  * The folder: $ACCEL_KERNEL_CACHE, else [runtime] kernel_cache (relative:
  * to the config file's folder), else $XDG_CACHE_HOME/accel/kernels, else
  * ~/.cache/accel/kernels; "off" turns the disk cache off. It holds code
- * that will run, so a folder (or its parent) that another user could write
- * is refused like an insecure plugin, and the cache runs in memory only;
- * so does a folder that cannot be created or written (one warning). */
+ * that will run, so it is checked as plugins are (security.c: every folder
+ * and link on its path, as written and as resolved; the folder itself
+ * writable by no other user, sticky bit or not) and then held open: entries
+ * are opened relative to that descriptor (openat), so swapping a folder on
+ * the path after the check changes nothing. A folder refused, blank, too
+ * long, or that cannot be created or written leaves the cache in memory
+ * only (one warning; a failed write, a full disk, warns once).
+ *
+ * Loaded programs are kept per (key, device) until the runtime closes and
+ * handed out again on a memory hit, so kernels built from one source share
+ * one loaded copy (the CPU backend's loaded copy holds a descriptor). */
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +53,7 @@
 
 #include "base/config.h"
 #include "base/objects.h"
+#include "base/security.h"
 #include "base/status.h"
 #include "kernels/kernel_cache.h"
 
@@ -67,11 +80,14 @@ typedef struct kc_prog {
     struct kc_prog *next;
     accel_device *dev;
     accel_be_program *prog;
+    bool keyed; /* key is the program's cache key (identity known) */
+    unsigned char key[32];
 } kc_prog;
 
 typedef struct accel__kcache {
     pthread_mutex_t lock;
-    bool resolved, disk, warned;
+    bool resolved, disk, warned, write_warned;
+    int dirfd; /* the folder checked, held open; -1 without a disk cache */
     char dir[1024];
     char reason[256];
     kc_blob *blobs;
@@ -94,6 +110,7 @@ static accel__kcache *kcache_get(accel_runtime *rt)
         accel__kcache *c = calloc(1, sizeof *c);
         if (c) {
             pthread_mutex_init(&c->lock, NULL);
+            c->dirfd = -1;
             rt->kcache = c;
         }
     }
@@ -123,46 +140,6 @@ static bool make_key(const char *const *fields, size_t count, unsigned char out[
 
 /* ------------------------------------------------------------ the folder */
 
-/* "" when path (a folder) is safe, else why not. */
-static void folder_problem(const char *path, char *why, size_t cap)
-{
-    why[0] = '\0';
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        snprintf(why, cap, "%s: %s", path, strerror(errno));
-        return;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        snprintf(why, cap, "%s is not a folder", path);
-        return;
-    }
-    if (st.st_uid != 0 && st.st_uid != geteuid()) {
-        snprintf(why, cap, "%s is owned by uid %u, neither root nor this user (uid %u)", path,
-                 (unsigned)st.st_uid, (unsigned)geteuid());
-        return;
-    }
-    /* Even with the sticky bit, others could plant entries here. */
-    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-        snprintf(why, cap, "%s is %s-writable (mode %04o): another user could plant code", path,
-                 (st.st_mode & S_IWOTH) ? "world" : "group", (unsigned)st.st_mode & 07777u);
-        return;
-    }
-    /* The parent: another user must not be able to swap the folder. */
-    char parent[1024];
-    snprintf(parent, sizeof parent, "%s", path);
-    char *slash = strrchr(parent, '/');
-    if (!slash || slash == parent)
-        return;
-    *slash = '\0';
-    if (stat(parent, &st) != 0)
-        return;
-    if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
-        snprintf(why, cap, "its parent %.400s is %s-writable (mode %04o) without the sticky bit",
-                 parent, (st.st_mode & S_IWOTH) ? "world" : "group", (unsigned)st.st_mode & 07777u);
-    else if (st.st_uid != 0 && st.st_uid != geteuid())
-        snprintf(why, cap, "its parent %.400s is owned by uid %u", parent, (unsigned)st.st_uid);
-}
-
 /* mkdir -p with mode 0700 for the folders it creates. */
 static int make_dirs(const char *path)
 {
@@ -181,15 +158,64 @@ static int make_dirs(const char *path)
     return 0;
 }
 
-static void disable(accel__kcache *c, const char *fmt, const char *a, const char *b)
+static void disable(accel__kcache *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void disable(accel__kcache *c, const char *fmt, ...)
 {
     c->disk = false;
-    snprintf(c->reason, sizeof c->reason, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->reason, sizeof c->reason, fmt, ap);
+    va_end(ap);
     if (!c->warned) {
         c->warned = true;
         accel__log(ACCEL_LOG_WARN, "kernel cache: %s; compiled kernels are kept in memory only",
                    c->reason);
     }
+}
+
+/* The folder's absolute path from v (or the default) into path; false,
+ * with the cache disabled, when there is none or it does not fit (a path
+ * cut short would name another folder). */
+static bool cache_path(accel__kcache *c, const char *v, const char *src, char *path, size_t cap)
+{
+    int n;
+    if (v && *v) {
+        n = snprintf(path, cap, "%s", v);
+    } else {
+        const char *xdg = getenv("XDG_CACHE_HOME");
+        const char *home = getenv("HOME");
+        if (xdg && xdg[0] == '/')
+            n = snprintf(path, cap, "%s/accel/kernels", xdg);
+        else if (home && home[0] == '/')
+            n = snprintf(path, cap, "%s/.cache/accel/kernels", home);
+        else {
+            disable(c, "no cache folder (neither XDG_CACHE_HOME nor HOME is set)");
+            return false;
+        }
+        src = "the default folder";
+    }
+    if (n < 0 || (size_t)n >= cap) {
+        disable(c, "the cache folder of %s is longer than %zu characters", src, cap - 1);
+        return false;
+    }
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        path[--len] = '\0';
+    if (path[0] != '/') {
+        char cwd[1024], rel[1024];
+        if (!getcwd(cwd, sizeof cwd)) {
+            disable(c, "cannot resolve the relative cache folder %.150s: %s", path,
+                    strerror(errno));
+            return false;
+        }
+        snprintf(rel, sizeof rel, "%s", path);
+        n = snprintf(path, cap, "%s/%s", cwd, rel);
+        if (n < 0 || (size_t)n >= cap) {
+            disable(c, "the cache folder of %s is longer than %zu characters", src, cap - 1);
+            return false;
+        }
+    }
+    return true;
 }
 
 /* c->lock held. */
@@ -210,55 +236,36 @@ static void resolve_dir(accel_runtime *rt, accel__kcache *c)
         snprintf(c->reason, sizeof c->reason, "turned off by %s", src);
         return;
     }
+    /* Blank is a mistake, not a request for a folder named by spaces. */
+    if (v && *v && strspn(v, " \t\r\n") == strlen(v)) {
+        disable(c, "%s is blank (use \"off\" to turn the disk cache off)", src);
+        return;
+    }
     char path[1024];
-    if (v && *v) {
-        snprintf(path, sizeof path, "%s", v);
-    } else {
-        const char *xdg = getenv("XDG_CACHE_HOME");
-        const char *home = getenv("HOME");
-        if (xdg && xdg[0] == '/')
-            snprintf(path, sizeof path, "%s/accel/kernels", xdg);
-        else if (home && home[0] == '/')
-            snprintf(path, sizeof path, "%s/.cache/accel/kernels", home);
-        else {
-            disable(c, "no cache folder (neither XDG_CACHE_HOME nor HOME is set)%s%s", "", "");
-            return;
-        }
-    }
-    size_t len = strlen(path);
-    while (len > 1 && path[len - 1] == '/')
-        path[--len] = '\0';
-    if (path[0] != '/') {
-        char cwd[512];
-        if (!getcwd(cwd, sizeof cwd)) {
-            disable(c, "cannot resolve the relative cache folder %.150s%s", path, "");
-            return;
-        }
-        char abs[1024];
-        snprintf(abs, sizeof abs, "%.511s/%.500s", cwd, path);
-        snprintf(path, sizeof path, "%s", abs);
-    }
+    if (!cache_path(c, v, src, path, sizeof path))
+        return;
     if (make_dirs(path) != 0) {
         disable(c, "cannot create the folder %.150s: %s", path, strerror(errno));
         return;
     }
     char why[512];
-    folder_problem(path, why, sizeof why);
-    if (why[0]) {
-        disable(c, "refused the cache folder: %.200s%s", why, "");
+    int fd = -1;
+    if (accel__security_open_folder(path, &fd, why, sizeof why)) {
+        disable(c, "refused the cache folder: %.200s", why);
         return;
     }
+    c->dirfd = fd;
     snprintf(c->dir, sizeof c->dir, "%s", path);
     c->disk = true;
     c->reason[0] = '\0';
 }
 
-static void entry_path(const accel__kcache *c, const unsigned char key[32], char *out, size_t cap)
+/* The entry's file name in the folder: 64 hex digits and ".akc". */
+static void entry_name(const unsigned char key[32], char out[70])
 {
-    char hex[65];
     for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", key[i]);
-    snprintf(out, cap, "%s/%s.akc", c->dir, hex);
+        snprintf(out + 2 * i, 3, "%02x", key[i]);
+    memcpy(out + 64, ".akc", 5);
 }
 
 /* The payload of a valid entry (malloc'ed), NULL when absent or bad
@@ -266,9 +273,9 @@ static void entry_path(const accel__kcache *c, const unsigned char key[32], char
 static void *disk_read(const accel__kcache *c, const unsigned char key[32], size_t *size, bool *bad)
 {
     *bad = false;
-    char path[1200];
-    entry_path(c, key, path, sizeof path);
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    char name[70];
+    entry_name(key, name);
+    int fd = openat(c->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         return NULL;
     struct stat st;
@@ -315,6 +322,16 @@ static bool write_all(int fd, const void *p, size_t n)
     return true;
 }
 
+/* A failed entry write (a full disk): warned about once per runtime, the
+ * rest at debug level, so a build loop does not flood the log. */
+static void write_failed(accel__kcache *c, const char *name, int err)
+{
+    int level = c->write_warned ? ACCEL_LOG_DEBUG : ACCEL_LOG_WARN;
+    c->write_warned = true;
+    accel__log(level, "kernel cache: cannot write %s/%s: %s%s", c->dir, name, strerror(err),
+               level == ACCEL_LOG_WARN ? " (further failed writes are logged at debug level)" : "");
+}
+
 /* c->lock held. */
 static void disk_write(accel__kcache *c, const unsigned char key[32], const void *data, size_t size)
 {
@@ -326,25 +343,29 @@ static void disk_write(accel__kcache *c, const unsigned char key[32], const void
     memcpy(h.key, key, 32);
     if (!sha256(data, size, h.payload_hash))
         return;
-    char path[1200], tmp[1300];
-    entry_path(c, key, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.%ld.%llu.tmp", path, (long)getpid(),
+    char name[70], tmp[128];
+    entry_name(key, name);
+    snprintf(tmp, sizeof tmp, "%s.%ld.%llu.tmp", name, (long)getpid(),
              (unsigned long long)++c->tmp_serial);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    int fd = openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
         if (errno == EACCES || errno == EROFS || errno == EPERM || errno == ENOENT)
             disable(c, "cannot write to the cache folder (%.150s): %s", c->dir, strerror(errno));
+        else
+            write_failed(c, name, errno);
         return;
     }
     bool ok = write_all(fd, &h, sizeof h) && write_all(fd, data, size);
     int err = errno;
-    if (close(fd) != 0)
+    if (close(fd) != 0) {
+        err = ok ? errno : err;
         ok = false;
-    if (!ok || rename(tmp, path) != 0) {
+    }
+    if (!ok || renameat(c->dirfd, tmp, c->dirfd, name) != 0) {
         if (ok)
             err = errno;
-        unlink(tmp);
-        accel__log(ACCEL_LOG_WARN, "kernel cache: cannot write %s: %s", path, strerror(err));
+        unlinkat(c->dirfd, tmp, 0);
+        write_failed(c, name, err);
     }
 }
 
@@ -371,13 +392,18 @@ static accel_status load_binary(accel_device *dev, const char *name, uint32_t la
     return (accel_status)vt->program_build(dev->be->ctx, dev->index, &d, out, &bin, &bin_size);
 }
 
-static void keep_prog(accel__kcache *c, accel_device *dev, accel_be_program *prog)
+static void keep_prog(accel__kcache *c, accel_device *dev, accel_be_program *prog,
+                      const unsigned char *key)
 {
     kc_prog *p = calloc(1, sizeof *p);
     if (!p) /* leak the program rather than release code that may run */
         return;
     p->dev = dev;
     p->prog = prog;
+    if (key) {
+        p->keyed = true;
+        memcpy(p->key, key, 32);
+    }
     p->next = c->progs;
     c->progs = p;
 }
@@ -394,6 +420,61 @@ static void keep_blob(accel__kcache *c, const unsigned char key[32], const void 
     b->size = size;
     b->next = c->blobs;
     c->blobs = b;
+}
+
+/* The program for key on dev from the caches, c->lock held: one already
+ * loaded for dev (*reused set: not to be kept again), else loaded from the
+ * memory copy of its binary or from the disk entry. ACCEL_ERROR_NOT_FOUND
+ * (or the load's failure) when it has to be compiled. */
+static accel_status lookup_locked(accel_runtime *rt, accel__kcache *c, accel_device *dev,
+                                  const char *name, uint32_t language, const char *entry,
+                                  const char *options, const unsigned char key[32], bool *reused,
+                                  accel_be_program **out)
+{
+    accel_status st = ACCEL_ERROR_NOT_FOUND;
+    double t0 = now_ms();
+    /* Loaded for this device already: the same program again. */
+    for (kc_prog *p = c->progs; p; p = p->next) {
+        if (p->keyed && p->dev == dev && memcmp(p->key, key, 32) == 0) {
+            *out = p->prog;
+            *reused = true;
+            c->memory_hits++;
+            c->load_ms += now_ms() - t0;
+            return ACCEL_SUCCESS;
+        }
+    }
+    for (kc_blob *b = c->blobs; b; b = b->next) {
+        if (memcmp(b->key, key, 32) != 0)
+            continue;
+        st = load_binary(dev, name, language, entry, options, b->data, b->size, out);
+        if (st == ACCEL_SUCCESS)
+            c->memory_hits++;
+        break;
+    }
+    resolve_dir(rt, c);
+    if (st != ACCEL_SUCCESS && c->disk) {
+        size_t size = 0;
+        bool bad = false;
+        void *data = disk_read(c, key, &size, &bad);
+        if (data) {
+            st = load_binary(dev, name, language, entry, options, data, size, out);
+            if (st == ACCEL_SUCCESS) {
+                c->disk_hits++;
+                keep_blob(c, key, data, size);
+            } else {
+                bad = true;
+            }
+            free(data);
+        }
+        if (bad) {
+            c->rebuilt++;
+            accel__log(ACCEL_LOG_INFO, "kernel cache: %s: a corrupt or stale entry is rebuilt",
+                       name);
+        }
+    }
+    if (st == ACCEL_SUCCESS)
+        c->load_ms += now_ms() - t0;
+    return st;
 }
 
 accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const char *name,
@@ -428,38 +509,12 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
     pthread_mutex_lock(&c->lock);
     accel_status st = ACCEL_ERROR_NOT_FOUND;
     double t0 = now_ms();
-    if (cacheable) {
-        for (kc_blob *b = c->blobs; b; b = b->next) {
-            if (memcmp(b->key, key, 32) != 0)
-                continue;
-            st = load_binary(dev, name, language, entry, options, b->data, b->size, out);
-            if (st == ACCEL_SUCCESS)
-                c->memory_hits++;
-            break;
-        }
-        resolve_dir(rt, c);
-        if (st != ACCEL_SUCCESS && c->disk) {
-            size_t size = 0;
-            bool bad = false;
-            void *data = disk_read(c, key, &size, &bad);
-            if (data) {
-                st = load_binary(dev, name, language, entry, options, data, size, out);
-                if (st == ACCEL_SUCCESS) {
-                    c->disk_hits++;
-                    keep_blob(c, key, data, size);
-                } else {
-                    bad = true;
-                }
-                free(data);
-            }
-            if (bad) {
-                c->rebuilt++;
-                accel__log(ACCEL_LOG_INFO, "kernel cache: %s: a corrupt or stale entry is rebuilt",
-                           name);
-            }
-        }
-        if (st == ACCEL_SUCCESS)
-            c->load_ms += now_ms() - t0;
+    bool reused = false;
+    if (cacheable)
+        st = lookup_locked(rt, c, dev, name, language, entry, options, key, &reused, out);
+    if (reused) {
+        pthread_mutex_unlock(&c->lock);
+        return ACCEL_SUCCESS;
     }
     if (st != ACCEL_SUCCESS) {
         char *log = calloc(1, ACCEL__KLOG_MAX);
@@ -510,7 +565,7 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
         free(log);
     }
     if (st == ACCEL_SUCCESS)
-        keep_prog(c, dev, *out);
+        keep_prog(c, dev, *out, cacheable ? key : NULL);
     pthread_mutex_unlock(&c->lock);
     return st;
 }
@@ -530,6 +585,8 @@ void accel__kcache_close(accel_runtime *rt)
         free(b->data);
         free(b);
     }
+    if (c->dirfd >= 0)
+        close(c->dirfd);
     pthread_mutex_destroy(&c->lock);
     free(c);
     rt->kcache = NULL;

@@ -13,8 +13,9 @@
  * A kernel the reference cannot build (a raw kernel whose CPU twin is
  * refused) is counted as skipped, with one log line saying why.
  *
- * Fallback: every array is read, a host function runs the launch on the
- * fallback device, and the outputs are written back, in the queue's order. */
+ * Fallback: every array is read, the queue drains, the launch runs on the
+ * fallback device and the outputs are written back, in the queue's order
+ * (blocking; base/drain.h says why not in a host function). */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/drain.h"
 #include "base/objects.h"
 #include "base/status.h"
 #include "base/xop.h"
@@ -405,22 +407,29 @@ static void kernel_verify_after_locked(accel_queue *q, void *job, int32_t rc)
 
 /* ------------------------------------------------------------ fallback */
 
-static void fb_run(accel__xop *x)
+/* Write j's outputs (in pre[]) back on q; q->lock held. */
+static accel_status fb_write_locked(accel_queue *q, const accel_op_desc *d, kjob *j,
+                                    uint64_t *moved)
 {
-    kjob *j = x->payload;
-    /* Outputs land in pre[], which the write after this host function sends back. */
-    accel_status st = run_other(j, j->pre);
-    if (st != ACCEL_SUCCESS) {
-        x->status = st;
-        snprintf(x->message, sizeof x->message,
-                 "%s: running it on the fallback device %s failed: %.300s", j->L.k->label,
-                 j->other->name,
-                 *accel_last_error() ? accel_last_error() : accel_status_string(st));
+    for (uint32_t i = 0; i < j->L.be.num_args; i++) {
+        const accel_kernel_arg_desc *a = &j->L.args[i];
+        if (!is_output(j, i) || !a->count)
+            continue;
+        accel__clear_error();
+        int32_t rc = q->dev->be->vt->queue_write(q->dev->be->ctx, q->be, a->buffer,
+                                                 a->offset * accel__kesize(a->dtype), j->pre[i],
+                                                 arg_bytes(a));
+        *moved += arg_bytes(a);
+        if (rc != ACCEL_SUCCESS)
+            return accel__fail_relay((accel_status)rc, "%s: writing the fallback's result",
+                                     d->name);
     }
+    return ACCEL_SUCCESS;
 }
 
-/* Reads of every array on q, the run on `to` in a host function, writes of
- * the outputs back; *moved gets the bytes through host memory. */
+/* Reads of every array on q, which then drains, the launch on `to`, writes
+ * of the outputs back from memory q keeps until its next finish; blocking
+ * (base/drain.h says why). *moved gets the bytes through host memory. */
 static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_device *to,
                                accel_be_program *prog, uint64_t *moved)
 {
@@ -432,42 +441,33 @@ static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_dev
     }
     j->other_prog = prog;
     x->payload = j;
-    x->run = fb_run;
     x->release = kjob_release;
-    x->keep = true;
-    const accel_backend *vt = q->dev->be->vt;
-    void *ctx = q->dev->be->ctx;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
     accel_status st = ACCEL_SUCCESS;
     int32_t rc = read_arrays(q, j, j->pre, false);
+    for (uint32_t i = 0; i < j->L.be.num_args; i++)
+        if (j->L.args[i].kind == ACCEL_KARG_ARRAY)
+            *moved += arg_bytes(&j->L.args[i]);
     if (rc != ACCEL_SUCCESS) {
         st = accel__fail_relay((accel_status)rc, "%s: reading the arguments for the fallback",
                                d->name);
-        vt->queue_finish(ctx, q->be);
-        accel__xop_free(x);
-    } else if ((st = accel__queue_enqueue_xop_locked(q, x)) != ACCEL_SUCCESS) {
-        vt->queue_finish(ctx, q->be);
-        accel__xop_free(x);
-    } else {
-        for (uint32_t i = 0; i < j->L.be.num_args; i++) {
-            const accel_kernel_arg_desc *a = &j->L.args[i];
-            if (a->kind == ACCEL_KARG_ARRAY)
-                *moved += arg_bytes(a);
-            if (!is_output(j, i) || !a->count)
-                continue;
-            accel__clear_error();
-            rc = vt->queue_write(ctx, q->be, a->buffer, a->offset * accel__kesize(a->dtype),
-                                 j->pre[i], arg_bytes(a));
-            *moved += arg_bytes(a);
-            if (rc != ACCEL_SUCCESS) {
-                st = accel__fail_relay((accel_status)rc, "%s: writing the fallback's result",
-                                       d->name);
-                break;
-            }
+        accel__queue_drain_locked(q, d->name);
+    } else if (accel__queue_drain_locked(q, d->name) == ACCEL_SUCCESS) {
+        /* (else an earlier item failed: skipped, reported by the next finish) */
+        st = run_other(j, j->pre);
+        if (st != ACCEL_SUCCESS)
+            st = accel__fail(st, "%s: running it on the fallback device %s failed: %.300s",
+                             j->L.k->label, to->name,
+                             *accel_last_error() ? accel_last_error() : accel_status_string(st));
+        else {
+            st = fb_write_locked(q, d, j, moved);
+            accel__queue_hold_locked(q, x); /* the writes may read pre[] later */
+            x = NULL;
         }
     }
     pthread_mutex_unlock(&q->lock);
+    accel__xop_free(x);
     return st;
 }
 

@@ -14,8 +14,9 @@
 #include "base/objects.h"
 
 #define ACCEL__KMAX_PARAMS 32
-/* A user kernel launch resolves up to one buffer per parameter in one call. */
-_Static_assert(ACCEL__CALL_PINS >= ACCEL__KMAX_PARAMS, "a call must pin every kernel argument");
+/* A user kernel launch resolves up to one buffer per parameter in one call,
+ * plus its queue and its kernel. */
+_Static_assert(ACCEL__CALL_PINS >= ACCEL__KMAX_PARAMS + 2, "a call must pin every kernel argument");
 #define ACCEL__KNAME_MAX 64
 
 /* How a raw kernel's scalar parameter is stored (accel_kernel_arg_desc.value). */

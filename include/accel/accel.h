@@ -21,7 +21,13 @@
  *   event recorded after it); work enqueued in between is skipped.
  * - Thread safety: every function may be called from any thread. One queue may
  *   be used from several threads; the order of ops enqueued concurrently on the
- *   same queue is then whatever order the calls took.
+ *   same queue is then whatever order the calls took. A buffer, queue, event,
+ *   kernel, graph or device communicator may be released while other threads
+ *   call functions on it: a call already under way finishes (or fails) before
+ *   the release frees anything (so the release may wait for it: a finish, a
+ *   synchronize, a launch), and a call that starts after the release gets
+ *   ACCEL_ERROR_INVALID_HANDLE. Releasing an object from a callback inside
+ *   a call that uses it is refused (logged), not a deadlock.
  * - Versioned structs (struct_size first; options, descriptors and records):
  *   fields are only appended. A struct_size below the struct's first
  *   version is ACCEL_ERROR_INVALID_ARGUMENT and nothing else of the struct

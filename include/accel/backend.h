@@ -331,7 +331,11 @@ typedef struct accel_backend {
     int32_t (*queue_finish)(void *ctx, accel_be_queue *q);
 
     /* Required. Transfers, bytes and byte offsets. src/dst host memory must
-     * stay valid until the queue has passed the transfer. */
+     * stay valid until the queue has passed the transfer. queue_write may
+     * read src at the call or when the queue gets there (CUDA copies pageable
+     * memory at the call), so the core never writes from memory that work
+     * still in the queue (a host function) fills. queue_read fills dst by the
+     * time the queue has passed it, not necessarily at the call. */
     int32_t (*queue_write)(void *ctx, accel_be_queue *q, accel_be_buffer *dst, size_t dst_offset,
                            const void *src, size_t bytes);
     int32_t (*queue_read)(void *ctx, accel_be_queue *q, accel_be_buffer *src, size_t src_offset,

@@ -134,6 +134,14 @@ static int parse_options(int argc, char **argv, bench *b, bench_args *a)
     }
     if (p.next < argc)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[p.next]);
+    /* Two outputs to one file: one would silently overwrite the other. */
+    const char *outs[3] = {a->json, a->csv, a->svg};
+    static const char *const opts[3] = {"--json", "--csv", "--svg"};
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (outs[i] && outs[j] && strcmp(outs[i], outs[j]) == 0)
+                return cli_usage_error(cmd, "%s and %s name the same file '%s'", opts[i], opts[j],
+                                       outs[i]);
     return CLI_CONTINUE;
 }
 

@@ -97,7 +97,10 @@ static void print_collectives(accel_runtime *rt)
     static info_collectives c; /* large; one per process */
     info_collectives_gather(rt, &c);
     printf("\ncollectives:\n");
-    if (!c.mpi_built)
+    if (!c.mpi_built && ACCEL_MPI_CONFIGURED)
+        printf("  MPI:  libaccel_mpi built but not installed (no %s next to libaccel)\n",
+               c.mpi_path[0] ? c.mpi_path : "libaccel_mpi");
+    else if (!c.mpi_built)
         printf("  MPI:  libaccel_mpi not built (MPI was not found when accel was configured)\n");
     else if (c.mpi_library[0])
         printf("  MPI:  libaccel_mpi built, %s\n        %s (MPI %s)\n", c.mpi_path, c.mpi_library,

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* test_cpu_buffer.c — the CPU backend's buffers (backends/cpu/backend.c):
+ * a large buffer sits before a guard region, so a raw kernel that writes
+ * past its end stops with ACCEL_ERROR_KERNEL_FAULT and leaves the buffer
+ * created next to it, and the heap, as they were. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel/kernel.h"
+#include "test_util.h"
+
+#define N (1u << 20)       /* elements of the buffer written past */
+#define EXTRA (256u << 10) /* elements written past its end */
+
+Test(cpu_buffer, a_raw_kernel_writing_past_a_buffer_faults_and_spares_its_neighbour)
+{
+    setenv("ACCEL_KERNEL_CACHE", "off", 1);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(
+        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    accel_buffer *a = NULL, *b = NULL;
+    tu_ok(accel_buffer_create(dev, N * sizeof(float), &a));
+    tu_ok(accel_buffer_create(dev, N * sizeof(float), &b));
+    tu_ok(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(b, 0, N)));
+    accel_kernel *k = NULL;
+    tu_ok(accel_kernel_raw_create(rt,
+                                  "__global__ void past(float *a, int n)\n"
+                                  "{\n"
+                                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                  "    if (i < n)\n"
+                                  "        a[i] = 7.0f;\n"
+                                  "}\n",
+                                  "past", NULL, &k));
+    uint32_t grid[3] = {(N + EXTRA) / 256, 1, 1}, block[3] = {256, 1, 1};
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(a, 0, N)),
+                               accel_karg_i32((int32_t)(N + EXTRA))};
+    tu_ok(accel_kernel_launch_grid(q, k, grid, block, 2, args));
+    accel_status st = accel_queue_finish(q);
+    tu_assert_status(st, ACCEL_ERROR_KERNEL_FAULT, "a write past the end of a");
+    cr_assert(strstr(accel_last_error(), "SIGSEGV"), "%s", accel_last_error());
+    float *got = malloc(N * sizeof *got);
+    cr_assert(got);
+    tu_ok(accel_queue_read_blocking(q, b, 0, got, N * sizeof *got));
+    size_t changed = 0;
+    for (size_t i = 0; i < N; i++)
+        changed += got[i] != 1.0f;
+    cr_assert_eq(changed, 0, "%zu elements of the neighbouring buffer changed", changed);
+    free(got);
+    /* The queue and the runtime go on; releases free cleanly. */
+    tu_ok(accel_fill(q, ACCEL_F32, 2.0, accel_slice_of(a, 0, N)));
+    tu_ok(accel_queue_finish(q));
+    accel_kernel_release(k);
+    accel_buffer_release(a), accel_buffer_release(b);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}

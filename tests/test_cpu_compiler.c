@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* test_cpu_compiler.c — how the CPU backend picks and runs the C compiler
+ * of user kernels (backends/cpu/kernel.c): `cc` of plugins.ini resolved in
+ * PATH's absolute folders only (never the current folder) and trust-checked
+ * like plugins, the messages under auto, cc and a bad
+ * ACCEL_CPU_KERNEL_COMPILER, a compiler that never ends stopped at the
+ * time limit with its build folder removed, and build folders of killed
+ * processes swept. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "accel/kernel.h"
+#include "test_util.h"
+
+/* A compiler that only leaves a mark: it must never run. */
+static const char *fake_cc(const char *dir, const char *mark)
+{
+    const char *path = tu_write_file(dir, "mycc", tu_fmt("#!/bin/sh\ntouch '%s'\nexit 1\n", mark));
+    cr_assert_eq(chmod(path, 0755), 0);
+    return path;
+}
+
+/* Build an elementwise kernel on cpu:0 of a runtime with ini's [backend.cpu]
+ * extra lines; returns the build's status (message in accel_last_error). */
+static accel_status build_with(const char *extra, char *msg, size_t cap)
+{
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(
+        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n%s", TU_CPU_PLUGIN, extra),
+        &rt, NULL));
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    accel_kernel *k = NULL;
+    tu_ok(accel_kernel_elementwise_create(rt, "twice", "float64 x", "float64 z", "z = 2 * x", NULL,
+                                          &k));
+    accel_status st = accel_kernel_build(k, dev, 0);
+    snprintf(msg, cap, "%s", accel_last_error());
+    accel_kernel_release(k);
+    accel_runtime_close(rt);
+    return st;
+}
+
+static void setup(void)
+{
+    setenv("ACCEL_KERNEL_CACHE", "off", 1);
+    unsetenv("ACCEL_CPU_KERNEL_COMPILER");
+}
+
+Test(cpu_compiler, a_relative_cc_is_never_taken_from_the_current_folder, .init = setup)
+{
+    const char *dir = tu_tmpdir();
+    const char *bin = tu_fmt("%s/bin", dir), *mark = tu_fmt("%s/ran", dir);
+    cr_assert_eq(mkdir(bin, 0700), 0);
+    fake_cc(bin, mark);
+    char old[4096], msg[2048];
+    cr_assert(getcwd(old, sizeof old));
+    cr_assert_eq(chdir(dir), 0);
+    accel_status st = build_with("kernel_compiler = cc\ncc = bin/mycc\n", msg, sizeof msg);
+    cr_assert_eq(chdir(old), 0);
+    tu_assert_status(st, ACCEL_ERROR_UNSUPPORTED, "cc = bin/mycc");
+    cr_assert(strstr(msg, "kernel_compiler = cc: bin/mycc is a relative path"), "%s", msg);
+    cr_assert_neq(access(mark, F_OK), 0, "the compiler in the current folder ran");
+}
+
+Test(cpu_compiler, a_cc_others_can_write_is_refused, .init = setup)
+{
+    const char *dir = tu_fmt("%s/open", tu_tmpdir()), *mark = tu_fmt("%s/ran", tu_tmpdir());
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    cr_assert_eq(chmod(dir, 0777), 0);
+    const char *cc = fake_cc(dir, mark);
+    cr_assert_eq(chmod(cc, 0777), 0);
+    char msg[2048];
+    accel_status st = build_with(tu_fmt("kernel_compiler = cc\ncc = %s\n", cc), msg, sizeof msg);
+    tu_assert_status(st, ACCEL_ERROR_UNSUPPORTED, "cc in a 0777 folder");
+    cr_assert(strstr(msg, "is refused") && strstr(msg, "writable by other users"), "%s", msg);
+    cr_assert_neq(access(mark, F_OK), 0, "the untrusted compiler ran");
+}
+
+Test(cpu_compiler, a_missing_cc_under_auto_is_warned_about, .init = setup)
+{
+    if (access(ACCEL_TEST_PLUGIN_CONFIG_DIR "/accel-tcc", X_OK) != 0)
+        cr_skip_test("accel-tcc was not built (no embedded compiler to fall back to)");
+    tu_log_capture();
+    char msg[2048];
+    tu_ok(build_with("kernel_compiler = auto\ncc = no-such-cc-here\n", msg, sizeof msg));
+    cr_assert(tu_log_contains(ACCEL_LOG_WARN,
+                              "cc = no-such-cc-here: no `no-such-cc-here` in PATH's absolute "
+                              "folders; user kernels are built by the embedded compiler"),
+              "%s", tu_log_text());
+}
+
+Test(cpu_compiler, messages_name_the_setting_that_was_used, .init = setup)
+{
+    char msg[2048];
+    tu_assert_status(build_with("kernel_compiler = cc\ncc = no-such-cc-here\n", msg, sizeof msg),
+                     ACCEL_ERROR_UNSUPPORTED, "missing cc");
+    cr_assert(strstr(msg, "(kernel_compiler = cc: no `no-such-cc-here` in PATH"), "%s", msg);
+    cr_assert(!strstr(msg, "accel-tcc"), "the tcc half does not apply under cc: %s", msg);
+    setenv("ACCEL_CPU_KERNEL_COMPILER", "gcc", 1);
+    tu_assert_status(build_with("kernel_compiler = cc\n", msg, sizeof msg), ACCEL_ERROR_UNSUPPORTED,
+                     "bad variable");
+    cr_assert(strstr(msg, "ACCEL_CPU_KERNEL_COMPILER=gcc: expected auto, cc or tcc"), "%s", msg);
+    unsetenv("ACCEL_CPU_KERNEL_COMPILER");
+}
+
+static int build_folders(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strncmp(e->d_name, "accel-kernel-", 13) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A source the compiler never finishes reading (a FIFO no one writes, as
+ * "/dev/zero" without its memory growth): stopped at compile_timeout,
+ * whole (cc1 too), and its build folder removed. */
+Test(cpu_compiler, a_compiler_that_never_ends_is_stopped_at_the_time_limit, .init = setup)
+{
+    const char *tmp = tu_fmt("%s/t", tu_tmpdir());
+    cr_assert_eq(mkdir(tmp, 0700), 0);
+    setenv("TMPDIR", tmp, 1);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
+                             "kernel_compiler = cc\ncompile_timeout = 2\n",
+                             TU_CPU_PLUGIN),
+                      &rt, NULL));
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    const char *fifo = tu_fmt("%s/never", tu_tmpdir());
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    accel_kernel *k = NULL;
+    tu_ok(accel_kernel_raw_create(
+        rt, tu_fmt("#include \"%s\"\n__global__ void z(float *a) { a[threadIdx.x] = 0; }\n", fifo),
+        "z", NULL, &k));
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    accel_status st = accel_kernel_build(k, dev, 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    cr_assert_neq(st, ACCEL_SUCCESS);
+    cr_assert(strstr(accel_last_error(), "ran past the time limit of 2 s"), "%s",
+              accel_last_error());
+    cr_assert(s < 30, "the build took %.1f s", s);
+    cr_assert_eq(build_folders(tmp), 0, "a build folder was left in %s", tmp);
+    accel_kernel_release(k);
+    accel_runtime_close(rt);
+    unsetenv("TMPDIR");
+}
+
+/* Build folders of a process killed mid-build (its PID gone) are removed
+ * by the next build; those of a live process are not. */
+Test(cpu_compiler, build_folders_of_killed_processes_are_swept, .init = setup)
+{
+    const char *tmp = tu_fmt("%s/t", tu_tmpdir());
+    cr_assert_eq(mkdir(tmp, 0700), 0);
+    pid_t dead = fork();
+    cr_assert_geq(dead, 0);
+    if (dead == 0)
+        _exit(0);
+    cr_assert_eq(waitpid(dead, NULL, 0), dead);
+    const char *gone = tu_fmt("%s/accel-kernel-%ld-AbC123", tmp, (long)dead);
+    const char *alive = tu_fmt("%s/accel-kernel-%ld-XyZ789", tmp, (long)getppid());
+    const char *dirs[] = {gone, alive};
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(mkdir(dirs[i], 0700), 0);
+        tu_write_file(dirs[i], "k.c", "int x;\n");
+        tu_write_file(dirs[i], "k.so", "not really\n");
+    }
+    setenv("TMPDIR", tmp, 1);
+    char msg[2048];
+    tu_ok(build_with("kernel_compiler = cc\n", msg, sizeof msg));
+    unsetenv("TMPDIR");
+    struct stat st;
+    cr_assert_neq(stat(gone, &st), 0, "the killed build's folder is still there");
+    cr_assert_eq(stat(alive, &st), 0, "a live process's build folder was removed");
+    cr_assert_eq(build_folders(tmp), 1);
+}

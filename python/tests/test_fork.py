@@ -20,8 +20,9 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "register_at_fork"),
 def _child(q, a, s, ev, seed):
     # What a forked child can and cannot do; every outcome goes to the queue.
     out = {}
-    for name, use in (("array", lambda: a + a), ("get", a.get), ("stream", s.synchronize),
-                      ("event", ev.synchronize), ("device", lambda: accel.ones(2, device=a.device))):
+    uses = (("array", lambda: a + a), ("get", a.get), ("stream", s.synchronize),
+            ("event", ev.synchronize), ("device", lambda: accel.ones(2, device=a.device)))
+    for name, use in uses:
         try:
             use()
             out[name] = "worked"

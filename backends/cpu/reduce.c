@@ -109,6 +109,10 @@ static double block_dot_f64(const double *x, const double *y, size_t n)
     return block_dot_f64(x, y, h) + block_dot_f64(x + h, y + h, n - h);
 }
 
+/* Each DEFINE_ macro below ends with its function's declaration again, so
+ * that an invocation is a declaration ending in ';' (as readers and tools
+ * such as ctags expect), not a bare line. */
+
 /* One step of max/min: v folded into m, a NaN v ignored (NaN is tracked on
  * the side), equal values (±0 included) combined bitwise so that +0 beats -0
  * for max and -0 beats +0 for min. */
@@ -122,11 +126,12 @@ static double block_dot_f64(const double *x, const double *y, size_t n)
         T e;                                                                                       \
         memcpy(&e, &ue, sizeof e);                                                                 \
         return v == m ? e : v CMP m ? v : m;                                                       \
-    }
-DEFINE_STEP(step_max_f32, float, uint32_t, >, &)
-DEFINE_STEP(step_min_f32, float, uint32_t, <, |)
-DEFINE_STEP(step_max_f64, double, uint64_t, >, &)
-DEFINE_STEP(step_min_f64, double, uint64_t, <, |)
+    }                                                                                              \
+    static inline T NAME(T v, T m)
+DEFINE_STEP(step_max_f32, float, uint32_t, >, &);
+DEFINE_STEP(step_min_f32, float, uint32_t, <, |);
+DEFINE_STEP(step_max_f64, double, uint64_t, >, &);
+DEFINE_STEP(step_min_f64, double, uint64_t, <, |);
 
 /* Block max/min: the lane form vectorizes; NaN is tracked on the side since
  * comparisons with NaN are false. */
@@ -159,12 +164,13 @@ DEFINE_STEP(step_min_f64, double, uint64_t, <, |)
         }                                                                                          \
         *has_nan = any;                                                                            \
         return (double)r;                                                                          \
-    }
+    }                                                                                              \
+    static double NAME(const T *x, size_t n, int *has_nan)
 
-DEFINE_BLOCK_EXTREME(block_max_f32, float, step_max_f32)
-DEFINE_BLOCK_EXTREME(block_min_f32, float, step_min_f32)
-DEFINE_BLOCK_EXTREME(block_max_f64, double, step_max_f64)
-DEFINE_BLOCK_EXTREME(block_min_f64, double, step_min_f64)
+DEFINE_BLOCK_EXTREME(block_max_f32, float, step_max_f32);
+DEFINE_BLOCK_EXTREME(block_min_f32, float, step_min_f32);
+DEFINE_BLOCK_EXTREME(block_max_f64, double, step_max_f64);
+DEFINE_BLOCK_EXTREME(block_min_f64, double, step_min_f64);
 
 /* Sum-like reductions: per-block results, then the pairwise tree. */
 #define DEFINE_SUM_DRIVER(NAME, T, BLOCK_FN)                                                       \
@@ -182,12 +188,13 @@ DEFINE_BLOCK_EXTREME(block_min_f64, double, step_min_f64)
         if (parts != stack_parts)                                                                  \
             free(parts);                                                                           \
         return ACCEL_SUCCESS;                                                                      \
-    }
+    }                                                                                              \
+    static int32_t NAME(const T *x, const T *y, size_t n, int nt, double *out)
 
-DEFINE_SUM_DRIVER(sum_f32, float, block_sum_f32)
-DEFINE_SUM_DRIVER(dot_f32, float, block_dot_f32)
-DEFINE_SUM_DRIVER(sum_f64, double, block_sum_f64)
-DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64)
+DEFINE_SUM_DRIVER(sum_f32, float, block_sum_f32);
+DEFINE_SUM_DRIVER(dot_f32, float, block_dot_f32);
+DEFINE_SUM_DRIVER(sum_f64, double, block_sum_f64);
+DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64);
 
 #define DEFINE_EXTREME_DRIVER(NAME, T, BLOCK_FN, STEP)                                             \
     static int32_t NAME(const T *x, size_t n, int nt, double *out)                                 \
@@ -227,12 +234,13 @@ DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64)
         if (nan != stack_nan)                                                                      \
             free(nan);                                                                             \
         return ACCEL_SUCCESS;                                                                      \
-    }
+    }                                                                                              \
+    static int32_t NAME(const T *x, size_t n, int nt, double *out)
 
-DEFINE_EXTREME_DRIVER(max_f32, float, block_max_f32, step_max_f64)
-DEFINE_EXTREME_DRIVER(min_f32, float, block_min_f32, step_min_f64)
-DEFINE_EXTREME_DRIVER(max_f64, double, block_max_f64, step_max_f64)
-DEFINE_EXTREME_DRIVER(min_f64, double, block_min_f64, step_min_f64)
+DEFINE_EXTREME_DRIVER(max_f32, float, block_max_f32, step_max_f64);
+DEFINE_EXTREME_DRIVER(min_f32, float, block_min_f32, step_min_f64);
+DEFINE_EXTREME_DRIVER(max_f64, double, block_max_f64, step_max_f64);
+DEFINE_EXTREME_DRIVER(min_f64, double, block_min_f64, step_min_f64);
 
 int32_t accel_cpu__reduce(const accel_cpu_op *op, int nt, char *msg, size_t msg_size)
 {

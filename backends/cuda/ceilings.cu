@@ -147,111 +147,119 @@ struct Bench {
     cudaError_t err = cudaSuccess;
     int32_t alloc_status = ACCEL_SUCCESS; /* the allocator's, with its message */
 
-    bool ok(cudaError_t e, const char *w)
-    {
-        if (e != cudaSuccess && err == cudaSuccess) {
-            err = e;
-            what = w;
-        }
-        return e == cudaSuccess;
-    }
-
-    /* Median milliseconds of fn() between two events, after one warm-up. */
-    template <typename F> double time_events(F fn, const char *w)
-    {
-        double t[kMaxRepeats];
-        for (unsigned r = 0; r <= reps; ++r) {
-            if (!ok(cudaEventRecord(e0, stream), "cudaEventRecord"))
-                return 0.0;
-            if (!fn())
-                return 0.0;
-            if (!ok(cudaEventRecord(e1, stream), "cudaEventRecord") ||
-                !ok(cudaEventSynchronize(e1), w))
-                return 0.0;
-            float ms = 0.0f;
-            if (!ok(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime"))
-                return 0.0;
-            if (r > 0)
-                t[r - 1] = ms;
-        }
-        return median(t, reps);
-    }
-
-    /* Median host seconds of fn(), which blocks, after one warm-up. */
-    template <typename F> double time_host(F fn)
-    {
-        double t[kMaxRepeats];
-        for (unsigned r = 0; r <= reps; ++r) {
-            double t0 = now_s();
-            if (!fn())
-                return 0.0;
-            if (r > 0)
-                t[r - 1] = now_s() - t0;
-        }
-        return median(t, reps);
-    }
-
-    void cleanup()
-    {
-        if (blas)
-            (void)ctx->blas.destroy(blas);
-        release_buffers();
-        if (host_pinned)
-            (void)cudaFreeHost(host_pinned);
-        free(host_pageable);
-        if (e0)
-            (void)cudaEventDestroy(e0);
-        if (e1)
-            (void)cudaEventDestroy(e1);
-        if (stream)
-            (void)cudaStreamDestroy(stream);
-        blas = nullptr;
-        host_pinned = host_pageable = nullptr;
-    }
-
-    /* The device buffers (up to 3) come from and go back to the device's
-     * caching allocator (memory.c), as accel's own buffers do, so that
-     * measuring frees no device memory (with caching_allocator = false every
-     * release is a cudaFree, as for user buffers): on the H200 (driver 580) a cudaFree of 3 GiB
-     * left DRAM about 10% slower for the next 6 ms, and an add timed right
-     * after the copy ceiling read 0.89 of copy where it reads 0.98
-     * (bench/RESULTS.md, round 6). Nothing queued may still use a block
-     * that goes back, so the stream is drained first, error or not, and so
-     * is the legacy stream that the blocking pageable cudaMemcpy calls use
-     * (one from pageable memory may return before its DMA lands). */
-    void release_buffers()
-    {
-        if (blk[0] || blk[1] || blk[2]) {
-            if (stream)
-                (void)cudaStreamSynchronize(stream);
-            (void)cudaStreamSynchronize(cudaStreamLegacy);
-        }
-        for (int i = 0; i < 3; ++i) {
-            if (blk[i])
-                accel_cuda__release(ctx, dev, blk[i]);
-            blk[i] = nullptr;
-            d[i] = nullptr;
-        }
-    }
-
-    bool alloc(size_t bytes, int count)
-    {
-        release_buffers();
-        for (int i = 0; i < count; ++i) {
-            int32_t st = accel_cuda__alloc(ctx, dev, bytes, &blk[i]);
-            if (st != ACCEL_SUCCESS) {
-                blk[i] = nullptr;
-                if (err == cudaSuccess) { /* stops the later groups */
-                    err = cudaErrorMemoryAllocation;
-                    alloc_status = st;
-                }
-                return false;
-            }
-            d[i] = blk[i]->ptr;
-        }
-        return true;
-    }
+    bool ok(cudaError_t e, const char *w);
+    template <typename F> double time_events(F fn, const char *w);
+    template <typename F> double time_host(F fn);
+    void cleanup();
+    void release_buffers();
+    bool alloc(size_t bytes, int count);
 };
+
+/* The first error is kept, with what failed; true when e is success. */
+bool Bench::ok(cudaError_t e, const char *w)
+{
+    if (e != cudaSuccess && err == cudaSuccess) {
+        err = e;
+        what = w;
+    }
+    return e == cudaSuccess;
+}
+
+/* Median milliseconds of fn() between two events, after one warm-up. */
+template <typename F> double Bench::time_events(F fn, const char *w)
+{
+    double t[kMaxRepeats];
+    for (unsigned r = 0; r <= reps; ++r) {
+        if (!ok(cudaEventRecord(e0, stream), "cudaEventRecord"))
+            return 0.0;
+        if (!fn())
+            return 0.0;
+        if (!ok(cudaEventRecord(e1, stream), "cudaEventRecord") || !ok(cudaEventSynchronize(e1), w))
+            return 0.0;
+        float ms = 0.0f;
+        if (!ok(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime"))
+            return 0.0;
+        if (r > 0)
+            t[r - 1] = ms;
+    }
+    return median(t, reps);
+}
+
+/* Median host seconds of fn(), which blocks, after one warm-up. */
+template <typename F> double Bench::time_host(F fn)
+{
+    double t[kMaxRepeats];
+    for (unsigned r = 0; r <= reps; ++r) {
+        double t0 = now_s();
+        if (!fn())
+            return 0.0;
+        if (r > 0)
+            t[r - 1] = now_s() - t0;
+    }
+    return median(t, reps);
+}
+
+void Bench::cleanup()
+{
+    if (blas)
+        (void)ctx->blas.destroy(blas);
+    release_buffers();
+    if (host_pinned)
+        (void)cudaFreeHost(host_pinned);
+    free(host_pageable);
+    if (e0)
+        (void)cudaEventDestroy(e0);
+    if (e1)
+        (void)cudaEventDestroy(e1);
+    if (stream)
+        (void)cudaStreamDestroy(stream);
+    blas = nullptr;
+    host_pinned = host_pageable = nullptr;
+}
+
+/* The device buffers (up to 3) come from and go back to the device's
+ * caching allocator (memory.c), as accel's own buffers do, so that
+ * measuring frees no device memory (with caching_allocator = false every
+ * release is a cudaFree, as for user buffers): on the H200 (driver 580) a cudaFree of 3 GiB
+ * left DRAM about 10% slower for the next 6 ms, and an add timed right
+ * after the copy ceiling read 0.89 of copy where it reads 0.98
+ * (bench/RESULTS.md, round 6). Nothing queued may still use a block
+ * that goes back, so the stream is drained first, error or not, and so
+ * is the legacy stream that the blocking pageable cudaMemcpy calls use
+ * (one from pageable memory may return before its DMA lands). */
+void Bench::release_buffers()
+{
+    if (blk[0] || blk[1] || blk[2]) {
+        if (stream)
+            (void)cudaStreamSynchronize(stream);
+        (void)cudaStreamSynchronize(cudaStreamLegacy);
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (blk[i])
+            accel_cuda__release(ctx, dev, blk[i]);
+        blk[i] = nullptr;
+        d[i] = nullptr;
+    }
+}
+
+/* count device buffers of bytes each, the previous ones released first. */
+bool Bench::alloc(size_t bytes, int count)
+{
+    release_buffers();
+    for (int i = 0; i < count; ++i) {
+        int32_t st = accel_cuda__alloc(ctx, dev, bytes, &blk[i]);
+        if (st != ACCEL_SUCCESS) {
+            blk[i] = nullptr;
+            if (err == cudaSuccess) { /* stops the later groups */
+                err = cudaErrorMemoryAllocation;
+                alloc_status = st;
+            }
+            return false;
+        }
+        d[i] = blk[i]->ptr;
+    }
+    return true;
+}
 
 unsigned grid_for(size_t n, unsigned threads)
 {

@@ -186,6 +186,44 @@ static void enable_peer_access(accel_cuda_ctx *ctx)
     }
 }
 
+/* Device ordinal ord added to ctx when this build's kernels can run on it;
+ * a GPU older than the compiled architectures is skipped with a warning
+ * (the error returned), not a failure later. */
+static cudaError_t add_device(accel_cuda_ctx *ctx, int ord, int caching)
+{
+    const accel_host_services *host = ctx->host;
+    int major = 0, minor = 0, sms = 0;
+    struct cudaDeviceProp prop;
+    cudaError_t err;
+    if ((err = cudaSetDevice(ord)) != cudaSuccess ||
+        (err = cudaGetDeviceProperties(&prop, ord)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ord)) !=
+            cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ord)) !=
+            cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ord)) != cudaSuccess ||
+        (err = accel_cuda__probe_kernels()) != cudaSuccess) {
+        host->log(host->host_ctx, ACCEL_LOG_WARN, "CUDA device %d (sm_%d%d) is not usable: %s: %s",
+                  ord, major, minor, cudaGetErrorName(err), cudaGetErrorString(err));
+        (void)cudaGetLastError();
+        return err;
+    }
+    cuda_device *d = &ctx->devices[ctx->device_count++];
+    d->ordinal = ord;
+    d->sm_count = sms > 0 ? (uint32_t)sms : 1u;
+    /* 8 resident blocks of 256 threads per SM fill an SM (2048 threads). */
+    d->max_blocks = d->sm_count * 8u;
+    d->compute_capability = (uint32_t)(major * 10 + minor);
+    const char *nul = memchr(prop.name, '\0', sizeof prop.name);
+    size_t len = nul ? (size_t)(nul - prop.name) : sizeof prop.name;
+    if (len >= sizeof d->name)
+        len = sizeof d->name - 1;
+    memcpy(d->name, prop.name, len);
+    d->name[len] = '\0';
+    accel_cuda__alloc_init(&d->alloc, caching);
+    return cudaSuccess;
+}
+
 static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
 {
     *out_ctx = NULL;
@@ -221,41 +259,11 @@ static int32_t cuda_init(const accel_host_services *host, void **out_ctx)
     format_version(ctx->driver_version, driver);
     format_version(ctx->runtime_version, runtime);
 
-    /* Keep devices this build's kernels can run on; a GPU older than the
-     * compiled architectures is skipped with a warning, not a failure later. */
     cudaError_t last_err = cudaSuccess;
     for (int ord = 0; ord < count; ++ord) {
-        int major = 0, minor = 0, sms = 0;
-        struct cudaDeviceProp prop;
-        if ((err = cudaSetDevice(ord)) != cudaSuccess ||
-            (err = cudaGetDeviceProperties(&prop, ord)) != cudaSuccess ||
-            (err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ord)) !=
-                cudaSuccess ||
-            (err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ord)) !=
-                cudaSuccess ||
-            (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ord)) !=
-                cudaSuccess ||
-            (err = accel_cuda__probe_kernels()) != cudaSuccess) {
-            host->log(host->host_ctx, ACCEL_LOG_WARN,
-                      "CUDA device %d (sm_%d%d) is not usable: %s: %s", ord, major, minor,
-                      cudaGetErrorName(err), cudaGetErrorString(err));
-            (void)cudaGetLastError();
-            last_err = err;
-            continue;
-        }
-        cuda_device *d = &ctx->devices[ctx->device_count++];
-        d->ordinal = ord;
-        d->sm_count = sms > 0 ? (uint32_t)sms : 1u;
-        /* 8 resident blocks of 256 threads per SM fill an SM (2048 threads). */
-        d->max_blocks = d->sm_count * 8u;
-        d->compute_capability = (uint32_t)(major * 10 + minor);
-        const char *nul = memchr(prop.name, '\0', sizeof prop.name);
-        size_t len = nul ? (size_t)(nul - prop.name) : sizeof prop.name;
-        if (len >= sizeof d->name)
-            len = sizeof d->name - 1;
-        memcpy(d->name, prop.name, len);
-        d->name[len] = '\0';
-        accel_cuda__alloc_init(&d->alloc, caching);
+        cudaError_t e = add_device(ctx, ord, caching);
+        if (e != cudaSuccess)
+            last_err = e;
     }
     if (ctx->device_count == 0) {
         host->set_error(host->host_ctx, "none of the %d CUDA devices is usable: %s: %s", count,

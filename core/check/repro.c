@@ -1,42 +1,43 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* core/repro.c — the repro file of a verify-mode mismatch: a NumPy .npz
+/* core/check/repro.c — the repro file of a verify-mode mismatch: a NumPy .npz
  * archive (what np.savez writes: a zip of uncompressed .npy members) holding
  * the op's inputs, its output range with the guard elements around it before
  * the op, after it on the device and as the reference computed it, the
  * scalars, and the op's description as JSON (op.json). `accel replay FILE`
  * runs it again; include/accel/verify.h lists the members.
  *
- * Zip layout: PKWARE's APPNOTE.TXT 6.3.x, sections 4.3.7 (local file
- * header), 4.3.12 (central directory header) and 4.3.16 (end of central
- * directory record); stored entries (method 0) with their CRC-32 from zlib.
- * No zip64: a repro file of 4 GiB or more is not written (logged). */
+ * The zip is written by libzip (stored members, zip64 where needed), the
+ * library `accel replay` reads it with, so one implementation of the format
+ * serves both sides. */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <zip.h>
 
+#include "base/objects.h"
+#include "base/status.h"
 #include "check/hooks.h"
+#include "io/npy_preamble.h"
 #include "json.h"
 
 enum { MAX_MEMBERS = 9, MAX_SEGS = 3 };
 
-/* One member: its .npy preamble (or none) then up to three byte ranges. */
+/* One member: its .npy preamble (or none) then up to three byte ranges, as
+ * libzip's buffer fragments (empty ranges left out). */
 typedef struct member {
     const char *name;
     unsigned char head[ACCEL__NPY_PREAMBLE_MAX];
-    size_t head_len;
-    const void *seg[MAX_SEGS];
-    size_t seg_len[MAX_SEGS];
-    uint32_t crc;
-    uint64_t size, offset;
+    zip_buffer_fragment_t frag[1 + MAX_SEGS];
+    unsigned nfrag;
 } member;
 
 typedef struct archive {
@@ -45,6 +46,17 @@ typedef struct archive {
     void *owned[16]; /* converted copies (bf16 as f32), the JSON text */
     unsigned owned_count;
 } archive;
+
+/* Append len bytes at p to m's fragments (none when len is 0). libzip's
+ * fragment type is not const, but with freep 0 it only reads the bytes. */
+static void add_fragment(member *m, const void *p, size_t len)
+{
+    if (!len)
+        return;
+    m->frag[m->nfrag].data = (zip_uint8_t *)(uintptr_t)p;
+    m->frag[m->nfrag].length = len;
+    m->nfrag++;
+}
 
 /* The dtype a member stores for the op's dtype: bf16 as f32 (exact both
  * ways; NumPy has no bf16), the rest as they are. */
@@ -80,152 +92,47 @@ static bool add_array(archive *a, const char *name, accel_dtype t, const void *c
     m->name = name;
     accel_dtype st = stored_dtype(t);
     size_t es = accel_dtype_size(st), total = 0;
-    for (unsigned i = 0; i < nsegs; i++) {
+    for (unsigned i = 0; i < nsegs; i++)
         total += counts[i];
-        m->seg[i] = counts[i] ? stored_data(a, t, segs[i], counts[i]) : NULL;
-        m->seg_len[i] = counts[i] * es;
-        if (counts[i] && !m->seg[i])
+    add_fragment(m, m->head, accel__npy_preamble(st, 1, &total, m->head));
+    for (unsigned i = 0; i < nsegs; i++) {
+        const void *seg = counts[i] ? stored_data(a, t, segs[i], counts[i]) : NULL;
+        if (counts[i] && !seg)
             return false;
-    }
-    m->head_len = accel__npy_preamble(st, 1, &total, m->head);
-    return true;
-}
-
-/* DOS date and time of now (APPNOTE 4.4.6), local time as zip tools use. */
-static void dos_now(uint16_t *date, uint16_t *tod)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    if (!localtime_r(&t, &tm) || tm.tm_year < 80) {
-        *date = (0 << 9) | (1 << 5) | 1; /* 1980-01-01 */
-        *tod = 0;
-        return;
-    }
-    *date = (uint16_t)(((tm.tm_year - 80) << 9) | ((tm.tm_mon + 1) << 5) | tm.tm_mday);
-    *tod = (uint16_t)((tm.tm_hour << 11) | (tm.tm_min << 5) | (tm.tm_sec / 2));
-}
-
-static void put16(unsigned char *p, unsigned v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-}
-
-static void put32(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static bool write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
+        add_fragment(m, seg, counts[i] * es);
     }
     return true;
 }
 
-static uint32_t crc_of(uint32_t crc, const void *p, size_t n)
+/* The archive's members into a new zip file at tmp (stored, as np.savez
+ * writes them; zip64 where a member needs it); false with the reason in why. */
+static bool write_archive(archive *a, const char *tmp, char *why, size_t cap)
 {
-    const unsigned char *b = p;
-    while (n) {
-        uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
-        crc = (uint32_t)crc32(crc, b, chunk);
-        b += chunk;
-        n -= chunk;
-    }
-    return crc;
-}
-
-/* The archive's bytes to fd; false with errno set on a write error, or
- * with *too_big when it would need zip64. */
-static bool write_archive(int fd, archive *a, bool *too_big)
-{
-    uint16_t date, tod;
-    dos_now(&date, &tod);
-    uint64_t at = 0;
-    *too_big = false;
-    for (unsigned i = 0; i < a->count; i++) {
-        member *m = &a->m[i];
-        m->crc = crc_of((uint32_t)crc32(0, Z_NULL, 0), m->head, m->head_len);
-        m->size = m->head_len;
-        for (unsigned s = 0; s < MAX_SEGS; s++) {
-            m->crc = crc_of(m->crc, m->seg[s], m->seg_len[s]);
-            m->size += m->seg_len[s];
-        }
-        m->offset = at;
-        at += 30 + strlen(m->name) + m->size;
-    }
-    uint64_t cd_size = 0;
-    for (unsigned i = 0; i < a->count; i++)
-        cd_size += 46 + strlen(a->m[i].name);
-    if (at + cd_size + 22 >= 0xffffffffu) {
-        *too_big = true;
+    int code = 0;
+    zip_t *z = zip_open(tmp, ZIP_CREATE | ZIP_EXCL, &code);
+    if (!z) {
+        zip_error_t e;
+        zip_error_init_with_code(&e, code);
+        snprintf(why, cap, "%s", zip_error_strerror(&e));
+        zip_error_fini(&e);
         return false;
     }
     for (unsigned i = 0; i < a->count; i++) {
-        const member *m = &a->m[i];
-        size_t nlen = strlen(m->name);
-        unsigned char h[30];
-        put32(h, 0x04034b50);
-        put16(h + 4, 20); /* version needed: 2.0 */
-        put16(h + 6, 0);  /* flags */
-        put16(h + 8, 0);  /* stored */
-        put16(h + 10, tod);
-        put16(h + 12, date);
-        put32(h + 14, m->crc);
-        put32(h + 18, m->size);
-        put32(h + 22, m->size);
-        put16(h + 26, (unsigned)nlen);
-        put16(h + 28, 0);
-        if (!write_all(fd, h, sizeof h) || !write_all(fd, m->name, nlen) ||
-            !write_all(fd, m->head, m->head_len))
-            return false;
-        for (unsigned s = 0; s < MAX_SEGS; s++)
-            if (m->seg_len[s] && !write_all(fd, m->seg[s], m->seg_len[s]))
-                return false;
+        member *m = &a->m[i];
+        /* freep 0: libzip reads the fragments in zip_close and frees none. */
+        zip_source_t *src = zip_source_buffer_fragment(z, m->frag, m->nfrag, 0);
+        zip_int64_t at = src ? zip_file_add(z, m->name, src, ZIP_FL_ENC_UTF_8) : -1;
+        if (at < 0)
+            zip_source_free(src);
+        if (at < 0 || zip_set_file_compression(z, (zip_uint64_t)at, ZIP_CM_STORE, 0) != 0)
+            goto fail;
     }
-    for (unsigned i = 0; i < a->count; i++) {
-        const member *m = &a->m[i];
-        size_t nlen = strlen(m->name);
-        unsigned char h[46];
-        put32(h, 0x02014b50);
-        put16(h + 4, (3u << 8) | 20); /* made by: Unix, 2.0 */
-        put16(h + 6, 20);
-        put16(h + 8, 0);
-        put16(h + 10, 0);
-        put16(h + 12, tod);
-        put16(h + 14, date);
-        put32(h + 16, m->crc);
-        put32(h + 20, m->size);
-        put32(h + 24, m->size);
-        put16(h + 28, (unsigned)nlen);
-        put16(h + 30, 0); /* extra */
-        put16(h + 32, 0); /* comment */
-        put16(h + 34, 0); /* disk */
-        put16(h + 36, 0); /* internal attributes */
-        put32(h + 38, (uint64_t)(0100644) << 16);
-        put32(h + 42, m->offset);
-        if (!write_all(fd, h, sizeof h) || !write_all(fd, m->name, nlen))
-            return false;
-    }
-    unsigned char e[22];
-    put32(e, 0x06054b50);
-    put16(e + 4, 0);
-    put16(e + 6, 0);
-    put16(e + 8, a->count);
-    put16(e + 10, a->count);
-    put32(e + 12, cd_size);
-    put32(e + 16, at);
-    put16(e + 20, 0);
-    return write_all(fd, e, sizeof e);
+    if (zip_close(z) == 0)
+        return true;
+fail:
+    snprintf(why, cap, "%s", zip_strerror(z));
+    zip_discard(z);
+    return false;
 }
 
 static void json_u64(FILE *f, const char *key, uint64_t v)
@@ -335,8 +242,7 @@ static bool build(archive *a, const accel__repro *r)
     a->owned[a->owned_count++] = json;
     member *m = &a->m[a->count++];
     m->name = "op.json";
-    m->seg[0] = json;
-    m->seg_len[0] = jlen;
+    add_fragment(m, json, jlen);
     return true;
 }
 
@@ -361,30 +267,15 @@ void accel__repro_write(const accel__repro *r, uint64_t n, char *path_out, size_
              op);
     snprintf(tmp, sizeof tmp, "%s.part", path);
     archive *a = calloc(1, sizeof *a);
-    bool built = a && build(a, r);
-    int fd = built ? open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666) : -1;
-    bool too_big = false, ok = fd >= 0 && write_archive(fd, a, &too_big);
-    int err = errno;
-    if (fd >= 0 && close(fd) != 0 && ok) {
-        ok = false;
-        err = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = false;
-        err = errno;
-    }
-    if (fd >= 0 && !ok)
-        unlink(tmp);
-    if (!built)
+    char why[512] = "";
+    if (!a || !build(a, r))
         accel__log(ACCEL_LOG_WARN, "verify: no repro file for %s: out of host memory", op);
-    else if (too_big)
-        accel__log(ACCEL_LOG_WARN,
-                   "verify: no repro file for %s: its operands take 4 GiB or more, more than "
-                   "a zip without zip64 holds",
-                   op);
-    else if (!ok)
-        accel__log(ACCEL_LOG_WARN, "verify: cannot write repro file %s: %s", path, strerror(err));
-    else
+    else if (!write_archive(a, tmp, why, sizeof why))
+        accel__log(ACCEL_LOG_WARN, "verify: cannot write repro file %s: %s", path, why);
+    else if (rename(tmp, path) != 0) {
+        accel__log(ACCEL_LOG_WARN, "verify: cannot write repro file %s: %s", path, strerror(errno));
+        unlink(tmp);
+    } else
         snprintf(path_out, cap, "%s", path);
     if (a)
         for (unsigned i = 0; i < a->owned_count; i++)

@@ -11,14 +11,21 @@
  * end, except a temporary that is written first and used by no node outside
  * the run (dead: elided). A run that cannot be built stays unfused. */
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/optable.h"
+#include "base/status.h"
 #include "graphs/fuse.h"
 #include "graphs/graph_record.h"
 #include "kernels/kernel_internal.h"
-#include "ops/optable.h"
 
 struct accel__fused {
     accel__klaunch L; /* the launch: args are the kernel's arguments */
@@ -123,6 +130,7 @@ typedef struct fbuild {
     } in[32];
     accel__fchain c;
     bool uses_nan_minmax;
+    uint32_t nout, out_range[32]; /* the ranges stored, in argument order */
 } fbuild;
 
 /* The range of operand o of d in b (added when new); -1 when it partially
@@ -320,25 +328,12 @@ static void fused_free(accel__fused *f)
     free(f);
 }
 
-/* Build the kernel of run [first, first + count) of g, or NULL (not fused:
- * the reason is logged). kernels[0, nk) are the previous plan's, reused
- * when the key matches (taken: the slot is set to NULL). */
-static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_t n, uint32_t flags,
-                               accel__fused **kernels, size_t nk)
+/* The ranges the run stores (b->out_range): every written range but the
+ * dead temporaries; when all are dead, the last result, so that the kernel
+ * has an output. */
+static void pick_stores(fbuild *b, const accel_graph *g, size_t first, size_t count, size_t n)
 {
-    fbuild *b = calloc(1, sizeof *b);
-    accel__fused *f = calloc(1, sizeof *f);
-    sbuf in = {0}, out = {0}, body = {0};
-    if (!b || !f)
-        goto fail;
-    uint32_t dt = g->nodes[first].be.op.dtype;
-    const char *T = dt == ACCEL_F64 ? "double" : "float";
-    const char *P = dt == ACCEL_F64 ? "float64" : "float32";
-    b->c.dtype = dt;
-    for (size_t i = first; i < first + count; i++)
-        add_node(b, &g->nodes[i], i, n);
-    /* Stores: every written range but the dead temporaries. */
-    uint32_t nout = 0, out_range[32];
+    b->nout = 0;
     for (uint32_t r = 0; r < b->nr; r++) {
         const frange *fr = &b->r[r];
         if (!fr->written)
@@ -346,47 +341,74 @@ static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_
         bool dead = fr->buf && atomic_load(&fr->buf->graph_temp) &&
                     temp_dead(g, fr->buf->handle, fr->offset, n, first, first + count);
         if (!dead)
-            out_range[nout++] = r;
+            b->out_range[b->nout++] = r;
     }
-    if (nout == 0) /* all dead: keep the last result so the kernel has an output */
-        for (uint32_t r = b->nr; r-- > 0 && !nout;)
+    if (b->nout == 0)
+        for (uint32_t r = b->nr; r-- > 0 && !b->nout;)
             if (b->r[r].written)
-                out_range[nout++] = r;
-    uint32_t nargs = b->nin + nout;
-    /* Parameters, body. */
-    for (uint32_t k = 0; k < b->nin; k++)
-        sb_add(&in, "%s%s p%u", k ? ", " : "", P, k);
-    for (uint32_t o = 0; o < nout; o++)
-        sb_add(&out, "%s%s q%u", o ? ", " : "", P, o);
+                b->out_range[b->nout++] = r;
+}
+
+/* The elementwise kernel's source: its parameter lists and body. */
+typedef struct fsource {
+    sbuf in, out, body;
+} fsource;
+
+/* The body's statements: loads, one block per step with the op's table
+ * expression, the stores (and the test fault of ACCEL_GRAPH_TEST_FAULT). */
+static void write_body(fbuild *b, sbuf *body, uint32_t flags)
+{
+    uint32_t dt = b->c.dtype;
+    const char *T = dt == ACCEL_F64 ? "double" : "float";
     if (b->uses_nan_minmax)
-        sb_add(&body, "\n#undef isnan\n#define isnan(v) ((v) != (v))\n#undef signbit\n"
-                      "#define signbit(v) ((v) < 0 || ((v) == 0 && 1 / (v) < 0))\n");
+        sb_add(body, "\n#undef isnan\n#define isnan(v) ((v) != (v))\n#undef signbit\n"
+                     "#define signbit(v) ((v) < 0 || ((v) == 0 && 1 / (v) < 0))\n");
     for (uint32_t v = 0; v < b->c.nvalues; v++)
         if (b->c.load_arg[v] >= 0)
-            sb_add(&body, "%s v%u = p%d;\n", T, v, b->c.load_arg[v]);
+            sb_add(body, "%s v%u = p%d;\n", T, v, b->c.load_arg[v]);
     for (uint32_t k = 0; k < b->c.nsteps; k++) {
         const accel__fstep *s = &b->c.steps[k];
         const accel_op_properties *p = accel__op(s->op);
         uint32_t idx[2], ns;
         const char *names[2], *snames[2];
         uint32_t nin = inputs_of(p, s->op, idx, names, &ns, snames);
-        sb_add(&body, "%s v%u; {", T, s->out);
+        sb_add(body, "%s v%u; {", T, s->out);
         for (uint32_t j = 0; j < nin; j++)
-            sb_add(&body, " const %s %s = v%u;", T, names[j], s->in[j]);
+            sb_add(body, " const %s %s = v%u;", T, names[j], s->in[j]);
         for (uint32_t j = 0; j < ns; j++)
-            sb_add(&body, " const %s %s = p%u;", T, snames[j], s->sarg[j]);
-        sb_add(&body, " v%u = (%s); }\n", s->out, dt == ACCEL_F64 ? p->expr_f64 : p->expr_f32);
+            sb_add(body, " const %s %s = p%u;", T, snames[j], s->sarg[j]);
+        sb_add(body, " v%u = (%s); }\n", s->out, dt == ACCEL_F64 ? p->expr_f64 : p->expr_f32);
     }
-    for (uint32_t o = 0; o < nout; o++) {
-        uint32_t v = (uint32_t)b->r[out_range[o]].cur;
-        sb_add(&body, "q%u = v%u;\n", o, v);
+    for (uint32_t o = 0; o < b->nout; o++) {
+        uint32_t v = (uint32_t)b->r[b->out_range[o]].cur;
+        sb_add(body, "q%u = v%u;\n", o, v);
         b->c.store_arg[o] = b->nin + o;
         b->c.store_value[o] = v;
     }
     if (flags & ACCEL_GRAPH_TEST_FAULT)
-        sb_add(&body, "if (i == n / 2) q%u = q%u + (%s)0.5;\n", nout - 1, nout - 1, T);
-    b->c.nstores = nout;
-    /* Names: the kernel's ("fused_add_mul_exp") and the ops'. */
+        sb_add(body, "if (i == n / 2) q%u = q%u + (%s)0.5;\n", b->nout - 1, b->nout - 1, T);
+    b->c.nstores = b->nout;
+}
+
+/* The parameter lists and the body; false when out of memory. */
+static bool write_source(fbuild *b, fsource *src, uint32_t flags)
+{
+    const char *P = b->c.dtype == ACCEL_F64 ? "float64" : "float32";
+    for (uint32_t k = 0; k < b->nin; k++)
+        sb_add(&src->in, "%s%s p%u", k ? ", " : "", P, k);
+    for (uint32_t o = 0; o < b->nout; o++)
+        sb_add(&src->out, "%s%s q%u", o ? ", " : "", P, o);
+    write_body(b, &src->body, flags);
+    sb_add(&src->body, "%s", "");
+    if (!src->in.s)
+        sb_add(&src->in, "%s", "");
+    return !src->in.oom && !src->out.oom && !src->body.oom;
+}
+
+/* Names: the kernel's ("fused_add_mul_exp") and the ops', repeats shown once
+ * with their count ("accel_add x64"). */
+static void name_run(accel__fused *f, fbuild *b, const accel_graph *g, size_t first, size_t count)
+{
     size_t kl = (size_t)snprintf(f->kname, sizeof f->kname, "fused");
     for (size_t i = first; i < first + count && kl + 1 < sizeof f->kname; i++) {
         const char *op = accel_op_name((accel_op_code)g->nodes[i].be.op.op);
@@ -399,7 +421,6 @@ static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_
     }
     size_t ol =
         (size_t)snprintf(b->c.ops, sizeof b->c.ops, "nodes %zu-%zu (", first, first + count - 1);
-    /* Repeats shown once with their count: "accel_add x64". */
     for (size_t i = first; i < first + count && ol < sizeof b->c.ops;) {
         size_t r = 1;
         while (i + r < first + count && strcmp(g->nodes[i + r].name, g->nodes[i].name) == 0)
@@ -413,42 +434,75 @@ static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_
     if (ol < sizeof b->c.ops)
         snprintf(b->c.ops + ol, sizeof b->c.ops - ol, ")");
     snprintf(f->name, sizeof f->name, "kernel %s: fused %s", f->kname, b->c.ops);
-    sb_add(&body, "%s", "");
-    if (in.oom || out.oom || body.oom)
-        goto fail;
-    if (!in.s)
-        sb_add(&in, "%s", "");
+}
+
+/* f's kernel handle for src: the previous plan's with the same text (taken
+ * from kernels[0, nk)), else a new one. false: not made (logged). */
+static bool make_kernel(accel__fused *f, const accel_graph *g, const fsource *src,
+                        accel__fused **kernels, size_t nk)
+{
     sbuf key = {0};
-    sb_add(&key, "%s\n%s\n%s\n%s", f->kname, in.s, out.s, body.s);
+    sb_add(&key, "%s\n%s\n%s\n%s", f->kname, src->in.s, src->out.s, src->body.s);
     if (key.oom)
-        goto fail;
+        return false;
     f->key = key.s;
-    /* The kernel: the previous plan's with the same text, else a new one. */
     for (size_t k = 0; k < nk && !f->khandle; k++)
         if (kernels[k] && strcmp(kernels[k]->key, f->key) == 0) {
             f->khandle = kernels[k]->khandle;
             kernels[k]->khandle = NULL;
         }
     if (!f->khandle &&
-        accel_kernel_elementwise_create(g->dev->rt->handle, f->kname, in.s, out.s, body.s, NULL,
-                                        &f->khandle) != ACCEL_SUCCESS) {
+        accel_kernel_elementwise_create(g->dev->rt->handle, f->kname, src->in.s, src->out.s,
+                                        src->body.s, NULL, &f->khandle) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_INFO, "graph fusion: %s not fused: %s", f->name, accel_last_error());
-        goto fail;
+        return false;
     }
+    return true;
+}
+
+/* Argument s of the launch: a scalar of a node (its value now, and where
+ * accel__fused_set_scalar finds it) or an array range of n elements. */
+static void set_arg(accel__fused *f, const fbuild *b, const accel_graph *g, uint32_t s, size_t n)
+{
+    accel_kernel_arg_desc *a = &f->L.args[s];
+    uint32_t dt = b->c.dtype;
+    memset(a, 0, sizeof *a);
+    a->dtype = dt;
+    if (s < b->nin && b->in[s].scalar) {
+        a->kind = ACCEL_KARG_SCALAR;
+        double v = g->nodes[b->in[s].node].be.op.scalars[b->in[s].sidx];
+        if (dt == ACCEL_F64)
+            a->value.f64 = v;
+        else
+            a->value.f32 = (float)v;
+        f->snode[s] = b->in[s].node;
+        f->sidx[s] = b->in[s].sidx;
+    } else {
+        const frange *r = &b->r[s < b->nin ? b->in[s].range : b->out_range[s - b->nin]];
+        a->kind = ACCEL_KARG_ARRAY;
+        a->buffer = (accel_be_buffer *)r->be;
+        a->offset = r->offset;
+        a->count = n;
+        f->snode[s] = UINT32_MAX;
+    }
+}
+
+/* The launch of f's kernel on g's device (its program for the run's scalar
+ * mask) and the op descriptor that submits it. false: no program (logged). */
+static bool set_launch(accel__fused *f, const fbuild *b, const accel_graph *g, size_t n)
+{
     accel__type type;
     accel__gate *gate;
     accel_kernel *k = accel__handle_peek(f->khandle, &type, &gate);
-    uint32_t mask = 0;
+    uint32_t mask = 0, nargs = b->nin + b->nout;
     for (uint32_t s = 0; s < b->nin; s++)
         if (b->in[s].scalar)
             mask |= 1u << s;
     accel_be_program *prog = NULL;
     if (!k || accel__kernel_program(k, g->dev, mask, &prog) != ACCEL_SUCCESS) {
         accel__log(ACCEL_LOG_INFO, "graph fusion: %s not fused: %s", f->name, accel_last_error());
-        accel__clear_error();
-        goto fail;
+        return false;
     }
-    /* The launch. */
     accel__klaunch *L = &f->L;
     memset(&L->be, 0, sizeof L->be);
     L->be.struct_size = sizeof L->be;
@@ -461,51 +515,52 @@ static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_
     L->k = k;
     L->mask = mask;
     L->chain = &f->chain;
-    for (uint32_t s = 0; s < nargs; s++) {
-        accel_kernel_arg_desc *a = &L->args[s];
-        memset(a, 0, sizeof *a);
-        a->dtype = dt;
-        bool scalar = s < b->nin && b->in[s].scalar;
-        if (scalar) {
-            a->kind = ACCEL_KARG_SCALAR;
-            double v = g->nodes[b->in[s].node].be.op.scalars[b->in[s].sidx];
-            if (dt == ACCEL_F64)
-                a->value.f64 = v;
-            else
-                a->value.f32 = (float)v;
-            f->snode[s] = b->in[s].node;
-            f->sidx[s] = b->in[s].sidx;
-        } else {
-            const frange *r = &b->r[s < b->nin ? b->in[s].range : out_range[s - b->nin]];
-            a->kind = ACCEL_KARG_ARRAY;
-            a->buffer = (accel_be_buffer *)r->be;
-            a->offset = r->offset;
-            a->count = n;
-            f->snode[s] = UINT32_MAX;
-        }
-    }
+    for (uint32_t s = 0; s < nargs; s++)
+        set_arg(f, b, g, s, n);
     f->chain = b->c;
     memset(&f->d, 0, sizeof f->d);
     f->d.struct_size = sizeof f->d;
     f->d.op = ACCEL_OP_KERNEL;
-    f->d.dtype = dt;
+    f->d.dtype = b->c.dtype;
     f->d.name = f->name;
     f->d.kernel = &L->be;
-    accel__log(ACCEL_LOG_INFO, "graph fusion: %s (%u arguments, %u of %u results stored)", f->name,
-               nargs, nout, b->c.nsteps);
-    free(in.s);
-    free(out.s);
-    free(body.s);
+    return true;
+}
+
+/* Build the kernel of run [first, first + count) of g, or NULL (not fused:
+ * the reason is logged). kernels[0, nk) are the previous plan's, reused
+ * when the key matches (taken: the slot is set to NULL). */
+static accel__fused *build_run(accel_graph *g, size_t first, size_t count, size_t n, uint32_t flags,
+                               accel__fused **kernels, size_t nk)
+{
+    fbuild *b = calloc(1, sizeof *b);
+    accel__fused *f = calloc(1, sizeof *f);
+    fsource src = {{0}, {0}, {0}};
+    bool ok = b && f;
+    if (ok) {
+        b->c.dtype = g->nodes[first].be.op.dtype;
+        for (size_t i = first; i < first + count; i++)
+            add_node(b, &g->nodes[i], i, n);
+        pick_stores(b, g, first, count, n);
+        ok = write_source(b, &src, flags);
+    }
+    if (ok) {
+        name_run(f, b, g, first, count);
+        ok = make_kernel(f, g, &src, kernels, nk) && set_launch(f, b, g, n);
+    }
+    if (ok)
+        accel__log(ACCEL_LOG_INFO, "graph fusion: %s (%u arguments, %u of %u results stored)",
+                   f->name, b->nin + b->nout, b->nout, b->c.nsteps);
+    free(src.in.s);
+    free(src.out.s);
+    free(src.body.s);
     free(b);
+    if (!ok) {
+        accel__clear_error();
+        fused_free(f);
+        return NULL;
+    }
     return f;
-fail:
-    accel__clear_error();
-    free(in.s);
-    free(out.s);
-    free(body.s);
-    free(b);
-    fused_free(f);
-    return NULL;
 }
 
 /* ------------------------------------------------------------ the plan */

@@ -10,21 +10,23 @@
  * anything large is allocated. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "accel/npy.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/internal.h"
+#include "accel/npy.h"
+
+#include "base/status.h"
+#include "io/npy_preamble.h"
 
 /* A header longer than this is not something NumPy writes for the dtypes we
  * accept (it needs ~120 bytes); refusing early bounds the allocation. NumPy's
@@ -522,13 +524,11 @@ static uint32_t le32(const unsigned char *b)
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-static accel_status load_from(npy_source *src, const char *func, const char *name,
-                              accel_npy_array *out)
+/* The preamble: magic, version and the header's length (APPNOTE of NumPy's
+ * format: numpy.lib.format, versions 1.0, 2.0 and 3.0). */
+static accel_status read_preamble(npy_source *src, const char *func, const char *name,
+                                  size_t *out_header_len)
 {
-    if (!host_is_little_endian()) {
-        accel__set_error("%s: %s: big-endian hosts are not supported", func, name);
-        return ACCEL_ERROR_UNSUPPORTED;
-    }
     unsigned char pre[12];
     size_t got = source_read(src, pre, 10);
     size_t cmp = got < 6 ? got : 6;
@@ -547,20 +547,26 @@ static accel_status load_from(npy_source *src, const char *func, const char *nam
         return ACCEL_ERROR_IO;
     }
     unsigned major = pre[6], minor = pre[7];
-    size_t header_len;
     if (major == 1 && minor == 0) {
-        header_len = (size_t)pre[8] | (size_t)pre[9] << 8;
+        *out_header_len = (size_t)pre[8] | (size_t)pre[9] << 8;
     } else if ((major == 2 || major == 3) && minor == 0) {
         if (source_read(src, pre + 10, 2) < 2) {
             accel__set_error("%s: %s: truncated .npy file (ends inside the preamble)", func, name);
             return ACCEL_ERROR_IO;
         }
-        header_len = le32(pre + 8);
+        *out_header_len = le32(pre + 8);
     } else {
         accel__set_error("%s: %s: .npy format version %u.%u is not supported (1.0, 2.0, 3.0 are)",
                          func, name, major, minor);
         return ACCEL_ERROR_UNSUPPORTED;
     }
+    return ACCEL_SUCCESS;
+}
+
+/* The header dict of header_len bytes, read and parsed into h. */
+static accel_status read_header(npy_source *src, const char *func, const char *name,
+                                size_t header_len, npy_header *h)
+{
     if (header_len > NPY_MAX_HEADER) {
         accel__set_error("%s: %s: header length %zu is larger than the %u bytes accel accepts",
                          func, name, header_len, NPY_MAX_HEADER);
@@ -583,49 +589,55 @@ static accel_status load_from(npy_source *src, const char *func, const char *nam
         return ACCEL_ERROR_IO;
     }
     text[header_len] = '\0';
-
     npy_parser p = {.s = text, .n = header_len, .func = func, .name = name};
-    npy_header h;
-    bool ok = parse_header(&p, &h);
+    bool ok = parse_header(&p, h);
     free(text);
     if (!ok) {
         accel__set_error("%s: %s: malformed .npy header: %s", func, name, p.err);
         return ACCEL_ERROR_IO;
     }
+    return ACCEL_SUCCESS;
+}
 
-    accel_dtype dtype = ACCEL_DTYPE_INVALID;
-    accel_status st = descr_to_dtype(func, name, &h, &dtype);
+/* The dtype and element count h describes, if accel reads such an array. */
+static accel_status header_layout(const npy_header *h, const char *func, const char *name,
+                                  accel_dtype *out_dtype, size_t *out_count)
+{
+    accel_status st = descr_to_dtype(func, name, h, out_dtype);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (h.fortran_order) {
+    if (h->fortran_order) {
         accel__set_error("%s: %s: fortran_order is True (column-major data) and accel reads C "
                          "order only (save np.ascontiguousarray(a))",
                          func, name);
         return ACCEL_ERROR_UNSUPPORTED;
     }
-    if (h.ndim > ACCEL_NPY_MAX_DIMS) {
+    if (h->ndim > ACCEL_NPY_MAX_DIMS) {
         accel__set_error("%s: %s: array has %u dimensions, accel takes at most %d", func, name,
-                         h.ndim, ACCEL_NPY_MAX_DIMS);
+                         h->ndim, ACCEL_NPY_MAX_DIMS);
         return ACCEL_ERROR_UNSUPPORTED;
     }
-
-    size_t esize = dtype_bytes(dtype), count = 1;
-    if (!npy_shape_check(func, name, h.ndim, h.shape, esize, &count))
+    if (!npy_shape_check(func, name, h->ndim, h->shape, dtype_bytes(*out_dtype), out_count))
         return ACCEL_ERROR_IO;
-    size_t bytes = count * esize;
+    return ACCEL_SUCCESS;
+}
 
+/* The bytes data bytes that end the source (exactly: none may follow),
+ * malloc'd into *out_data; descr and count name them in messages. */
+static accel_status read_data(npy_source *src, const char *func, const char *name,
+                              const char *descr, size_t count, size_t bytes, void **out_data)
+{
     if (src->remaining >= 0 && (unsigned long long)src->remaining != (unsigned long long)bytes) {
         if ((unsigned long long)src->remaining < (unsigned long long)bytes)
             accel__set_error("%s: %s: truncated .npy file: the header promises %zu elements of %s "
                              "(%zu bytes) but only %lld data bytes follow",
-                             func, name, count, h.descr, bytes, src->remaining);
+                             func, name, count, descr, bytes, src->remaining);
         else
             accel__set_error("%s: %s: %lld trailing bytes after the %zu data bytes the header "
                              "promises",
                              func, name, src->remaining - (long long)bytes, bytes);
         return ACCEL_ERROR_IO;
     }
-
     void *data = malloc(bytes ? bytes : 1);
     if (!data) {
         accel__set_error("%s: %s: out of host memory for %zu bytes of data", func, name, bytes);
@@ -648,7 +660,30 @@ static accel_status load_from(npy_source *src, const char *func, const char *nam
                          func, name, bytes);
         return ACCEL_ERROR_IO;
     }
+    *out_data = data;
+    return ACCEL_SUCCESS;
+}
 
+static accel_status load_from(npy_source *src, const char *func, const char *name,
+                              accel_npy_array *out)
+{
+    if (!host_is_little_endian()) {
+        accel__set_error("%s: %s: big-endian hosts are not supported", func, name);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    size_t header_len = 0, count = 1;
+    npy_header h;
+    accel_dtype dtype = ACCEL_DTYPE_INVALID;
+    void *data = NULL;
+    accel_status st = read_preamble(src, func, name, &header_len);
+    if (st == ACCEL_SUCCESS)
+        st = read_header(src, func, name, header_len, &h);
+    if (st == ACCEL_SUCCESS)
+        st = header_layout(&h, func, name, &dtype, &count);
+    if (st == ACCEL_SUCCESS)
+        st = read_data(src, func, name, h.descr, count, count * dtype_bytes(dtype), &data);
+    if (st != ACCEL_SUCCESS)
+        return st;
     out->dtype = dtype;
     out->ndim = h.ndim;
     for (uint32_t d = 0; d < h.ndim; d++)
@@ -848,17 +883,18 @@ size_t accel__npy_preamble(accel_dtype dtype, uint32_t ndim, const size_t *shape
     return padded;
 }
 
-ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint32_t ndim,
-                                      const size_t *shape, const void *data)
+/* accel_npy_save's arguments, checked; *out_bytes is the data's size. Only
+ * what can be loaded back is saved: the rule of npy_shape_check, which is
+ * NumPy's (every dimension and itemsize times the product of the non-zero
+ * dimensions fit in intp, also for an empty array). */
+static accel_status save_check(const char *func, const char *path, accel_dtype dtype, uint32_t ndim,
+                               const size_t *shape, const void *data, size_t *out_bytes)
 {
-    static const char func[] = "accel_npy_save";
-    static atomic_uint tmp_counter;
     if (!path) {
         accel__set_error("%s: path is NULL", func);
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
-    const char *descr = dtype_descr(dtype);
-    if (!descr) {
+    if (!dtype_descr(dtype)) {
         accel__set_error("%s: %s: dtype %d cannot be saved (f32, f64 and f16 can)", func, path,
                          (int)dtype);
         return ACCEL_ERROR_UNSUPPORTED;
@@ -877,39 +913,28 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
         return ACCEL_ERROR_UNSUPPORTED;
     }
     size_t esize = dtype_bytes(dtype), count = 1;
-    /* Only what can be loaded back is saved: the rule of npy_shape_check,
-     * which is NumPy's (every dimension and itemsize times the product of
-     * the non-zero dimensions fit in intp, also for an empty array). */
     if (!npy_shape_check(func, path, ndim, shape, esize, &count))
         return ACCEL_ERROR_INVALID_ARGUMENT;
-    size_t bytes = count * esize;
-    if (bytes > 0 && !data) {
+    *out_bytes = count * esize;
+    if (*out_bytes > 0 && !data) {
         accel__set_error("%s: %s: data is NULL for %zu elements", func, path, count);
         return ACCEL_ERROR_INVALID_ARGUMENT;
     }
+    return ACCEL_SUCCESS;
+}
 
-    unsigned char pre[ACCEL__NPY_PREAMBLE_MAX];
-    size_t pre_len = accel__npy_preamble(dtype, ndim, shape, pre);
-
-    /* Where to write: path itself when it does not exist yet; through a
-     * symbolic link, the file it points to (so the link stays a link); never
-     * over something that is not a regular file (a device node, FIFO, socket
-     * or folder would be replaced by the rename) nor over a file the caller
-     * may not write (np.save would fail with PermissionError). */
-    char *target = NULL;
-    struct stat old;
-    bool exists = false;
-    accel_status st = resolve_destination(func, path, &target, &old, &exists);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    /* The temporary's name is short whatever the target's (a target name
-     * of up to NAME_MAX bytes must work): ".npy-PID-N.tmp" in its folder. */
+/* A new temporary file next to target, open for writing in *out_fd, its name
+ * malloc'd into *out_tmp. The name is short whatever the target's (a target
+ * name of up to NAME_MAX bytes must work): ".npy-PID-N.tmp" in its folder. */
+static accel_status open_temporary(const char *func, const char *path, const char *target,
+                                   char **out_tmp, int *out_fd)
+{
+    static atomic_uint tmp_counter;
     size_t plen = strlen(target);
     const char *slash = strrchr(target, '/');
     int dlen = slash ? (int)(slash - target + 1) : 0;
     char *tmp = malloc(plen + 64);
     if (!tmp) {
-        free(target);
         accel__set_error("%s: %s: out of host memory", func, path);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
@@ -932,20 +957,32 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
             accel__set_error("%s: %s: cannot create the file (as temporary %s): %s", func, path,
                              tmp, strerror(e));
         free(tmp);
-        free(target);
         return ACCEL_ERROR_IO;
     }
+    *out_tmp = tmp;
+    *out_fd = fd;
+    return ACCEL_SUCCESS;
+}
+
+/* Fill the temporary fd (named tmp) with the preamble and data, close it and
+ * rename it over target; old is the replaced file's stat when there is one
+ * (NULL: none). The temporary is removed on failure. */
+static accel_status write_and_replace(const char *func, const char *path, int fd, const char *tmp,
+                                      const char *target, const struct stat *old,
+                                      const unsigned char *pre, size_t pre_len, const void *data,
+                                      size_t bytes)
+{
     const char *step = "write";
     bool ok = true;
-    if (exists) {
+    if (old) {
         /* Keep the replaced file's owner (where allowed) and mode; a new
          * file gets 0666 & ~umask from open(), as fopen would give it. */
-        if ((old.st_uid != geteuid() || old.st_gid != getegid()) &&
-            fchown(fd, old.st_uid, old.st_gid) != 0) {
+        if ((old->st_uid != geteuid() || old->st_gid != getegid()) &&
+            fchown(fd, old->st_uid, old->st_gid) != 0) {
             /* Not permitted: the file becomes the caller's, as with sed -i. */
         }
         step = "chmod";
-        ok = fchmod(fd, old.st_mode & 07777) == 0;
+        ok = fchmod(fd, old->st_mode & 07777) == 0;
     }
     if (ok) {
         step = "write";
@@ -966,14 +1003,40 @@ ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint3
         step = "rename";
         err = errno;
     }
-    if (!ok) {
-        unlink(tmp);
-        accel__set_error("%s: %s: %s of %s failed: %s", func, path, step, tmp, strerror(err));
-        free(tmp);
-        free(target);
-        return ACCEL_ERROR_IO;
-    }
+    if (ok)
+        return ACCEL_SUCCESS;
+    unlink(tmp);
+    accel__set_error("%s: %s: %s of %s failed: %s", func, path, step, tmp, strerror(err));
+    return ACCEL_ERROR_IO;
+}
+
+ACCEL_API accel_status accel_npy_save(const char *path, accel_dtype dtype, uint32_t ndim,
+                                      const size_t *shape, const void *data)
+{
+    static const char func[] = "accel_npy_save";
+    size_t bytes = 0;
+    accel_status st = save_check(func, path, dtype, ndim, shape, data, &bytes);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    unsigned char pre[ACCEL__NPY_PREAMBLE_MAX];
+    size_t pre_len = accel__npy_preamble(dtype, ndim, shape, pre);
+
+    /* Where to write: path itself when it does not exist yet; through a
+     * symbolic link, the file it points to (so the link stays a link); never
+     * over something that is not a regular file (a device node, FIFO, socket
+     * or folder would be replaced by the rename) nor over a file the caller
+     * may not write (np.save would fail with PermissionError). */
+    char *target = NULL, *tmp = NULL;
+    struct stat old;
+    bool exists = false;
+    int fd = -1;
+    st = resolve_destination(func, path, &target, &old, &exists);
+    if (st == ACCEL_SUCCESS)
+        st = open_temporary(func, path, target, &tmp, &fd);
+    if (st == ACCEL_SUCCESS)
+        st = write_and_replace(func, path, fd, tmp, target, exists ? &old : NULL, pre, pre_len,
+                               data, bytes);
     free(tmp);
     free(target);
-    return ACCEL_SUCCESS;
+    return st;
 }

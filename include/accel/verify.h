@@ -169,8 +169,9 @@ typedef struct accel_verify_options {
      *                           counts (elements, per operand, as in the
      *                           device's buffers), guard_before,
      *                           guard_after, mismatch (the logged message).
-     * No file is written for an op whose arrays take 4 GiB or more (no
-     * zip64), nor for user kernels; a warning says so. */
+     * Members of 4 GiB or more are written as zip64 (np.load and accel
+     * replay read it). No file is written for user kernels, nor for dtypes
+     * other than f16, bf16, f32 and f64; a warning says so. */
     const char *repro_dir;
     /* Elements next to each output range (each side, within its buffer) that
      * must be unchanged by the op; catches writes out of range. 0: none.

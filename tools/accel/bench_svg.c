@@ -227,15 +227,18 @@ static size_t sweep_rows(const bench_device *dev, const char *unit)
     return n;
 }
 
+/* Whether row o belongs to the series (op, dtype) of row r in the sweep. */
+static bool same_series(const bench_row *o, const bench_row *r, const char *unit)
+{
+    return in_sweep(o, unit) && strcmp(o->op, r->op) == 0 && strcmp(o->dtype, r->dtype) == 0;
+}
+
 /* Whether row i is the first of its series (op, dtype) among the sweep's rows. */
 static bool series_first(const bench_device *dev, size_t i, const char *unit)
 {
-    const bench_row *r = &dev->rows[i];
-    for (size_t j = 0; j < i; j++) {
-        const bench_row *o = &dev->rows[j];
-        if (in_sweep(o, unit) && strcmp(o->op, r->op) == 0 && strcmp(o->dtype, r->dtype) == 0)
+    for (size_t j = 0; j < i; j++)
+        if (same_series(&dev->rows[j], &dev->rows[i], unit))
             return false;
-    }
     return true;
 }
 
@@ -298,12 +301,11 @@ static double ax_y(const axes *a, double v)
     return a->top + SWEEP_H * (1.0 - (log10(v) - a->ly0) / (a->ly1 - a->ly0));
 }
 
-/* One log-log sweep of the rows in `unit`: series, ceiling lines, legend. */
-static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bool per_dtype,
-                          const char *what, double left, double y)
+/* The axes of a sweep at (left, y): log ranges over the sizes, the rates
+ * and the ceiling lines, a quarter decade of margin on x. */
+static axes sweep_axes(const bench_device *dev, const char *unit, const sweep_line *lines,
+                       size_t nl, double left, double y)
 {
-    sweep_line lines[MAX_LINES];
-    size_t nl = sweep_lines(dev, unit, per_dtype, lines);
     double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
     for (size_t i = 0; i < dev->row_count; i++) {
         const bench_row *r = &dev->rows[i];
@@ -323,18 +325,24 @@ static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bo
     a.lx1 = log10(xmax) + 0.25;
     a.ly0 = floor(log10(ymin) - 0.1);
     a.ly1 = ceil(log10(ymax) + 0.1);
-    double bottom = a.top + SWEEP_H, right = left + PLOT;
+    return a;
+}
 
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">", left, y + 18);
+/* The sweep's title, frame, y decades and x ticks (one per size measured). */
+static void write_sweep_frame(FILE *f, const bench_device *dev, const char *unit, bool per_dtype,
+                              const char *what, const axes *a)
+{
+    double left = a->left, bottom = a->top + SWEEP_H, right = left + PLOT;
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">", left,
+            a->top - 12);
     xml_text(f, dev->name);
     fprintf(f, ": %s (%s) against size, log-log</text>\n", what, unit);
     fprintf(f,
             "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
             "stroke=\"#999\"/>\n",
-            left, a.top, PLOT, SWEEP_H);
-    /* y decades */
-    for (double e = a.ly0; e <= a.ly1 + 1e-9; e += 1.0) {
-        double yy = ax_y(&a, pow(10.0, e));
+            left, a->top, PLOT, SWEEP_H);
+    for (double e = a->ly0; e <= a->ly1 + 1e-9; e += 1.0) {
+        double yy = ax_y(a, pow(10.0, e));
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n"
                 "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\" "
@@ -344,8 +352,7 @@ static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bo
     fprintf(f,
             "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\" font-size=\"10\">"
             "%s</text>\n",
-            left - 4, a.top - 8, unit);
-    /* x ticks at every size measured */
+            left - 4, a->top - 8, unit);
     for (size_t i = 0; i < dev->row_count; i++) {
         const bench_row *r = &dev->rows[i];
         bool seen = false;
@@ -355,28 +362,33 @@ static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bo
             continue;
         char lab[32];
         size_label(r->n, lab, sizeof lab);
-        double xx = ax_x(&a, (double)r->n);
+        double xx = ax_x(a, (double)r->n);
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n"
                 "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\" "
                 "font-size=\"10\">%s</text>\n",
-                xx, a.top, xx, bottom, xx, bottom + 14, lab);
+                xx, a->top, xx, bottom, xx, bottom + 14, lab);
     }
     fprintf(f,
             "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\" font-size=\"10\">"
             "%s</text>\n",
             left + PLOT / 2, bottom + 30, per_dtype ? "n (n x n x n)" : "elements");
-    /* ceilings: dashed lines, labels inside the plot, kept 11 px apart */
+}
+
+/* Ceilings: dashed lines, labels inside the plot, kept 11 px apart. */
+static void write_ceilings(FILE *f, sweep_line *lines, size_t nl, bool per_dtype, const axes *a)
+{
+    double left = a->left, right = left + PLOT;
     for (size_t k = 0; k < nl; k++)
-        lines[k].y = ax_y(&a, lines[k].value);
+        lines[k].y = ax_y(a, lines[k].value);
     for (size_t k = 0; k < nl; k++) {
         const char *col = per_dtype ? palette[k % PALETTE] : "#000";
         double ly = lines[k].y - 3;
         for (size_t j = 0; j < k; j++)
             if (fabs(lines[j].y - 3 - ly) < 11)
                 ly = lines[j].y - 3 - 11;
-        if (ly < a.top + 10)
-            ly = a.top + 10;
+        if (ly < a->top + 10)
+            ly = a->top + 10;
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                 "stroke-dasharray=\"6,4\"/>\n"
@@ -385,7 +397,12 @@ static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bo
         xml_text(f, lines[k].label);
         fprintf(f, "</text>\n");
     }
-    /* series: a polyline with a dot per size, legend on the right */
+}
+
+/* Series: a polyline with a dot per size, the legend on the right. */
+static void write_series(FILE *f, const bench_device *dev, const char *unit, const axes *a)
+{
+    double right = a->left + PLOT;
     size_t series = 0;
     for (size_t i = 0; i < dev->row_count; i++) {
         const bench_row *r = &dev->rows[i];
@@ -393,19 +410,16 @@ static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bo
             continue;
         const char *col = palette[series % PALETTE];
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", col);
-        for (size_t j = i; j < dev->row_count; j++) {
-            const bench_row *o = &dev->rows[j];
-            if (in_sweep(o, unit) && strcmp(o->op, r->op) == 0 && strcmp(o->dtype, r->dtype) == 0)
-                fprintf(f, "%.1f,%.1f ", ax_x(&a, (double)o->n), ax_y(&a, o->rate));
-        }
+        for (size_t j = i; j < dev->row_count; j++)
+            if (same_series(&dev->rows[j], r, unit))
+                fprintf(f, "%.1f,%.1f ", ax_x(a, (double)dev->rows[j].n),
+                        ax_y(a, dev->rows[j].rate));
         fprintf(f, "\"/>\n");
-        for (size_t j = i; j < dev->row_count; j++) {
-            const bench_row *o = &dev->rows[j];
-            if (in_sweep(o, unit) && strcmp(o->op, r->op) == 0 && strcmp(o->dtype, r->dtype) == 0)
+        for (size_t j = i; j < dev->row_count; j++)
+            if (same_series(&dev->rows[j], r, unit))
                 fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
-                        ax_x(&a, (double)o->n), ax_y(&a, o->rate), col);
-        }
-        double ly = a.top + 8 + 13.0 * (double)series;
+                        ax_x(a, (double)dev->rows[j].n), ax_y(a, dev->rows[j].rate), col);
+        double ly = a->top + 8 + 13.0 * (double)series;
         fprintf(f,
                 "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"3\" fill=\"%s\"/>\n"
                 "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">",
@@ -414,6 +428,18 @@ static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bo
         fprintf(f, " %s</text>\n", r->dtype);
         series++;
     }
+}
+
+/* One log-log sweep of the rows in `unit`: series, ceiling lines, legend. */
+static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bool per_dtype,
+                          const char *what, double left, double y)
+{
+    sweep_line lines[MAX_LINES];
+    size_t nl = sweep_lines(dev, unit, per_dtype, lines);
+    axes a = sweep_axes(dev, unit, lines, nl, left, y);
+    write_sweep_frame(f, dev, unit, per_dtype, what, &a);
+    write_ceilings(f, lines, nl, per_dtype, &a);
+    write_series(f, dev, unit, &a);
     return y + SWEEP_H + SWEEP_PAD;
 }
 

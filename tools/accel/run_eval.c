@@ -212,162 +212,197 @@ static const char *eval_type(accel_dtype dt)
     return NULL;
 }
 
-static int run_eval_main(int argc, char **argv)
-{
-    const char *expr = NULL, *output = NULL, *device_name = NULL, *config = NULL;
+/* One run of the command: its arguments and what it holds. */
+typedef struct eval_job {
+    const char *expr, *output, *device_name, *config;
     const char *names[EVAL_MAX_INPUTS], *paths[EVAL_MAX_INPUTS];
-    int nin = 0;
-    bool verify = false, report = false;
+    int nin;
+    bool verify, report;
+    accel_npy_array in[EVAL_MAX_INPUTS];
+    accel_runtime *rt;
+    accel_device *dev;
+    accel_kernel *k;
+    accel_queue *q;
+    accel_buffer *bufs[EVAL_MAX_INPUTS + 1];
+    void *result;
+    char *params, *body;
+    unsigned last_line;
+    size_t last_col;
+} eval_job;
+
+/* The command line into j; -1 when it is complete, else the exit code. */
+static int eval_parse(eval_job *j, int argc, char **argv)
+{
     cli_parser p;
     cli_parser_init(&p, &cli_run_eval_command, argc, argv);
     for (int key; (key = cli_parser_next(&p)) != CLI_OPT_END;) {
         if (key == CLI_OPT_EXIT)
             return p.exit_code;
         if (key == 'o')
-            output = p.value;
+            j->output = p.value;
         else if (key == 'd')
-            device_name = p.value;
+            j->device_name = p.value;
         else if (key == EVAL_CONFIG)
-            config = p.value;
+            j->config = p.value;
         else if (key == EVAL_VERIFY)
-            verify = true;
+            j->verify = true;
         else if (key == EVAL_REPORT)
-            report = true;
+            j->report = true;
     }
     for (int i = p.next; i < argc; i++) {
         const char *arg = argv[i];
-        if (!expr) {
-            expr = arg;
+        if (!j->expr) {
+            j->expr = arg;
             continue;
         }
         const char *eq = strchr(arg, '=');
         if (!eq || eq == arg || !eq[1])
             return cli_usage_error("run eval", "'%s' is not NAME=FILE.npy", arg);
-        if (nin == EVAL_MAX_INPUTS)
+        if (j->nin == EVAL_MAX_INPUTS)
             return cli_usage_error("run eval", "at most %d inputs", EVAL_MAX_INPUTS);
-        names[nin] = arg;
-        paths[nin++] = eq + 1;
+        j->names[j->nin] = arg;
+        j->paths[j->nin++] = eq + 1;
     }
-    if (!expr || !*expr)
+    if (!j->expr || !*j->expr)
         return cli_usage_error("run eval", "missing EXPR");
-    if (nin == 0)
+    if (j->nin == 0)
         return cli_usage_error("run eval", "missing NAME=IN.npy inputs");
-    if (!output || !*output)
+    if (!j->output || !*j->output)
         return cli_usage_error("run eval", "missing -o OUT.npy");
+    return -1;
+}
 
-    int rc = CLI_EXIT_RUNTIME;
-    accel_npy_array in[EVAL_MAX_INPUTS];
-    memset(in, 0, sizeof in);
-    accel_runtime *rt = NULL;
-    accel_kernel *k = NULL;
-    accel_queue *q = NULL;
-    accel_buffer *bufs[EVAL_MAX_INPUTS + 1] = {NULL};
-    void *result = NULL;
-    accel_status st;
-    char *params = NULL, *body = NULL;
+/* The inputs, read and checked (one shape and dtype eval takes), and the
+ * kernel's parameter list naming them; false: the reason is printed. */
+static bool eval_load(eval_job *j)
+{
     size_t params_len = 0;
-    unsigned last_line = 1;
-    size_t last_col = 1;
-    for (int i = 0; i < nin; i++) {
-        if ((st = accel_npy_load(paths[i], &in[i])) != ACCEL_SUCCESS) {
+    for (int i = 0; i < j->nin; i++) {
+        accel_status st = accel_npy_load(j->paths[i], &j->in[i]);
+        if (st != ACCEL_SUCCESS) {
             cli_runtime_error("run eval", st, "cannot read input");
-            goto done;
+            return false;
         }
-        if (!eval_type(in[i].dtype)) {
+        if (!eval_type(j->in[i].dtype)) {
             fprintf(stderr,
                     "accel run eval: %s holds %s; expressions take float32, float64, int32, "
                     "int64 or uint8\n",
-                    paths[i], accel_dtype_name(in[i].dtype));
-            goto done;
+                    j->paths[i], accel_dtype_name(j->in[i].dtype));
+            return false;
         }
-        if (in[i].dtype != in[0].dtype || in[i].ndim != in[0].ndim ||
-            memcmp(in[i].shape, in[0].shape, sizeof in[0].shape) != 0) {
+        if (j->in[i].dtype != j->in[0].dtype || j->in[i].ndim != j->in[0].ndim ||
+            memcmp(j->in[i].shape, j->in[0].shape, sizeof j->in[0].shape) != 0) {
             fprintf(stderr,
                     "accel run eval: %s and %s differ in shape or dtype (no "
                     "broadcasting)\n",
-                    paths[0], paths[i]);
-            goto done;
+                    j->paths[0], j->paths[i]);
+            return false;
         }
-        int name_len = (int)(strchr(names[i], '=') - names[i]);
-        char *grown = realloc(params, params_len + (size_t)name_len + 16);
+        int name_len = (int)(strchr(j->names[i], '=') - j->names[i]);
+        char *grown = realloc(j->params, params_len + (size_t)name_len + 16);
         if (!grown) {
             cli_runtime_error("run eval", ACCEL_ERROR_OUT_OF_HOST_MEMORY, "the parameters");
-            goto done;
+            return false;
         }
-        params = grown;
-        params_len += (size_t)sprintf(params + params_len, "%s%s %.*s", i ? ", " : "",
-                                      eval_type(in[0].dtype), name_len, names[i]);
+        j->params = grown;
+        params_len += (size_t)sprintf(j->params + params_len, "%s%s %.*s", i ? ", " : "",
+                                      eval_type(j->in[0].dtype), name_len, j->names[i]);
     }
-    accel_dtype dt = in[0].dtype;
-    size_t n = in[0].count, es = accel_dtype_size(dt);
-    if (!(body = eval_body(expr, &last_line, &last_col))) {
-        cli_runtime_error("run eval", ACCEL_ERROR_OUT_OF_HOST_MEMORY, "the expression");
-        goto done;
-    }
-    if ((st = accel_runtime_open(config, &rt)) != ACCEL_SUCCESS) {
+    return true;
+}
+
+/* The runtime, the device and verify mode as the options ask; false: the
+ * reason is printed. */
+static bool eval_open(eval_job *j)
+{
+    accel_status st = accel_runtime_open(j->config, &j->rt);
+    if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run eval", st, "cannot open the runtime");
-        goto done;
+        return false;
     }
-    if (report)
-        accel_report_enable(rt, true);
-    accel_device *dev = NULL;
-    st = device_name ? accel_device_get_by_name(rt, device_name, &dev)
-                     : accel_device_default(rt, &dev);
+    if (j->report)
+        accel_report_enable(j->rt, true);
+    st = j->device_name ? accel_device_get_by_name(j->rt, j->device_name, &j->dev)
+                        : accel_device_default(j->rt, &j->dev);
     if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run eval", st, "no such device");
-        cli_device_hint("run eval", device_name);
-        goto done;
+        cli_device_hint("run eval", j->device_name);
+        return false;
     }
-    if (verify) {
+    if (j->verify) {
         accel_verify_options o;
         accel_verify_options_init(&o);
         o.reference = "cpu";
         o.fail_on_mismatch = true;
         o.check_reference_device = true;
-        if ((st = accel_verify_configure(rt, &o)) != ACCEL_SUCCESS) {
+        if ((st = accel_verify_configure(j->rt, &o)) != ACCEL_SUCCESS) {
             cli_runtime_error("run eval", st, "cannot turn verify mode on");
-            goto done;
+            return false;
         }
     }
-    char out_param[32];
-    snprintf(out_param, sizeof out_param, "%s result_", eval_type(dt));
-    st = accel_kernel_elementwise_create(rt, "expr", params, out_param, body, NULL, &k);
-    if (st == ACCEL_ERROR_INVALID_ARGUMENT) { /* a NAME or EXPR the kernel cannot take */
-        rc = cli_usage_error("run eval", "bad expression or inputs: %s", accel_last_error());
-        goto done;
+    return true;
+}
+
+/* The kernel: -1 when made, else the exit code (its reason printed). */
+static int eval_kernel(eval_job *j)
+{
+    if (!(j->body = eval_body(j->expr, &j->last_line, &j->last_col))) {
+        cli_runtime_error("run eval", ACCEL_ERROR_OUT_OF_HOST_MEMORY, "the expression");
+        return CLI_EXIT_RUNTIME;
     }
+    if (!eval_open(j))
+        return CLI_EXIT_RUNTIME;
+    char out_param[32];
+    snprintf(out_param, sizeof out_param, "%s result_", eval_type(j->in[0].dtype));
+    accel_status st =
+        accel_kernel_elementwise_create(j->rt, "expr", j->params, out_param, j->body, NULL, &j->k);
+    if (st == ACCEL_ERROR_INVALID_ARGUMENT) /* a NAME or EXPR the kernel cannot take */
+        return cli_usage_error("run eval", "bad expression or inputs: %s", accel_last_error());
     if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run eval", st, "bad expression or inputs");
-        goto done;
+        return CLI_EXIT_RUNTIME;
     }
+    return -1;
+}
+
+/* The launch on the device: inputs written, the kernel run, the result read
+ * into j->result (ACCEL_ERROR_OUT_OF_HOST_MEMORY when it cannot be held). */
+static accel_status eval_launch(eval_job *j)
+{
+    accel_dtype dt = j->in[0].dtype;
+    size_t n = j->in[0].count, es = accel_dtype_size(dt);
     accel_kernel_arg args[EVAL_MAX_INPUTS + 1];
-    if ((st = accel_queue_create(dev, &q)) != ACCEL_SUCCESS)
-        goto fail;
-    for (int i = 0; i <= nin; i++) {
-        if ((st = accel_buffer_create(dev, n * es, &bufs[i])) != ACCEL_SUCCESS)
-            goto fail;
-        if (i < nin && n &&
-            (st = accel_queue_write(q, bufs[i], 0, in[i].data, n * es)) != ACCEL_SUCCESS)
-            goto fail;
-        args[i] = accel_karg_array(accel_slice_of(bufs[i], 0, n));
+    accel_status st = accel_queue_create(j->dev, &j->q);
+    for (int i = 0; i <= j->nin && st == ACCEL_SUCCESS; i++) {
+        st = accel_buffer_create(j->dev, n * es, &j->bufs[i]);
+        if (st == ACCEL_SUCCESS && i < j->nin && n)
+            st = accel_queue_write(j->q, j->bufs[i], 0, j->in[i].data, n * es);
+        if (st != ACCEL_SUCCESS)
+            break;
+        args[i] = accel_karg_array(accel_slice_of(j->bufs[i], 0, n));
         args[i].dtype = dt;
     }
-    if (!(result = malloc(n * es + 1)))
-        goto fail;
-    if ((st = accel_kernel_launch(q, k, (size_t)nin + 1, args)) != ACCEL_SUCCESS ||
-        (st = n ? accel_queue_read_blocking(q, bufs[nin], 0, result, n * es)
-                : accel_queue_finish(q)) != ACCEL_SUCCESS)
-        goto fail;
-    if ((st = accel_npy_save(output, dt, in[0].ndim, in[0].shape, result)) != ACCEL_SUCCESS) {
-        cli_runtime_error("run eval", st, "cannot write the output");
-        goto done;
-    }
-    const char *ran_on = accel_device_name(dev), *why = NULL;
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!(j->result = malloc(n * es + 1)))
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    st = accel_kernel_launch(j->q, j->k, (size_t)j->nin + 1, args);
+    if (st == ACCEL_SUCCESS)
+        st = n ? accel_queue_read_blocking(j->q, j->bufs[j->nin], 0, j->result, n * es)
+               : accel_queue_finish(j->q);
+    return st;
+}
+
+/* "accel: expression ran on DEVICE", naming the fallback device and why
+ * when the placement report shows the kernel fell back. */
+static void eval_say_where(const eval_job *j)
+{
+    const char *ran_on = accel_device_name(j->dev), *why = NULL;
     accel_report_row rows[64];
     size_t nrows = 0;
     for (size_t i = 0; i < 64; i++)
         rows[i] = (accel_report_row){.struct_size = sizeof rows[i]};
-    if (accel_report(rt, rows, 64, &nrows) == ACCEL_SUCCESS)
+    if (accel_report(j->rt, rows, 64, &nrows) == ACCEL_SUCCESS)
         for (size_t i = 0; i < nrows && i < 64; i++)
             if (rows[i].op == ACCEL_OP_KERNEL && !(rows[i].kernel && rows[i].kernel[0]) &&
                 strcmp(rows[i].device, ran_on) == 0 && rows[i].fallbacks > 0 &&
@@ -376,46 +411,88 @@ static int run_eval_main(int argc, char **argv)
                 ran_on = rows[i].fallback_device;
             }
     fprintf(stderr, "accel: expression ran on %s%s%s%s%s\n", ran_on,
-            why ? ", the fallback of " : "", why ? accel_device_name(dev) : "",
+            why ? ", the fallback of " : "", why ? accel_device_name(j->dev) : "",
             why && why[0] ? ": " : "", why ? why : "");
-    if (verify)
+    if (j->verify)
         fprintf(stderr, "accel: verify mode: checked against cpu\n");
-    rc = CLI_EXIT_OK;
-    goto done;
-fail:
-    /* A compile error, also one met when the kernel was built for a
-     * fallback device (then the status is the first device's); or a name
-     * the compiled kernel could not resolve when it was loaded. */
+}
+
+/* The exit code of a failed launch with status st: a compile error, also
+ * one met when the kernel was built for a fallback device (then the status
+ * is the first device's), or a name the compiled kernel could not resolve
+ * when it was loaded, is the user's EXPR; anything else a runtime error. */
+static int eval_failed(const eval_job *j, accel_status st)
+{
     if (st == ACCEL_ERROR_COMPILE || strstr(accel_last_error(), "compile error")) {
         const char *log = accel_last_error() ? accel_last_error() : "";
         size_t cap = 6 * strlen(log) + 64;
         char *msg = malloc(cap);
         fprintf(stderr, "accel run eval: the expression failed: %s (%s)\n",
-                msg ? positions_in_expr(log, last_line, last_col, msg, cap) : log,
+                msg ? positions_in_expr(log, j->last_line, j->last_col, msg, cap) : log,
                 accel_status_name(st));
         free(msg);
-        rc = eval_expr_error(log, names, nin);
-    } else if (strstr(accel_last_error(), "undefined symbol: ")) {
-        rc = eval_expr_error(accel_last_error(), names, nin);
-    } else {
-        cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY,
-                          "the expression failed");
+        return eval_expr_error(log, j->names, j->nin);
     }
-done:
-    free(result);
-    free(body);
-    free(params);
-    for (int i = 0; i <= nin && i <= EVAL_MAX_INPUTS; i++)
-        accel_buffer_release(bufs[i]);
-    accel_queue_release(q);
-    accel_kernel_release(k);
-    if (report && rt) {
+    if (strstr(accel_last_error(), "undefined symbol: "))
+        return eval_expr_error(accel_last_error(), j->names, j->nin);
+    cli_runtime_error("run eval", st ? st : ACCEL_ERROR_OUT_OF_HOST_MEMORY,
+                      "the expression failed");
+    return CLI_EXIT_RUNTIME;
+}
+
+/* Everything j holds, released; the report printed first when asked for. */
+static void eval_free(eval_job *j)
+{
+    free(j->result);
+    free(j->body);
+    free(j->params);
+    for (int i = 0; i <= j->nin && i <= EVAL_MAX_INPUTS; i++)
+        accel_buffer_release(j->bufs[i]);
+    accel_queue_release(j->q);
+    accel_kernel_release(j->k);
+    if (j->report && j->rt) {
         char text[8192];
-        if (accel_report_format(rt, text, sizeof text, NULL) == ACCEL_SUCCESS)
+        if (accel_report_format(j->rt, text, sizeof text, NULL) == ACCEL_SUCCESS)
             fputs(text, stderr);
     }
-    accel_runtime_close(rt);
-    for (int i = 0; i < nin; i++)
-        accel_npy_free(&in[i]);
+    accel_runtime_close(j->rt);
+    for (int i = 0; i < j->nin; i++)
+        accel_npy_free(&j->in[i]);
+}
+
+/* The run after the command line: load, build, launch, save. */
+static int eval_run(eval_job *j)
+{
+    if (!eval_load(j))
+        return CLI_EXIT_RUNTIME;
+    int rc = eval_kernel(j);
+    if (rc >= 0)
+        return rc;
+    accel_status st = eval_launch(j);
+    if (st != ACCEL_SUCCESS)
+        return eval_failed(j, st);
+    st = accel_npy_save(j->output, j->in[0].dtype, j->in[0].ndim, j->in[0].shape, j->result);
+    if (st != ACCEL_SUCCESS) {
+        cli_runtime_error("run eval", st, "cannot write the output");
+        return CLI_EXIT_RUNTIME;
+    }
+    eval_say_where(j);
+    return CLI_EXIT_OK;
+}
+
+static int run_eval_main(int argc, char **argv)
+{
+    eval_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        cli_runtime_error("run eval", ACCEL_ERROR_OUT_OF_HOST_MEMORY, "the command");
+        return CLI_EXIT_RUNTIME;
+    }
+    j->last_line = 1;
+    j->last_col = 1;
+    int rc = eval_parse(j, argc, argv);
+    if (rc < 0)
+        rc = eval_run(j);
+    eval_free(j);
+    free(j);
     return rc;
 }

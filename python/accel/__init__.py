@@ -29,8 +29,9 @@ from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode,
 from ._dlpack import from_dlpack
 from ._kernel import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, DtypeMismatchError,
-                   InvalidArgumentError, InvalidHandleError, MismatchError, OutOfMemoryError,
-                   OutOfRangeError, ReleasedError, ShapeMismatchError, UnsupportedError)
+                   ForkedError, InvalidArgumentError, InvalidHandleError, MismatchError,
+                   OutOfMemoryError, OutOfRangeError, ReleasedError, ShapeMismatchError,
+                   UnsupportedError)
 
 # The elementwise functions come from libaccel's op table (accel_op_info),
 # under their NumPy names: add, subtract, ..., exp, log, sin, cos, expit.

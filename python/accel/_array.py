@@ -107,10 +107,19 @@ def _root(a: "Array") -> "Array":
     return a if r is None else r
 
 
-def _released(fn: str) -> ReleasedError:
-    return ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
-                         f"accel.{fn}: the array was released (Array.release() or "
-                         "accel.shutdown()) and cannot be used")
+def _renew_release_lock() -> None:
+    # In a forked child: another thread of the parent may have held it.
+    global _release_lock
+    _release_lock = threading.Lock()
+
+
+_core._fork_hooks.append(_renew_release_lock)
+
+
+def _released(fn: str, rt: Any = None) -> ReleasedError:
+    # `rt`: the array's runtime, when the caller has it (ForkedError there).
+    return _core.released_error(rt, f"accel.{fn}: the array was released (Array.release() or "
+                                "accel.shutdown()) and cannot be used")
 
 
 class Array:
@@ -178,7 +187,7 @@ class Array:
     def _blk(self, fn: str) -> Any:
         b = self._block
         if b is None or not self.device._rt.alive:
-            raise _released(fn)
+            raise _released(fn, self.device._rt)
         return b
 
     def release(self) -> None:
@@ -366,6 +375,15 @@ class Array:
     def __deepcopy__(self, memo: Any) -> "Array":
         return copy(self)
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """pickle: the data as a NumPy array (a copy to the host, so a view
+        pickles only its own elements) and the device's name. Unpickling
+        makes a new array on the device of that name when the unpickling
+        process has one, else on its current device (a "cuda:0" array
+        pickled on a GPU machine opens on the CPU elsewhere). Raises
+        ReleasedError for a released array."""
+        return (_unpickle, (self.get(), self.device.name))
+
     def astype(self, dtype: Any, copy: bool = True) -> "Array":
         """The array in another dtype. accel has no on-device conversion: the
         data goes through host memory (get, NumPy's astype, asarray)."""
@@ -547,7 +565,7 @@ class Array:
         b = self._blk("Array.__array_interface__")
         b.stream.synchronize()
         base = L.buffer_host_pointer(b.handle)
-        _root(self)._exported = True
+        _exported(self, b)
         return {"shape": self._shape, "typestr": self._dtype.str,
                 "data": ((base or 0) + self._offset * self._dtype.itemsize, False),
                 "strides": None, "version": 3}
@@ -563,7 +581,7 @@ class Array:
             raise AttributeError("__cuda_array_interface__: the array is not on a CUDA device "
                                  f"({self.device.name})")
         ptr = _native_ptr(self, "Array.__cuda_array_interface__")
-        _root(self)._exported = True
+        _exported(self, self._block)
         s = _stream_for(self.device)
         b = self._block
         if b.stream is not s:
@@ -577,6 +595,14 @@ class Array:
     # Array by _dlpack.py, which depends on this module and not the reverse.
 
 ndarray = Array
+
+
+def _exported(a: Array, b: Any) -> None:
+    """Note that another library may now see the memory of a's block `b`:
+    release() then keeps the block while `a` lives, and the runtime's close
+    waits for the block (_Runtime.close)."""
+    _root(a)._exported = True
+    b.rt.exports.add(b)
 
 
 def _native_ptr(a: Array, fn: str) -> int:
@@ -595,6 +621,14 @@ def _native_ptr(a: Array, fn: str) -> int:
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.{fn}: the {a.device.backend} backend exposes no native pointer")
     return base + a._offset * a._dtype.itemsize
+
+
+def _unpickle(data: np.ndarray, device_name: str) -> Array:
+    """An array of `data` on the device named `device_name`, else on the
+    current device (the other half of Array.__reduce__)."""
+    rt = runtime()
+    dev = next((d for d in rt.devices if d.name == device_name), None)
+    return asarray(data, dtype=data.dtype, device=dev)
 
 
 def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> Array:
@@ -666,7 +700,7 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
         n = math.prod(shape)
     rt = dev._rt
     if not rt.alive:
-        raise _released_stream("alloc")
+        raise _released_stream("alloc", dev)
     b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
     a = _new_array(Array)
     a._block = b
@@ -872,9 +906,11 @@ def _op_check(code: int, fn: str, a: Array) -> None:
         raise _op_failed(code, fn, a)
 
 
-def _released_stream(fn: str) -> ReleasedError:
-    return ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
-                         f"accel.{fn}: the current stream was released, or the runtime closed")
+def _released_stream(fn: str, dev: Any = None) -> ReleasedError:
+    # `dev`: the device of the op, when the caller has it (ForkedError there).
+    return _core.released_error(dev._rt if dev is not None else None,
+                                f"accel.{fn}: the current stream was released, or the runtime "
+                                "closed")
 
 
 # The per-op C calls: through the _accel_fast extension where it loaded
@@ -945,7 +981,7 @@ def _binary_op(op: int, fn: str) -> Callable[..., Array]:
         s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
         qh = s._handle
         if qh is None:
-            raise _released_stream(fn)
+            raise _released_stream(fn, dev)
         if out is None:
             n = a._size
             nb = a._nb
@@ -1012,7 +1048,7 @@ def _unary_op(op: int, fn: str) -> Callable[..., Array]:
         s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
         qh = s._handle
         if qh is None:
-            raise _released_stream(fn)
+            raise _released_stream(fn, dev)
         if out is None:
             n = x._size
             dt = x._dtype

@@ -11,24 +11,38 @@ from __future__ import annotations
 import atexit
 import builtins
 import ctypes
+import os
 import threading
 import weakref
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import _lib as L
-from ._lib import AccelError, ReleasedError, check, error
+from ._lib import AccelError, ForkedError, ReleasedError, check, error
 
 _KINDS = {1: "cpu", 2: "gpu", 3: "other"}
 
 
 class _Runtime:
-    """The process's accel runtime (a handle and what hangs on it)."""
+    """The process's accel runtime (a handle and what hangs on it).
+
+    Closing (shutdown(), interpreter exit) first makes every Python object
+    of the runtime unusable (``alive`` False, every stream's handle None:
+    later calls raise ReleasedError before any C call), then leaves the rest
+    to accel_runtime_close, which kills every handle at once, waits for the
+    calls other threads have in flight and frees everything: no queue or
+    buffer is released one by one while another thread may be enqueuing on
+    it. Memory exported to NumPy or a DLPack consumer (``exports``) must
+    outlive the close: while such a block lives, the C close is deferred
+    until the last one is garbage."""
 
     def __init__(self, config: Optional[str]):
         h = ctypes.c_void_p()
         check(L.runtime_open(config.encode() if config else None, ctypes.byref(h)))
         self.handle = h.value
         self.alive = True
+        self.pid = os.getpid()
+        # Set in a forked child for the parent's runtime (ForkedError).
+        self.forked_from = 0
         self.devices: List[Device] = []
         for i in range(L.device_count(self.handle)):
             d = ctypes.c_void_p()
@@ -42,22 +56,62 @@ class _Runtime:
             dev._free = self.pool._lists(dev)
         # Every stream of this runtime: closing it invalidates them all.
         self.streams: "weakref.WeakSet[Stream]" = weakref.WeakSet()
+        # Blocks whose memory NumPy or a DLPack consumer may see.
+        self.exports: "weakref.WeakSet[_Block]" = weakref.WeakSet()
+        self._waits: List[Any] = []  # weak references whose end closes the runtime
 
-    def close(self) -> None:
-        if not self.alive:
-            return
-        # Blocks freed from now on take MemoryPool.free's path (no caching).
-        self.pool.limit = -1
-        self.pool.free_all_blocks()
-        for dev in self.devices:
-            if dev._null is not None:
-                dev._null._release_now()
+    def _kill(self) -> None:
+        """Make every Python object of the runtime unusable, with no C call:
+        ops, streams and events raise ReleasedError from now on."""
         self.alive = False
         for st in list(self.streams):
             st._handle = None
-            st._joins = []
-        L.runtime_close(self.handle)
-        self.handle = None
+            st._joins = []  # the events die with the runtime
+        # Cached blocks are dropped (the C close frees their buffers); blocks
+        # freed from now on are not cached.
+        pool = self.pool
+        pool._limit = -1
+        pool._fast = False
+        pool.free_all_blocks()
+
+    def close(self, at_exit: bool = False) -> None:
+        """Close the runtime now, or when the last exported block is
+        garbage. At interpreter exit with exports alive and other threads
+        running (daemon threads that may be reading them), the runtime is
+        left open for the process's end to reclaim."""
+        if not self.alive:
+            return
+        self._kill()
+        live = [b for b in list(self.exports) if b.handle is not None]
+        if not live:
+            _close_handle(self.handle)
+            return
+        if at_exit:
+            if threading.active_count() > 1:
+                return
+            _close_handle(self.handle)
+            return
+        # The callbacks hold what they need (no module globals: the last
+        # block may go during interpreter teardown).
+        left = [len(live)]
+        lock = threading.Lock()
+        handle = self.handle
+
+        def gone(_ref: Any, left: List[int] = left, lock: Any = lock,
+                 close: Any = _close_handle) -> None:
+            with lock:
+                left[0] -= 1
+                last = left[0] == 0
+            if last:
+                close(handle)
+
+        self._waits = [weakref.ref(b, gone) for b in live]
+
+
+def _close_handle(handle: int, close: Any = L.runtime_close) -> None:
+    # accel_runtime_close through ctypes (the GIL is released while it waits
+    # for other threads' calls and the queues' work).
+    close(handle)
 
 
 _rt: Optional[_Runtime] = None
@@ -91,15 +145,63 @@ def runtime() -> _Runtime:
 
 def shutdown() -> None:
     """Close the runtime: drain every queue and free everything. Arrays,
-    streams and events made before are unusable afterwards (ReleasedError);
-    the next accel call opens a new runtime."""
-    global _rt
+    streams and events made before are unusable afterwards (ReleasedError),
+    also in threads still using them (an op in flight finishes first); the
+    next accel call opens a new runtime. Memory that NumPy or a DLPack
+    consumer still sees (``np.asarray(x)``, ``np.from_dlpack(x)``) stays
+    valid: the old runtime is closed when the last such array is garbage."""
     with _rt_lock:
         if _rt is not None:
             _rt.close()
 
 
-atexit.register(shutdown)
+def _shutdown_at_exit() -> None:
+    # As shutdown(), but memory exported to NumPy stays valid while daemon
+    # threads run (they may read it while the interpreter ends).
+    with _rt_lock:
+        if _rt is not None:
+            _rt.close(at_exit=True)
+
+
+atexit.register(_shutdown_at_exit)
+
+
+def _after_fork_in_child() -> None:
+    """os.register_at_fork's child hook: the parent's runtime cannot be used
+    in a forked child (libaccel refuses its handles there), so its Python
+    objects become unusable (ForkedError) without any C call, and the
+    child's first accel call opens a fresh runtime. Locks another thread of
+    the parent may have held at the fork are made anew."""
+    global _rt, _rt_lock, _current_lock
+    _rt_lock = threading.Lock()
+    _current_lock = threading.Lock()
+    for hook in _fork_hooks:
+        hook()
+    rt = _rt
+    _rt = None
+    if rt is not None and rt.alive:
+        rt.forked_from = rt.pid
+        rt.pool._lock = threading.Lock()
+        rt._kill()
+
+
+# Other modules' child hooks (their own locks), run first.
+_fork_hooks: List[Any] = []
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def released_error(rt: Optional[_Runtime], message: str) -> ReleasedError:
+    """ReleasedError(message), or ForkedError when `rt` is the runtime of
+    the parent of this forked process."""
+    if rt is not None and rt.forked_from:
+        return ForkedError(
+            "ACCEL_ERROR_INVALID_HANDLE",
+            f"{message.split(':', 1)[0]}: the object belongs to the accel runtime of process "
+            f"{rt.forked_from}, the parent of this forked process ({os.getpid()}); a forked child "
+            "has a fresh runtime: make the arrays, streams and events again in the child (or "
+            "pass NumPy data to it)")
+    return ReleasedError("ACCEL_ERROR_INVALID_HANDLE", message)
 
 
 # ----------------------------------------------------------------- devices
@@ -168,6 +270,10 @@ class Device:
     def __hash__(self) -> int:
         return hash(self._handle)
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # pickle: by name, the same-named device of the unpickling process.
+        return (get_device, (self.name,))
+
     def __enter__(self) -> "Device":
         stack = getattr(_tls, "devices", None)
         if stack is None:
@@ -210,8 +316,8 @@ def get_device(device: Union[str, int, Device, None] = None) -> Device:
         return rt.default_device
     if isinstance(device, Device):
         if device._rt is not rt:
-            raise ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
-                                f"accel: device {device.name} belongs to a closed runtime")
+            raise released_error(device._rt,
+                                 f"accel: device {device.name} belongs to a closed runtime")
         return device
     if isinstance(device, int):
         if not 0 <= device < len(rt.devices):
@@ -257,12 +363,16 @@ class Stream:
     def _h(self) -> int:
         h = self._handle
         if h is None or not self._rt.alive:
-            raise ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
-                                "accel.Stream: the stream was released (or the runtime closed)")
+            raise released_error(self._rt, "accel.Stream: the stream was released (or the "
+                                 "runtime closed)")
         return h
 
     def __repr__(self) -> str:
         return f"<accel.Stream on {self.device.name}>"
+
+    def __reduce__(self) -> Any:
+        raise TypeError("accel.Stream cannot be pickled: a stream is a queue of this process's "
+                        "runtime; make a new accel.Stream() where it is unpickled")
 
     def __enter__(self) -> "Stream":
         self._h()
@@ -433,9 +543,13 @@ class Event:
     def _h(self) -> int:
         h = self._handle
         if h is None or not self._rt.alive:
-            raise ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
-                                "accel.Event: the event was released (or the runtime closed)")
+            raise released_error(self._rt, "accel.Event: the event was released (or the "
+                                 "runtime closed)")
         return h
+
+    def __reduce__(self) -> Any:
+        raise TypeError("accel.Event cannot be pickled: an event marks work of this process's "
+                        "streams; record a new accel.Event() where it is unpickled")
 
     def record(self, stream: Optional[Stream] = None) -> None:
         """Mark the current end of `stream` (default: the current stream of
@@ -589,8 +703,7 @@ class MemoryPool:
         accel_buffer_create; out of memory gives the cached blocks back and
         tries once more. Raises OutOfMemoryError, OutOfRangeError."""
         if not device._rt.alive:
-            raise ReleasedError("ACCEL_ERROR_INVALID_HANDLE",
-                                "accel: the runtime was closed (accel.shutdown())")
+            raise released_error(device._rt, "accel: the runtime was closed (accel.shutdown())")
         if size >= 1 << 64:  # ctypes would pass it modulo 2^64
             raise error("ACCEL_ERROR_OUT_OF_RANGE",
                         f"accel: an array of {size} bytes does not fit in size_t")

@@ -18,7 +18,8 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _lib as L
-from ._array import Array, _native_ptr, _root, _wrap
+from ._array import Array, _exported, _native_ptr, _wrap
+from ._array import empty as _empty
 from ._core import _Block, _stream_for, get_device, runtime
 from ._lib import check, error
 
@@ -137,13 +138,133 @@ def to_dlpack(a: Array, stream: Optional[int] = None, max_version: Any = None) -
         ctypes.pythonapi.Py_DecRef.argtypes = [ctypes.py_object]
         ctypes.pythonapi.Py_DecRef(a)
         check(code)
-    _root(a)._exported = True
+    _exported(a, b)
     try:
         return _api.PyCapsule_New(out.value, _NAMES[ver],
                                   ctypes.cast(_destructor[ver], ctypes.c_void_p))
     except BaseException:
         _free[ver](out.value)
         raise
+
+
+# DLPack 1.0's flags (DLManagedTensorVersioned.flags).
+FLAG_READ_ONLY = 1 << 0
+# The largest end address accepted for imported data: no user-space or UVA
+# address reaches 2^63, so a sum beyond it is a corrupt tensor (a negative
+# size or offset read as unsigned), never memory to use.
+_ADDRESS_LIMIT = 1 << 63
+
+
+def _field_error(field: str, value: Any, why: str) -> L.AccelError:
+    return error("ACCEL_ERROR_INVALID_ARGUMENT",
+                 f"accel.from_dlpack: the tensor's {field} is {value}: {why}")
+
+
+def _checked_layout(t: DLTensor, itemsize: int) -> Tuple[Tuple[int, ...], int, int]:
+    """(shape, data address, bytes) of DLTensor `t` after checking every
+    field a producer controls: ndim 0..32, a shape array with no negative
+    entry, strides neither negative nor beyond the tensor, and a byte
+    offset and size whose end stays below 2^63. InvalidArgumentError (a
+    ValueError) naming the field; UnsupportedError for strides that are
+    sound but not C-contiguous."""
+    ndim = int(t.ndim)
+    if not 0 <= ndim <= 32:
+        raise _field_error("ndim", ndim, "accel takes 0 to 32 dimensions")
+    if ndim and not t.shape:
+        raise _field_error("shape", "NULL", f"ndim is {ndim}")
+    shape = tuple(int(t.shape[i]) for i in range(ndim))
+    n = 1
+    for i, s_ in enumerate(shape):
+        if s_ < 0:
+            raise _field_error(f"shape[{i}]", s_, "a negative dimension")
+        n *= s_
+    nbytes = n * itemsize
+    if nbytes >= _ADDRESS_LIMIT:
+        raise _field_error("shape", shape, f"{nbytes} bytes do not fit in memory")
+    if ndim and t.strides:
+        want, contiguous = 1, True
+        for i in reversed(range(ndim)):
+            st = int(t.strides[i])
+            if st < 0:
+                raise _field_error(f"strides[{i}]", st, "a negative stride (accel arrays run "
+                                   "forwards; copy the data first)")
+            if n and st > n:
+                raise _field_error(f"strides[{i}]", st, f"beyond the tensor's {n} elements")
+            if shape[i] != 1 and st != want:
+                contiguous = False
+            want *= shape[i]
+        if not contiguous:
+            raise error("ACCEL_ERROR_UNSUPPORTED",
+                        "accel.from_dlpack: strided (non C-contiguous) data; copy it first")
+    off = int(t.byte_offset)
+    data = int(t.data or 0)
+    if off >= _ADDRESS_LIMIT or data + off + nbytes >= _ADDRESS_LIMIT:
+        raise _field_error("byte_offset", off, f"data {data:#x} + byte_offset + {nbytes} bytes "
+                           "passes the end of any address space")
+    if nbytes and not data:
+        raise _field_error("data", "NULL", f"for {nbytes} bytes")
+    return shape, data + off, nbytes
+
+
+def _device_for(t: DLTensor, rt: Any, device: Any) -> Any:
+    """The accel device for the memory of DLTensor `t` (`device` when given)."""
+    kind = int(t.device.device_type)
+    if kind in (KDL_CPU, KDL_CUDA_HOST):
+        acc_dev = get_device(device) if device is not None else next(
+            (d for d in rt.devices if d.host_accessible), None)
+        if acc_dev is None or not acc_dev.host_accessible:
+            raise error("ACCEL_ERROR_UNSUPPORTED",
+                        "accel.from_dlpack: host memory needs a host-accessible accel device "
+                        "(the CPU backend)")
+        return acc_dev
+    if kind == KDL_CUDA:
+        acc_dev = get_device(device if device is not None else f"cuda:{t.device.device_id}")
+        if acc_dev.backend != "cuda":
+            raise error("ACCEL_ERROR_DEVICE_MISMATCH",
+                        f"accel.from_dlpack: CUDA memory and device {acc_dev.name}")
+        return acc_dev
+    raise error("ACCEL_ERROR_UNSUPPORTED",
+                f"accel.from_dlpack: DLPack device type {kind} (accel takes CPU and CUDA)")
+
+
+def _copy_of(acc_dev: Any, data: int, nbytes: int, shape: Tuple[int, ...], dt: np.dtype) -> Array:
+    """A new accel array holding a copy of `nbytes` at `data` (memory of
+    acc_dev that accel must not write): the memory is wrapped with no
+    release callback, copied on the device's current stream, and the wrap
+    released once the copy is done (accel_buffer_release waits for it)."""
+    out = _empty(shape, dt, acc_dev)
+    if not nbytes:
+        return out
+    h = ctypes.c_void_p()
+    check(L.buffer_wrap(acc_dev._handle, data, nbytes, None, None, ctypes.byref(h)))
+    try:
+        s = _stream_for(acc_dev)
+        b = out._block
+        if b.stream is not s:
+            s._join_from(b.stream)
+            b.stream = s
+        check(L.queue_copy(s._h(), h.value, 0, b.handle, 0, nbytes))
+        s.synchronize()
+    finally:
+        L.buffer_release(h.value)
+    return out
+
+
+def _capsule_of(x: Any, device: Any) -> Any:
+    # The DLPack capsule of x (x itself when it is one), on the consumer's
+    # stream for CUDA producers.
+    if not hasattr(x, "__dlpack__"):
+        return x
+    dev_type, dev_id = x.__dlpack_device__()
+    kw = {}
+    if int(dev_type) == KDL_CUDA:
+        acc_dev = get_device(device if device is not None else f"cuda:{dev_id}")
+        sp = _stream_for(acc_dev).ptr
+        kw["stream"] = sp if sp else 1
+    try:
+        return x.__dlpack__(max_version=(1, 0), **kw)
+    except TypeError:  # a producer of DLPack before 1.0
+        return x.__dlpack__(**kw)
 
 
 def from_dlpack(x: Any, device: Any = None) -> Array:
@@ -153,25 +274,23 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
     by the other. The producer's memory stays alive until the accel array
     (and its views) are gone: its deleter then runs. C-contiguous float32,
     float64 or float16 data only; the accel device is the CPU device for host
-    memory and cuda:N for CUDA device N. Raises UnsupportedError (other
-    device types, strides, dtypes, or a backend that cannot wrap memory),
-    AccelError from accel_buffer_wrap."""
+    memory and cuda:N for CUDA device N.
+
+    A tensor marked read-only (DLPack 1.0's READ_ONLY flag: NumPy sets it
+    for a read-only array, such as ``np.load(..., mmap_mode="r")`` or
+    ``np.frombuffer(b"...")``) is copied instead, since every accel array is
+    writable: the new array is accel's own and writes to it never reach the
+    producer's memory. Every field of the tensor is checked before use:
+    InvalidArgumentError (a ValueError) naming the field for a negative
+    dimension, a negative stride or one beyond the tensor, a byte offset or
+    size that passes the end of the address space, more than 32 dimensions.
+    Raises UnsupportedError (other device types, non C-contiguous strides,
+    dtypes, or a backend that cannot wrap memory), AccelError from
+    accel_buffer_wrap."""
     if _managed_release[0] is None or L.buffer_wrap is None:
         raise _unsupported("from_dlpack")
     rt = runtime()
-    if hasattr(x, "__dlpack__"):
-        dev_type, dev_id = x.__dlpack_device__()
-        kw = {}
-        if int(dev_type) == KDL_CUDA:
-            acc_dev = get_device(device if device is not None else f"cuda:{dev_id}")
-            sp = _stream_for(acc_dev).ptr
-            kw["stream"] = sp if sp else 1
-        try:
-            capsule = x.__dlpack__(max_version=(1, 0), **kw)
-        except TypeError:  # a producer of DLPack before 1.0
-            capsule = x.__dlpack__(**kw)
-    else:
-        capsule = x
+    capsule = _capsule_of(x, device)
     ver = next((v for v, nm in _NAMES.items()
                 if _managed_release[v] is not None and _api.PyCapsule_IsValid(capsule, nm)), None)
     if ver is None:
@@ -183,46 +302,19 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.from_dlpack: DLPack {mt.version.major}.{mt.version.minor}")
     t = mt.dl_tensor
-    ndim = t.ndim
-    shape = tuple(int(t.shape[i]) for i in range(ndim))
     if t.dtype.code != KDL_FLOAT or t.dtype.lanes != 1 or t.dtype.bits not in (16, 32, 64):
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.from_dlpack: DLPack dtype code {t.dtype.code}, {t.dtype.bits} bits, "
                     f"{t.dtype.lanes} lanes (accel takes float16/32/64)")
     dt = np.dtype(f"f{t.dtype.bits // 8}")
-    if t.strides:
-        want, ok = 1, True
-        for i in reversed(range(ndim)):
-            if shape[i] != 1 and int(t.strides[i]) != want:
-                ok = False
-            want *= shape[i]
-        if not ok:
-            raise error("ACCEL_ERROR_UNSUPPORTED",
-                        "accel.from_dlpack: strided (non C-contiguous) data; copy it first")
-    kind = int(t.device.device_type)
-    if kind in (KDL_CPU, KDL_CUDA_HOST):
-        acc_dev = get_device(device) if device is not None else next(
-            (d for d in rt.devices if d.host_accessible), None)
-        if acc_dev is None or not acc_dev.host_accessible:
-            raise error("ACCEL_ERROR_UNSUPPORTED",
-                        "accel.from_dlpack: host memory needs a host-accessible accel device "
-                        "(the CPU backend)")
-    elif kind == KDL_CUDA:
-        acc_dev = get_device(device if device is not None else f"cuda:{t.device.device_id}")
-        if acc_dev.backend != "cuda":
-            raise error("ACCEL_ERROR_DEVICE_MISMATCH",
-                        f"accel.from_dlpack: CUDA memory and device {acc_dev.name}")
-    else:
-        raise error("ACCEL_ERROR_UNSUPPORTED",
-                    f"accel.from_dlpack: DLPack device type {kind} (accel takes CPU and CUDA)")
-    n = 1
-    for s_ in shape:
-        n *= s_
-    nbytes = n * dt.itemsize
-    data = (t.data or 0) + int(t.byte_offset)
+    shape, data, nbytes = _checked_layout(t, dt.itemsize)
+    acc_dev = _device_for(t, rt, device)
     if data % dt.itemsize:
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.from_dlpack: data at {data:#x} is not aligned to {dt.itemsize} bytes")
+    if ver and mt.flags & FLAG_READ_ONLY:
+        # Not consumed: the capsule's destructor deletes the tensor.
+        return _copy_of(acc_dev, data, nbytes, shape, dt)
     h = ctypes.c_void_p()
     check(L.buffer_wrap(acc_dev._handle, data, nbytes,
                         ctypes.cast(_managed_release[ver], ctypes.c_void_p), mptr,

@@ -57,7 +57,8 @@ def find_library() -> str:
     env = os.environ.get("ACCEL_LIBRARY")
     if env:
         if not Path(env).is_file():
-            raise ImportError(f"accel: ACCEL_LIBRARY={env!r} is not a file")
+            raise ImportError(f"accel: ACCEL_LIBRARY={env!r} is not a file (it takes the path of "
+                              "libaccel.so)")
         return env
     for folder in _candidates():
         for name in _SONAMES:
@@ -67,14 +68,35 @@ def find_library() -> str:
     return "libaccel.so.0"
 
 
+def _not_found(path: str, why: str) -> ImportError:
+    """The error for a libaccel that could not be found: every folder searched
+    and the ways to get the library."""
+    folders = "".join(f"\n  {f}" for f in _candidates())
+    return ImportError(
+        f"accel: cannot load libaccel ({path}): {why}.\nSearched (libaccel.so, libaccel.so.0 in "
+        f"each):{folders}\n  then the system loader's path (LD_LIBRARY_PATH, ld.so.cache) for "
+        "libaccel.so.0.\nTo get it: build it from source (tools/quickstart.sh, or cmake "
+        "--install to the prefix the package is installed in; `pip wheel ./python` packs only "
+        "the Python layer), install the Debian package libaccel0 (tools/build-debs.sh), or set "
+        "ACCEL_LIBRARY to the path of libaccel.so")
+
+
 def _load() -> ctypes.CDLL:
     path = find_library()
     try:
-        return ctypes.CDLL(path)
+        dll = ctypes.CDLL(path)
     except OSError as e:
-        raise ImportError(
-            f"accel: cannot load libaccel ({path}): {e}. Build it (tools/quickstart.sh), "
-            "or set ACCEL_LIBRARY to the path of libaccel.so") from None
+        if os.environ.get("ACCEL_LIBRARY"):
+            raise ImportError(f"accel: cannot load ACCEL_LIBRARY={path!r}: {e}") from None
+        raise _not_found(path, str(e)) from None
+    # A library without accel_version is not libaccel at all (ACCEL_LIBRARY
+    # naming another library), which the missing-entry message below would
+    # call an old libaccel.
+    if not hasattr(dll, "accel_version"):
+        via = " (ACCEL_LIBRARY)" if os.environ.get("ACCEL_LIBRARY") else ""
+        raise ImportError(f"accel: {path}{via} is not libaccel: it has no accel_version entry; "
+                          "set ACCEL_LIBRARY to the path of libaccel.so, or unset it")
+    return dll
 
 
 lib = _load()
@@ -390,6 +412,12 @@ class InvalidHandleError(AccelError):
 
 class ReleasedError(InvalidHandleError):
     """The array (or stream, event, generator) was released and cannot be used."""
+
+
+class ForkedError(ReleasedError):
+    """The array (or stream, event) belongs to the runtime of the parent of
+    this forked process: a forked child gets a fresh runtime on first use,
+    and the parent's objects cannot be used in it."""
 
 
 class OutOfRangeError(AccelError, IndexError):

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 """Lifetimes across accel.shutdown() and at interpreter exit, each in a fresh
-interpreter so the suite's own runtime is not closed."""
+interpreter so the suite's own runtime is not closed. Device-agnostic: arrays
+are made on the default device (cuda:0 on a GPU machine), and the parts that
+NumPy imports without a copy (np.from_dlpack, np.asarray views) on the CPU
+device explicitly, since NumPy takes only host memory."""
 import os
 import subprocess
 import sys
@@ -40,11 +43,16 @@ def test_arrays_of_a_closed_runtime_raise_and_a_new_runtime_opens():
 def test_exit_with_live_arrays_streams_and_exports_is_clean():
     r = run("""
         import numpy as np, accel
-        a = accel.random.rand(1000)
+        a = accel.random.rand(1000)     # on the default device (a GPU where there is one)
         with accel.Stream():
             b = accel.exp(a)
-        n = np.from_dlpack(b)           # NumPy holds accel memory at exit
-        m = np.asarray(a)
+        m = np.asarray(a)               # a copy from a GPU, a view on the CPU
+        # NumPy imports only host memory: the zero-copy exports are made on the CPU.
+        c = accel.random.rand(1000, device="cpu")
+        with accel.Device("cpu"), accel.Stream():
+            d = accel.exp(c)
+        n = np.from_dlpack(d)           # NumPy holds accel memory at exit
+        k = np.asarray(c)
         w = accel.from_dlpack(np.ones(16))
         ev = accel.Event(); ev.record()
         print("ok")

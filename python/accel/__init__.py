@@ -17,7 +17,7 @@ Errors are accel.AccelError (``.status``: accel's status name, ``.message``),
 in subclasses that are also the matching Python exception (ShapeMismatchError
 is a ValueError, DtypeMismatchError a TypeError, ...).
 """
-from . import random
+from . import cuda, random
 from ._array import (Array, abs, absolute, add, amax, amin, arange, array, asarray, asnumpy,
                      axpby, copy, divide, dot, empty, empty_like, exp, expit, fill, float16, float32,
                      float64, full, full_like, inner, int32, int64, linspace, log, matmul, max, maximum, mean,

@@ -333,7 +333,7 @@ class Translator:
             self.extras: List[Tuple[int, str, int]] = []
             self.helpers: List[str] = []
             self.arrays: Dict[str, ArrayType] = {}
-            self.decls: List[str] = []
+            self.decls: List[Tuple[str, int]] = []
             self.ntmp = 0
             self.block(self.fdef.body, 1)
             if self.locals == before:
@@ -351,12 +351,12 @@ class Translator:
         params += [f"long long {self.extra_name(e)}" for e in self.extras]
         text = [HELPERS[h] for h in self.helpers]
         text.append(f"__global__ void {entry}({', '.join(params) or 'void'})\n{{")
-        text += ["    " + d for d in self.decls]
         text += [f"    {CTYPE[t]} v_{n} = 0;" for n, t in sorted(self.locals.items())
                  if n not in self.params]
         head = "\n".join(text).count("\n") + 2
         lines = {}
-        for i, (ind, s, py) in enumerate(self.out):
+        body = [(1, d, py) for d, py in self.decls] + self.out
+        for i, (ind, s, py) in enumerate(body):
             text.append("    " * ind + s)
             lines[head + i] = py
         text.append("}\n")
@@ -506,7 +506,7 @@ class Translator:
         for c, ct in items:  # all values first, so that a, b = b, a swaps
             tv = self.tmp()
             temps.append((tv, ct))
-            self.decls.append(f"{CTYPE[ct]} {tv};")
+            self.decls.append((f"{CTYPE[ct]} {tv};", self.line_of(s)))
             self.emit(ind, f"{tv} = {c};", s)
         for el, (tv, ct) in zip(target.elts, temps):
             self.assign(el, ast.copy_location(ast.Name(id=f"\0{tv}\0{ct}", ctx=ast.Load()), s),
@@ -557,7 +557,8 @@ class Translator:
             raise self.unsupported(s, f"{n!r} is already a variable")
         self.arrays[n] = ArrayType(dt, len(shape), "C", mem, tuple(int(x) for x in shape))
         size = math.prod(shape)
-        self.decls.append(f"{'__shared__ ' if mem == 'shared' else ''}{CTYPE[dt]} v_{n}[{size}];")
+        self.decls.append((f"{'__shared__ ' if mem == 'shared' else ''}{CTYPE[dt]} "
+                           f"v_{n}[{size}];", self.line_of(s)))
         return True
 
     # ------------------------------------------------------- expressions

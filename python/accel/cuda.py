@@ -202,16 +202,16 @@ def _dim3(v: Any, what: str, name: str) -> Tuple[int, int, int]:
         raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                     f"accel.cuda.jit {name}: {what} {t} has {len(t)} dimensions (1 to 3)")
     t3 = t + (1,) * (3 - len(t))
+    if what == "threads" and t3[0] * t3[1] * t3[2] > 1024:
+        raise error("ACCEL_ERROR_INVALID_ARGUMENT",
+                    f"accel.cuda.jit {name}: {t3[0] * t3[1] * t3[2]} threads per block "
+                    f"({t}); at most 1024")
     lim = _MAX_BLOCK if what == "threads" else _MAX_GRID
     for k, (x, m) in enumerate(zip(t3, lim)):
         if not 1 <= x <= m:
             raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                         f"accel.cuda.jit {name}: {what} {t}: dimension {'xyz'[k]} is {x}, "
                         f"outside 1..{m}")
-    if what == "threads" and t3[0] * t3[1] * t3[2] > 1024:
-        raise error("ACCEL_ERROR_INVALID_ARGUMENT",
-                    f"accel.cuda.jit {name}: {t3[0] * t3[1] * t3[2]} threads per block "
-                    f"({t}); at most 1024")
     return t3
 
 

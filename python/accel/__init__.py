@@ -29,6 +29,7 @@ from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode,
                     get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
 from ._dlpack import from_dlpack
+from ._graph import Graph, graph
 from ._kernel import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, DtypeMismatchError,
                    InvalidArgumentError, InvalidHandleError, MismatchError, OutOfMemoryError,

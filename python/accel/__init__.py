@@ -28,6 +28,7 @@ from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode,
                     empty_pinned,
                     get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
+from ._cupy import allclose, clip, get_array_module, isclose, where
 from ._dlpack import from_dlpack
 from ._graph import Graph, graph
 from ._kernel import ElementwiseKernel, RawKernel, RawModule, ReductionKernel

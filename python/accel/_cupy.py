@@ -28,6 +28,7 @@ _isclose = ElementwiseKernel(
     "double x = (double)a, y = (double)b;"
     " if (x == y) z = 1;"
     " else if (x != x || y != y) z = (unsigned char)(equal_nan && x != x && y != y);"
+    " else if (x - x != 0 || y - y != 0) z = 0;"  # an infinity unequal to the other
     " else z = fabs(x - y) <= atol + rtol * fabs(y);",
     "accel_isclose")
 _all: Optional[ReductionKernel] = None  # made at first use: making it opens the runtime

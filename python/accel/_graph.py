@@ -192,6 +192,7 @@ class Graph:
         h = self._handle()
         if not self._ready:
             self.instantiate()
+        assert self._cap is not None  # set by the capture that made h
         s = stream if stream is not None else get_current_stream(self._cap.device)
         _join(s, *self._blocks)
         check(_launch(h, s._h()))

@@ -34,7 +34,7 @@ import math
 import numbers
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -58,7 +58,10 @@ class ArrayType:
     shape: Tuple[int, ...] = ()
 
 
-Type = Union[str, ArrayType, tuple]  # scalars are dtype names; tuples list (code, type)
+# A value's type: a scalar's dtype name (str), an ArrayType, ("tuple",
+# [(code, type), ...]) or ("py", object) for modules and functions. Any, as
+# the translator tells them apart at run time.
+Type = Any
 
 
 class JitSyntaxError(AccelError):
@@ -483,7 +486,7 @@ class Translator:
                 raise self.unsupported(s, f"assigning {self.describe(t)} to {target.id!r}: "
                                           "only numbers are kept in local variables")
             var = self.assign_name(target, t)
-            dst = self.params.get(target.id, self.locals.get(target.id))
+            dst: Any = self.params.get(target.id, self.locals.get(target.id))
             self.emit(ind, f"{var} = {cast(code, t, dst)};", s)
         elif isinstance(target, ast.Subscript):
             ref, et = self.element(target)
@@ -531,11 +534,11 @@ class Translator:
     def array_decl(self, target: ast.Name, value: ast.expr, s: ast.stmt) -> bool:
         if not isinstance(value, ast.Call):
             return False
-        fobj = self.lookup(value.func)
-        if not isinstance(fobj, type(shared.array)) or not isinstance(
-                getattr(fobj, "__self__", None), _ArrayMaker):
+        fobj: Any = self.lookup(value.func)
+        maker = getattr(fobj, "__self__", None)
+        if not isinstance(maker, _ArrayMaker) or getattr(fobj, "__name__", "") != "array":
             return False
-        mem = fobj.__self__._mem
+        mem = maker._mem
         args = list(value.args) + [k.value for k in value.keywords]
         names = [None] * len(value.args) + [k.arg for k in value.keywords]
         if len(args) != 2 or (names[1] not in (None, "dtype")) or (names[0] not in
@@ -544,7 +547,7 @@ class Translator:
         shape = self.const(args[0])
         shape = (shape,) if isinstance(shape, numbers.Integral) else shape
         if not (isinstance(shape, tuple) and 1 <= len(shape) <= 3 and all(
-                isinstance(x, numbers.Integral) and x > 0 for x in shape)):
+                isinstance(x, numbers.Integral) and int(x) > 0 for x in shape)):
             raise self.unsupported(s, f"cuda.{mem}.array shape {shape!r}: a constant int or "
                                       "tuple of 1 to 3 positive ints")
         dt = _dtype_name(self.const(args[1]))
@@ -600,7 +603,7 @@ class Translator:
         try:
             return literal(e.value)
         except OverflowError:
-            raise self.unsupported(e, f"the integer {e.value} does not fit in int64") from None
+            raise self.unsupported(e, f"the integer {e.value!r} does not fit in int64") from None
 
     def lookup(self, e: ast.expr) -> Any:
         """The Python object a dotted name of globals names, or None."""
@@ -909,7 +912,9 @@ class Translator:
             t = {int: "int64", float: "float64", bool: "bool"}[f]
             return cast(args[0][0], args[0][1], t), t
         if f is abs:
-            (a, t), = args if len(args) == 1 else (None,)
+            if len(args) != 1:
+                raise self.unsupported(e, "abs() takes one argument")
+            a, t = args[0]
             if t in ("float32", "float64"):
                 return f"fabs{'f' if t == 'float32' else ''}({a})", t
             t2 = "int64" if t == "bool" else t

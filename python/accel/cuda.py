@@ -92,7 +92,7 @@ def is_available() -> bool:
     """True when a GPU device loaded (cupy.cuda.is_available and
     numba.cuda.is_available). accel runs these programs on the CPU too, so
     code that checks this before using the module can skip the check."""
-    return any(d.kind == "gpu" for d in devices())
+    return any(getattr(d, "kind", "") == "gpu" for d in devices())
 
 
 # ------------------------------------------------------------- Numba's names
@@ -212,7 +212,7 @@ def _dim3(v: Any, what: str, name: str) -> Tuple[int, int, int]:
             raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                         f"accel.cuda.jit {name}: {what} {t}: dimension {'xyz'[k]} is {x}, "
                         f"outside 1..{m}")
-    return t3
+    return (t3[0], t3[1], t3[2])
 
 
 class _Spec:
@@ -231,6 +231,10 @@ class _Launch:
     with the kernel's arguments."""
 
     __slots__ = ("d", "g", "b", "stream")
+    d: "Dispatcher"
+    g: Any  # uint32[3] of the grid, as ctypes passes it
+    b: Any  # uint32[3] of the block
+    stream: Optional[Stream]
 
     def __call__(self, *args: Any) -> None:
         self.d._launch(self, args)

@@ -271,7 +271,8 @@ def test_verify_mode_checks_jit_kernels(rng):
         vector_add[3, 128](d_a, d_a, c)
         accel.synchronize()
     after = accel.verify_stats()
-    assert after["checked"] + after["skipped"] > before["checked"] + before["skipped"]
+    # CPU against CPU: the kernel's launch is re-run on the reference and compared.
+    assert after["checked"] > before["checked"]
     assert after["mismatches"] == before["mismatches"]
     assert np.array_equal(c.copy_to_host(), a + a)
 

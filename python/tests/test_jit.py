@@ -147,6 +147,17 @@ def shared_sum(a, out):
         cuda.atomic.add(out, 0, buf[0])
 
 
+@cuda.jit
+def local_reverse(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        tmp = cuda.local.array(4, np.float64)
+        for k in range(4):
+            tmp[k] = a[i, k]
+        for k in range(4):
+            out[i, k] = tmp[3 - k]
+
+
 def test_vector_add_matches_numpy(rng):
     n = 1000
     a = rng.standard_normal(n).astype(np.float32)
@@ -457,3 +468,10 @@ def test_launch_configuration_errors():
         vector_add[1, 32](h, h, h)
     with pytest.raises(accel.UnsupportedError, match="device functions"):
         cuda.jit(device=True)
+
+
+def test_local_array_per_thread(rng):
+    a = rng.standard_normal((50, 4))
+    out = cuda.device_array_like(a)
+    local_reverse[2, 32](cuda.to_device(a), out)
+    assert np.array_equal(out.copy_to_host(), a[:, ::-1])

@@ -313,6 +313,12 @@ class Array:
             check(L.queue_write_blocking(s._h(), h, self._offset * isz, a.ctypes.data,
                                          a.nbytes))
 
+    def copy_to_host(self, ary: Optional[np.ndarray] = None, stream: Any = 0) -> np.ndarray:
+        """Numba's name for :meth:`get`: a NumPy copy (into `ary`, a writable
+        C-contiguous array of this shape and dtype, when given), after the
+        work on `stream` (an accel Stream; 0: the current stream)."""
+        return self.get(stream if isinstance(stream, Stream) else None, ary)
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = self.get()
         return a if dtype is None else a.astype(dtype, copy=False)

@@ -212,6 +212,8 @@ class _ThreadState(threading.local):
 
     devices: Optional[List["Device"]] = None
     streams: Optional[Dict[int, "Stream"]] = None
+    # True while this thread captures a graph (_graph.py).
+    capturing: bool = False
 
 
 _tls = _ThreadState()
@@ -413,6 +415,22 @@ class Stream:
         self._free_joins()
         check(code)
 
+    def begin_capture(self) -> None:
+        """Record this stream's work from now on instead of running it (as
+        CuPy's Stream.begin_capture; see accel.graph): this stream becomes
+        the current stream of its device for this thread until
+        :meth:`end_capture`. Raises InvalidArgumentError when a capture is
+        already open on this stream or thread."""
+        from ._graph import begin_capture
+        begin_capture(self)
+
+    def end_capture(self) -> Any:
+        """Stop recording and return the :class:`accel.Graph` of the work
+        recorded since :meth:`begin_capture` (``g.launch()`` replays it).
+        Raises InvalidArgumentError when this stream is not capturing."""
+        from ._graph import end_capture
+        return end_capture(self)
+
     def record(self, event: Optional["Event"] = None) -> "Event":
         """Record `event` (a new one when None) at the current end of the
         stream and return it."""
@@ -610,7 +628,7 @@ class _Block:
     far (so it can be reused or released safely)."""
 
     __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "slice_n", "rt", "pool",
-                 "home", "dead", "__weakref__")
+                 "home", "dead", "pin", "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -627,6 +645,9 @@ class _Block:
         # the last reference goes, so that a thread still in an op on it
         # finishes first and no other array can get it.
         self.dead = False
+        # Set while a captured graph uses the block (_graph.py): the graph's
+        # set of its blocks no array holds any more; home stays None meanwhile.
+        self.pin: Any = None
 
     def __del__(self) -> None:
         if self.dead and self.handle is not None:
@@ -634,6 +655,26 @@ class _Block:
                 self.pool._release(self)
             except Exception:
                 pass
+
+
+def _buffer_create(dev: int, size: int, out: ctypes.c_void_p) -> Any:
+    """accel_buffer_create; while this thread captures a graph, on another
+    thread, so that the buffer is the pool's and not one of the graph's
+    temporaries (graph.h: buffers the capturing thread creates belong to
+    the graph, and their contents after a launch are unspecified). Returns
+    the status, or the AccelError of the other thread's failure."""
+    if not _tls.capturing:
+        return L.buffer_create(dev, size, ctypes.byref(out))
+    res: List[Any] = []
+
+    def make() -> None:
+        code = L.buffer_create(dev, size, ctypes.byref(out))
+        res.append(L.failed(code) if code else 0)
+
+    t = threading.Thread(target=make, name="accel-capture-alloc")
+    t.start()
+    t.join()
+    return res[0]
 
 
 class MemoryPool:
@@ -708,12 +749,14 @@ class MemoryPool:
             raise error("ACCEL_ERROR_OUT_OF_RANGE",
                         f"accel: an array of {size} bytes does not fit in size_t")
         h = ctypes.c_void_p()
-        code = L.buffer_create(device._handle, size, ctypes.byref(h))
+        code = _buffer_create(device._handle, size, h)
         if code:
             # Out of memory: give the cached blocks back and try once more.
             if code in (7, 8) and self.free_bytes():
                 self.free_all_blocks()
-                code = L.buffer_create(device._handle, size, ctypes.byref(h))
+                code = _buffer_create(device._handle, size, h)
+            if isinstance(code, AccelError):
+                raise code
             check(code)
         self._count(size)
         return _Block(h.value, device, size, stream)
@@ -726,6 +769,9 @@ class MemoryPool:
     def free(self, b: _Block) -> None:
         """Take back a block no array uses any more."""
         if not b.rt.alive:
+            return
+        if b.pin is not None:  # a graph uses it: it gives it back when released
+            b.pin.add(b)
             return
         nb = b.nbytes
         if b.owner is not None or b.dead or nb > self._limit:

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+"""CuPy's names that need no new C: cp.cuda (Device, Stream, Event,
+get_elapsed_time, runtime.getDeviceCount), cp.get_array_module, the
+integer parts of cp.random, isclose/allclose/clip/where; values against
+NumPy and against the documented mapping from the uniform stream."""
+import numpy as np
+import pytest
+
+import accel as cp
+
+
+def test_get_array_module():
+    assert cp.get_array_module(np.ones(2), cp.asarray([1.0])) is cp
+    assert cp.get_array_module(np.ones(2), 3) is np
+
+
+def test_cuda_module_serves_cupy_names():
+    assert cp.cuda.runtime.getDeviceCount() == len(cp.devices())
+    assert cp.cuda.is_available() == any(d.kind == "gpu" for d in cp.devices())
+    dev = cp.cuda.Device(0)
+    assert dev is cp.devices()[0]
+    dev.synchronize()
+    s = cp.cuda.Stream()
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    with s:
+        start.record()
+        x = cp.asarray(np.arange(100000.0))
+        y = cp.sqrt(x)
+        end.record()
+    end.synchronize()
+    assert cp.cuda.get_elapsed_time(start, end) >= 0.0
+    assert np.array_equal(y.get(), np.sqrt(np.arange(100000.0)))
+    assert cp.cuda.jit is not None and cp.cuda.grid is not None  # Numba's names too
+
+
+def _uniform(seed, n, skip=0):
+    # The float64 uniforms the generator hands the integer kernels.
+    r = cp.random.RandomState(seed)
+    if skip:
+        r.random_sample(skip)
+    return r.random_sample(n).get()
+
+
+def test_randint_is_floor_of_the_uniform_stream():
+    got = cp.random.RandomState(11).randint(-5, 17, size=(40, 25))
+    u = _uniform(11, 1000)
+    ref = (-5 + np.minimum(np.floor(u * 22), 21)).astype(np.int64).reshape(40, 25)
+    assert got.dtype == np.int64 and np.array_equal(got.get(), ref)
+    c = np.bincount(cp.random.RandomState(3).randint(4, size=40000, dtype=np.int32).get())
+    assert len(c) == 4 and np.all(np.abs(c - 10000) < 4 * np.sqrt(10000 * 0.75))
+    g = cp.random.default_rng(5)
+    v = g.integers(1, 3, 1000, endpoint=True).get()
+    assert set(v.tolist()) == {1, 2, 3}
+    cp.random.seed(9)
+    a = cp.random.randint(0, 100, 50).get()
+    cp.random.seed(9)
+    assert np.array_equal(cp.random.randint(0, 100, 50).get(), a)
+
+
+def _fisher_yates(u):
+    p = list(range(len(u)))
+    for i in range(len(u) - 1, 0, -1):
+        j = min(int(np.floor(u[i] * (i + 1))), i)
+        p[i], p[j] = p[j], p[i]
+    return np.array(p)
+
+
+def test_permutation_and_shuffle():
+    p = cp.random.RandomState(21).permutation(300)
+    assert np.array_equal(p.get(), _fisher_yates(_uniform(21, 300)))
+    x = np.arange(40.0).reshape(20, 2)
+    px = cp.random.RandomState(4).permutation(cp.asarray(x)).get()
+    assert np.array_equal(px, x[_fisher_yates(_uniform(4, 20))])
+    d = cp.asarray(x)
+    cp.random.RandomState(4).shuffle(d)
+    assert np.array_equal(d.get(), px)
+
+
+def test_choice():
+    r = cp.random.RandomState(8)
+    v = r.choice(cp.asarray(np.array([2.5, 7.5, 9.0])), size=(10, 10))
+    assert v.shape == (10, 10) and set(v.get().ravel().tolist()) <= {2.5, 7.5, 9.0}
+    w = cp.random.RandomState(8).choice(10, 6, replace=False).get()
+    assert len(set(w.tolist())) == 6 and np.array_equal(w, _fisher_yates(_uniform(8, 10))[:6])
+    p = np.array([0.0, 0.25, 0.0, 0.75])
+    got = cp.random.RandomState(2).choice(4, 5000, p=p).get()
+    u = _uniform(2, 5000)
+    ref = np.searchsorted(np.cumsum(p), u * np.cumsum(p)[-1], side="right")
+    assert np.array_equal(got, ref)
+    assert not np.any(got == 0) and not np.any(got == 2)
+
+
+def test_random_bad_input():
+    r = cp.random.RandomState(1)
+    with pytest.raises(ValueError, match="low >= high"):
+        r.randint(5, 5)
+    with pytest.raises(ValueError, match="does not fit"):
+        r.randint(0, 300, dtype=np.uint8)
+    with pytest.raises(TypeError):
+        r.randint(0, 3, dtype=np.float32)
+    with pytest.raises(ValueError, match="summing to 1"):
+        r.choice(3, 2, p=[0.5, 0.6, 0.1])
+    with pytest.raises(ValueError, match="without replacement"):
+        r.choice(3, 5, replace=False)
+    with pytest.raises(NotImplementedError):
+        r.choice(3, 2, replace=False, p=[0.2, 0.3, 0.5])
+    with pytest.raises(TypeError):
+        r.shuffle(np.arange(3))
+
+
+def test_isclose_allclose_against_numpy(rng):
+    a = rng.standard_normal(500)
+    b = a + rng.standard_normal(500) * 1e-6
+    a[:4] = [np.nan, np.inf, -np.inf, 1.0]
+    b[:4] = [np.nan, np.inf, np.inf, np.nan]
+    for eq in (False, True):
+        got = cp.isclose(cp.asarray(a), cp.asarray(b), rtol=1e-6, atol=1e-9, equal_nan=eq)
+        assert got.dtype == np.uint8
+        assert np.array_equal(got.get(), np.isclose(a, b, 1e-6, 1e-9, eq).astype(np.uint8))
+    for rtol, atol in ((1e-3, 1e-5), (1e-9, 0.0), (1e-5, 1e-8)):
+        assert cp.allclose(cp.asarray(a[4:]), cp.asarray(b[4:]), rtol, atol) is \
+            bool(np.allclose(a[4:], b[4:], rtol, atol))
+    assert cp.allclose(cp.asarray(a[4:]), cp.asarray(b[4:]), 1e-3, 1e-5) is True
+    assert cp.allclose(cp.asarray(a[4:]), cp.asarray(b[4:]), 1e-9, 0.0) is False
+    assert cp.allclose(cp.asarray(np.ones(3, np.float32)), 1.0) is True
+
+
+def test_clip_and_where_against_numpy(rng):
+    a = rng.standard_normal(300).astype(np.float32)
+    a[5] = np.nan
+    d = cp.asarray(a)
+    assert np.array_equal(cp.clip(d, -0.5, 0.25).get(), np.clip(a, -0.5, 0.25), equal_nan=True)
+    assert np.array_equal(cp.clip(d, None, 0.1).get(), np.clip(a, None, 0.1), equal_nan=True)
+    lo = rng.standard_normal(300).astype(np.float32)
+    assert np.array_equal(cp.clip(d, cp.asarray(lo), None).get(), np.clip(a, lo, None),
+                          equal_nan=True)
+    cond = (rng.random(300) < 0.5).astype(np.float32)
+    b = rng.standard_normal(300).astype(np.float32)
+    assert np.array_equal(cp.where(cp.asarray(cond), d, cp.asarray(b)).get(),
+                          np.where(cond != 0, a, b), equal_nan=True)
+    assert np.array_equal(cp.where(cp.asarray(cond), d, 0.0).get(),
+                          np.where(cond != 0, a, np.float32(0)), equal_nan=True)
+    with pytest.raises(ValueError):
+        cp.clip(d, None, None)
+    with pytest.raises(ValueError):
+        cp.clip(d, cp.asarray(lo[:10]), 1.0)
+    with pytest.raises(NotImplementedError):
+        cp.where(cp.asarray(cond))

@@ -7,6 +7,9 @@
  * and the embedded one; verify mode cross-checks them (the cc twin against
  * the tcc twin); the debug launch catches planted out-of-bounds accesses and
  * a missing __syncthreads, and raises no alarm on any kernel of the suite.
+ * On a machine with a CUDA device (kernel_twin_cuda; skipped with a visible
+ * message elsewhere) the suite runs on CUDA, cross-checked against the twin
+ * by verify mode, and a debug launch on the GPU's queue runs on the twin.
  * Random inputs come from tu_seed() (printed). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -718,5 +721,59 @@ Test(kernel_twin, launch_options_checked, .init = setup)
     cr_assert_eq(accel_kernel_launch_grid_ex(e.q, k, g, b, &o, 2, a), ACCEL_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(accel_last_error(), "struct_size is 4"), "%s", accel_last_error());
     accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+}
+
+/* ------------------------------------------------------------ on a GPU */
+
+/* The default runtime's CUDA device with verify mode against the CPU twin,
+ * or the test skipped (visibly) where there is none. */
+static env gpu_env(void)
+{
+    setup();
+    env e = {tu_open_default(), NULL, NULL, false};
+    if (accel_device_get_by_name(e.rt, "cuda:0", &e.dev) != ACCEL_SUCCESS) {
+        accel_runtime_close(e.rt);
+        fprintf(stderr, "no CUDA device, GPU test skipped\n");
+        cr_skip_test("no CUDA device, GPU test skipped");
+    }
+    cr_assert_eq(accel_queue_create(e.dev, &e.q), ACCEL_SUCCESS);
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu";
+    o.fail_on_mismatch = true;
+    cr_assert_eq(accel_verify_configure(e.rt, &o), ACCEL_SUCCESS, "%s", accel_last_error());
+    return e;
+}
+
+Test(kernel_twin_cuda, suite_on_cuda_cross_checked_by_the_twin)
+{
+    env e = gpu_env();
+    run_all(&e);
+    accel_verify_stats vs;
+    memset(&vs, 0, sizeof vs);
+    vs.struct_size = sizeof vs;
+    cr_assert_eq(accel_verify_stats_get(e.rt, &vs), ACCEL_SUCCESS);
+    cr_assert_eq(vs.skipped, 0, "skipped %llu", (unsigned long long)vs.skipped);
+    cr_assert_eq(vs.mismatches, 0);
+    cr_assert_eq(vs.checked, 13, "checked %llu", (unsigned long long)vs.checked);
+    accel_runtime_close(e.rt);
+}
+
+Test(kernel_twin_cuda, debug_launch_on_a_gpu_queue_runs_on_the_twin)
+{
+    env e = gpu_env();
+    e.debug = true;
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_raw_create(e.rt, off_by_one_read, "obr", NULL, &k), ACCEL_SUCCESS);
+    accel_buffer *in = upload(&e, NULL, 1024), *out = upload(&e, NULL, 1024);
+    accel_kernel_arg a[] = {arr(in, 256), arr(out, 256), accel_karg_i32(256)};
+    accel_status st = launch(&e, k, 1, 1, 1, 256, 1, 1, 0, 3, a);
+    cr_assert_eq(st, ACCEL_ERROR_KERNEL_FAULT, "%s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "out-of-bounds read of argument in at line 4"), "%s",
+              accel_last_error());
+    accel_kernel_release(k);
+    /* The correct suite: no alarm, the GPU's arrays hold the twin's results. */
+    run_all(&e);
     accel_runtime_close(e.rt);
 }

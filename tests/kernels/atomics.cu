@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // Every atomic on every type CUDA has it for, from every thread.
 __global__ void atomics(int *i, unsigned *u, unsigned long long *ull, float *f, double *d)
 {

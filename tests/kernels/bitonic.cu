@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // Bitonic sort of blockDim.x values (a power of two) inside one block
 // (Batcher's network; each thread compares and exchanges one pair per step).
 __global__ void bitonic(int *values)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // A float maximum and a double sum through atomicCAS loops on the bits (the
 // CUDA C Programming Guide's atomicAdd for double, written this way before
 // sm_60 had one).

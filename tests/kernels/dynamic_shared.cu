@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // Reverse each block's slice through dynamic shared memory sized at launch
 // (extern __shared__, the launch's shared_bytes).
 __global__ void dynamic_shared(float *d, int n)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // 3-D grid of 3-D blocks over an nx x ny x nz volume: every cell records
 // its flat index computed from both index triples.
 __global__ void grid3d(int *out, int nx, int ny, int nz)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // printf from a kernel: every thread says who it is.
 __global__ void hello(int tag)
 {

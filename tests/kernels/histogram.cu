@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // 256-bin histogram: a private histogram per block in shared memory with
 // atomicAdd, merged into the global one with atomicAdd.
 __global__ void histogram(const unsigned char *data, int n, unsigned int *hist)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // Tiled matrix product C = A B (row-major, A is M x K, B is K x N) through
 // TILE x TILE tiles of A and B in shared memory (CUDA C Programming Guide,
 // "Shared Memory").

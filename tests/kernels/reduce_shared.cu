@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // Block reduction: each block sums blockDim.x elements in shared memory,
 // halving the active threads after each __syncthreads (Harris, "Optimizing
 // Parallel Reduction in CUDA", kernel 3: sequential addressing).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // Warp-shuffle reduction: each warp sums its values with __shfl_down_sync,
 // lane 0 of every warp stores the warp's sum in shared memory, and the
 // first warp reduces those (the "Faster Parallel Reductions on Kepler" way).

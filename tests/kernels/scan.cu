@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // Inclusive prefix sum of each block's 256 values (Hillis and Steele): at
 // step d every element adds the one d places before it, read before a
 // barrier and written after it.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // 5-point Laplacian on a 2-D grid through a shared tile with a halo of one
 // cell: each thread loads its cell, edge threads the halo, then reads its
 // four neighbours from shared memory. Cells outside the grid count as 0.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // Matrix transpose through a shared tile padded by one column against bank
 // conflicts (Harris, "An Efficient Matrix Transpose in CUDA C/C++").
 #define TILE_DIM 32

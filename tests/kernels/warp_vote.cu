@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
 // Warp votes and barrier counts: per warp the ballot of odd values, whether
 // any or all are negative, a butterfly (xor) sum and an up-shuffle; per
 // block __syncthreads_count/_and/_or of the odd values.

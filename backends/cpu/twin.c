@@ -92,6 +92,7 @@ struct tw_team {
     void *const *args;
     const accel_cpu_twin *T;
     bool fibers, fault;
+    bool from_sched; /* the running context was entered from the scheduler */
 #if defined(__x86_64__)
     void *sched_sp;
 #else
@@ -148,9 +149,11 @@ static tw_team *team_get(void)
 /* ------------------------------------------------------------ switching */
 
 #if defined(__x86_64__)
-/* Save the callee-saved registers, MXCSR and the x87 control word on this
- * stack and its pointer in *save; load `to`'s and return into it. A new
- * context's stack holds accel_tw_start as its return address. */
+/* Save the callee-saved registers on this stack and its pointer in *save;
+ * load `to`'s and return into it. A new context's stack holds
+ * accel_tw_start as its return address. MXCSR and the x87 control word are
+ * not switched: every context of a worker runs in the worker's floating-
+ * point environment (the twin's C has no <fenv.h> to change it). */
 void accel_tw_switch(void **save, void *to);
 void accel_tw_start(void);
 void accel_tw_fiber_main(tw_fiber *f);
@@ -158,9 +161,7 @@ __asm__(".text\n"
         ".globl accel_tw_switch\n.hidden accel_tw_switch\n.type accel_tw_switch,@function\n"
         "accel_tw_switch:\n"
         "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
-        "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
         "  movq %rsp, (%rdi)\n  movq %rsi, %rsp\n"
-        "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
         "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
         "  ret\n"
         ".size accel_tw_switch, .-accel_tw_switch\n"
@@ -179,8 +180,7 @@ static void fiber_prepare(tw_fiber *f)
     *--sp = 0;            /* rbp */
     *--sp = (uintptr_t)f; /* rbx: accel_tw_start's argument */
     for (int r = 0; r < 4; r++)
-        *--sp = 0;             /* r12..r15 */
-    *--sp = 0x037f00001f80ull; /* MXCSR and the x87 control word: IEEE defaults */
+        *--sp = 0; /* r12..r15 */
     f->sp = sp;
 }
 #else
@@ -230,7 +230,53 @@ static void to_sched(tw_team *T, tw_fiber *f, bool dying)
     swapcontext(&f->uc, &T->sched_uc);
 #endif
 #if TW_ASAN
-    __sanitizer_finish_switch_fiber(f->fake, &T->sched_bottom, &T->sched_size);
+    __sanitizer_finish_switch_fiber(f->fake, NULL, NULL);
+#endif
+}
+
+/* The context to run when f waits: the next ready thread of f's warp after
+ * it, then from the warp's start (a warp runs until none of its threads can
+ * go on), then of the later warps; NULL: back to the scheduler, which
+ * starts a new sweep from warp 0. f itself when it may go on. */
+static tw_fiber *next_ready(tw_team *T, tw_fiber *f)
+{
+    unsigned i = f->t.tid, lo = i & ~31u, hi = lo + 32 < T->nthreads ? lo + 32 : T->nthreads;
+    for (unsigned j = i + 1; j < hi; j++)
+        if (T->f[j].state == F_READY)
+            return &T->f[j];
+    for (unsigned j = lo; j <= i; j++)
+        if (T->f[j].state == F_READY)
+            return &T->f[j];
+    for (unsigned j = hi; j < T->nthreads; j++)
+        if (T->f[j].state == F_READY)
+            return &T->f[j];
+    return NULL;
+}
+
+/* f waits at a barrier or a warp function (or has just released one):
+ * switch straight to the next context, without the scheduler between. */
+static void yield(tw_team *T, tw_fiber *f)
+{
+    tw_fiber *g = next_ready(T, f);
+    if (g == f)
+        return;
+    if (!g) {
+        accel_cpu__guard_swap(NULL);
+        to_sched(T, f, false);
+        return;
+    }
+    accel_cpu__guard_swap(&g->env); /* set by g's start before any user code runs */
+    T->from_sched = false;
+#if TW_ASAN
+    __sanitizer_start_switch_fiber(&f->fake, g->stack, TW_STACK);
+#endif
+#if defined(__x86_64__)
+    accel_tw_switch(&f->sp, g->sp);
+#else
+    swapcontext(&f->uc, &g->uc);
+#endif
+#if TW_ASAN
+    __sanitizer_finish_switch_fiber(f->fake, NULL, NULL);
 #endif
 }
 
@@ -248,7 +294,13 @@ void accel_tw_fiber_main(tw_fiber *f)
 {
     tw_team *T = f->team;
 #if TW_ASAN
-    __sanitizer_finish_switch_fiber(NULL, &T->sched_bottom, &T->sched_size);
+    const void *bottom;
+    size_t size;
+    __sanitizer_finish_switch_fiber(NULL, &bottom, &size);
+    if (T->from_sched) { /* the worker's own stack, where the scheduler runs */
+        T->sched_bottom = bottom;
+        T->sched_size = size;
+    }
 #endif
     if (sigsetjmp(f->env, 0) == 0)
         T->fn(&f->t, T->args);
@@ -405,6 +457,7 @@ static void block_fibers(tw_team *T, sigjmp_buf *outer, bool serial)
                     if (f->state != F_READY)
                         continue;
                     accel_cpu__guard_swap(&f->env);
+                    T->from_sched = true;
                     to_fiber(T, f);
                     accel_cpu__guard_swap(NULL);
                     if (T->fault)
@@ -520,8 +573,7 @@ static int tw_sync(accel_twin_thread *t, int op, int pred)
     } else {
         f->state = F_BAR;
     }
-    accel_cpu__guard_swap(NULL);
-    to_sched(T, f, false);
+    yield(T, f);
     switch (op) {
     case 1:
         return T->acc[p];
@@ -579,8 +631,7 @@ static uint64_t tw_warp_op(accel_twin_thread *t, int op, uint32_t mask, uint64_t
     } else {
         f->state = F_WARP;
     }
-    accel_cpu__guard_swap(NULL);
-    to_sched(T, f, false);
+    yield(T, f);
     uint32_t part = W->part[p], vote = W->vote[p] & mask & part;
     switch (op) {
     case 4:

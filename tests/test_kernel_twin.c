@@ -777,3 +777,31 @@ Test(kernel_twin_cuda, debug_launch_on_a_gpu_queue_runs_on_the_twin)
     run_all(&e);
     accel_runtime_close(e.rt);
 }
+
+/* [runtime] kernel_debug = true does the same from the file; a word that is
+ * no boolean is a configuration error naming the key. */
+Test(kernel_twin_debug, config_key_turns_it_on, .init = setup)
+{
+    env e = {NULL, NULL, NULL, false};
+    const char *ini = tu_fmt("[runtime]\norder = cpu\nkernel_debug = true\n[backend.cpu]\n"
+                             "library = %s\nkernel_compiler = cc\n",
+                             TU_CPU_PLUGIN);
+    cr_assert_eq(tu_open_ini(ini, &e.rt, NULL), ACCEL_SUCCESS, "%s", accel_last_error());
+    cr_assert_eq(accel_device_get_by_name(e.rt, "cpu:0", &e.dev), ACCEL_SUCCESS);
+    cr_assert_eq(accel_queue_create(e.dev, &e.q), ACCEL_SUCCESS);
+    accel_kernel *k;
+    cr_assert_eq(accel_kernel_raw_create(e.rt, shared_oob, "soob", NULL, &k), ACCEL_SUCCESS);
+    accel_buffer *in = upload(&e, NULL, 1024), *out = upload(&e, NULL, 1024);
+    accel_kernel_arg a[] = {arr(in, 256), arr(out, 256), accel_karg_i32(256)};
+    accel_status st = launch(&e, k, 1, 1, 1, 256, 1, 1, 0, 3, a);
+    cr_assert_eq(st, ACCEL_ERROR_KERNEL_FAULT, "%s", accel_last_error());
+    cr_assert(strstr(accel_last_error(), "out-of-bounds read of shared array s at line 6"), "%s",
+              accel_last_error());
+    accel_kernel_release(k);
+    accel_runtime_close(e.rt);
+    accel_runtime *rt = NULL;
+    ini = tu_fmt("[runtime]\norder = cpu\nkernel_debug = maybe\n[backend.cpu]\nlibrary = %s\n",
+                 TU_CPU_PLUGIN);
+    cr_assert_eq(tu_open_ini(ini, &rt, NULL), ACCEL_ERROR_CONFIG);
+    cr_assert(strstr(accel_last_error(), "kernel_debug"), "%s", accel_last_error());
+}

@@ -280,6 +280,7 @@ typedef struct tw {
     size_t narr;
     int depth;
     bool in_entry;   /* inside the entry's body */
+    unsigned nest;   /* checked accesses inside checked subscripts */
     size_t entry_at; /* '(' of the entry's definition */
 } tw;
 
@@ -486,7 +487,9 @@ static size_t emit_checked(tw *t, const tw_array *a, size_t s, size_t e)
         if (!b[k])
             break;
         copy_to(t, j + 1);
+        t->nest++;
         rewrite(t, j + 1, k);
+        t->nest--;
         copy_to(t, k + 1);
         last = k + 1;
         j = skip_space(b, k + 1);
@@ -596,7 +599,10 @@ static size_t rewrite(tw *t, size_t i, size_t end)
                 break;
             }
         }
-        const tw_array *a = t->debug && t->depth > 0 && b[after] == '[' ? checked(t, i, e) : NULL;
+        /* Subscripts nested deeper than 16 checked accesses go unchecked:
+         * no source drives the rewriting's recursion further. */
+        const tw_array *a =
+            t->debug && t->depth > 0 && b[after] == '[' && t->nest < 16 ? checked(t, i, e) : NULL;
         if (a) {
             size_t last = emit_checked(t, a, i, e);
             i = last - 1;

@@ -62,7 +62,12 @@ extern "C" {
  *   (ACCEL_KERNEL_REDUCE_CHUNK); a plugin that builds CUDA programs passes
  *   them as documented at accel_program_desc. The CUDA elementwise entry
  *   takes blockDim.x == 256 (it had taken any blockDim.x <= 256) since its
- *   blocks cover ACCEL_KERNEL_ELEMENTWISE_BLOCK elements a step.
+ *   blocks cover ACCEL_KERNEL_ELEMENTWISE_BLOCK elements a step. The C raw
+ *   entry gained its sixth argument, `const accel_twin *tw`, when the twin
+ *   took shared memory, barriers, atomics and warp functions; a plugin that
+ *   builds C programs passes it (backends/cpu/twin.c is the one there is).
+ *   accel_kernel_launch_desc's shared_bytes and twin_flags took its first
+ *   reserved slots (an older core leaves them 0).
  */
 #define ACCEL_BACKEND_ABI_VERSION 2u
 #define ACCEL_BACKEND_ABI_OLDEST 1u

@@ -2068,6 +2068,27 @@ static void body_extension_apis(void)
     g_cases_ext_null += 2;
     expect_stale(accel_kernel_launch_grid(sq, raw, grid, block, 3, kr), KG);
     expect_foreign(accel_kernel_launch_grid(q2, raw, grid, block, 3, kr), KG);
+    /* The launch with options: the same checks, and the options' own. */
+    static const char KX[] = "accel_kernel_launch_grid_ex";
+    cover("accel_kernel_launch_options_init");
+    accel_kernel_launch_options_init(NULL); /* nothing to set, no crash */
+    accel_kernel_launch_options lo;
+    accel_kernel_launch_options_init(&lo);
+    expect_fail(accel_kernel_launch_grid_ex(NULL, raw, grid, block, &lo, 3, kr),
+                ACCEL_ERROR_INVALID_HANDLE, KX);
+    expect_fail(accel_kernel_launch_grid_ex(q, raw, grid, NULL, &lo, 3, kr),
+                ACCEL_ERROR_INVALID_ARGUMENT, KX);
+    g_cases_ext_null += 2;
+    expect_stale(accel_kernel_launch_grid_ex(sq, raw, grid, block, &lo, 3, kr), KX);
+    expect_foreign(accel_kernel_launch_grid_ex(q2, raw, grid, block, &lo, 3, kr), KX);
+    lo.shared_bytes = (size_t)1 << 40;
+    expect_fail(accel_kernel_launch_grid_ex(q, raw, grid, block, &lo, 3, kr),
+                ACCEL_ERROR_INVALID_ARGUMENT, KX);
+    lo.shared_bytes = 0;
+    lo.struct_size = 0;
+    expect_fail(accel_kernel_launch_grid_ex(q, raw, grid, block, &lo, 3, kr),
+                ACCEL_ERROR_INVALID_ARGUMENT, KX);
+    g_cases_ext_args += 2;
     for (int i = 0; i < 2; ++i) {
         accel_kernel_arg t[3];
         memcpy(t, kr, sizeof t);

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "cpu.h"
+#include "twin.h"
 
 extern char **environ;
 
@@ -66,7 +67,8 @@ struct accel_be_program {
 /* The generated entries (kernel_codegen.c): elementwise (args, lo, hi, n)
  * and reduction (args, row lo, row hi, columns) share one signature. */
 typedef void (*ew_fn)(void *const *, size_t, size_t, size_t);
-typedef void (*raw_fn)(void *const *, const unsigned *, const unsigned *, size_t, size_t);
+typedef void (*raw_fn)(void *const *, const unsigned *, const unsigned *, size_t, size_t,
+                       const accel_twin *);
 
 /* A launch copied for the queue (the desc is the caller's): one 8-byte slot
  * per argument, an array's address or a scalar's bytes (the bits of
@@ -78,9 +80,11 @@ typedef struct cpu_kjob {
     uint32_t kind, num_args;
     uint32_t scalars; /* bit i: slot[i] holds the scalar's bytes */
     unsigned grid[3], block[3];
+    uint32_t twin_flags; /* raw: ACCEL_TWIN_DEBUG (then bytes[] follows slot[]) */
     void *entry;
     size_t n, rows;
-    char name[48]; /* "kernel NAME", for the fault message */
+    uint64_t shared_bytes; /* raw: dynamic shared memory per block */
+    char name[48];         /* "kernel NAME", for the fault message */
     uint64_t slot[];
 } cpu_kjob;
 
@@ -680,6 +684,27 @@ static void guard_handler(int sig, siginfo_t *si, void *uc)
         o->sa_handler(sig);
 }
 
+sigjmp_buf *accel_cpu__guard_swap(sigjmp_buf *j)
+{
+    guard_state *g = &tl_guard;
+    sigjmp_buf *old = g->jmp;
+    g->jmp = j;
+    return old;
+}
+
+_Noreturn void accel_cpu__guard_stop(void)
+{
+    guard_state *g = &tl_guard;
+    sigjmp_buf *j = g->jmp;
+    if (!j)
+        abort(); /* internal: the twin stops only under a guard */
+    g->jmp = NULL;
+    g->sig = ACCEL_CPU_TWIN_FAULT;
+    g->code = 0;
+    g->addr = NULL;
+    siglongjmp(*j, 1);
+}
+
 static void guard_install(void)
 {
     struct sigaction sa;
@@ -718,7 +743,8 @@ typedef struct guard_fault {
 
 /* One block of user code, guarded; false (and *f filled if first) on a
  * fault. The jump target is this frame, which lives until the call ends. */
-static bool guard_call(const cpu_kjob *j, void *const *args, size_t lo, size_t hi, guard_fault *f)
+static bool guard_call(const cpu_kjob *j, void *const *args, size_t lo, size_t hi, guard_fault *f,
+                       const accel_twin *tw)
 {
     if (atomic_load_explicit(&f->sig, memory_order_relaxed))
         return false; /* an earlier block faulted: the launch has failed */
@@ -739,7 +765,7 @@ static bool guard_call(const cpu_kjob *j, void *const *args, size_t lo, size_t h
     if (j->kind == ACCEL_KERNEL_RAW) {
         raw_fn fn;
         memcpy(&fn, &j->entry, sizeof fn);
-        fn(args, j->grid, j->block, lo, hi);
+        fn(args, j->grid, j->block, lo, hi, tw);
     } else {
         ew_fn fn;
         memcpy(&fn, &j->entry, sizeof fn);
@@ -777,9 +803,15 @@ static const char *sig_name(int sig)
                            : "SIGSEGV";
 }
 
-static int32_t fault_report(const cpu_kjob *j, const guard_fault *f, char *msg, size_t msg_size)
+static int32_t fault_report(const cpu_kjob *j, const guard_fault *f, const accel_cpu_twin *T,
+                            char *msg, size_t msg_size)
 {
     int sig = atomic_load(&f->sig);
+    if (sig == ACCEL_CPU_TWIN_FAULT) {
+        if (msg && msg_size)
+            snprintf(msg, msg_size, "%s", T && T->fault[0] ? T->fault : j->name);
+        return ACCEL_ERROR_KERNEL_FAULT;
+    }
     const char *what = fault_what(sig, f->code);
     const char *unit = j->kind == ACCEL_KERNEL_RAW         ? "blocks"
                        : j->kind == ACCEL_KERNEL_REDUCTION ? "rows"
@@ -797,9 +829,16 @@ static int32_t fault_report(const cpu_kjob *j, const guard_fault *f, char *msg, 
 
 /* ------------------------------------------------------------ launches */
 
-static size_t kjob_size(uint32_t num_args)
+static size_t kjob_size(uint32_t num_args, uint32_t twin_flags)
 {
-    return sizeof(cpu_kjob) + (size_t)num_args * sizeof(uint64_t);
+    size_t per = (twin_flags & ACCEL_TWIN_DEBUG) ? 2 : 1; /* debug: the arrays' bytes too */
+    return sizeof(cpu_kjob) + (size_t)num_args * per * sizeof(uint64_t);
+}
+
+/* A launch's flags as the job keeps them (older cores leave 0). */
+static uint32_t desc_twin_flags(const accel_kernel_launch_desc *L)
+{
+    return L->kind == ACCEL_KERNEL_RAW ? L->twin_flags & ACCEL_TWIN_DEBUG : 0;
 }
 
 /* Fill j (room for L's arguments) from the launch. */
@@ -808,6 +847,8 @@ static void kjob_fill(cpu_kjob *j, const accel_op_desc *d)
     const accel_kernel_launch_desc *L = d->kernel;
     const char *name = d->name ? d->name : "kernel";
     j->kind = L->kind;
+    j->twin_flags = desc_twin_flags(L);
+    j->shared_bytes = L->kind == ACCEL_KERNEL_RAW ? L->shared_bytes : 0;
     j->entry = L->program->entry;
     j->n = L->n;
     j->rows = L->rows;
@@ -829,6 +870,8 @@ static void kjob_fill(cpu_kjob *j, const accel_op_desc *d)
                                                                           : 4;
             uintptr_t addr = (uintptr_t)((char *)a->buffer->data + a->offset * es);
             j->slot[i] = (uint64_t)addr;
+            if (j->twin_flags & ACCEL_TWIN_DEBUG)
+                j->slot[L->num_args + i] = (uint64_t)(a->count * es);
         } else {
             memcpy(&j->slot[i], a->value.bytes, 8);
             j->scalars |= 1u << i;
@@ -852,7 +895,7 @@ int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, vo
     int32_t rc = kjob_check(ctx, d);
     if (rc != ACCEL_SUCCESS)
         return rc;
-    cpu_kjob *j = malloc(kjob_size(d->kernel->num_args));
+    cpu_kjob *j = malloc(kjob_size(d->kernel->num_args, desc_twin_flags(d->kernel)));
     if (!j) {
         ctx->host->set_error(ctx->host->host_ctx, "%s: out of host memory",
                              d->name ? d->name : "kernel");
@@ -866,9 +909,9 @@ int32_t accel_cpu__kernel_prepare(accel_cpu_ctx *ctx, const accel_op_desc *d, vo
 void *accel_cpu__kernel_clone(const void *job)
 {
     const cpu_kjob *j = job;
-    cpu_kjob *c = malloc(kjob_size(j->num_args));
+    cpu_kjob *c = malloc(kjob_size(j->num_args, j->twin_flags));
     if (c)
-        memcpy(c, j, kjob_size(j->num_args));
+        memcpy(c, j, kjob_size(j->num_args, j->twin_flags));
     return c;
 }
 
@@ -904,7 +947,7 @@ int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const a
     accel_cpu_work w;
     w.discard = NULL;
     /* Most launches travel in the task itself: no allocation per launch. */
-    if (d->kernel->num_args <= KJOB_INLINE_ARGS) {
+    if (d->kernel->num_args <= KJOB_INLINE_ARGS && !desc_twin_flags(d->kernel)) {
         w.run = kernel_work_inline;
         kjob_fill((cpu_kjob *)(void *)w.u.kjob, d);
         return accel_cpu__queue_enqueue_work(q, &w);
@@ -922,10 +965,23 @@ int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const a
     return rc;
 }
 
+/* A raw launch's twin runtime: the arguments' bounds (debug builds). */
+static void twin_prepare(accel_cpu_twin *T, const cpu_kjob *j, void *const *argv)
+{
+    accel_cpu__twin_init(T, j->name, j->twin_flags, (size_t)j->shared_bytes);
+    for (uint32_t i = 0; i < j->num_args && (j->twin_flags & ACCEL_TWIN_DEBUG); i++) {
+        bool array = !((j->scalars >> i) & 1u);
+        T->arg_base[i] = array ? argv[i] : NULL;
+        T->arg_bytes[i] = array ? (size_t)j->slot[j->num_args + i] : 0;
+    }
+}
+
 int32_t accel_cpu__kernel_exec(const void *job, int threads, char *msg, size_t msg_size)
 {
     const cpu_kjob *j = job;
-    const int nt = threads;
+    /* A debug launch runs its blocks in order on one thread: the first
+     * fault it reports is the first in block order. */
+    const int nt = (j->twin_flags & ACCEL_TWIN_DEBUG) ? 1 : threads;
     pthread_once(&guard_once, guard_install);
     void *argv[32];
     for (uint32_t i = 0; i < j->num_args; i++)
@@ -936,6 +992,7 @@ int32_t accel_cpu__kernel_exec(const void *job, int threads, char *msg, size_t m
     f.code = 0;
     f.addr = NULL;
     f.lo = f.hi = 0;
+    accel_cpu_twin twin, *T = NULL;
     /* Blocks of work: elements, rows of a reduction, or (block) indices of
      * a raw kernel's grid; each one guarded call. */
     size_t total, per;
@@ -949,12 +1006,16 @@ int32_t accel_cpu__kernel_exec(const void *job, int threads, char *msg, size_t m
         total = (size_t)j->grid[0] * j->grid[1] * j->grid[2];
         const size_t threads_per = (size_t)j->block[0] * j->block[1] * j->block[2];
         per = threads_per >= 4096 ? 1 : 4096 / threads_per;
+        T = &twin;
+        twin_prepare(T, j, argv);
     }
+    const accel_twin *tw = T ? &T->tw : NULL;
     ACCEL_CPU_FOR_BLOCKS(b, (total + per - 1) / per, {
         size_t lo = b * per, hi = lo + per < total ? lo + per : total;
-        (void)guard_call(j, args, lo, hi, &f);
+        (void)guard_call(j, args, lo, hi, &f, tw);
     });
-    if (atomic_load(&f.sig))
-        return fault_report(j, &f, msg, msg_size);
-    return ACCEL_SUCCESS;
+    int32_t rc = atomic_load(&f.sig) ? fault_report(j, &f, T, msg, msg_size) : ACCEL_SUCCESS;
+    if (T)
+        accel_cpu__twin_finish(T);
+    return rc;
 }

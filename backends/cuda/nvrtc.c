@@ -411,16 +411,16 @@ void accel_cuda__program_release(void *ctx, accel_be_program *p)
 
 /* One launch of p's entry on q's stream (device current). */
 static int32_t launch_entry(accel_cuda_ctx *ctx, accel_be_queue *q, accel_be_program *p, dim3 grid,
-                            dim3 block, void **params, const char *name)
+                            dim3 block, unsigned shared, void **params, const char *name)
 {
     CUfunction f = program_function(ctx, p, q->device);
     if (f && drv.launch &&
-        drv.launch(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, (CUstream)q->stream,
-                   params, NULL) == CUDA_SUCCESS)
+        drv.launch(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared,
+                   (CUstream)q->stream, params, NULL) == CUDA_SUCCESS)
         return ACCEL_SUCCESS;
     const void *fn;
     memcpy(&fn, &p->kernel, sizeof fn);
-    cudaError_t err = cudaLaunchKernel(fn, grid, block, params, 0, q->stream);
+    cudaError_t err = cudaLaunchKernel(fn, grid, block, params, shared, q->stream);
     if (err == cudaSuccess)
         return ACCEL_SUCCESS;
     int32_t st = accel_cuda__fail(ctx, err, name);
@@ -491,11 +491,11 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
             if (err != cudaSuccess)
                 return accel_cuda__fail(ctx, err, name);
         }
-        st = launch_entry(ctx, q, L->program, grid, block, params, name);
+        st = launch_entry(ctx, q, L->program, grid, block, 0, params, name);
         if (st == ACCEL_SUCCESS && chunks > 1) {
             phase = 1;
             grid.x = (unsigned)(rows < cap ? rows : cap);
-            st = launch_entry(ctx, q, L->program, grid, block, params, name);
+            st = launch_entry(ctx, q, L->program, grid, block, 0, params, name);
         }
         if (part && part != (void *)q->partials)
             (void)cudaFreeAsync(part, q->stream);
@@ -505,7 +505,9 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
         grid = (dim3){L->grid[0], L->grid[1], L->grid[2]};
         block = (dim3){L->block[0], L->block[1], L->block[2]};
     }
-    st = launch_entry(ctx, q, L->program, grid, block, params, name);
+    /* Dynamic shared memory: raw launches only (backend.h; 0 from older cores). */
+    unsigned shared = L->kind == ACCEL_KERNEL_RAW ? (unsigned)L->shared_bytes : 0;
+    st = launch_entry(ctx, q, L->program, grid, block, shared, params, name);
     accel_cuda__set_name(q->last_op, name);
     return st;
 }

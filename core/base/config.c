@@ -237,7 +237,8 @@ const char *accel__config_where(const accel__config *cfg, accel__key key, char *
         [ACCEL__KEY_ALLOW_INSECURE] = "ACCEL_ALLOW_INSECURE",
         [ACCEL__KEY_VERIFY] = "ACCEL_VERIFY",
         [ACCEL__KEY_REPORT] = "ACCEL_REPORT",
-        [ACCEL__KEY_KERNEL_CACHE] = "ACCEL_KERNEL_CACHE"};
+        [ACCEL__KEY_KERNEL_CACHE] = "ACCEL_KERNEL_CACHE",
+        [ACCEL__KEY_KERNEL_DEBUG] = "ACCEL_KERNEL_DEBUG"};
     if (cfg->line[key] == ACCEL__FROM_ENV && env_of[key])
         snprintf(buf, cap, "%s=", env_of[key]);
     else
@@ -601,6 +602,7 @@ static bool *bool_field(accel__config *cfg, accel__key key)
            : key == ACCEL__KEY_ALLOW_INSECURE ? &cfg->allow_insecure
            : key == ACCEL__KEY_SELFTEST       ? &cfg->selftest
            : key == ACCEL__KEY_REPORT         ? &cfg->report
+           : key == ACCEL__KEY_KERNEL_DEBUG   ? &cfg->kernel_debug
                                               : NULL;
 }
 
@@ -624,6 +626,7 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
     case ACCEL__KEY_ALLOW_INSECURE:
     case ACCEL__KEY_SELFTEST:
     case ACCEL__KEY_REPORT:
+    case ACCEL__KEY_KERNEL_DEBUG:
         ok = accel__parse_bool(v, bool_field(cfg, key));
         why = "is not a boolean (" ACCEL__BOOL_WORDS ")";
         break;
@@ -766,6 +769,8 @@ static accel_status apply_environment(accel__config *cfg, const char *fn)
         cfg->line[ACCEL__KEY_VERIFY] = ACCEL__FROM_ENV;
     }
     if ((st = env_bool(cfg, "ACCEL_REPORT", ACCEL__KEY_REPORT, &cfg->report, fn)))
+        return st;
+    if ((st = env_bool(cfg, "ACCEL_KERNEL_DEBUG", ACCEL__KEY_KERNEL_DEBUG, &cfg->kernel_debug, fn)))
         return st;
     if ((st = env_bool(cfg, "ACCEL_ALLOW_INSECURE", ACCEL__KEY_ALLOW_INSECURE,
                        &cfg->env_allow_insecure, fn)))

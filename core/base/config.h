@@ -52,7 +52,8 @@ typedef struct accel__section {
     X(FALLBACK, "fallback")                                                                        \
     X(SELFTEST, "selftest")                                                                        \
     X(REPORT, "report")                                                                            \
-    X(KERNEL_CACHE, "kernel_cache")
+    X(KERNEL_CACHE, "kernel_cache")                                                                \
+    X(KERNEL_DEBUG, "kernel_debug")
 
 typedef enum accel__key {
 #define ACCEL__X_KEY(name, text) ACCEL__KEY_##name,
@@ -102,6 +103,7 @@ typedef struct accel__config {
      * kernel_cache; a folder (relative ones joined to the config's folder)
      * or an off word as written; NULL: the default folder */
     char *kernel_cache;
+    bool kernel_debug; /* ACCEL_KERNEL_DEBUG over kernel_debug: raw launches checked on the twin */
     int line[ACCEL__KEY_COUNT]; /* where each key was set (see ACCEL__FROM_ENV) */
     accel__section *sections;   /* in file order */
     size_t section_count, section_cap;

@@ -23,6 +23,7 @@
 #include "base/struct_size.h"
 #include "kernels/kernel_cache.h"
 #include "kernels/kernel_internal.h"
+#include "kernels/kernel_twin.h"
 
 static char *dup_str(const char *s)
 {
@@ -198,6 +199,7 @@ static accel_status kernel_new(const char *fn, accel__call *call, accel_runtime 
     snprintf(k->name, sizeof k->name, "%s", name);
     snprintf(k->label, sizeof k->label, "kernel %s", name);
     k->tolerance_ulp = opt && opt->tolerance_ulp ? opt->tolerance_ulp : 4;
+    k->debug = opt && opt->debug;
     if (opt && opt->cuda_options && !(k->cuda_options = dup_str(opt->cuda_options))) {
         free(k);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
@@ -390,46 +392,6 @@ static bool word_at(const char *s, size_t i, const char *w, bool prefix)
     return prefix || !(isalnum((unsigned char)s[i + n]) || s[i + n] == '_');
 }
 
-/* A __device__ function whose body reads a thread or block index: the twin
- * hands the indices to __global__ functions only (a parameter it adds), so
- * such a function cannot be built for the CPU. Described, or NULL. */
-static char *device_fn_problem(const char *blank)
-{
-    static const char *const idx[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-    for (size_t i = 0; blank[i]; i++) {
-        if (!word_at(blank, i, "__device__", false))
-            continue;
-        /* A function has a body before any ';' (a variable or a
-         * declaration has none). */
-        size_t j = i;
-        while (blank[j] && blank[j] != '{' && blank[j] != ';')
-            j++;
-        if (blank[j] != '{')
-            continue;
-        for (int depth = 0; blank[j]; j++) {
-            if (blank[j] == '{')
-                depth++;
-            else if (blank[j] == '}' && --depth == 0)
-                break;
-            for (size_t w = 0; w < sizeof idx / sizeof idx[0]; w++) {
-                if (!word_at(blank, j, idx[w], false))
-                    continue;
-                char buf[384];
-                snprintf(buf, sizeof buf,
-                         "%s (line %u) read in a __device__ function: the twin hands the "
-                         "thread and block indices to __global__ functions only (pass them as "
-                         "arguments)",
-                         idx[w], line_of(blank, j));
-                return dup_str(buf);
-            }
-        }
-        i = j ? j - 1 : 0;
-        if (!blank[j])
-            break;
-    }
-    return NULL;
-}
-
 /* The first construct the CPU twin cannot run, described, or NULL. */
 static char *twin_problem(const char *blank)
 {
@@ -438,17 +400,6 @@ static char *twin_problem(const char *blank)
         bool prefix;
         const char *why;
     } bad[] = {
-        {"__shared__", false, "shared memory needs the threads of a block to run together"},
-        {"__syncthreads", true, "a barrier needs the threads of a block to run together"},
-        {"__syncwarp", false, "a barrier needs the threads of a warp to run together"},
-        {"__shfl", true, "warp shuffles need the threads of a warp to run together"},
-        {"__ballot", true, "warp votes need the threads of a warp to run together"},
-        {"__any_sync", false, "warp votes need the threads of a warp to run together"},
-        {"__all_sync", false, "warp votes need the threads of a warp to run together"},
-        {"__activemask", false, "warp intrinsics have no meaning on the CPU"},
-        {"__threadfence", true, "memory fences across threads are not modelled on the CPU"},
-        {"warpSize", false, "warps have no meaning on the CPU"},
-        {"atomic", true, "atomics are not supported by the CPU twin"},
         {"asm", false, "inline PTX cannot run on the CPU"},
         {"cooperative_groups", false, "cooperative groups need concurrent threads"},
         {"tex1Dfetch", false, "textures are not supported by the CPU twin"},
@@ -467,7 +418,7 @@ static char *twin_problem(const char *blank)
             return dup_str(buf);
         }
     }
-    return device_fn_problem(blank);
+    return NULL;
 }
 
 /* One raw parameter "const float *__restrict__ a" -> p. */
@@ -667,6 +618,10 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
     }
     k->nin = k->nparams;
     k->twin_problem = twin_problem(blank);
+    /* The order of float atomicAdd changes its sums: a wider default bound
+     * (docs/kernels-twin.md). */
+    if ((accel__twin_uses(blank) & ACCEL__TW_FADD) && !(opt && opt->tolerance_ulp))
+        k->tolerance_ulp = ACCEL__TWIN_FADD_ULP;
     free(blank);
     return kernel_register(fn, k, out);
 fail:

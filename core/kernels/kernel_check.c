@@ -34,6 +34,7 @@
 #include "check/policy.h"
 #include "kernels/fused_chain.h"
 #include "kernels/kernel_internal.h"
+#include "kernels/kernel_twin.h"
 
 typedef struct accel__kvjob kjob;
 struct accel__kvjob {
@@ -510,6 +511,37 @@ static accel_status kernel_fallback_try(accel_queue *q, const accel_op_desc *d, 
                    "kernels; see the placement report)",
                    d->name, to->name, dev->name, out->reason);
     return ACCEL_SUCCESS;
+}
+
+/* ------------------------------------------------------------ debug */
+
+accel_status accel__kernel_debug_enqueue(accel_queue *q, accel__klaunch *L)
+{
+    accel_runtime *rt = q->dev->rt;
+    accel_device *cpu = NULL;
+    for (uint32_t i = 0; i < rt->device_count && !cpu; i++)
+        if (rt->devices[i].props.kind == ACCEL_DEVICE_CPU)
+            cpu = &rt->devices[i];
+    if (!cpu)
+        return accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                           "%s: a debug launch runs on the CPU twin, but this runtime has no CPU "
+                           "device (load the cpu backend)",
+                           L->k->label);
+    accel_be_program *prog = NULL;
+    accel_status st = accel__kernel_program(L->k, cpu, L->mask, &prog);
+    if (st == ACCEL_SUCCESS)
+        st = accel__staging_ensure(cpu, L->k->label);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    L->be.program = prog;
+    accel_op_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.op = ACCEL_OP_KERNEL;
+    d.name = L->k->label;
+    d.kernel = &L->be;
+    uint64_t moved = 0;
+    return fb_enqueue(q, &d, cpu, prog, &moved);
 }
 
 const accel__op_hooks accel__op_hooks_kernel = {

@@ -21,6 +21,7 @@
 
 #include "base/status.h"
 #include "kernels/kernel_internal.h"
+#include "kernels/kernel_twin.h"
 
 typedef struct sb {
     char *s;
@@ -150,24 +151,6 @@ static const char prelude_c[] =
     "#define rsqrt(x) (1.0 / sqrt(x))\n"
     "#define __fdividef(a, b) ((a) / (b))\n"
     "#define __ldg(p) (*(p))\n";
-
-/* What the twin of a raw kernel adds: CUDA's names as C. */
-static const char prelude_raw_c[] =
-    "typedef struct dim3 { unsigned x, y, z; } dim3;\n"
-    "typedef struct uint3 { unsigned x, y, z; } uint3;\n"
-    "typedef struct accel_kctx { uint3 threadIdx, blockIdx; dim3 blockDim, gridDim; } accel_kctx;\n"
-    "#define __global__ static\n"
-    "#define __device__ static\n"
-    "#define __host__\n"
-    "#define __forceinline__ inline\n"
-    "#define __noinline__\n"
-    "#define __restrict__ restrict\n"
-    "#define __constant__\n"
-    "#define __launch_bounds__(...)\n"
-    "#define threadIdx (accel_ctx->threadIdx)\n"
-    "#define blockIdx (accel_ctx->blockIdx)\n"
-    "#define blockDim (accel_ctx->blockDim)\n"
-    "#define gridDim (accel_ctx->gridDim)\n";
 
 static const char prelude_cuda[] = "#define ACCEL_FN __device__ __forceinline__\n"
                                    "typedef float float32; typedef double float64;\n";
@@ -693,61 +676,7 @@ void accel__kernel_blank_comments(char *s)
     }
 }
 
-/* The user's source for the twin: extern "C" dropped, and a context
- * parameter first in every __global__ function (same lines as the user's). */
-static void twin_source(sb *b, const accel_kernel *k)
-{
-    char *blank = malloc(strlen(k->source) + 1);
-    if (!blank) {
-        b->oom = true;
-        return;
-    }
-    strcpy(blank, k->source);
-    accel__kernel_blank_comments(blank);
-    const char *src = k->source;
-    size_t from = 0;
-    for (size_t i = 0; blank[i]; i++) {
-        bool word_start =
-            i == 0 || !(blank[i - 1] == '_' || (blank[i - 1] >= 'a' && blank[i - 1] <= 'z') ||
-                        (blank[i - 1] >= 'A' && blank[i - 1] <= 'Z') ||
-                        (blank[i - 1] >= '0' && blank[i - 1] <= '9'));
-        if (!word_start)
-            continue;
-        if (strncmp(src + i, "extern \"C\"", 10) == 0) {
-            sb_put(b, src + from, i - from);
-            sb_str(b, "          ");
-            from = i + 10;
-            i += 9;
-            continue;
-        }
-        if (strncmp(blank + i, "__global__", 10) != 0)
-            continue;
-        size_t p = i + 10;
-        while (blank[p] && blank[p] != '(' && blank[p] != ';' && blank[p] != '{')
-            p++;
-        if (blank[p] != '(')
-            continue;
-        size_t q = p + 1;
-        while (blank[q] == ' ' || blank[q] == '\t' || blank[q] == '\r' || blank[q] == '\n')
-            q++;
-        bool empty = blank[q] == ')' || (strncmp(blank + q, "void", 4) == 0 &&
-                                         (blank[q + 4] == ')' || blank[q + 4] == ' '));
-        sb_put(b, src + from, p + 1 - from);
-        from = p + 1;
-        if (empty && blank[q] != ')') {
-            /* (void): drop the void */
-            sb_str(b, "const accel_kctx *accel_ctx    ");
-            from = q + 4;
-        } else {
-            sb_str(b, empty ? "const accel_kctx *accel_ctx" : "const accel_kctx *accel_ctx, ");
-        }
-        i = p;
-    }
-    sb_str(b, src + from);
-    free(blank);
-}
-
-static void gen_raw(sb *b, const accel_kernel *k, uint32_t lang, const char *entry)
+static void gen_raw(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask, const char *entry)
 {
     if (lang == ACCEL_PROGRAM_CUDA) {
         sb_printf(b, "extern \"C\" {\n#line 1 \"%s\"\n", k->name);
@@ -755,43 +684,14 @@ static void gen_raw(sb *b, const accel_kernel *k, uint32_t lang, const char *ent
         sb_str(b, "\n}\n");
         return;
     }
-    sb_str(b, prelude_raw_c);
-    sb_printf(b, "#line 1 \"%s\"\n", k->name);
-    twin_source(b, k);
-    sb_str(b, "\n#line 1 \"accel twin wrapper\"\n"
-              "#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n");
-    sb_printf(b,
-              "void %s(void *const *args, const unsigned grid[3], const unsigned block[3], "
-              "size_t block_begin, size_t block_end) {\n"
-              "  accel_kctx c;\n"
-              "  const accel_kctx *accel_ctx = &c;\n"
-              "  c.gridDim.x = grid[0]; c.gridDim.y = grid[1]; c.gridDim.z = grid[2];\n"
-              "  c.blockDim.x = block[0]; c.blockDim.y = block[1]; c.blockDim.z = block[2];\n"
-              "  (void)accel_ctx;\n"
-              "  for (size_t accel_b = block_begin; accel_b < block_end; accel_b++) {\n"
-              "    c.blockIdx.x = (unsigned)(accel_b %% grid[0]);\n"
-              "    c.blockIdx.y = (unsigned)((accel_b / grid[0]) %% grid[1]);\n"
-              "    c.blockIdx.z = (unsigned)(accel_b / ((size_t)grid[0] * grid[1]));\n"
-              "    for (unsigned tz = 0; tz < block[2]; tz++)\n"
-              "     for (unsigned ty = 0; ty < block[1]; ty++)\n"
-              "      for (unsigned tx = 0; tx < block[0]; tx++) {\n"
-              "        c.threadIdx.x = tx; c.threadIdx.y = ty; c.threadIdx.z = tz;\n"
-              "        %s(&c",
-              entry, k->name);
-    for (uint32_t i = 0; i < k->nparams; i++) {
-        const accel__kparam *p = &k->params[i];
-        if (p->pointer)
-            sb_printf(b, ", (%s)args[%u]", p->ctype, i);
-        else
-            sb_printf(b, ", (%s)*(const %s *)args[%u]", p->ctype,
-                      p->store == ACCEL__KS_F32   ? "float"
-                      : p->store == ACCEL__KS_F64 ? "double"
-                      : p->store == ACCEL__KS_I32 ? "int"
-                      : p->store == ACCEL__KS_U8  ? "unsigned char"
-                                                  : "long",
-                      i);
+    /* The C twin (kernel_twin.c); mask's debug bit asks for checked accesses. */
+    char *twin = accel__twin_program(k, entry, (mask & ACCEL__KMASK_DEBUG) != 0);
+    if (!twin) {
+        b->oom = true;
+        return;
     }
-    sb_str(b, ");\n      }\n  }\n}\n");
+    sb_str(b, twin);
+    free(twin);
 }
 
 /* The 16-bit float helpers are emitted only for kernels that store such
@@ -828,7 +728,7 @@ char *accel__kernel_codegen(const accel_kernel *k, uint32_t language, uint32_t m
     default:
         snprintf(entry, ACCEL__KNAME_MAX + 16, "%s%s",
                  language == ACCEL_PROGRAM_C ? "accel_raw_" : "", k->name);
-        gen_raw(&b, k, language, entry);
+        gen_raw(&b, k, language, mask, entry);
         break;
     }
     if (b.oom) {

@@ -76,6 +76,7 @@ struct accel_kernel {
     char *source;                         /* raw: the user's text */
     char *twin_problem;                   /* raw: why the CPU twin cannot run it, or NULL */
     uint32_t tolerance_ulp;
+    bool debug; /* raw: every launch a debug launch (accel_kernel_options.debug) */
     char *cuda_options;
     pthread_mutex_t lock;
     /* The handle's reference, plus one per recorded launch (a graph node,

@@ -16,6 +16,7 @@
 #include "base/objects.h"
 #include "base/status.h"
 #include "kernels/kernel_internal.h"
+#include "kernels/kernel_twin.h"
 #include "ops/submit.h"
 
 /* ------------------------------------------------------------ launch */
@@ -358,22 +359,18 @@ accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_arg
     return submit(fn, q, &L, false);
 }
 
-accel_status accel_kernel_launch_grid(accel_queue *q, accel_kernel *k, const uint32_t grid[3],
-                                      const uint32_t block[3], size_t num_args,
-                                      const accel_kernel_arg *args)
+void accel_kernel_launch_options_init(accel_kernel_launch_options *o)
 {
-    static const char fn[] = "accel_kernel_launch_grid";
-    ACCEL__CALL(call);
-    accel__klaunch L;
-    accel_buffer *bufs[ACCEL__KMAX_PARAMS];
-    uint32_t shared;
-    accel_status st = check_args(fn, &call, &q, &k, num_args, args, bufs, &L, &shared);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    if (k->kind != ACCEL_KERNEL_RAW)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: %s is not a raw kernel; launch it with accel_kernel_launch", fn,
-                           k->label);
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+}
+
+/* CUDA's grid and block limits (kernel.h). */
+static accel_status check_grid(const char *fn, const accel_kernel *k, const uint32_t grid[3],
+                               const uint32_t block[3])
+{
     if (!grid || !block)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
                            !grid ? "grid" : "block");
@@ -395,10 +392,67 @@ accel_status accel_kernel_launch_grid(accel_queue *q, accel_kernel *k, const uin
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: %s: a block of %u x %u x %u = %llu threads exceeds 1024", fn,
                            k->label, block[0], block[1], block[2], (unsigned long long)threads);
+    return ACCEL_SUCCESS;
+}
+
+#define ACCEL__SHARED_MAX 49152u
+
+static accel_status launch_grid(const char *fn, accel__call *call, accel_queue *q, accel_kernel *k,
+                                const uint32_t grid[3], const uint32_t block[3],
+                                const accel_kernel_launch_options *opt, size_t num_args,
+                                const accel_kernel_arg *args)
+{
+    accel__klaunch L;
+    accel_buffer *bufs[ACCEL__KMAX_PARAMS];
+    uint32_t shared;
+    accel_status st = check_args(fn, call, &q, &k, num_args, args, bufs, &L, &shared);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (k->kind != ACCEL_KERNEL_RAW)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s is not a raw kernel; launch it with accel_kernel_launch", fn,
+                           k->label);
+    if ((st = check_grid(fn, k, grid, block)) != ACCEL_SUCCESS)
+        return st;
+    if (opt && opt->struct_size < sizeof *opt)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: opt->struct_size is %u, expected %zu (call "
+                           "accel_kernel_launch_options_init)",
+                           fn, opt->struct_size, sizeof *opt);
+    if (opt && opt->shared_bytes > ACCEL__SHARED_MAX)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s: opt->shared_bytes = %zu exceeds %u (48 KiB)", fn, k->label,
+                           opt->shared_bytes, ACCEL__SHARED_MAX);
     for (int i = 0; i < 3; i++) {
         L.be.grid[i] = grid[i];
         L.be.block[i] = block[i];
     }
-    L.be.n = (size_t)grid[0] * grid[1] * grid[2] * threads;
+    L.be.n = (size_t)grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
+    L.be.shared_bytes = opt ? opt->shared_bytes : 0;
+    if ((opt && opt->debug) || k->debug || q->dev->rt->cfg->kernel_debug) {
+        L.mask = ACCEL__KMASK_DEBUG;
+        L.be.twin_flags = ACCEL_TWIN_DEBUG;
+        if (q->dev->props.kind == ACCEL_DEVICE_GPU)
+            return accel__kernel_debug_enqueue(q, &L);
+    }
     return submit(fn, q, &L, false);
+}
+
+accel_status accel_kernel_launch_grid(accel_queue *q, accel_kernel *k, const uint32_t grid[3],
+                                      const uint32_t block[3], size_t num_args,
+                                      const accel_kernel_arg *args)
+{
+    static const char fn[] = "accel_kernel_launch_grid";
+    ACCEL__CALL(call);
+    return launch_grid(fn, &call, q, k, grid, block, NULL, num_args, args);
+}
+
+accel_status accel_kernel_launch_grid_ex(accel_queue *q, accel_kernel *k, const uint32_t grid[3],
+                                         const uint32_t block[3],
+                                         const accel_kernel_launch_options *opt, size_t num_args,
+                                         const accel_kernel_arg *args)
+{
+    static const char fn[] = "accel_kernel_launch_grid_ex";
+    ACCEL__CALL(call);
+    return launch_grid(fn, &call, q, k, grid, block, opt, num_args, args);
 }

@@ -62,7 +62,12 @@ extern "C" {
  *   (ACCEL_KERNEL_REDUCE_CHUNK); a plugin that builds CUDA programs passes
  *   them as documented at accel_program_desc. The CUDA elementwise entry
  *   takes blockDim.x == 256 (it had taken any blockDim.x <= 256) since its
- *   blocks cover ACCEL_KERNEL_ELEMENTWISE_BLOCK elements a step.
+ *   blocks cover ACCEL_KERNEL_ELEMENTWISE_BLOCK elements a step. The C raw
+ *   entry gained its sixth argument, `const accel_twin *tw`, when the twin
+ *   took shared memory, barriers, atomics and warp functions; a plugin that
+ *   builds C programs passes it (backends/cpu/twin.c is the one there is).
+ *   accel_kernel_launch_desc's shared_bytes and twin_flags took its first
+ *   reserved slots (an older core leaves them 0).
  */
 #define ACCEL_BACKEND_ABI_VERSION 2u
 #define ACCEL_BACKEND_ABI_OLDEST 1u
@@ -170,7 +175,10 @@ typedef void (*accel_host_fn)(void *user);
  *                         size_t cols)
  *     raw:         void E(void *const *args, const unsigned grid[3],
  *                         const unsigned block[3], size_t block_begin,
- *                         size_t block_end)   (flattened block index)
+ *                         size_t block_end, const accel_twin *tw)
+ *                  (flattened block index; tw: the backend's twin runtime,
+ *                  below; the sixth argument was added with shared memory,
+ *                  barriers, atomics and warp functions in the twin)
  *   args[i] is the address of array element 0 of argument i's range, or the
  *   address of scalar argument i's value (accel_kernel_arg_desc.value).
  *   Calls on disjoint index ranges may run concurrently.
@@ -250,8 +258,71 @@ typedef struct accel_kernel_launch_desc {
     size_t n;                   /* elementwise: elements; reduction: columns per row */
     size_t rows;                /* reduction: rows (>= 1) */
     uint32_t grid[3], block[3]; /* raw: all >= 1, within CUDA's limits */
-    uint64_t reserved[8];
+    /* raw: bytes of dynamic shared memory per block (extern __shared__;
+     * cuLaunchKernel's sharedMemBytes), at most 48 KiB. Added in what was
+     * reserved[0] (same size and offsets): older cores leave it 0. */
+    uint64_t shared_bytes;
+    /* raw, ACCEL_PROGRAM_C: ACCEL_TWIN_DEBUG when the program is the debug
+     * build (checked accesses); the CPU backend then runs the blocks in
+     * order on one thread. Added in what was reserved[1]. */
+    uint32_t twin_flags;
+    uint32_t reserved32;
+    uint64_t reserved[6];
 } accel_kernel_launch_desc;
+
+/* ---------------------------------------------------------- the CPU twin
+ * The runtime a raw kernel's C twin (ACCEL_PROGRAM_C) calls into: the raw
+ * entry's sixth argument, `const accel_twin *tw`, made by the backend for
+ * each launch. The core's generated C declares the same two structs
+ * textually (core/kernels/kernel_twin.c, which includes no header): keep
+ * them in step. Threads of a block that use barriers or warp collectives
+ * run as the backend's lightweight contexts (docs/kernels-twin.md). */
+#define ACCEL_TWIN_DEBUG 1u /* accel_twin.flags: checked accesses */
+/* run_blocks' `needs`, from the generated code */
+#define ACCEL_TWIN_NEEDS_FIBERS 1u /* barriers or warp collectives: one context per thread */
+#define ACCEL_TWIN_NEEDS_SERIAL                                                                    \
+    2u /* block-scope statics (shared memory without TLS): one block at a time */
+typedef struct accel_twin_thread {
+    uint32_t thread_idx[3], block_idx[3], block_dim[3], grid_dim[3];
+    const struct accel_twin *tw;
+    void *dyn_shared; /* the block's dynamic shared memory (tw->shared_bytes) */
+    void *team;       /* the backend's */
+    uint32_t tid;     /* x + y * bx + z * bx * by */
+    uint32_t lane;    /* tid % 32 */
+} accel_twin_thread;
+typedef struct accel_twin {
+    uint32_t struct_size;
+    uint32_t flags;      /* ACCEL_TWIN_* */
+    size_t shared_bytes; /* dynamic shared memory per block */
+    /* Run blocks [begin, end) of the grid, each thread calling thread(t, args). */
+    void (*run_blocks)(const struct accel_twin *tw,
+                       void (*thread)(accel_twin_thread *t, void *const *args), void *const *args,
+                       const unsigned grid[3], const unsigned block[3], size_t begin, size_t end,
+                       unsigned needs);
+    /* __syncthreads (op 0) and its _count (1), _and (2), _or (3) forms. */
+    int (*sync)(accel_twin_thread *t, int op, int pred);
+    /* Warp functions: op 0 shfl, 1 shfl_up, 2 shfl_down, 3 shfl_xor (arg:
+     * lane, delta or mask; v the 64 bits moved), 4 ballot, 5 any, 6 all,
+     * 7 activemask, 8 syncwarp. */
+    uint64_t (*warp)(accel_twin_thread *t, int op, uint32_t mask, uint64_t v, int arg, int width);
+    /* Atomics on integers: kind 1 int, 2 unsigned, 3 unsigned long long,
+     * 4 long long; op 1 add, 2 sub, 3 exch, 4 min, 5 max, 6 inc, 7 dec,
+     * 8 cas (cmp), 9 and, 10 or, 11 xor. Returns the old value. */
+    uint64_t (*atomic_int)(void *p, int op, int kind, uint64_t v, uint64_t cmp);
+    /* Atomics on floating point: op 1 add, 3 exch; is_double 0 or 1. */
+    double (*atomic_fp)(void *p, int op, int is_double, double v);
+    int (*printf)(accel_twin_thread *t, const char *fmt, ...);
+    void (*fence)(void);
+    /* Debug builds: the element at addr (size bytes) of argument or shared
+     * array `name` (base, bytes) accessed at `line` (rw: 1 read, 2 write, 3
+     * both, 0 unknown); returns addr, or stops the launch on a fault. */
+    void *(*check)(accel_twin_thread *t, void *addr, size_t size, const char *name,
+                   const void *base, size_t bytes, int line, int rw);
+    /* Debug builds: the bounds of argument i (base, bytes). */
+    const void *const *arg_base;
+    const size_t *arg_bytes;
+    void *state; /* the backend's */
+} accel_twin;
 
 /* A collective for the comm_* entries, in the plugin's terms. Operands as
  * in accel_op_desc (elements of dtype). SEND: send only; RECV: recv only;

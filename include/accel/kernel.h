@@ -30,11 +30,22 @@
  * - Raw CUDA C source with __global__ entry points (threadIdx, blockIdx,
  *   blockDim, gridDim), launched with a grid and a block, as PyCUDA's
  *   SourceModule and CuPy's RawKernel. On the CPU the same source runs as
- *   its twin: compiled as C with a prelude, every (block, thread) index in
- *   order. Shared memory, __syncthreads, warp intrinsics and atomics make
- *   the twin fail to build with ACCEL_ERROR_UNSUPPORTED naming the
- *   construct; the kernel still runs on CUDA and verify mode counts it as
- *   skipped (not cross-checkable).
+ *   its twin, compiled as C with a prelude, with CUDA's execution model:
+ *   1-D to 3-D grids and blocks, static and dynamic (extern) __shared__
+ *   memory per block, __syncthreads (and _count, _and, _or), atomics
+ *   (atomicAdd, Sub, Exch, Min, Max, Inc, Dec, CAS, And, Or, Xor on int,
+ *   unsigned, long long, unsigned long long; atomicAdd and atomicExch on
+ *   float, atomicAdd on double), warp functions on warps of 32
+ *   (__shfl_sync and its up, down and xor forms, __ballot_sync,
+ *   __any_sync, __all_sync, __activemask, __syncwarp, warpSize),
+ *   __threadfence and printf (written to stdout when the launch ends, in
+ *   block order). Threads of a block that synchronize run as lightweight
+ *   contexts switched at each barrier; blocks run in parallel
+ *   (docs/kernels-twin.md: the technique, its cost, what is not modelled).
+ *   Inline asm, textures and cooperative groups make the twin fail to build
+ *   with ACCEL_ERROR_UNSUPPORTED naming the construct; the kernel still
+ *   runs on CUDA and verify mode counts it as skipped (not
+ *   cross-checkable).
  *
  * dtypes: float32 (float), float64 (double), float16 and bfloat16 (stored as
  * 16 bits; arithmetic in float), int32 (int), int64, uint8.
@@ -68,7 +79,11 @@ typedef struct accel_kernel_options {
     /* Extra compiler options for NVRTC (space separated), e.g.
      * "--use_fast_math"; part of the cache key. NULL: none. */
     const char *cuda_options;
-    uint64_t reserved[8];
+    /* 1: every raw launch of this kernel is a debug launch (see
+     * accel_kernel_launch_options.debug). Added in what was reserved[0]. */
+    uint32_t debug;
+    uint32_t reserved0;
+    uint64_t reserved[7];
 } accel_kernel_options;
 
 /* Fill *o with the defaults (struct_size set). NULL: no-op. */
@@ -221,6 +236,47 @@ ACCEL_API accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size
 ACCEL_API accel_status accel_kernel_launch_grid(accel_queue *q, accel_kernel *k,
                                                 const uint32_t grid[3], const uint32_t block[3],
                                                 size_t num_args, const accel_kernel_arg *args);
+
+/* Options of a raw launch (accel_kernel_launch_grid_ex). Zero fields mean
+ * "the default". */
+typedef struct accel_kernel_launch_options {
+    uint32_t struct_size;
+    /* 1: a debug launch. The kernel runs on the CPU twin (also when q is a
+     * GPU's: its arrays are read to the host, the twin runs, the outputs
+     * are written back, in q's order), one block after another, with every
+     * indexing p[i] of a pointer parameter and every indexing of a
+     * __shared__ array checked: an access outside the argument's range or
+     * the shared array stops the launch, and q's next synchronizing call
+     * returns ACCEL_ERROR_KERNEL_FAULT with a message naming the kernel,
+     * the block and thread index, the source line, the argument or array
+     * and the offending element index. A read of a shared element written
+     * by another thread of the block with no __syncthreads in between (or
+     * a write after such a read, or two such writes) stops it as a race,
+     * naming both lines. Also on for every raw launch when the kernel was
+     * made with accel_kernel_options.debug, with [runtime] kernel_debug =
+     * true, or with ACCEL_KERNEL_DEBUG=1 (the environment over the file).
+     * What is and is not checked: docs/kernels-twin.md. */
+    uint32_t debug;
+    /* Bytes of dynamic shared memory per block, the `extern __shared__`
+     * array's size (CUDA's sharedMemBytes), at most 49152 (48 KiB, CUDA's
+     * limit without opting in). */
+    size_t shared_bytes;
+    uint64_t reserved[8];
+} accel_kernel_launch_options;
+
+/* Fill *o with the defaults (struct_size set). NULL: no-op. */
+ACCEL_API void accel_kernel_launch_options_init(accel_kernel_launch_options *o);
+
+/* accel_kernel_launch_grid with options (opt may be NULL: the defaults).
+ * Errors as accel_kernel_launch_grid, plus ACCEL_ERROR_INVALID_ARGUMENT for
+ * opt->struct_size smaller than this version's (call
+ * accel_kernel_launch_options_init) and shared_bytes above 49152, and, for
+ * a debug launch on a GPU queue, ACCEL_ERROR_UNSUPPORTED when the runtime
+ * has no CPU device. */
+ACCEL_API accel_status accel_kernel_launch_grid_ex(accel_queue *q, accel_kernel *k,
+                                                   const uint32_t grid[3], const uint32_t block[3],
+                                                   const accel_kernel_launch_options *opt,
+                                                   size_t num_args, const accel_kernel_arg *args);
 
 /* The kernel cache's counters, over the runtime's life. */
 typedef struct accel_kernel_cache_stats {

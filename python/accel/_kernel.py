@@ -634,11 +634,16 @@ class RawKernel:
         check(L.kernel_build(self._handle(), get_device(device)._handle, 0))
 
     def __call__(self, grid: Any, block: Any, args: Sequence[Any], *,
-                 shared_mem: int = 0) -> None:
-        if shared_mem:
-            raise error("ACCEL_ERROR_UNSUPPORTED",
-                        f"accel.RawKernel {self.name}: dynamic shared memory (shared_mem="
-                        f"{shared_mem})")
+                 shared_mem: int = 0, debug: bool = False) -> None:
+        """Launch with `grid` x `block` threads. shared_mem: bytes of dynamic
+        shared memory per block (the ``extern __shared__`` array, at most
+        49152). debug=True: a debug launch on the CPU twin (also for a GPU's
+        arrays) with every indexing of a pointer parameter or shared array
+        checked; an out-of-bounds access or a shared-memory race raises
+        AccelError (status ACCEL_ERROR_KERNEL_FAULT) at the next synchronization, naming the kernel,
+        block, thread, line, argument and index."""
+        if not isinstance(shared_mem, int) or isinstance(shared_mem, bool) or shared_mem < 0:
+            raise TypeError(f"accel.RawKernel {self.name}: shared_mem is a byte count >= 0")
         if not isinstance(args, (tuple, list)):
             raise TypeError(f"accel.RawKernel {self.name}: args is a tuple (a, b, n), not "
                             f"{type(args).__name__}")
@@ -656,7 +661,13 @@ class RawKernel:
                   _scalar_arg(a, "RawKernel", f"args[{i}]")) for i, a in enumerate(args)]
         s = _prepare(dev, *arrays)
         arr = (L.KernelArg * max(len(kargs), 1))(*kargs)
-        code = L.kernel_launch_grid(s._h(), h, g, b, len(kargs), arr)
+        if shared_mem or debug:
+            o = L.KernelLaunchOptions()
+            L.kernel_launch_options_init(ctypes.byref(o))
+            o.shared_bytes, o.debug = shared_mem, 1 if debug else 0
+            code = L.kernel_launch_grid_ex(s._h(), h, g, b, ctypes.byref(o), len(kargs), arr)
+        else:
+            code = L.kernel_launch_grid(s._h(), h, g, b, len(kargs), arr)
         if code:
             raise L.failed(code)
 

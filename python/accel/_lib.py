@@ -152,6 +152,11 @@ class VerifyStats(ctypes.Structure):
 
 class KernelOptions(ctypes.Structure):
     _fields_ = [("struct_size", c_u32), ("tolerance_ulp", c_u32), ("cuda_options", c_cp),
+                ("debug", c_u32), ("reserved0", c_u32), ("reserved", c_u64 * 7)]
+
+
+class KernelLaunchOptions(ctypes.Structure):
+    _fields_ = [("struct_size", c_u32), ("debug", c_u32), ("shared_bytes", c_size),
                 ("reserved", c_u64 * 8)]
 
 
@@ -359,6 +364,10 @@ kernel_build = _proto("accel_kernel_build", st, c_vp, c_vp, c_u32)
 kernel_launch = _proto("accel_kernel_launch", st, c_vp, c_vp, c_size, P(KernelArg))
 kernel_launch_grid = _proto("accel_kernel_launch_grid", st, c_vp, c_vp, P(c_u32), P(c_u32),
                             c_size, P(KernelArg))
+kernel_launch_options_init = _proto("accel_kernel_launch_options_init", None,
+                                    P(KernelLaunchOptions), optional=True)
+kernel_launch_grid_ex = _proto("accel_kernel_launch_grid_ex", st, c_vp, c_vp, P(c_u32), P(c_u32),
+                               P(KernelLaunchOptions), c_size, P(KernelArg), optional=True)
 
 # Zero-copy entries (optional: a libaccel without them still serves arrays).
 buffer_host_pointer = _proto("accel_buffer_host_pointer", c_vp, c_vp, optional=True)

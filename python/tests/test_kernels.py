@@ -384,15 +384,33 @@ def test_raw_launch_errors(dev):
         k((1,), (8,), (f, f, f, 8))
 
 
-def test_raw_kernel_with_shared_memory_is_unsupported_on_the_cpu():
+def test_raw_kernel_with_shared_memory_runs_on_the_cpu_twin():
     src = ("__global__ void rev(float *a)\n{\n  __shared__ float t[64];\n"
            "  t[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n"
            "  a[threadIdx.x] = t[63 - threadIdx.x];\n}\n")
     k = accel.RawKernel(src, "rev")
-    x = accel.ones(64, np.float32, device="cpu")
-    with pytest.raises(accel.UnsupportedError) as e:
-        k((1,), (64,), (x,))
-    assert "__shared__" in e.value.message or "__syncthreads" in e.value.message
+    h = np.arange(64, dtype=np.float32)
+    x = accel.asarray(h, device="cpu")
+    k((1,), (64,), (x,))
+    assert np.array_equal(x.get(), h[::-1])
+
+
+def test_raw_kernel_dynamic_shared_memory_and_debug_launch():
+    src = ("__global__ void rev(float *a, int n)\n{\n  extern __shared__ float t[];\n"
+           "  t[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n"
+           "  a[threadIdx.x] = t[n - threadIdx.x];\n}\n")
+    k = accel.RawKernel(src, "rev")
+    h = np.arange(32, dtype=np.float32)
+    x = accel.asarray(h, device="cpu")
+    with pytest.raises(accel.AccelError) as e:
+        k((1,), (32,), (x, 32), shared_mem=32 * 4, debug=True)
+        x.get()
+    assert e.value.status == "ACCEL_ERROR_KERNEL_FAULT"
+    assert "out-of-bounds read of shared array t at line 6" in e.value.message
+    assert "index 32" in e.value.message
+    x = accel.asarray(h, device="cpu")
+    k((1,), (32,), (x, 31), shared_mem=32 * 4, debug=True)
+    assert np.array_equal(x.get(), h[::-1])
 
 
 def test_kernels_outlive_a_shutdown_and_run_on_the_next_runtime():

@@ -14,6 +14,7 @@ const char *const info_env_vars[] = {"ACCEL_CONFIG",
                                      "ACCEL_REPORT",
                                      "ACCEL_ALLOW_INSECURE",
                                      "ACCEL_KERNEL_CACHE",
+                                     "ACCEL_KERNEL_DEBUG",
                                      "ACCEL_CPU_KERNEL_COMPILER",
                                      "ACCEL_MPI_NCCL",
                                      NULL};

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "accel/collective.h"
 #include "base/internal.h"
 
 const char *accel_status_string(accel_status status)

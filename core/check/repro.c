@@ -13,6 +13,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,10 @@
 #include <unistd.h>
 #include <zip.h>
 
+#include "base/objects.h"
+#include "base/status.h"
 #include "check/hooks.h"
+#include "io/npy_preamble.h"
 #include "json.h"
 
 enum { MAX_MEMBERS = 9, MAX_SEGS = 3 };

@@ -18,12 +18,10 @@ in subclasses that are also the matching Python exception (ShapeMismatchError
 is a ValueError, DtypeMismatchError a TypeError, ...).
 """
 from . import random
-from ._array import (Array, abs, absolute, add, amax, amin, arange, array, asarray, asnumpy,
-                     axpby, copy, divide, dot, empty, empty_like, exp, expit, fill, float16, float32,
-                     float64, full, full_like, inner, int32, int64, linspace, log, matmul, max, maximum, mean,
-                     min, minimum, multiply, ndarray, negative, ones, ones_like, relu, sqrt,
-                     sigmoid, sin, cos, square, subtract, sum, tanh, transpose, true_divide, uint8, vdot, zeros,
-                     zeros_like)
+from ._array import (ELEMENTWISE, Array, amax, amin, arange, array, asarray, asnumpy, axpby, copy,
+                     dot, empty, empty_like, fill, float16, float32, float64, full, full_like, inner,
+                     int32, int64, linspace, matmul, max, mean, min, ndarray, ones, ones_like,
+                     square, sum, transpose, uint8, vdot, zeros, zeros_like)
 from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode, devices,
                     empty_pinned,
                     get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
@@ -33,6 +31,11 @@ from ._kernel import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, DtypeMismatchError,
                    InvalidArgumentError, InvalidHandleError, MismatchError, OutOfMemoryError,
                    OutOfRangeError, ReleasedError, ShapeMismatchError, UnsupportedError)
+
+# The elementwise functions come from libaccel's op table (accel_op_info),
+# under their NumPy names: add, subtract, ..., exp, log, sin, cos, expit.
+globals().update(ELEMENTWISE)
+del ELEMENTWISE
 
 __version__ = "0.1.0"
 

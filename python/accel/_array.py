@@ -46,11 +46,10 @@ _STORAGE_ONLY = frozenset((np.dtype(np.float16), np.dtype(np.int32), np.dtype(np
                            np.dtype(np.uint8)))
 _DEFAULT = np.dtype(np.float64)
 
-# Op codes of accel/types.h.
-_ADD, _SUB, _MUL, _DIV, _MAX, _MIN = 10, 11, 12, 13, 14, 15
-_NEG, _ABS, _SQRT, _EXP, _LOG, _TANH, _RELU = 30, 31, 32, 33, 34, 35, 36
-_SIN, _COS, _SIGMOID = 37, 38, 39
-_SUM, _RMAX, _RMIN = 50, 51, 52
+# The op table of libaccel (accel_op_info): codes and elementwise functions
+# come from the library, so an op added to its table appears here too.
+_OPS = L.op_table()
+_MUL, _SUM, _RMAX, _RMIN = (_OPS[n][0] for n in ("mul", "sum", "reduce_max", "reduce_min"))
 
 ShapeLike = Union[int, Sequence[int]]
 Scalar = Union[int, float]
@@ -1106,32 +1105,46 @@ def _mk_unary(op: int, name: str, c: str, what: str, acc: str = _EXACT):
     return f
 
 
-add = _mk_binary(_ADD, "add", "add", "x1 + x2")
-subtract = _mk_binary(_SUB, "subtract", "sub", "x1 - x2")
-multiply = _mk_binary(_MUL, "multiply", "mul", "x1 * x2")
-divide = _mk_binary(_DIV, "divide", "div", "x1 / x2 (IEEE: x/0 is +-Inf, 0/0 NaN)")
-true_divide = divide
+# What each elementwise op computes and how accurately, for its docstring;
+# an op of the table without a line here gets its C expression and the
+# table's tolerance instead.
 _MAXMIN = ("Exact (IEEE 754-2019 maximum/minimum); as NumPy except for a -0/+0 pair, where "
            "NumPy's result depends on the operand order and accel's does not.")
-maximum = _mk_binary(_MAX, "maximum", "max",
-                     "maximum(x1, x2): NaN if either is NaN (as numpy.maximum), -0 < +0",
-                     _MAXMIN)
-minimum = _mk_binary(_MIN, "minimum", "min",
-                     "minimum(x1, x2): NaN if either is NaN (as numpy.minimum), -0 < +0",
-                     _MAXMIN)
-negative = _mk_unary(_NEG, "negative", "neg", "-x")
-absolute = _mk_unary(_ABS, "absolute", "abs", "|x|")
-abs = absolute
-sqrt = _mk_unary(_SQRT, "sqrt", "sqrt", "sqrt(x) (NaN for x < 0)")
-exp = _mk_unary(_EXP, "exp", "exp", "e**x", _ULP)
-log = _mk_unary(_LOG, "log", "log", "ln(x) (-Inf at 0, NaN for x < 0)", _ULP)
-tanh = _mk_unary(_TANH, "tanh", "tanh", "tanh(x)", _ULP)
-relu = _mk_unary(_RELU, "relu", "relu", "max(x, 0) (NaN stays NaN)")
-sin = _mk_unary(_SIN, "sin", "sin", "sin(x)", _ULP)
-cos = _mk_unary(_COS, "cos", "cos", "cos(x)", _ULP)
-sigmoid = _mk_unary(_SIGMOID, "sigmoid", "sigmoid",
-                    "the logistic function 1 / (1 + e**-x) (scipy.special.expit)", _ULP)
-expit = sigmoid
+_WHAT = {
+    "add": ("x1 + x2", _EXACT), "sub": ("x1 - x2", _EXACT), "mul": ("x1 * x2", _EXACT),
+    "div": ("x1 / x2 (IEEE: x/0 is +-Inf, 0/0 NaN)", _EXACT),
+    "max": ("maximum(x1, x2): NaN if either is NaN (as numpy.maximum), -0 < +0", _MAXMIN),
+    "min": ("minimum(x1, x2): NaN if either is NaN (as numpy.minimum), -0 < +0", _MAXMIN),
+    "neg": ("-x", _EXACT), "abs": ("|x|", _EXACT), "sqrt": ("sqrt(x) (NaN for x < 0)", _EXACT),
+    "exp": ("e**x", _ULP), "log": ("ln(x) (-Inf at 0, NaN for x < 0)", _ULP),
+    "tanh": ("tanh(x)", _ULP), "relu": ("max(x, 0) (NaN stays NaN)", _EXACT),
+    "sin": ("sin(x)", _ULP), "cos": ("cos(x)", _ULP),
+    "sigmoid": ("the logistic function 1 / (1 + e**-x) (scipy.special.expit)", _ULP),
+}
+# Python names beside the table's NumPy names (NumPy's own aliases).
+_ALIASES = {"abs": ("absolute",), "div": ("true_divide",), "sigmoid": ("expit",)}
+
+
+def _elementwise_from_table() -> dict:
+    """Every binary and unary op of the table as a function, under each of
+    its NumPy names (and _ALIASES)."""
+    made = {}
+    for c, (code, kind, numpy_names, expr) in _OPS.items():
+        if kind not in (L.OP_KIND_BINARY, L.OP_KIND_UNARY) or not numpy_names:
+            continue
+        what, acc = _WHAT.get(c, (expr, "Within the op table's tolerance (accel_op_info)."))
+        mk = _mk_binary if kind == L.OP_KIND_BINARY else _mk_unary
+        f = mk(code, numpy_names[0], c, what, acc)
+        for n in numpy_names + _ALIASES.get(c, ()):
+            made[n] = f
+    return made
+
+
+ELEMENTWISE = _elementwise_from_table()
+globals().update(ELEMENTWISE)
+# The ones this module's operators use, by name.
+add, subtract, multiply, divide = (ELEMENTWISE[n] for n in ("add", "subtract", "multiply", "divide"))
+negative, absolute = ELEMENTWISE["negative"], ELEMENTWISE["absolute"]
 
 Array.__add__ = add  # type: ignore[assignment]
 Array.__sub__ = subtract  # type: ignore[assignment]

@@ -232,6 +232,38 @@ report_rows = _proto("accel_report", st, c_vp, P(ReportRow), c_size, P(c_size))
 report_format = _proto("accel_report_format", st, c_vp, c_cp, c_size, P(c_size))
 op_name = _proto("accel_op_name", c_cp, c_int)
 
+
+class OpProperties(ctypes.Structure):
+    """One row of the op table (accel_op_properties, accel.h)."""
+    _fields_ = [("struct_size", c_u32), ("op", c_int), ("name", c_cp), ("kind", c_int),
+                ("num_operands", c_u32), ("reads_output", c_u32), ("dtypes", c_u32),
+                ("tolerance", c_int), ("tolerance_n", c_dbl), ("cost", c_int),
+                ("cost_reads", c_u32), ("cost_writes", c_u32), ("cost_flops", c_u32),
+                ("numpy", c_cp), ("expr_f32", c_cp), ("expr_f64", c_cp)]
+
+
+op_info = _proto("accel_op_info", P(OpProperties), c_int)
+# accel_op_kind (accel/types.h).
+OP_KIND_BINARY, OP_KIND_UNARY, OP_KIND_REDUCTION = 3, 4, 6
+# ACCEL_OP_CODE_LIMIT (accel/types.h): op codes lie in [1, OP_CODE_LIMIT).
+OP_CODE_LIMIT = 128
+
+
+def op_table() -> dict:
+    """The library's op table as {name: (code, kind, numpy names, f32
+    expression)}: the Python package reads its op codes and elementwise
+    functions from here, never from a copy (accel_op_info)."""
+    rows = {}
+    for code in range(1, OP_CODE_LIMIT):
+        r = op_info(code)
+        if not r:
+            continue
+        row = r.contents
+        numpy = tuple(row.numpy.decode().split("|")) if row.numpy else ()
+        expr = row.expr_f32.decode() if row.expr_f32 else ""
+        rows[row.name.decode()] = (row.op, row.kind, numpy, expr)
+    return rows
+
 # The per-op entries again without argtypes, for the hot path of small ops:
 # ctypes then converts each argument by its own type instead of calling a
 # converter per argument (about 0.2 us less per call). The caller passes

@@ -3,6 +3,8 @@
 /* core/check/hooks.c — the built-in ops' hook table for accel__submit:
  * fallback.c's and verify.c's entries behind one accel__op_hooks, installed
  * for every op code at runtime open (other kinds install theirs over it). */
+#include <stddef.h>
+#include <stdint.h>
 #include "check/hooks.h"
 
 static void *verify_prepare(accel_queue *q, const accel_op_desc *d)

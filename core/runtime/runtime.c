@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* core/base/runtime.c — opening a runtime (configuration, candidate order,
+/* core/runtime/runtime.c — opening a runtime (configuration, candidate order,
  * loading every backend, strict and ACCEL_BACKEND rules) and closing it
  * (drain queues, release every object still alive, shut backends down and
  * unload them in reverse load order).

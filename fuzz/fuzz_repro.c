@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* fuzz_repro.c — libFuzzer harness for the repro file reader of `accel
- * replay` (repro_load in tools/accel/replay_file.c: libzip, cJSON and the
+ * replay` (repro_load in tools/accel/repro_file.c: libzip, cJSON and the
  * .npy reader on an untrusted .npz). Built like fuzz_npy.c. repro_load reads
  * a path, so each input is written to one temporary file first (_GNU_SOURCE
  * for pwrite and ftruncate comes from fuzz/CMakeLists.txt). */
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay.h"
+#include "repro_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "demo.h"
+#include "demo_format.h"
+#include "demo_types.h"
 
 Test(demo_format, zero_and_non_finite_times_are_na)
 {

@@ -11,6 +11,7 @@
  * - GEMM: cblas_sgemm / cblas_dgemm of OpenBLAS, n x n x n, called directly;
  * - launch: a bare call through a function pointer.
  * Each figure is the median of `repeats` runs after one warm-up. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,18 @@ static void *alloc64(size_t bytes)
 {
     void *p = NULL;
     return posix_memalign(&p, 64, bytes ? bytes : 1) == 0 ? p : NULL;
+}
+
+/* Three 64-byte aligned buffers of bytes each into p, or none (false). */
+static bool alloc3(size_t bytes, void *p[3])
+{
+    for (int i = 0; i < 3; i++)
+        p[i] = alloc64(bytes);
+    if (p[0] && p[1] && p[2])
+        return true;
+    for (int i = 0; i < 3; i++)
+        free(p[i]);
+    return false;
 }
 
 /* First touch from the threads that will use the pages. */
@@ -102,15 +115,13 @@ static int32_t measure_copy(accel_cpu_ctx *ctx, const accel_ceilings_options *op
     const int nt = ctx->threads;
     size_t bytes = (size_t)opt->copy_bytes & ~(size_t)63;
     size_t n = bytes / sizeof(float);
-    float *a = alloc64(bytes), *b = alloc64(bytes), *c = alloc64(bytes);
-    if (!a || !b || !c) {
-        free(a);
-        free(b);
-        free(c);
+    void *p[3];
+    if (!alloc3(bytes, p)) {
         ctx->host->set_error(ctx->host->host_ctx,
                              "cpu: out of host memory for 3 x %zu bytes of ceiling buffers", bytes);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
+    float *a = p[0], *b = p[1], *c = p[2];
     fill_f32(a, n, nt, 1);
     fill_f32(b, n, nt, 2);
     fill_f32(c, n, nt, 3);
@@ -177,16 +188,13 @@ static int32_t measure_gemm(accel_cpu_ctx *ctx, const accel_ceilings_options *op
     const accel_cpu_blas *blas = accel_cpu__blas();
     if (!blas->ok)
         return ACCEL_SUCCESS; /* no BLAS: the GEMM ceiling stays 0 (not measured) */
-    double *a = alloc64(n * n * sizeof(double)), *b = alloc64(n * n * sizeof(double)),
-           *c = alloc64(n * n * sizeof(double));
-    if (!a || !b || !c) {
-        free(a);
-        free(b);
-        free(c);
+    void *p[3];
+    if (!alloc3(n * n * sizeof(double), p)) {
         ctx->host->set_error(ctx->host->host_ctx,
                              "cpu: out of host memory for GEMM ceiling of n = %zu", n);
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
+    double *a = p[0], *b = p[1], *c = p[2];
     double t[MAX_REPEATS];
     const double flops = 2.0 * (double)n * (double)n * (double)n;
     for (int pass = 0; pass < 2; ++pass) {

@@ -12,33 +12,27 @@
 /* Operands each op reads or writes (the order of accel_op_desc) and the
  * dtypes it takes: the op table's columns (accel/types.h). 0 operands: not
  * an op. Every op of the table runs here. */
-#define ACCEL_X_OPERANDS(E, V, NAME, KIND, OPS, ...)                                               \
-    case ACCEL_OP_##E:                                                                             \
-        return OPS;
-static uint32_t operand_count(uint32_t op)
-{
-    switch (op) {
-        ACCEL_OP_LIST(ACCEL_X_OPERANDS)
-    }
-    return 0;
-}
-#undef ACCEL_X_OPERANDS
+/* An op's operand count and dtype mask, from the op table's row. */
+typedef struct op_facts {
+    uint32_t operands, dtypes;
+} op_facts;
 
-#define ACCEL_X_DTYPES(E, V, NAME, KIND, OPS, READS, DTYPES, ...)                                  \
+#define ACCEL_X_FACTS(E, V, NAME, KIND, OPS, READS, DTYPES, ...)                                   \
     case ACCEL_OP_##E:                                                                             \
-        return DTYPES;
-static uint32_t op_dtypes(uint32_t op)
+        return (op_facts){OPS, DTYPES};
+static op_facts facts_of(uint32_t op)
 {
     switch (op) {
-        ACCEL_OP_LIST(ACCEL_X_DTYPES)
+        ACCEL_OP_LIST(ACCEL_X_FACTS)
     }
-    return 0;
+    return (op_facts){0, 0};
 }
-#undef ACCEL_X_DTYPES
+#undef ACCEL_X_FACTS
 
 static int supported(uint32_t op, uint32_t dtype)
 {
-    return operand_count(op) != 0 && dtype < 32 && (op_dtypes(op) >> dtype & 1u);
+    op_facts f = facts_of(op);
+    return f.operands != 0 && dtype < 32 && (f.dtypes >> dtype & 1u);
 }
 
 static const char *dtype_name(uint32_t dtype)
@@ -119,7 +113,7 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     for (size_t i = 0; i + 1 < sizeof op.name && name[i]; ++i)
         op.name[i] = name[i];
     size_t esize = accel_cpu__dtype_size(d.dtype);
-    uint32_t nops = operand_count(d.op);
+    uint32_t nops = facts_of(d.op).operands;
     for (uint32_t i = 0; i < nops; ++i) {
         const accel_op_operand *o = &d.operands[i];
         op.ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * esize : NULL;

@@ -321,15 +321,23 @@ int32_t accel_cpu__queue_enqueue_work(accel_be_queue *q, const accel_cpu_work *w
     return enqueue(q, &t);
 }
 
+/* A zeroed record of size bytes for a new queue or event (what); NULL with
+ * the message set when out of host memory. */
+static void *record_new(accel_cpu_ctx *ctx, size_t size, const char *what)
+{
+    void *r = calloc(1, size);
+    if (!r)
+        ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory creating %s", what);
+    return r;
+}
+
 int32_t accel_cpu__queue_create(void *vctx, uint32_t device, accel_be_queue **out)
 {
     accel_cpu_ctx *ctx = vctx;
     (void)device;
-    accel_be_queue *q = calloc(1, sizeof *q);
-    if (!q) {
-        ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory creating a queue");
+    accel_be_queue *q = record_new(ctx, sizeof *q, "a queue");
+    if (!q)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    }
     q->ctx = ctx;
     atomic_init(&q->refs, 1);
     atomic_init(&q->published, 0);
@@ -492,11 +500,9 @@ int32_t accel_cpu__event_create(void *vctx, uint32_t device, accel_be_event **ou
 {
     accel_cpu_ctx *ctx = vctx;
     (void)device;
-    accel_be_event *ev = calloc(1, sizeof *ev);
-    if (!ev) {
-        ctx->host->set_error(ctx->host->host_ctx, "cpu: out of host memory creating an event");
+    accel_be_event *ev = record_new(ctx, sizeof *ev, "an event");
+    if (!ev)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    }
     atomic_init(&ev->refs, 1);
     pthread_mutex_init(&ev->lock, NULL);
     pthread_cond_init(&ev->cv, NULL);

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "cublas_loader.h"
+#include "dl_open.h"
 
 #define ACCEL_STR2(x) #x
 #define ACCEL_STR(x) ACCEL_STR2(x)
@@ -32,29 +33,15 @@ static_assert(std::is_same<decltype(&cublasGemmStridedBatchedEx_64),
 template <typename F>
 static bool resolve(void *lib, const char *name, F *out, accel_cublas_api *api)
 {
-    void *sym = dlsym(lib, name);
-    if (!sym) {
-        snprintf(api->error, sizeof api->error, "%s: symbol %s missing", CUBLAS_SONAME, name);
-        return false;
-    }
-    memcpy(out, &sym, sizeof *out);
-    return true;
+    return accel_cuda__dl_sym(lib, CUBLAS_SONAME, name, out, api->error, sizeof api->error);
 }
 
 extern "C" void accel_cuda__cublas_load(accel_cublas_api *api)
 {
     memset(api, 0, sizeof *api);
-    void *lib = dlopen(CUBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
-#ifdef ACCEL_CUDA_TOOLKIT_LIBDIR
+    void *lib = accel_cuda__dl_open(CUBLAS_SONAME, api->error, sizeof api->error);
     if (!lib)
-        lib = dlopen(ACCEL_CUDA_TOOLKIT_LIBDIR "/" CUBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
-#endif
-    if (!lib) {
-        const char *why = dlerror();
-        snprintf(api->error, sizeof api->error, "cannot load %s: %s", CUBLAS_SONAME,
-                 why ? why : "unknown reason");
         return;
-    }
     if (resolve(lib, "cublasCreate_v2", &api->create, api) &&
         resolve(lib, "cublasDestroy_v2", &api->destroy, api) &&
         resolve(lib, "cublasSetStream_v2", &api->set_stream, api) &&

@@ -215,17 +215,27 @@ void accel_cuda__alloc_destroy(const accel_cuda_ctx *ctx, cuda_device *dev)
 
 /* -------------------------------------------------------------- buffers */
 
+/* A new buffer record of bytes on device; NULL (message set) when out of
+ * host memory. */
+static accel_be_buffer *buffer_record(accel_cuda_ctx *ctx, uint32_t device, size_t bytes)
+{
+    accel_be_buffer *buf = calloc(1, sizeof *buf);
+    if (!buf) {
+        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for a buffer record");
+        return NULL;
+    }
+    buf->device = device;
+    buf->bytes = bytes;
+    return buf;
+}
+
 int32_t accel_cuda__buffer_alloc(void *vctx, uint32_t device, size_t bytes, accel_be_buffer **out)
 {
     accel_cuda_ctx *ctx = vctx;
     *out = NULL;
-    accel_be_buffer *buf = calloc(1, sizeof *buf);
-    if (!buf) {
-        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for a buffer record");
+    accel_be_buffer *buf = buffer_record(ctx, device, bytes);
+    if (!buf)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    buf->device = device;
-    buf->bytes = bytes;
     if (bytes > 0) {
         int32_t st = accel_cuda__set_device(ctx, device);
         if (st == ACCEL_SUCCESS)
@@ -273,13 +283,9 @@ int32_t accel_cuda__buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t b
             return ACCEL_ERROR_DEVICE_MISMATCH;
         }
     }
-    accel_be_buffer *buf = calloc(1, sizeof *buf);
-    if (!buf) {
-        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for a buffer record");
+    accel_be_buffer *buf = buffer_record(ctx, device, bytes);
+    if (!buf)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    buf->device = device;
-    buf->bytes = bytes;
     buf->wrapped = ptr;
     *out = buf;
     return ACCEL_SUCCESS;

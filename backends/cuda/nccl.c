@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+#include "dl_open.h"
 
 #define NCCL_SONAME "libnccl.so.2"
 
@@ -73,28 +74,14 @@ struct accel_be_comm {
 
 static int resolve(void *lib, const char *name, void *out)
 {
-    void *sym = dlsym(lib, name);
-    if (!sym) {
-        snprintf(api.error, sizeof api.error, "%s: symbol %s missing", NCCL_SONAME, name);
-        return 0;
-    }
-    memcpy(out, &sym, sizeof sym);
-    return 1;
+    return accel_cuda__dl_sym(lib, NCCL_SONAME, name, out, api.error, sizeof api.error);
 }
 
 static void load_nccl(void)
 {
-    void *lib = dlopen(NCCL_SONAME, RTLD_NOW | RTLD_LOCAL);
-#ifdef ACCEL_CUDA_TOOLKIT_LIBDIR
+    void *lib = accel_cuda__dl_open(NCCL_SONAME, api.error, sizeof api.error);
     if (!lib)
-        lib = dlopen(ACCEL_CUDA_TOOLKIT_LIBDIR "/" NCCL_SONAME, RTLD_NOW | RTLD_LOCAL);
-#endif
-    if (!lib) {
-        const char *why = dlerror();
-        snprintf(api.error, sizeof api.error, "cannot load %s: %s", NCCL_SONAME,
-                 why ? why : "unknown reason");
         return;
-    }
     if (resolve(lib, "ncclGetVersion", &api.get_version) &&
         resolve(lib, "ncclGetUniqueId", &api.get_unique_id) &&
         resolve(lib, "ncclCommInitRank", &api.comm_init_rank) &&

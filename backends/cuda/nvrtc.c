@@ -29,6 +29,7 @@
 #include <nvrtc.h>
 
 #include "cuda_internal.h"
+#include "dl_open.h"
 
 typedef nvrtcResult (*nvrtc_version_fn)(int *, int *);
 typedef nvrtcResult (*nvrtc_num_archs_fn)(int *);
@@ -97,19 +98,8 @@ static int nvrtc_open(void)
         nv.tried = 1;
         char soname[64];
         snprintf(soname, sizeof soname, "libnvrtc.so.%d", CUDART_VERSION / 1000);
-        void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-#ifdef ACCEL_CUDA_TOOLKIT_LIBDIR
-        if (!lib) {
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", ACCEL_CUDA_TOOLKIT_LIBDIR, soname);
-            lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        }
-#endif
-        if (!lib) {
-            const char *why = dlerror();
-            snprintf(nv.error, sizeof nv.error, "cannot load %s: %s", soname,
-                     why ? why : "unknown reason");
-        } else {
+        void *lib = accel_cuda__dl_open(soname, nv.error, sizeof nv.error);
+        if (lib) {
             int ok = 1;
             nvrtc_version_fn version;
             nvrtc_num_archs_fn num_archs;

@@ -28,18 +28,30 @@
 
 /* --------------------------------------------------------------- queues */
 
+/* A zeroed host record of size bytes for a new queue or event (what) of
+ * device, which is made current; NULL with *st and the message set. */
+static void *record_new(accel_cuda_ctx *ctx, uint32_t device, size_t size, const char *what,
+                        int32_t *st)
+{
+    *st = accel_cuda__set_device(ctx, device);
+    if (*st != ACCEL_SUCCESS)
+        return NULL;
+    void *r = calloc(1, size);
+    if (!r) {
+        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for %s", what);
+        *st = ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    return r;
+}
+
 int32_t accel_cuda__queue_create(void *vctx, uint32_t device, accel_be_queue **out)
 {
     accel_cuda_ctx *ctx = vctx;
     *out = NULL;
-    int32_t st = accel_cuda__set_device(ctx, device);
-    if (st != ACCEL_SUCCESS)
+    int32_t st;
+    accel_be_queue *q = record_new(ctx, device, sizeof *q, "a queue", &st);
+    if (!q)
         return st;
-    accel_be_queue *q = calloc(1, sizeof *q);
-    if (!q) {
-        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for a queue");
-        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    }
     q->device = device;
     cudaError_t err = cudaStreamCreateWithFlags(&q->stream, cudaStreamNonBlocking);
     if (err != cudaSuccess) {
@@ -281,14 +293,10 @@ int32_t accel_cuda__event_create(void *vctx, uint32_t device, accel_be_event **o
 {
     accel_cuda_ctx *ctx = vctx;
     *out = NULL;
-    int32_t st = accel_cuda__set_device(ctx, device);
-    if (st != ACCEL_SUCCESS)
+    int32_t st;
+    accel_be_event *ev = record_new(ctx, device, sizeof *ev, "an event", &st);
+    if (!ev)
         return st;
-    accel_be_event *ev = calloc(1, sizeof *ev);
-    if (!ev) {
-        ctx->host->set_error(ctx->host->host_ctx, "out of host memory for an event");
-        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    }
     ev->device = device;
     /* Default flags keep timing on (accel_event_elapsed_ms). */
     cudaError_t err = cudaEventCreateWithFlags(&ev->event, cudaEventDefault);

@@ -12,8 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "accel/collective.h"
-
 #include "base/status.h"
 #include "value.h"
 

@@ -3,7 +3,8 @@
 /* core/collective.c — collectives run by a backend itself (the comm_*
  * entries of the plugin table; NCCL in the CUDA plugin), for libraries such
  * as libaccel_mpi that exchange the ranks' ids themselves
- * (accel/collective.h; its error and log helpers live in status.c). */
+ * (accel/collective.h; accel_error_set and accel_log_write, declared in
+ * accel.h, live in status.c). */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -34,15 +34,6 @@
 #include "ops/batch.h"
 #include "runtime/selftest.h"
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static bool has_candidate(const accel_runtime *rt, const char *name)
 {
     for (uint32_t i = 0; i < rt->backend_count; i++) {
@@ -56,8 +47,8 @@ static bool add_candidate(accel_runtime *rt, const accel__section *sec, bool in_
 {
     accel__backend *be = &rt->backends[rt->backend_count];
     memset(be, 0, sizeof *be);
-    be->name = dup_str(sec->name);
-    be->path = dup_str(sec->path);
+    be->name = strdup(sec->name);
+    be->path = strdup(sec->path);
     be->section = sec;
     be->in_order = in_order;
     be->allow_insecure = rt->cfg->allow_insecure;

@@ -96,6 +96,16 @@ ACCEL_API const char *accel_status_name(accel_status status);
  *  accel call on this thread. */
 ACCEL_API const char *accel_last_error(void);
 
+/** Set the calling thread's accel_last_error() message (printf-style) and
+ *  return status, for libraries built on accel (libaccel_mpi) whose public
+ *  functions follow accel's error convention ("accel_comm_allreduce: ...").
+ *  Thread-safe. A NULL fmt sets a message that says so. */
+ACCEL_API accel_status accel_error_set(accel_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /** Library version "MAJOR.MINOR.PATCH" (ACCEL_VERSION_STRING of the build). */
 ACCEL_API const char *accel_version(void);
 
@@ -109,6 +119,16 @@ ACCEL_API void accel_set_log_callback(accel_log_fn fn, void *user);
 /** Lowest level that is logged. Default: $ACCEL_LOG (debug|info|warn|error|off),
  *  else warn. */
 ACCEL_API void accel_set_log_level(int level);
+
+/** Log a line through the runtime's log callback and level
+ *  (accel_set_log_callback, $ACCEL_LOG); level as accel_log_level of
+ *  accel/types.h. printf-style. Thread-safe. A NULL fmt logs a line that
+ *  says so. */
+ACCEL_API void accel_log_write(int level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* --------------------------------------------------------------- runtime */
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* accel/collective.h — what libaccel offers libraries built on it
- * (libaccel_mpi): setting the caller's accel_last_error() message, and
- * collectives run by a backend itself (NCCL in the CUDA plugin) on a queue.
- * No MPI here: the ranks' ids are exchanged by the caller. */
+ * (libaccel_mpi): collectives run by a backend itself (NCCL in the CUDA
+ * plugin) on a queue. No MPI here: the ranks' ids are exchanged by the
+ * caller. (accel_error_set and accel_log_write, which such libraries also use,
+ * are in accel.h with the status and log calls.) */
 #ifndef ACCEL_COLLECTIVE_H
 #define ACCEL_COLLECTIVE_H
 
@@ -14,16 +15,6 @@ extern "C" {
 #endif
 
 typedef struct accel_device_comm accel_device_comm; /* the caller's; accel_device_comm_release */
-
-/** Set the calling thread's accel_last_error() message (printf-style) and
- *  return status, for libraries whose public functions follow accel's error
- *  convention ("accel_comm_allreduce: ..."). Thread-safe. A NULL fmt sets
- *  a message that says so. */
-ACCEL_API accel_status accel_error_set(accel_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 
 /* ------------------------------------------- collectives of a backend */
 
@@ -78,16 +69,6 @@ ACCEL_API void accel_device_comm_release(accel_device_comm *comm);
  *  ACCEL_ERROR_COMMUNICATION (the library's message). */
 ACCEL_API accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_queue *q,
                                                  const accel_collective_desc *d);
-
-/** Log a line through the runtime's log callback and level
- *  (accel_set_log_callback, $ACCEL_LOG); level as accel_log_level of
- *  accel/backend.h. printf-style. Thread-safe. A NULL fmt logs a line that
- *  says so. */
-ACCEL_API void accel_log_write(int level, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 
 #ifdef __cplusplus
 }

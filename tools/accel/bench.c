@@ -14,7 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "bench_plan.h"
+#include "bench_run.h"
+#include "bench_time.h"
+#include "bench_types.h"
+#include "bench_write.h"
 #include "cli.h"
 
 #define MAX_DEVICES 16

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_types.h"
+#include "bench_write.h"
 
 /* CSV field: quoted when it holds a comma or quote. */
 static void csv_str(FILE *f, const char *s)

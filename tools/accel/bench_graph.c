@@ -14,7 +14,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_graph.h"
+#include "bench_row.h"
+#include "bench_targets.h"
+#include "bench_time.h"
+#include "bench_types.h"
 
 enum { ADDS = 100, ADD_N = 1024 };
 

@@ -7,7 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "bench.h"
+#include "bench_types.h"
+#include "bench_write.h"
 #include "json.h"
 
 /* ", "key": " before a value. */

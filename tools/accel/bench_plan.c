@@ -5,7 +5,8 @@
  * kind (sizes, repeats, batching). */
 #include <string.h>
 
-#include "bench.h"
+#include "bench_plan.h"
+#include "bench_types.h"
 
 /* Targets: elementwise add and multiply at the largest size reach 95% of the
  * copy bandwidth on a GPU and 90% of max(memcpy, plain loop) on the CPU; on a

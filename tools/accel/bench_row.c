@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_row.h"
+#include "bench_types.h"
 
 bench_row *bench_add_row(bench_device *d)
 {

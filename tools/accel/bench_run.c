@@ -14,7 +14,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench.h"
+#include "bench_graph.h"
+#include "bench_plan.h"
+#include "bench_row.h"
+#include "bench_run.h"
+#include "bench_targets.h"
+#include "bench_time.h"
+#include "bench_types.h"
 
 /* Ceilings are measured before and after the ops: the better of the two
  * counts (the lower for the bare launch), so that a machine slowed down

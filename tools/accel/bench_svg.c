@@ -20,7 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_types.h"
+#include "bench_write.h"
 
 #define PLOT 560.0   /* width of the plot area */
 #define RIGHT 120.0  /* room for the value at a bar's end */

@@ -5,7 +5,9 @@
  * targets with PASS or MISS. */
 #include <stdio.h>
 
-#include "bench.h"
+#include "bench_time.h"
+#include "bench_types.h"
+#include "bench_write.h"
 
 static void print_ceilings(FILE *f, const bench_device *d)
 {

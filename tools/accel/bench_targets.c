@@ -7,7 +7,9 @@
  * rounds, each is the median over the rounds, with the spread. */
 #include <stdio.h>
 
-#include "bench.h"
+#include "bench_targets.h"
+#include "bench_time.h"
+#include "bench_types.h"
 
 void bench_add_target(bench_device *d, const char *name, double measured, double target,
                       bool overhead, const char *detail)

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bench.h"
+#include "bench_time.h"
+#include "bench_types.h"
 
 double bench_now_us(void)
 {

@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "demo.h"
+#include "demo_format.h"
+#include "demo_steps.h"
+#include "demo_types.h"
 
 static const char *const SIZE_NAMES[] = {"small", "medium", "large"};
 

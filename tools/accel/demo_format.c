@@ -5,7 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "demo.h"
+#include "demo_format.h"
+#include "demo_types.h"
 
 double demo_rate(double amount, double ms, double scale)
 {

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "accel/kernel.h"
-#include "demo.h"
+#include "demo_kernel.h"
+#include "demo_types.h"
 
 static const char vector_add_src[] =
     "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"

@@ -11,7 +11,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "demo.h"
+#include "demo_format.h"
+#include "demo_kernel.h"
+#include "demo_steps.h"
+#include "demo_types.h"
 
 #define U32 0x1p-24 /* unit roundoff of f32 */
 

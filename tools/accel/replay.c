@@ -3,7 +3,7 @@
 /* replay.c — `accel replay FILE`: run again an op that verify mode recorded
  * as a mismatch (core/repro.c writes the .npz file: the op's description,
  * its inputs, its output range with the guard elements around it, before
- * the op, from the device and from the reference; replay_file.c reads it).
+ * the op, from the device and from the reference; repro_file.c reads it).
  * The op runs on the recorded device (or --device) on exactly those bytes,
  * its output in a buffer with the recorded guard elements on each side, and
  * on the CPU device; the tool says whether the device gives the recorded
@@ -16,7 +16,7 @@
 
 #include "accel/verify.h"
 #include "cli.h"
-#include "replay.h"
+#include "repro_file.h"
 
 enum { OPT_DEVICE = 'd', OPT_CONFIG = CLI_LONG };
 

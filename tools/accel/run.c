@@ -11,7 +11,11 @@
 #include <string.h>
 
 #include "accel/verify.h"
-#include "run.h"
+#include "cli.h"
+#include "run_check.h"
+#include "run_exec.h"
+#include "run_ops.h"
+#include "run_shape.h"
 
 enum { OPT_CONFIG = CLI_LONG, OPT_VERIFY, OPT_TIME, OPT_REPORT };
 

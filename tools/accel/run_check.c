@@ -11,7 +11,10 @@
 #include <string.h>
 
 #include "accel/verify.h"
-#include "run.h"
+#include "cli.h"
+#include "run_check.h"
+#include "run_exec.h"
+#include "run_shape.h"
 
 /* The verdict line on stderr; the verdict stays last on it (tests parse it). */
 static void print_verdict(const accel_compare_result *c, const run_job *j, const char *ref_name,

@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "accel/verify.h"
-#include "run.h"
+#include "cli.h"
+#include "run_exec.h"
+#include "run_ops.h"
+#include "run_shape.h"
 
 static accel_status enqueue_matmul(accel_queue *q, const run_job *j, accel_buffer *const *buf,
                                    accel_buffer *out_buf)

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run.h"
+#include "run_ops.h"
 
 /* The op table's NumPy names and codes. */
 #define ACCEL_X_NUMPY(E, V, NAME, KIND, OPS, READS, DTYPES, TOL, TOLN, COST, RD, WR, FL, NP, ...)  \

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run.h"
+#include "run_ops.h"
+#include "run_shape.h"
 
 /* "(3, 4)" into buf. */
 static const char *shape_str(const accel_npy_array *a, char *buf, size_t cap)

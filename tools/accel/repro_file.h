@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* replay.h — a verify-mode repro file (.npz, written by core/repro.c; the
+/* repro_file.h — a verify-mode repro file (.npz, written by core/check/repro.c; the
  * members are listed in accel/verify.h) as `accel replay` reads it
- * (replay_file.c) and runs it (replay.c). */
-#ifndef ACCEL_TOOLS_REPLAY_H
-#define ACCEL_TOOLS_REPLAY_H
+ * (repro_file.c) and runs it (replay.c). */
+#ifndef ACCEL_TOOLS_REPRO_FILE_H
+#define ACCEL_TOOLS_REPRO_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,4 +37,4 @@ typedef struct repro {
 bool repro_load(const char *path, repro *r, char *why, size_t cap);
 void repro_free(repro *r);
 
-#endif /* ACCEL_TOOLS_REPLAY_H */
+#endif /* ACCEL_TOOLS_REPRO_FILE_H */

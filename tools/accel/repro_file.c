@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* replay_file.c — reading a verify-mode repro file for `accel replay`: the
+/* repro_file.c — reading a verify-mode repro file for `accel replay`: the
  * .npz archive through libzip (stored members as core/repro.c writes them,
  * or deflated ones as np.savez_compressed writes them), each .npy member
  * through accel_npy_load_memory, op.json through cJSON. The file may come
@@ -24,7 +24,7 @@
 #include <zip.h>
 
 #include "accel/npy.h"
-#include "replay.h"
+#include "repro_file.h"
 
 /* The repro members (accel/verify.h). op.json.npy is what np.savez makes of
  * op.json when a file is written again from np.load's dict: the same JSON

@@ -192,6 +192,16 @@ static int32_t ocl_init(const accel_host_services *host, void **out_ctx)
                         np, np == 1 ? "" : "s");
         return ACCEL_ERROR_UNAVAILABLE;
     }
+    /* fp64 = off: every device as one without double precision (its f64
+     * ops fall back), to check that path on a device that has it. */
+    const char *fp64 = host->config_get ? host->config_get(host->host_ctx, "fp64") : NULL;
+    if (fp64 && strcmp(fp64, "off") != 0 && strcmp(fp64, "auto") != 0) {
+        ocl_shutdown(c);
+        host->set_error(host->host_ctx, "opencl: fp64 = '%s' is neither auto nor off", fp64);
+        return ACCEL_ERROR_CONFIG;
+    }
+    for (uint32_t i = 0; fp64 && strcmp(fp64, "off") == 0 && i < c->count; ++i)
+        c->dev[i].fp64 = 0;
     ocl__blas_load(&c->blas, &c->blas_handle);
     if (c->blas.error[0])
         host->log(host->host_ctx, ACCEL_LOG_WARN, "GEMM falls back: %s", c->blas.error);

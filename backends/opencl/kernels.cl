@@ -8,7 +8,24 @@
  *
  * Every kernel takes element offsets (ulong) rather than sub-buffers (whose
  * origins must be aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN) and loops over
- * its range with the global size as stride, so any global size works. */
+ * its range, so any global size works: on GPUs with the global size as
+ * stride (neighbouring work-items read neighbouring elements), on CPU
+ * devices (ACCEL_CONTIG, set by program.c) in one contiguous chunk per
+ * work-item, since a CPU runtime such as PoCL runs each work-item's loop to
+ * its end before the next one starts and a strided walk would stream
+ * memory once per work-item. */
+#define ACCEL_RANGE(n, first, step, end)                                                           \
+    ulong first, step, end;                                                                        \
+    if (ACCEL_CONTIG) {                                                                            \
+        const ulong per_ = ((n) + get_global_size(0) - 1) / get_global_size(0);                    \
+        first = get_global_id(0) * per_;                                                           \
+        end = min((ulong)(n), first + per_);                                                       \
+        step = 1;                                                                                  \
+    } else {                                                                                       \
+        first = get_global_id(0);                                                                  \
+        step = get_global_size(0);                                                                 \
+        end = (n);                                                                                 \
+    }
 
 /* ------------------------------------------------------------- reductions
  * sum and dot: each work-item adds a strided slice in order, then the
@@ -26,11 +43,12 @@
         __local T s[ACCEL_WG];                                                                     \
         const uint lid = get_local_id(0);                                                          \
         T acc = 0;                                                                                 \
+        ACCEL_RANGE(n, first, step, end)                                                           \
         if (dot)                                                                                   \
-            for (ulong i = get_global_id(0); i < n; i += get_global_size(0))                       \
+            for (ulong i = first; i < end; i += step)                                              \
                 acc += x[ox + i] * y[oy + i];                                                      \
         else                                                                                       \
-            for (ulong i = get_global_id(0); i < n; i += get_global_size(0))                       \
+            for (ulong i = first; i < end; i += step)                                              \
                 acc += x[ox + i];                                                                  \
         s[lid] = acc;                                                                              \
         barrier(CLK_LOCAL_MEM_FENCE);                                                              \
@@ -81,7 +99,8 @@
         const uint lid = get_local_id(0);                                                          \
         T m = is_max ? -INFINITY : INFINITY;                                                       \
         ulong first = ULONG_MAX;                                                                   \
-        for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {                         \
+        ACCEL_RANGE(n, lo, step, end)                                                              \
+        for (ulong i = lo; i < end; i += step) {                                                   \
             T v = x[ox + i];                                                                       \
             if (v != v && first == ULONG_MAX)                                                      \
                 first = i;                                                                         \
@@ -133,8 +152,9 @@ EXT_KERNELS(double, f64, ulong, as_ulong, as_double)
  * cos: within the op table's normal bound of the CPU backend. */
 __kernel void uniform_f32(__global float *out, ulong oo, ulong n, ulong seed, ulong off)
 {
-    const ulong c0 = off >> 2, c1 = (off + n - 1) >> 2;
-    for (ulong c = c0 + get_global_id(0); c <= c1; c += get_global_size(0)) {
+    const ulong c0 = off >> 2, items = ((off + n - 1) >> 2) - c0 + 1;
+    ACCEL_RANGE(items, first, step, end)
+    for (ulong c = c0 + first; c < c0 + end; c += step) {
         accel_philox_words w = accel_philox_block(c, seed);
         for (uint j = 0; j < 4; ++j) {
             ulong e = c * 4 + j;
@@ -148,8 +168,9 @@ __kernel void uniform_f32(__global float *out, ulong oo, ulong n, ulong seed, ul
 __kernel void normal_f32(__global float *out, ulong oo, ulong n, ulong seed, ulong off,
                          float mean, float sd)
 {
-    const ulong c0 = off >> 2, c1 = (off + n - 1) >> 2;
-    for (ulong c = c0 + get_global_id(0); c <= c1; c += get_global_size(0)) {
+    const ulong c0 = off >> 2, items = ((off + n - 1) >> 2) - c0 + 1;
+    ACCEL_RANGE(items, first, step, end)
+    for (ulong c = c0 + first; c < c0 + end; c += step) {
         accel_philox_words w = accel_philox_block(c, seed);
         for (uint j = 0; j < 4; j += 2) {
             float r = sqrt(accel_philox_neg2log_f32((w.w[j] >> 8) + 1u));
@@ -167,8 +188,9 @@ __kernel void normal_f32(__global float *out, ulong oo, ulong n, ulong seed, ulo
 #ifdef ACCEL_FP64
 __kernel void uniform_f64(__global double *out, ulong oo, ulong n, ulong seed, ulong off)
 {
-    const ulong c0 = off >> 1, c1 = (off + n - 1) >> 1;
-    for (ulong c = c0 + get_global_id(0); c <= c1; c += get_global_size(0)) {
+    const ulong c0 = off >> 1, items = ((off + n - 1) >> 1) - c0 + 1;
+    ACCEL_RANGE(items, first, step, end)
+    for (ulong c = c0 + first; c < c0 + end; c += step) {
         accel_philox_words w = accel_philox_block(c, seed);
         for (uint j = 0; j < 2; ++j) {
             ulong e = c * 2 + j;
@@ -184,8 +206,9 @@ __kernel void normal_f64(__global double *out, ulong oo, ulong n, ulong seed, ul
                          double mean, double sd)
 {
     /* One work-item per pair p (elements 2p, 2p+1: one Philox block). */
-    const ulong p0 = off >> 1, p1 = (off + n - 1) >> 1;
-    for (ulong p = p0 + get_global_id(0); p <= p1; p += get_global_size(0)) {
+    const ulong p0 = off >> 1, items = ((off + n - 1) >> 1) - p0 + 1;
+    ACCEL_RANGE(items, first, step, end)
+    for (ulong p = p0 + first; p < p0 + end; p += step) {
         accel_philox_words w = accel_philox_block(p, seed);
         ulong b1 = (((ulong)w.w[0] << 32) | w.w[1]) >> 11;
         ulong b2 = (((ulong)w.w[2] << 32) | w.w[3]) >> 11;
@@ -238,7 +261,8 @@ TRANSPOSE_KERNEL(ulong, u64)
                                 ulong n, ulong batch, T beta)                                      \
     {                                                                                              \
         const ulong total = m * n * batch;                                                         \
-        for (ulong i = get_global_id(0); i < total; i += get_global_size(0)) {                     \
+        ACCEL_RANGE(total, first, step, end)                                                       \
+        for (ulong i = first; i < end; i += step) {                                                \
             ulong b = i / (m * n), r = i % (m * n) / n, col = i % n;                               \
             __global T *p = c + oc + b * stride + r * ldc + col;                                   \
             *p = beta == 0 ? (T)0 : beta * *p;                                                     \

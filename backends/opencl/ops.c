@@ -109,6 +109,7 @@ static int32_t run_elementwise(ocl_ctx *c, accel_be_queue *q, const accel_op_des
 {
     ocl_device *d = &c->dev[q->device];
     const int f64 = o->dtype == ACCEL_F64;
+    const uint32_t op_code = o->op;
     cl_ulong n = o->operands[0].count;
     if (n == 0)
         return ACCEL_SUCCESS;
@@ -125,10 +126,20 @@ static int32_t run_elementwise(ocl_ctx *c, accel_be_queue *q, const accel_op_des
     size_t ss = f64 ? sizeof(double) : sizeof(float);
     const void *s0 = f64 ? (const void *)&s64[0] : (const void *)&s32[0];
     const void *s1 = f64 ? (const void *)&s64[1] : (const void *)&s32[1];
-    ocl_arg args[] = {ARG(m[0]),   ARG(off[0]), ARG(m[1]), ARG(off[1]), ARG(m[2]),
-                      ARG(off[2]), ARG(n),      {ss, s0},  {ss, s1}};
-    size_t global = global_for(d, (size_t)n);
-    return ocl__launch(c, q, d->ew[o->op][f64], args, 9, 1, &global, NULL, name);
+    /* One element per work-item, in launches of at most 2^30 (global sizes
+     * past 2^32 are not portable). */
+    const cl_ulong piece = (cl_ulong)1 << 30;
+    for (cl_ulong done = 0; done < n; done += piece) {
+        cl_ulong cnt = n - done < piece ? n - done : piece;
+        cl_ulong at[3] = {off[0] + done, off[1] + done, off[2] + done};
+        ocl_arg args[] = {ARG(m[0]),  ARG(at[0]), ARG(m[1]), ARG(at[1]), ARG(m[2]),
+                          ARG(at[2]), ARG(cnt),   {ss, s0},  {ss, s1}};
+        size_t global = (size_t)(cnt + 255) / 256 * 256;
+        int32_t rc = ocl__launch(c, q, d->ew[op_code][f64], args, 9, 1, &global, NULL, name);
+        if (rc != ACCEL_SUCCESS)
+            return rc;
+    }
+    return ACCEL_SUCCESS;
 }
 
 /* q's scratch buffer of at least `bytes` (in-order: earlier users are done

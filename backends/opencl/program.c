@@ -105,8 +105,10 @@ static int f32_in_double(const ocl_device *d, const ocl_row *r)
     return !d->fp32_correct_div_sqrt && (strchr(r->f32, '/') || strstr(r->f32, "sqrt"));
 }
 
-/* One elementwise kernel: ew_NAME_f32 or ew_NAME_f64. Operands as in
- * accel_op_desc; the unused pointers get operand 0's buffer. */
+/* One elementwise kernel: ew_NAME_f32 or ew_NAME_f64, one element per
+ * work-item (what both GPUs and PoCL's work-group vectorizer do best).
+ * Operands as in accel_op_desc; the unused pointers get operand 0's
+ * buffer. */
 static void gen_elementwise(strbuf *b, const ocl_device *d, const ocl_row *r, int f64)
 {
     const char *T = f64 ? "double" : "float";
@@ -116,7 +118,7 @@ static void gen_elementwise(strbuf *b, const ocl_device *d, const ocl_row *r, in
     sb_add(b,
            "__kernel void ew_%s_%s(__global %s *p0, ulong o0, __global %s *p1, ulong o1, "
            "__global %s *p2, ulong o2, ulong n, %s s0, %s s1)\n{\n"
-           "  for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {\n",
+           "  const ulong i = get_global_id(0);\n  if (i < n) {\n",
            r->name, f64 ? "f64" : "f32", T, T, T, T, T);
     const char *out = "p1[o1 + i]";
     switch (r->kind) {
@@ -243,8 +245,8 @@ static int build(ocl_ctx *c, ocl_device *d)
         return -1;
     }
     char opts[160];
-    snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DACCEL_WG=%zu%s%s", d->wg,
-             d->fp64 ? " -DACCEL_FP64" : "",
+    snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DACCEL_WG=%zu -DACCEL_CONTIG=%d%s%s", d->wg,
+             (d->type & CL_DEVICE_TYPE_CPU) ? 1 : 0, d->fp64 ? " -DACCEL_FP64" : "",
              d->fp32_correct_div_sqrt ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
     err = c->cl.clBuildProgram(d->program, 1, &d->id, opts, NULL, NULL);
     if (err != CL_SUCCESS) {

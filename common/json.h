@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* json.h — JSON output shared by the runtime's trace writer (core/trace.c) and
+/* json.h — JSON output shared by the runtime's trace writer (core/base/trace.c) and
  * the `accel` program (bench, info): strings that are valid UTF-8 JSON
  * whatever bytes they are given, and numbers that are valid JSON whatever
  * value. Built into libaccel privately and into the program; not public API. */

@@ -5,7 +5,7 @@
  * device (Philox, the same numbers on every backend), then a * b and a few
  * unary ops run there; every result is checked on the host against double
  * precision. multiply, subtract, sqrt, abs and relu are correctly rounded, so
- * they must match exactly; exp, log and tanh may be a few ulp off (README,
+ * they must match exactly; exp, log and tanh may be a few ulp off (docs/checking.md,
  * "Accuracy").
  *
  *   usage: elementwise [--device NAME] [--n 400] [--seed 42]

@@ -107,7 +107,7 @@ int main(int argc, char **argv)
     printf("%-26s %10.3f   (n = %zu, M = %zu)\n", "total", total, n, m);
 
     /* Checks: c = exp((a + b) * a) within 4 ulp per element; r0 and r1 within
-     * 2 n u sum|.| of double sums (README, "Accuracy"). */
+     * 2 n u sum|.| of double sums (docs/checking.md, "Accuracy"). */
     size_t wrong = 0;
     double sum_c = 0, abs_c = 0, dot = 0, abs_dot = 0;
     for (size_t i = 0; i < n; i++) {

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* fuzz_ini.c — libFuzzer harness for the plugins.ini reader
- * (accel__config_load in core/config.c, with inih underneath). Each input is
+ * (accel__config_load in core/base/config.c, with inih underneath). Each input is
  * written to a private temporary file (mode 0600, so the security check of
- * core/security.c passes) and parsed; nothing is dlopen'ed, since only the
+ * core/base/security.c passes) and parsed; nothing is dlopen'ed, since only the
  * configuration layer is linked in. Built with ACCEL_FUZZ=ON and clang;
  * replay_main.c replays the corpora as a ctest in every build. */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "base/internal.h"
+#include "base/config.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -3,8 +3,8 @@
 /* fuzz_kernel.c — libFuzzer harness for user kernel source: the parsers of
  * accel_kernel_elementwise_create, accel_kernel_reduction_create and
  * accel_kernel_raw_create (parameter lists, the __global__ entry search, the
- * CPU-twin construct check on raw CUDA source, core/kernel.c) and the source
- * generation for both languages (core/kernel_codegen.c) of every kernel that
+ * CPU-twin construct check on raw CUDA source, core/kernels/kernel.c) and the source
+ * generation for both languages (core/kernels/kernel_codegen.c) of every kernel that
  * was accepted. Nothing is compiled: a build would hand arbitrary source to
  * TCC or NVRTC, which are not ours to fuzz.
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* fuzz_npy.c — libFuzzer harness for the .npy reader (accel_npy_load_memory in
- * core/npy.c). Built by fuzz/CMakeLists.txt with ACCEL_FUZZ=ON and clang; the
+ * core/io/npy.c). Built by fuzz/CMakeLists.txt with ACCEL_FUZZ=ON and clang; the
  * same file, linked with replay_main.c, replays the seed and regression
  * corpora as a ctest in every build. Adopted from tests/cli/fuzz_npy.c. */
 #include <stddef.h>

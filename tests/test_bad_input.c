@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_bad_input.c — the core's argument validation (core/ops.c, buffer.c,
+/* test_bad_input.c — the core's argument validation (core/ops/ops.c, buffer.c,
  * queue.c, event.c, device.c): every bad input of the API gives its distinct
  * status, a message naming the public function, no crash, and no write to
  * the output (each output starts as a sentinel pattern and is read back).

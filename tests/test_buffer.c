@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_buffer.c — core/buffer.c's release against other threads' calls on
+/* test_buffer.c — core/base/buffer.c's release against other threads' calls on
  * the same buffer: a call that resolved the buffer before the release began
  * has its work enqueued before the memory is freed (the release waits for
  * it), and a call that resolves it after gets ACCEL_ERROR_INVALID_HANDLE;

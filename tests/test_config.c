@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_config.c — plugins.ini (core/config.c): a valid file, relative library
+/* test_config.c — plugins.ini (core/base/config.c): a valid file, relative library
  * paths, a missing file, malformed files (ACCEL_ERROR_CONFIG with file:line),
  * bool spellings, unknown-key warnings, backend order, strict mode, and the
  * ACCEL_CONFIG / ACCEL_BACKEND environment overrides. Every config is written

@@ -95,7 +95,7 @@ Test(cuda, random_uniform_is_bit_identical_to_cpu)
  * several (buffer offset, stream offset, count) shapes: uniform bit for bit,
  * normal (mean 0.75, stddev 1.5, and the standard normal with its own
  * kernel) within the op table's rule |gpu - cpu| <= 4 ulp + 64 eps stddev
- * (README, accuracy), the largest difference logged in eps * stddev. The
+ * (docs/checking.md, accuracy), the largest difference logged in eps * stddev. The
  * last two shapes cross Philox counter 2^32 (f32, then f64), where the
  * vector kernel's launches are cut. */
 Test(cuda, random_fills_match_cpu_on_every_store_path)

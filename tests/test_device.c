@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_device.c — devices (core/device.c): count, lookup by index and by name,
+/* test_device.c — devices (core/base/device.c): count, lookup by index and by name,
  * the default device, properties and canonical names, on the default
  * configuration and on one with two mock devices besides the CPU. */
 #define _XOPEN_SOURCE 700

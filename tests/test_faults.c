@@ -2,7 +2,7 @@
 /* Copyright 2026 The accel authors */
 /* test_faults.c — what the runtime does when things go wrong outside the
  * caller's arguments: a plugin that fails in init, one that gives wrong
- * answers (the load-time self-test of core/selftest.c must refuse it), an op
+ * answers (the load-time self-test of core/runtime/selftest.c must refuse it), an op
  * that fails on the device in the middle of a queue (the sticky error names
  * the op; the runtime and other queues keep working), out of device memory
  * mid-run, closing the runtime with work still queued (drained, everything

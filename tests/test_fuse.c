@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* test_fuse.c — fusion of a graph's elementwise runs at instantiate
- * (core/fuse.c) and verify mode's check of fused kernels against the
- * unfused op list (core/fuse_check.c): a chain becomes one kernel and
+ * (core/graphs/fuse.c) and verify mode's check of fused kernels against the
+ * unfused op list (core/kernels/fused_check.c): a chain becomes one kernel and
  * matches a plain double loop; dead temporaries are elided, live ones
  * written; a dtype change, a reduction or the option end or stop fusion;
  * rebinding scalars and buffers of fused ops; 1000 random chains checked by

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_fuse_codegen.c — the CUDA entry core/kernel_codegen.c generates for
+/* test_fuse_codegen.c — the CUDA entry core/kernels/kernel_codegen.c generates for
  * elementwise kernels (fused chains are such kernels), checked where there
  * is no GPU: the generated source of graph_bench's fused 8-op chain and of a
  * two-output f64 kernel is compiled as host C++ (tests/fuse_codegen/
@@ -8,7 +8,7 @@
  * plain loop's values bit for bit over every n around the block and vector
  * edges, aligned and unaligned, in place, and with grids smaller than n
  * needs; the full-block path loads two vectors per input at a constant
- * offset. core/kernel_codegen.c is compiled into this test (its entry is
+ * offset. core/kernels/kernel_codegen.c is compiled into this test (its entry is
  * internal). */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
@@ -31,7 +31,7 @@ static void param(accel_kernel *k, const char *name, accel_dtype dt, bool out)
         k->nin++;
 }
 
-/* The body core/fuse.c writes for graph_bench's chain: mul, add, tanh,
+/* The body core/graphs/fuse.c writes for graph_bench's chain: mul, add, tanh,
  * scale (alpha = p1), sub, relu, mul, sigmoid, through the op table's
  * per-element expressions. */
 static const char chain_body[] =

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_graph.c — graphs (core/capture.c, core/graph.c, backends' graph
+/* test_graph.c — graphs (core/graphs/capture.c, core/graphs/graph.c, backends' graph
  * entries): capture and replay of every op kind on every device against the
  * same work run eagerly (bit-identical: the same backend runs the same
  * kernels), both through the backend's entries and the core's replay;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_handle.c — handle lifetimes (core/handle.c): a released handle stays
+/* test_handle.c — handle lifetimes (core/base/handle.c): a released handle stays
  * refused when the allocator hands its memory to the next object, handles
  * of two runtimes never mix in one call, closing a runtime while other
  * threads still call into it is an error status for them (no use after

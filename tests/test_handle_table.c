@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_handle_table.c — the handle table of core/handle.c on its own
+/* test_handle_table.c — the handle table of core/base/handle.c on its own
  * (compiled into this test with ACCEL_HANDLE_TEST_HOOKS): handle values are
  * never given out twice, a slot whose 32-bit generation is spent is retired
  * rather than wrapped, so a released handle stays refused for at least 2^32
@@ -10,10 +10,14 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/internal.h"
+#include "base/handle.h"
 
 void accel__handle_test_set_generation(const void *handle, uint32_t gen);
 

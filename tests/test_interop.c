@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_interop.c — zero-copy exchange (core/interop.c, core/dlpack.c): a CPU
+/* test_interop.c — zero-copy exchange (core/io/interop.c, core/io/dlpack.c): a CPU
  * buffer's host and native addresses, a queue's native stream, memory
  * allocated elsewhere wrapped as a buffer (ops write into it, the owner's
  * release runs exactly once: at release, or at runtime close), backends
@@ -135,7 +135,7 @@ Test(interop, wrap_bad_input_and_unsupported_backends)
 }
 
 /* DLPack's DLManagedTensor, laid out as in dlpack.h (independently of
- * core/dlpack.c's own copy). */
+ * core/io/dlpack.c's own copy). */
 typedef struct {
     void *data;
     struct {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_loader.c — core/loader.c: every way a candidate can be rejected (file
+/* test_loader.c — core/base/loader.c: every way a candidate can be rejected (file
  * missing, not a shared object, no entry symbol, entry returning NULL, wrong
  * ABI version, struct too small, init failure, no devices) is recorded in
  * accel_runtime_backend_info with its status and a reason, and the CPU

@@ -6,7 +6,7 @@
  * or long double precision. Each output slice sits between sentinel guards
  * that must survive the op.
  *
- * Tolerances (what the README's accuracy table promises, and why it is fair):
+ * Tolerances (what docs/checking.md's accuracy table promises, and why it is fair):
  * - add, sub, mul, div, sqrt, neg, abs, relu, max, min, scale (alpha exactly
  *   representable), fill, copy: correctly rounded, compared for equality.
  *   max/min are IEEE 754-2019 maximum/minimum (-0 < +0); tu_same does not
@@ -17,7 +17,7 @@
  *   rounding for + - * / sqrt; Figueroa, "When is double rounding innocuous?",
  *   SIGNUM 1995).
  * - exp, log, tanh: |got - exact| <= B ulp(exact), exact from long double libm
- *   (far more accurate than the dtype). B = 2 on the CPU (glibc; the README's
+ *   (far more accurate than the dtype). B = 2 on the CPU (glibc; docs/checking.md's
  *   bound). On GPUs the CUDA Programming Guide's tables (expf 2, logf 1,
  *   tanhf 2 ulp; exp, log, tanh 1 ulp) count ulps from the correctly rounded
  *   result, which is itself up to 0.5 ulp from the exact value, so B = 2.5

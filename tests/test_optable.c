@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_optable.c — core/optable.c and the op table of accel/types.h: every
+/* test_optable.c — core/base/optable.c and the op table of accel/types.h: every
  * row of ACCEL_OP_LIST reads back through accel_op_info and accel_op_name as
  * written, the columns agree with each other (kinds, operands, expressions,
  * dtypes, rules), every BINARY and UNARY row has its generated public

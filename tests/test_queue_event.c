@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_queue_event.c — queues and events (core/queue.c, core/event.c and the
+/* test_queue_event.c — queues and events (core/base/queue.c, core/base/event.c and the
  * backends' queue implementations): ordering of two queues through an event,
  * event query/synchronize/elapsed time, blocking transfers, release and
  * close with work pending, one queue fed from several threads, copies and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_rng.c — random streams that advance themselves (core/rng.c): each
+/* test_rng.c — random streams that advance themselves (core/ops/rng.c): each
  * fill through an accel_rng equals accel_random_uniform / _normal at the
  * documented element offset (position * 4 for f32, * 2 for f64), the
  * position advances by whole Philox blocks, successive fills differ, the same

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_security.c — core/security.c and the loader's path rules: a plugin or
+/* test_security.c — core/base/security.c and the loader's path rules: a plugin or
  * config file that someone other than its owner (or root) could write is
  * refused unless allowed, with the reason in the backend record and in
  * `accel info`; plugins are never looked for in the current directory or on

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_shortcuts.c — the one-call forms (core/shortcuts.c): a buffer from
+/* test_shortcuts.c — the one-call forms (core/ops/shortcuts.c): a buffer from
  * host data, and matmul on sub-matrices given as (offset, rows, cols, ld)
  * views, against a double-precision loop within accel's GEMM bound
  * 2*(k+2)*eps*(|A||B|)_ij, with C's elements outside the view unchanged. */

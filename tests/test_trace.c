@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_trace.c — ACCEL_TRACE (core/trace.c): the file written at
+/* test_trace.c — ACCEL_TRACE (core/base/trace.c): the file written at
  * accel_runtime_close is JSON (parsed here by an independent parser), has one
  * named track per queue, and its spans are well formed: "X" events with
  * ts/dur >= 0, on each track nested or disjoint and in enqueue order (queues

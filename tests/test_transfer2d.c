@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_transfer2d.c — 2-D strided transfers (core/transfer2d.c): a
+/* test_transfer2d.c — 2-D strided transfers (core/ops/transfer2d.c): a
  * sub-rectangle written, read and copied with pitches on both sides equals a
  * plain host loop, bytes between rows and around the rectangle are not
  * touched, contiguous rectangles take the one-transfer path, and bad

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* test_verify.c — cross-checking: the tolerance model
- * (core/tolerance.c), verify mode (core/verify.c) catching each bug of the
+ * (core/check/tolerance.c), verify mode (core/check/verify.c) catching each bug of the
  * faulty test plugin, the CPU checked against itself raising no alarm over
  * 1000 random ops, replay of a recorded mismatch, the fallback policy
- * (core/fallback.c) with its placement report (core/report.c), and the
- * load-time self-test (core/selftest.c). */
+ * (core/check/fallback.c) with its placement report (core/check/report.c), and the
+ * load-time self-test (core/runtime/selftest.c). */
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <dirent.h>

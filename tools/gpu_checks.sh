@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 # One run on the GPU machine (lent device, see ../shared/gpu/README.md): every GPU check and
-# measurement of a round. Build here with -DCMAKE_CUDA_ARCHITECTURES=90 into build-gpu, pack the
+# measurement a release needs (bench/RESULTS.md names the command behind each of its rows). Build here with -DCMAKE_CUDA_ARCHITECTURES=90 into build-gpu, pack the
 # libraries into .gpu (pack-libs.sh), then run this there carrying build-gpu and .gpu; logs go to $OUT.
 set -u
 B=build-gpu
@@ -38,7 +38,39 @@ grep -E "^\s+copy |random" $OUT/bench.txt; timeout 20 $B/bin/ew_probe --accel 1 
 # The 100 adds' graph state: a raw CUDA graph fresh, after kernels on its own stream, after kernels on a second stream, later, re-captured (graph_streams, plain CUDA); the bench's first and after-the-sweep lines beside it.
 { timeout 30 $B/bin/graph_streams; timeout 30 $B/bin/graph_streams --n-second 4; grep -E 'graph replay|graph100' $OUT/bench.txt; } > $OUT/graph_streams.txt 2>&1; cat $OUT/graph_streams.txt
 timeout 150 $PY bench/peers.py --accel $B/bin/accel --accel-json $OUT/bench.json --json $OUT/peers.json > $OUT/peers.txt 2>&1; cat $OUT/peers.txt | tail -60
-B=$B PY=$PY timeout 150 bash tools/gpu/kernels2.sh --no-tests > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt
+# User kernels: kernel_bench (cold-build phases, cache hit, launch against accel_axpby, z = a*x + b*y
+# against device copy; then an odd n for the element tail), and CuPy's ElementwiseKernel on the same
+# formula, size and in-place layout as kernel_bench's row (divide kernel_bench's GB/s by it).
+{ echo "== kernel_bench --device cuda:0"; timeout 40 $B/bin/kernel_bench --device cuda:0
+  echo "== kernel_bench --device cuda:0 --quick --n 268435459 (odd n: the element tail)"
+  timeout 40 $B/bin/kernel_bench --device cuda:0 --quick --n 268435459 | sed -n '/throughput/,$p'
+  echo "== CuPy ElementwiseKernel z = a*x + b*y, 2^28 f32, z in place on y (median of 5)"
+  timeout 60 $PY - <<'PYEOF'
+import statistics
+try:
+    import cupy as cp
+except ImportError:
+    print("  no CuPy here")
+    raise SystemExit(0)
+n = 1 << 28
+k = cp.ElementwiseKernel("float32 x, float32 y, float32 a, float32 b", "float32 z",
+                         "z = a * x + b * y", "kbench_axpby")
+x = cp.random.default_rng(1).random(n, dtype=cp.float32)
+y = cp.random.default_rng(2).random(n, dtype=cp.float32)
+a, b = cp.float32(1.0), cp.float32(0.5)
+k(x, y, a, b, y)
+s, e = cp.cuda.Event(), cp.cuda.Event()
+t = []
+for _ in range(5):
+    s.record()
+    k(x, y, a, b, y)
+    e.record()
+    e.synchronize()
+    t.append(cp.cuda.get_elapsed_time(s, e))
+ms = statistics.median(t)
+print(f"  cupy {cp.__version__}: {ms:.3f} ms  {12.0 * n / ms / 1e6:.1f} GB/s")
+PYEOF
+} > $OUT/kernel_bench.txt 2>&1; cat $OUT/kernel_bench.txt
 # Where a user-kernel launch's host time goes: launch_diag in 3 processes (raw cuLaunchKernel of the NVRTC cubin with kernelParams and packed, the built-in kernel's launch, accel_axpby, accel_kernel_launch; median of 9 interleaved rounds each, per-round differences).
 for r in 1 2 3; do timeout 12 $B/bin/launch_diag --device cuda:0 --device-rows 0; done > $OUT/launch_diag.txt 2>&1; grep -E '^launch_diag|^batches|e - d|a - c|b - a|e - a|d - c' $OUT/launch_diag.txt
 timeout 90 $B/bin/graph_bench --device cuda:0 --n 1024 --ops 100 --reps 500 --chain-n 268435456 --chain-reps 10 > $OUT/graph_bench.txt 2>&1

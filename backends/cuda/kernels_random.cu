@@ -24,7 +24,7 @@
  * 7.1e-7 absolute, against glibc's logf, sqrtf and sincosf on the CPU;
  * f64 is Box-Muller in double with CUDA's log, sqrt and sincos (1-2 ulp
  * each). Neither is bit-identical with the CPU; both stay inside the op
- * table's normal rule, 4 ulp + 64 eps stddev (core/tolerance.c). The f32
+ * table's normal rule, 4 ulp + 64 eps stddev (core/check/tolerance.c). The f32
  * normal fill is bound by instruction issue, not by its writes: its vector
  * kernel takes two counters per step, and the standard normal its own
  * instance (94 and 92 instructions per counter on sm_90, 125 two rounds

@@ -6,11 +6,17 @@
  * first waits for queued work that may still use the buffer, and before that
  * for other threads' calls that resolved the buffer and are enqueueing work
  * on it: core/handle.c's pins). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "graphs/capture.h"
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
 
 accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer **out_buffer)
 {
@@ -33,7 +39,7 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
     if (st == ACCEL_SUCCESS) {
         accel__type type;
         accel__gate *gate;
-        accel__capture_buffer_created(dev, accel__handle_peek(*out_buffer, &type, &gate));
+        dev->rt->capture->buffer_created(dev, accel__handle_peek(*out_buffer, &type, &gate));
     }
     return st;
 }

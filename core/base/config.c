@@ -33,16 +33,21 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ini.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <ini.h>
-
-#include "base/internal.h"
+#include "base/config.h"
+#include "base/file.h"
+#include "base/security.h"
+#include "base/status.h"
 
 /* The longest line accepted (characters, without the newline). */
 #define CONFIG_MAX_LINE 4096

@@ -3,11 +3,18 @@
 /* core/device.c — the runtime's device list (every device of every loaded
  * backend, in candidate order), names like "cuda:1", lookup by index, by
  * name and the default, and properties. The runtime owns devices. */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/loader.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/struct_size.h"
 
 accel_status accel__devices_build(accel_runtime *rt)
 {

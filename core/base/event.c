@@ -4,11 +4,18 @@
  * host function that polls the event's backend; see queue.c), synchronize,
  * query, elapsed time. An event is freed when the caller has released it and
  * no pending cross-backend wait still refers to it. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "graphs/capture.h"
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/xop.h"
 
 accel_status accel_event_create(accel_device *dev, accel_event **out_event)
 {
@@ -73,7 +80,7 @@ accel_status accel_event_record(accel_event *ev, accel_queue *q)
     if (ev->dev != q->dev)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: ev belongs to %s but q is on %s", fn,
                            ev->dev->name, q->dev->name);
-    if (__builtin_expect(accel__capturing(q), 0) && accel__capture_event_record(q, ev, &st))
+    if (__builtin_expect(accel__capturing(q), 0) && q->dev->rt->capture->event_record(q, ev, &st))
         return st;
     const accel_backend *vt = q->dev->be->vt;
     void *ctx = q->dev->be->ctx;
@@ -213,7 +220,7 @@ accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
     accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (accel__capture_wait_event(q, ev, fn, &st))
+    if (q->dev->rt->capture->wait_event(q, ev, fn, &st))
         return st;
     if (ev->dev->be == q->dev->be) {
         pthread_mutex_lock(&q->lock);
@@ -246,7 +253,7 @@ accel_status accel_event_synchronize(accel_event *ev)
     accel_status st = accel__enter(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev);
     if (st != ACCEL_SUCCESS)
         return st;
-    st = accel__capture_refuse_event_sync(ev, fn);
+    st = ev->dev->rt->capture->refuse_event_sync(ev, fn);
     if (st != ACCEL_SUCCESS)
         return st;
     accel__clear_error();

@@ -3,9 +3,12 @@
 /* core/event_life.c — an event object's end: the last reference (the
  * handle's, a pending wait's, a graph node's) frees it. Below event.c's
  * calls and the capture hooks, which both hold references. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
 
 void accel__event_destroy(accel_event *ev)
 {

@@ -8,12 +8,14 @@
  * with a message, never a hang or an endless read. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/internal.h"
+#include "base/file.h"
+#include "base/status.h"
 
 static const char *kind_of(mode_t mode)
 {

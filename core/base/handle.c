@@ -40,16 +40,18 @@
  * Pinned host blocks are real addresses the caller uses as memory; they are
  * kept in a separate open-addressing hash set (linear probing,
  * backward-shift deletion) behind a mutex. */
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "base/internal.h"
-#include "kernels/kernel_internal.h"
-
-/* A user kernel launch resolves up to one buffer per parameter in one call. */
-_Static_assert(ACCEL__CALL_PINS >= ACCEL__KMAX_PARAMS, "a call must pin every kernel argument");
+#include "base/handle.h"
+#include "base/status.h"
 
 typedef struct slot {
     uintptr_t key; /* 0: empty */

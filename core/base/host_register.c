@@ -4,9 +4,15 @@
  * locking memory the caller allocated, through the backend's optional
  * host_register entry. The runtime keeps the registered ranges (so overlaps
  * are refused, unregister finds the device, and close undoes what is left). */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
 
 struct accel__host_reg {
     char *ptr;

@@ -6,13 +6,22 @@
  * in the candidate (path, dlerror() text, reason, status) and a failure never affects other
  * candidates. */
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/internal.h"
+#include "base/config.h"
+#include "base/loader.h"
+#include "base/objects.h"
+#include "base/security.h"
+#include "base/status.h"
 
 /* Sanitizer builds keep plugins mapped after dlclose (RTLD_NODELETE): the
  * one-time allocations of their dependencies' constructors (libgomp,

@@ -22,12 +22,20 @@
  * and clears the recording queue's sticky error, which belongs to whoever
  * synchronizes that queue. accel_buffer_release waits the same way, on an
  * event recorded at the end of every live queue (accel__queues_mark_and_wait). */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "graphs/capture.h"
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/staging.h"
+#include "base/status.h"
+#include "base/trace.h"
+#include "base/xop.h"
 
 /* ------------------------------------------------------- staged copies */
 
@@ -134,7 +142,7 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
 void accel__queue_destroy(accel_queue *q)
 {
     accel__handle_free(q->handle);
-    accel__capture_queue_destroyed(q);
+    q->dev->rt->capture->queue_destroyed(q);
     const accel_backend *vt = q->dev->be->vt;
     pthread_mutex_lock(&q->lock);
     /* Drain first so that an error nobody asked for is at least logged. */
@@ -253,7 +261,7 @@ accel_device *accel_queue_device(const accel_queue *q)
 static accel_status finish_named(accel_queue *q, const char *fn)
 {
     char msg[512];
-    accel_status cst = accel__capture_refuse_sync(q, fn);
+    accel_status cst = q->dev->rt->capture->refuse_sync(q, fn);
     if (cst != ACCEL_SUCCESS)
         return cst;
     pthread_mutex_lock(&q->lock);
@@ -345,8 +353,9 @@ static accel_status do_transfer(const char *fn, accel__call *call, accel_queue *
     if (__builtin_expect(accel__capturing(q), 0)) {
         /* Blocking variants would wait for work that is only recorded. */
         if (strstr(fn, "_blocking"))
-            return accel__capture_refuse_sync(q, fn);
-        if (accel__capture_transfer(q, to_device, buf, offset, src_host, dst_host, bytes, &st))
+            return q->dev->rt->capture->refuse_sync(q, fn);
+        if (q->dev->rt->capture->transfer(q, to_device, buf, offset, src_host, dst_host, bytes,
+                                          &st))
             return st;
     }
     const accel_backend *vt = q->dev->be->vt;
@@ -535,7 +544,7 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
         return ACCEL_SUCCESS;
 
     if (__builtin_expect(accel__capturing(q), 0) &&
-        accel__capture_copy(q, src, src_offset, dst, dst_offset, bytes, &st))
+        q->dev->rt->capture->copy(q, src, src_offset, dst, dst_offset, bytes, &st))
         return st;
     accel__buffer_mark_enqueued(src);
     accel__buffer_mark_enqueued(dst);

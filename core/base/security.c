@@ -33,13 +33,18 @@
 #include <limits.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/internal.h"
+#include "base/config.h"
+#include "base/file.h"
+#include "base/security.h"
+#include "base/status.h"
 
 static bool trusted_owner(uid_t uid)
 {

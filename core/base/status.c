@@ -3,13 +3,19 @@
 /* core/status.c — status names and messages (from the X-macro list in
  * accel/types.h), the thread-local last-error message, the log callback and
  * level, and the library version. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "accel/collective.h"
-#include "base/internal.h"
+
+#include "base/status.h"
+#include "value.h"
 
 const char *accel_status_string(accel_status status)
 {

@@ -13,9 +13,12 @@
  * becomes that size, so a caller built against an older, smaller struct is
  * never overrun. Nothing else of the struct is read before struct_size.
  * A NULL struct is refused (ACCEL_ERROR_INVALID_ARGUMENT). */
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
-#include "base/internal.h"
+#include "base/status.h"
+#include "base/struct_size.h"
 
 static accel_status too_small(const char *fn, const char *arg, uint32_t size, size_t v1)
 {

@@ -11,12 +11,25 @@
  * An error of the host function is reported by the queue's next finish.
  * Every fallback is warned about once per op kind (accel__submit counts it
  * in the placement report). strict = true or fallback = none: no fallback. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accel/verify.h"
+
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/optable.h"
+#include "base/staging.h"
+#include "base/status.h"
+#include "base/xop.h"
 #include "check/hooks.h"
+#include "check/policy.h"
 
 typedef struct fbjob {
     accel_device *to;

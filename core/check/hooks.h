@@ -7,7 +7,9 @@
 #ifndef ACCEL_CORE_HOOKS_H
 #define ACCEL_CORE_HOOKS_H
 
-#include "base/internal.h"
+#include "base/objects.h"
+#include "base/xop.h"
+#include "check/policy.h"
 
 /* ------------------------------------------------------------ report.c */
 
@@ -85,17 +87,27 @@ typedef struct accel__repro {
  * when nothing was written (the reason is logged as a warning). */
 void accel__repro_write(const accel__repro *r, uint64_t n, char *path_out, size_t cap);
 
-/* ------------------------------------------------------------ kernel_check.c */
+/* ------------------------------------------------------------ hooks.c */
 
-/* The same three hooks for ACCEL_OP_KERNEL (user kernels, accel/kernel.h),
- * whose arguments have their own dtypes and whose outputs may be several:
- * they stage arguments by the launch descriptor instead of operands. Same
- * contracts as accel__fallback_try and the accel__verify_* hooks above. */
-accel_status accel__kernel_fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
-                                        accel_status st, accel__fallback_outcome *out);
-typedef struct accel__kvjob accel__kvjob;
-accel__kvjob *accel__kernel_verify_prepare(accel_queue *q, const accel_op_desc *d);
-void accel__kernel_verify_before_locked(accel_queue *q, accel__kvjob *j);
-void accel__kernel_verify_after_locked(accel_queue *q, accel__kvjob *j, int32_t rc);
+/* The hooks of one kind of work, as accel__submit calls them: chosen once
+ * per op from rt->op_hooks[d->op] (filled at accel_runtime_open), so submit
+ * has no branch on the kind. A kind whose work is described differently (a
+ * user kernel's arguments, an array op's views) brings its own table from
+ * its own area; the hooks never call each other or back into submit. Same
+ * contracts as accel__fallback_try and the accel__verify_* hooks above; the
+ * verify job is the kind's own, opaque to submit. */
+typedef struct accel__op_hooks {
+    accel_status (*fallback_try)(accel_queue *q, const accel_op_desc *d, bool empty,
+                                 accel_status st, accel__fallback_outcome *out);
+    void *(*verify_prepare)(accel_queue *q, const accel_op_desc *d);
+    void (*verify_before_locked)(accel_queue *q, void *job);
+    void (*verify_after_locked)(accel_queue *q, void *job, int32_t rc);
+} accel__op_hooks;
+
+/* The built-in ops' hooks (fallback.c, verify.c), for every op table row. */
+extern const accel__op_hooks accel__op_hooks_builtin;
+/* Fill rt->op_hooks: the built-in hooks for every op code; the runtime then
+ * installs other kinds' tables over their codes. */
+void accel__op_hooks_init(accel_runtime *rt);
 
 #endif /* ACCEL_CORE_HOOKS_H */

@@ -8,12 +8,22 @@
  * or [runtime] report = true. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accel/verify.h"
+
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/struct_size.h"
 #include "check/hooks.h"
+#include "check/policy.h"
 
 static accel__report_cell *cell(accel_runtime *rt, const accel_device *dev, uint32_t op)
 {

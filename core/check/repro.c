@@ -15,6 +15,9 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +26,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/objects.h"
+#include "base/status.h"
 #include "check/hooks.h"
+#include "io/npy_preamble.h"
 #include "json.h"
 
 enum { MAX_MEMBERS = 9, MAX_SEGS = 3 };

@@ -6,10 +6,16 @@
  * apply the same bounds. Sources of the bounds: accel/verify.h. */
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "accel/verify.h"
-#include "base/internal.h"
+
+#include "base/optable.h"
+#include "base/status.h"
+#include "check/tolerance.h"
 
 void accel_tolerance_op_init(accel_tolerance_op *t)
 {

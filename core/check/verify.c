@@ -18,13 +18,29 @@
  *
  * The policy (verify, fallback, report) comes from the settings of config.c. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "accel/verify.h"
+
+#include "base/config.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/optable.h"
+#include "base/staging.h"
+#include "base/status.h"
+#include "base/struct_size.h"
+#include "base/xop.h"
 #include "check/hooks.h"
+#include "check/policy.h"
+#include "check/tolerance.h"
 
 static char *dup_str(const char *s)
 {

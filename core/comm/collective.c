@@ -4,11 +4,18 @@
  * entries of the plugin table; NCCL in the CUDA plugin), for libraries such
  * as libaccel_mpi that exchange the ranks' ids themselves
  * (accel/collective.h; its error and log helpers live in status.c). */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accel/collective.h"
-#include "base/internal.h"
+
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "comm/comm.h"
 
 /* A communicator is a handle of the handle table (ACCEL__T_COMM), as every
  * object of a runtime: a released one stays detectably released, one of a

@@ -4,11 +4,20 @@
  * and the hooks the op, transfer, event and buffer paths call once their
  * arguments are validated (core/capture.h). The hooks append deep copies to
  * the open capture's graph; they call only lower rooms (status, handles). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
 #include "graphs/capture.h"
+#include "graphs/graph.h"
 #include "kernels/kernel_internal.h"
 #include "ops/submit.h"
 
@@ -167,7 +176,17 @@ accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out_graph)
     release_events(c);
     accel_graph *g = c->g;
     free(c);
-    return accel__graph_publish(g, fn, out_graph);
+    st = accel__graph_publish(g, fn, out_graph);
+    if (st == ACCEL_SUCCESS)
+        st = accel__graph_instantiate_new(g, fn);
+    if (st != ACCEL_SUCCESS && *out_graph) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", accel_last_error());
+        accel_graph_release(*out_graph);
+        *out_graph = NULL;
+        accel__set_error("%s", msg);
+    }
+    return st;
 }
 
 /* A user kernel launch: its launch descriptor lives only for the call, so
@@ -409,3 +428,15 @@ void accel__capture_queue_destroyed(accel_queue *q)
                q->dev->name, c->g->n);
     drop(c);
 }
+
+const accel__capture_hooks accel__graph_capture_hooks = {
+    .op = accel__capture_op,
+    .transfer = accel__capture_transfer,
+    .copy = accel__capture_copy,
+    .event_record = accel__capture_event_record,
+    .wait_event = accel__capture_wait_event,
+    .refuse_sync = accel__capture_refuse_sync,
+    .refuse_event_sync = accel__capture_refuse_event_sync,
+    .buffer_created = accel__capture_buffer_created,
+    .queue_destroyed = accel__capture_queue_destroyed,
+};

@@ -41,4 +41,8 @@ void accel__capture_buffer_created(accel_device *dev, accel_buffer *buf);
 /* accel__queue_destroy: drop a capture never ended. */
 void accel__capture_queue_destroyed(accel_queue *q);
 
+/* These hooks as the table base/objects.h declares, for accel_runtime_open
+ * to install as rt->capture. */
+extern const accel__capture_hooks accel__graph_capture_hooks;
+
 #endif /* ACCEL_CORE_CAPTURE_H */

@@ -11,14 +11,21 @@
  * end, except a temporary that is written first and used by no node outside
  * the run (dead: elided). A run that cannot be built stays unfused. */
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/optable.h"
+#include "base/status.h"
 #include "graphs/fuse.h"
 #include "graphs/graph_record.h"
 #include "kernels/kernel_internal.h"
-#include "ops/optable.h"
 
 struct accel__fused {
     accel__klaunch L; /* the launch: args are the kernel's arguments */

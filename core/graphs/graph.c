@@ -6,13 +6,25 @@
  * buffers, scalars and host pointers, release. The graph as data is
  * graph_record.c's; capture is capture.c's. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "graphs/fuse.h"
-#include "graphs/graph_record.h"
+#include "base/handle.h"
+#include "base/loader.h"
+#include "base/objects.h"
+#include "base/optable.h"
+#include "base/status.h"
+#include "base/struct_size.h"
+#include "base/trace.h"
 #include "check/hooks.h"
+#include "graphs/fuse.h"
+#include "graphs/graph.h"
+#include "graphs/graph_record.h"
 #include "kernels/kernel_internal.h"
 #include "ops/submit.h"
 
@@ -157,6 +169,14 @@ static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const cha
         g->be = NULL;
     }
     return ACCEL_SUCCESS;
+}
+
+accel_status accel__graph_instantiate_new(accel_graph *g, const char *fn)
+{
+    pthread_mutex_lock(&g->lock);
+    accel_status st = instantiate_locked(g, 0, fn);
+    pthread_mutex_unlock(&g->lock);
+    return st;
 }
 
 void accel_graph_options_init(accel_graph_options *opt)
@@ -347,11 +367,16 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
                            "supported)",
                            fn);
     pthread_mutex_lock(&g->lock);
-    st = g->ubuf ? ACCEL_SUCCESS : collect_buffers_locked(g, fn);
+    /* Launch only replays: instantiation happens at the end of the capture,
+     * in accel_graph_instantiate and in the rebinding calls. A graph left
+     * stale by a failed update is refused, never rebuilt here. */
+    if (!g->instantiated || g->be_stale || g->plan_stale || !g->ubuf)
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                         "%s: g is not instantiated (its last instantiation or update failed: "
+                         "call accel_graph_instantiate)",
+                         fn);
     if (st == ACCEL_SUCCESS)
         st = check_alive_locked(g, fn);
-    if (st == ACCEL_SUCCESS && (!g->instantiated || g->be_stale || g->plan_stale))
-        st = instantiate_locked(g, g->flags, fn);
     accel__hslot **pins = NULL;
     if (st == ACCEL_SUCCESS)
         st = pin_all_locked(g, fn, &pins);
@@ -517,6 +542,17 @@ static void rebind(accel__gnode *n, uint32_t b, accel_buffer *nb)
     n->buf_handle[b] = nb->handle;
 }
 
+/* The explicit update of the rebinding calls: a change the backend's graph
+ * could not take (be_stale) or that moved a fused kernel's buffers
+ * (plan_stale) is instantiated again now, with g's flags, so that launch
+ * only replays. g->lock held. */
+static accel_status refresh_locked(accel_graph *g, const char *fn)
+{
+    if (!g->be_stale && !g->plan_stale && g->ubuf)
+        return ACCEL_SUCCESS;
+    return instantiate_locked(g, g->flags, fn);
+}
+
 accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_buffer *new_buf)
 {
     static const char fn[] = "accel_graph_set_buffer";
@@ -575,7 +611,7 @@ accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_b
                 update_be_locked(g, i, true);
         }
     if (st == ACCEL_SUCCESS && collect_buffers_locked(g, fn) != ACCEL_SUCCESS) {
-        /* The next launch collects them again. */
+        /* Rebound but not collected: refresh_locked collects them again. */
         free(g->ubuf);
         free((void *)g->uhandle);
         g->ubuf = NULL;
@@ -583,6 +619,8 @@ accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_b
         g->nubuf = 0;
         accel__clear_error();
     }
+    if (st == ACCEL_SUCCESS)
+        st = refresh_locked(g, fn);
     pthread_mutex_unlock(&g->lock);
     return st;
 }
@@ -693,6 +731,8 @@ accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
             update_be_locked(g, node, false);
         }
     }
+    if (st == ACCEL_SUCCESS)
+        st = refresh_locked(g, fn);
     pthread_mutex_unlock(&g->lock);
     return st;
 }
@@ -719,7 +759,10 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
         uses++;
         update_be_locked(g, i, false);
     }
+    accel_status st2 = uses ? refresh_locked(g, fn) : ACCEL_SUCCESS;
     pthread_mutex_unlock(&g->lock);
+    if (st2 != ACCEL_SUCCESS)
+        return st2;
     if (uses == 0)
         return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: no transfer of g uses old_ptr (%p)", fn,
                            old_ptr);
@@ -794,9 +837,8 @@ accel_status accel_graph_backend_replay(accel_graph *g, bool *out_backend)
     if (!out_backend)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_backend is NULL", fn);
     pthread_mutex_lock(&g->lock);
-    if (!g->instantiated || g->be_stale || g->plan_stale)
-        st = instantiate_locked(g, g->flags, fn);
-    *out_backend = st == ACCEL_SUCCESS && g->be && !core_replay_now(g->dev->rt);
+    *out_backend =
+        g->instantiated && !g->be_stale && !g->plan_stale && g->be && !core_replay_now(g->dev->rt);
     pthread_mutex_unlock(&g->lock);
     return st;
 }

@@ -3,8 +3,15 @@
 /* core/graph_record.c — the recorded graph as data (graph_record.h): a new
  * graph, appending nodes and temporaries while a capture records, the handle
  * that publishes it, and freeing it with the references its nodes hold. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
 #include "graphs/graph_record.h"
 #include "kernels/kernel_internal.h"
 

@@ -8,7 +8,7 @@
 #ifndef ACCEL_CORE_GRAPH_RECORD_H
 #define ACCEL_CORE_GRAPH_RECORD_H
 
-#include "base/internal.h"
+#include "base/objects.h"
 
 /* One recorded node. be holds the plugin's view (op descriptor, byte ranges,
  * host pointers) kept current by rebinding; buf[] the core buffers behind
@@ -62,10 +62,5 @@ bool accel__graph_add_temp(accel_graph *g, accel_buffer *buf);
 void accel__graph_free(accel_graph *g);
 /* Register g as a live handle on its runtime's list. */
 accel_status accel__graph_publish(accel_graph *g, const char *fn, accel_graph **out);
-/* True while q records (one relaxed load). */
-static inline bool accel__capturing(const accel_queue *q)
-{
-    return atomic_load_explicit(&((accel_queue *)q)->capture, memory_order_relaxed) != NULL;
-}
 
 #endif /* ACCEL_CORE_GRAPH_RECORD_H */

@@ -4,11 +4,15 @@
  * accel/dlpack.h): the deleters run in C, at whatever time and on whatever
  * thread the consumer drops the tensor. */
 #include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accel/dlpack.h"
-#include "base/internal.h"
+
+#include "base/objects.h"
+#include "base/status.h"
 
 /* DLPack's structs (dlpack.h, DLPACK_VERSION 0.8), laid out as there. */
 typedef struct dl_device {

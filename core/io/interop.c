@@ -5,7 +5,13 @@
  * someone else allocated (with the owner's release callback). The backend
  * entries are optional; without them the answers fall back to the host
  * address or say "unsupported". */
-#include "base/internal.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/handle.h"
+#include "base/loader.h"
+#include "base/objects.h"
+#include "base/status.h"
 
 void *accel_buffer_host_pointer(const accel_buffer *buf)
 {

@@ -10,21 +10,23 @@
  * anything large is allocated. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "accel/npy.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/internal.h"
+#include "accel/npy.h"
+
+#include "base/status.h"
+#include "io/npy_preamble.h"
 
 /* A header longer than this is not something NumPy writes for the dtypes we
  * accept (it needs ~120 bytes); refusing early bounds the allocation. NumPy's

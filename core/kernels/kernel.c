@@ -7,10 +7,19 @@
  * are kernel_launch.c's; this file never calls the op path. */
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/struct_size.h"
 #include "kernels/kernel_cache.h"
 #include "kernels/kernel_internal.h"
 

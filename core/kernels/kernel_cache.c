@@ -26,6 +26,11 @@
  * so does a folder that cannot be created or written (one warning). */
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +39,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
+#include "base/config.h"
+#include "base/objects.h"
+#include "base/status.h"
 #include "kernels/kernel_cache.h"
 
 #define KC_MAGIC "ACCELKC\001"

@@ -8,7 +8,7 @@
 #ifndef ACCEL_CORE_KERNEL_CACHE_H
 #define ACCEL_CORE_KERNEL_CACHE_H
 
-#include "base/internal.h"
+#include "base/objects.h"
 
 /* Bytes of compiler log kept for a failed build's message. */
 #define ACCEL__KLOG_MAX 16384

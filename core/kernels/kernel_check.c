@@ -16,12 +16,21 @@
  * Fallback: every array is read, a host function runs the launch on the
  * fallback device, and the outputs are written back, in the queue's order. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "graphs/fuse.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/xop.h"
 #include "check/hooks.h"
+#include "check/policy.h"
+#include "kernels/fused_chain.h"
 #include "kernels/kernel_internal.h"
 
 typedef struct accel__kvjob kjob;
@@ -229,7 +238,7 @@ static void compare(const kjob *j, uint32_t i, const void *got, const void *exp,
              bad, a->count);
 }
 
-/* A graph's fused kernel: against its unfused ops on the host (fuse_check.c). */
+/* A graph's fused kernel: against its unfused ops on the host (fused_check.c). */
 static void chain_check(kjob *j, char *what, size_t cap)
 {
     accel__policy *p = j->rt->policy;
@@ -324,14 +333,14 @@ static accel_be_program *reference_program(accel_queue *q, const accel_op_desc *
     return NULL;
 }
 
-accel__kvjob *accel__kernel_verify_prepare(accel_queue *q, const accel_op_desc *d)
+static void *kernel_verify_prepare(accel_queue *q, const accel_op_desc *d)
 {
     accel__policy *p = q->dev->rt->policy;
     accel_device *ref = p->verify_ref;
     if (!ref || (q->dev == ref && !p->verify_self))
         return NULL;
     /* A graph's fused kernel is checked on the host against its unfused ops
-     * (fuse_check.c): no reference program. */
+     * (fused_check.c): no reference program. */
     accel_be_program *rp = accel__klaunch_of(d)->chain ? NULL : reference_program(q, d, ref);
     if (!rp && !accel__klaunch_of(d)->chain)
         return NULL;
@@ -345,16 +354,18 @@ accel__kvjob *accel__kernel_verify_prepare(accel_queue *q, const accel_op_desc *
     return j;
 }
 
-void accel__kernel_verify_before_locked(accel_queue *q, accel__kvjob *j)
+static void kernel_verify_before_locked(accel_queue *q, void *job)
 {
+    kjob *j = job;
     if (read_arrays(q, j, j->pre, false) != ACCEL_SUCCESS) {
         j->cancelled = true;
         accel__clear_error();
     }
 }
 
-void accel__kernel_verify_after_locked(accel_queue *q, accel__kvjob *j, int32_t rc)
+static void kernel_verify_after_locked(accel_queue *q, void *job, int32_t rc)
 {
+    kjob *j = job;
     accel__policy *p = q->dev->rt->policy;
     const accel_backend *vt = q->dev->be->vt;
     char saved[1024];
@@ -460,7 +471,7 @@ static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_dev
     return st;
 }
 
-accel_status accel__kernel_fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
+static accel_status kernel_fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
                                         accel_status st, accel__fallback_outcome *out)
 {
     accel_device *dev = q->dev;
@@ -500,3 +511,10 @@ accel_status accel__kernel_fallback_try(accel_queue *q, const accel_op_desc *d, 
                    d->name, to->name, dev->name, out->reason);
     return ACCEL_SUCCESS;
 }
+
+const accel__op_hooks accel__op_hooks_kernel = {
+    .fallback_try = kernel_fallback_try,
+    .verify_prepare = kernel_verify_prepare,
+    .verify_before_locked = kernel_verify_before_locked,
+    .verify_after_locked = kernel_verify_after_locked,
+};

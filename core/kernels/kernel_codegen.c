@@ -12,10 +12,14 @@
  * ("saxpy:1:7: error: ..."). The C twin includes no header: it works with
  * the embedded compiler on a machine without C library headers. */
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
 #include "kernels/kernel_internal.h"
 
 typedef struct sb {

@@ -9,9 +9,13 @@
 #define ACCEL_CORE_KERNEL_INTERNAL_H
 
 #include "accel/kernel.h"
-#include "base/internal.h"
+
+#include "base/handle.h"
+#include "base/objects.h"
 
 #define ACCEL__KMAX_PARAMS 32
+/* A user kernel launch resolves up to one buffer per parameter in one call. */
+_Static_assert(ACCEL__CALL_PINS >= ACCEL__KMAX_PARAMS, "a call must pin every kernel argument");
 #define ACCEL__KNAME_MAX 64
 
 /* How a raw kernel's scalar parameter is stored (accel_kernel_arg_desc.value). */
@@ -131,5 +135,17 @@ static inline size_t accel__kesize(uint32_t dtype)
 {
     return accel_dtype_size((accel_dtype)dtype);
 }
+
+/* At accel_runtime_close, after the queues drained and the graphs went:
+ * drop the caller's reference of every kernel left, then release every
+ * program and the cache (kernel.c). */
+void accel__kernels_close(accel_runtime *rt);
+
+/* Verify mode's and the fallback's hooks for ACCEL_OP_KERNEL (kernel_check.c),
+ * whose arguments have their own dtypes and whose outputs may be several:
+ * they stage arguments by the launch descriptor instead of operands.
+ * accel_runtime_open installs them as rt->op_hooks[ACCEL_OP_KERNEL]. */
+struct accel__op_hooks;
+extern const struct accel__op_hooks accel__op_hooks_kernel;
 
 #endif /* ACCEL_CORE_KERNEL_INTERNAL_H */

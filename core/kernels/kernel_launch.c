@@ -5,11 +5,16 @@
  * aliasing, shapes, grid limits) before any backend sees it, finds the
  * device's program (kernel.c builds it on first use), then goes down the op
  * path of every op (accel__submit) as an ACCEL_OP_KERNEL desc. */
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
 #include "kernels/kernel_internal.h"
 #include "ops/submit.h"
 

@@ -46,12 +46,19 @@
  * accel_host_alloc) is not, any other is taken to be. */
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/struct_size.h"
+#include "ops/batch.h"
 
 #define BATCH_MAX ACCEL_BATCH_MAX_ARRAYS
 #define BATCH_MAX_QUEUES 4

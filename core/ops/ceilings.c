@@ -5,10 +5,15 @@
  * host<->device copies) through the optional measure_ceilings entry of the
  * plugin table. The plugin does the timing with the vendor's calls; the core
  * only validates, serializes and copies the result out. */
+#include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/struct_size.h"
 
 /* measure_ceilings took the place of reserved[0] of the first table, and
  * the optional entries after it the other reserved slots: the offsets of

@@ -11,9 +11,18 @@
  * except reductions and GEMM with k == 0, which still write their output. */
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/optable.h"
+#include "base/status.h"
+#include "base/struct_size.h"
+#include "ops/ops.h"
 #include "ops/submit.h"
 
 /* ------------------------------------------------------------ validation */

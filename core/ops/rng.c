@@ -7,9 +7,14 @@
  * accel_random_uniform / accel_random_normal at the element offset the
  * position gives; this file only keeps the books. */
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "ops/ops.h"
 
 struct accel_rng {
     uint64_t seed;

@@ -4,9 +4,13 @@
  * buffer made from host data, and a matrix product on sub-matrices described
  * by (buffer, offset, rows, cols, leading dimension) views. Each is built on
  * the public calls it replaces, so validation and errors are theirs. */
+#include <stddef.h>
 #include <string.h>
 
-#include "base/internal.h"
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
+#include "ops/ops.h"
 
 accel_status accel_buffer_create_from_host(accel_queue *q, const void *src, size_t bytes,
                                            accel_buffer **out_buffer)

@@ -16,7 +16,7 @@
 #ifndef ACCEL_CORE_SUBMIT_H
 #define ACCEL_CORE_SUBMIT_H
 
-#include "base/internal.h"
+#include "base/objects.h"
 
 /* ------------------------------------------------------------ submit.c */
 

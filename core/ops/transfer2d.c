@@ -7,7 +7,13 @@
  * per row through the queue's ordinary write/read/copy path (so tracing,
  * verify mode and cross-backend copies apply unchanged). A backend entry
  * for a single strided copy can replace the row loop later. */
-#include "base/internal.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/handle.h"
+#include "base/objects.h"
+#include "base/status.h"
 
 /* Bytes from the first to one past the last byte of the rectangle, in *out;
  * false on overflow. */

@@ -443,7 +443,7 @@ ACCEL_API const char *accel_op_name(accel_op_code op);
  * (the backend lacks the op). Elementwise ops on f32/f64 are correctly rounded
  * (0.5 ulp) except exp, log, tanh, sin, cos and sigmoid, which are within the
  * backend's documented ulp bound (CPU: glibc libm, exp and log <= 2 ulp, tanh <= 3 ulp as tested;
- * glibc's f64 tanh is 2.0 ulp off at x = -0.23220181536475337; see README). */
+ * glibc's f64 tanh is 2.0 ulp off at x = -0.23220181536475337; see docs/checking.md). */
 
 /** out[i] = value (converted to dtype). */
 ACCEL_API accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_slice out);

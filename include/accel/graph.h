@@ -62,7 +62,10 @@ ACCEL_API accel_status accel_queue_begin_capture(accel_queue *q);
 
 /** Stop recording q and hand back what was recorded as a new graph (the
  *  caller's; *out_graph is NULL on failure). Must be called by the thread
- *  that began the capture. An empty capture gives a graph of 0 nodes.
+ *  that began the capture. The graph comes back instantiated with the
+ *  default options (accel_graph_instantiate: fusion and the backend's graph
+ *  are built here, so the compile time falls here, not in a launch). An
+ *  empty capture gives a graph of 0 nodes.
  *  When an earlier call during the capture failed to record (out of host
  *  memory), the capture is dropped and that failure is returned. Errors:
  *  ACCEL_ERROR_INVALID_HANDLE (q), ACCEL_ERROR_INVALID_ARGUMENT (q is not
@@ -102,8 +105,9 @@ ACCEL_API accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out
  * Results may differ from the unfused ops in the last bits (intermediates
  * stay in registers; CUDA contracts a*b+c into one fma); verify mode checks
  * them as below. Rebinding a scalar of a fused op updates the kernel's
- * argument; rebinding a buffer a fused kernel uses plans the graph again at
- * the next launch (kernels of the same text are reused, not rebuilt).
+ * argument; rebinding a buffer a fused kernel uses plans the graph again in
+ * accel_graph_set_buffer itself (kernels of the same text are reused, not
+ * rebuilt), never in a launch.
  *
  * Verify mode and fused kernels: a fused kernel's outputs are compared with
  * the unfused op list run on the host from the same inputs, each op rounded
@@ -132,8 +136,11 @@ ACCEL_API void accel_graph_options_init(accel_graph_options *opt);
  *  unless ACCEL_GRAPH_NO_FUSION: the fused kernels are built now, so the
  *  compile time falls here, not in a launch), then hand the plan to the
  *  device's backend when it has graph entries and the flags allow it.
- *  Optional: the first launch instantiates with the defaults. Calling it
- *  again re-instantiates with the new options. A backend that refuses the
+ *  accel_queue_end_capture returns the graph instantiated with the defaults;
+ *  calling this again re-instantiates it with the new options (also after a
+ *  failed rebinding update left it uninstantiated). Launch never
+ *  instantiates: all building happens here, at the end of the capture and
+ *  in the rebinding calls. A backend that refuses the
  *  list (an op or transfer it cannot record) is not an error: the core
  *  replays instead (accel_graph_backend_replay says which). Errors:
  *  ACCEL_ERROR_INVALID_HANDLE (g), ACCEL_ERROR_INVALID_ARGUMENT
@@ -145,7 +152,9 @@ ACCEL_API accel_status accel_graph_instantiate(accel_graph *g, const accel_graph
  *  and returned by the next synchronizing call with the failing op's name.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE (g, q, or a buffer the graph uses was
  *  released: rebind it with accel_graph_set_buffer), ACCEL_ERROR_DEVICE_MISMATCH
- *  (q on another device), ACCEL_ERROR_INVALID_ARGUMENT (q is capturing), and
+ *  (q on another device), ACCEL_ERROR_INVALID_ARGUMENT (q is capturing, or g
+ *  is not instantiated because its last instantiation or rebinding update
+ *  failed: call accel_graph_instantiate), and
  *  the statuses of the ops and transfers it enqueues. Thread-safe. */
 ACCEL_API accel_status accel_graph_launch(accel_graph *g, accel_queue *q);
 

@@ -40,7 +40,7 @@
  * 16 bits; arithmetic in float), int32 (int), int64, uint8.
  *
  * Compiled code is cached per kernel and device, in the runtime's memory,
- * and on disk ([runtime] kernel_cache in plugins.ini; see README).
+ * and on disk ([runtime] kernel_cache in plugins.ini; see docs/kernels.md).
  *
  * Ownership: kernels are the caller's (accel_kernel_release); they must not
  * outlive their runtime. Thread safety: every function may be called from

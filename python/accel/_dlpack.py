@@ -4,7 +4,7 @@
 accel.from_dlpack (import), for NumPy on the CPU and CuPy or PyTorch on CUDA.
 
 The capsule's destructor and the managed tensor's deleter are C functions in
-libaccel (core/dlpack.c), not ctypes callbacks: they may run from any thread
+libaccel (core/io/dlpack.c), not ctypes callbacks: they may run from any thread
 at any time, also during interpreter shutdown. An exported tensor holds a
 reference to its Array (dropped by the deleter, under the GIL), so the buffer
 stays while the consumer uses it; an imported one is wrapped as an accel

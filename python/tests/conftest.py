@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 """Shared helpers of the accel pytest suite: NumPy is the reference, and the
-tolerances are accel's own (README, "Accuracy" and "Cross-checking")."""
+tolerances are accel's own (docs/checking.md)."""
 import math
 import os
 

@@ -16,13 +16,14 @@ cli_completion.c), from the tables --help prints:
   completing exactly the options of --help (no more, no fewer), and every
   option that a usage line of --help shows being one of that command's
   options;
-- the README's list of commands (the code block of "The `accel` program")
-  names every command and subcommand, and only options they have; its
-  `accel bench` line shows every option of `accel bench --help`.
+- the list of commands in docs/cli.md and in README.md (the code block of
+  each one's "The `accel` program" section) names every command and
+  subcommand, and only options they have; its `accel bench` line shows
+  every option of `accel bench --help`.
 
 groff is a build dependency of the tests (Debian: groff-base).
 
-usage: man_check.py ACCEL MAN_DIR COMPLETION_FILE [README]"""
+usage: man_check.py ACCEL MAN_DIR COMPLETION_FILE [DOC.md ...]"""
 import os
 import re
 import shutil
@@ -147,8 +148,8 @@ def completion(accel, path):
     check("info's options", {"--json", "--device", "--config", "--list-devices"} <= got, repr(got))
 
 
-def agreement(accel, comp, readme):
-    """--help, completion, usage lines and the README say the same options."""
+def agreement(accel, comp, docs):
+    """--help, completion, usage lines and the docs say the same options."""
     commands = all_commands(accel)
     check("accel run eval is a listed subcommand", "run eval" in commands, repr(commands))
     known = {c: options_of(help_of(accel, c)) for c in commands}
@@ -168,38 +169,48 @@ def agreement(accel, comp, readme):
             extra = sorted(set(re.findall(r"(--[a-z][a-z-]*)", form)) - known[owner])
             check("accel %s --help: usage line of '%s' shows only its options" % (cmd, owner),
                   not extra, "%r shows %s" % (form, extra))
-    if not readme:
+    root = os.path.commonpath(docs) if len(docs) > 1 else None
+    for doc in docs:
+        doc_commands(known, commands, doc, os.path.relpath(doc, root) if root else doc)
+
+
+def doc_commands(known, commands, doc, name):
+    """The command block (```sh) of a page's "The `accel` program" section."""
+    text = open(doc).read()
+    parts = text.split("# The `accel` program\n", 1)
+    has = len(parts) == 2 and "```sh\n" in parts[1]
+    check("%s has a section 'The `accel` program' with its commands" % name, has)
+    if not has:
         return
-    text = open(readme).read()
-    block = text.split("## The `accel` program", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    block = parts[1].split("```sh\n", 1)[1].split("```", 1)[0]
     seen = set()
     for line in block.splitlines():
         words = line.split("#", 1)[0].split()
         if len(words) < 2 or words[0] != "accel":
             continue
         owner = " ".join(words[1:3]) if " ".join(words[1:3]) in known else words[1]
-        check("README: 'accel %s' is a command" % owner, owner in known, line)
+        check("%s: 'accel %s' is a command" % (name, owner), owner in known, line)
         if owner not in known:
             continue
         seen.add(owner)
         extra = sorted(set(re.findall(r"(--[a-z][a-z-]*)", line)) - known[owner])
-        check("README: 'accel %s' shows only its options" % owner, not extra,
+        check("%s: 'accel %s' shows only its options" % (name, owner), not extra,
               "%r shows %s" % (line, extra))
         if owner == "bench":  # the one a user copies whole: every option of --help
             longs = {o for o in known[owner] if o.startswith("--")} - {"--help"}
             missing = sorted(longs - set(re.findall(r"(--[a-z][a-z-]*)", line)))
-            check("README: 'accel bench' shows every option of --help", not missing,
+            check("%s: 'accel bench' shows every option of --help" % name, not missing,
                   "%r lacks %s" % (line, missing))
-    check("README lists every command and subcommand", seen == set(commands),
+    check("%s lists every command and subcommand" % name, seen == set(commands),
           "missing %s" % sorted(set(commands) - seen))
 
 
 def main():
     accel, man_dir, comp = sys.argv[1:4]
-    readme = sys.argv[4] if len(sys.argv) > 4 else None
+    docs = sys.argv[4:]
     pages(accel, man_dir)
     completion(accel, comp)
-    agreement(accel, comp, readme)
+    agreement(accel, comp, docs)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         sys.exit(1)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The accel authors
-// host_run.cc — runs two CUDA elementwise entries that core/kernel_codegen.c
+// host_run.cc — runs two CUDA elementwise entries that core/kernels/kernel_codegen.c
 // generated (test_fuse_codegen.c writes them as chain.cu and pair.cu next to
 // this program's build) on the host: every thread of every block in turn,
 // with blockIdx, threadIdx, gridDim and blockDim as globals. Threads of these

@@ -7,7 +7,7 @@
 # down, run the built `accel info`, then install into a prefix (still under
 # umask 002), check the modes there and run the installed `accel info`.
 # Nothing the build or the install writes may be group- or world-writable:
-# the core refuses such plugins and plugins.ini (core/security.c).
+# the core refuses such plugins and plugins.ini (core/base/security.c).
 #
 #   usage: check_umask.sh SOURCE_DIR WORK_DIR
 set -euo pipefail

@@ -43,9 +43,10 @@ const cli_command cli_demo_command = {
     .description = "Walks through the tutorial on one device: device query, vector add,\n"
                    "elementwise multiply and exp, a batched sum under a memory cap, copies\n"
                    "overlapped with compute over 4 queues, and an f32 matrix product. Each step\n"
-                   "is checked against the CPU device to the README's tolerances. Ends with a\n"
-                   "table: step, device, time (from events), GB/s or TFLOP/s, check. A time\n"
-                   "or rate the device's events cannot give (0 elapsed) shows as n/a.",
+                   "is checked against the CPU device to accel's tolerances (docs/checking.md).\n"
+                   "Ends with a table: step, device, time (from events), GB/s or TFLOP/s,\n"
+                   "check. A time or rate the device's events cannot give (0 elapsed) shows\n"
+                   "as n/a.",
     .options = options,
     .notes = "exit status:\n"
              "  0  every check passed\n"

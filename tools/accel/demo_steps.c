@@ -3,8 +3,8 @@
 /* demo_steps.c — the steps of `accel demo`: the tutorial walk-through of
  * examples/ (vector add, elementwise, batched reduction, overlapped copies,
  * matmul) as functions that run on the device under test, time themselves with
- * events and cross-check the result against the CPU device. Tolerances are the
- * README's ("Accuracy"); the examples explain each step at length. */
+ * events and cross-check the result against the CPU device. Tolerances are
+ * those of docs/checking.md ("Accuracy"); the examples explain each step at length. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

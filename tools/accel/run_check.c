@@ -2,7 +2,7 @@
 /* Copyright 2026 The accel authors */
 /* run_check.c — `accel run --verify`: the same op on the CPU device, compared
  * with the device's result by the core's tolerance model
- * (accel_tolerance_compare, README "Cross-checking"), which allows for both
+ * (accel_tolerance_compare, docs/checking.md), which allows for both
  * results' errors. */
 #include <math.h>
 #include <stdint.h>

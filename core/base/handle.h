@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/base/handle.h — the handle registry, runtime gates and public calls in flight (handle.c).
+ * Not installed. */
+#ifndef ACCEL_CORE_BASE_HANDLE_H
+#define ACCEL_CORE_BASE_HANDLE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "accel/accel.h"
+
+/* Type tags of the handle registry. 0 means "not a live handle". */
+typedef enum accel__type {
+    ACCEL__T_NONE = 0,
+    ACCEL__T_RUNTIME = 1,
+    ACCEL__T_DEVICE = 2,
+    ACCEL__T_BUFFER = 3,
+    ACCEL__T_QUEUE = 4,
+    ACCEL__T_EVENT = 5,
+    ACCEL__T_HOST_MEMORY = 6,
+    ACCEL__T_RNG = 7,
+    ACCEL__T_KERNEL = 8,
+    ACCEL__T_GRAPH = 9,
+    ACCEL__T_COMM = 10 /* a device communicator (collective.c) */
+} accel__type;
+
+/* Pinned host blocks (ACCEL__T_HOST_MEMORY), keyed by their address. */
+accel_status accel__handle_add(const void *p, accel__type type, void *value);
+void accel__handle_remove(const void *p);
+/* The tag of p (ACCEL__T_NONE when p is not registered); *out_value gets the
+ * value registered with it when out_value is not NULL. Never dereferences p. */
+accel__type accel__handle_type(const void *p, void **out_value);
+
+/* A runtime's gate: the count of public calls in flight on it, its closing
+ * flag and the fork generation it was opened in. Gates are never freed
+ * while the library is loaded (a stale caller may still touch one), only
+ * reused. */
+typedef struct accel__gate {
+    atomic_long calls;
+    atomic_bool closing;
+    unsigned fork_generation;
+    uint64_t serial; /* runtime #N in messages, 1 for the first opened */
+    struct accel__gate *free_next, *all_next;
+} accel__gate;
+accel__gate *accel__gate_new(void);
+void accel__gate_retire(accel__gate *g);
+/* Block until no call counts against g (accel_runtime_close, after it has
+ * set g->closing and killed the runtime's handles). */
+void accel__gate_close_wait(accel__gate *g);
+/* Bumped in a forked child (pthread_atfork). */
+extern atomic_uint accel__fork_generation;
+
+/* Object handles (runtime, device, buffer, queue, event): values that name
+ * a slot and its generation, never the object's address. new registers
+ * obj, free kills the handle (idempotent: a dead handle stays dead), peek
+ * gives the live object and its type and gate, or NULL. Never dereference
+ * a public handle: resolve it with accel__call_enter. */
+accel_status accel__handle_new(accel__type type, void *obj, accel__gate *gate, void *out_handle);
+void accel__handle_free(const void *handle);
+void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate **out_gate);
+/* Release of a buffer while other threads' calls may be resolving it, in
+ * two steps (accel_buffer_release): kill makes the handle dead at once and
+ * returns true for the one caller that killed it (false: it was dead
+ * already); drain, called once after a kill that returned true, waits until
+ * every call that pinned the handle before it died has left (so its work is
+ * enqueued or refused), then lets the slot be reused. The pins are those of
+ * accel__call_enter and accel__call_resolve (buffer handles only). */
+bool accel__handle_kill(const void *handle);
+void accel__handle_drain(const void *handle);
+
+/* A handle's slot as a pin names it (handle.c). */
+typedef struct accel__hslot accel__hslot;
+/* Pin the buffer obj behind handle outside a call's arguments (a graph
+ * launch's recorded buffers): its slot, or NULL when handle is not (any
+ * more) a live buffer handle of obj. Unpin each pin once; NULL is a no-op. */
+accel__hslot *accel__handle_pin(const void *handle, const void *obj);
+void accel__handle_unpin(accel__hslot *pin);
+
+/* The most buffer handles one call resolves (a user kernel's parameters,
+ * ACCEL__KMAX_PARAMS of kernel_internal.h). */
+#define ACCEL__CALL_PINS 32
+
+/* One public call in flight. Declare it with ACCEL__CALL(c) at the top of a
+ * public function: leaving the function (any return) ends the call. Each
+ * buffer handle the call resolved is pinned until then: accel_buffer_release
+ * waits for the pins, so a buffer a call has resolved is not freed before
+ * the call's work is enqueued. A pin is an entry of the calling thread's
+ * hazard record (hz->slot[hz_base, hz_base + nhz), handle.c), or, when that
+ * is full, a raised count of the buffer's slot (pins[0, npins)). Only gate,
+ * npins and nhz are initialized: nothing past them is read. */
+typedef struct accel__call {
+    accel__gate *gate;
+    uint32_t npins;
+    uint32_t nhz;
+    uint32_t hz_base;
+    struct accel__hzrec *hz;
+    accel__hslot *pins[ACCEL__CALL_PINS];
+} accel__call;
+void accel__call_leave(accel__call *c);
+/* Drop the call's pins early, keeping the call entered: for a call that
+ * goes on to wait for a queue once its work is enqueued (the blocking
+ * transfers), so that a release of the buffer does not wait for that. The
+ * resolved buffer objects must not be used after this. */
+void accel__call_unpin(accel__call *c);
+/* Whether a call of this thread that c is nested in (a callback inside it:
+ * a log callback, a release callback) has handle's buffer pinned in the
+ * thread's hazard record: releasing it there would wait for itself. */
+bool accel__call_pinned_by_outer(const accel__call *c, const void *handle);
+#define ACCEL__CALL(c)                                                                             \
+    __attribute__((cleanup(accel__call_leave))) accel__call c;                                     \
+    c.gate = NULL;                                                                                 \
+    c.npins = 0;                                                                                   \
+    c.nhz = 0
+
+/* One handle argument: the caller's value, the type it must have, its name
+ * in messages ("q", "a.buffer") and where the object pointer goes (the
+ * address of a pointer variable, written with memcpy). */
+typedef struct accel__arg {
+    const void *handle;
+    accel__type type;
+    const char *name;
+    void *out;
+    const char *suffix; /* after name in messages (".buffer"), or NULL */
+} accel__arg;
+/* Resolve n handles (args[0] gives the call's runtime; every other one must
+ * belong to the same runtime) and enter the call, pinning each buffer.
+ * Errors: ACCEL_ERROR_INVALID_HANDLE (NULL, released, never created, wrong
+ * type, runtime being closed, a buffer released by another thread while
+ * this call resolved it), ACCEL_ERROR_DEVICE_MISMATCH (another runtime),
+ * ACCEL_ERROR_UNAVAILABLE (runtime of the parent after fork),
+ * ACCEL_ERROR_INTERNAL (more than ACCEL__CALL_PINS buffers), each with
+ * "fn: name ..." in the message. */
+accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const accel__arg *args);
+/* One more handle of an entered call c: live, of its type, of c's runtime
+ * (first_name names the call's first handle in the message); a buffer is
+ * pinned for c. The call stays entered whatever this returns. */
+accel_status accel__call_resolve(accel__call *c, const char *fn, const char *first_name,
+                                 const accel__arg *a);
+/* accel__call_enter with one handle. */
+accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,
+                          const char *name, void *out_obj);
+const char *accel__type_name(accel__type type);
+
+#endif /* ACCEL_CORE_BASE_HANDLE_H */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/xop.c — the host-work engine: work a queue runs in a host function
+ * (queue_host_fn) because it calls into another backend or must wait for one:
+ * cross-backend copies and waits (queue.c, event.c), fallback and verify
+ * mode. The queue keeps its xops in a list; finished ones without an error
+ * are reaped at the next enqueue, the rest at the queue's next finish, which
+ * reports the oldest error (the plugin cannot make it sticky for us). */
+#include <sched.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/objects.h"
+#include "base/status.h"
+#include "base/xop.h"
+
+/* The inline payload starts at the first max_align_t boundary after the xop. */
+#define XOP_PAYLOAD_OFFSET                                                                         \
+    ((sizeof(accel__xop) + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t))
+
+accel__xop *accel__xop_new(const char *fn, size_t payload_bytes)
+{
+    if (payload_bytes > SIZE_MAX - XOP_PAYLOAD_OFFSET)
+        return NULL;
+    accel__xop *x = calloc(1, payload_bytes ? XOP_PAYLOAD_OFFSET + payload_bytes : sizeof *x);
+    if (!x)
+        return NULL;
+    x->fn = fn;
+    atomic_init(&x->done, 0);
+    x->status = ACCEL_SUCCESS;
+    if (payload_bytes)
+        x->payload = (char *)x + XOP_PAYLOAD_OFFSET;
+    return x;
+}
+
+void accel__xop_free(accel__xop *x)
+{
+    if (!x)
+        return;
+    if (x->release)
+        x->release(x);
+    free(x->bounce);
+    free(x);
+}
+
+void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev)
+{
+    long sleep_ns = 2000;
+    for (unsigned spin = 0;; spin++) {
+        int done = 0;
+        int32_t rc = vt->event_query(ctx, ev, &done);
+        if (rc != ACCEL_SUCCESS || done)
+            return; /* a failure belongs to the recording queue, not to us */
+        if (spin < 64) {
+            sched_yield();
+            continue;
+        }
+        struct timespec ts = {0, sleep_ns};
+        nanosleep(&ts, NULL);
+        if (sleep_ns < 500000)
+            sleep_ns *= 2;
+    }
+}
+
+static void xop_run(void *user)
+{
+    accel__xop *x = user;
+    x->run(x);
+    atomic_store(&x->done, 1);
+}
+
+/* Free finished xops that hold nothing the queue still needs and carry no
+ * error (errors wait for the next finish). */
+static void reap_done_locked(accel_queue *q)
+{
+    accel__xop **link = &q->xops;
+    while (*link) {
+        accel__xop *x = *link;
+        if (atomic_load(&x->done) && x->status == ACCEL_SUCCESS && !x->bounce && !x->keep &&
+            !x->finish) {
+            *link = x->next;
+            accel__xop_free(x);
+        } else {
+            link = &x->next;
+        }
+    }
+}
+
+accel_status accel__xops_collect_locked(accel_queue *q, char *msg, size_t cap)
+{
+    accel_status st = ACCEL_SUCCESS;
+    /* Deferred work (verify.c) runs now that the queue has drained. */
+    for (accel__xop *x = q->xops; x; x = x->next) {
+        if (x->finish && atomic_load(&x->done))
+            x->finish(x);
+    }
+    /* The list is newest first; the oldest error is the one to report. */
+    for (accel__xop *x = q->xops; x; x = x->next) {
+        if (atomic_load(&x->done) && x->status != ACCEL_SUCCESS) {
+            st = x->status;
+            snprintf(msg, cap, "%s", x->message);
+        }
+    }
+    while (q->xops) {
+        accel__xop *x = q->xops;
+        q->xops = x->next;
+        accel__xop_free(x);
+    }
+    return st;
+}
+
+accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *x)
+{
+    reap_done_locked(q);
+    accel__clear_error();
+    int32_t rc = q->dev->be->vt->queue_host_fn(q->dev->be->ctx, q->be, xop_run, x);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s: enqueueing a host function on %s", x->fn,
+                                 q->dev->name);
+    x->next = q->xops;
+    q->xops = x;
+    return ACCEL_SUCCESS;
+}

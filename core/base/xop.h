@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/base/xop.h — the host-work engine: host functions on a queue that may call into another
+ * backend (xop.c). Not installed. */
+#ifndef ACCEL_CORE_BASE_XOP_H
+#define ACCEL_CORE_BASE_XOP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "base/objects.h"
+
+/* Host work on a queue (the host-work engine): a host function enqueued on a
+ * queue of one backend that may call into another (cross-backend copies and
+ * waits, fallback, verify mode). The queue owns the xop until its next finish
+ * or its destruction, whichever comes first; skipped work (after a sticky
+ * error) is freed there too. */
+struct accel__xop {
+    accel__xop *next;
+    const char *fn;
+    atomic_int done;
+    accel_status status; /* written by run before done; reported by the next finish */
+    char message[512];
+    /* run: in the host function. finish (may be NULL): at q's next finish or
+     * destruction, on the caller's thread, for work that must not run inside
+     * a host function. release (may be NULL): frees what payload holds. */
+    void (*run)(accel__xop *x);
+    void (*finish)(accel__xop *x);
+    void (*release)(accel__xop *x);
+    void *payload;          /* the caller's, or the inline space of accel__xop_new */
+    void *bounce;           /* owned host memory, freed with the xop; kept until q's next finish */
+    bool keep;              /* not reaped before q's next finish (payload memory q still reads) */
+    accel_queue_fn user_fn; /* accel_queue_host_fn: user_fn(payload, ...) in run */
+};
+
+/* A new xop for fn with payload_bytes of zeroed, aligned inline payload
+ * (x->payload points at it; 0: none). NULL when out of host memory. */
+accel__xop *accel__xop_new(const char *fn, size_t payload_bytes);
+void accel__xop_free(accel__xop *xop);
+/* Enqueue xop's host function on q; q->lock must be held. On success q owns
+ * xop; on failure the caller frees it with accel__xop_free. */
+accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);
+/* After q drained (q->lock held): run the deferred finishes, free every xop
+ * and return the oldest error one of them met (its message into msg). */
+accel_status accel__xops_collect_locked(accel_queue *q, char *msg, size_t cap);
+
+/* Block until the backend event ev is done, polling event_query (a short
+ * spin, then sleeps backing off to 0.5 ms). Unlike event_synchronize it
+ * leaves the recording queue's sticky error alone; a failing query ends the
+ * wait (the failure belongs to the recording queue). */
+void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev);
+
+#endif /* ACCEL_CORE_BASE_XOP_H */

@@ -19,6 +19,9 @@ pkgs=(build-essential cmake pkg-config libopenblas-dev libinih-dev libcriterion-
 missing=()
 pkgs+=(librsvg2-bin) # rsvg-convert: a test renders the bench chart (tests/cli/svg_render_check.py)
 pkgs+=(python3-dev)  # CPython's headers: the Python package's _accel_fast extension (python/CMakeLists.txt)
+# The OpenCL backend (backends/opencl): headers and ICD loader to build it, PoCL (OpenCL on this
+# CPU) so that its tests run without a GPU, CLBlast for its GEMM, clinfo to see the platforms.
+pkgs+=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev)
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done

@@ -30,10 +30,14 @@ L=usr/lib/$multiarch
 # libaccel-mpi0 where MPI was found at configure time (mpi/CMakeLists.txt).
 mpi=""
 [ -e "$work/build/lib/libaccel_mpi.so.0" ] && mpi=libaccel-mpi0
+# libaccel0-opencl where the OpenCL headers were found (backends/opencl).
+ocl=""
+[ -e "$work/build/lib/accel/libaccel_opencl.so" ] && ocl=libaccel0-opencl
 want="accel-examples_${version}_$arch.deb
 accel-tools_${version}_$arch.deb
 libaccel-dev_${version}_$arch.deb${mpi:+
-${mpi}_${version}_$arch.deb}
+${mpi}_${version}_$arch.deb}${ocl:+
+${ocl}_${version}_$arch.deb}
 libaccel0_${version}_$arch.deb"
 [ "$(ls -- *.deb)" = "$want" ] || fail "packages: $(ls -- *.deb), expected: $want"
 

@@ -161,6 +161,8 @@ extern const size_t bench_gemm_case_count;
 /* The plan of device d (its kind and b's --quick and --repeats). */
 void bench_make_plan(const bench *b, const bench_device *d, bench_plan *p);
 
+/* The most target rounds that run, whatever --rounds asks. */
+#define BENCH_MAX_ROUNDS 15
 /* Progress steps of a plan. */
 size_t bench_plan_steps(const bench_plan *p, bool gpu);
 

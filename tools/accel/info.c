@@ -281,12 +281,9 @@ static int open_view(info_view *v, const char *device)
     }
     snprintf(v->config_path, sizeof v->config_path, "%s", accel_runtime_config_path(v->rt));
     if (device) {
-        accel_status st = accel_device_get_by_name(v->rt, device, &v->only);
-        if (st != ACCEL_SUCCESS) {
-            cli_runtime_error("info", st, "no such device");
-            cli_device_hint("info", device);
-            return CLI_EXIT_RUNTIME;
-        }
+        int rc = cli_device_lookup("info", v->rt, device, &v->only);
+        if (rc != CLI_EXIT_OK)
+            return rc;
     }
     return CLI_EXIT_OK;
 }

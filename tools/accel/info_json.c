@@ -201,6 +201,8 @@ void info_write_json(FILE *out, const info_view *v)
 {
     fputs("{", out);
     key_str(out, "  ", "tool", "accel info", true);
+    /* INFO_JSON_FORMAT_VERSION (info_json.h): docs/cli.md says what changes it. */
+    fprintf(out, ",\n  \"format_version\": %d", INFO_JSON_FORMAT_VERSION);
     key_str(out, "  ", "accel_version", ACCEL_VERSION_STRING, false);
     key_str(out, "  ", "libaccel_version", accel_version(), false);
     key_str(out, "  ", "config", v->config_path[0] ? v->config_path : NULL, false);

@@ -311,13 +311,9 @@ static int run_eval_main(int argc, char **argv)
     if (report)
         accel_report_enable(rt, true);
     accel_device *dev = NULL;
-    st = device_name ? accel_device_get_by_name(rt, device_name, &dev)
-                     : accel_device_default(rt, &dev);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("run eval", st, "no such device");
-        cli_device_hint("run eval", device_name);
+    if ((rc = cli_device_lookup("run eval", rt, device_name, &dev)) != CLI_EXIT_OK)
         goto done;
-    }
+    rc = CLI_EXIT_RUNTIME;
     if (verify) {
         accel_verify_options o;
         accel_verify_options_init(&o);

@@ -155,6 +155,14 @@ def info_cases(accel, plugin_dir, cpu_plugin, work):
     devs = {d["name"]: d for d in doc["devices"]}
     check("cpu:0 with properties", "cpu:0" in devs and devs["cpu:0"]["kind"] == "CPU" and
           devs["cpu:0"]["memory_total_bytes"] > 0 and "f32" in devs["cpu:0"]["dtypes"], repr(devs))
+    # The CPU's kernel compiler: cc or the embedded tcc, by a path that is an
+    # executable file; the text view says the same.
+    kc = devs.get("cpu:0", {}).get("kernel_compiler", "")
+    m = re.match(r"^(cc|tcc) (/\S+)$", kc)
+    check("info --json names cpu:0's kernel compiler by an executable path",
+          m and os.path.isfile(m.group(2)) and os.access(m.group(2), os.X_OK), repr(kc))
+    _, text, _ = run(accel, "info", "--device", "cpu")
+    check("info names the kernel compiler", ("    kernel compiler:     %s\n" % kc) in text, text)
     rc, out, _ = run(accel, "info", "--json", "--device", "cpu")
     check("info --json --device cpu keeps one device",
           rc == 0 and [d["name"] for d in json.loads(out)["devices"]] == ["cpu:0"], out)

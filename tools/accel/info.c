@@ -85,6 +85,8 @@ static void print_device(accel_device *dev)
         printf("    compute capability:  %u.%u\n", p.compute_capability / 10,
                p.compute_capability % 10);
     printf("    dtypes:              %s\n", info_dtypes(p.dtypes, dt, sizeof dt));
+    char kc[640];
+    printf("    kernel compiler:     %s\n", info_kernel_compiler(dev, kc, sizeof kc));
     if (p.driver_version[0] || p.runtime_version[0])
         printf("    driver / runtime:    %s / %s\n", p.driver_version[0] ? p.driver_version : "-",
                p.runtime_version[0] ? p.runtime_version : "-");

@@ -105,6 +105,8 @@ static void write_device(FILE *out, accel_device *dev)
     key(out, "      ", "host_accessible", false);
     fputs(p.host_accessible ? "true" : "false", out);
     key_str(out, "      ", "dtypes", info_dtypes(p.dtypes, dt, sizeof dt), false);
+    char kc[640];
+    key_str(out, "      ", "kernel_compiler", info_kernel_compiler(dev, kc, sizeof kc), false);
     key_str(out, "      ", "driver_version", p.driver_version, false);
     key_str(out, "      ", "runtime_version", p.runtime_version, false);
     fputs("\n    }", out);

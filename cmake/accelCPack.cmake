@@ -165,9 +165,11 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 # ldconfig runs through dpkg's trigger (Debian policy 8.1.1), not from
 # maintainer scripts: our own (empty of ldconfig) postinst and postrm keep
-# CPack from writing ones that call it.
-set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA
-  ${CMAKE_CURRENT_LIST_DIR}/debian/triggers)
+# CPack from writing ones that call it (CPackDeb does for any package with a
+# library under /usr/lib unless CONTROL_EXTRA has its own).
+set(accel_deb_ldconfig_by_trigger ${CMAKE_CURRENT_LIST_DIR}/debian/triggers
+  ${CMAKE_CURRENT_LIST_DIR}/debian/postinst ${CMAKE_CURRENT_LIST_DIR}/debian/postrm)
+set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA ${accel_deb_ldconfig_by_trigger})
 set(CPACK_DEBIAN_LIB_DESCRIPTION "plugin-based multi-backend compute runtime (CUDA GPUs, CPU)
 accel runs one program's devices, buffers, queues, events and ops
 (elementwise, reductions, GEMM, random numbers, copies) on whichever backend
@@ -270,7 +272,7 @@ if("mpi" IN_LIST ACCEL_DEB_GROUPS)
   set(CPACK_DEBIAN_MPI_PACKAGE_NAME ${ACCEL_DEB_mpi_NAME})
   set(CPACK_DEBIAN_MPI_PACKAGE_SECTION libs)
   set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "${accel_needs_lib}")
-  set(CPACK_DEBIAN_MPI_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/debian/triggers)
+  set(CPACK_DEBIAN_MPI_PACKAGE_CONTROL_EXTRA ${accel_deb_ldconfig_by_trigger})
   set(CPACK_DEBIAN_MPI_DESCRIPTION "plugin-based multi-backend compute runtime - MPI collectives
 accel runs one program's devices, buffers, queues, events and ops on
 whichever backend plugins load. This package holds libaccel_mpi: allreduce,

@@ -9,6 +9,15 @@
 #   libaccel0-cuda   plugin-cuda            the CUDA backend (only when it is built)
 #   accel-tools      tools                  the accel program, man pages, bash completion
 #   accel-examples   examples               example programs (libexec) and their sources
+#   libaccel-mpi0    mpi                    libaccel_mpi.so.0*, mpi_dot, mpi_bench (when MPI is found)
+#   libaccel-mpi-dev mpi-development        accel/mpi.h, libaccel_mpi.so, accel::mpi, accel-mpi.pc
+#
+# libaccel_mpi's development files are a package of their own, not part of
+# libaccel-dev: accel/mpi.h includes <mpi.h> and the libaccel_mpi.so link
+# needs libaccel-mpi0, so in libaccel-dev they would either be broken without
+# MPI or make every C user of accel install Open MPI. libaccel-mpi-dev depends
+# on libaccel-dev, libaccel-mpi0 and the MPI development package of the MPI it
+# was built with (Open MPI: libopenmpi-dev).
 #
 # The runtime package is named after the SONAME (Debian policy 8.1), so a new
 # major version installs next to the old one. The CUDA backend has a package of
@@ -20,12 +29,12 @@
 # explicit "(= version)" ones below. libaccel0 carries a shlibs file, so
 # packages built against it later get "libaccel0 (>= VERSION)".
 #
-# The CUDA backend links the CUDA runtime statically and dlopens libcuda.so.1
-# (the driver) and libcublas.so.N when it starts, so dpkg-shlibdeps sees
-# neither: its Depends are only the C/C++ runtime libraries. The driver and
-# cuBLAS come from the NVIDIA driver and CUDA packages, whose names differ
-# between Debian's non-free archive and NVIDIA's repository; they are stated
-# as Suggests, and without them the backend reports in `accel info` why it is
+# The CUDA backend links the CUDA runtime statically and dlopens the driver
+# (libcuda.so.1), cuBLAS, NVRTC and NCCL when it starts, so dpkg-shlibdeps
+# sees none of them: its Depends are only the C/C++ runtime libraries. They
+# are Recommends (driver, cuBLAS, NVRTC) and Suggests (NCCL) naming the
+# packages of NVIDIA's repository, with the driver version the runtime needs
+# (below); without them the backend reports in `accel info` why it is
 # unavailable and the runtime uses the CPU.
 #
 # Meant for a build configured with -DCMAKE_INSTALL_PREFIX=/usr (GNUInstallDirs
@@ -65,6 +74,10 @@ foreach(c IN LISTS accel_install_components)
     list(APPEND ACCEL_DEB_GROUPS mpi)
     set(ACCEL_DEB_mpi_NAME libaccel-mpi${PROJECT_VERSION_MAJOR}) # after its soname
     set(ACCEL_DEB_mpi_COMPONENTS mpi)
+  elseif(c STREQUAL "mpi-development")
+    list(APPEND ACCEL_DEB_GROUPS mpidev)
+    set(ACCEL_DEB_mpidev_NAME libaccel-mpi-dev)
+    set(ACCEL_DEB_mpidev_COMPONENTS mpi-development)
   elseif(c MATCHES "^plugin-([a-z0-9]+)$")
     set(g ${CMAKE_MATCH_1})
     list(APPEND ACCEL_DEB_GROUPS ${g})
@@ -152,9 +165,11 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 # ldconfig runs through dpkg's trigger (Debian policy 8.1.1), not from
 # maintainer scripts: our own (empty of ldconfig) postinst and postrm keep
-# CPack from writing ones that call it.
-set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA
-  ${CMAKE_CURRENT_LIST_DIR}/debian/triggers)
+# CPack from writing ones that call it (CPackDeb does for any package with a
+# library under /usr/lib unless CONTROL_EXTRA has its own).
+set(accel_deb_ldconfig_by_trigger ${CMAKE_CURRENT_LIST_DIR}/debian/triggers
+  ${CMAKE_CURRENT_LIST_DIR}/debian/postinst ${CMAKE_CURRENT_LIST_DIR}/debian/postrm)
+set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA ${accel_deb_ldconfig_by_trigger})
 set(CPACK_DEBIAN_LIB_DESCRIPTION "plugin-based multi-backend compute runtime (CUDA GPUs, CPU)
 accel runs one program's devices, buffers, queues, events and ops
 (elementwise, reductions, GEMM, random numbers, copies) on whichever backend
@@ -176,7 +191,8 @@ is not.
 .
 This package holds the headers (accel/accel.h, the plugin ABI), the
 libaccel.so link, the CMake package (find_package(accel CONFIG), target
-accel::accel, COMPONENTS for the backends) and the pkg-config file (accel).")
+accel::accel, COMPONENTS for the backends) and the pkg-config file (accel).
+libaccel_mpi's are in libaccel-mpi-dev.")
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME ${ACCEL_DEB_tools_NAME})
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION science)
@@ -216,20 +232,39 @@ whichever backend plugins load. This package holds the ${g} backend plugin.")
   endif()
 endforeach()
 if("cuda" IN_LIST ACCEL_DEB_GROUPS)
-  # cuBLAS of the toolkit it was built with (libcublas.so.MAJOR): Debian's
-  # libcublasMAJOR or NVIDIA's libcublas-MAJOR-MINOR.
+  # What the plugin opens at run time, as packages of NVIDIA's CUDA repository
+  # for Debian 12 (developer.download.nvidia.com/compute/cuda/repos/debian12):
+  # a driver new enough for the CUDA runtime linked in (CUDA 13.x: 580 or
+  # later; CUDA 12.x: 525 or later), cuBLAS and NVRTC of the toolkit it was
+  # built with (libcublas.so.MAJOR, libnvrtc.so.MAJOR), and NCCL 2
+  # (libnccl.so.2, only for collectives between GPUs). Debian 12 itself has
+  # none that fit: its nvidia-driver and libcuda1 are 535, its cuBLAS is
+  # CUDA 11's (libcublas11). So no Debian alternatives are named, and the
+  # driver's version is stated: docs/install.md says what to install.
   string(REGEX MATCH "^([0-9]+)\\.([0-9]+)" _ "${CMAKE_CUDA_COMPILER_VERSION}")
-  set(CPACK_DEBIAN_CUDA_PACKAGE_SUGGESTS
-      "libcuda1 | cuda-drivers, libcublas${CMAKE_MATCH_1} | libcublas-${CMAKE_MATCH_1}-${CMAKE_MATCH_2}")
+  set(accel_cuda_major ${CMAKE_MATCH_1})
+  set(accel_cuda_minor ${CMAKE_MATCH_2})
+  if(accel_cuda_major GREATER_EQUAL 13)
+    set(accel_cuda_driver 580)
+  else()
+    set(accel_cuda_driver 525)
+  endif()
+  set(accel_cuda_ver ${accel_cuda_major}-${accel_cuda_minor})
+  set(CPACK_DEBIAN_CUDA_PACKAGE_RECOMMENDS
+      "libcuda1 (>= ${accel_cuda_driver}) | cuda-drivers (>= ${accel_cuda_driver}), libcublas-${accel_cuda_ver}, cuda-nvrtc-${accel_cuda_ver}")
+  set(CPACK_DEBIAN_CUDA_PACKAGE_SUGGESTS "libnccl2")
   set(CPACK_DEBIAN_CUDA_DESCRIPTION "plugin-based multi-backend compute runtime - CUDA backend
 accel runs one program's devices, buffers, queues, events and ops on
 whichever backend plugins load: a GPU when there is one, the CPU when there
 is not.
 .
 This package holds the CUDA backend plugin (its own kernels, cuBLAS for
-GEMM). It needs the NVIDIA driver (libcuda.so.1) and cuBLAS (libcublas.so),
-which it opens when it starts; without them, or without a GPU, accel info
-says why it is unavailable and the runtime uses the CPU.")
+GEMM), built with CUDA ${accel_cuda_major}.${accel_cuda_minor}, whose runtime it links statically. It opens
+the NVIDIA driver (libcuda.so.1, version ${accel_cuda_driver} or later), cuBLAS
+(libcublas.so.${accel_cuda_major}), NVRTC (libnvrtc.so.${accel_cuda_major}, for user kernels) and NCCL
+(libnccl.so.2, for collectives) when it starts; these come from NVIDIA's
+CUDA repository. Without them, or without a GPU, accel info says why it is
+unavailable and the runtime uses the CPU.")
 endif()
 
 if("mpi" IN_LIST ACCEL_DEB_GROUPS)
@@ -237,13 +272,36 @@ if("mpi" IN_LIST ACCEL_DEB_GROUPS)
   set(CPACK_DEBIAN_MPI_PACKAGE_NAME ${ACCEL_DEB_mpi_NAME})
   set(CPACK_DEBIAN_MPI_PACKAGE_SECTION libs)
   set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "${accel_needs_lib}")
-  set(CPACK_DEBIAN_MPI_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/debian/triggers)
+  set(CPACK_DEBIAN_MPI_PACKAGE_CONTROL_EXTRA ${accel_deb_ldconfig_by_trigger})
   set(CPACK_DEBIAN_MPI_DESCRIPTION "plugin-based multi-backend compute runtime - MPI collectives
 accel runs one program's devices, buffers, queues, events and ops on
 whichever backend plugins load. This package holds libaccel_mpi: allreduce,
 reduce, broadcast, allgather, reduce-scatter, send and receive between
 processes, one device per rank, over MPI (NCCL on CUDA where the CUDA
 backend finds it), and its examples (mpi_dot, mpi_bench).")
+endif()
+
+if("mpidev" IN_LIST ACCEL_DEB_GROUPS)
+  if(ACCEL_MPI_FLAVOUR STREQUAL "openmpi")
+    set(accel_mpi_dev_pkg libopenmpi-dev)
+  elseif(ACCEL_MPI_FLAVOUR STREQUAL "mpich")
+    set(accel_mpi_dev_pkg libmpich-dev)
+  else()
+    set(accel_mpi_dev_pkg mpi-default-dev)
+  endif()
+  set(CPACK_DEBIAN_MPIDEV_PACKAGE_NAME ${ACCEL_DEB_mpidev_NAME})
+  set(CPACK_DEBIAN_MPIDEV_PACKAGE_SECTION libdevel)
+  set(CPACK_DEBIAN_MPIDEV_PACKAGE_DEPENDS
+      "${ACCEL_DEB_mpi_NAME} (= ${ACCEL_DEB_VERSION}), ${ACCEL_DEB_dev_NAME} (= ${ACCEL_DEB_VERSION}), ${accel_mpi_dev_pkg}")
+  set(CPACK_DEBIAN_MPIDEV_PACKAGE_SUGGESTS "pkgconf | pkg-config, cmake")
+  set(CPACK_DEBIAN_MPIDEV_DESCRIPTION "plugin-based multi-backend compute runtime - MPI development files
+accel runs one program's devices, buffers, queues, events and ops on
+whichever backend plugins load. libaccel_mpi adds collectives between
+processes over MPI.
+.
+This package holds accel/mpi.h, the libaccel_mpi.so link, the CMake target
+accel::mpi (find_package(accel CONFIG COMPONENTS mpi)) and the pkg-config
+file (accel-mpi).")
 endif()
 
 include(CPack)

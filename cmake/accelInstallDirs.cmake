@@ -8,7 +8,8 @@
 #   PREFIX/${CMAKE_INSTALL_LIBDIR}/libaccel.so*        the runtime
 #   PREFIX/${ACCEL_INSTALL_PLUGINDIR}/                 plugins.ini, libaccel_<name>.so
 #   PREFIX/${ACCEL_INSTALL_CMAKEDIR}/                  accelConfig.cmake, ...
-#   PREFIX/${CMAKE_INSTALL_LIBDIR}/pkgconfig/accel.pc
+#   PREFIX/${CMAKE_INSTALL_LIBDIR}/pkgconfig/accel.pc, accel-mpi.pc
+#   PREFIX/${CMAKE_INSTALL_LIBDIR}/libaccel_mpi.so*    collectives over MPI (when built)
 #   PREFIX/${ACCEL_INSTALL_EXAMPLESDIR}/               example programs
 #   PREFIX/${ACCEL_INSTALL_EXAMPLE_SOURCESDIR}/        their sources
 #
@@ -22,6 +23,8 @@
 #   runtime       libaccel.so.N*, plugins.ini
 #   development   headers, libaccel.so, CMake package, pkg-config file
 #   plugin-NAME   one per backend plugin (plugin-cpu, plugin-cuda)
+#   mpi           libaccel_mpi.so.N*, its example programs
+#   mpi-development  accel/mpi.h, libaccel_mpi.so, accel::mpi's CMake file, accel-mpi.pc
 #   tools         the accel program, its man pages and shell completion
 #   examples      example programs and their sources
 # A new install() rule names one of these with COMPONENT.

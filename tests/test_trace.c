@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -368,13 +370,7 @@ Test(trace, spans_parse_nest_and_order)
     unsetenv("ACCEL_TRACE");
     accel_device *dev;
     tu_ok(accel_device_get_by_name(rt, "cpu", &dev));
-    uint32_t pid = accel_device_count(rt);
-    for (uint32_t i = 0; i < accel_device_count(rt); i++) {
-        accel_device *d;
-        tu_ok(accel_device_get(rt, i, &d));
-        if (d == dev)
-            pid = i;
-    }
+    int pid = (int)getpid();
     run_work(dev);
     accel_runtime_close(rt);
 
@@ -392,14 +388,25 @@ Test(trace, spans_parse_nest_and_order)
     size_t n = 0;
     bool named_tid[8] = {false};
     bool named_pid = false;
+    char want_pname[64];
+    snprintf(want_pname, sizeof want_pname, "accel, pid %d", pid);
     for (size_t i = 0; i < events->count; i++) {
         const jval *e = &events->items[i];
         const char *ph = jstr(e, "ph");
         if (strcmp(ph, "M") == 0) {
-            if (strcmp(jstr(e, "name"), "thread_name") == 0 && jnum(e, "tid") < 8)
+            cr_assert_eq((int)jnum(e, "pid"), pid, "%s: pid %g, expected the process id %d",
+                         jstr(e, "name"), jnum(e, "pid"), pid);
+            const jval *args = jget(e, "args");
+            if (strcmp(jstr(e, "name"), "thread_name") == 0 && jnum(e, "tid") < 8) {
+                /* The track names its device: "cpu:0 queue N (...)". */
+                cr_assert(strncmp(jstr(args, "name"), "cpu:0 queue ", 12) == 0,
+                          "thread_name %s does not name the device", jstr(args, "name"));
                 named_tid[(int)jnum(e, "tid")] = true;
-            if (strcmp(jstr(e, "name"), "process_name") == 0 && (uint32_t)jnum(e, "pid") == pid)
+            }
+            if (strcmp(jstr(e, "name"), "process_name") == 0) {
+                cr_assert_str_eq(jstr(args, "name"), want_pname);
                 named_pid = true;
+            }
             continue;
         }
         cr_assert_str_eq(ph, "X", "only complete (X) and metadata (M) events are written");
@@ -415,8 +422,7 @@ Test(trace, spans_parse_nest_and_order)
         s->enqueue = jnum(s->args, "enqueue_us");
         s->seq = jnum(s->args, "seq");
         cr_assert(s->ts >= 0 && s->dur >= 0, "%s: ts %g, dur %g", s->name, s->ts, s->dur);
-        cr_assert_eq(s->pid, (int)pid, "%s: pid %d, expected device index %u", s->name, s->pid,
-                     pid);
+        cr_assert_eq(s->pid, pid, "%s: pid %d, expected the process id %d", s->name, s->pid, pid);
         cr_assert(s->tid >= 1 && s->tid < 8, "%s: tid %d", s->name, s->tid);
         /* Causality, not a timing margin: an op cannot start before it was
          * enqueued. The core stamps enqueue_us on the host's monotonic clock
@@ -443,7 +449,7 @@ Test(trace, spans_parse_nest_and_order)
                       s->seq, s->enqueue, prev->name, prev->seq, prev->enqueue);
         }
     }
-    cr_assert(named_pid, "no process_name for the device");
+    cr_assert(named_pid, "no process_name for the process");
     cr_assert_eq(n, 9, "expected 9 spans (7 on queue 1, 2 on queue 2), found %zu", n);
 
     /* Per track: every pair nested or disjoint; in-order queues give
@@ -578,4 +584,94 @@ Test(trace, runtimes_sharing_a_path_leave_the_last_whole_trace)
     cr_assert_eq(adds, 0, "the first runtime's add is in the last one's trace");
     jfree(&root);
     free(text);
+}
+
+/* The trace of one process (rank) as parsed: its pid, its process name, the
+ * pids of its spans (all equal, else -1) and their count. */
+typedef struct rank_trace {
+    int pid, span_pid;
+    char pname[64];
+    size_t spans;
+} rank_trace;
+
+static rank_trace read_rank_trace(const char *path)
+{
+    char *text = read_all(path);
+    jparser j = {text, NULL};
+    jval root;
+    cr_assert(parse_value(&j, &root), "%s is not JSON: %s", path, j.err);
+    const jval *events = jget(&root, "traceEvents");
+    cr_assert(events && events->kind == J_ARR, "%s: no traceEvents", path);
+    rank_trace r = {.pid = -2, .span_pid = -2};
+    for (size_t i = 0; i < events->count; i++) {
+        const jval *e = &events->items[i];
+        int pid = (int)jnum(e, "pid");
+        if (strcmp(jstr(e, "ph"), "X") == 0) {
+            r.span_pid = r.span_pid == -2 || r.span_pid == pid ? pid : -1;
+            r.spans++;
+        } else if (strcmp(jstr(e, "name"), "process_name") == 0) {
+            r.pid = pid;
+            snprintf(r.pname, sizeof r.pname, "%s", jstr(jget(e, "args"), "name"));
+        }
+    }
+    jfree(&root);
+    free(text);
+    return r;
+}
+
+/* Two ranks of an MPI job, as mpirun starts them (two processes, each with
+ * OMPI_COMM_WORLD_RANK): their traces carry their own process ids and rank
+ * names, so merged into one file (the two traceEvents lists concatenated)
+ * their tracks stay apart. */
+Test(trace, two_ranks_merge_apart)
+{
+    pid_t kids[2];
+    const char *paths[2];
+    for (int r = 0; r < 2; r++) {
+        paths[r] = tu_fmt("%s/rank%d.json", tu_tmpdir(), r);
+        fflush(NULL);
+        kids[r] = fork();
+        cr_assert(kids[r] >= 0, "fork failed");
+        if (kids[r] == 0) {
+            char rank[8];
+            snprintf(rank, sizeof rank, "%d", r);
+            setenv("OMPI_COMM_WORLD_RANK", rank, 1);
+            setenv("ACCEL_TRACE", paths[r], 1);
+            /* No Criterion asserts in the child: its exit status says. */
+            accel_runtime *rt = NULL;
+            accel_device *dev = NULL;
+            accel_queue *q = NULL;
+            accel_buffer *a = NULL;
+            accel_status st = accel_runtime_open(TU_DEFAULT_CONFIG, &rt);
+            if (st == ACCEL_SUCCESS)
+                st = accel_device_get_by_name(rt, "cpu", &dev);
+            if (st == ACCEL_SUCCESS)
+                st = accel_queue_create(dev, &q);
+            if (st == ACCEL_SUCCESS)
+                st = accel_buffer_create(dev, 16 * sizeof(float), &a);
+            if (st == ACCEL_SUCCESS)
+                st = accel_fill(q, ACCEL_F32, 1.0 + r, accel_slice_of(a, 0, 16));
+            if (st == ACCEL_SUCCESS)
+                st = accel_queue_finish(q);
+            accel_runtime_close(rt);
+            _exit(st == ACCEL_SUCCESS ? 0 : 3);
+        }
+    }
+    rank_trace got[2];
+    for (int r = 0; r < 2; r++) {
+        int status = 0;
+        cr_assert_eq(waitpid(kids[r], &status, 0), kids[r]);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "rank %d failed: status %d", r,
+                  status);
+        got[r] = read_rank_trace(paths[r]);
+        char want[64];
+        snprintf(want, sizeof want, "accel rank %d, pid %d", r, (int)kids[r]);
+        cr_assert_eq(got[r].pid, (int)kids[r], "rank %d: process_name pid %d, expected %d", r,
+                     got[r].pid, (int)kids[r]);
+        cr_assert_str_eq(got[r].pname, want);
+        cr_assert(got[r].spans >= 1, "rank %d: no spans", r);
+        cr_assert_eq(got[r].span_pid, (int)kids[r], "rank %d: spans under pid %d, expected %d", r,
+                     got[r].span_pid, (int)kids[r]);
+    }
+    cr_assert_neq(got[0].pid, got[1].pid, "the two ranks' traces share a pid");
 }

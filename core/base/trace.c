@@ -7,9 +7,12 @@
  * so an existing trace is not cut short yet): a path that cannot be is a
  * warning then, and no trace.
  *
- * - One process per device (pid = the device's index in the runtime), one
- *   thread per queue (tid, numbered in order of first use), named by "M"
- *   metadata events.
+ * - pid is the process id (getpid), so the traces of several processes (MPI
+ *   ranks) merge into one file without colliding; the process is named
+ *   "accel, pid N" ("accel rank R, pid N" under mpirun: OMPI_COMM_WORLD_RANK,
+ *   PMI_RANK or PMIX_RANK). One thread per queue (tid, numbered in order of
+ *   first use), named "DEVICE queue N" and sorted by device then queue, by
+ *   "M" metadata events.
  * - One "X" (complete) span per op and per same-backend transfer, with
  *   device-side start and end: the backend records an event before and after
  *   the plugin call, and ts/dur (microseconds) come from event_elapsed_ms
@@ -34,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/objects.h"
 #include "base/status.h"
@@ -47,8 +51,8 @@ atomic_int accel__tracing;
 
 typedef struct span {
     char name[40];
-    const char *cat; /* "op" or "transfer" */
-    uint32_t pid, tid;
+    const char *cat;         /* "op" or "transfer" */
+    uint32_t dev, tid;       /* the device's index in the runtime; the queue's track */
     accel_be_event *e0, *e1; /* NULL once resolved */
     double enqueue_us;       /* host clock, relative to the trace's start */
     double ts, dur;          /* microseconds, device side */
@@ -73,7 +77,7 @@ typedef struct accel__trace {
     trace_device *devs;
     uint32_t dev_count;
     const accel_queue **queues; /* tid - 1 -> queue */
-    uint32_t *queue_pid;
+    uint32_t *queue_dev;
     size_t queue_count, queue_cap;
     span *spans;
     size_t count, cap, pending;
@@ -197,22 +201,22 @@ static uint32_t queue_tid(accel__trace *t, const accel_queue *q)
         if (!qs)
             return 0;
         t->queues = qs;
-        uint32_t *pids = realloc(t->queue_pid, cap * sizeof *pids);
+        uint32_t *pids = realloc(t->queue_dev, cap * sizeof *pids);
         if (!pids)
             return 0;
-        t->queue_pid = pids;
+        t->queue_dev = pids;
         t->queue_cap = cap;
     }
     t->queues[t->queue_count] = q;
-    t->queue_pid[t->queue_count] = q->dev->global_index;
+    t->queue_dev[t->queue_count] = q->dev->global_index;
     return (uint32_t)++t->queue_count;
 }
 
 /* Device times of a completed span; its events go back to the pool. */
 static void span_resolve(accel__trace *t, accel_runtime *rt, span *s)
 {
-    accel_device *dev = &rt->devices[s->pid];
-    trace_device *td = &t->devs[s->pid];
+    accel_device *dev = &rt->devices[s->dev];
+    trace_device *td = &t->devs[s->dev];
     const accel_backend *vt = dev->be->vt;
     double start_ms = 0.0, dur_ms = 0.0;
     s->valid = vt->event_elapsed_ms(dev->be->ctx, td->origin, s->e0, &start_ms) == ACCEL_SUCCESS &&
@@ -235,7 +239,7 @@ static void resolve_done(accel__trace *t, accel_runtime *rt, bool all)
         if (s->resolved || s->open)
             continue;
         if (!all) {
-            accel_device *dev = &rt->devices[s->pid];
+            accel_device *dev = &rt->devices[s->dev];
             int done = 0;
             if (dev->be->vt->event_query(dev->be->ctx, s->e1, &done) != ACCEL_SUCCESS || !done)
                 continue;
@@ -284,7 +288,7 @@ static size_t span_begin(accel__trace *t, accel_queue *q, const char *name, cons
     memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s", name ? name : "op");
     s->cat = cat;
-    s->pid = dev->global_index;
+    s->dev = dev->global_index;
     s->tid = tid;
     s->e0 = e0;
     s->e1 = e1;
@@ -342,6 +346,55 @@ void accel__trace_end_locked(accel_queue *q, size_t s, int32_t rc)
 
 /* -------------------------------------------------------------- output */
 
+/* The MPI rank of this process from the launcher's environment, or -1. */
+static long mpi_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        char *end = NULL;
+        long r = v && *v ? strtol(v, &end, 10) : -1;
+        if (end && *end == '\0' && r >= 0)
+            return r;
+    }
+    return -1;
+}
+
+/* The "M" events: the process's name, and per queue its track's name
+ * ("cpu:0 queue 1") and place (by device, then queue). */
+static void write_names(FILE *f, const accel__trace *t, const accel_runtime *rt, unsigned pid)
+{
+    char label[96];
+    long rank = mpi_rank();
+    if (rank >= 0)
+        snprintf(label, sizeof label, "accel rank %ld, pid %u", rank, pid);
+    else
+        snprintf(label, sizeof label, "accel, pid %u", pid);
+    fprintf(f, "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":",
+            pid);
+    accel__json_string(f, label);
+    fprintf(f, "}}");
+    if (rank >= 0)
+        fprintf(f,
+                ",\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
+                "\"args\":{\"sort_index\":%ld}}",
+                pid, rank);
+    for (size_t i = 0; i < t->queue_count; i++) {
+        const accel_device *dev = &rt->devices[t->queue_dev[i]];
+        char name[320];
+        snprintf(name, sizeof name, "%s queue %zu (%s)", dev->name, i + 1, dev->props.name);
+        fprintf(
+            f,
+            ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%zu,\"args\":{\"name\":",
+            pid, i + 1);
+        accel__json_string(f, name);
+        fprintf(f,
+                "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":%zu,"
+                "\"args\":{\"sort_index\":%zu}}",
+                pid, i + 1, (size_t)t->queue_dev[i] * 65536 + i + 1);
+    }
+}
+
 static int write_json(const accel__trace *t, const accel_runtime *rt)
 {
     FILE *f = fopen(t->path, "we");
@@ -351,27 +404,8 @@ static int write_json(const accel__trace *t, const accel_runtime *rt)
     accel__json_string(f, accel_version());
     fprintf(f, ",\"clock\":\"device events, microseconds since accel_runtime_open\"},"
                "\n\"traceEvents\":[");
-    bool first = true;
-    for (uint32_t d = 0; d < rt->device_count; d++) {
-        const accel_device *dev = &rt->devices[d];
-        char label[256];
-        snprintf(label, sizeof label, "%s (%s)", dev->name, dev->props.name);
-        fprintf(f,
-                "%s\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{"
-                "\"name\":",
-                first ? "" : ",", d);
-        accel__json_string(f, label);
-        fprintf(f,
-                "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
-                "\"args\":{\"sort_index\":%u}}",
-                d, d);
-        first = false;
-    }
-    for (size_t i = 0; i < t->queue_count; i++)
-        fprintf(f,
-                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%zu,\"args\":{"
-                "\"name\":\"queue %zu\"}}",
-                t->queue_pid[i], i + 1, i + 1);
+    unsigned pid = (unsigned)getpid();
+    write_names(f, t, rt, pid);
     for (size_t i = 0; i < t->count; i++) {
         const span *s = &t->spans[i];
         if (!s->valid)
@@ -382,7 +416,7 @@ static int write_json(const accel__trace *t, const accel_runtime *rt)
                 ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%u,\"tid\":%u,"
                 "\"args\":{\"bytes\":%llu,\"flops\":%llu,\"dtype\":\"%s\",\"n\":%llu,"
                 "\"enqueue_us\":%.3f,\"seq\":%zu}}",
-                s->cat, s->ts, s->dur, s->pid, s->tid, (unsigned long long)s->bytes,
+                s->cat, s->ts, s->dur, pid, s->tid, (unsigned long long)s->bytes,
                 (unsigned long long)s->flops,
                 s->dtype ? accel_dtype_name((accel_dtype)s->dtype) : "bytes",
                 (unsigned long long)s->n, s->enqueue_us, i);
@@ -419,7 +453,7 @@ void accel__trace_close(accel_runtime *rt)
     }
     free(t->devs);
     free(t->queues);
-    free(t->queue_pid);
+    free(t->queue_dev);
     free(t->spans);
     free(t->path);
     pthread_mutex_destroy(&t->lock);

@@ -763,6 +763,33 @@ accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t sca
     return accel__kernel_program(k, dev, scalar_mask, &p);
 }
 
+accel_status accel_kernel_compiler_get(accel_device *dev, char *out, size_t size)
+{
+    static const char fn[] = "accel_kernel_compiler_get";
+    ACCEL__CALL(call);
+    accel__arg h[1] = {{dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
+    accel_status st = accel__call_enter(&call, fn, 1, h);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!out || size == 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL or size is 0", fn);
+    out[0] = '\0';
+    const accel_backend *vt = dev->be->vt;
+    if (!vt->program_identity || !vt->program_build)
+        return accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                           "%s: the %s backend builds no user kernels (no program_build entry)", fn,
+                           dev->be->name);
+    char id[512] = "";
+    if (vt->program_identity(dev->be->ctx, dev->index, language_of(dev), id, sizeof id) !=
+            ACCEL_SUCCESS ||
+        id[0] == '\0')
+        return accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                           "%s: the %s backend finds no compiler for user kernels on %s", fn,
+                           dev->be->name, dev->name);
+    snprintf(out, size, "%s", id);
+    return ACCEL_SUCCESS;
+}
+
 accel_status accel_kernel_source_get(accel_kernel *k, accel_device *dev, uint32_t scalar_mask,
                                      char *out, size_t size, size_t *out_length)
 {

@@ -127,6 +127,17 @@ ACCEL_API accel_status accel_kernel_raw_create(accel_runtime *rt, const char *so
                                                const char *entry, const accel_kernel_options *opt,
                                                accel_kernel **out);
 
+/* Which compiler builds user kernels on dev, as its backend names it
+ * (the plugin ABI's program_identity, also part of the kernel cache key):
+ * "nvrtc 13.0 sm_90" on CUDA, "cc /usr/bin/gcc-12 ..." or "tcc /path/accel-tcc
+ * ..." on the CPU, followed by the details that make the cache key (size,
+ * time, flags, target). Written to out (size bytes, NUL-terminated,
+ * truncated to fit). Thread-safe.
+ * Errors: ACCEL_ERROR_INVALID_HANDLE (dev), ACCEL_ERROR_INVALID_ARGUMENT
+ * (out NULL or size 0), ACCEL_ERROR_UNSUPPORTED (the backend builds no user
+ * kernels, or finds no compiler now; the message says which; out is ""). */
+ACCEL_API accel_status accel_kernel_compiler_get(accel_device *dev, char *out, size_t size);
+
 /* Release a kernel and its compiled code on every device. Work already
  * enqueued still runs (each device's code is kept until the runtime
  * closes). NULL: no-op. */

@@ -155,11 +155,20 @@ def info_cases(accel, plugin_dir, cpu_plugin, work):
     devs = {d["name"]: d for d in doc["devices"]}
     check("cpu:0 with properties", "cpu:0" in devs and devs["cpu:0"]["kind"] == "CPU" and
           devs["cpu:0"]["memory_total_bytes"] > 0 and "f32" in devs["cpu:0"]["dtypes"], repr(devs))
+    # The CPU's kernel compiler: cc or the embedded tcc, by a path that is an
+    # executable file; the text view says the same.
+    kc = devs.get("cpu:0", {}).get("kernel_compiler", "")
+    m = re.match(r"^(cc|tcc) (/\S+)$", kc)
+    check("info --json names cpu:0's kernel compiler by an executable path",
+          m and os.path.isfile(m.group(2)) and os.access(m.group(2), os.X_OK), repr(kc))
+    _, text, _ = run(accel, "info", "--device", "cpu")
+    check("info names the kernel compiler", ("    kernel compiler:     %s\n" % kc) in text, text)
     rc, out, _ = run(accel, "info", "--json", "--device", "cpu")
     check("info --json --device cpu keeps one device",
           rc == 0 and [d["name"] for d in json.loads(out)["devices"]] == ["cpu:0"], out)
     rc, _, err = run(accel, "info", "--device", "tpu:3")
-    check("info --device of no device", rc == 1 and "tpu:3" in err, err)
+    check("info --device of no device: a usage error (exit 2)", rc == 2 and "tpu:3" in err, err)
+    check("info --json has format_version 1", doc.get("format_version") == 1, repr(doc)[:200])
     rc, out, _ = run(accel, "info", "--list-devices")
     check("info --list-devices", rc == 0 and "cpu:0" in out.split(), out)
 
@@ -205,6 +214,20 @@ def bad_input_cases(accel, work):
         check("bench %s X %s X: exit 2 naming both" % (a, b),
               rc == 2 and "%s and %s name the same file" % tuple(sorted((a, b), key=[
                   "--json", "--csv", "--svg"].index)) in err and not os.path.exists(same),
+              "%d %r" % (rc, err))
+
+    # Every subcommand: a --device of no device is a usage error (exit 2)
+    # naming it and listing the known devices (replay: in message_cases,
+    # which makes a repro file).
+    import numpy as np
+    a = os.path.join(work, "dev_a.npy")
+    np.save(a, np.arange(4, dtype=np.float32))
+    for cmd in (["info"], ["run", "add", a, a, "-o", os.path.join(work, "dev_c.npy")],
+                ["run", "eval", "x + 1", "x=" + a, "-o", os.path.join(work, "dev_e.npy")],
+                ["verify", "--quick"], ["demo", "--quick"], ["bench", "--quick", "--no-progress"]):
+        rc, out, err = run(accel, *cmd, "--device", "tpu:0")
+        check("%s --device tpu:0: exit 2 naming it and the known devices" % " ".join(cmd[:2]),
+              rc == 2 and "--device tpu:0: " in err and "known devices: cpu:0" in err,
               "%d %r" % (rc, err))
 
     syntax = os.path.join(work, "syntax.ini")
@@ -396,6 +419,10 @@ def message_cases(accel, plugin_dir, cpu_plugin, work):
     check("replay says why the op failed, and where",
           rc == 1 and "running sqrt on mock:0" in err and "mock backend does not support" in err,
           err)
+
+    rc, _, err = run(accel, "replay", repro, "--config", ini, "--device", "tpu:0")
+    check("replay --device tpu:0: exit 2 naming it", rc == 2 and "--device tpu:0: " in err,
+          "%d %r" % (rc, err))
 
     rc, out, err = run(accel, "demo", "--quick", "--config", ini)
     row = [l for l in out.splitlines() if l.startswith("device query")]

@@ -28,14 +28,16 @@ arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 L=usr/lib/$multiarch
 # libaccel-mpi0 where MPI was found at configure time (mpi/CMakeLists.txt).
-mpi=""
-[ -e "$work/build/lib/libaccel_mpi.so.0" ] && mpi=libaccel-mpi0
+# and its development files in libaccel-mpi-dev.
+mpi="" mpidev=""
+[ -e "$work/build/lib/libaccel_mpi.so.0" ] && mpi=libaccel-mpi0 mpidev=libaccel-mpi-dev
 # libaccel0-opencl where the OpenCL headers were found (backends/opencl).
 ocl=""
 [ -e "$work/build/lib/accel/libaccel_opencl.so" ] && ocl=libaccel0-opencl
 want="accel-examples_${version}_$arch.deb
 accel-tools_${version}_$arch.deb
 libaccel-dev_${version}_$arch.deb${mpi:+
+${mpidev}_${version}_$arch.deb
 ${mpi}_${version}_$arch.deb}${ocl:+
 ${ocl}_${version}_$arch.deb}
 libaccel0_${version}_$arch.deb"
@@ -47,7 +49,7 @@ has() { # has PACKAGE MODE PATH
   contents "$1" | grep -qxF -e "$2 root/root $3" || fail "$1 lacks '$2 $3': $(contents "$1")"
 }
 
-for p in libaccel0 libaccel-dev accel-tools accel-examples $mpi; do
+for p in libaccel0 libaccel-dev accel-tools accel-examples $mpi $mpidev; do
   # Modes: folders and programs 0755, everything else 0644, owned by root.
   bad=$(contents $p | awk -v p="$p" '
     $2 != "root/root" { print; next }
@@ -126,4 +128,21 @@ if [ -n "$mpi" ]; then
   [ "$(dpkg-deb -I ${mpi}_${version}_$arch.deb triggers)" = "activate-noawait ldconfig" ] ||
     fail "$mpi has no ldconfig trigger"
   ! field libaccel0 Depends | grep -q mpi || fail "libaccel0 depends on MPI"
+  # libaccel-mpi-dev: mpi.h, the .so link, accel::mpi and accel-mpi.pc, none of
+  # them in libaccel-dev (which must not need MPI).
+  has $mpidev -rw-r--r-- usr/include/accel/mpi.h
+  has $mpidev lrwxrwxrwx $L/libaccel_mpi.so
+  has $mpidev -rw-r--r-- $L/cmake/accel/accelMpiTargets.cmake
+  has $mpidev -rw-r--r-- $L/pkgconfig/accel-mpi.pc
+  ! contents libaccel-dev | grep -E 'mpi\.h$|libaccel_mpi|accelMpi|accel-mpi' ||
+    fail "libaccel-dev holds libaccel_mpi's development files"
+  [ "$(field $mpidev Depends)" = "$mpi (= $version), libaccel-dev (= $version), libopenmpi-dev" ] ||
+    fail "$mpidev Depends: $(field $mpidev Depends)"
 fi
+# ldconfig runs from the triggers file alone: no maintainer script calls it.
+for p in libaccel0 $mpi; do
+  for script in postinst postrm; do
+    ! dpkg-deb -I "${p}_${version}_$arch.deb" $script 2>/dev/null | grep -v '^ *#' | grep -qw ldconfig ||
+      fail "$p's $script calls ldconfig (the triggers file does)"
+  done
+done

@@ -8,7 +8,8 @@
 # installed, runs /usr/bin/accel info and info --json, reads `man accel` and
 # the page of every subcommand, loads the bash completion, builds
 # tests/install/outside against the installed packages with pkg-config and
-# with find_package(accel CONFIG), then purges the packages so the machine is
+# with find_package(accel CONFIG) (accel, and accel-mpi / COMPONENTS cpu mpi
+# with libaccel_mpi's packages), then purges the packages so the machine is
 # left as it was (checked: the same installed packages as before). The
 # packages are purged also when a check fails. These are the "done when"
 # checks of the packaging work: each is required, none is skipped.
@@ -124,6 +125,31 @@ grep -q "accel 0.1.0 from /usr/lib/$multiarch/cmake/accel" "$work/outside-config
 cmake --build "$work/outside-cmake" >"$work/outside-build.log" 2>&1 ||
   { cat "$work/outside-build.log"; fail "build"; }
 "$work/outside-cmake/outside"
+# libaccel_mpi (libaccel-mpi0 and libaccel-mpi-dev, built where MPI was
+# found, as in CI): find_package(accel COMPONENTS cpu mpi) links accel::mpi,
+# pkg-config accel-mpi gives the same; and libaccel-dev alone brings no
+# broken mpi.h or libaccel_mpi.so link.
+if printf '%s\n' "${pkgs[@]}" | grep -qx libaccel-mpi-dev; then
+  printf '%s\n' "${pkgs[@]}" | grep -qx libaccel-mpi0 || fail "libaccel-mpi-dev without libaccel-mpi0"
+  ! dpkg -L libaccel-dev | grep -E '/(mpi\.h|libaccel_mpi\.so)$' ||
+    fail "libaccel-dev ships libaccel_mpi's files (they are libaccel-mpi-dev's)"
+  dpkg-deb -f "$debs"/libaccel-mpi-dev_*.deb Depends | grep -q 'libaccel-mpi0 (= ' ||
+    fail "libaccel-mpi-dev does not depend on libaccel-mpi0"
+  cmake -S "$src/tests/install/outside" -B "$work/outside-mpi" -DACCEL_COMPONENTS="cpu;mpi" \
+    >"$work/outside-mpi.log" 2>&1 || { cat "$work/outside-mpi.log"; fail "COMPONENTS cpu mpi"; }
+  grep -q "accel_mpi_FOUND=TRUE (/usr/lib/$multiarch/libaccel_mpi.so)" "$work/outside-mpi.log" ||
+    { cat "$work/outside-mpi.log"; fail "accel_mpi_FOUND is not TRUE with /usr/lib/$multiarch/libaccel_mpi.so"; }
+  cmake --build "$work/outside-mpi" >"$work/outside-mpi-build.log" 2>&1 ||
+    { cat "$work/outside-mpi-build.log"; fail "build with accel::mpi"; }
+  "$work/outside-mpi/outside_mpi"
+  # shellcheck disable=SC2046 # the flags are lists of words
+  cc -std=c11 -Wall -Werror "$src/tests/install/outside/mpi_main.c" -o "$work/outside-mpi-pc" \
+    $(pkg-config --cflags --libs accel-mpi)
+  "$work/outside-mpi-pc"
+  echo "check_debs: find_package(accel COMPONENTS cpu mpi) and pkg-config accel-mpi build and run"
+else
+  fail "no libaccel-mpi-dev among the packages (build them where MPI is found: libopenmpi-dev)"
+fi
 # Without libaccel0-cuda, COMPONENTS cuda fails and says why.
 if [ ! -e "$plugindir/libaccel_cuda.so" ]; then
   if cmake -S "$src/tests/install/outside" -B "$work/outside-cuda" -DACCEL_COMPONENTS=cuda \

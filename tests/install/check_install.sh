@@ -6,7 +6,8 @@
 # prefix (the tree must be relocatable), checks the layout, the SONAME and the
 # file modes, runs the installed `accel info` and an example, then builds the
 # outside project against the installed package: with find_package(accel
-# CONFIG) (also with COMPONENTS, present and missing) and with pkg-config.
+# CONFIG) (also with COMPONENTS, present and missing; mpi as accel::mpi where
+# MPI was found) and with pkg-config (accel, and accel-mpi).
 #
 #   usage: check_install.sh BUILD_DIR SOURCE_DIR WORK_DIR [C_FLAGS [EXE_LINKER_FLAGS [LIBDIR]]]
 #
@@ -99,6 +100,29 @@ else
   grep -q "accel_cuda_FOUND=FALSE" "$work/outside-optional-configure.log" ||
     { cat "$work/outside-optional-configure.log"; fail "accel_cuda_FOUND is not FALSE"; }
 fi
+# libaccel_mpi, where this build made it: a library in LIBDIR (not a plugin),
+# found by COMPONENTS mpi as accel::mpi, and by pkg-config as accel-mpi (below).
+mpi_built=$(find "$build" -maxdepth 2 -name 'libaccel_mpi.so*' -print -quit)
+if [ -n "$mpi_built" ]; then
+  for f in include/accel/mpi.h $L/libaccel_mpi.so $L/cmake/accel/accelMpiTargets.cmake \
+    $L/pkgconfig/accel-mpi.pc; do
+    [ -e "$p/$f" ] || fail "$f is not installed although this build made libaccel_mpi"
+  done
+  outside outside-mpi -DACCEL_COMPONENTS="cpu;mpi" ||
+    { cat "$work/outside-mpi-configure.log"; fail "COMPONENTS cpu mpi not found although installed"; }
+  grep -q "accel_mpi_FOUND=TRUE ($p/$L/libaccel_mpi.so)" "$work/outside-mpi-configure.log" ||
+    { cat "$work/outside-mpi-configure.log"; fail "accel_mpi_FOUND is not TRUE with its library"; }
+  cmake --build "$work/outside-mpi" >"$work/outside-mpi-build.log" ||
+    { cat "$work/outside-mpi-build.log"; fail "the outside project with accel::mpi does not build"; }
+  "$work/outside-mpi/outside_mpi"
+else
+  if outside outside-mpi -DACCEL_COMPONENTS="cpu;mpi"; then
+    fail "find_package(accel COMPONENTS mpi) succeeded without libaccel_mpi"
+  fi
+  grep -q "component mpi: .*accelMpiTargets.cmake is not installed (.*libaccel-mpi-dev" \
+    "$work/outside-mpi-configure.log" ||
+    { cat "$work/outside-mpi-configure.log"; fail "no clear message for the missing mpi component"; }
+fi
 echo "check_install: find_package COMPONENTS ok"
 
 # pkg-config: the paths it gives exist in the moved prefix, and a program
@@ -115,4 +139,13 @@ export PKG_CONFIG_PATH="$p/$L/pkgconfig"
 cc -std=c11 -Wall -Werror $cflags "$src/tests/install/outside/main.c" -o "$work/outside-pc" \
   $(pkg-config --cflags --libs accel) -Wl,-rpath,"$(pkg-config --variable=libdir accel)" $ldflags
 "$work/outside-pc"
+if [ -n "$mpi_built" ]; then
+  [ "$(pkg-config --modversion accel-mpi)" = "$(pkg-config --modversion accel)" ] ||
+    fail "accel-mpi.pc's version differs from accel.pc's"
+  # shellcheck disable=SC2086,SC2046 # the flags are lists of words
+  cc -std=c11 -Wall -Werror $cflags "$src/tests/install/outside/mpi_main.c" -o "$work/outside-mpi-pc" \
+    $(pkg-config --cflags --libs accel-mpi) -Wl,-rpath,"$(pkg-config --variable=libdir accel-mpi)" \
+    $ldflags
+  "$work/outside-mpi-pc"
+fi
 echo "check_install: PASS ($L)"

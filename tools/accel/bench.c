@@ -158,14 +158,9 @@ static int pick_devices(accel_runtime *rt, const bench_args *a, accel_device **d
 {
     size_t count = 0;
     for (size_t i = 0; i < a->name_count; i++) {
-        accel_status st = accel_device_get_by_name(rt, a->names[i], &devs[count]);
-        if (st != ACCEL_SUCCESS) {
-            const char *msg = accel_last_error(); /* lists the known devices */
-            fprintf(stderr, "accel %s: error: --device %s: %s (%s)\n", cmd, a->names[i],
-                    msg && msg[0] ? msg : accel_status_string(st), accel_status_name(st));
-            cli_device_hint(cmd, a->names[i]);
-            return CLI_EXIT_USAGE;
-        }
+        int rc = cli_device_lookup(cmd, rt, a->names[i], &devs[count]);
+        if (rc != CLI_EXIT_OK)
+            return rc;
         for (size_t j = 0; j < count; j++)
             if (devs[j] == devs[count])
                 return cli_usage_error(cmd,

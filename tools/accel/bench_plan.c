@@ -104,6 +104,11 @@ size_t bench_plan_steps(const bench_plan *p, bool gpu)
     size_t gemm_cases = 0;
     for (size_t i = 0; i < bench_gemm_case_count; i++)
         gemm_cases += gpu || !bench_gemm_cases[i].gpu_only;
-    return 2 + gpu + p->ew_count * BENCH_EW_COUNT + p->gemm_count * gemm_cases + 1 +
-           (p->transfers ? 4 : 0) + p->target_rounds;
+    /* ceilings and ceilings again, the GPU's first graph100 rounds, the
+     * sweeps, dispatch, graph100 rounds again and the four chain rows
+     * (bench_graph.c), transfers, the target rounds (at most
+     * BENCH_MAX_ROUNDS run): one step per bench_progress call. */
+    unsigned rounds = p->target_rounds > BENCH_MAX_ROUNDS ? BENCH_MAX_ROUNDS : p->target_rounds;
+    return 2 + gpu + p->ew_count * BENCH_EW_COUNT + p->gemm_count * gemm_cases + 1 + 1 +
+           (p->ew_count ? 4 : 0) + (p->transfers ? 4 : 0) + rounds;
 }

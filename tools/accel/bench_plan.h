@@ -53,6 +53,8 @@ extern const size_t bench_gemm_case_count;
 void bench_make_plan(const bench *b, const bench_device *d, bench_plan *p);
 
 /* Progress steps of a plan. */
+/* The most target rounds that run, whatever --rounds asks. */
+#define BENCH_MAX_ROUNDS 15
 size_t bench_plan_steps(const bench_plan *p, bool gpu);
 
 #endif /* ACCEL_CLI_BENCH_PLAN_H */

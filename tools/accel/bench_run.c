@@ -431,7 +431,7 @@ static accel_status bench_transfers(const section *s)
  * op; the target takes the median ratio and reports the spread. */
 
 #define MAX_ROUND_ROWS 24 /* a GPU has 15 targeted rows */
-#define MAX_ROUNDS 15
+#define MAX_ROUNDS BENCH_MAX_ROUNDS
 
 typedef struct round_row {
     bench_row *row;

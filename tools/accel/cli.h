@@ -137,6 +137,13 @@ int cli_runtime_error(const char *cmd, accel_status st, const char *what);
  * device names ("gpu": GPUs are named cuda, cuda:N). */
 void cli_device_hint(const char *cmd, const char *name);
 
+/* The device --device names in *out, or the default device when name is
+ * NULL. A name of no device (unknown or malformed) is a usage error: prints
+ * "accel CMD: error: --device NAME: <the core's message, which lists the known
+ * devices> (STATUS)" and the hint, and returns CLI_EXIT_USAGE, as in every
+ * subcommand. No default device: the runtime error, CLI_EXIT_RUNTIME. */
+int cli_device_lookup(const char *cmd, accel_runtime *rt, const char *name, accel_device **out);
+
 /* "CPU", "GPU" or "other" for an accel_device_kind. */
 const char *cli_kind_name(uint32_t kind);
 

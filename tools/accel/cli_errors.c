@@ -36,6 +36,22 @@ void cli_device_hint(const char *cmd, const char *name)
         fprintf(stderr, "accel %s: hint: GPUs are named cuda, cuda:N\n", cmd);
 }
 
+int cli_device_lookup(const char *cmd, accel_runtime *rt, const char *name, accel_device **out)
+{
+    if (!name) {
+        accel_status st = accel_device_default(rt, out);
+        return st == ACCEL_SUCCESS ? CLI_EXIT_OK : cli_runtime_error(cmd, st, "no default device");
+    }
+    accel_status st = accel_device_get_by_name(rt, name, out);
+    if (st == ACCEL_SUCCESS)
+        return CLI_EXIT_OK;
+    const char *msg = accel_last_error(); /* lists the known devices */
+    fprintf(stderr, "accel %s: error: --device %s: %s (%s)\n", cmd, name,
+            msg && msg[0] ? msg : accel_status_string(st), accel_status_name(st));
+    cli_device_hint(cmd, name);
+    return CLI_EXIT_USAGE;
+}
+
 const char *cli_kind_name(uint32_t kind)
 {
     switch ((accel_device_kind)kind) {

@@ -153,21 +153,16 @@ static int pick_size(const char *size_name, bool quick, int *out_size)
 }
 
 /* The device under test, the CPU, a queue on each, the timing events; the
- * header lines. False after a message. */
-static bool setup(demo_ctx *c, const char *device_name, int size)
+ * header lines. CLI_EXIT_OK, else the exit code after a message (a --device
+ * of no device is a usage error). */
+static int setup(demo_ctx *c, const char *device_name, int size)
 {
-    accel_status st = device_name ? accel_device_get_by_name(c->rt, device_name, &c->dev)
-                                  : accel_device_default(c->rt, &c->dev);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("demo", st, "no such device");
-        cli_device_hint("demo", device_name);
-        return false;
-    }
-    st = accel_device_get_by_name(c->rt, "cpu", &c->cpu);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("demo", st, "the checks need the CPU device");
-        return false;
-    }
+    int rc = cli_device_lookup("demo", c->rt, device_name, &c->dev);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    accel_status st = accel_device_get_by_name(c->rt, "cpu", &c->cpu);
+    if (st != ACCEL_SUCCESS)
+        return cli_runtime_error("demo", st, "the checks need the CPU device");
     accel_device_properties p, pc;
     accel_device_properties_init(&p);
     accel_device_properties_init(&pc);
@@ -176,16 +171,14 @@ static bool setup(demo_ctx *c, const char *device_name, int size)
         (st = accel_queue_create(c->dev, &c->q)) != ACCEL_SUCCESS ||
         (st = accel_queue_create(c->cpu, &c->qc)) != ACCEL_SUCCESS ||
         (st = accel_event_create(c->dev, &c->t0)) != ACCEL_SUCCESS ||
-        (st = accel_event_create(c->dev, &c->t1)) != ACCEL_SUCCESS) {
-        cli_runtime_error("demo", st, "cannot set up the device");
-        return false;
-    }
+        (st = accel_event_create(c->dev, &c->t1)) != ACCEL_SUCCESS)
+        return cli_runtime_error("demo", st, "cannot set up the device");
     c->size = size >= 0 ? (demo_size)size : p.kind == ACCEL_DEVICE_GPU ? DEMO_LARGE : DEMO_MEDIUM;
     printf("accel demo (size %s): %s (%s) checked against %s (%s)\n", SIZE_NAMES[c->size],
            accel_device_name(c->dev), p.name, accel_device_name(c->cpu), pc.name);
     printf("config %s\n\n", accel_runtime_config_path(c->rt));
     fflush(stdout);
-    return true;
+    return CLI_EXIT_OK;
 }
 
 /* The progress thread, on a terminal only; false when there is none. */
@@ -268,8 +261,8 @@ static int demo_main(int argc, char **argv)
     accel_status st = accel_runtime_open(config, &c.rt);
     if (st != ACCEL_SUCCESS)
         return cli_runtime_error("demo", st, "cannot open the runtime");
-    rc = CLI_EXIT_RUNTIME;
-    if (setup(&c, device_name, size)) {
+    rc = setup(&c, device_name, size);
+    if (rc == CLI_EXIT_OK) {
         static demo_result res[16];
         progress pr = {.count = demo_step_count};
         bool tty = progress_start(&pr);

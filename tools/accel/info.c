@@ -85,6 +85,8 @@ static void print_device(accel_device *dev)
         printf("    compute capability:  %u.%u\n", p.compute_capability / 10,
                p.compute_capability % 10);
     printf("    dtypes:              %s\n", info_dtypes(p.dtypes, dt, sizeof dt));
+    char kc[640];
+    printf("    kernel compiler:     %s\n", info_kernel_compiler(dev, kc, sizeof kc));
     if (p.driver_version[0] || p.runtime_version[0])
         printf("    driver / runtime:    %s / %s\n", p.driver_version[0] ? p.driver_version : "-",
                p.runtime_version[0] ? p.runtime_version : "-");
@@ -284,12 +286,9 @@ static int open_view(info_view *v, const char *device)
     }
     snprintf(v->config_path, sizeof v->config_path, "%s", accel_runtime_config_path(v->rt));
     if (device) {
-        accel_status st = accel_device_get_by_name(v->rt, device, &v->only);
-        if (st != ACCEL_SUCCESS) {
-            cli_runtime_error("info", st, "no such device");
-            cli_device_hint("info", device);
-            return CLI_EXIT_RUNTIME;
-        }
+        int rc = cli_device_lookup("info", v->rt, device, &v->only);
+        if (rc != CLI_EXIT_OK)
+            return rc;
     }
     return CLI_EXIT_OK;
 }

@@ -105,6 +105,8 @@ static void write_device(FILE *out, accel_device *dev)
     key(out, "      ", "host_accessible", false);
     fputs(p.host_accessible ? "true" : "false", out);
     key_str(out, "      ", "dtypes", info_dtypes(p.dtypes, dt, sizeof dt), false);
+    char kc[640];
+    key_str(out, "      ", "kernel_compiler", info_kernel_compiler(dev, kc, sizeof kc), false);
     key_str(out, "      ", "driver_version", p.driver_version, false);
     key_str(out, "      ", "runtime_version", p.runtime_version, false);
     fputs("\n    }", out);
@@ -201,6 +203,8 @@ void info_write_json(FILE *out, const info_view *v)
 {
     fputs("{", out);
     key_str(out, "  ", "tool", "accel info", true);
+    /* INFO_JSON_FORMAT_VERSION (info_json.h): docs/cli.md says what changes it. */
+    fprintf(out, ",\n  \"format_version\": %d", INFO_JSON_FORMAT_VERSION);
     key_str(out, "  ", "accel_version", ACCEL_VERSION_STRING, false);
     key_str(out, "  ", "libaccel_version", accel_version(), false);
     key_str(out, "  ", "config", v->config_path[0] ? v->config_path : NULL, false);

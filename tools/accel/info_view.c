@@ -3,6 +3,9 @@
 /* info_view.c — the facts both views of `accel info` print the same way: the
  * environment variables the program reads, and a device's dtype list. */
 #include <stdio.h>
+#include <string.h>
+
+#include <accel/kernel.h>
 
 #include "info_view.h"
 
@@ -31,5 +34,19 @@ const char *info_dtypes(uint32_t mask, char *buf, size_t cap)
         }
     if (!buf[0])
         snprintf(buf, cap, "none");
+    return buf;
+}
+
+const char *info_kernel_compiler(accel_device *dev, char *buf, size_t cap)
+{
+    char id[512];
+    if (accel_kernel_compiler_get(dev, id, sizeof id) != ACCEL_SUCCESS) {
+        snprintf(buf, cap, "none (%s)", accel_last_error());
+        return buf;
+    }
+    char *cut = strstr(id, " size "); /* cc and tcc: the file's identity follows */
+    if (cut)
+        *cut = '\0';
+    snprintf(buf, cap, "%s", id);
     return buf;
 }

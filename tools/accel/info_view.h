@@ -68,4 +68,9 @@ extern const char *const info_env_vars[];
 /* The dtypes of a mask as "f32 f64 ..." into buf. */
 const char *info_dtypes(uint32_t mask, char *buf, size_t cap);
 
+/* The compiler that builds user kernels on dev, short ("cc /usr/bin/gcc-12",
+ * "tcc /usr/lib/.../accel-tcc", "nvrtc 13.0 sm_90": accel_kernel_compiler_get
+ * without the cache key's size, time and flags), or "none (REASON)". */
+const char *info_kernel_compiler(accel_device *dev, char *buf, size_t cap);
+
 #endif /* ACCEL_CLI_INFO_VIEW_H */

@@ -209,14 +209,12 @@ static int verdict(const repro *r, const void *got, const void *exp, accel_devic
 static int replay_on(accel_runtime *rt, const char *file, const repro *r, const char *dname)
 {
     accel_device *dev = NULL, *cpu = NULL;
-    accel_status st = accel_device_get_by_name(rt, dname, &dev);
-    if (st == ACCEL_SUCCESS)
-        st = accel_device_get_by_name(rt, "cpu", &cpu);
-    if (st != ACCEL_SUCCESS) {
-        int rc = cli_runtime_error("replay", st, "no such device");
-        cli_device_hint("replay", dname);
-        return rc;
-    }
+    int lrc = cli_device_lookup("replay", rt, dname, &dev);
+    if (lrc != CLI_EXIT_OK)
+        return lrc;
+    accel_status st = accel_device_get_by_name(rt, "cpu", &cpu);
+    if (st != ACCEL_SUCCESS)
+        return cli_runtime_error("replay", st, "the check needs the CPU device");
     uint32_t out = r->d.num_operands - 1;
     size_t window = r->lo + r->d.operands[out].count + r->hi;
     void *got = malloc(window * r->esize + 1), *exp = malloc(window * r->esize + 1);

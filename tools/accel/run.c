@@ -209,13 +209,9 @@ static int execute(const run_args *a, run_job *j, accel_runtime *rt)
     if (a->report)
         accel_report_enable(rt, true);
     accel_device *dev = NULL;
-    accel_status st =
-        a->device ? accel_device_get_by_name(rt, a->device, &dev) : accel_device_default(rt, &dev);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("run", st, "no such device");
-        cli_device_hint("run", a->device);
-        return CLI_EXIT_RUNTIME;
-    }
+    int lrc = cli_device_lookup("run", rt, a->device, &dev);
+    if (lrc != CLI_EXIT_OK)
+        return lrc;
     size_t esize = accel_dtype_size(j->dt);
     void *result = malloc(j->out_count ? j->out_count * esize : 1);
     if (!result) {
@@ -227,7 +223,7 @@ static int execute(const run_args *a, run_job *j, accel_runtime *rt)
     run_placement where;
     if (run_compute(rt, dev, j, result, a->timing ? &ms : NULL, &where) != ACCEL_SUCCESS)
         goto done;
-    st = accel_npy_save(a->output, j->dt, j->out_ndim, j->out_shape, result);
+    accel_status st = accel_npy_save(a->output, j->dt, j->out_ndim, j->out_shape, result);
     if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run", st, "cannot write the output");
         goto done;

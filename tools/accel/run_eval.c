@@ -319,24 +319,21 @@ static bool eval_load(eval_job *j)
     return true;
 }
 
-/* The runtime, the device and verify mode as the options ask; false: the
- * reason is printed. */
-static bool eval_open(eval_job *j)
+/* The runtime, the device and verify mode as the options ask: CLI_EXIT_OK,
+ * else the exit code (the reason printed; an unknown device is a usage
+ * error, as in every subcommand). */
+static int eval_open(eval_job *j)
 {
     accel_status st = accel_runtime_open(j->config, &j->rt);
     if (st != ACCEL_SUCCESS) {
         cli_runtime_error("run eval", st, "cannot open the runtime");
-        return false;
+        return CLI_EXIT_RUNTIME;
     }
     if (j->report)
         accel_report_enable(j->rt, true);
-    st = j->device_name ? accel_device_get_by_name(j->rt, j->device_name, &j->dev)
-                        : accel_device_default(j->rt, &j->dev);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("run eval", st, "no such device");
-        cli_device_hint("run eval", j->device_name);
-        return false;
-    }
+    int rc = cli_device_lookup("run eval", j->rt, j->device_name, &j->dev);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     if (j->verify) {
         accel_verify_options o;
         accel_verify_options_init(&o);
@@ -345,10 +342,10 @@ static bool eval_open(eval_job *j)
         o.check_reference_device = true;
         if ((st = accel_verify_configure(j->rt, &o)) != ACCEL_SUCCESS) {
             cli_runtime_error("run eval", st, "cannot turn verify mode on");
-            return false;
+            return CLI_EXIT_RUNTIME;
         }
     }
-    return true;
+    return CLI_EXIT_OK;
 }
 
 /* The kernel: -1 when made, else the exit code (its reason printed). */
@@ -358,8 +355,9 @@ static int eval_kernel(eval_job *j)
         cli_runtime_error("run eval", ACCEL_ERROR_OUT_OF_HOST_MEMORY, "the expression");
         return CLI_EXIT_RUNTIME;
     }
-    if (!eval_open(j))
-        return CLI_EXIT_RUNTIME;
+    int rc = eval_open(j);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     char out_param[32];
     snprintf(out_param, sizeof out_param, "%s result_", eval_type(j->in[0].dtype));
     accel_status st =

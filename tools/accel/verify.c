@@ -202,28 +202,26 @@ static accel_runtime *open_for_plugin(const verify_args *a, char *ini, size_t ca
     return rt;
 }
 
-/* Device under test, CPU reference and a queue on each. */
-static bool setup_run(accel_runtime *rt, const char *device, verify_run *vr)
+/* Device under test, CPU reference and a queue on each; CLI_EXIT_OK, else
+ * the exit code after a message (a --device of no device is a usage error). */
+static int setup_run(accel_runtime *rt, const char *device, verify_run *vr)
 {
     /* The suite sees the device as it is: no shadow checks, no fallback. */
     accel_verify_options vo;
     accel_verify_options_init(&vo);
     accel_verify_configure(rt, &vo);
     accel_fallback_configure(rt, NULL, false);
-    accel_status st = device ? accel_device_get_by_name(rt, device, &vr->dev)
-                             : accel_device_default(rt, &vr->dev);
-    if (st == ACCEL_SUCCESS)
-        st = accel_device_get_by_name(rt, "cpu", &vr->ref);
+    int rc = cli_device_lookup("verify", rt, device, &vr->dev);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    accel_status st = accel_device_get_by_name(rt, "cpu", &vr->ref);
     if (st == ACCEL_SUCCESS)
         st = accel_queue_create(vr->dev, &vr->q);
     if (st == ACCEL_SUCCESS)
         st = accel_queue_create(vr->ref, &vr->rq);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("verify", st, "cannot set up the device and the CPU reference");
-        cli_device_hint("verify", device);
-        return false;
-    }
-    return true;
+    if (st != ACCEL_SUCCESS)
+        return cli_runtime_error("verify", st, "cannot set up the device and the CPU reference");
+    return CLI_EXIT_OK;
 }
 
 /* The table per op and dtype and the totals; the number of failures. */
@@ -269,8 +267,8 @@ static int verify_main(int argc, char **argv)
     vr.seed = a.seed;
     vr.verbose = a.verbose;
     vr.quick = a.quick;
-    rc = CLI_EXIT_RUNTIME;
-    if (rt && setup_run(rt, a.plugin ? "plugin" : a.device, &vr)) {
+    rc = rt ? setup_run(rt, a.plugin ? "plugin" : a.device, &vr) : CLI_EXIT_RUNTIME;
+    if (rc == CLI_EXIT_OK) {
         printf("accel verify: %s against %s, seed %" PRIu64 "%s\n", accel_device_name(vr.dev),
                accel_device_name(vr.ref), vr.seed, a.quick ? ", quick" : "");
         verify_suite(&vr);

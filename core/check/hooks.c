@@ -5,6 +5,7 @@
  * for every op code at runtime open (other kinds install theirs over it). */
 #include <stddef.h>
 #include <stdint.h>
+
 #include "base/objects.h"
 #include "check/hooks.h"
 

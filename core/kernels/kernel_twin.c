@@ -11,18 +11,18 @@
  * build, every indexing of a pointer parameter or shared array checked),
  * and the entry of backend.h. The technique and its costs:
  * docs/kernels-twin.md. */
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/status.h"
 #include "base/objects.h"
+#include "base/status.h"
 #include "kernels/kernel_twin.h"
 
 /* A growing string (out of memory sticks). */

@@ -1084,6 +1084,16 @@ static void body_runtime_and_devices(void)
                 ACCEL_ERROR_INVALID_ARGUMENT, "accel_device_properties_get");
     for (size_t i = sizeof sz; i < sizeof small; ++i)
         cr_assert(small[i] == 0xCC, "byte %zu of a refused struct written", i);
+    /* accel_kernel_compiler_get: handle, then the output buffer. */
+    char comp[256];
+    expect_fail(accel_kernel_compiler_get(NULL, comp, sizeof comp), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_kernel_compiler_get");
+    expect_fail(accel_kernel_compiler_get(dead_dev, comp, sizeof comp), ACCEL_ERROR_INVALID_HANDLE,
+                "accel_kernel_compiler_get");
+    expect_fail(accel_kernel_compiler_get(cpu, NULL, sizeof comp), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_kernel_compiler_get");
+    expect_fail(accel_kernel_compiler_get(cpu, comp, 0), ACCEL_ERROR_INVALID_ARGUMENT,
+                "accel_kernel_compiler_get");
     cr_assert_str_eq(accel_device_name(NULL), "");
     cr_assert_str_eq(accel_device_name(dead_dev), "");
     cover("accel_device_name");

@@ -56,7 +56,6 @@
 #include "base/handle.h"
 #include "base/retire.h"
 #include "base/status.h"
-#include "kernels/kernel_internal.h"
 
 typedef struct slot {
     uintptr_t key; /* 0: empty */

@@ -17,7 +17,7 @@
 #include "base/objects.h"
 #include "base/status.h"
 #include "graphs/capture.h"
-#include "graphs/graph.h"
+#include "graphs/graph_life.h"
 #include "kernels/kernel_internal.h"
 #include "ops/submit.h"
 

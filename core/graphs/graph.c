@@ -24,7 +24,7 @@
 #include "base/trace.h"
 #include "check/hooks.h"
 #include "graphs/fuse.h"
-#include "graphs/graph.h"
+#include "graphs/graph_life.h"
 #include "graphs/graph_record.h"
 #include "kernels/kernel_internal.h"
 #include "ops/submit.h"

@@ -29,7 +29,7 @@
 #include "check/policy.h"
 #include "comm/comm.h"
 #include "graphs/capture.h"
-#include "graphs/graph.h"
+#include "graphs/graph_life.h"
 #include "kernels/kernel_internal.h"
 #include "ops/batch.h"
 #include "runtime/selftest.h"

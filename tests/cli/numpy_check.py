@@ -458,7 +458,8 @@ def bad_cases(r, rng):
         ("missing input", ["run", "negative", missing, "-o", "OUT"], 1),
         ("directory as input", ["run", "negative", d, "-o", "OUT"], 1),
         ("max of empty", ["run", "max", empty, "-o", "OUT"], 1),
-        ("unknown device", ["run", "add", good, good2, "-o", "OUT", "--device", "tpu:7"], 1),
+        # An unknown device is a usage error in every subcommand (exit 2).
+        ("unknown device", ["run", "add", good, good2, "-o", "OUT", "--device", "tpu:7"], 2),
         ("missing config", ["run", "add", good, good2, "-o", "OUT", "--config", missing], 1),
         ("output in missing folder", ["run", "add", good, good2, "-o", nodir_out], 1),
         ("empty --config", ["run", "add", good, good2, "-o", "OUT", "--config", ""], 2),
@@ -510,7 +511,7 @@ def message_cases(r, rng):
     checks = [
         # (name, argv, expected exit, text stderr must hold)
         ("--device gpu hints at cuda", ["run", "sum", good, "-o", os.path.join(d, "msg.npy"),
-                                        "--device", "gpu"], 1, "GPUs are named cuda, cuda:N"),
+                                        "--device", "gpu"], 2, "GPUs are named cuda, cuda:N"),
         ("directory as config says so", ["run", "sum", good, "-o", os.path.join(d, "msg.npy"),
                                          "--config", d], 1, "is a directory"),
         ("replay of a missing file", ["replay", os.path.join(d, "no_such.repro")], 1,

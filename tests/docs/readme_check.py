@@ -182,7 +182,12 @@ def tour_main(src, cc, cflags, include_dir, lib_dir, python):
             text = open(os.path.join(src, page), encoding="utf-8").read()
             code = "\n".join(code_blocks(text, "python"))
             check("%s has a Python example" % page, bool(code.strip()))
-            p = subprocess.run([python, "-c", code], capture_output=True, text=True, env=env,
+            # From a file, as a user runs a script: @cuda.jit reads its
+            # function's source, which `python -c` does not keep.
+            script = os.path.join(tmp, "readme_example.py")
+            with open(script, "w", encoding="utf-8") as f:
+                f.write(code + "\n")
+            p = subprocess.run([python, script], capture_output=True, text=True, env=env,
                                cwd=tmp, timeout=300)
             check("%s: the Python example runs (exit 0)" % page, p.returncode == 0, p.stderr)
             lines = [l.strip() for l in p.stdout.splitlines()]

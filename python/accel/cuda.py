@@ -47,7 +47,10 @@ is not a number constant is DtypeMismatchError (also a TypeError), both
 naming the file, the line and the construct (``.filename``, ``.line``); a
 launch with more than 1024 threads per block (or a grid or block past
 CUDA's limits) is InvalidArgumentError (a ValueError); a wrong argument
-count is TypeError.
+count is TypeError. ``@cuda.jit(debug=True)`` makes each launch a debug
+launch on the CPU twin (as RawKernel's debug=True): an out-of-bounds index
+raises AccelError (ACCEL_ERROR_KERNEL_FAULT) from the launch, naming the
+kernel, block, thread, argument, index and the Python line.
 """
 from __future__ import annotations
 
@@ -188,6 +191,7 @@ _MAX_BLOCK = (1024, 1024, 64)
 _MAX_GRID = ((1 << 31) - 1, 65535, 65535)
 _LINE_REF = re.compile(r"(?:line |:)(\d+)")
 _NOSLICE = L.Slice()
+_GEN_NAME = re.compile(r"\b(argument|shared array) v_(\w+)")
 
 
 def _dim3(v: Any, what: str, name: str) -> Tuple[int, int, int]:
@@ -250,13 +254,14 @@ class Dispatcher:
     waits, as Numba), and numbers. Launches are asynchronous like every op.
     ``inspect_source(*args)`` returns the CUDA C made for such arguments."""
 
-    def __init__(self, fn: Callable[..., Any], options: Sequence[str] = ()):
+    def __init__(self, fn: Callable[..., Any], options: Sequence[str] = (), debug: bool = False):
         if not callable(fn) or not hasattr(fn, "__code__"):
             raise TypeError(f"accel.cuda.jit: {fn!r} is not a Python function")
         self.py_func = fn
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         self._options = tuple(options)
+        self._debug = bool(debug)
         self._nparams = fn.__code__.co_argcount
         self._parsed: Any = None
         self._specs: Dict[Any, _Spec] = {}
@@ -348,7 +353,22 @@ class Dispatcher:
             items.append((2, 6, _NOSLICE, 0.0, a._size if kind == "n" else a._shape[k]
                           if kind == "d" else _elem_stride(a, k)))
         kargs = spec.ctype(*items)
-        code = L.kernel_launch_grid(s._h(), spec.raw._handle(), lc.g, lc.b, len(items), kargs)
+        if self._debug:
+            o = L.KernelLaunchOptions()
+            L.kernel_launch_options_init(ctypes.byref(o))
+            o.debug = 1
+            code = L.kernel_launch_grid_ex(s._h(), spec.raw._handle(), lc.g, lc.b,
+                                           ctypes.byref(o), len(items), kargs)
+            if not code:
+                # A debug launch waits for its kernel, so that a fault is
+                # raised here, with the Python names, not at a later sync.
+                try:
+                    s.synchronize()
+                except AccelError as e:
+                    raise self._located(e, spec) from None
+        else:
+            code = L.kernel_launch_grid(s._h(), spec.raw._handle(), lc.g, lc.b, len(items),
+                                        kargs)
         if code:
             raise self._located(L.failed(code), spec)
 
@@ -367,14 +387,17 @@ class Dispatcher:
             return spec
 
     def _located(self, e: AccelError, spec: _Spec) -> AccelError:
-        """e with the Python line of the generated line its message names."""
-        for m in _LINE_REF.finditer(e.message):
+        """e with the Python line of the generated line its message names
+        (and, for a debug launch's fault, the Python names of the argument
+        or shared array rather than the generated ones)."""
+        msg = _GEN_NAME.sub(r"\1 \2", e.message)
+        for m in _LINE_REF.finditer(msg):
             py = spec.kernel.lines.get(int(m.group(1)))
             if py is not None:
                 fn = self._parsed[1]
-                return type(e)(e.status, f"{e.message} [at {fn}:{py}, accel.cuda.jit "
+                return type(e)(e.status, f"{msg} [at {fn}:{py}, accel.cuda.jit "
                                          f"{self.__name__}]")
-        return e
+        return e if msg == e.message else type(e)(e.status, msg)
 
     def _launch_host(self, lc: _Launch, args: Tuple[Any, ...]) -> None:
         """A launch with NumPy arrays among the arguments: each is copied to
@@ -442,7 +465,14 @@ def jit(func_or_sig: Any = None, device: bool = False, debug: bool = False,
     """Make a Python function a kernel (numba.cuda.jit): ``@cuda.jit`` or
     ``@cuda.jit(fastmath=True)``. A signature (``@cuda.jit("void(float32[:])")``)
     is accepted and not used: types come from each launch's arguments.
-    fastmath adds NVRTC's --use_fast_math. Returns a :class:`Dispatcher`.
+    fastmath adds NVRTC's --use_fast_math. debug=True makes every launch a
+    debug launch, as ``RawKernel(...)(..., debug=True)``: the kernel runs on
+    the CPU twin (also for a GPU's arrays) with every array index checked, and
+    the launch waits for it; an out-of-bounds access (or a shared-memory race)
+    raises AccelError (status ACCEL_ERROR_KERNEL_FAULT) from the launch, naming
+    the kernel, block, thread, argument (its Python name), index, the line of
+    the generated CUDA C and the Python file and line. Returns a
+    :class:`Dispatcher`.
     Raises UnsupportedError for device functions (``device=True``)."""
     if device:
         raise error("ACCEL_ERROR_UNSUPPORTED",
@@ -452,5 +482,5 @@ def jit(func_or_sig: Any = None, device: bool = False, debug: bool = False,
         raise TypeError(f"accel.cuda.jit: unknown options {sorted(options)}")
     opts = ("--use_fast_math",) if fastmath else ()
     if callable(func_or_sig):
-        return Dispatcher(func_or_sig, opts)
-    return lambda fn: Dispatcher(fn, opts)
+        return Dispatcher(func_or_sig, opts, debug)
+    return lambda fn: Dispatcher(fn, opts, debug)

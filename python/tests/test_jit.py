@@ -475,3 +475,52 @@ def test_local_array_per_thread(rng):
     out = cuda.device_array_like(a)
     local_reverse[2, 32](cuda.to_device(a), out)
     assert np.array_equal(out.copy_to_host(), a[:, ::-1])
+
+
+@cuda.jit(debug=True)
+def vector_add_debug(a, b, c):
+    i = cuda.grid(1)
+    if i < a.size:
+        c[i] = a[i] + b[i]
+
+
+@cuda.jit(debug=True)
+def shifted_write(a, c):
+    i = cuda.grid(1)
+    if i < a.size:
+        c[i + 1] = a[i] * 2  # off by one: the last thread writes past the end
+
+
+def test_debug_launch_of_correct_kernel_matches_numpy(rng):
+    n = 1000
+    a = rng.standard_normal(n).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    d_c = cuda.device_array_like(a)
+    vector_add_debug[(n + 255) // 256, 256](cuda.to_device(a), cuda.to_device(b), d_c)
+    accel.synchronize()
+    assert np.array_equal(d_c.copy_to_host(), a + b)
+    c = np.zeros(n, np.float32)  # host arrays too
+    vector_add_debug[(n + 127) // 128, 128](a, b, c)
+    assert np.array_equal(c, a + b)
+
+
+def test_debug_launch_reports_out_of_bounds_write():
+    n = 64
+    a = cuda.to_device(np.arange(n, dtype=np.float32))
+    c = cuda.device_array(n, np.float32)
+    with pytest.raises(accel.AccelError) as e:
+        shifted_write[2, 32](a, c)
+        accel.synchronize()
+    assert e.value.status == "ACCEL_ERROR_KERNEL_FAULT"
+    msg = e.value.message
+    assert "kernel shifted_write" in msg
+    assert "out-of-bounds write of argument c " in msg  # the Python name, not v_c
+    assert f"index {n} outside [0, {n})" in msg
+    assert "block (1, 0, 0) thread (31, 0, 0)" in msg
+    # The Python line of the faulting statement.
+    line = inspect.getsourcelines(shifted_write.py_func)[1] + 4
+    assert f"test_jit.py:{line}" in msg
+    # With room for the shifted write, the same debug launch raises nothing.
+    ok = cuda.to_device(np.zeros(n + 1, np.float32))
+    shifted_write[2, 32](a, ok)
+    assert np.array_equal(ok.copy_to_host()[1:], np.arange(n, dtype=np.float32) * 2)

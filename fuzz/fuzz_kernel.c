@@ -20,7 +20,8 @@
 #include <unistd.h>
 
 #include "accel/kernel.h"
-#include "kernels/kernel_internal.h"
+
+#include "kernels/kernels.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernels/kernel_internal.h"
+#include "kernels/kernels.h"
 
 TestSuite(fuse_codegen, .timeout = 300);
 

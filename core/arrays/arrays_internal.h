@@ -5,7 +5,7 @@
  * table and its source generator (table.c, codegen.c), and the launches
  * (elementwise.c, reduce.c). The area sits above the kernel machinery
  * (core/kernels) and calls it only through accel/kernel.h and
- * kernels/kernel_internal.h. Not installed. */
+ * kernels/kernels.h. Not installed. */
 #ifndef ACCEL_CORE_ARRAYS_INTERNAL_H
 #define ACCEL_CORE_ARRAYS_INTERNAL_H
 

@@ -17,7 +17,7 @@
 
 #include "arrays/arrays_internal.h"
 #include "base/status.h"
-#include "kernels/kernel_internal.h"
+#include "kernels/kernels.h"
 
 typedef struct sbuf {
     char *s;

@@ -16,7 +16,7 @@
 #include "arrays/arrays_internal.h"
 #include "base/objects.h"
 #include "base/status.h"
-#include "kernels/kernel_internal.h"
+#include "kernels/kernels.h"
 
 static const char *const reduce_names[ACCEL_ARRAY_REDUCE_LIMIT_] = {
 #define ACCEL_X_RNAME(E, V, NAME) [V] = NAME,

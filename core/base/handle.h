@@ -80,7 +80,7 @@ accel__hslot *accel__handle_pin(const void *handle, const void *obj);
 void accel__handle_unpin(accel__hslot *pin);
 
 /* The most pinned handles one call resolves (a user kernel's parameters,
- * ACCEL__KMAX_PARAMS of kernel_internal.h, its queue and the kernel). */
+ * ACCEL__KMAX_PARAMS of kernels.h, its queue and the kernel). */
 #define ACCEL__CALL_PINS 36
 
 /* One public call in flight. Declare it with ACCEL__CALL(c) at the top of a

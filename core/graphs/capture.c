@@ -18,7 +18,7 @@
 #include "base/status.h"
 #include "graphs/capture.h"
 #include "graphs/graph_life.h"
-#include "kernels/kernel_internal.h"
+#include "kernels/kernels.h"
 #include "ops/submit.h"
 
 /* One open capture. The thread that began it ends it; buffers it creates on

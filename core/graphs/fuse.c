@@ -25,7 +25,7 @@
 #include "base/status.h"
 #include "graphs/fuse.h"
 #include "graphs/graph_record.h"
-#include "kernels/kernel_internal.h"
+#include "kernels/kernels.h"
 
 struct accel__fused {
     accel__klaunch L; /* the launch: args are the kernel's arguments */

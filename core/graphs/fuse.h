@@ -5,7 +5,7 @@
  *
  * Data flows one way: graph.c plans its recorded list through fuse.c, which
  * describes each chain (kernels/fused_chain.h) and builds its kernel through
- * the kernels area (kernel_internal.h); verify mode checks a fused kernel
+ * the kernels area (kernels.h); verify mode checks a fused kernel
  * there (kernel_check.c -> fused_check.c), never calling back up here. */
 #ifndef ACCEL_CORE_FUSE_H
 #define ACCEL_CORE_FUSE_H

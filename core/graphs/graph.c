@@ -26,7 +26,7 @@
 #include "graphs/fuse.h"
 #include "graphs/graph_life.h"
 #include "graphs/graph_record.h"
-#include "kernels/kernel_internal.h"
+#include "kernels/kernels.h"
 #include "ops/submit.h"
 
 /* g->ubuf: the distinct buffers of g's nodes. */

@@ -13,7 +13,7 @@
 #include "base/objects.h"
 #include "base/status.h"
 #include "graphs/graph_record.h"
-#include "kernels/kernel_internal.h"
+#include "kernels/kernels.h"
 
 accel_graph *accel__graph_new(accel_device *dev)
 {

@@ -22,8 +22,8 @@
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "kernels/kernel_cache.h"
-#include "kernels/kernel_internal.h"
 #include "kernels/kernel_twin.h"
+#include "kernels/kernels.h"
 
 static char *dup_str(const char *s)
 {

@@ -33,8 +33,8 @@
 #include "check/hooks.h"
 #include "check/policy.h"
 #include "kernels/fused_chain.h"
-#include "kernels/kernel_internal.h"
 #include "kernels/kernel_twin.h"
+#include "kernels/kernels.h"
 
 typedef struct accel__kvjob kjob;
 struct accel__kvjob {

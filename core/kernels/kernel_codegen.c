@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "base/status.h"
-#include "kernels/kernel_internal.h"
 #include "kernels/kernel_twin.h"
+#include "kernels/kernels.h"
 
 typedef struct sb {
     char *s;

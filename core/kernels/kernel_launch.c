@@ -15,8 +15,8 @@
 #include "base/handle.h"
 #include "base/objects.h"
 #include "base/status.h"
-#include "kernels/kernel_internal.h"
 #include "kernels/kernel_twin.h"
+#include "kernels/kernels.h"
 #include "ops/submit.h"
 
 /* ------------------------------------------------------------ launch */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernels/kernel_internal.h"
+#include "kernels/kernels.h"
 
 /* What a raw source uses (accel__twin_uses), bits. */
 #define ACCEL__TW_FIBERS 1u  /* barriers or warp collectives: a context per thread */

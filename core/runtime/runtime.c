@@ -30,7 +30,7 @@
 #include "comm/comm.h"
 #include "graphs/capture.h"
 #include "graphs/graph_life.h"
-#include "kernels/kernel_internal.h"
+#include "kernels/kernels.h"
 #include "ops/batch.h"
 #include "runtime/selftest.h"
 

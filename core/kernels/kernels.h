@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* core/kernel_internal.h — what the user-kernel files of the core share:
+/* core/kernels/kernels.h — what the user-kernel files of the core share:
  * the kernel object and its launches (kernel.c), source generation
  * (kernel_codegen.c) and launch checking (kernel_check.c). The compiled-code
  * cache below them has its own header (kernel_cache.h) and does not see
  * kernel objects. Not installed. */
-#ifndef ACCEL_CORE_KERNEL_INTERNAL_H
-#define ACCEL_CORE_KERNEL_INTERNAL_H
+#ifndef ACCEL_CORE_KERNELS_KERNELS_H
+#define ACCEL_CORE_KERNELS_KERNELS_H
 
 #include "accel/kernel.h"
 
@@ -154,4 +154,4 @@ void accel__kernels_close(accel_runtime *rt);
 struct accel__op_hooks;
 extern const struct accel__op_hooks accel__op_hooks_kernel;
 
-#endif /* ACCEL_CORE_KERNEL_INTERNAL_H */
+#endif /* ACCEL_CORE_KERNELS_KERNELS_H */

@@ -16,41 +16,9 @@
 #include <string.h>
 
 #include "arrays/arrays_internal.h"
+#include "base/sbuf.h"
 #include "base/status.h"
 #include "kernels/kernels.h"
-
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static void put(sbuf *b, const char *fmt, ...) ACCEL__PRINTF(2, 3);
-static void put(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (b->oom || n < 0)
-        return;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 8192;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
 
 const char *accel__array_ctype(accel_dtype dt)
 {
@@ -93,32 +61,32 @@ static const char *arith_ctype(accel_dtype dt)
     return dt == ACCEL_F16 || dt == ACCEL_BF16 ? "float" : accel__array_ctype(dt);
 }
 
-static void load(sbuf *b, accel_dtype dt, unsigned k, bool strided)
+static void load(accel__sbuf *b, accel_dtype dt, unsigned k, bool strided)
 {
     const char *f = dt == ACCEL_F16 ? "accel_h2f" : dt == ACCEL_BF16 ? "accel_bf2f" : "";
     if (strided)
-        put(b, "%s(accel_x%u[accel_o%u])", f, k, k);
+        accel__sbuf_put(b, "%s(accel_x%u[accel_o%u])", f, k, k);
     else
-        put(b, "%s(accel_x%u[accel_i])", f, k);
+        accel__sbuf_put(b, "%s(accel_x%u[accel_i])", f, k);
 }
 
 /* The store of accel_v (the result) into out's dtype. Float to integer
  * saturates and maps NaN to 0, so the conversion is defined everywhere. */
-static void store(sbuf *b, const accel__aspec *s, const char *at)
+static void store(accel__sbuf *b, const accel__aspec *s, const char *at)
 {
     accel_dtype o = s->out;
     accel_dtype_kind ok = accel_dtype_kind_of(o);
     bool from_float = accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT &&
                       s->row->result != ACCEL_ARRAY_RESULT_BOOL;
-    put(b, "    accel_y0[%s] = ", at);
+    accel__sbuf_put(b, "    accel_y0[%s] = ", at);
     /* uint64 to a float through the helper (see table.c). */
     const char *v = s->ct != ACCEL_U64 || ok != ACCEL_DTYPE_KIND_FLOAT ? "accel_v"
                     : o == ACCEL_F64                                   ? "accel_u64_d(accel_v)"
                                                                        : "accel_u64_f(accel_v)";
     if (o == ACCEL_BOOL) {
-        put(b, "(unsigned char)(accel_v != 0);\n");
+        accel__sbuf_put(b, "(unsigned char)(accel_v != 0);\n");
     } else if (o == ACCEL_F16 || o == ACCEL_BF16) {
-        put(b, "%s((float)%s);\n", o == ACCEL_F16 ? "accel_f2h" : "accel_f2bf", v);
+        accel__sbuf_put(b, "%s((float)%s);\n", o == ACCEL_F16 ? "accel_f2h" : "accel_f2bf", v);
     } else if (from_float && (ok == ACCEL_DTYPE_KIND_INT || ok == ACCEL_DTYPE_KIND_UINT)) {
         int bits = 8 * (int)accel_dtype_size(o);
         bool sg = ok == ACCEL_DTYPE_KIND_INT;
@@ -138,11 +106,12 @@ static void store(sbuf *b, const accel__aspec *s, const char *at)
             snprintf(max_lit, sizeof max_lit, "%lluull",
                      bits == 64 ? ~0ull : (unsigned long long)(hi - 1.0));
         }
-        put(b, "accel_v != accel_v ? (%s)0 : %s ? (%s)%s : accel_v >= %.17g ? (%s)%s : (%s)%s;\n",
+        accel__sbuf_put(
+            b, "accel_v != accel_v ? (%s)0 : %s ? (%s)%s : accel_v >= %.17g ? (%s)%s : (%s)%s;\n",
             t, lo_cond, t, min_lit, hi, t, max_lit, t,
             o == ACCEL_U64 ? "accel_d_u64((double)accel_v)" : "(long long)accel_v");
     } else {
-        put(b, "(%s)%s;\n", accel__array_ctype(o), v);
+        accel__sbuf_put(b, "(%s)%s;\n", accel__array_ctype(o), v);
     }
 }
 
@@ -158,55 +127,56 @@ void accel__array_entry(const accel__aspec *s, char *entry)
 }
 
 /* The per-element function accel_op of the row's expression for s->ct. */
-static void op_function(sbuf *b, const accel__aspec *s, const char *expr)
+static void op_function(accel__sbuf *b, const accel__aspec *s, const char *expr)
 {
     accel_dtype_kind ck = accel_dtype_kind_of(s->ct);
     size_t cs = accel_dtype_size(s->ct);
     bool wide = cs > 4;
-    put(b, "#define accel_T %s\n", arith_ctype(s->ct));
-    put(b, "#define accel_U %s\n", wide ? "unsigned long long" : "unsigned int");
-    put(b, "#define accel_BITS %d\n", (int)(8 * cs));
-    put(b, "#define accel_F(name) %s\n", s->ct == ACCEL_F64 ? "name" : "name##f");
+    accel__sbuf_put(b, "#define accel_T %s\n", arith_ctype(s->ct));
+    accel__sbuf_put(b, "#define accel_U %s\n", wide ? "unsigned long long" : "unsigned int");
+    accel__sbuf_put(b, "#define accel_BITS %d\n", (int)(8 * cs));
+    accel__sbuf_put(b, "#define accel_F(name) %s\n", s->ct == ACCEL_F64 ? "name" : "name##f");
     (void)ck;
     const char *rt = s->row->result == ACCEL_ARRAY_RESULT_BOOL ? "int" : "accel_T";
     bool where = s->fn == ACCEL_ARRAY_WHERE;
-    put(b, "ACCEL_FN %s accel_op(%s a", rt, where ? "int" : "accel_T");
+    accel__sbuf_put(b, "ACCEL_FN %s accel_op(%s a", rt, where ? "int" : "accel_T");
     for (uint32_t i = 1; i < s->row->arity; i++)
-        put(b, ", accel_T %c", (char)('a' + i));
-    put(b, ") {\n  return (%s)(%s);\n}\n", rt, expr);
+        accel__sbuf_put(b, ", accel_T %c", (char)('a' + i));
+    accel__sbuf_put(b, ") {\n  return (%s)(%s);\n}\n", rt, expr);
 }
 
-static void params(sbuf *b, const accel__aspec *s)
+static void params(accel__sbuf *b, const accel__aspec *s)
 {
     uint32_t narr = s->nin + 1;
     for (uint32_t k = 0; k < narr; k++)
-        put(b, "%s%svoid *accel_p%u", k ? ", " : "", k < s->nin ? "const " : "", k);
+        accel__sbuf_put(b, "%s%svoid *accel_p%u", k ? ", " : "", k < s->nin ? "const " : "", k);
     for (uint32_t k = 0; s->nd && k < narr; k++)
-        put(b, ", long long accel_b%u", k);
-    put(b, ", long long accel_n");
+        accel__sbuf_put(b, ", long long accel_b%u", k);
+    accel__sbuf_put(b, ", long long accel_n");
     for (uint32_t d = 1; d < s->nd; d++)
-        put(b, ", long long accel_s%u", d);
+        accel__sbuf_put(b, ", long long accel_s%u", d);
     for (uint32_t k = 0; k < narr; k++)
         for (uint32_t d = 0; d < s->nd; d++)
-            put(b, ", long long accel_t%u_%u", k, d);
+            accel__sbuf_put(b, ", long long accel_t%u_%u", k, d);
 }
 
 /* The coordinates of element accel_i and each array's offset accel_o<k>. */
-static void offsets(sbuf *b, const accel__aspec *s)
+static void offsets(accel__sbuf *b, const accel__aspec *s)
 {
     uint32_t narr = s->nin + 1;
-    put(b, "    long long accel_r = accel_i");
+    accel__sbuf_put(b, "    long long accel_r = accel_i");
     for (uint32_t k = 0; k < narr; k++)
-        put(b, ", accel_o%u = 0", k);
-    put(b, ";\n");
+        accel__sbuf_put(b, ", accel_o%u = 0", k);
+    accel__sbuf_put(b, ";\n");
     for (uint32_t d = s->nd; d-- > 1;) {
-        put(b, "    { const long long accel_c = accel_r %% accel_s%u; accel_r /= accel_s%u;", d, d);
+        accel__sbuf_put(
+            b, "    { const long long accel_c = accel_r %% accel_s%u; accel_r /= accel_s%u;", d, d);
         for (uint32_t k = 0; k < narr; k++)
-            put(b, " accel_o%u += accel_c * accel_t%u_%u;", k, k, d);
-        put(b, " }\n");
+            accel__sbuf_put(b, " accel_o%u += accel_c * accel_t%u_%u;", k, k, d);
+        accel__sbuf_put(b, " }\n");
     }
     for (uint32_t k = 0; k < narr; k++)
-        put(b, "    accel_o%u += accel_r * accel_t%u_0;\n", k, k);
+        accel__sbuf_put(b, "    accel_o%u += accel_r * accel_t%u_0;\n", k, k);
 }
 
 char *accel__array_codegen(const accel__aspec *s, char *entry)
@@ -220,53 +190,54 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
     if (!expr)
         return NULL;
     accel__array_entry(s, entry);
-    sbuf b = {NULL, 0, 0, false};
+    accel__sbuf b = {NULL, 0, 0, false};
     bool half = s->out == ACCEL_F16 || s->out == ACCEL_BF16;
     for (uint32_t i = 0; i < s->nin; i++)
         half |= s->in[i] == ACCEL_F16 || s->in[i] == ACCEL_BF16;
     if (half)
-        put(&b, "%s", accel__kernel_prelude_16bit());
-    put(&b, "%s", accel__array_helpers);
+        accel__sbuf_put(&b, "%s", accel__kernel_prelude_16bit());
+    accel__sbuf_put(&b, "%s", accel__array_helpers);
     op_function(&b, s, expr);
-    put(&b, "__global__ void %s(", entry);
+    accel__sbuf_put(&b, "__global__ void %s(", entry);
     params(&b, s);
-    put(&b, ") {\n");
+    accel__sbuf_put(&b, ") {\n");
     for (uint32_t k = 0; k <= s->nin; k++) {
         accel_dtype dt = k < s->nin ? s->in[k] : s->out;
         const char *c = k < s->nin ? "const " : "";
-        put(&b, "  %s%s *const accel_%c%u = (%s%s *)accel_p%u%s", c, accel__array_ctype(dt),
-            k < s->nin ? 'x' : 'y', k < s->nin ? k : 0, c, accel__array_ctype(dt), k,
-            s->nd ? "" : ";\n");
+        accel__sbuf_put(&b, "  %s%s *const accel_%c%u = (%s%s *)accel_p%u%s", c,
+                        accel__array_ctype(dt), k < s->nin ? 'x' : 'y', k < s->nin ? k : 0, c,
+                        accel__array_ctype(dt), k, s->nd ? "" : ";\n");
         if (s->nd)
-            put(&b, " + accel_b%u;\n", k);
+            accel__sbuf_put(&b, " + accel_b%u;\n", k);
     }
-    put(&b, "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
-            "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
-            "accel_i < accel_n; accel_i += accel_step) {\n");
+    accel__sbuf_put(&b,
+                    "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
+                    "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
+                    "accel_i < accel_n; accel_i += accel_step) {\n");
     if (s->nd)
         offsets(&b, s);
-    put(&b, "    const %s accel_v = accel_op(",
-        s->row->result == ACCEL_ARRAY_RESULT_BOOL ? "int" : "accel_T");
+    accel__sbuf_put(&b, "    const %s accel_v = accel_op(",
+                    s->row->result == ACCEL_ARRAY_RESULT_BOOL ? "int" : "accel_T");
     for (uint32_t k = 0; k < s->nin; k++) {
         if (k)
-            put(&b, ", ");
+            accel__sbuf_put(&b, ", ");
         if (s->fn == ACCEL_ARRAY_WHERE && k == 0) {
             load(&b, s->in[0], 0, s->nd != 0);
-            put(&b, " != 0");
+            accel__sbuf_put(&b, " != 0");
         } else if (s->in[k] == ACCEL_U64 && accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT) {
-            put(&b, "(accel_T)accel_u64_%c(", s->ct == ACCEL_F64 ? 'd' : 'f');
+            accel__sbuf_put(&b, "(accel_T)accel_u64_%c(", s->ct == ACCEL_F64 ? 'd' : 'f');
             load(&b, s->in[k], k, s->nd != 0);
-            put(&b, ")");
+            accel__sbuf_put(&b, ")");
         } else {
-            put(&b, "(accel_T)");
+            accel__sbuf_put(&b, "(accel_T)");
             load(&b, s->in[k], k, s->nd != 0);
         }
     }
-    put(&b, ");\n");
+    accel__sbuf_put(&b, ");\n");
     char at[32];
     snprintf(at, sizeof at, s->nd ? "accel_o%u" : "accel_i", s->nin);
     store(&b, s, at);
-    put(&b, "  }\n}\n");
+    accel__sbuf_put(&b, "  }\n}\n");
     if (b.oom) {
         free(b.s);
         return NULL;

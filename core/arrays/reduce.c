@@ -15,6 +15,7 @@
 
 #include "arrays/arrays_internal.h"
 #include "base/objects.h"
+#include "base/sbuf.h"
 #include "base/status.h"
 #include "kernels/kernels.h"
 
@@ -37,39 +38,6 @@ typedef struct rspec {
     uint32_t nk, nr; /* kept and reduced axes after merging */
 } rspec;
 
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static void put(sbuf *b, const char *fmt, ...) ACCEL__PRINTF(2, 3);
-static void put(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (b->oom || n < 0)
-        return;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 8192;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
 static bool is_float(accel_dtype dt)
 {
     return accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_FLOAT;
@@ -89,42 +57,44 @@ static const char *acc_type(const rspec *s)
 }
 
 /* The fold of element a into accel_acc (accel_best: arg index). */
-static void fold(sbuf *b, const rspec *s)
+static void fold(accel__sbuf *b, const rspec *s)
 {
     bool f = is_float(s->xt);
     switch (s->fn) {
     case ACCEL_ARRAY_REDUCE_SUM:
     case ACCEL_ARRAY_REDUCE_MEAN:
-        put(b, "      accel_acc = accel_acc + %sa;\n", f ? "" : "(unsigned long long)");
+        accel__sbuf_put(b, "      accel_acc = accel_acc + %sa;\n", f ? "" : "(unsigned long long)");
         break;
     case ACCEL_ARRAY_REDUCE_PROD:
-        put(b, "      accel_acc = accel_acc * %sa;\n", f ? "" : "(unsigned long long)");
+        accel__sbuf_put(b, "      accel_acc = accel_acc * %sa;\n", f ? "" : "(unsigned long long)");
         break;
     case ACCEL_ARRAY_REDUCE_MIN:
     case ACCEL_ARRAY_REDUCE_MAX: {
         bool mx = s->fn == ACCEL_ARRAY_REDUCE_MAX;
         if (f)
-            put(b, "      accel_acc = accel_%s(accel_acc, a);\n", mx ? "max" : "min");
+            accel__sbuf_put(b, "      accel_acc = accel_%s(accel_acc, a);\n", mx ? "max" : "min");
         else
-            put(b, "      if (a %s accel_acc) accel_acc = a;\n", mx ? ">" : "<");
+            accel__sbuf_put(b, "      if (a %s accel_acc) accel_acc = a;\n", mx ? ">" : "<");
         break;
     }
     case ACCEL_ARRAY_REDUCE_ANY:
-        put(b, "      accel_acc = accel_acc || a != 0;\n");
+        accel__sbuf_put(b, "      accel_acc = accel_acc || a != 0;\n");
         break;
     case ACCEL_ARRAY_REDUCE_ALL:
-        put(b, "      accel_acc = accel_acc && a != 0;\n");
+        accel__sbuf_put(b, "      accel_acc = accel_acc && a != 0;\n");
         break;
     case ACCEL_ARRAY_REDUCE_ARGMIN:
     case ACCEL_ARRAY_REDUCE_ARGMAX: {
         const char *op = s->fn == ACCEL_ARRAY_REDUCE_ARGMAX ? ">" : "<";
         if (f) /* the first NaN wins, then the first extreme */
-            put(b,
+            accel__sbuf_put(
+                b,
                 "      if (accel_acc == accel_acc && (a != a || a %s accel_acc)) { accel_acc = a; "
                 "accel_best = accel_j; }\n",
                 op);
         else
-            put(b, "      if (a %s accel_acc) { accel_acc = a; accel_best = accel_j; }\n", op);
+            accel__sbuf_put(
+                b, "      if (a %s accel_acc) { accel_acc = a; accel_best = accel_j; }\n", op);
         break;
     }
     case ACCEL_ARRAY_REDUCE_INVALID:
@@ -140,43 +110,46 @@ static bool from_first(accel_array_reduce_fn fn)
 }
 
 /* The element at offset E of x as the accumulator's value. */
-static void load(sbuf *b, const rspec *s, const char *e)
+static void load(accel__sbuf *b, const rspec *s, const char *e)
 {
     bool truth = s->fn == ACCEL_ARRAY_REDUCE_ANY || s->fn == ACCEL_ARRAY_REDUCE_ALL;
     if (truth && (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16))
-        put(b, "(%s(accel_x[%s]) != 0)", s->xt == ACCEL_F16 ? "accel_h2f" : "accel_bf2f", e);
+        accel__sbuf_put(b, "(%s(accel_x[%s]) != 0)",
+                        s->xt == ACCEL_F16 ? "accel_h2f" : "accel_bf2f", e);
     else if (truth)
-        put(b, "(accel_x[%s] != 0)", e);
+        accel__sbuf_put(b, "(accel_x[%s] != 0)", e);
     else if (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16)
-        put(b, "(double)%s(accel_x[%s])", s->xt == ACCEL_F16 ? "accel_h2f" : "accel_bf2f", e);
+        accel__sbuf_put(b, "(double)%s(accel_x[%s])",
+                        s->xt == ACCEL_F16 ? "accel_h2f" : "accel_bf2f", e);
     else
-        put(b, "(%s)accel_x[%s]", acc_type(s), e);
+        accel__sbuf_put(b, "(%s)accel_x[%s]", acc_type(s), e);
 }
 
 /* accel_e = offset of reduced element accel_j (row-major over the reduced axes). */
-static void reduced_offset(sbuf *b, const rspec *s)
+static void reduced_offset(accel__sbuf *b, const rspec *s)
 {
-    put(b, "      long long accel_q = accel_j, accel_e = accel_ox;\n");
+    accel__sbuf_put(b, "      long long accel_q = accel_j, accel_e = accel_ox;\n");
     for (uint32_t d = s->nr; d-- > 1;)
-        put(b, "      accel_e += (accel_q %% accel_rs%u) * accel_rx%u; accel_q /= accel_rs%u;\n", d,
+        accel__sbuf_put(
+            b, "      accel_e += (accel_q %% accel_rs%u) * accel_rx%u; accel_q /= accel_rs%u;\n", d,
             d, d);
     if (s->nr)
-        put(b, "      accel_e += accel_q * accel_rx0;\n");
+        accel__sbuf_put(b, "      accel_e += accel_q * accel_rx0;\n");
 }
 
-static void store(sbuf *b, const rspec *s)
+static void store(accel__sbuf *b, const rspec *s)
 {
     const char *v = s->fn == ACCEL_ARRAY_REDUCE_MEAN ? "accel_acc / (double)accel_m"
                     : s->fn == ACCEL_ARRAY_REDUCE_ARGMIN || s->fn == ACCEL_ARRAY_REDUCE_ARGMAX
                         ? "accel_best"
                         : "accel_acc";
     if (s->yt == ACCEL_F16 || s->yt == ACCEL_BF16)
-        put(b, "    accel_y[accel_oy] = %s((float)(%s));\n",
-            s->yt == ACCEL_F16 ? "accel_f2h" : "accel_f2bf", v);
+        accel__sbuf_put(b, "    accel_y[accel_oy] = %s((float)(%s));\n",
+                        s->yt == ACCEL_F16 ? "accel_f2h" : "accel_f2bf", v);
     else if (s->yt == ACCEL_BOOL)
-        put(b, "    accel_y[accel_oy] = (unsigned char)((%s) != 0);\n", v);
+        accel__sbuf_put(b, "    accel_y[accel_oy] = (unsigned char)((%s) != 0);\n", v);
     else
-        put(b, "    accel_y[accel_oy] = (%s)(%s);\n", accel__array_ctype(s->yt), v);
+        accel__sbuf_put(b, "    accel_y[accel_oy] = (%s)(%s);\n", accel__array_ctype(s->yt), v);
 }
 
 static void entry_of(const rspec *s, char *entry)
@@ -185,21 +158,21 @@ static void entry_of(const rspec *s, char *entry)
              accel_dtype_name(s->xt), accel_dtype_name(s->yt), s->nk, s->nr);
 }
 
-static void signature(sbuf *b, const rspec *s, const char *entry)
+static void signature(accel__sbuf *b, const rspec *s, const char *entry)
 {
-    put(b,
-        "__global__ void %s(const void *accel_p0, void *accel_p1, long long accel_b0, "
-        "long long accel_b1, long long accel_n, long long accel_m",
-        entry);
+    accel__sbuf_put(b,
+                    "__global__ void %s(const void *accel_p0, void *accel_p1, long long accel_b0, "
+                    "long long accel_b1, long long accel_n, long long accel_m",
+                    entry);
     for (uint32_t d = 1; d < s->nk; d++)
-        put(b, ", long long accel_ks%u", d);
+        accel__sbuf_put(b, ", long long accel_ks%u", d);
     for (uint32_t d = 0; d < s->nk; d++)
-        put(b, ", long long accel_kx%u, long long accel_ko%u", d, d);
+        accel__sbuf_put(b, ", long long accel_kx%u, long long accel_ko%u", d, d);
     for (uint32_t d = 1; d < s->nr; d++)
-        put(b, ", long long accel_rs%u", d);
+        accel__sbuf_put(b, ", long long accel_rs%u", d);
     for (uint32_t d = 0; d < s->nr; d++)
-        put(b, ", long long accel_rx%u", d);
-    put(b, ") {\n");
+        accel__sbuf_put(b, ", long long accel_rx%u", d);
+    accel__sbuf_put(b, ") {\n");
 }
 
 static char *reduce_source(const void *ctx)
@@ -207,48 +180,52 @@ static char *reduce_source(const void *ctx)
     const rspec *s = ctx;
     char entry[ACCEL__ANAME_MAX];
     entry_of(s, entry);
-    sbuf b = {NULL, 0, 0, false};
+    accel__sbuf b = {NULL, 0, 0, false};
     if (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16 || s->yt == ACCEL_F16 || s->yt == ACCEL_BF16)
-        put(&b, "%s", accel__kernel_prelude_16bit());
-    put(&b, "%s", accel__array_helpers);
+        accel__sbuf_put(&b, "%s", accel__kernel_prelude_16bit());
+    accel__sbuf_put(&b, "%s", accel__array_helpers);
     signature(&b, s, entry);
-    put(&b,
-        "  const %s *const accel_x = (const %s *)accel_p0 + accel_b0;\n"
-        "  %s *const accel_y = (%s *)accel_p1 + accel_b1;\n"
-        "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
-        "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
-        "accel_i < accel_n; accel_i += accel_step) {\n"
-        "    long long accel_r = accel_i, accel_ox = 0, accel_oy = 0;\n",
-        accel__array_ctype(s->xt), accel__array_ctype(s->xt), accel__array_ctype(s->yt),
-        accel__array_ctype(s->yt));
+    accel__sbuf_put(&b,
+                    "  const %s *const accel_x = (const %s *)accel_p0 + accel_b0;\n"
+                    "  %s *const accel_y = (%s *)accel_p1 + accel_b1;\n"
+                    "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
+                    "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
+                    "accel_i < accel_n; accel_i += accel_step) {\n"
+                    "    long long accel_r = accel_i, accel_ox = 0, accel_oy = 0;\n",
+                    accel__array_ctype(s->xt), accel__array_ctype(s->xt), accel__array_ctype(s->yt),
+                    accel__array_ctype(s->yt));
     for (uint32_t d = s->nk; d-- > 1;)
-        put(&b,
+        accel__sbuf_put(
+            &b,
             "    { const long long accel_c = accel_r %% accel_ks%u; accel_r /= accel_ks%u; "
             "accel_ox += accel_c * accel_kx%u; accel_oy += accel_c * accel_ko%u; }\n",
             d, d, d, d);
     if (s->nk)
-        put(&b, "    accel_ox += accel_r * accel_kx0; accel_oy += accel_r * accel_ko0;\n");
+        accel__sbuf_put(&b,
+                        "    accel_ox += accel_r * accel_kx0; accel_oy += accel_r * accel_ko0;\n");
     const char *ident =
         s->fn == ACCEL_ARRAY_REDUCE_PROD || s->fn == ACCEL_ARRAY_REDUCE_ALL ? "1" : "0";
-    put(&b, "    %s accel_acc = %s;\n    long long accel_best = 0;\n    (void)accel_best;\n",
+    accel__sbuf_put(
+        &b, "    %s accel_acc = %s;\n    long long accel_best = 0;\n    (void)accel_best;\n",
         acc_type(s), from_first(s->fn) ? "0" : ident);
     bool first = from_first(s->fn);
     if (first) {
-        put(&b, "    { const long long accel_j = 0;\n");
+        accel__sbuf_put(&b, "    { const long long accel_j = 0;\n");
         reduced_offset(&b, s);
-        put(&b, "      accel_acc = ");
+        accel__sbuf_put(&b, "      accel_acc = ");
         load(&b, s, "accel_e");
-        put(&b, "; }\n");
+        accel__sbuf_put(&b, "; }\n");
     }
-    put(&b, "    for (long long accel_j = %d; accel_j < accel_m; accel_j++) {\n", first ? 1 : 0);
+    accel__sbuf_put(&b, "    for (long long accel_j = %d; accel_j < accel_m; accel_j++) {\n",
+                    first ? 1 : 0);
     reduced_offset(&b, s);
-    put(&b, "      const %s a = ", acc_type(s));
+    accel__sbuf_put(&b, "      const %s a = ", acc_type(s));
     load(&b, s, "accel_e");
-    put(&b, ";\n");
+    accel__sbuf_put(&b, ";\n");
     fold(&b, s);
-    put(&b, "    }\n");
+    accel__sbuf_put(&b, "    }\n");
     store(&b, s);
-    put(&b, "  }\n}\n");
+    accel__sbuf_put(&b, "  }\n}\n");
     if (b.oom) {
         free(b.s);
         return NULL;

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/base/sbuf.h — a growable text buffer for generated source (the array
+ * area's kernel generators; sbuf.c). Not installed. */
+#ifndef ACCEL_CORE_BASE_SBUF_H
+#define ACCEL_CORE_BASE_SBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/status.h"
+
+/* Zero-initialise; s is NUL-terminated once anything was put; oom is set
+ * (and later puts ignored) when memory ran out. The caller frees s. */
+typedef struct accel__sbuf {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} accel__sbuf;
+
+/* Append printf-formatted text, doubling the buffer (from 8 KiB) as needed. */
+void accel__sbuf_put(accel__sbuf *b, const char *fmt, ...) ACCEL__PRINTF(2, 3);
+
+#endif /* ACCEL_CORE_BASE_SBUF_H */

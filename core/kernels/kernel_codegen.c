@@ -643,39 +643,6 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
 
 /* ------------------------------------------------------------ raw */
 
-void accel__kernel_blank_comments(char *s)
-{
-    for (size_t i = 0; s[i];) {
-        if (s[i] == '/' && s[i + 1] == '/') {
-            while (s[i] && s[i] != '\n')
-                s[i++] = ' ';
-        } else if (s[i] == '/' && s[i + 1] == '*') {
-            s[i++] = ' ';
-            s[i++] = ' ';
-            while (s[i] && !(s[i] == '*' && s[i + 1] == '/')) {
-                if (s[i] != '\n')
-                    s[i] = ' ';
-                i++;
-            }
-            if (s[i]) {
-                s[i++] = ' ';
-                s[i++] = ' ';
-            }
-        } else if (s[i] == '"' || s[i] == '\'') {
-            char q = s[i++];
-            while (s[i] && s[i] != q && s[i] != '\n') {
-                if (s[i] == '\\' && s[i + 1] && s[i + 1] != '\n')
-                    s[i++] = ' ';
-                s[i++] = ' ';
-            }
-            if (s[i] == q)
-                i++;
-        } else {
-            i++;
-        }
-    }
-}
-
 static void gen_raw(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask, const char *entry)
 {
     if (lang == ACCEL_PROGRAM_CUDA) {

@@ -127,7 +127,8 @@ char *accel__kernel_codegen(const accel_kernel *k, uint32_t language, uint32_t m
  * accel_bf2f, accel_f2bf; round to nearest even) that generated elementwise
  * and reduction kernels get, for generators of raw kernels (core/arrays). */
 const char *accel__kernel_prelude_16bit(void);
-/* Raw sources: strip comments and string literals to spaces (same length,
+/* kernel_twin.c (the source-text tools): raw sources with comments and string
+ * literals blanked to spaces (same length,
  * newlines kept), for scanning. */
 void accel__kernel_blank_comments(char *s);
 

@@ -23,6 +23,8 @@
 #define TU_DEFAULT_CONFIG ACCEL_TEST_PLUGIN_CONFIG_DIR "/plugins.ini"
 /* The CPU backend as built. */
 #define TU_CPU_PLUGIN ACCEL_TEST_PLUGIN_CONFIG_DIR "/libaccel_cpu.so"
+/* The CUDA backend as built (present only when it was). */
+#define TU_CUDA_PLUGIN ACCEL_TEST_PLUGIN_CONFIG_DIR "/libaccel_cuda.so"
 /* A test plugin by short name: mock, not_a_plugin, wrong_abi, init_fail, ... */
 #define TU_TEST_PLUGIN(short_name) ACCEL_TEST_PLUGIN_DIR "/libaccel_test_" short_name ".so"
 

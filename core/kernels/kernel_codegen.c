@@ -496,16 +496,142 @@ static void gen_elementwise(sb *b, const accel_kernel *k, uint32_t lang, uint32_
 
 /* ------------------------------------------------------------ reduction */
 
+/* The user's text as an expression closing the "(" already written. */
+static void user_expr(sb *b, const accel_kernel *k, const char *what, const char *text)
+{
+    user_text(b, k, what, text);
+    sb_str(b, "      );");
+    wrapper_lines(b);
+}
+
 /* "{ RT a = A, b = B; DST = (RT)(REDUCE); }" */
 static void reduce_step(sb *b, const accel_kernel *k, const char *rt, const char *dst,
                         const char *a, const char *bb)
 {
     sb_printf(b, "      { const %s a = %s, b = %s;\n", rt, a, bb);
     sb_printf(b, "      %s = (%s)(\n", dst, rt);
-    user_text(b, k, "reduce", k->reduce);
-    sb_str(b, "      );");
-    wrapper_lines(b);
+    user_expr(b, k, "reduce", k->reduce);
     sb_str(b, "      }\n");
+}
+
+/* Loads element i's inputs, maps them to accel_v and folds it into acc. */
+static void map_step(sb *b, const accel_kernel *k, uint32_t mask, const char *rt, const char *acc)
+{
+    load_inputs(b, k, mask, "i");
+    sb_printf(b, "      const %s accel_v = (%s)(\n", rt, rt);
+    user_expr(b, k, "map", k->map);
+    reduce_step(b, k, rt, acc, acc, "accel_v");
+}
+
+/* The C twin's loops up to the opening of the post expression (which reads
+ * a, the row's result, into accel_y). */
+static void gen_reduction_c(sb *b, const accel_kernel *k, uint32_t mask, const char *entry,
+                            const char *rt, accel_dtype odt)
+{
+    const unsigned ch = ACCEL_KERNEL_REDUCE_CHUNK;
+    sb_printf(b,
+              "void %s(void *const *args, size_t row_begin, size_t row_end, size_t cols) "
+              "{\n",
+              entry);
+    c_unpack(b, k, mask);
+    sb_printf(b,
+              "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
+              "  for (size_t accel_r = row_begin; accel_r < row_end; accel_r++) {\n"
+              "    %s accel_lane[256], accel_fin[256];\n"
+              "    const %s accel_id = (%s)(\n",
+              ch, ch, ch, rt, rt, rt);
+    user_expr(b, k, "identity", k->identity);
+    sb_printf(b,
+              "    for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+              "      accel_fin[accel_l] = accel_id;\n"
+              "    for (size_t accel_q = 0; accel_q < accel_np; accel_q++) {\n"
+              "     const size_t accel_k0 = accel_q * %uu;\n"
+              "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
+              "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+              "      accel_lane[accel_l] = accel_id;\n"
+              "     for (size_t accel_c0 = accel_k0; accel_c0 < accel_ke; accel_c0 += 256) {\n"
+              "      const size_t accel_m = accel_ke - accel_c0 < 256 ? accel_ke - accel_c0 : "
+              "256;\n"
+              "      for (size_t accel_l = 0; accel_l < accel_m; accel_l++) {\n"
+              "       const size_t i = accel_r * cols + accel_c0 + accel_l;\n",
+              ch, ch, ch);
+    map_step(b, k, mask, rt, "accel_lane[accel_l]");
+    sb_str(b, "      }\n     }\n"
+              "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
+              "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
+    reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
+                "accel_lane[accel_l + accel_s]");
+    /* A row of several chunks: chunk q's partial folds into lane
+     * q % 256 of the final pass, as the CUDA code's second phase. */
+    sb_str(b, "     if (accel_np == 1)\n      break;\n");
+    reduce_step(b, k, rt, "accel_fin[accel_q & 255]", "accel_fin[accel_q & 255]", "accel_lane[0]");
+    sb_str(b, "    }\n"
+              "    if (accel_np > 1) {\n"
+              "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+              "      accel_lane[accel_l] = accel_fin[accel_l];\n"
+              "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
+              "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
+    reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
+                "accel_lane[accel_l + accel_s]");
+    sb_str(b, "    }\n");
+    sb_printf(b,
+              "    { const %s a = accel_lane[0];\n"
+              "      const %s accel_y = (%s)(\n",
+              rt, arith_type(odt), arith_type(odt));
+}
+
+/* The CUDA kernel's two phases up to the opening of the post expression.
+ * Phase 0: block b reduces chunk b % np of row b / np (a row of one chunk
+ * is finished there); phase 1: block r reduces row r's partials in index
+ * order (thread l folds partials l, l+256, ...). */
+static void gen_reduction_cuda(sb *b, const accel_kernel *k, uint32_t mask, const char *entry,
+                               const char *rt, accel_dtype odt)
+{
+    const unsigned ch = ACCEL_KERNEL_REDUCE_CHUNK;
+    sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(256) %s(", entry);
+    cuda_params(b, k, mask);
+    sb_printf(b,
+              "size_t rows, size_t cols, void *accel_part_v, unsigned accel_phase) {\n"
+              "  __shared__ %s accel_lane[256];\n"
+              "  %s *const accel_part = (%s *)accel_part_v;\n"
+              "  const unsigned accel_l = threadIdx.x;\n"
+              "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
+              "  const size_t accel_nb = accel_phase ? rows : rows * accel_np;\n"
+              "  const %s accel_id = (%s)(\n",
+              rt, rt, rt, ch, ch, ch, rt, rt);
+    user_expr(b, k, "identity", k->identity);
+    sb_printf(b,
+              "  for (size_t accel_b = blockIdx.x; accel_b < accel_nb; accel_b += gridDim.x) "
+              "{\n"
+              "    const size_t accel_r = accel_phase ? accel_b : accel_b / accel_np;\n"
+              "    %s accel_acc = accel_id;\n"
+              "    if (accel_phase) {\n"
+              "     for (size_t accel_q = accel_l; accel_q < accel_np; accel_q += 256)\n",
+              rt);
+    reduce_step(b, k, rt, "accel_acc", "accel_acc", "accel_part[accel_r * accel_np + accel_q]");
+    sb_printf(b,
+              "    } else {\n"
+              "     const size_t accel_k0 = (accel_b %% accel_np) * %uu;\n"
+              "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
+              "     for (size_t accel_c = accel_k0 + accel_l; accel_c < accel_ke; accel_c += "
+              "256) {\n"
+              "      const size_t i = accel_r * cols + accel_c;\n",
+              ch, ch, ch);
+    map_step(b, k, mask, rt, "accel_acc");
+    sb_str(b, "     }\n    }\n"
+              "    accel_lane[accel_l] = accel_acc;\n"
+              "    __syncthreads();\n"
+              "    for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1) {\n"
+              "     if (accel_l < accel_s)\n");
+    reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
+                "accel_lane[accel_l + accel_s]");
+    sb_str(b, "     __syncthreads();\n    }\n"
+              "    if (accel_l == 0 && !accel_phase && accel_np > 1)\n"
+              "      accel_part[accel_b] = accel_lane[0];\n");
+    sb_printf(b,
+              "    else if (accel_l == 0) { const %s a = accel_lane[0];\n"
+              "      const %s accel_y = (%s)(\n",
+              rt, arith_type(odt), arith_type(odt));
 }
 
 static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask,
@@ -515,124 +641,11 @@ static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t 
     const char *rt = reduce_type(out->dtype);
     char optr[32];
     snprintf(optr, sizeof optr, "accel_p%u", k->nin);
-    const unsigned ch = ACCEL_KERNEL_REDUCE_CHUNK;
-    if (lang == ACCEL_PROGRAM_C) {
-        sb_printf(b,
-                  "void %s(void *const *args, size_t row_begin, size_t row_end, size_t cols) "
-                  "{\n",
-                  entry);
-        c_unpack(b, k, mask);
-        sb_printf(b,
-                  "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
-                  "  for (size_t accel_r = row_begin; accel_r < row_end; accel_r++) {\n"
-                  "    %s accel_lane[256], accel_fin[256];\n"
-                  "    const %s accel_id = (%s)(\n",
-                  ch, ch, ch, rt, rt, rt);
-        user_text(b, k, "identity", k->identity);
-        sb_str(b, "      );");
-        wrapper_lines(b);
-        sb_printf(b,
-                  "    for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
-                  "      accel_fin[accel_l] = accel_id;\n"
-                  "    for (size_t accel_q = 0; accel_q < accel_np; accel_q++) {\n"
-                  "     const size_t accel_k0 = accel_q * %uu;\n"
-                  "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
-                  "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
-                  "      accel_lane[accel_l] = accel_id;\n"
-                  "     for (size_t accel_c0 = accel_k0; accel_c0 < accel_ke; accel_c0 += 256) {\n"
-                  "      const size_t accel_m = accel_ke - accel_c0 < 256 ? accel_ke - accel_c0 : "
-                  "256;\n"
-                  "      for (size_t accel_l = 0; accel_l < accel_m; accel_l++) {\n"
-                  "       const size_t i = accel_r * cols + accel_c0 + accel_l;\n",
-                  ch, ch, ch);
-        load_inputs(b, k, mask, "i");
-        sb_printf(b, "      const %s accel_v = (%s)(\n", rt, rt);
-        user_text(b, k, "map", k->map);
-        sb_str(b, "      );");
-        wrapper_lines(b);
-        reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]", "accel_v");
-        sb_str(b, "      }\n     }\n"
-                  "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
-                  "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
-        reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
-                    "accel_lane[accel_l + accel_s]");
-        /* A row of several chunks: chunk q's partial folds into lane
-         * q % 256 of the final pass, as the CUDA code's second phase. */
-        sb_str(b, "     if (accel_np == 1)\n      break;\n");
-        reduce_step(b, k, rt, "accel_fin[accel_q & 255]", "accel_fin[accel_q & 255]",
-                    "accel_lane[0]");
-        sb_str(b, "    }\n"
-                  "    if (accel_np > 1) {\n"
-                  "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
-                  "      accel_lane[accel_l] = accel_fin[accel_l];\n"
-                  "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
-                  "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
-        reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
-                    "accel_lane[accel_l + accel_s]");
-        sb_str(b, "    }\n");
-        sb_printf(b,
-                  "    { const %s a = accel_lane[0];\n"
-                  "      const %s accel_y = (%s)(\n",
-                  rt, arith_type(out->dtype), arith_type(out->dtype));
-    } else {
-        /* Phase 0: block b reduces chunk b % np of row b / np (a row of
-         * one chunk is finished there); phase 1: block r reduces row r's
-         * partials in index order (thread l folds partials l, l+256, ...). */
-        sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(256) %s(", entry);
-        cuda_params(b, k, mask);
-        sb_printf(b,
-                  "size_t rows, size_t cols, void *accel_part_v, unsigned accel_phase) {\n"
-                  "  __shared__ %s accel_lane[256];\n"
-                  "  %s *const accel_part = (%s *)accel_part_v;\n"
-                  "  const unsigned accel_l = threadIdx.x;\n"
-                  "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
-                  "  const size_t accel_nb = accel_phase ? rows : rows * accel_np;\n"
-                  "  const %s accel_id = (%s)(\n",
-                  rt, rt, rt, ch, ch, ch, rt, rt);
-        user_text(b, k, "identity", k->identity);
-        sb_str(b, "      );");
-        wrapper_lines(b);
-        sb_printf(b,
-                  "  for (size_t accel_b = blockIdx.x; accel_b < accel_nb; accel_b += gridDim.x) "
-                  "{\n"
-                  "    const size_t accel_r = accel_phase ? accel_b : accel_b / accel_np;\n"
-                  "    %s accel_acc = accel_id;\n"
-                  "    if (accel_phase) {\n"
-                  "     for (size_t accel_q = accel_l; accel_q < accel_np; accel_q += 256)\n",
-                  rt);
-        reduce_step(b, k, rt, "accel_acc", "accel_acc", "accel_part[accel_r * accel_np + accel_q]");
-        sb_printf(b,
-                  "    } else {\n"
-                  "     const size_t accel_k0 = (accel_b %% accel_np) * %uu;\n"
-                  "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
-                  "     for (size_t accel_c = accel_k0 + accel_l; accel_c < accel_ke; accel_c += "
-                  "256) {\n"
-                  "      const size_t i = accel_r * cols + accel_c;\n",
-                  ch, ch, ch);
-        load_inputs(b, k, mask, "i");
-        sb_printf(b, "      const %s accel_v = (%s)(\n", rt, rt);
-        user_text(b, k, "map", k->map);
-        sb_str(b, "      );");
-        wrapper_lines(b);
-        reduce_step(b, k, rt, "accel_acc", "accel_acc", "accel_v");
-        sb_str(b, "     }\n    }\n"
-                  "    accel_lane[accel_l] = accel_acc;\n"
-                  "    __syncthreads();\n"
-                  "    for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1) {\n"
-                  "     if (accel_l < accel_s)\n");
-        reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
-                    "accel_lane[accel_l + accel_s]");
-        sb_str(b, "     __syncthreads();\n    }\n"
-                  "    if (accel_l == 0 && !accel_phase && accel_np > 1)\n"
-                  "      accel_part[accel_b] = accel_lane[0];\n");
-        sb_printf(b,
-                  "    else if (accel_l == 0) { const %s a = accel_lane[0];\n"
-                  "      const %s accel_y = (%s)(\n",
-                  rt, arith_type(out->dtype), arith_type(out->dtype));
-    }
-    user_text(b, k, "post", k->post);
-    sb_str(b, "      );");
-    wrapper_lines(b);
+    if (lang == ACCEL_PROGRAM_C)
+        gen_reduction_c(b, k, mask, entry, rt, out->dtype);
+    else
+        gen_reduction_cuda(b, k, mask, entry, rt, out->dtype);
+    user_expr(b, k, "post", k->post);
     sb_str(b, "      ");
     store_stmt(b, out->dtype, optr, "accel_r", "accel_y");
     sb_str(b, "    }\n");

@@ -521,26 +521,10 @@ static bool parse_raw_param(const char *s, size_t n, accel__kparam *p, char *why
     return true;
 }
 
-accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, const char *entry,
-                                     const accel_kernel_options *opt, accel_kernel **out)
+/* The offset of the "(" of "__global__ ... ENTRY (" in blank (the source
+ * with comments and strings blanked), or 0 when there is none. */
+static size_t find_entry(const char *blank, const char *entry)
 {
-    static const char fn[] = "accel_kernel_raw_create";
-    ACCEL__CALL(call);
-    accel_kernel *k;
-    accel_status st = kernel_new(fn, &call, rt, entry, ACCEL_KERNEL_RAW, opt, out, &k);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    char *blank = NULL;
-    if (!source) {
-        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: source is NULL", fn);
-        goto fail;
-    }
-    if (!(k->source = dup_str(source)) || !(blank = dup_str(source))) {
-        st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-        goto fail;
-    }
-    accel__kernel_blank_comments(blank);
-    /* Find "__global__ ... ENTRY (" outside comments and strings. */
     size_t open = 0;
     for (size_t i = 0; blank[i] && !open; i++) {
         if (!word_at(blank, i, "__global__", false))
@@ -560,11 +544,14 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
         if (e - b == strlen(entry) && strncmp(blank + b, entry, e - b) == 0)
             open = paren;
     }
-    if (!open) {
-        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                         "%s: source has no __global__ function named %s", fn, entry);
-        goto fail;
-    }
+    return open;
+}
+
+/* k's parameters from the list that opens at blank[open] (source: the
+ * user's text, blank: the same with comments and strings blanked). */
+static accel_status parse_raw_params(const char *fn, accel_kernel *k, const char *source,
+                                     const char *blank, const char *entry, size_t open)
+{
     size_t depth = 0, close = open;
     for (; blank[close]; close++) {
         if (blank[close] == '(')
@@ -573,10 +560,9 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
             break;
     }
     if (!blank[close]) {
-        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                         "%s: the parameter list of %s (line %u) does not end", fn, entry,
-                         line_of(blank, open));
-        goto fail;
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: the parameter list of %s (line %u) does not end", fn, entry,
+                           line_of(blank, open));
     }
     /* Split at top-level commas; "()" and "(void)" have none. */
     size_t a = open + 1;
@@ -598,24 +584,52 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
         if (s == e || (e - s == 4 && strncmp(blank + s, "void", 4) == 0)) {
             if (i == close && k->nparams == 0)
                 break;
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                             "%s: an empty parameter in the list of %s (line %u)", fn, entry,
-                             line_of(blank, open));
-            goto fail;
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: an empty parameter in the list of %s (line %u)", fn, entry,
+                               line_of(blank, open));
         }
         if (k->nparams == ACCEL__KMAX_PARAMS) {
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s has more than %d parameters", fn,
-                             entry, ACCEL__KMAX_PARAMS);
-            goto fail;
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s has more than %d parameters",
+                               fn, entry, ACCEL__KMAX_PARAMS);
         }
         char why[256];
         if (!parse_raw_param(source + s, e - s, &k->params[k->nparams], why, sizeof why)) {
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s (line %u): %s", fn, entry,
-                             line_of(blank, s), why);
-            goto fail;
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s (line %u): %s", fn, entry,
+                               line_of(blank, s), why);
         }
         k->nparams++;
     }
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, const char *entry,
+                                     const accel_kernel_options *opt, accel_kernel **out)
+{
+    static const char fn[] = "accel_kernel_raw_create";
+    ACCEL__CALL(call);
+    accel_kernel *k;
+    accel_status st = kernel_new(fn, &call, rt, entry, ACCEL_KERNEL_RAW, opt, out, &k);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    char *blank = NULL;
+    if (!source) {
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: source is NULL", fn);
+        goto fail;
+    }
+    if (!(k->source = dup_str(source)) || !(blank = dup_str(source))) {
+        st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+        goto fail;
+    }
+    accel__kernel_blank_comments(blank);
+    size_t open = find_entry(blank, entry);
+    if (!open) {
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                         "%s: source has no __global__ function named %s", fn, entry);
+        goto fail;
+    }
+    st = parse_raw_params(fn, k, source, blank, entry, open);
+    if (st != ACCEL_SUCCESS)
+        goto fail;
     k->nin = k->nparams;
     k->twin_problem = twin_problem(blank);
     /* The order of float atomicAdd changes its sums: a wider default bound

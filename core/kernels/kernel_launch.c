@@ -29,28 +29,12 @@ static int dtype_shift(accel_dtype dt)
     return es ? __builtin_ctzll((unsigned long long)es) : -1;
 }
 
-/* The scalar a as parameter p stores it. */
-static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t i,
-                                 const accel_kernel_arg *a, accel_kernel_arg_desc *o)
+/* Whether scalar a may be passed for parameter i (a float for a float
+ * parameter, an integer that fits an integer one). */
+static accel_status check_scalar(const char *fn, const accel_kernel *k, uint32_t i,
+                                 const accel_kernel_arg *a, bool is_float_arg)
 {
-    /* The common case on every launch: a float32 or float64 value for a
-     * parameter of that type (accel_karg_f32, accel_karg_f64). */
-    const accel_dtype pdt = (accel_dtype)k->slot[i].dtype;
-    if (a->dtype == pdt && (pdt == ACCEL_F32 || pdt == ACCEL_F64)) {
-        o->buffer = NULL;
-        o->offset = o->count = 0;
-        o->kind = ACCEL_KARG_SCALAR;
-        o->dtype = (uint32_t)pdt;
-        o->value.i64 = 0;
-        if (pdt == ACCEL_F32)
-            o->value.f32 = (float)a->f;
-        else
-            o->value.f64 = a->f;
-        return ACCEL_SUCCESS;
-    }
     const accel__kparam *p = &k->params[i];
-    bool is_float_arg = a->dtype == ACCEL_F32 || a->dtype == ACCEL_F64 || a->dtype == ACCEL_F16 ||
-                        a->dtype == ACCEL_BF16;
     bool is_int_arg = a->dtype == ACCEL_I32 || a->dtype == ACCEL_I64 || a->dtype == ACCEL_U8;
     if (!is_float_arg && !is_int_arg)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s: argument %u (%s) has dtype %d", fn,
@@ -76,6 +60,34 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
                                fn, k->label, i, p->name, accel_dtype_name(p->dtype),
                                (long long)a->i, (long long)lo, (long long)hi);
     }
+    return ACCEL_SUCCESS;
+}
+
+/* The scalar a as parameter p stores it. */
+static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t i,
+                                 const accel_kernel_arg *a, accel_kernel_arg_desc *o)
+{
+    /* The common case on every launch: a float32 or float64 value for a
+     * parameter of that type (accel_karg_f32, accel_karg_f64). */
+    const accel_dtype pdt = (accel_dtype)k->slot[i].dtype;
+    if (a->dtype == pdt && (pdt == ACCEL_F32 || pdt == ACCEL_F64)) {
+        o->buffer = NULL;
+        o->offset = o->count = 0;
+        o->kind = ACCEL_KARG_SCALAR;
+        o->dtype = (uint32_t)pdt;
+        o->value.i64 = 0;
+        if (pdt == ACCEL_F32)
+            o->value.f32 = (float)a->f;
+        else
+            o->value.f64 = a->f;
+        return ACCEL_SUCCESS;
+    }
+    const accel__kparam *p = &k->params[i];
+    bool is_float_arg = a->dtype == ACCEL_F32 || a->dtype == ACCEL_F64 || a->dtype == ACCEL_F16 ||
+                        a->dtype == ACCEL_BF16;
+    accel_status st = check_scalar(fn, k, i, a, is_float_arg);
+    if (st != ACCEL_SUCCESS)
+        return st;
     double f = is_float_arg ? a->f : (double)a->i;
     o->buffer = NULL;
     o->offset = o->count = 0;

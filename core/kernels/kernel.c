@@ -421,6 +421,72 @@ static char *twin_problem(const char *blank)
     return NULL;
 }
 
+/* The scalar types a raw parameter may have (pointers: any of them, or
+ * another type). */
+static const struct {
+    const char *c;
+    accel_dtype dt;
+    accel__kstore st;
+    bool sgn;
+} raw_types[] = {
+    {"float", ACCEL_F32, ACCEL__KS_F32, true},
+    {"double", ACCEL_F64, ACCEL__KS_F64, true},
+    {"int", ACCEL_I32, ACCEL__KS_I32, true},
+    {"signed", ACCEL_I32, ACCEL__KS_I32, true},
+    {"signed int", ACCEL_I32, ACCEL__KS_I32, true},
+    {"int32_t", ACCEL_I32, ACCEL__KS_I32, true},
+    {"unsigned", ACCEL_I32, ACCEL__KS_I32, false},
+    {"unsigned int", ACCEL_I32, ACCEL__KS_I32, false},
+    {"uint32_t", ACCEL_I32, ACCEL__KS_I32, false},
+    {"long", ACCEL_I64, ACCEL__KS_I64, true},
+    {"long int", ACCEL_I64, ACCEL__KS_I64, true},
+    {"long long", ACCEL_I64, ACCEL__KS_I64, true},
+    {"long long int", ACCEL_I64, ACCEL__KS_I64, true},
+    {"int64_t", ACCEL_I64, ACCEL__KS_I64, true},
+    {"unsigned long", ACCEL_I64, ACCEL__KS_I64, false},
+    {"unsigned long long", ACCEL_I64, ACCEL__KS_I64, false},
+    {"uint64_t", ACCEL_I64, ACCEL__KS_I64, false},
+    {"size_t", ACCEL_I64, ACCEL__KS_I64, false},
+    {"unsigned char", ACCEL_U8, ACCEL__KS_U8, false},
+    {"uint8_t", ACCEL_U8, ACCEL__KS_U8, false},
+};
+
+/* The base type words of text (a parameter without its name) into base,
+ * without qualifiers; *is_const when const is among them. */
+static void base_type(char *text, char *base, size_t cap, bool *is_const)
+{
+    base[0] = '\0';
+    *is_const = false;
+    for (char *tok = strtok(text, " \t\r\n*"); tok; tok = strtok(NULL, " \t\r\n*")) {
+        if (strcmp(tok, "const") == 0) {
+            *is_const = true;
+            continue;
+        }
+        if (strcmp(tok, "__restrict__") == 0 || strcmp(tok, "restrict") == 0 ||
+            strcmp(tok, "volatile") == 0 || strcmp(tok, "__restrict") == 0)
+            continue;
+        if (strlen(base) + strlen(tok) + 2 > cap)
+            break;
+        if (base[0])
+            strcat(base, " ");
+        strcat(base, tok);
+    }
+}
+
+/* The dtype of base type name base (p's store and signedness set), or
+ * ACCEL_DTYPE_INVALID. */
+static accel_dtype raw_scalar_type(const char *base, accel__kparam *p)
+{
+    for (size_t i = 0; i < sizeof raw_types / sizeof raw_types[0]; i++) {
+        if (strcmp(raw_types[i].c, base) == 0) {
+            p->store = raw_types[i].st;
+            p->is_signed = raw_types[i].sgn;
+            return raw_types[i].dt;
+        }
+    }
+    return ACCEL_DTYPE_INVALID;
+}
+
 /* One raw parameter "const float *__restrict__ a" -> p. */
 static bool parse_raw_param(const char *s, size_t n, accel__kparam *p, char *why, size_t cap)
 {
@@ -451,59 +517,10 @@ static bool parse_raw_param(const char *s, size_t n, accel__kparam *p, char *why
         snprintf(why, cap, "parameter %s: references and arrays are not supported", p->name);
         return false;
     }
-    /* Base type words, without qualifiers. */
-    char base[128] = "";
-    bool is_const = false;
-    for (char *tok = strtok(text, " \t\r\n*"); tok; tok = strtok(NULL, " \t\r\n*")) {
-        if (strcmp(tok, "const") == 0) {
-            is_const = true;
-            continue;
-        }
-        if (strcmp(tok, "__restrict__") == 0 || strcmp(tok, "restrict") == 0 ||
-            strcmp(tok, "volatile") == 0 || strcmp(tok, "__restrict") == 0)
-            continue;
-        if (strlen(base) + strlen(tok) + 2 > sizeof base)
-            break;
-        if (base[0])
-            strcat(base, " ");
-        strcat(base, tok);
-    }
-    static const struct {
-        const char *c;
-        accel_dtype dt;
-        accel__kstore st;
-        bool sgn;
-    } types[] = {
-        {"float", ACCEL_F32, ACCEL__KS_F32, true},
-        {"double", ACCEL_F64, ACCEL__KS_F64, true},
-        {"int", ACCEL_I32, ACCEL__KS_I32, true},
-        {"signed", ACCEL_I32, ACCEL__KS_I32, true},
-        {"signed int", ACCEL_I32, ACCEL__KS_I32, true},
-        {"int32_t", ACCEL_I32, ACCEL__KS_I32, true},
-        {"unsigned", ACCEL_I32, ACCEL__KS_I32, false},
-        {"unsigned int", ACCEL_I32, ACCEL__KS_I32, false},
-        {"uint32_t", ACCEL_I32, ACCEL__KS_I32, false},
-        {"long", ACCEL_I64, ACCEL__KS_I64, true},
-        {"long int", ACCEL_I64, ACCEL__KS_I64, true},
-        {"long long", ACCEL_I64, ACCEL__KS_I64, true},
-        {"long long int", ACCEL_I64, ACCEL__KS_I64, true},
-        {"int64_t", ACCEL_I64, ACCEL__KS_I64, true},
-        {"unsigned long", ACCEL_I64, ACCEL__KS_I64, false},
-        {"unsigned long long", ACCEL_I64, ACCEL__KS_I64, false},
-        {"uint64_t", ACCEL_I64, ACCEL__KS_I64, false},
-        {"size_t", ACCEL_I64, ACCEL__KS_I64, false},
-        {"unsigned char", ACCEL_U8, ACCEL__KS_U8, false},
-        {"uint8_t", ACCEL_U8, ACCEL__KS_U8, false},
-    };
-    accel_dtype dt = ACCEL_DTYPE_INVALID;
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        if (strcmp(types[i].c, base) == 0) {
-            dt = types[i].dt;
-            p->store = types[i].st;
-            p->is_signed = types[i].sgn;
-            break;
-        }
-    }
+    char base[128];
+    bool is_const;
+    base_type(text, base, sizeof base, &is_const);
+    accel_dtype dt = raw_scalar_type(base, p);
     if (p->pointer) {
         p->dtype = dt; /* INVALID: any dtype */
         p->output = !is_const;

@@ -669,8 +669,22 @@ Test(verify, unsupported_op_falls_back_to_the_cpu_and_is_reported)
     }
     cr_assert(seen_add && seen_fill, "%zu rows", n);
     char text[2048];
-    tu_ok(accel_report_format(rt, text, sizeof text, NULL));
+    size_t len = 0;
+    tu_ok(accel_report_format(rt, text, sizeof text, &len));
     cr_assert(strstr(text, "placement report") && strstr(text, "add"), "%s", text);
+    cr_assert_eq(len, strlen(text), "the whole text fits: its length");
+    /* A short buffer: the text's first cap - 1 characters and a NUL, the
+     * whole text's length; cap 0 only measures. */
+    char cut[24];
+    memset(cut, 'x', sizeof cut);
+    size_t cut_len = 0;
+    tu_ok(accel_report_format(rt, cut, sizeof cut, &cut_len));
+    cr_assert_eq(cut_len, len);
+    cr_assert_eq(strlen(cut), sizeof cut - 1);
+    cr_assert(strncmp(cut, text, sizeof cut - 1) == 0, "%s", cut);
+    size_t need = 0;
+    tu_ok(accel_report_format(rt, NULL, 0, &need));
+    cr_assert_eq(need, len);
     tu_release(&A), tu_release(&B), tu_release(&C);
     accel_runtime_close(rt);
 

@@ -343,18 +343,11 @@ static const char *missing_function(const accel_backend *vt)
     return NULL;
 }
 
-accel_status accel__loader_open(accel__backend *be)
+/* Opens be's file (checked first, then loaded through the same
+ * descriptor) and calls its entry: *out its table, *sym the entry's
+ * address. */
+static accel_status open_plugin(accel__backend *be, const accel_backend **out, void **sym)
 {
-    be->loaded = false;
-    be->dl = NULL;
-    be->vt = NULL;
-    be->ctx = NULL;
-    be->abi1_base = NULL;
-    be->reason[0] = '\0';
-    be->description[0] = '\0';
-    be->abi_version = 0;
-    be->device_count = 0;
-
     if (access(be->path, F_OK) != 0)
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "file missing: %s", be->path);
     /* Check the open file, then load that very file through its descriptor,
@@ -370,8 +363,8 @@ accel_status accel__loader_open(accel__backend *be)
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "dlopen failed: %s", dl_err);
 
     dlerror();
-    void *sym = dlsym(be->dl, ACCEL_BACKEND_ENTRY_SYMBOL);
-    if (!sym) {
+    *sym = dlsym(be->dl, ACCEL_BACKEND_ENTRY_SYMBOL);
+    if (!*sym) {
         const char *err = dlerror();
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "not an accel plugin: symbol %s absent (%s)",
                       ACCEL_BACKEND_ENTRY_SYMBOL, err ? err : "symbol is NULL");
@@ -379,12 +372,18 @@ accel_status accel__loader_open(accel__backend *be)
     accel_backend_entry_fn entry;
     /* POSIX guarantees that a dlsym result converts to a function pointer;
      * memcpy keeps ISO C's pedantic mode quiet about it. */
-    memcpy(&entry, &sym, sizeof entry);
-    const accel_backend *vt = entry();
-    if (!vt)
+    memcpy(&entry, sym, sizeof entry);
+    *out = entry();
+    if (!*out)
         return reject(be, ACCEL_ERROR_PLUGIN_LOAD, "not an accel plugin: %s() returned NULL",
                       ACCEL_BACKEND_ENTRY_SYMBOL);
+    return ACCEL_SUCCESS;
+}
 
+/* vt's ABI version and size checked, copied into be->table (zero past a
+ * smaller table, cut at a larger one) with every required function. */
+static accel_status take_table(accel__backend *be, const accel_backend *vt)
+{
     be->abi_version = vt->abi_version;
     if (vt->abi_version < ACCEL_BACKEND_ABI_OLDEST || vt->abi_version > ACCEL_BACKEND_ABI_VERSION)
         return reject(be, ACCEL_ERROR_INCOMPATIBLE_ABI,
@@ -401,11 +400,33 @@ accel_status accel__loader_open(accel__backend *be)
                       vt->struct_size, (size_t)ACCEL_BACKEND_TABLE_MIN_SIZE);
     memset(&be->table, 0, sizeof be->table);
     memcpy(&be->table, vt, vt->struct_size < sizeof be->table ? vt->struct_size : sizeof be->table);
-    vt = &be->table;
-    const char *missing = missing_function(vt);
+    const char *missing = missing_function(&be->table);
     if (missing)
         return reject(be, ACCEL_ERROR_INCOMPATIBLE_ABI,
                       "the plugin's table lacks the required function %s", missing);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel__loader_open(accel__backend *be)
+{
+    be->loaded = false;
+    be->dl = NULL;
+    be->vt = NULL;
+    be->ctx = NULL;
+    be->abi1_base = NULL;
+    be->reason[0] = '\0';
+    be->description[0] = '\0';
+    be->abi_version = 0;
+    be->device_count = 0;
+
+    const accel_backend *vt;
+    void *sym;
+    accel_status s = open_plugin(be, &vt, &sym);
+    if (s == ACCEL_SUCCESS)
+        s = take_table(be, vt);
+    if (s != ACCEL_SUCCESS)
+        return s;
+    vt = &be->table;
     snprintf(be->description, sizeof be->description, "%s", vt->description ? vt->description : "");
     if (vt->name && strcmp(vt->name, be->name) != 0)
         accel__log(ACCEL_LOG_INFO, "[backend.%s] loads the plugin named '%s'", be->name, vt->name);

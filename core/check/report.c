@@ -7,7 +7,6 @@
  * recorded ops it runs. Printed at accel_runtime_close with ACCEL_REPORT=1
  * or [runtime] report = true. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,6 +19,7 @@
 
 #include "base/handle.h"
 #include "base/objects.h"
+#include "base/sbuf.h"
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "check/hooks.h"
@@ -169,24 +169,6 @@ accel_status accel_report(const accel_runtime *rt, accel_report_row *rows, size_
     return ACCEL_SUCCESS;
 }
 
-typedef struct sbuf {
-    char *buf;
-    size_t cap, len;
-} sbuf;
-
-static void put(sbuf *s, const char *fmt, ...) ACCEL__PRINTF(2, 3);
-
-static void put(sbuf *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(s->len < s->cap ? s->buf + s->len : NULL,
-                      s->len < s->cap ? s->cap - s->len : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        s->len += (size_t)w;
-}
-
 static accel_status format_report(const accel_runtime *rt, char *buf, size_t cap, size_t *out_len)
 {
     static const char fn[] = "accel_report_format";
@@ -197,16 +179,15 @@ static accel_status format_report(const accel_runtime *rt, char *buf, size_t cap
     if (!rows)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     n = report_rows(rt, rows, n, sizeof *rows);
-    sbuf s = {buf, cap, 0};
-    if (cap)
-        buf[0] = '\0';
-    put(&s, "placement report:\n");
+    accel__sbuf s = {NULL, 0, 0, false};
+    accel__sbuf_put(&s, "placement report:\n");
     if (!n)
-        put(&s, "  (no ops counted; counting is on with ACCEL_REPORT=1, [runtime] report = true "
+        accel__sbuf_put(
+            &s, "  (no ops counted; counting is on with ACCEL_REPORT=1, [runtime] report = true "
                 "or accel_report_enable)\n");
     else
-        put(&s, "  %-16s %-10s %10s %10s %-10s %14s  %s\n", "op", "device", "ops", "fallbacks",
-            "ran on", "bytes moved", "why");
+        accel__sbuf_put(&s, "  %-16s %-10s %10s %10s %-10s %14s  %s\n", "op", "device", "ops",
+                        "fallbacks", "ran on", "bytes moved", "why");
     size_t nfused = 0;
     for (size_t i = 0; i < n; i++) {
         const accel_report_row *r = &rows[i];
@@ -214,20 +195,32 @@ static accel_status format_report(const accel_runtime *rt, char *buf, size_t cap
             nfused++;
             continue;
         }
-        put(&s, "  %-16s %-10s %10" PRIu64 " %10" PRIu64 " %-10s %14" PRIu64 "  %s\n",
-            accel_op_name(r->op), r->device, r->ops, r->fallbacks,
-            r->fallbacks ? r->fallback_device : r->device, r->bytes_moved,
-            r->fallbacks ? r->reason : "");
+        accel__sbuf_put(&s, "  %-16s %-10s %10" PRIu64 " %10" PRIu64 " %-10s %14" PRIu64 "  %s\n",
+                        accel_op_name(r->op), r->device, r->ops, r->fallbacks,
+                        r->fallbacks ? r->fallback_device : r->device, r->bytes_moved,
+                        r->fallbacks ? r->reason : "");
     }
     if (nfused)
-        put(&s, "fused kernels of graphs (their launches are among the kernel ops above):\n");
+        accel__sbuf_put(
+            &s, "fused kernels of graphs (their launches are among the kernel ops above):\n");
     for (size_t i = 0; i < n; i++) {
         const accel_report_row *r = &rows[i];
         if (r->kernel[0])
-            put(&s, "  %s on %s: %" PRIu64 " launches, %u ops fused: %s\n", r->kernel, r->device,
-                r->ops, r->fused_count, r->fused_ops);
+            accel__sbuf_put(&s, "  %s on %s: %" PRIu64 " launches, %u ops fused: %s\n", r->kernel,
+                            r->device, r->ops, r->fused_count, r->fused_ops);
     }
     free(rows);
+    if (s.oom) {
+        free(s.s);
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    }
+    /* The text cut to cap - 1 characters and terminated, as snprintf. */
+    if (cap) {
+        size_t n_copy = s.len < cap ? s.len : cap - 1;
+        memcpy(buf, s.s, n_copy);
+        buf[n_copy] = '\0';
+    }
+    free(s.s);
     if (out_len)
         *out_len = s.len;
     return ACCEL_SUCCESS;

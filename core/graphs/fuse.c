@@ -10,7 +10,6 @@
  * every range is a register: it is loaded when first read and stored at the
  * end, except a temporary that is written first and used by no node outside
  * the run (dead: elided). A run that cannot be built stays unfused. */
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,6 +21,7 @@
 #include "base/handle.h"
 #include "base/objects.h"
 #include "base/optable.h"
+#include "base/sbuf.h"
 #include "base/status.h"
 #include "graphs/fuse.h"
 #include "graphs/graph_record.h"
@@ -283,42 +283,6 @@ static bool temp_dead(const accel_graph *g, const void *h, size_t off, size_t n,
     return true;
 }
 
-/* A growing string; false once out of memory. */
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) ACCEL__PRINTF(2, 3);
-static void sb_add(sbuf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = true;
-            return;
-        }
-        if (b->s && b->len + (size_t)k < b->cap) {
-            b->len += (size_t)k;
-            return;
-        }
-        size_t ncap = (b->cap ? 2 * b->cap : 1024) + (size_t)k;
-        char *ns = realloc(b->s, ncap);
-        if (!ns) {
-            b->oom = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = ncap;
-    }
-}
-
 static void fused_free(accel__fused *f)
 {
     if (!f)
@@ -351,42 +315,44 @@ static void pick_stores(fbuild *b, const accel_graph *g, size_t first, size_t co
 
 /* The elementwise kernel's source: its parameter lists and body. */
 typedef struct fsource {
-    sbuf in, out, body;
+    accel__sbuf in, out, body;
 } fsource;
 
 /* The body's statements: loads, one block per step with the op's table
  * expression, the stores (and the test fault of ACCEL_GRAPH_TEST_FAULT). */
-static void write_body(fbuild *b, sbuf *body, uint32_t flags)
+static void write_body(fbuild *b, accel__sbuf *body, uint32_t flags)
 {
     uint32_t dt = b->c.dtype;
     const char *T = dt == ACCEL_F64 ? "double" : "float";
     if (b->uses_nan_minmax)
-        sb_add(body, "\n#undef isnan\n#define isnan(v) ((v) != (v))\n#undef signbit\n"
-                     "#define signbit(v) ((v) < 0 || ((v) == 0 && 1 / (v) < 0))\n");
+        accel__sbuf_put(body, "\n#undef isnan\n#define isnan(v) ((v) != (v))\n#undef signbit\n"
+                              "#define signbit(v) ((v) < 0 || ((v) == 0 && 1 / (v) < 0))\n");
     for (uint32_t v = 0; v < b->c.nvalues; v++)
         if (b->c.load_arg[v] >= 0)
-            sb_add(body, "%s v%u = p%d;\n", T, v, b->c.load_arg[v]);
+            accel__sbuf_put(body, "%s v%u = p%d;\n", T, v, b->c.load_arg[v]);
     for (uint32_t k = 0; k < b->c.nsteps; k++) {
         const accel__fstep *s = &b->c.steps[k];
         const accel_op_properties *p = accel__op(s->op);
         uint32_t idx[2], ns;
         const char *names[2], *snames[2];
         uint32_t nin = inputs_of(p, s->op, idx, names, &ns, snames);
-        sb_add(body, "%s v%u; {", T, s->out);
+        accel__sbuf_put(body, "%s v%u; {", T, s->out);
         for (uint32_t j = 0; j < nin; j++)
-            sb_add(body, " const %s %s = v%u;", T, names[j], s->in[j]);
+            accel__sbuf_put(body, " const %s %s = v%u;", T, names[j], s->in[j]);
         for (uint32_t j = 0; j < ns; j++)
-            sb_add(body, " const %s %s = p%u;", T, snames[j], s->sarg[j]);
-        sb_add(body, " v%u = (%s); }\n", s->out, dt == ACCEL_F64 ? p->expr_f64 : p->expr_f32);
+            accel__sbuf_put(body, " const %s %s = p%u;", T, snames[j], s->sarg[j]);
+        accel__sbuf_put(body, " v%u = (%s); }\n", s->out,
+                        dt == ACCEL_F64 ? p->expr_f64 : p->expr_f32);
     }
     for (uint32_t o = 0; o < b->nout; o++) {
         uint32_t v = (uint32_t)b->r[b->out_range[o]].cur;
-        sb_add(body, "q%u = v%u;\n", o, v);
+        accel__sbuf_put(body, "q%u = v%u;\n", o, v);
         b->c.store_arg[o] = b->nin + o;
         b->c.store_value[o] = v;
     }
     if (flags & ACCEL_GRAPH_TEST_FAULT)
-        sb_add(body, "if (i == n / 2) q%u = q%u + (%s)0.5;\n", b->nout - 1, b->nout - 1, T);
+        accel__sbuf_put(body, "if (i == n / 2) q%u = q%u + (%s)0.5;\n", b->nout - 1, b->nout - 1,
+                        T);
     b->c.nstores = b->nout;
 }
 
@@ -395,13 +361,13 @@ static bool write_source(fbuild *b, fsource *src, uint32_t flags)
 {
     const char *P = b->c.dtype == ACCEL_F64 ? "float64" : "float32";
     for (uint32_t k = 0; k < b->nin; k++)
-        sb_add(&src->in, "%s%s p%u", k ? ", " : "", P, k);
+        accel__sbuf_put(&src->in, "%s%s p%u", k ? ", " : "", P, k);
     for (uint32_t o = 0; o < b->nout; o++)
-        sb_add(&src->out, "%s%s q%u", o ? ", " : "", P, o);
+        accel__sbuf_put(&src->out, "%s%s q%u", o ? ", " : "", P, o);
     write_body(b, &src->body, flags);
-    sb_add(&src->body, "%s", "");
+    accel__sbuf_put(&src->body, "%s", "");
     if (!src->in.s)
-        sb_add(&src->in, "%s", "");
+        accel__sbuf_put(&src->in, "%s", "");
     return !src->in.oom && !src->out.oom && !src->body.oom;
 }
 
@@ -441,8 +407,8 @@ static void name_run(accel__fused *f, fbuild *b, const accel_graph *g, size_t fi
 static bool make_kernel(accel__fused *f, const accel_graph *g, const fsource *src,
                         accel__fused **kernels, size_t nk)
 {
-    sbuf key = {0};
-    sb_add(&key, "%s\n%s\n%s\n%s", f->kname, src->in.s, src->out.s, src->body.s);
+    accel__sbuf key = {0};
+    accel__sbuf_put(&key, "%s\n%s\n%s\n%s", f->kname, src->in.s, src->out.s, src->body.s);
     if (key.oom)
         return false;
     f->key = key.s;

@@ -421,6 +421,72 @@ static char *twin_problem(const char *blank)
     return NULL;
 }
 
+/* The scalar types a raw parameter may have (pointers: any of them, or
+ * another type). */
+static const struct {
+    const char *c;
+    accel_dtype dt;
+    accel__kstore st;
+    bool sgn;
+} raw_types[] = {
+    {"float", ACCEL_F32, ACCEL__KS_F32, true},
+    {"double", ACCEL_F64, ACCEL__KS_F64, true},
+    {"int", ACCEL_I32, ACCEL__KS_I32, true},
+    {"signed", ACCEL_I32, ACCEL__KS_I32, true},
+    {"signed int", ACCEL_I32, ACCEL__KS_I32, true},
+    {"int32_t", ACCEL_I32, ACCEL__KS_I32, true},
+    {"unsigned", ACCEL_I32, ACCEL__KS_I32, false},
+    {"unsigned int", ACCEL_I32, ACCEL__KS_I32, false},
+    {"uint32_t", ACCEL_I32, ACCEL__KS_I32, false},
+    {"long", ACCEL_I64, ACCEL__KS_I64, true},
+    {"long int", ACCEL_I64, ACCEL__KS_I64, true},
+    {"long long", ACCEL_I64, ACCEL__KS_I64, true},
+    {"long long int", ACCEL_I64, ACCEL__KS_I64, true},
+    {"int64_t", ACCEL_I64, ACCEL__KS_I64, true},
+    {"unsigned long", ACCEL_I64, ACCEL__KS_I64, false},
+    {"unsigned long long", ACCEL_I64, ACCEL__KS_I64, false},
+    {"uint64_t", ACCEL_I64, ACCEL__KS_I64, false},
+    {"size_t", ACCEL_I64, ACCEL__KS_I64, false},
+    {"unsigned char", ACCEL_U8, ACCEL__KS_U8, false},
+    {"uint8_t", ACCEL_U8, ACCEL__KS_U8, false},
+};
+
+/* The base type words of text (a parameter without its name) into base,
+ * without qualifiers; *is_const when const is among them. */
+static void base_type(char *text, char *base, size_t cap, bool *is_const)
+{
+    base[0] = '\0';
+    *is_const = false;
+    for (char *tok = strtok(text, " \t\r\n*"); tok; tok = strtok(NULL, " \t\r\n*")) {
+        if (strcmp(tok, "const") == 0) {
+            *is_const = true;
+            continue;
+        }
+        if (strcmp(tok, "__restrict__") == 0 || strcmp(tok, "restrict") == 0 ||
+            strcmp(tok, "volatile") == 0 || strcmp(tok, "__restrict") == 0)
+            continue;
+        if (strlen(base) + strlen(tok) + 2 > cap)
+            break;
+        if (base[0])
+            strcat(base, " ");
+        strcat(base, tok);
+    }
+}
+
+/* The dtype of base type name base (p's store and signedness set), or
+ * ACCEL_DTYPE_INVALID. */
+static accel_dtype raw_scalar_type(const char *base, accel__kparam *p)
+{
+    for (size_t i = 0; i < sizeof raw_types / sizeof raw_types[0]; i++) {
+        if (strcmp(raw_types[i].c, base) == 0) {
+            p->store = raw_types[i].st;
+            p->is_signed = raw_types[i].sgn;
+            return raw_types[i].dt;
+        }
+    }
+    return ACCEL_DTYPE_INVALID;
+}
+
 /* One raw parameter "const float *__restrict__ a" -> p. */
 static bool parse_raw_param(const char *s, size_t n, accel__kparam *p, char *why, size_t cap)
 {
@@ -451,59 +517,10 @@ static bool parse_raw_param(const char *s, size_t n, accel__kparam *p, char *why
         snprintf(why, cap, "parameter %s: references and arrays are not supported", p->name);
         return false;
     }
-    /* Base type words, without qualifiers. */
-    char base[128] = "";
-    bool is_const = false;
-    for (char *tok = strtok(text, " \t\r\n*"); tok; tok = strtok(NULL, " \t\r\n*")) {
-        if (strcmp(tok, "const") == 0) {
-            is_const = true;
-            continue;
-        }
-        if (strcmp(tok, "__restrict__") == 0 || strcmp(tok, "restrict") == 0 ||
-            strcmp(tok, "volatile") == 0 || strcmp(tok, "__restrict") == 0)
-            continue;
-        if (strlen(base) + strlen(tok) + 2 > sizeof base)
-            break;
-        if (base[0])
-            strcat(base, " ");
-        strcat(base, tok);
-    }
-    static const struct {
-        const char *c;
-        accel_dtype dt;
-        accel__kstore st;
-        bool sgn;
-    } types[] = {
-        {"float", ACCEL_F32, ACCEL__KS_F32, true},
-        {"double", ACCEL_F64, ACCEL__KS_F64, true},
-        {"int", ACCEL_I32, ACCEL__KS_I32, true},
-        {"signed", ACCEL_I32, ACCEL__KS_I32, true},
-        {"signed int", ACCEL_I32, ACCEL__KS_I32, true},
-        {"int32_t", ACCEL_I32, ACCEL__KS_I32, true},
-        {"unsigned", ACCEL_I32, ACCEL__KS_I32, false},
-        {"unsigned int", ACCEL_I32, ACCEL__KS_I32, false},
-        {"uint32_t", ACCEL_I32, ACCEL__KS_I32, false},
-        {"long", ACCEL_I64, ACCEL__KS_I64, true},
-        {"long int", ACCEL_I64, ACCEL__KS_I64, true},
-        {"long long", ACCEL_I64, ACCEL__KS_I64, true},
-        {"long long int", ACCEL_I64, ACCEL__KS_I64, true},
-        {"int64_t", ACCEL_I64, ACCEL__KS_I64, true},
-        {"unsigned long", ACCEL_I64, ACCEL__KS_I64, false},
-        {"unsigned long long", ACCEL_I64, ACCEL__KS_I64, false},
-        {"uint64_t", ACCEL_I64, ACCEL__KS_I64, false},
-        {"size_t", ACCEL_I64, ACCEL__KS_I64, false},
-        {"unsigned char", ACCEL_U8, ACCEL__KS_U8, false},
-        {"uint8_t", ACCEL_U8, ACCEL__KS_U8, false},
-    };
-    accel_dtype dt = ACCEL_DTYPE_INVALID;
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        if (strcmp(types[i].c, base) == 0) {
-            dt = types[i].dt;
-            p->store = types[i].st;
-            p->is_signed = types[i].sgn;
-            break;
-        }
-    }
+    char base[128];
+    bool is_const;
+    base_type(text, base, sizeof base, &is_const);
+    accel_dtype dt = raw_scalar_type(base, p);
     if (p->pointer) {
         p->dtype = dt; /* INVALID: any dtype */
         p->output = !is_const;
@@ -521,26 +538,10 @@ static bool parse_raw_param(const char *s, size_t n, accel__kparam *p, char *why
     return true;
 }
 
-accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, const char *entry,
-                                     const accel_kernel_options *opt, accel_kernel **out)
+/* The offset of the "(" of "__global__ ... ENTRY (" in blank (the source
+ * with comments and strings blanked), or 0 when there is none. */
+static size_t find_entry(const char *blank, const char *entry)
 {
-    static const char fn[] = "accel_kernel_raw_create";
-    ACCEL__CALL(call);
-    accel_kernel *k;
-    accel_status st = kernel_new(fn, &call, rt, entry, ACCEL_KERNEL_RAW, opt, out, &k);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    char *blank = NULL;
-    if (!source) {
-        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: source is NULL", fn);
-        goto fail;
-    }
-    if (!(k->source = dup_str(source)) || !(blank = dup_str(source))) {
-        st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-        goto fail;
-    }
-    accel__kernel_blank_comments(blank);
-    /* Find "__global__ ... ENTRY (" outside comments and strings. */
     size_t open = 0;
     for (size_t i = 0; blank[i] && !open; i++) {
         if (!word_at(blank, i, "__global__", false))
@@ -560,11 +561,14 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
         if (e - b == strlen(entry) && strncmp(blank + b, entry, e - b) == 0)
             open = paren;
     }
-    if (!open) {
-        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                         "%s: source has no __global__ function named %s", fn, entry);
-        goto fail;
-    }
+    return open;
+}
+
+/* k's parameters from the list that opens at blank[open] (source: the
+ * user's text, blank: the same with comments and strings blanked). */
+static accel_status parse_raw_params(const char *fn, accel_kernel *k, const char *source,
+                                     const char *blank, const char *entry, size_t open)
+{
     size_t depth = 0, close = open;
     for (; blank[close]; close++) {
         if (blank[close] == '(')
@@ -573,10 +577,9 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
             break;
     }
     if (!blank[close]) {
-        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                         "%s: the parameter list of %s (line %u) does not end", fn, entry,
-                         line_of(blank, open));
-        goto fail;
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: the parameter list of %s (line %u) does not end", fn, entry,
+                           line_of(blank, open));
     }
     /* Split at top-level commas; "()" and "(void)" have none. */
     size_t a = open + 1;
@@ -598,24 +601,52 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
         if (s == e || (e - s == 4 && strncmp(blank + s, "void", 4) == 0)) {
             if (i == close && k->nparams == 0)
                 break;
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                             "%s: an empty parameter in the list of %s (line %u)", fn, entry,
-                             line_of(blank, open));
-            goto fail;
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: an empty parameter in the list of %s (line %u)", fn, entry,
+                               line_of(blank, open));
         }
         if (k->nparams == ACCEL__KMAX_PARAMS) {
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s has more than %d parameters", fn,
-                             entry, ACCEL__KMAX_PARAMS);
-            goto fail;
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s has more than %d parameters",
+                               fn, entry, ACCEL__KMAX_PARAMS);
         }
         char why[256];
         if (!parse_raw_param(source + s, e - s, &k->params[k->nparams], why, sizeof why)) {
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s (line %u): %s", fn, entry,
-                             line_of(blank, s), why);
-            goto fail;
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s (line %u): %s", fn, entry,
+                               line_of(blank, s), why);
         }
         k->nparams++;
     }
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, const char *entry,
+                                     const accel_kernel_options *opt, accel_kernel **out)
+{
+    static const char fn[] = "accel_kernel_raw_create";
+    ACCEL__CALL(call);
+    accel_kernel *k;
+    accel_status st = kernel_new(fn, &call, rt, entry, ACCEL_KERNEL_RAW, opt, out, &k);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    char *blank = NULL;
+    if (!source) {
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: source is NULL", fn);
+        goto fail;
+    }
+    if (!(k->source = dup_str(source)) || !(blank = dup_str(source))) {
+        st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+        goto fail;
+    }
+    accel__kernel_blank_comments(blank);
+    size_t open = find_entry(blank, entry);
+    if (!open) {
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                         "%s: source has no __global__ function named %s", fn, entry);
+        goto fail;
+    }
+    st = parse_raw_params(fn, k, source, blank, entry, open);
+    if (st != ACCEL_SUCCESS)
+        goto fail;
     k->nin = k->nparams;
     k->twin_problem = twin_problem(blank);
     /* The order of float atomicAdd changes its sums: a wider default bound

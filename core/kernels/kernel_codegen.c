@@ -11,7 +11,6 @@
  * #line directives, so compiler messages count lines in the user's text
  * ("saxpy:1:7: error: ..."). The C twin includes no header: it works with
  * the embedded compiler on a machine without C library headers. */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,67 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sbuf.h"
 #include "base/status.h"
 #include "kernels/kernel_twin.h"
 #include "kernels/kernels.h"
-
-typedef struct sb {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} sb;
-
-static void sb_put(sb *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void sb_printf(sb *b, const char *fmt, ...) ACCEL__PRINTF(2, 3);
-static void sb_printf(sb *b, const char *fmt, ...)
-{
-    char tmp[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof tmp) {
-        sb_put(b, tmp, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        b->oom = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    sb_put(b, big, (size_t)n);
-    free(big);
-}
-
-static void sb_str(sb *b, const char *s)
-{
-    sb_put(b, s, strlen(s));
-}
 
 /* ------------------------------------------------------------ preludes */
 
@@ -200,24 +142,25 @@ static const char *storage_type(accel_dtype dt)
 }
 
 /* An element as the body sees it: "accel_h2f(P[I])" or "P[I]". */
-static void load_expr(sb *b, accel_dtype dt, const char *ptr, const char *idx)
+static void load_expr(accel__sbuf *b, accel_dtype dt, const char *ptr, const char *idx)
 {
     if (dt == ACCEL_F16)
-        sb_printf(b, "accel_h2f(%s[%s])", ptr, idx);
+        accel__sbuf_put(b, "accel_h2f(%s[%s])", ptr, idx);
     else if (dt == ACCEL_BF16)
-        sb_printf(b, "accel_bf2f(%s[%s])", ptr, idx);
+        accel__sbuf_put(b, "accel_bf2f(%s[%s])", ptr, idx);
     else
-        sb_printf(b, "%s[%s]", ptr, idx);
+        accel__sbuf_put(b, "%s[%s]", ptr, idx);
 }
 
-static void store_stmt(sb *b, accel_dtype dt, const char *ptr, const char *idx, const char *val)
+static void store_stmt(accel__sbuf *b, accel_dtype dt, const char *ptr, const char *idx,
+                       const char *val)
 {
     if (dt == ACCEL_F16)
-        sb_printf(b, "%s[%s] = accel_f2h((float)(%s));\n", ptr, idx, val);
+        accel__sbuf_put(b, "%s[%s] = accel_f2h((float)(%s));\n", ptr, idx, val);
     else if (dt == ACCEL_BF16)
-        sb_printf(b, "%s[%s] = accel_f2bf((float)(%s));\n", ptr, idx, val);
+        accel__sbuf_put(b, "%s[%s] = accel_f2bf((float)(%s));\n", ptr, idx, val);
     else
-        sb_printf(b, "%s[%s] = (%s)(%s);\n", ptr, idx, storage_type(dt), val);
+        accel__sbuf_put(b, "%s[%s] = (%s)(%s);\n", ptr, idx, storage_type(dt), val);
 }
 
 static bool is_scalar(uint32_t mask, uint32_t i)
@@ -227,33 +170,34 @@ static bool is_scalar(uint32_t mask, uint32_t i)
 
 /* Pointer and scalar declarations at the top of an entry, C twin: from
  * args[]; CUDA: the parameters themselves are the pointers/values. */
-static void c_unpack(sb *b, const accel_kernel *k, uint32_t mask)
+static void c_unpack(accel__sbuf *b, const accel_kernel *k, uint32_t mask)
 {
     for (uint32_t i = 0; i < k->nparams; i++) {
         const accel__kparam *p = &k->params[i];
         if (is_scalar(mask, i))
-            sb_printf(b, "  const %s %s = *(const %s *)args[%u];\n", arith_type(p->dtype), p->name,
-                      arith_type(p->dtype), i);
+            accel__sbuf_put(b, "  const %s %s = *(const %s *)args[%u];\n", arith_type(p->dtype),
+                            p->name, arith_type(p->dtype), i);
         else
-            sb_printf(b, "  %s%s *const accel_p%u = (%s *)args[%u];\n", p->output ? "" : "const ",
-                      storage_type(p->dtype), i, storage_type(p->dtype), i);
+            accel__sbuf_put(b, "  %s%s *const accel_p%u = (%s *)args[%u];\n",
+                            p->output ? "" : "const ", storage_type(p->dtype), i,
+                            storage_type(p->dtype), i);
     }
 }
 
-static void cuda_params(sb *b, const accel_kernel *k, uint32_t mask)
+static void cuda_params(accel__sbuf *b, const accel_kernel *k, uint32_t mask)
 {
     for (uint32_t i = 0; i < k->nparams; i++) {
         const accel__kparam *p = &k->params[i];
         if (is_scalar(mask, i))
-            sb_printf(b, "const %s %s, ", arith_type(p->dtype), p->name);
+            accel__sbuf_put(b, "const %s %s, ", arith_type(p->dtype), p->name);
         else
-            sb_printf(b, "%s%s *const accel_p%u, ", p->output ? "" : "const ",
-                      storage_type(p->dtype), i);
+            accel__sbuf_put(b, "%s%s *const accel_p%u, ", p->output ? "" : "const ",
+                            storage_type(p->dtype), i);
     }
 }
 
 /* The per-element inputs. */
-static void load_inputs(sb *b, const accel_kernel *k, uint32_t mask, const char *idx)
+static void load_inputs(accel__sbuf *b, const accel_kernel *k, uint32_t mask, const char *idx)
 {
     char ptr[32];
     for (uint32_t i = 0; i < k->nin; i++) {
@@ -261,9 +205,9 @@ static void load_inputs(sb *b, const accel_kernel *k, uint32_t mask, const char 
         if (is_scalar(mask, i))
             continue;
         snprintf(ptr, sizeof ptr, "accel_p%u", i);
-        sb_printf(b, "    const %s %s = ", arith_type(p->dtype), p->name);
+        accel__sbuf_put(b, "    const %s %s = ", arith_type(p->dtype), p->name);
         load_expr(b, p->dtype, ptr, idx);
-        sb_str(b, ";\n");
+        accel__sbuf_str(b, ";\n");
     }
 }
 
@@ -272,21 +216,21 @@ static void load_inputs(sb *b, const accel_kernel *k, uint32_t mask, const char 
  * text's last line: an error found only there (an operand missing at the
  * end of "x +") points into the user's text, not past it. Wrapper code
  * after that should call wrapper_lines. */
-static void user_text(sb *b, const accel_kernel *k, const char *what, const char *text)
+static void user_text(accel__sbuf *b, const accel_kernel *k, const char *what, const char *text)
 {
     unsigned last = 1;
     for (const char *t = text; *t; t++)
         last += *t == '\n';
     if (what)
-        sb_printf(b, "#line 1 \"%s (%s)\"\n%s\n#line %u\n", k->name, what, text, last);
+        accel__sbuf_put(b, "#line 1 \"%s (%s)\"\n%s\n#line %u\n", k->name, what, text, last);
     else
-        sb_printf(b, "#line 1 \"%s\"\n%s\n#line %u\n", k->name, text, last);
+        accel__sbuf_put(b, "#line 1 \"%s\"\n%s\n#line %u\n", k->name, text, last);
 }
 
 /* Lines after a user text's closing belong to the generated wrapper. */
-static void wrapper_lines(sb *b)
+static void wrapper_lines(accel__sbuf *b)
 {
-    sb_str(b, "\n#line 1 \"accel wrapper\"\n");
+    accel__sbuf_str(b, "\n#line 1 \"accel wrapper\"\n");
 }
 
 /* ------------------------------------------------------------ elementwise */
@@ -299,20 +243,20 @@ _Static_assert(ACCEL__EW_STEPS >= 1 &&
                    ACCEL__EW_STEPS * 4u * ACCEL__EW_THREADS == ACCEL_KERNEL_ELEMENTWISE_BLOCK,
                "a block's elements are whole vectors of every thread");
 
-static void elementwise_body(sb *b, const accel_kernel *k, uint32_t mask)
+static void elementwise_body(accel__sbuf *b, const accel_kernel *k, uint32_t mask)
 {
     load_inputs(b, k, mask, "i");
     for (uint32_t o = k->nin; o < k->nparams; o++)
-        sb_printf(b, "    %s %s = 0;\n", arith_type(k->params[o].dtype), k->params[o].name);
-    sb_str(b, "    {\n");
+        accel__sbuf_put(b, "    %s %s = 0;\n", arith_type(k->params[o].dtype), k->params[o].name);
+    accel__sbuf_str(b, "    {\n");
     user_text(b, k, NULL, k->body);
-    sb_str(b, ";");
+    accel__sbuf_str(b, ";");
     wrapper_lines(b);
-    sb_str(b, "    }\n");
+    accel__sbuf_str(b, "    }\n");
     char ptr[32];
     for (uint32_t o = k->nin; o < k->nparams; o++) {
         snprintf(ptr, sizeof ptr, "accel_p%u", o);
-        sb_str(b, "    ");
+        accel__sbuf_str(b, "    ");
         store_stmt(b, k->params[o].dtype, ptr, "i", k->params[o].name);
     }
 }
@@ -323,22 +267,23 @@ static void elementwise_body(sb *b, const accel_kernel *k, uint32_t mask)
  * accel_x%u_STEP.v[accel_u], stored into accel_y%u_STEP.v[accel_u]); step < 0:
  * element accel_i, straight from and to accel_p%u[accel_i]. pad: the
  * indentation of the loop around it. */
-static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, int step, const char *pad)
+static void elem_call(accel__sbuf *b, const accel_kernel *k, uint32_t mask, int step,
+                      const char *pad)
 {
     for (uint32_t o = k->nin; o < k->nparams; o++)
-        sb_printf(b, "%s%s accel_o%u = 0;\n", pad, arith_type(k->params[o].dtype), o);
+        accel__sbuf_put(b, "%s%s accel_o%u = 0;\n", pad, arith_type(k->params[o].dtype), o);
     if (step >= 0)
-        sb_printf(b, "%saccel_elem(4 * (accel_v + %du) + accel_u, n", pad,
-                  step * ACCEL__EW_THREADS);
+        accel__sbuf_put(b, "%saccel_elem(4 * (accel_v + %du) + accel_u, n", pad,
+                        step * ACCEL__EW_THREADS);
     else
-        sb_printf(b, "%saccel_elem(accel_i, n", pad);
+        accel__sbuf_put(b, "%saccel_elem(accel_i, n", pad);
     char ptr[32], val[32];
     for (uint32_t p = 0; p < k->nparams; p++) {
-        sb_str(b, ", ");
+        accel__sbuf_str(b, ", ");
         if (p >= k->nin) {
-            sb_printf(b, "accel_o%u", p);
+            accel__sbuf_put(b, "accel_o%u", p);
         } else if (is_scalar(mask, p)) {
-            sb_str(b, k->params[p].name);
+            accel__sbuf_str(b, k->params[p].name);
         } else {
             if (step >= 0)
                 snprintf(ptr, sizeof ptr, "accel_x%u_%d.v", p, step);
@@ -347,50 +292,52 @@ static void elem_call(sb *b, const accel_kernel *k, uint32_t mask, int step, con
             load_expr(b, k->params[p].dtype, ptr, step >= 0 ? "accel_u" : "accel_i");
         }
     }
-    sb_str(b, ");\n");
+    accel__sbuf_str(b, ");\n");
     for (uint32_t o = k->nin; o < k->nparams; o++) {
         if (step >= 0)
             snprintf(ptr, sizeof ptr, "accel_y%u_%d.v", o, step);
         else
             snprintf(ptr, sizeof ptr, "accel_p%u", o);
         snprintf(val, sizeof val, "accel_o%u", o);
-        sb_str(b, pad);
+        accel__sbuf_str(b, pad);
         store_stmt(b, k->params[o].dtype, ptr, step >= 0 ? "accel_u" : "accel_i", val);
     }
 }
 
 /* Vectors accel_v, accel_v + 256, ... (steps of them) of every array: the
  * loads of every input, the elements, then the stores (pad: indentation). */
-static void vector_steps(sb *b, const accel_kernel *k, uint32_t mask, unsigned steps,
+static void vector_steps(accel__sbuf *b, const accel_kernel *k, uint32_t mask, unsigned steps,
                          const char *pad)
 {
     for (uint32_t p = 0; p < k->nparams; p++) {
         const char *st = storage_type(k->params[p].dtype);
         if (is_scalar(mask, p))
             continue;
-        sb_printf(b, "%s%saccel_v4<%s> *const accel_a%u = (%saccel_v4<%s> *)accel_p%u + accel_v;\n",
-                  pad, p < k->nin ? "const " : "", st, p, p < k->nin ? "const " : "", st, p);
+        accel__sbuf_put(
+            b, "%s%saccel_v4<%s> *const accel_a%u = (%saccel_v4<%s> *)accel_p%u + accel_v;\n", pad,
+            p < k->nin ? "const " : "", st, p, p < k->nin ? "const " : "", st, p);
         for (unsigned s = 0; s < steps; s++) {
             if (p >= k->nin)
-                sb_printf(b, "%saccel_v4<%s> accel_y%u_%u;\n", pad, st, p, s);
+                accel__sbuf_put(b, "%saccel_v4<%s> accel_y%u_%u;\n", pad, st, p, s);
             else
-                sb_printf(b, "%sconst accel_v4<%s> accel_x%u_%u = accel_a%u[%u];\n", pad, st, p, s,
-                          p, s * ACCEL__EW_THREADS);
+                accel__sbuf_put(b, "%sconst accel_v4<%s> accel_x%u_%u = accel_a%u[%u];\n", pad, st,
+                                p, s, p, s * ACCEL__EW_THREADS);
         }
     }
     for (unsigned s = 0; s < steps; s++) {
-        sb_printf(b,
-                  "#pragma unroll\n"
-                  "%sfor (unsigned accel_u = 0; accel_u < 4; accel_u++) {\n",
-                  pad);
+        accel__sbuf_put(b,
+                        "#pragma unroll\n"
+                        "%sfor (unsigned accel_u = 0; accel_u < 4; accel_u++) {\n",
+                        pad);
         char inner[32];
         snprintf(inner, sizeof inner, "%s  ", pad);
         elem_call(b, k, mask, (int)s, inner);
-        sb_printf(b, "%s}\n", pad);
+        accel__sbuf_put(b, "%s}\n", pad);
     }
     for (uint32_t o = k->nin; o < k->nparams; o++)
         for (unsigned s = 0; s < steps; s++)
-            sb_printf(b, "%saccel_a%u[%u] = accel_y%u_%u;\n", pad, o, s * ACCEL__EW_THREADS, o, s);
+            accel__sbuf_put(b, "%saccel_a%u[%u] = accel_y%u_%u;\n", pad, o, s * ACCEL__EW_THREADS,
+                            o, s);
 }
 
 /* CUDA: accel_elem holds the user's body once (inlined everywhere). A block
@@ -416,79 +363,81 @@ static void vector_steps(sb *b, const accel_kernel *k, uint32_t mask, unsigned s
  * __restrict__. Indices are size_t (addresses are 64-bit anyway). Any grid
  * is correct (the blocks are grid-strided); the backend launches n /
  * ACCEL_KERNEL_ELEMENTWISE_BLOCK blocks (rounded up), one step per block. */
-static void gen_elementwise_cuda(sb *b, const accel_kernel *k, uint32_t mask, const char *entry)
+static void gen_elementwise_cuda(accel__sbuf *b, const accel_kernel *k, uint32_t mask,
+                                 const char *entry)
 {
     const unsigned threads = ACCEL__EW_THREADS, steps = ACCEL__EW_STEPS;
-    sb_str(b, "template <typename T> struct alignas(4 * sizeof(T)) accel_v4 { T v[4]; };\n"
-              "__device__ __forceinline__ void accel_elem(const size_t i, const size_t n");
+    accel__sbuf_str(b, "template <typename T> struct alignas(4 * sizeof(T)) accel_v4 { T v[4]; };\n"
+                       "__device__ __forceinline__ void accel_elem(const size_t i, const size_t n");
     for (uint32_t p = 0; p < k->nparams; p++)
-        sb_printf(b, ", %s%s %s%s", p < k->nin ? "const " : "", arith_type(k->params[p].dtype),
-                  p < k->nin ? "" : "&", k->params[p].name);
-    sb_str(b, ") {\n  (void)i; (void)n;\n  {\n");
+        accel__sbuf_put(b, ", %s%s %s%s", p < k->nin ? "const " : "",
+                        arith_type(k->params[p].dtype), p < k->nin ? "" : "&", k->params[p].name);
+    accel__sbuf_str(b, ") {\n  (void)i; (void)n;\n  {\n");
     user_text(b, k, NULL, k->body);
-    sb_str(b, ";");
+    accel__sbuf_str(b, ";");
     wrapper_lines(b);
-    sb_str(b, "  }\n}\n");
+    accel__sbuf_str(b, "  }\n}\n");
 
-    sb_printf(b,
-              "#line 1 \"accel elementwise wrapper\"\n"
-              "extern \"C\" __global__ void __launch_bounds__(%u) %s(",
-              threads, entry);
+    accel__sbuf_put(b,
+                    "#line 1 \"accel elementwise wrapper\"\n"
+                    "extern \"C\" __global__ void __launch_bounds__(%u) %s(",
+                    threads, entry);
     cuda_params(b, k, mask);
-    sb_str(b, "const size_t n) {\n"
-              "  const bool accel_al = 0 == (0");
+    accel__sbuf_str(b, "const size_t n) {\n"
+                       "  const bool accel_al = 0 == (0");
     for (uint32_t p = 0; p < k->nparams; p++)
         if (!is_scalar(mask, p))
-            sb_printf(b, " | ((size_t)accel_p%u & (4 * sizeof(*accel_p%u) - 1))", p, p);
-    sb_printf(b,
-              ");\n"
-              "  const size_t accel_nv = n / 4;\n"
-              "  size_t accel_v0 = (size_t)blockIdx.x * %uu;\n"
-              "  do {\n"
-              "    if (accel_al && accel_v0 + %uu <= accel_nv) {\n"
-              "      const size_t accel_v = accel_v0 + threadIdx.x;\n",
-              threads * steps, threads * steps);
+            accel__sbuf_put(b, " | ((size_t)accel_p%u & (4 * sizeof(*accel_p%u) - 1))", p, p);
+    accel__sbuf_put(b,
+                    ");\n"
+                    "  const size_t accel_nv = n / 4;\n"
+                    "  size_t accel_v0 = (size_t)blockIdx.x * %uu;\n"
+                    "  do {\n"
+                    "    if (accel_al && accel_v0 + %uu <= accel_nv) {\n"
+                    "      const size_t accel_v = accel_v0 + threadIdx.x;\n",
+                    threads * steps, threads * steps);
     vector_steps(b, k, mask, steps, "      ");
-    sb_printf(b,
-              "    } else {\n"
-              "      size_t accel_e = 4 * accel_v0;\n"
-              "      if (accel_al) {\n"
-              "#pragma unroll 1\n"
-              "        for (unsigned accel_s = 0; accel_s < %uu; accel_s++) {\n"
-              "          const size_t accel_v = accel_v0 + accel_s * %uu + threadIdx.x;\n"
-              "          if (accel_v < accel_nv) {\n",
-              steps, threads);
+    accel__sbuf_put(b,
+                    "    } else {\n"
+                    "      size_t accel_e = 4 * accel_v0;\n"
+                    "      if (accel_al) {\n"
+                    "#pragma unroll 1\n"
+                    "        for (unsigned accel_s = 0; accel_s < %uu; accel_s++) {\n"
+                    "          const size_t accel_v = accel_v0 + accel_s * %uu + threadIdx.x;\n"
+                    "          if (accel_v < accel_nv) {\n",
+                    steps, threads);
     vector_steps(b, k, mask, 1, "            ");
-    sb_printf(b,
-              "          }\n"
-              "        }\n"
-              "        accel_e = 4 * accel_nv;\n"
-              "      }\n"
-              "#pragma unroll 1\n"
-              "      for (unsigned accel_j = 0; accel_j < %uu; accel_j++) {\n"
-              "        const size_t accel_i = 4 * accel_v0 + accel_j * %uu + threadIdx.x;\n"
-              "        if (accel_i >= accel_e && accel_i < n) {\n",
-              4 * steps, threads);
+    accel__sbuf_put(b,
+                    "          }\n"
+                    "        }\n"
+                    "        accel_e = 4 * accel_nv;\n"
+                    "      }\n"
+                    "#pragma unroll 1\n"
+                    "      for (unsigned accel_j = 0; accel_j < %uu; accel_j++) {\n"
+                    "        const size_t accel_i = 4 * accel_v0 + accel_j * %uu + threadIdx.x;\n"
+                    "        if (accel_i >= accel_e && accel_i < n) {\n",
+                    4 * steps, threads);
     elem_call(b, k, mask, -1, "          ");
-    sb_printf(b,
-              "        }\n"
-              "      }\n"
-              "    }\n"
-              "    accel_v0 += (size_t)gridDim.x * %uu;\n"
-              "  } while (4 * accel_v0 < n);\n"
-              "}\n",
-              threads * steps);
+    accel__sbuf_put(b,
+                    "        }\n"
+                    "      }\n"
+                    "    }\n"
+                    "    accel_v0 += (size_t)gridDim.x * %uu;\n"
+                    "  } while (4 * accel_v0 < n);\n"
+                    "}\n",
+                    threads * steps);
 }
 
-static void gen_elementwise(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask,
+static void gen_elementwise(accel__sbuf *b, const accel_kernel *k, uint32_t lang, uint32_t mask,
                             const char *entry)
 {
     if (lang == ACCEL_PROGRAM_C) {
-        sb_printf(b, "void %s(void *const *args, size_t begin, size_t end, size_t n) {\n", entry);
+        accel__sbuf_put(b, "void %s(void *const *args, size_t begin, size_t end, size_t n) {\n",
+                        entry);
         c_unpack(b, k, mask);
-        sb_str(b, "  (void)n;\n  for (size_t i = begin; i < end; i++) {\n");
+        accel__sbuf_str(b, "  (void)n;\n  for (size_t i = begin; i < end; i++) {\n");
         elementwise_body(b, k, mask);
-        sb_str(b, "  }\n}\n");
+        accel__sbuf_str(b, "  }\n}\n");
         return;
     }
     gen_elementwise_cuda(b, k, mask, entry);
@@ -496,159 +445,175 @@ static void gen_elementwise(sb *b, const accel_kernel *k, uint32_t lang, uint32_
 
 /* ------------------------------------------------------------ reduction */
 
-/* "{ RT a = A, b = B; DST = (RT)(REDUCE); }" */
-static void reduce_step(sb *b, const accel_kernel *k, const char *rt, const char *dst,
-                        const char *a, const char *bb)
+/* The user's text as an expression closing the "(" already written. */
+static void user_expr(accel__sbuf *b, const accel_kernel *k, const char *what, const char *text)
 {
-    sb_printf(b, "      { const %s a = %s, b = %s;\n", rt, a, bb);
-    sb_printf(b, "      %s = (%s)(\n", dst, rt);
-    user_text(b, k, "reduce", k->reduce);
-    sb_str(b, "      );");
+    user_text(b, k, what, text);
+    accel__sbuf_str(b, "      );");
     wrapper_lines(b);
-    sb_str(b, "      }\n");
 }
 
-static void gen_reduction(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask,
+/* "{ RT a = A, b = B; DST = (RT)(REDUCE); }" */
+static void reduce_step(accel__sbuf *b, const accel_kernel *k, const char *rt, const char *dst,
+                        const char *a, const char *bb)
+{
+    accel__sbuf_put(b, "      { const %s a = %s, b = %s;\n", rt, a, bb);
+    accel__sbuf_put(b, "      %s = (%s)(\n", dst, rt);
+    user_expr(b, k, "reduce", k->reduce);
+    accel__sbuf_str(b, "      }\n");
+}
+
+/* Loads element i's inputs, maps them to accel_v and folds it into acc. */
+static void map_step(accel__sbuf *b, const accel_kernel *k, uint32_t mask, const char *rt,
+                     const char *acc)
+{
+    load_inputs(b, k, mask, "i");
+    accel__sbuf_put(b, "      const %s accel_v = (%s)(\n", rt, rt);
+    user_expr(b, k, "map", k->map);
+    reduce_step(b, k, rt, acc, acc, "accel_v");
+}
+
+/* The C twin's loops up to the opening of the post expression (which reads
+ * a, the row's result, into accel_y). */
+static void gen_reduction_c(accel__sbuf *b, const accel_kernel *k, uint32_t mask, const char *entry,
+                            const char *rt, accel_dtype odt)
+{
+    const unsigned ch = ACCEL_KERNEL_REDUCE_CHUNK;
+    accel__sbuf_put(b,
+                    "void %s(void *const *args, size_t row_begin, size_t row_end, size_t cols) "
+                    "{\n",
+                    entry);
+    c_unpack(b, k, mask);
+    accel__sbuf_put(b,
+                    "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
+                    "  for (size_t accel_r = row_begin; accel_r < row_end; accel_r++) {\n"
+                    "    %s accel_lane[256], accel_fin[256];\n"
+                    "    const %s accel_id = (%s)(\n",
+                    ch, ch, ch, rt, rt, rt);
+    user_expr(b, k, "identity", k->identity);
+    accel__sbuf_put(
+        b,
+        "    for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+        "      accel_fin[accel_l] = accel_id;\n"
+        "    for (size_t accel_q = 0; accel_q < accel_np; accel_q++) {\n"
+        "     const size_t accel_k0 = accel_q * %uu;\n"
+        "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
+        "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+        "      accel_lane[accel_l] = accel_id;\n"
+        "     for (size_t accel_c0 = accel_k0; accel_c0 < accel_ke; accel_c0 += 256) {\n"
+        "      const size_t accel_m = accel_ke - accel_c0 < 256 ? accel_ke - accel_c0 : "
+        "256;\n"
+        "      for (size_t accel_l = 0; accel_l < accel_m; accel_l++) {\n"
+        "       const size_t i = accel_r * cols + accel_c0 + accel_l;\n",
+        ch, ch, ch);
+    map_step(b, k, mask, rt, "accel_lane[accel_l]");
+    accel__sbuf_str(b, "      }\n     }\n"
+                       "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
+                       "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
+    reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
+                "accel_lane[accel_l + accel_s]");
+    /* A row of several chunks: chunk q's partial folds into lane
+     * q % 256 of the final pass, as the CUDA code's second phase. */
+    accel__sbuf_str(b, "     if (accel_np == 1)\n      break;\n");
+    reduce_step(b, k, rt, "accel_fin[accel_q & 255]", "accel_fin[accel_q & 255]", "accel_lane[0]");
+    accel__sbuf_str(b, "    }\n"
+                       "    if (accel_np > 1) {\n"
+                       "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
+                       "      accel_lane[accel_l] = accel_fin[accel_l];\n"
+                       "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
+                       "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
+    reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
+                "accel_lane[accel_l + accel_s]");
+    accel__sbuf_str(b, "    }\n");
+    accel__sbuf_put(b,
+                    "    { const %s a = accel_lane[0];\n"
+                    "      const %s accel_y = (%s)(\n",
+                    rt, arith_type(odt), arith_type(odt));
+}
+
+/* The CUDA kernel's two phases up to the opening of the post expression.
+ * Phase 0: block b reduces chunk b % np of row b / np (a row of one chunk
+ * is finished there); phase 1: block r reduces row r's partials in index
+ * order (thread l folds partials l, l+256, ...). */
+static void gen_reduction_cuda(accel__sbuf *b, const accel_kernel *k, uint32_t mask,
+                               const char *entry, const char *rt, accel_dtype odt)
+{
+    const unsigned ch = ACCEL_KERNEL_REDUCE_CHUNK;
+    accel__sbuf_put(b, "extern \"C\" __global__ void __launch_bounds__(256) %s(", entry);
+    cuda_params(b, k, mask);
+    accel__sbuf_put(b,
+                    "size_t rows, size_t cols, void *accel_part_v, unsigned accel_phase) {\n"
+                    "  __shared__ %s accel_lane[256];\n"
+                    "  %s *const accel_part = (%s *)accel_part_v;\n"
+                    "  const unsigned accel_l = threadIdx.x;\n"
+                    "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
+                    "  const size_t accel_nb = accel_phase ? rows : rows * accel_np;\n"
+                    "  const %s accel_id = (%s)(\n",
+                    rt, rt, rt, ch, ch, ch, rt, rt);
+    user_expr(b, k, "identity", k->identity);
+    accel__sbuf_put(b,
+                    "  for (size_t accel_b = blockIdx.x; accel_b < accel_nb; accel_b += gridDim.x) "
+                    "{\n"
+                    "    const size_t accel_r = accel_phase ? accel_b : accel_b / accel_np;\n"
+                    "    %s accel_acc = accel_id;\n"
+                    "    if (accel_phase) {\n"
+                    "     for (size_t accel_q = accel_l; accel_q < accel_np; accel_q += 256)\n",
+                    rt);
+    reduce_step(b, k, rt, "accel_acc", "accel_acc", "accel_part[accel_r * accel_np + accel_q]");
+    accel__sbuf_put(b,
+                    "    } else {\n"
+                    "     const size_t accel_k0 = (accel_b %% accel_np) * %uu;\n"
+                    "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
+                    "     for (size_t accel_c = accel_k0 + accel_l; accel_c < accel_ke; accel_c += "
+                    "256) {\n"
+                    "      const size_t i = accel_r * cols + accel_c;\n",
+                    ch, ch, ch);
+    map_step(b, k, mask, rt, "accel_acc");
+    accel__sbuf_str(b, "     }\n    }\n"
+                       "    accel_lane[accel_l] = accel_acc;\n"
+                       "    __syncthreads();\n"
+                       "    for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1) {\n"
+                       "     if (accel_l < accel_s)\n");
+    reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
+                "accel_lane[accel_l + accel_s]");
+    accel__sbuf_str(b, "     __syncthreads();\n    }\n"
+                       "    if (accel_l == 0 && !accel_phase && accel_np > 1)\n"
+                       "      accel_part[accel_b] = accel_lane[0];\n");
+    accel__sbuf_put(b,
+                    "    else if (accel_l == 0) { const %s a = accel_lane[0];\n"
+                    "      const %s accel_y = (%s)(\n",
+                    rt, arith_type(odt), arith_type(odt));
+}
+
+static void gen_reduction(accel__sbuf *b, const accel_kernel *k, uint32_t lang, uint32_t mask,
                           const char *entry)
 {
     const accel__kparam *out = &k->params[k->nin];
     const char *rt = reduce_type(out->dtype);
     char optr[32];
     snprintf(optr, sizeof optr, "accel_p%u", k->nin);
-    const unsigned ch = ACCEL_KERNEL_REDUCE_CHUNK;
-    if (lang == ACCEL_PROGRAM_C) {
-        sb_printf(b,
-                  "void %s(void *const *args, size_t row_begin, size_t row_end, size_t cols) "
-                  "{\n",
-                  entry);
-        c_unpack(b, k, mask);
-        sb_printf(b,
-                  "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
-                  "  for (size_t accel_r = row_begin; accel_r < row_end; accel_r++) {\n"
-                  "    %s accel_lane[256], accel_fin[256];\n"
-                  "    const %s accel_id = (%s)(\n",
-                  ch, ch, ch, rt, rt, rt);
-        user_text(b, k, "identity", k->identity);
-        sb_str(b, "      );");
-        wrapper_lines(b);
-        sb_printf(b,
-                  "    for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
-                  "      accel_fin[accel_l] = accel_id;\n"
-                  "    for (size_t accel_q = 0; accel_q < accel_np; accel_q++) {\n"
-                  "     const size_t accel_k0 = accel_q * %uu;\n"
-                  "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
-                  "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
-                  "      accel_lane[accel_l] = accel_id;\n"
-                  "     for (size_t accel_c0 = accel_k0; accel_c0 < accel_ke; accel_c0 += 256) {\n"
-                  "      const size_t accel_m = accel_ke - accel_c0 < 256 ? accel_ke - accel_c0 : "
-                  "256;\n"
-                  "      for (size_t accel_l = 0; accel_l < accel_m; accel_l++) {\n"
-                  "       const size_t i = accel_r * cols + accel_c0 + accel_l;\n",
-                  ch, ch, ch);
-        load_inputs(b, k, mask, "i");
-        sb_printf(b, "      const %s accel_v = (%s)(\n", rt, rt);
-        user_text(b, k, "map", k->map);
-        sb_str(b, "      );");
-        wrapper_lines(b);
-        reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]", "accel_v");
-        sb_str(b, "      }\n     }\n"
-                  "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
-                  "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
-        reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
-                    "accel_lane[accel_l + accel_s]");
-        /* A row of several chunks: chunk q's partial folds into lane
-         * q % 256 of the final pass, as the CUDA code's second phase. */
-        sb_str(b, "     if (accel_np == 1)\n      break;\n");
-        reduce_step(b, k, rt, "accel_fin[accel_q & 255]", "accel_fin[accel_q & 255]",
-                    "accel_lane[0]");
-        sb_str(b, "    }\n"
-                  "    if (accel_np > 1) {\n"
-                  "     for (unsigned accel_l = 0; accel_l < 256; accel_l++)\n"
-                  "      accel_lane[accel_l] = accel_fin[accel_l];\n"
-                  "     for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1)\n"
-                  "      for (unsigned accel_l = 0; accel_l < accel_s; accel_l++)\n");
-        reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
-                    "accel_lane[accel_l + accel_s]");
-        sb_str(b, "    }\n");
-        sb_printf(b,
-                  "    { const %s a = accel_lane[0];\n"
-                  "      const %s accel_y = (%s)(\n",
-                  rt, arith_type(out->dtype), arith_type(out->dtype));
-    } else {
-        /* Phase 0: block b reduces chunk b % np of row b / np (a row of
-         * one chunk is finished there); phase 1: block r reduces row r's
-         * partials in index order (thread l folds partials l, l+256, ...). */
-        sb_printf(b, "extern \"C\" __global__ void __launch_bounds__(256) %s(", entry);
-        cuda_params(b, k, mask);
-        sb_printf(b,
-                  "size_t rows, size_t cols, void *accel_part_v, unsigned accel_phase) {\n"
-                  "  __shared__ %s accel_lane[256];\n"
-                  "  %s *const accel_part = (%s *)accel_part_v;\n"
-                  "  const unsigned accel_l = threadIdx.x;\n"
-                  "  const size_t accel_np = cols > %uu ? (cols + %uu - 1) / %uu : 1;\n"
-                  "  const size_t accel_nb = accel_phase ? rows : rows * accel_np;\n"
-                  "  const %s accel_id = (%s)(\n",
-                  rt, rt, rt, ch, ch, ch, rt, rt);
-        user_text(b, k, "identity", k->identity);
-        sb_str(b, "      );");
-        wrapper_lines(b);
-        sb_printf(b,
-                  "  for (size_t accel_b = blockIdx.x; accel_b < accel_nb; accel_b += gridDim.x) "
-                  "{\n"
-                  "    const size_t accel_r = accel_phase ? accel_b : accel_b / accel_np;\n"
-                  "    %s accel_acc = accel_id;\n"
-                  "    if (accel_phase) {\n"
-                  "     for (size_t accel_q = accel_l; accel_q < accel_np; accel_q += 256)\n",
-                  rt);
-        reduce_step(b, k, rt, "accel_acc", "accel_acc", "accel_part[accel_r * accel_np + accel_q]");
-        sb_printf(b,
-                  "    } else {\n"
-                  "     const size_t accel_k0 = (accel_b %% accel_np) * %uu;\n"
-                  "     const size_t accel_ke = cols - accel_k0 < %uu ? cols : accel_k0 + %uu;\n"
-                  "     for (size_t accel_c = accel_k0 + accel_l; accel_c < accel_ke; accel_c += "
-                  "256) {\n"
-                  "      const size_t i = accel_r * cols + accel_c;\n",
-                  ch, ch, ch);
-        load_inputs(b, k, mask, "i");
-        sb_printf(b, "      const %s accel_v = (%s)(\n", rt, rt);
-        user_text(b, k, "map", k->map);
-        sb_str(b, "      );");
-        wrapper_lines(b);
-        reduce_step(b, k, rt, "accel_acc", "accel_acc", "accel_v");
-        sb_str(b, "     }\n    }\n"
-                  "    accel_lane[accel_l] = accel_acc;\n"
-                  "    __syncthreads();\n"
-                  "    for (unsigned accel_s = 128; accel_s > 0; accel_s >>= 1) {\n"
-                  "     if (accel_l < accel_s)\n");
-        reduce_step(b, k, rt, "accel_lane[accel_l]", "accel_lane[accel_l]",
-                    "accel_lane[accel_l + accel_s]");
-        sb_str(b, "     __syncthreads();\n    }\n"
-                  "    if (accel_l == 0 && !accel_phase && accel_np > 1)\n"
-                  "      accel_part[accel_b] = accel_lane[0];\n");
-        sb_printf(b,
-                  "    else if (accel_l == 0) { const %s a = accel_lane[0];\n"
-                  "      const %s accel_y = (%s)(\n",
-                  rt, arith_type(out->dtype), arith_type(out->dtype));
-    }
-    user_text(b, k, "post", k->post);
-    sb_str(b, "      );");
-    wrapper_lines(b);
-    sb_str(b, "      ");
+    if (lang == ACCEL_PROGRAM_C)
+        gen_reduction_c(b, k, mask, entry, rt, out->dtype);
+    else
+        gen_reduction_cuda(b, k, mask, entry, rt, out->dtype);
+    user_expr(b, k, "post", k->post);
+    accel__sbuf_str(b, "      ");
     store_stmt(b, out->dtype, optr, "accel_r", "accel_y");
-    sb_str(b, "    }\n");
+    accel__sbuf_str(b, "    }\n");
     if (lang == ACCEL_PROGRAM_CUDA)
-        sb_str(b, "    __syncthreads();\n");
-    sb_str(b, "  }\n}\n");
+        accel__sbuf_str(b, "    __syncthreads();\n");
+    accel__sbuf_str(b, "  }\n}\n");
 }
 
 /* ------------------------------------------------------------ raw */
 
-static void gen_raw(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask, const char *entry)
+static void gen_raw(accel__sbuf *b, const accel_kernel *k, uint32_t lang, uint32_t mask,
+                    const char *entry)
 {
     if (lang == ACCEL_PROGRAM_CUDA) {
-        sb_printf(b, "extern \"C\" {\n#line 1 \"%s\"\n", k->name);
-        sb_str(b, k->source);
-        sb_str(b, "\n}\n");
+        accel__sbuf_put(b, "extern \"C\" {\n#line 1 \"%s\"\n", k->name);
+        accel__sbuf_str(b, k->source);
+        accel__sbuf_str(b, "\n}\n");
         return;
     }
     /* The C twin (kernel_twin.c); mask's debug bit asks for checked accesses. */
@@ -657,7 +622,7 @@ static void gen_raw(sb *b, const accel_kernel *k, uint32_t lang, uint32_t mask, 
         b->oom = true;
         return;
     }
-    sb_str(b, twin);
+    accel__sbuf_str(b, twin);
     free(twin);
 }
 
@@ -675,14 +640,14 @@ static bool uses_16bit(const accel_kernel *k)
 
 char *accel__kernel_codegen(const accel_kernel *k, uint32_t language, uint32_t mask, char *entry)
 {
-    sb b = {NULL, 0, 0, false};
+    accel__sbuf b = {NULL, 0, 0, false};
     if (language == ACCEL_PROGRAM_C) {
-        sb_str(&b, prelude_c);
+        accel__sbuf_str(&b, prelude_c);
     } else {
-        sb_str(&b, prelude_cuda);
+        accel__sbuf_str(&b, prelude_cuda);
     }
     if (uses_16bit(k))
-        sb_str(&b, prelude_common);
+        accel__sbuf_str(&b, prelude_common);
     switch (k->kind) {
     case ACCEL_KERNEL_ELEMENTWISE:
         snprintf(entry, ACCEL__KNAME_MAX + 16, "accel_ew_%s", k->name);

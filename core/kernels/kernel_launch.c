@@ -29,28 +29,12 @@ static int dtype_shift(accel_dtype dt)
     return es ? __builtin_ctzll((unsigned long long)es) : -1;
 }
 
-/* The scalar a as parameter p stores it. */
-static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t i,
-                                 const accel_kernel_arg *a, accel_kernel_arg_desc *o)
+/* Whether scalar a may be passed for parameter i (a float for a float
+ * parameter, an integer that fits an integer one). */
+static accel_status check_scalar(const char *fn, const accel_kernel *k, uint32_t i,
+                                 const accel_kernel_arg *a, bool is_float_arg)
 {
-    /* The common case on every launch: a float32 or float64 value for a
-     * parameter of that type (accel_karg_f32, accel_karg_f64). */
-    const accel_dtype pdt = (accel_dtype)k->slot[i].dtype;
-    if (a->dtype == pdt && (pdt == ACCEL_F32 || pdt == ACCEL_F64)) {
-        o->buffer = NULL;
-        o->offset = o->count = 0;
-        o->kind = ACCEL_KARG_SCALAR;
-        o->dtype = (uint32_t)pdt;
-        o->value.i64 = 0;
-        if (pdt == ACCEL_F32)
-            o->value.f32 = (float)a->f;
-        else
-            o->value.f64 = a->f;
-        return ACCEL_SUCCESS;
-    }
     const accel__kparam *p = &k->params[i];
-    bool is_float_arg = a->dtype == ACCEL_F32 || a->dtype == ACCEL_F64 || a->dtype == ACCEL_F16 ||
-                        a->dtype == ACCEL_BF16;
     bool is_int_arg = a->dtype == ACCEL_I32 || a->dtype == ACCEL_I64 || a->dtype == ACCEL_U8;
     if (!is_float_arg && !is_int_arg)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s: argument %u (%s) has dtype %d", fn,
@@ -76,6 +60,34 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
                                fn, k->label, i, p->name, accel_dtype_name(p->dtype),
                                (long long)a->i, (long long)lo, (long long)hi);
     }
+    return ACCEL_SUCCESS;
+}
+
+/* The scalar a as parameter p stores it. */
+static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t i,
+                                 const accel_kernel_arg *a, accel_kernel_arg_desc *o)
+{
+    /* The common case on every launch: a float32 or float64 value for a
+     * parameter of that type (accel_karg_f32, accel_karg_f64). */
+    const accel_dtype pdt = (accel_dtype)k->slot[i].dtype;
+    if (a->dtype == pdt && (pdt == ACCEL_F32 || pdt == ACCEL_F64)) {
+        o->buffer = NULL;
+        o->offset = o->count = 0;
+        o->kind = ACCEL_KARG_SCALAR;
+        o->dtype = (uint32_t)pdt;
+        o->value.i64 = 0;
+        if (pdt == ACCEL_F32)
+            o->value.f32 = (float)a->f;
+        else
+            o->value.f64 = a->f;
+        return ACCEL_SUCCESS;
+    }
+    const accel__kparam *p = &k->params[i];
+    bool is_float_arg = a->dtype == ACCEL_F32 || a->dtype == ACCEL_F64 || a->dtype == ACCEL_F16 ||
+                        a->dtype == ACCEL_BF16;
+    accel_status st = check_scalar(fn, k, i, a, is_float_arg);
+    if (st != ACCEL_SUCCESS)
+        return st;
     double f = is_float_arg ? a->f : (double)a->i;
     o->buffer = NULL;
     o->offset = o->count = 0;
@@ -133,21 +145,17 @@ static const char *const arg_names[ACCEL__KMAX_PARAMS] = {
     "args[16]", "args[17]", "args[18]", "args[19]", "args[20]", "args[21]", "args[22]", "args[23]",
     "args[24]", "args[25]", "args[26]", "args[27]", "args[28]", "args[29]", "args[30]", "args[31]"};
 
-/* Shared checks of the launch calls; fills L (not the shape). Enters the
- * call: *q, *k and the arrays' buffers (objects in bufs[]) resolved at once.
- * *shared: bit i set when array argument i's buffer is another array
- * argument's too (only those can overlap). */
-static accel_status check_args(const char *fn, accel__call *call, accel_queue **q,
-                               accel_kernel **kp, size_t num_args, const accel_kernel_arg *args,
-                               accel_buffer **bufs, accel__klaunch *L, uint32_t *shared)
+/* The handles check_args enters: q, k and each array argument's buffer once
+ * (a buffer passed twice, y in and out, is resolved once: same[i] is the
+ * earlier argument with the same handle, or i). Returns the count in h;
+ * *shared: bit i set when array argument i's buffer is another's too. */
+static size_t launch_handles(accel_queue **q, accel_kernel **kp, size_t num_args,
+                             const accel_kernel_arg *args, accel_buffer **bufs, accel__arg *h,
+                             uint8_t *same, uint32_t *shared)
 {
-    accel__arg h[2 + ACCEL__KMAX_PARAMS];
     size_t nh = 2;
     h[0] = (accel__arg){*q, ACCEL__T_QUEUE, "q", q, NULL};
     h[1] = (accel__arg){*kp, ACCEL__T_KERNEL, "k", kp, NULL};
-    /* A buffer passed twice (y in and out) is resolved once: same[i] is the
-     * earlier argument with the same handle (or i). */
-    uint8_t same[ACCEL__KMAX_PARAMS];
     uint32_t pairs = 0;
     bool arrays = args && num_args <= ACCEL__KMAX_PARAMS;
     if (arrays)
@@ -167,10 +175,13 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
                                        &bufs[i], ".slice.buffer"};
         }
     *shared = pairs;
-    accel_status st = accel__call_enter(call, fn, nh, h);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    accel_kernel *k = *kp;
+    return nh;
+}
+
+/* The argument count against k's parameters. */
+static accel_status check_count(const char *fn, const accel_kernel *k, size_t num_args,
+                                const accel_kernel_arg *args)
+{
     if (num_args != k->nparams && k->kind == ACCEL_KERNEL_RAW)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: %s takes %u arguments (the parameters of its __global__ "
@@ -183,6 +194,67 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
                            fn, k->label, k->nparams, k->nin, k->nparams - k->nin, num_args);
     if (num_args && !args)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: args is NULL", fn);
+    return ACCEL_SUCCESS;
+}
+
+/* Array argument i (its buffer buf resolved, on q's device) into o:
+ * dtype and range checked against parameter i. */
+static accel_status array_arg(const char *fn, const accel_kernel *k, uint32_t i,
+                              const accel_kernel_arg *a, const accel_buffer *buf,
+                              const accel_queue *q, accel_kernel_arg_desc *o)
+{
+    const accel__kparam *p = &k->params[i]; /* only for messages */
+    if (buf->dev != q->dev)
+        return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s: %s is on %s but q is on %s", fn,
+                           k->label, p->name, buf->dev->name, q->dev->name);
+    accel_dtype dt = (accel_dtype)k->slot[i].dtype;
+    if (dt == ACCEL_DTYPE_INVALID) /* a raw pointer of a type we do not know */
+        dt = a->dtype != ACCEL_DTYPE_INVALID ? a->dtype : ACCEL_U8;
+    else if (a->dtype != ACCEL_DTYPE_INVALID && a->dtype != dt)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: %s: argument %u (%s) is %s but the array was given as %s", fn,
+                           k->label, i, p->name, accel_dtype_name(dt), accel_dtype_name(a->dtype));
+    int sh = dtype_shift(dt);
+    if (sh < 0)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: %s: argument %u (%s): dtype %d is unknown", fn, k->label, i,
+                           p->name, (int)dt);
+    size_t n = buf->bytes >> sh; /* a shift: this is on every launch */
+    accel_slice s = a->slice;
+    if (s.offset > n || s.count > n - s.offset)
+        return accel__fail(
+            ACCEL_ERROR_OUT_OF_RANGE,
+            "%s: %s: %s range [%zu, %zu%s) exceeds buffer of %zu %s elements", fn, k->label,
+            p->name, s.offset, s.count > SIZE_MAX - s.offset ? SIZE_MAX : s.offset + s.count,
+            s.count > SIZE_MAX - s.offset ? " (overflow)" : "", n, accel_dtype_name(dt));
+    accel__buffer_mark_enqueued(buf);
+    o->value.i64 = 0;
+    o->kind = ACCEL_KARG_ARRAY;
+    o->dtype = (uint32_t)dt;
+    o->buffer = buf->be;
+    o->offset = s.offset;
+    o->count = s.count;
+    return ACCEL_SUCCESS;
+}
+
+/* Shared checks of the launch calls; fills L (not the shape). Enters the
+ * call: *q, *k and the arrays' buffers (objects in bufs[]) resolved at once.
+ * *shared: bit i set when array argument i's buffer is another array
+ * argument's too (only those can overlap). */
+static accel_status check_args(const char *fn, accel__call *call, accel_queue **q,
+                               accel_kernel **kp, size_t num_args, const accel_kernel_arg *args,
+                               accel_buffer **bufs, accel__klaunch *L, uint32_t *shared)
+{
+    accel__arg h[2 + ACCEL__KMAX_PARAMS];
+    uint8_t same[ACCEL__KMAX_PARAMS];
+    size_t nh = launch_handles(q, kp, num_args, args, bufs, h, same, shared);
+    accel_status st = accel__call_enter(call, fn, nh, h);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_kernel *k = *kp;
+    st = check_count(fn, k, num_args, args);
+    if (st != ACCEL_SUCCESS)
+        return st;
     memset(&L->be, 0, sizeof L->be);
     L->be.struct_size = sizeof L->be;
     L->be.kind = k->kind;
@@ -221,38 +293,10 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
                                "%s: %s: argument %u (%s, %s) is a scalar parameter but an array "
                                "was passed",
                                fn, k->label, i, p->name, p->ctype);
-        const accel_buffer *buf = bufs[i] = bufs[same[i]];
-        if (buf->dev != (*q)->dev)
-            return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s: %s is on %s but q is on %s",
-                               fn, k->label, p->name, buf->dev->name, (*q)->dev->name);
-        accel_dtype dt = (accel_dtype)sl.dtype;
-        if (dt == ACCEL_DTYPE_INVALID) /* a raw pointer of a type we do not know */
-            dt = a->dtype != ACCEL_DTYPE_INVALID ? a->dtype : ACCEL_U8;
-        else if (a->dtype != ACCEL_DTYPE_INVALID && a->dtype != dt)
-            return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
-                               "%s: %s: argument %u (%s) is %s but the array was given as %s", fn,
-                               k->label, i, p->name, accel_dtype_name(dt),
-                               accel_dtype_name(a->dtype));
-        int sh = dtype_shift(dt);
-        if (sh < 0)
-            return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
-                               "%s: %s: argument %u (%s): dtype %d is unknown", fn, k->label, i,
-                               p->name, (int)dt);
-        size_t n = buf->bytes >> sh; /* a shift: this is on every launch */
-        accel_slice s = a->slice;
-        if (s.offset > n || s.count > n - s.offset)
-            return accel__fail(
-                ACCEL_ERROR_OUT_OF_RANGE,
-                "%s: %s: %s range [%zu, %zu%s) exceeds buffer of %zu %s elements", fn, k->label,
-                p->name, s.offset, s.count > SIZE_MAX - s.offset ? SIZE_MAX : s.offset + s.count,
-                s.count > SIZE_MAX - s.offset ? " (overflow)" : "", n, accel_dtype_name(dt));
-        accel__buffer_mark_enqueued(buf);
-        o->value.i64 = 0;
-        o->kind = ACCEL_KARG_ARRAY;
-        o->dtype = (uint32_t)dt;
-        o->buffer = buf->be;
-        o->offset = s.offset;
-        o->count = s.count;
+        bufs[i] = bufs[same[i]];
+        st = array_arg(fn, k, i, a, bufs[i], *q, o);
+        if (st != ACCEL_SUCCESS)
+            return st;
     }
     return ACCEL_SUCCESS;
 }

@@ -12,7 +12,6 @@
  * and the entry of backend.h. The technique and its costs:
  * docs/kernels-twin.md. */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,56 +21,9 @@
 #include <string.h>
 
 #include "base/objects.h"
+#include "base/sbuf.h"
 #include "base/status.h"
 #include "kernels/kernel_twin.h"
-
-/* A growing string (out of memory sticks). */
-typedef struct tb {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} tb;
-
-static void tb_put(tb *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 8192;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void tb_str(tb *b, const char *s)
-{
-    tb_put(b, s, strlen(s));
-}
-
-static void tb_printf(tb *b, const char *fmt, ...) ACCEL__PRINTF(2, 3);
-static void tb_printf(tb *b, const char *fmt, ...)
-{
-    char tmp[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp) {
-        b->oom = true; /* every caller's text is short */
-        return;
-    }
-    tb_put(b, tmp, (size_t)n);
-}
 
 /* ------------------------------------------------------------ prelude */
 
@@ -276,7 +228,7 @@ typedef struct tw {
     const accel_kernel *k;
     const char *src, *blank;
     bool debug;
-    tb out;
+    accel__sbuf out;
     size_t from; /* src copied up to here */
     char dev[TW_MAX_NAMES][ACCEL__KNAME_MAX];
     size_t ndev;
@@ -293,7 +245,7 @@ typedef struct tw {
 static void copy_to(tw *t, size_t upto)
 {
     if (upto > t->from)
-        tb_put(&t->out, t->src + t->from, upto - t->from);
+        accel__sbuf_add(&t->out, t->src + t->from, upto - t->from);
     t->from = upto > t->from ? upto : t->from;
 }
 
@@ -366,13 +318,13 @@ static size_t emit_param(tw *t, size_t p)
     copy_to(t, p + 1);
     size_t q = skip_space(b, p + 1);
     if (b[q] == ')') {
-        tb_str(&t->out, "accel_kctx *accel_ctx");
+        accel__sbuf_str(&t->out, "accel_kctx *accel_ctx");
     } else if (word_at(b, q, "void", false) && b[skip_space(b, q + 4)] == ')') {
         copy_to(t, q);
-        tb_str(&t->out, "accel_kctx *accel_ctx");
+        accel__sbuf_str(&t->out, "accel_kctx *accel_ctx");
         t->from = q + 4;
     } else {
-        tb_str(&t->out, "accel_kctx *accel_ctx, ");
+        accel__sbuf_str(&t->out, "accel_kctx *accel_ctx, ");
     }
     if (p == t->entry_at)
         t->in_entry = true;
@@ -421,12 +373,13 @@ static size_t emit_dynamic(tw *t, size_t i)
     name[e - s] = '\0';
     copy_to(t, i);
     if (t->depth > 0) {
-        tb_printf(&t->out, "%s *const %s = (%s *)accel_ctx->dsm;", type, name, type);
+        accel__sbuf_put(&t->out, "%s *const %s = (%s *)accel_ctx->dsm;", type, name, type);
     } else {
         unsigned line = 1;
         for (size_t j = 0; j < semi; j++)
             line += t->src[j] == '\n';
-        tb_printf(&t->out, "\n#define %s ((%s *)accel_ctx->dsm)\n#line %u\n", name, type, line);
+        accel__sbuf_put(&t->out, "\n#define %s ((%s *)accel_ctx->dsm)\n#line %u\n", name, type,
+                        line);
     }
     t->from = semi + 1;
     if (t->narr < TW_MAX_NAMES) {
@@ -480,7 +433,7 @@ static size_t emit_checked(tw *t, const tw_array *a, size_t s, size_t e)
     const char *b = t->blank;
     size_t j = skip_space(b, e), last = e;
     copy_to(t, s);
-    tb_str(&t->out, "ACCEL_CHK(");
+    accel__sbuf_str(&t->out, "ACCEL_CHK(");
     t->from = s;
     while (b[j] == '[') {
         int d = 0;
@@ -525,14 +478,15 @@ static size_t emit_checked(tw *t, const tw_array *a, size_t s, size_t e)
     else if (n[0] == '.' || (n[0] == '-' && n[1] == '>'))
         rw = 0;
     if (a->arg >= 0)
-        tb_printf(&t->out,
-                  ", \"%s\", accel_ctx->tw->arg_base[%d], accel_ctx->tw->arg_bytes[%d], %d)",
-                  a->name, a->arg, a->arg, rw);
+        accel__sbuf_put(&t->out,
+                        ", \"%s\", accel_ctx->tw->arg_base[%d], accel_ctx->tw->arg_bytes[%d], %d)",
+                        a->name, a->arg, a->arg, rw);
     else if (a->arg == -1)
-        tb_printf(&t->out, ", \"%s\", &%s, sizeof(%s), %d)", a->name, a->name, a->name, rw | 4);
+        accel__sbuf_put(&t->out, ", \"%s\", &%s, sizeof(%s), %d)", a->name, a->name, a->name,
+                        rw | 4);
     else
-        tb_printf(&t->out, ", \"%s\", accel_ctx->dsm, accel_ctx->tw->shared_bytes, %d)", a->name,
-                  rw | 4);
+        accel__sbuf_put(&t->out, ", \"%s\", accel_ctx->dsm, accel_ctx->tw->shared_bytes, %d)",
+                        a->name, rw | 4);
     return last;
 }
 
@@ -572,7 +526,7 @@ static size_t rewrite(tw *t, size_t i, size_t end)
             continue;
         if (strncmp(src + i, "extern \"C\"", 10) == 0) {
             copy_to(t, i);
-            tb_str(&t->out, "          ");
+            accel__sbuf_str(&t->out, "          ");
             t->from = i + 10;
             i += 9;
             continue;
@@ -582,7 +536,7 @@ static size_t rewrite(tw *t, size_t i, size_t end)
             e++;
         if (ident_eq(b + i, e - i, "static") && word_at(b, skip_space(b, e), "__shared__", false)) {
             copy_to(t, i); /* __shared__ says static already */
-            tb_str(&t->out, "      ");
+            accel__sbuf_str(&t->out, "      ");
             t->from = e;
             i = e - 1;
             continue;
@@ -601,7 +555,8 @@ static size_t rewrite(tw *t, size_t i, size_t end)
                 if (!ident_eq(b + i, e - i, t->dev[d]))
                     continue;
                 copy_to(t, after + 1);
-                tb_str(&t->out, b[skip_space(b, after + 1)] == ')' ? "accel_ctx" : "accel_ctx, ");
+                accel__sbuf_str(&t->out,
+                                b[skip_space(b, after + 1)] == ')' ? "accel_ctx" : "accel_ctx, ");
                 break;
             }
         }
@@ -620,59 +575,62 @@ static size_t rewrite(tw *t, size_t i, size_t end)
 }
 
 /* How the entry reads argument i of args[] as its parameter's type. */
-static void entry_arg(tb *b, const accel__kparam *p, uint32_t i)
+static void entry_arg(accel__sbuf *b, const accel__kparam *p, uint32_t i)
 {
     if (p->pointer)
-        tb_printf(b, ", (%s)args[%u]", p->ctype, i);
+        accel__sbuf_put(b, ", (%s)args[%u]", p->ctype, i);
     else
-        tb_printf(b, ", (%s)*(const %s *)args[%u]", p->ctype,
-                  p->store == ACCEL__KS_F32   ? "float"
-                  : p->store == ACCEL__KS_F64 ? "double"
-                  : p->store == ACCEL__KS_I32 ? "int"
-                  : p->store == ACCEL__KS_U8  ? "unsigned char"
-                                              : "long",
-                  i);
+        accel__sbuf_put(b, ", (%s)*(const %s *)args[%u]", p->ctype,
+                        p->store == ACCEL__KS_F32   ? "float"
+                        : p->store == ACCEL__KS_F64 ? "double"
+                        : p->store == ACCEL__KS_I32 ? "int"
+                        : p->store == ACCEL__KS_U8  ? "unsigned char"
+                                                    : "long",
+                        i);
 }
 
-static void gen_entry(tb *b, const accel_kernel *k, const char *entry, uint32_t uses, bool debug)
+static void gen_entry(accel__sbuf *b, const accel_kernel *k, const char *entry, uint32_t uses,
+                      bool debug)
 {
     const char *sig = "(void *const *args, const unsigned grid[3], const unsigned block[3], "
                       "size_t block_begin, size_t block_end, const struct accel_twin *tw)";
     if ((uses & ACCEL__TW_TEAM) || debug) {
         /* The backend runs the blocks: contexts per thread where the kernel
          * synchronizes, a plain loop elsewhere. */
-        tb_str(b, "static void accel_thread(accel_kctx *accel_ctx, void *const *args) {\n");
-        tb_printf(b, "  %s(accel_ctx", k->name);
+        accel__sbuf_str(b,
+                        "static void accel_thread(accel_kctx *accel_ctx, void *const *args) {\n");
+        accel__sbuf_put(b, "  %s(accel_ctx", k->name);
         for (uint32_t i = 0; i < k->nparams; i++)
             entry_arg(b, &k->params[i], i);
-        tb_printf(b, ");\n}\nvoid %s%s {\n", entry, sig);
-        tb_printf(b,
-                  "  tw->run_blocks(tw, accel_thread, args, grid, block, block_begin, block_end, "
-                  "%uu | %s);\n}\n",
-                  (uses & ACCEL__TW_FIBERS) ? 1u : 0u,
-                  (uses & ACCEL__TW_SHARED) ? "ACCEL_TW_SERIAL" : "0u");
+        accel__sbuf_put(b, ");\n}\nvoid %s%s {\n", entry, sig);
+        accel__sbuf_put(
+            b,
+            "  tw->run_blocks(tw, accel_thread, args, grid, block, block_begin, block_end, "
+            "%uu | %s);\n}\n",
+            (uses & ACCEL__TW_FIBERS) ? 1u : 0u,
+            (uses & ACCEL__TW_SHARED) ? "ACCEL_TW_SERIAL" : "0u");
         return;
     }
-    tb_printf(b,
-              "void %s%s {\n"
-              "  accel_kctx c;\n"
-              "  accel_kctx *const accel_ctx = &c;\n"
-              "  c.gridDim.x = grid[0]; c.gridDim.y = grid[1]; c.gridDim.z = grid[2];\n"
-              "  c.blockDim.x = block[0]; c.blockDim.y = block[1]; c.blockDim.z = block[2];\n"
-              "  c.tw = tw; c.dsm = 0; c.team = 0; c.tid = 0; c.lane = 0;\n"
-              "  for (size_t accel_b = block_begin; accel_b < block_end; accel_b++) {\n"
-              "    c.blockIdx.x = (unsigned)(accel_b %% grid[0]);\n"
-              "    c.blockIdx.y = (unsigned)((accel_b / grid[0]) %% grid[1]);\n"
-              "    c.blockIdx.z = (unsigned)(accel_b / ((size_t)grid[0] * grid[1]));\n"
-              "    for (unsigned tz = 0; tz < block[2]; tz++)\n"
-              "     for (unsigned ty = 0; ty < block[1]; ty++)\n"
-              "      for (unsigned tx = 0; tx < block[0]; tx++) {\n"
-              "        c.threadIdx.x = tx; c.threadIdx.y = ty; c.threadIdx.z = tz;\n"
-              "        %s(accel_ctx",
-              entry, sig, k->name);
+    accel__sbuf_put(b,
+                    "void %s%s {\n"
+                    "  accel_kctx c;\n"
+                    "  accel_kctx *const accel_ctx = &c;\n"
+                    "  c.gridDim.x = grid[0]; c.gridDim.y = grid[1]; c.gridDim.z = grid[2];\n"
+                    "  c.blockDim.x = block[0]; c.blockDim.y = block[1]; c.blockDim.z = block[2];\n"
+                    "  c.tw = tw; c.dsm = 0; c.team = 0; c.tid = 0; c.lane = 0;\n"
+                    "  for (size_t accel_b = block_begin; accel_b < block_end; accel_b++) {\n"
+                    "    c.blockIdx.x = (unsigned)(accel_b %% grid[0]);\n"
+                    "    c.blockIdx.y = (unsigned)((accel_b / grid[0]) %% grid[1]);\n"
+                    "    c.blockIdx.z = (unsigned)(accel_b / ((size_t)grid[0] * grid[1]));\n"
+                    "    for (unsigned tz = 0; tz < block[2]; tz++)\n"
+                    "     for (unsigned ty = 0; ty < block[1]; ty++)\n"
+                    "      for (unsigned tx = 0; tx < block[0]; tx++) {\n"
+                    "        c.threadIdx.x = tx; c.threadIdx.y = ty; c.threadIdx.z = tz;\n"
+                    "        %s(accel_ctx",
+                    entry, sig, k->name);
     for (uint32_t i = 0; i < k->nparams; i++)
         entry_arg(b, &k->params[i], i);
-    tb_str(b, ");\n      }\n  }\n}\n");
+    accel__sbuf_str(b, ");\n      }\n  }\n}\n");
 }
 
 char *accel__twin_program(const accel_kernel *k, const char *entry, bool debug)
@@ -692,15 +650,15 @@ char *accel__twin_program(const accel_kernel *k, const char *entry, bool debug)
     t->debug = debug;
     t->entry_at = (size_t)-1;
     find_functions(t);
-    tb_str(&t->out, prelude_twin);
-    tb_str(&t->out, prelude_warp);
-    tb_str(&t->out, prelude_atomic);
-    tb_printf(&t->out, "#line 1 \"%s\"\n", k->name);
+    accel__sbuf_str(&t->out, prelude_twin);
+    accel__sbuf_str(&t->out, prelude_warp);
+    accel__sbuf_str(&t->out, prelude_atomic);
+    accel__sbuf_put(&t->out, "#line 1 \"%s\"\n", k->name);
     rewrite(t, 0, strlen(blank));
     copy_to(t, strlen(blank));
-    tb_str(&t->out, "\n#line 1 \"accel twin wrapper\"\n"
-                    "#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n"
-                    "#undef printf\n");
+    accel__sbuf_str(&t->out, "\n#line 1 \"accel twin wrapper\"\n"
+                             "#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n"
+                             "#undef printf\n");
     gen_entry(&t->out, k, entry, accel__twin_uses(blank), debug);
     free(blank);
     char *s = t->out.oom ? NULL : t->out.s;

@@ -596,6 +596,79 @@ static bool gemm_overlap(const gemm_matrix *x, const gemm_matrix *y)
            y->offset < x->offset + x->span;
 }
 
+/* The shapes of A, B and C (their buffers in bufs) against g: overflow,
+ * each matrix inside its buffer, no batch of C over another, C over
+ * neither input. */
+static accel_status gemm_check_shapes(const char *fn, const accel_gemm_desc *g,
+                                      accel_buffer *const *bufs, gemm_matrix *A, gemm_matrix *B,
+                                      gemm_matrix *C)
+{
+    size_t m = g->m, n = g->n, k = g->k, prod;
+    if (__builtin_mul_overflow(m, k, &prod) || __builtin_mul_overflow(k, n, &prod) ||
+        __builtin_mul_overflow(m, n, &prod))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: m=%zu, n=%zu, k=%zu: a matrix's element count overflows", fn, m, n,
+                           k);
+    size_t batch = g->batch_count;
+    *A = (gemm_matrix){
+        "A",         "lda",       bufs[0], g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
+        g->a_offset, g->stride_a, 0};
+    *B = (gemm_matrix){
+        "B",         "ldb",       bufs[1], g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
+        g->b_offset, g->stride_b, 0};
+    *C = (gemm_matrix){"C", "ldc", bufs[2], m, n, g->ldc, g->c_offset, g->stride_c, 0};
+    accel_status st = gemm_check_matrix(fn, g->dtype, batch, A);
+    if (st == ACCEL_SUCCESS)
+        st = gemm_check_matrix(fn, g->dtype, batch, B);
+    if (st == ACCEL_SUCCESS)
+        st = gemm_check_matrix(fn, g->dtype, batch, C);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (batch > 1 && m > 0 && n > 0 && g->stride_c < (m - 1) * g->ldc + n)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: stride_c=%zu is less than one C matrix's extent of %zu elements, "
+                           "so the C matrices of different batches overlap",
+                           fn, g->stride_c, (m - 1) * g->ldc + n);
+    if (gemm_overlap(C, A) || gemm_overlap(C, B))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: C elements [%zu, %zu) overlap %s elements [%zu, %zu) of the same "
+                           "buffer",
+                           fn, C->offset, C->offset + C->span, gemm_overlap(C, A) ? "A" : "B",
+                           gemm_overlap(C, A) ? A->offset : B->offset,
+                           gemm_overlap(C, A) ? A->offset + A->span : B->offset + B->span);
+    return ACCEL_SUCCESS;
+}
+
+/* The backend descriptor of the checked call g. */
+static void gemm_desc_of(const char *fn, const accel_gemm_desc *g, accel_buffer *const *bufs,
+                         const gemm_matrix *A, const gemm_matrix *B, const gemm_matrix *C,
+                         accel_op_desc *d)
+{
+    desc_init(d, fn, ACCEL_OP_GEMM, g->dtype);
+    d->num_operands = 3;
+    d->operands[0] = (accel_op_operand){bufs[0]->be, A->offset, A->span};
+    d->operands[1] = (accel_op_operand){bufs[1]->be, B->offset, B->span};
+    d->operands[2] = (accel_op_operand){bufs[2]->be, C->offset, C->span};
+    d->scalars[0] = g->alpha;
+    d->scalars[1] = g->beta;
+    d->trans_a = (uint32_t)g->trans_a;
+    d->trans_b = (uint32_t)g->trans_b;
+    d->m = g->m;
+    d->n = g->n;
+    d->k = g->k;
+    /* BLAS wants ld >= max(1, columns); an empty matrix's ld is otherwise
+     * meaningless. */
+    d->lda = g->lda ? g->lda : 1;
+    d->ldb = g->ldb ? g->ldb : 1;
+    d->ldc = g->ldc ? g->ldc : 1;
+    d->batch_count = g->batch_count ? g->batch_count : 1;
+    d->stride_a = g->batch_count > 1 ? g->stride_a : 0;
+    d->stride_b = g->batch_count > 1 ? g->stride_b : 0;
+    d->stride_c = g->batch_count > 1 ? g->stride_c : 0;
+    if (g->allow_tf32 && g->dtype == ACCEL_F32)
+        d->flags |= ACCEL_OP_FLAG_ALLOW_TF32;
+}
+
 static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_desc *g)
 {
     ACCEL__CALL(call);
@@ -626,64 +699,13 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
                            "%s: trans_a=%d, trans_b=%d: each must be ACCEL_NO_TRANS or ACCEL_TRANS",
                            fn, (int)g->trans_a, (int)g->trans_b);
 
-    size_t m = g->m, n = g->n, k = g->k, prod;
-    if (__builtin_mul_overflow(m, k, &prod) || __builtin_mul_overflow(k, n, &prod) ||
-        __builtin_mul_overflow(m, n, &prod))
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: m=%zu, n=%zu, k=%zu: a matrix's element count overflows", fn, m, n,
-                           k);
-    size_t batch = g->batch_count;
-    gemm_matrix A = {
-        "A",         "lda",       bufs[0], g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
-        g->a_offset, g->stride_a, 0};
-    gemm_matrix B = {
-        "B",         "ldb",       bufs[1], g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
-        g->b_offset, g->stride_b, 0};
-    gemm_matrix C = {"C", "ldc", bufs[2], m, n, g->ldc, g->c_offset, g->stride_c, 0};
-    st = gemm_check_matrix(fn, g->dtype, batch, &A);
-    if (st == ACCEL_SUCCESS)
-        st = gemm_check_matrix(fn, g->dtype, batch, &B);
-    if (st == ACCEL_SUCCESS)
-        st = gemm_check_matrix(fn, g->dtype, batch, &C);
+    gemm_matrix A, B, C;
+    st = gemm_check_shapes(fn, g, bufs, &A, &B, &C);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (batch > 1 && m > 0 && n > 0 && g->stride_c < (m - 1) * g->ldc + n)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: stride_c=%zu is less than one C matrix's extent of %zu elements, "
-                           "so the C matrices of different batches overlap",
-                           fn, g->stride_c, (m - 1) * g->ldc + n);
-    if (gemm_overlap(&C, &A) || gemm_overlap(&C, &B))
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: C elements [%zu, %zu) overlap %s elements [%zu, %zu) of the same "
-                           "buffer",
-                           fn, C.offset, C.offset + C.span, gemm_overlap(&C, &A) ? "A" : "B",
-                           gemm_overlap(&C, &A) ? A.offset : B.offset,
-                           gemm_overlap(&C, &A) ? A.offset + A.span : B.offset + B.span);
-
     accel_op_desc d;
-    desc_init(&d, fn, ACCEL_OP_GEMM, g->dtype);
-    d.num_operands = 3;
-    d.operands[0] = (accel_op_operand){bufs[0]->be, A.offset, A.span};
-    d.operands[1] = (accel_op_operand){bufs[1]->be, B.offset, B.span};
-    d.operands[2] = (accel_op_operand){bufs[2]->be, C.offset, C.span};
-    d.scalars[0] = g->alpha;
-    d.scalars[1] = g->beta;
-    d.trans_a = (uint32_t)g->trans_a;
-    d.trans_b = (uint32_t)g->trans_b;
-    d.m = m;
-    d.n = n;
-    d.k = k;
-    /* BLAS wants ld >= max(1, columns); an empty matrix's ld is otherwise
-     * meaningless. */
-    d.lda = g->lda ? g->lda : 1;
-    d.ldb = g->ldb ? g->ldb : 1;
-    d.ldc = g->ldc ? g->ldc : 1;
-    d.batch_count = batch ? batch : 1;
-    d.stride_a = batch > 1 ? g->stride_a : 0;
-    d.stride_b = batch > 1 ? g->stride_b : 0;
-    d.stride_c = batch > 1 ? g->stride_c : 0;
-    if (g->allow_tf32 && g->dtype == ACCEL_F32)
-        d.flags |= ACCEL_OP_FLAG_ALLOW_TF32;
+    gemm_desc_of(fn, g, bufs, &A, &B, &C, &d);
+    size_t m = g->m, n = g->n, batch = g->batch_count;
     /* k == 0 still scales C by beta. */
     return dispatch(q, &d, m == 0 || n == 0 || batch == 0);
 }

@@ -309,9 +309,8 @@ static void split_axes(const accel_array *x, const accel_array *out, uint64_t ma
     }
 }
 
-/* out's shape: x's without the reduced axes (keepdims: with size 1). */
-static accel_status check_out(const char *fn, const accel_array *x, const accel_array *out,
-                              uint64_t mask, int keepdims)
+accel_status accel__reduce_shape(const char *fn, const accel_array *x, const accel_array *out,
+                                 uint64_t mask, int keepdims)
 {
     int64_t shape[ACCEL_ARRAY_MAX_NDIM];
     uint32_t nd = 0;
@@ -348,7 +347,7 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: out is %s but %s of %s gives %s", fn,
                            accel_dtype_name(out->dtype), accel_array_reduce_name(f),
                            accel_dtype_name(x->dtype), accel_dtype_name(rt));
-    accel_status st = check_out(fn, x, out, mask, keepdims);
+    accel_status st = accel__reduce_shape(fn, x, out, mask, keepdims);
     if (st != ACCEL_SUCCESS)
         return st;
     if (x->buffer == out->buffer && ext[0].count && ext[1].count) {

@@ -10,9 +10,10 @@
 static accel_runtime *open_rt(accel_device **dev, accel_queue **q)
 {
     setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cpu\nstrict = false\n"
+    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
+                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
                              "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             TU_CPU_PLUGIN);
+                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
     accel_runtime *rt = NULL;
     tu_ok(tu_open_ini(ini, &rt, NULL));
     tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
@@ -205,11 +206,9 @@ static unsigned triangles(env *e, tu_rng *r, accel_dtype dt, int variant)
     return n;
 }
 
-Test(array_create, every_function_every_dtype)
+static void every_function_every_dtype_on(accel_device *dev, accel_queue *q, void *user)
 {
-    accel_device *dev;
-    accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    (void)user;
     env e = {dev, q};
     tu_rng r = tu_rng_make(50);
     unsigned n = 0;
@@ -219,7 +218,15 @@ Test(array_create, every_function_every_dtype)
             n += triangles(&e, &r, all_dtypes[d], v);
         }
     cr_assert_gt(n, 20000u, "elements checked: %u", n);
+}
+
+Test(array_create, every_function_every_dtype)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = open_rt(&dev, &q);
     accel_queue_release(q);
+    tu_for_each_device(rt, every_function_every_dtype_on, NULL);
     accel_runtime_close(rt);
 }
 

@@ -12,9 +12,10 @@
 static accel_runtime *open_rt(accel_device **dev, accel_queue **q)
 {
     setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cpu\nstrict = false\n"
+    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
+                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
                              "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             TU_CPU_PLUGIN);
+                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
     accel_runtime *rt = NULL;
     tu_ok(tu_open_ini(ini, &rt, NULL));
     tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
@@ -174,11 +175,9 @@ static unsigned take_case(env *e, tu_rng *r, accel_dtype dt, accel_dtype it, boo
     return n;
 }
 
-Test(array_index, take_and_scatter_every_dtype)
+static void take_and_scatter_every_dtype_on(accel_device *dev, accel_queue *q, void *user)
 {
-    accel_device *dev;
-    accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    (void)user;
     env e = {dev, q};
     tu_rng r = tu_rng_make(70);
     unsigned n = 0;
@@ -186,7 +185,15 @@ Test(array_index, take_and_scatter_every_dtype)
         for (size_t i = 0; i < sizeof idx_dtypes / sizeof idx_dtypes[0]; i++)
             n += take_case(&e, &r, all_dtypes[d], idx_dtypes[i], (d + i) % 2 == 1);
     cr_assert_gt(n, 5000u, "elements checked: %u", n);
+}
+
+Test(array_index, take_and_scatter_every_dtype)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = open_rt(&dev, &q);
     accel_queue_release(q);
+    tu_for_each_device(rt, take_and_scatter_every_dtype_on, NULL);
     accel_runtime_close(rt);
 }
 
@@ -298,11 +305,9 @@ static unsigned mask_case(env *e, tu_rng *r, accel_dtype dt, bool strided)
     return n;
 }
 
-Test(array_index, nonzero_and_masks_every_dtype)
+static void nonzero_and_masks_every_dtype_on(accel_device *dev, accel_queue *q, void *user)
 {
-    accel_device *dev;
-    accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    (void)user;
     env e = {dev, q};
     tu_rng r = tu_rng_make(71);
     unsigned n = 0;
@@ -310,7 +315,15 @@ Test(array_index, nonzero_and_masks_every_dtype)
         for (int s = 0; s < 2; s++)
             n += mask_case(&e, &r, all_dtypes[d], s == 1);
     cr_assert_gt(n, 5000u, "elements checked: %u", n);
+}
+
+Test(array_index, nonzero_and_masks_every_dtype)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = open_rt(&dev, &q);
     accel_queue_release(q);
+    tu_for_each_device(rt, nonzero_and_masks_every_dtype_on, NULL);
     accel_runtime_close(rt);
 }
 

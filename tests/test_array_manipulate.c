@@ -10,9 +10,10 @@
 static accel_runtime *open_rt(void)
 {
     setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cpu\nstrict = false\n"
+    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
+                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
                              "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             TU_CPU_PLUGIN);
+                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
     accel_runtime *rt = NULL;
     tu_ok(tu_open_ini(ini, &rt, NULL));
     return rt;
@@ -287,13 +288,9 @@ static unsigned every_case(env *e, accel_dtype dt, int variant, tu_rng *r)
     return n;
 }
 
-Test(array_manipulate, every_function_every_dtype)
+static void every_function_every_dtype_on(accel_device *dev, accel_queue *q, void *user)
 {
-    accel_runtime *rt = open_rt();
-    accel_device *dev;
-    accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
+    (void)user;
     env e = {dev, q};
     tu_rng r = tu_rng_make(40);
     unsigned n = 0;
@@ -301,7 +298,12 @@ Test(array_manipulate, every_function_every_dtype)
         for (int v = 0; v < 3; v++)
             n += every_case(&e, all_dtypes[d], v, &r);
     cr_assert_gt(n, 10000u, "elements checked: %u", n);
-    accel_queue_release(q);
+}
+
+Test(array_manipulate, every_function_every_dtype)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, every_function_every_dtype_on, NULL);
     accel_runtime_close(rt);
 }
 

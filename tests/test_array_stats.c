@@ -11,9 +11,10 @@
 static accel_runtime *open_rt(accel_device **dev, accel_queue **q)
 {
     setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cpu\nstrict = false\n"
+    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
+                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
                              "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             TU_CPU_PLUGIN);
+                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
     accel_runtime *rt = NULL;
     tu_ok(tu_open_ini(ini, &rt, NULL));
     tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
@@ -106,11 +107,9 @@ static unsigned run_var(env *e, tu_rng *r, accel_dtype dt, bool strided, uint64_
     return (unsigned)n;
 }
 
-Test(array_stats, var_std_every_float_dtype)
+static void var_std_every_float_dtype_on(accel_device *dev, accel_queue *q, void *user)
 {
-    accel_device *dev;
-    accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    (void)user;
     env e = {dev, q};
     tu_rng r = tu_rng_make(60);
     static const accel_dtype fl[] = {ACCEL_F16, ACCEL_BF16, ACCEL_F32, ACCEL_F64};
@@ -123,7 +122,15 @@ Test(array_stats, var_std_every_float_dtype)
                 n += run_var(&e, &r, fl[d], k % 2 == 1, masks[k], (int)(k % 3 == 0), corr[c],
                              (k + (size_t)c) % 2 == 0);
     cr_assert_gt(n, 1000u, "elements checked: %u", n);
+}
+
+Test(array_stats, var_std_every_float_dtype)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = open_rt(&dev, &q);
     accel_queue_release(q);
+    tu_for_each_device(rt, var_std_every_float_dtype_on, NULL);
     accel_runtime_close(rt);
 }
 
@@ -188,11 +195,9 @@ static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, b
     return n;
 }
 
-Test(array_stats, cumulative_sum_every_dtype)
+static void cumulative_sum_every_dtype_on(accel_device *dev, accel_queue *q, void *user)
 {
-    accel_device *dev;
-    accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    (void)user;
     env e = {dev, q};
     tu_rng r = tu_rng_make(61);
     unsigned n = 0;
@@ -207,7 +212,15 @@ Test(array_stats, cumulative_sum_every_dtype)
             n += run_cumsum(&e, &r, dt, ACCEL_I16, false, 2, 0); /* dtype=x's: wraps */
     }
     cr_assert_gt(n, 5000u, "elements checked: %u", n);
+}
+
+Test(array_stats, cumulative_sum_every_dtype)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = open_rt(&dev, &q);
     accel_queue_release(q);
+    tu_for_each_device(rt, cumulative_sum_every_dtype_on, NULL);
     accel_runtime_close(rt);
 }
 

@@ -7,28 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_array_common.h"
 
-static accel_runtime *open_rt(accel_device **dev, accel_queue **q)
-{
-    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
-                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
-                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(ini, &rt, NULL));
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
-    tu_ok(accel_queue_create(*dev, q));
-    return rt;
-}
-
 #define CAP 512 /* elements of every test buffer */
-
-static bool same(accel_dtype dt, val a, val b)
-{
-    if (is_float(dt))
-        return (isnan(a.f) && isnan(b.f)) || (a.f == b.f && signbit(a.f) == signbit(b.f));
-    return a.u == b.u;
-}
 
 /* out over a 0xa5-filled buffer: variant 0 contiguous, 1 every other
  * element of the last axis, 2 the last axis reversed. */
@@ -70,8 +49,9 @@ static unsigned check(env *e, accel_buffer *b, const accel_array *out, ref_fn wa
             el += idx[d] * out->strides[d];
         }
         val w = want(idx, ctx), g = get(got, out->dtype, (size_t)el);
-        cr_assert(same(out->dtype, g, w), "%s %s: element %lld = 0x%llx (%g), want 0x%llx (%g)",
-                  what, accel_dtype_name(out->dtype), (long long)i, (unsigned long long)g.u, g.f,
+        cr_assert(same_value(out->dtype, g, w),
+                  "%s %s: element %lld = 0x%llx (%g), want 0x%llx (%g)", what,
+                  accel_dtype_name(out->dtype), (long long)i, (unsigned long long)g.u, g.f,
                   (unsigned long long)w.u, w.f);
         for (size_t k = 0; k < es; k++)
             touched[(size_t)el * es + k] = true;
@@ -224,7 +204,7 @@ Test(array_create, every_function_every_dtype)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     accel_queue_release(q);
     tu_for_each_device(rt, every_function_every_dtype_on, NULL);
     accel_runtime_close(rt);
@@ -235,7 +215,7 @@ Test(array_create, exact_integers_in_place_and_edges)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     env e = {dev, q};
     accel_array out;
     const int64_t s3[1] = {3}, s0[2] = {0, 4}, s11[2] = {1, 1};
@@ -281,7 +261,7 @@ Test(array_create, meshgrid_views)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     accel_buffer *b;
     tu_ok(accel_buffer_create(dev, 64, &b));
     const int64_t n2[1] = {2}, n3[1] = {3}, n4[1] = {4};
@@ -320,7 +300,7 @@ Test(array_create, bad_input_leaves_out_untouched)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     env e = {dev, q};
     accel_array out;
     const int64_t s5[1] = {5}, s23[2] = {2, 3};

@@ -9,30 +9,8 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_array_common.h"
 
-static accel_runtime *open_rt(accel_device **dev, accel_queue **q)
-{
-    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
-                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
-                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(ini, &rt, NULL));
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
-    tu_ok(accel_queue_create(*dev, q));
-    return rt;
-}
-
 static const accel_dtype idx_dtypes[] = {ACCEL_I8, ACCEL_I16, ACCEL_I32, ACCEL_I64,
                                          ACCEL_U8, ACCEL_U16, ACCEL_U32, ACCEL_U64};
-
-static int64_t el_of(const accel_array *a, const int64_t *idx)
-{
-    int64_t el = (int64_t)(a->offset / accel_dtype_size(a->dtype));
-    for (uint32_t d = 0; d < a->ndim; d++)
-        el += idx[d] * a->strides[d];
-    return el;
-}
 
 static void expect_bytes(const void *got, const void *want, size_t n, const char *what)
 {
@@ -102,7 +80,7 @@ static unsigned take_case(env *e, tu_rng *r, accel_dtype dt, accel_dtype it, boo
                 a = i / 6, b = i / 3 % 2, c = i % 3;
                 xi[0] = a, xi[1] = index_at(&f, b * 3 + c, 4, true);
             }
-            memcpy(want + i * es, f.xh + el_of(&f.x, xi) * es, es);
+            memcpy(want + i * es, f.xh + elem_index(&f.x, xi) * es, es);
         }
         expect_bytes(got, want, (size_t)total * es,
                      tu_fmt("take %s[%s] axis %d%s", accel_dtype_name(dt), accel_dtype_name(it),
@@ -124,7 +102,7 @@ static unsigned take_case(env *e, tu_rng *r, accel_dtype dt, accel_dtype it, boo
         tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, 6 * es));
         for (int64_t i = 0; i < 6; i++) {
             int64_t xi[2] = {i / 2, index_at(&f, i, 4, true)};
-            memcpy(want + i * es, f.xh + el_of(&f.x, xi) * es, es);
+            memcpy(want + i * es, f.xh + elem_index(&f.x, xi) * es, es);
         }
         expect_bytes(got, want, 6 * es, "take_along_axis");
         n += 6;
@@ -148,7 +126,7 @@ static unsigned take_case(env *e, tu_rng *r, accel_dtype dt, accel_dtype it, boo
                 if (j < 0)
                     continue;
                 int64_t xi[2] = {row, j};
-                memcpy(want + el_of(&f.x, xi) * es, vh + (row * 3 + k) * es, es);
+                memcpy(want + elem_index(&f.x, xi) * es, vh + (row * 3 + k) * es, es);
             }
         tu_ok(accel_queue_read_blocking(e->q, f.bx, 0, got, 12 * es));
         expect_bytes(got, want, 12 * es, "scatter");
@@ -163,7 +141,7 @@ static unsigned take_case(env *e, tu_rng *r, accel_dtype dt, accel_dtype it, boo
                 if (j < 0)
                     continue;
                 int64_t xi[2] = {row, j};
-                memcpy(want + el_of(&f.x, xi) * es, vh + (row * 3 + k) * es, es);
+                memcpy(want + elem_index(&f.x, xi) * es, vh + (row * 3 + k) * es, es);
             }
         tu_ok(accel_queue_read_blocking(e->q, f.bx, 0, got, 12 * es));
         expect_bytes(got, want, 12 * es, "scatter out of range");
@@ -191,7 +169,7 @@ Test(array_index, take_and_scatter_every_dtype)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     accel_queue_release(q);
     tu_for_each_device(rt, take_and_scatter_every_dtype_on, NULL);
     accel_runtime_close(rt);
@@ -218,7 +196,7 @@ static unsigned mask_case(env *e, tu_rng *r, accel_dtype dt, bool strided)
         int64_t cnt = 0, want[3 * 60];
         for (int64_t i = 0; i < 60; i++) {
             int64_t idx[3] = {i / 20, i / 5 % 4, i % 5};
-            val v = get(xh, dt, (size_t)el_of(&x, idx));
+            val v = get(xh, dt, (size_t)elem_index(&x, idx));
             if (is_float(dt) ? v.f != 0 || isnan(v.f) : v.u != 0) {
                 for (int d = 0; d < 3; d++)
                     want[d * 60 + cnt] = idx[d];
@@ -263,7 +241,7 @@ static unsigned mask_case(env *e, tu_rng *r, accel_dtype dt, bool strided)
                 continue;
             for (int64_t t = 0; t < inner; t++, k++) {
                 int64_t f = i * inner + t, idx[3] = {f / 20, f / 5 % 4, f % 5};
-                memcpy(want + k * es, xh + el_of(&x, idx) * es, es);
+                memcpy(want + k * es, xh + elem_index(&x, idx) * es, es);
             }
         }
         expect_bytes(got, want, (size_t)(cnt * inner) * es, "mask_gather");
@@ -280,7 +258,7 @@ static unsigned mask_case(env *e, tu_rng *r, accel_dtype dt, bool strided)
                 continue;
             for (int64_t t = 0; t < inner; t++, k++) {
                 int64_t f = i * inner + t, idx[3] = {f / 20, f / 5 % 4, f % 5};
-                memcpy(want + el_of(&x, idx) * es, vh + k * es, es);
+                memcpy(want + elem_index(&x, idx) * es, vh + k * es, es);
             }
         }
         tu_ok(accel_queue_read_blocking(e->q, bx, 0, got, 60 * es));
@@ -291,7 +269,7 @@ static unsigned mask_case(env *e, tu_rng *r, accel_dtype dt, bool strided)
         for (int64_t i = 0; i < outer; i++)
             for (int64_t t = 0; mh[i] && t < inner; t++) {
                 int64_t f = i * inner + t, idx[3] = {f / 20, f / 5 % 4, f % 5};
-                memcpy(want + el_of(&x, idx) * es, vh, es);
+                memcpy(want + elem_index(&x, idx) * es, vh, es);
             }
         tu_ok(accel_queue_read_blocking(e->q, bx, 0, got, 60 * es));
         expect_bytes(got, want, 60 * es, "mask_scatter of a 0-d value");
@@ -321,7 +299,7 @@ Test(array_index, nonzero_and_masks_every_dtype)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     accel_queue_release(q);
     tu_for_each_device(rt, nonzero_and_masks_every_dtype_on, NULL);
     accel_runtime_close(rt);
@@ -331,7 +309,7 @@ Test(array_index, bad_input_leaves_arrays_untouched)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     env e = {dev, q};
     tu_rng r = tu_rng_make(72);
     fixture f;

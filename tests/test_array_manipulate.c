@@ -7,18 +7,6 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_array_common.h"
 
-static accel_runtime *open_rt(void)
-{
-    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
-                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
-                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(ini, &rt, NULL));
-    return rt;
-}
-
 /* A host copy of a device array of 24 elements and its (3, 4) view. */
 typedef struct harr {
     unsigned char host[24 * 8];
@@ -40,22 +28,6 @@ static void make(env *e, tu_rng *r, accel_dtype dt, int variant, harr *h)
         h->v.strides[1] = -1;
         h->v.offset = 3 * accel_dtype_size(dt);
     }
-}
-
-/* Element idx of view a over host data. */
-static val at(const accel_array *a, const void *host, const int64_t *idx)
-{
-    int64_t el = (int64_t)(a->offset / accel_dtype_size(a->dtype));
-    for (uint32_t d = 0; d < a->ndim; d++)
-        el += idx[d] * a->strides[d];
-    return get(host, a->dtype, (size_t)el);
-}
-
-static bool same(accel_dtype dt, val a, val b)
-{
-    if (is_float(dt))
-        return (isnan(a.f) && isnan(b.f)) || (a.f == b.f && signbit(a.f) == signbit(b.f));
-    return a.u == b.u;
 }
 
 /* A contiguous out of shape[nd] on the device, filled with 0xa5 bytes. */
@@ -87,8 +59,8 @@ static unsigned check_out(env *e, accel_buffer *b, const accel_array *out, ref_f
             r /= out->shape[d];
         }
         val w = want(idx, ctx), g = get(got, out->dtype, (size_t)i);
-        cr_assert(same(out->dtype, g, w), "%s %s: out[%lld] = 0x%llx (%g), want 0x%llx (%g)", what,
-                  accel_dtype_name(out->dtype), (long long)i, (unsigned long long)g.u, g.f,
+        cr_assert(same_value(out->dtype, g, w), "%s %s: out[%lld] = 0x%llx (%g), want 0x%llx (%g)",
+                  what, accel_dtype_name(out->dtype), (long long)i, (unsigned long long)g.u, g.f,
                   (unsigned long long)w.u, w.f);
     }
     size_t used = (size_t)n * accel_dtype_size(out->dtype);
@@ -108,7 +80,7 @@ typedef struct ctx {
 
 static val conv(const ctx *c, const harr *h, const int64_t *idx)
 {
-    return convert(h->v.dtype, c->to, at(&h->v, h->host, idx));
+    return convert(h->v.dtype, c->to, elem_at(&h->v, h->host, idx));
 }
 
 /* concat of x and y, (3, 4) each, along axis or flattened. */
@@ -302,7 +274,7 @@ static void every_function_every_dtype_on(accel_device *dev, accel_queue *q, voi
 
 Test(array_manipulate, every_function_every_dtype)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_runtime(NULL, NULL);
     tu_for_each_device(rt, every_function_every_dtype_on, NULL);
     accel_runtime_close(rt);
 }
@@ -310,7 +282,7 @@ Test(array_manipulate, every_function_every_dtype)
 /* concat promotes: int8 with float32 gives float32; int16 with uint8 int16. */
 Test(array_manipulate, concat_promotes_and_empty_parts)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_runtime(NULL, NULL);
     accel_device *dev;
     accel_queue *q;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
@@ -365,8 +337,8 @@ Test(array_manipulate, concat_promotes_and_empty_parts)
     tu_ok(accel_queue_read_blocking(q, b, 0, got, sizeof got));
     for (int j = 0; j < 5; j++) {
         int64_t idx[2] = {0, j < 4 ? j : 0};
-        val w = at(&x.v, x.host, idx);
-        cr_assert(same(ACCEL_F64, (val){.f = got[j]}, w), "1-element concat [%d]", j);
+        val w = elem_at(&x.v, x.host, idx);
+        cr_assert(same_value(ACCEL_F64, (val){.f = got[j]}, w), "1-element concat [%d]", j);
     }
     accel_buffer_release(b);
     accel_buffer_release(x.b);
@@ -380,7 +352,7 @@ Test(array_manipulate, moveaxis_is_a_view)
     accel_array x, y;
     tu_ok(accel_array_init(&x, NULL, ACCEL_F32, 4, s));
     const int32_t src[2] = {0, -1}, dst[2] = {-1, 0};
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_runtime(NULL, NULL);
     accel_device *dev;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
     tu_ok(accel_buffer_create(dev, 120 * 4, &x.buffer));
@@ -409,7 +381,7 @@ Test(array_manipulate, moveaxis_is_a_view)
 
 Test(array_manipulate, bad_input_leaves_out_untouched)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_runtime(NULL, NULL);
     accel_device *dev;
     accel_queue *q;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));

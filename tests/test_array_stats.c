@@ -8,20 +8,6 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_array_common.h"
 
-static accel_runtime *open_rt(accel_device **dev, accel_queue **q)
-{
-    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
-                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
-                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(ini, &rt, NULL));
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
-    tu_ok(accel_queue_create(*dev, q));
-    return rt;
-}
-
 /* x of shape (3, 4, 5) over 60 elements: contiguous, or the transpose of a
  * (5, 4, 3) array with its middle axis reversed. */
 static accel_array make_x(accel_buffer *b, accel_dtype dt, bool strided)
@@ -34,21 +20,6 @@ static accel_array make_x(accel_buffer *b, accel_dtype dt, bool strided)
         x.offset = 9 * accel_dtype_size(dt);
     }
     return x;
-}
-
-static val x_at(const accel_array *x, const void *host, const int64_t *idx)
-{
-    int64_t el = (int64_t)(x->offset / accel_dtype_size(x->dtype));
-    for (uint32_t d = 0; d < x->ndim; d++)
-        el += idx[d] * x->strides[d];
-    return get(host, x->dtype, (size_t)el);
-}
-
-static bool same_bits(accel_dtype dt, val a, val b)
-{
-    if (is_float(dt))
-        return (isnan(a.f) && isnan(b.f)) || (a.f == b.f && signbit(a.f) == signbit(b.f));
-    return a.u == b.u;
 }
 
 static unsigned run_var(env *e, tu_rng *r, accel_dtype dt, bool strided, uint64_t mask,
@@ -84,7 +55,7 @@ static unsigned run_var(env *e, tu_rng *r, accel_dtype dt, bool strided, uint64_
                 idx[d] = *k % x.shape[d];
                 *k /= x.shape[d];
             }
-            v[j] = x_at(&x, host, idx).f;
+            v[j] = elem_at(&x, host, idx).f;
             s += v[j];
         }
         double mu = s / (double)m;
@@ -95,7 +66,7 @@ static unsigned run_var(env *e, tu_rng *r, accel_dtype dt, bool strided, uint64_
             res = sqrt(res);
         val want = {.f = round_to(dt, dt == ACCEL_F64 ? res : (double)(float)res)};
         val have = get(got, dt, (size_t)i);
-        cr_assert(same_bits(dt, have, want),
+        cr_assert(same_value(dt, have, want),
                   "%s %s mask %u corr %g %s: out[%lld] = %.17g, want %.17g", sd ? "std" : "var",
                   accel_dtype_name(dt), (unsigned)mask, corr, strided ? "strided" : "contiguous",
                   (long long)i, have.f, want.f);
@@ -128,7 +99,7 @@ Test(array_stats, var_std_every_float_dtype)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     accel_queue_release(q);
     tu_for_each_device(rt, var_std_every_float_dtype_on, NULL);
     accel_runtime_close(rt);
@@ -170,7 +141,7 @@ static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, b
         for (int64_t j = -initial; j < x.shape[axis]; j++) {
             if (j >= 0) {
                 idx[axis] = j;
-                val v = convert(dt, is_float(odt) ? ACCEL_F64 : ACCEL_I64, x_at(&x, host, idx));
+                val v = convert(dt, is_float(odt) ? ACCEL_F64 : ACCEL_I64, elem_at(&x, host, idx));
                 facc += v.f;
                 uacc += v.u;
             }
@@ -181,7 +152,7 @@ static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, b
             int64_t oi[3] = {idx[0], idx[1], idx[2]};
             oi[axis] = j + initial;
             val have = get(got, odt, (size_t)((oi[0] * oshape[1] + oi[1]) * oshape[2] + oi[2]));
-            cr_assert(same_bits(odt, have, want),
+            cr_assert(same_value(odt, have, want),
                       "cumsum %s -> %s axis %d initial %d: line %lld [%lld] = 0x%llx (%g), want "
                       "0x%llx (%g)",
                       accel_dtype_name(dt), accel_dtype_name(odt), axis, initial, (long long)l,
@@ -218,7 +189,7 @@ Test(array_stats, cumulative_sum_every_dtype)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     accel_queue_release(q);
     tu_for_each_device(rt, cumulative_sum_every_dtype_on, NULL);
     accel_runtime_close(rt);
@@ -228,7 +199,7 @@ Test(array_stats, empty_and_bad_input)
 {
     accel_device *dev;
     accel_queue *q;
-    accel_runtime *rt = open_rt(&dev, &q);
+    accel_runtime *rt = array_runtime(&dev, &q);
     env e = {dev, q};
     double host[16];
     for (int i = 0; i < 16; i++)

@@ -32,6 +32,11 @@ accel_status accel__array_check(const char *fn, const char *name, const accel_ar
  * ACCEL_ERROR_SHAPE_MISMATCH naming the first that does not fit. */
 accel_status accel__broadcast(const char *fn, size_t count, const accel_array *const *arrays,
                               const char *const *names, uint32_t *out_ndim, int64_t *out_shape);
+/* view.c: SUCCESS when a's shape is shape[nd], else
+ * ACCEL_ERROR_SHAPE_MISMATCH ("FN: NAME has shape (2, 3) but the call
+ * needs (3, 2)"). */
+accel_status accel__array_shape_is(const char *fn, const char *name, const accel_array *a,
+                                   uint32_t nd, const int64_t *shape);
 /* view_ops.c: an axis in [-ndim, ndim) as 0..ndim-1, or -1. */
 int accel__array_axis(int64_t axis, uint32_t ndim);
 /* view.c: "(2, 3, 4)" into buf (cap bytes); returns buf. */

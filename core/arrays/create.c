@@ -82,12 +82,8 @@ static accel_status run(const char *fn, const accel__lrow *row, accel_queue *q,
     if (x && x->dtype != out->dtype)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: out is %s but x %s", fn,
                            accel_dtype_name(out->dtype), accel_dtype_name(x->dtype));
-    if (x && (x->ndim != out->ndim || memcmp(x->shape, out->shape, x->ndim * sizeof x->shape[0]))) {
-        char s1[512], s2[512];
-        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: out has shape %s but x %s", fn,
-                           accel__shape_str(out->ndim, out->shape, s1, sizeof s1),
-                           accel__shape_str(x->ndim, x->shape, s2, sizeof s2));
-    }
+    if (x && (st = accel__array_shape_is(fn, "out", out, x->ndim, x->shape)) != ACCEL_SUCCESS)
+        return st;
     if (row->pcoords && out->ndim < 2)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out has %u axes; at least 2", fn,
                            out->ndim);

@@ -16,26 +16,27 @@
 #include "arrays/arrays_internal.h"
 #include "base/status.h"
 
+/* The index of accel_A2 at accel_o2 with a negative one counted from the end (k0). */
+#define INDEX                                                                                      \
+    "    long long accel_ix = (long long)accel_A2[accel_o2];\n"                                    \
+    "    if (accel_ix < 0) accel_ix += accel_k0;\n"
 /* arrays: 0 out, 1 x, 2 indices; k0 the axis' size, k1 x's stride along it. */
 static const accel__lrow row_take = {
     .name = "take",
     .narr = 3,
     .written = 1,
     .ni = 2,
-    .body = "    long long accel_ix = (long long)accel_A2[accel_o2];\n"
-            "    if (accel_ix < 0) accel_ix += accel_k0;\n"
-            "    accel_ix = accel_ix < 0 ? 0 : accel_ix >= accel_k0 ? accel_k0 - 1 : accel_ix;\n"
-            "    accel_A0[accel_o0] = accel_A1[accel_o1 + accel_ix * accel_k1];"};
+    .body =
+        INDEX "    accel_ix = accel_ix < 0 ? 0 : accel_ix >= accel_k0 ? accel_k0 - 1 : accel_ix;\n"
+              "    accel_A0[accel_o0] = accel_A1[accel_o1 + accel_ix * accel_k1];"};
 /* arrays: 0 x (written), 1 values, 2 indices; k0, k1 as take's. */
 static const accel__lrow row_scatter = {
     .name = "scatter",
     .narr = 3,
     .written = 1,
     .ni = 2,
-    .body = "    long long accel_ix = (long long)accel_A2[accel_o2];\n"
-            "    if (accel_ix < 0) accel_ix += accel_k0;\n"
-            "    if (accel_ix >= 0 && accel_ix < accel_k0)\n"
-            "      accel_A0[accel_o0 + accel_ix * accel_k1] = accel_A1[accel_o1];"};
+    .body = INDEX "    if (accel_ix >= 0 && accel_ix < accel_k0)\n"
+                  "      accel_A0[accel_o0 + accel_ix * accel_k1] = accel_A1[accel_o1];"};
 /* arrays: 0 out (int64 (ndim, count)), 1 x; k0 count, k1 and k2 out's strides. */
 static const accel__lrow row_nonzero = {
     .name = "nonzero",
@@ -80,15 +81,6 @@ static bool is_int(accel_dtype dt)
 {
     accel_dtype_kind k = accel_dtype_kind_of(dt);
     return k == ACCEL_DTYPE_KIND_INT || k == ACCEL_DTYPE_KIND_UINT;
-}
-
-static accel_status shape_fail(const char *fn, const char *name, const accel_array *a, uint32_t nd,
-                               const int64_t *shape)
-{
-    char s1[512], s2[512];
-    return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: %s has shape %s but the call needs %s", fn,
-                       name, accel__shape_str(a->ndim, a->shape, s1, sizeof s1),
-                       accel__shape_str(nd, shape, s2, sizeof s2));
 }
 
 /* dims of take's result: x's before axis, the indices', x's after. */
@@ -158,8 +150,8 @@ accel_status accel_array_take(accel_queue *q, const accel_array *x, const accel_
     if (st == ACCEL_SUCCESS && out->dtype != x->dtype)
         st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: out is %s but x %s", fn,
                          accel_dtype_name(out->dtype), accel_dtype_name(x->dtype));
-    if (st == ACCEL_SUCCESS && (out->ndim != nd || memcmp(out->shape, shape, nd * sizeof *shape)))
-        st = shape_fail(fn, "out", out, nd, shape);
+    if (st == ACCEL_SUCCESS)
+        st = accel__array_shape_is(fn, "out", out, nd, shape);
     if (st == ACCEL_SUCCESS && xf.shape[a] == 0 && c.ext[0].count)
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                          "%s: x's axis %u has no elements to take from", fn, a);
@@ -187,7 +179,7 @@ accel_status accel_array_scatter(accel_queue *q, const accel_array *x, const acc
                          accel_dtype_name(values->dtype), accel_dtype_name(x->dtype));
     accel_array v = *values;
     if (st == ACCEL_SUCCESS && accel_array_broadcast_to(values, nd, shape, &v) != ACCEL_SUCCESS)
-        st = shape_fail(fn, "values", values, nd, shape);
+        st = accel__array_shape_is(fn, "values", values, nd, shape);
     if (st != ACCEL_SUCCESS)
         return st;
     take_space(&c, x, indices, &v, a, 0, 1);
@@ -218,11 +210,12 @@ accel_status accel_array_take_along_axis(accel_queue *q, const accel_array *x,
     for (uint32_t d = 0; d < x->ndim; d++) {
         int64_t nx = (int)d == a ? 1 : x->shape[d], ni = indices->shape[d];
         if (nx != ni && nx != 1 && ni != 1)
-            return shape_fail(fn, "indices", indices, x->ndim, x->shape);
+            return accel__array_shape_is(fn, "indices", indices, x->ndim, x->shape);
         shape[d] = (int)d == a ? ni : nx == 1 ? ni : nx;
     }
-    if (out->ndim != x->ndim || memcmp(out->shape, shape, x->ndim * sizeof *shape))
-        return shape_fail(fn, "out", out, x->ndim, shape);
+    accel_status st2 = accel__array_shape_is(fn, "out", out, x->ndim, shape);
+    if (st2 != ACCEL_SUCCESS)
+        return st2;
     if (x->shape[a] == 0 && c.ext[0].count)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: x's axis %d has no elements to take from", fn, a);
@@ -253,7 +246,7 @@ accel_status accel_array_nonzero(accel_queue *q, const accel_array *x, const acc
                            x->ndim ? "out must be int64" : "x is 0-d (the Array API refuses it)");
     if (out->ndim != 2 || out->shape[0] != x->ndim) {
         const int64_t want[2] = {x->ndim, out->ndim == 2 ? out->shape[1] : 0};
-        return shape_fail(fn, "out", out, 2, want);
+        return accel__array_shape_is(fn, "out", out, 2, want);
     }
     c.ns = x->ndim;
     for (uint32_t d = 0; d < x->ndim; d++) {
@@ -284,7 +277,7 @@ static accel_status mask_space(const char *fn, accel__lcall *c, const accel_arra
     if (!fits) {
         int64_t want[ACCEL_ARRAY_MAX_NDIM + 1] = {r->ndim ? r->shape[0] : 0};
         memcpy(want + 1, x->shape + mask->ndim, nt * sizeof want[0]);
-        return shape_fail(fn, rname, r, nt + 1, want);
+        return accel__array_shape_is(fn, rname, r, nt + 1, want);
     }
     if (r->dtype != x->dtype)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s is %s but x %s", fn, rname,

@@ -78,20 +78,6 @@ static accel_status check_views(const char *fn, accel_queue *q, size_t n,
     return st;
 }
 
-static accel_status want_shape(const char *fn, const accel_array *out, uint32_t nd,
-                               const int64_t *shape)
-{
-    bool same = out->ndim == nd;
-    for (uint32_t d = 0; same && d < nd; d++)
-        same = out->shape[d] == shape[d];
-    if (same)
-        return ACCEL_SUCCESS;
-    char s1[512], s2[512];
-    return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: out has shape %s but the result has %s", fn,
-                       accel__shape_str(out->ndim, out->shape, s1, sizeof s1),
-                       accel__shape_str(nd, shape, s2, sizeof s2));
-}
-
 static accel_status want_dtype(const char *fn, const accel_array *out, accel_dtype dt)
 {
     if (out->dtype == dt)
@@ -175,7 +161,7 @@ static accel_status join_views(const char *fn, size_t n, const accel_array *cons
     shape[a] = total;
     st = want_dtype(fn, out, dt);
     if (st == ACCEL_SUCCESS)
-        st = want_shape(fn, out, nd, shape);
+        st = accel__array_shape_is(fn, "out", out, nd, shape);
     *axis_out = (uint32_t)a;
     return st;
 }
@@ -254,7 +240,7 @@ accel_status accel_array_roll(accel_queue *q, const accel_array *x, uint32_t cou
     if (st == ACCEL_SUCCESS)
         st = want_dtype(fn, out, x->dtype);
     if (st == ACCEL_SUCCESS)
-        st = want_shape(fn, out, x->ndim, x->shape);
+        st = accel__array_shape_is(fn, "out", out, x->ndim, x->shape);
     accel_array xv = *x, ov = *out;
     if (st == ACCEL_SUCCESS && !axes) {
         st = flat(fn, "x", x, &xv);
@@ -341,7 +327,7 @@ accel_status accel_array_repeat(accel_queue *q, const accel_array *x, size_t nre
     int64_t shape[ACCEL_ARRAY_MAX_NDIM];
     memcpy(shape, xv.shape, xv.ndim * sizeof *shape);
     shape[a] = total;
-    st = want_shape(fn, out, xv.ndim, shape);
+    st = accel__array_shape_is(fn, "out", out, xv.ndim, shape);
     accel_array ov = *out;
     if (st != ACCEL_SUCCESS || nrepeats != 1)
         return st != ACCEL_SUCCESS ? st : repeat_each(q, &xv, repeats, (uint32_t)a, &ov);
@@ -383,7 +369,7 @@ accel_status accel_array_tile(accel_queue *q, const accel_array *x, uint32_t nre
         if (__builtin_mul_overflow(r[d], xv.shape[d], &shape[d]))
             return accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: the result's size overflows", fn);
     }
-    st = want_shape(fn, out, nd, shape);
+    st = accel__array_shape_is(fn, "out", out, nd, shape);
     if (st != ACCEL_SUCCESS)
         return st;
     accel_array ov = *out;

@@ -320,15 +320,7 @@ accel_status accel__reduce_shape(const char *fn, const accel_array *x, const acc
         else if (keepdims)
             shape[nd++] = 1;
     }
-    bool same = out->ndim == nd;
-    for (uint32_t d = 0; same && d < nd; d++)
-        same = out->shape[d] == shape[d];
-    if (same)
-        return ACCEL_SUCCESS;
-    char s1[512], s2[512];
-    return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: out has shape %s but the result has %s", fn,
-                       accel__shape_str(out->ndim, out->shape, s1, sizeof s1),
-                       accel__shape_str(nd, shape, s2, sizeof s2));
+    return accel__array_shape_is(fn, "out", out, nd, shape);
 }
 
 static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const accel_array *x,

@@ -125,13 +125,9 @@ accel_status accel_array_cumulative_sum(accel_queue *q, const accel_array *x, in
     int64_t shape[ACCEL_ARRAY_MAX_NDIM];
     memcpy(shape, x->shape, x->ndim * sizeof *shape);
     shape[a] += include_initial ? 1 : 0;
-    bool same = out->ndim == x->ndim && !memcmp(out->shape, shape, x->ndim * sizeof *shape);
-    if (!same) {
-        char s1[512], s2[512];
-        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: out has shape %s but the result %s", fn,
-                           accel__shape_str(out->ndim, out->shape, s1, sizeof s1),
-                           accel__shape_str(x->ndim, shape, s2, sizeof s2));
-    }
+    st = accel__array_shape_is(fn, "out", out, x->ndim, shape);
+    if (st != ACCEL_SUCCESS)
+        return st;
     for (uint32_t d = 0; d < x->ndim; d++) {
         if ((int)d == a)
             continue;

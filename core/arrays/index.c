@@ -52,30 +52,21 @@ static const accel__lrow row_nonzero = {
             "            accel_A0[accel_p0 + accel_d * accel_k1 + accel_cnt * accel_k2] = "
             "accel_cs[accel_d];\n"
             "        accel_cnt++;\n      }"};
-/* arrays: 0 out, 1 x, 2 mask; k0 count, k1 out's stride along its first axis. */
-static const accel__lrow row_mask_gather = {
-    .name = "mask_gather",
-    .narr = 3,
-    .written = 1,
-    .ni = 2,
-    .serial = 1,
-    .pre = "    long long accel_cnt = 0;",
-    .body = "      if (accel_A2[accel_o2]) {\n"
-            "        if (accel_cnt < accel_k0) accel_A0[accel_o0 + accel_cnt * accel_k1] = "
-            "accel_A1[accel_o1];\n"
-            "        accel_cnt++;\n      }"};
-/* arrays: 0 x (written), 1 values, 2 mask; k0 count, k1 values' first stride. */
-static const accel__lrow row_mask_scatter = {
-    .name = "mask_scatter",
-    .narr = 3,
-    .written = 1,
-    .ni = 2,
-    .serial = 1,
-    .pre = "    long long accel_cnt = 0;",
-    .body = "      if (accel_A2[accel_o2]) {\n"
-            "        if (accel_cnt < accel_k0) accel_A0[accel_o0] = accel_A1[accel_o1 + accel_cnt "
-            "* accel_k1];\n"
-            "        accel_cnt++;\n      }"};
+/* A walk of the mask (array 2) storing STORE for each of the first k0
+ * selected elements, accel_cnt counting them. */
+#define MASK_ROW(NAME, STORE)                                                                      \
+    {                                                                                              \
+        .name = NAME, .narr = 3, .written = 1, .ni = 2, .serial = 1,                               \
+        .pre = "    long long accel_cnt = 0;",                                                     \
+        .body = "      if (accel_A2[accel_o2]) {\n        if (accel_cnt < accel_k0) " STORE        \
+                "\n        accel_cnt++;\n      }"                                                  \
+    }
+/* arrays: 0 out, 1 x, 2 mask; k1 out's stride along its first axis. */
+static const accel__lrow row_mask_gather =
+    MASK_ROW("mask_gather", "accel_A0[accel_o0 + accel_cnt * accel_k1] = accel_A1[accel_o1];");
+/* arrays: 0 x (written), 1 values, 2 mask; k1 values' first stride. */
+static const accel__lrow row_mask_scatter =
+    MASK_ROW("mask_scatter", "accel_A0[accel_o0] = accel_A1[accel_o1 + accel_cnt * accel_k1];");
 
 static bool is_int(accel_dtype dt)
 {

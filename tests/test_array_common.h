@@ -245,4 +245,46 @@ static inline accel_buffer *upload(env *e, const void *data, size_t bytes)
     return b;
 }
 
+/* A runtime over cuda (when its plugin loads) and cpu (tcc), the kernel
+ * cache in the test's own folder; *dev and *q (both or neither NULL) get
+ * cpu:0 and a queue on it. Needs _POSIX_C_SOURCE (setenv). */
+static inline accel_runtime *array_runtime(accel_device **dev, accel_queue **q)
+{
+    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
+    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
+                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
+                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
+                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(ini, &rt, NULL));
+    if (dev) {
+        tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
+        tu_ok(accel_queue_create(*dev, q));
+    }
+    return rt;
+}
+
+/* The buffer element (of a's dtype) of a's element idx. */
+static inline int64_t elem_index(const accel_array *a, const int64_t *idx)
+{
+    int64_t el = (int64_t)(a->offset / accel_dtype_size(a->dtype));
+    for (uint32_t d = 0; d < a->ndim; d++)
+        el += idx[d] * a->strides[d];
+    return el;
+}
+
+/* a's element idx in host, a copy of a's buffer. */
+static inline val elem_at(const accel_array *a, const void *host, const int64_t *idx)
+{
+    return get(host, a->dtype, (size_t)elem_index(a, idx));
+}
+
+/* The same value: equal bits for integers; floats equal with one sign, or both NaN. */
+static inline bool same_value(accel_dtype dt, val a, val b)
+{
+    if (is_float(dt))
+        return (isnan(a.f) && isnan(b.f)) || (a.f == b.f && signbit(a.f) == signbit(b.f));
+    return a.u == b.u;
+}
+
 #endif

@@ -238,6 +238,9 @@ void accel_cuda__graph_destroy(void *ctx, accel_be_graph *graph);
 /* Destroy a queue's cuBLAS handle (ops.c owns cuBLAS). */
 void accel_cuda__blas_destroy(const accel_cuda_ctx *ctx, accel_be_queue *q);
 
+/* ops.c: bytes of one element of dtype (ACCEL_DTYPE_LIST), 0 if unknown. */
+size_t accel_cuda__dtype_size(uint32_t dtype);
+
 static inline void *accel_cuda__buffer_ptr(const accel_be_buffer *b)
 {
     return b->block ? b->block->ptr : b->wrapped;

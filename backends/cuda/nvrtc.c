@@ -436,10 +436,8 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     for (uint32_t i = 0; i < L->num_args; i++) {
         const accel_kernel_arg_desc *a = &L->args[i];
         if (a->kind == ACCEL_KARG_ARRAY) {
-            size_t es = a->dtype == ACCEL_F64 || a->dtype == ACCEL_I64    ? 8
-                        : a->dtype == ACCEL_F16 || a->dtype == ACCEL_BF16 ? 2
-                        : a->dtype == ACCEL_U8                            ? 1
-                                                                          : 4;
+            /* every dtype's size (bool, int8/16, uint16/32/64 too) */
+            size_t es = accel_cuda__dtype_size(a->dtype);
             char *base = accel_cuda__buffer_ptr(a->buffer);
             ptrs[i] = base ? base + a->offset * es : NULL;
             params[i] = &ptrs[i];

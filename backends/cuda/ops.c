@@ -82,7 +82,7 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     }
 }
 
-static size_t dtype_size(uint32_t dt)
+size_t accel_cuda__dtype_size(uint32_t dt)
 {
     switch (dt) {
 #define ACCEL_X_DTYPE_SIZE(E, V, NAME, SIZE, KIND)                                                 \
@@ -156,7 +156,7 @@ static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_d
                         const char *name)
 {
     cuda_device *dev = &ctx->devices[q->device];
-    const size_t es = dtype_size(d->dtype);
+    const size_t es = accel_cuda__dtype_size(d->dtype);
     if (d->m == 0 || d->n == 0 || d->batch_count == 0)
         return ACCEL_SUCCESS;
     void *a = operand_ptr(d, 0, es);
@@ -256,7 +256,7 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
 
     const cuda_device *dev = &ctx->devices[q->device];
     const unsigned mb = dev->max_blocks;
-    const size_t es = dtype_size(d->dtype);
+    const size_t es = accel_cuda__dtype_size(d->dtype);
     const uint32_t op = d->op, dt = d->dtype;
     const size_t n = d->operands[0].count;
     cudaError_t err = cudaSuccess;

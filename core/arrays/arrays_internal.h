@@ -32,6 +32,13 @@ accel_status accel__array_check(const char *fn, const char *name, const accel_ar
  * ACCEL_ERROR_SHAPE_MISMATCH naming the first that does not fit. */
 accel_status accel__broadcast(const char *fn, size_t count, const accel_array *const *arrays,
                               const char *const *names, uint32_t *out_ndim, int64_t *out_shape);
+/* view.c: SUCCESS when a's shape is shape[nd], else
+ * ACCEL_ERROR_SHAPE_MISMATCH ("FN: NAME has shape (2, 3) but the call
+ * needs (3, 2)"). */
+accel_status accel__array_shape_is(const char *fn, const char *name, const accel_array *a,
+                                   uint32_t nd, const int64_t *shape);
+/* view_ops.c: an axis in [-ndim, ndim) as 0..ndim-1, or -1. */
+int accel__array_axis(int64_t axis, uint32_t ndim);
 /* view.c: "(2, 3, 4)" into buf (cap bytes); returns buf. */
 const char *accel__shape_str(uint32_t ndim, const int64_t *shape, char *buf, size_t cap);
 
@@ -86,6 +93,66 @@ void accel__array_entry(const accel__aspec *s, char *entry);
 /* The C storage type of dt ("unsigned short" for the 16-bit floats), NULL
  * for complex dtypes. */
 const char *accel__array_ctype(accel_dtype dt);
+
+/* reduce.c: out's shape is x's without the axes of mask (keepdims: with
+ * size 1 there); ACCEL_ERROR_SHAPE_MISMATCH otherwise. */
+accel_status accel__reduce_shape(const char *fn, const accel_array *x, const accel_array *out,
+                                 uint64_t mask, int keepdims);
+
+/* ------------------------------------------------------------ loop.c */
+
+/* One loop kernel as data (create.c, index.c, stats.c hold the rows). The
+ * snippets are C (and CUDA C) that see: accel_A<k> (array k's elements,
+ * typed accel_E<k>), accel_ld<k>(o) and accel_st<k>(o, v) (load as a number,
+ * store converting), the offsets accel_p<k> (P's element) and accel_o<k>
+ * (P's plus S's), accel_i and accel_j (flat indices in P and S), accel_n and
+ * accel_m (their counts), the coordinates accel_cp[d] and accel_cs[d]
+ * (accel_NP, accel_NS axes), the scalars accel_f<i> (double) and accel_k<i>
+ * (long long), accel_FLOAT0 (array 0 is a float) and accel_acc_t (double
+ * for a float array 0, else unsigned long long). */
+typedef struct accel__lrow {
+    const char *name;
+    uint8_t narr;    /* arrays, at most 4 */
+    uint8_t written; /* bit k: array k is written */
+    uint8_t nf, ni;  /* scalars */
+    uint8_t serial;  /* body runs in a loop over S (else once per P element) */
+    uint8_t pcoords; /* the last `protect` P axes' coordinates are read */
+    uint8_t scoords; /* S's coordinates are read (its axes never merge) */
+    uint8_t tol_ulp; /* verify mode's bound; 0: exact */
+    const char *pre, *body, *mid, *body2, *post; /* body2: a second loop over S */
+} accel__lrow;
+
+/* The kernel of a row for dtypes and axes (the cache key). */
+typedef struct accel__lspec {
+    const accel__lrow *row;
+    accel_dtype dt[4];
+    uint32_t np, ns;
+} accel__lspec;
+
+/* One call: the row, its checked arrays with their extents, P's and S's
+ * sizes and each array's strides over them (elements), the scalars. */
+typedef struct accel__lcall {
+    const char *fn;
+    const accel__lrow *row;
+    const accel_array *a[4];
+    accel__extent ext[4];
+    uint32_t np, ns, protect;
+    int64_t psize[ACCEL_ARRAY_MAX_NDIM], ssize[ACCEL_ARRAY_MAX_NDIM];
+    int64_t pst[4][ACCEL_ARRAY_MAX_NDIM], sst[4][ACCEL_ARRAY_MAX_NDIM];
+    double f[4];
+    int64_t k[4];
+} accel__lcall;
+
+void accel__loop_entry(const accel__lspec *s, char *entry);
+/* Merge axes, build (or find) the kernel and launch it over P (nothing for
+ * an empty P), one launch per index of leading P axes that exceed a
+ * kernel's parameters; ACCEL_ERROR_UNSUPPORTED when S alone does. */
+accel_status accel__loop_run(accel_queue *q, accel_runtime *rt, accel__lcall *c);
+/* The views of a call (as accel__array_views), a[0] written: no other may
+ * meet its elements, but for exactly the same view when exact_ok. */
+accel_status accel__array_io(const char *fn, accel_queue *q, uint32_t n,
+                             const accel_array *const *a, const char *const *names,
+                             accel__extent *ext, accel_runtime **rt, bool exact_ok);
 
 /* ------------------------------------------------------------ cache.c */
 

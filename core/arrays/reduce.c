@@ -309,9 +309,8 @@ static void split_axes(const accel_array *x, const accel_array *out, uint64_t ma
     }
 }
 
-/* out's shape: x's without the reduced axes (keepdims: with size 1). */
-static accel_status check_out(const char *fn, const accel_array *x, const accel_array *out,
-                              uint64_t mask, int keepdims)
+accel_status accel__reduce_shape(const char *fn, const accel_array *x, const accel_array *out,
+                                 uint64_t mask, int keepdims)
 {
     int64_t shape[ACCEL_ARRAY_MAX_NDIM];
     uint32_t nd = 0;
@@ -321,15 +320,7 @@ static accel_status check_out(const char *fn, const accel_array *x, const accel_
         else if (keepdims)
             shape[nd++] = 1;
     }
-    bool same = out->ndim == nd;
-    for (uint32_t d = 0; same && d < nd; d++)
-        same = out->shape[d] == shape[d];
-    if (same)
-        return ACCEL_SUCCESS;
-    char s1[512], s2[512];
-    return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: out has shape %s but the result has %s", fn,
-                       accel__shape_str(out->ndim, out->shape, s1, sizeof s1),
-                       accel__shape_str(nd, shape, s2, sizeof s2));
+    return accel__array_shape_is(fn, "out", out, nd, shape);
 }
 
 static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const accel_array *x,
@@ -348,7 +339,7 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: out is %s but %s of %s gives %s", fn,
                            accel_dtype_name(out->dtype), accel_array_reduce_name(f),
                            accel_dtype_name(x->dtype), accel_dtype_name(rt));
-    accel_status st = check_out(fn, x, out, mask, keepdims);
+    accel_status st = accel__reduce_shape(fn, x, out, mask, keepdims);
     if (st != ACCEL_SUCCESS)
         return st;
     if (x->buffer == out->buffer && ext[0].count && ext[1].count) {

@@ -4,6 +4,7 @@
  * no overflow), broadcasting, and the metadata-only views (slice, permute,
  * expand, squeeze, broadcast_to, flip, reshape). Nothing here touches a
  * device: a view is a struct of numbers. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,20 @@ const char *accel__shape_str(uint32_t ndim, const int64_t *shape, char *buf, siz
     if (n < cap)
         snprintf(buf + n, cap - n, ndim == 1 ? ",)" : ")");
     return buf;
+}
+
+accel_status accel__array_shape_is(const char *fn, const char *name, const accel_array *a,
+                                   uint32_t nd, const int64_t *shape)
+{
+    bool same = a->ndim == nd;
+    for (uint32_t d = 0; same && d < nd; d++)
+        same = a->shape[d] == shape[d];
+    if (same)
+        return ACCEL_SUCCESS;
+    char s1[512], s2[512];
+    return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: %s has shape %s but the call needs %s", fn,
+                       name, accel__shape_str(a->ndim, a->shape, s1, sizeof s1),
+                       accel__shape_str(nd, shape, s2, sizeof s2));
 }
 
 accel_status accel_array_init(accel_array *a, accel_buffer *buf, accel_dtype dtype, uint32_t ndim,

@@ -66,8 +66,7 @@ accel_status accel_array_slice(const accel_array *x, const int64_t *start, const
     return ACCEL_SUCCESS;
 }
 
-/* An axis in [-ndim, ndim) as 0..ndim-1, or -1. */
-static int norm_axis(int64_t axis, uint32_t ndim)
+int accel__array_axis(int64_t axis, uint32_t ndim)
 {
     if (axis < -(int64_t)ndim || axis >= (int64_t)ndim)
         return -1;
@@ -86,7 +85,7 @@ accel_status accel_array_permute_dims(const accel_array *x, const int32_t *axes,
     accel_array t = *x;
     uint64_t seen = 0;
     for (uint32_t i = 0; i < x->ndim; i++) {
-        int a = norm_axis(axes[i], x->ndim);
+        int a = accel__array_axis(axes[i], x->ndim);
         if (a < 0 || (seen >> a & 1u))
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                                "%s: axes[%u] = %d is %s (x has %u dimensions)", fn, i, axes[i],
@@ -110,7 +109,7 @@ accel_status accel_array_expand_dims(const accel_array *x, int32_t axis, accel_a
     if (x->ndim == ACCEL_ARRAY_MAX_NDIM)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: x has %d dimensions already", fn,
                            ACCEL_ARRAY_MAX_NDIM);
-    int a = norm_axis(axis, x->ndim + 1);
+    int a = accel__array_axis(axis, x->ndim + 1);
     if (a < 0)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: axis %d is out of range [%d, %u] for %u dimensions", fn, axis,

@@ -355,6 +355,259 @@ ACCEL_API accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn 
                                           const accel_array *x, uint64_t axes_mask, int keepdims,
                                           const accel_array *out);
 
+/* ------------------------------------------------------------ statistics */
+
+/* The variance (var) or standard deviation (std) of x over the axes of
+ * axes_mask with keepdims as accel_array_reduce: sum((x - mean)^2) / (N -
+ * correction), N the reduced elements (the Array API's; correction 1 is
+ * Bessel's), NaN when N - correction <= 0; std is its square root. Floats
+ * only, out of x's dtype. The two-pass algorithm (Chan, Golub and LeVeque,
+ * The American Statistician 37(3), 1983; Higham, Accuracy and Stability of
+ * Numerical Algorithms, 2nd ed., section 1.9), in float64 in row-major order
+ * of the reduced axes, one thread per output element, rounded once to
+ * out's dtype: the same bits on every backend.
+ * Errors (out untouched): those of accel_array_reduce, plus
+ * ACCEL_ERROR_INVALID_ARGUMENT (correction negative or NaN),
+ * ACCEL_ERROR_DTYPE_MISMATCH (x not a float, out not x's dtype). */
+ACCEL_API accel_status accel_array_var(accel_queue *q, const accel_array *x, uint64_t axes_mask,
+                                       double correction, int keepdims, const accel_array *out);
+ACCEL_API accel_status accel_array_std(accel_queue *q, const accel_array *x, uint64_t axes_mask,
+                                       double correction, int keepdims, const accel_array *out);
+
+/* The running sum of x along axis (negative from the end;
+ * ACCEL_ARRAY_AXIS_NONE only for a 1-D x), the Array API 2023.12's
+ * cumulative_sum: out has x's shape, with one more element along axis when
+ * include_initial is nonzero (the first is then 0). out's dtype is the
+ * dtype= of the standard: any numeric dtype x promotes to (accel_result_type
+ * (x, out) == out; the standard's default is x's, int64 for smaller signed
+ * integers and bool, uint64 for smaller unsigned ones). Floats accumulate
+ * in float64 and each partial sum is rounded once on store; integers wrap
+ * modulo 2^bits. One thread per line along axis, in order.
+ * Errors (out untouched): ACCEL_ERROR_INVALID_ARGUMENT (axis, out
+ * overlapping x), ACCEL_ERROR_DTYPE_MISMATCH (out's dtype),
+ * ACCEL_ERROR_SHAPE_MISMATCH (out's shape), those of accel_array_astype. */
+ACCEL_API accel_status accel_array_cumulative_sum(accel_queue *q, const accel_array *x,
+                                                  int32_t axis, int include_initial,
+                                                  const accel_array *out);
+
+/* ---------------------------------------------------------- manipulation */
+
+/* The axis argument's "None" (the flattened array) where a function takes it. */
+#define ACCEL_ARRAY_AXIS_NONE INT32_MIN
+
+/* Views from views (metadata only, as above): the axes src[i] of x move to
+ * positions dst[i] (negative counts from the end), the others keep their
+ * order (the Array API's moveaxis). count <= x->ndim.
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (an axis out of range or repeated in
+ * src or in dst, NULL). */
+ACCEL_API accel_status accel_array_moveaxis(const accel_array *x, uint32_t count,
+                                            const int32_t *src, const int32_t *dst,
+                                            accel_array *out);
+
+/* The functions below copy through the generated elementwise kernels
+ * (accel_array_astype per piece): they enqueue, are asynchronous, and check
+ * everything before they enqueue anything (out untouched on error). No
+ * input may overlap out (ACCEL_ERROR_INVALID_ARGUMENT). Errors besides those
+ * named: those of accel_array_astype (handles, views, devices). */
+
+/* The count arrays xs[] joined along axis (negative from the end) into out
+ * (the Array API's concat): equal shapes but along axis; out's dtype the
+ * promoted dtype of all (accel_result_type), each converted on the copy.
+ * axis ACCEL_ARRAY_AXIS_NONE joins the flattened arrays (row-major) into a
+ * 1-D out. 1 <= count <= 1024.
+ * Errors: ACCEL_ERROR_SHAPE_MISMATCH (shapes, out's shape),
+ * ACCEL_ERROR_DTYPE_MISMATCH (out's dtype), ACCEL_ERROR_INVALID_ARGUMENT
+ * (axis, count, NULL, overlap), ACCEL_ERROR_UNSUPPORTED (axis NONE with an
+ * x or out whose strides cannot be viewed flat: copy it first). */
+ACCEL_API accel_status accel_array_concat(accel_queue *q, size_t count,
+                                          const accel_array *const *xs, int32_t axis,
+                                          const accel_array *out);
+
+/* The count arrays xs[] (equal shapes) stacked along a new axis at
+ * position axis in [-ndim-1, ndim] of out (the Array API's stack); dtypes
+ * as concat. Errors as accel_array_concat. */
+ACCEL_API accel_status accel_array_stack(accel_queue *q, size_t count, const accel_array *const *xs,
+                                         int32_t axis, const accel_array *out);
+
+/* out = x with its elements shifted by shift[i] places along axes[i]
+ * (positive toward higher indices, wrapping; the Array API's roll), count
+ * pairs; an axis named twice adds its shifts. axes NULL: the flattened
+ * array rolls by shift[0] (count 1) and keeps x's shape. out has x's shape
+ * and dtype. Errors: ACCEL_ERROR_INVALID_ARGUMENT (an axis out of range,
+ * NULL, overlap), ACCEL_ERROR_SHAPE_MISMATCH, ACCEL_ERROR_DTYPE_MISMATCH,
+ * ACCEL_ERROR_UNSUPPORTED (axes NULL and x or out not viewable flat). */
+ACCEL_API accel_status accel_array_roll(accel_queue *q, const accel_array *x, uint32_t count,
+                                        const int64_t *shift, const int32_t *axes,
+                                        const accel_array *out);
+
+/* Each element of x repeated along axis (the Array API's repeat): nrepeats
+ * 1 repeats every element repeats[0] times (one launch); nrepeats equal to
+ * x's size along axis repeats element i repeats[i] times (one launch per
+ * element, host-side counts). axis ACCEL_ARRAY_AXIS_NONE repeats the
+ * flattened x into a 1-D out. out's shape: x's with the axis' size the sum
+ * of the repeats; dtype x's. Errors: ACCEL_ERROR_INVALID_ARGUMENT (a
+ * negative repeat, nrepeats, axis, NULL, overlap), ACCEL_ERROR_SHAPE_MISMATCH,
+ * ACCEL_ERROR_DTYPE_MISMATCH, ACCEL_ERROR_UNSUPPORTED (axis NONE with
+ * per-element repeats and x not viewable flat). */
+ACCEL_API accel_status accel_array_repeat(accel_queue *q, const accel_array *x, size_t nrepeats,
+                                          const int64_t *repeats, int32_t axis,
+                                          const accel_array *out);
+
+/* x tiled reps[i] times along axis i (the Array API's tile, NumPy's rule:
+ * the shorter of x's shape and reps is padded with leading 1s); out's
+ * shape the products, dtype x's. One launch. Errors:
+ * ACCEL_ERROR_INVALID_ARGUMENT (a negative rep, more than
+ * ACCEL_ARRAY_MAX_NDIM reps, NULL, overlap), ACCEL_ERROR_SHAPE_MISMATCH,
+ * ACCEL_ERROR_DTYPE_MISMATCH, ACCEL_ERROR_UNSUPPORTED (more than 16 axes
+ * that both repeat and have size > 1). */
+ACCEL_API accel_status accel_array_tile(accel_queue *q, const accel_array *x, uint32_t nreps,
+                                        const int64_t *reps, const accel_array *out);
+
+/* reshape with a copy only when needed: x's elements in row-major order
+ * into out's elements in row-major order (equal counts, equal dtypes);
+ * out's shape is the new shape. Use accel_array_reshape first: when it
+ * gives a view no copy is needed. One launch when x's or out's strides can
+ * be viewed in the other's shape (always for a contiguous out).
+ * Errors: ACCEL_ERROR_SHAPE_MISMATCH (counts), ACCEL_ERROR_DTYPE_MISMATCH,
+ * ACCEL_ERROR_INVALID_ARGUMENT (overlap), ACCEL_ERROR_UNSUPPORTED (neither
+ * views as the other: make out contiguous). */
+ACCEL_API accel_status accel_array_reshape_copy(accel_queue *q, const accel_array *x,
+                                                const accel_array *out);
+
+/* -------------------------------------------------------------- creation */
+
+/* Creation on the device: generated loop kernels (core/arrays/loop.c), one
+ * thread per element of out, which may be any view (strided, reversed);
+ * asynchronous; checked before anything is enqueued (out untouched on
+ * error). empty is accel_array_init on a new buffer (no work). Errors
+ * besides those named: those of accel_array_astype (handles, views,
+ * devices; ACCEL_ERROR_UNSUPPORTED for complex dtypes). */
+
+/* Every element of out = value converted to out's dtype as
+ * accel_array_astype converts a float64 (truncation, saturation, NaN 0 for
+ * integers; round to nearest for floats). zeros and ones are full with 0
+ * and 1. */
+ACCEL_API accel_status accel_array_full(accel_queue *q, const accel_array *out, double value);
+/* Every element of out = value exactly for 64-bit integer dtypes, wrapped
+ * modulo 2^bits for narrower ones, rounded for floats, value != 0 for bool. */
+ACCEL_API accel_status accel_array_full_i64(accel_queue *q, const accel_array *out, int64_t value);
+ACCEL_API accel_status accel_array_full_u64(accel_queue *q, const accel_array *out, uint64_t value);
+
+/* out[i] = start + i * step (NumPy's arange), out 1-D of exactly
+ * ceil((stop - start) / step) elements (0 when that is negative). Float
+ * dtypes compute in float64 and round once; integer dtypes need integral
+ * start and step and compute exactly in int64 (wrapping to the dtype).
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (step 0, a non-finite bound, a
+ * fractional start or step for an integer out), ACCEL_ERROR_SHAPE_MISMATCH
+ * (out not 1-D of that length). */
+ACCEL_API accel_status accel_array_arange(accel_queue *q, double start, double stop, double step,
+                                          const accel_array *out);
+
+/* num = out's length evenly spaced floats from start to stop (NumPy's
+ * linspace: start + i * step with step = (stop - start) / (num - 1), or /
+ * num without the endpoint; the endpoint stored as stop exactly), computed
+ * in float64 and rounded once. Errors: ACCEL_ERROR_DTYPE_MISMATCH (out not
+ * a float), ACCEL_ERROR_SHAPE_MISMATCH (out not 1-D). */
+ACCEL_API accel_status accel_array_linspace(accel_queue *q, double start, double stop, int endpoint,
+                                            const accel_array *out);
+
+/* out[..., i, j] = (j - i == k): ones on the k-th diagonal (k > 0 above the
+ * main one), zeros elsewhere, for every matrix of the last two axes of out
+ * (ndim >= 2; any dtype). Errors: ACCEL_ERROR_INVALID_ARGUMENT (ndim < 2). */
+ACCEL_API accel_status accel_array_eye(accel_queue *q, int64_t k, const accel_array *out);
+
+/* out = x on and below (tril) or on and above (triu) the k-th diagonal of
+ * the last two axes, zero elsewhere; x and out of one shape (ndim >= 2) and
+ * dtype; out may be x itself (in place), no other overlap. Errors:
+ * ACCEL_ERROR_SHAPE_MISMATCH, ACCEL_ERROR_DTYPE_MISMATCH,
+ * ACCEL_ERROR_INVALID_ARGUMENT (ndim < 2, overlap). */
+ACCEL_API accel_status accel_array_tril(accel_queue *q, const accel_array *x, int64_t k,
+                                        const accel_array *out);
+ACCEL_API accel_status accel_array_triu(accel_queue *q, const accel_array *x, int64_t k,
+                                        const accel_array *out);
+
+/* meshgrid as views (no copy, nothing enqueued): outs[i] (count of them) is
+ * xs[i] (1-D, one dtype) broadcast over the count-dimensional grid with
+ * stride 0 on every other axis; indexing_xy nonzero swaps the first two
+ * axes (the Array API's default "xy"), 0 is "ij". count <= 32. Errors:
+ * ACCEL_ERROR_INVALID_ARGUMENT (NULL, count), ACCEL_ERROR_SHAPE_MISMATCH (an
+ * xs[i] not 1-D), ACCEL_ERROR_DTYPE_MISMATCH (dtypes differ), the checks of
+ * accel_array_validate. */
+ACCEL_API accel_status accel_array_meshgrid(size_t count, const accel_array *const *xs,
+                                            int indexing_xy, accel_array *outs);
+
+/* -------------------------------------------------------------- indexing */
+
+/* Indexing with arrays: generated loop kernels, asynchronous, checked
+ * before anything is enqueued (out or x untouched on error). Indices are
+ * any integer dtype, read as int64; negative ones count from the end.
+ * Out-of-range indices do not trap on any device: a gather clamps them
+ * into the axis and a scatter drops them (JAX's documented rule, "JAX - The
+ * Sharp Bits": out-of-bounds indexing); check indices first where that
+ * matters. No input may overlap the array written. Errors besides those
+ * named: those of accel_array_astype (handles, views, devices,
+ * ACCEL_ERROR_OUT_OF_RANGE for a view past its buffer). */
+
+/* out = x's elements at indices along axis (the Array API's take; NumPy's
+ * np.take with any indices shape): out's shape is x.shape[:axis] +
+ * indices.shape + x.shape[axis+1:], its dtype x's. axis
+ * ACCEL_ARRAY_AXIS_NONE takes from the flattened x. Errors:
+ * ACCEL_ERROR_INVALID_ARGUMENT (axis, an empty axis with indices to take),
+ * ACCEL_ERROR_DTYPE_MISMATCH (indices not integers, out not x's dtype),
+ * ACCEL_ERROR_SHAPE_MISMATCH (out's shape), ACCEL_ERROR_UNSUPPORTED (axis
+ * NONE and x not viewable flat). */
+ACCEL_API accel_status accel_array_take(accel_queue *q, const accel_array *x,
+                                        const accel_array *indices, int32_t axis,
+                                        const accel_array *out);
+
+/* out[..., i, ...] = x[..., indices[..., i, ...], ...] along axis
+ * (take_along_axis): indices and x have one ndim and broadcast on every
+ * other axis; out's shape is that broadcast shape with indices' size along
+ * axis. Errors as accel_array_take. */
+ACCEL_API accel_status accel_array_take_along_axis(accel_queue *q, const accel_array *x,
+                                                   const accel_array *indices, int32_t axis,
+                                                   const accel_array *out);
+
+/* Integer-array scatter, x[..., indices, ...] = values along axis (NumPy's
+ * np.put along an axis): values (x's dtype) broadcast to take's result
+ * shape. x is written in place. With repeated indices which value lands is
+ * unspecified (one thread per value, as CUDA's and NumPy's put). Errors as
+ * accel_array_take (values' shape: ACCEL_ERROR_SHAPE_MISMATCH). */
+ACCEL_API accel_status accel_array_scatter(accel_queue *q, const accel_array *x,
+                                           const accel_array *indices, int32_t axis,
+                                           const accel_array *values);
+
+/* The indices of x's nonzero elements (NaN counts as nonzero) in row-major
+ * order, as the rows of out (int64 of shape (x.ndim, count)): out[d, j] is
+ * axis d's index of the j-th nonzero (the Array API's nonzero, stacked).
+ * count is the caller's: the number of nonzeros (accel_array_astype x to
+ * bool, then accel_array_reduce SUM gives it as int64). With fewer columns
+ * the first count are written; with more, the rest stay untouched. One
+ * thread walks x (correct everywhere, slow on a GPU for large x).
+ * Errors: ACCEL_ERROR_INVALID_ARGUMENT (x 0-d), ACCEL_ERROR_DTYPE_MISMATCH
+ * (out not int64), ACCEL_ERROR_SHAPE_MISMATCH (out not (x.ndim, n)),
+ * ACCEL_ERROR_UNSUPPORTED (x with more than 8 axes). */
+ACCEL_API accel_status accel_array_nonzero(accel_queue *q, const accel_array *x,
+                                           const accel_array *out);
+
+/* Boolean-mask gather, out = x[mask]: mask (bool) has the shape of x's
+ * first mask.ndim >= 1 axes; out's shape is (count,) + x's remaining axes,
+ * its dtype x's, the selected elements in row-major order of the mask.
+ * count as accel_array_nonzero's (the mask's true elements; fewer: the
+ * first count; more: the rest untouched). One thread per element of the
+ * remaining axes walks the mask. Errors: ACCEL_ERROR_DTYPE_MISMATCH (mask
+ * not bool, out not x's dtype), ACCEL_ERROR_SHAPE_MISMATCH. */
+ACCEL_API accel_status accel_array_mask_gather(accel_queue *q, const accel_array *x,
+                                               const accel_array *mask, const accel_array *out);
+
+/* Boolean-mask scatter, x[mask] = values in place: the j-th selected
+ * element (row-major order of the mask) gets values[j] (values of shape
+ * (count,) + x's remaining axes) or, for a 0-d values, values itself.
+ * Selected elements past count keep their value. Errors as
+ * accel_array_mask_gather. */
+ACCEL_API accel_status accel_array_mask_scatter(accel_queue *q, const accel_array *x,
+                                                const accel_array *mask, const accel_array *values);
+
 /* ------------------------------------------------------------------ dtypes */
 
 /* The result dtype of a binary function of arrays of dtypes a and b.

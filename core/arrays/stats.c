@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/arrays/stats.c — the statistics that are more than one fold: var and
+ * std (two passes over the reduced elements) and cumulative_sum (a running
+ * sum along one axis), as rows of loop kernels (loop.c): one thread per
+ * kept element walks its reduced elements in row-major order, so every
+ * backend computes the same bits. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "arrays/arrays_internal.h"
+#include "base/status.h"
+
+/* The two-pass algorithm (Chan, Golub and LeVeque, "Algorithms for
+ * computing the sample variance: analysis and recommendations", The
+ * American Statistician 37(3), 1983, eq. 1.2a; Higham, Accuracy and
+ * Stability of Numerical Algorithms, 2nd ed., section 1.9): the mean, then
+ * the sum of squared deviations from it, in float64. k0: std (sqrt). */
+static const accel__lrow row_var = {
+    .name = "var",
+    .narr = 2,
+    .written = 1,
+    .nf = 1,
+    .ni = 1,
+    .serial = 1,
+    .pre = "    double accel_s = 0, accel_q = 0;",
+    .body = "      accel_s += (double)accel_ld1(accel_o1);",
+    .mid = "    const double accel_mu = accel_s / (double)accel_m;",
+    .body2 = "      { const double accel_d = (double)accel_ld1(accel_o1) - accel_mu; "
+             "accel_q += accel_d * accel_d; }",
+    .post =
+        "    { const double accel_zero = 0.0, accel_dof = (double)accel_m - accel_f0;\n"
+        "      double accel_v = accel_dof > 0 ? accel_q / accel_dof : accel_zero / accel_zero;\n"
+        "      if (accel_k0) accel_v = sqrt(accel_v);\n"
+        "      accel_st0(accel_p0, accel_v); }"};
+
+/* k0: include_initial; k1: out's stride along the axis when it does. */
+static const accel__lrow row_cumsum = {
+    .name = "cumulative_sum",
+    .narr = 2,
+    .written = 1,
+    .ni = 2,
+    .serial = 1,
+    .pre = "    accel_acc_t accel_acc = 0;\n    if (accel_k0) accel_st0(accel_p0, accel_acc);",
+    .body = "      accel_acc += (accel_acc_t)accel_ld1(accel_o1);\n"
+            "      accel_st0(accel_o0 + accel_k1, accel_acc);"};
+
+static accel_status var_std(const char *fn, accel_queue *q, const accel_array *x,
+                            uint64_t axes_mask, double correction, int keepdims, bool sd,
+                            const accel_array *out)
+{
+    accel__lcall c = {.fn = fn, .row = &row_var, .a = {out, x}};
+    static const char *const names[2] = {"out", "x"};
+    accel_runtime *rt;
+    accel_status st = accel__array_io(fn, q, 2, c.a, names, c.ext, &rt, false);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (x->ndim < 64 && (axes_mask >> x->ndim) != 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: axes_mask 0x%llx names axes past the %u of x", fn,
+                           (unsigned long long)axes_mask, x->ndim);
+    if (accel_dtype_kind_of(x->dtype) != ACCEL_DTYPE_KIND_FLOAT || out->dtype != x->dtype)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: x is %s and out %s (one float dtype)",
+                           fn, accel_dtype_name(x->dtype), accel_dtype_name(out->dtype));
+    if (!(correction >= 0) || correction != correction)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: correction %g (>= 0)", fn,
+                           correction);
+    st = accel__reduce_shape(fn, x, out, axes_mask, keepdims);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    for (uint32_t d = 0, od = 0; d < x->ndim; d++) {
+        bool red = axes_mask >> d & 1u;
+        int64_t os = !red || keepdims ? out->strides[od++] : 0;
+        if (red) {
+            c.ssize[c.ns] = x->shape[d];
+            c.sst[0][c.ns] = 0;
+            c.sst[1][c.ns++] = x->strides[d];
+        } else {
+            c.psize[c.np] = x->shape[d];
+            c.pst[0][c.np] = os;
+            c.pst[1][c.np++] = x->strides[d];
+        }
+    }
+    c.f[0] = correction;
+    c.k[0] = sd;
+    return accel__loop_run(q, rt, &c);
+}
+
+accel_status accel_array_var(accel_queue *q, const accel_array *x, uint64_t axes_mask,
+                             double correction, int keepdims, const accel_array *out)
+{
+    return var_std("accel_array_var", q, x, axes_mask, correction, keepdims, false, out);
+}
+
+accel_status accel_array_std(accel_queue *q, const accel_array *x, uint64_t axes_mask,
+                             double correction, int keepdims, const accel_array *out)
+{
+    return var_std("accel_array_std", q, x, axes_mask, correction, keepdims, true, out);
+}
+
+accel_status accel_array_cumulative_sum(accel_queue *q, const accel_array *x, int32_t axis,
+                                        int include_initial, const accel_array *out)
+{
+    static const char fn[] = "accel_array_cumulative_sum";
+    accel__lcall c = {.fn = fn, .row = &row_cumsum, .a = {out, x}};
+    static const char *const names[2] = {"out", "x"};
+    accel_runtime *rt;
+    accel_status st = accel__array_io(fn, q, 2, c.a, names, c.ext, &rt, false);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    int a = axis == ACCEL_ARRAY_AXIS_NONE && x->ndim == 1 ? 0 : accel__array_axis(axis, x->ndim);
+    if (a < 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: axis %d is out of range for x's %u axes (required unless x is "
+                           "1-D)",
+                           fn, axis, x->ndim);
+    accel_dtype rt_dt;
+    accel_result_type(x->dtype, out->dtype, &rt_dt);
+    if (rt_dt != out->dtype || out->dtype == ACCEL_BOOL)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: out is %s, which x (%s) does not promote to (numeric, at least "
+                           "x's kind and width)",
+                           fn, accel_dtype_name(out->dtype), accel_dtype_name(x->dtype));
+    int64_t shape[ACCEL_ARRAY_MAX_NDIM];
+    memcpy(shape, x->shape, x->ndim * sizeof *shape);
+    shape[a] += include_initial ? 1 : 0;
+    st = accel__array_shape_is(fn, "out", out, x->ndim, shape);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    for (uint32_t d = 0; d < x->ndim; d++) {
+        if ((int)d == a)
+            continue;
+        c.psize[c.np] = x->shape[d];
+        c.pst[0][c.np] = out->strides[d];
+        c.pst[1][c.np++] = x->strides[d];
+    }
+    c.ns = 1;
+    c.ssize[0] = x->shape[a];
+    c.sst[0][0] = out->strides[a];
+    c.sst[1][0] = x->strides[a];
+    c.k[0] = include_initial != 0;
+    c.k[1] = include_initial ? out->strides[a] : 0;
+    return accel__loop_run(q, rt, &c);
+}

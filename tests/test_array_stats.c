@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* test_array_stats.c — var, std (with correction, any axes, keepdims) and
+ * cumulative_sum (every axis, include_initial, every dtype it takes) against
+ * plain host loops (two-pass float64 in row-major order, so the bits
+ * compare exactly), on contiguous and transposed-reversed views; empty
+ * axes; bad input with out untouched. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include "test_array_common.h"
+
+/* x of shape (3, 4, 5) over 60 elements: contiguous, or the transpose of a
+ * (5, 4, 3) array with its middle axis reversed. */
+static accel_array make_x(accel_buffer *b, accel_dtype dt, bool strided)
+{
+    const int64_t shape[] = {3, 4, 5};
+    accel_array x;
+    tu_ok(accel_array_init(&x, b, dt, 3, shape));
+    if (strided) {
+        x.strides[0] = 1, x.strides[1] = -3, x.strides[2] = 12;
+        x.offset = 9 * accel_dtype_size(dt);
+    }
+    return x;
+}
+
+static unsigned run_var(env *e, tu_rng *r, accel_dtype dt, bool strided, uint64_t mask,
+                        int keepdims, double corr, bool sd)
+{
+    unsigned char host[60 * 8], got[60 * 8];
+    fill(r, dt, false, host, 60);
+    if (mask % 3 == 1) /* also rows free of inf and NaN */
+        for (size_t i = 0; i < 60; i++)
+            if (!isfinite(get(host, dt, i).f))
+                put(host, dt, i, (val){.f = (double)(i % 7) - 2.5});
+    accel_buffer *bx = upload(e, host, 60 * accel_dtype_size(dt));
+    accel_array x = make_x(bx, dt, strided), out;
+    int64_t oshape[3];
+    uint32_t ond = 0;
+    for (uint32_t d = 0; d < 3; d++)
+        if (!(mask >> d & 1u) || keepdims)
+            oshape[ond++] = mask >> d & 1u ? 1 : x.shape[d];
+    memset(got, 0xa5, sizeof got);
+    accel_buffer *bo = upload(e, got, sizeof got);
+    tu_ok(accel_array_init(&out, bo, dt, ond, oshape));
+    tu_ok((sd ? accel_array_std : accel_array_var)(e->q, &x, mask, corr, keepdims, &out));
+    tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, sizeof got));
+    int64_t n = 1, m = 1;
+    for (uint32_t d = 0; d < 3; d++)
+        (void)((mask >> d & 1u) ? (m *= x.shape[d]) : (n *= x.shape[d]));
+    for (int64_t i = 0; i < n; i++) {
+        double v[60], s = 0, q = 0;
+        for (int64_t j = 0; j < m; j++) {
+            int64_t idx[3], ri = i, rj = j;
+            for (uint32_t d = 3; d-- > 0;) {
+                int64_t *k = (mask >> d & 1u) ? &rj : &ri;
+                idx[d] = *k % x.shape[d];
+                *k /= x.shape[d];
+            }
+            v[j] = elem_at(&x, host, idx).f;
+            s += v[j];
+        }
+        double mu = s / (double)m;
+        for (int64_t j = 0; j < m; j++)
+            q += (v[j] - mu) * (v[j] - mu);
+        double res = (double)m - corr > 0 ? q / ((double)m - corr) : NAN;
+        if (sd)
+            res = sqrt(res);
+        val want = {.f = round_to(dt, dt == ACCEL_F64 ? res : (double)(float)res)};
+        val have = get(got, dt, (size_t)i);
+        cr_assert(same_value(dt, have, want),
+                  "%s %s mask %u corr %g %s: out[%lld] = %.17g, want %.17g", sd ? "std" : "var",
+                  accel_dtype_name(dt), (unsigned)mask, corr, strided ? "strided" : "contiguous",
+                  (long long)i, have.f, want.f);
+    }
+    for (size_t b = (size_t)n * accel_dtype_size(dt); b < sizeof got; b++)
+        cr_assert_eq(got[b], 0xa5, "byte %zu past out written", b);
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    return (unsigned)n;
+}
+
+static void var_std_every_float_dtype_on(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(60);
+    static const accel_dtype fl[] = {ACCEL_F16, ACCEL_BF16, ACCEL_F32, ACCEL_F64};
+    static const uint64_t masks[] = {0, 1, 2, 4, 5, 6, 7};
+    static const double corr[] = {0, 1, 2.5};
+    unsigned n = 0;
+    for (size_t d = 0; d < 4; d++)
+        for (size_t k = 0; k < 7; k++)
+            for (int c = 0; c < 3; c++)
+                n += run_var(&e, &r, fl[d], k % 2 == 1, masks[k], (int)(k % 3 == 0), corr[c],
+                             (k + (size_t)c) % 2 == 0);
+    cr_assert_gt(n, 1000u, "elements checked: %u", n);
+}
+
+Test(array_stats, var_std_every_float_dtype)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    accel_queue_release(q);
+    tu_for_each_device(rt, var_std_every_float_dtype_on, NULL);
+    accel_runtime_close(rt);
+}
+
+/* The standard's default result dtype of cumulative_sum. */
+static accel_dtype cumsum_dtype(accel_dtype dt)
+{
+    if (is_float(dt))
+        return dt;
+    return kind(dt) == ACCEL_DTYPE_KIND_UINT ? ACCEL_U64 : ACCEL_I64;
+}
+
+static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, bool strided,
+                           int axis, int initial)
+{
+    unsigned char host[60 * 8], got[80 * 8];
+    fill(r, dt, false, host, 60);
+    accel_buffer *bx = upload(e, host, 60 * accel_dtype_size(dt));
+    accel_array x = make_x(bx, dt, strided), out;
+    int64_t oshape[3] = {3, 4, 5};
+    oshape[axis] += initial;
+    memset(got, 0xa5, sizeof got);
+    accel_buffer *bo = upload(e, got, sizeof got);
+    tu_ok(accel_array_init(&out, bo, odt, 3, oshape));
+    tu_ok(accel_array_cumulative_sum(e->q, &x, axis - 3, initial, &out));
+    tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, sizeof got));
+    unsigned n = 0;
+    int64_t lines = 60 / x.shape[axis];
+    for (int64_t l = 0; l < lines; l++) {
+        int64_t idx[3], rem = l;
+        for (int d = 2; d >= 0; d--)
+            if (d != axis) {
+                idx[d] = rem % x.shape[d];
+                rem /= x.shape[d];
+            }
+        double facc = 0;
+        uint64_t uacc = 0;
+        for (int64_t j = -initial; j < x.shape[axis]; j++) {
+            if (j >= 0) {
+                idx[axis] = j;
+                val v = convert(dt, is_float(odt) ? ACCEL_F64 : ACCEL_I64, elem_at(&x, host, idx));
+                facc += v.f;
+                uacc += v.u;
+            }
+            val want =
+                is_float(odt)
+                    ? (val){.f = round_to(odt, odt == ACCEL_F64 ? facc : (double)(float)facc)}
+                    : wrap(odt, (val){.u = uacc});
+            int64_t oi[3] = {idx[0], idx[1], idx[2]};
+            oi[axis] = j + initial;
+            val have = get(got, odt, (size_t)((oi[0] * oshape[1] + oi[1]) * oshape[2] + oi[2]));
+            cr_assert(same_value(odt, have, want),
+                      "cumsum %s -> %s axis %d initial %d: line %lld [%lld] = 0x%llx (%g), want "
+                      "0x%llx (%g)",
+                      accel_dtype_name(dt), accel_dtype_name(odt), axis, initial, (long long)l,
+                      (long long)j, (unsigned long long)have.u, have.f, (unsigned long long)want.u,
+                      want.f);
+            n++;
+        }
+    }
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    return n;
+}
+
+static void cumulative_sum_every_dtype_on(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(61);
+    unsigned n = 0;
+    for (size_t d = 0; d < NDT; d++) {
+        accel_dtype dt = all_dtypes[d];
+        for (int axis = 0; axis < 3; axis++)
+            for (int init = 0; init < 2; init++)
+                n += run_cumsum(&e, &r, dt, cumsum_dtype(dt), (axis + init) % 2 == 1, axis, init);
+        if (!is_float(dt) && dt != ACCEL_U64 && dt != ACCEL_I64)
+            n += run_cumsum(&e, &r, dt, ACCEL_F64, true, 1, 1); /* dtype=float64 */
+        if (dt == ACCEL_I16)
+            n += run_cumsum(&e, &r, dt, ACCEL_I16, false, 2, 0); /* dtype=x's: wraps */
+    }
+    cr_assert_gt(n, 5000u, "elements checked: %u", n);
+}
+
+Test(array_stats, cumulative_sum_every_dtype)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    accel_queue_release(q);
+    tu_for_each_device(rt, cumulative_sum_every_dtype_on, NULL);
+    accel_runtime_close(rt);
+}
+
+Test(array_stats, empty_and_bad_input)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    double host[16];
+    for (int i = 0; i < 16; i++)
+        host[i] = 7.0;
+    accel_buffer *bx = upload(&e, host, sizeof host), *bo = upload(&e, host, sizeof host);
+    const int64_t s03[] = {0, 3}, s13[] = {1, 3}, s3[] = {3}, s23[] = {2, 3}, s2[] = {2};
+    accel_array x, out;
+    /* var over an empty axis: NaN; cumulative_sum with include_initial: 0 */
+    tu_ok(accel_array_init(&x, bx, ACCEL_F64, 2, s03));
+    tu_ok(accel_array_init(&out, bo, ACCEL_F64, 1, s3));
+    tu_ok(accel_array_var(q, &x, 1u, 0, 0, &out));
+    double got[3];
+    tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+    cr_assert(isnan(got[0]) && isnan(got[2]), "var of nothing: %g", got[0]);
+    tu_ok(accel_array_init(&out, bo, ACCEL_F64, 2, s13));
+    tu_ok(accel_array_cumulative_sum(q, &x, 0, 1, &out));
+    tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+    cr_assert(got[0] == 0 && got[1] == 0 && got[2] == 0, "initial of nothing: %g", got[0]);
+    tu_ok(accel_queue_write_blocking(q, bo, 0, host, sizeof host));
+    tu_ok(accel_array_init(&x, bx, ACCEL_F64, 2, s23));
+    tu_ok(accel_array_init(&out, bo, ACCEL_F64, 1, s2));
+    tu_assert_status(accel_array_var(q, &x, 8u, 0, 0, &out), ACCEL_ERROR_INVALID_ARGUMENT, "axis");
+    cr_assert(strstr(accel_last_error(), "axes_mask"), "%s", accel_last_error());
+    tu_assert_status(accel_array_std(q, &x, 2u, -1, 0, &out), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "correction");
+    tu_assert_status(accel_array_std(q, &x, 1u, 0, 0, &out), ACCEL_ERROR_SHAPE_MISMATCH, "shape");
+    accel_array xi = x, oi = out;
+    xi.dtype = ACCEL_I32, oi.dtype = ACCEL_I32;
+    tu_assert_status(accel_array_var(q, &xi, 2u, 0, 0, &oi), ACCEL_ERROR_DTYPE_MISMATCH, "ints");
+    accel_array o23;
+    tu_ok(accel_array_init(&o23, bo, ACCEL_F64, 2, s23));
+    tu_assert_status(accel_array_cumulative_sum(q, &x, 2, 0, &o23), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "axis 2");
+    tu_assert_status(accel_array_cumulative_sum(q, &x, ACCEL_ARRAY_AXIS_NONE, 0, &o23),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "axis required for 2-D");
+    tu_assert_status(accel_array_cumulative_sum(q, &x, 1, 1, &o23), ACCEL_ERROR_SHAPE_MISMATCH,
+                     "initial needs (2, 4)");
+    accel_array of = o23;
+    of.dtype = ACCEL_F32;
+    tu_assert_status(accel_array_cumulative_sum(q, &x, 1, 0, &of), ACCEL_ERROR_DTYPE_MISMATCH,
+                     "f64 into f32");
+    accel_array over = x;
+    tu_assert_status(accel_array_cumulative_sum(q, &x, 1, 0, &over), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "in place");
+    double back[16];
+    tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+    cr_assert(memcmp(back, host, sizeof back) == 0, "out changed by refused calls");
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}

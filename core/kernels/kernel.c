@@ -682,10 +682,22 @@ const char *accel_kernel_name(const accel_kernel *k)
 
 /* ------------------------------------------------------------ builds */
 
-/* What dev compiles: CUDA C++ on a GPU, C (the twin) elsewhere. */
+/* What dev compiles: CUDA C++ on a GPU, C (the twin) elsewhere, unless the
+ * backend's program_identity refuses that language and takes the other
+ * (the OpenCL plugin takes the CUDA dialect on every device, PoCL's CPU
+ * devices included, and translates it). */
 static uint32_t language_of(const accel_device *dev)
 {
-    return dev->props.kind == ACCEL_DEVICE_GPU ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
+    uint32_t lang = dev->props.kind == ACCEL_DEVICE_GPU ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
+    uint32_t other = lang == ACCEL_PROGRAM_C ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
+    const accel_backend *vt = dev->be->vt;
+    char id[512];
+    if (vt->program_identity &&
+        vt->program_identity(dev->be->ctx, dev->index, lang, id, sizeof id) ==
+            ACCEL_ERROR_UNSUPPORTED &&
+        vt->program_identity(dev->be->ctx, dev->index, other, id, sizeof id) == ACCEL_SUCCESS)
+        return other;
+    return lang;
 }
 
 accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t mask,

@@ -19,6 +19,12 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)
 #define __ldg(p) (*(p))
+#define make_float2(x, y) ((float2)((x), (y)))
+#define make_float4(x, y, z, w) ((float4)((x), (y), (z), (w)))
+#define make_int2(x, y) ((int2)((x), (y)))
+#define make_int4(x, y, z, w) ((int4)((x), (y), (z), (w)))
+#define make_uint2(x, y) ((uint2)((x), (y)))
+#define make_uint4(x, y, z, w) ((uint4)((x), (y), (z), (w)))
 #define threadIdx ((uint3)((uint)get_local_id(0), (uint)get_local_id(1), (uint)get_local_id(2)))
 #define blockIdx ((uint3)((uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2)))
 #define blockDim ((uint3)((uint)get_local_size(0), (uint)get_local_size(1), (uint)get_local_size(2)))
@@ -103,25 +109,52 @@
     }                                                                                              \
     ACCEL_OVL uint atomicInc(volatile AS uint *p, uint lim)                                        \
     {                                                                                              \
-        uint old = *p, seen;                                                                       \
-        do {                                                                                       \
-            seen = old;                                                                            \
-            old = atomic_cmpxchg(p, seen, seen >= lim ? 0u : seen + 1u);                           \
-        } while (old != seen);                                                                     \
-        return old;                                                                                \
+        ACCEL_CAS_LOOP(p, seen >= lim ? 0u : seen + 1u);                                           \
     }                                                                                              \
     ACCEL_OVL uint atomicDec(volatile AS uint *p, uint lim)                                        \
     {                                                                                              \
-        uint old = *p, seen;                                                                       \
-        do {                                                                                       \
-            seen = old;                                                                            \
-            old = atomic_cmpxchg(p, seen, (seen == 0u || seen > lim) ? lim : seen - 1u);           \
-        } while (old != seen);                                                                     \
-        return old;                                                                                \
+        ACCEL_CAS_LOOP(p, (seen == 0u || seen > lim) ? lim : seen - 1u);                           \
     }
+/* Replaces *p (a 32-bit unsigned) by NEW, an expression of its value
+ * `seen`, atomically; returns the old value. */
+#define ACCEL_CAS_LOOP(p, NEW)                                                                     \
+    uint old = *(p), seen;                                                                         \
+    do {                                                                                           \
+        seen = old;                                                                                \
+        old = atomic_cmpxchg((p), seen, (NEW));                                                    \
+    } while (old != seen);                                                                         \
+    return old
 ACCEL_ATOMIC_INT(__global, int)
 ACCEL_ATOMIC_INT(__global, uint)
 ACCEL_ATOMIC_INT(__local, int)
 ACCEL_ATOMIC_INT(__local, uint)
 ACCEL_ATOMIC_FP(__global)
 ACCEL_ATOMIC_FP(__local)
+/* 64-bit atomics where the device has them (unsigned long long and long
+ * long are ulong and long here): add, exchange, compare-and-swap, and
+ * atomicAdd on double as a compare-and-swap loop. */
+#ifdef cl_khr_int64_base_atomics
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define ACCEL_ATOMIC_64(AS, T)                                                                     \
+    ACCEL_OVL T atomicAdd(volatile AS T *p, T v) { return atom_add(p, v); }                        \
+    ACCEL_OVL T atomicExch(volatile AS T *p, T v) { return atom_xchg(p, v); }                      \
+    ACCEL_OVL T atomicCAS(volatile AS T *p, T cmp, T v) { return atom_cmpxchg(p, cmp, v); }
+ACCEL_ATOMIC_64(__global, ulong)
+ACCEL_ATOMIC_64(__global, long)
+ACCEL_ATOMIC_64(__local, ulong)
+ACCEL_ATOMIC_64(__local, long)
+#ifdef cl_khr_fp64
+#define ACCEL_ATOMIC_F64(AS)                                                                       \
+    ACCEL_OVL double atomicAdd(volatile AS double *p, double v)                                    \
+    {                                                                                              \
+        ulong old = as_ulong(*p), seen;                                                            \
+        do {                                                                                       \
+            seen = old;                                                                            \
+            old = atom_cmpxchg((volatile AS ulong *)p, seen, as_ulong(as_double(seen) + v));       \
+        } while (old != seen);                                                                     \
+        return as_double(old);                                                                     \
+    }
+ACCEL_ATOMIC_F64(__global)
+ACCEL_ATOMIC_F64(__local)
+#endif
+#endif

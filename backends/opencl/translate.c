@@ -83,10 +83,10 @@ static int is_ident(char ch)
 }
 
 static const char *const type_words[] = {
-    "void",    "char",     "short",    "int",      "long",     "float",   "double",
-    "signed",  "unsigned", "bool",     "size_t",   "int8_t",   "int16_t", "int32_t",
-    "int64_t", "uint8_t",  "uint16_t", "uint32_t", "uint64_t", "uint",    "ulong",
-    "uchar",   "ushort",   "half",     "ptrdiff_t"};
+    "void",      "char",     "short",    "int",     "long",    "float",   "double",  "signed",
+    "unsigned",  "bool",     "size_t",   "int8_t",  "int16_t", "int32_t", "int64_t", "uint8_t",
+    "uint16_t",  "uint32_t", "uint64_t", "uint",    "ulong",   "uchar",   "ushort",  "half",
+    "ptrdiff_t", "float2",   "float4",   "double2", "int2",    "int4",    "uint2",   "uint4"};
 
 static int word_in(const char *w, size_t n, const char *const *list, size_t count)
 {
@@ -261,6 +261,17 @@ static int take_extern(tstate *t)
     return 0;
 }
 
+/* Past the `int` of `long long int` (from e, the end of `long long`),
+ * keeping the newlines from t->i. */
+static size_t skip_int(tstate *t, size_t e)
+{
+    size_t k = skip_space(t->src, e);
+    if (word_at(t->src, k, "int"))
+        e = k + 3;
+    put_newlines(sink(t), t->src, t->i, e);
+    return e;
+}
+
 /* long long, unsigned long long, and the kernel parameters' size_t. */
 static int take_long(tstate *t, const char *w, size_t n)
 {
@@ -270,15 +281,13 @@ static int take_long(tstate *t, const char *w, size_t n)
         size_t k = skip_space(s, j + 4);
         if (word_at(s, k, "long")) {
             puts_(sink(t), "ulong");
-            put_newlines(sink(t), s, t->i, k);
-            t->i = k + 4;
+            t->i = skip_int(t, k + 4);
             return 1;
         }
     }
     if (n == 4 && memcmp(w, "long", 4) == 0 && word_at(s, j, "long")) {
         puts_(sink(t), "long");
-        put_newlines(sink(t), s, t->i, j);
-        t->i = j + 4;
+        t->i = skip_int(t, j + 4);
         return 1;
     }
     if (n == 6 && memcmp(w, "size_t", 6) == 0 && t->kstate == K_PARAMS) {

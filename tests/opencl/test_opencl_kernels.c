@@ -255,6 +255,34 @@ Test(opencl_kernels, dynamic_shared)
     accel_runtime_close(e.rt);
 }
 
+/* cas_max.cu: atomicCAS loops on the bits, 32-bit (a float maximum) and
+ * 64-bit (a double sum of integers: exact in any order). */
+Test(opencl_kernels, cas_loops_32_and_64_bit)
+{
+    env e = open_env();
+    const int n = 3000;
+    float *x = random_floats(n, 11, -1000, 1000), mx = -INFINITY, init_max = -INFINITY, got_max;
+    double sum = 0, init_sum = 0, got_sum;
+    for (int i = 0; i < n; i++) {
+        mx = x[i] > mx ? x[i] : mx;
+        sum += (double)(int)x[i];
+    }
+    accel_buffer *in = upload(&e, e.q, x, n * 4), *m = upload(&e, e.q, &init_max, 4);
+    accel_buffer *s = upload(&e, e.q, &init_sum, 8);
+    char *src = kernel_text("cas_max");
+    accel_kernel *k = make(&e, src, "cas_max");
+    accel_kernel_arg a[] = {arr(in, 0, n), accel_karg_i32(n), arr(m, 0, 1), arr(s, 0, 1)};
+    launch(&e, k, (n + 255) / 256, 1, 256, 1, 0, 4, a);
+    download(e.q, m, &got_max, 4);
+    download(e.q, s, &got_sum, 8);
+    cr_assert_eq(got_max, mx, "max %.9g, expected %.9g", got_max, mx);
+    cr_assert_eq(got_sum, sum, "sum %.17g, expected %.17g", got_sum, sum);
+    accel_kernel_release(k);
+    free(src);
+    free(x);
+    accel_runtime_close(e.rt);
+}
+
 /* One function of two arrays (x1 contiguous, x2 a transposed view: the
  * strided kernel) on both devices; bytes out. */
 static void binary_on(env *e, accel_queue *q, accel_array_fn fn, accel_dtype dt, const void *a,
@@ -351,5 +379,23 @@ Test(opencl_kernels, array_reduce_against_cpu)
                   ref);
     }
     free(x);
+    accel_runtime_close(e.rt);
+}
+
+/* A kernel that does not build: ACCEL_ERROR_COMPILE, the compiler's
+ * message at the user's line (3), through the translation. */
+Test(opencl_kernels, compile_error_names_the_users_line)
+{
+    env e = open_env();
+    static const char bad[] = "__global__ void bad(float *x, int n) {\n"
+                              "  int i = threadIdx.x;\n"
+                              "  if (i < n) x[i] = undefined_name * 2.0f;\n"
+                              "}\n";
+    accel_kernel *k = make(&e, bad, "bad");
+    accel_status st = accel_kernel_build(k, e.dev, 0);
+    cr_assert_eq(st, ACCEL_ERROR_COMPILE, "%s: %s", accel_status_name(st), accel_last_error());
+    cr_assert_not_null(strstr(accel_last_error(), "bad:3:"), "%s", accel_last_error());
+    cr_assert_not_null(strstr(accel_last_error(), "undefined_name"), "%s", accel_last_error());
+    accel_kernel_release(k);
     accel_runtime_close(e.rt);
 }

@@ -93,16 +93,20 @@
     ACCEL_OVL T atomicOr(volatile AS T *p, T v) { return atomic_or(p, v); }                        \
     ACCEL_OVL T atomicXor(volatile AS T *p, T v) { return atomic_xor(p, v); }                      \
     ACCEL_OVL T atomicCAS(volatile AS T *p, T cmp, T v) { return atomic_cmpxchg(p, cmp, v); }
-#define ACCEL_ATOMIC_FP(AS)                                                                        \
-    ACCEL_OVL float atomicAdd(volatile AS float *p, float v)                                       \
+/* atomicAdd on a floating type F through compare-and-swap (CAS) on its bits
+ * (an unsigned U of the same size; TO_U and TO_F reinterpret). */
+#define ACCEL_FP_ADD(AS, F, U, TO_U, TO_F, CAS)                                                    \
+    ACCEL_OVL F atomicAdd(volatile AS F *p, F v)                                                   \
     {                                                                                              \
-        uint old = as_uint(*p), seen;                                                              \
+        U old = TO_U(*p), seen;                                                                    \
         do {                                                                                       \
             seen = old;                                                                            \
-            old = atomic_cmpxchg((volatile AS uint *)p, seen, as_uint(as_float(seen) + v));        \
+            old = CAS((volatile AS U *)p, seen, TO_U(TO_F(seen) + v));                             \
         } while (old != seen);                                                                     \
-        return as_float(old);                                                                      \
-    }                                                                                              \
+        return TO_F(old);                                                                          \
+    }
+#define ACCEL_ATOMIC_FP(AS)                                                                        \
+    ACCEL_FP_ADD(AS, float, uint, as_uint, as_float, atomic_cmpxchg)                               \
     ACCEL_OVL float atomicExch(volatile AS float *p, float v)                                      \
     {                                                                                              \
         return as_float(atomic_xchg((volatile AS uint *)p, as_uint(v)));                           \
@@ -144,16 +148,7 @@ ACCEL_ATOMIC_64(__global, long)
 ACCEL_ATOMIC_64(__local, ulong)
 ACCEL_ATOMIC_64(__local, long)
 #ifdef cl_khr_fp64
-#define ACCEL_ATOMIC_F64(AS)                                                                       \
-    ACCEL_OVL double atomicAdd(volatile AS double *p, double v)                                    \
-    {                                                                                              \
-        ulong old = as_ulong(*p), seen;                                                            \
-        do {                                                                                       \
-            seen = old;                                                                            \
-            old = atom_cmpxchg((volatile AS ulong *)p, seen, as_ulong(as_double(seen) + v));       \
-        } while (old != seen);                                                                     \
-        return as_double(old);                                                                     \
-    }
+#define ACCEL_ATOMIC_F64(AS) ACCEL_FP_ADD(AS, double, ulong, as_ulong, as_double, atom_cmpxchg)
 ACCEL_ATOMIC_F64(__global)
 ACCEL_ATOMIC_F64(__local)
 #endif

@@ -344,6 +344,9 @@ static const accel_backend ocl_backend = {
     .op_execute = ocl__op_execute,
     .buffer_native_ptr = ocl_buffer_native_ptr,
     .queue_native = ocl_queue_native,
+    .program_identity = ocl__user_program_identity,
+    .program_build = ocl__user_program_build,
+    .program_release = ocl__user_program_release,
 };
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void)

@@ -44,6 +44,7 @@
     X(clReleaseKernel)                                                                             \
     X(clSetKernelArg)                                                                              \
     X(clGetKernelWorkGroupInfo)                                                                    \
+    X(clGetKernelInfo)                                                                             \
     X(clEnqueueNDRangeKernel)                                                                      \
     X(clEnqueueMarkerWithWaitList)                                                                 \
     X(clEnqueueBarrierWithWaitList)                                                                \
@@ -232,5 +233,23 @@ int32_t ocl__launch(ocl_ctx *c, accel_be_queue *q, cl_kernel k, const ocl_arg *a
                     unsigned dims, const size_t *global, const size_t *local, const char *name);
 
 size_t ocl__dtype_size(uint32_t dtype);
+
+/* User kernels (kernel.c): raw kernels in the CUDA-C dialect, translated
+ * to OpenCL C (translate.c), as the plugin ABI's program entries. */
+int32_t ocl__user_program_identity(void *ctx, uint32_t device, uint32_t language, char *out,
+                                   size_t size);
+int32_t ocl__user_program_build(void *ctx, uint32_t device, const accel_program_desc *d,
+                                accel_be_program **out, const void **out_binary,
+                                size_t *out_binary_size);
+void ocl__user_program_release(void *ctx, accel_be_program *p);
+/* ACCEL_OP_KERNEL: a raw launch of a program built for the device. */
+int32_t ocl__kernel_supported(ocl_ctx *c, uint32_t device, const accel_op_desc *o);
+int32_t ocl__kernel_launch(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o);
+/* src (a raw kernel in the CUDA-C dialect) as OpenCL C with the prelude
+ * before it, malloc'ed; *out_dynamic_shared = 1 when each kernel gained a
+ * last __local parameter for an extern __shared__ array. NULL: why says. */
+char *ocl__translate_cuda(const char *src, int *out_dynamic_shared, char *why, size_t why_size);
+/* cuda_prelude.cl: CUDA's names in OpenCL C. */
+const char *ocl__cuda_prelude(void);
 
 #endif /* ACCEL_OPENCL_H */

@@ -50,8 +50,9 @@ int32_t ocl__op_supported(void *vctx, uint32_t device, const accel_op_desc *desc
     ocl_ctx *c = vctx;
     const ocl_device *d = &c->dev[device];
     accel_op_desc o = full_desc(desc);
+    if (o.op == ACCEL_OP_KERNEL)
+        return ocl__kernel_supported(c, device, &o);
     int kind = op_kind(o.op);
-    /* No program entries: user kernels fall back (the core's CPU twin). */
     if (kind == 0 || o.dtype >= 32 || !(op_dtypes(o.op) >> o.dtype & 1u))
         return ACCEL_ERROR_UNSUPPORTED;
     if (kind == ACCEL_OP_KIND_GEMM)
@@ -294,6 +295,8 @@ int32_t ocl__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc
     ocl_ctx *c = vctx;
     accel_op_desc o = full_desc(desc);
     const char *name = o.name ? o.name : "accel op";
+    if (o.op == ACCEL_OP_KERNEL)
+        return ocl__kernel_launch(c, q, &o);
     int kind = op_kind(o.op);
     if (kind == ACCEL_OP_KIND_COPY)
         return run_copy(c, q, &o);

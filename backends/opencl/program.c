@@ -256,6 +256,11 @@ static int build(ocl_ctx *c, ocl_device *d)
     return create_kernels(c, d);
 }
 
+const char *ocl__cuda_prelude(void)
+{
+    return (const char *)ocl_cuda_prelude_src;
+}
+
 int32_t ocl__program_ensure(ocl_ctx *c, ocl_device *d)
 {
     pthread_mutex_lock(&d->build_lock);

@@ -713,10 +713,22 @@ const char *accel_kernel_name(const accel_kernel *k)
 
 /* ------------------------------------------------------------ builds */
 
-/* What dev compiles: CUDA C++ on a GPU, C (the twin) elsewhere. */
-static uint32_t language_of(const accel_device *dev)
+/* What dev compiles: CUDA C++ on a GPU, C (the twin) elsewhere, unless the
+ * backend's program_identity refuses that language and takes the other
+ * (the OpenCL plugin takes the CUDA dialect on every device, PoCL's CPU
+ * devices included, and translates it). */
+uint32_t accel__kernel_language(const accel_device *dev)
 {
-    return dev->props.kind == ACCEL_DEVICE_GPU ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
+    uint32_t lang = dev->props.kind == ACCEL_DEVICE_GPU ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
+    uint32_t other = lang == ACCEL_PROGRAM_C ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
+    const accel_backend *vt = dev->be->vt;
+    char id[512];
+    if (vt->program_identity &&
+        vt->program_identity(dev->be->ctx, dev->index, lang, id, sizeof id) ==
+            ACCEL_ERROR_UNSUPPORTED &&
+        vt->program_identity(dev->be->ctx, dev->index, other, id, sizeof id) == ACCEL_SUCCESS)
+        return other;
+    return lang;
 }
 
 accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t mask,
@@ -742,7 +754,7 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
         }
         b->dev = dev;
         b->mask = mask;
-        uint32_t lang = language_of(dev);
+        uint32_t lang = accel__kernel_language(dev);
         char entry[ACCEL__KNAME_MAX + 16];
         char *src = NULL;
         if (lang == ACCEL_PROGRAM_C && k->twin_problem) {
@@ -811,8 +823,8 @@ accel_status accel_kernel_compiler_get(accel_device *dev, char *out, size_t size
                            "%s: the %s backend builds no user kernels (no program_build entry)", fn,
                            dev->be->name);
     char id[512] = "";
-    if (vt->program_identity(dev->be->ctx, dev->index, language_of(dev), id, sizeof id) !=
-            ACCEL_SUCCESS ||
+    if (vt->program_identity(dev->be->ctx, dev->index, accel__kernel_language(dev), id,
+                             sizeof id) != ACCEL_SUCCESS ||
         id[0] == '\0')
         return accel__fail(ACCEL_ERROR_UNSUPPORTED,
                            "%s: the %s backend finds no compiler for user kernels on %s", fn,
@@ -841,7 +853,7 @@ accel_status accel_kernel_source_get(accel_kernel *k, accel_device *dev, uint32_
                            "%s: scalar_mask 0x%x names inputs past the %u the kernel has", fn,
                            scalar_mask, k->nin);
     char entry[ACCEL__KNAME_MAX + 16];
-    char *src = accel__kernel_codegen(k, language_of(dev), scalar_mask, entry);
+    char *src = accel__kernel_codegen(k, accel__kernel_language(dev), scalar_mask, entry);
     if (!src)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     size_t len = strlen(src);

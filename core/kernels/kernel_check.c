@@ -520,7 +520,8 @@ accel_status accel__kernel_debug_enqueue(accel_queue *q, accel__klaunch *L)
     accel_runtime *rt = q->dev->rt;
     accel_device *cpu = NULL;
     for (uint32_t i = 0; i < rt->device_count && !cpu; i++)
-        if (rt->devices[i].props.kind == ACCEL_DEVICE_CPU)
+        if (rt->devices[i].props.kind == ACCEL_DEVICE_CPU &&
+            accel__kernel_language(&rt->devices[i]) == ACCEL_PROGRAM_C)
             cpu = &rt->devices[i];
     if (!cpu)
         return accel__fail(ACCEL_ERROR_UNSUPPORTED,

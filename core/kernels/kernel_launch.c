@@ -476,7 +476,7 @@ static accel_status launch_grid(const char *fn, accel__call *call, accel_queue *
     if ((opt && opt->debug) || k->debug || q->dev->rt->cfg->kernel_debug) {
         L.mask = ACCEL__KMASK_DEBUG;
         L.be.twin_flags = ACCEL_TWIN_DEBUG;
-        if (q->dev->props.kind == ACCEL_DEVICE_GPU)
+        if (accel__kernel_language(q->dev) != ACCEL_PROGRAM_C)
             return accel__kernel_debug_enqueue(q, &L);
     }
     return submit(fn, q, &L, false);

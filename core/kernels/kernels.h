@@ -132,6 +132,11 @@ const char *accel__kernel_prelude_16bit(void);
  * newlines kept), for scanning. */
 void accel__kernel_blank_comments(char *s);
 
+/* kernel.c: the language dev's backend compiles (ACCEL_PROGRAM_*): the
+ * device kind's usual one (CUDA on a GPU, C elsewhere) unless the backend
+ * refuses it and takes the other. */
+uint32_t accel__kernel_language(const accel_device *dev);
+
 /* kernel.c: the program of k for dev and mask, building it on first use.
  * Errors are kept per (device, mask) and returned again with their message. */
 accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t mask,

@@ -11,8 +11,9 @@
  * run: a call or its queue's drain that returns ACCEL_ERROR_COMPILE,
  * ACCEL_ERROR_INTERNAL or ACCEL_ERROR_KERNEL_FAULT (an integer division by
  * zero the generator did not guard), or a refusal without a message, is a
- * bug. Kernels are kept in memory (no disk cache), so each (function,
- * dtypes, layout) is compiled once per process.
+ * bug. Kernels are compiled by the embedded tcc (fast; ACCEL_CPU_KERNEL_COMPILER=cc
+ * in the environment fuzzes with cc) and kept in memory (no disk cache),
+ * so each (function, dtypes, layout) is compiled once per process.
  *
  * Input: byte 0: the call (% 7); 1: the function (% ACCEL_ARRAY_FN_LIMIT_;
  * the reduction: % ACCEL_ARRAY_REDUCE_LIMIT_); 2-5: the dtypes of the inputs
@@ -51,7 +52,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     fprintf(f,
             "[runtime]\norder = cpu\nkernel_cache = off\n[backend.cpu]\nlibrary = %s\n"
-            "threads = 1\n",
+            "threads = 1\nkernel_compiler = tcc\n",
             ACCEL_FUZZ_CPU_PLUGIN);
     fclose(f);
     accel_status st = accel_runtime_open(path, &rt);

@@ -21,7 +21,8 @@
  * bits 2-3: LAUNCHES - 1); bytes 1-4: the buffers' element counts (1 + b %
  * 64); byte 5: the number of ops (b % 16), 6 bytes each (fuzz_op); the rest:
  * the tail, 3 bytes a call. One runtime on the CPU backend
- * (ACCEL_FUZZ_CPU_PLUGIN, one thread, no disk cache) serves every input. */
+ * (ACCEL_FUZZ_CPU_PLUGIN, one thread, no disk cache, fused kernels built by
+ * the embedded tcc) serves every input. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define CHECK(c)                                                                                   \
     do {                                                                                           \
         if (!(c)) {                                                                                \
-            fprintf(stderr, "fuzz_graph: %s failed (line %d): %s\n", #c, __LINE__,               \
+            fprintf(stderr, "fuzz_graph: %s failed (line %d): %s\n", #c, __LINE__,                 \
                     accel_last_error());                                                           \
             __builtin_trap();                                                                      \
         }                                                                                          \
@@ -50,11 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static accel_runtime *rt;
 static accel_device *dev;
 static accel_kernel *kern; /* y = x * s + 1 */
-static const float host_src[NEL] = {
-    1, -2, 3, 0.5f, -0.25f, 7, 0, -0.0f, 2, 4, 8, 16, -1, -3, 5, 6,
-    1, -2, 3, 0.5f, -0.25f, 7, 0, -0.0f, 2, 4, 8, 16, -1, -3, 5, 6,
-    1, -2, 3, 0.5f, -0.25f, 7, 0, -0.0f, 2, 4, 8, 16, -1, -3, 5, 6,
-    1, -2, 3, 0.5f, -0.25f, 7, 0, -0.0f, 2, 4, 8, 16, -1, -3, 5, 6};
+static const float host_src[NEL] = {1, -2, 3, 0.5f, -0.25f, 7, 0, -0.0f, 2, 4, 8, 16, -1, -3, 5, 6,
+                                    1, -2, 3, 0.5f, -0.25f, 7, 0, -0.0f, 2, 4, 8, 16, -1, -3, 5, 6,
+                                    1, -2, 3, 0.5f, -0.25f, 7, 0, -0.0f, 2, 4, 8, 16, -1, -3, 5, 6,
+                                    1, -2, 3, 0.5f, -0.25f, 7, 0, -0.0f, 2, 4, 8, 16, -1, -3, 5, 6};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -69,7 +69,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     fprintf(f,
             "[runtime]\norder = cpu\nkernel_cache = off\n[backend.cpu]\nlibrary = %s\n"
-            "threads = 1\n",
+            "threads = 1\nkernel_compiler = tcc\n",
             ACCEL_FUZZ_CPU_PLUGIN);
     fclose(f);
     accel_status st = accel_runtime_open(path, &rt);
@@ -103,9 +103,9 @@ typedef struct fuzz_run {
 
 static const accel_op_code binaries[] = {ACCEL_OP_ADD, ACCEL_OP_SUB, ACCEL_OP_MUL,
                                          ACCEL_OP_DIV, ACCEL_OP_MAX, ACCEL_OP_MIN};
-static const accel_op_code unaries[] = {ACCEL_OP_NEG,  ACCEL_OP_ABS,  ACCEL_OP_SQRT,
-                                        ACCEL_OP_EXP,  ACCEL_OP_RELU, ACCEL_OP_TANH,
-                                        ACCEL_OP_LOG,  ACCEL_OP_SIN,  ACCEL_OP_SIGMOID};
+static const accel_op_code unaries[] = {ACCEL_OP_NEG, ACCEL_OP_ABS,  ACCEL_OP_SQRT,
+                                        ACCEL_OP_EXP, ACCEL_OP_RELU, ACCEL_OP_TANH,
+                                        ACCEL_OP_LOG, ACCEL_OP_SIN,  ACCEL_OP_SIGMOID};
 static const accel_op_code reductions[] = {ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX, ACCEL_OP_REDUCE_MIN};
 
 static accel_status run_op(fuzz_run *r, const fuzz_op *op)
@@ -132,7 +132,8 @@ static accel_status run_op(fuzz_run *r, const fuzz_op *op)
     case 5:
         return accel_queue_copy(r->q, A, oa * 4, O, oo * 4, n * 4);
     case 6:
-        return accel_queue_write(r->q, O, oo * 4, host_src + oa, n * 4 <= (NEL - oa) * 4 ? n * 4 : 0);
+        return accel_queue_write(r->q, O, oo * 4, host_src + oa,
+                                 n * 4 <= (NEL - oa) * 4 ? n * 4 : 0);
     case 7:
         return accel_queue_read(r->q, A, oa * 4, r->host + oo, oo + n <= NEL ? n * 4 : 0);
     case 8: {
@@ -169,8 +170,8 @@ static void run_read(fuzz_run *r, float out[NBUF][NEL])
     memset(out, 0, sizeof(float) * NBUF * NEL);
     CHECK(accel_queue_finish(r->q) == ACCEL_SUCCESS);
     for (int i = 0; i < NBUF; i++)
-        CHECK(accel_queue_read_blocking(r->q, r->buf[i], 0, out[i],
-                                        accel_buffer_size(r->buf[i])) == ACCEL_SUCCESS);
+        CHECK(accel_queue_read_blocking(r->q, r->buf[i], 0, out[i], accel_buffer_size(r->buf[i])) ==
+              ACCEL_SUCCESS);
 }
 
 static void run_free(fuzz_run *r)

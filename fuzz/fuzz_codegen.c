@@ -27,6 +27,7 @@
 
 #include "accel/accel.h"
 #include "accel/array.h"
+#include "fuzz_runtime.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -42,26 +43,8 @@ static accel_buffer *buf[NARR];
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    char dir[] = "/tmp/accel-fuzz-codegen-XXXXXX";
-    if (!mkdtemp(dir))
-        abort();
-    char path[sizeof dir + 16];
-    snprintf(path, sizeof path, "%s/plugins.ini", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        abort();
-    fprintf(f,
-            "[runtime]\norder = cpu\nkernel_cache = off\n[backend.cpu]\nlibrary = %s\n"
-            "threads = 1\nkernel_compiler = tcc\n",
-            ACCEL_FUZZ_CPU_PLUGIN);
-    fclose(f);
-    accel_status st = accel_runtime_open(path, &rt);
-    unlink(path);
-    rmdir(dir);
-    if (st == ACCEL_SUCCESS)
-        st = accel_device_get_by_name(rt, "cpu:0", &dev);
-    if (st == ACCEL_SUCCESS)
-        st = accel_queue_create(dev, &q);
+    rt = fuzz_runtime_open("fuzz_codegen", "kernel_compiler = tcc\n", &dev);
+    accel_status st = accel_queue_create(dev, &q);
     for (int i = 0; i < NARR && st == ACCEL_SUCCESS; i++)
         st = accel_buffer_create(dev, BUF_BYTES, &buf[i]);
     if (st != ACCEL_SUCCESS) {

@@ -32,6 +32,7 @@
 #include "accel/accel.h"
 #include "accel/graph.h"
 #include "accel/kernel.h"
+#include "fuzz_runtime.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -59,28 +60,9 @@ static const float host_src[NEL] = {1, -2, 3, 0.5f, -0.25f, 7, 0, -0.0f, 2, 4, 8
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    char dir[] = "/tmp/accel-fuzz-graph-XXXXXX";
-    if (!mkdtemp(dir))
-        abort();
-    char path[sizeof dir + 16];
-    snprintf(path, sizeof path, "%s/plugins.ini", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        abort();
-    fprintf(f,
-            "[runtime]\norder = cpu\nkernel_cache = off\n[backend.cpu]\nlibrary = %s\n"
-            "threads = 1\nkernel_compiler = tcc\n",
-            ACCEL_FUZZ_CPU_PLUGIN);
-    fclose(f);
-    accel_status st = accel_runtime_open(path, &rt);
-    unlink(path);
-    rmdir(dir);
-    if (st == ACCEL_SUCCESS)
-        st = accel_device_get_by_name(rt, "cpu:0", &dev);
-    if (st == ACCEL_SUCCESS)
-        st = accel_kernel_elementwise_create(rt, "fzk", "float32 x, float32 s", "float32 y",
-                                             "y = x * s + 1", NULL, &kern);
-    if (st != ACCEL_SUCCESS) {
+    rt = fuzz_runtime_open("fuzz_graph", "kernel_compiler = tcc\n", &dev);
+    if (accel_kernel_elementwise_create(rt, "fzk", "float32 x, float32 s", "float32 y",
+                                        "y = x * s + 1", NULL, &kern) != ACCEL_SUCCESS) {
         fprintf(stderr, "fuzz_graph: %s\n", accel_last_error());
         abort();
     }

@@ -21,6 +21,7 @@
 
 #include "accel/kernel.h"
 
+#include "fuzz_runtime.h"
 #include "kernels/kernels.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -31,25 +32,7 @@ static accel_runtime *rt;
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    char dir[] = "/tmp/accel-fuzz-kernel-XXXXXX";
-    if (!mkdtemp(dir))
-        abort();
-    char path[sizeof dir + 16];
-    snprintf(path, sizeof path, "%s/plugins.ini", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        abort();
-    fprintf(f, "[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\nthreads = 1\n",
-            ACCEL_FUZZ_CPU_PLUGIN);
-    fclose(f);
-    /* No disk cache: nothing is built, and the fuzzer leaves no files. */
-    setenv("XDG_CACHE_HOME", dir, 1);
-    if (accel_runtime_open(path, &rt) != ACCEL_SUCCESS) {
-        fprintf(stderr, "fuzz_kernel: %s\n", accel_last_error());
-        abort();
-    }
-    unlink(path);
-    rmdir(dir);
+    rt = fuzz_runtime_open("fuzz_kernel", "", NULL);
     return 0;
 }
 

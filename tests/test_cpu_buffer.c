@@ -61,3 +61,57 @@ Test(cpu_buffer, a_raw_kernel_writing_past_a_buffer_faults_and_spares_its_neighb
     accel_queue_release(q);
     accel_runtime_close(rt);
 }
+
+/* A kernel that jumps far past the end (an index off by a large stride,
+ * not a run off the end): a 256 KiB buffer written 16 MiB past it, with a
+ * buffer created just before it (a neighbouring mapping). The back guard
+ * reserves at least 64 MiB of address space, so the write faults instead of
+ * landing in the neighbour or another mapping. */
+Test(cpu_buffer, a_raw_kernel_jumping_far_past_a_buffer_faults)
+{
+    enum { n = 64 << 10, jump = 4 << 20 }; /* elements: 256 KiB, 16 MiB */
+    setenv("ACCEL_KERNEL_CACHE", "off", 1);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(
+        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    accel_buffer *nb[8], *a = NULL;
+    for (int i = 0; i < 8; i++) { /* neighbours on either side, whatever the layout */
+        tu_ok(accel_buffer_create(dev, (size_t)jump * 2 * sizeof(float), &nb[i]));
+        tu_ok(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(nb[i], 0, (size_t)jump * 2)));
+    }
+    tu_ok(accel_buffer_create(dev, n * sizeof(float), &a));
+    accel_kernel *k = NULL;
+    tu_ok(accel_kernel_raw_create(rt,
+                                  "__global__ void jump(float *a, int n, int off)\n"
+                                  "{\n"
+                                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                  "    if (i < n)\n"
+                                  "        a[i + off] = 7.0f;\n"
+                                  "}\n",
+                                  "jump", NULL, &k));
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(a, 0, n)), accel_karg_i32(64),
+                               accel_karg_i32(n + jump)};
+    tu_ok(accel_kernel_launch_grid(q, k, grid, block, 3, args));
+    tu_assert_status(accel_queue_finish(q), ACCEL_ERROR_KERNEL_FAULT, "a write 16 MiB past a");
+    float *got = malloc((size_t)jump * 2 * sizeof *got);
+    cr_assert(got);
+    for (int b = 0; b < 8; b++) {
+        tu_ok(accel_queue_read_blocking(q, nb[b], 0, got, (size_t)jump * 2 * sizeof *got));
+        size_t changed = 0;
+        for (size_t i = 0; i < (size_t)jump * 2; i++)
+            changed += got[i] != 1.0f;
+        cr_assert_eq(changed, 0, "%zu elements of neighbour %d changed", changed, b);
+    }
+    free(got);
+    accel_kernel_release(k);
+    accel_buffer_release(a);
+    for (int i = 0; i < 8; i++)
+        accel_buffer_release(nb[i]);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}

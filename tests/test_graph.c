@@ -397,6 +397,49 @@ Test(graph, rebind_buffers_scalars_and_host_pointers)
     fx_close(&f);
 }
 
+/* Instantiating a graph one of whose buffers was released is refused (the
+ * plan would read the freed buffer: a use after free found by
+ * fuzz/fuzz_graph); rebound, it instantiates and runs again. */
+Test(graph, instantiate_after_a_buffer_was_released)
+{
+    fx f = fx_open();
+    enum { n = 64 };
+    accel_buffer *a, *c, *c2;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &c));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &c2));
+    float h[n], r[n];
+    for (int i = 0; i < n; i++)
+        h[i] = (float)i - 20.0f;
+    tu_ok(accel_queue_write_blocking(f.q, a, 0, h, sizeof h));
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(a, 0, n), accel_slice_of(a, 0, n),
+                    accel_slice_of(c, 0, n)));
+    tu_ok(accel_scale(f.q, ACCEL_F32, 3.0, accel_slice_of(c, 0, n), accel_slice_of(c, 0, n)));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    accel_buffer_release(c);
+    for (uint32_t flags = 0; flags < 4; flags++) {
+        accel_graph_options o;
+        accel_graph_options_init(&o);
+        o.flags = flags;
+        tu_assert_status(accel_graph_instantiate(g, &o), ACCEL_ERROR_INVALID_HANDLE, "c released");
+        cr_assert(strstr(accel_last_error(), "was released"), "%s", accel_last_error());
+        tu_assert_status(accel_graph_launch(g, f.q), ACCEL_ERROR_INVALID_ARGUMENT,
+                         "not instantiated");
+    }
+    tu_ok(accel_graph_set_buffer(g, c, c2));
+    tu_ok(accel_graph_instantiate(g, NULL));
+    tu_ok(accel_graph_launch(g, f.q));
+    tu_ok(accel_queue_read_blocking(f.q, c2, 0, r, sizeof r));
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(r[i], 3.0f * (h[i] + h[i]), "r[%d] = %g", i, r[i]);
+    accel_graph_release(g);
+    accel_buffer_release(a);
+    accel_buffer_release(c2);
+    fx_close(&f);
+}
+
 /* A rebinding applies to later launches only, also while one is queued. */
 Test(graph, rebind_while_a_launch_is_queued)
 {

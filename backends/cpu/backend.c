@@ -211,11 +211,14 @@ static void *aligned_alloc64(size_t bytes)
 /* Buffers from this size on get guard regions (below); smaller ones come
  * from the heap, as glibc's own mmap threshold does for large blocks. */
 #define CPU_GUARDED_BYTES ((size_t)256 << 10)
-/* The most address space a buffer's back guard reserves. */
+/* The address space a buffer's back guard reserves: as much as the buffer,
+ * at least CPU_GUARD_MIN (an index off by a large stride jumps far past a
+ * small buffer), at most CPU_GUARD_MAX. */
+#define CPU_GUARD_MIN ((size_t)64 << 20)
 #define CPU_GUARD_MAX ((size_t)1 << 30)
 
 /* A large buffer in a mapping of its own, between a one-page guard before
- * and a guard as large as the buffer (up to 1 GiB) after it, both
+ * and a guard as large as the buffer (64 MiB to 1 GiB) after it, both
  * PROT_NONE (address space only: nothing is committed). The data ends where
  * the back guard starts (to 64 bytes), so a raw kernel that writes past the
  * end faults at once, which the launch reports as ACCEL_ERROR_KERNEL_FAULT
@@ -228,7 +231,9 @@ static void *guarded_alloc(size_t bytes, void **out_map, size_t *out_map_bytes)
         return NULL;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t body = (bytes + page - 1) / page * page;
-    size_t back = body < CPU_GUARD_MAX ? body : CPU_GUARD_MAX;
+    size_t back = body < CPU_GUARD_MIN   ? CPU_GUARD_MIN
+                  : body < CPU_GUARD_MAX ? body
+                                         : CPU_GUARD_MAX;
     size_t total = page + body + back;
     char *map = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (map == MAP_FAILED)

@@ -135,16 +135,53 @@ static bool backend_can_run(const accel_graph *g)
     return true;
 }
 
+/* Whether the buffer behind handle h is still b. */
+static bool alive(const void *h, const accel_buffer *b)
+{
+    accel__type type;
+    accel__gate *gate;
+    return accel__handle_peek(h, &type, &gate) == b && type == ACCEL__T_BUFFER;
+}
+
+/* Every buffer g uses is still alive (its handle resolves to it): once per
+ * distinct buffer; the message names the first node using a dead one. */
+static accel_status check_alive_locked(const accel_graph *g, const char *fn)
+{
+    bool all = true;
+    for (size_t k = 0; k < g->nubuf && all; k++)
+        all = alive(g->uhandle[k], g->ubuf[k]);
+    if (all)
+        return ACCEL_SUCCESS;
+    for (size_t i = 0; i < g->n; i++) {
+        const accel__gnode *n = &g->nodes[i];
+        for (uint32_t b = 0; b < n->nbuf; b++) {
+            if (n->buf[b] && !alive(n->buf_handle[b], n->buf[b]))
+                return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                                   "%s: node %zu (%s): buffer %u was released; rebind it with "
+                                   "accel_graph_set_buffer",
+                                   fn, i, n->name, b);
+        }
+    }
+    return ACCEL_SUCCESS;
+}
+
 static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const char *fn)
 {
     destroy_be_locked(g, fn);
     /* Fused kernels of the old plan may still run in queued launches. */
     wait_launches(g, fn);
     accel_status st = collect_buffers_locked(g, fn);
+    /* The plan reads every buffer g uses: a released one (freed) is
+     * refused here, and g stays uninstantiated until it is rebound and g
+     * instantiated again (found by fuzz/fuzz_graph). */
+    if (st == ACCEL_SUCCESS)
+        st = check_alive_locked(g, fn);
     if (st == ACCEL_SUCCESS)
         st = accel__fuse_plan(g, flags, fn);
-    if (st != ACCEL_SUCCESS)
+    if (st != ACCEL_SUCCESS) {
+        g->instantiated = false;
         return st;
+    }
     g->flags = flags;
     g->instantiated = true;
     g->be_stale = false;
@@ -215,36 +252,6 @@ accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *
 }
 
 /* ------------------------------------------------------------- launch */
-
-/* Whether the buffer behind handle h is still b. */
-static bool alive(const void *h, const accel_buffer *b)
-{
-    accel__type type;
-    accel__gate *gate;
-    return accel__handle_peek(h, &type, &gate) == b && type == ACCEL__T_BUFFER;
-}
-
-/* Every buffer g uses is still alive (its handle resolves to it): once per
- * distinct buffer; the message names the first node using a dead one. */
-static accel_status check_alive_locked(const accel_graph *g, const char *fn)
-{
-    bool all = true;
-    for (size_t k = 0; k < g->nubuf && all; k++)
-        all = alive(g->uhandle[k], g->ubuf[k]);
-    if (all)
-        return ACCEL_SUCCESS;
-    for (size_t i = 0; i < g->n; i++) {
-        const accel__gnode *n = &g->nodes[i];
-        for (uint32_t b = 0; b < n->nbuf; b++) {
-            if (n->buf[b] && !alive(n->buf_handle[b], n->buf[b]))
-                return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
-                                   "%s: node %zu (%s): buffer %u was released; rebind it with "
-                                   "accel_graph_set_buffer",
-                                   fn, i, n->name, b);
-        }
-    }
-    return ACCEL_SUCCESS;
-}
 
 /* Pin every buffer g uses for one launch (accel_buffer_release waits for
  * the pins, so none is freed before the launch's work is enqueued);

@@ -143,7 +143,9 @@ ACCEL_API void accel_graph_options_init(accel_graph_options *opt);
  *  in the rebinding calls. A backend that refuses the
  *  list (an op or transfer it cannot record) is not an error: the core
  *  replays instead (accel_graph_backend_replay says which). Errors:
- *  ACCEL_ERROR_INVALID_HANDLE (g), ACCEL_ERROR_INVALID_ARGUMENT
+ *  ACCEL_ERROR_INVALID_HANDLE (g, or a buffer g uses was released: g is
+ *  left uninstantiated; rebind it with accel_graph_set_buffer and call this
+ *  again), ACCEL_ERROR_INVALID_ARGUMENT
  *  (opt->struct_size 0 or unknown flags). Thread-safe. */
 ACCEL_API accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *opt);
 

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* vmath_avx2.c — the AVX2 + FMA half of vmath.c: SLEEF's 8-float and
+ * 4-double u10 functions (1.0 ulp). Built with -mavx2 -mfma; vmath.c calls
+ * it only on a CPU that has both. */
+#include <string.h>
+
+#include <immintrin.h>
+#include <sleef.h>
+
+#include "cpu.h"
+#include "vmath.h"
+
+typedef __m256 (*vmath_f8)(__m256);
+typedef __m256d (*vmath_d4)(__m256d);
+
+static vmath_f8 pick_f8(uint32_t op)
+{
+    switch (op) {
+    case ACCEL_OP_EXP:
+        return Sleef_expf8_u10avx2;
+    case ACCEL_OP_LOG:
+        return Sleef_logf8_u10avx2;
+    case ACCEL_OP_TANH:
+        return Sleef_tanhf8_u10avx2;
+    case ACCEL_OP_SIN:
+        return Sleef_sinf8_u10avx2;
+    default:
+        return Sleef_cosf8_u10avx2;
+    }
+}
+
+static vmath_d4 pick_d4(uint32_t op)
+{
+    switch (op) {
+    case ACCEL_OP_EXP:
+        return Sleef_expd4_u10avx2;
+    case ACCEL_OP_LOG:
+        return Sleef_logd4_u10avx2;
+    case ACCEL_OP_TANH:
+        return Sleef_tanhd4_u10avx2;
+    case ACCEL_OP_SIN:
+        return Sleef_sind4_u10avx2;
+    default:
+        return Sleef_cosd4_u10avx2;
+    }
+}
+
+void accel_cpu__vmath_f32_avx2(uint32_t op, const float *a, float *o, size_t n)
+{
+    vmath_f8 f = pick_f8(op);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(o + i, f(_mm256_loadu_ps(a + i)));
+    if (i < n) {
+        float t[8] = {0};
+        memcpy(t, a + i, (n - i) * sizeof *t);
+        _mm256_storeu_ps(t, f(_mm256_loadu_ps(t)));
+        memcpy(o + i, t, (n - i) * sizeof *t);
+    }
+}
+
+void accel_cpu__vmath_f64_avx2(uint32_t op, const double *a, double *o, size_t n)
+{
+    vmath_d4 f = pick_d4(op);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        _mm256_storeu_pd(o + i, f(_mm256_loadu_pd(a + i)));
+    if (i < n) {
+        double t[4] = {0};
+        memcpy(t, a + i, (n - i) * sizeof *t);
+        _mm256_storeu_pd(t, f(_mm256_loadu_pd(t)));
+        memcpy(o + i, t, (n - i) * sizeof *t);
+    }
+}

@@ -17,11 +17,12 @@
  *   rounding for + - * / sqrt; Figueroa, "When is double rounding innocuous?",
  *   SIGNUM 1995).
  * - exp, log, tanh: |got - exact| <= B ulp(exact), exact from long double libm
- *   (far more accurate than the dtype). B = 2 on the CPU (glibc; docs/checking.md's
- *   bound). On GPUs the CUDA Programming Guide's tables (expf 2, logf 1,
- *   tanhf 2 ulp; exp, log, tanh 1 ulp) count ulps from the correctly rounded
- *   result, which is itself up to 0.5 ulp from the exact value, so B = 2.5
- *   for f32 and 1.5 for f64 (measured on an H200: tanh f64 reached 1.08).
+ *   (far more accurate than the dtype). B = 2 on the CPU (docs/checking.md's
+ *   bounds: SLEEF 1 ulp, or glibc 2 in a build without SLEEF). On GPUs the
+ *   CUDA Programming Guide's tables (expf 2, logf 1, tanhf 2 ulp; exp, log,
+ *   tanh 1 ulp) count ulps from the correctly rounded result, which is
+ *   itself up to 0.5 ulp from the exact value, so B = 2.5 for f32 and 1.5
+ *   for f64 (measured on an H200: tanh f64 reached 1.08).
  * - axpby: each product and the sum rounded once, or fused: |got - exact| <=
  *   2u(|a x| + |b y|), u the unit roundoff (2^-24, 2^-53).
  * - sum and dot: |got - exact| <= 2 n u sum|x_i| (sum|x_i y_i| for dot);

@@ -39,9 +39,9 @@ line is the median over the rounds with the spread (min..max).
    (medians, spread of the per-round ratio):
      exp, log, tanh, sin, cos f32 of --big-n elements (2^24), into out=;
      add f32 (out=), sum f32 and matmul f32 (--matmul-n, 1024);
-     per call at --n elements (1024): z = x + y and add(x, y, out=z),
-     each call followed by what makes its result usable (accel: the stream's
-     synchronize; NumPy computes in the call).
+     per call at --n elements (1024): z = x + y and add(x, y, out=z), a
+     loop of --iters/4 calls and then what makes the results usable (accel:
+     the stream's synchronize; NumPy computes in the call), per call.
    Targets (issue 32): transcendentals, add, sum, matmul <= 1.0; the small
    op <= 2.0. Inputs: exp, tanh, sin, cos uniform in [-10, 10), log in
    [0.01, 100), add/sum/matmul in [0, 1).
@@ -330,8 +330,8 @@ def cpu_vs_numpy(dev: accel.Device, big_n: int, mm_n: int, n: int, iters: int,
             t0 = time.perf_counter()
             for _ in range(iters):
                 body()
-                if synced:
-                    sync()
+            if synced:
+                sync()
             return (time.perf_counter() - t0) / iters
         return run
 

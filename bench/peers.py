@@ -667,12 +667,12 @@ def print_table(cmp: dict, f=sys.stdout):
           f"the faster peer)", file=f)
     for dev in cmp["devices"]:
         print(f"\n  {dev['device']}", file=f)
-        print(f"  {'op':<15}{'dtype':<6}{'n':>12}{'accel ms':>12}"
+        print(f"  {'op':<16}{'dtype':<6}{'n':>12}{'accel ms':>12}"
               + "".join(f"{k + ' ms':>12}" for k in names)
               + f"{'faster':>8}{'accel/faster':>14}", file=f)
         for r in dev["rows"]:
             ratio = f"{r['accel_over_peer']:.3f}" if r["accel_over_peer"] else "n/a"
-            print(f"  {r['op']:<15}{r['dtype']:<6}{r['n']:>12}{r['accel_ms']:>12.4f}"
+            print(f"  {r['op']:<16}{r['dtype']:<6}{r['n']:>12}{r['accel_ms']:>12.4f}"
                   + "".join(f"{_ms(r['peers_ms'].get(k)):>12}" for k in names)
                   + f"{r['peer'] or '-':>8}{ratio:>14}", file=f)
         for r in dev["rows"]:

@@ -308,7 +308,8 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
         }                                                                                          \
         if (EW_HAVE_VMATH && EW_VMATH_HANDLES(op->op)) {                                           \
             o = op->ptr[1];                                                                        \
-            EW_FOR_WITH(EW_RANGE, n, EW_VMATH_##SUF(op->op, a + ew_rlo, o + ew_rlo, ew_rhi - ew_rlo)); \
+            EW_FOR_WITH(EW_RANGE, n,                                                               \
+                        EW_VMATH_##SUF(op->op, a + ew_rlo, o + ew_rlo, ew_rhi - ew_rlo));          \
             return;                                                                                \
         }                                                                                          \
         switch ((accel_op_code)op->op) {                                                           \

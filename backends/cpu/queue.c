@@ -7,7 +7,8 @@
  * condition-variable signal (none while the worker is busy or still polling
  * for work after its last task). Ops are copied into the ring by value.
  * A finish that finds a host function at the head while the worker runs
- * nothing runs it itself (help_locked).
+ * nothing runs it itself (help_locked), and a small elementwise op enqueued
+ * on an idle queue runs on the caller's thread (accel_cpu__queue_run_inline).
  *
  * Errors: the first failing task sets the queue's sticky error (status, an
  * error serial and the message); later ops and transfers are skipped until a

@@ -521,6 +521,47 @@ Test(ops, sin_cos_sigmoid_special_values)
     accel_runtime_close(rt);
 }
 
+/* sin and cos far from zero: past 1e28 (f32) and 1e299 (f64) SLEEF's u10
+ * bound no longer holds and the CPU hands those lanes to glibc (vmath.h);
+ * the reference is long double libm of the value as stored in the dtype.
+ * Bound 2.5 ulp: the CPU's 1 (2 without SLEEF) and CUDA's 2 from the
+ * correctly rounded result. */
+static void sin_cos_huge_body(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    const double x32[] = {1e28, 1e29, -3e38, 2.5e30, 12345.678, -7e33, 3.4e38, 1e20};
+    const double x64[] = {1e299, 1e300, -1.7e308, 4e306, 12345.678, -7e33, 1e29, 1e20};
+    enum { N = sizeof x32 / sizeof *x32 };
+    for (size_t d = 0; d < 2; ++d) {
+        accel_dtype dt = DTYPES[d];
+        if (!tu_device_has_dtype(dev, dt))
+            continue;
+        const double *x = dt == ACCEL_F32 ? x32 : x64;
+        double s[N], c[N];
+        tu_dbuf dx = tu_upload(q, dt, x, N), ds = tu_upload(q, dt, NULL, N);
+        tu_dbuf dc = tu_upload(q, dt, NULL, N);
+        tu_ok(accel_sin(q, dt, tu_slice(&dx), tu_slice(&ds)));
+        tu_ok(accel_cos(q, dt, tu_slice(&dx), tu_slice(&dc)));
+        tu_download(q, &ds, s), tu_download(q, &dc, c);
+        for (size_t i = 0; i < N; ++i) {
+            long double v = tu_round(dt, x[i]);
+            cr_assert(tu_ulp_diff(dt, s[i], sinl(v)) <= 2.5,
+                      "%s sin(%.9Lg) = %.17g, expected %.20Lg", accel_dtype_name(dt), v, s[i],
+                      sinl(v));
+            cr_assert(tu_ulp_diff(dt, c[i], cosl(v)) <= 2.5,
+                      "%s cos(%.9Lg) = %.17g, expected %.20Lg", accel_dtype_name(dt), v, c[i],
+                      cosl(v));
+        }
+        tu_release(&dx), tu_release(&ds), tu_release(&dc);
+    }
+}
+Test(ops, sin_cos_of_huge_arguments)
+{
+    accel_runtime *rt = tu_open_default();
+    tu_for_each_device(rt, sin_cos_huge_body, NULL);
+    accel_runtime_close(rt);
+}
+
 /* ------------------------------------------------------------ NaN and Inf */
 
 static void special_values_body(accel_device *dev, accel_queue *q, void *user)

@@ -5,11 +5,13 @@
  * loop.
  *
  * Accuracy: the u10 family, whose error bound SLEEF documents as 1.0 ulp
- * over the whole domain for each of these ten functions (SLEEF reference,
+ * for each of these ten functions (SLEEF reference,
  * "Math library": Sleef_expf_u10 ... Sleef_cosd_u10, the vector versions
  * share the scalar bounds), with C99 Annex F special values (NaN in, NaN out;
- * exp overflow +Inf; log(0) -Inf, log(x < 0) NaN). docs/checking.md states
- * the CPU's bound as 1 ulp from the exact value.
+ * exp overflow +Inf; log(0) -Inf, log(x < 0) NaN). sin and cos keep the
+ * bound for |x| <= 1e28 (f32) and 1e299 (f64) only: lanes beyond go through
+ * glibc (vmath.h). docs/checking.md states the CPU's bound as 1 ulp from
+ * the exact value.
  *
  * Where the CPU has AVX2 and FMA the 8-float / 4-double functions run
  * (vmath_avx2.c, built with -mavx2 -mfma); else the 4-float / 2-double SSE2
@@ -17,6 +19,7 @@
  * tail of a range goes through the same vector function on a padded copy, so
  * every element of one run gets the same function, however the range is
  * split among threads. */
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -29,12 +32,10 @@
 typedef __m128 (*vmath_f4)(__m128);
 typedef __m128d (*vmath_d2)(__m128d);
 
+/* Once per block of elements: cheap (libgcc reads CPUID at load time). */
 static bool vmath_avx2(void)
 {
-    static int have = -1; /* benign race: every thread computes the same value */
-    if (have < 0)
-        have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return have != 0;
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
 bool accel_cpu__vmath_handles(uint32_t op)
@@ -75,6 +76,39 @@ static vmath_d2 pick_d2(uint32_t op)
     }
 }
 
+/* o[0..4) = f(a[0..4)), lanes past SLEEF's trig range through libm. */
+static inline void step_f4(uint32_t op, vmath_f4 f, const float *a, float *o)
+{
+    const __m128 x = _mm_loadu_ps(a);
+    _mm_storeu_ps(o, f(x));
+    if (!accel_cpu__vmath_trig(op))
+        return;
+    const __m128 ax = _mm_andnot_ps(_mm_set1_ps(-0.0f), x);
+    if (_mm_movemask_ps(_mm_cmpgt_ps(ax, _mm_set1_ps(ACCEL_CPU_VMATH_TRIG_MAX_F32)))) {
+        float xs[4];
+        _mm_storeu_ps(xs, x);
+        for (int j = 0; j < 4; ++j)
+            if (fabsf(xs[j]) > ACCEL_CPU_VMATH_TRIG_MAX_F32)
+                o[j] = accel_cpu__vmath_libm_f32(op, xs[j]);
+    }
+}
+
+static inline void step_d2(uint32_t op, vmath_d2 f, const double *a, double *o)
+{
+    const __m128d x = _mm_loadu_pd(a);
+    _mm_storeu_pd(o, f(x));
+    if (!accel_cpu__vmath_trig(op))
+        return;
+    const __m128d ax = _mm_andnot_pd(_mm_set1_pd(-0.0), x);
+    if (_mm_movemask_pd(_mm_cmpgt_pd(ax, _mm_set1_pd(ACCEL_CPU_VMATH_TRIG_MAX_F64)))) {
+        double xs[2];
+        _mm_storeu_pd(xs, x);
+        for (int j = 0; j < 2; ++j)
+            if (fabs(xs[j]) > ACCEL_CPU_VMATH_TRIG_MAX_F64)
+                o[j] = accel_cpu__vmath_libm_f64(op, xs[j]);
+    }
+}
+
 void accel_cpu__vmath_f32(uint32_t op, const float *a, float *o, size_t n)
 {
     if (vmath_avx2()) {
@@ -84,11 +118,11 @@ void accel_cpu__vmath_f32(uint32_t op, const float *a, float *o, size_t n)
     vmath_f4 f = pick_f4(op);
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        _mm_storeu_ps(o + i, f(_mm_loadu_ps(a + i)));
+        step_f4(op, f, a + i, o + i);
     if (i < n) {
         float t[4] = {0};
         memcpy(t, a + i, (n - i) * sizeof *t);
-        _mm_storeu_ps(t, f(_mm_loadu_ps(t)));
+        step_f4(op, f, t, t);
         memcpy(o + i, t, (n - i) * sizeof *t);
     }
 }
@@ -102,11 +136,11 @@ void accel_cpu__vmath_f64(uint32_t op, const double *a, double *o, size_t n)
     vmath_d2 f = pick_d2(op);
     size_t i = 0;
     for (; i + 2 <= n; i += 2)
-        _mm_storeu_pd(o + i, f(_mm_loadu_pd(a + i)));
+        step_d2(op, f, a + i, o + i);
     if (i < n) {
         double t[2] = {0};
         memcpy(t, a + i, (n - i) * sizeof *t);
-        _mm_storeu_pd(t, f(_mm_loadu_pd(t)));
+        step_d2(op, f, t, t);
         memcpy(o + i, t, (n - i) * sizeof *t);
     }
 }

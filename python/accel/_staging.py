@@ -15,7 +15,8 @@ the write is still asynchronous on the stream, with no gain in speed."""
 from __future__ import annotations
 
 import threading
-from typing import Dict, List, Tuple
+import weakref
+from typing import List, Tuple
 
 import numpy as np
 
@@ -51,11 +52,12 @@ class _DeviceStaging:
     def acquire(self, dev: Device, nbytes: int) -> np.ndarray:
         with self.lock:
             self._reap(wait=self.busy_bytes + nbytes > _MAX_BUSY_BYTES and bool(self.busy))
-            fits = [b for b in self.free if b.nbytes >= nbytes]
-            if fits:
-                blk = min(fits, key=lambda b: b.nbytes)
-                self.free.remove(blk)
-                return blk
+            best = -1  # the smallest free block that fits (by index: arrays compare elementwise)
+            for i, b in enumerate(self.free):
+                if b.nbytes >= nbytes and (best < 0 or b.nbytes < self.free[best].nbytes):
+                    best = i
+            if best >= 0:
+                return self.free.pop(best)
         size = max(_MIN_BLOCK, 1 << (nbytes - 1).bit_length())
         return empty_pinned(size, np.uint8, device=dev)
 
@@ -65,16 +67,17 @@ class _DeviceStaging:
             self.busy_bytes += blk.nbytes
 
 
-_staging: Dict[int, _DeviceStaging] = {}
+# Per Device object, so that a runtime opened after a shutdown (new Device
+# objects) never gets blocks or events of the closed one.
+_staging: "weakref.WeakKeyDictionary[Device, _DeviceStaging]" = weakref.WeakKeyDictionary()
 _staging_lock = threading.Lock()
 
 
 def _for(dev: Device) -> _DeviceStaging:
-    key = id(dev)
-    st = _staging.get(key)
-    if st is None:
-        with _staging_lock:
-            st = _staging.setdefault(key, _DeviceStaging())
+    with _staging_lock:
+        st = _staging.get(dev)
+        if st is None:
+            st = _staging[dev] = _DeviceStaging()
     return st
 
 

@@ -322,6 +322,19 @@ int32_t accel_cpu__queue_enqueue_work(accel_be_queue *q, const accel_cpu_work *w
     return enqueue(q, &t);
 }
 
+/* A task run on a caller's thread (help_locked, run_inline) has ended:
+ * count it, and wake the worker for what was queued meanwhile and the
+ * waiting finishes. Lock held. */
+static void help_done_locked(accel_be_queue *q)
+{
+    q->helping = 0;
+    q->completed++;
+    if (q->count && q->worker_idle)
+        pthread_cond_signal(&q->work_cv);
+    if (q->waiters)
+        pthread_cond_broadcast(&q->done_cv);
+}
+
 /* Runs w on the calling thread when the queue is idle (nothing queued or
  * running, no error pending), as help_locked runs a host function: a small
  * op then costs its own work and no hand-off, where the worker's futex
@@ -353,12 +366,7 @@ int accel_cpu__queue_run_inline(accel_be_queue *q, accel_cpu_work *w)
         q->err_serial++;
         snprintf(q->err_msg, sizeof q->err_msg, "%s", msg);
     }
-    q->helping = 0;
-    q->completed++;
-    if (q->count && q->worker_idle)
-        pthread_cond_signal(&q->work_cv);
-    if (q->waiters)
-        pthread_cond_broadcast(&q->done_cv);
+    help_done_locked(q);
     pthread_mutex_unlock(&q->lock);
     return 1;
 }
@@ -431,12 +439,7 @@ static int help_locked(accel_be_queue *q)
     t.u.host_fn.fn(t.u.host_fn.user);
     fesetenv(&env);
     pthread_mutex_lock(&q->lock);
-    q->helping = 0;
-    q->completed++;
-    if (q->count && q->worker_idle)
-        pthread_cond_signal(&q->work_cv);
-    if (q->waiters)
-        pthread_cond_broadcast(&q->done_cv);
+    help_done_locked(q);
     return 1;
 }
 

@@ -44,103 +44,38 @@ bool accel_cpu__vmath_handles(uint32_t op)
            op == ACCEL_OP_COS;
 }
 
-static vmath_f4 pick_f4(uint32_t op)
-{
-    switch (op) {
-    case ACCEL_OP_EXP:
-        return Sleef_expf4_u10;
-    case ACCEL_OP_LOG:
-        return Sleef_logf4_u10;
-    case ACCEL_OP_TANH:
-        return Sleef_tanhf4_u10;
-    case ACCEL_OP_SIN:
-        return Sleef_sinf4_u10;
-    default:
-        return Sleef_cosf4_u10;
-    }
-}
+ACCEL_CPU_VMATH_PICK(pick_f4, vmath_f4, f4, )
+ACCEL_CPU_VMATH_PICK(pick_d2, vmath_d2, d2, )
 
-static vmath_d2 pick_d2(uint32_t op)
+static inline int huge_f4(__m128 x)
 {
-    switch (op) {
-    case ACCEL_OP_EXP:
-        return Sleef_expd2_u10;
-    case ACCEL_OP_LOG:
-        return Sleef_logd2_u10;
-    case ACCEL_OP_TANH:
-        return Sleef_tanhd2_u10;
-    case ACCEL_OP_SIN:
-        return Sleef_sind2_u10;
-    default:
-        return Sleef_cosd2_u10;
-    }
-}
-
-/* o[0..4) = f(a[0..4)), lanes past SLEEF's trig range through libm. */
-static inline void step_f4(uint32_t op, vmath_f4 f, const float *a, float *o)
-{
-    const __m128 x = _mm_loadu_ps(a);
-    _mm_storeu_ps(o, f(x));
-    if (!accel_cpu__vmath_trig(op))
-        return;
     const __m128 ax = _mm_andnot_ps(_mm_set1_ps(-0.0f), x);
-    if (_mm_movemask_ps(_mm_cmpgt_ps(ax, _mm_set1_ps(ACCEL_CPU_VMATH_TRIG_MAX_F32)))) {
-        float xs[4];
-        _mm_storeu_ps(xs, x);
-        for (int j = 0; j < 4; ++j)
-            if (fabsf(xs[j]) > ACCEL_CPU_VMATH_TRIG_MAX_F32)
-                o[j] = accel_cpu__vmath_libm_f32(op, xs[j]);
-    }
+    return _mm_movemask_ps(_mm_cmpgt_ps(ax, _mm_set1_ps(ACCEL_CPU_VMATH_TRIG_MAX_F32)));
 }
 
-static inline void step_d2(uint32_t op, vmath_d2 f, const double *a, double *o)
+static inline int huge_d2(__m128d x)
 {
-    const __m128d x = _mm_loadu_pd(a);
-    _mm_storeu_pd(o, f(x));
-    if (!accel_cpu__vmath_trig(op))
-        return;
     const __m128d ax = _mm_andnot_pd(_mm_set1_pd(-0.0), x);
-    if (_mm_movemask_pd(_mm_cmpgt_pd(ax, _mm_set1_pd(ACCEL_CPU_VMATH_TRIG_MAX_F64)))) {
-        double xs[2];
-        _mm_storeu_pd(xs, x);
-        for (int j = 0; j < 2; ++j)
-            if (fabs(xs[j]) > ACCEL_CPU_VMATH_TRIG_MAX_F64)
-                o[j] = accel_cpu__vmath_libm_f64(op, xs[j]);
-    }
+    return _mm_movemask_pd(_mm_cmpgt_pd(ax, _mm_set1_pd(ACCEL_CPU_VMATH_TRIG_MAX_F64)));
 }
+
+ACCEL_CPU_VMATH_RUN(f4, float, __m128, 4, vmath_f4, _mm_loadu_ps, _mm_storeu_ps, fabsf, huge_f4,
+                    ACCEL_CPU_VMATH_TRIG_MAX_F32, accel_cpu__vmath_libm_f32)
+ACCEL_CPU_VMATH_RUN(d2, double, __m128d, 2, vmath_d2, _mm_loadu_pd, _mm_storeu_pd, fabs, huge_d2,
+                    ACCEL_CPU_VMATH_TRIG_MAX_F64, accel_cpu__vmath_libm_f64)
 
 void accel_cpu__vmath_f32(uint32_t op, const float *a, float *o, size_t n)
 {
-    if (vmath_avx2()) {
+    if (vmath_avx2())
         accel_cpu__vmath_f32_avx2(op, a, o, n);
-        return;
-    }
-    vmath_f4 f = pick_f4(op);
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4)
-        step_f4(op, f, a + i, o + i);
-    if (i < n) {
-        float t[4] = {0};
-        memcpy(t, a + i, (n - i) * sizeof *t);
-        step_f4(op, f, t, t);
-        memcpy(o + i, t, (n - i) * sizeof *t);
-    }
+    else
+        run_f4(op, pick_f4(op), a, o, n);
 }
 
 void accel_cpu__vmath_f64(uint32_t op, const double *a, double *o, size_t n)
 {
-    if (vmath_avx2()) {
+    if (vmath_avx2())
         accel_cpu__vmath_f64_avx2(op, a, o, n);
-        return;
-    }
-    vmath_d2 f = pick_d2(op);
-    size_t i = 0;
-    for (; i + 2 <= n; i += 2)
-        step_d2(op, f, a + i, o + i);
-    if (i < n) {
-        double t[2] = {0};
-        memcpy(t, a + i, (n - i) * sizeof *t);
-        step_d2(op, f, t, t);
-        memcpy(o + i, t, (n - i) * sizeof *t);
-    }
+    else
+        run_d2(op, pick_d2(op), a, o, n);
 }

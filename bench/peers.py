@@ -108,6 +108,19 @@ def torch_median_ms(torch, fn, reps: int) -> float:
     return statistics.median(times)
 
 
+def host_median_ms(fn, sync, reps: int) -> float:
+    """Host-clock median ms of fn() then sync(), end to end, over
+    max(reps, 50) runs after 5 warm-ups (the graph rows' rule)."""
+    times = []
+    for i in range(max(reps, 50) + 5):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        if i >= 5:
+            times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
 class CupyPeer:
     name = "cupy"
 
@@ -129,9 +142,7 @@ class CupyPeer:
             "add": lambda: cp.add(a, b, out=c),
             "mul": lambda: cp.multiply(a, b, out=c),
             "relu": lambda: cp.maximum(a, 0, out=c),
-            "exp": lambda: cp.exp(a, out=c),
-            "sin": lambda: cp.sin(a, out=c),
-            "cos": lambda: cp.cos(a, out=c),
+            **{f: (lambda f=f: getattr(cp, f)(a, out=c)) for f in ("exp", "sin", "cos")},
             "axpby": lambda: self.axpby(a, cp.float32(0.5), cp.float32(0.5), c),
             "copy": lambda: cp.copyto(c, a),
             "sum": lambda: cp.sum(a),
@@ -185,14 +196,7 @@ class CupyPeer:
                 fn = (lambda: graph.launch(stream))
             else:
                 fn = adds
-            times = []
-            for i in range(max(reps, 50) + 5):
-                t0 = time.perf_counter()
-                fn()
-                stream.synchronize()
-                if i >= 5:
-                    times.append((time.perf_counter() - t0) * 1e3)
-        return statistics.median(times)
+            return host_median_ms(fn, stream.synchronize, reps)
 
     def gemm(self, dtype: str, n: int, reps: int) -> float | None:
         cp = self.cp
@@ -246,9 +250,7 @@ class TorchPeer:
             "add": lambda: torch.add(a, b, out=c),
             "mul": lambda: torch.mul(a, b, out=c),
             "relu": lambda: torch.clamp_min(a, 0, out=c),
-            "exp": lambda: torch.exp(a, out=c),
-            "sin": lambda: torch.sin(a, out=c),
-            "cos": lambda: torch.cos(a, out=c),
+            **{f: (lambda f=f: getattr(torch, f)(a, out=c)) for f in ("exp", "sin", "cos")},
             # torch has no one-kernel axpby: two in-place ops, as its users write it
             "axpby": lambda: c.mul_(0.5).add_(a, alpha=0.5),
             "copy": lambda: c.copy_(a),
@@ -315,15 +317,8 @@ class TorchPeer:
             with torch.cuda.graph(graph, stream=stream):
                 adds()
             fn = graph.replay
-        times = []
         with torch.cuda.stream(stream):
-            for i in range(max(reps, 50) + 5):
-                t0 = time.perf_counter()
-                fn()
-                stream.synchronize()
-                if i >= 5:
-                    times.append((time.perf_counter() - t0) * 1e3)
-        return statistics.median(times)
+            return host_median_ms(fn, stream.synchronize, reps)
 
     def dispatch_us(self) -> float:
         """Host time per torch.add of one element, queued without synchronizing."""

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 
 pkgs=(build-essential cmake pkg-config libopenblas-dev libinih-dev libcriterion-dev python3
-  python3-venv file dpkg-dev git libssl-dev libtcc-dev groff-base man-db libopenmpi-dev
+  python3-venv file dpkg-dev git libssl-dev libtcc-dev libsleef-dev groff-base man-db libopenmpi-dev
   openmpi-bin zlib1g-dev libzip-dev libcjson-dev)
 missing=()
 pkgs+=(librsvg2-bin) # rsvg-convert: a test renders the bench chart (tests/cli/svg_render_check.py)

@@ -176,6 +176,8 @@ typedef struct accel_cpu_work {
 } accel_cpu_work;
 /* queue.c: append w (copied) to q. */
 int32_t accel_cpu__queue_enqueue_work(accel_be_queue *q, const accel_cpu_work *w);
+/* queue.c: run w now on the calling thread if q is idle (1), else 0. */
+int accel_cpu__queue_run_inline(accel_be_queue *q, accel_cpu_work *w);
 int32_t accel_cpu__event_create(void *ctx, uint32_t device, accel_be_event **out);
 void accel_cpu__event_destroy(void *ctx, accel_be_event *ev);
 int32_t accel_cpu__event_record(void *ctx, accel_be_event *ev, accel_be_queue *q);

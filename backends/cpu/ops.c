@@ -57,6 +57,34 @@ int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc 
     return supported(desc->op, desc->dtype) ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
 }
 
+/* An elementwise op of at most one block (one thread's work, a few
+ * microseconds at most): run on the caller's thread when its queue is idle
+ * (accel_cpu__queue_run_inline), so that a small op from Python costs no
+ * hand-off to the worker thread. */
+static int small_elementwise(const accel_cpu_op *op)
+{
+    if (op->count[0] > ACCEL_CPU_EW_BLOCK)
+        return 0;
+    switch (op->op) {
+    case ACCEL_OP_FILL:
+    case ACCEL_OP_ADD:
+    case ACCEL_OP_SUB:
+    case ACCEL_OP_MUL:
+    case ACCEL_OP_DIV:
+    case ACCEL_OP_MAX:
+    case ACCEL_OP_MIN:
+    case ACCEL_OP_AXPBY:
+    case ACCEL_OP_SCALE:
+    case ACCEL_OP_NEG:
+    case ACCEL_OP_ABS:
+    case ACCEL_OP_SQRT:
+    case ACCEL_OP_RELU:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* The worker's call of an op task (accel_cpu_work.run). */
 static int32_t op_work(accel_cpu_work *w, int threads, char *msg, size_t msg_size)
 {
@@ -78,7 +106,11 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     w.run = op_work;
     w.discard = NULL;
     int32_t rc = accel_cpu__op_resolve(vctx, desc, &w.u.op);
-    return rc == ACCEL_SUCCESS ? accel_cpu__queue_enqueue_work(q, &w) : rc;
+    if (rc != ACCEL_SUCCESS)
+        return rc;
+    if (small_elementwise(&w.u.op) && accel_cpu__queue_run_inline(q, &w))
+        return ACCEL_SUCCESS;
+    return accel_cpu__queue_enqueue_work(q, &w);
 }
 
 int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_op *out)

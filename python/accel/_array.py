@@ -28,6 +28,7 @@ import numpy as np
 
 from . import _core
 from . import _lib as L
+from . import _staging
 from ._core import Device, Stream, _current_set, _stream_for, _tls, get_device, runtime
 from ._lib import ReleasedError, check, error
 
@@ -292,7 +293,13 @@ class Array:
 
     def set(self, arr: Any, stream: Optional[Stream] = None) -> None:
         """Copy host data (anything np.asarray takes, of this shape) into the
-        array, waiting until it is written. Raises ShapeMismatchError."""
+        array. Without `stream`: on the current stream, waiting until it is
+        written. With `stream` (as CuPy's ``set(arr, stream=s)``):
+        asynchronous on that stream, staged through page-locked memory
+        (accel/_staging.py): returns once the data are in the staging block,
+        so `arr` may be changed at once, and the device write overlaps other
+        streams' work. Raises ShapeMismatchError; a failed asynchronous write
+        is raised by the stream's next synchronizing call."""
         b = self._blk("Array.set")
         a = np.asarray(arr, dtype=self._dtype, order="C")
         if a.shape != self._shape and a.size == 1 == self._size:
@@ -310,8 +317,11 @@ class Array:
             h = b.handle
             if h is None:
                 raise _released("Array.set")
-            check(L.queue_write_blocking(s._h(), h, self._offset * isz, a.ctypes.data,
-                                         a.nbytes))
+            if stream is not None:
+                _staging.write_async(s, h, self._offset * isz, a)
+            else:
+                check(L.queue_write_blocking(s._h(), h, self._offset * isz, a.ctypes.data,
+                                             a.nbytes))
 
     def copy_to_host(self, ary: Optional[np.ndarray] = None, stream: Any = 0) -> np.ndarray:
         """Numba's name for :meth:`get`: a NumPy copy (into `ary`, a writable
@@ -805,8 +815,13 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
     (``dtype=np.int32``, ``np.int64`` or ``np.uint8`` keeps integers, for user
     kernels; the built-in ops compute in floats only). An accel
     Array already on `device` with that dtype is returned as is; on another
-    device it is copied there (accel_queue_copy). Raises DtypeMismatchError
-    for complex or other dtypes."""
+    device it is copied there (accel_queue_copy). Inside ``with
+    accel.Stream():`` the write of host data is asynchronous on that stream
+    (as CuPy's asarray on its current stream), staged through page-locked
+    memory so that `a` may still be changed at once (see Array.set); on the
+    default stream it is the blocking write above, which the backend spreads
+    over its copy threads. Raises DtypeMismatchError for complex or other
+    dtypes."""
     dev = get_device(device)
     if isinstance(a, Array):
         held = a._blk("asarray")  # held until return: see Array.release
@@ -842,7 +857,10 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
     out = _alloc(h.shape, h.dtype, dev)
     if out._size:
         s = _prepare(dev, out)
-        check(L.queue_write_blocking(s._h(), out._block.handle, 0, h.ctypes.data, h.nbytes))
+        if s is not (dev._null or dev.null_stream):  # inside ``with stream:``
+            _staging.write_async(s, out._block.handle, 0, h)
+        else:
+            check(L.queue_write_blocking(s._h(), out._block.handle, 0, h.ctypes.data, h.nbytes))
     return out
 
 

@@ -6,6 +6,7 @@
     python/bench/overhead.py [--device NAME] [--n 1024] [--iters 20000] [--rounds 7]
                              [--pinned-bytes 1073741824] [--pageable-bytes 268435456]
                              [--no-transfers]
+    python/bench/overhead.py --cpu-vs-numpy [--big-n 16777216] [--matmul-n 1024]
 
 The C side is python/bench/small_op.c, compiled here (cc) into a shared
 library and called through ctypes once per loop, on the same runtime, queue
@@ -33,6 +34,17 @@ line is the median over the rounds with the spread (min..max).
    accel_queue_write_blocking / read_blocking of the same bytes from C
    (target >= 0.95 of the C rate), and of PAGEABLE_BYTES from NumPy memory
    (the ratio, no target).
+3. With --cpu-vs-numpy (on the CPU device): the same work through accel and
+   NumPy in this one process, in interleaved rounds, accel / NumPy time
+   (medians, spread of the per-round ratio):
+     exp, log, tanh, sin, cos f32 of --big-n elements (2^24), into out=;
+     add f32 (out=), sum f32 and matmul f32 (--matmul-n, 1024);
+     per call at --n elements (1024): z = x + y and add(x, y, out=z), a
+     loop of --iters/4 calls and then what makes the results usable (accel:
+     the stream's synchronize; NumPy computes in the call), per call.
+   Targets (issue 32): transcendentals, add, sum, matmul <= 1.0; the small
+   op <= 2.0. Inputs: exp, tanh, sin, cos uniform in [-10, 10), log in
+   [0.01, 100), add/sum/matmul in [0, 1).
 """
 from __future__ import annotations
 
@@ -230,6 +242,110 @@ def transfers(c: ctypes.CDLL, dev: accel.Device, nbytes: int, pinned: bool,
     return res
 
 
+def _rounds(variants: Dict[str, Callable[[], float]], rounds: int) -> Dict[str, List[float]]:
+    """Seconds of each variant per round, a warm-up round first, the order
+    rotated each round."""
+    names = list(variants)
+    res: Dict[str, List[float]] = {k: [] for k in names}
+    for r in range(rounds + 1):
+        k = r % len(names)
+        for name in names[k:] + names[:k]:
+            t = variants[name]()
+            if r:
+                res[name].append(t)
+    return res
+
+
+def _ratio_line(what: str, acc: List[float], ref: List[float], unit: float, uname: str,
+                target: float) -> None:
+    ratios = [a / b for a, b in zip(acc, ref)]
+    r = statistics.median(acc) / statistics.median(ref)
+    print(f"   {what:22s} {statistics.median(acc) * unit:9.3f} {statistics.median(ref) * unit:9.3f}"
+          f" {uname}  {r:6.3f}  ({min(ratios):.3f}..{max(ratios):.3f})  "
+          f"target <= {target:.1f}: {verdict(r <= target)}")
+
+
+def cpu_vs_numpy(dev: accel.Device, big_n: int, mm_n: int, n: int, iters: int,
+                 rounds: int) -> bool:
+    """Section 3 (see the module docstring); True when every target is met."""
+    rng = np.random.default_rng(32)
+    wide = rng.uniform(-10, 10, big_n).astype(np.float32)
+    pos = rng.uniform(0.01, 100, big_n).astype(np.float32)
+    unit = rng.random(big_n, dtype=np.float32)
+    hout = np.empty(big_n, np.float32)
+    s = accel.get_current_stream(dev)
+    sync = s.synchronize
+    dw, dp, du = (accel.asarray(v, device=dev) for v in (wide, pos, unit))
+    dout = accel.empty(big_n, dtype=np.float32, device=dev)
+
+    def timed(fn: Callable[[], object], synced: bool) -> Callable[[], float]:
+        def run() -> float:
+            t0 = time.perf_counter()
+            fn()
+            if synced:
+                sync()
+            return time.perf_counter() - t0
+        return run
+
+    ok = True
+    print(f"\n3. CPU against NumPy {np.__version__}, one process; accel / NumPy, median of "
+          f"{rounds} interleaved rounds (spread of the per-round ratio)")
+    print(f"   {'':22s} {'accel':>9s} {'NumPy':>9s}")
+    big = [(f, dp if f == "log" else dw, pos if f == "log" else wide)
+           for f in ("exp", "log", "tanh", "sin", "cos")]
+    for f, dx, hx in big:
+        af, nf = getattr(accel, f), getattr(np, f)
+        res = _rounds({"a": timed(lambda: af(dx, out=dout), True),
+                       "n": timed(lambda: nf(hx, out=hout), False)}, rounds)
+        got = dout.get()
+        nf(hx, out=hout)
+        if not np.allclose(got, hout, rtol=4e-7, atol=0):
+            raise SystemExit(f"overhead.py: accel.{f} differs from numpy.{f} beyond 3 ulp")
+        _ratio_line(f"{f} f32 {big_n}", res["a"], res["n"], 1e3, "ms", 1.0)
+        ok = ok and statistics.median(res["a"]) <= statistics.median(res["n"])
+    a2 = accel.asarray(unit[::-1].copy(), device=dev)
+    h2 = unit[::-1].copy()
+    ma = rng.random((mm_n, mm_n), dtype=np.float32)
+    mb = rng.random((mm_n, mm_n), dtype=np.float32)
+    dma, dmb = accel.asarray(ma, device=dev), accel.asarray(mb, device=dev)
+    dmc = accel.empty((mm_n, mm_n), dtype=np.float32, device=dev)
+    hmc = np.empty((mm_n, mm_n), np.float32)
+    for what, av, nv in (
+            (f"add f32 {big_n}", lambda: accel.add(du, a2, out=dout),
+             lambda: np.add(unit, h2, out=hout)),
+            (f"sum f32 {big_n}", lambda: accel.sum(du).get(), lambda: np.sum(unit)),
+            (f"matmul f32 {mm_n}", lambda: accel.matmul(dma, dmb, out=dmc),
+             lambda: np.matmul(ma, mb, out=hmc))):
+        res = _rounds({"a": timed(av, True), "n": timed(nv, False)}, rounds)
+        _ratio_line(what, res["a"], res["n"], 1e3, "ms", 1.0)
+        ok = ok and statistics.median(res["a"]) <= statistics.median(res["n"])
+    x = accel.ones(n, dtype=np.float32, device=dev)
+    y = accel.full(n, 2.0, dtype=np.float32, device=dev)
+    z = accel.empty(n, dtype=np.float32, device=dev)
+    hx, hy, hz = np.ones(n, np.float32), np.full(n, 2.0, np.float32), np.empty(n, np.float32)
+    add, nadd = accel.add, np.add
+
+    def loop(body: Callable[[], object], synced: bool) -> Callable[[], float]:
+        def run() -> float:
+            t0 = time.perf_counter()
+            for _ in range(iters):
+                body()
+            if synced:
+                sync()
+            return (time.perf_counter() - t0) / iters
+        return run
+
+    for what, av, nv in ((f"z = x + y, n={n}", lambda: x + y, lambda: hx + hy),
+                         (f"add(out=), n={n}", lambda: add(x, y, out=z),
+                          lambda: nadd(hx, hy, out=hz))):
+        res = _rounds({"a": loop(av, True), "n": loop(nv, False)}, rounds)
+        _ratio_line(what, res["a"], res["n"], 1e6, "us", 2.0)
+        ok = ok and statistics.median(res["a"]) <= 2 * statistics.median(res["n"])
+    if not np.all(z.get() == 3.0):
+        raise SystemExit("overhead.py: wrong sums (the adds did not compute 1 + 2)")
+    return ok
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--device", default=None)
@@ -239,10 +355,19 @@ def main() -> int:
     p.add_argument("--pinned-bytes", type=int, default=1 << 30)
     p.add_argument("--pageable-bytes", type=int, default=256 << 20)
     p.add_argument("--no-transfers", action="store_true")
+    p.add_argument("--cpu-vs-numpy", action="store_true",
+                   help="only section 3: the CPU device against NumPy")
+    p.add_argument("--big-n", type=int, default=1 << 24)
+    p.add_argument("--matmul-n", type=int, default=1024)
     args = p.parse_args()
     if args.rounds < 1:
         p.error("--rounds must be >= 1")
     dev = accel.get_device(args.device)
+    if args.cpu_vs_numpy:
+        dev = accel.get_device(args.device or "cpu")
+        print(f"device {dev.name} ({dev.description}); libaccel {accel.LIBRARY_PATH}")
+        ok = cpu_vs_numpy(dev, args.big_n, args.matmul_n, args.n, args.iters // 4, args.rounds)
+        return 0 if ok else 1
     c = build_c_side()
     print(f"device {dev.name} ({dev.description}); libaccel {accel.LIBRARY_PATH}")
     print(f"per-op C call: {'_accel_fast ' + L.FAST_PATH if L.fast else 'ctypes'}")

@@ -127,3 +127,48 @@ def test_stream_released_after_use_waits_for_its_work():
     assert float(x.sum()) == 2.0 * (1 << 16)
     with pytest.raises(accel.AccelError):
         accel.get_device().null_stream.release()
+
+
+def test_set_with_a_stream_is_staged_so_the_source_may_change_at_once(rng):
+    # Array.set(arr, stream=s) copies arr into a page-locked block and returns;
+    # the write runs on s later, from the block, not from arr.
+    s = accel.Stream()
+    a = accel.empty(1 << 16, dtype=np.float32)
+    h = rng.random(1 << 16, dtype=np.float32)
+    want = h.copy()
+    a.set(h, stream=s)
+    h[:] = -1.0
+    np.testing.assert_array_equal(a.get(stream=s), want)
+
+
+def test_asarray_inside_a_stream_is_asynchronous_on_it_and_staged(rng):
+    s = accel.Stream()
+    h = rng.random(3000, dtype=np.float64)
+    want = 2 * h
+    with s:
+        a = accel.asarray(h)
+        h[:] = 0.0
+        b = a + a
+    np.testing.assert_array_equal(b.get(stream=s), want)
+    np.testing.assert_array_equal(a.get(), want / 2)  # also from another stream
+
+
+def test_staging_blocks_are_reused_once_their_writes_have_passed():
+    from accel import _staging
+
+    s = accel.Stream()
+    a = accel.empty(5000, dtype=np.float32)
+    for i in range(6):
+        a.set(np.full(5000, i, np.float32), stream=s)
+    s.synchronize()
+    np.testing.assert_array_equal(a.get(stream=s), np.full(5000, 5, np.float32))
+    st = _staging._for(s.device)
+    a.set(np.full(5000, 7, np.float32), stream=s)  # reaps the six passed writes first
+    assert len(st.busy) == 1 and len(st.free) + len(st.busy) <= 6
+    np.testing.assert_array_equal(a.get(stream=s), np.full(5000, 7, np.float32))
+
+
+def test_set_with_a_stream_checks_the_shape_first():
+    a = accel.empty(4, dtype=np.float32)
+    with pytest.raises(accel.ShapeMismatchError):
+        a.set(np.zeros(5, np.float32), stream=accel.Stream())

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* vmath.c — exp, log, tanh, sin and cos on f32 and f64 through SLEEF's
+ * vectorised functions (Debian: libsleef-dev), in place of scalar libm in a
+ * loop.
+ *
+ * Accuracy: the u10 family, whose error bound SLEEF documents as 1.0 ulp
+ * for each of these ten functions (SLEEF reference,
+ * "Math library": Sleef_expf_u10 ... Sleef_cosd_u10, the vector versions
+ * share the scalar bounds), with C99 Annex F special values (NaN in, NaN out;
+ * exp overflow +Inf; log(0) -Inf, log(x < 0) NaN). sin and cos keep the
+ * bound for |x| <= 1e28 (f32) and 1e299 (f64) only: lanes beyond go through
+ * glibc (vmath.h). docs/checking.md states the CPU's bound as 1 ulp from
+ * the exact value.
+ *
+ * Where the CPU has AVX2 and FMA the 8-float / 4-double functions run
+ * (vmath_avx2.c, built with -mavx2 -mfma); else the 4-float / 2-double SSE2
+ * ones, which SLEEF's dispatcher sends to its SSE4.1 code where present. The
+ * tail of a range goes through the same vector function on a padded copy, so
+ * every element of one run gets the same function, however the range is
+ * split among threads. */
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include <emmintrin.h>
+#include <sleef.h>
+
+#include "cpu.h"
+#include "vmath.h"
+
+typedef __m128 (*vmath_f4)(__m128);
+typedef __m128d (*vmath_d2)(__m128d);
+
+/* Once per block of elements: cheap (libgcc reads CPUID at load time). */
+static bool vmath_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+bool accel_cpu__vmath_handles(uint32_t op)
+{
+    return op == ACCEL_OP_EXP || op == ACCEL_OP_LOG || op == ACCEL_OP_TANH || op == ACCEL_OP_SIN ||
+           op == ACCEL_OP_COS;
+}
+
+ACCEL_CPU_VMATH_PICK(pick_f4, vmath_f4, f4, )
+ACCEL_CPU_VMATH_PICK(pick_d2, vmath_d2, d2, )
+
+static inline int huge_f4(__m128 x)
+{
+    const __m128 ax = _mm_andnot_ps(_mm_set1_ps(-0.0f), x);
+    return _mm_movemask_ps(_mm_cmpgt_ps(ax, _mm_set1_ps(ACCEL_CPU_VMATH_TRIG_MAX_F32)));
+}
+
+static inline int huge_d2(__m128d x)
+{
+    const __m128d ax = _mm_andnot_pd(_mm_set1_pd(-0.0), x);
+    return _mm_movemask_pd(_mm_cmpgt_pd(ax, _mm_set1_pd(ACCEL_CPU_VMATH_TRIG_MAX_F64)));
+}
+
+ACCEL_CPU_VMATH_RUN(f4, float, __m128, 4, vmath_f4, _mm_loadu_ps, _mm_storeu_ps, fabsf, huge_f4,
+                    ACCEL_CPU_VMATH_TRIG_MAX_F32, accel_cpu__vmath_libm_f32)
+ACCEL_CPU_VMATH_RUN(d2, double, __m128d, 2, vmath_d2, _mm_loadu_pd, _mm_storeu_pd, fabs, huge_d2,
+                    ACCEL_CPU_VMATH_TRIG_MAX_F64, accel_cpu__vmath_libm_f64)
+
+void accel_cpu__vmath_f32(uint32_t op, const float *a, float *o, size_t n)
+{
+    if (vmath_avx2())
+        accel_cpu__vmath_f32_avx2(op, a, o, n);
+    else
+        run_f4(op, pick_f4(op), a, o, n);
+}
+
+void accel_cpu__vmath_f64(uint32_t op, const double *a, double *o, size_t n)
+{
+    if (vmath_avx2())
+        accel_cpu__vmath_f64_avx2(op, a, o, n);
+    else
+        run_d2(op, pick_d2(op), a, o, n);
+}

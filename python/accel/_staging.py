@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+"""Asynchronous host -> device writes of NumPy (pageable) data, staged
+through page-locked memory, as accel's C batching helper (core/ops/batch.c)
+moves pageable input: the data are copied into a page-locked block (so the
+caller may change or drop its array at once), and the block is written to
+the device with a non-blocking accel_queue_write on the stream, which a
+CUDA device runs as a DMA alongside the stream's other work. A block goes
+back to the device's free list once an event recorded after its write has
+passed; the blocks stay for later writes (as CuPy's pinned memory pool).
+
+Used by Array.set(..., stream=s) and by accel.asarray inside ``with s:``;
+on a backend without page-locking (the CPU) the blocks are plain memory and
+the write is still asynchronous on the stream, with no gain in speed."""
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import List, Tuple
+
+import numpy as np
+
+from . import _lib as L
+from ._core import Device, Event, Stream, empty_pinned
+
+_MIN_BLOCK = 1 << 20
+# Busy blocks beyond this many bytes per device: wait for the oldest first.
+_MAX_BUSY_BYTES = 1 << 30
+
+
+class _DeviceStaging:
+    def __init__(self) -> None:
+        self.free: List[np.ndarray] = []
+        self.busy: List[Tuple[Event, np.ndarray]] = []
+        self.busy_bytes = 0
+        self.lock = threading.Lock()
+
+    def _reap(self, wait: bool) -> None:
+        """Move blocks whose write has passed to the free list (the oldest
+        one waited for when `wait`)."""
+        if wait:
+            self.busy[0][0].synchronize()
+        keep = []
+        for ev, blk in self.busy:
+            if ev.done:
+                self.free.append(blk)
+                self.busy_bytes -= blk.nbytes
+            else:
+                keep.append((ev, blk))
+        self.busy = keep
+
+    def acquire(self, dev: Device, nbytes: int) -> np.ndarray:
+        with self.lock:
+            self._reap(wait=self.busy_bytes + nbytes > _MAX_BUSY_BYTES and bool(self.busy))
+            best = -1  # the smallest free block that fits (by index: arrays compare elementwise)
+            for i, b in enumerate(self.free):
+                if b.nbytes >= nbytes and (best < 0 or b.nbytes < self.free[best].nbytes):
+                    best = i
+            if best >= 0:
+                return self.free.pop(best)
+        size = max(_MIN_BLOCK, 1 << (nbytes - 1).bit_length())
+        return empty_pinned(size, np.uint8, device=dev)
+
+    def release_after(self, ev: Event, blk: np.ndarray) -> None:
+        with self.lock:
+            self.busy.append((ev, blk))
+            self.busy_bytes += blk.nbytes
+
+
+# Per Device object, so that a runtime opened after a shutdown (new Device
+# objects) never gets blocks or events of the closed one.
+_staging: "weakref.WeakKeyDictionary[Device, _DeviceStaging]" = weakref.WeakKeyDictionary()
+_staging_lock = threading.Lock()
+
+
+def _for(dev: Device) -> _DeviceStaging:
+    with _staging_lock:
+        st = _staging.get(dev)
+        if st is None:
+            st = _staging[dev] = _DeviceStaging()
+    return st
+
+
+def write_async(s: Stream, handle: int, offset: int, src: np.ndarray) -> None:
+    """Enqueue a write of src's bytes (C-contiguous) into buffer `handle`
+    at byte `offset` on stream s, through a page-locked block; returns once
+    the data are in the block. Raises the AccelError of the enqueue."""
+    nbytes = src.nbytes
+    st = _for(s.device)
+    blk = st.acquire(s.device, nbytes)
+    np.copyto(blk[:nbytes], src.reshape(-1).view(np.uint8))
+    try:
+        L.check(L.queue_write(s._h(), handle, offset, blk.ctypes.data, nbytes))
+    except BaseException:
+        with st.lock:
+            st.free.append(blk)
+        raise
+    st.release_after(s.record(), blk)

@@ -331,7 +331,7 @@ Test(opencl_kernels, array_binary_against_cpu)
     /* int64: long long in the generated source */
     long long *ia = malloc(n * 8), *ib = malloc(n * 8), *ig = malloc(n * 8), *iw = malloc(n * 8);
     for (size_t i = 0; i < n; i++) {
-        ia[i] = (long long)(a[i] * 1e6) << 20;
+        ia[i] = (long long)(a[i] * 1e6) * (1LL << 20);
         ib[i] = (long long)(b[i] * 1e3) + 1;
     }
     binary_on(&e, e.q, ACCEL_ARRAY_FLOOR_DIVIDE, ACCEL_I64, ia, ib, ig, 8);

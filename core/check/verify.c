@@ -315,6 +315,10 @@ static void describe_shape(const accel_op_desc *d, char *out, size_t cap)
     case ACCEL_OP_KIND_TRANSPOSE:
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
         return;
+    case ACCEL_OP_KIND_SORT:
+        snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
+                 d->flags & ACCEL_OP_FLAG_SORT_DESCENDING ? " descending" : "");
+        return;
     case ACCEL_OP_KIND_FILL:
     case ACCEL_OP_KIND_COPY:
     case ACCEL_OP_KIND_BINARY:

@@ -65,7 +65,8 @@ static accel_status check_dtype(const char *fn, accel_dtype dtype, accel_op_code
 /* log2 of the element size: ranges are checked against bytes >> shift. */
 static unsigned dtype_shift(accel_dtype dtype)
 {
-    return dtype == ACCEL_F64 ? 3u : dtype == ACCEL_F32 ? 2u : 1u;
+    size_t es = accel_dtype_size(dtype);
+    return es == 8 ? 3u : es == 4 ? 2u : es == 2 ? 1u : 0u;
 }
 
 /* The queue and every operand buffer: live handles of one runtime,
@@ -312,6 +313,7 @@ accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, ac
 #define WRAP_GEMM WRAP_NONE
 #define WRAP_RANDOM WRAP_NONE
 #define WRAP_TRANSPOSE WRAP_NONE
+#define WRAP_SORT WRAP_NONE
 #define ACCEL_X_WRAP(E, V, NAME, KIND, ...) WRAP_##KIND(NAME, ACCEL_OP_##E)
 ACCEL_OP_LIST(ACCEL_X_WRAP)
 #undef ACCEL_X_WRAP
@@ -758,4 +760,41 @@ accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, 
     d.ldc = ldo;
     d.batch_count = 1;
     return dispatch(q, &d, rows == 0 || cols == 0);
+}
+
+accel_status accel_sort_segments(accel_queue *q, accel_dtype dtype, size_t outer, size_t n,
+                                 size_t inner, int descending, accel_slice x, accel_slice out)
+{
+    static const char fn[] = "accel_sort_segments";
+    ACCEL__CALL(call);
+    accel_op_desc d;
+    desc_init(&d, fn, ACCEL_OP_SORT, dtype);
+    accel_buffer *bufs[] = {x.buffer, out.buffer};
+    static const char *const names[] = {"x", "out"};
+    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
+    x.buffer = bufs[0];
+    out.buffer = bufs[1];
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, ACCEL_OP_SORT);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "x", dtype, x, &d.operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", dtype, out, &d.operands[1]);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, "out", out, "x", x.count);
+    if (st == ACCEL_SUCCESS)
+        st = check_alias(fn, "out", out, "x", x);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    size_t all;
+    if (__builtin_mul_overflow(outer, n, &all) || __builtin_mul_overflow(all, inner, &all) ||
+        all != x.count)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: outer %zu x n %zu x inner %zu is not x's %zu elements", fn, outer,
+                           n, inner, x.count);
+    d.num_operands = 2;
+    d.m = outer, d.n = n, d.k = inner;
+    d.batch_count = 1;
+    d.flags = descending ? ACCEL_OP_FLAG_SORT_DESCENDING : 0;
+    return dispatch(q, &d, x.count == 0);
 }

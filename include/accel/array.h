@@ -355,6 +355,34 @@ ACCEL_API accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn 
                                           const accel_array *x, uint64_t axes_mask, int keepdims,
                                           const accel_array *out);
 
+/* ------------------------------------------------------- sorting, linalg */
+
+/* out = x sorted along axis (in [-ndim, ndim-1]; the Array API's sort with
+ * stable=True): every line along the axis in ascending order, or
+ * descending when descending != 0, equal keys in their original order
+ * either way. Floats order as NumPy's sort: -inf < ... < +inf < NaN, -0 and
+ * +0 equal; NaNs go last (first when descending). Takes every real dtype
+ * (bool, integers, floats). out: x's shape and dtype, row-major contiguous
+ * (the sort runs in place in it); x any view (broadcast to out's shape as
+ * accel_array_copy does); out may be x exactly (in place). Runs as
+ * accel_array_copy(x -> out) then one ACCEL_OP_SORT op over out
+ * (accel_sort_segments: libstdc++'s std::stable_sort on the CPU, CUB's
+ * segmented radix sort on CUDA), so verify mode checks it bit for bit and
+ * a backend without sort falls back where the policy allows.
+ * Errors (before anything is enqueued, out untouched): as
+ * accel_array_copy, plus ACCEL_ERROR_INVALID_ARGUMENT (axis out of range,
+ * a 0-d out, out not row-major contiguous), ACCEL_ERROR_DTYPE_MISMATCH
+ * (complex), ACCEL_ERROR_UNSUPPORTED (the device has no sort and no
+ * fallback is allowed). Asynchronous. */
+ACCEL_API accel_status accel_array_sort(accel_queue *q, const accel_array *x, int32_t axis,
+                                        int descending, const accel_array *out);
+
+/* The Array API's matrix_transpose: x with its last two axes swapped, a
+ * view (nothing is enqueued; out may be x). Errors:
+ * ACCEL_ERROR_INVALID_ARGUMENT (fewer than 2 dimensions, out NULL) and the
+ * checks of accel_array_validate. */
+ACCEL_API accel_status accel_array_matrix_transpose(const accel_array *x, accel_array *out);
+
 /* ------------------------------------------------------------------ dtypes */
 
 /* The result dtype of a binary function of arrays of dtypes a and b.

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/arrays/sort.c — sorting views along an axis (accel_array_sort): x is
+ * copied into the contiguous out (accel_array_copy, the strided copy of
+ * every view), then out is sorted in place by one ACCEL_OP_SORT op
+ * (accel_sort_segments), which each backend runs with its library sort
+ * (libstdc++ on the CPU, CUB on CUDA). Also matrix_transpose, a view. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arrays/arrays_internal.h"
+#include "base/status.h"
+
+/* a's strides are row-major contiguous (size-1 axes may have any stride). */
+static bool row_major(const accel_array *a)
+{
+    int64_t want = 1;
+    for (uint32_t d = a->ndim; d-- > 0;) {
+        if (a->shape[d] != 1 && a->strides[d] != want)
+            return false;
+        want *= a->shape[d];
+    }
+    return true;
+}
+
+/* out's checks beyond accel_array_copy's: row-major contiguous, a real dtype,
+ * an axis in range; outer, n, inner of the sorted axis. */
+static accel_status sort_geometry(const char *fn, const accel_array *out, int32_t axis,
+                                  size_t *outer, size_t *n, size_t *inner)
+{
+    accel_status st = accel__array_check(fn, "out", out, NULL);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (!row_major(out))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: out must be row-major contiguous (the sort runs in place in it)",
+                           fn);
+    if (out->ndim == 0 || axis < -(int32_t)out->ndim || axis >= (int32_t)out->ndim)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: axis %d is out of range for %u dimensions", fn, (int)axis,
+                           out->ndim);
+    uint32_t ax = (uint32_t)(axis < 0 ? axis + (int32_t)out->ndim : axis);
+    *outer = 1, *inner = 1;
+    for (uint32_t d = 0; d < out->ndim; d++) {
+        if (d < ax)
+            *outer *= (size_t)out->shape[d];
+        else if (d > ax)
+            *inner *= (size_t)out->shape[d];
+    }
+    *n = (size_t)out->shape[ax];
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_array_sort(accel_queue *q, const accel_array *x, int32_t axis, int descending,
+                              const accel_array *out)
+{
+    static const char fn[] = "accel_array_sort";
+    size_t outer = 0, n = 0, inner = 0;
+    accel_status st = sort_geometry(fn, out, axis, &outer, &n, &inner);
+    if (st == ACCEL_SUCCESS && accel_dtype_kind_of(out->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
+        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                         "%s: out is %s: complex numbers have no order to sort by", fn,
+                         accel_dtype_name(out->dtype));
+    if (st != ACCEL_SUCCESS)
+        return st;
+    /* x into out: shape, dtype, device and overlap checks are the copy's
+     * (x == out exactly is an in-place sort and copies nothing). */
+    st = accel_array_copy(q, x, out);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    size_t es = accel_dtype_size(out->dtype);
+    accel_slice s = accel_slice_of(out->buffer, (size_t)out->offset / es, outer * n * inner);
+    return accel_sort_segments(q, out->dtype, outer, n, inner, descending, s, s);
+}
+
+accel_status accel_array_matrix_transpose(const accel_array *x, accel_array *out)
+{
+    static const char fn[] = "accel_array_matrix_transpose";
+    accel_status st = accel__array_check(fn, "x", x, NULL);
+    if (st == ACCEL_SUCCESS && x->ndim < 2)
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                         "%s: x has %u dimensions; a matrix transpose needs at least 2", fn,
+                         x->ndim);
+    if (st == ACCEL_SUCCESS && !out)
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_array t = *x;
+    uint32_t a = x->ndim - 2, b = x->ndim - 1;
+    t.shape[a] = x->shape[b], t.shape[b] = x->shape[a];
+    t.strides[a] = x->strides[b], t.strides[b] = x->strides[a];
+    *out = t;
+    return ACCEL_SUCCESS;
+}

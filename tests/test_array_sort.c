@@ -88,6 +88,15 @@ static unsigned run_sort(env *e, tu_rng *r, accel_dtype dt, int64_t rows, int64_
     tu_ok(accel_array_init(&out, bo, dt, 2, shape));
     tu_ok(accel_array_sort(e->q, &x, axis, desc, &out));
     tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, n * es));
+    /* argsort of a contiguous x: the reference's indices exactly */
+    int64_t *gidx = malloc(n * 8), *widx = malloc(n * 8);
+    accel_buffer *bi = upload(e, NULL, n * 8);
+    accel_array oidx;
+    tu_ok(accel_array_init(&oidx, bi, ACCEL_I64, 2, shape));
+    if (!transposed) {
+        tu_ok(accel_array_argsort(e->q, &x, axis, desc, &oidx));
+        tu_ok(accel_queue_read_blocking(e->q, bi, 0, gidx, n * 8));
+    }
     /* The reference: x's logical elements, each line sorted by qsort. */
     int ax = axis < 0 ? axis + 2 : axis;
     int64_t len = ax == 0 ? rows : cols, lines = ax == 0 ? cols : rows;
@@ -108,6 +117,7 @@ static unsigned run_sort(env *e, tu_rng *r, accel_dtype dt, int64_t rows, int64_
             int64_t src = transposed ? sk * rows + (rows - 1 - si) : si * cols + sk;
             memcpy(tmp, hx + (size_t)src * es, es);
             memcpy(want + (size_t)(i * cols + k) * es, tmp, es);
+            widx[i * cols + k] = src_j;
         }
     }
     for (size_t i = 0; i < n; i++)
@@ -117,6 +127,14 @@ static unsigned run_sort(env *e, tu_rng *r, accel_dtype dt, int64_t rows, int64_
                   (long long)cols, axis, desc ? " descending" : "", transposed ? " transposed" : "",
                   i, is_float(dt) ? get(got, dt, i).f : (double)get(got, dt, i).i,
                   is_float(dt) ? get(want, dt, i).f : (double)get(want, dt, i).i);
+    for (size_t i = 0; !transposed && i < n; i++)
+        cr_assert(gidx[i] == widx[i],
+                  "%s argsort (%lld, %lld) axis %d%s: index %zu is %lld, want %lld",
+                  accel_dtype_name(dt), (long long)rows, (long long)cols, axis,
+                  desc ? " descending" : "", i, (long long)gidx[i], (long long)widx[i]);
+    free(gidx);
+    free(widx);
+    accel_buffer_release(bi);
     free(line);
     free(hx);
     free(got);
@@ -246,6 +264,33 @@ Test(array_sort, bad_input_leaves_out_untouched)
     tu_assert_status(accel_sort_segments(q, ACCEL_F32, 1, 20, 1, 0, accel_slice_of(bx, 0, 20),
                                          accel_slice_of(bx, 2, 20)),
                      ACCEL_ERROR_INVALID_ARGUMENT, "partial overlap");
+    /* argsort */
+    accel_array oi64 = out;
+    oi64.dtype = ACCEL_I64;
+    const int64_t s43b[] = {4, 3};
+    tu_ok(accel_array_init(&oi64, bo, ACCEL_I64, 2, s43b));
+    accel_array x43 = x;
+    tu_ok(accel_array_init(&x43, bx, ACCEL_F32, 2, s43b));
+    tu_assert_status(accel_array_argsort(q, &x43, 0, 0, &out), ACCEL_ERROR_DTYPE_MISMATCH,
+                     "argsort out f32");
+    tu_assert_status(accel_array_argsort(q, &x43, 2, 0, &oi64), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "argsort axis 2");
+    accel_array xt;
+    tu_ok(accel_array_permute_dims(&x43, perm, &xt));
+    accel_array o34;
+    const int64_t s34[] = {3, 4};
+    tu_ok(accel_array_init(&o34, bo, ACCEL_I64, 2, s34));
+    tu_assert_status(accel_array_argsort(q, &xt, 0, 0, &o34), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "argsort of a strided x");
+    tu_assert_status(accel_array_argsort(q, &x, 0, 0, &oi64), ACCEL_ERROR_SHAPE_MISMATCH,
+                     "argsort shapes");
+    accel_array oin = oi64; /* out's bytes inside x's */
+    oin.buffer = bx;
+    tu_assert_status(accel_array_argsort(q, &x43, 0, 0, &oin), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "argsort overlap");
+    tu_assert_status(accel_argsort_segments(q, ACCEL_F32, 1, 12, 1, 0, accel_slice_of(bx, 0, 12),
+                                            accel_slice_of(bo, 0, 13)),
+                     ACCEL_ERROR_OUT_OF_RANGE, "12 int64 fit, 13 do not");
     float back[24];
     tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
     cr_assert(memcmp(back, host, sizeof back) == 0, "out changed by refused calls");

@@ -116,7 +116,8 @@ int32_t accel_cpu__reduce(const accel_cpu_op *op, int threads, char *msg, size_t
 int32_t accel_cpu__gemm(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 void accel_cpu__random(const accel_cpu_op *op, int threads);
 void accel_cpu__transpose(const accel_cpu_op *op, int threads);
-/* sort.cc: ACCEL_OP_SORT through libstdc++'s std::stable_sort. */
+/* sort.cc: ACCEL_OP_SORT and ACCEL_OP_ARGSORT through libstdc++'s
+ * std::stable_sort. */
 int32_t accel_cpu__sort(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 
 /* kernel.c: user kernels (program entries; launches of ACCEL_OP_KERNEL). */

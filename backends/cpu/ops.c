@@ -116,7 +116,8 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     uint32_t nops = facts_of(d.op).operands;
     for (uint32_t i = 0; i < nops; ++i) {
         const accel_op_operand *o = &d.operands[i];
-        op.ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * esize : NULL;
+        size_t es = d.op == ACCEL_OP_ARGSORT && i == 1 ? 8 : esize; /* int64 indices */
+        op.ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * es : NULL;
         op.count[i] = o->count;
     }
     memcpy(op.scalars, d.scalars, sizeof op.scalars);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The accel authors
-// sort.cc — ACCEL_OP_SORT on the CPU through libstdc++'s std::stable_sort
+// sort.cc — ACCEL_OP_SORT and ACCEL_OP_ARGSORT on the CPU through libstdc++'s std::stable_sort
 // (a merge sort, O(n log n), stable), behind one extern "C" call
 // (accel_cpu__sort, cpu.h). The order is backend.h's: floats as NumPy's sort
 // (NaNs last, -0 == +0), ties kept in their original order, descending as
@@ -76,11 +76,57 @@ void sort_line(T *p, size_t n, size_t k, bool descending, Less less, std::vector
             p[j * k] = scratch[j];
 }
 
+// One line's argsort: the indices 0..n-1 of the n keys k apart at p,
+// stably sorted by key, into out (n int64 k apart).
+template <typename T, typename Less>
+void argsort_line(const T *p, int64_t *out, size_t n, size_t k, bool descending, Less less,
+                  std::vector<int64_t> &scratch)
+{
+    scratch.resize(n);
+    for (size_t j = 0; j < n; j++)
+        scratch[j] = (int64_t)j;
+    auto key_less = [&](int64_t a, int64_t b) {
+        return descending ? less(p[(size_t)b * k], p[(size_t)a * k])
+                          : less(p[(size_t)a * k], p[(size_t)b * k]);
+    };
+    std::stable_sort(scratch.begin(), scratch.end(), key_less);
+    for (size_t j = 0; j < n; j++)
+        out[j * k] = scratch[j];
+}
+
+// Every line of argsort's out from x's keys.
+template <typename T, typename Less>
+bool argsort_all(const accel_cpu_op *op, int threads, Less less)
+{
+    const T *x = static_cast<const T *>(op->ptr[0]);
+    int64_t *out = static_cast<int64_t *>(op->ptr[1]);
+    const size_t m = op->m, n = op->n, k = op->k;
+    const long long lines = (long long)(m * k);
+    const bool desc = (op->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0;
+    bool ok = true;
+#pragma omp parallel num_threads(lines > 1 ? threads : 1) reduction(&& : ok)
+    {
+        std::vector<int64_t> scratch;
+#pragma omp for schedule(dynamic, 1)
+        for (long long l = 0; l < lines; l++) {
+            size_t o = (size_t)l / k, i = (size_t)l % k;
+            try {
+                argsort_line<T>(x + o * n * k + i, out + o * n * k + i, n, k, desc, less, scratch);
+            } catch (const std::bad_alloc &) {
+                ok = false;
+            }
+        }
+    }
+    return ok;
+}
+
 // Every line of out (already holding x's values): lines (o, i) for
 // o < m, i < k; false when scratch memory ran out.
 template <typename T, typename Less>
 bool sort_all(const accel_cpu_op *op, int threads, Less less)
 {
+    if (op->op == ACCEL_OP_ARGSORT)
+        return argsort_all<T>(op, threads, less);
     T *out = static_cast<T *>(op->ptr[1]);
     const size_t m = op->m, n = op->n, k = op->k;
     const long long lines = (long long)(m * k);
@@ -142,9 +188,11 @@ extern "C" int32_t accel_cpu__sort(const accel_cpu_op *op, int threads, char *ms
 {
     size_t es = accel_cpu__dtype_size(op->dtype);
     size_t bytes = op->count[0] * es;
-    if (bytes && op->ptr[0] != op->ptr[1])
+    if (bytes == 0)
+        return ACCEL_SUCCESS;
+    if (op->op == ACCEL_OP_SORT && op->ptr[0] != op->ptr[1])
         std::memcpy(op->ptr[1], op->ptr[0], bytes);
-    if (bytes == 0 || op->n < 2)
+    if (op->op == ACCEL_OP_SORT && op->n < 2)
         return ACCEL_SUCCESS;
     if (!dispatch(op, threads)) {
         std::snprintf(msg, msg_size, "%s: out of host memory for a sort line of %zu elements",

@@ -73,6 +73,42 @@ accel_status accel_array_sort(accel_queue *q, const accel_array *x, int32_t axis
     return accel_sort_segments(q, out->dtype, outer, n, inner, descending, s, s);
 }
 
+accel_status accel_array_argsort(accel_queue *q, const accel_array *x, int32_t axis, int descending,
+                                 const accel_array *out)
+{
+    static const char fn[] = "accel_array_argsort";
+    size_t outer = 0, n = 0, inner = 0;
+    accel_status st = sort_geometry(fn, out, axis, &outer, &n, &inner);
+    if (st == ACCEL_SUCCESS && out->dtype != ACCEL_I64)
+        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: out is %s; argsort writes int64", fn,
+                         accel_dtype_name(out->dtype));
+    if (st == ACCEL_SUCCESS)
+        st = accel__array_check(fn, "x", x, NULL);
+    if (st == ACCEL_SUCCESS && !row_major(x))
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                         "%s: x must be row-major contiguous (copy a strided view with "
+                         "accel_array_copy first)",
+                         fn);
+    if (st == ACCEL_SUCCESS && x->ndim != out->ndim)
+        st = accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: x has %u dimensions, out %u", fn, x->ndim,
+                         out->ndim);
+    for (uint32_t d = 0; st == ACCEL_SUCCESS && d < x->ndim; d++)
+        if (x->shape[d] != out->shape[d])
+            st = accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                             "%s: out's axis %u has %lld elements, x's %lld", fn, d,
+                             (long long)out->shape[d], (long long)x->shape[d]);
+    if (st == ACCEL_SUCCESS && accel_dtype_kind_of(x->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
+        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                         "%s: x is %s: complex numbers have no order to sort by", fn,
+                         accel_dtype_name(x->dtype));
+    if (st != ACCEL_SUCCESS)
+        return st;
+    size_t es = accel_dtype_size(x->dtype), count = outer * n * inner;
+    return accel_argsort_segments(q, x->dtype, outer, n, inner, descending,
+                                  accel_slice_of(x->buffer, (size_t)x->offset / es, count),
+                                  accel_slice_of(out->buffer, (size_t)out->offset / 8, count));
+}
+
 accel_status accel_array_matrix_transpose(const accel_array *x, accel_array *out)
 {
     static const char fn[] = "accel_array_matrix_transpose";

@@ -463,7 +463,7 @@ static void compare_elements(cmp_state *s, const accel_tolerance_op *d,
 static void compare_bits(cmp_state *s, const accel_tolerance_op *d, const void *got,
                          const void *exp)
 {
-    accel_dtype dt = (accel_dtype)d->dtype;
+    accel_dtype dt = d->op == ACCEL_OP_ARGSORT ? ACCEL_I64 : (accel_dtype)d->dtype;
     size_t es = accel_dtype_size(dt), n = d->counts[d->num_operands - 1];
     for (size_t i = 0; i < n; i++) {
         s->r.checked++;

@@ -672,6 +672,16 @@ ACCEL_API accel_status accel_sort_segments(accel_queue *q, accel_dtype dtype, si
                                            size_t n, size_t inner, int descending, accel_slice x,
                                            accel_slice out);
 
+/** out = the indices (int64, 0 to n-1 within each line) that sort x's
+ *  lines as accel_sort_segments does: the op ACCEL_OP_ARGSORT. Stable in
+ *  both directions (equal keys: ascending index). out is a range of
+ *  outer*n*inner int64 elements (offset and count in int64 elements) that
+ *  must not overlap x's bytes. Errors as accel_sort_segments, plus
+ *  ACCEL_ERROR_INVALID_ARGUMENT for any overlap of out and x. */
+ACCEL_API accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype, size_t outer,
+                                              size_t n, size_t inner, int descending, accel_slice x,
+                                              accel_slice out);
+
 /** Uniform [0,1) numbers: out[i] is element (rng_offset + i) of the
  *  Philox4x32-10 stream keyed by seed (Salmon et al., "Parallel random numbers:
  *  as easy as 1, 2, 3", SC 2011), so the same (seed, offset) gives the same

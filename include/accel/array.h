@@ -377,6 +377,22 @@ ACCEL_API accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn 
 ACCEL_API accel_status accel_array_sort(accel_queue *q, const accel_array *x, int32_t axis,
                                         int descending, const accel_array *out);
 
+/* out = the int64 indices that sort x along axis (the Array API's argsort
+ * with stable=True): out[..., j, ...] is the index along the axis of the
+ * element accel_array_sort puts at position j; equal keys keep ascending
+ * index order in both directions (so argsort(descending) is the stable
+ * descending order, not the reverse of the ascending one). x and out:
+ * row-major contiguous, the same shape (copy a strided x with
+ * accel_array_copy first); out int64, not overlapping x. One
+ * ACCEL_OP_ARGSORT op (accel_argsort_segments): verify mode compares the
+ * indices exactly. Errors (out untouched): ACCEL_ERROR_INVALID_ARGUMENT
+ * (axis out of range, 0-d, a view not contiguous, overlap),
+ * ACCEL_ERROR_SHAPE_MISMATCH, ACCEL_ERROR_DTYPE_MISMATCH (out not int64,
+ * x complex), the view checks of accel_array_validate, and
+ * ACCEL_ERROR_UNSUPPORTED as accel_array_sort. Asynchronous. */
+ACCEL_API accel_status accel_array_argsort(accel_queue *q, const accel_array *x, int32_t axis,
+                                           int descending, const accel_array *out);
+
 /* The Array API's matrix_transpose: x with its last two axes swapped, a
  * view (nothing is enqueued; out may be x). Errors:
  * ACCEL_ERROR_INVALID_ARGUMENT (fewer than 2 dimensions, out NULL) and the

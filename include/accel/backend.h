@@ -75,8 +75,8 @@ extern "C" {
  *   another backend where the policy allows it (else the op fails with
  *   ACCEL_ERROR_UNSUPPORTED naming op, dtype and device). A new op reuses
  *   accel_op_desc's fields (documented per op below); a field of a new
- *   meaning is appended (struct_size grows). ACCEL_OP_SORT (kind
- *   ACCEL_OP_KIND_SORT) came this way.
+ *   meaning is appended (struct_size grows). ACCEL_OP_SORT and
+ *   ACCEL_OP_ARGSORT (kind ACCEL_OP_KIND_SORT) came this way.
  */
 #define ACCEL_BACKEND_ABI_VERSION 2u
 #define ACCEL_BACKEND_ABI_OLDEST 1u
@@ -139,6 +139,9 @@ typedef struct accel_op_operand {
  *                                matrices; they never overlap)
  *   SORT:                        [0] x, [1] out (equal counts m*n*k; out is
  *                                x's range exactly or does not overlap it)
+ *   ARGSORT:                     [0] x, [1] out: m*n*k int64 indices (its
+ *                                offset and count in int64 elements, the
+ *                                one operand not in dtype); no overlap
  * Elementwise counts are equal (checked by the core). Outputs of elementwise
  * ops either equal an input's range exactly or do not overlap it at all. */
 typedef struct accel_op_desc {
@@ -168,7 +171,9 @@ typedef struct accel_op_desc {
      * as NumPy's sort: -inf < ... < -0 == +0 < ... < +inf < NaN (NaNs last
      * ascending, first descending; equal keys, -0 and +0 and every NaN
      * keep their order). Bool and integers by value. Exact on every
-     * backend. m, n, k >= 1. */
+     * backend. m, n, k >= 1. ARGSORT: the same geometry; out[(o*n + j)*k
+     * + i] is the index in 0..n-1 of the element of line (o, i) that SORT
+     * puts at position j (ties: the smaller index first, both directions). */
     size_t batch_count;                  /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
     /* ACCEL_OP_KERNEL: the launch (below); NULL for every other op. Takes

@@ -232,7 +232,10 @@ typedef enum accel_cost_model {
       0, 1, 0, NULL, NULL, NULL)                                                                   \
     /* SORT: operands x, out (out may be x exactly); segments as accel_op_desc says. */            \
     X(SORT, 90, sort, SORT, 2, 0, ACCEL_DTYPES_REAL, EXACT, 0, ELEMENTWISE, 1, 1, 0, NULL, NULL,   \
-      NULL)
+      NULL)                                                                                        \
+    /* ARGSORT: operands x (of DTYPE), out (int64 whatever DTYPE is). */                           \
+    X(ARGSORT, 91, argsort, SORT, 2, 0, ACCEL_DTYPES_REAL, EXACT, 0, ELEMENTWISE, 1, 1, 0, NULL,   \
+      NULL, NULL)
 
 /* Op codes carried by accel_op_desc: the op table's ENUM and VALUE columns. */
 typedef enum accel_op_code {

@@ -62,8 +62,8 @@ accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer
         return accel_gemm(q, &g);
     }
     case ACCEL_OP_KIND_SORT:
-        return accel_sort_segments(q, dt, d->m, d->n, d->k,
-                                   (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0, s[0], s[1]);
+        return (op == ACCEL_OP_ARGSORT ? accel_argsort_segments : accel_sort_segments)(
+            q, dt, d->m, d->n, d->k, (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0, s[0], s[1]);
     }
     return ACCEL_ERROR_INVALID_ARGUMENT;
 }

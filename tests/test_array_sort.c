@@ -9,6 +9,7 @@
  * every device of the runtime (the CUDA suite runs the same on the GPU);
  * bad input with out untouched; matrix_transpose. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include "accel/verify.h"
 #include "test_array_common.h"
 
 static accel_runtime *open_rt(void)
@@ -320,5 +321,51 @@ Test(array_sort, matrix_transpose_is_a_view)
     tu_ok(accel_array_init(&v, b, ACCEL_F64, 1, s));
     tu_assert_status(accel_array_matrix_transpose(&v, &t), ACCEL_ERROR_INVALID_ARGUMENT, "1-D");
     accel_buffer_release(b);
+    accel_runtime_close(rt);
+}
+
+/* Verify mode runs sort and argsort again on the reference and compares bit
+ * for bit (argsort's int64 output next to f32/u8 keys: the per-operand
+ * element sizes of the hooks); none may mismatch, each is counted. */
+Test(array_sort, verify_mode_checks_sort_and_argsort)
+{
+    accel_runtime *rt = open_rt();
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu";
+    o.check_reference_device = true;
+    o.fail_on_mismatch = true;
+    tu_ok(accel_verify_configure(rt, &o));
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(41);
+    static const accel_dtype dts[] = {ACCEL_F32, ACCEL_U8, ACCEL_I64, ACCEL_F16};
+    const int64_t shape[] = {9, 33};
+    for (size_t d = 0; d < 4; d++) {
+        accel_dtype dt = dts[d];
+        size_t es = accel_dtype_size(dt);
+        unsigned char h[9 * 33 * 8];
+        fill(&r, dt, false, h, 9 * 33);
+        accel_buffer *bx = upload(&e, h, 9 * 33 * es), *bo = upload(&e, NULL, 9 * 33 * es),
+                     *bi = upload(&e, NULL, 9 * 33 * 8);
+        accel_array x, out, idx;
+        tu_ok(accel_array_init(&x, bx, dt, 2, shape));
+        tu_ok(accel_array_init(&out, bo, dt, 2, shape));
+        tu_ok(accel_array_init(&idx, bi, ACCEL_I64, 2, shape));
+        tu_ok(accel_array_sort(q, &x, 0, 1, &out));
+        tu_ok(accel_array_argsort(q, &x, 1, 0, &idx));
+        tu_ok(accel_queue_finish(q));
+        accel_buffer_release(bx), accel_buffer_release(bo), accel_buffer_release(bi);
+    }
+    accel_verify_stats st;
+    st.struct_size = sizeof st;
+    tu_ok(accel_verify_stats_get(rt, &st));
+    /* per dtype: the copy into out, the sort, the argsort */
+    cr_assert(st.checked >= 8 && st.mismatches == 0, "checked %llu, mismatches %llu",
+              (unsigned long long)st.checked, (unsigned long long)st.mismatches);
+    accel_queue_release(q);
     accel_runtime_close(rt);
 }

@@ -32,6 +32,9 @@ accel_status accel__array_check(const char *fn, const char *name, const accel_ar
  * ACCEL_ERROR_SHAPE_MISMATCH naming the first that does not fit. */
 accel_status accel__broadcast(const char *fn, size_t count, const accel_array *const *arrays,
                               const char *const *names, uint32_t *out_ndim, int64_t *out_shape);
+/* view.c: a's strides are row-major contiguous (size-1 axes may have any
+ * stride). */
+bool accel__array_row_major(const accel_array *a);
 /* view.c: "(2, 3, 4)" into buf (cap bytes); returns buf. */
 const char *accel__shape_str(uint32_t ndim, const int64_t *shape, char *buf, size_t cap);
 

@@ -11,18 +11,6 @@
 #include "arrays/arrays_internal.h"
 #include "base/status.h"
 
-/* a's strides are row-major contiguous (size-1 axes may have any stride). */
-static bool row_major(const accel_array *a)
-{
-    int64_t want = 1;
-    for (uint32_t d = a->ndim; d-- > 0;) {
-        if (a->shape[d] != 1 && a->strides[d] != want)
-            return false;
-        want *= a->shape[d];
-    }
-    return true;
-}
-
 /* out's checks beyond accel_array_copy's: row-major contiguous, a real dtype,
  * an axis in range; outer, n, inner of the sorted axis. */
 static accel_status sort_geometry(const char *fn, const accel_array *out, int32_t axis,
@@ -31,7 +19,7 @@ static accel_status sort_geometry(const char *fn, const accel_array *out, int32_
     accel_status st = accel__array_check(fn, "out", out, NULL);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!row_major(out))
+    if (!accel__array_row_major(out))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: out must be row-major contiguous (the sort runs in place in it)",
                            fn);
@@ -84,7 +72,7 @@ accel_status accel_array_argsort(accel_queue *q, const accel_array *x, int32_t a
                          accel_dtype_name(out->dtype));
     if (st == ACCEL_SUCCESS)
         st = accel__array_check(fn, "x", x, NULL);
-    if (st == ACCEL_SUCCESS && !row_major(x))
+    if (st == ACCEL_SUCCESS && !accel__array_row_major(x))
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                          "%s: x must be row-major contiguous (copy a strided view with "
                          "accel_array_copy first)",

@@ -393,6 +393,25 @@ ACCEL_API accel_status accel_array_sort(accel_queue *q, const accel_array *x, in
 ACCEL_API accel_status accel_array_argsort(accel_queue *q, const accel_array *x, int32_t axis,
                                            int descending, const accel_array *out);
 
+/* out = x1 @ x2, the Array API's matmul on matrices: x1 (..., m, k), x2
+ * (..., k, n), out (..., m, n), the leading (batch) axes of x1 and x2
+ * broadcast to out's. One dtype for all three: f32, f64, f16 or bf16
+ * (GEMM's; f16/bf16 accumulate in f32). Each of x1's and x2's matrices must
+ * have unit stride along one of its two axes (a row-major or a transposed
+ * matrix: matrix_transpose views go straight to GEMM); out row-major
+ * contiguous. Runs as accel_gemm calls (one strided-batched GEMM per index
+ * of all batch axes but the last), so the result, fallback and verify mode
+ * (GEMM's bound, Higham 3.5) are GEMM's. 1-D operands are not taken (add an
+ * axis with accel_array_expand_dims). Errors (before anything is enqueued
+ * for a bad shape, dtype or view): ACCEL_ERROR_INVALID_ARGUMENT (ndim < 2,
+ * a matrix without a unit stride, out not contiguous, out overlapping an
+ * input), ACCEL_ERROR_SHAPE_MISMATCH (inner sizes, batch shapes, out's
+ * shape), ACCEL_ERROR_DTYPE_MISMATCH (mixed dtypes, or one GEMM does not
+ * take), the checks of accel_array_validate; accel_gemm's errors.
+ * Asynchronous. */
+ACCEL_API accel_status accel_array_matmul(accel_queue *q, const accel_array *x1,
+                                          const accel_array *x2, const accel_array *out);
+
 /* The Array API's matrix_transpose: x with its last two axes swapped, a
  * view (nothing is enqueued; out may be x). Errors:
  * ACCEL_ERROR_INVALID_ARGUMENT (fewer than 2 dimensions, out NULL) and the

@@ -245,4 +245,19 @@ static inline accel_buffer *upload(env *e, const void *data, size_t bytes)
     return b;
 }
 
+/* A runtime of cuda (when it loads) and cpu with user kernels through tcc
+ * and a kernel cache in the test's folder (needs setenv: the suite defines
+ * _POSIX_C_SOURCE first). */
+static inline accel_runtime *array_open_rt(void)
+{
+    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
+    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
+                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
+                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
+                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(ini, &rt, NULL));
+    return rt;
+}
+
 #endif

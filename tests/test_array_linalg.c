@@ -8,18 +8,6 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_array_common.h"
 
-static accel_runtime *open_rt(void)
-{
-    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
-                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
-                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(ini, &rt, NULL));
-    return rt;
-}
-
 /* x1 (B1, 1, m, k) @ x2 (1, B2, k, n) -> (B1, B2, m, n); x2 stored as
  * (1, B2, n, k) and viewed transposed when t2. */
 static void one_case(env *e, accel_dtype dt, bool t2)
@@ -92,14 +80,14 @@ static void every_case(accel_device *dev, accel_queue *q, void *user)
 
 Test(array_linalg, matmul_broadcast_batches_and_transposed_operands)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_open_rt();
     tu_for_each_device(rt, every_case, NULL);
     accel_runtime_close(rt);
 }
 
 Test(array_linalg, matmul_bad_input)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_open_rt();
     accel_device *dev;
     accel_queue *q;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));

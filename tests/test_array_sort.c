@@ -12,18 +12,6 @@
 #include "accel/verify.h"
 #include "test_array_common.h"
 
-static accel_runtime *open_rt(void)
-{
-    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
-                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
-                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(ini, &rt, NULL));
-    return rt;
-}
-
 /* ------------------------------------------------------------ reference */
 
 typedef struct keyed {
@@ -164,7 +152,7 @@ static void every_dtype(accel_device *dev, accel_queue *q, void *user)
 
 Test(array_sort, every_dtype_axis_order_and_view)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_open_rt();
     tu_for_each_device(rt, every_dtype, NULL);
     accel_runtime_close(rt);
 }
@@ -205,14 +193,14 @@ static void middle_axis_in_place(accel_device *dev, accel_queue *q, void *user)
 
 Test(array_sort, middle_axis_in_place)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_open_rt();
     tu_for_each_device(rt, middle_axis_in_place, NULL);
     accel_runtime_close(rt);
 }
 
 Test(array_sort, bad_input_leaves_out_untouched)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_open_rt();
     accel_device *dev;
     accel_queue *q;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
@@ -305,7 +293,7 @@ Test(array_sort, bad_input_leaves_out_untouched)
 
 Test(array_sort, matrix_transpose_is_a_view)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_open_rt();
     accel_device *dev;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
     accel_buffer *b;
@@ -329,7 +317,7 @@ Test(array_sort, matrix_transpose_is_a_view)
  * element sizes of the hooks); none may mismatch, each is counted. */
 Test(array_sort, verify_mode_checks_sort_and_argsort)
 {
-    accel_runtime *rt = open_rt();
+    accel_runtime *rt = array_open_rt();
     accel_verify_options o;
     accel_verify_options_init(&o);
     o.reference = "cpu";

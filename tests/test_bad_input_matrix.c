@@ -694,6 +694,25 @@ static void body_transpose_matrix(void)
     /* zero rows or cols: nothing read or written */
     expect_ok(accel_transpose_2d(q, ACCEL_F32, 0, 4, x.buf, g, 4, out.buf, g, 1), T);
     expect_ok(accel_transpose_2d(q, ACCEL_F32, 4, 0, x.buf, g, 1, out.buf, g, 4), T);
+    static const char S[] = "accel_sort_segments", A[] = "accel_argsort_segments";
+    accel_slice xs = accel_slice_of(x.buf, g, 4), os = accel_slice_of(out.buf, g, 4);
+    expect_fail(accel_sort_segments(NULL, ACCEL_F32, 1, 4, 1, 0, xs, os),
+                ACCEL_ERROR_INVALID_HANDLE, S);
+    expect_fail(accel_sort_segments(q, ACCEL_F32, 1, 4, 1, 0, accel_slice_of(dead, g, 4), os),
+                ACCEL_ERROR_INVALID_HANDLE, S);
+    expect_fail(accel_sort_segments(q, ACCEL_F32, 1, 4, 1, 0, xs, accel_slice_of(mb, 0, 4)),
+                ACCEL_ERROR_DEVICE_MISMATCH, S);
+    expect_fail(accel_sort_segments(q, ACCEL_F32, 2, 4, 1, 0, xs, os), ACCEL_ERROR_SHAPE_MISMATCH,
+                S);
+    expect_fail(accel_sort_segments(q, ACCEL_C64, 1, 2, 1, 0, accel_slice_of(x.buf, g, 2),
+                                    accel_slice_of(out.buf, g, 2)),
+                ACCEL_ERROR_DTYPE_MISMATCH, S);
+    expect_fail(accel_argsort_segments(NULL, ACCEL_F32, 1, 4, 1, 0, xs, os),
+                ACCEL_ERROR_INVALID_HANDLE, A);
+    expect_fail(accel_argsort_segments(q, ACCEL_F32, 4, 4, 1, 0, xs, os),
+                ACCEL_ERROR_SHAPE_MISMATCH, A);
+    expect_fail(accel_argsort_segments(q, ACCEL_F32, 1, 4, 1, 0, xs, accel_slice_of(x.buf, g, 4)),
+                ACCEL_ERROR_INVALID_ARGUMENT, A);
     accel_buffer_release(mb);
     expect_untouched(&x, "transpose x");
     expect_untouched(&out, "transpose out");

@@ -465,3 +465,68 @@ Test(cuda, device_communicator_handles)
     cr_assert(strstr(accel_last_error(), "not a live device communicator"), "%s",
               accel_last_error());
 }
+
+/* ACCEL_OP_SORT on the GPU (CUB) against the CPU backend (std::stable_sort),
+ * bit for bit: every real dtype with repeats, NaNs of both signs, -0 and +0
+ * (order and bits of equal keys: stability), one long line (DeviceRadixSort),
+ * many lines and lines k apart (the segmented sort and the gather), both
+ * directions, in place and out of place. The reference's own correctness is
+ * test_array_sort.c's (against qsort). */
+static void sort_both(accel_queue *qg, accel_queue *qc, accel_dtype dt, size_t m, size_t n,
+                      size_t k, int desc, bool in_place, tu_rng *r)
+{
+    size_t total = m * n * k, es = accel_dtype_size(dt), bytes = total * es;
+    unsigned char *h = malloc(bytes), *hg = malloc(bytes), *hc = malloc(bytes);
+    cr_assert(h && hg && hc);
+    for (size_t i = 0; i < bytes; i++) /* random bits: NaNs, +-0, repeats of small values */
+        h[i] = (unsigned char)(tu_rng_next(r) % 4 == 0 ? 0 : tu_rng_next(r));
+    if (dt == ACCEL_BOOL) /* bool holds 0 or 1 */
+        for (size_t i = 0; i < bytes; i++)
+            h[i] &= 1u;
+    accel_buffer *xg, *og, *xc, *oc;
+    tu_ok(accel_buffer_create(gpu, bytes, &xg));
+    tu_ok(accel_buffer_create(gpu, bytes, &og));
+    tu_ok(accel_buffer_create(cpu, bytes, &xc));
+    tu_ok(accel_buffer_create(cpu, bytes, &oc));
+    tu_ok(accel_queue_write_blocking(qg, xg, 0, h, bytes));
+    tu_ok(accel_queue_write_blocking(qc, xc, 0, h, bytes));
+    accel_buffer *tg = in_place ? xg : og, *tc = in_place ? xc : oc;
+    tu_ok(accel_sort_segments(qg, dt, m, n, k, desc, accel_slice_of(xg, 0, total),
+                              accel_slice_of(tg, 0, total)));
+    tu_ok(accel_sort_segments(qc, dt, m, n, k, desc, accel_slice_of(xc, 0, total),
+                              accel_slice_of(tc, 0, total)));
+    tu_ok(accel_queue_read_blocking(qg, tg, 0, hg, bytes));
+    tu_ok(accel_queue_read_blocking(qc, tc, 0, hc, bytes));
+    size_t bad = 0;
+    while (bad < total && memcmp(hg + bad * es, hc + bad * es, es) == 0)
+        bad++;
+    cr_assert(bad == total, "%s sort %zu x %zu x %zu%s%s: GPU and CPU differ first at %zu",
+              accel_dtype_name(dt), m, n, k, desc ? " descending" : "", in_place ? " in place" : "",
+              bad);
+    free(h), free(hg), free(hc);
+    accel_buffer_release(xg), accel_buffer_release(og);
+    accel_buffer_release(xc), accel_buffer_release(oc);
+}
+
+Test(cuda, sort_is_bit_identical_to_cpu, .timeout = 300)
+{
+    need_gpu();
+    accel_queue *qg, *qc;
+    tu_ok(accel_queue_create(gpu, &qg));
+    tu_ok(accel_queue_create(cpu, &qc));
+    tu_rng r = tu_rng_make(77);
+    static const accel_dtype dts[] = {ACCEL_BOOL, ACCEL_I8,  ACCEL_U8,  ACCEL_I16, ACCEL_U16,
+                                      ACCEL_I32,  ACCEL_U32, ACCEL_I64, ACCEL_U64, ACCEL_F16,
+                                      ACCEL_BF16, ACCEL_F32, ACCEL_F64};
+    for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+        accel_dtype dt = dts[d];
+        for (int desc = 0; desc < 2; desc++) {
+            sort_both(qg, qc, dt, 1, ((size_t)1 << 20) + 17, 1, desc, desc == 1, &r);
+            sort_both(qg, qc, dt, 300, 1001, 1, desc, false, &r);
+            sort_both(qg, qc, dt, 4, 513, 7, desc, desc == 0, &r);
+            sort_both(qg, qc, dt, 1, 1, 1, desc, false, &r);
+        }
+    }
+    accel_queue_release(qg), accel_queue_release(qc);
+    done();
+}

@@ -68,6 +68,7 @@ typedef struct accel_cpu_op {
     double scalars[4];
     uint64_t seed, rng_offset;
     uint32_t trans_a, trans_b;
+    uint32_t flags; /* ACCEL_OP_FLAG_* */
     size_t m, n, k, lda, ldb, ldc;
     size_t batch_count, stride_a, stride_b, stride_c;
     char name[48]; /* the public function's name, for messages */
@@ -115,6 +116,9 @@ int32_t accel_cpu__reduce(const accel_cpu_op *op, int threads, char *msg, size_t
 int32_t accel_cpu__gemm(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 void accel_cpu__random(const accel_cpu_op *op, int threads);
 void accel_cpu__transpose(const accel_cpu_op *op, int threads);
+/* sort.cc: ACCEL_OP_SORT and ACCEL_OP_ARGSORT through libstdc++'s
+ * std::stable_sort. */
+int32_t accel_cpu__sort(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 
 /* kernel.c: user kernels (program entries; launches of ACCEL_OP_KERNEL). */
 int32_t accel_cpu__program_identity(void *ctx, uint32_t device, uint32_t language, char *out,

@@ -408,6 +408,8 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
         case ACCEL_OP_GEMM:                                                                        \
         case ACCEL_OP_RANDOM_UNIFORM:                                                              \
         case ACCEL_OP_RANDOM_NORMAL:                                                               \
+        case ACCEL_OP_SORT:                                                                        \
+        case ACCEL_OP_ARGSORT:                                                                     \
         case ACCEL_OP_KERNEL:                                                                      \
             break;                                                                                 \
         }                                                                                          \

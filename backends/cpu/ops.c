@@ -148,7 +148,8 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     uint32_t nops = facts_of(d.op).operands;
     for (uint32_t i = 0; i < nops; ++i) {
         const accel_op_operand *o = &d.operands[i];
-        op.ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * esize : NULL;
+        size_t es = d.op == ACCEL_OP_ARGSORT && i == 1 ? 8 : esize; /* int64 indices */
+        op.ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * es : NULL;
         op.count[i] = o->count;
     }
     memcpy(op.scalars, d.scalars, sizeof op.scalars);
@@ -156,6 +157,7 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     op.rng_offset = d.rng_offset;
     op.trans_a = d.trans_a;
     op.trans_b = d.trans_b;
+    op.flags = d.flags;
     op.m = d.m;
     op.n = d.n;
     op.k = d.k;
@@ -234,6 +236,8 @@ int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t
     case ACCEL_OP_KIND_TRANSPOSE:
         accel_cpu__transpose(op, threads);
         return ACCEL_SUCCESS;
+    case ACCEL_OP_KIND_SORT:
+        return accel_cpu__sort(op, threads, msg, msg_size);
     case ACCEL_OP_KIND_FILL:
     case ACCEL_OP_KIND_BINARY:
     case ACCEL_OP_KIND_UNARY:

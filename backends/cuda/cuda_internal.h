@@ -281,6 +281,12 @@ cudaError_t accel_cuda__launch_scale_matrix(cudaStream_t stream, uint32_t max_bl
 cudaError_t accel_cuda__launch_transpose(cudaStream_t stream, uint32_t max_blocks, uint32_t dtype,
                                          const void *x, size_t ldx, void *out, size_t ldo,
                                          size_t rows, size_t cols);
+/* ACCEL_OP_SORT and (arg != 0) ACCEL_OP_ARGSORT (kernels_sort.cu, CUB):
+ * x's m x n x k block sorted along its middle axis into out (x == out
+ * allowed), or the int64 indices that sort it; backend.h's order. */
+cudaError_t accel_cuda__launch_sort(cudaStream_t stream, uint32_t max_blocks, uint32_t dtype,
+                                    const void *x, void *out, size_t m, size_t n, size_t k,
+                                    int descending, int arg);
 /* cudaSuccess when this build's kernels can run on the current device. */
 cudaError_t accel_cuda__probe_kernels(void);
 

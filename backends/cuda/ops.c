@@ -46,6 +46,22 @@ static int is_unary(uint32_t op)
     return op_kind(op) == ACCEL_OP_KIND_UNARY;
 }
 
+/* SORT through CUB (kernels_sort.cu): every real dtype; line indices are
+ * 32-bit and CUB's segmented sorts count items in int. */
+static int32_t sort_supported(const accel_cuda_ctx *ctx, const accel_op_desc *d)
+{
+    size_t total = d->m * d->n * d->k;
+    if (d->dtype >= 32 || !(ACCEL_DTYPES_REAL >> d->dtype & 1u))
+        return ACCEL_ERROR_UNSUPPORTED;
+    if (d->n > UINT32_MAX || (d->m * d->k > 1 && total > INT32_MAX)) {
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "sort of %zu lines of %zu: past CUB's 32-bit sizes here", d->m * d->k,
+                             d->n);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    return ACCEL_SUCCESS;
+}
+
 int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_desc *desc)
 {
     const accel_cuda_ctx *ctx = vctx;
@@ -77,6 +93,9 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     case ACCEL_OP_RANDOM_UNIFORM:
     case ACCEL_OP_RANDOM_NORMAL:
         return full ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
+    case ACCEL_OP_SORT:
+    case ACCEL_OP_ARGSORT:
+        return sort_supported(ctx, desc);
     default:
         return (is_binary(op) || is_unary(op)) && full ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     }
@@ -300,6 +319,13 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
     case ACCEL_OP_TRANSPOSE:
         err = accel_cuda__launch_transpose(q->stream, mb, dt, operand_ptr(d, 0, es), d->lda,
                                            operand_ptr(d, 1, es), d->ldc, d->m, d->n);
+        break;
+    case ACCEL_OP_SORT:
+    case ACCEL_OP_ARGSORT: /* argsort's out: int64 indices */
+        err = accel_cuda__launch_sort(q->stream, mb, dt, operand_ptr(d, 0, es),
+                                      operand_ptr(d, 1, op == ACCEL_OP_ARGSORT ? 8 : es), d->m,
+                                      d->n, d->k, (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0,
+                                      op == ACCEL_OP_ARGSORT);
         break;
     case ACCEL_OP_RANDOM_UNIFORM:
     case ACCEL_OP_RANDOM_NORMAL:

@@ -39,6 +39,9 @@ accel_status accel__array_shape_is(const char *fn, const char *name, const accel
                                    uint32_t nd, const int64_t *shape);
 /* view_ops.c: an axis in [-ndim, ndim) as 0..ndim-1, or -1. */
 int accel__array_axis(int64_t axis, uint32_t ndim);
+/* view.c: a's strides are row-major contiguous (size-1 axes may have any
+ * stride). */
+bool accel__array_row_major(const accel_array *a);
 /* view.c: "(2, 3, 4)" into buf (cap bytes); returns buf. */
 const char *accel__shape_str(uint32_t ndim, const int64_t *shape, char *buf, size_t cap);
 

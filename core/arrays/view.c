@@ -198,3 +198,14 @@ accel_status accel_broadcast_shapes(size_t count, const accel_array *const *arra
     }
     return accel__broadcast(fn, count, arrays, np, out_ndim, out_shape);
 }
+
+bool accel__array_row_major(const accel_array *a)
+{
+    int64_t want = 1;
+    for (uint32_t d = a->ndim; d-- > 0;) {
+        if (a->shape[d] != 1 && a->strides[d] != want)
+            return false;
+        want *= a->shape[d];
+    }
+    return true;
+}

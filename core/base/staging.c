@@ -35,14 +35,13 @@ accel_status accel__staging_run_op(accel_device *dev, const accel_op_desc *desc,
     const accel_backend *vt = dev->be->vt;
     void *ctx = dev->be->ctx;
     accel_op_desc d = *desc;
-    size_t esize = accel__desc_esize(&d);
     uint32_t out = d.num_operands - 1;
     accel_be_buffer *bufs[4] = {NULL, NULL, NULL, NULL};
     int32_t rc = ACCEL_SUCCESS;
     pthread_mutex_lock(&dev->staging_lock);
     accel__clear_error();
     for (uint32_t i = 0; i < d.num_operands && rc == ACCEL_SUCCESS; i++) {
-        size_t bytes = d.operands[i].count * esize;
+        size_t bytes = d.operands[i].count * accel__operand_esize(&d, i);
         rc = vt->buffer_alloc(ctx, dev->index, bytes, &bufs[i]);
         if (rc == ACCEL_SUCCESS && bytes && (i < out || write_output))
             rc = vt->queue_write(ctx, dev->staging, bufs[i], 0, host[i], bytes);
@@ -53,7 +52,7 @@ accel_status accel__staging_run_op(accel_device *dev, const accel_op_desc *desc,
         rc = vt->op_execute(ctx, dev->staging, &d);
     if (rc == ACCEL_SUCCESS && d.operands[out].count)
         rc = vt->queue_read(ctx, dev->staging, bufs[out], 0, out_host,
-                            d.operands[out].count * esize);
+                            d.operands[out].count * accel__operand_esize(&d, out));
     int32_t frc = vt->queue_finish(ctx, dev->staging);
     if (rc == ACCEL_SUCCESS)
         rc = frc;

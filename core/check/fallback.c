@@ -36,7 +36,7 @@
 typedef struct fbjob {
     accel_device *to;
     accel_op_desc d;
-    size_t esize;
+    size_t esize; /* the output's element size */
     void *host[4];
 } fbjob;
 
@@ -67,10 +67,10 @@ static accel_status fb_read_locked(accel_queue *q, const accel_op_desc *d, fbjob
     int32_t rc = ACCEL_SUCCESS;
     accel__clear_error();
     for (uint32_t i = 0; i < d->num_operands && rc == ACCEL_SUCCESS; i++) {
-        size_t bytes = d->operands[i].count * j->esize;
+        size_t es = accel__operand_esize(d, i), bytes = d->operands[i].count * es;
         if (!bytes || (i == out && !accel__desc_reads_output(d)))
             continue;
-        rc = vt->queue_read(ctx, q->be, d->operands[i].buffer, d->operands[i].offset * j->esize,
+        rc = vt->queue_read(ctx, q->be, d->operands[i].buffer, d->operands[i].offset * es,
                             j->host[i], bytes);
         *moved += bytes;
     }
@@ -105,10 +105,10 @@ static accel_status fb_run_now(accel_queue *q, const accel_op_desc *d, accel_dev
     x->release = fb_release;
     j->to = to;
     j->d = *d;
-    j->esize = accel__desc_esize(d);
     uint32_t out = d->num_operands - 1;
+    j->esize = accel__operand_esize(d, out); /* the output's */
     for (uint32_t i = 0; i < d->num_operands; i++) {
-        if (!(j->host[i] = calloc(d->operands[i].count + 1, j->esize))) {
+        if (!(j->host[i] = calloc(d->operands[i].count + 1, accel__operand_esize(d, i)))) {
             accel__xop_free(x);
             return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY,
                                "%s: out of host memory for the fallback's copies", d->name);

@@ -356,6 +356,15 @@ static accel_status check_shapes(const char *fn, const accel_tolerance_op *d,
     case ACCEL_OP_KIND_AXPBY:
     case ACCEL_OP_KIND_RANDOM:
         break;
+    case ACCEL_OP_KIND_SORT: {
+        size_t all;
+        if (__builtin_mul_overflow(d->m, d->n, &all) || __builtin_mul_overflow(all, d->k, &all) ||
+            all != d->counts[out])
+            return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                               "%s: a sort of %zu x %zu x %zu elements but the output has %zu", fn,
+                               d->m, d->n, d->k, d->counts[out]);
+        break;
+    }
     }
     for (uint32_t i = 0; i < out; i++)
         if (d->counts[i] != d->counts[out])
@@ -449,11 +458,39 @@ static void compare_elements(cmp_state *s, const accel_tolerance_op *d,
         s->r.rule = ulps == 1 ? "1 ulp: each correctly rounded (the exact IEEE result)" : "4 ulp";
 }
 
+/* Every element bit for bit (sort: the order of equal keys and NaNs is
+ * fixed, so two correct backends agree exactly). */
+static void compare_bits(cmp_state *s, const accel_tolerance_op *d, const void *got,
+                         const void *exp)
+{
+    accel_dtype dt = d->op == ACCEL_OP_ARGSORT ? ACCEL_I64 : (accel_dtype)d->dtype;
+    size_t es = accel_dtype_size(dt), n = d->counts[d->num_operands - 1];
+    for (size_t i = 0; i < n; i++) {
+        s->r.checked++;
+        if (same_bits(got, exp, es, i))
+            continue;
+        note_worst(s, i, INFINITY, 0);
+        if (s->r.bad++ == 0) {
+            s->r.first_bad = i;
+            s->r.got = load(dt, got, i);
+            s->r.expected = load(dt, exp, i);
+            s->r.error = INFINITY;
+            s->r.bound = 0;
+            s->r.worst_ratio = INFINITY;
+        }
+    }
+    s->r.rule = "bit-identical";
+}
+
 static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op_properties *p,
                        const void *const in[4], const void *got, const void *exp)
 {
     if (p->kind == ACCEL_OP_KIND_TRANSPOSE) {
         compare_transpose(s, d, in, got, exp);
+        return;
+    }
+    if (p->kind == ACCEL_OP_KIND_SORT) {
+        compare_bits(s, d, got, exp);
         return;
     }
     switch (p->tolerance) {

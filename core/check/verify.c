@@ -174,7 +174,7 @@ struct accel__vjob {
     accel_runtime *rt;
     accel_device *dev, *ref;
     accel_op_desc d;
-    size_t esize;
+    size_t esize;  /* the output's element size */
     void *pre[4];  /* operands before the op */
     void *post;    /* the output after it */
     size_t lo, hi; /* guard elements before and after the output */
@@ -248,13 +248,13 @@ static vjob *vjob_new(accel_queue *q, const accel_op_desc *d)
     j->dev = q->dev;
     j->ref = ref;
     j->d = *d;
-    j->esize = accel__desc_esize(d);
+    j->esize = accel__operand_esize(d, d->num_operands - 1); /* the output's */
     j->fail = p->verify_fail;
     j->seed = p->verify_seed;
     if (p->verify_repro_dir && !(j->repro_dir = dup_str(p->verify_repro_dir)))
         goto oom;
     for (uint32_t i = 0; i < d->num_operands; i++) {
-        j->pre[i] = malloc(d->operands[i].count * j->esize + 1);
+        j->pre[i] = malloc(d->operands[i].count * accel__operand_esize(d, i) + 1);
         if (!j->pre[i])
             goto oom;
     }
@@ -314,6 +314,10 @@ static void describe_shape(const accel_op_desc *d, char *out, size_t cap)
         return;
     case ACCEL_OP_KIND_TRANSPOSE:
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
+        return;
+    case ACCEL_OP_KIND_SORT:
+        snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
+                 d->flags & ACCEL_OP_FLAG_SORT_DESCENDING ? " descending" : "");
         return;
     case ACCEL_OP_KIND_FILL:
     case ACCEL_OP_KIND_COPY:
@@ -472,7 +476,7 @@ void accel__verify_before_locked(accel_queue *q, accel__vjob *j)
     int32_t rc = ACCEL_SUCCESS;
     for (uint32_t i = 0; i < d->num_operands && rc == ACCEL_SUCCESS; i++)
         rc = read_range(q, d->operands[i].buffer, d->operands[i].offset, d->operands[i].count,
-                        j->esize, j->pre[i]);
+                        accel__operand_esize(d, i), j->pre[i]);
     if (rc == ACCEL_SUCCESS && j->lo + j->hi)
         rc = read_guards(q, j, j->guard_pre);
     if (rc != ACCEL_SUCCESS) {

@@ -446,7 +446,7 @@ static bool use_fits(const accel__gnode *n, uint32_t b, size_t bytes)
     }
     switch ((accel_graph_node_kind)d->kind) {
     case ACCEL_GRAPH_NODE_OP: {
-        size_t es = accel__desc_esize(&d->op);
+        size_t es = accel__operand_esize(&d->op, b);
         const accel_op_operand *o = &d->op.operands[b];
         return o->offset <= bytes / es && o->count <= bytes / es - o->offset;
     }
@@ -478,7 +478,7 @@ static void use_span(const accel__gnode *n, uint32_t b, size_t *start, size_t *l
     }
     switch ((accel_graph_node_kind)d->kind) {
     case ACCEL_GRAPH_NODE_OP: {
-        size_t es = accel__desc_esize(&d->op);
+        size_t es = accel__operand_esize(&d->op, b);
         *start = d->op.operands[b].offset * es;
         *len = d->op.operands[b].count * es;
         return;
@@ -653,6 +653,7 @@ static uint32_t scalar_count(uint32_t op)
     case ACCEL_OP_KIND_UNARY:
     case ACCEL_OP_KIND_REDUCTION:
     case ACCEL_OP_KIND_TRANSPOSE:
+    case ACCEL_OP_KIND_SORT:
         return 0;
     }
     return 0;

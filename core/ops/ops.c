@@ -65,7 +65,8 @@ static accel_status check_dtype(const char *fn, accel_dtype dtype, accel_op_code
 /* log2 of the element size: ranges are checked against bytes >> shift. */
 static unsigned dtype_shift(accel_dtype dtype)
 {
-    return dtype == ACCEL_F64 ? 3u : dtype == ACCEL_F32 ? 2u : 1u;
+    size_t es = accel_dtype_size(dtype);
+    return es == 8 ? 3u : es == 4 ? 2u : es == 2 ? 1u : 0u;
 }
 
 /* The queue and every operand buffer: live handles of one runtime,
@@ -312,6 +313,7 @@ accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, ac
 #define WRAP_GEMM WRAP_NONE
 #define WRAP_RANDOM WRAP_NONE
 #define WRAP_TRANSPOSE WRAP_NONE
+#define WRAP_SORT WRAP_NONE
 #define ACCEL_X_WRAP(E, V, NAME, KIND, ...) WRAP_##KIND(NAME, ACCEL_OP_##E)
 ACCEL_OP_LIST(ACCEL_X_WRAP)
 #undef ACCEL_X_WRAP
@@ -780,4 +782,74 @@ accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, 
     d.ldc = ldo;
     d.batch_count = 1;
     return dispatch(q, &d, rows == 0 || cols == 0);
+}
+
+/* x and out of a sort op (out int64 for argsort): ranges, counts, and no
+ * overlap other than exactly (sort in place); argsort's out may not
+ * overlap x at all. */
+static accel_status sort_operands(const char *fn, accel_dtype dtype, bool arg, accel_slice x,
+                                  accel_slice out, accel_op_desc *d)
+{
+    accel_dtype ot = arg ? ACCEL_I64 : dtype;
+    accel_status st = check_dtype(fn, dtype, (accel_op_code)d->op);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "x", dtype, x, &d->operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", ot, out, &d->operands[1]);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, "out", out, "x", x.count);
+    if (st == ACCEL_SUCCESS && !arg)
+        st = check_alias(fn, "out", out, "x", x);
+    if (st == ACCEL_SUCCESS && arg && x.buffer == out.buffer && x.count) {
+        size_t xs = x.offset * accel_dtype_size(dtype), xe = xs + x.count * accel_dtype_size(dtype);
+        size_t os = out.offset * 8, oe = os + out.count * 8;
+        if (xs < oe && os < xe)
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                             "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) in one buffer", fn,
+                             os, oe, xs, xe);
+    }
+    return st;
+}
+
+static accel_status sort_op(const char *fn, accel_op_code op, accel_queue *q, accel_dtype dtype,
+                            size_t outer, size_t n, size_t inner, int descending, accel_slice x,
+                            accel_slice out)
+{
+    ACCEL__CALL(call);
+    accel_op_desc d;
+    desc_init(&d, fn, op, dtype);
+    accel_buffer *bufs[] = {x.buffer, out.buffer};
+    static const char *const names[] = {"x", "out"};
+    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
+    x.buffer = bufs[0];
+    out.buffer = bufs[1];
+    if (st == ACCEL_SUCCESS)
+        st = sort_operands(fn, dtype, op == ACCEL_OP_ARGSORT, x, out, &d);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    size_t all;
+    if (__builtin_mul_overflow(outer, n, &all) || __builtin_mul_overflow(all, inner, &all) ||
+        all != x.count)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: outer %zu x n %zu x inner %zu is not x's %zu elements", fn, outer,
+                           n, inner, x.count);
+    d.num_operands = 2;
+    d.m = outer, d.n = n, d.k = inner;
+    d.batch_count = 1;
+    d.flags = descending ? ACCEL_OP_FLAG_SORT_DESCENDING : 0;
+    return dispatch(q, &d, x.count == 0);
+}
+
+accel_status accel_sort_segments(accel_queue *q, accel_dtype dtype, size_t outer, size_t n,
+                                 size_t inner, int descending, accel_slice x, accel_slice out)
+{
+    return sort_op("accel_sort_segments", ACCEL_OP_SORT, q, dtype, outer, n, inner, descending, x,
+                   out);
+}
+
+accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype, size_t outer, size_t n,
+                                    size_t inner, int descending, accel_slice x, accel_slice out)
+{
+    return sort_op("accel_argsort_segments", ACCEL_OP_ARGSORT, q, dtype, outer, n, inner,
+                   descending, x, out);
 }

@@ -654,6 +654,34 @@ ACCEL_API accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, siz
                                           size_t cols, accel_buffer *x, size_t x_offset, size_t ldx,
                                           accel_buffer *out, size_t out_offset, size_t ldo);
 
+/** out = x with every line along the middle axis of the row-major
+ *  outer x n x inner block sorted: the op ACCEL_OP_SORT (accel/backend.h
+ *  states its order). Stable; descending != 0 sorts descending, equal keys
+ *  still in their original order. Floats order as NumPy's sort: -0 and +0
+ *  are equal, NaNs go last (first when descending) in their original
+ *  order. dtype: any real dtype (bool, integers, floats). x and out hold
+ *  outer*n*inner elements; out may be x exactly (in place) but must not
+ *  overlap it otherwise. Exact: verify mode compares bit for bit.
+ *  Errors besides the common ones: ACCEL_ERROR_SHAPE_MISMATCH (the product
+ *  is not x's count, or out's count differs), ACCEL_ERROR_INVALID_ARGUMENT
+ *  (partial overlap), ACCEL_ERROR_DTYPE_MISMATCH (complex),
+ *  ACCEL_ERROR_UNSUPPORTED (a backend without sort, e.g. OpenCL today,
+ *  when the policy allows no fallback). accel_array_sort (accel/array.h)
+ *  takes views and an axis. */
+ACCEL_API accel_status accel_sort_segments(accel_queue *q, accel_dtype dtype, size_t outer,
+                                           size_t n, size_t inner, int descending, accel_slice x,
+                                           accel_slice out);
+
+/** out = the indices (int64, 0 to n-1 within each line) that sort x's
+ *  lines as accel_sort_segments does: the op ACCEL_OP_ARGSORT. Stable in
+ *  both directions (equal keys: ascending index). out is a range of
+ *  outer*n*inner int64 elements (offset and count in int64 elements) that
+ *  must not overlap x's bytes. Errors as accel_sort_segments, plus
+ *  ACCEL_ERROR_INVALID_ARGUMENT for any overlap of out and x. */
+ACCEL_API accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype, size_t outer,
+                                              size_t n, size_t inner, int descending, accel_slice x,
+                                              accel_slice out);
+
 /** Uniform [0,1) numbers: out[i] is element (rng_offset + i) of the
  *  Philox4x32-10 stream keyed by seed (Salmon et al., "Parallel random numbers:
  *  as easy as 1, 2, 3", SC 2011), so the same (seed, offset) gives the same

@@ -607,6 +607,68 @@ ACCEL_API accel_status accel_array_mask_gather(accel_queue *q, const accel_array
  * accel_array_mask_gather. */
 ACCEL_API accel_status accel_array_mask_scatter(accel_queue *q, const accel_array *x,
                                                 const accel_array *mask, const accel_array *values);
+/* ------------------------------------------------------- sorting, linalg */
+
+/* out = x sorted along axis (in [-ndim, ndim-1]; the Array API's sort with
+ * stable=True): every line along the axis in ascending order, or
+ * descending when descending != 0, equal keys in their original order
+ * either way. Floats order as NumPy's sort: -inf < ... < +inf < NaN, -0 and
+ * +0 equal; NaNs go last (first when descending). Takes every real dtype
+ * (bool, integers, floats). out: x's shape and dtype, row-major contiguous
+ * (the sort runs in place in it); x any view (broadcast to out's shape as
+ * accel_array_copy does); out may be x exactly (in place). Runs as
+ * accel_array_copy(x -> out) then one ACCEL_OP_SORT op over out
+ * (accel_sort_segments: libstdc++'s std::stable_sort on the CPU, CUB's
+ * segmented radix sort on CUDA), so verify mode checks it bit for bit and
+ * a backend without sort falls back where the policy allows.
+ * Errors (before anything is enqueued, out untouched): as
+ * accel_array_copy, plus ACCEL_ERROR_INVALID_ARGUMENT (axis out of range,
+ * a 0-d out, out not row-major contiguous), ACCEL_ERROR_DTYPE_MISMATCH
+ * (complex), ACCEL_ERROR_UNSUPPORTED (the device has no sort and no
+ * fallback is allowed). Asynchronous. */
+ACCEL_API accel_status accel_array_sort(accel_queue *q, const accel_array *x, int32_t axis,
+                                        int descending, const accel_array *out);
+
+/* out = the int64 indices that sort x along axis (the Array API's argsort
+ * with stable=True): out[..., j, ...] is the index along the axis of the
+ * element accel_array_sort puts at position j; equal keys keep ascending
+ * index order in both directions (so argsort(descending) is the stable
+ * descending order, not the reverse of the ascending one). x and out:
+ * row-major contiguous, the same shape (copy a strided x with
+ * accel_array_copy first); out int64, not overlapping x. One
+ * ACCEL_OP_ARGSORT op (accel_argsort_segments): verify mode compares the
+ * indices exactly. Errors (out untouched): ACCEL_ERROR_INVALID_ARGUMENT
+ * (axis out of range, 0-d, a view not contiguous, overlap),
+ * ACCEL_ERROR_SHAPE_MISMATCH, ACCEL_ERROR_DTYPE_MISMATCH (out not int64,
+ * x complex), the view checks of accel_array_validate, and
+ * ACCEL_ERROR_UNSUPPORTED as accel_array_sort. Asynchronous. */
+ACCEL_API accel_status accel_array_argsort(accel_queue *q, const accel_array *x, int32_t axis,
+                                           int descending, const accel_array *out);
+
+/* out = x1 @ x2, the Array API's matmul on matrices: x1 (..., m, k), x2
+ * (..., k, n), out (..., m, n), the leading (batch) axes of x1 and x2
+ * broadcast to out's. One dtype for all three: f32, f64, f16 or bf16
+ * (GEMM's; f16/bf16 accumulate in f32). Each of x1's and x2's matrices must
+ * have unit stride along one of its two axes (a row-major or a transposed
+ * matrix: matrix_transpose views go straight to GEMM); out row-major
+ * contiguous. Runs as accel_gemm calls (one strided-batched GEMM per index
+ * of all batch axes but the last), so the result, fallback and verify mode
+ * (GEMM's bound, Higham 3.5) are GEMM's. 1-D operands are not taken (add an
+ * axis with accel_array_expand_dims). Errors (before anything is enqueued
+ * for a bad shape, dtype or view): ACCEL_ERROR_INVALID_ARGUMENT (ndim < 2,
+ * a matrix without a unit stride, out not contiguous, out overlapping an
+ * input), ACCEL_ERROR_SHAPE_MISMATCH (inner sizes, batch shapes, out's
+ * shape), ACCEL_ERROR_DTYPE_MISMATCH (mixed dtypes, or one GEMM does not
+ * take), the checks of accel_array_validate; accel_gemm's errors.
+ * Asynchronous. */
+ACCEL_API accel_status accel_array_matmul(accel_queue *q, const accel_array *x1,
+                                          const accel_array *x2, const accel_array *out);
+
+/* The Array API's matrix_transpose: x with its last two axes swapped, a
+ * view (nothing is enqueued; out may be x). Errors:
+ * ACCEL_ERROR_INVALID_ARGUMENT (fewer than 2 dimensions, out NULL) and the
+ * checks of accel_array_validate. */
+ACCEL_API accel_status accel_array_matrix_transpose(const accel_array *x, accel_array *out);
 
 /* ------------------------------------------------------------------ dtypes */
 

@@ -68,6 +68,15 @@ extern "C" {
  *   builds C programs passes it (backends/cpu/twin.c is the one there is).
  *   accel_kernel_launch_desc's shared_bytes and twin_flags took its first
  *   reserved slots (an older core leaves them 0).
+ *
+ *   New op codes and op kinds (no version bump): op_supported answers
+ *   ACCEL_ERROR_UNSUPPORTED for a code it does not know, so a plugin built
+ *   before an op existed is asked and says no, and the core falls back to
+ *   another backend where the policy allows it (else the op fails with
+ *   ACCEL_ERROR_UNSUPPORTED naming op, dtype and device). A new op reuses
+ *   accel_op_desc's fields (documented per op below); a field of a new
+ *   meaning is appended (struct_size grows). ACCEL_OP_SORT and
+ *   ACCEL_OP_ARGSORT (kind ACCEL_OP_KIND_SORT) came this way.
  */
 #define ACCEL_BACKEND_ABI_VERSION 2u
 #define ACCEL_BACKEND_ABI_OLDEST 1u
@@ -128,6 +137,11 @@ typedef struct accel_op_operand {
  *   GEMM:                        [0] A, [1] B, [2] C (ranges cover every batch)
  *   TRANSPOSE:                   [0] x, [1] out (ranges cover the stored
  *                                matrices; they never overlap)
+ *   SORT:                        [0] x, [1] out (equal counts m*n*k; out is
+ *                                x's range exactly or does not overlap it)
+ *   ARGSORT:                     [0] x, [1] out: m*n*k int64 indices (its
+ *                                offset and count in int64 elements, the
+ *                                one operand not in dtype); no overlap
  * Elementwise counts are equal (checked by the core). Outputs of elementwise
  * ops either equal an input's range exactly or do not overlap it at all. */
 typedef struct accel_op_desc {
@@ -148,7 +162,18 @@ typedef struct accel_op_desc {
     size_t m, n, k;
     size_t lda, ldb, ldc; /* elements between consecutive rows as stored */
     /* TRANSPOSE, row-major: x is m x n with leading dimension lda (>= n),
-     * out = x^T is n x m with leading dimension ldc (>= m); m, n > 0. */
+     * out = x^T is n x m with leading dimension ldc (>= m); m, n > 0.
+     * SORT: x and out are contiguous m x n x k blocks (row-major); out
+     * holds x with each of the m*k lines along the middle axis (n
+     * elements, k apart) sorted, stably: ascending, or descending with
+     * ACCEL_OP_FLAG_SORT_DESCENDING (the reverse of the ascending order of
+     * the reversed line, so equal keys keep their order too). Floats order
+     * as NumPy's sort: -inf < ... < -0 == +0 < ... < +inf < NaN (NaNs last
+     * ascending, first descending; equal keys, -0 and +0 and every NaN
+     * keep their order). Bool and integers by value. Exact on every
+     * backend. m, n, k >= 1. ARGSORT: the same geometry; out[(o*n + j)*k
+     * + i] is the index in 0..n-1 of the element of line (o, i) that SORT
+     * puts at position j (ties: the smaller index first, both directions). */
     size_t batch_count;                  /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
     /* ACCEL_OP_KERNEL: the launch (below); NULL for every other op. Takes
@@ -159,6 +184,8 @@ typedef struct accel_op_desc {
 
 /* GEMM may use TF32 tensor cores (changes results; only when asked). */
 #define ACCEL_OP_FLAG_ALLOW_TF32 (1u << 0)
+/* SORT: descending order (the stable descending order described there). */
+#define ACCEL_OP_FLAG_SORT_DESCENDING (1u << 1)
 
 typedef void (*accel_host_fn)(void *user);
 

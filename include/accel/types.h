@@ -111,7 +111,8 @@ typedef enum accel_op_kind {
     ACCEL_OP_KIND_REDUCTION = 6, /* out[0] = a reduction of x (or of x*y)       */
     ACCEL_OP_KIND_GEMM = 7,      /* C = alpha*op(A)*op(B) + beta*C              */
     ACCEL_OP_KIND_RANDOM = 8,    /* out = Philox4x32-10 numbers                 */
-    ACCEL_OP_KIND_TRANSPOSE = 9  /* out = x^T, 2-D, strided                     */
+    ACCEL_OP_KIND_TRANSPOSE = 9, /* out = x^T, 2-D, strided                     */
+    ACCEL_OP_KIND_SORT = 10      /* out = x's segments sorted (stable)          */
 } accel_op_kind;
 
 /* How far two backends' results of an op may be apart (accel_tolerance_compare;
@@ -139,6 +140,8 @@ typedef enum accel_cost_model {
 /* Dtype sets of the op table (bit 1u << accel_dtype, as device properties). */
 #define ACCEL_DTYPES_FLOAT ((1u << 1) | (1u << 2))                       /* f32, f64 */
 #define ACCEL_DTYPES_ANY ((1u << 1) | (1u << 2) | (1u << 3) | (1u << 4)) /* and f16, bf16 */
+/* Every real dtype: the floats, the integers and bool (values 1 to 13). */
+#define ACCEL_DTYPES_REAL ((1u << 14) - 2u)
 
 /* The op table: every fact about an op, in one place. The core (validation,
  * names, tolerance, cost, fallback, verify), the tools and the backends read
@@ -226,7 +229,13 @@ typedef enum accel_cost_model {
     X(RANDOM_UNIFORM, 70, random_uniform, RANDOM, 1, 0, ACCEL_DTYPES_FLOAT, EXACT, 0, ELEMENTWISE, \
       0, 1, 0, NULL, NULL, NULL)                                                                   \
     X(RANDOM_NORMAL, 71, random_normal, RANDOM, 1, 0, ACCEL_DTYPES_FLOAT, NORMAL, 4, ELEMENTWISE,  \
-      0, 1, 0, NULL, NULL, NULL)
+      0, 1, 0, NULL, NULL, NULL)                                                                   \
+    /* SORT: operands x, out (out may be x exactly); segments as accel_op_desc says. */            \
+    X(SORT, 90, sort, SORT, 2, 0, ACCEL_DTYPES_REAL, EXACT, 0, ELEMENTWISE, 1, 1, 0, NULL, NULL,   \
+      NULL)                                                                                        \
+    /* ARGSORT: operands x (of DTYPE), out (int64 whatever DTYPE is). */                           \
+    X(ARGSORT, 91, argsort, SORT, 2, 0, ACCEL_DTYPES_REAL, EXACT, 0, ELEMENTWISE, 1, 1, 0, NULL,   \
+      NULL, NULL)
 
 /* Op codes carried by accel_op_desc: the op table's ENUM and VALUE columns. */
 typedef enum accel_op_code {

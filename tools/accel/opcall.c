@@ -61,6 +61,9 @@ accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer
         g.allow_tf32 = (d->flags & ACCEL_OP_FLAG_ALLOW_TF32) != 0;
         return accel_gemm(q, &g);
     }
+    case ACCEL_OP_KIND_SORT:
+        return (op == ACCEL_OP_ARGSORT ? accel_argsort_segments : accel_sort_segments)(
+            q, dt, d->m, d->n, d->k, (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0, s[0], s[1]);
     }
     return ACCEL_ERROR_INVALID_ARGUMENT;
 }

@@ -218,6 +218,23 @@ static void matrices(verify_run *vr, accel_dtype dt)
     }
 }
 
+/* Sorts (m x n x k blocks along the middle axis; both directions): one long
+ * line, many short ones, lines k apart, a single element. Argsort, whose
+ * output is int64, is checked by verify mode and the test suites instead. */
+static void sorts(verify_run *vr, accel_dtype dt)
+{
+    static const size_t shapes[][3] = {{1, 4099, 1}, {37, 33, 1}, {3, 65, 5}, {1, 1, 1}};
+    accel_op_desc d;
+    for (size_t s = 0; s < COUNT(shapes); s++)
+        for (uint32_t desc = 0; desc < 2; desc++) {
+            desc_base(&d, ACCEL_OP_SORT, dt);
+            d.m = shapes[s][0], d.n = shapes[s][1], d.k = shapes[s][2];
+            d.flags = desc ? ACCEL_OP_FLAG_SORT_DESCENDING : 0;
+            set_counts(&d, 2, d.m * d.n * d.k, d.m * d.n * d.k);
+            verify_case(vr, &d, false);
+        }
+}
+
 void verify_suite(verify_run *vr)
 {
     static const accel_dtype fdt[] = {ACCEL_F32, ACCEL_F64};
@@ -227,6 +244,8 @@ void verify_suite(verify_run *vr)
         reduce(vr, fdt[t]);
         random_numbers(vr, fdt[t]);
     }
-    for (size_t t = 0; t < COUNT(alldt); t++)
+    for (size_t t = 0; t < COUNT(alldt); t++) {
         matrices(vr, alldt[t]);
+        sorts(vr, alldt[t]);
+    }
 }

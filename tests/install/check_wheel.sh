@@ -24,7 +24,7 @@ src=$1 build=$2 work=$3 py=$4 version=$5
 rm -rf "$work"
 mkdir -p "$work/outside"
 
-whl=$(ACCEL_WHEEL_ZIP_LEVEL=1 PYTHON=$py "$src/tools/build-wheel.sh" "$work/dist" "$build" | tail -n 1)
+whl=$(ACCEL_WHEEL_ZIP_LEVEL=0 PYTHON=$py "$src/tools/build-wheel.sh" "$work/dist" "$build" | tail -n 1)
 echo "wheel: $whl ($(du -k "$whl" | cut -f1) KiB)"
 case "$(basename "$whl")" in
   accel_runtime-"$version"-cp38-abi3-manylinux_*_x86_64.whl) ;;

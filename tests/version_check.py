@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
-"""One version everywhere: CMake's project() version (the one place it is
-written, besides accel.__version__ which repeats it) must equal libaccel's
+"""One version everywhere: CMake's project() version (read from
+python/accel/_version.py, the one place it is written) must equal libaccel's
 accel_version() (C), accel.__version__ (Python, as imported), the version
 python/pyproject.toml resolves to (its dynamic attr, read without importing,
 as setuptools does), and the Debian packages' upstream version (CPack's
@@ -25,7 +25,9 @@ def pyproject_version(src):
         return meta["project"]["version"]
     attr = meta["tool"]["setuptools"]["dynamic"]["version"]["attr"]
     module, name = attr.rsplit(".", 1)
-    path = os.path.join(src, "python", *module.split("."), "__init__.py")
+    path = os.path.join(src, "python", *module.split(".")) + ".py"
+    if not os.path.isfile(path):
+        path = os.path.join(src, "python", *module.split("."), "__init__.py")
     for node in ast.parse(open(path).read()).body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
             return ast.literal_eval(node.value)

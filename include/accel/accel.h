@@ -66,7 +66,7 @@ extern "C" {
 #define ACCEL_VERSION_MAJOR 0
 #define ACCEL_VERSION_MINOR 1
 #define ACCEL_VERSION_PATCH 0
-#define ACCEL_VERSION_STRING "0.1.0"
+#define ACCEL_VERSION_STRING "0.1.0" /* as python/accel/_version.py: CMake checks */
 
 /* Exported from libaccel; everything else in the library is hidden. */
 #if defined(_WIN32)

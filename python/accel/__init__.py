@@ -40,10 +40,9 @@ from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, 
 globals().update(ELEMENTWISE)
 del ELEMENTWISE
 
-# CMakeLists.txt's project() version (accel_version() of libaccel, the Debian
-# packages' upstream version); pyproject.toml reads it from here, and ctest
-# version_agree checks that all of them agree.
-__version__ = "0.1.0"
+# Written once, in _version.py (CMake, pyproject.toml and this read it; ctest
+# version_agree checks that libaccel's accel_version() and the packages agree).
+from ._version import __version__
 
 
 def synchronize() -> None:

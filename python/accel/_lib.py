@@ -6,11 +6,19 @@ Python exceptions.
 libaccel is found, first match wins:
 
 1. ``$ACCEL_LIBRARY``: the path of ``libaccel.so`` (a file that must exist);
-2. the build tree: ``$ACCEL_BUILD_DIR/lib``, then ``build/lib`` of the
+2. the package's own ``_lib`` folder (the binary wheel bundles libaccel, its
+   plugins and their libraries there: tools/build-wheel.sh);
+3. the build tree: ``$ACCEL_BUILD_DIR/lib``, then ``build/lib`` of the
    repository this package's source lives in (an editable install);
-3. the install prefix: ``lib`` folders above the installed package, then
+4. the install prefix: ``lib`` folders above the installed package, then
    ``sys.prefix/lib``;
-4. the system loader (``libaccel.so.0`` on the library search path).
+5. the system loader (``libaccel.so.0`` on the library search path: the
+   Debian package libaccel0).
+
+With the wheel's CUDA plugin, the CUDA libraries it opens at run time
+(cuBLAS, NVRTC, NCCL) are first taken from NVIDIA's pip wheels where they
+are installed (``nvidia/cu13/lib``, ``nvidia/cublas/lib``, ... on sys.path),
+as PyTorch and CuPy do; else the plugin finds them on the system.
 """
 from __future__ import annotations
 
@@ -35,8 +43,13 @@ P = ctypes.POINTER
 _SONAMES = ("libaccel.so", "libaccel.so.0")
 
 
+# The binary wheel's folder of libraries: libaccel.so.0, _accel_fast and
+# accel/ (plugins.ini, the plugins, OpenBLAS, accel-tcc).
+BUNDLED = Path(__file__).resolve().parent / "_lib"
+
+
 def _candidates() -> List[Path]:
-    out: List[Path] = []
+    out: List[Path] = [BUNDLED]
     build = os.environ.get("ACCEL_BUILD_DIR")
     if build:
         out.append(Path(build) / "lib")
@@ -75,14 +88,71 @@ def _not_found(path: str, why: str) -> ImportError:
     return ImportError(
         f"accel: cannot load libaccel ({path}): {why}.\nSearched (libaccel.so, libaccel.so.0 in "
         f"each):{folders}\n  then the system loader's path (LD_LIBRARY_PATH, ld.so.cache) for "
-        "libaccel.so.0.\nTo get it: build it from source (tools/quickstart.sh, or cmake "
-        "--install to the prefix the package is installed in; `pip wheel ./python` packs only "
-        "the Python layer), install the Debian package libaccel0 (tools/build-debs.sh), or set "
-        "ACCEL_LIBRARY to the path of libaccel.so")
+        "libaccel.so.0.\nThree ways to get it:\n"
+        "  1. the binary wheel, which bundles libaccel and its plugins: pip install "
+        "accel-runtime (or a wheel built by tools/build-wheel.sh);\n"
+        "  2. the Debian package libaccel0 (tools/build-debs.sh), or a build from source "
+        "(tools/quickstart.sh, or cmake --install to the prefix this package is in);\n"
+        "  3. ACCEL_LIBRARY set to the path of a libaccel.so.")
+
+
+# soname, the folders under nvidia/ that hold it (CUDA 13's wheels put the
+# toolkit's libraries in cu13/, CUDA 12's one folder per library).
+_NVIDIA_WHEEL_LIBS = (("libcublasLt.so.13", ("cu13", "cublas")),
+                      ("libcublas.so.13", ("cu13", "cublas")),
+                      ("libnvrtc.so.13", ("cu13", "cuda_nvrtc")),
+                      ("libnccl.so.2", ("nccl",)))
+
+
+def _preload_nvidia_wheels() -> List[str]:
+    """Opens cuBLAS, NVRTC and NCCL from NVIDIA's pip wheels (nvidia-cublas,
+    nvidia-cuda-nvrtc, nvidia-nccl-cu13: ``nvidia/<folder>/lib`` on sys.path)
+    before the bundled CUDA plugin asks for them by soname: the loader then
+    answers with these copies. Only when the package's own CUDA plugin is
+    there; a library that does not load is left to the plugin's own search
+    (the system's, with its error message). Returns the paths loaded."""
+    if not (BUNDLED / "accel" / "libaccel_cuda.so").is_file():
+        return []
+    loaded = []
+    for soname, folders in _NVIDIA_WHEEL_LIBS:
+        for entry in sys.path:
+            hits = [Path(entry or ".") / "nvidia" / f / "lib" / soname for f in folders]
+            hit = next((h for h in hits if h.is_file()), None)
+            if hit is None:
+                continue
+            try:
+                _PRELOADED.append(ctypes.CDLL(str(hit)))
+                loaded.append(str(hit))
+            except OSError:
+                pass
+            break
+    return loaded
+
+
+_PRELOADED: List[ctypes.CDLL] = []
+
+
+def _preload_bundled() -> None:
+    """Opens the libraries auditwheel bundled for the wheel's plugins
+    (``accel_runtime.libs/``: libgomp, libgfortran, ...). The core loads each
+    plugin as /proc/self/fd/N (docs/security.md), where the plugin's
+    ``$ORIGIN``-relative RPATH names no folder; with these already open, the
+    loader matches the plugins' needs by soname instead."""
+    libs = BUNDLED.parent.parent / "accel_runtime.libs"
+    if not libs.is_dir():
+        return
+    for f in sorted(libs.iterdir()):
+        try:
+            _PRELOADED.append(ctypes.CDLL(str(f)))
+        except OSError:
+            pass  # the plugin that needs it says what is missing
 
 
 def _load() -> ctypes.CDLL:
     path = find_library()
+    if path.startswith(str(BUNDLED) + os.sep):
+        _preload_bundled()
+        _preload_nvidia_wheels()
     try:
         dll = ctypes.CDLL(path)
     except OSError as e:

@@ -7,6 +7,7 @@ and the ways to get it."""
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from accel import _lib as L
 
@@ -46,6 +47,10 @@ def test_not_found_lists_every_folder_searched_and_the_ways_to_get_it():
     for folder in L._candidates():
         assert f"\n  {folder}\n" in msg + "\n", (folder, msg)
     assert "system loader" in msg
-    assert "tools/quickstart.sh" in msg and "libaccel0" in msg and "ACCEL_LIBRARY" in msg
+    assert "Three ways to get it" in msg and "pip install accel-runtime" in msg
+    assert "libaccel0" in msg and "ACCEL_LIBRARY" in msg
+    # The wheel's bundled folder is searched first, before any build tree or
+    # the system.
+    assert L._candidates()[0] == Path(L.__file__).resolve().parent / "_lib"
     assert msg.startswith("accel: cannot load libaccel (libaccel.so.0): libaccel.so.0: cannot")
 

@@ -11,13 +11,26 @@ librsvg2-bin) and checks that
   it from the glyphs drawn); that box must lie inside the picture;
 - nothing else is drawn outside it either (the whole picture, without its
   white background, the same way);
-- the bar chart's tick labels carry every digit (0.25 steps print as 0.25,
-  1.25, never 1.2), and the scale reaches 1.25;
+- the bar chart's tick labels carry every digit (1.5 and 2.5, never 2; 0.25
+  steps print as 0.25, never 0.2), every 0.5 where the scale reaches 3;
 - the size sweeps are there: a log-log plot per unit (GB/s, and TFLOP/s for
-  GEMM) with a series per op and a dashed line per ceiling.
+  GEMM) with a series per op and a dashed line per ceiling, series told apart
+  by colour and dash together;
+- no two texts overlap, and no text crosses a black line (the ceiling line,
+  the target ticks): each text's box is estimated from its font size and
+  character count (0.6 em a character, 0.7 bold: DejaVu Sans averages less;
+  ascent 0.8 em, descent 0.2 em);
+- the bars are the verdicts: each bar's tooltip, value and colour say the
+  same PASS or MISS, with the same figure, as the text output's target line;
+- the title names the accel version (accel --version) and the device;
+- the faster peer from a bench/peers.py JSON (--peers; here two made-up
+  peers of add f32, one far faster than accel, one far slower) is drawn, at
+  the end of the scale (3, where the chart clips), and its figure (its time
+  against this run's ceiling) is printed beside the bar.
 
 usage: svg_render_check.py ACCEL_PROGRAM WORK_DIR"""
 import copy
+import json
 import os
 import re
 import shutil
@@ -69,10 +82,20 @@ def main():
     svg = os.path.join(work, "bench.svg")
     if os.path.exists(svg):
         os.remove(svg)
+    peers = os.path.join(work, "peers.json")
+    # Every size accel bench --quick might pick: the chart matches device, op,
+    # dtype and n, so only the measured size's row is drawn.
+    rows = [{"op": "add", "dtype": "f32", "n": 1 << k, "peer": who, "peer_ms": ms}
+            for k in range(8, 31) for who, ms in (("slowpeer", 1e9), ("fastpeer", 1e-6))]
+    with open(peers, "w") as f:
+        json.dump({"devices": [{"device": "cpu:0", "rows": rows}]}, f)
+    out_json = os.path.join(work, "bench.json")
     r = subprocess.run([accel, "bench", "--quick", "--device", "cpu", "--no-progress", "--svg",
-                        svg], capture_output=True, text=True, timeout=240)
+                        svg, "--json", out_json, "--peers", peers], capture_output=True,
+                       text=True, timeout=240)
     sys.stderr.write(r.stderr)
     assert r.returncode == 0, "accel bench exited with %d" % r.returncode
+    bench_json = json.load(open(out_json))
 
     root = ET.parse(svg).getroot()
     w, h = float(root.get("width")), float(root.get("height"))
@@ -105,7 +128,10 @@ def main():
 
     # Tick labels of the bar chart: 0, 0.25, 0.5, 0.75, 1 = ceiling, 1.25, ...
     ticks = ["".join(t.itertext()) for t in texts if t.get("font-size") == "10"]
-    assert "0.25" in ticks and "0.75" in ticks and "1.25" in ticks, ticks
+    # The made-up fast peer stretches the scale to 3, where labels every 0.25
+    # would be too close: they go every 0.5 (the grid stays every 0.25).
+    assert "0.5" in ticks and "1.5" in ticks and "2.5" in ticks and "3" in ticks, ticks
+    assert "0.25" not in ticks, ticks
     assert "1 = ceiling" in ticks, ticks
     assert "1.2" not in ticks and "0.8" not in ticks, "a tick label lost a digit: %s" % ticks
 
@@ -117,8 +143,117 @@ def main():
     assert len(lines) >= 12, "%d series polylines" % len(lines)  # 11 memory-bound ops + GEMM
     dashed = [el for el in root.findall(SVG + "line") if el.get("stroke-dasharray")]
     assert len(dashed) >= 3, "%d dashed ceiling lines" % len(dashed)  # copy, read, GEMM f32/f64
-    print("svg_render_check: ok (%gx%g, %d texts inside, %d series, %d ceiling lines)"
-          % (w, h, len(texts), len(lines), len(dashed)))
+    # Within each sweep's frame, no two series share colour and dash, and
+    # the dashes vary as much as the colours (not only the colours).
+    frames = [el for el in root.findall(SVG + "rect") if el.get("stroke") == "#999"]
+    assert len(frames) >= 2, "%d sweep frames" % len(frames)
+    for fr in frames:
+        y0, y1 = float(fr.get("y")), float(fr.get("y")) + float(fr.get("height"))
+        mine = [el for el in lines
+                if y0 - 1 <= float(el.get("points").split()[0].split(",")[1]) <= y1 + 1]
+        styles = [(el.get("stroke"), el.get("stroke-dasharray")) for el in mine]
+        assert len(set(styles)) == len(styles), "two series look alike: %s" % styles
+        assert len({d for _, d in styles}) >= min(5, len(styles)), "dashes: %s" % styles
+        assert len({c for c, _ in styles}) >= min(12, len(styles)), "colours: %s" % styles
+
+    check_no_overlap(root, texts)
+    version = subprocess.run([accel, "--version"], capture_output=True, text=True).stdout.split()[1]
+    head = "".join(texts[0].itertext())
+    assert head.startswith("accel %s bench: cpu:0 (" % version), (head, version)
+    verdicts = check_verdicts(root, r.stdout)
+    check_peer(root, bench_json)
+    print("svg_render_check: ok (%gx%g, %d texts inside, none overlapping, %d series, %d ceiling "
+          "lines, %d bars as their verdicts, the peer drawn)"
+          % (w, h, len(texts), len(lines), len(dashed), verdicts))
+
+
+def text_box(t):
+    """(x0, y0, x1, y1) of a <text>, estimated from its font size and length."""
+    fs = float(t.get("font-size", "12"))
+    em = 0.7 if t.get("font-weight") == "bold" else 0.6
+    width = len("".join(t.itertext())) * fs * em
+    x, y = float(t.get("x")), float(t.get("y"))
+    anchor = t.get("text-anchor", "start")
+    x0 = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
+    return (x0, y - 0.8 * fs, x0 + width, y + 0.2 * fs)
+
+
+def check_no_overlap(root, texts):
+    boxes = [(text_box(t), "".join(t.itertext())) for t in texts]
+    clash = []
+    for i, (a, la) in enumerate(boxes):
+        for b, lb in boxes[i + 1:]:
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                clash.append("%r %s and %r %s" % (la, fmt(a), lb, fmt(b)))
+    assert not clash, "%d pairs of texts overlap: %s" % (len(clash), "; ".join(clash))
+    black = [el for el in root.findall(SVG + "line") if el.get("stroke") == "#000"]
+    assert black, "no black lines (ceiling, target ticks)"
+    for el in black:
+        x1, y1, x2, y2 = (float(el.get(k)) for k in ("x1", "y1", "x2", "y2"))
+        for b, label in boxes:
+            if min(x1, x2) < b[2] and b[0] < max(x1, x2) and min(y1, y2) < b[3] and \
+                    b[1] < max(y1, y2):
+                clash.append("%r %s crosses the line (%g,%g)-(%g,%g)" % (label, fmt(b), x1, y1,
+                                                                        x2, y2))
+    assert not clash, "texts cross black lines: %s" % "; ".join(clash)
+
+
+def fmt(box):
+    return "(%.0f,%.0f)-(%.0f,%.0f)" % box
+
+
+def check_verdicts(root, stdout):
+    """Each bar's tooltip "op dtype / ceiling: figure VERDICT" against the
+    text output's "PASS|MISS op dtype size / ceiling figure ..." line, and its
+    colour against the verdict. Returns the number of bars with a verdict."""
+    text = {}
+    for m in re.finditer(r"^\s+(PASS|MISS) (.+?)\s+(-?[\d.]+) (?:>=|<=) ", stdout, re.M):
+        verdict, name, figure = m.groups()
+        if " / " not in name:
+            continue
+        left, ceiling = name.split(" / ", 1)
+        op_dtype = left.rsplit(" ", 1)[0]  # drop the size
+        text["%s / %s" % (op_dtype, ceiling)] = (verdict, float(figure))
+    assert text, "no PASS/MISS lines in:\n" + stdout
+    colours = {"PASS": "#2e7d32", "MISS": "#c62828"}
+    n = 0
+    for rect in root.findall(SVG + "rect"):
+        title = rect.find(SVG + "title")
+        if title is None or title.text.split()[-1] not in colours:
+            continue
+        key, rest = title.text.rsplit(": ", 1)
+        figure, verdict = rest.split()
+        assert key in text, "bar %r has no target line in the text output %s" % (key, text)
+        assert (verdict, float(figure)) == (text[key][0], round(text[key][1], 3)), \
+            "bar %r says %s %s, the text %s" % (key, verdict, figure, text[key])
+        assert rect.get("fill") == colours[verdict], (key, verdict, rect.get("fill"))
+        n += 1
+    assert n >= 3, "only %d bars with a verdict" % n
+    return n
+
+
+def check_peer(root, bench_json):
+    """The fast peer's diamond on the add f32 row at the end of the scale
+    (its fraction is far above 3, where the chart clips), the slow one not
+    drawn, and the fast one's figure printed: the row's fraction times
+    accel's time over the peer's."""
+    dev = [d for d in bench_json["devices"] if d["device"] == "cpu:0"][0]
+    rows = [r for r in dev["results"] if r["op"] == "add" and r["dtype"] == "f32"]
+    row = max(rows, key=lambda r: r["n"])
+    diamonds = root.findall(SVG + "polygon")
+    assert len(diamonds) == 1, "%d peer marks, expected 1" % len(diamonds)
+    assert diamonds[0].find(SVG + "title").text == "fastpeer"
+    ticks = {"".join(t.itertext()): float(t.get("x")) for t in root.findall(SVG + "text")
+             if t.get("font-size") == "10"}
+    x0, x1 = ticks["0"], ticks["1 = ceiling"]
+    cx = float(diamonds[0].get("points").split()[0].split(",")[0])
+    assert abs((cx - x0) / (x1 - x0) - 3.0) < 1e-3, (cx, x0, x1)
+    want = row["fraction"] * row["median_ms"] / 1e-6
+    values = ["".join(t.itertext()) for t in root.findall(SVG + "text")
+              if "; fastpeer " in "".join(t.itertext())]
+    assert len(values) == 1, values
+    got = float(values[0].rsplit(" ", 1)[1])
+    assert abs(got - want) <= 1e-4 * want, (got, want, row)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,8 @@ enum {
     OPT_SVG,
     OPT_NO_PROGRESS,
     OPT_CONFIG,
-    OPT_STRICT
+    OPT_STRICT,
+    OPT_PEERS
 };
 
 /* --strict: the exit status when every output was written but a target missed. */
@@ -52,6 +53,8 @@ static const cli_option options[] = {
     {"csv", OPT_CSV, "FILE", "one line per op and size, then one per target", NULL},
     {"svg", OPT_SVG, "FILE", "a chart: fraction of ceiling per op, rate against size (log-log)",
      NULL},
+    {"peers", OPT_PEERS, "FILE",
+     "the peers' JSON (peers.py --json, in bench/): the chart draws each row's faster peer", NULL},
     {"no-progress", OPT_NO_PROGRESS, NULL, "no progress bar even on a terminal", NULL},
     {"strict", OPT_STRICT, NULL,
      "exit with 3 when any target is a MISS (after writing every output), for CI", NULL},
@@ -63,7 +66,8 @@ const cli_command cli_bench_command = {
     .name = "bench",
     .summary = "measure ops against this device's own ceilings (memcpy, cuBLAS, ...)",
     .synopsis = "[--device NAME]... [--quick] [--repeats N] [--json FILE]\n"
-                "    [--csv FILE] [--svg FILE] [--no-progress] [--strict] [--config FILE]",
+                "    [--csv FILE] [--svg FILE [--peers FILE]] [--no-progress] [--strict]\n"
+                "    [--config FILE]",
     .description =
         "For each device (default: every device): its ceilings measured directly in the\n"
         "same run (copy bandwidth with memcpy or cudaMemcpy, a plain loop or kernel,\n"
@@ -101,7 +105,8 @@ const cli_command cli_bench_command = {
 };
 
 typedef struct bench_args {
-    const char *config, *json, *csv, *svg;
+    const char *config, *json, *csv, *svg, *peers_path;
+    bench_peers peers;
     bool strict;
     const char *names[MAX_DEVICES];
     size_t name_count;
@@ -125,6 +130,8 @@ static int parse_options(int argc, char **argv, bench *b, bench_args *a)
               : key == OPT_CSV ? &a->csv
               : key == OPT_SVG ? &a->svg
                                : &a->config) = p.value;
+        else if (key == OPT_PEERS)
+            a->peers_path = p.value;
         else if (key == OPT_QUICK)
             b->quick = true;
         else if (key == OPT_NO_PROGRESS)
@@ -138,6 +145,8 @@ static int parse_options(int argc, char **argv, bench *b, bench_args *a)
     }
     if (p.next < argc)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[p.next]);
+    if (a->peers_path && !a->svg)
+        return cli_usage_error(cmd, "--peers draws on the chart: it needs --svg FILE");
     /* Two outputs to one file: one would silently overwrite the other. */
     const char *outs[3] = {a->json, a->csv, a->svg};
     static const char *const opts[3] = {"--json", "--csv", "--svg"};
@@ -250,7 +259,7 @@ static int write_outputs(const bench *b, const bench_args *a, const bench_meta *
     if (a->csv)
         rc |= written(a->csv, bench_write_csv(a->csv, b));
     if (a->svg)
-        rc |= written(a->svg, bench_write_svg(a->svg, b->devs, b->dev_count, m->when));
+        rc |= written(a->svg, bench_write_svg(a->svg, b->devs, b->dev_count, m->when, &a->peers));
     return rc;
 }
 
@@ -312,9 +321,16 @@ static int bench_main(int argc, char **argv)
     rc |= writable(a.svg);
     if (rc != CLI_EXIT_OK)
         return rc;
+    char why[600];
+    if (a.peers_path && bench_peers_read(a.peers_path, &a.peers, why, sizeof why) != 0) {
+        fprintf(stderr, "accel %s: --peers %s\n", cmd, why);
+        return CLI_EXIT_RUNTIME;
+    }
     accel_status st = accel_runtime_open(a.config, &b.rt);
-    if (st != ACCEL_SUCCESS)
+    if (st != ACCEL_SUCCESS) {
+        bench_peers_free(&a.peers);
         return cli_runtime_error(cmd, st, "opening the runtime");
+    }
     accel_device *devs[MAX_DEVICES];
     bench_plan plans[MAX_DEVICES];
     rc = pick_devices(b.rt, &a, devs, &b.dev_count);
@@ -335,6 +351,7 @@ static int bench_main(int argc, char **argv)
     for (size_t i = 0; b.devs && i < b.dev_count; i++)
         free(b.devs[i].rows);
     free(b.devs);
+    bench_peers_free(&a.peers);
     accel_runtime_close(b.rt);
     return rc;
 }

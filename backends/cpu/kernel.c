@@ -864,10 +864,7 @@ static void kjob_fill(cpu_kjob *j, const accel_op_desc *d)
     for (uint32_t i = 0; i < L->num_args; i++) {
         const accel_kernel_arg_desc *a = &L->args[i];
         if (a->kind == ACCEL_KARG_ARRAY) {
-            size_t es = a->dtype == ACCEL_F64 || a->dtype == ACCEL_I64    ? 8
-                        : a->dtype == ACCEL_F16 || a->dtype == ACCEL_BF16 ? 2
-                        : a->dtype == ACCEL_U8                            ? 1
-                                                                          : 4;
+            size_t es = accel_cpu__dtype_size((uint32_t)a->dtype);
             uintptr_t addr = (uintptr_t)((char *)a->buffer->data + a->offset * es);
             j->slot[i] = (uint64_t)addr;
             if (j->twin_flags & ACCEL_TWIN_DEBUG)

@@ -436,10 +436,18 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
     for (uint32_t i = 0; i < L->num_args; i++) {
         const accel_kernel_arg_desc *a = &L->args[i];
         if (a->kind == ACCEL_KARG_ARRAY) {
-            size_t es = a->dtype == ACCEL_F64 || a->dtype == ACCEL_I64    ? 8
-                        : a->dtype == ACCEL_F16 || a->dtype == ACCEL_BF16 ? 2
-                        : a->dtype == ACCEL_U8                            ? 1
-                                                                          : 4;
+            /* ACCEL_DTYPE_LIST's SIZE column: every dtype, int8 to complex128. */
+            size_t es = 0;
+            switch (a->dtype) {
+#define ACCEL_X_DTYPE_SIZE(E, V, NAME, SIZE, KIND)                                                 \
+    case V:                                                                                        \
+        es = SIZE;                                                                                 \
+        break;
+                ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_SIZE)
+#undef ACCEL_X_DTYPE_SIZE
+            default:
+                break;
+            }
             char *base = accel_cuda__buffer_ptr(a->buffer);
             ptrs[i] = base ? base + a->offset * es : NULL;
             params[i] = &ptrs[i];

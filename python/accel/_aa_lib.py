@@ -34,12 +34,13 @@ class FnProperties(ctypes.Structure):
 RESULT_PROMOTED, RESULT_BOOL, RESULT_OUT = 1, 2, 3
 KIND_BOOL, KIND_INT, KIND_UINT, KIND_FLOAT, KIND_COMPLEX = 1, 2, 3, 4, 5
 
-# accel_dtype codes of the dtypes the namespace has (ACCEL_DTYPE_LIST);
-# complex64/128 are left out: accel_array_astype does not take them yet.
+# accel_dtype codes of the dtypes the namespace has (ACCEL_DTYPE_LIST).
+# complex64/128 arrays are stored and moved only: no C function takes them yet.
 CODES = {np.dtype(np.bool_): 8, np.dtype(np.int8): 9, np.dtype(np.int16): 10,
          np.dtype(np.int32): 5, np.dtype(np.int64): 6, np.dtype(np.uint8): 7,
          np.dtype(np.uint16): 11, np.dtype(np.uint32): 12, np.dtype(np.uint64): 13,
-         np.dtype(np.float32): 1, np.dtype(np.float64): 2}
+         np.dtype(np.float32): 1, np.dtype(np.float64): 2,
+         np.dtype(np.complex64): 14, np.dtype(np.complex128): 15}
 DTYPES = {v: k for k, v in CODES.items()}
 
 V = P(View)

@@ -38,14 +38,11 @@ int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, 
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32,
                                                        np.uint64))
 float32, float64 = np.dtype(np.float32), np.dtype(np.float64)
+# Stored, copied and read back; no C function computes on them yet.
+complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 e, pi, inf, nan = math.e, math.pi, math.inf, math.nan
 newaxis = None
-
-_KIND = {bool: C.KIND_BOOL, **{d: C.KIND_INT for d in (int8, int16, int32, int64)},
-         **{d: C.KIND_UINT for d in (uint8, uint16, uint32, uint64)},
-         float32: C.KIND_FLOAT, float64: C.KIND_FLOAT}
-
 
 def _dtype(dtype: Any, fn: str) -> np.dtype:
     """A dtype of the namespace, or TypeError naming fn."""
@@ -55,7 +52,8 @@ def _dtype(dtype: Any, fn: str) -> np.dtype:
         dt = None
     if dt not in C.CODES:
         raise TypeError(f"accel.array_api.{fn}: dtype {dtype!r} is not one accel.array_api has "
-                        "(bool, int8..int64, uint8..uint64, float32, float64)")
+                        "(bool, int8..int64, uint8..uint64, float32, float64, complex64, "
+                        "complex128)")
     return dt
 
 
@@ -324,6 +322,8 @@ def _default_dtype(obj: Any) -> np.dtype:
     """The dtype asarray gives Python data: bool, int64 or float64."""
     flat = np.asarray(obj, dtype=object).ravel()
     kinds = {type(v) for v in flat}
+    if _b.any(issubclass(k, complex) for k in kinds):
+        return complex128
     if not flat.size or _b.any(issubclass(k, float) for k in kinds):
         return float64
     if _b.all(issubclass(k, (np.bool_,)) or k is _b.bool for k in kinds):
@@ -501,8 +501,8 @@ def _promote_scalar(a: np.dtype, value: Any) -> np.dtype:
     out = ctypes.c_int()
     _check(C.result_type_scalar(C.CODES[a], _scalar_kind(value), ctypes.byref(out)))
     if out.value not in C.DTYPES:
-        raise TypeError(f"accel.array_api: {a} with a {type(value).__name__} scalar needs a "
-                        "complex dtype, which accel.array_api does not have yet")
+        raise TypeError(f"accel.array_api: {a} with a {type(value).__name__} scalar gives a "
+                        "dtype accel.array_api does not have")
     return C.DTYPES[out.value]
 
 
@@ -574,12 +574,14 @@ class _Info:
         return devices()
 
     def default_dtypes(self, *, device: Any = None) -> dict:
-        return {"real floating": float64, "integral": int64, "indexing": int64}
+        return {"real floating": float64, "complex floating": complex128, "integral": int64,
+                "indexing": int64}
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict:
         names = {"bool": bool, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
                  "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
-                 "float32": float32, "float64": float64}
+                 "float32": float32, "float64": float64, "complex64": complex64,
+                 "complex128": complex128}
         return {n: d for n, d in names.items() if kind is None or isdtype(d, kind)}
 
 

@@ -8,7 +8,8 @@ Usage: array_api_check.py SUITE_DIR XFAILS_FILE MAX_EXAMPLES TEST_FILE...
 Copies the suite to a temporary folder (pytest and hypothesis write next to
 it), writes the xfails list in the suite's format (one test id a line; ours
 carries a '# reason' after each id), and runs the listed test files with a
-fixed hypothesis seed. Fails (exit status of pytest) when a test that is not
+derandomized hypothesis without shrinking
+(array_api_noshrink.py). Fails (exit status of pytest) when a test that is not
 listed fails: a test listed as passing that starts failing. Prints pytest's
 summary line per run.
 """
@@ -45,11 +46,14 @@ def main() -> int:
         clean = os.path.join(tmp, "xfails.txt")
         with open(clean, "w", encoding="utf-8") as f:
             f.write("".join(i + "\n" for i in xfail_ids(xfails)))
+        here = os.path.dirname(os.path.abspath(__file__))  # array_api_noshrink.py
+        path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
         env = dict(os.environ, ARRAY_API_TESTS_MODULE="accel.array_api",
-                   ARRAY_API_TESTS_VERSION="2023.12", HYPOTHESIS_STORAGE_DIRECTORY=tmp)
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-               f"--max-examples={examples}", "--hypothesis-disable-deadline",
-               "--hypothesis-seed=0", "--disable-extension", "linalg", "fft",
+                   ARRAY_API_TESTS_VERSION="2023.12", PYTHONPATH=path)
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+               "array_api_noshrink", f"--max-examples={examples}",
+               "--hypothesis-disable-deadline", "--hypothesis-derandomize",
+               "--disable-extension", "linalg", "fft",
                f"--xfails-file={clean}"] + [f"array_api_tests/{t}" for t in files]
         print(" ".join(cmd), flush=True)
         return subprocess.call(cmd, cwd=copy, env=env)

@@ -222,7 +222,7 @@ class Array:
             src = astype(src, dst._dtype)
         elif src._st is dst._st:
             src = _copy_of(src)
-        _check(C.copy(_queue(dst.device), src._v, dst._v))
+        _copy_into(src, dst)
 
     def _inplace(self, other: Any, name: str) -> "Array":
         r = _binary(name, self, other)
@@ -390,7 +390,7 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
     dev = _device(device)
     out = _new(_shape(shape, "full"), dt, dev)
     if out.size:
-        _check(C.copy(_queue(dev), _scalar_array(fill_value, dt, dev)._v, out._v))
+        _copy_into(_scalar_array(fill_value, dt, dev), out)
     return out
 
 
@@ -536,10 +536,23 @@ def isdtype(dtype: Any, kind: Any) -> _b.bool:
     return k in kinds[kind]
 
 
-def finfo(type: Any, /) -> Any:
-    """Machine limits of a float dtype (NumPy's finfo: bits, eps, max, min,
-    smallest_normal, dtype)."""
-    return np.finfo(type.dtype if isinstance(type, Array) else _dtype(type, "finfo"))
+class _Finfo:
+    """finfo's answer: Python floats and ints, as the standard asks."""
+
+    def __init__(self, dt: np.dtype):
+        f = np.finfo(dt)
+        self.bits, self.dtype = int(f.bits), float32 if f.dtype == float32 else float64
+        self.eps, self.max, self.min = float(f.eps), float(f.max), float(f.min)
+        self.smallest_normal = float(f.smallest_normal)
+
+    def __repr__(self) -> str:
+        return f"finfo(dtype={self.dtype}, bits={self.bits}, eps={self.eps})"
+
+
+def finfo(type: Any, /) -> _Finfo:
+    """Machine limits of a float or complex dtype (bits, eps, max, min,
+    smallest_normal: Python numbers; dtype: the real dtype)."""
+    return _Finfo(type.dtype if isinstance(type, Array) else _dtype(type, "finfo"))
 
 
 def iinfo(type: Any, /) -> Any:
@@ -552,8 +565,8 @@ def astype(x: Array, dtype: Any, /, *, copy: _b.bool = True, device: Any = None)
     dt = _dtype(dtype, "astype")
     if device is not None:
         x = x.to_device(device)
-    if dt == x._dtype and not copy:
-        return x
+    if dt == x._dtype:
+        return _copy_of(x) if copy else x
     out = _new(x.shape, dt, x.device)
     _check(C.astype(_queue(x.device), x._v, out._v))
     return out
@@ -697,7 +710,64 @@ def where(condition: Array, x1: Any, x2: Any, /) -> Array:
 
 def _copy_of(x: Array) -> Array:
     out = _new(x.shape, x.dtype, x.device)
-    _check(C.copy(_queue(x.device), x._v, out._v))
+    _copy_into(x, out)
+    return out
+
+
+def _copy_into(src: Array, dst: Array) -> None:
+    """dst[...] = src (same dtype, src broadcast) by accel_array_copy; a
+    complex array moves as its (real, imag) float pairs."""
+    if src._dtype.kind == "c":
+        src = _broadcast_view(src, dst.shape)
+        src, dst = _pairs(src), _pairs(dst)
+    _check(C.copy(_queue(dst.device), src._v, dst._v))
+
+
+def _broadcast_view(x: Array, shape: Tuple[int, ...]) -> Array:
+    return x if x.shape == shape else broadcast_to(x, shape)
+
+
+def _pairs(x: Array, part: Optional[int] = None) -> Array:
+    """A complex array's elements as float views: shape + (2,) (part None),
+    or its real (0) or imaginary (1) parts, sharing its buffer."""
+    f = float32 if x._dtype == complex64 else float64
+    v, t = x._v, C.View()
+    ctypes.pointer(t)[0] = v
+    t.dtype = C.CODES[f]
+    for i in range(v.ndim):
+        t.strides[i] = v.strides[i] * 2
+    if part is None:
+        t.shape[v.ndim], t.strides[v.ndim], t.ndim = 2, 1, v.ndim + 1
+    else:
+        t.offset = v.offset + part * f.itemsize
+    a = _derived(x, t)
+    a._dtype = f
+    return a
+
+
+def _parts(fn: str, x: Array) -> Tuple[Array, Array]:
+    if x._dtype.kind != "c":
+        raise TypeError(f"accel.array_api.{fn}: x must be complex, not {x._dtype}")
+    return _pairs(x, 0), _pairs(x, 1)
+
+
+def real(x: Array, /) -> Array:
+    """The real parts of a complex array (a copy, float32 or float64)."""
+    return _copy_of(_parts("real", x)[0])
+
+
+def imag(x: Array, /) -> Array:
+    """The imaginary parts of a complex array (a copy)."""
+    return _copy_of(_parts("imag", x)[1])
+
+
+def conj(x: Array, /) -> Array:
+    """The complex conjugate: the real parts copied, the imaginary negated."""
+    re, im = _parts("conj", x)
+    out = empty_like(x)
+    ore, oim = _pairs(out, 0), _pairs(out, 1)
+    _check(C.copy(_queue(x.device), re._v, ore._v))
+    _check(C.unary(_queue(x.device), C.FUNCTIONS["negative"][0], im._v, oim._v))
     return out
 
 
@@ -1050,7 +1120,7 @@ def _missing(name: str) -> Any:
 
 for _n in ("argsort", "sort", "nonzero", "searchsorted", "unique_all", "unique_counts",
            "unique_inverse", "unique_values", "cumulative_sum", "take", "tile", "repeat",
-           "roll", "tril", "triu", "real", "imag", "conj"):
+           "roll", "tril", "triu"):
     globals()[_n] = _missing(_n)
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (

@@ -425,8 +425,9 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     if dtype is None:
         dtype = float64 if _b.any(isinstance(v, float) for v in (start, stop, step)) else int64
     dt = _dtype(dtype, "arange")
-    h = np.arange(start, stop, step, dtype=dt) if stop is not None else np.arange(start,
-                                                                                 dtype=dt)
+    if stop is None:
+        start, stop = 0, start
+    h = np.arange(start, stop, step, dtype=dt)
     return _upload(h, dt, _device(device))
 
 
@@ -967,7 +968,10 @@ def concat(arrays: Sequence[Array], /, *, axis: Optional[int] = 0) -> Array:
     for a in arrays:
         n = a.shape[ax]
         dst = out[(slice(None),) * ax + (slice(at, at + n),)]
-        _check(C.astype(_queue(out.device), a._v, dst._v))
+        if a.dtype == dt:
+            _copy_into(a, dst)
+        else:
+            _check(C.astype(_queue(out.device), a._v, dst._v))
         at += n
     return out
 
@@ -983,6 +987,55 @@ def stack(arrays: Sequence[Array], /, *, axis: int = 0) -> Array:
 def unstack(x: Array, /, *, axis: int = 0) -> tuple:
     ax = _axis(axis, x.ndim, "unstack")
     return tuple(x[(slice(None),) * ax + (i,)] for i in range(x.shape[ax]))
+
+
+def roll(x: Array, /, shift: Any, *, axis: Any = None) -> Array:
+    """x's elements shifted along axis (None: the flattened array), as two
+    copies of slices on the device."""
+    if axis is None:
+        return reshape(roll(reshape(x, (-1,)), shift, axis=0), x.shape)
+    shifts = shift if isinstance(shift, tuple) else (shift,)
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if len(shifts) != len(axes):
+        raise ValueError("accel.array_api.roll: shift and axis differ in length")
+    out = x
+    for sh, a in zip(shifts, axes):
+        ax = _axis(a, x.ndim, "roll")
+        n = x.shape[ax]
+        k = operator.index(sh) % n if n else 0
+        src, out = out, empty_like(out)
+        pre = (slice(None),) * ax
+        _copy_into(src[pre + (slice(n - k, None),)], out[pre + (slice(None, k),)])
+        _copy_into(src[pre + (slice(None, n - k),)], out[pre + (slice(k, None),)])
+    return out if out is not x else _copy_of(x)
+
+
+def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
+    """Each element repeated `repeats` (an int) times along axis: a
+    broadcast view copied. Array-valued repeats are not there yet."""
+    if isinstance(repeats, Array):
+        raise NotImplementedError("accel.array_api.repeat: array repeats are not there yet")
+    r = operator.index(repeats)
+    if r < 0:
+        raise ValueError(f"accel.array_api.repeat: repeats {r} < 0")
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    ax = _axis(axis, x.ndim, "repeat")
+    e = expand_dims(x, axis=ax + 1)
+    shape = x.shape[:ax + 1] + (r,) + x.shape[ax + 1:]
+    out = x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:]
+    return reshape(_copy_of(broadcast_to(e, shape)), out)
+
+
+def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
+    """x repeated along each axis: a broadcast view copied, reshaped."""
+    reps = tuple(operator.index(r) for r in repetitions)
+    nd = _b.max(len(reps), x.ndim)
+    reps = (1,) * (nd - len(reps)) + reps
+    shp = (1,) * (nd - x.ndim) + x.shape
+    inter = tuple(v for pair in zip(reps, shp) for v in pair)
+    v = reshape(x, tuple(v for s_ in shp for v in (1, s_)))
+    return reshape(_copy_of(broadcast_to(v, inter)), tuple(r * s_ for r, s_ in zip(reps, shp)))
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
@@ -1119,8 +1172,7 @@ def _missing(name: str) -> Any:
 
 
 for _n in ("argsort", "sort", "nonzero", "searchsorted", "unique_all", "unique_counts",
-           "unique_inverse", "unique_values", "cumulative_sum", "take", "tile", "repeat",
-           "roll", "tril", "triu"):
+           "unique_inverse", "unique_values", "cumulative_sum", "take", "tril", "triu"):
     globals()[_n] = _missing(_n)
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (

@@ -149,6 +149,9 @@ def test_manipulation_and_matmul():
     assert x.mT.shape == (3, 2) and x.T.strides == (8, 24)
     with pytest.raises(ValueError, match="do not align"):
         x @ x
+    np.testing.assert_array_equal(np.asarray(xp.roll(x, 2, axis=1)), np.roll(a, 2, axis=1))
+    np.testing.assert_array_equal(np.asarray(xp.repeat(x, 2, axis=0)), np.repeat(a, 2, axis=0))
+    np.testing.assert_array_equal(np.asarray(xp.tile(x, (2, 1, 2))), np.tile(a, (2, 1, 2)))
     with pytest.raises(NotImplementedError, match="sort"):
         xp.sort(x)
 

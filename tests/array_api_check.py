@@ -50,7 +50,7 @@ def main() -> int:
         path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
         env = dict(os.environ, ARRAY_API_TESTS_MODULE="accel.array_api",
                    ARRAY_API_TESTS_VERSION="2023.12", PYTHONPATH=path)
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+        cmd = [sys.executable, "-m", "pytest", "-q", "-rX", "-p", "no:cacheprovider", "-p",
                "array_api_noshrink", f"--max-examples={examples}",
                "--hypothesis-disable-deadline", "--hypothesis-derandomize",
                "--disable-extension", "linalg", "fft",

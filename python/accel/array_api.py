@@ -455,7 +455,7 @@ def _shape(shape: Any, fn: str) -> Tuple[int, ...]:
     return t
 
 
-def from_dlpack(x: Any, /) -> Array:
+def from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> Array:
     raise NotImplementedError("accel.array_api.from_dlpack is not there yet (accel.from_dlpack "
                               "gives accel.Array)")
 
@@ -881,7 +881,7 @@ def matrix_transpose(x: Array, /) -> Array:
     return permute_dims(x, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
 
 
-def expand_dims(x: Array, /, *, axis: int = 0) -> Array:
+def expand_dims(x: Array, /, axis: int = 0) -> Array:
     v = C.View()
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise IndexError(f"accel.array_api.expand_dims: axis {axis} for {x.ndim}-d x")

@@ -170,10 +170,9 @@ class Array:
         return f"Array({self.to_numpy()!r}, device='{self.device.name}')"
 
     def _scalar(self, fn: str) -> Any:
-        if self.size != 1 or self.ndim:
-            if self.size != 1:
-                raise TypeError(f"accel.array_api: {fn}() of an array of shape {self.shape}: "
-                                "only 0-d (one-element) arrays convert")
+        if self.size != 1:
+            raise TypeError(f"accel.array_api: {fn}() of an array of shape {self.shape}: "
+                            "only one-element arrays convert")
         return self.to_numpy().reshape(()).item()
 
     def __bool__(self) -> bool:

@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+"""accel.array_api (the Array API 2023.12 namespace) against NumPy: promotion
+cells, broadcasting, views that share memory, reductions over axis tuples,
+in-place operators and the errors for bad shapes, dtypes and axes."""
+import numpy as np
+import pytest
+
+import accel
+import accel.array_api as xp
+
+NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+         "float32", "float64", "complex64", "complex128")
+
+
+def test_namespace_attributes():
+    assert xp.__array_api_version__ == "2023.12"
+    for n in NAMES:
+        assert getattr(xp, n) == np.dtype(n)
+    x = xp.asarray([1, 2])
+    assert x.__array_namespace__() is xp
+    info = xp.__array_namespace_info__()
+    assert info.default_dtypes()["real floating"] == xp.float64
+    assert set(info.dtypes()) == set(NAMES)
+    assert set(info.dtypes(kind="integral")) == {n for n in NAMES if "int" in n}
+    assert x.device in info.devices()
+
+
+@pytest.mark.parametrize("a,b", [("int8", "uint8"), ("int16", "uint32"), ("uint8", "uint16"),
+                                 ("int32", "int64"), ("float32", "float64"), ("bool", "int8"),
+                                 ("int8", "float32"), ("uint32", "int64")])
+def test_promotion_cells_match_numpy(a, b):
+    """result_type is the C library's table; these cells are NumPy 2's too."""
+    want = np.result_type(np.dtype(a), np.dtype(b))
+    assert xp.result_type(getattr(xp, a), getattr(xp, b)) == want
+    x = xp.asarray(np.array([3, 1], dtype=a))
+    y = xp.asarray(np.array([2, 5], dtype=b))
+    z = x + y
+    assert z.dtype == want
+    np.testing.assert_array_equal(np.asarray(z), np.array([3, 1], a) + np.array([2, 5], b))
+
+
+def test_scalar_promotion_keeps_the_array_dtype():
+    x = xp.asarray([1, 2, 3], dtype=xp.int8)
+    assert (x + 3).dtype == xp.int8
+    f = xp.asarray([1.5], dtype=xp.float32)
+    assert (f * 2).dtype == xp.float32 and (2.5 - f).dtype == xp.float32
+    np.testing.assert_array_equal(np.asarray(2.5 - f), np.float32(2.5) - np.float32([1.5]))
+    with pytest.raises(OverflowError, match="does not fit int8"):
+        x + 1000
+
+
+def test_can_cast_and_isdtype():
+    assert xp.can_cast(xp.int8, xp.int16) and not xp.can_cast(xp.int16, xp.int8)
+    assert not xp.can_cast(xp.float64, xp.float32)
+    assert xp.isdtype(xp.uint8, "unsigned integer") and not xp.isdtype(xp.uint8, "signed integer")
+    assert xp.isdtype(xp.float32, ("bool", "real floating"))
+    with pytest.raises(ValueError, match="unknown kind"):
+        xp.isdtype(xp.int8, "integer")
+
+
+def test_broadcasting_against_numpy():
+    a = np.arange(6, dtype=np.float64).reshape(2, 1, 3)
+    b = np.arange(4, dtype=np.float64).reshape(4, 1)
+    got = xp.asarray(a) * xp.asarray(b) - 1.0
+    np.testing.assert_array_equal(np.asarray(got), a * b - 1.0)
+    with pytest.raises(ValueError):
+        xp.asarray(np.zeros((2, 3))) + xp.asarray(np.zeros((4,)))
+
+
+def test_getitem_views_share_memory():
+    h = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    x = xp.asarray(h)
+    for key in [(1,), (slice(None), slice(None, None, -2)), (Ellipsis, 1), (None, 0, slice(1, 3)),
+                (slice(None, None, -1), 2, slice(None, None, 3)), (-1, -1, -1)]:
+        np.testing.assert_array_equal(np.asarray(x[key]), h[key])
+    v = x[:, 1, ::-1]
+    v[...] = 7  # writes through the view into x
+    h[:, 1, ::-1] = 7
+    np.testing.assert_array_equal(np.asarray(x), h)
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[2]
+    with pytest.raises(IndexError):
+        x[0, 0, 0, 0]
+
+
+def test_reductions_with_axis_tuples():
+    rng = np.random.default_rng(3)
+    h = rng.standard_normal((3, 4, 5))
+    x = xp.asarray(h)
+    for axis in [None, 0, (0, 2), (-1,), (1, 2)]:
+        for keepdims in (False, True):
+            np.testing.assert_allclose(np.asarray(xp.sum(x, axis=axis, keepdims=keepdims)),
+                                       np.sum(h, axis=axis, keepdims=keepdims), rtol=1e-12)
+            np.testing.assert_array_equal(np.asarray(xp.max(x, axis=axis, keepdims=keepdims)),
+                                          np.max(h, axis=axis, keepdims=keepdims))
+    np.testing.assert_allclose(np.asarray(xp.var(x, axis=(0, 1), correction=1)),
+                               np.var(h, axis=(0, 1), ddof=1), rtol=1e-12)
+    i = xp.asarray(np.array([[1, 2], [3, 4]], dtype=np.int8))
+    assert xp.sum(i).dtype == xp.int64 and int(xp.sum(i)) == 10
+    assert int(xp.argmax(x)) == int(np.argmax(h))
+    with pytest.raises(ValueError, match="repeated axis"):
+        xp.sum(x, axis=(0, -3))
+    with pytest.raises(IndexError, match="out of range"):
+        xp.sum(x, axis=3)
+
+
+def test_inplace_operators():
+    h = np.array([[1, 2], [3, 4]], dtype=np.int32)
+    x = xp.asarray(h)
+    y = x
+    x += xp.asarray(np.array([10, 20], dtype=np.int32))
+    x *= 2
+    x >>= 1
+    h = ((h + np.array([10, 20])) * 2) >> 1
+    assert y is x
+    np.testing.assert_array_equal(np.asarray(x), h)
+    f = xp.asarray([1.0, 2.0])
+    f /= 4
+    np.testing.assert_array_equal(np.asarray(f), [0.25, 0.5])
+    with pytest.raises(TypeError, match="divide takes floats"):
+        x /= 2  # int32 / int is not int32
+    with pytest.raises(TypeError, match="in-place add"):
+        x += xp.ones((2, 2), dtype=xp.int64)
+
+
+def test_elementwise_functions_against_numpy():
+    h = np.linspace(0.1, 0.9, 7, dtype=np.float32)
+    x = xp.asarray(h)
+    for name in ("exp", "log", "sqrt", "sin", "atanh", "floor", "round", "sign", "square"):
+        np.testing.assert_allclose(np.asarray(getattr(xp, name)(x)),
+                                   getattr(np, name.replace("atanh", "arctanh"))(h), rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(xp.signbit(xp.asarray([-0.0, 0.0, -1.0]))),
+                                  [True, False, True])
+    np.testing.assert_array_equal(np.asarray(xp.clip(x, 0.3, None)), np.clip(h, 0.3, None))
+    with pytest.raises(TypeError):
+        xp.exp(xp.asarray([1, 2]))  # exp takes floats: cast integers first
+
+
+def test_manipulation_and_matmul():
+    a = np.arange(6, dtype=np.int64).reshape(2, 3)
+    b = np.arange(12, dtype=np.int64).reshape(3, 4)
+    x, y = xp.asarray(a), xp.asarray(b)
+    np.testing.assert_array_equal(np.asarray(x @ y), a @ b)
+    np.testing.assert_array_equal(np.asarray(xp.concat([x, x], axis=1)),
+                                  np.concatenate([a, a], 1))
+    np.testing.assert_array_equal(np.asarray(xp.stack([x, x], axis=-1)), np.stack([a, a], -1))
+    np.testing.assert_array_equal(np.asarray(xp.reshape(x.T, (3, 2))), a.T.reshape(3, 2))
+    assert x.mT.shape == (3, 2) and x.T.strides == (8, 24)
+    with pytest.raises(ValueError, match="do not align"):
+        x @ x
+    np.testing.assert_array_equal(np.asarray(xp.roll(x, 2, axis=1)), np.roll(a, 2, axis=1))
+    np.testing.assert_array_equal(np.asarray(xp.repeat(x, 2, axis=0)), np.repeat(a, 2, axis=0))
+    np.testing.assert_array_equal(np.asarray(xp.tile(x, (2, 1, 2))), np.tile(a, (2, 1, 2)))
+    with pytest.raises(NotImplementedError, match="sort"):
+        xp.sort(x)
+
+
+def test_bad_dtype_message():
+    with pytest.raises(TypeError, match="float16.*is not one accel.array_api has"):
+        xp.zeros((2,), dtype=np.float16)
+    c = xp.asarray([1 + 2j, 3.5j])  # complex arrays are stored and read back ...
+    assert c.dtype == xp.complex128
+    np.testing.assert_array_equal(np.asarray(c), [1 + 2j, 3.5j])
+    with pytest.raises(accel.UnsupportedError, match="complex dtypes are not taken"):
+        c + c  # ... but no C function takes them yet
+    # views and copies move complex elements as float pairs on the device
+    np.testing.assert_array_equal(np.asarray(c[::-1]), [3.5j, 1 + 2j])
+    np.testing.assert_array_equal(np.asarray(xp.conj(c[::-1])), [-3.5j, 1 - 2j])
+    np.testing.assert_array_equal(np.asarray(xp.imag(c)), [2.0, 3.5])
+    assert xp.real(c).dtype == xp.float64
+    assert isinstance(accel.ShapeMismatchError("ACCEL_ERROR_SHAPE_MISMATCH", "m"), ValueError)

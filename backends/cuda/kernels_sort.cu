@@ -23,7 +23,8 @@
 
 #include "accel/types.h"
 
-namespace {
+namespace
+{
 
 // kind: 0 unsigned or bool, 1 signed, 2 IEEE float (f32, f64), 3 f16, 4 bf16.
 template <typename U> __device__ U to_key(U u, int kind)
@@ -34,11 +35,12 @@ template <typename U> __device__ U to_key(U u, int kind)
     if (kind == 1)
         return (U)(u ^ sign);
     U mag = (U)(u & (U)~sign);
-    U inf = kind == 3 ? (U)0x7c00u : kind == 4 ? (U)0x7f80u
-                                   : sizeof(U) == 4 ? (U)0x7f800000u
-                                                    : (U)0x7ff0000000000000ull;
+    U inf = kind == 3        ? (U)0x7c00u
+            : kind == 4      ? (U)0x7f80u
+            : sizeof(U) == 4 ? (U)0x7f800000u
+                             : (U)0x7ff0000000000000ull;
     if (mag > inf)
-        return (U)~(U)0; // NaN: after everything
+        return (U) ~(U)0; // NaN: after everything
     if (mag == 0)
         u = 0; // -0 == +0
     return (u & sign) ? (U)~u : (U)(u | sign);
@@ -70,8 +72,7 @@ __global__ void gather_keys(const U *x, U *keys, uint32_t *idx, size_t n, size_t
 }
 
 // argsort: the sorted line indices, in x's block layout.
-__global__ void scatter_indices(const uint32_t *idx, int64_t *out, size_t n, size_t k,
-                                size_t total)
+__global__ void scatter_indices(const uint32_t *idx, int64_t *out, size_t n, size_t k, size_t total)
 {
     for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < total;
          t += (size_t)gridDim.x * blockDim.x)
@@ -85,7 +86,8 @@ __global__ void scatter_back(const U *x, const U *keys, const uint32_t *idx, U *
     for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < total;
          t += (size_t)gridDim.x * blockDim.x) {
         size_t l = t / n, j = t % n;
-        out[block_pos(l, j, n, k)] = idx ? x[block_pos(l, idx[t], n, k)] : from_key<U>(keys[t], kind);
+        out[block_pos(l, j, n, k)] =
+            idx ? x[block_pos(l, idx[t], n, k)] : from_key<U>(keys[t], kind);
     }
 }
 
@@ -117,8 +119,8 @@ cudaError_t cub_sort(cudaStream_t s, U *ka, U *kb, uint32_t *ia, uint32_t *ib, c
         else if (lines == 1)
             err = desc ? cub::DeviceRadixSort::SortKeysDescending(tmp, bytes, ka, kb, total, 0,
                                                                   sizeof(U) * 8, s)
-                       : cub::DeviceRadixSort::SortKeys(tmp, bytes, ka, kb, total, 0,
-                                                        sizeof(U) * 8, s);
+                       : cub::DeviceRadixSort::SortKeys(tmp, bytes, ka, kb, total, 0, sizeof(U) * 8,
+                                                        s);
         else if (ia)
             err = desc ? cub::DeviceSegmentedRadixSort::SortPairsDescending(
                              tmp, bytes, ka, kb, ia, ib, (int)total, (int)lines, off, off + 1, 0,

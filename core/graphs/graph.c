@@ -685,36 +685,7 @@ static accel_status set_kernel_scalar_locked(accel_graph *g, size_t node, uint32
                            "[%.0f, %.0f]",
                            fn, node, g->nodes[node].name, index,
                            accel_dtype_name((accel_dtype)a->dtype), value, lo, hi);
-    switch ((accel_dtype)a->dtype) {
-    case ACCEL_F64:
-        a->value.f64 = value;
-        break;
-    case ACCEL_F32:
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        a->value.f32 = (float)value;
-        break;
-    case ACCEL_I32:
-        a->value.i32 = (int32_t)(int64_t)value;
-        break;
-    case ACCEL_I64:
-        a->value.i64 = (int64_t)value;
-        break;
-    case ACCEL_U8:
-        a->value.u8 = (uint8_t)(int64_t)value;
-        break;
-    case ACCEL_BOOL:
-    case ACCEL_I8:
-    case ACCEL_I16:
-    case ACCEL_U16:
-    case ACCEL_U32:
-    case ACCEL_U64:
-    case ACCEL_C64:
-    case ACCEL_C128:
-    case ACCEL_DTYPE_INVALID:
-    case ACCEL_DTYPE_COUNT_:
-        break;
-    }
+    accel__karg_set_scalar(a, (accel_dtype)a->dtype, value, (int64_t)value);
     update_be_locked(g, node, false);
     return ACCEL_SUCCESS;
 }

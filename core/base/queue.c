@@ -112,11 +112,10 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     if (out_queue)
         *out_queue = NULL;
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    accel_status st =
+        accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out_queue, "out_queue");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_queue)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_queue is NULL", fn);
     accel_queue *q = calloc(1, sizeof *q);
     if (!q)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);

@@ -111,11 +111,9 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
 {
     static const char fn[] = "accel_verify_configure";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
+    accel_status st = accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, o, "o");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!o)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: o is NULL", fn);
     accel_verify_options opts;
     accel_verify_options_init(&opts);
     st = accel__struct_in(fn, "o", o, ACCEL__VERIFY_OPTIONS_SIZE_V1, sizeof opts, &opts);
@@ -152,11 +150,9 @@ accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats 
 {
     static const char fn[] = "accel_verify_stats_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
+    accel_status st = accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out, "out");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     size_t bytes;
     st = accel__struct_out_size(fn, "out", out, ACCEL__VERIFY_STATS_SIZE_V1, sizeof *out, &bytes);
     if (st != ACCEL_SUCCESS)

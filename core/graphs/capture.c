@@ -147,11 +147,9 @@ accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out_graph)
     ACCEL__CALL(call);
     if (out_graph)
         *out_graph = NULL;
-    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q);
+    accel_status st = accel__enter_out(&call, fn, q, ACCEL__T_QUEUE, "q", &q, out_graph, "out_graph");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_graph)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_graph is NULL", fn);
     pthread_mutex_lock(&q->lock);
     accel__capture *c = capture_locked(q);
     if (!c) {

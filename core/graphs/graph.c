@@ -361,9 +361,8 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
 {
     static const char fn[] = "accel_graph_launch";
     ACCEL__CALL(call);
-    const accel__arg args[] = {{g, ACCEL__T_GRAPH, "g", &g, NULL},
-                               {q, ACCEL__T_QUEUE, "q", &q, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, args);
+    accel_status st =
+        accel__enter2(&call, fn, g, ACCEL__T_GRAPH, "g", &g, q, ACCEL__T_QUEUE, "q", &q);
     if (st != ACCEL_SUCCESS)
         return st;
     if (q->dev != g->dev)
@@ -565,9 +564,8 @@ accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_b
 {
     static const char fn[] = "accel_graph_set_buffer";
     ACCEL__CALL(call);
-    const accel__arg args[] = {{g, ACCEL__T_GRAPH, "g", &g, NULL},
-                               {new_buf, ACCEL__T_BUFFER, "new_buf", &new_buf, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, args);
+    accel_status st = accel__enter2(&call, fn, g, ACCEL__T_GRAPH, "g", &g, new_buf, ACCEL__T_BUFFER,
+                                    "new_buf", &new_buf);
     if (st != ACCEL_SUCCESS)
         return st;
     if (new_buf->dev != g->dev)
@@ -729,11 +727,9 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
 {
     static const char fn[] = "accel_graph_set_host";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    accel_status st = accel__enter_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, new_ptr, "new_ptr");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!new_ptr)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: new_ptr is NULL", fn);
     pthread_mutex_lock(&g->lock);
     size_t uses = 0;
     for (size_t i = 0; i < g->n; i++) {
@@ -819,11 +815,10 @@ accel_status accel_graph_backend_replay(accel_graph *g, bool *out_backend)
 {
     static const char fn[] = "accel_graph_backend_replay";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    accel_status st =
+        accel__enter_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, out_backend, "out_backend");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_backend)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_backend is NULL", fn);
     pthread_mutex_lock(&g->lock);
     *out_backend =
         g->instantiated && !g->be_stale && !g->plan_stale && g->be && !core_replay_now(g->dev->rt);

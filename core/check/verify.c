@@ -38,7 +38,8 @@
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "base/xop.h"
-#include "check/hooks.h"
+#include "check/repro.h"
+#include "check/verify_job.h"
 #include "check/policy.h"
 #include "check/tolerance.h"
 

@@ -41,6 +41,21 @@ accel__xop *accel__xop_new(const char *fn, size_t payload_bytes)
     return x;
 }
 
+void accel__xop_nothing(accel__xop *xop)
+{
+    (void)xop;
+}
+
+void accel__xop_finish_now(accel__xop *xop)
+{
+    void (*finish)(accel__xop *) = xop->finish;
+    xop->finish = NULL;
+    finish(xop);
+    if (xop->release)
+        xop->release(xop);
+    xop->keep = false;
+}
+
 void accel__xop_free(accel__xop *x)
 {
     if (!x)

@@ -37,6 +37,14 @@ struct accel__xop {
  * (x->payload points at it; 0: none). NULL when out of host memory. */
 accel__xop *accel__xop_new(const char *fn, size_t payload_bytes);
 void accel__xop_free(accel__xop *xop);
+/* A run that does nothing: for an xop whose work is all in its finish (a
+ * check that calls the queue's own backend, which a host function may not). */
+void accel__xop_nothing(accel__xop *xop);
+/* A run for a check whose work is its finish, where the host function may
+ * do it: the finish now, then the payload released at once (so that long
+ * runs without a queue finish do not keep it), and nothing left for the
+ * queue's finish (the xop can be reaped). */
+void accel__xop_finish_now(accel__xop *xop);
 /* Enqueue xop's host function on q; q->lock must be held. On success q owns
  * xop; on failure the caller frees it with accel__xop_free. */
 accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);

@@ -38,10 +38,10 @@
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "base/xop.h"
-#include "check/repro.h"
-#include "check/verify_job.h"
 #include "check/policy.h"
+#include "check/repro.h"
 #include "check/tolerance.h"
+#include "check/verify_job.h"
 
 static char *dup_str(const char *s)
 {
@@ -434,22 +434,6 @@ void accel__verify_report(accel__policy *p, accel__xop *x, bool fail, const char
     }
 }
 
-/* In the host function: check, then free the snapshots at once (the queue
- * read into them before this ran), so long runs without a finish do not
- * keep them. done is stored after this returns, so reaping sees keep. */
-static void vjob_run(accel__xop *x)
-{
-    vjob_check(x);
-    vjob_free(x->payload);
-    x->payload = NULL;
-    x->keep = false;
-}
-
-static void vjob_wait(accel__xop *x)
-{
-    (void)x;
-}
-
 static void vjob_release(accel__xop *x)
 {
     vjob_free(x->payload);
@@ -508,12 +492,8 @@ void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc)
         x->release = vjob_release;
         x->keep = true;
         /* The host function may not call its own queue's backend. */
-        if (j->ref->be == dev->be) {
-            x->run = vjob_wait;
-            x->finish = vjob_check;
-        } else {
-            x->run = vjob_run;
-        }
+        x->finish = vjob_check;
+        x->run = j->ref->be == dev->be ? accel__xop_nothing : accel__xop_finish_now;
     }
     if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
         /* Without its host function the queue may still read into j. */

@@ -298,19 +298,6 @@ static void kjob_check(accel__xop *x)
     accel__verify_report(j->rt->policy, x, j->fail, what, "");
 }
 
-static void kjob_run_check(accel__xop *x)
-{
-    kjob_check(x);
-    kjob_free(x->payload);
-    x->payload = NULL;
-    x->keep = false;
-}
-
-static void kjob_nothing(accel__xop *x)
-{
-    (void)x;
-}
-
 static void kjob_release(accel__xop *x)
 {
     kjob_free(x->payload);
@@ -383,13 +370,10 @@ static void kernel_verify_after_locked(accel_queue *q, void *job, int32_t rc)
         x->payload = j;
         x->release = kjob_release;
         x->keep = true;
-        if (j->other->be == q->dev->be && !j->L.chain) {
-            /* a host function may not call its own backend */
-            x->run = kjob_nothing;
-            x->finish = kjob_check;
-        } else {
-            x->run = kjob_run_check;
-        }
+        /* a host function may not call its own backend */
+        x->finish = kjob_check;
+        x->run =
+            j->other->be == q->dev->be && !j->L.chain ? accel__xop_nothing : accel__xop_finish_now;
     }
     if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
         vt->queue_finish(q->dev->be->ctx, q->be); /* the queue may still read into j */

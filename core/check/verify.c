@@ -486,25 +486,10 @@ void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc)
     bool cancelled = j->cancelled;
     if (cancelled)
         atomic_fetch_add(&p->skipped, 1);
-    accel__xop *x = accel__xop_new(d->name, 0);
-    if (x) {
-        x->payload = j;
-        x->release = vjob_release;
-        x->keep = true;
-        /* The host function may not call its own queue's backend. */
-        x->finish = vjob_check;
-        x->run = j->ref->be == dev->be ? accel__xop_nothing : accel__xop_finish_now;
-    }
-    if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
-        /* Without its host function the queue may still read into j. */
-        dev->be->vt->queue_finish(dev->be->ctx, q->be);
-        if (x)
-            accel__xop_free(x);
-        else
-            vjob_free(j);
-        if (!cancelled)
-            atomic_fetch_add(&p->skipped, 1);
-    }
+    if (accel__queue_enqueue_check_locked(q, d->name, j, vjob_check, vjob_release,
+                                          j->ref->be == dev->be) != ACCEL_SUCCESS &&
+        !cancelled)
+        atomic_fetch_add(&p->skipped, 1);
     if (rc != ACCEL_SUCCESS)
         accel__set_error("%s", saved);
     else

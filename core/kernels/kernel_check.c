@@ -357,7 +357,6 @@ static void kernel_verify_after_locked(accel_queue *q, void *job, int32_t rc)
 {
     kjob *j = job;
     accel__policy *p = q->dev->rt->policy;
-    const accel_backend *vt = q->dev->be->vt;
     char saved[1024];
     snprintf(saved, sizeof saved, "%s", accel_last_error());
     if (rc != ACCEL_SUCCESS || j->cancelled || read_arrays(q, j, j->post, true) != ACCEL_SUCCESS)
@@ -365,25 +364,11 @@ static void kernel_verify_after_locked(accel_queue *q, void *job, int32_t rc)
     bool cancelled = j->cancelled;
     if (cancelled)
         atomic_fetch_add(&p->skipped, 1);
-    accel__xop *x = accel__xop_new(j->L.k->label, 0);
-    if (x) {
-        x->payload = j;
-        x->release = kjob_release;
-        x->keep = true;
-        /* a host function may not call its own backend */
-        x->finish = kjob_check;
-        x->run =
-            j->other->be == q->dev->be && !j->L.chain ? accel__xop_nothing : accel__xop_finish_now;
-    }
-    if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
-        vt->queue_finish(q->dev->be->ctx, q->be); /* the queue may still read into j */
-        if (x)
-            accel__xop_free(x);
-        else
-            kjob_free(j);
-        if (!cancelled)
-            atomic_fetch_add(&p->skipped, 1);
-    }
+    if (accel__queue_enqueue_check_locked(q, j->L.k->label, j, kjob_check, kjob_release,
+                                          j->other->be == q->dev->be && !j->L.chain) !=
+            ACCEL_SUCCESS &&
+        !cancelled)
+        atomic_fetch_add(&p->skipped, 1);
     if (rc != ACCEL_SUCCESS)
         accel__set_error("%s", saved);
     else

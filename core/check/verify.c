@@ -421,6 +421,18 @@ static void vjob_check(accel__xop *x)
     accel__verify_report(p, x, j->fail, what, repro);
 }
 
+void accel__verify_enqueue_locked(accel_queue *q, const char *fn, void *job,
+                                  void (*check)(accel__xop *), void (*release)(accel__xop *),
+                                  bool deferred, bool cancelled)
+{
+    accel__policy *p = q->dev->rt->policy;
+    if (cancelled)
+        atomic_fetch_add(&p->skipped, 1);
+    if (accel__queue_enqueue_check_locked(q, fn, job, check, release, deferred) != ACCEL_SUCCESS &&
+        !cancelled)
+        atomic_fetch_add(&p->skipped, 1);
+}
+
 void accel__verify_report(accel__policy *p, accel__xop *x, bool fail, const char *what,
                           const char *repro)
 {
@@ -472,7 +484,6 @@ void accel__verify_before_locked(accel_queue *q, accel__vjob *j)
 void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc)
 {
     accel_device *dev = q->dev;
-    accel__policy *p = dev->rt->policy;
     const accel_op_desc *d = &j->d;
     char saved[512];
     if (rc != ACCEL_SUCCESS)
@@ -483,13 +494,8 @@ void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc)
     else if (read_range(q, o->buffer, o->offset, o->count, j->esize, j->post) != ACCEL_SUCCESS ||
              (j->lo + j->hi && read_guards(q, j, j->guard_post) != ACCEL_SUCCESS))
         j->cancelled = true;
-    bool cancelled = j->cancelled;
-    if (cancelled)
-        atomic_fetch_add(&p->skipped, 1);
-    if (accel__queue_enqueue_check_locked(q, d->name, j, vjob_check, vjob_release,
-                                          j->ref->be == dev->be) != ACCEL_SUCCESS &&
-        !cancelled)
-        atomic_fetch_add(&p->skipped, 1);
+    accel__verify_enqueue_locked(q, d->name, j, vjob_check, vjob_release, j->ref->be == dev->be,
+                                 j->cancelled);
     if (rc != ACCEL_SUCCESS)
         accel__set_error("%s", saved);
     else

@@ -30,6 +30,13 @@ void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc);
  * (ACCEL_ERROR_MISMATCH) and message. An empty `what` is no mismatch: nothing
  * happens. Used by the op checks (verify.c) and the kernel checks
  * (kernel_check.c) alike. */
+/* q->lock held, after the op ran: enqueue check of job (cancelled: counted
+ * as skipped, and released unchecked by check itself), through
+ * accel__queue_enqueue_check_locked; a job that could not be enqueued is
+ * counted as skipped. Used by verify.c and kernel_check.c alike. */
+void accel__verify_enqueue_locked(accel_queue *q, const char *fn, void *job,
+                                  void (*check)(accel__xop *), void (*release)(accel__xop *),
+                                  bool deferred, bool cancelled);
 void accel__verify_report(accel__policy *p, accel__xop *x, bool fail, const char *what,
                           const char *repro);
 

@@ -356,19 +356,12 @@ static void kernel_verify_before_locked(accel_queue *q, void *job)
 static void kernel_verify_after_locked(accel_queue *q, void *job, int32_t rc)
 {
     kjob *j = job;
-    accel__policy *p = q->dev->rt->policy;
     char saved[1024];
     snprintf(saved, sizeof saved, "%s", accel_last_error());
     if (rc != ACCEL_SUCCESS || j->cancelled || read_arrays(q, j, j->post, true) != ACCEL_SUCCESS)
         j->cancelled = true;
-    bool cancelled = j->cancelled;
-    if (cancelled)
-        atomic_fetch_add(&p->skipped, 1);
-    if (accel__queue_enqueue_check_locked(q, j->L.k->label, j, kjob_check, kjob_release,
-                                          j->other->be == q->dev->be && !j->L.chain) !=
-            ACCEL_SUCCESS &&
-        !cancelled)
-        atomic_fetch_add(&p->skipped, 1);
+    accel__verify_enqueue_locked(q, j->L.k->label, j, kjob_check, kjob_release,
+                                 j->other->be == q->dev->be && !j->L.chain, j->cancelled);
     if (rc != ACCEL_SUCCESS)
         accel__set_error("%s", saved);
     else

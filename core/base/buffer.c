@@ -176,13 +176,12 @@ accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr)
     ACCEL__CALL(call);
     if (out_ptr)
         *out_ptr = NULL;
+    void *mem;
     accel_status st =
-        accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out_ptr, "out_ptr");
+        accel__enter_new(&call, fn, &dev, out_ptr, "out_ptr", sizeof(accel__host_block), &mem);
     if (st != ACCEL_SUCCESS)
         return st;
-    accel__host_block *hb = calloc(1, sizeof *hb);
-    if (!hb)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    accel__host_block *hb = mem;
     const accel_backend *vt = dev->be->vt;
     hb->dev = dev;
     if (vt->host_alloc && vt->host_free) {

@@ -24,13 +24,12 @@ accel_status accel_event_create(accel_device *dev, accel_event **out_event)
     if (out_event)
         *out_event = NULL;
     ACCEL__CALL(call);
+    void *mem;
     accel_status st =
-        accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out_event, "out_event");
+        accel__enter_new(&call, fn, &dev, out_event, "out_event", sizeof(accel_event), &mem);
     if (st != ACCEL_SUCCESS)
         return st;
-    accel_event *ev = calloc(1, sizeof *ev);
-    if (!ev)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    accel_event *ev = mem;
     accel__clear_error();
     int32_t rc = dev->be->vt->event_create(dev->be->ctx, dev->index, &ev->be);
     if (rc != ACCEL_SUCCESS) {

@@ -913,6 +913,22 @@ accel_status accel__enter_out(accel__call *c, const char *fn, const void *handle
     return st;
 }
 
+accel_status accel__enter_new(accel__call *c, const char *fn, void *dev_inout, const void *out,
+                              const char *out_name, size_t size, void **out_obj)
+{
+    *out_obj = NULL;
+    const void *dev;
+    memcpy(&dev, dev_inout, sizeof dev); /* an accel_device *, as the caller holds it */
+    accel_status st =
+        accel__enter_out(c, fn, dev, ACCEL__T_DEVICE, "dev", dev_inout, out, out_name);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    *out_obj = calloc(1, size);
+    if (!*out_obj)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    return ACCEL_SUCCESS;
+}
+
 accel_status accel__enter2(accel__call *c, const char *fn, const void *a, accel__type ta,
                            const char *na, void *out_a, const void *b, accel__type tb,
                            const char *nb, void *out_b)

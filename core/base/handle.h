@@ -147,6 +147,12 @@ accel_status accel__enter(accel__call *c, const char *fn, const void *handle, ac
 accel_status accel__enter_out(accel__call *c, const char *fn, const void *handle, accel__type type,
                               const char *name, void *out_obj, const void *out,
                               const char *out_name);
+/* The opening of a call that makes an object on a device: accel__enter_out
+ * for dev (named "dev") and out (out_name), then *out_obj a zeroed block
+ * of size bytes (ACCEL_ERROR_OUT_OF_HOST_MEMORY when none; the caller owns
+ * it). */
+accel_status accel__enter_new(accel__call *c, const char *fn, void *dev_inout, const void *out,
+                              const char *out_name, size_t size, void **out_obj);
 /* accel__call_enter with two handles (a gives the call's runtime). */
 accel_status accel__enter2(accel__call *c, const char *fn, const void *a, accel__type ta,
                            const char *na, void *out_a, const void *b, accel__type tb,

@@ -377,6 +377,9 @@ Test(graph, rebind_buffers_scalars_and_host_pointers)
     accel_buffer_release(c);
     tu_assert_status(accel_graph_launch(g, f.q), ACCEL_ERROR_INVALID_HANDLE, "c released");
     cr_assert(strstr(accel_last_error(), "accel_graph_set_buffer"), "%s", accel_last_error());
+    /* The message names the first node that uses c (the add, node 2). */
+    cr_assert(strstr(accel_last_error(), "node 2 (") && strstr(accel_last_error(), "was released"),
+              "%s", accel_last_error());
     accel_buffer *c2;
     tu_ok(accel_buffer_create(f.dev, n * 4, &c2));
     tu_ok(accel_graph_set_buffer(g, c, c2));

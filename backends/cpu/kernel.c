@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "cpu.h"
+#include "guard.h"
 #include "twin.h"
 
 extern char **environ;
@@ -636,103 +637,6 @@ void accel_cpu__program_release(void *ctx, accel_be_program *p)
 
 /* ------------------------------------------------------------ fault guard */
 
-/* Per thread: where the guarded call on this thread jumps back to (NULL:
- * not in user code), and the fault it saw. initial-exec: the handler must
- * not make the loader allocate this thread's block (not signal-safe). */
-typedef struct guard_state {
-    sigjmp_buf *jmp;
-    int sig, code;
-    void *addr;
-} guard_state;
-static __thread guard_state tl_guard __attribute__((tls_model("initial-exec")));
-
-static const int guard_signals[4] = {SIGFPE, SIGILL, SIGBUS, SIGSEGV};
-static struct sigaction guard_old[4];
-static atomic_int guard_installed;
-static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
-
-static void guard_handler(int sig, siginfo_t *si, void *uc)
-{
-    guard_state *g = &tl_guard;
-    sigjmp_buf *j = g->jmp;
-    if (j) {
-        g->jmp = NULL;
-        g->sig = sig;
-        g->code = si ? si->si_code : 0;
-        g->addr = si ? si->si_addr : NULL;
-        siglongjmp(*j, 1);
-    }
-    /* Not ours: what was there before us. */
-    int i = 0;
-    while (i < 3 && guard_signals[i] != sig)
-        i++;
-    const struct sigaction *o = &guard_old[i];
-    if (o->sa_handler == SIG_IGN)
-        return;
-    if (o->sa_handler == SIG_DFL) {
-        struct sigaction dfl;
-        memset(&dfl, 0, sizeof dfl);
-        dfl.sa_handler = SIG_DFL;
-        sigemptyset(&dfl.sa_mask);
-        sigaction(sig, &dfl, NULL);
-        raise(sig); /* a fault re-executes and faults again into the default */
-        return;
-    }
-    if (o->sa_flags & SA_SIGINFO)
-        o->sa_sigaction(sig, si, uc);
-    else
-        o->sa_handler(sig);
-}
-
-sigjmp_buf *accel_cpu__guard_swap(sigjmp_buf *j)
-{
-    guard_state *g = &tl_guard;
-    sigjmp_buf *old = g->jmp;
-    g->jmp = j;
-    return old;
-}
-
-_Noreturn void accel_cpu__guard_stop(void)
-{
-    guard_state *g = &tl_guard;
-    sigjmp_buf *j = g->jmp;
-    if (!j)
-        abort(); /* internal: the twin stops only under a guard */
-    g->jmp = NULL;
-    g->sig = ACCEL_CPU_TWIN_FAULT;
-    g->code = 0;
-    g->addr = NULL;
-    siglongjmp(*j, 1);
-}
-
-static void guard_install(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = guard_handler;
-    /* SA_NODEFER: the jump back leaves the signal unblocked, so the next
-     * fault on this thread is caught too (sigsetjmp saves no mask, which
-     * keeps the guard off the system-call path). */
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 4; i++)
-        sigaction(guard_signals[i], &sa, &guard_old[i]);
-    atomic_store(&guard_installed, 1);
-}
-
-/* The plugin is unloaded: give the signals back, where they are still ours. */
-__attribute__((destructor)) static void guard_uninstall(void)
-{
-    if (!atomic_load(&guard_installed))
-        return;
-    for (int i = 0; i < 4; i++) {
-        struct sigaction cur;
-        if (sigaction(guard_signals[i], NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
-            cur.sa_sigaction == guard_handler)
-            sigaction(guard_signals[i], &guard_old[i], NULL);
-    }
-}
-
 /* The first fault of a launch (any thread of the team). */
 typedef struct guard_fault {
     atomic_int sig;
@@ -748,19 +652,21 @@ static bool guard_call(const cpu_kjob *j, void *const *args, size_t lo, size_t h
 {
     if (atomic_load_explicit(&f->sig, memory_order_relaxed))
         return false; /* an earlier block faulted: the launch has failed */
-    guard_state *g = &tl_guard;
     sigjmp_buf env;
     if (sigsetjmp(env, 0)) {
+        int sig, code;
+        void *addr;
+        accel_cpu__guard_seen(&sig, &code, &addr);
         int expected = 0;
-        if (atomic_compare_exchange_strong(&f->sig, &expected, g->sig)) {
-            f->code = g->code;
-            f->addr = g->addr;
+        if (atomic_compare_exchange_strong(&f->sig, &expected, sig)) {
+            f->code = code;
+            f->addr = addr;
             f->lo = lo;
             f->hi = hi;
         }
         return false;
     }
-    g->jmp = &env;
+    accel_cpu__guard_swap(&env);
     atomic_signal_fence(memory_order_seq_cst);
     if (j->kind == ACCEL_KERNEL_RAW) {
         raw_fn fn;
@@ -772,7 +678,7 @@ static bool guard_call(const cpu_kjob *j, void *const *args, size_t lo, size_t h
         fn(args, lo, hi, j->n);
     }
     atomic_signal_fence(memory_order_seq_cst);
-    g->jmp = NULL;
+    accel_cpu__guard_swap(NULL);
     return true;
 }
 
@@ -980,7 +886,7 @@ int32_t accel_cpu__kernel_exec(const void *job, int threads, char *msg, size_t m
     /* A debug launch runs its blocks in order on one thread: the first
      * fault it reports is the first in block order. */
     const int nt = (j->twin_flags & ACCEL_TWIN_DEBUG) ? 1 : threads;
-    pthread_once(&guard_once, guard_install);
+    accel_cpu__guard_install();
     void *argv[32];
     for (uint32_t i = 0; i < j->num_args; i++)
         argv[i] = (j->scalars >> i) & 1u ? (void *)&j->slot[i] : (void *)(uintptr_t)j->slot[i];

@@ -28,6 +28,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "twin.h"
 
 #if defined(__SANITIZE_ADDRESS__)

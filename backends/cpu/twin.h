@@ -2,7 +2,7 @@
 /* Copyright 2026 The accel authors */
 /* twin.h — the CPU backend's runtime for the C twins of raw CUDA kernels
  * (twin.c): what a launch hands the generated entry (backend.h's
- * accel_twin), and what kernel.c's fault guard shares with it. */
+ * accel_twin). */
 #ifndef ACCEL_CPU_TWIN_H
 #define ACCEL_CPU_TWIN_H
 
@@ -13,10 +13,6 @@
 #include <stdint.h>
 
 #include "accel/backend.h"
-
-/* The pseudo signal a launch stops with when the twin itself found the
- * fault (a debug check, a race, a deadlock); the message is the launch's. */
-#define ACCEL_CPU_TWIN_FAULT 1000
 
 typedef struct accel_cpu_print accel_cpu_print;
 
@@ -39,11 +35,5 @@ typedef struct accel_cpu_twin {
 void accel_cpu__twin_init(accel_cpu_twin *T, const char *name, uint32_t flags, size_t shared_bytes);
 /* After the launch: the prints in block order to stdout, state freed. */
 void accel_cpu__twin_finish(accel_cpu_twin *T);
-
-/* kernel.c's fault guard: swap this thread's jump target (returns the old
- * one), and stop the running launch with ACCEL_CPU_TWIN_FAULT (never
- * returns; the guard's jump target must be set). */
-sigjmp_buf *accel_cpu__guard_swap(sigjmp_buf *j);
-_Noreturn void accel_cpu__guard_stop(void);
 
 #endif /* ACCEL_CPU_TWIN_H */

@@ -101,19 +101,6 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     }
 }
 
-size_t accel_cuda__dtype_size(uint32_t dt)
-{
-    switch (dt) {
-#define ACCEL_X_DTYPE_SIZE(E, V, NAME, SIZE, KIND)                                                 \
-    case V:                                                                                        \
-        return SIZE;
-        ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_SIZE)
-#undef ACCEL_X_DTYPE_SIZE
-    default:
-        return 0;
-    }
-}
-
 static void *operand_ptr(const accel_op_desc *d, unsigned i, size_t esize)
 {
     const accel_op_operand *o = &d->operands[i];

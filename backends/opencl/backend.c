@@ -6,7 +6,6 @@
  * (clCreateBuffer; device memory the host reaches only by queue_read and
  * queue_write). */
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +13,6 @@
 #include "opencl.h"
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);
-
-int32_t ocl__fail(ocl_ctx *c, int32_t status, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    c->host->set_error(c->host->host_ctx, "%s", msg);
-    return status;
-}
 
 size_t ocl__dtype_size(uint32_t dtype)
 {

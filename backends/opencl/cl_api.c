@@ -6,6 +6,7 @@
  * explains what is missing. CLBlast links libOpenCL.so.1 itself; it is
  * opened after it, so both share the one loader already in the process. */
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,6 +120,19 @@ const char *ocl__error_name(cl_int err)
     default:
         return "CL error";
     }
+}
+
+/* Shared by every file of the plugin: the message goes to the core's
+ * thread-local error (through the host services). */
+int32_t ocl__fail(ocl_ctx *c, int32_t status, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    c->host->set_error(c->host->host_ctx, "%s", msg);
+    return status;
 }
 
 int32_t ocl__status_of(cl_int err)

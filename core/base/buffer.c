@@ -24,11 +24,10 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
     ACCEL__CALL(call);
     if (out_buffer)
         *out_buffer = NULL;
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    accel_status st =
+        accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out_buffer, "out_buffer");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_buffer)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_buffer is NULL", fn);
     const accel_backend *vt = dev->be->vt;
     accel__clear_error();
     accel_be_buffer *be = NULL;
@@ -177,14 +176,12 @@ accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr)
     ACCEL__CALL(call);
     if (out_ptr)
         *out_ptr = NULL;
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    void *mem;
+    accel_status st =
+        accel__enter_new(&call, fn, &dev, out_ptr, "out_ptr", sizeof(accel__host_block), &mem);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_ptr)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_ptr is NULL", fn);
-    accel__host_block *hb = calloc(1, sizeof *hb);
-    if (!hb)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    accel__host_block *hb = mem;
     const accel_backend *vt = dev->be->vt;
     hb->dev = dev;
     if (vt->host_alloc && vt->host_free) {

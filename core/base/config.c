@@ -989,7 +989,9 @@ accel_status accel__config_load(const char *config_path, const char *fn, accel__
     /* The trust check looks at the descriptor that was read, and after the
      * parse, so that it can tell whether the file tried to vouch for itself. */
     if (st == ACCEL_SUCCESS)
-        st = accel__security_check_config(cfg, fileno(f), chosen, fn);
+        st = accel__security_check_config(
+            cfg->path, cfg->env_allow_insecure,
+            cfg->line[ACCEL__KEY_ALLOW_INSECURE] > 0 && cfg->allow_insecure, fileno(f), chosen, fn);
     fclose(f);
     if (st == ACCEL_SUCCESS)
         st = validate(cfg, fn);

@@ -111,11 +111,10 @@ accel_status accel_device_get(accel_runtime *rt, uint32_t index, accel_device **
 {
     static const char fn[] = "accel_device_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
+    accel_status st =
+        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_device)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_device is NULL", fn);
     *out_device = NULL;
     if (index >= rt->device_count)
         return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: index %u but the runtime has %u device(s)",
@@ -141,11 +140,10 @@ accel_status accel_device_get_by_name(accel_runtime *rt, const char *name,
 {
     static const char fn[] = "accel_device_get_by_name";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
+    accel_status st =
+        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_device)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_device is NULL", fn);
     accel_device *dev = NULL;
     st = accel__device_find(rt, name, &dev);
     *out_device = dev ? dev->handle : NULL;
@@ -228,11 +226,10 @@ accel_status accel_device_default(accel_runtime *rt, accel_device **out_device)
 {
     static const char fn[] = "accel_device_default";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
+    accel_status st =
+        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_device)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_device is NULL", fn);
     *out_device = rt->default_device->handle;
     return ACCEL_SUCCESS;
 }
@@ -249,11 +246,9 @@ accel_status accel_device_properties_get(const accel_device *dev, accel_device_p
 {
     static const char fn[] = "accel_device_properties_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    accel_status st = accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     size_t size;
     st = accel__struct_out_size(fn, "out", out, ACCEL__DEVICE_PROPERTIES_SIZE_V1, sizeof *out,
                                 &size);

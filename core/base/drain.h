@@ -14,8 +14,7 @@
 #ifndef ACCEL_CORE_BASE_DRAIN_H
 #define ACCEL_CORE_BASE_DRAIN_H
 
-#include "base/objects.h"
-#include "base/xop.h"
+#include "base/objects.h" /* accel_queue, accel__xop */
 
 /* Wait, q->lock held, until every item enqueued on q so far has run. A
  * failure the backend reports (an earlier op's sticky error) is kept for q's

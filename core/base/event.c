@@ -24,14 +24,12 @@ accel_status accel_event_create(accel_device *dev, accel_event **out_event)
     if (out_event)
         *out_event = NULL;
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    void *mem;
+    accel_status st =
+        accel__enter_new(&call, fn, &dev, out_event, "out_event", sizeof(accel_event), &mem);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_event)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_event is NULL", fn);
-    accel_event *ev = calloc(1, sizeof *ev);
-    if (!ev)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    accel_event *ev = mem;
     accel__clear_error();
     int32_t rc = dev->be->vt->event_create(dev->be->ctx, dev->index, &ev->be);
     if (rc != ACCEL_SUCCESS) {
@@ -75,9 +73,8 @@ accel_status accel_event_record(accel_event *ev, accel_queue *q)
 {
     static const char fn[] = "accel_event_record";
     ACCEL__CALL(call);
-    const accel__arg args[] = {{ev, ACCEL__T_EVENT, "ev", &ev, NULL},
-                               {q, ACCEL__T_QUEUE, "q", &q, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, args);
+    accel_status st =
+        accel__enter2(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev, q, ACCEL__T_QUEUE, "q", &q);
     if (st != ACCEL_SUCCESS)
         return st;
     if (ev->dev != q->dev)
@@ -218,9 +215,8 @@ accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
 {
     static const char fn[] = "accel_queue_wait_event";
     ACCEL__CALL(call);
-    const accel__arg args[] = {{q, ACCEL__T_QUEUE, "q", &q, NULL},
-                               {ev, ACCEL__T_EVENT, "ev", &ev, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, args);
+    accel_status st =
+        accel__enter2(&call, fn, q, ACCEL__T_QUEUE, "q", &q, ev, ACCEL__T_EVENT, "ev", &ev);
     if (st != ACCEL_SUCCESS)
         return st;
     if (q->dev->rt->capture->wait_event(q, ev, fn, &st))
@@ -270,11 +266,10 @@ accel_status accel_event_query(accel_event *ev, bool *out_done)
 {
     static const char fn[] = "accel_event_query";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev);
+    accel_status st =
+        accel__enter_out(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev, out_done, "out_done");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_done)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_done is NULL", fn);
     int done = 0;
     accel__clear_error();
     int32_t rc = ev->dev->be->vt->event_query(ev->dev->be->ctx, ev->be, &done);
@@ -288,9 +283,8 @@ accel_status accel_event_elapsed_ms(accel_event *start, accel_event *end, double
 {
     static const char fn[] = "accel_event_elapsed_ms";
     ACCEL__CALL(call);
-    const accel__arg args[] = {{start, ACCEL__T_EVENT, "start", &start, NULL},
-                               {end, ACCEL__T_EVENT, "end", &end, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, args);
+    accel_status st = accel__enter2(&call, fn, start, ACCEL__T_EVENT, "start", &start, end,
+                                    ACCEL__T_EVENT, "end", &end);
     if (st != ACCEL_SUCCESS)
         return st;
     if (!out_ms)

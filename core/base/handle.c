@@ -903,6 +903,40 @@ accel_status accel__enter(accel__call *c, const char *fn, const void *handle, ac
     return accel__call_enter(c, fn, 1, &a);
 }
 
+accel_status accel__enter_out(accel__call *c, const char *fn, const void *handle, accel__type type,
+                              const char *name, void *out_obj, const void *out,
+                              const char *out_name)
+{
+    accel_status st = accel__enter(c, fn, handle, type, name, out_obj);
+    if (st == ACCEL_SUCCESS && !out)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, out_name);
+    return st;
+}
+
+accel_status accel__enter_new(accel__call *c, const char *fn, void *dev_inout, const void *out,
+                              const char *out_name, size_t size, void **out_obj)
+{
+    *out_obj = NULL;
+    const void *dev;
+    memcpy(&dev, dev_inout, sizeof dev); /* an accel_device *, as the caller holds it */
+    accel_status st =
+        accel__enter_out(c, fn, dev, ACCEL__T_DEVICE, "dev", dev_inout, out, out_name);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    *out_obj = calloc(1, size);
+    if (!*out_obj)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel__enter2(accel__call *c, const char *fn, const void *a, accel__type ta,
+                           const char *na, void *out_a, const void *b, accel__type tb,
+                           const char *nb, void *out_b)
+{
+    const accel__arg args[] = {{a, ta, na, out_a, NULL}, {b, tb, nb, out_b, NULL}};
+    return accel__call_enter(c, fn, 2, args);
+}
+
 bool accel__handle_retire(accel__call *c, const char *fn, const char *what, const void *handle)
 {
     /* A callback inside a call of this thread that uses the object: the

@@ -142,6 +142,21 @@ accel_status accel__call_resolve(accel__call *c, const char *fn, const char *fir
 /* accel__call_enter with one handle. */
 accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,
                           const char *name, void *out_obj);
+/* accel__enter, then the call's out pointer out (named out_name) checked:
+ * ACCEL_ERROR_INVALID_ARGUMENT "fn: out_name is NULL" where it is NULL. */
+accel_status accel__enter_out(accel__call *c, const char *fn, const void *handle, accel__type type,
+                              const char *name, void *out_obj, const void *out,
+                              const char *out_name);
+/* The opening of a call that makes an object on a device: accel__enter_out
+ * for dev (named "dev") and out (out_name), then *out_obj a zeroed block
+ * of size bytes (ACCEL_ERROR_OUT_OF_HOST_MEMORY when none; the caller owns
+ * it). */
+accel_status accel__enter_new(accel__call *c, const char *fn, void *dev_inout, const void *out,
+                              const char *out_name, size_t size, void **out_obj);
+/* accel__call_enter with two handles (a gives the call's runtime). */
+accel_status accel__enter2(accel__call *c, const char *fn, const void *a, accel__type ta,
+                           const char *na, void *out_a, const void *b, accel__type tb,
+                           const char *nb, void *out_b);
 const char *accel__type_name(accel__type type);
 
 #endif /* ACCEL_CORE_BASE_HANDLE_H */

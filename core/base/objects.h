@@ -16,7 +16,7 @@
 #include "accel/backend.h"
 
 #include "base/handle.h"
-#include "base/loader.h"
+#include "base/plugin.h"
 
 typedef struct accel__xop accel__xop; /* host work on a queue (xop.c) */
 

@@ -93,31 +93,11 @@ accel_dtype_kind accel_dtype_kind_of(accel_dtype dtype)
 
 double accel_dtype_epsilon(accel_dtype dtype)
 {
-    switch (dtype) {
-    case ACCEL_F32:
-    case ACCEL_C64: /* complex: of each part */
-        return 0x1p-23;
-    case ACCEL_F64:
-    case ACCEL_C128:
-        return 0x1p-52;
-    case ACCEL_F16:
-        return 0x1p-10;
-    case ACCEL_BF16:
-        return 0x1p-7;
-    case ACCEL_I32:
-    case ACCEL_I64:
-    case ACCEL_U8:
-    case ACCEL_BOOL:
-    case ACCEL_I8:
-    case ACCEL_I16:
-    case ACCEL_U16:
-    case ACCEL_U32:
-    case ACCEL_U64: /* integers and bool: exact */
-    case ACCEL_DTYPE_INVALID:
-    case ACCEL_DTYPE_COUNT_:
-        break;
-    }
-    return 0.0;
+    /* complex: of each part; integers and bool: 0 (exact) */
+    static const double eps[ACCEL_DTYPE_COUNT_] = {
+        [ACCEL_F32] = 0x1p-23,  [ACCEL_C64] = 0x1p-23, [ACCEL_F64] = 0x1p-52,
+        [ACCEL_C128] = 0x1p-52, [ACCEL_F16] = 0x1p-10, [ACCEL_BF16] = 0x1p-7};
+    return dtype_known(dtype) ? eps[dtype] : 0.0;
 }
 
 void accel__op_cost(const accel_op_desc *d, uint64_t *bytes, uint64_t *flops, uint64_t *n)

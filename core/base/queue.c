@@ -112,14 +112,12 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     if (out_queue)
         *out_queue = NULL;
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    void *mem;
+    accel_status st =
+        accel__enter_new(&call, fn, &dev, out_queue, "out_queue", sizeof(accel_queue), &mem);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_queue)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_queue is NULL", fn);
-    accel_queue *q = calloc(1, sizeof *q);
-    if (!q)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    accel_queue *q = mem;
     accel__clear_error();
     int32_t rc = dev->be->vt->queue_create(dev->be->ctx, dev->index, &q->be);
     if (rc != ACCEL_SUCCESS) {

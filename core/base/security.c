@@ -41,7 +41,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/config.h"
 #include "base/file.h"
 #include "base/security.h"
 #include "base/status.h"
@@ -171,28 +170,27 @@ static bool path_problem(const char *path, char *out, size_t cap)
     return false;
 }
 
-accel_status accel__security_check_config(const accel__config *cfg, int fd, const char *written,
+accel_status accel__security_check_config(const char *path, bool env_allow_insecure,
+                                          bool file_vouches, int fd, const char *written,
                                           const char *fn)
 {
     char why[1024] = "";
     struct stat st;
     if (fstat(fd, &st) == 0)
-        describe("", cfg->path, &st, why, sizeof why);
+        describe("", path, &st, why, sizeof why);
     if (!why[0])
         path_problem(written, why, sizeof why);
-    if (!why[0] && strcmp(written, cfg->path) != 0)
-        path_problem(cfg->path, why, sizeof why);
+    if (!why[0] && strcmp(written, path) != 0)
+        path_problem(path, why, sizeof why);
     if (!why[0])
         return ACCEL_SUCCESS;
-    if (!cfg->env_allow_insecure)
-        return accel__fail(ACCEL_ERROR_CONFIG,
-                           "%s: insecure config file refused: %s, so another user could choose "
-                           "the code this process loads (fix the permissions, or set "
-                           "ACCEL_ALLOW_INSECURE=1 in the environment%s)",
-                           fn, why,
-                           cfg->line[ACCEL__KEY_ALLOW_INSECURE] > 0 && cfg->allow_insecure
-                               ? "; the file's own allow_insecure cannot vouch for itself"
-                               : "");
+    if (!env_allow_insecure)
+        return accel__fail(
+            ACCEL_ERROR_CONFIG,
+            "%s: insecure config file refused: %s, so another user could choose "
+            "the code this process loads (fix the permissions, or set "
+            "ACCEL_ALLOW_INSECURE=1 in the environment%s)",
+            fn, why, file_vouches ? "; the file's own allow_insecure cannot vouch for itself" : "");
     accel__log(ACCEL_LOG_WARN, "insecure config file accepted (ACCEL_ALLOW_INSECURE): %s", why);
     return ACCEL_SUCCESS;
 }

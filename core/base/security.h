@@ -8,12 +8,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "base/config.h"
+#include "accel/accel.h"
 
 /* After parsing: refuse the config file read from fd (opened as written,
- * resolved to cfg->path) when another user could change it or its path
- * (ACCEL_ERROR_CONFIG), unless ACCEL_ALLOW_INSECURE says otherwise. */
-accel_status accel__security_check_config(const accel__config *cfg, int fd, const char *written,
+ * resolved to path) when another user could change it or its path
+ * (ACCEL_ERROR_CONFIG), unless env_allow_insecure (ACCEL_ALLOW_INSECURE in
+ * the environment) says otherwise; file_vouches (the file's own
+ * allow_insecure = true) is named in the refusal, as it cannot vouch for
+ * itself. The caller (config.c) passes its parsed values, so that this file
+ * knows nothing of the config's layout. */
+accel_status accel__security_check_config(const char *path, bool env_allow_insecure,
+                                          bool file_vouches, int fd, const char *written,
                                           const char *fn);
 /* Open the plugin at path for loading. False: *out_fd is the open regular
  * file to load (dlopen through /proc/self/fd), trusted or allowed by

@@ -41,6 +41,21 @@ accel__xop *accel__xop_new(const char *fn, size_t payload_bytes)
     return x;
 }
 
+void accel__xop_nothing(accel__xop *xop)
+{
+    (void)xop;
+}
+
+void accel__xop_finish_now(accel__xop *xop)
+{
+    void (*finish)(accel__xop *) = xop->finish;
+    xop->finish = NULL;
+    finish(xop);
+    if (xop->release)
+        xop->release(xop);
+    xop->keep = false;
+}
+
 void accel__xop_free(accel__xop *x)
 {
     if (!x)
@@ -49,6 +64,34 @@ void accel__xop_free(accel__xop *x)
         x->release(x);
     free(x->bounce);
     free(x);
+}
+
+accel_status accel__queue_enqueue_check_locked(accel_queue *q, const char *fn, void *job,
+                                               void (*check)(accel__xop *),
+                                               void (*release)(accel__xop *), bool deferred)
+{
+    accel__xop *x = accel__xop_new(fn, 0);
+    accel_status st = x ? ACCEL_SUCCESS : ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    if (x) {
+        x->payload = job;
+        x->release = release;
+        x->keep = true;
+        x->finish = check;
+        x->run = deferred ? accel__xop_nothing : accel__xop_finish_now;
+        st = accel__queue_enqueue_xop_locked(q, x);
+    }
+    if (st == ACCEL_SUCCESS)
+        return st;
+    q->dev->be->vt->queue_finish(q->dev->be->ctx, q->be);
+    if (x) {
+        accel__xop_free(x);
+    } else {
+        accel__xop tmp;
+        memset(&tmp, 0, sizeof tmp);
+        tmp.payload = job;
+        release(&tmp);
+    }
+    return st;
 }
 
 void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev)

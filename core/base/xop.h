@@ -37,6 +37,23 @@ struct accel__xop {
  * (x->payload points at it; 0: none). NULL when out of host memory. */
 accel__xop *accel__xop_new(const char *fn, size_t payload_bytes);
 void accel__xop_free(accel__xop *xop);
+/* A run that does nothing: for an xop whose work is all in its finish (a
+ * check that calls the queue's own backend, which a host function may not). */
+void accel__xop_nothing(accel__xop *xop);
+/* A run for a check whose work is its finish, where the host function may
+ * do it: the finish now, then the payload released at once (so that long
+ * runs without a queue finish do not keep it), and nothing left for the
+ * queue's finish (the xop can be reaped). */
+void accel__xop_finish_now(accel__xop *xop);
+/* q->lock held: enqueue a check of job on q (verify mode's and the kernel
+ * checks' host functions): check(x) runs in the host function, or, where
+ * deferred (the host function may not call its own queue's backend), at
+ * q's next finish; release(x) frees x->payload. On failure (out of host
+ * memory, enqueue refused) q is waited for, since it may still read into
+ * job, job is released and the error returned. */
+accel_status accel__queue_enqueue_check_locked(accel_queue *q, const char *fn, void *job,
+                                               void (*check)(accel__xop *),
+                                               void (*release)(accel__xop *), bool deferred);
 /* Enqueue xop's host function on q; q->lock must be held. On success q owns
  * xop; on failure the caller frees it with accel__xop_free. */
 accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);

@@ -10,6 +10,8 @@
 #include "base/objects.h"
 #include "base/xop.h"
 #include "check/policy.h"
+#include "check/repro.h"
+#include "check/verify_job.h"
 
 /* ------------------------------------------------------------ report.c */
 
@@ -41,51 +43,6 @@ typedef struct accel__fallback_outcome {
  * *out and return ACCEL_SUCCESS. Otherwise return st with its message. */
 accel_status accel__fallback_try(accel_queue *q, const accel_op_desc *d, bool empty,
                                  accel_status st, accel__fallback_outcome *out);
-
-/* ------------------------------------------------------------ verify.c */
-
-typedef struct accel__vjob accel__vjob; /* one op's check in verify mode */
-
-/* Before q->lock: a check of d on q, or NULL when d is not checked (verify
- * mode off, the op runs on the reference itself, sampling, the reference
- * lacks the op, out of memory; each counted as skipped where it applies). */
-accel__vjob *accel__verify_prepare(accel_queue *q, const accel_op_desc *d);
-/* q->lock held, before op_execute: enqueue the operand snapshots. */
-void accel__verify_before_locked(accel_queue *q, accel__vjob *j);
-/* q->lock held, after op_execute returned rc: enqueue the output snapshot
- * and the host function that compares (or drop the check when rc failed).
- * Leaves the thread's last error as op_execute left it. Takes j. */
-void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc);
-/* In a check's host function (x): a mismatch `what` found by it is counted in
- * p, logged as a warning (with its repro file's path when repro is not
- * empty), and, when fail is set (fail-on-mismatch mode), made x's status
- * (ACCEL_ERROR_MISMATCH) and message. An empty `what` is no mismatch: nothing
- * happens. Used by the op checks (verify.c) and the kernel checks
- * (kernel_check.c) alike. */
-void accel__verify_report(accel__policy *p, accel__xop *x, bool fail, const char *what,
-                          const char *repro);
-
-/* ------------------------------------------------------------ repro.c */
-
-/* One verify-mode mismatch, as its repro file records it. */
-typedef struct accel__repro {
-    const char *dir;                /* the folder; made when missing */
-    const char *device, *reference; /* the names of the two devices */
-    const accel_op_desc *d;
-    uint64_t verify_seed;
-    const void *const *inputs; /* each operand before the op (the output's old contents last) */
-    size_t lo, hi;             /* guard elements before and after the output range */
-    /* lo + hi elements each (those before the range, then those after):
-     * before the op, and after it on the device. */
-    const void *guard_before, *guard_after;
-    const void *got, *expected; /* the output range from the device and the reference */
-    const char *what;           /* the mismatch as it was logged */
-} accel__repro;
-
-/* Write r as DIR/accel-repro-PID-N-OP.npz (accel/verify.h lists its members),
- * through a temporary file renamed into place. path_out gets the path, or ""
- * when nothing was written (the reason is logged as a warning). */
-void accel__repro_write(const accel__repro *r, uint64_t n, char *path_out, size_t cap);
 
 /* ------------------------------------------------------------ hooks.c */
 

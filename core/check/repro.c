@@ -25,7 +25,7 @@
 
 #include "base/objects.h"
 #include "base/status.h"
-#include "check/hooks.h"
+#include "check/repro.h"
 #include "io/npy_preamble.h"
 #include "json.h"
 

@@ -38,9 +38,10 @@
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "base/xop.h"
-#include "check/hooks.h"
 #include "check/policy.h"
+#include "check/repro.h"
 #include "check/tolerance.h"
+#include "check/verify_job.h"
 
 static char *dup_str(const char *s)
 {
@@ -111,11 +112,9 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
 {
     static const char fn[] = "accel_verify_configure";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
+    accel_status st = accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, o, "o");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!o)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: o is NULL", fn);
     accel_verify_options opts;
     accel_verify_options_init(&opts);
     st = accel__struct_in(fn, "o", o, ACCEL__VERIFY_OPTIONS_SIZE_V1, sizeof opts, &opts);
@@ -152,11 +151,9 @@ accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats 
 {
     static const char fn[] = "accel_verify_stats_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
+    accel_status st = accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out, "out");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     size_t bytes;
     st = accel__struct_out_size(fn, "out", out, ACCEL__VERIFY_STATS_SIZE_V1, sizeof *out, &bytes);
     if (st != ACCEL_SUCCESS)
@@ -424,6 +421,18 @@ static void vjob_check(accel__xop *x)
     accel__verify_report(p, x, j->fail, what, repro);
 }
 
+void accel__verify_enqueue_locked(accel_queue *q, const char *fn, void *job,
+                                  void (*check)(accel__xop *), void (*release)(accel__xop *),
+                                  bool deferred, bool cancelled)
+{
+    accel__policy *p = q->dev->rt->policy;
+    if (cancelled)
+        atomic_fetch_add(&p->skipped, 1);
+    if (accel__queue_enqueue_check_locked(q, fn, job, check, release, deferred) != ACCEL_SUCCESS &&
+        !cancelled)
+        atomic_fetch_add(&p->skipped, 1);
+}
+
 void accel__verify_report(accel__policy *p, accel__xop *x, bool fail, const char *what,
                           const char *repro)
 {
@@ -435,22 +444,6 @@ void accel__verify_report(accel__policy *p, accel__xop *x, bool fail, const char
         x->status = ACCEL_ERROR_MISMATCH;
         snprintf(x->message, sizeof x->message, "verify: %.*s", (int)(sizeof x->message - 9), what);
     }
-}
-
-/* In the host function: check, then free the snapshots at once (the queue
- * read into them before this ran), so long runs without a finish do not
- * keep them. done is stored after this returns, so reaping sees keep. */
-static void vjob_run(accel__xop *x)
-{
-    vjob_check(x);
-    vjob_free(x->payload);
-    x->payload = NULL;
-    x->keep = false;
-}
-
-static void vjob_wait(accel__xop *x)
-{
-    (void)x;
 }
 
 static void vjob_release(accel__xop *x)
@@ -491,7 +484,6 @@ void accel__verify_before_locked(accel_queue *q, accel__vjob *j)
 void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc)
 {
     accel_device *dev = q->dev;
-    accel__policy *p = dev->rt->policy;
     const accel_op_desc *d = &j->d;
     char saved[512];
     if (rc != ACCEL_SUCCESS)
@@ -502,32 +494,8 @@ void accel__verify_after_locked(accel_queue *q, accel__vjob *j, int32_t rc)
     else if (read_range(q, o->buffer, o->offset, o->count, j->esize, j->post) != ACCEL_SUCCESS ||
              (j->lo + j->hi && read_guards(q, j, j->guard_post) != ACCEL_SUCCESS))
         j->cancelled = true;
-    bool cancelled = j->cancelled;
-    if (cancelled)
-        atomic_fetch_add(&p->skipped, 1);
-    accel__xop *x = accel__xop_new(d->name, 0);
-    if (x) {
-        x->payload = j;
-        x->release = vjob_release;
-        x->keep = true;
-        /* The host function may not call its own queue's backend. */
-        if (j->ref->be == dev->be) {
-            x->run = vjob_wait;
-            x->finish = vjob_check;
-        } else {
-            x->run = vjob_run;
-        }
-    }
-    if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
-        /* Without its host function the queue may still read into j. */
-        dev->be->vt->queue_finish(dev->be->ctx, q->be);
-        if (x)
-            accel__xop_free(x);
-        else
-            vjob_free(j);
-        if (!cancelled)
-            atomic_fetch_add(&p->skipped, 1);
-    }
+    accel__verify_enqueue_locked(q, d->name, j, vjob_check, vjob_release, j->ref->be == dev->be,
+                                 j->cancelled);
     if (rc != ACCEL_SUCCESS)
         accel__set_error("%s", saved);
     else

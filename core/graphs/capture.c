@@ -43,6 +43,26 @@ static accel__capture *capture_locked(accel_queue *q)
     return atomic_load_explicit(&q->capture, memory_order_relaxed);
 }
 
+/* Lock q and return its capture; NULL (q unlocked again) when q is not
+ * capturing. */
+static accel__capture *capture_lock(accel_queue *q)
+{
+    pthread_mutex_lock(&q->lock);
+    accel__capture *c = capture_locked(q);
+    if (!c)
+        pthread_mutex_unlock(&q->lock);
+    return c;
+}
+
+/* A zeroed node of kind, named for messages. */
+static void node_init(accel__gnode *n, accel_graph_node_kind kind, const char *name)
+{
+    memset(n, 0, sizeof *n);
+    n->be.struct_size = sizeof n->be;
+    n->be.kind = kind;
+    n->name = name;
+}
+
 /* Record node on c, or remember why not (returned by the end). */
 static accel_status append_locked(accel__capture *c, const accel__gnode *node, const char *fn)
 {
@@ -147,11 +167,10 @@ accel_status accel_queue_end_capture(accel_queue *q, accel_graph **out_graph)
     ACCEL__CALL(call);
     if (out_graph)
         *out_graph = NULL;
-    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q);
+    accel_status st =
+        accel__enter_out(&call, fn, q, ACCEL__T_QUEUE, "q", &q, out_graph, "out_graph");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_graph)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_graph is NULL", fn);
     pthread_mutex_lock(&q->lock);
     accel__capture *c = capture_locked(q);
     if (!c) {
@@ -202,13 +221,10 @@ static accel_status record_kernel_locked(accel__capture *c, accel_queue *q, cons
         return accel__fail(c->failed, "%s", c->msg);
     }
     accel__gnode n;
-    memset(&n, 0, sizeof n);
-    n.be.struct_size = sizeof n.be;
-    n.be.kind = ACCEL_GRAPH_NODE_OP;
+    node_init(&n, ACCEL_GRAPH_NODE_OP, d->name);
     n.be.op = *d;
     n.be.op.kernel = &L->be;
     n.klaunch = L;
-    n.name = d->name;
     n.nbuf = L->be.num_args;
     for (uint32_t i = 0; i < L->be.num_args && i < ACCEL__GNODE_BUFS; i++) {
         if (L->args[i].kind != ACCEL_KARG_ARRAY)
@@ -229,23 +245,17 @@ static accel_status record_kernel_locked(accel__capture *c, accel_queue *q, cons
 
 bool accel__capture_op(accel_queue *q, const accel_op_desc *d, unsigned flags, accel_status *out_st)
 {
-    pthread_mutex_lock(&q->lock);
-    accel__capture *c = capture_locked(q);
-    if (!c) {
-        pthread_mutex_unlock(&q->lock);
+    accel__capture *c = capture_lock(q);
+    if (!c)
         return false;
-    }
     /* An op of no elements records nothing (eager: nothing is enqueued). */
     accel_status st = ACCEL_SUCCESS;
     if (d->op == ACCEL_OP_KERNEL && !(flags & ACCEL__SUBMIT_EMPTY)) {
         st = record_kernel_locked(c, q, d);
     } else if (!(flags & ACCEL__SUBMIT_EMPTY)) {
         accel__gnode n;
-        memset(&n, 0, sizeof n);
-        n.be.struct_size = sizeof n.be;
-        n.be.kind = ACCEL_GRAPH_NODE_OP;
+        node_init(&n, ACCEL_GRAPH_NODE_OP, d->name);
         n.be.op = *d;
-        n.name = d->name;
         n.nbuf = d->num_operands;
         for (uint32_t i = 0; i < d->num_operands && i < 4; i++) {
             accel_buffer *b = buffer_of(q->dev->rt, d->operands[i].buffer);
@@ -267,27 +277,21 @@ bool accel__capture_op(accel_queue *q, const accel_op_desc *d, unsigned flags, a
 bool accel__capture_transfer(accel_queue *q, bool to_device, accel_buffer *buf, size_t offset,
                              const void *src, void *dst, size_t bytes, accel_status *out_st)
 {
-    pthread_mutex_lock(&q->lock);
-    accel__capture *c = capture_locked(q);
-    if (!c) {
-        pthread_mutex_unlock(&q->lock);
+    accel__capture *c = capture_lock(q);
+    if (!c)
         return false;
-    }
     accel__gnode n;
-    memset(&n, 0, sizeof n);
-    n.be.struct_size = sizeof n.be;
-    n.be.kind = to_device ? ACCEL_GRAPH_NODE_WRITE : ACCEL_GRAPH_NODE_READ;
+    node_init(&n, to_device ? ACCEL_GRAPH_NODE_WRITE : ACCEL_GRAPH_NODE_READ,
+              to_device ? "accel_queue_write" : "accel_queue_read");
     n.be.bytes = bytes;
     if (to_device) {
         n.be.dst = buf->be;
         n.be.dst_offset = offset;
         n.be.host_src = src;
-        n.name = "accel_queue_write";
     } else {
         n.be.src = buf->be;
         n.be.src_offset = offset;
         n.be.host_dst = dst;
-        n.name = "accel_queue_read";
     }
     n.nbuf = 1;
     node_set_buf(&n, 0, buf);
@@ -299,22 +303,16 @@ bool accel__capture_transfer(accel_queue *q, bool to_device, accel_buffer *buf, 
 bool accel__capture_copy(accel_queue *q, accel_buffer *src, size_t src_offset, accel_buffer *dst,
                          size_t dst_offset, size_t bytes, accel_status *out_st)
 {
-    pthread_mutex_lock(&q->lock);
-    accel__capture *c = capture_locked(q);
-    if (!c) {
-        pthread_mutex_unlock(&q->lock);
+    accel__capture *c = capture_lock(q);
+    if (!c)
         return false;
-    }
     accel__gnode n;
-    memset(&n, 0, sizeof n);
-    n.be.struct_size = sizeof n.be;
-    n.be.kind = ACCEL_GRAPH_NODE_COPY;
+    node_init(&n, ACCEL_GRAPH_NODE_COPY, "accel_queue_copy");
     n.be.src = src->be;
     n.be.src_offset = src_offset;
     n.be.dst = dst->be;
     n.be.dst_offset = dst_offset;
     n.be.bytes = bytes;
-    n.name = "accel_queue_copy";
     n.nbuf = 2;
     node_set_buf(&n, 0, src);
     node_set_buf(&n, 1, dst);
@@ -325,17 +323,11 @@ bool accel__capture_copy(accel_queue *q, accel_buffer *src, size_t src_offset, a
 
 bool accel__capture_event_record(accel_queue *q, accel_event *ev, accel_status *out_st)
 {
-    pthread_mutex_lock(&q->lock);
-    accel__capture *c = capture_locked(q);
-    if (!c) {
-        pthread_mutex_unlock(&q->lock);
+    accel__capture *c = capture_lock(q);
+    if (!c)
         return false;
-    }
     accel__gnode n;
-    memset(&n, 0, sizeof n);
-    n.be.struct_size = sizeof n.be;
-    n.be.kind = ACCEL_GRAPH_NODE_EVENT_RECORD;
-    n.name = "accel_event_record";
+    node_init(&n, ACCEL_GRAPH_NODE_EVENT_RECORD, "accel_event_record");
     n.ev = ev;
     atomic_fetch_add(&ev->refs, 1);
     accel_status st = append_locked(c, &n, n.name);

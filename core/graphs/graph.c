@@ -254,9 +254,25 @@ accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *
 /* ------------------------------------------------------------- launch */
 
 /* Pin every buffer g uses for one launch (accel_buffer_release waits for
- * the pins, so none is freed before the launch's work is enqueued);
- * *out_pins gets the pins to drop with unpin_all. A buffer released
- * meanwhile: check_alive_locked's error. */
+ * the pins, so none is freed before the launch's work is enqueued) and mark
+ * it enqueued (the launch's work may use it from now on, whichever way it
+ * runs); *out_pins gets the pins to drop with unpin_all. A pin proves the
+ * buffer alive; a buffer released meanwhile: the message names the first
+ * node that uses it. */
+/* The refusal of a launch whose buffer buf was released: the first node
+ * that uses it is named. */
+static accel_status released_fail(const accel_graph *g, const accel_buffer *buf, const char *fn)
+{
+    for (size_t i = 0; i < g->n; i++)
+        for (uint32_t b = 0; b < g->nodes[i].nbuf; b++)
+            if (g->nodes[i].buf[b] == buf)
+                return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
+                                   "%s: node %zu (%s): buffer %u was released; rebind it with "
+                                   "accel_graph_set_buffer",
+                                   fn, i, g->nodes[i].name, b);
+    return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: a buffer of g was released", fn);
+}
+
 static accel_status pin_all_locked(const accel_graph *g, const char *fn, accel__hslot ***out_pins)
 {
     *out_pins = NULL;
@@ -268,15 +284,15 @@ static accel_status pin_all_locked(const accel_graph *g, const char *fn, accel__
     for (size_t k = 0; k < g->nubuf; k++) {
         pins[k] = accel__handle_pin(g->uhandle[k], g->ubuf[k]);
         if (!pins[k]) {
+            const accel_buffer *dead = g->ubuf[k];
             while (k--)
                 accel__handle_unpin(pins[k]);
             free(pins);
-            accel_status st = check_alive_locked(g, fn);
-            return st != ACCEL_SUCCESS ? st
-                                       : accel__fail(ACCEL_ERROR_INVALID_HANDLE,
-                                                     "%s: a buffer of g was released", fn);
+            return released_fail(g, dead, fn);
         }
     }
+    for (size_t k = 0; k < g->nubuf; k++)
+        accel__buffer_mark_enqueued(g->ubuf[k]);
     *out_pins = pins;
     return ACCEL_SUCCESS;
 }
@@ -288,63 +304,58 @@ static void unpin_all(const accel_graph *g, accel__hslot **pins)
     free(pins);
 }
 
-static void mark_enqueued(const accel__gnode *n)
+/* Replay of a node that is no op: a transfer through the public queue call
+ * the eager program would make, or an event record. */
+static accel_status replay_move(accel_queue *q, const accel__gnode *n)
 {
-    for (uint32_t b = 0; b < n->nbuf; b++)
-        if (n->buf[b])
-            accel__buffer_mark_enqueued(n->buf[b]);
+    const accel_graph_node_desc *d = &n->be;
+    switch ((accel_graph_node_kind)d->kind) {
+    case ACCEL_GRAPH_NODE_OP: /* submitted by replay_locked */
+        break;
+    case ACCEL_GRAPH_NODE_WRITE:
+        return accel_queue_write(q->handle, n->buf[0]->handle, d->dst_offset, d->host_src,
+                                 d->bytes);
+    case ACCEL_GRAPH_NODE_READ:
+        return accel_queue_read(q->handle, n->buf[0]->handle, d->src_offset, d->host_dst, d->bytes);
+    case ACCEL_GRAPH_NODE_COPY:
+        return accel_queue_copy(q->handle, n->buf[0]->handle, d->src_offset, n->buf[1]->handle,
+                                d->dst_offset, d->bytes);
+    case ACCEL_GRAPH_NODE_EVENT_RECORD: {
+        /* The graph holds the event, whose handle the caller may have
+         * released: recorded on the backend directly. */
+        const accel__backend *be = q->dev->be;
+        pthread_mutex_lock(&q->lock);
+        accel__clear_error();
+        int32_t rc = be->vt->event_record(be->ctx, n->ev->be, q->be);
+        pthread_mutex_unlock(&q->lock);
+        if (rc != ACCEL_SUCCESS)
+            return accel__fail_relay((accel_status)rc, "accel_event_record");
+        break;
+    }
+    }
+    return ACCEL_SUCCESS;
 }
 
-/* The core's replay: each node as the eager call would enqueue it. */
+/* The core's replay: each node as the eager call would enqueue it; an op
+ * node and a fused kernel both through the one submit path. */
 static accel_status replay_locked(accel_graph *g, accel_queue *q, const char *fn)
 {
     for (size_t e = 0; e < g->nexec; e++) {
         const accel__gexec *x = &g->exec[e];
         size_t i = x->first;
-        if (x->f) {
-            for (size_t k = 0; k < x->count; k++)
-                mark_enqueued(&g->nodes[i + k]);
-            accel_status st = accel__submit(q, accel__fused_desc(x->f), 0);
-            if (st != ACCEL_SUCCESS)
-                return accel__fail(st, "%s: nodes %zu-%zu (fused): %s", fn, i, i + x->count - 1,
-                                   accel_last_error());
-            accel__report_fused(q->dev->rt, q->dev, accel__fused_name(x->f), accel__fused_ops(x->f),
-                                (uint32_t)x->count);
-            continue;
-        }
         const accel__gnode *n = &g->nodes[i];
-        const accel_graph_node_desc *d = &n->be;
-        accel_status st = ACCEL_SUCCESS;
-        switch ((accel_graph_node_kind)d->kind) {
-        case ACCEL_GRAPH_NODE_OP:
-            mark_enqueued(n);
-            st = accel__submit(q, &d->op, 0);
-            break;
-        case ACCEL_GRAPH_NODE_WRITE:
-            st = accel_queue_write(q->handle, n->buf[0]->handle, d->dst_offset, d->host_src,
-                                   d->bytes);
-            break;
-        case ACCEL_GRAPH_NODE_READ:
-            st = accel_queue_read(q->handle, n->buf[0]->handle, d->src_offset, d->host_dst,
-                                  d->bytes);
-            break;
-        case ACCEL_GRAPH_NODE_COPY:
-            st = accel_queue_copy(q->handle, n->buf[0]->handle, d->src_offset, n->buf[1]->handle,
-                                  d->dst_offset, d->bytes);
-            break;
-        case ACCEL_GRAPH_NODE_EVENT_RECORD: {
-            const accel__backend *be = q->dev->be;
-            pthread_mutex_lock(&q->lock);
-            accel__clear_error();
-            int32_t rc = be->vt->event_record(be->ctx, n->ev->be, q->be);
-            pthread_mutex_unlock(&q->lock);
-            if (rc != ACCEL_SUCCESS)
-                st = accel__fail_relay((accel_status)rc, "accel_event_record");
-            break;
-        }
-        }
+        const accel_op_desc *op = x->f                                ? accel__fused_desc(x->f)
+                                  : n->be.kind == ACCEL_GRAPH_NODE_OP ? &n->be.op
+                                                                      : NULL;
+        accel_status st = op ? accel__submit(q, op, 0) : replay_move(q, n);
+        if (st != ACCEL_SUCCESS && x->f)
+            return accel__fail(st, "%s: nodes %zu-%zu (fused): %s", fn, i, i + x->count - 1,
+                               accel_last_error());
         if (st != ACCEL_SUCCESS)
             return accel__fail(st, "%s: node %zu: %s", fn, i, accel_last_error());
+        if (x->f)
+            accel__report_fused(q->dev->rt, q->dev, accel__fused_name(x->f), accel__fused_ops(x->f),
+                                (uint32_t)x->count);
     }
     return ACCEL_SUCCESS;
 }
@@ -361,9 +372,8 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
 {
     static const char fn[] = "accel_graph_launch";
     ACCEL__CALL(call);
-    const accel__arg args[] = {{g, ACCEL__T_GRAPH, "g", &g, NULL},
-                               {q, ACCEL__T_QUEUE, "q", &q, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, args);
+    accel_status st =
+        accel__enter2(&call, fn, g, ACCEL__T_GRAPH, "g", &g, q, ACCEL__T_QUEUE, "q", &q);
     if (st != ACCEL_SUCCESS)
         return st;
     if (q->dev != g->dev)
@@ -383,16 +393,14 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
                          "%s: g is not instantiated (its last instantiation or update failed: "
                          "call accel_graph_instantiate)",
                          fn);
-    if (st == ACCEL_SUCCESS)
-        st = check_alive_locked(g, fn);
+    /* Pinning proves every buffer alive; a released one: check_alive_locked's
+     * message, from pin_all_locked. */
     accel__hslot **pins = NULL;
     if (st == ACCEL_SUCCESS)
         st = pin_all_locked(g, fn, &pins);
     if (st == ACCEL_SUCCESS) {
         g->launched = true;
         if (g->be && !core_replay_now(g->dev->rt)) {
-            for (size_t k = 0; k < g->nubuf; k++)
-                accel__buffer_mark_enqueued(g->ubuf[k]);
             const accel__backend *be = g->dev->be;
             pthread_mutex_lock(&q->lock);
             accel__clear_error();
@@ -565,9 +573,8 @@ accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf, accel_b
 {
     static const char fn[] = "accel_graph_set_buffer";
     ACCEL__CALL(call);
-    const accel__arg args[] = {{g, ACCEL__T_GRAPH, "g", &g, NULL},
-                               {new_buf, ACCEL__T_BUFFER, "new_buf", &new_buf, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, args);
+    accel_status st = accel__enter2(&call, fn, g, ACCEL__T_GRAPH, "g", &g, new_buf, ACCEL__T_BUFFER,
+                                    "new_buf", &new_buf);
     if (st != ACCEL_SUCCESS)
         return st;
     if (new_buf->dev != g->dev)
@@ -685,36 +692,7 @@ static accel_status set_kernel_scalar_locked(accel_graph *g, size_t node, uint32
                            "[%.0f, %.0f]",
                            fn, node, g->nodes[node].name, index,
                            accel_dtype_name((accel_dtype)a->dtype), value, lo, hi);
-    switch ((accel_dtype)a->dtype) {
-    case ACCEL_F64:
-        a->value.f64 = value;
-        break;
-    case ACCEL_F32:
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        a->value.f32 = (float)value;
-        break;
-    case ACCEL_I32:
-        a->value.i32 = (int32_t)(int64_t)value;
-        break;
-    case ACCEL_I64:
-        a->value.i64 = (int64_t)value;
-        break;
-    case ACCEL_U8:
-        a->value.u8 = (uint8_t)(int64_t)value;
-        break;
-    case ACCEL_BOOL:
-    case ACCEL_I8:
-    case ACCEL_I16:
-    case ACCEL_U16:
-    case ACCEL_U32:
-    case ACCEL_U64:
-    case ACCEL_C64:
-    case ACCEL_C128:
-    case ACCEL_DTYPE_INVALID:
-    case ACCEL_DTYPE_COUNT_:
-        break;
-    }
+    accel__karg_set_scalar(a, (accel_dtype)a->dtype, value, (int64_t)value);
     update_be_locked(g, node, false);
     return ACCEL_SUCCESS;
 }
@@ -758,11 +736,9 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
 {
     static const char fn[] = "accel_graph_set_host";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    accel_status st = accel__enter_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, new_ptr, "new_ptr");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!new_ptr)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: new_ptr is NULL", fn);
     pthread_mutex_lock(&g->lock);
     size_t uses = 0;
     for (size_t i = 0; i < g->n; i++) {
@@ -848,11 +824,10 @@ accel_status accel_graph_backend_replay(accel_graph *g, bool *out_backend)
 {
     static const char fn[] = "accel_graph_backend_replay";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
+    accel_status st =
+        accel__enter_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, out_backend, "out_backend");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_backend)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_backend is NULL", fn);
     pthread_mutex_lock(&g->lock);
     *out_backend =
         g->instantiated && !g->be_stale && !g->plan_stale && g->be && !core_replay_now(g->dev->rt);

@@ -298,19 +298,6 @@ static void kjob_check(accel__xop *x)
     accel__verify_report(j->rt->policy, x, j->fail, what, "");
 }
 
-static void kjob_run_check(accel__xop *x)
-{
-    kjob_check(x);
-    kjob_free(x->payload);
-    x->payload = NULL;
-    x->keep = false;
-}
-
-static void kjob_nothing(accel__xop *x)
-{
-    (void)x;
-}
-
 static void kjob_release(accel__xop *x)
 {
     kjob_free(x->payload);
@@ -369,37 +356,12 @@ static void kernel_verify_before_locked(accel_queue *q, void *job)
 static void kernel_verify_after_locked(accel_queue *q, void *job, int32_t rc)
 {
     kjob *j = job;
-    accel__policy *p = q->dev->rt->policy;
-    const accel_backend *vt = q->dev->be->vt;
     char saved[1024];
     snprintf(saved, sizeof saved, "%s", accel_last_error());
     if (rc != ACCEL_SUCCESS || j->cancelled || read_arrays(q, j, j->post, true) != ACCEL_SUCCESS)
         j->cancelled = true;
-    bool cancelled = j->cancelled;
-    if (cancelled)
-        atomic_fetch_add(&p->skipped, 1);
-    accel__xop *x = accel__xop_new(j->L.k->label, 0);
-    if (x) {
-        x->payload = j;
-        x->release = kjob_release;
-        x->keep = true;
-        if (j->other->be == q->dev->be && !j->L.chain) {
-            /* a host function may not call its own backend */
-            x->run = kjob_nothing;
-            x->finish = kjob_check;
-        } else {
-            x->run = kjob_run_check;
-        }
-    }
-    if (!x || accel__queue_enqueue_xop_locked(q, x) != ACCEL_SUCCESS) {
-        vt->queue_finish(q->dev->be->ctx, q->be); /* the queue may still read into j */
-        if (x)
-            accel__xop_free(x);
-        else
-            kjob_free(j);
-        if (!cancelled)
-            atomic_fetch_add(&p->skipped, 1);
-    }
+    accel__verify_enqueue_locked(q, j->L.k->label, j, kjob_check, kjob_release,
+                                 j->other->be == q->dev->be && !j->L.chain, j->cancelled);
     if (rc != ACCEL_SUCCESS)
         accel__set_error("%s", saved);
     else

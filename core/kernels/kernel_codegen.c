@@ -102,32 +102,10 @@ static const char prelude_cuda[] = "#define ACCEL_FN __device__ __forceinline__\
 /* Type of a value in the body: float for 16-bit floats. */
 static const char *arith_type(accel_dtype dt)
 {
-    switch (dt) {
-    case ACCEL_F32:
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        return "float";
-    case ACCEL_F64:
-        return "double";
-    case ACCEL_I32:
-        return "int";
-    case ACCEL_I64:
-        return "long long";
-    case ACCEL_U8:
-        return "unsigned char";
-    case ACCEL_BOOL:
-    case ACCEL_I8:
-    case ACCEL_I16:
-    case ACCEL_U16:
-    case ACCEL_U32:
-    case ACCEL_U64:
-    case ACCEL_C64:
-    case ACCEL_C128:
-    case ACCEL_DTYPE_INVALID:
-    case ACCEL_DTYPE_COUNT_:
-        break;
-    }
-    return "int";
+    static const char *const type[ACCEL_DTYPE_COUNT_] = {
+        [ACCEL_F32] = "float",  [ACCEL_F16] = "float",     [ACCEL_BF16] = "float",
+        [ACCEL_F64] = "double", [ACCEL_I64] = "long long", [ACCEL_U8] = "unsigned char"};
+    return (unsigned)dt < ACCEL_DTYPE_COUNT_ && type[dt] ? type[dt] : "int";
 }
 
 /* The reduction's accumulator: the output's arithmetic type (int for uint8). */

@@ -63,6 +63,25 @@ static accel_status check_scalar(const char *fn, const accel_kernel *k, uint32_t
     return ACCEL_SUCCESS;
 }
 
+void accel__karg_set_scalar(accel_kernel_arg_desc *o, accel_dtype dt, double f, int64_t i)
+{
+    o->buffer = NULL;
+    o->offset = o->count = 0;
+    o->kind = ACCEL_KARG_SCALAR;
+    o->dtype = (uint32_t)dt;
+    memset(&o->value, 0, sizeof o->value);
+    if (dt == ACCEL_F64)
+        o->value.f64 = f;
+    else if (accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_FLOAT)
+        o->value.f32 = (float)f;
+    else if (dt == ACCEL_I32)
+        o->value.i32 = (int32_t)i;
+    else if (dt == ACCEL_I64)
+        o->value.i64 = i;
+    else if (dt == ACCEL_U8)
+        o->value.u8 = (uint8_t)i;
+}
+
 /* The scalar a as parameter p stores it. */
 static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t i,
                                  const accel_kernel_arg *a, accel_kernel_arg_desc *o)
@@ -71,15 +90,7 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
      * parameter of that type (accel_karg_f32, accel_karg_f64). */
     const accel_dtype pdt = (accel_dtype)k->slot[i].dtype;
     if (a->dtype == pdt && (pdt == ACCEL_F32 || pdt == ACCEL_F64)) {
-        o->buffer = NULL;
-        o->offset = o->count = 0;
-        o->kind = ACCEL_KARG_SCALAR;
-        o->dtype = (uint32_t)pdt;
-        o->value.i64 = 0;
-        if (pdt == ACCEL_F32)
-            o->value.f32 = (float)a->f;
-        else
-            o->value.f64 = a->f;
+        accel__karg_set_scalar(o, pdt, a->f, 0);
         return ACCEL_SUCCESS;
     }
     const accel__kparam *p = &k->params[i];
@@ -88,46 +99,7 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
     accel_status st = check_scalar(fn, k, i, a, is_float_arg);
     if (st != ACCEL_SUCCESS)
         return st;
-    double f = is_float_arg ? a->f : (double)a->i;
-    o->buffer = NULL;
-    o->offset = o->count = 0;
-    o->kind = ACCEL_KARG_SCALAR;
-    o->dtype = (uint32_t)p->dtype;
-    memset(&o->value, 0, sizeof o->value);
-    switch (p->dtype) {
-    case ACCEL_F32:
-        o->value.f32 = (float)f;
-        break;
-    case ACCEL_F64:
-        o->value.f64 = f;
-        break;
-    case ACCEL_F16:
-    case ACCEL_BF16:
-        /* Passed as float (arithmetic in float); the C prelude and the CUDA
-         * source read a float here. */
-        o->value.f32 = (float)f;
-        break;
-    case ACCEL_I32:
-        o->value.i32 = (int32_t)a->i;
-        break;
-    case ACCEL_I64:
-        o->value.i64 = a->i;
-        break;
-    case ACCEL_U8:
-        o->value.u8 = (uint8_t)a->i;
-        break;
-    case ACCEL_BOOL:
-    case ACCEL_I8:
-    case ACCEL_I16:
-    case ACCEL_U16:
-    case ACCEL_U32:
-    case ACCEL_U64:
-    case ACCEL_C64:
-    case ACCEL_C128:
-    case ACCEL_DTYPE_INVALID:
-    case ACCEL_DTYPE_COUNT_:
-        break;
-    }
+    accel__karg_set_scalar(o, (accel_dtype)p->dtype, is_float_arg ? a->f : (double)a->i, a->i);
     return ACCEL_SUCCESS;
 }
 

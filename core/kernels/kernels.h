@@ -148,6 +148,12 @@ static inline size_t accel__kesize(uint32_t dtype)
     return accel_dtype_size((accel_dtype)dtype);
 }
 
+/* kernel_launch.c: o becomes a scalar argument of dtype dt holding f (the
+ * float dtypes; f16 and bf16 travel as float, as the C prelude and the CUDA
+ * source read them) or i (the integer dtypes). The caller has checked that
+ * the value fits dt. */
+void accel__karg_set_scalar(accel_kernel_arg_desc *o, accel_dtype dt, double f, int64_t i);
+
 /* At accel_runtime_close, after the queues drained and the graphs went:
  * drop the caller's reference of every kernel left, then release every
  * program and the cache (kernel.c). */

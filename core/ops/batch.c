@@ -912,86 +912,94 @@ static accel_status entry_leave(accel_device *dev, accel_device *obj, batch_keep
     return st;
 }
 
-accel_status accel_batch_plan(accel_device *dev, const accel_batch_desc *desc,
-                              accel_batch_stats *out_stats)
+/* accel_batch_run's work between the checks and the leave: plan, make the
+ * slots, warm them, run the chunks; *t_end is when the chunks ended. */
+static accel_status run_body(accel_device *dev, accel_device *obj, accel_batch_desc *d,
+                             accel_batch_stats *s, batch_keep **kp, double *t_end, const char *fn)
 {
-    static const char fn[] = "accel_batch_plan";
-    double t_call = now_ms();
+    accel_status st;
+    /* Memory accel page-locked is read at the pinned rate; any other is
+     * taken for pageable (host-bound: the feeder thread writes). */
+    const bool locked = accel__host_range_locked(obj->rt, d->in[0].host, d->n * d->in[0].elem_size);
+    /* The first array a backend may stage (not page-locked by accel; fixed
+     * outputs land in page-locked room): only then has the warm-up anything
+     * to set up. */
+    uint32_t staged = d->in_count + d->out_count;
+    for (uint32_t i = 0; i < d->in_count + d->out_count && staged == d->in_count + d->out_count;
+         i++) {
+        const accel_batch_array *a = i < d->in_count ? &d->in[i] : &d->out[i - d->in_count];
+        if (!a->chunk_bytes && !accel__host_range_locked(obj->rt, a->host, d->n * a->elem_size))
+            staged = i;
+    }
+    double t0 = now_ms();
+    st = keep_open(dev, obj, kp, fn);
+    s->setup_ms = now_ms() - t0;
+    if (st == ACCEL_SUCCESS)
+        st = plan(dev, (*kp)->sl.s[0].q, d, false, *kp, locked, s, fn);
+    batch_bounce bounce;
+    memset(&bounce, 0, sizeof bounce);
+    if (st == ACCEL_SUCCESS && s->chunks) {
+        t0 = now_ms();
+        st = slots_create(dev, d, s, &(*kp)->sl);
+        double t1 = now_ms();
+        s->setup_ms += t1 - t0;
+        if (st == ACCEL_SUCCESS && staged < d->in_count + d->out_count)
+            st = slots_warm(d, s, &(*kp)->sl, staged);
+        if (st == ACCEL_SUCCESS)
+            bounce_setup(dev, d, s, *kp, &bounce);
+        t0 = now_ms(); /* the chunks only: queues, buffers and staging are made by now */
+        s->warm_ms = t0 - t1;
+        if (st == ACCEL_SUCCESS)
+            st = run_chunks(dev, d, s, *kp, !locked);
+    }
+    *t_end = now_ms();
+    s->ms = *t_end - t0;
+    bounce_finish(d, &bounce, st == ACCEL_SUCCESS);
+    s->gbs = s->ms > 0 ? run_bytes(d, s) / s->ms / 1e6 : 0;
+    return st;
+}
+
+/* accel_batch_plan (plan_only) and accel_batch_run: the checks, the body and
+ * the leave, timed. */
+static accel_status batch_call(accel_device *dev, const accel_batch_desc *desc,
+                               accel_batch_stats *out_stats, bool plan_only, const char *fn)
+{
+    double t_call = now_ms(), t_end = 0;
     accel_batch_desc d;
     accel_batch_stats s;
     accel_batch_stats_init(&s);
     accel_device *obj = NULL;
     batch_keep *k = NULL;
     ACCEL__CALL(call);
-    accel_status st = entry_check(&call, dev, desc, out_stats, true, &d, &obj, fn);
+    accel_status st = entry_check(&call, dev, desc, out_stats, plan_only, &d, &obj, fn);
     if (st != ACCEL_SUCCESS)
         return st;
-    st = keep_open(dev, obj, &k, fn);
-    if (st == ACCEL_SUCCESS)
-        st = plan(dev, k->sl.s[0].q, &d, true, k,
-                  accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size), &s, fn);
+    if (plan_only) {
+        st = keep_open(dev, obj, &k, fn);
+        if (st == ACCEL_SUCCESS)
+            st = plan(dev, k->sl.s[0].q, &d, true, k,
+                      accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size), &s,
+                      fn);
+    } else {
+        st = run_body(dev, obj, &d, &s, &k, &t_end, fn);
+    }
     st = entry_leave(dev, obj, k, st);
     s.call_ms = now_ms() - t_call;
+    if (!plan_only)
+        s.teardown_ms = now_ms() - t_end;
     if (st == ACCEL_SUCCESS)
         stats_out(&s, out_stats);
     return st;
 }
 
+accel_status accel_batch_plan(accel_device *dev, const accel_batch_desc *desc,
+                              accel_batch_stats *out_stats)
+{
+    return batch_call(dev, desc, out_stats, true, "accel_batch_plan");
+}
+
 accel_status accel_batch_run(accel_device *dev, const accel_batch_desc *desc,
                              accel_batch_stats *out_stats)
 {
-    static const char fn[] = "accel_batch_run";
-    double t_call = now_ms();
-    accel_batch_desc d;
-    accel_batch_stats s;
-    accel_batch_stats_init(&s);
-    accel_device *obj = NULL;
-    batch_keep *k = NULL;
-    ACCEL__CALL(call);
-    accel_status st = entry_check(&call, dev, desc, out_stats, false, &d, &obj, fn);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    /* Memory accel page-locked is read at the pinned rate; any other is
-     * taken for pageable (host-bound: the feeder thread writes). */
-    const bool locked = accel__host_range_locked(obj->rt, d.in[0].host, d.n * d.in[0].elem_size);
-    /* The first array a backend may stage (not page-locked by accel; fixed
-     * outputs land in page-locked room): only then has the warm-up anything
-     * to set up. */
-    uint32_t staged = d.in_count + d.out_count;
-    for (uint32_t i = 0; i < d.in_count + d.out_count && staged == d.in_count + d.out_count; i++) {
-        const accel_batch_array *a = i < d.in_count ? &d.in[i] : &d.out[i - d.in_count];
-        if (!a->chunk_bytes && !accel__host_range_locked(obj->rt, a->host, d.n * a->elem_size))
-            staged = i;
-    }
-    double t0 = now_ms();
-    st = keep_open(dev, obj, &k, fn);
-    s.setup_ms = now_ms() - t0;
-    if (st == ACCEL_SUCCESS)
-        st = plan(dev, k->sl.s[0].q, &d, false, k, locked, &s, fn);
-    batch_bounce bounce;
-    memset(&bounce, 0, sizeof bounce);
-    if (st == ACCEL_SUCCESS && s.chunks) {
-        t0 = now_ms();
-        st = slots_create(dev, &d, &s, &k->sl);
-        double t1 = now_ms();
-        s.setup_ms += t1 - t0;
-        if (st == ACCEL_SUCCESS && staged < d.in_count + d.out_count)
-            st = slots_warm(&d, &s, &k->sl, staged);
-        if (st == ACCEL_SUCCESS)
-            bounce_setup(dev, &d, &s, k, &bounce);
-        t0 = now_ms(); /* the chunks only: queues, buffers and staging are made by now */
-        s.warm_ms = t0 - t1;
-        if (st == ACCEL_SUCCESS)
-            st = run_chunks(dev, &d, &s, k, !locked);
-    }
-    double t_end = now_ms();
-    s.ms = t_end - t0;
-    bounce_finish(&d, &bounce, st == ACCEL_SUCCESS);
-    s.gbs = s.ms > 0 ? run_bytes(&d, &s) / s.ms / 1e6 : 0;
-    st = entry_leave(dev, obj, k, st);
-    s.call_ms = now_ms() - t_call;
-    s.teardown_ms = now_ms() - t_end;
-    if (st == ACCEL_SUCCESS)
-        stats_out(&s, out_stats);
-    return st;
+    return batch_call(dev, desc, out_stats, false, "accel_batch_run");
 }

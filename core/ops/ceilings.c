@@ -45,11 +45,9 @@ accel_status accel_device_measure_ceilings(accel_device *dev, const accel_ceilin
 {
     static const char fn[] = "accel_device_measure_ceilings";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
+    accel_status st = accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     size_t out_bytes;
     st = accel__struct_out_size(fn, "out", out, ACCEL__CEILINGS_SIZE_V1, sizeof *out, &out_bytes);
     if (st != ACCEL_SUCCESS)

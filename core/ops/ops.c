@@ -221,20 +221,46 @@ static accel_status binary_op(const char *fn, accel_queue *q, accel_op_code op, 
     return dispatch(q, &d, a.count == 0);
 }
 
+/* The refusal of accel_binary, accel_unary and accel_reduce for an op of
+ * another kind: a bad queue is named first, as every call does. */
+static accel_status not_of_kind(const char *fn, accel_queue *q, accel_op_code op, const char *what)
+{
+    ACCEL__CALL(call);
+    accel_status st = check_queue(fn, &call, &q);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: op %d (%s) is not %s", fn, (int)op,
+                       accel_op_name(op), what);
+}
+
 accel_status accel_binary(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice a,
                           accel_slice b, accel_slice out)
 {
     static const char fn[] = "accel_binary";
-    if (!op_of_kind(op, ACCEL_OP_KIND_BINARY, 3)) {
-        ACCEL__CALL(call);
-        accel_status st = check_queue(fn, &call, &q);
-        if (st != ACCEL_SUCCESS)
-            return st;
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: op %d (%s) is not a binary elementwise op", fn, (int)op,
-                           accel_op_name(op));
-    }
+    if (!op_of_kind(op, ACCEL_OP_KIND_BINARY, 3))
+        return not_of_kind(fn, q, op, "a binary elementwise op");
     return binary_op(fn, q, op, dtype, a, b, out);
+}
+
+/* The checks of every x -> out op: the handles, d's dtype for its op, and
+ * both ranges into d's operands 0 and 1. out_name names out in messages. */
+static accel_status check_x_out(const char *fn, accel__call *call, accel_queue **q,
+                                accel_op_desc *d, accel_slice *x, const char *out_name,
+                                accel_slice *out)
+{
+    const accel_dtype dtype = (accel_dtype)d->dtype;
+    accel_buffer *bufs[] = {x->buffer, out->buffer};
+    const char *const names[] = {"x", out_name};
+    accel_status st = check_handles(fn, call, q, 2, bufs, names);
+    x->buffer = bufs[0];
+    out->buffer = bufs[1];
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, (accel_op_code)d->op);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "x", dtype, *x, &d->operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, out_name, dtype, *out, &d->operands[1]);
+    return st;
 }
 
 /* x -> out ops: unary, scale, copy, and axpby (whose "out" is y, read and
@@ -246,17 +272,7 @@ static accel_status x_out_op(const char *fn, accel_queue *q, accel_op_code op, a
     ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    accel_buffer *bufs[] = {x.buffer, out.buffer};
-    const char *const names[] = {"x", out_name};
-    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
-    x.buffer = bufs[0];
-    out.buffer = bufs[1];
-    if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, op);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "x", dtype, x, &d.operands[0]);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, out_name, dtype, out, &d.operands[1]);
+    accel_status st = check_x_out(fn, &call, &q, &d, &x, out_name, &out);
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, out_name, out, "x", x.count);
     if (st == ACCEL_SUCCESS)
@@ -279,15 +295,8 @@ accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, ac
                          accel_slice out)
 {
     static const char fn[] = "accel_unary";
-    if (!op_of_kind(op, ACCEL_OP_KIND_UNARY, 2)) {
-        ACCEL__CALL(call);
-        accel_status st = check_queue(fn, &call, &q);
-        if (st != ACCEL_SUCCESS)
-            return st;
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: op %d (%s) is not a unary elementwise op", fn, (int)op,
-                           accel_op_name(op));
-    }
+    if (!op_of_kind(op, ACCEL_OP_KIND_UNARY, 2))
+        return not_of_kind(fn, q, op, "a unary elementwise op");
     return unary_op(fn, q, op, dtype, 0.0, x, out);
 }
 
@@ -374,17 +383,7 @@ static accel_status reduce_op(const char *fn, accel_queue *q, accel_op_code op, 
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
     ACCEL__CALL(call);
-    accel_buffer *bufs[] = {x.buffer, out.buffer};
-    static const char *const names[] = {"x", "out"};
-    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
-    x.buffer = bufs[0];
-    out.buffer = bufs[1];
-    if (st == ACCEL_SUCCESS)
-        st = check_dtype(fn, dtype, op);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "x", dtype, x, &d.operands[0]);
-    if (st == ACCEL_SUCCESS)
-        st = check_range(fn, "out", dtype, out, &d.operands[1]);
+    accel_status st = check_x_out(fn, &call, &q, &d, &x, "out", &out);
     if (st != ACCEL_SUCCESS)
         return st;
     if (out.count != 1)
@@ -406,16 +405,10 @@ accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, a
                           accel_slice out)
 {
     static const char fn[] = "accel_reduce";
-    if (!op_of_kind(op, ACCEL_OP_KIND_REDUCTION, 2)) {
-        ACCEL__CALL(call);
-        accel_status st = check_queue(fn, &call, &q);
-        if (st != ACCEL_SUCCESS)
-            return st;
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: op %d (%s) is not a one-input reduction (ACCEL_OP_SUM, "
-                           "ACCEL_OP_REDUCE_MAX, ACCEL_OP_REDUCE_MIN)",
-                           fn, (int)op, accel_op_name(op));
-    }
+    if (!op_of_kind(op, ACCEL_OP_KIND_REDUCTION, 2))
+        return not_of_kind(fn, q, op,
+                           "a one-input reduction (ACCEL_OP_SUM, ACCEL_OP_REDUCE_MAX, "
+                           "ACCEL_OP_REDUCE_MIN)");
     return reduce_op(fn, q, op, dtype, x, out);
 }
 

@@ -104,29 +104,7 @@ accel_status accel_rng_seek(accel_rng *rng, uint64_t position)
 /* Elements of dtype in one Philox block; 0 for dtypes random fills lack. */
 static uint64_t per_block(accel_dtype dtype)
 {
-    switch (dtype) {
-    case ACCEL_F32:
-        return 4;
-    case ACCEL_F64:
-        return 2;
-    case ACCEL_F16:
-    case ACCEL_BF16:
-    case ACCEL_I32:
-    case ACCEL_I64:
-    case ACCEL_U8:
-    case ACCEL_BOOL:
-    case ACCEL_I8:
-    case ACCEL_I16:
-    case ACCEL_U16:
-    case ACCEL_U32:
-    case ACCEL_U64:
-    case ACCEL_C64:
-    case ACCEL_C128:
-    case ACCEL_DTYPE_INVALID:
-    case ACCEL_DTYPE_COUNT_:
-        break;
-    }
-    return 0;
+    return dtype == ACCEL_F32 ? 4 : dtype == ACCEL_F64 ? 2 : 0;
 }
 
 /* Take the next blocks of the stream for out.count elements of dtype and

@@ -20,11 +20,10 @@ accel_status accel_buffer_create_from_host(accel_queue *q, const void *src, size
     if (out_buffer)
         *out_buffer = NULL;
     accel_queue *qo = NULL;
-    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &qo);
+    accel_status st =
+        accel__enter_out(&call, fn, q, ACCEL__T_QUEUE, "q", &qo, out_buffer, "out_buffer");
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out_buffer)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_buffer is NULL", fn);
     if (!src && bytes > 0)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: src is NULL with %zu bytes", fn,
                            bytes);

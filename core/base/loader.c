@@ -62,13 +62,13 @@ static const char *host_config_get(void *host_ctx, const char *key)
     return accel__kvlist_get(&be->section->keys, key);
 }
 
-/* The cache entries' key: key_count fields, none NULL; false with the
- * caller's message set otherwise. */
+/* The cache entries' key: 1 to ACCEL_HOST_CACHE_KEY_MAX fields, none NULL;
+ * false with the caller's message set otherwise. */
 static bool cache_key_ok(const char *fn, const char *const *key, size_t key_count)
 {
-    if (!key || key_count == 0) {
-        accel__set_error("%s: the key has no fields (key %s, key_count %zu)", fn,
-                         key ? "set" : "NULL", key_count);
+    if (!key || key_count == 0 || key_count > ACCEL_HOST_CACHE_KEY_MAX) {
+        accel__set_error("%s: a key needs 1 to %u fields (key %s, key_count %zu)", fn,
+                         ACCEL_HOST_CACHE_KEY_MAX, key ? "set" : "NULL", key_count);
         return false;
     }
     for (size_t i = 0; i < key_count; i++) {

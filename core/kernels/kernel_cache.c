@@ -576,8 +576,8 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
  * names a user kernel's entry), the ABI version, the backend and its fields. */
 static bool plugin_key(const char *backend, const char *const *key, size_t n, unsigned char out[32])
 {
-    enum { MAX_FIELDS = 32 };
-    if (n > MAX_FIELDS - 3)
+    enum { MAX_FIELDS = ACCEL_HOST_CACHE_KEY_MAX + 3 };
+    if (n > ACCEL_HOST_CACHE_KEY_MAX)
         return false;
     char abi[32];
     snprintf(abi, sizeof abi, "abi %u", ACCEL_BACKEND_ABI_VERSION);

@@ -38,7 +38,8 @@ accel_status accel__kcache_counters_get(accel_runtime *rt, accel__kcache_counter
 
 /* The host services' cache_get and cache_put (accel/backend.h) for the
  * plugin named backend: its own compiled code, in the disk folder of the
- * user kernel cache under a key of the plugin's n fields (at most 29),
+ * user kernel cache under a key of the plugin's n fields (at most
+ * ACCEL_HOST_CACHE_KEY_MAX),
  * SHA-256'd with the ABI version and the backend's name. owner is the
  * accel_runtime (runtime.c hands these to the loader). get: the payload,
  * malloc'ed, or ACCEL_ERROR_NOT_FOUND (no entry, a bad one, no disk cache);

@@ -138,14 +138,18 @@ typedef struct accel_host_services {
      * ACCEL_ERROR_NOT_FOUND (no entry, a bad entry, or no disk cache; no message set).
      * cache_put: stores size > 0 bytes under the key (atomically: readers see the old entry or
      * the new one); ACCEL_ERROR_NOT_FOUND when there is no disk cache, other failures are
-     * logged by the core, never fatal. Bad arguments (NULL key, field or data, count or size 0):
-     * ACCEL_ERROR_INVALID_ARGUMENT with a message. Thread-safe; blocking (file I/O). */
+     * logged by the core, never fatal. Bad arguments (NULL key, field or data, size 0, key_count 0
+     * or over ACCEL_HOST_CACHE_KEY_MAX): ACCEL_ERROR_INVALID_ARGUMENT with a message. Thread-safe;
+     * blocking (file I/O). */
     int32_t (*cache_get)(void *host_ctx, const char *const *key, size_t key_count, void **out_data,
                          size_t *out_size);
     void (*cache_free)(void *host_ctx, void *data);
     int32_t (*cache_put)(void *host_ctx, const char *const *key, size_t key_count, const void *data,
                          size_t size);
 } accel_host_services;
+
+/* The most fields a cache key of accel_host_services may have. */
+#define ACCEL_HOST_CACHE_KEY_MAX 16u
 
 /* True when the host services at h have the appended entry `field` (a core at least as new as
  * the entry, whose struct_size covers it) and it is set. */

@@ -86,7 +86,8 @@ static double now_ms(void)
 #ifndef MOCK_ABI1
 /* cache_probe = WORD: the host services' compiled-code cache at init: a hit
  * logs its payload, a miss stores "payload of WORD" and logs put's status;
- * a key with a NULL field logs get's refusal (test_loader.c reads the log). */
+ * a key with a NULL field and one of too many fields log their refusals
+ * (test_loader.c reads the log). */
 static void mock_cache_probe(const accel_host_services *host, const char *word)
 {
     if (!ACCEL_HOST_HAS(host, cache_get) || !ACCEL_HOST_HAS(host, cache_put)) {
@@ -106,9 +107,12 @@ static void mock_cache_probe(const accel_host_services *host, const char *word)
         st = host->cache_put(host->host_ctx, key, 2, payload, (size_t)n);
         MOCK_LOG(host, ACCEL_LOG_INFO, "mock cache miss, put %d", (int)st);
     }
-    const char *bad[] = {"mock probe", NULL};
+    const char *bad[ACCEL_HOST_CACHE_KEY_MAX + 1] = {"mock probe", NULL};
     st = host->cache_get(host->host_ctx, bad, 2, &data, &size);
-    MOCK_LOG(host, ACCEL_LOG_INFO, "mock cache bad key %d", (int)st);
+    for (unsigned i = 0; i <= ACCEL_HOST_CACHE_KEY_MAX; i++)
+        bad[i] = "f";
+    int32_t st_long = host->cache_put(host->host_ctx, bad, ACCEL_HOST_CACHE_KEY_MAX + 1, "x", 1);
+    MOCK_LOG(host, ACCEL_LOG_INFO, "mock cache bad key %d, long key %d", (int)st, (int)st_long);
 }
 #endif
 

@@ -327,6 +327,44 @@ Test(loader, abi1_and_abi2_plugins_load_side_by_side)
     accel_runtime_close(rt);
 }
 
+/* The host services' cache entries (appended to accel_host_services): a
+ * plugin's payload stored by one runtime comes back to the next one through
+ * the kernel cache's folder; a key with a NULL field or too many fields
+ * is refused; with the disk cache off every get misses and put says so. */
+Test(loader, host_cache_entries_keep_a_plugins_payload_across_runtimes)
+{
+    const char *dir = tu_fmt("%s/cache", tu_tmpdir());
+    const char *ini = "[runtime]\norder = mock\nselftest = false\nkernel_cache = %s\n"
+                      "[backend.mock]\nlibrary = %s\ncache_probe = %s\n";
+    const char *expect[] = {"mock: mock cache miss, put 0", "mock: mock cache hit: payload of w1"};
+    for (int run = 0; run < 2; run++) {
+        tu_log_capture();
+        accel_runtime *rt;
+        tu_ok(tu_open_ini(tu_fmt(ini, dir, TU_TEST_PLUGIN("mock"), "w1"), &rt, NULL));
+        cr_assert(tu_log_contains(ACCEL_LOG_INFO, expect[run]), "run %d:\n%s", run, tu_log_text());
+        cr_assert(tu_log_contains(ACCEL_LOG_INFO, tu_fmt("mock cache bad key %d, long key %d",
+                                                         ACCEL_ERROR_INVALID_ARGUMENT,
+                                                         ACCEL_ERROR_INVALID_ARGUMENT)),
+                  "%s", tu_log_text());
+        accel_runtime_close(rt);
+    }
+    /* another key (the probe's word) misses */
+    tu_log_capture();
+    accel_runtime *rt;
+    tu_ok(tu_open_ini(tu_fmt(ini, dir, TU_TEST_PLUGIN("mock"), "w2"), &rt, NULL));
+    cr_assert(tu_log_contains(ACCEL_LOG_INFO, "mock: mock cache miss, put 0"), "%s", tu_log_text());
+    accel_runtime_close(rt);
+    /* off: nothing is kept */
+    for (int run = 0; run < 2; run++) {
+        tu_log_capture();
+        tu_ok(tu_open_ini(tu_fmt(ini, "off", TU_TEST_PLUGIN("mock"), "w3"), &rt, NULL));
+        cr_assert(tu_log_contains(ACCEL_LOG_INFO,
+                                  tu_fmt("mock: mock cache miss, put %d", ACCEL_ERROR_NOT_FOUND)),
+                  "off, run %d:\n%s", run, tu_log_text());
+        accel_runtime_close(rt);
+    }
+}
+
 /* ABI 2's host_ctx names the backend: more backends than the 16 log slots
  * of ABI 1's days each log under their own name. */
 Test(loader, every_backend_logs_under_its_own_name)

@@ -158,12 +158,15 @@ static int32_t ocl_init(const accel_host_services *host, void **out_ctx)
     cl_uint np = 0;
     cl_int err = c->cl.clGetPlatformIDs(0, NULL, &np);
     if (err != CL_SUCCESS || np == 0) {
+        char loader[256];
+        ocl__api_where(&c->cl, loader, sizeof loader);
         ocl_shutdown(c);
         host->set_error(host->host_ctx,
-                        "opencl: no OpenCL platform (%s): the ICD loader found no usable vendor "
-                        "library (the .icd files of /etc/OpenCL/vendors or $OCL_ICD_VENDORS; "
-                        "Debian: pocl-opencl-icd runs OpenCL on the CPU)",
-                        err == CL_SUCCESS ? "0 platforms" : ocl__error_name(err));
+                        "opencl: no OpenCL platform (%s): the ICD loader %s found no usable "
+                        "vendor library (the .icd files of /etc/OpenCL/vendors or "
+                        "$OCL_ICD_VENDORS, and those $OCL_ICD_FILENAMES names; Debian: "
+                        "pocl-opencl-icd runs OpenCL on the CPU)",
+                        err == CL_SUCCESS ? "0 platforms" : ocl__error_name(err), loader);
         return ACCEL_ERROR_UNAVAILABLE;
     }
     cl_platform_id ps[16];

@@ -44,6 +44,15 @@ int ocl__api_load(ocl_api *api, void **out_handle, char *why, size_t why_size)
     return 0;
 }
 
+void ocl__api_where(const ocl_api *api, char *out, size_t size)
+{
+    void *sym;
+    memcpy(&sym, &api->clGetPlatformIDs, sizeof sym);
+    Dl_info info;
+    snprintf(out, size, "%s",
+             sym && dladdr(sym, &info) && info.dli_fname ? info.dli_fname : "libOpenCL.so.1");
+}
+
 static void bind_opt(void *h, const char *name, void *slot)
 {
     void *sym = dlsym(h, name);

@@ -109,19 +109,7 @@ static int32_t create_program(ocl_ctx *c, ocl_device *d, const accel_program_des
 /* CL_PROGRAM_BINARIES of the program's one device, kept in p. */
 static void keep_binary(ocl_ctx *c, accel_be_program *p)
 {
-    size_t n = 0;
-    if (c->cl.clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, NULL) !=
-            CL_SUCCESS ||
-        n == 0 || !(p->binary = malloc(n)))
-        return;
-    unsigned char *bins[1] = {p->binary};
-    if (c->cl.clGetProgramInfo(p->program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) !=
-        CL_SUCCESS) {
-        free(p->binary);
-        p->binary = NULL;
-        return;
-    }
-    p->binary_size = n;
+    p->binary = ocl__program_binary(c, p->program, &p->binary_size);
 }
 
 static int32_t create_kernels(ocl_ctx *c, accel_be_program *p, const accel_program_desc *pd,

@@ -100,6 +100,9 @@ typedef struct ocl_blas {
 /* Binds the OpenCL calls into *api. 0 on success; else -1 with the reason
  * (dlerror's text, or the missing symbol) in why. */
 int ocl__api_load(ocl_api *api, void **out_handle, char *why, size_t why_size);
+/* The file of the ICD loader api was bound from (its path as the dynamic
+ * linker found it), for messages. */
+void ocl__api_where(const ocl_api *api, char *out, size_t size);
 /* Binds CLBlast's GEMM entries into *blas (blas->error says why not). */
 void ocl__blas_load(ocl_blas *blas, void **out_handle);
 /* The name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "CL error". */
@@ -195,6 +198,16 @@ int32_t ocl__status_of(cl_int err);
 /* program.c: builds the device's op program on first use. */
 int32_t ocl__program_ensure(ocl_ctx *c, ocl_device *d);
 void ocl__program_release(ocl_ctx *c, ocl_device *d);
+/* program_cache.c: the op program's binary in the core's compiled-code
+ * cache (host services). load: the program built from a cached binary for
+ * (device, src, opts), or NULL (none, no cache, or the driver refused it).
+ * store: keeps p's binary under that key (best effort). */
+cl_program ocl__program_cache_load(ocl_ctx *c, ocl_device *d, const char *src, const char *opts);
+void ocl__program_cache_store(ocl_ctx *c, ocl_device *d, cl_program p, const char *src,
+                              const char *opts);
+/* p's binary for its one device (CL_PROGRAM_BINARIES), malloc'ed; NULL when
+ * the driver gives none. */
+unsigned char *ocl__program_binary(ocl_ctx *c, cl_program p, size_t *out_size);
 
 /* queue.c */
 int32_t ocl__queue_create(void *ctx, uint32_t device, accel_be_queue **out);

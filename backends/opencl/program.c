@@ -236,19 +236,27 @@ static int build(ocl_ctx *c, ocl_device *d)
         d->build_error = strdup("out of host memory for the program source");
         return -1;
     }
-    cl_int err = CL_SUCCESS;
-    const char *srcs[] = {src};
-    d->program = c->cl.clCreateProgramWithSource(d->context, 1, srcs, NULL, &err);
-    free(src);
-    if (!d->program) {
-        d->build_error = strdup("clCreateProgramWithSource failed");
-        return -1;
-    }
     char opts[160];
     snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DACCEL_WG=%zu -DACCEL_CONTIG=%d%s%s", d->wg,
              (d->type & CL_DEVICE_TYPE_CPU) ? 1 : 0, d->fp64 ? " -DACCEL_FP64" : "",
              d->fp32_correct_div_sqrt ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
+    d->program = ocl__program_cache_load(c, d, src, opts);
+    if (d->program) {
+        free(src);
+        return create_kernels(c, d);
+    }
+    cl_int err = CL_SUCCESS;
+    const char *srcs[] = {src};
+    d->program = c->cl.clCreateProgramWithSource(d->context, 1, srcs, NULL, &err);
+    if (!d->program) {
+        free(src);
+        d->build_error = strdup("clCreateProgramWithSource failed");
+        return -1;
+    }
     err = c->cl.clBuildProgram(d->program, 1, &d->id, opts, NULL, NULL);
+    if (err == CL_SUCCESS)
+        ocl__program_cache_store(c, d, d->program, src, opts);
+    free(src);
     if (err != CL_SUCCESS) {
         keep_build_log(c, d, err);
         return -1;

@@ -62,6 +62,62 @@ static const char *host_config_get(void *host_ctx, const char *key)
     return accel__kvlist_get(&be->section->keys, key);
 }
 
+/* The cache entries' key: 1 to ACCEL_HOST_CACHE_KEY_MAX fields, none NULL;
+ * false with the caller's message set otherwise. */
+static bool cache_key_ok(const char *fn, const char *const *key, size_t key_count)
+{
+    if (!key || key_count == 0 || key_count > ACCEL_HOST_CACHE_KEY_MAX) {
+        accel__set_error("%s: a key needs 1 to %u fields (key %s, key_count %zu)", fn,
+                         ACCEL_HOST_CACHE_KEY_MAX, key ? "set" : "NULL", key_count);
+        return false;
+    }
+    for (size_t i = 0; i < key_count; i++) {
+        if (!key[i]) {
+            accel__set_error("%s: key field %zu is NULL", fn, i);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int32_t host_cache_get(void *host_ctx, const char *const *key, size_t key_count,
+                              void **out_data, size_t *out_size)
+{
+    const accel__backend *be = host_ctx;
+    if (!out_data || !out_size) {
+        accel__set_error("cache_get: out_data and out_size must not be NULL");
+        return ACCEL_ERROR_INVALID_ARGUMENT;
+    }
+    *out_data = NULL;
+    *out_size = 0;
+    if (!cache_key_ok("cache_get", key, key_count))
+        return ACCEL_ERROR_INVALID_ARGUMENT;
+    if (!be || !be->cache.get)
+        return ACCEL_ERROR_NOT_FOUND;
+    return be->cache.get(be->cache.owner, be->name, key, key_count, out_data, out_size);
+}
+
+static void host_cache_free(void *host_ctx, void *data)
+{
+    (void)host_ctx;
+    free(data);
+}
+
+static int32_t host_cache_put(void *host_ctx, const char *const *key, size_t key_count,
+                              const void *data, size_t size)
+{
+    const accel__backend *be = host_ctx;
+    if (!data || size == 0) {
+        accel__set_error("cache_put: no payload (data %s, size %zu)", data ? "set" : "NULL", size);
+        return ACCEL_ERROR_INVALID_ARGUMENT;
+    }
+    if (!cache_key_ok("cache_put", key, key_count))
+        return ACCEL_ERROR_INVALID_ARGUMENT;
+    if (!be || !be->cache.put)
+        return ACCEL_ERROR_NOT_FOUND;
+    return be->cache.put(be->cache.owner, be->name, key, key_count, data, size);
+}
+
 /* ABI 1: log and set_error without a context. The backend that logs is
  * found from the caller's address: the loaded object that holds it (dladdr)
  * is matched against the ABI 1 backends loaded, by their base address. */
@@ -151,6 +207,9 @@ static void host_services_fill(accel__backend *be, uint32_t abi)
     h->log = host_log;
     h->set_error = host_set_error;
     h->config_get = host_config_get;
+    h->cache_get = host_cache_get;
+    h->cache_free = host_cache_free;
+    h->cache_put = host_cache_put;
 }
 
 /* ------------------------------------------------------------ by descriptor

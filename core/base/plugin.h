@@ -25,14 +25,27 @@ typedef struct accel__host_services_v1 {
     void *reserved[8];
 } accel__host_services_v1;
 
+/* The core's cache of plugins' own compiled code, as the host services hand
+ * it on (accel_host_services' cache_get and cache_put). runtime.c sets it to
+ * the kernel cache's (kernels/kernel_cache.h); NULL get: every get misses and
+ * put stores nothing. */
+typedef struct accel__plugin_cache {
+    void *owner;
+    accel_status (*get)(void *owner, const char *backend, const char *const *key, size_t n,
+                        void **out, size_t *out_size);
+    accel_status (*put)(void *owner, const char *backend, const char *const *key, size_t n,
+                        const void *data, size_t size);
+} accel__plugin_cache;
+
 /* One backend candidate: what the configuration asked for and what loading
  * it gave. */
 typedef struct accel__backend {
     char *name; /* section name */
     char *path; /* resolved library path */
     const accel__section *section;
-    bool in_order;       /* named in [runtime] order (or by ACCEL_BACKEND) */
-    bool allow_insecure; /* load even when the trust check fails (security.c) */
+    bool in_order;             /* named in [runtime] order (or by ACCEL_BACKEND) */
+    bool allow_insecure;       /* load even when the trust check fails (security.c) */
+    accel__plugin_cache cache; /* what the host services' cache entries use */
     bool loaded;
     accel_status status; /* why not loaded */
     char reason[768];

@@ -570,6 +570,56 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
     return st;
 }
 
+/* ------------------------------------------------------------ plugins' own code */
+
+/* The entry's key for a plugin's own code: a format tag of its own (so it never
+ * names a user kernel's entry), the ABI version, the backend and its fields. */
+static bool plugin_key(const char *backend, const char *const *key, size_t n, unsigned char out[32])
+{
+    enum { MAX_FIELDS = ACCEL_HOST_CACHE_KEY_MAX + 3 };
+    if (n > ACCEL_HOST_CACHE_KEY_MAX)
+        return false;
+    char abi[32];
+    snprintf(abi, sizeof abi, "abi %u", ACCEL_BACKEND_ABI_VERSION);
+    const char *fields[MAX_FIELDS] = {"accel plugin cache 1", abi, backend};
+    memcpy(fields + 3, key, n * sizeof *key);
+    return make_key(fields, n + 3, out);
+}
+
+accel_status accel__kcache_plugin_get(void *owner, const char *backend, const char *const *key,
+                                      size_t n, void **out, size_t *out_size)
+{
+    accel__kcache *c = kcache_get(owner);
+    unsigned char k[32];
+    if (!c || !plugin_key(backend, key, n, k))
+        return ACCEL_ERROR_NOT_FOUND;
+    pthread_mutex_lock(&c->lock);
+    resolve_dir(owner, c);
+    bool bad = false;
+    *out = c->disk ? disk_read(c, k, out_size, &bad) : NULL;
+    pthread_mutex_unlock(&c->lock);
+    if (bad)
+        accel__log(ACCEL_LOG_INFO, "kernel cache: %s: a corrupt or stale entry is rebuilt",
+                   backend);
+    return *out ? ACCEL_SUCCESS : ACCEL_ERROR_NOT_FOUND;
+}
+
+accel_status accel__kcache_plugin_put(void *owner, const char *backend, const char *const *key,
+                                      size_t n, const void *data, size_t size)
+{
+    accel__kcache *c = kcache_get(owner);
+    unsigned char k[32];
+    if (!c || !plugin_key(backend, key, n, k))
+        return ACCEL_ERROR_NOT_FOUND;
+    pthread_mutex_lock(&c->lock);
+    resolve_dir(owner, c);
+    bool disk = c->disk;
+    if (disk)
+        disk_write(c, k, data, size);
+    pthread_mutex_unlock(&c->lock);
+    return disk ? ACCEL_SUCCESS : ACCEL_ERROR_NOT_FOUND;
+}
+
 void accel__kcache_close(accel_runtime *rt)
 {
     accel__kcache *c = rt->kcache;

@@ -36,6 +36,20 @@ typedef struct accel__kcache_counters {
 } accel__kcache_counters;
 accel_status accel__kcache_counters_get(accel_runtime *rt, accel__kcache_counters *out);
 
+/* The host services' cache_get and cache_put (accel/backend.h) for the
+ * plugin named backend: its own compiled code, in the disk folder of the
+ * user kernel cache under a key of the plugin's n fields (at most
+ * ACCEL_HOST_CACHE_KEY_MAX),
+ * SHA-256'd with the ABI version and the backend's name. owner is the
+ * accel_runtime (runtime.c hands these to the loader). get: the payload,
+ * malloc'ed, or ACCEL_ERROR_NOT_FOUND (no entry, a bad one, no disk cache);
+ * put: ACCEL_ERROR_NOT_FOUND when there is no disk cache (a failed write
+ * is logged, as for user kernels). No message set. Thread-safe. */
+accel_status accel__kcache_plugin_get(void *owner, const char *backend, const char *const *key,
+                                      size_t n, void **out, size_t *out_size);
+accel_status accel__kcache_plugin_put(void *owner, const char *backend, const char *const *key,
+                                      size_t n, const void *data, size_t size);
+
 /* At accel_runtime_close, after every kernel is gone: release every
  * program and the cache. */
 void accel__kcache_close(accel_runtime *rt);

@@ -30,6 +30,7 @@
 #include "comm/comm.h"
 #include "graphs/capture.h"
 #include "graphs/graph_life.h"
+#include "kernels/kernel_cache.h"
 #include "kernels/kernels.h"
 #include "ops/batch.h"
 #include "runtime/selftest.h"
@@ -52,6 +53,7 @@ static bool add_candidate(accel_runtime *rt, const accel__section *sec, bool in_
     be->section = sec;
     be->in_order = in_order;
     be->allow_insecure = rt->cfg->allow_insecure;
+    be->cache = (accel__plugin_cache){rt, accel__kcache_plugin_get, accel__kcache_plugin_put};
     be->status = ACCEL_ERROR_PLUGIN_LOAD;
     if (!be->name || !be->path) {
         free(be->name);

@@ -77,6 +77,12 @@ extern "C" {
  *   accel_op_desc's fields (documented per op below); a field of a new
  *   meaning is appended (struct_size grows). ACCEL_OP_SORT and
  *   ACCEL_OP_ARGSORT (kind ACCEL_OP_KIND_SORT) came this way.
+ *
+ *   Host services grow the same way (no version bump): cache_get, cache_free
+ *   and cache_put were appended after reserved[8] (struct_size grew from 104
+ *   to 128 bytes on LP64). A plugin built before them never reads past its
+ *   own struct; one built after checks ACCEL_HOST_HAS before each call, so it
+ *   also runs on an older core (without the cache).
  */
 #define ACCEL_BACKEND_ABI_VERSION 2u
 #define ACCEL_BACKEND_ABI_OLDEST 1u
@@ -117,7 +123,39 @@ typedef struct accel_host_services {
      * plugins.ini, or NULL when absent. The string lives until shutdown. */
     const char *(*config_get)(void *host_ctx, const char *key);
     void *reserved[8];
+
+    /* Appended (struct_size grows; see ACCEL_HOST_HAS): the core's compiled-code cache for code
+     * a plugin builds itself (an OpenCL op program, a JIT's module), on disk in the folder of
+     * the user kernel cache ($ACCEL_KERNEL_CACHE, [runtime] kernel_cache, else
+     * ~/.cache/accel/kernels; "off" turns it off, and then every get misses). The key
+     * is key_count NUL-terminated strings chosen by the plugin (what the code depends on: the
+     * device, the driver's version, the compile options, the source); the core hashes them with
+     * SHA-256 together with the ABI version and the backend's name, so two plugins never share
+     * an entry. Entries are checked (size, key, SHA-256 of the payload) before they are handed
+     * out; a plugin still treats a payload as untrusted input to its loader (a driver rejects a
+     * stale binary: build from source then and put the new one).
+     * cache_get: ACCEL_SUCCESS with *out_data (free it with cache_free) and *out_size > 0, or
+     * ACCEL_ERROR_NOT_FOUND (no entry, a bad entry, or no disk cache; no message set).
+     * cache_put: stores size > 0 bytes under the key (atomically: readers see the old entry or
+     * the new one); ACCEL_ERROR_NOT_FOUND when there is no disk cache, other failures are
+     * logged by the core, never fatal. Bad arguments (NULL key, field or data, size 0, key_count 0
+     * or over ACCEL_HOST_CACHE_KEY_MAX): ACCEL_ERROR_INVALID_ARGUMENT with a message. Thread-safe;
+     * blocking (file I/O). */
+    int32_t (*cache_get)(void *host_ctx, const char *const *key, size_t key_count, void **out_data,
+                         size_t *out_size);
+    void (*cache_free)(void *host_ctx, void *data);
+    int32_t (*cache_put)(void *host_ctx, const char *const *key, size_t key_count, const void *data,
+                         size_t size);
 } accel_host_services;
+
+/* The most fields a cache key of accel_host_services may have. */
+#define ACCEL_HOST_CACHE_KEY_MAX 16u
+
+/* True when the host services at h have the appended entry `field` (a core at least as new as
+ * the entry, whose struct_size covers it) and it is set. */
+#define ACCEL_HOST_HAS(h, field)                                                                   \
+    ((h)->struct_size >= offsetof(accel_host_services, field) + sizeof((h)->field) &&              \
+     (h)->field != NULL)
 
 /* One operand: a plugin buffer, and a range in elements of the op's dtype. */
 typedef struct accel_op_operand {

@@ -83,6 +83,39 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+#ifndef MOCK_ABI1
+/* cache_probe = WORD: the host services' compiled-code cache at init: a hit
+ * logs its payload, a miss stores "payload of WORD" and logs put's status;
+ * a key with a NULL field and one of too many fields log their refusals
+ * (test_loader.c reads the log). */
+static void mock_cache_probe(const accel_host_services *host, const char *word)
+{
+    if (!ACCEL_HOST_HAS(host, cache_get) || !ACCEL_HOST_HAS(host, cache_put)) {
+        MOCK_LOG(host, ACCEL_LOG_INFO, "mock cache: the host has no cache entries");
+        return;
+    }
+    const char *key[] = {"mock probe", word};
+    void *data = NULL;
+    size_t size = 0;
+    int32_t st = host->cache_get(host->host_ctx, key, 2, &data, &size);
+    if (st == ACCEL_SUCCESS) {
+        MOCK_LOG(host, ACCEL_LOG_INFO, "mock cache hit: %.*s", (int)size, (const char *)data);
+        host->cache_free(host->host_ctx, data);
+    } else {
+        char payload[160];
+        int n = snprintf(payload, sizeof payload, "payload of %s", word);
+        st = host->cache_put(host->host_ctx, key, 2, payload, (size_t)n);
+        MOCK_LOG(host, ACCEL_LOG_INFO, "mock cache miss, put %d", (int)st);
+    }
+    const char *bad[ACCEL_HOST_CACHE_KEY_MAX + 1] = {"mock probe", NULL};
+    st = host->cache_get(host->host_ctx, bad, 2, &data, &size);
+    for (unsigned i = 0; i <= ACCEL_HOST_CACHE_KEY_MAX; i++)
+        bad[i] = "f";
+    int32_t st_long = host->cache_put(host->host_ctx, bad, ACCEL_HOST_CACHE_KEY_MAX + 1, "x", 1);
+    MOCK_LOG(host, ACCEL_LOG_INFO, "mock cache bad key %d, long key %d", (int)st, (int)st_long);
+}
+#endif
+
 static int32_t mock_init(const accel_host_services *host, void **out_ctx)
 {
     mock_ctx *c = calloc(1, sizeof *c);
@@ -97,6 +130,11 @@ static int32_t mock_init(const accel_host_services *host, void **out_ctx)
         c->devices = (uint32_t)strtoul(n, NULL, 10);
     const char *name = host->config_get(host->host_ctx, "device_name");
     snprintf(c->device_name, sizeof c->device_name, "%s", name ? name : "Mock device");
+#ifndef MOCK_ABI1
+    const char *probe = host->config_get(host->host_ctx, "cache_probe");
+    if (probe)
+        mock_cache_probe(host, probe);
+#endif
     MOCK_LOG(host, ACCEL_LOG_INFO, "mock ready (ABI %u), %u device(s)",
              (unsigned)ACCEL_BACKEND_ABI_VERSION, (unsigned)c->devices);
     *out_ctx = c;

@@ -44,6 +44,8 @@ static void plan_gpu(bool quick, bench_plan *p)
     } else {
         p->ew_sizes[p->ew_count++] = 1u << 20;
         p->ew_sizes[p->ew_count++] = 1u << 24;
+        /* 2^26 and 2^28: the range issue 29 compares OpenCL with CUDA over */
+        p->ew_sizes[p->ew_count++] = 1u << 26;
         p->ew_sizes[p->ew_count++] = 1u << 28;
         p->gemm_sizes[p->gemm_count++] = 4096;
         p->gemm_sizes[p->gemm_count++] = 10000;

@@ -98,6 +98,9 @@ typedef struct accel_tolerance_op {
     accel_transpose trans_a, trans_b;
     size_t m, n, k, lda, ldb, ldc;
     size_t batch_count, stride_a, stride_b, stride_c;
+    /* Added with the LINALG ops: accel_op_desc's flags
+     * (ACCEL_OP_FLAG_LINALG_VECTORS: eigh and svd computed vectors). */
+    uint32_t flags;
 } accel_tolerance_op;
 
 /** Zero *t, set its struct_size and batch_count = 1. */

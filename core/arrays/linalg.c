@@ -138,7 +138,7 @@ static accel_array region(const lplan *p, uint32_t r, size_t rows, size_t cols, 
 static accel_status stage(lplan *p, const accel_array *x, bool x_t, const accel_array *x2)
 {
     size_t es = accel_dtype_size(p->dt), a = p->batch * p->m * p->n,
-           b = x2 ? p->batch * p->n * p->k : 0;
+           b = p->op == ACCEL_OP_SOLVE ? p->batch * p->n * p->k : 0;
     p->l = accel_linalg_layout_of(p->op, p->batch, p->m, p->n, p->k);
     p->b_off = a, p->o_off = a + b;
     accel_status st =

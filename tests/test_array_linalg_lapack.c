@@ -389,3 +389,107 @@ Test(array_linalg_lapack, factorizations_multiply_back_on_every_device)
     tu_for_each_device(rt, every_case, NULL);
     accel_runtime_close(rt);
 }
+
+/* A singular matrix for solve and inv, one not positive definite for
+ * cholesky: ACCEL_ERROR_LINALG naming the problem, out untouched; bad
+ * shapes and dtypes refused before anything runs. */
+Test(array_linalg_lapack, singular_not_spd_and_bad_input)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    /* problem 1 of 2 is singular (rank 1) and not positive definite */
+    double h[2 * 9] = {4, 1, 0, 1, 3, 0, 0, 0, 2, 1, 2, 3, 2, 4, 6, 3, 6, 9};
+    double sentinel[2 * 9];
+    for (int i = 0; i < 18; i++)
+        sentinel[i] = -7.0;
+    accel_buffer *ba = upload(&e, h, sizeof h), *bo = upload(&e, sentinel, sizeof sentinel);
+    accel_array x, o, o2, xi;
+    const int64_t s[3] = {2, 3, 3}, s2[2] = {3, 2};
+    tu_ok(accel_array_init(&x, ba, ACCEL_F64, 3, s));
+    tu_ok(accel_array_init(&o, bo, ACCEL_F64, 3, s));
+    accel_status st = accel_array_linalg_inv(q, &x, &o);
+    tu_assert_status(st, ACCEL_ERROR_LINALG, "inv of a singular matrix");
+    cr_assert(strstr(accel_last_error(), "singular") && strstr(accel_last_error(), "problem 1"),
+              "%s", accel_last_error());
+    tu_assert_status(accel_array_linalg_solve(q, &x, &x, &o), ACCEL_ERROR_LINALG, "solve");
+    st = accel_array_linalg_cholesky(q, &x, 0, &o);
+    tu_assert_status(st, ACCEL_ERROR_LINALG, "cholesky of a non-SPD matrix");
+    cr_assert(strstr(accel_last_error(), "positive definite"), "%s", accel_last_error());
+    /* bad input: not square, out's shape, int dtype, 1-D, NULL */
+    tu_ok(accel_array_init(&o2, bo, ACCEL_F64, 2, s2));
+    tu_assert_status(accel_array_linalg_inv(q, &o2, &o2), ACCEL_ERROR_SHAPE_MISMATCH, "3x2");
+    tu_assert_status(accel_array_linalg_det(q, &x, &o), ACCEL_ERROR_SHAPE_MISMATCH, "det out");
+    tu_ok(accel_array_init(&xi, ba, ACCEL_I32, 3, s));
+    tu_assert_status(accel_array_linalg_eigvalsh(q, &xi, &o), ACCEL_ERROR_DTYPE_MISMATCH, "i32");
+    accel_array of = o;
+    of.dtype = ACCEL_F32;
+    tu_assert_status(accel_array_linalg_inv(q, &x, &of), ACCEL_ERROR_DTYPE_MISMATCH, "f32 out");
+    accel_array v = x;
+    v.ndim = 1;
+    tu_assert_status(accel_array_linalg_inv(q, &v, &o), ACCEL_ERROR_INVALID_ARGUMENT, "1-D");
+    tu_assert_status(accel_array_linalg_svd(q, &x, 0, NULL, &o, NULL), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "NULL u");
+    double back[18];
+    tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+    cr_assert(memcmp(back, sentinel, sizeof back) == 0, "out changed by failed calls");
+    accel_buffer_release(ba), accel_buffer_release(bo);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* Verify mode with the CPU as its own reference: every linalg op checked
+ * by backward error, none mismatched. */
+Test(array_linalg_lapack, verify_mode_checks_by_backward_error)
+{
+    accel_runtime *rt = array_runtime(NULL, NULL);
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu";
+    o.check_reference_device = true;
+    o.fail_on_mismatch = true;
+    tu_ok(accel_verify_configure(rt, &o));
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    env e = {dev, q};
+    cholesky_case(&e, ACCEL_F64, 0);
+    solve_case(&e, ACCEL_F32);
+    det_case(&e, ACCEL_F64);
+    qr_case(&e, ACCEL_F64, 5, 3, 1);
+    eigh_case(&e, ACCEL_F32);
+    svd_case(&e, ACCEL_F64, 3, 5, 1);
+    accel_verify_stats st;
+    st.struct_size = sizeof st;
+    tu_ok(accel_verify_stats_get(rt, &st));
+    cr_assert(st.checked >= 8 && st.mismatches == 0, "checked %llu, mismatches %llu",
+              (unsigned long long)st.checked, (unsigned long long)st.mismatches);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* The backward-error rule itself: a true Cholesky factor (column-major,
+ * the op's block) passes; one element off by 1e-6 fails. */
+Test(array_linalg_lapack, tolerance_rule_accepts_a_factor_and_refuses_a_perturbed_one)
+{
+    /* A = L L^T with L = [[2, 0], [1, 3]] (column-major L: 2, 1, 0, 3) */
+    const double a[4] = {4, 2, 2, 10}, l[4] = {2, 1, 0, 3};
+    double bad[4] = {2, 1 + 1e-6, 0, 3};
+    accel_tolerance_op d;
+    accel_tolerance_op_init(&d);
+    d.op = ACCEL_OP_CHOLESKY, d.dtype = ACCEL_F64, d.num_operands = 2;
+    d.m = d.n = 2, d.counts[0] = 4, d.counts[1] = 4;
+    const void *in[4] = {a, NULL, NULL, NULL};
+    accel_compare_result r;
+    r.struct_size = sizeof r;
+    tu_ok(accel_tolerance_compare(&d, in, l, l, &r));
+    cr_assert_eq(r.checked, 1);
+    tu_assert_status(accel_tolerance_compare(&d, in, bad, l, &r), ACCEL_ERROR_MISMATCH,
+                     "perturbed factor");
+    cr_assert(r.error > r.bound && r.error > 1e-7, "error %g bound %g", r.error, r.bound);
+    d.counts[1] = 3; /* a block of the wrong size */
+    tu_assert_status(accel_tolerance_compare(&d, in, l, l, &r), ACCEL_ERROR_SHAPE_MISMATCH,
+                     "short block");
+}

@@ -123,6 +123,7 @@ Test(optable, columns_agree_with_each_other)
         uint32_t want = r->kind == ACCEL_OP_KIND_FILL || r->kind == ACCEL_OP_KIND_RANDOM   ? 1
                         : r->kind == ACCEL_OP_KIND_BINARY || r->kind == ACCEL_OP_KIND_GEMM ? 3
                         : r->kind == ACCEL_OP_KIND_REDUCTION ? (r->op == ACCEL_OP_DOT ? 3 : 2)
+                        : r->kind == ACCEL_OP_KIND_LINALG    ? (r->op == ACCEL_OP_SOLVE ? 3 : 2)
                                                              : 2;
         cr_assert_eq(r->operands, want, "%s has %u operands, its kind %u", r->name, r->operands,
                      want);

@@ -18,6 +18,7 @@
  * m >= n only) and swaps U and V^T on the way out. */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "accel/backend.h"
@@ -175,8 +176,12 @@ static accel_status run_op(const lplan *p)
 /* Release the scratch buffer (waits for the copies out) and pass st on. */
 static accel_status done(lplan *p, accel_status st)
 {
-    accel_buffer_release(p->tmp);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", accel_last_error());
+    accel_buffer_release(p->tmp); /* may clear the thread's message */
     p->tmp = NULL;
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
     return st;
 }
 

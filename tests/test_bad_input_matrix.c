@@ -713,6 +713,32 @@ static void body_transpose_matrix(void)
                 ACCEL_ERROR_SHAPE_MISMATCH, A);
     expect_fail(accel_argsort_segments(q, ACCEL_F32, 1, 4, 1, 0, xs, accel_slice_of(x.buf, g, 4)),
                 ACCEL_ERROR_INVALID_ARGUMENT, A);
+    static const char L[] = "accel_linalg_batched";
+    accel_slice none = accel_slice_of(NULL, 0, 0);
+    expect_fail(
+        accel_linalg_batched(NULL, ACCEL_OP_CHOLESKY, ACCEL_F32, 1, 2, 2, 0, 0, xs, none, os),
+        ACCEL_ERROR_INVALID_HANDLE, L);
+    expect_fail(accel_linalg_batched(q, ACCEL_OP_CHOLESKY, ACCEL_F32, 1, 2, 2, 0, 0,
+                                     accel_slice_of(dead, g, 4), none, os),
+                ACCEL_ERROR_INVALID_HANDLE, L);
+    expect_fail(accel_linalg_batched(q, ACCEL_OP_CHOLESKY, ACCEL_F32, 1, 2, 2, 0, 0, xs, none,
+                                     accel_slice_of(mb, 0, 4)),
+                ACCEL_ERROR_DEVICE_MISMATCH, L);
+    expect_fail(accel_linalg_batched(q, ACCEL_OP_ADD, ACCEL_F32, 1, 2, 2, 0, 0, xs, none, os),
+                ACCEL_ERROR_INVALID_ARGUMENT, L);
+    expect_fail(accel_linalg_batched(q, ACCEL_OP_CHOLESKY, ACCEL_F32, 1, 4, 1, 0, 0, xs, none, os),
+                ACCEL_ERROR_SHAPE_MISMATCH, L);
+    expect_fail(accel_linalg_batched(q, ACCEL_OP_CHOLESKY, ACCEL_F32, 2, 2, 2, 0, 0, xs, none, os),
+                ACCEL_ERROR_SHAPE_MISMATCH, L);
+    expect_fail(accel_linalg_batched(q, ACCEL_OP_CHOLESKY, ACCEL_I32, 1, 2, 2, 0, 0, xs, none, os),
+                ACCEL_ERROR_DTYPE_MISMATCH, L);
+    expect_fail(
+        accel_linalg_batched(q, ACCEL_OP_CHOLESKY, ACCEL_F32, 1, 2, 2, 0, 1u << 5, xs, none, os),
+        ACCEL_ERROR_INVALID_ARGUMENT, L);
+    expect_fail(accel_linalg_batched(q, ACCEL_OP_CHOLESKY, ACCEL_F32, 1, 2, 2, 0, 0, xs, none, xs),
+                ACCEL_ERROR_INVALID_ARGUMENT, L);
+    expect_fail(accel_linalg_batched(q, ACCEL_OP_SVD, ACCEL_F32, 1, 1, 4, 4, 0, xs, none, os),
+                ACCEL_ERROR_SHAPE_MISMATCH, L);
     accel_buffer_release(mb);
     expect_untouched(&x, "transpose x");
     expect_untouched(&out, "transpose out");

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel/backend.h"
 #include "accel/collective.h"
+#include "accel/verify.h"
 #include "philox.h"
 #include "test_util.h"
 
@@ -527,6 +529,104 @@ Test(cuda, sort_is_bit_identical_to_cpu, .timeout = 300)
             sort_both(qg, qc, dt, 1, 1, 1, desc, false, &r);
         }
     }
+    accel_queue_release(qg), accel_queue_release(qc);
+    done();
+}
+
+/* The LINALG ops on the GPU (cuSOLVER) against the CPU's (LAPACK) through
+ * the tolerance model's backward-error rule: the same diagonally dominant
+ * inputs on both, the GPU's block judged against A (and B) and its
+ * eigen/singular values against the CPU's (accel_tolerance_compare). */
+static void linalg_both(accel_queue *qg, accel_queue *qc, accel_op_code op, accel_dtype dt,
+                        size_t b, size_t m, size_t n, size_t k, uint32_t flags, tu_rng *r)
+{
+    size_t es = accel_dtype_size(dt), na = b * m * n, nb = op == ACCEL_OP_SOLVE ? b * n * k : 0;
+    accel_linalg_layout l = accel_linalg_layout_of(op, b, m, n, k);
+    double *ha = malloc(na * 8), *hb = malloc((nb + 1) * 8);
+    void *ia = malloc(na * es), *ib = malloc((nb + 1) * es), *og = malloc(l.total * es),
+         *oc = malloc(l.total * es);
+    cr_assert(ha && hb && ia && ib && og && oc);
+    for (size_t i = 0; i < na; i++)
+        ha[i] = 4.0 * tu_rng_unit(r) - 2.0;
+    for (size_t t = 0; t < b; t++) /* diagonally dominant: SPD as its lower triangle */
+        for (size_t i = 0; i < (m < n ? m : n); i++)
+            ha[t * m * n + i * m + i] += 2.0 * (double)(m > n ? m : n);
+    for (size_t i = 0; i < nb; i++)
+        hb[i] = 4.0 * tu_rng_unit(r) - 2.0;
+    for (size_t i = 0; i < na; i++)
+        dt == ACCEL_F32 ? (void)(((float *)ia)[i] = (float)ha[i])
+                        : (void)(((double *)ia)[i] = ha[i]);
+    for (size_t i = 0; i < nb; i++)
+        dt == ACCEL_F32 ? (void)(((float *)ib)[i] = (float)hb[i])
+                        : (void)(((double *)ib)[i] = hb[i]);
+    accel_queue *qs[2] = {qg, qc};
+    void *outs[2] = {og, oc};
+    for (int side = 0; side < 2; side++) {
+        accel_buffer *ba, *bb, *bo;
+        accel_device *dev = side ? cpu : gpu;
+        tu_ok(accel_buffer_create(dev, na * es, &ba));
+        tu_ok(accel_buffer_create(dev, (nb + 1) * es, &bb));
+        tu_ok(accel_buffer_create(dev, l.total * es, &bo));
+        tu_ok(accel_queue_write_blocking(qs[side], ba, 0, ia, na * es));
+        tu_ok(accel_queue_write_blocking(qs[side], bb, 0, ib, (nb + 1) * es));
+        tu_ok(accel_linalg_batched(qs[side], op, dt, b, m, n, k, flags, accel_slice_of(ba, 0, na),
+                                   accel_slice_of(bb, 0, nb), accel_slice_of(bo, 0, l.total)));
+        tu_ok(accel_queue_read_blocking(qs[side], bo, 0, outs[side], l.total * es));
+        accel_buffer_release(ba), accel_buffer_release(bb), accel_buffer_release(bo);
+    }
+    accel_tolerance_op d;
+    accel_tolerance_op_init(&d);
+    d.op = op, d.dtype = dt, d.num_operands = op == ACCEL_OP_SOLVE ? 3 : 2;
+    d.counts[0] = na, d.counts[1] = op == ACCEL_OP_SOLVE ? nb : l.total, d.counts[2] = l.total;
+    d.m = m, d.n = n, d.k = k, d.batch_count = b, d.flags = flags;
+    const void *in[4] = {ia, op == ACCEL_OP_SOLVE ? ib : NULL, NULL, NULL};
+    accel_compare_result res;
+    res.struct_size = sizeof res;
+    accel_status st = accel_tolerance_compare(&d, in, og, oc, &res);
+    cr_assert(st == ACCEL_SUCCESS && res.checked > 0,
+              "%s %s %zu x %zu x %zu (k %zu): %s, %zu checked, first bad %zu: %g vs %g (bound %g)",
+              accel_op_name(op), accel_dtype_name(dt), b, m, n, k, accel_status_name(st),
+              res.checked, res.first_bad, res.got, res.expected, res.bound);
+    free(ha), free(hb), free(ia), free(ib), free(og), free(oc);
+}
+
+Test(cuda, linalg_matches_cpu_by_backward_error, .timeout = 300)
+{
+    need_gpu();
+    accel_queue *qg, *qc;
+    tu_ok(accel_queue_create(gpu, &qg));
+    tu_ok(accel_queue_create(cpu, &qc));
+    tu_rng r = tu_rng_make(27);
+    const uint32_t V = ACCEL_OP_FLAG_LINALG_VECTORS;
+    for (int f = 0; f < 2; f++) {
+        accel_dtype dt = f ? ACCEL_F64 : ACCEL_F32;
+        linalg_both(qg, qc, ACCEL_OP_CHOLESKY, dt, 3, 40, 40, 0, 0, &r);
+        linalg_both(qg, qc, ACCEL_OP_SOLVE, dt, 3, 33, 33, 5, 0, &r);
+        linalg_both(qg, qc, ACCEL_OP_SLOGDET, dt, 4, 17, 17, 0, 0, &r);
+        linalg_both(qg, qc, ACCEL_OP_QR, dt, 2, 50, 20, 20, 0, &r);
+        linalg_both(qg, qc, ACCEL_OP_QR, dt, 2, 50, 20, 50, 0, &r);
+        linalg_both(qg, qc, ACCEL_OP_QR, dt, 2, 20, 50, 20, 0, &r);
+        linalg_both(qg, qc, ACCEL_OP_EIGH, dt, 2, 64, 64, 0, V, &r);
+        linalg_both(qg, qc, ACCEL_OP_EIGH, dt, 2, 30, 30, 0, 0, &r);
+        linalg_both(qg, qc, ACCEL_OP_SVD, dt, 2, 40, 24, 24, V, &r);
+        linalg_both(qg, qc, ACCEL_OP_SVD, dt, 2, 40, 24, 40, V, &r);
+        linalg_both(qg, qc, ACCEL_OP_SVD, dt, 1, 30, 30, 30, 0, &r);
+    }
+    /* a singular matrix: ACCEL_ERROR_LINALG from the GPU too */
+    double z[4] = {1, 2, 2, 4}, one[2] = {1, 1};
+    accel_buffer *ba, *bb, *bo;
+    tu_ok(accel_buffer_create(gpu, sizeof z, &ba));
+    tu_ok(accel_buffer_create(gpu, sizeof one, &bb));
+    tu_ok(accel_buffer_create(gpu, 6 * sizeof(double), &bo));
+    tu_ok(accel_queue_write_blocking(qg, ba, 0, z, sizeof z));
+    tu_ok(accel_queue_write_blocking(qg, bb, 0, one, sizeof one));
+    accel_status st =
+        accel_linalg_batched(qg, ACCEL_OP_SOLVE, ACCEL_F64, 1, 2, 2, 1, 0, accel_slice_of(ba, 0, 4),
+                             accel_slice_of(bb, 0, 2), accel_slice_of(bo, 0, 6));
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(qg);
+    tu_assert_status(st, ACCEL_ERROR_LINALG, "solve of a singular matrix on the GPU");
+    accel_buffer_release(ba), accel_buffer_release(bb), accel_buffer_release(bo);
     accel_queue_release(qg), accel_queue_release(qc);
     done();
 }

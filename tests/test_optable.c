@@ -49,6 +49,7 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_
 #define B_RANDOM NONE_
 #define B_TRANSPOSE NONE_
 #define B_SORT NONE_
+#define B_LINALG NONE_
 #define U_FILL NONE_
 #define U_COPY NONE_
 #define U_AXPBY NONE_
@@ -57,6 +58,7 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_
 #define U_RANDOM NONE_
 #define U_TRANSPOSE NONE_
 #define U_SORT NONE_
+#define U_LINALG NONE_
 #define BWRAP(E, V, NAME, KIND, ...) B_##KIND(E, NAME)
 #define UWRAP(E, V, NAME, KIND, ...) U_##KIND(E, NAME)
 static const struct {
@@ -121,6 +123,7 @@ Test(optable, columns_agree_with_each_other)
         uint32_t want = r->kind == ACCEL_OP_KIND_FILL || r->kind == ACCEL_OP_KIND_RANDOM   ? 1
                         : r->kind == ACCEL_OP_KIND_BINARY || r->kind == ACCEL_OP_KIND_GEMM ? 3
                         : r->kind == ACCEL_OP_KIND_REDUCTION ? (r->op == ACCEL_OP_DOT ? 3 : 2)
+                        : r->kind == ACCEL_OP_KIND_LINALG    ? (r->op == ACCEL_OP_SOLVE ? 3 : 2)
                                                              : 2;
         cr_assert_eq(r->operands, want, "%s has %u operands, its kind %u", r->name, r->operands,
                      want);

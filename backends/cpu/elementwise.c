@@ -410,6 +410,12 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
         case ACCEL_OP_RANDOM_NORMAL:                                                               \
         case ACCEL_OP_SORT:                                                                        \
         case ACCEL_OP_ARGSORT:                                                                     \
+        case ACCEL_OP_CHOLESKY:                                                                    \
+        case ACCEL_OP_SOLVE:                                                                       \
+        case ACCEL_OP_SLOGDET:                                                                     \
+        case ACCEL_OP_QR:                                                                          \
+        case ACCEL_OP_EIGH:                                                                        \
+        case ACCEL_OP_SVD:                                                                         \
         case ACCEL_OP_KERNEL:                                                                      \
             break;                                                                                 \
         }                                                                                          \

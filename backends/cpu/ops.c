@@ -190,6 +190,21 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
             return ACCEL_ERROR_UNSUPPORTED;
         }
         break;
+    case ACCEL_OP_CHOLESKY:
+    case ACCEL_OP_SOLVE:
+    case ACCEL_OP_SLOGDET:
+    case ACCEL_OP_QR:
+    case ACCEL_OP_EIGH:
+    case ACCEL_OP_SVD:
+        /* LAPACK's ints (LP64), work sizes included. */
+        if (op.m > INT_MAX / 64 || op.n > INT_MAX / 64 || op.k > INT_MAX / 64) {
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%s: m, n and k must be at most %d on the cpu backend (32-bit "
+                                 "LAPACK)",
+                                 name, INT_MAX / 64);
+            return ACCEL_ERROR_UNSUPPORTED;
+        }
+        break;
     case ACCEL_OP_RANDOM_NORMAL:
         if (!(op.scalars[1] >= 0.0)) {
             ctx->host->set_error(ctx->host->host_ctx, "%s: stddev %g must be >= 0", name,
@@ -238,6 +253,8 @@ int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t
         return ACCEL_SUCCESS;
     case ACCEL_OP_KIND_SORT:
         return accel_cpu__sort(op, threads, msg, msg_size);
+    case ACCEL_OP_KIND_LINALG:
+        return accel_cpu__linalg(op, threads, msg, msg_size);
     case ACCEL_OP_KIND_FILL:
     case ACCEL_OP_KIND_BINARY:
     case ACCEL_OP_KIND_UNARY:

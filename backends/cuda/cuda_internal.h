@@ -299,6 +299,13 @@ cudaError_t accel_cuda__launch_transpose(cudaStream_t stream, uint32_t max_block
 cudaError_t accel_cuda__launch_sort(cudaStream_t stream, uint32_t max_blocks, uint32_t dtype,
                                     const void *x, void *out, size_t m, size_t n, size_t k,
                                     int descending, int arg);
+/* linalg.cu: the LINALG ops through cuSOLVER (opened on first use):
+ * whether d can run here (f32/f64, cuSOLVER loaded), and d run on q (waits
+ * for q's stream to read LAPACK's info; ACCEL_ERROR_LINALG naming the
+ * problem when the values defeat the routine). */
+int32_t accel_cuda__linalg_supported(const accel_cuda_ctx *ctx, const accel_op_desc *d);
+int32_t accel_cuda__linalg(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_desc *d,
+                           const char *name);
 /* cudaSuccess when this build's kernels can run on the current device. */
 cudaError_t accel_cuda__probe_kernels(void);
 

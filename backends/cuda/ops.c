@@ -96,6 +96,13 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     case ACCEL_OP_SORT:
     case ACCEL_OP_ARGSORT:
         return sort_supported(ctx, desc);
+    case ACCEL_OP_CHOLESKY:
+    case ACCEL_OP_SOLVE:
+    case ACCEL_OP_SLOGDET:
+    case ACCEL_OP_QR:
+    case ACCEL_OP_EIGH:
+    case ACCEL_OP_SVD:
+        return accel_cuda__linalg_supported(ctx, desc);
     default:
         return (is_binary(op) || is_unary(op)) && full ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     }
@@ -269,6 +276,11 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
 
     if (op == ACCEL_OP_GEMM) {
         st = run_gemm(ctx, q, d, name);
+        accel_cuda__set_name(q->last_op, name);
+        return st;
+    }
+    if (op_kind(op) == ACCEL_OP_KIND_LINALG) {
+        st = accel_cuda__linalg(ctx, q, d, name);
         accel_cuda__set_name(q->last_op, name);
         return st;
     }

@@ -135,6 +135,14 @@ void accel__op_cost(const accel_op_desc *d, uint64_t *bytes, uint64_t *flops, ui
         c = b * m * nn;
         break;
     }
+    case ACCEL_COST_LINALG: {
+        uint64_t b = d->batch_count ? d->batch_count : 1, mn = d->m < d->n ? d->m : d->n;
+        for (uint32_t i = 0; i < d->num_operands && i < 4; i++)
+            moved += d->operands[i].count;
+        fl = p->cost_flops * b * d->m * d->n * mn / 3;
+        c = b * d->m * d->n;
+        break;
+    }
     }
     *bytes = moved * es;
     *flops = fl;

@@ -320,6 +320,8 @@ static accel_status check_shapes(const char *fn, const accel_tolerance_op *d,
     case ACCEL_OP_KIND_AXPBY:
     case ACCEL_OP_KIND_RANDOM:
         break;
+    case ACCEL_OP_KIND_LINALG:
+        return accel__linalg_shapes(fn, d);
     case ACCEL_OP_KIND_SORT: {
         size_t all;
         if (__builtin_mul_overflow(d->m, d->n, &all) || __builtin_mul_overflow(all, d->k, &all) ||
@@ -407,6 +409,7 @@ static void compare_elements(cmp_state *s, const accel_tolerance_op *d,
             break;
         case ACCEL_TOLERANCE_SUM:
         case ACCEL_TOLERANCE_GEMM:
+        case ACCEL_TOLERANCE_BACKWARD:
             break; /* not elementwise rules; compare_op never sends them here */
         }
         check_one(s, i, load(dt, got, i), e, bound);
@@ -446,9 +449,24 @@ static void compare_bits(cmp_state *s, const accel_tolerance_op *d, const void *
     s->r.rule = "bit-identical";
 }
 
+/* LINALG: every problem's backward-error checks (tolerance_linalg.c). */
+static void compare_linalg(cmp_state *s, const accel_tolerance_op *d, const void *const in[4],
+                           const void *got, const void *exp)
+{
+    accel__linalg_check c;
+    for (size_t t = 0; t < d->batch_count; t++)
+        for (size_t j = 0; accel__linalg_check_at(d, in, got, exp, t, j, &c); j++)
+            check_one(s, c.index, c.got, c.ref, c.bound);
+    s->r.rule = "backward error: residual <= c*n*eps*norms (accel/verify.h)";
+}
+
 static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op_properties *p,
                        const void *const in[4], const void *got, const void *exp)
 {
+    if (p->kind == ACCEL_OP_KIND_LINALG) {
+        compare_linalg(s, d, in, got, exp);
+        return;
+    }
     if (p->kind == ACCEL_OP_KIND_TRANSPOSE) {
         compare_transpose(s, d, in, got, exp);
         return;
@@ -470,6 +488,8 @@ static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op
     case ACCEL_TOLERANCE_NORMAL:
         compare_elements(s, d, p, in, got, exp);
         return;
+    case ACCEL_TOLERANCE_BACKWARD:
+        return; /* LINALG, above */
     }
 }
 
@@ -530,5 +550,6 @@ accel_status accel__tolerance_op_from_desc(const accel_op_desc *d, accel_toleran
     t->lda = d->lda, t->ldb = d->ldb, t->ldc = d->ldc;
     t->batch_count = d->batch_count ? d->batch_count : 1;
     t->stride_a = d->stride_a, t->stride_b = d->stride_b, t->stride_c = d->stride_c;
+    t->flags = d->flags;
     return ACCEL_SUCCESS;
 }

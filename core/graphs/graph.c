@@ -661,6 +661,7 @@ static uint32_t scalar_count(uint32_t op)
     case ACCEL_OP_KIND_REDUCTION:
     case ACCEL_OP_KIND_TRANSPOSE:
     case ACCEL_OP_KIND_SORT:
+    case ACCEL_OP_KIND_LINALG:
         return 0;
     }
     return 0;

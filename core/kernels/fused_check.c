@@ -163,6 +163,12 @@ static void step(uint32_t dt, uint32_t op, const long double *x, const long doub
     case ACCEL_OP_RANDOM_NORMAL:
     case ACCEL_OP_SORT:
     case ACCEL_OP_ARGSORT:
+    case ACCEL_OP_CHOLESKY:
+    case ACCEL_OP_SOLVE:
+    case ACCEL_OP_SLOGDET:
+    case ACCEL_OP_QR:
+    case ACCEL_OP_EIGH:
+    case ACCEL_OP_SVD:
     case ACCEL_OP_KERNEL:
         v = NAN, prop = INFINITY; /* never fused (fuse.c) */
         break;

@@ -323,6 +323,7 @@ accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, ac
 #define WRAP_RANDOM WRAP_NONE
 #define WRAP_TRANSPOSE WRAP_NONE
 #define WRAP_SORT WRAP_NONE
+#define WRAP_LINALG WRAP_NONE
 #define ACCEL_X_WRAP(E, V, NAME, KIND, ...) WRAP_##KIND(NAME, ACCEL_OP_##E)
 ACCEL_OP_LIST(ACCEL_X_WRAP)
 #undef ACCEL_X_WRAP
@@ -845,4 +846,102 @@ accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype, size_t ou
 {
     return sort_op("accel_argsort_segments", ACCEL_OP_ARGSORT, q, dtype, outer, n, inner,
                    descending, x, out);
+}
+
+/* ---------------------------------------------------------------- linalg */
+
+/* The shape rules of a LINALG op (backend.h): square where the op needs it,
+ * SVD's m >= n, k among the values the op takes, flags it knows, and a
+ * block size that cannot overflow (every region is at most s*s). */
+static accel_status linalg_shape(const char *fn, accel_op_code op, size_t batch, size_t m, size_t n,
+                                 size_t k, uint32_t flags)
+{
+    size_t mn = m < n ? m : n, s = (m > n ? m : n) > k ? (m > n ? m : n) : k, all;
+    if (op != ACCEL_OP_QR && op != ACCEL_OP_SVD && m != n)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: %s takes square matrices, not %zu x %zu", fn, accel_op_name(op), m,
+                           n);
+    if (op == ACCEL_OP_SVD && m < n)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: svd takes m >= n (%zu x %zu; factor the transpose)", fn, m, n);
+    if ((op == ACCEL_OP_QR && k != mn && k != m) || (op == ACCEL_OP_SVD && k != n && k != m))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: k = %zu is not a width %s's Q or U takes for %zu x %zu", fn, k,
+                           accel_op_name(op), m, n);
+    uint32_t known = op == ACCEL_OP_EIGH || op == ACCEL_OP_SVD ? ACCEL_OP_FLAG_LINALG_VECTORS : 0;
+    if (flags & ~known)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: flags 0x%x are not %s's", fn,
+                           (unsigned)(flags & ~known), accel_op_name(op));
+    if (s > SIZE_MAX - 2 || __builtin_mul_overflow(s + 2, s + 2, &all) ||
+        __builtin_mul_overflow(all, 4, &all) || __builtin_mul_overflow(all, batch, &all))
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: %zu problems of %zu x %zu (k %zu) overflow the address space", fn,
+                           batch, m, n, k);
+    return ACCEL_SUCCESS;
+}
+
+/* The operands' ranges against the shape: A batch*m*n, B batch*n*k, out
+ * the layout's total; out apart from the inputs. */
+static accel_status linalg_operands(const char *fn, accel_op_desc *d, accel_slice a, accel_slice b,
+                                    accel_slice out)
+{
+    bool solve = d->op == ACCEL_OP_SOLVE;
+    accel_linalg_layout l = accel_linalg_layout_of(d->op, d->batch_count, d->m, d->n, d->k);
+    accel_dtype dt = (accel_dtype)d->dtype;
+    accel_status st = check_range(fn, "a", dt, a, &d->operands[0]);
+    if (st == ACCEL_SUCCESS && solve)
+        st = check_range(fn, "b", dt, b, &d->operands[1]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", dt, out, &d->operands[solve ? 2 : 1]);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, "a", a, "batch*m*n", d->batch_count * d->m * d->n);
+    if (st == ACCEL_SUCCESS && solve)
+        st = check_count(fn, "b", b, "batch*n*k", d->batch_count * d->n * d->k);
+    if (st == ACCEL_SUCCESS)
+        st = check_count(fn, "out", out, "the op's output block", l.total);
+    if (st == ACCEL_SUCCESS)
+        st = check_disjoint(fn, "out", out, "a", a);
+    if (st == ACCEL_SUCCESS && solve)
+        st = check_disjoint(fn, "out", out, "b", b);
+    d->num_operands = solve ? 3 : 2;
+    return st;
+}
+
+accel_status accel_linalg_batched(accel_queue *q, accel_op_code op, accel_dtype dtype, size_t batch,
+                                  size_t m, size_t n, size_t k, uint32_t flags, accel_slice a,
+                                  accel_slice b, accel_slice out)
+{
+    static const char fn[] = "accel_linalg_batched";
+    ACCEL__CALL(call);
+    if (!op_of_kind(op, ACCEL_OP_KIND_LINALG, op == ACCEL_OP_SOLVE ? 3 : 2)) {
+        accel_status st = check_queue(fn, &call, &q);
+        if (st != ACCEL_SUCCESS)
+            return st;
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: op %d is not a linalg op (cholesky, solve, slogdet, qr, eigh, svd)",
+                           fn, (int)op);
+    }
+    bool solve = op == ACCEL_OP_SOLVE;
+    accel_op_desc d;
+    desc_init(&d, fn, op, dtype);
+    accel_buffer *bufs[] = {a.buffer, solve ? b.buffer : out.buffer, out.buffer};
+    static const char *const names[] = {"a", "b", "out"};
+    static const char *const names2[] = {"a", "out"};
+    accel_status st = check_handles(fn, &call, &q, solve ? 3 : 2, bufs, solve ? names : names2);
+    a.buffer = bufs[0];
+    b.buffer = solve ? bufs[1] : NULL;
+    out.buffer = bufs[solve ? 2 : 1];
+    if (st == ACCEL_SUCCESS)
+        st = check_dtype(fn, dtype, op);
+    if (st == ACCEL_SUCCESS)
+        st = linalg_shape(fn, op, batch, m, n, k, flags);
+    d.m = m, d.n = n, d.k = op == ACCEL_OP_QR || op == ACCEL_OP_SVD || solve ? k : 0;
+    d.batch_count = batch;
+    d.flags = flags;
+    if (st == ACCEL_SUCCESS)
+        st = linalg_operands(fn, &d, a, b, out);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    d.batch_count = batch ? batch : 1; /* an empty op never reaches a backend */
+    return dispatch(q, &d, batch == 0 || m == 0 || n == 0 || (solve && k == 0));
 }

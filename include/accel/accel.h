@@ -682,6 +682,34 @@ ACCEL_API accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype,
                                               size_t n, size_t inner, int descending, accel_slice x,
                                               accel_slice out);
 
+/** One batched LAPACK op on column-major matrices: op is ACCEL_OP_CHOLESKY,
+ *  _SOLVE, _SLOGDET, _QR, _EIGH or _SVD (kind ACCEL_OP_KIND_LINALG), dtype
+ *  f32 or f64; batch problems of m x n (k: B's columns for solve, Q's for
+ *  qr, U's for svd; else ignored). a holds batch*m*n elements (matrix t at
+ *  t*m*n, column-major), b (solve only; ignored otherwise) batch*n*k, out
+ *  the op's output block (accel_linalg_layout_of in accel/backend.h gives
+ *  its regions and size; backend.h's accel_op_desc states what each holds).
+ *  flags: ACCEL_OP_FLAG_LINALG_VECTORS for eigh and svd (vectors too),
+ *  else 0. CPU: LAPACK as OpenBLAS ships it (potrf, getrf/getrs, geqrf/
+ *  orgqr, syevd, gesvd); CUDA: cuSOLVER's. Verify mode checks the result by
+ *  its backward error (accel/verify.h), not element by element.
+ *  The array functions (accel_array_linalg_*, accel/array.h) take
+ *  row-major views and are what most callers want.
+ *  Errors (before anything is enqueued) besides the common ones:
+ *  ACCEL_ERROR_INVALID_ARGUMENT (not a linalg op, a k the op does not take,
+ *  unknown flags, out overlapping a or b), ACCEL_ERROR_SHAPE_MISMATCH
+ *  (m != n where the op needs a square matrix, svd with m < n, counts that
+ *  do not match the shape), ACCEL_ERROR_OUT_OF_RANGE (sizes overflow).
+ *  Asynchronously, from the next synchronizing call: ACCEL_ERROR_LINALG
+ *  (a singular A for solve, an A not positive definite for cholesky, no
+ *  convergence for eigh or svd; the message names the problem and LAPACK's
+ *  info) and ACCEL_ERROR_UNSUPPORTED (sizes past a backend's 32-bit
+ *  LAPACK, or OpenCL, which has none, without fallback). */
+ACCEL_API accel_status accel_linalg_batched(accel_queue *q, accel_op_code op, accel_dtype dtype,
+                                            size_t batch, size_t m, size_t n, size_t k,
+                                            uint32_t flags, accel_slice a, accel_slice b,
+                                            accel_slice out);
+
 /** Uniform [0,1) numbers: out[i] is element (rng_offset + i) of the
  *  Philox4x32-10 stream keyed by seed (Salmon et al., "Parallel random numbers:
  *  as easy as 1, 2, 3", SC 2011), so the same (seed, offset) gives the same

@@ -670,6 +670,86 @@ ACCEL_API accel_status accel_array_matmul(accel_queue *q, const accel_array *x1,
  * checks of accel_array_validate. */
 ACCEL_API accel_status accel_array_matrix_transpose(const accel_array *x, accel_array *out);
 
+/* ------------------------------------------------------------------ linalg */
+
+/* The Array API 2023.12 linalg extension's factorizations and solvers.
+ * Common to all of them:
+ * - x holds matrices in its last two axes (any view: strided, transposed,
+ *   broadcast), batched over its leading axes; float32 or float64, every
+ *   output of x's dtype and of exactly the shape named (batch = x's
+ *   leading axes); outputs are any views, which must not overlap x or
+ *   each other.
+ * - The matrices are copied column-major into a scratch buffer on q's
+ *   device, factored by one LINALG op (accel_linalg_batched, accel.h:
+ *   LAPACK from OpenBLAS on the CPU, cuSOLVER on CUDA; OpenCL falls back to
+ *   the CPU where the policy allows) and copied out. Verify mode checks
+ *   the op by backward error (accel/verify.h, docs/checking.md).
+ * - Synchronous: each call finishes q (earlier work included) before it
+ *   copies the results out and again when it releases its scratch
+ *   buffer, so it returns q's sticky error from earlier work too.
+ * - Errors (outputs untouched): ACCEL_ERROR_INVALID_ARGUMENT (a NULL
+ *   output, fewer than 2 dimensions), ACCEL_ERROR_SHAPE_MISMATCH (not
+ *   square where the function needs it, an output's shape, x1 and x2 of
+ *   solve that do not agree or broadcast), ACCEL_ERROR_DTYPE_MISMATCH (not
+ *   float32/float64, an output of another dtype), the checks of
+ *   accel_array_validate, ACCEL_ERROR_OUT_OF_DEVICE_MEMORY (the scratch
+ *   buffer), and ACCEL_ERROR_LINALG where the values defeat the method:
+ *   a singular matrix for solve and inv (an exactly zero pivot of LU with
+ *   partial pivoting), a matrix not positive definite for cholesky, no
+ *   convergence for eigh and svd; the message names the matrix of the
+ *   batch (its flat index) and LAPACK's info.
+ * - Empty batches and 0 x 0 matrices succeed: det 1, slogdet (1, 0), the
+ *   full Q, U, V^T of a matrix with no columns or rows the identity. */
+
+/* out = L with x = L L^T (upper != 0: out = U = L^T with x = U^T U): the
+ * Cholesky factor of symmetric positive-definite matrices (LAPACK potrf;
+ * only x's lower triangle is read). out (..., n, n). */
+ACCEL_API accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_array *x, int upper,
+                                                   const accel_array *out);
+/* out = X with x1 X = x2 (LU with partial pivoting: getrf, getrs). x1
+ * (..., n, n); x2 a vector (n,) (out: x1's batch + (n,)) or matrices
+ * (..., n, k) whose batch broadcasts with x1's (out: that batch + (n, k)).
+ * Errors: ACCEL_ERROR_LINALG for a singular x1. */
+ACCEL_API accel_status accel_array_linalg_solve(accel_queue *q, const accel_array *x1,
+                                                const accel_array *x2, const accel_array *out);
+/* out = x^{-1} (solve with the identity as x2). out (..., n, n). */
+ACCEL_API accel_status accel_array_linalg_inv(accel_queue *q, const accel_array *x,
+                                              const accel_array *out);
+/* out = det x, batch-shaped: the sign of the permutation times the product
+ * of U's diagonal from LU (getrf); may overflow to +-inf as NumPy's; a
+ * singular x gives 0 (not an error). */
+ACCEL_API accel_status accel_array_linalg_det(accel_queue *q, const accel_array *x,
+                                              const accel_array *out);
+/* sign and logabsdet (batch-shaped): det x = sign * exp(logabsdet), from the
+ * same LU; a singular x gives sign 0 and logabsdet -inf. */
+ACCEL_API accel_status accel_array_linalg_slogdet(accel_queue *q, const accel_array *x,
+                                                  const accel_array *sign,
+                                                  const accel_array *logabsdet);
+/* x = Q R with orthonormal columns in Q and R upper triangular (Householder:
+ * geqrf, orgqr). x (..., m, n), k = min(m, n): complete == 0 (the
+ * standard's mode="reduced"): q_out (..., m, k), r_out (..., k, n);
+ * complete != 0 (mode="complete"): q_out (..., m, m), r_out (..., m, n).
+ * The signs of R's diagonal are LAPACK's (not made positive). */
+ACCEL_API accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *x, int complete,
+                                             const accel_array *q_out, const accel_array *r_out);
+/* Eigenvalues (..., n) in ascending order and orthonormal eigenvectors
+ * (..., n, n), in columns, of symmetric matrices (syevd; only x's lower
+ * triangle is read). eigvalsh: the values only. */
+ACCEL_API accel_status accel_array_linalg_eigh(accel_queue *q, const accel_array *x,
+                                               const accel_array *eigenvalues,
+                                               const accel_array *eigenvectors);
+ACCEL_API accel_status accel_array_linalg_eigvalsh(accel_queue *q, const accel_array *x,
+                                                   const accel_array *out);
+/* x = u diag(s) vh (gesvd; a wide x is factored as its transpose): x (...,
+ * m, n), k = min(m, n), s (..., k) descending; full_matrices != 0: u (...,
+ * m, m), vh (..., n, n); else u (..., m, k), vh (..., k, n). svdvals: s
+ * only. */
+ACCEL_API accel_status accel_array_linalg_svd(accel_queue *q, const accel_array *x,
+                                              int full_matrices, const accel_array *u,
+                                              const accel_array *s, const accel_array *vh);
+ACCEL_API accel_status accel_array_linalg_svdvals(accel_queue *q, const accel_array *x,
+                                                  const accel_array *out);
+
 /* ------------------------------------------------------------------ dtypes */
 
 /* The result dtype of a binary function of arrays of dtypes a and b.

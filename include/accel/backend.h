@@ -76,7 +76,9 @@ extern "C" {
  *   ACCEL_ERROR_UNSUPPORTED naming op, dtype and device). A new op reuses
  *   accel_op_desc's fields (documented per op below); a field of a new
  *   meaning is appended (struct_size grows). ACCEL_OP_SORT and
- *   ACCEL_OP_ARGSORT (kind ACCEL_OP_KIND_SORT) came this way.
+ *   ACCEL_OP_ARGSORT (kind ACCEL_OP_KIND_SORT) came this way, and so did
+ *   the LAPACK ops of kind ACCEL_OP_KIND_LINALG (CHOLESKY, SOLVE, SLOGDET,
+ *   QR, EIGH, SVD) with ACCEL_OP_FLAG_LINALG_VECTORS.
  *
  *   Host services grow the same way (no version bump): cache_get, cache_free
  *   and cache_put were appended after reserved[8] (struct_size grew from 104
@@ -180,6 +182,9 @@ typedef struct accel_op_operand {
  *   ARGSORT:                     [0] x, [1] out: m*n*k int64 indices (its
  *                                offset and count in int64 elements, the
  *                                one operand not in dtype); no overlap
+ *   CHOLESKY, SLOGDET, QR, EIGH,
+ *   SVD:                         [0] A, [1] out (the output block below)
+ *   SOLVE:                       [0] A, [1] B, [2] out
  * Elementwise counts are equal (checked by the core). Outputs of elementwise
  * ops either equal an input's range exactly or do not overlap it at all. */
 typedef struct accel_op_desc {
@@ -211,7 +216,45 @@ typedef struct accel_op_desc {
      * keep their order). Bool and integers by value. Exact on every
      * backend. m, n, k >= 1. ARGSORT: the same geometry; out[(o*n + j)*k
      * + i] is the index in 0..n-1 of the element of line (o, i) that SORT
-     * puts at position j (ties: the smaller index first, both directions). */
+     * puts at position j (ties: the smaller index first, both directions).
+     * LINALG (kind ACCEL_OP_KIND_LINALG): batch_count independent problems,
+     * every matrix column-major (LAPACK's layout: element (i, j) of an r x c
+     * matrix at j*r + i) and stored whole, matrix t of the batch at t times
+     * the matrix's size from its region's start. The output is one block of
+     * regions, each holding that part of every problem (region r starts at
+     * batch_count times the per-problem sizes of the regions before it;
+     * accel_linalg_layout below computes it). Inputs are never written; a
+     * backend copies A into the block and works there (LAPACK's in-place
+     * routines). A value-dependent failure (LAPACK info > 0: a zero pivot, a
+     * minor not positive definite, no convergence) is ACCEL_ERROR_LINALG
+     * with a message naming the problem t of the batch and info.
+     *   CHOLESKY: A n x n (m = n), only its lower triangle read; out = [L]:
+     *     the lower triangle holds L, A = L L^T (potrf 'L'); the strictly
+     *     upper part is unspecified.
+     *   SOLVE: A n x n (m = n), B n x k; out = [X n x k | LU n x n]: A X = B
+     *     (getrf + getrs), LU getrf's factors. An exactly singular A (info >
+     *     0) fails.
+     *   SLOGDET: A n x n (m = n); out = [SL 3 | LU n x n | PIV n]: SL =
+     *     (sign, log|det A|, det A) from getrf's factors LU and pivots PIV
+     *     (LAPACK's ipiv, 1-based, stored as values of the dtype; det as
+     *     the sign times the product of U's diagonal, which may overflow
+     *     to +-inf as NumPy's det does); a singular A gives (0, -inf, 0),
+     *     not an error.
+     *   QR: A m x n, k = Q's columns (min(m,n), or m for the complete
+     *     factorization); out = [Q m x k | H m x n | TAU min(m,n)]: geqrf's
+     *     H (R in its upper triangle, the reflectors below) and TAU, Q from
+     *     orgqr; A = Q R with R = the first k rows of H's upper triangle.
+     *   EIGH: A n x n (m = n), only its lower triangle read; out = [W n | V
+     *     n x n]: eigenvalues ascending and, with
+     *     ACCEL_OP_FLAG_LINALG_VECTORS, orthonormal eigenvectors in V's
+     *     columns, A V = V diag(W) (syevd 'L'); without the flag V is
+     *     unspecified.
+     *   SVD: A m x n with m >= n (the core transposes a wide A), k = U's
+     *     columns (n, or m for full matrices); out = [S n | U m x k | VT n x n
+     *     | WORK m x n]: singular values descending and, with
+     *     ACCEL_OP_FLAG_LINALG_VECTORS, A = U[:, :n] diag(S) VT (gesvd);
+     *     without it U and VT are unspecified; WORK is the backend's.
+     *   m, n >= 1 (and k >= 1 where used); batch_count >= 1. */
     size_t batch_count;                  /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
     /* ACCEL_OP_KERNEL: the launch (below); NULL for every other op. Takes
@@ -224,6 +267,54 @@ typedef struct accel_op_desc {
 #define ACCEL_OP_FLAG_ALLOW_TF32 (1u << 0)
 /* SORT: descending order (the stable descending order described there). */
 #define ACCEL_OP_FLAG_SORT_DESCENDING (1u << 1)
+/* EIGH, SVD: compute the vectors too (else only the values). */
+#define ACCEL_OP_FLAG_LINALG_VECTORS (1u << 2)
+
+/* The output block of a LINALG op (accel_op_desc above): regions r = 0 to
+ * count-1 of size[r] elements per problem, starting at element off[r] of
+ * the block; total elements in all. */
+typedef struct accel_linalg_layout {
+    uint32_t count;
+    size_t size[4], off[4];
+    size_t total;
+} accel_linalg_layout;
+
+/* The layout of op (an ACCEL_OP_KIND_LINALG code) for batch problems of
+ * m x n (and k); count 0 for any other op. The caller has checked that the
+ * sizes do not overflow (the core's validation does). */
+static inline accel_linalg_layout accel_linalg_layout_of(uint32_t op, size_t batch, size_t m,
+                                                         size_t n, size_t k)
+{
+    accel_linalg_layout l = {0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0};
+    size_t mn = m < n ? m : n;
+    switch (op) {
+    case ACCEL_OP_CHOLESKY: /* L */
+        l.count = 1, l.size[0] = n * n;
+        break;
+    case ACCEL_OP_SOLVE: /* X, LU */
+        l.count = 2, l.size[0] = n * k, l.size[1] = n * n;
+        break;
+    case ACCEL_OP_SLOGDET: /* SL, LU, PIV */
+        l.count = 3, l.size[0] = 3, l.size[1] = n * n, l.size[2] = n;
+        break;
+    case ACCEL_OP_QR: /* Q, H, TAU */
+        l.count = 3, l.size[0] = m * k, l.size[1] = m * n, l.size[2] = mn;
+        break;
+    case ACCEL_OP_EIGH: /* W, V */
+        l.count = 2, l.size[0] = n, l.size[1] = n * n;
+        break;
+    case ACCEL_OP_SVD: /* S, U, VT, WORK */
+        l.count = 4, l.size[0] = n, l.size[1] = m * k, l.size[2] = n * n, l.size[3] = m * n;
+        break;
+    default:
+        return l;
+    }
+    for (uint32_t r = 0; r < l.count; r++) {
+        l.off[r] = l.total;
+        l.total += batch * l.size[r];
+    }
+    return l;
+}
 
 typedef void (*accel_host_fn)(void *user);
 

@@ -40,7 +40,10 @@ extern "C" {
     X(ACCEL_ERROR_COMPILE, 19, "a user kernel failed to compile")                                  \
     X(ACCEL_ERROR_COMMUNICATION, 20, "a collective or message between processes failed")           \
     X(ACCEL_ERROR_KERNEL_FAULT, 21,                                                                \
-      "a user kernel faulted on the CPU (division by zero, bad address, trap)")
+      "a user kernel faulted on the CPU (division by zero, bad address, trap)")                    \
+    X(ACCEL_ERROR_LINALG, 22,                                                                      \
+      "a linear-algebra routine failed on the values (singular, not positive definite or not "     \
+      "converged)")
 
 typedef enum accel_status {
 #define ACCEL_X_ENUM(name, value, msg) name = value,
@@ -112,19 +115,22 @@ typedef enum accel_op_kind {
     ACCEL_OP_KIND_GEMM = 7,      /* C = alpha*op(A)*op(B) + beta*C              */
     ACCEL_OP_KIND_RANDOM = 8,    /* out = Philox4x32-10 numbers                 */
     ACCEL_OP_KIND_TRANSPOSE = 9, /* out = x^T, 2-D, strided                     */
-    ACCEL_OP_KIND_SORT = 10      /* out = x's segments sorted (stable)          */
+    ACCEL_OP_KIND_SORT = 10,     /* out = x's segments sorted (stable)          */
+    ACCEL_OP_KIND_LINALG = 11    /* LAPACK factorizations and solvers, batched  */
 } accel_op_kind;
 
 /* How far two backends' results of an op may be apart (accel_tolerance_compare;
  * the bounds and their sources are in accel/verify.h). N is the row's TOL_N. */
 typedef enum accel_tolerance_rule {
-    ACCEL_TOLERANCE_EXACT = 1,  /* bit-identical values                         */
-    ACCEL_TOLERANCE_ULPS = 2,   /* N ulp of the reference value                 */
-    ACCEL_TOLERANCE_TERMS = 3,  /* N ulp of |alpha*x| + |beta*y|, the terms'
-                                   magnitude (cancellation-safe)                */
-    ACCEL_TOLERANCE_NORMAL = 4, /* N ulp + 64*eps*stddev (Box-Muller)           */
-    ACCEL_TOLERANCE_SUM = 5,    /* N*n*eps*sum|x_i| (dot: sum|x_i*y_i|)         */
-    ACCEL_TOLERANCE_GEMM = 6    /* N*(k+2)*eps*(|alpha||A||B| + |beta||C|)_ij   */
+    ACCEL_TOLERANCE_EXACT = 1,   /* bit-identical values                         */
+    ACCEL_TOLERANCE_ULPS = 2,    /* N ulp of the reference value                 */
+    ACCEL_TOLERANCE_TERMS = 3,   /* N ulp of |alpha*x| + |beta*y|, the terms'
+                                    magnitude (cancellation-safe)                */
+    ACCEL_TOLERANCE_NORMAL = 4,  /* N ulp + 64*eps*stddev (Box-Muller)           */
+    ACCEL_TOLERANCE_SUM = 5,     /* N*n*eps*sum|x_i| (dot: sum|x_i*y_i|)         */
+    ACCEL_TOLERANCE_GEMM = 6,    /* N*(k+2)*eps*(|alpha||A||B| + |beta||C|)_ij   */
+    ACCEL_TOLERANCE_BACKWARD = 7 /* backward error <= N*n*eps (per matrix; the
+                                    residual of the factorization or solve)     */
 } accel_tolerance_rule;
 
 /* How bytes moved and floating-point operations of one op are counted (the
@@ -133,8 +139,10 @@ typedef enum accel_tolerance_rule {
 typedef enum accel_cost_model {
     ACCEL_COST_ELEMENTWISE = 1, /* bytes (RD + WR)*n*es, flops FL*n            */
     ACCEL_COST_REDUCTION = 2,   /* bytes (RD*n + WR)*es, flops FL*n            */
-    ACCEL_COST_GEMM = 3         /* bytes of A, B, C (C read when beta != 0) and
+    ACCEL_COST_GEMM = 3,        /* bytes of A, B, C (C read when beta != 0) and
                                    C written, per batch; flops FL*m*n*k*batch  */
+    ACCEL_COST_LINALG = 4       /* bytes of every operand once; flops (the
+                                   leading term) FL*m*n*min(m,n)/3*batch       */
 } accel_cost_model;
 
 /* Dtype sets of the op table (bit 1u << accel_dtype, as device properties). */
@@ -235,7 +243,21 @@ typedef enum accel_cost_model {
       NULL)                                                                                        \
     /* ARGSORT: operands x (of DTYPE), out (int64 whatever DTYPE is). */                           \
     X(ARGSORT, 91, argsort, SORT, 2, 0, ACCEL_DTYPES_REAL, EXACT, 0, ELEMENTWISE, 1, 1, 0, NULL,   \
-      NULL, NULL)
+      NULL, NULL)                                                                                  \
+    /* LINALG: LAPACK's routines on batches of column-major matrices; operands and the             \
+     * output block's layout as accel_op_desc says (backend.h). TOL_N: the c of c*n*eps. */        \
+    X(CHOLESKY, 100, cholesky, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 4, LINALG, 0, 0, 1,     \
+      NULL, NULL, NULL)                                                                            \
+    X(SOLVE, 101, solve, LINALG, 3, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 8, LINALG, 0, 0, 2, NULL,     \
+      NULL, NULL)                                                                                  \
+    X(SLOGDET, 102, slogdet, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 8, LINALG, 0, 0, 2, NULL, \
+      NULL, NULL)                                                                                  \
+    X(QR, 103, qr, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 8, LINALG, 0, 0, 4, NULL, NULL,     \
+      NULL)                                                                                        \
+    X(EIGH, 104, eigh, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 16, LINALG, 0, 0, 27, NULL,     \
+      NULL, NULL)                                                                                  \
+    X(SVD, 105, svd, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 16, LINALG, 0, 0, 36, NULL, NULL, \
+      NULL)
 
 /* Op codes carried by accel_op_desc: the op table's ENUM and VALUE columns. */
 typedef enum accel_op_code {

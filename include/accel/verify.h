@@ -38,6 +38,19 @@
  *   with c = 2 (Higham §3.5: |C - fl(AB)| <= gamma_k |A||B|; +2 for alpha,
  *   beta and the final rounding); with ACCEL_OP_FLAG_ALLOW_TF32, eps = 2^-10;
  *   elements of C between rows (ldc > n) or batches must not change;
+ * - cholesky, solve, slogdet, qr, eigh, svd (kind LINALG): backward error
+ *   per matrix, not element by element (the factors are not unique): with
+ *   Frobenius norms, p = max(m, n) and c the row's TOL_N,
+ *   ||A - L L^T|| <= c (n+1) eps ||L||^2 (Higham Thm 10.3);
+ *   ||A X - B|| <= c n eps ||A|| ||X|| (Higham Thm 9.4);
+ *   ||P A - L U|| <= c n eps ||L|| ||U|| and sign, log|det|, det consistent
+ *   with the factors (Higham Thm 9.3); ||A - Q R|| <= c p eps ||A||,
+ *   ||Q^T Q - I|| <= c p eps sqrt(k) (Higham Thm 19.4); ||A V - V diag(w)||
+ *   <= c n eps ||A||, ||V^T V - I|| <= c n eps sqrt(n); ||A - U S V^T|| <=
+ *   c p eps ||A|| with U, V orthonormal to c p eps sqrt(width); eigenvalues
+ *   and singular values within c p eps ||A|| of the reference's (Weyl;
+ *   LAPACK Users' Guide 3rd ed. ch. 4's p(n) eps bounds with p(n) = c n).
+ *   docs/checking.md has the table;
  * - everywhere: NaN must meet NaN, and +-Inf the same +-Inf; a finite result
  *   against a non-finite one is a mismatch.
  */
@@ -98,6 +111,9 @@ typedef struct accel_tolerance_op {
     accel_transpose trans_a, trans_b;
     size_t m, n, k, lda, ldb, ldc;
     size_t batch_count, stride_a, stride_b, stride_c;
+    /* Added with the LINALG ops: accel_op_desc's flags
+     * (ACCEL_OP_FLAG_LINALG_VECTORS: eigh and svd computed vectors). */
+    uint32_t flags;
 } accel_tolerance_op;
 
 /** Zero *t, set its struct_size and batch_count = 1. */

@@ -4,6 +4,7 @@
  * plain data, enqueued through the public API: shared by `accel verify` and
  * `accel replay` so both run ops exactly as an application would. Which
  * public call runs an op follows from its kind in the op table. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "accel/verify.h"
@@ -64,6 +65,11 @@ accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer
     case ACCEL_OP_KIND_SORT:
         return (op == ACCEL_OP_ARGSORT ? accel_argsort_segments : accel_sort_segments)(
             q, dt, d->m, d->n, d->k, (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0, s[0], s[1]);
+    case ACCEL_OP_KIND_LINALG: {
+        bool solve = op == ACCEL_OP_SOLVE;
+        return accel_linalg_batched(q, op, dt, d->batch_count, d->m, d->n, d->k, d->flags, s[0],
+                                    solve ? s[1] : accel_slice_of(NULL, 0, 0), s[solve ? 2 : 1]);
+    }
     }
     return ACCEL_ERROR_INVALID_ARGUMENT;
 }
@@ -84,5 +90,6 @@ const accel_tolerance_op *cli_tolerance_op(const accel_op_desc *d, accel_toleran
     t->lda = d->lda, t->ldb = d->ldb, t->ldc = d->ldc;
     t->batch_count = d->batch_count ? d->batch_count : 1;
     t->stride_a = d->stride_a, t->stride_b = d->stride_b, t->stride_c = d->stride_c;
+    t->flags = d->flags;
     return t;
 }

@@ -91,6 +91,21 @@ static void gen(accel_op_code op, accel_dtype dt, int which, void *p, size_t n, 
     }
 }
 
+/* A of a LINALG op (values in [-2, 2)): 2*max(m, n) added to each
+ * matrix's diagonal, so every matrix is diagonally dominant: nonsingular,
+ * well conditioned, and positive definite as cholesky reads it (its lower
+ * triangle mirrored). */
+static void well_conditioned(const accel_op_desc *d, void *a)
+{
+    size_t mn = d->m < d->n ? d->m : d->n, big = d->m > d->n ? d->m : d->n;
+    for (size_t t = 0; t < d->batch_count; t++)
+        for (size_t i = 0; i < mn; i++) {
+            size_t at = t * d->m * d->n + i * d->m + i;
+            double v = d->dtype == ACCEL_F32 ? (double)((float *)a)[at] : ((double *)a)[at];
+            store((accel_dtype)d->dtype, a, at, v + 2.0 * (double)big);
+        }
+}
+
 /* ------------------------------------------------------------ one case */
 
 typedef enum { R_PASS, R_FAIL, R_UNSUPPORTED } result;
@@ -164,6 +179,9 @@ static void describe(const accel_op_desc *d, char *out, size_t cap)
                  d->scalars[0], d->scalars[1]);
     else if (p && p->kind == ACCEL_OP_KIND_TRANSPOSE)
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
+    else if (p && p->kind == ACCEL_OP_KIND_LINALG)
+        snprintf(out, cap, "batch=%zu m=%zu n=%zu k=%zu%s", d->batch_count, d->m, d->n, d->k,
+                 d->flags & ACCEL_OP_FLAG_LINALG_VECTORS ? " vectors" : "");
     else if (p && p->kind == ACCEL_OP_KIND_SORT)
         snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
                  d->flags & ACCEL_OP_FLAG_SORT_DESCENDING ? " descending" : "");
@@ -194,6 +212,8 @@ static bool make_inputs(vcase *c, uint64_t case_seed)
         d->operands[i].offset = GUARD;
         if (i < c->out || reads_output(d))
             gen((accel_op_code)d->op, dt, (int)i, p + GUARD * c->es, n, &r, c->special);
+        if (i == 0 && accel_op_info((accel_op_code)d->op)->kind == ACCEL_OP_KIND_LINALG)
+            well_conditioned(d, p + GUARD * c->es);
         /* beta == 0: C is not read, so NaN there must not come through. */
         if (d->op == ACCEL_OP_GEMM && i == c->out && d->scalars[1] == 0 && dt != ACCEL_F16 &&
             dt != ACCEL_BF16)

@@ -7,6 +7,7 @@
  * gives the same inputs to the same case on every run. */
 #include <string.h>
 
+#include "accel/backend.h"
 #include "verify_suite.h"
 
 static const size_t sizes_full[] = {0,   1,    2,    3,    4,    5,    7,    8,    13,  31,
@@ -235,6 +236,51 @@ static void sorts(verify_run *vr, accel_dtype dt)
         }
 }
 
+/* The LAPACK ops (batch, m, n, k; eigh and svd with and without
+ * vectors): 1 x 1, small batches, tall and wide QR, reduced and full SVD,
+ * sizes past a block. Their inputs are made well conditioned (verify_case)
+ * and the result is judged by backward error. */
+static void linalg(verify_run *vr, accel_dtype dt)
+{
+    static const struct {
+        accel_op_code op;
+        size_t b, m, n, k;
+        uint32_t flags;
+    } cases[] = {
+        {ACCEL_OP_CHOLESKY, 1, 1, 1, 0, 0},
+        {ACCEL_OP_CHOLESKY, 3, 5, 5, 0, 0},
+        {ACCEL_OP_CHOLESKY, 2, 33, 33, 0, 0},
+        {ACCEL_OP_SOLVE, 1, 1, 1, 1, 0},
+        {ACCEL_OP_SOLVE, 3, 5, 5, 2, 0},
+        {ACCEL_OP_SOLVE, 2, 17, 17, 1, 0},
+        {ACCEL_OP_SLOGDET, 1, 1, 1, 0, 0},
+        {ACCEL_OP_SLOGDET, 4, 6, 6, 0, 0},
+        {ACCEL_OP_QR, 2, 5, 3, 3, 0},
+        {ACCEL_OP_QR, 2, 5, 3, 5, 0},
+        {ACCEL_OP_QR, 2, 3, 5, 3, 0},
+        {ACCEL_OP_QR, 1, 17, 9, 9, 0},
+        {ACCEL_OP_EIGH, 2, 5, 5, 0, ACCEL_OP_FLAG_LINALG_VECTORS},
+        {ACCEL_OP_EIGH, 2, 5, 5, 0, 0},
+        {ACCEL_OP_EIGH, 1, 17, 17, 0, ACCEL_OP_FLAG_LINALG_VECTORS},
+        {ACCEL_OP_SVD, 2, 5, 3, 3, ACCEL_OP_FLAG_LINALG_VECTORS},
+        {ACCEL_OP_SVD, 2, 5, 3, 5, ACCEL_OP_FLAG_LINALG_VECTORS},
+        {ACCEL_OP_SVD, 1, 9, 9, 9, 0},
+    };
+    accel_op_desc d;
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        desc_base(&d, cases[i].op, dt);
+        d.batch_count = cases[i].b, d.m = cases[i].m, d.n = cases[i].n, d.k = cases[i].k;
+        d.flags = cases[i].flags;
+        accel_linalg_layout l = accel_linalg_layout_of(d.op, d.batch_count, d.m, d.n, d.k);
+        bool solve = d.op == ACCEL_OP_SOLVE;
+        d.num_operands = solve ? 3 : 2;
+        d.operands[0].count = d.batch_count * d.m * d.n;
+        d.operands[1].count = solve ? d.batch_count * d.n * d.k : l.total;
+        d.operands[2].count = solve ? l.total : 0;
+        verify_case(vr, &d, false);
+    }
+}
+
 void verify_suite(verify_run *vr)
 {
     static const accel_dtype fdt[] = {ACCEL_F32, ACCEL_F64};
@@ -243,6 +289,7 @@ void verify_suite(verify_run *vr)
         elementwise(vr, fdt[t]);
         reduce(vr, fdt[t]);
         random_numbers(vr, fdt[t]);
+        linalg(vr, fdt[t]);
     }
     for (size_t t = 0; t < COUNT(alldt); t++) {
         matrices(vr, alldt[t]);

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* linalg.c — the LAPACK ops (kind ACCEL_OP_KIND_LINALG: cholesky, solve,
+ * slogdet, qr, eigh, svd) through the LAPACK that OpenBLAS carries: its
+ * Fortran entries (spotrf_, dgetrf_, ...) bound by dlsym on the very
+ * library blas.c opened, never through the process's global symbols. The
+ * matrices arrive column-major (backend.h), LAPACK's own layout, so each
+ * problem is a copy of A into the output block and one or two calls; the
+ * problems of a batch run one after another, each on OpenBLAS's threads.
+ * Character arguments pass their hidden Fortran lengths (gfortran's size_t
+ * after the last argument). */
+#include <dlfcn.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+
+/* Fortran LAPACK; T arrays as void * (float or double by the dtype). */
+typedef void (*potrf_fn)(const char *, const int *, void *, const int *, int *, size_t);
+typedef void (*getrf_fn)(const int *, const int *, void *, const int *, int *, int *);
+typedef void (*getrs_fn)(const char *, const int *, const int *, const void *, const int *,
+                         const int *, void *, const int *, int *, size_t);
+typedef void (*geqrf_fn)(const int *, const int *, void *, const int *, void *, void *, const int *,
+                         int *);
+typedef void (*orgqr_fn)(const int *, const int *, const int *, void *, const int *, const void *,
+                         void *, const int *, int *);
+typedef void (*syevd_fn)(const char *, const char *, const int *, void *, const int *, void *,
+                         void *, const int *, int *, const int *, int *, size_t, size_t);
+typedef void (*gesvd_fn)(const char *, const char *, const int *, const int *, void *, const int *,
+                         void *, void *, const int *, void *, const int *, void *, const int *,
+                         int *, size_t, size_t);
+
+typedef struct lapack {
+    potrf_fn potrf;
+    getrf_fn getrf;
+    getrs_fn getrs;
+    geqrf_fn geqrf;
+    orgqr_fn orgqr;
+    syevd_fn syevd;
+    gesvd_fn gesvd;
+} lapack;
+
+static lapack g_lapack[2]; /* [0] f32 (s...), [1] f64 (d...) */
+static char g_lapack_error[768];
+static pthread_once_t g_lapack_once = PTHREAD_ONCE_INIT;
+
+static void bind_one(void *h, const char *name, void *fn, size_t size)
+{
+    void *p = dlsym(h, name);
+    if (!p && !g_lapack_error[0])
+        snprintf(g_lapack_error, sizeof g_lapack_error, "%s lacks LAPACK's %s",
+                 accel_cpu__blas()->path, name);
+    if (p)
+        memcpy(fn, &p, size);
+}
+
+static void bind_lapack(void)
+{
+    const accel_cpu_blas *b = accel_cpu__blas();
+    if (!b->ok) {
+        snprintf(g_lapack_error, sizeof g_lapack_error, "%s", b->error);
+        return;
+    }
+    static const char prefix[2] = {'s', 'd'};
+    for (int t = 0; t < 2; t++) {
+        lapack *l = &g_lapack[t];
+        char name[16];
+#define BIND(F)                                                                                    \
+    snprintf(name, sizeof name, "%c" #F "_", prefix[t]);                                           \
+    bind_one(b->handle, name, &l->F, sizeof l->F)
+        BIND(potrf);
+        BIND(getrf);
+        BIND(getrs);
+        BIND(geqrf);
+        BIND(orgqr);
+        BIND(syevd);
+        BIND(gesvd);
+#undef BIND
+    }
+}
+
+/* One op's context: the bound functions, sizes as LAPACK's ints, the
+ * element size, the output block's layout and the message buffer. */
+typedef struct lctx {
+    const accel_cpu_op *op;
+    const lapack *f;
+    int m, n, k;
+    size_t es;
+    accel_linalg_layout l;
+    char *msg;
+    size_t msg_size;
+} lctx;
+
+/* Element i of region r of problem t in the output block. */
+static void *region(const lctx *c, uint32_t r, size_t t)
+{
+    return (char *)c->op->ptr[c->op->op == ACCEL_OP_SOLVE ? 2 : 1] +
+           (c->l.off[r] + t * c->l.size[r]) * c->es;
+}
+
+static const void *input(const lctx *c, uint32_t i, size_t t, size_t size)
+{
+    return (const char *)c->op->ptr[i] + t * size * c->es;
+}
+
+static int32_t fail(const lctx *c, int32_t status, const char *fmt, size_t t, int info)
+{
+    char what[160];
+    snprintf(what, sizeof what, fmt, info);
+    snprintf(c->msg, c->msg_size, "%s: problem %zu of the batch: %s", c->op->name, t, what);
+    return status;
+}
+
+/* A workspace query's answer: a T in the first bytes of *q. */
+static double queried(const lctx *c, const double *q)
+{
+    float f;
+    memcpy(&f, q, sizeof f);
+    return c->es == 4 ? (double)f : *q;
+}
+
+/* A workspace of want elements (at least 1) and its length as LAPACK's int. */
+static void *work_of(const lctx *c, double want, int *lwork)
+{
+    *lwork = want < 1 ? 1 : want > INT_MAX ? INT_MAX : (int)want;
+    return malloc((size_t)*lwork * c->es);
+}
+
+static int32_t run_cholesky(const lctx *c, size_t t)
+{
+    int info = 0;
+    void *l = region(c, 0, t);
+    memcpy(l, input(c, 0, t, c->l.size[0]), c->l.size[0] * c->es);
+    c->f->potrf("L", &c->n, l, &c->n, &info, 1);
+    if (info > 0)
+        return fail(c, ACCEL_ERROR_LINALG,
+                    "the matrix is not positive definite (its leading minor of order %d is not; "
+                    "LAPACK potrf)",
+                    t, info);
+    return info ? fail(c, ACCEL_ERROR_INTERNAL, "potrf info %d", t, info) : ACCEL_SUCCESS;
+}
+
+/* getrf of A's copy into the LU region; *info as LAPACK's. */
+static int32_t lu(const lctx *c, size_t t, int *ipiv, int *info)
+{
+    void *lu = region(c, 1, t);
+    memcpy(lu, input(c, 0, t, c->l.size[1]), c->l.size[1] * c->es);
+    c->f->getrf(&c->n, &c->n, lu, &c->n, ipiv, info);
+    return *info < 0 ? fail(c, ACCEL_ERROR_INTERNAL, "getrf info %d", t, *info) : ACCEL_SUCCESS;
+}
+
+static int32_t run_solve(const lctx *c, size_t t, int *ipiv)
+{
+    int info = 0;
+    int32_t rc = lu(c, t, ipiv, &info);
+    if (rc == ACCEL_SUCCESS && info > 0)
+        return fail(c, ACCEL_ERROR_LINALG,
+                    "the matrix is singular (U(i,i) of its LU factorization is exactly zero "
+                    "for i = %d; LAPACK getrf)",
+                    t, info);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
+    void *x = region(c, 0, t);
+    memcpy(x, input(c, 1, t, c->l.size[0]), c->l.size[0] * c->es);
+    c->f->getrs("N", &c->n, &c->k, region(c, 1, t), &c->n, ipiv, x, &c->n, &info, 1);
+    return info ? fail(c, ACCEL_ERROR_INTERNAL, "getrs info %d", t, info) : ACCEL_SUCCESS;
+}
+
+/* U(i,i) of problem t's LU region as a double. */
+static double diag(const lctx *c, size_t t, int i)
+{
+    const char *lu = region(c, 1, t);
+    size_t at = (size_t)i * (size_t)c->n + (size_t)i;
+    return c->es == 4 ? (double)((const float *)lu)[at] : ((const double *)lu)[at];
+}
+
+static int32_t run_slogdet(const lctx *c, size_t t, int *ipiv)
+{
+    int info = 0;
+    int32_t rc = lu(c, t, ipiv, &info);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
+    /* det = prod U(i,i) times the permutation's sign (one swap per ipiv[i]
+     * != i+1); an exact zero pivot gives (0, -inf) as NumPy's slogdet. */
+    double sign = 1.0, logabs = 0.0, det = 1.0;
+    for (int i = 0; i < c->n; i++) {
+        double u = diag(c, t, i);
+        sign *= (u < 0 ? -1.0 : u > 0 ? 1.0 : 0.0) * (ipiv[i] != i + 1 ? -1.0 : 1.0);
+        logabs += log(fabs(u));
+        det *= fabs(u);
+    }
+    if (sign == 0.0)
+        logabs = -INFINITY;
+    void *sl = region(c, 0, t), *piv = region(c, 2, t);
+    for (int i = 0; i < c->n; i++) {
+        if (c->es == 4)
+            ((float *)piv)[i] = (float)ipiv[i];
+        else
+            ((double *)piv)[i] = ipiv[i];
+    }
+    if (c->es == 4)
+        ((float *)sl)[0] = (float)sign, ((float *)sl)[1] = (float)logabs,
+                ((float *)sl)[2] = (float)(sign * det);
+    else
+        ((double *)sl)[0] = sign, ((double *)sl)[1] = logabs, ((double *)sl)[2] = sign * det;
+    return ACCEL_SUCCESS;
+}
+
+static int32_t run_qr(const lctx *c, size_t t)
+{
+    int info = 0, lwork = -1, mn = c->m < c->n ? c->m : c->n;
+    void *q = region(c, 0, t), *h = region(c, 1, t), *tau = region(c, 2, t);
+    double q1 = 0, q2 = 0; /* workspace queries */
+    memcpy(h, input(c, 0, t, c->l.size[1]), c->l.size[1] * c->es);
+    c->f->geqrf(&c->m, &c->n, h, &c->m, tau, &q1, &lwork, &info);
+    c->f->orgqr(&c->m, &c->k, &mn, q, &c->m, tau, &q2, &lwork, &info);
+    void *work = work_of(c, fmax(queried(c, &q1), queried(c, &q2)), &lwork);
+    if (!work)
+        return fail(c, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "no host memory for %d work elements", t,
+                    lwork);
+    c->f->geqrf(&c->m, &c->n, h, &c->m, tau, work, &lwork, &info);
+    /* Q starts as H's first min(m,n) columns (the reflectors): contiguous. */
+    if (info == 0) {
+        memcpy(q, h, (size_t)c->m * (size_t)mn * c->es);
+        c->f->orgqr(&c->m, &c->k, &mn, q, &c->m, tau, work, &lwork, &info);
+    }
+    free(work);
+    return info ? fail(c, ACCEL_ERROR_INTERNAL, "geqrf/orgqr info %d", t, info) : ACCEL_SUCCESS;
+}
+
+static int32_t run_eigh(const lctx *c, size_t t)
+{
+    int info = 0, lwork = -1, liwork = -1, iq = 0;
+    double q = 0;
+    const char *jobz = c->op->flags & ACCEL_OP_FLAG_LINALG_VECTORS ? "V" : "N";
+    void *w = region(c, 0, t), *v = region(c, 1, t);
+    memcpy(v, input(c, 0, t, c->l.size[1]), c->l.size[1] * c->es);
+    c->f->syevd(jobz, "L", &c->n, v, &c->n, w, &q, &lwork, &iq, &liwork, &info, 1, 1);
+    void *work = work_of(c, queried(c, &q), &lwork);
+    liwork = iq < 1 ? 1 : iq;
+    int *iwork = malloc((size_t)liwork * sizeof *iwork);
+    if (work && iwork)
+        c->f->syevd(jobz, "L", &c->n, v, &c->n, w, work, &lwork, iwork, &liwork, &info, 1, 1);
+    free(work);
+    free(iwork);
+    if (!work || !iwork)
+        return fail(c, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "no host memory for %d work elements", t,
+                    lwork);
+    if (info > 0)
+        return fail(c, ACCEL_ERROR_LINALG,
+                    "the eigenvalue iteration did not converge (LAPACK syevd info %d)", t, info);
+    return info ? fail(c, ACCEL_ERROR_INTERNAL, "syevd info %d", t, info) : ACCEL_SUCCESS;
+}
+
+static int32_t run_svd(const lctx *c, size_t t)
+{
+    int info = 0, lwork = -1;
+    double q = 0;
+    bool vec = (c->op->flags & ACCEL_OP_FLAG_LINALG_VECTORS) != 0;
+    const char *jobu = !vec ? "N" : c->k == c->m ? "A" : "S", *jobvt = vec ? "A" : "N";
+    void *s = region(c, 0, t), *u = region(c, 1, t), *vt = region(c, 2, t), *a = region(c, 3, t);
+    memcpy(a, input(c, 0, t, c->l.size[3]), c->l.size[3] * c->es);
+    c->f->gesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, &q, &lwork, &info, 1,
+                1);
+    void *work = work_of(c, queried(c, &q), &lwork);
+    if (!work)
+        return fail(c, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "no host memory for %d work elements", t,
+                    lwork);
+    c->f->gesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, work, &lwork, &info, 1,
+                1);
+    free(work);
+    if (info > 0)
+        return fail(c, ACCEL_ERROR_LINALG,
+                    "the SVD's QR iteration did not converge (%d superdiagonals; LAPACK gesvd)", t,
+                    info);
+    return info ? fail(c, ACCEL_ERROR_INTERNAL, "gesvd info %d", t, info) : ACCEL_SUCCESS;
+}
+
+static int32_t run_one(const lctx *c, size_t t, int *ipiv)
+{
+    switch (c->op->op) {
+    case ACCEL_OP_CHOLESKY:
+        return run_cholesky(c, t);
+    case ACCEL_OP_SOLVE:
+        return run_solve(c, t, ipiv);
+    case ACCEL_OP_SLOGDET:
+        return run_slogdet(c, t, ipiv);
+    case ACCEL_OP_QR:
+        return run_qr(c, t);
+    case ACCEL_OP_EIGH:
+        return run_eigh(c, t);
+    case ACCEL_OP_SVD:
+        return run_svd(c, t);
+    default:
+        return fail(c, ACCEL_ERROR_INTERNAL, "op %d is not a linalg op", t, (int)c->op->op);
+    }
+}
+
+int32_t accel_cpu__linalg(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
+{
+    (void)threads; /* OpenBLAS's own threads run each problem */
+    pthread_once(&g_lapack_once, bind_lapack);
+    if (g_lapack_error[0]) {
+        snprintf(msg, msg_size, "%s: %s", op->name, g_lapack_error);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    lctx c = {op,
+              &g_lapack[op->dtype == ACCEL_F64],
+              (int)op->m,
+              (int)op->n,
+              (int)op->k,
+              accel_cpu__dtype_size(op->dtype),
+              accel_linalg_layout_of(op->op, op->batch_count, op->m, op->n, op->k),
+              msg,
+              msg_size};
+    int *ipiv = malloc((op->n ? op->n : 1) * sizeof *ipiv);
+    if (!ipiv) {
+        snprintf(msg, msg_size, "%s: out of host memory for %zu pivots", op->name, op->n);
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    int32_t rc = ACCEL_SUCCESS;
+    for (size_t t = 0; t < op->batch_count && rc == ACCEL_SUCCESS; t++)
+        rc = run_one(&c, t, ipiv);
+    free(ipiv);
+    return rc;
+}

@@ -1,0 +1,484 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* core/arrays/linalg.c — the Array API's linalg extension on views
+ * (accel_array_linalg_*): cholesky, solve, inv, det, slogdet, qr, eigh,
+ * eigvalsh, svd, svdvals, batched over the leading axes. Each call:
+ *   1. checks every view and shape (nothing enqueued on error);
+ *   2. copies the matrices into one scratch buffer on q's device in
+ *      column-major order (accel_array_copy into a transposed view: the
+ *      layout LAPACK and cuSOLVER take);
+ *   3. enqueues one LINALG op (accel_linalg_batched: fallback, verify by
+ *      backward error, trace) and finishes q, so a singular or not
+ *      positive-definite matrix is returned here, outputs untouched;
+ *   4. copies the op's output block into the outputs through transposed
+ *      views (tril/triu where a triangle is wanted) and releases the
+ *      scratch buffer (which waits for those copies).
+ * So these calls return when their work is done (they synchronize q).
+ * svd of a wide matrix factors its transpose (cuSOLVER's gesvd takes
+ * m >= n only) and swaps U and V^T on the way out. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "accel/backend.h"
+
+#include "arrays/arrays_internal.h"
+#include "base/status.h"
+
+/* One call: the op, its dtype, the batch shape and the problem's sizes,
+ * and the scratch buffer [A | B | the op's output block] (elements). */
+typedef struct lplan {
+    const char *fn;
+    accel_queue *q;
+    accel_op_code op;
+    accel_dtype dt;
+    uint32_t nb;
+    int64_t bshape[ACCEL_ARRAY_MAX_NDIM];
+    size_t batch, m, n, k;
+    uint32_t flags;
+    accel_buffer *tmp;
+    size_t b_off, o_off;
+    accel_linalg_layout l;
+} lplan;
+
+/* x: a valid float32/float64 view of at least 2 dimensions. */
+static accel_status check_matrices(const char *fn, const char *name, const accel_array *x)
+{
+    accel_status st = accel__array_check(fn, name, x, NULL);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (x->ndim < 2)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: %s has %u dimensions; it needs matrices in its last two", fn, name,
+                           x->ndim);
+    if (x->dtype != ACCEL_F32 && x->dtype != ACCEL_F64)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: %s is %s; linalg takes float32 and float64", fn, name,
+                           accel_dtype_name(x->dtype));
+    return ACCEL_SUCCESS;
+}
+
+/* An output: valid, of p's dtype and of shape batch + tail[nt]. */
+static accel_status check_out(const lplan *p, const char *name, const accel_array *o, uint32_t nt,
+                              int64_t t0, int64_t t1)
+{
+    accel_status st = accel__array_check(p->fn, name, o, NULL);
+    if (st == ACCEL_SUCCESS && o->dtype != p->dt)
+        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s is %s but the input is %s", p->fn,
+                         name, accel_dtype_name(o->dtype), accel_dtype_name(p->dt));
+    if (st != ACCEL_SUCCESS)
+        return st;
+    int64_t shape[ACCEL_ARRAY_MAX_NDIM];
+    if (p->nb + nt > ACCEL_ARRAY_MAX_NDIM)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s would need %u dimensions", p->fn,
+                           name, p->nb + nt);
+    memcpy(shape, p->bshape, p->nb * sizeof *shape);
+    shape[p->nb] = t0, shape[p->nb + 1] = t1;
+    return accel__array_shape_is(p->fn, name, o, p->nb + nt, shape);
+}
+
+/* The plan of x's matrices (batch = x's leading axes). */
+static accel_status plan_of(lplan *p, const char *fn, accel_queue *q, accel_op_code op,
+                            const accel_array *x)
+{
+    memset(p, 0, sizeof *p);
+    p->fn = fn, p->q = q, p->op = op;
+    accel_status st = check_matrices(fn, "x", x);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    p->dt = x->dtype;
+    p->nb = x->ndim - 2;
+    memcpy(p->bshape, x->shape, p->nb * sizeof *p->bshape);
+    p->batch = 1;
+    for (uint32_t d = 0; d < p->nb; d++)
+        p->batch *= (size_t)x->shape[d];
+    p->m = (size_t)x->shape[x->ndim - 2], p->n = (size_t)x->shape[x->ndim - 1];
+    if (op != ACCEL_OP_QR && op != ACCEL_OP_SVD && p->m != p->n)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: x's matrices are %zu x %zu; this function takes square ones", fn,
+                           p->m, p->n);
+    return ACCEL_SUCCESS;
+}
+
+/* A view of the scratch buffer: batch axes (problems per elements apart)
+ * then the trailing axes nt (shape t, strides s) at element off. */
+static accel_array tview(const lplan *p, size_t off, size_t per, uint32_t nt, const int64_t *t,
+                         const int64_t *s)
+{
+    accel_array v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.dtype = p->dt;
+    v.buffer = p->tmp;
+    v.offset = off * accel_dtype_size(p->dt);
+    v.ndim = p->nb + nt;
+    int64_t stride = (int64_t)per;
+    for (uint32_t d = p->nb; d-- > 0;) {
+        v.shape[d] = p->bshape[d];
+        v.strides[d] = stride;
+        stride *= p->bshape[d];
+    }
+    for (uint32_t d = 0; d < nt; d++)
+        v.shape[p->nb + d] = t[d], v.strides[p->nb + d] = s[d];
+    return v;
+}
+
+/* Region r of the output block as rows x cols column-major matrices
+ * (transposed: read as their transposes, cols x rows). */
+static accel_array region(const lplan *p, uint32_t r, size_t rows, size_t cols, bool transposed)
+{
+    int64_t t[2] = {(int64_t)rows, (int64_t)cols}, s[2] = {1, (int64_t)rows};
+    if (transposed)
+        t[0] = (int64_t)cols, t[1] = (int64_t)rows, s[0] = (int64_t)rows, s[1] = 1;
+    return tview(p, p->o_off + p->l.off[r], p->l.size[r], 2, t, s);
+}
+
+/* The scratch buffer, and x (then x2) copied into it column-major
+ * (x_t: x holds the transposes of the matrices to factor). */
+static accel_status stage(lplan *p, const accel_array *x, bool x_t, const accel_array *x2)
+{
+    size_t es = accel_dtype_size(p->dt), a = p->batch * p->m * p->n,
+           b = p->op == ACCEL_OP_SOLVE ? p->batch * p->n * p->k : 0;
+    p->l = accel_linalg_layout_of(p->op, p->batch, p->m, p->n, p->k);
+    p->b_off = a, p->o_off = a + b;
+    accel_status st =
+        accel_buffer_create(accel_queue_device(p->q), (p->o_off + p->l.total) * es, &p->tmp);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    /* x's (i, j) into A(i, j) at j*m + i; x_t: A(j, i) at i*m + j */
+    int64_t t[2] = {x->shape[x->ndim - 2], x->shape[x->ndim - 1]};
+    int64_t s[2] = {x_t ? (int64_t)p->m : 1, x_t ? 1 : (int64_t)p->m};
+    accel_array va = tview(p, 0, p->m * p->n, 2, t, s);
+    st = accel_array_copy(p->q, x, &va);
+    if (st == ACCEL_SUCCESS && x2) {
+        int64_t t2[2] = {(int64_t)p->n, (int64_t)p->k}, s2[2] = {1, (int64_t)p->n};
+        accel_array vb = tview(p, p->b_off, p->n * p->k, 2, t2, s2);
+        st = accel_array_copy(p->q, x2, &vb);
+    }
+    return st;
+}
+
+/* The op on the staged matrices, then q finished: its error (a singular
+ * matrix, ...) is this call's. */
+static accel_status run_op(const lplan *p)
+{
+    bool solve = p->op == ACCEL_OP_SOLVE;
+    accel_slice a = accel_slice_of(p->tmp, 0, p->batch * p->m * p->n);
+    accel_slice b = accel_slice_of(p->tmp, p->b_off, solve ? p->batch * p->n * p->k : 0);
+    accel_slice o = accel_slice_of(p->tmp, p->o_off, p->l.total);
+    accel_status st =
+        accel_linalg_batched(p->q, p->op, p->dt, p->batch, p->m, p->n, p->k, p->flags, a, b, o);
+    accel_status fin = accel_queue_finish(p->q);
+    return st != ACCEL_SUCCESS ? st : fin;
+}
+
+/* Release the scratch buffer (waits for the copies out) and pass st on. */
+static accel_status done(lplan *p, accel_status st)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", accel_last_error());
+    accel_buffer_release(p->tmp); /* may clear the thread's message */
+    p->tmp = NULL;
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
+    return st;
+}
+
+/* Every element of the batch: the identity where both sizes are nonzero
+ * (empty factorizations: the full U, V^T, Q of a 0-wide matrix). */
+static accel_status eye_if(accel_queue *q, const accel_array *o)
+{
+    if (!o || o->shape[o->ndim - 1] == 0 || o->shape[o->ndim - 2] == 0)
+        return ACCEL_SUCCESS;
+    return accel_array_eye(q, 0, o);
+}
+
+accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_array *x, int upper,
+                                         const accel_array *out)
+{
+    lplan p;
+    accel_status st = plan_of(&p, "accel_array_linalg_cholesky", q, ACCEL_OP_CHOLESKY, x);
+    if (st == ACCEL_SUCCESS)
+        st = check_out(&p, "out", out, 2, (int64_t)p.n, (int64_t)p.n);
+    if (st != ACCEL_SUCCESS || p.batch * p.n == 0)
+        return st;
+    st = stage(&p, x, false, NULL);
+    if (st == ACCEL_SUCCESS)
+        st = run_op(&p);
+    if (st == ACCEL_SUCCESS) {
+        accel_array l = region(&p, 0, p.n, p.n, upper != 0);
+        st = upper ? accel_array_triu(q, &l, 0, out) : accel_array_tril(q, &l, 0, out);
+    }
+    return done(&p, st);
+}
+
+/* solve and inv: x1's batch broadcast with x2's (none for inv: B = I). */
+static accel_status solve_plan(lplan *p, const accel_array *x1, const accel_array *x2,
+                               const accel_array *out, bool *vec)
+{
+    accel_status st = ACCEL_SUCCESS;
+    *vec = x2 && x2->ndim == 1;
+    if (x2)
+        st = *vec ? accel__array_check(p->fn, "x2", x2, NULL) : check_matrices(p->fn, "x2", x2);
+    if (st == ACCEL_SUCCESS && x2 && x2->dtype != p->dt)
+        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: x2 is %s but x1 is %s", p->fn,
+                         accel_dtype_name(x2->dtype), accel_dtype_name(p->dt));
+    if (st == ACCEL_SUCCESS && x2 && x2->shape[*vec ? 0 : x2->ndim - 2] != (int64_t)p->n)
+        st = accel__fail(ACCEL_ERROR_SHAPE_MISMATCH, "%s: x1 is %zu x %zu but x2 has %lld rows",
+                         p->fn, p->n, p->n, (long long)x2->shape[*vec ? 0 : x2->ndim - 2]);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    p->k = !x2 ? p->n : *vec ? 1 : (size_t)x2->shape[x2->ndim - 1];
+    if (x2 && !*vec) { /* the batch: x1's and x2's broadcast */
+        accel_array b1 = *x1, b2 = *x2;
+        b1.ndim -= 2, b2.ndim -= 2;
+        const accel_array *bs[2] = {&b1, &b2};
+        static const char *const names[2] = {"x1", "x2"};
+        st = accel__broadcast(p->fn, 2, bs, names, &p->nb, p->bshape);
+        p->batch = 1;
+        for (uint32_t d = 0; d < p->nb; d++)
+            p->batch *= (size_t)p->bshape[d];
+    }
+    if (st == ACCEL_SUCCESS)
+        st = *vec ? check_out(p, "out", out, 1, (int64_t)p->n, 0)
+                  : check_out(p, "out", out, 2, (int64_t)p->n, (int64_t)p->k);
+    return st;
+}
+
+static accel_status solve_or_inv(const char *fn, accel_queue *q, const accel_array *x1,
+                                 const accel_array *x2, const accel_array *out)
+{
+    lplan p;
+    bool vec = false;
+    accel_status st = plan_of(&p, fn, q, ACCEL_OP_SOLVE, x1);
+    if (st == ACCEL_SUCCESS)
+        st = solve_plan(&p, x1, x2, out, &vec);
+    if (st != ACCEL_SUCCESS || p.batch * p.n * p.k == 0)
+        return st;
+    /* x2 as (..., n, k) views broadcast to the batch (a vector: k = 1) */
+    accel_array b;
+    if (x2) {
+        b = *x2;
+        if (vec)
+            b.ndim = 2, b.shape[1] = 1, b.strides[1] = 0;
+    }
+    accel_array a1 = *x1;
+    st = stage(&p, &a1, false, x2 ? &b : NULL);
+    if (st == ACCEL_SUCCESS && !x2) {
+        int64_t t[2] = {(int64_t)p.n, (int64_t)p.n}, s[2] = {1, (int64_t)p.n};
+        accel_array vb = tview(&p, p.b_off, p.n * p.n, 2, t, s);
+        st = accel_array_eye(q, 0, &vb);
+    }
+    if (st == ACCEL_SUCCESS)
+        st = run_op(&p);
+    if (st == ACCEL_SUCCESS) {
+        accel_array xo = region(&p, 0, p.n, p.k, false);
+        if (vec)
+            xo.ndim--;
+        st = accel_array_copy(q, &xo, out);
+    }
+    return done(&p, st);
+}
+
+accel_status accel_array_linalg_solve(accel_queue *q, const accel_array *x1, const accel_array *x2,
+                                      const accel_array *out)
+{
+    static const char fn[] = "accel_array_linalg_solve";
+    if (!x2)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: x2 is NULL", fn);
+    return solve_or_inv(fn, q, x1, x2, out);
+}
+
+accel_status accel_array_linalg_inv(accel_queue *q, const accel_array *x, const accel_array *out)
+{
+    return solve_or_inv("accel_array_linalg_inv", q, x, NULL, out);
+}
+
+/* slogdet's (sign, logabsdet, det) of every matrix into the views asked
+ * for (NULL: not wanted). */
+static accel_status determinants(const char *fn, accel_queue *q, const accel_array *x,
+                                 const accel_array *sign, const accel_array *logabs,
+                                 const accel_array *det)
+{
+    lplan p;
+    const accel_array *outs[3] = {sign, logabs, det};
+    static const char *const names[3] = {"sign", "logabsdet", "out"};
+    accel_status st = plan_of(&p, fn, q, ACCEL_OP_SLOGDET, x);
+    for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++)
+        if (outs[i])
+            st = check_out(&p, names[i], outs[i], 0, 0, 0);
+    if (st != ACCEL_SUCCESS || p.batch == 0)
+        return st;
+    static const double empty[3] = {1.0, 0.0, 1.0}; /* of a 0 x 0 matrix */
+    if (p.n == 0) {
+        for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++)
+            if (outs[i])
+                st = accel_array_full(q, outs[i], empty[i]);
+        return st;
+    }
+    st = stage(&p, x, false, NULL);
+    if (st == ACCEL_SUCCESS)
+        st = run_op(&p);
+    for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++) {
+        if (!outs[i])
+            continue;
+        accel_array v = tview(&p, p.o_off + (size_t)i, 3, 0, NULL, NULL);
+        st = accel_array_copy(q, &v, outs[i]);
+    }
+    return done(&p, st);
+}
+
+accel_status accel_array_linalg_det(accel_queue *q, const accel_array *x, const accel_array *out)
+{
+    return determinants("accel_array_linalg_det", q, x, NULL, NULL, out);
+}
+
+accel_status accel_array_linalg_slogdet(accel_queue *q, const accel_array *x,
+                                        const accel_array *sign, const accel_array *logabsdet)
+{
+    static const char fn[] = "accel_array_linalg_slogdet";
+    if (!sign || !logabsdet)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: sign or logabsdet is NULL", fn);
+    return determinants(fn, q, x, sign, logabsdet, NULL);
+}
+
+accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *x, int complete,
+                                   const accel_array *q_out, const accel_array *r_out)
+{
+    lplan p;
+    accel_status st = plan_of(&p, "accel_array_linalg_qr", q, ACCEL_OP_QR, x);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    p.k = complete ? p.m : (p.m < p.n ? p.m : p.n);
+    st = check_out(&p, "q_out", q_out, 2, (int64_t)p.m, (int64_t)p.k);
+    if (st == ACCEL_SUCCESS)
+        st = check_out(&p, "r_out", r_out, 2, (int64_t)p.k, (int64_t)p.n);
+    if (st != ACCEL_SUCCESS || p.batch == 0)
+        return st;
+    if (p.m == 0 || p.n == 0)
+        return eye_if(q, q_out); /* R has no elements */
+    st = stage(&p, x, false, NULL);
+    if (st == ACCEL_SUCCESS)
+        st = run_op(&p);
+    if (st == ACCEL_SUCCESS) {
+        accel_array qv = region(&p, 0, p.m, p.k, false);
+        st = accel_array_copy(q, &qv, q_out);
+    }
+    if (st == ACCEL_SUCCESS) { /* R: the first k rows of H's upper triangle */
+        accel_array h = region(&p, 1, p.m, p.n, false);
+        h.shape[p.nb] = (int64_t)p.k;
+        st = accel_array_triu(q, &h, 0, r_out);
+    }
+    return done(&p, st);
+}
+
+static accel_status eigh_impl(const char *fn, accel_queue *q, const accel_array *x,
+                              const accel_array *w, const accel_array *v)
+{
+    lplan p;
+    accel_status st = plan_of(&p, fn, q, ACCEL_OP_EIGH, x);
+    if (st == ACCEL_SUCCESS)
+        st = check_out(&p, "eigenvalues", w, 1, (int64_t)p.n, 0);
+    if (st == ACCEL_SUCCESS && v)
+        st = check_out(&p, "eigenvectors", v, 2, (int64_t)p.n, (int64_t)p.n);
+    if (st != ACCEL_SUCCESS || p.batch * p.n == 0)
+        return st;
+    p.flags = v ? ACCEL_OP_FLAG_LINALG_VECTORS : 0;
+    st = stage(&p, x, false, NULL);
+    if (st == ACCEL_SUCCESS)
+        st = run_op(&p);
+    if (st == ACCEL_SUCCESS) {
+        int64_t t[1] = {(int64_t)p.n}, s[1] = {1};
+        accel_array wv = tview(&p, p.o_off + p.l.off[0], p.n, 1, t, s);
+        st = accel_array_copy(q, &wv, w);
+    }
+    if (st == ACCEL_SUCCESS && v) {
+        accel_array vv = region(&p, 1, p.n, p.n, false);
+        st = accel_array_copy(q, &vv, v);
+    }
+    return done(&p, st);
+}
+
+accel_status accel_array_linalg_eigh(accel_queue *q, const accel_array *x,
+                                     const accel_array *eigenvalues,
+                                     const accel_array *eigenvectors)
+{
+    static const char fn[] = "accel_array_linalg_eigh";
+    if (!eigenvectors)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: eigenvectors is NULL", fn);
+    return eigh_impl(fn, q, x, eigenvalues, eigenvectors);
+}
+
+accel_status accel_array_linalg_eigvalsh(accel_queue *q, const accel_array *x,
+                                         const accel_array *out)
+{
+    return eigh_impl("accel_array_linalg_eigvalsh", q, x, out, NULL);
+}
+
+/* svd's output shapes: U (m, ku), S (min), Vh (kv, n). */
+static accel_status svd_check(const lplan *p, size_t m, size_t n, int full, const accel_array *u,
+                              const accel_array *s, const accel_array *vh)
+{
+    size_t mn = m < n ? m : n;
+    accel_status st = check_out(p, "s", s, 1, (int64_t)mn, 0);
+    if (st == ACCEL_SUCCESS && u)
+        st = check_out(p, "u", u, 2, (int64_t)m, (int64_t)(full ? m : mn));
+    if (st == ACCEL_SUCCESS && vh)
+        st = check_out(p, "vh", vh, 2, (int64_t)(full ? n : mn), (int64_t)n);
+    return st;
+}
+
+static accel_status svd_impl(const char *fn, accel_queue *q, const accel_array *x, int full,
+                             const accel_array *u, const accel_array *s, const accel_array *vh)
+{
+    lplan p;
+    accel_status st = plan_of(&p, fn, q, ACCEL_OP_SVD, x);
+    size_t m = p.m, n = p.n;
+    if (st == ACCEL_SUCCESS)
+        st = svd_check(&p, m, n, full, u, s, vh);
+    if (st != ACCEL_SUCCESS || p.batch == 0)
+        return st;
+    if (m == 0 || n == 0) {
+        st = eye_if(q, u);
+        return st == ACCEL_SUCCESS ? eye_if(q, vh) : st;
+    }
+    /* a wide A: factor A^T = U' S V'^T, so U = V'^T^T and V^T = U'^T */
+    bool wide = m < n;
+    p.m = wide ? n : m, p.n = wide ? m : n;
+    p.k = full ? p.m : p.n;
+    p.flags = u ? ACCEL_OP_FLAG_LINALG_VECTORS : 0;
+    st = stage(&p, x, wide, NULL);
+    if (st == ACCEL_SUCCESS)
+        st = run_op(&p);
+    if (st == ACCEL_SUCCESS) {
+        int64_t t[1] = {(int64_t)p.n}, one[1] = {1};
+        accel_array sv = tview(&p, p.o_off + p.l.off[0], p.n, 1, t, one);
+        st = accel_array_copy(q, &sv, s);
+    }
+    if (st == ACCEL_SUCCESS && u) {
+        accel_array uv = wide ? region(&p, 2, p.n, p.n, true) : region(&p, 1, p.m, p.k, false);
+        st = accel_array_copy(q, &uv, u);
+    }
+    if (st == ACCEL_SUCCESS && vh) {
+        accel_array vv = wide ? region(&p, 1, p.m, p.k, true) : region(&p, 2, p.n, p.n, false);
+        st = accel_array_copy(q, &vv, vh);
+    }
+    return done(&p, st);
+}
+
+accel_status accel_array_linalg_svd(accel_queue *q, const accel_array *x, int full_matrices,
+                                    const accel_array *u, const accel_array *s,
+                                    const accel_array *vh)
+{
+    static const char fn[] = "accel_array_linalg_svd";
+    if (!u || !vh)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: u or vh is NULL", fn);
+    return svd_impl(fn, q, x, full_matrices, u, s, vh);
+}
+
+accel_status accel_array_linalg_svdvals(accel_queue *q, const accel_array *x,
+                                        const accel_array *out)
+{
+    return svd_impl("accel_array_linalg_svdvals", q, x, 0, NULL, out, NULL);
+}

@@ -49,6 +49,7 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_
 #define B_RANDOM NONE_
 #define B_TRANSPOSE NONE_
 #define B_SORT NONE_
+#define B_FFT NONE_
 #define U_FILL NONE_
 #define U_COPY NONE_
 #define U_AXPBY NONE_
@@ -57,6 +58,7 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_
 #define U_RANDOM NONE_
 #define U_TRANSPOSE NONE_
 #define U_SORT NONE_
+#define U_FFT NONE_
 #define BWRAP(E, V, NAME, KIND, ...) B_##KIND(E, NAME)
 #define UWRAP(E, V, NAME, KIND, ...) U_##KIND(E, NAME)
 static const struct {

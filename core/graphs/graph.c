@@ -654,6 +654,7 @@ static uint32_t scalar_count(uint32_t op)
     case ACCEL_OP_KIND_REDUCTION:
     case ACCEL_OP_KIND_TRANSPOSE:
     case ACCEL_OP_KIND_SORT:
+    case ACCEL_OP_KIND_FFT:
         return 0;
     }
     return 0;

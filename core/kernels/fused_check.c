@@ -163,6 +163,9 @@ static void step(uint32_t dt, uint32_t op, const long double *x, const long doub
     case ACCEL_OP_RANDOM_NORMAL:
     case ACCEL_OP_SORT:
     case ACCEL_OP_ARGSORT:
+    case ACCEL_OP_FFT:
+    case ACCEL_OP_RFFT:
+    case ACCEL_OP_IRFFT:
     case ACCEL_OP_KERNEL:
         v = NAN, prop = INFINITY; /* never fused (fuse.c) */
         break;

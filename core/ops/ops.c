@@ -66,7 +66,7 @@ static accel_status check_dtype(const char *fn, accel_dtype dtype, accel_op_code
 static unsigned dtype_shift(accel_dtype dtype)
 {
     size_t es = accel_dtype_size(dtype);
-    return es == 8 ? 3u : es == 4 ? 2u : es == 2 ? 1u : 0u;
+    return es == 16 ? 4u : es == 8 ? 3u : es == 4 ? 2u : es == 2 ? 1u : 0u;
 }
 
 /* The queue and every operand buffer: live handles of one runtime,
@@ -314,6 +314,7 @@ accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, ac
 #define WRAP_RANDOM WRAP_NONE
 #define WRAP_TRANSPOSE WRAP_NONE
 #define WRAP_SORT WRAP_NONE
+#define WRAP_FFT WRAP_NONE
 #define ACCEL_X_WRAP(E, V, NAME, KIND, ...) WRAP_##KIND(NAME, ACCEL_OP_##E)
 ACCEL_OP_LIST(ACCEL_X_WRAP)
 #undef ACCEL_X_WRAP
@@ -852,4 +853,70 @@ accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype, size_t ou
 {
     return sort_op("accel_argsort_segments", ACCEL_OP_ARGSORT, q, dtype, outer, n, inner,
                    descending, x, out);
+}
+
+/* x and out of an FFT op: the complex dtype's precision, each range in its
+ * own element type (the real side of RFFT and IRFFT in the real dtype),
+ * counts outer x len x inner, and no overlap at all. */
+static accel_status fft_operands(const char *fn, accel_op_desc *d, accel_slice x, accel_slice out)
+{
+    accel_dtype dt = (accel_dtype)d->dtype, real = dt == ACCEL_C128 ? ACCEL_F64 : ACCEL_F32;
+    bool r2c = d->op == ACCEL_OP_RFFT, c2r = d->op == ACCEL_OP_IRFFT;
+    size_t half = d->n / 2 + 1, lines, nx, no;
+    accel_status st = check_dtype(fn, dt, (accel_op_code)d->op);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "x", r2c ? real : dt, x, &d->operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", c2r ? real : dt, out, &d->operands[1]);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (__builtin_mul_overflow(d->m, d->k, &lines) ||
+        __builtin_mul_overflow(lines, c2r ? half : d->n, &nx) ||
+        __builtin_mul_overflow(lines, r2c ? half : d->n, &no) || nx != x.count || no != out.count)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: %zu x %zu x %zu lines need x of %zu and out of %zu elements, not "
+                           "%zu and %zu",
+                           fn, d->m, d->n, d->k, d->m * d->k * (c2r ? half : d->n),
+                           d->m * d->k * (r2c ? half : d->n), x.count, out.count);
+    size_t xs = x.offset * accel__operand_esize(d, 0),
+           xe = xs + x.count * accel__operand_esize(d, 0);
+    size_t os = out.offset * accel__operand_esize(d, 1),
+           oe = os + out.count * accel__operand_esize(d, 1);
+    if (x.buffer == out.buffer && x.count && out.count && xs < oe && os < xe)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) (no in-place FFT)",
+                           fn, os, oe, xs, xe);
+    return ACCEL_SUCCESS;
+}
+
+accel_status accel_fft_segments(accel_queue *q, accel_op_code op, accel_dtype dtype, size_t outer,
+                                size_t n, size_t inner, int inverse, double scale, accel_slice x,
+                                accel_slice out)
+{
+    static const char fn[] = "accel_fft_segments";
+    ACCEL__CALL(call);
+    if (op != ACCEL_OP_FFT && op != ACCEL_OP_RFFT && op != ACCEL_OP_IRFFT)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: op %d is not FFT, RFFT or IRFFT", fn,
+                           (int)op);
+    accel_op_desc d;
+    desc_init(&d, fn, op, dtype);
+    accel_buffer *bufs[] = {x.buffer, out.buffer};
+    static const char *const names[] = {"x", "out"};
+    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
+    x.buffer = bufs[0];
+    out.buffer = bufs[1];
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (n == 0 || outer == 0 || inner == 0 || !isfinite(scale))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: outer %zu, n %zu, inner %zu must be >= 1 and scale (%g) finite", fn,
+                           outer, n, inner, scale);
+    d.num_operands = 2;
+    d.m = outer, d.n = n, d.k = inner;
+    d.batch_count = 1;
+    d.scalars[0] = scale;
+    d.flags =
+        (op == ACCEL_OP_FFT && inverse) || op == ACCEL_OP_IRFFT ? ACCEL_OP_FLAG_FFT_INVERSE : 0;
+    st = fft_operands(fn, &d, x, out);
+    return st == ACCEL_SUCCESS ? dispatch(q, &d, false) : st;
 }

@@ -740,6 +740,67 @@ ACCEL_API accel_status accel_array_matmul(accel_queue *q, const accel_array *x1,
  * checks of accel_array_validate. */
 ACCEL_API accel_status accel_array_matrix_transpose(const accel_array *x, accel_array *out);
 
+/* -------------------------------------------------------------------- fft */
+
+/* The normalization of a transform pair (the Array API's norm=): BACKWARD
+ * scales the inverse by 1/n, FORWARD the forward transform by 1/n, ORTHO
+ * both by 1/sqrt(n). */
+typedef enum accel_fft_norm {
+    ACCEL_FFT_NORM_BACKWARD = 0,
+    ACCEL_FFT_NORM_ORTHO = 1,
+    ACCEL_FFT_NORM_FORWARD = 2
+} accel_fft_norm;
+
+/* The Array API 2023.12's fft extension along one axis (in [-ndim,
+ * ndim-1]) of x, into out (x's shape but along the axis, where it has the
+ * transform's output length):
+ * - fft, ifft: out_j = s * sum_t x_t exp(-+2 pi i j t / n) (- for fft, +
+ *   for ifft), x complex64 or complex128, out of x's dtype, n outputs;
+ * - rfft: x float32 or float64, out complex64 or complex128 respectively,
+ *   the first n/2 + 1 outputs of the fft of the real line;
+ * - irfft: x complex, out float of its precision, n outputs: the inverse
+ *   of rfft (x extended by Hermitian symmetry, x_{n-j} = conj(x_j); the
+ *   imaginary parts of x_0 and, for even n, x_{n/2} are ignored, as NumPy).
+ * n (the transform's length; 0: None, x's length along the axis, for irfft
+ * 2*(length - 1)): x's line is cut to, or padded with zeros to, n
+ * elements (irfft: n/2 + 1), as NumPy does. s by norm (accel_fft_norm).
+ * Runs as one FFT op (accel_fft_segments: kissfft's C++ template on the
+ * CPU, in double for complex128 and float for complex64; cuFFT on CUDA;
+ * OpenCL has none and falls back where the policy allows); results are
+ * within verify mode's ACCEL_TOLERANCE_FFT of each other (accel/verify.h:
+ * relative L2 error O(eps log2 n) per line, Higham 2nd ed. Thm 24.2). x and
+ * out may be any views; when x is not row-major with n (irfft: n/2 + 1)
+ * elements along the axis, or out not row-major, the call stages through
+ * contiguous temporaries and then returns only when the work is done (it
+ * frees them); otherwise it is asynchronous. out must not overlap x.
+ * Errors (before anything is enqueued; out untouched):
+ * ACCEL_ERROR_DTYPE_MISMATCH (the dtypes above), ACCEL_ERROR_SHAPE_MISMATCH
+ * (out's shape), ACCEL_ERROR_INVALID_ARGUMENT (axis, n < 0, a 0 n with too
+ * short an axis, norm, overlap), ACCEL_ERROR_DEVICE_MISMATCH, the checks of
+ * accel_array_validate, ACCEL_ERROR_UNSUPPORTED (a staged complex view of
+ * 32 axes; no backend with FFT and no fallback allowed). */
+ACCEL_API accel_status accel_array_fft(accel_queue *q, const accel_array *x, int64_t n,
+                                       int32_t axis, accel_fft_norm norm, const accel_array *out);
+ACCEL_API accel_status accel_array_ifft(accel_queue *q, const accel_array *x, int64_t n,
+                                        int32_t axis, accel_fft_norm norm, const accel_array *out);
+ACCEL_API accel_status accel_array_rfft(accel_queue *q, const accel_array *x, int64_t n,
+                                        int32_t axis, accel_fft_norm norm, const accel_array *out);
+ACCEL_API accel_status accel_array_irfft(accel_queue *q, const accel_array *x, int64_t n,
+                                         int32_t axis, accel_fft_norm norm, const accel_array *out);
+
+/* The sample frequencies of an n-point transform with sample spacing d
+ * (NumPy's fftfreq: [0, 1, ..., (n-1)/2, -(n/2), ..., -1] / (d*n); rfftfreq:
+ * [0, 1, ..., n/2] / (d*n)) into out, 1-D float32 or float64 of n (rfftfreq:
+ * n/2 + 1) elements: the integers by accel_array_arange, then one multiply
+ * by 1/(d*n) rounded to out's dtype (float64: NumPy's values exactly).
+ * Blocking (a one-element temporary is freed). Errors:
+ * ACCEL_ERROR_INVALID_ARGUMENT (n < 1, d zero or not finite),
+ * ACCEL_ERROR_DTYPE_MISMATCH, ACCEL_ERROR_SHAPE_MISMATCH, the view checks. */
+ACCEL_API accel_status accel_array_fftfreq(accel_queue *q, int64_t n, double d,
+                                           const accel_array *out);
+ACCEL_API accel_status accel_array_rfftfreq(accel_queue *q, int64_t n, double d,
+                                            const accel_array *out);
+
 /* ------------------------------------------------------------------ dtypes */
 
 /* The result dtype of a binary function of arrays of dtypes a and b.

@@ -76,7 +76,8 @@ extern "C" {
  *   ACCEL_ERROR_UNSUPPORTED naming op, dtype and device). A new op reuses
  *   accel_op_desc's fields (documented per op below); a field of a new
  *   meaning is appended (struct_size grows). ACCEL_OP_SORT and
- *   ACCEL_OP_ARGSORT (kind ACCEL_OP_KIND_SORT) came this way.
+ *   ACCEL_OP_ARGSORT (kind ACCEL_OP_KIND_SORT) came this way, then
+ *   ACCEL_OP_FFT, ACCEL_OP_RFFT and ACCEL_OP_IRFFT (kind ACCEL_OP_KIND_FFT).
  */
 #define ACCEL_BACKEND_ABI_VERSION 2u
 #define ACCEL_BACKEND_ABI_OLDEST 1u
@@ -142,6 +143,10 @@ typedef struct accel_op_operand {
  *   ARGSORT:                     [0] x, [1] out: m*n*k int64 indices (its
  *                                offset and count in int64 elements, the
  *                                one operand not in dtype); no overlap
+ *   FFT, RFFT, IRFFT:            [0] x, [1] out, never overlapping; dtype
+ *                                is complex64 or complex128; RFFT's x and
+ *                                IRFFT's out are of its real half (f32,
+ *                                f64: offset and count in those elements)
  * Elementwise counts are equal (checked by the core). Outputs of elementwise
  * ops either equal an input's range exactly or do not overlap it at all. */
 typedef struct accel_op_desc {
@@ -173,7 +178,18 @@ typedef struct accel_op_desc {
      * keep their order). Bool and integers by value. Exact on every
      * backend. m, n, k >= 1. ARGSORT: the same geometry; out[(o*n + j)*k
      * + i] is the index in 0..n-1 of the element of line (o, i) that SORT
-     * puts at position j (ties: the smaller index first, both directions). */
+     * puts at position j (ties: the smaller index first, both directions).
+     * FFT, RFFT, IRFFT: x and out are contiguous m x len x k blocks, len
+     * per operand: n, or n/2 + 1 on the complex side of RFFT (out) and
+     * IRFFT (x). Each of the m*k lines (len elements k apart) is
+     * transformed: out_j = scalars[0] * sum_t x_t exp(-+2 pi i j t / n),
+     * the sign + with ACCEL_OP_FLAG_FFT_INVERSE (which IRFFT always
+     * carries). RFFT: the first n/2 + 1 outputs of the FFT of a real line.
+     * IRFFT: the real line whose spectrum is x extended by Hermitian
+     * symmetry (x_{n-j} = conj(x_j)); the imaginary parts of x_0 and, for
+     * even n, x_{n/2} are ignored (NumPy's irfft). n >= 1; verify mode
+     * compares with ACCEL_TOLERANCE_FFT. x is read only (a backend whose
+     * library overwrites a C2R input copies it first). */
     size_t batch_count;                  /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
     /* ACCEL_OP_KERNEL: the launch (below); NULL for every other op. Takes
@@ -186,6 +202,8 @@ typedef struct accel_op_desc {
 #define ACCEL_OP_FLAG_ALLOW_TF32 (1u << 0)
 /* SORT: descending order (the stable descending order described there). */
 #define ACCEL_OP_FLAG_SORT_DESCENDING (1u << 1)
+/* FFT: the inverse transform's sign (exp(+2 pi i j t / n)); no scaling. */
+#define ACCEL_OP_FLAG_FFT_INVERSE (1u << 2)
 
 typedef void (*accel_host_fn)(void *user);
 

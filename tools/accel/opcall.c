@@ -64,6 +64,10 @@ accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer
     case ACCEL_OP_KIND_SORT:
         return (op == ACCEL_OP_ARGSORT ? accel_argsort_segments : accel_sort_segments)(
             q, dt, d->m, d->n, d->k, (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0, s[0], s[1]);
+    case ACCEL_OP_KIND_FFT:
+        return accel_fft_segments(q, op, dt, d->m, d->n, d->k,
+                                  (d->flags & ACCEL_OP_FLAG_FFT_INVERSE) != 0, d->scalars[0], s[0],
+                                  s[1]);
     }
     return ACCEL_ERROR_INVALID_ARGUMENT;
 }

@@ -164,6 +164,9 @@ static void describe(const accel_op_desc *d, char *out, size_t cap)
                  d->scalars[0], d->scalars[1]);
     else if (p && p->kind == ACCEL_OP_KIND_TRANSPOSE)
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
+    else if (p && p->kind == ACCEL_OP_KIND_FFT)
+        snprintf(out, cap, "outer=%zu n=%zu inner=%zu scale=%g%s", d->m, d->n, d->k, d->scalars[0],
+                 d->flags & ACCEL_OP_FLAG_FFT_INVERSE ? " inverse" : "");
     else if (p && p->kind == ACCEL_OP_KIND_SORT)
         snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
                  d->flags & ACCEL_OP_FLAG_SORT_DESCENDING ? " descending" : "");

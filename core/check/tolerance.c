@@ -553,6 +553,8 @@ static void compare_fft(cmp_state *s, const accel_tolerance_op *d, const accel_o
             bool ok = bad_exp ? bad_got : !bad_got && err <= bound;
             if (err > 0 && !bad_exp)
                 note_worst(s, first, bad_got ? INFINITY : err, bound);
+            if (ok && err > 0 && !bad_exp && err / (bound > 0 ? bound : 1e-300) > s->r.worst_ratio)
+                s->r.worst_ratio = bound > 0 ? err / bound : INFINITY;
             if (ok)
                 continue;
             if (s->r.bad++ == 0) {

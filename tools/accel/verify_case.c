@@ -72,6 +72,10 @@ static void gen(accel_op_code op, accel_dtype dt, int which, void *p, size_t n, 
         gen_half(dt, p, n, r);
         return;
     }
+    if (dt == ACCEL_C64 || dt == ACCEL_C128) { /* pairs of reals */
+        dt = dt == ACCEL_C64 ? ACCEL_F32 : ACCEL_F64;
+        n *= 2;
+    }
     for (size_t i = 0; i < n; i++) {
         double v;
         if (special) {

@@ -9,26 +9,12 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_array_common.h"
 
-/* -1, 0, 1: a against b in accel_array_sort's ascending order. */
-static int order(accel_dtype dt, val a, val b)
-{
-    if (is_float(dt)) {
-        bool na = isnan(a.f), nb = isnan(b.f);
-        if (na || nb)
-            return na == nb ? 0 : na ? 1 : -1;
-        return a.f < b.f ? -1 : a.f > b.f ? 1 : 0;
-    }
-    if (kind(dt) == ACCEL_DTYPE_KIND_INT)
-        return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
-    return a.u < b.u ? -1 : a.u > b.u ? 1 : 0;
-}
-
 static accel_dtype g_dt;
 static const void *g_keys;
 static int cmp_index(const void *pa, const void *pb)
 {
     int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    int c = order(g_dt, get(g_keys, g_dt, (size_t)a), get(g_keys, g_dt, (size_t)b));
+    int c = sort_order(g_dt, get(g_keys, g_dt, (size_t)a), get(g_keys, g_dt, (size_t)b));
     return c ? c : (a > b) - (a < b);
 }
 
@@ -73,7 +59,7 @@ static unsigned run_search(env *e, tu_rng *r, accel_dtype dt, int64_t n, int64_t
             val v = get(h2, dt, (size_t)(j * rows + i));
             int64_t want = 0;
             for (int64_t k = 0; k < n; k++) {
-                int c = order(dt, get(h1, dt, (size_t)k), v);
+                int c = sort_order(dt, get(h1, dt, (size_t)k), v);
                 want += right ? c <= 0 : c < 0;
             }
             cr_assert_eq(got[i * cols + j], want, "%s n=%lld %s%s: x2[%lld, %lld] = %g -> %lld",
@@ -140,7 +126,7 @@ Test(array_search, zero_d_and_special_values)
             /* the reference by counting, as run_search's */
             int64_t want = 0;
             for (int64_t k = 0; k < n; k++) {
-                int c = order(ACCEL_F64, (val){.f = h1[k]}, (val){.f = probes[p]});
+                int c = sort_order(ACCEL_F64, (val){.f = h1[k]}, (val){.f = probes[p]});
                 want += side ? c <= 0 : c < 0;
             }
             cr_assert_eq(want, side ? right[p] : left[p], "the table itself, probe %zu", p);

@@ -10,24 +10,10 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_array_common.h"
 
-/* -1, 0, 1: a against b in the sort order (NaN last and equal to NaN). */
-static int order(accel_dtype dt, val a, val b)
-{
-    if (is_float(dt)) {
-        bool na = isnan(a.f), nb = isnan(b.f);
-        if (na || nb)
-            return na == nb ? 0 : na ? 1 : -1;
-        return a.f < b.f ? -1 : a.f > b.f ? 1 : 0;
-    }
-    if (kind(dt) == ACCEL_DTYPE_KIND_INT)
-        return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
-    return a.u < b.u ? -1 : a.u > b.u ? 1 : 0;
-}
-
 /* The same group: equal in the order, and not NaN. */
 static bool same_group(accel_dtype dt, val a, val b)
 {
-    return order(dt, a, b) == 0 && !(is_float(dt) && isnan(a.f));
+    return sort_order(dt, a, b) == 0 && !(is_float(dt) && isnan(a.f));
 }
 
 typedef struct ref {
@@ -46,7 +32,7 @@ static ref reference(accel_dtype dt, const val *xs, int64_t n)
         if (!first)
             continue;
         int64_t at = r.u++; /* insertion by (value, position): stable */
-        while (at > 0 && order(dt, xs[r.rep[at - 1]], xs[i]) > 0) {
+        while (at > 0 && sort_order(dt, xs[r.rep[at - 1]], xs[i]) > 0) {
             r.rep[at] = r.rep[at - 1];
             at--;
         }

@@ -131,7 +131,10 @@ Test(optable, columns_agree_with_each_other)
             cr_assert(r->f32 && r->f64 && *r->f32 && *r->f64, "%s lacks its expression", r->name);
         else
             cr_assert(!r->f32 && !r->f64, "%s is not elementwise but has an expression", r->name);
-        cr_assert_eq(r->dtypes & f32f64, f32f64, "%s takes f32 and f64", r->name);
+        /* FFT rows name the complex dtype of their precision (RFFT and
+         * IRFFT read or write its real half). */
+        const uint32_t both = r->kind == ACCEL_OP_KIND_FFT ? ACCEL_DTYPES_COMPLEX : f32f64;
+        cr_assert_eq(r->dtypes & both, both, "%s takes both precisions", r->name);
         /* Rules with a bound have a positive N; the exact ones none. */
         if (r->tol == ACCEL_TOLERANCE_EXACT)
             cr_assert_eq(r->tol_n, 0.0, "%s", r->name);
@@ -141,6 +144,7 @@ Test(optable, columns_agree_with_each_other)
                   r->name);
         cr_assert((r->tol == ACCEL_TOLERANCE_TERMS) == (r->kind == ACCEL_OP_KIND_AXPBY), "%s",
                   r->name);
+        cr_assert((r->tol == ACCEL_TOLERANCE_FFT) == (r->kind == ACCEL_OP_KIND_FFT), "%s", r->name);
     }
     /* The tolerance's own view: exp-like transcendental rows at 4 ulp. */
     const accel_op_code four[] = {ACCEL_OP_EXP, ACCEL_OP_LOG, ACCEL_OP_TANH,

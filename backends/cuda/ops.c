@@ -96,6 +96,10 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     case ACCEL_OP_SORT:
     case ACCEL_OP_ARGSORT:
         return sort_supported(ctx, desc);
+    case ACCEL_OP_FFT:
+    case ACCEL_OP_RFFT:
+    case ACCEL_OP_IRFFT:
+        return accel_cuda__fft_supported(ctx, desc);
     default:
         return (is_binary(op) || is_unary(op)) && full ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
     }
@@ -282,6 +286,12 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
 
     if (op == ACCEL_OP_GEMM) {
         st = run_gemm(ctx, q, d, name);
+        accel_cuda__set_name(q->last_op, name);
+        return st;
+    }
+    if (op_kind(op) == ACCEL_OP_KIND_FFT) { /* the real side is half the complex size */
+        st = accel_cuda__fft(ctx, q, d, operand_ptr(d, 0, op == ACCEL_OP_RFFT ? es / 2 : es),
+                             operand_ptr(d, 1, op == ACCEL_OP_IRFFT ? es / 2 : es), name);
         accel_cuda__set_name(q->last_op, name);
         return st;
     }

@@ -785,6 +785,32 @@ accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, 
     return dispatch(q, &d, rows == 0 || cols == 0);
 }
 
+/* The queue and the buffers of a two-operand op (x, out), resolved in
+ * place as check_handles does. */
+static accel_status check_x_out(const char *fn, accel__call *call, accel_queue **q, accel_slice *x,
+                                accel_slice *out)
+{
+    accel_buffer *bufs[] = {x->buffer, out->buffer};
+    static const char *const names[] = {"x", "out"};
+    accel_status st = check_handles(fn, call, q, 2, bufs, names);
+    x->buffer = bufs[0];
+    out->buffer = bufs[1];
+    return st;
+}
+
+/* x's and out's bytes (elements of xes and oes bytes) do not meet. */
+static accel_status check_bytes_apart(const char *fn, accel_slice x, size_t xes, accel_slice out,
+                                      size_t oes)
+{
+    size_t xs = x.offset * xes, xe = xs + x.count * xes, os = out.offset * oes,
+           oe = os + out.count * oes;
+    if (x.buffer == out.buffer && x.count && out.count && xs < oe && os < xe)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) in one buffer", fn,
+                           os, oe, xs, xe);
+    return ACCEL_SUCCESS;
+}
+
 /* x and out of a sort op (out int64 for argsort): ranges, counts, and no
  * overlap other than exactly (sort in place); argsort's out may not
  * overlap x at all. */
@@ -801,14 +827,8 @@ static accel_status sort_operands(const char *fn, accel_dtype dtype, bool arg, a
         st = check_count(fn, "out", out, "x", x.count);
     if (st == ACCEL_SUCCESS && !arg)
         st = check_alias(fn, "out", out, "x", x);
-    if (st == ACCEL_SUCCESS && arg && x.buffer == out.buffer && x.count) {
-        size_t xs = x.offset * accel_dtype_size(dtype), xe = xs + x.count * accel_dtype_size(dtype);
-        size_t os = out.offset * 8, oe = os + out.count * 8;
-        if (xs < oe && os < xe)
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                             "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) in one buffer", fn,
-                             os, oe, xs, xe);
-    }
+    if (st == ACCEL_SUCCESS && arg)
+        st = check_bytes_apart(fn, x, accel_dtype_size(dtype), out, 8);
     return st;
 }
 
@@ -819,11 +839,7 @@ static accel_status sort_op(const char *fn, accel_op_code op, accel_queue *q, ac
     ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    accel_buffer *bufs[] = {x.buffer, out.buffer};
-    static const char *const names[] = {"x", "out"};
-    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
-    x.buffer = bufs[0];
-    out.buffer = bufs[1];
+    accel_status st = check_x_out(fn, &call, &q, &x, &out);
     if (st == ACCEL_SUCCESS)
         st = sort_operands(fn, dtype, op == ACCEL_OP_ARGSORT, x, out, &d);
     if (st != ACCEL_SUCCESS)
@@ -878,15 +894,7 @@ static accel_status fft_operands(const char *fn, accel_op_desc *d, accel_slice x
                            "%zu and %zu",
                            fn, d->m, d->n, d->k, d->m * d->k * (c2r ? half : d->n),
                            d->m * d->k * (r2c ? half : d->n), x.count, out.count);
-    size_t xs = x.offset * accel__operand_esize(d, 0),
-           xe = xs + x.count * accel__operand_esize(d, 0);
-    size_t os = out.offset * accel__operand_esize(d, 1),
-           oe = os + out.count * accel__operand_esize(d, 1);
-    if (x.buffer == out.buffer && x.count && out.count && xs < oe && os < xe)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) (no in-place FFT)",
-                           fn, os, oe, xs, xe);
-    return ACCEL_SUCCESS;
+    return check_bytes_apart(fn, x, accel__operand_esize(d, 0), out, accel__operand_esize(d, 1));
 }
 
 accel_status accel_fft_segments(accel_queue *q, accel_op_code op, accel_dtype dtype, size_t outer,
@@ -900,11 +908,7 @@ accel_status accel_fft_segments(accel_queue *q, accel_op_code op, accel_dtype dt
                            (int)op);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    accel_buffer *bufs[] = {x.buffer, out.buffer};
-    static const char *const names[] = {"x", "out"};
-    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
-    x.buffer = bufs[0];
-    out.buffer = bufs[1];
+    accel_status st = check_x_out(fn, &call, &q, &x, &out);
     if (st != ACCEL_SUCCESS)
         return st;
     if (n == 0 || outer == 0 || inner == 0 || !isfinite(scale))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_array_fft.c — accel_array_fft, _ifft, _rfft, _irfft, _fftfreq,
- * _rfftfreq and the ACCEL_OP_FFT ops under them: complex64 and complex128,
+/* test_array_fft.c — accel_array_fft, _ifft, _rfft, _irfft, _fftn, _ifftn,
+ * _fftfreq, _rfftfreq and the ACCEL_OP_FFT ops under them: complex64 and complex128,
  * power-of-two, prime and odd composite lengths, every axis of a 3-D
  * array (batched lines, lines k apart), the three norms, n shorter and
  * longer than the axis, reversed and transposed views, against a plain
@@ -281,6 +281,69 @@ Test(array_fft, round_trips)
         cr_assert(fabs(back[i] - h[i]) < 1e-13, "irfft(rfft(x))[%d]: %.17g want %.17g", i, back[i],
                   h[i]);
     accel_buffer_release(bx), accel_buffer_release(bf), accel_buffer_release(bb);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* fftn over axes (2, 0) of a (4, 3, 6) complex128 array with s = (8, 5)
+ * (axis 2 padded to 8, axis 0 padded to 5), norm ortho, against the 2-D
+ * DFT written out as one double sum; then ifftn of that back to the padded
+ * input. */
+Test(array_fft, fftn_two_axes_with_s)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    enum { A = 4, B = 3, C = 6, SA = 5, SC = 8 };
+    double h[A * B * C * 2], got[SA * B * SC * 2], back[SA * B * SC * 2];
+    for (int i = 0; i < A * B * C * 2; i++)
+        h[i] = sin(1.3 * i) - 0.25 * (i % 5);
+    accel_buffer *bx = upload(&e, h, sizeof h), *bo = upload(&e, NULL, sizeof got);
+    accel_buffer *bb = upload(&e, NULL, sizeof back);
+    const int64_t xs[3] = {A, B, C}, os[3] = {SA, B, SC}, s2[2] = {SC, SA};
+    const int32_t axes[2] = {2, 0};
+    accel_array x, out, bk;
+    tu_ok(accel_array_init(&x, bx, ACCEL_C128, 3, xs));
+    tu_ok(accel_array_init(&out, bo, ACCEL_C128, 3, os));
+    tu_ok(accel_array_init(&bk, bb, ACCEL_C128, 3, os));
+    tu_ok(accel_array_fftn(q, &x, 2, s2, axes, ACCEL_FFT_NORM_ORTHO, &out));
+    tu_ok(accel_array_ifftn(q, &out, 2, NULL, axes, ACCEL_FFT_NORM_ORTHO, &bk));
+    tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+    tu_ok(accel_queue_read_blocking(q, bb, 0, back, sizeof back));
+    const long double two_pi = 6.283185307179586476925286766559L;
+    for (int j0 = 0; j0 < SA; j0++)
+        for (int i1 = 0; i1 < B; i1++)
+            for (int j2 = 0; j2 < SC; j2++) {
+                long double wr = 0, wi = 0;
+                for (int t0 = 0; t0 < A; t0++)
+                    for (int t2 = 0; t2 < C; t2++) {
+                        long double ang = -two_pi * ((long double)(j0 * t0 % SA) / SA +
+                                                     (long double)(j2 * t2 % SC) / SC);
+                        const double *v = &h[((t0 * B + i1) * C + t2) * 2];
+                        wr += v[0] * cosl(ang) - v[1] * sinl(ang);
+                        wi += v[0] * sinl(ang) + v[1] * cosl(ang);
+                    }
+                wr /= sqrtl(SA * SC), wi /= sqrtl(SA * SC);
+                const double *g = &got[((j0 * B + i1) * SC + j2) * 2];
+                cr_assert(fabsl(g[0] - wr) < 1e-13 && fabsl(g[1] - wi) < 1e-13,
+                          "fftn (%d, %d, %d): (%.17g, %.17g) want (%.17Lg, %.17Lg)", j0, i1, j2,
+                          g[0], g[1], wr, wi);
+                /* ifftn gives the padded input back */
+                const double *b = &back[((j0 * B + i1) * SC + j2) * 2];
+                bool in = j0 < A && j2 < C;
+                double xr = in ? h[((j0 * B + i1) * C + j2) * 2] : 0.0;
+                double xi = in ? h[((j0 * B + i1) * C + j2) * 2 + 1] : 0.0;
+                cr_assert(fabs(b[0] - xr) < 1e-13 && fabs(b[1] - xi) < 1e-13,
+                          "ifftn (%d, %d, %d): (%.17g, %.17g) want (%.17g, %.17g)", j0, i1, j2,
+                          b[0], b[1], xr, xi);
+            }
+    const int32_t bad_axes[2] = {2, 3};
+    tu_assert_status(accel_array_fftn(q, &x, 2, s2, bad_axes, ACCEL_FFT_NORM_ORTHO, &out),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "axis 3");
+    tu_assert_status(accel_array_fftn(q, &x, 2, NULL, axes, ACCEL_FFT_NORM_ORTHO, &out),
+                     ACCEL_ERROR_SHAPE_MISMATCH, "out's shape without s");
+    accel_buffer_release(bx), accel_buffer_release(bo), accel_buffer_release(bb);
     accel_queue_release(q);
     accel_runtime_close(rt);
 }

@@ -243,6 +243,81 @@ accel_status accel_array_irfft(accel_queue *q, const accel_array *x, int64_t n, 
     return fft_any("accel_array_irfft", ACCEL_OP_IRFFT, true, q, x, n, axis, norm, out);
 }
 
+/* fftn/ifftn: one 1-D transform per axis of axes (in order), each into a
+ * contiguous temporary of the shape so far (the last into out), s[i] the
+ * length along axes[i]. The scales multiply to the n-D norm's (1/prod n,
+ * or 1/sqrt(prod n) for ortho). Blocking (temporaries). */
+static accel_status fftn_any(const char *fn, bool inverse, accel_queue *q, const accel_array *x,
+                             uint32_t count, const int64_t *s, const int32_t *axes,
+                             accel_fft_norm norm, const accel_array *out)
+{
+    accel_status st = accel__array_check(fn, "x", x, NULL);
+    if (st == ACCEL_SUCCESS && (count == 0 || count > x->ndim || !axes))
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %u axes for %u dimensions", fn, count,
+                         x->ndim);
+    if (st == ACCEL_SUCCESS)
+        st = accel__array_check(fn, "out", out, NULL);
+    int64_t want[ACCEL_ARRAY_MAX_NDIM]; /* out's shape, checked before any work */
+    for (uint32_t d = 0; st == ACCEL_SUCCESS && d < x->ndim; d++)
+        want[d] = x->shape[d];
+    for (uint32_t i = 0; st == ACCEL_SUCCESS && i < count; i++) {
+        int a = accel__array_axis(axes[i], x->ndim);
+        if (a < 0 || (s && s[i] < 1))
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                             "%s: axes[%u] = %d (of %u dimensions), s[%u] = %lld (>= 1)", fn, i,
+                             (int)axes[i], x->ndim, i, s ? (long long)s[i] : 0LL);
+        else if (s)
+            want[a] = s[i];
+    }
+    if (st == ACCEL_SUCCESS)
+        st = accel__array_shape_is(fn, "out", out, x->ndim, want);
+    if (st == ACCEL_SUCCESS && out->dtype != x->dtype)
+        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: x is %s but out %s", fn,
+                         accel_dtype_name(x->dtype), accel_dtype_name(out->dtype));
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_array cur = *x, next = *out;
+    accel_buffer *held[2] = {NULL, NULL};
+    for (uint32_t i = 0; st == ACCEL_SUCCESS && i < count; i++) {
+        int a = accel__array_axis(axes[i], x->ndim);
+        int64_t len = s ? s[i] : cur.shape[a];
+        if (i + 1 == count) {
+            next = *out;
+        } else {
+            int64_t shape[ACCEL_ARRAY_MAX_NDIM], all = 1;
+            for (uint32_t d = 0; d < cur.ndim; d++)
+                all *= (shape[d] = (int)d == a ? len : cur.shape[d]);
+            accel_buffer_release(held[i % 2]); /* the one before cur, done with */
+            held[i % 2] = NULL;
+            st = accel_buffer_create(accel_queue_device(q),
+                                     (size_t)(all ? all : 1) * accel_dtype_size(x->dtype),
+                                     &held[i % 2]);
+            if (st == ACCEL_SUCCESS)
+                st = accel_array_init(&next, held[i % 2], x->dtype, cur.ndim, shape);
+        }
+        if (st == ACCEL_SUCCESS)
+            st = fft_any(fn, ACCEL_OP_FFT, inverse, q, &cur, len, axes[i], norm, &next);
+        cur = next;
+    }
+    accel_buffer_release(held[0]);
+    accel_buffer_release(held[1]);
+    return st;
+}
+
+accel_status accel_array_fftn(accel_queue *q, const accel_array *x, uint32_t count,
+                              const int64_t *s, const int32_t *axes, accel_fft_norm norm,
+                              const accel_array *out)
+{
+    return fftn_any("accel_array_fftn", false, q, x, count, s, axes, norm, out);
+}
+
+accel_status accel_array_ifftn(accel_queue *q, const accel_array *x, uint32_t count,
+                               const int64_t *s, const int32_t *axes, accel_fft_norm norm,
+                               const accel_array *out)
+{
+    return fftn_any("accel_array_ifftn", true, q, x, count, s, axes, norm, out);
+}
+
 /* out[i] = i * val for i < split, (i - len) ... as NumPy's fftfreq: the
  * integers by arange (exact), then one multiplication by val. */
 static accel_status freq(const char *fn, accel_queue *q, int64_t n, double d, bool half,

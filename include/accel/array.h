@@ -788,6 +788,24 @@ ACCEL_API accel_status accel_array_rfft(accel_queue *q, const accel_array *x, in
 ACCEL_API accel_status accel_array_irfft(accel_queue *q, const accel_array *x, int64_t n,
                                          int32_t axis, accel_fft_norm norm, const accel_array *out);
 
+/* The n-D transforms (the Array API's fftn, ifftn): accel_array_fft (or
+ * _ifft) along axes[0], then axes[1], ... (count of them, distinct, in
+ * [-ndim, ndim-1]), with s[i] the transform's length along axes[i] (s
+ * NULL: x's lengths), so out's shape is x's with s[i] along axes[i]; the
+ * norm applies to the whole (BACKWARD: 1/prod(s) on the inverse). x and
+ * out complex64 or complex128, one dtype. Between axes the result lives in
+ * contiguous temporaries (blocking: the call returns when the work is
+ * done). A repeated axis transforms twice (NumPy refuses it; not checked
+ * here). Errors: those of accel_array_fft per step (naming this
+ * function), ACCEL_ERROR_INVALID_ARGUMENT (count 0 or above ndim, axes
+ * NULL). */
+ACCEL_API accel_status accel_array_fftn(accel_queue *q, const accel_array *x, uint32_t count,
+                                        const int64_t *s, const int32_t *axes, accel_fft_norm norm,
+                                        const accel_array *out);
+ACCEL_API accel_status accel_array_ifftn(accel_queue *q, const accel_array *x, uint32_t count,
+                                         const int64_t *s, const int32_t *axes, accel_fft_norm norm,
+                                         const accel_array *out);
+
 /* The sample frequencies of an n-point transform with sample spacing d
  * (NumPy's fftfreq: [0, 1, ..., (n-1)/2, -(n/2), ..., -1] / (d*n); rfftfreq:
  * [0, 1, ..., n/2] / (d*n)) into out, 1-D float32 or float64 of n (rfftfreq:

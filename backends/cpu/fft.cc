@@ -11,7 +11,10 @@
 // x_{n/2} dropped, as NumPy's irfft) and keeps the real part. Lines run in
 // parallel over the plugin's OpenMP team, each thread with its own plan
 // (kissfft's generic butterfly keeps scratch in the plan).
+#include <algorithm>
+#include <cmath>
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <new>
@@ -26,9 +29,82 @@ extern "C" {
 namespace
 {
 
+// The largest prime factor of n (1 for n <= 1).
+size_t largest_prime(size_t n)
+{
+    size_t best = 1;
+    for (size_t f = 2; f * f <= n; f++)
+        while (n % f == 0)
+            best = f, n /= f;
+    return n > 1 ? n : best;
+}
+
+// A length-n DFT (sign - or + by inverse) of a line k apart into a
+// contiguous out. kissfft does radix 2, 3, 4, 5 and a generic radix-p
+// butterfly, O(p) per point, so a length with a large prime factor would
+// cost O(n p) (O(n^2) for a prime): those go through Bluestein's chirp-z
+// algorithm instead (Bluestein, "A linear filtering approach to the
+// computation of the discrete Fourier transform", 1970; as pocketfft and
+// cuFFT do), a circular convolution of length m >= 2n - 1, a power of two,
+// by kissfft: x_j w_j with w_j = exp(-+ i pi j^2 / n), convolved with
+// conj(w), times w.
+template <typename T> struct dft_plan {
+    using cpx = std::complex<T>;
+    size_t n, m = 0;
+    kissfft<T> direct, fwd, inv;
+    std::vector<cpx> w, bf, a, tmp;          // chirp, FFT of the filter, scratch
+    static constexpr size_t blue_above = 61; // prime factors this large or larger
+
+    static size_t conv_len(size_t n)
+    {
+        size_t m = 1;
+        while (m < 2 * n - 1)
+            m *= 2;
+        return m;
+    }
+    dft_plan(size_t n_, bool inverse)
+        : n(n_), direct(largest_prime(n_) > blue_above ? 1 : n_, inverse),
+          fwd(largest_prime(n_) > blue_above ? conv_len(n_) : 1, false),
+          inv(largest_prime(n_) > blue_above ? conv_len(n_) : 1, true)
+    {
+        if (largest_prime(n) <= blue_above)
+            return;
+        m = conv_len(n);
+        w.resize(n), bf.assign(m, cpx(0, 0)), a.resize(m), tmp.resize(m);
+        const long double pi = 3.141592653589793238462643383279502884L;
+        for (size_t j = 0; j < n; j++) { // j^2 mod 2n keeps the angle exact
+            long double ang = pi * (long double)((j * j) % (2 * n)) / (long double)n;
+            w[j] = cpx((T)std::cos(ang), (T)((inverse ? 1 : -1) * std::sin(ang)));
+        }
+        std::vector<cpx> b(m, cpx(0, 0));
+        b[0] = std::conj(w[0]);
+        for (size_t j = 1; j < n; j++)
+            b[j] = b[m - j] = std::conj(w[j]);
+        fwd.transform(b.data(), bf.data());
+        for (size_t j = 0; j < m; j++)
+            bf[j] /= (T)m; // the inverse's 1/m, once
+    }
+    void transform(const cpx *x, cpx *out, size_t k)
+    {
+        if (!m) {
+            direct.transform(x, out, 0, 1, k);
+            return;
+        }
+        for (size_t j = 0; j < n; j++)
+            a[j] = x[j * k] * w[j];
+        std::fill(a.begin() + (std::ptrdiff_t)n, a.end(), cpx(0, 0));
+        fwd.transform(a.data(), tmp.data());
+        for (size_t j = 0; j < m; j++)
+            tmp[j] *= bf[j];
+        inv.transform(tmp.data(), a.data());
+        for (size_t j = 0; j < n; j++)
+            out[j] = a[j] * w[j];
+    }
+};
+
 // One line (o, i) of an m x len x k block: element j at base + j * k.
 template <typename T> struct line_fft {
-    kissfft<T> plan;
+    dft_plan<T> plan;
     std::vector<std::complex<T>> in, out;
     line_fft(size_t n, bool inverse) : plan(n, inverse), in(n), out(n)
     {
@@ -37,7 +113,7 @@ template <typename T> struct line_fft {
     // Complex to complex: x (complex) to y (complex), both k apart.
     void c2c(const std::complex<T> *x, std::complex<T> *y, size_t n, size_t k, T scale)
     {
-        plan.transform(x, out.data(), 0, 1, k);
+        plan.transform(x, out.data(), k);
         for (size_t j = 0; j < n; j++)
             y[j * k] = out[j] * scale;
     }
@@ -46,7 +122,7 @@ template <typename T> struct line_fft {
     {
         for (size_t j = 0; j < n; j++)
             in[j] = std::complex<T>(x[j * k], 0);
-        plan.transform(in.data(), out.data());
+        plan.transform(in.data(), out.data(), 1);
         for (size_t j = 0; j <= n / 2; j++)
             y[j * k] = out[j] * scale;
     }
@@ -60,7 +136,7 @@ template <typename T> struct line_fft {
             in[n / 2] = std::complex<T>(in[n / 2].real(), 0);
         for (size_t j = n / 2 + 1; j < n; j++)
             in[j] = std::conj(in[n - j]);
-        plan.transform(in.data(), out.data());
+        plan.transform(in.data(), out.data(), 1);
         for (size_t j = 0; j < n; j++)
             y[j * k] = out[j].real() * scale;
     }

@@ -127,8 +127,8 @@ typedef enum accel_tolerance_rule {
     ACCEL_TOLERANCE_SUM = 5,    /* N*n*eps*sum|x_i| (dot: sum|x_i*y_i|)         */
     ACCEL_TOLERANCE_GEMM = 6,   /* N*(k+2)*eps*(|alpha||A||B| + |beta||C|)_ij   */
     ACCEL_TOLERANCE_FFT = 7     /* per transformed line, in the L2 norm:
-                                   N*eps*(log2(n) + p)*||expected||, p the
-                                   largest prime factor of n above 5          */
+                                   N*u*(log2(n) + p)*||expected||, p the
+                                   largest prime factor of n if in 7..61      */
 } accel_tolerance_rule;
 
 /* How bytes moved and floating-point operations of one op are counted (the

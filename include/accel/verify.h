@@ -39,10 +39,11 @@
  *   beta and the final rounding); with ACCEL_OP_FLAG_ALLOW_TF32, eps = 2^-10;
  *   elements of C between rows (ldc > n) or batches must not change;
  * - fft, rfft, irfft: per transformed line in the L2 norm, ||got - ref|| <=
- *   c*u*(log2 n + p)*||ref||, c = 4, p the largest prime factor of n above 5
- *   (else 0): the Cooley-Tukey bound (Higham, Theorem 24.2; Schatzman, SIAM
- *   J. Sci. Comput. 17(5), 1996) plus a prime radix done as a direct DFT
- *   (kissfft's generic butterfly); a line whose reference is not finite
+ *   c*u*(log2 n + p)*||ref||, c = 4, p the largest prime factor of n when in
+ *   7..61 (else 0): the Cooley-Tukey bound (Higham, Theorem 24.2; Schatzman,
+ *   SIAM J. Sci. Comput. 17(5), 1996) plus a prime radix done as a direct
+ *   DFT (kissfft's generic butterfly; larger primes go through Bluestein's
+ *   algorithm, O(u log n) again); a line whose reference is not finite
  *   must not be either;
  * - everywhere: NaN must meet NaN, and +-Inf the same +-Inf; a finite result
  *   against a non-finite one is a mismatch.

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -106,8 +107,16 @@ template <typename T> struct dft_plan {
 template <typename T> struct line_fft {
     dft_plan<T> plan;
     std::vector<std::complex<T>> in, out;
-    line_fft(size_t n, bool inverse) : plan(n, inverse), in(n), out(n)
+    // RFFT of an even n without a large prime factor: kissfft's real
+    // transform, a complex FFT of n/2 points and a post-processing pass.
+    std::unique_ptr<kissfft<T>> half;
+    std::vector<T> reals;
+    line_fft(size_t n, bool inverse, bool r2c) : plan(n, inverse), in(n), out(n)
     {
+        if (r2c && n % 2 == 0 && n >= 4 && largest_prime(n / 2) <= dft_plan<T>::blue_above) {
+            half.reset(new kissfft<T>(n / 2, false));
+            reals.resize(n);
+        }
     }
 
     // Complex to complex: x (complex) to y (complex), both k apart.
@@ -120,6 +129,16 @@ template <typename T> struct line_fft {
     // Real to the first n/2 + 1 complex outputs.
     void r2c(const T *x, std::complex<T> *y, size_t n, size_t k, T scale)
     {
+        if (half) { // out[0] packs the DC (real) and Nyquist (imaginary) terms
+            for (size_t j = 0; j < n; j++)
+                reals[j] = x[j * k];
+            half->transform_real(reals.data(), out.data());
+            y[0] = std::complex<T>(out[0].real() * scale, 0);
+            y[n / 2 * k] = std::complex<T>(out[0].imag() * scale, 0);
+            for (size_t j = 1; j < n / 2; j++)
+                y[j * k] = out[j] * scale;
+            return;
+        }
         for (size_t j = 0; j < n; j++)
             in[j] = std::complex<T>(x[j * k], 0);
         plan.transform(in.data(), out.data(), 1);
@@ -156,7 +175,7 @@ template <typename T> bool fft_all(const accel_cpu_op *op, int threads)
         // Every thread reaches the worksharing loop, even without a plan.
         line_fft<T> *f = nullptr;
         try {
-            f = new line_fft<T>(n, inverse);
+            f = new line_fft<T>(n, inverse, op->op == ACCEL_OP_RFFT);
         } catch (const std::bad_alloc &) {
             ok = false;
         }

@@ -251,7 +251,7 @@ if("cuda" IN_LIST ACCEL_DEB_GROUPS)
   endif()
   set(accel_cuda_ver ${accel_cuda_major}-${accel_cuda_minor})
   set(CPACK_DEBIAN_CUDA_PACKAGE_RECOMMENDS
-      "libcuda1 (>= ${accel_cuda_driver}) | cuda-drivers (>= ${accel_cuda_driver}), libcublas-${accel_cuda_ver}, cuda-nvrtc-${accel_cuda_ver}")
+      "libcuda1 (>= ${accel_cuda_driver}) | cuda-drivers (>= ${accel_cuda_driver}), libcublas-${accel_cuda_ver}, libcufft-${accel_cuda_ver}, cuda-nvrtc-${accel_cuda_ver}")
   set(CPACK_DEBIAN_CUDA_PACKAGE_SUGGESTS "libnccl2")
   set(CPACK_DEBIAN_CUDA_DESCRIPTION "plugin-based multi-backend compute runtime - CUDA backend
 accel runs one program's devices, buffers, queues, events and ops on
@@ -259,9 +259,10 @@ whichever backend plugins load: a GPU when there is one, the CPU when there
 is not.
 .
 This package holds the CUDA backend plugin (its own kernels, cuBLAS for
-GEMM), built with CUDA ${accel_cuda_major}.${accel_cuda_minor}, whose runtime it links statically. It opens
+GEMM, cuFFT for FFTs), built with CUDA ${accel_cuda_major}.${accel_cuda_minor}, whose runtime it links statically. It opens
 the NVIDIA driver (libcuda.so.1, version ${accel_cuda_driver} or later), cuBLAS
-(libcublas.so.${accel_cuda_major}), NVRTC (libnvrtc.so.${accel_cuda_major}, for user kernels) and NCCL
+(libcublas.so.${accel_cuda_major}), cuFFT (libcufft.so.${accel_cuda_major}, on the first FFT),
+NVRTC (libnvrtc.so.${accel_cuda_major}, for user kernels) and NCCL
 (libnccl.so.2, for collectives) when it starts; these come from NVIDIA's
 CUDA repository. Without them, or without a GPU, accel info says why it is
 unavailable and the runtime uses the CPU.")

@@ -287,4 +287,20 @@ static inline bool same_value(accel_dtype dt, val a, val b)
     return a.u == b.u;
 }
 
+/* -1, 0, 1: a against b in accel_array_sort's ascending order (NaNs last
+ * and equal to each other, -0 == +0), written here from the documented
+ * order, not taken from the library. */
+static inline int sort_order(accel_dtype dt, val a, val b)
+{
+    if (is_float(dt)) {
+        bool na = isnan(a.f), nb = isnan(b.f);
+        if (na || nb)
+            return na == nb ? 0 : na ? 1 : -1;
+        return a.f < b.f ? -1 : a.f > b.f ? 1 : 0;
+    }
+    if (kind(dt) == ACCEL_DTYPE_KIND_INT)
+        return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+    return a.u < b.u ? -1 : a.u > b.u ? 1 : 0;
+}
+
 #endif

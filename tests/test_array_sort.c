@@ -22,24 +22,10 @@ typedef struct keyed {
 static accel_dtype g_dt; /* qsort's comparator has no context */
 static int g_desc;
 
-/* -1, 0, 1: a against b in the ascending order (NaN last, -0 == +0). */
-static int order(val a, val b)
-{
-    if (is_float(g_dt)) {
-        bool na = isnan(a.f), nb = isnan(b.f);
-        if (na || nb)
-            return na == nb ? 0 : na ? 1 : -1;
-        return a.f < b.f ? -1 : a.f > b.f ? 1 : 0;
-    }
-    if (kind(g_dt) == ACCEL_DTYPE_KIND_INT)
-        return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
-    return a.u < b.u ? -1 : a.u > b.u ? 1 : 0;
-}
-
 static int cmp_keyed(const void *pa, const void *pb)
 {
     const keyed *a = pa, *b = pb;
-    int c = order(a->v, b->v);
+    int c = sort_order(g_dt, a->v, b->v);
     if (g_desc)
         c = -c;
     if (c)

@@ -739,6 +739,33 @@ static void body_transpose_matrix(void)
                 ACCEL_ERROR_INVALID_ARGUMENT, L);
     expect_fail(accel_linalg_batched(q, ACCEL_OP_SVD, ACCEL_F32, 1, 1, 4, 4, 0, xs, none, os),
                 ACCEL_ERROR_SHAPE_MISMATCH, L);
+    static const char F[] = "accel_fft_segments";
+    size_t gc = 2; /* complex64 elements 2..3: floats 4..7 of the f32 payloads */
+    accel_slice xc = accel_slice_of(x.buf, gc, 2), oc = accel_slice_of(out.buf, gc, 2);
+    expect_fail(accel_fft_segments(NULL, ACCEL_OP_FFT, ACCEL_C64, 1, 2, 1, 0, 1.0, xc, oc),
+                ACCEL_ERROR_INVALID_HANDLE, F);
+    expect_fail(accel_fft_segments(q, ACCEL_OP_FFT, ACCEL_C64, 1, 2, 1, 0, 1.0,
+                                   accel_slice_of(dead, gc, 2), oc),
+                ACCEL_ERROR_INVALID_HANDLE, F);
+    expect_fail(accel_fft_segments(q, ACCEL_OP_FFT, ACCEL_C64, 1, 2, 1, 0, 1.0, xc,
+                                   accel_slice_of(mb, 0, 2)),
+                ACCEL_ERROR_DEVICE_MISMATCH, F);
+    expect_fail(accel_fft_segments(q, ACCEL_OP_FFT, ACCEL_F32, 1, 2, 1, 0, 1.0, xc, oc),
+                ACCEL_ERROR_DTYPE_MISMATCH, F);
+    expect_fail(accel_fft_segments(q, ACCEL_OP_FFT, ACCEL_C64, 2, 2, 1, 0, 1.0, xc, oc),
+                ACCEL_ERROR_SHAPE_MISMATCH, F);
+    expect_fail(accel_fft_segments(q, ACCEL_OP_RFFT, ACCEL_C64, 1, 4, 1, 0, 1.0,
+                                   accel_slice_of(x.buf, 2 * gc, 4), oc),
+                ACCEL_ERROR_SHAPE_MISMATCH, F); /* rfft of 4 writes 3, not 2 */
+    expect_fail(accel_fft_segments(q, ACCEL_OP_FFT, ACCEL_C64, 1, 2, 1, 0, 1.0, xc, xc),
+                ACCEL_ERROR_INVALID_ARGUMENT, F);
+    expect_fail(accel_fft_segments(q, ACCEL_OP_FFT, ACCEL_C64, 1, 0, 1, 0, 1.0, xc, oc),
+                ACCEL_ERROR_INVALID_ARGUMENT, F);
+    expect_fail(accel_fft_segments(q, ACCEL_OP_FFT, ACCEL_C64, 1, 2, 1, 0, INFINITY, xc, oc),
+                ACCEL_ERROR_INVALID_ARGUMENT, F);
+    expect_fail(accel_fft_segments(q, ACCEL_OP_FFT, ACCEL_C64, 1, 2, 1, 0, 1.0, xc,
+                                   accel_slice_of(out.buf, SIZE_MAX - 1, 2)),
+                ACCEL_ERROR_OUT_OF_RANGE, F);
     accel_buffer_release(mb);
     expect_untouched(&x, "transpose x");
     expect_untouched(&out, "transpose out");

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel/array.h"
 #include "accel/backend.h"
 #include "accel/collective.h"
 #include "accel/verify.h"
@@ -627,6 +628,119 @@ Test(cuda, linalg_matches_cpu_by_backward_error, .timeout = 300)
         st = accel_queue_finish(qg);
     tu_assert_status(st, ACCEL_ERROR_LINALG, "solve of a singular matrix on the GPU");
     accel_buffer_release(ba), accel_buffer_release(bb), accel_buffer_release(bo);
+    accel_queue_release(qg), accel_queue_release(qc);
+    done();
+}
+
+/* One FFT op (accel_fft_segments) of random lines on the GPU and the CPU,
+ * compared under verify mode's FFT rule (accel_tolerance_compare: relative
+ * L2 error per line); the CPU side is itself checked against a plain DFT
+ * in test_array_fft.c. */
+static void fft_both(accel_queue *qg, accel_queue *qc, accel_op_code op, accel_dtype dt, size_t m,
+                     size_t n, size_t k, int inverse, double scale, tu_rng *r)
+{
+    size_t half = n / 2 + 1, real = dt == ACCEL_C128 ? 8 : 4;
+    size_t lx = op == ACCEL_OP_IRFFT ? half : n, lo = op == ACCEL_OP_RFFT ? half : n;
+    size_t wx = op == ACCEL_OP_RFFT ? 1 : 2, wo = op == ACCEL_OP_IRFFT ? 1 : 2;
+    size_t cx = m * lx * k, co = m * lo * k;
+    unsigned char *h = malloc(cx * wx * real), *hg = malloc(co * wo * real),
+                  *hc = malloc(co * wo * real);
+    for (size_t i = 0; i < cx * wx; i++) {
+        double v = tu_rng_range(r, -1.0, 1.0);
+        float f = (float)v;
+        if (real == 8)
+            memcpy(h + i * 8, &v, 8);
+        else
+            memcpy(h + i * 4, &f, 4);
+    }
+    accel_buffer *xg, *og, *xc, *oc;
+    tu_ok(accel_buffer_create(gpu, cx * wx * real, &xg));
+    tu_ok(accel_buffer_create(gpu, co * wo * real, &og));
+    tu_ok(accel_buffer_create(cpu, cx * wx * real, &xc));
+    tu_ok(accel_buffer_create(cpu, co * wo * real, &oc));
+    tu_ok(accel_queue_write_blocking(qg, xg, 0, h, cx * wx * real));
+    tu_ok(accel_queue_write_blocking(qc, xc, 0, h, cx * wx * real));
+    tu_ok(accel_fft_segments(qg, op, dt, m, n, k, inverse, scale, accel_slice_of(xg, 0, cx),
+                             accel_slice_of(og, 0, co)));
+    tu_ok(accel_fft_segments(qc, op, dt, m, n, k, inverse, scale, accel_slice_of(xc, 0, cx),
+                             accel_slice_of(oc, 0, co)));
+    tu_ok(accel_queue_read_blocking(qg, og, 0, hg, co * wo * real));
+    tu_ok(accel_queue_read_blocking(qc, oc, 0, hc, co * wo * real));
+    unsigned char *back = malloc(cx * wx * real); /* x unchanged (cuFFT's C2R overwrites) */
+    tu_ok(accel_queue_read_blocking(qg, xg, 0, back, cx * wx * real));
+    cr_assert(memcmp(back, h, cx * wx * real) == 0, "%s: the GPU changed x", accel_op_name(op));
+    accel_tolerance_op t;
+    accel_tolerance_op_init(&t);
+    t.op = op, t.dtype = dt, t.num_operands = 2;
+    t.counts[0] = cx, t.counts[1] = co;
+    t.m = m, t.n = n, t.k = k;
+    t.scalars[0] = scale;
+    accel_compare_result res;
+    memset(&res, 0, sizeof res);
+    res.struct_size = sizeof res;
+    accel_status st = accel_tolerance_compare(&t, NULL, hg, hc, &res);
+    cr_log_info("%s %s %zu x %zu x %zu: worst error/bound %.3g", accel_op_name(op),
+                accel_dtype_name(dt), m, n, k, res.worst_ratio);
+    cr_assert_eq(st, ACCEL_SUCCESS,
+                 "%s %s %zu x %zu x %zu%s: GPU vs CPU: element %zu, error %.3g > bound %.3g (%s)",
+                 accel_op_name(op), accel_dtype_name(dt), m, n, k, inverse ? " inverse" : "",
+                 res.first_bad, res.error, res.bound, accel_last_error());
+    free(h), free(hg), free(hc), free(back);
+    accel_buffer_release(xg), accel_buffer_release(og);
+    accel_buffer_release(xc), accel_buffer_release(oc);
+}
+
+Test(cuda, fft_agrees_with_cpu, .timeout = 300)
+{
+    need_gpu();
+    accel_queue *qg, *qc;
+    tu_ok(accel_queue_create(gpu, &qg));
+    tu_ok(accel_queue_create(cpu, &qc));
+    tu_rng r = tu_rng_make(99);
+    static const accel_op_code ops[] = {ACCEL_OP_FFT, ACCEL_OP_RFFT, ACCEL_OP_IRFFT};
+    static const accel_dtype dts[] = {ACCEL_C64, ACCEL_C128};
+    static const size_t geo[][3] = {{1, (size_t)1 << 20, 1},
+                                    {64, 1000, 1},
+                                    {3, 4099, 1},
+                                    {5, 97, 7},
+                                    {2, 256, 33},
+                                    {1, 1, 1},
+                                    {4, 2, 3},
+                                    {1, 15, 1}};
+    for (size_t o = 0; o < 3; o++)
+        for (size_t d = 0; d < 2; d++)
+            for (size_t g = 0; g < sizeof geo / sizeof geo[0]; g++)
+                for (int inv = 0; inv < (ops[o] == ACCEL_OP_FFT ? 2 : 1); inv++)
+                    fft_both(qg, qc, ops[o], dts[d], geo[g][0], geo[g][1], geo[g][2],
+                             inv || ops[o] == ACCEL_OP_IRFFT, g % 2 ? 1.0 / (double)geo[g][1] : 1.0,
+                             &r);
+    /* the array function on the GPU: a staged (reversed) view */
+    const int64_t shape[2] = {6, 50}, half[2] = {6, 26};
+    accel_buffer *bx, *bo, *cxb, *cob;
+    tu_ok(accel_buffer_create(gpu, 6 * 50 * 8, &bx));
+    tu_ok(accel_buffer_create(gpu, 6 * 26 * 16, &bo));
+    tu_ok(accel_buffer_create(cpu, 6 * 50 * 8, &cxb));
+    tu_ok(accel_buffer_create(cpu, 6 * 26 * 16, &cob));
+    double hx[300], g[312], c[312];
+    for (int i = 0; i < 300; i++)
+        hx[i] = cos(0.1 * i * i);
+    tu_ok(accel_queue_write_blocking(qg, bx, 0, hx, sizeof hx));
+    tu_ok(accel_queue_write_blocking(qc, cxb, 0, hx, sizeof hx));
+    accel_array x, out, x2, out2;
+    tu_ok(accel_array_init(&x, bx, ACCEL_F64, 2, shape));
+    tu_ok(accel_array_flip(&x, 1u, &x));
+    tu_ok(accel_array_init(&out, bo, ACCEL_C128, 2, half));
+    tu_ok(accel_array_init(&x2, cxb, ACCEL_F64, 2, shape));
+    tu_ok(accel_array_flip(&x2, 1u, &x2));
+    tu_ok(accel_array_init(&out2, cob, ACCEL_C128, 2, half));
+    tu_ok(accel_array_rfft(qg, &x, 0, -1, ACCEL_FFT_NORM_ORTHO, &out));
+    tu_ok(accel_array_rfft(qc, &x2, 0, -1, ACCEL_FFT_NORM_ORTHO, &out2));
+    tu_ok(accel_queue_read_blocking(qg, bo, 0, g, sizeof g));
+    tu_ok(accel_queue_read_blocking(qc, cob, 0, c, sizeof c));
+    for (int i = 0; i < 312; i++)
+        cr_assert(fabs(g[i] - c[i]) < 1e-12, "rfft view [%d]: GPU %.17g CPU %.17g", i, g[i], c[i]);
+    accel_buffer_release(bx), accel_buffer_release(bo);
+    accel_buffer_release(cxb), accel_buffer_release(cob);
     accel_queue_release(qg), accel_queue_release(qc);
     done();
 }

@@ -50,6 +50,7 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_
 #define B_TRANSPOSE NONE_
 #define B_SORT NONE_
 #define B_LINALG NONE_
+#define B_FFT NONE_
 #define U_FILL NONE_
 #define U_COPY NONE_
 #define U_AXPBY NONE_
@@ -59,6 +60,7 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_
 #define U_TRANSPOSE NONE_
 #define U_SORT NONE_
 #define U_LINALG NONE_
+#define U_FFT NONE_
 #define BWRAP(E, V, NAME, KIND, ...) B_##KIND(E, NAME)
 #define UWRAP(E, V, NAME, KIND, ...) U_##KIND(E, NAME)
 static const struct {
@@ -132,7 +134,10 @@ Test(optable, columns_agree_with_each_other)
             cr_assert(r->f32 && r->f64 && *r->f32 && *r->f64, "%s lacks its expression", r->name);
         else
             cr_assert(!r->f32 && !r->f64, "%s is not elementwise but has an expression", r->name);
-        cr_assert_eq(r->dtypes & f32f64, f32f64, "%s takes f32 and f64", r->name);
+        /* FFT rows name the complex dtype of their precision (RFFT and
+         * IRFFT read or write its real half). */
+        const uint32_t both = r->kind == ACCEL_OP_KIND_FFT ? ACCEL_DTYPES_COMPLEX : f32f64;
+        cr_assert_eq(r->dtypes & both, both, "%s takes both precisions", r->name);
         /* Rules with a bound have a positive N; the exact ones none. */
         if (r->tol == ACCEL_TOLERANCE_EXACT)
             cr_assert_eq(r->tol_n, 0.0, "%s", r->name);
@@ -142,6 +147,7 @@ Test(optable, columns_agree_with_each_other)
                   r->name);
         cr_assert((r->tol == ACCEL_TOLERANCE_TERMS) == (r->kind == ACCEL_OP_KIND_AXPBY), "%s",
                   r->name);
+        cr_assert((r->tol == ACCEL_TOLERANCE_FFT) == (r->kind == ACCEL_OP_KIND_FFT), "%s", r->name);
     }
     /* The tolerance's own view: exp-like transcendental rows at 4 ulp. */
     const accel_op_code four[] = {ACCEL_OP_EXP, ACCEL_OP_LOG, ACCEL_OP_TANH,

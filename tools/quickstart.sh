@@ -15,7 +15,7 @@ build=${1:-build}
 
 pkgs=(build-essential cmake pkg-config libopenblas-dev libinih-dev libcriterion-dev python3
   python3-venv file dpkg-dev git libssl-dev libtcc-dev libsleef-dev groff-base man-db libopenmpi-dev
-  openmpi-bin zlib1g-dev libzip-dev libcjson-dev)
+  openmpi-bin zlib1g-dev libzip-dev libcjson-dev libkissfft-dev)
 missing=()
 pkgs+=(librsvg2-bin) # rsvg-convert: a test renders the bench chart (tests/cli/svg_render_check.py)
 pkgs+=(python3-dev)  # CPython's headers: the Python package's _accel_fast extension (python/CMakeLists.txt)

@@ -121,6 +121,9 @@ void accel_cpu__transpose(const accel_cpu_op *op, int threads);
 int32_t accel_cpu__sort(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 /* linalg.c: the ACCEL_OP_KIND_LINALG ops through OpenBLAS's LAPACK. */
 int32_t accel_cpu__linalg(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
+/* fft.cc: ACCEL_OP_FFT, ACCEL_OP_RFFT and ACCEL_OP_IRFFT through kissfft's
+ * C++ template (kissfft.hh) in float or double. */
+int32_t accel_cpu__fft(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 
 /* kernel.c: user kernels (program entries; launches of ACCEL_OP_KERNEL). */
 int32_t accel_cpu__program_identity(void *ctx, uint32_t device, uint32_t language, char *out,

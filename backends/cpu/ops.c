@@ -149,6 +149,8 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     for (uint32_t i = 0; i < nops; ++i) {
         const accel_op_operand *o = &d.operands[i];
         size_t es = d.op == ACCEL_OP_ARGSORT && i == 1 ? 8 : esize; /* int64 indices */
+        if ((d.op == ACCEL_OP_RFFT && i == 0) || (d.op == ACCEL_OP_IRFFT && i == 1))
+            es = esize / 2; /* the real side of a real FFT */
         op.ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * es : NULL;
         op.count[i] = o->count;
     }
@@ -255,6 +257,8 @@ int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t
         return accel_cpu__sort(op, threads, msg, msg_size);
     case ACCEL_OP_KIND_LINALG:
         return accel_cpu__linalg(op, threads, msg, msg_size);
+    case ACCEL_OP_KIND_FFT:
+        return accel_cpu__fft(op, threads, msg, msg_size);
     case ACCEL_OP_KIND_FILL:
     case ACCEL_OP_KIND_BINARY:
     case ACCEL_OP_KIND_UNARY:

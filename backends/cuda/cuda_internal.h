@@ -95,6 +95,7 @@ struct accel_be_queue {
     uint32_t device;
     cudaStream_t stream;
     void *blas;       /* cublasHandle_t, created on the first GEMM */
+    void *fft;        /* cuFFT plans of this stream (cufft.cu), made on the first FFT */
     double *partials; /* reduction scratch: max_blocks doubles, queue-private */
     /* Pinned staging ring for pageable transfers, allocated on first use. */
     void *chunk[ACCEL_CUDA_STAGING_CHUNKS];
@@ -306,6 +307,14 @@ cudaError_t accel_cuda__launch_sort(cudaStream_t stream, uint32_t max_blocks, ui
 int32_t accel_cuda__linalg_supported(const accel_cuda_ctx *ctx, const accel_op_desc *d);
 int32_t accel_cuda__linalg(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_desc *d,
                            const char *name);
+/* ACCEL_OP_FFT, _RFFT, _IRFFT through cuFFT (cufft.cu, opened on first
+ * use): supported when the dtype is complex and cuFFT loads; run x -> y on
+ * q's stream (backend.h's geometry and scale); the queue's plans are
+ * destroyed with it (accel_cuda__fft_destroy, after its stream is done). */
+int32_t accel_cuda__fft_supported(const accel_cuda_ctx *ctx, const accel_op_desc *d);
+int32_t accel_cuda__fft(const accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_desc *d,
+                        const void *x, void *y, const char *name);
+void accel_cuda__fft_destroy(accel_be_queue *q);
 /* cudaSuccess when this build's kernels can run on the current device. */
 cudaError_t accel_cuda__probe_kernels(void);
 

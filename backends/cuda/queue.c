@@ -83,6 +83,7 @@ void accel_cuda__queue_destroy(void *vctx, accel_be_queue *q)
                            "queue released after failed work: %s (last op: %s)",
                            cudaGetErrorString(err), q->last_op);
         accel_cuda__blas_destroy(ctx, q);
+        accel_cuda__fft_destroy(q);
         if (q->staging_ready && !accel_cuda__ring_keep(ctx, q)) {
             for (int i = 0; i < ACCEL_CUDA_STAGING_CHUNKS; ++i) {
                 (void)cudaEventDestroy(q->chunk_done[i]);

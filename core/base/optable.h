@@ -28,11 +28,14 @@ static inline size_t accel__desc_esize(const accel_op_desc *d)
     return accel_dtype_size((accel_dtype)d->dtype);
 }
 /* Element size of d's operand i: d's dtype's, except ARGSORT's output
- * (int64 indices whatever the keys' dtype). */
+ * (int64 indices whatever the keys' dtype) and the real side of RFFT (x)
+ * and IRFFT (out): half the complex dtype's. */
 static inline size_t accel__operand_esize(const accel_op_desc *d, uint32_t i)
 {
     if (d->op == ACCEL_OP_ARGSORT && i + 1 == d->num_operands)
         return 8;
+    if ((d->op == ACCEL_OP_RFFT && i == 0) || (d->op == ACCEL_OP_IRFFT && i == 1))
+        return accel__desc_esize(d) / 2;
     return accel__desc_esize(d);
 }
 static inline bool accel__desc_reads_output(const accel_op_desc *d)

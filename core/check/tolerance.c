@@ -272,6 +272,29 @@ static accel_status check_matrix(const char *fn, const char *name, size_t rows, 
     return ACCEL_SUCCESS;
 }
 
+/* An FFT op's element counts: x and out hold outer x len x inner elements
+ * with len n, or n/2 + 1 on the complex side of RFFT and IRFFT. */
+static size_t fft_len(const accel_tolerance_op *d, uint32_t operand)
+{
+    bool half =
+        (d->op == ACCEL_OP_RFFT && operand == 1) || (d->op == ACCEL_OP_IRFFT && operand == 0);
+    return half ? d->n / 2 + 1 : d->n;
+}
+
+static accel_status check_fft_shapes(const char *fn, const accel_tolerance_op *d)
+{
+    for (uint32_t i = 0; i < 2; i++) {
+        size_t all;
+        if (__builtin_mul_overflow(d->m, fft_len(d, i), &all) ||
+            __builtin_mul_overflow(all, d->k, &all) || all != d->counts[i])
+            return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                               "%s: an FFT of %zu x %zu x %zu needs %zu elements in operand %u, "
+                               "not %zu",
+                               fn, d->m, d->n, d->k, d->m * fft_len(d, i) * d->k, i, d->counts[i]);
+    }
+    return ACCEL_SUCCESS;
+}
+
 /* Every operand count agrees with the shape the op describes, so nothing
  * below reads past a host copy. */
 static accel_status check_shapes(const char *fn, const accel_tolerance_op *d,
@@ -322,6 +345,8 @@ static accel_status check_shapes(const char *fn, const accel_tolerance_op *d,
         break;
     case ACCEL_OP_KIND_LINALG:
         return accel__linalg_shapes(fn, d);
+    case ACCEL_OP_KIND_FFT:
+        return check_fft_shapes(fn, d);
     case ACCEL_OP_KIND_SORT: {
         size_t all;
         if (__builtin_mul_overflow(d->m, d->n, &all) || __builtin_mul_overflow(all, d->k, &all) ||
@@ -410,6 +435,7 @@ static void compare_elements(cmp_state *s, const accel_tolerance_op *d,
         case ACCEL_TOLERANCE_SUM:
         case ACCEL_TOLERANCE_GEMM:
         case ACCEL_TOLERANCE_BACKWARD:
+        case ACCEL_TOLERANCE_FFT:
             break; /* not elementwise rules; compare_op never sends them here */
         }
         check_one(s, i, load(dt, got, i), e, bound);
@@ -460,6 +486,69 @@ static void compare_linalg(cmp_state *s, const accel_tolerance_op *d, const void
     s->r.rule = "backward error: residual <= c*n*eps*norms (accel/verify.h)";
 }
 
+/* The largest prime factor of n (1 for n <= 1). */
+static size_t largest_prime_factor(size_t n)
+{
+    size_t best = 1;
+    for (size_t f = 2; f * f <= n; f++)
+        while (n % f == 0)
+            best = f, n /= f;
+    return n > 1 ? n : best;
+}
+
+/* FFT ops, one transformed line at a time in the L2 norm:
+ * ||got - exp|| <= N*u*(log2(n) + p)*||exp||, p the largest prime factor of
+ * n when in 7..61 (else 0). The log2(n) term is the Cooley-Tukey bound
+ * (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed.,
+ * Theorem 24.2; Schatzman, "Accuracy of the discrete Fourier transform and
+ * the fast Fourier transform", SIAM J. Sci. Comput. 17(5), 1996); p covers
+ * a radix-p stage done as a direct DFT of p terms (kissfft's generic
+ * butterfly, which the CPU backend uses up to 61; larger primes go through
+ * Bluestein's algorithm there and in cuFFT, O(u log n) again), whose error
+ * grows like a p-term sum. A line whose reference
+ * has a NaN or Inf must have one too. */
+static void compare_fft(cmp_state *s, const accel_tolerance_op *d, const accel_op_properties *p,
+                        const void *got, const void *exp)
+{
+    accel_dtype rt = d->dtype == ACCEL_C128 ? ACCEL_F64 : ACCEL_F32;
+    size_t w = d->op == ACCEL_OP_IRFFT ? 1 : 2, len = fft_len(d, 1);
+    size_t pf = largest_prime_factor(d->n);
+    double c = p->tolerance_n * (accel_dtype_epsilon(rt) / 2) *
+               (log2((double)(d->n > 1 ? d->n : 2)) + (pf > 5 && pf <= 61 ? (double)pf : 0.0));
+    for (size_t o = 0; o < d->m; o++)
+        for (size_t i = 0; i < d->k; i++) {
+            double err = 0, norm = 0;
+            bool bad_exp = false, bad_got = false;
+            size_t first = (o * len) * d->k + i;
+            for (size_t j = 0; j < len; j++)
+                for (size_t t = 0; t < w; t++) {
+                    size_t at = ((o * len + j) * d->k + i) * w + t;
+                    double g = load(rt, got, at), e = load(rt, exp, at);
+                    bad_exp |= !isfinite(e), bad_got |= !isfinite(g);
+                    err += (g - e) * (g - e), norm += e * e;
+                }
+            s->r.checked += len;
+            err = sqrt(err), norm = sqrt(norm);
+            double bound = c * norm;
+            bool ok = bad_exp ? bad_got : !bad_got && err <= bound;
+            if (err > 0 && !bad_exp)
+                note_worst(s, first, bad_got ? INFINITY : err, bound);
+            if (ok && err > 0 && !bad_exp && err / (bound > 0 ? bound : 1e-300) > s->r.worst_ratio)
+                s->r.worst_ratio = bound > 0 ? err / bound : INFINITY;
+            if (ok)
+                continue;
+            if (s->r.bad++ == 0) {
+                s->r.first_bad = first;
+                s->r.got = load(rt, got, first * w);
+                s->r.expected = load(rt, exp, first * w);
+                s->r.error = bad_got ? INFINITY : err;
+                s->r.bound = bound;
+            }
+            s->r.worst_ratio = INFINITY;
+        }
+    s->r.rule = "FFT: N*u*(log2 n + p)*||line|| in the L2 norm (Higham Thm 24.2)";
+}
+
 static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op_properties *p,
                        const void *const in[4], const void *got, const void *exp)
 {
@@ -475,6 +564,10 @@ static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op
         compare_bits(s, d, got, exp);
         return;
     }
+    if (p->kind == ACCEL_OP_KIND_FFT) {
+        compare_fft(s, d, p, got, exp);
+        return;
+    }
     switch (p->tolerance) {
     case ACCEL_TOLERANCE_GEMM:
         compare_gemm(s, d, p, in, got, exp);
@@ -486,6 +579,7 @@ static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op
     case ACCEL_TOLERANCE_ULPS:
     case ACCEL_TOLERANCE_TERMS:
     case ACCEL_TOLERANCE_NORMAL:
+    case ACCEL_TOLERANCE_FFT: /* FFT ops went to compare_fft */
         compare_elements(s, d, p, in, got, exp);
         return;
     case ACCEL_TOLERANCE_BACKWARD:

@@ -320,6 +320,10 @@ static void describe_shape(const accel_op_desc *d, char *out, size_t cap)
         snprintf(out, cap, "batch=%zu m=%zu n=%zu k=%zu%s", d->batch_count, d->m, d->n, d->k,
                  d->flags & ACCEL_OP_FLAG_LINALG_VECTORS ? " vectors" : "");
         return;
+    case ACCEL_OP_KIND_FFT:
+        snprintf(out, cap, "outer=%zu n=%zu inner=%zu scale=%g%s", d->m, d->n, d->k, d->scalars[0],
+                 d->flags & ACCEL_OP_FLAG_FFT_INVERSE ? " inverse" : "");
+        return;
     case ACCEL_OP_KIND_FILL:
     case ACCEL_OP_KIND_COPY:
     case ACCEL_OP_KIND_BINARY:

@@ -73,6 +73,7 @@ static uint32_t inputs_of(const accel_op_properties *p, uint32_t op, uint32_t id
     case ACCEL_OP_KIND_RANDOM:
     case ACCEL_OP_KIND_SORT:
     case ACCEL_OP_KIND_LINALG:
+    case ACCEL_OP_KIND_FFT:
         break;
     }
     return 0;
@@ -102,6 +103,7 @@ static bool fusable(const accel__gnode *n, size_t *count)
     case ACCEL_OP_KIND_RANDOM:
     case ACCEL_OP_KIND_SORT:
     case ACCEL_OP_KIND_LINALG:
+    case ACCEL_OP_KIND_FFT:
         return false;
     }
     size_t c = d->operands[d->num_operands - 1].count;

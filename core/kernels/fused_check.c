@@ -169,6 +169,9 @@ static void step(uint32_t dt, uint32_t op, const long double *x, const long doub
     case ACCEL_OP_QR:
     case ACCEL_OP_EIGH:
     case ACCEL_OP_SVD:
+    case ACCEL_OP_FFT:
+    case ACCEL_OP_RFFT:
+    case ACCEL_OP_IRFFT:
     case ACCEL_OP_KERNEL:
         v = NAN, prop = INFINITY; /* never fused (fuse.c) */
         break;

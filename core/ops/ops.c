@@ -66,7 +66,7 @@ static accel_status check_dtype(const char *fn, accel_dtype dtype, accel_op_code
 static unsigned dtype_shift(accel_dtype dtype)
 {
     size_t es = accel_dtype_size(dtype);
-    return es == 8 ? 3u : es == 4 ? 2u : es == 2 ? 1u : 0u;
+    return es == 16 ? 4u : es == 8 ? 3u : es == 4 ? 2u : es == 2 ? 1u : 0u;
 }
 
 /* The queue and every operand buffer: live handles of one runtime,
@@ -324,6 +324,7 @@ accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, ac
 #define WRAP_TRANSPOSE WRAP_NONE
 #define WRAP_SORT WRAP_NONE
 #define WRAP_LINALG WRAP_NONE
+#define WRAP_FFT WRAP_NONE
 #define ACCEL_X_WRAP(E, V, NAME, KIND, ...) WRAP_##KIND(NAME, ACCEL_OP_##E)
 ACCEL_OP_LIST(ACCEL_X_WRAP)
 #undef ACCEL_X_WRAP
@@ -778,6 +779,32 @@ accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, 
     return dispatch(q, &d, rows == 0 || cols == 0);
 }
 
+/* The queue and the buffers of a two-operand op (x, out), resolved in
+ * place as check_handles does. */
+static accel_status check_x_out_handles(const char *fn, accel__call *call, accel_queue **q,
+                                        accel_slice *x, accel_slice *out)
+{
+    accel_buffer *bufs[] = {x->buffer, out->buffer};
+    static const char *const names[] = {"x", "out"};
+    accel_status st = check_handles(fn, call, q, 2, bufs, names);
+    x->buffer = bufs[0];
+    out->buffer = bufs[1];
+    return st;
+}
+
+/* x's and out's bytes (elements of xes and oes bytes) do not meet. */
+static accel_status check_bytes_apart(const char *fn, accel_slice x, size_t xes, accel_slice out,
+                                      size_t oes)
+{
+    size_t xs = x.offset * xes, xe = xs + x.count * xes, os = out.offset * oes,
+           oe = os + out.count * oes;
+    if (x.buffer == out.buffer && x.count && out.count && xs < oe && os < xe)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) in one buffer", fn,
+                           os, oe, xs, xe);
+    return ACCEL_SUCCESS;
+}
+
 /* x and out of a sort op (out int64 for argsort): ranges, counts, and no
  * overlap other than exactly (sort in place); argsort's out may not
  * overlap x at all. */
@@ -794,14 +821,8 @@ static accel_status sort_operands(const char *fn, accel_dtype dtype, bool arg, a
         st = check_count(fn, "out", out, "x", x.count);
     if (st == ACCEL_SUCCESS && !arg)
         st = check_alias(fn, "out", out, "x", x);
-    if (st == ACCEL_SUCCESS && arg && x.buffer == out.buffer && x.count) {
-        size_t xs = x.offset * accel_dtype_size(dtype), xe = xs + x.count * accel_dtype_size(dtype);
-        size_t os = out.offset * 8, oe = os + out.count * 8;
-        if (xs < oe && os < xe)
-            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                             "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) in one buffer", fn,
-                             os, oe, xs, xe);
-    }
+    if (st == ACCEL_SUCCESS && arg)
+        st = check_bytes_apart(fn, x, accel_dtype_size(dtype), out, 8);
     return st;
 }
 
@@ -812,11 +833,7 @@ static accel_status sort_op(const char *fn, accel_op_code op, accel_queue *q, ac
     ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
-    accel_buffer *bufs[] = {x.buffer, out.buffer};
-    static const char *const names[] = {"x", "out"};
-    accel_status st = check_handles(fn, &call, &q, 2, bufs, names);
-    x.buffer = bufs[0];
-    out.buffer = bufs[1];
+    accel_status st = check_x_out_handles(fn, &call, &q, &x, &out);
     if (st == ACCEL_SUCCESS)
         st = sort_operands(fn, dtype, op == ACCEL_OP_ARGSORT, x, out, &d);
     if (st != ACCEL_SUCCESS)
@@ -944,4 +961,58 @@ accel_status accel_linalg_batched(accel_queue *q, accel_op_code op, accel_dtype 
         return st;
     d.batch_count = batch ? batch : 1; /* an empty op never reaches a backend */
     return dispatch(q, &d, batch == 0 || m == 0 || n == 0 || (solve && k == 0));
+}
+
+/* x and out of an FFT op: the complex dtype's precision, each range in its
+ * own element type (the real side of RFFT and IRFFT in the real dtype),
+ * counts outer x len x inner, and no overlap at all. */
+static accel_status fft_operands(const char *fn, accel_op_desc *d, accel_slice x, accel_slice out)
+{
+    accel_dtype dt = (accel_dtype)d->dtype, real = dt == ACCEL_C128 ? ACCEL_F64 : ACCEL_F32;
+    bool r2c = d->op == ACCEL_OP_RFFT, c2r = d->op == ACCEL_OP_IRFFT;
+    size_t half = d->n / 2 + 1, lines, nx, no;
+    accel_status st = check_dtype(fn, dt, (accel_op_code)d->op);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "x", r2c ? real : dt, x, &d->operands[0]);
+    if (st == ACCEL_SUCCESS)
+        st = check_range(fn, "out", c2r ? real : dt, out, &d->operands[1]);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (__builtin_mul_overflow(d->m, d->k, &lines) ||
+        __builtin_mul_overflow(lines, c2r ? half : d->n, &nx) ||
+        __builtin_mul_overflow(lines, r2c ? half : d->n, &no) || nx != x.count || no != out.count)
+        return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
+                           "%s: %zu x %zu x %zu lines need x of %zu and out of %zu elements, not "
+                           "%zu and %zu",
+                           fn, d->m, d->n, d->k, d->m * d->k * (c2r ? half : d->n),
+                           d->m * d->k * (r2c ? half : d->n), x.count, out.count);
+    return check_bytes_apart(fn, x, accel__operand_esize(d, 0), out, accel__operand_esize(d, 1));
+}
+
+accel_status accel_fft_segments(accel_queue *q, accel_op_code op, accel_dtype dtype, size_t outer,
+                                size_t n, size_t inner, int inverse, double scale, accel_slice x,
+                                accel_slice out)
+{
+    static const char fn[] = "accel_fft_segments";
+    ACCEL__CALL(call);
+    if (op != ACCEL_OP_FFT && op != ACCEL_OP_RFFT && op != ACCEL_OP_IRFFT)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: op %d is not FFT, RFFT or IRFFT", fn,
+                           (int)op);
+    accel_op_desc d;
+    desc_init(&d, fn, op, dtype);
+    accel_status st = check_x_out_handles(fn, &call, &q, &x, &out);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (n == 0 || outer == 0 || inner == 0 || !isfinite(scale))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: outer %zu, n %zu, inner %zu must be >= 1 and scale (%g) finite", fn,
+                           outer, n, inner, scale);
+    d.num_operands = 2;
+    d.m = outer, d.n = n, d.k = inner;
+    d.batch_count = 1;
+    d.scalars[0] = scale;
+    d.flags =
+        (op == ACCEL_OP_FFT && inverse) || op == ACCEL_OP_IRFFT ? ACCEL_OP_FLAG_FFT_INVERSE : 0;
+    st = fft_operands(fn, &d, x, out);
+    return st == ACCEL_SUCCESS ? dispatch(q, &d, false) : st;
 }

@@ -709,6 +709,28 @@ ACCEL_API accel_status accel_linalg_batched(accel_queue *q, accel_op_code op, ac
                                             size_t batch, size_t m, size_t n, size_t k,
                                             uint32_t flags, accel_slice a, accel_slice b,
                                             accel_slice out);
+/** The discrete Fourier transform of every line along the middle axis of
+ *  the row-major outer x len x inner block x into out: the ops
+ *  ACCEL_OP_FFT (complex to complex; inverse != 0 takes the + sign),
+ *  ACCEL_OP_RFFT (real to the first n/2 + 1 complex outputs) and
+ *  ACCEL_OP_IRFFT (n/2 + 1 complex inputs, Hermitian-extended, to n reals;
+ *  the imaginary parts of x_0 and, for even n, x_{n/2} are ignored), as
+ *  accel/backend.h states them: out_j = scale * sum_t x_t exp(-+2 pi i j t
+ *  / n), t, j in 0..n-1. dtype: ACCEL_C64 or ACCEL_C128 (the precision;
+ *  RFFT's x and IRFFT's out are f32 or f64 ranges, offsets and counts in
+ *  those elements). len is n, or n/2 + 1 on the complex side of RFFT and
+ *  IRFFT. x and out must not overlap; x is not changed. The CPU backend
+ *  runs kissfft (its C++ template in double or float), CUDA cuFFT;
+ *  results agree within ACCEL_TOLERANCE_FFT (accel/verify.h). Errors
+ *  besides the common ones: ACCEL_ERROR_INVALID_ARGUMENT (op not one of
+ *  the three, n, outer or inner 0, scale not finite, overlap),
+ *  ACCEL_ERROR_SHAPE_MISMATCH (counts), ACCEL_ERROR_DTYPE_MISMATCH (not
+ *  complex), ACCEL_ERROR_UNSUPPORTED (a backend without FFT, e.g. OpenCL,
+ *  when the policy allows no fallback). accel_array_fft and its siblings
+ *  (accel/array.h) take views and an axis. */
+ACCEL_API accel_status accel_fft_segments(accel_queue *q, accel_op_code op, accel_dtype dtype,
+                                          size_t outer, size_t n, size_t inner, int inverse,
+                                          double scale, accel_slice x, accel_slice out);
 
 /** Uniform [0,1) numbers: out[i] is element (rng_offset + i) of the
  *  Philox4x32-10 stream keyed by seed (Salmon et al., "Parallel random numbers:

@@ -645,6 +645,76 @@ ACCEL_API accel_status accel_array_sort(accel_queue *q, const accel_array *x, in
 ACCEL_API accel_status accel_array_argsort(accel_queue *q, const accel_array *x, int32_t axis,
                                            int descending, const accel_array *out);
 
+/* out = for each element v of x2, the index at which v would be inserted
+ * into the sorted 1-D x1 to keep it sorted (the Array API 2023.12's
+ * searchsorted): side_right == 0 ("left") gives the first i with
+ * x1[i] >= v, side_right != 0 ("right") the first i with x1[i] > v, in
+ * accel_array_sort's order (NaNs after +inf and equal to each other, -0
+ * == +0), so x1 is expected to be sorted that way (as accel_array_sort
+ * leaves it); an unsorted x1 gives unspecified indices, never a fault.
+ * sorter (NULL: none) is a 1-D integer array of x1's length with
+ * x1[sorter] sorted (accel_array_argsort's output); its out-of-range
+ * entries are clamped as accel_array_take clamps. x1 and x2 have one real
+ * dtype (any: bool, integers, floats; 64-bit integers compare exactly);
+ * x2 any shape (0-d too); out int64 of x2's shape, not overlapping an
+ * input. One thread per element of x2 runs a binary search of log2(n + 1)
+ * steps (a generated loop kernel: exact, so verify mode compares it
+ * exactly). Errors (out untouched): ACCEL_ERROR_SHAPE_MISMATCH (x1 not
+ * 1-D, sorter's or out's shape), ACCEL_ERROR_DTYPE_MISMATCH (x1 and x2
+ * differ, out not int64, sorter not integers), ACCEL_ERROR_INVALID_ARGUMENT
+ * (overlap), ACCEL_ERROR_UNSUPPORTED (complex), the view checks of
+ * accel_array_validate. Asynchronous. */
+ACCEL_API accel_status accel_array_searchsorted(accel_queue *q, const accel_array *x1,
+                                                const accel_array *x2, int side_right,
+                                                const accel_array *sorter, const accel_array *out);
+
+/* The Array API 2023.12's set functions on x (any shape, any real dtype,
+ * read flattened in row-major order). U, the number of distinct values,
+ * depends on the data, so the outputs are 1-D arrays of any length L the
+ * caller picks (x's element count always suffices): the first min(L, U)
+ * elements are written, the rest stay untouched, and out_count (int64,
+ * 0-d or one element; NULL: not wanted) receives U (read it, then view the
+ * first U elements). Each output may be NULL:
+ * - values (x's dtype): the distinct values in ascending order of
+ *   accel_array_sort (NaNs last). Equal values form one group (-0 and +0
+ *   too: the group keeps the bits of its first occurrence in x); every NaN
+ *   is a group of its own (the standard: NaNs are distinct), as NumPy 2's
+ *   unique_values with equal_nan=False.
+ * - indices (int64): the flat index in x of each group's first occurrence.
+ * - inverse_indices (int64, x's shape, row-major contiguous): each
+ *   element's group number, so values[inverse_indices] == x.
+ * - counts (int64): each group's number of elements.
+ * Composed of array functions (no backend code): a contiguous copy of x,
+ * a stable argsort, a take, not_equal of neighbours, cumulative_sum, mask
+ * gathers and a scatter; every backend that runs those runs this, and
+ * fallback and verify mode apply to each step. Blocking: the call returns
+ * once the work is done (it frees its temporary buffers, about 4 + 8
+ * bytes per element of x for each output asked). Outputs must not overlap
+ * x or each other. Errors (outputs untouched): ACCEL_ERROR_DTYPE_MISMATCH
+ * (values not x's dtype, another output not int64),
+ * ACCEL_ERROR_SHAPE_MISMATCH (an output not 1-D, out_count not one
+ * element, inverse_indices not x's shape), ACCEL_ERROR_INVALID_ARGUMENT
+ * (overlap, NULL x), ACCEL_ERROR_UNSUPPORTED (complex x, inverse_indices
+ * not viewable flat), the view checks of accel_array_validate,
+ * ACCEL_ERROR_OUT_OF_DEVICE_MEMORY (temporaries); the steps' errors. */
+ACCEL_API accel_status accel_array_unique_all(accel_queue *q, const accel_array *x,
+                                              const accel_array *values, const accel_array *indices,
+                                              const accel_array *inverse_indices,
+                                              const accel_array *counts,
+                                              const accel_array *out_count);
+/* accel_array_unique_all with only the outputs the standard's function returns. */
+ACCEL_API accel_status accel_array_unique_values(accel_queue *q, const accel_array *x,
+                                                 const accel_array *values,
+                                                 const accel_array *out_count);
+ACCEL_API accel_status accel_array_unique_counts(accel_queue *q, const accel_array *x,
+                                                 const accel_array *values,
+                                                 const accel_array *counts,
+                                                 const accel_array *out_count);
+ACCEL_API accel_status accel_array_unique_inverse(accel_queue *q, const accel_array *x,
+                                                  const accel_array *values,
+                                                  const accel_array *inverse_indices,
+                                                  const accel_array *out_count);
+
 /* out = x1 @ x2, the Array API's matmul on matrices: x1 (..., m, k), x2
  * (..., k, n), out (..., m, n), the leading (batch) axes of x1 and x2
  * broadcast to out's. One dtype for all three: f32, f64, f16 or bf16
@@ -749,6 +819,84 @@ ACCEL_API accel_status accel_array_linalg_svd(accel_queue *q, const accel_array 
                                               const accel_array *s, const accel_array *vh);
 ACCEL_API accel_status accel_array_linalg_svdvals(accel_queue *q, const accel_array *x,
                                                   const accel_array *out);
+/* -------------------------------------------------------------------- fft */
+
+/* The normalization of a transform pair (the Array API's norm=): BACKWARD
+ * scales the inverse by 1/n, FORWARD the forward transform by 1/n, ORTHO
+ * both by 1/sqrt(n). */
+typedef enum accel_fft_norm {
+    ACCEL_FFT_NORM_BACKWARD = 0,
+    ACCEL_FFT_NORM_ORTHO = 1,
+    ACCEL_FFT_NORM_FORWARD = 2
+} accel_fft_norm;
+
+/* The Array API 2023.12's fft extension along one axis (in [-ndim,
+ * ndim-1]) of x, into out (x's shape but along the axis, where it has the
+ * transform's output length):
+ * - fft, ifft: out_j = s * sum_t x_t exp(-+2 pi i j t / n) (- for fft, +
+ *   for ifft), x complex64 or complex128, out of x's dtype, n outputs;
+ * - rfft: x float32 or float64, out complex64 or complex128 respectively,
+ *   the first n/2 + 1 outputs of the fft of the real line;
+ * - irfft: x complex, out float of its precision, n outputs: the inverse
+ *   of rfft (x extended by Hermitian symmetry, x_{n-j} = conj(x_j); the
+ *   imaginary parts of x_0 and, for even n, x_{n/2} are ignored, as NumPy).
+ * n (the transform's length; 0: None, x's length along the axis, for irfft
+ * 2*(length - 1)): x's line is cut to, or padded with zeros to, n
+ * elements (irfft: n/2 + 1), as NumPy does. s by norm (accel_fft_norm).
+ * Runs as one FFT op (accel_fft_segments: kissfft's C++ template on the
+ * CPU, in double for complex128 and float for complex64; cuFFT on CUDA;
+ * OpenCL has none and falls back where the policy allows); results are
+ * within verify mode's ACCEL_TOLERANCE_FFT of each other (accel/verify.h:
+ * relative L2 error O(eps log2 n) per line, Higham 2nd ed. Thm 24.2). x and
+ * out may be any views; when x is not row-major with n (irfft: n/2 + 1)
+ * elements along the axis, or out not row-major, the call stages through
+ * contiguous temporaries and then returns only when the work is done (it
+ * frees them); otherwise it is asynchronous. out must not overlap x.
+ * Errors (before anything is enqueued; out untouched):
+ * ACCEL_ERROR_DTYPE_MISMATCH (the dtypes above), ACCEL_ERROR_SHAPE_MISMATCH
+ * (out's shape), ACCEL_ERROR_INVALID_ARGUMENT (axis, n < 0, a 0 n with too
+ * short an axis, norm, overlap), ACCEL_ERROR_DEVICE_MISMATCH, the checks of
+ * accel_array_validate, ACCEL_ERROR_UNSUPPORTED (a staged complex view of
+ * 32 axes; no backend with FFT and no fallback allowed). */
+ACCEL_API accel_status accel_array_fft(accel_queue *q, const accel_array *x, int64_t n,
+                                       int32_t axis, accel_fft_norm norm, const accel_array *out);
+ACCEL_API accel_status accel_array_ifft(accel_queue *q, const accel_array *x, int64_t n,
+                                        int32_t axis, accel_fft_norm norm, const accel_array *out);
+ACCEL_API accel_status accel_array_rfft(accel_queue *q, const accel_array *x, int64_t n,
+                                        int32_t axis, accel_fft_norm norm, const accel_array *out);
+ACCEL_API accel_status accel_array_irfft(accel_queue *q, const accel_array *x, int64_t n,
+                                         int32_t axis, accel_fft_norm norm, const accel_array *out);
+
+/* The n-D transforms (the Array API's fftn, ifftn): accel_array_fft (or
+ * _ifft) along axes[0], then axes[1], ... (count of them, distinct, in
+ * [-ndim, ndim-1]), with s[i] the transform's length along axes[i] (s
+ * NULL: x's lengths), so out's shape is x's with s[i] along axes[i]; the
+ * norm applies to the whole (BACKWARD: 1/prod(s) on the inverse). x and
+ * out complex64 or complex128, one dtype. Between axes the result lives in
+ * contiguous temporaries (blocking: the call returns when the work is
+ * done). A repeated axis transforms twice (NumPy refuses it; not checked
+ * here). Errors: those of accel_array_fft per step (naming this
+ * function), ACCEL_ERROR_INVALID_ARGUMENT (count 0 or above ndim, axes
+ * NULL). */
+ACCEL_API accel_status accel_array_fftn(accel_queue *q, const accel_array *x, uint32_t count,
+                                        const int64_t *s, const int32_t *axes, accel_fft_norm norm,
+                                        const accel_array *out);
+ACCEL_API accel_status accel_array_ifftn(accel_queue *q, const accel_array *x, uint32_t count,
+                                         const int64_t *s, const int32_t *axes, accel_fft_norm norm,
+                                         const accel_array *out);
+
+/* The sample frequencies of an n-point transform with sample spacing d
+ * (NumPy's fftfreq: [0, 1, ..., (n-1)/2, -(n/2), ..., -1] / (d*n); rfftfreq:
+ * [0, 1, ..., n/2] / (d*n)) into out, 1-D float32 or float64 of n (rfftfreq:
+ * n/2 + 1) elements: the integers by accel_array_arange, then one multiply
+ * by 1/(d*n) rounded to out's dtype (float64: NumPy's values exactly).
+ * Blocking (a one-element temporary is freed). Errors:
+ * ACCEL_ERROR_INVALID_ARGUMENT (n < 1, d zero or not finite),
+ * ACCEL_ERROR_DTYPE_MISMATCH, ACCEL_ERROR_SHAPE_MISMATCH, the view checks. */
+ACCEL_API accel_status accel_array_fftfreq(accel_queue *q, int64_t n, double d,
+                                           const accel_array *out);
+ACCEL_API accel_status accel_array_rfftfreq(accel_queue *q, int64_t n, double d,
+                                            const accel_array *out);
 
 /* ------------------------------------------------------------------ dtypes */
 

@@ -78,7 +78,8 @@ extern "C" {
  *   meaning is appended (struct_size grows). ACCEL_OP_SORT and
  *   ACCEL_OP_ARGSORT (kind ACCEL_OP_KIND_SORT) came this way, and so did
  *   the LAPACK ops of kind ACCEL_OP_KIND_LINALG (CHOLESKY, SOLVE, SLOGDET,
- *   QR, EIGH, SVD) with ACCEL_OP_FLAG_LINALG_VECTORS.
+ *   QR, EIGH, SVD) with ACCEL_OP_FLAG_LINALG_VECTORS, and ACCEL_OP_FFT,
+ *   ACCEL_OP_RFFT and ACCEL_OP_IRFFT (kind ACCEL_OP_KIND_FFT).
  *
  *   Host services grow the same way (no version bump): cache_get, cache_free
  *   and cache_put were appended after reserved[8] (struct_size grew from 104
@@ -185,6 +186,10 @@ typedef struct accel_op_operand {
  *   CHOLESKY, SLOGDET, QR, EIGH,
  *   SVD:                         [0] A, [1] out (the output block below)
  *   SOLVE:                       [0] A, [1] B, [2] out
+ *   FFT, RFFT, IRFFT:            [0] x, [1] out, never overlapping; dtype
+ *                                is complex64 or complex128; RFFT's x and
+ *                                IRFFT's out are of its real half (f32,
+ *                                f64: offset and count in those elements)
  * Elementwise counts are equal (checked by the core). Outputs of elementwise
  * ops either equal an input's range exactly or do not overlap it at all. */
 typedef struct accel_op_desc {
@@ -254,7 +259,18 @@ typedef struct accel_op_desc {
      *     | WORK m x n]: singular values descending and, with
      *     ACCEL_OP_FLAG_LINALG_VECTORS, A = U[:, :n] diag(S) VT (gesvd);
      *     without it U and VT are unspecified; WORK is the backend's.
-     *   m, n >= 1 (and k >= 1 where used); batch_count >= 1. */
+     *   m, n >= 1 (and k >= 1 where used); batch_count >= 1.
+     * FFT, RFFT, IRFFT: x and out are contiguous m x len x k blocks, len
+     * per operand: n, or n/2 + 1 on the complex side of RFFT (out) and
+     * IRFFT (x). Each of the m*k lines (len elements k apart) is
+     * transformed: out_j = scalars[0] * sum_t x_t exp(-+2 pi i j t / n),
+     * the sign + with ACCEL_OP_FLAG_FFT_INVERSE (which IRFFT always
+     * carries). RFFT: the first n/2 + 1 outputs of the FFT of a real line.
+     * IRFFT: the real line whose spectrum is x extended by Hermitian
+     * symmetry (x_{n-j} = conj(x_j)); the imaginary parts of x_0 and, for
+     * even n, x_{n/2} are ignored (NumPy's irfft). n >= 1; verify mode
+     * compares with ACCEL_TOLERANCE_FFT. x is read only (a backend whose
+     * library overwrites a C2R input copies it first). */
     size_t batch_count;                  /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
     /* ACCEL_OP_KERNEL: the launch (below); NULL for every other op. Takes
@@ -269,6 +285,8 @@ typedef struct accel_op_desc {
 #define ACCEL_OP_FLAG_SORT_DESCENDING (1u << 1)
 /* EIGH, SVD: compute the vectors too (else only the values). */
 #define ACCEL_OP_FLAG_LINALG_VECTORS (1u << 2)
+/* FFT: the inverse transform's sign (exp(+2 pi i j t / n)); no scaling. */
+#define ACCEL_OP_FLAG_FFT_INVERSE (1u << 3)
 
 /* The output block of a LINALG op (accel_op_desc above): regions r = 0 to
  * count-1 of size[r] elements per problem, starting at element off[r] of

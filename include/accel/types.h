@@ -116,21 +116,25 @@ typedef enum accel_op_kind {
     ACCEL_OP_KIND_RANDOM = 8,    /* out = Philox4x32-10 numbers                 */
     ACCEL_OP_KIND_TRANSPOSE = 9, /* out = x^T, 2-D, strided                     */
     ACCEL_OP_KIND_SORT = 10,     /* out = x's segments sorted (stable)          */
-    ACCEL_OP_KIND_LINALG = 11    /* LAPACK factorizations and solvers, batched  */
+    ACCEL_OP_KIND_LINALG = 11,   /* LAPACK factorizations and solvers, batched  */
+    ACCEL_OP_KIND_FFT = 12       /* out = the DFT of x's segments               */
 } accel_op_kind;
 
 /* How far two backends' results of an op may be apart (accel_tolerance_compare;
  * the bounds and their sources are in accel/verify.h). N is the row's TOL_N. */
 typedef enum accel_tolerance_rule {
-    ACCEL_TOLERANCE_EXACT = 1,   /* bit-identical values                         */
-    ACCEL_TOLERANCE_ULPS = 2,    /* N ulp of the reference value                 */
-    ACCEL_TOLERANCE_TERMS = 3,   /* N ulp of |alpha*x| + |beta*y|, the terms'
-                                    magnitude (cancellation-safe)                */
-    ACCEL_TOLERANCE_NORMAL = 4,  /* N ulp + 64*eps*stddev (Box-Muller)           */
-    ACCEL_TOLERANCE_SUM = 5,     /* N*n*eps*sum|x_i| (dot: sum|x_i*y_i|)         */
-    ACCEL_TOLERANCE_GEMM = 6,    /* N*(k+2)*eps*(|alpha||A||B| + |beta||C|)_ij   */
-    ACCEL_TOLERANCE_BACKWARD = 7 /* backward error <= N*n*eps (per matrix; the
+    ACCEL_TOLERANCE_EXACT = 1,    /* bit-identical values                         */
+    ACCEL_TOLERANCE_ULPS = 2,     /* N ulp of the reference value                 */
+    ACCEL_TOLERANCE_TERMS = 3,    /* N ulp of |alpha*x| + |beta*y|, the terms'
+                                     magnitude (cancellation-safe)                */
+    ACCEL_TOLERANCE_NORMAL = 4,   /* N ulp + 64*eps*stddev (Box-Muller)           */
+    ACCEL_TOLERANCE_SUM = 5,      /* N*n*eps*sum|x_i| (dot: sum|x_i*y_i|)         */
+    ACCEL_TOLERANCE_GEMM = 6,     /* N*(k+2)*eps*(|alpha||A||B| + |beta||C|)_ij   */
+    ACCEL_TOLERANCE_BACKWARD = 7, /* backward error <= N*n*eps (per matrix; the
                                     residual of the factorization or solve)     */
+    ACCEL_TOLERANCE_FFT = 8       /* per transformed line, in the L2 norm:
+                                   N*u*(log2(n) + p)*||expected||, p the
+                                   largest prime factor of n if in 7..61      */
 } accel_tolerance_rule;
 
 /* How bytes moved and floating-point operations of one op are counted (the
@@ -150,6 +154,8 @@ typedef enum accel_cost_model {
 #define ACCEL_DTYPES_ANY ((1u << 1) | (1u << 2) | (1u << 3) | (1u << 4)) /* and f16, bf16 */
 /* Every real dtype: the floats, the integers and bool (values 1 to 13). */
 #define ACCEL_DTYPES_REAL ((1u << 14) - 2u)
+/* complex64 and complex128 (the FFT ops' dtype: their precision). */
+#define ACCEL_DTYPES_COMPLEX ((1u << 14) | (1u << 15))
 
 /* The op table: every fact about an op, in one place. The core (validation,
  * names, tolerance, cost, fallback, verify), the tools and the backends read
@@ -257,7 +263,15 @@ typedef enum accel_cost_model {
     X(EIGH, 104, eigh, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 16, LINALG, 0, 0, 27, NULL,     \
       NULL, NULL)                                                                                  \
     X(SVD, 105, svd, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 16, LINALG, 0, 0, 36, NULL, NULL, \
-      NULL)
+      NULL)                                                                                        \
+    /* FFT, RFFT, IRFFT: operands x, out (never overlapping); lines as accel_op_desc says;         \
+     * DTYPE is the complex dtype of the precision (RFFT's x, IRFFT's out: its real half). */      \
+    X(FFT, 110, fft, FFT, 2, 0, ACCEL_DTYPES_COMPLEX, FFT, 4, ELEMENTWISE, 1, 1, 0, NULL, NULL,    \
+      NULL)                                                                                        \
+    X(RFFT, 111, rfft, FFT, 2, 0, ACCEL_DTYPES_COMPLEX, FFT, 4, ELEMENTWISE, 1, 1, 0, NULL, NULL,  \
+      NULL)                                                                                        \
+    X(IRFFT, 112, irfft, FFT, 2, 0, ACCEL_DTYPES_COMPLEX, FFT, 4, ELEMENTWISE, 1, 1, 0, NULL,      \
+      NULL, NULL)
 
 /* Op codes carried by accel_op_desc: the op table's ENUM and VALUE columns. */
 typedef enum accel_op_code {

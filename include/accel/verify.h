@@ -51,6 +51,13 @@
  *   and singular values within c p eps ||A|| of the reference's (Weyl;
  *   LAPACK Users' Guide 3rd ed. ch. 4's p(n) eps bounds with p(n) = c n).
  *   docs/checking.md has the table;
+ * - fft, rfft, irfft: per transformed line in the L2 norm, ||got - ref|| <=
+ *   c*u*(log2 n + p)*||ref||, c = 4, p the largest prime factor of n when in
+ *   7..61 (else 0): the Cooley-Tukey bound (Higham, Theorem 24.2; Schatzman,
+ *   SIAM J. Sci. Comput. 17(5), 1996) plus a prime radix done as a direct
+ *   DFT (kissfft's generic butterfly; larger primes go through Bluestein's
+ *   algorithm, O(u log n) again); a line whose reference is not finite
+ *   must not be either;
  * - everywhere: NaN must meet NaN, and +-Inf the same +-Inf; a finite result
  *   against a non-finite one is a mismatch.
  */

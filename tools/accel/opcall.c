@@ -70,6 +70,10 @@ accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer
         return accel_linalg_batched(q, op, dt, d->batch_count, d->m, d->n, d->k, d->flags, s[0],
                                     solve ? s[1] : accel_slice_of(NULL, 0, 0), s[solve ? 2 : 1]);
     }
+    case ACCEL_OP_KIND_FFT:
+        return accel_fft_segments(q, op, dt, d->m, d->n, d->k,
+                                  (d->flags & ACCEL_OP_FLAG_FFT_INVERSE) != 0, d->scalars[0], s[0],
+                                  s[1]);
     }
     return ACCEL_ERROR_INVALID_ARGUMENT;
 }

@@ -46,6 +46,7 @@ static bool kind_of(accel_op_code code, run_kind *out)
     case ACCEL_OP_KIND_RANDOM:
     case ACCEL_OP_KIND_SORT:
     case ACCEL_OP_KIND_LINALG:
+    case ACCEL_OP_KIND_FFT:
         break;
     }
     return false;

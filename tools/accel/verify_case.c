@@ -72,6 +72,10 @@ static void gen(accel_op_code op, accel_dtype dt, int which, void *p, size_t n, 
         gen_half(dt, p, n, r);
         return;
     }
+    if (dt == ACCEL_C64 || dt == ACCEL_C128) { /* pairs of reals */
+        dt = dt == ACCEL_C64 ? ACCEL_F32 : ACCEL_F64;
+        n *= 2;
+    }
     for (size_t i = 0; i < n; i++) {
         double v;
         if (special) {
@@ -182,6 +186,9 @@ static void describe(const accel_op_desc *d, char *out, size_t cap)
     else if (p && p->kind == ACCEL_OP_KIND_LINALG)
         snprintf(out, cap, "batch=%zu m=%zu n=%zu k=%zu%s", d->batch_count, d->m, d->n, d->k,
                  d->flags & ACCEL_OP_FLAG_LINALG_VECTORS ? " vectors" : "");
+    else if (p && p->kind == ACCEL_OP_KIND_FFT)
+        snprintf(out, cap, "outer=%zu n=%zu inner=%zu scale=%g%s", d->m, d->n, d->k, d->scalars[0],
+                 d->flags & ACCEL_OP_FLAG_FFT_INVERSE ? " inverse" : "");
     else if (p && p->kind == ACCEL_OP_KIND_SORT)
         snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
                  d->flags & ACCEL_OP_FLAG_SORT_DESCENDING ? " descending" : "");

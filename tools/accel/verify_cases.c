@@ -281,6 +281,27 @@ static void linalg(verify_run *vr, accel_dtype dt)
     }
 }
 
+/* Complex FFTs (lines along the middle axis of m x n x k blocks; both
+ * directions, scaled or not): a power of two, a prime cuFFT does by
+ * Bluestein, lines k apart, a single point. RFFT and IRFFT, whose real
+ * side is another element size than the op's dtype, are checked by verify
+ * mode and tests/test_cuda.c instead. */
+static void ffts(verify_run *vr, accel_dtype dt)
+{
+    static const size_t shapes[][3] = {
+        {1, 4096, 1}, {8, 1000, 1}, {3, 97, 5}, {1, 4099, 1}, {2, 1, 3}};
+    accel_op_desc d;
+    for (size_t s = 0; s < COUNT(shapes); s++)
+        for (uint32_t inv = 0; inv < 2; inv++) {
+            desc_base(&d, ACCEL_OP_FFT, dt);
+            d.m = shapes[s][0], d.n = shapes[s][1], d.k = shapes[s][2];
+            d.flags = inv ? ACCEL_OP_FLAG_FFT_INVERSE : 0;
+            d.scalars[0] = inv ? 1.0 / (double)d.n : 1.0;
+            set_counts(&d, 2, d.m * d.n * d.k, d.m * d.n * d.k);
+            verify_case(vr, &d, false);
+        }
+}
+
 void verify_suite(verify_run *vr)
 {
     static const accel_dtype fdt[] = {ACCEL_F32, ACCEL_F64};
@@ -295,4 +316,6 @@ void verify_suite(verify_run *vr)
         matrices(vr, alldt[t]);
         sorts(vr, alldt[t]);
     }
+    ffts(vr, ACCEL_C64);
+    ffts(vr, ACCEL_C128);
 }

@@ -18,13 +18,17 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _lib as L
-from ._array import Array, _exported, _native_ptr, _wrap
+from ._array import _CODES, Array, _exported, _native_ptr, _wrap
 from ._array import empty as _empty
 from ._core import _Block, _stream_for, get_device, runtime
 from ._lib import check, error
 
 KDL_CPU, KDL_CUDA, KDL_CUDA_HOST = 1, 2, 3
 KDL_FLOAT = 2
+# DLDataTypeCode by NumPy's dtype kind (kDLInt, kDLUInt, kDLFloat, kDLComplex,
+# kDLBool), and back.
+_KDL_OF_KIND = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
+_KIND_OF_KDL = {v: k for k, v in _KDL_OF_KIND.items()}
 
 
 class DLDevice(ctypes.Structure):
@@ -120,6 +124,10 @@ def to_dlpack(a: Array, stream: Optional[int] = None, max_version: Any = None) -
     if _create is None or _destructor[ver] is None:
         raise _unsupported("Array.__dlpack__")
     dev_type, dev_id = device_of(a)
+    if a._st is not None:
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    f"accel.Array.__dlpack__: a strided view (strides {a.strides}); export "
+                    "a C-contiguous copy (x.copy())")
     ptr = _native_ptr(a, "Array.__dlpack__")
     b = a._block
     # The consumer reads on its own stream (or the host): the work queued
@@ -131,7 +139,8 @@ def to_dlpack(a: Array, stream: Optional[int] = None, max_version: Any = None) -
     out = ctypes.c_void_p()
     bits = a.dtype.itemsize * 8
     _api.Py_IncRef(a)
-    code = _create(ptr, dev_type, dev_id, KDL_FLOAT, bits, a.ndim, shape, ver, id(a),
+    code = _create(ptr, dev_type, dev_id, _KDL_OF_KIND[a.dtype.kind], bits, a.ndim, shape, ver,
+                   id(a),
                    ctypes.byref(out))
     if code:
         # Nothing owns the reference taken above: give it back.
@@ -302,11 +311,17 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.from_dlpack: DLPack {mt.version.major}.{mt.version.minor}")
     t = mt.dl_tensor
-    if t.dtype.code != KDL_FLOAT or t.dtype.lanes != 1 or t.dtype.bits not in (16, 32, 64):
+    kind = _KIND_OF_KDL.get(int(t.dtype.code))
+    dt = None
+    if kind is not None and t.dtype.lanes == 1 and t.dtype.bits % 8 == 0:
+        try:
+            dt = np.dtype(np.bool_) if kind == "b" else np.dtype(f"{kind}{t.dtype.bits // 8}")
+        except TypeError:
+            dt = None
+    if dt not in _CODES or (kind == "b" and t.dtype.bits != 8):
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.from_dlpack: DLPack dtype code {t.dtype.code}, {t.dtype.bits} bits, "
-                    f"{t.dtype.lanes} lanes (accel takes float16/32/64)")
-    dt = np.dtype(f"f{t.dtype.bits // 8}")
+                    f"{t.dtype.lanes} lanes (accel takes bool, integers, floats, complex)")
     shape, data, nbytes = _checked_layout(t, dt.itemsize)
     acc_dev = _device_for(t, rt, device)
     if data % dt.itemsize:

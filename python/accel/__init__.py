@@ -25,7 +25,7 @@ import sys as _sys
 from . import cuda, random
 from ._namespace import *  # noqa: F401,F403 (the standard's functions, dtypes, constants)
 from ._namespace import __array_api_version__, __array_namespace_info__
-from ._array import Array, asnumpy, axpby, ndarray
+from ._array import Array, asnumpy, axpby, fill, ndarray
 from ._ufunc import ELEMENTWISE, square
 from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode, devices,
                     empty_pinned,

@@ -88,10 +88,12 @@ AXIS_NONE = -(1 << 31)  # ACCEL_ARRAY_AXIS_NONE
 
 # The elementwise functions of the C table: {name: (fn code, arity, result)}.
 FUNCTIONS = {}
+KINDS = {}  # {name: bit (1 << kind) per dtype kind the function takes}
 for _code in range(1, 128):
     _r = fn_info(_code)
     if _r:
         _row = _r.contents
         FUNCTIONS[_row.name.decode()] = (_row.fn, _row.arity, _row.result)
+        KINDS[_row.name.decode()] = _row.kinds
 REDUCTIONS = {"sum": 1, "prod": 2, "min": 3, "max": 4, "mean": 5, "any": 6, "all": 7,
               "argmin": 8, "argmax": 9}  # ACCEL_ARRAY_REDUCE_LIST

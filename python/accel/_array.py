@@ -776,14 +776,20 @@ def _join(s: Stream, *blocks: Any) -> None:
 
 def fill(a: Array, value: Any) -> Array:
     """Set every element of `a` (any view) to `value`, converted to a's
-    dtype as accel_array_full_i64/_u64 (integers exactly, bool as value !=
-    0) or accel_array_full (a float). Returns a. Raises UnsupportedError for
+    dtype: accel_fill for a contiguous float32/float64 array, else
+    accel_array_full_i64/_u64 (integers exactly, bool as value != 0) or
+    accel_array_full (a float). Returns a. Raises UnsupportedError for
     complex arrays."""
     held = a._blk("fill")  # held until return: see Array.release
     if not a._size:
         return a
     s = _prepare(a.device, a)
     v = value.item() if isinstance(value, np.generic) else value
+    if a._code <= 2 and a._st is None and isinstance(v, (int, float)) and not isinstance(
+            v, bool) and -(1 << 53) <= v <= (1 << 53):
+        # A float array: the op path's accel_fill (graphs fuse it).
+        _op_check(L.fill(s._handle, a._code, float(v), a._slice), "fill", a)
+        return a
     if isinstance(v, (bool, np.bool_)):
         v = int(v)
     if isinstance(v, int) and -(1 << 63) <= v < (1 << 63):

@@ -32,7 +32,7 @@ import numpy as np
 
 from . import _aa_lib as C
 from . import _lib as L
-from ._array import _CODES, Array, _alloc, _prepare, _view, contiguous, fill
+from ._array import _CODES, Array, _alloc, _prepare, _shape_of, _view, contiguous, fill
 from ._array import asarray as _host_asarray
 from ._array import _upload as _host_upload
 from ._core import Device, get_device
@@ -60,7 +60,7 @@ def _dtype(dtype: Any, fn: str) -> np.dtype:
     except TypeError:
         dt = None
     if dt not in _CODES:
-        raise TypeError(f"accel.{fn}: dtype {dtype!r} is not one accel has "
+        raise L.error("ACCEL_ERROR_DTYPE_MISMATCH", f"accel.{fn}: dtype {dtype!r} is not one accel has "
                         "(bool, int8..int64, uint8..uint64, float32, float64, complex64, "
                         "complex128)")
     return dt
@@ -161,7 +161,7 @@ def _attach() -> None:
 
 
 def _compare(fn: str, x: Array, o: Any) -> Any:
-    if not isinstance(o, (Array, _b.bool, int, float, complex, np.generic)):
+    if not isinstance(o, (Array, _b.bool, int, float, complex, np.generic, np.ndarray)):
         return NotImplemented
     return _binary(fn, x, o)
 
@@ -358,12 +358,7 @@ def eye(n_rows: int, n_cols: Optional[int] = None, /, k: int = 0, dtype: Any = N
 
 
 def _shape(shape: Any, fn: str) -> Tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)) and not isinstance(shape, _b.bool):
-        shape = (shape,)
-    t = tuple(operator.index(s) for s in shape)
-    if _b.any(s < 0 for s in t):
-        raise ValueError(f"accel.{fn}: negative dimension in shape {t}")
-    return t
+    return _shape_of(shape, f"accel.{fn}")
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> Array:
@@ -389,6 +384,11 @@ def _promote(a: np.dtype, b: np.dtype, strict: _b.bool = False) -> np.dtype:
     """The standard's promotion of a and b (accel_result_type); where it has
     none (mixed kinds: int32 with float32, int64 with uint64), NumPy's
     (np.result_type), as a CuPy user expects, unless strict."""
+    for d in (a, b):
+        if d not in C.CODES:
+            raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
+                          f"accel: {d} arrays are stored and copied only (no function computes "
+                          "on them)")
     out = ctypes.c_int()
     code = C.result_type(C.CODES[a], C.CODES[b], ctypes.byref(out))
     if code and not strict:
@@ -546,13 +546,31 @@ def _result_dtype(fn: str, *dts: np.dtype) -> np.dtype:
     return r
 
 
-def _bshape(*xs: Array) -> Tuple[int, ...]:
+def _bshape(*xs: Array, fn: str = "broadcast_shapes") -> Tuple[int, ...]:
+    """The broadcast shape of the arrays (accel_broadcast_shapes), or
+    ShapeMismatchError naming fn and the shapes."""
     views = [x._cv() for x in xs]
     arr = (C.V * len(xs))(*(ctypes.pointer(v) for v in views))
     nd = ctypes.c_uint32()
     shp = (ctypes.c_int64 * C.MAX_NDIM)()
-    _check(C.broadcast_shapes(len(xs), arr, ctypes.byref(nd), shp))
+    code = C.broadcast_shapes(len(xs), arr, ctypes.byref(nd), shp)
+    if code:
+        e = L.failed(code)
+        raise L.error(e.status, f"accel.{fn}: shapes {', '.join(str(x.shape) for x in xs)} do "
+                      f"not broadcast ({e.message})")
     return tuple(shp[i] for i in range(nd.value))
+
+
+def _floats(fn: str, *xs: Array) -> Tuple[Array, ...]:
+    """The operands of a function that computes in floats only (divide,
+    exp, sin, ...) as float64 when they are integers or bools (NumPy's
+    and CuPy's result; the standard leaves it to the library)."""
+    kinds = C.KINDS[fn]
+    dt = xs[0].dtype if len(xs) == 1 else _result_dtype(fn, *(x.dtype for x in xs))
+    k = C.dtype_kind_of(C.CODES[dt]) if dt in C.CODES else 0
+    if k and not kinds & (1 << k) and kinds & (1 << C.KIND_FLOAT) and dt.kind in "biu":
+        return tuple(astype(x, float64) for x in xs)
+    return xs
 
 
 def _binary(fn: str, x1: Any, x2: Any) -> Array:
@@ -563,9 +581,11 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
     elif not isinstance(x2, Array):
         x2 = _as_operand(x2, x1, fn)
     if x1.device != x2.device:
-        raise L.error("ACCEL_ERROR_DEVICE_MISMATCH", f"accel.{fn}: arrays on {x1.device.name} and "
-                         f"{x2.device.name}")
-    out = _new(_bshape(x1, x2), _result_dtype(fn, x1._dtype, x2._dtype), x1.device)
+        raise L.error("ACCEL_ERROR_DEVICE_MISMATCH",
+                      f"accel.{fn}: arrays on {x1.device.name} and {x2.device.name}")
+    shape = _bshape(x1, x2, fn=fn)
+    x1, x2 = _floats(fn, x1, x2)
+    out = _new(shape, _result_dtype(fn, x1._dtype, x2._dtype), x1.device)
     _check(C.binary(_q(x1, x2, out), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(), out._cv()))
     return out
 
@@ -573,6 +593,7 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
 def _unary(fn: str, x: Array) -> Array:
     if not isinstance(x, Array):
         raise TypeError(f"accel.{fn}: x must be an array, not {type(x).__name__}")
+    (x,) = _floats(fn, x)
     out = _new(x.shape, _result_dtype(fn, x._dtype), x.device)
     _check(C.unary(_q(x, out), C.FUNCTIONS[fn][0], x._cv(), out._cv()))
     return out
@@ -634,6 +655,8 @@ def where(condition: Array, x1: Any = None, x2: Any = None, /) -> Any:
         return nonzero(condition)
     if not isinstance(condition, Array):
         raise TypeError("accel.where: condition must be an accel.Array")
+    if condition.dtype != bool:
+        condition = astype(condition, bool)
     if not isinstance(x1, Array):
         x1 = _as_operand(x1, x2 if isinstance(x2, Array) else condition, "where")
     if not isinstance(x2, Array):
@@ -800,8 +823,8 @@ def _getitem(x: Array, key: Any) -> Array:
         else:
             i = operator.index(k)
             if not -n <= i < n:
-                raise IndexError(f"accel: index {i} is out of bounds for axis "
-                                 f"{axis} of size {n}")
+                raise L.error("ACCEL_ERROR_OUT_OF_RANGE", f"accel: index {i} is out of bounds "
+                              f"for axis {axis} of size {n}")
             i = i + n if i < 0 else i
             start[axis], stop[axis], step[axis] = i, i + 1, 1
             drop |= 1 << axis
@@ -1029,9 +1052,20 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
 
 
 # --------------------------------------------------------------- reductions
+_IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True, "mean": math.nan}
+
+
 def _reduce(name: str, x: Array, axis: Any, keepdims: _b.bool, dtype: np.dtype) -> Array:
+    """accel_array_reduce over the axes; an empty reduction gives the
+    identity (sum 0, prod 1, any False, all True, mean NaN) or, for those
+    without one (max, min, argmax, argmin), raises ValueError."""
     mask, axes = _axes_mask(axis, x.ndim, name)
     shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes)
+    if x.size == 0:
+        if name not in _IDENTITY and math.prod(shape):
+            raise L.error("ACCEL_ERROR_INVALID_ARGUMENT",
+                          f"accel.{name}: an empty reduction has no identity")
+        return full(shape, _IDENTITY.get(name, 0), dtype=dtype, device=x.device)
     out = _new(shape, dtype, x.device)
     _check(C.reduce(_q(x, out), C.REDUCTIONS[name], x._cv(), mask, int(keepdims),
                      out._cv()))
@@ -1062,9 +1096,12 @@ def _out(r: Array, out: Optional[Array], fn: str) -> Array:
 def sum(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
         keepdims: _b.bool = False) -> Array:
     """Sum over axis (an int, a tuple or None: all) on the device
-    (accel_array_reduce; floats accumulate in a fixed order). Integers sum
-    in int64 (uint64 for unsigned), as the standard says; dtype= converts.
-    out= as CuPy's."""
+    (accel_array_reduce). Floats accumulate in a fixed order, the same
+    result every run; any order's error is within (n-1)*eps*sum|x| to first
+    order (Higham 2002, 4.2). Integers sum in int64 (uint64 for unsigned),
+    wrapping, as the standard says; dtype= converts. out= as CuPy's. The
+    sum of no elements is 0. Raises IndexError (axis), ValueError
+    (repeated axis)."""
     x2, cd = _sum_dtype(x, dtype)
     r = _reduce("sum", x2, axis, keepdims, cd)
     r = r if dtype is None or _dtype(dtype, "sum") == cd else astype(r, dtype)
@@ -1201,8 +1238,10 @@ def matmul(x1: Array, x2: Array, /, out: Any = None) -> Array:
     a = x1 if x1.ndim > 1 else expand_dims(x1, axis=0)
     b = x2 if x2.ndim > 1 else expand_dims(x2, axis=-1)
     if a.shape[-1] != b.shape[-2]:
-        raise ValueError(f"accel.matmul: shapes {x1.shape} and {x2.shape} do not align")
-    dt = result_type(x1, x2)
+        raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
+                      f"accel.matmul: shapes {x1.shape} and {x2.shape} do not align (inner "
+                      f"dimensions {a.shape[-1]} and {b.shape[-2]})")
+    dt = x1.dtype if x1.dtype == x2.dtype else result_type(x1, x2)
     if dt.kind == "f" and a.size and b.size:
         a, b = contiguous(astype(a, dt, copy=False)), contiguous(astype(b, dt, copy=False))
         batch = _bshape(a[..., :1, :1], b[..., :1, :1])[:-2]

@@ -91,7 +91,7 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
         shape = a._shape
         dt = a._dtype
         dev = a.device
-        if (b._shape != shape or b._dtype is not dt or b.device is not dev or a._code > 2
+        if (b._shape != shape or b._dtype is not dt or b.device is not dev or a._code > 3
                 or a._st is not None or b._st is not None):
             return slow(a, b, out)
         s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
@@ -156,7 +156,7 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
     """The per-op path of unary op `op` (as _binary_op; accel_unary)."""
 
     def f(x: Array, out: Optional[Array] = None) -> Array:
-        if x.__class__ is not Array or x._code > 2 or x._st is not None:
+        if x.__class__ is not Array or x._code > 3 or x._st is not None:
             return slow(x, out)
         bx = x._block
         if bx is None:
@@ -249,7 +249,7 @@ def _contiguous_unary(fn: str, f: Callable[..., Array]) -> Callable[..., Array]:
     def slow(x: Any, out: Optional[Array] = None) -> Array:
         if x.__class__ is not Array:
             raise TypeError(f"accel.{fn}: x must be an accel.Array (got {type(x).__name__})")
-        if x._code > 2:
+        if x._code > 3:
             raise error("ACCEL_ERROR_DTYPE_MISMATCH",
                         f"accel.{fn}: {x.dtype} arrays (accel.{fn} takes float32, float64)")
         return f(contiguous(x), out if out is None or out._st is None else None)
@@ -258,7 +258,8 @@ def _contiguous_unary(fn: str, f: Callable[..., Array]) -> Callable[..., Array]:
 
 _DOC = """{what}, elementwise: NumPy's ``{name}`` ({via}).
 
-Operands: accel arrays (broadcast together, dtypes promoted by the Array
+float32 and float64 arrays of one shape take accel_{c} directly (float16
+is refused there: DtypeMismatchError). Operands: accel arrays (broadcast together, dtypes promoted by the Array
 API standard's table, NumPy's where the standard has no rule) or Python
 scalars. out: an array of the result's shape to write into (converted to
 its dtype; may be an operand: in place). Returns the result (out when
@@ -313,7 +314,7 @@ def _elementwise_from_table() -> dict:
             holder.append(_contiguous_unary(name, f))
             via = f"accel_{c}; float32 and float64"
         f.__name__ = f.__qualname__ = name
-        f.__doc__ = _DOC.format(what=what, name=name, via=via, acc=acc)
+        f.__doc__ = _DOC.format(what=what, name=name, via=via, acc=acc, c=c)
         for n in numpy_names + _ALIASES.get(c, ()):
             made[n] = f
     return made

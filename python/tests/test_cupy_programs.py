@@ -22,7 +22,6 @@ PROGRAMS = sorted(p.name for p in HERE.glob("p[0-9]*.py"))
 NOT_YET = {
     "p13_where_clip_norm.py": "cp.linalg.norm",
     "p15_fuse.py": "cp.fuse",
-    "p16_random_generator.py": "default_rng; randint",
 }
 
 

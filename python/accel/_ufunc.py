@@ -220,8 +220,10 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
     return f
 
 
-def _into(fn: str, r: Array, out: Optional[Array]) -> Array:
-    """r, or r written into out (converted to out's dtype, NumPy's out=)."""
+def _into(fn: str, r: Array, out: Optional[Array], inplace: bool = False) -> Array:
+    """r, or r written into out: converted to out's dtype within a kind
+    (NumPy's out= with casting="same_kind"); in place (out an operand: x +=
+    y) only when r has out's dtype, as the standard says."""
     if out is None:
         return r
     if out.__class__ is not Array:
@@ -229,13 +231,17 @@ def _into(fn: str, r: Array, out: Optional[Array]) -> Array:
     if out.shape != r.shape:
         raise error("ACCEL_ERROR_SHAPE_MISMATCH",
                     f"accel.{fn}: out has shape {out.shape}, the result {r.shape}")
+    if (r.dtype != out.dtype and inplace) or not np.can_cast(r.dtype, out.dtype, "same_kind"):
+        raise error("ACCEL_ERROR_DTYPE_MISMATCH",
+                    f"accel: in-place {fn} (or out=) gives {r.dtype}, but out is {out.dtype}")
     ns.copyto(out, r)
     return out
 
 
 def _slow_binary(name: str, fn: str) -> Callable[..., Array]:
     g = getattr(ns, name)
-    return lambda a, b, out=None: _into(fn, g(a, b), out)
+    return lambda a, b, out=None: _into(fn, g(a, b), out, out is not None and (
+        out is a or out is b))
 
 
 def _slow_unary(name: str, fn: str) -> Callable[..., Array]:

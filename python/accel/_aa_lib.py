@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 """The C array layer (accel/array.h) through ctypes: the view struct, the
-dtype table (accel/types.h's ACCEL_DTYPE_LIST) and the prototypes that
-the namespace (_namespace.py) and arrays (_array.py) call. Nothing here computes: it names C entry points."""
+dtype table (accel/types.h's ACCEL_DTYPE_LIST) and the prototypes that the
+namespace (_namespace.py) and the arrays (_array.py) call. Nothing here
+computes: it names C entry points."""
 from __future__ import annotations
 
 import ctypes

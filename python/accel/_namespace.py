@@ -495,7 +495,7 @@ class _Info:
     """What __array_namespace_info__() returns."""
 
     def capabilities(self) -> dict:
-        return {"boolean indexing": False, "data-dependent shapes": False,
+        return {"boolean indexing": True, "data-dependent shapes": True,
                 "max dimensions": C.MAX_NDIM}
 
     def default_device(self) -> Device:

@@ -102,6 +102,10 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
         copyto(_getitem(self, key), value)
         return
     vals = astype(_as_operand(value, self, "__setitem__"), self.dtype, copy=False)
+    if k.dtype == bool and k.ndim == 0:
+        if k:
+            copyto(self, vals if vals.ndim <= self.ndim else squeeze(vals, axis=0))
+        return
     if k.dtype == bool:
         if k.shape != self.shape[:k.ndim]:
             raise IndexError(f"accel: boolean index of shape {k.shape} for an array of shape "
@@ -756,7 +760,10 @@ def _fancy_get(x: Array, k: Array) -> Array:
         if x.ndim == 0:
             raise IndexError("accel: an integer array index into a 0-d array")
         return take(x, k, axis=0)
-    if k.ndim == 0 or k.shape != x.shape[:k.ndim]:
+    if k.ndim == 0:   # x[True]: x with a new axis of 1; x[False]: of 0
+        return _copy_of(expand_dims(x, axis=0)) if k else _new((0,) + x.shape, x.dtype,
+                                                               x.device)
+    if k.shape != x.shape[:k.ndim]:
         raise IndexError(f"accel: boolean index of shape {k.shape} for an array of shape "
                          f"{x.shape}")
     n = int(sum(k))

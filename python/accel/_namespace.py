@@ -110,7 +110,12 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
         if k.shape != self.shape[:k.ndim]:
             raise IndexError(f"accel: boolean index of shape {k.shape} for an array of shape "
                              f"{self.shape}")
-        _check(C.mask_scatter(_q(self, k, vals), self._cv(), k._cv(), vals._cv()))
+        dst = self
+        if self.dtype.kind == "c":  # complex elements as (real, imag) float pairs
+            if vals.ndim == 0:
+                vals = _copy_of(broadcast_to(vals, (int(sum(k)),) + self.shape[k.ndim:]))
+            dst, vals = _pairs(self), _pairs(contiguous(vals))
+        _check(C.mask_scatter(_q(dst, k, vals), dst._cv(), k._cv(), vals._cv()))
         return
     n = self.shape[0] if self.ndim else 0
     if k.dtype.kind not in "iu" or (k.size and (int(max(k)) >= n or int(min(k)) < -n)):
@@ -484,13 +489,22 @@ def iinfo(type: Any, /) -> Any:
 
 
 def astype(x: Array, dtype: Any, /, *, copy: _b.bool = True, device: Any = None) -> Array:
-    """x converted to dtype on its device (accel_array_astype)."""
+    """x converted to dtype on its device (accel_array_astype; to a complex
+    dtype through its real and imaginary parts as float views). Raises
+    UnsupportedError from complex to a real dtype."""
     dt = _dtype(dtype, "astype")
     if device is not None:
         x = x.to_device(device)
     if dt == x._dtype:
         return _copy_of(x) if copy else x
     out = _new(x.shape, dt, x.device)
+    if dt.kind == "c":  # to complex: the parts as float views of out
+        if x.dtype.kind == "c":
+            _check(C.astype(_q(x, out), _pairs(x)._cv(), _pairs(out)._cv()))
+        else:
+            _check(C.astype(_q(x, out), x._cv(), _pairs(out, 0)._cv()))
+            fill(_pairs(out, 1), 0)
+        return out
     _check(C.astype(_q(x, out), x._cv(), out._cv()))
     return out
 

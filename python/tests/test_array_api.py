@@ -172,3 +172,62 @@ def test_bad_dtype_message():
     np.testing.assert_array_equal(np.asarray(xp.imag(c)), [2.0, 3.5])
     assert xp.real(c).dtype == xp.float64
     assert isinstance(accel.ShapeMismatchError("ACCEL_ERROR_SHAPE_MISMATCH", "m"), ValueError)
+
+
+def test_masks_and_integer_arrays_on_the_device(rng):
+    h = rng.standard_normal((6, 5))
+    x = xp.asarray(h)
+    m = h > 0.2
+    np.testing.assert_array_equal(np.asarray(x[x > 0.2]), h[m])
+    np.testing.assert_array_equal(np.asarray(x[xp.asarray(m[:, 0])]), h[m[:, 0]])
+    idx = np.array([4, 0, -1, 2])
+    np.testing.assert_array_equal(np.asarray(x[xp.asarray(idx)]), h[idx])
+    np.testing.assert_array_equal(np.asarray(xp.take(x, xp.asarray(idx), axis=1)),
+                                  np.take(h, idx, axis=1))
+    x[x < 0] = 0.0
+    h[h < 0] = 0.0
+    np.testing.assert_array_equal(np.asarray(x), h)
+    x[xp.asarray([1, 3])] = -7.0
+    h[[1, 3]] = -7.0
+    np.testing.assert_array_equal(np.asarray(x), h)
+    with pytest.raises(IndexError):
+        x[xp.asarray([6])]
+    c = xp.zeros(3, dtype=xp.complex64)
+    c[xp.asarray([True, False, True])] = 1 + 2j
+    np.testing.assert_array_equal(np.asarray(c), [1 + 2j, 0, 1 + 2j])
+    np.testing.assert_array_equal(np.asarray(xp.astype(xp.asarray([1, 0]), xp.complex128)),
+                                  [1 + 0j, 0j])
+
+
+def test_sorting_searching_and_statistics_against_numpy(rng):
+    h = rng.standard_normal((7, 9))
+    x = xp.asarray(h)
+    np.testing.assert_array_equal(np.asarray(xp.sort(x, axis=0)), np.sort(h, axis=0))
+    np.testing.assert_array_equal(np.asarray(xp.argsort(x, axis=1)),
+                                  np.argsort(h, axis=1, kind="stable"))
+    z = np.where(h > 0.5, h, 0.0)
+    for got, want in zip(xp.nonzero(xp.asarray(z)), np.nonzero(z)):
+        np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_allclose(np.asarray(xp.cumulative_sum(x, axis=1)), np.cumsum(h, axis=1),
+                               rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(x.std(axis=0, ddof=1)), h.std(axis=0, ddof=1),
+                               rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(xp.var(x, axis=(0, 1), correction=1)),
+                               h.var(ddof=1), rtol=1e-13)
+    np.testing.assert_array_equal(np.asarray(x.argmax(axis=1)), h.argmax(axis=1))
+    np.testing.assert_array_equal(np.asarray(xp.triu(x, k=1)), np.triu(h, k=1))
+
+
+def test_strided_views_read_write_and_feed_kernels(rng):
+    h = rng.standard_normal((4, 6)).astype(np.float32)
+    x = xp.asarray(h)
+    v = x[:, ::-2]                     # a strided view of x's buffer
+    assert v.strides == (24, -8)
+    np.testing.assert_array_equal(v.get(), h[:, ::-2])
+    v.set(np.zeros((4, 3), np.float32))
+    h[:, ::-2] = 0
+    np.testing.assert_array_equal(x.get(), h)
+    sq = accel.ElementwiseKernel("T a", "T b", "b = a * a", "sq_view")
+    np.testing.assert_array_equal(sq(x.T).get(), (h.T * h.T))   # copied C-contiguous first
+    np.testing.assert_array_equal((x.T + 1).get(), h.T + 1)     # off the fast path
+    np.testing.assert_allclose((x.T @ x).get(), h.T @ h, rtol=1e-5, atol=1e-5)

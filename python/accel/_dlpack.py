@@ -276,13 +276,13 @@ def _capsule_of(x: Any, device: Any) -> Any:
         return x.__dlpack__(**kw)
 
 
-def from_dlpack(x: Any, device: Any = None) -> Array:
+def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -> Array:
     """An accel Array viewing the memory of `x` without a copy: anything
     with ``__dlpack__`` (a NumPy array on the CPU; a CuPy array or PyTorch
     tensor on CUDA) or a DLPack capsule. Writes through either side are seen
     by the other. The producer's memory stays alive until the accel array
-    (and its views) are gone: its deleter then runs. C-contiguous float32,
-    float64 or float16 data only; the accel device is the CPU device for host
+    (and its views) are gone: its deleter then runs. C-contiguous data of
+    a dtype accel has (bool, integers, floats, complex) only; the accel device is the CPU device for host
     memory and cuda:N for CUDA device N.
 
     A tensor marked read-only (DLPack 1.0's READ_ONLY flag: NumPy sets it
@@ -293,9 +293,12 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
     InvalidArgumentError (a ValueError) naming the field for a negative
     dimension, a negative stride or one beyond the tensor, a byte offset or
     size that passes the end of the address space, more than 32 dimensions.
+    copy=True gives a copy on the device (the standard's from_dlpack).
     Raises UnsupportedError (other device types, non C-contiguous strides,
     dtypes, or a backend that cannot wrap memory), AccelError from
     accel_buffer_wrap."""
+    if copy:
+        return from_dlpack(x, device=device).copy()
     if _managed_release[0] is None or L.buffer_wrap is None:
         raise _unsupported("from_dlpack")
     rt = runtime()
@@ -351,13 +354,17 @@ def _array_dlpack(self: Array, stream: Optional[int] = None, max_version: Any = 
     queued on the array is done before the consumer's (accel waits for
     it unless that is the array's own stream). The capsule keeps the
     buffer alive until the consumer's deleter runs (the deleter lives in
-    libaccel). `dl_device` other than the array's and `copy=True` are
-    refused (UnsupportedError)."""
-    if copy:
-        raise error("ACCEL_ERROR_UNSUPPORTED", "accel.Array.__dlpack__: copy=True")
+    libaccel). copy=True (or a strided view, unless copy=False: then
+    BufferError) exports a C-contiguous copy. `dl_device` other than the
+    array's is refused (UnsupportedError)."""
     if dl_device is not None and tuple(dl_device) != device_of(self):
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.Array.__dlpack__: dl_device {tuple(dl_device)}")
+    if self._st is not None and copy is False:
+        raise BufferError("accel.Array.__dlpack__: a strided view cannot be exported "
+                          "without a copy (copy=False)")
+    if copy or self._st is not None:
+        return to_dlpack(self.copy(), stream, max_version)
     return to_dlpack(self, stream, max_version)
 
 

@@ -602,6 +602,8 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
         raise L.error("ACCEL_ERROR_DEVICE_MISMATCH",
                       f"accel.{fn}: arrays on {x1.device.name} and {x2.device.name}")
     shape = _bshape(x1, x2, fn=fn)
+    if (x1.dtype.kind == "c" or x2.dtype.kind == "c") and fn in _COMPLEX_BINARY:
+        return _complex_binary(fn, x1, x2, shape)
     x1, x2 = _floats(fn, x1, x2)
     out = _new(shape, _result_dtype(fn, x1._dtype, x2._dtype), x1.device)
     _check(C.binary(_q(x1, x2, out), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(), out._cv()))
@@ -611,10 +613,60 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
 def _unary(fn: str, x: Array) -> Array:
     if not isinstance(x, Array):
         raise TypeError(f"accel.{fn}: x must be an array, not {type(x).__name__}")
+    if x.dtype.kind == "c" and fn in _COMPLEX_UNARY:
+        return _COMPLEX_UNARY[fn](x)
     (x,) = _floats(fn, x)
     out = _new(x.shape, _result_dtype(fn, x._dtype), x.device)
     _check(C.unary(_q(x, out), C.FUNCTIONS[fn][0], x._cv(), out._cv()))
     return out
+
+
+# Complex arithmetic the C functions lack, composed on the device from the
+# real and imaginary parts (float views of the complex buffer).
+def _cparts(x: Array) -> Tuple[Array, Array]:
+    return _pairs(x, 0), _pairs(x, 1)
+
+
+def _complex_of(re: Array, im: Array) -> Array:
+    dt = complex64 if re.dtype == float32 else complex128
+    out = _new(re.shape, dt, re.device)
+    copyto(_pairs(out, 0), re)
+    copyto(_pairs(out, 1), im)
+    return out
+
+
+def _complex_neg(x: Array) -> Array:
+    re, im = _cparts(x)
+    return _complex_of(negative(re), negative(im))
+
+
+_COMPLEX_UNARY = {
+    "isnan": lambda x: logical_or(isnan(_pairs(x, 0)), isnan(_pairs(x, 1))),
+    "isinf": lambda x: logical_or(isinf(_pairs(x, 0)), isinf(_pairs(x, 1))),
+    "isfinite": lambda x: logical_and(isfinite(_pairs(x, 0)), isfinite(_pairs(x, 1))),
+    "abs": lambda x: hypot(_pairs(x, 0), _pairs(x, 1)),
+    "negative": _complex_neg,
+    "positive": lambda x: _copy_of(x),
+}
+_COMPLEX_BINARY = ("equal", "not_equal", "add", "subtract", "multiply")
+
+
+def _complex_binary(fn: str, x1: Array, x2: Array, shape: Tuple[int, ...]) -> Array:
+    """fn of complex operands (both made the promoted complex dtype), from
+    their parts: equal/not_equal part by part, add/subtract part by part,
+    multiply as (a+bi)(c+di) = (ac-bd) + (ad+bc)i."""
+    dt = _promote(x1.dtype, x2.dtype)
+    a, b = _cparts(astype(x1, dt, copy=False))
+    c, d = _cparts(astype(x2, dt, copy=False))
+    if fn == "equal":
+        return logical_and(equal(a, c), equal(b, d))
+    if fn == "not_equal":
+        return logical_or(not_equal(a, c), not_equal(b, d))
+    if fn in ("add", "subtract"):
+        f = add if fn == "add" else subtract
+        return _complex_of(f(a, c), f(b, d))
+    return _complex_of(subtract(multiply(a, c), multiply(b, d)),
+                       add(multiply(a, d), multiply(b, c)))
 
 
 def _elementwise() -> dict:

@@ -21,11 +21,10 @@ from __future__ import annotations
 import builtins as _b
 import ctypes
 import math
-import numbers
 import operator
 import threading
 import weakref
-from typing import Any, Callable, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -33,7 +32,7 @@ from . import _core
 from . import _lib as L
 from . import _aa_lib as C
 from . import _staging
-from ._core import Device, Stream, _current_set, _stream_for, _tls, get_device, runtime
+from ._core import Device, Stream, _stream_for, get_device, runtime
 from ._lib import ReleasedError, check, error
 
 float16 = np.float16

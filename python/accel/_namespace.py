@@ -238,7 +238,8 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: Any = None) -
     given by position. Raises TypeError for a dtype accel lacks."""
     dt = None if dtype is None else _dtype(dtype, "asarray")
     if isinstance(obj, Array):
-        r = _host_asarray(obj, dt, _device(device, obj))
+        r = obj if dt is None or dt == obj.dtype else astype(obj, dt)
+        r = _host_asarray(r, None, _device(device, obj))
         if r is not obj and copy is False:
             raise ValueError("accel.asarray: copy=False, but a copy is needed (dtype or device)")
         return _copy_of(obj) if copy and r is obj else r
@@ -498,6 +499,8 @@ def astype(x: Array, dtype: Any, /, *, copy: _b.bool = True, device: Any = None)
     if dt == x._dtype:
         return _copy_of(x) if copy else x
     out = _new(x.shape, dt, x.device)
+    if out.size == 0:
+        return out
     if dt.kind == "c":  # to complex: the parts as float views of out
         if x.dtype.kind == "c":
             _check(C.astype(_q(x, out), _pairs(x)._cv(), _pairs(out)._cv()))
@@ -746,6 +749,8 @@ def _copy_of(x: Array) -> Array:
 def _copy_into(src: Array, dst: Array) -> None:
     """dst[...] = src (same dtype, src broadcast) by accel_array_copy; a
     complex array moves as its (real, imag) float pairs."""
+    if dst.size == 0:
+        return
     if src._dtype.kind == "c":
         src = _broadcast_view(src, dst.shape)
         src, dst = _pairs(src), _pairs(dst)

@@ -1251,6 +1251,8 @@ def _moment(fn: str, x: Array, axis: Any, correction: Any, ddof: Any,
     mask, axes = _axes_mask(axis, x.ndim, fn)
     shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
                   if keepdims or i not in axes)
+    if x.size == 0:   # no elements: N - correction <= 0
+        return full(shape, nan, dtype=x.dtype, device=x.device)
     out = _new(shape, x.dtype, x.device)
     f = C.var if fn == "var" else C.std
     _check(f(_q(x, out), x._cv(), mask, c, int(keepdims), out._cv()))
@@ -1290,6 +1292,8 @@ def cumulative_sum(x: Array, /, *, axis: Optional[int] = None, dtype: Any = None
         x.dtype if k in "fc" else uint64 if k == "u" else int64)
     shape = list(x.shape)
     shape[ax] += 1 if include_initial else 0
+    if x.size == 0:   # nothing to add up: the initial zeros, if any
+        return zeros(shape, dtype=dt, device=x.device)
     out = _new(shape, dt, x.device)
     _check(C.cumulative_sum(_q(x, out), x._cv(), ax, int(include_initial), out._cv()))
     return out

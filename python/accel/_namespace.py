@@ -102,6 +102,8 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
         copyto(_getitem(self, key), value)
         return
     vals = astype(_as_operand(value, self, "__setitem__"), self.dtype, copy=False)
+    if self.size == 0:
+        return
     if k.dtype == bool and k.ndim == 0:
         if k:
             copyto(self, vals if vals.ndim <= self.ndim else squeeze(vals, axis=0))
@@ -773,7 +775,7 @@ def _pairs(x: Array, part: Optional[int] = None) -> Array:
         t.strides[i] = v.strides[i] * 2
     if part is None:
         t.shape[v.ndim], t.strides[v.ndim], t.ndim = 2, 1, v.ndim + 1
-    else:
+    elif x.size:   # (an empty array's parts stay at its offset: nothing is read)
         t.offset = v.offset + part * f.itemsize
     return _derived(x, t, f)
 

@@ -209,3 +209,21 @@ def test_accel_python_fast_takes_the_boolean_words_and_refuses_others():
                 p.stderr[-500:]
         else:
             assert p.returncode == 0 and p.stdout.split() == ["True"], (value, p.stderr[-500:])
+
+
+def test_the_fast_path_takes_the_common_case_only(monkeypatch):
+    """Two C-contiguous float arrays of one shape and dtype go to the op
+    table's accel_binary (through _accel_fast or ctypes); broadcasting,
+    promotion and strided views go to the namespace's function."""
+    calls = []
+    real = A._f_binary if A._f_binary is not None else A._c_binary
+    name = "_f_binary" if A._f_binary is not None else "_c_binary"
+    monkeypatch.setattr(A, name, lambda *a: calls.append(1) or real(*a))
+    x, y = accel.ones(1000, np.float32), accel.full(1000, 2.0, np.float32)
+    assert (accel.add(x, y).get() == 3).all() and (x + y).get()[0] == 3
+    assert len(calls) == 2
+    z = accel.ones((3, 1000), np.float32)
+    assert np.array_equal((z + y).get(), np.full((3, 1000), 3, np.float32))   # broadcast
+    assert (x + accel.ones(1000, np.float64)).dtype == np.float64            # promoted
+    assert np.array_equal((z[:, ::2] + z[:, 1::2]).get(), np.full((3, 500), 2, np.float32))
+    assert len(calls) == 2

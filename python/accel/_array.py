@@ -182,9 +182,10 @@ class Array:
             acc *= _b.max(s, 1)
         return tuple(reversed(st))
 
-    def _cv(self) -> C.View:
+    def _cv(self, pairs: bool = False) -> C.View:
         """The C array layer's descriptor of this array (accel_array: byte
-        offset, element strides)."""
+        offset, element strides); with `pairs`, a complex array as its
+        (real, imag) floats, shape + (2,), which the copies take."""
         b = self._blk("Array")
         v = C.View()
         nd = len(self._shape)
@@ -194,6 +195,11 @@ class Array:
         if self._st is not None:
             for i, x in enumerate(self._st):
                 v.strides[i] = x
+        if pairs and self._dtype.kind == "c":
+            v.dtype = L.F32 if self._dtype.itemsize == 8 else L.F64
+            for i in range(nd):
+                v.strides[i] *= 2
+            v.shape[nd], v.strides[nd], v.ndim = 2, 1, nd + 1
         return v
 
     @property
@@ -631,7 +637,7 @@ def contiguous(a: Array) -> Array:
     out = _alloc(a._shape, a._dtype, a.device)
     if a._size:
         s = _prepare(a.device, a, out)
-        check(C.copy(s._h(), a._cv(), out._cv()))
+        check(C.copy(s._h(), a._cv(True), out._cv(True)))
     return out
 
 
@@ -813,7 +819,7 @@ def copy(a: Array, out: Optional[Array] = None) -> Array:
         _check_out("copy", out, a)
     if a._size:
         s = _prepare(a.device, a, out)
-        check(C.copy(s._h(), a._cv(), out._cv()))
+        check(C.copy(s._h(), a._cv(True), out._cv(True)))
     return out
 
 

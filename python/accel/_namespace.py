@@ -767,16 +767,11 @@ def _pairs(x: Array, part: Optional[int] = None) -> Array:
     """A complex array's elements as float views: shape + (2,) (part None),
     or its real (0) or imaginary (1) parts, sharing its buffer."""
     f = float32 if x._dtype == complex64 else float64
-    v = x._cv()
-    t = C.View()
-    ctypes.pointer(t)[0] = v
-    t.dtype = C.CODES[f]
-    for i in range(v.ndim):
-        t.strides[i] = v.strides[i] * 2
-    if part is None:
-        t.shape[v.ndim], t.strides[v.ndim], t.ndim = 2, 1, v.ndim + 1
-    elif x.size:   # (an empty array's parts stay at its offset: nothing is read)
-        t.offset = v.offset + part * f.itemsize
+    t = x._cv(pairs=True)
+    if part is not None:   # drop the pair axis: the part's elements
+        t.ndim -= 1
+    if part is not None and x.size:   # an empty array's parts stay at its offset
+        t.offset += part * f.itemsize
     return _derived(x, t, f)
 
 

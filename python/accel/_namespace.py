@@ -652,14 +652,27 @@ _COMPLEX_UNARY = {
     "abs": lambda x: hypot(_pairs(x, 0), _pairs(x, 1)),
     "negative": _complex_neg,
     "positive": lambda x: _copy_of(x),
+    "square": lambda x: _complex_binary("multiply", x, x, x.shape),
+    "sign": lambda x: _complex_sign(x),
 }
-_COMPLEX_BINARY = ("equal", "not_equal", "add", "subtract", "multiply")
+
+
+def _complex_sign(x: Array) -> Array:
+    """z / |z|, and 0 where z is 0 (the standard's sign of a complex)."""
+    re, im = _cparts(x)
+    m = hypot(re, im)
+    d = where(equal(m, 0), ones_like(m), m)
+    z = equal(m, 0)
+    return _complex_of(where(z, 0.0, divide(re, d)), where(z, 0.0, divide(im, d)))
+_COMPLEX_BINARY = ("equal", "not_equal", "add", "subtract", "multiply", "divide")
 
 
 def _complex_binary(fn: str, x1: Array, x2: Array, shape: Tuple[int, ...]) -> Array:
     """fn of complex operands (both made the promoted complex dtype), from
     their parts: equal/not_equal part by part, add/subtract part by part,
-    multiply as (a+bi)(c+di) = (ac-bd) + (ad+bc)i."""
+    multiply as (a+bi)(c+di) = (ac-bd) + (ad+bc)i, divide by the textbook
+    formula (no scaling: |c|, |d| above sqrt of the dtype's max overflow,
+    where NumPy's Smith's algorithm does not)."""
     dt = _promote(x1.dtype, x2.dtype)
     a, b = _cparts(astype(x1, dt, copy=False))
     c, d = _cparts(astype(x2, dt, copy=False))
@@ -670,6 +683,10 @@ def _complex_binary(fn: str, x1: Array, x2: Array, shape: Tuple[int, ...]) -> Ar
     if fn in ("add", "subtract"):
         f = add if fn == "add" else subtract
         return _complex_of(f(a, c), f(b, d))
+    if fn == "divide":   # (ac + bd)/(c^2 + d^2) + (bc - ad)/(c^2 + d^2) i, unscaled
+        den = add(multiply(c, c), multiply(d, d))
+        return _complex_of(divide(add(multiply(a, c), multiply(b, d)), den),
+                           divide(subtract(multiply(b, c), multiply(a, d)), den))
     return _complex_of(subtract(multiply(a, c), multiply(b, d)),
                        add(multiply(a, d), multiply(b, c)))
 

@@ -1236,12 +1236,22 @@ def mean(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
 
 def any(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
     """True where any element over axis is nonzero (bool)."""
+    x = _nonzero_of(x)
     return _out(_reduce("any", x, axis, keepdims, bool), out, "any")
 
 
 def all(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
     """True where every element over axis is nonzero (bool)."""
+    x = _nonzero_of(x)
     return _out(_reduce("all", x, axis, keepdims, bool), out, "all")
+
+
+def _nonzero_of(x: Array) -> Array:
+    """A complex x as the bool array x != 0 (any part nonzero), which the
+    reductions take; other arrays as they are."""
+    if x.dtype.kind != "c":
+        return x
+    return logical_or(not_equal(_pairs(x, 0), 0), not_equal(_pairs(x, 1), 0))
 
 
 def argmax(x: Array, /, axis: Optional[int] = None, out: Any = None,

@@ -248,3 +248,11 @@ def test_complex_arithmetic_from_the_parts():
         want = getattr(np, fn)(a, b)
         assert got.dtype == want.dtype
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_any_all_of_complex_arrays():
+    a = np.array([[0, 1j, 0], [0, 0, 2]], np.complex128)
+    x = xp.asarray(a)
+    for axis in (None, 0, 1):
+        np.testing.assert_array_equal(np.asarray(xp.any(x, axis=axis)), np.any(a, axis=axis))
+        np.testing.assert_array_equal(np.asarray(xp.all(x, axis=axis)), np.all(a, axis=axis))

@@ -135,6 +135,8 @@ def copyto(dst: Array, src: Any) -> None:
     (accel_array_copy, accel_array_astype). Raises ShapeMismatchError
     (a ValueError) when src does not broadcast to dst."""
     s = _as_operand(src, dst, "copyto")
+    if s.dtype != dst.dtype and dst.dtype.kind == "c":
+        s = astype(s, dst.dtype)   # to complex: through the parts
     if s.dtype != dst.dtype:
         s = _broadcast_view(s, dst.shape)
         _check(C.astype(_q(s, dst), s._cv(), dst._cv()))
@@ -1057,10 +1059,7 @@ def concat(arrays: Sequence[Array], /, *, axis: Optional[int] = 0) -> Array:
     for a in arrays:
         n = a.shape[ax]
         dst = out[(slice(None),) * ax + (slice(at, at + n),)]
-        if a.dtype == dt:
-            _copy_into(a, dst)
-        else:
-            _check(C.astype(_q(a, dst), a._cv(), dst._cv()))
+        copyto(dst, a)
         at += n
     return out
 
@@ -1194,6 +1193,11 @@ def sum(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
     wrapping, as the standard says; dtype= converts. out= as CuPy's. The
     sum of no elements is 0. Raises IndexError (axis), ValueError
     (repeated axis)."""
+    if x.dtype.kind == "c" or (dtype is not None and _dtype(dtype, "sum").kind == "c"):
+        c = x if dtype is None else astype(x, dtype, copy=False)
+        r = _complex_of(sum(_pairs(c, 0), axis=axis, keepdims=keepdims),
+                        sum(_pairs(c, 1), axis=axis, keepdims=keepdims))
+        return _out(r, out, "sum")
     x2, cd = _sum_dtype(x, dtype)
     r = _reduce("sum", x2, axis, keepdims, cd)
     r = r if dtype is None or _dtype(dtype, "sum") == cd else astype(r, dtype)
@@ -1318,6 +1322,10 @@ def cumulative_sum(x: Array, /, *, axis: Optional[int] = None, dtype: Any = None
     shape[ax] += 1 if include_initial else 0
     if x.size == 0:   # nothing to add up: the initial zeros, if any
         return zeros(shape, dtype=dt, device=x.device)
+    if dtype is not None and dt != x.dtype and can_cast(x.dtype, dt) is False:
+        # A narrower dtype= (uint16 summed as uint8): sum in x's, then convert.
+        r = cumulative_sum(x, axis=ax, include_initial=include_initial)
+        return astype(r, dt)
     out = _new(shape, dt, x.device)
     _check(C.cumulative_sum(_q(x, out), x._cv(), ax, int(include_initial), out._cv()))
     return out

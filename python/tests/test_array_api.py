@@ -256,3 +256,16 @@ def test_any_all_of_complex_arrays():
     for axis in (None, 0, 1):
         np.testing.assert_array_equal(np.asarray(xp.any(x, axis=axis)), np.any(a, axis=axis))
         np.testing.assert_array_equal(np.asarray(xp.all(x, axis=axis)), np.all(a, axis=axis))
+
+
+def test_complex_sums_and_joins_and_narrow_cumulative_sums():
+    a = np.array([[1 + 1j, 2], [3j, -1]], np.complex64)
+    x = xp.asarray(a)
+    for axis in (None, 0, 1):
+        np.testing.assert_allclose(np.asarray(xp.sum(x, axis=axis)), a.sum(axis=axis), rtol=1e-6)
+    b = a.astype(np.complex128)
+    np.testing.assert_array_equal(np.asarray(xp.concat([x, xp.asarray(b)])),
+                                  np.concatenate([a, b]))
+    h = np.array([200, 100, 7], np.uint16)
+    np.testing.assert_array_equal(np.asarray(xp.cumulative_sum(xp.asarray(h), dtype=xp.uint8)),
+                                  np.cumsum(h, dtype=np.uint8))

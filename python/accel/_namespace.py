@@ -1470,6 +1470,7 @@ def nonzero(x: Array, /) -> tuple:
     (accel_array_nonzero; waits for the count)."""
     if x.ndim == 0:
         raise ValueError("accel.nonzero: a 0-d array (use x[None])")
+    x = _nonzero_of(x)
     n = int(sum(astype(x, bool)))
     out = _new((x.ndim, n), int64, x.device)
     if n:

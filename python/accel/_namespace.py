@@ -32,7 +32,8 @@ import numpy as np
 
 from . import _aa_lib as C
 from . import _lib as L
-from ._array import _CODES, Array, _alloc, _prepare, _shape_of, _view, contiguous, fill
+from ._array import Array, _alloc, _prepare, _shape_of, _view, contiguous, fill
+from ._array import _dtype_of as _dtype
 from ._array import asarray as _host_asarray
 from ._array import _upload as _host_upload
 from ._core import Device, get_device
@@ -52,19 +53,6 @@ complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 e, pi, inf, nan = math.e, math.pi, math.inf, math.nan
 newaxis = None
-
-def _dtype(dtype: Any, fn: str) -> np.dtype:
-    """A dtype of the namespace, or TypeError naming fn."""
-    try:
-        dt = np.dtype(dtype)
-    except TypeError:
-        dt = None
-    if dt not in _CODES:
-        raise L.error("ACCEL_ERROR_DTYPE_MISMATCH", f"accel.{fn}: dtype {dtype!r} is not one accel has "
-                        "(bool, int8..int64, uint8..uint64, float32, float64, complex64, "
-                        "complex128)")
-    return dt
-
 
 def _check(code: int) -> None:
     if code:

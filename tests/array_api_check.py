@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 """ctest python_array_api: the Array API standard's conformance suite
-(data-apis/array-api-tests, third-party, read-only) against accel.array_api.
+(data-apis/array-api-tests, third-party, read-only) against the namespace
+``accel`` itself (ARRAY_API_TESTS_MODULE=accel).
 
 Usage: array_api_check.py SUITE_DIR XFAILS_FILE MAX_EXAMPLES TEST_FILE...
 
@@ -48,7 +49,7 @@ def main() -> int:
             f.write("".join(i + "\n" for i in xfail_ids(xfails)))
         here = os.path.dirname(os.path.abspath(__file__))  # array_api_noshrink.py
         path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
-        env = dict(os.environ, ARRAY_API_TESTS_MODULE="accel.array_api",
+        env = dict(os.environ, ARRAY_API_TESTS_MODULE="accel",
                    ARRAY_API_TESTS_VERSION="2023.12", PYTHONPATH=path)
         cmd = [sys.executable, "-m", "pytest", "-q", "-rX", "-p", "no:cacheprovider", "-p",
                "array_api_noshrink", f"--max-examples={examples}",

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
-"""accel from Python: NumPy-like arrays on accel's devices (a GPU when there
-is one, the CPU otherwise), with CuPy's names, over libaccel through ctypes.
+"""accel from Python: one namespace that is both the Array API standard
+2023.12's (``accel.__array_namespace__``, its dtypes and every function the
+C array layer has) and CuPy's names, on accel's devices (a GPU when there is
+one, the CPU otherwise), over libaccel through ctypes.
 
     import accel as cp           # CuPy code ports by changing the import
     x = cp.asarray([1, 2, 3, 4, 5])
-    y = cp.asarray([6, 7, 8, 9, 10])
-    print(x + y)                 # [ 7.  9. 11. 13. 15.]
+    y = cp.asarray([[10], [20]])
+    print(x + y)                 # broadcast, int64: [[11 12 ...] [21 22 ...]]
     print(cp.info())             # what runs where
 
     # Kernels you write run on every device (NVRTC on a GPU, C on the CPU):
@@ -15,18 +17,21 @@ is one, the CPU otherwise), with CuPy's names, over libaccel through ctypes.
 
 Errors are accel.AccelError (``.status``: accel's status name, ``.message``),
 in subclasses that are also the matching Python exception (ShapeMismatchError
-is a ValueError, DtypeMismatchError a TypeError, ...).
+is a ValueError, DtypeMismatchError a TypeError, ...). docs/python.md says
+where accel differs from CuPy and from the standard.
 """
+import sys as _sys
+
 from . import cuda, random
-from ._array import (ELEMENTWISE, Array, amax, amin, arange, array, asarray, asnumpy, axpby, copy,
-                     dot, empty, empty_like, fill, float16, float32, float64, full, full_like, inner,
-                     int32, int64, linspace, matmul, max, mean, min, ndarray, ones, ones_like,
-                     square, sum, transpose, uint8, vdot, zeros, zeros_like)
+from ._namespace import *  # noqa: F401,F403 (the standard's functions, dtypes, constants)
+from ._namespace import __array_api_version__, __array_namespace_info__
+from ._array import Array, asnumpy, axpby, fill, ndarray
+from ._ufunc import ELEMENTWISE, square
 from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode, devices,
                     empty_pinned,
                     get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
-from ._cupy import allclose, clip, get_array_module, isclose, where
+from ._cupy import allclose, get_array_module, isclose
 from ._dlpack import from_dlpack
 from ._graph import Graph, graph
 from ._kernel import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
@@ -35,14 +40,20 @@ from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, 
                    OutOfMemoryError, OutOfRangeError, ReleasedError, ShapeMismatchError,
                    UnsupportedError)
 
-# The elementwise functions come from libaccel's op table (accel_op_info),
-# under their NumPy names: add, subtract, ..., exp, log, sin, cos, expit.
+# The elementwise functions of libaccel's op table (accel_op_info) under their
+# NumPy names, with the per-op fast path (_ufunc.py) in front of the
+# namespace's function of the same name: add, subtract, ..., exp, expit, relu.
 globals().update(ELEMENTWISE)
+abs = ELEMENTWISE["absolute"]  # noqa: A001 (the standard's name)
 del ELEMENTWISE
 
 # Written once, in _version.py (CMake, pyproject.toml and this read it; ctest
 # version_agree checks that libaccel's accel_version() and the packages agree).
 from ._version import __version__
+
+# accel.array_api is this module (the name the namespace had before).
+array_api = _sys.modules[__name__]
+_sys.modules[__name__ + ".array_api"] = array_api
 
 
 def synchronize() -> None:

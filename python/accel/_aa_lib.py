@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 """The C array layer (accel/array.h) through ctypes: the view struct, the
-dtype table (accel/types.h's ACCEL_DTYPE_LIST) and the prototypes that
-accel.array_api calls. Nothing here computes: it names C entry points."""
+dtype table (accel/types.h's ACCEL_DTYPE_LIST) and the prototypes that the
+namespace (_namespace.py) and the arrays (_array.py) call. Nothing here
+computes: it names C entry points."""
 from __future__ import annotations
 
 import ctypes
@@ -68,13 +69,32 @@ where = _p("accel_array_where", st, c_vp, V, V, V, V)
 astype = _p("accel_array_astype", st, c_vp, V, V)
 copy = _p("accel_array_copy", st, c_vp, V, V)
 reduce = _p("accel_array_reduce", st, c_vp, c_int, V, c_u64, c_int, V)
+var = _p("accel_array_var", st, c_vp, V, c_u64, ctypes.c_double, c_int, V)
+std = _p("accel_array_std", st, c_vp, V, c_u64, ctypes.c_double, c_int, V)
+cumulative_sum = _p("accel_array_cumulative_sum", st, c_vp, V, c_i32, c_int, V)
+full = _p("accel_array_full", st, c_vp, V, ctypes.c_double)
+full_i64 = _p("accel_array_full_i64", st, c_vp, V, ctypes.c_int64)
+full_u64 = _p("accel_array_full_u64", st, c_vp, V, ctypes.c_uint64)
+tril = _p("accel_array_tril", st, c_vp, V, ctypes.c_int64, V)
+triu = _p("accel_array_triu", st, c_vp, V, ctypes.c_int64, V)
+take = _p("accel_array_take", st, c_vp, V, V, c_i32, V)
+scatter = _p("accel_array_scatter", st, c_vp, V, V, c_i32, V)
+nonzero = _p("accel_array_nonzero", st, c_vp, V, V)
+mask_gather = _p("accel_array_mask_gather", st, c_vp, V, V, V)
+mask_scatter = _p("accel_array_mask_scatter", st, c_vp, V, V, V)
+sort = _p("accel_array_sort", st, c_vp, V, c_i32, c_int, V)
+argsort = _p("accel_array_argsort", st, c_vp, V, c_i32, c_int, V)
+matmul = _p("accel_array_matmul", st, c_vp, V, V, V)
+AXIS_NONE = -(1 << 31)  # ACCEL_ARRAY_AXIS_NONE
 
 # The elementwise functions of the C table: {name: (fn code, arity, result)}.
 FUNCTIONS = {}
+KINDS = {}  # {name: bit (1 << kind) per dtype kind the function takes}
 for _code in range(1, 128):
     _r = fn_info(_code)
     if _r:
         _row = _r.contents
         FUNCTIONS[_row.name.decode()] = (_row.fn, _row.arity, _row.result)
+        KINDS[_row.name.decode()] = _row.kinds
 REDUCTIONS = {"sum": 1, "prod": 2, "min": 3, "max": 4, "mean": 5, "any": 6, "all": 7,
               "argmin": 8, "argmax": 9}  # ACCEL_ARRAY_REDUCE_LIST

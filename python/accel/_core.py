@@ -689,7 +689,7 @@ class MemoryPool:
     first); ``free_all_blocks()`` returns them to the device.
 
     The free lists are ``Device._free`` (rounded size -> blocks), used
-    directly by the per-op path in _array.py. The pool counts only the bytes
+    directly by the per-op path in _ufunc.py. The pool counts only the bytes
     of all its blocks (``_total``, changed where a buffer is created or
     released); while that is within ``limit`` the cached bytes are too, so
     taking and giving back a block is a list pop and append with no

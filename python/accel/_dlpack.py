@@ -18,13 +18,17 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _lib as L
-from ._array import Array, _exported, _native_ptr, _wrap
+from ._array import _CODES, Array, _exported, _native_ptr, _wrap
 from ._array import empty as _empty
 from ._core import _Block, _stream_for, get_device, runtime
 from ._lib import check, error
 
 KDL_CPU, KDL_CUDA, KDL_CUDA_HOST = 1, 2, 3
 KDL_FLOAT = 2
+# DLDataTypeCode by NumPy's dtype kind (kDLInt, kDLUInt, kDLFloat, kDLComplex,
+# kDLBool), and back.
+_KDL_OF_KIND = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
+_KIND_OF_KDL = {v: k for k, v in _KDL_OF_KIND.items()}
 
 
 class DLDevice(ctypes.Structure):
@@ -120,6 +124,10 @@ def to_dlpack(a: Array, stream: Optional[int] = None, max_version: Any = None) -
     if _create is None or _destructor[ver] is None:
         raise _unsupported("Array.__dlpack__")
     dev_type, dev_id = device_of(a)
+    if a._st is not None:
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    f"accel.Array.__dlpack__: a strided view (strides {a.strides}); export "
+                    "a C-contiguous copy (x.copy())")
     ptr = _native_ptr(a, "Array.__dlpack__")
     b = a._block
     # The consumer reads on its own stream (or the host): the work queued
@@ -131,7 +139,8 @@ def to_dlpack(a: Array, stream: Optional[int] = None, max_version: Any = None) -
     out = ctypes.c_void_p()
     bits = a.dtype.itemsize * 8
     _api.Py_IncRef(a)
-    code = _create(ptr, dev_type, dev_id, KDL_FLOAT, bits, a.ndim, shape, ver, id(a),
+    code = _create(ptr, dev_type, dev_id, _KDL_OF_KIND[a.dtype.kind], bits, a.ndim, shape, ver,
+                   id(a),
                    ctypes.byref(out))
     if code:
         # Nothing owns the reference taken above: give it back.
@@ -267,13 +276,13 @@ def _capsule_of(x: Any, device: Any) -> Any:
         return x.__dlpack__(**kw)
 
 
-def from_dlpack(x: Any, device: Any = None) -> Array:
+def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -> Array:
     """An accel Array viewing the memory of `x` without a copy: anything
     with ``__dlpack__`` (a NumPy array on the CPU; a CuPy array or PyTorch
     tensor on CUDA) or a DLPack capsule. Writes through either side are seen
     by the other. The producer's memory stays alive until the accel array
-    (and its views) are gone: its deleter then runs. C-contiguous float32,
-    float64 or float16 data only; the accel device is the CPU device for host
+    (and its views) are gone: its deleter then runs. C-contiguous data of
+    a dtype accel has (bool, integers, floats, complex) only; the accel device is the CPU device for host
     memory and cuda:N for CUDA device N.
 
     A tensor marked read-only (DLPack 1.0's READ_ONLY flag: NumPy sets it
@@ -284,9 +293,12 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
     InvalidArgumentError (a ValueError) naming the field for a negative
     dimension, a negative stride or one beyond the tensor, a byte offset or
     size that passes the end of the address space, more than 32 dimensions.
+    copy=True gives a copy on the device (the standard's from_dlpack).
     Raises UnsupportedError (other device types, non C-contiguous strides,
     dtypes, or a backend that cannot wrap memory), AccelError from
     accel_buffer_wrap."""
+    if copy:
+        return from_dlpack(x, device=device).copy()
     if _managed_release[0] is None or L.buffer_wrap is None:
         raise _unsupported("from_dlpack")
     rt = runtime()
@@ -302,11 +314,17 @@ def from_dlpack(x: Any, device: Any = None) -> Array:
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.from_dlpack: DLPack {mt.version.major}.{mt.version.minor}")
     t = mt.dl_tensor
-    if t.dtype.code != KDL_FLOAT or t.dtype.lanes != 1 or t.dtype.bits not in (16, 32, 64):
+    kind = _KIND_OF_KDL.get(int(t.dtype.code))
+    dt = None
+    if kind is not None and t.dtype.lanes == 1 and t.dtype.bits % 8 == 0:
+        try:
+            dt = np.dtype(np.bool_) if kind == "b" else np.dtype(f"{kind}{t.dtype.bits // 8}")
+        except TypeError:
+            dt = None
+    if dt not in _CODES or (kind == "b" and t.dtype.bits != 8):
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.from_dlpack: DLPack dtype code {t.dtype.code}, {t.dtype.bits} bits, "
-                    f"{t.dtype.lanes} lanes (accel takes float16/32/64)")
-    dt = np.dtype(f"f{t.dtype.bits // 8}")
+                    f"{t.dtype.lanes} lanes (accel takes bool, integers, floats, complex)")
     shape, data, nbytes = _checked_layout(t, dt.itemsize)
     acc_dev = _device_for(t, rt, device)
     if data % dt.itemsize:
@@ -336,13 +354,17 @@ def _array_dlpack(self: Array, stream: Optional[int] = None, max_version: Any = 
     queued on the array is done before the consumer's (accel waits for
     it unless that is the array's own stream). The capsule keeps the
     buffer alive until the consumer's deleter runs (the deleter lives in
-    libaccel). `dl_device` other than the array's and `copy=True` are
-    refused (UnsupportedError)."""
-    if copy:
-        raise error("ACCEL_ERROR_UNSUPPORTED", "accel.Array.__dlpack__: copy=True")
+    libaccel). copy=True (or a strided view, unless copy=False: then
+    BufferError) exports a C-contiguous copy. `dl_device` other than the
+    array's is refused (UnsupportedError)."""
     if dl_device is not None and tuple(dl_device) != device_of(self):
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.Array.__dlpack__: dl_device {tuple(dl_device)}")
+    if self._st is not None and copy is False:
+        raise BufferError("accel.Array.__dlpack__: a strided view cannot be exported "
+                          "without a copy (copy=False)")
+    if copy or self._st is not None:
+        return to_dlpack(self.copy(), stream, max_version)
     return to_dlpack(self, stream, max_version)
 
 

@@ -33,7 +33,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _lib as L
-from ._array import _CODES, Array, _alloc, _prepare
+from . import _namespace as ns
+from ._array import _CODES, Array, _alloc, _prepare, contiguous
 from ._core import Device, Stream, get_device, runtime
 from ._lib import check, error
 
@@ -129,6 +130,10 @@ def _scalar_arg(v: Any, cls: str, what: str) -> L.KernelArg:
 
 def _array_arg(x: Array, cls: str) -> L.KernelArg:
     x._blk(cls)
+    if x._st is not None:
+        raise error("ACCEL_ERROR_UNSUPPORTED",
+                    f"accel.{cls}: a strided view (shape {x.shape}, strides {x.strides}) as a "
+                    "kernel argument; pass a C-contiguous array (x.copy())")
     a = L.KernelArg()
     a.kind = L.KARG_ARRAY
     a.dtype = x._code
@@ -374,9 +379,10 @@ class ElementwiseKernel(_TypedKernel):
     in_params: "TYPE name, ..." (may be ""); out_params: at least one;
     operation: C statements for one element, seeing each parameter as one
     element, ``i`` (the index) and ``n`` (the count). Inputs: accel arrays of
-    one shape and device, or Python/NumPy scalars. Outputs are made with that
-    shape (``size=`` when every input is a scalar) unless passed; an output
-    may be an input (in place). No broadcasting except of scalars.
+    shapes that broadcast (NumPy's rule; strided and broadcast inputs are
+    copied C-contiguous first) and one device, or Python/NumPy scalars.
+    Outputs are made with the broadcast shape (``size=`` when every input is
+    a scalar) unless passed; an output may be an input (in place).
     Enqueued on `stream` (an accel.Stream of the arrays' device), else the
     current stream. Returns the output (a tuple for several; None with
     no_return=True).
@@ -404,6 +410,19 @@ class ElementwiseKernel(_TypedKernel):
             raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                         f"accel.ElementwiseKernel {name}: out_params needs at least one output")
 
+    def _broadcast(self, ins: List[Any], outs: List[Any]) -> List[Any]:
+        """The array inputs broadcast to one shape (the outputs' when given)
+        as C-contiguous arrays (accel_array_copy of the broadcast view)."""
+        shapes = [a.shape for a in ins + outs if isinstance(a, Array)]
+        try:
+            shape = np.broadcast_shapes(*shapes) if shapes else None
+        except ValueError:
+            raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                        f"accel.ElementwiseKernel {self.name}: shapes {shapes} do not "
+                        "broadcast") from None
+        return [a if not isinstance(a, Array) or (a._shape == shape and a._st is None)
+                else contiguous(ns.broadcast_to(a, shape)) for a in ins]
+
     def _create(self, rt: int, types: Dict[str, np.dtype], out: Any) -> int:
         o = _kopts(self._cuda)
         return L.kernel_elementwise_create(
@@ -414,9 +433,9 @@ class ElementwiseKernel(_TypedKernel):
     def __call__(self, *args: Any, out: Any = None, size: Optional[int] = None,
                  stream: Optional[Stream] = None) -> Any:
         ins, outs = self._split(args, out)
+        ins = self._broadcast(ins, outs)
         in_arrays = [a for a in ins if isinstance(a, Array)]
-        shape = self._common_shape(ins, "accel.ElementwiseKernel",
-                                   " (no broadcasting except of scalars)")
+        shape = self._common_shape(ins, "accel.ElementwiseKernel", "")
         for o, p in zip(outs, self.out_params):
             if shape is None:
                 shape = o._shape
@@ -518,6 +537,7 @@ class ReductionKernel(_TypedKernel):
     def __call__(self, *args: Any, out: Optional[Array] = None, axis: Any = None,
                  keepdims: bool = False, stream: Optional[Stream] = None) -> Array:
         ins, outs = self._split(args, out)
+        ins = [contiguous(a) if isinstance(a, Array) else a for a in ins]
         in_arrays = [a for a in ins if isinstance(a, Array)]
         shape = self._common_shape(ins, "accel.ReductionKernel", "")
         if shape is None:

@@ -342,6 +342,10 @@ class Dispatcher:
                 b = a._block
                 if b is None:
                     a._blk(f"cuda.jit {self.__name__}")
+                if a._st is not None:
+                    raise error("ACCEL_ERROR_UNSUPPORTED",
+                                f"accel.cuda.jit {self.__name__}: a strided view (shape "
+                                f"{a.shape}) as an argument; pass a C-contiguous array")
                 if b.stream is not s:
                     s._join_from(b.stream)
                     b.stream = s

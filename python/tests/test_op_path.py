@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
-"""The per-op path (python/accel/_array.py, _binary_op): results against
+"""The per-op path (python/accel/_ufunc.py, _binary_op): results against
 NumPy through both per-op calls (the _accel_fast extension and ctypes), the
 memory pool's reuse and lifetimes (views, release, exports, the limit), and
 the extension's own argument checks."""
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import accel
-from accel import _array as A
+from accel import _ufunc as A
 from accel import _lib as L
 
 
@@ -72,8 +72,8 @@ def test_errors_through_each_call(ffi):
     a = accel.ones(8)
     with pytest.raises(accel.ShapeMismatchError):
         a + accel.ones(9)
-    with pytest.raises(accel.DtypeMismatchError):
-        a + accel.ones(8, np.float32)
+    r = a + accel.ones(8, np.float32)          # promoted, off the fast path
+    assert r.dtype == np.float64 and r.get().tolist() == [2.0] * 8
     h = accel.asarray(np.ones(8, np.float16))
     with pytest.raises(accel.DtypeMismatchError) as e:   # libaccel refuses f16 adds
         h + h
@@ -209,3 +209,21 @@ def test_accel_python_fast_takes_the_boolean_words_and_refuses_others():
                 p.stderr[-500:]
         else:
             assert p.returncode == 0 and p.stdout.split() == ["True"], (value, p.stderr[-500:])
+
+
+def test_the_fast_path_takes_the_common_case_only(monkeypatch):
+    """Two C-contiguous float arrays of one shape and dtype go to the op
+    table's accel_binary (through _accel_fast or ctypes); broadcasting,
+    promotion and strided views go to the namespace's function."""
+    calls = []
+    real = A._f_binary if A._f_binary is not None else A._c_binary
+    name = "_f_binary" if A._f_binary is not None else "_c_binary"
+    monkeypatch.setattr(A, name, lambda *a: calls.append(1) or real(*a))
+    x, y = accel.ones(1000, np.float32), accel.full(1000, 2.0, np.float32)
+    assert (accel.add(x, y).get() == 3).all() and (x + y).get()[0] == 3
+    assert len(calls) == 2
+    z = accel.ones((3, 1000), np.float32)
+    assert np.array_equal((z + y).get(), np.full((3, 1000), 3, np.float32))   # broadcast
+    assert (x + accel.ones(1000, np.float64)).dtype == np.float64            # promoted
+    assert np.array_equal((z[:, ::2] + z[:, 1::2]).get(), np.full((3, 500), 2, np.float32))
+    assert len(calls) == 2

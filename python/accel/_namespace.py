@@ -1,0 +1,1570 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+"""The Array API standard 2023.12 namespace over accel's C array layer
+(accel/array.h), on accel.Array, with CuPy's signatures where they accept
+more (dtype and device by position, out=, NumPy's promotion where the
+standard has no rule). ``accel`` itself is this namespace (__init__.py).
+
+    import accel as xp
+    x = xp.asarray([[1, 2, 3], [4, 5, 6]], dtype=xp.int16)
+    y = xp.sum(x[:, ::2], axis=(0,), keepdims=True)   # a view, then a C reduction
+
+Indexing with integers, slices (any step), None and Ellipsis gives views
+sharing the buffer; boolean masks and integer arrays gather on the device.
+Every computation is a C call on the array's device (accel_array_unary,
+_binary, _clip, _where, _astype, _copy, _reduce, _take, _mask_gather, _sort,
+_matmul, ...); promotion is the C library's (accel_result_type,
+accel_result_type_scalar) where the standard defines it. Host memory is used
+only to bring data in (asarray of host data, arange, linspace, eye) and out
+(``get()``, ``__array__``, ``float(x)``, ...). Functions of the standard that
+the C layer has no op for yet raise NotImplementedError naming them.
+docs/python.md lists what is there and what differs from the standard.
+"""
+from __future__ import annotations
+
+import builtins as _b
+import ctypes
+import math
+import operator
+from typing import Any, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _aa_lib as C
+from . import _lib as L
+from ._array import Array, _alloc, _prepare, _shape_of, _view, contiguous, fill
+from ._array import _dtype_of as _dtype
+from ._array import asarray as _host_asarray
+from ._array import _upload as _host_upload
+from ._core import Device, get_device
+
+__array_api_version__ = "2023.12"
+
+# The dtypes are NumPy dtype objects (np.dtype), so that x.dtype == accel.float32
+# and dictionaries keyed by them work as the standard's tests use them; they
+# serve as dtype= everywhere (CuPy's cp.float32 is NumPy's scalar type).
+bool = np.dtype(np.bool_)  # noqa: A001 (the standard's name)
+int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
+uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32,
+                                                       np.uint64))
+float16, float32, float64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+# Stored, copied and read back; no C function computes on them yet.
+complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
+
+e, pi, inf, nan = math.e, math.pi, math.inf, math.nan
+newaxis = None
+
+def _check(code: int) -> None:
+    if code:
+        raise L.failed(code)
+
+
+def _q(*arrays: Array) -> int:
+    """The current stream of the arrays' device, ordered after the earlier
+    work on each array's buffer (as every op of the package)."""
+    return _prepare(arrays[0].device, *arrays)._h()
+
+
+# ------------------------------------------------------- Array's standard side
+def _array_namespace(self: Array, *, api_version: Optional[str] = None) -> Any:
+    """The namespace of the array: ``accel`` (the Array API 2023.12's)."""
+    if api_version not in (None, "2023.12", "2022.12", "2021.12"):
+        raise ValueError(f"accel: api_version {api_version!r} is not supported (2023.12)")
+    import accel
+    return accel
+
+
+def _to_device(self: Array, device: Any, /, *, stream: Any = None) -> Array:
+    """The array on `device`: itself when it is there, else a copy
+    (accel_queue_copy)."""
+    return asarray(self, device=device)
+
+
+def _setitem(self: Array, key: Any, value: Any) -> None:
+    """x[key] = value on the device: a view's elements (ints, slices, None,
+    Ellipsis) from value broadcast and converted (accel_array_copy,
+    _astype), or the elements of a boolean mask (accel_array_mask_scatter)
+    or of an integer index array along axis 0 (accel_array_scatter)."""
+    k = _array_key(self, key)
+    if k is None:
+        copyto(_getitem(self, key), value)
+        return
+    vals = astype(_as_operand(value, self, "__setitem__"), self.dtype, copy=False)
+    if self.size == 0:
+        return
+    if k.dtype == bool and k.ndim == 0:
+        if k:
+            copyto(self, vals if vals.ndim <= self.ndim else squeeze(vals, axis=0))
+        return
+    if k.dtype == bool:
+        if k.shape != self.shape[:k.ndim]:
+            raise IndexError(f"accel: boolean index of shape {k.shape} for an array of shape "
+                             f"{self.shape}")
+        dst = self
+        if self.dtype.kind == "c":  # complex elements as (real, imag) float pairs
+            if vals.ndim == 0:
+                vals = _copy_of(broadcast_to(vals, (int(sum(k)),) + self.shape[k.ndim:]))
+            dst, vals = _pairs(self), _pairs(contiguous(vals))
+        _check(C.mask_scatter(_q(dst, k, vals), dst._cv(), k._cv(), vals._cv()))
+        return
+    n = self.shape[0] if self.ndim else 0
+    if k.dtype.kind not in "iu" or (k.size and (int(max(k)) >= n or int(min(k)) < -n)):
+        raise IndexError(f"accel: index array {k.dtype} out of range for axis 0 of size {n}")
+    _check(C.scatter(_q(self, k, vals), self._cv(), k._cv(), 0, vals._cv()))
+
+
+def _shares(a: Array, b: Array) -> _b.bool:
+    return a._block is b._block
+
+
+def copyto(dst: Array, src: Any) -> None:
+    """dst[...] = src on the device (NumPy's copyto): src (an array or a
+    Python scalar) broadcast to dst's shape and converted to dst's dtype
+    (accel_array_copy, accel_array_astype). Raises ShapeMismatchError
+    (a ValueError) when src does not broadcast to dst."""
+    s = _as_operand(src, dst, "copyto")
+    if s.dtype != dst.dtype and dst.dtype.kind == "c":
+        s = astype(s, dst.dtype)   # to complex: through the parts
+    if s.dtype != dst.dtype:
+        s = _broadcast_view(s, dst.shape)
+        _check(C.astype(_q(s, dst), s._cv(), dst._cv()))
+        return
+    if _shares(s, dst):
+        s = _copy_of(s)
+    _copy_into(s, dst)
+
+
+def _attach() -> None:
+    """The standard's side of accel.Array: namespace, device moves, item
+    assignment, operators (plain, reflected, in-place), comparisons; the
+    fast +, -, *, / replace four of these in _ufunc.py."""
+    Array.__array_namespace__ = _array_namespace  # type: ignore[attr-defined]
+    Array.to_device = _to_device  # type: ignore[attr-defined]
+    Array.__getitem__ = lambda s, k: _getitem(s, k)  # type: ignore[attr-defined]
+    Array.__setitem__ = _setitem  # type: ignore[attr-defined]
+    Array.__pos__ = lambda s: positive(s)  # type: ignore[attr-defined]
+    Array.__invert__ = lambda s: bitwise_invert(s)  # type: ignore[attr-defined]
+    Array.__matmul__ = lambda s, o: matmul(s, o)  # type: ignore[attr-defined]
+    Array.__rmatmul__ = lambda s, o: matmul(o, s)  # type: ignore[attr-defined]
+    ops = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+           "floordiv": "floor_divide", "mod": "remainder", "pow": "pow",
+           "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+           "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift"}
+    for op, fn in ops.items():
+        setattr(Array, f"__{op}__", lambda s, o, fn=fn: _binary(fn, s, o))
+        setattr(Array, f"__r{op}__", lambda s, o, fn=fn: _binary(fn, o, s))
+        setattr(Array, f"__i{op}__", lambda s, o, fn=fn: _inplace(s, o, fn))
+    cmp = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+           "gt": "greater", "ge": "greater_equal"}
+    for op, fn in cmp.items():
+        setattr(Array, f"__{op}__", lambda s, o, fn=fn: _compare(fn, s, o))
+    Array.__imatmul__ = lambda s, o: _inplace(s, o, "matmul")  # type: ignore[attr-defined]
+
+
+def _compare(fn: str, x: Array, o: Any) -> Any:
+    if not isinstance(o, (Array, _b.bool, int, float, complex, np.generic, np.ndarray)):
+        return NotImplemented
+    return _binary(fn, x, o)
+
+
+def _inplace(x: Array, other: Any, name: str) -> Array:
+    r = matmul(x, other) if name == "matmul" else _binary(name, x, other)
+    if r.shape != x.shape:
+        raise ValueError(f"accel: in-place {name} gives shape {r.shape}, x is {x.shape}")
+    if r.dtype != x.dtype and not can_cast(r.dtype, x.dtype) and not (
+            x.dtype.kind == r.dtype.kind or (x.dtype.kind, r.dtype.kind) == ("f", "c")):
+        raise TypeError(f"accel: in-place {name} would give {r.dtype}, x is {x.dtype}")
+    copyto(x, r)
+    return x
+
+
+# ------------------------------------------------------------- making arrays
+def _new(shape: Sequence[int], dtype: np.dtype, device: Device) -> Array:
+    """A fresh C-contiguous array (contents undefined)."""
+    return _alloc(tuple(shape), dtype, device)
+
+
+def _derived(x: Array, v: C.View, dtype: Optional[np.dtype] = None) -> Array:
+    """A view of x's buffer described by the C descriptor v."""
+    dt = x.dtype if dtype is None else dtype
+    nd = v.ndim
+    return _view(x, tuple(v.shape[i] for i in range(nd)), v.offset // dt.itemsize,
+                 tuple(v.strides[i] for i in range(nd)), dt)
+
+
+def _upload(h: np.ndarray, dtype: np.dtype, device: Device) -> Array:
+    return _host_upload(np.asarray(h, dtype=dtype, order="C"), device)
+
+
+def _device(device: Any, *like: Any) -> Device:
+    if device is not None:
+        return get_device(device)
+    for x in like:
+        if isinstance(x, Array):
+            return x.device
+    return get_device(None)
+
+
+def _default_dtype(obj: Any) -> np.dtype:
+    """The dtype asarray gives Python data: bool, int64 or float64."""
+    flat = np.asarray(obj, dtype=object).ravel()
+    kinds = {type(v) for v in flat}
+    if _b.any(issubclass(k, complex) for k in kinds):
+        return complex128
+    if not flat.size or _b.any(issubclass(k, float) for k in kinds):
+        return float64
+    if _b.all(issubclass(k, (np.bool_,)) or k is _b.bool for k in kinds):
+        return bool
+    return int64
+
+
+def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: Any = None) -> Array:
+    """An array from an accel Array, a NumPy array (its dtype; float128
+    becomes float64), anything with ``__array__`` or ``__dlpack__``, a
+    Python scalar or nested sequences (bool, int64, float64 or complex128 as
+    the standard says, unless `dtype` says otherwise; an int that does not
+    fit the dtype raises OverflowError). Host data is copied to `device`
+    (default: an accel array's own, else the current device). copy: True
+    always copies, False never (ValueError for host data, which must be
+    copied), None when needed. As cupy.asarray, `dtype` and `device` may be
+    given by position. Raises TypeError for a dtype accel lacks."""
+    dt = None if dtype is None else _dtype(dtype, "asarray")
+    if isinstance(obj, Array):
+        r = obj if dt is None or dt == obj.dtype else astype(obj, dt)
+        r = _host_asarray(r, None, _device(device, obj))
+        if r is not obj and copy is False:
+            raise ValueError("accel.asarray: copy=False, but a copy is needed (dtype or device)")
+        return _copy_of(obj) if copy and r is obj else r
+    if copy is False:
+        raise ValueError("accel.asarray: copy=False, but host data must be copied to the device")
+    if isinstance(obj, np.ndarray) or hasattr(obj, "__array__"):
+        h = np.asarray(obj)
+        if h.dtype.kind == "f" and h.dtype.itemsize > 8:
+            h = h.astype(float64)
+        if dt is None:
+            dt = _dtype(h.dtype, "asarray")
+    else:
+        if dt is None:
+            dt = _default_dtype(obj)
+        if dt.kind in "iu":
+            _int_range(obj, dt)
+        h = np.asarray(obj)
+    return _upload(h.astype(dt) if h.dtype != dt else h, dt, _device(device))
+
+
+array = asarray
+
+
+def _int_range(obj: Any, dt: np.dtype) -> None:
+    info = np.iinfo(dt)
+    for v in np.asarray(obj, dtype=object).ravel():
+        if isinstance(v, int) and not info.min <= v <= info.max:
+            raise OverflowError(f"accel.asarray: {v} does not fit {dt}")
+
+
+def _scalar_array(value: Any, dtype: np.dtype, device: Device) -> Array:
+    """A 0-d array of value in dtype, filled on the device (complex values
+    are copied from the host)."""
+    if dtype.kind in "iu" and not isinstance(value, (_b.bool, np.bool_)):
+        info = np.iinfo(dtype)
+        if not info.min <= int(value) <= info.max:
+            raise OverflowError(f"accel: the Python scalar {value} does not fit {dtype}")
+    if dtype.kind == "c" or isinstance(value, complex):
+        return _upload(np.asarray(value, dtype=dtype), dtype, device)
+    if dtype.kind in "iub" and isinstance(value, float):
+        value = int(value) if math.isfinite(value) else 0
+    return fill(_new((), dtype, device), value)
+
+
+def empty(shape: Any, dtype: Any = None, device: Any = None) -> Array:
+    """A new C-contiguous array of `shape` on `device` (default: the current
+    device), contents undefined; dtype default float64."""
+    return _new(_shape(shape, "empty"), _dtype(dtype or float64, "empty"), _device(device))
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Array:
+    """A new array with every element fill_value (dtype default: bool, int64,
+    float64 or complex128 from the value), filled on the device
+    (accel_array_full)."""
+    if isinstance(fill_value, Array):
+        fill_value = fill_value.item()
+    if dtype is None:
+        dtype = _default_dtype(fill_value)
+    dt = _dtype(dtype, "full")
+    dev = _device(device)
+    out = _new(_shape(shape, "full"), dt, dev)
+    if out.size:
+        _copy_into(_scalar_array(fill_value, dt, dev), out)
+    return out
+
+
+def zeros(shape: Any, dtype: Any = None, device: Any = None) -> Array:
+    """A new array of zeros (dtype default float64)."""
+    return full(shape, 0, dtype=dtype or float64, device=device)
+
+
+def ones(shape: Any, dtype: Any = None, device: Any = None) -> Array:
+    """A new array of ones (dtype default float64)."""
+    return full(shape, 1, dtype=dtype or float64, device=device)
+
+
+def empty_like(x: Array, /, dtype: Any = None, device: Any = None) -> Array:
+    """A new array of x's shape (and dtype, device unless given)."""
+    return empty(x.shape, dtype=dtype or x.dtype, device=device or x.device)
+
+
+def zeros_like(x: Array, /, dtype: Any = None, device: Any = None) -> Array:
+    """Zeros of x's shape (and dtype, device unless given)."""
+    return zeros(x.shape, dtype=dtype or x.dtype, device=device or x.device)
+
+
+def ones_like(x: Array, /, dtype: Any = None, device: Any = None) -> Array:
+    """Ones of x's shape (and dtype, device unless given)."""
+    return ones(x.shape, dtype=dtype or x.dtype, device=device or x.device)
+
+
+def full_like(x: Array, /, fill_value: Any, dtype: Any = None, device: Any = None) -> Array:
+    """fill_value in x's shape (and dtype, device unless given)."""
+    return full(x.shape, fill_value, dtype=dtype or x.dtype, device=device or x.device)
+
+
+def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
+           device: Any = None) -> Array:
+    """As the standard's (and NumPy's) arange: int64 for int bounds, float64
+    when any is a float, unless dtype says otherwise. The values are made on
+    the host and copied."""
+    if dtype is None:
+        dtype = float64 if _b.any(isinstance(v, float) for v in (start, stop, step)) else int64
+    dt = _dtype(dtype, "arange")
+    if stop is None:
+        start, stop = 0, start
+    h = np.arange(start, stop, step, dtype=dt)
+    return _upload(h, dt, _device(device))
+
+
+def linspace(start: Any, stop: Any, /, num: int = 50, dtype: Any = None, device: Any = None,
+             endpoint: _b.bool = True) -> Array:
+    """As the standard's linspace (num defaults to 50 as NumPy's; made on
+    the host, then copied)."""
+    dt = _dtype(dtype or (complex128 if isinstance(start, complex) or isinstance(stop, complex)
+                          else float64), "linspace")
+    return _upload(np.linspace(start, stop, num, endpoint=endpoint, dtype=dt), dt,
+                   _device(device))
+
+
+def eye(n_rows: int, n_cols: Optional[int] = None, /, k: int = 0, dtype: Any = None,
+        device: Any = None) -> Array:
+    """As the standard's eye (made on the host, then copied)."""
+    dt = _dtype(dtype or float64, "eye")
+    return _upload(np.eye(n_rows, n_cols, k=k, dtype=dt), dt, _device(device))
+
+
+def _shape(shape: Any, fn: str) -> Tuple[int, ...]:
+    return _shape_of(shape, f"accel.{fn}")
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> Array:
+    raise NotImplementedError("accel.from_dlpack is not there yet (accel.from_dlpack "
+                              "gives accel.Array)")
+
+
+# ------------------------------------------------------------------ dtypes
+def result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    """The promoted dtype of arrays and dtypes, folded pairwise through the
+    C library's accel_result_type."""
+    if not arrays_and_dtypes:
+        raise ValueError("accel.result_type: at least one array or dtype")
+    dts = [a.dtype if isinstance(a, Array) else _dtype(a, "result_type")
+           for a in arrays_and_dtypes]
+    r = dts[0]
+    for d in dts[1:]:
+        r = _promote(r, d)
+    return r
+
+
+def _promote(a: np.dtype, b: np.dtype, strict: _b.bool = False) -> np.dtype:
+    """The standard's promotion of a and b (accel_result_type); where it has
+    none (mixed kinds: int32 with float32, int64 with uint64), NumPy's
+    (np.result_type), as a CuPy user expects, unless strict."""
+    for d in (a, b):
+        if d not in C.CODES:
+            raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
+                          f"accel: {d} arrays are stored and copied only (no function computes "
+                          "on them)")
+    out = ctypes.c_int()
+    code = C.result_type(C.CODES[a], C.CODES[b], ctypes.byref(out))
+    if code and not strict:
+        r = np.result_type(a, b)
+        if r in C.CODES:
+            return r
+    if code:
+        raise TypeError(L.failed(code).message)
+    if out.value not in C.DTYPES:
+        raise TypeError(f"accel: {a} and {b} promote to a dtype the namespace "
+                        "lacks")
+    return C.DTYPES[out.value]
+
+
+def _scalar_kind(value: Any) -> int:
+    if isinstance(value, (_b.bool, np.bool_)):
+        return C.KIND_BOOL
+    if isinstance(value, int):
+        return C.KIND_INT
+    if isinstance(value, float):
+        return C.KIND_FLOAT
+    if isinstance(value, complex):
+        return C.KIND_COMPLEX
+    raise TypeError(f"accel: operand of type {type(value).__name__} is neither an "
+                    "array nor a Python scalar")
+
+
+def _promote_scalar(a: np.dtype, value: Any) -> np.dtype:
+    out = ctypes.c_int()
+    _check(C.result_type_scalar(C.CODES[a], _scalar_kind(value), ctypes.byref(out)))
+    if out.value not in C.DTYPES:
+        raise TypeError(f"accel: {a} with a {type(value).__name__} scalar gives a "
+                        "dtype accel.array_api does not have")
+    return C.DTYPES[out.value]
+
+
+def can_cast(from_: Any, to: Any, /) -> _b.bool:
+    """True when from_ promotes to `to` (accel_result_type)."""
+    f = from_.dtype if isinstance(from_, Array) else _dtype(from_, "can_cast")
+    t = _dtype(to, "can_cast")
+    if f == t:
+        return True
+    try:
+        return _promote(f, t, strict=True) == t
+    except TypeError:
+        return False
+
+
+def isdtype(dtype: Any, kind: Any) -> _b.bool:
+    """The standard's isdtype, by the C library's kinds (accel_dtype_kind_of)."""
+    dt = _dtype(dtype, "isdtype")
+    if isinstance(kind, tuple):
+        return _b.any(isdtype(dt, k) for k in kind)
+    if not isinstance(kind, str):
+        return dt == _dtype(kind, "isdtype")
+    k = C.dtype_kind_of(C.CODES[dt])
+    kinds = {"bool": (C.KIND_BOOL,), "signed integer": (C.KIND_INT,),
+             "unsigned integer": (C.KIND_UINT,), "integral": (C.KIND_INT, C.KIND_UINT),
+             "real floating": (C.KIND_FLOAT,), "complex floating": (C.KIND_COMPLEX,),
+             "numeric": (C.KIND_INT, C.KIND_UINT, C.KIND_FLOAT, C.KIND_COMPLEX)}
+    if kind not in kinds:
+        raise ValueError(f"accel.isdtype: unknown kind {kind!r} (one of "
+                         f"{', '.join(kinds)})")
+    return k in kinds[kind]
+
+
+class _Finfo:
+    """finfo's answer: Python floats and ints, as the standard asks."""
+
+    def __init__(self, dt: np.dtype):
+        f = np.finfo(dt)
+        self.bits, self.dtype = int(f.bits), float32 if f.dtype == float32 else float64
+        self.eps, self.max, self.min = float(f.eps), float(f.max), float(f.min)
+        self.smallest_normal = float(f.smallest_normal)
+
+    def __repr__(self) -> str:
+        return f"finfo(dtype={self.dtype}, bits={self.bits}, eps={self.eps})"
+
+
+def finfo(type: Any, /) -> _Finfo:
+    """Machine limits of a float or complex dtype (bits, eps, max, min,
+    smallest_normal: Python numbers; dtype: the real dtype)."""
+    return _Finfo(type.dtype if isinstance(type, Array) else _dtype(type, "finfo"))
+
+
+def iinfo(type: Any, /) -> Any:
+    """Machine limits of an integer dtype (NumPy's iinfo: bits, max, min, dtype)."""
+    return np.iinfo(type.dtype if isinstance(type, Array) else _dtype(type, "iinfo"))
+
+
+def astype(x: Array, dtype: Any, /, *, copy: _b.bool = True, device: Any = None) -> Array:
+    """x converted to dtype on its device (accel_array_astype; to a complex
+    dtype through its real and imaginary parts as float views). Raises
+    UnsupportedError from complex to a real dtype."""
+    dt = _dtype(dtype, "astype")
+    if device is not None:
+        x = x.to_device(device)
+    if dt == x._dtype:
+        return _copy_of(x) if copy else x
+    out = _new(x.shape, dt, x.device)
+    if out.size == 0:
+        return out
+    if dt.kind == "c":  # to complex: the parts as float views of out
+        if x.dtype.kind == "c":
+            _check(C.astype(_q(x, out), _pairs(x)._cv(), _pairs(out)._cv()))
+        else:
+            _check(C.astype(_q(x, out), x._cv(), _pairs(out, 0)._cv()))
+            fill(_pairs(out, 1), 0)
+        return out
+    _check(C.astype(_q(x, out), x._cv(), out._cv()))
+    return out
+
+
+class _Info:
+    """What __array_namespace_info__() returns."""
+
+    def capabilities(self) -> dict:
+        return {"boolean indexing": True, "data-dependent shapes": True,
+                "max dimensions": C.MAX_NDIM}
+
+    def default_device(self) -> Device:
+        return get_device(None)
+
+    def devices(self) -> list:
+        from ._core import devices
+        return devices()
+
+    def default_dtypes(self, *, device: Any = None) -> dict:
+        return {"real floating": float64, "complex floating": complex128, "integral": int64,
+                "indexing": int64}
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict:
+        names = {"bool": bool, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
+                 "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
+                 "float32": float32, "float64": float64, "complex64": complex64,
+                 "complex128": complex128}
+        return {n: d for n, d in names.items() if kind is None or isdtype(d, kind)}
+
+
+def __array_namespace_info__() -> _Info:
+    return _Info()
+
+
+# ------------------------------------------------------------- elementwise
+def _as_operand(x: Any, like: Array, fn: str) -> Array:
+    """x as an array next to `like`: a Python scalar takes the dtype the
+    standard gives it with like's dtype (accel_result_type_scalar)."""
+    if isinstance(x, Array):
+        return x
+    if isinstance(x, np.ndarray):
+        raise L.error("ACCEL_ERROR_DEVICE_MISMATCH",
+                      f"accel.{fn}: a NumPy array mixed with an accel array (copy it with "
+                      "accel.asarray first)")
+    if isinstance(x, np.generic) and not isinstance(x, (float, complex)):
+        return _scalar_array(x.item(), _dtype(x.dtype, fn), like.device)
+    return _scalar_array(x, _promote_scalar(like._dtype, x), like.device)
+
+
+def _result_dtype(fn: str, *dts: np.dtype) -> np.dtype:
+    code, arity, res = C.FUNCTIONS[fn]
+    if res == C.RESULT_BOOL:
+        return bool
+    r = dts[0]
+    for d in dts[1:]:
+        r = _promote(r, d)
+    return r
+
+
+def _bshape(*xs: Array, fn: str = "broadcast_shapes") -> Tuple[int, ...]:
+    """The broadcast shape of the arrays (accel_broadcast_shapes), or
+    ShapeMismatchError naming fn and the shapes."""
+    views = [x._cv() for x in xs]
+    arr = (C.V * len(xs))(*(ctypes.pointer(v) for v in views))
+    nd = ctypes.c_uint32()
+    shp = (ctypes.c_int64 * C.MAX_NDIM)()
+    code = C.broadcast_shapes(len(xs), arr, ctypes.byref(nd), shp)
+    if code:
+        e = L.failed(code)
+        raise L.error(e.status, f"accel.{fn}: shapes {', '.join(str(x.shape) for x in xs)} do "
+                      f"not broadcast ({e.message})")
+    return tuple(shp[i] for i in range(nd.value))
+
+
+def _floats(fn: str, *xs: Array) -> Tuple[Array, ...]:
+    """The operands of a function that computes in floats only (divide,
+    exp, sin, ...) as float64 when they are integers or bools (NumPy's
+    and CuPy's result; the standard leaves it to the library)."""
+    kinds = C.KINDS[fn]
+    dt = xs[0].dtype if len(xs) == 1 else _result_dtype(fn, *(x.dtype for x in xs))
+    k = C.dtype_kind_of(C.CODES[dt]) if dt in C.CODES else 0
+    if k and not kinds & (1 << k) and kinds & (1 << C.KIND_FLOAT) and dt.kind in "biu":
+        return tuple(astype(x, float64) for x in xs)
+    return xs
+
+
+def _binary(fn: str, x1: Any, x2: Any) -> Array:
+    if not isinstance(x1, Array) and not isinstance(x2, Array):
+        raise TypeError(f"accel.{fn}: needs at least one array")
+    if not isinstance(x1, Array):
+        x1 = _as_operand(x1, x2, fn)
+    elif not isinstance(x2, Array):
+        x2 = _as_operand(x2, x1, fn)
+    if x1.device != x2.device:
+        raise L.error("ACCEL_ERROR_DEVICE_MISMATCH",
+                      f"accel.{fn}: arrays on {x1.device.name} and {x2.device.name}")
+    shape = _bshape(x1, x2, fn=fn)
+    if (x1.dtype.kind == "c" or x2.dtype.kind == "c") and fn in _COMPLEX_BINARY:
+        return _complex_binary(fn, x1, x2, shape)
+    x1, x2 = _floats(fn, x1, x2)
+    out = _new(shape, _result_dtype(fn, x1._dtype, x2._dtype), x1.device)
+    _check(C.binary(_q(x1, x2, out), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(), out._cv()))
+    return out
+
+
+def _unary(fn: str, x: Array) -> Array:
+    if not isinstance(x, Array):
+        raise TypeError(f"accel.{fn}: x must be an array, not {type(x).__name__}")
+    if x.dtype.kind == "c" and fn in _COMPLEX_UNARY:
+        return _COMPLEX_UNARY[fn](x)
+    (x,) = _floats(fn, x)
+    out = _new(x.shape, _result_dtype(fn, x._dtype), x.device)
+    _check(C.unary(_q(x, out), C.FUNCTIONS[fn][0], x._cv(), out._cv()))
+    return out
+
+
+# Complex arithmetic the C functions lack, composed on the device from the
+# real and imaginary parts (float views of the complex buffer).
+def _cparts(x: Array) -> Tuple[Array, Array]:
+    return _pairs(x, 0), _pairs(x, 1)
+
+
+def _complex_of(re: Array, im: Array) -> Array:
+    dt = complex64 if re.dtype == float32 else complex128
+    out = _new(re.shape, dt, re.device)
+    copyto(_pairs(out, 0), re)
+    copyto(_pairs(out, 1), im)
+    return out
+
+
+def _complex_neg(x: Array) -> Array:
+    re, im = _cparts(x)
+    return _complex_of(negative(re), negative(im))
+
+
+_COMPLEX_UNARY = {
+    "isnan": lambda x: logical_or(isnan(_pairs(x, 0)), isnan(_pairs(x, 1))),
+    "isinf": lambda x: logical_or(isinf(_pairs(x, 0)), isinf(_pairs(x, 1))),
+    "isfinite": lambda x: logical_and(isfinite(_pairs(x, 0)), isfinite(_pairs(x, 1))),
+    "abs": lambda x: hypot(_pairs(x, 0), _pairs(x, 1)),
+    "negative": _complex_neg,
+    "positive": lambda x: _copy_of(x),
+    "square": lambda x: _complex_binary("multiply", x, x, x.shape),
+    "sign": lambda x: _complex_sign(x),
+}
+
+
+def _complex_sign(x: Array) -> Array:
+    """z / |z|, and 0 where z is 0 (the standard's sign of a complex)."""
+    re, im = _cparts(x)
+    m = hypot(re, im)
+    d = where(equal(m, 0), ones_like(m), m)
+    z = equal(m, 0)
+    return _complex_of(where(z, 0.0, divide(re, d)), where(z, 0.0, divide(im, d)))
+_COMPLEX_BINARY = ("equal", "not_equal", "add", "subtract", "multiply", "divide")
+
+
+def _complex_binary(fn: str, x1: Array, x2: Array, shape: Tuple[int, ...]) -> Array:
+    """fn of complex operands (both made the promoted complex dtype), from
+    their parts: equal/not_equal part by part, add/subtract part by part,
+    multiply as (a+bi)(c+di) = (ac-bd) + (ad+bc)i, divide by the textbook
+    formula (no scaling: |c|, |d| above sqrt of the dtype's max overflow,
+    where NumPy's Smith's algorithm does not)."""
+    dt = _promote(x1.dtype, x2.dtype)
+    a, b = _cparts(astype(x1, dt, copy=False))
+    c, d = _cparts(astype(x2, dt, copy=False))
+    if fn == "equal":
+        return logical_and(equal(a, c), equal(b, d))
+    if fn == "not_equal":
+        return logical_or(not_equal(a, c), not_equal(b, d))
+    if fn in ("add", "subtract"):
+        f = add if fn == "add" else subtract
+        return _complex_of(f(a, c), f(b, d))
+    if fn == "divide":   # (ac + bd)/(c^2 + d^2) + (bc - ad)/(c^2 + d^2) i, unscaled
+        den = add(multiply(c, c), multiply(d, d))
+        return _complex_of(divide(add(multiply(a, c), multiply(b, d)), den),
+                           divide(subtract(multiply(b, c), multiply(a, d)), den))
+    return _complex_of(subtract(multiply(a, c), multiply(b, d)),
+                       add(multiply(a, d), multiply(b, c)))
+
+
+def _elementwise() -> dict:
+    fns = {}
+    for name, (code, arity, res) in C.FUNCTIONS.items():
+        if arity == 1 and name != "astype":
+            f = (lambda n: lambda x, /: _unary(n, x))(name)
+        elif arity == 2:
+            f = (lambda n: lambda x1, x2, /: _binary(n, x1, x2))(name)
+        else:
+            continue
+        f.__name__ = name
+        f.__doc__ = f"The standard's {name}, elementwise on the device (accel_array_fn {code})."
+        fns[name] = f
+    return fns
+
+
+globals().update(_elementwise())
+
+
+def signbit(x: Array, /) -> Array:
+    """True where x's sign bit is set: copysign(1, x) < 0 on the device."""
+    if x.dtype.kind != "f":
+        return less(x, 0)
+    return less(copysign(ones_like(x), x), 0)
+
+
+def clip(x: Array, /, min: Any = None, max: Any = None, out: Any = None) -> Array:
+    """x clamped to [min, max] elementwise in x's dtype (either bound may be
+    None; arrays broadcast to x's shape; a NaN stays NaN; min > max gives
+    max), on the device (accel_array_clip). CuPy's clip(a, a_min, a_max,
+    out) by position."""
+    if min is None and max is None:
+        return _out(_copy_of(x), out, "clip")
+    lo = _as_operand(min, x, "clip") if min is not None else None
+    hi = _as_operand(max, x, "clip") if max is not None else None
+    lo = astype(lo, x.dtype, copy=False) if lo is not None else None
+    hi = astype(hi, x.dtype, copy=False) if hi is not None else None
+    if lo is None:
+        r = minimum(x, hi)
+    elif hi is None:
+        r = maximum(x, lo)
+    else:
+        r = _new(_bshape(x, lo, hi), x.dtype, x.device)
+        _check(C.clip(_q(x, lo, hi, r), x._cv(), lo._cv(), hi._cv(), r._cv()))
+    if r.shape != x.shape:
+        raise ValueError(f"accel.clip: bounds broadcast x {x.shape} to {r.shape}")
+    return _out(r, out, "clip")
+
+
+def where(condition: Array, x1: Any = None, x2: Any = None, /) -> Any:
+    """condition ? x1 : x2 elementwise, broadcast, promoted
+    (accel_array_where); condition of any dtype (nonzero is true). With
+    condition alone, NumPy's nonzero(condition)."""
+    if x1 is None and x2 is None:
+        return nonzero(condition)
+    if not isinstance(condition, Array):
+        raise TypeError("accel.where: condition must be an accel.Array")
+    if condition.dtype != bool:
+        condition = astype(condition, bool)
+    if not isinstance(x1, Array):
+        x1 = _as_operand(x1, x2 if isinstance(x2, Array) else condition, "where")
+    if not isinstance(x2, Array):
+        x2 = _as_operand(x2, x1, "where")
+    out = _new(_bshape(condition, x1, x2), _promote(x1.dtype, x2.dtype), x1.device)
+    c1, c2 = astype(x1, out.dtype, copy=False), astype(x2, out.dtype, copy=False)
+    _check(C.where(_q(condition, c1, c2, out), condition._cv(), c1._cv(), c2._cv(), out._cv()))
+    return out
+
+
+def _copy_of(x: Array) -> Array:
+    out = _new(x.shape, x.dtype, x.device)
+    _copy_into(x, out)
+    return out
+
+
+def _copy_into(src: Array, dst: Array) -> None:
+    """dst[...] = src (same dtype, src broadcast) by accel_array_copy; a
+    complex array moves as its (real, imag) float pairs."""
+    if dst.size == 0:
+        return
+    if src._dtype.kind == "c":
+        src = _broadcast_view(src, dst.shape)
+        src, dst = _pairs(src), _pairs(dst)
+    _check(C.copy(_q(src, dst), src._cv(), dst._cv()))
+
+
+def _broadcast_view(x: Array, shape: Tuple[int, ...]) -> Array:
+    return x if x.shape == shape else broadcast_to(x, shape)
+
+
+def _pairs(x: Array, part: Optional[int] = None) -> Array:
+    """A complex array's elements as float views: shape + (2,) (part None),
+    or its real (0) or imaginary (1) parts, sharing its buffer."""
+    f = float32 if x._dtype == complex64 else float64
+    t = x._cv(pairs=True)
+    if part is not None:   # drop the pair axis: the part's elements
+        t.ndim -= 1
+    if part is not None and x.size:   # an empty array's parts stay at its offset
+        t.offset += part * f.itemsize
+    return _derived(x, t, f)
+
+
+def _parts(fn: str, x: Array) -> Tuple[Array, Array]:
+    if x._dtype.kind != "c":
+        raise TypeError(f"accel.{fn}: x must be complex, not {x._dtype}")
+    return _pairs(x, 0), _pairs(x, 1)
+
+
+def real(x: Array, /) -> Array:
+    """The real parts of a complex array (a copy, float32 or float64)."""
+    return _copy_of(_parts("real", x)[0])
+
+
+def imag(x: Array, /) -> Array:
+    """The imaginary parts of a complex array (a copy)."""
+    return _copy_of(_parts("imag", x)[1])
+
+
+def conj(x: Array, /) -> Array:
+    """The complex conjugate: the real parts copied, the imaginary negated."""
+    re, im = _parts("conj", x)
+    out = empty_like(x)
+    ore, oim = _pairs(out, 0), _pairs(out, 1)
+    _check(C.copy(_q(x, out), re._cv(), ore._cv()))
+    _check(C.unary(_q(x, out), C.FUNCTIONS["negative"][0], im._cv(), oim._cv()))
+    return out
+
+
+# ---------------------------------------------------------------- indexing
+def _array_key(x: Array, key: Any) -> Any:
+    """An index array of key (alone, or alone in a tuple) as an accel array
+    on x's device (lists and NumPy arrays copied there), else None."""
+    k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if isinstance(k, (list, np.ndarray)):
+        k = asarray(k, device=x.device)
+    if isinstance(k, Array) and (k.ndim or k.dtype == bool):
+        return k
+    return None
+
+
+def _mask_key(x: Array, key: Any) -> Optional[Array]:
+    k = _array_key(x, key)
+    return k if k is not None and k.dtype == bool else None
+
+
+def _fancy_get(x: Array, k: Array) -> Array:
+    """x[k] for a boolean mask (accel_array_mask_gather; waits for the
+    count) or an integer array along axis 0 (accel_array_take)."""
+    if k.dtype != bool:
+        if k.dtype.kind not in "iu":
+            raise IndexError(f"accel: arrays used as indices must be integer or bool, not "
+                             f"{k.dtype}")
+        if x.ndim == 0:
+            raise IndexError("accel: an integer array index into a 0-d array")
+        return take(x, k, axis=0)
+    if k.ndim == 0:   # x[True]: x with a new axis of 1; x[False]: of 0
+        return _copy_of(expand_dims(x, axis=0)) if k else _new((0,) + x.shape, x.dtype,
+                                                               x.device)
+    if k.shape != x.shape[:k.ndim]:
+        raise IndexError(f"accel: boolean index of shape {k.shape} for an array of shape "
+                         f"{x.shape}")
+    n = int(sum(k))
+    out = _new((n,) + x.shape[k.ndim:], x.dtype, x.device)
+    if out.size:
+        _check(C.mask_gather(_q(x, k, out), x._cv(), k._cv(), out._cv()))
+    return out
+
+
+def _norm_key(key: Any, ndim: int) -> list:
+    if not isinstance(key, tuple):
+        key = (key,)
+    for k in key:
+        if isinstance(k, (list, np.ndarray)) or (isinstance(k, Array) and k.ndim):
+            raise IndexError("accel: an index array must be the only index (x[mask], x[idx]); "
+                             "combine it with slices through accel.take")
+        if isinstance(k, (_b.bool, np.bool_)):
+            raise NotImplementedError("accel: boolean scalar indices are not there "
+                                      "yet")
+    if _b.sum(k is Ellipsis for k in key) > 1:
+        raise IndexError("accel: an index can have only one ellipsis")
+    used = _b.sum(k is not None and k is not Ellipsis for k in key)
+    if used > ndim:
+        raise IndexError(f"accel: {used} indices for a {ndim}-d array")
+    if Ellipsis in [k for k in key if not isinstance(k, Array)]:
+        i = [j for j, k in enumerate(key) if k is Ellipsis][0]
+        key = key[:i] + (slice(None),) * (ndim - used) + key[i + 1:]
+    else:
+        key = key + (slice(None),) * (ndim - used)
+    return list(key)
+
+
+def _getitem(x: Array, key: Any) -> Array:
+    """x[key] for ints, slices (any step), None and Ellipsis: a view
+    (accel_array_slice, accel_array_squeeze, accel_array_expand_dims); a
+    boolean mask or an integer array alone gathers into a new array."""
+    k = _array_key(x, key)
+    if k is not None:
+        return _fancy_get(x, k)
+    keys = _norm_key(key, x.ndim)
+    nd = x.ndim
+    start = (ctypes.c_int64 * _b.max(nd, 1))()
+    stop = (ctypes.c_int64 * _b.max(nd, 1))()
+    step = (ctypes.c_int64 * _b.max(nd, 1))()
+    drop, news, axis, pos = 0, [], 0, 0
+    for k in keys:
+        if k is None:
+            news.append(pos)
+            pos += 1
+            continue
+        n = x.shape[axis]
+        if isinstance(k, slice):
+            s = 1 if k.step is None else operator.index(k.step)
+            if s == 0:
+                raise ValueError("accel: slice step 0")
+            start[axis] = C.I64_MIN if k.start is None else _clamp(operator.index(k.start))
+            stop[axis] = C.I64_MAX if k.stop is None else _clamp(operator.index(k.stop))
+            if k.start is None and s < 0:
+                start[axis] = C.I64_MAX
+            if k.stop is None and s < 0:
+                stop[axis] = C.I64_MIN
+            step[axis] = s
+            pos += 1
+        else:
+            i = operator.index(k)
+            if not -n <= i < n:
+                raise L.error("ACCEL_ERROR_OUT_OF_RANGE", f"accel: index {i} is out of bounds "
+                              f"for axis {axis} of size {n}")
+            i = i + n if i < 0 else i
+            start[axis], stop[axis], step[axis] = i, i + 1, 1
+            drop |= 1 << axis
+        axis += 1
+    v = C.View()
+    _check(C.array_slice(x._cv(), start, stop, step, v))
+    if drop:
+        _check(C.squeeze(v, drop, v))
+    for p in news:
+        _check(C.expand_dims(v, p, v))
+    return _derived(x, v)
+
+
+def _clamp(i: int) -> int:
+    return _b.max(C.I64_MIN + 1, _b.min(C.I64_MAX - 1, i))
+
+
+# ------------------------------------------------------------ manipulation
+def _axis(axis: int, ndim: int, fn: str) -> int:
+    a = operator.index(axis)
+    if not -ndim <= a < ndim:
+        raise IndexError(f"accel.{fn}: axis {a} is out of range for {ndim}-d")
+    return a % ndim if ndim else 0
+
+
+def _axes_mask(axis: Any, ndim: int, fn: str) -> Tuple[int, Tuple[int, ...]]:
+    if axis is None:
+        axes = tuple(range(ndim))
+    else:
+        t = axis if isinstance(axis, tuple) else (axis,)
+        axes = tuple(_axis(a, ndim, fn) for a in t)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"accel.{fn}: repeated axis in {axis}")
+    return _b.sum(1 << a for a in axes), axes
+
+
+def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
+    """A view with axes permuted (accel_array_permute_dims)."""
+    if len(axes) != x.ndim:
+        raise ValueError(f"accel.permute_dims: {len(axes)} axes for {x.ndim}-d x")
+    v = C.View()
+    ax = (ctypes.c_int32 * _b.max(x.ndim, 1))(*axes)
+    _check(C.permute_dims(x._cv(), ax, v))
+    return _derived(x, v)
+
+
+def matrix_transpose(x: Array, /) -> Array:
+    """The last two axes swapped: a view."""
+    if x.ndim < 2:
+        raise ValueError(f"accel.matrix_transpose: x is {x.ndim}-d, needs >= 2")
+    return permute_dims(x, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
+
+
+def expand_dims(x: Array, /, axis: int = 0) -> Array:
+    v = C.View()
+    if not -x.ndim - 1 <= axis <= x.ndim:
+        raise IndexError(f"accel.expand_dims: axis {axis} for {x.ndim}-d x")
+    _check(C.expand_dims(x._cv(), axis, v))
+    return _derived(x, v)
+
+
+def squeeze(x: Array, /, axis: Any) -> Array:
+    mask, axes = _axes_mask(axis, x.ndim, "squeeze")
+    if _b.any(x.shape[a] != 1 for a in axes):
+        raise ValueError(f"accel.squeeze: axis {axis} of x {x.shape} is not size 1")
+    v = C.View()
+    _check(C.squeeze(x._cv(), mask, v))
+    return _derived(x, v)
+
+
+def flip(x: Array, /, *, axis: Any = None) -> Array:
+    mask, _ = _axes_mask(axis, x.ndim, "flip")
+    v = C.View()
+    _check(C.flip(x._cv(), mask, v))
+    return _derived(x, v)
+
+
+def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
+    shape = _shape(shape, "broadcast_to")
+    v = C.View()
+    dims = (ctypes.c_int64 * _b.max(len(shape), 1))(*shape)
+    _check(C.broadcast_to(x._cv(), len(shape), dims, v))
+    return _derived(x, v)
+
+
+def broadcast_arrays(*arrays: Array) -> list:
+    shape = _bshape(*arrays)
+    return [broadcast_to(a, shape) for a in arrays]
+
+
+def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[_b.bool] = None) -> Array:
+    """x with another shape: a view when x's strides allow
+    (accel_array_reshape), else (unless copy=False) a contiguous copy
+    reshaped."""
+    shape = tuple(operator.index(s) for s in shape)
+    dims = (ctypes.c_int64 * _b.max(len(shape), 1))(*shape)
+    v = C.View()
+    src = _copy_of(x) if copy else x
+    code = C.reshape(src._cv(), len(shape), dims, v)
+    if code and L.status_name(code).decode() == "ACCEL_ERROR_UNSUPPORTED" and copy is None:
+        src = _copy_of(x)
+        code = C.reshape(src._cv(), len(shape), dims, v)
+    _check(code)
+    return _derived(src, v)
+
+
+def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
+    s = source if isinstance(source, tuple) else (source,)
+    d = destination if isinstance(destination, tuple) else (destination,)
+    s = [_axis(a, x.ndim, "moveaxis") for a in s]
+    d = [_axis(a, x.ndim, "moveaxis") for a in d]
+    if len(s) != len(d):
+        raise ValueError("accel.moveaxis: source and destination differ in length")
+    order = [a for a in range(x.ndim) if a not in s]
+    for dst, src in sorted(zip(d, s)):
+        order.insert(dst, src)
+    return permute_dims(x, tuple(order))
+
+
+def concat(arrays: Sequence[Array], /, *, axis: Optional[int] = 0) -> Array:
+    """The arrays joined along axis (None: flattened first), by copies into
+    slices of the result on the device."""
+    arrays = list(arrays)
+    if axis is None:
+        arrays = [reshape(a, (-1,)) for a in arrays]
+        axis = 0
+    dt = result_type(*arrays)
+    nd = arrays[0].ndim
+    ax = _axis(axis, nd, "concat")
+    for a in arrays:
+        if a.ndim != nd or _b.any(a.shape[i] != arrays[0].shape[i] for i in range(nd) if i != ax):
+            raise ValueError(f"accel.concat: shapes {[t.shape for t in arrays]} "
+                             f"differ off axis {ax}")
+    shape = list(arrays[0].shape)
+    shape[ax] = _b.sum(a.shape[ax] for a in arrays)
+    out = _new(shape, dt, arrays[0].device)
+    at = 0
+    for a in arrays:
+        n = a.shape[ax]
+        dst = out[(slice(None),) * ax + (slice(at, at + n),)]
+        copyto(dst, a)
+        at += n
+    return out
+
+
+def stack(arrays: Sequence[Array], /, *, axis: int = 0) -> Array:
+    arrays = list(arrays)
+    nd = arrays[0].ndim + 1
+    if not -nd <= axis < nd:
+        raise IndexError(f"accel.stack: axis {axis} for {nd}-d result")
+    return concat([expand_dims(a, axis=axis) for a in arrays], axis=axis)
+
+
+def unstack(x: Array, /, *, axis: int = 0) -> tuple:
+    ax = _axis(axis, x.ndim, "unstack")
+    return tuple(x[(slice(None),) * ax + (i,)] for i in range(x.shape[ax]))
+
+
+def roll(x: Array, /, shift: Any, *, axis: Any = None) -> Array:
+    """x's elements shifted along axis (None: the flattened array), as two
+    copies of slices on the device."""
+    if axis is None:
+        return reshape(roll(reshape(x, (-1,)), shift, axis=0), x.shape)
+    shifts = shift if isinstance(shift, tuple) else (shift,)
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if len(shifts) != len(axes):
+        raise ValueError("accel.roll: shift and axis differ in length")
+    out = x
+    for sh, a in zip(shifts, axes):
+        ax = _axis(a, x.ndim, "roll")
+        n = x.shape[ax]
+        k = operator.index(sh) % n if n else 0
+        src, out = out, empty_like(out)
+        pre = (slice(None),) * ax
+        _copy_into(src[pre + (slice(n - k, None),)], out[pre + (slice(None, k),)])
+        _copy_into(src[pre + (slice(None, n - k),)], out[pre + (slice(k, None),)])
+    return out if out is not x else _copy_of(x)
+
+
+def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
+    """Each element repeated `repeats` (an int) times along axis: a
+    broadcast view copied. Array-valued repeats are not there yet."""
+    if isinstance(repeats, Array):
+        raise NotImplementedError("accel.repeat: array repeats are not there yet")
+    r = operator.index(repeats)
+    if r < 0:
+        raise ValueError(f"accel.repeat: repeats {r} < 0")
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    ax = _axis(axis, x.ndim, "repeat")
+    e = expand_dims(x, axis=ax + 1)
+    shape = x.shape[:ax + 1] + (r,) + x.shape[ax + 1:]
+    out = x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:]
+    return reshape(_copy_of(broadcast_to(e, shape)), out)
+
+
+def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
+    """x repeated along each axis: a broadcast view copied, reshaped."""
+    reps = tuple(operator.index(r) for r in repetitions)
+    nd = _b.max(len(reps), x.ndim)
+    reps = (1,) * (nd - len(reps)) + reps
+    shp = (1,) * (nd - x.ndim) + x.shape
+    inter = tuple(v for pair in zip(reps, shp) for v in pair)
+    v = reshape(x, tuple(v for s_ in shp for v in (1, s_)))
+    return reshape(_copy_of(broadcast_to(v, inter)), tuple(r * s_ for r, s_ in zip(reps, shp)))
+
+
+def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"accel.meshgrid: indexing {indexing!r} (xy or ij)")
+    n = len(arrays)
+    shape = [a.size for a in arrays]
+    if indexing == "xy" and n >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(arrays):
+        j = (1 - i if i < 2 else i) if indexing == "xy" and n >= 2 else i
+        s = [1] * n
+        s[j] = a.size
+        out.append(_copy_of(broadcast_to(reshape(a, tuple(s)), tuple(shape))))
+    return out
+
+
+# --------------------------------------------------------------- reductions
+_IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True, "mean": math.nan}
+
+
+def _reduce(name: str, x: Array, axis: Any, keepdims: _b.bool, dtype: np.dtype) -> Array:
+    """accel_array_reduce over the axes; an empty reduction gives the
+    identity (sum 0, prod 1, any False, all True, mean NaN) or, for those
+    without one (max, min, argmax, argmin), raises ValueError."""
+    mask, axes = _axes_mask(axis, x.ndim, name)
+    shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes)
+    if x.size == 0:
+        if name not in _IDENTITY and math.prod(shape):
+            raise L.error("ACCEL_ERROR_INVALID_ARGUMENT",
+                          f"accel.{name}: an empty reduction has no identity")
+        return full(shape, _IDENTITY.get(name, 0), dtype=dtype, device=x.device)
+    out = _new(shape, dtype, x.device)
+    _check(C.reduce(_q(x, out), C.REDUCTIONS[name], x._cv(), mask, int(keepdims),
+                     out._cv()))
+    return out
+
+
+def _sum_dtype(x: Array, dtype: Any) -> Tuple[Array, np.dtype]:
+    """The input (cast when dtype asks for a float) and the C result dtype."""
+    if dtype is not None:
+        dt = _dtype(dtype, "sum")
+        if dt.kind == "f" and x.dtype != dt:
+            x = astype(x, dt)
+    k = x.dtype.kind
+    return x, (x.dtype if k == "f" else uint64 if k == "u" else int64)
+
+
+def _out(r: Array, out: Optional[Array], fn: str) -> Array:
+    """r, or r copied into out (CuPy's out=: the result's shape; converted
+    to out's dtype)."""
+    if out is None:
+        return r
+    if not isinstance(out, Array) or out.shape != r.shape:
+        raise ValueError(f"accel.{fn}: out must be an accel.Array of shape {r.shape}")
+    copyto(out, r)
+    return out
+
+
+def sum(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
+        keepdims: _b.bool = False) -> Array:
+    """Sum over axis (an int, a tuple or None: all) on the device
+    (accel_array_reduce). Floats accumulate in a fixed order, the same
+    result every run; any order's error is within (n-1)*eps*sum|x| to first
+    order (Higham 2002, 4.2). Integers sum in int64 (uint64 for unsigned),
+    wrapping, as the standard says; dtype= converts. out= as CuPy's. The
+    sum of no elements is 0. Raises IndexError (axis), ValueError
+    (repeated axis)."""
+    if x.dtype.kind == "c" or (dtype is not None and _dtype(dtype, "sum").kind == "c"):
+        c = x if dtype is None else astype(x, dtype, copy=False)
+        r = _complex_of(sum(_pairs(c, 0), axis=axis, keepdims=keepdims),
+                        sum(_pairs(c, 1), axis=axis, keepdims=keepdims))
+        return _out(r, out, "sum")
+    x2, cd = _sum_dtype(x, dtype)
+    r = _reduce("sum", x2, axis, keepdims, cd)
+    r = r if dtype is None or _dtype(dtype, "sum") == cd else astype(r, dtype)
+    return _out(r, out, "sum")
+
+
+def prod(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
+         keepdims: _b.bool = False) -> Array:
+    """Product over axis (as :func:`sum`)."""
+    x2, cd = _sum_dtype(x, dtype)
+    r = _reduce("prod", x2, axis, keepdims, cd)
+    r = r if dtype is None or _dtype(dtype, "prod") == cd else astype(r, dtype)
+    return _out(r, out, "prod")
+
+
+def max(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
+    """The largest element over axis (NaN if any is NaN). Raises ValueError
+    for an empty reduction (no identity, as NumPy)."""
+    return _out(_reduce("max", x, axis, keepdims, x.dtype), out, "max")
+
+
+def min(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
+    """The smallest element over axis (as :func:`max`)."""
+    return _out(_reduce("min", x, axis, keepdims, x.dtype), out, "min")
+
+
+amax, amin = max, min
+
+
+def mean(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
+         keepdims: _b.bool = False) -> Array:
+    """The mean over axis, in x's dtype (floats; integers as float64, as
+    NumPy's)."""
+    if x.dtype.kind in "biu":
+        x = astype(x, dtype or float64)
+    elif dtype is not None:
+        x = astype(x, dtype, copy=False)
+    return _out(_reduce("mean", x, axis, keepdims, x.dtype), out, "mean")
+
+
+def any(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
+    """True where any element over axis is nonzero (bool)."""
+    x = _nonzero_of(x)
+    return _out(_reduce("any", x, axis, keepdims, bool), out, "any")
+
+
+def all(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
+    """True where every element over axis is nonzero (bool)."""
+    x = _nonzero_of(x)
+    return _out(_reduce("all", x, axis, keepdims, bool), out, "all")
+
+
+def _nonzero_of(x: Array) -> Array:
+    """A complex x as the bool array x != 0 (any part nonzero), which the
+    reductions take; other arrays as they are."""
+    if x.dtype.kind != "c":
+        return x
+    return logical_or(not_equal(_pairs(x, 0), 0), not_equal(_pairs(x, 1), 0))
+
+
+def argmax(x: Array, /, axis: Optional[int] = None, out: Any = None,
+           keepdims: _b.bool = False) -> Array:
+    """The int64 index of the first largest element (over the flattened x
+    when axis is None)."""
+    return _out(_reduce("argmax", x, axis, keepdims, int64), out, "argmax")
+
+
+def argmin(x: Array, /, axis: Optional[int] = None, out: Any = None,
+           keepdims: _b.bool = False) -> Array:
+    """The int64 index of the first smallest element."""
+    return _out(_reduce("argmin", x, axis, keepdims, int64), out, "argmin")
+
+
+def _moment(fn: str, x: Array, axis: Any, correction: Any, ddof: Any,
+            keepdims: _b.bool) -> Array:
+    c = float(ddof if ddof is not None else correction)
+    if x.dtype.kind in "biu":
+        x = astype(x, float64)
+    mask, axes = _axes_mask(axis, x.ndim, fn)
+    shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
+                  if keepdims or i not in axes)
+    if x.size == 0:   # no elements: N - correction <= 0
+        return full(shape, nan, dtype=x.dtype, device=x.device)
+    out = _new(shape, x.dtype, x.device)
+    f = C.var if fn == "var" else C.std
+    _check(f(_q(x, out), x._cv(), mask, c, int(keepdims), out._cv()))
+    return out
+
+
+def var(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = None,
+        keepdims: _b.bool = False, *, correction: Any = 0.0) -> Array:
+    """Variance over axis: sum((x - mean)^2) / (N - correction) (ddof=, as
+    NumPy's, is the same), two-pass in float64 on the device
+    (accel_array_var); NaN when N - correction <= 0."""
+    r = _moment("var", x if dtype is None else astype(x, dtype), axis, correction, ddof,
+                keepdims)
+    return _out(r, out, "var")
+
+
+def std(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = None,
+        keepdims: _b.bool = False, *, correction: Any = 0.0) -> Array:
+    """Standard deviation: the square root of :func:`var` (accel_array_std)."""
+    r = _moment("std", x if dtype is None else astype(x, dtype), axis, correction, ddof,
+                keepdims)
+    return _out(r, out, "std")
+
+
+def cumulative_sum(x: Array, /, *, axis: Optional[int] = None, dtype: Any = None,
+                   include_initial: _b.bool = False) -> Array:
+    """The running sum along axis (None only for 1-D x), the standard's
+    (accel_array_cumulative_sum); integers in int64 (uint64 unsigned)."""
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError("accel.cumulative_sum: axis is needed for a "
+                             f"{x.ndim}-d array")
+        axis = 0
+    ax = _axis(axis, x.ndim, "cumulative_sum")
+    k = x.dtype.kind
+    dt = _dtype(dtype, "cumulative_sum") if dtype is not None else (
+        x.dtype if k in "fc" else uint64 if k == "u" else int64)
+    shape = list(x.shape)
+    shape[ax] += 1 if include_initial else 0
+    if x.size == 0:   # nothing to add up: the initial zeros, if any
+        return zeros(shape, dtype=dt, device=x.device)
+    if dtype is not None and dt != x.dtype and can_cast(x.dtype, dt) is False:
+        # A narrower dtype= (uint16 summed as uint8): sum in x's, then convert.
+        r = cumulative_sum(x, axis=ax, include_initial=include_initial)
+        return astype(r, dt)
+    out = _new(shape, dt, x.device)
+    _check(C.cumulative_sum(_q(x, out), x._cv(), ax, int(include_initial), out._cv()))
+    return out
+
+
+def cumsum(a: Array, axis: Optional[int] = None, dtype: Any = None, out: Any = None) -> Array:
+    """NumPy's cumsum: the running sum along axis (None: the flattened a)."""
+    if axis is None:
+        a, axis = reshape(a, (-1,)), 0
+    return _out(cumulative_sum(a, axis=axis, dtype=dtype), out, "cumsum")
+
+
+# --------------------------------------------------------- linear algebra
+def matmul(x1: Array, x2: Array, /, out: Any = None) -> Array:
+    """The matrix product (the standard's matmul; 1-D operands as NumPy's).
+    Floats go to GEMM (accel_array_matmul: cuBLAS, OpenBLAS; batch axes
+    broadcast; GEMM's bound |error_ij| <= 2(k+2) eps (|A||B|)_ij, Higham
+    3.5); integers are the broadcast product summed on the device. Raises
+    ValueError (0-d operands, inner sizes that differ)."""
+    if not isinstance(x1, Array) or not isinstance(x2, Array):
+        raise TypeError("accel.matmul: both operands must be accel arrays")
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("accel.matmul: 0-d operands are not allowed")
+    a = x1 if x1.ndim > 1 else expand_dims(x1, axis=0)
+    b = x2 if x2.ndim > 1 else expand_dims(x2, axis=-1)
+    if a.shape[-1] != b.shape[-2]:
+        raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
+                      f"accel.matmul: shapes {x1.shape} and {x2.shape} do not align (inner "
+                      f"dimensions {a.shape[-1]} and {b.shape[-2]})")
+    dt = x1.dtype if x1.dtype == x2.dtype else result_type(x1, x2)
+    if dt.kind == "f" and a.size and b.size:
+        a, b = contiguous(astype(a, dt, copy=False)), contiguous(astype(b, dt, copy=False))
+        batch = _bshape(a[..., :1, :1], b[..., :1, :1])[:-2]
+        r = _new(batch + (a.shape[-2], b.shape[-1]), dt, a.device)
+        _check(C.matmul(_q(a, b, r), a._cv(), b._cv(), r._cv()))
+    else:
+        r = sum(multiply(expand_dims(a, axis=-1), expand_dims(b, axis=-3)), axis=-2, dtype=dt)
+    if x1.ndim == 1:
+        r = squeeze(r, axis=-2)
+    if x2.ndim == 1:
+        r = squeeze(r, axis=-1)
+    return _out(r, out, "matmul")
+
+
+def dot(a: Array, b: Array, out: Any = None) -> Array:
+    """NumPy's dot: the sum of products for 1-D operands, :func:`matmul`
+    for others, a product for 0-d ones."""
+    if a.ndim == 0 or b.ndim == 0:
+        return _out(multiply(a, b), out, "dot")
+    return matmul(a, b, out)
+
+
+def vdot(a: Array, b: Array) -> Array:
+    """NumPy's vdot: the dot product of the flattened operands (a
+    conjugated when complex)."""
+    a = reshape(a, (-1,))
+    if a.dtype.kind == "c":
+        a = conj(a)
+    return dot(a, reshape(b, (-1,)))
+
+
+def inner(a: Array, b: Array) -> Array:
+    """NumPy's inner for 1-D operands (the dot product)."""
+    return dot(a, b)
+
+
+def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    """Dot product over axis (multiply, then sum on the device)."""
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError(f"accel.vecdot: axis {axis} sizes differ")
+    p = multiply(conj(x1) if x1.dtype.kind == "c" else x1, x2)
+    return sum(p, axis=axis, dtype=p.dtype)
+
+
+def tensordot(x1: Array, x2: Array, /, *, axes: Any = 2) -> Array:
+    """Sum of products over the given axes (the standard's tensordot), as a
+    matmul of the operands reshaped."""
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f"accel.tensordot: axes={axes} < 0")
+        ax1 = list(range(x1.ndim - axes, x1.ndim))
+        ax2 = list(range(axes))
+    else:
+        ax1 = [_axis(i, x1.ndim, "tensordot") for i in axes[0]]
+        ax2 = [_axis(i, x2.ndim, "tensordot") for i in axes[1]]
+    free1 = [i for i in range(x1.ndim) if i not in ax1]
+    free2 = [i for i in range(x2.ndim) if i not in ax2]
+    a = permute_dims(x1, tuple(free1 + ax1))
+    b = permute_dims(x2, tuple(ax2 + free2))
+    k = math.prod(x1.shape[i] for i in ax1)
+    if k != math.prod(x2.shape[i] for i in ax2):
+        raise ValueError("accel.tensordot: the contracted axes differ in size")
+    m = math.prod(x1.shape[i] for i in free1)
+    n = math.prod(x2.shape[i] for i in free2)
+    r = matmul(reshape(a, (m, k)), reshape(b, (k, n)))
+    return reshape(r, tuple(x1.shape[i] for i in free1) + tuple(x2.shape[i] for i in free2))
+
+
+def transpose(a: Array, axes: Any = None) -> Array:
+    """NumPy's transpose: a view with the axes reversed (or permuted as
+    axes says)."""
+    return permute_dims(a, tuple(reversed(range(a.ndim))) if axes is None else tuple(axes))
+
+
+def swapaxes(a: Array, axis1: int, axis2: int) -> Array:
+    """A view with two axes exchanged."""
+    order = list(range(a.ndim))
+    i, j = _axis(axis1, a.ndim, "swapaxes"), _axis(axis2, a.ndim, "swapaxes")
+    order[i], order[j] = order[j], order[i]
+    return permute_dims(a, tuple(order))
+
+
+def ravel(a: Array) -> Array:
+    """The flattened array: a view when a's strides allow, else a copy."""
+    return reshape(a, (-1,))
+
+
+# ----------------------------------------------------- sorting, searching
+def sort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
+         stable: _b.bool = True) -> Array:
+    """x sorted along axis, stably (accel_array_sort: NaNs last)."""
+    ax = _axis(axis, x.ndim, "sort") if x.ndim else 0
+    out = _new(x.shape, x.dtype, x.device)
+    if out.size:
+        _check(C.sort(_q(x, out), x._cv(), ax, int(descending), out._cv()))
+    return out
+
+
+def argsort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
+            stable: _b.bool = True) -> Array:
+    """The int64 indices that sort x along axis, stably (accel_array_argsort)."""
+    ax = _axis(axis, x.ndim, "argsort") if x.ndim else 0
+    src = contiguous(x)
+    out = _new(x.shape, int64, x.device)
+    if out.size:
+        _check(C.argsort(_q(src, out), src._cv(), ax, int(descending), out._cv()))
+    return out
+
+
+def nonzero(x: Array, /) -> tuple:
+    """The indices of x's nonzero elements, one int64 array per axis
+    (accel_array_nonzero; waits for the count)."""
+    if x.ndim == 0:
+        raise ValueError("accel.nonzero: a 0-d array (use x[None])")
+    x = _nonzero_of(x)
+    n = int(sum(astype(x, bool)))
+    out = _new((x.ndim, n), int64, x.device)
+    if n:
+        _check(C.nonzero(_q(x, out), x._cv(), out._cv()))
+    return tuple(out[i] for i in range(x.ndim))
+
+
+def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
+    """x's elements at indices along axis (None: a 1-D x), on the device
+    (accel_array_take). Raises IndexError for an index out of range (the
+    C layer would clamp it)."""
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError(f"accel.take: axis is needed for a {x.ndim}-d array")
+        axis = 0
+    ax = _axis(axis, x.ndim, "take")
+    idx = indices if isinstance(indices, Array) else asarray(indices, device=x.device)
+    if idx.dtype.kind not in "iu":
+        raise IndexError(f"accel.take: indices must be integers, not {idx.dtype}")
+    n = x.shape[ax]
+    if idx.size and (int(max(idx)) >= n or int(min(idx)) < -n):
+        raise IndexError(f"accel.take: an index is out of range for axis {ax} of size {n}")
+    out = _new(x.shape[:ax] + idx.shape + x.shape[ax + 1:], x.dtype, x.device)
+    if out.size:
+        _check(C.take(_q(x, idx, out), x._cv(), idx._cv(), ax, out._cv()))
+    return out
+
+
+def _tri(fn: str, x: Array, k: int) -> Array:
+    if x.ndim < 2:
+        raise ValueError(f"accel.{fn}: x must have at least 2 dimensions")
+    out = _new(x.shape, x.dtype, x.device)
+    if out.size:
+        f = C.tril if fn == "tril" else C.triu
+        _check(f(_q(x, out), x._cv(), int(k), out._cv()))
+    return out
+
+
+def tril(x: Array, /, *, k: int = 0) -> Array:
+    """x on and below the k-th diagonal of the last two axes, zeros above."""
+    return _tri("tril", x, k)
+
+
+def triu(x: Array, /, *, k: int = 0) -> Array:
+    """x on and above the k-th diagonal of the last two axes, zeros below."""
+    return _tri("triu", x, k)
+
+
+def _missing(name: str) -> Any:
+    def f(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"accel.{name} is not there yet: the C array layer has no "
+                                  "op for it")
+    f.__name__ = name
+    return f
+
+
+for _n in ("searchsorted", "unique_all", "unique_counts", "unique_inverse", "unique_values"):
+    globals()[_n] = _missing(_n)
+
+
+# ----------------------------------------------------------- Array methods
+def _reshape_method(self: Array, *shape: Any, order: str = "C") -> Array:
+    """x.reshape(2, 3) or x.reshape((2, 3)): a view when the strides allow,
+    else a copy (NumPy's; C order only)."""
+    if order != "C":
+        raise ValueError("accel: reshape in C order only")
+    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+        shape = tuple(shape[0])
+    return reshape(self, shape)
+
+
+def _methods() -> None:
+    """CuPy's (NumPy's) array methods, each the namespace function."""
+    A = Array
+    A.reshape = _reshape_method  # type: ignore[attr-defined]
+    A.ravel = lambda s: ravel(s)  # type: ignore[attr-defined]
+    A.flatten = lambda s: _copy_of(ravel(s)) if _shares(ravel(s), s) else ravel(s)
+    A.astype = lambda s, dtype, copy=True: astype(s, dtype, copy=copy)
+    A.T = property(lambda s: transpose(s))  # type: ignore[attr-defined]
+    A.mT = property(lambda s: matrix_transpose(s))  # type: ignore[attr-defined]
+    A.transpose = lambda s, *axes: transpose(  # type: ignore[attr-defined]
+        s, axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else (axes or None))
+    A.swapaxes = lambda s, a1, a2: swapaxes(s, a1, a2)  # type: ignore[attr-defined]
+    A.squeeze = lambda s, axis=None: squeeze(  # type: ignore[attr-defined]
+        s, tuple(i for i, n in enumerate(s.shape) if n == 1) if axis is None else axis)
+    A.fill = lambda s, value: fill(s, value) and None  # type: ignore[attr-defined]
+    A.dot = lambda s, b, out=None: dot(s, b, out)  # type: ignore[attr-defined]
+    A.clip = lambda s, a_min=None, a_max=None: clip(s, a_min, a_max)
+    A.cumsum = lambda s, axis=None, dtype=None: cumsum(s, axis, dtype)
+    A.nonzero = lambda s: nonzero(s)  # type: ignore[attr-defined]
+    A.take = lambda s, i, axis=None: take(s if axis is not None else ravel(s), i,
+                                          axis=axis if axis is not None else 0)
+    for name, f in (("sum", sum), ("prod", prod), ("mean", mean), ("max", max), ("min", min),
+                    ("any", any), ("all", all), ("argmax", argmax), ("argmin", argmin),
+                    ("var", var), ("std", std)):
+        setattr(A, name, (lambda f: lambda s, *a, **k: f(s, *a, **k))(f))
+    A.sort = lambda s, axis=-1: copyto(s, sort(s, axis=axis))  # type: ignore[attr-defined]
+    A.argsort = lambda s, axis=-1: argsort(s, axis=axis)  # type: ignore[attr-defined]
+    A.conj = lambda s: conj(s) if s.dtype.kind == "c" else s  # type: ignore[attr-defined]
+    A.real = property(lambda s: real(s) if s.dtype.kind == "c" else s)
+    A.imag = property(lambda s: imag(s) if s.dtype.kind == "c" else zeros_like(s))
+
+
+_attach()
+_methods()
+
+__all__ = [n for n in dir() if not n.startswith("_") and n not in (
+    "annotations", "ctypes", "math", "np", "operator", "Any", "Optional", "Sequence", "Tuple",
+    "C", "L", "Device", "get_device", "contiguous", "fill")]

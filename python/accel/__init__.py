@@ -17,7 +17,7 @@ Errors are accel.AccelError (``.status``: accel's status name, ``.message``),
 in subclasses that are also the matching Python exception (ShapeMismatchError
 is a ValueError, DtypeMismatchError a TypeError, ...).
 """
-from . import cuda, random
+from . import cuda, linalg, random
 from ._array import (ELEMENTWISE, Array, amax, amin, arange, array, asarray, asnumpy, axpby, copy,
                      dot, empty, empty_like, fill, float16, float32, float64, full, full_like, inner,
                      int32, int64, linspace, matmul, max, mean, min, ndarray, ones, ones_like,
@@ -28,6 +28,7 @@ from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
 from ._cupy import allclose, clip, get_array_module, isclose, where
 from ._dlpack import from_dlpack
+from ._fuse import fuse
 from ._graph import Graph, graph
 from ._kernel import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, DtypeMismatchError,

@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+"""accel.linalg: norms (NumPy's and CuPy's ``linalg.norm``, the Array API
+linalg extension's ``vector_norm`` and ``matrix_norm``) and the products of
+the extension that compose from accel's array functions: matmul,
+matrix_transpose, vecdot, outer, trace, matrix_power. Everything runs on the
+array's device as elementwise ops and reductions of the C array layer
+(accel/array.h: absolute, multiply, pow, sqrt, sum, max, min); nothing goes
+through host memory.
+
+The factorizations (solve, inv, qr, svd, eigh, cholesky, det) are LAPACK's
+work and not here; so matrix norms that need singular values (ord 2, -2,
+'nuc') raise NotImplementedError naming svd.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import numbers
+from typing import Any, Optional, Tuple, Union
+
+import numpy as np
+
+from . import _aa_lib as C
+from . import array_api as xp
+
+Axis = Union[None, int, Tuple[int, ...]]
+
+_INF = math.inf
+
+
+# ----------------------------------------------------------- array types
+# accel.Array and accel.array_api.Array are two classes until the Python
+# arrays become one (issue 28): the norms compute on the namespace's arrays
+# and take either, sharing the device buffer (no copy) both ways.
+
+class _Borrowed:
+    """Storage of a namespace array viewing an accel.Array's block: keeps
+    that array alive and gives nothing back to the pool itself."""
+    __slots__ = ("block", "device", "owner")
+
+    def __init__(self, owner: Any):
+        self.block, self.device, self.owner = owner._block, owner.device, owner
+
+
+def _to_xp(x: Any, fn: str) -> Tuple[Any, bool]:
+    """x as a namespace array, and whether it came as an accel.Array."""
+    if isinstance(x, xp.Array):
+        return x, False
+    from ._array import Array
+    if not isinstance(x, Array):
+        raise TypeError(f"accel.linalg.{fn}: x is an accel array, not {type(x).__name__}")
+    if x.__class__ is xp.Array:  # pragma: no cover (one class: nothing to do)
+        return x, False
+    x._blk(f"linalg.{fn}")
+    a = xp.Array.__new__(xp.Array)
+    a._st, a._dtype, a._v = _Borrowed(x), x.dtype, C.View()
+    dims = (ctypes.c_int64 * max(x.ndim, 1))(*x.shape)
+    xp._check(C.array_init(a._v, x._block.handle, C.CODES[x.dtype], x.ndim, dims))
+    a._v.offset = x._offset * x.dtype.itemsize
+    return a, True
+
+
+def _back(r: Any, old: bool) -> Any:
+    """A result r (a fresh namespace array) as an accel.Array when the input
+    was one: the block moves over to the new array."""
+    if not old:
+        return r
+    from ._array import _wrap
+    if r.dtype not in (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float16)):
+        return r
+    block, r._st.block = r._st.block, None
+    return _wrap(block, r.shape, r.dtype, r.device)
+
+
+# ----------------------------------------------------------------- norms
+
+def _floating(x: Any) -> Any:
+    """Integer and bool arrays as float64 (as NumPy's norm)."""
+    return x if x.dtype.kind == "f" else xp.astype(x, xp.float64)
+
+
+def _axes(axis: Axis, ndim: int, fn: str) -> Tuple[int, ...]:
+    """Normalized, distinct axes; AxisError-like ValueError out of range."""
+    if axis is None:
+        return tuple(range(ndim))
+    ax = (axis,) if isinstance(axis, numbers.Integral) else tuple(axis)
+    out = []
+    for a in ax:
+        if not isinstance(a, numbers.Integral) or isinstance(a, bool):
+            raise TypeError(f"accel.linalg.{fn}: axis {a!r} is not an integer")
+        if not -ndim <= a < ndim:
+            raise ValueError(f"accel.linalg.{fn}: axis {a} is out of range for {ndim}-d x")
+        out.append(int(a) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError(f"accel.linalg.{fn}: repeated axis in {axis}")
+    return tuple(out)
+
+
+def _vector(x: Any, ord: Any, axes: Tuple[int, ...], keepdims: bool, fn: str) -> Any:
+    """The vector norm of x over axes (already floating)."""
+    if isinstance(ord, str) or isinstance(ord, bool) or not isinstance(ord, numbers.Real):
+        raise ValueError(f"accel.linalg.{fn}: invalid norm order {ord!r} for vectors")
+    kw = {"axis": axes, "keepdims": keepdims}
+    if ord == 0:
+        nz = xp.astype(xp.not_equal(x, 0), x.dtype)
+        return xp.sum(nz, **kw)
+    if ord == _INF:
+        return xp.max(xp.abs(x), **kw)
+    if ord == -_INF:
+        return xp.min(xp.abs(x), **kw)
+    if ord == 1:
+        return xp.sum(xp.abs(x), **kw)
+    if ord == 2:
+        return xp.sqrt(xp.sum(xp.multiply(x, x), **kw))
+    p = float(ord)
+    s = xp.sum(xp.pow(xp.abs(x), p), **kw)
+    return xp.pow(s, 1.0 / p)
+
+
+def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str) -> Any:
+    """The matrix norm of x over axes (row, col) (already floating)."""
+    r, c = axes
+    if ord in ("fro", None):
+        res = xp.sqrt(xp.sum(xp.multiply(x, x), axis=axes))
+    elif ord in (1, -1, _INF, -_INF) and not isinstance(ord, bool):
+        red = xp.max if ord > 0 else xp.min
+        # 1: the largest column sum (sum over rows); inf: the largest row sum.
+        s_ax, m_ax = (r, c) if abs(ord) == 1 else (c, r)
+        sums = xp.sum(xp.abs(x), axis=s_ax)
+        res = red(sums, axis=m_ax - 1 if m_ax > s_ax else m_ax)
+    elif ord in (2, -2, "nuc") and not isinstance(ord, bool):
+        raise NotImplementedError(f"accel.linalg.{fn}: ord={ord!r} needs the singular values "
+                                  "(svd), which accel.linalg does not have yet")
+    else:
+        raise ValueError(f"accel.linalg.{fn}: invalid norm order {ord!r} for matrices")
+    if keepdims:
+        res = xp.expand_dims(xp.expand_dims(res, axis=min(axes)), axis=max(axes))
+    return res
+
+
+def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> Any:
+    """The norm of x as numpy.linalg.norm and cupy.linalg.norm define it, on
+    the device.
+
+    x: an accel array (accel.Array or accel.array_api.Array), float32 or
+    float64 (integer and bool arrays are first made float64, as NumPy).
+    axis None: with ord None the 2-norm of x flattened, any ndim; with an
+    ord, x must be 1-d (vector norm) or 2-d (matrix norm). An int axis: vector
+    norms along it; a pair of axes: matrix norms over them.
+    Vector ord: None or 2 (sqrt of the sum of squares), 1 (sum of |x|), inf
+    (max |x|), -inf (min |x|), 0 (count of non-zeros), any other p
+    (sum(|x|**p) ** (1/p)). Matrix ord: None or 'fro' (Frobenius), 1 / -1
+    (max / min column sum of |x|), inf / -inf (max / min row sum).
+    keepdims: keep the reduced axes with size 1.
+    Returns a 0-d or reduced array of x's float dtype (accel.Array for an
+    accel.Array); read it with float(). Accuracy: the sums are the C
+    reduction's (docs/arrays.md gives its bound); no scaling against
+    overflow (as NumPy's ord=None).
+    Raises ValueError (an invalid ord for vectors or matrices, a bad axis,
+    ord with axis None on a 3-d or larger x), TypeError (not an accel array),
+    NotImplementedError (matrix ord 2, -2, 'nuc': they need svd)."""
+    a, old = _to_xp(x, "norm")
+    a = _floating(a)
+    if axis is None:
+        if ord is None:
+            axes = tuple(range(a.ndim))
+            r = _vector(a, 2, axes, keepdims, "norm")
+            return _back(r, old)
+        if a.ndim not in (1, 2):
+            raise ValueError(f"accel.linalg.norm: x is {a.ndim}-d; with ord and no axis it "
+                             "must be 1-d or 2-d")
+        axis = tuple(range(a.ndim))
+    axes = _axes(axis, a.ndim, "norm")
+    if len(axes) == 1:
+        r = _vector(a, 2 if ord is None else ord, axes, keepdims, "norm")
+    elif len(axes) == 2:
+        r = _matrix(a, ord, (axes[0], axes[1]), keepdims, "norm")
+    else:
+        raise ValueError(f"accel.linalg.norm: axis {axis} names {len(axes)} axes (1 or 2)")
+    return _back(r, old)
+
+
+def vector_norm(x: Any, /, *, axis: Axis = None, keepdims: bool = False,
+                ord: Union[int, float] = 2) -> Any:
+    """The Array API's vector_norm: the `ord` norm of x over `axis` (None:
+    all axes, as one vector; an int or a tuple of axes), on the device.
+    ord: 1, 2, inf, -inf, 0 or any other real p (see :func:`norm`).
+    Returns x's float dtype; integer x is made float64 first. Raises
+    ValueError for a string ord or a bad axis, TypeError for a non-array."""
+    a, old = _to_xp(x, "vector_norm")
+    a = _floating(a)
+    return _back(_vector(a, ord, _axes(axis, a.ndim, "vector_norm"), keepdims, "vector_norm"),
+                 old)
+
+
+def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+    """The Array API's matrix_norm over the last two axes of x (ndim >= 2),
+    batched over the others, on the device. ord: 'fro', 1, -1, inf, -inf (see
+    :func:`norm`); 2, -2 and 'nuc' raise NotImplementedError (svd). Raises
+    ValueError for x of fewer than 2 dimensions or another ord."""
+    a, old = _to_xp(x, "matrix_norm")
+    if a.ndim < 2:
+        raise ValueError(f"accel.linalg.matrix_norm: x is {a.ndim}-d (at least 2-d)")
+    a = _floating(a)
+    return _back(_matrix(a, ord, (a.ndim - 2, a.ndim - 1), keepdims, "matrix_norm"), old)
+
+
+# ------------------------------------------------------------- products
+
+def _both(fn: str, x1: Any, x2: Any) -> Tuple[Any, Any, bool]:
+    a, o1 = _to_xp(x1, fn)
+    b, o2 = _to_xp(x2, fn)
+    return a, b, o1 or o2
+
+
+def matmul(x1: Any, x2: Any, /) -> Any:
+    """The matrix product x1 @ x2 (accel.array_api.matmul: broadcast over
+    the leading axes)."""
+    a, b, old = _both("matmul", x1, x2)
+    return _back(xp.matmul(a, b), old)
+
+
+def matrix_transpose(x: Any, /) -> Any:
+    """The last two axes of x swapped (x.ndim >= 2): a view, as a namespace
+    array (accel.array_api.matrix_transpose)."""
+    return xp.matrix_transpose(_to_xp(x, "matrix_transpose")[0])
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    """The dot product of x1 and x2 over `axis`, broadcast over the others."""
+    a, b, old = _both("vecdot", x1, x2)
+    return _back(xp.vecdot(a, b, axis=axis), old)
+
+
+def outer(x1: Any, x2: Any, /) -> Any:
+    """The outer product of the 1-d arrays x1 (n) and x2 (m): n x m, the
+    broadcast product x1[:, None] * x2[None, :]. Raises ValueError when
+    either is not 1-d."""
+    a, b, old = _both("outer", x1, x2)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError(f"accel.linalg.outer: x1 is {a.ndim}-d and x2 {b.ndim}-d (1-d "
+                         "each)")
+    return _back(xp.multiply(a[:, None], b[None, :]), old)
+
+
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    """The sum of diagonal `offset` of the last two axes of x (ndim >= 2),
+    batched over the others: the diagonal is a strided view of x's buffer
+    (stride: a row plus a column), summed on the device (integers in int64,
+    as the namespace's sum). Raises ValueError for fewer than 2 axes."""
+    a, old = _to_xp(x, "trace")
+    return _back(xp.sum(diagonal(a, offset=offset), axis=-1, dtype=dtype), old)
+
+
+def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    """Diagonal `offset` (> 0 above the main one, < 0 below) of the last two
+    axes of x (ndim >= 2): a view of x's buffer, shape x.shape[:-2] + (k,),
+    as a namespace array. Raises ValueError for fewer than 2 axes."""
+    a, _ = _to_xp(x, "diagonal")
+    if a.ndim < 2:
+        raise ValueError(f"accel.linalg.diagonal: x is {a.ndim}-d (at least 2-d)")
+    n, m = a.shape[-2], a.shape[-1]
+    k = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
+    v = C.View.from_buffer_copy(a._v)
+    isz, d = a.dtype.itemsize, a.ndim
+    sr, sc = v.strides[d - 2], v.strides[d - 1]
+    if k:
+        v.offset += (offset * sc if offset >= 0 else -offset * sr) * isz
+    v.shape[d - 2], v.strides[d - 2] = k, sr + sc
+    v.ndim = d - 1
+    return xp._derived(a, v)
+
+
+def matrix_power(x: Any, n: int, /) -> Any:
+    """x (..., m, m) to the integer power n >= 0 by repeated squaring (about
+    2 log2(n) matmuls); n = 0 gives the identity, broadcast. Raises
+    ValueError for a non-square x, TypeError for a non-integer n,
+    NotImplementedError for n < 0 (it needs inv)."""
+    a, old = _to_xp(x, "matrix_power")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"accel.linalg.matrix_power: x of shape {a.shape} is not square")
+    if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+        raise TypeError(f"accel.linalg.matrix_power: n = {n!r} is not an integer")
+    if n < 0:
+        raise NotImplementedError("accel.linalg.matrix_power: n < 0 needs inv, which "
+                                  "accel.linalg does not have yet")
+    result = xp.broadcast_to(xp.eye(a.shape[-1], dtype=a.dtype, device=a.device), a.shape)
+    result = xp.multiply(result, 1)  # a fresh array, not a view of eye
+    base = a
+    while n:
+        if n & 1:
+            result = xp.matmul(result, base)
+        n >>= 1
+        if n:
+            base = xp.matmul(base, base)
+    return _back(result, old)
+
+
+__all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "vecdot",
+           "outer", "trace", "diagonal", "matrix_power"]

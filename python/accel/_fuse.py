@@ -45,21 +45,12 @@ _DIRECT = object()  # a signature the capture cannot express: called directly
 
 
 def _block_of(a: Any) -> Any:
-    """The pool block of array `a` when `a` is C-contiguous and starts at
-    its block's first byte (an array an op or a creation made), else None.
-    Knows accel.Array (_block, _offset) and accel.array_api.Array (_st, _v)."""
+    """The pool block of accel.Array `a` when `a` starts at its block's first
+    byte (an array an op or a creation made, not a view into another's
+    buffer), else None. Arrays of accel.array_api give None: graphs do not
+    track the pool blocks they reuse, so they are called directly."""
     blk = getattr(a, "_block", None)
-    if blk is not None:
-        return blk if getattr(a, "_offset", 1) == 0 else None
-    st, v = getattr(a, "_st", None), getattr(a, "_v", None)
-    if st is None or v is None or v.offset != 0:
-        return None
-    step = a.dtype.itemsize
-    for k in range(v.ndim - 1, -1, -1):
-        if v.shape[k] != 1 and v.strides[k] * a.dtype.itemsize != step:
-            return None
-        step *= v.shape[k]
-    return st.block
+    return blk if blk is not None and getattr(a, "_offset", 1) == 0 else None
 
 
 def _is_array(x: Any) -> bool:
@@ -69,10 +60,7 @@ def _is_array(x: Any) -> bool:
 
 
 def _empty_like(a: Any) -> Any:
-    """A new C-contiguous array of a's type, shape, dtype and device."""
-    from . import array_api as xp
-    if isinstance(a, xp.Array):
-        return xp.empty(a.shape, dtype=a.dtype, device=a.device)
+    """A new array of a's shape, dtype and device."""
     from ._array import empty
     return empty(a.shape, a.dtype, device=a.device)
 
@@ -162,8 +150,9 @@ class Fused:
     def _capture(self, args: Tuple[Any, ...]) -> Any:
         """Record the function on slot arrays like the array arguments; a
         function the capture cannot express gives _DIRECT."""
-        devices = {id(a.device) for a in args if _is_array(a)}
-        if len(devices) != 1:
+        arrays = [a for a in args if _is_array(a)]
+        if len({id(a.device) for a in arrays}) != 1 or any(
+                getattr(a, "_block", None) is None for a in arrays):
             return _DIRECT
         inputs = [_empty_like(a) if _is_array(a) else None for a in args]
         call = [s if s is not None else a for s, a in zip(inputs, args)]
@@ -189,7 +178,7 @@ class Fused:
                 continue
             b = _block_of(a)
             if b is None or b.handle in seen:
-                a, b = _contiguous(a), None
+                a = _contiguous(a)
                 b = _block_of(a)
                 if b is None:
                     return self._direct(args)
@@ -215,6 +204,14 @@ class Fused:
             return outs[0]
         return c.shape_out(outs)
 
+    def graph_for(self, *args: Any) -> Optional[Graph]:
+        """The graph recorded for the signature of `args` (None: not
+        recorded yet, or called directly): its ``nodes`` name the fused
+        kernels."""
+        key = self._key(args)
+        entry = self._cache.get(key) if key is not None else None
+        return entry.graph if isinstance(entry, _Capture) else None
+
     def __repr__(self) -> str:
         return f"<accel.fuse {self.kernel_name} {self.stats}>"
 
@@ -225,11 +222,9 @@ def _capturing() -> bool:
 
 
 def _contiguous(a: Any) -> Any:
-    """A C-contiguous copy of `a` in a buffer of its own."""
-    from . import array_api as xp
-    if isinstance(a, xp.Array):
-        return xp.asarray(a, copy=True)
-    return a.copy()
+    """A copy of `a` in a buffer of its own (None where `a` has no .copy)."""
+    copy = getattr(a, "copy", None)
+    return copy() if copy is not None else None
 
 
 def _outputs(res: Any) -> Tuple[Optional[List[Any]], Any]:
@@ -259,8 +254,7 @@ def fuse(*args: Any, kernel_name: Optional[str] = None) -> Any:
     """Decorator (``@fuse``, ``@fuse()``, ``@fuse(kernel_name="k")``) that
     runs an elementwise function of accel arrays and scalars as one graph.
 
-    The function takes arrays (accel.Array or accel.array_api.Array, on one
-    device) and scalars, and returns an array, a tuple or list of arrays, or
+    The function takes accel arrays (on one device) and scalars, and returns an array, a tuple or list of arrays, or
     None (when it writes its arguments in place); it broadcasts and promotes
     as its ops do. The first call with a new signature (each array's shape,
     dtype and device; each other argument's type and value) records the
@@ -273,7 +267,9 @@ def fuse(*args: Any, kernel_name: Optional[str] = None) -> Any:
     signatures are kept per function.
 
     Called directly instead (as the plain function, no graph): when no
-    argument is an array; when the arrays are on different devices; while a
+    argument is an array; when the arrays are on different devices or one
+    is an accel.array_api array (a graph does not track the pool buffers
+    those reuse); while a
     graph is being captured; when the function cannot be captured (it reads a
     value to the host, such as ``float(x)`` or ``if (x > 0).any()``, or
     synchronizes: accel raises InvalidArgumentError during a capture); when

@@ -22,11 +22,10 @@ docs/graphs.md gives (last bits: intermediates stay in registers).
 from __future__ import annotations
 
 import collections
-import ctypes
 import functools
 import numbers
 import threading
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -53,10 +52,16 @@ def _block_of(a: Any) -> Any:
     return blk if blk is not None and getattr(a, "_offset", 1) == 0 else None
 
 
+_ARRAY_TYPES: Tuple[type, ...] = ()
+
+
 def _is_array(x: Any) -> bool:
-    from . import array_api as xp
-    from ._array import Array
-    return isinstance(x, (Array, xp.Array))
+    global _ARRAY_TYPES
+    if not _ARRAY_TYPES:  # imported on first use: array_api imports this package
+        from . import array_api as xp
+        from ._array import Array
+        _ARRAY_TYPES = (Array, xp.Array)
+    return isinstance(x, _ARRAY_TYPES)
 
 
 def _empty_like(a: Any) -> Any:
@@ -119,7 +124,10 @@ class Fused:
         self._cache: "collections.OrderedDict[Any, Any]" = collections.OrderedDict()
         self._lock = threading.Lock()
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            self.stats["direct"] += 1
+            return self.func(*args, **kwargs)
         arrays = [a for a in args if _is_array(a)]
         key = self._key(args) if arrays else None
         if key is None or _capturing():
@@ -274,7 +282,7 @@ def fuse(*args: Any, kernel_name: Optional[str] = None) -> Any:
     value to the host, such as ``float(x)`` or ``if (x > 0).any()``, or
     synchronizes: accel raises InvalidArgumentError during a capture); when
     it returns something else than the forms above, or returns one of its
-    arguments; when an argument is unhashable. Non-contiguous or aliased
+    arguments; when an argument is unhashable or given by keyword. Non-contiguous or aliased
     array arguments are copied to a buffer of their own first.
 
     Differs from cupy.fuse: no kernel is generated from the Python source

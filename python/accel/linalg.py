@@ -17,7 +17,7 @@ from __future__ import annotations
 import ctypes
 import math
 import numbers
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Tuple, Union
 
 import numpy as np
 

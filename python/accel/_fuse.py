@@ -277,13 +277,18 @@ def fuse(*args: Any, kernel_name: Optional[str] = None) -> Any:
     Called directly instead (as the plain function, no graph): when no
     argument is an array; when the arrays are on different devices or one
     is an accel.array_api array (a graph does not track the pool buffers
-    those reuse); while a
-    graph is being captured; when the function cannot be captured (it reads a
-    value to the host, such as ``float(x)`` or ``if (x > 0).any()``, or
-    synchronizes: accel raises InvalidArgumentError during a capture); when
-    it returns something else than the forms above, or returns one of its
-    arguments; when an argument is unhashable or given by keyword. Non-contiguous or aliased
-    array arguments are copied to a buffer of their own first.
+    those reuse); while a graph is being captured; when the function cannot
+    be captured (it reads a value to the host, such as ``float(x)`` or ``if
+    (x > 0).any()``, or synchronizes: accel raises InvalidArgumentError
+    during a capture); when it returns something else than the forms above,
+    or returns one of its arguments; when an argument is unhashable or given
+    by keyword. A view argument (an offset into another array's buffer) or
+    one buffer passed twice is copied to a buffer of its own first.
+
+    Cost per replayed call: the signature, a new array per output, a
+    rebinding per buffer that changed and one graph launch (tens of
+    microseconds of host time): it pays off on large arrays, while a chain of
+    small arrays can run faster unfused (python/bench/fuse_chain.py --n).
 
     Differs from cupy.fuse: no kernel is generated from the Python source
     (the ops are recorded), so any accel op may appear; a Python scalar is

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
 """accel.fuse against the same function unfused: an 8-op elementwise chain
-of two arrays (float32, 2**20 elements by default) on one device, best of
---reps timed calls each (after a warm-up call that records the graph and
-builds its kernel), and NumPy's same chain on the host for scale. Checks
-that the two accel results agree within the chain's rounding.
+of two arrays (float32, 2**20 elements by default) on one device, timed in
+--reps interleaved rounds (unfused, fused, NumPy on the host for scale; the
+median and the best round of each), after a warm-up call that records the
+graph and builds its kernel. Checks that the two accel results agree within
+the chain's rounding.
 
     python python/bench/fuse_chain.py [--device cpu] [--n 1048576] [--reps 20]
 """
@@ -27,14 +28,11 @@ def chain(x, y):
     return t + y
 
 
-def best(f, *args, reps):
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        r = f(*args)
-        cp.synchronize()
-        times.append(time.perf_counter() - t0)
-    return min(times), r
+def once(f, *args):
+    t0 = time.perf_counter()
+    r = f(*args)
+    cp.synchronize()
+    return time.perf_counter() - t0, r
 
 
 def main():
@@ -51,15 +49,20 @@ def main():
         fused = cp.fuse(chain)
         fused(x, y)  # records the graph and builds the fused kernel
         cp.synchronize()
-        t_unf, r_unf = best(chain, x, y, reps=a.reps)
-        t_fus, r_fus = best(fused, x, y, reps=a.reps)
-    t_np, _ = best(chain, hx, hy, reps=a.reps)
+        t = {"unfused": [], "fused": [], "numpy": []}
+        for _ in range(a.reps):
+            dt, r_unf = once(chain, x, y)
+            t["unfused"].append(dt)
+            dt, r_fus = once(fused, x, y)
+            t["fused"].append(dt)
+            t["numpy"].append(once(chain, hx, hy)[0])
     np.testing.assert_allclose(r_fus.get(), r_unf.get(), rtol=1e-5, atol=1e-5)
-    dev = x.device.name
-    print(f"device {dev}, n = {a.n} float32, 8 ops, best of {a.reps}")
-    print(f"unfused   {t_unf * 1e3:8.3f} ms")
-    print(f"fused     {t_fus * 1e3:8.3f} ms  ({t_unf / t_fus:.2f}x; stats {fused.stats})")
-    print(f"numpy     {t_np * 1e3:8.3f} ms  (host)")
+    med = {k: float(np.median(v)) for k, v in t.items()}
+    print(f"device {x.device.name}, n = {a.n} float32, 8 ops, {a.reps} rounds: median (best)")
+    for k in t:
+        print(f"{k:8s} {med[k] * 1e3:9.3f} ms ({min(t[k]) * 1e3:.3f})")
+    print(f"fused is {med['unfused'] / med['fused']:.2f}x faster than unfused (medians); "
+          f"stats {fused.stats}")
 
 
 if __name__ == "__main__":

@@ -200,3 +200,36 @@ def test_array_api_arrays_are_called_directly():
     np.testing.assert_array_equal(np.asarray(f(a, b)),
                                   np.arange(3.0)[:, None] * np.arange(4.0)[None, :] + 1)
     assert f.stats == {"captures": 0, "replays": 0, "direct": 1}
+
+
+def test_replays_never_write_other_arrays():
+    # The graph's intermediates stay its own: arrays made between calls
+    # from the memory pool keep their values across later replays.
+    f = cp.fuse(_chain)
+    hx, hy = _inputs(np.float64, 256)
+    x, y = cp.asarray(hx), cp.asarray(hy)
+    first = f(x, y).get()
+    others = [cp.full(256, float(k)) for k in range(20)]
+    for _ in range(3):
+        np.testing.assert_array_equal(f(x, y).get(), first)
+    for k, o in enumerate(others):
+        np.testing.assert_array_equal(o.get(), np.full(256, float(k)))
+
+
+def test_user_kernels_and_reshaped_results_are_recorded():
+    scale_add = cp.ElementwiseKernel("T x, T y", "T z", "z = 2 * x + y", "scale_add")
+
+    @cp.fuse()
+    def f(x, y):
+        return (scale_add(x, y) * y).reshape(4, 8)
+
+    hx, hy = _inputs(np.float32, 32)
+    for seed in (1, 2):
+        hx, hy = _inputs(np.float32, 32, seed=seed)
+        got = f(cp.asarray(hx, dtype=np.float32), cp.asarray(hy, dtype=np.float32))
+        assert got.shape == (4, 8)
+        np.testing.assert_allclose(got.get(), ((2 * hx + hy) * hy).reshape(4, 8), rtol=1e-6)
+    assert f.stats == {"captures": 1, "replays": 2, "direct": 0}
+    kinds = [n["name"] for n in f.graph_for(cp.zeros(32, np.float32),
+                                            cp.zeros(32, np.float32)).nodes]
+    assert len(kinds) == 2, kinds  # the user kernel and the multiply

@@ -233,3 +233,17 @@ def test_user_kernels_and_reshaped_results_are_recorded():
     kinds = [n["name"] for n in f.graph_for(cp.zeros(32, np.float32),
                                             cp.zeros(32, np.float32)).nodes]
     assert len(kinds) == 2, kinds  # the user kernel and the multiply
+
+
+def test_a_reduction_result_replays():
+    @cp.fuse
+    def dot(x, y):
+        return cp.sum(x * y)
+
+    for seed in (3, 4):
+        hx, hy = _inputs(np.float64, 100, seed=seed)
+        r = dot(cp.asarray(hx), cp.asarray(hy))
+        assert r.shape == ()
+        # A sum of 100 products: 100 ulps of the sum of |terms| (Higham).
+        assert abs(float(r) - (hx * hy).sum()) <= 100 * 2.0 ** -52 * np.abs(hx * hy).sum()
+    assert dot.stats == {"captures": 1, "replays": 2, "direct": 0}

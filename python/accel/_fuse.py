@@ -35,6 +35,7 @@ from ._graph import Graph
 from ._lib import AccelError, check
 
 _set_buffer = L._proto("accel_graph_set_buffer", L.st, L.c_vp, L.c_vp, L.c_vp)
+_INVALID_HANDLE = L.STATUS["ACCEL_ERROR_INVALID_HANDLE"]
 
 # Signatures kept per fused function (least recently used dropped first):
 # each holds a graph, its slot arrays and its intermediates.
@@ -92,23 +93,42 @@ class _Capture:
         self.shape_out = shape_out  # None, "one" or the tuple/list type
         self.slots = [_block_of(a).handle for a in inputs + outputs]
         self.bound = list(self.slots)
+        self.stale = False
+
+    def _set(self, k: int, new: int) -> None:
+        """Bind slot k to buffer `new`. INVALID_HANDLE here means the rebinding
+        was made but the graph could not be planned again, because another
+        buffer it still names was released (graph.h): planned once all are
+        bound (self.stale)."""
+        code = _set_buffer(self.graph._handle(), self.bound[k], new)
+        if code == _INVALID_HANDLE:
+            self.stale = True
+        else:
+            check(code)
+        self.bound[k] = new
+
+    def reset(self) -> None:
+        """Bind every slot's own buffer again."""
+        for k, own in enumerate(self.slots):
+            if self.bound[k] != own:
+                self._set(k, own)
 
     def rebind(self, handles: List[int]) -> None:
         """Make slot k use buffer handles[k] (all distinct, none a slot's).
         A buffer bound now to another slot is first moved back to that
         slot's own, so no node ever sees two of its ranges in one buffer."""
-        h = self.graph._handle()
         where = {b: k for k, b in enumerate(self.bound)}
         for k, new in enumerate(handles):
             j = where.get(new)
             if j is not None and j != k:
-                check(_set_buffer(h, self.bound[j], self.slots[j]))
+                self._set(j, self.slots[j])
                 del where[new]
-                self.bound[j] = self.slots[j]
         for k, new in enumerate(handles):
             if self.bound[k] != new:
-                check(_set_buffer(h, self.bound[k], new))
-                self.bound[k] = new
+                self._set(k, new)
+        if self.stale:
+            self.graph.instantiate()
+            self.stale = False
 
 
 class Fused:
@@ -199,11 +219,16 @@ class Fused:
             if b.stream is not s:
                 s._join_from(b.stream)
                 b.stream = s
-        c.rebind([b.handle for b in blocks])
+        handles = [b.handle for b in blocks]
+        c.rebind(handles)
         try:
             c.graph.launch(s)
         except AccelError:
-            c.graph.instantiate()  # a rebinding update failed to plan: plan again
+            # A buffer bound before was released (and its address maybe
+            # reused), or a rebinding failed to plan: bind afresh, plan again.
+            c.reset()
+            c.stale = True
+            c.rebind(handles)
             c.graph.launch(s)
         self.stats["replays"] += 1
         if c.shape_out is None:

@@ -247,3 +247,19 @@ def test_a_reduction_result_replays():
         # A sum of 100 products: 100 ulps of the sum of |terms| (Higham).
         assert abs(float(r) - (hx * hy).sum()) <= 100 * 2.0 ** -52 * np.abs(hx * hy).sum()
     assert dot.stats == {"captures": 1, "replays": 2, "direct": 0}
+
+
+def test_buffers_released_between_calls_are_bound_afresh():
+    # The graph still names the last call's buffers; the pool gives them
+    # back to the device (free_all_blocks) and new buffers may take their
+    # addresses: the next call binds its own and runs right.
+    @cp.fuse()
+    def f(x, y):
+        return x * y + x
+
+    for seed in range(4):
+        hx, hy = _inputs(np.float64, 300, seed=seed)
+        r = f(cp.asarray(hx), cp.asarray(hy)).get()
+        np.testing.assert_allclose(r, hx * hy + hx, rtol=1e-15)
+        cp.get_default_memory_pool().free_all_blocks()
+    assert f.stats == {"captures": 1, "replays": 4, "direct": 0}

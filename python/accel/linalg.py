@@ -3,7 +3,8 @@
 """accel.linalg: norms (NumPy's and CuPy's ``linalg.norm``, the Array API
 linalg extension's ``vector_norm`` and ``matrix_norm``) and the products of
 the extension that compose from accel's array functions: matmul,
-matrix_transpose, vecdot, outer, trace, matrix_power. Everything runs on the
+matrix_transpose, vecdot, outer, diagonal, trace, matrix_power, tensordot,
+cross. Everything runs on the
 array's device as elementwise ops and reductions of the C array layer
 (accel/array.h: absolute, multiply, pow, sqrt, sum, max, min); nothing goes
 through host memory.
@@ -62,15 +63,30 @@ def _to_xp(x: Any, fn: str) -> Tuple[Any, bool]:
 
 
 def _back(r: Any, old: bool) -> Any:
-    """A result r (a fresh namespace array) as an accel.Array when the input
-    was one: the block moves over to the new array."""
+    """A result r (a namespace array) as an accel.Array when the input was
+    one: a fresh C-contiguous result's block moves over to the new array;
+    a view (of an input, or strided) is copied first."""
     if not old:
         return r
     from ._array import _wrap
     if r.dtype not in (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float16)):
         return r
+    if isinstance(r._st, _Borrowed) or not _contiguous(r):
+        r = xp.asarray(r, copy=True)
     block, r._st.block = r._st.block, None
     return _wrap(block, r.shape, r.dtype, r.device)
+
+
+def _contiguous(r: Any) -> bool:
+    """Whether namespace array r is C-contiguous from its buffer's start."""
+    v, step = r._v, 1
+    if v.offset:
+        return False
+    for k in range(v.ndim - 1, -1, -1):
+        if v.shape[k] != 1 and v.strides[k] != step:
+            return False
+        step *= v.shape[k]
+    return True
 
 
 # ----------------------------------------------------------------- norms
@@ -272,6 +288,52 @@ def diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return xp._derived(a, v)
 
 
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    """The tensor contraction of x1 and x2 over `axes` (an int n: the last n
+    axes of x1 with the first n of x2; or two sequences of axes, paired),
+    as numpy.tensordot: the contracted axes moved together, each array
+    reshaped to a matrix, one matmul, the free axes of x1 then of x2.
+    Raises ValueError when paired axes differ in size, an axis is out of
+    range or n is negative or too large."""
+    a, b, old = _both("tensordot", x1, x2)
+    if isinstance(axes, numbers.Integral) and not isinstance(axes, bool):
+        if not 0 <= axes <= min(a.ndim, b.ndim):
+            raise ValueError(f"accel.linalg.tensordot: axes={axes} for {a.ndim}-d and "
+                             f"{b.ndim}-d arrays")
+        ax_a, ax_b = tuple(range(a.ndim - axes, a.ndim)), tuple(range(axes))
+    else:
+        pa, pb = axes
+        ax_a = _axes(pa, a.ndim, "tensordot")
+        ax_b = _axes(pb, b.ndim, "tensordot")
+    if len(ax_a) != len(ax_b) or any(a.shape[i] != b.shape[j] for i, j in zip(ax_a, ax_b)):
+        raise ValueError(f"accel.linalg.tensordot: axes {ax_a} of shape {a.shape} and {ax_b} "
+                         f"of shape {b.shape} do not pair up")
+    free_a = [i for i in range(a.ndim) if i not in ax_a]
+    free_b = [j for j in range(b.ndim) if j not in ax_b]
+    k = math.prod(a.shape[i] for i in ax_a)
+    am = xp.reshape(xp.permute_dims(a, tuple(free_a) + ax_a), (-1, k) if free_a else (1, k))
+    bm = xp.reshape(xp.permute_dims(b, ax_b + tuple(free_b)), (k, -1) if free_b else (k, 1))
+    out = [a.shape[i] for i in free_a] + [b.shape[j] for j in free_b]
+    return _back(xp.reshape(xp.matmul(am, bm), tuple(out)), old)
+
+
+def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    """The cross product of 3-vectors along `axis` of x1 and x2, broadcast
+    over the other axes (the Array API's linalg.cross): components from
+    views, products and differences on the device. Raises ValueError when
+    axis does not have size 3 in both."""
+    a, b, old = _both("cross", x1, x2)
+    if not (-a.ndim <= axis < a.ndim and -b.ndim <= axis < b.ndim) or \
+            a.shape[axis] != 3 or b.shape[axis] != 3:
+        raise ValueError(f"accel.linalg.cross: axis {axis} must have size 3 in both "
+                         f"(shapes {a.shape} and {b.shape})")
+    a, b = xp.moveaxis(a, axis, -1), xp.moveaxis(b, axis, -1)
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    c = xp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    return _back(xp.moveaxis(c, -1, axis), old)
+
+
 def matrix_power(x: Any, n: int, /) -> Any:
     """x (..., m, m) to the integer power n >= 0 by repeated squaring (about
     2 log2(n) matmuls); n = 0 gives the identity, broadcast. Raises
@@ -298,4 +360,4 @@ def matrix_power(x: Any, n: int, /) -> Any:
 
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "vecdot",
-           "outer", "trace", "diagonal", "matrix_power"]
+           "outer", "trace", "diagonal", "matrix_power", "tensordot", "cross"]

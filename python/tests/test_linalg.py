@@ -147,3 +147,26 @@ def test_products_match_numpy():
         cp.linalg.matrix_power(A, -1)
     with pytest.raises(ValueError):
         cp.linalg.outer(A, xp.asarray(v))
+
+
+def test_tensordot_and_cross_match_numpy():
+    a, b = _data((3, 4, 5)), _data((4, 5, 2), seed=SEED + 1)
+    A, B = xp.asarray(a), xp.asarray(b)
+    for axes in (2, 0, ([1, 2], [0, 1]), ([2], [1])):
+        want = np.tensordot(a, b, axes)
+        got = np.asarray(cp.linalg.tensordot(A, B, axes=axes))
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-13)
+    with pytest.raises(ValueError):
+        cp.linalg.tensordot(A, B, axes=([0], [0]))  # 3 and 4 do not pair
+    with pytest.raises(ValueError):
+        cp.linalg.tensordot(A, B, axes=4)
+    c, d = _data((2, 3), seed=SEED + 2), _data((4, 1, 3), seed=SEED + 3)
+    np.testing.assert_allclose(np.asarray(cp.linalg.cross(xp.asarray(c), xp.asarray(d))),
+                               np.cross(c, d), rtol=1e-14, atol=1e-14)
+    e, f = _data((3, 4), seed=SEED + 4), _data((3, 4), seed=SEED + 5)
+    got = cp.linalg.cross(cp.asarray(e), cp.asarray(f), axis=0)
+    assert isinstance(got, cp.Array)
+    np.testing.assert_allclose(got.get(), np.cross(e, f, axis=0), rtol=1e-14, atol=1e-14)
+    with pytest.raises(ValueError, match="size 3"):
+        cp.linalg.cross(xp.asarray(e), xp.asarray(f))

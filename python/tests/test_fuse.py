@@ -263,3 +263,15 @@ def test_buffers_released_between_calls_are_bound_afresh():
         np.testing.assert_allclose(r, hx * hy + hx, rtol=1e-15)
         cp.get_default_memory_pool().free_all_blocks()
     assert f.stats == {"captures": 1, "replays": 4, "direct": 0}
+
+
+def test_the_bench_runs(monkeypatch, capsys):
+    # python/bench/fuse_chain.py (it checks fused against unfused itself).
+    import runpy
+    import sys
+    from pathlib import Path
+    bench = Path(__file__).resolve().parents[1] / "bench" / "fuse_chain.py"
+    monkeypatch.setattr(sys, "argv", [str(bench), "--n", "4096", "--reps", "2"])
+    runpy.run_path(str(bench), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "unfused / fused" in out and "'replays': 3" in out

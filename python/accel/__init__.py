@@ -33,6 +33,7 @@ from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
 from ._cupy import allclose, get_array_module, isclose
 from ._dlpack import from_dlpack
+from ._fuse import fuse
 from ._graph import Graph, graph
 from ._kernel import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, DtypeMismatchError,
@@ -54,6 +55,7 @@ from ._version import __version__
 # accel.array_api is this module (the name the namespace had before).
 array_api = _sys.modules[__name__]
 _sys.modules[__name__ + ".array_api"] = array_api
+from . import linalg  # noqa: E402 (built on the namespace above: accel.array_api)
 
 
 def synchronize() -> None:

@@ -319,8 +319,13 @@ class Generator(RandomState):
         return self._integers("integers", low, high, size, dtype, device)
 
 
-def default_rng(seed: Optional[int] = None) -> Generator:
-    """A new Generator seeded by `seed` (None: from the OS)."""
+def default_rng(seed: Any = None) -> Generator:
+    """A new Generator seeded by `seed` (an int 0 <= seed < 2**64; None: from
+    the OS), or `seed` itself when it is a Generator (as NumPy's). The
+    numbers are accel's Philox stream, not NumPy's PCG64: the same seed gives
+    other numbers than numpy.random.default_rng."""
+    if isinstance(seed, Generator):
+        return seed
     return Generator(seed)
 
 

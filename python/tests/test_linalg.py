@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+"""accel.linalg: norm (vector and matrix orders, axis, keepdims),
+vector_norm, matrix_norm and the composed products, against NumPy's
+numpy.linalg on the same data; bad orders and axes raise."""
+import math
+
+import numpy as np
+import pytest
+
+import accel as cp
+import accel.array_api as xp
+
+SEED = 1205
+
+
+def _data(shape, dtype=np.float64, seed=SEED):
+    print(f"seed {seed}")
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def _tol(dtype, n):
+    # A sum of n terms: n ulps (Higham's bound, relative to the sum of |terms|).
+    return 4 * n * np.finfo(dtype).eps
+
+
+def _close(got, want, dtype, n):
+    got = np.asarray(got.get() if isinstance(got, cp.Array) else got)
+    np.testing.assert_allclose(got, want, rtol=_tol(dtype, n), atol=_tol(dtype, n))
+    assert got.dtype == dtype
+
+
+VECTOR_ORDS = [None, 1, 2, math.inf, -math.inf, 0, 3, 0.5, -1, -2.5]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ord", VECTOR_ORDS)
+def test_vector_norms_match_numpy(dtype, ord):
+    h = _data(1000, dtype)
+    h[::7] = 0  # zeros for ord 0 and the negative orders
+    if ord is not None and ord < 0 and ord != -math.inf:
+        h = h[h != 0]  # NumPy gives 0 with a zero: also checked below
+    x = cp.asarray(h, dtype=dtype)
+    _close(cp.linalg.norm(x, ord), np.linalg.norm(h, ord), dtype, h.size)
+
+
+def test_negative_order_with_a_zero_is_zero():
+    h = np.array([3.0, 0.0, 4.0])
+    assert float(cp.linalg.norm(cp.asarray(h), -1)) == np.linalg.norm(h, -1) == 0.0
+
+
+@pytest.mark.parametrize("ord", [None, "fro", 1, -1, math.inf, -math.inf])
+def test_matrix_norms_match_numpy(ord):
+    h = _data((7, 5))
+    _close(cp.linalg.norm(cp.asarray(h), ord), np.linalg.norm(h, ord), np.float64, 35)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, (0, 1), (1, 0), (2, 0)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_axis_and_keepdims_match_numpy(axis, keepdims):
+    h = _data((3, 4, 5))
+    x = xp.asarray(h)
+    ords = [None, 1, math.inf] if isinstance(axis, tuple) else [None, 2, 1, -math.inf, 0, 3]
+    for ord in ords:
+        want = np.linalg.norm(h, ord, axis, keepdims)
+        got = cp.linalg.norm(x, ord, axis, keepdims)
+        assert got.shape == want.shape, (ord, axis)
+        _close(np.asarray(got), want, np.float64, 60)
+
+
+def test_no_axis_and_no_ord_flattens_any_ndim():
+    h = _data((2, 3, 4))
+    assert abs(float(cp.linalg.norm(xp.asarray(h))) - np.linalg.norm(h)) < _tol(np.float64, 24)
+    got = cp.linalg.norm(xp.asarray(h), keepdims=True)
+    assert got.shape == (1, 1, 1)
+
+
+def test_integer_arrays_are_float64_and_accel_arrays_stay_accel_arrays():
+    got = cp.linalg.norm(xp.asarray(np.array([3, 4], dtype=np.int32)))
+    assert got.dtype == np.float64 and float(got) == 5.0
+    h = _data(100)
+    r = cp.linalg.norm(cp.asarray(h))
+    assert isinstance(r, cp.Array) and r.shape == ()
+    assert abs(float(r) - np.linalg.norm(h)) < _tol(np.float64, 100)  # p13's check
+
+
+def test_vector_norm_and_matrix_norm():
+    h = _data((2, 3, 4))
+    x = xp.asarray(h)
+    for ord in (2, 1, math.inf, 0, 3):
+        want = np.linalg.norm(h.reshape(-1), ord)
+        _close(np.asarray(cp.linalg.vector_norm(x, ord=ord)), want, np.float64, 24)
+    got = cp.linalg.vector_norm(x, axis=(0, 2), keepdims=True)
+    want = np.sqrt((h * h).sum(axis=(0, 2), keepdims=True))
+    _close(np.asarray(got), want, np.float64, 8)
+    for ord in ("fro", 1, -1, math.inf, -math.inf):
+        want = np.linalg.norm(h, ord, axis=(-2, -1))
+        _close(np.asarray(cp.linalg.matrix_norm(x, ord=ord)), want, np.float64, 12)
+    got = cp.linalg.matrix_norm(x, keepdims=True)
+    assert got.shape == (2, 1, 1)
+
+
+@pytest.mark.parametrize("call, exc", [
+    (lambda x: cp.linalg.norm(x, "fro", axis=0), ValueError),
+    (lambda x: cp.linalg.norm(x, 3), ValueError),  # 2-d: no matrix 3-norm
+    (lambda x: cp.linalg.norm(x, 2), NotImplementedError),  # needs svd
+    (lambda x: cp.linalg.norm(x, "nuc"), NotImplementedError),
+    (lambda x: cp.linalg.norm(x, axis=2), ValueError),
+    (lambda x: cp.linalg.norm(x, axis=(0, 0)), ValueError),
+    (lambda x: cp.linalg.norm(x, axis=1.5), TypeError),
+    (lambda x: cp.linalg.matrix_norm(x[0]), ValueError),
+    (lambda x: cp.linalg.vector_norm(x, ord="fro"), ValueError),
+    (lambda x: cp.linalg.norm(np.ones(3)), TypeError),
+])
+def test_bad_arguments_raise(call, exc):
+    with pytest.raises(exc):
+        call(xp.asarray(_data((3, 4))))
+
+
+def test_ord_with_no_axis_on_3d_raises():
+    with pytest.raises(ValueError, match="1-d or 2-d"):
+        cp.linalg.norm(xp.asarray(_data((2, 2, 2))), 1)
+
+
+def test_products_match_numpy():
+    a, b = _data((4, 4)), _data((4, 4), seed=SEED + 1)
+    v, w = _data(4, seed=SEED + 2), _data(6, seed=SEED + 3)
+    A = xp.asarray(a)
+    np.testing.assert_allclose(np.asarray(cp.linalg.matmul(A, xp.asarray(b))), a @ b,
+                               rtol=1e-13, atol=1e-13)
+    np.testing.assert_array_equal(np.asarray(cp.linalg.matrix_transpose(A)), a.T)
+    np.testing.assert_allclose(np.asarray(cp.linalg.vecdot(A, xp.asarray(b))),
+                               (a * b).sum(-1), rtol=1e-13, atol=1e-13)
+    np.testing.assert_array_equal(cp.linalg.outer(cp.asarray(v), cp.asarray(w)).get(),
+                                  np.outer(v, w))
+    for k in (-5, -2, 0, 1, 3, 4):
+        np.testing.assert_array_equal(np.asarray(cp.linalg.diagonal(A, offset=k)),
+                                      np.diagonal(a, k))
+        assert abs(float(cp.linalg.trace(A, offset=k)) - np.trace(a, k)) < 1e-13
+    h3 = _data((2, 3, 3))
+    np.testing.assert_allclose(np.asarray(cp.linalg.trace(xp.asarray(h3))),
+                               np.trace(h3, axis1=-2, axis2=-1), rtol=1e-13)
+    for n in (0, 1, 2, 5):
+        np.testing.assert_allclose(np.asarray(cp.linalg.matrix_power(A, n)),
+                                   np.linalg.matrix_power(a, n), rtol=1e-12, atol=1e-12)
+    with pytest.raises(NotImplementedError, match="inv"):
+        cp.linalg.matrix_power(A, -1)
+    with pytest.raises(ValueError):
+        cp.linalg.outer(A, xp.asarray(v))
+
+
+def test_tensordot_and_cross_match_numpy():
+    a, b = _data((3, 4, 5)), _data((4, 5, 2), seed=SEED + 1)
+    A, B = xp.asarray(a), xp.asarray(b)
+    for axes in (2, 0, ([1, 2], [0, 1]), ([2], [1])):
+        want = np.tensordot(a, b, axes)
+        got = np.asarray(cp.linalg.tensordot(A, B, axes=axes))
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-13)
+    with pytest.raises(ValueError):
+        cp.linalg.tensordot(A, B, axes=([0], [0]))  # 3 and 4 do not pair
+    with pytest.raises(ValueError):
+        cp.linalg.tensordot(A, B, axes=4)
+    c, d = _data((2, 3), seed=SEED + 2), _data((4, 1, 3), seed=SEED + 3)
+    np.testing.assert_allclose(np.asarray(cp.linalg.cross(xp.asarray(c), xp.asarray(d))),
+                               np.cross(c, d), rtol=1e-14, atol=1e-14)
+    e, f = _data((3, 4), seed=SEED + 4), _data((3, 4), seed=SEED + 5)
+    got = cp.linalg.cross(cp.asarray(e), cp.asarray(f), axis=0)
+    assert isinstance(got, cp.Array)
+    np.testing.assert_allclose(got.get(), np.cross(e, f, axis=0), rtol=1e-14, atol=1e-14)
+    with pytest.raises(ValueError, match="size 3"):
+        cp.linalg.cross(xp.asarray(e), xp.asarray(f))

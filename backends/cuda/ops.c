@@ -285,77 +285,79 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
     }
     if (op_kind(op) == ACCEL_OP_KIND_LINALG) {
         st = accel_cuda__linalg(ctx, q, d, name);
-        if (op_kind(op) == ACCEL_OP_KIND_FFT) { /* the real side is half the complex size */
-            st = accel_cuda__fft(ctx, q, d, operand_ptr(d, 0, op == ACCEL_OP_RFFT ? es / 2 : es),
-                                 operand_ptr(d, 1, op == ACCEL_OP_IRFFT ? es / 2 : es), name);
-            accel_cuda__set_name(q->last_op, name);
-            return st;
-        }
-
-        switch (op) {
-        case ACCEL_OP_FILL:
-            err =
-                accel_cuda__launch_fill(q->stream, mb, dt, operand_ptr(d, 0, es), n, d->scalars[0]);
-            break;
-        case ACCEL_OP_COPY: {
-            const void *x = operand_ptr(d, 0, es);
-            void *out = operand_ptr(d, 1, es);
-            if (n > 0 && x != out)
-                err = cudaMemcpyAsync(out, x, n * es, cudaMemcpyDeviceToDevice, q->stream);
-            break;
-        }
-        case ACCEL_OP_AXPBY:
-            err = accel_cuda__launch_axpby(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0, es),
-                                           d->scalars[1], operand_ptr(d, 1, es), n);
-            break;
-        case ACCEL_OP_SCALE:
-            err = accel_cuda__launch_scale(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0, es),
-                                           operand_ptr(d, 1, es), n);
-            break;
-        case ACCEL_OP_SUM:
-        case ACCEL_OP_REDUCE_MAX:
-        case ACCEL_OP_REDUCE_MIN:
-            err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es), NULL, n,
-                                            q->partials, operand_ptr(d, 1, es));
-            break;
-        case ACCEL_OP_DOT:
-            err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es),
-                                            operand_ptr(d, 1, es), n, q->partials,
-                                            operand_ptr(d, 2, es));
-            break;
-        case ACCEL_OP_TRANSPOSE:
-            err = accel_cuda__launch_transpose(q->stream, mb, dt, operand_ptr(d, 0, es), d->lda,
-                                               operand_ptr(d, 1, es), d->ldc, d->m, d->n);
-            break;
-        case ACCEL_OP_SORT:
-        case ACCEL_OP_ARGSORT: /* argsort's out: int64 indices */
-            err = accel_cuda__launch_sort(
-                q->stream, mb, dt, operand_ptr(d, 0, es),
-                operand_ptr(d, 1, op == ACCEL_OP_ARGSORT ? 8 : es), d->m, d->n, d->k,
-                (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0, op == ACCEL_OP_ARGSORT);
-            break;
-        case ACCEL_OP_RANDOM_UNIFORM:
-        case ACCEL_OP_RANDOM_NORMAL:
-            err = accel_cuda__launch_random(q->stream, mb, op, dt, d->seed, d->rng_offset,
-                                            d->scalars[0], d->scalars[1], operand_ptr(d, 0, es), n);
-            break;
-        default:
-            if (is_binary(op))
-                err = accel_cuda__launch_binary(q->stream, mb, op, dt, operand_ptr(d, 0, es),
-                                                operand_ptr(d, 1, es), operand_ptr(d, 2, es), n);
-            else
-                err = accel_cuda__launch_unary(q->stream, mb, op, dt, operand_ptr(d, 0, es),
-                                               operand_ptr(d, 1, es), n);
-            break;
-        }
-        /* q->last_op still names the op before this one: a launch can also fail
-         * with the sticky fault of earlier work, so the message names it too. */
-        if (err != cudaSuccess) {
-            st = accel_cuda__fail(ctx, err, name);
-            ctx->host->set_error(ctx->host->host_ctx,
-                                 "%s: %s: %s (previous op enqueued on this queue: %s)", name,
-                                 cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
-        }
         accel_cuda__set_name(q->last_op, name);
         return st;
     }
+    if (op_kind(op) == ACCEL_OP_KIND_FFT) { /* the real side is half the complex size */
+        st = accel_cuda__fft(ctx, q, d, operand_ptr(d, 0, op == ACCEL_OP_RFFT ? es / 2 : es),
+                             operand_ptr(d, 1, op == ACCEL_OP_IRFFT ? es / 2 : es), name);
+        accel_cuda__set_name(q->last_op, name);
+        return st;
+    }
+
+    switch (op) {
+    case ACCEL_OP_FILL:
+        err = accel_cuda__launch_fill(q->stream, mb, dt, operand_ptr(d, 0, es), n, d->scalars[0]);
+        break;
+    case ACCEL_OP_COPY: {
+        const void *x = operand_ptr(d, 0, es);
+        void *out = operand_ptr(d, 1, es);
+        if (n > 0 && x != out)
+            err = cudaMemcpyAsync(out, x, n * es, cudaMemcpyDeviceToDevice, q->stream);
+        break;
+    }
+    case ACCEL_OP_AXPBY:
+        err = accel_cuda__launch_axpby(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0, es),
+                                       d->scalars[1], operand_ptr(d, 1, es), n);
+        break;
+    case ACCEL_OP_SCALE:
+        err = accel_cuda__launch_scale(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0, es),
+                                       operand_ptr(d, 1, es), n);
+        break;
+    case ACCEL_OP_SUM:
+    case ACCEL_OP_REDUCE_MAX:
+    case ACCEL_OP_REDUCE_MIN:
+        err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es), NULL, n,
+                                        q->partials, operand_ptr(d, 1, es));
+        break;
+    case ACCEL_OP_DOT:
+        err =
+            accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es),
+                                      operand_ptr(d, 1, es), n, q->partials, operand_ptr(d, 2, es));
+        break;
+    case ACCEL_OP_TRANSPOSE:
+        err = accel_cuda__launch_transpose(q->stream, mb, dt, operand_ptr(d, 0, es), d->lda,
+                                           operand_ptr(d, 1, es), d->ldc, d->m, d->n);
+        break;
+    case ACCEL_OP_SORT:
+    case ACCEL_OP_ARGSORT: /* argsort's out: int64 indices */
+        err = accel_cuda__launch_sort(q->stream, mb, dt, operand_ptr(d, 0, es),
+                                      operand_ptr(d, 1, op == ACCEL_OP_ARGSORT ? 8 : es), d->m,
+                                      d->n, d->k, (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0,
+                                      op == ACCEL_OP_ARGSORT);
+        break;
+    case ACCEL_OP_RANDOM_UNIFORM:
+    case ACCEL_OP_RANDOM_NORMAL:
+        err = accel_cuda__launch_random(q->stream, mb, op, dt, d->seed, d->rng_offset,
+                                        d->scalars[0], d->scalars[1], operand_ptr(d, 0, es), n);
+        break;
+    default:
+        if (is_binary(op))
+            err = accel_cuda__launch_binary(q->stream, mb, op, dt, operand_ptr(d, 0, es),
+                                            operand_ptr(d, 1, es), operand_ptr(d, 2, es), n);
+        else
+            err = accel_cuda__launch_unary(q->stream, mb, op, dt, operand_ptr(d, 0, es),
+                                           operand_ptr(d, 1, es), n);
+        break;
+    }
+    /* q->last_op still names the op before this one: a launch can also fail
+     * with the sticky fault of earlier work, so the message names it too. */
+    if (err != cudaSuccess) {
+        st = accel_cuda__fail(ctx, err, name);
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: %s: %s (previous op enqueued on this queue: %s)", name,
+                             cudaGetErrorName(err), cudaGetErrorString(err), q->last_op);
+    }
+    accel_cuda__set_name(q->last_op, name);
+    return st;
+}

@@ -55,7 +55,12 @@ const char *accel_last_error(void)
 
 void accel__set_errorv(const char *fmt, va_list ap)
 {
-    vsnprintf(tls_error, sizeof tls_error, fmt, ap);
+    /* Formatted apart first: an argument may be accel_last_error() itself
+     * ("%s: ...: %s" around the previous message), which vsnprintf into the
+     * same buffer would overwrite while reading it. */
+    char msg[sizeof tls_error];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    memcpy(tls_error, msg, sizeof tls_error);
     if (accel__log_level() <= ACCEL_LOG_DEBUG)
         accel__log(ACCEL_LOG_DEBUG, "error: %s", tls_error);
 }

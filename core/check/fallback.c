@@ -121,9 +121,8 @@ static accel_status fb_run_now(accel_queue *q, const accel_op_desc *d, accel_dev
     if (st == ACCEL_SUCCESS && !skip) {
         st = accel__staging_run_op(to, &j->d, j->host, accel__desc_reads_output(d), j->host[out]);
         if (st != ACCEL_SUCCESS)
-            st = accel__fail(st, "%s: running it on the fallback device %s failed: %s", d->name,
-                             to->name,
-                             *accel_last_error() ? accel_last_error() : accel_status_string(st));
+            st = accel__fail_relay(st, "%s: running it on the fallback device %s failed", d->name,
+                                   to->name);
     }
     size_t bytes = d->operands[out].count * j->esize;
     if (st == ACCEL_SUCCESS && !skip && bytes) {

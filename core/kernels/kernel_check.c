@@ -420,9 +420,8 @@ static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_dev
         /* (else an earlier item failed: skipped, reported by the next finish) */
         st = run_other(j, j->pre);
         if (st != ACCEL_SUCCESS)
-            st = accel__fail(st, "%s: running it on the fallback device %s failed: %.300s",
-                             j->L.k->label, to->name,
-                             *accel_last_error() ? accel_last_error() : accel_status_string(st));
+            st = accel__fail_relay(st, "%s: running it on the fallback device %s failed",
+                                   j->L.k->label, to->name);
         else {
             st = fb_write_locked(q, d, j, moved);
             accel__queue_hold_locked(q, x); /* the writes may read pre[] later */

@@ -21,6 +21,11 @@ _api.PyCapsule_New.restype = ctypes.py_object
 _api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
 
 
+# Managed tensors whose memory accel took over (zero-copy imports): kept for
+# the whole run, as a producer must keep them until their deleter is called.
+_PRODUCED = []
+
+
 def capsule(host, shape, strides=None, byte_offset=0, ndim=None, flags=0):
     """A "dltensor_versioned" capsule over host's memory with the given
     fields (no deleter: accel must not consume it on refusal); the ctypes
@@ -71,6 +76,10 @@ def test_sound_fields_of_a_hand_made_capsule_are_taken():
     # refuse only what is wrong): shape (2, 4), C strides, offset one row.
     host = np.arange(12.0)
     cap, keep = capsule(host, shape=(2, 4), strides=(4, 1), byte_offset=4 * 8)
+    # The producer keeps the managed tensor alive until accel releases it
+    # (DLPack's contract): accel reads its deleter field then, which may be
+    # after this function's locals are gone.
+    _PRODUCED.append(keep)
     a = accel.from_dlpack(cap)
     assert a.shape == (2, 4) and a.data_ptr == host.ctypes.data + 32
     np.testing.assert_array_equal(a.get(), np.arange(4.0, 12.0).reshape(2, 4))

@@ -17,7 +17,13 @@ __global__ void atomics(int *i, unsigned *u, unsigned long long *ull, float *f, 
     atomicMin(&u[2], (unsigned)t + 5u);
     atomicMax(&u[3], (unsigned)t);
     atomicAdd(&ull[0], (unsigned long long)t << 33);
-    atomicCAS(&ull[1], 0ull, (unsigned long long)t + 1ull);
+    // A CAS loop counting the threads: every thread's CAS retried until it
+    // lands, so the result (n) does not depend on which thread came first.
+    unsigned long long seen = ull[1], old;
+    do {
+        old = seen;
+        seen = atomicCAS(&ull[1], old, old + 1ull);
+    } while (seen != old);
     atomicAdd(&f[0], 0.5f);
     atomicExch(&f[1], 2.5f);
     atomicAdd(&d[0], 0.25 * t);

@@ -134,6 +134,7 @@ int32_t get_plan(const accel_cuda_ctx *ctx, accel_be_queue *q, const plan_slot *
         v->used = 0;
     }
     *v = *key;
+    v->used = 0; /* until the plan is made: a failed one must never match */
     long long n = key->n, nx = key->n, no = key->n;
     size_t work = 0;
     cufftResult r = g_api.create(&v->handle);

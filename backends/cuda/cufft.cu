@@ -86,6 +86,22 @@ template <typename T> __global__ void scale_kernel(T *p, size_t n, T s)
         p[i] *= s;
 }
 
+/* RFFT and IRFFT of length 1 without cuFFT (which is not asked for real
+ * transforms of one point): RFFT's output is (x, 0), IRFFT's the real part
+ * of its one input (the imaginary part of the DC term is ignored). */
+template <typename T> __global__ void real_dft1(const T *x, T *y, size_t lines, int c2r)
+{
+    for (size_t l = blockIdx.x * (size_t)blockDim.x + threadIdx.x; l < lines;
+         l += (size_t)gridDim.x * blockDim.x) {
+        if (c2r) {
+            y[l] = x[2 * l];
+        } else {
+            y[2 * l] = x[l];
+            y[2 * l + 1] = 0;
+        }
+    }
+}
+
 /* The imaginary parts of element 0 and (even n) n/2 of each line of an
  * m x half x k block of complex T pairs. */
 template <typename T>
@@ -236,6 +252,21 @@ extern "C" int32_t accel_cuda__fft(const accel_cuda_ctx *ctx, accel_be_queue *q,
     const size_t lx = d->op == ACCEL_OP_IRFFT ? half : d->n,
                  lo = d->op == ACCEL_OP_RFFT ? half : d->n;
     const size_t wx = d->op == ACCEL_OP_RFFT ? 1 : 2, wo = d->op == ACCEL_OP_IRFFT ? 1 : 2;
+    if (d->n == 1 && d->op != ACCEL_OP_FFT) {
+        size_t lines = d->m * d->k;
+        unsigned blocks = (unsigned)((lines + 255) / 256 < mb ? (lines + 255) / 256 : mb);
+        int c2r = d->op == ACCEL_OP_IRFFT;
+        if (dbl)
+            real_dft1<double>
+                <<<blocks, 256, 0, q->stream>>>((const double *)x, (double *)y, lines, c2r);
+        else
+            real_dft1<float>
+                <<<blocks, 256, 0, q->stream>>>((const float *)x, (float *)y, lines, c2r);
+        cudaError_t e1 = cudaGetLastError();
+        if (e1 == cudaSuccess)
+            e1 = scale_out(q, d, y, lines * wo, mb);
+        return e1 == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(ctx, e1, name);
+    }
     /* k == 1: one plan over m contiguous lines; else k lines k apart, once per o. */
     plan_slot key = {1, type_of(d->op, dbl), (long long)d->n, 0, 0, 0, 0, 0};
     key.batch = (long long)(d->k == 1 ? d->m : d->k);

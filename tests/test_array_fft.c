@@ -342,6 +342,12 @@ Test(array_fft, fftn_two_axes_with_s)
     const int32_t bad_axes[2] = {2, 3};
     tu_assert_status(accel_array_fftn(q, &x, 2, s2, bad_axes, ACCEL_FFT_NORM_ORTHO, &out),
                      ACCEL_ERROR_INVALID_ARGUMENT, "axis 3");
+    /* the message names the axis, not an s[i] of 0 that was never given */
+    tu_assert_status(accel_array_fftn(q, &x, 2, NULL, bad_axes, ACCEL_FFT_NORM_ORTHO, &out),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "axis 3, s NULL");
+    cr_assert(strstr(accel_last_error(), "axes[1] = 3 is out of range") &&
+                  !strstr(accel_last_error(), " s[1]"),
+              "%s", accel_last_error());
     tu_assert_status(accel_array_fftn(q, &x, 2, NULL, axes, ACCEL_FFT_NORM_ORTHO, &out),
                      ACCEL_ERROR_SHAPE_MISMATCH, "out's shape without s");
     accel_buffer_release(bx), accel_buffer_release(bo), accel_buffer_release(bb);

@@ -268,10 +268,13 @@ static accel_status fftn_any(const char *fn, bool inverse, accel_queue *q, const
         want[d] = x->shape[d];
     for (uint32_t i = 0; st == ACCEL_SUCCESS && i < count; i++) {
         int a = accel__array_axis(axes[i], x->ndim);
-        if (a < 0 || (s && s[i] < 1))
+        if (a < 0)
             st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                             "%s: axes[%u] = %d (of %u dimensions), s[%u] = %lld (>= 1)", fn, i,
-                             (int)axes[i], x->ndim, i, s ? (long long)s[i] : 0LL);
+                             "%s: axes[%u] = %d is out of range for %u dimensions", fn, i,
+                             (int)axes[i], x->ndim);
+        else if (s && s[i] < 1)
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: s[%u] = %lld (a length >= 1)", fn,
+                             i, (long long)s[i]);
         else if (s)
             want[a] = s[i];
     }

@@ -342,6 +342,12 @@ Test(array_fft, fftn_two_axes_with_s)
     const int32_t bad_axes[2] = {2, 3};
     tu_assert_status(accel_array_fftn(q, &x, 2, s2, bad_axes, ACCEL_FFT_NORM_ORTHO, &out),
                      ACCEL_ERROR_INVALID_ARGUMENT, "axis 3");
+    /* the message names the axis, not an s[i] of 0 that was never given */
+    tu_assert_status(accel_array_fftn(q, &x, 2, NULL, bad_axes, ACCEL_FFT_NORM_ORTHO, &out),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "axis 3, s NULL");
+    cr_assert(strstr(accel_last_error(), "axes[1] = 3 is out of range") &&
+                  !strstr(accel_last_error(), " s[1]"),
+              "%s", accel_last_error());
     tu_assert_status(accel_array_fftn(q, &x, 2, NULL, axes, ACCEL_FFT_NORM_ORTHO, &out),
                      ACCEL_ERROR_SHAPE_MISMATCH, "out's shape without s");
     accel_buffer_release(bx), accel_buffer_release(bo), accel_buffer_release(bb);
@@ -429,6 +435,20 @@ Test(array_fft, bad_input_leaves_out_untouched)
     past.offset = 256;
     tu_assert_status(accel_array_fft(q, &xc, 0, 0, B, &past), ACCEL_ERROR_OUT_OF_RANGE,
                      "out past its buffer");
+    /* An n whose staging temporary overflows size_t: a clear OUT_OF_RANGE
+     * naming the call (it was a 0-byte temporary refused by accel_array_full,
+     * or an allocation of 2^64 - 16 bytes). out repeats one element (stride
+     * 0) so that its shape of n elements is a valid view. */
+    accel_array wide = oc;
+    wide.strides[0] = 0;
+    const int64_t huge[] = {(int64_t)1 << 60, (int64_t)1 << 62, INT64_MAX};
+    for (int i = 0; i < 3; i++) {
+        wide.shape[0] = huge[i];
+        accel_status hs = accel_array_fft(q, &xc, huge[i], 0, B, &wide);
+        cr_assert(hs == ACCEL_ERROR_OUT_OF_RANGE && strstr(accel_last_error(), "accel_array_fft"),
+                  "n = %lld: %s (%s)", (long long)huge[i], accel_status_name(hs),
+                  accel_last_error());
+    }
     tu_assert_status(accel_array_fftfreq(q, 0, 1.0, &or8), ACCEL_ERROR_INVALID_ARGUMENT, "n 0");
     tu_assert_status(accel_array_fftfreq(q, 8, 0.0, &or8), ACCEL_ERROR_INVALID_ARGUMENT, "d 0");
     tu_assert_status(accel_array_fftfreq(q, 8, 1.0, &oc), ACCEL_ERROR_DTYPE_MISMATCH,

@@ -439,6 +439,61 @@ Test(array_linalg_lapack, singular_not_spd_and_bad_input)
     accel_runtime_close(rt);
 }
 
+/* Outputs that overlap each other or x are refused (array.h: "must not
+ * overlap x or each other"), before any work, every output untouched;
+ * before this check eigh with eigenvalues inside eigenvectors' elements,
+ * or qr with Q and R in one place, returned success with one output
+ * written over the other. */
+Test(array_linalg_lapack, overlapping_outputs_are_refused)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    double h[9] = {4, 1, 2, 1, 5, 3, 2, 3, 6}, sentinel[32];
+    for (int i = 0; i < 32; i++)
+        sentinel[i] = -7.0;
+    accel_buffer *ba = upload(&e, h, sizeof h), *bo = upload(&e, sentinel, sizeof sentinel);
+    accel_array x, m, m2, w, d, d2, xo;
+    const int64_t s33[2] = {3, 3}, s3[1] = {3};
+    tu_ok(accel_array_init(&x, ba, ACCEL_F64, 2, s33));
+    tu_ok(accel_array_init(&m, bo, ACCEL_F64, 2, s33));
+    m2 = m;
+    m2.offset = 8 * 8; /* elements 8..16: meets m's last element */
+    tu_ok(accel_array_init(&w, bo, ACCEL_F64, 1, s3));
+    tu_ok(accel_array_init(&d, bo, ACCEL_F64, 0, NULL));
+    d2 = d;
+    xo = x;
+    tu_assert_status(accel_array_linalg_eigh(q, &x, &w, &m), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "eigh: eigenvalues inside eigenvectors");
+    cr_assert(strstr(accel_last_error(), "overlaps"), "%s", accel_last_error());
+    tu_assert_status(accel_array_linalg_qr(q, &x, 0, &m, &m2), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "qr: Q and R overlap");
+    tu_assert_status(accel_array_linalg_svd(q, &x, 0, &m, &w, &m2), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "svd: u, s, vh overlap");
+    tu_assert_status(accel_array_linalg_slogdet(q, &x, &d, &d2), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "slogdet: sign is logabsdet");
+    tu_assert_status(accel_array_linalg_inv(q, &x, &xo), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "inv: out is x");
+    tu_assert_status(accel_array_linalg_solve(q, &x, &m, &m), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "solve: out is x2");
+    double back[32], hb[9];
+    tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+    cr_assert(memcmp(back, sentinel, sizeof back) == 0, "an output changed by a refused call");
+    tu_ok(accel_queue_read_blocking(q, ba, 0, hb, sizeof hb));
+    cr_assert(memcmp(hb, h, sizeof hb) == 0, "x changed by a refused call");
+    /* apart, the same calls run: eigenvalues of x against a plain check */
+    accel_array w2 = w;
+    w2.offset = 16 * 8;
+    tu_ok(accel_array_linalg_eigh(q, &x, &w2, &m));
+    double ev[3];
+    tu_ok(accel_queue_read_blocking(q, bo, 16 * 8, ev, sizeof ev));
+    cr_assert(fabs(ev[0] + ev[1] + ev[2] - 15.0) < 1e-12, "trace: %.17g", ev[0] + ev[1] + ev[2]);
+    accel_buffer_release(ba), accel_buffer_release(bo);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
 /* Verify mode with the CPU as its own reference: every linalg op checked
  * by backward error, none mismatched. */
 Test(array_linalg_lapack, verify_mode_checks_by_backward_error)

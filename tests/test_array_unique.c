@@ -297,6 +297,13 @@ Test(array_unique, bad_input_leaves_outputs_untouched)
     tu_ok(accel_array_init(&xc, bx, ACCEL_C64, 2, s22));
     tu_assert_status(accel_array_unique_values(q, &xc, NULL, NULL), ACCEL_ERROR_UNSUPPORTED,
                      "complex");
+    /* 2^61 elements repeating one (stride 0): the int64 temporaries'
+     * bytes overflow size_t; a clear OUT_OF_RANGE, not a wrapped size */
+    accel_array wide = x;
+    wide.ndim = 1, wide.shape[0] = (int64_t)1 << 61, wide.strides[0] = 0;
+    tu_assert_status(accel_array_unique_values(q, &wide, &v, NULL), ACCEL_ERROR_OUT_OF_RANGE,
+                     "2^61 elements");
+    cr_assert(strstr(accel_last_error(), "overflows"), "%s", accel_last_error());
     int64_t after[16];
     tu_ok(accel_queue_read_blocking(q, bo, 0, after, sizeof after));
     cr_assert(memcmp(after, host, sizeof host) == 0, "an output was touched");

@@ -6,8 +6,10 @@
  * created next to it, and the heap, as they were. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
 #include "accel/kernel.h"
 #include "test_util.h"
@@ -113,5 +115,57 @@ Test(cpu_buffer, a_raw_kernel_jumping_far_past_a_buffer_faults)
     for (int i = 0; i < 8; i++)
         accel_buffer_release(nb[i]);
     accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* The memory the kernel can commit: RAM plus swap (sysinfo). */
+static uint64_t commit_ceiling(void)
+{
+    struct sysinfo si;
+    cr_assert_eq(sysinfo(&si), 0);
+    return ((uint64_t)si.totalram + si.totalswap) * si.mem_unit;
+}
+
+/* A guarded buffer reserves its guards as address space only, but its body
+ * is memory the caller will write: a buffer four times the machine's RAM
+ * plus swap must be refused at create (OUT_OF_DEVICE_MEMORY), not handed out
+ * and the process killed by the kernel's OOM killer when it is written.
+ * (Linux's overcommit mode 1, "always", accepts any size; then there is
+ * nothing the backend can check, and the test says so.) */
+Test(cpu_buffer, a_buffer_larger_than_ram_and_swap_is_refused_at_create)
+{
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    int mode = 0;
+    if (f) {
+        cr_assert_eq(fscanf(f, "%d", &mode), 1);
+        fclose(f);
+    }
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(
+        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    uint64_t bytes = 4 * commit_ceiling();
+    accel_buffer *b = NULL;
+    accel_status st = accel_buffer_create(dev, (size_t)bytes, &b);
+    if (mode == 1) {
+        cr_log_warn("vm.overcommit_memory is 1: %llu bytes were %s", (unsigned long long)bytes,
+                    st == ACCEL_SUCCESS ? "accepted (not checkable here)" : "refused");
+    } else {
+        cr_assert_eq(st, ACCEL_ERROR_OUT_OF_DEVICE_MEMORY,
+                     "%llu bytes (4 x RAM + swap) on cpu:0: %s (%s)", (unsigned long long)bytes,
+                     accel_status_name(st), accel_last_error());
+        cr_assert_null(b);
+    }
+    accel_buffer_release(b);
+    /* A guarded buffer of an ordinary size still works. */
+    tu_ok(accel_buffer_create(dev, (size_t)4 << 20, &b));
+    accel_queue *q;
+    tu_ok(accel_queue_create(dev, &q));
+    tu_ok(accel_fill(q, ACCEL_F32, 2.0, accel_slice_of(b, 0, 1u << 20)));
+    float last = 0;
+    tu_ok(accel_queue_read_blocking(q, b, ((4u << 20) - 4), &last, 4));
+    cr_assert_eq(last, 2.0f);
+    accel_buffer_release(b);
     accel_runtime_close(rt);
 }

@@ -238,7 +238,12 @@ static void *guarded_alloc(size_t bytes, void **out_map, size_t *out_map_bytes)
     char *map = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (map == MAP_FAILED)
         return NULL;
-    if (mprotect(map + page, body, PROT_READ | PROT_WRITE) != 0) {
+    /* The body is mapped again without MAP_NORESERVE (mprotect would keep
+     * the flag), so the kernel's overcommit check refuses a body larger
+     * than memory here, as malloc would, instead of the OOM killer ending
+     * the process when the buffer is written. */
+    if (mmap(map + page, body, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+             0) == MAP_FAILED) {
         munmap(map, total);
         return NULL;
     }

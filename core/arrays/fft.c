@@ -75,12 +75,18 @@ static accel_status temp_like(fcall *c, accel_queue *q, const accel_array *a, in
                               accel_array *t, int slot)
 {
     int64_t shape[ACCEL_ARRAY_MAX_NDIM], count = 1;
+    bool over = false;
     for (uint32_t d = 0; d < a->ndim; d++) {
         shape[d] = d == c->axis ? len : a->shape[d];
-        count *= shape[d];
+        over |= __builtin_mul_overflow(count, shape[d], &count);
     }
-    accel_status st = accel_buffer_create(
-        accel_queue_device(q), (size_t)count * accel_dtype_size(a->dtype), &c->tmp[slot]);
+    size_t bytes;
+    if (over || __builtin_mul_overflow((size_t)count, accel_dtype_size(a->dtype), &bytes))
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: a contiguous temporary with %lld elements along axis %u (n) "
+                           "overflows the address space",
+                           c->fn, (long long)len, c->axis);
+    accel_status st = accel_buffer_create(accel_queue_device(q), bytes, &c->tmp[slot]);
     return st == ACCEL_SUCCESS ? accel_array_init(t, c->tmp[slot], a->dtype, a->ndim, shape) : st;
 }
 
@@ -262,10 +268,13 @@ static accel_status fftn_any(const char *fn, bool inverse, accel_queue *q, const
         want[d] = x->shape[d];
     for (uint32_t i = 0; st == ACCEL_SUCCESS && i < count; i++) {
         int a = accel__array_axis(axes[i], x->ndim);
-        if (a < 0 || (s && s[i] < 1))
+        if (a < 0)
             st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                             "%s: axes[%u] = %d (of %u dimensions), s[%u] = %lld (>= 1)", fn, i,
-                             (int)axes[i], x->ndim, i, s ? (long long)s[i] : 0LL);
+                             "%s: axes[%u] = %d is out of range for %u dimensions", fn, i,
+                             (int)axes[i], x->ndim);
+        else if (s && s[i] < 1)
+            st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: s[%u] = %lld (a length >= 1)", fn,
+                             i, (long long)s[i]);
         else if (s)
             want[a] = s[i];
     }
@@ -285,13 +294,21 @@ static accel_status fftn_any(const char *fn, bool inverse, accel_queue *q, const
             next = *out;
         } else {
             int64_t shape[ACCEL_ARRAY_MAX_NDIM], all = 1;
+            bool over = false;
             for (uint32_t d = 0; d < cur.ndim; d++)
-                all *= (shape[d] = (int)d == a ? len : cur.shape[d]);
+                over |=
+                    __builtin_mul_overflow(all, shape[d] = (int)d == a ? len : cur.shape[d], &all);
+            size_t bytes;
             accel_buffer_release(held[i % 2]); /* the one before cur, done with */
             held[i % 2] = NULL;
-            st = accel_buffer_create(accel_queue_device(q),
-                                     (size_t)(all ? all : 1) * accel_dtype_size(x->dtype),
-                                     &held[i % 2]);
+            if (over ||
+                __builtin_mul_overflow((size_t)(all ? all : 1), accel_dtype_size(x->dtype), &bytes))
+                st = accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                                 "%s: the temporary after axes[%u] (s %lld) overflows the address "
+                                 "space",
+                                 fn, i, (long long)len);
+            else
+                st = accel_buffer_create(accel_queue_device(q), bytes, &held[i % 2]);
             if (st == ACCEL_SUCCESS)
                 st = accel_array_init(&next, held[i % 2], x->dtype, cur.ndim, shape);
         }

@@ -78,6 +78,33 @@ static accel_status check_out(const lplan *p, const char *name, const accel_arra
     return accel__array_shape_is(p->fn, name, o, p->nb + nt, shape);
 }
 
+/* Each output (NULL: not asked) on q's device and apart from x, x2 (NULL:
+ * none) and the other outputs: array.h's "must not overlap x or each
+ * other", checked before anything is enqueued. */
+static accel_status check_apart(const lplan *p, const accel_array *x, const accel_array *x2,
+                                uint32_t nout, const accel_array *const *outs,
+                                const char *const *names)
+{
+    for (uint32_t k = 0; k < nout; k++) {
+        if (!outs[k])
+            continue;
+        const accel_array *a[6] = {outs[k], x};
+        const char *nm[6] = {names[k], x2 ? "x1" : "x"};
+        uint32_t n = 2;
+        if (x2)
+            a[n] = x2, nm[n++] = "x2";
+        for (uint32_t j = 0; j < nout && n < 6; j++)
+            if (outs[j] && j != k)
+                a[n] = outs[j], nm[n++] = names[j];
+        accel__extent ext[6];
+        accel_runtime *rt;
+        accel_status st = accel__array_io(p->fn, p->q, n, a, nm, ext, &rt, false);
+        if (st != ACCEL_SUCCESS)
+            return st;
+    }
+    return ACCEL_SUCCESS;
+}
+
 /* The plan of x's matrices (batch = x's leading axes). */
 static accel_status plan_of(lplan *p, const char *fn, accel_queue *q, accel_op_code op,
                             const accel_array *x)
@@ -201,6 +228,8 @@ accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_array *x, i
     accel_status st = plan_of(&p, "accel_array_linalg_cholesky", q, ACCEL_OP_CHOLESKY, x);
     if (st == ACCEL_SUCCESS)
         st = check_out(&p, "out", out, 2, (int64_t)p.n, (int64_t)p.n);
+    if (st == ACCEL_SUCCESS)
+        st = check_apart(&p, x, NULL, 1, &out, (const char *const[]){"out"});
     if (st != ACCEL_SUCCESS || p.batch * p.n == 0)
         return st;
     st = stage(&p, x, false, NULL);
@@ -243,6 +272,8 @@ static accel_status solve_plan(lplan *p, const accel_array *x1, const accel_arra
     if (st == ACCEL_SUCCESS)
         st = *vec ? check_out(p, "out", out, 1, (int64_t)p->n, 0)
                   : check_out(p, "out", out, 2, (int64_t)p->n, (int64_t)p->k);
+    if (st == ACCEL_SUCCESS)
+        st = check_apart(p, x1, x2, 1, &out, (const char *const[]){"out"});
     return st;
 }
 
@@ -308,6 +339,8 @@ static accel_status determinants(const char *fn, accel_queue *q, const accel_arr
     for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++)
         if (outs[i])
             st = check_out(&p, names[i], outs[i], 0, 0, 0);
+    if (st == ACCEL_SUCCESS)
+        st = check_apart(&p, x, NULL, 3, outs, names);
     if (st != ACCEL_SUCCESS || p.batch == 0)
         return st;
     static const double empty[3] = {1.0, 0.0, 1.0}; /* of a 0 x 0 matrix */
@@ -354,6 +387,9 @@ accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *x, int com
     st = check_out(&p, "q_out", q_out, 2, (int64_t)p.m, (int64_t)p.k);
     if (st == ACCEL_SUCCESS)
         st = check_out(&p, "r_out", r_out, 2, (int64_t)p.k, (int64_t)p.n);
+    if (st == ACCEL_SUCCESS)
+        st = check_apart(&p, x, NULL, 2, (const accel_array *const[]){q_out, r_out},
+                         (const char *const[]){"q_out", "r_out"});
     if (st != ACCEL_SUCCESS || p.batch == 0)
         return st;
     if (p.m == 0 || p.n == 0)
@@ -382,6 +418,9 @@ static accel_status eigh_impl(const char *fn, accel_queue *q, const accel_array 
         st = check_out(&p, "eigenvalues", w, 1, (int64_t)p.n, 0);
     if (st == ACCEL_SUCCESS && v)
         st = check_out(&p, "eigenvectors", v, 2, (int64_t)p.n, (int64_t)p.n);
+    if (st == ACCEL_SUCCESS)
+        st = check_apart(&p, x, NULL, 2, (const accel_array *const[]){w, v},
+                         (const char *const[]){"eigenvalues", "eigenvectors"});
     if (st != ACCEL_SUCCESS || p.batch * p.n == 0)
         return st;
     p.flags = v ? ACCEL_OP_FLAG_LINALG_VECTORS : 0;
@@ -437,6 +476,9 @@ static accel_status svd_impl(const char *fn, accel_queue *q, const accel_array *
     size_t m = p.m, n = p.n;
     if (st == ACCEL_SUCCESS)
         st = svd_check(&p, m, n, full, u, s, vh);
+    if (st == ACCEL_SUCCESS)
+        st = check_apart(&p, x, NULL, 3, (const accel_array *const[]){u, s, vh},
+                         (const char *const[]){"u", "s", "vh"});
     if (st != ACCEL_SUCCESS || p.batch == 0)
         return st;
     if (m == 0 || n == 0) {

@@ -31,7 +31,13 @@ typedef struct temps {
 static accel_status temp(temps *t, accel_dtype dt, int64_t n, accel_array *a)
 {
     accel_buffer *b = NULL;
-    accel_status st = accel_buffer_create(t->dev, (size_t)(n ? n : 1) * accel_dtype_size(dt), &b);
+    size_t bytes;
+    if (__builtin_mul_overflow((size_t)(n ? n : 1), accel_dtype_size(dt), &bytes))
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "accel_array_unique_all: a temporary of %lld elements (x's count) "
+                           "overflows the address space",
+                           (long long)n);
+    accel_status st = accel_buffer_create(t->dev, bytes, &b);
     if (st != ACCEL_SUCCESS)
         return st;
     t->b[t->n++] = b;

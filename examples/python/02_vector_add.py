@@ -12,6 +12,6 @@ with dev:
     x = cp.array([1, 2, 3, 4, 5])
     y = cp.array([6, 7, 8, 9, 10])
     z = x + y
-    print(z)                      # [ 7.  9. 11. 13. 15.]
+    print(z)                      # [ 7  9 11 13 15]
     result = cp.asnumpy(z)
 check(np.array_equal(result, [7, 9, 11, 13, 15]), "x + y == [7, 9, 11, 13, 15] (exact)")

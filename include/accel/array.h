@@ -758,7 +758,9 @@ ACCEL_API accel_status accel_array_matrix_transpose(const accel_array *x, accel_
  *   copies the results out and again when it releases its scratch
  *   buffer, so it returns q's sticky error from earlier work too.
  * - Errors (outputs untouched): ACCEL_ERROR_INVALID_ARGUMENT (a NULL
- *   output, fewer than 2 dimensions), ACCEL_ERROR_SHAPE_MISMATCH (not
+ *   output, fewer than 2 dimensions, an output overlapping x, x2 or another
+ *   output: checked before anything is enqueued), ACCEL_ERROR_DEVICE_MISMATCH
+ *   (an output not on q's device), ACCEL_ERROR_SHAPE_MISMATCH (not
  *   square where the function needs it, an output's shape, x1 and x2 of
  *   solve that do not agree or broadcast), ACCEL_ERROR_DTYPE_MISMATCH (not
  *   float32/float64, an output of another dtype), the checks of

@@ -85,6 +85,8 @@ mask_scatter = _p("accel_array_mask_scatter", st, c_vp, V, V, V)
 sort = _p("accel_array_sort", st, c_vp, V, c_i32, c_int, V)
 argsort = _p("accel_array_argsort", st, c_vp, V, c_i32, c_int, V)
 matmul = _p("accel_array_matmul", st, c_vp, V, V, V)
+searchsorted = _p("accel_array_searchsorted", st, c_vp, V, V, c_int, V, V)
+unique_all = _p("accel_array_unique_all", st, c_vp, V, V, V, V, V, V)
 AXIS_NONE = -(1 << 31)  # ACCEL_ARRAY_AXIS_NONE
 
 # The elementwise functions of the C table: {name: (fn code, arity, result)}.

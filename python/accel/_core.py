@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import builtins
 import ctypes
+import itertools
 import os
 import threading
 import weakref
@@ -623,12 +624,23 @@ def get_elapsed_time(start: Event, end: Event) -> float:
 
 # ------------------------------------------------------------- memory pool
 
+# Numbers each hand-out of a block (itertools.count's next is atomic under
+# the GIL), so a caller can tell the blocks handed out after a point in time
+# (block_serial_mark) from those in use before it: accel.fuse's outputs.
+_BLOCK_SERIALS = itertools.count(1)
+
+
+def block_serial_mark() -> int:
+    """A serial every block handed out from now on exceeds."""
+    return next(_BLOCK_SERIALS)
+
+
 class _Block:
     """One accel buffer and the stream whose order covers all work on it so
     far (so it can be reused or released safely)."""
 
     __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "slice_n", "rt", "pool",
-                 "home", "dead", "pin", "__weakref__")
+                 "home", "dead", "pin", "serial", "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
@@ -648,6 +660,7 @@ class _Block:
         # Set while a captured graph uses the block (_graph.py): the graph's
         # set of its blocks no array holds any more; home stays None meanwhile.
         self.pin: Any = None
+        self.serial = next(_BLOCK_SERIALS)  # renewed each time the pool hands it out
 
     def __del__(self) -> None:
         if self.dead and self.handle is not None:
@@ -734,7 +747,9 @@ class MemoryPool:
         lst = device._free.get(size)
         if lst:
             try:
-                return lst.pop()  # atomic under the GIL
+                b = lst.pop()  # atomic under the GIL
+                b.serial = next(_BLOCK_SERIALS)
+                return b
             except IndexError:
                 pass
         return self.fresh(device, size, stream)

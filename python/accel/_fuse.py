@@ -30,7 +30,7 @@ from typing import Any, Callable, List, Optional, Tuple
 import numpy as np
 
 from . import _lib as L
-from ._core import get_current_stream
+from ._core import block_serial_mark, get_current_stream
 from ._graph import Graph
 from ._lib import AccelError, check
 
@@ -185,6 +185,7 @@ class Fused:
         inputs = [_empty_like(a) if _is_array(a) else None for a in args]
         call = [s if s is not None else a for s, a in zip(inputs, args)]
         g = Graph(get_current_stream(next(a for a in args if _is_array(a)).device))
+        mark = block_serial_mark()
         try:
             with g:
                 res = self.func(*call)
@@ -194,7 +195,7 @@ class Fused:
             return _DIRECT
         self.stats["captures"] += 1
         slots = [s for s in inputs if s is not None]
-        outs, shape_out = _outputs(res)
+        outs, shape_out = _outputs(res, mark)
         if outs is None or not _distinct_buffers(slots + outs) or _host_nodes(g):
             return _DIRECT
         return _Capture(g, slots, outs, shape_out)
@@ -260,14 +261,25 @@ def _contiguous(a: Any) -> Any:
     return copy() if copy is not None else None
 
 
-def _outputs(res: Any) -> Tuple[Optional[List[Any]], Any]:
+def _made_since(a: Any, mark: int) -> bool:
+    """Whether `a` is an array whose block was handed out after `mark`: made
+    by the captured call. An array that existed before (a global, a
+    closure's) cannot be an output: replays rebind each output's buffer to
+    a fresh one, so it would come back unwritten and the ops reading it
+    would read that fresh buffer instead."""
+    b = _block_of(a)
+    return b is not None and b.serial > mark
+
+
+def _outputs(res: Any, mark: int) -> Tuple[Optional[List[Any]], Any]:
     """The arrays a captured call returned and how to give them back: (None,
-    None) for anything but None, an array or a tuple/list of arrays."""
+    None) for anything but None, an array made by the call or a tuple/list
+    of them."""
     if res is None:
         return [], None
-    if _block_of(res) is not None:
+    if _made_since(res, mark):
         return [res], "one"
-    if isinstance(res, (tuple, list)) and res and all(_block_of(r) is not None for r in res):
+    if isinstance(res, (tuple, list)) and res and all(_made_since(r, mark) for r in res):
         return list(res), type(res)
     return None, None
 
@@ -306,7 +318,8 @@ def fuse(*args: Any, kernel_name: Optional[str] = None) -> Any:
     be captured (it reads a value to the host, such as ``float(x)`` or ``if
     (x > 0).any()``, or synchronizes: accel raises InvalidArgumentError
     during a capture); when it returns something else than the forms above,
-    or returns one of its arguments; when an argument is unhashable or given
+    or returns one of its arguments or another array it did not make (a
+    global); when an argument is unhashable or given
     by keyword. A view argument (an offset into another array's buffer) or
     one buffer passed twice is copied to a buffer of its own first.
 

@@ -21,7 +21,7 @@ from . import _lib as L
 from . import _namespace as ns
 from ._array import (Array, _alloc, _join, _new_array, _op_failed, _released, _released_stream,
                      contiguous, fill)
-from ._core import Device, Stream, _current_set, _tls
+from ._core import _BLOCK_SERIALS, Device, Stream, _current_set, _tls
 from ._lib import error
 
 Scalar = Union[int, float]
@@ -105,6 +105,7 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
             if lst:
                 try:
                     bo = lst.pop()
+                    bo.serial = next(_BLOCK_SERIALS)  # handed out again (accel.fuse)
                 except IndexError:
                     bo = _new_block(dev, nb, s)
             else:
@@ -174,6 +175,7 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             if lst:
                 try:
                     bo = lst.pop()
+                    bo.serial = next(_BLOCK_SERIALS)  # handed out again (accel.fuse)
                 except IndexError:
                     bo = _new_block(dev, nb, s)
             else:

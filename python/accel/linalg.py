@@ -48,7 +48,14 @@ def _axes(axis: Axis, ndim: int, fn: str) -> Tuple[int, ...]:
     """Normalized, distinct axes; AxisError-like ValueError out of range."""
     if axis is None:
         return tuple(range(ndim))
-    ax = (axis,) if isinstance(axis, numbers.Integral) else tuple(axis)
+    if isinstance(axis, numbers.Integral):
+        ax: Tuple[Any, ...] = (axis,)
+    else:
+        try:
+            ax = tuple(axis)
+        except TypeError:
+            raise TypeError(f"accel.linalg.{fn}: axis {axis!r} is not an integer or a tuple "
+                            "of integers") from None
     out = []
     for a in ax:
         if not isinstance(a, numbers.Integral) or isinstance(a, bool):

@@ -136,6 +136,32 @@ def test_returning_an_argument_is_called_directly():
     assert ident.stats["direct"] == 1
 
 
+def test_returning_an_array_made_before_the_call_is_called_directly():
+    # An array the function did not make (a global) must come back as
+    # itself, and an op reading it must see its values: replaying would
+    # rebind its buffer to a fresh, unwritten output.
+    a = np.arange(4.0)
+    g_np = np.full(4, 7.0)
+    x, g = cp.asarray(a), cp.asarray(g_np)
+
+    @cp.fuse()
+    def with_global(v):
+        return v + g, g
+
+    @cp.fuse()
+    def only_global(v):
+        return g
+
+    for _ in range(3):
+        s, same = with_global(x)
+        np.testing.assert_array_equal(s.get(), a + g_np)
+        np.testing.assert_array_equal(same.get(), g_np)
+        np.testing.assert_array_equal(only_global(x).get(), g_np)
+    np.testing.assert_array_equal(g.get(), g_np)
+    np.testing.assert_array_equal(x.get(), a)
+    assert with_global.stats["replays"] == 0 and only_global.stats["replays"] == 0
+
+
 def test_aliased_views_and_previous_results_as_inputs():
     @cp.fuse()
     def sqdiff(x, y):

@@ -117,6 +117,13 @@ def test_bad_arguments_raise(call, exc):
         call(xp.asarray(_data((3, 4))))
 
 
+@pytest.mark.parametrize("axis", [1.5, 1.0, "0", object()])
+def test_a_non_integer_axis_is_named(axis):
+    # was TypeError("'float' object is not iterable") from tuple(axis)
+    with pytest.raises(TypeError, match="accel.linalg.norm: axis"):
+        cp.linalg.norm(xp.asarray(_data((3, 4))), axis=axis)
+
+
 def test_ord_with_no_axis_on_3d_raises():
     with pytest.raises(ValueError, match="1-d or 2-d"):
         cp.linalg.norm(xp.asarray(_data((2, 2, 2))), 1)

@@ -91,6 +91,7 @@ clean_env=(env -i HOME="$work" PATH=/usr/bin:/bin LANG=C.UTF-8)
 cd "$work/outside"
 out=$("${clean_env[@]}" "$work/venv/bin/python" 02_vector_add.py --device cpu)
 echo "$out"
+# the tutorial's integers stay int64 (as NumPy and CuPy)
 grep -q '^\[ 7  9 11 13 15\]$' <<<"$out" || { echo "FAIL: no [ 7  9 11 13 15]" >&2; exit 1; }
 "${clean_env[@]}" "$work/venv/bin/python" where.py
 v=$("${clean_env[@]}" "$work/venv/bin/python" -c 'import accel; print(accel.__version__)')

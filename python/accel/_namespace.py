@@ -17,8 +17,10 @@ _matmul, ...); promotion is the C library's (accel_result_type,
 accel_result_type_scalar) where the standard defines it. Host memory is used
 only to bring data in (asarray of host data, arange, linspace, eye) and out
 (``get()``, ``__array__``, ``float(x)``, ...). Functions of the standard that
-the C layer has no op for yet raise NotImplementedError naming them.
-docs/python.md lists what is there and what differs from the standard.
+the C layer has no op for yet raise NotImplementedError naming them;
+searchsorted and the set functions are in _sets.py, the extensions in
+linalg.py and fft.py. docs/python.md lists what is there and what differs
+from the standard.
 """
 from __future__ import annotations
 
@@ -1505,18 +1507,6 @@ def tril(x: Array, /, *, k: int = 0) -> Array:
 def triu(x: Array, /, *, k: int = 0) -> Array:
     """x on and above the k-th diagonal of the last two axes, zeros below."""
     return _tri("triu", x, k)
-
-
-def _missing(name: str) -> Any:
-    def f(*args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f"accel.{name} is not there yet: the C array layer has no "
-                                  "op for it")
-    f.__name__ = name
-    return f
-
-
-for _n in ("searchsorted", "unique_all", "unique_counts", "unique_inverse", "unique_values"):
-    globals()[_n] = _missing(_n)
 
 
 # ----------------------------------------------------------- Array methods

@@ -74,9 +74,9 @@ def test_nd_transforms_match_numpy(norm):
     for s, axes in ((None, None), (None, (0, 2)), ((3, 8), None), ((5, -1), (2, 0)),
                     (None, (-1,))):
         kw = {"s": s, "axes": axes, "norm": norm}
-        want_s = None if s is None else [h.shape[a] if v == -1 else v
-                                         for v, a in zip(s, axes or range(-len(s), 0))]
-        nkw = {"s": want_s, "axes": axes, "norm": norm}
+        n_axes = axes if s is None or axes else tuple(range(-len(s), 0))
+        want_s = None if s is None else [h.shape[a] if v == -1 else v for v, a in zip(s, n_axes)]
+        nkw = {"s": want_s, "axes": n_axes, "norm": norm}
         _close(cp.fft.fftn(x, **kw), np.fft.fftn(h, **nkw), np.complex128)
         _close(cp.fft.ifftn(x, **kw), np.fft.ifftn(h, **nkw), np.complex128)
     r = _real((4, 6, 5))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, NamedTuple, Optional, Tuple, Union
+from typing import Any, NamedTuple, Tuple, Union
 
 from . import _aa_lib as C
 from . import _lib as L

@@ -801,7 +801,10 @@ def imag(x: Array, /) -> Array:
 
 
 def conj(x: Array, /) -> Array:
-    """The complex conjugate: the real parts copied, the imaginary negated."""
+    """The complex conjugate: the real parts copied, the imaginary negated;
+    of a real array, a copy of it (the standard takes any numeric dtype)."""
+    if isinstance(x, Array) and x._dtype.kind in "biuf":
+        return _copy_of(x)
     re, im = _parts("conj", x)
     out = empty_like(x)
     ore, oim = _pairs(out, 0), _pairs(out, 1)

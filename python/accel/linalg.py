@@ -50,7 +50,10 @@ def _array(x: Any, fn: str) -> Any:
 # ----------------------------------------------------------------- norms
 
 def _floating(x: Any) -> Any:
-    """Integer and bool arrays as float64 (as NumPy's norm)."""
+    """Integer and bool arrays as float64 (as NumPy's norm); complex ones
+    as their magnitudes (the norms read only |x|)."""
+    if x.dtype.kind == "c":
+        return xp.abs(x)
     return x if x.dtype.kind == "f" else xp.astype(x, xp.float64)
 
 
@@ -92,8 +95,10 @@ def _vector(x: Any, ord: Any, axes: Tuple[int, ...], keepdims: bool, fn: str) ->
     return xp.pow(s, 1.0 / p)
 
 
-def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str) -> Any:
-    """The matrix norm of x over axes (row, col) (already floating)."""
+def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str,
+            cplx: bool = False) -> Any:
+    """The matrix norm of x over axes (row, col) (already floating: |x| of
+    a complex input, `cplx`)."""
     r, c = axes
     if ord in ("fro", None):
         res = xp.sqrt(xp.sum(xp.multiply(x, x), axis=axes))
@@ -104,6 +109,9 @@ def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str) ->
         sums = xp.sum(xp.abs(x), axis=s_ax)
         res = red(sums, axis=m_ax - 1 if m_ax > s_ax else m_ax)
     elif ord in (2, -2, "nuc") and not isinstance(ord, bool):
+        if cplx:  # the singular values of x, not of |x|
+            raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
+                          f"accel.linalg.{fn}: ord={ord!r} of a complex x needs complex svd")
         s = svdvals(xp.moveaxis(x, (r, c), (-2, -1)))
         red = {2: xp.max, -2: xp.min, "nuc": xp.sum}[ord]
         res = red(s, axis=-1)
@@ -119,7 +127,9 @@ def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> 
     the device.
 
     x: an accel array (accel.Array or accel.array_api.Array), float32 or
-    float64 (integer and bool arrays are first made float64, as NumPy).
+    float64 (integer and bool arrays are first made float64, as NumPy;
+    complex ones are read as |x|, except for matrix ord 2, -2, 'nuc', which
+    raise DtypeMismatchError).
     axis None: with ord None the 2-norm of x flattened, any ndim; with an
     ord, x must be 1-d (vector norm) or 2-d (matrix norm). An int axis: vector
     norms along it; a pair of axes: matrix norms over them.
@@ -151,7 +161,7 @@ def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> 
     if len(axes) == 1:
         r = _vector(a, 2 if ord is None else ord, axes, keepdims, "norm")
     elif len(axes) == 2:
-        r = _matrix(a, ord, (axes[0], axes[1]), keepdims, "norm")
+        r = _matrix(a, ord, (axes[0], axes[1]), keepdims, "norm", x.dtype.kind == "c")
     else:
         raise ValueError(f"accel.linalg.norm: axis {axis} names {len(axes)} axes (1 or 2)")
     return r
@@ -178,7 +188,8 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
     if a.ndim < 2:
         raise ValueError(f"accel.linalg.matrix_norm: x is {a.ndim}-d (at least 2-d)")
     a = _floating(a)
-    return _matrix(a, ord, (a.ndim - 2, a.ndim - 1), keepdims, "matrix_norm")
+    return _matrix(a, ord, (a.ndim - 2, a.ndim - 1), keepdims, "matrix_norm",
+                   x.dtype.kind == "c")
 
 
 # ------------------------------------------------------------- products

@@ -175,3 +175,17 @@ def test_tensordot_and_cross_match_numpy():
     np.testing.assert_allclose(got.get(), np.cross(e, f, axis=0), rtol=1e-14, atol=1e-14)
     with pytest.raises(ValueError, match="size 3"):
         cp.linalg.cross(xp.asarray(e), xp.asarray(f))
+
+
+def test_complex_norms_read_magnitudes():
+    h = _data((3, 4)) + 1j * _data((3, 4), seed=SEED + 9)
+    x = xp.asarray(h)
+    for ord in (2, 1, math.inf, 3):
+        _close(cp.linalg.vector_norm(x, ord=ord), np.linalg.norm(h.ravel(), ord), np.float64, 12)
+    for ord in ("fro", 1, math.inf):
+        _close(cp.linalg.matrix_norm(x, ord=ord), np.linalg.norm(h, ord), np.float64, 12)
+    with pytest.raises(TypeError, match="complex svd"):
+        cp.linalg.matrix_norm(x, ord=2)
+    # conj of a real array is a copy of it (the standard takes any numeric dtype)
+    r = xp.asarray(np.array([1, 254], dtype=np.uint8))
+    np.testing.assert_array_equal(xp.conj(r).get(), np.array([1, 254], dtype=np.uint8))

@@ -17,7 +17,8 @@ from typing import Any, NamedTuple, Optional
 from . import _aa_lib as C
 from ._array import Array, fill
 from ._namespace import (_as_operand, _check, _new, _promote, _q, astype, concat, isnan,
-                         int64, minimum, reshape, sum)
+                         int64, minimum, reshape)
+from ._namespace import sum as _sum
 
 
 class UniqueAllResult(NamedTuple):
@@ -128,13 +129,13 @@ def _merge_nans(r: list, x: Array) -> list:
     vals = r[0]
     if x.dtype.kind != "f" or not vals.size:
         return r
-    k = int(sum(astype(isnan(vals), int64)))
+    k = int(_sum(astype(isnan(vals), int64)))
     if k < 2:
         return r
     j = vals.size - k
     vals, idx, inv, cnt = r
     if cnt is not None:
-        cnt = concat([cnt[:j], reshape(sum(cnt[j:]), (1,))])
+        cnt = concat([cnt[:j], reshape(_sum(cnt[j:]), (1,))])
     return [vals[:j + 1], idx[:j + 1] if idx is not None else None,
             minimum(inv, j) if inv is not None else None, cnt]
 

@@ -202,3 +202,16 @@ def test_namespace_attribute_and_integer_input():
     got = ns.linalg.inv(x)
     assert got.dtype == np.float64
     _close(got, np.linalg.inv(np.array([[2, 1], [1, 3]])), np.float64)
+
+
+def test_status_table_matches_the_c_library():
+    """_lib.STATUS names every status libaccel has (ACCEL_ERROR_LINALG, 22,
+    included), with libaccel's numbers."""
+    from accel import _lib as L
+    names = {}
+    for code in range(1, 64):
+        name = L.status_name(code).decode()
+        if name != "ACCEL_UNKNOWN_STATUS":
+            names[name] = code
+    assert names == L.STATUS
+    assert type(L.failed(22)) is cp.LinAlgError

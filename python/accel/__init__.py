@@ -26,6 +26,8 @@ from . import cuda, random
 from ._namespace import *  # noqa: F401,F403 (the standard's functions, dtypes, constants)
 from ._namespace import __array_api_version__, __array_namespace_info__
 from ._array import Array, asnumpy, axpby, fill, ndarray
+from ._sets import (searchsorted, unique, unique_all, unique_counts, unique_inverse,
+                    unique_values)
 from ._ufunc import ELEMENTWISE, square
 from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode, devices,
                     empty_pinned,
@@ -37,9 +39,9 @@ from ._fuse import fuse
 from ._graph import Graph, graph
 from ._kernel import ElementwiseKernel, RawKernel, RawModule, ReductionKernel
 from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, DtypeMismatchError,
-                   ForkedError, InvalidArgumentError, InvalidHandleError, MismatchError,
-                   OutOfMemoryError, OutOfRangeError, ReleasedError, ShapeMismatchError,
-                   UnsupportedError)
+                   ForkedError, InvalidArgumentError, InvalidHandleError, LinAlgError,
+                   MismatchError, OutOfMemoryError, OutOfRangeError, ReleasedError,
+                   ShapeMismatchError, UnsupportedError)
 
 # The elementwise functions of libaccel's op table (accel_op_info) under their
 # NumPy names, with the per-op fast path (_ufunc.py) in front of the
@@ -55,7 +57,9 @@ from ._version import __version__
 # accel.array_api is this module (the name the namespace had before).
 array_api = _sys.modules[__name__]
 _sys.modules[__name__ + ".array_api"] = array_api
-from . import linalg  # noqa: E402 (built on the namespace above: accel.array_api)
+# The Array API's extensions (accel.linalg, accel.fft: the namespace's
+# linalg and fft attributes), built on the namespace above.
+from . import fft, linalg  # noqa: E402
 
 
 def synchronize() -> None:

@@ -36,7 +36,8 @@ RESULT_PROMOTED, RESULT_BOOL, RESULT_OUT = 1, 2, 3
 KIND_BOOL, KIND_INT, KIND_UINT, KIND_FLOAT, KIND_COMPLEX = 1, 2, 3, 4, 5
 
 # accel_dtype codes of the dtypes the namespace has (ACCEL_DTYPE_LIST).
-# complex64/128 arrays are stored and moved only: no C function takes them yet.
+# complex64/128 arrays are stored and moved; of the computing functions the
+# FFTs take them (accel_array_fft, ...), the others compose from their parts.
 CODES = {np.dtype(np.bool_): 8, np.dtype(np.int8): 9, np.dtype(np.int16): 10,
          np.dtype(np.int32): 5, np.dtype(np.int64): 6, np.dtype(np.uint8): 7,
          np.dtype(np.uint16): 11, np.dtype(np.uint32): 12, np.dtype(np.uint64): 13,
@@ -87,6 +88,28 @@ argsort = _p("accel_array_argsort", st, c_vp, V, c_i32, c_int, V)
 matmul = _p("accel_array_matmul", st, c_vp, V, V, V)
 searchsorted = _p("accel_array_searchsorted", st, c_vp, V, V, c_int, V, V)
 unique_all = _p("accel_array_unique_all", st, c_vp, V, V, V, V, V, V)
+i64 = ctypes.c_int64
+# The linalg extension (synchronous: LAPACK on the CPU, cuSOLVER on CUDA).
+linalg_cholesky = _p("accel_array_linalg_cholesky", st, c_vp, V, c_int, V)
+linalg_solve = _p("accel_array_linalg_solve", st, c_vp, V, V, V)
+linalg_inv = _p("accel_array_linalg_inv", st, c_vp, V, V)
+linalg_det = _p("accel_array_linalg_det", st, c_vp, V, V)
+linalg_slogdet = _p("accel_array_linalg_slogdet", st, c_vp, V, V, V)
+linalg_qr = _p("accel_array_linalg_qr", st, c_vp, V, c_int, V, V)
+linalg_eigh = _p("accel_array_linalg_eigh", st, c_vp, V, V, V)
+linalg_eigvalsh = _p("accel_array_linalg_eigvalsh", st, c_vp, V, V)
+linalg_svd = _p("accel_array_linalg_svd", st, c_vp, V, c_int, V, V, V)
+linalg_svdvals = _p("accel_array_linalg_svdvals", st, c_vp, V, V)
+# The fft extension; norm: accel_fft_norm.
+FFT_NORMS = {"backward": 0, "ortho": 1, "forward": 2}
+fft = _p("accel_array_fft", st, c_vp, V, i64, c_i32, c_int, V)
+ifft = _p("accel_array_ifft", st, c_vp, V, i64, c_i32, c_int, V)
+rfft = _p("accel_array_rfft", st, c_vp, V, i64, c_i32, c_int, V)
+irfft = _p("accel_array_irfft", st, c_vp, V, i64, c_i32, c_int, V)
+fftn = _p("accel_array_fftn", st, c_vp, V, c_u32, P(i64), P(c_i32), c_int, V)
+ifftn = _p("accel_array_ifftn", st, c_vp, V, c_u32, P(i64), P(c_i32), c_int, V)
+fftfreq = _p("accel_array_fftfreq", st, c_vp, i64, ctypes.c_double, V)
+rfftfreq = _p("accel_array_rfftfreq", st, c_vp, i64, ctypes.c_double, V)
 AXIS_NONE = -(1 << 31)  # ACCEL_ARRAY_AXIS_NONE
 
 # The elementwise functions of the C table: {name: (fn code, arity, result)}.

@@ -29,6 +29,8 @@ import sys
 from pathlib import Path
 from typing import Any, List, Optional
 
+import numpy as np
+
 c_size = ctypes.c_size_t
 c_u32 = ctypes.c_uint32
 c_u64 = ctypes.c_uint64
@@ -465,7 +467,7 @@ STATUS = {
     "ACCEL_ERROR_INCOMPATIBLE_ABI": 12, "ACCEL_ERROR_CONFIG": 13, "ACCEL_ERROR_DEVICE": 14,
     "ACCEL_ERROR_MISMATCH": 15, "ACCEL_ERROR_UNAVAILABLE": 16, "ACCEL_ERROR_IO": 17,
     "ACCEL_ERROR_INTERNAL": 18, "ACCEL_ERROR_COMPILE": 19, "ACCEL_ERROR_COMMUNICATION": 20,
-    "ACCEL_ERROR_KERNEL_FAULT": 21,
+    "ACCEL_ERROR_KERNEL_FAULT": 21, "ACCEL_ERROR_LINALG": 22,
 }
 
 
@@ -523,6 +525,14 @@ class UnsupportedError(AccelError, NotImplementedError):
     """ACCEL_ERROR_UNSUPPORTED (also a NotImplementedError)."""
 
 
+class LinAlgError(AccelError, np.linalg.LinAlgError):
+    """ACCEL_ERROR_LINALG: a factorization failed on the values (a singular
+    matrix for solve and inv, one not positive definite for cholesky, no
+    convergence for eigh and svd). Also numpy.linalg.LinAlgError (a
+    ValueError), so ``except numpy.linalg.LinAlgError`` catches it, as with
+    CuPy."""
+
+
 class MismatchError(AccelError):
     """ACCEL_ERROR_MISMATCH: verify mode found a result outside its tolerance."""
 
@@ -550,6 +560,7 @@ _CLASSES = {
     "ACCEL_ERROR_OUT_OF_DEVICE_MEMORY": OutOfMemoryError,
     "ACCEL_ERROR_UNSUPPORTED": UnsupportedError,
     "ACCEL_ERROR_MISMATCH": MismatchError,
+    "ACCEL_ERROR_LINALG": LinAlgError,
     "ACCEL_ERROR_COMPILE": CompileError,
 }
 

@@ -17,8 +17,10 @@ _matmul, ...); promotion is the C library's (accel_result_type,
 accel_result_type_scalar) where the standard defines it. Host memory is used
 only to bring data in (asarray of host data, arange, linspace, eye) and out
 (``get()``, ``__array__``, ``float(x)``, ...). Functions of the standard that
-the C layer has no op for yet raise NotImplementedError naming them.
-docs/python.md lists what is there and what differs from the standard.
+the C layer has no op for yet raise NotImplementedError naming them;
+searchsorted and the set functions are in _sets.py, the extensions in
+linalg.py and fft.py. docs/python.md lists what is there and what differs
+from the standard.
 """
 from __future__ import annotations
 
@@ -799,7 +801,10 @@ def imag(x: Array, /) -> Array:
 
 
 def conj(x: Array, /) -> Array:
-    """The complex conjugate: the real parts copied, the imaginary negated."""
+    """The complex conjugate: the real parts copied, the imaginary negated;
+    of a real array, a copy of it (the standard takes any numeric dtype)."""
+    if isinstance(x, Array) and x._dtype.kind in "biuf":
+        return _copy_of(x)
     re, im = _parts("conj", x)
     out = empty_like(x)
     ore, oim = _pairs(out, 0), _pairs(out, 1)
@@ -1505,98 +1510,6 @@ def tril(x: Array, /, *, k: int = 0) -> Array:
 def triu(x: Array, /, *, k: int = 0) -> Array:
     """x on and above the k-th diagonal of the last two axes, zeros below."""
     return _tri("triu", x, k)
-
-
-def searchsorted(x1: Array, x2: Array, /, *, side: str = "left",
-                 sorter: Optional[Array] = None) -> Array:
-    """The int64 indices (x2's shape) at which x2's elements would be
-    inserted into the sorted 1-D x1 to keep it sorted (the Array API's;
-    accel_array_searchsorted): side "left" the first i with x1[i] >= v,
-    "right" the first with x1[i] > v, in sort's order (NaNs last). sorter:
-    int indices with x1[sorter] sorted (argsort's). x1 and x2 of different
-    dtypes are promoted first. Raises ValueError (side, x1 not 1-D,
-    sorter's length), TypeError (not accel arrays), UnsupportedError
-    (complex)."""
-    if side not in ("left", "right"):
-        raise ValueError(f"accel.searchsorted: side is 'left' or 'right', not {side!r}")
-    for name, a in (("x1", x1), ("x2", x2), ("sorter", sorter)):
-        if a is not None and not isinstance(a, Array):
-            raise TypeError(f"accel.searchsorted: {name} is an accel array, not "
-                            f"{type(a).__name__}")
-    if x1.ndim != 1:
-        raise ValueError(f"accel.searchsorted: x1 is {x1.ndim}-d; it must be 1-D")
-    if sorter is not None and sorter.shape != x1.shape:
-        raise ValueError(f"accel.searchsorted: sorter has shape {sorter.shape}, x1 {x1.shape}")
-    if x1.dtype != x2.dtype:
-        dt = result_type(x1, x2)
-        x1, x2 = astype(x1, dt), astype(x2, dt)
-    out = _new(x2.shape, int64, x2.device)
-    if out.size:
-        srt = sorter._cv() if sorter is not None else None
-        args = (x1, x2, out) if sorter is None else (x1, x2, sorter, out)
-        _check(C.searchsorted(_q(*args), x1._cv(), x2._cv(), int(side == "right"), srt,
-                              out._cv()))
-    return out
-
-
-class UniqueAllResult(NamedTuple):
-    """unique_all's result (the standard's field names)."""
-    values: Array
-    indices: Array
-    inverse_indices: Array
-    counts: Array
-
-
-class UniqueCountsResult(NamedTuple):
-    values: Array
-    counts: Array
-
-
-class UniqueInverseResult(NamedTuple):
-    values: Array
-    inverse_indices: Array
-
-
-def _unique(x: Array, fn: str, want: Tuple[_b.bool, _b.bool, _b.bool, _b.bool]) -> list:
-    """The outputs of accel_array_unique_all that `want` names (values,
-    indices, inverse_indices, counts), each cut to the number of distinct
-    values (waits for that count)."""
-    if not isinstance(x, Array):
-        raise TypeError(f"accel.{fn}: x is an accel array, not {type(x).__name__}")
-    n, dev = x.size, x.device
-    outs = [_new((n,), x.dtype, dev) if want[0] else None,
-            _new((n,), int64, dev) if want[1] else None,
-            _new(x.shape, int64, dev) if want[2] else None,
-            _new((n,), int64, dev) if want[3] else None]
-    count = _new((), int64, dev)
-    arrays = [x, count] + [o for o in outs if o is not None]
-    views = [o._cv() if o is not None else None for o in outs]
-    _check(C.unique_all(_q(*arrays), x._cv(), *views, count._cv()))
-    u = int(count.get()) if n else 0
-    return [o if k == 2 else o[:u] for k, o in enumerate(outs) if o is not None]
-
-
-def unique_values(x: Array, /) -> Array:
-    """x's distinct values, ascending (NaNs last, each NaN distinct, -0.0
-    and 0.0 one value), as NumPy 2's unique_values (accel_array_unique_all)."""
-    return _unique(x, "unique_values", (True, False, False, False))[0]
-
-
-def unique_counts(x: Array, /) -> UniqueCountsResult:
-    """(values, counts): unique_values and how often each occurs."""
-    return UniqueCountsResult(*_unique(x, "unique_counts", (True, False, False, True)))
-
-
-def unique_inverse(x: Array, /) -> UniqueInverseResult:
-    """(values, inverse_indices): unique_values and, in x's shape, each
-    element's index into them (values[inverse_indices] == x)."""
-    return UniqueInverseResult(*_unique(x, "unique_inverse", (True, False, True, False)))
-
-
-def unique_all(x: Array, /) -> UniqueAllResult:
-    """(values, indices, inverse_indices, counts), also by those names:
-    indices the flat index of each value's first occurrence."""
-    return UniqueAllResult(*_unique(x, "unique_all", (True, True, True, True)))
 
 
 # ----------------------------------------------------------- Array methods

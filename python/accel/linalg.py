@@ -1,27 +1,37 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
-"""accel.linalg: norms (NumPy's and CuPy's ``linalg.norm``, the Array API
-linalg extension's ``vector_norm`` and ``matrix_norm``) and the products of
-the extension that compose from accel's array functions: matmul,
-matrix_transpose, vecdot, outer, diagonal, trace, matrix_power, tensordot,
-cross. Everything runs on the
-array's device as elementwise ops and reductions of the C array layer
-(accel/array.h: absolute, multiply, pow, sqrt, sum, max, min); nothing goes
-through host memory.
+"""accel.linalg: the Array API 2023.12 linalg extension (also the
+namespace's ``linalg`` attribute: ``x.__array_namespace__().linalg``) and
+NumPy's and CuPy's ``linalg.norm``.
 
-The factorizations (solve, inv, qr, svd, eigh, cholesky, det) are LAPACK's
-work and not here; so matrix norms that need singular values (ord 2, -2,
-'nuc') raise NotImplementedError naming svd.
+- Factorizations and solvers, each one synchronous C call
+  (accel_array_linalg_*, accel/array.h: LAPACK from OpenBLAS on the CPU,
+  cuSOLVER on CUDA): cholesky, solve, inv, det, slogdet, qr, eigh,
+  eigvalsh, svd, svdvals; and composed from them: matrix_rank and pinv
+  (svd), matrix_power with n < 0 (inv), matrix norms of ord 2, -2, 'nuc'
+  (svdvals).
+- Composed from accel's array functions on the device: norm, vector_norm,
+  matrix_norm, matmul, matrix_transpose, vecdot, outer, diagonal, trace,
+  matrix_power, tensordot, cross.
+
+Dtypes: float32 and float64; integer and bool arrays are made float64
+first (as NumPy); float16 and complex arrays raise DtypeMismatchError (a
+TypeError). Values that defeat a method (a singular matrix for solve and
+inv, one not positive definite for cholesky, no convergence) raise
+accel.LinAlgError, which is also numpy.linalg.LinAlgError. Nothing goes
+through host memory except the counts that matrix_rank returns.
 """
 from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Tuple, Union
+from typing import Any, NamedTuple, Tuple, Union
 
-
+from . import _aa_lib as C
+from . import _lib as L
 from . import array_api as xp
 from ._array import _view
+from ._namespace import _check, _new, _q
 
 Axis = Union[None, int, Tuple[int, ...]]
 
@@ -40,7 +50,10 @@ def _array(x: Any, fn: str) -> Any:
 # ----------------------------------------------------------------- norms
 
 def _floating(x: Any) -> Any:
-    """Integer and bool arrays as float64 (as NumPy's norm)."""
+    """Integer and bool arrays as float64 (as NumPy's norm); complex ones
+    as their magnitudes (the norms read only |x|)."""
+    if x.dtype.kind == "c":
+        return xp.abs(x)
     return x if x.dtype.kind == "f" else xp.astype(x, xp.float64)
 
 
@@ -89,8 +102,10 @@ def _vector(x: Any, ord: Any, axes: Tuple[int, ...], keepdims: bool, fn: str) ->
     return xp.pow(s, 1.0 / p)
 
 
-def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str) -> Any:
-    """The matrix norm of x over axes (row, col) (already floating)."""
+def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str,
+            cplx: bool = False) -> Any:
+    """The matrix norm of x over axes (row, col) (already floating: |x| of
+    a complex input, `cplx`)."""
     r, c = axes
     if ord in ("fro", None):
         res = xp.sqrt(xp.sum(xp.multiply(x, x), axis=axes))
@@ -101,8 +116,12 @@ def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str) ->
         sums = xp.sum(xp.abs(x), axis=s_ax)
         res = red(sums, axis=m_ax - 1 if m_ax > s_ax else m_ax)
     elif ord in (2, -2, "nuc") and not isinstance(ord, bool):
-        raise NotImplementedError(f"accel.linalg.{fn}: ord={ord!r} needs the singular values "
-                                  "(svd), which accel.linalg does not have yet")
+        if cplx:  # the singular values of x, not of |x|
+            raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
+                          f"accel.linalg.{fn}: ord={ord!r} of a complex x needs complex svd")
+        s = svdvals(xp.moveaxis(x, (r, c), (-2, -1)))
+        red = {2: xp.max, -2: xp.min, "nuc": xp.sum}[ord]
+        res = red(s, axis=-1)
     else:
         raise ValueError(f"accel.linalg.{fn}: invalid norm order {ord!r} for matrices")
     if keepdims:
@@ -115,7 +134,9 @@ def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> 
     the device.
 
     x: an accel array (accel.Array or accel.array_api.Array), float32 or
-    float64 (integer and bool arrays are first made float64, as NumPy).
+    float64 (integer and bool arrays are first made float64, as NumPy;
+    complex ones are read as |x|, except for matrix ord 2, -2, 'nuc', which
+    raise DtypeMismatchError).
     axis None: with ord None the 2-norm of x flattened, any ndim; with an
     ord, x must be 1-d (vector norm) or 2-d (matrix norm). An int axis: vector
     norms along it; a pair of axes: matrix norms over them.
@@ -128,9 +149,10 @@ def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> 
     accel.Array); read it with float(). Accuracy: the sums are the C
     reduction's (docs/arrays.md gives its bound); no scaling against
     overflow (as NumPy's ord=None).
+    Matrix ord 2 / -2 (largest / smallest singular value) and 'nuc' (their
+    sum) come from svdvals (LAPACK's gesvd).
     Raises ValueError (an invalid ord for vectors or matrices, a bad axis,
-    ord with axis None on a 3-d or larger x), TypeError (not an accel array),
-    NotImplementedError (matrix ord 2, -2, 'nuc': they need svd)."""
+    ord with axis None on a 3-d or larger x), TypeError (not an accel array)."""
     a = _array(x, "norm")
     a = _floating(a)
     if axis is None:
@@ -146,7 +168,7 @@ def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> 
     if len(axes) == 1:
         r = _vector(a, 2 if ord is None else ord, axes, keepdims, "norm")
     elif len(axes) == 2:
-        r = _matrix(a, ord, (axes[0], axes[1]), keepdims, "norm")
+        r = _matrix(a, ord, (axes[0], axes[1]), keepdims, "norm", x.dtype.kind == "c")
     else:
         raise ValueError(f"accel.linalg.norm: axis {axis} names {len(axes)} axes (1 or 2)")
     return r
@@ -167,13 +189,14 @@ def vector_norm(x: Any, /, *, axis: Axis = None, keepdims: bool = False,
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
     """The Array API's matrix_norm over the last two axes of x (ndim >= 2),
     batched over the others, on the device. ord: 'fro', 1, -1, inf, -inf (see
-    :func:`norm`); 2, -2 and 'nuc' raise NotImplementedError (svd). Raises
-    ValueError for x of fewer than 2 dimensions or another ord."""
+    :func:`norm`), 2, -2, 'nuc' (from svdvals). Raises ValueError for x of
+    fewer than 2 dimensions or another ord."""
     a = _array(x, "matrix_norm")
     if a.ndim < 2:
         raise ValueError(f"accel.linalg.matrix_norm: x is {a.ndim}-d (at least 2-d)")
     a = _floating(a)
-    return _matrix(a, ord, (a.ndim - 2, a.ndim - 1), keepdims, "matrix_norm")
+    return _matrix(a, ord, (a.ndim - 2, a.ndim - 1), keepdims, "matrix_norm",
+                   x.dtype.kind == "c")
 
 
 # ------------------------------------------------------------- products
@@ -286,16 +309,15 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 def matrix_power(x: Any, n: int, /) -> Any:
     """x (..., m, m) to the integer power n >= 0 by repeated squaring (about
     2 log2(n) matmuls); n = 0 gives the identity, broadcast. Raises
-    ValueError for a non-square x, TypeError for a non-integer n,
-    NotImplementedError for n < 0 (it needs inv)."""
+    ValueError for a non-square x, TypeError for a non-integer n; n < 0 is
+    the power -n of inv(x) (LinAlgError for a singular x)."""
     a = _array(x, "matrix_power")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"accel.linalg.matrix_power: x of shape {a.shape} is not square")
     if not isinstance(n, numbers.Integral) or isinstance(n, bool):
         raise TypeError(f"accel.linalg.matrix_power: n = {n!r} is not an integer")
     if n < 0:
-        raise NotImplementedError("accel.linalg.matrix_power: n < 0 needs inv, which "
-                                  "accel.linalg does not have yet")
+        a, n = inv(a), -n
     result = xp.broadcast_to(xp.eye(a.shape[-1], dtype=a.dtype, device=a.device), a.shape)
     result = xp.multiply(result, 1)  # a fresh array, not a view of eye
     base = a
@@ -308,5 +330,246 @@ def matrix_power(x: Any, n: int, /) -> Any:
     return result
 
 
+# -------------------------------------------------- factorizations (LAPACK)
+
+class EighResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class QRResult(NamedTuple):
+    Q: Any
+    R: Any
+
+
+class SlogdetResult(NamedTuple):
+    sign: Any
+    logabsdet: Any
+
+
+class SVDResult(NamedTuple):
+    U: Any
+    S: Any
+    Vh: Any
+
+
+def _lapack_dtype(a: Any, fn: str) -> Any:
+    """a as float32 or float64: integers and bool as float64 (NumPy's
+    rule); DtypeMismatchError (TypeError) for float16 and complex."""
+    if a.dtype.kind in "biu":
+        return xp.astype(a, xp.float64)
+    if a.dtype not in (xp.float32, xp.float64):
+        raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
+                      f"accel.linalg.{fn}: x is {a.dtype}; accel's linalg takes float32 and "
+                      "float64 (integer and bool arrays as float64)")
+    return a
+
+
+def _matrices(x: Any, fn: str, square: bool = True) -> Any:
+    """x checked to be an accel array of matrices (ndim >= 2, square when
+    asked: ShapeMismatchError, a ValueError) in a LAPACK dtype."""
+    a = _array(x, fn)
+    if a.ndim < 2:
+        raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
+                      f"accel.linalg.{fn}: x is {a.ndim}-d; it needs matrices (at least 2-d)")
+    if square and a.shape[-1] != a.shape[-2]:
+        raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
+                      f"accel.linalg.{fn}: the matrices of x {a.shape} are not square")
+    return _lapack_dtype(a, fn)
+
+
+def _lapack(cfn: Any, a: Any, shapes: Tuple[Tuple[int, ...], ...], *args: Any) -> list:
+    """Fresh outputs of a's dtype and the given shapes, filled by one C call
+    cfn(q, a, *args, *outputs); returns the outputs."""
+    outs = [_new(sh, a.dtype, a.device) for sh in shapes]
+    _check(cfn(_q(a, *outs), a._cv(), *args, *(o._cv() for o in outs)))
+    return outs
+
+
+def cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    """The Cholesky factor of the symmetric positive-definite matrices of x
+    (..., n, n): L lower triangular with x = L @ L.T, or with upper=True U =
+    L.T (x = U.T @ U); only x's lower triangle is read (LAPACK potrf).
+    Returns x's shape and float dtype. Raises LinAlgError for a matrix that
+    is not positive definite (the message names its flat batch index),
+    ShapeMismatchError (ValueError) for a non-square x, DtypeMismatchError
+    (TypeError) for float16 and complex x."""
+    a = _matrices(x, "cholesky")
+    return _lapack(C.linalg_cholesky, a, (a.shape,), int(bool(upper)))[0]
+
+
+def inv(x: Any, /) -> Any:
+    """The inverses of the square matrices of x (..., n, n), by LU with
+    partial pivoting (getrf, getrs against the identity). Raises
+    LinAlgError for a singular matrix (an exactly zero pivot),
+    ShapeMismatchError (ValueError), DtypeMismatchError (TypeError)."""
+    a = _matrices(x, "inv")
+    return _lapack(C.linalg_inv, a, (a.shape,))[0]
+
+
+def det(x: Any, /) -> Any:
+    """The determinants of the square matrices of x (..., n, n): shape
+    x.shape[:-2], x's float dtype; from LU (getrf). A singular matrix gives
+    0 (no error); large ones may overflow to +-inf (use slogdet). Raises
+    ShapeMismatchError (ValueError), DtypeMismatchError (TypeError)."""
+    a = _matrices(x, "det")
+    return _lapack(C.linalg_det, a, (a.shape[:-2],))[0]
+
+
+def slogdet(x: Any, /) -> SlogdetResult:
+    """SlogdetResult(sign, logabsdet) of the square matrices of x: det =
+    sign * exp(logabsdet), each of shape x.shape[:-2] and x's float dtype,
+    from LU (getrf); a singular matrix gives sign 0, logabsdet -inf.
+    Raises ShapeMismatchError (ValueError), DtypeMismatchError (TypeError)."""
+    a = _matrices(x, "slogdet")
+    sign, logabs = _lapack(C.linalg_slogdet, a, (a.shape[:-2], a.shape[:-2]))
+    return SlogdetResult(sign, logabs)
+
+
+def solve(x1: Any, x2: Any, /) -> Any:
+    """X with x1 @ X == x2, by LU with partial pivoting (getrf, getrs).
+    x1 (..., n, n); x2 a vector (n,) (result: x1.shape[:-1]) or matrices
+    (..., n, k) whose batch axes broadcast with x1's (result: the broadcast
+    batch + (n, k)), as the Array API 2023.12 and NumPy 2 read x2. The
+    dtypes promote (integers to float64). Raises LinAlgError for a singular
+    x1, ShapeMismatchError (ValueError) for shapes that do not agree,
+    DtypeMismatchError (TypeError) for float16 and complex."""
+    a = _matrices(x1, "solve")
+    b = _array(x2, "solve")
+    if b.ndim == 0:
+        raise L.error("ACCEL_ERROR_SHAPE_MISMATCH", "accel.linalg.solve: x2 is 0-d")
+    dt = xp.result_type(a.dtype, b.dtype)
+    a, b = _lapack_dtype(xp.astype(a, dt, copy=False), "solve"), \
+        _lapack_dtype(xp.astype(b, dt, copy=False), "solve")
+    n = a.shape[-1]
+    if b.shape[-1 if b.ndim == 1 else -2] != n:
+        raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
+                      f"accel.linalg.solve: x1 {a.shape} and x2 {b.shape} do not agree")
+    if b.ndim == 1:
+        shape = a.shape[:-1]
+    else:
+        shape = _broadcast(a.shape[:-2], b.shape[:-2], "solve") + b.shape[-2:]
+    out = _new(shape, a.dtype, a.device)
+    _check(C.linalg_solve(_q(a, b, out), a._cv(), b._cv(), out._cv()))
+    return out
+
+
+def _broadcast(s1: Tuple[int, ...], s2: Tuple[int, ...], fn: str) -> Tuple[int, ...]:
+    """The broadcast of two batch shapes (ShapeMismatchError if none)."""
+    n = max(len(s1), len(s2))
+    p1, p2 = (1,) * (n - len(s1)) + tuple(s1), (1,) * (n - len(s2)) + tuple(s2)
+    if any(u != v and 1 not in (u, v) for u, v in zip(p1, p2)):
+        raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
+                      f"accel.linalg.{fn}: batch shapes {s1} and {s2} do not broadcast")
+    return tuple(v if u == 1 else u for u, v in zip(p1, p2))
+
+
+def qr(x: Any, /, *, mode: str = "reduced") -> Any:
+    """QRResult(Q, R) with x = Q @ R, Q's columns orthonormal and R upper
+    triangular (Householder: geqrf, orgqr), for x (..., m, n), k = min(m,
+    n): mode 'reduced' Q (..., m, k), R (..., k, n); 'complete' Q (..., m,
+    m), R (..., m, n); 'r' (NumPy's and CuPy's) R alone, reduced. R's
+    diagonal has LAPACK's signs (not made positive), as NumPy. Raises
+    ValueError for another mode, DtypeMismatchError (TypeError)."""
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"accel.linalg.qr: mode {mode!r} is not 'reduced', 'complete' or 'r'")
+    a = _matrices(x, "qr", square=False)
+    m, n = a.shape[-2:]
+    k = m if mode == "complete" else min(m, n)
+    b = a.shape[:-2]
+    q_out, r_out = _lapack(C.linalg_qr, a, (b + (m, k), b + (k, n)), int(mode == "complete"))
+    return r_out if mode == "r" else QRResult(q_out, r_out)
+
+
+def eigh(x: Any, /) -> EighResult:
+    """EighResult(eigenvalues, eigenvectors) of the symmetric matrices of x
+    (..., n, n): values (..., n) ascending, orthonormal vectors in the
+    columns of (..., n, n) (syevd; only x's lower triangle is read, as
+    NumPy's default UPLO='L'). Raises LinAlgError (no convergence),
+    ShapeMismatchError (ValueError), DtypeMismatchError (TypeError)."""
+    a = _matrices(x, "eigh")
+    w, v = _lapack(C.linalg_eigh, a, (a.shape[:-1], a.shape))
+    return EighResult(w, v)
+
+
+def eigvalsh(x: Any, /) -> Any:
+    """The eigenvalues (..., n), ascending, of the symmetric matrices of x
+    (as eigh, without the vectors)."""
+    a = _matrices(x, "eigvalsh")
+    return _lapack(C.linalg_eigvalsh, a, (a.shape[:-1],))[0]
+
+
+def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+    """SVDResult(U, S, Vh) with x = U @ (S[..., None] * Vh) (gesvd), for x
+    (..., m, n), k = min(m, n): S (..., k) descending; full_matrices True: U
+    (..., m, m), Vh (..., n, n); False: U (..., m, k), Vh (..., k, n).
+    compute_uv=False (NumPy's and CuPy's) returns S alone (svdvals). The
+    signs of singular vectors are LAPACK's. Raises LinAlgError (no
+    convergence), DtypeMismatchError (TypeError)."""
+    if not compute_uv:
+        return svdvals(x)
+    a = _matrices(x, "svd", square=False)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    b = a.shape[:-2]
+    shapes = (b + ((m, m) if full_matrices else (m, k)), b + (k,),
+              b + ((n, n) if full_matrices else (k, n)))
+    u = _new(shapes[0], a.dtype, a.device)
+    s = _new(shapes[1], a.dtype, a.device)
+    vh = _new(shapes[2], a.dtype, a.device)
+    _check(C.linalg_svd(_q(a, u, s, vh), a._cv(), int(bool(full_matrices)), u._cv(), s._cv(),
+                        vh._cv()))
+    return SVDResult(u, s, vh)
+
+
+def svdvals(x: Any, /) -> Any:
+    """The singular values (..., min(m, n)), descending, of the matrices of
+    x (..., m, n) (gesvd without vectors)."""
+    a = _matrices(x, "svdvals", square=False)
+    return _lapack(C.linalg_svdvals, a, (a.shape[:-2] + (min(a.shape[-2:]),),))[0]
+
+
+def _rtol(a: Any, rtol: Any) -> Any:
+    """The Array API's default rtol, max(m, n) * eps of a's dtype, or rtol
+    (a float, or an array broadcasting against the batch) as an array of
+    shape batch + (1,)."""
+    if rtol is None:
+        return max(a.shape[-2:]) * float(xp.finfo(a.dtype).eps)
+    if isinstance(rtol, xp.Array):
+        return xp.expand_dims(xp.astype(rtol, a.dtype), axis=-1)
+    return float(rtol)
+
+
+def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    """The number of singular values of each matrix of x (..., m, n) above
+    rtol times the largest (rtol default: max(m, n) * eps of x's dtype, the
+    Array API's; a float or an array broadcasting against the batch):
+    int64 of shape x.shape[:-2], on the device (from svdvals)."""
+    a = _matrices(x, "matrix_rank", square=False)
+    s = svdvals(a)
+    if s.shape[-1] == 0:
+        return xp.zeros(a.shape[:-2], dtype=xp.int64, device=a.device)
+    tol = xp.multiply(xp.max(s, axis=-1, keepdims=True), _rtol(a, rtol))
+    return xp.sum(xp.astype(xp.greater(s, tol), xp.int64), axis=-1)
+
+
+def pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    """The Moore-Penrose pseudo-inverse (..., n, m) of the matrices of x
+    (..., m, n), from the reduced svd: singular values at most rtol times
+    the largest (rtol as matrix_rank's) are taken as zero."""
+    a = _matrices(x, "pinv", square=False)
+    m, n = a.shape[-2:]
+    if min(m, n) == 0:
+        return xp.zeros(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
+    u, s, vh = svd(a, full_matrices=False)
+    cut = xp.multiply(xp.max(s, axis=-1, keepdims=True), _rtol(a, rtol))
+    keep = xp.greater(s, cut)
+    s_inv = xp.where(keep, xp.divide(1.0, xp.where(keep, s, 1.0)), 0.0)
+    return xp.matmul(xp.matrix_transpose(vh),
+                     xp.multiply(s_inv[..., None], xp.matrix_transpose(u)))
+
+
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "vecdot",
-           "outer", "trace", "diagonal", "matrix_power", "tensordot", "cross"]
+           "outer", "trace", "diagonal", "matrix_power", "tensordot", "cross", "cholesky",
+           "det", "eigh", "eigvalsh", "inv", "matrix_rank", "pinv", "qr", "slogdet", "solve",
+           "svd", "svdvals", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]

@@ -98,13 +98,17 @@ def test_vector_norm_and_matrix_norm():
         _close(np.asarray(cp.linalg.matrix_norm(x, ord=ord)), want, np.float64, 12)
     got = cp.linalg.matrix_norm(x, keepdims=True)
     assert got.shape == (2, 1, 1)
+    for ord in (2, -2, "nuc"):  # from the singular values (svdvals)
+        want = np.linalg.norm(h, ord, axis=(-2, -1))
+        _close(np.asarray(cp.linalg.matrix_norm(x, ord=ord)), want, np.float64, 200)
+        want = np.linalg.norm(h, ord, axis=(0, 2))
+        _close(np.asarray(cp.linalg.norm(x, ord, axis=(0, 2))), want, np.float64, 200)
 
 
 @pytest.mark.parametrize("call, exc", [
     (lambda x: cp.linalg.norm(x, "fro", axis=0), ValueError),
     (lambda x: cp.linalg.norm(x, 3), ValueError),  # 2-d: no matrix 3-norm
-    (lambda x: cp.linalg.norm(x, 2), NotImplementedError),  # needs svd
-    (lambda x: cp.linalg.norm(x, "nuc"), NotImplementedError),
+    (lambda x: cp.linalg.norm(x, "nuc", axis=(0, 1, 1)), ValueError),
     (lambda x: cp.linalg.norm(x, axis=2), ValueError),
     (lambda x: cp.linalg.norm(x, axis=(0, 0)), ValueError),
     (lambda x: cp.linalg.norm(x, axis=1.5), TypeError),
@@ -150,8 +154,9 @@ def test_products_match_numpy():
     for n in (0, 1, 2, 5):
         np.testing.assert_allclose(np.asarray(cp.linalg.matrix_power(A, n)),
                                    np.linalg.matrix_power(a, n), rtol=1e-12, atol=1e-12)
-    with pytest.raises(NotImplementedError, match="inv"):
-        cp.linalg.matrix_power(A, -1)
+    for n in (-1, -3):  # powers of inv(a)
+        np.testing.assert_allclose(np.asarray(cp.linalg.matrix_power(A, n)),
+                                   np.linalg.matrix_power(a, n), rtol=1e-9, atol=1e-9)
     with pytest.raises(ValueError):
         cp.linalg.outer(A, xp.asarray(v))
 
@@ -177,3 +182,17 @@ def test_tensordot_and_cross_match_numpy():
     np.testing.assert_allclose(got.get(), np.cross(e, f, axis=0), rtol=1e-14, atol=1e-14)
     with pytest.raises(ValueError, match="size 3"):
         cp.linalg.cross(xp.asarray(e), xp.asarray(f))
+
+
+def test_complex_norms_read_magnitudes():
+    h = _data((3, 4)) + 1j * _data((3, 4), seed=SEED + 9)
+    x = xp.asarray(h)
+    for ord in (2, 1, math.inf, 3):
+        _close(cp.linalg.vector_norm(x, ord=ord), np.linalg.norm(h.ravel(), ord), np.float64, 12)
+    for ord in ("fro", 1, math.inf):
+        _close(cp.linalg.matrix_norm(x, ord=ord), np.linalg.norm(h, ord), np.float64, 12)
+    with pytest.raises(TypeError, match="complex svd"):
+        cp.linalg.matrix_norm(x, ord=2)
+    # conj of a real array is a copy of it (the standard takes any numeric dtype)
+    r = xp.asarray(np.array([1, 254], dtype=np.uint8))
+    np.testing.assert_array_equal(xp.conj(r).get(), np.array([1, 254], dtype=np.uint8))

@@ -111,10 +111,8 @@ accel_status accel_device_get(accel_runtime *rt, uint32_t index, accel_device **
 {
     static const char fn[] = "accel_device_get";
     ACCEL__CALL(call);
-    accel_status st =
-        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device"));
     *out_device = NULL;
     if (index >= rt->device_count)
         return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: index %u but the runtime has %u device(s)",
@@ -140,12 +138,10 @@ accel_status accel_device_get_by_name(accel_runtime *rt, const char *name,
 {
     static const char fn[] = "accel_device_get_by_name";
     ACCEL__CALL(call);
-    accel_status st =
-        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device"));
     accel_device *dev = NULL;
-    st = accel__device_find(rt, name, &dev);
+    accel_status st = accel__device_find(rt, name, &dev);
     *out_device = dev ? dev->handle : NULL;
     return st;
 }
@@ -226,32 +222,25 @@ accel_status accel_device_default(accel_runtime *rt, accel_device **out_device)
 {
     static const char fn[] = "accel_device_default";
     ACCEL__CALL(call);
-    accel_status st =
-        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device"));
     *out_device = rt->default_device->handle;
     return ACCEL_SUCCESS;
 }
 
 void accel_device_properties_init(accel_device_properties *p)
 {
-    if (!p)
-        return;
-    memset(p, 0, sizeof *p);
-    p->struct_size = sizeof *p;
+    accel__struct_init(p, sizeof *p);
 }
 
 accel_status accel_device_properties_get(const accel_device *dev, accel_device_properties *out)
 {
     static const char fn[] = "accel_device_properties_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out"));
     size_t size;
-    st = accel__struct_out_size(fn, "out", out, ACCEL__DEVICE_PROPERTIES_SIZE_V1, sizeof *out,
-                                &size);
+    accel_status st = accel__struct_out_size(fn, "out", out, ACCEL__DEVICE_PROPERTIES_SIZE_V1,
+                                             sizeof *out, &size);
     if (st != ACCEL_SUCCESS)
         return st;
     accel_device_properties now = dev->props;

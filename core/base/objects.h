@@ -188,6 +188,14 @@ static inline bool accel__capturing(const accel_queue *q)
             (obj)->next->prev = (obj)->prev;                                                       \
         (obj)->prev = (obj)->next = NULL;                                                          \
     } while (0)
+/* ACCEL__LIST_PUSH or ACCEL__LIST_REMOVE (op PUSH or REMOVE) of the runtime
+ * rt's list rt->list, under rt->lock. */
+#define ACCEL__RT_LIST(op, rt, list, obj)                                                          \
+    do {                                                                                           \
+        pthread_mutex_lock(&(rt)->lock);                                                           \
+        ACCEL__LIST_##op((rt)->list, obj);                                                         \
+        pthread_mutex_unlock(&(rt)->lock);                                                         \
+    } while (0)
 
 /* device.c */
 accel_status accel__devices_build(accel_runtime *rt);

@@ -15,14 +15,13 @@
 
 #include "base/optable.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 #include "check/tolerance.h"
 
 void accel_tolerance_op_init(accel_tolerance_op *t)
 {
-    if (!t)
+    if (!accel__struct_init(t, sizeof *t))
         return;
-    memset(t, 0, sizeof *t);
-    t->struct_size = sizeof *t;
     t->batch_count = 1;
 }
 

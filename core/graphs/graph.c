@@ -18,7 +18,6 @@
 #include "base/loader.h"
 #include "base/objects.h"
 #include "base/optable.h"
-#include "base/retire.h"
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "base/trace.h"
@@ -219,19 +218,14 @@ accel_status accel__graph_instantiate_new(accel_graph *g, const char *fn)
 
 void accel_graph_options_init(accel_graph_options *opt)
 {
-    if (!opt)
-        return;
-    memset(opt, 0, sizeof *opt);
-    opt->struct_size = sizeof *opt;
+    accel__struct_init(opt, sizeof *opt);
 }
 
 accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *opt)
 {
     static const char fn[] = "accel_graph_instantiate";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g));
     uint32_t flags = 0;
     if (opt) {
         if (opt->struct_size < offsetof(accel_graph_options, flags) + sizeof opt->flags)
@@ -246,7 +240,7 @@ accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *
         flags = opt->flags;
     }
     pthread_mutex_lock(&g->lock);
-    st = instantiate_locked(g, flags, fn);
+    accel_status st = instantiate_locked(g, flags, fn);
     pthread_mutex_unlock(&g->lock);
     return st;
 }
@@ -738,9 +732,7 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
 {
     static const char fn[] = "accel_graph_set_host";
     ACCEL__CALL(call);
-    accel_status st = accel__enter_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, new_ptr, "new_ptr");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, new_ptr, "new_ptr"));
     pthread_mutex_lock(&g->lock);
     size_t uses = 0;
     for (size_t i = 0; i < g->n; i++) {
@@ -788,12 +780,10 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
 {
     static const char fn[] = "accel_graph_node_info_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g));
     size_t out_bytes = 0; /* struct_size both ways (struct_size.c) */
-    st = accel__struct_out_size(fn, "out", out, ACCEL__SIZE_UPTO(accel_graph_node_info, bytes),
-                                sizeof *out, &out_bytes);
+    accel_status st = accel__struct_out_size(
+        fn, "out", out, ACCEL__SIZE_UPTO(accel_graph_node_info, bytes), sizeof *out, &out_bytes);
     if (st != ACCEL_SUCCESS)
         return st;
     if (node >= g->n)
@@ -845,18 +835,12 @@ void accel_graph_release(accel_graph *g)
     if (!g)
         return;
     ACCEL__CALL(call);
-    if (accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g) != ACCEL_SUCCESS) {
-        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
-        return;
-    }
     /* Calls of other threads that resolved g (launches, setters) return
      * first; later ones see the handle dead. */
-    if (!accel__handle_retire(&call, fn, "g", g->handle))
+    if (!accel__release_begin(&call, fn, g, ACCEL__T_GRAPH, "g", &g))
         return;
     accel_runtime *rt = g->dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_REMOVE(rt->graphs, g);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(REMOVE, rt, graphs, g);
     pthread_mutex_lock(&g->lock);
     /* The temporaries' handles die first, and calls of other threads that
      * resolved one finish enqueueing (as accel_buffer_release). They may
@@ -873,9 +857,7 @@ void accel_graph_release(accel_graph *g)
     accel__fuse_plan_free(g, true);
     for (size_t t = 0; t < g->ntemps; t++) {
         accel_buffer *buf = g->temps[t];
-        pthread_mutex_lock(&rt->lock);
-        ACCEL__LIST_REMOVE(rt->buffers, buf);
-        pthread_mutex_unlock(&rt->lock);
+        ACCEL__RT_LIST(REMOVE, rt, buffers, buf);
         accel__buffer_destroy(buf);
     }
     g->ntemps = 0;

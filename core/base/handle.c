@@ -44,7 +44,6 @@
  * kept in a separate open-addressing hash set (linear probing,
  * backward-shift deletion) behind a mutex. */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,6 +52,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/backoff.h"
 #include "base/handle.h"
 #include "base/retire.h"
 #include "base/status.h"
@@ -542,14 +542,7 @@ void accel__handle_drain(const void *handle)
         atomic_thread_fence(memory_order_seq_cst);
         if (atomic_load_explicit(&s->pins, memory_order_seq_cst) == 0 && !hz_holds(s))
             break;
-        if (spin < 64) {
-            sched_yield();
-            continue;
-        }
-        struct timespec ts = {0, sleep_ns};
-        nanosleep(&ts, NULL);
-        if (sleep_ns < 1000000)
-            sleep_ns *= 2;
+        accel__backoff(spin, &sleep_ns, 1000000);
     }
     pthread_mutex_lock(&h_lock);
     recycle_locked(handle);

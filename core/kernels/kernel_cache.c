@@ -586,15 +586,27 @@ static bool plugin_key(const char *backend, const char *const *key, size_t n, un
     return make_key(fields, n + 3, out);
 }
 
+/* The cache of owner, locked with its directory resolved, and k the key of
+ * (backend, key[n]); NULL (nothing locked) where there is none or the key
+ * is too long. */
+static accel__kcache *plugin_lock(void *owner, const char *backend, const char *const *key,
+                                  size_t n, unsigned char k[32])
+{
+    accel__kcache *c = kcache_get(owner);
+    if (!c || !plugin_key(backend, key, n, k))
+        return NULL;
+    pthread_mutex_lock(&c->lock);
+    resolve_dir(owner, c);
+    return c;
+}
+
 accel_status accel__kcache_plugin_get(void *owner, const char *backend, const char *const *key,
                                       size_t n, void **out, size_t *out_size)
 {
-    accel__kcache *c = kcache_get(owner);
     unsigned char k[32];
-    if (!c || !plugin_key(backend, key, n, k))
+    accel__kcache *c = plugin_lock(owner, backend, key, n, k);
+    if (!c)
         return ACCEL_ERROR_NOT_FOUND;
-    pthread_mutex_lock(&c->lock);
-    resolve_dir(owner, c);
     bool bad = false;
     *out = c->disk ? disk_read(c, k, out_size, &bad) : NULL;
     pthread_mutex_unlock(&c->lock);
@@ -607,12 +619,10 @@ accel_status accel__kcache_plugin_get(void *owner, const char *backend, const ch
 accel_status accel__kcache_plugin_put(void *owner, const char *backend, const char *const *key,
                                       size_t n, const void *data, size_t size)
 {
-    accel__kcache *c = kcache_get(owner);
     unsigned char k[32];
-    if (!c || !plugin_key(backend, key, n, k))
+    accel__kcache *c = plugin_lock(owner, backend, key, n, k);
+    if (!c)
         return ACCEL_ERROR_NOT_FOUND;
-    pthread_mutex_lock(&c->lock);
-    resolve_dir(owner, c);
     bool disk = c->disk;
     if (disk)
         disk_write(c, k, data, size);

@@ -82,23 +82,6 @@ void accel__devices_free(accel_runtime *rt)
     rt->default_device = NULL;
 }
 
-accel_status accel__staging_ensure(accel_device *dev, const char *fn)
-{
-    accel_status st = ACCEL_SUCCESS;
-    pthread_mutex_lock(&dev->staging_lock);
-    if (!dev->staging) {
-        accel__clear_error();
-        int32_t rc = dev->be->vt->queue_create(dev->be->ctx, dev->index, &dev->staging);
-        if (rc != ACCEL_SUCCESS) {
-            dev->staging = NULL;
-            st = accel__fail_relay((accel_status)rc, "%s: creating a staging queue on %s", fn,
-                                   dev->name);
-        }
-    }
-    pthread_mutex_unlock(&dev->staging_lock);
-    return st;
-}
-
 uint32_t accel_device_count(const accel_runtime *rt)
 {
     ACCEL__CALL(call);

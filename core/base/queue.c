@@ -132,6 +132,23 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     return ACCEL_SUCCESS;
 }
 
+accel_status accel__staging_ensure(accel_device *dev, const char *fn)
+{
+    accel_status st = ACCEL_SUCCESS;
+    pthread_mutex_lock(&dev->staging_lock);
+    if (!dev->staging) {
+        accel__clear_error();
+        int32_t rc = dev->be->vt->queue_create(dev->be->ctx, dev->index, &dev->staging);
+        if (rc != ACCEL_SUCCESS) {
+            dev->staging = NULL;
+            st = accel__fail_relay((accel_status)rc, "%s: creating a staging queue on %s", fn,
+                                   dev->name);
+        }
+    }
+    pthread_mutex_unlock(&dev->staging_lock);
+    return st;
+}
+
 void accel__queue_destroy(accel_queue *q)
 {
     accel__handle_free(q->handle);
@@ -325,6 +342,27 @@ static const char *fn_trace_name(bool to_device)
     return to_device ? "accel_queue_write" : "accel_queue_read";
 }
 
+accel_status accel__queue_transfer(const char *fn, accel_queue *q, bool to_device,
+                                   accel_buffer *buf, size_t offset, const void *src_host,
+                                   void *dst_host, size_t bytes)
+{
+    const accel_backend *vt = q->dev->be->vt;
+    void *ctx = q->dev->be->ctx;
+    pthread_mutex_lock(&q->lock);
+    size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn_trace_name(to_device),
+                                                               "transfer", 0, bytes, 0, bytes)
+                                   : ACCEL__NO_SPAN;
+    accel__clear_error();
+    int32_t rc = to_device ? vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes)
+                           : vt->queue_read(ctx, q->be, buf->be, offset, dst_host, bytes);
+    if (span != ACCEL__NO_SPAN)
+        accel__trace_end_locked(q, span, rc);
+    pthread_mutex_unlock(&q->lock);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    return ACCEL_SUCCESS;
+}
+
 /* A host <-> buffer transfer: to_device writes src_host into buf, else
  * reads buf into dst_host (the other host pointer is unused). Validation,
  * the trace hook and the error relay are shared. */
@@ -346,21 +384,7 @@ static accel_status do_transfer(const char *fn, accel__call *call, accel_queue *
                                           &st))
             return st;
     }
-    const accel_backend *vt = q->dev->be->vt;
-    void *ctx = q->dev->be->ctx;
-    pthread_mutex_lock(&q->lock);
-    size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn_trace_name(to_device),
-                                                               "transfer", 0, bytes, 0, bytes)
-                                   : ACCEL__NO_SPAN;
-    accel__clear_error();
-    int32_t rc = to_device ? vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes)
-                           : vt->queue_read(ctx, q->be, buf->be, offset, dst_host, bytes);
-    if (span != ACCEL__NO_SPAN)
-        accel__trace_end_locked(q, span, rc);
-    pthread_mutex_unlock(&q->lock);
-    if (rc != ACCEL_SUCCESS)
-        return accel__fail_relay((accel_status)rc, "%s", fn);
-    return ACCEL_SUCCESS;
+    return accel__queue_transfer(fn, q, to_device, buf, offset, src_host, dst_host, bytes);
 }
 
 static accel_status do_write(const char *fn, accel__call *call, accel_queue **qp, accel_buffer *dst,
@@ -517,6 +541,29 @@ static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buff
     return ACCEL_SUCCESS;
 }
 
+accel_status accel__queue_copy_enqueue(const char *fn, accel_queue *q, accel_buffer *src,
+                                       size_t src_offset, accel_buffer *dst, size_t dst_offset,
+                                       size_t bytes)
+{
+    accel_status st;
+    pthread_mutex_lock(&q->lock);
+    if (src->dev->be == dst->dev->be) {
+        size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn, "transfer", 0,
+                                                                   2 * (uint64_t)bytes, 0, bytes)
+                                       : ACCEL__NO_SPAN;
+        accel__clear_error();
+        int32_t rc = q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset,
+                                                dst->be, dst_offset, bytes);
+        if (span != ACCEL__NO_SPAN)
+            accel__trace_end_locked(q, span, rc);
+        st = rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
+    } else {
+        st = cross_copy_locked(fn, q, src, src_offset, dst, dst_offset, bytes);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return st;
+}
+
 accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offset,
                               accel_buffer *dst, size_t dst_offset, size_t bytes)
 {
@@ -552,20 +599,5 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
         return st;
     accel__buffer_mark_enqueued(src);
     accel__buffer_mark_enqueued(dst);
-    pthread_mutex_lock(&q->lock);
-    if (src->dev->be == dst->dev->be) {
-        size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn, "transfer", 0,
-                                                                   2 * (uint64_t)bytes, 0, bytes)
-                                       : ACCEL__NO_SPAN;
-        accel__clear_error();
-        int32_t rc = q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset,
-                                                dst->be, dst_offset, bytes);
-        if (span != ACCEL__NO_SPAN)
-            accel__trace_end_locked(q, span, rc);
-        st = rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
-    } else {
-        st = cross_copy_locked(fn, q, src, src_offset, dst, dst_offset, bytes);
-    }
-    pthread_mutex_unlock(&q->lock);
-    return st;
+    return accel__queue_copy_enqueue(fn, q, src, src_offset, dst, dst_offset, bytes);
 }

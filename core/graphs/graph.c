@@ -298,8 +298,9 @@ static void unpin_all(const accel_graph *g, accel__hslot **pins)
     free(pins);
 }
 
-/* Replay of a node that is no op: a transfer through the public queue call
- * the eager program would make, or an event record. */
+/* Replay of a node that is no op: a transfer as the eager call enqueues it
+ * once checked (the node was checked when recorded or rebound, and launch
+ * has pinned its buffers), or an event record. */
 static accel_status replay_move(accel_queue *q, const accel__gnode *n)
 {
     const accel_graph_node_desc *d = &n->be;
@@ -307,13 +308,14 @@ static accel_status replay_move(accel_queue *q, const accel__gnode *n)
     case ACCEL_GRAPH_NODE_OP: /* submitted by replay_locked */
         break;
     case ACCEL_GRAPH_NODE_WRITE:
-        return accel_queue_write(q->handle, n->buf[0]->handle, d->dst_offset, d->host_src,
-                                 d->bytes);
+        return accel__queue_transfer("accel_queue_write", q, true, n->buf[0], d->dst_offset,
+                                     d->host_src, NULL, d->bytes);
     case ACCEL_GRAPH_NODE_READ:
-        return accel_queue_read(q->handle, n->buf[0]->handle, d->src_offset, d->host_dst, d->bytes);
+        return accel__queue_transfer("accel_queue_read", q, false, n->buf[0], d->src_offset, NULL,
+                                     d->host_dst, d->bytes);
     case ACCEL_GRAPH_NODE_COPY:
-        return accel_queue_copy(q->handle, n->buf[0]->handle, d->src_offset, n->buf[1]->handle,
-                                d->dst_offset, d->bytes);
+        return accel__queue_copy_enqueue("accel_queue_copy", q, n->buf[0], d->src_offset, n->buf[1],
+                                         d->dst_offset, d->bytes);
     case ACCEL_GRAPH_NODE_EVENT_RECORD: {
         /* The graph holds the event, whose handle the caller may have
          * released: recorded on the backend directly. */
@@ -338,18 +340,21 @@ static accel_status replay_locked(accel_graph *g, accel_queue *q, const char *fn
         const accel__gexec *x = &g->exec[e];
         size_t i = x->first;
         const accel__gnode *n = &g->nodes[i];
-        const accel_op_desc *op = x->f                                ? accel__fused_desc(x->f)
-                                  : n->be.kind == ACCEL_GRAPH_NODE_OP ? &n->be.op
-                                                                      : NULL;
+        const accel_op_desc *op = n->be.kind == ACCEL_GRAPH_NODE_OP ? &n->be.op : NULL;
+        const char *kname = NULL, *kops = NULL;
+        if (x->f) { /* one fused kernel for nodes i .. i + count - 1 */
+            op = accel__fused_desc(x->f);
+            kname = accel__fused_name(x->f);
+            kops = accel__fused_ops(x->f);
+        }
         accel_status st = op ? accel__submit(q, op, 0) : replay_move(q, n);
         if (st != ACCEL_SUCCESS && x->f)
             return accel__fail(st, "%s: nodes %zu-%zu (fused): %s", fn, i, i + x->count - 1,
                                accel_last_error());
         if (st != ACCEL_SUCCESS)
             return accel__fail(st, "%s: node %zu: %s", fn, i, accel_last_error());
-        if (x->f)
-            accel__report_fused(q->dev->rt, q->dev, accel__fused_name(x->f), accel__fused_ops(x->f),
-                                (uint32_t)x->count);
+        if (kname)
+            accel__report_fused(q->dev->rt, q->dev, kname, kops, (uint32_t)x->count);
     }
     return ACCEL_SUCCESS;
 }

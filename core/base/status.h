@@ -7,21 +7,13 @@
 #include <stdarg.h>
 
 #include "accel/accel.h"
+#include "try.h" /* ACCEL__TRY */
 
 #if defined(__GNUC__)
 #define ACCEL__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define ACCEL__PRINTF(f, a)
 #endif
-
-/* Evaluate expr (an accel_status) and return it from the calling function
- * unless it is ACCEL_SUCCESS (IREE's IREE_RETURN_IF_ERROR). */
-#define ACCEL__TRY(expr)                                                                           \
-    do {                                                                                           \
-        accel_status accel__try_st = (expr);                                                       \
-        if (accel__try_st != ACCEL_SUCCESS)                                                        \
-            return accel__try_st;                                                                  \
-    } while (0)
 
 /* Set the calling thread's accel_last_error() message. Messages begin with
  * the public function's name ("accel_add: ..."). */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "try.h" /* ACCEL__TRY */
 
 /* ------------------------------------------------------------ arguments */
 
@@ -429,20 +430,13 @@ static accel_status check_root(const accel_mpi__call *c, const char *what)
 
 /* -------------------------------------------------------------- the calls */
 
-#define ACCEL_MPI__TRY(expr)                                                                       \
-    do {                                                                                           \
-        accel_status st_ = (expr);                                                                 \
-        if (st_ != ACCEL_SUCCESS)                                                                  \
-            return st_;                                                                            \
-    } while (0)
-
 accel_status accel_comm_allreduce(accel_comm *comm, accel_queue *q, accel_dtype dtype,
                                   accel_op_code op, accel_slice send, accel_slice recv)
 {
     accel_mpi__call c = call_of(ACCEL_MPI__ALLREDUCE, "accel_comm_allreduce", comm, dtype, op, 0);
-    ACCEL_MPI__TRY(check_common(&c, q, true));
-    ACCEL_MPI__TRY(check_slice(c.fn, "send", send, comm, c.esize));
-    ACCEL_MPI__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
+    ACCEL__TRY(check_common(&c, q, true));
+    ACCEL__TRY(check_slice(c.fn, "send", send, comm, c.esize));
+    ACCEL__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
     if (send.count != recv.count)
         return accel_error_set(ACCEL_ERROR_SHAPE_MISMATCH, "%s: send.count %zu != recv.count %zu",
                                c.fn, send.count, recv.count);
@@ -459,12 +453,12 @@ accel_status accel_comm_reduce(accel_comm *comm, accel_queue *q, accel_dtype dty
                                accel_op_code op, int root, accel_slice send, accel_slice recv)
 {
     accel_mpi__call c = call_of(ACCEL_MPI__REDUCE, "accel_comm_reduce", comm, dtype, op, root);
-    ACCEL_MPI__TRY(check_common(&c, q, true));
-    ACCEL_MPI__TRY(check_root(&c, "root"));
-    ACCEL_MPI__TRY(check_slice(c.fn, "send", send, comm, c.esize));
+    ACCEL__TRY(check_common(&c, q, true));
+    ACCEL__TRY(check_root(&c, "root"));
+    ACCEL__TRY(check_slice(c.fn, "send", send, comm, c.esize));
     bool is_root = comm->rank == root;
     if (is_root || recv.buffer)
-        ACCEL_MPI__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
+        ACCEL__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
     if (send.count != recv.count)
         return accel_error_set(ACCEL_ERROR_SHAPE_MISMATCH, "%s: send.count %zu != recv.count %zu",
                                c.fn, send.count, recv.count);
@@ -484,9 +478,9 @@ accel_status accel_comm_broadcast(accel_comm *comm, accel_queue *q, accel_dtype 
 {
     accel_mpi__call c =
         call_of(ACCEL_MPI__BROADCAST, "accel_comm_broadcast", comm, dtype, ACCEL_OP_INVALID, root);
-    ACCEL_MPI__TRY(check_common(&c, q, false));
-    ACCEL_MPI__TRY(check_root(&c, "root"));
-    ACCEL_MPI__TRY(check_slice(c.fn, "buf", buf, comm, c.esize));
+    ACCEL__TRY(check_common(&c, q, false));
+    ACCEL__TRY(check_root(&c, "root"));
+    ACCEL__TRY(check_slice(c.fn, "buf", buf, comm, c.esize));
     c.send = c.recv = buf;
     return submit(&c, q, buf.count);
 }
@@ -496,9 +490,9 @@ accel_status accel_comm_allgather(accel_comm *comm, accel_queue *q, accel_dtype 
 {
     accel_mpi__call c =
         call_of(ACCEL_MPI__ALLGATHER, "accel_comm_allgather", comm, dtype, ACCEL_OP_INVALID, 0);
-    ACCEL_MPI__TRY(check_common(&c, q, false));
-    ACCEL_MPI__TRY(check_slice(c.fn, "send", send, comm, c.esize));
-    ACCEL_MPI__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
+    ACCEL__TRY(check_common(&c, q, false));
+    ACCEL__TRY(check_slice(c.fn, "send", send, comm, c.esize));
+    ACCEL__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
     if (recv.count / (size_t)comm->size != send.count || recv.count % (size_t)comm->size)
         return accel_error_set(ACCEL_ERROR_SHAPE_MISMATCH,
                                "%s: recv.count %zu != %d ranks * send.count %zu", c.fn, recv.count,
@@ -518,9 +512,9 @@ accel_status accel_comm_reduce_scatter(accel_comm *comm, accel_queue *q, accel_d
 {
     accel_mpi__call c =
         call_of(ACCEL_MPI__REDUCE_SCATTER, "accel_comm_reduce_scatter", comm, dtype, op, 0);
-    ACCEL_MPI__TRY(check_common(&c, q, true));
-    ACCEL_MPI__TRY(check_slice(c.fn, "send", send, comm, c.esize));
-    ACCEL_MPI__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
+    ACCEL__TRY(check_common(&c, q, true));
+    ACCEL__TRY(check_slice(c.fn, "send", send, comm, c.esize));
+    ACCEL__TRY(check_slice(c.fn, "recv", recv, comm, c.esize));
     if (send.count / (size_t)comm->size != recv.count || send.count % (size_t)comm->size)
         return accel_error_set(ACCEL_ERROR_SHAPE_MISMATCH,
                                "%s: send.count %zu != %d ranks * recv.count %zu", c.fn, send.count,
@@ -537,9 +531,9 @@ accel_status accel_comm_send(accel_comm *comm, accel_queue *q, accel_dtype dtype
 {
     accel_mpi__call c =
         call_of(ACCEL_MPI__SEND, "accel_comm_send", comm, dtype, ACCEL_OP_INVALID, peer);
-    ACCEL_MPI__TRY(check_common(&c, q, false));
-    ACCEL_MPI__TRY(check_root(&c, "peer"));
-    ACCEL_MPI__TRY(check_slice(c.fn, "buf", buf, comm, c.esize));
+    ACCEL__TRY(check_common(&c, q, false));
+    ACCEL__TRY(check_root(&c, "peer"));
+    ACCEL__TRY(check_slice(c.fn, "buf", buf, comm, c.esize));
     c.send = buf;
     return submit(&c, q, buf.count);
 }
@@ -549,9 +543,9 @@ accel_status accel_comm_recv(accel_comm *comm, accel_queue *q, accel_dtype dtype
 {
     accel_mpi__call c =
         call_of(ACCEL_MPI__RECV, "accel_comm_recv", comm, dtype, ACCEL_OP_INVALID, peer);
-    ACCEL_MPI__TRY(check_common(&c, q, false));
-    ACCEL_MPI__TRY(check_root(&c, "peer"));
-    ACCEL_MPI__TRY(check_slice(c.fn, "buf", buf, comm, c.esize));
+    ACCEL__TRY(check_common(&c, q, false));
+    ACCEL__TRY(check_root(&c, "peer"));
+    ACCEL__TRY(check_slice(c.fn, "buf", buf, comm, c.esize));
     c.recv = buf;
     return submit(&c, q, buf.count);
 }

@@ -113,6 +113,97 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     return accel_cpu__queue_enqueue_work(q, &w);
 }
 
+/* op, the resolved form of d (whose name is name): pointers to the
+ * operands' first elements and the descriptor's sizes. */
+static void fill_op(accel_cpu_op *op, const accel_op_desc *d, const char *name)
+{
+    memset(op, 0, sizeof *op);
+    op->op = d->op;
+    op->dtype = d->dtype;
+    /* Not snprintf: this is on every enqueue. */
+    for (size_t i = 0; i + 1 < sizeof op->name && name[i]; ++i)
+        op->name[i] = name[i];
+    size_t esize = accel_cpu__dtype_size(d->dtype);
+    uint32_t nops = facts_of(d->op).operands;
+    for (uint32_t i = 0; i < nops; ++i) {
+        const accel_op_operand *o = &d->operands[i];
+        size_t es = d->op == ACCEL_OP_ARGSORT && i == 1 ? 8 : esize; /* int64 indices */
+        if ((d->op == ACCEL_OP_RFFT && i == 0) || (d->op == ACCEL_OP_IRFFT && i == 1))
+            es = esize / 2; /* the real side of a real FFT */
+        op->ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * es : NULL;
+        op->count[i] = o->count;
+    }
+    memcpy(op->scalars, d->scalars, sizeof op->scalars);
+    op->seed = d->seed;
+    op->rng_offset = d->rng_offset;
+    op->trans_a = d->trans_a;
+    op->trans_b = d->trans_b;
+    op->flags = d->flags;
+    op->m = d->m;
+    op->n = d->n;
+    op->k = d->k;
+    op->lda = d->lda;
+    op->ldb = d->ldb;
+    op->ldc = d->ldc;
+    op->batch_count = d->batch_count ? d->batch_count : 1;
+    op->stride_a = d->stride_a;
+    op->stride_b = d->stride_b;
+    op->stride_c = d->stride_c;
+}
+
+/* Refuse what this backend cannot run (32-bit BLAS and LAPACK sizes) or what
+ * has no value (the max or min of nothing, a negative stddev). */
+static int32_t check_limits(accel_cpu_ctx *ctx, const accel_cpu_op *op, const char *name)
+{
+    switch (op->op) {
+    case ACCEL_OP_REDUCE_MAX:
+    case ACCEL_OP_REDUCE_MIN:
+        if (op->count[0] == 0) {
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%s: the %s of 0 elements is undefined (no identity)", name,
+                                 op->op == ACCEL_OP_REDUCE_MAX ? "maximum" : "minimum");
+            return ACCEL_ERROR_INVALID_ARGUMENT;
+        }
+        break;
+    case ACCEL_OP_GEMM:
+        /* OpenBLAS's cblas takes 32-bit ints (LP64 build). */
+        if (op->m > INT_MAX || op->n > INT_MAX || op->k > INT_MAX || op->lda > INT_MAX ||
+            op->ldb > INT_MAX || op->ldc > INT_MAX) {
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%s: m, n, k and leading dimensions must be at most %d on the "
+                                 "cpu backend (32-bit BLAS)",
+                                 name, INT_MAX);
+            return ACCEL_ERROR_UNSUPPORTED;
+        }
+        break;
+    case ACCEL_OP_CHOLESKY:
+    case ACCEL_OP_SOLVE:
+    case ACCEL_OP_SLOGDET:
+    case ACCEL_OP_QR:
+    case ACCEL_OP_EIGH:
+    case ACCEL_OP_SVD:
+        /* LAPACK's ints (LP64), work sizes included. */
+        if (op->m > INT_MAX / 64 || op->n > INT_MAX / 64 || op->k > INT_MAX / 64) {
+            ctx->host->set_error(ctx->host->host_ctx,
+                                 "%s: m, n and k must be at most %d on the cpu backend (32-bit "
+                                 "LAPACK)",
+                                 name, INT_MAX / 64);
+            return ACCEL_ERROR_UNSUPPORTED;
+        }
+        break;
+    case ACCEL_OP_RANDOM_NORMAL:
+        if (!(op->scalars[1] >= 0.0)) {
+            ctx->host->set_error(ctx->host->host_ctx, "%s: stddev %g must be >= 0", name,
+                                 op->scalars[1]);
+            return ACCEL_ERROR_INVALID_ARGUMENT;
+        }
+        break;
+    default:
+        break;
+    }
+    return ACCEL_SUCCESS;
+}
+
 int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_op *out)
 {
     accel_cpu_ctx *ctx = vctx;
@@ -138,85 +229,10 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     }
 
     accel_cpu_op op;
-    memset(&op, 0, sizeof op);
-    op.op = d.op;
-    op.dtype = d.dtype;
-    /* Not snprintf: this is on every enqueue. */
-    for (size_t i = 0; i + 1 < sizeof op.name && name[i]; ++i)
-        op.name[i] = name[i];
-    size_t esize = accel_cpu__dtype_size(d.dtype);
-    uint32_t nops = facts_of(d.op).operands;
-    for (uint32_t i = 0; i < nops; ++i) {
-        const accel_op_operand *o = &d.operands[i];
-        size_t es = d.op == ACCEL_OP_ARGSORT && i == 1 ? 8 : esize; /* int64 indices */
-        if ((d.op == ACCEL_OP_RFFT && i == 0) || (d.op == ACCEL_OP_IRFFT && i == 1))
-            es = esize / 2; /* the real side of a real FFT */
-        op.ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * es : NULL;
-        op.count[i] = o->count;
-    }
-    memcpy(op.scalars, d.scalars, sizeof op.scalars);
-    op.seed = d.seed;
-    op.rng_offset = d.rng_offset;
-    op.trans_a = d.trans_a;
-    op.trans_b = d.trans_b;
-    op.flags = d.flags;
-    op.m = d.m;
-    op.n = d.n;
-    op.k = d.k;
-    op.lda = d.lda;
-    op.ldb = d.ldb;
-    op.ldc = d.ldc;
-    op.batch_count = d.batch_count ? d.batch_count : 1;
-    op.stride_a = d.stride_a;
-    op.stride_b = d.stride_b;
-    op.stride_c = d.stride_c;
-
-    switch (d.op) {
-    case ACCEL_OP_REDUCE_MAX:
-    case ACCEL_OP_REDUCE_MIN:
-        if (op.count[0] == 0) {
-            ctx->host->set_error(ctx->host->host_ctx,
-                                 "%s: the %s of 0 elements is undefined (no identity)", name,
-                                 d.op == ACCEL_OP_REDUCE_MAX ? "maximum" : "minimum");
-            return ACCEL_ERROR_INVALID_ARGUMENT;
-        }
-        break;
-    case ACCEL_OP_GEMM:
-        /* OpenBLAS's cblas takes 32-bit ints (LP64 build). */
-        if (op.m > INT_MAX || op.n > INT_MAX || op.k > INT_MAX || op.lda > INT_MAX ||
-            op.ldb > INT_MAX || op.ldc > INT_MAX) {
-            ctx->host->set_error(ctx->host->host_ctx,
-                                 "%s: m, n, k and leading dimensions must be at most %d on the "
-                                 "cpu backend (32-bit BLAS)",
-                                 name, INT_MAX);
-            return ACCEL_ERROR_UNSUPPORTED;
-        }
-        break;
-    case ACCEL_OP_CHOLESKY:
-    case ACCEL_OP_SOLVE:
-    case ACCEL_OP_SLOGDET:
-    case ACCEL_OP_QR:
-    case ACCEL_OP_EIGH:
-    case ACCEL_OP_SVD:
-        /* LAPACK's ints (LP64), work sizes included. */
-        if (op.m > INT_MAX / 64 || op.n > INT_MAX / 64 || op.k > INT_MAX / 64) {
-            ctx->host->set_error(ctx->host->host_ctx,
-                                 "%s: m, n and k must be at most %d on the cpu backend (32-bit "
-                                 "LAPACK)",
-                                 name, INT_MAX / 64);
-            return ACCEL_ERROR_UNSUPPORTED;
-        }
-        break;
-    case ACCEL_OP_RANDOM_NORMAL:
-        if (!(op.scalars[1] >= 0.0)) {
-            ctx->host->set_error(ctx->host->host_ctx, "%s: stddev %g must be >= 0", name,
-                                 op.scalars[1]);
-            return ACCEL_ERROR_INVALID_ARGUMENT;
-        }
-        break;
-    default:
-        break;
-    }
+    fill_op(&op, &d, name);
+    int32_t rc = check_limits(ctx, &op, name);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
     *out = op;
     return ACCEL_SUCCESS;
 }

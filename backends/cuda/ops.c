@@ -255,46 +255,14 @@ static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_d
 
 /* ------------------------------------------------------------- dispatch */
 
-int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *d)
+/* Enqueue one of the ops with a kernel of its own (kernels_*.cu) or a copy
+ * on q's stream, with at most mb blocks. */
+static cudaError_t launch_table_op(accel_be_queue *q, unsigned mb, const accel_op_desc *d)
 {
-    accel_cuda_ctx *ctx = vctx;
-    const char *name = d->name ? d->name : "op";
-    if (accel_cuda__op_supported(ctx, q->device, d) != ACCEL_SUCCESS) {
-        ctx->host->set_error(ctx->host->host_ctx,
-                             "%s: op %u with dtype %u is not supported by the CUDA backend", name,
-                             d->op, d->dtype);
-        return ACCEL_ERROR_UNSUPPORTED;
-    }
-    if (d->op == ACCEL_OP_KERNEL)
-        return accel_cuda__kernel_launch(ctx, q, d);
-    int32_t st = accel_cuda__set_device(ctx, q->device);
-    if (st != ACCEL_SUCCESS)
-        return st;
-
-    const cuda_device *dev = &ctx->devices[q->device];
-    const unsigned mb = dev->max_blocks;
     const size_t es = accel_cuda__dtype_size(d->dtype);
     const uint32_t op = d->op, dt = d->dtype;
     const size_t n = d->operands[0].count;
     cudaError_t err = cudaSuccess;
-
-    if (op == ACCEL_OP_GEMM) {
-        st = run_gemm(ctx, q, d, name);
-        accel_cuda__set_name(q->last_op, name);
-        return st;
-    }
-    if (op_kind(op) == ACCEL_OP_KIND_LINALG) {
-        st = accel_cuda__linalg(ctx, q, d, name);
-        accel_cuda__set_name(q->last_op, name);
-        return st;
-    }
-    if (op_kind(op) == ACCEL_OP_KIND_FFT) { /* the real side is half the complex size */
-        st = accel_cuda__fft(ctx, q, d, operand_ptr(d, 0, op == ACCEL_OP_RFFT ? es / 2 : es),
-                             operand_ptr(d, 1, op == ACCEL_OP_IRFFT ? es / 2 : es), name);
-        accel_cuda__set_name(q->last_op, name);
-        return st;
-    }
-
     switch (op) {
     case ACCEL_OP_FILL:
         err = accel_cuda__launch_fill(q->stream, mb, dt, operand_ptr(d, 0, es), n, d->scalars[0]);
@@ -350,6 +318,46 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
                                            operand_ptr(d, 1, es), n);
         break;
     }
+    return err;
+}
+
+int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *d)
+{
+    accel_cuda_ctx *ctx = vctx;
+    const char *name = d->name ? d->name : "op";
+    if (accel_cuda__op_supported(ctx, q->device, d) != ACCEL_SUCCESS) {
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: op %u with dtype %u is not supported by the CUDA backend", name,
+                             d->op, d->dtype);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
+    if (d->op == ACCEL_OP_KERNEL)
+        return accel_cuda__kernel_launch(ctx, q, d);
+    int32_t st = accel_cuda__set_device(ctx, q->device);
+    if (st != ACCEL_SUCCESS)
+        return st;
+
+    const cuda_device *dev = &ctx->devices[q->device];
+    const size_t es = accel_cuda__dtype_size(d->dtype);
+    const uint32_t op = d->op;
+    if (op == ACCEL_OP_GEMM) {
+        st = run_gemm(ctx, q, d, name);
+        accel_cuda__set_name(q->last_op, name);
+        return st;
+    }
+    if (op_kind(op) == ACCEL_OP_KIND_LINALG) {
+        st = accel_cuda__linalg(ctx, q, d, name);
+        accel_cuda__set_name(q->last_op, name);
+        return st;
+    }
+    if (op_kind(op) == ACCEL_OP_KIND_FFT) { /* the real side is half the complex size */
+        st = accel_cuda__fft(ctx, q, d, operand_ptr(d, 0, op == ACCEL_OP_RFFT ? es / 2 : es),
+                             operand_ptr(d, 1, op == ACCEL_OP_IRFFT ? es / 2 : es), name);
+        accel_cuda__set_name(q->last_op, name);
+        return st;
+    }
+
+    cudaError_t err = launch_table_op(q, dev->max_blocks, d);
     /* q->last_op still names the op before this one: a launch can also fail
      * with the sticky fault of earlier work, so the message names it too. */
     if (err != cudaSuccess) {

@@ -8,12 +8,33 @@
  * the core, whose kernel cache keeps it on disk keyed by program_identity
  * (device, driver, translator) and the source. The core's generated
  * elementwise and reduction kernels (C++ templates and references) are not
- * translated: ACCEL_ERROR_UNSUPPORTED, and the core falls back. */
+ * translated: ACCEL_ERROR_UNSUPPORTED, and the core falls back. Here too
+ * is ocl__launch, the one enqueue of a kernel that every op (ops.c, gemm.c)
+ * and raw launch goes through. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "opencl.h"
+
+int32_t ocl__launch(ocl_ctx *c, accel_be_queue *q, cl_kernel k, const ocl_arg *args, unsigned n,
+                    unsigned dims, const size_t *global, const size_t *local, const char *name)
+{
+    ocl_device *d = &c->dev[q->device];
+    cl_event ev = NULL;
+    cl_int err = CL_SUCCESS;
+    pthread_mutex_lock(&d->launch_lock);
+    for (unsigned i = 0; i < n && err == CL_SUCCESS; ++i)
+        err = c->cl.clSetKernelArg(k, i, args[i].size, args[i].value);
+    if (err == CL_SUCCESS)
+        err = c->cl.clEnqueueNDRangeKernel(q->q, k, dims, NULL, global, local, 0, NULL, &ev);
+    pthread_mutex_unlock(&d->launch_lock);
+    if (err != CL_SUCCESS)
+        return ocl__fail(c, ocl__status_of(err), "%s: the OpenCL kernel launch failed (%s)", name,
+                         ocl__error_name(err));
+    ocl__queue_track(c, q, ev, name);
+    return ACCEL_SUCCESS;
+}
 
 struct accel_be_program {
     uint32_t device;

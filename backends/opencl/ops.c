@@ -67,25 +67,6 @@ int32_t ocl__op_supported(void *vctx, uint32_t device, const accel_op_desc *desc
     return ACCEL_SUCCESS;
 }
 
-int32_t ocl__launch(ocl_ctx *c, accel_be_queue *q, cl_kernel k, const ocl_arg *args, unsigned n,
-                    unsigned dims, const size_t *global, const size_t *local, const char *name)
-{
-    ocl_device *d = &c->dev[q->device];
-    cl_event ev = NULL;
-    cl_int err = CL_SUCCESS;
-    pthread_mutex_lock(&d->launch_lock);
-    for (unsigned i = 0; i < n && err == CL_SUCCESS; ++i)
-        err = c->cl.clSetKernelArg(k, i, args[i].size, args[i].value);
-    if (err == CL_SUCCESS)
-        err = c->cl.clEnqueueNDRangeKernel(q->q, k, dims, NULL, global, local, 0, NULL, &ev);
-    pthread_mutex_unlock(&d->launch_lock);
-    if (err != CL_SUCCESS)
-        return ocl__fail(c, ocl__status_of(err), "%s: the OpenCL kernel launch failed (%s)", name,
-                         ocl__error_name(err));
-    ocl__queue_track(c, q, ev, name);
-    return ACCEL_SUCCESS;
-}
-
 /* Work-items for a grid-strided loop over `items`: enough to fill the
  * device, a multiple of 256. */
 static size_t global_for(const ocl_device *d, size_t items)

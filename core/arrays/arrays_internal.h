@@ -37,6 +37,9 @@ accel_status accel__broadcast(const char *fn, size_t count, const accel_array *c
  * needs (3, 2)"). */
 accel_status accel__array_shape_is(const char *fn, const char *name, const accel_array *a,
                                    uint32_t nd, const int64_t *shape);
+/* view_ops.c: ACCEL_ERROR_INVALID_ARGUMENT ("fn: axes_mask 0x.. names axes
+ * past the 2 of x") where mask has a bit at or past x's ndim. */
+accel_status accel__array_axes_mask(const char *fn, const accel_array *x, uint64_t mask);
 /* view_ops.c: an axis in [-ndim, ndim) as 0..ndim-1, or -1. */
 int accel__array_axis(int64_t axis, uint32_t ndim);
 /* view.c: a's strides are row-major contiguous (size-1 axes may have any

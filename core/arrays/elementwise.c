@@ -37,9 +37,7 @@ static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **r
 {
     ACCEL__CALL(call);
     accel_queue *qo;
-    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &qo);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &qo));
     *rt = qo->dev->rt;
     *dev = qo->dev->handle;
     return ACCEL_SUCCESS;

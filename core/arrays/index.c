@@ -290,28 +290,29 @@ static accel_status mask_space(const char *fn, accel__lcall *c, const accel_arra
     return ACCEL_SUCCESS;
 }
 
-accel_status accel_array_mask_gather(accel_queue *q, const accel_array *x, const accel_array *mask,
-                                     const accel_array *out)
+/* A mask gather (xk 1: a0 out, a1 x) or scatter (xk 0: a0 x, a1 values). */
+static accel_status mask_run(const char *fn, const accel__lrow *row, accel_queue *q,
+                             const accel_array *a0, const accel_array *a1, const accel_array *mask,
+                             const char *const names[3], uint32_t xk)
 {
-    static const char fn[] = "accel_array_mask_gather";
-    accel__lcall c = {.fn = fn, .row = &row_mask_gather, .a = {out, x, mask}};
-    static const char *const names[3] = {"out", "x", "mask"};
+    accel__lcall c = {.fn = fn, .row = row, .a = {a0, a1, mask}};
     accel_runtime *rt;
     accel_status st = accel__array_io(fn, q, 3, c.a, names, c.ext, &rt, false);
     if (st == ACCEL_SUCCESS)
-        st = mask_space(fn, &c, x, mask, out, "out", 1, 0);
+        st = mask_space(fn, &c, c.a[xk], mask, c.a[1 - xk], names[1 - xk], xk, 1 - xk);
     return st == ACCEL_SUCCESS ? accel__loop_run(q, rt, &c) : st;
+}
+
+accel_status accel_array_mask_gather(accel_queue *q, const accel_array *x, const accel_array *mask,
+                                     const accel_array *out)
+{
+    static const char *const names[3] = {"out", "x", "mask"};
+    return mask_run("accel_array_mask_gather", &row_mask_gather, q, out, x, mask, names, 1);
 }
 
 accel_status accel_array_mask_scatter(accel_queue *q, const accel_array *x, const accel_array *mask,
                                       const accel_array *values)
 {
-    static const char fn[] = "accel_array_mask_scatter";
-    accel__lcall c = {.fn = fn, .row = &row_mask_scatter, .a = {x, values, mask}};
     static const char *const names[3] = {"x", "values", "mask"};
-    accel_runtime *rt;
-    accel_status st = accel__array_io(fn, q, 3, c.a, names, c.ext, &rt, false);
-    if (st == ACCEL_SUCCESS)
-        st = mask_space(fn, &c, x, mask, values, "values", 0, 1);
-    return st == ACCEL_SUCCESS ? accel__loop_run(q, rt, &c) : st;
+    return mask_run("accel_array_mask_scatter", &row_mask_scatter, q, x, values, mask, names, 0);
 }

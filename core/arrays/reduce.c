@@ -327,10 +327,9 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
                                  uint64_t mask, int keepdims, const accel_array *out,
                                  const accel__extent *ext)
 {
-    if (x->ndim < 64 && (mask >> x->ndim) != 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: axes_mask 0x%llx names axes past the %u of x", fn,
-                           (unsigned long long)mask, x->ndim);
+    accel_status st = accel__array_axes_mask(fn, x, mask);
+    if (st != ACCEL_SUCCESS)
+        return st;
     accel_dtype rt = result_dtype(f, x->dtype);
     if (rt == ACCEL_DTYPE_INVALID)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s takes floats; x is %s", fn,
@@ -339,7 +338,7 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: out is %s but %s of %s gives %s", fn,
                            accel_dtype_name(out->dtype), accel_array_reduce_name(f),
                            accel_dtype_name(x->dtype), accel_dtype_name(rt));
-    accel_status st = accel__reduce_shape(fn, x, out, mask, keepdims);
+    st = accel__reduce_shape(fn, x, out, mask, keepdims);
     if (st != ACCEL_SUCCESS)
         return st;
     if (x->buffer == out->buffer && ext[0].count && ext[1].count) {

@@ -39,16 +39,24 @@ static accel_status sort_geometry(const char *fn, const accel_array *out, int32_
     return ACCEL_SUCCESS;
 }
 
+/* ACCEL_ERROR_DTYPE_MISMATCH where a (named name) holds complex numbers. */
+static accel_status orderable(const char *fn, const char *name, const accel_array *a)
+{
+    if (accel_dtype_kind_of(a->dtype) != ACCEL_DTYPE_KIND_COMPLEX)
+        return ACCEL_SUCCESS;
+    return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                       "%s: %s is %s: complex numbers have no order to sort by", fn, name,
+                       accel_dtype_name(a->dtype));
+}
+
 accel_status accel_array_sort(accel_queue *q, const accel_array *x, int32_t axis, int descending,
                               const accel_array *out)
 {
     static const char fn[] = "accel_array_sort";
     size_t outer = 0, n = 0, inner = 0;
     accel_status st = sort_geometry(fn, out, axis, &outer, &n, &inner);
-    if (st == ACCEL_SUCCESS && accel_dtype_kind_of(out->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
-        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
-                         "%s: out is %s: complex numbers have no order to sort by", fn,
-                         accel_dtype_name(out->dtype));
+    if (st == ACCEL_SUCCESS)
+        st = orderable(fn, "out", out);
     if (st != ACCEL_SUCCESS)
         return st;
     /* x into out: shape, dtype, device and overlap checks are the copy's
@@ -85,10 +93,8 @@ accel_status accel_array_argsort(accel_queue *q, const accel_array *x, int32_t a
             st = accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
                              "%s: out's axis %u has %lld elements, x's %lld", fn, d,
                              (long long)out->shape[d], (long long)x->shape[d]);
-    if (st == ACCEL_SUCCESS && accel_dtype_kind_of(x->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
-        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
-                         "%s: x is %s: complex numbers have no order to sort by", fn,
-                         accel_dtype_name(x->dtype));
+    if (st == ACCEL_SUCCESS)
+        st = orderable(fn, "x", x);
     if (st != ACCEL_SUCCESS)
         return st;
     size_t es = accel_dtype_size(x->dtype), count = outer * n * inner;

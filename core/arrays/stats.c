@@ -46,20 +46,27 @@ static const accel__lrow row_cumsum = {
     .body = "      accel_acc += (accel_acc_t)accel_ld1(accel_o1);\n"
             "      accel_st0(accel_o0 + accel_k1, accel_acc);"};
 
+/* c, a call of row on (out, x), with their extents and the runtime. */
+static accel_status out_x_io(accel__lcall *c, const char *fn, const accel__lrow *row,
+                             accel_queue *q, const accel_array *x, const accel_array *out,
+                             accel_runtime **rt)
+{
+    static const char *const names[2] = {"out", "x"};
+    *c = (accel__lcall){.fn = fn, .row = row, .a = {out, x}};
+    return accel__array_io(fn, q, 2, c->a, names, c->ext, rt, false);
+}
+
 static accel_status var_std(const char *fn, accel_queue *q, const accel_array *x,
                             uint64_t axes_mask, double correction, int keepdims, bool sd,
                             const accel_array *out)
 {
-    accel__lcall c = {.fn = fn, .row = &row_var, .a = {out, x}};
-    static const char *const names[2] = {"out", "x"};
+    accel__lcall c;
     accel_runtime *rt;
-    accel_status st = accel__array_io(fn, q, 2, c.a, names, c.ext, &rt, false);
+    accel_status st = out_x_io(&c, fn, &row_var, q, x, out, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (x->ndim < 64 && (axes_mask >> x->ndim) != 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: axes_mask 0x%llx names axes past the %u of x", fn,
-                           (unsigned long long)axes_mask, x->ndim);
+    if ((st = accel__array_axes_mask(fn, x, axes_mask)) != ACCEL_SUCCESS)
+        return st;
     if (accel_dtype_kind_of(x->dtype) != ACCEL_DTYPE_KIND_FLOAT || out->dtype != x->dtype)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: x is %s and out %s (one float dtype)",
                            fn, accel_dtype_name(x->dtype), accel_dtype_name(out->dtype));
@@ -103,10 +110,9 @@ accel_status accel_array_cumulative_sum(accel_queue *q, const accel_array *x, in
                                         int include_initial, const accel_array *out)
 {
     static const char fn[] = "accel_array_cumulative_sum";
-    accel__lcall c = {.fn = fn, .row = &row_cumsum, .a = {out, x}};
-    static const char *const names[2] = {"out", "x"};
+    accel__lcall c;
     accel_runtime *rt;
-    accel_status st = accel__array_io(fn, q, 2, c.a, names, c.ext, &rt, false);
+    accel_status st = out_x_io(&c, fn, &row_cumsum, q, x, out, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     int a = axis == ACCEL_ARRAY_AXIS_NONE && x->ndim == 1 ? 0 : accel__array_axis(axis, x->ndim);

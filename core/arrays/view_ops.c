@@ -66,6 +66,15 @@ accel_status accel_array_slice(const accel_array *x, const int64_t *start, const
     return ACCEL_SUCCESS;
 }
 
+accel_status accel__array_axes_mask(const char *fn, const accel_array *x, uint64_t mask)
+{
+    if (x->ndim < 64 && mask >> x->ndim)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: axes_mask 0x%llx names axes past the %u of x", fn,
+                           (unsigned long long)mask, x->ndim);
+    return ACCEL_SUCCESS;
+}
+
 int accel__array_axis(int64_t axis, uint32_t ndim)
 {
     if (axis < -(int64_t)ndim || axis >= (int64_t)ndim)
@@ -98,14 +107,29 @@ accel_status accel_array_permute_dims(const accel_array *x, const int32_t *axes,
     return ACCEL_SUCCESS;
 }
 
+/* The arguments of a view of x with no other pointer: x valid, out not NULL. */
+static accel_status one_args(const char *fn, const accel_array *x, const accel_array *out)
+{
+    accel_status st = accel__array_check(fn, "x", x, NULL);
+    if (st == ACCEL_SUCCESS && !out)
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    return st;
+}
+
+/* one_args, and axes_mask names no axis past x's last. */
+static accel_status mask_args(const char *fn, const accel_array *x, uint64_t axes_mask,
+                              const accel_array *out)
+{
+    accel_status st = one_args(fn, x, out);
+    return st == ACCEL_SUCCESS ? accel__array_axes_mask(fn, x, axes_mask) : st;
+}
+
 accel_status accel_array_expand_dims(const accel_array *x, int32_t axis, accel_array *out)
 {
     static const char fn[] = "accel_array_expand_dims";
-    accel_status st = accel__array_check(fn, "x", x, NULL);
+    accel_status st = one_args(fn, x, out);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     if (x->ndim == ACCEL_ARRAY_MAX_NDIM)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: x has %d dimensions already", fn,
                            ACCEL_ARRAY_MAX_NDIM);
@@ -132,15 +156,9 @@ accel_status accel_array_expand_dims(const accel_array *x, int32_t axis, accel_a
 accel_status accel_array_squeeze(const accel_array *x, uint64_t axes_mask, accel_array *out)
 {
     static const char fn[] = "accel_array_squeeze";
-    accel_status st = accel__array_check(fn, "x", x, NULL);
+    accel_status st = mask_args(fn, x, axes_mask, out);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-    if (x->ndim < 64 && axes_mask >> x->ndim)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: axes_mask 0x%llx names axes past the %u of x", fn,
-                           (unsigned long long)axes_mask, x->ndim);
     accel_array t = *x;
     uint32_t j = 0;
     for (uint32_t i = 0; i < x->ndim; i++) {
@@ -202,15 +220,9 @@ accel_status accel_array_broadcast_to(const accel_array *x, uint32_t ndim, const
 accel_status accel_array_flip(const accel_array *x, uint64_t axes_mask, accel_array *out)
 {
     static const char fn[] = "accel_array_flip";
-    accel_status st = accel__array_check(fn, "x", x, NULL);
+    accel_status st = mask_args(fn, x, axes_mask, out);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-    if (x->ndim < 64 && axes_mask >> x->ndim)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: axes_mask 0x%llx names axes past the %u of x", fn,
-                           (unsigned long long)axes_mask, x->ndim);
     accel_array t = *x;
     int64_t es = (int64_t)accel_dtype_size(x->dtype), move = 0;
     bool empty = false;

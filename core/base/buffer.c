@@ -24,17 +24,15 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
     ACCEL__CALL(call);
     if (out_buffer)
         *out_buffer = NULL;
-    accel_status st =
-        accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out_buffer, "out_buffer");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out_buffer, "out_buffer"));
     const accel_backend *vt = dev->be->vt;
     accel__clear_error();
     accel_be_buffer *be = NULL;
     int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &be);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s: %zu bytes on %s", fn, bytes, dev->name);
-    st = accel__buffer_adopt(dev, be, bytes, NULL, NULL, fn, out_buffer);
+    accel_status st = accel__buffer_adopt(dev, be, bytes, NULL, NULL, fn, out_buffer);
     if (st == ACCEL_SUCCESS) {
         accel__type type;
         accel__gate *gate;
@@ -62,10 +60,7 @@ accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t 
     buf->release_user = user;
     atomic_init(&buf->enqueued, false);
     buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
-    accel_runtime *rt = dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_PUSH(rt->buffers, buf);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(PUSH, dev->rt, buffers, buf);
     *out_buffer = buf->handle;
     return ACCEL_SUCCESS;
 }
@@ -134,9 +129,7 @@ static void buffer_release(accel_buffer *buf, bool drained)
                    accel_last_error(), buf->bytes, buf->dev->name);
         return;
     }
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_REMOVE(rt->buffers, buf);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(REMOVE, rt, buffers, buf);
     accel__buffer_destroy(buf);
 }
 
@@ -177,10 +170,8 @@ accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr)
     if (out_ptr)
         *out_ptr = NULL;
     void *mem;
-    accel_status st =
-        accel__enter_new(&call, fn, &dev, out_ptr, "out_ptr", sizeof(accel__host_block), &mem);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_new(&call, fn, &dev, out_ptr, "out_ptr", sizeof(accel__host_block), &mem));
     accel__host_block *hb = mem;
     const accel_backend *vt = dev->be->vt;
     hb->dev = dev;
@@ -215,10 +206,7 @@ accel_status accel_host_alloc(accel_device *dev, size_t bytes, void **out_ptr)
         accel__host_block_destroy(hb);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
-    accel_runtime *rt = dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_PUSH(rt->host_blocks, hb);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(PUSH, dev->rt, host_blocks, hb);
     *out_ptr = hb->ptr;
     return ACCEL_SUCCESS;
 }
@@ -250,9 +238,6 @@ void accel_host_free(accel_device *dev, void *ptr)
         accel__log(ACCEL_LOG_DEBUG,
                    "accel_host_free: ptr was allocated for %s; freeing it through that device",
                    hb->dev->name);
-    accel_runtime *rt = hb->dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_REMOVE(rt->host_blocks, hb);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(REMOVE, hb->dev->rt, host_blocks, hb);
     accel__host_block_destroy(hb);
 }

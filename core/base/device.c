@@ -82,23 +82,6 @@ void accel__devices_free(accel_runtime *rt)
     rt->default_device = NULL;
 }
 
-accel_status accel__staging_ensure(accel_device *dev, const char *fn)
-{
-    accel_status st = ACCEL_SUCCESS;
-    pthread_mutex_lock(&dev->staging_lock);
-    if (!dev->staging) {
-        accel__clear_error();
-        int32_t rc = dev->be->vt->queue_create(dev->be->ctx, dev->index, &dev->staging);
-        if (rc != ACCEL_SUCCESS) {
-            dev->staging = NULL;
-            st = accel__fail_relay((accel_status)rc, "%s: creating a staging queue on %s", fn,
-                                   dev->name);
-        }
-    }
-    pthread_mutex_unlock(&dev->staging_lock);
-    return st;
-}
-
 uint32_t accel_device_count(const accel_runtime *rt)
 {
     ACCEL__CALL(call);
@@ -111,10 +94,8 @@ accel_status accel_device_get(accel_runtime *rt, uint32_t index, accel_device **
 {
     static const char fn[] = "accel_device_get";
     ACCEL__CALL(call);
-    accel_status st =
-        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device"));
     *out_device = NULL;
     if (index >= rt->device_count)
         return accel__fail(ACCEL_ERROR_NOT_FOUND, "%s: index %u but the runtime has %u device(s)",
@@ -140,12 +121,10 @@ accel_status accel_device_get_by_name(accel_runtime *rt, const char *name,
 {
     static const char fn[] = "accel_device_get_by_name";
     ACCEL__CALL(call);
-    accel_status st =
-        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device"));
     accel_device *dev = NULL;
-    st = accel__device_find(rt, name, &dev);
+    accel_status st = accel__device_find(rt, name, &dev);
     *out_device = dev ? dev->handle : NULL;
     return st;
 }
@@ -226,32 +205,25 @@ accel_status accel_device_default(accel_runtime *rt, accel_device **out_device)
 {
     static const char fn[] = "accel_device_default";
     ACCEL__CALL(call);
-    accel_status st =
-        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_device, "out_device"));
     *out_device = rt->default_device->handle;
     return ACCEL_SUCCESS;
 }
 
 void accel_device_properties_init(accel_device_properties *p)
 {
-    if (!p)
-        return;
-    memset(p, 0, sizeof *p);
-    p->struct_size = sizeof *p;
+    accel__struct_init(p, sizeof *p);
 }
 
 accel_status accel_device_properties_get(const accel_device *dev, accel_device_properties *out)
 {
     static const char fn[] = "accel_device_properties_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out"));
     size_t size;
-    st = accel__struct_out_size(fn, "out", out, ACCEL__DEVICE_PROPERTIES_SIZE_V1, sizeof *out,
-                                &size);
+    accel_status st = accel__struct_out_size(fn, "out", out, ACCEL__DEVICE_PROPERTIES_SIZE_V1,
+                                             sizeof *out, &size);
     if (st != ACCEL_SUCCESS)
         return st;
     accel_device_properties now = dev->props;

@@ -14,7 +14,6 @@
 
 #include "base/handle.h"
 #include "base/objects.h"
-#include "base/retire.h"
 #include "base/status.h"
 #include "base/xop.h"
 
@@ -25,10 +24,8 @@ accel_status accel_event_create(accel_device *dev, accel_event **out_event)
         *out_event = NULL;
     ACCEL__CALL(call);
     void *mem;
-    accel_status st =
-        accel__enter_new(&call, fn, &dev, out_event, "out_event", sizeof(accel_event), &mem);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_new(&call, fn, &dev, out_event, "out_event", sizeof(accel_event), &mem));
     accel_event *ev = mem;
     accel__clear_error();
     int32_t rc = dev->be->vt->event_create(dev->be->ctx, dev->index, &ev->be);
@@ -44,10 +41,7 @@ accel_status accel_event_create(accel_device *dev, accel_event **out_event)
         free(ev);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
-    accel_runtime *rt = dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_PUSH(rt->events, ev);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(PUSH, dev->rt, events, ev);
     *out_event = ev->handle;
     return ACCEL_SUCCESS;
 }
@@ -57,14 +51,9 @@ void accel_event_release(accel_event *ev)
     if (!ev)
         return;
     ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_event_release", ev, ACCEL__T_EVENT, "ev", &ev) !=
-        ACCEL_SUCCESS) {
-        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
-        return;
-    }
     /* The handle dies now even if a pending wait keeps the object; calls of
      * other threads that resolved it (a synchronize waiting) return first. */
-    if (!accel__handle_retire(&call, "accel_event_release", "ev", ev->handle))
+    if (!accel__release_begin(&call, "accel_event_release", ev, ACCEL__T_EVENT, "ev", &ev))
         return;
     accel__event_unref(ev);
 }
@@ -165,10 +154,7 @@ static accel_status wait_one_queue(const char *fn, accel_queue *q, accel_queue *
     ev->be = bev;
     atomic_init(&ev->refs, 1);
     atomic_init(&ev->recorded_on, src->handle);
-    accel_runtime *rt = dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_PUSH(rt->events, ev);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(PUSH, dev->rt, events, ev);
     x->payload = ev; /* the wait's reference: the event dies with the xop */
     x->run = wait_run;
     x->release = wait_release;
@@ -249,10 +235,8 @@ accel_status accel_event_synchronize(accel_event *ev)
 {
     static const char fn[] = "accel_event_synchronize";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    st = ev->dev->rt->capture->refuse_event_sync(ev, fn);
+    ACCEL__TRY(accel__enter(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev));
+    accel_status st = ev->dev->rt->capture->refuse_event_sync(ev, fn);
     if (st != ACCEL_SUCCESS)
         return st;
     accel__clear_error();
@@ -266,10 +250,7 @@ accel_status accel_event_query(accel_event *ev, bool *out_done)
 {
     static const char fn[] = "accel_event_query";
     ACCEL__CALL(call);
-    accel_status st =
-        accel__enter_out(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev, out_done, "out_done");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(&call, fn, ev, ACCEL__T_EVENT, "ev", &ev, out_done, "out_done"));
     int done = 0;
     accel__clear_error();
     int32_t rc = ev->dev->be->vt->event_query(ev->dev->be->ctx, ev->be, &done);
@@ -283,10 +264,8 @@ accel_status accel_event_elapsed_ms(accel_event *start, accel_event *end, double
 {
     static const char fn[] = "accel_event_elapsed_ms";
     ACCEL__CALL(call);
-    accel_status st = accel__enter2(&call, fn, start, ACCEL__T_EVENT, "start", &start, end,
-                                    ACCEL__T_EVENT, "end", &end);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter2(&call, fn, start, ACCEL__T_EVENT, "start", &start, end, ACCEL__T_EVENT,
+                             "end", &end));
     if (!out_ms)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_ms is NULL", fn);
     if (start->dev != end->dev)

@@ -21,9 +21,6 @@ void accel__event_unref(accel_event *ev)
 {
     if (atomic_fetch_sub(&ev->refs, 1) != 1)
         return;
-    accel_runtime *rt = ev->dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_REMOVE(rt->events, ev);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(REMOVE, ev->dev->rt, events, ev);
     accel__event_destroy(ev);
 }

@@ -44,7 +44,6 @@
  * kept in a separate open-addressing hash set (linear probing,
  * backward-shift deletion) behind a mutex. */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,6 +52,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/backoff.h"
 #include "base/handle.h"
 #include "base/retire.h"
 #include "base/status.h"
@@ -542,14 +542,7 @@ void accel__handle_drain(const void *handle)
         atomic_thread_fence(memory_order_seq_cst);
         if (atomic_load_explicit(&s->pins, memory_order_seq_cst) == 0 && !hz_holds(s))
             break;
-        if (spin < 64) {
-            sched_yield();
-            continue;
-        }
-        struct timespec ts = {0, sleep_ns};
-        nanosleep(&ts, NULL);
-        if (sleep_ns < 1000000)
-            sleep_ns *= 2;
+        accel__backoff(spin, &sleep_ns, 1000000);
     }
     pthread_mutex_lock(&h_lock);
     recycle_locked(handle);
@@ -919,10 +912,7 @@ accel_status accel__enter_new(accel__call *c, const char *fn, void *dev_inout, c
     *out_obj = NULL;
     const void *dev;
     memcpy(&dev, dev_inout, sizeof dev); /* an accel_device *, as the caller holds it */
-    accel_status st =
-        accel__enter_out(c, fn, dev, ACCEL__T_DEVICE, "dev", dev_inout, out, out_name);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(c, fn, dev, ACCEL__T_DEVICE, "dev", dev_inout, out, out_name));
     *out_obj = calloc(1, size);
     if (!*out_obj)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
@@ -959,6 +949,16 @@ bool accel__handle_retire(accel__call *c, const char *fn, const char *what, cons
     accel__call_unpin(c);
     accel__handle_drain(handle);
     return true;
+}
+
+bool accel__release_begin(accel__call *c, const char *fn, const void *handle, accel__type type,
+                          const char *name, void *out_obj)
+{
+    if (accel__enter(c, fn, handle, type, name, out_obj) != ACCEL_SUCCESS) {
+        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
+        return false;
+    }
+    return accel__handle_retire(c, fn, name, handle);
 }
 
 void accel__gate_close_wait(accel__gate *g)

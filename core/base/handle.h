@@ -157,6 +157,11 @@ accel_status accel__enter_new(accel__call *c, const char *fn, void *dev_inout, c
 accel_status accel__enter2(accel__call *c, const char *fn, const void *a, accel__type ta,
                            const char *na, void *out_a, const void *b, accel__type tb,
                            const char *nb, void *out_b);
+/* The start of a release (which returns nothing): accel__enter, its
+ * failure logged as a warning, then accel__handle_retire (retire.h) of the
+ * handle. false where the release must stop there. */
+bool accel__release_begin(accel__call *c, const char *fn, const void *handle, accel__type type,
+                          const char *name, void *out_obj);
 const char *accel__type_name(accel__type type);
 
 #endif /* ACCEL_CORE_BASE_HANDLE_H */

@@ -85,9 +85,7 @@ accel_status accel_host_register(accel_device *dev, void *ptr, size_t bytes)
     pthread_mutex_unlock(&rt->lock);
     st = lock_range(dev, r, fn);
     if (st != ACCEL_SUCCESS) {
-        pthread_mutex_lock(&rt->lock);
-        ACCEL__LIST_REMOVE(rt->host_regs, r);
-        pthread_mutex_unlock(&rt->lock);
+        ACCEL__RT_LIST(REMOVE, rt, host_regs, r);
         free(r);
     }
     return st;

@@ -188,6 +188,14 @@ static inline bool accel__capturing(const accel_queue *q)
             (obj)->next->prev = (obj)->prev;                                                       \
         (obj)->prev = (obj)->next = NULL;                                                          \
     } while (0)
+/* ACCEL__LIST_PUSH or ACCEL__LIST_REMOVE (op PUSH or REMOVE) of the runtime
+ * rt's list rt->list, under rt->lock. */
+#define ACCEL__RT_LIST(op, rt, list, obj)                                                          \
+    do {                                                                                           \
+        pthread_mutex_lock(&(rt)->lock);                                                           \
+        ACCEL__LIST_##op((rt)->list, obj);                                                         \
+        pthread_mutex_unlock(&(rt)->lock);                                                         \
+    } while (0)
 
 /* device.c */
 accel_status accel__devices_build(accel_runtime *rt);
@@ -195,9 +203,6 @@ accel_status accel__devices_build(accel_runtime *rt);
  * device object (messages name accel_device_get_by_name). */
 accel_status accel__device_find(accel_runtime *rt, const char *name, accel_device **out_device);
 void accel__devices_free(accel_runtime *rt);
-/* Create the device's staging queue if it has none yet. Users lock
- * dev->staging_lock around their calls on it. */
-accel_status accel__staging_ensure(accel_device *dev, const char *fn);
 
 /* host_register.c: one registered host range; undo every one left at close
  * (before the backends shut down). */
@@ -217,6 +222,22 @@ void accel__buffer_destroy(accel_buffer *buf);
 void accel__buffer_release_drained(accel_buffer *buf);
 void accel__host_block_destroy(accel__host_block *hb);
 void accel__queue_destroy(accel_queue *q);
+/* queue.c: create the device's staging queue if it has none yet. Users
+ * lock dev->staging_lock around their calls on it. */
+accel_status accel__staging_ensure(accel_device *dev, const char *fn);
+/* The enqueue of a transfer that is checked already (queue.c): the eager
+ * calls after their validation, and a graph's replay of its recorded
+ * nodes (checked when recorded or rebound). A write (to_device) of
+ * src_host into buf at byte offset, or a read of buf into dst_host; bytes
+ * > 0. Takes q->lock; a backend failure: its status, "fn: ..." relayed. */
+accel_status accel__queue_transfer(const char *fn, accel_queue *q, bool to_device,
+                                   accel_buffer *buf, size_t offset, const void *src_host,
+                                   void *dst_host, size_t bytes);
+/* The same for a copy of bytes (> 0) from src to dst (byte offsets), q on
+ * the device of one of them; across backends through the staging path. */
+accel_status accel__queue_copy_enqueue(const char *fn, accel_queue *q, accel_buffer *src,
+                                       size_t src_offset, accel_buffer *dst, size_t dst_offset,
+                                       size_t bytes);
 /* event_life.c: an event's last reference frees it. */
 void accel__event_unref(accel_event *ev);
 void accel__event_destroy(accel_event *ev);

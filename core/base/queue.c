@@ -34,7 +34,6 @@
 #include "base/drain.h"
 #include "base/handle.h"
 #include "base/objects.h"
-#include "base/retire.h"
 #include "base/staging.h"
 #include "base/status.h"
 #include "base/trace.h"
@@ -84,9 +83,7 @@ accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_f
 {
     static const char fname[] = "accel_queue_host_fn";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fname, q, ACCEL__T_QUEUE, "q", &q);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fname, q, ACCEL__T_QUEUE, "q", &q));
     if (!fn || !name)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fname,
                            fn ? "name" : "fn");
@@ -97,7 +94,7 @@ accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_f
     x->user_fn = fn;
     x->payload = user;
     pthread_mutex_lock(&q->lock);
-    st = accel__queue_enqueue_xop_locked(q, x);
+    accel_status st = accel__queue_enqueue_xop_locked(q, x);
     pthread_mutex_unlock(&q->lock);
     if (st != ACCEL_SUCCESS)
         accel__xop_free(x);
@@ -113,10 +110,8 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
         *out_queue = NULL;
     ACCEL__CALL(call);
     void *mem;
-    accel_status st =
-        accel__enter_new(&call, fn, &dev, out_queue, "out_queue", sizeof(accel_queue), &mem);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(
+        accel__enter_new(&call, fn, &dev, out_queue, "out_queue", sizeof(accel_queue), &mem));
     accel_queue *q = mem;
     accel__clear_error();
     int32_t rc = dev->be->vt->queue_create(dev->be->ctx, dev->index, &q->be);
@@ -132,12 +127,26 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
         free(q);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
-    accel_runtime *rt = dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_PUSH(rt->queues, q);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(PUSH, dev->rt, queues, q);
     *out_queue = q->handle;
     return ACCEL_SUCCESS;
+}
+
+accel_status accel__staging_ensure(accel_device *dev, const char *fn)
+{
+    accel_status st = ACCEL_SUCCESS;
+    pthread_mutex_lock(&dev->staging_lock);
+    if (!dev->staging) {
+        accel__clear_error();
+        int32_t rc = dev->be->vt->queue_create(dev->be->ctx, dev->index, &dev->staging);
+        if (rc != ACCEL_SUCCESS) {
+            dev->staging = NULL;
+            st = accel__fail_relay((accel_status)rc, "%s: creating a staging queue on %s", fn,
+                                   dev->name);
+        }
+    }
+    pthread_mutex_unlock(&dev->staging_lock);
+    return st;
 }
 
 void accel__queue_destroy(accel_queue *q)
@@ -169,20 +178,14 @@ void accel_queue_release(accel_queue *q)
     if (!q)
         return;
     ACCEL__CALL(call);
-    if (accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS) {
-        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
-        return;
-    }
     /* Calls of other threads that resolved q (ops, transfers, finishes)
      * return first; later ones see the handle dead. */
-    if (!accel__handle_retire(&call, fn, "q", q->handle))
+    if (!accel__release_begin(&call, fn, q, ACCEL__T_QUEUE, "q", &q))
         return;
     /* Shared: accel__queues_mark_and_wait may be recording on q right now. */
     accel_runtime *rt = q->dev->rt;
     pthread_rwlock_rdlock(&rt->queue_life);
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_REMOVE(rt->queues, q);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(REMOVE, rt, queues, q);
     accel__queue_destroy(q);
     pthread_rwlock_unlock(&rt->queue_life);
 }
@@ -288,9 +291,7 @@ accel_status accel_queue_finish(accel_queue *q)
 {
     static const char fn[] = "accel_queue_finish";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q));
     return finish_named(q, fn);
 }
 
@@ -319,9 +320,7 @@ static accel_status check_transfer(const char *fn, accel__call *call, accel_queu
 {
     const accel__arg args[] = {{*qp, ACCEL__T_QUEUE, "q", qp, NULL},
                                {*bufp, ACCEL__T_BUFFER, buf_arg, bufp, NULL}};
-    accel_status st = accel__call_enter(call, fn, 2, args);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__call_enter(call, fn, 2, args));
     accel_queue *q = *qp;
     accel_buffer *buf = *bufp;
     if (buf->dev != q->dev)
@@ -330,7 +329,7 @@ static accel_status check_transfer(const char *fn, accel__call *call, accel_queu
     if (!host && bytes > 0)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL with bytes = %zu", fn,
                            host_arg, bytes);
-    st = check_byte_range(fn, buf_arg, buf, offset, bytes);
+    accel_status st = check_byte_range(fn, buf_arg, buf, offset, bytes);
     if (st == ACCEL_SUCCESS)
         accel__buffer_mark_enqueued(buf);
     return st;
@@ -341,6 +340,27 @@ static accel_status check_transfer(const char *fn, accel__call *call, accel_queu
 static const char *fn_trace_name(bool to_device)
 {
     return to_device ? "accel_queue_write" : "accel_queue_read";
+}
+
+accel_status accel__queue_transfer(const char *fn, accel_queue *q, bool to_device,
+                                   accel_buffer *buf, size_t offset, const void *src_host,
+                                   void *dst_host, size_t bytes)
+{
+    const accel_backend *vt = q->dev->be->vt;
+    void *ctx = q->dev->be->ctx;
+    pthread_mutex_lock(&q->lock);
+    size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn_trace_name(to_device),
+                                                               "transfer", 0, bytes, 0, bytes)
+                                   : ACCEL__NO_SPAN;
+    accel__clear_error();
+    int32_t rc = to_device ? vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes)
+                           : vt->queue_read(ctx, q->be, buf->be, offset, dst_host, bytes);
+    if (span != ACCEL__NO_SPAN)
+        accel__trace_end_locked(q, span, rc);
+    pthread_mutex_unlock(&q->lock);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    return ACCEL_SUCCESS;
 }
 
 /* A host <-> buffer transfer: to_device writes src_host into buf, else
@@ -364,21 +384,7 @@ static accel_status do_transfer(const char *fn, accel__call *call, accel_queue *
                                           &st))
             return st;
     }
-    const accel_backend *vt = q->dev->be->vt;
-    void *ctx = q->dev->be->ctx;
-    pthread_mutex_lock(&q->lock);
-    size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn_trace_name(to_device),
-                                                               "transfer", 0, bytes, 0, bytes)
-                                   : ACCEL__NO_SPAN;
-    accel__clear_error();
-    int32_t rc = to_device ? vt->queue_write(ctx, q->be, buf->be, offset, src_host, bytes)
-                           : vt->queue_read(ctx, q->be, buf->be, offset, dst_host, bytes);
-    if (span != ACCEL__NO_SPAN)
-        accel__trace_end_locked(q, span, rc);
-    pthread_mutex_unlock(&q->lock);
-    if (rc != ACCEL_SUCCESS)
-        return accel__fail_relay((accel_status)rc, "%s", fn);
-    return ACCEL_SUCCESS;
+    return accel__queue_transfer(fn, q, to_device, buf, offset, src_host, dst_host, bytes);
 }
 
 static accel_status do_write(const char *fn, accel__call *call, accel_queue **qp, accel_buffer *dst,
@@ -535,6 +541,29 @@ static accel_status cross_copy_locked(const char *fn, accel_queue *q, accel_buff
     return ACCEL_SUCCESS;
 }
 
+accel_status accel__queue_copy_enqueue(const char *fn, accel_queue *q, accel_buffer *src,
+                                       size_t src_offset, accel_buffer *dst, size_t dst_offset,
+                                       size_t bytes)
+{
+    accel_status st;
+    pthread_mutex_lock(&q->lock);
+    if (src->dev->be == dst->dev->be) {
+        size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn, "transfer", 0,
+                                                                   2 * (uint64_t)bytes, 0, bytes)
+                                       : ACCEL__NO_SPAN;
+        accel__clear_error();
+        int32_t rc = q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset,
+                                                dst->be, dst_offset, bytes);
+        if (span != ACCEL__NO_SPAN)
+            accel__trace_end_locked(q, span, rc);
+        st = rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
+    } else {
+        st = cross_copy_locked(fn, q, src, src_offset, dst, dst_offset, bytes);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return st;
+}
+
 accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offset,
                               accel_buffer *dst, size_t dst_offset, size_t bytes)
 {
@@ -545,15 +574,13 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
     const accel__arg args[] = {{q, ACCEL__T_QUEUE, "q", &q, NULL},
                                {src, ACCEL__T_BUFFER, "src", &src, NULL},
                                {dst, ACCEL__T_BUFFER, "dst", &dst, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 3, args);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__call_enter(&call, fn, 3, args));
     if (q->dev != src->dev && q->dev != dst->dev)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
                            "%s: q is on %s but src is on %s and dst on %s (q must be on one of "
                            "them)",
                            fn, q->dev->name, src->dev->name, dst->dev->name);
-    st = check_byte_range(fn, "src", src, src_offset, bytes);
+    accel_status st = check_byte_range(fn, "src", src, src_offset, bytes);
     if (st == ACCEL_SUCCESS)
         st = check_byte_range(fn, "dst", dst, dst_offset, bytes);
     if (st != ACCEL_SUCCESS)
@@ -572,20 +599,5 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
         return st;
     accel__buffer_mark_enqueued(src);
     accel__buffer_mark_enqueued(dst);
-    pthread_mutex_lock(&q->lock);
-    if (src->dev->be == dst->dev->be) {
-        size_t span = ACCEL__TRACING() ? accel__trace_begin_locked(q, fn, "transfer", 0,
-                                                                   2 * (uint64_t)bytes, 0, bytes)
-                                       : ACCEL__NO_SPAN;
-        accel__clear_error();
-        int32_t rc = q->dev->be->vt->queue_copy(q->dev->be->ctx, q->be, src->be, src_offset,
-                                                dst->be, dst_offset, bytes);
-        if (span != ACCEL__NO_SPAN)
-            accel__trace_end_locked(q, span, rc);
-        st = rc == ACCEL_SUCCESS ? ACCEL_SUCCESS : accel__fail_relay((accel_status)rc, "%s", fn);
-    } else {
-        st = cross_copy_locked(fn, q, src, src_offset, dst, dst_offset, bytes);
-    }
-    pthread_mutex_unlock(&q->lock);
-    return st;
+    return accel__queue_copy_enqueue(fn, q, src, src_offset, dst, dst_offset, bytes);
 }

@@ -55,3 +55,8 @@ void accel__sbuf_put(accel__sbuf *b, const char *fmt, ...)
     va_end(ap);
     b->len += (size_t)n;
 }
+
+char *accel__str_dup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}

@@ -28,4 +28,7 @@ void accel__sbuf_add(accel__sbuf *b, const char *s, size_t n);
 /* Append the string s, as accel__sbuf_put. */
 void accel__sbuf_str(accel__sbuf *b, const char *s);
 
+/* A malloc'd copy of s; NULL where s is NULL or memory ran out. */
+char *accel__str_dup(const char *s);
+
 #endif /* ACCEL_CORE_BASE_SBUF_H */

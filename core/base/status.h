@@ -7,6 +7,7 @@
 #include <stdarg.h>
 
 #include "accel/accel.h"
+#include "try.h" /* ACCEL__TRY */
 
 #if defined(__GNUC__)
 #define ACCEL__PRINTF(f, a) __attribute__((format(printf, f, a)))

@@ -13,6 +13,7 @@
  * becomes that size, so a caller built against an older, smaller struct is
  * never overrun. Nothing else of the struct is read before struct_size.
  * A NULL struct is refused (ACCEL_ERROR_INVALID_ARGUMENT). */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -28,15 +29,34 @@ static accel_status too_small(const char *fn, const char *arg, uint32_t size, si
                        fn, arg, size, v1);
 }
 
+/* Where p is not NULL, *size_out = p's struct_size, refused (with "fn: arg
+ * is NULL" or too_small's message) where below v1. */
+static accel_status read_size(const char *fn, const char *arg, const void *p, size_t v1,
+                              uint32_t *size_out)
+{
+    if (!p)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, arg);
+    memcpy(size_out, p, sizeof *size_out);
+    return *size_out < v1 ? too_small(fn, arg, *size_out, v1) : ACCEL_SUCCESS;
+}
+
+bool accel__struct_init(void *s, size_t bytes)
+{
+    if (!s)
+        return false;
+    memset(s, 0, bytes);
+    uint32_t now = (uint32_t)bytes;
+    memcpy(s, &now, sizeof now);
+    return true;
+}
+
 accel_status accel__struct_in(const char *fn, const char *arg, const void *in, size_t v1,
                               size_t ours, void *local)
 {
-    if (!in)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, arg);
-    uint32_t size;
-    memcpy(&size, in, sizeof size);
-    if (size < v1)
-        return too_small(fn, arg, size, v1);
+    uint32_t size = 0;
+    accel_status st = read_size(fn, arg, in, v1, &size);
+    if (st != ACCEL_SUCCESS)
+        return st;
     memcpy(local, in, size < ours ? size : ours);
     uint32_t now = (uint32_t)ours;
     memcpy(local, &now, sizeof now);
@@ -46,12 +66,10 @@ accel_status accel__struct_in(const char *fn, const char *arg, const void *in, s
 accel_status accel__struct_out_size(const char *fn, const char *arg, const void *out, size_t v1,
                                     size_t ours, size_t *out_bytes)
 {
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, arg);
-    uint32_t size;
-    memcpy(&size, out, sizeof size);
-    if (size < v1)
-        return too_small(fn, arg, size, v1);
+    uint32_t size = 0;
+    accel_status st = read_size(fn, arg, out, v1, &size);
+    if (st != ACCEL_SUCCESS)
+        return st;
     *out_bytes = size < ours ? size : ours;
     return ACCEL_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #ifndef ACCEL_CORE_BASE_STRUCT_SIZE_H
 #define ACCEL_CORE_BASE_STRUCT_SIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "accel/accel.h"
@@ -20,6 +21,9 @@
 #define ACCEL__VERIFY_STATS_SIZE_V1 ACCEL__SIZE_UPTO(accel_verify_stats, repro_files)
 #define ACCEL__REPORT_ROW_SIZE_V1 ACCEL__SIZE_UPTO(accel_report_row, reason)
 
+/* An _init function's start: where s is not NULL, zero its bytes and set its
+ * struct_size (the first uint32_t) to bytes; false where s is NULL. */
+bool accel__struct_init(void *s, size_t bytes);
 /* In: refuse struct_size < v1 (ACCEL_ERROR_INVALID_ARGUMENT, "fn:
  * arg->struct_size ..."), else copy the caller's first min(struct_size,
  * ours) bytes over *local (which holds the _init defaults) and set local's

@@ -6,7 +6,6 @@
  * mode. The queue keeps its xops in a list; finished ones without an error
  * are reaped at the next enqueue, the rest at the queue's next finish, which
  * reports the oldest error (the plugin cannot make it sticky for us). */
-#include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -15,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/backoff.h"
 #include "base/drain.h"
 #include "base/objects.h"
 #include "base/status.h"
@@ -102,14 +101,7 @@ void accel__be_event_wait(const accel_backend *vt, void *ctx, accel_be_event *ev
         int32_t rc = vt->event_query(ctx, ev, &done);
         if (rc != ACCEL_SUCCESS || done)
             return; /* a failure belongs to the recording queue, not to us */
-        if (spin < 64) {
-            sched_yield();
-            continue;
-        }
-        struct timespec ts = {0, sleep_ns};
-        nanosleep(&ts, NULL);
-        if (sleep_ns < 500000)
-            sleep_ns *= 2;
+        accel__backoff(spin, &sleep_ns, 500000);
     }
 }
 

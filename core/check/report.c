@@ -90,9 +90,7 @@ void accel__report_fused(accel_runtime *rt, const accel_device *dev, const char 
 accel_status accel_report_enable(accel_runtime *rt, bool on)
 {
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, "accel_report_enable", rt, ACCEL__T_RUNTIME, "rt", &rt);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, "accel_report_enable", rt, ACCEL__T_RUNTIME, "rt", &rt));
     rt->policy->report = on;
     accel__policy_update_checked(rt);
     return ACCEL_SUCCESS;
@@ -229,9 +227,7 @@ static accel_status format_report(const accel_runtime *rt, char *buf, size_t cap
 accel_status accel_report_format(const accel_runtime *rt, char *buf, size_t cap, size_t *out_len)
 {
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, "accel_report_format", rt, ACCEL__T_RUNTIME, "rt", &rt);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, "accel_report_format", rt, ACCEL__T_RUNTIME, "rt", &rt));
     return format_report(rt, buf, cap, out_len);
 }
 

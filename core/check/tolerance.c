@@ -15,14 +15,13 @@
 
 #include "base/optable.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 #include "check/tolerance.h"
 
 void accel_tolerance_op_init(accel_tolerance_op *t)
 {
-    if (!t)
+    if (!accel__struct_init(t, sizeof *t))
         return;
-    memset(t, 0, sizeof *t);
-    t->struct_size = sizeof *t;
     t->batch_count = 1;
 }
 
@@ -457,21 +456,10 @@ static void compare_bits(cmp_state *s, const accel_tolerance_op *d, const void *
                          const void *exp)
 {
     accel_dtype dt = d->op == ACCEL_OP_ARGSORT ? ACCEL_I64 : (accel_dtype)d->dtype;
-    size_t es = accel_dtype_size(dt), n = d->counts[d->num_operands - 1];
-    for (size_t i = 0; i < n; i++) {
-        s->r.checked++;
-        if (same_bits(got, exp, es, i))
-            continue;
-        note_worst(s, i, INFINITY, 0);
-        if (s->r.bad++ == 0) {
-            s->r.first_bad = i;
-            s->r.got = load(dt, got, i);
-            s->r.expected = load(dt, exp, i);
-            s->r.error = INFINITY;
-            s->r.bound = 0;
-            s->r.worst_ratio = INFINITY;
-        }
-    }
+    size_t n = d->counts[d->num_operands - 1];
+    /* Each element as one that must not change: the same bits as exp's. */
+    for (size_t i = 0; i < n; i++)
+        check_kept(s, i, got, exp, dt);
     s->r.rule = "bit-identical";
 }
 

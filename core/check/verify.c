@@ -34,6 +34,7 @@
 #include "base/handle.h"
 #include "base/objects.h"
 #include "base/optable.h"
+#include "base/sbuf.h"
 #include "base/staging.h"
 #include "base/status.h"
 #include "base/struct_size.h"
@@ -42,17 +43,6 @@
 #include "check/repro.h"
 #include "check/tolerance.h"
 #include "check/verify_job.h"
-
-static char *dup_str(const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
 
 /* ------------------------------------------------------------ the policy */
 
@@ -75,7 +65,7 @@ accel_status accel__policy_open(accel_runtime *rt, const char *fn)
     p->verify_seed = 0x5eedu;
     p->verify_fail = cfg->verify_fail;
     p->fallback_on_oom = cfg->fallback_on_oom;
-    if (cfg->verify_repro_dir && !(p->verify_repro_dir = dup_str(cfg->verify_repro_dir)))
+    if (cfg->verify_repro_dir && !(p->verify_repro_dir = accel__str_dup(cfg->verify_repro_dir)))
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     char where[4200];
     if (cfg->verify && accel__device_find(rt, cfg->verify, &p->verify_ref) != ACCEL_SUCCESS) {
@@ -100,10 +90,8 @@ accel_status accel__policy_open(accel_runtime *rt, const char *fn)
 
 void accel_verify_options_init(accel_verify_options *o)
 {
-    if (!o)
+    if (!accel__struct_init(o, sizeof *o))
         return;
-    memset(o, 0, sizeof *o);
-    o->struct_size = sizeof *o;
     o->sample = 1.0;
     o->guard_elements = 4;
 }
@@ -112,12 +100,11 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
 {
     static const char fn[] = "accel_verify_configure";
     ACCEL__CALL(call);
-    accel_status st = accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, o, "o");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, o, "o"));
     accel_verify_options opts;
     accel_verify_options_init(&opts);
-    st = accel__struct_in(fn, "o", o, ACCEL__VERIFY_OPTIONS_SIZE_V1, sizeof opts, &opts);
+    accel_status st =
+        accel__struct_in(fn, "o", o, ACCEL__VERIFY_OPTIONS_SIZE_V1, sizeof opts, &opts);
     if (st != ACCEL_SUCCESS)
         return st;
     o = &opts;
@@ -131,7 +118,7 @@ accel_status accel_verify_configure(accel_runtime *rt, const accel_verify_option
             return accel__fail(st, "%s: reference: %s", fn, accel_last_error());
     }
     char *dir = NULL;
-    if (o->repro_dir && *o->repro_dir && !(dir = dup_str(o->repro_dir)))
+    if (o->repro_dir && *o->repro_dir && !(dir = accel__str_dup(o->repro_dir)))
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     accel__policy *p = rt->policy;
     /* The old folder name may still be in use by a job's copy; jobs copy it. */
@@ -151,11 +138,10 @@ accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats 
 {
     static const char fn[] = "accel_verify_stats_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out, "out");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out, "out"));
     size_t bytes;
-    st = accel__struct_out_size(fn, "out", out, ACCEL__VERIFY_STATS_SIZE_V1, sizeof *out, &bytes);
+    accel_status st =
+        accel__struct_out_size(fn, "out", out, ACCEL__VERIFY_STATS_SIZE_V1, sizeof *out, &bytes);
     if (st != ACCEL_SUCCESS)
         return st;
     const accel__policy *p = rt->policy;
@@ -248,7 +234,7 @@ static vjob *vjob_new(accel_queue *q, const accel_op_desc *d)
     j->esize = accel__operand_esize(d, d->num_operands - 1); /* the output's */
     j->fail = p->verify_fail;
     j->seed = p->verify_seed;
-    if (p->verify_repro_dir && !(j->repro_dir = dup_str(p->verify_repro_dir)))
+    if (p->verify_repro_dir && !(j->repro_dir = accel__str_dup(p->verify_repro_dir)))
         goto oom;
     for (uint32_t i = 0; i < d->num_operands; i++) {
         j->pre[i] = malloc(d->operands[i].count * accel__operand_esize(d, i) + 1);

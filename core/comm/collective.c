@@ -15,8 +15,8 @@
 
 #include "base/handle.h"
 #include "base/objects.h"
-#include "base/retire.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 #include "comm/comm.h"
 
 /* A communicator is a handle of the handle table (ACCEL__T_COMM), as every
@@ -31,10 +31,7 @@ struct accel_device_comm {
 
 void accel_collective_desc_init(accel_collective_desc *d)
 {
-    if (!d)
-        return;
-    memset(d, 0, sizeof *d);
-    d->struct_size = sizeof *d;
+    accel__struct_init(d, sizeof *d);
 }
 
 /* dev is the object (resolved by the caller's accel__enter). */
@@ -119,9 +116,7 @@ accel_status accel_device_comm_create(accel_device *dev, const void *id, size_t 
         free(c);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
-    pthread_mutex_lock(&dev->rt->lock);
-    ACCEL__LIST_PUSH(dev->rt->comms, c);
-    pthread_mutex_unlock(&dev->rt->lock);
+    ACCEL__RT_LIST(PUSH, dev->rt, comms, c);
     *out_comm = c->handle;
     return ACCEL_SUCCESS;
 }
@@ -138,17 +133,10 @@ void accel_device_comm_release(accel_device_comm *comm)
         return;
     static const char fn[] = "accel_device_comm_release";
     ACCEL__CALL(call);
-    if (accel__enter(&call, fn, comm, ACCEL__T_COMM, "comm", &comm) != ACCEL_SUCCESS) {
-        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
-        return;
-    }
     /* Collectives of other threads that resolved comm return first. */
-    if (!accel__handle_retire(&call, fn, "comm", comm->handle))
+    if (!accel__release_begin(&call, fn, comm, ACCEL__T_COMM, "comm", &comm))
         return;
-    accel_runtime *rt = comm->dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_REMOVE(rt->comms, comm);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(REMOVE, comm->dev->rt, comms, comm);
     comm_destroy(comm);
 }
 
@@ -209,9 +197,7 @@ accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_queue *q,
         args[n++] = (accel__arg){d->send.buffer, ACCEL__T_BUFFER, "send", &send, ".buffer"};
     if (d->recv.buffer || d->recv.count)
         args[n++] = (accel__arg){d->recv.buffer, ACCEL__T_BUFFER, "recv", &recv, ".buffer"};
-    accel_status st = accel__call_enter(&call, name, n, args);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__call_enter(&call, name, n, args));
     if (q->dev != comm->dev)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: q is on %s, the communicator on %s",
                            name, q->dev->name, comm->dev->name);
@@ -223,7 +209,7 @@ accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_queue *q,
     bd.op = (uint32_t)d->op;
     bd.name = name;
     bd.root = d->root;
-    st = operand(comm, name, "send", d->send, send, &bd.send);
+    accel_status st = operand(comm, name, "send", d->send, send, &bd.send);
     if (st == ACCEL_SUCCESS)
         st = operand(comm, name, "recv", d->recv, recv, &bd.recv);
     if (st != ACCEL_SUCCESS)

@@ -100,9 +100,7 @@ accel_status accel_queue_begin_capture(accel_queue *q)
 {
     static const char fn[] = "accel_queue_begin_capture";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q));
     if (tl_capture && tl_capture->dead) {
         free(tl_capture);
         tl_capture = NULL;

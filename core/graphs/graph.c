@@ -18,7 +18,6 @@
 #include "base/loader.h"
 #include "base/objects.h"
 #include "base/optable.h"
-#include "base/retire.h"
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "base/trace.h"
@@ -219,19 +218,14 @@ accel_status accel__graph_instantiate_new(accel_graph *g, const char *fn)
 
 void accel_graph_options_init(accel_graph_options *opt)
 {
-    if (!opt)
-        return;
-    memset(opt, 0, sizeof *opt);
-    opt->struct_size = sizeof *opt;
+    accel__struct_init(opt, sizeof *opt);
 }
 
 accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *opt)
 {
     static const char fn[] = "accel_graph_instantiate";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g));
     uint32_t flags = 0;
     if (opt) {
         if (opt->struct_size < offsetof(accel_graph_options, flags) + sizeof opt->flags)
@@ -246,7 +240,7 @@ accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *
         flags = opt->flags;
     }
     pthread_mutex_lock(&g->lock);
-    st = instantiate_locked(g, flags, fn);
+    accel_status st = instantiate_locked(g, flags, fn);
     pthread_mutex_unlock(&g->lock);
     return st;
 }
@@ -304,8 +298,9 @@ static void unpin_all(const accel_graph *g, accel__hslot **pins)
     free(pins);
 }
 
-/* Replay of a node that is no op: a transfer through the public queue call
- * the eager program would make, or an event record. */
+/* Replay of a node that is no op: a transfer as the eager call enqueues it
+ * once checked (the node was checked when recorded or rebound, and launch
+ * has pinned its buffers), or an event record. */
 static accel_status replay_move(accel_queue *q, const accel__gnode *n)
 {
     const accel_graph_node_desc *d = &n->be;
@@ -313,13 +308,14 @@ static accel_status replay_move(accel_queue *q, const accel__gnode *n)
     case ACCEL_GRAPH_NODE_OP: /* submitted by replay_locked */
         break;
     case ACCEL_GRAPH_NODE_WRITE:
-        return accel_queue_write(q->handle, n->buf[0]->handle, d->dst_offset, d->host_src,
-                                 d->bytes);
+        return accel__queue_transfer("accel_queue_write", q, true, n->buf[0], d->dst_offset,
+                                     d->host_src, NULL, d->bytes);
     case ACCEL_GRAPH_NODE_READ:
-        return accel_queue_read(q->handle, n->buf[0]->handle, d->src_offset, d->host_dst, d->bytes);
+        return accel__queue_transfer("accel_queue_read", q, false, n->buf[0], d->src_offset, NULL,
+                                     d->host_dst, d->bytes);
     case ACCEL_GRAPH_NODE_COPY:
-        return accel_queue_copy(q->handle, n->buf[0]->handle, d->src_offset, n->buf[1]->handle,
-                                d->dst_offset, d->bytes);
+        return accel__queue_copy_enqueue("accel_queue_copy", q, n->buf[0], d->src_offset, n->buf[1],
+                                         d->dst_offset, d->bytes);
     case ACCEL_GRAPH_NODE_EVENT_RECORD: {
         /* The graph holds the event, whose handle the caller may have
          * released: recorded on the backend directly. */
@@ -344,18 +340,21 @@ static accel_status replay_locked(accel_graph *g, accel_queue *q, const char *fn
         const accel__gexec *x = &g->exec[e];
         size_t i = x->first;
         const accel__gnode *n = &g->nodes[i];
-        const accel_op_desc *op = x->f                                ? accel__fused_desc(x->f)
-                                  : n->be.kind == ACCEL_GRAPH_NODE_OP ? &n->be.op
-                                                                      : NULL;
+        const accel_op_desc *op = n->be.kind == ACCEL_GRAPH_NODE_OP ? &n->be.op : NULL;
+        const char *kname = NULL, *kops = NULL;
+        if (x->f) { /* one fused kernel for nodes i .. i + count - 1 */
+            op = accel__fused_desc(x->f);
+            kname = accel__fused_name(x->f);
+            kops = accel__fused_ops(x->f);
+        }
         accel_status st = op ? accel__submit(q, op, 0) : replay_move(q, n);
         if (st != ACCEL_SUCCESS && x->f)
             return accel__fail(st, "%s: nodes %zu-%zu (fused): %s", fn, i, i + x->count - 1,
                                accel_last_error());
         if (st != ACCEL_SUCCESS)
             return accel__fail(st, "%s: node %zu: %s", fn, i, accel_last_error());
-        if (x->f)
-            accel__report_fused(q->dev->rt, q->dev, accel__fused_name(x->f), accel__fused_ops(x->f),
-                                (uint32_t)x->count);
+        if (kname)
+            accel__report_fused(q->dev->rt, q->dev, kname, kops, (uint32_t)x->count);
     }
     return ACCEL_SUCCESS;
 }
@@ -738,9 +737,7 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
 {
     static const char fn[] = "accel_graph_set_host";
     ACCEL__CALL(call);
-    accel_status st = accel__enter_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, new_ptr, "new_ptr");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, new_ptr, "new_ptr"));
     pthread_mutex_lock(&g->lock);
     size_t uses = 0;
     for (size_t i = 0; i < g->n; i++) {
@@ -788,12 +785,10 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
 {
     static const char fn[] = "accel_graph_node_info_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g));
     size_t out_bytes = 0; /* struct_size both ways (struct_size.c) */
-    st = accel__struct_out_size(fn, "out", out, ACCEL__SIZE_UPTO(accel_graph_node_info, bytes),
-                                sizeof *out, &out_bytes);
+    accel_status st = accel__struct_out_size(
+        fn, "out", out, ACCEL__SIZE_UPTO(accel_graph_node_info, bytes), sizeof *out, &out_bytes);
     if (st != ACCEL_SUCCESS)
         return st;
     if (node >= g->n)
@@ -845,18 +840,12 @@ void accel_graph_release(accel_graph *g)
     if (!g)
         return;
     ACCEL__CALL(call);
-    if (accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g) != ACCEL_SUCCESS) {
-        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
-        return;
-    }
     /* Calls of other threads that resolved g (launches, setters) return
      * first; later ones see the handle dead. */
-    if (!accel__handle_retire(&call, fn, "g", g->handle))
+    if (!accel__release_begin(&call, fn, g, ACCEL__T_GRAPH, "g", &g))
         return;
     accel_runtime *rt = g->dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_REMOVE(rt->graphs, g);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(REMOVE, rt, graphs, g);
     pthread_mutex_lock(&g->lock);
     /* The temporaries' handles die first, and calls of other threads that
      * resolved one finish enqueueing (as accel_buffer_release). They may
@@ -873,9 +862,7 @@ void accel_graph_release(accel_graph *g)
     accel__fuse_plan_free(g, true);
     for (size_t t = 0; t < g->ntemps; t++) {
         accel_buffer *buf = g->temps[t];
-        pthread_mutex_lock(&rt->lock);
-        ACCEL__LIST_REMOVE(rt->buffers, buf);
-        pthread_mutex_unlock(&rt->lock);
+        ACCEL__RT_LIST(REMOVE, rt, buffers, buf);
         accel__buffer_destroy(buf);
     }
     g->ntemps = 0;

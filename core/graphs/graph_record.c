@@ -78,10 +78,7 @@ accel_status accel__graph_publish(accel_graph *g, const char *fn, accel_graph **
         accel__graph_free(g);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
-    accel_runtime *rt = g->dev->rt;
-    pthread_mutex_lock(&rt->lock);
-    ACCEL__LIST_PUSH(rt->graphs, g);
-    pthread_mutex_unlock(&rt->lock);
+    ACCEL__RT_LIST(PUSH, g->dev->rt, graphs, g);
     *out = g->handle;
     return ACCEL_SUCCESS;
 }

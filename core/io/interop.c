@@ -31,9 +31,7 @@ accel_status accel_buffer_native_pointer(const accel_buffer *buf, void **out_ptr
     ACCEL__CALL(call);
     if (out_ptr)
         *out_ptr = NULL;
-    accel_status st = accel__enter(&call, fn, buf, ACCEL__T_BUFFER, "buf", &buf);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, buf, ACCEL__T_BUFFER, "buf", &buf));
     if (!out_ptr)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_ptr is NULL", fn);
     const accel__backend *be = buf->dev->be;
@@ -56,9 +54,7 @@ accel_status accel_queue_native_stream(const accel_queue *q, void **out_stream)
     ACCEL__CALL(call);
     if (out_stream)
         *out_stream = NULL;
-    accel_status st = accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q));
     if (!out_stream)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_stream is NULL", fn);
     const accel__backend *be = q->dev->be;
@@ -74,9 +70,7 @@ accel_status accel_buffer_wrap(accel_device *dev, void *native_ptr, size_t bytes
     ACCEL__CALL(call);
     if (out_buffer)
         *out_buffer = NULL;
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev));
     if (!out_buffer)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_buffer is NULL", fn);
     if (!native_ptr && bytes > 0)

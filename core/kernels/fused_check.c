@@ -80,10 +80,12 @@ static long double monotone_move(long double (*f)(long double), long double x, l
     return hi > lo ? hi : lo;
 }
 
-/* One op: the reference result *r (exact from its inputs, then rounded) and
- * its bound *e. */
-static void step(uint32_t dt, uint32_t op, const long double *x, const long double *ex,
-                 const long double *s, long double *r, long double *e)
+/* The exact result v of op on x (each off by at most ex) and scalars s, the
+ * bound prop of how far the inputs' errors move it, and the magnitude mag
+ * its rounding error scales with (-1: |v|). */
+static void exact_step(uint32_t op, const long double *x, const long double *ex,
+                       const long double *s, long double *out_v, long double *out_prop,
+                       long double *out_mag)
 {
     long double v = 0, prop = 0, mag = -1;
     long double a = x[0], b = x[1], ea = ex[0], eb = ex[1];
@@ -176,6 +178,16 @@ static void step(uint32_t dt, uint32_t op, const long double *x, const long doub
         v = NAN, prop = INFINITY; /* never fused (fuse.c) */
         break;
     }
+    *out_v = v, *out_prop = prop, *out_mag = mag;
+}
+
+/* One op: the reference result *r (exact from its inputs, then rounded) and
+ * its bound *e. */
+static void step(uint32_t dt, uint32_t op, const long double *x, const long double *ex,
+                 const long double *s, long double *r, long double *e)
+{
+    long double v, prop, mag;
+    exact_step(op, x, ex, s, &v, &prop, &mag);
     if (isnan(prop))
         prop = INFINITY;
     *r = round_to(dt, v);

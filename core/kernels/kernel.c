@@ -18,30 +18,16 @@
 
 #include "base/handle.h"
 #include "base/objects.h"
-#include "base/retire.h"
+#include "base/sbuf.h"
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "kernels/kernel_cache.h"
 #include "kernels/kernel_twin.h"
 #include "kernels/kernels.h"
 
-static char *dup_str(const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 void accel_kernel_options_init(accel_kernel_options *o)
 {
-    if (!o)
-        return;
-    memset(o, 0, sizeof *o);
-    o->struct_size = sizeof *o;
+    accel__struct_init(o, sizeof *o);
 }
 
 /* ------------------------------------------------------------ parsing */
@@ -177,9 +163,7 @@ static accel_status kernel_new(const char *fn, accel__call *call, accel_runtime 
     *out = NULL;
     if (user_out)
         *user_out = NULL;
-    accel_status st = accel__enter(call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt));
     if (!user_out)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     if (!name || !is_ident(name, strlen(name)) || strlen(name) >= ACCEL__KNAME_MAX)
@@ -200,7 +184,7 @@ static accel_status kernel_new(const char *fn, accel__call *call, accel_runtime 
     snprintf(k->label, sizeof k->label, "kernel %s", name);
     k->tolerance_ulp = opt && opt->tolerance_ulp ? opt->tolerance_ulp : 4;
     k->debug = opt && opt->debug;
-    if (opt && opt->cuda_options && !(k->cuda_options = dup_str(opt->cuda_options))) {
+    if (opt && opt->cuda_options && !(k->cuda_options = accel__str_dup(opt->cuda_options))) {
         free(k);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
@@ -246,9 +230,7 @@ static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kerne
         *out = NULL;
         return accel__fail(st, "%s: out of host memory", fn);
     }
-    pthread_mutex_lock(&k->rt->lock);
-    ACCEL__LIST_PUSH(k->rt->kernels, k);
-    pthread_mutex_unlock(&k->rt->lock);
+    ACCEL__RT_LIST(PUSH, k->rt, kernels, k);
     *out = k->handle;
     return ACCEL_SUCCESS;
 }
@@ -298,7 +280,7 @@ accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name
         st = parse_params(fn, k, out_params, true, "out_params");
     if (st == ACCEL_SUCCESS && k->nparams == k->nin)
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_params declares no output", fn);
-    if (st == ACCEL_SUCCESS && !(k->body = dup_str(body)))
+    if (st == ACCEL_SUCCESS && !(k->body = accel__str_dup(body)))
         st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     if (st != ACCEL_SUCCESS) {
         kernel_free(k);
@@ -356,10 +338,10 @@ accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
             if (*e == '=' && e[1] != '=')
                 pm = e + 1;
         }
-        k->map = dup_str(map);
-        k->reduce = dup_str(reduce);
-        k->identity = dup_str(identity);
-        k->post = dup_str(pm);
+        k->map = accel__str_dup(map);
+        k->reduce = accel__str_dup(reduce);
+        k->identity = accel__str_dup(identity);
+        k->post = accel__str_dup(pm);
         if (!k->map || !k->reduce || !k->identity || !k->post)
             st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
@@ -415,7 +397,7 @@ static char *twin_problem(const char *blank)
             char buf[384];
             snprintf(buf, sizeof buf, "%.*s (line %u): %s", (int)(n < 64 ? n : 64), blank + i,
                      line_of(blank, i), bad[j].why);
-            return dup_str(buf);
+            return accel__str_dup(buf);
         }
     }
     return NULL;
@@ -633,7 +615,7 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: source is NULL", fn);
         goto fail;
     }
-    if (!(k->source = dup_str(source)) || !(blank = dup_str(source))) {
+    if (!(k->source = accel__str_dup(source)) || !(blank = accel__str_dup(source))) {
         st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
         goto fail;
     }
@@ -668,16 +650,10 @@ void accel_kernel_release(accel_kernel *k)
     ACCEL__CALL(call);
     if (!k)
         return;
-    if (accel__enter(&call, fn, k, ACCEL__T_KERNEL, "k", &k) != ACCEL_SUCCESS) {
-        accel__log(ACCEL_LOG_WARN, "%s", accel_last_error());
-        return;
-    }
     /* Launches of other threads that resolved k return first. */
-    if (!accel__handle_retire(&call, fn, "k", k->handle))
+    if (!accel__release_begin(&call, fn, k, ACCEL__T_KERNEL, "k", &k))
         return;
-    pthread_mutex_lock(&k->rt->lock);
-    ACCEL__LIST_REMOVE(k->rt->kernels, k);
-    pthread_mutex_unlock(&k->rt->lock);
+    ACCEL__RT_LIST(REMOVE, k->rt, kernels, k);
     accel__kernel_unref(k);
 }
 
@@ -772,7 +748,7 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
         }
         free(src);
         if (b->status != ACCEL_SUCCESS)
-            b->message = dup_str(accel_last_error());
+            b->message = accel__str_dup(accel_last_error());
         b->next = k->builds;
         k->builds = b;
     }
@@ -793,9 +769,7 @@ accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t sca
     ACCEL__CALL(call);
     accel__arg h[2] = {{k, ACCEL__T_KERNEL, "k", &k, NULL},
                        {dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, h);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__call_enter(&call, fn, 2, h));
     if (k->kind == ACCEL_KERNEL_RAW)
         scalar_mask = 0;
     if (k->nin < 32 && (scalar_mask >> k->nin) != 0)
@@ -811,9 +785,7 @@ accel_status accel_kernel_compiler_get(accel_device *dev, char *out, size_t size
     static const char fn[] = "accel_kernel_compiler_get";
     ACCEL__CALL(call);
     accel__arg h[1] = {{dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 1, h);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__call_enter(&call, fn, 1, h));
     if (!out || size == 0)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL or size is 0", fn);
     out[0] = '\0';
@@ -840,9 +812,7 @@ accel_status accel_kernel_source_get(accel_kernel *k, accel_device *dev, uint32_
     ACCEL__CALL(call);
     accel__arg h[2] = {{k, ACCEL__T_KERNEL, "k", &k, NULL},
                        {dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, h);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__call_enter(&call, fn, 2, h));
     if (!out && size)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL but size is %zu", fn,
                            size);
@@ -872,13 +842,11 @@ accel_status accel_kernel_cache_stats_get(const accel_runtime *rt, accel_kernel_
 {
     static const char fn[] = "accel_kernel_cache_stats_get";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt));
     size_t bytes = 0;
-    st = accel__struct_out_size(fn, "out", out,
-                                ACCEL__SIZE_UPTO(accel_kernel_cache_stats, disabled_reason),
-                                sizeof *out, &bytes);
+    accel_status st = accel__struct_out_size(
+        fn, "out", out, ACCEL__SIZE_UPTO(accel_kernel_cache_stats, disabled_reason), sizeof *out,
+        &bytes);
     if (st != ACCEL_SUCCESS)
         return st;
     accel__kcache_counters c;

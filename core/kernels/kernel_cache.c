@@ -477,6 +477,26 @@ static accel_status lookup_locked(accel_runtime *rt, accel__kcache *c, accel_dev
     return st;
 }
 
+/* The thread's message after program_build failed with st on dev: the
+ * compile log (else the plugin's message) under the compiler's name, the
+ * first two words of the backend's identity. */
+static void build_failed(const char *name, const accel_device *dev, const char *identity,
+                         accel_status st, const char *log)
+{
+    char plugin_msg[1024];
+    snprintf(plugin_msg, sizeof plugin_msg, "%s", accel_last_error());
+    /* "cc /usr/bin/gcc-12 size ..." -> "cc /usr/bin/gcc-12" */
+    int idn = 0;
+    for (int sp = 0; identity[idn] && !(identity[idn] == ' ' && ++sp == 2); idn++)
+        ;
+    if (st == ACCEL_ERROR_COMPILE)
+        accel__set_error("%s: compile error on %s (%.*s):\n%s", name, dev->name, idn,
+                         identity[0] ? identity : dev->be->name, log && log[0] ? log : plugin_msg);
+    else
+        accel__set_error("%s: building on %s failed: %s", name, dev->name,
+                         plugin_msg[0] ? plugin_msg : accel_status_string(st));
+}
+
 accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const char *name,
                                  uint32_t language, const char *source, const char *entry,
                                  const char *options, accel_be_program **out)
@@ -543,19 +563,7 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
         c->misses++;
         if (st != ACCEL_SUCCESS) {
             c->failures++;
-            char plugin_msg[1024];
-            snprintf(plugin_msg, sizeof plugin_msg, "%s", accel_last_error());
-            /* "cc /usr/bin/gcc-12 size ..." -> "cc /usr/bin/gcc-12" */
-            int idn = 0;
-            for (int sp = 0; identity[idn] && !(identity[idn] == ' ' && ++sp == 2); idn++)
-                ;
-            if (st == ACCEL_ERROR_COMPILE)
-                accel__set_error("%s: compile error on %s (%.*s):\n%s", name, dev->name, idn,
-                                 identity[0] ? identity : dev->be->name,
-                                 log && log[0] ? log : plugin_msg);
-            else
-                accel__set_error("%s: building on %s failed: %s", name, dev->name,
-                                 plugin_msg[0] ? plugin_msg : accel_status_string(st));
+            build_failed(name, dev, identity, st, log);
             *out = NULL;
         } else if (cacheable && bin && bin_size) {
             keep_blob(c, key, bin, bin_size);
@@ -586,15 +594,27 @@ static bool plugin_key(const char *backend, const char *const *key, size_t n, un
     return make_key(fields, n + 3, out);
 }
 
+/* The cache of owner, locked with its directory resolved, and k the key of
+ * (backend, key[n]); NULL (nothing locked) where there is none or the key
+ * is too long. */
+static accel__kcache *plugin_lock(void *owner, const char *backend, const char *const *key,
+                                  size_t n, unsigned char k[32])
+{
+    accel__kcache *c = kcache_get(owner);
+    if (!c || !plugin_key(backend, key, n, k))
+        return NULL;
+    pthread_mutex_lock(&c->lock);
+    resolve_dir(owner, c);
+    return c;
+}
+
 accel_status accel__kcache_plugin_get(void *owner, const char *backend, const char *const *key,
                                       size_t n, void **out, size_t *out_size)
 {
-    accel__kcache *c = kcache_get(owner);
     unsigned char k[32];
-    if (!c || !plugin_key(backend, key, n, k))
+    accel__kcache *c = plugin_lock(owner, backend, key, n, k);
+    if (!c)
         return ACCEL_ERROR_NOT_FOUND;
-    pthread_mutex_lock(&c->lock);
-    resolve_dir(owner, c);
     bool bad = false;
     *out = c->disk ? disk_read(c, k, out_size, &bad) : NULL;
     pthread_mutex_unlock(&c->lock);
@@ -607,12 +627,10 @@ accel_status accel__kcache_plugin_get(void *owner, const char *backend, const ch
 accel_status accel__kcache_plugin_put(void *owner, const char *backend, const char *const *key,
                                       size_t n, const void *data, size_t size)
 {
-    accel__kcache *c = kcache_get(owner);
     unsigned char k[32];
-    if (!c || !plugin_key(backend, key, n, k))
+    accel__kcache *c = plugin_lock(owner, backend, key, n, k);
+    if (!c)
         return ACCEL_ERROR_NOT_FOUND;
-    pthread_mutex_lock(&c->lock);
-    resolve_dir(owner, c);
     bool disk = c->disk;
     if (disk)
         disk_write(c, k, data, size);

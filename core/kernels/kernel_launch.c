@@ -15,6 +15,7 @@
 #include "base/handle.h"
 #include "base/objects.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 #include "kernels/kernel_twin.h"
 #include "kernels/kernels.h"
 #include "ops/submit.h"
@@ -220,11 +221,9 @@ static accel_status check_args(const char *fn, accel__call *call, accel_queue **
     accel__arg h[2 + ACCEL__KMAX_PARAMS];
     uint8_t same[ACCEL__KMAX_PARAMS];
     size_t nh = launch_handles(q, kp, num_args, args, bufs, h, same, shared);
-    accel_status st = accel__call_enter(call, fn, nh, h);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__call_enter(call, fn, nh, h));
     accel_kernel *k = *kp;
-    st = check_count(fn, k, num_args, args);
+    accel_status st = check_count(fn, k, num_args, args);
     if (st != ACCEL_SUCCESS)
         return st;
     memset(&L->be, 0, sizeof L->be);
@@ -377,10 +376,7 @@ accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_arg
 
 void accel_kernel_launch_options_init(accel_kernel_launch_options *o)
 {
-    if (!o)
-        return;
-    memset(o, 0, sizeof *o);
-    o->struct_size = sizeof *o;
+    accel__struct_init(o, sizeof *o);
 }
 
 /* CUDA's grid and block limits (kernel.h). */

@@ -73,18 +73,12 @@
 
 void accel_batch_desc_init(accel_batch_desc *d)
 {
-    if (d) {
-        memset(d, 0, sizeof *d);
-        d->struct_size = sizeof *d;
-    }
+    accel__struct_init(d, sizeof *d);
 }
 
 void accel_batch_stats_init(accel_batch_stats *s)
 {
-    if (s) {
-        memset(s, 0, sizeof *s);
-        s->struct_size = sizeof *s;
-    }
+    accel__struct_init(s, sizeof *s);
 }
 
 static double now_ms(void)
@@ -876,15 +870,13 @@ static accel_status entry_check(accel__call *call, accel_device *dev, const acce
                                 const accel_batch_stats *out, bool sizing, accel_batch_desc *d,
                                 accel_device **obj, const char *fn)
 {
-    accel_status st = accel__enter(call, fn, dev, ACCEL__T_DEVICE, "dev", obj);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(call, fn, dev, ACCEL__T_DEVICE, "dev", obj));
     if (out && out->struct_size < BATCH_STATS_V1)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: out_stats->struct_size is %u, smaller than any version (%zu); "
                            "call accel_batch_stats_init",
                            fn, out->struct_size, (size_t)BATCH_STATS_V1);
-    st = desc_read(desc, d, fn);
+    accel_status st = desc_read(desc, d, fn);
     return st == ACCEL_SUCCESS ? desc_check(d, sizing, fn) : st;
 }
 

@@ -24,10 +24,8 @@ _Static_assert(sizeof(accel_backend) >= ACCEL_BACKEND_TABLE_MIN_SIZE,
 
 void accel_ceilings_options_init(accel_ceilings_options *opt)
 {
-    if (!opt)
+    if (!accel__struct_init(opt, sizeof *opt))
         return;
-    memset(opt, 0, sizeof *opt);
-    opt->struct_size = sizeof *opt;
     opt->what = ACCEL_CEILING_ALL;
 }
 
@@ -45,11 +43,10 @@ accel_status accel_device_measure_ceilings(accel_device *dev, const accel_ceilin
 {
     static const char fn[] = "accel_device_measure_ceilings";
     ACCEL__CALL(call);
-    accel_status st = accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out"));
     size_t out_bytes;
-    st = accel__struct_out_size(fn, "out", out, ACCEL__CEILINGS_SIZE_V1, sizeof *out, &out_bytes);
+    accel_status st =
+        accel__struct_out_size(fn, "out", out, ACCEL__CEILINGS_SIZE_V1, sizeof *out, &out_bytes);
     if (st != ACCEL_SUCCESS)
         return st;
     accel_ceilings_options o;

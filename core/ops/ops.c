@@ -79,9 +79,7 @@ static accel_status check_handles(const char *fn, accel__call *call, accel_queue
     args[0] = (accel__arg){*q, ACCEL__T_QUEUE, "q", q, NULL};
     for (size_t i = 0; i < n; i++)
         args[i + 1] = (accel__arg){bufs[i], ACCEL__T_BUFFER, names[i], &bufs[i], ".buffer"};
-    accel_status st = accel__call_enter(call, fn, n + 1, args);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__call_enter(call, fn, n + 1, args));
     for (size_t i = 0; i < n; i++) {
         if (bufs[i]->dev != (*q)->dev)
             return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: %s is on %s but q is on %s", fn,
@@ -517,10 +515,8 @@ accel_status accel__random_named(const char *fn, accel_queue *q, bool normal, ac
 
 void accel_gemm_desc_init(accel_gemm_desc *d)
 {
-    if (!d)
+    if (!accel__struct_init(d, sizeof *d))
         return;
-    memset(d, 0, sizeof *d);
-    d->struct_size = sizeof *d;
     d->dtype = ACCEL_F32;
     d->alpha = 1.0;
     d->batch_count = 1;

@@ -20,15 +20,12 @@ accel_status accel_buffer_create_from_host(accel_queue *q, const void *src, size
     if (out_buffer)
         *out_buffer = NULL;
     accel_queue *qo = NULL;
-    accel_status st =
-        accel__enter_out(&call, fn, q, ACCEL__T_QUEUE, "q", &qo, out_buffer, "out_buffer");
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_out(&call, fn, q, ACCEL__T_QUEUE, "q", &qo, out_buffer, "out_buffer"));
     if (!src && bytes > 0)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: src is NULL with %zu bytes", fn,
                            bytes);
     accel_buffer *buf = NULL;
-    st = accel_buffer_create(qo->dev->handle, bytes, &buf);
+    accel_status st = accel_buffer_create(qo->dev->handle, bytes, &buf);
     if (st != ACCEL_SUCCESS)
         return st;
     if (bytes > 0) {

@@ -310,9 +310,7 @@ accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
 {
     static const char fn[] = "accel_runtime_backend_info";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt));
     if (!out_info)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_info is NULL", fn);
     if (index >= rt->backend_count)

@@ -32,7 +32,7 @@ from . import _core
 from . import _lib as L
 from . import _aa_lib as C
 from . import _staging
-from ._core import Device, Stream, _stream_for, get_device, runtime
+from ._core import Device, Stream, _join, _stream_for, get_device, runtime
 from ._lib import ReleasedError, check, error
 
 float16 = np.float16
@@ -769,14 +769,6 @@ def _released_stream(fn: str, dev: Any = None) -> ReleasedError:
     return _core.released_error(dev._rt if dev is not None else None,
                                 f"accel.{fn}: the current stream was released, or the runtime "
                                 "closed")
-
-
-def _join(s: Stream, *blocks: Any) -> None:
-    # Order s after the earlier work on each block's buffer (another stream's).
-    for blk in blocks:
-        if blk.stream is not s:
-            s._join_from(blk.stream)
-            blk.stream = s
 
 
 def fill(a: Array, value: Any) -> Array:

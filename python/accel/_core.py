@@ -339,6 +339,15 @@ def devices() -> List[Device]:
 
 # ----------------------------------------------------------------- streams
 
+# Graph capture stands above streams (_graph.py): it hands its begin and end
+# here when it loads, so that Stream's capture methods need not import it.
+_capture: Dict[str, Any] = {}
+
+
+def _set_capture(begin: Any, end: Any) -> None:
+    _capture["begin"], _capture["end"] = begin, end
+
+
 class Stream:
     """An accel queue: in-order, asynchronous (a CUDA stream; a worker thread
     on the CPU), on one device. ``with accel.Stream() as s:`` makes it the
@@ -422,15 +431,13 @@ class Stream:
         the current stream of its device for this thread until
         :meth:`end_capture`. Raises InvalidArgumentError when a capture is
         already open on this stream or thread."""
-        from ._graph import begin_capture
-        begin_capture(self)
+        _capture["begin"](self)
 
     def end_capture(self) -> Any:
         """Stop recording and return the :class:`accel.Graph` of the work
         recorded since :meth:`begin_capture` (``g.launch()`` replays it).
         Raises InvalidArgumentError when this stream is not capturing."""
-        from ._graph import end_capture
-        return end_capture(self)
+        return _capture["end"](self)
 
     def record(self, event: Optional["Event"] = None) -> "Event":
         """Record `event` (a new one when None) at the current end of the
@@ -546,6 +553,14 @@ def _stream_for(dev: Device) -> Stream:
 
 
 # ------------------------------------------------------------------ events
+
+def _join(s: Stream, *blocks: Any) -> None:
+    # Order s after the earlier work on each block's buffer (another stream's).
+    for blk in blocks:
+        if blk.stream is not s:
+            s._join_from(blk.stream)
+            blk.stream = s
+
 
 class Event:
     """A marker in a stream, for ordering streams and timing device work.

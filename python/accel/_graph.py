@@ -38,8 +38,7 @@ import threading
 from typing import Any, Dict, List, Optional, Set
 
 from . import _lib as L
-from ._array import _join
-from ._core import Stream, _tls, get_current_stream
+from ._core import Stream, _join, _set_capture, _tls, get_current_stream
 from ._lib import check, error
 
 P = ctypes.POINTER
@@ -275,3 +274,6 @@ def end_capture(s: Stream) -> Graph:
                     "accel.Stream.end_capture: this stream is not capturing")
     g._end(s)
     return g
+
+
+_set_capture(begin_capture, end_capture)

@@ -15,15 +15,9 @@
 #include "demo_kernel.h"
 #include "demo_steps.h"
 #include "demo_types.h"
+#include "try.h" /* ACCEL__TRY */
 
 #define U32 0x1p-24 /* unit roundoff of f32 */
-
-#define TRY(call)                                                                                  \
-    do {                                                                                           \
-        accel_status st_ = (call);                                                                 \
-        if (st_ != ACCEL_SUCCESS)                                                                  \
-            return st_;                                                                            \
-    } while (0)
 
 /* Sizes per step: small (--quick), medium, large (the tutorial's). */
 static const size_t VEC_N[] = {1000000, 10000000, 10000000};
@@ -47,7 +41,7 @@ typedef struct pair {
 
 static accel_status pair_create(demo_ctx *c, size_t bytes, pair *p)
 {
-    TRY(accel_buffer_create(c->dev, bytes, &p->dev));
+    ACCEL__TRY(accel_buffer_create(c->dev, bytes, &p->dev));
     return accel_buffer_create(c->cpu, bytes, &p->cpu);
 }
 
@@ -60,7 +54,7 @@ static void pair_release(pair *p)
 /* The same random numbers on both devices (Philox is bit-identical). */
 static accel_status pair_random(demo_ctx *c, pair *p, size_t n, uint64_t rng_offset)
 {
-    TRY(accel_random_uniform(c->q, ACCEL_F32, 99, rng_offset, accel_slice_of(p->dev, 0, n)));
+    ACCEL__TRY(accel_random_uniform(c->q, ACCEL_F32, 99, rng_offset, accel_slice_of(p->dev, 0, n)));
     return accel_random_uniform(c->qc, ACCEL_F32, 99, rng_offset, accel_slice_of(p->cpu, 0, n));
 }
 
@@ -71,7 +65,7 @@ static accel_status pair_read(demo_ctx *c, pair *p, size_t n, float **out_dev, f
     *out_cpu = malloc(n * sizeof(float) + 1);
     if (!*out_dev || !*out_cpu)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
-    TRY(accel_queue_read_blocking(c->q, p->dev, 0, *out_dev, n * sizeof(float)));
+    ACCEL__TRY(accel_queue_read_blocking(c->q, p->dev, 0, *out_dev, n * sizeof(float)));
     return accel_queue_read_blocking(c->qc, p->cpu, 0, *out_cpu, n * sizeof(float));
 }
 
@@ -95,8 +89,8 @@ static double max_ulps(const float *x, const float *y, size_t n)
  * (possibly 0: the table then shows n/a, see demo_rate). */
 static accel_status timed_ms(demo_ctx *c, double *ms)
 {
-    TRY(accel_event_record(c->t1, c->q));
-    TRY(accel_event_synchronize(c->t1));
+    ACCEL__TRY(accel_event_record(c->t1, c->q));
+    ACCEL__TRY(accel_event_synchronize(c->t1));
     return accel_event_elapsed_ms(c->t0, c->t1, ms);
 }
 
@@ -107,7 +101,7 @@ static accel_status step_device(demo_ctx *c, demo_result *r)
 {
     accel_device_properties p;
     accel_device_properties_init(&p);
-    TRY(accel_device_properties_get(c->dev, &p));
+    ACCEL__TRY(accel_device_properties_get(c->dev, &p));
     snprintf(r->label, sizeof r->label, "device query");
     bool gpu = p.kind == ACCEL_DEVICE_GPU;
     const char *why = "";
@@ -227,7 +221,7 @@ static accel_status batched_chunk(accel_queue *q, const accel_batch_chunk *ch, v
 {
     (void)user;
     accel_slice x = accel_slice_of(ch->in[0], 0, ch->elems);
-    TRY(accel_sum(q, ACCEL_F32, x, accel_slice_of(ch->out[0], 0, 1)));
+    ACCEL__TRY(accel_sum(q, ACCEL_F32, x, accel_slice_of(ch->out[0], 0, 1)));
     return accel_dot(q, ACCEL_F32, x, x, accel_slice_of(ch->out[0], 1, 1));
 }
 
@@ -329,34 +323,35 @@ static accel_status overlap_run(demo_ctx *c, accel_queue **qs, accel_event **ev,
                                 size_t chunks, accel_buffer *d, float *h, size_t n, double *ms)
 {
     size_t per = (n + chunks - 1) / chunks, fb = sizeof(float), prev_off = 0, prev_m = 0, k = 0;
-    TRY(accel_event_record(c->t0, qs[0]));
+    ACCEL__TRY(accel_event_record(c->t0, qs[0]));
     for (size_t i = 1; i < nq; i++)
-        TRY(accel_queue_wait_event(qs[i], c->t0));
+        ACCEL__TRY(accel_queue_wait_event(qs[i], c->t0));
     for (size_t off = 0; off < n; k++, off += per) {
         accel_queue *q = qs[k % nq];
         size_t m = n - off < per ? n - off : per;
         /* d holds a, b, c one after another; so does h. */
-        TRY(accel_queue_write(q, d, off * fb, h + off, m * fb));
-        TRY(accel_queue_write(q, d, (n + off) * fb, h + n + off, m * fb));
-        TRY(accel_add(q, ACCEL_F32, accel_slice_of(d, off, m), accel_slice_of(d, n + off, m),
-                      accel_slice_of(d, 2 * n + off, m)));
+        ACCEL__TRY(accel_queue_write(q, d, off * fb, h + off, m * fb));
+        ACCEL__TRY(accel_queue_write(q, d, (n + off) * fb, h + n + off, m * fb));
+        ACCEL__TRY(accel_add(q, ACCEL_F32, accel_slice_of(d, off, m), accel_slice_of(d, n + off, m),
+                             accel_slice_of(d, 2 * n + off, m)));
         if (k > 0) {
-            TRY(accel_queue_wait_event(q, ev[(k - 1) % nq]));
-            TRY(accel_queue_read(q, d, (2 * n + prev_off) * fb, h + 2 * n + prev_off, prev_m * fb));
+            ACCEL__TRY(accel_queue_wait_event(q, ev[(k - 1) % nq]));
+            ACCEL__TRY(
+                accel_queue_read(q, d, (2 * n + prev_off) * fb, h + 2 * n + prev_off, prev_m * fb));
         }
-        TRY(accel_event_record(ev[k % nq], q)); /* after this chunk's add */
+        ACCEL__TRY(accel_event_record(ev[k % nq], q)); /* after this chunk's add */
         prev_off = off;
         prev_m = m;
     }
     if (k > 0)
-        TRY(accel_queue_read(qs[(k - 1) % nq], d, (2 * n + prev_off) * fb, h + 2 * n + prev_off,
-                             prev_m * fb));
+        ACCEL__TRY(accel_queue_read(qs[(k - 1) % nq], d, (2 * n + prev_off) * fb,
+                                    h + 2 * n + prev_off, prev_m * fb));
     for (size_t i = 1; i < nq; i++) {
-        TRY(accel_event_record(ev[i], qs[i]));
-        TRY(accel_queue_wait_event(qs[0], ev[i]));
+        ACCEL__TRY(accel_event_record(ev[i], qs[i]));
+        ACCEL__TRY(accel_queue_wait_event(qs[0], ev[i]));
     }
-    TRY(accel_event_record(c->t1, qs[0]));
-    TRY(accel_event_synchronize(c->t1));
+    ACCEL__TRY(accel_event_record(c->t1, qs[0]));
+    ACCEL__TRY(accel_event_synchronize(c->t1));
     return accel_event_elapsed_ms(c->t0, c->t1, ms);
 }
 

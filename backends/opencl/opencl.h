@@ -110,8 +110,10 @@ const char *ocl__error_name(cl_int err);
 
 /* Kernels that are not generated from the op table (kernels.cl). */
 typedef enum ocl_fixed_kernel {
-    OCL_K_SUM_F32,
-    OCL_K_SUM_F64,
+    OCL_K_SUM1_F32,
+    OCL_K_SUM1_F64,
+    OCL_K_SUM2_F32,
+    OCL_K_SUM2_F64,
     OCL_K_EXT1_F32,
     OCL_K_EXT1_F64,
     OCL_K_EXT2_F32,
@@ -236,6 +238,9 @@ int32_t ocl__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc)
 int32_t ocl__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
 int32_t ocl__gemm_supported(ocl_ctx *c, const ocl_device *d, const accel_op_desc *desc);
 int32_t ocl__gemm(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *desc);
+/* reduce.c: sum, dot, reduce_max and reduce_min of an f32 or f64 op (the
+ * op program built). */
+int32_t ocl__reduce(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o, const char *name);
 /* Launches kernel k on q with its arguments already described by `args`
  * (n pairs of size and pointer), over global[0..dims) with local (or NULL). */
 typedef struct ocl_arg {

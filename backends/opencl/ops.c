@@ -3,7 +3,7 @@
 /* ops.c — which ops the OpenCL backend takes (op_supported) and how each
  * kind of the op table runs (op_execute): copies as clEnqueueCopyBuffer,
  * elementwise ops as the kernels generated from the table, reductions
- * (reduce.c), random numbers, transpose, and GEMM through CLBlast (gemm.c). */
+ * (reduce.c), sorts (sort.c), random numbers, transpose, and GEMM through CLBlast (gemm.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -53,13 +53,15 @@ int32_t ocl__op_supported(void *vctx, uint32_t device, const accel_op_desc *desc
     if (o.op == ACCEL_OP_KERNEL)
         return ocl__kernel_supported(c, device, &o);
     int kind = op_kind(o.op);
-    /* No sort, LAPACK or FFT yet (ACCEL_OP_KIND_SORT, _LINALG, _FFT): the
-     * core falls back where allowed. */
-    if (kind == 0 || kind == ACCEL_OP_KIND_SORT || kind == ACCEL_OP_KIND_LINALG ||
-        kind == ACCEL_OP_KIND_FFT || o.dtype >= 32 || !(op_dtypes(o.op) >> o.dtype & 1u))
+    /* No LAPACK or FFT yet (ACCEL_OP_KIND_LINALG, _FFT): the core falls
+     * back where allowed. */
+    if (kind == 0 || kind == ACCEL_OP_KIND_LINALG || kind == ACCEL_OP_KIND_FFT || o.dtype >= 32 ||
+        !(op_dtypes(o.op) >> o.dtype & 1u))
         return ACCEL_ERROR_UNSUPPORTED;
     if (kind == ACCEL_OP_KIND_GEMM)
         return ocl__gemm_supported(c, d, &o);
+    if (kind == ACCEL_OP_KIND_SORT) /* bits only: f64 too without fp64 */
+        return ocl__sort_supported(d, &o);
     /* Copies and transposes move bits; the rest compute in the dtype. */
     if (o.dtype == ACCEL_F64 && !d->fp64 && kind != ACCEL_OP_KIND_COPY &&
         kind != ACCEL_OP_KIND_TRANSPOSE)
@@ -215,8 +217,7 @@ int32_t ocl__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc
         return run_copy(c, q, &o);
     if (kind == ACCEL_OP_KIND_GEMM)
         return ocl__gemm(c, q, &o);
-    if (kind == 0 || kind == ACCEL_OP_KIND_SORT || kind == ACCEL_OP_KIND_LINALG ||
-        kind == ACCEL_OP_KIND_FFT)
+    if (kind == 0 || kind == ACCEL_OP_KIND_LINALG || kind == ACCEL_OP_KIND_FFT)
         return ocl__fail(c, ACCEL_ERROR_UNSUPPORTED, "%s: op %u is not supported by opencl", name,
                          (unsigned)o.op);
     int32_t rc = ocl__program_ensure(c, &c->dev[q->device]);
@@ -229,6 +230,8 @@ int32_t ocl__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc
         return run_random(c, q, &o, name);
     case ACCEL_OP_KIND_TRANSPOSE:
         return run_transpose(c, q, &o, name);
+    case ACCEL_OP_KIND_SORT:
+        return ocl__sort(c, q, &o, name);
     default:
         return run_elementwise(c, q, &o, name);
     }

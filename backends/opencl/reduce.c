@@ -8,11 +8,6 @@
  * one work-group over the partials. */
 #include "opencl.h"
 
-#define ARG(v)                                                                                     \
-    {                                                                                              \
-        sizeof(v), &(v)                                                                            \
-    }
-
 /* The vector split of n elements at element offsets ox (and oy for dot):
  * head scalars up to the first 16-byte boundary, then nvec vectors of
  * 16 / es elements. Buffers start aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN
@@ -87,23 +82,23 @@ static int32_t run_sum(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o, co
     if (rc != ACCEL_SUCCESS)
         return rc;
     if (groups > 0) {
-        ocl_arg a1[] = {ARG(x->buffer->mem),
-                        ARG(ox),
-                        ARG(y->buffer->mem),
-                        ARG(oy),
-                        ARG(n),
-                        ARG(s.head),
-                        ARG(s.nvec),
-                        ARG(dot),
-                        ARG(q->scratch),
-                        ARG(out->buffer->mem),
-                        ARG(oo)};
+        ocl_arg a1[] = {OCL_ARG(x->buffer->mem),
+                        OCL_ARG(ox),
+                        OCL_ARG(y->buffer->mem),
+                        OCL_ARG(oy),
+                        OCL_ARG(n),
+                        OCL_ARG(s.head),
+                        OCL_ARG(s.nvec),
+                        OCL_ARG(dot),
+                        OCL_ARG(q->scratch),
+                        OCL_ARG(out->buffer->mem),
+                        OCL_ARG(oo)};
         rc = ocl__launch(c, q, d->fixed[f64 ? OCL_K_SUM1_F64 : OCL_K_SUM1_F32], a1, 11, 1, &global,
                          &local, name);
         if (rc != ACCEL_SUCCESS || groups == 1)
             return rc;
     }
-    ocl_arg a2[] = {ARG(q->scratch), ARG(groups), ARG(out->buffer->mem), ARG(oo)};
+    ocl_arg a2[] = {OCL_ARG(q->scratch), OCL_ARG(groups), OCL_ARG(out->buffer->mem), OCL_ARG(oo)};
     return ocl__launch(c, q, d->fixed[f64 ? OCL_K_SUM2_F64 : OCL_K_SUM2_F32], a2, 4, 1, &local,
                        &local, name);
 }
@@ -129,15 +124,16 @@ static int32_t run_extreme(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o
     int32_t rc = scratch(c, q, (size_t)(nan_off + g) * 8);
     if (rc != ACCEL_SUCCESS)
         return rc;
-    ocl_arg a1[] = {ARG(x->buffer->mem), ARG(ox),         ARG(n),          ARG(s.head), ARG(s.nvec),
-                    ARG(is_max),         ARG(q->scratch), ARG(q->scratch), ARG(nan_off)};
+    ocl_arg a1[] = {OCL_ARG(x->buffer->mem), OCL_ARG(ox),         OCL_ARG(n),
+                    OCL_ARG(s.head),         OCL_ARG(s.nvec),     OCL_ARG(is_max),
+                    OCL_ARG(q->scratch),     OCL_ARG(q->scratch), OCL_ARG(nan_off)};
     rc = ocl__launch(c, q, d->fixed[f64 ? OCL_K_EXT1_F64 : OCL_K_EXT1_F32], a1, 9, 1, &global,
                      &local, name);
     if (rc != ACCEL_SUCCESS)
         return rc;
-    ocl_arg a2[] = {ARG(q->scratch), ARG(q->scratch),       ARG(nan_off),
-                    ARG(g),          ARG(is_max),           ARG(x->buffer->mem),
-                    ARG(ox),         ARG(out->buffer->mem), ARG(oo)};
+    ocl_arg a2[] = {OCL_ARG(q->scratch), OCL_ARG(q->scratch),       OCL_ARG(nan_off),
+                    OCL_ARG(g),          OCL_ARG(is_max),           OCL_ARG(x->buffer->mem),
+                    OCL_ARG(ox),         OCL_ARG(out->buffer->mem), OCL_ARG(oo)};
     return ocl__launch(c, q, d->fixed[f64 ? OCL_K_EXT2_F64 : OCL_K_EXT2_F32], a2, 9, 1, &local,
                        &local, name);
 }

@@ -148,6 +148,15 @@
         barrier(CLK_LOCAL_MEM_FENCE);                                                              \
     }
 
+/* The start of ext1 and ext2: the group's values and first NaN indices,
+ * and the work-item's extreme m (the identity) and first NaN index. */
+#define EXT_BEGIN(T)                                                                               \
+    __local T s[ACCEL_WG];                                                                         \
+    __local ulong nan[ACCEL_WG];                                                                   \
+    const uint lid = get_local_id(0);                                                              \
+    T m = is_max ? -INFINITY : INFINITY;                                                           \
+    ulong first = ULONG_MAX;
+
 /* One element v at index i into the extreme m and the first NaN index. */
 #define EXT_ONE(T, SUF, v, i)                                                                      \
     {                                                                                              \
@@ -163,11 +172,7 @@
         __global const T *x, ulong ox, ulong n, ulong head, ulong nvec, int is_max,                \
         __global T *part, __global ulong *part_nan, ulong nan_off)                                 \
     {                                                                                              \
-        __local T s[ACCEL_WG];                                                                     \
-        __local ulong nan[ACCEL_WG];                                                               \
-        const uint lid = get_local_id(0);                                                          \
-        T m = is_max ? -INFINITY : INFINITY;                                                       \
-        ulong first = ULONG_MAX;                                                                   \
+        EXT_BEGIN(T)                                                                               \
         __global const V *vx = (__global const V *)(x + ox + head);                                \
         ACCEL_RANGE(nvec, vf, vs, ve)                                                              \
         for (ulong i = vf; i < ve; i += vs) {                                                      \
@@ -194,11 +199,7 @@
         __global const T *part, __global const ulong *part_nan, ulong nan_off, ulong groups,       \
         int is_max, __global const T *x, ulong ox, __global T *out, ulong oo)                      \
     {                                                                                              \
-        __local T s[ACCEL_WG];                                                                     \
-        __local ulong nan[ACCEL_WG];                                                               \
-        const uint lid = get_local_id(0);                                                          \
-        T m = is_max ? -INFINITY : INFINITY;                                                       \
-        ulong first = ULONG_MAX;                                                                   \
+        EXT_BEGIN(T)                                                                               \
         for (ulong g = lid; g < groups; g += ACCEL_WG) {                                           \
             m = ext_step_##SUF(part[g], m, is_max);                                                \
             first = min(first, part_nan[nan_off + g]);                                             \

@@ -31,6 +31,14 @@ def ratio(path, *devices, status=0):
     return p.stdout
 
 
+def ratio_of(run, work, status=0):
+    """bench_ratio.py's output on the made-up run (a dict)."""
+    path = os.path.join(work, "ratio_made_up.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(run, f)
+    return ratio(path, status=status)
+
+
 def expect(out, *parts):
     """Some line of out holds every part, in order."""
     for line in out.splitlines():
@@ -53,10 +61,7 @@ def made_up(work):
         {"device": "opencl:0", "model": "G (NVIDIA CUDA)", "results": [
             row("add", 1 << 24, 10.0), row("add", 1 << 26, 900.0), row("sum", 1 << 28, 850.0),
             row("gemm", 4096, 40.0)]}]}
-    path = os.path.join(work, "ratio_made_up.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(run, f)
-    out = ratio(path)
+    out = ratio_of(run, work)
     expect(out, "add", "2^26", "900", "1000", "0.900", ">= 0.90 PASS")
     expect(out, "sum", "2^28", "850", "1000", "0.850", ">= 0.90 MISS")
     expect(out, "gemm", "4096", "40", "50", "0.800", "stated")
@@ -64,9 +69,7 @@ def made_up(work):
     if "2^24" in out:
         sys.exit("the 2^24 row is under the 2^26 floor and must be left out")
     run["devices"][1]["results"].pop()  # no CLBlast: no OpenCL GEMM row
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(run, f)
-    out = ratio(path, status=1)
+    out = ratio_of(run, work, status=1)
     expect(out, "gemm", "4096", "missing on opencl:0", "CLBlast")
     expect(out, "sum", "2^28", "0.850", "MISS")
     cpu = {"quick": False, "devices": [
@@ -74,9 +77,7 @@ def made_up(work):
             row("add", 1 << 24, 30.0), row("sum", 1 << 24, 12.0), row("gemm", 1024, 0.3)]},
         {"device": "cpu:0", "model": "C", "results": [
             row("add", 1 << 24, 40.0), row("sum", 1 << 24, 16.0), row("gemm", 1024, 0.6)]}]}
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(cpu, f)
-    out = ratio(path)
+    out = ratio_of(cpu, work)
     expect(out, "add", "2^24", "30", "40", "0.750", "ratio")
     expect(out, "sum", "2^24", "12", "16", "0.750", "ratio")
     expect(out, "gemm", "1024", "0.3", "0.6", "0.500", "stated")

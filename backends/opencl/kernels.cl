@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* kernels.cl — the OpenCL backend's kernels that are not one expression per
- * element: reductions, Philox random numbers, transpose and GEMM's k = 0
- * case. OpenCL C 1.2. program.c builds it after a prelude (ACCEL_WG, the
- * fp64 switch ACCEL_FP64, the integer typedefs and backends/common/philox.h)
- * and before the elementwise kernels it generates from the op table.
+ * element: Philox random numbers, transpose and GEMM's k = 0 case (the
+ * reductions are reduce.cl, which follows it). OpenCL C 1.2. program.c
+ * builds it after a prelude (ACCEL_WG, the fp64 switch ACCEL_FP64, the
+ * integer typedefs and backends/common/philox.h) and before the elementwise
+ * kernels it generates from the op table.
  *
  * Every kernel takes element offsets (ulong) rather than sub-buffers (whose
  * origins must be aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN) and loops over
@@ -26,121 +27,6 @@
         step = get_global_size(0);                                                                 \
         end = (n);                                                                                 \
     }
-
-/* ------------------------------------------------------------- reductions
- * sum and dot: each work-item adds a strided slice in order, then the
- * work-group adds its ACCEL_WG values by a fixed tree and writes one
- * partial to out[oo + group]. The host runs it twice: over x into per-group
- * partials, then one group over the partials into the output. The order is
- * fixed by the global size, so a device gives the same bits each run; the
- * error is within (n / global + log2 global) eps sum|x|, inside the op
- * table's SUM bound 2 n eps sum|x|. */
-#define SUM_KERNEL(T, SUF)                                                                         \
-    __kernel __attribute__((reqd_work_group_size(ACCEL_WG, 1, 1))) void sum_##SUF(                \
-        __global const T *x, ulong ox, __global const T *y, ulong oy, ulong n, int dot,            \
-        __global T *out, ulong oo)                                                                 \
-    {                                                                                              \
-        __local T s[ACCEL_WG];                                                                     \
-        const uint lid = get_local_id(0);                                                          \
-        T acc = 0;                                                                                 \
-        ACCEL_RANGE(n, first, step, end)                                                           \
-        if (dot)                                                                                   \
-            for (ulong i = first; i < end; i += step)                                              \
-                acc += x[ox + i] * y[oy + i];                                                      \
-        else                                                                                       \
-            for (ulong i = first; i < end; i += step)                                              \
-                acc += x[ox + i];                                                                  \
-        s[lid] = acc;                                                                              \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-        for (uint h = ACCEL_WG / 2; h > 0; h >>= 1) {                                              \
-            if (lid < h)                                                                           \
-                s[lid] += s[lid + h];                                                              \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
-        }                                                                                          \
-        if (lid == 0)                                                                              \
-            out[oo + get_group_id(0)] = s[0];                                                      \
-    }
-
-/* max and min: IEEE 754-2019 maximum/minimum (§9.6) as the CPU backend:
- * -0 < +0 (equal values are combined by AND of their bits for max, OR for
- * min) and any NaN makes the result the first NaN in index order. Pass 1
- * gives each group's extreme of the non-NaN values and its smallest NaN
- * index; pass 2 (one group) folds them and writes x[first NaN] or the
- * extreme. */
-#define EXT_STEP(T, SUF, UT, AS_U, AS_T)                                                           \
-    inline T ext_step_##SUF(T v, T m, int is_max)                                                  \
-    {                                                                                              \
-        UT e = is_max ? (AS_U(v) & AS_U(m)) : (AS_U(v) | AS_U(m));                                 \
-        if (v == m)                                                                                \
-            return AS_T(e);                                                                        \
-        if (v != v)                                                                                \
-            return m;                                                                              \
-        return is_max ? (v > m ? v : m) : (v < m ? v : m);                                         \
-    }
-
-#define EXT_FOLD(T, SUF)                                                                           \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    for (uint h = ACCEL_WG / 2; h > 0; h >>= 1) {                                                  \
-        if (lid < h) {                                                                             \
-            s[lid] = ext_step_##SUF(s[lid + h], s[lid], is_max);                                   \
-            nan[lid] = min(nan[lid], nan[lid + h]);                                                \
-        }                                                                                          \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-    }
-
-#define EXT_KERNELS(T, SUF, UT, AS_U, AS_T)                                                        \
-    EXT_STEP(T, SUF, UT, AS_U, AS_T)                                                               \
-    __kernel __attribute__((reqd_work_group_size(ACCEL_WG, 1, 1))) void ext1_##SUF(               \
-        __global const T *x, ulong ox, ulong n, int is_max, __global T *part,                      \
-        __global ulong *part_nan, ulong nan_off)                                                   \
-    {                                                                                              \
-        __local T s[ACCEL_WG];                                                                     \
-        __local ulong nan[ACCEL_WG];                                                               \
-        const uint lid = get_local_id(0);                                                          \
-        T m = is_max ? -INFINITY : INFINITY;                                                       \
-        ulong first = ULONG_MAX;                                                                   \
-        ACCEL_RANGE(n, lo, step, end)                                                              \
-        for (ulong i = lo; i < end; i += step) {                                                   \
-            T v = x[ox + i];                                                                       \
-            if (v != v && first == ULONG_MAX)                                                      \
-                first = i;                                                                         \
-            m = ext_step_##SUF(v, m, is_max);                                                      \
-        }                                                                                          \
-        s[lid] = m;                                                                                \
-        nan[lid] = first;                                                                          \
-        EXT_FOLD(T, SUF)                                                                           \
-        if (lid == 0) {                                                                            \
-            part[get_group_id(0)] = s[0];                                                          \
-            part_nan[nan_off + get_group_id(0)] = nan[0];                                          \
-        }                                                                                          \
-    }                                                                                              \
-    __kernel __attribute__((reqd_work_group_size(ACCEL_WG, 1, 1))) void ext2_##SUF(               \
-        __global const T *part, __global const ulong *part_nan, ulong nan_off, ulong groups,       \
-        int is_max,                                                                                \
-        __global const T *x, ulong ox, __global T *out, ulong oo)                                  \
-    {                                                                                              \
-        __local T s[ACCEL_WG];                                                                     \
-        __local ulong nan[ACCEL_WG];                                                               \
-        const uint lid = get_local_id(0);                                                          \
-        T m = is_max ? -INFINITY : INFINITY;                                                       \
-        ulong first = ULONG_MAX;                                                                   \
-        for (ulong g = lid; g < groups; g += ACCEL_WG) {                                           \
-            m = ext_step_##SUF(part[g], m, is_max);                                                \
-            first = min(first, part_nan[nan_off + g]);                                             \
-        }                                                                                          \
-        s[lid] = m;                                                                                \
-        nan[lid] = first;                                                                          \
-        EXT_FOLD(T, SUF)                                                                           \
-        if (lid == 0)                                                                              \
-            out[oo] = nan[0] != ULONG_MAX ? x[ox + nan[0]] : s[0];                                 \
-    }
-
-SUM_KERNEL(float, f32)
-EXT_KERNELS(float, f32, uint, as_uint, as_float)
-#ifdef ACCEL_FP64
-SUM_KERNEL(double, f64)
-EXT_KERNELS(double, f64, ulong, as_ulong, as_double)
-#endif
 
 /* ---------------------------------------------------------------- random
  * accel.h's mapping of the Philox4x32-10 stream (philox.h, compiled here

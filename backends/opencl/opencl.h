@@ -110,8 +110,10 @@ const char *ocl__error_name(cl_int err);
 
 /* Kernels that are not generated from the op table (kernels.cl). */
 typedef enum ocl_fixed_kernel {
-    OCL_K_SUM_F32,
-    OCL_K_SUM_F64,
+    OCL_K_SUM1_F32,
+    OCL_K_SUM1_F64,
+    OCL_K_SUM2_F32,
+    OCL_K_SUM2_F64,
     OCL_K_EXT1_F32,
     OCL_K_EXT1_F64,
     OCL_K_EXT2_F32,
@@ -125,6 +127,16 @@ typedef enum ocl_fixed_kernel {
     OCL_K_TRANSPOSE_U64,
     OCL_K_SCALE2D_F32,
     OCL_K_SCALE2D_F64,
+    OCL_K_SORT_KEYS_U8, /* then _U16, _U32, _U64, in order (sort.c) */
+    OCL_K_SORT_KEYS_U16,
+    OCL_K_SORT_KEYS_U32,
+    OCL_K_SORT_KEYS_U64,
+    OCL_K_SORT_OUT_U8, /* then _U16, _U32, _U64, in order */
+    OCL_K_SORT_OUT_U16,
+    OCL_K_SORT_OUT_U32,
+    OCL_K_SORT_OUT_U64,
+    OCL_K_SORT_INDEX,
+    OCL_K_SORT_STEP,
     OCL_K_FIXED_COUNT_
 } ocl_fixed_kernel;
 
@@ -236,12 +248,24 @@ int32_t ocl__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc)
 int32_t ocl__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
 int32_t ocl__gemm_supported(ocl_ctx *c, const ocl_device *d, const accel_op_desc *desc);
 int32_t ocl__gemm(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *desc);
+/* reduce.c: sum, dot, reduce_max and reduce_min of an f32 or f64 op (the
+ * op program built). */
+int32_t ocl__reduce(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o, const char *name);
+/* sort.c: sort and argsort (kind SORT) of every real dtype; supported
+ * unless the lines' scratch passes one buffer's limit. */
+int32_t ocl__sort_supported(const ocl_device *d, const accel_op_desc *o);
+int32_t ocl__sort(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o, const char *name);
 /* Launches kernel k on q with its arguments already described by `args`
  * (n pairs of size and pointer), over global[0..dims) with local (or NULL). */
 typedef struct ocl_arg {
     size_t size;
     const void *value;
 } ocl_arg;
+/* The ocl_arg of the lvalue v. */
+#define OCL_ARG(v)                                                                                 \
+    {                                                                                              \
+        sizeof(v), &(v)                                                                            \
+    }
 int32_t ocl__launch(ocl_ctx *c, accel_be_queue *q, cl_kernel k, const ocl_arg *args, unsigned n,
                     unsigned dims, const size_t *global, const size_t *local, const char *name);
 

@@ -2,8 +2,8 @@
 /* Copyright 2026 The accel authors */
 /* ops.c — which ops the OpenCL backend takes (op_supported) and how each
  * kind of the op table runs (op_execute): copies as clEnqueueCopyBuffer,
- * elementwise ops as the kernels generated from the table, reductions in two
- * passes, random numbers, transpose, and GEMM through CLBlast (gemm.c). */
+ * elementwise ops as the kernels generated from the table, reductions
+ * (reduce.c), sorts (sort.c), random numbers, transpose, and GEMM through CLBlast (gemm.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -53,13 +53,15 @@ int32_t ocl__op_supported(void *vctx, uint32_t device, const accel_op_desc *desc
     if (o.op == ACCEL_OP_KERNEL)
         return ocl__kernel_supported(c, device, &o);
     int kind = op_kind(o.op);
-    /* No sort, LAPACK or FFT yet (ACCEL_OP_KIND_SORT, _LINALG, _FFT): the
-     * core falls back where allowed. */
-    if (kind == 0 || kind == ACCEL_OP_KIND_SORT || kind == ACCEL_OP_KIND_LINALG ||
-        kind == ACCEL_OP_KIND_FFT || o.dtype >= 32 || !(op_dtypes(o.op) >> o.dtype & 1u))
+    /* No LAPACK or FFT yet (ACCEL_OP_KIND_LINALG, _FFT): the core falls
+     * back where allowed. */
+    if (kind == 0 || kind == ACCEL_OP_KIND_LINALG || kind == ACCEL_OP_KIND_FFT || o.dtype >= 32 ||
+        !(op_dtypes(o.op) >> o.dtype & 1u))
         return ACCEL_ERROR_UNSUPPORTED;
     if (kind == ACCEL_OP_KIND_GEMM)
         return ocl__gemm_supported(c, d, &o);
+    if (kind == ACCEL_OP_KIND_SORT) /* bits only: f64 too without fp64 */
+        return ocl__sort_supported(d, &o);
     /* Copies and transposes move bits; the rest compute in the dtype. */
     if (o.dtype == ACCEL_F64 && !d->fp64 && kind != ACCEL_OP_KIND_COPY &&
         kind != ACCEL_OP_KIND_TRANSPOSE)
@@ -125,96 +127,6 @@ static int32_t run_elementwise(ocl_ctx *c, accel_be_queue *q, const accel_op_des
             return rc;
     }
     return ACCEL_SUCCESS;
-}
-
-/* q's scratch buffer of at least `bytes` (in-order: earlier users are done
- * with it by the time the next op runs). */
-static int32_t scratch(ocl_ctx *c, accel_be_queue *q, size_t bytes)
-{
-    if (q->scratch_bytes >= bytes)
-        return ACCEL_SUCCESS;
-    cl_int err = CL_SUCCESS;
-    cl_mem m =
-        c->cl.clCreateBuffer(c->dev[q->device].context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    if (!m)
-        return ocl__fail(c, ocl__status_of(err), "opencl: no scratch memory for a reduction (%s)",
-                         ocl__error_name(err));
-    if (q->scratch)
-        c->cl.clReleaseMemObject(q->scratch); /* OpenCL keeps it while queued work uses it */
-    q->scratch = m;
-    q->scratch_bytes = bytes;
-    return ACCEL_SUCCESS;
-}
-
-/* Groups of pass 1: a few per compute unit, at most 1024. */
-static size_t groups_for(const ocl_device *d, size_t n)
-{
-    size_t g = (n + d->wg - 1) / d->wg, cap = (size_t)(d->compute_units ? d->compute_units : 1) * 8;
-    if (cap > 1024)
-        cap = 1024;
-    return g < cap ? g : cap;
-}
-
-static int32_t run_sum(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o, const char *name)
-{
-    ocl_device *d = &c->dev[q->device];
-    cl_kernel k = d->fixed[o->dtype == ACCEL_F64 ? OCL_K_SUM_F64 : OCL_K_SUM_F32];
-    cl_int dot = o->op == ACCEL_OP_DOT;
-    const accel_op_operand *x = &o->operands[0], *y = dot ? &o->operands[1] : &o->operands[0];
-    const accel_op_operand *out = &o->operands[dot ? 2 : 1];
-    cl_ulong n = x->count, ox = x->offset, oy = y->offset, oo = out->offset, zero = 0;
-    size_t groups = groups_for(d, (size_t)n), local = d->wg;
-    if (groups <= 1) { /* one pass straight into the output (n == 0 writes 0) */
-        ocl_arg a[] = {
-            ARG(x->buffer->mem),   ARG(ox), ARG(y->buffer->mem), ARG(oy), ARG(n), ARG(dot),
-            ARG(out->buffer->mem), ARG(oo)};
-        return ocl__launch(c, q, k, a, 8, 1, &local, &local, name);
-    }
-    int32_t rc = scratch(c, q, groups * 16);
-    if (rc != ACCEL_SUCCESS)
-        return rc;
-    size_t global = groups * local;
-    ocl_arg a1[] = {ARG(x->buffer->mem), ARG(ox),  ARG(y->buffer->mem), ARG(oy), ARG(n), ARG(dot),
-                    ARG(q->scratch),     ARG(zero)};
-    rc = ocl__launch(c, q, k, a1, 8, 1, &global, &local, name);
-    if (rc != ACCEL_SUCCESS)
-        return rc;
-    cl_ulong g = groups;
-    cl_int no = 0;
-    ocl_arg a2[] = {ARG(q->scratch), ARG(zero), ARG(q->scratch),       ARG(zero),
-                    ARG(g),          ARG(no),   ARG(out->buffer->mem), ARG(oo)};
-    return ocl__launch(c, q, k, a2, 8, 1, &local, &local, name);
-}
-
-static int32_t run_extreme(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o, const char *name)
-{
-    ocl_device *d = &c->dev[q->device];
-    const int f64 = o->dtype == ACCEL_F64;
-    const accel_op_operand *x = &o->operands[0], *out = &o->operands[1];
-    if (x->count == 0)
-        return ocl__fail(c, ACCEL_ERROR_INVALID_ARGUMENT,
-                         "%s: the reduction of 0 elements has no identity", name);
-    cl_ulong n = x->count, ox = x->offset, oo = out->offset;
-    cl_int is_max = o->op == ACCEL_OP_REDUCE_MAX;
-    size_t groups = groups_for(d, (size_t)n), local = d->wg, es = ocl__dtype_size(o->dtype);
-    /* The scratch holds the partials, then (from ulong nan_off) their
-     * first NaN indices. */
-    cl_ulong g = groups, nan_off = (groups * es + 7) / 8;
-    int32_t rc = scratch(c, q, (size_t)(nan_off + g) * 8);
-    if (rc != ACCEL_SUCCESS)
-        return rc;
-    size_t global = groups * local;
-    ocl_arg a1[] = {ARG(x->buffer->mem), ARG(ox),         ARG(n),      ARG(is_max),
-                    ARG(q->scratch),     ARG(q->scratch), ARG(nan_off)};
-    rc = ocl__launch(c, q, d->fixed[f64 ? OCL_K_EXT1_F64 : OCL_K_EXT1_F32], a1, 7, 1, &global,
-                     &local, name);
-    if (rc != ACCEL_SUCCESS)
-        return rc;
-    ocl_arg a2[] = {ARG(q->scratch), ARG(q->scratch),       ARG(nan_off),
-                    ARG(g),          ARG(is_max),           ARG(x->buffer->mem),
-                    ARG(ox),         ARG(out->buffer->mem), ARG(oo)};
-    return ocl__launch(c, q, d->fixed[f64 ? OCL_K_EXT2_F64 : OCL_K_EXT2_F32], a2, 9, 1, &local,
-                       &local, name);
 }
 
 static int32_t run_random(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o, const char *name)
@@ -286,8 +198,7 @@ int32_t ocl__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc
         return run_copy(c, q, &o);
     if (kind == ACCEL_OP_KIND_GEMM)
         return ocl__gemm(c, q, &o);
-    if (kind == 0 || kind == ACCEL_OP_KIND_SORT || kind == ACCEL_OP_KIND_LINALG ||
-        kind == ACCEL_OP_KIND_FFT)
+    if (kind == 0 || kind == ACCEL_OP_KIND_LINALG || kind == ACCEL_OP_KIND_FFT)
         return ocl__fail(c, ACCEL_ERROR_UNSUPPORTED, "%s: op %u is not supported by opencl", name,
                          (unsigned)o.op);
     int32_t rc = ocl__program_ensure(c, &c->dev[q->device]);
@@ -295,12 +206,13 @@ int32_t ocl__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc
         return rc;
     switch (kind) {
     case ACCEL_OP_KIND_REDUCTION:
-        return o.op == ACCEL_OP_SUM || o.op == ACCEL_OP_DOT ? run_sum(c, q, &o, name)
-                                                            : run_extreme(c, q, &o, name);
+        return ocl__reduce(c, q, &o, name);
     case ACCEL_OP_KIND_RANDOM:
         return run_random(c, q, &o, name);
     case ACCEL_OP_KIND_TRANSPOSE:
         return run_transpose(c, q, &o, name);
+    case ACCEL_OP_KIND_SORT:
+        return ocl__sort(c, q, &o, name);
     default:
         return run_elementwise(c, q, &o, name);
     }

@@ -145,8 +145,8 @@ static void gen_elementwise(strbuf *b, const ocl_device *d, const ocl_row *r, in
 static char *program_source(const ocl_device *d)
 {
     strbuf b = {0};
-    sb_add(&b, "%s%s%s%s", prelude, (const char *)ocl_philox_src, after_philox,
-           (const char *)ocl_kernels_src);
+    sb_add(&b, "%s%s%s%s%s%s", prelude, (const char *)ocl_philox_src, after_philox,
+           (const char *)ocl_kernels_src, (const char *)ocl_reduce_src, (const char *)ocl_sort_src);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
         if (!is_elementwise(&rows[i]))
             continue;
@@ -165,21 +165,20 @@ static char *program_source(const ocl_device *d)
 }
 
 static const char *const fixed_names[OCL_K_FIXED_COUNT_] = {
-    [OCL_K_SUM_F32] = "sum_f32",
-    [OCL_K_SUM_F64] = "sum_f64",
-    [OCL_K_EXT1_F32] = "ext1_f32",
-    [OCL_K_EXT1_F64] = "ext1_f64",
-    [OCL_K_EXT2_F32] = "ext2_f32",
-    [OCL_K_EXT2_F64] = "ext2_f64",
-    [OCL_K_UNIFORM_F32] = "uniform_f32",
-    [OCL_K_UNIFORM_F64] = "uniform_f64",
-    [OCL_K_NORMAL_F32] = "normal_f32",
-    [OCL_K_NORMAL_F64] = "normal_f64",
-    [OCL_K_TRANSPOSE_U16] = "transpose_u16",
-    [OCL_K_TRANSPOSE_U32] = "transpose_u32",
-    [OCL_K_TRANSPOSE_U64] = "transpose_u64",
-    [OCL_K_SCALE2D_F32] = "scale2d_f32",
-    [OCL_K_SCALE2D_F64] = "scale2d_f64",
+    [OCL_K_SUM1_F32] = "sum1_f32",           [OCL_K_SUM1_F64] = "sum1_f64",
+    [OCL_K_SUM2_F32] = "sum2_f32",           [OCL_K_SUM2_F64] = "sum2_f64",
+    [OCL_K_EXT1_F32] = "ext1_f32",           [OCL_K_EXT1_F64] = "ext1_f64",
+    [OCL_K_EXT2_F32] = "ext2_f32",           [OCL_K_EXT2_F64] = "ext2_f64",
+    [OCL_K_UNIFORM_F32] = "uniform_f32",     [OCL_K_UNIFORM_F64] = "uniform_f64",
+    [OCL_K_NORMAL_F32] = "normal_f32",       [OCL_K_NORMAL_F64] = "normal_f64",
+    [OCL_K_TRANSPOSE_U16] = "transpose_u16", [OCL_K_TRANSPOSE_U32] = "transpose_u32",
+    [OCL_K_TRANSPOSE_U64] = "transpose_u64", [OCL_K_SCALE2D_F32] = "scale2d_f32",
+    [OCL_K_SCALE2D_F64] = "scale2d_f64",     [OCL_K_SORT_KEYS_U8] = "sort_keys_u8",
+    [OCL_K_SORT_KEYS_U16] = "sort_keys_u16", [OCL_K_SORT_KEYS_U32] = "sort_keys_u32",
+    [OCL_K_SORT_KEYS_U64] = "sort_keys_u64", [OCL_K_SORT_OUT_U8] = "sort_out_u8",
+    [OCL_K_SORT_OUT_U16] = "sort_out_u16",   [OCL_K_SORT_OUT_U32] = "sort_out_u32",
+    [OCL_K_SORT_OUT_U64] = "sort_out_u64",   [OCL_K_SORT_INDEX] = "sort_index",
+    [OCL_K_SORT_STEP] = "sort_step",
 };
 
 /* The kernels of a built program; 0 or -1 with d->build_error set. */

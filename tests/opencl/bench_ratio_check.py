@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
-"""bench_ratio.py on a made-up run whose fractions are known by hand (add
-0.900 PASS at the target's edge, sum 0.850 MISS, GEMM 0.800 stated, a row
-under 2^26 left out), then on a real `accel bench --quick` run of opencl:0
-beside cpu:0, whose add, sum and GEMM rows must all be there.
+"""bench_ratio.py on made-up runs whose fractions are known by hand (beside
+CUDA: add 0.900 PASS at the target's edge, sum 0.850 MISS, GEMM 0.800
+stated, a row under 2^26 left out; the same without the OpenCL GEMM row:
+named as missing, exit status 1; beside the CPU: every size, 2^24 and GEMM
+1024 too), then on a real `accel bench --quick` run of opencl:0 beside
+cpu:0, whose add, sum and GEMM rows must all be there.
 
 usage: bench_ratio_check.py ACCEL CONFIG WORKDIR"""
 import json
@@ -19,13 +21,22 @@ def row(op, n, rate):
             "unit": "TFLOP/s" if op == "gemm" else "GB/s"}
 
 
-def ratio(path, *devices):
+def ratio(path, *devices, status=0):
     p = subprocess.run([sys.executable, os.path.join(HERE, "bench_ratio.py"), path, *devices],
                        capture_output=True, text=True, check=False)
-    if p.returncode != 0:
-        sys.exit(f"bench_ratio.py {path} failed ({p.returncode}):\n{p.stdout}{p.stderr}")
+    if p.returncode != status:
+        sys.exit(f"bench_ratio.py {path}: exit status {p.returncode}, expected {status}:\n"
+                 f"{p.stdout}{p.stderr}")
     print(p.stdout)
     return p.stdout
+
+
+def ratio_of(run, work, status=0):
+    """bench_ratio.py's output on the made-up run (a dict)."""
+    path = os.path.join(work, "ratio_made_up.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(run, f)
+    return ratio(path, status=status)
 
 
 def expect(out, *parts):
@@ -50,16 +61,26 @@ def made_up(work):
         {"device": "opencl:0", "model": "G (NVIDIA CUDA)", "results": [
             row("add", 1 << 24, 10.0), row("add", 1 << 26, 900.0), row("sum", 1 << 28, 850.0),
             row("gemm", 4096, 40.0)]}]}
-    path = os.path.join(work, "ratio_made_up.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(run, f)
-    out = ratio(path)
+    out = ratio_of(run, work)
     expect(out, "add", "2^26", "900", "1000", "0.900", ">= 0.90 PASS")
     expect(out, "sum", "2^28", "850", "1000", "0.850", ">= 0.90 MISS")
     expect(out, "gemm", "4096", "40", "50", "0.800", "stated")
     expect(out, "1 of the add/sum rows below the 0.90 target")
     if "2^24" in out:
         sys.exit("the 2^24 row is under the 2^26 floor and must be left out")
+    run["devices"][1]["results"].pop()  # no CLBlast: no OpenCL GEMM row
+    out = ratio_of(run, work, status=1)
+    expect(out, "gemm", "4096", "missing on opencl:0", "CLBlast")
+    expect(out, "sum", "2^28", "0.850", "MISS")
+    cpu = {"quick": False, "devices": [
+        {"device": "opencl:0", "model": "P", "results": [
+            row("add", 1 << 24, 30.0), row("sum", 1 << 24, 12.0), row("gemm", 1024, 0.3)]},
+        {"device": "cpu:0", "model": "C", "results": [
+            row("add", 1 << 24, 40.0), row("sum", 1 << 24, 16.0), row("gemm", 1024, 0.6)]}]}
+    out = ratio_of(cpu, work)
+    expect(out, "add", "2^24", "30", "40", "0.750", "ratio")
+    expect(out, "sum", "2^24", "12", "16", "0.750", "ratio")
+    expect(out, "gemm", "1024", "0.3", "0.6", "0.500", "stated")
 
 
 def real(accel, config, work):

@@ -665,8 +665,8 @@ ACCEL_API accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, siz
  *  Errors besides the common ones: ACCEL_ERROR_SHAPE_MISMATCH (the product
  *  is not x's count, or out's count differs), ACCEL_ERROR_INVALID_ARGUMENT
  *  (partial overlap), ACCEL_ERROR_DTYPE_MISMATCH (complex),
- *  ACCEL_ERROR_UNSUPPORTED (a backend without sort, e.g. OpenCL today,
- *  when the policy allows no fallback). accel_array_sort (accel/array.h)
+ *  ACCEL_ERROR_UNSUPPORTED (a backend without sort for this dtype, when
+ *  the policy allows no fallback). accel_array_sort (accel/array.h)
  *  takes views and an axis. */
 ACCEL_API accel_status accel_sort_segments(accel_queue *q, accel_dtype dtype, size_t outer,
                                            size_t n, size_t inner, int descending, accel_slice x,

@@ -28,6 +28,13 @@ typedef struct accel__extent {
  * (may be NULL) receives the extent. */
 accel_status accel__array_check(const char *fn, const char *name, const accel_array *a,
                                 accel__extent *out);
+/* view.c: a view that a call writes (valid, as accel__array_check found)
+ * must not name one element twice: ACCEL_ERROR_INVALID_ARGUMENT where an
+ * axis of extent over 1 has stride 0 (a broadcast view, read-only as in
+ * NumPy; PyTorch refuses such "internal overlap" the same way). Other
+ * self-overlapping strides are not looked for (deciding it in general is
+ * NumPy's bounded search in mem_overlap.c). */
+accel_status accel__array_out_check(const char *fn, const char *name, const accel_array *a);
 /* view.c: the broadcast shape of count valid arrays (names for messages);
  * ACCEL_ERROR_SHAPE_MISMATCH naming the first that does not fit. */
 accel_status accel__broadcast(const char *fn, size_t count, const accel_array *const *arrays,

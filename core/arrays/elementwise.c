@@ -294,6 +294,8 @@ static accel_status elementwise(acall *c, accel_queue *q)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: fn %d is %s", c->fn, (int)c->f,
                            c->row ? "of another arity (see accel_array_fn_info)" : "unknown");
     accel_status st = accel__array_views(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt);
+    if (st == ACCEL_SUCCESS)
+        st = accel__array_out_check(c->fn, c->name[c->nin], c->a[c->nin]);
     accel__aspec s;
     if (st == ACCEL_SUCCESS)
         st = check_dtypes(c, &s);

@@ -166,6 +166,8 @@ static accel_status check(fcall *c, accel_queue *q, const accel_array *x, int32_
     accel_status st = accel__array_check(c->fn, "x", x, &ex);
     if (st == ACCEL_SUCCESS)
         st = accel__array_check(c->fn, "out", out, &eo);
+    if (st == ACCEL_SUCCESS)
+        st = accel__array_out_check(c->fn, "out", out);
     if (st == ACCEL_SUCCESS &&
         (!accel_queue_device(q) || accel_buffer_device(x->buffer) != accel_queue_device(q) ||
          accel_buffer_device(out->buffer) != accel_queue_device(q)))
@@ -263,6 +265,8 @@ static accel_status fftn_any(const char *fn, bool inverse, accel_queue *q, const
                          x->ndim);
     if (st == ACCEL_SUCCESS)
         st = accel__array_check(fn, "out", out, NULL);
+    if (st == ACCEL_SUCCESS)
+        st = accel__array_out_check(fn, "out", out);
     int64_t want[ACCEL_ARRAY_MAX_NDIM]; /* out's shape, checked before any work */
     for (uint32_t d = 0; st == ACCEL_SUCCESS && d < x->ndim; d++)
         want[d] = x->shape[d];
@@ -341,6 +345,8 @@ static accel_status freq(const char *fn, accel_queue *q, int64_t n, double d, bo
                          const accel_array *out)
 {
     accel_status st = accel__array_check(fn, "out", out, NULL);
+    if (st == ACCEL_SUCCESS)
+        st = accel__array_out_check(fn, "out", out);
     if (st != ACCEL_SUCCESS)
         return st;
     if (n < 1 || !(d != 0) || !isfinite(d))

@@ -301,6 +301,8 @@ accel_status accel__array_io(const char *fn, accel_queue *q, uint32_t n,
                              accel__extent *ext, accel_runtime **rt, bool exact_ok)
 {
     accel_status st = accel__array_views(fn, q, n, a, names, ext, rt);
+    if (st == ACCEL_SUCCESS)
+        st = accel__array_out_check(fn, names[0], a[0]);
     const accel_array *o = a[0];
     size_t eso = st == ACCEL_SUCCESS ? accel_dtype_size(o->dtype) : 0;
     for (uint32_t k = 1; st == ACCEL_SUCCESS && k < n; k++) {

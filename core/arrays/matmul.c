@@ -61,6 +61,8 @@ static accel_status check(const char *fn, mcall *c)
     accel_status st = ACCEL_SUCCESS;
     for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++) {
         st = accel__array_check(fn, names[i], a[i], NULL);
+        if (st == ACCEL_SUCCESS && i == 2)
+            st = accel__array_out_check(fn, names[i], a[i]);
         if (st == ACCEL_SUCCESS && a[i]->ndim < 2)
             st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                              "%s: %s has %u dimensions; matmul here takes matrices (add an axis "

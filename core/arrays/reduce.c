@@ -362,6 +362,8 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
     accel_runtime *rt;
     accel_status st = accel__array_views(name, q, 2, arr, names, ext, &rt);
     if (st == ACCEL_SUCCESS)
+        st = accel__array_out_check(name, "out", out);
+    if (st == ACCEL_SUCCESS)
         st = check_reduce(name, fn, x, axes_mask, keepdims, out, ext);
     if (st != ACCEL_SUCCESS)
         return st;

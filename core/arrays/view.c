@@ -74,6 +74,18 @@ accel_status accel_array_init(accel_array *a, accel_buffer *buf, accel_dtype dty
     return ACCEL_SUCCESS;
 }
 
+accel_status accel__array_out_check(const char *fn, const char *name, const accel_array *a)
+{
+    for (uint32_t d = 0; d < a->ndim; d++)
+        if (a->shape[d] > 1 && a->strides[d] == 0)
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: %s has stride 0 on axis %u of extent %lld: a view that is "
+                               "written must not name one element twice (a broadcast view is "
+                               "read-only)",
+                               fn, name, d, (long long)a->shape[d]);
+    return ACCEL_SUCCESS;
+}
+
 accel_status accel__array_check(const char *fn, const char *name, const accel_array *a,
                                 accel__extent *out)
 {

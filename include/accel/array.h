@@ -23,7 +23,10 @@
  *   output whose elements' byte range meets an input's in any other way is
  *   refused with ACCEL_ERROR_INVALID_ARGUMENT (a bounds test, as NumPy's
  *   may_share_memory: interleaved views that share no element are refused
- *   too, copy one of them first).
+ *   too, copy one of them first). A view that is written (an output, or x
+ *   of the scatters) must not name one element twice: stride 0 on an axis
+ *   of extent over 1 is refused with ACCEL_ERROR_INVALID_ARGUMENT (a
+ *   broadcast view is read-only, as NumPy's broadcast_to).
  * - The kernels are generated from one table row per function (see
  *   core/arrays/) and compiled through the user-kernel machinery (NVRTC on
  *   CUDA, cc/tcc on the CPU; accel/kernel.h), cached like user kernels, and

@@ -550,6 +550,7 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int, strides: Any = None,
     (None: C order), `dtype` (default base's; complex parts as floats).
     The owner keeps it in its views, so its release() reaches it."""
     a = Array.__new__(Array)
+    a._block = None  # until taken below: __del__ reads it when that raises
     root = _root(base)
     a._base = root
     # Under release()'s lock, so that a view made while another thread

@@ -188,7 +188,7 @@ static accel_status stage(lplan *p, const accel_array *x, bool x_t, const accel_
 
 /* The op on the staged matrices, then q finished: its error (a singular
  * matrix, ...) is this call's. */
-static accel_status run_op(const lplan *p)
+static accel_status linalg_run(const lplan *p)
 {
     bool solve = p->op == ACCEL_OP_SOLVE;
     accel_slice a = accel_slice_of(p->tmp, 0, p->batch * p->m * p->n);
@@ -234,7 +234,7 @@ accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_array *x, i
         return st;
     st = stage(&p, x, false, NULL);
     if (st == ACCEL_SUCCESS)
-        st = run_op(&p);
+        st = linalg_run(&p);
     if (st == ACCEL_SUCCESS) {
         accel_array l = region(&p, 0, p.n, p.n, upper != 0);
         st = upper ? accel_array_triu(q, &l, 0, out) : accel_array_tril(q, &l, 0, out);
@@ -302,7 +302,7 @@ static accel_status solve_or_inv(const char *fn, accel_queue *q, const accel_arr
         st = accel_array_eye(q, 0, &vb);
     }
     if (st == ACCEL_SUCCESS)
-        st = run_op(&p);
+        st = linalg_run(&p);
     if (st == ACCEL_SUCCESS) {
         accel_array xo = region(&p, 0, p.n, p.k, false);
         if (vec)
@@ -352,7 +352,7 @@ static accel_status determinants(const char *fn, accel_queue *q, const accel_arr
     }
     st = stage(&p, x, false, NULL);
     if (st == ACCEL_SUCCESS)
-        st = run_op(&p);
+        st = linalg_run(&p);
     for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++) {
         if (!outs[i])
             continue;
@@ -396,7 +396,7 @@ accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *x, int com
         return eye_if(q, q_out); /* R has no elements */
     st = stage(&p, x, false, NULL);
     if (st == ACCEL_SUCCESS)
-        st = run_op(&p);
+        st = linalg_run(&p);
     if (st == ACCEL_SUCCESS) {
         accel_array qv = region(&p, 0, p.m, p.k, false);
         st = accel_array_copy(q, &qv, q_out);
@@ -426,7 +426,7 @@ static accel_status eigh_impl(const char *fn, accel_queue *q, const accel_array 
     p.flags = v ? ACCEL_OP_FLAG_LINALG_VECTORS : 0;
     st = stage(&p, x, false, NULL);
     if (st == ACCEL_SUCCESS)
-        st = run_op(&p);
+        st = linalg_run(&p);
     if (st == ACCEL_SUCCESS) {
         int64_t t[1] = {(int64_t)p.n}, s[1] = {1};
         accel_array wv = tview(&p, p.o_off + p.l.off[0], p.n, 1, t, s);
@@ -492,7 +492,7 @@ static accel_status svd_impl(const char *fn, accel_queue *q, const accel_array *
     p.flags = u ? ACCEL_OP_FLAG_LINALG_VECTORS : 0;
     st = stage(&p, x, wide, NULL);
     if (st == ACCEL_SUCCESS)
-        st = run_op(&p);
+        st = linalg_run(&p);
     if (st == ACCEL_SUCCESS) {
         int64_t t[1] = {(int64_t)p.n}, one[1] = {1};
         accel_array sv = tview(&p, p.o_off + p.l.off[0], p.n, 1, t, one);

@@ -167,7 +167,7 @@ static void desc_init(accel_op_desc *d, const char *fn, accel_op_code op, accel_
     d->name = fn;
 }
 
-static accel_status dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
+static accel_status op_dispatch(accel_queue *q, const accel_op_desc *d, bool empty)
 {
     return accel__submit(q, d, empty ? ACCEL__SUBMIT_EMPTY : 0);
 }
@@ -216,7 +216,7 @@ static accel_status binary_op(const char *fn, accel_queue *q, accel_op_code op, 
         st = check_alias(fn, "out", out, "b", b);
     if (st != ACCEL_SUCCESS)
         return st;
-    return dispatch(q, &d, a.count == 0);
+    return op_dispatch(q, &d, a.count == 0);
 }
 
 /* The refusal of accel_binary, accel_unary and accel_reduce for an op of
@@ -280,7 +280,7 @@ static accel_status x_out_op(const char *fn, accel_queue *q, accel_op_code op, a
     d.num_operands = 2;
     d.scalars[0] = alpha;
     d.scalars[1] = beta;
-    return dispatch(q, &d, x.count == 0);
+    return op_dispatch(q, &d, x.count == 0);
 }
 
 static accel_status unary_op(const char *fn, accel_queue *q, accel_op_code op, accel_dtype dtype,
@@ -372,7 +372,7 @@ accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_s
         return st;
     d.num_operands = 1;
     d.scalars[0] = value;
-    return dispatch(q, &d, out.count == 0);
+    return op_dispatch(q, &d, out.count == 0);
 }
 
 /* ------------------------------------------------------------- reductions */
@@ -398,7 +398,7 @@ static accel_status reduce_op(const char *fn, accel_queue *q, accel_op_code op, 
                            "%s: x has 0 elements and %s has no identity (as NumPy)", fn,
                            accel_op_name(op));
     d.num_operands = 2;
-    return dispatch(q, &d, false);
+    return op_dispatch(q, &d, false);
 }
 
 accel_status accel_reduce(accel_queue *q, accel_op_code op, accel_dtype dtype, accel_slice x,
@@ -446,7 +446,7 @@ accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_s
         st = check_disjoint(fn, "out", out, "y", y);
     if (st != ACCEL_SUCCESS)
         return st;
-    return dispatch(q, &d, false);
+    return op_dispatch(q, &d, false);
 }
 
 /* ----------------------------------------------------------------- random */
@@ -486,7 +486,7 @@ static accel_status random_op(const char *fn, accel_queue *q, accel_op_code op, 
     d.rng_offset = rng_offset;
     d.scalars[0] = mean;
     d.scalars[1] = stddev;
-    return dispatch(q, &d, out.count == 0);
+    return op_dispatch(q, &d, out.count == 0);
 }
 
 accel_status accel_random_uniform(accel_queue *q, accel_dtype dtype, uint64_t seed,
@@ -700,7 +700,7 @@ static accel_status gemm_impl(const char *fn, accel_queue *q, const accel_gemm_d
     gemm_desc_of(fn, g, bufs, &A, &B, &C, &d);
     size_t m = g->m, n = g->n, batch = g->batch_count;
     /* k == 0 still scales C by beta. */
-    return dispatch(q, &d, m == 0 || n == 0 || batch == 0);
+    return op_dispatch(q, &d, m == 0 || n == 0 || batch == 0);
 }
 
 accel_status accel_gemm(accel_queue *q, const accel_gemm_desc *d)
@@ -772,7 +772,7 @@ accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, 
     d.lda = ldx;
     d.ldc = ldo;
     d.batch_count = 1;
-    return dispatch(q, &d, rows == 0 || cols == 0);
+    return op_dispatch(q, &d, rows == 0 || cols == 0);
 }
 
 /* The queue and the buffers of a two-operand op (x, out), resolved in
@@ -844,7 +844,7 @@ static accel_status sort_op(const char *fn, accel_op_code op, accel_queue *q, ac
     d.m = outer, d.n = n, d.k = inner;
     d.batch_count = 1;
     d.flags = descending ? ACCEL_OP_FLAG_SORT_DESCENDING : 0;
-    return dispatch(q, &d, x.count == 0);
+    return op_dispatch(q, &d, x.count == 0);
 }
 
 accel_status accel_sort_segments(accel_queue *q, accel_dtype dtype, size_t outer, size_t n,
@@ -956,7 +956,7 @@ accel_status accel_linalg_batched(accel_queue *q, accel_op_code op, accel_dtype 
     if (st != ACCEL_SUCCESS)
         return st;
     d.batch_count = batch ? batch : 1; /* an empty op never reaches a backend */
-    return dispatch(q, &d, batch == 0 || m == 0 || n == 0 || (solve && k == 0));
+    return op_dispatch(q, &d, batch == 0 || m == 0 || n == 0 || (solve && k == 0));
 }
 
 /* x and out of an FFT op: the complex dtype's precision, each range in its
@@ -1010,5 +1010,5 @@ accel_status accel_fft_segments(accel_queue *q, accel_op_code op, accel_dtype dt
     d.flags =
         (op == ACCEL_OP_FFT && inverse) || op == ACCEL_OP_IRFFT ? ACCEL_OP_FLAG_FFT_INVERSE : 0;
     st = fft_operands(fn, &d, x, out);
-    return st == ACCEL_SUCCESS ? dispatch(q, &d, false) : st;
+    return st == ACCEL_SUCCESS ? op_dispatch(q, &d, false) : st;
 }

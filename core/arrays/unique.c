@@ -141,7 +141,7 @@ static accel_status group_ids(accel_queue *q, temps *t, const accel_array *start
                               const accel_array *perm, int64_t n, const accel_array *inverse,
                               accel_array *gid)
 {
-    accel_array one;
+    accel_array one = {0};
     accel_status st = temp(t, ACCEL_I64, n, gid);
     if (st == ACCEL_SUCCESS)
         st = temp(t, ACCEL_I64, 1, &one);

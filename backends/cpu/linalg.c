@@ -281,8 +281,30 @@ static int32_t run_svd(const lctx *c, size_t t)
     return info ? fail(c, ACCEL_ERROR_INTERNAL, "gesvd info %d", t, info) : ACCEL_SUCCESS;
 }
 
+/* Problem t's input holds only finite values. The iterative methods (syevd,
+ * gesvd) do not converge on NaN or infinity: LAPACK's scaling step reports
+ * an illegal argument on stderr and leaves NaN. Refused as NumPy
+ * (LinAlgError) and PyTorch (linalg.svd: "the input matrix contained
+ * non-finite values") do. */
+static int32_t check_finite(const lctx *c, size_t t, size_t count)
+{
+    const void *x = input(c, 0, t, count);
+    for (size_t i = 0; i < count; i++)
+        if (!(c->es == 4 ? isfinite(((const float *)x)[i]) : isfinite(((const double *)x)[i])))
+            return fail(c, ACCEL_ERROR_LINALG,
+                        "x holds NaN or infinity (element %d of the matrix): the iteration "
+                        "cannot converge",
+                        t, (int)i);
+    return ACCEL_SUCCESS;
+}
+
 static int32_t run_one(const lctx *c, size_t t, int *ipiv)
 {
+    if (c->op->op == ACCEL_OP_EIGH || c->op->op == ACCEL_OP_SVD) {
+        int32_t rc = check_finite(c, t, c->l.size[c->op->op == ACCEL_OP_EIGH ? 1 : 3]);
+        if (rc != ACCEL_SUCCESS)
+            return rc;
+    }
     switch (c->op->op) {
     case ACCEL_OP_CHOLESKY:
         return run_cholesky(c, t);

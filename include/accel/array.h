@@ -809,7 +809,9 @@ ACCEL_API accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *
                                              const accel_array *q_out, const accel_array *r_out);
 /* Eigenvalues (..., n) in ascending order and orthonormal eigenvectors
  * (..., n, n), in columns, of symmetric matrices (syevd; only x's lower
- * triangle is read). eigvalsh: the values only. */
+ * triangle is read). eigvalsh: the values only. NaN or infinity in x:
+ * ACCEL_ERROR_LINALG naming the matrix (the iteration cannot converge; CPU
+ * backend, as NumPy's LinAlgError), as for svd and svdvals. */
 ACCEL_API accel_status accel_array_linalg_eigh(accel_queue *q, const accel_array *x,
                                                const accel_array *eigenvalues,
                                                const accel_array *eigenvectors);

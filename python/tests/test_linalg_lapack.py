@@ -215,3 +215,25 @@ def test_status_table_matches_the_c_library():
             names[name] = code
     assert names == L.STATUS
     assert type(L.failed(22)) is cp.LinAlgError
+
+
+@pytest.mark.parametrize("fn", ["eigh", "eigvalsh", "svd", "svdvals"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_iterative_methods_refuse_non_finite_input(fn, bad, capfd):
+    """NaN or infinity in x: LinAlgError naming the matrix of the batch, as
+    NumPy's svd, and nothing from LAPACK on stderr (its scaling step would
+    print an "illegal value" line and leave NaN)."""
+    a = _spd((3, 4, 4))
+    a[1, 2, 1] = a[1, 1, 2] = bad
+    x = cp.asarray(a)
+    with pytest.raises(cp.LinAlgError, match="problem 1 .*NaN or infinity"):
+        r = getattr(cp.linalg, fn)(x)
+        if isinstance(r, tuple):
+            r = r[0]
+        _np(r)
+    assert "illegal" not in capfd.readouterr().err
+    good = getattr(cp.linalg, fn)(cp.asarray(a[:1]))  # the finite one alone still works
+    want = getattr(np.linalg, fn)(a[:1])
+    got, ref = (good[0], want[0]) if isinstance(want, tuple) else (good, want)
+    if fn in ("eigvalsh", "svdvals"):
+        np.testing.assert_allclose(_np(got), ref, rtol=1e-11, atol=1e-11)

@@ -54,7 +54,6 @@ def main() -> int:
         cmd = [sys.executable, "-m", "pytest", "-q", "-rX", "-p", "no:cacheprovider", "-p",
                "array_api_noshrink", f"--max-examples={examples}",
                "--hypothesis-disable-deadline", "--hypothesis-derandomize",
-               "--disable-extension", "linalg", "fft",
                f"--xfails-file={clean}"] + [f"array_api_tests/{t}" for t in files]
         print(" ".join(cmd), flush=True)
         return subprocess.call(cmd, cwd=copy, env=env)

@@ -109,7 +109,8 @@ static double ref_float(accel_array_fn fn, accel_dtype ct, double a, double b, d
     case ACCEL_ARRAY_SQUARE:
         return s ? fa * fa : a * a;
     case ACCEL_ARRAY_SIGN:
-        return isnan(a) ? a : a > 0 ? 1.0 : a < 0 ? -1.0 : a;
+        /* +0 for -0 too (the standard, NumPy) */
+        return isnan(a) ? a : a > 0 ? 1.0 : a < 0 ? -1.0 : 0.0;
     case ACCEL_ARRAY_MAXIMUM:
         return ieee_max(a, b);
     case ACCEL_ARRAY_MINIMUM:

@@ -548,3 +548,27 @@ Test(array_linalg_lapack, tolerance_rule_accepts_a_factor_and_refuses_a_perturbe
     tu_assert_status(accel_tolerance_compare(&d, in, l, l, &r), ACCEL_ERROR_SHAPE_MISMATCH,
                      "short block");
 }
+
+/* k is ignored by the ops that take none (cholesky here): a huge k is not
+ * counted in the size check (it refused a 2 x 2 problem as overflowing the
+ * address space), and the result is the factor of the matrix. */
+Test(array_linalg_lapack, an_ignored_k_is_not_counted)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    const double a[4] = {4, 2, 2, 5}; /* column-major SPD; L = [[2, 0], [1, 2]] */
+    double zero[4] = {0};
+    accel_buffer *ba = upload(&e, a, sizeof a), *bo = upload(&e, zero, sizeof zero);
+    tu_ok(accel_linalg_batched(q, ACCEL_OP_CHOLESKY, ACCEL_F64, 1, 2, 2, SIZE_MAX / 2, 0,
+                               accel_slice_of(ba, 0, 4), accel_slice_of(NULL, 0, 0),
+                               accel_slice_of(bo, 0, 4)));
+    double l[4];
+    tu_ok(accel_queue_read_blocking(q, bo, 0, l, sizeof l));
+    cr_assert(l[0] == 2 && l[1] == 1 && l[3] == 2, "L = [%g %g; %g %g] (column-major)", l[0], l[2],
+              l[1], l[3]);
+    accel_buffer_release(ba), accel_buffer_release(bo);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}

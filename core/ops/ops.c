@@ -869,7 +869,9 @@ accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype, size_t ou
 static accel_status linalg_shape(const char *fn, accel_op_code op, size_t batch, size_t m, size_t n,
                                  size_t k, uint32_t flags)
 {
-    size_t mn = m < n ? m : n, s = (m > n ? m : n) > k ? (m > n ? m : n) : k, all;
+    /* k counts only for the ops that take it (the others ignore it) */
+    size_t used_k = op == ACCEL_OP_QR || op == ACCEL_OP_SVD || op == ACCEL_OP_SOLVE ? k : 0;
+    size_t mn = m < n ? m : n, mx = m > n ? m : n, s = mx > used_k ? mx : used_k, all;
     if (op != ACCEL_OP_QR && op != ACCEL_OP_SVD && m != n)
         return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
                            "%s: %s takes square matrices, not %zu x %zu", fn, accel_op_name(op), m,

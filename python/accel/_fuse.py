@@ -189,10 +189,15 @@ class Fused:
         try:
             with g:
                 res = self.func(*call)
-        except Exception:
-            # It reads a value to the host, synchronizes, ... (or fails: then
-            # the direct call raises the same error).
+        except AccelError:
+            # It reads a value to the host, synchronizes, ... (refused while
+            # capturing), or an accel call failed: the direct call runs it
+            # or raises the same error.
             return _DIRECT
+        # Any other exception is the function's own (a TypeError, a failed
+        # assert: host reads, the only thing that depends on the values, raise
+        # AccelError while capturing): it reaches the caller from this one
+        # run, not from a second direct run that would repeat side effects.
         self.stats["captures"] += 1
         slots = [s for s in inputs if s is not None]
         outs, shape_out = _outputs(res, mark)

@@ -304,3 +304,19 @@ def test_the_bench_runs(monkeypatch, capsys):
     runpy.run_path(str(bench), run_name="__main__")
     out = capsys.readouterr().out
     assert "unfused / fused" in out and "'replays': 3" in out
+
+
+def test_an_exception_of_the_function_is_raised_from_one_run():
+    # The function's own exception (not an accel one) is raised from the
+    # capture run; it is not run a second time directly, so its side
+    # effects happen once (they happened twice).
+    calls = []
+
+    @cp.fuse()
+    def bad(x):
+        calls.append(1)
+        raise KeyError("mine")
+
+    with pytest.raises(KeyError, match="mine"):
+        bad(cp.zeros(3))
+    assert len(calls) == 1

@@ -142,8 +142,10 @@ class Array:
     # rest of the size arithmetic.
     # _st: the element strides of a view that is not C-contiguous (None for
     # one that is: the per-op fast path and the kernels take only those).
+    # _ro: True for a read-only view (broadcast_to's, and every view of one,
+    # as NumPy's): writes raise through _writable; unset means writable.
     __slots__ = ("_block", "_base", "_views", "_exported", "_kept", "_shape", "_dtype", "_code",
-                 "_offset", "_size", "_nb", "_slice", "_st", "device",
+                 "_offset", "_size", "_nb", "_slice", "_st", "_ro", "device",
                  "__weakref__")
 
     # ------------------------------------------------------------ basics
@@ -324,6 +326,7 @@ class Array:
         so `arr` may be changed at once, and the device write overlaps other
         streams' work. Raises ShapeMismatchError; a failed asynchronous write
         is raised by the stream's next synchronizing call."""
+        _writable(self, "Array.set")
         b = self._blk("Array.set")
         if self._st is not None:  # a strided view: written through a contiguous copy
             t = asarray(np.broadcast_to(np.asarray(arr, dtype=self._dtype), self._shape),
@@ -452,7 +455,8 @@ class Array:
         base = L.buffer_host_pointer(b.handle)
         _exported(self, b)
         return {"shape": self._shape, "typestr": self._dtype.str,
-                "data": ((base or 0) + self._offset * self._dtype.itemsize, False),
+                "data": ((base or 0) + self._offset * self._dtype.itemsize,
+                         _b.bool(getattr(self, "_ro", False)) or 0 in (self._st or ())),
                 "strides": None if self._st is None else self.strides, "version": 3}
 
     @property
@@ -579,8 +583,19 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int, strides: Any = None,
                             zip(strides, _c_strides(shape), shape)):
             strides = None
     a._st = strides
+    if getattr(base, "_ro", False):
+        a._ro = True  # a view of a read-only view is read-only (NumPy's rule)
     a.device = base.device
     return a
+
+
+def _writable(a: Any, fn: str) -> None:
+    """Raise InvalidArgumentError (a ValueError, as NumPy's "assignment
+    destination is read-only") when a is a read-only view."""
+    if getattr(a, "_ro", False):
+        raise error("ACCEL_ERROR_INVALID_ARGUMENT",
+                    f"accel.{fn}: the destination is a read-only view (of broadcast_to: its "
+                    "elements repeat); write into a copy (x.copy())")
 
 
 _new_array = object.__new__
@@ -751,6 +766,7 @@ def _binary_shape_check(fn: str, a: Array, b: Array) -> None:
 def _check_out(fn: str, out: Array, like: Array) -> None:
     if not isinstance(out, Array):
         raise TypeError(f"accel.{fn}: out must be an accel.Array")
+    _writable(out, fn)
     out._blk(fn)
     _binary_shape_check(fn, like, out)
 
@@ -778,6 +794,7 @@ def fill(a: Array, value: Any) -> Array:
     accel_array_full_i64/_u64 (integers exactly, bool as value != 0) or
     accel_array_full (a float). Returns a. Raises UnsupportedError for
     complex arrays."""
+    _writable(a, "fill")
     held = a._blk("fill")  # held until return: see Array.release
     if not a._size:
         return a

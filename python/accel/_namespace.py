@@ -34,7 +34,7 @@ import numpy as np
 
 from . import _aa_lib as C
 from . import _lib as L
-from ._array import Array, _alloc, _prepare, _shape_of, _view, contiguous, fill
+from ._array import Array, _alloc, _prepare, _shape_of, _view, _writable, contiguous, fill
 from ._array import _dtype_of as _dtype
 from ._array import asarray as _host_asarray
 from ._array import _upload as _host_upload
@@ -87,6 +87,7 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
     Ellipsis) from value broadcast and converted (accel_array_copy,
     _astype), or the elements of a boolean mask (accel_array_mask_scatter)
     or of an integer index array along axis 0 (accel_array_scatter)."""
+    _writable(self, "__setitem__")
     k = _array_key(self, key)
     if k is None:
         copyto(_getitem(self, key), value)
@@ -124,6 +125,7 @@ def copyto(dst: Array, src: Any) -> None:
     Python scalar) broadcast to dst's shape and converted to dst's dtype
     (accel_array_copy, accel_array_astype). Raises ShapeMismatchError
     (a ValueError) when src does not broadcast to dst."""
+    _writable(dst, "copyto")
     s = _as_operand(src, dst, "copyto")
     if s.dtype != dst.dtype and dst.dtype.kind == "c":
         s = astype(s, dst.dtype)   # to complex: through the parts
@@ -994,7 +996,10 @@ def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
     v = C.View()
     dims = (ctypes.c_int64 * _b.max(len(shape), 1))(*shape)
     _check(C.broadcast_to(x._cv(), len(shape), dims, v))
-    return _derived(x, v)
+    r = _derived(x, v)
+    if _b.any(st == 0 and n > 1 for st, n in zip(r.strides, r.shape)):
+        r._ro = True  # its elements repeat: read-only, as NumPy's broadcast_to
+    return r
 
 
 def broadcast_arrays(*arrays: Array) -> list:

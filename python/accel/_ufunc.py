@@ -129,7 +129,8 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
             out.device = dev
         else:
             if (out.__class__ is not Array or out._shape != shape or out._dtype is not dt
-                    or out.device is not dev or out._block is None or out._st is not None):
+                    or out.device is not dev or out._block is None or out._st is not None
+                    or getattr(out, "_ro", False)):
                 return slow(a, b, out)
             bo = out._block
         if ba.stream is not s or bb.stream is not s or bo.stream is not s:
@@ -200,7 +201,8 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
         else:
             if (out.__class__ is not Array or out._shape != x._shape
                     or out._dtype is not x._dtype or out.device is not dev
-                    or out._block is None or out._st is not None):
+                    or out._block is None or out._st is not None
+                    or getattr(out, "_ro", False)):
                 return slow(x, out)
             bo = out._block
         if bx.stream is not s or bo.stream is not s:

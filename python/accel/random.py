@@ -224,9 +224,10 @@ class RandomState:
         if not x.shape:
             raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                         "accel.random.shuffle: a 0-d array has no axis to shuffle")
-        y = self.permutation(x).reshape(-1)
         if x.size:
-            _k_copy[(x.size + 255) // 256, 256](y, x.reshape(-1))
+            # through the view's own strides (a strided view's reshape(-1)
+            # is a copy: the shuffle was lost); a broadcast view is refused
+            x[...] = self.permutation(x)
 
     def choice(self, a: Any, size: SizeLike = None, replace: bool = True, p: Any = None,
                device: Union[str, Device, None] = None) -> Array:
@@ -450,13 +451,6 @@ def _k_gather(x, idx, out, row):
     i = cuda.grid(1)
     if i < out.size:
         out[i] = x[idx[i // row] * row + i % row]
-
-
-@cuda.jit
-def _k_copy(src, dst):
-    i = cuda.grid(1)
-    if i < dst.size:
-        dst[i] = src[i]
 
 
 @cuda.jit

@@ -269,3 +269,29 @@ def test_complex_sums_and_joins_and_narrow_cumulative_sums():
     h = np.array([200, 100, 7], np.uint16)
     np.testing.assert_array_equal(np.asarray(xp.cumulative_sum(xp.asarray(h), dtype=xp.uint8)),
                                   np.cumsum(h, dtype=np.uint8))
+
+
+def test_broadcast_views_are_read_only_through_every_view():
+    # broadcast_to's result repeats elements: read-only as NumPy's, and so is
+    # every view of it (a row, an element, a diagonal, unstack's parts); each
+    # of these wrote the source array through a view without a zero stride.
+    base = xp.zeros(3)
+    b = xp.broadcast_to(base, (4, 3))
+    writes = [lambda: b.__setitem__(0, 1.0), lambda: b.__setitem__((0, 1), -7.0),
+              lambda: xp.linalg.diagonal(b).__setitem__(Ellipsis, 7.0),
+              lambda: xp.unstack(b)[2].__setitem__(Ellipsis, 9.0),
+              lambda: b[1].__iadd__(1.0), lambda: b[0].fill(3.0),
+              lambda: b[0].set(np.ones(3)), lambda: b[0].sort(),
+              lambda: b.__setitem__(b > -1, 5.0),
+              lambda: xp.add(xp.ones(3), xp.ones(3), out=b[0])]
+    for w in writes:
+        with pytest.raises(ValueError, match="read-only view"):
+            w()
+    np.testing.assert_array_equal(base.get(), np.zeros(3))
+    assert not np.asarray(b).flags.writeable  # and NumPy sees it read-only
+    c = b.copy()  # a copy is writable
+    c[0] = 1.0
+    np.testing.assert_array_equal(c.get()[0], np.ones(3))
+    same = xp.broadcast_to(base, (3,))  # no repeated element: writable
+    same[0] = 2.0
+    assert base.get()[0] == 2.0

@@ -75,6 +75,20 @@ def test_permutation_and_shuffle():
     d = cp.asarray(x)
     cp.random.RandomState(4).shuffle(d)
     assert np.array_equal(d.get(), px)
+    # a strided view (every other row; a transposed one) is shuffled in
+    # place through its strides, its other rows untouched (it was left as
+    # it was: the shuffle went to a copy)
+    big = np.arange(80.0).reshape(40, 2)
+    e = cp.asarray(big)
+    cp.random.RandomState(4).shuffle(e[::2])
+    want = big.copy()
+    want[::2] = big[::2][_fisher_yates(_uniform(4, 20))]
+    assert np.array_equal(e.get(), want)
+    t = cp.asarray(np.arange(6.0).reshape(2, 3)).T
+    cp.random.RandomState(5).shuffle(t)
+    assert np.array_equal(t.get(), np.arange(6.0).reshape(2, 3).T[_fisher_yates(_uniform(5, 3))])
+    with pytest.raises(cp.AccelError, match="read-only view"):
+        cp.random.RandomState(4).shuffle(cp.broadcast_to(cp.zeros(3), (4, 3)))
 
 
 def test_choice():

@@ -381,6 +381,35 @@ Test(array_fft, frequencies)
             }
             accel_buffer_release(b);
         }
+    /* A d so small that 1/(n d) is past float32's range (and float64's):
+     * bin 0 is 0 (it was 0 * inf = NaN), the others +-inf, as NumPy's
+     * float64 result rounded. */
+    const struct {
+        accel_dtype dt;
+        double d;
+    } tiny[] = {{ACCEL_F32, 1e-40}, {ACCEL_F32, 1e-46}, {ACCEL_F64, 1e-310}, {ACCEL_F32, -1e-40}};
+    for (int c = 0; c < 4; c++) {
+        int64_t len = 4;
+        accel_buffer *b = upload(&e, NULL, 64);
+        accel_array out;
+        tu_ok(accel_array_init(&out, b, tiny[c].dt, 1, &len));
+        tu_ok(accel_array_fftfreq(q, 4, tiny[c].d, &out));
+        double got[4];
+        float gf[4];
+        if (tiny[c].dt == ACCEL_F32) {
+            tu_ok(accel_queue_read_blocking(q, b, 0, gf, sizeof gf));
+            for (int i = 0; i < 4; i++)
+                got[i] = gf[i];
+        } else {
+            tu_ok(accel_queue_read_blocking(q, b, 0, got, sizeof got));
+        }
+        double s = tiny[c].d > 0 ? 1 : -1;
+        const double want[4] = {0, s * INFINITY, -s * INFINITY, -s * INFINITY};
+        for (int i = 0; i < 4; i++)
+            cr_assert(got[i] == want[i] && !signbit(got[0]) == (s > 0),
+                      "fftfreq(4, %g)[%d] = %g want %g", tiny[c].d, i, got[i], want[i]);
+        accel_buffer_release(b);
+    }
     accel_queue_release(q);
     accel_runtime_close(rt);
 }

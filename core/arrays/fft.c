@@ -8,6 +8,7 @@
  * staged through a contiguous temporary with the array copy, complex
  * elements moved as pairs of reals (the array functions take no complex
  * dtype yet). The frequencies are arange times 1/(d*n). */
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -371,10 +372,19 @@ static accel_status freq(const char *fn, accel_queue *q, int64_t n, double d, bo
         st = accel_buffer_create(accel_queue_device(q), 8, &b);
     if (st == ACCEL_SUCCESS)
         st = accel_array_init(&val, b, out->dtype, 0, NULL);
+    double v = 1.0 / ((double)n * d);
     if (st == ACCEL_SUCCESS)
-        st = accel_array_full(q, &val, 1.0 / ((double)n * d));
+        st = accel_array_full(q, &val, v);
     if (st == ACCEL_SUCCESS)
         st = accel_array_binary(q, ACCEL_ARRAY_MULTIPLY, out, &val, out);
+    /* 1/(n d) past out's range (a tiny d): the other bins are +-inf as
+     * NumPy's, but bin 0 became 0 * inf = NaN; it is 0 (with v's sign, as
+     * NumPy's 0 * v). */
+    bool over = out->dtype == ACCEL_F32 ? fabs(v) > FLT_MAX : isinf(v);
+    accel_array zero = *out;
+    zero.ndim = 0;
+    if (st == ACCEL_SUCCESS && over)
+        st = accel_array_full(q, &zero, copysign(0.0, v));
     accel_buffer_release(b);
     return st;
 }

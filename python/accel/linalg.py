@@ -81,6 +81,16 @@ def _axes(axis: Axis, ndim: int, fn: str) -> Tuple[int, ...]:
     return tuple(out)
 
 
+def _max_abs(v: Any, axis: Any, keepdims: bool = False) -> Any:
+    """max over axis of v >= 0 (absolute values, sums of them, singular
+    values), 0 where axis is empty (NumPy 2's norms: max with initial 0);
+    xp.max refuses an empty reduction."""
+    axes = (axis,) if isinstance(axis, int) else range(v.ndim) if axis is None else axis
+    if any(v.shape[a] == 0 for a in axes):
+        return xp.sum(v, axis=axis, keepdims=keepdims)  # zeros of the result's shape
+    return xp.max(v, axis=axis, keepdims=keepdims)
+
+
 def _vector(x: Any, ord: Any, axes: Tuple[int, ...], keepdims: bool, fn: str) -> Any:
     """The vector norm of x over axes (already floating)."""
     if isinstance(ord, str) or isinstance(ord, bool) or not isinstance(ord, numbers.Real):
@@ -90,7 +100,7 @@ def _vector(x: Any, ord: Any, axes: Tuple[int, ...], keepdims: bool, fn: str) ->
         nz = xp.astype(xp.not_equal(x, 0), x.dtype)
         return xp.sum(nz, **kw)
     if ord == _INF:
-        return xp.max(xp.abs(x), **kw)
+        return _max_abs(xp.abs(x), **kw)
     if ord == -_INF:
         return xp.min(xp.abs(x), **kw)
     if ord == 1:
@@ -110,7 +120,7 @@ def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str,
     if ord in ("fro", None):
         res = xp.sqrt(xp.sum(xp.multiply(x, x), axis=axes))
     elif ord in (1, -1, _INF, -_INF) and not isinstance(ord, bool):
-        red = xp.max if ord > 0 else xp.min
+        red = _max_abs if ord > 0 else xp.min
         # 1: the largest column sum (sum over rows); inf: the largest row sum.
         s_ax, m_ax = (r, c) if abs(ord) == 1 else (c, r)
         sums = xp.sum(xp.abs(x), axis=s_ax)
@@ -120,7 +130,7 @@ def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str,
             raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
                           f"accel.linalg.{fn}: ord={ord!r} of a complex x needs complex svd")
         s = svdvals(xp.moveaxis(x, (r, c), (-2, -1)))
-        red = {2: xp.max, -2: xp.min, "nuc": xp.sum}[ord]
+        red = {2: _max_abs, -2: xp.min, "nuc": xp.sum}[ord]
         res = red(s, axis=-1)
     else:
         raise ValueError(f"accel.linalg.{fn}: invalid norm order {ord!r} for matrices")
@@ -283,8 +293,11 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     free_a = [i for i in range(a.ndim) if i not in ax_a]
     free_b = [j for j in range(b.ndim) if j not in ax_b]
     k = math.prod(a.shape[i] for i in ax_a)
-    am = xp.reshape(xp.permute_dims(a, tuple(free_a) + ax_a), (-1, k) if free_a else (1, k))
-    bm = xp.reshape(xp.permute_dims(b, ax_b + tuple(free_b)), (k, -1) if free_b else (k, 1))
+    # the free sizes by product, not -1 (which cannot be inferred when k is 0)
+    ma = math.prod(a.shape[i] for i in free_a)
+    nb = math.prod(b.shape[j] for j in free_b)
+    am = xp.reshape(xp.permute_dims(a, tuple(free_a) + ax_a), (ma, k))
+    bm = xp.reshape(xp.permute_dims(b, ax_b + tuple(free_b)), (k, nb))
     out = [a.shape[i] for i in free_a] + [b.shape[j] for j in free_b]
     return xp.reshape(xp.matmul(am, bm), tuple(out))
 

@@ -196,3 +196,33 @@ def test_complex_norms_read_magnitudes():
     # conj of a real array is a copy of it (the standard takes any numeric dtype)
     r = xp.asarray(np.array([1, 254], dtype=np.uint8))
     np.testing.assert_array_equal(xp.conj(r).get(), np.array([1, 254], dtype=np.uint8))
+
+
+def test_tensordot_over_a_zero_length_axis_is_zeros():
+    # contracting an axis of length 0 sums nothing: zeros of the free shape
+    # (the reshape to (-1, 0) could not infer the -1 and raised)
+    junk = cp.full((64,), 7.0)  # pool memory that held something else
+    del junk
+    got = cp.linalg.tensordot(cp.zeros((2, 0)), cp.zeros((0, 3)), axes=1)
+    np.testing.assert_array_equal(got.get(), np.tensordot(np.zeros((2, 0)), np.zeros((0, 3)), 1))
+    got = cp.linalg.tensordot(cp.ones((2, 0, 4)), cp.ones((0, 4, 3)), axes=([1, 2], [0, 1]))
+    assert got.shape == (2, 3)
+    np.testing.assert_array_equal(got.get(), np.zeros((2, 3)))
+
+
+def test_max_type_norms_of_empty_inputs_are_zero():
+    # NumPy 2: the max-type norms (vector inf, matrix 1, inf, 2) of an empty
+    # input are 0 (the max of nothing non-negative); accel raised "an empty
+    # reduction has no identity" from accel.max
+    cases = [(np.zeros(0), lambda a: cp.linalg.norm(a, ord=cp.inf),
+              lambda a: np.linalg.norm(a, ord=np.inf))]
+    for ord in (1, np.inf, 2):
+        cases.append((np.zeros((0, 3)), lambda a, o=ord: cp.linalg.matrix_norm(a, ord=o),
+                      lambda a, o=ord: np.linalg.matrix_norm(a, ord=o)))
+    cases.append((np.zeros((2, 0)), lambda a: cp.linalg.vector_norm(a, ord=cp.inf, axis=1,
+                                                                    keepdims=True),
+                  lambda a: np.linalg.vector_norm(a, ord=np.inf, axis=1, keepdims=True)))
+    for h, ours, theirs in cases:
+        got, want = ours(cp.asarray(h)).get(), theirs(h)
+        assert got.shape == np.shape(want)
+        np.testing.assert_array_equal(got, want)

@@ -18,6 +18,8 @@ from . import _aa_lib as C
 from ._array import Array, fill
 from ._namespace import (_as_operand, _check, _new, _promote, _q, astype, concat, isnan,
                          int64, minimum, reshape)
+from ._namespace import max as _max
+from ._namespace import min as _min
 from ._namespace import sum as _sum
 
 
@@ -48,7 +50,9 @@ def searchsorted(x1: Array, x2: Any, /, *, side: str = "left",
     scalar; x1 and x2 promote to one dtype (NumPy's rule across kinds).
     Returns int64 of x2's shape. Raises ValueError (x1 not 1-D, a bad side
     or sorter length), TypeError (non-arrays, a sorter not of integers),
-    UnsupportedError (complex). Indices into an unsorted x1 are
+    UnsupportedError (complex); ValueError for a sorter index outside
+    [0, len(x1)) (it waits for the sorter to read its min and max). Indices
+    into an unsorted x1 are
     unspecified (never a fault)."""
     if not isinstance(x1, Array):
         raise TypeError(f"accel.searchsorted: x1 is an accel array, not {type(x1).__name__}")
@@ -65,6 +69,11 @@ def searchsorted(x1: Array, x2: Any, /, *, side: str = "left",
         if sorter.shape != a.shape:
             raise ValueError(f"accel.searchsorted: sorter {sorter.shape} is not x1's shape "
                              f"{a.shape}")
+        # NumPy's check (the C call clamps, which answers nothing useful);
+        # it reads two values back, so it waits for the sorter
+        if sorter.size and (int(_min(sorter)) < 0 or int(_max(sorter)) >= sorter.size):
+            raise ValueError("accel.searchsorted: a sorter index is out of range "
+                             f"[0, {sorter.size})")
     out = _new(v.shape, int64, a.device)
     if out.size and a.size == 0:
         fill(out, 0)  # every value goes before an empty x1

@@ -87,3 +87,17 @@ def test_unique_int64_extremes_and_empty():
     np.testing.assert_array_equal(c.get(), rc)
     e = cp.unique_all(cp.asarray(np.zeros((0, 3))))
     assert e.values.shape == (0,) and e.inverse_indices.shape == (0, 3)
+
+
+def test_a_sorter_index_out_of_range_is_refused_as_numpy():
+    # the C call clamps such indices (an answer that means nothing); NumPy
+    # raises "Sorter index out of range" when its search meets one, accel
+    # for any (it checks the sorter's min and max first)
+    x1 = cp.asarray(np.array([3.0, 1.0, 2.0]))
+    v = cp.asarray(np.array([2.5]))
+    for bad in ([-1, 1, 2], [2, 0, 3], [0, 1, 2**62]):
+        with pytest.raises(ValueError, match="out of range"):
+            cp.searchsorted(x1, v, sorter=cp.asarray(np.array(bad)))
+    good = np.array([1, 2, 0])
+    assert cp.searchsorted(x1, v, sorter=cp.asarray(good)).get().tolist() == \
+        np.searchsorted(np.array([3.0, 1.0, 2.0]), [2.5], sorter=good).tolist()

@@ -1392,6 +1392,10 @@ def inner(a: Array, b: Array) -> Array:
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """Dot product over axis (multiply, then sum on the device)."""
+    for name, x in (("x1", x1), ("x2", x2)):
+        if not isinstance(axis, int) or not -x.ndim <= axis < x.ndim:
+            raise ValueError(f"accel.vecdot: axis {axis!r} is not an axis of {name} "
+                             f"({x.ndim}-d)")
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError(f"accel.vecdot: axis {axis} sizes differ")
     p = multiply(conj(x1) if x1.dtype.kind == "c" else x1, x2)

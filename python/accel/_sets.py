@@ -55,7 +55,7 @@ def searchsorted(x1: Array, x2: Any, /, *, side: str = "left",
     into an unsorted x1 are
     unspecified (never a fault)."""
     if not isinstance(x1, Array):
-        raise TypeError(f"accel.searchsorted: x1 is an accel array, not {type(x1).__name__}")
+        raise TypeError(f"accel.searchsorted: x1 must be an accel array, not {type(x1).__name__}")
     if x1.ndim != 1:
         raise ValueError(f"accel.searchsorted: x1 is {x1.ndim}-d (it must be 1-D)")
     if side not in ("left", "right"):
@@ -88,7 +88,7 @@ def _unique(x: Array, fn: str, indices: bool, inverse: bool, counts: bool) -> tu
     """(values, indices, inverse_indices, counts) of x, those not asked None
     (accel_array_unique_all)."""
     if not isinstance(x, Array):
-        raise TypeError(f"accel.{fn}: x is an accel array, not {type(x).__name__}")
+        raise TypeError(f"accel.{fn}: x must be an accel array, not {type(x).__name__}")
     n, dev = x.size, x.device
     vals = _new((n,), x.dtype, dev)
     idx = _new((n,), int64, dev) if indices else None

@@ -43,7 +43,7 @@ _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 
 def _array(x: Any, fn: str) -> Array:
     if not isinstance(x, Array):
-        raise TypeError(f"accel.fft.{fn}: x is an accel array, not {type(x).__name__}")
+        raise TypeError(f"accel.fft.{fn}: x must be an accel array, not {type(x).__name__}")
     if x.ndim == 0:
         raise ValueError(f"accel.fft.{fn}: x is 0-d (it needs at least one axis)")
     return x
@@ -73,7 +73,8 @@ def _real(x: Any, fn: str) -> Array:
 
 
 def _norm(norm: Optional[str], fn: str) -> int:
-    code = C.FFT_NORMS.get("backward" if norm is None else norm)
+    code = C.FFT_NORMS.get("backward" if norm is None else norm) if isinstance(
+        norm, (str, type(None))) else None
     if code is None:
         raise ValueError(f"accel.fft.{fn}: norm {norm!r} is not 'backward', 'ortho' or "
                          "'forward'")
@@ -147,6 +148,9 @@ def _cook(a: Array, s: Optional[Sequence[int]], axes: Optional[Sequence[int]],
     """NumPy's reading of s and axes: axes default all axes (with s: the last
     len(s)); s default the lengths of those axes; s[i] == -1 the whole axis."""
     if axes is None:
+        if s is not None and len(s) > a.ndim:
+            raise ValueError(f"accel.fft.{fn}: s {tuple(s)} names {len(s)} axes; x has "
+                             f"{a.ndim}")
         axes = range(a.ndim) if s is None else range(a.ndim - len(s), a.ndim)
     ax = [_axis(v, a.ndim, f"fft.{fn}") for v in axes]
     if len(set(ax)) != len(ax):
@@ -270,7 +274,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, device: Any = None, dtype: Any = None
 
 def _shift(x: Array, axes: Any, sign: int, fn: str) -> Array:
     if not isinstance(x, Array):
-        raise TypeError(f"accel.fft.{fn}: x is an accel array, not {type(x).__name__}")
+        raise TypeError(f"accel.fft.{fn}: x must be an accel array, not {type(x).__name__}")
     if axes is None:
         axes = tuple(range(x.ndim))
     elif not isinstance(axes, (tuple, list)):

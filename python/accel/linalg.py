@@ -43,7 +43,7 @@ _INF = math.inf
 def _array(x: Any, fn: str) -> Any:
     """x, checked to be an accel.Array (TypeError otherwise)."""
     if not isinstance(x, xp.Array):
-        raise TypeError(f"accel.linalg.{fn}: x is an accel array, not {type(x).__name__}")
+        raise TypeError(f"accel.linalg.{fn}: x must be an accel array, not {type(x).__name__}")
     return x
 
 

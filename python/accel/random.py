@@ -219,8 +219,8 @@ class RandomState:
     def shuffle(self, x: Array) -> None:
         """Shuffle the accel array x along its first axis, in place."""
         if not isinstance(x, Array):
-            raise TypeError(f"accel.random.shuffle: x is an accel.Array (in place), not "
-                            f"{type(x).__name__}")
+            raise TypeError("accel.random.shuffle: x must be an accel.Array (shuffled in place), "
+                            f"not {type(x).__name__}")
         if not x.shape:
             raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                         "accel.random.shuffle: a 0-d array has no axis to shuffle")

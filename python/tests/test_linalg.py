@@ -226,3 +226,18 @@ def test_max_type_norms_of_empty_inputs_are_zero():
         got, want = ours(cp.asarray(h)).get(), theirs(h)
         assert got.shape == np.shape(want)
         np.testing.assert_array_equal(got, want)
+
+
+def test_bad_fft_and_vecdot_arguments_are_named():
+    # each raised a Python internal (IndexError, "unhashable type",
+    # "repeated axis") instead of naming the argument
+    x = cp.ones((2, 3))
+    with pytest.raises(ValueError, match="axis 5 is not an axis of x1"):
+        cp.linalg.vecdot(x, x, axis=5)
+    with pytest.raises(ValueError, match="not an axis"):
+        cp.vecdot(cp.asarray(1.0), cp.asarray(2.0))
+    c = cp.ones((2, 3), dtype=cp.complex64)
+    with pytest.raises(ValueError, match="norm \\[\\] is not"):
+        cp.fft.fft(c, norm=[])
+    with pytest.raises(ValueError, match="names 3 axes; x has 2"):
+        cp.fft.fftn(c, s=(2, 3, 4))

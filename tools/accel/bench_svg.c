@@ -525,7 +525,8 @@ static void write_ceilings(FILE *f, sweep_line *lines, size_t nl, bool per_dtype
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                 "stroke-dasharray=\"6,4\"/>\n"
-                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\" font-size=\"10\">",
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\" font-size=\"10\" "
+                "stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
                 left, lines[k].y, right, lines[k].y, col, right - 3, ly, col);
         xml_text(f, lines[k].label);
         fprintf(f, "</text>\n");
@@ -590,8 +591,8 @@ static double write_sweep(FILE *f, const bench_device *dev, const char *unit, bo
     size_t nl = sweep_lines(dev, unit, per_dtype, lines);
     axes a = sweep_axes(dev, unit, lines, nl, left, y);
     write_sweep_frame(f, dev, unit, per_dtype, what, &a);
-    write_ceilings(f, lines, nl, per_dtype, &a);
     write_series(f, dev, unit, &a);
+    write_ceilings(f, lines, nl, per_dtype, &a); /* on top: labels stay readable */
     return y + sweep_height(dev, unit);
 }
 

@@ -44,9 +44,10 @@ ACCEL_ARRAY_FN_LIST(ACCEL_X_ARRAY_CHECK)
 #define LOGIC(E, name, ex) [ACCEL_ARRAY_##E] = {name, 2, BOOL, 0, 0, {ex, ex, ex, ex}},
 
 const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
-    [ACCEL_ARRAY_ADD] = {"add", 2, PROM, 0, 0, {NULL, WRAP("+"), WRAP("+"), "a + b"}},
+    /* bool: add is or, multiply is and (NumPy's and CuPy's bool results) */
+    [ACCEL_ARRAY_ADD] = {"add", 2, PROM, 0, 0, {"a | b", WRAP("+"), WRAP("+"), "a + b"}},
     [ACCEL_ARRAY_SUBTRACT] = {"subtract", 2, PROM, 0, 0, {NULL, WRAP("-"), WRAP("-"), "a - b"}},
-    [ACCEL_ARRAY_MULTIPLY] = {"multiply", 2, PROM, 0, 0, {NULL, WRAP("*"), WRAP("*"), "a * b"}},
+    [ACCEL_ARRAY_MULTIPLY] = {"multiply", 2, PROM, 0, 0, {"a & b", WRAP("*"), WRAP("*"), "a * b"}},
     [ACCEL_ARRAY_DIVIDE] = {"divide", 2, PROM, 0, 0, {NULL, NULL, NULL, "a / b"}},
     [ACCEL_ARRAY_FLOOR_DIVIDE] = {"floor_divide",
                                   2,

@@ -295,3 +295,16 @@ def test_broadcast_views_are_read_only_through_every_view():
     same = xp.broadcast_to(base, (3,))  # no repeated element: writable
     same[0] = 2.0
     assert base.get()[0] == 2.0
+
+
+def test_bool_add_and_multiply_are_bool_as_numpy():
+    # mask1 + mask2 is logical or and mask1 * mask2 logical and in NumPy and
+    # CuPy; accel gave float64 (2.0 where both were True)
+    a = np.array([True, False, True, False])
+    b = np.array([True, True, False, False])
+    for f in ("add", "multiply"):
+        got = getattr(accel, f)(accel.asarray(a), accel.asarray(b))
+        want = getattr(np, f)(a, b)
+        assert got.dtype == want.dtype == np.bool_
+        np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal((accel.asarray(a) + accel.asarray(b)).get(), a + b)

@@ -215,8 +215,16 @@ static void kernel_free(accel_kernel *k)
     free(k);
 }
 
-static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kernel **out)
+/* The end of a create: k (its fields parsed with status st) freed on a
+ * failure, else its argument slots set and its handle made; *out either way. */
+static accel_status kernel_finish(const char *fn, accel_status st, accel_kernel *k,
+                                  accel_kernel **out)
 {
+    if (st != ACCEL_SUCCESS) {
+        kernel_free(k);
+        *out = NULL;
+        return st;
+    }
     for (uint32_t i = 0; i < k->nparams; i++) {
         const accel__kparam *p = &k->params[i];
         bool array = k->kind == ACCEL_KERNEL_RAW ? p->pointer : true;
@@ -224,7 +232,7 @@ static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kerne
         k->slot[i].flags =
             (uint8_t)((array ? ACCEL__KSLOT_ARRAY : 0u) | (p->output ? ACCEL__KSLOT_OUTPUT : 0u));
     }
-    accel_status st = accel__handle_new(ACCEL__T_KERNEL, k, k->rt->gate, &k->handle);
+    st = accel__handle_new(ACCEL__T_KERNEL, k, k->rt->gate, &k->handle);
     if (st != ACCEL_SUCCESS) {
         kernel_free(k);
         *out = NULL;
@@ -282,12 +290,7 @@ accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_params declares no output", fn);
     if (st == ACCEL_SUCCESS && !(k->body = accel__str_dup(body)))
         st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    if (st != ACCEL_SUCCESS) {
-        kernel_free(k);
-        *out = NULL;
-        return st;
-    }
-    return kernel_register(fn, k, out);
+    return kernel_finish(fn, st, k, out);
 }
 
 accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
@@ -345,12 +348,7 @@ accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
         if (!k->map || !k->reduce || !k->identity || !k->post)
             st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
-    if (st != ACCEL_SUCCESS) {
-        kernel_free(k);
-        *out = NULL;
-        return st;
-    }
-    return kernel_register(fn, k, out);
+    return kernel_finish(fn, st, k, out);
 }
 
 /* ------------------------------------------------------------ raw kernels */
@@ -613,35 +611,31 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
     char *blank = NULL;
     if (!source) {
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: source is NULL", fn);
-        goto fail;
+        goto done;
     }
     if (!(k->source = accel__str_dup(source)) || !(blank = accel__str_dup(source))) {
         st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-        goto fail;
+        goto done;
     }
     accel__kernel_blank_comments(blank);
     size_t open = find_entry(blank, entry);
     if (!open) {
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                          "%s: source has no __global__ function named %s", fn, entry);
-        goto fail;
+        goto done;
     }
     st = parse_raw_params(fn, k, source, blank, entry, open);
     if (st != ACCEL_SUCCESS)
-        goto fail;
+        goto done;
     k->nin = k->nparams;
     k->twin_problem = twin_problem(blank);
     /* The order of float atomicAdd changes its sums: a wider default bound
      * (docs/kernels-twin.md). */
     if ((accel__twin_uses(blank) & ACCEL__TW_FADD) && !(opt && opt->tolerance_ulp))
         k->tolerance_ulp = ACCEL__TWIN_FADD_ULP;
+done:
     free(blank);
-    return kernel_register(fn, k, out);
-fail:
-    free(blank);
-    kernel_free(k);
-    *out = NULL;
-    return st;
+    return kernel_finish(fn, st, k, out);
 }
 
 void accel_kernel_release(accel_kernel *k)

@@ -25,6 +25,7 @@
 
 #include "arrays/arrays_internal.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 
 /* One call: the op, its dtype, the batch shape and the problem's sizes,
  * and the scratch buffer [A | B | the op's output block] (elements). */
@@ -134,8 +135,7 @@ static accel_array tview(const lplan *p, size_t off, size_t per, uint32_t nt, co
                          const int64_t *s)
 {
     accel_array v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
+    accel__struct_init(&v, sizeof v);
     v.dtype = p->dt;
     v.buffer = p->tmp;
     v.offset = off * accel_dtype_size(p->dt);

@@ -194,8 +194,7 @@ accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_queue *q,
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: q is on %s, the communicator on %s",
                            name, q->dev->name, comm->dev->name);
     accel_be_collective bd;
-    memset(&bd, 0, sizeof bd);
-    bd.struct_size = sizeof bd;
+    accel__struct_init(&bd, sizeof bd);
     bd.kind = (uint32_t)d->kind;
     bd.dtype = (uint32_t)d->dtype;
     bd.op = (uint32_t)d->op;

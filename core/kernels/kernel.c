@@ -847,8 +847,7 @@ accel_status accel_kernel_cache_stats_get(const accel_runtime *rt, accel_kernel_
     if (accel__kcache_counters_get((accel_runtime *)rt, &c) != ACCEL_SUCCESS)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     accel_kernel_cache_stats s;
-    memset(&s, 0, sizeof s);
-    s.struct_size = sizeof s;
+    accel__struct_init(&s, sizeof s);
     s.disk_enabled = c.disk_enabled;
     s.memory_hits = c.memory_hits;
     s.disk_hits = c.disk_hits;

@@ -266,6 +266,14 @@ void accel__kernels_close(accel_runtime *rt)
     accel__kcache_close(rt);
 }
 
+/* The in and out parameter lists of an elementwise or reduction kernel. */
+static accel_status parse_lists(const char *fn, accel_kernel *k, const char *in_params,
+                                const char *out_params)
+{
+    accel_status st = parse_params(fn, k, in_params, false, "in_params");
+    return st == ACCEL_SUCCESS ? parse_params(fn, k, out_params, true, "out_params") : st;
+}
+
 accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name,
                                              const char *in_params, const char *out_params,
                                              const char *body, const accel_kernel_options *opt,
@@ -283,9 +291,7 @@ accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name
                          : !out_params ? "out_params"
                                        : "body");
     if (st == ACCEL_SUCCESS)
-        st = parse_params(fn, k, in_params, false, "in_params");
-    if (st == ACCEL_SUCCESS)
-        st = parse_params(fn, k, out_params, true, "out_params");
+        st = parse_lists(fn, k, in_params, out_params);
     if (st == ACCEL_SUCCESS && k->nparams == k->nin)
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_params declares no output", fn);
     if (st == ACCEL_SUCCESS && !(k->body = accel__str_dup(body)))
@@ -313,9 +319,7 @@ accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
                          : !reduce     ? "reduce"
                                        : "identity");
     if (st == ACCEL_SUCCESS)
-        st = parse_params(fn, k, in_params, false, "in_params");
-    if (st == ACCEL_SUCCESS)
-        st = parse_params(fn, k, out_params, true, "out_params");
+        st = parse_lists(fn, k, in_params, out_params);
     if (st == ACCEL_SUCCESS && k->nparams != k->nin + 1)
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                          "%s: out_params must declare exactly one output (it declares %u)", fn,
@@ -757,6 +761,19 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
     return st;
 }
 
+/* *scalar_mask for k: 0 for a raw kernel (its parameters are as written),
+ * refused where it names inputs past k's. */
+static accel_status check_scalar_mask(const char *fn, const accel_kernel *k, uint32_t *scalar_mask)
+{
+    if (k->kind == ACCEL_KERNEL_RAW)
+        *scalar_mask = 0;
+    if (k->nin < 32 && (*scalar_mask >> k->nin) != 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: scalar_mask 0x%x names inputs past the %u the kernel has", fn,
+                           *scalar_mask, k->nin);
+    return ACCEL_SUCCESS;
+}
+
 accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t scalar_mask)
 {
     static const char fn[] = "accel_kernel_build";
@@ -764,12 +781,7 @@ accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t sca
     accel__arg h[2] = {{k, ACCEL__T_KERNEL, "k", &k, NULL},
                        {dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
     ACCEL__TRY(accel__call_enter(&call, fn, 2, h));
-    if (k->kind == ACCEL_KERNEL_RAW)
-        scalar_mask = 0;
-    if (k->nin < 32 && (scalar_mask >> k->nin) != 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: scalar_mask 0x%x names inputs past the %u the kernel has", fn,
-                           scalar_mask, k->nin);
+    ACCEL__TRY(check_scalar_mask(fn, k, &scalar_mask));
     accel_be_program *p;
     return accel__kernel_program(k, dev, scalar_mask, &p);
 }
@@ -810,12 +822,7 @@ accel_status accel_kernel_source_get(accel_kernel *k, accel_device *dev, uint32_
     if (!out && size)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL but size is %zu", fn,
                            size);
-    if (k->kind == ACCEL_KERNEL_RAW)
-        scalar_mask = 0;
-    if (k->nin < 32 && (scalar_mask >> k->nin) != 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: scalar_mask 0x%x names inputs past the %u the kernel has", fn,
-                           scalar_mask, k->nin);
+    ACCEL__TRY(check_scalar_mask(fn, k, &scalar_mask));
     char entry[ACCEL__KNAME_MAX + 16];
     char *src = accel__kernel_codegen(k, accel__kernel_language(dev), scalar_mask, entry);
     if (!src)

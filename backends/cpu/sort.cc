@@ -184,7 +184,7 @@ bool dispatch(const accel_cpu_op *op, int threads)
 
 extern "C" int32_t accel_cpu__sort(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
 {
-    size_t es = accel_cpu__dtype_size(op->dtype);
+    size_t es = accel_backend_dtype_size(op->dtype);
     size_t bytes = op->count[0] * es;
     if (bytes == 0)
         return ACCEL_SUCCESS;

@@ -93,12 +93,7 @@ accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_f
     x->run = xop_user_fn;
     x->user_fn = fn;
     x->payload = user;
-    pthread_mutex_lock(&q->lock);
-    accel_status st = accel__queue_enqueue_xop_locked(q, x);
-    pthread_mutex_unlock(&q->lock);
-    if (st != ACCEL_SUCCESS)
-        accel__xop_free(x);
-    return st;
+    return accel__queue_enqueue_xop(q, x);
 }
 
 /* ---------------------------------------------------------------- queues */

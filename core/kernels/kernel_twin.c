@@ -159,6 +159,19 @@ static bool ident_char(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
+/* The identifier that ends at end (spaces before end skipped), reaching
+ * back no further than lo: [*s, *e), empty where there is none. */
+static void name_before(const char *b, size_t lo, size_t end, size_t *s, size_t *e)
+{
+    size_t x = end;
+    while (x > lo && isspace((unsigned char)b[x - 1]))
+        x--;
+    *e = x;
+    while (x > lo && ident_char(b[x - 1]))
+        x--;
+    *s = x;
+}
+
 static bool word_at(const char *s, size_t i, const char *w, bool prefix)
 {
     size_t n = strlen(w);
@@ -278,12 +291,8 @@ static void find_functions(tw *t)
             p++;
         if (b[p] != '(')
             continue;
-        size_t e = p;
-        while (e > i && isspace((unsigned char)b[e - 1]))
-            e--;
-        size_t s = e;
-        while (s > i && ident_char(b[s - 1]))
-            s--;
+        size_t s, e;
+        name_before(b, i, p, &s, &e);
         if (s == e || e - s >= ACCEL__KNAME_MAX)
             continue;
         if (t->ndefs < sizeof t->defs / sizeof t->defs[0])
@@ -344,12 +353,8 @@ static size_t emit_dynamic(tw *t, size_t i)
     size_t br = semi;
     while (br > sh && b[br] != '[')
         br--;
-    size_t e = br;
-    while (e > sh && isspace((unsigned char)b[e - 1]))
-        e--;
-    size_t s = e;
-    while (s > sh && ident_char(b[s - 1]))
-        s--;
+    size_t s, e;
+    name_before(b, sh, br, &s, &e);
     if (!b[semi] || br == sh || s == e || e - s >= ACCEL__KNAME_MAX)
         return i; /* not the form we know: the compiler will say */
     /* The type: the words between __shared__ and the name, without __align__(...). */
@@ -400,12 +405,8 @@ static size_t note_shared(tw *t, size_t i)
         semi++;
     if (b[semi] != '[')
         return i;
-    size_t e = semi;
-    while (e > i && isspace((unsigned char)b[e - 1]))
-        e--;
-    size_t s = e;
-    while (s > i && ident_char(b[s - 1]))
-        s--;
+    size_t s, e;
+    name_before(b, i, semi, &s, &e);
     if (s == e || e - s >= ACCEL__KNAME_MAX || t->narr >= TW_MAX_NAMES)
         return i;
     memcpy(t->arr[t->narr].name, b + s, e - s);

@@ -216,10 +216,7 @@ __global__ void __launch_bounds__(kThreads) map_kernel(F f, Split s, const T *a,
 {
     using VT = typename Vec<T>::type;
     constexpr int W = Vec<T>::width;
-    union U {
-        VT v;
-        T e[W];
-    };
+    using U = VecElems<T>;
     const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
 
@@ -290,10 +287,7 @@ __global__ void __launch_bounds__(kThreads)
 {
     using VT = typename Vec<T>::type;
     constexpr int W = Vec<T>::width;
-    union U {
-        VT v;
-        T e[W];
-    };
+    using U = VecElems<T>;
     const Index i = (Index)blockIdx.x * (Index)kThreads + (Index)threadIdx.x;
     if (i < (Index)s.nvec) {
         U ua, ub, uo;

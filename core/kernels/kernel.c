@@ -366,16 +366,6 @@ static unsigned line_of(const char *s, size_t off)
     return line;
 }
 
-static bool word_at(const char *s, size_t i, const char *w, bool prefix)
-{
-    size_t n = strlen(w);
-    if (strncmp(s + i, w, n) != 0)
-        return false;
-    if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_'))
-        return false;
-    return prefix || !(isalnum((unsigned char)s[i + n]) || s[i + n] == '_');
-}
-
 /* The first construct the CPU twin cannot run, described, or NULL. */
 static char *twin_problem(const char *blank)
 {
@@ -391,7 +381,7 @@ static char *twin_problem(const char *blank)
     };
     for (size_t i = 0; blank[i]; i++) {
         for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++) {
-            if (!word_at(blank, i, bad[j].word, bad[j].prefix))
+            if (!accel__kernel_word_at(blank, i, bad[j].word, bad[j].prefix))
                 continue;
             size_t n = 0;
             while (isalnum((unsigned char)blank[i + n]) || blank[i + n] == '_')
@@ -528,7 +518,7 @@ static size_t find_entry(const char *blank, const char *entry)
 {
     size_t open = 0;
     for (size_t i = 0; blank[i] && !open; i++) {
-        if (!word_at(blank, i, "__global__", false))
+        if (!accel__kernel_word_at(blank, i, "__global__", false))
             continue;
         size_t j = i + 10;
         size_t paren = j;
@@ -536,12 +526,8 @@ static size_t find_entry(const char *blank, const char *entry)
             paren++;
         if (blank[paren] != '(')
             continue;
-        size_t e = paren;
-        while (e > j && isspace((unsigned char)blank[e - 1]))
-            e--;
-        size_t b = e;
-        while (b > j && (isalnum((unsigned char)blank[b - 1]) || blank[b - 1] == '_'))
-            b--;
+        size_t b, e;
+        accel__kernel_name_before(blank, j, paren, &b, &e);
         if (e - b == strlen(entry) && strncmp(blank + b, entry, e - b) == 0)
             open = paren;
     }

@@ -19,19 +19,6 @@
 
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);
 
-size_t accel_cpu__dtype_size(uint32_t dtype)
-{
-    switch (dtype) {
-#define ACCEL_X_DTYPE_SIZE(E, V, NAME, SIZE, KIND)                                                 \
-    case V:                                                                                        \
-        return SIZE;
-        ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_SIZE)
-#undef ACCEL_X_DTYPE_SIZE
-    default:
-        return 0;
-    }
-}
-
 static const char *config_value(const accel_host_services *host, const char *key)
 {
     if (host->struct_size < offsetof(accel_host_services, reserved) || !host->config_get)

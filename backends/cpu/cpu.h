@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "accel/backend.h"
+#include "common/dtype.h"
 
 /* Elements per parallel block of elementwise ops and random fills. */
 #define ACCEL_CPU_EW_BLOCK 16384
@@ -73,8 +74,6 @@ typedef struct accel_cpu_op {
     size_t batch_count, stride_a, stride_b, stride_c;
     char name[48]; /* the public function's name, for messages */
 } accel_cpu_op;
-
-size_t accel_cpu__dtype_size(uint32_t dtype);
 
 /* blas.c: the OpenBLAS the plugin bound itself (dlopen + dlsym), once per
  * process; ok == 0 and error say why not. Calls go through these pointers

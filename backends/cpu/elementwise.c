@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/logistic.h"
 #include "cpu.h"
 #if ACCEL_CPU_HAVE_SLEEF
 #include "vmath.h"
@@ -130,18 +131,9 @@ static inline float cos_f32(float x)
 {
     return (float)cos((double)x);
 }
-/* The logistic function without overflow: e^x / (1 + e^x) for x < 0. */
-static inline double sigmoid_d(double x)
-{
-    if (x < 0) {
-        double e = exp(x);
-        return e / (1.0 + e);
-    }
-    return 1.0 / (1.0 + exp(-x));
-}
 static inline float sigmoid_f32(float x)
 {
-    return (float)sigmoid_d((double)x);
+    return (float)accel_logistic((double)x);
 }
 static inline double sin_f64(double x)
 {
@@ -165,7 +157,7 @@ static inline double sigmoid_f64(double x)
 #else
 static inline double sigmoid_f64(double x)
 {
-    return sigmoid_d(x);
+    return accel_logistic(x);
 }
 #endif
 static inline double sqrt_f64(double x)

@@ -125,7 +125,7 @@ int32_t accel_cpu__gemm(const accel_cpu_op *op, int nt, char *msg, size_t msg_si
     const size_t m = op->m, n = op->n, k = op->k;
     if (m == 0 || n == 0)
         return ACCEL_SUCCESS;
-    const size_t esize = accel_cpu__dtype_size(op->dtype);
+    const size_t esize = accel_backend_dtype_size(op->dtype);
     if (k == 0 || op->scalars[0] == 0.0) {
         for (size_t bi = 0; bi < op->batch_count; ++bi)
             scale_c(op, (char *)op->ptr[2] + bi * op->stride_c * esize);

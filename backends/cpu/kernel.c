@@ -771,7 +771,7 @@ static void kjob_fill(cpu_kjob *j, const accel_op_desc *d)
         const accel_kernel_arg_desc *a = &L->args[i];
         if (a->kind == ACCEL_KARG_ARRAY) {
             /* every dtype's size (bool, int8/16, uint16/32/64 too) */
-            size_t es = accel_cpu__dtype_size(a->dtype);
+            size_t es = accel_backend_dtype_size(a->dtype);
             uintptr_t addr = (uintptr_t)((char *)a->buffer->data + a->offset * es);
             j->slot[i] = (uint64_t)addr;
             if (j->twin_flags & ACCEL_TWIN_DEBUG)

@@ -336,7 +336,7 @@ int32_t accel_cpu__linalg(const accel_cpu_op *op, int threads, char *msg, size_t
               (int)op->m,
               (int)op->n,
               (int)op->k,
-              accel_cpu__dtype_size(op->dtype),
+              accel_backend_dtype_size(op->dtype),
               accel_linalg_layout_of(op->op, op->batch_count, op->m, op->n, op->k),
               msg,
               msg_size};

@@ -123,7 +123,7 @@ static void fill_op(accel_cpu_op *op, const accel_op_desc *d, const char *name)
     /* Not snprintf: this is on every enqueue. */
     for (size_t i = 0; i + 1 < sizeof op->name && name[i]; ++i)
         op->name[i] = name[i];
-    size_t esize = accel_cpu__dtype_size(d->dtype);
+    size_t esize = accel_backend_dtype_size(d->dtype);
     uint32_t nops = facts_of(d->op).operands;
     for (uint32_t i = 0; i < nops; ++i) {
         const accel_op_operand *o = &d->operands[i];
@@ -253,7 +253,7 @@ int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t
 {
     switch (op_kind(op->op)) {
     case ACCEL_OP_KIND_COPY: {
-        size_t bytes = op->count[0] * accel_cpu__dtype_size(op->dtype);
+        size_t bytes = op->count[0] * accel_backend_dtype_size(op->dtype);
         /* Equal ranges are allowed (a no-op); partial overlap is not. */
         if (bytes && op->ptr[0] != op->ptr[1])
             memcpy(op->ptr[1], op->ptr[0], bytes);

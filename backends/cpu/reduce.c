@@ -43,60 +43,34 @@ static inline double combine_lanes(const double *acc)
     return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
 }
 
-static double block_sum_f32(const float *x, const float *unused, size_t n)
-{
-    (void)unused;
-    double acc[LANES] = {0};
-    size_t i = 0;
-    for (; i + LANES <= n; i += LANES)
-        for (int j = 0; j < LANES; ++j)
-            acc[j] += (double)x[i + j];
-    for (int j = 0; i < n; ++i, ++j)
-        acc[j] += (double)x[i];
-    return combine_lanes(acc);
-}
-
-static double block_dot_f32(const float *x, const float *y, size_t n)
-{
-    double acc[LANES] = {0};
-    size_t i = 0;
-    for (; i + LANES <= n; i += LANES)
-        for (int j = 0; j < LANES; ++j)
-            acc[j] += (double)x[i + j] * (double)y[i + j];
-    for (int j = 0; i < n; ++i, ++j)
-        acc[j] += (double)x[i] * (double)y[i];
-    return combine_lanes(acc);
-}
-
-static double leaf_sum_f64(const double *x, size_t n)
-{
-    double acc[LANES] = {0};
-    size_t i = 0;
-    for (; i + LANES <= n; i += LANES)
-        for (int j = 0; j < LANES; ++j)
-            acc[j] += x[i + j];
-    for (int j = 0; i < n; ++i, ++j)
-        acc[j] += x[i];
-    return combine_lanes(acc);
-}
-
-static double leaf_dot_f64(const double *x, const double *y, size_t n)
-{
-    double acc[LANES] = {0};
-    size_t i = 0;
-    for (; i + LANES <= n; i += LANES)
-        for (int j = 0; j < LANES; ++j)
-            acc[j] += x[i + j] * y[i + j];
-    for (int j = 0; i < n; ++i, ++j)
-        acc[j] += x[i] * y[i];
-    return combine_lanes(acc);
-}
+/* NAME(x, y, n): the sum of TERM(k) over k < n (y unused by a sum) in
+ * LANES interleaved double accumulators, combined in combine_lanes' order. */
+#define DEFINE_LANE_SUM(NAME, T, TERM)                                                             \
+    static double NAME(const T *x, const T *y, size_t n)                                           \
+    {                                                                                              \
+        (void)y;                                                                                   \
+        double acc[LANES] = {0};                                                                   \
+        size_t i = 0;                                                                              \
+        for (; i + LANES <= n; i += LANES)                                                         \
+            for (int j = 0; j < LANES; ++j)                                                        \
+                acc[j] += TERM(i + j);                                                             \
+        for (int j = 0; i < n; ++i, ++j)                                                           \
+            acc[j] += TERM(i);                                                                     \
+        return combine_lanes(acc);                                                                 \
+    }                                                                                              \
+    static double NAME(const T *x, const T *y, size_t n)
+#define SUM_TERM(k) ((double)x[k])
+#define DOT_TERM(k) ((double)x[k] * (double)y[k])
+DEFINE_LANE_SUM(block_sum_f32, float, SUM_TERM);
+DEFINE_LANE_SUM(block_dot_f32, float, DOT_TERM);
+DEFINE_LANE_SUM(leaf_sum_f64, double, SUM_TERM);
+DEFINE_LANE_SUM(leaf_dot_f64, double, DOT_TERM);
 
 static double block_sum_f64(const double *x, const double *unused, size_t n)
 {
     (void)unused;
     if (n <= LEAF)
-        return leaf_sum_f64(x, n);
+        return leaf_sum_f64(x, NULL, n);
     size_t h = (n / 2) / LANES * LANES;
     return block_sum_f64(x, NULL, h) + block_sum_f64(x + h, NULL, n - h);
 }

@@ -19,20 +19,25 @@ extern "C" {
 #include "cpu.h"
 }
 
-namespace {
+namespace
+{
 
 // a < b in the ascending order, for a key type T (NaN last, -0 == +0).
 template <typename T> struct asc_less {
-    bool operator()(T a, T b) const { return a < b; }
+    bool operator()(T a, T b) const
+    {
+        return a < b;
+    }
 };
-template <> struct asc_less<float> {
-    bool operator()(float a, float b) const { return a < b || (!std::isnan(a) && std::isnan(b)); }
-};
-template <> struct asc_less<double> {
-    bool operator()(double a, double b) const
+template <typename T> struct float_less {
+    bool operator()(T a, T b) const
     {
         return a < b || (!std::isnan(a) && std::isnan(b));
     }
+};
+template <> struct asc_less<float> : float_less<float> {
+};
+template <> struct asc_less<double> : float_less<double> {
 };
 
 // float16 and bfloat16 bits: sign-magnitude, NaN above every number, -0 == +0.
@@ -47,12 +52,18 @@ struct half_less {
             return 0x10000; // NaN
         return (h & 0x8000) ? -mag : mag;
     }
-    bool operator()(uint16_t a, uint16_t b) const { return rank(a) < rank(b); }
+    bool operator()(uint16_t a, uint16_t b) const
+    {
+        return rank(a) < rank(b);
+    }
 };
 
 template <typename T, typename Less> struct desc_of {
     Less less;
-    bool operator()(T a, T b) const { return less(b, a); }
+    bool operator()(T a, T b) const
+    {
+        return less(b, a);
+    }
 };
 
 // One line: n elements k apart starting at p, sorted in place (through
@@ -94,24 +105,20 @@ void argsort_line(const T *p, int64_t *out, size_t n, size_t k, bool descending,
         out[j * k] = scratch[j];
 }
 
-// Every line of argsort's out from x's keys.
-template <typename T, typename Less>
-bool argsort_all(const accel_cpu_op *op, int threads, Less less)
+// line(o, i, scratch) for every line (o, i), o < m, i < k, in parallel, each
+// thread with its own scratch vector of S; false when scratch memory ran out.
+template <typename S, typename Line> bool each_line(const accel_cpu_op *op, int threads, Line line)
 {
-    const T *x = static_cast<const T *>(op->ptr[0]);
-    int64_t *out = static_cast<int64_t *>(op->ptr[1]);
-    const size_t m = op->m, n = op->n, k = op->k;
-    const long long lines = (long long)(m * k);
-    const bool desc = (op->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0;
+    const size_t k = op->k;
+    const long long lines = (long long)(op->m * k);
     bool ok = true;
 #pragma omp parallel num_threads(lines > 1 ? threads : 1) reduction(&& : ok)
     {
-        std::vector<int64_t> scratch;
+        std::vector<S> scratch;
 #pragma omp for schedule(dynamic, 1)
         for (long long l = 0; l < lines; l++) {
-            size_t o = (size_t)l / k, i = (size_t)l % k;
             try {
-                argsort_line<T>(x + o * n * k + i, out + o * n * k + i, n, k, desc, less, scratch);
+                line((size_t)l / k, (size_t)l % k, scratch);
             } catch (const std::bad_alloc &) {
                 ok = false;
             }
@@ -120,32 +127,24 @@ bool argsort_all(const accel_cpu_op *op, int threads, Less less)
     return ok;
 }
 
-// Every line of out (already holding x's values): lines (o, i) for
-// o < m, i < k; false when scratch memory ran out.
-template <typename T, typename Less>
-bool sort_all(const accel_cpu_op *op, int threads, Less less)
+// Every line of out: argsort's from x's keys, or sort's in place (out
+// already holding x's values); false when scratch memory ran out.
+template <typename T, typename Less> bool sort_all(const accel_cpu_op *op, int threads, Less less)
 {
-    if (op->op == ACCEL_OP_ARGSORT)
-        return argsort_all<T>(op, threads, less);
-    T *out = static_cast<T *>(op->ptr[1]);
-    const size_t m = op->m, n = op->n, k = op->k;
-    const long long lines = (long long)(m * k);
+    const size_t n = op->n, k = op->k;
     const bool desc = (op->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0;
-    bool ok = true;
-#pragma omp parallel num_threads(lines > 1 ? threads : 1) reduction(&& : ok)
-    {
-        std::vector<T> scratch;
-#pragma omp for schedule(dynamic, 1)
-        for (long long l = 0; l < lines; l++) {
-            size_t o = (size_t)l / k, i = (size_t)l % k;
-            try {
-                sort_line<T>(out + o * n * k + i, n, k, desc, less, scratch);
-            } catch (const std::bad_alloc &) {
-                ok = false;
-            }
-        }
+    if (op->op == ACCEL_OP_ARGSORT) {
+        const T *x = static_cast<const T *>(op->ptr[0]);
+        int64_t *out = static_cast<int64_t *>(op->ptr[1]);
+        return each_line<int64_t>(
+            op, threads, [&](size_t o, size_t i, std::vector<int64_t> &scratch) {
+                argsort_line<T>(x + o * n * k + i, out + o * n * k + i, n, k, desc, less, scratch);
+            });
     }
-    return ok;
+    T *out = static_cast<T *>(op->ptr[1]);
+    return each_line<T>(op, threads, [&](size_t o, size_t i, std::vector<T> &scratch) {
+        sort_line<T>(out + o * n * k + i, n, k, desc, less, scratch);
+    });
 }
 
 bool dispatch(const accel_cpu_op *op, int threads)
@@ -183,10 +182,9 @@ bool dispatch(const accel_cpu_op *op, int threads)
 
 } // namespace
 
-extern "C" int32_t accel_cpu__sort(const accel_cpu_op *op, int threads, char *msg,
-                                   size_t msg_size)
+extern "C" int32_t accel_cpu__sort(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
 {
-    size_t es = accel_cpu__dtype_size(op->dtype);
+    size_t es = accel_backend_dtype_size(op->dtype);
     size_t bytes = op->count[0] * es;
     if (bytes == 0)
         return ACCEL_SUCCESS;

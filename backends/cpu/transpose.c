@@ -63,7 +63,7 @@ void accel_cpu__transpose(const accel_cpu_op *op, int threads)
     if (rows == 0 || cols == 0)
         return;
     const int nt = threads;
-    const size_t esize = accel_cpu__dtype_size(op->dtype);
+    const size_t esize = accel_backend_dtype_size(op->dtype);
     /* rows * cols fits in size_t (the core checked x's extent), so the tile
      * count does too. */
     const size_t tiles_c = (cols + TILE - 1) / TILE;

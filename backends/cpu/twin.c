@@ -73,11 +73,16 @@ typedef struct tw_warp {
 } tw_warp;
 
 /* The debug build's memory of one shared element (race detection). */
+/* One access to a shared element: its thread, the block's barrier and the
+ * warp's generations then, and its line (0: none). */
+typedef struct tw_access {
+    uint32_t tid, bar, wgen;
+    int line;
+} tw_access;
 typedef struct tw_shadow {
     uintptr_t addr;
     uint64_t block; /* the block serial it belongs to; older: empty */
-    uint32_t w_tid, w_bar, w_wgen, r_tid, r_bar, r_wgen;
-    int w_line, r_line; /* 0: none */
+    tw_access w, r; /* the last write and the last read */
 } tw_shadow;
 #define TW_SHADOW (1u << 16)
 
@@ -853,6 +858,23 @@ static bool ordered(const tw_team *T, uint32_t me, uint32_t other, uint32_t bar,
     return (other >> 5) == (me >> 5) && wgen != T->warps[me >> 5].gen;
 }
 
+/* Stop t (thread me) where its access at line, described by now, races
+ * with the earlier access a of another thread; sep joins the two in the
+ * message ("read at line 3, written at line 2 by thread ..."). */
+static void race_with(accel_twin_thread *t, uint32_t me, const tw_access *a, const char *name,
+                      size_t index, int line, const char *now, const char *sep)
+{
+    tw_team *T = t->team;
+    if (!a->line || ordered(T, me, a->tid, a->bar, a->wgen))
+        return;
+    const accel_twin_thread *o = &T->f[a->tid].t;
+    debug_stop(t,
+               "race on shared %s[%zu]: %s at line %d%s at line %d by thread (%u, %u, %u) with no "
+               "__syncthreads between",
+               name, index, now, line, sep, a->line, o->thread_idx[0], o->thread_idx[1],
+               o->thread_idx[2]);
+}
+
 static void race_check(accel_twin_thread *t, uintptr_t a, const char *name, size_t index, int line,
                        int rw)
 {
@@ -861,36 +883,18 @@ static void race_check(accel_twin_thread *t, uintptr_t a, const char *name, size
     if (!s)
         return;
     uint32_t me = t->tid, wgen = T->warps[me >> 5].gen;
-    const accel_twin_thread *o;
-    if ((rw & 1) && s->w_line && !ordered(T, me, s->w_tid, s->w_bar, s->w_wgen)) {
-        o = &T->f[s->w_tid].t;
-        debug_stop(t,
-                   "race on shared %s[%zu]: read at line %d, written at line %d by thread (%u, "
-                   "%u, %u) with no __syncthreads between",
-                   name, index, line, s->w_line, o->thread_idx[0], o->thread_idx[1],
-                   o->thread_idx[2]);
-    }
-    if ((rw & 2) && s->r_line && !ordered(T, me, s->r_tid, s->r_bar, s->r_wgen)) {
-        o = &T->f[s->r_tid].t;
-        debug_stop(t,
-                   "race on shared %s[%zu]: written at line %d, read at line %d by thread (%u, "
-                   "%u, %u) with no __syncthreads between",
-                   name, index, line, s->r_line, o->thread_idx[0], o->thread_idx[1],
-                   o->thread_idx[2]);
-    }
-    if ((rw & 2) && s->w_line && !ordered(T, me, s->w_tid, s->w_bar, s->w_wgen)) {
-        o = &T->f[s->w_tid].t;
-        debug_stop(t,
-                   "race on shared %s[%zu]: written at line %d and at line %d by thread (%u, %u, "
-                   "%u) with no __syncthreads between",
-                   name, index, line, s->w_line, o->thread_idx[0], o->thread_idx[1],
-                   o->thread_idx[2]);
-    }
+    if (rw & 1)
+        race_with(t, me, &s->w, name, index, line, "read", ", written");
     if (rw & 2) {
-        s->w_tid = me, s->w_bar = T->gen, s->w_wgen = wgen, s->w_line = line;
-        s->r_line = 0;
-    } else if (!s->r_line || ordered(T, me, s->r_tid, s->r_bar, s->r_wgen)) {
-        s->r_tid = me, s->r_bar = T->gen, s->r_wgen = wgen, s->r_line = line;
+        race_with(t, me, &s->r, name, index, line, "written", ", read");
+        race_with(t, me, &s->w, name, index, line, "written", " and");
+    }
+    const tw_access now = {me, T->gen, wgen, line};
+    if (rw & 2) {
+        s->w = now;
+        s->r.line = 0;
+    } else if (!s->r.line || ordered(T, me, s->r.tid, s->r.bar, s->r.wgen)) {
+        s->r = now;
     }
 }
 

@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "../common/dtype.h"
 #include "accel/backend.h"
 #include "cublas_loader.h"
 
@@ -238,21 +239,6 @@ int32_t accel_cuda__graph_update(void *ctx, accel_be_graph *graph, size_t index,
 void accel_cuda__graph_destroy(void *ctx, accel_be_graph *graph);
 /* Destroy a queue's cuBLAS handle (ops.c owns cuBLAS). */
 void accel_cuda__blas_destroy(const accel_cuda_ctx *ctx, accel_be_queue *q);
-
-/* Bytes of one element of dtype (ACCEL_DTYPE_LIST), 0 if unknown; here, not
- * in ops.c, so that nvrtc.c and ops.c both use it from below. */
-static inline size_t accel_cuda__dtype_size(uint32_t dt)
-{
-    switch (dt) {
-#define ACCEL_X_DTYPE_SIZE(E, V, NAME, SIZE, KIND)                                                 \
-    case V:                                                                                        \
-        return SIZE;
-        ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_SIZE)
-#undef ACCEL_X_DTYPE_SIZE
-    default:
-        return 0;
-    }
-}
 
 static inline void *accel_cuda__buffer_ptr(const accel_be_buffer *b)
 {

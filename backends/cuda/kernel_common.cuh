@@ -29,6 +29,11 @@ template <> struct Vec<double> {
     using type = double2;
     static constexpr int width = 2;
 };
+/* One vector loaded whole (v) and used element by element (e). */
+template <typename T> union VecElems {
+    typename Vec<T>::type v;
+    T e[Vec<T>::width];
+};
 
 /* Elements [0, head) and [head + nvec*W, n) are done one by one; the vector
  * body in between is 16-byte aligned in every operand. Operands whose

@@ -25,6 +25,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "../common/logistic.h"
 #include "cuda_internal.h"
 #include "kernel_common.cuh"
 
@@ -81,15 +82,11 @@ __device__ __forceinline__ double m_cos(double x)
 {
     return cos(x);
 }
-/* The logistic function without overflow (e^x / (1 + e^x) for x < 0); f32
- * in double and rounded once, as the CPU backend. */
+/* The logistic function (common/logistic.h); f32 in double and rounded
+ * once, as the CPU backend. */
 __device__ __forceinline__ double m_sigmoid(double x)
 {
-    if (x < 0) {
-        double e = exp(x);
-        return e / (1.0 + e);
-    }
-    return 1.0 / (1.0 + exp(-x));
+    return accel_logistic(x);
 }
 __device__ __forceinline__ float m_sigmoid(float x)
 {
@@ -219,10 +216,7 @@ __global__ void __launch_bounds__(kThreads) map_kernel(F f, Split s, const T *a,
 {
     using VT = typename Vec<T>::type;
     constexpr int W = Vec<T>::width;
-    union U {
-        VT v;
-        T e[W];
-    };
+    using U = VecElems<T>;
     const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
 
@@ -293,10 +287,7 @@ __global__ void __launch_bounds__(kThreads)
 {
     using VT = typename Vec<T>::type;
     constexpr int W = Vec<T>::width;
-    union U {
-        VT v;
-        T e[W];
-    };
+    using U = VecElems<T>;
     const Index i = (Index)blockIdx.x * (Index)kThreads + (Index)threadIdx.x;
     if (i < (Index)s.nvec) {
         U ua, ub, uo;

@@ -85,10 +85,7 @@ __global__ void __launch_bounds__(kThreads)
 {
     using VT = typename Vec<T>::type;
     constexpr int W = Vec<T>::width;
-    union U {
-        VT v;
-        T e[W];
-    };
+    using U = VecElems<T>;
     const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     double acc = identity<MODE>();

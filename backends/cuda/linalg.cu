@@ -385,7 +385,7 @@ extern "C" int32_t accel_cuda__linalg(accel_cuda_ctx *ctx, accel_be_queue *q,
     lop o;
     memset(&o, 0, sizeof o);
     o.ctx = ctx, o.q = q, o.d = d, o.name = name;
-    o.es = accel_cuda__dtype_size(d->dtype);
+    o.es = accel_backend_dtype_size(d->dtype);
     o.dt = d->dtype == ACCEL_F32 ? CUDA_R_32F : CUDA_R_64F;
     o.m = (int64_t)d->m, o.n = (int64_t)d->n, o.k = (int64_t)d->k;
     o.l = accel_linalg_layout_of(d->op, d->batch_count, d->m, d->n, d->k);

@@ -437,7 +437,7 @@ int32_t accel_cuda__kernel_launch(accel_cuda_ctx *ctx, accel_be_queue *q, const 
         const accel_kernel_arg_desc *a = &L->args[i];
         if (a->kind == ACCEL_KARG_ARRAY) {
             /* every dtype's size (bool, int8/16, uint16/32/64 too) */
-            size_t es = accel_cuda__dtype_size(a->dtype);
+            size_t es = accel_backend_dtype_size(a->dtype);
             char *base = accel_cuda__buffer_ptr(a->buffer);
             ptrs[i] = base ? base + a->offset * es : NULL;
             params[i] = &ptrs[i];

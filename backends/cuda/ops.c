@@ -173,7 +173,7 @@ static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_d
                         const char *name)
 {
     cuda_device *dev = &ctx->devices[q->device];
-    const size_t es = accel_cuda__dtype_size(d->dtype);
+    const size_t es = accel_backend_dtype_size(d->dtype);
     if (d->m == 0 || d->n == 0 || d->batch_count == 0)
         return ACCEL_SUCCESS;
     void *a = operand_ptr(d, 0, es);
@@ -259,7 +259,7 @@ static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_d
  * on q's stream, with at most mb blocks. */
 static cudaError_t launch_table_op(accel_be_queue *q, unsigned mb, const accel_op_desc *d)
 {
-    const size_t es = accel_cuda__dtype_size(d->dtype);
+    const size_t es = accel_backend_dtype_size(d->dtype);
     const uint32_t op = d->op, dt = d->dtype;
     const size_t n = d->operands[0].count;
     cudaError_t err = cudaSuccess;
@@ -338,7 +338,7 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
         return st;
 
     const cuda_device *dev = &ctx->devices[q->device];
-    const size_t es = accel_cuda__dtype_size(d->dtype);
+    const size_t es = accel_backend_dtype_size(d->dtype);
     const uint32_t op = d->op;
     if (op == ACCEL_OP_GEMM) {
         st = run_gemm(ctx, q, d, name);

@@ -14,6 +14,7 @@
 
 #include "ocl_sources.h"
 #include "opencl.h"
+#include "strbuf.h"
 
 /* The op table's rows as this file needs them. */
 typedef struct ocl_row {
@@ -50,41 +51,6 @@ static const char after_philox[] = "#undef __CUDA_ARCH__\n"
                                    "#define tanhf(v) tanh(v)\n#define sinf(v) sin(v)\n"
                                    "#define cosf(v) cos(v)\n";
 
-typedef struct strbuf {
-    char *s;
-    size_t len, cap;
-    int failed;
-} strbuf;
-
-static void sb_add(strbuf *b, const char *fmt, ...) ACCEL_BACKEND_PRINTF(2, 3);
-static void sb_add(strbuf *b, const char *fmt, ...)
-{
-    if (b->failed)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->failed = 1;
-            return;
-        }
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = (b->cap + (size_t)n + 1) * 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->failed = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-}
-
 static int is_elementwise(const ocl_row *r)
 {
     return r->f32 && (r->kind == ACCEL_OP_KIND_FILL || r->kind == ACCEL_OP_KIND_BINARY ||
@@ -109,52 +75,53 @@ static int f32_in_double(const ocl_device *d, const ocl_row *r)
  * work-item (what both GPUs and PoCL's work-group vectorizer do best).
  * Operands as in accel_op_desc; the unused pointers get operand 0's
  * buffer. */
-static void gen_elementwise(strbuf *b, const ocl_device *d, const ocl_row *r, int f64)
+static void gen_elementwise(ocl_strbuf *b, const ocl_device *d, const ocl_row *r, int f64)
 {
     const char *T = f64 ? "double" : "float";
     int wide = !f64 && f32_in_double(d, r);
     const char *CT = f64 || wide ? "double" : "float";
     const char *expr = f64 || wide ? r->f64 : r->f32;
-    sb_add(b,
-           "__kernel void ew_%s_%s(__global %s *p0, ulong o0, __global %s *p1, ulong o1, "
-           "__global %s *p2, ulong o2, ulong n, %s s0, %s s1)\n{\n"
-           "  const ulong i = get_global_id(0);\n  if (i < n) {\n",
-           r->name, f64 ? "f64" : "f32", T, T, T, T, T);
+    ocl_sb_printf(b,
+                  "__kernel void ew_%s_%s(__global %s *p0, ulong o0, __global %s *p1, ulong o1, "
+                  "__global %s *p2, ulong o2, ulong n, %s s0, %s s1)\n{\n"
+                  "  const ulong i = get_global_id(0);\n  if (i < n) {\n",
+                  r->name, f64 ? "f64" : "f32", T, T, T, T, T);
     const char *out = "p1[o1 + i]";
     switch (r->kind) {
     case ACCEL_OP_KIND_FILL:
-        sb_add(b, "    %s value = s0;\n", CT);
+        ocl_sb_printf(b, "    %s value = s0;\n", CT);
         out = "p0[o0 + i]";
         break;
     case ACCEL_OP_KIND_BINARY:
-        sb_add(b, "    %s a = p0[o0 + i], b = p1[o1 + i];\n", CT);
+        ocl_sb_printf(b, "    %s a = p0[o0 + i], b = p1[o1 + i];\n", CT);
         out = "p2[o2 + i]";
         break;
     case ACCEL_OP_KIND_UNARY:
-        sb_add(b, "    %s x = p0[o0 + i];\n", CT);
+        ocl_sb_printf(b, "    %s x = p0[o0 + i];\n", CT);
         break;
     default: /* AXPBY: x, then y (read only where the row says so), written */
-        sb_add(b, "    %s x = p0[o0 + i], alpha = s0, beta = s1;\n", CT);
+        ocl_sb_printf(b, "    %s x = p0[o0 + i], alpha = s0, beta = s1;\n", CT);
         if (r->reads_out)
-            sb_add(b, "    %s y = p1[o1 + i];\n", CT);
+            ocl_sb_printf(b, "    %s y = p1[o1 + i];\n", CT);
         break;
     }
-    sb_add(b, "    %s = (%s)(%s);\n  }\n}\n", out, T, expr);
+    ocl_sb_printf(b, "    %s = (%s)(%s);\n  }\n}\n", out, T, expr);
 }
 
 static char *program_source(const ocl_device *d)
 {
-    strbuf b = {0};
-    sb_add(&b, "%s%s%s%s%s%s", prelude, (const char *)ocl_philox_src, after_philox,
-           (const char *)ocl_kernels_src, (const char *)ocl_reduce_src, (const char *)ocl_sort_src);
+    ocl_strbuf b = {0};
+    ocl_sb_printf(&b, "%s%s%s%s%s%s", prelude, (const char *)ocl_philox_src, after_philox,
+                  (const char *)ocl_kernels_src, (const char *)ocl_reduce_src,
+                  (const char *)ocl_sort_src);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
         if (!is_elementwise(&rows[i]))
             continue;
         gen_elementwise(&b, d, &rows[i], 0);
         if (d->fp64) {
-            sb_add(&b, "#ifdef ACCEL_FP64\n");
+            ocl_sb_printf(&b, "#ifdef ACCEL_FP64\n");
             gen_elementwise(&b, d, &rows[i], 1);
-            sb_add(&b, "#endif\n");
+            ocl_sb_printf(&b, "#endif\n");
         }
     }
     if (b.failed) {

@@ -30,37 +30,11 @@
 #include <string.h>
 
 #include "opencl.h"
+#include "strbuf.h"
 
-typedef struct tbuf {
-    char *s;
-    size_t len, cap;
-    int oom;
-} tbuf;
-
-static void put(tbuf *b, const char *s, size_t n)
+static void puts_(ocl_strbuf *b, const char *s)
 {
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *g = realloc(b->s, cap);
-        if (!g) {
-            b->oom = 1;
-            return;
-        }
-        b->s = g;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void puts_(tbuf *b, const char *s)
-{
-    put(b, s, strlen(s));
+    ocl_sb_put(b, s, strlen(s));
 }
 
 enum { K_NONE, K_HEAD, K_PARAMS, K_BODY };
@@ -68,7 +42,7 @@ enum { K_NONE, K_HEAD, K_PARAMS, K_BODY };
 typedef struct tstate {
     const char *src;
     size_t i;
-    tbuf out, param, decls;
+    ocl_strbuf out, param, decls;
     int prev_type; /* the last token was a type keyword or its qualifier */
     int kstate, paren, brace;
     int drop[16]; /* brace depths of extern "C" { blocks */
@@ -110,24 +84,24 @@ static int word_at(const char *s, size_t i, const char *w)
     return strncmp(s + i, w, n) == 0 && !is_ident(s[i + n]);
 }
 
-static tbuf *sink(tstate *t)
+static ocl_strbuf *sink(tstate *t)
 {
     return t->kstate == K_PARAMS ? &t->param : &t->out;
 }
 
 /* The newlines of s[a, b), so that lines stay where they were. */
-static void put_newlines(tbuf *b, const char *s, size_t a, size_t e)
+static void put_newlines(ocl_strbuf *b, const char *s, size_t a, size_t e)
 {
     for (size_t k = a; k < e; ++k)
         if (s[k] == '\n')
-            put(b, "\n", 1);
+            ocl_sb_put(b, "\n", 1);
 }
 
 /* One kernel parameter, collected in t->param: a pointer becomes base and
  * offset (and its declaration joins t->decls). */
 static void flush_param(tstate *t)
 {
-    tbuf *p = &t->param;
+    ocl_strbuf *p = &t->param;
     const char *s = p->s ? p->s : "";
     size_t e = p->len;
     while (e > 0 && isspace((unsigned char)s[e - 1]))
@@ -136,15 +110,15 @@ static void flush_param(tstate *t)
     while (n0 > 0 && is_ident(s[n0 - 1]))
         --n0;
     if (!strchr(s, '*') || n0 == e) {
-        put(&t->out, s, p->len);
+        ocl_sb_put(&t->out, s, p->len);
     } else {
         char name[96];
         snprintf(name, sizeof name, "%.*s", (int)(e - n0), s + n0);
-        put(&t->out, s, n0);
+        ocl_sb_put(&t->out, s, n0);
         char more[320];
         snprintf(more, sizeof more, "accel_base_%s, ulong accel_off_%s", name, name);
         puts_(&t->out, more);
-        put(&t->out, s + e, p->len - e);
+        ocl_sb_put(&t->out, s + e, p->len - e);
         char type[256];
         snprintf(type, sizeof type, "%.*s", (int)n0, s);
         char *ty = type + strspn(type, " \t\r\n");
@@ -180,7 +154,7 @@ static int copy_literal(tstate *t)
     } else {
         return 0;
     }
-    put(sink(t), s + i, e - i);
+    ocl_sb_put(sink(t), s + i, e - i);
     t->prev_type = 0;
     t->i = e;
     return 1;
@@ -331,7 +305,7 @@ static void take_word(tstate *t)
         t->prev_type = 1;
     else if (!word_in(w, n, quals, 4))
         t->prev_type = 0;
-    put(sink(t), w, n);
+    ocl_sb_put(sink(t), w, n);
     t->i += n;
 }
 
@@ -345,23 +319,23 @@ static void take_punct(tstate *t)
         return;
     }
     if (ch == '(' && ++t->paren == 1 && t->kstate == K_HEAD) {
-        put(&t->out, "(", 1);
+        ocl_sb_put(&t->out, "(", 1);
         t->kstate = K_PARAMS;
         return;
     }
     if (ch == ')' && --t->paren == 0 && t->kstate == K_PARAMS) {
         flush_param(t);
-        put(&t->out, "\001", 1); /* place_shared */
+        ocl_sb_put(&t->out, "\001", 1); /* place_shared */
         t->kstate = K_BODY;
     } else if (ch == ',' && t->paren == 1 && t->kstate == K_PARAMS) {
         flush_param(t);
-        put(&t->out, ",", 1);
+        ocl_sb_put(&t->out, ",", 1);
         return;
     } else if (ch == '{') {
         ++t->brace;
-        put(sink(t), "{", 1);
+        ocl_sb_put(sink(t), "{", 1);
         if (t->kstate == K_BODY) {
-            put(&t->out, t->decls.s ? t->decls.s : "", t->decls.len);
+            ocl_sb_put(&t->out, t->decls.s ? t->decls.s : "", t->decls.len);
             t->decls.len = 0;
             t->kstate = K_NONE;
         }
@@ -375,7 +349,7 @@ static void take_punct(tstate *t)
         t->decls.len = 0; /* a prototype */
         t->kstate = K_NONE;
     }
-    put(sink(t), &ch, 1);
+    ocl_sb_put(sink(t), &ch, 1);
 }
 
 /* t->out with each kernel's parameter-list end (\001) replaced by the
@@ -385,15 +359,15 @@ static char *place_shared(tstate *t)
     char extra[200] = "";
     if (t->shared_name[0])
         snprintf(extra, sizeof extra, ", __local %s *%s", t->shared_type, t->shared_name);
-    tbuf b = {NULL, 0, 0, 0};
+    ocl_strbuf b = {NULL, 0, 0, 0};
     const char *s = t->out.s;
     for (const char *m; (m = strchr(s, '\001')); s = m + 1) {
-        put(&b, s, (size_t)(m - s));
+        ocl_sb_put(&b, s, (size_t)(m - s));
         puts_(&b, extra);
     }
     puts_(&b, s);
     free(t->out.s);
-    return b.oom ? (free(b.s), NULL) : b.s;
+    return b.failed ? (free(b.s), NULL) : b.s;
 }
 
 char *ocl__translate_cuda(const char *src, int *out_dynamic_shared, char *why, size_t why_size)
@@ -411,13 +385,13 @@ char *ocl__translate_cuda(const char *src, int *out_dynamic_shared, char *why, s
         else if (is_ident(ch))
             take_word(&t);
         else if (isspace((unsigned char)ch))
-            put(sink(&t), &src[t.i++], 1);
+            ocl_sb_put(sink(&t), &src[t.i++], 1);
         else
             take_punct(&t);
     }
     free(t.param.s);
     free(t.decls.s);
-    if (t.out.oom || t.bad) {
+    if (t.out.failed || t.bad) {
         free(t.out.s);
         snprintf(why, why_size, "%s", t.bad ? t.bad : "out of host memory");
         return NULL;

@@ -117,14 +117,26 @@ static void take_space(accel__lcall *c, const accel_array *x, const accel_array 
     c->k[1] = x->strides[a];
 }
 
+static const char *const take_names[3] = {"out", "x", "indices"};
+
+/* Run a take (c set up, k0 and k1 x's size and stride along axis a), but
+ * refuse an empty axis a where the result has elements to take. */
+static accel_status take_run(const char *fn, accel_queue *q, accel_runtime *rt, accel__lcall *c,
+                             const accel_array *x, uint32_t a)
+{
+    if (x->shape[a] == 0 && c->ext[0].count)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: x's axis %u has no elements to take from", fn, a);
+    return accel__loop_run(q, rt, c);
+}
+
 accel_status accel_array_take(accel_queue *q, const accel_array *x, const accel_array *indices,
                               int32_t axis, const accel_array *out)
 {
     static const char fn[] = "accel_array_take";
-    accel__lcall c = {.fn = fn, .row = &row_take, .a = {out, x, indices}};
-    static const char *const names[3] = {"out", "x", "indices"};
+    accel__lcall c;
     accel_runtime *rt;
-    accel_status st = accel__array_io(fn, q, 3, c.a, names, c.ext, &rt, false);
+    accel_status st = accel__lcall_io(&c, fn, &row_take, q, out, x, indices, take_names, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     accel_array xf = *x;
@@ -143,23 +155,20 @@ accel_status accel_array_take(accel_queue *q, const accel_array *x, const accel_
                          accel_dtype_name(out->dtype), accel_dtype_name(x->dtype));
     if (st == ACCEL_SUCCESS)
         st = accel__array_shape_is(fn, "out", out, nd, shape);
-    if (st == ACCEL_SUCCESS && xf.shape[a] == 0 && c.ext[0].count)
-        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                         "%s: x's axis %u has no elements to take from", fn, a);
     if (st != ACCEL_SUCCESS)
         return st;
     take_space(&c, &xf, indices, out, a, 1, 0);
-    return accel__loop_run(q, rt, &c);
+    return take_run(fn, q, rt, &c, &xf, a);
 }
 
 accel_status accel_array_scatter(accel_queue *q, const accel_array *x, const accel_array *indices,
                                  int32_t axis, const accel_array *values)
 {
     static const char fn[] = "accel_array_scatter";
-    accel__lcall c = {.fn = fn, .row = &row_scatter, .a = {x, values, indices}};
     static const char *const names[3] = {"x", "values", "indices"};
+    accel__lcall c;
     accel_runtime *rt;
-    accel_status st = accel__array_io(fn, q, 3, c.a, names, c.ext, &rt, false);
+    accel_status st = accel__lcall_io(&c, fn, &row_scatter, q, x, values, indices, names, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     uint32_t a, nd;
@@ -182,10 +191,9 @@ accel_status accel_array_take_along_axis(accel_queue *q, const accel_array *x,
                                          const accel_array *out)
 {
     static const char fn[] = "accel_array_take_along_axis";
-    accel__lcall c = {.fn = fn, .row = &row_take, .a = {out, x, indices}};
-    static const char *const names[3] = {"out", "x", "indices"};
+    accel__lcall c;
     accel_runtime *rt;
-    accel_status st = accel__array_io(fn, q, 3, c.a, names, c.ext, &rt, false);
+    accel_status st = accel__lcall_io(&c, fn, &row_take, q, out, x, indices, take_names, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     int a = accel__array_axis(axis, x->ndim);
@@ -204,12 +212,9 @@ accel_status accel_array_take_along_axis(accel_queue *q, const accel_array *x,
             return accel__array_shape_is(fn, "indices", indices, x->ndim, x->shape);
         shape[d] = (int)d == a ? ni : nx == 1 ? ni : nx;
     }
-    accel_status st2 = accel__array_shape_is(fn, "out", out, x->ndim, shape);
-    if (st2 != ACCEL_SUCCESS)
-        return st2;
-    if (x->shape[a] == 0 && c.ext[0].count)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: x's axis %d has no elements to take from", fn, a);
+    st = accel__array_shape_is(fn, "out", out, x->ndim, shape);
+    if (st != ACCEL_SUCCESS)
+        return st;
     c.np = x->ndim;
     for (uint32_t d = 0; d < x->ndim; d++) {
         c.psize[d] = shape[d];
@@ -219,16 +224,16 @@ accel_status accel_array_take_along_axis(accel_queue *q, const accel_array *x,
     }
     c.k[0] = x->shape[a];
     c.k[1] = x->strides[a];
-    return accel__loop_run(q, rt, &c);
+    return take_run(fn, q, rt, &c, x, (uint32_t)a);
 }
 
 accel_status accel_array_nonzero(accel_queue *q, const accel_array *x, const accel_array *out)
 {
     static const char fn[] = "accel_array_nonzero";
-    accel__lcall c = {.fn = fn, .row = &row_nonzero, .a = {out, x}};
     static const char *const names[2] = {"out", "x"};
+    accel__lcall c;
     accel_runtime *rt;
-    accel_status st = accel__array_io(fn, q, 2, c.a, names, c.ext, &rt, false);
+    accel_status st = accel__lcall_io(&c, fn, &row_nonzero, q, out, x, NULL, names, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if (x->ndim == 0 || out->dtype != ACCEL_I64)
@@ -295,9 +300,9 @@ static accel_status mask_run(const char *fn, const accel__lrow *row, accel_queue
                              const accel_array *a0, const accel_array *a1, const accel_array *mask,
                              const char *const names[3], uint32_t xk)
 {
-    accel__lcall c = {.fn = fn, .row = row, .a = {a0, a1, mask}};
+    accel__lcall c;
     accel_runtime *rt;
-    accel_status st = accel__array_io(fn, q, 3, c.a, names, c.ext, &rt, false);
+    accel_status st = accel__lcall_io(&c, fn, row, q, a0, a1, mask, names, &rt);
     if (st == ACCEL_SUCCESS)
         st = mask_space(fn, &c, c.a[xk], mask, c.a[1 - xk], names[1 - xk], xk, 1 - xk);
     return st == ACCEL_SUCCESS ? accel__loop_run(q, rt, &c) : st;

@@ -25,6 +25,7 @@
 
 #include "arrays/arrays_internal.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 
 /* One call: the op, its dtype, the batch shape and the problem's sizes,
  * and the scratch buffer [A | B | the op's output block] (elements). */
@@ -134,8 +135,7 @@ static accel_array tview(const lplan *p, size_t off, size_t per, uint32_t nt, co
                          const int64_t *s)
 {
     accel_array v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
+    accel__struct_init(&v, sizeof v);
     v.dtype = p->dt;
     v.buffer = p->tmp;
     v.offset = off * accel_dtype_size(p->dt);
@@ -212,6 +212,22 @@ static accel_status done(lplan *p, accel_status st)
     return st;
 }
 
+/* x staged (transposed where x_t) and the op run on it. */
+static accel_status stage_run(lplan *p, const accel_array *x, bool x_t)
+{
+    accel_status st = stage(p, x, x_t, NULL);
+    return st == ACCEL_SUCCESS ? linalg_run(p) : st;
+}
+
+/* The op's first output, n values a matrix (eigenvalues, singular values),
+ * copied into vals. */
+static accel_status copy_values(const lplan *p, accel_queue *q, const accel_array *vals)
+{
+    int64_t t[1] = {(int64_t)p->n}, s[1] = {1};
+    accel_array v = tview(p, p->o_off + p->l.off[0], p->n, 1, t, s);
+    return accel_array_copy(q, &v, vals);
+}
+
 /* Every element of the batch: the identity where both sizes are nonzero
  * (empty factorizations: the full U, V^T, Q of a 0-wide matrix). */
 static accel_status eye_if(accel_queue *q, const accel_array *o)
@@ -232,9 +248,7 @@ accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_array *x, i
         st = check_apart(&p, x, NULL, 1, &out, (const char *const[]){"out"});
     if (st != ACCEL_SUCCESS || p.batch * p.n == 0)
         return st;
-    st = stage(&p, x, false, NULL);
-    if (st == ACCEL_SUCCESS)
-        st = linalg_run(&p);
+    st = stage_run(&p, x, false);
     if (st == ACCEL_SUCCESS) {
         accel_array l = region(&p, 0, p.n, p.n, upper != 0);
         st = upper ? accel_array_triu(q, &l, 0, out) : accel_array_tril(q, &l, 0, out);
@@ -350,9 +364,7 @@ static accel_status determinants(const char *fn, accel_queue *q, const accel_arr
                 st = accel_array_full(q, outs[i], empty[i]);
         return st;
     }
-    st = stage(&p, x, false, NULL);
-    if (st == ACCEL_SUCCESS)
-        st = linalg_run(&p);
+    st = stage_run(&p, x, false);
     for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++) {
         if (!outs[i])
             continue;
@@ -394,9 +406,7 @@ accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *x, int com
         return st;
     if (p.m == 0 || p.n == 0)
         return eye_if(q, q_out); /* R has no elements */
-    st = stage(&p, x, false, NULL);
-    if (st == ACCEL_SUCCESS)
-        st = linalg_run(&p);
+    st = stage_run(&p, x, false);
     if (st == ACCEL_SUCCESS) {
         accel_array qv = region(&p, 0, p.m, p.k, false);
         st = accel_array_copy(q, &qv, q_out);
@@ -424,14 +434,9 @@ static accel_status eigh_impl(const char *fn, accel_queue *q, const accel_array 
     if (st != ACCEL_SUCCESS || p.batch * p.n == 0)
         return st;
     p.flags = v ? ACCEL_OP_FLAG_LINALG_VECTORS : 0;
-    st = stage(&p, x, false, NULL);
+    st = stage_run(&p, x, false);
     if (st == ACCEL_SUCCESS)
-        st = linalg_run(&p);
-    if (st == ACCEL_SUCCESS) {
-        int64_t t[1] = {(int64_t)p.n}, s[1] = {1};
-        accel_array wv = tview(&p, p.o_off + p.l.off[0], p.n, 1, t, s);
-        st = accel_array_copy(q, &wv, w);
-    }
+        st = copy_values(&p, q, w);
     if (st == ACCEL_SUCCESS && v) {
         accel_array vv = region(&p, 1, p.n, p.n, false);
         st = accel_array_copy(q, &vv, v);
@@ -490,14 +495,9 @@ static accel_status svd_impl(const char *fn, accel_queue *q, const accel_array *
     p.m = wide ? n : m, p.n = wide ? m : n;
     p.k = full ? p.m : p.n;
     p.flags = u ? ACCEL_OP_FLAG_LINALG_VECTORS : 0;
-    st = stage(&p, x, wide, NULL);
+    st = stage_run(&p, x, wide);
     if (st == ACCEL_SUCCESS)
-        st = linalg_run(&p);
-    if (st == ACCEL_SUCCESS) {
-        int64_t t[1] = {(int64_t)p.n}, one[1] = {1};
-        accel_array sv = tview(&p, p.o_off + p.l.off[0], p.n, 1, t, one);
-        st = accel_array_copy(q, &sv, s);
-    }
+        st = copy_values(&p, q, s);
     if (st == ACCEL_SUCCESS && u) {
         accel_array uv = wide ? region(&p, 2, p.n, p.n, true) : region(&p, 1, p.m, p.k, false);
         st = accel_array_copy(q, &uv, u);

@@ -323,3 +323,11 @@ accel_status accel__array_io(const char *fn, accel_queue *q, uint32_t n,
     }
     return st;
 }
+
+accel_status accel__lcall_io(accel__lcall *c, const char *fn, const accel__lrow *row,
+                             accel_queue *q, const accel_array *a0, const accel_array *a1,
+                             const accel_array *a2, const char *const *names, accel_runtime **rt)
+{
+    *c = (accel__lcall){.fn = fn, .row = row, .a = {a0, a1, a2}};
+    return accel__array_io(fn, q, row->narr, c->a, names, c->ext, rt, false);
+}

@@ -46,15 +46,7 @@ static const accel__lrow row_cumsum = {
     .body = "      accel_acc += (accel_acc_t)accel_ld1(accel_o1);\n"
             "      accel_st0(accel_o0 + accel_k1, accel_acc);"};
 
-/* c, a call of row on (out, x), with their extents and the runtime. */
-static accel_status out_x_io(accel__lcall *c, const char *fn, const accel__lrow *row,
-                             accel_queue *q, const accel_array *x, const accel_array *out,
-                             accel_runtime **rt)
-{
-    static const char *const names[2] = {"out", "x"};
-    *c = (accel__lcall){.fn = fn, .row = row, .a = {out, x}};
-    return accel__array_io(fn, q, 2, c->a, names, c->ext, rt, false);
-}
+static const char *const out_x[2] = {"out", "x"};
 
 static accel_status var_std(const char *fn, accel_queue *q, const accel_array *x,
                             uint64_t axes_mask, double correction, int keepdims, bool sd,
@@ -62,7 +54,7 @@ static accel_status var_std(const char *fn, accel_queue *q, const accel_array *x
 {
     accel__lcall c;
     accel_runtime *rt;
-    accel_status st = out_x_io(&c, fn, &row_var, q, x, out, &rt);
+    accel_status st = accel__lcall_io(&c, fn, &row_var, q, out, x, NULL, out_x, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     if ((st = accel__array_axes_mask(fn, x, axes_mask)) != ACCEL_SUCCESS)
@@ -112,7 +104,7 @@ accel_status accel_array_cumulative_sum(accel_queue *q, const accel_array *x, in
     static const char fn[] = "accel_array_cumulative_sum";
     accel__lcall c;
     accel_runtime *rt;
-    accel_status st = out_x_io(&c, fn, &row_cumsum, q, x, out, &rt);
+    accel_status st = accel__lcall_io(&c, fn, &row_cumsum, q, out, x, NULL, out_x, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     int a = axis == ACCEL_ARRAY_AXIS_NONE && x->ndim == 1 ? 0 : accel__array_axis(axis, x->ndim);

@@ -13,6 +13,7 @@
 #include "arrays/arrays_internal.h"
 #include "base/objects.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 
 /* "(2, 3, 4)" into buf. */
 const char *accel__shape_str(uint32_t ndim, const int64_t *shape, char *buf, size_t cap)
@@ -54,8 +55,7 @@ accel_status accel_array_init(accel_array *a, accel_buffer *buf, accel_dtype dty
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: shape is NULL with ndim %u", fn,
                            ndim);
     accel_array t;
-    memset(&t, 0, sizeof t);
-    t.struct_size = sizeof t;
+    accel__struct_init(&t, sizeof t);
     t.dtype = dtype;
     t.buffer = buf;
     t.ndim = ndim;

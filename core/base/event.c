@@ -110,6 +110,28 @@ static void wait_release(accel__xop *x)
     x->payload = NULL;
 }
 
+/* x enqueued on q as a wait for ev, whose reference x takes over (released
+ * with x, on a failure too). */
+static accel_status enqueue_wait(accel_queue *q, accel__xop *x, accel_event *ev)
+{
+    x->payload = ev;
+    x->run = wait_run;
+    x->release = wait_release;
+    return accel__queue_enqueue_xop(q, x);
+}
+
+/* q waits, in its backend, for bev (an event of that same backend). */
+static accel_status backend_wait(const char *fn, accel_queue *q, accel_be_event *bev)
+{
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    int32_t rc = q->dev->be->vt->queue_wait_event(q->dev->be->ctx, q->be, bev);
+    pthread_mutex_unlock(&q->lock);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s", fn);
+    return ACCEL_SUCCESS;
+}
+
 /* Record a fresh event at the end of src and make q wait for it; the event
  * is released at once (pending waits keep what they need). */
 static accel_status wait_one_queue(const char *fn, accel_queue *q, accel_queue *src)
@@ -129,14 +151,8 @@ static accel_status wait_one_queue(const char *fn, accel_queue *q, accel_queue *
         vt->event_destroy(dev->be->ctx, bev);
         return accel__fail_relay((accel_status)rc, "%s: recording on a queue of %s", fn, dev->name);
     }
-    accel_status st = ACCEL_SUCCESS;
     if (dev->be == q->dev->be) {
-        pthread_mutex_lock(&q->lock);
-        accel__clear_error();
-        rc = q->dev->be->vt->queue_wait_event(q->dev->be->ctx, q->be, bev);
-        pthread_mutex_unlock(&q->lock);
-        if (rc != ACCEL_SUCCESS)
-            st = accel__fail_relay((accel_status)rc, "%s", fn);
+        accel_status st = backend_wait(fn, q, bev);
         /* The backend keeps what a pending wait needs (backend.h). */
         vt->event_destroy(dev->be->ctx, bev);
         return st;
@@ -155,15 +171,7 @@ static accel_status wait_one_queue(const char *fn, accel_queue *q, accel_queue *
     atomic_init(&ev->refs, 1);
     atomic_init(&ev->recorded_on, src->handle);
     ACCEL__RT_LIST(PUSH, dev->rt, events, ev);
-    x->payload = ev; /* the wait's reference: the event dies with the xop */
-    x->run = wait_run;
-    x->release = wait_release;
-    pthread_mutex_lock(&q->lock);
-    st = accel__queue_enqueue_xop_locked(q, x);
-    pthread_mutex_unlock(&q->lock);
-    if (st != ACCEL_SUCCESS)
-        accel__xop_free(x);
-    return st;
+    return enqueue_wait(q, x, ev); /* the wait's reference: the event dies with the xop */
 }
 
 accel_status accel_queue_wait_queues(accel_queue *q, accel_queue *const *queues, size_t n)
@@ -207,28 +215,13 @@ accel_status accel_queue_wait_event(accel_queue *q, accel_event *ev)
         return st;
     if (q->dev->rt->capture->wait_event(q, ev, fn, &st))
         return st;
-    if (ev->dev->be == q->dev->be) {
-        pthread_mutex_lock(&q->lock);
-        accel__clear_error();
-        int32_t rc = q->dev->be->vt->queue_wait_event(q->dev->be->ctx, q->be, ev->be);
-        pthread_mutex_unlock(&q->lock);
-        if (rc != ACCEL_SUCCESS)
-            return accel__fail_relay((accel_status)rc, "%s", fn);
-        return ACCEL_SUCCESS;
-    }
+    if (ev->dev->be == q->dev->be)
+        return backend_wait(fn, q, ev->be);
     accel__xop *x = accel__xop_new(fn, 0);
     if (!x)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     atomic_fetch_add(&ev->refs, 1);
-    x->payload = ev;
-    x->run = wait_run;
-    x->release = wait_release;
-    pthread_mutex_lock(&q->lock);
-    st = accel__queue_enqueue_xop_locked(q, x);
-    pthread_mutex_unlock(&q->lock);
-    if (st != ACCEL_SUCCESS)
-        accel__xop_free(x);
-    return st;
+    return enqueue_wait(q, x, ev);
 }
 
 accel_status accel_event_synchronize(accel_event *ev)

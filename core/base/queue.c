@@ -93,12 +93,7 @@ accel_status accel_queue_host_fn(accel_queue *q, const char *name, accel_queue_f
     x->run = xop_user_fn;
     x->user_fn = fn;
     x->payload = user;
-    pthread_mutex_lock(&q->lock);
-    accel_status st = accel__queue_enqueue_xop_locked(q, x);
-    pthread_mutex_unlock(&q->lock);
-    if (st != ACCEL_SUCCESS)
-        accel__xop_free(x);
-    return st;
+    return accel__queue_enqueue_xop(q, x);
 }
 
 /* ---------------------------------------------------------------- queues */
@@ -413,17 +408,25 @@ accel_status accel_queue_read(accel_queue *q, accel_buffer *src, size_t src_offs
     return do_read("accel_queue_read", &call, &q, src, src_offset, dst, bytes);
 }
 
+/* The end of a blocking transfer (st, its enqueue's status): q finished,
+ * the buffer unpinned first (enqueued, its release need not wait for our
+ * finish). */
+static accel_status finish_blocking(accel__call *call, accel_queue *q, const char *fn,
+                                    accel_status st)
+{
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel__call_unpin(call);
+    return finish_named(q, fn);
+}
+
 accel_status accel_queue_write_blocking(accel_queue *q, accel_buffer *dst, size_t dst_offset,
                                         const void *src, size_t bytes)
 {
     static const char fn[] = "accel_queue_write_blocking";
     ACCEL__CALL(call);
     accel_status st = do_write(fn, &call, &q, dst, dst_offset, src, bytes);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    /* Enqueued: a release of the buffer need not wait for our finish. */
-    accel__call_unpin(&call);
-    return finish_named(q, fn);
+    return finish_blocking(&call, q, fn, st);
 }
 
 accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t src_offset,
@@ -432,11 +435,7 @@ accel_status accel_queue_read_blocking(accel_queue *q, accel_buffer *src, size_t
     static const char fn[] = "accel_queue_read_blocking";
     ACCEL__CALL(call);
     accel_status st = do_read(fn, &call, &q, src, src_offset, dst, bytes);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    /* Enqueued: a release of the buffer need not wait for our finish. */
-    accel__call_unpin(&call);
-    return finish_named(q, fn);
+    return finish_blocking(&call, q, fn, st);
 }
 
 /* The bounce case with q on dst: q drains, the staged read fills the bounce

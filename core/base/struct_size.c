@@ -40,43 +40,53 @@ static accel_status read_size(const char *fn, const char *arg, const void *p, si
     return *size_out < v1 ? too_small(fn, arg, *size_out, v1) : ACCEL_SUCCESS;
 }
 
+/* struct_size = size, written with memcpy (s may be unaligned). */
+static void stamp(void *s, size_t size)
+{
+    uint32_t now = (uint32_t)size;
+    memcpy(s, &now, sizeof now);
+}
+
+/* read_size, then the bytes both sides know: min(struct_size, ours). */
+static accel_status known_bytes(const char *fn, const char *arg, const void *p, size_t v1,
+                                size_t ours, size_t *bytes)
+{
+    uint32_t size = 0;
+    accel_status st = read_size(fn, arg, p, v1, &size);
+    if (st == ACCEL_SUCCESS)
+        *bytes = size < ours ? size : ours;
+    return st;
+}
+
 bool accel__struct_init(void *s, size_t bytes)
 {
     if (!s)
         return false;
     memset(s, 0, bytes);
-    uint32_t now = (uint32_t)bytes;
-    memcpy(s, &now, sizeof now);
+    stamp(s, bytes);
     return true;
 }
 
 accel_status accel__struct_in(const char *fn, const char *arg, const void *in, size_t v1,
                               size_t ours, void *local)
 {
-    uint32_t size = 0;
-    accel_status st = read_size(fn, arg, in, v1, &size);
+    size_t bytes = 0;
+    accel_status st = known_bytes(fn, arg, in, v1, ours, &bytes);
     if (st != ACCEL_SUCCESS)
         return st;
-    memcpy(local, in, size < ours ? size : ours);
-    uint32_t now = (uint32_t)ours;
-    memcpy(local, &now, sizeof now);
+    memcpy(local, in, bytes);
+    stamp(local, ours);
     return ACCEL_SUCCESS;
 }
 
 accel_status accel__struct_out_size(const char *fn, const char *arg, const void *out, size_t v1,
                                     size_t ours, size_t *out_bytes)
 {
-    uint32_t size = 0;
-    accel_status st = read_size(fn, arg, out, v1, &size);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    *out_bytes = size < ours ? size : ours;
-    return ACCEL_SUCCESS;
+    return known_bytes(fn, arg, out, v1, ours, out_bytes);
 }
 
 void accel__struct_out_write(void *out, const void *ours, size_t bytes)
 {
     memcpy(out, ours, bytes);
-    uint32_t now = (uint32_t)bytes;
-    memcpy(out, &now, sizeof now);
+    stamp(out, bytes);
 }

@@ -165,6 +165,16 @@ accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *x)
     return ACCEL_SUCCESS;
 }
 
+accel_status accel__queue_enqueue_xop(accel_queue *q, accel__xop *x)
+{
+    pthread_mutex_lock(&q->lock);
+    accel_status st = accel__queue_enqueue_xop_locked(q, x);
+    pthread_mutex_unlock(&q->lock);
+    if (st != ACCEL_SUCCESS)
+        accel__xop_free(x);
+    return st;
+}
+
 accel_status accel__queue_drain_locked(accel_queue *q, const char *fn)
 {
     accel__clear_error();

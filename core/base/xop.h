@@ -57,6 +57,8 @@ accel_status accel__queue_enqueue_check_locked(accel_queue *q, const char *fn, v
 /* Enqueue xop's host function on q; q->lock must be held. On success q owns
  * xop; on failure the caller frees it with accel__xop_free. */
 accel_status accel__queue_enqueue_xop_locked(accel_queue *q, accel__xop *xop);
+/* The same with q->lock taken here; on failure xop is freed here too. */
+accel_status accel__queue_enqueue_xop(accel_queue *q, accel__xop *xop);
 /* After q drained (q->lock held): run the deferred finishes, free every xop
  * and return the oldest error one of them met (its message into msg). */
 accel_status accel__xops_collect_locked(accel_queue *q, char *msg, size_t cap);

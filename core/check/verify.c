@@ -375,8 +375,7 @@ static void vjob_check(accel__xop *x)
         return;
     }
     accel_compare_result r;
-    memset(&r, 0, sizeof r);
-    r.struct_size = sizeof r;
+    accel__struct_init(&r, sizeof r);
     const void *inputs[4] = {j->pre[0], j->pre[1], j->pre[2], j->pre[3]};
     accel_tolerance_op t;
     accel__tolerance_op_from_desc(d, &t);

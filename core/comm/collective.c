@@ -34,14 +34,26 @@ void accel_collective_desc_init(accel_collective_desc *d)
     accel__struct_init(d, sizeof *d);
 }
 
-/* dev is the object (resolved by the caller's accel__enter). */
-static accel_status check_entries(accel_device *dev, const char *fn)
+/* *dev (the caller's handle) resolved to its object, whose backend has all
+ * four comm entries. */
+static accel_status enter_device(accel__call *call, const char *fn, accel_device **dev)
 {
-    const accel_backend *vt = dev->be->vt;
+    ACCEL__TRY(accel__enter(call, fn, *dev, ACCEL__T_DEVICE, "dev", dev));
+    const accel_backend *vt = (*dev)->be->vt;
     if (!vt->comm_id || !vt->comm_create || !vt->comm_destroy || !vt->comm_execute)
         return accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                           "%s: the %s backend of %s runs no collectives itself", fn, dev->be->name,
-                           dev->name);
+                           "%s: the %s backend of %s runs no collectives itself", fn,
+                           (*dev)->be->name, (*dev)->name);
+    return ACCEL_SUCCESS;
+}
+
+/* The backend's comm_id of dev (an object) into out (NULL and 0: a probe). */
+static accel_status backend_comm_id(const char *fn, accel_device *dev, void *out, size_t bytes)
+{
+    accel__clear_error();
+    int32_t rc = dev->be->vt->comm_id(dev->be->ctx, dev->index, out, bytes);
+    if (rc != ACCEL_SUCCESS)
+        return accel__fail_relay((accel_status)rc, "%s: on %s", fn, dev->name);
     return ACCEL_SUCCESS;
 }
 
@@ -49,36 +61,20 @@ accel_status accel_device_comm_supported(accel_device *dev)
 {
     static const char fn[] = "accel_device_comm_supported";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
-    if (st == ACCEL_SUCCESS)
-        st = check_entries(dev, fn);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    accel__clear_error();
-    int32_t rc = dev->be->vt->comm_id(dev->be->ctx, dev->index, NULL, 0);
-    if (rc != ACCEL_SUCCESS)
-        return accel__fail_relay((accel_status)rc, "%s: on %s", fn, dev->name);
-    return ACCEL_SUCCESS;
+    ACCEL__TRY(enter_device(&call, fn, &dev));
+    return backend_comm_id(fn, dev, NULL, 0);
 }
 
 accel_status accel_device_comm_id(accel_device *dev, void *out_id, size_t id_bytes)
 {
     static const char fn[] = "accel_device_comm_id";
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
-    if (st == ACCEL_SUCCESS)
-        st = check_entries(dev, fn);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(enter_device(&call, fn, &dev));
     if (!out_id || id_bytes < ACCEL_DEVICE_COMM_ID_BYTES)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: out_id is NULL or id_bytes %zu < ACCEL_DEVICE_COMM_ID_BYTES", fn,
                            id_bytes);
-    accel__clear_error();
-    int32_t rc = dev->be->vt->comm_id(dev->be->ctx, dev->index, out_id, ACCEL_DEVICE_COMM_ID_BYTES);
-    if (rc != ACCEL_SUCCESS)
-        return accel__fail_relay((accel_status)rc, "%s: on %s", fn, dev->name);
-    return ACCEL_SUCCESS;
+    return backend_comm_id(fn, dev, out_id, ACCEL_DEVICE_COMM_ID_BYTES);
 }
 
 accel_status accel_device_comm_create(accel_device *dev, const void *id, size_t id_bytes,
@@ -88,11 +84,7 @@ accel_status accel_device_comm_create(accel_device *dev, const void *id, size_t 
     if (out_comm)
         *out_comm = NULL;
     ACCEL__CALL(call);
-    accel_status st = accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev);
-    if (st == ACCEL_SUCCESS)
-        st = check_entries(dev, fn);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(enter_device(&call, fn, &dev));
     if (!id || id_bytes < ACCEL_DEVICE_COMM_ID_BYTES || !out_comm)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: id is NULL, id_bytes %zu too small or out_comm NULL", fn, id_bytes);
@@ -202,8 +194,7 @@ accel_status accel_device_comm_enqueue(accel_device_comm *comm, accel_queue *q,
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH, "%s: q is on %s, the communicator on %s",
                            name, q->dev->name, comm->dev->name);
     accel_be_collective bd;
-    memset(&bd, 0, sizeof bd);
-    bd.struct_size = sizeof bd;
+    accel__struct_init(&bd, sizeof bd);
     bd.kind = (uint32_t)d->kind;
     bd.dtype = (uint32_t)d->dtype;
     bd.op = (uint32_t)d->op;

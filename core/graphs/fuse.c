@@ -41,32 +41,38 @@ struct accel__fused {
 
 /* ------------------------------------------------------------ eligibility */
 
-/* Operand index of each value input, in the expression's variable order. */
-static uint32_t inputs_of(const accel_op_properties *p, uint32_t op, uint32_t idx[2],
-                          const char *names[2], uint32_t *nscalar, const char *snames[2])
+/* The inputs of an op's expression: the operand index of each value input
+ * (names[i], in the expression's variable order) and the scalar names. */
+typedef struct finputs {
+    uint32_t n, idx[2], ns;
+    const char *names[2], *snames[2];
+} finputs;
+
+/* The inputs of op (of the table's row p) into *in; false for a kind a
+ * fused kernel does not take. */
+static bool inputs_of(const accel_op_properties *p, uint32_t op, finputs *in)
 {
-    *nscalar = 0;
+    memset(in, 0, sizeof *in);
     switch (p->kind) {
     case ACCEL_OP_KIND_BINARY:
-        idx[0] = 0, idx[1] = 1, names[0] = "a", names[1] = "b";
-        return 2;
+        in->n = 2, in->idx[1] = 1, in->names[0] = "a", in->names[1] = "b";
+        return true;
     case ACCEL_OP_KIND_UNARY:
     case ACCEL_OP_KIND_COPY:
-        idx[0] = 0, names[0] = "x";
-        return 1;
+        in->n = 1, in->names[0] = "x";
+        return true;
     case ACCEL_OP_KIND_AXPBY:
-        snames[0] = "alpha", snames[1] = "beta";
-        idx[0] = 0, names[0] = "x";
-        if (op == ACCEL_OP_SCALE) {
-            *nscalar = 1;
-            return 1;
+        in->snames[0] = "alpha", in->snames[1] = "beta";
+        in->n = 1, in->names[0] = "x";
+        in->ns = 1;
+        if (op != ACCEL_OP_SCALE) {
+            in->ns = 2;
+            in->n = 2, in->idx[1] = 1, in->names[1] = "y";
         }
-        *nscalar = 2;
-        idx[1] = 1, names[1] = "y";
-        return 2;
+        return true;
     case ACCEL_OP_KIND_FILL:
-        *nscalar = 1, snames[0] = "value";
-        return 0;
+        in->ns = 1, in->snames[0] = "value";
+        return true;
     case ACCEL_OP_KIND_REDUCTION:
     case ACCEL_OP_KIND_GEMM:
     case ACCEL_OP_KIND_TRANSPOSE:
@@ -76,7 +82,7 @@ static uint32_t inputs_of(const accel_op_properties *p, uint32_t op, uint32_t id
     case ACCEL_OP_KIND_FFT:
         break;
     }
-    return 0;
+    return false;
 }
 
 /* Node n may join a fused kernel: an elementwise op of the table on f32 or
@@ -87,25 +93,11 @@ static bool fusable(const accel__gnode *n, size_t *count)
         return false;
     const accel_op_desc *d = &n->be.op;
     const accel_op_properties *p = accel__op(d->op);
+    finputs in;
     if (!p || (d->dtype != ACCEL_F32 && d->dtype != ACCEL_F64) || d->num_operands == 0 ||
-        d->num_operands > 4 || !(d->dtype == ACCEL_F32 ? p->expr_f32 : p->expr_f64))
+        d->num_operands > 4 || !(d->dtype == ACCEL_F32 ? p->expr_f32 : p->expr_f64) ||
+        !inputs_of(p, d->op, &in))
         return false;
-    switch (p->kind) {
-    case ACCEL_OP_KIND_BINARY:
-    case ACCEL_OP_KIND_UNARY:
-    case ACCEL_OP_KIND_COPY:
-    case ACCEL_OP_KIND_AXPBY:
-    case ACCEL_OP_KIND_FILL:
-        break;
-    case ACCEL_OP_KIND_REDUCTION:
-    case ACCEL_OP_KIND_GEMM:
-    case ACCEL_OP_KIND_TRANSPOSE:
-    case ACCEL_OP_KIND_RANDOM:
-    case ACCEL_OP_KIND_SORT:
-    case ACCEL_OP_KIND_LINALG:
-    case ACCEL_OP_KIND_FFT:
-        return false;
-    }
     size_t c = d->operands[d->num_operands - 1].count;
     for (uint32_t i = 0; i < d->num_operands; i++)
         if (d->operands[i].count != c || !d->operands[i].buffer)
@@ -209,16 +201,15 @@ static void add_node(fbuild *b, const accel__gnode *node, size_t ni, size_t n)
 {
     const accel_op_desc *d = &node->be.op;
     const accel_op_properties *p = accel__op(d->op);
-    uint32_t idx[2], ns;
-    const char *names[2], *snames[2];
-    uint32_t nin = inputs_of(p, d->op, idx, names, &ns, snames);
+    finputs in;
+    inputs_of(p, d->op, &in);
     accel__fstep *s = &b->c.steps[b->c.nsteps++];
     memset(s, 0, sizeof *s);
     s->op = d->op;
     s->node = (uint32_t)ni;
-    s->nin = nin;
-    for (uint32_t j = 0; j < nin; j++) {
-        frange *r = &b->r[range_of(b, node, idx[j], n, false)];
+    s->nin = in.n;
+    for (uint32_t j = 0; j < in.n; j++) {
+        frange *r = &b->r[range_of(b, node, in.idx[j], n, false)];
         if (r->cur < 0) {
             uint32_t v = new_value(b);
             if (r->in_slot < 0) {
@@ -232,8 +223,8 @@ static void add_node(fbuild *b, const accel__gnode *node, size_t ni, size_t n)
         }
         s->in[j] = (uint32_t)r->cur;
     }
-    s->nscalar = ns;
-    for (uint32_t j = 0; j < ns; j++) {
+    s->nscalar = in.ns;
+    for (uint32_t j = 0; j < in.ns; j++) {
         s->sarg[j] = b->nin;
         b->in[b->nin].scalar = true;
         b->in[b->nin].node = (uint32_t)ni;
@@ -339,14 +330,13 @@ static void write_body(fbuild *b, accel__sbuf *body, uint32_t flags)
     for (uint32_t k = 0; k < b->c.nsteps; k++) {
         const accel__fstep *s = &b->c.steps[k];
         const accel_op_properties *p = accel__op(s->op);
-        uint32_t idx[2], ns;
-        const char *names[2], *snames[2];
-        uint32_t nin = inputs_of(p, s->op, idx, names, &ns, snames);
+        finputs in;
+        inputs_of(p, s->op, &in);
         accel__sbuf_put(body, "%s v%u; {", T, s->out);
-        for (uint32_t j = 0; j < nin; j++)
-            accel__sbuf_put(body, " const %s %s = v%u;", T, names[j], s->in[j]);
-        for (uint32_t j = 0; j < ns; j++)
-            accel__sbuf_put(body, " const %s %s = p%u;", T, snames[j], s->sarg[j]);
+        for (uint32_t j = 0; j < in.n; j++)
+            accel__sbuf_put(body, " const %s %s = v%u;", T, in.names[j], s->in[j]);
+        for (uint32_t j = 0; j < in.ns; j++)
+            accel__sbuf_put(body, " const %s %s = p%u;", T, in.snames[j], s->sarg[j]);
         accel__sbuf_put(body, " v%u = (%s); }\n", s->out,
                         dt == ACCEL_F64 ? p->expr_f64 : p->expr_f32);
     }

@@ -92,8 +92,7 @@ static accel_graph_node_desc exec_desc(const accel_graph *g, size_t e)
     if (!x->f)
         return g->nodes[x->first].be;
     accel_graph_node_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel__struct_init(&d, sizeof d);
     d.kind = ACCEL_GRAPH_NODE_OP;
     d.op = *accel__fused_desc(x->f);
     return d;

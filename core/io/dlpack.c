@@ -91,22 +91,24 @@ static void drop_python_ref(void *obj)
     release(state);
 }
 
+/* An owned tensor (either DLPack struct) freed with its Python reference. */
+static void owned_free(void *self, void *manager_ctx)
+{
+    if (manager_ctx)
+        drop_python_ref(manager_ctx);
+    free(self);
+}
+
 static void owned_deleter(dl_managed_tensor *self)
 {
-    if (!self)
-        return;
-    if (self->manager_ctx)
-        drop_python_ref(self->manager_ctx);
-    free(self);
+    if (self)
+        owned_free(self, self->manager_ctx);
 }
 
 static void owned_deleter_versioned(dl_managed_tensor_versioned *self)
 {
-    if (!self)
-        return;
-    if (self->manager_ctx)
-        drop_python_ref(self->manager_ctx);
-    free(self);
+    if (self)
+        owned_free(self, self->manager_ctx);
 }
 
 static void fill_tensor(dl_tensor *t, int64_t *shape_store, void *data, int32_t device_type,

@@ -317,6 +317,17 @@ static bool skip_bracketed(npy_parser *p)
     return false;
 }
 
+/* Key key seen now: false (a parse error) where it was seen before. */
+static bool first_key(npy_parser *p, bool *seen, const char *key)
+{
+    if (*seen) {
+        parse_fail(p, "duplicate key '%s'", key);
+        return false;
+    }
+    *seen = true;
+    return true;
+}
+
 static bool parse_header(npy_parser *p, npy_header *h)
 {
     memset(h, 0, sizeof *h);
@@ -329,11 +340,8 @@ static bool parse_header(npy_parser *p, npy_header *h)
         if (!parse_string(p, key, sizeof key, &key_len) || !expect(p, ':', "':' after a key"))
             return false;
         if (key_len == 5 && strcmp(key, "descr") == 0) {
-            if (h->has_descr) {
-                parse_fail(p, "duplicate key 'descr'");
+            if (!first_key(p, &h->has_descr, "descr"))
                 return false;
-            }
-            h->has_descr = true;
             int c = peek(p);
             if (c == '[') {
                 h->descr_is_list = true;
@@ -343,11 +351,8 @@ static bool parse_header(npy_parser *p, npy_header *h)
                 return false;
             }
         } else if (key_len == 13 && strcmp(key, "fortran_order") == 0) {
-            if (h->has_fortran) {
-                parse_fail(p, "duplicate key 'fortran_order'");
+            if (!first_key(p, &h->has_fortran, "fortran_order"))
                 return false;
-            }
-            h->has_fortran = true;
             skip_space(p);
             if (parse_word(p, "True"))
                 h->fortran_order = true;
@@ -358,11 +363,8 @@ static bool parse_header(npy_parser *p, npy_header *h)
                 return false;
             }
         } else if (key_len == 5 && strcmp(key, "shape") == 0) {
-            if (h->has_shape) {
-                parse_fail(p, "duplicate key 'shape'");
+            if (!first_key(p, &h->has_shape, "shape"))
                 return false;
-            }
-            h->has_shape = true;
             if (!parse_shape(p, h))
                 return false;
         } else {

@@ -215,8 +215,16 @@ static void kernel_free(accel_kernel *k)
     free(k);
 }
 
-static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kernel **out)
+/* The end of a create: k (its fields parsed with status st) freed on a
+ * failure, else its argument slots set and its handle made; *out either way. */
+static accel_status kernel_finish(const char *fn, accel_status st, accel_kernel *k,
+                                  accel_kernel **out)
 {
+    if (st != ACCEL_SUCCESS) {
+        kernel_free(k);
+        *out = NULL;
+        return st;
+    }
     for (uint32_t i = 0; i < k->nparams; i++) {
         const accel__kparam *p = &k->params[i];
         bool array = k->kind == ACCEL_KERNEL_RAW ? p->pointer : true;
@@ -224,7 +232,7 @@ static accel_status kernel_register(const char *fn, accel_kernel *k, accel_kerne
         k->slot[i].flags =
             (uint8_t)((array ? ACCEL__KSLOT_ARRAY : 0u) | (p->output ? ACCEL__KSLOT_OUTPUT : 0u));
     }
-    accel_status st = accel__handle_new(ACCEL__T_KERNEL, k, k->rt->gate, &k->handle);
+    st = accel__handle_new(ACCEL__T_KERNEL, k, k->rt->gate, &k->handle);
     if (st != ACCEL_SUCCESS) {
         kernel_free(k);
         *out = NULL;
@@ -258,6 +266,14 @@ void accel__kernels_close(accel_runtime *rt)
     accel__kcache_close(rt);
 }
 
+/* The in and out parameter lists of an elementwise or reduction kernel. */
+static accel_status parse_lists(const char *fn, accel_kernel *k, const char *in_params,
+                                const char *out_params)
+{
+    accel_status st = parse_params(fn, k, in_params, false, "in_params");
+    return st == ACCEL_SUCCESS ? parse_params(fn, k, out_params, true, "out_params") : st;
+}
+
 accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name,
                                              const char *in_params, const char *out_params,
                                              const char *body, const accel_kernel_options *opt,
@@ -275,19 +291,12 @@ accel_status accel_kernel_elementwise_create(accel_runtime *rt, const char *name
                          : !out_params ? "out_params"
                                        : "body");
     if (st == ACCEL_SUCCESS)
-        st = parse_params(fn, k, in_params, false, "in_params");
-    if (st == ACCEL_SUCCESS)
-        st = parse_params(fn, k, out_params, true, "out_params");
+        st = parse_lists(fn, k, in_params, out_params);
     if (st == ACCEL_SUCCESS && k->nparams == k->nin)
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_params declares no output", fn);
     if (st == ACCEL_SUCCESS && !(k->body = accel__str_dup(body)))
         st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    if (st != ACCEL_SUCCESS) {
-        kernel_free(k);
-        *out = NULL;
-        return st;
-    }
-    return kernel_register(fn, k, out);
+    return kernel_finish(fn, st, k, out);
 }
 
 accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
@@ -310,9 +319,7 @@ accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
                          : !reduce     ? "reduce"
                                        : "identity");
     if (st == ACCEL_SUCCESS)
-        st = parse_params(fn, k, in_params, false, "in_params");
-    if (st == ACCEL_SUCCESS)
-        st = parse_params(fn, k, out_params, true, "out_params");
+        st = parse_lists(fn, k, in_params, out_params);
     if (st == ACCEL_SUCCESS && k->nparams != k->nin + 1)
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                          "%s: out_params must declare exactly one output (it declares %u)", fn,
@@ -345,12 +352,7 @@ accel_status accel_kernel_reduction_create(accel_runtime *rt, const char *name,
         if (!k->map || !k->reduce || !k->identity || !k->post)
             st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
-    if (st != ACCEL_SUCCESS) {
-        kernel_free(k);
-        *out = NULL;
-        return st;
-    }
-    return kernel_register(fn, k, out);
+    return kernel_finish(fn, st, k, out);
 }
 
 /* ------------------------------------------------------------ raw kernels */
@@ -362,16 +364,6 @@ static unsigned line_of(const char *s, size_t off)
     for (size_t i = 0; i < off && s[i]; i++)
         line += s[i] == '\n';
     return line;
-}
-
-static bool word_at(const char *s, size_t i, const char *w, bool prefix)
-{
-    size_t n = strlen(w);
-    if (strncmp(s + i, w, n) != 0)
-        return false;
-    if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_'))
-        return false;
-    return prefix || !(isalnum((unsigned char)s[i + n]) || s[i + n] == '_');
 }
 
 /* The first construct the CPU twin cannot run, described, or NULL. */
@@ -389,7 +381,7 @@ static char *twin_problem(const char *blank)
     };
     for (size_t i = 0; blank[i]; i++) {
         for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++) {
-            if (!word_at(blank, i, bad[j].word, bad[j].prefix))
+            if (!accel__kernel_word_at(blank, i, bad[j].word, bad[j].prefix))
                 continue;
             size_t n = 0;
             while (isalnum((unsigned char)blank[i + n]) || blank[i + n] == '_')
@@ -526,7 +518,7 @@ static size_t find_entry(const char *blank, const char *entry)
 {
     size_t open = 0;
     for (size_t i = 0; blank[i] && !open; i++) {
-        if (!word_at(blank, i, "__global__", false))
+        if (!accel__kernel_word_at(blank, i, "__global__", false))
             continue;
         size_t j = i + 10;
         size_t paren = j;
@@ -534,12 +526,8 @@ static size_t find_entry(const char *blank, const char *entry)
             paren++;
         if (blank[paren] != '(')
             continue;
-        size_t e = paren;
-        while (e > j && isspace((unsigned char)blank[e - 1]))
-            e--;
-        size_t b = e;
-        while (b > j && (isalnum((unsigned char)blank[b - 1]) || blank[b - 1] == '_'))
-            b--;
+        size_t b, e;
+        accel__kernel_name_before(blank, j, paren, &b, &e);
         if (e - b == strlen(entry) && strncmp(blank + b, entry, e - b) == 0)
             open = paren;
     }
@@ -613,35 +601,31 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
     char *blank = NULL;
     if (!source) {
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: source is NULL", fn);
-        goto fail;
+        goto done;
     }
     if (!(k->source = accel__str_dup(source)) || !(blank = accel__str_dup(source))) {
         st = accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-        goto fail;
+        goto done;
     }
     accel__kernel_blank_comments(blank);
     size_t open = find_entry(blank, entry);
     if (!open) {
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                          "%s: source has no __global__ function named %s", fn, entry);
-        goto fail;
+        goto done;
     }
     st = parse_raw_params(fn, k, source, blank, entry, open);
     if (st != ACCEL_SUCCESS)
-        goto fail;
+        goto done;
     k->nin = k->nparams;
     k->twin_problem = twin_problem(blank);
     /* The order of float atomicAdd changes its sums: a wider default bound
      * (docs/kernels-twin.md). */
     if ((accel__twin_uses(blank) & ACCEL__TW_FADD) && !(opt && opt->tolerance_ulp))
         k->tolerance_ulp = ACCEL__TWIN_FADD_ULP;
+done:
     free(blank);
-    return kernel_register(fn, k, out);
-fail:
-    free(blank);
-    kernel_free(k);
-    *out = NULL;
-    return st;
+    return kernel_finish(fn, st, k, out);
 }
 
 void accel_kernel_release(accel_kernel *k)
@@ -763,6 +747,19 @@ accel_status accel__kernel_program(accel_kernel *k, accel_device *dev, uint32_t 
     return st;
 }
 
+/* *scalar_mask for k: 0 for a raw kernel (its parameters are as written),
+ * refused where it names inputs past k's. */
+static accel_status check_scalar_mask(const char *fn, const accel_kernel *k, uint32_t *scalar_mask)
+{
+    if (k->kind == ACCEL_KERNEL_RAW)
+        *scalar_mask = 0;
+    if (k->nin < 32 && (*scalar_mask >> k->nin) != 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: scalar_mask 0x%x names inputs past the %u the kernel has", fn,
+                           *scalar_mask, k->nin);
+    return ACCEL_SUCCESS;
+}
+
 accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t scalar_mask)
 {
     static const char fn[] = "accel_kernel_build";
@@ -770,12 +767,7 @@ accel_status accel_kernel_build(accel_kernel *k, accel_device *dev, uint32_t sca
     accel__arg h[2] = {{k, ACCEL__T_KERNEL, "k", &k, NULL},
                        {dev, ACCEL__T_DEVICE, "dev", &dev, NULL}};
     ACCEL__TRY(accel__call_enter(&call, fn, 2, h));
-    if (k->kind == ACCEL_KERNEL_RAW)
-        scalar_mask = 0;
-    if (k->nin < 32 && (scalar_mask >> k->nin) != 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: scalar_mask 0x%x names inputs past the %u the kernel has", fn,
-                           scalar_mask, k->nin);
+    ACCEL__TRY(check_scalar_mask(fn, k, &scalar_mask));
     accel_be_program *p;
     return accel__kernel_program(k, dev, scalar_mask, &p);
 }
@@ -816,12 +808,7 @@ accel_status accel_kernel_source_get(accel_kernel *k, accel_device *dev, uint32_
     if (!out && size)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL but size is %zu", fn,
                            size);
-    if (k->kind == ACCEL_KERNEL_RAW)
-        scalar_mask = 0;
-    if (k->nin < 32 && (scalar_mask >> k->nin) != 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: scalar_mask 0x%x names inputs past the %u the kernel has", fn,
-                           scalar_mask, k->nin);
+    ACCEL__TRY(check_scalar_mask(fn, k, &scalar_mask));
     char entry[ACCEL__KNAME_MAX + 16];
     char *src = accel__kernel_codegen(k, accel__kernel_language(dev), scalar_mask, entry);
     if (!src)
@@ -853,8 +840,7 @@ accel_status accel_kernel_cache_stats_get(const accel_runtime *rt, accel_kernel_
     if (accel__kcache_counters_get((accel_runtime *)rt, &c) != ACCEL_SUCCESS)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     accel_kernel_cache_stats s;
-    memset(&s, 0, sizeof s);
-    s.struct_size = sizeof s;
+    accel__struct_init(&s, sizeof s);
     s.disk_enabled = c.disk_enabled;
     s.memory_hits = c.memory_hits;
     s.disk_hits = c.disk_hits;

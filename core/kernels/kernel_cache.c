@@ -55,6 +55,7 @@
 #include "base/objects.h"
 #include "base/security.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 #include "kernels/kernel_cache.h"
 
 #define KC_MAGIC "ACCELKC\001"
@@ -377,8 +378,7 @@ static accel_status load_binary(accel_device *dev, const char *name, uint32_t la
 {
     const accel_backend *vt = dev->be->vt;
     accel_program_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel__struct_init(&d, sizeof d);
     d.language = language;
     d.name = name;
     d.entries = &entry;
@@ -539,8 +539,7 @@ accel_status accel__kcache_build(accel_runtime *rt, accel_device *dev, const cha
     if (st != ACCEL_SUCCESS) {
         char *log = calloc(1, ACCEL__KLOG_MAX);
         accel_program_desc d;
-        memset(&d, 0, sizeof d);
-        d.struct_size = sizeof d;
+        accel__struct_init(&d, sizeof d);
         d.language = language;
         d.name = name;
         d.source = source;

@@ -29,6 +29,7 @@
 #include "base/drain.h"
 #include "base/objects.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 #include "base/xop.h"
 #include "check/hooks.h"
 #include "check/policy.h"
@@ -135,8 +136,7 @@ static accel_status run_other(kjob *j, void **results)
         L.args[i].offset = 0;
     }
     accel_op_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel__struct_init(&d, sizeof d);
     d.op = ACCEL_OP_KERNEL;
     d.name = j->L.k->label;
     d.kernel = &L.be;
@@ -497,8 +497,7 @@ accel_status accel__kernel_debug_enqueue(accel_queue *q, accel__klaunch *L)
         return st;
     L->be.program = prog;
     accel_op_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel__struct_init(&d, sizeof d);
     d.op = ACCEL_OP_KERNEL;
     d.name = L->k->label;
     d.kernel = &L->be;

@@ -284,8 +284,7 @@ static accel_status submit(const char *fn, accel_queue *q, accel__klaunch *L, bo
         accel__clear_error();
     L->be.program = prog; /* NULL: op_supported says no, and fallback may run it */
     accel_op_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel__struct_init(&d, sizeof d);
     d.op = ACCEL_OP_KERNEL;
     d.dtype = k->nparams ? (uint32_t)L->args[k->nparams - 1].dtype : 0;
     d.name = k->label;

@@ -159,7 +159,18 @@ static bool ident_char(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
-static bool word_at(const char *s, size_t i, const char *w, bool prefix)
+void accel__kernel_name_before(const char *b, size_t lo, size_t end, size_t *s, size_t *e)
+{
+    size_t x = end;
+    while (x > lo && isspace((unsigned char)b[x - 1]))
+        x--;
+    *e = x;
+    while (x > lo && ident_char(b[x - 1]))
+        x--;
+    *s = x;
+}
+
+bool accel__kernel_word_at(const char *s, size_t i, const char *w, bool prefix)
 {
     size_t n = strlen(w);
     if (strncmp(s + i, w, n) != 0)
@@ -199,13 +210,13 @@ uint32_t accel__twin_uses(const char *blank)
         if (!(i == 0 || !ident_char(blank[i - 1])) ||
             !(isalpha((unsigned char)blank[i]) || blank[i] == '_'))
             continue;
-        if (word_at(blank, i, "extern", false)) {
+        if (accel__kernel_word_at(blank, i, "extern", false)) {
             size_t j = skip_space(blank, i + 6);
-            if (word_at(blank, j, "__shared__", false))
+            if (accel__kernel_word_at(blank, j, "__shared__", false))
                 bits |= ACCEL__TW_DYNAMIC | ACCEL__TW_TEAM;
         }
         for (size_t u = 0; u < sizeof uses / sizeof uses[0]; u++)
-            if (word_at(blank, i, uses[u].word, uses[u].prefix))
+            if (accel__kernel_word_at(blank, i, uses[u].word, uses[u].prefix))
                 bits |= uses[u].bits;
     }
     return bits;
@@ -270,7 +281,8 @@ static void find_functions(tw *t)
                 depth += b[i] == '{' ? 1 : -1;
             continue;
         }
-        bool glob = word_at(b, i, "__global__", false), dev = word_at(b, i, "__device__", false);
+        bool glob = accel__kernel_word_at(b, i, "__global__", false),
+             dev = accel__kernel_word_at(b, i, "__device__", false);
         if (depth != 0 || (!glob && !dev))
             continue;
         size_t p = i + 10;
@@ -278,12 +290,8 @@ static void find_functions(tw *t)
             p++;
         if (b[p] != '(')
             continue;
-        size_t e = p;
-        while (e > i && isspace((unsigned char)b[e - 1]))
-            e--;
-        size_t s = e;
-        while (s > i && ident_char(b[s - 1]))
-            s--;
+        size_t s, e;
+        accel__kernel_name_before(b, i, p, &s, &e);
         if (s == e || e - s >= ACCEL__KNAME_MAX)
             continue;
         if (t->ndefs < sizeof t->defs / sizeof t->defs[0])
@@ -319,7 +327,7 @@ static size_t emit_param(tw *t, size_t p)
     size_t q = skip_space(b, p + 1);
     if (b[q] == ')') {
         accel__sbuf_str(&t->out, "accel_kctx *accel_ctx");
-    } else if (word_at(b, q, "void", false) && b[skip_space(b, q + 4)] == ')') {
+    } else if (accel__kernel_word_at(b, q, "void", false) && b[skip_space(b, q + 4)] == ')') {
         copy_to(t, q);
         accel__sbuf_str(&t->out, "accel_kctx *accel_ctx");
         t->from = q + 4;
@@ -344,19 +352,15 @@ static size_t emit_dynamic(tw *t, size_t i)
     size_t br = semi;
     while (br > sh && b[br] != '[')
         br--;
-    size_t e = br;
-    while (e > sh && isspace((unsigned char)b[e - 1]))
-        e--;
-    size_t s = e;
-    while (s > sh && ident_char(b[s - 1]))
-        s--;
+    size_t s, e;
+    accel__kernel_name_before(b, sh, br, &s, &e);
     if (!b[semi] || br == sh || s == e || e - s >= ACCEL__KNAME_MAX)
         return i; /* not the form we know: the compiler will say */
     /* The type: the words between __shared__ and the name, without __align__(...). */
     char type[256] = "";
     size_t tl = 0;
     for (size_t j = sh + 10; j < s && tl + 2 < sizeof type; j++) {
-        if (word_at(b, j, "__align__", false)) {
+        if (accel__kernel_word_at(b, j, "__align__", false)) {
             int d = 0;
             for (j += 9; b[j] && j < s; j++) {
                 d += b[j] == '(' ? 1 : b[j] == ')' ? -1 : 0;
@@ -400,12 +404,8 @@ static size_t note_shared(tw *t, size_t i)
         semi++;
     if (b[semi] != '[')
         return i;
-    size_t e = semi;
-    while (e > i && isspace((unsigned char)b[e - 1]))
-        e--;
-    size_t s = e;
-    while (s > i && ident_char(b[s - 1]))
-        s--;
+    size_t s, e;
+    accel__kernel_name_before(b, i, semi, &s, &e);
     if (s == e || e - s >= ACCEL__KNAME_MAX || t->narr >= TW_MAX_NAMES)
         return i;
     memcpy(t->arr[t->narr].name, b + s, e - s);
@@ -534,14 +534,16 @@ static size_t rewrite(tw *t, size_t i, size_t end)
         size_t e = i;
         while (ident_char(b[e]))
             e++;
-        if (ident_eq(b + i, e - i, "static") && word_at(b, skip_space(b, e), "__shared__", false)) {
+        if (ident_eq(b + i, e - i, "static") &&
+            accel__kernel_word_at(b, skip_space(b, e), "__shared__", false)) {
             copy_to(t, i); /* __shared__ says static already */
             accel__sbuf_str(&t->out, "      ");
             t->from = e;
             i = e - 1;
             continue;
         }
-        if (ident_eq(b + i, e - i, "extern") && word_at(b, skip_space(b, e), "__shared__", false)) {
+        if (ident_eq(b + i, e - i, "extern") &&
+            accel__kernel_word_at(b, skip_space(b, e), "__shared__", false)) {
             i = emit_dynamic(t, i);
             continue;
         }

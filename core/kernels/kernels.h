@@ -131,6 +131,12 @@ const char *accel__kernel_prelude_16bit(void);
  * literals blanked to spaces (same length,
  * newlines kept), for scanning. */
 void accel__kernel_blank_comments(char *s);
+/* The word w at s[i], not inside a longer identifier (prefix: it may go on
+ * after w). */
+bool accel__kernel_word_at(const char *s, size_t i, const char *w, bool prefix);
+/* The identifier that ends at end of b (spaces before end skipped),
+ * reaching back no further than lo: [*s, *e), empty where there is none. */
+void accel__kernel_name_before(const char *b, size_t lo, size_t end, size_t *s, size_t *e);
 
 /* kernel.c: the language dev's backend compiles (ACCEL_PROGRAM_*): the
  * device kind's usual one (CUDA on a GPU, C elsewhere) unless the backend

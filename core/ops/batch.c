@@ -551,8 +551,7 @@ static accel_batch_chunk chunk_make(const accel_batch_desc *d, const accel_batch
                                     const batch_slots *sl, uint64_t index)
 {
     accel_batch_chunk c;
-    memset(&c, 0, sizeof c);
-    c.struct_size = sizeof c;
+    accel__struct_init(&c, sizeof c);
     c.slot = (uint32_t)(index % sl->n);
     c.index = index;
     c.first = (size_t)index * s->chunk_elems;

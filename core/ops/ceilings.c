@@ -78,8 +78,7 @@ accel_status accel_device_measure_ceilings(accel_device *dev, const accel_ceilin
                            "%s: the %s backend cannot measure ceilings (no measure_ceilings entry)",
                            fn, dev->be->name);
     accel_ceilings c;
-    memset(&c, 0, sizeof c);
-    c.struct_size = sizeof c;
+    accel__struct_init(&c, sizeof c);
     pthread_mutex_lock(&measure_lock);
     accel__clear_error();
     int32_t rc = vt->measure_ceilings(dev->be->ctx, dev->index, &o, &c);

@@ -50,68 +50,57 @@ static accel_status check_side(const char *fn, const char *side, const accel_buf
     return ACCEL_SUCCESS;
 }
 
-accel_status accel_queue_write_2d(accel_queue *q, accel_buffer *dst, size_t dst_offset,
-                                  size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
-                                  size_t height)
+/* A 2-D write (to_device: host to buf) or read (buf to host): rows of width
+ * bytes, pitch apart in buf from offset and host_pitch apart at host (only
+ * read when to_device); one transfer where the rows are contiguous. */
+static accel_status transfer_2d(const char *fn, bool to_device, accel_queue *q, accel_buffer *buf,
+                                size_t offset, size_t pitch, void *host, size_t host_pitch,
+                                size_t width, size_t height)
 {
-    static const char fn[] = "accel_queue_write_2d";
+    const char *bname = to_device ? "dst" : "src", *hname = to_device ? "src" : "dst";
     ACCEL__CALL(call);
     accel_queue *qo = NULL;
     accel_buffer *bo = NULL;
     const accel__arg args[2] = {{q, ACCEL__T_QUEUE, "q", &qo, NULL},
-                                {dst, ACCEL__T_BUFFER, "dst", &bo, NULL}};
+                                {buf, ACCEL__T_BUFFER, bname, &bo, NULL}};
     accel_status st = accel__call_enter(&call, fn, 2, args);
     if (st != ACCEL_SUCCESS)
         return st;
     size_t span = 0;
-    if ((st = check_side(fn, "dst", bo, dst_offset, dst_pitch, width, height, &span)) ||
-        (st = check_side(fn, "src", NULL, 0, src_pitch, width, height, &span)))
+    if ((st = check_side(fn, bname, bo, offset, pitch, width, height, &span)) ||
+        (st = check_side(fn, hname, NULL, 0, host_pitch, width, height, &span)))
         return st;
-    if (!src && span > 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: src is NULL", fn);
+    if (!host && span > 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, hname);
     if (span == 0)
         return ACCEL_SUCCESS;
-    if (height == 1 || (dst_pitch == width && src_pitch == width))
-        return accel_queue_write(q, dst, dst_offset, src, width * height);
-    for (size_t r = 0; r < height; r++) {
-        st = accel_queue_write(q, dst, dst_offset + r * dst_pitch,
-                               (const char *)src + r * src_pitch, width);
+    bool whole = height == 1 || (pitch == width && host_pitch == width);
+    size_t rows = whole ? 1 : height, bytes = whole ? width * height : width;
+    for (size_t r = 0; r < rows; r++) {
+        size_t at = offset + r * pitch;
+        char *h = (char *)host + r * host_pitch;
+        st = to_device ? accel_queue_write(q, buf, at, h, bytes)
+                       : accel_queue_read(q, buf, at, h, bytes);
         if (st != ACCEL_SUCCESS)
             return st;
     }
     return ACCEL_SUCCESS;
 }
 
+accel_status accel_queue_write_2d(accel_queue *q, accel_buffer *dst, size_t dst_offset,
+                                  size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
+                                  size_t height)
+{
+    return transfer_2d("accel_queue_write_2d", true, q, dst, dst_offset, dst_pitch, (void *)src,
+                       src_pitch, width, height);
+}
+
 accel_status accel_queue_read_2d(accel_queue *q, accel_buffer *src, size_t src_offset,
                                  size_t src_pitch, void *dst, size_t dst_pitch, size_t width,
                                  size_t height)
 {
-    static const char fn[] = "accel_queue_read_2d";
-    ACCEL__CALL(call);
-    accel_queue *qo = NULL;
-    accel_buffer *bo = NULL;
-    const accel__arg args[2] = {{q, ACCEL__T_QUEUE, "q", &qo, NULL},
-                                {src, ACCEL__T_BUFFER, "src", &bo, NULL}};
-    accel_status st = accel__call_enter(&call, fn, 2, args);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    size_t span = 0;
-    if ((st = check_side(fn, "src", bo, src_offset, src_pitch, width, height, &span)) ||
-        (st = check_side(fn, "dst", NULL, 0, dst_pitch, width, height, &span)))
-        return st;
-    if (!dst && span > 0)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: dst is NULL", fn);
-    if (span == 0)
-        return ACCEL_SUCCESS;
-    if (height == 1 || (src_pitch == width && dst_pitch == width))
-        return accel_queue_read(q, src, src_offset, dst, width * height);
-    for (size_t r = 0; r < height; r++) {
-        st = accel_queue_read(q, src, src_offset + r * src_pitch, (char *)dst + r * dst_pitch,
-                              width);
-        if (st != ACCEL_SUCCESS)
-            return st;
-    }
-    return ACCEL_SUCCESS;
+    return transfer_2d("accel_queue_read_2d", false, q, src, src_offset, src_pitch, dst, dst_pitch,
+                       width, height);
 }
 
 accel_status accel_queue_copy_2d(accel_queue *q, accel_buffer *src, size_t src_offset,

@@ -24,6 +24,7 @@
 #include "base/loader.h"
 #include "base/objects.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 #include "base/trace.h"
 #include "check/hooks.h"
 #include "check/policy.h"
@@ -327,8 +328,7 @@ accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
                            fn, out_info->struct_size, first_size);
     const accel__backend *be = &rt->backends[index];
     accel_backend_info info;
-    memset(&info, 0, sizeof info);
-    info.struct_size = sizeof info;
+    accel__struct_init(&info, sizeof info);
     info.name = be->name;
     info.path = be->path;
     info.description = be->description;

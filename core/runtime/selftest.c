@@ -17,6 +17,7 @@
 #include "base/loader.h"
 #include "base/objects.h"
 #include "base/status.h"
+#include "base/struct_size.h"
 #include "runtime/selftest.h"
 
 #define ST_N 37
@@ -71,8 +72,7 @@ static accel_op_desc st_desc(uint32_t op, const char *name, accel_be_buffer *con
                              const size_t counts[3])
 {
     accel_op_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
+    accel__struct_init(&d, sizeof d);
     d.op = op;
     d.dtype = ACCEL_F32;
     d.name = name;

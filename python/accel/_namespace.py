@@ -584,6 +584,10 @@ def _floats(fn: str, *xs: Array) -> Tuple[Array, ...]:
     and CuPy's result; the standard leaves it to the library)."""
     kinds = C.KINDS[fn]
     dt = xs[0].dtype if len(xs) == 1 else _result_dtype(fn, *(x.dtype for x in xs))
+    if dt.kind == "b" and fn in ("subtract", "negative"):
+        # NumPy and CuPy refuse these (not float64 arithmetic on 0 and 1)
+        raise TypeError(f"accel.{fn}: not defined for bool (use logical_xor or logical_not, "
+                        "or astype to a number first)")
     k = C.dtype_kind_of(C.CODES[dt]) if dt in C.CODES else 0
     if k and not kinds & (1 << k) and kinds & (1 << C.KIND_FLOAT) and dt.kind in "biu":
         return tuple(astype(x, float64) for x in xs)

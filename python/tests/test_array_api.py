@@ -308,3 +308,15 @@ def test_bool_add_and_multiply_are_bool_as_numpy():
         assert got.dtype == want.dtype == np.bool_
         np.testing.assert_array_equal(got.get(), want)
     np.testing.assert_array_equal((accel.asarray(a) + accel.asarray(b)).get(), a + b)
+
+
+def test_bool_subtract_and_negative_raise_as_numpy():
+    # NumPy and CuPy refuse them; accel computed float64 on 0 and 1
+    t = accel.asarray(np.array([True, False]))
+    for call in (lambda: t - t, lambda: -t, lambda: accel.subtract(t, t),
+                 lambda: accel.negative(t)):
+        with pytest.raises(TypeError, match="not defined for bool"):
+            call()
+    with pytest.raises(TypeError):
+        np.subtract(np.array([True]), np.array([True]))
+    np.testing.assert_array_equal((t - 1).get(), np.array([True, False]) - 1)

@@ -16,7 +16,8 @@ NumPy's and CuPy's ``linalg.norm``.
 
 Dtypes: float32 and float64; integer and bool arrays are made float64
 first (as NumPy); float16 and complex arrays raise DtypeMismatchError (a
-TypeError). Values that defeat a method (a singular matrix for solve and
+TypeError) in the factorizations, while the norms take them (float16
+computed in float32 and given back as float16, complex through |x|). Values that defeat a method (a singular matrix for solve and
 inv, one not positive definite for cholesky, no convergence) raise
 accel.LinAlgError, which is also numpy.linalg.LinAlgError. Nothing goes
 through host memory except the counts that matrix_rank returns.
@@ -51,10 +52,19 @@ def _array(x: Any, fn: str) -> Any:
 
 def _floating(x: Any) -> Any:
     """Integer and bool arrays as float64 (as NumPy's norm); complex ones
-    as their magnitudes (the norms read only |x|)."""
+    as their magnitudes (the norms read only |x|); float16 as float32 (the
+    array functions compute no float16 products; _half gives the result
+    back as float16, NumPy's dtype)."""
     if x.dtype.kind == "c":
         return xp.abs(x)
+    if x.dtype == xp.float16:
+        return xp.astype(x, xp.float32)
     return x if x.dtype.kind == "f" else xp.astype(x, xp.float64)
+
+
+def _half(x: Any, r: Any) -> Any:
+    """The norm r in float16 when x was float16 (computed in float32)."""
+    return xp.astype(r, xp.float16) if x.dtype == xp.float16 else r
 
 
 def _axes(axis: Axis, ndim: int, fn: str) -> Tuple[int, ...]:
@@ -169,7 +179,7 @@ def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> 
         if ord is None:
             axes = tuple(range(a.ndim))
             r = _vector(a, 2, axes, keepdims, "norm")
-            return r
+            return _half(x, r)
         if a.ndim not in (1, 2):
             raise ValueError(f"accel.linalg.norm: x is {a.ndim}-d; with ord and no axis it "
                              "must be 1-d or 2-d")
@@ -181,7 +191,7 @@ def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> 
         r = _matrix(a, ord, (axes[0], axes[1]), keepdims, "norm", x.dtype.kind == "c")
     else:
         raise ValueError(f"accel.linalg.norm: axis {axis} names {len(axes)} axes (1 or 2)")
-    return r
+    return _half(x, r)
 
 
 def vector_norm(x: Any, /, *, axis: Axis = None, keepdims: bool = False,
@@ -193,7 +203,8 @@ def vector_norm(x: Any, /, *, axis: Axis = None, keepdims: bool = False,
     ValueError for a string ord or a bad axis, TypeError for a non-array."""
     a = _array(x, "vector_norm")
     a = _floating(a)
-    return _vector(a, ord, _axes(axis, a.ndim, "vector_norm"), keepdims, "vector_norm")
+    return _half(x, _vector(a, ord, _axes(axis, a.ndim, "vector_norm"), keepdims,
+                            "vector_norm"))
 
 
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
@@ -205,8 +216,8 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
     if a.ndim < 2:
         raise ValueError(f"accel.linalg.matrix_norm: x is {a.ndim}-d (at least 2-d)")
     a = _floating(a)
-    return _matrix(a, ord, (a.ndim - 2, a.ndim - 1), keepdims, "matrix_norm",
-                   x.dtype.kind == "c")
+    return _half(x, _matrix(a, ord, (a.ndim - 2, a.ndim - 1), keepdims, "matrix_norm",
+                            x.dtype.kind == "c"))
 
 
 # ------------------------------------------------------------- products

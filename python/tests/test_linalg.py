@@ -241,3 +241,20 @@ def test_bad_fft_and_vecdot_arguments_are_named():
         cp.fft.fft(c, norm=[])
     with pytest.raises(ValueError, match="names 3 axes; x has 2"):
         cp.fft.fftn(c, s=(2, 3, 4))
+
+
+def test_float16_norms_are_float16_as_numpy():
+    # computed in float32 and given back as float16 (they failed inside the
+    # C layer: "f16 is not supported by this op (mul)")
+    h = (np.arange(12).reshape(3, 4) / 7).astype(np.float16)
+    x = cp.asarray(h)
+    for ours, theirs in ((lambda a: cp.linalg.norm(a), lambda a: np.linalg.norm(a)),
+                         (lambda a: cp.linalg.vector_norm(a, ord=1),
+                          lambda a: np.linalg.vector_norm(a, ord=1)),
+                         (lambda a: cp.linalg.matrix_norm(a), lambda a: np.linalg.matrix_norm(a)),
+                         (lambda a: cp.linalg.norm(a, axis=1, ord=np.inf),
+                          lambda a: np.linalg.norm(a, axis=1, ord=np.inf))):
+        got, want = ours(x), theirs(h)
+        assert got.dtype == want.dtype == np.float16
+        np.testing.assert_allclose(got.get().astype(np.float64), want.astype(np.float64),
+                                   rtol=2e-3)

@@ -124,10 +124,15 @@ def rfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1,
          norm: str = "backward") -> Array:
     """The fft of a real x along `axis`: its n // 2 + 1 non-negative
     frequencies (complex64 for float32, complex128 for float64)."""
-    a = _real(x, "rfft")
-    ln = _length(n, "rfft", a.shape[_axis(axis, a.ndim, "fft.rfft")])
+    return _rfft(x, n, axis, norm, "rfft")
+
+
+def _rfft(x: Any, n: Optional[int], axis: int, norm: Any, fn: str) -> Array:
+    """rfft, its errors naming fn (rfft, or ihfft that calls it)."""
+    a = _real(x, fn)
+    ln = _length(n, fn, a.shape[_axis(axis, a.ndim, f"fft.{fn}")])
     cdt = xp.complex64 if a.dtype == xp.float32 else xp.complex128
-    return _one(C.rfft, "rfft", a, ln, axis, norm, ln // 2 + 1, cdt)
+    return _one(C.rfft, fn, a, ln, axis, norm, ln // 2 + 1, cdt)
 
 
 def irfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1,
@@ -137,10 +142,15 @@ def irfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1,
     zero-padded to them), as the real fft of a Hermitian-symmetric line
     (the imaginary parts of the zero and, for even n, the n/2 frequency are
     ignored, as NumPy's)."""
-    a = _complex(x, "irfft")
-    ln = _length(n, "irfft", 2 * (a.shape[_axis(axis, a.ndim, "fft.irfft")] - 1))
+    return _irfft(x, n, axis, norm, "irfft")
+
+
+def _irfft(x: Any, n: Optional[int], axis: int, norm: Any, fn: str) -> Array:
+    """irfft, its errors naming fn (irfft, or hfft that calls it)."""
+    a = _complex(x, fn)
+    ln = _length(n, fn, 2 * (a.shape[_axis(axis, a.ndim, f"fft.{fn}")] - 1))
     rdt = xp.float32 if a.dtype == xp.complex64 else xp.float64
-    return _one(C.irfft, "irfft", a, ln, axis, norm, ln, rdt)
+    return _one(C.irfft, fn, a, ln, axis, norm, ln, rdt)
 
 
 def _cook(a: Array, s: Optional[Sequence[int]], axes: Optional[Sequence[int]],
@@ -233,7 +243,7 @@ def hfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1,
     a = _complex(x, "hfft")
     norm = "backward" if norm is None else norm
     _norm(norm, "hfft")
-    return irfft(xp.conj(a), n=n, axis=axis, norm=_SWAP[norm])
+    return _irfft(xp.conj(a), n, axis, _SWAP[norm], "hfft")
 
 
 def ihfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1,
@@ -243,7 +253,7 @@ def ihfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1,
     a = _real(x, "ihfft")
     norm = "backward" if norm is None else norm
     _norm(norm, "ihfft")
-    return xp.conj(rfft(a, n=n, axis=axis, norm=_SWAP[norm]))
+    return xp.conj(_rfft(a, n, axis, _SWAP[norm], "ihfft"))
 
 
 def _freq(cfn: Any, fn: str, n: Any, d: float, count: int, device: Any, dtype: Any) -> Array:

@@ -258,3 +258,11 @@ def test_float16_norms_are_float16_as_numpy():
         assert got.dtype == want.dtype == np.float16
         np.testing.assert_allclose(got.get().astype(np.float64), want.astype(np.float64),
                                    rtol=2e-3)
+
+
+def test_hfft_and_ihfft_errors_name_themselves():
+    # they named irfft and rfft, the functions they call
+    with pytest.raises(ValueError, match="accel.fft.hfft: invalid number of data points"):
+        cp.fft.hfft(cp.ones((4,), dtype=cp.complex128), n=-1)
+    with pytest.raises(ValueError, match="accel.fft.ihfft: invalid number of data points"):
+        cp.fft.ihfft(cp.ones((4,)), n=0)

@@ -381,9 +381,9 @@ Test(array_fft, frequencies)
             }
             accel_buffer_release(b);
         }
-    /* A d so small that 1/(n d) is past float32's range (and float64's):
-     * bin 0 is 0 (it was 0 * inf = NaN), the others +-inf, as NumPy's
-     * float64 result rounded. */
+    /* A d so small that 1/(n d) is past float32's range: bin 0 is 0 (it
+     * was 0 * inf = NaN), the others +-inf, as NumPy's float64 result
+     * rounded; past float64's range NumPy's bin 0 is 0 * inf = NaN. */
     const struct {
         accel_dtype dt;
         double d;
@@ -405,9 +405,12 @@ Test(array_fft, frequencies)
         }
         double s = tiny[c].d > 0 ? 1 : -1;
         const double want[4] = {0, s * INFINITY, -s * INFINITY, -s * INFINITY};
-        for (int i = 0; i < 4; i++)
-            cr_assert(got[i] == want[i] && !signbit(got[0]) == (s > 0),
-                      "fftfreq(4, %g)[%d] = %g want %g", tiny[c].d, i, got[i], want[i]);
+        bool nan0 = tiny[c].dt == ACCEL_F64; /* 1/(n d) is inf in float64 too */
+        cr_assert(nan0 ? isnan(got[0]) : got[0] == 0 && !signbit(got[0]) == (s > 0),
+                  "fftfreq(4, %g)[0] = %g", tiny[c].d, got[0]);
+        for (int i = 1; i < 4; i++)
+            cr_assert(got[i] == want[i], "fftfreq(4, %g)[%d] = %g want %g", tiny[c].d, i, got[i],
+                      want[i]);
         accel_buffer_release(b);
     }
     accel_queue_release(q);
@@ -482,6 +485,12 @@ Test(array_fft, bad_input_leaves_out_untouched)
                   accel_last_error());
     }
     tu_assert_status(accel_array_fftfreq(q, 0, 1.0, &or8), ACCEL_ERROR_INVALID_ARGUMENT, "n 0");
+    /* n = INT64_MAX: out's length is checked without overflowing (n + 1
+     * was signed overflow, reported by UBSan) */
+    tu_assert_status(accel_array_fftfreq(q, INT64_MAX, 1.0, &or8), ACCEL_ERROR_SHAPE_MISMATCH,
+                     "n INT64_MAX");
+    tu_assert_status(accel_array_rfftfreq(q, INT64_MAX, 1.0, &or8), ACCEL_ERROR_SHAPE_MISMATCH,
+                     "rfft n INT64_MAX");
     tu_assert_status(accel_array_fftfreq(q, 8, 0.0, &or8), ACCEL_ERROR_INVALID_ARGUMENT, "d 0");
     tu_assert_status(accel_array_fftfreq(q, 8, 1.0, &oc), ACCEL_ERROR_DTYPE_MISMATCH,
                      "complex out");

@@ -226,6 +226,18 @@ Test(array_view, bad_views_untouched)
     cr_assert(strstr(accel_last_error(), "step[1]"), "%s", accel_last_error());
     const int64_t r7[] = {7, -1};
     tu_assert_status(accel_array_reshape(&x, 2, r7, &v), ACCEL_ERROR_SHAPE_MISMATCH, "7 x ?");
+    /* a broadcast whose element count passes int64 (it returned success
+     * with a view every later call refused), and such a meshgrid */
+    const int64_t one1[] = {1}, huge[] = {1ll << 40, 1ll << 40, 1ll << 40};
+    accel_array s = make(1, one1);
+    tu_assert_status(accel_array_broadcast_to(&s, 3, huge, &v), ACCEL_ERROR_OUT_OF_RANGE, "2^120");
+    accel_array hb;
+    tu_ok(accel_array_broadcast_to(&s, 1, huge, &hb)); /* 2^40 elements: valid */
+    const accel_array *xs[3] = {&hb, &hb, &hb};
+    accel_array grid[3];
+    grid[0].offset = 8;
+    tu_assert_status(accel_array_meshgrid(3, xs, 0, grid), ACCEL_ERROR_OUT_OF_RANGE, "grid");
+    cr_assert_eq(grid[0].offset, 8u, "grid untouched");
     cr_assert_eq(v.offset, 8u, "out untouched");
     cr_assert_eq(v.ndim, 3u, "out untouched");
 }

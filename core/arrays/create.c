@@ -241,6 +241,11 @@ accel_status accel_array_meshgrid(size_t count, const accel_array *const *xs, in
                                accel_dtype_name(xs[i]->dtype), xs[i]->ndim);
         shape[i] = xs[i]->shape[0];
     }
+    int64_t total = 1; /* the grid's element count: refused past int64, as accel_array_init */
+    for (size_t i = 0; i < count; i++)
+        if (__builtin_mul_overflow(total, shape[i], &total))
+            return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                               "%s: the grid's element count overflows int64 at xs[%zu]", fn, i);
     bool swap = indexing_xy && count >= 2; /* xy: the first two axes trade places */
     for (size_t i = 0; i < count; i++) {
         accel_array t = *xs[i];

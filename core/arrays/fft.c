@@ -356,7 +356,8 @@ static accel_status freq(const char *fn, accel_queue *q, int64_t n, double d, bo
     if (out->dtype != ACCEL_F32 && out->dtype != ACCEL_F64)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: out is %s (float32 or float64)", fn,
                            accel_dtype_name(out->dtype));
-    int64_t len = half ? n / 2 + 1 : n, pos = half ? len : (n + 1) / 2;
+    /* n / 2 + (n & 1), not (n + 1) / 2: n may be INT64_MAX */
+    int64_t len = half ? n / 2 + 1 : n, pos = half ? len : n / 2 + (n & 1);
     st = accel__array_shape_is(fn, "out", out, 1, &len);
     if (st != ACCEL_SUCCESS)
         return st;
@@ -377,10 +378,11 @@ static accel_status freq(const char *fn, accel_queue *q, int64_t n, double d, bo
         st = accel_array_full(q, &val, v);
     if (st == ACCEL_SUCCESS)
         st = accel_array_binary(q, ACCEL_ARRAY_MULTIPLY, out, &val, out);
-    /* 1/(n d) past out's range (a tiny d): the other bins are +-inf as
-     * NumPy's, but bin 0 became 0 * inf = NaN; it is 0 (with v's sign, as
-     * NumPy's 0 * v). */
-    bool over = out->dtype == ACCEL_F32 ? fabs(v) > FLT_MAX : isinf(v);
+    /* 1/(n d) finite in double but past float32's range (a tiny d): the
+     * other bins are +-inf as NumPy's float64 result rounded, but bin 0
+     * became 0 * inf = NaN; it is 0 (with v's sign: NumPy's 0 * v). Where
+     * v itself is inf, NumPy's bin 0 is NaN too, and so it stays. */
+    bool over = out->dtype == ACCEL_F32 && isfinite(v) && fabs(v) > FLT_MAX;
     accel_array zero = *out;
     zero.ndim = 0;
     if (st == ACCEL_SUCCESS && over)

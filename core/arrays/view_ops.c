@@ -213,8 +213,12 @@ accel_status accel_array_broadcast_to(const accel_array *x, uint32_t ndim, const
                                accel__shape_str(ndim, shape, s2, sizeof s2), d, (long long)n);
         }
     }
-    *out = t;
-    return ACCEL_SUCCESS;
+    /* a valid view, or none (an element count past int64: OUT_OF_RANGE,
+     * as accel_array_init says for the same shape) */
+    st = accel__array_check(fn, "out", &t, NULL);
+    if (st == ACCEL_SUCCESS)
+        *out = t;
+    return st;
 }
 
 accel_status accel_array_flip(const accel_array *x, uint64_t axes_mask, accel_array *out)

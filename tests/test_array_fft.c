@@ -350,6 +350,13 @@ Test(array_fft, fftn_two_axes_with_s)
               "%s", accel_last_error());
     tu_assert_status(accel_array_fftn(q, &x, 2, NULL, axes, ACCEL_FFT_NORM_ORTHO, &out),
                      ACCEL_ERROR_SHAPE_MISMATCH, "out's shape without s");
+    /* axes NULL is named as such (it read "2 axes for 2 dimensions") */
+    tu_assert_status(accel_array_fftn(q, &x, 2, s2, NULL, ACCEL_FFT_NORM_ORTHO, &out),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "axes NULL");
+    cr_assert(strstr(accel_last_error(), "axes is NULL"), "%s", accel_last_error());
+    tu_assert_status(accel_array_fftn(q, &x, 0, s2, axes, ACCEL_FFT_NORM_ORTHO, &out),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "count 0");
+    cr_assert(strstr(accel_last_error(), "count 0 axes"), "%s", accel_last_error());
     accel_buffer_release(bx), accel_buffer_release(bo), accel_buffer_release(bb);
     accel_queue_release(q);
     accel_runtime_close(rt);

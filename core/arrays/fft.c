@@ -261,9 +261,12 @@ static accel_status fftn_any(const char *fn, bool inverse, accel_queue *q, const
                              accel_fft_norm norm, const accel_array *out)
 {
     accel_status st = accel__array_check(fn, "x", x, NULL);
-    if (st == ACCEL_SUCCESS && (count == 0 || count > x->ndim || !axes))
-        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %u axes for %u dimensions", fn, count,
-                         x->ndim);
+    if (st == ACCEL_SUCCESS && !axes)
+        st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: axes is NULL", fn);
+    if (st == ACCEL_SUCCESS && (count == 0 || count > x->ndim))
+        st =
+            accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                        "%s: count %u axes for x of %u dimensions (1 to ndim)", fn, count, x->ndim);
     if (st == ACCEL_SUCCESS)
         st = accel__array_check(fn, "out", out, NULL);
     if (st == ACCEL_SUCCESS)

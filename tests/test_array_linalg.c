@@ -114,6 +114,14 @@ Test(array_linalg, matmul_bad_input)
     accel_array bi = b;
     bi.dtype = ACCEL_F32;
     tu_assert_status(accel_array_matmul(q, &a, &bi, &o), ACCEL_ERROR_DTYPE_MISMATCH, "mixed");
+    /* a broadcast row (strides (0, 1)): no leading dimension for GEMM; the
+     * message names x1 and why (it said x1 lacked a unit stride) */
+    accel_array brow = a;
+    brow.strides[0] = 0;
+    tu_assert_status(accel_array_matmul(q, &brow, &b, &o), ACCEL_ERROR_INVALID_ARGUMENT, "bcast");
+    cr_assert(strstr(accel_last_error(), "x1 is not a GEMM operand") &&
+                  strstr(accel_last_error(), "leading dimension"),
+              "%s", accel_last_error());
     accel_array ai, bi2, oi;
     tu_ok(accel_array_init(&ai, ba, ACCEL_I32, 2, s23));
     tu_ok(accel_array_init(&bi2, ba, ACCEL_I32, 2, s34));

@@ -105,9 +105,11 @@ static accel_status check(const char *fn, mcall *c)
                            fn);
     if (!as_gemm(c->x1, c->m, c->k, &c->g1) || !as_gemm(c->x2, c->k, c->n, &c->g2))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: each matrix needs unit stride along one of its two axes "
-                           "(copy the view with accel_array_copy first)",
-                           fn);
+                           "%s: %s is not a GEMM operand: each matrix needs unit stride along "
+                           "one axis and, along the other, a stride of at least the first "
+                           "axis's length (BLAS's leading dimension; a broadcast matrix, stride "
+                           "0, has none): copy the view with accel_array_copy first",
+                           fn, !as_gemm(c->x1, c->m, c->k, &c->g1) ? "x1" : "x2");
     return ACCEL_SUCCESS;
 }
 

@@ -722,8 +722,10 @@ ACCEL_API accel_status accel_array_unique_inverse(accel_queue *q, const accel_ar
  * (..., k, n), out (..., m, n), the leading (batch) axes of x1 and x2
  * broadcast to out's. One dtype for all three: f32, f64, f16 or bf16
  * (GEMM's; f16/bf16 accumulate in f32). Each of x1's and x2's matrices must
- * have unit stride along one of its two axes (a row-major or a transposed
- * matrix: matrix_transpose views go straight to GEMM); out row-major
+ * have unit stride along one of its two axes and, along the other, a
+ * stride of at least the first axis's length (a row-major or a transposed
+ * matrix with a leading dimension: matrix_transpose views go straight to
+ * GEMM; a broadcast matrix, stride 0, is refused: copy it); out row-major
  * contiguous. Runs as accel_gemm calls (one strided-batched GEMM per index
  * of all batch axes but the last), so the result, fallback and verify mode
  * (GEMM's bound, Higham 3.5) are GEMM's. 1-D operands are not taken (add an

@@ -310,6 +310,13 @@ Test(array_create, bad_input_leaves_out_untouched)
     tu_assert_status(accel_array_arange(q, 0, 4, 0, &out), ACCEL_ERROR_INVALID_ARGUMENT, "step 0");
     tu_assert_status(accel_array_arange(q, 0, INFINITY, 1, &out), ACCEL_ERROR_INVALID_ARGUMENT,
                      "inf");
+    /* a length past 2^62 (or past a double) is named as such (it read "...
+     * has -1") */
+    tu_assert_status(accel_array_arange(q, 0, 1e300, 1e-300, &out), ACCEL_ERROR_OUT_OF_RANGE,
+                     "huge length");
+    cr_assert(strstr(accel_last_error(), "more than 2^62 elements"), "%s", accel_last_error());
+    tu_assert_status(accel_array_arange(q, -1e308, 1e308, 1e-308, &out), ACCEL_ERROR_OUT_OF_RANGE,
+                     "inf length");
     accel_array oi = out;
     oi.dtype = ACCEL_I32;
     tu_assert_status(accel_array_arange(q, 0, 2.5, 0.5, &oi), ACCEL_ERROR_INVALID_ARGUMENT,

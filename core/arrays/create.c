@@ -159,6 +159,11 @@ accel_status accel_array_arange(accel_queue *q, double start, double stop, doubl
                            "%s: start %g, stop %g, step %g (finite, step != 0)", fn, start, stop,
                            step);
     int64_t n = arange_length(start, stop, step);
+    if (n < 0)
+        return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
+                           "%s: [%g, %g) by %g has more than 2^62 elements (or the length "
+                           "overflows a double)",
+                           fn, start, stop, step);
     if (out && out->shape[0] != n)
         return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
                            "%s: out has %lld elements; [%g, %g) by %g has %lld", fn,
@@ -167,8 +172,9 @@ accel_status accel_array_arange(accel_queue *q, double start, double stop, doubl
         start == floor(start) && step == floor(step) && fabs(start) < 0x1p63 && fabs(step) < 0x1p63;
     if (out && accel_dtype_kind_of(out->dtype) != ACCEL_DTYPE_KIND_FLOAT && !integral)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: out is %s but start %g or step %g is not an integer", fn,
-                           accel_dtype_name(out->dtype), start, step);
+                           "%s: out is %s but start %g or step %g is not an integer within "
+                           "int64's range",
+                           fn, accel_dtype_name(out->dtype), start, step);
     const double f[4] = {start, step};
     const int64_t k[4] = {integral ? (int64_t)start : 0, integral ? (int64_t)step : 0};
     return run(fn, &row_arange, q, out, NULL, f, k);

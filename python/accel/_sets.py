@@ -16,8 +16,9 @@ from typing import Any, NamedTuple, Optional
 
 from . import _aa_lib as C
 from ._array import Array, fill
-from ._namespace import (_as_operand, _check, _new, _promote, _q, astype, concat, isnan,
-                         int64, minimum, reshape)
+from ._namespace import (_as_operand, _check, _new, _promote, _q, argsort, astype, concat,
+                         cumulative_sum, imag, int64, isnan, minimum, not_equal, real, reshape,
+                         take)
 from ._namespace import max as _max
 from ._namespace import min as _min
 from ._namespace import sum as _sum
@@ -89,6 +90,8 @@ def _unique(x: Array, fn: str, indices: bool, inverse: bool, counts: bool) -> tu
     (accel_array_unique_all)."""
     if not isinstance(x, Array):
         raise TypeError(f"accel.{fn}: x must be an accel array, not {type(x).__name__}")
+    if x.dtype.kind == "c":
+        return _unique_complex(x, fn, inverse, counts)
     n, dev = x.size, x.device
     vals = _new((n,), x.dtype, dev)
     idx = _new((n,), int64, dev) if indices else None
@@ -105,14 +108,34 @@ def _unique(x: Array, fn: str, indices: bool, inverse: bool, counts: bool) -> tu
     return (vals[:u], idx[:u] if indices else None, inv, cnt[:u] if counts else None)
 
 
+def _unique_complex(x: Array, fn: str, inverse: bool, counts: bool) -> tuple:
+    """_unique of a complex x: its elements ranked in NumPy's complex order
+    (lexicographic (real, imag), then R + NaN j, NaN + R j, NaN + NaN j
+    last: three stable argsorts), equal neighbours one rank (NaNs each
+    their own, as the standard says), and the int64 ranks through
+    accel_array_unique_all; the values are x at the first indices."""
+    flat = reshape(x, (-1,))
+    re, im = real(flat), imag(flat)
+    nan_class = astype(isnan(im), int64) + 2 * astype(isnan(re), int64)
+    order = argsort(im, stable=True)
+    for key in (re, nan_class):
+        order = take(order, argsort(take(key, order), stable=True))
+    s = take(flat, order)
+    rank = astype(not_equal(s[1:], s[:-1]), int64)
+    rank = cumulative_sum(rank, include_initial=True)
+    key = reshape(take(rank, argsort(order, stable=True)), x.shape)
+    _, idx, inv, cnt = _unique(key, fn, True, inverse, counts)
+    return (take(flat, idx), idx, inv, cnt)
+
+
 def unique_all(x: Array, /) -> UniqueAllResult:
     """UniqueAllResult(values, indices, inverse_indices, counts) of x (any
-    shape, read flattened; real dtypes): the distinct values ascending (NaNs
-    last, each NaN distinct, as the standard says; -0 and +0 one value),
+    shape, read flattened): the distinct values ascending (NaNs last, each
+    NaN distinct, as the standard says; -0 and +0 one value; complex values
+    in lexicographic (real, imag) order, each one with a NaN part distinct),
     the flat index of each one's first occurrence, each element's position
     in values (int64, x's shape: values[inverse_indices] == x) and the
-    count of each. Raises TypeError (not an array), UnsupportedError
-    (complex)."""
+    count of each. Raises TypeError (not an array)."""
     return UniqueAllResult(*_unique(x, "unique_all", True, True, True))
 
 
@@ -156,7 +179,8 @@ def unique(ar: Array, return_index: bool = False, return_inverse: bool = False,
     values, and with the flags the first indices, the inverse (int64 of
     ar's shape, as NumPy 2; CuPy gives it flattened) and the counts, as a
     tuple in that order. equal_nan=True (the default) makes all NaNs one
-    value, as NumPy; False keeps each distinct (the standard's unique_*).
+    value, as NumPy (real floats; complex NaNs stay distinct); False keeps
+    each distinct (the standard's unique_*).
     Raises NotImplementedError for an axis (only the flattened array)."""
     if axis is not None:
         raise NotImplementedError("accel.unique: axis= is not there (the C layer uniques the "

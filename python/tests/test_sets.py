@@ -85,6 +85,35 @@ def test_unique_all_matches_numpy(dtype):
     assert type(r).__name__ == "UniqueAllResult"
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("shape", [(0,), (1,), (6, 9)])
+def test_unique_all_of_complex_matches_numpy(dtype, shape):
+    rng = np.random.default_rng(11)
+    h = (rng.integers(-2, 3, shape) + 1j * rng.integers(-2, 3, shape)).astype(dtype)
+    if h.size > 3:
+        h.flat[1] = complex(-0.0, h.flat[4].imag)  # -0 and +0 real parts: one value
+        h.flat[4] = complex(0.0, h.flat[4].imag)
+    r = cp.unique_all(cp.asarray(h))
+    w = np.unique_all(h)
+    for f in ("values", "indices", "inverse_indices", "counts"):
+        _eq(getattr(r, f), getattr(w, f))
+    assert r.values.dtype == dtype
+
+
+def test_unique_of_complex_nans_are_distinct():
+    # NumPy's complex order: R + R j, R + NaN j, NaN + R j, NaN + NaN j
+    h = np.array([complex(np.nan, 0), complex(1, np.nan), 2 + 0j, complex(np.nan, np.nan),
+                  complex(1, np.nan), 2 + 0j, complex(0, np.nan)])
+    r = cp.unique_all(cp.asarray(h))
+    v = r.values.get()
+    assert v.size == 6 and v[0] == 2
+    np.testing.assert_array_equal(v.real[1:4], [0, 1, 1])
+    assert np.isnan(v.imag[1:4]).all() and np.isnan(v.real[4:]).all()
+    assert v.imag[4] == 0 and np.isnan(v.imag[5])
+    _eq(r.counts, np.array([2, 1, 1, 1, 1, 1]))
+    _eq(r.indices, np.array([2, 6, 1, 4, 0, 3]))
+
+
 def test_unique_nans_are_distinct_and_zeros_one():
     h = np.array([np.nan, 1.0, -0.0, np.nan, 0.0, 1.0, np.inf])
     x = cp.asarray(h)

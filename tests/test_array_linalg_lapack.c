@@ -413,6 +413,9 @@ Test(array_linalg_lapack, singular_not_spd_and_bad_input)
     tu_assert_status(st, ACCEL_ERROR_LINALG, "inv of a singular matrix");
     cr_assert(strstr(accel_last_error(), "singular") && strstr(accel_last_error(), "problem 1"),
               "%s", accel_last_error());
+    /* named after the public call, not the queue_finish and op inside it */
+    cr_assert(strncmp(accel_last_error(), "accel_array_linalg_inv: problem 1", 33) == 0, "%s",
+              accel_last_error());
     tu_assert_status(accel_array_linalg_solve(q, &x, &x, &o), ACCEL_ERROR_LINALG, "solve");
     st = accel_array_linalg_cholesky(q, &x, 0, &o);
     tu_assert_status(st, ACCEL_ERROR_LINALG, "cholesky of a non-SPD matrix");

@@ -206,6 +206,8 @@ Test(array_sort, bad_input_leaves_out_untouched)
     accel_array o2;
     tu_ok(accel_array_init(&o2, bo, ACCEL_F32, 2, s64));
     tu_assert_status(accel_array_sort(q, &x, 0, 0, &o2), ACCEL_ERROR_SHAPE_MISMATCH, "shape");
+    cr_assert(strncmp(accel_last_error(), "accel_array_sort: ", 18) == 0, "%s",
+              accel_last_error()); /* not the copy it makes inside */
     accel_array ot;
     const int32_t perm[] = {1, 0};
     tu_ok(accel_array_permute_dims(&o2, perm, &ot));

@@ -197,7 +197,7 @@ static accel_status linalg_run(const lplan *p)
     accel_status st =
         accel_linalg_batched(p->q, p->op, p->dt, p->batch, p->m, p->n, p->k, p->flags, a, b, o);
     accel_status fin = accel_queue_finish(p->q);
-    return st != ACCEL_SUCCESS ? st : fin;
+    return accel__fail_as(st != ACCEL_SUCCESS ? st : fin, p->fn);
 }
 
 /* Release the scratch buffer (waits for the copies out) and pass st on. */

@@ -135,7 +135,7 @@ static accel_status gemm_at(accel_queue *q, const mcall *c, int64_t o1, int64_t 
         g.batch_count = (size_t)c->out->shape[c->nb - 1];
         g.stride_a = (size_t)s1, g.stride_b = (size_t)s2, g.stride_c = c->m * c->n;
     }
-    return accel_gemm(q, &g);
+    return accel__fail_as(accel_gemm(q, &g), "accel_array_matmul");
 }
 
 accel_status accel_array_matmul(accel_queue *q, const accel_array *x1, const accel_array *x2,

@@ -63,10 +63,11 @@ accel_status accel_array_sort(accel_queue *q, const accel_array *x, int32_t axis
      * (x == out exactly is an in-place sort and copies nothing). */
     st = accel_array_copy(q, x, out);
     if (st != ACCEL_SUCCESS)
-        return st;
+        return accel__fail_as(st, fn);
     size_t es = accel_dtype_size(out->dtype);
     accel_slice s = accel_slice_of(out->buffer, (size_t)out->offset / es, outer * n * inner);
-    return accel_sort_segments(q, out->dtype, outer, n, inner, descending, s, s);
+    return accel__fail_as(accel_sort_segments(q, out->dtype, outer, n, inner, descending, s, s),
+                          fn);
 }
 
 accel_status accel_array_argsort(accel_queue *q, const accel_array *x, int32_t axis, int descending,

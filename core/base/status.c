@@ -131,6 +131,23 @@ accel_status accel__fail_relay(accel_status status, const char *fmt, ...)
     return status;
 }
 
+accel_status accel__fail_as(accel_status status, const char *fn)
+{
+    if (status == ACCEL_SUCCESS)
+        return status;
+    const char *m = tls_error;
+    for (;;) { /* skip "accel_<name>: " heads, the calls fn made */
+        size_t n = strspn(m, "abcdefghijklmnopqrstuvwxyz0123456789_");
+        if (n <= 6 || strncmp(m, "accel_", 6) != 0 || m[n] != ':' || m[n + 1] != ' ')
+            break;
+        m += n + 2;
+    }
+    char rest[sizeof tls_error];
+    snprintf(rest, sizeof rest, "%s", *m ? m : accel_status_string(status));
+    accel__set_error("%s: %s", fn, rest);
+    return status;
+}
+
 void accel__clear_error(void)
 {
     tls_error[0] = '\0';

@@ -27,6 +27,13 @@ void accel__clear_error(void);
  * begins with the same "name:" as fmt's result is not repeated. */
 accel_status accel__fail_relay(accel_status status, const char *fmt, ...) ACCEL__PRINTF(2, 3);
 
+/* status (returned) with the thread's message renamed to the public
+ * function fn: the "accel_<name>: " heads of the calls fn made inside are
+ * dropped ("accel_queue_finish: accel_linalg_batched: the matrix is
+ * singular" from accel_array_linalg_solve reads "accel_array_linalg_solve:
+ * the matrix is singular"). ACCEL_SUCCESS passes through untouched. */
+accel_status accel__fail_as(accel_status status, const char *fn);
+
 int accel__log_level(void);
 void accel__log(int level, const char *fmt, ...) ACCEL__PRINTF(2, 3);
 /* prefix (may be NULL) goes before the message, "cpu: ...". */

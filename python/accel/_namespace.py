@@ -1067,8 +1067,16 @@ def concat(arrays: Sequence[Array], /, *, axis: Optional[int] = 0) -> Array:
 
 
 def stack(arrays: Sequence[Array], /, *, axis: int = 0) -> Array:
+    """The arrays (one shape) joined along a new axis of the result."""
     arrays = list(arrays)
+    if not arrays:
+        raise ValueError("accel.stack: needs at least one array")
+    if not _b.all(isinstance(a, Array) for a in arrays):
+        raise TypeError("accel.stack: every element of arrays must be an accel array")
     nd = arrays[0].ndim + 1
+    if nd > C.MAX_NDIM:
+        raise ValueError(f"accel.stack: the result would have {nd} dimensions (at most "
+                         f"{C.MAX_NDIM})")
     if not -nd <= axis < nd:
         raise IndexError(f"accel.stack: axis {axis} for {nd}-d result")
     return concat([expand_dims(a, axis=axis) for a in arrays], axis=axis)

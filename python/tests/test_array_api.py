@@ -179,6 +179,21 @@ def test_take_and_repeat_of_complex():
         np.testing.assert_array_equal(got, np.take(a, [1, 0, 1], axis=axis))
 
 
+def test_stack_bad_input_names_stack():
+    with pytest.raises(ValueError, match="accel.stack: needs at least one array"):
+        xp.stack([])
+    with pytest.raises(TypeError, match="accel.stack: every element"):
+        xp.stack([xp.asarray([1.0]), np.ones(1)])
+    deep = xp.reshape(xp.asarray([1.0]), (1,) * 32)
+    with pytest.raises(ValueError, match="accel.stack: the result would have 33 dimensions"):
+        xp.stack([deep, deep])
+
+
+def test_linalg_error_names_the_public_call():
+    with pytest.raises(np.linalg.LinAlgError, match="^accel_array_linalg_solve: problem 0"):
+        xp.linalg.solve(xp.asarray(np.zeros((2, 2))), xp.asarray(np.ones(2)))
+
+
 def test_repeat_with_bad_counts():
     x = xp.asarray(np.arange(5))
     with pytest.raises(ValueError, match="count in repeats is < 0"):

@@ -91,6 +91,8 @@ def _shape_of(shape: ShapeLike, fn: str = "accel", arg: str = "shape") -> Tuple[
         t = tuple(_index(s, f"{fn}: {arg} entry") for s in shape)
     if any(s < 0 for s in t):
         raise error("ACCEL_ERROR_INVALID_ARGUMENT", f"{fn}: negative dimension in {arg} {t}")
+    if any(s > C.I64_MAX for s in t):  # ctypes would wrap it silently
+        raise error("ACCEL_ERROR_OUT_OF_RANGE", f"{fn}: a dimension in {arg} {t} exceeds int64")
     return t
 
 

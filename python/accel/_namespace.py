@@ -1016,6 +1016,9 @@ def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[_b.bool] = No
     (accel_array_reshape), else (unless copy=False) a contiguous copy
     reshaped."""
     shape = tuple(operator.index(s) for s in shape)
+    if _b.any(not C.I64_MIN <= s <= C.I64_MAX for s in shape):  # ctypes would wrap it
+        raise L.error("ACCEL_ERROR_OUT_OF_RANGE", f"accel.reshape: shape {shape} has a "
+                      "dimension outside int64")
     dims = (ctypes.c_int64 * _b.max(len(shape), 1))(*shape)
     v = C.View()
     src = _copy_of(x) if copy else x
@@ -1132,6 +1135,9 @@ def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
     r = operator.index(repeats)
     if r < 0:
         raise ValueError(f"accel.repeat: repeats {r} < 0")
+    if r and x.size * r > C.I64_MAX:
+        raise L.error("ACCEL_ERROR_OUT_OF_RANGE", f"accel.repeat: {x.size} elements repeated {r} "
+                      "times is past int64")
     e = expand_dims(x, axis=ax + 1)
     shape = x.shape[:ax + 1] + (r,) + x.shape[ax + 1:]
     out = x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:]
@@ -1142,6 +1148,11 @@ def _repeat_counts(x: Array, counts: Array, ax: int) -> Array:
     """repeat with one count per element along ax (counts 1-D, its size x.shape[ax])."""
     if counts.size and int(min(counts)) < 0:
         raise ValueError("accel.repeat: a count in repeats is < 0")
+    if counts.size and int(max(counts)) > C.I64_MAX // counts.size:  # the sum may wrap
+        total = _b.sum(counts.get().tolist())
+        if total > C.I64_MAX:
+            raise L.error("ACCEL_ERROR_OUT_OF_RANGE", f"accel.repeat: the counts sum to {total}, "
+                          "past int64")
     ends = cumulative_sum(astype(counts, int64))
     total = int(ends[-1]) if counts.size else 0
     pos = arange(total, dtype=int64, device=x.device)
@@ -1152,14 +1163,34 @@ def _repeat_counts(x: Array, counts: Array, ax: int) -> Array:
 
 
 def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
-    """x repeated along each axis: a broadcast view copied, reshaped."""
+    """x repeated along each axis (NumPy's rule: the shorter of x.shape and
+    repetitions padded with leading 1s): one broadcast view copied, with a
+    new axis before each axis that repeats (a concat along that axis where
+    the view would pass 32 dimensions). Raises ValueError for a negative
+    repetition, OutOfRangeError for a result past int64 elements."""
     reps = tuple(operator.index(r) for r in repetitions)
+    if _b.any(r < 0 for r in reps):
+        raise ValueError(f"accel.tile: a negative entry in repetitions {reps}")
     nd = _b.max(len(reps), x.ndim)
     reps = (1,) * (nd - len(reps)) + reps
     shp = (1,) * (nd - x.ndim) + x.shape
-    inter = tuple(v for pair in zip(reps, shp) for v in pair)
-    v = reshape(x, tuple(v for s_ in shp for v in (1, s_)))
-    return reshape(_copy_of(broadcast_to(v, inter)), tuple(r * s_ for r, s_ in zip(reps, shp)))
+    out = tuple(r * s_ for r, s_ in zip(reps, shp))
+    if math.prod(out) > C.I64_MAX:
+        raise L.error("ACCEL_ERROR_OUT_OF_RANGE", f"accel.tile: the result {out} is past int64 "
+                      "elements")
+    if nd > C.MAX_NDIM:
+        raise ValueError(f"accel.tile: repetitions {reps} for a {x.ndim}-d array make a "
+                         f"{nd}-d result (at most {C.MAX_NDIM})")
+    x = reshape(x, shp)
+    rep_axes = [i for i, r in enumerate(reps) if r != 1]
+    while rep_axes and nd + len(rep_axes) > C.MAX_NDIM:  # no room for one more axis each
+        i = rep_axes.pop()
+        x = concat([x] * reps[i], axis=i) if reps[i] else x[(slice(None),) * i + (slice(0, 0),)]
+    inter = tuple(v for i, s_ in enumerate(shp) for v in ((reps[i],) if i in rep_axes else ())
+                  + (x.shape[i],))
+    v = reshape(x, tuple(v for i, s_ in enumerate(x.shape)
+                         for v in ((1,) if i in rep_axes else ()) + (s_,)))
+    return reshape(_copy_of(broadcast_to(v, inter)), out)
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> list:

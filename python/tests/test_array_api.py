@@ -194,6 +194,32 @@ def test_linalg_error_names_the_public_call():
         xp.linalg.solve(xp.asarray(np.zeros((2, 2))), xp.asarray(np.ones(2)))
 
 
+@pytest.mark.parametrize("shape,reps", [
+    ((3,), (2,)), ((2, 3), (2, 1, 2)), ((2, 3), (0, 2)), ((), (3, 2)), ((2, 3), ()),
+    ((1,) * 32, (2,)),                                   # 32-d: every repeat by concat
+    ((2,) + (1,) * 31, (1,) * 30 + (3, 2)),
+    ((2, 2, 2) + (1,) * 27, (2, 3, 2) + (1,) * 26 + (2,)),  # 30-d: one concat, then a view
+])
+def test_tile_matches_numpy(shape, reps):
+    a = np.random.default_rng(5).integers(0, 9, shape).astype(np.float32)
+    got = np.asarray(xp.tile(xp.asarray(a), reps))
+    ref = np.tile(a, reps)
+    assert got.shape == ref.shape
+    np.testing.assert_array_equal(got, ref)
+
+
+def test_sizes_past_int64_are_errors_not_wrapped():
+    x = xp.asarray(np.arange(3.0))
+    big = 2 ** 64  # ctypes would store it as 0
+    for call in (lambda: xp.reshape(x, (big,)), lambda: xp.zeros((big,)),
+                 lambda: xp.broadcast_to(x, (big, 3)), lambda: xp.repeat(x, big),
+                 lambda: xp.tile(x, (2 ** 62, 4)),
+                 lambda: xp.repeat(x, xp.asarray(np.array([2 ** 63, 1, 1], np.uint64))),
+                 lambda: xp.repeat(x, xp.asarray([2 ** 62, 2 ** 62, 1]))):
+        with pytest.raises(xp.OutOfRangeError, match="int64"):
+            call()
+
+
 def test_repeat_with_bad_counts():
     x = xp.asarray(np.arange(5))
     with pytest.raises(ValueError, match="count in repeats is < 0"):

@@ -958,6 +958,7 @@ def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
     """A view with axes permuted (accel_array_permute_dims)."""
     if len(axes) != x.ndim:
         raise ValueError(f"accel.permute_dims: {len(axes)} axes for {x.ndim}-d x")
+    axes = tuple(_axis(a, x.ndim, "permute_dims") for a in axes)  # in range before ctypes
     v = C.View()
     ax = (ctypes.c_int32 * _b.max(x.ndim, 1))(*axes)
     _check(C.permute_dims(x._cv(), ax, v))
@@ -1577,7 +1578,8 @@ def _tri(fn: str, x: Array, k: int) -> Array:
     out = _new(x.shape, x.dtype, x.device)
     if out.size:
         f = C.tril if fn == "tril" else C.triu
-        _check(f(_q(x, out), x._cv(), int(k), out._cv()))
+        # any |k| past the matrix is all or nothing: clamped, never wrapped by ctypes
+        _check(f(_q(x, out), x._cv(), _clamp(operator.index(k)), out._cv()))
     return out
 
 

@@ -218,6 +218,13 @@ def test_sizes_past_int64_are_errors_not_wrapped():
                  lambda: xp.repeat(x, xp.asarray([2 ** 62, 2 ** 62, 1]))):
         with pytest.raises(xp.OutOfRangeError, match="int64"):
             call()
+    a = np.arange(6.0).reshape(2, 3)
+    big = 2 ** 64 + 1  # wrapped, it read k = 1
+    np.testing.assert_array_equal(np.asarray(xp.tril(xp.asarray(a), k=big)), np.tril(a, k=9))
+    np.testing.assert_array_equal(np.asarray(xp.triu(xp.asarray(a), k=big)), np.triu(a, k=9))
+    np.testing.assert_array_equal(np.asarray(xp.tril(xp.asarray(a), k=-big)), np.tril(a, k=-9))
+    with pytest.raises(IndexError, match="permute_dims: axis"):  # wrapped, it read (1, 0)
+        xp.permute_dims(xp.asarray(a), (big, 0))
 
 
 def test_repeat_with_bad_counts():

@@ -1256,6 +1256,10 @@ Test(kernel, integer_scalars_out_of_range_refused, .init = setup)
                      (long long)bad32[i]);
         cr_assert(strstr(accel_last_error(), "does not fit"), "%s", accel_last_error());
     }
+    a32[1] = accel_karg_i64(3);
+    a32[1].dtype = ACCEL_I16; /* a scalar dtype the ABI does not pass: named, not a number */
+    cr_assert_eq(accel_kernel_launch(e.q, k32, 3, a32), ACCEL_ERROR_DTYPE_MISMATCH);
+    cr_assert(strstr(accel_last_error(), "is a scalar of dtype i16"), "%s", accel_last_error());
     a32[1] = accel_karg_i64(INT32_MIN + 7); /* fits: y = x + a exactly */
     cr_assert_eq(accel_kernel_launch(e.q, k32, 3, a32), ACCEL_SUCCESS, "%s", accel_last_error());
     download(&e, by, yi, sizeof yi);

@@ -38,8 +38,10 @@ static accel_status check_scalar(const char *fn, const accel_kernel *k, uint32_t
     const accel__kparam *p = &k->params[i];
     bool is_int_arg = a->dtype == ACCEL_I32 || a->dtype == ACCEL_I64 || a->dtype == ACCEL_U8;
     if (!is_float_arg && !is_int_arg)
-        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s: argument %u (%s) has dtype %d", fn,
-                           k->label, i, p->name, (int)a->dtype);
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                           "%s: %s: argument %u (%s) is a scalar of dtype %s; scalars are passed "
+                           "as i32, i64, u8, f32 or f64",
+                           fn, k->label, i, p->name, accel_dtype_name(a->dtype));
     bool float_param = p->dtype == ACCEL_F32 || p->dtype == ACCEL_F64 || p->dtype == ACCEL_F16 ||
                        p->dtype == ACCEL_BF16;
     if (!float_param && is_float_arg)

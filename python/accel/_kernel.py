@@ -103,6 +103,8 @@ def _scalar_arg(v: Any, cls: str, what: str) -> L.KernelArg:
     a.kind = L.KARG_SCALAR
     if isinstance(v, (bool, np.bool_)):
         a.dtype, a.i = L.I64, int(v)
+    elif isinstance(v, np.integer) and np.dtype(type(v)) not in (np.int32, np.int64, np.uint8):
+        return _scalar_arg(int(v), cls, what)  # by value: the C call checks it fits the param
     elif isinstance(v, np.generic) and np.dtype(type(v)) in _CODES:
         dt = np.dtype(type(v))
         a.dtype = _CODES[dt]

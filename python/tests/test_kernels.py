@@ -375,6 +375,12 @@ def test_raw_launch_errors(dev):
         k((1, 1, 1, 1), (8,), (f, f, f, 8))
     with pytest.raises(accel.DtypeMismatchError):
         k((1,), (8,), (f, f, f, 8.5))  # a float for int n
+    for n in (np.int8(8), np.uint16(8), np.int16(8), np.uint64(8)):  # any integer, by value
+        c = accel.zeros(8, np.float32, device=dev)
+        k((1,), (8,), (f, f, c, n))
+        assert np.array_equal(c.get(), np.full(8, 2, np.float32))
+    with pytest.raises(accel.OutOfRangeError, match="does not fit"):
+        k((1,), (8,), (f, f, f, np.uint64(2 ** 40)))
     with pytest.raises(TypeError):
         k((1,), (8,), f)
     with pytest.raises(accel.InvalidArgumentError):

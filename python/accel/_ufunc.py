@@ -64,6 +64,12 @@ def _new_block(dev: Device, nbytes: int, s: Stream) -> Any:
     return dev._rt.pool.malloc(dev, nbytes, s)
 
 
+def _partly(o: int, i: int, n: int) -> bool:
+    """Whether the n-element ranges at element offsets o and i of one block
+    overlap without being the same range (what the C call refuses)."""
+    return o != i and o < i + n and i < o + n
+
+
 def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Array]:
     """The whole per-op path of binary op `op` as one function, so that ``z
     = x + y`` is one Python call and one C call (accel_binary, through
@@ -130,7 +136,11 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
         else:
             if (out.__class__ is not Array or out._shape != shape or out._dtype is not dt
                     or out.device is not dev or out._block is None or out._st is not None
-                    or getattr(out, "_ro", False)):
+                    or getattr(out, "_ro", False)
+                    # out partly over an operand (x[1:] += x[:-1]): NumPy's answer, through
+                    # a temporary (the C call refuses a partial overlap)
+                    or (out._block is ba and _partly(out._offset, a._offset, a._size))
+                    or (out._block is bb and _partly(out._offset, b._offset, b._size))):
                 return slow(a, b, out)
             bo = out._block
         if ba.stream is not s or bb.stream is not s or bo.stream is not s:
@@ -202,7 +212,8 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             if (out.__class__ is not Array or out._shape != x._shape
                     or out._dtype is not x._dtype or out.device is not dev
                     or out._block is None or out._st is not None
-                    or getattr(out, "_ro", False)):
+                    or getattr(out, "_ro", False)
+                    or (out._block is bx and _partly(out._offset, x._offset, x._size))):
                 return slow(x, out)
             bo = out._block
         if bx.stream is not s or bo.stream is not s:

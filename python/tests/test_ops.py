@@ -243,3 +243,30 @@ def test_float16_matmul(rng):
     a = rng.random((8, 8)).astype(np.float16)
     got = (accel.asarray(a) @ accel.asarray(a)).get()
     gemm_check(got.astype(np.float64), a.astype(np.float64), a.astype(np.float64), np.float16)
+
+
+@pytest.mark.parametrize("step", [
+    lambda v: v.__setitem__(slice(1, None), v[1:] + 0),           # plain copy, no overlap
+    lambda v: v[1:].__iadd__(v[:-1]),                               # x[1:] += x[:-1]
+    lambda v: v[:-1].__iadd__(v[1:]),
+    lambda v: v[1:].__isub__(v[:-1]),
+    lambda v: v[:5].__imul__(v[5:]),                                # same buffer, apart
+    lambda v: v[2:].__itruediv__(v[:-2] + 1),
+])
+def test_in_place_ops_on_overlapping_views_match_numpy(step):
+    h = np.arange(1.0, 11.0)
+    x = accel.asarray(h)
+    step(h)
+    step(x)
+    np.testing.assert_array_equal(x.get(), h)
+
+
+def test_out_partly_over_the_input_matches_numpy():
+    h = np.arange(1.0, 11.0)
+    x = accel.asarray(h)
+    np.negative(h[:-1], out=h[1:])
+    accel.negative(x[:-1], out=x[1:])
+    np.testing.assert_array_equal(x.get(), h)
+    np.add(h[:-2], h[2:], out=h[1:-1])
+    accel.add(x[:-2], x[2:], out=x[1:-1])
+    np.testing.assert_array_equal(x.get(), h)

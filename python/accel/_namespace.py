@@ -578,16 +578,23 @@ def _bshape(*xs: Array, fn: str = "broadcast_shapes") -> Tuple[int, ...]:
     return tuple(shp[i] for i in range(nd.value))
 
 
+# Functions whose bool result NumPy and CuPy give as bool (not float64).
+_BOOL_SAME = {"maximum": "logical_or", "minimum": "logical_and", "abs": None, "floor": None,
+              "ceil": None, "trunc": None}
+
+
 def _floats(fn: str, *xs: Array) -> Tuple[Array, ...]:
     """The operands of a function that computes in floats only (divide,
     exp, sin, ...) as float64 when they are integers or bools (NumPy's
     and CuPy's result; the standard leaves it to the library)."""
     kinds = C.KINDS[fn]
     dt = xs[0].dtype if len(xs) == 1 else _result_dtype(fn, *(x.dtype for x in xs))
-    if dt.kind == "b" and fn in ("subtract", "negative"):
+    if dt.kind == "b" and fn in ("subtract", "negative", "positive", "sign"):
         # NumPy and CuPy refuse these (not float64 arithmetic on 0 and 1)
         raise TypeError(f"accel.{fn}: not defined for bool (use logical_xor or logical_not, "
                         "or astype to a number first)")
+    if dt.kind == "b" and fn in ("floor_divide", "remainder", "pow"):
+        return tuple(astype(x, int8) for x in xs)  # NumPy's and CuPy's int8 results
     k = C.dtype_kind_of(C.CODES[dt]) if dt in C.CODES else 0
     if k and not kinds & (1 << k) and kinds & (1 << C.KIND_FLOAT) and dt.kind in "biu":
         return tuple(astype(x, float64) for x in xs)
@@ -607,6 +614,8 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
     shape = _bshape(x1, x2, fn=fn)
     if (x1.dtype.kind == "c" or x2.dtype.kind == "c") and fn in _COMPLEX_BINARY:
         return _complex_binary(fn, x1, x2, shape)
+    if x1.dtype.kind == x2.dtype.kind == "b" and fn in _BOOL_SAME:
+        return _binary(_BOOL_SAME[fn], x1, x2)  # max of bools is or (NumPy's bool result)
     x1, x2 = _floats(fn, x1, x2)
     out = _new(shape, _result_dtype(fn, x1._dtype, x2._dtype), x1.device)
     _check(C.binary(_q(x1, x2, out), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(), out._cv()))
@@ -618,6 +627,8 @@ def _unary(fn: str, x: Array) -> Array:
         raise TypeError(f"accel.{fn}: x must be an array, not {type(x).__name__}")
     if x.dtype.kind == "c" and fn in _COMPLEX_UNARY:
         return _COMPLEX_UNARY[fn](x)
+    if x.dtype.kind == "b" and fn in _BOOL_SAME:
+        return astype(x, bool, copy=True)  # NumPy's: a bool is its own abs, floor, ...
     (x,) = _floats(fn, x)
     out = _new(x.shape, _result_dtype(fn, x._dtype), x.device)
     _check(C.unary(_q(x, out), C.FUNCTIONS[fn][0], x._cv(), out._cv()))

@@ -362,5 +362,8 @@ Array.__itruediv__ = lambda s, o: divide(s, o, s)  # type: ignore[assignment]
 
 
 def square(x: Array, out: Optional[Array] = None) -> Array:
-    """x * x, elementwise (accel_mul on the fast path; correctly rounded)."""
+    """x * x, elementwise (accel_mul on the fast path; correctly rounded);
+    a bool x gives int8, as NumPy's and CuPy's square."""
+    if isinstance(x, Array) and x.dtype == np.bool_:
+        x = ns.astype(x, np.int8)
     return multiply(x, x, out)

@@ -119,3 +119,27 @@ def test_fill_of_integer_arrays_is_exact():
     a = accel.zeros(3, dtype=np.int64)
     accel.fill(a, (1 << 62) + 1)
     assert a.get().tolist() == [(1 << 62) + 1] * 3
+
+
+@pytest.mark.parametrize("fn", ["floor_divide", "remainder", "pow", "maximum", "minimum"])
+def test_bool_binary_result_dtypes_are_numpys(fn):
+    a, b = np.array([True, False, True, False]), np.array([True, True, False, False])
+    ref = getattr(np, {"pow": "power"}.get(fn, fn))(a, b)
+    got = getattr(accel, fn)(accel.asarray(a), accel.asarray(b))
+    assert got.dtype == ref.dtype
+    np.testing.assert_array_equal(got.get(), ref)
+
+
+@pytest.mark.parametrize("fn", ["abs", "floor", "ceil", "trunc", "square"])
+def test_bool_unary_result_dtypes_are_numpys(fn):
+    a = np.array([True, False, True])
+    ref = getattr(np, fn)(a)
+    got = getattr(accel, fn)(accel.asarray(a))
+    assert got.dtype == ref.dtype
+    np.testing.assert_array_equal(got.get(), ref)
+
+
+@pytest.mark.parametrize("fn", ["positive", "sign"])
+def test_bool_positive_and_sign_are_refused_as_numpy_does(fn):
+    with pytest.raises(TypeError, match="not defined for bool"):
+        getattr(accel, fn)(accel.asarray([True, False]))

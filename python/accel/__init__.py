@@ -33,7 +33,10 @@ from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode,
                     empty_pinned,
                     get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
-from ._cupy import allclose, get_array_module, isclose
+from ._cupy import (allclose, argpartition, argwhere, around, array_equal, array_split,
+                    ascontiguousarray, concatenate, copy, count_nonzero, cross, diag, diff,
+                    get_array_module, hstack, identity, isclose, logspace, nan_to_num, nansum,
+                    outer, round_, split, trace, vstack)
 from ._dlpack import from_dlpack
 from ._fuse import fuse
 from ._graph import Graph, graph

@@ -1,11 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The accel authors
-"""CuPy's names that the standard lacks and that compose from the
-namespace's functions: get_array_module, isclose, allclose."""
+"""CuPy's (and NumPy's) names that the standard lacks and that compose from
+the namespace's functions on the device: get_array_module, isclose,
+allclose, and the joining, splitting, diagonal, difference, counting and
+cleaning functions a CuPy program reaches for (concatenate, hstack, vstack,
+split, array_split, copy, ascontiguousarray, array_equal, identity, diag,
+trace, outer, diff, count_nonzero, argwhere, nan_to_num, nansum, around,
+logspace, argpartition, cross). Each follows NumPy's signature and result."""
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, Union
+import builtins as _b
+import operator
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -56,3 +63,232 @@ def allclose(a: Union[Array, Scalar], b: Union[Array, Scalar], rtol: float = 1e-
     """True when every element of a and b is close (:func:`isclose`); waits
     for the result. An empty array is all close."""
     return bool(ns.all(isclose(a, b, rtol, atol, equal_nan)))
+
+
+def _arr(x: Any, fn: str) -> Array:
+    if isinstance(x, Array):
+        return x
+    if isinstance(x, (list, tuple, int, float, complex, np.ndarray, np.generic)):
+        return ns.asarray(x)
+    raise TypeError(f"accel.{fn}: an accel array or array-like, not {type(x).__name__}")
+
+
+def concatenate(arrays: Sequence[Any], axis: Optional[int] = 0, out: Any = None,
+                dtype: Any = None) -> Array:
+    """NumPy's concatenate: the arrays joined along axis (None: flattened
+    first), converted to dtype when given (concat)."""
+    r = ns.concat([_arr(a, "concatenate") for a in arrays], axis=axis)
+    if dtype is not None:
+        r = ns.astype(r, dtype, copy=False)
+    if out is not None:
+        ns.copyto(out, r)
+        return out
+    return r
+
+
+def hstack(tup: Sequence[Any]) -> Array:
+    """Joined along axis 1 (axis 0 for 1-D arrays), as NumPy's hstack."""
+    arrs = [ns.reshape(a, (1,)) if a.ndim == 0 else a for a in (_arr(t, "hstack") for t in tup)]
+    return ns.concat(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1)
+
+
+def vstack(tup: Sequence[Any]) -> Array:
+    """Joined along axis 0, 1-D arrays as rows (NumPy's vstack)."""
+    arrs = [_arr(t, "vstack") for t in tup]
+    return ns.concat([ns.reshape(a, (1, -1)) if a.ndim < 2 else a for a in arrs], axis=0)
+
+
+def array_split(ary: Array, indices_or_sections: Any, axis: int = 0) -> list:
+    """Views of ary split along axis at the given indices, or into that
+    many near-equal parts (the first ones one longer), as NumPy's."""
+    a = _arr(ary, "array_split")
+    ax = operator.index(axis) % a.ndim if a.ndim else 0
+    n = a.shape[ax]
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = operator.index(indices_or_sections)
+        if k <= 0:
+            raise ValueError(f"accel.array_split: {k} sections (at least 1)")
+        q, r = divmod(n, k)
+        cuts = [i * q + _b.min(i, r) for i in range(1, k)]
+    else:
+        cuts = [operator.index(i) for i in indices_or_sections]
+    bounds = [0] + cuts + [n]
+    head = (slice(None),) * ax
+    return [a[head + (slice(lo, _b.max(lo, hi)),)] for lo, hi in zip(bounds, bounds[1:])]
+
+
+def split(ary: Array, indices_or_sections: Any, axis: int = 0) -> list:
+    """array_split, but a number of sections must divide the axis (NumPy's
+    ValueError otherwise)."""
+    a = _arr(ary, "split")
+    if isinstance(indices_or_sections, (int, np.integer)):
+        n = a.shape[operator.index(axis)]
+        if indices_or_sections <= 0 or n % indices_or_sections:
+            raise ValueError(f"accel.split: array split does not result in an equal division "
+                             f"({n} into {indices_or_sections})")
+    return array_split(a, indices_or_sections, axis)
+
+
+def copy(a: Any, order: str = "C") -> Array:
+    """A C-contiguous copy of a on its device."""
+    return ns.asarray(_arr(a, "copy"), copy=True)
+
+
+def ascontiguousarray(a: Any, dtype: Any = None) -> Array:
+    """a itself when C-contiguous (and of dtype), else a contiguous copy."""
+    x = _arr(a, "ascontiguousarray")
+    if dtype is not None:
+        x = ns.astype(x, dtype, copy=False)
+    return x if x._st is None else ns.asarray(x, copy=True)
+
+
+def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:
+    """True when a1 and a2 have one shape and equal elements (NaNs equal
+    with equal_nan); waits for the answer."""
+    x, y = _arr(a1, "array_equal"), _arr(a2, "array_equal")
+    if x.shape != y.shape:
+        return False
+    eq = ns.equal(x, y)
+    if equal_nan:
+        eq = ns.logical_or(eq, ns.logical_and(ns.isnan(x), ns.isnan(y)))
+    return bool(ns.all(eq))
+
+
+def identity(n: int, dtype: Any = None) -> Array:
+    """The n x n identity matrix (eye)."""
+    return ns.eye(n, dtype=dtype)
+
+
+def diag(v: Any, k: int = 0) -> Array:
+    """A 2-D v's diagonal k (a view), or the square matrix with the 1-D v on
+    diagonal k (NumPy's diag)."""
+    from . import linalg
+    x = _arr(v, "diag")
+    if x.ndim == 2:
+        return linalg.diagonal(x, offset=k)
+    if x.ndim != 1:
+        raise ValueError(f"accel.diag: v is {x.ndim}-d (1-d or 2-d)")
+    n = x.shape[0] + _b.abs(k)
+    m = ns.zeros((n, n), dtype=x.dtype, device=x.device)
+    ns.copyto(linalg.diagonal(m, offset=k), x)
+    return m
+
+
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
+    """The sum of diagonal offset of axes axis1 and axis2 (NumPy's trace)."""
+    from . import linalg
+    x = ns.moveaxis(_arr(a, "trace"), (axis1, axis2), (-2, -1))
+    return linalg.trace(x, offset=offset, dtype=dtype)
+
+
+def outer(a: Any, b: Any) -> Array:
+    """The outer product of the flattened a and b: a broadcast multiply."""
+    x, y = ns.reshape(_arr(a, "outer"), (-1,)), ns.reshape(_arr(b, "outer"), (-1,))
+    return ns.multiply(x[:, None], y[None, :])
+
+
+def diff(a: Any, n: int = 1, axis: int = -1) -> Array:
+    """The n-th difference along axis: out[i] = a[i + 1] - a[i], n times
+    (bool arrays: not_equal, as NumPy)."""
+    x = _arr(a, "diff")
+    if n < 0:
+        raise ValueError(f"accel.diff: order n={n} must be non-negative")
+    ax = operator.index(axis) % x.ndim
+    head = (slice(None),) * ax
+    for _ in range(n):
+        hi, lo = x[head + (slice(1, None),)], x[head + (slice(None, -1),)]
+        x = ns.not_equal(hi, lo) if x.dtype == np.bool_ else ns.subtract(hi, lo)
+    return x
+
+
+def count_nonzero(a: Any, axis: Any = None) -> Any:
+    """The number of nonzero elements (over axis): int64 array or a Python
+    int for the whole array, as NumPy."""
+    r = ns.sum(ns.astype(ns.not_equal(_arr(a, "count_nonzero"), 0), np.int64), axis=axis)
+    return int(r) if axis is None else r
+
+
+def argwhere(a: Any) -> Array:
+    """The indices of the nonzero elements, one row each: (N, ndim) int64."""
+    x = _arr(a, "argwhere")
+    if x.ndim == 0:
+        x = ns.reshape(x, (1,))[:int(bool(x))]
+        return ns.zeros((x.shape[0], 0), dtype=np.int64, device=x.device)
+    return ns.stack(list(ns.nonzero(x)), axis=-1)
+
+
+def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: Optional[float] = None,
+               neginf: Optional[float] = None) -> Array:
+    """NaN to nan, +inf to posinf (default the dtype's max), -inf to neginf
+    (its lowest), as NumPy; integers unchanged."""
+    a = _arr(x, "nan_to_num")
+    if a.dtype.kind not in "fc":
+        return ns.asarray(a, copy=True) if copy else a
+    if a.dtype.kind == "c":
+        re = nan_to_num(ns.real(a), True, nan, posinf, neginf)
+        im = nan_to_num(ns.imag(a), True, nan, posinf, neginf)
+        return ns.add(re, ns.multiply(im, 1j))
+    fi = np.finfo(a.dtype)
+    hi = fi.max if posinf is None else posinf
+    lo = fi.min if neginf is None else neginf
+    r = ns.where(ns.isnan(a), nan, a)
+    r = ns.where(ns.logical_and(ns.isinf(r), ns.greater(r, 0)), hi, r)
+    return ns.where(ns.logical_and(ns.isinf(r), ns.less(r, 0)), lo, r)
+
+
+def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+    """The sum with NaNs counted as zero."""
+    x = _arr(a, "nansum")
+    if x.dtype.kind in "fc":
+        x = ns.where(ns.isnan(x), 0, x)
+    return ns.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def around(a: Any, decimals: int = 0, out: Any = None) -> Array:
+    """Rounded half to even at `decimals` places (NumPy's: round(a * 10**d)
+    / 10**d, so its last-bit results); integers with decimals >= 0 as they
+    are."""
+    x = _arr(a, "around")
+    if decimals == 0 or (x.dtype.kind in "biu" and decimals >= 0):
+        r = ns.round(x)
+    else:
+        f = 10.0 ** _b.abs(decimals)
+        r = (ns.divide(ns.round(ns.multiply(x, f)), f) if decimals > 0
+             else ns.multiply(ns.round(ns.divide(x, f)), f))
+        if x.dtype.kind in "iu":
+            r = ns.astype(r, x.dtype)
+    if out is not None:
+        ns.copyto(out, r)
+        return out
+    return r
+
+
+round_ = around
+
+
+def logspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
+             base: float = 10.0, dtype: Any = None) -> Array:
+    """base ** linspace(start, stop, num), as NumPy's logspace."""
+    e = ns.linspace(start, stop, num, endpoint=endpoint, dtype=np.float64)
+    r = ns.pow(ns.asarray(float(base), device=e.device), e)
+    return r if dtype is None else ns.astype(r, dtype)
+
+
+def argpartition(a: Any, kth: Any, axis: Optional[int] = -1) -> Array:
+    """Indices that partition a around kth: a full stable argsort (a valid
+    partition for every kth, as CuPy's argpartition may return)."""
+    x = _arr(a, "argpartition")
+    if axis is None:
+        x, axis = ns.reshape(x, (-1,)), -1
+    n = x.shape[axis] if x.ndim else 0
+    for k in np.atleast_1d(kth):
+        if not -n <= int(k) < n:
+            raise ValueError(f"accel.argpartition: kth {int(k)} is out of bounds for size {n}")
+    return ns.argsort(x, axis=axis, stable=True)
+
+
+def cross(a: Any, b: Any, axis: int = -1) -> Array:
+    """The cross product of 3-vectors along axis (the standard's
+    linalg.cross, under NumPy's name)."""
+    from . import linalg
+    return linalg.cross(_arr(a, "cross"), _arr(b, "cross"), axis=axis)

@@ -138,6 +138,11 @@ def copyto(dst: Array, src: Any) -> None:
     _copy_into(s, dst)
 
 
+def _fill_method(self: Array, value: Any) -> None:
+    """x.fill(value): every element set to value (NumPy's and CuPy's method)."""
+    fill(self, value)
+
+
 def _attach() -> None:
     """The standard's side of accel.Array: namespace, device moves, item
     assignment, operators (plain, reflected, in-place), comparisons; the
@@ -1629,7 +1634,7 @@ def _methods() -> None:
     A.swapaxes = lambda s, a1, a2: swapaxes(s, a1, a2)  # type: ignore[attr-defined]
     A.squeeze = lambda s, axis=None: squeeze(  # type: ignore[attr-defined]
         s, tuple(i for i, n in enumerate(s.shape) if n == 1) if axis is None else axis)
-    A.fill = lambda s, value: fill(s, value) and None  # type: ignore[attr-defined]
+    A.fill = _fill_method  # type: ignore[attr-defined]
     A.dot = lambda s, b, out=None: dot(s, b, out)  # type: ignore[attr-defined]
     A.clip = lambda s, a_min=None, a_max=None: clip(s, a_min, a_max)
     A.cumsum = lambda s, axis=None, dtype=None: cumsum(s, axis, dtype)

@@ -161,3 +161,92 @@ def test_clip_and_where_against_numpy(rng):
         cp.clip(d, cp.asarray(lo[:10]), 1.0)
     (idx,) = cp.where(cp.asarray(cond))   # NumPy's one-argument form: nonzero
     assert np.array_equal(idx.get(), np.nonzero(cond)[0])
+
+
+def _same(got, want):
+    got = cp.asnumpy(got) if isinstance(got, cp.Array) else np.asarray(got)
+    assert got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype, (got, want)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_joining_and_splitting_match_numpy():
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(6.0, 12.0).reshape(2, 3)
+    x, y = cp.asarray(a), cp.asarray(b)
+    _same(cp.concatenate([x, y]), np.concatenate([a, b]))
+    _same(cp.concatenate([x, y], axis=1), np.concatenate([a, b], axis=1))
+    _same(cp.concatenate([x, y], axis=None), np.concatenate([a, b], axis=None))
+    _same(cp.hstack([x, y]), np.hstack([a, b]))
+    _same(cp.vstack([x, y]), np.vstack([a, b]))
+    _same(cp.hstack([x[0], y[1]]), np.hstack([a[0], b[1]]))
+    _same(cp.vstack([x[0], y[1]]), np.vstack([a[0], b[1]]))
+    v, h = cp.arange(10), np.arange(10)
+    for sec in (3, [2, 5], [4, 2, 12]):
+        got, want = cp.array_split(v, sec), np.array_split(h, sec)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            _same(g, w)
+    for g, w in zip(cp.split(x, 3, axis=1), np.split(a, 3, axis=1)):
+        _same(g, w)
+    with pytest.raises(ValueError, match="equal division"):
+        cp.split(v, 3)
+
+
+def test_copies_and_comparisons():
+    a = np.arange(12.0).reshape(3, 4)
+    x = cp.asarray(a)
+    c = cp.copy(x)
+    c[0, 0] = 99.0
+    assert float(x[0, 0]) == 0.0
+    t = cp.ascontiguousarray(x.T)
+    _same(t, np.ascontiguousarray(a.T))
+    assert t.strides == np.ascontiguousarray(a.T).strides
+    assert cp.ascontiguousarray(x) is x
+    assert cp.array_equal(x, cp.asarray(a)) and not cp.array_equal(x, x[:2])
+    n = cp.asarray([1.0, np.nan])
+    assert not cp.array_equal(n, n) and cp.array_equal(n, n, equal_nan=True)
+
+
+def test_matrix_helpers_match_numpy():
+    v, m = np.arange(1.0, 4.0), np.arange(16.0).reshape(4, 4)
+    for k in (0, 1, -2):
+        _same(cp.diag(cp.asarray(v), k), np.diag(v, k))
+        _same(cp.diag(cp.asarray(m), k), np.diag(m, k))
+        _same(cp.trace(cp.asarray(m), k), np.trace(m, k))
+    _same(cp.identity(3, dtype=cp.float32), np.identity(3, dtype=np.float32))
+    _same(cp.outer(cp.asarray(v), cp.asarray(v[:2])), np.outer(v, v[:2]))
+    p, q = np.array([[1.0, 2, 3], [0, 1, 0]]), np.array([[4.0, 5, 6], [0, 0, 1]])
+    _same(cp.cross(cp.asarray(p), cp.asarray(q)), np.cross(p, q))
+
+
+def test_differences_counts_and_cleaning_match_numpy():
+    a = np.array([[1, 4, 9, 16], [0, 0, 5, 5]], dtype=np.int64)
+    x = cp.asarray(a)
+    for n, ax in ((1, -1), (2, -1), (1, 0), (0, 1)):
+        _same(cp.diff(x, n=n, axis=ax), np.diff(a, n=n, axis=ax))
+    bools = np.array([True, True, False, True])
+    _same(cp.diff(cp.asarray(bools)), np.diff(bools))
+    assert cp.count_nonzero(x) == np.count_nonzero(a) == 6
+    _same(cp.count_nonzero(x, axis=1), np.count_nonzero(a, axis=1))
+    _same(cp.argwhere(x), np.argwhere(a))
+    f = np.array([np.nan, np.inf, -np.inf, 1.5], dtype=np.float32)
+    _same(cp.nan_to_num(cp.asarray(f)), np.nan_to_num(f))
+    _same(cp.nan_to_num(cp.asarray(f), nan=-1.0, posinf=7.0, neginf=-7.0),
+          np.nan_to_num(f, nan=-1.0, posinf=7.0, neginf=-7.0))
+    _same(cp.nansum(cp.asarray(f[[0, 3]])), np.nansum(f[[0, 3]]))
+    r = np.array([1.25, 2.5, -0.125, 1234.5678])
+    for d in (0, 1, 2, -2):
+        _same(cp.around(cp.asarray(r), d), np.around(r, d))
+    _same(cp.logspace(0, 3, 4), np.logspace(0, 3, 4))
+    _same(cp.logspace(0, 3, 4, base=2.0), np.logspace(0, 3, 4, base=2.0))
+
+
+def test_argpartition_partitions_and_fill_method():
+    h = np.array([5.0, 1.0, 4.0, 2.0, 3.0])
+    idx = cp.argpartition(cp.asarray(h), 2).get()
+    assert sorted(idx) == list(range(5))
+    assert all(h[idx[i]] <= h[idx[2]] for i in range(2)) and h[idx[2]] == 3.0
+    with pytest.raises(ValueError, match="kth"):
+        cp.argpartition(cp.asarray(h), 5)
+    x = cp.zeros((2, 3))
+    assert x.fill(2.5) is None  # NumPy's and CuPy's method returns None
+    _same(x, np.full((2, 3), 2.5))

@@ -6,7 +6,8 @@ allclose, and the joining, splitting, diagonal, difference, counting and
 cleaning functions a CuPy program reaches for (concatenate, hstack, vstack,
 split, array_split, copy, ascontiguousarray, array_equal, identity, diag,
 trace, outer, diff, count_nonzero, argwhere, nan_to_num, nansum, around,
-logspace, argpartition, cross). Each follows NumPy's signature and result."""
+logspace, argpartition, cross, median, quantile, percentile). Each
+follows NumPy's signature and result."""
 from __future__ import annotations
 
 from types import ModuleType
@@ -292,3 +293,87 @@ def cross(a: Any, b: Any, axis: int = -1) -> Array:
     linalg.cross, under NumPy's name)."""
     from . import linalg
     return linalg.cross(_arr(a, "cross"), _arr(b, "cross"), axis=axis)
+
+
+def _sorted_along(a: Any, axis: Any, fn: str) -> tuple:
+    """(a sorted along axis as the last axis, the other axes' shape, the
+    keepdims shape, whether any element along axis is NaN)."""
+    x = _arr(a, fn)
+    if axis is None:
+        x, kshape = ns.reshape(x, (-1,)), (1,) * x.ndim
+    else:
+        ax = operator.index(axis) % x.ndim
+        kshape = x.shape[:ax] + (1,) + x.shape[ax + 1:]
+        x = ns.moveaxis(x, ax, -1)
+    if x.dtype.kind in "biu":
+        x = ns.astype(x, np.float64)
+    if x.shape[-1] == 0:
+        raise ValueError(f"accel.{fn}: the axis is empty")
+    nan = ns.any(ns.isnan(x), axis=-1)
+    return ns.sort(x, axis=-1), x.shape[:-1], kshape, nan
+
+
+def _at(s: Array, i: int) -> Array:
+    return s[(Ellipsis, i)]
+
+
+def quantile(a: Any, q: Any, axis: Optional[int] = None, out: Any = None,
+             overwrite_input: bool = False, method: str = "linear",
+             keepdims: bool = False) -> Array:
+    """The q-th quantiles (q in [0, 1], a scalar or 1-D) of a along axis
+    (None: all), NumPy's default "linear" method and its interpolation
+    (a + (b - a) t, or b - (b - a)(1 - t) for t >= 0.5): a sort along the
+    axis and two takes. q's axis comes first in the result; a NaN along the
+    axis gives NaN, as NumPy. Integers compute in float64."""
+    if method != "linear":
+        raise NotImplementedError(f"accel.quantile: method {method!r} (only 'linear')")
+    qs = np.asarray(q, dtype=np.float64)
+    if qs.ndim > 1 or np.any((qs < 0) | (qs > 1)) or np.any(np.isnan(qs)):
+        raise ValueError(f"accel.quantile: q {q!r} must be a scalar or 1-D, within [0, 1]")
+    s, rest, kshape, nan = _sorted_along(a, axis, "quantile")
+    n = s.shape[-1]
+    outs = []
+    for qv in np.atleast_1d(qs).tolist():
+        pos = qv * (n - 1)
+        lo = int(np.floor(pos))
+        hi = _b.min(lo + 1, n - 1)
+        t = pos - lo
+        va, vb = _at(s, lo), _at(s, hi)
+        d = ns.subtract(vb, va)
+        v = (ns.subtract(vb, ns.multiply(d, 1.0 - t)) if t >= 0.5
+             else ns.add(va, ns.multiply(d, t)))
+        v = ns.where(nan, float("nan"), v)
+        outs.append(ns.reshape(v, kshape) if keepdims else v)
+    r = outs[0] if qs.ndim == 0 else ns.stack(outs, axis=0)
+    if out is not None:
+        ns.copyto(out, r)
+        return out
+    return r
+
+
+def percentile(a: Any, q: Any, axis: Optional[int] = None, out: Any = None,
+               overwrite_input: bool = False, method: str = "linear",
+               keepdims: bool = False) -> Array:
+    """quantile with q in percent ([0, 100])."""
+    qs = np.asarray(q, dtype=np.float64)
+    if np.any((qs < 0) | (qs > 100)):
+        raise ValueError(f"accel.percentile: q {q!r} must be within [0, 100]")
+    return quantile(a, qs / 100.0, axis, out, overwrite_input, method, keepdims)
+
+
+def median(a: Any, axis: Optional[int] = None, out: Any = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> Array:
+    """The median along axis (None: all): the middle of the sorted values,
+    the mean of the two middle ones for an even count; NaN where a NaN is
+    along the axis, as NumPy."""
+    s, rest, kshape, nan = _sorted_along(a, axis, "median")
+    n = s.shape[-1]
+    v = _at(s, n // 2)
+    if n % 2 == 0:
+        v = ns.mean(ns.stack([_at(s, n // 2 - 1), v], axis=-1), axis=-1)
+    v = ns.where(nan, float("nan"), v)
+    r = ns.reshape(v, kshape) if keepdims else v
+    if out is not None:
+        ns.copyto(out, r)
+        return out
+    return r

@@ -235,6 +235,30 @@ def irfftn(x: Array, /, *, s: Optional[Sequence[int]] = None,
     return irfft(c, n=s2[-1], axis=ax[-1], norm=norm)
 
 
+def fft2(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
+         norm: str = "backward") -> Array:
+    """fftn over two axes (NumPy's and CuPy's fft2)."""
+    return fftn(x, s=s, axes=axes, norm=norm)
+
+
+def ifft2(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
+          norm: str = "backward") -> Array:
+    """ifftn over two axes (NumPy's and CuPy's ifft2)."""
+    return ifftn(x, s=s, axes=axes, norm=norm)
+
+
+def rfft2(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
+          norm: str = "backward") -> Array:
+    """rfftn over two axes (NumPy's and CuPy's rfft2)."""
+    return rfftn(x, s=s, axes=axes, norm=norm)
+
+
+def irfft2(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
+           norm: str = "backward") -> Array:
+    """irfftn over two axes (NumPy's and CuPy's irfft2)."""
+    return irfftn(x, s=s, axes=axes, norm=norm)
+
+
 def hfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1,
          norm: str = "backward") -> Array:
     """The fft of a Hermitian-symmetric line given by its first half: the

@@ -250,3 +250,49 @@ def test_argpartition_partitions_and_fill_method():
     x = cp.zeros((2, 3))
     assert x.fill(2.5) is None  # NumPy's and CuPy's method returns None
     _same(x, np.full((2, 3), 2.5))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_median_quantile_percentile_match_numpy(dtype):
+    rng = np.random.default_rng(3)
+    for shape in ((7,), (4, 6), (3, 5, 2)):
+        a = (rng.standard_normal(shape) * 10).astype(dtype)
+        x = cp.asarray(a)
+        for axis in [None] + list(range(a.ndim)):
+            for keep in (False, True):
+                got = cp.median(x, axis=axis, keepdims=keep).get()
+                want = np.median(a, axis=axis, keepdims=keep)
+                assert got.shape == np.shape(want)
+                np.testing.assert_allclose(got, want, rtol=1e-6)
+                for q in (0.0, 0.3, 0.5, 0.75, 1.0, [0.1, 0.9]):
+                    got = cp.quantile(x, q, axis=axis, keepdims=keep).get()
+                    want = np.quantile(a, q, axis=axis, keepdims=keep)
+                    assert got.shape == np.shape(want)
+                    np.testing.assert_allclose(got, want, rtol=1e-6)
+        np.testing.assert_allclose(cp.percentile(x, [25, 50]).get(), np.percentile(a, [25, 50]),
+                                   rtol=1e-6)
+
+
+def test_median_nan_and_bad_quantiles():
+    a = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]])
+    np.testing.assert_array_equal(cp.median(cp.asarray(a), axis=1).get(), np.median(a, axis=1))
+    with pytest.raises(ValueError, match="within"):
+        cp.quantile(cp.asarray(a), 1.5)
+    with pytest.raises(ValueError, match="within"):
+        cp.percentile(cp.asarray(a), -1)
+    with pytest.raises(ValueError, match="empty"):
+        cp.median(cp.zeros((0,)))
+
+
+def test_fft2_family_matches_numpy():
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((3, 4, 6))
+    x = cp.asarray(a)
+    np.testing.assert_allclose(cp.fft.fft2(x).get(), np.fft.fft2(a), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(cp.fft.ifft2(x).get(), np.fft.ifft2(a), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(cp.fft.rfft2(x).get(), np.fft.rfft2(a), rtol=1e-10, atol=1e-12)
+    r = np.fft.rfft2(a)
+    np.testing.assert_allclose(cp.fft.irfft2(cp.asarray(r), s=(4, 6)).get(),
+                               np.fft.irfft2(r, s=(4, 6)), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(cp.fft.fft2(x, axes=(0, 2)).get(), np.fft.fft2(a, axes=(0, 2)),
+                               rtol=1e-10, atol=1e-12)

@@ -124,7 +124,8 @@ def test_fill_of_integer_arrays_is_exact():
 @pytest.mark.parametrize("fn", ["floor_divide", "remainder", "pow", "maximum", "minimum"])
 def test_bool_binary_result_dtypes_are_numpys(fn):
     a, b = np.array([True, False, True, False]), np.array([True, True, False, False])
-    ref = getattr(np, {"pow": "power"}.get(fn, fn))(a, b)
+    with np.errstate(all="ignore"):  # bool 0 divisors: NumPy's int8 0
+        ref = getattr(np, {"pow": "power"}.get(fn, fn))(a, b)
     got = getattr(accel, fn)(accel.asarray(a), accel.asarray(b))
     assert got.dtype == ref.dtype
     np.testing.assert_array_equal(got.get(), ref)

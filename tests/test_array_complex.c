@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "accel/array.h"
+#include "accel/kernel.h"
+#include "accel/verify.h"
 #include "test_array_common.h"
 #include "test_util.h"
 
@@ -474,6 +476,189 @@ Test(array_complex, every_row_both_dtypes, .timeout = 280)
     accel_queue *q;
     accel_runtime *rt = array_runtime(&dev, &q);
     every_row(dev, q, NULL);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* The same rows on cpu2:0 (kernels built by tcc) in verify mode against
+ * cpu:0 (built by cc): the helpers compile with both compilers and verify
+ * mode's complex rule passes every kernel. */
+static accel_runtime *open_two_cpus(void)
+{
+    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache2", tu_tmpdir()), 1);
+    accel_runtime *rt = NULL;
+    const char *ini = tu_fmt("[runtime]\norder = cpu, cpu2\n"
+                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = cc\n"
+                             "[backend.cpu2]\nlibrary = %s\nkernel_compiler = tcc\n",
+                             TU_CPU_PLUGIN, TU_CPU_PLUGIN);
+    tu_ok(tu_open_ini(ini, &rt, NULL));
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu:0";
+    o.fail_on_mismatch = true;
+    tu_ok(accel_verify_configure(rt, &o));
+    return rt;
+}
+
+static accel_verify_stats stats_of(accel_runtime *rt)
+{
+    accel_verify_stats vs;
+    memset(&vs, 0, sizeof vs);
+    vs.struct_size = sizeof vs;
+    tu_ok(accel_verify_stats_get(rt, &vs));
+    return vs;
+}
+
+Test(array_complex, verify_mode_cc_reference, .timeout = 280)
+{
+    accel_runtime *rt = open_two_cpus();
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu2:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    every_row(dev, q, NULL);
+    tu_ok(accel_queue_finish(q));
+    accel_verify_stats vs = stats_of(rt);
+    cr_assert_gt(vs.checked, 100, "kernels checked: %llu", (unsigned long long)vs.checked);
+    cr_assert_eq(vs.mismatches, 0);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* Verify mode's complex rule catches a part off by more than the bound:
+ * a kernel whose imaginary parts differ between tcc and cc by 64 ulps of
+ * the larger part. */
+Test(array_complex, verify_mode_catches_a_complex_difference)
+{
+    accel_runtime *rt = open_two_cpus();
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu2:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    const char *src = "__global__ void cpart(void *zv, int n)\n"
+                      "{\n"
+                      "    float *z = (float *)zv;\n"
+                      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    if (i >= n) return;\n"
+                      "    z[2 * i] = 1.0f;\n"
+                      "#ifdef __TINYC__\n"
+                      "    z[2 * i + 1] = 0.5f + 64 * 5.9604644775390625e-8f;\n"
+                      "#else\n"
+                      "    z[2 * i + 1] = 0.5f;\n"
+                      "#endif\n"
+                      "}\n";
+    accel_kernel *k;
+    tu_ok(accel_kernel_raw_create(rt, src, "cpart", NULL, &k));
+    accel_buffer *b;
+    tu_ok(accel_buffer_create(dev, 8 * 16, &b));
+    uint32_t g[3] = {1, 1, 1}, bl[3] = {16, 1, 1};
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, 16)), accel_karg_i32(16)};
+    args[0].dtype = ACCEL_C64;
+    tu_ok(accel_kernel_launch_grid(q, k, g, bl, 2, args));
+    accel_status st = accel_queue_finish(q);
+    cr_assert_eq(st, ACCEL_ERROR_MISMATCH, "%s: %s", accel_status_name(st), accel_last_error());
+    cr_assert(strstr(accel_last_error(), "ulp of the larger part"), "%s", accel_last_error());
+    accel_kernel_release(k);
+    accel_buffer_release(b);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* The functions the Array API does not define for complex refuse both
+ * complex dtypes naming them; out is untouched. */
+Test(array_complex, undefined_functions_refused)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    unsigned refused = 0;
+    for (int f = 1; f < ACCEL_ARRAY_FN_LIMIT_; f++) {
+        const accel_array_fn_properties *p = accel_array_fn_info((accel_array_fn)f);
+        if (!p || (p->kinds >> ACCEL_DTYPE_KIND_COMPLEX) & 1u)
+            continue;
+        for (size_t d = 0; d < 2; d++) {
+            const int64_t shape[] = {2};
+            unsigned char host[64];
+            memset(host, 0x5a, sizeof host);
+            accel_buffer *bx = upload(&e, host, sizeof host), *bo = upload(&e, host, sizeof host);
+            accel_array x, out;
+            tu_ok(accel_array_init(&x, bx, cdts[d], 1, shape));
+            tu_ok(accel_array_init(&out, bo, cdts[d], 1, shape));
+            accel_status st = p->arity == 1 ? accel_array_unary(q, (accel_array_fn)f, &x, &out)
+                              : p->arity == 2
+                                  ? accel_array_binary(q, (accel_array_fn)f, &x, &x, &out)
+                                  : accel_array_clip(q, &x, &x, &x, &out);
+            tu_assert_status(st, ACCEL_ERROR_DTYPE_MISMATCH, "%s on %s", p->name,
+                             accel_dtype_name(cdts[d]));
+            cr_assert(strstr(accel_last_error(), accel_dtype_name(cdts[d])) &&
+                          strstr(accel_last_error(), "does not define it for complex"),
+                      "%s", accel_last_error());
+            unsigned char back[64];
+            tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+            cr_assert(memcmp(back, host, sizeof back) == 0, "%s: out changed", p->name);
+            accel_buffer_release(bx);
+            accel_buffer_release(bo);
+            refused++;
+        }
+    }
+    cr_assert_gt(refused, 40u, "refusals checked: %u", refused);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* astype: every real dtype to complex64 and complex128 (imaginary part 0),
+ * complex64 <-> complex128 part by part; complex to a real dtype refused. */
+Test(array_complex, astype_to_and_from_complex)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(2729);
+    const int64_t n = 40;
+    for (size_t s = 0; s < NDT; s++)
+        for (size_t d = 0; d < 2; d++) {
+            accel_dtype from = all_dtypes[s], to = cdts[d];
+            void *host = xmalloc((size_t)n * accel_dtype_size(from));
+            fill(&r, from, false, host, (size_t)n);
+            accel_buffer *bx = upload(&e, host, (size_t)n * accel_dtype_size(from));
+            accel_buffer *bo = upload(&e, NULL, (size_t)n * accel_dtype_size(to));
+            accel_array x, out;
+            tu_ok(accel_array_init(&x, bx, from, 1, &n));
+            tu_ok(accel_array_init(&out, bo, to, 1, &n));
+            tu_ok(accel_array_astype(q, &x, &out));
+            double got[80];
+            float gotf[80];
+            tu_ok(accel_queue_read_blocking(q, bo, 0, to == ACCEL_C64 ? (void *)gotf : (void *)got,
+                                            (size_t)n * accel_dtype_size(to)));
+            for (int64_t i = 0; i < n; i++) {
+                val w = convert(from, ACCEL_F64, get(host, from, (size_t)i));
+                double re = to == ACCEL_C64 ? gotf[2 * i] : got[2 * i];
+                double im = to == ACCEL_C64 ? gotf[2 * i + 1] : got[2 * i + 1];
+                double want = to == ACCEL_C64 ? (double)(float)w.f : w.f;
+                cr_assert(tu_same(re, want) && im == 0 && !signbit(im),
+                          "astype %s -> %s element %lld: got (%g, %g), want %g",
+                          accel_dtype_name(from), accel_dtype_name(to), (long long)i, re, im, want);
+            }
+            accel_buffer_release(bx);
+            accel_buffer_release(bo);
+            free(host);
+        }
+    for (size_t d = 0; d < 2; d++) {
+        contiguous(&e, &r, ACCEL_ARRAY_ASTYPE, 1, cdts[d], cdts[1 - d]);
+        strided(&e, &r, ACCEL_ARRAY_ASTYPE, 1, cdts[d], cdts[1 - d]);
+        const int64_t two = 2;
+        accel_buffer *b = upload(&e, NULL, 64);
+        accel_array x, out;
+        tu_ok(accel_array_init(&x, b, cdts[d], 1, &two));
+        tu_ok(accel_array_init(&out, b, part_dtype(cdts[d]), 1, &two));
+        out.offset = 32;
+        tu_assert_status(accel_array_astype(q, &x, &out), ACCEL_ERROR_UNSUPPORTED, "%s",
+                         accel_dtype_name(cdts[d]));
+        cr_assert(strstr(accel_last_error(), "complex to a real dtype"), "%s", accel_last_error());
+        accel_buffer_release(b);
+    }
     accel_queue_release(q);
     accel_runtime_close(rt);
 }

@@ -171,7 +171,7 @@ static const char part2[] =
     "  if (ax > (T)BIG || ay > (T)BIG) { \\\n"
     "    w = accel_clog##S(accel_cmk##S(ax, ay)); w.re += "
     "(T)0.693147180559945309417232121458176568; \\\n"
-    "    return accel_cmk##S(copysign##S(w.re, x), copysign##S(w.im, y)); } \\\n"
+    "    return accel_cmk##S(copysign##S(w.re, x == x ? x : (T)1), copysign##S(w.im, y)); } \\\n"
     "  s1 = accel_csqrt##S(accel_cmk##S((T)1 + y, -x)); s2 = accel_csqrt##S(accel_cmk##S((T)1 - y, "
     "x)); \\\n"
     "  return accel_cmk##S(asinh##S(s1.re * s2.im - s1.im * s2.re), \\\n"

@@ -43,6 +43,8 @@ static lcx mk(long double re, long double im)
 static lcx ref_expm1(lcx z)
 {
     long double x = creall(z), y = cimagl(z);
+    if (x == 0 && y == 0) /* the Array API's +0 + 0j for -0 too */
+        return mk(0, y);
     if (!isfinite(x) || !isfinite(y) || y == 0)
         return y == 0 ? mk(expm1l(x), y) : cexpl(z) - 1;
     long double h = sinl(y / 2);
@@ -112,8 +114,8 @@ static lcx ref_unary(accel_array_fn fn, lcx z)
         return csinl(z);
     case ACCEL_ARRAY_COS:
         return ccosl(z);
-    case ACCEL_ARRAY_TAN:
-        return ctanl(z);
+    case ACCEL_ARRAY_TAN: /* the Array API's tanh(+inf + iy) = 1 + 0j for y > 0 (below) */
+        return isinf(y) && isfinite(x) ? mk(copysignl(0, x), copysignl(1, y)) : ctanl(z);
     case ACCEL_ARRAY_ASIN:
         return casinl(z);
     case ACCEL_ARRAY_ACOS:
@@ -124,8 +126,8 @@ static lcx ref_unary(accel_array_fn fn, lcx z)
         return csinhl(z);
     case ACCEL_ARRAY_COSH:
         return ccoshl(z);
-    case ACCEL_ARRAY_TANH:
-        return ctanhl(z);
+    case ACCEL_ARRAY_TANH: /* Annex G's 0 sin(2y) is the Array API's 0 of y's sign */
+        return isinf(x) && isfinite(y) ? mk(copysignl(1, x), copysignl(0, y)) : ctanhl(z);
     case ACCEL_ARRAY_ASINH:
         return casinhl(z);
     case ACCEL_ARRAY_ACOSH:

@@ -23,7 +23,10 @@
  *    points; asinh(z) = -i asin(iz) for finite z below BIG, log(2|z|) above;
  *  - atanh: 0.25 log1p(4|x| / ((1 - |x|)^2 + y^2)) + 0.5i atan2(2|y|,
  *    (1 - |x|)(1 + |x|) - y^2) (Kahan's paper), x / |z|^2 + i pi/2 above BIG;
- *  - tanh: Kahan's tan(y) form (same paper), saturated above TB;
+ *  - tanh: Kahan's tan(y) form (same paper), saturated above TB; at x =
+ *    +-inf the imaginary part is a zero of y's sign (the Array API's "1 +
+ *    0j" for y > 0, where Annex G has 0 sin(2y));
+ *  - expm1(+-0 + 0i) is +0 + 0i (the Array API's value);
  *  - sqrt: the half-angle form with |z| by hypot, scaled by 1/4 above BIG;
  *  - log: log(hypot) and, for 0.7 < |z| < 1.4, 0.5 log1p((a-1)(a+1) + b^2)
  *    (a the larger part), so log|z| keeps its digits near the unit circle;
@@ -85,7 +88,7 @@ static const char part0[] =
     "  e = exp##S(x); return accel_cmk##S(e * cos##S(y), e * sin##S(y)); } \\\n"
     "ACCEL_FN C accel_cexpm1##S(C z) { \\\n"
     "  T x = z.re, y = z.im, h; C e; \\\n"
-    "  if (y == 0) return accel_cmk##S(expm1##S(x), y); \\\n"
+    "  if (y == 0) return accel_cmk##S(x == 0 ? (T)0 : expm1##S(x), y); \\\n"
     "  if (x == x && x < 0 && accel_cinf##S(x)) \\\n"
     "    return accel_cmk##S((T)-1, accel_cfin##S(y) ? (T)0 * sin##S(y) : copysign##S((T)0, y)); "
     "\\\n"
@@ -151,7 +154,7 @@ static const char part1[] =
     "  if (x != x) return accel_cmk##S(x, y == 0 ? y : x); \\\n";
 static const char part2[] =
     "  if (accel_cinf##S(x)) return accel_cmk##S(copysign##S((T)1, x), \\\n"
-    "      copysign##S((T)0, accel_cfin##S(y) ? sin##S(y) * cos##S(y) : y)); \\\n"
+    "      copysign##S((T)0, y)); \\\n"
     "  if (!accel_cfin##S(y)) return accel_cmk##S(x == 0 ? x : y - y, y - y); \\\n"
     "  if (x == 0) return accel_cmk##S(x, tan##S(y)); \\\n"
     "  if (fabs##S(x) > (T)TB) return accel_cmk##S(copysign##S((T)1, x), \\\n"

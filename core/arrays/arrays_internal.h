@@ -58,21 +58,35 @@ const char *accel__shape_str(uint32_t ndim, const int64_t *shape, char *buf, siz
 /* ------------------------------------------------------------ table.c */
 
 /* Kinds of a compute dtype, the columns of a row's expressions. */
-enum { ACCEL__AK_BOOL = 0, ACCEL__AK_INT = 1, ACCEL__AK_UINT = 2, ACCEL__AK_FLOAT = 3 };
+enum {
+    ACCEL__AK_BOOL = 0,
+    ACCEL__AK_INT = 1,
+    ACCEL__AK_UINT = 2,
+    ACCEL__AK_FLOAT = 3,
+    ACCEL__AK_COMPLEX = 4,
+    ACCEL__AK_COUNT = 5
+};
 #define ACCEL__AF_NOHALF 1u /* float16/bfloat16 refused (nextafter: float math would be wrong) */
 
 /* One elementwise function. The expressions are C (and CUDA C) in a, b, c
  * (the inputs, converted to the compute type accel_T), with accel_U (an
  * unsigned type of at least 32 bits and accel_T's width, for wrapping
  * arithmetic), accel_BITS (accel_T's width) and accel_F(name) (name##f for
- * float compute, name for double); NULL: the kind is not taken. */
+ * float compute, name for double); NULL: the kind is not taken. The
+ * complex column (complex.c) sees accel_T as the complex struct
+ * (accel_cxf, accel_cx: members re, im), accel_R as its part type and
+ * accel_F(name) as name##f for complex64; its expressions call
+ * complex.c's helpers. */
 typedef struct accel__arow {
     const char *name;
     uint8_t arity;
     uint8_t result;  /* ACCEL_ARRAY_RESULT_* */
     uint8_t tol_ulp; /* verify mode's bound for float results; 0: exact */
     uint8_t flags;   /* ACCEL__AF_* */
-    const char *e[4];
+    const char *e[ACCEL__AK_COUNT];
+    /* verify mode's bound for complex results, in ulps of the larger part
+     * of the reference (accel/array.h, tolerance_ulp_complex); 0: 1 */
+    uint8_t tol_cplx;
 } accel__arow;
 
 /* Indexed by accel_array_fn; rows with name NULL are unused values. */
@@ -80,6 +94,11 @@ extern const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_];
 const accel__arow *accel__array_row(accel_array_fn fn);
 /* The helper functions every array kernel may call (accel_floordivf, ...). */
 extern const char accel__array_helpers[];
+/* complex.c: the complex type and functions (accel_cexpf, ...), emitted
+ * after accel__array_helpers into kernels that touch a complex dtype. */
+extern const char *const accel__array_complex_helpers[]; /* parts; NULL ends */
+/* The column of a compute dtype's kind (ACCEL__AK_*). */
+int accel__array_column(accel_dtype ct);
 
 /* ------------------------------------------------------------ codegen.c */
 

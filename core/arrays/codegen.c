@@ -6,7 +6,11 @@
  * with a kernel compiler runs every function with no code of its own. One
  * thread per output element in a grid-stride loop: the contiguous variant
  * indexes every array by i; the strided one splits i into nd coordinates
- * (row-major, last fastest) and dots them with each array's strides. */
+ * (row-major, last fastest) and dots them with each array's strides.
+ * A complex array is a pointer to its part type (float, double) indexed
+ * 2o (real) and 2o + 1 (imaginary), so no struct pointer crosses a
+ * backend's translation (OpenCL's address spaces); complex compute uses
+ * complex.c's struct and helpers, emitted only into such kernels. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -55,10 +59,24 @@ const char *accel__array_ctype(accel_dtype dt)
     return NULL;
 }
 
-/* The type a value of dt is computed in: float for the 16-bit floats. */
+static bool is_complex(accel_dtype dt)
+{
+    return accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_COMPLEX;
+}
+
+/* The type a value of dt is computed in: float for the 16-bit floats, the
+ * complex struct for the complex dtypes. */
 static const char *arith_ctype(accel_dtype dt)
 {
+    if (is_complex(dt))
+        return dt == ACCEL_C64 ? "accel_cxf" : "accel_cx";
     return dt == ACCEL_F16 || dt == ACCEL_BF16 ? "float" : accel__array_ctype(dt);
+}
+
+/* The element type of an array pointer: a complex dtype's part type. */
+static const char *ptr_ctype(accel_dtype dt)
+{
+    return dt == ACCEL_C64 ? "float" : dt == ACCEL_C128 ? "double" : accel__array_ctype(dt);
 }
 
 static void load(accel__sbuf *b, accel_dtype dt, unsigned k, bool strided)
@@ -70,12 +88,54 @@ static void load(accel__sbuf *b, accel_dtype dt, unsigned k, bool strided)
         accel__sbuf_put(b, "%s(accel_x%u[accel_i])", f, k);
 }
 
+/* Input k as the complex compute type: its parts, or a real value and 0. */
+static void load_complex(accel__sbuf *b, const accel__aspec *s, unsigned k)
+{
+    accel_dtype dt = s->in[k];
+    const char *sfx = s->ct == ACCEL_C64 ? "f" : "";
+    char at[32];
+    snprintf(at, sizeof at, s->nd ? "accel_o%u" : "accel_i", k);
+    if (is_complex(dt)) {
+        accel__sbuf_put(b,
+                        "accel_cmk%s((accel_R)accel_x%u[2 * %s], (accel_R)accel_x%u[2 * %s + 1])",
+                        sfx, k, at, k, at);
+        return;
+    }
+    accel__sbuf_put(b, "accel_cmk%s((accel_R)", sfx);
+    if (dt == ACCEL_U64)
+        accel__sbuf_put(b, "accel_u64_%c(", s->ct == ACCEL_C64 ? 'f' : 'd');
+    load(b, dt, k, s->nd != 0);
+    accel__sbuf_put(b, "%s, (accel_R)0)", dt == ACCEL_U64 ? ")" : "");
+}
+
+/* The store of accel_v into a complex out (at: its element offset): the
+ * parts of a complex value, or a real one (astype) and 0. */
+static void store_complex(accel__sbuf *b, const accel__aspec *s, const char *at)
+{
+    const char *t = ptr_ctype(s->out);
+    if (is_complex(s->ct)) {
+        accel__sbuf_put(
+            b, "    accel_y0[2 * %s] = (%s)accel_v.re; accel_y0[2 * %s + 1] = (%s)accel_v.im;\n",
+            at, t, at, t);
+        return;
+    }
+    const char *v = s->ct != ACCEL_U64     ? "accel_v"
+                    : s->out == ACCEL_C128 ? "accel_u64_d(accel_v)"
+                                           : "accel_u64_f(accel_v)";
+    accel__sbuf_put(b, "    accel_y0[2 * %s] = (%s)%s; accel_y0[2 * %s + 1] = (%s)0;\n", at, t, v,
+                    at, t);
+}
+
 /* The store of accel_v (the result) into out's dtype. Float to integer
  * saturates and maps NaN to 0, so the conversion is defined everywhere. */
 static void store(accel__sbuf *b, const accel__aspec *s, const char *at)
 {
     accel_dtype o = s->out;
     accel_dtype_kind ok = accel_dtype_kind_of(o);
+    if (ok == ACCEL_DTYPE_KIND_COMPLEX) {
+        store_complex(b, s, at);
+        return;
+    }
     bool from_float = accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT &&
                       s->row->result != ACCEL_ARRAY_RESULT_BOOL;
     accel__sbuf_put(b, "    accel_y0[%s] = ", at);
@@ -126,23 +186,38 @@ void accel__array_entry(const accel__aspec *s, char *entry)
                  s->nd ? 's' : 'c', s->nd);
 }
 
+/* The C type of accel_op's result (and accel_v). */
+static const char *result_ctype(const accel__aspec *s)
+{
+    if (s->row->result == ACCEL_ARRAY_RESULT_BOOL)
+        return "int";
+    if (s->row->result == ACCEL_ARRAY_RESULT_REAL && is_complex(s->ct))
+        return "accel_R";
+    return "accel_T";
+}
+
 /* The per-element function accel_op of the row's expression for s->ct. */
 static void op_function(accel__sbuf *b, const accel__aspec *s, const char *expr)
 {
-    accel_dtype_kind ck = accel_dtype_kind_of(s->ct);
     size_t cs = accel_dtype_size(s->ct);
-    bool wide = cs > 4;
+    bool wide = cs > 4, cplx = is_complex(s->ct);
     accel__sbuf_put(b, "#define accel_T %s\n", arith_ctype(s->ct));
+    if (cplx)
+        accel__sbuf_put(b, "#define accel_R %s\n", ptr_ctype(s->ct));
     accel__sbuf_put(b, "#define accel_U %s\n", wide ? "unsigned long long" : "unsigned int");
     accel__sbuf_put(b, "#define accel_BITS %d\n", (int)(8 * cs));
-    accel__sbuf_put(b, "#define accel_F(name) %s\n", s->ct == ACCEL_F64 ? "name" : "name##f");
-    (void)ck;
-    const char *rt = s->row->result == ACCEL_ARRAY_RESULT_BOOL ? "int" : "accel_T";
+    accel__sbuf_put(b, "#define accel_F(name) %s\n",
+                    s->ct == ACCEL_F64 || s->ct == ACCEL_C128 ? "name" : "name##f");
+    const char *rt = result_ctype(s);
     bool where = s->fn == ACCEL_ARRAY_WHERE;
     accel__sbuf_put(b, "ACCEL_FN %s accel_op(%s a", rt, where ? "int" : "accel_T");
     for (uint32_t i = 1; i < s->row->arity; i++)
         accel__sbuf_put(b, ", accel_T %c", (char)('a' + i));
-    accel__sbuf_put(b, ") {\n  return (%s)(%s);\n}\n", rt, expr);
+    /* C has no cast to a struct type: a complex result returns as is. */
+    if (cplx && strcmp(rt, "accel_T") == 0)
+        accel__sbuf_put(b, ") {\n  return %s;\n}\n", expr);
+    else
+        accel__sbuf_put(b, ") {\n  return (%s)(%s);\n}\n", rt, expr);
 }
 
 static void params(accel__sbuf *b, const accel__aspec *s)
@@ -181,22 +256,22 @@ static void offsets(accel__sbuf *b, const accel__aspec *s)
 
 char *accel__array_codegen(const accel__aspec *s, char *entry)
 {
-    accel_dtype_kind ck = accel_dtype_kind_of(s->ct);
-    int col = ck == ACCEL_DTYPE_KIND_BOOL   ? ACCEL__AK_BOOL
-              : ck == ACCEL_DTYPE_KIND_INT  ? ACCEL__AK_INT
-              : ck == ACCEL_DTYPE_KIND_UINT ? ACCEL__AK_UINT
-                                            : ACCEL__AK_FLOAT;
-    const char *expr = s->row->e[col];
+    const char *expr = s->row->e[accel__array_column(s->ct)];
     if (!expr)
         return NULL;
     accel__array_entry(s, entry);
     accel__sbuf b = {NULL, 0, 0, false};
     bool half = s->out == ACCEL_F16 || s->out == ACCEL_BF16;
-    for (uint32_t i = 0; i < s->nin; i++)
+    bool cplx = is_complex(s->ct) || is_complex(s->out);
+    for (uint32_t i = 0; i < s->nin; i++) {
         half |= s->in[i] == ACCEL_F16 || s->in[i] == ACCEL_BF16;
+        cplx |= is_complex(s->in[i]);
+    }
     if (half)
         accel__sbuf_put(&b, "%s", accel__kernel_prelude_16bit());
     accel__sbuf_put(&b, "%s", accel__array_helpers);
+    for (const char *const *h = accel__array_complex_helpers; cplx && *h; h++)
+        accel__sbuf_put(&b, "%s", *h);
     op_function(&b, s, expr);
     accel__sbuf_put(&b, "__global__ void %s(", entry);
     params(&b, s);
@@ -204,11 +279,11 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
     for (uint32_t k = 0; k <= s->nin; k++) {
         accel_dtype dt = k < s->nin ? s->in[k] : s->out;
         const char *c = k < s->nin ? "const " : "";
-        accel__sbuf_put(&b, "  %s%s *const accel_%c%u = (%s%s *)accel_p%u%s", c,
-                        accel__array_ctype(dt), k < s->nin ? 'x' : 'y', k < s->nin ? k : 0, c,
-                        accel__array_ctype(dt), k, s->nd ? "" : ";\n");
+        accel__sbuf_put(&b, "  %s%s *const accel_%c%u = (%s%s *)accel_p%u%s", c, ptr_ctype(dt),
+                        k < s->nin ? 'x' : 'y', k < s->nin ? k : 0, c, ptr_ctype(dt), k,
+                        s->nd ? "" : ";\n");
         if (s->nd)
-            accel__sbuf_put(&b, " + accel_b%u;\n", k);
+            accel__sbuf_put(&b, " + %saccel_b%u;\n", is_complex(dt) ? "2 * " : "", k);
     }
     accel__sbuf_put(&b,
                     "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
@@ -216,14 +291,15 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
                     "accel_i < accel_n; accel_i += accel_step) {\n");
     if (s->nd)
         offsets(&b, s);
-    accel__sbuf_put(&b, "    const %s accel_v = accel_op(",
-                    s->row->result == ACCEL_ARRAY_RESULT_BOOL ? "int" : "accel_T");
+    accel__sbuf_put(&b, "    const %s accel_v = accel_op(", result_ctype(s));
     for (uint32_t k = 0; k < s->nin; k++) {
         if (k)
             accel__sbuf_put(&b, ", ");
         if (s->fn == ACCEL_ARRAY_WHERE && k == 0) {
             load(&b, s->in[0], 0, s->nd != 0);
             accel__sbuf_put(&b, " != 0");
+        } else if (is_complex(s->ct)) {
+            load_complex(&b, s, k);
         } else if (s->in[k] == ACCEL_U64 && accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT) {
             accel__sbuf_put(&b, "(accel_T)accel_u64_%c(", s->ct == ACCEL_F64 ? 'd' : 'f');
             load(&b, s->in[k], k, s->nd != 0);

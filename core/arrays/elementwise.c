@@ -43,9 +43,11 @@ static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **r
     return ACCEL_SUCCESS;
 }
 
-accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
-                                const accel_array *const *a, const char *const *names,
-                                accel__extent *ext, accel_runtime **rt)
+/* The checks of accel__array_views but the dtype's: the elementwise
+ * functions take complex views (the table's complex column says which). */
+static accel_status views_any(const char *fn, accel_queue *q, uint32_t n,
+                              const accel_array *const *a, const char *const *names,
+                              accel__extent *ext, accel_runtime **rt)
 {
     accel_device *dev;
     accel_status st = queue_info(fn, q, rt, &dev);
@@ -54,21 +56,30 @@ accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
         if (st == ACCEL_SUCCESS && accel_buffer_device(a[k]->buffer) != dev)
             st = accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
                              "%s: %s.buffer is on another device than q", fn, names[k]);
-        if (st == ACCEL_SUCCESS && accel_dtype_kind_of(a[k]->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
-            st = accel__fail(ACCEL_ERROR_UNSUPPORTED,
-                             "%s: %s is %s: complex dtypes are not taken by the array functions "
-                             "yet",
-                             fn, names[k], accel_dtype_name(a[k]->dtype));
     }
+    return st;
+}
+
+accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
+                                const accel_array *const *a, const char *const *names,
+                                accel__extent *ext, accel_runtime **rt)
+{
+    accel_status st = views_any(fn, q, n, a, names, ext, rt);
+    for (uint32_t k = 0; st == ACCEL_SUCCESS && k < n; k++)
+        if (accel_dtype_kind_of(a[k]->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
+            st = accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                             "%s: %s is %s: complex dtypes are not taken by this function yet", fn,
+                             names[k], accel_dtype_name(a[k]->dtype));
     return st;
 }
 
 static const char *kinds_str(const accel__arow *r, char *buf, size_t cap)
 {
-    static const char *const names[4] = {"bool", "signed integers", "unsigned integers", "floats"};
+    static const char *const names[ACCEL__AK_COUNT] = {"bool", "signed integers",
+                                                       "unsigned integers", "floats", "complex"};
     size_t n = 0;
     buf[0] = '\0';
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < ACCEL__AK_COUNT; k++)
         if (r->e[k] && n < cap)
             n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", names[k]);
     return buf;
@@ -85,21 +96,26 @@ static accel_status check_dtypes(acall *c, accel__aspec *s)
     accel_dtype ct = a[first]->dtype;
     for (uint32_t k = first + 1; k < c->nin; k++)
         accel_result_type(ct, a[k]->dtype, &ct);
-    accel_dtype_kind ck = accel_dtype_kind_of(ct);
-    int col = ck == ACCEL_DTYPE_KIND_BOOL   ? ACCEL__AK_BOOL
-              : ck == ACCEL_DTYPE_KIND_INT  ? ACCEL__AK_INT
-              : ck == ACCEL_DTYPE_KIND_UINT ? ACCEL__AK_UINT
-                                            : ACCEL__AK_FLOAT;
-    char kinds[96];
-    if (!c->row->e[col] ||
+    bool cplx = accel_dtype_kind_of(ct) == ACCEL_DTYPE_KIND_COMPLEX;
+    if (c->f == ACCEL_ARRAY_ASTYPE && cplx &&
+        accel_dtype_kind_of(a[1]->dtype) != ACCEL_DTYPE_KIND_COMPLEX)
+        return accel__fail(ACCEL_ERROR_UNSUPPORTED,
+                           "%s: x is %s and out %s: complex to a real dtype is not permitted (the "
+                           "Array API's astype; take real, imag or abs first)",
+                           c->fn, accel_dtype_name(ct), accel_dtype_name(a[1]->dtype));
+    char kinds[128];
+    if (!c->row->e[accel__array_column(ct)] ||
         ((c->row->flags & ACCEL__AF_NOHALF) && (ct == ACCEL_F16 || ct == ACCEL_BF16)))
-        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s takes %s%s; the input%s %s", c->fn,
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s takes %s%s; the input%s %s%s", c->fn,
                            c->row->name, kinds_str(c->row, kinds, sizeof kinds),
                            c->row->flags & ACCEL__AF_NOHALF ? " (f32 and f64 only)" : "",
-                           c->nin - first > 1 ? "s promote to" : " is", accel_dtype_name(ct));
+                           c->nin - first > 1 ? "s promote to" : " is", accel_dtype_name(ct),
+                           cplx ? " (the Array API does not define it for complex)" : "");
     accel_dtype res = c->row->result == ACCEL_ARRAY_RESULT_BOOL  ? ACCEL_BOOL
                       : c->row->result == ACCEL_ARRAY_RESULT_OUT ? a[c->nin]->dtype
-                                                                 : ct;
+                      : c->row->result == ACCEL_ARRAY_RESULT_REAL && cplx
+                          ? (ct == ACCEL_C64 ? ACCEL_F32 : ACCEL_F64)
+                          : ct;
     if (a[c->nin]->dtype != res)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
                            "%s: %s is %s but %s gives %s here (cast with accel_array_astype)",
@@ -257,7 +273,9 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
     accel_kernel *k;
     char entry[ACCEL__ANAME_MAX];
     accel__array_entry(s, entry);
-    accel_status st = accel__array_kernel(c->rt, entry, source_of, s, s->row->tol_ulp, &k);
+    bool cplx = accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_COMPLEX;
+    accel_status st = accel__array_kernel(c->rt, entry, source_of, s,
+                                          cplx ? s->row->tol_cplx : s->row->tol_ulp, &k);
     if (st != ACCEL_SUCCESS)
         return st;
     int64_t base[4], n = 1, outer = 1;
@@ -293,7 +311,7 @@ static accel_status elementwise(acall *c, accel_queue *q)
     if (!c->row || c->row->arity != c->nin)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: fn %d is %s", c->fn, (int)c->f,
                            c->row ? "of another arity (see accel_array_fn_info)" : "unknown");
-    accel_status st = accel__array_views(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt);
+    accel_status st = views_any(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt);
     if (st == ACCEL_SUCCESS)
         st = accel__array_out_check(c->fn, c->name[c->nin], c->a[c->nin]);
     accel__aspec s;

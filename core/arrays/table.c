@@ -23,16 +23,28 @@ ACCEL_ARRAY_FN_LIST(ACCEL_X_ARRAY_CHECK)
 #define WRAP(op) "(accel_T)((accel_U)a " op " (accel_U)b)"
 #define PROM ACCEL_ARRAY_RESULT_PROMOTED
 #define BOOL ACCEL_ARRAY_RESULT_BOOL
-/* A float-only function of one argument, 4 ulp (the CUDA Math API's and
- * glibc's bounds are within 2 ulp each of the exact value). */
-#define FLOAT1(E, f)                                                                               \
-    [ACCEL_ARRAY_##E] = {#f, 1, PROM, 4, 0, {NULL, NULL, NULL, "accel_F(" #f ")(a)"}},
+/* A float and complex function of one argument, 4 ulp for floats (the
+ * CUDA Math API's and glibc's bounds are within 2 ulp each of the exact
+ * value); complex: complex.c's accel_c<f>, within TC ulps of the larger
+ * part (a few libm calls in a row, the error amplified near the branch
+ * points by at most the condition of the formulas there). */
+#define FLOAT1(E, f, TC)                                                                           \
+    [ACCEL_ARRAY_##E] = {                                                                          \
+        #f, 1, PROM, 4, 0, {NULL, NULL, NULL, "accel_F(" #f ")(a)", "accel_F(accel_c" #f ")(a)"},  \
+        TC},
+/* A complex expression of complex.c's helper H on the inputs. */
+#define CX1(H) "accel_F(accel_c" H ")(a)"
+#define CX2(H) "accel_F(accel_c" H ")(a, b)"
 /* Rounding: integers are their own value (the standard). */
 #define ROUND1(E, name, f)                                                                         \
     [ACCEL_ARRAY_##E] = {name, 1, PROM, 0, 0, {NULL, "a", "a", "accel_F(" f ")(a)"}},
 #define CMP(E, name, op)                                                                           \
     [ACCEL_ARRAY_##                                                                                \
         E] = {name, 2, BOOL, 0, 0, {"a " op " b", "a " op " b", "a " op " b", "a " op " b"}},
+/* equal and not_equal also compare complex values (both parts). */
+#define CMPC(E, name, op, cx)                                                                      \
+    [ACCEL_ARRAY_##                                                                                \
+        E] = {name, 2, BOOL, 0, 0, {"a " op " b", "a " op " b", "a " op " b", "a " op " b", cx}},
 #define BITS(E, name, op)                                                                          \
     [ACCEL_ARRAY_##                                                                                \
         E] = {name,                                                                                \
@@ -45,10 +57,16 @@ ACCEL_ARRAY_FN_LIST(ACCEL_X_ARRAY_CHECK)
 
 const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
     /* bool: add is or, multiply is and (NumPy's and CuPy's bool results) */
-    [ACCEL_ARRAY_ADD] = {"add", 2, PROM, 0, 0, {"a | b", WRAP("+"), WRAP("+"), "a + b"}},
-    [ACCEL_ARRAY_SUBTRACT] = {"subtract", 2, PROM, 0, 0, {NULL, WRAP("-"), WRAP("-"), "a - b"}},
-    [ACCEL_ARRAY_MULTIPLY] = {"multiply", 2, PROM, 0, 0, {"a & b", WRAP("*"), WRAP("*"), "a * b"}},
-    [ACCEL_ARRAY_DIVIDE] = {"divide", 2, PROM, 0, 0, {NULL, NULL, NULL, "a / b"}},
+    /* complex multiply: normwise within sqrt(2) gamma_2 (Higham, Accuracy
+     * and Stability of Numerical Algorithms, 2nd ed., Lemma 3.5), i.e. 4
+     * ulps of the larger part; Smith's divide within a few more. */
+    [ACCEL_ARRAY_ADD] =
+        {"add", 2, PROM, 0, 0, {"a | b", WRAP("+"), WRAP("+"), "a + b", CX2("add")}},
+    [ACCEL_ARRAY_SUBTRACT] =
+        {"subtract", 2, PROM, 0, 0, {NULL, WRAP("-"), WRAP("-"), "a - b", CX2("sub")}},
+    [ACCEL_ARRAY_MULTIPLY] =
+        {"multiply", 2, PROM, 0, 0, {"a & b", WRAP("*"), WRAP("*"), "a * b", CX2("mul")}, 4},
+    [ACCEL_ARRAY_DIVIDE] = {"divide", 2, PROM, 0, 0, {NULL, NULL, NULL, "a / b", CX2("div")}, 8},
     [ACCEL_ARRAY_FLOOR_DIVIDE] = {"floor_divide",
                                   2,
                                   PROM,
@@ -76,35 +94,42 @@ const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
                          0,
                          {NULL, "(accel_T)accel_ipow((long long)a, (long long)b)",
                           "(accel_T)accel_upow((unsigned long long)a, (unsigned long long)b)",
-                          "accel_F(pow)(a, b)"}},
+                          "accel_F(pow)(a, b)", CX2("pow")},
+                         32},
     [ACCEL_ARRAY_NEGATIVE] = {"negative",
                               1,
                               PROM,
                               0,
                               0,
                               {NULL, "(accel_T)(0u - (accel_U)a)", "(accel_T)(0u - (accel_U)a)",
-                               "-a"}},
-    [ACCEL_ARRAY_POSITIVE] = {"positive", 1, PROM, 0, 0, {NULL, "a", "a", "a"}},
+                               "-a", CX1("neg")}},
+    [ACCEL_ARRAY_POSITIVE] = {"positive", 1, PROM, 0, 0, {NULL, "a", "a", "a", "a"}},
+    /* abs of a complex is its real dtype: hypot, 1 ulp in glibc and CUDA's 2. */
     [ACCEL_ARRAY_ABS] = {"abs",
                          1,
-                         PROM,
+                         ACCEL_ARRAY_RESULT_REAL,
                          0,
                          0,
-                         {NULL, "a < 0 ? (accel_T)(0u - (accel_U)a) : a", "a", "accel_F(fabs)(a)"}},
+                         {NULL, "a < 0 ? (accel_T)(0u - (accel_U)a) : a", "a", "accel_F(fabs)(a)",
+                          CX1("abs")},
+                         2},
     [ACCEL_ARRAY_SQUARE] = {"square",
                             1,
                             PROM,
                             0,
                             0,
                             {NULL, "(accel_T)((accel_U)a * (accel_U)a)",
-                             "(accel_T)((accel_U)a * (accel_U)a)", "a * a"}},
+                             "(accel_T)((accel_U)a * (accel_U)a)", "a * a",
+                             "accel_F(accel_cmul)(a, a)"},
+                            4},
     [ACCEL_ARRAY_SIGN] = {"sign",
                           1,
                           PROM,
                           0,
                           0,
                           {NULL, "(accel_T)((a > 0) - (a < 0))", "(accel_T)(a > 0)",
-                           "accel_F(accel_sign)(a)"}},
+                           "accel_F(accel_sign)(a)", CX1("sign")},
+                          4},
     [ACCEL_ARRAY_MAXIMUM] = {"maximum",
                              2,
                              PROM,
@@ -125,12 +150,12 @@ const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
     [ACCEL_ARRAY_NEXTAFTER] =
         {"nextafter", 2, PROM, 0, ACCEL__AF_NOHALF, {NULL, NULL, NULL, "accel_F(nextafter)(a, b)"}},
     [ACCEL_ARRAY_ATAN2] = {"atan2", 2, PROM, 4, 0, {NULL, NULL, NULL, "accel_F(atan2)(a, b)"}},
-    CMP(EQUAL, "equal", "==") CMP(NOT_EQUAL, "not_equal", "!=") CMP(LESS, "less", "<")
-        CMP(LESS_EQUAL, "less_equal", "<=") CMP(GREATER, "greater", ">") CMP(GREATER_EQUAL,
-                                                                             "greater_equal", ">=")
-            LOGIC(LOGICAL_AND, "logical_and",
-                  "(a != 0) && (b != 0)") LOGIC(LOGICAL_OR, "logical_or", "(a != 0) || (b != 0)")
-                LOGIC(LOGICAL_XOR, "logical_xor", "(a != 0) != (b != 0)")[ACCEL_ARRAY_LOGICAL_NOT] =
+    CMPC(EQUAL, "equal", "==", CX2("eq")) CMPC(NOT_EQUAL, "not_equal", "!=", "!" CX2("eq"))
+        CMP(LESS, "less", "<") CMP(LESS_EQUAL, "less_equal", "<=") CMP(GREATER, "greater", ">")
+            CMP(GREATER_EQUAL, "greater_equal", ">=") LOGIC(LOGICAL_AND, "logical_and",
+                                                            "(a != 0) && (b != 0)")
+                LOGIC(LOGICAL_OR, "logical_or", "(a != 0) || (b != 0)") LOGIC(
+                    LOGICAL_XOR, "logical_xor", "(a != 0) != (b != 0)")[ACCEL_ARRAY_LOGICAL_NOT] =
                     {"logical_not", 1, BOOL, 0, 0, {"a == 0", "a == 0", "a == 0", "a == 0"}},
     BITS(BITWISE_AND, "bitwise_and", "&") BITS(BITWISE_OR, "bitwise_or", "|")
         BITS(BITWISE_XOR, "bitwise_xor", "^")[ACCEL_ARRAY_BITWISE_INVERT] =
@@ -155,18 +180,22 @@ const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
                                           "(accel_T)(a >> b)",
                                           "b >= accel_BITS ? (accel_T)0 : (accel_T)(a >> b)",
                                           NULL}},
-    ROUND1(FLOOR, "floor", "floor") ROUND1(CEIL, "ceil", "ceil") ROUND1(TRUNC, "trunc", "trunc")
-        ROUND1(ROUND, "round", "rint") FLOAT1(EXP, exp) FLOAT1(EXPM1, expm1) FLOAT1(LOG, log)
-            FLOAT1(LOG1P, log1p) FLOAT1(LOG2, log2) FLOAT1(LOG10, log10) FLOAT1(SIN, sin)
-                FLOAT1(COS, cos) FLOAT1(TAN, tan) FLOAT1(ASIN, asin) FLOAT1(ACOS, acos)
-                    FLOAT1(ATAN, atan) FLOAT1(SINH, sinh) FLOAT1(COSH, cosh) FLOAT1(TANH, tanh)
-                        FLOAT1(ASINH, asinh) FLOAT1(ACOSH, acosh) FLOAT1(ATANH, atanh)
-                            /* sqrt is correctly rounded (IEEE 754) everywhere. */
-                            [ACCEL_ARRAY_SQRT] =
-                                {"sqrt", 1, PROM, 0, 0, {NULL, NULL, NULL, "accel_F(sqrt)(a)"}},
-    [ACCEL_ARRAY_ISNAN] = {"isnan", 1, BOOL, 0, 0, {"0", "0", "0", "a != a"}},
-    [ACCEL_ARRAY_ISINF] = {"isinf", 1, BOOL, 0, 0, {"0", "0", "0", "a == a && a - a != a - a"}},
-    [ACCEL_ARRAY_ISFINITE] = {"isfinite", 1, BOOL, 0, 0, {"1", "1", "1", "a - a == a - a"}},
+    ROUND1(FLOOR, "floor", "floor") ROUND1(CEIL, "ceil", "ceil")
+        ROUND1(TRUNC, "trunc", "trunc")[ACCEL_ARRAY_ROUND] =
+            {"round", 1, PROM, 0, 0, {NULL, "a", "a", "accel_F(rint)(a)", CX1("rint")}},
+    FLOAT1(EXP, exp, 8) FLOAT1(EXPM1, expm1, 8) FLOAT1(LOG, log, 8) FLOAT1(LOG1P, log1p, 8) FLOAT1(
+        LOG2, log2, 8) FLOAT1(LOG10, log10, 8) FLOAT1(SIN, sin, 16) FLOAT1(COS, cos, 16)
+        FLOAT1(TAN, tan, 16) FLOAT1(ASIN, asin, 16) FLOAT1(ACOS, acos, 16) FLOAT1(ATAN, atan, 16)
+            FLOAT1(SINH, sinh, 16) FLOAT1(COSH, cosh, 16) FLOAT1(TANH, tanh, 16) FLOAT1(
+                ASINH, asinh, 16) FLOAT1(ACOSH, acosh, 16) FLOAT1(ATANH, atanh, 16)
+                /* sqrt is correctly rounded (IEEE 754) everywhere. */
+                [ACCEL_ARRAY_SQRT] =
+                    {"sqrt", 1, PROM, 0, 0, {NULL, NULL, NULL, "accel_F(sqrt)(a)", CX1("sqrt")}, 4},
+    [ACCEL_ARRAY_ISNAN] = {"isnan", 1, BOOL, 0, 0, {"0", "0", "0", "a != a", CX1("isnan")}},
+    [ACCEL_ARRAY_ISINF] =
+        {"isinf", 1, BOOL, 0, 0, {"0", "0", "0", "a == a && a - a != a - a", CX1("isinf")}},
+    [ACCEL_ARRAY_ISFINITE] =
+        {"isfinite", 1, BOOL, 0, 0, {"1", "1", "1", "a - a == a - a", CX1("isfinite")}},
     [ACCEL_ARRAY_CLIP] = {"clip",
                           3,
                           PROM,
@@ -176,9 +205,30 @@ const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
                            "accel_F(accel_min)(accel_F(accel_max)(a, b), c)"}},
     /* where: a is the condition (bool), b and c the promoted values. */
     [ACCEL_ARRAY_WHERE] =
-        {"where", 3, PROM, 0, 0, {"a ? b : c", "a ? b : c", "a ? b : c", "a ? b : c"}},
-    [ACCEL_ARRAY_ASTYPE] = {"astype", 1, ACCEL_ARRAY_RESULT_OUT, 0, 0, {"a", "a", "a", "a"}},
+        {"where", 3, PROM, 0, 0, {"a ? b : c", "a ? b : c", "a ? b : c", "a ? b : c", "a ? b : c"}},
+    /* astype: elementwise.c refuses complex to a real dtype (the standard). */
+    [ACCEL_ARRAY_ASTYPE] = {"astype", 1, ACCEL_ARRAY_RESULT_OUT, 0, 0, {"a", "a", "a", "a", "a"}},
+    /* conj: the identity on real numbers (the Array API takes any numeric). */
+    [ACCEL_ARRAY_CONJ] = {"conj", 1, PROM, 0, 0, {"a", "a", "a", "a", CX1("conj")}},
 };
+
+int accel__array_column(accel_dtype ct)
+{
+    switch (accel_dtype_kind_of(ct)) {
+    case ACCEL_DTYPE_KIND_BOOL:
+        return ACCEL__AK_BOOL;
+    case ACCEL_DTYPE_KIND_INT:
+        return ACCEL__AK_INT;
+    case ACCEL_DTYPE_KIND_UINT:
+        return ACCEL__AK_UINT;
+    case ACCEL_DTYPE_KIND_COMPLEX:
+        return ACCEL__AK_COMPLEX;
+    case ACCEL_DTYPE_KIND_FLOAT:
+    case ACCEL_DTYPE_KIND_INVALID:
+        break;
+    }
+    return ACCEL__AK_FLOAT;
+}
 
 const accel__arow *accel__array_row(accel_array_fn fn)
 {
@@ -192,15 +242,18 @@ static pthread_once_t props_once = PTHREAD_ONCE_INIT;
 
 static void props_fill(void)
 {
-    static const accel_dtype_kind kind_of[4] = {ACCEL_DTYPE_KIND_BOOL, ACCEL_DTYPE_KIND_INT,
-                                                ACCEL_DTYPE_KIND_UINT, ACCEL_DTYPE_KIND_FLOAT};
+    static const accel_dtype_kind kind_of[ACCEL__AK_COUNT] = {
+        ACCEL_DTYPE_KIND_BOOL, ACCEL_DTYPE_KIND_INT, ACCEL_DTYPE_KIND_UINT, ACCEL_DTYPE_KIND_FLOAT,
+        ACCEL_DTYPE_KIND_COMPLEX};
     for (unsigned fn = 0; fn < ACCEL_ARRAY_FN_LIMIT_; fn++) {
         const accel__arow *r = &accel__array_table[fn];
         if (!r->name)
             continue;
-        accel_array_fn_properties v = {sizeof v,  (accel_array_fn)fn, r->name, r->arity, 0,
-                                       r->result, r->tol_ulp,         0,       {0}};
-        for (int k = 0; k < 4; k++)
+        accel_array_fn_properties v = {
+            sizeof v, (accel_array_fn)fn, r->name,    r->arity,
+            0,        r->result,          r->tol_ulp, r->tol_cplx ? r->tol_cplx : 1u,
+            {0}};
+        for (int k = 0; k < ACCEL__AK_COUNT; k++)
             if (r->e[k])
                 v.kinds |= 1u << kind_of[k];
         props[fn] = v;

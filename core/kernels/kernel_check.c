@@ -9,7 +9,12 @@
  * it every output; a host function (or, when the reference shares the
  * backend, the queue's next finish) runs the kernel's program for the
  * reference device on the snapshots and compares each output: integer dtypes
- * exactly, floating dtypes within the kernel's tolerance_ulp (NaN meets NaN).
+ * exactly, floating dtypes within the kernel's tolerance_ulp (NaN meets NaN),
+ * complex dtypes part by part within tolerance_ulp ulps of the larger part
+ * of the expected value (a normwise bound, as complex arithmetic's error
+ * bounds are: Higham, Accuracy and Stability of Numerical Algorithms, 2nd
+ * ed., section 3.6), or of the part itself; NaN meets NaN, an infinity the
+ * same infinity.
  * A kernel the reference cannot build (a raw kernel whose CPU twin is
  * refused) is counted as skipped, with one log line saying why.
  *
@@ -169,7 +174,18 @@ static double as_double(uint32_t dt, const void *p, size_t i)
     case ACCEL_I64:
         return (double)((const int64_t *)p)[i];
     case ACCEL_U8:
+    case ACCEL_BOOL:
         return ((const uint8_t *)p)[i];
+    case ACCEL_I8:
+        return ((const int8_t *)p)[i];
+    case ACCEL_I16:
+        return ((const int16_t *)p)[i];
+    case ACCEL_U16:
+        return ((const uint16_t *)p)[i];
+    case ACCEL_U32:
+        return ((const uint32_t *)p)[i];
+    case ACCEL_U64:
+        return (double)((const uint64_t *)p)[i];
     default: {
         uint16_t h = ((const uint16_t *)p)[i];
         if (dt == ACCEL_BF16) {
@@ -207,12 +223,77 @@ static double ordered(uint32_t dt, const void *p, size_t i)
     return (double)v;
 }
 
+/* Spacing of binary32 (single) or binary64 numbers at |x| (the subnormal
+ * spacing below the normals). */
+static double spacing(bool single, double x)
+{
+    int e = x != 0 && isfinite(x) ? ilogb(x) : -1022;
+    int emin = single ? -126 : -1022;
+    return ldexp(1.0, (e < emin ? emin : e) - (single ? 23 : 52));
+}
+
+/* Complex element e of got against exp (parts of dtype pt): the ulps of
+ * the larger expected part by which a part is off (0 when each part is
+ * within tol ulps of itself), INFINITY for a NaN or infinity mismatch. */
+static double complex_ulps(uint32_t pt, const void *got, const void *exp, size_t e, unsigned tol)
+{
+    double g[2], x[2], worst = 0;
+    for (int k = 0; k < 2; k++)
+        g[k] = as_double(pt, got, 2 * e + (size_t)k), x[k] = as_double(pt, exp, 2 * e + (size_t)k);
+    double big = fmax(isfinite(x[0]) ? fabs(x[0]) : 0, isfinite(x[1]) ? fabs(x[1]) : 0);
+    for (int k = 0; k < 2; k++) {
+        /* beside a NaN part the sign of an infinity is open (C11 G.6) */
+        bool open = isnan(x[1 - k]) && isinf(g[k]) && isinf(x[k]);
+        if (isnan(g[k]) || isnan(x[k]) || isinf(g[k]) || isinf(x[k])) {
+            if (!(isnan(g[k]) && isnan(x[k])) && g[k] != x[k] && !open)
+                return INFINITY;
+            continue;
+        }
+        double own =
+            fabs(ordered(pt, got, 2 * e + (size_t)k) - ordered(pt, exp, 2 * e + (size_t)k));
+        double norm = fabs(g[k] - x[k]) / spacing(pt == ACCEL_F32, big);
+        if (own > tol && norm > worst)
+            worst = norm;
+    }
+    return worst;
+}
+
+/* compare() of a complex output: complex_ulps per element against the
+ * kernel's tolerance_ulp. */
+static void compare_complex(const kjob *j, uint32_t i, const void *got, const void *exp, char *what,
+                            size_t cap)
+{
+    const accel_kernel_arg_desc *a = &j->L.args[i];
+    uint32_t pt = a->dtype == ACCEL_C64 ? ACCEL_F32 : ACCEL_F64;
+    unsigned tol = j->L.k->tolerance_ulp;
+    size_t bad = 0, first = 0;
+    double worst = 0;
+    for (size_t e = 0; e < a->count; e++) {
+        double u = complex_ulps(pt, got, exp, e, tol);
+        if (u > tol && !bad++)
+            first = e, worst = u;
+    }
+    what[0] = '\0';
+    if (!bad)
+        return;
+    snprintf(what, cap,
+             "output %s element %zu: got (%.17g, %.17g), expected (%.17g, %.17g) (%g ulp of the "
+             "larger part > bound %u); %zu of %zu elements bad",
+             j->L.k->params[i].name, first, as_double(pt, got, 2 * first),
+             as_double(pt, got, 2 * first + 1), as_double(pt, exp, 2 * first),
+             as_double(pt, exp, 2 * first + 1), worst, tol, bad, a->count);
+}
+
 /* "" when got matches expected, else what differs. */
 static void compare(const kjob *j, uint32_t i, const void *got, const void *exp, char *what,
                     size_t cap)
 {
     const accel_kernel_arg_desc *a = &j->L.args[i];
     uint32_t dt = a->dtype;
+    if (dt == ACCEL_C64 || dt == ACCEL_C128) {
+        compare_complex(j, i, got, exp, what, cap);
+        return;
+    }
     bool fp = dt == ACCEL_F32 || dt == ACCEL_F64 || dt == ACCEL_F16 || dt == ACCEL_BF16;
     size_t bad = 0, first = 0;
     double worst = 0;

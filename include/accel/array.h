@@ -203,7 +203,8 @@ ACCEL_API accel_status accel_array_reshape(const accel_array *x, uint32_t ndim,
     X(ISFINITE, 92, "isfinite", 1)                                                                 \
     X(CLIP, 100, "clip", 3)                                                                        \
     X(WHERE, 101, "where", 3)                                                                      \
-    X(ASTYPE, 110, "astype", 1)
+    X(ASTYPE, 110, "astype", 1)                                                                    \
+    X(CONJ, 120, "conj", 1)
 
 typedef enum accel_array_fn {
     ACCEL_ARRAY_FN_INVALID = 0,
@@ -222,13 +223,19 @@ typedef struct accel_array_fn_properties {
     uint32_t kinds;   /* bit (1u << accel_dtype_kind) per kind of the promoted inputs it takes */
     uint32_t result;  /* ACCEL_ARRAY_RESULT_* */
     uint32_t tolerance_ulp; /* verify mode's bound for float results; 0: exact */
-    uint32_t reserved0;
+    /* verify mode's bound for complex results: every part within this many
+     * ulps of the larger part of the reference (0: 1); since 0.1 (was
+     * reserved0) */
+    uint32_t tolerance_ulp_complex;
     uint64_t reserved[4];
 } accel_array_fn_properties;
 
 #define ACCEL_ARRAY_RESULT_PROMOTED 1u /* the inputs' promoted dtype (accel_result_type) */
 #define ACCEL_ARRAY_RESULT_BOOL 2u     /* bool (comparisons, logical, isnan, ...) */
 #define ACCEL_ARRAY_RESULT_OUT 3u      /* out's dtype (astype) */
+/* the promoted dtype, but a complex one gives its real dtype (abs:
+ * complex64 -> float32, complex128 -> float64) */
+#define ACCEL_ARRAY_RESULT_REAL 4u
 
 /* The table's row of fn, or NULL for an unknown fn. Thread-safe. */
 ACCEL_API const accel_array_fn_properties *accel_array_fn_info(accel_array_fn fn);
@@ -244,6 +251,20 @@ ACCEL_API const accel_array_fn_properties *accel_array_fn_info(accel_array_fn fn
  * float16 and bfloat16 compute in float32 and round to nearest even on
  * store; NaN propagates through maximum/minimum and clip (IEEE 754-2019
  * maximum, -0 < +0); round is half to even; sign(+-0) is that zero.
+ * Complex dtypes (complex64, complex128; a real operand converts with
+ * imaginary part 0) compute in a struct of two floats or doubles: add,
+ * subtract, multiply ((ac - bd) + (ad + bc)i), divide (Smith's algorithm,
+ * as NumPy), negative, positive, square, pow (exp(x2 log x1); x2 = 0 gives
+ * 1), abs (the real dtype of the precision: hypot), sign (z/|z|, 0 for 0),
+ * round (each part), conj, equal, not_equal, isnan, isinf, isfinite (the
+ * Array API's definitions), exp, expm1, log, log1p, log2, log10, sqrt,
+ * sin, cos, tan, sinh, cosh, tanh, asin, acos, atan, asinh, acosh, atanh
+ * with the branch cuts and special values of C11 Annex G, which the Array
+ * API 2023.12 lists (core/arrays/complex.c names each algorithm's
+ * source). The functions the standard does not define for complex (the
+ * orderings, maximum, minimum, floor, ceil, trunc, the bitwise ones,
+ * floor_divide, remainder, copysign, hypot, atan2, logaddexp, nextafter,
+ * clip) refuse them with ACCEL_ERROR_DTYPE_MISMATCH naming the dtype.
  * Errors (all before anything is enqueued, out untouched):
  * ACCEL_ERROR_INVALID_HANDLE (q, a buffer), ACCEL_ERROR_INVALID_ARGUMENT
  * (fn unknown or of another arity, a NULL view, out overlapping x other than
@@ -288,9 +309,11 @@ ACCEL_API accel_status accel_array_where(accel_queue *q, const accel_array *cond
  * copy. Conversions: to bool, x != 0; between integers, modulo 2^bits (C's
  * and NumPy's wrap); float to integer, truncation toward zero, saturated at
  * the integer's range, NaN to 0 (defined everywhere, as CUDA's cvt.rzi.sat;
- * NumPy leaves these undefined); to float16/bfloat16, round to nearest even.
- * Complex dtypes are not taken yet (ACCEL_ERROR_UNSUPPORTED).
- * Errors as accel_array_unary. */
+ * NumPy leaves these undefined); to float16/bfloat16, round to nearest even;
+ * a real or bool to complex, imaginary part 0; between complex64 and
+ * complex128, each part. A complex x to a real out is
+ * ACCEL_ERROR_UNSUPPORTED (the Array API does not permit it: take real,
+ * imag or abs first). Errors as accel_array_unary. */
 ACCEL_API accel_status accel_array_astype(accel_queue *q, const accel_array *x,
                                           const accel_array *out);
 

@@ -29,15 +29,17 @@ class FnProperties(ctypes.Structure):
     """accel_array_fn_properties: one row of the elementwise table."""
     _fields_ = [("struct_size", c_u32), ("fn", c_int), ("name", ctypes.c_char_p),
                 ("arity", c_u32), ("kinds", c_u32), ("result", c_u32),
-                ("tolerance_ulp", c_u32), ("reserved0", c_u32), ("reserved", c_u64 * 4)]
+                ("tolerance_ulp", c_u32), ("tolerance_ulp_complex", c_u32),
+                ("reserved", c_u64 * 4)]
 
 
-RESULT_PROMOTED, RESULT_BOOL, RESULT_OUT = 1, 2, 3
+RESULT_PROMOTED, RESULT_BOOL, RESULT_OUT, RESULT_REAL = 1, 2, 3, 4
 KIND_BOOL, KIND_INT, KIND_UINT, KIND_FLOAT, KIND_COMPLEX = 1, 2, 3, 4, 5
 
 # accel_dtype codes of the dtypes the namespace has (ACCEL_DTYPE_LIST).
-# complex64/128 arrays are stored and moved; of the computing functions the
-# FFTs take them (accel_array_fft, ...), the others compose from their parts.
+# complex64/128 arrays are stored, moved and computed on by the elementwise
+# functions (the table's complex column) and the FFTs; the reductions and
+# the rest compose from their parts.
 CODES = {np.dtype(np.bool_): 8, np.dtype(np.int8): 9, np.dtype(np.int16): 10,
          np.dtype(np.int32): 5, np.dtype(np.int64): 6, np.dtype(np.uint8): 7,
          np.dtype(np.uint16): 11, np.dtype(np.uint32): 12, np.dtype(np.uint64): 13,

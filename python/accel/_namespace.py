@@ -127,8 +127,6 @@ def copyto(dst: Array, src: Any) -> None:
     (a ValueError) when src does not broadcast to dst."""
     _writable(dst, "copyto")
     s = _as_operand(src, dst, "copyto")
-    if s.dtype != dst.dtype and dst.dtype.kind == "c":
-        s = astype(s, dst.dtype)   # to complex: through the parts
     if s.dtype != dst.dtype:
         s = _broadcast_view(s, dst.shape)
         _check(C.astype(_q(s, dst), s._cv(), dst._cv()))
@@ -491,9 +489,9 @@ def iinfo(type: Any, /) -> Any:
 
 
 def astype(x: Array, dtype: Any, /, *, copy: _b.bool = True, device: Any = None) -> Array:
-    """x converted to dtype on its device (accel_array_astype; to a complex
-    dtype through its real and imaginary parts as float views). Raises
-    UnsupportedError from complex to a real dtype."""
+    """x converted to dtype on its device (accel_array_astype; a real x to
+    a complex dtype gets imaginary parts 0). Raises UnsupportedError from
+    complex to a real dtype."""
     dt = _dtype(dtype, "astype")
     if device is not None:
         x = x.to_device(device)
@@ -501,13 +499,6 @@ def astype(x: Array, dtype: Any, /, *, copy: _b.bool = True, device: Any = None)
         return _copy_of(x) if copy else x
     out = _new(x.shape, dt, x.device)
     if out.size == 0:
-        return out
-    if dt.kind == "c":  # to complex: the parts as float views of out
-        if x.dtype.kind == "c":
-            _check(C.astype(_q(x, out), _pairs(x)._cv(), _pairs(out)._cv()))
-        else:
-            _check(C.astype(_q(x, out), x._cv(), _pairs(out, 0)._cv()))
-            fill(_pairs(out, 1), 0)
         return out
     _check(C.astype(_q(x, out), x._cv(), out._cv()))
     return out
@@ -565,6 +556,8 @@ def _result_dtype(fn: str, *dts: np.dtype) -> np.dtype:
     r = dts[0]
     for d in dts[1:]:
         r = _promote(r, d)
+    if res == C.RESULT_REAL and r.kind == "c":   # abs: complex64 -> float32
+        return float32 if r == complex64 else float64
     return r
 
 
@@ -617,8 +610,6 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
         raise L.error("ACCEL_ERROR_DEVICE_MISMATCH",
                       f"accel.{fn}: arrays on {x1.device.name} and {x2.device.name}")
     shape = _bshape(x1, x2, fn=fn)
-    if (x1.dtype.kind == "c" or x2.dtype.kind == "c") and fn in _COMPLEX_BINARY:
-        return _complex_binary(fn, x1, x2, shape)
     if x1.dtype.kind == x2.dtype.kind == "b" and fn in _BOOL_SAME:
         return _binary(_BOOL_SAME[fn], x1, x2)  # max of bools is or (NumPy's bool result)
     x1, x2 = _floats(fn, x1, x2)
@@ -630,8 +621,6 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
 def _unary(fn: str, x: Array) -> Array:
     if not isinstance(x, Array):
         raise TypeError(f"accel.{fn}: x must be an array, not {type(x).__name__}")
-    if x.dtype.kind == "c" and fn in _COMPLEX_UNARY:
-        return _COMPLEX_UNARY[fn](x)
     if x.dtype.kind == "b" and fn in _BOOL_SAME:
         return astype(x, bool, copy=True)  # NumPy's: a bool is its own abs, floor, ...
     (x,) = _floats(fn, x)
@@ -640,69 +629,13 @@ def _unary(fn: str, x: Array) -> Array:
     return out
 
 
-# Complex arithmetic the C functions lack, composed on the device from the
-# real and imaginary parts (float views of the complex buffer).
-def _cparts(x: Array) -> Tuple[Array, Array]:
-    return _pairs(x, 0), _pairs(x, 1)
-
-
 def _complex_of(re: Array, im: Array) -> Array:
+    """The complex array re + im*j (re and im of one float dtype and shape)."""
     dt = complex64 if re.dtype == float32 else complex128
     out = _new(re.shape, dt, re.device)
     copyto(_pairs(out, 0), re)
     copyto(_pairs(out, 1), im)
     return out
-
-
-def _complex_neg(x: Array) -> Array:
-    re, im = _cparts(x)
-    return _complex_of(negative(re), negative(im))
-
-
-_COMPLEX_UNARY = {
-    "isnan": lambda x: logical_or(isnan(_pairs(x, 0)), isnan(_pairs(x, 1))),
-    "isinf": lambda x: logical_or(isinf(_pairs(x, 0)), isinf(_pairs(x, 1))),
-    "isfinite": lambda x: logical_and(isfinite(_pairs(x, 0)), isfinite(_pairs(x, 1))),
-    "abs": lambda x: hypot(_pairs(x, 0), _pairs(x, 1)),
-    "negative": _complex_neg,
-    "positive": lambda x: _copy_of(x),
-    "square": lambda x: _complex_binary("multiply", x, x, x.shape),
-    "sign": lambda x: _complex_sign(x),
-}
-
-
-def _complex_sign(x: Array) -> Array:
-    """z / |z|, and 0 where z is 0 (the standard's sign of a complex)."""
-    re, im = _cparts(x)
-    m = hypot(re, im)
-    d = where(equal(m, 0), ones_like(m), m)
-    z = equal(m, 0)
-    return _complex_of(where(z, 0.0, divide(re, d)), where(z, 0.0, divide(im, d)))
-_COMPLEX_BINARY = ("equal", "not_equal", "add", "subtract", "multiply", "divide")
-
-
-def _complex_binary(fn: str, x1: Array, x2: Array, shape: Tuple[int, ...]) -> Array:
-    """fn of complex operands (both made the promoted complex dtype), from
-    their parts: equal/not_equal part by part, add/subtract part by part,
-    multiply as (a+bi)(c+di) = (ac-bd) + (ad+bc)i, divide by the textbook
-    formula (no scaling: |c|, |d| above sqrt of the dtype's max overflow,
-    where NumPy's Smith's algorithm does not)."""
-    dt = _promote(x1.dtype, x2.dtype)
-    a, b = _cparts(astype(x1, dt, copy=False))
-    c, d = _cparts(astype(x2, dt, copy=False))
-    if fn == "equal":
-        return logical_and(equal(a, c), equal(b, d))
-    if fn == "not_equal":
-        return logical_or(not_equal(a, c), not_equal(b, d))
-    if fn in ("add", "subtract"):
-        f = add if fn == "add" else subtract
-        return _complex_of(f(a, c), f(b, d))
-    if fn == "divide":   # (ac + bd)/(c^2 + d^2) + (bc - ad)/(c^2 + d^2) i, unscaled
-        den = add(multiply(c, c), multiply(d, d))
-        return _complex_of(divide(add(multiply(a, c), multiply(b, d)), den),
-                           divide(subtract(multiply(b, c), multiply(a, d)), den))
-    return _complex_of(subtract(multiply(a, c), multiply(b, d)),
-                       add(multiply(a, d), multiply(b, c)))
 
 
 def _elementwise() -> dict:
@@ -823,16 +756,9 @@ def imag(x: Array, /) -> Array:
 
 
 def conj(x: Array, /) -> Array:
-    """The complex conjugate: the real parts copied, the imaginary negated;
-    of a real array, a copy of it (the standard takes any numeric dtype)."""
-    if isinstance(x, Array) and x._dtype.kind in "biuf":
-        return _copy_of(x)
-    re, im = _parts("conj", x)
-    out = empty_like(x)
-    ore, oim = _pairs(out, 0), _pairs(out, 1)
-    _check(C.copy(_q(x, out), re._cv(), ore._cv()))
-    _check(C.unary(_q(x, out), C.FUNCTIONS["negative"][0], im._cv(), oim._cv()))
-    return out
+    """The complex conjugate (accel_array_unary ACCEL_ARRAY_CONJ); of a real
+    array, a copy of it (the standard takes any numeric dtype)."""
+    return _unary("conj", x)
 
 
 # ---------------------------------------------------------------- indexing

@@ -377,3 +377,84 @@ def median(a: Any, axis: Optional[int] = None, out: Any = None, overwrite_input:
         ns.copyto(out, r)
         return out
     return r
+
+
+def _einsum_parse(subscripts: str, ops: Sequence[Array]) -> tuple:
+    """(the input index strings, the output one) of an einsum spec, NumPy's
+    implicit output (the indices seen once, sorted) when there is no '->'."""
+    spec = subscripts.replace(" ", "")
+    if "." in spec:
+        raise NotImplementedError("accel.einsum: '...' (broadcast dimensions) is not there yet")
+    lhs, arrow, out = spec.partition("->")
+    ins = lhs.split(",")
+    if len(ins) != len(ops):
+        raise ValueError(f"accel.einsum: {len(ins)} operand subscripts for {len(ops)} operands")
+    for s, a in zip(ins, ops):
+        if not s.isalpha() and s:
+            raise ValueError(f"accel.einsum: subscripts {s!r} must be letters")
+        if len(s) != a.ndim:
+            raise ValueError(f"accel.einsum: subscripts {s!r} for a {a.ndim}-d operand")
+    if not arrow:
+        seen = "".join(ins)
+        out = "".join(sorted(c for c in set(seen) if seen.count(c) == 1))
+    if len(set(out)) != len(out) or any(c not in "".join(ins) for c in out):
+        raise ValueError(f"accel.einsum: output subscripts {out!r}")
+    return ins, out
+
+
+def _einsum_one(a: Array, s: str, keep: str) -> tuple:
+    """a with repeated indices of s taken on their diagonal and the indices
+    not in keep summed: (the array, its index string)."""
+    from . import linalg
+    while len(set(s)) != len(s):
+        c = next(c for c in s if s.count(c) > 1)
+        i, j = s.index(c), s.index(c, s.index(c) + 1)
+        a = linalg.diagonal(ns.moveaxis(a, (i, j), (-2, -1)))
+        s = "".join(x for k, x in enumerate(s) if k not in (i, j)) + c
+    gone = tuple(k for k, c in enumerate(s) if c not in keep)
+    if gone:
+        a = ns.sum(a, axis=gone, dtype=a.dtype)
+        s = "".join(c for c in s if c in keep)
+    return a, s
+
+
+def _einsum_pair(a: Array, sa: str, b: Array, sb: str, keep: str) -> tuple:
+    """a and b contracted over their shared indices not in keep: batch
+    (shared, kept), free and summed indices moved into place, one matmul."""
+    batch = [c for c in sa if c in sb and c in keep]
+    summed = [c for c in sa if c in sb and c not in keep]
+    fa = [c for c in sa if c not in sb]
+    fb = [c for c in sb if c not in sa]
+    size = {c: n for s, x in ((sa, a), (sb, b)) for c, n in zip(s, x.shape)}
+    for c in batch + summed:
+        if a.shape[sa.index(c)] != b.shape[sb.index(c)]:
+            raise ValueError(f"accel.einsum: index {c!r} has sizes {a.shape[sa.index(c)]} and "
+                             f"{b.shape[sb.index(c)]}")
+    pa = ns.permute_dims(a, tuple(sa.index(c) for c in batch + fa + summed))
+    pb = ns.permute_dims(b, tuple(sb.index(c) for c in batch + summed + fb))
+    nb = [size[c] for c in batch]
+    m, k, n = (int(np.prod([size[c] for c in g], dtype=np.int64)) for g in (fa, summed, fb))
+    r = ns.matmul(ns.reshape(pa, tuple(nb) + (m, k)), ns.reshape(pb, tuple(nb) + (k, n)))
+    return ns.reshape(r, tuple(nb) + tuple(size[c] for c in fa + fb)), "".join(batch + fa + fb)
+
+
+def einsum(subscripts: str, *operands: Any, dtype: Any = None) -> Array:
+    """NumPy's einsum for explicit and implicit subscripts (no '...'):
+    repeated indices of one operand take its diagonal, indices in no later
+    operand nor the output are summed, each pair of operands contracts by
+    one (batched) matmul (left to right), the result is permuted to the
+    output's order. Raises ValueError for mismatched subscripts or sizes,
+    NotImplementedError for '...'."""
+    ops = [_arr(a, "einsum") for a in operands]
+    if not ops:
+        raise ValueError("accel.einsum: needs at least one operand")
+    if dtype is not None:
+        ops = [ns.astype(a, dtype) for a in ops]
+    ins, out = _einsum_parse(subscripts, ops)
+    later = [out + "".join(ins[i + 1:]) for i in range(len(ins))]
+    a, s = _einsum_one(ops[0], ins[0], later[0])
+    for i in range(1, len(ops)):
+        b, sb = _einsum_one(ops[i], ins[i], later[i] + s)
+        a, s = _einsum_pair(a, s, b, sb, later[i])
+        a, s = _einsum_one(a, s, later[i])
+    return ns.permute_dims(a, tuple(s.index(c) for c in out)) if s != out else a

@@ -296,3 +296,36 @@ def test_fft2_family_matches_numpy():
                                np.fft.irfft2(r, s=(4, 6)), rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(cp.fft.fft2(x, axes=(0, 2)).get(), np.fft.fft2(a, axes=(0, 2)),
                                rtol=1e-10, atol=1e-12)
+
+
+EINSUM = [("ij,jk->ik", (3, 4), (4, 5)), ("ij,jk", (3, 4), (4, 5)), ("ij->ji", (3, 4)),
+          ("ij->", (3, 4)), ("ii->", (4, 4)), ("ii->i", (4, 4)), ("ij,j->i", (3, 4), (4,)),
+          ("i,i->", (4,), (4,)), ("i,j->ij", (4,), (3,)), ("bij,bjk->bik", (2, 3, 4), (2, 4, 5)),
+          ("ij,jk,kl->il", (3, 4), (4, 5), (5, 2)), ("ijk->kji", (2, 3, 4)),
+          ("bij,bjk->ik", (2, 3, 4), (2, 4, 5)), ("ij,ij->ij", (3, 4), (3, 4)),
+          ("ij,kj->ik", (3, 4), (5, 4)), ("ij,jk->ik", (3, 0), (0, 2)), ("iij->j", (3, 3, 2))]
+
+
+@pytest.mark.parametrize("spec", EINSUM, ids=[e[0] for e in EINSUM])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_einsum_matches_numpy(spec, dtype):
+    rng = np.random.default_rng(8)
+    ops = [(rng.standard_normal(shape) * 4).astype(dtype) for shape in spec[1:]]
+    got = cp.einsum(spec[0], *[cp.asarray(o) for o in ops])
+    want = np.einsum(spec[0], *ops)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=1e-5 if dtype == np.float32 else 1e-12)
+
+
+def test_einsum_bad_input():
+    a = cp.ones((2, 3))
+    with pytest.raises(ValueError, match="2 operand subscripts for 1"):
+        cp.einsum("ij,jk", a)
+    with pytest.raises(ValueError, match="for a 2-d operand"):
+        cp.einsum("ijk", a)
+    with pytest.raises(ValueError, match="sizes 3 and 2"):
+        cp.einsum("ij,jk", a, a)
+    with pytest.raises(ValueError, match="output subscripts"):
+        cp.einsum("ij->ik", a)
+    with pytest.raises(NotImplementedError, match=r"'\.\.\.'"):
+        cp.einsum("...i->i", a)

@@ -6,7 +6,8 @@ allclose, and the joining, splitting, diagonal, difference, counting and
 cleaning functions a CuPy program reaches for (concatenate, hstack, vstack,
 split, array_split, copy, ascontiguousarray, array_equal, identity, diag,
 trace, outer, diff, count_nonzero, argwhere, nan_to_num, nansum, around,
-logspace, argpartition, cross, median, quantile, percentile). Each
+logspace, argpartition, cross, median, quantile, percentile, einsum, bincount,
+histogram). Each
 follows NumPy's signature and result."""
 from __future__ import annotations
 
@@ -458,3 +459,70 @@ def einsum(subscripts: str, *operands: Any, dtype: Any = None) -> Array:
         a, s = _einsum_pair(a, s, b, sb, later[i])
         a, s = _einsum_one(a, s, later[i])
     return ns.permute_dims(a, tuple(s.index(c) for c in out)) if s != out else a
+
+
+def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
+    """The count (or weight sum) of each value 0..max(x) of the 1-D
+    non-negative integer x, at least minlength long, as NumPy's bincount:
+    x sorted once, the bounds of each value's run by two searchsorted calls,
+    weights summed by a cumulative sum between them (float64). Raises
+    ValueError for a negative value, a non-1-D x or weights of another
+    shape, TypeError for non-integers."""
+    from ._sets import searchsorted
+    a = _arr(x, "bincount")
+    if a.ndim != 1:
+        raise ValueError(f"accel.bincount: x is {a.ndim}-d (1-d)")
+    if a.dtype.kind not in "biu":
+        raise TypeError(f"accel.bincount: x must be integers, not {a.dtype}")
+    if minlength < 0:
+        raise ValueError(f"accel.bincount: minlength {minlength} < 0")
+    a = ns.astype(a, np.int64)
+    if a.size and int(ns.min(a)) < 0:
+        raise ValueError("accel.bincount: x has a negative value")
+    size = _b.max(int(ns.max(a)) + 1 if a.size else 0, operator.index(minlength))
+    values = ns.arange(size, dtype=np.int64, device=a.device)
+    order = ns.argsort(a, stable=True)
+    s = ns.take(a, order)
+    lo, hi = searchsorted(s, values, side="left"), searchsorted(s, values, side="right")
+    if weights is None:
+        return ns.subtract(hi, lo)
+    w = ns.astype(_arr(weights, "bincount"), np.float64)
+    if w.shape != a.shape:
+        raise ValueError(f"accel.bincount: weights {w.shape} is not x's shape {a.shape}")
+    c = ns.cumulative_sum(ns.take(w, order), include_initial=True)
+    return ns.subtract(ns.take(c, hi), ns.take(c, lo))
+
+
+def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,
+              density: bool = False) -> tuple:
+    """(counts, bin_edges) of the flattened a, as NumPy's histogram: bins
+    an int (equal bins over range, default a's min and max) or the edges;
+    each bin half-open but the last closed; values outside are not counted.
+    Bin indices by searchsorted on the edges, counts by bincount."""
+    from ._sets import searchsorted
+    x = ns.reshape(_arr(a, "histogram"), (-1,))
+    if isinstance(bins, (int, np.integer)):
+        if bins < 1:
+            raise ValueError(f"accel.histogram: bins {bins} must be at least 1")
+        lo, hi = ((float(ns.min(x)), float(ns.max(x))) if range is None and x.size
+                  else (0.0, 1.0) if range is None else (float(range[0]), float(range[1])))
+        if lo > hi:
+            raise ValueError(f"accel.histogram: range ({lo}, {hi}): max must be larger than min")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = ns.linspace(lo, hi, int(bins) + 1, dtype=np.float64, device=x.device)
+    else:
+        edges = ns.astype(_arr(bins, "histogram"), np.float64)
+        if edges.ndim != 1 or edges.size < 2:
+            raise ValueError("accel.histogram: bins edges must be 1-D with at least 2 entries")
+    nb = edges.size - 1
+    idx = ns.subtract(searchsorted(edges, ns.astype(x, np.float64), side="right"), 1)
+    last = ns.equal(ns.astype(x, np.float64), edges[-1])
+    idx = ns.where(last, nb - 1, idx)
+    inside = ns.logical_and(ns.greater_equal(idx, 0), ns.less(idx, nb))
+    w = None if weights is None else ns.reshape(_arr(weights, "histogram"), (-1,))
+    sel = ns.where(inside, idx, nb)  # outside values counted in an extra bin, dropped
+    counts = bincount(sel, weights=w, minlength=nb + 1)[:nb]
+    if density:
+        counts = ns.divide(ns.divide(counts, ns.sum(counts)), ns.subtract(edges[1:], edges[:-1]))
+    return counts, edges

@@ -329,3 +329,35 @@ def test_einsum_bad_input():
         cp.einsum("ij->ik", a)
     with pytest.raises(NotImplementedError, match=r"'\.\.\.'"):
         cp.einsum("...i->i", a)
+
+
+def test_bincount_matches_numpy():
+    rng = np.random.default_rng(9)
+    h = rng.integers(0, 12, 500)
+    w = rng.standard_normal(500)
+    _same(cp.bincount(cp.asarray(h)), np.bincount(h))
+    _same(cp.bincount(cp.asarray(h), minlength=20), np.bincount(h, minlength=20))
+    got = cp.bincount(cp.asarray(h), weights=cp.asarray(w)).get()
+    np.testing.assert_allclose(got, np.bincount(h, weights=w), rtol=1e-12, atol=1e-12)
+    _same(cp.bincount(cp.asarray(np.zeros(0, np.int64)), minlength=3),
+          np.bincount(np.zeros(0, np.int64), minlength=3))
+    with pytest.raises(ValueError, match="negative"):
+        cp.bincount(cp.asarray([1, -1]))
+    with pytest.raises(TypeError, match="integers"):
+        cp.bincount(cp.asarray([1.0]))
+
+
+@pytest.mark.parametrize("kw", [{}, {"bins": 7}, {"bins": 5, "range": (-1.0, 1.0)},
+                                {"bins": [-3.0, -1.0, 0.0, 0.5, 3.0]}, {"density": True},
+                                {"bins": 4, "weights": True}])
+def test_histogram_matches_numpy(kw):
+    rng = np.random.default_rng(10)
+    h = np.concatenate([rng.standard_normal(1000), [1.0, -1.0, 0.5]])
+    args = dict(kw)
+    if args.pop("weights", None):
+        args["weights"] = np.abs(h)
+    got_c, got_e = cp.histogram(cp.asarray(h), **{k: (cp.asarray(v) if k == "weights" else v)
+                                                  for k, v in args.items()})
+    want_c, want_e = np.histogram(h, **args)
+    np.testing.assert_allclose(got_e.get(), want_e, rtol=1e-15)
+    np.testing.assert_allclose(got_c.get(), want_c, rtol=1e-12)

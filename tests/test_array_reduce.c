@@ -310,3 +310,103 @@ Test(array_reduce, empty_and_bad_input)
     accel_queue_release(q);
     accel_runtime_close(rt);
 }
+
+/* complex64 and complex128: sum, prod, mean, any, all over one axis of a
+ * (3, 4) array and over both, against a plain double-complex loop in the
+ * kernel's order (row-major over the reduced axes, double accumulators,
+ * the schoolbook product); min, max, argmin and argmax are refused (complex
+ * numbers are not ordered). */
+static void complex_case(env *e, accel_dtype dt)
+{
+    const bool single = dt == ACCEL_C64;
+    double re[12], im[12];
+    tu_rng r = tu_rng_make(dt == ACCEL_C64 ? 5 : 6);
+    for (int i = 0; i < 12; i++) {
+        re[i] = i == 5 ? 0 : tu_rng_range(&r, -2.0, 2.0);
+        im[i] = i == 5 ? 0 : tu_rng_range(&r, -2.0, 2.0);
+        if (single)
+            re[i] = (float)re[i], im[i] = (float)im[i];
+    }
+    float hf[24];
+    double hd[24];
+    for (int i = 0; i < 12; i++)
+        hf[2 * i] = (float)re[i], hf[2 * i + 1] = (float)im[i], hd[2 * i] = re[i],
+               hd[2 * i + 1] = im[i];
+    size_t es = single ? 8 : 16;
+    accel_buffer *bx = upload(e, single ? (const void *)hf : (const void *)hd, 12 * es);
+    accel_buffer *bo = upload(e, NULL, 4 * es);
+    const int64_t s34[] = {3, 4}, s4[] = {4};
+    accel_array x, out, ob;
+    tu_ok(accel_array_init(&x, bx, dt, 2, s34));
+    tu_ok(accel_array_init(&out, bo, dt, 1, s4));
+    tu_ok(accel_array_init(&ob, bo, ACCEL_BOOL, 1, s4));
+    const accel_array_reduce_fn fns[] = {ACCEL_ARRAY_REDUCE_SUM, ACCEL_ARRAY_REDUCE_PROD,
+                                         ACCEL_ARRAY_REDUCE_MEAN, ACCEL_ARRAY_REDUCE_ANY,
+                                         ACCEL_ARRAY_REDUCE_ALL};
+    for (size_t f = 0; f < 5; f++) {
+        bool truth = f >= 3;
+        tu_ok(accel_array_reduce(e->q, fns[f], &x, 1u, 0, truth ? &ob : &out)); /* over axis 0 */
+        double got[8];
+        unsigned char gb[4];
+        if (truth) {
+            tu_ok(accel_queue_read_blocking(e->q, bo, 0, gb, 4));
+        } else if (single) {
+            float g[8];
+            tu_ok(accel_queue_read_blocking(e->q, bo, 0, g, sizeof g));
+            for (int i = 0; i < 8; i++)
+                got[i] = g[i];
+        } else {
+            tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, sizeof got));
+        }
+        for (int c = 0; c < 4; c++) {
+            double ar = f == 1 ? 1 : 0, ai = 0;
+            int any = 0, all = 1;
+            for (int i = 0; i < 3; i++) {
+                double br = re[4 * i + c], bi = im[4 * i + c];
+                any |= br != 0 || bi != 0;
+                all &= br != 0 || bi != 0;
+                if (f == 1) {
+                    double t = ar * br - ai * bi;
+                    ai = ar * bi + ai * br, ar = t;
+                } else {
+                    ar += br, ai += bi;
+                }
+            }
+            if (f == 2)
+                ar /= 3, ai /= 3;
+            if (truth) {
+                cr_assert_eq(gb[c], f == 3 ? any : all, "%s col %d",
+                             accel_array_reduce_name(fns[f]), c);
+                continue;
+            }
+            double wr = single ? (float)ar : ar, wi = single ? (float)ai : ai;
+            cr_assert(got[2 * c] == wr && got[2 * c + 1] == wi,
+                      "%s %s col %d: (%.17g, %.17g) want (%.17g, %.17g)",
+                      accel_array_reduce_name(fns[f]), accel_dtype_name(dt), c, got[2 * c],
+                      got[2 * c + 1], wr, wi);
+        }
+    }
+    const accel_array_reduce_fn ordered[] = {ACCEL_ARRAY_REDUCE_MIN, ACCEL_ARRAY_REDUCE_MAX,
+                                             ACCEL_ARRAY_REDUCE_ARGMIN, ACCEL_ARRAY_REDUCE_ARGMAX};
+    for (size_t f = 0; f < 4; f++) {
+        tu_assert_status(accel_array_reduce(e->q, ordered[f], &x, 1u, 0, &out),
+                         ACCEL_ERROR_DTYPE_MISMATCH, "not ordered");
+        cr_assert(strstr(accel_last_error(), "does not take"), "%s", accel_last_error());
+    }
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+}
+
+Test(array_reduce, complex_sum_prod_mean_any_all)
+{
+    accel_runtime *rt = open_rt();
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    env e = {dev, q};
+    complex_case(&e, ACCEL_C64);
+    complex_case(&e, ACCEL_C128);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}

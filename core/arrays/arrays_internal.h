@@ -206,6 +206,11 @@ accel_status accel__array_kernel(accel_runtime *rt, const char *entry, accel__as
 accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
                                 const accel_array *const *a, const char *const *names,
                                 accel__extent *ext, accel_runtime **rt);
+/* The same checks, complex views allowed (the functions that compute on
+ * them: the elementwise table's complex column, the complex reductions). */
+accel_status accel__array_views_any(const char *fn, accel_queue *q, uint32_t n,
+                                    const accel_array *const *a, const char *const *names,
+                                    accel__extent *ext, accel_runtime **rt);
 /* At accel_runtime_close (base/runtime.c), before accel__kernels_close:
  * forget the kernels (that call releases them) and free the cache. */
 void accel__arrays_close(accel_runtime *rt);

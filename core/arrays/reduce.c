@@ -175,56 +175,119 @@ static void signature(accel__sbuf *b, const rspec *s, const char *entry)
     accel__sbuf_put(b, ") {\n");
 }
 
+static bool is_complex(accel_dtype dt)
+{
+    return accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_COMPLEX;
+}
+
+/* An array pointer's element type: a complex dtype's part type (its
+ * elements are (re, im) pairs, element e at parts 2e and 2e + 1). */
+static const char *ptr_ctype(accel_dtype dt)
+{
+    return dt == ACCEL_C64 ? "float" : dt == ACCEL_C128 ? "double" : accel__array_ctype(dt);
+}
+
+/* The kernel up to the fold: x and y, the grid-stride loop over output
+ * elements and the kept axes' offsets accel_ox, accel_oy. */
+static void head(accel__sbuf *b, const rspec *s, const char *entry)
+{
+    if (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16 || s->yt == ACCEL_F16 || s->yt == ACCEL_BF16)
+        accel__sbuf_put(b, "%s", accel__kernel_prelude_16bit());
+    accel__sbuf_put(b, "%s", accel__array_helpers);
+    signature(b, s, entry);
+    const char *xc = ptr_ctype(s->xt), *yc = ptr_ctype(s->yt);
+    accel__sbuf_put(b,
+                    "  const %s *const accel_x = (const %s *)accel_p0 + %saccel_b0;\n"
+                    "  %s *const accel_y = (%s *)accel_p1 + %saccel_b1;\n"
+                    "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
+                    "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
+                    "accel_i < accel_n; accel_i += accel_step) {\n"
+                    "    long long accel_r = accel_i, accel_ox = 0, accel_oy = 0;\n",
+                    xc, xc, is_complex(s->xt) ? "2 * " : "", yc, yc,
+                    is_complex(s->yt) ? "2 * " : "");
+    for (uint32_t d = s->nk; d-- > 1;)
+        accel__sbuf_put(
+            b,
+            "    { const long long accel_c = accel_r %% accel_ks%u; accel_r /= accel_ks%u; "
+            "accel_ox += accel_c * accel_kx%u; accel_oy += accel_c * accel_ko%u; }\n",
+            d, d, d, d);
+    if (s->nk)
+        accel__sbuf_put(b,
+                        "    accel_ox += accel_r * accel_kx0; accel_oy += accel_r * accel_ko0;\n");
+}
+
+/* A complex x: sum, prod and mean fold (re, im) in double (prod: the
+ * schoolbook product, as NumPy's); any and all test re != 0 || im != 0. */
+static void complex_body(accel__sbuf *b, const rspec *s)
+{
+    bool prod = s->fn == ACCEL_ARRAY_REDUCE_PROD, all = s->fn == ACCEL_ARRAY_REDUCE_ALL;
+    bool truth = all || s->fn == ACCEL_ARRAY_REDUCE_ANY;
+    accel__sbuf_put(b, "    double accel_re = %s, accel_im = 0;\n", prod || all ? "1" : "0");
+    accel__sbuf_put(b, "    for (long long accel_j = 0; accel_j < accel_m; accel_j++) {\n");
+    reduced_offset(b, s);
+    accel__sbuf_put(b, "      const double ar = (double)accel_x[2 * accel_e], "
+                       "ai = (double)accel_x[2 * accel_e + 1];\n");
+    if (truth)
+        accel__sbuf_put(b, "      accel_re = accel_re %s (ar != 0 || ai != 0);\n",
+                        all ? "&&" : "||");
+    else if (prod)
+        accel__sbuf_put(b, "      { const double t = accel_re * ar - accel_im * ai; "
+                           "accel_im = accel_re * ai + accel_im * ar; accel_re = t; }\n");
+    else
+        accel__sbuf_put(b, "      accel_re += ar; accel_im += ai;\n");
+    accel__sbuf_put(b, "    }\n");
+    if (truth) {
+        accel__sbuf_put(b, "    accel_y[accel_oy] = (unsigned char)(accel_re != 0);\n");
+        return;
+    }
+    if (s->fn == ACCEL_ARRAY_REDUCE_MEAN)
+        accel__sbuf_put(b, "    accel_re /= (double)accel_m; accel_im /= (double)accel_m;\n");
+    const char *t = ptr_ctype(s->yt);
+    accel__sbuf_put(b,
+                    "    accel_y[2 * accel_oy] = (%s)accel_re; "
+                    "accel_y[2 * accel_oy + 1] = (%s)accel_im;\n",
+                    t, t);
+}
+
+/* A real x: the accumulator from the identity (or the first element),
+ * each element folded in row-major order of the reduced axes, stored. */
+static void real_body(accel__sbuf *b, const rspec *s)
+{
+    const char *ident =
+        s->fn == ACCEL_ARRAY_REDUCE_PROD || s->fn == ACCEL_ARRAY_REDUCE_ALL ? "1" : "0";
+    bool first = from_first(s->fn);
+    accel__sbuf_put(
+        b, "    %s accel_acc = %s;\n    long long accel_best = 0;\n    (void)accel_best;\n",
+        acc_type(s), first ? "0" : ident);
+    if (first) {
+        accel__sbuf_put(b, "    { const long long accel_j = 0;\n");
+        reduced_offset(b, s);
+        accel__sbuf_put(b, "      accel_acc = ");
+        load(b, s, "accel_e");
+        accel__sbuf_put(b, "; }\n");
+    }
+    accel__sbuf_put(b, "    for (long long accel_j = %d; accel_j < accel_m; accel_j++) {\n",
+                    first ? 1 : 0);
+    reduced_offset(b, s);
+    accel__sbuf_put(b, "      const %s a = ", acc_type(s));
+    load(b, s, "accel_e");
+    accel__sbuf_put(b, ";\n");
+    fold(b, s);
+    accel__sbuf_put(b, "    }\n");
+    store(b, s);
+}
+
 static char *reduce_source(const void *ctx)
 {
     const rspec *s = ctx;
     char entry[ACCEL__ANAME_MAX];
     entry_of(s, entry);
     accel__sbuf b = {NULL, 0, 0, false};
-    if (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16 || s->yt == ACCEL_F16 || s->yt == ACCEL_BF16)
-        accel__sbuf_put(&b, "%s", accel__kernel_prelude_16bit());
-    accel__sbuf_put(&b, "%s", accel__array_helpers);
-    signature(&b, s, entry);
-    accel__sbuf_put(&b,
-                    "  const %s *const accel_x = (const %s *)accel_p0 + accel_b0;\n"
-                    "  %s *const accel_y = (%s *)accel_p1 + accel_b1;\n"
-                    "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
-                    "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
-                    "accel_i < accel_n; accel_i += accel_step) {\n"
-                    "    long long accel_r = accel_i, accel_ox = 0, accel_oy = 0;\n",
-                    accel__array_ctype(s->xt), accel__array_ctype(s->xt), accel__array_ctype(s->yt),
-                    accel__array_ctype(s->yt));
-    for (uint32_t d = s->nk; d-- > 1;)
-        accel__sbuf_put(
-            &b,
-            "    { const long long accel_c = accel_r %% accel_ks%u; accel_r /= accel_ks%u; "
-            "accel_ox += accel_c * accel_kx%u; accel_oy += accel_c * accel_ko%u; }\n",
-            d, d, d, d);
-    if (s->nk)
-        accel__sbuf_put(&b,
-                        "    accel_ox += accel_r * accel_kx0; accel_oy += accel_r * accel_ko0;\n");
-    const char *ident =
-        s->fn == ACCEL_ARRAY_REDUCE_PROD || s->fn == ACCEL_ARRAY_REDUCE_ALL ? "1" : "0";
-    accel__sbuf_put(
-        &b, "    %s accel_acc = %s;\n    long long accel_best = 0;\n    (void)accel_best;\n",
-        acc_type(s), from_first(s->fn) ? "0" : ident);
-    bool first = from_first(s->fn);
-    if (first) {
-        accel__sbuf_put(&b, "    { const long long accel_j = 0;\n");
-        reduced_offset(&b, s);
-        accel__sbuf_put(&b, "      accel_acc = ");
-        load(&b, s, "accel_e");
-        accel__sbuf_put(&b, "; }\n");
-    }
-    accel__sbuf_put(&b, "    for (long long accel_j = %d; accel_j < accel_m; accel_j++) {\n",
-                    first ? 1 : 0);
-    reduced_offset(&b, s);
-    accel__sbuf_put(&b, "      const %s a = ", acc_type(s));
-    load(&b, s, "accel_e");
-    accel__sbuf_put(&b, ";\n");
-    fold(&b, s);
-    accel__sbuf_put(&b, "    }\n");
-    store(&b, s);
+    head(&b, s, entry);
+    if (is_complex(s->xt))
+        complex_body(&b, s);
+    else
+        real_body(&b, s);
     accel__sbuf_put(&b, "  }\n}\n");
     if (b.oom) {
         free(b.s);
@@ -240,20 +303,21 @@ static accel_dtype result_dtype(accel_array_reduce_fn fn, accel_dtype xt)
     switch (fn) {
     case ACCEL_ARRAY_REDUCE_SUM:
     case ACCEL_ARRAY_REDUCE_PROD:
-        return k == ACCEL_DTYPE_KIND_FLOAT  ? xt
-               : k == ACCEL_DTYPE_KIND_UINT ? ACCEL_U64
-                                            : ACCEL_I64;
+        return k == ACCEL_DTYPE_KIND_FLOAT || k == ACCEL_DTYPE_KIND_COMPLEX ? xt
+               : k == ACCEL_DTYPE_KIND_UINT                                 ? ACCEL_U64
+                                                                            : ACCEL_I64;
     case ACCEL_ARRAY_REDUCE_MEAN:
-        return k == ACCEL_DTYPE_KIND_FLOAT ? xt : ACCEL_DTYPE_INVALID;
+        return k == ACCEL_DTYPE_KIND_FLOAT || k == ACCEL_DTYPE_KIND_COMPLEX ? xt
+                                                                            : ACCEL_DTYPE_INVALID;
     case ACCEL_ARRAY_REDUCE_MIN:
-    case ACCEL_ARRAY_REDUCE_MAX:
-        return xt;
+    case ACCEL_ARRAY_REDUCE_MAX: /* complex numbers are not ordered (the standard) */
+        return k == ACCEL_DTYPE_KIND_COMPLEX ? ACCEL_DTYPE_INVALID : xt;
     case ACCEL_ARRAY_REDUCE_ANY:
     case ACCEL_ARRAY_REDUCE_ALL:
         return ACCEL_BOOL;
     case ACCEL_ARRAY_REDUCE_ARGMIN:
     case ACCEL_ARRAY_REDUCE_ARGMAX:
-        return ACCEL_I64;
+        return k == ACCEL_DTYPE_KIND_COMPLEX ? ACCEL_DTYPE_INVALID : ACCEL_I64;
     case ACCEL_ARRAY_REDUCE_INVALID:
     case ACCEL_ARRAY_REDUCE_LIMIT_:
         break;
@@ -332,7 +396,7 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
         return st;
     accel_dtype rt = result_dtype(f, x->dtype);
     if (rt == ACCEL_DTYPE_INVALID)
-        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s takes floats; x is %s", fn,
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s does not take %s", fn,
                            accel_array_reduce_name(f), accel_dtype_name(x->dtype));
     if (out->dtype != rt)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: out is %s but %s of %s gives %s", fn,
@@ -360,7 +424,7 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
     static const char *const names[2] = {"x", "out"};
     accel__extent ext[2];
     accel_runtime *rt;
-    accel_status st = accel__array_views(name, q, 2, arr, names, ext, &rt);
+    accel_status st = accel__array_views_any(name, q, 2, arr, names, ext, &rt);
     if (st == ACCEL_SUCCESS)
         st = accel__array_out_check(name, "out", out);
     if (st == ACCEL_SUCCESS)

@@ -1177,10 +1177,10 @@ def _sum_dtype(x: Array, dtype: Any) -> Tuple[Array, np.dtype]:
     """The input (cast when dtype asks for a float) and the C result dtype."""
     if dtype is not None:
         dt = _dtype(dtype, "sum")
-        if dt.kind == "f" and x.dtype != dt:
+        if dt.kind in "fc" and x.dtype != dt:
             x = astype(x, dt)
     k = x.dtype.kind
-    return x, (x.dtype if k == "f" else uint64 if k == "u" else int64)
+    return x, (x.dtype if k in "fc" else uint64 if k == "u" else int64)
 
 
 def _out(r: Array, out: Optional[Array], fn: str) -> Array:
@@ -1203,11 +1203,6 @@ def sum(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
     wrapping, as the standard says; dtype= converts. out= as CuPy's. The
     sum of no elements is 0. Raises IndexError (axis), ValueError
     (repeated axis)."""
-    if x.dtype.kind == "c" or (dtype is not None and _dtype(dtype, "sum").kind == "c"):
-        c = x if dtype is None else astype(x, dtype, copy=False)
-        r = _complex_of(sum(_pairs(c, 0), axis=axis, keepdims=keepdims),
-                        sum(_pairs(c, 1), axis=axis, keepdims=keepdims))
-        return _out(r, out, "sum")
     x2, cd = _sum_dtype(x, dtype)
     r = _reduce("sum", x2, axis, keepdims, cd)
     r = r if dtype is None or _dtype(dtype, "sum") == cd else astype(r, dtype)
@@ -1250,22 +1245,12 @@ def mean(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
 
 def any(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
     """True where any element over axis is nonzero (bool)."""
-    x = _nonzero_of(x)
     return _out(_reduce("any", x, axis, keepdims, bool), out, "any")
 
 
 def all(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
     """True where every element over axis is nonzero (bool)."""
-    x = _nonzero_of(x)
     return _out(_reduce("all", x, axis, keepdims, bool), out, "all")
-
-
-def _nonzero_of(x: Array) -> Array:
-    """A complex x as the bool array x != 0 (any part nonzero), which the
-    reductions take; other arrays as they are."""
-    if x.dtype.kind != "c":
-        return x
-    return logical_or(not_equal(_pairs(x, 0), 0), not_equal(_pairs(x, 1), 0))
 
 
 def argmax(x: Array, /, axis: Optional[int] = None, out: Any = None,
@@ -1484,7 +1469,8 @@ def nonzero(x: Array, /) -> tuple:
     (accel_array_nonzero; waits for the count)."""
     if x.ndim == 0:
         raise ValueError("accel.nonzero: a 0-d array (use x[None])")
-    x = _nonzero_of(x)
+    if x.dtype.kind == "c":
+        x = not_equal(x, 0)  # either part nonzero
     n = int(sum(astype(x, bool)))
     out = _new((x.ndim, n), int64, x.device)
     if n:

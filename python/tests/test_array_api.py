@@ -401,3 +401,24 @@ def test_bool_subtract_and_negative_raise_as_numpy():
     with pytest.raises(TypeError):
         np.subtract(np.array([True]), np.array([True]))
     np.testing.assert_array_equal((t - 1).get(), np.array([True, False]) - 1)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_reductions_match_numpy(dtype):
+    rng = np.random.default_rng(12)
+    a = (rng.standard_normal((3, 4, 5)) + 1j * rng.standard_normal((3, 4, 5))).astype(dtype)
+    a[0, 0, 0] = 0
+    a[1, :, 2] = 0
+    x = xp.asarray(a)
+    tol = 1e-5 if dtype == np.complex64 else 1e-12
+    for axis in (None, 0, (0, 2), -1):
+        for keep in (False, True):
+            for f in ("sum", "prod", "mean", "any", "all"):
+                got = getattr(xp, f)(x, axis=axis, keepdims=keep)
+                want = getattr(np, f)(a, axis=axis, keepdims=keep)
+                assert got.dtype == want.dtype and got.shape == want.shape, (f, axis)
+                np.testing.assert_allclose(np.asarray(got), want, rtol=tol)
+    np.testing.assert_allclose(np.asarray(xp.sum(x[:, ::-1, ::2], axis=1)),
+                               a[:, ::-1, ::2].sum(axis=1), rtol=tol)
+    with pytest.raises(TypeError, match="does not take"):
+        xp.max(x)

@@ -358,13 +358,17 @@ ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
  * the same float; any and all give bool; argmin and argmax give int64, the
  * row-major index within the reduced axes of the first extreme (a
  * flattened index for all axes, NumPy's index for one axis), the first NaN
- * if any. Floats: min and max propagate NaN (NumPy).
+ * if any. Floats: min and max propagate NaN (NumPy). Complex (complex64,
+ * complex128): sum, prod and mean give the same complex dtype (prod the
+ * schoolbook product (ac - bd, ad + bc), as NumPy's), any and all test
+ * either part nonzero; min, max, argmin and argmax refuse complex (numbers
+ * not ordered: ACCEL_ERROR_DTYPE_MISMATCH).
  * Order (the same on every backend, so results are bit-identical across
  * devices): each output element folds its reduced elements in row-major
  * order of the reduced axes (last fastest) from the identity (sum 0, prod 1,
  * any false, all true; min, max, argmin, argmax from the first element),
- * float sums, products and means in float64 rounded once to the output
- * dtype at the end. The error of a float sum is within tolerance.c's SUM
+ * float (and complex) sums, products and means in float64 (per part)
+ * rounded once to the output dtype at the end. The error of a float sum is within tolerance.c's SUM
  * bound (n*eps*sum|x_i| of float64, Higham, Accuracy and Stability of
  * Numerical Algorithms, 2nd ed., eq. 4.4) before that rounding. A sum or
  * prod of no elements is the identity, a mean of none NaN.
@@ -372,7 +376,8 @@ ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
  * ACCEL_ERROR_INVALID_ARGUMENT (fn unknown, an axis past x's, min, max,
  * argmin or argmax of no elements: no identity, out overlapping x),
  * ACCEL_ERROR_SHAPE_MISMATCH (out's shape), ACCEL_ERROR_DTYPE_MISMATCH (mean
- * of a non-float, out's dtype not the result's), ACCEL_ERROR_UNSUPPORTED
+ * of an integer or bool, an ordering reduction of complex, out's dtype not
+ * the result's), ACCEL_ERROR_UNSUPPORTED
  * (more than 8 kept plus reduced axes that do not merge). Asynchronous.
  * One thread per output element: a full reduction is one thread's loop
  * (correct everywhere, slow on a GPU; the chunked order of kernel.h's

@@ -1443,10 +1443,42 @@ def ravel(a: Array) -> Array:
 
 
 # ----------------------------------------------------- sorting, searching
+def _complex_argsort(x: Array, ax: int, fn: str) -> Array:
+    """argsort of a complex x along ax in NumPy's complex order
+    (lexicographic (real, imag); R + NaN j, NaN + R j, NaN + NaN j last):
+    three stable argsorts of the rows (x's axis ax last), each key gathered
+    through the order so far."""
+    v = moveaxis(x, ax, -1)
+    n = v.shape[-1]
+    rows = math.prod(v.shape[:-1])
+    f = reshape(v, (rows, n))
+    base = multiply(arange(rows, dtype=int64, device=x.device)[:, None], n)
+
+    def along(a: Array, order: Array) -> Array:  # a[r, order[r, j]]
+        return reshape(take(reshape(a, (-1,)), reshape(add(order, base), (-1,))), (rows, n))
+
+    re, im = real(f), imag(f)
+    cls = add(astype(isnan(im), int64), multiply(astype(isnan(re), int64), 2))
+    order = argsort(im, axis=-1)
+    for key in (re, cls):
+        order = along(order, argsort(along(key, order), axis=-1))
+    return moveaxis(reshape(order, v.shape), -1, ax)
+
+
 def sort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
          stable: _b.bool = True) -> Array:
-    """x sorted along axis, stably (accel_array_sort: NaNs last)."""
+    """x sorted along axis, stably (accel_array_sort: NaNs last); complex in
+    NumPy's order (ascending only; through _complex_argsort)."""
     ax = _axis(axis, x.ndim, "sort") if x.ndim else 0
+    if x.dtype.kind == "c" and x.size:
+        if descending:
+            raise NotImplementedError("accel.sort: descending order of complex numbers")
+        o = _complex_argsort(x, ax, "sort")
+        v, vo = moveaxis(x, ax, -1), moveaxis(o, ax, -1)
+        rows, n = math.prod(v.shape[:-1]), v.shape[-1]
+        base = multiply(arange(rows, dtype=int64, device=x.device)[:, None], n)
+        flat = take(reshape(v, (-1,)), reshape(add(reshape(vo, (rows, n)), base), (-1,)))
+        return moveaxis(reshape(flat, v.shape), -1, ax)
     out = _new(x.shape, x.dtype, x.device)
     if out.size:
         _check(C.sort(_q(x, out), x._cv(), ax, int(descending), out._cv()))
@@ -1455,8 +1487,13 @@ def sort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
 
 def argsort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
             stable: _b.bool = True) -> Array:
-    """The int64 indices that sort x along axis, stably (accel_array_argsort)."""
+    """The int64 indices that sort x along axis, stably (accel_array_argsort;
+    complex in NumPy's order, ascending only)."""
     ax = _axis(axis, x.ndim, "argsort") if x.ndim else 0
+    if x.dtype.kind == "c" and x.size:
+        if descending:
+            raise NotImplementedError("accel.argsort: descending order of complex numbers")
+        return _complex_argsort(x, ax, "argsort")
     src = contiguous(x)
     out = _new(x.shape, int64, x.device)
     if out.size:

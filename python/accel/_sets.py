@@ -16,9 +16,9 @@ from typing import Any, NamedTuple, Optional
 
 from . import _aa_lib as C
 from ._array import Array, fill
-from ._namespace import (_as_operand, _check, _new, _promote, _q, argsort, astype, concat,
-                         cumulative_sum, imag, int64, isnan, minimum, not_equal, real, reshape,
-                         take)
+from ._namespace import (_as_operand, _check, _complex_argsort, _new, _promote, _q, argsort,
+                         astype, concat, cumulative_sum, int64, isnan, minimum, not_equal,
+                         reshape, take)
 from ._namespace import max as _max
 from ._namespace import min as _min
 from ._namespace import sum as _sum
@@ -111,15 +111,11 @@ def _unique(x: Array, fn: str, indices: bool, inverse: bool, counts: bool) -> tu
 def _unique_complex(x: Array, fn: str, inverse: bool, counts: bool) -> tuple:
     """_unique of a complex x: its elements ranked in NumPy's complex order
     (lexicographic (real, imag), then R + NaN j, NaN + R j, NaN + NaN j
-    last: three stable argsorts), equal neighbours one rank (NaNs each
+    last: _complex_argsort), equal neighbours one rank (NaNs each
     their own, as the standard says), and the int64 ranks through
     accel_array_unique_all; the values are x at the first indices."""
     flat = reshape(x, (-1,))
-    re, im = real(flat), imag(flat)
-    nan_class = astype(isnan(im), int64) + 2 * astype(isnan(re), int64)
-    order = argsort(im, stable=True)
-    for key in (re, nan_class):
-        order = take(order, argsort(take(key, order), stable=True))
+    order = _complex_argsort(flat, 0, fn)
     s = take(flat, order)
     rank = astype(not_equal(s[1:], s[:-1]), int64)
     rank = cumulative_sum(rank, include_initial=True)

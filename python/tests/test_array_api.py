@@ -422,3 +422,18 @@ def test_complex_reductions_match_numpy(dtype):
                                a[:, ::-1, ::2].sum(axis=1), rtol=tol)
     with pytest.raises(TypeError, match="does not take"):
         xp.max(x)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("shape,axis", [((7,), -1), ((4, 6), 0), ((4, 6), 1), ((2, 3, 5), 1)])
+def test_complex_sort_and_argsort_in_numpys_order(dtype, shape, axis):
+    rng = np.random.default_rng(13)
+    a = (rng.integers(-2, 3, shape) + 1j * rng.integers(-2, 3, shape)).astype(dtype)
+    a.flat[1], a.flat[3], a.flat[4] = complex(np.nan, 1), complex(1, np.nan), complex(np.nan, 0)
+    got = xp.sort(xp.asarray(a), axis=axis)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(np.asarray(got), np.sort(a, axis=axis, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(xp.argsort(xp.asarray(a), axis=axis)),
+                                  np.argsort(a, axis=axis, kind="stable"))
+    with pytest.raises(NotImplementedError, match="descending"):
+        xp.sort(xp.asarray(a), descending=True)

@@ -34,10 +34,10 @@ from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode,
                     get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
 from ._cupy import (allclose, argpartition, argwhere, around, array_equal, array_split,
-                    ascontiguousarray, bincount, concatenate, copy, count_nonzero, cross, diag,
-                    diff, einsum, get_array_module, histogram, hstack, identity, isclose,
-                    logspace, median, nan_to_num, nansum, outer, percentile, quantile, round_,
-                    split, trace, vstack)
+                    ascontiguousarray, asfortranarray, bincount, concatenate, copy,
+                    count_nonzero, cross, diag, diff, einsum, get_array_module, histogram,
+                    hstack, identity, isclose, logspace, median, nan_to_num, nansum, outer,
+                    percentile, quantile, round_, split, trace, vstack)
 from ._dlpack import from_dlpack
 from ._fuse import fuse
 from ._graph import Graph, graph

@@ -4,7 +4,7 @@
 the namespace's functions on the device: get_array_module, isclose,
 allclose, and the joining, splitting, diagonal, difference, counting and
 cleaning functions a CuPy program reaches for (concatenate, hstack, vstack,
-split, array_split, copy, ascontiguousarray, array_equal, identity, diag,
+split, array_split, copy, ascontiguousarray, asfortranarray, array_equal, identity, diag,
 trace, outer, diff, count_nonzero, argwhere, nan_to_num, nansum, around,
 logspace, argpartition, cross, median, quantile, percentile, einsum, bincount,
 histogram). Each
@@ -142,6 +142,16 @@ def ascontiguousarray(a: Any, dtype: Any = None) -> Array:
     if dtype is not None:
         x = ns.astype(x, dtype, copy=False)
     return x if x._st is None else ns.asarray(x, copy=True)
+
+
+def asfortranarray(a: Any, dtype: Any = None) -> Array:
+    """A copy of a in column-major (Fortran) order: the transpose of a
+    C-contiguous copy of a's transpose (its values and shape a's)."""
+    x = _arr(a, "asfortranarray")
+    if dtype is not None:
+        x = ns.astype(x, dtype, copy=False)
+    return ns.permute_dims(ns.asarray(ns.permute_dims(x, tuple(range(x.ndim))[::-1]), copy=True),
+                           tuple(range(x.ndim))[::-1])
 
 
 def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:

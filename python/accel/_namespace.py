@@ -34,7 +34,8 @@ import numpy as np
 
 from . import _aa_lib as C
 from . import _lib as L
-from ._array import Array, _alloc, _prepare, _shape_of, _view, _writable, contiguous, fill
+from ._array import (Array, _alloc, _c_strides, _prepare, _shape_of, _view, _writable, contiguous,
+                     fill)
 from ._array import _dtype_of as _dtype
 from ._array import asarray as _host_asarray
 from ._array import _upload as _host_upload
@@ -134,6 +135,27 @@ def copyto(dst: Array, src: Any) -> None:
     if _shares(s, dst):
         s = _copy_of(s)
     _copy_into(s, dst)
+
+
+def _view_method(self: Array, dtype: Any = None) -> Array:
+    """x.view(dtype): the same bytes read as another dtype, sharing the
+    buffer (NumPy's): of the same item size any view; of another, the last
+    axis must be contiguous and its bytes (and the offset and the other
+    strides) whole items of the new dtype. Raises ValueError otherwise."""
+    if dtype is None:
+        return _view(self, self.shape, self._offset, self._st)
+    dt = _dtype(dtype, "view")
+    old, new = self.dtype.itemsize, dt.itemsize
+    st = self._st if self._st is not None else _c_strides(self.shape)
+    if old == new:
+        return _view(self, self.shape, self._offset, st, dt)
+    scaled = [v * old for v in (self._offset, *st[:-1])] if self.ndim else []
+    if (self.ndim == 0 or (st[-1] != 1 and self.shape[-1] != 1)
+            or (self.shape[-1] * old) % new or _b.any(v % new for v in scaled)):
+        raise ValueError(f"accel: view of {self.dtype} {self.shape} as {dt}: the last axis must "
+                         "be contiguous and hold whole items of the new dtype")
+    shape = self.shape[:-1] + (self.shape[-1] * old // new,)
+    return _view(self, shape, scaled[0] // new, tuple(v // new for v in scaled[1:]) + (1,), dt)
 
 
 def _fill_method(self: Array, value: Any) -> None:
@@ -1584,6 +1606,7 @@ def _methods() -> None:
     A.squeeze = lambda s, axis=None: squeeze(  # type: ignore[attr-defined]
         s, tuple(i for i, n in enumerate(s.shape) if n == 1) if axis is None else axis)
     A.fill = _fill_method  # type: ignore[attr-defined]
+    A.view = _view_method  # type: ignore[attr-defined]
     A.dot = lambda s, b, out=None: dot(s, b, out)  # type: ignore[attr-defined]
     A.clip = lambda s, a_min=None, a_max=None: clip(s, a_min, a_max)
     A.cumsum = lambda s, axis=None, dtype=None: cumsum(s, axis, dtype)

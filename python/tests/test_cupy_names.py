@@ -361,3 +361,30 @@ def test_histogram_matches_numpy(kw):
     want_c, want_e = np.histogram(h, **args)
     np.testing.assert_allclose(got_e.get(), want_e, rtol=1e-15)
     np.testing.assert_allclose(got_c.get(), want_c, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.uint32, np.float64, np.int16, np.uint8, np.complex64])
+def test_view_as_another_dtype_matches_numpy(dt):
+    a = np.arange(24, dtype=np.float32).reshape(4, 6)
+    x = cp.asarray(a)
+    for hv, xv in ((a, x), (a[1:], x[1:]), (a[1:, 2:], x[1:, 2:]), (a[:, ::2], x[:, ::2])):
+        try:
+            want = hv.view(dt)
+        except ValueError:
+            with pytest.raises(ValueError, match="view of"):
+                xv.view(dt)
+            continue
+        got = xv.view(dt)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get().view(np.uint8),
+                                      np.ascontiguousarray(want).view(np.uint8))
+    v = x.view(np.int32)
+    v[0, 1] = 7  # shares x's buffer
+    assert x[0, 1].get() == np.int32(7).view(np.float32)
+
+
+def test_asfortranarray():
+    a = np.arange(12.0).reshape(3, 4)
+    f = cp.asfortranarray(cp.asarray(a))
+    _same(f, np.asfortranarray(a))
+    assert f.strides == np.asfortranarray(a).strides

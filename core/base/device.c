@@ -84,9 +84,7 @@ void accel__devices_free(accel_runtime *rt)
 
 uint32_t accel_device_count(const accel_runtime *rt)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_device_count", rt, ACCEL__T_RUNTIME, "rt", &rt) != ACCEL_SUCCESS)
-        return 0;
+    ACCEL__ENTER_GETTER("accel_device_count", rt, ACCEL__T_RUNTIME, 0);
     return rt->device_count;
 }
 
@@ -238,9 +236,6 @@ accel_status accel_device_properties_get(const accel_device *dev, accel_device_p
 
 const char *accel_device_name(const accel_device *dev)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_device_name", dev, ACCEL__T_DEVICE, "dev", &dev) !=
-        ACCEL_SUCCESS)
-        return "";
+    ACCEL__ENTER_GETTER("accel_device_name", dev, ACCEL__T_DEVICE, "");
     return dev->name;
 }

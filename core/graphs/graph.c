@@ -764,18 +764,13 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
 
 size_t accel_graph_node_count(const accel_graph *g)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_graph_node_count", g, ACCEL__T_GRAPH, "g", &g) != ACCEL_SUCCESS)
-        return 0;
+    ACCEL__ENTER_GETTER("accel_graph_node_count", g, ACCEL__T_GRAPH, 0);
     return g->n;
 }
 
 size_t accel_graph_temporary_count(const accel_graph *g)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_graph_temporary_count", g, ACCEL__T_GRAPH, "g", &g) !=
-        ACCEL_SUCCESS)
-        return 0;
+    ACCEL__ENTER_GETTER("accel_graph_temporary_count", g, ACCEL__T_GRAPH, 0);
     return g->ntemps;
 }
 
@@ -836,13 +831,9 @@ accel_status accel_graph_backend_replay(accel_graph *g, bool *out_backend)
 void accel_graph_release(accel_graph *g)
 {
     static const char fn[] = "accel_graph_release";
-    if (!g)
-        return;
-    ACCEL__CALL(call);
     /* Calls of other threads that resolved g (launches, setters) return
      * first; later ones see the handle dead. */
-    if (!accel__release_begin(&call, fn, g, ACCEL__T_GRAPH, "g", &g))
-        return;
+    ACCEL__ENTER_RELEASE(fn, g, ACCEL__T_GRAPH);
     accel_runtime *rt = g->dev->rt;
     ACCEL__RT_LIST(REMOVE, rt, graphs, g);
     pthread_mutex_lock(&g->lock);

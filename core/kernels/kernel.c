@@ -630,13 +630,8 @@ done:
 
 void accel_kernel_release(accel_kernel *k)
 {
-    static const char fn[] = "accel_kernel_release";
-    ACCEL__CALL(call);
-    if (!k)
-        return;
     /* Launches of other threads that resolved k return first. */
-    if (!accel__release_begin(&call, fn, k, ACCEL__T_KERNEL, "k", &k))
-        return;
+    ACCEL__ENTER_RELEASE("accel_kernel_release", k, ACCEL__T_KERNEL);
     ACCEL__RT_LIST(REMOVE, k->rt, kernels, k);
     accel__kernel_unref(k);
 }

@@ -218,12 +218,9 @@ accel_status accel_device_properties_get(const accel_device *dev, accel_device_p
 {
     static const char fn[] = "accel_device_properties_get";
     ACCEL__CALL(call);
-    ACCEL__TRY(accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out"));
     size_t size;
-    accel_status st = accel__struct_out_size(fn, "out", out, ACCEL__DEVICE_PROPERTIES_SIZE_V1,
-                                             sizeof *out, &size);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_struct_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out,
+                                       ACCEL__DEVICE_PROPERTIES_SIZE_V1, sizeof *out, &size));
     accel_device_properties now = dev->props;
     accel_device_properties fresh;
     accel_device_properties_init(&fresh);

@@ -163,6 +163,12 @@ accel_status accel__enter_out(accel__call *c, const char *fn, const void *handle
  * it). */
 accel_status accel__enter_new(accel__call *c, const char *fn, void *dev_inout, const void *out,
                               const char *out_name, size_t size, void **out_obj);
+/* The opening of a call that fills a versioned struct out (struct_size.c):
+ * accel__enter, then accel__struct_out_size of out (named "out"; its first
+ * version v1 bytes, ours ours): *out_bytes the most that may be written. */
+accel_status accel__enter_struct_out(accel__call *c, const char *fn, const void *handle,
+                                     accel__type type, const char *name, void *out_obj,
+                                     const void *out, size_t v1, size_t ours, size_t *out_bytes);
 /* accel__call_enter with two handles (a gives the call's runtime). */
 accel_status accel__enter2(accel__call *c, const char *fn, const void *a, accel__type ta,
                            const char *na, void *out_a, const void *b, accel__type tb,

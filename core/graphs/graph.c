@@ -779,12 +779,10 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
 {
     static const char fn[] = "accel_graph_node_info_get";
     ACCEL__CALL(call);
-    ACCEL__TRY(accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g));
     size_t out_bytes = 0; /* struct_size both ways (struct_size.c) */
-    accel_status st = accel__struct_out_size(
-        fn, "out", out, ACCEL__SIZE_UPTO(accel_graph_node_info, bytes), sizeof *out, &out_bytes);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_struct_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, out,
+                                       ACCEL__SIZE_UPTO(accel_graph_node_info, bytes), sizeof *out,
+                                       &out_bytes));
     if (node >= g->n)
         return accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
                            g->n);

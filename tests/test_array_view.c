@@ -205,6 +205,32 @@ Test(array_view, slice_permute_flip_broadcast_expand)
     check_map(&v, ref_x);
 }
 
+/* flip at its edges, against the definition (element i of a flipped axis
+ * of size n is element n - 1 - i): an empty array keeps its offset (no
+ * element to move to), a size-1 axis flips to itself, a reversed view
+ * flips back. */
+Test(array_view, flip_empty_single_and_reversed)
+{
+    const int64_t empty[] = {3, 0, 4};
+    accel_array x = make(3, empty), v;
+    x.offset = 8;
+    tu_ok(accel_array_flip(&x, 7u, &v));
+    cr_assert_eq(v.offset, 8u);
+    for (uint32_t i = 0; i < 3; i++) {
+        cr_assert_eq(v.shape[i], x.shape[i], "axis %u", i);
+        cr_assert_eq(v.strides[i], -x.strides[i], "axis %u", i);
+    }
+    const int64_t row[] = {1, 5};
+    accel_array y = make(2, row), r;
+    tu_ok(accel_array_flip(&y, 2u, &r));
+    tu_ok(accel_array_flip(&r, 3u, &v));
+    for (int64_t j = 0; j < 5; j++) {
+        const int64_t at[] = {0, j}, mirror[] = {0, 4 - j};
+        cr_assert_eq(elem_at(&r, at), elem_at(&y, mirror), "r[0][%lld]", (long long)j);
+        cr_assert_eq(elem_at(&v, at), elem_at(&y, at), "v[0][%lld]", (long long)j);
+    }
+}
+
 Test(array_view, bad_views_untouched)
 {
     const int64_t shape[] = {4, 5, 6};

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/op_kind.h"
 #include "cpu.h"
 
 /* Operands each op reads or writes (the order of accel_op_desc) and the
@@ -155,6 +156,14 @@ static void fill_op(accel_cpu_op *op, const accel_op_desc *d, const char *name)
  * has no value (the max or min of nothing, a negative stddev). */
 static int32_t check_limits(accel_cpu_ctx *ctx, const accel_cpu_op *op, const char *name)
 {
+    /* LAPACK's ints (LP64), work sizes included. */
+    if (accel_backend_op_kind(op->op) == ACCEL_OP_KIND_LINALG &&
+        (op->m > INT_MAX / 64 || op->n > INT_MAX / 64 || op->k > INT_MAX / 64)) {
+        ctx->host->set_error(ctx->host->host_ctx,
+                             "%s: m, n and k must be at most %d on the cpu backend (32-bit LAPACK)",
+                             name, INT_MAX / 64);
+        return ACCEL_ERROR_UNSUPPORTED;
+    }
     switch (op->op) {
     case ACCEL_OP_REDUCE_MAX:
     case ACCEL_OP_REDUCE_MIN:
@@ -173,21 +182,6 @@ static int32_t check_limits(accel_cpu_ctx *ctx, const accel_cpu_op *op, const ch
                                  "%s: m, n, k and leading dimensions must be at most %d on the "
                                  "cpu backend (32-bit BLAS)",
                                  name, INT_MAX);
-            return ACCEL_ERROR_UNSUPPORTED;
-        }
-        break;
-    case ACCEL_OP_CHOLESKY:
-    case ACCEL_OP_SOLVE:
-    case ACCEL_OP_SLOGDET:
-    case ACCEL_OP_QR:
-    case ACCEL_OP_EIGH:
-    case ACCEL_OP_SVD:
-        /* LAPACK's ints (LP64), work sizes included. */
-        if (op->m > INT_MAX / 64 || op->n > INT_MAX / 64 || op->k > INT_MAX / 64) {
-            ctx->host->set_error(ctx->host->host_ctx,
-                                 "%s: m, n and k must be at most %d on the cpu backend (32-bit "
-                                 "LAPACK)",
-                                 name, INT_MAX / 64);
             return ACCEL_ERROR_UNSUPPORTED;
         }
         break;
@@ -237,21 +231,10 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
     return ACCEL_SUCCESS;
 }
 
-#define ACCEL_X_KIND(E, V, NAME, KIND, ...)                                                        \
-    case ACCEL_OP_##E:                                                                             \
-        return ACCEL_OP_KIND_##KIND;
-static accel_op_kind op_kind(uint32_t op)
-{
-    switch (op) {
-        ACCEL_OP_LIST(ACCEL_X_KIND)
-    }
-    return ACCEL_OP_KIND_FILL; /* not reached: op_supported took only table ops */
-}
-#undef ACCEL_X_KIND
-
 int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
 {
-    switch (op_kind(op->op)) {
+    /* op_supported took only table ops: the kind is one of the enum's */
+    switch ((accel_op_kind)accel_backend_op_kind(op->op)) {
     case ACCEL_OP_KIND_COPY: {
         size_t bytes = op->count[0] * accel_backend_dtype_size(op->dtype);
         /* Equal ranges are allowed (a no-op); partial overlap is not. */

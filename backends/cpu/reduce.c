@@ -170,6 +170,16 @@ DEFINE_SUM_DRIVER(dot_f32, float, block_dot_f32);
 DEFINE_SUM_DRIVER(sum_f64, double, block_sum_f64);
 DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64);
 
+/* Frees the block results of an extreme driver that came from the heap
+ * (more than 64 blocks); the stack ones stay. */
+static void free_blocks(double *parts, const double *stack_parts, int *nan, const int *stack_nan)
+{
+    if (parts != stack_parts)
+        free(parts);
+    if (nan != stack_nan)
+        free(nan);
+}
+
 #define DEFINE_EXTREME_DRIVER(NAME, T, BLOCK_FN, STEP)                                             \
     static int32_t NAME(const T *x, size_t n, int nt, double *out)                                 \
     {                                                                                              \
@@ -180,10 +190,7 @@ DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64);
         double *parts = nb <= 64 ? stack_parts : malloc(nb * sizeof *parts);                       \
         int *nan = nb <= 64 ? stack_nan : malloc(nb * sizeof *nan);                                \
         if (!parts || !nan) {                                                                      \
-            if (parts != stack_parts)                                                              \
-                free(parts);                                                                       \
-            if (nan != stack_nan)                                                                  \
-                free(nan);                                                                         \
+            free_blocks(parts, stack_parts, nan, stack_nan);                                       \
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;                                                 \
         }                                                                                          \
         ACCEL_CPU_FOR_BLOCKS(b, nb, size_t lo = b * B; size_t len = n - lo < B ? n - lo : B;       \
@@ -203,10 +210,7 @@ DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64);
                 }                                                                                  \
         }                                                                                          \
         *out = r;                                                                                  \
-        if (parts != stack_parts)                                                                  \
-            free(parts);                                                                           \
-        if (nan != stack_nan)                                                                      \
-            free(nan);                                                                             \
+        free_blocks(parts, stack_parts, nan, stack_nan);                                           \
         return ACCEL_SUCCESS;                                                                      \
     }                                                                                              \
     static int32_t NAME(const T *x, size_t n, int nt, double *out)

@@ -43,6 +43,14 @@
 #include <ucontext.h>
 #endif
 
+/* A suspended context: its saved stack pointer (accel_tw_switch below), or
+ * a ucontext where that is not written. */
+#if defined(__x86_64__)
+typedef void *tw_ctx;
+#else
+typedef ucontext_t tw_ctx;
+#endif
+
 #define TW_STACK (64u * 1024u)
 #define TW_GUARD 4096u
 #define TW_MAXT 1024u
@@ -56,11 +64,7 @@ typedef struct tw_fiber {
     tw_team *team;
     int state;
     char *stack;
-#if defined(__x86_64__)
-    void *sp;
-#else
-    ucontext_t uc;
-#endif
+    tw_ctx ctx;
     sigjmp_buf env;
     void *fake; /* ASan's fake stack while switched away */
 } tw_fiber;
@@ -99,11 +103,7 @@ struct tw_team {
     const accel_cpu_twin *T;
     bool fibers, fault;
     bool from_sched; /* the running context was entered from the scheduler */
-#if defined(__x86_64__)
-    void *sched_sp;
-#else
-    ucontext_t sched_uc;
-#endif
+    tw_ctx sched_ctx;
     const void *sched_bottom;
     size_t sched_size;
     void *dsm;
@@ -187,7 +187,7 @@ static void fiber_prepare(tw_fiber *f)
     *--sp = (uintptr_t)f; /* rbx: accel_tw_start's argument */
     for (int r = 0; r < 4; r++)
         *--sp = 0; /* r12..r15 */
-    f->sp = sp;
+    f->ctx = sp;
 }
 #else
 void accel_tw_fiber_main(tw_fiber *f);
@@ -198,46 +198,46 @@ static void fiber_trampoline(unsigned hi, unsigned lo)
 
 static void fiber_prepare(tw_fiber *f)
 {
-    getcontext(&f->uc);
-    f->uc.uc_stack.ss_sp = f->stack;
-    f->uc.uc_stack.ss_size = TW_STACK;
-    f->uc.uc_link = NULL;
+    getcontext(&f->ctx);
+    f->ctx.uc_stack.ss_sp = f->stack;
+    f->ctx.uc_stack.ss_size = TW_STACK;
+    f->ctx.uc_link = NULL;
     uintptr_t p = (uintptr_t)f;
-    makecontext(&f->uc, (void (*)(void))fiber_trampoline, 2, (unsigned)(p >> 32), (unsigned)p);
+    makecontext(&f->ctx, (void (*)(void))fiber_trampoline, 2, (unsigned)(p >> 32), (unsigned)p);
 }
 #endif
 
-static void to_fiber(tw_team *T, tw_fiber *f)
+/* Saves the running context into *from and resumes *to, telling ASan of
+ * the switch: bottom and size give to's stack, *fake keeps from's fake
+ * stack while it is away (fake NULL: from never comes back). */
+static void switch_context(tw_ctx *from, tw_ctx *to, void **fake, const void *bottom, size_t size)
 {
 #if TW_ASAN
-    void *fake = NULL;
-    __sanitizer_start_switch_fiber(&fake, f->stack, TW_STACK);
+    __sanitizer_start_switch_fiber(fake, bottom, size);
+#else
+    (void)fake;
+    (void)bottom;
+    (void)size;
 #endif
 #if defined(__x86_64__)
-    accel_tw_switch(&T->sched_sp, f->sp);
+    accel_tw_switch(from, *to);
 #else
-    swapcontext(&T->sched_uc, &f->uc);
+    swapcontext(from, to);
 #endif
 #if TW_ASAN
-    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+    __sanitizer_finish_switch_fiber(fake ? *fake : NULL, NULL, NULL);
 #endif
+}
+
+static void to_fiber(tw_team *T, tw_fiber *f)
+{
+    void *fake = NULL;
+    switch_context(&T->sched_ctx, &f->ctx, &fake, f->stack, TW_STACK);
 }
 
 static void to_sched(tw_team *T, tw_fiber *f, bool dying)
 {
-#if TW_ASAN
-    __sanitizer_start_switch_fiber(dying ? NULL : &f->fake, T->sched_bottom, T->sched_size);
-#else
-    (void)dying;
-#endif
-#if defined(__x86_64__)
-    accel_tw_switch(&f->sp, T->sched_sp);
-#else
-    swapcontext(&f->uc, &T->sched_uc);
-#endif
-#if TW_ASAN
-    __sanitizer_finish_switch_fiber(f->fake, NULL, NULL);
-#endif
+    switch_context(&f->ctx, &T->sched_ctx, dying ? NULL : &f->fake, T->sched_bottom, T->sched_size);
 }
 
 /* The context to run when f waits: the next ready thread of f's warp after
@@ -273,17 +273,7 @@ static void yield(tw_team *T, tw_fiber *f)
     }
     accel_cpu__guard_swap(&g->env); /* set by g's start before any user code runs */
     T->from_sched = false;
-#if TW_ASAN
-    __sanitizer_start_switch_fiber(&f->fake, g->stack, TW_STACK);
-#endif
-#if defined(__x86_64__)
-    accel_tw_switch(&f->sp, g->sp);
-#else
-    swapcontext(&f->uc, &g->uc);
-#endif
-#if TW_ASAN
-    __sanitizer_finish_switch_fiber(f->fake, NULL, NULL);
-#endif
+    switch_context(&f->ctx, &g->ctx, &f->fake, g->stack, TW_STACK);
 }
 
 static void release_bar(tw_team *T);

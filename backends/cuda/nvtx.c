@@ -6,6 +6,7 @@
  * range covers the host-side enqueue; Nsight links it to the kernels and
  * copies it launched. The plugin table points at these wrappers. */
 #include <pthread.h>
+#include <stdbool.h>
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -23,15 +24,19 @@ static void domain_create(void)
 /* True when a tool (Nsight) is attached. NVTX 3 loads its injection library
  * during the first NVTX call, which is the domain creation here; without
  * one every NVTX entry is a null function pointer and the domain is NULL.
- * The wrappers then call straight through, without building attributes. */
-static int tool_attached(void)
+ * The wrappers then call straight through: range_push builds no attributes. */
+static bool tool_attached(void)
 {
     pthread_once(&domain_once, domain_create);
     return domain != NULL;
 }
 
-static void push(const char *name, uint64_t count)
+/* Opens a range named name with payload count where a tool is attached;
+ * true when it did (range_pop closes it). */
+static bool range_push(const char *name, uint64_t count)
 {
+    if (!tool_attached())
+        return false;
     nvtxEventAttributes_t a = {0};
     a.version = NVTX_VERSION;
     a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
@@ -40,44 +45,40 @@ static void push(const char *name, uint64_t count)
     a.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT64;
     a.payload.ullValue = count;
     nvtxDomainRangePushEx(domain, &a);
+    return true;
 }
 
-static void pop(void)
+static void range_pop(bool pushed)
 {
-    nvtxDomainRangePop(domain);
+    if (pushed)
+        nvtxDomainRangePop(domain);
 }
 
 int32_t accel_cuda__op_execute_nvtx(void *ctx, accel_be_queue *q, const accel_op_desc *desc)
 {
-    if (!tool_attached())
-        return accel_cuda__op_execute(ctx, q, desc);
-    push(desc->name ? desc->name : "accel op", desc->op == ACCEL_OP_GEMM
-                                                   ? (uint64_t)desc->m * desc->n * desc->k
-                                                   : (uint64_t)desc->operands[0].count);
+    bool pushed = range_push(desc->name ? desc->name : "accel op",
+                             desc->op == ACCEL_OP_GEMM ? (uint64_t)desc->m * desc->n * desc->k
+                                                       : (uint64_t)desc->operands[0].count);
     int32_t rc = accel_cuda__op_execute(ctx, q, desc);
-    pop();
+    range_pop(pushed);
     return rc;
 }
 
 int32_t accel_cuda__queue_write_nvtx(void *ctx, accel_be_queue *q, accel_be_buffer *dst,
                                      size_t dst_offset, const void *src, size_t bytes)
 {
-    if (!tool_attached())
-        return accel_cuda__queue_write(ctx, q, dst, dst_offset, src, bytes);
-    push("accel_queue_write", bytes);
+    bool pushed = range_push("accel_queue_write", bytes);
     int32_t rc = accel_cuda__queue_write(ctx, q, dst, dst_offset, src, bytes);
-    pop();
+    range_pop(pushed);
     return rc;
 }
 
 int32_t accel_cuda__queue_read_nvtx(void *ctx, accel_be_queue *q, accel_be_buffer *src,
                                     size_t src_offset, void *dst, size_t bytes)
 {
-    if (!tool_attached())
-        return accel_cuda__queue_read(ctx, q, src, src_offset, dst, bytes);
-    push("accel_queue_read", bytes);
+    bool pushed = range_push("accel_queue_read", bytes);
     int32_t rc = accel_cuda__queue_read(ctx, q, src, src_offset, dst, bytes);
-    pop();
+    range_pop(pushed);
     return rc;
 }
 
@@ -85,10 +86,8 @@ int32_t accel_cuda__queue_copy_nvtx(void *ctx, accel_be_queue *q, accel_be_buffe
                                     size_t src_offset, accel_be_buffer *dst, size_t dst_offset,
                                     size_t bytes)
 {
-    if (!tool_attached())
-        return accel_cuda__queue_copy(ctx, q, src, src_offset, dst, dst_offset, bytes);
-    push("accel_queue_copy", bytes);
+    bool pushed = range_push("accel_queue_copy", bytes);
     int32_t rc = accel_cuda__queue_copy(ctx, q, src, src_offset, dst, dst_offset, bytes);
-    pop();
+    range_pop(pushed);
     return rc;
 }

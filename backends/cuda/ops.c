@@ -20,30 +20,19 @@
 
 #include <cublas_v2.h>
 
+#include "../common/op_kind.h"
 #include "cuda_internal.h"
 
 /* Kinds from the op table (accel/types.h): every BINARY and UNARY row goes
  * to the elementwise kernels, which list them. */
-#define ACCEL_X_IS_KIND(E, V, NAME, KIND, ...)                                                     \
-    case ACCEL_OP_##E:                                                                             \
-        return ACCEL_OP_KIND_##KIND;
-static int op_kind(uint32_t op)
-{
-    switch (op) {
-        ACCEL_OP_LIST(ACCEL_X_IS_KIND)
-    }
-    return 0;
-}
-#undef ACCEL_X_IS_KIND
-
 static int is_binary(uint32_t op)
 {
-    return op_kind(op) == ACCEL_OP_KIND_BINARY;
+    return accel_backend_op_kind(op) == ACCEL_OP_KIND_BINARY;
 }
 
 static int is_unary(uint32_t op)
 {
-    return op_kind(op) == ACCEL_OP_KIND_UNARY;
+    return accel_backend_op_kind(op) == ACCEL_OP_KIND_UNARY;
 }
 
 /* SORT through CUB (kernels_sort.cu): every real dtype; line indices are
@@ -345,12 +334,13 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
         accel_cuda__set_name(q->last_op, name);
         return st;
     }
-    if (op_kind(op) == ACCEL_OP_KIND_LINALG) {
+    if (accel_backend_op_kind(op) == ACCEL_OP_KIND_LINALG) {
         st = accel_cuda__linalg(ctx, q, d, name);
         accel_cuda__set_name(q->last_op, name);
         return st;
     }
-    if (op_kind(op) == ACCEL_OP_KIND_FFT) { /* the real side is half the complex size */
+    if (accel_backend_op_kind(op) ==
+        ACCEL_OP_KIND_FFT) { /* the real side is half the complex size */
         st = accel_cuda__fft(ctx, q, d, operand_ptr(d, 0, op == ACCEL_OP_RFFT ? es / 2 : es),
                              operand_ptr(d, 1, op == ACCEL_OP_IRFFT ? es / 2 : es), name);
         accel_cuda__set_name(q->last_op, name);

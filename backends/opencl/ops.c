@@ -7,20 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/op_kind.h"
 #include "opencl.h"
-
-#define OCL_X_KIND(E, V, NAME, KIND, ...)                                                          \
-    case ACCEL_OP_##E:                                                                             \
-        return ACCEL_OP_KIND_##KIND;
-/* The op's kind, or 0 when the op is not a row of the table. */
-static int op_kind(uint32_t op)
-{
-    switch (op) {
-        ACCEL_OP_LIST(OCL_X_KIND)
-    }
-    return 0;
-}
-#undef OCL_X_KIND
 
 #define OCL_X_DTYPES(E, V, NAME, KIND, OPS, READS, DTYPES, ...)                                    \
     case ACCEL_OP_##E:                                                                             \
@@ -52,7 +40,7 @@ int32_t ocl__op_supported(void *vctx, uint32_t device, const accel_op_desc *desc
     accel_op_desc o = full_desc(desc);
     if (o.op == ACCEL_OP_KERNEL)
         return ocl__kernel_supported(c, device, &o);
-    int kind = op_kind(o.op);
+    int kind = accel_backend_op_kind(o.op);
     /* No LAPACK or FFT yet (ACCEL_OP_KIND_LINALG, _FFT): the core falls
      * back where allowed. */
     if (kind == 0 || kind == ACCEL_OP_KIND_LINALG || kind == ACCEL_OP_KIND_FFT || o.dtype >= 32 ||
@@ -193,7 +181,7 @@ int32_t ocl__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc
     const char *name = o.name ? o.name : "accel op";
     if (o.op == ACCEL_OP_KERNEL)
         return ocl__kernel_launch(c, q, &o);
-    int kind = op_kind(o.op);
+    int kind = accel_backend_op_kind(o.op);
     if (kind == ACCEL_OP_KIND_COPY)
         return run_copy(c, q, &o);
     if (kind == ACCEL_OP_KIND_GEMM)

@@ -20,23 +20,21 @@
 #define INDEX                                                                                      \
     "    long long accel_ix = (long long)accel_A2[accel_o2];\n"                                    \
     "    if (accel_ix < 0) accel_ix += accel_k0;\n"
-/* arrays: 0 out, 1 x, 2 indices; k0 the axis' size, k1 x's stride along it. */
-static const accel__lrow row_take = {
-    .name = "take",
-    .narr = 3,
-    .written = 1,
-    .ni = 2,
-    .body =
-        INDEX "    accel_ix = accel_ix < 0 ? 0 : accel_ix >= accel_k0 ? accel_k0 - 1 : accel_ix;\n"
-              "    accel_A0[accel_o0] = accel_A1[accel_o1 + accel_ix * accel_k1];"};
-/* arrays: 0 x (written), 1 values, 2 indices; k0, k1 as take's. */
-static const accel__lrow row_scatter = {
-    .name = "scatter",
-    .narr = 3,
-    .written = 1,
-    .ni = 2,
-    .body = INDEX "    if (accel_ix >= 0 && accel_ix < accel_k0)\n"
-                  "      accel_A0[accel_o0 + accel_ix * accel_k1] = accel_A1[accel_o1];"};
+/* A row of one integer index per element (array 2, read by INDEX), then
+ * BODY with it; k0 the axis' size, k1 the stride along it. */
+#define INDEX_ROW(NAME, BODY)                                                                      \
+    {                                                                                              \
+        .name = NAME, .narr = 3, .written = 1, .ni = 2, .body = INDEX BODY                         \
+    }
+/* arrays: 0 out, 1 x, 2 indices; k1 x's stride along the axis. */
+static const accel__lrow row_take =
+    INDEX_ROW("take", "    accel_ix = accel_ix < 0 ? 0 : accel_ix >= accel_k0 ? accel_k0 - 1 : "
+                      "accel_ix;\n"
+                      "    accel_A0[accel_o0] = accel_A1[accel_o1 + accel_ix * accel_k1];");
+/* arrays: 0 x (written), 1 values, 2 indices; k1 x's stride along the axis. */
+static const accel__lrow row_scatter =
+    INDEX_ROW("scatter", "    if (accel_ix >= 0 && accel_ix < accel_k0)\n"
+                         "      accel_A0[accel_o0 + accel_ix * accel_k1] = accel_A1[accel_o1];");
 /* arrays: 0 out (int64 (ndim, count)), 1 x; k0 count, k1 and k2 out's strides. */
 static const accel__lrow row_nonzero = {
     .name = "nonzero",

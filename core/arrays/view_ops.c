@@ -24,20 +24,11 @@ static int64_t slice_len(int64_t n, int64_t *start, int64_t stop, int64_t step)
     return s > e ? (s - e - 1) / (-step) + 1 : 0;
 }
 
-accel_status accel_array_slice(const accel_array *x, const int64_t *start, const int64_t *stop,
-                               const int64_t *step, accel_array *out)
+/* The view of a valid x sliced by start, stop, step (x->ndim entries each)
+ * into *out; fn names the public call in messages. */
+static accel_status slice_view(const char *fn, const accel_array *x, const int64_t *start,
+                               const int64_t *stop, const int64_t *step, accel_array *out)
 {
-    static const char fn[] = "accel_array_slice";
-    accel_status st = accel__array_check(fn, "x", x, NULL);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    if (x->ndim && (!start || !stop || !step))
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
-                           !start  ? "start"
-                           : !stop ? "stop"
-                                   : "step");
-    if (!out)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     accel_array t = *x;
     int64_t es = (int64_t)accel_dtype_size(x->dtype), move = 0;
     bool empty = false;
@@ -64,6 +55,23 @@ accel_status accel_array_slice(const accel_array *x, const int64_t *start, const
         t.offset = (uint64_t)((int64_t)x->offset + move * es);
     *out = t;
     return ACCEL_SUCCESS;
+}
+
+accel_status accel_array_slice(const accel_array *x, const int64_t *start, const int64_t *stop,
+                               const int64_t *step, accel_array *out)
+{
+    static const char fn[] = "accel_array_slice";
+    accel_status st = accel__array_check(fn, "x", x, NULL);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (x->ndim && (!start || !stop || !step))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                           !start  ? "start"
+                           : !stop ? "stop"
+                                   : "step");
+    if (!out)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    return slice_view(fn, x, start, stop, step, out);
 }
 
 accel_status accel__array_axes_mask(const char *fn, const accel_array *x, uint64_t mask)
@@ -227,21 +235,15 @@ accel_status accel_array_flip(const accel_array *x, uint64_t axes_mask, accel_ar
     accel_status st = mask_args(fn, x, axes_mask, out);
     if (st != ACCEL_SUCCESS)
         return st;
-    accel_array t = *x;
-    int64_t es = (int64_t)accel_dtype_size(x->dtype), move = 0;
-    bool empty = false;
+    /* x[::-1] on the axes of the mask, x[:] on the others */
+    int64_t start[ACCEL_ARRAY_MAX_NDIM], stop[ACCEL_ARRAY_MAX_NDIM], step[ACCEL_ARRAY_MAX_NDIM];
     for (uint32_t i = 0; i < x->ndim; i++) {
-        empty |= x->shape[i] == 0;
-        if (!(axes_mask >> i & 1u))
-            continue;
-        t.strides[i] = -x->strides[i];
-        if (x->shape[i] > 0)
-            move += (x->shape[i] - 1) * x->strides[i];
+        bool back = axes_mask >> i & 1u;
+        start[i] = back ? INT64_MAX : 0;
+        stop[i] = back ? INT64_MIN : INT64_MAX;
+        step[i] = back ? -1 : 1;
     }
-    if (!empty)
-        t.offset = (uint64_t)((int64_t)x->offset + move * es);
-    *out = t;
-    return ACCEL_SUCCESS;
+    return slice_view(fn, x, start, stop, step, out);
 }
 
 /* The new shape with a -1 resolved; false (message set) when it cannot be. */

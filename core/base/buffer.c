@@ -145,19 +145,13 @@ void accel__buffer_release_drained(accel_buffer *buf)
 
 size_t accel_buffer_size(const accel_buffer *buf)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_buffer_size", buf, ACCEL__T_BUFFER, "buf", &buf) !=
-        ACCEL_SUCCESS)
-        return 0;
+    ACCEL__ENTER_GETTER("accel_buffer_size", buf, ACCEL__T_BUFFER, 0);
     return buf->bytes;
 }
 
 accel_device *accel_buffer_device(const accel_buffer *buf)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_buffer_device", buf, ACCEL__T_BUFFER, "buf", &buf) !=
-        ACCEL_SUCCESS)
-        return NULL;
+    ACCEL__ENTER_GETTER("accel_buffer_device", buf, ACCEL__T_BUFFER, NULL);
     return buf->dev->handle;
 }
 

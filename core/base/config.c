@@ -606,6 +606,16 @@ static bool *bool_field(accel__config *cfg, accel__key key)
                                               : NULL;
 }
 
+/* One of two words (words[0], words[1]) into *field, true for words[yes];
+ * false when v is neither. */
+static bool parse_choice(const char *v, const char *const *words, int yes, bool *field)
+{
+    int w = accel__parse_word(v, words);
+    if (w >= 0)
+        *field = w == yes;
+    return w >= 0;
+}
+
 /* One [runtime] key into its typed field; false when value is not valid
  * (the error is set). */
 static void runtime_key(parse_state *ps, accel__key key, const char *v)
@@ -616,7 +626,6 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
     const char *why = NULL;
     bool ok = true;
     uint64_t u;
-    int w;
     switch (key) {
     case ACCEL__KEY_ORDER:
         parse_order(ps, v);
@@ -657,9 +666,7 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
         }
         break;
     case ACCEL__KEY_ON_MISMATCH:
-        ok = (w = accel__parse_word(v, mismatch_words)) >= 0;
-        if (ok)
-            cfg->verify_fail = w == 1;
+        ok = parse_choice(v, mismatch_words, 1, &cfg->verify_fail);
         why = "expected warn or fail";
         break;
     case ACCEL__KEY_KERNEL_CACHE:
@@ -671,9 +678,7 @@ static void runtime_key(parse_state *ps, accel__key key, const char *v)
         }
         break;
     case ACCEL__KEY_ON_ERROR:
-        ok = (w = accel__parse_word(v, error_words)) >= 0;
-        if (ok)
-            cfg->fallback_on_oom = w == 0;
+        ok = parse_choice(v, error_words, 0, &cfg->fallback_on_oom);
         why = "expected fallback or fail";
         break;
     case ACCEL__KEY_COUNT:

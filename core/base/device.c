@@ -84,9 +84,7 @@ void accel__devices_free(accel_runtime *rt)
 
 uint32_t accel_device_count(const accel_runtime *rt)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_device_count", rt, ACCEL__T_RUNTIME, "rt", &rt) != ACCEL_SUCCESS)
-        return 0;
+    ACCEL__ENTER_GETTER("accel_device_count", rt, ACCEL__T_RUNTIME, 0);
     return rt->device_count;
 }
 
@@ -220,12 +218,9 @@ accel_status accel_device_properties_get(const accel_device *dev, accel_device_p
 {
     static const char fn[] = "accel_device_properties_get";
     ACCEL__CALL(call);
-    ACCEL__TRY(accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out"));
     size_t size;
-    accel_status st = accel__struct_out_size(fn, "out", out, ACCEL__DEVICE_PROPERTIES_SIZE_V1,
-                                             sizeof *out, &size);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_struct_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out,
+                                       ACCEL__DEVICE_PROPERTIES_SIZE_V1, sizeof *out, &size));
     accel_device_properties now = dev->props;
     accel_device_properties fresh;
     accel_device_properties_init(&fresh);
@@ -238,9 +233,6 @@ accel_status accel_device_properties_get(const accel_device *dev, accel_device_p
 
 const char *accel_device_name(const accel_device *dev)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_device_name", dev, ACCEL__T_DEVICE, "dev", &dev) !=
-        ACCEL_SUCCESS)
-        return "";
+    ACCEL__ENTER_GETTER("accel_device_name", dev, ACCEL__T_DEVICE, "");
     return dev->name;
 }

@@ -48,13 +48,9 @@ accel_status accel_event_create(accel_device *dev, accel_event **out_event)
 
 void accel_event_release(accel_event *ev)
 {
-    if (!ev)
-        return;
-    ACCEL__CALL(call);
     /* The handle dies now even if a pending wait keeps the object; calls of
      * other threads that resolved it (a synchronize waiting) return first. */
-    if (!accel__release_begin(&call, "accel_event_release", ev, ACCEL__T_EVENT, "ev", &ev))
-        return;
+    ACCEL__ENTER_RELEASE("accel_event_release", ev, ACCEL__T_EVENT);
     accel__event_unref(ev);
 }
 

@@ -142,6 +142,16 @@ accel_status accel__call_resolve(accel__call *c, const char *fn, const char *fir
 /* accel__call_enter with one handle. */
 accel_status accel__enter(accel__call *c, const char *fn, const void *handle, accel__type type,
                           const char *name, void *out_obj);
+/* The opening of a getter, a public call that returns a value rather than
+ * a status: ACCEL__CALL(call), then accel__enter of its one handle
+ * parameter h (named in messages as spelled); on a bad handle the error is
+ * set and the getter returns fallback. */
+#define ACCEL__ENTER_GETTER(fn, h, type, fallback)                                                 \
+    ACCEL__CALL(call);                                                                             \
+    do {                                                                                           \
+        if (accel__enter(&call, fn, h, type, #h, &h) != ACCEL_SUCCESS)                             \
+            return fallback;                                                                       \
+    } while (0)
 /* accel__enter, then the call's out pointer out (named out_name) checked:
  * ACCEL_ERROR_INVALID_ARGUMENT "fn: out_name is NULL" where it is NULL. */
 accel_status accel__enter_out(accel__call *c, const char *fn, const void *handle, accel__type type,
@@ -153,6 +163,12 @@ accel_status accel__enter_out(accel__call *c, const char *fn, const void *handle
  * it). */
 accel_status accel__enter_new(accel__call *c, const char *fn, void *dev_inout, const void *out,
                               const char *out_name, size_t size, void **out_obj);
+/* The opening of a call that fills a versioned struct out (struct_size.c):
+ * accel__enter, then accel__struct_out_size of out (named "out"; its first
+ * version v1 bytes, ours ours): *out_bytes the most that may be written. */
+accel_status accel__enter_struct_out(accel__call *c, const char *fn, const void *handle,
+                                     accel__type type, const char *name, void *out_obj,
+                                     const void *out, size_t v1, size_t ours, size_t *out_bytes);
 /* accel__call_enter with two handles (a gives the call's runtime). */
 accel_status accel__enter2(accel__call *c, const char *fn, const void *a, accel__type ta,
                            const char *na, void *out_a, const void *b, accel__type tb,
@@ -162,6 +178,15 @@ accel_status accel__enter2(accel__call *c, const char *fn, const void *a, accel_
  * handle. false where the release must stop there. */
 bool accel__release_begin(accel__call *c, const char *fn, const void *handle, accel__type type,
                           const char *name, void *out_obj);
+/* The opening of a release: NULL is a no-op; ACCEL__CALL(call), then
+ * accel__release_begin of the handle parameter h (named in messages as
+ * spelled); the release returns where that says it must stop. */
+#define ACCEL__ENTER_RELEASE(fn, h, type)                                                          \
+    ACCEL__CALL(call);                                                                             \
+    do {                                                                                           \
+        if (!(h) || !accel__release_begin(&call, fn, h, type, #h, &h))                             \
+            return;                                                                                \
+    } while (0)
 const char *accel__type_name(accel__type type);
 
 #endif /* ACCEL_CORE_BASE_HANDLE_H */

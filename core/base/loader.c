@@ -62,38 +62,34 @@ static const char *host_config_get(void *host_ctx, const char *key)
     return accel__kvlist_get(&be->section->keys, key);
 }
 
-/* The cache entries' key: 1 to ACCEL_HOST_CACHE_KEY_MAX fields, none NULL;
- * false with the caller's message set otherwise. */
-static bool cache_key_ok(const char *fn, const char *const *key, size_t key_count)
+/* The checks of a cache call fn: the entries' key has 1 to
+ * ACCEL_HOST_CACHE_KEY_MAX fields, none NULL (ACCEL_ERROR_INVALID_ARGUMENT,
+ * the message set), and there is a cache to ask (hooked;
+ * ACCEL_ERROR_NOT_FOUND otherwise). */
+static int32_t cache_check(const char *fn, const char *const *key, size_t key_count, bool hooked)
 {
-    if (!key || key_count == 0 || key_count > ACCEL_HOST_CACHE_KEY_MAX) {
-        accel__set_error("%s: a key needs 1 to %u fields (key %s, key_count %zu)", fn,
-                         ACCEL_HOST_CACHE_KEY_MAX, key ? "set" : "NULL", key_count);
-        return false;
-    }
-    for (size_t i = 0; i < key_count; i++) {
-        if (!key[i]) {
-            accel__set_error("%s: key field %zu is NULL", fn, i);
-            return false;
-        }
-    }
-    return true;
+    if (!key || key_count == 0 || key_count > ACCEL_HOST_CACHE_KEY_MAX)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: a key needs 1 to %u fields (key %s, key_count %zu)", fn,
+                           ACCEL_HOST_CACHE_KEY_MAX, key ? "set" : "NULL", key_count);
+    for (size_t i = 0; i < key_count; i++)
+        if (!key[i])
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: key field %zu is NULL", fn, i);
+    return hooked ? ACCEL_SUCCESS : ACCEL_ERROR_NOT_FOUND;
 }
 
 static int32_t host_cache_get(void *host_ctx, const char *const *key, size_t key_count,
                               void **out_data, size_t *out_size)
 {
     const accel__backend *be = host_ctx;
-    if (!out_data || !out_size) {
-        accel__set_error("cache_get: out_data and out_size must not be NULL");
-        return ACCEL_ERROR_INVALID_ARGUMENT;
-    }
+    if (!out_data || !out_size)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "cache_get: out_data and out_size must not be NULL");
     *out_data = NULL;
     *out_size = 0;
-    if (!cache_key_ok("cache_get", key, key_count))
-        return ACCEL_ERROR_INVALID_ARGUMENT;
-    if (!be || !be->cache.get)
-        return ACCEL_ERROR_NOT_FOUND;
+    int32_t rc = cache_check("cache_get", key, key_count, be && be->cache.get);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
     return be->cache.get(be->cache.owner, be->name, key, key_count, out_data, out_size);
 }
 
@@ -107,14 +103,13 @@ static int32_t host_cache_put(void *host_ctx, const char *const *key, size_t key
                               const void *data, size_t size)
 {
     const accel__backend *be = host_ctx;
-    if (!data || size == 0) {
-        accel__set_error("cache_put: no payload (data %s, size %zu)", data ? "set" : "NULL", size);
-        return ACCEL_ERROR_INVALID_ARGUMENT;
-    }
-    if (!cache_key_ok("cache_put", key, key_count))
-        return ACCEL_ERROR_INVALID_ARGUMENT;
-    if (!be || !be->cache.put)
-        return ACCEL_ERROR_NOT_FOUND;
+    if (!data || size == 0)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "cache_put: no payload (data %s, size %zu)", data ? "set" : "NULL",
+                           size);
+    int32_t rc = cache_check("cache_put", key, key_count, be && be->cache.put);
+    if (rc != ACCEL_SUCCESS)
+        return rc;
     return be->cache.put(be->cache.owner, be->name, key, key_count, data, size);
 }
 
@@ -349,6 +344,20 @@ static void unload(void *dl)
 static accel_status reject(accel__backend *be, accel_status st, const char *fmt, ...)
     ACCEL__PRINTF(3, 4);
 
+/* Unloads be's shared object and forgets all that came from it. */
+static void drop_plugin(accel__backend *be)
+{
+    if (be->dl)
+        unload(be->dl);
+    be->dl = NULL;
+    be->vt = NULL;
+    be->ctx = NULL;
+    be->loaded = false;
+    if (be->abi1_base)
+        abi1_remove(be->abi1_base, be->name);
+    be->abi1_base = NULL;
+}
+
 static accel_status reject(accel__backend *be, accel_status st, const char *fmt, ...)
 {
     va_list ap;
@@ -356,16 +365,7 @@ static accel_status reject(accel__backend *be, accel_status st, const char *fmt,
     vsnprintf(be->reason, sizeof be->reason, fmt, ap);
     va_end(ap);
     be->status = st;
-    be->loaded = false;
-    if (be->dl) {
-        unload(be->dl);
-        be->dl = NULL;
-    }
-    be->vt = NULL;
-    be->ctx = NULL;
-    if (be->abi1_base)
-        abi1_remove(be->abi1_base, be->name);
-    be->abi1_base = NULL;
+    drop_plugin(be);
     accel__log(ACCEL_LOG_INFO, "backend %s (%s) not loaded: %s", be->name, be->path, be->reason);
     return st;
 }
@@ -526,13 +526,5 @@ void accel__loader_close(accel__backend *be)
 {
     if (be->loaded && be->vt)
         be->vt->shutdown(be->ctx);
-    if (be->dl)
-        unload(be->dl);
-    be->dl = NULL;
-    be->vt = NULL;
-    be->ctx = NULL;
-    be->loaded = false;
-    if (be->abi1_base)
-        abi1_remove(be->abi1_base, be->name);
-    be->abi1_base = NULL;
+    drop_plugin(be);
 }

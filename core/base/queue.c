@@ -169,14 +169,9 @@ void accel__queue_destroy(accel_queue *q)
 
 void accel_queue_release(accel_queue *q)
 {
-    static const char fn[] = "accel_queue_release";
-    if (!q)
-        return;
-    ACCEL__CALL(call);
     /* Calls of other threads that resolved q (ops, transfers, finishes)
      * return first; later ones see the handle dead. */
-    if (!accel__release_begin(&call, fn, q, ACCEL__T_QUEUE, "q", &q))
-        return;
+    ACCEL__ENTER_RELEASE("accel_queue_release", q, ACCEL__T_QUEUE);
     /* Shared: accel__queues_mark_and_wait may be recording on q right now. */
     accel_runtime *rt = q->dev->rt;
     pthread_rwlock_rdlock(&rt->queue_life);
@@ -256,9 +251,7 @@ accel_status accel__queues_mark_and_wait(accel_runtime *rt, const char *fn)
 
 accel_device *accel_queue_device(const accel_queue *q)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_queue_device", q, ACCEL__T_QUEUE, "q", &q) != ACCEL_SUCCESS)
-        return NULL;
+    ACCEL__ENTER_GETTER("accel_queue_device", q, ACCEL__T_QUEUE, NULL);
     return q->dev->handle;
 }
 

@@ -12,12 +12,14 @@
  * min(struct_size, ours) bytes are written, never more, and struct_size
  * becomes that size, so a caller built against an older, smaller struct is
  * never overrun. Nothing else of the struct is read before struct_size.
- * A NULL struct is refused (ACCEL_ERROR_INVALID_ARGUMENT). */
+ * A NULL struct is refused (ACCEL_ERROR_INVALID_ARGUMENT). Also the opening
+ * of a public call that fills one (accel__enter_struct_out, handle.h). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "base/handle.h"
 #include "base/status.h"
 #include "base/struct_size.h"
 
@@ -89,4 +91,12 @@ void accel__struct_out_write(void *out, const void *ours, size_t bytes)
 {
     memcpy(out, ours, bytes);
     stamp(out, bytes);
+}
+
+accel_status accel__enter_struct_out(accel__call *c, const char *fn, const void *handle,
+                                     accel__type type, const char *name, void *out_obj,
+                                     const void *out, size_t v1, size_t ours, size_t *out_bytes)
+{
+    accel_status st = accel__enter(c, fn, handle, type, name, out_obj);
+    return st == ACCEL_SUCCESS ? accel__struct_out_size(fn, "out", out, v1, ours, out_bytes) : st;
 }

@@ -138,12 +138,9 @@ accel_status accel_verify_stats_get(const accel_runtime *rt, accel_verify_stats 
 {
     static const char fn[] = "accel_verify_stats_get";
     ACCEL__CALL(call);
-    ACCEL__TRY(accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out, "out"));
     size_t bytes;
-    accel_status st =
-        accel__struct_out_size(fn, "out", out, ACCEL__VERIFY_STATS_SIZE_V1, sizeof *out, &bytes);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_struct_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out,
+                                       ACCEL__VERIFY_STATS_SIZE_V1, sizeof *out, &bytes));
     const accel__policy *p = rt->policy;
     accel_verify_stats s = {sizeof s, atomic_load(&p->checked), atomic_load(&p->mismatches),
                             atomic_load(&p->skipped), atomic_load(&p->repro_files)};

@@ -121,13 +121,8 @@ static void comm_destroy(accel_device_comm *c)
 
 void accel_device_comm_release(accel_device_comm *comm)
 {
-    if (!comm)
-        return;
-    static const char fn[] = "accel_device_comm_release";
-    ACCEL__CALL(call);
     /* Collectives of other threads that resolved comm return first. */
-    if (!accel__release_begin(&call, fn, comm, ACCEL__T_COMM, "comm", &comm))
-        return;
+    ACCEL__ENTER_RELEASE("accel_device_comm_release", comm, ACCEL__T_COMM);
     ACCEL__RT_LIST(REMOVE, comm->dev->rt, comms, comm);
     comm_destroy(comm);
 }

@@ -764,18 +764,13 @@ accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new
 
 size_t accel_graph_node_count(const accel_graph *g)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_graph_node_count", g, ACCEL__T_GRAPH, "g", &g) != ACCEL_SUCCESS)
-        return 0;
+    ACCEL__ENTER_GETTER("accel_graph_node_count", g, ACCEL__T_GRAPH, 0);
     return g->n;
 }
 
 size_t accel_graph_temporary_count(const accel_graph *g)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_graph_temporary_count", g, ACCEL__T_GRAPH, "g", &g) !=
-        ACCEL_SUCCESS)
-        return 0;
+    ACCEL__ENTER_GETTER("accel_graph_temporary_count", g, ACCEL__T_GRAPH, 0);
     return g->ntemps;
 }
 
@@ -784,12 +779,10 @@ accel_status accel_graph_node_info_get(const accel_graph *g, size_t node,
 {
     static const char fn[] = "accel_graph_node_info_get";
     ACCEL__CALL(call);
-    ACCEL__TRY(accel__enter(&call, fn, g, ACCEL__T_GRAPH, "g", &g));
     size_t out_bytes = 0; /* struct_size both ways (struct_size.c) */
-    accel_status st = accel__struct_out_size(
-        fn, "out", out, ACCEL__SIZE_UPTO(accel_graph_node_info, bytes), sizeof *out, &out_bytes);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_struct_out(&call, fn, g, ACCEL__T_GRAPH, "g", &g, out,
+                                       ACCEL__SIZE_UPTO(accel_graph_node_info, bytes), sizeof *out,
+                                       &out_bytes));
     if (node >= g->n)
         return accel__fail(ACCEL_ERROR_OUT_OF_RANGE, "%s: node %zu but g has %zu nodes", fn, node,
                            g->n);
@@ -836,13 +829,9 @@ accel_status accel_graph_backend_replay(accel_graph *g, bool *out_backend)
 void accel_graph_release(accel_graph *g)
 {
     static const char fn[] = "accel_graph_release";
-    if (!g)
-        return;
-    ACCEL__CALL(call);
     /* Calls of other threads that resolved g (launches, setters) return
      * first; later ones see the handle dead. */
-    if (!accel__release_begin(&call, fn, g, ACCEL__T_GRAPH, "g", &g))
-        return;
+    ACCEL__ENTER_RELEASE(fn, g, ACCEL__T_GRAPH);
     accel_runtime *rt = g->dev->rt;
     ACCEL__RT_LIST(REMOVE, rt, graphs, g);
     pthread_mutex_lock(&g->lock);

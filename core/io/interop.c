@@ -15,10 +15,7 @@
 
 void *accel_buffer_host_pointer(const accel_buffer *buf)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_buffer_host_pointer", buf, ACCEL__T_BUFFER, "buf", &buf) !=
-        ACCEL_SUCCESS)
-        return NULL;
+    ACCEL__ENTER_GETTER("accel_buffer_host_pointer", buf, ACCEL__T_BUFFER, NULL);
     if (!buf->dev->host_accessible)
         return NULL;
     accel__buffer_mark_enqueued(buf); /* the caller may use it from queued work */
@@ -31,9 +28,7 @@ accel_status accel_buffer_native_pointer(const accel_buffer *buf, void **out_ptr
     ACCEL__CALL(call);
     if (out_ptr)
         *out_ptr = NULL;
-    ACCEL__TRY(accel__enter(&call, fn, buf, ACCEL__T_BUFFER, "buf", &buf));
-    if (!out_ptr)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_ptr is NULL", fn);
+    ACCEL__TRY(accel__enter_out(&call, fn, buf, ACCEL__T_BUFFER, "buf", &buf, out_ptr, "out_ptr"));
     const accel__backend *be = buf->dev->be;
     if (be->vt->buffer_native_ptr) {
         *out_ptr = be->vt->buffer_native_ptr(be->ctx, buf->be);
@@ -54,9 +49,7 @@ accel_status accel_queue_native_stream(const accel_queue *q, void **out_stream)
     ACCEL__CALL(call);
     if (out_stream)
         *out_stream = NULL;
-    ACCEL__TRY(accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &q));
-    if (!out_stream)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_stream is NULL", fn);
+    ACCEL__TRY(accel__enter_out(&call, fn, q, ACCEL__T_QUEUE, "q", &q, out_stream, "out_stream"));
     const accel__backend *be = q->dev->be;
     if (be->vt->queue_native)
         *out_stream = be->vt->queue_native(be->ctx, q->be);
@@ -70,9 +63,8 @@ accel_status accel_buffer_wrap(accel_device *dev, void *native_ptr, size_t bytes
     ACCEL__CALL(call);
     if (out_buffer)
         *out_buffer = NULL;
-    ACCEL__TRY(accel__enter(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev));
-    if (!out_buffer)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_buffer is NULL", fn);
+    ACCEL__TRY(
+        accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out_buffer, "out_buffer"));
     if (!native_ptr && bytes > 0)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: native_ptr is NULL with %zu bytes",
                            fn, bytes);

@@ -630,13 +630,8 @@ done:
 
 void accel_kernel_release(accel_kernel *k)
 {
-    static const char fn[] = "accel_kernel_release";
-    ACCEL__CALL(call);
-    if (!k)
-        return;
     /* Launches of other threads that resolved k return first. */
-    if (!accel__release_begin(&call, fn, k, ACCEL__T_KERNEL, "k", &k))
-        return;
+    ACCEL__ENTER_RELEASE("accel_kernel_release", k, ACCEL__T_KERNEL);
     ACCEL__RT_LIST(REMOVE, k->rt, kernels, k);
     accel__kernel_unref(k);
 }
@@ -829,13 +824,10 @@ accel_status accel_kernel_cache_stats_get(const accel_runtime *rt, accel_kernel_
 {
     static const char fn[] = "accel_kernel_cache_stats_get";
     ACCEL__CALL(call);
-    ACCEL__TRY(accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt));
     size_t bytes = 0;
-    accel_status st = accel__struct_out_size(
-        fn, "out", out, ACCEL__SIZE_UPTO(accel_kernel_cache_stats, disabled_reason), sizeof *out,
-        &bytes);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_struct_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out,
+                                       ACCEL__SIZE_UPTO(accel_kernel_cache_stats, disabled_reason),
+                                       sizeof *out, &bytes));
     accel__kcache_counters c;
     if (accel__kcache_counters_get((accel_runtime *)rt, &c) != ACCEL_SUCCESS)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);

@@ -43,12 +43,10 @@ accel_status accel_device_measure_ceilings(accel_device *dev, const accel_ceilin
 {
     static const char fn[] = "accel_device_measure_ceilings";
     ACCEL__CALL(call);
-    ACCEL__TRY(accel__enter_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out, "out"));
     size_t out_bytes;
-    accel_status st =
-        accel__struct_out_size(fn, "out", out, ACCEL__CEILINGS_SIZE_V1, sizeof *out, &out_bytes);
-    if (st != ACCEL_SUCCESS)
-        return st;
+    ACCEL__TRY(accel__enter_struct_out(&call, fn, dev, ACCEL__T_DEVICE, "dev", &dev, out,
+                                       ACCEL__CEILINGS_SIZE_V1, sizeof *out, &out_bytes));
+    accel_status st;
     accel_ceilings_options o;
     accel_ceilings_options_init(&o);
     if (opt) {

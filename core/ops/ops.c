@@ -130,30 +130,23 @@ static bool overlap(accel_slice x, accel_slice y)
            y.offset < x.offset + x.count;
 }
 
-/* An elementwise output is exactly an input's range or apart from it. */
-static accel_status check_alias(const char *fn, const char *out_arg, accel_slice out,
-                                const char *in_arg, accel_slice in)
-{
-    if (overlap(out, in) && !(out.offset == in.offset && out.count == in.count))
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: %s range [%zu, %zu) partially overlaps %s range [%zu, %zu) of the "
-                           "same buffer (in-place needs identical ranges)",
-                           fn, out_arg, out.offset, out.offset + out.count, in_arg, in.offset,
-                           in.offset + in.count);
-    return ACCEL_SUCCESS;
-}
+/* How an output may lie against an input of the same buffer: an
+ * elementwise output apart from it or exactly on its range (in place), a
+ * reduction's output apart from it. */
+typedef enum { APART, APART_OR_SAME } range_rule;
 
-/* A reduction's output must not overlap its input at all. */
-static accel_status check_disjoint(const char *fn, const char *out_arg, accel_slice out,
-                                   const char *in_arg, accel_slice in)
+static accel_status check_ranges(const char *fn, const char *out_arg, accel_slice out,
+                                 const char *in_arg, accel_slice in, range_rule rule)
 {
-    if (overlap(out, in))
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: %s range [%zu, %zu) overlaps %s range [%zu, %zu) of the same "
-                           "buffer",
-                           fn, out_arg, out.offset, out.offset + out.count, in_arg, in.offset,
-                           in.offset + in.count);
-    return ACCEL_SUCCESS;
+    bool same = out.offset == in.offset && out.count == in.count;
+    if (!overlap(out, in) || (rule == APART_OR_SAME && same))
+        return ACCEL_SUCCESS;
+    return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                       "%s: %s range [%zu, %zu) %s %s range [%zu, %zu) of the same buffer%s", fn,
+                       out_arg, out.offset, out.offset + out.count,
+                       rule == APART_OR_SAME ? "partially overlaps" : "overlaps", in_arg, in.offset,
+                       in.offset + in.count,
+                       rule == APART_OR_SAME ? " (in-place needs identical ranges)" : "");
 }
 
 /* -------------------------------------------------------------- dispatch */
@@ -211,9 +204,9 @@ static accel_status binary_op(const char *fn, accel_queue *q, accel_op_code op, 
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "a", a.count);
     if (st == ACCEL_SUCCESS)
-        st = check_alias(fn, "out", out, "a", a);
+        st = check_ranges(fn, "out", out, "a", a, APART_OR_SAME);
     if (st == ACCEL_SUCCESS)
-        st = check_alias(fn, "out", out, "b", b);
+        st = check_ranges(fn, "out", out, "b", b, APART_OR_SAME);
     if (st != ACCEL_SUCCESS)
         return st;
     return op_dispatch(q, &d, a.count == 0);
@@ -274,7 +267,7 @@ static accel_status x_out_op(const char *fn, accel_queue *q, accel_op_code op, a
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, out_name, out, "x", x.count);
     if (st == ACCEL_SUCCESS)
-        st = check_alias(fn, out_name, out, "x", x);
+        st = check_ranges(fn, out_name, out, "x", x, APART_OR_SAME);
     if (st != ACCEL_SUCCESS)
         return st;
     d.num_operands = 2;
@@ -344,12 +337,15 @@ accel_status accel_axpby(accel_queue *q, accel_dtype dtype, double alpha, accel_
     return x_out_op("accel_axpby", q, ACCEL_OP_AXPBY, dtype, "y", alpha, beta, x, y);
 }
 
-/* The checks of an op whose only operand is its output (fill, random): q
- * and out's buffer (out->buffer becomes the object), d's dtype for d's op,
- * and out's range into d->operands[0]. */
+/* The opening of an op whose only operand is its output (fill, random):
+ * d for op on dtype, then the checks: q and out's buffer (out->buffer
+ * becomes the object), the dtype for op, and out's range into
+ * d->operands[0]. */
 static accel_status check_output_only(const char *fn, accel__call *call, accel_queue **q,
-                                      accel_op_desc *d, accel_slice *out)
+                                      accel_op_code op, accel_dtype dtype, accel_slice *out,
+                                      accel_op_desc *d)
 {
+    desc_init(d, fn, op, dtype);
     accel_buffer *bufs[] = {out->buffer};
     static const char *const names[] = {"out"};
     accel_status st = check_handles(fn, call, q, 1, bufs, names);
@@ -365,9 +361,8 @@ accel_status accel_fill(accel_queue *q, accel_dtype dtype, double value, accel_s
 {
     static const char fn[] = "accel_fill";
     accel_op_desc d;
-    desc_init(&d, fn, ACCEL_OP_FILL, dtype);
     ACCEL__CALL(call);
-    accel_status st = check_output_only(fn, &call, &q, &d, &out);
+    accel_status st = check_output_only(fn, &call, &q, ACCEL_OP_FILL, dtype, &out, &d);
     if (st != ACCEL_SUCCESS)
         return st;
     d.num_operands = 1;
@@ -390,7 +385,7 @@ static accel_status reduce_op(const char *fn, accel_queue *q, accel_op_code op, 
         return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
                            "%s: out has %zu elements but a reduction writes exactly 1", fn,
                            out.count);
-    st = check_disjoint(fn, "out", out, "x", x);
+    st = check_ranges(fn, "out", out, "x", x, APART);
     if (st != ACCEL_SUCCESS)
         return st;
     if (x.count == 0 && op != ACCEL_OP_SUM)
@@ -441,9 +436,9 @@ accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_s
     if (out.count != 1)
         return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
                            "%s: out has %zu elements but dot writes exactly 1", fn, out.count);
-    st = check_disjoint(fn, "out", out, "x", x);
+    st = check_ranges(fn, "out", out, "x", x, APART);
     if (st == ACCEL_SUCCESS)
-        st = check_disjoint(fn, "out", out, "y", y);
+        st = check_ranges(fn, "out", out, "y", y, APART);
     if (st != ACCEL_SUCCESS)
         return st;
     return op_dispatch(q, &d, false);
@@ -456,9 +451,8 @@ static accel_status random_op(const char *fn, accel_queue *q, accel_op_code op, 
                               accel_slice out)
 {
     accel_op_desc d;
-    desc_init(&d, fn, op, dtype);
     ACCEL__CALL(call);
-    accel_status st = check_output_only(fn, &call, &q, &d, &out);
+    accel_status st = check_output_only(fn, &call, &q, op, dtype, &out, &d);
     if (st != ACCEL_SUCCESS)
         return st;
     if (out.count > 0 && rng_offset > UINT64_MAX - (out.count - 1))
@@ -816,7 +810,7 @@ static accel_status sort_operands(const char *fn, accel_dtype dtype, bool arg, a
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "x", x.count);
     if (st == ACCEL_SUCCESS && !arg)
-        st = check_alias(fn, "out", out, "x", x);
+        st = check_ranges(fn, "out", out, "x", x, APART_OR_SAME);
     if (st == ACCEL_SUCCESS && arg)
         st = check_bytes_apart(fn, x, accel_dtype_size(dtype), out, 8);
     return st;
@@ -915,9 +909,9 @@ static accel_status linalg_operands(const char *fn, accel_op_desc *d, accel_slic
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "the op's output block", l.total);
     if (st == ACCEL_SUCCESS)
-        st = check_disjoint(fn, "out", out, "a", a);
+        st = check_ranges(fn, "out", out, "a", a, APART);
     if (st == ACCEL_SUCCESS && solve)
-        st = check_disjoint(fn, "out", out, "b", b);
+        st = check_ranges(fn, "out", out, "b", b, APART);
     d->num_operands = solve ? 3 : 2;
     return st;
 }

@@ -290,19 +290,13 @@ void accel_runtime_close(accel_runtime *rt)
 
 const char *accel_runtime_config_path(const accel_runtime *rt)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_runtime_config_path", rt, ACCEL__T_RUNTIME, "rt", &rt) !=
-        ACCEL_SUCCESS)
-        return "";
+    ACCEL__ENTER_GETTER("accel_runtime_config_path", rt, ACCEL__T_RUNTIME, "");
     return rt->cfg->path;
 }
 
 uint32_t accel_runtime_backend_count(const accel_runtime *rt)
 {
-    ACCEL__CALL(call);
-    if (accel__enter(&call, "accel_runtime_backend_count", rt, ACCEL__T_RUNTIME, "rt", &rt) !=
-        ACCEL_SUCCESS)
-        return 0;
+    ACCEL__ENTER_GETTER("accel_runtime_backend_count", rt, ACCEL__T_RUNTIME, 0);
     return rt->backend_count;
 }
 
@@ -311,9 +305,7 @@ accel_status accel_runtime_backend_info(const accel_runtime *rt, uint32_t index,
 {
     static const char fn[] = "accel_runtime_backend_info";
     ACCEL__CALL(call);
-    ACCEL__TRY(accel__enter(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt));
-    if (!out_info)
-        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out_info is NULL", fn);
+    ACCEL__TRY(accel__enter_out(&call, fn, rt, ACCEL__T_RUNTIME, "rt", &rt, out_info, "out_info"));
     if (index >= rt->backend_count)
         return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
                            "%s: index %u but there are %u backend candidates", fn, index,

@@ -162,45 +162,37 @@ static accel_status run_other(kjob *j, void **results)
 
 /* ------------------------------------------------------------ comparing */
 
+/* Element i of p (dtype dt) as a double: integers and bool from their
+ * little-endian bytes (sign-extended for the signed kinds), the floats by
+ * their formats (binary16 and bfloat16 widened exactly). */
 static double as_double(uint32_t dt, const void *p, size_t i)
 {
-    switch (dt) {
-    case ACCEL_F32:
-        return ((const float *)p)[i];
-    case ACCEL_F64:
-        return ((const double *)p)[i];
-    case ACCEL_I32:
-        return ((const int32_t *)p)[i];
-    case ACCEL_I64:
-        return (double)((const int64_t *)p)[i];
-    case ACCEL_U8:
-    case ACCEL_BOOL:
-        return ((const uint8_t *)p)[i];
-    case ACCEL_I8:
-        return ((const int8_t *)p)[i];
-    case ACCEL_I16:
-        return ((const int16_t *)p)[i];
-    case ACCEL_U16:
-        return ((const uint16_t *)p)[i];
-    case ACCEL_U32:
-        return ((const uint32_t *)p)[i];
-    case ACCEL_U64:
-        return (double)((const uint64_t *)p)[i];
-    default: {
-        uint16_t h = ((const uint16_t *)p)[i];
-        if (dt == ACCEL_BF16) {
-            uint32_t u = (uint32_t)h << 16;
-            float f;
-            memcpy(&f, &u, 4);
-            return f;
-        }
-        int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-        double v = e == 0    ? ldexp(m, -24)
-                   : e == 31 ? (m ? NAN : INFINITY)
-                             : ldexp(m | 0x400, e - 25);
-        return (h & 0x8000) ? -v : v;
+    _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "element bytes read little-endian");
+    size_t es = accel_dtype_size((accel_dtype)dt);
+    const char *at = (const char *)p + i * es;
+    accel_dtype_kind k = accel_dtype_kind_of((accel_dtype)dt);
+    if (dt == ACCEL_F32 || dt == ACCEL_F64) {
+        float f;
+        double d;
+        return dt == ACCEL_F32 ? (memcpy(&f, at, 4), (double)f) : (memcpy(&d, at, 8), d);
     }
+    uint64_t u = 0;
+    memcpy(&u, at, es < 8 ? es : 8);
+    if (k == ACCEL_DTYPE_KIND_INT) {
+        unsigned sh = (unsigned)(64 - 8 * es);
+        return (double)((int64_t)(u << sh) >> sh);
     }
+    if (k != ACCEL_DTYPE_KIND_FLOAT)
+        return (double)u; /* bool, unsigned */
+    if (dt == ACCEL_BF16) {
+        uint32_t w = (uint32_t)u << 16;
+        float f;
+        memcpy(&f, &w, 4);
+        return f;
+    }
+    int e = (int)(u >> 10) & 0x1f, m = (int)u & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, e - 25);
+    return (u & 0x8000) ? -v : v;
 }
 
 /* Ordered integer of a float's bits (adjacent floats differ by 1). */
@@ -258,68 +250,55 @@ static double complex_ulps(uint32_t pt, const void *got, const void *exp, size_t
     return worst;
 }
 
-/* compare() of a complex output: complex_ulps per element against the
- * kernel's tolerance_ulp. */
-static void compare_complex(const kjob *j, uint32_t i, const void *got, const void *exp, char *what,
-                            size_t cap)
+/* The ulps by which element e of a real output is off: 0 or INFINITY
+ * for the exact dtypes (integers, bool), both NaN 0, else the distance of
+ * the floats' ordered bits. */
+static double real_ulps(uint32_t dt, const void *got, const void *exp, size_t e)
+{
+    double g = as_double(dt, got, e), x = as_double(dt, exp, e);
+    if (accel_dtype_kind_of((accel_dtype)dt) != ACCEL_DTYPE_KIND_FLOAT)
+        return g == x ? 0 : INFINITY;
+    if (isnan(g) || isnan(x))
+        return isnan(g) && isnan(x) ? 0 : INFINITY;
+    return fabs(ordered(dt, got, e) - ordered(dt, exp, e));
+}
+
+/* "" when got matches expected (every element within the kernel's
+ * tolerance_ulp: complex_ulps for complex outputs, real_ulps for the
+ * floats, exactly for integers and bool), else what differs. */
+static void compare(const kjob *j, uint32_t i, const void *got, const void *exp, char *what,
+                    size_t cap)
 {
     const accel_kernel_arg_desc *a = &j->L.args[i];
-    uint32_t pt = a->dtype == ACCEL_C64 ? ACCEL_F32 : ACCEL_F64;
-    unsigned tol = j->L.k->tolerance_ulp;
+    uint32_t dt = a->dtype;
+    bool cplx = dt == ACCEL_C64 || dt == ACCEL_C128;
+    uint32_t pt = dt == ACCEL_C64 ? ACCEL_F32 : dt == ACCEL_C128 ? ACCEL_F64 : dt;
+    bool fp = cplx || accel_dtype_kind_of((accel_dtype)dt) == ACCEL_DTYPE_KIND_FLOAT;
+    unsigned tol = fp ? j->L.k->tolerance_ulp : 0;
     size_t bad = 0, first = 0;
     double worst = 0;
     for (size_t e = 0; e < a->count; e++) {
-        double u = complex_ulps(pt, got, exp, e, tol);
+        double u = cplx ? complex_ulps(pt, got, exp, e, tol) : real_ulps(dt, got, exp, e);
         if (u > tol && !bad++)
             first = e, worst = u;
     }
     what[0] = '\0';
     if (!bad)
         return;
-    snprintf(what, cap,
-             "output %s element %zu: got (%.17g, %.17g), expected (%.17g, %.17g) (%g ulp of the "
-             "larger part > bound %u); %zu of %zu elements bad",
-             j->L.k->params[i].name, first, as_double(pt, got, 2 * first),
-             as_double(pt, got, 2 * first + 1), as_double(pt, exp, 2 * first),
-             as_double(pt, exp, 2 * first + 1), worst, tol, bad, a->count);
-}
-
-/* "" when got matches expected, else what differs. */
-static void compare(const kjob *j, uint32_t i, const void *got, const void *exp, char *what,
-                    size_t cap)
-{
-    const accel_kernel_arg_desc *a = &j->L.args[i];
-    uint32_t dt = a->dtype;
-    if (dt == ACCEL_C64 || dt == ACCEL_C128) {
-        compare_complex(j, i, got, exp, what, cap);
-        return;
-    }
-    bool fp = dt == ACCEL_F32 || dt == ACCEL_F64 || dt == ACCEL_F16 || dt == ACCEL_BF16;
-    size_t bad = 0, first = 0;
-    double worst = 0;
-    for (size_t e = 0; e < a->count; e++) {
-        double g = as_double(dt, got, e), x = as_double(dt, exp, e);
-        double ulps;
-        if (!fp)
-            ulps = g == x ? 0 : INFINITY;
-        else if (isnan(g) || isnan(x))
-            ulps = isnan(g) && isnan(x) ? 0 : INFINITY;
-        else
-            ulps = fabs(ordered(dt, got, e) - ordered(dt, exp, e));
-        if (ulps > (fp ? j->L.k->tolerance_ulp : 0)) {
-            if (!bad++)
-                first = e, worst = ulps;
-        }
-    }
-    what[0] = '\0';
-    if (!bad)
-        return;
-    snprintf(what, cap,
-             "output %s element %zu: got %.17g, expected %.17g (%s%g ulp > bound %u%s); %zu of "
-             "%zu elements bad",
-             j->L.k->params[i].name, first, as_double(dt, got, first), as_double(dt, exp, first),
-             fp ? "" : "", worst, fp ? j->L.k->tolerance_ulp : 0, fp ? " ulp" : ", exact: integer",
-             bad, a->count);
+    const char *name = j->L.k->params[i].name;
+    if (cplx)
+        snprintf(what, cap,
+                 "output %s element %zu: got (%.17g, %.17g), expected (%.17g, %.17g) (%g ulp of "
+                 "the larger part > bound %u); %zu of %zu elements bad",
+                 name, first, as_double(pt, got, 2 * first), as_double(pt, got, 2 * first + 1),
+                 as_double(pt, exp, 2 * first), as_double(pt, exp, 2 * first + 1), worst, tol, bad,
+                 a->count);
+    else
+        snprintf(what, cap,
+                 "output %s element %zu: got %.17g, expected %.17g (%g ulp > bound %u%s); %zu of "
+                 "%zu elements bad",
+                 name, first, as_double(dt, got, first), as_double(dt, exp, first), worst, tol,
+                 fp ? " ulp" : ", exact: integer", bad, a->count);
 }
 
 /* A graph's fused kernel: against its unfused ops on the host (fused_check.c). */

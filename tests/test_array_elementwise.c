@@ -278,7 +278,8 @@ static val ref_int(accel_array_fn fn, accel_dtype ct, val a, val b, val c)
         r = a;
         break;
     case ACCEL_ARRAY_CLIP:
-        r = (sg ? a.i < b.i : a.u < b.u) ? b : (sg ? a.i > c.i : a.u > c.u) ? c : a;
+        r = (sg ? a.i < b.i : a.u < b.u) ? b : a; /* NumPy's min(max(a, lo), hi): */
+        r = (sg ? r.i > c.i : r.u > c.u) ? c : r; /* hi wins when lo > hi */
         break;
     default:
         cr_assert_fail("no integer reference for fn %d", (int)fn);

@@ -325,6 +325,22 @@ static accel_dtype result_dtype(accel_array_reduce_fn fn, accel_dtype xt)
     return ACCEL_DTYPE_INVALID;
 }
 
+accel_status accel_array_reduce_dtype(accel_array_reduce_fn fn, accel_dtype x, accel_dtype *out)
+{
+    static const char name[] = "accel_array_reduce_dtype";
+    if (!out)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out is NULL", name);
+    if ((unsigned)fn >= ACCEL_ARRAY_REDUCE_LIMIT_ || !reduce_names[fn])
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: fn %d is unknown", name, (int)fn);
+    accel_dtype rt = accel_dtype_kind_of(x) == ACCEL_DTYPE_KIND_INVALID ? ACCEL_DTYPE_INVALID
+                                                                        : result_dtype(fn, x);
+    if (rt == ACCEL_DTYPE_INVALID)
+        return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s does not take %s", name,
+                           reduce_names[fn], accel_dtype_name(x));
+    *out = rt;
+    return ACCEL_SUCCESS;
+}
+
 /* The axes of a reduction: kept (sizes, x strides, out strides) and reduced
  * (sizes, x strides), size-1 axes dropped, neighbours merged. */
 typedef struct raxes {

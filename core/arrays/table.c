@@ -53,6 +53,8 @@ ACCEL_ARRAY_FN_LIST(ACCEL_X_ARRAY_CHECK)
               0,                                                                                   \
               0,                                                                                   \
               {"(accel_T)(a " op " b)", "(accel_T)(a " op " b)", "(accel_T)(a " op " b)", NULL}},
+/* clip as NumPy's minimum(maximum(a, lo), hi): hi wins when lo > hi. */
+#define CLIPI "(a < b ? b : a) > c ? c : (a < b ? b : a)"
 #define LOGIC(E, name, ex) [ACCEL_ARRAY_##E] = {name, 2, BOOL, 0, 0, {ex, ex, ex, ex}},
 
 const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
@@ -201,8 +203,7 @@ const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
                           PROM,
                           0,
                           0,
-                          {NULL, "a < b ? b : a > c ? c : a", "a < b ? b : a > c ? c : a",
-                           "accel_F(accel_min)(accel_F(accel_max)(a, b), c)"}},
+                          {NULL, CLIPI, CLIPI, "accel_F(accel_min)(accel_F(accel_max)(a, b), c)"}},
     /* where: a is the condition (bool), b and c the promoted values. */
     [ACCEL_ARRAY_WHERE] =
         {"where", 3, PROM, 0, 0, {"a ? b : c", "a ? b : c", "a ? b : c", "a ? b : c", "a ? b : c"}},

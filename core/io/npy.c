@@ -427,41 +427,40 @@ static const char *kind_name(char k)
     }
 }
 
+/* The NumPy descr and element size of each dtype a .npy file carries here
+ * (every Array API dtype and float16; bf16 has no NumPy dtype). This file
+ * stands alone in the fuzz targets, so it does not call accel_dtype_size. */
+static const struct {
+    const char *descr;
+    size_t size;
+} npy_types[ACCEL_DTYPE_COUNT_] = {
+    [ACCEL_F32] = {"<f4", 4},  [ACCEL_F64] = {"<f8", 8},   [ACCEL_F16] = {"<f2", 2},
+    [ACCEL_I32] = {"<i4", 4},  [ACCEL_I64] = {"<i8", 8},   [ACCEL_U8] = {"|u1", 1},
+    [ACCEL_BOOL] = {"|b1", 1}, [ACCEL_I8] = {"|i1", 1},    [ACCEL_I16] = {"<i2", 2},
+    [ACCEL_U16] = {"<u2", 2},  [ACCEL_U32] = {"<u4", 4},   [ACCEL_U64] = {"<u8", 8},
+    [ACCEL_C64] = {"<c8", 8},  [ACCEL_C128] = {"<c16", 16}};
+
 static accel_status descr_to_dtype(const char *func, const char *name, const npy_header *h,
                                    accel_dtype *out)
 {
-    const char *want = "accel reads little-endian float32 '<f4', float64 '<f8', float16 '<f2', "
-                       "int32 '<i4', int64 '<i8' and uint8 '|u1'";
+    const char *want = "accel reads little-endian bool, int8..int64, uint8..uint64, float16, "
+                       "float32, float64, complex64 and complex128 ('|b1', '<i4', '<f8', '<c8', "
+                       "...)";
     if (h->descr_is_list) {
         accel__set_error("%s: %s: structured dtype (a list of fields) is not supported; %s", func,
                          name, want);
         return ACCEL_ERROR_UNSUPPORTED;
     }
     const char *d = h->descr;
-    if (h->descr_len == 3 && d[0] == '<' && d[1] == 'f') {
-        if (d[2] == '4') {
-            *out = ACCEL_F32;
-            return ACCEL_SUCCESS;
-        }
-        if (d[2] == '8') {
-            *out = ACCEL_F64;
-            return ACCEL_SUCCESS;
-        }
-        if (d[2] == '2') {
-            *out = ACCEL_F16;
-            return ACCEL_SUCCESS;
-        }
-    }
-    /* Integers: user kernels (accel run eval) take them. */
-    if (h->descr_len == 3 && d[0] == '<' && d[1] == 'i' && (d[2] == '4' || d[2] == '8')) {
-        *out = d[2] == '4' ? ACCEL_I32 : ACCEL_I64;
-        return ACCEL_SUCCESS;
-    }
-    if (h->descr_len == 3 && (d[0] == '|' || d[0] == '<') && d[1] == 'u' && d[2] == '1') {
-        *out = ACCEL_U8;
-        return ACCEL_SUCCESS;
-    }
-    if (h->descr_len >= 2 && d[0] == '>' && d[1] != '\0' && strchr("fiuc", d[1])) {
+    /* '<' (little-endian), '|' (no order: one byte) and '=' (native: this
+     * little-endian host) are the same bytes */
+    if (h->descr_len >= 3 && strchr("<|=", d[0]))
+        for (unsigned t = 0; t < ACCEL_DTYPE_COUNT_; t++)
+            if (npy_types[t].descr && strcmp(npy_types[t].descr + 1, d + 1) == 0) {
+                *out = (accel_dtype)t;
+                return ACCEL_SUCCESS;
+            }
+    if (h->descr_len >= 2 && d[0] == '>' && d[1] != '\0' && strchr("fiucb", d[1])) {
         accel__set_error("%s: %s: dtype '%s' is big-endian %s; %s (convert with "
                          "a.astype(a.dtype.newbyteorder('<')))",
                          func, name, d, kind_name(d[1]), want);
@@ -472,17 +471,6 @@ static accel_status descr_to_dtype(const char *func, const char *name, const npy
                      k[0] ? kind_name(k[0]) : "empty", want);
     return ACCEL_ERROR_UNSUPPORTED;
 }
-
-/* The NumPy descr and element size of t; NULL and 0 for the dtypes .npy
- * files do not carry here (bf16 has no NumPy dtype; the other integers, bool
- * and complex are not written yet). This file stands alone in the fuzz
- * targets, so it does not call accel_dtype_size. */
-static const struct {
-    const char *descr;
-    size_t size;
-} npy_types[ACCEL_DTYPE_COUNT_] = {
-    [ACCEL_F32] = {"<f4", 4}, [ACCEL_F64] = {"<f8", 8}, [ACCEL_F16] = {"<f2", 2},
-    [ACCEL_I32] = {"<i4", 4}, [ACCEL_I64] = {"<i8", 8}, [ACCEL_U8] = {"|u1", 1}};
 
 static const char *dtype_descr(accel_dtype t)
 {

@@ -386,6 +386,14 @@ ACCEL_API accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn 
                                           const accel_array *x, uint64_t axes_mask, int keepdims,
                                           const accel_array *out);
 
+/* The dtype accel_array_reduce's out must have for fn of an x of dtype x
+ * (the rules above: sum of int32 int64, mean of float32 float32, argmax
+ * int64, ...), in *out. Errors: ACCEL_ERROR_INVALID_ARGUMENT (fn unknown,
+ * out NULL), ACCEL_ERROR_DTYPE_MISMATCH (fn does not take x: mean of an
+ * integer, max of a complex, an unknown dtype). */
+ACCEL_API accel_status accel_array_reduce_dtype(accel_array_reduce_fn fn, accel_dtype x,
+                                                accel_dtype *out);
+
 /* ------------------------------------------------------------ statistics */
 
 /* The variance (var) or standard deviation (std) of x over the axes of

@@ -10,10 +10,12 @@
  * exactly the keys 'descr', 'fortran_order' and 'shape', then the raw data.
  *
  * Supported: versions 1.0, 2.0 and 3.0 (read), C order, little-endian
- * '<f4' (ACCEL_F32), '<f8' (ACCEL_F64) and '<f2' (ACCEL_F16), and for user
- * kernels '<i4' (ACCEL_I32), '<i8' (ACCEL_I64) and '|u1' (ACCEL_U8); 0 to
- * ACCEL_NPY_MAX_DIMS dimensions (0-d arrays hold one element). Anything else —
- * big-endian, other integers, complex, object or structured dtypes, Fortran order — is
+ * (or one-byte '|') dtypes of the Array API and float16: '|b1' (ACCEL_BOOL),
+ * '|i1' '<i2' '<i4' '<i8' (ACCEL_I8..I64), '|u1' '<u2' '<u4' '<u8'
+ * (ACCEL_U8..U64), '<f2' '<f4' '<f8' (ACCEL_F16, F32, F64), '<c8' '<c16'
+ * (ACCEL_C64, C128; '=' native order reads as '<'); 0 to ACCEL_NPY_MAX_DIMS
+ * dimensions (0-d arrays hold one element). Anything else — big-endian,
+ * object or structured dtypes, bfloat16 (no NumPy dtype), Fortran order — is
  * refused with a message naming the file and what it found. Hosts must be
  * little-endian (else ACCEL_ERROR_UNSUPPORTED).
  */
@@ -33,7 +35,7 @@ extern "C" {
 
 /* An array read from a .npy file. data is the caller's: accel_npy_free. */
 typedef struct accel_npy_array {
-    accel_dtype dtype;                /* ACCEL_F32, F64, F16, I32, I64 or U8 */
+    accel_dtype dtype;                /* any but ACCEL_BF16 (no NumPy dtype) */
     uint32_t ndim;                    /* 0..ACCEL_NPY_MAX_DIMS */
     size_t shape[ACCEL_NPY_MAX_DIMS]; /* elements per dimension; unused ones 0 */
     size_t count;                     /* elements: the product of shape (1 when ndim is 0) */

@@ -144,3 +144,9 @@ def test_bool_unary_result_dtypes_are_numpys(fn):
 def test_bool_positive_and_sign_are_refused_as_numpy_does(fn):
     with pytest.raises(TypeError, match="not defined for bool"):
         getattr(accel, fn)(accel.asarray([True, False]))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float64])
+def test_clip_with_lo_above_hi_is_numpys(dtype):
+    a = np.arange(0, 10).astype(dtype)
+    np.testing.assert_array_equal(accel.clip(accel.asarray(a), 7, 2).get(), np.clip(a, 7, 2))

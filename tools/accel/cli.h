@@ -73,6 +73,7 @@ extern const cli_command cli_info_command, cli_run_command, cli_verify_command, 
     cli_bench_command, cli_demo_command;
 /* `accel run eval EXPR NAME=IN.npy ...` (run_eval.c), a subcommand of run. */
 extern const cli_command cli_run_eval_command;
+extern const cli_command cli_run_array_command;
 
 /* Every subcommand, in the order of `accel --help` (main.c). */
 extern const cli_command *const cli_commands[];
@@ -143,6 +144,13 @@ void cli_device_hint(const char *cmd, const char *name);
  * devices> (STATUS)" and the hint, and returns CLI_EXIT_USAGE, as in every
  * subcommand. No default device: the runtime error, CLI_EXIT_RUNTIME. */
 int cli_device_lookup(const char *cmd, accel_runtime *rt, const char *name, accel_device **out);
+
+/* The runtime (config: a plugins.ini or NULL) and the device --device
+ * names (cli_device_lookup), in verify mode against the CPU (mismatches
+ * fail the call) when verify: CLI_EXIT_OK, else the exit code after the
+ * message. *rt is the caller's to close, also on failure. */
+int cli_open_device(const char *cmd, const char *config, const char *device, bool verify,
+                    accel_runtime **rt, accel_device **dev);
 
 /* "CPU", "GPU" or "other" for an accel_device_kind. */
 const char *cli_kind_name(uint32_t kind);

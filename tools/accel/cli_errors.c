@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <strings.h>
 
+#include "accel/verify.h"
 #include "cli.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -50,6 +51,25 @@ int cli_device_lookup(const char *cmd, accel_runtime *rt, const char *name, acce
             msg && msg[0] ? msg : accel_status_string(st), accel_status_name(st));
     cli_device_hint(cmd, name);
     return CLI_EXIT_USAGE;
+}
+
+int cli_open_device(const char *cmd, const char *config, const char *device, bool verify,
+                    accel_runtime **rt, accel_device **dev)
+{
+    accel_status st = accel_runtime_open(config, rt);
+    if (st != ACCEL_SUCCESS)
+        return cli_runtime_error(cmd, st, "cannot open the runtime");
+    int rc = cli_device_lookup(cmd, *rt, device, dev);
+    if (rc != CLI_EXIT_OK || !verify)
+        return rc;
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu";
+    o.fail_on_mismatch = true;
+    o.check_reference_device = true;
+    if ((st = accel_verify_configure(*rt, &o)) != ACCEL_SUCCESS)
+        return cli_runtime_error(cmd, st, "cannot turn verify mode on");
+    return CLI_EXIT_OK;
 }
 
 const char *cli_kind_name(uint32_t kind)

@@ -43,7 +43,8 @@ static const cli_option options[] = {
     {NULL, 0, NULL, NULL, NULL},
 };
 
-static const cli_command *const run_subcommands[] = {&cli_run_eval_command, NULL};
+static const cli_command *const run_subcommands[] = {&cli_run_eval_command, &cli_run_array_command,
+                                                     NULL};
 
 const cli_command cli_run_command = {
     .name = "run",
@@ -74,7 +75,8 @@ static const char *run_description(void)
              "both inputs of one dtype) and writes the result as OUT.npy. Prints on\n"
              "stderr which device ran it: the one asked for, or the fallback device\n"
              "that ran it instead, with the reason. No broadcasting: shapes must match\n"
-             "exactly.\n"
+             "exactly ('accel run array' runs any array function with broadcasting on\n"
+             "every dtype).\n"
              "\n"
              "ops (NumPy's names):\n"
              "  two inputs, same shape:  %s\n"

@@ -324,28 +324,10 @@ static bool eval_load(eval_job *j)
  * error, as in every subcommand). */
 static int eval_open(eval_job *j)
 {
-    accel_status st = accel_runtime_open(j->config, &j->rt);
-    if (st != ACCEL_SUCCESS) {
-        cli_runtime_error("run eval", st, "cannot open the runtime");
-        return CLI_EXIT_RUNTIME;
-    }
-    if (j->report)
+    int rc = cli_open_device("run eval", j->config, j->device_name, j->verify, &j->rt, &j->dev);
+    if (rc == CLI_EXIT_OK && j->report)
         accel_report_enable(j->rt, true);
-    int rc = cli_device_lookup("run eval", j->rt, j->device_name, &j->dev);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    if (j->verify) {
-        accel_verify_options o;
-        accel_verify_options_init(&o);
-        o.reference = "cpu";
-        o.fail_on_mismatch = true;
-        o.check_reference_device = true;
-        if ((st = accel_verify_configure(j->rt, &o)) != ACCEL_SUCCESS) {
-            cli_runtime_error("run eval", st, "cannot turn verify mode on");
-            return CLI_EXIT_RUNTIME;
-        }
-    }
-    return CLI_EXIT_OK;
+    return rc;
 }
 
 /* The kernel: -1 when made, else the exit code (its reason printed). */

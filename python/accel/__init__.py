@@ -33,11 +33,14 @@ from ._core import (Device, Event, Info, MemoryPool, Report, Stream, VerifyMode,
                     empty_pinned,
                     get_current_stream, get_default_memory_pool, get_device, get_elapsed_time,
                     info, init, report, report_enable, shutdown, verify, verify_stats)
-from ._cupy import (allclose, argpartition, argwhere, around, array_equal, array_split,
-                    ascontiguousarray, asfortranarray, bincount, concatenate, copy,
-                    count_nonzero, cross, diag, diff, einsum, get_array_module, histogram,
-                    hstack, identity, isclose, logspace, median, nan_to_num, nansum, outer,
-                    percentile, quantile, round_, split, trace, vstack)
+from ._cupy import (allclose, angle, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,
+                    arctanh, argpartition, argwhere, around, array_equal, array_split,
+                    ascontiguousarray, asfortranarray, bincount, bool_, column_stack,
+                    concatenate, conjugate, copy, count_nonzero, cross, diag, diff, dstack,
+                    einsum, exp2, flatnonzero, fmax, fmin, get_array_module, histogram, hstack,
+                    identity, iscomplexobj, isclose, logspace, median, mod, nan_to_num, nanmax,
+                    nanmean, nanmin, nansum, outer, percentile, power, quantile, reciprocal,
+                    round_, split, trace, vstack)
 from ._dlpack import from_dlpack
 from ._fuse import fuse
 from ._graph import Graph, graph

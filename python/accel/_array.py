@@ -794,14 +794,27 @@ def fill(a: Array, value: Any) -> Array:
     """Set every element of `a` (any view) to `value`, converted to a's
     dtype: accel_fill for a contiguous float32/float64 array, else
     accel_array_full_i64/_u64 (integers exactly, bool as value != 0) or
-    accel_array_full (a float). Returns a. Raises UnsupportedError for
-    complex arrays."""
+    accel_array_full (a float); a complex array part by part. Returns a.
+    An integer array takes a value that fits it (a float is truncated, as
+    NumPy): OverflowError for one past its range, ValueError for NaN or an
+    infinity, TypeError for a complex value."""
     _writable(a, "fill")
     held = a._blk("fill")  # held until return: see Array.release
+    v = value.item() if isinstance(value, np.generic) else value
+    if a._dtype.kind == "c":
+        return _fill_complex(a, complex(v))
+    if isinstance(v, complex):
+        raise TypeError(f"accel.fill: a complex value for a {a._dtype} array")
+    if a._dtype.kind in "iu" and not isinstance(v, (bool, np.bool_)):
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ValueError(f"accel.fill: cannot convert float {v} to {a._dtype}")
+        v = int(v)
+        info = np.iinfo(a._dtype)
+        if not info.min <= v <= info.max:
+            raise OverflowError(f"accel.fill: {v} does not fit {a._dtype}")
     if not a._size:
         return a
     s = _prepare(a.device, a)
-    v = value.item() if isinstance(value, np.generic) else value
     if a._code <= 2 and a._st is None and isinstance(v, (int, float)) and not isinstance(
             v, bool) and -(1 << 53) <= v <= (1 << 53):
         # A float array: the op path's accel_fill (graphs fuse it).
@@ -816,6 +829,20 @@ def fill(a: Array, value: Any) -> Array:
     else:
         code = C.full(s._h(), a._cv(), float(v))
     _op_check(code, "fill", a)
+    return a
+
+
+def _fill_complex(a: Array, v: complex) -> Array:
+    """fill of a complex array: its real and imaginary parts (float views of
+    the (re, im) pairs) each filled."""
+    if not a._size:
+        return a
+    s = _prepare(a.device, a)
+    for part, x in ((0, v.real), (1, v.imag)):
+        cv = a._cv(pairs=True)
+        cv.shape[cv.ndim - 1] = 1
+        cv.offset += part * (a._dtype.itemsize // 2)
+        _op_check(C.full(s._h(), cv, x), "fill", a)
     return a
 
 

@@ -104,19 +104,23 @@ def array_split(ary: Array, indices_or_sections: Any, axis: int = 0) -> list:
     """Views of ary split along axis at the given indices, or into that
     many near-equal parts (the first ones one longer), as NumPy's."""
     a = _arr(ary, "array_split")
-    ax = operator.index(axis) % a.ndim if a.ndim else 0
+    ax = ns._axis(axis, a.ndim, "array_split")
     n = a.shape[ax]
     if isinstance(indices_or_sections, (int, np.integer)):
         k = operator.index(indices_or_sections)
-        if k <= 0:
-            raise ValueError(f"accel.array_split: {k} sections (at least 1)")
+        if not 0 < k <= _MAX_PARTS:
+            raise ValueError(f"accel.array_split: {k} sections (1 to {_MAX_PARTS})")
         q, r = divmod(n, k)
         cuts = [i * q + _b.min(i, r) for i in range(1, k)]
     else:
         cuts = [operator.index(i) for i in indices_or_sections]
     bounds = [0] + cuts + [n]
     head = (slice(None),) * ax
-    return [a[head + (slice(lo, _b.max(lo, hi)),)] for lo, hi in zip(bounds, bounds[1:])]
+    # Python's slicing of each [lo:hi], as NumPy (negative cuts count from the end)
+    return [a[head + (slice(lo, hi),)] for lo, hi in zip(bounds, bounds[1:])]
+
+
+_MAX_PARTS = 1 << 24  # more sections than this would be a list nobody can hold
 
 
 def split(ary: Array, indices_or_sections: Any, axis: int = 0) -> list:
@@ -124,7 +128,7 @@ def split(ary: Array, indices_or_sections: Any, axis: int = 0) -> list:
     ValueError otherwise)."""
     a = _arr(ary, "split")
     if isinstance(indices_or_sections, (int, np.integer)):
-        n = a.shape[operator.index(axis)]
+        n = a.shape[ns._axis(axis, a.ndim, "split")]
         if indices_or_sections <= 0 or n % indices_or_sections:
             raise ValueError(f"accel.split: array split does not result in an equal division "
                              f"({n} into {indices_or_sections})")
@@ -203,10 +207,15 @@ def diff(a: Any, n: int = 1, axis: int = -1) -> Array:
     """The n-th difference along axis: out[i] = a[i + 1] - a[i], n times
     (bool arrays: not_equal, as NumPy)."""
     x = _arr(a, "diff")
+    n = operator.index(n)
     if n < 0:
         raise ValueError(f"accel.diff: order n={n} must be non-negative")
-    ax = operator.index(axis) % x.ndim
+    if x.ndim == 0:
+        raise ValueError("accel.diff: needs at least one dimension")
+    ax = ns._axis(axis, x.ndim, "diff")
     head = (slice(None),) * ax
+    if n >= x.shape[ax]:  # nothing is left: the empty result without n steps
+        n = x.shape[ax]
     for _ in range(n):
         hi, lo = x[head + (slice(1, None),)], x[head + (slice(None, -1),)]
         x = ns.not_equal(hi, lo) if x.dtype == np.bool_ else ns.subtract(hi, lo)
@@ -257,22 +266,8 @@ def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) 
 
 
 def around(a: Any, decimals: int = 0, out: Any = None) -> Array:
-    """Rounded half to even at `decimals` places (NumPy's: round(a * 10**d)
-    / 10**d, so its last-bit results); integers with decimals >= 0 as they
-    are."""
-    x = _arr(a, "around")
-    if decimals == 0 or (x.dtype.kind in "biu" and decimals >= 0):
-        r = ns.round(x)
-    else:
-        f = 10.0 ** _b.abs(decimals)
-        r = (ns.divide(ns.round(ns.multiply(x, f)), f) if decimals > 0
-             else ns.multiply(ns.round(ns.divide(x, f)), f))
-        if x.dtype.kind in "iu":
-            r = ns.astype(r, x.dtype)
-    if out is not None:
-        ns.copyto(out, r)
-        return out
-    return r
+    """NumPy's around: the namespace's round with decimals."""
+    return ns.round(_arr(a, "around"), decimals, out)
 
 
 round_ = around
@@ -292,11 +287,15 @@ def argpartition(a: Any, kth: Any, axis: Optional[int] = -1) -> Array:
     x = _arr(a, "argpartition")
     if axis is None:
         x, axis = ns.reshape(x, (-1,)), -1
-    n = x.shape[axis] if x.ndim else 0
+    if x.ndim == 0:
+        x = ns.reshape(x, (1,))
+    ax = ns._axis(axis, x.ndim, "argpartition")
+    n = x.shape[ax]
     for k in np.atleast_1d(kth):
-        if not -n <= int(k) < n:
-            raise ValueError(f"accel.argpartition: kth {int(k)} is out of bounds for size {n}")
-    return ns.argsort(x, axis=axis, stable=True)
+        k = operator.index(k)  # TypeError for a float, as NumPy
+        if not -n <= k < n:
+            raise ValueError(f"accel.argpartition: kth {k} is out of bounds for size {n}")
+    return ns.argsort(x, axis=ax, stable=True)
 
 
 def cross(a: Any, b: Any, axis: int = -1) -> Array:
@@ -313,7 +312,7 @@ def _sorted_along(a: Any, axis: Any, fn: str) -> tuple:
     if axis is None:
         x, kshape = ns.reshape(x, (-1,)), (1,) * x.ndim
     else:
-        ax = operator.index(axis) % x.ndim
+        ax = ns._axis(axis, x.ndim, fn)
         kshape = x.shape[:ax] + (1,) + x.shape[ax + 1:]
         x = ns.moveaxis(x, ax, -1)
     if x.dtype.kind in "biu":
@@ -420,6 +419,9 @@ def _einsum_one(a: Array, s: str, keep: str) -> tuple:
     while len(set(s)) != len(s):
         c = next(c for c in s if s.count(c) > 1)
         i, j = s.index(c), s.index(c, s.index(c) + 1)
+        if a.shape[i] != a.shape[j]:
+            raise ValueError(f"accel.einsum: index {c!r} repeated with sizes {a.shape[i]} and "
+                             f"{a.shape[j]}")
         a = linalg.diagonal(ns.moveaxis(a, (i, j), (-2, -1)))
         s = "".join(x for k, x in enumerate(s) if k not in (i, j)) + c
     gone = tuple(k for k, c in enumerate(s) if c not in keep)
@@ -456,6 +458,9 @@ def einsum(subscripts: str, *operands: Any, dtype: Any = None) -> Array:
     one (batched) matmul (left to right), the result is permuted to the
     output's order. Raises ValueError for mismatched subscripts or sizes,
     NotImplementedError for '...'."""
+    if not isinstance(subscripts, str):
+        raise TypeError("accel.einsum: subscripts must be a string (the interleaved form "
+                        "einsum(a, [0, 1], b, [1, 2]) is not there)")
     ops = [_arr(a, "einsum") for a in operands]
     if not ops:
         raise ValueError("accel.einsum: needs at least one operand")
@@ -499,8 +504,23 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
     w = ns.astype(_arr(weights, "bincount"), np.float64)
     if w.shape != a.shape:
         raise ValueError(f"accel.bincount: weights {w.shape} is not x's shape {a.shape}")
-    c = ns.cumulative_sum(ns.take(w, order), include_initial=True)
-    return ns.subtract(ns.take(c, hi), ns.take(c, lo))
+    if not a.size:
+        return ns.zeros((size,), dtype=np.float64, device=a.device)
+    run = _segmented_sum(s, ns.take(w, order))
+    return ns.where(ns.greater(hi, lo), ns.take(run, ns.maximum(ns.subtract(hi, 1), 0)), 0.0)
+
+
+def _segmented_sum(keys: Array, v: Array) -> Array:
+    """The inclusive sum of v within each run of equal (sorted) keys: the
+    Hillis-Steele doubling scan, log2(n) elementwise steps, each adding
+    the element d back only when it is in the same run (so a NaN or an
+    infinity stays in its run, and no difference of prefix sums cancels)."""
+    n, d = v.shape[0], 1
+    while d < n:
+        back = ns.where(ns.equal(keys[d:], keys[:-d]), v[:-d], 0.0)
+        v = ns.concat([v[:d], ns.add(v[d:], back)])
+        d *= 2
+    return v
 
 
 def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,
@@ -514,8 +534,13 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,
     if isinstance(bins, (int, np.integer)):
         if bins < 1:
             raise ValueError(f"accel.histogram: bins {bins} must be at least 1")
+        if range is not None and len(range) != 2:
+            raise ValueError(f"accel.histogram: range {range!r} is not (min, max)")
         lo, hi = ((float(ns.min(x)), float(ns.max(x))) if range is None and x.size
                   else (0.0, 1.0) if range is None else (float(range[0]), float(range[1])))
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise ValueError(f"accel.histogram: the range ({lo}, {hi}) is not finite (NaN or "
+                             "infinity in the data: pass range=)")
         if lo > hi:
             raise ValueError(f"accel.histogram: range ({lo}, {hi}): max must be larger than min")
         if lo == hi:
@@ -525,6 +550,8 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,
         edges = ns.astype(_arr(bins, "histogram"), np.float64)
         if edges.ndim != 1 or edges.size < 2:
             raise ValueError("accel.histogram: bins edges must be 1-D with at least 2 entries")
+        if bool(ns.any(ns.less(edges[1:], edges[:-1]))):
+            raise ValueError("accel.histogram: bins must increase monotonically")
     nb = edges.size - 1
     idx = ns.subtract(searchsorted(edges, ns.astype(x, np.float64), side="right"), 1)
     last = ns.equal(ns.astype(x, np.float64), edges[-1])
@@ -536,3 +563,108 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,
     if density:
         counts = ns.divide(ns.divide(counts, ns.sum(counts)), ns.subtract(edges[1:], edges[:-1]))
     return counts, edges
+
+
+# NumPy's and CuPy's names for the standard's functions.
+power, mod, conjugate = ns.pow, ns.remainder, ns.conj
+arccos, arcsin, arctan, arctan2 = ns.acos, ns.asin, ns.atan, ns.atan2
+arccosh, arcsinh, arctanh = ns.acosh, ns.asinh, ns.atanh
+bool_ = np.bool_
+
+
+def fmax(x1: Any, x2: Any) -> Array:
+    """The larger of x1 and x2 ignoring a NaN (NaN only where both are)."""
+    a, b = _arr(x1, "fmax"), _arr(x2, "fmax")
+    return ns.where(ns.isnan(b), a, ns.where(ns.isnan(a), b, ns.maximum(a, b)))
+
+
+def fmin(x1: Any, x2: Any) -> Array:
+    """The smaller of x1 and x2 ignoring a NaN (NaN only where both are)."""
+    a, b = _arr(x1, "fmin"), _arr(x2, "fmin")
+    return ns.where(ns.isnan(b), a, ns.where(ns.isnan(a), b, ns.minimum(a, b)))
+
+
+def exp2(x: Any) -> Array:
+    """2 ** x elementwise (integers as float64)."""
+    a = _arr(x, "exp2")
+    return ns.pow(ns.asarray(2.0, dtype=a.dtype if a.dtype.kind in "fc" else None,
+                             device=a.device), a)
+
+
+def angle(z: Any, deg: bool = False) -> Array:
+    """The argument of each complex z (atan2 of its parts), in radians or
+    degrees; a real z gives 0 or pi."""
+    a = _arr(z, "angle")
+    if a.dtype.kind != "c":
+        a = ns.astype(a, np.float64) if a.dtype.kind != "f" else a
+        r = ns.atan2(ns.zeros_like(a), a)
+    else:
+        r = ns.atan2(ns.imag(a), ns.real(a))
+    return ns.multiply(r, 180.0 / np.pi) if deg else r
+
+
+def reciprocal(x: Any) -> Array:
+    """1 / x in x's dtype (integers: NumPy's truncation, 1 and -1 their own
+    reciprocal, every other value 0)."""
+    a = _arr(x, "reciprocal")
+    if a.dtype.kind in "fc":
+        return ns.divide(ns.asarray(1, dtype=a.dtype, device=a.device), a)
+    return ns.where(ns.equal(ns.abs(a), 1), a, ns.zeros_like(a))
+
+
+def _nan_filled(a: Any, fn: str, fill: float) -> Array:
+    x = _arr(a, fn)
+    return ns.where(ns.isnan(x), fill, x) if x.dtype.kind in "fc" else x
+
+
+def nanmax(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """max ignoring NaNs (NaN where a slice is all NaN, as NumPy)."""
+    x = _arr(a, "nanmax")
+    r = ns.max(_nan_filled(x, "nanmax", -np.inf), axis=axis, keepdims=keepdims)
+    return _all_nan_is_nan(x, r, axis, keepdims)
+
+
+def nanmin(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """min ignoring NaNs (NaN where a slice is all NaN, as NumPy)."""
+    x = _arr(a, "nanmin")
+    r = ns.min(_nan_filled(x, "nanmin", np.inf), axis=axis, keepdims=keepdims)
+    return _all_nan_is_nan(x, r, axis, keepdims)
+
+
+def _all_nan_is_nan(x: Array, r: Array, axis: Any, keepdims: bool) -> Array:
+    if x.dtype.kind != "f":
+        return r
+    return ns.where(ns.all(ns.isnan(x), axis=axis, keepdims=keepdims), np.nan, r)
+
+
+def nanmean(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """The mean of the non-NaN elements (NaN where there are none)."""
+    x = _arr(a, "nanmean")
+    if x.dtype.kind not in "fc":
+        return ns.mean(x, axis=axis, keepdims=keepdims)
+    n = ns.sum(ns.astype(ns.logical_not(ns.isnan(x)), np.int64), axis=axis, keepdims=keepdims)
+    return ns.divide(nansum(x, axis=axis, keepdims=keepdims), ns.astype(n, x.dtype))
+
+
+def flatnonzero(a: Any) -> Array:
+    """The flat indices of the nonzero elements (int64)."""
+    return ns.nonzero(ns.reshape(_arr(a, "flatnonzero"), (-1,)))[0]
+
+
+def iscomplexobj(x: Any) -> bool:
+    """Whether x's dtype is complex."""
+    return np.dtype(getattr(x, "dtype", np.asarray(x).dtype)).kind == "c"
+
+
+def column_stack(tup: Sequence[Any]) -> Array:
+    """1-D arrays as columns (2-D ones as they are), joined along axis 1."""
+    arrs = [_arr(t, "column_stack") for t in tup]
+    return ns.concat([ns.reshape(a, (-1, 1)) if a.ndim < 2 else a for a in arrs], axis=1)
+
+
+def dstack(tup: Sequence[Any]) -> Array:
+    """Joined along a third axis (1-D (n,) as (1, n, 1), 2-D as (m, n, 1))."""
+    def as3(a: Array) -> Array:
+        return (ns.reshape(a, (1, -1, 1)) if a.ndim <= 1
+                else ns.reshape(a, a.shape + (1,)) if a.ndim == 2 else a)
+    return ns.concat([as3(_arr(t, "dstack")) for t in tup], axis=2)

@@ -664,18 +664,39 @@ def _elementwise() -> dict:
     fns = {}
     for name, (code, arity, res) in C.FUNCTIONS.items():
         if arity == 1 and name != "astype":
-            f = (lambda n: lambda x, /: _unary(n, x))(name)
+            f = (lambda n: lambda x, /, out=None: _out(_unary(n, x), out, n))(name)
         elif arity == 2:
-            f = (lambda n: lambda x1, x2, /: _binary(n, x1, x2))(name)
+            f = (lambda n: lambda x1, x2, /, out=None: _out(_binary(n, x1, x2), out, n))(name)
         else:
             continue
         f.__name__ = name
-        f.__doc__ = f"The standard's {name}, elementwise on the device (accel_array_fn {code})."
+        f.__doc__ = (f"The standard's {name}, elementwise on the device (accel_array_fn "
+                     f"{code}); out= as CuPy's.")
         fns[name] = f
     return fns
 
 
 globals().update(_elementwise())
+_round_half_even = round  # noqa: F821 (the table's row, made above)
+
+
+def round(x: Array, /, decimals: int = 0, out: Any = None) -> Array:  # noqa: A001
+    """Rounded half to even (the table's round), at `decimals` places as
+    NumPy's and CuPy's round: round(x * 10**d) / 10**d (so NumPy's last-bit
+    results); integers with decimals >= 0 as they are, with decimals < 0
+    rounded to tens, hundreds, ... in their dtype."""
+    decimals = operator.index(decimals)
+    if decimals == 0 or (x.dtype.kind in "biu" and decimals >= 0):
+        r = _round_half_even(x)
+    else:
+        if _b.abs(decimals) > 400:
+            raise ValueError(f"accel.round: decimals {decimals} (at most 400 either way)")
+        f = 10.0 ** _b.abs(decimals)
+        r = (divide(_round_half_even(multiply(x, f)), f) if decimals > 0
+             else multiply(_round_half_even(divide(x, f)), f))
+        if x.dtype.kind in "iu":
+            r = astype(r, x.dtype)
+    return _out(r, out, "round")
 
 
 def signbit(x: Array, /) -> Array:
@@ -687,8 +708,8 @@ def signbit(x: Array, /) -> Array:
 
 def clip(x: Array, /, min: Any = None, max: Any = None, out: Any = None) -> Array:
     """x clamped to [min, max] elementwise in x's dtype (either bound may be
-    None; arrays broadcast to x's shape; a NaN stays NaN; min > max gives
-    max), on the device (accel_array_clip). CuPy's clip(a, a_min, a_max,
+    None; x and the bounds broadcast together, as NumPy's; a NaN stays NaN;
+    min > max gives max), on the device (accel_array_clip). CuPy's clip(a, a_min, a_max,
     out) by position."""
     if min is None and max is None:
         return _out(_copy_of(x), out, "clip")
@@ -703,8 +724,6 @@ def clip(x: Array, /, min: Any = None, max: Any = None, out: Any = None) -> Arra
     else:
         r = _new(_bshape(x, lo, hi), x.dtype, x.device)
         _check(C.clip(_q(x, lo, hi, r), x._cv(), lo._cv(), hi._cv(), r._cv()))
-    if r.shape != x.shape:
-        raise ValueError(f"accel.clip: bounds broadcast x {x.shape} to {r.shape}")
     return _out(r, out, "clip")
 
 
@@ -875,7 +894,7 @@ def _getitem(x: Array, key: Any) -> Array:
                 start[axis] = C.I64_MAX
             if k.stop is None and s < 0:
                 stop[axis] = C.I64_MIN
-            step[axis] = s
+            step[axis] = _clamp(s)  # a step past the axis takes one element, never wraps
             pos += 1
         else:
             i = operator.index(k)
@@ -1076,6 +1095,16 @@ def roll(x: Array, /, shift: Any, *, axis: Any = None) -> Array:
     return out if out is not x else _copy_of(x)
 
 
+def _as_array_like(x: Any, fn: str) -> Array:
+    """x, or an accel array of a list, tuple, NumPy array or scalar (NumPy's
+    array_like arguments)."""
+    if isinstance(x, Array):
+        return x
+    if isinstance(x, (list, tuple, np.ndarray, np.generic, int, float, complex)):
+        return asarray(x)
+    raise TypeError(f"accel.{fn}: an accel array or array-like, not {type(x).__name__}")
+
+
 def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
     """Each element repeated along axis (None: of the flattened x):
     repeats an int (every element that many times: a broadcast view
@@ -1084,6 +1113,9 @@ def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
     says (cumulative_sum, searchsorted, take). Raises ValueError for a
     negative count or a repeats array of the wrong size, TypeError for a
     non-integer repeats array."""
+    x = _as_array_like(x, "repeat")
+    if isinstance(repeats, (list, tuple, np.ndarray)):
+        repeats = asarray(np.asarray(repeats), device=x.device)
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     ax = _axis(axis, x.ndim, "repeat")
@@ -1103,6 +1135,8 @@ def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
     if r and x.size * r > C.I64_MAX:
         raise L.error("ACCEL_ERROR_OUT_OF_RANGE", f"accel.repeat: {x.size} elements repeated {r} "
                       "times is past int64")
+    if x.ndim == C.MAX_NDIM:  # no room for the new axis: the counts path
+        return _repeat_counts(x, full((x.shape[ax],), r, dtype=int64, device=x.device), ax)
     e = expand_dims(x, axis=ax + 1)
     shape = x.shape[:ax + 1] + (r,) + x.shape[ax + 1:]
     out = x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:]
@@ -1133,6 +1167,9 @@ def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
     new axis before each axis that repeats (a concat along that axis where
     the view would pass 32 dimensions). Raises ValueError for a negative
     repetition, OutOfRangeError for a result past int64 elements."""
+    x = _as_array_like(x, "tile")
+    if isinstance(repetitions, (int, np.integer)) and not isinstance(repetitions, _b.bool):
+        repetitions = (repetitions,)
     reps = tuple(operator.index(r) for r in repetitions)
     if _b.any(r < 0 for r in reps):
         raise ValueError(f"accel.tile: a negative entry in repetitions {reps}")
@@ -1559,6 +1596,35 @@ def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
     return out
 
 
+def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
+    """x's elements at indices along axis, per position of the other axes
+    (NumPy's and the standard's take_along_axis; accel_array_take_along_axis):
+    x and indices have one ndim and broadcast on the other axes. Raises
+    IndexError for an index out of range."""
+    if not isinstance(indices, Array) or indices.dtype.kind not in "iu":
+        raise IndexError("accel.take_along_axis: indices must be an accel array of integers")
+    if indices.ndim != x.ndim:
+        raise ValueError(f"accel.take_along_axis: indices is {indices.ndim}-d, x {x.ndim}-d")
+    ax = _axis(axis, x.ndim, "take_along_axis")
+    n = x.shape[ax]
+    if indices.size and (int(max(indices)) >= n or int(min(indices)) < -n):
+        raise IndexError(f"accel.take_along_axis: an index is out of range for axis {ax} of "
+                         f"size {n}")
+    shape = []
+    for d, (a, b) in enumerate(zip(x.shape, indices.shape)):
+        if d != ax and a != b and 1 not in (a, b):
+            raise ValueError(f"accel.take_along_axis: x {x.shape} and indices {indices.shape} "
+                             f"do not broadcast on axis {d}")
+        shape.append(b if d == ax else _b.max(a, b) if 0 not in (a, b) else 0)
+    if x._dtype.kind == "c":  # part by part
+        return _complex_of(take_along_axis(_pairs(x, 0), indices, axis=ax),
+                           take_along_axis(_pairs(x, 1), indices, axis=ax))
+    out = _new(tuple(shape), x.dtype, x.device)
+    if out.size:
+        _check(C.take_along_axis(_q(x, indices, out), x._cv(), indices._cv(), ax, out._cv()))
+    return out
+
+
 def _tri(fn: str, x: Array, k: int) -> Array:
     if x.ndim < 2:
         raise ValueError(f"accel.{fn}: x must have at least 2 dimensions")
@@ -1606,6 +1672,8 @@ def _methods() -> None:
     A.squeeze = lambda s, axis=None: squeeze(  # type: ignore[attr-defined]
         s, tuple(i for i, n in enumerate(s.shape) if n == 1) if axis is None else axis)
     A.fill = _fill_method  # type: ignore[attr-defined]
+    A.repeat = lambda s, repeats, axis=None: repeat(s, repeats, axis=axis)
+    A.round = lambda s, decimals=0, out=None: round(s, decimals, out)
     A.view = _view_method  # type: ignore[attr-defined]
     A.dot = lambda s, b, out=None: dot(s, b, out)  # type: ignore[attr-defined]
     A.clip = lambda s, a_min=None, a_max=None: clip(s, a_min, a_max)

@@ -155,7 +155,7 @@ def unique_values(x: Array, /) -> Array:
 def _merge_nans(r: list, x: Array) -> list:
     """NumPy's equal_nan=True: the NaN groups (last in values) as one."""
     vals = r[0]
-    if x.dtype.kind != "f" or not vals.size:
+    if x.dtype.kind not in "fc" or not vals.size:  # NaN classes sort last (complex too)
         return r
     k = int(_sum(astype(isnan(vals), int64)))
     if k < 2:
@@ -175,7 +175,7 @@ def unique(ar: Array, return_index: bool = False, return_inverse: bool = False,
     values, and with the flags the first indices, the inverse (int64 of
     ar's shape, as NumPy 2; CuPy gives it flattened) and the counts, as a
     tuple in that order. equal_nan=True (the default) makes all NaNs one
-    value, as NumPy (real floats; complex NaNs stay distinct); False keeps
+    value, as NumPy (a complex value with a NaN part is a NaN); False keeps
     each distinct (the standard's unique_*).
     Raises NotImplementedError for an axis (only the flattened array)."""
     if axis is not None:

@@ -388,3 +388,93 @@ def test_asfortranarray():
     f = cp.asfortranarray(cp.asarray(a))
     _same(f, np.asfortranarray(a))
     assert f.strides == np.asfortranarray(a).strides
+
+
+def test_breaking_pass_silent_answers_now_numpys():
+    # bincount weights: no prefix-sum cancellation, a NaN or inf stays in its bin
+    for x, w in (([0, 1, 1], [1e16, 1.0, 1.0]), ([0, 1, 2], [np.nan, 1.0, 1.0]),
+                 ([0, 1, 1], [np.inf, 1.0, 1.0])):
+        _same(cp.bincount(cp.asarray(x), weights=cp.asarray(w)), np.bincount(x, weights=w))
+    got, _ = cp.histogram(cp.asarray([0.0, 1e16, 1e16 + 2]), bins=2, weights=cp.asarray([1e16, 1.0, 1.0]))
+    _same(got, np.histogram([0.0, 1e16, 1e16 + 2], bins=2, weights=[1e16, 1.0, 1.0])[0])
+    # split at negative indices: Python's slicing, as NumPy
+    for cuts in ([-2], [-1], [1, -1], [-5, 2]):
+        for g, w in zip(cp.array_split(cp.arange(6.0), cuts), np.array_split(np.arange(6.0), cuts)):
+            _same(g, w)
+    # axes that do not exist
+    a = cp.asarray(np.arange(20.0).reshape(4, 5))
+    for call in (lambda: cp.median(a, axis=2), lambda: cp.median(a, axis=-3),
+                 lambda: cp.quantile(a, 0.5, axis=5), lambda: cp.diff(a, axis=2),
+                 lambda: cp.argpartition(a, 1, axis=2), lambda: cp.split(a, 2, axis=2)):
+        with pytest.raises(IndexError, match="out of range"):
+            call()
+    # x.fill of a value an integer dtype cannot hold
+    y = cp.zeros(3, dtype=cp.uint8)
+    for v, exc in ((300, OverflowError), (-1, OverflowError), (float("nan"), ValueError)):
+        with pytest.raises(exc):
+            y.fill(v)
+    _same(y, np.zeros(3, np.uint8))  # untouched
+    z = cp.zeros((2, 3), dtype=cp.complex64)
+    z.fill(1 + 2j)
+    _same(z, np.full((2, 3), 1 + 2j, np.complex64))
+    # a slice step past int64
+    _same(cp.arange(5)[::2 ** 64 + 1], np.arange(5)[::5])
+    _same(cp.arange(5)[::-(2 ** 64) - 1], np.arange(5)[::-5])
+    # unique of complex merges its NaNs (equal_nan=True)
+    h = np.array([complex(np.nan, 0), 2, complex(0, np.nan), 1, complex(np.nan, np.nan), 2])
+    for g, w in zip(cp.unique(cp.asarray(h), return_index=True, return_inverse=True,
+                              return_counts=True),
+                    np.unique(h, return_index=True, return_inverse=True, return_counts=True)):
+        _same(g, w)
+    # histogram and einsum refuse what NumPy refuses
+    with pytest.raises(ValueError, match="not finite"):
+        cp.histogram(cp.asarray([1.0, np.nan]), bins=2)
+    with pytest.raises(ValueError, match="monotonically"):
+        cp.histogram(cp.asarray([0.5, 1.5]), bins=cp.asarray([0.0, 2.0, 1.0]))
+    with pytest.raises(ValueError, match="repeated with sizes 2 and 3"):
+        cp.einsum("ii->i", cp.ones((2, 3)))
+    with pytest.raises(ValueError, match="sections"):
+        cp.array_split(cp.arange(3.0), 2 ** 63)
+    with pytest.raises(TypeError):
+        cp.argpartition(a, 1.5)
+
+
+def test_numpy_spellings_and_array_likes():
+    a = np.array([1.0, np.nan, 3.0, -2.0])
+    b = np.array([np.nan, np.nan, 1.0, 5.0])
+    x, y = cp.asarray(a), cp.asarray(b)
+    _same(cp.fmax(x, y), np.fmax(a, b))
+    _same(cp.fmin(x, y), np.fmin(a, b))
+    _same(cp.power(cp.asarray([2, 3]), 3), np.power([2, 3], 3))
+    _same(cp.arccos(cp.asarray([0.5])), np.arccos([0.5]))
+    _same(cp.arctan2(cp.asarray([1.0]), cp.asarray([2.0])), np.arctan2([1.0], [2.0]))
+    _same(cp.mod(cp.asarray([-7, 7]), 3), np.mod([-7, 7], 3))
+    zc = np.array([1 + 1j, -1, -2j])
+    _same(cp.angle(cp.asarray(zc)), np.angle(zc))
+    _same(cp.conjugate(cp.asarray(zc)), np.conjugate(zc))
+    _same(cp.exp2(cp.asarray([0.0, 3.0])), np.exp2([0.0, 3.0]))
+    _same(cp.reciprocal(cp.asarray([-1, 0, 1, 2])), np.array([-1, 0, 1, 0]))
+    m = np.array([[1.0, np.nan], [np.nan, np.nan], [2.0, 4.0]])
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        want = (np.nanmax(m, axis=1), np.nanmin(m, axis=1), np.nanmean(m, axis=1))
+    for f, w in zip((cp.nanmax, cp.nanmin, cp.nanmean), want):
+        _same(f(cp.asarray(m), axis=1), w)
+    _same(cp.flatnonzero(cp.asarray([[0, 1], [2, 0]])), np.flatnonzero([[0, 1], [2, 0]]))
+    _same(cp.column_stack([cp.asarray([1, 2]), cp.asarray([3, 4])]), np.column_stack([[1, 2], [3, 4]]))
+    _same(cp.dstack([cp.asarray([1, 2]), cp.asarray([3, 4])]), np.dstack([[1, 2], [3, 4]]))
+    assert cp.iscomplexobj(cp.asarray(zc)) and not cp.iscomplexobj(x) and cp.bool_ is np.bool_
+    X = np.arange(6).reshape(2, 3)
+    _same(cp.tile(cp.asarray(X), 2), np.tile(X, 2))
+    _same(cp.tile([1, 2], (2,)), np.tile([1, 2], (2,)))
+    _same(cp.repeat([1, 2], 2), np.repeat([1, 2], 2))
+    _same(cp.repeat(cp.asarray(X), [1, 0, 2], axis=1), np.repeat(X, [1, 0, 2], axis=1))
+    _same(cp.asarray(X).repeat(2), X.repeat(2))
+    _same(cp.asarray([1.26, -3.45]).round(1), np.array([1.26, -3.45]).round(1))
+    _same(cp.round(cp.asarray([1.25, 1234.5678]), decimals=-2), np.round([1.25, 1234.5678], -2))
+    out = cp.zeros(3)
+    cp.sign(cp.asarray([-2.0, 0.0, 3.0]), out=out)
+    _same(out, np.sign([-2.0, 0.0, 3.0]))
+    i = np.argsort(X * -1, axis=1)
+    _same(cp.take_along_axis(cp.asarray(X), cp.asarray(i), axis=1), np.take_along_axis(X, i, axis=1))
+    deep = cp.ones((2, 2) + (1,) * 30)
+    assert cp.repeat(deep, 3, axis=0).shape == (6, 2) + (1,) * 30

@@ -666,7 +666,7 @@ Test(array_complex, astype_to_and_from_complex)
 }
 
 /* ACCEL_TEST_COMPLEX_DEVICE=NAME (tests/opencl's opencl_array_complex sets
- * opencl:0, PoCL on CI): every row on that device, built by its own
+ * opencl:0, PoCL on CI; cuda:0 on a GPU machine): every row on that device, built by its own
  * compiler, in verify mode against cpu:0 as well as against the reference
  * here. Skipped, saying so, where the variable is unset. */
 Test(array_complex, named_device, .timeout = 600)
@@ -675,9 +675,12 @@ Test(array_complex, named_device, .timeout = 600)
     if (!name || !*name)
         cr_skip_test("ACCEL_TEST_COMPLEX_DEVICE is unset (ctest opencl_array_complex sets it)");
     setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache3", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cpu, opencl\n[backend.cpu]\nlibrary = %s\n"
-                             "[backend.opencl]\nlibrary = %s/libaccel_opencl.so\n",
-                             TU_CPU_PLUGIN, ACCEL_TEST_PLUGIN_CONFIG_DIR);
+    const char *ini =
+        tu_fmt("[runtime]\norder = cpu, opencl, cuda\nstrict = false\n"
+               "[backend.cpu]\nlibrary = %s\n"
+               "[backend.opencl]\nlibrary = %s/libaccel_opencl.so\n"
+               "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n",
+               TU_CPU_PLUGIN, ACCEL_TEST_PLUGIN_CONFIG_DIR, ACCEL_TEST_PLUGIN_CONFIG_DIR);
     accel_runtime *rt = NULL;
     tu_ok(tu_open_ini(ini, &rt, NULL));
     accel_verify_options o;

@@ -664,3 +664,40 @@ Test(array_complex, astype_to_and_from_complex)
     accel_queue_release(q);
     accel_runtime_close(rt);
 }
+
+/* ACCEL_TEST_COMPLEX_DEVICE=NAME (tests/opencl's opencl_array_complex sets
+ * opencl:0, PoCL on CI; cuda:0 on a GPU machine): every row on that device, built by its own
+ * compiler, in verify mode against cpu:0 as well as against the reference
+ * here. Skipped, saying so, where the variable is unset. */
+Test(array_complex, named_device, .timeout = 600)
+{
+    const char *name = getenv("ACCEL_TEST_COMPLEX_DEVICE");
+    if (!name || !*name)
+        cr_skip_test("ACCEL_TEST_COMPLEX_DEVICE is unset (ctest opencl_array_complex sets it)");
+    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache3", tu_tmpdir()), 1);
+    const char *ini =
+        tu_fmt("[runtime]\norder = cpu, opencl, cuda\nstrict = false\n"
+               "[backend.cpu]\nlibrary = %s\n"
+               "[backend.opencl]\nlibrary = %s/libaccel_opencl.so\n"
+               "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n",
+               TU_CPU_PLUGIN, ACCEL_TEST_PLUGIN_CONFIG_DIR, ACCEL_TEST_PLUGIN_CONFIG_DIR);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(ini, &rt, NULL));
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu:0";
+    o.fail_on_mismatch = true;
+    tu_ok(accel_verify_configure(rt, &o));
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, name, &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    every_row(dev, q, NULL);
+    tu_ok(accel_queue_finish(q));
+    accel_verify_stats vs = stats_of(rt);
+    cr_assert_gt(vs.checked, 100, "kernels checked on %s: %llu", name,
+                 (unsigned long long)vs.checked);
+    cr_assert_eq(vs.mismatches, 0);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}

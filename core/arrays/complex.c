@@ -10,17 +10,20 @@
  *
  * The algorithms, each from its source (no library code copied):
  *  - special values: C11 Annex G (G.6) and the Array API 2023.12 special
- *    cases, which list the same values; the sign of a zero or infinity the
- *    standards leave unspecified is whatever the formula gives;
+ *    cases, which list the same values but for two (tanh, expm1 below,
+ *    where accel gives the Array API's); the sign of a zero or infinity
+ *    the standards leave unspecified is whatever the formula gives;
  *  - divide: Smith's algorithm (R. L. Smith, "Algorithm 116: Complex
  *    division", CACM 5(8), 1962), as NumPy's complex divide, with NumPy's
  *    answer for a zero divisor (each part divided by zero);
  *  - multiply: the textbook (ac - bd) + (ad + bc)i (NumPy's; no Annex G
  *    recovery of infinities from NaN);
- *  - asin, acos (and asinh, acosh through them): W. Kahan, "Branch cuts for
- *    complex elementary functions, or much ado about nothing's sign bit"
- *    (1987): from csqrt(1 - z) and csqrt(1 + z), accurate near the branch
- *    points; asinh(z) = -i asin(iz) for finite z below BIG, log(2|z|) above;
+ *  - acos and asinh: W. Kahan, "Branch cuts for complex elementary
+ *    functions, or much ado about nothing's sign bit" (1987): acos and asin
+ *    from csqrt(1 - z) and csqrt(1 + z), accurate near the branch points;
+ *    asinh(z) is -i times Kahan's asin(iz) for finite z below BIG and
+ *    log(2|z|) + i arg z above; acosh(z) is +-i acos(z), the sign that
+ *    makes its real part >= 0 (Annex G's relation);
  *  - atanh: 0.25 log1p(4|x| / ((1 - |x|)^2 + y^2)) + 0.5i atan2(2|y|,
  *    (1 - |x|)(1 + |x|) - y^2) (Kahan's paper), x / |z|^2 + i pi/2 above BIG;
  *  - tanh: Kahan's tan(y) form (same paper), saturated above TB; at x =
@@ -33,8 +36,8 @@
  *  - exp, sinh, cosh: e^(x/2) twice above LMAX (no overflow of e^x alone);
  *  - expm1: expm1(x) cos y - 2 sin^2(y/2) + i e^x sin y;
  *  - log1p: 0.5 log1p(x (2 + x) + y^2) + i atan2(y, 1 + x) below 1/2;
- *  - sin, cos, tan, asin, atan: -i f(iz) of the hyperbolic ones (Annex
- *    G.5's definitions, so their special values follow);
+ *  - sin, tan, asin, atan: -i f(iz), cos: cosh(iz), of the hyperbolic
+ *    ones (Annex G.5's definitions, so their special values follow);
  *  - pow: exp(b log a), and 1 for b = 0 (the Array API's rule and NumPy's);
  *  - sign: z / |z|, 0 for 0, NaN + NaN i for a NaN part (the Array API).
  * Parameters: LMAX (e^LMAX is finite), BIG (BIG^2 is finite), TB (tanh is

@@ -224,8 +224,8 @@ typedef struct accel_array_fn_properties {
     uint32_t result;  /* ACCEL_ARRAY_RESULT_* */
     uint32_t tolerance_ulp; /* verify mode's bound for float results; 0: exact */
     /* verify mode's bound for complex results: every part within this many
-     * ulps of the larger part of the reference (0: 1); since 0.1 (was
-     * reserved0) */
+     * ulps of the larger part of the reference; was reserved0 (a library
+     * before complex support reports 0 here) */
     uint32_t tolerance_ulp_complex;
     uint64_t reserved[4];
 } accel_array_fn_properties;
@@ -260,19 +260,19 @@ ACCEL_API const accel_array_fn_properties *accel_array_fn_info(accel_array_fn fn
  * Array API's definitions), exp, expm1, log, log1p, log2, log10, sqrt,
  * sin, cos, tan, sinh, cosh, tanh, asin, acos, atan, asinh, acosh, atanh
  * with the branch cuts and special values of C11 Annex G, which the Array
- * API 2023.12 lists (core/arrays/complex.c names each algorithm's
- * source). The functions the standard does not define for complex (the
- * orderings, maximum, minimum, floor, ceil, trunc, the bitwise ones,
- * floor_divide, remainder, copysign, hypot, atan2, logaddexp, nextafter,
- * clip) refuse them with ACCEL_ERROR_DTYPE_MISMATCH naming the dtype.
- * Errors (all before anything is enqueued, out untouched):
- * ACCEL_ERROR_INVALID_HANDLE (q, a buffer), ACCEL_ERROR_INVALID_ARGUMENT
- * (fn unknown or of another arity, a NULL view, out overlapping x other than
- * exactly), ACCEL_ERROR_DTYPE_MISMATCH (a kind fn does not take, out's
- * dtype not the result dtype), ACCEL_ERROR_SHAPE_MISMATCH (out's shape is
- * not the broadcast shape),
- * ACCEL_ERROR_OUT_OF_RANGE (a view past its buffer or overflowing),
- * ACCEL_ERROR_DEVICE_MISMATCH (a buffer on another device than q's),
+ * API 2023.12 lists (where the two differ, tanh(+-inf + yi) and
+ * expm1(-0 + 0i), the Array API's; core/arrays/complex.c names each
+ * algorithm's source). A real operand of multiply or divide converts to
+ * complex first, so an infinite part of the other meets a 0 (NaN where the
+ * standard's table has a * (c + di) = ac + (ad)i). The functions the standard does not define for
+ * complex (the orderings, maximum, minimum, floor, ceil, trunc, the bitwise ones, floor_divide,
+ * remainder, copysign, hypot, atan2, logaddexp, nextafter, clip) refuse them with
+ * ACCEL_ERROR_DTYPE_MISMATCH naming the dtype. Errors (all before anything is enqueued, out
+ * untouched): ACCEL_ERROR_INVALID_HANDLE (q, a buffer), ACCEL_ERROR_INVALID_ARGUMENT (fn unknown or
+ * of another arity, a NULL view, out overlapping x other than exactly), ACCEL_ERROR_DTYPE_MISMATCH
+ * (a kind fn does not take, out's dtype not the result dtype), ACCEL_ERROR_SHAPE_MISMATCH (out's
+ * shape is not the broadcast shape), ACCEL_ERROR_OUT_OF_RANGE (a view past its buffer or
+ * overflowing), ACCEL_ERROR_DEVICE_MISMATCH (a buffer on another device than q's),
  * ACCEL_ERROR_COMPILE / ACCEL_ERROR_UNSUPPORTED (the device cannot build
  * the kernel). Asynchronous. */
 ACCEL_API accel_status accel_array_unary(accel_queue *q, accel_array_fn fn, const accel_array *x,

@@ -754,13 +754,9 @@ def _copy_of(x: Array) -> Array:
 
 
 def _copy_into(src: Array, dst: Array) -> None:
-    """dst[...] = src (same dtype, src broadcast) by accel_array_copy; a
-    complex array moves as its (real, imag) float pairs."""
+    """dst[...] = src (same dtype, src broadcast) by accel_array_copy."""
     if dst.size == 0:
         return
-    if src._dtype.kind == "c":
-        src = _broadcast_view(src, dst.shape)
-        src, dst = _pairs(src), _pairs(dst)
     _check(C.copy(_q(src, dst), src._cv(), dst._cv()))
 
 

@@ -47,7 +47,9 @@ const cli_command cli_verify_command = {
                    "the results with accel's tolerance model (see accel/verify.h): elementwise\n"
                    "ops within 1 ulp (exp, log, tanh 4 ulp), sums and dots within\n"
                    "2*n*eps*sum|x|, GEMM within 2*(k+2)*eps*(|A||B|)_ij, NaN meets NaN, Inf\n"
-                   "meets Inf. Guard elements around every operand must stay untouched (no\n"
+                   "meets Inf. The array layer's elementwise functions on complex64 and\n"
+                   "complex128 are compared part by part within the row's bound in ulps of\n"
+                   "the larger part. Guard elements around every operand must stay untouched (no\n"
                    "writes out of range) and inputs unchanged. Prints a table. Unsupported\n"
                    "ops are listed, not failed.",
     .options = options,
@@ -231,8 +233,8 @@ static unsigned print_summary(const verify_run *vr)
     printf("\n%-16s %-5s %7s %7s %12s\n", "op", "dtype", "passed", "failed", "unsupported");
     for (size_t i = 0; i < vr->ntally; i++) {
         const verify_tally *t = &vr->tallies[i];
-        printf("%-16s %-5s %7u %7u %12u%s\n", accel_op_name(t->op), accel_dtype_name(t->dt),
-               t->pass, t->fail, t->unsupported,
+        printf("%-16s %-5s %7u %7u %12u%s\n", t->name ? t->name : accel_op_name(t->op),
+               accel_dtype_name(t->dt), t->pass, t->fail, t->unsupported,
                t->fail ? "  FAIL" : (t->pass == 0 && t->unsupported ? "  (unsupported)" : ""));
         pass += t->pass, fail += t->fail, unsup += t->unsupported;
     }

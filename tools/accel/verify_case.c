@@ -337,11 +337,23 @@ static result run_case(verify_run *vr, accel_op_desc *d, bool special, uint64_t 
 static verify_tally *tally_for(verify_run *vr, accel_op_code op, accel_dtype dt)
 {
     for (size_t i = 0; i < vr->ntally; i++)
-        if (vr->tallies[i].op == op && vr->tallies[i].dt == dt)
+        if (!vr->tallies[i].name && vr->tallies[i].op == op && vr->tallies[i].dt == dt)
             return &vr->tallies[i];
     if (vr->ntally == VERIFY_MAX_TALLIES)
         return NULL;
-    vr->tallies[vr->ntally] = (verify_tally){op, dt, 0, 0, 0};
+    vr->tallies[vr->ntally] = (verify_tally){op, NULL, dt, 0, 0, 0};
+    return &vr->tallies[vr->ntally++];
+}
+
+verify_tally *verify_tally_named(verify_run *vr, const char *name, accel_dtype dt)
+{
+    for (size_t i = 0; i < vr->ntally; i++)
+        if (vr->tallies[i].name && strcmp(vr->tallies[i].name, name) == 0 &&
+            vr->tallies[i].dt == dt)
+            return &vr->tallies[i];
+    if (vr->ntally == VERIFY_MAX_TALLIES)
+        return NULL;
+    vr->tallies[vr->ntally] = (verify_tally){ACCEL_OP_KERNEL, name, dt, 0, 0, 0};
     return &vr->tallies[vr->ntally++];
 }
 

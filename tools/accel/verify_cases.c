@@ -318,4 +318,5 @@ void verify_suite(verify_run *vr)
     }
     ffts(vr, ACCEL_C64);
     ffts(vr, ACCEL_C128);
+    verify_arrays(vr);
 }

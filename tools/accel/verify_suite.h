@@ -11,11 +11,13 @@
 
 #include "cli.h"
 
-#define VERIFY_MAX_TALLIES 128
+#define VERIFY_MAX_TALLIES 256
 
-/* Cases passed, failed and unsupported for one op and dtype. */
+/* Cases passed, failed and unsupported for one op (or array function:
+ * name) and dtype. */
 typedef struct verify_tally {
     accel_op_code op;
+    const char *name; /* an array function's (verify_arrays.c); NULL: op's */
     accel_dtype dt;
     unsigned pass, fail, unsupported;
 } verify_tally;
@@ -39,6 +41,11 @@ void verify_case(verify_run *vr, accel_op_desc *d, bool special);
 
 /* Every case of the suite, each through verify_case (verify_cases.c). */
 void verify_suite(verify_run *vr);
+/* The array layer's elementwise functions on complex64 and complex128
+ * (verify_arrays.c). */
+void verify_arrays(verify_run *vr);
+/* The tally of an array function and dtype (NULL when the table is full). */
+verify_tally *verify_tally_named(verify_run *vr, const char *name, accel_dtype dt);
 
 /* The 64-bit mixer of the inputs' generator (SplitMix64's finalizer). */
 uint64_t verify_mix(uint64_t x);

@@ -66,9 +66,13 @@ static lcx ref_sign(lcx z)
     long double x = creall(z), y = cimagl(z);
     if (isnan(x) || isnan(y))
         return mk(NAN, NAN);
+    if (isinf(x) && isinf(y)) /* no direction: NumPy's NaN */
+        return mk(NAN, NAN);
+    if (isinf(x) || isinf(y)) /* the limit of z / |z|: the infinite part's sign */
+        return mk(copysignl(isinf(x) ? 1 : 0, x), copysignl(isinf(y) ? 1 : 0, y));
     if (x == 0 && y == 0)
         return mk(0, 0);
-    long double m = isinf(x) || isinf(y) ? INFINITY : hypotl(x, y);
+    long double m = hypotl(x, y);
     return mk(x / m, y / m);
 }
 

@@ -23,26 +23,34 @@
  *    from csqrt(1 - z) and csqrt(1 + z), accurate near the branch points;
  *    asinh(z) is -i times Kahan's asin(iz) for finite z below BIG and
  *    log(2|z|) + i arg z above; acosh(z) is +-i acos(z), the sign that
- *    makes its real part >= 0 (Annex G's relation);
+ *    makes its real part >= 0 (Annex G's relation); above BIG acos is
+ *    atan2(|y|, x) - i sign(y) log(2|z|) (no product of two roots);
  *  - atanh: 0.25 log1p(4|x| / ((1 - |x|)^2 + y^2)) + 0.5i atan2(2|y|,
  *    (1 - |x|)(1 + |x|) - y^2) (Kahan's paper), x / |z|^2 + i pi/2 above BIG;
  *  - tanh: Kahan's tan(y) form (same paper), saturated above TB; at x =
  *    +-inf the imaginary part is a zero of y's sign (the Array API's "1 +
  *    0j" for y > 0, where Annex G has 0 sin(2y));
  *  - expm1(+-0 + 0i) is +0 + 0i (the Array API's value);
- *  - sqrt: the half-angle form with |z| by hypot, scaled by 1/4 above BIG;
+ *  - sqrt: the half-angle form with |z| by hypot, scaled by 1/4 above BIG
+ *    and by UP (its root RUP back) below TINY, so subnormal parts keep
+ *    their digits (the unscaled form gave 0 + inf i for 5e-324i);
  *  - log: log(hypot) and, for 0.7 < |z| < 1.4, 0.5 log1p((a-1)(a+1) + b^2)
  *    (a the larger part), so log|z| keeps its digits near the unit circle;
+ *    a subnormal |z| scaled up by UP, one past the type's max halved;
  *  - exp, sinh, cosh: e^(x/2) twice above LMAX (no overflow of e^x alone);
  *  - expm1: expm1(x) cos y - 2 sin^2(y/2) + i e^x sin y;
  *  - log1p: 0.5 log1p(x (2 + x) + y^2) + i atan2(y, 1 + x) below 1/2;
  *  - sin, tan, asin, atan: -i f(iz), cos: cosh(iz), of the hyperbolic
  *    ones (Annex G.5's definitions, so their special values follow);
  *  - pow: exp(b log a), and 1 for b = 0 (the Array API's rule and NumPy's);
- *  - sign: z / |z|, 0 for 0, NaN + NaN i for a NaN part (the Array API).
+ *  - sign: z / |z|, 0 for 0, NaN + NaN i for a NaN part (the Array API);
+ *    with one infinite part that part's sign and a zero (NumPy's), with two
+ *    NaN + NaN i (NumPy's); tiny parts scaled up by UP, huge ones by 1/4
+ *    first (|z| of 3e38 + 3e38i overflows float).
  * Parameters: LMAX (e^LMAX is finite), BIG (BIG^2 is finite), TB (tanh is
- * 1 in the type above it). The C twin includes no header, so infinity is
- * the constant expression ACCEL_CINF. */
+ * 1 in the type above it), TINY (below it a part is scaled by UP = 2^60
+ * (float) or 2^600 (double) before a square or a hypot; RUP = 1/sqrt(UP)). The C twin includes no
+ * header, so infinity is the constant expression ACCEL_CINF. */
 #include "arrays/arrays_internal.h"
 
 /* In parts below the 4095 characters of a string literal C99 promises. */
@@ -50,7 +58,7 @@ static const char part0[] =
     "typedef struct accel_cxf { float re, im; } accel_cxf;\n"
     "typedef struct accel_cx { double re, im; } accel_cx;\n"
     "#define ACCEL_CINF (1e300 * 1e300)\n"
-    "#define ACCEL_CH(T, S, C, LMAX, BIG, TB) \\\n"
+    "#define ACCEL_CH(T, S, C, LMAX, BIG, TB, TINY, UP, RUP) \\\n"
     "ACCEL_FN C accel_cmk##S(T re, T im) { C z; z.re = re; z.im = im; return z; } \\\n"
     "ACCEL_FN int accel_cinf##S(T v) { return v == v && v - v != v - v; } \\\n"
     "ACCEL_FN int accel_cfin##S(T v) { return v - v == v - v; } \\\n"
@@ -79,7 +87,16 @@ static const char part0[] =
     "\\\n"
     "ACCEL_FN C accel_csign##S(C a) { \\\n"
     "  if (a.re != a.re || a.im != a.im) return accel_cmk##S(a.re + a.im, a.re + a.im); \\\n"
+    "  if (accel_cinf##S(a.re) || accel_cinf##S(a.im)) { \\\n"
+    "    if (accel_cinf##S(a.re) && accel_cinf##S(a.im)) return accel_cmk##S(a.re - a.re, a.re - "
+    "a.re); \\\n"
+    "    return accel_cmk##S(copysign##S(accel_cinf##S(a.re) ? (T)1 : (T)0, a.re), \\\n"
+    "                        copysign##S(accel_cinf##S(a.im) ? (T)1 : (T)0, a.im)); } \\\n"
     "  if (a.re == 0 && a.im == 0) return accel_cmk##S((T)0, (T)0); \\\n"
+    "  if (fabs##S(a.re) < (T)TINY && fabs##S(a.im) < (T)TINY) { a.re *= (T)UP; a.im *= (T)UP; } "
+    "\\\n"
+    "  else if (fabs##S(a.re) > (T)BIG || fabs##S(a.im) > (T)BIG) { a.re *= (T)0.25; a.im *= "
+    "(T)0.25; } \\\n"
     "  T m = accel_cabs##S(a); return accel_cmk##S(a.re / m, a.im / m); } \\\n"
     "ACCEL_FN C accel_cexp##S(C z) { \\\n"
     "  T x = z.re, y = z.im, e; \\\n"
@@ -105,6 +122,11 @@ static const char part1[] =
     "  if (ax < ay) { re = ax; ax = ay; ay = re; } \\\n"
     "  if (m > (T)0.7 && m < (T)1.4) \\\n"
     "    re = (T)0.5 * log1p##S((ax - (T)1) * (ax + (T)1) + ay * ay); \\\n"
+    "  else if (m > 0 && m < (T)TINY) /* subnormal |z|: scaled up first */ \\\n"
+    "    re = log##S(hypot##S(ax * (T)UP, ay * (T)UP)) - log##S((T)UP); \\\n"
+    "  else if (accel_cinf##S(m) && accel_cfin##S(ax)) /* |z| past the type's max */ \\\n"
+    "    re = log##S(hypot##S(ax * (T)0.5, ay * (T)0.5)) + (T)0.693147180559945309417232121458; "
+    "\\\n"
     "  else re = log##S(m); \\\n"
     "  return accel_cmk##S(re, atan2##S(z.im, z.re)); } \\\n"
     "ACCEL_FN C accel_clog1p##S(C z) { \\\n"
@@ -130,6 +152,7 @@ static const char part1[] =
     "  if (x == 0 && y == 0) return accel_cmk##S((T)0, y); \\\n"
     "  ax = fabs##S(x); ay = fabs##S(y); \\\n"
     "  if (ax > (T)BIG || ay > (T)BIG) { ax *= (T)0.25; ay *= (T)0.25; s = (T)2; } \\\n"
+    "  else if (ax < (T)TINY && ay < (T)TINY) { ax *= (T)UP; ay *= (T)UP; s = (T)RUP; } \\\n"
     "  t = sqrt##S((T)0.5 * ax + (T)0.5 * hypot##S(ax, ay)); u = ay / ((T)2 * t); \\\n"
     "  return x >= 0 ? accel_cmk##S(s * t, copysign##S(s * u, y)) \\\n"
     "                : accel_cmk##S(s * u, copysign##S(s * t, y)); } \\\n"
@@ -194,6 +217,10 @@ static const char part2[] =
     "(T)0.25) \\\n"
     "       : x < 0 ? pi : (T)0; \\\n"
     "    return accel_cmk##S(re, accel_signbit##S(y) ? (T)ACCEL_CINF : -(T)ACCEL_CINF); } \\\n"
+    "  if (fabs##S(x) > (T)BIG || fabs##S(y) > (T)BIG) { /* log(2|z|), as asinh above BIG */ \\\n"
+    "    s1 = accel_clog##S(accel_cmk##S(fabs##S(x), fabs##S(y))); \\\n"
+    "    return accel_cmk##S(atan2##S(fabs##S(y), x), \\\n"
+    "                        -copysign##S(s1.re + (T)0.693147180559945309417232121458, y)); } \\\n"
     "  s1 = accel_csqrt##S(accel_cmk##S((T)1 - x, -y)); s2 = accel_csqrt##S(accel_cmk##S((T)1 + x, "
     "y)); \\\n"
     "  return accel_cmk##S((T)2 * atan2##S(s1.re, s2.re), asinh##S(s2.re * s1.im - s2.im * "
@@ -226,7 +253,9 @@ static const char part3[] =
     "ACCEL_FN C accel_cpow##S(C a, C b) { \\\n"
     "  if (b.re == 0 && b.im == 0) return accel_cmk##S((T)1, (T)0); \\\n"
     "  return accel_cexp##S(accel_cmul##S(b, accel_clog##S(a))); }\n"
-    "ACCEL_CH(float, f, accel_cxf, 88.0f, 1e18f, 9.0f)\n"
-    "ACCEL_CH(double, , accel_cx, 709.0, 1e150, 22.0)\n";
+    "ACCEL_CH(float, f, accel_cxf, 88.0f, 1e18f, 9.0f, 1e-30f, 1152921504606846976.0f, "
+    "9.31322574615478515625e-10f)\n"
+    "ACCEL_CH(double, , accel_cx, 709.0, 1e150, 22.0, 1e-290, 4.149515568880992958512407863e180, "
+    "4.909093465297726553095771954e-91)\n";
 
 const char *const accel__array_complex_helpers[] = {part0, part1, part2, part3, NULL};

@@ -150,3 +150,42 @@ def test_undefined_for_complex_is_refused():
         f = getattr(xp, fn)
         with pytest.raises(xp.DtypeMismatchError, match="c128"):
             f(c) if fn == "floor" else f(c, c)
+
+
+EXTREME = {
+    np.complex128: [5e-324j, 5e-324 + 5e-324j, 1e-310j, 1 + 5e-324j, 5e-324 + 1j, 1e-320 + 0j,
+                    1e300 + 1e300j, 1e30 + 1j, -1e30 + 1j, 2e200 - 3e200j, -5e300 + 0j],
+    np.complex64: [1e-45j, 1e-45 + 1e-45j, 1 + 1e-45j, 3e38 + 3e38j, -3e38 + 1j, 1e30 - 2e30j],
+}
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("fn", ["sqrt", "log", "log2", "log10", "asin", "acos", "asinh", "acosh",
+                                "sign"])
+def test_subnormal_and_huge_parts_keep_their_digits(dtype, fn):
+    # the unscaled forms gave 0 + inf i for sqrt(5e-324i), a log of a rounded
+    # subnormal |z|, inf for |z| past FLT_MAX, NaN for acos(3e38 + 3e38i)
+    z = np.array(EXTREME[dtype], dtype=dtype)
+    np_fn = {"asin": np.arcsin, "acos": np.arccos, "asinh": np.arcsinh,
+             "acosh": np.arccosh}.get(fn, getattr(np, fn))
+    want = np_fn(z.astype(np.complex128)).astype(dtype)  # NumPy in double, rounded
+    got = getattr(xp, fn)(xp.asarray(z)).get()
+    eps = np.finfo(dtype).eps
+    scale = np.maximum(np.abs(want.real), np.abs(want.imag))
+    if fn == "sign":  # NumPy's sign of subnormal parts is off (1+1j); the exact value
+        zs = z.astype(np.complex128)
+        m = np.maximum(np.abs(zs.real), np.abs(zs.imag))
+        zs = zs.real / m + 1j * (zs.imag / m)  # parts in [-1, 1], divided as reals
+        want = (zs / np.abs(zs)).astype(dtype)
+    err = np.maximum(np.abs(got.real - want.real), np.abs(got.imag - want.imag))
+    assert np.all(np.isfinite(got)), (z, got)
+    tiny = 2 * np.finfo(dtype).smallest_subnormal  # a subnormal result rounds to its grid
+    assert np.all(err <= 8 * eps * scale + tiny), (fn, z, got, want)
+
+
+def test_sign_with_infinite_parts_is_numpys():
+    z = np.array([complex(np.inf, 0), complex(1, np.inf), complex(-np.inf, 2),
+                  complex(2, -np.inf), complex(np.inf, np.inf), complex(np.nan, 1)])
+    got = xp.sign(xp.asarray(z)).get()
+    np.testing.assert_array_equal(got[:4], [1, 1j, -1, -1j])
+    assert np.isnan(got[4].real) and np.isnan(got[5].imag)

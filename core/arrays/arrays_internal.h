@@ -185,6 +185,10 @@ accel_status accel__loop_run(accel_queue *q, accel_runtime *rt, accel__lcall *c)
 accel_status accel__array_io(const char *fn, accel_queue *q, uint32_t n,
                              const accel_array *const *a, const char *const *names,
                              accel__extent *ext, accel_runtime **rt, bool exact_ok);
+/* accel__array_io for functions that take complex views too (linalg). */
+accel_status accel__array_io_any(const char *fn, accel_queue *q, uint32_t n,
+                                 const accel_array *const *a, const char *const *names,
+                                 accel__extent *ext, accel_runtime **rt, bool exact_ok);
 /* *c = a call of row (fn's) on its row->narr arrays of (a0, a1, a2), named
  * names, checked by accel__array_io with no in-place form. */
 accel_status accel__lcall_io(accel__lcall *c, const char *fn, const accel__lrow *row,
@@ -206,6 +210,10 @@ accel_status accel__array_kernel(accel_runtime *rt, const char *entry, accel__as
 accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
                                 const accel_array *const *a, const char *const *names,
                                 accel__extent *ext, accel_runtime **rt);
+/* The same checks but the dtype's (complex views pass). */
+accel_status accel__array_views_any(const char *fn, accel_queue *q, uint32_t n,
+                                    const accel_array *const *a, const char *const *names,
+                                    accel__extent *ext, accel_runtime **rt);
 /* At accel_runtime_close (base/runtime.c), before accel__kernels_close:
  * forget the kernels (that call releases them) and free the cache. */
 void accel__arrays_close(accel_runtime *rt);

@@ -45,9 +45,9 @@ static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **r
 
 /* The checks of accel__array_views but the dtype's: the elementwise
  * functions take complex views (the table's complex column says which). */
-static accel_status views_any(const char *fn, accel_queue *q, uint32_t n,
-                              const accel_array *const *a, const char *const *names,
-                              accel__extent *ext, accel_runtime **rt)
+accel_status accel__array_views_any(const char *fn, accel_queue *q, uint32_t n,
+                                    const accel_array *const *a, const char *const *names,
+                                    accel__extent *ext, accel_runtime **rt)
 {
     accel_device *dev;
     accel_status st = queue_info(fn, q, rt, &dev);
@@ -64,7 +64,7 @@ accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
                                 const accel_array *const *a, const char *const *names,
                                 accel__extent *ext, accel_runtime **rt)
 {
-    accel_status st = views_any(fn, q, n, a, names, ext, rt);
+    accel_status st = accel__array_views_any(fn, q, n, a, names, ext, rt);
     for (uint32_t k = 0; st == ACCEL_SUCCESS && k < n; k++)
         if (accel_dtype_kind_of(a[k]->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
             st = accel__fail(ACCEL_ERROR_UNSUPPORTED,
@@ -311,7 +311,7 @@ static accel_status elementwise(acall *c, accel_queue *q)
     if (!c->row || c->row->arity != c->nin)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: fn %d is %s", c->fn, (int)c->f,
                            c->row ? "of another arity (see accel_array_fn_info)" : "unknown");
-    accel_status st = views_any(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt);
+    accel_status st = accel__array_views_any(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt);
     if (st == ACCEL_SUCCESS)
         st = accel__array_out_check(c->fn, c->name[c->nin], c->a[c->nin]);
     accel__aspec s;

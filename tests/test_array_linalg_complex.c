@@ -505,13 +505,14 @@ Test(array_linalg_complex, verify_mode_checks_by_backward_error)
 }
 
 /* The backward-error rule on complex blocks: a true Hermitian Cholesky
- * factor passes, its conjugate (L L^T != A) and a perturbed one fail; an
- * eigh block whose W has its real parts right passes. */
+ * factor passes, its conjugate (L L^T != A) and a perturbed one fail; a
+ * true eigh block passes, one with an eigenvalue off fails. */
 Test(array_linalg_complex, tolerance_rule_uses_conjugate_transposes)
 {
     /* A = L L^H with L = [[2, 0], [1+i, 3]]: A = [[4, 2-2i], [2+2i, 11]]
-     * (column-major; only the lower triangle is read) */
-    const cplx a[4] = {4, CMPLX(2, 2), 99, 11}, l[4] = {2, CMPLX(1, 1), 0, 3};
+     * (column-major; only the lower triangle and the diagonal's real parts
+     * are read: 99 and 5i are ignored, as potrf does) */
+    const cplx a[4] = {CMPLX(4, 5), CMPLX(2, 2), 99, 11}, l[4] = {2, CMPLX(1, 1), 0, 3};
     const cplx lc[4] = {2, CMPLX(1, -1), 0, 3}, bad[4] = {2, CMPLX(1, 1 + 1e-6), 0, 3};
     accel_tolerance_op d;
     accel_tolerance_op_init(&d);
@@ -526,4 +527,16 @@ Test(array_linalg_complex, tolerance_rule_uses_conjugate_transposes)
     tu_assert_status(accel_tolerance_compare(&d, in, bad, l, &r), ACCEL_ERROR_MISMATCH,
                      "perturbed factor");
     cr_assert(r.error > r.bound && r.error > 1e-7, "error %g bound %g", r.error, r.bound);
+    /* A = [[2, i], [-i, 2]]: w = (1, 3), V's columns (1, i)/sqrt2, (1, -i)/sqrt2 */
+    const double h = sqrt(0.5);
+    const cplx e[4] = {2, CMPLX(0, -1), 99, 2};
+    cplx blk[6] = {1, 3, h, CMPLX(0, h), h, CMPLX(0, -h)};
+    d.op = ACCEL_OP_EIGH, d.flags = ACCEL_OP_FLAG_LINALG_VECTORS, d.counts[1] = 6;
+    in[0] = e;
+    tu_ok(accel_tolerance_compare(&d, in, blk, blk, &r));
+    cplx off[6];
+    memcpy(off, blk, sizeof off);
+    off[1] = 3.001;
+    tu_assert_status(accel_tolerance_compare(&d, in, off, blk, &r), ACCEL_ERROR_MISMATCH,
+                     "eigenvalue off");
 }

@@ -74,12 +74,15 @@ static double complex reg(const lprob *p, uint32_t r, size_t rows, size_t i, siz
 }
 
 /* A's element (i, j); symmetric (Hermitian) ops read the lower triangle
- * only, the upper as its (conjugate) transpose. */
+ * only, the upper as its (conjugate) transpose, and the real parts of the
+ * diagonal (LAPACK's potrf and heevd ignore their imaginary parts). */
 static double complex amat(const lprob *p, size_t i, size_t j)
 {
     bool sym = p->d->op == ACCEL_OP_CHOLESKY || p->d->op == ACCEL_OP_EIGH;
     if (sym && j > i)
         return conj(ld(p->dt, p->a, p->t * p->m * p->n + i * p->m + j));
+    if (sym && j == i)
+        return creal(ld(p->dt, p->a, p->t * p->m * p->n + j * p->m + i));
     return ld(p->dt, p->a, p->t * p->m * p->n + j * p->m + i);
 }
 

@@ -240,7 +240,9 @@ typedef struct accel_op_desc {
      * exactly 0 (LAPACK's real W or S array widened in place: element i
      * from the last down), and the core reads their real parts. For a
      * complex A, ^H (the conjugate transpose) replaces ^T below and
-     * "Hermitian" replaces "symmetric"; ungqr replaces orgqr, heevd syevd.
+     * "Hermitian" replaces "symmetric" (CHOLESKY and EIGH ignore the
+     * imaginary parts of A's diagonal, as LAPACK's potrf and heevd do);
+     * ungqr replaces orgqr, heevd syevd.
      * A backend without complex routines answers op_supported with
      * ACCEL_ERROR_UNSUPPORTED for c64 and c128 (the core falls back).
      *   CHOLESKY: A n x n (m = n), only its lower triangle read; out = [L]:

@@ -2,13 +2,18 @@
 /* Copyright 2026 The accel authors */
 /* linalg.c — the LAPACK ops (kind ACCEL_OP_KIND_LINALG: cholesky, solve,
  * slogdet, qr, eigh, svd) through the LAPACK that OpenBLAS carries: its
- * Fortran entries (spotrf_, dgetrf_, ...) bound by dlsym on the very
- * library blas.c opened, never through the process's global symbols. The
+ * Fortran entries (spotrf_, dgetrf_, cpotrf_, zgetrf_, ...) bound by dlsym
+ * on the very library blas.c opened, never through the process's global
+ * symbols. Complex dtypes take the c/z routines (ungqr for orgqr, heevd
+ * for syevd, gesvd with its real workspace); their real results (W, S,
+ * log|det|, PIV) are widened in place to complex values of imaginary part
+ * 0, as backend.h's layout says. The
  * matrices arrive column-major (backend.h), LAPACK's own layout, so each
  * problem is a copy of A into the output block and one or two calls; the
  * problems of a batch run one after another, each on OpenBLAS's threads.
  * Character arguments pass their hidden Fortran lengths (gfortran's size_t
  * after the last argument). */
+#include <complex.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
@@ -20,7 +25,9 @@
 
 #include "cpu.h"
 
-/* Fortran LAPACK; T arrays as void * (float or double by the dtype). */
+/* Fortran LAPACK; T arrays as void * (float, double or their complex by
+ * the dtype), R arrays (heevd's W and rwork, gesvd's S and rwork) of T's
+ * real type. */
 typedef void (*potrf_fn)(const char *, const int *, void *, const int *, int *, size_t);
 typedef void (*getrf_fn)(const int *, const int *, void *, const int *, int *, int *);
 typedef void (*getrs_fn)(const char *, const int *, const int *, const void *, const int *,
@@ -34,6 +41,12 @@ typedef void (*syevd_fn)(const char *, const char *, const int *, void *, const 
 typedef void (*gesvd_fn)(const char *, const char *, const int *, const int *, void *, const int *,
                          void *, void *, const int *, void *, const int *, void *, const int *,
                          int *, size_t, size_t);
+typedef void (*heevd_fn)(const char *, const char *, const int *, void *, const int *, void *,
+                         void *, const int *, void *, const int *, int *, const int *, int *,
+                         size_t, size_t);
+typedef void (*cgesvd_fn)(const char *, const char *, const int *, const int *, void *, const int *,
+                          void *, void *, const int *, void *, const int *, void *, const int *,
+                          void *, int *, size_t, size_t);
 
 typedef struct lapack {
     potrf_fn potrf;
@@ -41,11 +54,14 @@ typedef struct lapack {
     getrs_fn getrs;
     geqrf_fn geqrf;
     orgqr_fn orgqr;
-    syevd_fn syevd;
-    gesvd_fn gesvd;
+    syevd_fn syevd;   /* real only */
+    gesvd_fn gesvd;   /* real only */
+    heevd_fn heevd;   /* complex only */
+    cgesvd_fn cgesvd; /* complex only: gesvd with rwork */
 } lapack;
 
-static lapack g_lapack[2]; /* [0] f32 (s...), [1] f64 (d...) */
+/* [0] f32 (s...), [1] f64 (d...), [2] c64 (c...), [3] c128 (z...) */
+static lapack g_lapack[4];
 static char g_lapack_error[768];
 static pthread_once_t g_lapack_once = PTHREAD_ONCE_INIT;
 
@@ -66,31 +82,38 @@ static void bind_lapack(void)
         snprintf(g_lapack_error, sizeof g_lapack_error, "%s", b->error);
         return;
     }
-    static const char prefix[2] = {'s', 'd'};
-    for (int t = 0; t < 2; t++) {
+    static const char prefix[4] = {'s', 'd', 'c', 'z'};
+    for (int t = 0; t < 4; t++) {
         lapack *l = &g_lapack[t];
         char name[16];
-#define BIND(F)                                                                                    \
-    snprintf(name, sizeof name, "%c" #F "_", prefix[t]);                                           \
+#define BIND(F, REAL, CPLX)                                                                        \
+    snprintf(name, sizeof name, "%c%s_", prefix[t], t < 2 ? REAL : CPLX);                          \
     bind_one(b->handle, name, &l->F, sizeof l->F)
-        BIND(potrf);
-        BIND(getrf);
-        BIND(getrs);
-        BIND(geqrf);
-        BIND(orgqr);
-        BIND(syevd);
-        BIND(gesvd);
+        BIND(potrf, "potrf", "potrf");
+        BIND(getrf, "getrf", "getrf");
+        BIND(getrs, "getrs", "getrs");
+        BIND(geqrf, "geqrf", "geqrf");
+        BIND(orgqr, "orgqr", "ungqr");
+        if (t < 2) {
+            BIND(syevd, "syevd", "");
+            BIND(gesvd, "gesvd", "");
+        } else {
+            BIND(heevd, "", "heevd");
+            BIND(cgesvd, "", "gesvd");
+        }
 #undef BIND
     }
 }
 
 /* One op's context: the bound functions, sizes as LAPACK's ints, the
- * element size, the output block's layout and the message buffer. */
+ * element size and that of its real part (rs: es / 2 for a complex dtype),
+ * the output block's layout and the message buffer. */
 typedef struct lctx {
     const accel_cpu_op *op;
     const lapack *f;
     int m, n, k;
-    size_t es;
+    size_t es, rs;
+    bool cplx;
     accel_linalg_layout l;
     char *msg;
     size_t msg_size;
@@ -116,12 +139,51 @@ static int32_t fail(const lctx *c, int32_t status, const char *fmt, size_t t, in
     return status;
 }
 
-/* A workspace query's answer: a T in the first bytes of *q. */
+/* A workspace query's answer: a T (or T's real type) in the first bytes
+ * of *q (its real part for a complex T). */
 static double queried(const lctx *c, const double *q)
 {
     float f;
     memcpy(&f, q, sizeof f);
-    return c->es == 4 ? (double)f : *q;
+    return c->rs == 4 ? (double)f : *q;
+}
+
+/* The n reals of T's real type at p rewritten in place as n T values of
+ * imaginary part 0 (a complex dtype's real results; nothing for a real
+ * one). From the last down, so no real is overwritten before it is read. */
+static void widen(const lctx *c, void *p, size_t n)
+{
+    for (size_t i = n; c->cplx && i-- > 0;) {
+        if (c->rs == 4) {
+            float *f = p, v = f[i];
+            f[2 * i] = v, f[2 * i + 1] = 0;
+        } else {
+            double *d = p, v = d[i];
+            d[2 * i] = v, d[2 * i + 1] = 0;
+        }
+    }
+}
+
+/* Element i of a T array as a double complex. */
+static double complex elem(const lctx *c, const void *p, size_t i)
+{
+    if (!c->cplx)
+        return c->es == 4 ? (double)((const float *)p)[i] : ((const double *)p)[i];
+    return c->rs == 4 ? (double complex)((const float complex *)p)[i]
+                      : ((const double complex *)p)[i];
+}
+
+/* v stored as element i of a T array (its real part for a real T). */
+static void store(const lctx *c, void *p, size_t i, double complex v)
+{
+    if (!c->cplx && c->es == 4)
+        ((float *)p)[i] = (float)creal(v);
+    else if (!c->cplx)
+        ((double *)p)[i] = creal(v);
+    else if (c->rs == 4)
+        ((float complex *)p)[i] = (float complex)v;
+    else
+        ((double complex *)p)[i] = v;
 }
 
 /* A workspace of want elements (at least 1) and its length as LAPACK's int. */
@@ -171,14 +233,6 @@ static int32_t run_solve(const lctx *c, size_t t, int *ipiv)
     return info ? fail(c, ACCEL_ERROR_INTERNAL, "getrs info %d", t, info) : ACCEL_SUCCESS;
 }
 
-/* U(i,i) of problem t's LU region as a double. */
-static double diag(const lctx *c, size_t t, int i)
-{
-    const char *lu = region(c, 1, t);
-    size_t at = (size_t)i * (size_t)c->n + (size_t)i;
-    return c->es == 4 ? (double)((const float *)lu)[at] : ((const double *)lu)[at];
-}
-
 static int32_t run_slogdet(const lctx *c, size_t t, int *ipiv)
 {
     int info = 0;
@@ -186,28 +240,30 @@ static int32_t run_slogdet(const lctx *c, size_t t, int *ipiv)
     if (rc != ACCEL_SUCCESS)
         return rc;
     /* det = prod U(i,i) times the permutation's sign (one swap per ipiv[i]
-     * != i+1); an exact zero pivot gives (0, -inf) as NumPy's slogdet. */
-    double sign = 1.0, logabs = 0.0, det = 1.0;
+     * != i+1); sign = det / |det| (u / |u| per pivot: of modulus 1 for a
+     * complex dtype); an exact zero pivot gives (0, -inf) as NumPy's
+     * slogdet. */
+    double complex sign = 1.0;
+    double logabs = 0.0, det = 1.0;
+    const void *lu = region(c, 1, t);
     for (int i = 0; i < c->n; i++) {
-        double u = diag(c, t, i);
-        sign *= (u < 0 ? -1.0 : u > 0 ? 1.0 : 0.0) * (ipiv[i] != i + 1 ? -1.0 : 1.0);
-        logabs += log(fabs(u));
-        det *= fabs(u);
+        double complex u = elem(c, lu, (size_t)i * (size_t)c->n + (size_t)i);
+        double a = cabs(u);
+        sign *= (a > 0 ? u / a : 0.0) * (ipiv[i] != i + 1 ? -1.0 : 1.0);
+        logabs += log(a);
+        det *= a;
     }
     if (sign == 0.0)
         logabs = -INFINITY;
     void *sl = region(c, 0, t), *piv = region(c, 2, t);
-    for (int i = 0; i < c->n; i++) {
-        if (c->es == 4)
-            ((float *)piv)[i] = (float)ipiv[i];
-        else
-            ((double *)piv)[i] = ipiv[i];
-    }
-    if (c->es == 4)
-        ((float *)sl)[0] = (float)sign, ((float *)sl)[1] = (float)logabs,
-                ((float *)sl)[2] = (float)(sign * det);
-    else
-        ((double *)sl)[0] = sign, ((double *)sl)[1] = logabs, ((double *)sl)[2] = sign * det;
+    for (int i = 0; i < c->n; i++)
+        store(c, piv, (size_t)i, ipiv[i]);
+    store(c, sl, 0, sign);
+    store(c, sl, 1, logabs);
+    /* sign * det by parts: a zero part stays 0 when det overflowed */
+    store(
+        c, sl, 2,
+        CMPLX(creal(sign) == 0 ? 0 : creal(sign) * det, cimag(sign) == 0 ? 0 : cimag(sign) * det));
     return ACCEL_SUCCESS;
 }
 
@@ -233,6 +289,43 @@ static int32_t run_qr(const lctx *c, size_t t)
     return info ? fail(c, ACCEL_ERROR_INTERNAL, "geqrf/orgqr info %d", t, info) : ACCEL_SUCCESS;
 }
 
+/* eigh's LAPACK info as a status (routine: syevd or heevd). */
+static int32_t eigh_info(const lctx *c, size_t t, int info, const char *routine)
+{
+    char fmt[96];
+    if (info > 0) {
+        snprintf(fmt, sizeof fmt, "the eigenvalue iteration did not converge (LAPACK %s info %%d)",
+                 routine);
+        return fail(c, ACCEL_ERROR_LINALG, fmt, t, info);
+    }
+    snprintf(fmt, sizeof fmt, "%s info %%d", routine);
+    return info ? fail(c, ACCEL_ERROR_INTERNAL, fmt, t, info) : ACCEL_SUCCESS;
+}
+
+/* Complex eigh (heevd 'L'): W written as reals then widened. */
+static int32_t heevd(const lctx *c, const char *jobz, void *v, void *w)
+{
+    int info = 0, lwork = -1, lrwork = -1, liwork = -1, iq = 0;
+    double q = 0, rq = 0;
+    c->f->heevd(jobz, "L", &c->n, v, &c->n, w, &q, &lwork, &rq, &lrwork, &iq, &liwork, &info, 1, 1);
+    void *work = work_of(c, queried(c, &q), &lwork);
+    double rwant = queried(c, &rq);
+    lrwork = rwant < 1 ? 1 : rwant > INT_MAX ? INT_MAX : (int)rwant;
+    liwork = iq < 1 ? 1 : iq;
+    void *rwork = malloc((size_t)lrwork * c->rs);
+    int *iwork = malloc((size_t)liwork * sizeof *iwork);
+    if (work && rwork && iwork)
+        c->f->heevd(jobz, "L", &c->n, v, &c->n, w, work, &lwork, rwork, &lrwork, iwork, &liwork,
+                    &info, 1, 1);
+    else
+        info = INT_MIN;
+    free(work);
+    free(rwork);
+    free(iwork);
+    widen(c, w, (size_t)c->n);
+    return info;
+}
+
 static int32_t run_eigh(const lctx *c, size_t t)
 {
     int info = 0, lwork = -1, liwork = -1, iq = 0;
@@ -240,6 +333,13 @@ static int32_t run_eigh(const lctx *c, size_t t)
     const char *jobz = c->op->flags & ACCEL_OP_FLAG_LINALG_VECTORS ? "V" : "N";
     void *w = region(c, 0, t), *v = region(c, 1, t);
     memcpy(v, input(c, 0, t, c->l.size[1]), c->l.size[1] * c->es);
+    if (c->cplx) {
+        info = heevd(c, jobz, v, w);
+        if (info == INT_MIN)
+            return fail(c, ACCEL_ERROR_OUT_OF_HOST_MEMORY,
+                        "no host memory for heevd's workspaces (n = %d)", t, c->n);
+        return eigh_info(c, t, info, "heevd");
+    }
     c->f->syevd(jobz, "L", &c->n, v, &c->n, w, &q, &lwork, &iq, &liwork, &info, 1, 1);
     void *work = work_of(c, queried(c, &q), &lwork);
     liwork = iq < 1 ? 1 : iq;
@@ -251,10 +351,7 @@ static int32_t run_eigh(const lctx *c, size_t t)
     if (!work || !iwork)
         return fail(c, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "no host memory for %d work elements", t,
                     lwork);
-    if (info > 0)
-        return fail(c, ACCEL_ERROR_LINALG,
-                    "the eigenvalue iteration did not converge (LAPACK syevd info %d)", t, info);
-    return info ? fail(c, ACCEL_ERROR_INTERNAL, "syevd info %d", t, info) : ACCEL_SUCCESS;
+    return eigh_info(c, t, info, "syevd");
 }
 
 static int32_t run_svd(const lctx *c, size_t t)
@@ -265,15 +362,29 @@ static int32_t run_svd(const lctx *c, size_t t)
     const char *jobu = !vec ? "N" : c->k == c->m ? "A" : "S", *jobvt = vec ? "A" : "N";
     void *s = region(c, 0, t), *u = region(c, 1, t), *vt = region(c, 2, t), *a = region(c, 3, t);
     memcpy(a, input(c, 0, t, c->l.size[3]), c->l.size[3] * c->es);
-    c->f->gesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, &q, &lwork, &info, 1,
-                1);
-    void *work = work_of(c, queried(c, &q), &lwork);
-    if (!work)
+    /* complex: gesvd's rwork of 5 min(m, n) reals (m >= n here) */
+    void *rwork = c->cplx ? malloc(5 * (size_t)c->n * c->rs) : NULL;
+    if (c->cplx && rwork)
+        c->f->cgesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, &q, &lwork, rwork,
+                     &info, 1, 1);
+    else if (!c->cplx)
+        c->f->gesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, &q, &lwork, &info,
+                    1, 1);
+    void *work = c->cplx && !rwork ? NULL : work_of(c, queried(c, &q), &lwork);
+    if (!work) {
+        free(rwork);
         return fail(c, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "no host memory for %d work elements", t,
                     lwork);
-    c->f->gesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, work, &lwork, &info, 1,
-                1);
+    }
+    if (c->cplx)
+        c->f->cgesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, work, &lwork,
+                     rwork, &info, 1, 1);
+    else
+        c->f->gesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, work, &lwork,
+                    &info, 1, 1);
     free(work);
+    free(rwork);
+    widen(c, s, (size_t)c->n);
     if (info > 0)
         return fail(c, ACCEL_ERROR_LINALG,
                     "the SVD's QR iteration did not converge (%d superdiagonals; LAPACK gesvd)", t,
@@ -289,12 +400,14 @@ static int32_t run_svd(const lctx *c, size_t t)
 static int32_t check_finite(const lctx *c, size_t t, size_t count)
 {
     const void *x = input(c, 0, t, count);
-    for (size_t i = 0; i < count; i++)
-        if (!(c->es == 4 ? isfinite(((const float *)x)[i]) : isfinite(((const double *)x)[i])))
+    for (size_t i = 0; i < count; i++) {
+        double complex v = elem(c, x, i);
+        if (!isfinite(creal(v)) || !isfinite(cimag(v)))
             return fail(c, ACCEL_ERROR_LINALG,
                         "x holds NaN or infinity (element %d of the matrix): the iteration "
                         "cannot converge",
                         t, (int)i);
+    }
     return ACCEL_SUCCESS;
 }
 
@@ -331,12 +444,16 @@ int32_t accel_cpu__linalg(const accel_cpu_op *op, int threads, char *msg, size_t
         snprintf(msg, msg_size, "%s: %s", op->name, g_lapack_error);
         return ACCEL_ERROR_UNSUPPORTED;
     }
+    bool cplx = op->dtype == ACCEL_C64 || op->dtype == ACCEL_C128;
+    size_t es = accel_backend_dtype_size(op->dtype);
     lctx c = {op,
-              &g_lapack[op->dtype == ACCEL_F64],
+              &g_lapack[(op->dtype == ACCEL_F64 || op->dtype == ACCEL_C128) + 2 * cplx],
               (int)op->m,
               (int)op->n,
               (int)op->k,
-              accel_backend_dtype_size(op->dtype),
+              es,
+              cplx ? es / 2 : es,
+              cplx,
               accel_linalg_layout_of(op->op, op->batch_count, op->m, op->n, op->k),
               msg,
               msg_size};

@@ -185,6 +185,10 @@ accel_status accel__loop_run(accel_queue *q, accel_runtime *rt, accel__lcall *c)
 accel_status accel__array_io(const char *fn, accel_queue *q, uint32_t n,
                              const accel_array *const *a, const char *const *names,
                              accel__extent *ext, accel_runtime **rt, bool exact_ok);
+/* accel__array_io for functions that take complex views too (linalg). */
+accel_status accel__array_io_any(const char *fn, accel_queue *q, uint32_t n,
+                                 const accel_array *const *a, const char *const *names,
+                                 accel__extent *ext, accel_runtime **rt, bool exact_ok);
 /* *c = a call of row (fn's) on its row->narr arrays of (a0, a1, a2), named
  * names, checked by accel__array_io with no in-place form. */
 accel_status accel__lcall_io(accel__lcall *c, const char *fn, const accel__lrow *row,

@@ -43,6 +43,8 @@ static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **r
     return ACCEL_SUCCESS;
 }
 
+/* The checks of accel__array_views but the dtype's: the elementwise
+ * functions take complex views (the table's complex column says which). */
 accel_status accel__array_views_any(const char *fn, accel_queue *q, uint32_t n,
                                     const accel_array *const *a, const char *const *names,
                                     accel__extent *ext, accel_runtime **rt)

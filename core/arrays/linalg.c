@@ -15,7 +15,12 @@
  *      scratch buffer (which waits for those copies).
  * So these calls return when their work is done (they synchronize q).
  * svd of a wide matrix factors its transpose (cuSOLVER's gesvd takes
- * m >= n only) and swaps U and V^T on the way out. */
+ * m >= n only) and swaps U and V^T on the way out (A^T = U' S V'^H gives
+ * A = conj(V') S U'^T: U = VT'^T and V^H = U'^T, plain transposes for a
+ * complex A too). Complex matrices (complex64, complex128) take the same
+ * path; the op's real results (eigenvalues, singular values, log|det|)
+ * come as complex values of imaginary part 0 (backend.h), read out through
+ * a view of their real parts (real_part). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,7 +48,8 @@ typedef struct lplan {
     accel_linalg_layout l;
 } lplan;
 
-/* x: a valid float32/float64 view of at least 2 dimensions. */
+/* x: a valid float32/float64/complex64/complex128 view of at least 2
+ * dimensions. */
 static accel_status check_matrices(const char *fn, const char *name, const accel_array *x)
 {
     accel_status st = accel__array_check(fn, name, x, NULL);
@@ -53,21 +59,36 @@ static accel_status check_matrices(const char *fn, const char *name, const accel
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: %s has %u dimensions; it needs matrices in its last two", fn, name,
                            x->ndim);
-    if (x->dtype != ACCEL_F32 && x->dtype != ACCEL_F64)
+    if (x->dtype != ACCEL_F32 && x->dtype != ACCEL_F64 && x->dtype != ACCEL_C64 &&
+        x->dtype != ACCEL_C128)
         return accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
-                           "%s: %s is %s; linalg takes float32 and float64", fn, name,
-                           accel_dtype_name(x->dtype));
+                           "%s: %s is %s; linalg takes float32, float64, complex64 and complex128",
+                           fn, name, accel_dtype_name(x->dtype));
     return ACCEL_SUCCESS;
 }
 
-/* An output: valid, of p's dtype and of shape batch + tail[nt]. */
-static accel_status check_out(const lplan *p, const char *name, const accel_array *o, uint32_t nt,
-                              int64_t t0, int64_t t1)
+static bool is_complex(accel_dtype dt)
+{
+    return dt == ACCEL_C64 || dt == ACCEL_C128;
+}
+
+/* The real dtype of dt's precision (float32 for complex64, float64 for
+ * complex128; a real dt itself). */
+static accel_dtype real_of(accel_dtype dt)
+{
+    return dt == ACCEL_C64 ? ACCEL_F32 : dt == ACCEL_C128 ? ACCEL_F64 : dt;
+}
+
+/* An output: valid, of dtype dt (p's, or its real dtype for eigenvalues,
+ * singular values, logabsdet) and of shape batch + tail[nt]. */
+static accel_status check_out_as(const lplan *p, const char *name, const accel_array *o,
+                                 accel_dtype dt, uint32_t nt, int64_t t0, int64_t t1)
 {
     accel_status st = accel__array_check(p->fn, name, o, NULL);
-    if (st == ACCEL_SUCCESS && o->dtype != p->dt)
-        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH, "%s: %s is %s but the input is %s", p->fn,
-                         name, accel_dtype_name(o->dtype), accel_dtype_name(p->dt));
+    if (st == ACCEL_SUCCESS && o->dtype != dt)
+        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                         "%s: %s is %s but must be %s (the input is %s)", p->fn, name,
+                         accel_dtype_name(o->dtype), accel_dtype_name(dt), accel_dtype_name(p->dt));
     if (st != ACCEL_SUCCESS)
         return st;
     int64_t shape[ACCEL_ARRAY_MAX_NDIM];
@@ -77,6 +98,61 @@ static accel_status check_out(const lplan *p, const char *name, const accel_arra
     memcpy(shape, p->bshape, p->nb * sizeof *shape);
     shape[p->nb] = t0, shape[p->nb + 1] = t1;
     return accel__array_shape_is(p->fn, name, o, p->nb + nt, shape);
+}
+
+/* An output of p's dtype. */
+static accel_status check_out(const lplan *p, const char *name, const accel_array *o, uint32_t nt,
+                              int64_t t0, int64_t t1)
+{
+    return check_out_as(p, name, o, p->dt, nt, t0, t1);
+}
+
+/* An output of p's real dtype (p's dtype itself when real). */
+static accel_status check_out_real(const lplan *p, const char *name, const accel_array *o,
+                                   uint32_t nt, int64_t t0, int64_t t1)
+{
+    return check_out_as(p, name, o, real_of(p->dt), nt, t0, t1);
+}
+
+/* v's real parts: for a complex v a view of its real dtype at the same
+ * bytes, strides doubled (in the real dtype's elements); v itself else. */
+static accel_array real_part(accel_array v)
+{
+    if (!is_complex(v.dtype))
+        return v;
+    v.dtype = real_of(v.dtype);
+    for (uint32_t d = 0; d < v.ndim; d++)
+        v.strides[d] *= 2;
+    return v;
+}
+
+/* A complex v's imaginary parts (its real parts one real element on). */
+static accel_array imag_part(accel_array v)
+{
+    accel_array r = real_part(v);
+    r.offset += accel_dtype_size(r.dtype);
+    return r;
+}
+
+/* The creation functions (eye, full, tril, triu) take real dtypes only: a
+ * complex out is filled as its real and imaginary parts. */
+static accel_status fill_any(accel_queue *q, const accel_array *o, double value, bool eye)
+{
+    accel_array re = real_part(*o), im = imag_part(*o);
+    accel_status st = eye ? accel_array_eye(q, 0, &re) : accel_array_full(q, &re, value);
+    return st == ACCEL_SUCCESS && is_complex(o->dtype) ? accel_array_full(q, &im, 0.0) : st;
+}
+
+/* out = the lower (upper) triangle of l, for a complex l part by part. */
+static accel_status triangle(accel_queue *q, const accel_array *l, bool upper,
+                             const accel_array *out)
+{
+    accel_array lr = real_part(*l), orr = real_part(*out);
+    accel_status st = upper ? accel_array_triu(q, &lr, 0, &orr) : accel_array_tril(q, &lr, 0, &orr);
+    if (st != ACCEL_SUCCESS || !is_complex(l->dtype))
+        return st;
+    accel_array li = imag_part(*l), oi = imag_part(*out);
+    return upper ? accel_array_triu(q, &li, 0, &oi) : accel_array_tril(q, &li, 0, &oi);
 }
 
 /* Each output (NULL: not asked) on q's device and apart from x, x2 (NULL:
@@ -99,7 +175,7 @@ static accel_status check_apart(const lplan *p, const accel_array *x, const acce
                 a[n] = outs[j], nm[n++] = names[j];
         accel__extent ext[6];
         accel_runtime *rt;
-        accel_status st = accel__array_io(p->fn, p->q, n, a, nm, ext, &rt, false);
+        accel_status st = accel__array_io_any(p->fn, p->q, n, a, nm, ext, &rt, false);
         if (st != ACCEL_SUCCESS)
             return st;
     }
@@ -224,7 +300,7 @@ static accel_status stage_run(lplan *p, const accel_array *x, bool x_t)
 static accel_status copy_values(const lplan *p, accel_queue *q, const accel_array *vals)
 {
     int64_t t[1] = {(int64_t)p->n}, s[1] = {1};
-    accel_array v = tview(p, p->o_off + p->l.off[0], p->n, 1, t, s);
+    accel_array v = real_part(tview(p, p->o_off + p->l.off[0], p->n, 1, t, s));
     return accel_array_copy(q, &v, vals);
 }
 
@@ -234,7 +310,7 @@ static accel_status eye_if(accel_queue *q, const accel_array *o)
 {
     if (!o || o->shape[o->ndim - 1] == 0 || o->shape[o->ndim - 2] == 0)
         return ACCEL_SUCCESS;
-    return accel_array_eye(q, 0, o);
+    return fill_any(q, o, 0.0, true);
 }
 
 accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_array *x, int upper,
@@ -251,8 +327,11 @@ accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_array *x, i
     st = stage_run(&p, x, false);
     if (st == ACCEL_SUCCESS) {
         accel_array l = region(&p, 0, p.n, p.n, upper != 0);
-        st = upper ? accel_array_triu(q, &l, 0, out) : accel_array_tril(q, &l, 0, out);
+        st = triangle(q, &l, upper != 0, out);
     }
+    /* complex: U = L^H, the transpose's conjugate */
+    if (st == ACCEL_SUCCESS && upper && is_complex(p.dt))
+        st = accel_array_unary(q, ACCEL_ARRAY_CONJ, out, out);
     return done(&p, st);
 }
 
@@ -313,7 +392,7 @@ static accel_status solve_or_inv(const char *fn, accel_queue *q, const accel_arr
     if (st == ACCEL_SUCCESS && !x2) {
         int64_t t[2] = {(int64_t)p.n, (int64_t)p.n}, s[2] = {1, (int64_t)p.n};
         accel_array vb = tview(&p, p.b_off, p.n * p.n, 2, t, s);
-        st = accel_array_eye(q, 0, &vb);
+        st = fill_any(q, &vb, 0.0, true);
     }
     if (st == ACCEL_SUCCESS)
         st = linalg_run(&p);
@@ -352,7 +431,8 @@ static accel_status determinants(const char *fn, accel_queue *q, const accel_arr
     accel_status st = plan_of(&p, fn, q, ACCEL_OP_SLOGDET, x);
     for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++)
         if (outs[i])
-            st = check_out(&p, names[i], outs[i], 0, 0, 0);
+            st = i == 1 ? check_out_real(&p, names[i], outs[i], 0, 0, 0)
+                        : check_out(&p, names[i], outs[i], 0, 0, 0);
     if (st == ACCEL_SUCCESS)
         st = check_apart(&p, x, NULL, 3, outs, names);
     if (st != ACCEL_SUCCESS || p.batch == 0)
@@ -361,7 +441,7 @@ static accel_status determinants(const char *fn, accel_queue *q, const accel_arr
     if (p.n == 0) {
         for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++)
             if (outs[i])
-                st = accel_array_full(q, outs[i], empty[i]);
+                st = fill_any(q, outs[i], empty[i], false);
         return st;
     }
     st = stage_run(&p, x, false);
@@ -369,6 +449,8 @@ static accel_status determinants(const char *fn, accel_queue *q, const accel_arr
         if (!outs[i])
             continue;
         accel_array v = tview(&p, p.o_off + (size_t)i, 3, 0, NULL, NULL);
+        if (i == 1)
+            v = real_part(v);
         st = accel_array_copy(q, &v, outs[i]);
     }
     return done(&p, st);
@@ -414,7 +496,7 @@ accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *x, int com
     if (st == ACCEL_SUCCESS) { /* R: the first k rows of H's upper triangle */
         accel_array h = region(&p, 1, p.m, p.n, false);
         h.shape[p.nb] = (int64_t)p.k;
-        st = accel_array_triu(q, &h, 0, r_out);
+        st = triangle(q, &h, true, r_out);
     }
     return done(&p, st);
 }
@@ -425,7 +507,7 @@ static accel_status eigh_impl(const char *fn, accel_queue *q, const accel_array 
     lplan p;
     accel_status st = plan_of(&p, fn, q, ACCEL_OP_EIGH, x);
     if (st == ACCEL_SUCCESS)
-        st = check_out(&p, "eigenvalues", w, 1, (int64_t)p.n, 0);
+        st = check_out_real(&p, "eigenvalues", w, 1, (int64_t)p.n, 0);
     if (st == ACCEL_SUCCESS && v)
         st = check_out(&p, "eigenvectors", v, 2, (int64_t)p.n, (int64_t)p.n);
     if (st == ACCEL_SUCCESS)
@@ -465,7 +547,7 @@ static accel_status svd_check(const lplan *p, size_t m, size_t n, int full, cons
                               const accel_array *s, const accel_array *vh)
 {
     size_t mn = m < n ? m : n;
-    accel_status st = check_out(p, "s", s, 1, (int64_t)mn, 0);
+    accel_status st = check_out_real(p, "s", s, 1, (int64_t)mn, 0);
     if (st == ACCEL_SUCCESS && u)
         st = check_out(p, "u", u, 2, (int64_t)m, (int64_t)(full ? m : mn));
     if (st == ACCEL_SUCCESS && vh)

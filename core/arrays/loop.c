@@ -296,11 +296,11 @@ accel_status accel__loop_run(accel_queue *q, accel_runtime *rt, accel__lcall *c)
 
 /* ---------------------------------------------------------------- checks */
 
-accel_status accel__array_io(const char *fn, accel_queue *q, uint32_t n,
+/* accel__array_io after the views' checks (st): a[0] writable and apart. */
+static accel_status io_apart(accel_status st, const char *fn, uint32_t n,
                              const accel_array *const *a, const char *const *names,
-                             accel__extent *ext, accel_runtime **rt, bool exact_ok)
+                             const accel__extent *ext, bool exact_ok)
 {
-    accel_status st = accel__array_views(fn, q, n, a, names, ext, rt);
     if (st == ACCEL_SUCCESS)
         st = accel__array_out_check(fn, names[0], a[0]);
     const accel_array *o = a[0];
@@ -322,6 +322,22 @@ accel_status accel__array_io(const char *fn, accel_queue *q, uint32_t n,
                              exact_ok ? " other than element for element" : " (no in-place form)");
     }
     return st;
+}
+
+accel_status accel__array_io(const char *fn, accel_queue *q, uint32_t n,
+                             const accel_array *const *a, const char *const *names,
+                             accel__extent *ext, accel_runtime **rt, bool exact_ok)
+{
+    accel_status st = accel__array_views(fn, q, n, a, names, ext, rt);
+    return io_apart(st, fn, n, a, names, ext, exact_ok);
+}
+
+accel_status accel__array_io_any(const char *fn, accel_queue *q, uint32_t n,
+                                 const accel_array *const *a, const char *const *names,
+                                 accel__extent *ext, accel_runtime **rt, bool exact_ok)
+{
+    accel_status st = accel__array_views_any(fn, q, n, a, names, ext, rt);
+    return io_apart(st, fn, n, a, names, ext, exact_ok);
 }
 
 accel_status accel__lcall_io(accel__lcall *c, const char *fn, const accel__lrow *row,

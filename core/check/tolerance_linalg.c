@@ -20,8 +20,15 @@
  *             sqrt(n); |w - w_ref| <= c n eps ||A|| each
  *   svd       ||A - U S V^T|| <= c p eps ||A||; ||U^T U - I||, ||V V^T - I||
  *             <= c p eps sqrt(width); |s - s_ref| <= c p eps ||A|| each
- * A problem whose A holds a NaN or an infinity is not checked. Everything
- * is computed in double without allocating (O(n^3) per problem). */
+ * Complex dtypes (c64, c128): the same bounds with ^H for ^T (A = L L^H,
+ * Q^H Q = I, V^H V = I, A = U S V^H; Hermitian A reads its lower triangle,
+ * the upper as its conjugate), |.| the modulus; the sign and det of
+ * slogdet, complex, are checked by |got - ref| (sign to c n eps, det to c
+ * n eps prod|u_ii|); the real results (W, S, log|det|) are the real parts
+ * of their complex slots (backend.h). A problem whose A holds a NaN or an
+ * infinity is not checked. Everything is computed in double complex
+ * without allocating (O(n^3) per problem). */
+#include <complex.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,25 +50,39 @@ typedef struct lprob {
     double c, eps;
 } lprob;
 
-static double ld(accel_dtype dt, const void *p, size_t i)
+static double complex ld(accel_dtype dt, const void *p, size_t i)
 {
-    return dt == ACCEL_F32 ? (double)((const float *)p)[i] : ((const double *)p)[i];
+    if (dt == ACCEL_F32)
+        return (double)((const float *)p)[i];
+    if (dt == ACCEL_C64)
+        return (double complex)((const float complex *)p)[i];
+    if (dt == ACCEL_C128)
+        return ((const double complex *)p)[i];
+    return ((const double *)p)[i];
+}
+
+/* |z|^2 */
+static double abs2(double complex z)
+{
+    return creal(z) * creal(z) + cimag(z) * cimag(z);
 }
 
 /* Element (i, j) of problem t's column-major rows x cols matrix in region r. */
-static double reg(const lprob *p, uint32_t r, size_t rows, size_t i, size_t j)
+static double complex reg(const lprob *p, uint32_t r, size_t rows, size_t i, size_t j)
 {
     return ld(p->dt, p->out, p->l.off[r] + p->t * p->l.size[r] + j * rows + i);
 }
 
-/* A's element (i, j); symmetric ops read the lower triangle only. */
-static double amat(const lprob *p, size_t i, size_t j)
+/* A's element (i, j); symmetric (Hermitian) ops read the lower triangle
+ * only, the upper as its (conjugate) transpose, and the real parts of the
+ * diagonal (LAPACK's potrf and heevd ignore their imaginary parts). */
+static double complex amat(const lprob *p, size_t i, size_t j)
 {
     bool sym = p->d->op == ACCEL_OP_CHOLESKY || p->d->op == ACCEL_OP_EIGH;
-    if (sym && j > i) {
-        size_t s = i;
-        i = j, j = s;
-    }
+    if (sym && j > i)
+        return conj(ld(p->dt, p->a, p->t * p->m * p->n + i * p->m + j));
+    if (sym && j == i)
+        return creal(ld(p->dt, p->a, p->t * p->m * p->n + j * p->m + i));
     return ld(p->dt, p->a, p->t * p->m * p->n + j * p->m + i);
 }
 
@@ -70,7 +91,7 @@ static double anorm(const lprob *p)
     double s = 0;
     for (size_t j = 0; j < p->n; j++)
         for (size_t i = 0; i < p->m; i++)
-            s += amat(p, i, j) * amat(p, i, j);
+            s += abs2(amat(p, i, j));
     return sqrt(s);
 }
 
@@ -78,24 +99,24 @@ static bool a_finite(const lprob *p)
 {
     for (size_t j = 0; j < p->n; j++)
         for (size_t i = 0; i < p->m; i++)
-            if (!isfinite(amat(p, i, j)))
+            if (!isfinite(creal(amat(p, i, j))) || !isfinite(cimag(amat(p, i, j))))
                 return false;
     return true;
 }
 
-/* ||M^T M - I|| (cols = false: ||M M^T - I||) of region r's rows x cols M. */
+/* ||M^H M - I|| (cols = false: ||M M^H - I||) of region r's rows x cols M. */
 static double orth(const lprob *p, uint32_t r, size_t rows, size_t cols, bool cols_orth)
 {
     size_t w = cols_orth ? cols : rows, len = cols_orth ? rows : cols;
     double s = 0;
     for (size_t x = 0; x < w; x++)
         for (size_t y = 0; y < w; y++) {
-            double dot = 0;
+            double complex dot = 0;
             for (size_t z = 0; z < len; z++)
-                dot += cols_orth ? reg(p, r, rows, z, x) * reg(p, r, rows, z, y)
-                                 : reg(p, r, rows, x, z) * reg(p, r, rows, y, z);
+                dot += cols_orth ? conj(reg(p, r, rows, z, x)) * reg(p, r, rows, z, y)
+                                 : reg(p, r, rows, x, z) * conj(reg(p, r, rows, y, z));
             dot -= x == y;
-            s += dot * dot;
+            s += abs2(dot);
         }
     return sqrt(s);
 }
@@ -106,12 +127,11 @@ static void cholesky(const lprob *p, accel__linalg_check *c)
     double r = 0, l2 = 0;
     for (size_t j = 0; j < n; j++)
         for (size_t i = j; i < n; i++) {
-            double lij = reg(p, 0, n, i, j), s = 0;
-            l2 += lij * lij;
+            double complex lij = reg(p, 0, n, i, j), s = 0;
+            l2 += abs2(lij);
             for (size_t q = 0; q <= j; q++)
-                s += reg(p, 0, n, i, q) * reg(p, 0, n, j, q);
-            double e = amat(p, i, j) - s;
-            r += (i == j ? 1 : 2) * e * e;
+                s += reg(p, 0, n, i, q) * conj(reg(p, 0, n, j, q));
+            r += (i == j ? 1 : 2) * abs2(amat(p, i, j) - s);
         }
     c->got = sqrt(r), c->bound = p->c * (double)(n + 1) * p->eps * l2;
 }
@@ -122,11 +142,11 @@ static void solve(const lprob *p, accel__linalg_check *c)
     double r = 0, x2 = 0;
     for (size_t j = 0; j < k; j++)
         for (size_t i = 0; i < n; i++) {
-            double s = -ld(p->dt, p->b, p->t * n * k + j * n + i);
+            double complex s = -ld(p->dt, p->b, p->t * n * k + j * n + i);
             for (size_t q = 0; q < n; q++)
                 s += amat(p, i, q) * reg(p, 0, n, q, j);
-            r += s * s;
-            x2 += reg(p, 0, n, i, j) * reg(p, 0, n, i, j);
+            r += abs2(s);
+            x2 += abs2(reg(p, 0, n, i, j));
         }
     c->got = sqrt(r), c->bound = p->c * (double)n * p->eps * anorm(p) * sqrt(x2);
 }
@@ -137,7 +157,7 @@ static size_t pivot_row(const lprob *p, size_t i)
 {
     size_t r = i;
     for (size_t j = p->n; j-- > 0;) {
-        size_t pj = (size_t)reg(p, 2, p->n, j, 0) - 1;
+        size_t pj = (size_t)creal(reg(p, 2, p->n, j, 0)) - 1;
         if (r == j)
             r = pj;
         else if (r == pj)
@@ -154,27 +174,36 @@ static void slogdet(const lprob *p, size_t j, accel__linalg_check *c)
         double r = 0, l2 = 0, u2 = 0;
         for (size_t i = 0; i < n; i++)
             for (size_t q = 0; q < n; q++) {
-                double s = amat(p, pivot_row(p, i), q), lu = reg(p, 1, n, i, q);
+                double complex s = amat(p, pivot_row(p, i), q), lu = reg(p, 1, n, i, q);
                 for (size_t z = 0; z < n && z <= i && z <= q; z++)
                     s -= (z == i ? 1.0 : reg(p, 1, n, i, z)) * reg(p, 1, n, z, q);
-                r += s * s;
-                *(i > q ? &l2 : &u2) += lu * lu;
+                r += abs2(s);
+                *(i > q ? &l2 : &u2) += abs2(lu);
             }
         c->got = sqrt(r), c->bound = p->c * (double)n * p->eps * sqrt(l2 + (double)n) * sqrt(u2);
         return;
     }
-    double sign = 1, logs = 0, mag = 1, det = 1;
+    double complex sign = 1;
+    double logs = 0, mag = 1, det = 1;
     for (size_t i = 0; i < n; i++) {
-        double u = reg(p, 1, n, i, i);
-        sign *= (u < 0 ? -1.0 : u > 0 ? 1.0 : 0.0) * ((size_t)reg(p, 2, n, i, 0) != i + 1 ? -1 : 1);
-        logs += log(fabs(u)), mag += fabs(log(fabs(u))), det *= fabs(u);
+        double complex u = reg(p, 1, n, i, i);
+        double a = cabs(u);
+        sign *= (a > 0 ? u / a : 0.0) * ((size_t)creal(reg(p, 2, n, i, 0)) != i + 1 ? -1 : 1);
+        logs += log(a), mag += fabs(log(a)), det *= a;
     }
+    double complex got = reg(p, 0, 3, j - 1, 0), ref = j == 3 ? sign * det : sign;
+    bool cplx = p->dt == ACCEL_C64 || p->dt == ACCEL_C128;
     c->index = p->l.off[0] + p->t * 3 + (j - 1);
-    c->got = reg(p, 0, 3, j - 1, 0);
-    c->ref = j == 1 ? sign : j == 3 ? sign * det : sign == 0 ? -INFINITY : logs;
+    c->got = creal(got);
+    c->ref = j == 2 ? (sign == 0 ? -INFINITY : logs) : creal(ref);
     c->bound = j == 1 || sign == 0 ? 0
                : j == 3            ? p->c * (double)n * p->eps * det
                                    : p->c * (double)n * p->eps * mag;
+    /* complex sign and det: their distance, the sign rounded too */
+    if (cplx && j != 2 && sign != 0 && isfinite(det)) {
+        c->got = cabs(got - ref), c->ref = 0;
+        c->bound = p->c * (double)n * p->eps * (j == 3 ? det : 1.0);
+    }
 }
 
 static void qr(const lprob *p, size_t j, accel__linalg_check *c)
@@ -187,10 +216,10 @@ static void qr(const lprob *p, size_t j, accel__linalg_check *c)
     double r = 0;
     for (size_t q = 0; q < n; q++)
         for (size_t i = 0; i < m; i++) {
-            double s = amat(p, i, q);
+            double complex s = amat(p, i, q);
             for (size_t z = 0; z < mn && z <= q; z++)
                 s -= reg(p, 0, m, i, z) * reg(p, 1, m, z, q);
-            r += s * s;
+            r += abs2(s);
         }
     c->got = sqrt(r), c->bound = p->c * (double)w * p->eps * anorm(p);
 }
@@ -201,10 +230,10 @@ static void eigh_residual(const lprob *p, accel__linalg_check *c)
     double r = 0;
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < n; i++) {
-            double s = -reg(p, 1, n, i, j) * reg(p, 0, n, j, 0);
+            double complex s = -reg(p, 1, n, i, j) * creal(reg(p, 0, n, j, 0));
             for (size_t q = 0; q < n; q++)
                 s += amat(p, i, q) * reg(p, 1, n, q, j);
-            r += s * s;
+            r += abs2(s);
         }
     c->got = sqrt(r), c->bound = p->c * (double)n * p->eps * anorm(p);
 }
@@ -215,10 +244,10 @@ static void svd_residual(const lprob *p, accel__linalg_check *c)
     double r = 0;
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < m; i++) {
-            double s = amat(p, i, j);
+            double complex s = amat(p, i, j);
             for (size_t q = 0; q < n; q++)
-                s -= reg(p, 1, m, i, q) * reg(p, 0, n, q, 0) * reg(p, 2, n, q, j);
-            r += s * s;
+                s -= reg(p, 1, m, i, q) * creal(reg(p, 0, n, q, 0)) * reg(p, 2, n, q, j);
+            r += abs2(s);
         }
     c->got = sqrt(r), c->bound = p->c * (double)m * p->eps * anorm(p);
 }
@@ -245,8 +274,8 @@ static bool spectral(const lprob *p, const void *exp, size_t j, accel__linalg_ch
     if (j - nvec >= p->n)
         return false;
     c->index = p->l.off[0] + p->t * p->n + (j - nvec);
-    c->got = ld(p->dt, p->out, c->index);
-    c->ref = ld(p->dt, exp, c->index);
+    c->got = creal(ld(p->dt, p->out, c->index));
+    c->ref = creal(ld(p->dt, exp, c->index));
     c->bound = p->c * (double)w * p->eps * anorm(p);
     return true;
 }

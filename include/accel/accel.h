@@ -684,15 +684,19 @@ ACCEL_API accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype,
 
 /** One batched LAPACK op on column-major matrices: op is ACCEL_OP_CHOLESKY,
  *  _SOLVE, _SLOGDET, _QR, _EIGH or _SVD (kind ACCEL_OP_KIND_LINALG), dtype
- *  f32 or f64; batch problems of m x n (k: B's columns for solve, Q's for
- *  qr, U's for svd; else ignored). a holds batch*m*n elements (matrix t at
- *  t*m*n, column-major), b (solve only; ignored otherwise) batch*n*k, out
- *  the op's output block (accel_linalg_layout_of in accel/backend.h gives
- *  its regions and size; backend.h's accel_op_desc states what each holds).
+ *  f32, f64, c64 or c128 (complex: LAPACK's c/z routines; the block's
+ *  real results as complex values of imaginary part 0); batch problems of
+ *  m x n (k: B's columns for solve, Q's for qr, U's for svd; else
+ *  ignored). a holds batch*m*n elements (matrix t at t*m*n, column-major),
+ *  b (solve only; ignored otherwise) batch*n*k, out the op's output block
+ *  (accel_linalg_layout_of in accel/backend.h gives its regions and size;
+ *  backend.h's accel_op_desc states what each holds).
  *  flags: ACCEL_OP_FLAG_LINALG_VECTORS for eigh and svd (vectors too),
  *  else 0. CPU: LAPACK as OpenBLAS ships it (potrf, getrf/getrs, geqrf/
- *  orgqr, syevd, gesvd); CUDA: cuSOLVER's. Verify mode checks the result by
- *  its backward error (accel/verify.h), not element by element.
+ *  orgqr, syevd, gesvd; c/z: ungqr, heevd); CUDA: cuSOLVER's (f32 and f64
+ *  only: complex falls back to the CPU, or fails as unsupported). Verify
+ *  mode checks the result by its backward error (accel/verify.h), not
+ *  element by element.
  *  The array functions (accel_array_linalg_*, accel/array.h) take
  *  row-major views and are what most callers want.
  *  Errors (before anything is enqueued) besides the common ones:

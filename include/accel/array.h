@@ -786,15 +786,20 @@ ACCEL_API accel_status accel_array_matrix_transpose(const accel_array *x, accel_
 /* The Array API 2023.12 linalg extension's factorizations and solvers.
  * Common to all of them:
  * - x holds matrices in its last two axes (any view: strided, transposed,
- *   broadcast), batched over its leading axes; float32 or float64, every
- *   output of x's dtype and of exactly the shape named (batch = x's
+ *   broadcast), batched over its leading axes; float32, float64,
+ *   complex64 or complex128 (LAPACK's s, d, c, z routines), every output
+ *   of x's dtype except the real-valued ones (eigenvalues, singular
+ *   values, logabsdet: float32 for complex64, float64 for complex128, as
+ *   the Array API says), and of exactly the shape named (batch = x's
  *   leading axes); outputs are any views, which must not overlap x or
- *   each other.
+ *   each other. For complex x, ^H (conjugate transpose) replaces ^T,
+ *   Hermitian replaces symmetric and unitary replaces orthonormal below.
  * - The matrices are copied column-major into a scratch buffer on q's
  *   device, factored by one LINALG op (accel_linalg_batched, accel.h:
  *   LAPACK from OpenBLAS on the CPU, cuSOLVER on CUDA; OpenCL falls back to
- *   the CPU where the policy allows) and copied out. Verify mode checks
- *   the op by backward error (accel/verify.h, docs/checking.md).
+ *   the CPU where the policy allows; the CUDA backend has no complex
+ *   linalg yet and falls back the same way) and copied out. Verify mode
+ *   checks the op by backward error (accel/verify.h, docs/checking.md).
  * - Synchronous: each call finishes q (earlier work included) before it
  *   copies the results out and again when it releases its scratch
  *   buffer, so it returns q's sticky error from earlier work too.
@@ -804,7 +809,8 @@ ACCEL_API accel_status accel_array_matrix_transpose(const accel_array *x, accel_
  *   (an output not on q's device), ACCEL_ERROR_SHAPE_MISMATCH (not
  *   square where the function needs it, an output's shape, x1 and x2 of
  *   solve that do not agree or broadcast), ACCEL_ERROR_DTYPE_MISMATCH (not
- *   float32/float64, an output of another dtype), the checks of
+ *   one of those four dtypes, x1 and x2 of different dtypes, an output of
+ *   another dtype than the one named), the checks of
  *   accel_array_validate, ACCEL_ERROR_OUT_OF_DEVICE_MEMORY (the scratch
  *   buffer), and ACCEL_ERROR_LINALG where the values defeat the method:
  *   a singular matrix for solve and inv (an exactly zero pivot of LU with
@@ -816,7 +822,11 @@ ACCEL_API accel_status accel_array_matrix_transpose(const accel_array *x, accel_
 
 /* out = L with x = L L^T (upper != 0: out = U = L^T with x = U^T U): the
  * Cholesky factor of symmetric positive-definite matrices (LAPACK potrf;
- * only x's lower triangle is read). out (..., n, n). */
+ * only x's lower triangle is read). Complex: x = L L^H (upper: U = L^H,
+ * x = U^H U) of Hermitian positive-definite x, L's diagonal real and
+ * positive (cpotrf, zpotrf). out (..., n, n), x's dtype. Errors:
+ * ACCEL_ERROR_LINALG (a leading minor not positive definite; the message
+ * names the matrix and the minor's order). */
 ACCEL_API accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_array *x, int upper,
                                                    const accel_array *out);
 /* out = X with x1 X = x2 (LU with partial pivoting: getrf, getrs). x1
@@ -828,13 +838,14 @@ ACCEL_API accel_status accel_array_linalg_solve(accel_queue *q, const accel_arra
 /* out = x^{-1} (solve with the identity as x2). out (..., n, n). */
 ACCEL_API accel_status accel_array_linalg_inv(accel_queue *q, const accel_array *x,
                                               const accel_array *out);
-/* out = det x, batch-shaped: the sign of the permutation times the product
- * of U's diagonal from LU (getrf); may overflow to +-inf as NumPy's; a
- * singular x gives 0 (not an error). */
+/* out = det x, batch-shaped, x's dtype: the sign of the permutation times
+ * the product of U's diagonal from LU (getrf); may overflow to +-inf as
+ * NumPy's; a singular x gives 0 (not an error). */
 ACCEL_API accel_status accel_array_linalg_det(accel_queue *q, const accel_array *x,
                                               const accel_array *out);
 /* sign and logabsdet (batch-shaped): det x = sign * exp(logabsdet), from the
- * same LU; a singular x gives sign 0 and logabsdet -inf. */
+ * same LU; a singular x gives sign 0 and logabsdet -inf. sign of x's dtype
+ * (complex x: det / |det|, of modulus 1), logabsdet of its real dtype. */
 ACCEL_API accel_status accel_array_linalg_slogdet(accel_queue *q, const accel_array *x,
                                                   const accel_array *sign,
                                                   const accel_array *logabsdet);
@@ -847,9 +858,12 @@ ACCEL_API accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *
                                              const accel_array *q_out, const accel_array *r_out);
 /* Eigenvalues (..., n) in ascending order and orthonormal eigenvectors
  * (..., n, n), in columns, of symmetric matrices (syevd; only x's lower
- * triangle is read). eigvalsh: the values only. NaN or infinity in x:
- * ACCEL_ERROR_LINALG naming the matrix (the iteration cannot converge; CPU
- * backend, as NumPy's LinAlgError), as for svd and svdvals. */
+ * triangle is read). Complex x: Hermitian matrices (cheevd, zheevd),
+ * eigenvalues real (float32 for complex64, float64 for complex128),
+ * unitary eigenvectors of x's dtype (each up to a unit complex factor).
+ * eigvalsh: the values only. NaN or infinity in x: ACCEL_ERROR_LINALG
+ * naming the matrix (the iteration cannot converge; CPU backend, as
+ * NumPy's LinAlgError), as for svd and svdvals. */
 ACCEL_API accel_status accel_array_linalg_eigh(accel_queue *q, const accel_array *x,
                                                const accel_array *eigenvalues,
                                                const accel_array *eigenvectors);
@@ -858,7 +872,9 @@ ACCEL_API accel_status accel_array_linalg_eigvalsh(accel_queue *q, const accel_a
 /* x = u diag(s) vh (gesvd; a wide x is factored as its transpose): x (...,
  * m, n), k = min(m, n), s (..., k) descending; full_matrices != 0: u (...,
  * m, m), vh (..., n, n); else u (..., m, k), vh (..., k, n). svdvals: s
- * only. */
+ * only. Complex x: x = u diag(s) vh with vh = V^H (cgesvd, zgesvd), u and
+ * vh of x's dtype, s real (float32 for complex64, float64 for
+ * complex128). */
 ACCEL_API accel_status accel_array_linalg_svd(accel_queue *q, const accel_array *x,
                                               int full_matrices, const accel_array *u,
                                               const accel_array *s, const accel_array *vh);

@@ -233,14 +233,27 @@ typedef struct accel_op_desc {
      * routines). A value-dependent failure (LAPACK info > 0: a zero pivot, a
      * minor not positive definite, no convergence) is ACCEL_ERROR_LINALG
      * with a message naming the problem t of the batch and info.
+     * dtype is f32, f64, c64 or c128 (LAPACK's s, d, c, z routines). Every
+     * region holds values of the dtype, so its sizes and offsets count
+     * dtype elements; for a complex dtype the real-valued results (W, S,
+     * log|det A|, PIV) are stored as complex values of imaginary part
+     * exactly 0 (LAPACK's real W or S array widened in place: element i
+     * from the last down), and the core reads their real parts. For a
+     * complex A, ^H (the conjugate transpose) replaces ^T below and
+     * "Hermitian" replaces "symmetric" (CHOLESKY and EIGH ignore the
+     * imaginary parts of A's diagonal, as LAPACK's potrf and heevd do);
+     * ungqr replaces orgqr, heevd syevd.
+     * A backend without complex routines answers op_supported with
+     * ACCEL_ERROR_UNSUPPORTED for c64 and c128 (the core falls back).
      *   CHOLESKY: A n x n (m = n), only its lower triangle read; out = [L]:
-     *     the lower triangle holds L, A = L L^T (potrf 'L'); the strictly
-     *     upper part is unspecified.
+     *     the lower triangle holds L, A = L L^T (A = L L^H: potrf 'L'); the
+     *     strictly upper part is unspecified.
      *   SOLVE: A n x n (m = n), B n x k; out = [X n x k | LU n x n]: A X = B
      *     (getrf + getrs), LU getrf's factors. An exactly singular A (info >
      *     0) fails.
      *   SLOGDET: A n x n (m = n); out = [SL 3 | LU n x n | PIV n]: SL =
-     *     (sign, log|det A|, det A) from getrf's factors LU and pivots PIV
+     *     (sign, log|det A|, det A) (sign = det A / |det A|, complex of
+     *     modulus 1 for a complex A) from getrf's factors LU and pivots PIV
      *     (LAPACK's ipiv, 1-based, stored as values of the dtype; det as
      *     the sign times the product of U's diagonal, which may overflow
      *     to +-inf as NumPy's det does); a singular A gives (0, -inf, 0),
@@ -248,16 +261,18 @@ typedef struct accel_op_desc {
      *   QR: A m x n, k = Q's columns (min(m,n), or m for the complete
      *     factorization); out = [Q m x k | H m x n | TAU min(m,n)]: geqrf's
      *     H (R in its upper triangle, the reflectors below) and TAU, Q from
-     *     orgqr; A = Q R with R = the first k rows of H's upper triangle.
+     *     orgqr (ungqr); A = Q R with R = the first k rows of H's upper
+     *     triangle.
      *   EIGH: A n x n (m = n), only its lower triangle read; out = [W n | V
-     *     n x n]: eigenvalues ascending and, with
+     *     n x n]: eigenvalues (real) ascending and, with
      *     ACCEL_OP_FLAG_LINALG_VECTORS, orthonormal eigenvectors in V's
-     *     columns, A V = V diag(W) (syevd 'L'); without the flag V is
-     *     unspecified.
+     *     columns, A V = V diag(W) (syevd or heevd 'L'); without the flag V
+     *     is unspecified.
      *   SVD: A m x n with m >= n (the core transposes a wide A), k = U's
      *     columns (n, or m for full matrices); out = [S n | U m x k | VT n x n
-     *     | WORK m x n]: singular values descending and, with
-     *     ACCEL_OP_FLAG_LINALG_VECTORS, A = U[:, :n] diag(S) VT (gesvd);
+     *     | WORK m x n]: singular values (real) descending and, with
+     *     ACCEL_OP_FLAG_LINALG_VECTORS, A = U[:, :n] diag(S) VT (gesvd; VT
+     *     = V^H for a complex A);
      *     without it U and VT are unspecified; WORK is the backend's.
      *   m, n >= 1 (and k >= 1 where used); batch_count >= 1.
      * FFT, RFFT, IRFFT: x and out are contiguous m x len x k blocks, len

@@ -156,6 +156,8 @@ typedef enum accel_cost_model {
 #define ACCEL_DTYPES_REAL ((1u << 14) - 2u)
 /* complex64 and complex128 (the FFT ops' dtype: their precision). */
 #define ACCEL_DTYPES_COMPLEX ((1u << 14) | (1u << 15))
+/* The LINALG ops' dtypes: f32, f64, c64, c128 (LAPACK's s, d, c, z). */
+#define ACCEL_DTYPES_LINALG (ACCEL_DTYPES_FLOAT | ACCEL_DTYPES_COMPLEX)
 
 /* The op table: every fact about an op, in one place. The core (validation,
  * names, tolerance, cost, fallback, verify), the tools and the backends read
@@ -252,18 +254,18 @@ typedef enum accel_cost_model {
       NULL, NULL)                                                                                  \
     /* LINALG: LAPACK's routines on batches of column-major matrices; operands and the             \
      * output block's layout as accel_op_desc says (backend.h). TOL_N: the c of c*n*eps. */        \
-    X(CHOLESKY, 100, cholesky, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 4, LINALG, 0, 0, 1,     \
+    X(CHOLESKY, 100, cholesky, LINALG, 2, 0, ACCEL_DTYPES_LINALG, BACKWARD, 4, LINALG, 0, 0, 1,    \
       NULL, NULL, NULL)                                                                            \
-    X(SOLVE, 101, solve, LINALG, 3, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 8, LINALG, 0, 0, 2, NULL,     \
+    X(SOLVE, 101, solve, LINALG, 3, 0, ACCEL_DTYPES_LINALG, BACKWARD, 8, LINALG, 0, 0, 2, NULL,    \
       NULL, NULL)                                                                                  \
-    X(SLOGDET, 102, slogdet, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 8, LINALG, 0, 0, 2, NULL, \
-      NULL, NULL)                                                                                  \
-    X(QR, 103, qr, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 8, LINALG, 0, 0, 4, NULL, NULL,     \
+    X(SLOGDET, 102, slogdet, LINALG, 2, 0, ACCEL_DTYPES_LINALG, BACKWARD, 8, LINALG, 0, 0, 2,      \
+      NULL, NULL, NULL)                                                                            \
+    X(QR, 103, qr, LINALG, 2, 0, ACCEL_DTYPES_LINALG, BACKWARD, 8, LINALG, 0, 0, 4, NULL, NULL,    \
       NULL)                                                                                        \
-    X(EIGH, 104, eigh, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 16, LINALG, 0, 0, 27, NULL,     \
+    X(EIGH, 104, eigh, LINALG, 2, 0, ACCEL_DTYPES_LINALG, BACKWARD, 16, LINALG, 0, 0, 27, NULL,    \
       NULL, NULL)                                                                                  \
-    X(SVD, 105, svd, LINALG, 2, 0, ACCEL_DTYPES_FLOAT, BACKWARD, 16, LINALG, 0, 0, 36, NULL, NULL, \
-      NULL)                                                                                        \
+    X(SVD, 105, svd, LINALG, 2, 0, ACCEL_DTYPES_LINALG, BACKWARD, 16, LINALG, 0, 0, 36, NULL,      \
+      NULL, NULL)                                                                                  \
     /* FFT, RFFT, IRFFT: operands x, out (never overlapping); lines as accel_op_desc says;         \
      * DTYPE is the complex dtype of the precision (RFFT's x, IRFFT's out: its real half). */      \
     X(FFT, 110, fft, FFT, 2, 0, ACCEL_DTYPES_COMPLEX, FFT, 4, ELEMENTWISE, 1, 1, 0, NULL, NULL,    \

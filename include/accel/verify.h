@@ -50,7 +50,9 @@
  *   c p eps ||A|| with U, V orthonormal to c p eps sqrt(width); eigenvalues
  *   and singular values within c p eps ||A|| of the reference's (Weyl;
  *   LAPACK Users' Guide 3rd ed. ch. 4's p(n) eps bounds with p(n) = c n).
- *   docs/checking.md has the table;
+ *   Complex dtypes: the same bounds with ^H for ^T, |.| the modulus, and
+ *   slogdet's complex sign and det within c n eps (times prod |u_ii| for
+ *   det) of the factors'. docs/checking.md has the table;
  * - fft, rfft, irfft: per transformed line in the L2 norm, ||got - ref|| <=
  *   c*u*(log2 n + p)*||ref||, c = 4, p the largest prime factor of n when in
  *   7..61 (else 0): the Cooley-Tukey bound (Higham, Theorem 24.2; Schatzman,

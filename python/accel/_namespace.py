@@ -1627,8 +1627,12 @@ def _tri(fn: str, x: Array, k: int) -> Array:
     out = _new(x.shape, x.dtype, x.device)
     if out.size:
         f = C.tril if fn == "tril" else C.triu
-        # any |k| past the matrix is all or nothing: clamped, never wrapped by ctypes
-        _check(f(_q(x, out), x._cv(), _clamp(operator.index(k)), out._cv()))
+        # a complex array part by part (the C function takes real dtypes)
+        pairs = [(_pairs(x, p), _pairs(out, p)) for p in (0, 1)] if x._dtype.kind == "c" \
+            else [(x, out)]
+        for xs, os_ in pairs:
+            # any |k| past the matrix is all or nothing: clamped, never wrapped by ctypes
+            _check(f(_q(xs, os_), xs._cv(), _clamp(operator.index(k)), os_._cv()))
     return out
 
 

@@ -14,10 +14,18 @@ NumPy's and CuPy's ``linalg.norm``.
   matrix_norm, matmul, matrix_transpose, vecdot, outer, diagonal, trace,
   matrix_power, tensordot, cross.
 
-Dtypes: float32 and float64; integer and bool arrays are made float64
-first (as NumPy); float16 and complex arrays raise DtypeMismatchError (a
-TypeError) in the factorizations, while the norms take them (float16
-computed in float32 and given back as float16, complex through |x|). Values that defeat a method (a singular matrix for solve and
+Dtypes: float32, float64, complex64 and complex128 (LAPACK's s, d, c, z
+routines); integer and bool arrays are made float64 first (as NumPy);
+float16 raises DtypeMismatchError (a TypeError) in the factorizations,
+while the norms take it (computed in float32 and given back as float16).
+For complex input the results the Array API calls real (eigenvalues,
+singular values, logabsdet, norms) are of the real dtype of the same
+precision (float32 for complex64, float64 for complex128); the others
+(factors, det, slogdet's sign, of modulus 1) are complex, and ^H (the
+conjugate transpose) replaces ^T in the identities below (x = L L^H,
+Q^H Q = I, x = U diag(S) Vh with Vh = V^H). The CUDA backend has no complex
+linalg yet: those calls fall back to the CPU where the policy allows, else
+raise UnsupportedError. Values that defeat a method (a singular matrix for solve and
 inv, one not positive definite for cholesky, no convergence) raise
 accel.LinAlgError, which is also numpy.linalg.LinAlgError. Nothing goes
 through host memory except the counts that matrix_rank returns.
@@ -123,9 +131,9 @@ def _vector(x: Any, ord: Any, axes: Tuple[int, ...], keepdims: bool, fn: str) ->
 
 
 def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str,
-            cplx: bool = False) -> Any:
+            orig: Any = None) -> Any:
     """The matrix norm of x over axes (row, col) (already floating: |x| of
-    a complex input, `cplx`)."""
+    a complex input, which is `orig`)."""
     r, c = axes
     if ord in ("fro", None):
         res = xp.sqrt(xp.sum(xp.multiply(x, x), axis=axes))
@@ -136,10 +144,8 @@ def _matrix(x: Any, ord: Any, axes: Tuple[int, int], keepdims: bool, fn: str,
         sums = xp.sum(xp.abs(x), axis=s_ax)
         res = red(sums, axis=m_ax - 1 if m_ax > s_ax else m_ax)
     elif ord in (2, -2, "nuc") and not isinstance(ord, bool):
-        if cplx:  # the singular values of x, not of |x|
-            raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
-                          f"accel.linalg.{fn}: ord={ord!r} of a complex x needs complex svd")
-        s = svdvals(xp.moveaxis(x, (r, c), (-2, -1)))
+        # the singular values of x itself (complex: not those of |x|)
+        s = svdvals(xp.moveaxis(x if orig is None else orig, (r, c), (-2, -1)))
         red = {2: _max_abs, -2: xp.min, "nuc": xp.sum}[ord]
         res = red(s, axis=-1)
     else:
@@ -156,7 +162,7 @@ def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> 
     x: an accel array (accel.Array or accel.array_api.Array), float32 or
     float64 (integer and bool arrays are first made float64, as NumPy;
     complex ones are read as |x|, except for matrix ord 2, -2, 'nuc', which
-    raise DtypeMismatchError).
+    take the singular values of x itself).
     axis None: with ord None the 2-norm of x flattened, any ndim; with an
     ord, x must be 1-d (vector norm) or 2-d (matrix norm). An int axis: vector
     norms along it; a pair of axes: matrix norms over them.
@@ -188,7 +194,8 @@ def norm(x: Any, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> 
     if len(axes) == 1:
         r = _vector(a, 2 if ord is None else ord, axes, keepdims, "norm")
     elif len(axes) == 2:
-        r = _matrix(a, ord, (axes[0], axes[1]), keepdims, "norm", x.dtype.kind == "c")
+        r = _matrix(a, ord, (axes[0], axes[1]), keepdims, "norm",
+                    x if x.dtype.kind == "c" else None)
     else:
         raise ValueError(f"accel.linalg.norm: axis {axis} names {len(axes)} axes (1 or 2)")
     return _half(x, r)
@@ -217,7 +224,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
         raise ValueError(f"accel.linalg.matrix_norm: x is {a.ndim}-d (at least 2-d)")
     a = _floating(a)
     return _half(x, _matrix(a, ord, (a.ndim - 2, a.ndim - 1), keepdims, "matrix_norm",
-                            x.dtype.kind == "c"))
+                            x if x.dtype.kind == "c" else None))
 
 
 # ------------------------------------------------------------- products
@@ -378,15 +385,22 @@ class SVDResult(NamedTuple):
 
 
 def _lapack_dtype(a: Any, fn: str) -> Any:
-    """a as float32 or float64: integers and bool as float64 (NumPy's
-    rule); DtypeMismatchError (TypeError) for float16 and complex."""
+    """a as float32, float64, complex64 or complex128: integers and bool as
+    float64 (NumPy's rule); DtypeMismatchError (TypeError) for float16."""
     if a.dtype.kind in "biu":
         return xp.astype(a, xp.float64)
-    if a.dtype not in (xp.float32, xp.float64):
+    if a.dtype not in (xp.float32, xp.float64, xp.complex64, xp.complex128):
         raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
-                      f"accel.linalg.{fn}: x is {a.dtype}; accel's linalg takes float32 and "
-                      "float64 (integer and bool arrays as float64)")
+                      f"accel.linalg.{fn}: x is {a.dtype}; accel's linalg takes float32, "
+                      "float64, complex64 and complex128 (integer and bool arrays as float64)")
     return a
+
+
+def _real(dt: Any) -> Any:
+    """The real dtype of dt's precision (float32 for complex64, float64 for
+    complex128; a real dt itself): eigenvalues', singular values' and
+    logabsdet's dtype."""
+    return xp.float32 if dt == xp.complex64 else xp.float64 if dt == xp.complex128 else dt
 
 
 def _matrices(x: Any, fn: str, square: bool = True) -> Any:
@@ -402,22 +416,26 @@ def _matrices(x: Any, fn: str, square: bool = True) -> Any:
     return _lapack_dtype(a, fn)
 
 
-def _lapack(cfn: Any, a: Any, shapes: Tuple[Tuple[int, ...], ...], *args: Any) -> list:
-    """Fresh outputs of a's dtype and the given shapes, filled by one C call
-    cfn(q, a, *args, *outputs); returns the outputs."""
-    outs = [_new(sh, a.dtype, a.device) for sh in shapes]
+def _lapack(cfn: Any, a: Any, shapes: Tuple[Tuple[int, ...], ...], *args: Any,
+            real: Tuple[int, ...] = ()) -> list:
+    """Fresh outputs of a's dtype (those at the indices `real`: its real
+    dtype) and the given shapes, filled by one C call cfn(q, a, *args,
+    *outputs); returns the outputs."""
+    outs = [_new(sh, _real(a.dtype) if i in real else a.dtype, a.device)
+            for i, sh in enumerate(shapes)]
     _check(cfn(_q(a, *outs), a._cv(), *args, *(o._cv() for o in outs)))
     return outs
 
 
 def cholesky(x: Any, /, *, upper: bool = False) -> Any:
-    """The Cholesky factor of the symmetric positive-definite matrices of x
-    (..., n, n): L lower triangular with x = L @ L.T, or with upper=True U =
-    L.T (x = U.T @ U); only x's lower triangle is read (LAPACK potrf).
-    Returns x's shape and float dtype. Raises LinAlgError for a matrix that
-    is not positive definite (the message names its flat batch index),
-    ShapeMismatchError (ValueError) for a non-square x, DtypeMismatchError
-    (TypeError) for float16 and complex x."""
+    """The Cholesky factor of the symmetric (complex: Hermitian)
+    positive-definite matrices of x (..., n, n): L lower triangular with x =
+    L @ L.T (complex: L @ L^H), or with upper=True U = L.T (complex: L^H; x
+    = U^H @ U); only x's lower triangle is read (LAPACK potrf). Returns x's
+    shape and dtype. Raises LinAlgError for a matrix that is not positive
+    definite (the message names its flat batch index), ShapeMismatchError
+    (ValueError) for a non-square x, DtypeMismatchError (TypeError) for
+    float16 x."""
     a = _matrices(x, "cholesky")
     return _lapack(C.linalg_cholesky, a, (a.shape,), int(bool(upper)))[0]
 
@@ -433,7 +451,7 @@ def inv(x: Any, /) -> Any:
 
 def det(x: Any, /) -> Any:
     """The determinants of the square matrices of x (..., n, n): shape
-    x.shape[:-2], x's float dtype; from LU (getrf). A singular matrix gives
+    x.shape[:-2], x's dtype (complex for complex x); from LU (getrf). A singular matrix gives
     0 (no error); large ones may overflow to +-inf (use slogdet). Raises
     ShapeMismatchError (ValueError), DtypeMismatchError (TypeError)."""
     a = _matrices(x, "det")
@@ -442,11 +460,12 @@ def det(x: Any, /) -> Any:
 
 def slogdet(x: Any, /) -> SlogdetResult:
     """SlogdetResult(sign, logabsdet) of the square matrices of x: det =
-    sign * exp(logabsdet), each of shape x.shape[:-2] and x's float dtype,
+    sign * exp(logabsdet), each of shape x.shape[:-2]; sign of x's dtype
+    (complex x: det / |det|, of modulus 1), logabsdet of its real dtype;
     from LU (getrf); a singular matrix gives sign 0, logabsdet -inf.
     Raises ShapeMismatchError (ValueError), DtypeMismatchError (TypeError)."""
     a = _matrices(x, "slogdet")
-    sign, logabs = _lapack(C.linalg_slogdet, a, (a.shape[:-2], a.shape[:-2]))
+    sign, logabs = _lapack(C.linalg_slogdet, a, (a.shape[:-2], a.shape[:-2]), real=(1,))
     return SlogdetResult(sign, logabs)
 
 
@@ -455,9 +474,10 @@ def solve(x1: Any, x2: Any, /) -> Any:
     x1 (..., n, n); x2 a vector (n,) (result: x1.shape[:-1]) or matrices
     (..., n, k) whose batch axes broadcast with x1's (result: the broadcast
     batch + (n, k)), as the Array API 2023.12 and NumPy 2 read x2. The
-    dtypes promote (integers to float64). Raises LinAlgError for a singular
-    x1, ShapeMismatchError (ValueError) for shapes that do not agree,
-    DtypeMismatchError (TypeError) for float16 and complex."""
+    dtypes promote (integers to float64, real with complex to complex).
+    Raises LinAlgError for a singular x1, ShapeMismatchError (ValueError)
+    for shapes that do not agree, DtypeMismatchError (TypeError) for
+    float16."""
     a = _matrices(x1, "solve")
     b = _array(x2, "solve")
     if b.ndim == 0:
@@ -489,8 +509,9 @@ def _broadcast(s1: Tuple[int, ...], s2: Tuple[int, ...], fn: str) -> Tuple[int, 
 
 
 def qr(x: Any, /, *, mode: str = "reduced") -> Any:
-    """QRResult(Q, R) with x = Q @ R, Q's columns orthonormal and R upper
-    triangular (Householder: geqrf, orgqr), for x (..., m, n), k = min(m,
+    """QRResult(Q, R) with x = Q @ R, Q's columns orthonormal (complex:
+    unitary, Q^H Q = I) and R upper triangular (Householder: geqrf, orgqr;
+    complex: ungqr), for x (..., m, n), k = min(m,
     n): mode 'reduced' Q (..., m, k), R (..., k, n); 'complete' Q (..., m,
     m), R (..., m, n); 'r' (NumPy's and CuPy's) R alone, reduced. R's
     diagonal has LAPACK's signs (not made positive), as NumPy. Raises
@@ -506,26 +527,28 @@ def qr(x: Any, /, *, mode: str = "reduced") -> Any:
 
 
 def eigh(x: Any, /) -> EighResult:
-    """EighResult(eigenvalues, eigenvectors) of the symmetric matrices of x
-    (..., n, n): values (..., n) ascending, orthonormal vectors in the
-    columns of (..., n, n) (syevd; only x's lower triangle is read, as
-    NumPy's default UPLO='L'). Raises LinAlgError (no convergence),
+    """EighResult(eigenvalues, eigenvectors) of the symmetric (complex:
+    Hermitian) matrices of x (..., n, n): values (..., n) ascending, of x's
+    real dtype, orthonormal (unitary) vectors in the columns of (..., n, n),
+    x's dtype (syevd, heevd; only x's lower triangle is read, as NumPy's
+    default UPLO='L'). Raises LinAlgError (no convergence),
     ShapeMismatchError (ValueError), DtypeMismatchError (TypeError)."""
     a = _matrices(x, "eigh")
-    w, v = _lapack(C.linalg_eigh, a, (a.shape[:-1], a.shape))
+    w, v = _lapack(C.linalg_eigh, a, (a.shape[:-1], a.shape), real=(0,))
     return EighResult(w, v)
 
 
 def eigvalsh(x: Any, /) -> Any:
-    """The eigenvalues (..., n), ascending, of the symmetric matrices of x
-    (as eigh, without the vectors)."""
+    """The eigenvalues (..., n), ascending, of the symmetric (Hermitian)
+    matrices of x (as eigh, without the vectors; x's real dtype)."""
     a = _matrices(x, "eigvalsh")
-    return _lapack(C.linalg_eigvalsh, a, (a.shape[:-1],))[0]
+    return _lapack(C.linalg_eigvalsh, a, (a.shape[:-1],), real=(0,))[0]
 
 
 def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True) -> Any:
     """SVDResult(U, S, Vh) with x = U @ (S[..., None] * Vh) (gesvd), for x
-    (..., m, n), k = min(m, n): S (..., k) descending; full_matrices True: U
+    (..., m, n), k = min(m, n): S (..., k) descending, x's real dtype (U and
+    Vh x's dtype; complex: Vh = V^H); full_matrices True: U
     (..., m, m), Vh (..., n, n); False: U (..., m, k), Vh (..., k, n).
     compute_uv=False (NumPy's and CuPy's) returns S alone (svdvals). The
     signs of singular vectors are LAPACK's. Raises LinAlgError (no
@@ -539,7 +562,7 @@ def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True) -> Any:
     shapes = (b + ((m, m) if full_matrices else (m, k)), b + (k,),
               b + ((n, n) if full_matrices else (k, n)))
     u = _new(shapes[0], a.dtype, a.device)
-    s = _new(shapes[1], a.dtype, a.device)
+    s = _new(shapes[1], _real(a.dtype), a.device)
     vh = _new(shapes[2], a.dtype, a.device)
     _check(C.linalg_svd(_q(a, u, s, vh), a._cv(), int(bool(full_matrices)), u._cv(), s._cv(),
                         vh._cv()))
@@ -548,9 +571,9 @@ def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True) -> Any:
 
 def svdvals(x: Any, /) -> Any:
     """The singular values (..., min(m, n)), descending, of the matrices of
-    x (..., m, n) (gesvd without vectors)."""
+    x (..., m, n) (gesvd without vectors), of x's real dtype."""
     a = _matrices(x, "svdvals", square=False)
-    return _lapack(C.linalg_svdvals, a, (a.shape[:-2] + (min(a.shape[-2:]),),))[0]
+    return _lapack(C.linalg_svdvals, a, (a.shape[:-2] + (min(a.shape[-2:]),),), real=(0,))[0]
 
 
 def _rtol(a: Any, rtol: Any) -> Any:
@@ -558,9 +581,9 @@ def _rtol(a: Any, rtol: Any) -> Any:
     (a float, or an array broadcasting against the batch) as an array of
     shape batch + (1,)."""
     if rtol is None:
-        return max(a.shape[-2:]) * float(xp.finfo(a.dtype).eps)
+        return max(a.shape[-2:]) * float(xp.finfo(_real(a.dtype)).eps)
     if isinstance(rtol, xp.Array):
-        return xp.expand_dims(xp.astype(rtol, a.dtype), axis=-1)
+        return xp.expand_dims(xp.astype(rtol, _real(a.dtype)), axis=-1)
     return float(rtol)
 
 
@@ -579,8 +602,9 @@ def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
 
 def pinv(x: Any, /, *, rtol: Any = None) -> Any:
     """The Moore-Penrose pseudo-inverse (..., n, m) of the matrices of x
-    (..., m, n), from the reduced svd: singular values at most rtol times
-    the largest (rtol as matrix_rank's) are taken as zero."""
+    (..., m, n), from the reduced svd: V diag(1/S) U^H (complex: conjugate
+    transposes), singular values at most rtol times the largest (rtol as
+    matrix_rank's) taken as zero. x's dtype."""
     a = _matrices(x, "pinv", square=False)
     m, n = a.shape[-2:]
     if min(m, n) == 0:
@@ -589,6 +613,8 @@ def pinv(x: Any, /, *, rtol: Any = None) -> Any:
     cut = xp.multiply(xp.max(s, axis=-1, keepdims=True), _rtol(a, rtol))
     keep = xp.greater(s, cut)
     s_inv = xp.where(keep, xp.divide(1.0, xp.where(keep, s, 1.0)), 0.0)
+    if a.dtype.kind == "c":
+        u, vh, s_inv = xp.conj(u), xp.conj(vh), xp.astype(s_inv, a.dtype)
     return xp.matmul(xp.matrix_transpose(vh),
                      xp.multiply(s_inv[..., None], xp.matrix_transpose(u)))
 

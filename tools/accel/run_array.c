@@ -166,9 +166,8 @@ static accel_status out_layout(arr_job *j, accel_dtype *dt, uint32_t *nd, int64_
         for (int k = 0; k < j->naxes; k++) {
             int a = j->axes[k] < 0 ? j->axes[k] + (int)x->ndim : j->axes[k];
             if (a < 0 || a >= (int)x->ndim) {
-                return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT,
-                                       "--axis %d for a %u-d input", j->axes[k],
-                                       x->ndim);
+                return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT, "--axis %d for a %u-d input",
+                                       j->axes[k], x->ndim);
             }
             *mask |= 1ull << a;
         }

@@ -18,6 +18,7 @@
  *   [-0, +0] is +0 and the min is -0 whatever the order (equal values are
  *   combined by AND of their bit patterns for max, OR for min, branch-free so
  *   the lanes still vectorize). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,14 +171,15 @@ DEFINE_SUM_DRIVER(dot_f32, float, block_dot_f32);
 DEFINE_SUM_DRIVER(sum_f64, double, block_sum_f64);
 DEFINE_SUM_DRIVER(dot_f64, double, block_dot_f64);
 
-/* Frees the block results of an extreme driver that came from the heap
- * (more than 64 blocks); the stack ones stay. */
-static void free_blocks(double *parts, const double *stack_parts, int *nan, const int *stack_nan)
+/* Frees the block results of an extreme driver when they came from the
+ * heap (more than 64 blocks: both malloc'd, either maybe NULL); the stack
+ * ones stay. */
+static void free_blocks(double *parts, int *nan, bool heap)
 {
-    if (parts != stack_parts)
+    if (heap) {
         free(parts);
-    if (nan != stack_nan)
         free(nan);
+    }
 }
 
 #define DEFINE_EXTREME_DRIVER(NAME, T, BLOCK_FN, STEP)                                             \
@@ -190,7 +192,7 @@ static void free_blocks(double *parts, const double *stack_parts, int *nan, cons
         double *parts = nb <= 64 ? stack_parts : malloc(nb * sizeof *parts);                       \
         int *nan = nb <= 64 ? stack_nan : malloc(nb * sizeof *nan);                                \
         if (!parts || !nan) {                                                                      \
-            free_blocks(parts, stack_parts, nan, stack_nan);                                       \
+            free_blocks(parts, nan, nb > 64);                                                      \
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;                                                 \
         }                                                                                          \
         ACCEL_CPU_FOR_BLOCKS(b, nb, size_t lo = b * B; size_t len = n - lo < B ? n - lo : B;       \
@@ -210,7 +212,7 @@ static void free_blocks(double *parts, const double *stack_parts, int *nan, cons
                 }                                                                                  \
         }                                                                                          \
         *out = r;                                                                                  \
-        free_blocks(parts, stack_parts, nan, stack_nan);                                           \
+        free_blocks(parts, nan, nb > 64);                                                          \
         return ACCEL_SUCCESS;                                                                      \
     }                                                                                              \
     static int32_t NAME(const T *x, size_t n, int nt, double *out)

@@ -18,11 +18,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (accel_npy_load_memory(data, size, "fuzz", &a) == ACCEL_SUCCESS) {
         /* Touch every byte the reader promised, so a short allocation shows up
          * under ASan, and check the invariants npy.h documents. */
-        size_t esize = a.dtype == ACCEL_F32 || a.dtype == ACCEL_I32   ? 4
-                       : a.dtype == ACCEL_F64 || a.dtype == ACCEL_I64 ? 8
-                       : a.dtype == ACCEL_F16                         ? 2
-                       : a.dtype == ACCEL_U8                          ? 1
-                                                                      : 0;
+        size_t esize = 0; /* every dtype npy.h says the reader gives */
+        switch (a.dtype) {
+        case ACCEL_BOOL:
+        case ACCEL_I8:
+        case ACCEL_U8:
+            esize = 1;
+            break;
+        case ACCEL_I16:
+        case ACCEL_U16:
+        case ACCEL_F16:
+            esize = 2;
+            break;
+        case ACCEL_I32:
+        case ACCEL_U32:
+        case ACCEL_F32:
+            esize = 4;
+            break;
+        case ACCEL_I64:
+        case ACCEL_U64:
+        case ACCEL_F64:
+        case ACCEL_C64:
+            esize = 8;
+            break;
+        case ACCEL_C128:
+            esize = 16;
+            break;
+        default:
+            break; /* bf16 and unknown dtypes: never read */
+        }
         size_t product = 1;
         for (uint32_t i = 0; i < a.ndim; i++)
             product *= a.shape[i];

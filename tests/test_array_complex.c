@@ -27,6 +27,18 @@
 #include "test_array_common.h"
 #include "test_util.h"
 
+/* C11's CMPLXL, which glibc defines for GCC only: parts kept as given. */
+static long double complex tu_cmplxl(long double re, long double im)
+{
+    union {
+        long double complex z;
+        long double p[2];
+    } u = {.p = {re, im}};
+    return u.z;
+}
+#undef CMPLXL
+#define CMPLXL(re, im) tu_cmplxl(re, im)
+
 typedef long double complex lcx;
 
 static const double parts[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e-300, INFINITY, -INFINITY, NAN};

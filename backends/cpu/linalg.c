@@ -25,6 +25,18 @@
 
 #include "cpu.h"
 
+/* re + im i with both parts as given (an infinity or NaN part stays in its
+ * place, unlike re + im * I); C11's CMPLX, which glibc defines for GCC only
+ * (clang builds left it an undefined symbol of the plugin). */
+static double complex cmk(double re, double im)
+{
+    union {
+        double complex z;
+        double p[2];
+    } u = {.p = {re, im}};
+    return u.z;
+}
+
 /* Fortran LAPACK; T arrays as void * (float, double or their complex by
  * the dtype), R arrays (heevd's W and rwork, gesvd's S and rwork) of T's
  * real type. */
@@ -261,9 +273,8 @@ static int32_t run_slogdet(const lctx *c, size_t t, int *ipiv)
     store(c, sl, 0, sign);
     store(c, sl, 1, logabs);
     /* sign * det by parts: a zero part stays 0 when det overflowed */
-    store(
-        c, sl, 2,
-        CMPLX(creal(sign) == 0 ? 0 : creal(sign) * det, cimag(sign) == 0 ? 0 : cimag(sign) * det));
+    store(c, sl, 2,
+          cmk(creal(sign) == 0 ? 0 : creal(sign) * det, cimag(sign) == 0 ? 0 : cimag(sign) * det));
     return ACCEL_SUCCESS;
 }
 

@@ -58,8 +58,8 @@ done
 wait
 status=0
 for h in "${harnesses[@]}"; do
-  execs=$(grep -E '^stat::number_of_executed_units' "$build/fuzz-$h.log" | awk '{print $2}')
-  [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$build/fuzz-$h.log" | tail -1 | tr -d '#')
+  execs=$(grep -aE '^stat::number_of_executed_units' "$build/fuzz-$h.log" | awk '{print $2}')
+  [ -n "$execs" ] || execs=$(grep -aoE '^#[0-9]+' "$build/fuzz-$h.log" | tail -1 | tr -d '#')
   crashes=$(find "$build/crashes-$h" -type f | wc -l)
   echo "fuzz_$h: execs ${execs:-0}, crashes $crashes, seconds $(cat "$build/fuzz-$h.secs")"
   [ "$crashes" -eq 0 ] || status=1

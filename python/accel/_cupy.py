@@ -145,6 +145,8 @@ def ascontiguousarray(a: Any, dtype: Any = None) -> Array:
     x = _arr(a, "ascontiguousarray")
     if dtype is not None:
         x = ns.astype(x, dtype, copy=False)
+    if x.ndim == 0:  # NumPy's: at least 1-d
+        return ns.reshape(x, (1,))
     return x if x._st is None else ns.asarray(x, copy=True)
 
 

@@ -783,12 +783,18 @@ def _parts(fn: str, x: Array) -> Tuple[Array, Array]:
 
 
 def real(x: Array, /) -> Array:
-    """The real parts of a complex array (a copy, float32 or float64)."""
+    """The real parts of a complex array (a copy, float32 or float64); of a
+    real array a copy of it (NumPy's and CuPy's real)."""
+    if isinstance(x, Array) and x.dtype.kind in "biuf":
+        return _copy_of(x)
     return _copy_of(_parts("real", x)[0])
 
 
 def imag(x: Array, /) -> Array:
-    """The imaginary parts of a complex array (a copy)."""
+    """The imaginary parts of a complex array (a copy); of a real array
+    zeros of its dtype (NumPy's and CuPy's imag)."""
+    if isinstance(x, Array) and x.dtype.kind in "biuf":
+        return zeros_like(x)
     return _copy_of(_parts("imag", x)[1])
 
 

@@ -478,3 +478,11 @@ def test_numpy_spellings_and_array_likes():
     _same(cp.take_along_axis(cp.asarray(X), cp.asarray(i), axis=1), np.take_along_axis(X, i, axis=1))
     deep = cp.ones((2, 2) + (1,) * 30)
     assert cp.repeat(deep, 3, axis=0).shape == (6, 2) + (1,) * 30
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_])
+def test_real_and_imag_of_real_arrays_are_numpys(dtype):
+    a = np.array([1, 0, 2]).astype(dtype)
+    _same(cp.real(cp.asarray(a)), np.real(a))
+    _same(cp.imag(cp.asarray(a)), np.imag(a))
+    _same(cp.ascontiguousarray(cp.asarray(a[0])), np.ascontiguousarray(a[0]))

@@ -1507,23 +1507,15 @@ def ravel(a: Array) -> Array:
 def _complex_argsort(x: Array, ax: int, fn: str) -> Array:
     """argsort of a complex x along ax in NumPy's complex order
     (lexicographic (real, imag); R + NaN j, NaN + R j, NaN + NaN j last):
-    three stable argsorts of the rows (x's axis ax last), each key gathered
-    through the order so far."""
-    v = moveaxis(x, ax, -1)
-    n = v.shape[-1]
-    rows = math.prod(v.shape[:-1])
-    f = reshape(v, (rows, n))
-    base = multiply(arange(rows, dtype=int64, device=x.device)[:, None], n)
-
-    def along(a: Array, order: Array) -> Array:  # a[r, order[r, j]]
-        return reshape(take(reshape(a, (-1,)), reshape(add(order, base), (-1,))), (rows, n))
-
-    re, im = real(f), imag(f)
+    three stable argsorts, each key gathered through the order so far
+    (take_along_axis)."""
+    re, im = real(x), imag(x)
     cls = add(astype(isnan(im), int64), multiply(astype(isnan(re), int64), 2))
-    order = argsort(im, axis=-1)
+    order = argsort(im, axis=ax)
     for key in (re, cls):
-        order = along(order, argsort(along(key, order), axis=-1))
-    return moveaxis(reshape(order, v.shape), -1, ax)
+        order = take_along_axis(order, argsort(take_along_axis(key, order, axis=ax), axis=ax),
+                                axis=ax)
+    return order
 
 
 def sort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
@@ -1534,12 +1526,7 @@ def sort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
     if x.dtype.kind == "c" and x.size:
         if descending:
             raise NotImplementedError("accel.sort: descending order of complex numbers")
-        o = _complex_argsort(x, ax, "sort")
-        v, vo = moveaxis(x, ax, -1), moveaxis(o, ax, -1)
-        rows, n = math.prod(v.shape[:-1]), v.shape[-1]
-        base = multiply(arange(rows, dtype=int64, device=x.device)[:, None], n)
-        flat = take(reshape(v, (-1,)), reshape(add(reshape(vo, (rows, n)), base), (-1,)))
-        return moveaxis(reshape(flat, v.shape), -1, ax)
+        return take_along_axis(x, _complex_argsort(x, ax, "sort"), axis=ax)
     out = _new(x.shape, x.dtype, x.device)
     if out.size:
         _check(C.sort(_q(x, out), x._cv(), ax, int(descending), out._cv()))

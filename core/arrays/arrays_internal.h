@@ -125,6 +125,10 @@ void accel__array_entry(const accel__aspec *s, char *entry);
 /* The C storage type of dt ("unsigned short" for the 16-bit floats), NULL
  * for complex dtypes. */
 const char *accel__array_ctype(accel_dtype dt);
+/* codegen.c: the element type of an array pointer in generated source: a
+ * complex dtype's part type (float, double: element e at parts 2e and
+ * 2e + 1), else accel__array_ctype. */
+const char *accel__array_ptr_ctype(accel_dtype dt);
 
 /* reduce.c: out's shape is x's without the axes of mask (keepdims: with
  * size 1 there); ACCEL_ERROR_SHAPE_MISMATCH otherwise. */

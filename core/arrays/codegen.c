@@ -74,7 +74,7 @@ static const char *arith_ctype(accel_dtype dt)
 }
 
 /* The element type of an array pointer: a complex dtype's part type. */
-static const char *ptr_ctype(accel_dtype dt)
+const char *accel__array_ptr_ctype(accel_dtype dt)
 {
     return dt == ACCEL_C64 ? "float" : dt == ACCEL_C128 ? "double" : accel__array_ctype(dt);
 }
@@ -112,7 +112,7 @@ static void load_complex(accel__sbuf *b, const accel__aspec *s, unsigned k)
  * parts of a complex value, or a real one (astype) and 0. */
 static void store_complex(accel__sbuf *b, const accel__aspec *s, const char *at)
 {
-    const char *t = ptr_ctype(s->out);
+    const char *t = accel__array_ptr_ctype(s->out);
     if (is_complex(s->ct)) {
         accel__sbuf_put(
             b, "    accel_y0[2 * %s] = (%s)accel_v.re; accel_y0[2 * %s + 1] = (%s)accel_v.im;\n",
@@ -203,7 +203,7 @@ static void op_function(accel__sbuf *b, const accel__aspec *s, const char *expr)
     bool wide = cs > 4, cplx = is_complex(s->ct);
     accel__sbuf_put(b, "#define accel_T %s\n", arith_ctype(s->ct));
     if (cplx)
-        accel__sbuf_put(b, "#define accel_R %s\n", ptr_ctype(s->ct));
+        accel__sbuf_put(b, "#define accel_R %s\n", accel__array_ptr_ctype(s->ct));
     accel__sbuf_put(b, "#define accel_U %s\n", wide ? "unsigned long long" : "unsigned int");
     accel__sbuf_put(b, "#define accel_BITS %d\n", (int)(8 * cs));
     accel__sbuf_put(b, "#define accel_F(name) %s\n",
@@ -279,9 +279,9 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
     for (uint32_t k = 0; k <= s->nin; k++) {
         accel_dtype dt = k < s->nin ? s->in[k] : s->out;
         const char *c = k < s->nin ? "const " : "";
-        accel__sbuf_put(&b, "  %s%s *const accel_%c%u = (%s%s *)accel_p%u%s", c, ptr_ctype(dt),
-                        k < s->nin ? 'x' : 'y', k < s->nin ? k : 0, c, ptr_ctype(dt), k,
-                        s->nd ? "" : ";\n");
+        accel__sbuf_put(&b, "  %s%s *const accel_%c%u = (%s%s *)accel_p%u%s", c,
+                        accel__array_ptr_ctype(dt), k < s->nin ? 'x' : 'y', k < s->nin ? k : 0, c,
+                        accel__array_ptr_ctype(dt), k, s->nd ? "" : ";\n");
         if (s->nd)
             accel__sbuf_put(&b, " + %saccel_b%u;\n", is_complex(dt) ? "2 * " : "", k);
     }

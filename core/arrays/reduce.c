@@ -180,13 +180,6 @@ static bool is_complex(accel_dtype dt)
     return accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_COMPLEX;
 }
 
-/* An array pointer's element type: a complex dtype's part type (its
- * elements are (re, im) pairs, element e at parts 2e and 2e + 1). */
-static const char *ptr_ctype(accel_dtype dt)
-{
-    return dt == ACCEL_C64 ? "float" : dt == ACCEL_C128 ? "double" : accel__array_ctype(dt);
-}
-
 /* The kernel up to the fold: x and y, the grid-stride loop over output
  * elements and the kept axes' offsets accel_ox, accel_oy. */
 static void head(accel__sbuf *b, const rspec *s, const char *entry)
@@ -195,7 +188,7 @@ static void head(accel__sbuf *b, const rspec *s, const char *entry)
         accel__sbuf_put(b, "%s", accel__kernel_prelude_16bit());
     accel__sbuf_put(b, "%s", accel__array_helpers);
     signature(b, s, entry);
-    const char *xc = ptr_ctype(s->xt), *yc = ptr_ctype(s->yt);
+    const char *xc = accel__array_ptr_ctype(s->xt), *yc = accel__array_ptr_ctype(s->yt);
     accel__sbuf_put(b,
                     "  const %s *const accel_x = (const %s *)accel_p0 + %saccel_b0;\n"
                     "  %s *const accel_y = (%s *)accel_p1 + %saccel_b1;\n"
@@ -242,7 +235,7 @@ static void complex_body(accel__sbuf *b, const rspec *s)
     }
     if (s->fn == ACCEL_ARRAY_REDUCE_MEAN)
         accel__sbuf_put(b, "    accel_re /= (double)accel_m; accel_im /= (double)accel_m;\n");
-    const char *t = ptr_ctype(s->yt);
+    const char *t = accel__array_ptr_ctype(s->yt);
     accel__sbuf_put(b,
                     "    accel_y[2 * accel_oy] = (%s)accel_re; "
                     "accel_y[2 * accel_oy + 1] = (%s)accel_im;\n",

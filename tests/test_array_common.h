@@ -245,18 +245,28 @@ static inline accel_buffer *upload(env *e, const void *data, size_t bytes)
     return b;
 }
 
-/* A runtime over cuda (when its plugin loads) and cpu (tcc), the kernel
- * cache in the test's own folder; *dev and *q (both or neither NULL) get
- * cpu:0 and a queue on it. Needs _POSIX_C_SOURCE (setenv). */
+/* A runtime over cuda (when its plugin loads), opencl (only where
+ * ACCEL_TEST_ARRAY_OPENCL=1: tests/opencl's opencl_array_* tests set it)
+ * and cpu (tcc), the kernel cache in the test's own folder; *dev and *q
+ * (both or neither NULL) get cpu:0 and a queue on it. Needs
+ * _POSIX_C_SOURCE (setenv). */
 static inline accel_runtime *array_runtime(accel_device **dev, accel_queue **q)
 {
     setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
+    const char *ocl = getenv("ACCEL_TEST_ARRAY_OPENCL");
+    bool with_ocl = ocl && !strcmp(ocl, "1");
+    const char *ini = tu_fmt("[runtime]\norder = cuda, %scpu\nstrict = false\n"
                              "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
+                             "[backend.opencl]\nlibrary = %s/libaccel_opencl.so\n"
                              "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
+                             with_ocl ? "opencl, " : "", ACCEL_TEST_PLUGIN_CONFIG_DIR,
                              ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
     accel_runtime *rt = NULL;
     tu_ok(tu_open_ini(ini, &rt, NULL));
+    accel_device *o;
+    if (with_ocl)
+        cr_assert_eq(accel_device_get_by_name(rt, "opencl:0", &o), ACCEL_SUCCESS,
+                     "ACCEL_TEST_ARRAY_OPENCL=1 but no opencl:0 loaded");
     if (dev) {
         tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
         tu_ok(accel_queue_create(*dev, q));

@@ -7,6 +7,10 @@
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
+/* No contraction of a * b + c into an fma, as the CUDA backend's NVRTC
+ * (--fmad=false) and the CPU twin: the array layer's loop kernels promise
+ * the same bits on every backend (var's sum of squares). */
+#pragma OPENCL FP_CONTRACT OFF
 #define __CUDACC__ 1
 #define __global__ __kernel
 #define __device__

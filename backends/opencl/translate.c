@@ -20,7 +20,12 @@
  *     `ll` of integer literals `l` (OpenCL's long is 64 bits; long long is
  *     reserved); `extern "C"` and its braces go; `__launch_bounds__` goes;
  *   - names that are OpenCL C keywords but free in CUDA (local, global,
- *     constant, private, kernel, ...) gain the prefix `accel_cl_`.
+ *     constant, private, kernel, ...) gain the prefix `accel_cl_`;
+ *   - a name that a `typedef` of the source declares (its last word before
+ *     the `;` that ends it, `typedef struct { float re, im; } cx;` too) is a
+ *     type from there on, so that `cx *` gains `__global` as `float *` does
+ *     (at most TYPEDEFS_MAX names of fewer than 64 characters; the array
+ *     layer's generated kernels declare their element types so).
  *
  * The rest (threadIdx, __shared__, __syncthreads, atomics, the f-suffixed
  * math) is macros and functions of cuda_prelude.cl. */
@@ -31,6 +36,8 @@
 
 #include "opencl.h"
 #include "strbuf.h"
+
+#define TYPEDEFS_MAX 64
 
 static void puts_(ocl_strbuf *b, const char *s)
 {
@@ -49,7 +56,29 @@ typedef struct tstate {
     int ndrop;
     char shared_type[96], shared_name[64]; /* the extern __shared__ array */
     const char *bad;                       /* what cannot be translated */
+    size_t word, word_len;                 /* the last word taken */
+    int in_typedef, typedef_brace;         /* inside `typedef ... ;`, its depth */
+    char types[TYPEDEFS_MAX][64];          /* the names typedefs declared */
+    int ntypes;
 } tstate;
+
+static int is_typedef_name(const tstate *t, const char *w, size_t n)
+{
+    for (int k = 0; k < t->ntypes; ++k)
+        if (strlen(t->types[k]) == n && memcmp(t->types[k], w, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The `;` at the depth of a typedef: its last word is a type name. */
+static void end_typedef(tstate *t)
+{
+    t->in_typedef = 0;
+    if (t->ntypes < TYPEDEFS_MAX && t->word_len > 0 && t->word_len < sizeof t->types[0]) {
+        memcpy(t->types[t->ntypes], t->src + t->word, t->word_len);
+        t->types[t->ntypes++][t->word_len] = '\0';
+    }
+}
 
 static int is_ident(char ch)
 {
@@ -278,6 +307,12 @@ static void take_word(tstate *t)
     size_t n = 0;
     while (is_ident(w[n]))
         ++n;
+    t->word = t->i;
+    t->word_len = n;
+    if (n == 7 && memcmp(w, "typedef", 7) == 0) {
+        t->in_typedef = 1;
+        t->typedef_brace = t->brace;
+    }
     if (n == 6 && memcmp(w, "extern", 6) == 0 && take_extern(t))
         return;
     if (take_long(t, w, n)) {
@@ -301,7 +336,8 @@ static void take_word(tstate *t)
     if (word_in(w, n, cl_words, sizeof cl_words / sizeof *cl_words))
         puts_(sink(t), "accel_cl_");
     static const char *const quals[] = {"const", "volatile", "__restrict__", "restrict"};
-    if (word_in(w, n, type_words, sizeof type_words / sizeof *type_words))
+    if (word_in(w, n, type_words, sizeof type_words / sizeof *type_words) ||
+        is_typedef_name(t, w, n))
         t->prev_type = 1;
     else if (!word_in(w, n, quals, 4))
         t->prev_type = 0;
@@ -345,6 +381,8 @@ static void take_punct(tstate *t)
             --t->ndrop;
             return;
         }
+    } else if (ch == ';' && t->in_typedef && t->brace == t->typedef_brace) {
+        end_typedef(t);
     } else if (ch == ';' && t->kstate == K_BODY) {
         t->decls.len = 0; /* a prototype */
         t->kstate = K_NONE;

@@ -155,6 +155,10 @@ typedef struct accel__lrow {
     uint8_t pcoords; /* the last `protect` P axes' coordinates are read */
     uint8_t scoords; /* S's coordinates are read (its axes never merge) */
     uint8_t tol_ulp; /* verify mode's bound; 0: exact */
+    /* Complex views are taken: the body moves elements whole (accel_A<k>[o]
+     * = ...) or reads and writes them with accel_re<k>, accel_im<k> and
+     * accel_stc<k>, never accel_ld<k> or accel_st<k> (loop.c). */
+    uint8_t complex_ok;
     const char *pre, *body, *mid, *body2, *post; /* body2: a second loop over S */
 } accel__lrow;
 

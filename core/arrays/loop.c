@@ -23,11 +23,32 @@
 #include "kernels/kernels.h"
 
 /* The element accessors of array k: accel_ld<k>(o) its value (float for
- * the 16-bit floats), accel_st<k>(o, v) v converted to its dtype. */
+ * the 16-bit floats), accel_st<k>(o, v) v converted to its dtype; and for
+ * the rows that take complex views, accel_re<k>(o) and accel_im<k>(o) its
+ * parts (a real value and 0) and accel_stc<k>(o, re, im) (the real part
+ * alone into a real dtype). A complex element is a struct of its two parts,
+ * so that a row can also move it whole. */
 static void accessors(accel__sbuf *b, uint32_t k, accel_dtype dt)
 {
+    if (accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_COMPLEX) {
+        const char *p = accel__array_ptr_ctype(dt), *c = dt == ACCEL_C64 ? "f" : "d";
+        /* One struct per part type, so that arrays of one dtype assign. */
+        accel__sbuf_put(b,
+                        "#ifndef accel_LC%s\n#define accel_LC%s\ntypedef struct { %s re, im; } "
+                        "accel_lc%s;\n#endif\ntypedef accel_lc%s accel_E%u;\n",
+                        c, c, p, c, c, k);
+        accel__sbuf_put(b, "#define accel_re%u(o) (accel_A%u[o].re)\n", k, k);
+        accel__sbuf_put(b, "#define accel_im%u(o) (accel_A%u[o].im)\n", k, k);
+        accel__sbuf_put(b,
+                        "#define accel_stc%u(o, r, i) (accel_A%u[o].re = (%s)(r), "
+                        "accel_A%u[o].im = (%s)(i))\n",
+                        k, k, p, k, p);
+        return;
+    }
     const char *t = accel__array_ctype(dt);
     accel__sbuf_put(b, "typedef %s accel_E%u;\n", t, k);
+    accel__sbuf_put(b, "#define accel_re%u(o) accel_ld%u(o)\n#define accel_im%u(o) 0\n", k, k, k);
+    accel__sbuf_put(b, "#define accel_stc%u(o, r, i) accel_st%u(o, r)\n", k, k);
     if (dt == ACCEL_F16 || dt == ACCEL_BF16) {
         const char *h = dt == ACCEL_F16 ? "h2f" : "bf2f", *f = dt == ACCEL_F16 ? "f2h" : "f2bf";
         accel__sbuf_put(b, "#define accel_ld%u(o) accel_%s(accel_A%u[o])\n", k, h, k);
@@ -345,5 +366,7 @@ accel_status accel__lcall_io(accel__lcall *c, const char *fn, const accel__lrow 
                              const accel_array *a2, const char *const *names, accel_runtime **rt)
 {
     *c = (accel__lcall){.fn = fn, .row = row, .a = {a0, a1, a2}};
+    if (row->complex_ok)
+        return accel__array_io_any(fn, q, row->narr, c->a, names, c->ext, rt, false);
     return accel__array_io(fn, q, row->narr, c->a, names, c->ext, rt, false);
 }

@@ -46,6 +46,20 @@ static const accel__lrow row_cumsum = {
     .body = "      accel_acc += (accel_acc_t)accel_ld1(accel_o1);\n"
             "      accel_st0(accel_o0 + accel_k1, accel_acc);"};
 
+/* The same into a complex out: both parts summed in float64. */
+static const accel__lrow row_cumsum_complex = {
+    .name = "cumulative_sum_c",
+    .narr = 2,
+    .written = 1,
+    .ni = 2,
+    .serial = 1,
+    .complex_ok = 1,
+    .pre = "    double accel_sr = 0, accel_si = 0;\n"
+           "    if (accel_k0) accel_stc0(accel_p0, accel_sr, accel_si);",
+    .body = "      accel_sr += (double)accel_re1(accel_o1);\n"
+            "      accel_si += (double)accel_im1(accel_o1);\n"
+            "      accel_stc0(accel_o0 + accel_k1, accel_sr, accel_si);"};
+
 static const char *const out_x[2] = {"out", "x"};
 
 static accel_status var_std(const char *fn, accel_queue *q, const accel_array *x,
@@ -104,7 +118,10 @@ accel_status accel_array_cumulative_sum(accel_queue *q, const accel_array *x, in
     static const char fn[] = "accel_array_cumulative_sum";
     accel__lcall c;
     accel_runtime *rt;
-    accel_status st = accel__lcall_io(&c, fn, &row_cumsum, q, out, x, NULL, out_x, &rt);
+    bool cplx = (x && accel_dtype_kind_of(x->dtype) == ACCEL_DTYPE_KIND_COMPLEX) ||
+                (out && accel_dtype_kind_of(out->dtype) == ACCEL_DTYPE_KIND_COMPLEX);
+    accel_status st = accel__lcall_io(&c, fn, cplx ? &row_cumsum_complex : &row_cumsum, q, out, x,
+                                      NULL, out_x, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     int a = axis == ACCEL_ARRAY_AXIS_NONE && x->ndim == 1 ? 0 : accel__array_axis(axis, x->ndim);

@@ -419,8 +419,9 @@ ACCEL_API accel_status accel_array_std(accel_queue *q, const accel_array *x, uin
  * include_initial is nonzero (the first is then 0). out's dtype is the
  * dtype= of the standard: any numeric dtype x promotes to (accel_result_type
  * (x, out) == out; the standard's default is x's, int64 for smaller signed
- * integers and bool, uint64 for smaller unsigned ones). Floats accumulate
- * in float64 and each partial sum is rounded once on store; integers wrap
+ * integers and bool, uint64 for smaller unsigned ones). Floats (and each
+ * part of a complex out, complex64 or complex128) accumulate in float64 and
+ * each partial sum is rounded once on store; integers wrap
  * modulo 2^bits. One thread per line along axis, in order.
  * Errors (out untouched): ACCEL_ERROR_INVALID_ARGUMENT (axis, out
  * overlapping x), ACCEL_ERROR_DTYPE_MISMATCH (out's dtype),
@@ -583,7 +584,8 @@ ACCEL_API accel_status accel_array_meshgrid(size_t count, const accel_array *con
  * Out-of-range indices do not trap on any device: a gather clamps them
  * into the axis and a scatter drops them (JAX's documented rule, "JAX - The
  * Sharp Bits": out-of-bounds indexing); check indices first where that
- * matters. No input may overlap the array written. Errors besides those
+ * matters. Every dtype, complex64 and complex128 included (elements are
+ * moved whole). No input may overlap the array written. Errors besides those
  * named: those of accel_array_astype (handles, views, devices,
  * ACCEL_ERROR_OUT_OF_RANGE for a view past its buffer). */
 

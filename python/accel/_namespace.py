@@ -104,12 +104,7 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
         if k.shape != self.shape[:k.ndim]:
             raise IndexError(f"accel: boolean index of shape {k.shape} for an array of shape "
                              f"{self.shape}")
-        dst = self
-        if self.dtype.kind == "c":  # complex elements as (real, imag) float pairs
-            if vals.ndim == 0:
-                vals = _copy_of(broadcast_to(vals, (int(sum(k)),) + self.shape[k.ndim:]))
-            dst, vals = _pairs(self), _pairs(contiguous(vals))
-        _check(C.mask_scatter(_q(dst, k, vals), dst._cv(), k._cv(), vals._cv()))
+        _check(C.mask_scatter(_q(self, k, vals), self._cv(), k._cv(), vals._cv()))
         return
     n = self.shape[0] if self.ndim else 0
     if k.dtype.kind not in "iu" or (k.size and (int(max(k)) >= n or int(min(k)) < -n)):

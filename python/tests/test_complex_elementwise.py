@@ -189,3 +189,33 @@ def test_sign_with_infinite_parts_is_numpys():
     got = xp.sign(xp.asarray(z)).get()
     np.testing.assert_array_equal(got[:4], [1, 1j, -1, -1j])
     assert np.isnan(got[4].real) and np.isnan(got[5].imag)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_cumulative_sum_and_masks(dtype, rng):
+    """cumulative_sum along each axis (include_initial too) within 4 ulps
+    of NumPy's cumsum (accel sums in float64, NumPy in the dtype); x[mask],
+    x[mask] = value and x[mask] = values, x[index array], bit for bit."""
+    a = (rng.standard_normal((6, 7)) + 1j * rng.standard_normal((6, 7))).astype(dtype)
+    x = xp.asarray(a)
+    for axis in (0, 1):
+        got = np.asarray(xp.cumulative_sum(x, axis=axis))
+        want = np.cumsum(a.astype(np.complex128), axis=axis)
+        tol = 4 * np.finfo(dtype).eps * np.maximum(np.abs(want.real), np.abs(want.imag))
+        assert got.dtype == dtype
+        assert np.all(np.abs(got.real - want.real) <= tol)
+        assert np.all(np.abs(got.imag - want.imag) <= tol)
+        first = np.asarray(xp.cumulative_sum(x, axis=axis, include_initial=True))
+        assert np.all(np.take(first, [0], axis=axis) == 0)
+        assert np.array_equal(np.delete(first, 0, axis=axis), got)
+    m = a.real > 0
+    assert np.array_equal(np.asarray(x[xp.asarray(m)]), a[m])
+    assert np.array_equal(np.asarray(x[xp.asarray([5, 0, -1])]), a[[5, 0, -1]])
+    b = a.copy()
+    b[m] = 2 - 3j
+    y = xp.asarray(a)
+    y[xp.asarray(m)] = 2 - 3j
+    assert np.array_equal(np.asarray(y), b)
+    b[m] = a[m][::-1]
+    y[xp.asarray(m)] = xp.asarray(a[m][::-1])
+    assert np.array_equal(np.asarray(y), b)

@@ -271,6 +271,22 @@ Test(array_reduce, empty_and_bad_input)
     tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_MEAN, &x, 1u, 0, &out));
     tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
     cr_assert(isnan(got[0]) && isnan(got[2]));
+    /* the same x over a buffer of no bytes (an empty .npy read by `accel run
+     * array`): the kernel takes none of it (it asked for one element) */
+    accel_buffer *b0;
+    tu_ok(accel_buffer_create(dev, 0, &b0));
+    {
+        accel_array x0, o0;
+        tu_ok(accel_array_init(&x0, b0, ACCEL_F64, 2, s03));
+        tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_PROD, &x0, 1u, 0, &out));
+        tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+        cr_assert(got[0] == 1 && got[1] == 1 && got[2] == 1, "prod over no bytes: %g", got[0]);
+        tu_ok(accel_array_init(&o0, bo, ACCEL_F64, 0, NULL));
+        tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x0, 3u, 0, &o0));
+        tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+        cr_assert(got[0] == 0 && got[1] == 1, "sum of all over no bytes: %g", got[0]);
+        accel_buffer_release(b0);
+    }
     tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_MAX, &x, 1u, 0, &out),
                      ACCEL_ERROR_INVALID_ARGUMENT, "max of nothing");
     cr_assert(strstr(accel_last_error(), "no identity"), "%s", accel_last_error());

@@ -24,6 +24,11 @@ typedef struct accel__extent {
     int64_t base, lo, hi;
 } accel__extent;
 
+/* view.c: the kernel argument of a view of dtype dt: the elements [lo, hi]
+ * of its buffer that it reaches, none for an empty view (whose buffer may
+ * hold no bytes). */
+accel_kernel_arg accel__extent_arg(accel_buffer *b, accel_dtype dt, const accel__extent *e);
+
 /* view.c: a's checks as accel_array_validate, messages "FN: NAME: ..."; out
  * (may be NULL) receives the extent. */
 accel_status accel__array_check(const char *fn, const char *name, const accel_array *a,

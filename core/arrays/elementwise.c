@@ -234,10 +234,7 @@ static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const acce
     uint32_t narr = c->nin + 1, na = 0;
     accel_kernel_arg args[32];
     for (uint32_t a = 0; a < narr; a++) {
-        const accel__extent *e = &c->ext[a];
-        args[na] = accel_karg_array(
-            accel_slice_of(c->a[a]->buffer, (size_t)e->lo, (size_t)(e->hi - e->lo + 1)));
-        args[na++].dtype = c->a[a]->dtype;
+        args[na++] = accel__extent_arg(c->a[a]->buffer, c->a[a]->dtype, &c->ext[a]);
     }
     uint32_t off = c->nd - s->nd; /* leading axes the host loops over */
     for (uint32_t a = 0; s->nd && a < narr; a++)

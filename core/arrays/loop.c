@@ -242,10 +242,7 @@ static accel_status launch(accel__lcall *c, accel_queue *q, accel_kernel *k, uin
     uint32_t na = 0, np = c->np - lead;
     accel_kernel_arg args[ACCEL__KMAX_PARAMS];
     for (uint32_t a = 0; a < r->narr; a++) {
-        const accel__extent *e = &c->ext[a];
-        args[na] = accel_karg_array(
-            accel_slice_of(c->a[a]->buffer, (size_t)e->lo, (size_t)(e->hi - e->lo + 1)));
-        args[na++].dtype = c->a[a]->dtype;
+        args[na++] = accel__extent_arg(c->a[a]->buffer, c->a[a]->dtype, &c->ext[a]);
     }
     for (uint32_t a = 0; a < r->narr; a++)
         args[na++] = accel_karg_i64(base[a] - c->ext[a].lo);

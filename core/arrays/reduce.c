@@ -462,12 +462,8 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
         return st;
     accel_kernel_arg args[32];
     uint32_t na = 0;
-    args[na] = accel_karg_array(
-        accel_slice_of(x->buffer, (size_t)ext[0].lo, (size_t)(ext[0].hi - ext[0].lo + 1)));
-    args[na++].dtype = x->dtype;
-    args[na] = accel_karg_array(
-        accel_slice_of(out->buffer, (size_t)ext[1].lo, (size_t)(ext[1].hi - ext[1].lo + 1)));
-    args[na++].dtype = out->dtype;
+    args[na++] = accel__extent_arg(x->buffer, x->dtype, &ext[0]);
+    args[na++] = accel__extent_arg(out->buffer, out->dtype, &ext[1]);
     args[na++] = accel_karg_i64(ext[0].base - ext[0].lo);
     args[na++] = accel_karg_i64(ext[1].base - ext[1].lo);
     args[na++] = accel_karg_i64(a.n);

@@ -86,6 +86,14 @@ accel_status accel__array_out_check(const char *fn, const char *name, const acce
     return ACCEL_SUCCESS;
 }
 
+accel_kernel_arg accel__extent_arg(accel_buffer *b, accel_dtype dt, const accel__extent *e)
+{
+    size_t n = e->count ? (size_t)(e->hi - e->lo + 1) : 0;
+    accel_kernel_arg k = accel_karg_array(accel_slice_of(b, e->count ? (size_t)e->lo : 0, n));
+    k.dtype = dt;
+    return k;
+}
+
 accel_status accel__array_check(const char *fn, const char *name, const accel_array *a,
                                 accel__extent *out)
 {

@@ -169,6 +169,15 @@ def _same(got, want):
     np.testing.assert_array_equal(got, want)
 
 
+def _near(got, want, ulps=2):
+    """Transcendental functions: within `ulps` of NumPy's value (NumPy's
+    own acos, atan2, exp2 change in the last place between releases; 2.4
+    rounds acos(0.5) one ulp below the correctly rounded pi/3)."""
+    got = cp.asnumpy(got) if isinstance(got, cp.Array) else np.asarray(got)
+    assert got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype, (got, want)
+    np.testing.assert_array_max_ulp(got, np.asarray(want), maxulp=ulps)
+
+
 def test_joining_and_splitting_match_numpy():
     a, b = np.arange(6.0).reshape(2, 3), np.arange(6.0, 12.0).reshape(2, 3)
     x, y = cp.asarray(a), cp.asarray(b)
@@ -446,13 +455,13 @@ def test_numpy_spellings_and_array_likes():
     _same(cp.fmax(x, y), np.fmax(a, b))
     _same(cp.fmin(x, y), np.fmin(a, b))
     _same(cp.power(cp.asarray([2, 3]), 3), np.power([2, 3], 3))
-    _same(cp.arccos(cp.asarray([0.5])), np.arccos([0.5]))
-    _same(cp.arctan2(cp.asarray([1.0]), cp.asarray([2.0])), np.arctan2([1.0], [2.0]))
+    _near(cp.arccos(cp.asarray([0.5])), np.arccos([0.5]))
+    _near(cp.arctan2(cp.asarray([1.0]), cp.asarray([2.0])), np.arctan2([1.0], [2.0]))
     _same(cp.mod(cp.asarray([-7, 7]), 3), np.mod([-7, 7], 3))
     zc = np.array([1 + 1j, -1, -2j])
-    _same(cp.angle(cp.asarray(zc)), np.angle(zc))
+    _near(cp.angle(cp.asarray(zc)), np.angle(zc))
     _same(cp.conjugate(cp.asarray(zc)), np.conjugate(zc))
-    _same(cp.exp2(cp.asarray([0.0, 3.0])), np.exp2([0.0, 3.0]))
+    _near(cp.exp2(cp.asarray([0.0, 3.0])), np.exp2([0.0, 3.0]))
     _same(cp.reciprocal(cp.asarray([-1, 0, 1, 2])), np.array([-1, 0, 1, 0]))
     m = np.array([[1.0, np.nan], [np.nan, np.nan], [2.0, 4.0]])
     with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):

@@ -89,6 +89,7 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
     _astype), or the elements of a boolean mask (accel_array_mask_scatter)
     or of an integer index array along axis 0 (accel_array_scatter)."""
     _writable(self, "__setitem__")
+    _scalar_fits(value, self.dtype, "__setitem__")
     k = _array_key(self, key)
     if k is None:
         copyto(_getitem(self, key), value)
@@ -116,12 +117,32 @@ def _shares(a: Array, b: Array) -> _b.bool:
     return a._block is b._block
 
 
+def _scalar_fits(value: Any, dt: np.dtype, fn: str) -> None:
+    """A Python or NumPy scalar stored into an integer dtype: NumPy's
+    ValueError for NaN, OverflowError for an infinity or a Python integer
+    out of the dtype's range (a float is truncated, as NumPy)."""
+    if dt.kind not in "iu" or isinstance(value, (Array, _b.bool, np.bool_)):
+        return
+    v = value.item() if isinstance(value, np.generic) else value
+    if isinstance(v, float) and math.isnan(v):
+        raise ValueError(f"accel.{fn}: cannot convert float NaN to {dt}")
+    if isinstance(v, float) and math.isinf(v):
+        raise OverflowError(f"accel.{fn}: cannot convert float {v} to {dt}")
+    if isinstance(value, int):  # a NumPy integer casts (wraps) as in NumPy
+        info = np.iinfo(dt)
+        if not info.min <= v <= info.max:
+            raise OverflowError(f"accel.{fn}: Python integer {v} out of bounds for {dt}")
+
+
 def copyto(dst: Array, src: Any) -> None:
     """dst[...] = src on the device (NumPy's copyto): src (an array or a
     Python scalar) broadcast to dst's shape and converted to dst's dtype
     (accel_array_copy, accel_array_astype). Raises ShapeMismatchError
-    (a ValueError) when src does not broadcast to dst."""
+    (a ValueError) when src does not broadcast to dst, ValueError or
+    OverflowError for a scalar an integer dst cannot hold (NaN, an
+    infinity, an integer out of range)."""
     _writable(dst, "copyto")
+    _scalar_fits(src, dst.dtype, "copyto")
     s = _as_operand(src, dst, "copyto")
     if s.dtype != dst.dtype:
         s = _broadcast_view(s, dst.shape)
@@ -443,6 +464,10 @@ def _scalar_kind(value: Any) -> int:
 
 
 def _promote_scalar(a: np.dtype, value: Any) -> np.dtype:
+    if a not in C.CODES:
+        raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
+                      f"accel: {a} arrays are stored and copied only (no function computes "
+                      f"on them; a {type(value).__name__} scalar with one has no dtype here)")
     out = ctypes.c_int()
     _check(C.result_type_scalar(C.CODES[a], _scalar_kind(value), ctypes.byref(out)))
     if out.value not in C.DTYPES:
@@ -563,6 +588,9 @@ def _as_operand(x: Any, like: Array, fn: str) -> Array:
                       "accel.asarray first)")
     if isinstance(x, np.generic) and not isinstance(x, (float, complex)):
         return _scalar_array(x.item(), _dtype(x.dtype, fn), like.device)
+    if like._dtype not in C.CODES and fn in ("__setitem__", "copyto"):
+        # a value stored into a float16/bfloat16 array: converted by astype
+        return _scalar_array(float(x), float64, like.device)
     return _scalar_array(x, _promote_scalar(like._dtype, x), like.device)
 
 

@@ -89,3 +89,44 @@ def test_released_stream_and_event():
     ev.release()
     with pytest.raises(accel.ReleasedError):
         ev.record()
+
+
+def test_scalar_into_an_integer_array_is_checked_as_numpy():
+    """x[k] = NaN into an integer array: ValueError; an infinity or a
+    Python integer out of range: OverflowError (NumPy's rules; they were
+    stored silently as 0 and INT_MAX); x left as it was."""
+    import numpy as np
+    z = accel.asarray(np.array([1, 2, 3], dtype=np.int32))
+    ref = np.array([1, 2, 3], dtype=np.int32)
+    for v, err in ((float("nan"), ValueError), (float("inf"), OverflowError),
+                   (np.float64("-inf"), OverflowError)):
+        with pytest.raises(err):
+            ref[0] = v
+        with pytest.raises(err, match="cannot convert"):
+            z[0] = v
+        with pytest.raises(err):
+            z[:] = v
+    with pytest.raises(OverflowError):
+        ref[1] = 2 ** 40
+    with pytest.raises(OverflowError, match="out of bounds"):
+        z[1] = 2 ** 40
+    assert np.array_equal(np.asarray(z), ref)
+    z[2] = 2.9
+    ref[2] = 2.9
+    assert np.array_equal(np.asarray(z), ref)
+
+
+def test_float16_with_a_python_scalar():
+    """float16 arrays are stored and copied only: x + 1.0 is a clear
+    DTYPE_MISMATCH (it was a bare KeyError), x[k] = 1.1 stores NumPy's
+    float16 of the value."""
+    import numpy as np
+    x = accel.zeros(3, dtype=accel.float16)
+    for f in (lambda: x + 1.0, lambda: x > 0, lambda: x * 2):
+        with pytest.raises(accel.DtypeMismatchError, match="stored and copied only"):
+            f()
+    x[0] = 1.1
+    x[2] = 7
+    ref = np.zeros(3, np.float16)
+    ref[0], ref[2] = 1.1, 7
+    assert np.array_equal(np.asarray(x), ref)

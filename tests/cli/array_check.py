@@ -56,6 +56,7 @@ def main():
         "f16": rng.standard_normal(5).astype(np.float16),
         "i8": rng.integers(-100, 100, 6).astype(np.int8),
         "u64": rng.integers(0, 2**63, 6, dtype=np.uint64),
+        "e": np.zeros((0, 3), np.float32),  # a .npy of no data bytes
     }
     path = {}
     for k, v in data.items():
@@ -81,6 +82,12 @@ def main():
         (["prod", "c128", "--axis", "0"], d["c128"].prod(axis=0)),
         (["argmax", "u8", "--axis", "1"], d["u8"].argmax(axis=1)),
         (["all", "b", "--axis", "0", "--axis", "1"], d["b"].all()),
+        (["sum", "e"], d["e"].sum()),
+        (["prod", "e"], d["e"].prod()),
+        (["any", "e"], d["e"].any()),
+        (["all", "e"], d["e"].all()),
+        (["sum", "e", "--axis", "0"], d["e"].sum(axis=0)),
+        (["add", "e", "e"], d["e"] + d["e"]),
     ]
     for args, want in cases:
         argv = [args[0]] + [path.get(a, a) for a in args[1:]] + ["-o", out]
@@ -106,6 +113,9 @@ def main():
         (["max", path["c64"]], 1, "does not take c64"),
         (["bitwise_and", path["f32c"], path["f32c"]], 1, "bitwise_and takes"),
         (["sum", path["i16"], "--axis", "5"], 1, "--axis 5"),
+        (["sum", path["i16"], "--axis", "0", "--axis", "-2"], 1, "repeats axis 0"),
+        (["sum", path["i16"], "--axis", " 1"], 2, "is not an axis"),
+        (["max", path["e"]], 1, "no identity"),
     ]
     for args, code, text in bad:
         if os.path.exists(out):

@@ -8,6 +8,7 @@
  * mean, any, all, argmin, argmax) over --axis (repeatable; all axes by
  * default) with --keepdims. --verify runs it in verify mode against the
  * CPU (the function's tolerance; integers and comparisons exact). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +110,8 @@ static int arr_parse(arr_job *j, int argc, char **argv)
         else if (key == ARR_AXIS) {
             char *end;
             long v = strtol(p.value, &end, 10);
-            if (!*p.value || *end || v < -ACCEL_ARRAY_MAX_NDIM || v >= ACCEL_ARRAY_MAX_NDIM)
+            if (!*p.value || isspace((unsigned char)*p.value) || *end ||
+                v < -ACCEL_ARRAY_MAX_NDIM || v >= ACCEL_ARRAY_MAX_NDIM)
                 return cli_usage_error("run array", "--axis %s is not an axis", p.value);
             if (j->naxes == ACCEL_ARRAY_MAX_NDIM)
                 return cli_usage_error("run array", "too many --axis");
@@ -169,6 +171,10 @@ static accel_status out_layout(arr_job *j, accel_dtype *dt, uint32_t *nd, int64_
                 return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT, "--axis %d for a %u-d input",
                                        j->axes[k], x->ndim);
             }
+            if (*mask >> a & 1u) /* NumPy's "repeated axis" */
+                return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT,
+                                       "--axis %d repeats axis %d of the %u-d input", j->axes[k],
+                                       a, x->ndim);
             *mask |= 1ull << a;
         }
         *nd = 0;

@@ -24,7 +24,7 @@ import math
 import operator
 import threading
 import weakref
-from typing import Any, Optional, Sequence, Tuple, Union
+from typing import Any, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -278,6 +278,13 @@ class Array:
         if not self._shape:
             raise TypeError("len() of a 0-d accel array")
         return self._shape[0]
+
+    def __iter__(self) -> Iterator["Array"]:
+        """x[0], x[1], ... along the first axis (NumPy's); TypeError for a
+        0-d array (Python's fallback through __getitem__ gave nothing)."""
+        if not self._shape:
+            raise TypeError("iteration over a 0-d accel array")
+        return (self[i] for i in range(self._shape[0]))
 
     def __repr__(self) -> str:
         if self.released:

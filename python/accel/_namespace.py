@@ -254,12 +254,22 @@ def _default_dtype(obj: Any) -> np.dtype:
     """The dtype asarray gives Python data: bool, int64 or float64."""
     flat = np.asarray(obj, dtype=object).ravel()
     kinds = {type(v) for v in flat}
+    for k in kinds:
+        if not issubclass(k, (_b.bool, int, float, complex, np.bool_, np.number)):
+            raise TypeError(f"accel.asarray: {k.__name__} data has no array dtype (accel arrays "
+                            "hold bools, integers, floats and complex numbers)")
+    if _b.any(issubclass(k, np.generic) and not issubclass(k, (float, complex)) and
+              k is not np.bool_ for k in kinds):
+        return np.asarray(obj).dtype  # NumPy scalars (np.float32(1.5)): NumPy's dtype
     if _b.any(issubclass(k, complex) for k in kinds):
         return complex128
     if not flat.size or _b.any(issubclass(k, float) for k in kinds):
         return float64
     if _b.all(issubclass(k, (np.bool_,)) or k is _b.bool for k in kinds):
         return bool
+    big = [int(v) for v in flat if isinstance(v, int) and v > 2 ** 63 - 1]
+    if big and _b.all(0 <= int(v) < 2 ** 64 for v in flat):
+        return uint64  # NumPy's dtype of [2**64 - 1]
     return int64
 
 
@@ -282,7 +292,11 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: Any = None) -
         return _copy_of(obj) if copy and r is obj else r
     if copy is False:
         raise ValueError("accel.asarray: copy=False, but host data must be copied to the device")
-    if isinstance(obj, np.ndarray) or hasattr(obj, "__array__"):
+    if isinstance(obj, (bytes, str)):
+        raise TypeError(f"accel.asarray: {type(obj).__name__} data has no array dtype (a "
+                        "memoryview of bytes gives uint8)")
+    if isinstance(obj, np.ndarray) or hasattr(obj, "__array__") or isinstance(
+            obj, (memoryview, bytearray)):
         h = np.asarray(obj)
         if h.dtype.kind == "f" and h.dtype.itemsize > 8:
             h = h.astype(float64)
@@ -293,7 +307,10 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: Any = None) -
             dt = _default_dtype(obj)
         if dt.kind in "iu":
             _int_range(obj, dt)
-        h = np.asarray(obj)
+        # integers straight into dt: through float64 2**64 - 1 would round
+        h = np.asarray(obj, dtype=dt) if dt.kind in "iu" and dt != np.asarray(
+            obj).dtype and _b.all(isinstance(v, (int, np.integer)) for v in np.asarray(
+                obj, dtype=object).ravel()) else np.asarray(obj)
     return _upload(h.astype(dt) if h.dtype != dt else h, dt, _device(device))
 
 
@@ -945,6 +962,8 @@ def _clamp(i: int) -> int:
 
 # ------------------------------------------------------------ manipulation
 def _axis(axis: int, ndim: int, fn: str) -> int:
+    if isinstance(axis, (_b.bool, np.bool_)):  # NumPy's TypeError, not axis 1
+        raise TypeError(f"accel.{fn}: axis must be an integer, not {type(axis).__name__}")
     a = operator.index(axis)
     if not -ndim <= a < ndim:
         raise IndexError(f"accel.{fn}: axis {a} is out of range for {ndim}-d")

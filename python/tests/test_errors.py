@@ -130,3 +130,30 @@ def test_float16_with_a_python_scalar():
     ref = np.zeros(3, np.float16)
     ref[0], ref[2] = 1.1, 7
     assert np.array_equal(np.asarray(x), ref)
+
+
+def test_asarray_iteration_and_axis_as_numpy():
+    """asarray of data accel has no dtype for is a TypeError naming it (it
+    was int()'s ValueError); [2**64 - 1] is uint64 with its value (it went
+    through float64); NumPy scalars keep NumPy's dtype ([np.float32(1.5)]
+    was int64 1); a memoryview is uint8; iterating a 0-d array and
+    axis=True are TypeErrors, as in NumPy."""
+    import numpy as np
+    for bad in (["a", "b"], b"abc", None, (v for v in range(3))):
+        with pytest.raises(TypeError, match="no array dtype"):
+            accel.asarray(bad)
+    for data in ([2 ** 64 - 1, 1], [np.float32(1.5)], [np.float32(1.5), 2.0], [True, False],
+                 [[1, -2], [3, 4]], memoryview(b"abc"), bytearray(b"xy")):
+        got = accel.asarray(data).get()
+        want = np.asarray(data) if not isinstance(data, list) or data[0] != 2 ** 64 - 1 else \
+            np.array(data, dtype=np.uint64)
+        assert got.dtype == want.dtype and np.array_equal(got, want), (data, got)
+    with pytest.raises(TypeError):
+        list(np.asarray(1.0))
+    with pytest.raises(TypeError, match="0-d"):
+        list(accel.asarray(1.0))
+    assert [float(v) for v in accel.asarray([1.0, 2.0])] == [1.0, 2.0]
+    with pytest.raises(TypeError):
+        np.ones((2, 3)).sum(axis=True)
+    with pytest.raises(TypeError, match="axis must be an integer"):
+        accel.ones((2, 3)).sum(axis=True)

@@ -596,7 +596,8 @@ def _dims(v: Any, what: str) -> Any:
                     f"accel.RawKernel: {what} {t} has {len(t)} dimensions (1 to 3)")
     if any(x < 1 or x > 0xffffffff for x in t):
         raise error("ACCEL_ERROR_INVALID_ARGUMENT",
-                    f"accel.RawKernel: {what} {t}: each dimension is at least 1")
+                    f"accel.RawKernel: {what} {t}: each dimension is 1 to 2**32 - 1 (the "
+                    "launch's own limits, smaller, are checked by the device)")
     return (ctypes.c_uint32 * 3)(*(t + (1,) * (3 - len(t))))
 
 

@@ -298,6 +298,8 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: Any = None) -
     if isinstance(obj, np.ndarray) or hasattr(obj, "__array__") or isinstance(
             obj, (memoryview, bytearray)):
         h = np.asarray(obj)
+        if not h.dtype.isnative:  # big-endian data: its values, in this machine's order
+            h = h.astype(h.dtype.newbyteorder("="))
         if h.dtype.kind == "f" and h.dtype.itemsize > 8:
             h = h.astype(float64)
         if dt is None:

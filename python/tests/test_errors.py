@@ -143,10 +143,12 @@ def test_asarray_iteration_and_axis_as_numpy():
         with pytest.raises(TypeError, match="no array dtype"):
             accel.asarray(bad)
     for data in ([2 ** 64 - 1, 1], [np.float32(1.5)], [np.float32(1.5), 2.0], [True, False],
-                 [[1, -2], [3, 4]], memoryview(b"abc"), bytearray(b"xy")):
+                 [[1, -2], [3, 4]], memoryview(b"abc"), bytearray(b"xy"),
+                 np.arange(5, dtype=">f4"), np.array([1 + 2j], dtype=">c16")):
         got = accel.asarray(data).get()
         want = np.asarray(data) if not isinstance(data, list) or data[0] != 2 ** 64 - 1 else \
             np.array(data, dtype=np.uint64)
+        want = want.astype(want.dtype.newbyteorder("="))  # big-endian: the values, native
         assert got.dtype == want.dtype and np.array_equal(got, want), (data, got)
     with pytest.raises(TypeError):
         list(np.asarray(1.0))

@@ -803,8 +803,8 @@ def fill(a: Array, value: Any) -> Array:
     accel_array_full_i64/_u64 (integers exactly, bool as value != 0) or
     accel_array_full (a float); a complex array part by part. Returns a.
     An integer array takes a value that fits it (a float is truncated, as
-    NumPy): OverflowError for one past its range, ValueError for NaN or an
-    infinity, TypeError for a complex value."""
+    NumPy): OverflowError for one past its range or an infinity, ValueError
+    for NaN, TypeError for a complex value."""
     _writable(a, "fill")
     held = a._blk("fill")  # held until return: see Array.release
     v = value.item() if isinstance(value, np.generic) else value
@@ -813,8 +813,10 @@ def fill(a: Array, value: Any) -> Array:
     if isinstance(v, complex):
         raise TypeError(f"accel.fill: a complex value for a {a._dtype} array")
     if a._dtype.kind in "iu" and not isinstance(v, (bool, np.bool_)):
-        if isinstance(v, float) and not math.isfinite(v):
-            raise ValueError(f"accel.fill: cannot convert float {v} to {a._dtype}")
+        if isinstance(v, float) and math.isnan(v):
+            raise ValueError(f"accel.fill: cannot convert float NaN to {a._dtype}")
+        if isinstance(v, float) and math.isinf(v):
+            raise OverflowError(f"accel.fill: cannot convert float {v} to {a._dtype}")
         v = int(v)
         info = np.iinfo(a._dtype)
         if not info.min <= v <= info.max:

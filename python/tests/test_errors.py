@@ -159,3 +159,16 @@ def test_asarray_iteration_and_axis_as_numpy():
         np.ones((2, 3)).sum(axis=True)
     with pytest.raises(TypeError, match="axis must be an integer"):
         accel.ones((2, 3)).sum(axis=True)
+
+
+def test_fill_and_full_of_an_integer_array_as_numpy():
+    """fill/full of an integer array with NaN: ValueError; an infinity:
+    OverflowError (NumPy's exception types, checked against NumPy)."""
+    import numpy as np
+    for v in (float("nan"), float("inf"), -float("inf")):
+        with pytest.raises(Exception) as want:
+            np.zeros(3, np.int32).fill(v)
+        with pytest.raises(want.type):
+            accel.zeros(3, dtype=accel.int32).fill(v)
+        with pytest.raises(want.type):
+            accel.full(3, v, dtype=accel.int32)

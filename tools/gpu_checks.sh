@@ -4,6 +4,9 @@
 # One run on the GPU machine (lent device, see ../shared/gpu/README.md): every GPU check and
 # measurement a release needs (bench/RESULTS.md names the command behind each of its rows). Build here with -DCMAKE_CUDA_ARCHITECTURES=90 into build-gpu, pack the
 # libraries into .gpu (pack-libs.sh), then run this there carrying build-gpu and .gpu; logs go to $OUT.
+# pack-libs.sh packs what the binaries link; the plugins dlopen OpenBLAS and CLBlast, so add those
+# and their dependencies to the tarball by hand (not libstdc++ or libOpenCL: the GPU machine's are
+# newer), and delete build-gpu's .o files so that what is carried stays under 64 MiB.
 set -u
 B=build-gpu
 mkdir -p /tmp/libs && tar xJf .gpu/libs.tar.xz -C /tmp/libs && export LD_LIBRARY_PATH=/tmp/libs:${LD_LIBRARY_PATH:-}

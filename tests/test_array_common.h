@@ -274,6 +274,21 @@ static inline accel_runtime *array_runtime(accel_device **dev, accel_queue **q)
     return rt;
 }
 
+/* x of shape (3, 4, 5) over a buffer of 60 elements of dt: contiguous, or
+ * the transpose of a (5, 4, 3) array with its middle axis reversed (the
+ * element at (i, j, k) is buffer element 9 + i - 3 j + 12 k). */
+static inline accel_array view_345(accel_buffer *b, accel_dtype dt, bool strided)
+{
+    const int64_t shape[] = {3, 4, 5};
+    accel_array x;
+    tu_ok(accel_array_init(&x, b, dt, 3, shape));
+    if (strided) {
+        x.strides[0] = 1, x.strides[1] = -3, x.strides[2] = 12;
+        x.offset = 9 * accel_dtype_size(dt);
+    }
+    return x;
+}
+
 /* The buffer element (of a's dtype) of a's element idx. */
 static inline int64_t elem_index(const accel_array *a, const int64_t *idx)
 {

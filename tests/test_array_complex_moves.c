@@ -40,28 +40,13 @@ static void fill_parts(tu_rng *r, accel_dtype dt, void *h, int64_t n)
     }
 }
 
-/* x of shape (3, 4, 5): contiguous, or a transposed view with its middle
- * axis reversed (the element at (i, j, k) is buffer element
- * 9 + i - 3 j + 12 k). */
-static accel_array view345(accel_buffer *b, accel_dtype dt, bool strided)
-{
-    const int64_t shape[] = {3, 4, 5};
-    accel_array x;
-    tu_ok(accel_array_init(&x, b, dt, 3, shape));
-    if (strided) {
-        x.strides[0] = 1, x.strides[1] = -3, x.strides[2] = 12;
-        x.offset = 9 * accel_dtype_size(dt);
-    }
-    return x;
-}
-
 static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype xdt, accel_dtype odt, bool strided,
                            int axis, int initial)
 {
     double host[2 * 60], got[2 * 80];
     fill_parts(r, xdt, host, 60);
     accel_buffer *bx = upload(e, host, 60 * accel_dtype_size(xdt));
-    accel_array x = view345(bx, xdt, strided), out;
+    accel_array x = view_345(bx, xdt, strided), out;
     int64_t oshape[3] = {3, 4, 5};
     oshape[axis] += initial;
     memset(got, 0xa5, sizeof got);
@@ -143,7 +128,7 @@ Test(array_complex_moves, cumulative_sum_complex_to_real_refused)
     float host[120] = {1.0f}, got[60];
     memset(got, 0x5a, sizeof got);
     accel_buffer *bx = upload(&e, host, sizeof host), *bo = upload(&e, got, sizeof got);
-    accel_array x = view345(bx, ACCEL_C64, false), out = view345(bo, ACCEL_F32, false);
+    accel_array x = view_345(bx, ACCEL_C64, false), out = view_345(bo, ACCEL_F32, false);
     cr_assert_eq(accel_array_cumulative_sum(q, &x, 0, 0, &out), ACCEL_ERROR_DTYPE_MISMATCH);
     float after[60], want[60];
     memset(want, 0x5a, sizeof want);
@@ -169,7 +154,7 @@ static void take_scatter(env *e, tu_rng *r, accel_dtype dt, bool strided)
     double host[2 * 60], got[2 * 60];
     fill_parts(r, dt, host, 60);
     accel_buffer *bx = upload(e, host, 60 * es);
-    accel_array x = view345(bx, dt, strided), idx, out;
+    accel_array x = view_345(bx, dt, strided), idx, out;
     const int64_t ind[] = {3, -1, 0, 7};
     accel_buffer *bi = upload(e, ind, sizeof ind), *bo = upload(e, NULL, 3 * 4 * 5 * es);
     const int64_t ishape[] = {4}, oshape[] = {3, 4, 5};
@@ -228,7 +213,7 @@ static void masks(env *e, tu_rng *r, accel_dtype dt, bool strided)
         count += m[k] = (unsigned char)(tu_rng_unit(r) < 0.5);
     accel_buffer *bx = upload(e, host, 60 * es), *bm = upload(e, m, sizeof m);
     accel_buffer *bo = upload(e, NULL, 60 * es);
-    accel_array x = view345(bx, dt, strided), mask, out;
+    accel_array x = view_345(bx, dt, strided), mask, out;
     const int64_t mshape[] = {3, 4}, oshape[] = {count, 5};
     tu_ok(accel_array_init(&mask, bm, ACCEL_BOOL, 2, mshape));
     tu_ok(accel_array_init(&out, bo, dt, 2, oshape));

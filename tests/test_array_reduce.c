@@ -104,27 +104,13 @@ static val reduce_ref(accel_array_reduce_fn fn, accel_dtype dt, const val *v, in
     return r;
 }
 
-/* x of shape (3, 4, 5) over a buffer of 60 elements: contiguous, or the
- * transpose of a (5, 4, 3) array with its middle axis reversed. */
-static accel_array make_x(accel_buffer *b, accel_dtype dt, bool strided)
-{
-    const int64_t shape[] = {3, 4, 5};
-    accel_array x;
-    tu_ok(accel_array_init(&x, b, dt, 3, shape));
-    if (strided) {
-        x.strides[0] = 1, x.strides[1] = -3, x.strides[2] = 12;
-        x.offset = 9 * accel_dtype_size(dt); /* element (0, 0, 0) at j = 3 */
-    }
-    return x;
-}
-
 static unsigned run_reduce(env *e, tu_rng *r, accel_array_reduce_fn fn, accel_dtype dt,
                            bool strided, uint64_t mask, int keepdims)
 {
     unsigned char host[60 * 8];
     fill(r, dt, false, host, 60);
     accel_buffer *bx = upload(e, host, 60 * accel_dtype_size(dt));
-    accel_array x = make_x(bx, dt, strided);
+    accel_array x = view_345(bx, dt, strided);
     int64_t oshape[3];
     uint32_t ond = 0;
     for (uint32_t d = 0; d < 3; d++)

@@ -8,20 +8,6 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_array_common.h"
 
-/* x of shape (3, 4, 5) over 60 elements: contiguous, or the transpose of a
- * (5, 4, 3) array with its middle axis reversed. */
-static accel_array make_x(accel_buffer *b, accel_dtype dt, bool strided)
-{
-    const int64_t shape[] = {3, 4, 5};
-    accel_array x;
-    tu_ok(accel_array_init(&x, b, dt, 3, shape));
-    if (strided) {
-        x.strides[0] = 1, x.strides[1] = -3, x.strides[2] = 12;
-        x.offset = 9 * accel_dtype_size(dt);
-    }
-    return x;
-}
-
 static unsigned run_var(env *e, tu_rng *r, accel_dtype dt, bool strided, uint64_t mask,
                         int keepdims, double corr, bool sd)
 {
@@ -32,7 +18,7 @@ static unsigned run_var(env *e, tu_rng *r, accel_dtype dt, bool strided, uint64_
             if (!isfinite(get(host, dt, i).f))
                 put(host, dt, i, (val){.f = (double)(i % 7) - 2.5});
     accel_buffer *bx = upload(e, host, 60 * accel_dtype_size(dt));
-    accel_array x = make_x(bx, dt, strided), out;
+    accel_array x = view_345(bx, dt, strided), out;
     int64_t oshape[3];
     uint32_t ond = 0;
     for (uint32_t d = 0; d < 3; d++)
@@ -119,7 +105,7 @@ static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, b
     unsigned char host[60 * 8], got[80 * 8];
     fill(r, dt, false, host, 60);
     accel_buffer *bx = upload(e, host, 60 * accel_dtype_size(dt));
-    accel_array x = make_x(bx, dt, strided), out;
+    accel_array x = view_345(bx, dt, strided), out;
     int64_t oshape[3] = {3, 4, 5};
     oshape[axis] += initial;
     memset(got, 0xa5, sizeof got);

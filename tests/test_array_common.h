@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "accel/array.h"
+#include "accel/verify.h"
 #include "test_util.h"
 
 /* binary16 by the compiler (GCC >= 12, Clang >= 15 on x86-64): the
@@ -272,6 +273,33 @@ static inline accel_runtime *array_runtime(accel_device **dev, accel_queue **q)
         tu_ok(accel_queue_create(*dev, q));
     }
     return rt;
+}
+
+/* array_runtime in verify mode with the CPU as its own reference (every op
+ * run again there and compared; a mismatch fails the op); *dev cpu:0 and
+ * *q a queue on it. */
+static inline accel_runtime *array_verify_runtime(accel_device **dev, accel_queue **q)
+{
+    accel_runtime *rt = array_runtime(NULL, NULL);
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu";
+    o.check_reference_device = true;
+    o.fail_on_mismatch = true;
+    tu_ok(accel_verify_configure(rt, &o));
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
+    tu_ok(accel_queue_create(*dev, q));
+    return rt;
+}
+
+/* Verify mode's counts: at least `least` ops checked, none mismatched. */
+static inline void assert_all_verified(accel_runtime *rt, unsigned long long least)
+{
+    accel_verify_stats st;
+    st.struct_size = sizeof st;
+    tu_ok(accel_verify_stats_get(rt, &st));
+    cr_assert(st.checked >= least && st.mismatches == 0, "checked %llu, mismatches %llu",
+              (unsigned long long)st.checked, (unsigned long long)st.mismatches);
 }
 
 /* x of shape (3, 4, 5) over a buffer of 60 elements of dt: contiguous, or

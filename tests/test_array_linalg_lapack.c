@@ -501,17 +501,9 @@ Test(array_linalg_lapack, overlapping_outputs_are_refused)
  * by backward error, none mismatched. */
 Test(array_linalg_lapack, verify_mode_checks_by_backward_error)
 {
-    accel_runtime *rt = array_runtime(NULL, NULL);
-    accel_verify_options o;
-    accel_verify_options_init(&o);
-    o.reference = "cpu";
-    o.check_reference_device = true;
-    o.fail_on_mismatch = true;
-    tu_ok(accel_verify_configure(rt, &o));
     accel_device *dev;
     accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
+    accel_runtime *rt = array_verify_runtime(&dev, &q);
     env e = {dev, q};
     cholesky_case(&e, ACCEL_F64, 0);
     solve_case(&e, ACCEL_F32);
@@ -519,11 +511,7 @@ Test(array_linalg_lapack, verify_mode_checks_by_backward_error)
     qr_case(&e, ACCEL_F64, 5, 3, 1);
     eigh_case(&e, ACCEL_F32);
     svd_case(&e, ACCEL_F64, 3, 5, 1);
-    accel_verify_stats st;
-    st.struct_size = sizeof st;
-    tu_ok(accel_verify_stats_get(rt, &st));
-    cr_assert(st.checked >= 8 && st.mismatches == 0, "checked %llu, mismatches %llu",
-              (unsigned long long)st.checked, (unsigned long long)st.mismatches);
+    assert_all_verified(rt, 8);
     accel_queue_release(q);
     accel_runtime_close(rt);
 }

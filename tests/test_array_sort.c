@@ -305,17 +305,9 @@ Test(array_sort, matrix_transpose_is_a_view)
  * element sizes of the hooks); none may mismatch, each is counted. */
 Test(array_sort, verify_mode_checks_sort_and_argsort)
 {
-    accel_runtime *rt = array_runtime(NULL, NULL);
-    accel_verify_options o;
-    accel_verify_options_init(&o);
-    o.reference = "cpu";
-    o.check_reference_device = true;
-    o.fail_on_mismatch = true;
-    tu_ok(accel_verify_configure(rt, &o));
     accel_device *dev;
     accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
+    accel_runtime *rt = array_verify_runtime(&dev, &q);
     env e = {dev, q};
     tu_rng r = tu_rng_make(41);
     static const accel_dtype dts[] = {ACCEL_F32, ACCEL_U8, ACCEL_I64, ACCEL_F16};
@@ -336,12 +328,8 @@ Test(array_sort, verify_mode_checks_sort_and_argsort)
         tu_ok(accel_queue_finish(q));
         accel_buffer_release(bx), accel_buffer_release(bo), accel_buffer_release(bi);
     }
-    accel_verify_stats st;
-    st.struct_size = sizeof st;
-    tu_ok(accel_verify_stats_get(rt, &st));
     /* per dtype: the copy into out, the sort, the argsort */
-    cr_assert(st.checked >= 8 && st.mismatches == 0, "checked %llu, mismatches %llu",
-              (unsigned long long)st.checked, (unsigned long long)st.mismatches);
+    assert_all_verified(rt, 8);
     accel_queue_release(q);
     accel_runtime_close(rt);
 }

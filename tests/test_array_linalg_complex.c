@@ -401,26 +401,26 @@ static void every_case(env *e, accel_dtype dt)
     eigh_case(e, dt);
 }
 
-Test(array_linalg_complex, factorizations_multiply_back_c128)
+/* every_case on cpu:0 of a runtime of its own. */
+static void every_case_on_cpu(accel_dtype dt)
 {
     accel_device *dev;
     accel_queue *q;
     accel_runtime *rt = array_runtime(&dev, &q);
     env e = {dev, q};
-    every_case(&e, ACCEL_C128);
+    every_case(&e, dt);
     accel_queue_release(q);
     accel_runtime_close(rt);
 }
 
+Test(array_linalg_complex, factorizations_multiply_back_c128)
+{
+    every_case_on_cpu(ACCEL_C128);
+}
+
 Test(array_linalg_complex, factorizations_multiply_back_c64)
 {
-    accel_device *dev;
-    accel_queue *q;
-    accel_runtime *rt = array_runtime(&dev, &q);
-    env e = {dev, q};
-    every_case(&e, ACCEL_C64);
-    accel_queue_release(q);
-    accel_runtime_close(rt);
+    every_case_on_cpu(ACCEL_C64);
 }
 
 /* Problem 1 of 2 Hermitian but indefinite and singular (rank 1, v v^H):

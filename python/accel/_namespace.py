@@ -484,9 +484,9 @@ def _scalar_kind(value: Any) -> int:
 
 def _promote_scalar(a: np.dtype, value: Any) -> np.dtype:
     if a not in C.CODES:
-        raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
-                      f"accel: {a} arrays are stored and copied only (no function computes "
-                      f"on them; a {type(value).__name__} scalar with one has no dtype here)")
+        # float16/bfloat16 (stored and copied only): the value as float64, which a
+        # store converts (astype) and every function refuses beside them (_promote)
+        return float64
     out = ctypes.c_int()
     _check(C.result_type_scalar(C.CODES[a], _scalar_kind(value), ctypes.byref(out)))
     if out.value not in C.DTYPES:
@@ -607,9 +607,6 @@ def _as_operand(x: Any, like: Array, fn: str) -> Array:
                       "accel.asarray first)")
     if isinstance(x, np.generic) and not isinstance(x, (float, complex)):
         return _scalar_array(x.item(), _dtype(x.dtype, fn), like.device)
-    if like._dtype not in C.CODES and fn in ("__setitem__", "copyto"):
-        # a value stored into a float16/bfloat16 array: converted by astype
-        return _scalar_array(float(x), float64, like.device)
     return _scalar_array(x, _promote_scalar(like._dtype, x), like.device)
 
 

@@ -117,14 +117,16 @@ def test_scalar_into_an_integer_array_is_checked_as_numpy():
 
 
 def test_float16_with_a_python_scalar():
-    """float16 arrays are stored and copied only: x + 1.0 is a clear
-    DTYPE_MISMATCH (it was a bare KeyError), x[k] = 1.1 stores NumPy's
-    float16 of the value."""
+    """float16 arrays are stored and copied (and compared) only: x + 1.0 is
+    a clear DTYPE_MISMATCH (it was a bare KeyError), x > 1.4 is NumPy's,
+    x[k] = 1.1 stores NumPy's float16 of the value."""
     import numpy as np
     x = accel.zeros(3, dtype=accel.float16)
-    for f in (lambda: x + 1.0, lambda: x > 0, lambda: x * 2):
+    for f in (lambda: x + 1.0, lambda: x * 2, lambda: accel.maximum(x, 1)):
         with pytest.raises(accel.DtypeMismatchError, match="stored and copied only"):
             f()
+    h = np.array([1.5, -2, 65504], np.float16)
+    assert np.array_equal(np.asarray(accel.asarray(h) > 1.4), h > 1.4)
     x[0] = 1.1
     x[2] = 7
     ref = np.zeros(3, np.float16)

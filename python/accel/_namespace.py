@@ -309,10 +309,9 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: Any = None) -
             dt = _default_dtype(obj)
         if dt.kind in "iu":
             _int_range(obj, dt)
-        # integers straight into dt: through float64 2**64 - 1 would round
-        h = np.asarray(obj, dtype=dt) if dt.kind in "iu" and dt != np.asarray(
-            obj).dtype and _b.all(isinstance(v, (int, np.integer)) for v in np.asarray(
-                obj, dtype=object).ravel()) else np.asarray(obj)
+        # integers straight into dt (NumPy's conversion: through float64,
+        # 2**64 - 1 would round, and NaN would become any integer)
+        h = np.asarray(obj, dtype=dt) if dt.kind in "iu" else np.asarray(obj)
     return _upload(h.astype(dt) if h.dtype != dt else h, dt, _device(device))
 
 

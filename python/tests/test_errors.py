@@ -152,6 +152,12 @@ def test_asarray_iteration_and_axis_as_numpy():
             np.array(data, dtype=np.uint64)
         want = want.astype(want.dtype.newbyteorder("="))  # big-endian: the values, native
         assert got.dtype == want.dtype and np.array_equal(got, want), (data, got)
+    with pytest.raises(ValueError):  # NaN into an integer dtype: NumPy's error, not garbage
+        np.asarray([float("nan")], dtype=np.int32)
+    with pytest.raises(ValueError):
+        accel.asarray([float("nan")], dtype=accel.int32)
+    assert np.array_equal(accel.asarray([1.5, -2.7], dtype=accel.int32).get(),
+                          np.asarray([1.5, -2.7], dtype=np.int32))
     with pytest.raises(TypeError):
         list(np.asarray(1.0))
     with pytest.raises(TypeError, match="0-d"):

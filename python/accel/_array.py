@@ -797,6 +797,23 @@ def _released_stream(fn: str, dev: Any = None) -> ReleasedError:
                                 "closed")
 
 
+def _scalar_fits(value: Any, dt: np.dtype, fn: str) -> None:
+    """A Python or NumPy scalar stored into an integer dtype: NumPy's
+    ValueError for NaN, OverflowError for an infinity or a Python integer
+    out of the dtype's range (a float is truncated, as NumPy)."""
+    if dt.kind not in "iu" or isinstance(value, (Array, bool, np.bool_)):
+        return
+    v = value.item() if isinstance(value, np.generic) else value
+    if isinstance(v, float) and math.isnan(v):
+        raise ValueError(f"accel.{fn}: cannot convert float NaN to {dt}")
+    if isinstance(v, float) and math.isinf(v):
+        raise OverflowError(f"accel.{fn}: cannot convert float {v} to {dt}")
+    if isinstance(value, int):  # a NumPy integer casts (wraps) as in NumPy
+        info = np.iinfo(dt)
+        if not info.min <= v <= info.max:
+            raise OverflowError(f"accel.{fn}: Python integer {v} out of bounds for {dt}")
+
+
 def fill(a: Array, value: Any) -> Array:
     """Set every element of `a` (any view) to `value`, converted to a's
     dtype: accel_fill for a contiguous float32/float64 array, else
@@ -813,14 +830,9 @@ def fill(a: Array, value: Any) -> Array:
     if isinstance(v, complex):
         raise TypeError(f"accel.fill: a complex value for a {a._dtype} array")
     if a._dtype.kind in "iu" and not isinstance(v, (bool, np.bool_)):
-        if isinstance(v, float) and math.isnan(v):
-            raise ValueError(f"accel.fill: cannot convert float NaN to {a._dtype}")
-        if isinstance(v, float) and math.isinf(v):
-            raise OverflowError(f"accel.fill: cannot convert float {v} to {a._dtype}")
+        _scalar_fits(v, a._dtype, "fill")  # NaN, an infinity
         v = int(v)
-        info = np.iinfo(a._dtype)
-        if not info.min <= v <= info.max:
-            raise OverflowError(f"accel.fill: {v} does not fit {a._dtype}")
+        _scalar_fits(v, a._dtype, "fill")  # the truncated value's range
     if not a._size:
         return a
     s = _prepare(a.device, a)

@@ -34,8 +34,8 @@ import numpy as np
 
 from . import _aa_lib as C
 from . import _lib as L
-from ._array import (Array, _alloc, _c_strides, _prepare, _shape_of, _view, _writable, contiguous,
-                     fill)
+from ._array import (Array, _alloc, _c_strides, _prepare, _scalar_fits, _shape_of, _view,
+                     _writable, contiguous, fill)
 from ._array import _dtype_of as _dtype
 from ._array import asarray as _host_asarray
 from ._array import _upload as _host_upload
@@ -115,23 +115,6 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
 
 def _shares(a: Array, b: Array) -> _b.bool:
     return a._block is b._block
-
-
-def _scalar_fits(value: Any, dt: np.dtype, fn: str) -> None:
-    """A Python or NumPy scalar stored into an integer dtype: NumPy's
-    ValueError for NaN, OverflowError for an infinity or a Python integer
-    out of the dtype's range (a float is truncated, as NumPy)."""
-    if dt.kind not in "iu" or isinstance(value, (Array, _b.bool, np.bool_)):
-        return
-    v = value.item() if isinstance(value, np.generic) else value
-    if isinstance(v, float) and math.isnan(v):
-        raise ValueError(f"accel.{fn}: cannot convert float NaN to {dt}")
-    if isinstance(v, float) and math.isinf(v):
-        raise OverflowError(f"accel.{fn}: cannot convert float {v} to {dt}")
-    if isinstance(value, int):  # a NumPy integer casts (wraps) as in NumPy
-        info = np.iinfo(dt)
-        if not info.min <= v <= info.max:
-            raise OverflowError(f"accel.{fn}: Python integer {v} out of bounds for {dt}")
 
 
 def copyto(dst: Array, src: Any) -> None:

@@ -168,8 +168,8 @@ static void take_scatter(env *e, tu_rng *r, accel_dtype dt, bool strided)
                 int64_t s = ind[j] < 0 ? ind[j] + 4 : ind[j] > 3 ? 3 : ind[j];
                 int64_t at[3] = {i, s, k};
                 cr_assert(same_elem(got, (i * 4 + j) * 5 + k, host, elem_index(&x, at), es),
-                          "take %s strided %d: [%lld, %lld, %lld]", accel_dtype_name(dt),
-                          strided, (long long)i, (long long)j, (long long)k);
+                          "take %s strided %d: [%lld, %lld, %lld]", accel_dtype_name(dt), strided,
+                          (long long)i, (long long)j, (long long)k);
             }
     /* scatter x's rows 0 and 2 of axis 1 into rows 2 and 0 of a zeroed y */
     const int64_t sind[] = {2, 0};
@@ -192,8 +192,8 @@ static void take_scatter(env *e, tu_rng *r, accel_dtype dt, bool strided)
                 int64_t vj = j == 2 ? 0 : 1;
                 bool ok = hit ? same_elem(got, yel, host, (i * 2 + vj) * 5 + k, es)
                               : same_elem(got, yel, zero, 0, es);
-                cr_assert(ok, "scatter %s: [%lld, %lld, %lld]", accel_dtype_name(dt),
-                          (long long)i, (long long)j, (long long)k);
+                cr_assert(ok, "scatter %s: [%lld, %lld, %lld]", accel_dtype_name(dt), (long long)i,
+                          (long long)j, (long long)k);
             }
     accel_buffer *bufs[] = {bx, bi, bo, bs, by, bv};
     for (size_t k = 0; k < 6; k++)
@@ -226,8 +226,8 @@ static void masks(env *e, tu_rng *r, accel_dtype dt, bool strided)
         for (int64_t c = 0; c < 5; c++) {
             int64_t at[3] = {k / 4, k % 4, c};
             cr_assert(same_elem(got, row * 5 + c, host, elem_index(&x, at), es),
-                      "mask gather %s strided %d: row %lld [%lld]", accel_dtype_name(dt),
-                      strided, (long long)row, (long long)c);
+                      "mask gather %s strided %d: row %lld [%lld]", accel_dtype_name(dt), strided,
+                      (long long)row, (long long)c);
         }
         row++;
     }
@@ -245,8 +245,8 @@ static void masks(env *e, tu_rng *r, accel_dtype dt, bool strided)
             int64_t at[3] = {k / 4, k % 4, c}, el = elem_index(&x, at);
             bool ok = m[k] ? part(dt, after, el, 0) == 1.5 && part(dt, after, el, 1) == -2.0
                            : same_elem(after, el, host, el, es);
-            cr_assert(ok, "mask scatter %s strided %d: [%lld, %lld]", accel_dtype_name(dt),
-                      strided, (long long)k, (long long)c);
+            cr_assert(ok, "mask scatter %s strided %d: [%lld, %lld]", accel_dtype_name(dt), strided,
+                      (long long)k, (long long)c);
         }
     accel_buffer *bufs[] = {bx, bm, bo, bval};
     for (size_t k = 0; k < 4; k++)

@@ -54,7 +54,7 @@ static const accel__lrow row_nonzero = {
  * selected elements, accel_cnt counting them. */
 #define MASK_ROW(NAME, STORE)                                                                      \
     {                                                                                              \
-        .name = NAME, .narr = 3, .written = 1, .ni = 2, .serial = 1, .complex_ok = 1,            \
+        .name = NAME, .narr = 3, .written = 1, .ni = 2, .serial = 1, .complex_ok = 1,              \
         .pre = "    long long accel_cnt = 0;",                                                     \
         .body = "      if (accel_A2[accel_o2]) {\n        if (accel_cnt < accel_k0) " STORE        \
                 "\n        accel_cnt++;\n      }"                                                  \

@@ -173,8 +173,8 @@ static accel_status out_layout(arr_job *j, accel_dtype *dt, uint32_t *nd, int64_
             }
             if (*mask >> a & 1u) /* NumPy's "repeated axis" */
                 return accel_error_set(ACCEL_ERROR_INVALID_ARGUMENT,
-                                       "--axis %d repeats axis %d of the %u-d input", j->axes[k],
-                                       a, x->ndim);
+                                       "--axis %d repeats axis %d of the %u-d input", j->axes[k], a,
+                                       x->ndim);
             *mask |= 1ull << a;
         }
         *nd = 0;

@@ -107,8 +107,7 @@ static double ulps_off(accel_dtype odt, const void *got, const void *exp, size_t
 /* The comparison of a case's n elements (w parts each) within tol ulps (0:
  * the same values, NaN meeting NaN) and its tally; st: the runs' status. */
 static void judge(verify_run *vr, const char *name, accel_dtype dt, accel_dtype odt,
-                  accel_status st, const void *got, const void *exp, size_t n, int w,
-                  unsigned tol)
+                  accel_status st, const void *got, const void *exp, size_t n, int w, unsigned tol)
 {
     verify_tally *t = verify_tally_named(vr, name, dt);
     if (st != ACCEL_SUCCESS) {

@@ -412,3 +412,253 @@ Test(array_reduce, complex_sum_prod_mean_any_all)
     accel_queue_release(q);
     accel_runtime_close(rt);
 }
+
+/* ------------------------------------------------------------ chunked */
+
+/* Reductions long enough to run in chunks (few outputs, many elements
+ * each: x into partials, partials into out), on every device, against
+ * reduce_ref's row-major fold. The values make the comparison exact in any
+ * order: small integers (ties for min, max and the args), -1, 0 and 1 for
+ * floats (sums exact in double, products free of overflow), two NaN (or
+ * two 3s) among zeros (the first NaN, the first extreme, across chunks),
+ * all ones (every element ties). */
+typedef struct big_case {
+    uint32_t nd;
+    int64_t shape[3];
+    uint64_t mask;
+    int layout; /* 0 contiguous, 1 reversed (1-D), 2 the transpose of (shape[1], shape[0]) */
+} big_case;
+
+static const big_case big_cases[] = {
+    {1, {200003}, 1, 0},     /* whole, contiguous: f32/f64 sum, max, min by the built-in op */
+    {1, {200003}, 1, 1},     /* whole, reversed: two levels of partials */
+    {2, {7, 30011}, 2, 0},   /* rows */
+    {2, {30011, 7}, 1, 2},   /* a transposed view's columns */
+    {3, {3, 50, 700}, 5, 0}, /* axes 0 and 2: two reduced axes that do not merge */
+};
+
+enum { BIG_N = 210100 };
+
+static void big_values(tu_rng *r, accel_dtype dt, int variant, void *host)
+{
+    size_t k1 = 1000 + tu_rng_next(r) % 100000, k2 = k1 + 1 + tu_rng_next(r) % 100000;
+    for (size_t i = 0; i < BIG_N; i++) {
+        val v = {0};
+        bool f = is_float(dt) || kind(dt) == ACCEL_DTYPE_KIND_COMPLEX;
+        if (variant == 0)
+            v.i = dt == ACCEL_BOOL                    ? (int64_t)(tu_rng_next(r) & 1u)
+                  : f                                 ? (int64_t)(tu_rng_next(r) % 3) - 1
+                  : kind(dt) == ACCEL_DTYPE_KIND_UINT ? (int64_t)(tu_rng_next(r) % 5)
+                                                      : (int64_t)(tu_rng_next(r) % 9) - 4;
+        else if (variant == 1)
+            v.i = i == k1 || i == k2 ? (dt == ACCEL_BOOL ? 1 : 3) : 0;
+        else
+            v.i = 1;
+        if (f)
+            v.f = variant == 1 && v.i ? NAN : (double)v.i;
+        if (kind(dt) == ACCEL_DTYPE_KIND_COMPLEX) {
+            double *p = (double *)host; /* written as parts of complex128, narrowed below */
+            p[2 * i] = v.f, p[2 * i + 1] = variant == 0 ? (double)(tu_rng_next(r) % 3) - 1 : 0;
+        } else {
+            put(host, dt, i, v);
+        }
+    }
+    if (dt == ACCEL_C64) /* in place: part k of complex64 is before part k of complex128 */
+        for (size_t k = 0; k < 2 * (size_t)BIG_N; k++)
+            ((float *)host)[k] = (float)((double *)host)[k];
+}
+
+/* out's axes: the case's one kept axis, or none. */
+static uint32_t big_out_nd(const big_case *c)
+{
+    return c->nd - (uint32_t)__builtin_popcountll(c->mask);
+}
+
+static accel_array big_view(accel_buffer *b, accel_dtype dt, const big_case *c)
+{
+    accel_array x;
+    tu_ok(accel_array_init(&x, b, dt, c->nd, c->shape));
+    if (c->layout == 1) {
+        x.strides[0] = -1;
+        x.offset = (uint64_t)(c->shape[0] - 1) * accel_dtype_size(dt);
+    } else if (c->layout == 2) {
+        x.strides[0] = 1;
+        x.strides[1] = c->shape[0];
+    }
+    return x;
+}
+
+/* x's elements as reduce_ref takes them, output by output: vals[i * m + j]
+ * is reduced element j (row-major over the reduced axes) of output i. */
+static void big_gather(const accel_array *x, const void *host, uint64_t mask, val *vals,
+                       int64_t *n_out, int64_t *m_out)
+{
+    int64_t n = 1, m = 1;
+    for (uint32_t d = 0; d < x->ndim; d++)
+        (void)((mask >> d & 1u) ? (m *= x->shape[d]) : (n *= x->shape[d]));
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < m; j++) {
+            int64_t idx[3], ri = i, rj = j;
+            for (uint32_t d = x->ndim; d-- > 0;) {
+                int64_t *q = (mask >> d & 1u) ? &rj : &ri;
+                idx[d] = *q % x->shape[d];
+                *q /= x->shape[d];
+            }
+            vals[i * m + j] = elem_at(x, host, idx);
+        }
+    *n_out = n, *m_out = m;
+}
+
+static void big_complex(env *e, const big_case *c, accel_buffer *bx, const void *host,
+                        accel_dtype dt, val *re, val *im)
+{
+    accel_array x = big_view(bx, dt, c), xr = x; /* xr: the real parts as a float view */
+    xr.dtype = dt == ACCEL_C64 ? ACCEL_F32 : ACCEL_F64;
+    for (uint32_t d = 0; d < x.ndim; d++)
+        xr.strides[d] *= 2;
+    int64_t n, m;
+    big_gather(&xr, host, c->mask, re, &n, &m);
+    xr.offset += accel_dtype_size(xr.dtype);
+    big_gather(&xr, host, c->mask, im, &n, &m);
+    accel_buffer *bo = upload(e, NULL, (size_t)n * 16);
+    const accel_array_reduce_fn fns[] = {ACCEL_ARRAY_REDUCE_SUM, ACCEL_ARRAY_REDUCE_MEAN,
+                                         ACCEL_ARRAY_REDUCE_ANY, ACCEL_ARRAY_REDUCE_ALL};
+    for (size_t f = 0; f < 4; f++) {
+        bool truth = f >= 2;
+        accel_array out;
+        tu_ok(accel_array_init(&out, bo, truth ? ACCEL_BOOL : dt, big_out_nd(c), &n));
+        tu_ok(accel_array_reduce(e->q, fns[f], &x, c->mask, 0, &out));
+        double got[2 * 30011];
+        unsigned char gb[30011];
+        if (truth)
+            tu_ok(accel_queue_read_blocking(e->q, bo, 0, gb, (size_t)n));
+        else if (dt == ACCEL_C128)
+            tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, (size_t)n * 16));
+        else {
+            float g[2 * 30011];
+            tu_ok(accel_queue_read_blocking(e->q, bo, 0, g, (size_t)n * 8));
+            for (int64_t k = 0; k < 2 * n; k++)
+                got[k] = g[k];
+        }
+        for (int64_t i = 0; i < n; i++) {
+            double sr = 0, si = 0;
+            bool any = false, all = true;
+            for (int64_t j = 0; j < m; j++) {
+                double a = re[i * m + j].f, b = im[i * m + j].f;
+                sr += a, si += b, any |= a != 0 || b != 0, all &= a != 0 || b != 0;
+            }
+            if (truth) {
+                cr_assert_eq(gb[i], f == 2 ? any : all, "%s %s out[%lld]",
+                             accel_array_reduce_name(fns[f]), accel_dtype_name(dt), (long long)i);
+                continue;
+            }
+            if (f == 1)
+                sr /= (double)m, si /= (double)m;
+            double wr = dt == ACCEL_C64 ? (float)sr : sr, wi = dt == ACCEL_C64 ? (float)si : si;
+            cr_assert(got[2 * i] == wr && got[2 * i + 1] == wi,
+                      "%s %s out[%lld]: (%.17g, %.17g) want (%.17g, %.17g)",
+                      accel_array_reduce_name(fns[f]), accel_dtype_name(dt), (long long)i,
+                      got[2 * i], got[2 * i + 1], wr, wi);
+        }
+    }
+    accel_buffer_release(bo);
+}
+
+/* Every reduction of one case, dtype and variant; elements checked. */
+static unsigned big_real(env *e, const big_case *c, accel_buffer *bx, const void *host,
+                         accel_dtype dt, val *vals)
+{
+    accel_array x = big_view(bx, dt, c);
+    int64_t n, m;
+    big_gather(&x, host, c->mask, vals, &n, &m);
+    accel_buffer *bo = upload(e, NULL, (size_t)n * 8 + 64);
+    unsigned checked = 0;
+    for (int f = 1; f < ACCEL_ARRAY_REDUCE_LIMIT_; f++) {
+        accel_array_reduce_fn fn = (accel_array_reduce_fn)f;
+        accel_dtype rdt = result_of(fn, dt);
+        if (!strcmp(accel_array_reduce_name(fn), "unknown") || rdt == ACCEL_DTYPE_INVALID)
+            continue;
+        unsigned char got[30011 * 8 + 64];
+        memset(got, 0xa5, sizeof got);
+        tu_ok(accel_queue_write_blocking(e->q, bo, 0, got, (size_t)n * 8 + 64));
+        accel_array out;
+        tu_ok(accel_array_init(&out, bo, rdt, big_out_nd(c), &n));
+        tu_assert_status(accel_array_reduce(e->q, fn, &x, c->mask, 0, &out), ACCEL_SUCCESS, "%s %s",
+                         accel_array_reduce_name(fn), accel_dtype_name(dt));
+        tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, (size_t)n * 8 + 64));
+        for (int64_t i = 0; i < n; i++) {
+            val want = reduce_ref(fn, dt, vals + i * m, m), have = get(got, rdt, (size_t)i);
+            bool ok = is_float(rdt) ? close_enough(rdt, have.f, want.f, 0) : have.u == want.u;
+            cr_assert(ok, "%s %s, %lld outputs of %lld elements: out[%lld] = 0x%llx, want 0x%llx",
+                      accel_array_reduce_name(fn), accel_dtype_name(dt), (long long)n, (long long)m,
+                      (long long)i, (unsigned long long)have.u, (unsigned long long)want.u);
+            checked++;
+        }
+        for (size_t b = (size_t)n * accel_dtype_size(rdt); b < (size_t)n * 8 + 64; b++)
+            cr_assert_eq(got[b], 0xa5, "%s: byte %zu past out written", accel_array_reduce_name(fn),
+                         b);
+    }
+    accel_buffer_release(bo);
+    return checked;
+}
+
+static void every_chunked_reduction(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    static const accel_dtype dts[] = {ACCEL_BOOL, ACCEL_I8,  ACCEL_U16, ACCEL_I32, ACCEL_U64,
+                                      ACCEL_F16,  ACCEL_F32, ACCEL_F64, ACCEL_C64, ACCEL_C128};
+    void *host = malloc((size_t)BIG_N * 16);
+    val *vals = malloc((size_t)BIG_N * sizeof *vals), *im = malloc((size_t)BIG_N * sizeof *im);
+    tu_rng r = tu_rng_make(32);
+    unsigned checked = 0;
+    for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
+        if (!tu_device_has_dtype(dev, dts[t]))
+            continue;
+        for (int variant = 0; variant < 3; variant++) {
+            big_values(&r, dts[t], variant, host);
+            accel_buffer *bx = upload(&e, host, (size_t)BIG_N * accel_dtype_size(dts[t]));
+            for (size_t k = 0; k < sizeof big_cases / sizeof big_cases[0]; k++) {
+                if (kind(dts[t]) == ACCEL_DTYPE_KIND_COMPLEX)
+                    big_complex(&e, &big_cases[k], bx, host, dts[t], vals, im);
+                else
+                    checked += big_real(&e, &big_cases[k], bx, host, dts[t], vals);
+            }
+            accel_buffer_release(bx);
+        }
+    }
+    free(host);
+    free(vals);
+    free(im);
+    cr_assert_gt(checked, 5000u, "elements checked: %u", checked);
+}
+
+Test(array_reduce, chunked_reductions_every_device, .timeout = 600)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, every_chunked_reduction, NULL);
+    accel_runtime_close(rt);
+}
+
+/* Verify mode checks each kernel of a chunked reduction (x into partials,
+ * partials into partials, partials into out) against the CPU. */
+Test(array_reduce, chunked_reductions_verified)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_verify_runtime(&dev, &q);
+    env e = {dev, q};
+    void *host = malloc((size_t)BIG_N * 8);
+    val *vals = malloc((size_t)BIG_N * sizeof *vals);
+    tu_rng r = tu_rng_make(33);
+    big_values(&r, ACCEL_I32, 0, host);
+    accel_buffer *bx = upload(&e, host, (size_t)BIG_N * 4);
+    unsigned checked = big_real(&e, &big_cases[1], bx, host, ACCEL_I32, vals);
+    cr_assert_eq(checked, 8u, "the 8 reductions of int32, one output each");
+    assert_all_verified(rt, 8 * 3); /* 3 kernels each (two levels of partials) */
+    free(host);
+    free(vals);
+    accel_buffer_release(bx);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}

@@ -31,11 +31,16 @@ const char *accel_array_reduce_name(accel_array_reduce_fn fn)
                                                                         : "unknown";
 }
 
-/* One reduction kernel. */
+/* One reduction kernel. A plain kernel folds each output element's m
+ * elements of x into out. A split reduction (split_plan) runs a chain of
+ * kernels over partials, the accumulators of chunks of consecutive
+ * elements: x into partials, partials into fewer partials, partials into
+ * out; in_part and out_part say which end of the chain a kernel is. */
 typedef struct rspec {
     accel_array_reduce_fn fn;
     accel_dtype xt, yt;
-    uint32_t nk, nr; /* kept and reduced axes after merging */
+    uint32_t nk, nr; /* kept and reduced axes after merging (in_part: nr 0) */
+    bool in_part, out_part;
 } rspec;
 
 static bool is_float(accel_dtype dt)
@@ -43,17 +48,43 @@ static bool is_float(accel_dtype dt)
     return accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_FLOAT;
 }
 
-/* The accumulator's C type: double for floats; for integers the 64-bit
- * wrapping type of sum and prod, the input's own type for min/max/arg. */
-static const char *acc_type(const rspec *s)
+static bool is_complex(accel_dtype dt)
+{
+    return accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_COMPLEX;
+}
+
+static bool is_arg(accel_array_reduce_fn fn)
+{
+    return fn == ACCEL_ARRAY_REDUCE_ARGMIN || fn == ACCEL_ARRAY_REDUCE_ARGMAX;
+}
+
+/* The accumulator as an array element, the dtype of a partial: double per
+ * part for floats and complex; for integers the 64-bit wrapping type of sum
+ * and prod, the input's own type for min/max/arg; int for any and all. */
+static accel_dtype part_dtype(const rspec *s)
 {
     if (s->fn == ACCEL_ARRAY_REDUCE_ANY || s->fn == ACCEL_ARRAY_REDUCE_ALL)
-        return "int";
+        return is_complex(s->xt) ? ACCEL_C128 : ACCEL_I32;
+    if (is_complex(s->xt))
+        return ACCEL_C128;
     if (is_float(s->xt))
-        return "double";
+        return ACCEL_F64;
     if (s->fn == ACCEL_ARRAY_REDUCE_SUM || s->fn == ACCEL_ARRAY_REDUCE_PROD)
-        return "unsigned long long";
-    return accel__array_ctype(s->xt);
+        return ACCEL_U64;
+    return s->xt;
+}
+
+/* The accumulator's C type (real x). */
+static const char *acc_type(const rspec *s)
+{
+    return accel__array_ctype(part_dtype(s));
+}
+
+/* The index of the element at offset accel_e that a fold of argmin or
+ * argmax records: its reduced index, or a partial's recorded one. */
+static const char *arg_index(const rspec *s)
+{
+    return s->in_part ? "accel_ix[accel_e]" : "accel_j";
 }
 
 /* The fold of element a into accel_acc (accel_best: arg index). */
@@ -90,11 +121,11 @@ static void fold(accel__sbuf *b, const rspec *s)
             accel__sbuf_put(
                 b,
                 "      if (accel_acc == accel_acc && (a != a || a %s accel_acc)) { accel_acc = a; "
-                "accel_best = accel_j; }\n",
-                op);
+                "accel_best = %s; }\n",
+                op, arg_index(s));
         else
-            accel__sbuf_put(
-                b, "      if (a %s accel_acc) { accel_acc = a; accel_best = accel_j; }\n", op);
+            accel__sbuf_put(b, "      if (a %s accel_acc) { accel_acc = a; accel_best = %s; }\n",
+                            op, arg_index(s));
         break;
     }
     case ACCEL_ARRAY_REDUCE_INVALID:
@@ -105,29 +136,34 @@ static void fold(accel__sbuf *b, const rspec *s)
 
 static bool from_first(accel_array_reduce_fn fn)
 {
-    return fn == ACCEL_ARRAY_REDUCE_MIN || fn == ACCEL_ARRAY_REDUCE_MAX ||
-           fn == ACCEL_ARRAY_REDUCE_ARGMIN || fn == ACCEL_ARRAY_REDUCE_ARGMAX;
+    return fn == ACCEL_ARRAY_REDUCE_MIN || fn == ACCEL_ARRAY_REDUCE_MAX || is_arg(fn);
 }
 
-/* The element at offset E of x as the accumulator's value. */
+/* The element at offset E of the input as the accumulator's value (a
+ * partial already is one). */
 static void load(accel__sbuf *b, const rspec *s, const char *e)
 {
     bool truth = s->fn == ACCEL_ARRAY_REDUCE_ANY || s->fn == ACCEL_ARRAY_REDUCE_ALL;
-    if (truth && (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16))
-        accel__sbuf_put(b, "(%s(accel_x[%s]) != 0)",
-                        s->xt == ACCEL_F16 ? "accel_h2f" : "accel_bf2f", e);
-    else if (truth)
-        accel__sbuf_put(b, "(accel_x[%s] != 0)", e);
-    else if (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16)
-        accel__sbuf_put(b, "(double)%s(accel_x[%s])",
-                        s->xt == ACCEL_F16 ? "accel_h2f" : "accel_bf2f", e);
+    const char *cv = s->in_part            ? NULL
+                     : s->xt == ACCEL_F16  ? "accel_h2f"
+                     : s->xt == ACCEL_BF16 ? "accel_bf2f"
+                                           : NULL;
+    if (truth)
+        accel__sbuf_put(b, "(%s(accel_x[%s]) != 0)", cv ? cv : "", e);
+    else if (cv)
+        accel__sbuf_put(b, "(double)%s(accel_x[%s])", cv, e);
     else
         accel__sbuf_put(b, "(%s)accel_x[%s]", acc_type(s), e);
 }
 
-/* accel_e = offset of reduced element accel_j (row-major over the reduced axes). */
+/* accel_e = offset of reduced element accel_j: row-major over the reduced
+ * axes of x, or the j-th partial of the output's row. */
 static void reduced_offset(accel__sbuf *b, const rspec *s)
 {
+    if (s->in_part) {
+        accel__sbuf_put(b, "      const long long accel_e = accel_ox + accel_j;\n");
+        return;
+    }
     accel__sbuf_put(b, "      long long accel_q = accel_j, accel_e = accel_ox;\n");
     for (uint32_t d = s->nr; d-- > 1;)
         accel__sbuf_put(
@@ -137,12 +173,19 @@ static void reduced_offset(accel__sbuf *b, const rspec *s)
         accel__sbuf_put(b, "      accel_e += accel_q * accel_rx0;\n");
 }
 
+/* The output element (a partial keeps the accumulator; out gets the value
+ * converted once, a mean divided by all accel_mt elements). */
 static void store(accel__sbuf *b, const rspec *s)
 {
-    const char *v = s->fn == ACCEL_ARRAY_REDUCE_MEAN ? "accel_acc / (double)accel_m"
-                    : s->fn == ACCEL_ARRAY_REDUCE_ARGMIN || s->fn == ACCEL_ARRAY_REDUCE_ARGMAX
-                        ? "accel_best"
-                        : "accel_acc";
+    if (s->out_part) {
+        accel__sbuf_put(b, "    accel_y[accel_oy] = accel_acc;\n");
+        if (is_arg(s->fn))
+            accel__sbuf_put(b, "    accel_iy[accel_oy] = accel_best;\n");
+        return;
+    }
+    const char *v = s->fn == ACCEL_ARRAY_REDUCE_MEAN ? "accel_acc / (double)accel_mt"
+                    : is_arg(s->fn)                  ? "accel_best"
+                                                     : "accel_acc";
     if (s->yt == ACCEL_F16 || s->yt == ACCEL_BF16)
         accel__sbuf_put(b, "    accel_y[accel_oy] = %s((float)(%s));\n",
                         s->yt == ACCEL_F16 ? "accel_f2h" : "accel_f2bf", v);
@@ -152,18 +195,35 @@ static void store(accel__sbuf *b, const rspec *s)
         accel__sbuf_put(b, "    accel_y[accel_oy] = (%s)(%s);\n", accel__array_ctype(s->yt), v);
 }
 
+/* The kernel's name, its cache key: array_<fn>_<x>_<out>_k<nk>r<nr>
+ * (plain), array_<fn>_<x>_part_k<nk>r<nr> (x into partials),
+ * array_<fn>_<x>_pp (partials into partials), array_<fn>_<x>_p_<out>_k<nk>
+ * (partials into out). */
 static void entry_of(const rspec *s, char *entry)
 {
-    snprintf(entry, ACCEL__ANAME_MAX, "array_%s_%s_%s_k%ur%u", accel_array_reduce_name(s->fn),
-             accel_dtype_name(s->xt), accel_dtype_name(s->yt), s->nk, s->nr);
+    const char *f = accel_array_reduce_name(s->fn), *x = accel_dtype_name(s->xt);
+    if (s->in_part && s->out_part)
+        snprintf(entry, ACCEL__ANAME_MAX, "array_%s_%s_pp", f, x);
+    else if (s->in_part)
+        snprintf(entry, ACCEL__ANAME_MAX, "array_%s_%s_p_%s_k%u", f, x, accel_dtype_name(s->yt),
+                 s->nk);
+    else
+        snprintf(entry, ACCEL__ANAME_MAX, "array_%s_%s_%s_k%ur%u", f, x,
+                 s->out_part ? "part" : accel_dtype_name(s->yt), s->nk, s->nr);
 }
 
 static void signature(accel__sbuf *b, const rspec *s, const char *entry)
 {
-    accel__sbuf_put(b,
-                    "__global__ void %s(const void *accel_p0, void *accel_p1, long long accel_b0, "
-                    "long long accel_b1, long long accel_n, long long accel_m",
-                    entry);
+    bool split = s->in_part || s->out_part;
+    accel__sbuf_put(b, "__global__ void %s(const void *accel_p0, void *accel_p1", entry);
+    if (is_arg(s->fn) && s->in_part)
+        accel__sbuf_put(b, ", const void *accel_p2");
+    if (is_arg(s->fn) && s->out_part)
+        accel__sbuf_put(b, ", void *accel_p3");
+    accel__sbuf_put(b, ", long long accel_b0, long long accel_b1, long long accel_n, "
+                       "long long accel_m");
+    if (split)
+        accel__sbuf_put(b, ", long long accel_p, long long accel_l, long long accel_mt");
     for (uint32_t d = 1; d < s->nk; d++)
         accel__sbuf_put(b, ", long long accel_ks%u", d);
     for (uint32_t d = 0; d < s->nk; d++)
@@ -175,48 +235,78 @@ static void signature(accel__sbuf *b, const rspec *s, const char *entry)
     accel__sbuf_put(b, ") {\n");
 }
 
-static bool is_complex(accel_dtype dt)
+/* The kept axes' offsets of output element accel_o: accel_ox in x (the
+ * input's row when it is partials) and accel_oy in out (work item accel_i's
+ * own when the output is partials). */
+static void kept_offsets(accel__sbuf *b, const rspec *s)
 {
-    return accel_dtype_kind_of(dt) == ACCEL_DTYPE_KIND_COMPLEX;
+    bool kx = !s->in_part, ko = !s->out_part;
+    accel__sbuf_put(b, "    long long accel_ox = %s, accel_oy = %s;\n",
+                    kx ? "0" : "accel_o * accel_m", ko ? "0" : "accel_i");
+    if (s->nk == 0 || (!kx && !ko))
+        return;
+    accel__sbuf_put(b, "    long long accel_r = accel_o;\n");
+    for (uint32_t d = s->nk; d-- > 0;) {
+        if (d)
+            accel__sbuf_put(b,
+                            "    { const long long accel_c = accel_r %% accel_ks%u; "
+                            "accel_r /= accel_ks%u;",
+                            d, d);
+        else
+            accel__sbuf_put(b, "    { const long long accel_c = accel_r;");
+        if (kx)
+            accel__sbuf_put(b, " accel_ox += accel_c * accel_kx%u;", d);
+        if (ko)
+            accel__sbuf_put(b, " accel_oy += accel_c * accel_ko%u;", d);
+        accel__sbuf_put(b, " }\n");
+    }
 }
 
-/* The kernel up to the fold: x and y, the grid-stride loop over output
- * elements and the kept axes' offsets accel_ox, accel_oy. */
+/* The kernel up to the fold: the input and output pointers, the
+ * grid-stride loop over work items (an output element, or one chunk
+ * [accel_lo, accel_hi) of it for split kernels) and the offsets. */
 static void head(accel__sbuf *b, const rspec *s, const char *entry)
 {
-    if (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16 || s->yt == ACCEL_F16 || s->yt == ACCEL_BF16)
+    accel_dtype it = s->in_part ? part_dtype(s) : s->xt, ot = s->out_part ? part_dtype(s) : s->yt;
+    if (it == ACCEL_F16 || it == ACCEL_BF16 || ot == ACCEL_F16 || ot == ACCEL_BF16)
         accel__sbuf_put(b, "%s", accel__kernel_prelude_16bit());
     accel__sbuf_put(b, "%s", accel__array_helpers);
     signature(b, s, entry);
-    const char *xc = accel__array_ptr_ctype(s->xt), *yc = accel__array_ptr_ctype(s->yt);
+    const char *xc = accel__array_ptr_ctype(it), *yc = accel__array_ptr_ctype(ot);
     accel__sbuf_put(b,
                     "  const %s *const accel_x = (const %s *)accel_p0 + %saccel_b0;\n"
-                    "  %s *const accel_y = (%s *)accel_p1 + %saccel_b1;\n"
+                    "  %s *const accel_y = (%s *)accel_p1 + %saccel_b1;\n",
+                    xc, xc, is_complex(it) ? "2 * " : "", yc, yc, is_complex(ot) ? "2 * " : "");
+    if (is_arg(s->fn) && s->in_part)
+        accel__sbuf_put(b, "  const long long *const accel_ix = (const long long *)accel_p2;\n");
+    if (is_arg(s->fn) && s->out_part)
+        accel__sbuf_put(b, "  long long *const accel_iy = (long long *)accel_p3;\n");
+    accel__sbuf_put(b,
                     "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
                     "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
-                    "accel_i < accel_n; accel_i += accel_step) {\n"
-                    "    long long accel_r = accel_i, accel_ox = 0, accel_oy = 0;\n",
-                    xc, xc, is_complex(s->xt) ? "2 * " : "", yc, yc,
-                    is_complex(s->yt) ? "2 * " : "");
-    for (uint32_t d = s->nk; d-- > 1;)
-        accel__sbuf_put(
-            b,
-            "    { const long long accel_c = accel_r %% accel_ks%u; accel_r /= accel_ks%u; "
-            "accel_ox += accel_c * accel_kx%u; accel_oy += accel_c * accel_ko%u; }\n",
-            d, d, d, d);
-    if (s->nk)
+                    "accel_i < accel_n; accel_i += accel_step) {\n");
+    if (s->in_part || s->out_part)
         accel__sbuf_put(b,
-                        "    accel_ox += accel_r * accel_kx0; accel_oy += accel_r * accel_ko0;\n");
+                        "    const long long accel_o = accel_i / accel_p;\n"
+                        "    const long long accel_lo = (accel_i - accel_o * accel_p) * accel_l;\n"
+                        "    const long long accel_hi = accel_m - accel_lo < accel_l ? accel_m "
+                        ": accel_lo + accel_l;\n");
+    else
+        accel__sbuf_put(b,
+                        "    const long long accel_o = accel_i, accel_lo = 0, accel_hi = accel_m, "
+                        "accel_mt = accel_m;\n");
+    kept_offsets(b, s);
 }
 
 /* A complex x: sum, prod and mean fold (re, im) in double (prod: the
- * schoolbook product, as NumPy's); any and all test re != 0 || im != 0. */
+ * schoolbook product, as NumPy's); any and all test re != 0 || im != 0 (a
+ * partial of theirs is (truth, 0)). */
 static void complex_body(accel__sbuf *b, const rspec *s)
 {
     bool prod = s->fn == ACCEL_ARRAY_REDUCE_PROD, all = s->fn == ACCEL_ARRAY_REDUCE_ALL;
     bool truth = all || s->fn == ACCEL_ARRAY_REDUCE_ANY;
     accel__sbuf_put(b, "    double accel_re = %s, accel_im = 0;\n", prod || all ? "1" : "0");
-    accel__sbuf_put(b, "    for (long long accel_j = 0; accel_j < accel_m; accel_j++) {\n");
+    accel__sbuf_put(b, "    for (long long accel_j = accel_lo; accel_j < accel_hi; accel_j++) {\n");
     reduced_offset(b, s);
     accel__sbuf_put(b, "      const double ar = (double)accel_x[2 * accel_e], "
                        "ai = (double)accel_x[2 * accel_e + 1];\n");
@@ -229,12 +319,17 @@ static void complex_body(accel__sbuf *b, const rspec *s)
     else
         accel__sbuf_put(b, "      accel_re += ar; accel_im += ai;\n");
     accel__sbuf_put(b, "    }\n");
+    if (s->out_part) {
+        accel__sbuf_put(b, "    accel_y[2 * accel_oy] = accel_re; accel_y[2 * accel_oy + 1] = "
+                           "accel_im;\n");
+        return;
+    }
     if (truth) {
         accel__sbuf_put(b, "    accel_y[accel_oy] = (unsigned char)(accel_re != 0);\n");
         return;
     }
     if (s->fn == ACCEL_ARRAY_REDUCE_MEAN)
-        accel__sbuf_put(b, "    accel_re /= (double)accel_m; accel_im /= (double)accel_m;\n");
+        accel__sbuf_put(b, "    accel_re /= (double)accel_mt; accel_im /= (double)accel_mt;\n");
     const char *t = accel__array_ptr_ctype(s->yt);
     accel__sbuf_put(b,
                     "    accel_y[2 * accel_oy] = (%s)accel_re; "
@@ -242,8 +337,8 @@ static void complex_body(accel__sbuf *b, const rspec *s)
                     t, t);
 }
 
-/* A real x: the accumulator from the identity (or the first element),
- * each element folded in row-major order of the reduced axes, stored. */
+/* A real x: the accumulator from the identity (or the chunk's first
+ * element), each element folded in order, stored. */
 static void real_body(accel__sbuf *b, const rspec *s)
 {
     const char *ident =
@@ -253,14 +348,18 @@ static void real_body(accel__sbuf *b, const rspec *s)
         b, "    %s accel_acc = %s;\n    long long accel_best = 0;\n    (void)accel_best;\n",
         acc_type(s), first ? "0" : ident);
     if (first) {
-        accel__sbuf_put(b, "    { const long long accel_j = 0;\n");
+        accel__sbuf_put(b, "    { const long long accel_j = accel_lo;\n");
         reduced_offset(b, s);
         accel__sbuf_put(b, "      accel_acc = ");
         load(b, s, "accel_e");
-        accel__sbuf_put(b, "; }\n");
+        accel__sbuf_put(b, ";\n");
+        if (is_arg(s->fn))
+            accel__sbuf_put(b, "      accel_best = %s;\n", arg_index(s));
+        accel__sbuf_put(b, "    }\n");
     }
-    accel__sbuf_put(b, "    for (long long accel_j = %d; accel_j < accel_m; accel_j++) {\n",
-                    first ? 1 : 0);
+    accel__sbuf_put(
+        b, "    for (long long accel_j = accel_lo + %d; accel_j < accel_hi; accel_j++) {\n",
+        first ? 1 : 0);
     reduced_offset(b, s);
     accel__sbuf_put(b, "      const %s a = ", acc_type(s));
     load(b, s, "accel_e");
@@ -423,6 +522,170 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
     return ACCEL_SUCCESS;
 }
 
+/* ------------------------------------------------------------ launches */
+
+#define SPLIT_ITEMS 65536 /* work items a split level aims at: a GPU's threads */
+#define SPLIT_MIN_LEN 64  /* elements a chunk folds at least */
+#define SPLIT_LEVELS 12   /* each level divides m by SPLIT_MIN_LEN or more */
+
+/* The chunks per output of a level of n outputs of m elements each: P
+ * chunks of *len = L consecutive elements (P * L >= m > (P - 1) * L, none
+ * empty); 1 (one work item folds all m of an output) when the n outputs
+ * alone make SPLIT_ITEMS / 2 work items or m is under two chunks. A
+ * function of n and m alone, so every backend folds in the same order. */
+static int64_t chunks(int64_t n, int64_t m, int64_t *len)
+{
+    *len = m;
+    if (n >= SPLIT_ITEMS / 2 || m < 2 * SPLIT_MIN_LEN)
+        return 1;
+    int64_t p = (SPLIT_ITEMS + n - 1) / n, most = m / SPLIT_MIN_LEN;
+    if (p > most)
+        p = most;
+    int64_t l = (m + p - 1) / p;
+    *len = l;
+    return (m + l - 1) / l;
+}
+
+/* One kernel of a reduction: its spec, arguments (the arg reductions'
+ * index arrays beside partials), the elements' bases, the work items, the
+ * elements per output m (per chunk l, p chunks) and all of them, mt. */
+typedef struct rlaunch {
+    rspec s;
+    accel_kernel_arg in, out, in_idx, out_idx;
+    int64_t b0, b1, items, m, p, l, mt;
+} rlaunch;
+
+static accel_status launch(accel_queue *q, accel_runtime *rt, const rlaunch *r, const raxes *a)
+{
+    char entry[ACCEL__ANAME_MAX];
+    entry_of(&r->s, entry);
+    accel_kernel *k;
+    accel_status st = accel__array_kernel(rt, entry, reduce_source, &r->s, 1, &k);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel_kernel_arg args[32];
+    uint32_t na = 0;
+    args[na++] = r->in;
+    args[na++] = r->out;
+    if (is_arg(r->s.fn) && r->s.in_part)
+        args[na++] = r->in_idx;
+    if (is_arg(r->s.fn) && r->s.out_part)
+        args[na++] = r->out_idx;
+    const int64_t scalars[7] = {r->b0, r->b1, r->items, r->m, r->p, r->l, r->mt};
+    for (int i = 0; i < (r->s.in_part || r->s.out_part ? 7 : 4); i++)
+        args[na++] = accel_karg_i64(scalars[i]);
+    for (uint32_t d = 1; d < r->s.nk; d++)
+        args[na++] = accel_karg_i64(a->ks[d]);
+    for (uint32_t d = 0; d < r->s.nk; d++) {
+        args[na++] = accel_karg_i64(a->kx[d]);
+        args[na++] = accel_karg_i64(a->ko[d]);
+    }
+    for (uint32_t d = 1; d < r->s.nr; d++)
+        args[na++] = accel_karg_i64(a->rs[d]);
+    for (uint32_t d = 0; d < r->s.nr; d++)
+        args[na++] = accel_karg_i64(a->rx[d]);
+    int64_t blocks = (r->items + 255) / 256;
+    uint32_t grid[3] = {(uint32_t)(blocks < 65535 ? blocks : 65535), 1, 1};
+    uint32_t block[3] = {256, 1, 1};
+    return accel_kernel_launch_grid(q, k, grid, block, na, args);
+}
+
+/* count partials of dtype dt from byte off of the scratch buffer. */
+static accel_kernel_arg part_arg(accel_buffer *tmp, accel_dtype dt, size_t off, int64_t count)
+{
+    size_t es = accel_dtype_size(dt);
+    accel_kernel_arg k = accel_karg_array(accel_slice_of(tmp, off / es, (size_t)count));
+    k.dtype = dt;
+    return k;
+}
+
+/* The reduction r (plain: x into out) as a chain: x into nl levels of
+ * partials (level k: p[k] chunks of len[k] per output), each level into
+ * the next, the last into out. The partials live in one scratch buffer of
+ * q's device, released at the end: that waits for the work (as
+ * accel_array_fft's and accel_array_unique_all's temporaries); during a
+ * capture the buffer is the graph's. */
+static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunch *plain,
+                                 const raxes *a, uint32_t nl, const int64_t *p, const int64_t *len)
+{
+    accel_dtype pt = part_dtype(&plain->s);
+    size_t es = accel_dtype_size(pt), ie = is_arg(plain->s.fn) ? 8 : 0, bytes = 0;
+    size_t voff[SPLIT_LEVELS], ioff[SPLIT_LEVELS];
+    for (uint32_t k = 0; k < nl; k++) { /* n * p[k] < 2 * SPLIT_ITEMS: no overflow */
+        size_t count = (size_t)(a->n * p[k]);
+        voff[k] = bytes;
+        bytes += (count * es + 15) & ~(size_t)15;
+        ioff[k] = bytes;
+        bytes += (count * ie + 15) & ~(size_t)15;
+    }
+    accel_buffer *tmp = NULL;
+    accel_status st = accel_buffer_create(accel_queue_device(q), bytes, &tmp);
+    rlaunch r = *plain;
+    for (uint32_t k = 0; k <= nl && st == ACCEL_SUCCESS; k++) {
+        if (k > 0) { /* from level k - 1 */
+            r.s.in_part = true;
+            r.s.nr = 0;
+            r.in = part_arg(tmp, pt, voff[k - 1], a->n * p[k - 1]);
+            r.in_idx = part_arg(tmp, ACCEL_I64, ioff[k - 1], ie ? a->n * p[k - 1] : 0);
+            r.b0 = 0;
+            r.m = p[k - 1];
+        }
+        r.s.out_part = k < nl;
+        r.s.nk = k > 0 && k < nl ? 0 : a->nk;
+        if (k < nl) { /* into level k */
+            r.out = part_arg(tmp, pt, voff[k], a->n * p[k]);
+            r.out_idx = part_arg(tmp, ACCEL_I64, ioff[k], ie ? a->n * p[k] : 0);
+            r.b1 = 0;
+            r.p = p[k];
+            r.l = len[k];
+            r.items = a->n * p[k];
+        } else { /* into out */
+            r.out = plain->out;
+            r.b1 = plain->b1;
+            r.p = 1;
+            r.l = r.m;
+            r.items = a->n;
+        }
+        st = launch(q, rt, &r, a);
+    }
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", accel_last_error());
+    accel_buffer_release(tmp); /* may clear the thread's message */
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
+    return st;
+}
+
+/* The levels of r's split (0: one plain kernel): while a level's chunks
+ * per output are more than 1. Not for kernels whose arguments would pass
+ * 32 (3 kept + 2 reduced per axis, 11 others). */
+static uint32_t split_plan(const raxes *a, int64_t *p, int64_t *len)
+{
+    if (3 * a->nk + 2 * a->nr > 24)
+        return 0;
+    uint32_t nl = 0;
+    for (int64_t m = a->m; nl < SPLIT_LEVELS; m = p[nl++])
+        if ((p[nl] = chunks(a->n, m, &len[nl])) == 1)
+            break;
+    return nl;
+}
+
+/* A whole contiguous float32 or float64 x (one output) summed, or its max
+ * or min, by the backend's hand-written reduction (accel_reduce), faster
+ * than the generated fold; false when x is not that. */
+static bool builtin_reduce(accel_array_reduce_fn fn, const accel_array *x, const raxes *a,
+                           accel_op_code *op)
+{
+    if (a->n != 1 || a->m == 0 || a->nk != 0 || a->nr != 1 || a->rx[0] != 1 ||
+        (x->dtype != ACCEL_F32 && x->dtype != ACCEL_F64))
+        return false;
+    *op = fn == ACCEL_ARRAY_REDUCE_SUM   ? ACCEL_OP_SUM
+          : fn == ACCEL_ARRAY_REDUCE_MAX ? ACCEL_OP_REDUCE_MAX
+          : fn == ACCEL_ARRAY_REDUCE_MIN ? ACCEL_OP_REDUCE_MIN
+                                         : ACCEL_OP_INVALID;
+    return *op != ACCEL_OP_INVALID;
+}
+
 accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const accel_array *x,
                                 uint64_t axes_mask, int keepdims, const accel_array *out)
 {
@@ -453,33 +716,24 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
                            "%s: %u kept and %u reduced axes that do not merge exceed a kernel's "
                            "parameters (3k + 2r <= 28); copy x into a contiguous array first",
                            name, a.nk, a.nr);
-    rspec s = {fn, x->dtype, out->dtype, a.nk, a.nr};
-    char entry[ACCEL__ANAME_MAX];
-    entry_of(&s, entry);
-    accel_kernel *k;
-    st = accel__array_kernel(rt, entry, reduce_source, &s, 1, &k);
-    if (st != ACCEL_SUCCESS)
-        return st;
-    accel_kernel_arg args[32];
-    uint32_t na = 0;
-    args[na++] = accel__extent_arg(x->buffer, x->dtype, &ext[0]);
-    args[na++] = accel__extent_arg(out->buffer, out->dtype, &ext[1]);
-    args[na++] = accel_karg_i64(ext[0].base - ext[0].lo);
-    args[na++] = accel_karg_i64(ext[1].base - ext[1].lo);
-    args[na++] = accel_karg_i64(a.n);
-    args[na++] = accel_karg_i64(a.m);
-    for (uint32_t d = 1; d < a.nk; d++)
-        args[na++] = accel_karg_i64(a.ks[d]);
-    for (uint32_t d = 0; d < a.nk; d++) {
-        args[na++] = accel_karg_i64(a.kx[d]);
-        args[na++] = accel_karg_i64(a.ko[d]);
-    }
-    for (uint32_t d = 1; d < a.nr; d++)
-        args[na++] = accel_karg_i64(a.rs[d]);
-    for (uint32_t d = 0; d < a.nr; d++)
-        args[na++] = accel_karg_i64(a.rx[d]);
-    int64_t blocks = (a.n + 255) / 256;
-    uint32_t grid[3] = {(uint32_t)(blocks < 65535 ? blocks : 65535), 1, 1};
-    uint32_t block[3] = {256, 1, 1};
-    return accel_kernel_launch_grid(q, k, grid, block, na, args);
+    accel_op_code op;
+    if (builtin_reduce(fn, x, &a, &op))
+        return accel_reduce(q, op, x->dtype,
+                            accel_slice_of(x->buffer, (size_t)ext[0].base, (size_t)a.m),
+                            accel_slice_of(out->buffer, (size_t)ext[1].base, 1));
+    rlaunch r = {{fn, x->dtype, out->dtype, a.nk, a.nr, false, false},
+                 accel__extent_arg(x->buffer, x->dtype, &ext[0]),
+                 accel__extent_arg(out->buffer, out->dtype, &ext[1]),
+                 accel_karg_i64(0),
+                 accel_karg_i64(0),
+                 ext[0].base - ext[0].lo,
+                 ext[1].base - ext[1].lo,
+                 a.n,
+                 a.m,
+                 1,
+                 a.m,
+                 a.m};
+    int64_t p[SPLIT_LEVELS], len[SPLIT_LEVELS];
+    uint32_t nl = split_plan(&a, p, len);
+    return nl ? reduce_split(q, rt, &r, &a, nl, p, len) : launch(q, rt, &r, &a);
 }

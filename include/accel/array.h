@@ -368,7 +368,17 @@ ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
  * order of the reduced axes (last fastest) from the identity (sum 0, prod 1,
  * any false, all true; min, max, argmin, argmax from the first element),
  * float (and complex) sums, products and means in float64 (per part)
- * rounded once to the output dtype at the end. The error of a float sum is within tolerance.c's SUM
+ * rounded once to the output dtype at the end. Few outputs of many elements
+ * each (fewer than 32768 outputs, 128 or more elements each) are folded in
+ * chunks of at least 64 consecutive elements (about 65536 chunks in all),
+ * each chunk from the identity (or its first element), then the chunks'
+ * results in order, in as many rounds as needed; the chunking depends on
+ * the shape alone. argmin and argmax still give the first extreme (the
+ * first NaN). The one exception to bit-identical results: the sum of a
+ * whole contiguous float32 or float64 x (and its max and min, which are
+ * exact) is the backend's hand-written accel_reduce, faster, within the
+ * same bound (an OpenCL device without float64 sums float32 in float32:
+ * docs/opencl.md). The error of a float sum is within tolerance.c's SUM
  * bound (n*eps*sum|x_i| of float64, Higham, Accuracy and Stability of
  * Numerical Algorithms, 2nd ed., eq. 4.4) before that rounding. A sum or
  * prod of no elements is the identity, a mean of none NaN.
@@ -378,10 +388,9 @@ ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
  * ACCEL_ERROR_SHAPE_MISMATCH (out's shape), ACCEL_ERROR_DTYPE_MISMATCH (mean
  * of an integer or bool, an ordering reduction of complex, out's dtype not
  * the result's), ACCEL_ERROR_UNSUPPORTED
- * (more than 8 kept plus reduced axes that do not merge). Asynchronous.
- * One thread per output element: a full reduction is one thread's loop
- * (correct everywhere, slow on a GPU; the chunked order of kernel.h's
- * reduction kernels is the next step). */
+ * (more than 8 kept plus reduced axes that do not merge). Asynchronous,
+ * except a chunked reduction: it returns once its work is done (its
+ * partials' scratch buffer is released, as accel_array_unique_all's). */
 ACCEL_API accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn,
                                           const accel_array *x, uint64_t axes_mask, int keepdims,
                                           const accel_array *out);

@@ -256,12 +256,16 @@ static inline accel_runtime *array_runtime(accel_device **dev, accel_queue **q)
     setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
     const char *ocl = getenv("ACCEL_TEST_ARRAY_OPENCL");
     bool with_ocl = ocl && !strcmp(ocl, "1");
+    /* A [backend.*] section is a candidate whether or not order names it. */
+    const char *ocl_section = with_ocl
+                                  ? tu_fmt("[backend.opencl]\nlibrary = %s/libaccel_opencl.so\n",
+                                           ACCEL_TEST_PLUGIN_CONFIG_DIR)
+                                  : "";
     const char *ini = tu_fmt("[runtime]\norder = cuda, %scpu\nstrict = false\n"
-                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
-                             "[backend.opencl]\nlibrary = %s/libaccel_opencl.so\n"
+                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n%s"
                              "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             with_ocl ? "opencl, " : "", ACCEL_TEST_PLUGIN_CONFIG_DIR,
-                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
+                             with_ocl ? "opencl, " : "", ACCEL_TEST_PLUGIN_CONFIG_DIR, ocl_section,
+                             TU_CPU_PLUGIN);
     accel_runtime *rt = NULL;
     tu_ok(tu_open_ini(ini, &rt, NULL));
     accel_device *o;

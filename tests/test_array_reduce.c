@@ -9,16 +9,10 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_array_common.h"
 
+/* cuda, opencl (with ACCEL_TEST_ARRAY_OPENCL=1) and cpu (tcc). */
 static accel_runtime *open_rt(void)
 {
-    setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cuda, cpu\nstrict = false\n"
-                             "[backend.cuda]\nlibrary = %s/libaccel_cuda.so\n"
-                             "[backend.cpu]\nlibrary = %s\nkernel_compiler = tcc\n",
-                             ACCEL_TEST_PLUGIN_CONFIG_DIR, TU_CPU_PLUGIN);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(ini, &rt, NULL));
-    return rt;
+    return array_runtime(NULL, NULL);
 }
 
 static accel_dtype result_of(accel_array_reduce_fn fn, accel_dtype dt)

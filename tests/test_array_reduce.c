@@ -428,6 +428,7 @@ static const big_case big_cases[] = {
     {1, {200003}, 1, 1},     /* whole, reversed: two levels of partials */
     {2, {7, 30011}, 2, 0},   /* rows */
     {2, {30011, 7}, 1, 2},   /* a transposed view's columns */
+    {2, {30011, 7}, 1, 0},   /* columns: work items output-fastest */
     {3, {3, 50, 700}, 5, 0}, /* axes 0 and 2: two reduced axes that do not merge */
 };
 

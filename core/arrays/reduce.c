@@ -41,6 +41,10 @@ typedef struct rspec {
     accel_dtype xt, yt;
     uint32_t nk, nr; /* kept and reduced axes after merging (in_part: nr 0) */
     bool in_part, out_part;
+    /* x into partials with work items output-fastest (x's kept axes are its
+     * inner ones: neighbouring items read neighbouring elements), else
+     * chunk-fastest; the same partials either way. */
+    bool ofast;
 } rspec;
 
 static bool is_float(accel_dtype dt)
@@ -196,7 +200,8 @@ static void store(accel__sbuf *b, const rspec *s)
 }
 
 /* The kernel's name, its cache key: array_<fn>_<x>_<out>_k<nk>r<nr>
- * (plain), array_<fn>_<x>_part_k<nk>r<nr> (x into partials),
+ * (plain), array_<fn>_<x>_part[o]_k<nk>r<nr> (x into partials; o:
+ * output-fastest),
  * array_<fn>_<x>_pp (partials into partials), array_<fn>_<x>_p_<out>_k<nk>
  * (partials into out). */
 static void entry_of(const rspec *s, char *entry)
@@ -209,7 +214,10 @@ static void entry_of(const rspec *s, char *entry)
                  s->nk);
     else
         snprintf(entry, ACCEL__ANAME_MAX, "array_%s_%s_%s_k%ur%u", f, x,
-                 s->out_part ? "part" : accel_dtype_name(s->yt), s->nk, s->nr);
+                 !s->out_part ? accel_dtype_name(s->yt)
+                 : s->ofast   ? "parto"
+                              : "part",
+                 s->nk, s->nr);
 }
 
 static void signature(accel__sbuf *b, const rspec *s, const char *entry)
@@ -236,13 +244,13 @@ static void signature(accel__sbuf *b, const rspec *s, const char *entry)
 }
 
 /* The kept axes' offsets of output element accel_o: accel_ox in x (the
- * input's row when it is partials) and accel_oy in out (work item accel_i's
- * own when the output is partials). */
+ * input's row when it is partials) and accel_oy in out (chunk accel_c of
+ * the output's row when the output is partials). */
 static void kept_offsets(accel__sbuf *b, const rspec *s)
 {
     bool kx = !s->in_part, ko = !s->out_part;
     accel__sbuf_put(b, "    long long accel_ox = %s, accel_oy = %s;\n",
-                    kx ? "0" : "accel_o * accel_m", ko ? "0" : "accel_i");
+                    kx ? "0" : "accel_o * accel_m", ko ? "0" : "accel_o * accel_p + accel_c");
     if (s->nk == 0 || (!kx && !ko))
         return;
     accel__sbuf_put(b, "    long long accel_r = accel_o;\n");
@@ -281,20 +289,28 @@ static void head(accel__sbuf *b, const rspec *s, const char *entry)
         accel__sbuf_put(b, "  const long long *const accel_ix = (const long long *)accel_p2;\n");
     if (is_arg(s->fn) && s->out_part)
         accel__sbuf_put(b, "  long long *const accel_iy = (long long *)accel_p3;\n");
+    if (s->ofast)
+        accel__sbuf_put(b, "  const long long accel_no = accel_n / accel_p;\n");
     accel__sbuf_put(b,
                     "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
                     "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
                     "accel_i < accel_n; accel_i += accel_step) {\n");
-    if (s->in_part || s->out_part)
-        accel__sbuf_put(b,
-                        "    const long long accel_o = accel_i / accel_p;\n"
-                        "    const long long accel_lo = (accel_i - accel_o * accel_p) * accel_l;\n"
-                        "    const long long accel_hi = accel_m - accel_lo < accel_l ? accel_m "
-                        ": accel_lo + accel_l;\n");
-    else
+    if (!s->in_part && !s->out_part) {
         accel__sbuf_put(b,
                         "    const long long accel_o = accel_i, accel_lo = 0, accel_hi = accel_m, "
                         "accel_mt = accel_m;\n");
+        kept_offsets(b, s);
+        return;
+    }
+    if (s->ofast)
+        accel__sbuf_put(b, "    const long long accel_o = accel_i %% accel_no, accel_c = accel_i / "
+                           "accel_no;\n");
+    else
+        accel__sbuf_put(b, "    const long long accel_o = accel_i / accel_p, accel_c = accel_i - "
+                           "accel_o * accel_p;\n");
+    accel__sbuf_put(b, "    const long long accel_lo = accel_c * accel_l;\n"
+                       "    const long long accel_hi = accel_m - accel_lo < accel_l ? accel_m "
+                       ": accel_lo + accel_l;\n");
     kept_offsets(b, s);
 }
 
@@ -631,6 +647,8 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
             r.m = p[k - 1];
         }
         r.s.out_part = k < nl;
+        r.s.ofast =
+            k == 0 && k < nl && a->nk && a->nr && llabs(a->kx[a->nk - 1]) < llabs(a->rx[a->nr - 1]);
         r.s.nk = k > 0 && k < nl ? 0 : a->nk;
         if (k < nl) { /* into level k */
             r.out = part_arg(tmp, pt, voff[k], a->n * p[k]);
@@ -721,7 +739,7 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
         return accel_reduce(q, op, x->dtype,
                             accel_slice_of(x->buffer, (size_t)ext[0].base, (size_t)a.m),
                             accel_slice_of(out->buffer, (size_t)ext[1].base, 1));
-    rlaunch r = {{fn, x->dtype, out->dtype, a.nk, a.nr, false, false},
+    rlaunch r = {{fn, x->dtype, out->dtype, a.nk, a.nr, false, false, false},
                  accel__extent_arg(x->buffer, x->dtype, &ext[0]),
                  accel__extent_arg(out->buffer, out->dtype, &ext[1]),
                  accel_karg_i64(0),

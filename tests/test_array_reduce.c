@@ -7,7 +7,15 @@
  * exactly, and also within the SUM bound of a long double sum; integers
  * wrapping in uint64); empty reductions; bad input with out untouched. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#define _DEFAULT_SOURCE         /* usleep */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <unistd.h>
+
 #include "test_array_common.h"
+
+#include "accel/graph.h"
 
 /* cuda, opencl (with ACCEL_TEST_ARRAY_OPENCL=1) and cpu (tcc). */
 static accel_runtime *open_rt(void)
@@ -654,6 +662,149 @@ Test(array_reduce, chunked_reductions_verified)
     free(host);
     free(vals);
     accel_buffer_release(bx);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* ------------------------------------------------------------ the scratch */
+
+/* An int32 sum of M ones on q into a 0-d int64 out: chunked. */
+enum { SCRATCH_M = 1 << 18 };
+
+static accel_buffer *ones_i32(env *e, int32_t v)
+{
+    int32_t *h = malloc(SCRATCH_M * sizeof *h);
+    for (int i = 0; i < SCRATCH_M; i++)
+        h[i] = v;
+    accel_buffer *b = upload(e, h, SCRATCH_M * sizeof *h);
+    free(h);
+    return b;
+}
+
+static void sum_view(accel_buffer *bx, accel_buffer *bo, accel_array *x, accel_array *o)
+{
+    const int64_t shape[] = {SCRATCH_M};
+    tu_ok(accel_array_init(x, bx, ACCEL_I32, 1, shape));
+    tu_ok(accel_array_init(o, bo, ACCEL_I64, 0, NULL));
+}
+
+/* A captured chunked reduction launched on two queues in turn, rebound in
+ * between: the launches share the graph's scratch temporary, so the second
+ * waits for the first (accel_graph_launch). */
+Test(array_reduce, captured_chain_launched_on_two_queues)
+{
+    accel_device *dev;
+    accel_queue *q, *q2;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    tu_ok(accel_queue_create(dev, &q2));
+    env e = {dev, q};
+    accel_buffer *x1 = ones_i32(&e, 1), *x2 = ones_i32(&e, 3);
+    accel_buffer *o1 = upload(&e, NULL, 8), *o2 = upload(&e, NULL, 8);
+    accel_array x, o;
+    sum_view(x1, o1, &x, &o);
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(q));
+    tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &o));
+    tu_ok(accel_queue_end_capture(q, &g));
+    cr_assert_eq(accel_graph_temporary_count(g), 1u, "the partials' scratch is the graph's");
+    for (int it = 0; it < 20; it++) {
+        tu_ok(accel_graph_launch(g, q));
+        tu_ok(accel_graph_set_buffer(g, x1, x2));
+        tu_ok(accel_graph_set_buffer(g, o1, o2));
+        tu_ok(accel_graph_launch(g, q2));
+        tu_ok(accel_queue_finish(q));
+        tu_ok(accel_queue_finish(q2));
+        int64_t r1, r2;
+        tu_ok(accel_queue_read_blocking(q, o1, 0, &r1, 8));
+        tu_ok(accel_queue_read_blocking(q, o2, 0, &r2, 8));
+        cr_assert(r1 == SCRATCH_M && r2 == 3 * SCRATCH_M, "launch %d: %lld, %lld", it,
+                  (long long)r1, (long long)r2);
+        tu_ok(accel_graph_set_buffer(g, x2, x1));
+        tu_ok(accel_graph_set_buffer(g, o2, o1));
+    }
+    accel_graph_release(g);
+    accel_queue_release(q2);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+typedef struct capture_job {
+    accel_queue *q;
+    const accel_array *x, *o;
+    accel_status st;
+} capture_job;
+
+static void *reduce_on(void *p)
+{
+    capture_job *j = p;
+    j->st = accel_array_reduce(j->q, ACCEL_ARRAY_REDUCE_SUM, j->x, 1u, 0, j->o);
+    return NULL;
+}
+
+/* A chunked reduction enqueued by another thread on a capturing queue is
+ * recorded, its scratch kept by the graph (it was released at once). */
+Test(array_reduce, chain_enqueued_by_another_thread_is_captured)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    accel_buffer *bx = ones_i32(&e, 2), *bo = upload(&e, NULL, 8);
+    accel_array x, o;
+    sum_view(bx, bo, &x, &o);
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(q));
+    capture_job j = {q, &x, &o, ACCEL_ERROR_INTERNAL};
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, reduce_on, &j), 0);
+    pthread_join(t, NULL);
+    tu_ok(j.st);
+    tu_ok(accel_queue_end_capture(q, &g));
+    for (int it = 0; it < 3; it++) {
+        int64_t zero = 0, r;
+        tu_ok(accel_queue_write_blocking(q, bo, 0, &zero, 8));
+        tu_ok(accel_graph_launch(g, q));
+        tu_ok(accel_queue_read_blocking(q, bo, 0, &r, 8));
+        cr_assert_eq(r, 2 * SCRATCH_M, "replay %d: %lld", it, (long long)r);
+    }
+    accel_graph_release(g);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+static atomic_int reduce_returned;
+
+static accel_status wait_for_reduce(void *user, char *message, size_t size)
+{
+    (void)user;
+    for (int i = 0; i < 1000 && !atomic_load(&reduce_returned); i++)
+        usleep(10000);
+    if (!atomic_load(&reduce_returned))
+        snprintf(message, size, "the reduction did not return within 10 s");
+    return atomic_load(&reduce_returned) ? ACCEL_SUCCESS : ACCEL_ERROR_INTERNAL;
+}
+
+/* A chunked reduction waits for its own queue only: another queue, held up
+ * by a host function until the reduction has returned, does not hold it. */
+Test(array_reduce, chain_waits_for_its_queue_only)
+{
+    accel_device *dev;
+    accel_queue *q, *q2;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    tu_ok(accel_queue_create(dev, &q2));
+    env e = {dev, q};
+    accel_buffer *bx = ones_i32(&e, 1), *bo = upload(&e, NULL, 8);
+    accel_array x, o;
+    sum_view(bx, bo, &x, &o);
+    atomic_store(&reduce_returned, 0);
+    tu_ok(accel_queue_host_fn(q2, "wait_for_reduce", wait_for_reduce, NULL));
+    tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &o));
+    atomic_store(&reduce_returned, 1);
+    tu_ok(accel_queue_finish(q2));
+    int64_t r;
+    tu_ok(accel_queue_read_blocking(q, bo, 0, &r, 8));
+    cr_assert_eq(r, SCRATCH_M);
+    accel_queue_release(q2);
     accel_queue_release(q);
     accel_runtime_close(rt);
 }

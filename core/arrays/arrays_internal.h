@@ -105,6 +105,13 @@ extern const char *const accel__array_complex_helpers[]; /* parts; NULL ends */
 /* The column of a compute dtype's kind (ACCEL__AK_*). */
 int accel__array_column(accel_dtype ct);
 
+/* elementwise.c: the grid of a strided walk (codegen.c's walk) of n
+ * elements on q's device, blocks of 256 threads: on a GPU *chunk 0 and up
+ * to 65535 blocks, each thread taking every grid-stride-th element; on a
+ * CPU, which runs one block per worker at a time, 16 blocks per worker and
+ * *chunk consecutive elements per thread. */
+void accel__array_walk(accel_queue *q, int64_t n, uint32_t *blocks, int64_t *chunk);
+
 /* ------------------------------------------------------------ codegen.c */
 
 #define ACCEL__ANAME_MAX 64 /* a kernel name and its NUL (ACCEL__KNAME_MAX) */

@@ -227,7 +227,7 @@ static void params(accel__sbuf *b, const accel__aspec *s)
         accel__sbuf_put(b, "%s%svoid *accel_p%u", k ? ", " : "", k < s->nin ? "const " : "", k);
     for (uint32_t k = 0; s->nd && k < narr; k++)
         accel__sbuf_put(b, ", long long accel_b%u", k);
-    accel__sbuf_put(b, ", long long accel_n");
+    accel__sbuf_put(b, ", long long accel_n%s", s->nd ? ", long long accel_cw" : "");
     for (uint32_t d = 1; d < s->nd; d++)
         accel__sbuf_put(b, ", long long accel_s%u", d);
     for (uint32_t k = 0; k < narr; k++)
@@ -235,23 +235,50 @@ static void params(accel__sbuf *b, const accel__aspec *s)
             accel__sbuf_put(b, ", long long accel_t%u_%u", k, d);
 }
 
-/* The coordinates of element accel_i and each array's offset accel_o<k>. */
-static void offsets(accel__sbuf *b, const accel__aspec *s)
+/* The strided variant's walk over its elements: a thread takes every
+ * grid-stride-th element from its index (accel_cw 0: a GPU's coalesced
+ * order) or the accel_cw consecutive elements of its chunk (a CPU's: each
+ * thread streams through memory). The coordinates of its first element
+ * (accel_c<d>, outermost d = 0) and of its step (accel_g<d>) are found by
+ * division once, then advanced with carries from element to element (an
+ * odometer): no division per element. Opens the loop; advance() closes
+ * it. Which thread computes an element never changes its value. */
+static void walk(accel__sbuf *b, const accel__aspec *s)
 {
-    uint32_t narr = s->nin + 1;
-    accel__sbuf_put(b, "    long long accel_r = accel_i");
-    for (uint32_t k = 0; k < narr; k++)
-        accel__sbuf_put(b, ", accel_o%u = 0", k);
-    accel__sbuf_put(b, ";\n");
-    for (uint32_t d = s->nd; d-- > 1;) {
-        accel__sbuf_put(
-            b, "    { const long long accel_c = accel_r %% accel_s%u; accel_r /= accel_s%u;", d, d);
-        for (uint32_t k = 0; k < narr; k++)
-            accel__sbuf_put(b, " accel_o%u += accel_c * accel_t%u_%u;", k, k, d);
-        accel__sbuf_put(b, " }\n");
+    accel__sbuf_put(b, "  long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                       "  long long accel_q = accel_step, accel_e = accel_n;\n"
+                       "  if (accel_cw) {\n"
+                       "    accel_i *= accel_cw; accel_q = 1;\n"
+                       "    if (accel_n - accel_i > accel_cw) accel_e = accel_i + accel_cw;\n"
+                       "  }\n"
+                       "  if (accel_i >= accel_e) return;\n"
+                       "  long long accel_r = accel_i, accel_u = accel_q;\n");
+    for (uint32_t d = s->nd; d-- > 1;)
+        accel__sbuf_put(b,
+                        "  long long accel_c%u = accel_r %% accel_s%u, accel_g%u = accel_u %% "
+                        "accel_s%u; accel_r /= accel_s%u; accel_u /= accel_s%u;\n",
+                        d, d, d, d, d, d);
+    accel__sbuf_put(b, "  long long accel_c0 = accel_r, accel_g0 = accel_u;\n  for (;;) {\n");
+    for (uint32_t k = 0; k <= s->nin; k++) {
+        accel__sbuf_put(b, "    const long long accel_o%u = accel_c0 * accel_t%u_0", k, k);
+        for (uint32_t d = 1; d < s->nd; d++)
+            accel__sbuf_put(b, " + accel_c%u * accel_t%u_%u", d, k, d);
+        accel__sbuf_put(b, ";\n");
     }
-    for (uint32_t k = 0; k < narr; k++)
-        accel__sbuf_put(b, "    accel_o%u += accel_r * accel_t%u_0;\n", k, k);
+}
+
+/* The next element of the walk: accel_i and the coordinates one step on
+ * (each coordinate below its size, the carry moved up). */
+static void advance(accel__sbuf *b, const accel__aspec *s)
+{
+    accel__sbuf_put(b, "    accel_i += accel_q;\n    if (accel_i >= accel_e) break;\n"
+                       "    int accel_k = 0;\n");
+    for (uint32_t d = s->nd; d-- > 1;)
+        accel__sbuf_put(b,
+                        "    accel_c%u += accel_g%u + accel_k; accel_k = accel_c%u >= accel_s%u; "
+                        "if (accel_k) accel_c%u -= accel_s%u;\n",
+                        d, d, d, d, d, d);
+    accel__sbuf_put(b, "    accel_c0 += accel_g0 + accel_k;\n  }\n");
 }
 
 char *accel__array_codegen(const accel__aspec *s, char *entry)
@@ -285,12 +312,12 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
         if (s->nd)
             accel__sbuf_put(&b, " + %saccel_b%u;\n", is_complex(dt) ? "2 * " : "", k);
     }
-    accel__sbuf_put(&b,
-                    "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
-                    "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
-                    "accel_i < accel_n; accel_i += accel_step) {\n");
+    accel__sbuf_put(&b, "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n");
     if (s->nd)
-        offsets(&b, s);
+        walk(&b, s);
+    else
+        accel__sbuf_put(&b, "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + "
+                            "threadIdx.x; accel_i < accel_n; accel_i += accel_step) {\n");
     accel__sbuf_put(&b, "    const %s accel_v = accel_op(", result_ctype(s));
     for (uint32_t k = 0; k < s->nin; k++) {
         if (k)
@@ -313,7 +340,11 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
     char at[32];
     snprintf(at, sizeof at, s->nd ? "accel_o%u" : "accel_i", s->nin);
     store(&b, s, at);
-    accel__sbuf_put(&b, "  }\n}\n");
+    if (s->nd)
+        advance(&b, s);
+    else
+        accel__sbuf_put(&b, "  }\n");
+    accel__sbuf_put(&b, "}\n");
     if (b.oom) {
         free(b.s);
         return NULL;

@@ -5,10 +5,12 @@
  * the dimensions, then launch the generated kernel (cache.c) through
  * accel_kernel_launch_grid, i.e. the op path of every op (fallback, verify,
  * trace, report). Nothing here knows a function's math: table.c does. */
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arrays/arrays_internal.h"
@@ -41,6 +43,48 @@ static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **r
     *rt = qo->dev->rt;
     *dev = qo->dev->handle;
     return ACCEL_SUCCESS;
+}
+
+/* ACCEL_ARRAY_WALK=grid[:B]: every device walks grid-stride, as a GPU
+ * does, with at most B blocks (default 65535): the tests run the GPU's walk
+ * on the CPU that way, several elements per thread (docs/config.md). 0
+ * when unset. */
+static int64_t walk_grid_everywhere(void)
+{
+    static _Atomic int64_t set = -1;
+    int64_t v = atomic_load_explicit(&set, memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("ACCEL_ARRAY_WALK");
+        v = 0;
+        if (e && strncmp(e, "grid", 4) == 0 && (e[4] == 0 || e[4] == ':')) {
+            long long b = e[4] ? strtoll(e + 5, NULL, 10) : 65535;
+            v = b >= 1 && b <= 65535 ? b : 65535;
+        }
+        atomic_store_explicit(&set, v, memory_order_relaxed);
+    }
+    return v;
+}
+
+void accel__array_walk(accel_queue *q, int64_t n, uint32_t *blocks, int64_t *chunk)
+{
+    int64_t b = (n + 255) / 256, grid = walk_grid_everywhere();
+    *blocks = (uint32_t)(b < 65535 ? (b > 0 ? b : 1) : 65535);
+    *chunk = 0;
+    if (grid) {
+        *blocks = (uint32_t)(b < grid ? (b > 0 ? b : 1) : grid);
+        return;
+    }
+    ACCEL__CALL(call);
+    accel_queue *qo;
+    if (accel__enter(&call, "accel_array", q, ACCEL__T_QUEUE, "q", &qo) != ACCEL_SUCCESS)
+        return;
+    const accel_device_properties *p = &qo->dev->props;
+    if (p->kind != ACCEL_DEVICE_CPU || p->compute_units == 0 || p->compute_units > 1024)
+        return;
+    int64_t most = 16 * (int64_t)p->compute_units;
+    if (b > most)
+        *blocks = (uint32_t)most;
+    *chunk = (n + 256 * (int64_t)*blocks - 1) / (256 * (int64_t)*blocks);
 }
 
 /* The checks of accel__array_views but the dtype's: the elementwise
@@ -222,10 +266,11 @@ static void coalesce(acall *c)
 }
 
 /* The most axes a strided kernel takes with narr arrays: its pointers,
- * bases, n, nd-1 sizes and narr*nd strides within ACCEL__KMAX_PARAMS. */
+ * bases, n, the chunk, nd-1 sizes and narr*nd strides within
+ * ACCEL__KMAX_PARAMS. */
 static uint32_t max_axes(uint32_t narr)
 {
-    return (32u - 2u * narr) / (narr + 1u);
+    return (31u - 2u * narr) / (narr + 1u);
 }
 
 static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const accel__aspec *s,
@@ -239,15 +284,20 @@ static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const acce
     uint32_t off = c->nd - s->nd; /* leading axes the host loops over */
     for (uint32_t a = 0; s->nd && a < narr; a++)
         args[na++] = accel_karg_i64(base[a] - c->ext[a].lo);
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
+    int64_t chunk = 0, blocks = (n + 255) / 256;
+    if (s->nd)
+        accel__array_walk(q, n, &grid[0], &chunk);
+    else
+        grid[0] = (uint32_t)(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
     args[na++] = accel_karg_i64(n);
+    if (s->nd)
+        args[na++] = accel_karg_i64(chunk);
     for (uint32_t d = 1; d < s->nd; d++)
         args[na++] = accel_karg_i64(c->shape[off + d]);
     for (uint32_t a = 0; a < narr; a++)
         for (uint32_t d = 0; d < s->nd; d++)
             args[na++] = accel_karg_i64(c->stride[a][off + d]);
-    int64_t blocks = (n + 255) / 256;
-    uint32_t grid[3] = {(uint32_t)(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535), 1, 1};
-    uint32_t block[3] = {256, 1, 1};
     return accel_kernel_launch_grid(q, k, grid, block, na, args);
 }
 

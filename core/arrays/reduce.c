@@ -6,6 +6,7 @@
  * merging) with one thread per output element folding its elements in a
  * fixed row-major order, so every backend computes the same bits. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "arrays/arrays_internal.h"
+#include "base/handle.h"
 #include "base/objects.h"
 #include "base/sbuf.h"
 #include "base/status.h"
@@ -615,12 +617,46 @@ static accel_kernel_arg part_arg(accel_buffer *tmp, accel_dtype dt, size_t off, 
     return k;
 }
 
+/* tmp, the scratch buffer of a chain just enqueued on q, given up: kept by
+ * q's open capture as a graph temporary (whichever thread made it), else
+ * freed once q reaches the chain's end, waited for with an event on q (no
+ * other queue is waited for). The thread's message of a failed st stays. */
+static void scratch_done(accel_queue *q, accel_buffer *tmp, accel_status st)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", accel_last_error());
+    bool kept = false;
+    {
+        ACCEL__CALL(call);
+        accel_queue *qo;
+        accel__type type;
+        accel__gate *gate;
+        accel_buffer *bo = accel__handle_peek(tmp, &type, &gate);
+        if (bo && type == ACCEL__T_BUFFER &&
+            accel__enter(&call, "accel_array_reduce", q, ACCEL__T_QUEUE, "q", &qo) ==
+                ACCEL_SUCCESS &&
+            accel__capturing(qo))
+            kept = atomic_load(&bo->graph_temp) || qo->dev->rt->capture->adopt_buffer(qo, bo);
+    }
+    if (!kept) {
+        accel_event *ev = NULL;
+        bool reached = accel_event_create(accel_queue_device(q), &ev) == ACCEL_SUCCESS &&
+                       accel_event_record(ev, q) == ACCEL_SUCCESS &&
+                       accel_event_synchronize(ev) == ACCEL_SUCCESS;
+        accel_event_release(ev);
+        if (reached)
+            accel__buffer_release_drained(tmp);
+        else
+            accel_buffer_release(tmp); /* waits for every queue */
+    }
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
+}
+
 /* The reduction r (plain: x into out) as a chain: x into nl levels of
  * partials (level k: p[k] chunks of len[k] per output), each level into
  * the next, the last into out. The partials live in one scratch buffer of
- * q's device, released at the end: that waits for the work (as
- * accel_array_fft's and accel_array_unique_all's temporaries); during a
- * capture the buffer is the graph's. */
+ * q's device, given up at the end (scratch_done). */
 static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunch *plain,
                                  const raxes *a, uint32_t nl, const int64_t *p, const int64_t *len)
 {
@@ -666,11 +702,8 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
         }
         st = launch(q, rt, &r, a);
     }
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", accel_last_error());
-    accel_buffer_release(tmp); /* may clear the thread's message */
-    if (st != ACCEL_SUCCESS)
-        accel__set_error("%s", msg);
+    if (tmp)
+        scratch_done(q, tmp, st);
     return st;
 }
 

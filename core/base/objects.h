@@ -121,6 +121,7 @@ typedef struct accel__capture_hooks {
     accel_status (*refuse_sync)(const accel_queue *q, const char *fn);
     accel_status (*refuse_event_sync)(const accel_event *ev, const char *fn);
     void (*buffer_created)(accel_device *dev, accel_buffer *buf);
+    bool (*adopt_buffer)(accel_queue *q, accel_buffer *buf);
     void (*queue_destroyed)(accel_queue *q);
 } accel__capture_hooks;
 

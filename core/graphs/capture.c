@@ -407,6 +407,21 @@ void accel__capture_buffer_created(accel_device *dev, accel_buffer *buf)
     pthread_mutex_unlock(&c->q->lock);
 }
 
+bool accel__capture_adopt_buffer(accel_queue *q, accel_buffer *buf)
+{
+    bool adopted = false;
+    pthread_mutex_lock(&q->lock);
+    accel__capture *c = capture_locked(q);
+    if (c && !c->dead && c->failed == ACCEL_SUCCESS && buf->dev == q->dev &&
+        !atomic_load(&buf->graph_temp)) {
+        adopted = accel__graph_add_temp(c->g, buf);
+        if (adopted)
+            atomic_store(&buf->graph_temp, true);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return adopted;
+}
+
 void accel__capture_queue_destroyed(accel_queue *q)
 {
     accel__capture *c = atomic_exchange(&q->capture, NULL);
@@ -428,5 +443,6 @@ const accel__capture_hooks accel__graph_capture_hooks = {
     .refuse_sync = accel__capture_refuse_sync,
     .refuse_event_sync = accel__capture_refuse_event_sync,
     .buffer_created = accel__capture_buffer_created,
+    .adopt_buffer = accel__capture_adopt_buffer,
     .queue_destroyed = accel__capture_queue_destroyed,
 };

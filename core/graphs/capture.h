@@ -38,6 +38,10 @@ accel_status accel__capture_refuse_event_sync(const accel_event *ev, const char 
 /* accel_buffer_create: a buffer made by a capturing thread on its capture's
  * device becomes a temporary of the capture. */
 void accel__capture_buffer_created(accel_device *dev, accel_buffer *buf);
+/* buf (on q's device, made by any thread) becomes a temporary of q's open
+ * capture, the graph's to free: true; false when q is not capturing or the
+ * capture has failed (buf stays the caller's). */
+bool accel__capture_adopt_buffer(accel_queue *q, accel_buffer *buf);
 /* accel__queue_destroy: drop a capture never ended. */
 void accel__capture_queue_destroyed(accel_queue *q);
 

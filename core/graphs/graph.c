@@ -366,6 +366,45 @@ static bool core_replay_now(const accel_runtime *rt)
            ACCEL__TRACING();
 }
 
+/* g->lock held, g has temporaries: q waits (on the device) for the end of
+ * g's latest launch when that was on another queue. */
+static accel_status after_last_launch_locked(accel_graph *g, accel_queue *q, const char *fn)
+{
+    const accel__backend *be = g->dev->be;
+    if (!g->tail) {
+        accel__clear_error();
+        int32_t rc = be->vt->event_create(be->ctx, g->dev->index, &g->tail);
+        if (rc != ACCEL_SUCCESS) {
+            g->tail = NULL;
+            return accel__fail_relay((accel_status)rc, "%s: an event for g's temporaries", fn);
+        }
+        return ACCEL_SUCCESS;
+    }
+    if (!g->tail_q || g->tail_q == q->handle)
+        return ACCEL_SUCCESS;
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    int32_t rc = be->vt->queue_wait_event(be->ctx, q->be, g->tail);
+    pthread_mutex_unlock(&q->lock);
+    return rc == ACCEL_SUCCESS
+               ? ACCEL_SUCCESS
+               : accel__fail_relay((accel_status)rc, "%s: waiting for g's last launch", fn);
+}
+
+/* g->lock held, a launch of g with temporaries just enqueued on q: its end. */
+static accel_status mark_launch_end_locked(accel_graph *g, accel_queue *q, const char *fn)
+{
+    const accel__backend *be = g->dev->be;
+    pthread_mutex_lock(&q->lock);
+    accel__clear_error();
+    int32_t rc = be->vt->event_record(be->ctx, g->tail, q->be);
+    pthread_mutex_unlock(&q->lock);
+    g->tail_q = rc == ACCEL_SUCCESS ? q->handle : NULL;
+    return rc == ACCEL_SUCCESS
+               ? ACCEL_SUCCESS
+               : accel__fail_relay((accel_status)rc, "%s: marking the launch's end", fn);
+}
+
 accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
 {
     static const char fn[] = "accel_graph_launch";
@@ -396,6 +435,8 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
     accel__hslot **pins = NULL;
     if (st == ACCEL_SUCCESS)
         st = pin_all_locked(g, fn, &pins);
+    if (st == ACCEL_SUCCESS && g->ntemps)
+        st = after_last_launch_locked(g, q, fn);
     if (st == ACCEL_SUCCESS) {
         g->launched = true;
         if (g->be && !core_replay_now(g->dev->rt)) {
@@ -410,6 +451,8 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
             st = replay_locked(g, q, fn);
         }
     }
+    if (st == ACCEL_SUCCESS && g->ntemps)
+        st = mark_launch_end_locked(g, q, fn);
     unpin_all(g, pins);
     pthread_mutex_unlock(&g->lock);
     return st;

@@ -62,6 +62,8 @@ void accel__graph_free(accel_graph *g)
             accel__event_unref(g->nodes[i].ev);
         accel__klaunch_free(g->nodes[i].klaunch);
     }
+    if (g->tail)
+        g->dev->be->vt->event_destroy(g->dev->be->ctx, g->tail);
     free(g->nodes);
     free(g->temps);
     free(g->ubuf);

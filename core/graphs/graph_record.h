@@ -36,10 +36,15 @@ struct accel_graph {
     accel_buffer **temps; /* created during the capture; released with the graph */
     size_t ntemps, tcap;
     bool instantiated;
-    uint32_t flags;            /* accel_graph_options.flags of the instantiation */
-    accel_be_graph *be;        /* the backend's graph, or NULL: core replay */
-    bool be_stale;             /* a rebinding the backend refused: rebuild first */
-    bool launched;             /* ever launched: release waits for the queues */
+    uint32_t flags;     /* accel_graph_options.flags of the instantiation */
+    accel_be_graph *be; /* the backend's graph, or NULL: core replay */
+    bool be_stale;      /* a rebinding the backend refused: rebuild first */
+    bool launched;      /* ever launched: release waits for the queues */
+    /* A graph with temporaries: the end of its latest launch (recorded on
+     * the queue tail_q names) that a launch on another queue waits for, so
+     * that two launches never share the temporaries at once. */
+    accel_be_event *tail;
+    const void *tail_q;
     bool plan_stale;           /* a rebinding touched a fused kernel: plan again first */
     struct accel__gexec *exec; /* the launch plan (fuse.h): what replays and the backend run */
     size_t nexec;

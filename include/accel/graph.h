@@ -152,6 +152,10 @@ ACCEL_API accel_status accel_graph_instantiate(accel_graph *g, const accel_graph
 /** Enqueue the graph's work on q, which must be a queue of g's device and not
  *  itself capturing. Asynchronous: a failure inside the replay is sticky on q
  *  and returned by the next synchronizing call with the failing op's name.
+ *  A graph with temporaries (accel_graph_temporary_count: buffers made during
+ *  its capture, such as a chunked reduction's partials) runs one launch at a
+ *  time: a launch on another queue than the one before waits, on the device,
+ *  for that launch's end, so two launches never share the temporaries.
  *  Errors: ACCEL_ERROR_INVALID_HANDLE (g, q, or a buffer the graph uses was
  *  released: rebind it with accel_graph_set_buffer), ACCEL_ERROR_DEVICE_MISMATCH
  *  (q on another device), ACCEL_ERROR_INVALID_ARGUMENT (q is capturing, or g

@@ -348,6 +348,14 @@ def _set_capture(begin: Any, end: Any) -> None:
     _capture["begin"], _capture["end"] = begin, end
 
 
+class _NullOfCurrentDevice:
+    """``Stream.null``: the current device's default stream (CuPy's
+    ``cp.cuda.Stream.null.synchronize()``)."""
+
+    def __get__(self, obj: Any, cls: Any) -> "Stream":
+        return get_device(None).null_stream
+
+
 class Stream:
     """An accel queue: in-order, asynchronous (a CUDA stream; a worker thread
     on the CPU), on one device. ``with accel.Stream() as s:`` makes it the
@@ -355,7 +363,10 @@ class Stream:
     on it. Work on different streams is ordered only by events, except that
     accel orders it for you when an array moves from one stream to another
     (an event is recorded on the old stream and waited for on the new).
-    ``release()`` (or garbage collection) waits for the stream's work."""
+    ``release()`` (or garbage collection) waits for the stream's work.
+    ``Stream.null`` is the current device's default stream."""
+
+    null = _NullOfCurrentDevice()
 
     def __init__(self, device: Union[str, int, Device, None] = None, non_blocking: bool = False):
         self.device = get_device(device)

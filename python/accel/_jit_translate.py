@@ -244,7 +244,7 @@ def gridsize(ndim: int) -> Any:
 
 def syncthreads() -> None:
     """In a kernel: wait until every thread of the block reaches this point
-    (``__syncthreads()``; the CPU twin may refuse it)."""
+    (``__syncthreads()``; the CPU twin runs it with one context per thread)."""
     raise _outside("syncthreads")
 
 
@@ -264,7 +264,7 @@ class _ArrayMaker:
 
 class _Atomic:
     """``cuda.atomic``: add and sub on an element of an array, returning
-    the old value (``atomicAdd``; the CPU twin may refuse atomics)."""
+    the old value (``atomicAdd``; the CPU twin's are C11 atomics)."""
 
     def add(self, ary: Any, idx: Any, val: Any) -> Any:
         """In a kernel: ``ary[idx] += val`` as one atomic step; the old value."""
@@ -653,6 +653,9 @@ class Translator:
             obj = t[1]
             if isinstance(obj, Dim3) and e.attr in _GRID_AXES:
                 return f"((long long){obj._name}.{e.attr})", "int64"
+            if isinstance(obj, _Atomic) and not hasattr(obj, e.attr):
+                raise self.unsupported(e, f"cuda.atomic.{e.attr}: kernels take cuda.atomic.add "
+                                          "and cuda.atomic.sub only")
             if not hasattr(obj, e.attr):
                 raise self.unsupported(e, f"{_short(obj)}.{e.attr} does not exist")
             return self.pyvalue(getattr(obj, e.attr), e, f"{_short(obj)}.{e.attr}")
@@ -955,6 +958,10 @@ def _param_of(code: str) -> str:
 
 
 def _short(v: Any) -> str:
+    if isinstance(v, _Atomic):
+        return "cuda.atomic"
+    if isinstance(v, _ArrayMaker):
+        return f"cuda.{v._mem}"
     name = getattr(v, "__qualname__", None) or getattr(v, "__name__", None)
     mod = getattr(v, "__module__", None)
     if name:

@@ -278,6 +278,8 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: Any = None) -
     if isinstance(obj, (bytes, str)):
         raise TypeError(f"accel.asarray: {type(obj).__name__} data has no array dtype (a "
                         "memoryview of bytes gives uint8)")
+    if isinstance(obj, (list, tuple)) and _holds_arrays(obj):
+        obj = _host_values(obj)  # [x.mean(), x.std()]: CuPy's array of device values
     if isinstance(obj, np.ndarray) or hasattr(obj, "__array__") or isinstance(
             obj, (memoryview, bytearray)):
         h = np.asarray(obj)
@@ -299,6 +301,24 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: Any = None) -
 
 
 array = asarray
+
+
+def _holds_arrays(obj: Any) -> _b.bool:
+    """A (nested) list or tuple with an accel Array in it."""
+    return _b.any(isinstance(v, Array) or (isinstance(v, (list, tuple)) and _holds_arrays(v))
+                  for v in obj)
+
+
+def _host_values(obj: Any) -> np.ndarray:
+    """A nested sequence of accel Arrays and scalars as one NumPy array:
+    each Array read to the host, the whole promoted by NumPy's rules."""
+    def host(v: Any) -> Any:
+        if isinstance(v, Array):
+            return v.get()
+        if isinstance(v, (list, tuple)):
+            return [host(w) for w in v]
+        return v
+    return np.asarray(host(obj))
 
 
 def _int_range(obj: Any, dt: np.dtype) -> None:
@@ -580,14 +600,17 @@ def __array_namespace_info__() -> _Info:
 # ------------------------------------------------------------- elementwise
 def _as_operand(x: Any, like: Array, fn: str) -> Array:
     """x as an array next to `like`: a Python scalar takes the dtype the
-    standard gives it with like's dtype (accel_result_type_scalar)."""
+    standard gives it with like's dtype (accel_result_type_scalar); a NumPy
+    scalar keeps its own dtype, np.float64 and np.complex128 too although
+    they subclass float and complex (NumPy 2's NEP 50: float32 array *
+    np.float64(2) is float64)."""
     if isinstance(x, Array):
         return x
     if isinstance(x, np.ndarray):
         raise L.error("ACCEL_ERROR_DEVICE_MISMATCH",
                       f"accel.{fn}: a NumPy array mixed with an accel array (copy it with "
                       "accel.asarray first)")
-    if isinstance(x, np.generic) and not isinstance(x, (float, complex)):
+    if isinstance(x, np.generic):
         return _scalar_array(x.item(), _dtype(x.dtype, fn), like.device)
     return _scalar_array(x, _promote_scalar(like._dtype, x), like.device)
 
@@ -1258,10 +1281,12 @@ def _reduce(name: str, x: Array, axis: Any, keepdims: _b.bool, dtype: np.dtype) 
 
 
 def _sum_dtype(x: Array, dtype: Any) -> Tuple[Array, np.dtype]:
-    """The input (cast when dtype asks for a float) and the C result dtype."""
+    """The input, cast to dtype when one is given (the standard: the
+    elements are converted before they are summed, so sum(0.6s, dtype=int64)
+    adds zeros, as NumPy's), and the C result dtype."""
     if dtype is not None:
         dt = _dtype(dtype, "sum")
-        if dt.kind in "fc" and x.dtype != dt:
+        if x.dtype != dt:
             x = astype(x, dt)
     k = x.dtype.kind
     return x, (x.dtype if k in "fc" else uint64 if k == "u" else int64)

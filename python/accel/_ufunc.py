@@ -253,10 +253,19 @@ def _into(fn: str, r: Array, out: Optional[Array], inplace: bool = False) -> Arr
     return out
 
 
+def _strict_in_place(a: Any, b: Any, out: Optional[Array]) -> bool:
+    """out is an operand and the other one is not a NumPy scalar: then the
+    result must have out's dtype (the standard). `x += np.float64(2)` on a
+    float32 x converts, as NumPy does (NumPy scalars keep their dtype in the
+    promotion, NEP 50, but NumPy casts them into x within a kind)."""
+    if out is None or (out is not a and out is not b):
+        return False
+    return not isinstance(b if out is a else a, np.generic)
+
+
 def _slow_binary(name: str, fn: str) -> Callable[..., Array]:
     g = getattr(ns, name)
-    return lambda a, b, out=None: _into(fn, g(a, b), out, out is not None and (
-        out is a or out is b))
+    return lambda a, b, out=None: _into(fn, g(a, b), out, _strict_in_place(a, b, out))
 
 
 def _slow_unary(name: str, fn: str) -> Callable[..., Array]:

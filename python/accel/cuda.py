@@ -37,9 +37,10 @@ GPU, the CPU twin on the CPU, cached in memory and on disk, checked by
 verify mode. Arithmetic follows NumPy's promotion (float32 with a Python
 float computes in float64, as Numba). Integer ``//`` and ``%`` by zero give
 0 (CUDA C would give an undefined value); a negative index counts from the
-end only when it is a constant. Shared memory, ``syncthreads`` and atomics
-compile to their CUDA forms; the CPU twin refuses them today
-(UnsupportedError at the first launch on the CPU).
+end only when it is a constant (a negative index held in a variable reads
+outside the array, as CUDA C would; ``@cuda.jit(debug=True)`` reports it).
+Shared memory, ``syncthreads`` and atomics compile to their CUDA forms and
+run on the CPU twin too (docs/kernels-twin.md).
 
 Errors: a construct outside the subset is UnsupportedError (also a
 NotImplementedError), a type error such as a float index or a global that

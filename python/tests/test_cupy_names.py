@@ -495,3 +495,50 @@ def test_real_and_imag_of_real_arrays_are_numpys(dtype):
     _same(cp.real(cp.asarray(a)), np.real(a))
     _same(cp.imag(cp.asarray(a)), np.imag(a))
     _same(cp.ascontiguousarray(cp.asarray(a[0])), np.ascontiguousarray(a[0]))
+
+
+def test_numpy_scalars_keep_their_dtype_as_in_numpy_2():
+    # NEP 50: np.float64 subclasses float but is not a weak Python scalar.
+    h = np.ones(3, np.float32)
+    for s in (np.float64(2), np.float32(2), np.int64(2), np.complex128(2)):
+        got = cp.ones(3, dtype=cp.float32) * s
+        assert got.dtype == (h * s).dtype, s
+        np.testing.assert_array_equal(got.get(), h * s)
+    assert (cp.ones(3, dtype=cp.float32) * 2.0).dtype == np.float32  # a Python float: weak
+    # In place, NumPy casts a NumPy scalar into x within a kind.
+    x, hx = cp.ones(3, dtype=cp.float32), np.ones(3, np.float32)
+    x += np.float64(2)
+    hx += np.float64(2)
+    x /= np.float64(3)
+    hx /= np.float64(3)
+    assert x.dtype == hx.dtype
+    np.testing.assert_array_equal(x.get(), hx)
+    y = cp.ones(3, dtype=cp.int32)
+    with pytest.raises(TypeError):
+        y += np.float64(1.5)  # NumPy: UFuncTypeError (float into int is not within a kind)
+
+
+def test_array_of_device_scalars_and_values():
+    h = np.arange(5.0)
+    x = cp.asarray(h)
+    got = cp.array([x.mean(), x.std()])
+    np.testing.assert_array_equal(got.get(), np.array([h.mean(), h.std()]))
+    mixed = cp.array([[x[1], 7], [x[2], 8]])
+    np.testing.assert_array_equal(mixed.get(), np.array([[1.0, 7], [2.0, 8]]))
+    assert mixed.dtype == np.float64
+
+
+def test_stream_null_is_the_default_stream():
+    s = cp.cuda.Stream.null
+    assert s is cp.get_device().null_stream
+    s.synchronize()
+
+
+def test_sum_with_a_dtype_converts_the_elements_first():
+    for h, dt in ((np.full(300, 0.6), np.int64), (np.full(300, 1.5, np.float32), np.int8),
+                  (np.full(3, 2.5), np.int64), (np.arange(5, dtype=np.int8), np.float32)):
+        got = cp.sum(cp.asarray(h), dtype=dt)
+        want = np.sum(h, dtype=dt)
+        assert got.dtype == want.dtype and got.get() == want, (h.dtype, dt)
+    got = cp.prod(cp.asarray(np.full(3, 2.5)), dtype=np.int64)
+    assert got.get() == np.prod(np.full(3, 2.5), dtype=np.int64)

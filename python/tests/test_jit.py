@@ -524,3 +524,14 @@ def test_debug_launch_reports_out_of_bounds_write():
     ok = cuda.to_device(np.zeros(n + 1, np.float32))
     shifted_write[2, 32](a, ok)
     assert np.array_equal(ok.copy_to_host()[1:], np.arange(n, dtype=np.float32) * 2)
+
+
+def test_an_atomic_the_subset_lacks_is_named():
+    @cuda.jit
+    def k(res, x):
+        i = cuda.grid(1)
+        if i < x.size:
+            cuda.atomic.max(res, 0, x[i])
+
+    with pytest.raises(NotImplementedError, match=r"cuda\.atomic\.max: kernels take"):
+        k[1, 32](cuda.to_device(np.zeros(1, np.float32)), cuda.to_device(np.ones(32, np.float32)))

@@ -765,7 +765,8 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
     if (3 * a.nk + 2 * a.nr > 28)
         return accel__fail(ACCEL_ERROR_UNSUPPORTED,
                            "%s: %u kept and %u reduced axes that do not merge exceed a kernel's "
-                           "parameters (3k + 2r <= 28); copy x into a contiguous array first",
+                           "parameters (3k + 2r <= 28); permute x so that the reduced axes come "
+                           "last and copy it contiguous (each side then merges into one axis)",
                            name, a.nk, a.nr);
     accel_op_code op;
     if (builtin_reduce(fn, x, &a, &op))

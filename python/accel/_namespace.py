@@ -1275,8 +1275,18 @@ def _reduce(name: str, x: Array, axis: Any, keepdims: _b.bool, dtype: np.dtype) 
                           f"accel.{name}: an empty reduction has no identity")
         return full(shape, _IDENTITY.get(name, 0), dtype=dtype, device=x.device)
     out = _new(shape, dtype, x.device)
-    _check(C.reduce(_q(x, out), C.REDUCTIONS[name], x._cv(), mask, int(keepdims),
-                     out._cv()))
+    try:
+        _check(C.reduce(_q(x, out), C.REDUCTIONS[name], x._cv(), mask, int(keepdims),
+                         out._cv()))
+    except L.UnsupportedError:
+        # Kept and reduced axes interleaved past a kernel's parameters (C's
+        # 3k + 2r <= 28): the reduced axes moved last in a contiguous copy,
+        # where each side merges into one axis. The same row-major order.
+        kept = [i for i in range(x.ndim) if i not in axes]
+        xt = _copy_of(permute_dims(x, tuple(kept + sorted(axes))))
+        tail = tuple(range(len(kept), x.ndim))
+        r = _reduce(name, xt, tail, False, dtype)
+        return reshape(r, shape) if keepdims else r
     return out
 
 

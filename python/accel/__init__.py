@@ -40,7 +40,10 @@ from ._cupy import (allclose, angle, arccos, arccosh, arcsin, arcsinh, arctan, a
                     einsum, exp2, flatnonzero, fmax, fmin, get_array_module, histogram, hstack,
                     identity, iscomplexobj, isclose, logspace, median, mod, nan_to_num, nanmax,
                     nanmean, nanmin, nansum, outer, percentile, power, quantile, reciprocal,
-                    round_, split, trace, vstack)
+                    round_, split, trace, vstack, invert, left_shift, right_shift, rint, dtype,
+                    isscalar, fabs, deg2rad, rad2deg, radians, degrees, atleast_1d,
+                    atleast_2d, atleast_3d, fliplr, flipud, rot90, ndim, shape, ptp, average,
+                    tri, triu_indices, tril_indices, unravel_index, ravel_multi_index, isin)
 from ._dlpack import from_dlpack
 from ._fuse import fuse
 from ._graph import Graph, graph

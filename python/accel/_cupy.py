@@ -670,3 +670,197 @@ def dstack(tup: Sequence[Any]) -> Array:
         return (ns.reshape(a, (1, -1, 1)) if a.ndim <= 1
                 else ns.reshape(a, a.shape + (1,)) if a.ndim == 2 else a)
     return ns.concat([as3(_arr(t, "dstack")) for t in tup], axis=2)
+
+
+# ------------------------------------------------- more of NumPy's names
+
+invert, left_shift, right_shift = ns.bitwise_invert, ns.bitwise_left_shift, ns.bitwise_right_shift
+rint = ns.round  # the standard's round is to the nearest even, as rint
+dtype = np.dtype
+isscalar = np.isscalar
+
+
+def _floats(a: Array) -> Array:
+    return a if a.dtype.kind in "fc" else ns.astype(a, np.float64)
+
+
+def fabs(x: Any) -> Array:
+    """|x| as a float (integers as float64, as NumPy's fabs)."""
+    return ns.abs(_floats(_arr(x, "fabs")))
+
+
+def deg2rad(x: Any) -> Array:
+    """Degrees to radians: x * (pi / 180) (integers as float64)."""
+    return ns.multiply(_floats(_arr(x, "deg2rad")), np.pi / 180.0)
+
+
+def rad2deg(x: Any) -> Array:
+    """Radians to degrees: x * (180 / pi) (integers as float64)."""
+    return ns.multiply(_floats(_arr(x, "rad2deg")), 180.0 / np.pi)
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def _atleast(nd: int, arys: Sequence[Any], fn: str) -> Any:
+    out = []
+    for a in arys:
+        x = _arr(a, fn)
+        if x.ndim < nd:  # NumPy's placement: (n,) -> (1, n) -> (1, n, 1)
+            if x.ndim == 0:
+                shape: tuple = (1,) * nd
+            elif x.ndim == 1:
+                shape = (1,) + x.shape + ((1,) if nd == 3 else ())
+            else:
+                shape = x.shape + (1,)
+            x = ns.reshape(x, shape)
+        out.append(x)
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*arys: Any) -> Any:
+    """Each array with at least one axis (a 0-d one as (1,))."""
+    return _atleast(1, arys, "atleast_1d")
+
+
+def atleast_2d(*arys: Any) -> Any:
+    """Each array with at least two axes ((n,) as (1, n))."""
+    return _atleast(2, arys, "atleast_2d")
+
+
+def atleast_3d(*arys: Any) -> Any:
+    """Each array with at least three axes ((n,) as (1, n, 1), (m, n) as
+    (m, n, 1))."""
+    return _atleast(3, arys, "atleast_3d")
+
+
+def fliplr(m: Any) -> Array:
+    """m with axis 1 reversed (a view)."""
+    return ns.flip(_arr(m, "fliplr"), axis=1)
+
+
+def flipud(m: Any) -> Array:
+    """m with axis 0 reversed (a view)."""
+    return ns.flip(_arr(m, "flipud"), axis=0)
+
+
+def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> Array:
+    """m rotated by 90 degrees k times in the plane of axes, from the first
+    axis towards the second (NumPy's rot90; a view)."""
+    a = _arr(m, "rot90")
+    a0, a1 = (operator.index(v) % a.ndim for v in axes)
+    if a0 == a1:
+        raise ValueError("accel.rot90: the two axes must differ")
+    k = operator.index(k) % 4
+    if k == 2:
+        return ns.flip(ns.flip(a, axis=a0), axis=a1)
+    perm = list(range(a.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return ns.permute_dims(ns.flip(a, axis=a1), tuple(perm))
+    if k == 3:
+        return ns.flip(ns.permute_dims(a, tuple(perm)), axis=a1)
+    return a
+
+
+def ndim(a: Any) -> int:
+    """The number of axes of a."""
+    return _arr(a, "ndim").ndim if not np.isscalar(a) else 0
+
+
+def shape(a: Any) -> tuple:
+    """The shape of a."""
+    return _arr(a, "shape").shape if not np.isscalar(a) else ()
+
+
+def ptp(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """max - min along axis ("peak to peak")."""
+    x = _arr(a, "ptp")
+    return ns.subtract(ns.max(x, axis=axis, keepdims=keepdims),
+                       ns.min(x, axis=axis, keepdims=keepdims))
+
+
+def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False) -> Any:
+    """The mean along axis, or the weighted mean sum(a * w) / sum(w) with
+    weights of a's shape (or 1-D along one axis). returned=True also gives
+    the sum of the weights."""
+    x = _arr(a, "average")
+    if weights is None:
+        r = ns.mean(_floats(x), axis=axis)
+        n = ns.asarray(x.size // _b.max(r.size, 1), dtype=r.dtype, device=x.device)
+        return (r, ns.broadcast_to(n, r.shape)) if returned else r
+    w = _arr(weights, "average")
+    if w.shape != x.shape:
+        if axis is None or w.ndim != 1:
+            raise TypeError("accel.average: weights of another shape than a need an axis and "
+                            "must be 1-D")
+        ax = operator.index(axis) % x.ndim
+        w = ns.reshape(w, tuple(-1 if i == ax else 1 for i in range(x.ndim)))
+        w = ns.broadcast_to(w, x.shape)
+    ws = ns.sum(_floats(w), axis=axis)
+    r = ns.divide(ns.sum(ns.multiply(_floats(x), w), axis=axis), ws)
+    return (r, ws) if returned else r
+
+
+def tri(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = float) -> Array:
+    """Ones at and below the k-th diagonal of an N x M array, zeros above."""
+    return ns.tril(ns.ones((N, N if M is None else M), dtype=np.dtype(dtype)), k=k)
+
+
+def _tri_indices(n: int, k: int, m: Optional[int], upper: bool) -> tuple:
+    t = ns.ones((n, n if m is None else m), dtype=np.int8)
+    return ns.nonzero(ns.triu(t, k=k) if upper else ns.tril(t, k=k))
+
+
+def triu_indices(n: int, k: int = 0, m: Optional[int] = None) -> tuple:
+    """The (row, column) index arrays of the upper triangle from diagonal k."""
+    return _tri_indices(n, k, m, True)
+
+
+def tril_indices(n: int, k: int = 0, m: Optional[int] = None) -> tuple:
+    """The (row, column) index arrays of the lower triangle to diagonal k."""
+    return _tri_indices(n, k, m, False)
+
+
+def unravel_index(indices: Any, shape: Sequence[int]) -> tuple:
+    """Flat (row-major) indices as a tuple of coordinate arrays; an index
+    past the shape's size raises ValueError."""
+    i = _arr(indices, "unravel_index")
+    size = int(np.prod(shape))
+    if i.size and (int(ns.min(i)) < 0 or int(ns.max(i)) >= size):
+        raise ValueError(f"accel.unravel_index: an index is outside an array of {size} elements")
+    out = []
+    for n in reversed(tuple(shape)):
+        out.append(ns.remainder(i, n))
+        i = ns.floor_divide(i, n)
+    return tuple(reversed(out))
+
+
+def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int]) -> Array:
+    """Coordinate arrays as flat (row-major) indices; a coordinate outside
+    its dimension raises ValueError (NumPy's mode='raise')."""
+    coords = [_arr(c, "ravel_multi_index") for c in multi_index]
+    if len(coords) != len(dims):
+        raise ValueError("accel.ravel_multi_index: one coordinate array per dimension")
+    flat = None
+    for c, n in zip(coords, dims):
+        if c.size and (int(ns.min(c)) < 0 or int(ns.max(c)) >= n):
+            raise ValueError(f"accel.ravel_multi_index: a coordinate is outside 0..{n - 1}")
+        c = ns.astype(c, np.int64)
+        flat = c if flat is None else ns.add(ns.multiply(flat, n), c)
+    return flat
+
+
+def isin(element: Any, test_elements: Any, invert: bool = False) -> Array:
+    """Whether each element is among test_elements (a sorted search on the
+    device), or is not with invert=True."""
+    from ._sets import searchsorted, unique_values
+    e = _arr(element, "isin")
+    t = unique_values(ns.reshape(_arr(test_elements, "isin"), (-1,)))
+    if t.size == 0:
+        r = ns.zeros(e.shape, dtype=bool, device=e.device)
+        return ns.logical_not(r) if invert else r
+    pos = searchsorted(t, ns.reshape(e, (-1,)))
+    pos = ns.clip(pos, 0, t.size - 1)
+    r = ns.reshape(ns.equal(ns.take(t, pos), ns.reshape(e, (-1,))), e.shape)
+    return ns.logical_not(r) if invert else r

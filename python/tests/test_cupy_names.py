@@ -542,3 +542,52 @@ def test_sum_with_a_dtype_converts_the_elements_first():
         assert got.dtype == want.dtype and got.get() == want, (h.dtype, dt)
     got = cp.prod(cp.asarray(np.full(3, 2.5)), dtype=np.int64)
     assert got.get() == np.prod(np.full(3, 2.5), dtype=np.int64)
+
+
+def test_more_numpy_names_against_numpy():
+    rng = np.random.default_rng(7)
+    h = rng.uniform(-4, 4, (3, 4, 5))
+    x = cp.asarray(h)
+    hi = rng.integers(-50, 50, (6, 7)).astype(np.int32)
+    xi = cp.asarray(hi)
+    for name in ("rint", "fabs", "deg2rad", "rad2deg", "radians", "degrees"):
+        np.testing.assert_allclose(getattr(cp, name)(x).get(), getattr(np, name)(h),
+                                   rtol=1e-15, err_msg=name)
+    assert cp.fabs(xi).dtype == np.fabs(hi).dtype
+    for name in ("invert",):
+        np.testing.assert_array_equal(getattr(cp, name)(xi).get(), getattr(np, name)(hi))
+    np.testing.assert_array_equal(cp.left_shift(xi, 2).get(), np.left_shift(hi, 2))
+    np.testing.assert_array_equal(cp.right_shift(xi, 1).get(), np.right_shift(hi, 1))
+    for f in ("fliplr", "flipud"):
+        np.testing.assert_array_equal(getattr(cp, f)(x).get(), getattr(np, f)(h), err_msg=f)
+    for k in range(-1, 6):
+        for axes in ((0, 1), (1, 2), (2, 0)):
+            np.testing.assert_array_equal(cp.rot90(x, k, axes).get(), np.rot90(h, k, axes))
+    for a in (np.float64(3.0), np.arange(4.0), np.ones((2, 3))):
+        for f in ("atleast_1d", "atleast_2d", "atleast_3d"):
+            got, want = getattr(cp, f)(cp.asarray(a)), getattr(np, f)(a)
+            assert got.shape == want.shape, (f, a.shape)
+    assert cp.ndim(x) == 3 and cp.shape(x) == h.shape and cp.isscalar(3.0)
+    np.testing.assert_allclose(cp.ptp(x, axis=1).get(), np.ptp(h, axis=1))
+    w = rng.uniform(0.5, 2, 4)
+    np.testing.assert_allclose(cp.average(x, axis=1, weights=cp.asarray(w)).get(),
+                               np.average(h, axis=1, weights=w), rtol=1e-13)
+    np.testing.assert_allclose(cp.average(x).get(), np.average(h), rtol=1e-13)
+    np.testing.assert_array_equal(cp.tri(4, 5, 1).get(), np.tri(4, 5, 1))
+    for f in ("triu_indices", "tril_indices"):
+        for got, want in zip(getattr(cp, f)(5, 1, 6), getattr(np, f)(5, 1, 6)):
+            np.testing.assert_array_equal(got.get(), want, err_msg=f)
+    flat = rng.integers(0, 60, 20)
+    for got, want in zip(cp.unravel_index(cp.asarray(flat), (3, 4, 5)),
+                         np.unravel_index(flat, (3, 4, 5))):
+        np.testing.assert_array_equal(got.get(), want)
+    coords = np.unravel_index(flat, (3, 4, 5))
+    np.testing.assert_array_equal(
+        cp.ravel_multi_index([cp.asarray(c) for c in coords], (3, 4, 5)).get(), flat)
+    with pytest.raises(ValueError):
+        cp.unravel_index(cp.asarray([60]), (3, 4, 5))
+    t = np.array([3, -7, 11, 3])
+    np.testing.assert_array_equal(cp.isin(xi, cp.asarray(t)).get(), np.isin(hi, t))
+    np.testing.assert_array_equal(cp.isin(xi, cp.asarray(t), invert=True).get(),
+                                  np.isin(hi, t, invert=True))
+    assert cp.dtype("float32") == np.float32

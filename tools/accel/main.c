@@ -57,6 +57,8 @@ const cli_command cli_program = {
              "  ACCEL_CPU_KERNEL_COMPILER=auto|cc|tcc\n"
              "                            the CPU backend's compiler of user kernels;\n"
              "                            overrides [backend.cpu] kernel_compiler\n"
+             "  ACCEL_ARRAY_WALK=grid[:B] strided array kernels walk grid-stride, as on a\n"
+             "                            GPU, on every device (testing)\n"
              "  ACCEL_MPI_NCCL=0          libaccel_mpi stages GPU buffers through host\n"
              "                            memory and MPI instead of NCCL ('accel info'\n"
              "                            shows each device's transport)\n"

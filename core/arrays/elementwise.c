@@ -307,6 +307,20 @@ static char *source_of(const void *ctx)
     return accel__array_codegen((const accel__aspec *)ctx, entry);
 }
 
+/* A copy of contiguous x into contiguous out of its dtype: the bytes, by
+ * the backend's own copy (a device's copy engine, the CPU's memcpy) rather
+ * than a kernel. Overlapping ranges (out exactly x) copy nothing. */
+static accel_status copy_bytes(acall *c, accel_queue *q)
+{
+    size_t es = accel_dtype_size(c->a[0]->dtype), n = 1;
+    for (uint32_t d = 0; d < c->nd; d++)
+        n *= (size_t)c->shape[d];
+    size_t from = (size_t)c->ext[0].base * es, to = (size_t)c->ext[1].base * es;
+    if (n == 0 || (c->a[0]->buffer == c->a[1]->buffer && from == to))
+        return ACCEL_SUCCESS;
+    return accel_queue_copy(q, c->a[0]->buffer, from, c->a[1]->buffer, to, n * es);
+}
+
 /* Pick the variant, get its kernel, launch it (once per index of the
  * leading axes when there are more than a kernel takes). */
 static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
@@ -315,6 +329,8 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
     bool contiguous = c->nd <= 1;
     for (uint32_t a = 0; contiguous && a < narr; a++)
         contiguous = c->nd == 0 || c->stride[a][0] == 1;
+    if (contiguous && c->f == ACCEL_ARRAY_ASTYPE && c->a[0]->dtype == c->a[1]->dtype)
+        return copy_bytes(c, q);
     uint32_t inner = c->nd < max_axes(narr) ? c->nd : max_axes(narr);
     s->nd = contiguous ? 0 : inner;
     accel_kernel *k;

@@ -318,7 +318,9 @@ ACCEL_API accel_status accel_array_astype(accel_queue *q, const accel_array *x,
                                           const accel_array *out);
 
 /* out = x, the same dtype (ACCEL_ERROR_DTYPE_MISMATCH otherwise), x
- * broadcast to out's shape: a strided copy. Errors as accel_array_astype. */
+ * broadcast to out's shape: a strided copy. Two contiguous views are copied
+ * as bytes by the backend (accel_queue_copy: a GPU's copy engine, the CPU's
+ * memcpy), the rest by a generated kernel. Errors as accel_array_astype. */
 ACCEL_API accel_status accel_array_copy(accel_queue *q, const accel_array *x,
                                         const accel_array *out);
 

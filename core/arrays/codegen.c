@@ -227,7 +227,7 @@ static void params(accel__sbuf *b, const accel__aspec *s)
         accel__sbuf_put(b, "%s%svoid *accel_p%u", k ? ", " : "", k < s->nin ? "const " : "", k);
     for (uint32_t k = 0; s->nd && k < narr; k++)
         accel__sbuf_put(b, ", long long accel_b%u", k);
-    accel__sbuf_put(b, ", long long accel_n%s", s->nd ? ", long long accel_cw" : "");
+    accel__sbuf_put(b, ", long long accel_n, long long accel_cw");
     for (uint32_t d = 1; d < s->nd; d++)
         accel__sbuf_put(b, ", long long accel_s%u", d);
     for (uint32_t k = 0; k < narr; k++)
@@ -281,6 +281,33 @@ static void advance(accel__sbuf *b, const accel__aspec *s)
     accel__sbuf_put(b, "    accel_c0 += accel_g0 + accel_k;\n  }\n");
 }
 
+/* One element: the inputs loaded and converted, accel_op, the store. */
+static void element(accel__sbuf *b, const accel__aspec *s)
+{
+    accel__sbuf_put(b, "    const %s accel_v = accel_op(", result_ctype(s));
+    for (uint32_t k = 0; k < s->nin; k++) {
+        if (k)
+            accel__sbuf_put(b, ", ");
+        if (s->fn == ACCEL_ARRAY_WHERE && k == 0) {
+            load(b, s->in[0], 0, s->nd != 0);
+            accel__sbuf_put(b, " != 0");
+        } else if (is_complex(s->ct)) {
+            load_complex(b, s, k);
+        } else if (s->in[k] == ACCEL_U64 && accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT) {
+            accel__sbuf_put(b, "(accel_T)accel_u64_%c(", s->ct == ACCEL_F64 ? 'd' : 'f');
+            load(b, s->in[k], k, s->nd != 0);
+            accel__sbuf_put(b, ")");
+        } else {
+            accel__sbuf_put(b, "(accel_T)");
+            load(b, s->in[k], k, s->nd != 0);
+        }
+    }
+    accel__sbuf_put(b, ");\n");
+    char at[32];
+    snprintf(at, sizeof at, s->nd ? "accel_o%u" : "accel_i", s->nin);
+    store(b, s, at);
+}
+
 char *accel__array_codegen(const accel__aspec *s, char *entry)
 {
     const char *expr = s->row->e[accel__array_column(s->ct)];
@@ -313,37 +340,27 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
             accel__sbuf_put(&b, " + %saccel_b%u;\n", is_complex(dt) ? "2 * " : "", k);
     }
     accel__sbuf_put(&b, "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n");
-    if (s->nd)
+    if (s->nd) {
         walk(&b, s);
-    else
-        accel__sbuf_put(&b, "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + "
-                            "threadIdx.x; accel_i < accel_n; accel_i += accel_step) {\n");
-    accel__sbuf_put(&b, "    const %s accel_v = accel_op(", result_ctype(s));
-    for (uint32_t k = 0; k < s->nin; k++) {
-        if (k)
-            accel__sbuf_put(&b, ", ");
-        if (s->fn == ACCEL_ARRAY_WHERE && k == 0) {
-            load(&b, s->in[0], 0, s->nd != 0);
-            accel__sbuf_put(&b, " != 0");
-        } else if (is_complex(s->ct)) {
-            load_complex(&b, s, k);
-        } else if (s->in[k] == ACCEL_U64 && accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT) {
-            accel__sbuf_put(&b, "(accel_T)accel_u64_%c(", s->ct == ACCEL_F64 ? 'd' : 'f');
-            load(&b, s->in[k], k, s->nd != 0);
-            accel__sbuf_put(&b, ")");
-        } else {
-            accel__sbuf_put(&b, "(accel_T)");
-            load(&b, s->in[k], k, s->nd != 0);
-        }
-    }
-    accel__sbuf_put(&b, ");\n");
-    char at[32];
-    snprintf(at, sizeof at, s->nd ? "accel_o%u" : "accel_i", s->nin);
-    store(&b, s, at);
-    if (s->nd)
+        element(&b, s);
         advance(&b, s);
-    else
+    } else {
+        /* A chunk of consecutive elements (the CPU's walk: a plain loop the
+         * compiler vectorises), or every grid-stride-th one (a GPU's). */
+        accel__sbuf_put(&b,
+                        "  if (accel_cw) {\n"
+                        "    const long long accel_a = ((long long)blockIdx.x * blockDim.x + "
+                        "threadIdx.x) * accel_cw;\n"
+                        "    const long long accel_z = accel_n - accel_a > accel_cw ? accel_a + "
+                        "accel_cw : accel_n;\n"
+                        "    for (long long accel_i = accel_a; accel_i < accel_z; accel_i++) {\n");
+        element(&b, s);
+        accel__sbuf_put(&b, "    }\n    return;\n  }\n"
+                            "  for (long long accel_i = (long long)blockIdx.x * blockDim.x + "
+                            "threadIdx.x; accel_i < accel_n; accel_i += accel_step) {\n");
+        element(&b, s);
         accel__sbuf_put(&b, "  }\n");
+    }
     accel__sbuf_put(&b, "}\n");
     if (b.oom) {
         free(b.s);

@@ -285,14 +285,10 @@ static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const acce
     for (uint32_t a = 0; s->nd && a < narr; a++)
         args[na++] = accel_karg_i64(base[a] - c->ext[a].lo);
     uint32_t grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
-    int64_t chunk = 0, blocks = (n + 255) / 256;
-    if (s->nd)
-        accel__array_walk(q, n, &grid[0], &chunk);
-    else
-        grid[0] = (uint32_t)(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
+    int64_t chunk = 0;
+    accel__array_walk(q, n, &grid[0], &chunk);
     args[na++] = accel_karg_i64(n);
-    if (s->nd)
-        args[na++] = accel_karg_i64(chunk);
+    args[na++] = accel_karg_i64(chunk);
     for (uint32_t d = 1; d < s->nd; d++)
         args[na++] = accel_karg_i64(c->shape[off + d]);
     for (uint32_t a = 0; a < narr; a++)

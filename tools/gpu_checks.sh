@@ -96,4 +96,5 @@ timeout 120 $PY -m pytest -q -x python/tests/test_gpu_interop.py > $OUT/pytest_g
 timeout 120 $PY -m pytest -q python/tests/test_kernels.py > $OUT/pytest_kernels.txt 2>&1; tail -5 $OUT/pytest_kernels.txt
 for e in examples/python/[0-9]*.py; do (cd examples/python && timeout 30 $PY $(basename $e) --device cuda:0 2>&1 | grep -E '^check|Error|error' | sed "s|^|$(basename $e): |"); done > $OUT/py_examples.txt; cat $OUT/py_examples.txt
 timeout 60 $PY python/bench/overhead.py --device cuda:0 > $OUT/py_overhead.txt 2>&1; ACCEL_PYTHON_FAST=0 timeout 30 $PY python/bench/overhead.py --device cuda:0 --no-transfers >> $OUT/py_overhead.txt 2>&1; timeout 30 $PY python/bench/overhead.py --device cpu --no-transfers >> $OUT/py_overhead.txt 2>&1; cat $OUT/py_overhead.txt
+timeout 180 $PY python/bench/arrays.py --device cuda:0 > $OUT/py_arrays.txt 2>&1; cat $OUT/py_arrays.txt
 timeout 40 $B/bin/accel demo --size large > $OUT/demo.txt 2>&1; tail -14 $OUT/demo.txt

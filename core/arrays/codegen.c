@@ -235,22 +235,77 @@ static void params(accel__sbuf *b, const accel__aspec *s)
             accel__sbuf_put(b, ", long long accel_t%u_%u", k, d);
 }
 
-/* The strided variant's walk over its elements: a thread takes every
- * grid-stride-th element from its index (accel_cw 0: a GPU's coalesced
- * order) or the accel_cw consecutive elements of its chunk (a CPU's: each
- * thread streams through memory). The coordinates of its first element
- * (accel_c<d>, outermost d = 0) and of its step (accel_g<d>) are found by
- * division once, then advanced with carries from element to element (an
- * odometer): no division per element. Opens the loop; advance() closes
- * it. Which thread computes an element never changes its value. */
+static void element(accel__sbuf *b, const accel__aspec *s);
+
+/* The strided variant's walk over a CPU thread's chunk (accel_cw > 0) of
+ * accel_cw consecutive elements, row by row: the coordinates of the
+ * chunk's first element found by division once, then each run along the
+ * innermost axis a plain loop from the row's offsets (the compiler's
+ * induction variables, no division or multiply per element), the
+ * coordinates carried from row to row. */
+static void rows(accel__sbuf *b, const accel__aspec *s)
+{
+    uint32_t last = s->nd - 1;
+    accel__sbuf_put(b,
+                    "  if (accel_cw) {\n"
+                    "    long long accel_i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * "
+                    "accel_cw;\n"
+                    "    const long long accel_e = accel_n - accel_i > accel_cw ? accel_i + "
+                    "accel_cw : accel_n;\n"
+                    "    long long accel_r = accel_i;\n");
+    for (uint32_t d = last; d >= 1; d--)
+        accel__sbuf_put(
+            b, "    long long accel_c%u = accel_r %% accel_s%u; accel_r /= accel_s%u;\n", d, d, d);
+    accel__sbuf_put(b, "    long long accel_c0 = accel_r;\n"
+                       "    while (accel_i < accel_e) {\n"
+                       "      long long accel_run = accel_e - accel_i;\n");
+    if (last)
+        accel__sbuf_put(b,
+                        "      if (accel_run > accel_s%u - accel_c%u) accel_run = accel_s%u - "
+                        "accel_c%u;\n",
+                        last, last, last, last);
+    for (uint32_t k = 0; k <= s->nin; k++) {
+        accel__sbuf_put(b, "      const long long accel_h%u = accel_c0 * accel_t%u_0", k, k);
+        for (uint32_t d = 1; d < s->nd; d++)
+            accel__sbuf_put(b, " + accel_c%u * accel_t%u_%u", d, k, d);
+        accel__sbuf_put(b, ";\n");
+    }
+    accel__sbuf_put(b, "      for (long long accel_j = 0; accel_j < accel_run; accel_j++) {\n");
+    for (uint32_t k = 0; k <= s->nin; k++)
+        accel__sbuf_put(b,
+                        "      const long long accel_o%u = accel_h%u + accel_j * accel_t%u_%u;\n",
+                        k, k, k, last);
+    element(b, s);
+    accel__sbuf_put(b, "      }\n      accel_i += accel_run;\n");
+    if (last) {
+        accel__sbuf_put(b,
+                        "      accel_c%u += accel_run;\n"
+                        "      if (accel_c%u == accel_s%u) {\n"
+                        "        int accel_k = 1;\n        accel_c%u = 0;\n",
+                        last, last, last, last);
+        for (uint32_t d = last - 1; d >= 1; d--)
+            accel__sbuf_put(b,
+                            "        if (accel_k) { accel_c%u += 1; accel_k = accel_c%u == "
+                            "accel_s%u; if (accel_k) accel_c%u = 0; }\n",
+                            d, d, d, d);
+        accel__sbuf_put(b, "        accel_c0 += accel_k;\n      }\n");
+    } else {
+        accel__sbuf_put(b, "      accel_c0 += accel_run;\n");
+    }
+    accel__sbuf_put(b, "    }\n    return;\n  }\n");
+}
+
+/* The strided variant's walk on a GPU (accel_cw 0): every grid-stride-th
+ * element from the thread's index, coalesced. The coordinates of its first
+ * element (accel_c<d>, outermost d = 0) and of the stride (accel_g<d>) are
+ * found by division once, then advanced with carries from element to
+ * element (an odometer): no division per element. Opens the loop;
+ * advance() closes it. Which thread computes an element never changes its
+ * value. */
 static void walk(accel__sbuf *b, const accel__aspec *s)
 {
     accel__sbuf_put(b, "  long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                       "  long long accel_q = accel_step, accel_e = accel_n;\n"
-                       "  if (accel_cw) {\n"
-                       "    accel_i *= accel_cw; accel_q = 1;\n"
-                       "    if (accel_n - accel_i > accel_cw) accel_e = accel_i + accel_cw;\n"
-                       "  }\n"
+                       "  const long long accel_q = accel_step, accel_e = accel_n;\n"
                        "  if (accel_i >= accel_e) return;\n"
                        "  long long accel_r = accel_i, accel_u = accel_q;\n");
     for (uint32_t d = s->nd; d-- > 1;)
@@ -341,6 +396,7 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
     }
     accel__sbuf_put(&b, "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n");
     if (s->nd) {
+        rows(&b, s);
         walk(&b, s);
         element(&b, s);
         advance(&b, s);

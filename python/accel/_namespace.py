@@ -397,15 +397,34 @@ def full_like(x: Array, /, fill_value: Any, dtype: Any = None, device: Any = Non
 def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
            device: Any = None) -> Array:
     """As the standard's (and NumPy's) arange: int64 for int bounds, float64
-    when any is a float, unless dtype says otherwise. The values are made on
-    the host and copied."""
+    when any is a float, unless dtype says otherwise. int64 and float64
+    (and the other integers) are made on the device (accel_array_arange:
+    no host copy of the values, NumPy's values bit for bit) where the bounds
+    are finite and, for integers, within 2**53; other dtypes (float32, whose
+    NumPy values are float32 arithmetic) on the host and copied."""
     if dtype is None:
         dtype = float64 if _b.any(isinstance(v, float) for v in (start, stop, step)) else int64
     dt = _dtype(dtype, "arange")
     if stop is None:
         start, stop = 0, start
-    h = np.arange(start, stop, step, dtype=dt)
-    return _upload(h, dt, _device(device))
+    on_device = (dt.kind in "iu" or dt == float64) and _b.all(
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (_b.bool,
+                                                                                  np.bool_))
+        and math.isfinite(v) and (dt.kind == "f" or (float(v) == int(v) and _b.abs(v) < 2 ** 53))
+        for v in (start, stop, step)) and step != 0
+    if not on_device:
+        return _upload(np.arange(start, stop, step, dtype=dt), dt, _device(device))
+    n = _b.max(0, math.ceil((stop - start) / step)) if dt.kind == "f" else len(
+        range(int(start), int(stop), int(step)))
+    out = _new((n,), dt, _device(device))
+    # NumPy's values are start + i * (the second value - the first), its
+    # count from step: a stop half a delta past the last value gives C the
+    # same count whatever delta's rounding.
+    delta = (float(start) + float(step)) - float(start) if dt.kind == "f" else float(step)
+    if n:
+        _check(C.arange(_q(out), float(start), float(start) + (n - 0.5) * delta, delta,
+                        out._cv()))
+    return out
 
 
 def linspace(start: Any, stop: Any, /, num: int = 50, dtype: Any = None, device: Any = None,
@@ -1481,15 +1500,39 @@ def matmul(x1: Array, x2: Array, /, out: Any = None) -> Array:
         r = squeeze(r, axis=-2)
     if x2.ndim == 1:
         r = squeeze(r, axis=-1)
-    return _out(r, out, "matmul")
+    return _out_same_kind(r, out, "matmul")
+
+
+def _out_same_kind(r: Array, out: Any, fn: str) -> Array:
+    """_out for a ufunc-like product: out's dtype must take r's within a
+    kind (NumPy's casting="same_kind": a float product into an integer out
+    raises DtypeMismatchError instead of truncating)."""
+    if isinstance(out, Array) and not np.can_cast(r.dtype, out.dtype, "same_kind"):
+        raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
+                      f"accel.{fn}: the result is {r.dtype}, which out ({out.dtype}) cannot "
+                      "hold within its kind")
+    return _out(r, out, fn)
 
 
 def dot(a: Array, b: Array, out: Any = None) -> Array:
-    """NumPy's dot: the sum of products for 1-D operands, :func:`matmul`
-    for others, a product for 0-d ones."""
+    """NumPy's dot: a product for 0-d operands, the sum of products for 1-D
+    ones, the matrix product for 2-D ones, and for N-D ones the sum over a's
+    last axis and b's second-to-last (its last when b is 1-D): shape
+    a.shape[:-1] + b.shape[:-2] + b.shape[-1:] (not matmul's batch rule)."""
     if a.ndim == 0 or b.ndim == 0:
-        return _out(multiply(a, b), out, "dot")
-    return matmul(a, b, out)
+        return _out_same_kind(multiply(a, b), out, "dot")
+    if a.ndim <= 2 and b.ndim <= 2:
+        return matmul(a, b, out)
+    _check_inner(a, b, -1, -1 if b.ndim == 1 else -2, "dot")
+    r = tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1 if b.ndim == 1 else b.ndim - 2]))
+    return _out_same_kind(r, out, "dot")
+
+
+def _check_inner(a: Array, b: Array, ia: int, ib: int, fn: str) -> None:
+    if a.shape[ia] != b.shape[ib]:
+        raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
+                      f"accel.{fn}: shapes {a.shape} and {b.shape} do not align (sizes "
+                      f"{a.shape[ia]} and {b.shape[ib]})")
 
 
 def vdot(a: Array, b: Array) -> Array:
@@ -1502,8 +1545,13 @@ def vdot(a: Array, b: Array) -> Array:
 
 
 def inner(a: Array, b: Array) -> Array:
-    """NumPy's inner for 1-D operands (the dot product)."""
-    return dot(a, b)
+    """NumPy's inner: the sum of products over the last axes of a and b,
+    of shape a.shape[:-1] + b.shape[:-1] (a @ b.T for 2-D operands, the dot
+    product for 1-D ones, a product for 0-d ones)."""
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    _check_inner(a, b, -1, -1, "inner")
+    return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
 
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -1576,10 +1624,14 @@ def _complex_argsort(x: Array, ax: int, fn: str) -> Array:
     return order
 
 
-def sort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
-         stable: _b.bool = True) -> Array:
+def sort(x: Array, /, *, axis: Any = -1, descending: _b.bool = False,
+         stable: _b.bool = True, kind: Any = None) -> Array:
     """x sorted along axis, stably (accel_array_sort: NaNs last); complex in
-    NumPy's order (ascending only; through _complex_argsort)."""
+    NumPy's order (ascending only; through _complex_argsort). axis=None
+    sorts the flattened array, as NumPy's; kind= (NumPy's) is accepted and
+    changes nothing: every accel sort is stable."""
+    if axis is None:
+        x, axis = reshape(x, (-1,)), -1
     ax = _axis(axis, x.ndim, "sort") if x.ndim else 0
     if x.dtype.kind == "c" and x.size:
         if descending:
@@ -1591,10 +1643,14 @@ def sort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
     return out
 
 
-def argsort(x: Array, /, *, axis: int = -1, descending: _b.bool = False,
-            stable: _b.bool = True) -> Array:
+def argsort(x: Array, /, *, axis: Any = -1, descending: _b.bool = False,
+            stable: _b.bool = True, kind: Any = None) -> Array:
     """The int64 indices that sort x along axis, stably (accel_array_argsort;
-    complex in NumPy's order, ascending only)."""
+    complex in NumPy's order, ascending only). axis=None gives the indices
+    into the flattened array, as NumPy's; kind= is accepted and changes
+    nothing (stable always)."""
+    if axis is None:
+        x, axis = reshape(x, (-1,)), -1
     ax = _axis(axis, x.ndim, "argsort") if x.ndim else 0
     if x.dtype.kind == "c" and x.size:
         if descending:

@@ -591,3 +591,53 @@ def test_more_numpy_names_against_numpy():
     np.testing.assert_array_equal(cp.isin(xi, cp.asarray(t), invert=True).get(),
                                   np.isin(hi, t, invert=True))
     assert cp.dtype("float32") == np.float32
+
+
+def test_inner_and_dot_follow_numpy_for_every_rank():
+    rng = np.random.default_rng(11)
+    for sa, sb in (((3, 3), (3, 3)), ((2, 3), (4, 3)), ((3,), (3,)), ((2, 3, 4), (5, 4)),
+                   ((4,), (2, 3, 4)), ((), (3,))):
+        a, b = rng.random(sa), rng.random(sb)
+        got = cp.inner(cp.asarray(a), cp.asarray(b)).get()
+        np.testing.assert_allclose(got, np.inner(a, b), rtol=1e-13, err_msg=f"{sa} {sb}")
+    for sa, sb in (((2, 3, 4), (2, 4, 5)), ((2, 3, 4), (4,)), ((3, 4), (2, 4, 5)),
+                   ((5,), (2, 5, 3)), ((3, 4), (4, 5)), ((4,), (4,)), ((), (2, 2))):
+        a, b = rng.random(sa), rng.random(sb)
+        got = cp.dot(cp.asarray(a), cp.asarray(b)).get()
+        want = np.dot(a, b)
+        assert got.shape == want.shape, (sa, sb)
+        np.testing.assert_allclose(got, want, rtol=1e-13, err_msg=f"{sa} {sb}")
+    with pytest.raises(ValueError):
+        cp.inner(cp.ones((2, 3)), cp.ones((2, 4)))
+    d = cp.asarray(rng.random((4, 3)))
+    with pytest.raises(TypeError):  # NumPy: UFuncTypeError (float into int out)
+        cp.matmul(d, d.T, out=cp.empty((4, 4), dtype=cp.int32))
+    o = cp.empty((4, 4), dtype=cp.float32)
+    cp.matmul(d, d.T, out=o)
+    np.testing.assert_allclose(o.get(), (d.get() @ d.get().T).astype(np.float32), rtol=1e-6)
+
+
+def test_sort_axis_none_and_kind():
+    h = np.random.default_rng(12).random((3, 4, 5))
+    x = cp.asarray(h)
+    np.testing.assert_array_equal(cp.sort(x, axis=None).get(), np.sort(h, axis=None))
+    np.testing.assert_array_equal(cp.argsort(x, axis=None).get(),
+                                  np.argsort(h, axis=None, kind="stable"))
+    np.testing.assert_array_equal(cp.sort(x, kind="quicksort").get(), np.sort(h))
+
+
+def test_arange_matches_numpy_bit_for_bit():
+    rng = np.random.default_rng(13)
+    cases = [(5,), (2, 10), (10, 2, -3), (0.5, 3.2, 0.3), (0, 1, 0.1), (0, -5),
+             (2 ** 60, 2 ** 60 + 3), (1, 2 ** 40, 2 ** 38)]
+    for _ in range(50):
+        a, s = float(rng.uniform(-5, 5)), float(rng.choice([0.1, 0.3, -0.2, 1e-3]))
+        cases.append((a, a + s * int(rng.integers(0, 100)) + 0.3 * s, s))
+    for c in cases:
+        for dt in (None, np.float32, np.int16):
+            if dt is np.int16 and any(isinstance(v, float) or abs(v) > 30000 for v in c):
+                continue
+            got, want = cp.arange(*c, dtype=dt).get(), np.arange(*c, dtype=dt)
+            assert got.dtype == want.dtype and np.array_equal(got, want), (c, dt)
+    with pytest.raises(ZeroDivisionError):
+        cp.arange(0, 5, 0)

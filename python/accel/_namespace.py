@@ -237,6 +237,9 @@ def _default_dtype(obj: Any) -> np.dtype:
     """The dtype asarray gives Python data: bool, int64 or float64."""
     flat = np.asarray(obj, dtype=object).ravel()
     kinds = {type(v) for v in flat}
+    if _b.any(issubclass(k, (list, tuple)) for k in kinds):
+        raise ValueError("accel.asarray: the nested sequences have different lengths (an "
+                         "inhomogeneous shape), which no array has")
     for k in kinds:
         if not issubclass(k, (_b.bool, int, float, complex, np.bool_, np.number)):
             raise TypeError(f"accel.asarray: {k.__name__} data has no array dtype (accel arrays "

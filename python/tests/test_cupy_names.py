@@ -641,3 +641,10 @@ def test_arange_matches_numpy_bit_for_bit():
             assert got.dtype == want.dtype and np.array_equal(got, want), (c, dt)
     with pytest.raises(ZeroDivisionError):
         cp.arange(0, 5, 0)
+
+
+def test_a_ragged_list_is_refused_as_numpy_refuses_it():
+    with pytest.raises(ValueError, match="inhomogeneous shape"):
+        cp.asarray([[1, 2], [3]])
+    with pytest.raises(ValueError):
+        np.asarray([[1, 2], [3]])

@@ -105,12 +105,28 @@ extern const char *const accel__array_complex_helpers[]; /* parts; NULL ends */
 /* The column of a compute dtype's kind (ACCEL__AK_*). */
 int accel__array_column(accel_dtype ct);
 
-/* elementwise.c: the grid of a strided walk (codegen.c's walk) of n
- * elements on q's device, blocks of 256 threads: on a GPU *chunk 0 and up
- * to 65535 blocks, each thread taking every grid-stride-th element; on a
- * CPU, which runs one block per worker at a time, 16 blocks per worker and
- * *chunk consecutive elements per thread. */
-void accel__array_walk(accel_queue *q, int64_t n, uint32_t *blocks, int64_t *chunk);
+/* elementwise.c: blocks of 256 threads for `items` work items, at least
+ * 1 and at most `most`. */
+uint32_t accel__array_blocks(int64_t items, int64_t most);
+/* elementwise.c: the grid of an elementwise kernel's walk (codegen.c) of n
+ * elements: on a GPU (cpu_units 0) *chunk 0 and up to 65535 blocks, each
+ * thread taking every grid-stride-th element; on a CPU of cpu_units
+ * workers, which runs one block per worker at a time, 16 blocks per worker
+ * and *chunk consecutive elements per thread. */
+void accel__array_walk(uint32_t cpu_units, int64_t n, uint32_t *blocks, int64_t *chunk);
+
+/* ------------------------------------------------------------ scratch.c */
+
+#define ACCEL__ARRAY_TEMPS_MAX 16
+
+/* The temporaries bufs[0..n) (NULL entries skipped; n <= 16) of an array
+ * function whose last use of them is enqueued on q, given up: while q
+ * records a graph (from any thread) the graph keeps them as temporaries;
+ * otherwise they are freed once q reaches its current end (an event on q;
+ * at once when none was given to work). st is the function's status: when
+ * it failed, the thread's message is kept. */
+void accel__array_temps_done(accel_queue *q, accel_buffer *const *bufs, uint32_t n,
+                             accel_status st);
 
 /* ------------------------------------------------------------ codegen.c */
 

@@ -237,6 +237,18 @@ static void params(accel__sbuf *b, const accel__aspec *s)
 
 static void element(accel__sbuf *b, const accel__aspec *s);
 
+/* Each array's offset at the coordinates accel_c<d>, declared as
+ * <decl><k> = sum of accel_c<d> * accel_t<k>_<d>. */
+static void coord_offsets(accel__sbuf *b, const accel__aspec *s, const char *decl)
+{
+    for (uint32_t k = 0; k <= s->nin; k++) {
+        accel__sbuf_put(b, "%s%u = accel_c0 * accel_t%u_0", decl, k, k);
+        for (uint32_t d = 1; d < s->nd; d++)
+            accel__sbuf_put(b, " + accel_c%u * accel_t%u_%u", d, k, d);
+        accel__sbuf_put(b, ";\n");
+    }
+}
+
 /* The strided variant's walk over a CPU thread's chunk (accel_cw > 0) of
  * accel_cw consecutive elements, row by row: the coordinates of the
  * chunk's first element found by division once, then each run along the
@@ -264,12 +276,7 @@ static void rows(accel__sbuf *b, const accel__aspec *s)
                         "      if (accel_run > accel_s%u - accel_c%u) accel_run = accel_s%u - "
                         "accel_c%u;\n",
                         last, last, last, last);
-    for (uint32_t k = 0; k <= s->nin; k++) {
-        accel__sbuf_put(b, "      const long long accel_h%u = accel_c0 * accel_t%u_0", k, k);
-        for (uint32_t d = 1; d < s->nd; d++)
-            accel__sbuf_put(b, " + accel_c%u * accel_t%u_%u", d, k, d);
-        accel__sbuf_put(b, ";\n");
-    }
+    coord_offsets(b, s, "      const long long accel_h");
     accel__sbuf_put(b, "      for (long long accel_j = 0; accel_j < accel_run; accel_j++) {\n");
     for (uint32_t k = 0; k <= s->nin; k++)
         accel__sbuf_put(b,
@@ -314,12 +321,7 @@ static void walk(accel__sbuf *b, const accel__aspec *s)
                         "accel_s%u; accel_r /= accel_s%u; accel_u /= accel_s%u;\n",
                         d, d, d, d, d, d);
     accel__sbuf_put(b, "  long long accel_c0 = accel_r, accel_g0 = accel_u;\n  for (;;) {\n");
-    for (uint32_t k = 0; k <= s->nin; k++) {
-        accel__sbuf_put(b, "    const long long accel_o%u = accel_c0 * accel_t%u_0", k, k);
-        for (uint32_t d = 1; d < s->nd; d++)
-            accel__sbuf_put(b, " + accel_c%u * accel_t%u_%u", d, k, d);
-        accel__sbuf_put(b, ";\n");
-    }
+    coord_offsets(b, s, "    const long long accel_o");
 }
 
 /* The next element of the walk: accel_i and the coordinates one step on

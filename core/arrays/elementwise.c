@@ -27,21 +27,26 @@ typedef struct acall {
     const accel_array *a[4]; /* inputs, then out */
     const char *name[4];
     accel__extent ext[4];
-    accel_runtime *rt; /* the object */
-    uint32_t nd;       /* after coalescing */
+    accel_runtime *rt;  /* the object */
+    uint32_t cpu_units; /* q's device's workers when it is a CPU, else 0 */
+    uint32_t nd;        /* after coalescing */
     int64_t shape[ACCEL_ARRAY_MAX_NDIM];
     int64_t stride[4][ACCEL_ARRAY_MAX_NDIM];
 } acall;
 
-/* q's runtime (object) and device (handle), through a call of its own. */
+/* q's runtime (object), device (handle) and, on a CPU device, its workers
+ * (0 elsewhere: cpu_units may be NULL), through a call of its own. */
 static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **rt,
-                               accel_device **dev)
+                               accel_device **dev, uint32_t *cpu_units)
 {
     ACCEL__CALL(call);
     accel_queue *qo;
     ACCEL__TRY(accel__enter(&call, fn, q, ACCEL__T_QUEUE, "q", &qo));
     *rt = qo->dev->rt;
     *dev = qo->dev->handle;
+    const accel_device_properties *p = &qo->dev->props;
+    if (cpu_units)
+        *cpu_units = p->kind == ACCEL_DEVICE_CPU && p->compute_units <= 1024 ? p->compute_units : 0;
     return ACCEL_SUCCESS;
 }
 
@@ -65,26 +70,38 @@ static int64_t walk_grid_everywhere(void)
     return v;
 }
 
-void accel__array_walk(accel_queue *q, int64_t n, uint32_t *blocks, int64_t *chunk)
+uint32_t accel__array_blocks(int64_t items, int64_t most)
 {
-    int64_t b = (n + 255) / 256, grid = walk_grid_everywhere();
-    *blocks = (uint32_t)(b < 65535 ? (b > 0 ? b : 1) : 65535);
+    int64_t b = (items + 255) / 256;
+    return (uint32_t)(b < most ? (b > 0 ? b : 1) : most);
+}
+
+void accel__array_walk(uint32_t cpu_units, int64_t n, uint32_t *blocks, int64_t *chunk)
+{
+    int64_t grid = walk_grid_everywhere();
     *chunk = 0;
-    if (grid) {
-        *blocks = (uint32_t)(b < grid ? (b > 0 ? b : 1) : grid);
+    if (grid || cpu_units == 0) {
+        *blocks = accel__array_blocks(n, grid ? grid : 65535);
         return;
     }
-    ACCEL__CALL(call);
-    accel_queue *qo;
-    if (accel__enter(&call, "accel_array", q, ACCEL__T_QUEUE, "q", &qo) != ACCEL_SUCCESS)
-        return;
-    const accel_device_properties *p = &qo->dev->props;
-    if (p->kind != ACCEL_DEVICE_CPU || p->compute_units == 0 || p->compute_units > 1024)
-        return;
-    int64_t most = 16 * (int64_t)p->compute_units;
-    if (b > most)
-        *blocks = (uint32_t)most;
+    *blocks = accel__array_blocks(n, 16 * (int64_t)cpu_units);
     *chunk = (n + 256 * (int64_t)*blocks - 1) / (256 * (int64_t)*blocks);
+}
+
+/* accel__array_views_any, and q's CPU workers for the walk (0: a GPU's). */
+static accel_status views_walk(const char *fn, accel_queue *q, uint32_t n,
+                               const accel_array *const *a, const char *const *names,
+                               accel__extent *ext, accel_runtime **rt, uint32_t *cpu_units)
+{
+    accel_device *dev;
+    accel_status st = queue_info(fn, q, rt, &dev, cpu_units);
+    for (uint32_t k = 0; st == ACCEL_SUCCESS && k < n; k++) {
+        st = accel__array_check(fn, names[k], a[k], &ext[k]);
+        if (st == ACCEL_SUCCESS && accel_buffer_device(a[k]->buffer) != dev)
+            st = accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
+                             "%s: %s.buffer is on another device than q", fn, names[k]);
+    }
+    return st;
 }
 
 /* The checks of accel__array_views but the dtype's: the elementwise
@@ -93,15 +110,7 @@ accel_status accel__array_views_any(const char *fn, accel_queue *q, uint32_t n,
                                     const accel_array *const *a, const char *const *names,
                                     accel__extent *ext, accel_runtime **rt)
 {
-    accel_device *dev;
-    accel_status st = queue_info(fn, q, rt, &dev);
-    for (uint32_t k = 0; st == ACCEL_SUCCESS && k < n; k++) {
-        st = accel__array_check(fn, names[k], a[k], &ext[k]);
-        if (st == ACCEL_SUCCESS && accel_buffer_device(a[k]->buffer) != dev)
-            st = accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
-                             "%s: %s.buffer is on another device than q", fn, names[k]);
-    }
-    return st;
+    return views_walk(fn, q, n, a, names, ext, rt, NULL);
 }
 
 accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
@@ -286,7 +295,7 @@ static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const acce
         args[na++] = accel_karg_i64(base[a] - c->ext[a].lo);
     uint32_t grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
     int64_t chunk = 0;
-    accel__array_walk(q, n, &grid[0], &chunk);
+    accel__array_walk(c->cpu_units, n, &grid[0], &chunk);
     args[na++] = accel_karg_i64(n);
     args[na++] = accel_karg_i64(chunk);
     for (uint32_t d = 1; d < s->nd; d++)
@@ -370,7 +379,8 @@ static accel_status elementwise(acall *c, accel_queue *q)
     if (!c->row || c->row->arity != c->nin)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: fn %d is %s", c->fn, (int)c->f,
                            c->row ? "of another arity (see accel_array_fn_info)" : "unknown");
-    accel_status st = accel__array_views_any(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt);
+    accel_status st =
+        views_walk(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt, &c->cpu_units);
     if (st == ACCEL_SUCCESS)
         st = accel__array_out_check(c->fn, c->name[c->nin], c->a[c->nin]);
     accel__aspec s;

@@ -132,7 +132,7 @@ static accel_slice slice_of(const accel_array *a)
     return accel_slice_of(a->buffer, (size_t)(a->offset / es), (size_t)count);
 }
 
-/* Stage, one FFT op, copy back; temporaries released (waiting for the work). */
+/* Stage, one FFT op, copy back; temporaries given up in q's order. */
 static accel_status transform(fcall *c, accel_queue *q, const accel_array *x,
                               const accel_array *out)
 {
@@ -153,8 +153,7 @@ static accel_status transform(fcall *c, accel_queue *q, const accel_array *x,
                                 slice_of(&in), slice_of(&res));
     if (st == ACCEL_SUCCESS && !direct)
         st = copy_any(c->fn, q, &res, out);
-    for (int i = 0; i < 2; i++)
-        accel_buffer_release(c->tmp[i]);
+    accel__array_temps_done(q, c->tmp, 2, st);
     return st;
 }
 
@@ -307,7 +306,7 @@ static accel_status fftn_any(const char *fn, bool inverse, accel_queue *q, const
                 over |=
                     __builtin_mul_overflow(all, shape[d] = (int)d == a ? len : cur.shape[d], &all);
             size_t bytes;
-            accel_buffer_release(held[i % 2]); /* the one before cur, done with */
+            accel__array_temps_done(q, &held[i % 2], 1, st); /* the one before cur */
             held[i % 2] = NULL;
             if (over ||
                 __builtin_mul_overflow((size_t)(all ? all : 1), accel_dtype_size(x->dtype), &bytes))
@@ -324,8 +323,7 @@ static accel_status fftn_any(const char *fn, bool inverse, accel_queue *q, const
             st = fft_any(fn, ACCEL_OP_FFT, inverse, q, &cur, len, axes[i], norm, &next);
         cur = next;
     }
-    accel_buffer_release(held[0]);
-    accel_buffer_release(held[1]);
+    accel__array_temps_done(q, held, 2, st);
     return st;
 }
 
@@ -390,7 +388,7 @@ static accel_status freq(const char *fn, accel_queue *q, int64_t n, double d, bo
     zero.ndim = 0;
     if (st == ACCEL_SUCCESS && over)
         st = accel_array_full(q, &zero, copysign(0.0, v));
-    accel_buffer_release(b);
+    accel__array_temps_done(q, &b, 1, st);
     return st;
 }
 

@@ -279,12 +279,8 @@ static accel_status linalg_run(const lplan *p)
 /* Release the scratch buffer (waits for the copies out) and pass st on. */
 static accel_status done(lplan *p, accel_status st)
 {
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", accel_last_error());
-    accel_buffer_release(p->tmp); /* may clear the thread's message */
+    accel__array_temps_done(p->q, &p->tmp, 1, st);
     p->tmp = NULL;
-    if (st != ACCEL_SUCCESS)
-        accel__set_error("%s", msg);
     return st;
 }
 

@@ -262,8 +262,7 @@ static accel_status launch(accel__lcall *c, accel_queue *q, accel_kernel *k, uin
         args[na++] = accel_karg_f64(c->f[i]);
     for (uint32_t i = 0; i < r->ni; i++)
         args[na++] = accel_karg_i64(c->k[i]);
-    int64_t blocks = (n + 255) / 256;
-    uint32_t grid[3] = {(uint32_t)(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535), 1, 1};
+    uint32_t grid[3] = {accel__array_blocks(n, 65535), 1, 1};
     uint32_t block[3] = {256, 1, 1};
     return accel_kernel_launch_grid(q, k, grid, block, na, args);
 }

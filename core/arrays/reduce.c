@@ -6,7 +6,6 @@
  * merging) with one thread per output element folding its elements in a
  * fixed row-major order, so every backend computes the same bits. */
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,7 +14,6 @@
 #include <string.h>
 
 #include "arrays/arrays_internal.h"
-#include "base/handle.h"
 #include "base/objects.h"
 #include "base/sbuf.h"
 #include "base/status.h"
@@ -602,8 +600,7 @@ static accel_status launch(accel_queue *q, accel_runtime *rt, const rlaunch *r, 
         args[na++] = accel_karg_i64(a->rs[d]);
     for (uint32_t d = 0; d < r->s.nr; d++)
         args[na++] = accel_karg_i64(a->rx[d]);
-    int64_t blocks = (r->items + 255) / 256;
-    uint32_t grid[3] = {(uint32_t)(blocks < 65535 ? blocks : 65535), 1, 1};
+    uint32_t grid[3] = {accel__array_blocks(r->items, 65535), 1, 1};
     uint32_t block[3] = {256, 1, 1};
     return accel_kernel_launch_grid(q, k, grid, block, na, args);
 }
@@ -617,46 +614,10 @@ static accel_kernel_arg part_arg(accel_buffer *tmp, accel_dtype dt, size_t off, 
     return k;
 }
 
-/* tmp, the scratch buffer of a chain just enqueued on q, given up: kept by
- * q's open capture as a graph temporary (whichever thread made it), else
- * freed once q reaches the chain's end, waited for with an event on q (no
- * other queue is waited for). The thread's message of a failed st stays. */
-static void scratch_done(accel_queue *q, accel_buffer *tmp, accel_status st)
-{
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", accel_last_error());
-    bool kept = false;
-    {
-        ACCEL__CALL(call);
-        accel_queue *qo;
-        accel__type type;
-        accel__gate *gate;
-        accel_buffer *bo = accel__handle_peek(tmp, &type, &gate);
-        if (bo && type == ACCEL__T_BUFFER &&
-            accel__enter(&call, "accel_array_reduce", q, ACCEL__T_QUEUE, "q", &qo) ==
-                ACCEL_SUCCESS &&
-            accel__capturing(qo))
-            kept = atomic_load(&bo->graph_temp) || qo->dev->rt->capture->adopt_buffer(qo, bo);
-    }
-    if (!kept) {
-        accel_event *ev = NULL;
-        bool reached = accel_event_create(accel_queue_device(q), &ev) == ACCEL_SUCCESS &&
-                       accel_event_record(ev, q) == ACCEL_SUCCESS &&
-                       accel_event_synchronize(ev) == ACCEL_SUCCESS;
-        accel_event_release(ev);
-        if (reached)
-            accel__buffer_release_drained(tmp);
-        else
-            accel_buffer_release(tmp); /* waits for every queue */
-    }
-    if (st != ACCEL_SUCCESS)
-        accel__set_error("%s", msg);
-}
-
 /* The reduction r (plain: x into out) as a chain: x into nl levels of
  * partials (level k: p[k] chunks of len[k] per output), each level into
  * the next, the last into out. The partials live in one scratch buffer of
- * q's device, given up at the end (scratch_done). */
+ * q's device, given up at the end (accel__array_temps_done). */
 static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunch *plain,
                                  const raxes *a, uint32_t nl, const int64_t *p, const int64_t *len)
 {
@@ -683,8 +644,7 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
             r.m = p[k - 1];
         }
         r.s.out_part = k < nl;
-        r.s.ofast =
-            k == 0 && k < nl && a->nk && a->nr && llabs(a->kx[a->nk - 1]) < llabs(a->rx[a->nr - 1]);
+        r.s.ofast = k == 0 && a->nk && a->nr && llabs(a->kx[a->nk - 1]) < llabs(a->rx[a->nr - 1]);
         r.s.nk = k > 0 && k < nl ? 0 : a->nk;
         if (k < nl) { /* into level k */
             r.out = part_arg(tmp, pt, voff[k], a->n * p[k]);
@@ -702,8 +662,7 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
         }
         st = launch(q, rt, &r, a);
     }
-    if (tmp)
-        scratch_done(q, tmp, st);
+    accel__array_temps_done(q, &tmp, 1, st);
     return st;
 }
 

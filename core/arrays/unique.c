@@ -222,8 +222,7 @@ static accel_status unique(const char *fn, accel_queue *q, const accel_array *x,
         return out_count ? accel_array_full(q, &cnt, 0.0) : ACCEL_SUCCESS;
     temps t = {accel_queue_device(q), {NULL}, 0};
     st = unique_run(q, &t, x, ext.count, o);
-    for (uint32_t i = 0; i < t.n; i++)
-        accel_buffer_release(t.b[i]);
+    accel__array_temps_done(q, t.b, t.n, st);
     return st;
 }
 

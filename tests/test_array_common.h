@@ -285,12 +285,7 @@ static inline accel_runtime *array_runtime(accel_device **dev, accel_queue **q)
 static inline accel_runtime *array_verify_runtime(accel_device **dev, accel_queue **q)
 {
     accel_runtime *rt = array_runtime(NULL, NULL);
-    accel_verify_options o;
-    accel_verify_options_init(&o);
-    o.reference = "cpu";
-    o.check_reference_device = true;
-    o.fail_on_mismatch = true;
-    tu_ok(accel_verify_configure(rt, &o));
+    tu_verify_against_cpu(rt);
     tu_ok(accel_device_get_by_name(rt, "cpu:0", dev));
     tu_ok(accel_queue_create(*dev, q));
     return rt;

@@ -293,12 +293,7 @@ Test(fuse, rebinding_a_scalar_and_a_buffer_of_fused_ops)
 static accel_runtime *open_verified(void)
 {
     accel_runtime *rt = tu_open_default();
-    accel_verify_options o;
-    accel_verify_options_init(&o);
-    o.reference = "cpu";
-    o.check_reference_device = true;
-    o.fail_on_mismatch = true;
-    tu_ok(accel_verify_configure(rt, &o));
+    tu_verify_against_cpu(rt);
     return rt;
 }
 

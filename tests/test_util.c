@@ -4,6 +4,8 @@
 #define _XOPEN_SOURCE 700
 #include "test_util.h"
 
+#include "accel/verify.h"
+
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <float.h>
@@ -185,6 +187,16 @@ accel_runtime *tu_open_default(void)
               accel_status_name(s), accel_last_error());
     cr_assert(rt != NULL);
     return rt;
+}
+
+void tu_verify_against_cpu(accel_runtime *rt)
+{
+    accel_verify_options o;
+    accel_verify_options_init(&o);
+    o.reference = "cpu";
+    o.check_reference_device = true;
+    o.fail_on_mismatch = true;
+    tu_ok(accel_verify_configure(rt, &o));
 }
 
 accel_status tu_open_ini(const char *ini_text, accel_runtime **out_rt, const char **out_path)

@@ -61,6 +61,11 @@ const char *tu_log_text(void);
 /* Open the build tree's default plugins.ini; asserts success. */
 accel_runtime *tu_open_default(void);
 
+/* Verify mode on rt: every op run again on the CPU and compared, a
+ * mismatch failing the op, the CPU checked against itself too; asserts
+ * success. */
+void tu_verify_against_cpu(accel_runtime *rt);
+
 /* Write ini text to a temp file and open it; returns the status, *out_rt set on
  * success. *out_path (if not NULL) receives the file path. */
 accel_status tu_open_ini(const char *ini_text, accel_runtime **out_rt, const char **out_path);

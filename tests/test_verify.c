@@ -412,12 +412,7 @@ Test(verify, a_thousand_random_cpu_ops_checked_against_the_cpu_raise_no_alarm, .
 {
     accel_runtime *rt = tu_open_default();
     accel_device *cpu = dev_named(rt, "cpu");
-    accel_verify_options o;
-    accel_verify_options_init(&o);
-    o.reference = "cpu";
-    o.check_reference_device = true;
-    o.fail_on_mismatch = true;
-    tu_ok(accel_verify_configure(rt, &o));
+    tu_verify_against_cpu(rt);
     accel_queue *q;
     tu_ok(accel_queue_create(cpu, &q));
     enum { NMAX = 300 };

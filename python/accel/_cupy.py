@@ -598,7 +598,7 @@ def angle(z: Any, deg: bool = False) -> Array:
     degrees; a real z gives 0 or pi."""
     a = _arr(z, "angle")
     if a.dtype.kind != "c":
-        a = ns.astype(a, np.float64) if a.dtype.kind != "f" else a
+        a = _as_float(a)
         r = ns.atan2(ns.zeros_like(a), a)
     else:
         r = ns.atan2(ns.imag(a), ns.real(a))
@@ -680,23 +680,25 @@ dtype = np.dtype
 isscalar = np.isscalar
 
 
-def _floats(a: Array) -> Array:
+def _as_float(a: Array) -> Array:
+    """a, or a as float64 when it holds integers or bools (NumPy's result
+    for functions that compute in floats)."""
     return a if a.dtype.kind in "fc" else ns.astype(a, np.float64)
 
 
 def fabs(x: Any) -> Array:
     """|x| as a float (integers as float64, as NumPy's fabs)."""
-    return ns.abs(_floats(_arr(x, "fabs")))
+    return ns.abs(_as_float(_arr(x, "fabs")))
 
 
 def deg2rad(x: Any) -> Array:
     """Degrees to radians: x * (pi / 180) (integers as float64)."""
-    return ns.multiply(_floats(_arr(x, "deg2rad")), np.pi / 180.0)
+    return ns.multiply(_as_float(_arr(x, "deg2rad")), np.pi / 180.0)
 
 
 def rad2deg(x: Any) -> Array:
     """Radians to degrees: x * (180 / pi) (integers as float64)."""
-    return ns.multiply(_floats(_arr(x, "rad2deg")), 180.0 / np.pi)
+    return ns.multiply(_as_float(_arr(x, "rad2deg")), 180.0 / np.pi)
 
 
 radians, degrees = deg2rad, rad2deg
@@ -786,7 +788,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     the sum of the weights."""
     x = _arr(a, "average")
     if weights is None:
-        r = ns.mean(_floats(x), axis=axis)
+        r = ns.mean(_as_float(x), axis=axis)
         n = ns.asarray(x.size // _b.max(r.size, 1), dtype=r.dtype, device=x.device)
         return (r, ns.broadcast_to(n, r.shape)) if returned else r
     w = _arr(weights, "average")
@@ -797,8 +799,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         ax = operator.index(axis) % x.ndim
         w = ns.reshape(w, tuple(-1 if i == ax else 1 for i in range(x.ndim)))
         w = ns.broadcast_to(w, x.shape)
-    ws = ns.sum(_floats(w), axis=axis)
-    r = ns.divide(ns.sum(ns.multiply(_floats(x), w), axis=axis), ws)
+    ws = ns.sum(_as_float(w), axis=axis)
+    r = ns.divide(ns.sum(ns.multiply(_as_float(x), w), axis=axis), ws)
     return (r, ws) if returned else r
 
 

@@ -397,6 +397,18 @@ def full_like(x: Array, /, fill_value: Any, dtype: Any = None, device: Any = Non
     return full(x.shape, fill_value, dtype=dtype or x.dtype, device=device or x.device)
 
 
+def _arange_on_device(dt: np.dtype, bounds: Tuple[Any, ...]) -> _b.bool:
+    """Whether accel_array_arange makes NumPy's values for these bounds:
+    an integer dtype with integral bounds within 2**53 (exact in the double
+    arguments), or float64 with finite ones; a nonzero step."""
+    def fits(v: Any) -> _b.bool:
+        if isinstance(v, (_b.bool, np.bool_)) or not isinstance(
+                v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
+            return False
+        return dt == float64 or (float(v) == int(v) and _b.abs(v) < 2 ** 53)
+    return (dt.kind in "iu" or dt == float64) and bounds[2] != 0 and _b.all(map(fits, bounds))
+
+
 def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
            device: Any = None) -> Array:
     """As the standard's (and NumPy's) arange: int64 for int bounds, float64
@@ -410,12 +422,8 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
     dt = _dtype(dtype, "arange")
     if stop is None:
         start, stop = 0, start
-    on_device = (dt.kind in "iu" or dt == float64) and _b.all(
-        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (_b.bool,
-                                                                                  np.bool_))
-        and math.isfinite(v) and (dt.kind == "f" or (float(v) == int(v) and _b.abs(v) < 2 ** 53))
-        for v in (start, stop, step)) and step != 0
-    if not on_device:
+    bounds = (start, stop, step)
+    if not _arange_on_device(dt, bounds):
         return _upload(np.arange(start, stop, step, dtype=dt), dt, _device(device))
     n = _b.max(0, math.ceil((stop - start) / step)) if dt.kind == "f" else len(
         range(int(start), int(stop), int(step)))
@@ -1324,13 +1332,19 @@ def _sum_dtype(x: Array, dtype: Any) -> Tuple[Array, np.dtype]:
     return x, (x.dtype if k in "fc" else uint64 if k == "u" else int64)
 
 
-def _out(r: Array, out: Optional[Array], fn: str) -> Array:
+def _out(r: Array, out: Optional[Array], fn: str, same_kind: _b.bool = False) -> Array:
     """r, or r copied into out (CuPy's out=: the result's shape; converted
-    to out's dtype)."""
+    to out's dtype: any conversion, as NumPy's reductions, or with same_kind
+    only within a kind, as NumPy's matmul and ufuncs: a float product into
+    an integer out raises DtypeMismatchError instead of truncating)."""
     if out is None:
         return r
     if not isinstance(out, Array) or out.shape != r.shape:
         raise ValueError(f"accel.{fn}: out must be an accel.Array of shape {r.shape}")
+    if same_kind and not np.can_cast(r.dtype, out.dtype, "same_kind"):
+        raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
+                      f"accel.{fn}: the result is {r.dtype}, which out ({out.dtype}) cannot "
+                      "hold within its kind")
     copyto(out, r)
     return out
 
@@ -1503,18 +1517,7 @@ def matmul(x1: Array, x2: Array, /, out: Any = None) -> Array:
         r = squeeze(r, axis=-2)
     if x2.ndim == 1:
         r = squeeze(r, axis=-1)
-    return _out_same_kind(r, out, "matmul")
-
-
-def _out_same_kind(r: Array, out: Any, fn: str) -> Array:
-    """_out for a ufunc-like product: out's dtype must take r's within a
-    kind (NumPy's casting="same_kind": a float product into an integer out
-    raises DtypeMismatchError instead of truncating)."""
-    if isinstance(out, Array) and not np.can_cast(r.dtype, out.dtype, "same_kind"):
-        raise L.error("ACCEL_ERROR_DTYPE_MISMATCH",
-                      f"accel.{fn}: the result is {r.dtype}, which out ({out.dtype}) cannot "
-                      "hold within its kind")
-    return _out(r, out, fn)
+    return _out(r, out, "matmul", same_kind=True)
 
 
 def dot(a: Array, b: Array, out: Any = None) -> Array:
@@ -1523,12 +1526,12 @@ def dot(a: Array, b: Array, out: Any = None) -> Array:
     last axis and b's second-to-last (its last when b is 1-D): shape
     a.shape[:-1] + b.shape[:-2] + b.shape[-1:] (not matmul's batch rule)."""
     if a.ndim == 0 or b.ndim == 0:
-        return _out_same_kind(multiply(a, b), out, "dot")
+        return _out(multiply(a, b), out, "dot", same_kind=True)
     if a.ndim <= 2 and b.ndim <= 2:
         return matmul(a, b, out)
     _check_inner(a, b, -1, -1 if b.ndim == 1 else -2, "dot")
     r = tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1 if b.ndim == 1 else b.ndim - 2]))
-    return _out_same_kind(r, out, "dot")
+    return _out(r, out, "dot", same_kind=True)
 
 
 def _check_inner(a: Array, b: Array, ia: int, ib: int, fn: str) -> None:

@@ -750,6 +750,11 @@ def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> Array:
     """m rotated by 90 degrees k times in the plane of axes, from the first
     axis towards the second (NumPy's rot90; a view)."""
     a = _arr(m, "rot90")
+    if a.ndim < 2 or len(axes) != 2:
+        raise ValueError(f"accel.rot90: needs two axes of an array of 2 or more ({a.ndim}-d)")
+    for v in axes:
+        if not -a.ndim <= operator.index(v) < a.ndim:
+            raise IndexError(f"accel.rot90: axis {v} is out of range for {a.ndim} dimensions")
     a0, a1 = (operator.index(v) % a.ndim for v in axes)
     if a0 == a1:
         raise ValueError("accel.rot90: the two axes must differ")

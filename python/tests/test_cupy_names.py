@@ -648,3 +648,14 @@ def test_a_ragged_list_is_refused_as_numpy_refuses_it():
         cp.asarray([[1, 2], [3]])
     with pytest.raises(ValueError):
         np.asarray([[1, 2], [3]])
+
+
+def test_rot90_refuses_bad_axes_as_numpy():
+    x = cp.ones((2, 3, 4))
+    for axes in ((0, 3), (0, -4), (1, 1)):
+        with pytest.raises((ValueError, IndexError)):
+            cp.rot90(x, 1, axes)
+        with pytest.raises((ValueError, IndexError)):
+            np.rot90(np.ones((2, 3, 4)), 1, axes)
+    with pytest.raises(ValueError):
+        cp.rot90(cp.ones(3))

@@ -660,8 +660,11 @@ static void fft_both(accel_queue *qg, accel_queue *qc, accel_op_code op, accel_d
     tu_ok(accel_buffer_create(cpu, co * wo * real, &oc));
     tu_ok(accel_queue_write_blocking(qg, xg, 0, h, cx * wx * real));
     tu_ok(accel_queue_write_blocking(qc, xc, 0, h, cx * wx * real));
-    tu_ok(accel_fft_segments(qg, op, dt, m, n, k, inverse, scale, accel_slice_of(xg, 0, cx),
-                             accel_slice_of(og, 0, co)));
+    accel_status sg = accel_fft_segments(qg, op, dt, m, n, k, inverse, scale,
+                                         accel_slice_of(xg, 0, cx), accel_slice_of(og, 0, co));
+    cr_assert_eq(sg, ACCEL_SUCCESS, "%s %s %zu x %zu x %zu%s on the GPU: %s (%s)",
+                 accel_op_name(op), accel_dtype_name(dt), m, n, k, inverse ? " inverse" : "",
+                 accel_status_string(sg), accel_last_error());
     tu_ok(accel_fft_segments(qc, op, dt, m, n, k, inverse, scale, accel_slice_of(xc, 0, cx),
                              accel_slice_of(oc, 0, co)));
     tu_ok(accel_queue_read_blocking(qg, og, 0, hg, co * wo * real));

@@ -228,6 +228,33 @@ cudaError_t scale_out(accel_be_queue *q, const accel_op_desc *d, void *y, size_t
     return cudaGetLastError();
 }
 
+/* One exec whose pointers cuFFT may refuse: it wants each block aligned to
+ * its complex type, and a block of real lines k apart starts o * n * k
+ * reals in (for odd n * k and odd o, 4 bytes off for R2C's x and C2R's y:
+ * cufftExec answers CUFFT_INVALID_VALUE), as does a buffer slice at an odd
+ * element. Such a pointer goes through aligned scratch (cudaMallocAsync)
+ * of bx or by bytes, copied in or out on the stream. */
+cufftResult exec_aligned(accel_be_queue *q, cufftType t, cufftHandle h, const void *x, void *y,
+                         size_t bx, size_t by, size_t align, int inverse, cudaError_t *err)
+{
+    void *sx = const_cast<void *>(x), *sy = y, *tx = NULL, *ty = NULL;
+    if ((uintptr_t)x % align && (*err = cudaMallocAsync(&tx, bx, q->stream)) == cudaSuccess) {
+        *err = cudaMemcpyAsync(tx, x, bx, cudaMemcpyDeviceToDevice, q->stream);
+        sx = tx;
+    }
+    if (*err == cudaSuccess && (uintptr_t)y % align &&
+        (*err = cudaMallocAsync(&ty, by, q->stream)) == cudaSuccess)
+        sy = ty;
+    cufftResult r = *err == cudaSuccess ? exec(t, h, sx, sy, inverse) : CUFFT_SUCCESS;
+    if (*err == cudaSuccess && r == CUFFT_SUCCESS && ty)
+        *err = cudaMemcpyAsync(y, ty, by, cudaMemcpyDeviceToDevice, q->stream);
+    if (tx)
+        (void)cudaFreeAsync(tx, q->stream);
+    if (ty)
+        (void)cudaFreeAsync(ty, q->stream);
+    return r;
+}
+
 } // namespace
 
 extern "C" int32_t accel_cuda__fft_supported(const accel_cuda_ctx *ctx, const accel_op_desc *d)
@@ -287,9 +314,11 @@ extern "C" int32_t accel_cuda__fft(const accel_cuda_ctx *ctx, accel_be_queue *q,
     const int inverse = (d->flags & ACCEL_OP_FLAG_FFT_INVERSE) != 0;
     cufftResult r = CUFFT_SUCCESS;
     size_t reps = d->k == 1 ? 1 : d->m;
+    const size_t bx = (d->k == 1 ? d->m : 1) * lx * d->k * wx * real,
+                 by = (d->k == 1 ? d->m : 1) * lo * d->k * wo * real;
     for (size_t o = 0; err == cudaSuccess && r == CUFFT_SUCCESS && o < reps; o++)
-        r = exec(key.type, h, (char *)src + o * lx * d->k * wx * real,
-                 (char *)y + o * lo * d->k * wo * real, inverse);
+        r = exec_aligned(q, key.type, h, (const char *)src + o * bx, (char *)y + o * by, bx, by,
+                         2 * real, inverse, &err);
     if (err == cudaSuccess && r == CUFFT_SUCCESS)
         err = scale_out(q, d, y, d->m * lo * d->k * wo, mb);
     if (scratch)

@@ -21,7 +21,8 @@
 #define __shared__ __local
 #define __constant__ __constant
 #define __align__(n) __attribute__((aligned(n)))
-#define __launch_bounds__(...)
+/* __launch_bounds__(...) is removed by translate.c: OpenCL C has no variadic
+   macros (NVIDIA's compiler refuses them; PoCL's clang took them). */
 #define __ldg(p) (*(p))
 #define make_float2(x, y) ((float2)((x), (y)))
 #define make_float4(x, y, z, w) ((float4)((x), (y), (z), (w)))

@@ -80,16 +80,76 @@ static int generated_entries(const accel_program_desc *pd)
     return 0;
 }
 
-static void copy_log(ocl_ctx *c, ocl_device *d, cl_program prog, const accel_program_desc *pd)
+/* The logical place of physical line n of text, by its #line directives
+ * ("#line L" or "#line L \"FILE\""): FILE (up to fsize bytes) and the line;
+ * 0 when no directive comes before line n. */
+static unsigned logical_line(const char *text, unsigned n, char *file, size_t fsize)
+{
+    unsigned phys = 1, found = 0;
+    int have = 0;
+    for (const char *l = text; *l && phys < n; phys++) {
+        unsigned v;
+        int used = 0;
+        if (sscanf(l, "#line %u%n", &v, &used) == 1) {
+            found = v - 1; /* the next physical line is line v */
+            have = 1;
+            const char *q = l + used;
+            while (*q == ' ')
+                q++;
+            if (*q == '"') {
+                size_t k = strcspn(q + 1, "\"\n");
+                snprintf(file, fsize, "%.*s", (int)k, q + 1);
+            }
+        } else if (have) {
+            found++;
+        }
+        const char *nl = strchr(l, '\n');
+        if (!nl)
+            break;
+        l = nl + 1;
+    }
+    return have ? found + 1 : 0;
+}
+
+/* The build log, with "<kernel>:N:" (NVIDIA's compiler, which reports
+ * physical lines whatever #line says) rewritten as "FILE:L:" through the
+ * core's #line directives, so messages name the user's kernel and line as
+ * on PoCL and NVRTC. */
+static void copy_log(ocl_ctx *c, ocl_device *d, cl_program prog, const accel_program_desc *pd,
+                     const char *text)
 {
     if (!pd->log || pd->log_size == 0)
         return;
     size_t n = 0;
     pd->log[0] = '\0';
-    if (c->cl.clGetProgramBuildInfo(prog, d->id, CL_PROGRAM_BUILD_LOG, pd->log_size - 1, pd->log,
-                                    &n) != CL_SUCCESS)
+    char *raw = malloc(pd->log_size);
+    if (!raw || c->cl.clGetProgramBuildInfo(prog, d->id, CL_PROGRAM_BUILD_LOG, pd->log_size - 1,
+                                            raw, &n) != CL_SUCCESS) {
+        free(raw);
         return;
-    pd->log[n < pd->log_size ? n : pd->log_size - 1] = '\0';
+    }
+    raw[n < pd->log_size ? n : pd->log_size - 1] = '\0';
+    static const char tag[] = "<kernel>:";
+    size_t o = 0;
+    for (const char *r = raw; *r && o + 1 < pd->log_size;) {
+        unsigned line;
+        int used = 0;
+        char file[128] = "kernel";
+        unsigned l = 0;
+        if (text && strncmp(r, tag, sizeof tag - 1) == 0 &&
+            sscanf(r + sizeof tag - 1, "%u:%n", &line, &used) == 1 && used > 0 &&
+            (l = logical_line(text, line, file, sizeof file)) > 0) {
+            int w = snprintf(pd->log + o, pd->log_size - o, "%s:%u:", file, l);
+            o += w > 0 ? (size_t)w : 0;
+            if (o >= pd->log_size)
+                o = pd->log_size - 1;
+            r += sizeof tag - 1 + (size_t)used;
+            continue;
+        }
+        pd->log[o++] = *r++;
+    }
+    pd->log[o] = '\0';
+    free(raw);
 }
 
 /* The program from source (translated) or from an earlier binary. */
@@ -97,6 +157,7 @@ static int32_t create_program(ocl_ctx *c, ocl_device *d, const accel_program_des
                               const char *name, cl_program *out)
 {
     cl_int err = CL_SUCCESS, bin_status = CL_SUCCESS;
+    char *src = NULL; /* the translation, kept for the build log's lines */
     if (pd->binary) {
         const unsigned char *bin = pd->binary;
         *out = c->cl.clCreateProgramWithBinary(d->context, 1, &d->id, &pd->binary_size, &bin,
@@ -109,14 +170,18 @@ static int32_t create_program(ocl_ctx *c, ocl_device *d, const accel_program_des
             return ocl__fail(c, ACCEL_ERROR_COMPILE, "%s: %s", name, why);
         const char *s = text;
         *out = c->cl.clCreateProgramWithSource(d->context, 1, &s, NULL, &err);
-        free(text);
+        src = text;
     }
-    if (!*out)
+    if (!*out) {
+        free(src);
         return ocl__fail(c, ACCEL_ERROR_COMPILE, "%s: creating the OpenCL program failed (%s)",
                          name, ocl__error_name(err != CL_SUCCESS ? err : bin_status));
+    }
     err = c->cl.clBuildProgram(*out, 1, &d->id, OCL_BUILD_OPTIONS, NULL, NULL);
+    if (err != CL_SUCCESS)
+        copy_log(c, d, *out, pd, src);
+    free(src);
     if (err != CL_SUCCESS) {
-        copy_log(c, d, *out, pd);
         c->cl.clReleaseProgram(*out);
         *out = NULL;
         return ocl__fail(c, ACCEL_ERROR_COMPILE,

@@ -11,6 +11,8 @@
  * accel_tolerance_compare's backward-error rule accepting a true
  * factorization and refusing a perturbed one. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include <math.h>
+
 #include "accel/backend.h"
 #include "accel/verify.h"
 #include "test_array_common.h"
@@ -439,6 +441,61 @@ Test(array_linalg_lapack, singular_not_spd_and_bad_input)
     cr_assert(memcmp(back, sentinel, sizeof back) == 0, "out changed by failed calls");
     accel_buffer_release(ba), accel_buffer_release(bo);
     accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* NaN, +inf or -inf in one matrix of a batch of eigh, eigvalsh, svd and
+ * svdvals: ACCEL_ERROR_LINALG naming that matrix (problem 1), outputs
+ * untouched, on every device (the core checks before the backend: cuSOLVER
+ * answered info 0 and NaN eigenvalues for an infinity on the H100). */
+static void non_finite_on(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    const double bad[3] = {NAN, INFINITY, -INFINITY};
+    for (int b = 0; b < 3; b++) {
+        double h[2 * 9] = {4, 1, 0, 1, 3, 0, 0, 0, 2, 2, 0, 0, 0, 2, 0, 0, 0, 2};
+        h[9 + 4] = bad[b]; /* problem 1's diagonal: in both triangles */
+        double sentinel[2 * 9];
+        for (int i = 0; i < 18; i++)
+            sentinel[i] = -7.0;
+        accel_buffer *ba = upload(&e, h, sizeof h), *bo = upload(&e, sentinel, sizeof sentinel);
+        accel_buffer *bw = upload(&e, sentinel, sizeof sentinel);
+        accel_buffer *bv = upload(&e, sentinel, sizeof sentinel);
+        accel_array x, vals, vecs, vh;
+        const int64_t s[3] = {2, 3, 3}, sv[2] = {2, 3};
+        tu_ok(accel_array_init(&x, ba, ACCEL_F64, 3, s));
+        tu_ok(accel_array_init(&vecs, bo, ACCEL_F64, 3, s));
+        tu_ok(accel_array_init(&vals, bw, ACCEL_F64, 2, sv));
+        tu_ok(accel_array_init(&vh, bv, ACCEL_F64, 3, s));
+        for (int f = 0; f < 4; f++) {
+            accel_status st = f == 0   ? accel_array_linalg_eigh(q, &x, &vals, &vecs)
+                              : f == 1 ? accel_array_linalg_eigvalsh(q, &x, &vals)
+                              : f == 2 ? accel_array_linalg_svd(q, &x, 0, &vecs, &vals, &vh)
+                                       : accel_array_linalg_svdvals(q, &x, &vals);
+            cr_assert_eq(st, ACCEL_ERROR_LINALG, "%s: function %d, value %g: %s (%s)",
+                         accel_device_name(dev), f, bad[b], accel_status_name(st),
+                         accel_last_error());
+            cr_assert(strstr(accel_last_error(), "problem 1 of the batch") &&
+                          strstr(accel_last_error(), "NaN or infinity"),
+                      "%s", accel_last_error());
+        }
+        double back[18];
+        tu_ok(accel_queue_read_blocking(q, bo, 0, back, sizeof back));
+        cr_assert(memcmp(back, sentinel, sizeof back) == 0, "vectors written");
+        tu_ok(accel_queue_read_blocking(q, bw, 0, back, sizeof back));
+        cr_assert(memcmp(back, sentinel, sizeof back) == 0, "values written");
+        tu_ok(accel_queue_read_blocking(q, bv, 0, back, sizeof back));
+        cr_assert(memcmp(back, sentinel, sizeof back) == 0, "vh written");
+        accel_buffer_release(ba), accel_buffer_release(bo), accel_buffer_release(bw);
+        accel_buffer_release(bv);
+    }
+}
+
+Test(array_linalg_lapack, non_finite_input_is_refused_on_every_device)
+{
+    accel_runtime *rt = array_runtime(NULL, NULL);
+    tu_for_each_device(rt, non_finite_on, NULL);
     accel_runtime_close(rt);
 }
 

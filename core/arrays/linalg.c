@@ -21,9 +21,11 @@
  * path; the op's real results (eigenvalues, singular values, log|det|)
  * come as complex values of imaginary part 0 (backend.h), read out through
  * a view of their real parts (real_part). */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "accel/backend.h"
@@ -262,8 +264,58 @@ static accel_status stage(lplan *p, const accel_array *x, bool x_t, const accel_
     return st;
 }
 
+/* The iterations of eigh and svd (syevd, gesvd) do not converge on NaN or
+ * infinity: LAPACK's scaling step reports an illegal argument and leaves
+ * NaN; cuSOLVER answered info 0 with NaN or arbitrary values on the H100.
+ * So the staged input is checked here, for every backend, and refused as
+ * NumPy (LinAlgError) and PyTorch ("the input matrix contained non-finite
+ * values") refuse it: the max and min of each problem's values (both parts
+ * of a complex matrix), as max propagates NaN, +inf shows in the max and
+ * -inf in the min, and finite values give neither. Synchronizes q. */
+static accel_status check_finite(const lplan *p)
+{
+    accel_dtype rdt = is_complex(p->dt) ? real_of(p->dt) : p->dt;
+    size_t es = accel_dtype_size(rdt), per = p->m * p->n * (is_complex(p->dt) ? 2 : 1);
+    if (p->batch == 0 || per == 0)
+        return ACCEL_SUCCESS;
+    accel_array x, ext;
+    accel__struct_init(&x, sizeof x);
+    x.dtype = rdt, x.buffer = p->tmp, x.ndim = 2;
+    x.shape[0] = (int64_t)p->batch, x.shape[1] = (int64_t)per;
+    x.strides[0] = (int64_t)per, x.strides[1] = 1;
+    accel_buffer *hb = NULL;
+    double *host = malloc(2 * p->batch * es);
+    accel_status st = host ? accel_buffer_create(accel_queue_device(p->q), 2 * p->batch * es, &hb)
+                           : ACCEL_ERROR_OUT_OF_HOST_MEMORY;
+    accel__struct_init(&ext, sizeof ext);
+    ext.dtype = rdt, ext.buffer = hb, ext.ndim = 1;
+    ext.shape[0] = (int64_t)p->batch, ext.strides[0] = 1;
+    if (st == ACCEL_SUCCESS)
+        st = accel_array_reduce(p->q, ACCEL_ARRAY_REDUCE_MAX, &x, 2u, 0, &ext);
+    ext.offset = p->batch * es;
+    if (st == ACCEL_SUCCESS)
+        st = accel_array_reduce(p->q, ACCEL_ARRAY_REDUCE_MIN, &x, 2u, 0, &ext);
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_read_blocking(p->q, hb, 0, host, 2 * p->batch * es);
+    for (size_t t = 0; st == ACCEL_SUCCESS && t < p->batch; t++) {
+        size_t u = t + p->batch; /* its min */
+        double hi = es == 8 ? host[t] : (double)((const float *)host)[t];
+        double lo = es == 8 ? host[u] : (double)((const float *)host)[u];
+        if (!isfinite(hi) || !isfinite(lo))
+            st = accel__fail(ACCEL_ERROR_LINALG,
+                             "%s: problem %zu of the batch: x holds NaN or infinity, on which "
+                             "the iteration cannot converge",
+                             p->fn, t);
+    }
+    free(host);
+    if (hb)
+        accel__array_temps_done(p->q, &hb, 1, st);
+    return st;
+}
+
 /* The op on the staged matrices, then q finished: its error (a singular
- * matrix, ...) is this call's. */
+ * matrix, ...) is this call's (q is finished only after a successful
+ * enqueue: finish would clear the backend's message). */
 static accel_status linalg_run(const lplan *p)
 {
     bool solve = p->op == ACCEL_OP_SOLVE;
@@ -271,9 +323,13 @@ static accel_status linalg_run(const lplan *p)
     accel_slice b = accel_slice_of(p->tmp, p->b_off, solve ? p->batch * p->n * p->k : 0);
     accel_slice o = accel_slice_of(p->tmp, p->o_off, p->l.total);
     accel_status st =
-        accel_linalg_batched(p->q, p->op, p->dt, p->batch, p->m, p->n, p->k, p->flags, a, b, o);
-    accel_status fin = accel_queue_finish(p->q);
-    return accel__fail_as(st != ACCEL_SUCCESS ? st : fin, p->fn);
+        p->op == ACCEL_OP_EIGH || p->op == ACCEL_OP_SVD ? check_finite(p) : ACCEL_SUCCESS;
+    if (st == ACCEL_SUCCESS)
+        st =
+            accel_linalg_batched(p->q, p->op, p->dt, p->batch, p->m, p->n, p->k, p->flags, a, b, o);
+    if (st == ACCEL_SUCCESS)
+        st = accel_queue_finish(p->q);
+    return accel__fail_as(st, p->fn);
 }
 
 /* Release the scratch buffer (waits for the copies out) and pass st on. */

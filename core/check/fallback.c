@@ -158,6 +158,10 @@ accel_status accel__fallback_try(accel_queue *q, const accel_op_desc *d, bool em
     out->bytes = 0;
     if (!empty) {
         accel_status fst = fb_run_now(q, d, to, &out->bytes);
+        /* The op ran there and its values decided (a singular or not
+         * positive-definite matrix): that is the op's answer, with where. */
+        if (fst == ACCEL_ERROR_LINALG)
+            return fst;
         if (fst != ACCEL_SUCCESS) {
             accel__log(ACCEL_LOG_WARN, "%s: the fallback to %s failed too: %s", d->name, to->name,
                        accel_last_error());

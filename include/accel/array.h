@@ -878,8 +878,10 @@ ACCEL_API accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *
  * eigenvalues real (float32 for complex64, float64 for complex128),
  * unitary eigenvectors of x's dtype (each up to a unit complex factor).
  * eigvalsh: the values only. NaN or infinity in x: ACCEL_ERROR_LINALG
- * naming the matrix (the iteration cannot converge; CPU backend, as
- * NumPy's LinAlgError), as for svd and svdvals. */
+ * naming the matrix ("problem t of the batch"; the iteration cannot
+ * converge: checked by the core before any backend runs, as NumPy's
+ * LinAlgError; cuSOLVER itself answered info 0 with NaN), as for svd and
+ * svdvals. */
 ACCEL_API accel_status accel_array_linalg_eigh(accel_queue *q, const accel_array *x,
                                                const accel_array *eigenvalues,
                                                const accel_array *eigenvectors);

@@ -149,8 +149,12 @@ Test(cpu_buffer, a_buffer_larger_than_ram_and_swap_is_refused_at_create)
     accel_buffer *b = NULL;
     accel_status st = accel_buffer_create(dev, (size_t)bytes, &b);
     if (mode == 1) {
-        cr_log_warn("vm.overcommit_memory is 1: %llu bytes were %s", (unsigned long long)bytes,
-                    st == ACCEL_SUCCESS ? "accepted (not checkable here)" : "refused");
+        /* Said on stderr, not by cr_log_warn: a warning makes Criterion exit
+         * with status 1 although every test passed (seen on the GPU machine,
+         * whose mode is 1). */
+        fprintf(stderr, "note: vm.overcommit_memory is 1: %llu bytes were %s\n",
+                (unsigned long long)bytes,
+                st == ACCEL_SUCCESS ? "accepted (not checkable here)" : "refused");
     } else {
         cr_assert_eq(st, ACCEL_ERROR_OUT_OF_DEVICE_MEMORY,
                      "%llu bytes (4 x RAM + swap) on cpu:0: %s (%s)", (unsigned long long)bytes,

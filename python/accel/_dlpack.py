@@ -355,11 +355,21 @@ def _array_dlpack(self: Array, stream: Optional[int] = None, max_version: Any = 
     it unless that is the array's own stream). The capsule keeps the
     buffer alive until the consumer's deleter runs (the deleter lives in
     libaccel). copy=True (or a strided view, unless copy=False: then
-    BufferError) exports a C-contiguous copy. `dl_device` other than the
-    array's is refused (UnsupportedError)."""
+    BufferError) exports a C-contiguous copy. `dl_device` (1, 0), the CPU,
+    for an array on a GPU exports a host copy (NumPy's capsule; with
+    copy=False: BufferError), as the standard allows; any other device
+    than the array's is refused (UnsupportedError)."""
     if dl_device is not None and tuple(dl_device) != device_of(self):
-        raise error("ACCEL_ERROR_UNSUPPORTED",
-                    f"accel.Array.__dlpack__: dl_device {tuple(dl_device)}")
+        if tuple(dl_device) != (1, 0):
+            raise error("ACCEL_ERROR_UNSUPPORTED",
+                        f"accel.Array.__dlpack__: dl_device {tuple(dl_device)} (the array is on "
+                        f"{device_of(self)}; only the CPU, (1, 0), takes a copy)")
+        if copy is False:
+            raise BufferError("accel.Array.__dlpack__: dl_device (1, 0) needs a copy of an array "
+                              "on a GPU (copy=False)")
+        host = np.ascontiguousarray(self.get())
+        return host.__dlpack__() if max_version is None else host.__dlpack__(
+            max_version=max_version)
     if self._st is not None and copy is False:
         raise BufferError("accel.Array.__dlpack__: a strided view cannot be exported "
                           "without a copy (copy=False)")

@@ -100,3 +100,32 @@ def test_cuda_array_interface_absent_on_the_cpu():
     a = accel.ones(3, device=cpu)
     assert not hasattr(a, "__cuda_array_interface__")
     assert hasattr(a, "__array_interface__")
+
+
+class _AsCpu:
+    """A producer that asks the array for a capsule on the CPU, (1, 0), as a
+    consumer on the host does (np.from_dlpack(x, device="cpu"))."""
+
+    def __init__(self, a, copy=None):
+        self.a, self.copy = a, copy
+
+    def __dlpack__(self, **kw):
+        kw.pop("dl_device", None)
+        kw.pop("copy", None)
+        return self.a.__dlpack__(dl_device=(1, 0), copy=self.copy, **kw)
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def test_dlpack_to_the_cpu_from_any_device():
+    # On the CPU device the capsule views the buffer; on a GPU it is a host
+    # copy (copy=False refused there); either way NumPy reads the values.
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) * 0.5
+    a = accel.asarray(x)
+    np.testing.assert_array_equal(np.from_dlpack(_AsCpu(a)), x)
+    if a.__dlpack_device__() != (1, 0):
+        with pytest.raises(BufferError, match="copy=False"):
+            a.__dlpack__(dl_device=(1, 0), copy=False)
+    with pytest.raises(accel.AccelError, match=r"dl_device \(3, 0\)"):
+        a.__dlpack__(dl_device=(3, 0))

@@ -149,6 +149,9 @@ def code_blocks(text, lang):
 
 
 def tour_main(src, cc, cflags, include_dir, lib_dir, python):
+    # The interpreter configured here may not exist where the build tree runs
+    # (the GPU machine): then this one, which tests/accel_python.sh chose.
+    python = python if os.path.exists(python) else sys.executable
     env = {k: v for k, v in os.environ.items() if k not in ("ACCEL_CONFIG", "ACCEL_BACKEND")}
     build_env = {k: v for k, v in env.items() if k != "LD_PRELOAD"}
     readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()

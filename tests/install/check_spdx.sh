@@ -12,6 +12,9 @@
 #
 #   usage: check_spdx.sh SOURCE_DIR WORK_DIR
 set -euo pipefail
+# The expected lists below are in C collation (CMakeLists.txt before a.c); a
+# UTF-8 locale sorts them case-blind (the GPU machine's did).
+export LC_ALL=C
 src=$1 work=$2
 spdx=$src/tools/spdx.sh
 rm -rf "$work"

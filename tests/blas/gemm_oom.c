@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* gemm_oom.c — run by tests/blas/gemm_oom.sh under `ulimit -v`: opens the
+/* gemm_oom.c — run by tests/blas/gemm_oom.sh (a timeout): opens the
  * CPU backend (selftest = false, so nothing warmed OpenBLAS up), takes
  * nearly all the address space that is left with malloc, and enqueues a
  * GEMM. Near out of host memory OpenBLAS would retry its allocation for
  * ever (or exit the process); the GEMM must instead fail with
  * ACCEL_ERROR_OUT_OF_HOST_MEMORY and a message, and after the memory is
  * given back the same GEMM must give the right answer. The script's timeout
- * turns a hang into a failure. One thread: libgomp exits the process when it
+ * turns a hang into a failure. The address-space limit is set here, after
+ * setup (see below). One thread: libgomp exits the process when it
  * cannot create a team's threads, which no library can catch. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "accel/accel.h"
 
@@ -22,6 +24,21 @@
         fprintf(stderr, " (last error: %s)\n", accel_last_error());                                \
         exit(1);                                                                                   \
     } while (0)
+
+/* The bytes this process maps now (VmSize of /proc/self/status); 0 when
+ * unknown. */
+static size_t vm_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (size_t)kb << 10;
+}
 
 int main(int argc, char **argv)
 {
@@ -53,6 +70,19 @@ int main(int argc, char **argv)
         accel_queue_write(q, ba, 0, a, sizeof a) || accel_queue_write(q, bb, 0, b, sizeof b) ||
         accel_queue_finish(q))
         FAIL("setup");
+    /* The address-space limit: what the process maps after setup plus 512
+     * MiB, set here instead of a fixed `ulimit -v` in the script, since what
+     * loading the runtime and OpenBLAS maps differs between machines: under
+     * a fixed 1.5 GB the GPU machine (16 cores) had less than OpenBLAS's
+     * 80 MiB left even after the memory came back. */
+    size_t vm = vm_bytes();
+    if (!vm)
+        FAIL("cannot read VmSize from /proc/self/status");
+    struct rlimit lim = {vm + ((size_t)512 << 20), vm + ((size_t)512 << 20)};
+    if (setrlimit(RLIMIT_AS, &lim) != 0)
+        FAIL("setrlimit(RLIMIT_AS, %zu MiB)", (size_t)lim.rlim_cur >> 20);
+    printf("address space: %zu MiB mapped after setup, limit %zu MiB\n", vm >> 20,
+           (size_t)lim.rlim_cur >> 20);
     /* Take what is left in halving chunks down to 4 MiB: less than 8 MiB
      * stays free, room for small allocations but not for OpenBLAS's work
      * space. */

@@ -381,10 +381,12 @@ ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
  * exact) is the backend's hand-written accel_reduce, faster, within the
  * same bound (an OpenCL device without float64 sums float32 in float32:
  * docs/opencl.md); its mean is that sum times 1/n (accel_scale: two
- * roundings more than sum/n rounded once, up to 2 ulp apart). The error of a float sum is within
- * tolerance.c's SUM bound (n*eps*sum|x_i| of float64, Higham, Accuracy and Stability of Numerical
- * Algorithms, 2nd ed., eq. 4.4) before that rounding. A sum or prod of no elements is the identity,
- * a mean of none NaN. Errors (out untouched): as accel_array_unary, plus
+ * roundings more than sum/n rounded once, up to 2 ulp apart). The error
+ * of a float sum is within tolerance.c's SUM bound (n*eps*sum|x_i| of
+ * float64, Higham, Accuracy and Stability of Numerical Algorithms, 2nd
+ * ed., eq. 4.4) before that rounding. A sum or prod of no elements is the
+ * identity, a mean of none NaN.
+ * Errors (out untouched): as accel_array_unary, plus
  * ACCEL_ERROR_INVALID_ARGUMENT (fn unknown, an axis past x's, min, max,
  * argmin or argmax of no elements: no identity, out overlapping x),
  * ACCEL_ERROR_SHAPE_MISMATCH (out's shape), ACCEL_ERROR_DTYPE_MISMATCH (mean

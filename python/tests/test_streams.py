@@ -168,6 +168,26 @@ def test_staging_blocks_are_reused_once_their_writes_have_passed():
     np.testing.assert_array_equal(a.get(stream=s), np.full(5000, 7, np.float32))
 
 
+@pytest.mark.parametrize("n", [(1 << 20) + 3, (5 << 20) // 4 + 1, 9 << 20])
+def test_large_stream_writes_copy_in_parallel_pieces_exactly(n):
+    # Writes over 2 MiB are copied into the page-locked block in pieces on
+    # several threads (_staging._copy_in): every byte lands, odd tails too,
+    # and the source may change at once after the call returns.
+    from accel import _staging
+
+    rng = np.random.default_rng(n)
+    h = rng.integers(0, 255, size=n, dtype=np.uint8)
+    want = h.copy()
+    s = accel.Stream()
+    a = accel.empty(n, dtype=np.uint8)
+    a.set(h, stream=s)
+    h[:] = 0  # the call has copied it
+    np.testing.assert_array_equal(a.get(stream=s), want)
+    dst = np.zeros(n, np.uint8)
+    _staging._copy_in(dst, want)
+    np.testing.assert_array_equal(dst, want)
+
+
 def test_set_with_a_stream_checks_the_shape_first():
     a = accel.empty(4, dtype=np.float32)
     with pytest.raises(accel.ShapeMismatchError):

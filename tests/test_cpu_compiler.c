@@ -5,8 +5,8 @@
  * PATH's absolute folders only (never the current folder) and trust-checked
  * like plugins, the messages under auto, cc and a bad
  * ACCEL_CPU_KERNEL_COMPILER, a compiler that never ends stopped at the
- * time limit with its build folder removed, and build folders of killed
- * processes swept. */
+ * time limit with its build folder removed, its stdin never the host's,
+ * and build folders of killed processes swept. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -157,6 +157,43 @@ Test(cpu_compiler, a_compiler_that_never_ends_is_stopped_at_the_time_limit, .ini
     accel_kernel_release(k);
     accel_runtime_close(rt);
     unsetenv("TMPDIR");
+}
+
+/* The compiler's stdin is /dev/null, never the host's: a kernel source
+ * that includes "/dev/stdin", built by cc while this process's stdin is a
+ * pipe holding an #error line, builds (it read nothing); a compiler that
+ * inherited the pipe would fail with that line (or wait on an open
+ * terminal, as it did before). */
+Test(cpu_compiler, the_compiler_does_not_read_the_hosts_stdin, .init = setup)
+{
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    static const char line[] = "#error read_the_hosts_stdin\n";
+    cr_assert_eq(write(fds[1], line, sizeof line - 1), (ssize_t)(sizeof line - 1));
+    close(fds[1]);
+    int saved = dup(0);
+    cr_assert(saved >= 0);
+    cr_assert_eq(dup2(fds[0], 0), 0);
+    close(fds[0]);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
+                             "kernel_compiler = cc\n",
+                             TU_CPU_PLUGIN),
+                      &rt, NULL));
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    accel_kernel *k = NULL;
+    tu_ok(accel_kernel_raw_create(
+        rt, "#include \"/dev/stdin\"\n__global__ void z(float *a) { a[threadIdx.x] = 0; }\n", "z",
+        NULL, &k));
+    accel_status st = accel_kernel_build(k, dev, 0);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", accel_last_error());
+    dup2(saved, 0);
+    close(saved);
+    cr_assert_eq(st, ACCEL_SUCCESS, "%s: %s", accel_status_name(st), msg);
+    accel_kernel_release(k);
+    accel_runtime_close(rt);
 }
 
 /* Build folders of a process killed mid-build (its PID gone) are removed

@@ -114,6 +114,10 @@ uint32_t accel__array_blocks(int64_t items, int64_t most);
  * workers, which runs one block per worker at a time, 16 blocks per worker
  * and *chunk consecutive elements per thread. */
 void accel__array_walk(uint32_t cpu_units, int64_t n, uint32_t *blocks, int64_t *chunk);
+/* elementwise.c: B of ACCEL_ARRAY_WALK=grid[:B] (every device walks as a
+ * GPU does, so the tests run the GPU's kernel forms on the CPU), 0 when
+ * unset. */
+int64_t accel__array_walk_grid(void);
 
 /* ------------------------------------------------------------ scratch.c */
 

@@ -54,7 +54,7 @@ static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **r
  * does, with at most B blocks (default 65535): the tests run the GPU's walk
  * on the CPU that way, several elements per thread (docs/config.md). 0
  * when unset. */
-static int64_t walk_grid_everywhere(void)
+int64_t accel__array_walk_grid(void)
 {
     static _Atomic int64_t set = -1;
     int64_t v = atomic_load_explicit(&set, memory_order_relaxed);
@@ -78,7 +78,7 @@ uint32_t accel__array_blocks(int64_t items, int64_t most)
 
 void accel__array_walk(uint32_t cpu_units, int64_t n, uint32_t *blocks, int64_t *chunk)
 {
-    int64_t grid = walk_grid_everywhere();
+    int64_t grid = accel__array_walk_grid();
     *chunk = 0;
     if (grid || cpu_units == 0) {
         *blocks = accel__array_blocks(n, grid ? grid : 65535);

@@ -45,6 +45,9 @@ typedef struct rspec {
      * inner ones: neighbouring items read neighbouring elements), else
      * chunk-fastest; the same partials either way. */
     bool ofast;
+    /* ofast x into partials of a sum or mean on a CPU device: the tile form
+     * (tile_source), the same bits as the one-item-per-thread form. */
+    bool tile;
 } rspec;
 
 static bool is_float(accel_dtype dt)
@@ -215,6 +218,7 @@ static void entry_of(const rspec *s, char *entry)
     else
         snprintf(entry, ACCEL__ANAME_MAX, "array_%s_%s_%s_k%ur%u", f, x,
                  !s->out_part ? accel_dtype_name(s->yt)
+                 : s->tile    ? "partt"
                  : s->ofast   ? "parto"
                               : "part",
                  s->nk, s->nr);
@@ -430,17 +434,108 @@ static void real_body(accel__sbuf *b, const rspec *s)
     store(b, s);
 }
 
+/* The tile form of an output-fastest sum or mean of real x into partials,
+ * for a CPU device: a work unit is TILE consecutive outputs of one chunk,
+ * walked rows outer and outputs inner, each output's REDUCE_LANES lanes in
+ * a small array. A work item of the other form walks one output's column
+ * alone, whose elements lie a row apart: rows 16 KiB apart fall in one set
+ * of the L1 cache, so the lines the next outputs would reuse are gone (the
+ * axis-0 sum of 4096^2 float32 spent its time there). Each output still
+ * gets the same lanes, tree and tail as sum_lanes: the same bits. */
+enum { TILE = 64 };
+
+static void tile_source(accel__sbuf *b, const rspec *s, const char *entry)
+{
+    const char *t = acc_type(s), *cast = is_float(s->xt) ? "" : "(unsigned long long)";
+    accel_dtype ot = part_dtype(s);
+    if (s->xt == ACCEL_F16 || s->xt == ACCEL_BF16)
+        accel__sbuf_put(b, "%s", accel__kernel_prelude_16bit());
+    accel__sbuf_put(b, "%s", accel__array_helpers);
+    signature(b, s, entry);
+    const char *xc = accel__array_ptr_ctype(s->xt), *yc = accel__array_ptr_ctype(ot);
+    accel__sbuf_put(b,
+                    "  const %s *const accel_x = (const %s *)accel_p0 + accel_b0;\n"
+                    "  %s *const accel_y = (%s *)accel_p1 + accel_b1;\n"
+                    "  const long long accel_no = accel_n / accel_p, accel_nt = (accel_no + %d) "
+                    "/ %d;\n"
+                    "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n"
+                    "  for (long long accel_t = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
+                    "accel_t < accel_nt * accel_p; accel_t += accel_step) {\n"
+                    "    const long long accel_c = accel_t / accel_nt;\n"
+                    "    const long long accel_o0 = (accel_t - accel_c * accel_nt) * %d;\n"
+                    "    const int accel_gn = accel_no - accel_o0 < %d ? (int)(accel_no - "
+                    "accel_o0) : %d;\n"
+                    "    const long long accel_lo = accel_c * accel_l;\n"
+                    "    const long long accel_hi = accel_m - accel_lo < accel_l ? accel_m : "
+                    "accel_lo + accel_l;\n"
+                    "    long long accel_xs[%d], accel_ys[%d];\n    %s accel_k[%d][%d];\n"
+                    "    for (int accel_g = 0; accel_g < accel_gn; accel_g++) {\n"
+                    "      const long long accel_o = accel_o0 + accel_g;\n",
+                    xc, xc, yc, yc, TILE - 1, TILE, TILE, TILE, TILE, TILE, TILE, t, REDUCE_LANES,
+                    TILE);
+    kept_offsets(b, s);
+    accel__sbuf_put(b,
+                    "      accel_xs[accel_g] = accel_ox; accel_ys[accel_g] = accel_oy;\n"
+                    "      for (int accel_u = 0; accel_u < %d; accel_u++) "
+                    "accel_k[accel_u][accel_g] = 0;\n    }\n"
+                    "    int accel_run = 1; /* the tile's elements adjacent in x: one load run */\n"
+                    "    for (int accel_g = 1; accel_g < accel_gn; accel_g++)\n"
+                    "      accel_run &= accel_xs[accel_g] == accel_xs[0] + accel_g;\n"
+                    "    long long accel_j8 = accel_lo;\n"
+                    "    for (; accel_j8 + %d <= accel_hi; accel_j8 += %d)\n"
+                    "      for (int accel_u = 0; accel_u < %d; accel_u++) {\n"
+                    "        long long accel_d;\n"
+                    "        { const long long accel_j = accel_j8 + accel_u, accel_ox = 0;\n",
+                    REDUCE_LANES, REDUCE_LANES, REDUCE_LANES, REDUCE_LANES);
+    reduced_offset(b, s);
+    accel__sbuf_put(b,
+                    "        accel_d = accel_e; }\n"
+                    "        if (accel_run) {\n"
+                    "          const long long accel_r0 = accel_xs[0] + accel_d;\n"
+                    "          for (int accel_g = 0; accel_g < accel_gn; accel_g++)\n"
+                    "            accel_k[accel_u][accel_g] = accel_k[accel_u][accel_g] + %s",
+                    cast);
+    load(b, s, "accel_r0 + accel_g");
+    accel__sbuf_put(b,
+                    ";\n        } else {\n"
+                    "          for (int accel_g = 0; accel_g < accel_gn; accel_g++)\n"
+                    "            accel_k[accel_u][accel_g] = accel_k[accel_u][accel_g] + %s",
+                    cast);
+    load(b, s, "accel_xs[accel_g] + accel_d");
+    accel__sbuf_put(b,
+                    ";\n        }\n      }\n"
+                    "    for (int accel_g = 0; accel_g < accel_gn; accel_g++) {\n"
+                    "      %s accel_acc = ((accel_k[0][accel_g] + accel_k[1][accel_g]) + "
+                    "(accel_k[2][accel_g] + accel_k[3][accel_g])) + ((accel_k[4][accel_g] + "
+                    "accel_k[5][accel_g]) + (accel_k[6][accel_g] + accel_k[7][accel_g]));\n"
+                    "      for (long long accel_j = accel_j8; accel_j < accel_hi; accel_j++) "
+                    "{\n        long long accel_d;\n        { const long long accel_ox = 0;\n",
+                    t);
+    reduced_offset(b, s);
+    accel__sbuf_put(b, "        accel_d = accel_e; }\n        const %s a = ", t);
+    load(b, s, "accel_xs[accel_g] + accel_d");
+    accel__sbuf_put(b, ";\n");
+    fold(b, s);
+    accel__sbuf_put(b, "      }\n      const long long accel_oy = accel_ys[accel_g];\n");
+    store(b, s);
+    accel__sbuf_put(b, "    }\n");
+}
+
 static char *reduce_source(const void *ctx)
 {
     const rspec *s = ctx;
     char entry[ACCEL__ANAME_MAX];
     entry_of(s, entry);
     accel__sbuf b = {NULL, 0, 0, false};
-    head(&b, s, entry);
-    if (is_complex(s->xt))
-        complex_body(&b, s);
-    else
-        real_body(&b, s);
+    if (s->tile) {
+        tile_source(&b, s, entry);
+    } else {
+        head(&b, s, entry);
+        if (is_complex(s->xt))
+            complex_body(&b, s);
+        else
+            real_body(&b, s);
+    }
     accel__sbuf_put(&b, "  }\n}\n");
     if (b.oom) {
         free(b.s);
@@ -645,8 +740,13 @@ static accel_status launch(accel_queue *q, accel_runtime *rt, const rlaunch *r, 
         args[na++] = accel_karg_i64(a->rs[d]);
     for (uint32_t d = 0; d < r->s.nr; d++)
         args[na++] = accel_karg_i64(a->rx[d]);
-    uint32_t grid[3] = {accel__array_blocks(r->items, 65535), 1, 1};
-    uint32_t block[3] = {256, 1, 1};
+    /* the tile form: a thread per TILE outputs of a chunk, 32 to a block */
+    int64_t tiles = (r->items / r->p + TILE - 1) / TILE * r->p;
+    uint32_t grid[3] = {r->s.tile
+                            ? (uint32_t)((tiles + 31) / 32 < 65535 ? (tiles + 31) / 32 : 65535)
+                            : accel__array_blocks(r->items, 65535),
+                        1, 1};
+    uint32_t block[3] = {r->s.tile ? 32u : 256u, 1, 1};
     return accel_kernel_launch_grid(q, k, grid, block, na, args);
 }
 
@@ -664,7 +764,8 @@ static accel_kernel_arg part_arg(accel_buffer *tmp, accel_dtype dt, size_t off, 
  * the next, the last into out. The partials live in one scratch buffer of
  * q's device, given up at the end (accel__array_temps_done). */
 static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunch *plain,
-                                 const raxes *a, uint32_t nl, const int64_t *p, const int64_t *len)
+                                 const raxes *a, uint32_t nl, const int64_t *p, const int64_t *len,
+                                 bool tile_ok)
 {
     accel_dtype pt = part_dtype(&plain->s);
     size_t es = accel_dtype_size(pt), ie = is_arg(plain->s.fn) ? 8 : 0, bytes = 0;
@@ -690,6 +791,7 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
         }
         r.s.out_part = k < nl;
         r.s.ofast = k == 0 && a->nk && a->nr && llabs(a->kx[a->nk - 1]) < llabs(a->rx[a->nr - 1]);
+        r.s.tile = r.s.ofast && tile_ok;
         r.s.nk = k > 0 && k < nl ? 0 : a->nk;
         if (k < nl) { /* into level k */
             r.out = part_arg(tmp, pt, voff[k], a->n * p[k]);
@@ -744,6 +846,20 @@ static bool builtin_reduce(accel_array_reduce_fn fn, const accel_array *x, const
     return *op != ACCEL_OP_INVALID;
 }
 
+/* Whether q's device takes the tile form of an output-fastest sum or mean
+ * of real x (tile_source): a CPU device, unless ACCEL_ARRAY_WALK=grid asks
+ * for the GPU's forms everywhere. */
+static bool tile_allowed(accel_queue *q, accel_array_reduce_fn fn, accel_dtype xt)
+{
+    if ((fn != ACCEL_ARRAY_REDUCE_SUM && fn != ACCEL_ARRAY_REDUCE_MEAN) || is_complex(xt) ||
+        accel__array_walk_grid())
+        return false;
+    accel_device_properties p;
+    accel_device_properties_init(&p);
+    return accel_device_properties_get(accel_queue_device(q), &p) == ACCEL_SUCCESS &&
+           p.kind == ACCEL_DEVICE_CPU;
+}
+
 accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const accel_array *x,
                                 uint64_t axes_mask, int keepdims, const accel_array *out)
 {
@@ -784,7 +900,7 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
             st = accel_scale(q, x->dtype, 1.0 / (double)a.m, o, o);
         return st;
     }
-    rlaunch r = {{fn, x->dtype, out->dtype, a.nk, a.nr, false, false, false},
+    rlaunch r = {{fn, x->dtype, out->dtype, a.nk, a.nr, false, false, false, false},
                  accel__extent_arg(x->buffer, x->dtype, &ext[0]),
                  accel__extent_arg(out->buffer, out->dtype, &ext[1]),
                  accel_karg_i64(0),
@@ -798,5 +914,6 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
                  a.m};
     int64_t p[SPLIT_LEVELS], len[SPLIT_LEVELS];
     uint32_t nl = split_plan(&a, p, len);
-    return nl ? reduce_split(q, rt, &r, &a, nl, p, len) : launch(q, rt, &r, &a);
+    return nl ? reduce_split(q, rt, &r, &a, nl, p, len, tile_allowed(q, fn, x->dtype))
+              : launch(q, rt, &r, &a);
 }

@@ -447,7 +447,7 @@ Test(array_linalg_lapack, singular_not_spd_and_bad_input)
 /* NaN, +inf or -inf in one matrix of a batch of eigh, eigvalsh, svd and
  * svdvals: ACCEL_ERROR_LINALG naming that matrix (problem 1), outputs
  * untouched, on every device (the core checks before the backend: cuSOLVER
- * answered info 0 and NaN eigenvalues for an infinity on the H100). */
+ * answered info 0, success, for an infinity on the H100). */
 static void non_finite_on(accel_device *dev, accel_queue *q, void *user)
 {
     (void)user;

@@ -266,7 +266,7 @@ static accel_status stage(lplan *p, const accel_array *x, bool x_t, const accel_
 
 /* The iterations of eigh and svd (syevd, gesvd) do not converge on NaN or
  * infinity: LAPACK's scaling step reports an illegal argument and leaves
- * NaN; cuSOLVER answered info 0 with NaN or arbitrary values on the H100.
+ * NaN; cuSOLVER answered info 0 (success) on the H100, an unchecked result.
  * So the staged input is checked here, for every backend, and refused as
  * NumPy (LinAlgError) and PyTorch ("the input matrix contained non-finite
  * values") refuse it: the max and min of each problem's values (both parts

@@ -882,7 +882,7 @@ ACCEL_API accel_status accel_array_linalg_qr(accel_queue *q, const accel_array *
  * eigvalsh: the values only. NaN or infinity in x: ACCEL_ERROR_LINALG
  * naming the matrix ("problem t of the batch"; the iteration cannot
  * converge: checked by the core before any backend runs, as NumPy's
- * LinAlgError; cuSOLVER itself answered info 0 with NaN), as for svd and
+ * LinAlgError; cuSOLVER itself answered info 0, success), as for svd and
  * svdvals. */
 ACCEL_API accel_status accel_array_linalg_eigh(accel_queue *q, const accel_array *x,
                                                const accel_array *eigenvalues,

@@ -367,6 +367,25 @@ static void complex_body(accel__sbuf *b, const rspec *s)
  * n/8 terms (no larger error bound). */
 enum { REDUCE_LANES = 8 };
 
+/* The run's tail after the lanes, [accel_j8, accel_hi), folded in order into
+ * accel_acc: element accel_e of x, or base + accel_e (base given: x's
+ * offsets of the tile's output, accel_e then taken from 0). */
+static void tail_fold(accel__sbuf *b, const rspec *s, const char *base)
+{
+    accel__sbuf_put(b,
+                    "      for (long long accel_j = accel_j8; accel_j < accel_hi; accel_j++) {\n");
+    if (base)
+        accel__sbuf_put(b, "      const long long accel_ox = 0;\n");
+    reduced_offset(b, s);
+    char at[96];
+    snprintf(at, sizeof at, "%s%saccel_e", base ? base : "", base ? " + " : "");
+    accel__sbuf_put(b, "      const %s a = ", acc_type(s));
+    load(b, s, at);
+    accel__sbuf_put(b, ";\n");
+    fold(b, s);
+    accel__sbuf_put(b, "      }\n");
+}
+
 static void sum_lanes(accel__sbuf *b, const rspec *s)
 {
     const char *t = acc_type(s), *cast = is_float(s->xt) ? "" : "(unsigned long long)";
@@ -387,14 +406,8 @@ static void sum_lanes(accel__sbuf *b, const rspec *s)
     accel__sbuf_put(b,
                     "      }\n      accel_acc = ((accel_k0 + accel_k1) + (accel_k2 + accel_k3)) + "
                     "((accel_k4 + accel_k5) + (accel_k6 + accel_k7));\n");
-    accel__sbuf_put(b,
-                    "      for (long long accel_j = accel_j8; accel_j < accel_hi; accel_j++) {\n");
-    reduced_offset(b, s);
-    accel__sbuf_put(b, "      const %s a = ", t);
-    load(b, s, "accel_e");
-    accel__sbuf_put(b, ";\n");
-    fold(b, s);
-    accel__sbuf_put(b, "      }\n    }\n");
+    tail_fold(b, s, NULL);
+    accel__sbuf_put(b, "    }\n");
     store(b, s);
 }
 
@@ -507,16 +520,10 @@ static void tile_source(accel__sbuf *b, const rspec *s, const char *entry)
                     "    for (int accel_g = 0; accel_g < accel_gn; accel_g++) {\n"
                     "      %s accel_acc = ((accel_k[0][accel_g] + accel_k[1][accel_g]) + "
                     "(accel_k[2][accel_g] + accel_k[3][accel_g])) + ((accel_k[4][accel_g] + "
-                    "accel_k[5][accel_g]) + (accel_k[6][accel_g] + accel_k[7][accel_g]));\n"
-                    "      for (long long accel_j = accel_j8; accel_j < accel_hi; accel_j++) "
-                    "{\n        long long accel_d;\n        { const long long accel_ox = 0;\n",
+                    "accel_k[5][accel_g]) + (accel_k[6][accel_g] + accel_k[7][accel_g]));\n",
                     t);
-    reduced_offset(b, s);
-    accel__sbuf_put(b, "        accel_d = accel_e; }\n        const %s a = ", t);
-    load(b, s, "accel_xs[accel_g] + accel_d");
-    accel__sbuf_put(b, ";\n");
-    fold(b, s);
-    accel__sbuf_put(b, "      }\n      const long long accel_oy = accel_ys[accel_g];\n");
+    tail_fold(b, s, "accel_xs[accel_g]");
+    accel__sbuf_put(b, "      const long long accel_oy = accel_ys[accel_g];\n");
     store(b, s);
     accel__sbuf_put(b, "    }\n");
 }

@@ -359,6 +359,12 @@ def _array_dlpack(self: Array, stream: Optional[int] = None, max_version: Any = 
     for an array on a GPU exports a host copy (NumPy's capsule; with
     copy=False: BufferError), as the standard allows; any other device
     than the array's is refused (UnsupportedError)."""
+    if dl_device is not None:
+        try:
+            dl_device = (int(dl_device[0]), int(dl_device[1]))
+        except (TypeError, ValueError, IndexError):
+            raise TypeError(f"accel.Array.__dlpack__: dl_device {dl_device!r} is not a "
+                            "(device type, device id) pair of ints") from None
     if dl_device is not None and tuple(dl_device) != device_of(self):
         if tuple(dl_device) != (1, 0):
             raise error("ACCEL_ERROR_UNSUPPORTED",

@@ -129,3 +129,6 @@ def test_dlpack_to_the_cpu_from_any_device():
             a.__dlpack__(dl_device=(1, 0), copy=False)
     with pytest.raises(accel.AccelError, match=r"dl_device \(3, 0\)"):
         a.__dlpack__(dl_device=(3, 0))
+    for bad in (5, (1,), "cpu", (None, 0)):
+        with pytest.raises(TypeError, match="dl_device"):
+            a.__dlpack__(dl_device=bad)

@@ -255,6 +255,12 @@ accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
 accel_status accel__array_views_any(const char *fn, accel_queue *q, uint32_t n,
                                     const accel_array *const *a, const char *const *names,
                                     accel__extent *ext, accel_runtime **rt);
+/* accel__array_views_any, and q's CPU workers in *cpu_units (NULL: not
+ * asked; 0 on a GPU or other device): the kernels whose form depends on
+ * the device kind (the walk, the reductions' tile form). */
+accel_status accel__array_views_walk(const char *fn, accel_queue *q, uint32_t n,
+                                     const accel_array *const *a, const char *const *names,
+                                     accel__extent *ext, accel_runtime **rt, uint32_t *cpu_units);
 /* At accel_runtime_close (base/runtime.c), before accel__kernels_close:
  * forget the kernels (that call releases them) and free the cache. */
 void accel__arrays_close(accel_runtime *rt);

@@ -88,10 +88,9 @@ void accel__array_walk(uint32_t cpu_units, int64_t n, uint32_t *blocks, int64_t 
     *chunk = (n + 256 * (int64_t)*blocks - 1) / (256 * (int64_t)*blocks);
 }
 
-/* accel__array_views_any, and q's CPU workers for the walk (0: a GPU's). */
-static accel_status views_walk(const char *fn, accel_queue *q, uint32_t n,
-                               const accel_array *const *a, const char *const *names,
-                               accel__extent *ext, accel_runtime **rt, uint32_t *cpu_units)
+accel_status accel__array_views_walk(const char *fn, accel_queue *q, uint32_t n,
+                                     const accel_array *const *a, const char *const *names,
+                                     accel__extent *ext, accel_runtime **rt, uint32_t *cpu_units)
 {
     accel_device *dev;
     accel_status st = queue_info(fn, q, rt, &dev, cpu_units);
@@ -110,7 +109,7 @@ accel_status accel__array_views_any(const char *fn, accel_queue *q, uint32_t n,
                                     const accel_array *const *a, const char *const *names,
                                     accel__extent *ext, accel_runtime **rt)
 {
-    return views_walk(fn, q, n, a, names, ext, rt, NULL);
+    return accel__array_views_walk(fn, q, n, a, names, ext, rt, NULL);
 }
 
 accel_status accel__array_views(const char *fn, accel_queue *q, uint32_t n,
@@ -380,7 +379,7 @@ static accel_status elementwise(acall *c, accel_queue *q)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: fn %d is %s", c->fn, (int)c->f,
                            c->row ? "of another arity (see accel_array_fn_info)" : "unknown");
     accel_status st =
-        views_walk(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt, &c->cpu_units);
+        accel__array_views_walk(c->fn, q, c->nin + 1, c->a, c->name, c->ext, &c->rt, &c->cpu_units);
     if (st == ACCEL_SUCCESS)
         st = accel__array_out_check(c->fn, c->name[c->nin], c->a[c->nin]);
     accel__aspec s;

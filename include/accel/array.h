@@ -375,8 +375,11 @@ ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
  * chunks of at least 64 consecutive elements (about 65536 chunks in all),
  * each chunk from the identity (or its first element), then the chunks'
  * results in order, in as many rounds as needed; the chunking depends on
- * the shape alone. argmin and argmax still give the first extreme (the
- * first NaN). The one exception to bit-identical results: the sum of a
+ * the shape alone. Sums and means fold each run (an output's elements, or
+ * a chunk's) in 8 interleaved lanes (element j into lane j % 8 from the
+ * run's start, while 8 remain), added as ((l0 + l1) + (l2 + l3)) + ((l4 +
+ * l5) + (l6 + l7)), then the rest in order. argmin and argmax still give
+ * the first extreme (the first NaN). The one exception to bit-identical results: the sum of a
  * whole contiguous float32 or float64 x (and its max and min, which are
  * exact) is the backend's hand-written accel_reduce, faster, within the
  * same bound (an OpenCL device without float64 sums float32 in float32:

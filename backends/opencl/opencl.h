@@ -112,8 +112,6 @@ const char *ocl__error_name(cl_int err);
 typedef enum ocl_fixed_kernel {
     OCL_K_SUM1_F32,
     OCL_K_SUM1_F64,
-    OCL_K_SUM2_F32,
-    OCL_K_SUM2_F64,
     OCL_K_EXT1_F32,
     OCL_K_EXT1_F64,
     OCL_K_EXT2_F32,
@@ -194,6 +192,7 @@ struct accel_be_queue {
     char last_name[64];
     cl_mem scratch; /* reduction partials, grown on demand */
     size_t scratch_bytes;
+    cl_mem done; /* sum1's count of finished work-groups (reduce.c) */
 };
 
 struct accel_be_event {

@@ -133,7 +133,6 @@ static char *program_source(const ocl_device *d)
 
 static const char *const fixed_names[OCL_K_FIXED_COUNT_] = {
     [OCL_K_SUM1_F32] = "sum1_f32",           [OCL_K_SUM1_F64] = "sum1_f64",
-    [OCL_K_SUM2_F32] = "sum2_f32",           [OCL_K_SUM2_F64] = "sum2_f64",
     [OCL_K_EXT1_F32] = "ext1_f32",           [OCL_K_EXT1_F64] = "ext1_f64",
     [OCL_K_EXT2_F32] = "ext2_f32",           [OCL_K_EXT2_F64] = "ext2_f64",
     [OCL_K_UNIFORM_F32] = "uniform_f32",     [OCL_K_UNIFORM_F64] = "uniform_f64",

@@ -83,6 +83,8 @@ void ocl__queue_destroy(void *vctx, accel_be_queue *q)
     ocl__queue_track(c, q, NULL, "");
     if (q->scratch)
         c->cl.clReleaseMemObject(q->scratch);
+    if (q->done)
+        c->cl.clReleaseMemObject(q->done);
     c->cl.clReleaseCommandQueue(q->q);
     free(q);
 }

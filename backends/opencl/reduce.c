@@ -5,7 +5,8 @@
  * backend's design (backends/cuda/kernels_reduce.cu): a grid sized from n
  * and the device's compute units alone, 16-byte vector loads through the
  * aligned body, one partial per work-group into the queue's scratch, then
- * one work-group over the partials. */
+ * one work-group over the partials (for sums, the last group of the same
+ * launch). */
 #include "opencl.h"
 
 /* The vector split of n elements at element offsets ox (and oy for dot):
@@ -63,9 +64,26 @@ static int32_t scratch(ocl_ctx *c, accel_be_queue *q, size_t bytes)
     return ACCEL_SUCCESS;
 }
 
-/* sum and dot: pass 1 into double (or float without fp64) partials, pass 2
- * into out; one group writes out itself, n == 0 runs pass 2 over nothing
- * (0). */
+/* q's count of finished work-groups for sum1 (one uint, 0 between sums:
+ * the last group of each sum sets it back). */
+static int32_t done_counter(ocl_ctx *c, accel_be_queue *q)
+{
+    if (q->done)
+        return ACCEL_SUCCESS;
+    cl_uint zero = 0;
+    cl_int err = CL_SUCCESS;
+    q->done =
+        c->cl.clCreateBuffer(c->dev[q->device].context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                             sizeof zero, &zero, &err);
+    return q->done ? ACCEL_SUCCESS
+                   : ocl__fail(c, ocl__status_of(err), "opencl: no memory for a reduction (%s)",
+                               ocl__error_name(err));
+}
+
+/* sum and dot: one launch of sum1, partials in double (or float without
+ * fp64), the last group to finish folds them into out; n == 0 runs one
+ * group over nothing (0). One launch, not two: NVIDIA's OpenCL spends
+ * about 15 us on a second, dependent launch (docs/opencl.md). */
 static int32_t run_sum(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o, const char *name)
 {
     ocl_device *d = &c->dev[q->device];
@@ -76,30 +94,26 @@ static int32_t run_sum(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o, co
     const accel_op_operand *out = &o->operands[dot ? 2 : 1];
     cl_ulong n = x->count, ox = x->offset, oy = y->offset, oo = out->offset;
     ocl_split s = split_for(n, es, ox, dot ? &oy : NULL);
-    cl_ulong groups = n ? groups_for(d, s, n, es) : 0;
+    cl_ulong groups = n ? groups_for(d, s, n, es) : 1;
     size_t local = d->wg, global = (size_t)groups * local;
-    int32_t rc = scratch(c, q, (size_t)(groups ? groups : 1) * acc);
+    int32_t rc = scratch(c, q, (size_t)groups * acc);
+    if (rc == ACCEL_SUCCESS)
+        rc = done_counter(c, q);
     if (rc != ACCEL_SUCCESS)
         return rc;
-    if (groups > 0) {
-        ocl_arg a1[] = {OCL_ARG(x->buffer->mem),
-                        OCL_ARG(ox),
-                        OCL_ARG(y->buffer->mem),
-                        OCL_ARG(oy),
-                        OCL_ARG(n),
-                        OCL_ARG(s.head),
-                        OCL_ARG(s.nvec),
-                        OCL_ARG(dot),
-                        OCL_ARG(q->scratch),
-                        OCL_ARG(out->buffer->mem),
-                        OCL_ARG(oo)};
-        rc = ocl__launch(c, q, d->fixed[f64 ? OCL_K_SUM1_F64 : OCL_K_SUM1_F32], a1, 11, 1, &global,
-                         &local, name);
-        if (rc != ACCEL_SUCCESS || groups == 1)
-            return rc;
-    }
-    ocl_arg a2[] = {OCL_ARG(q->scratch), OCL_ARG(groups), OCL_ARG(out->buffer->mem), OCL_ARG(oo)};
-    return ocl__launch(c, q, d->fixed[f64 ? OCL_K_SUM2_F64 : OCL_K_SUM2_F32], a2, 4, 1, &local,
+    ocl_arg a[] = {OCL_ARG(x->buffer->mem),
+                   OCL_ARG(ox),
+                   OCL_ARG(y->buffer->mem),
+                   OCL_ARG(oy),
+                   OCL_ARG(n),
+                   OCL_ARG(s.head),
+                   OCL_ARG(s.nvec),
+                   OCL_ARG(dot),
+                   OCL_ARG(q->scratch),
+                   OCL_ARG(out->buffer->mem),
+                   OCL_ARG(oo),
+                   OCL_ARG(q->done)};
+    return ocl__launch(c, q, d->fixed[f64 ? OCL_K_SUM1_F64 : OCL_K_SUM1_F32], a, 12, 1, &global,
                        &local, name);
 }
 

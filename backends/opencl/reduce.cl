@@ -10,9 +10,10 @@
  * double2: what lets a GPU keep enough bytes in flight to reach its memory
  * bandwidth) and its share of the unaligned head and tail with scalar loads,
  * in index order; the work-group adds its ACCEL_WG values by a fixed tree
- * and writes one partial. Pass 2 (one work-group) folds the partials the
- * same way and writes the result in the op's dtype. When pass 1 has one
- * work-group it writes the result itself. Same input, same device: the same
+ * and writes one partial. For max and min, pass 2 (one work-group)
+ * folds the partials the same way and writes the result in the op's dtype;
+ * sums and dots do it in the same launch, in the group that finishes last
+ * (sum1). When pass 1 has one work-group it writes the result itself. Same input, same device: the same
  * bits every run.
  *
  * Sums and dots accumulate in double where the device has fp64 (f32 and f64
@@ -63,16 +64,36 @@
     acc += (A)(v).x * (A)(u).x;                                                                    \
     acc += (A)(v).y * (A)(u).y;
 
-/* sum1: pass 1 of sum (dot = 0) and dot (dot = 1; y is read). x + ox +
- * head and y + oy + head are 16-byte aligned (reduce.c). Writes its
- * group's partial to part[group], or, as the only group, (T) of the sum to
- * out[oo]. */
+/* The fold of `groups` partials by one work-group into out[oo]: each
+ * work-item adds partials lid, lid + ACCEL_WG, ... in order, then the fixed
+ * tree. part is read volatile: the other groups wrote it. */
+#define FOLD_PARTS(A, T, part, groups, s, lid, out, oo)                                            \
+    {                                                                                              \
+        A acc = 0;                                                                                 \
+        for (ulong g = lid; g < (groups); g += ACCEL_WG)                                           \
+            acc += ((volatile __global A *)(part))[g];                                             \
+        s[lid] = acc;                                                                              \
+        SUM_TREE(s, lid)                                                                           \
+        if (lid == 0)                                                                              \
+            out[oo] = (T)s[0];                                                                     \
+    }
+
+/* sum1: sum (dot = 0) and dot (dot = 1; y is read) in one launch. x + ox +
+ * head and y + oy + head are 16-byte aligned (reduce.c). Each group writes
+ * its partial to part[group] and counts itself done in *done; the group
+ * that counts last folds all partials into out[oo] (FOLD_PARTS) and sets
+ * *done back to 0 for the queue's next sum (the CUDA threadFenceReduction
+ * pattern: the fence orders each partial before its count). One group
+ * writes out itself. Which group ends last changes nothing in the result:
+ * the fold's order is fixed. */
 #define SUM1_KERNEL(T, V, W, SUF)                                                                  \
     __kernel __attribute__((reqd_work_group_size(ACCEL_WG, 1, 1))) void sum1_##SUF(                \
         __global const T *x, ulong ox, __global const T *y, ulong oy, ulong n, ulong head,         \
-        ulong nvec, int dot, __global ACC_##SUF *part, __global T *out, ulong oo)                  \
+        ulong nvec, int dot, __global ACC_##SUF *part, __global T *out, ulong oo,                  \
+        __global volatile uint *done)                                                              \
     {                                                                                              \
         __local ACC_##SUF s[ACCEL_WG];                                                             \
+        __local int last;                                                                          \
         const uint lid = get_local_id(0);                                                          \
         ACC_##SUF acc = 0;                                                                         \
         __global const V *vx = (__global const V *)(x + ox + head);                                \
@@ -97,28 +118,24 @@
         }                                                                                          \
         s[lid] = acc;                                                                              \
         SUM_TREE(s, lid)                                                                           \
-        if (lid == 0) {                                                                            \
-            if (get_num_groups(0) == 1)                                                            \
+        const uint groups = get_num_groups(0);                                                     \
+        if (groups == 1) {                                                                         \
+            if (lid == 0)                                                                          \
                 out[oo] = (T)s[0];                                                                 \
-            else                                                                                   \
-                part[get_group_id(0)] = s[0];                                                      \
+            return;                                                                                \
         }                                                                                          \
-    }
-
-/* sum2: one work-group folds `groups` partials (0: writes 0) into out[oo]. */
-#define SUM2_KERNEL(T, SUF)                                                                        \
-    __kernel __attribute__((reqd_work_group_size(ACCEL_WG, 1, 1))) void sum2_##SUF(                \
-        __global const ACC_##SUF *part, ulong groups, __global T *out, ulong oo)                   \
-    {                                                                                              \
-        __local ACC_##SUF s[ACCEL_WG];                                                             \
-        const uint lid = get_local_id(0);                                                          \
-        ACC_##SUF acc = 0;                                                                         \
-        for (ulong g = lid; g < groups; g += ACCEL_WG)                                             \
-            acc += part[g];                                                                        \
-        s[lid] = acc;                                                                              \
-        SUM_TREE(s, lid)                                                                           \
+        if (lid == 0) {                                                                            \
+            ((volatile __global ACC_##SUF *)part)[get_group_id(0)] = s[0];                         \
+            mem_fence(CLK_GLOBAL_MEM_FENCE);                                                       \
+            last = atomic_inc(done) == groups - 1;                                                 \
+        }                                                                                          \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+        if (!last)                                                                                 \
+            return;                                                                                \
+        mem_fence(CLK_GLOBAL_MEM_FENCE);                                                           \
+        FOLD_PARTS(ACC_##SUF, T, part, groups, s, lid, out, oo)                                    \
         if (lid == 0)                                                                              \
-            out[oo] = (T)s[0];                                                                     \
+            *done = 0;                                                                             \
     }
 
 /* max and min: IEEE 754-2019 maximum/minimum (§9.6) as the CPU backend:
@@ -212,10 +229,8 @@
     }
 
 SUM1_KERNEL(float, float4, 4, f32)
-SUM2_KERNEL(float, f32)
 EXT_KERNELS(float, float4, 4, f32, uint, as_uint, as_float)
 #ifdef ACCEL_FP64
 SUM1_KERNEL(double, double2, 2, f64)
-SUM2_KERNEL(double, f64)
 EXT_KERNELS(double, double2, 2, f64, ulong, as_ulong, as_double)
 #endif

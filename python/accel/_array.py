@@ -298,13 +298,19 @@ class Array:
         return str(self.get())
 
     # --------------------------------------------------------- transfers
-    def get(self, stream: Optional[Stream] = None, out: Optional[np.ndarray] = None) -> np.ndarray:
+    def get(self, stream: Optional[Stream] = None, out: Optional[np.ndarray] = None,
+            blocking: bool = True) -> np.ndarray:
         """Copy to a new NumPy array (or into `out`, C-contiguous, same shape
         and dtype) and return it, after the work on `stream` (default: the
-        current stream) before it. Raises ReleasedError for a released
-        array and the AccelError of queued work that failed."""
+        current stream) before it. With ``blocking=False`` (CuPy's keyword)
+        the copy is only enqueued on the stream: `out` holds the data once
+        the stream has passed it (stream.synchronize()); into page-locked
+        `out` (accel.empty_pinned) it is a DMA that overlaps other streams'
+        work. Raises ReleasedError for a released array and the AccelError
+        of queued work that failed (with blocking=False: at the stream's
+        next synchronizing call)."""
         if self._st is not None:
-            return contiguous(self).get(stream, out)
+            return contiguous(self).get(stream, out, blocking)
         b = self._blk("Array.get")
         s = stream if stream is not None else _stream_for(self.device)
         if b.stream is not s:
@@ -322,8 +328,13 @@ class Array:
             h = b.handle
             if h is None:  # released by another thread since _blk
                 raise _released("Array.get")
-            check(L.queue_read_blocking(s._h(), h, self._offset * isz,
-                                        out.ctypes.data, self._size * isz))
+            if blocking:
+                check(L.queue_read_blocking(s._h(), h, self._offset * isz,
+                                            out.ctypes.data, self._size * isz))
+            else:
+                check(L.queue_read(s._h(), h, self._offset * isz, out.ctypes.data,
+                                   self._size * isz))
+                _staging.keep_until_passed(s, b, out)
         return out
 
     def set(self, arr: Any, stream: Optional[Stream] = None) -> None:
@@ -333,7 +344,9 @@ class Array:
         asynchronous on that stream, staged through page-locked memory
         (accel/_staging.py): returns once the data are in the staging block,
         so `arr` may be changed at once, and the device write overlaps other
-        streams' work. Raises ShapeMismatchError; a failed asynchronous write
+        streams' work; page-locked `arr` (accel.empty_pinned) is read in
+        place by the stream's DMA, so leave it unchanged until the stream
+        has passed the write. Raises ShapeMismatchError; a failed asynchronous write
         is raised by the stream's next synchronizing call."""
         _writable(self, "Array.set")
         b = self._blk("Array.set")
@@ -727,7 +740,8 @@ def asarray(a: Any, dtype: Any = None, device: Union[str, int, Device, None] = N
     (accel_queue_copy). Inside ``with accel.Stream():`` the write of host
     data is asynchronous on that stream (as CuPy's asarray on its current
     stream), staged through page-locked memory so that `a` may still be
-    changed at once (see Array.set). Raises DtypeMismatchError for a dtype
+    changed at once, or, where `a` is page-locked (accel.empty_pinned),
+    read in place by the stream's DMA (see Array.set). Raises DtypeMismatchError for a dtype
     accel lacks (strings, objects, datetimes)."""
     dev = get_device(device)
     if isinstance(a, Array):

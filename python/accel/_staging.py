@@ -11,7 +11,14 @@ passed; the blocks stay for later writes (as CuPy's pinned memory pool).
 
 Used by Array.set(..., stream=s) and by accel.asarray inside ``with s:``;
 on a backend without page-locking (the CPU) the blocks are plain memory and
-the write is still asynchronous on the stream, with no gain in speed."""
+the write is still asynchronous on the stream, with no gain in speed.
+
+Data already in page-locked memory (accel.empty_pinned) skips the block:
+the stream's DMA reads it in place, as cudaMemcpyAsync from pinned memory,
+so the caller must leave it unchanged until the stream has passed the write
+(the tutorial's overlap pattern; copying it into a block first would halve
+the rate). The array is kept alive until then (`keep_until`), as are the
+device buffer and host array of a non-blocking Array.get."""
 from __future__ import annotations
 
 import concurrent.futures
@@ -23,7 +30,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from . import _lib as L
-from ._core import Device, Event, Stream, empty_pinned
+from ._core import Device, Event, Stream, _PinnedBlock, empty_pinned
 
 _MIN_BLOCK = 1 << 20
 # Busy blocks beyond this many bytes per device: wait for the oldest first.
@@ -35,11 +42,13 @@ class _DeviceStaging:
         self.free: List[np.ndarray] = []
         self.busy: List[Tuple[Event, np.ndarray]] = []
         self.busy_bytes = 0
+        self.held: List[Tuple[Event, object]] = []
         self.lock = threading.Lock()
 
     def _reap(self, wait: bool) -> None:
         """Move blocks whose write has passed to the free list (the oldest
-        one waited for when `wait`)."""
+        one waited for when `wait`), and drop the held objects whose events
+        have passed."""
         if wait:
             self.busy[0][0].synchronize()
         keep = []
@@ -50,6 +59,7 @@ class _DeviceStaging:
             else:
                 keep.append((ev, blk))
         self.busy = keep
+        self.held = [(e, o) for e, o in self.held if not e.done]
 
     def acquire(self, dev: Device, nbytes: int) -> np.ndarray:
         with self.lock:
@@ -67,6 +77,13 @@ class _DeviceStaging:
         with self.lock:
             self.busy.append((ev, blk))
             self.busy_bytes += blk.nbytes
+
+    def keep_until(self, ev: Event, obj: object) -> None:
+        """Hold obj until ev has passed (dropping the held objects whose
+        events have)."""
+        with self.lock:
+            self._reap(wait=False)
+            self.held.append((ev, obj))
 
 
 # The copy into a page-locked block: one thread copies pageable memory far
@@ -127,11 +144,30 @@ def _for(dev: Device) -> _DeviceStaging:
     return st
 
 
+def is_pinned(a: np.ndarray) -> bool:
+    """Whether a is a view of accel.empty_pinned memory."""
+    base = a
+    while isinstance(base, np.ndarray):
+        base = base.base
+    return isinstance(base, _PinnedBlock) and base.ptr is not None
+
+
+def keep_until_passed(s: Stream, *objs: object) -> None:
+    """Hold objs until the work enqueued on s so far is done."""
+    _for(s.device).keep_until(s.record(), objs)
+
+
 def write_async(s: Stream, handle: int, offset: int, src: np.ndarray) -> None:
     """Enqueue a write of src's bytes (C-contiguous) into buffer `handle`
-    at byte `offset` on stream s, through a page-locked block; returns once
-    the data are in the block. Raises the AccelError of the enqueue."""
+    at byte `offset` on stream s: from page-locked memory (is_pinned) in
+    place, returning at once, src held until the write has passed; else
+    through a page-locked block, returning once the data are in the block.
+    Raises the AccelError of the enqueue."""
     nbytes = src.nbytes
+    if is_pinned(src):
+        L.check(L.queue_write(s._h(), handle, offset, src.ctypes.data, nbytes))
+        keep_until_passed(s, src)
+        return
     st = _for(s.device)
     blk = st.acquire(s.device, nbytes)
     _copy_in(blk[:nbytes], src.reshape(-1).view(np.uint8))

@@ -188,6 +188,58 @@ def test_large_stream_writes_copy_in_parallel_pieces_exactly(n):
     np.testing.assert_array_equal(dst, want)
 
 
+def test_pinned_data_is_written_in_place_and_held_until_the_write_passed(rng):
+    # Page-locked host data skips the staging block: the stream reads it in
+    # place, and accel holds it until an event after the write has passed.
+    from accel import _staging
+
+    h = accel.empty_pinned((3, 4000), np.float32)
+    h[:] = rng.random((3, 4000), dtype=np.float32)
+    want = h.copy()
+    assert _staging.is_pinned(h[1]) and not _staging.is_pinned(want)
+    s = accel.Stream()
+    st = _staging._for(s.device)
+    blocks = len(st.busy) + len(st.free)
+    with s:
+        a = accel.asarray(h[1])  # a view of pinned memory: still in place
+        b = a * 2.0
+    assert len(st.busy) + len(st.free) == blocks  # no staging block made
+    assert any(np.shares_memory(o[0], h[1]) for _, o in st.held)  # held, not copied
+    np.testing.assert_array_equal(b.get(stream=s), 2 * want[1])
+    del h
+    s.synchronize()
+    a2 = accel.empty(4000, dtype=np.float32)
+    a2.set(want[2], stream=s)  # pageable again: a staging block, and the held list is reaped
+    assert all(not e.done for e, _ in st.held)
+    np.testing.assert_array_equal(a2.get(stream=s), want[2])
+
+
+def test_get_without_blocking_fills_out_once_the_stream_has_passed(rng):
+    x = rng.random(5000, dtype=np.float64)
+    s = accel.Stream()
+    out = accel.empty_pinned(5000, np.float64)
+    out[:] = -1.0
+    with s:
+        a = accel.asarray(x)
+        r = (a + 1.0).get(stream=s, out=out, blocking=False)
+    assert r is out
+    s.synchronize()
+    np.testing.assert_array_equal(out, x + 1.0)
+    # A strided view goes through a contiguous copy, non-blocking as well.
+    out2 = np.empty(2500, np.float64)
+    a[::2].get(stream=s, out=out2, blocking=False)
+    s.synchronize()
+    np.testing.assert_array_equal(out2, x[::2])
+    # The array may be dropped right after: its buffer is held until the read passed.
+    with s:
+        big = accel.asarray(x) * 3.0
+    out3 = np.empty(5000, np.float64)
+    big.get(stream=s, out=out3, blocking=False)
+    del big
+    s.synchronize()
+    np.testing.assert_array_equal(out3, x * 3.0)
+
+
 def test_set_with_a_stream_checks_the_shape_first():
     a = accel.empty(4, dtype=np.float32)
     with pytest.raises(accel.ShapeMismatchError):

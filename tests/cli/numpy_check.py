@@ -4,6 +4,7 @@
 """Checks `accel run` against NumPy, and its handling of bad input.
 
 usage: numpy_check.py ACCEL_BINARY TMPDIR [--seed N] [--device NAME] [--quick]
+                      [--keep] [--jobs N]
 
 NumPy writes random inputs (seeded; the seed is printed and can be given back
 with --seed or $ACCEL_TEST_SEED), `accel run` computes, and each result is
@@ -41,19 +42,29 @@ truncated, missing and garbage files, usage errors) must exit with 1 or 2 and a
 message on stderr, never a signal or a sanitizer report, and must leave the
 output file untouched (not created, or an existing one unchanged).
 
+Up to --jobs `accel` programs run at once (default min(8, CPU count); each
+start of one can cost half a second of GPU set-up), each case with files of its
+own. The inputs are made and the results checked in one thread, in a fixed
+order, so a seed gives the same inputs and the same report whatever --jobs is.
+
 Prints every failure with its case, then "N passed, M failed"; exits 1 when
 anything failed.
 """
 
 import argparse
+import concurrent.futures
 import glob
+import itertools
 import math
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 
@@ -76,24 +87,53 @@ def fail(name, why):
 
 
 class Runner:
-    def __init__(self, accel, workdir, device):
+    """Starts `accel` runs on a pool of worker threads. Files are named (path)
+    and runs started (start) by the main thread, which also checks every
+    result, in the order the runs were started."""
+
+    def __init__(self, accel, workdir, device, jobs):
         self.accel = accel
         self.workdir = workdir
         self.device = device
         self.count = 0
+        self.count_lock = threading.Lock()
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
 
     def path(self, stem):
-        self.count += 1
-        return os.path.join(self.workdir, f"{self.count:04d}_{stem}.npy")
+        with self.count_lock:
+            self.count += 1
+            count = self.count
+        return os.path.join(self.workdir, f"{count:04d}_{stem}.npy")
 
-    def run(self, args, device=True, timeout=300):
+    def command(self, args, device=True):
         cmd = [self.accel] + args
         if device and self.device and args and args[0] == "run":
             # Before a "--": everything after it is an operand.
             at = args.index("--") + 1 if "--" in args else len(cmd)
             cmd[at:at] = ["--device", self.device]
-        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
-        return p.returncode, p.stdout, p.stderr, cmd
+        return cmd
+
+    def start(self, args, device=True, timeout=300):
+        """A future of run's result, run on a worker."""
+        return self.pool.submit(run_command, self.command(args, device), timeout)
+
+    def run(self, args, device=True, timeout=300):
+        return self.start(args, device, timeout).result()
+
+    def close(self):
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_command(cmd, timeout):
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
+    return p.returncode, p.stdout, p.stderr, cmd
+
+
+def drain(pending):
+    """Checks each (future, check) of pending, in the order given (the order the
+    runs were started, not the order they end): check(rc, stdout, stderr, cmd)."""
+    for future, check in pending:
+        check(*future.result())
 
 
 def crashed(rc, err):
@@ -315,15 +355,19 @@ def reference_check(op, ins, got, dtype):
 
 # ---------------------------------------------------------------- cases
 
-def check_op(r, rng, op, ins, dtype, label):
-    name = f"{op} {np.dtype(dtype).name} {label}"
+def start_op(r, op, ins, dtype, label):
+    """Saves the inputs and starts `accel run OP`; returns (future, check)."""
     paths = []
     for j, x in enumerate(ins):
         p = r.path(f"{op}_in{j}")
         np.save(p, x)
         paths.append(p)
     out = r.path(f"{op}_out")
-    rc, _, err, cmd = r.run(["run", op] + paths + ["-o", out])
+    name = f"{op} {np.dtype(dtype).name} {label}"
+    return r.start(["run", op] + paths + ["-o", out]), partial(check_op, name, op, ins, dtype, out)
+
+
+def check_op(name, op, ins, dtype, out, rc, _, err, cmd):
     if crashed(rc, err) or rc != 0:
         fail(name, f"exit {rc}: {err.strip()}  [{' '.join(cmd)}]")
         return
@@ -345,90 +389,103 @@ def check_op(r, rng, op, ins, dtype, label):
         ok(name)
 
 
-def op_cases(r, rng, quick):
+def random_op_cases(rng, dtype, quick):
+    """(op, inputs, label) of the elementwise ops, reductions and dot on random inputs."""
     shapes = [(), (1,), (2,), (1009,), (7, 13), (2, 3, 5), (0,)]
     if not quick:
         shapes.append((100003,))
+    for op in BINARY + UNARY:
+        for shape in shapes:
+            yield op, inputs_for(op, rng, shape, dtype), f"shape {shape}"
+    for op in REDUCE:
+        for shape in shapes:
+            if op != "sum" and 0 in shape:
+                continue  # no identity: an error case below
+            yield op, inputs_for(op, rng, shape, dtype), f"shape {shape}"
+    for n in (1, 2, 17, 1009, 0) + (() if quick else (100003,)):
+        yield "dot", inputs_for("dot", rng, (n,), dtype), f"n={n}"
+
+
+def layout_op_cases(rng, dtype, quick):
+    """(op, inputs, label) of matmul and transpose on random inputs."""
+    mm = [((1, 1), (1, 1)), ((7, 13), (13, 5)), ((64, 64), (64, 64)), ((1, 1009), (1009, 1)),
+          ((33, 1), (1, 17)), ((3, 0), (0, 4)), ((0, 3), (3, 4)),
+          ((4, 7, 9), (4, 9, 5)), ((1, 2, 2), (1, 2, 2)), ((3, 17, 31), (3, 31, 19)),
+          ((0, 2, 3), (0, 3, 4))]
+    if not quick:
+        mm.append(((2, 127, 131), (2, 131, 137)))
+    for sa, sb in mm:
+        A = rand(rng, sa, dtype, -1, 1)
+        B = rand(rng, sb, dtype, -1, 1)
+        yield "matmul", [A, B], f"{sa} @ {sb}"
+    tr = [(1, 1), (1, 7), (7, 1), (0, 5), (5, 0), (31, 33), (32, 32), (33, 31), (1000, 3),
+          (129, 257)]
+    if not quick:
+        tr.append((1031, 517))
+    for shape in tr:
+        x = rand(rng, shape, dtype)
+        if x.size >= 3:
+            x.ravel()[:3] = [np.nan, -0.0, -np.inf]
+        yield "transpose", [x], f"shape {shape}"
+
+
+def special_op_cases(dtype):
+    """(op, inputs, label) where the definition matters (NaN propagation, signed zero, inf)."""
+    sv = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 3.5], dtype=dtype)
+    sw = np.array([1.0, np.nan, 2.0, -0.0, 0.0, np.inf, -np.inf, 3.5], dtype=dtype)
+    for op in ("maximum", "minimum", "add", "multiply"):
+        yield op, [sv, sw], "special values"
+    for op in ("maximum", "minimum"):
+        yield op, [sw, sv], "special values, operands swapped"
+    for op in ("negative", "abs", "relu", "max", "min"):
+        yield op, [sv], "special values"
+    # Signed zeros in reductions: IEEE 754-2019 says max [-0, +0] = +0 and
+    # min = -0 whatever the order (np.max / np.min depend on it).
+    for k, zeros in enumerate(([-0.0, 0.0], [0.0, -0.0], [-0.0] * 1000 + [0.0] + [-0.0] * 8,
+                               [0.0] * 1000 + [-0.0] + [0.0] * 8, [-0.0, -0.0], [0.0, 0.0])):
+        z = np.array(zeros, dtype=dtype)
+        for op in ("max", "min"):
+            yield op, [z], f"signed zeros case {k} (n={z.size})"
+
+
+def op_cases(r, rng, quick):
+    pending = []
     for dtype in (np.float32, np.float64):
-        for op in BINARY + UNARY:
-            for shape in shapes:
-                check_op(r, rng, op, inputs_for(op, rng, shape, dtype), dtype, f"shape {shape}")
-        for op in REDUCE:
-            for shape in shapes:
-                if op != "sum" and 0 in shape:
-                    continue  # no identity: an error case below
-                check_op(r, rng, op, inputs_for(op, rng, shape, dtype), dtype, f"shape {shape}")
-        for n in (1, 2, 17, 1009, 0) + (() if quick else (100003,)):
-            check_op(r, rng, "dot", inputs_for("dot", rng, (n,), dtype), dtype, f"n={n}")
-        mm = [((1, 1), (1, 1)), ((7, 13), (13, 5)), ((64, 64), (64, 64)), ((1, 1009), (1009, 1)),
-              ((33, 1), (1, 17)), ((3, 0), (0, 4)), ((0, 3), (3, 4)),
-              ((4, 7, 9), (4, 9, 5)), ((1, 2, 2), (1, 2, 2)), ((3, 17, 31), (3, 31, 19)),
-              ((0, 2, 3), (0, 3, 4))]
-        if not quick:
-            mm.append(((2, 127, 131), (2, 131, 137)))
-        for sa, sb in mm:
-            A = rand(rng, sa, dtype, -1, 1)
-            B = rand(rng, sb, dtype, -1, 1)
-            check_op(r, rng, "matmul", [A, B], dtype, f"{sa} @ {sb}")
-        tr = [(1, 1), (1, 7), (7, 1), (0, 5), (5, 0), (31, 33), (32, 32), (33, 31), (1000, 3), (129, 257)]
-        if not quick:
-            tr.append((1031, 517))
-        for shape in tr:
-            x = rand(rng, shape, dtype)
-            if x.size >= 3:
-                x.ravel()[:3] = [np.nan, -0.0, -np.inf]
-            check_op(r, rng, "transpose", [x], dtype, f"shape {shape}")
-        # Special values where the definition matters (NaN propagation, signed zero, inf).
-        sv = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 3.5], dtype=dtype)
-        sw = np.array([1.0, np.nan, 2.0, -0.0, 0.0, np.inf, -np.inf, 3.5], dtype=dtype)
-        for op in ("maximum", "minimum", "add", "multiply"):
-            check_op(r, rng, op, [sv, sw], dtype, "special values")
-        for op in ("maximum", "minimum"):
-            check_op(r, rng, op, [sw, sv], dtype, "special values, operands swapped")
-        for op in ("negative", "abs", "relu", "max", "min"):
-            check_op(r, rng, op, [sv], dtype, "special values")
-        # Signed zeros in reductions: IEEE 754-2019 says max [-0, +0] = +0 and
-        # min = -0 whatever the order (np.max / np.min depend on it).
-        for k, zeros in enumerate(([-0.0, 0.0], [0.0, -0.0], [-0.0] * 1000 + [0.0] + [-0.0] * 8,
-                                   [0.0] * 1000 + [-0.0] + [0.0] * 8, [-0.0, -0.0], [0.0, 0.0])):
-            z = np.array(zeros, dtype=dtype)
-            for op in ("max", "min"):
-                check_op(r, rng, op, [z], dtype, f"signed zeros case {k} (n={z.size})")
+        cases = itertools.chain(random_op_cases(rng, dtype, quick),
+                                layout_op_cases(rng, dtype, quick), special_op_cases(dtype))
+        for op, ins, label in cases:
+            pending.append(start_op(r, op, ins, dtype, label))
+    drain(pending)
 
 
-def bad_cases(r, rng):
-    d = r.workdir
-    good = os.path.join(d, "good_f32.npy")
-    np.save(good, rng.random((3, 4)).astype(np.float32))
-    good2 = os.path.join(d, "good2_f32.npy")
-    np.save(good2, rng.random((3, 4)).astype(np.float32))
-    vec5 = os.path.join(d, "vec5_f32.npy")
-    np.save(vec5, rng.random(5).astype(np.float32))
-    good64 = os.path.join(d, "good_f64.npy")
-    np.save(good64, rng.random((3, 4)))
-    i64 = os.path.join(d, "int64.npy")
-    np.save(i64, np.arange(12).reshape(3, 4))
-    be = os.path.join(d, "bigendian.npy")
-    np.save(be, np.arange(12, dtype=">f4").reshape(3, 4))
-    fo = os.path.join(d, "fortran.npy")
-    np.save(fo, np.asfortranarray(rng.random((3, 4)).astype(np.float32)))
-    trunc = os.path.join(d, "truncated.npy")
-    with open(good, "rb") as f:
-        raw = f.read()
-    with open(trunc, "wb") as f:
-        f.write(raw[:-7])
-    garbage = os.path.join(d, "garbage.npy")
-    with open(garbage, "wb") as f:
-        f.write(bytes(rng.integers(0, 256, 300, dtype=np.uint8)))
-    empty = os.path.join(d, "empty.npy")
-    np.save(empty, np.zeros(0, dtype=np.float32))
-    f16 = os.path.join(d, "half.npy")
-    np.save(f16, np.ones((3, 4), dtype=np.float16))
-    missing = os.path.join(d, "does_not_exist.npy")
-    nodir_out = os.path.join(d, "no_such_dir", "out.npy")
+def bad_inputs(d, rng):
+    """Writes the bad-input cases' files into d; returns their paths by name."""
+    f = {name: os.path.join(d, name + ".npy") for name in (
+        "good_f32", "good2_f32", "vec5_f32", "good_f64", "int64", "bigendian", "fortran",
+        "truncated", "garbage", "empty", "half", "does_not_exist")}
+    np.save(f["good_f32"], rng.random((3, 4)).astype(np.float32))
+    np.save(f["good2_f32"], rng.random((3, 4)).astype(np.float32))
+    np.save(f["vec5_f32"], rng.random(5).astype(np.float32))
+    np.save(f["good_f64"], rng.random((3, 4)))
+    np.save(f["int64"], np.arange(12).reshape(3, 4))
+    np.save(f["bigendian"], np.arange(12, dtype=">f4").reshape(3, 4))
+    np.save(f["fortran"], np.asfortranarray(rng.random((3, 4)).astype(np.float32)))
+    with open(f["good_f32"], "rb") as src:
+        raw = src.read()
+    with open(f["truncated"], "wb") as dst:
+        dst.write(raw[:-7])
+    with open(f["garbage"], "wb") as dst:
+        dst.write(bytes(rng.integers(0, 256, 300, dtype=np.uint8)))
+    np.save(f["empty"], np.zeros(0, dtype=np.float32))
+    np.save(f["half"], np.ones((3, 4), dtype=np.float16))
+    f["no_such_dir_out"] = os.path.join(d, "no_such_dir", "out.npy")
+    return f
 
-    cases = [
-        # (name, argv after the binary, expected exit code)
+
+def bad_case_table(d, f):
+    """(name, argv after the binary, expected exit code); OUT stands for the output."""
+    good, good2, vec5, missing = f["good_f32"], f["good2_f32"], f["vec5_f32"], f["does_not_exist"]
+    return [
         ("no arguments", [], 2),
         ("unknown command", ["frobnicate"], 2),
         ("unknown global option", ["--frob"], 2),
@@ -448,20 +505,20 @@ def bad_cases(r, rng):
         ("dot of 2-D", ["run", "dot", good, good2, "-o", "OUT"], 1),
         ("transpose of 1-D", ["run", "transpose", vec5, "-o", "OUT"], 1),
         ("transpose of two inputs", ["run", "transpose", good, good2, "-o", "OUT"], 2),
-        ("dtype mismatch", ["run", "add", good, good64, "-o", "OUT"], 1),
-        ("int64 input", ["run", "sqrt", i64, "-o", "OUT"], 1),
-        ("float16 input", ["run", "sqrt", f16, "-o", "OUT"], 1),
-        ("big-endian input", ["run", "negative", be, "-o", "OUT"], 1),
-        ("fortran-order input", ["run", "negative", fo, "-o", "OUT"], 1),
-        ("truncated input", ["run", "negative", trunc, "-o", "OUT"], 1),
-        ("garbage input", ["run", "negative", garbage, "-o", "OUT"], 1),
+        ("dtype mismatch", ["run", "add", good, f["good_f64"], "-o", "OUT"], 1),
+        ("int64 input", ["run", "sqrt", f["int64"], "-o", "OUT"], 1),
+        ("float16 input", ["run", "sqrt", f["half"], "-o", "OUT"], 1),
+        ("big-endian input", ["run", "negative", f["bigendian"], "-o", "OUT"], 1),
+        ("fortran-order input", ["run", "negative", f["fortran"], "-o", "OUT"], 1),
+        ("truncated input", ["run", "negative", f["truncated"], "-o", "OUT"], 1),
+        ("garbage input", ["run", "negative", f["garbage"], "-o", "OUT"], 1),
         ("missing input", ["run", "negative", missing, "-o", "OUT"], 1),
         ("directory as input", ["run", "negative", d, "-o", "OUT"], 1),
-        ("max of empty", ["run", "max", empty, "-o", "OUT"], 1),
+        ("max of empty", ["run", "max", f["empty"], "-o", "OUT"], 1),
         # An unknown device is a usage error in every subcommand (exit 2).
         ("unknown device", ["run", "add", good, good2, "-o", "OUT", "--device", "tpu:7"], 2),
         ("missing config", ["run", "add", good, good2, "-o", "OUT", "--config", missing], 1),
-        ("output in missing folder", ["run", "add", good, good2, "-o", nodir_out], 1),
+        ("output in missing folder", ["run", "add", good, good2, "-o", f["no_such_dir_out"]], 1),
         ("empty --config", ["run", "add", good, good2, "-o", "OUT", "--config", ""], 2),
         ("empty --device", ["run", "add", good, good2, "-o", "OUT", "--device", ""], 2),
         ("-o given twice", ["run", "add", good, good2, "-o", "OUT", "-o", "OUT"], 2),
@@ -469,37 +526,58 @@ def bad_cases(r, rng):
                                   "--device=cpu"], 2),
         ("directory as config", ["run", "add", good, good2, "-o", "OUT", "--config", d], 1),
     ]
-    sentinel = b"sentinel: must survive a failed run\n"
-    for name, args, want in cases:
+
+
+SENTINEL = b"sentinel: must survive a failed run\n"
+
+
+def check_bad(label, args, want, out, preexisting, rc, _, err, cmd):
+    if crashed(rc, err):
+        fail(label, f"crashed (exit {rc}): {err.strip()[-500:]}")
+    elif rc != want:
+        fail(label, f"exit {rc}, expected {want}; stderr: {err.strip()!r}  [{' '.join(cmd)}]")
+    elif not err.strip():
+        fail(label, "no message on stderr")
+    elif "OUT" in args and preexisting and open(out, "rb").read() != SENTINEL:
+        fail(label, "the existing output file was changed")
+    elif "OUT" in args and not preexisting and os.path.exists(out):
+        fail(label, "an output file was created")
+    else:
+        ok(label)
+
+
+def bad_cases(r, rng):
+    d = r.workdir
+    pending = []
+    for k, (name, args, want) in enumerate(bad_case_table(d, bad_inputs(d, rng))):
         for preexisting in (False, True):
-            out = os.path.join(d, f"bad_out_{abs(hash(name)) % 10**8}_{int(preexisting)}.npy")
+            # An output of its own for each run (they run at once).
+            out = os.path.join(d, f"bad_out_{k:02d}_{int(preexisting)}.npy")
             if os.path.exists(out):
                 os.remove(out)
             if preexisting:
                 with open(out, "wb") as f:
-                    f.write(sentinel)
+                    f.write(SENTINEL)
             argv = [out if a == "OUT" else a for a in args]
-            rc, _, err, cmd = r.run(argv, device=False)
             label = f"bad input: {name}" + (" (existing output)" if preexisting else "")
-            if crashed(rc, err):
-                fail(label, f"crashed (exit {rc}): {err.strip()[-500:]}")
-            elif rc != want:
-                fail(label, f"exit {rc}, expected {want}; stderr: {err.strip()!r}  [{' '.join(cmd)}]")
-            elif not err.strip():
-                fail(label, "no message on stderr")
-            elif "OUT" in args and preexisting and open(out, "rb").read() != sentinel:
-                fail(label, "the existing output file was changed")
-            elif "OUT" in args and not preexisting and os.path.exists(out):
-                fail(label, "an output file was created")
-            else:
-                ok(label)
+            pending.append((r.start(argv, device=False),
+                            partial(check_bad, label, args, want, out, preexisting)))
             if "OUT" not in args:
                 break
+    drain(pending)
+    # Every run has ended (and no other has started): any temporary file is left behind.
     leftovers = glob.glob(os.path.join(d, "*.tmp.*"))
     if leftovers:
         fail("no temporary files left behind", ", ".join(leftovers))
     else:
         ok("no temporary files left behind")
+
+
+def check_message(name, want, text, rc, _, err, cmd):
+    if crashed(rc, err) or rc != want or text not in err:
+        fail(name, f"exit {rc} (want {want}), stderr {err.strip()!r} lacks {text!r}")
+    else:
+        ok(name)
 
 
 def message_cases(r, rng):
@@ -524,13 +602,8 @@ def message_cases(r, rng):
     os.mkfifo(fifo)
     checks.append(("output is a FIFO", ["run", "sum", good, "-o", fifo], 1,
                    "is not a regular file (it is a FIFO)"))
-    for name, args, want, text in checks:
-        rc, _, err, cmd = r.run(args, device=False, timeout=60)
-        if crashed(rc, err) or rc != want or text not in err:
-            fail(name, f"exit {rc} (want {want}), stderr {err.strip()!r} lacks {text!r}")
-        else:
-            ok(name)
-    import stat
+    drain([(r.start(args, device=False, timeout=60), partial(check_message, name, want, text))
+           for name, args, want, text in checks])
     if not stat.S_ISFIFO(os.lstat(fifo).st_mode):
         fail("a FIFO output stays a FIFO", "it was replaced")
     else:
@@ -538,31 +611,43 @@ def message_cases(r, rng):
     os.remove(fifo)
 
 
-def misc_cases(r, rng):
-    for args in (["--help"], ["--version"], ["help", "run"], ["run", "--help"], ["info", "--help"]):
-        rc, out, err, cmd = r.run(args, device=False)
-        if crashed(rc, err) or rc != 0 or not out.strip():
-            fail(" ".join(args), f"exit {rc}, stdout {out[:200]!r}, stderr {err[:200]!r}")
-        else:
-            ok(" ".join(args))
-    rc, out, err, _ = r.run(["info"], device=False)
+def check_help(name, rc, out, err, cmd):
+    if crashed(rc, err) or rc != 0 or not out.strip():
+        fail(name, f"exit {rc}, stdout {out[:200]!r}, stderr {err[:200]!r}")
+    else:
+        ok(name)
+
+
+def check_info(rc, out, err, cmd):
     if rc != 0 or "default device:" not in out or "devices (" not in out:
         fail("info", f"exit {rc}; stdout {out!r}; stderr {err!r}")
     else:
         ok("info")
+
+
+def check_inplace(pa, a, b, rc, _, err, cmd):
+    if rc != 0:
+        fail("output over an input", f"exit {rc}: {err.strip()}")
+    else:
+        why = compare_exact(np.load(pa), (a.astype(np.float64) + b).astype(np.float32))
+        fail("output over an input", why) if why else ok("output over an input")
+
+
+def misc_cases(r, rng):
+    pending = [(r.start(args, device=False), partial(check_help, " ".join(args)))
+               for args in (["--help"], ["--version"], ["help", "run"], ["run", "--help"],
+                            ["info", "--help"])]
+    pending.append((r.start(["info"], device=False), check_info))
     # The output may be one of the inputs: temp file + rename.
     a = rng.random(1009).astype(np.float32)
     b = rng.random(1009).astype(np.float32)
     pa, pb = os.path.join(r.workdir, "inplace_a.npy"), os.path.join(r.workdir, "inplace_b.npy")
     np.save(pa, a)
     np.save(pb, b)
-    rc, _, err, _ = r.run(["run", "add", pa, pb, "-o", pa])
-    if rc != 0:
-        fail("output over an input", f"exit {rc}: {err.strip()}")
-    else:
-        why = compare_exact(np.load(pa), (a.astype(np.float64) + b).astype(np.float32))
-        fail("output over an input", why) if why else ok("output over an input")
-    # Options in any order, --output= form, -- before file names.
+    pending.append((r.start(["run", "add", pa, pb, "-o", pa]), partial(check_inplace, pa, a, b)))
+    drain(pending)
+    # Options in any order, --output= form, -- before file names (after the run
+    # above, which rewrote pa).
     out = os.path.join(r.workdir, "order_out.npy")
     rc, _, err, _ = r.run(["run", f"--output={out}", "multiply", "--", pa, pb])
     if rc != 0 or not os.path.exists(out):
@@ -579,7 +664,11 @@ def main():
     ap.add_argument("--device", default=None, help="passed to every `accel run` (default: the default device)")
     ap.add_argument("--quick", action="store_true", help="skip the largest shapes")
     ap.add_argument("--keep", action="store_true", help="keep the files")
+    ap.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
+                    help="accel runs at once (default: min(8, CPU count))")
     args = ap.parse_args()
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
 
     seed = args.seed
     if seed is None:
@@ -593,13 +682,14 @@ def main():
         return 1
     os.makedirs(args.tmpdir, exist_ok=True)
     workdir = tempfile.mkdtemp(prefix="numpy_check_", dir=args.tmpdir)
-    r = Runner(accel, workdir, args.device)
+    r = Runner(accel, workdir, args.device, args.jobs)
     try:
         misc_cases(r, rng)
         bad_cases(r, rng)
         message_cases(r, rng)
         op_cases(r, rng, args.quick)
     finally:
+        r.close()
         if not args.keep and FAILED == 0:
             shutil.rmtree(workdir, ignore_errors=True)
     print(f"\n{PASSED} passed, {FAILED} failed (seed {seed})")

@@ -183,18 +183,29 @@ __global__ void __launch_bounds__(kT) map_contig(F f, const float4 *a, float4 *o
             o[base + u] = apply(f, v[u]);
 }
 
-/* add, two inputs: the grid-stride loop of map_kernel and the flat shape
- * (run in place on the second input, as axpby: read a and o, write o). */
+/* add, two inputs: the grid-stride loop of map_kernel (FLAT 0) and flat
+ * shapes with FLAT vectors per thread, a block's FLAT x kT vectors in one
+ * chunk, thread t doing t, t + kT, ... (run in place on the second input,
+ * as axpby: read a and o, write o). */
 template <int FLAT>
 __global__ void __launch_bounds__(kT)
     add_kernel(const float4 *a, const float4 *b, float4 *o, size_t nv)
 {
     const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (FLAT) {
-        if (tid < nv) {
-            float4 x = a[tid], y = b[tid];
-            o[tid] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
-        }
+        const size_t base = (size_t)blockIdx.x * kT * FLAT + threadIdx.x;
+        float4 x[FLAT ? FLAT : 1], y[FLAT ? FLAT : 1];
+#pragma unroll
+        for (int u = 0; u < FLAT; ++u)
+            if (base + u * kT < nv) {
+                x[u] = a[base + u * kT];
+                y[u] = b[base + u * kT];
+            }
+#pragma unroll
+        for (int u = 0; u < FLAT; ++u)
+            if (base + u * kT < nv)
+                o[base + u * kT] =
+                    make_float4(x[u].x + y[u].x, x[u].y + y[u].y, x[u].z + y[u].z, x[u].w + y[u].w);
         return;
     }
     const size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -1138,6 +1149,12 @@ int main(int argc, char **argv)
             [=] { add_kernel<0><<<ga, kT, 0, s>>>(a4, o4, o4, nv); });
         add("add: flat, 1 vector per thread", rw3, false,
             [=] { add_kernel<1><<<big, kT, 0, s>>>(a4, o4, o4, nv); });
+        const unsigned big2 = (unsigned)((nv + 2 * kT - 1) / (2 * kT)),
+                       big4 = (unsigned)((nv + 4 * kT - 1) / (4 * kT));
+        add("add: flat, 2 vectors per thread", rw3, false,
+            [=] { add_kernel<2><<<big2, kT, 0, s>>>(a4, o4, o4, nv); });
+        add("add: flat, 4 vectors per thread", rw3, false,
+            [=] { add_kernel<4><<<big4, kT, 0, s>>>(a4, o4, o4, nv); });
     }
     MAPROWS(Relu, "relu")
     MAPROWS(Exp, "exp")

@@ -3,15 +3,10 @@
 /* kernels_elementwise.cu — fill, binary and unary elementwise ops, scale,
  * axpby, and the beta*C update of a GEMM with k == 0.
  *
- * One grid-stride kernel template serves them all: each thread moves 4 x 16
- * bytes per step (float4 / double2) through the aligned body of the range and
- * one element per step through the unaligned head and tail; indices are size_t,
- * so ranges past 2^31 elements work. The grid is sized from the work, capped
- * at the blocks of the kernel that the SMs hold at once (at most 8 of 256
- * threads per SM; the unrolled kernels use 40-70 registers, so 3-6). Fill,
- * the unary ops and scale, and every op on a range of at most 64Ki elements,
- * take a flat variant instead: one thread per 16-byte vector, no loop
- * (map_flat_kernel).
+ * One kernel template serves them all (map_flat_kernel): one thread per
+ * 16-byte vector (float4 / double2) of the aligned body of the range, and
+ * one element per thread of the unaligned head and tail; no loop. Indices
+ * are size_t past 64Ki elements, so ranges past 2^31 elements work.
  *
  * Accuracy (nvcc without --use_fast_math: IEEE division and square root):
  * add, sub, mul, div, sqrt, neg, abs, max, min, relu are exact or correctly
@@ -199,83 +194,30 @@ template <class T> struct FillF {
     }
 };
 
-/* out[i] = f(a[i], b[i]) for NIN inputs (0: fill, 1: unary, 2: binary). An
- * output may be exactly an input (in place): each element is read and then
- * written by the same thread, so no __restrict__ here.
- *
- * The vector body is done kUnroll vectors per thread and step: the thread
- * loads vectors i, i + stride, ... (coalesced across the warp for each one)
- * before it computes and stores any of them, so kUnroll 16-byte loads per
- * thread are in flight at once instead of one (the grid here is at most the
- * resident one). Binary ops reach 0.97 of copy this way; the one-input ops,
- * which stayed at 0.93-0.95 with it, take map_flat_kernel below. */
-constexpr int kUnroll = 4;
-
-template <typename T, int NIN, typename F>
-__global__ void __launch_bounds__(kThreads) map_kernel(F f, Split s, const T *a, const T *b, T *out)
-{
-    using VT = typename Vec<T>::type;
-    constexpr int W = Vec<T>::width;
-    using U = VecElems<T>;
-    const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-
-    const VT *va = NIN >= 1 ? reinterpret_cast<const VT *>(a + s.head) : nullptr;
-    const VT *vb = NIN >= 2 ? reinterpret_cast<const VT *>(b + s.head) : nullptr;
-    VT *vo = reinterpret_cast<VT *>(out + s.head);
-    for (size_t i0 = tid; i0 < s.nvec; i0 += stride * kUnroll) {
-        U ua[kUnroll], ub[kUnroll];
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-            const size_t i = i0 + (size_t)u * stride;
-            if (i < s.nvec) {
-                if (NIN >= 1)
-                    ua[u].v = va[i];
-                if (NIN >= 2)
-                    ub[u].v = vb[i];
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-            const size_t i = i0 + (size_t)u * stride;
-            if (i < s.nvec) {
-                U uo;
-#pragma unroll
-                for (int k = 0; k < W; ++k)
-                    uo.e[k] = f(NIN >= 1 ? ua[u].e[k] : T(0), NIN >= 2 ? ub[u].e[k] : T(0));
-                vo[i] = uo.v;
-            }
-        }
-    }
-    const size_t ns = scalar_total<T>(s);
-    for (size_t e = tid; e < ns; e += stride) {
-        size_t j = scalar_index<T>(s, e);
-        out[j] = f(NIN >= 1 ? a[j] : T(0), NIN >= 2 ? b[j] : T(0));
-    }
-}
-
 /* ------------------------------------------------ flat: one thread per item */
 
-/* The map with one thread per 16-byte vector and no loop: thread i does
- * vector i of the aligned body, and thread i < the scalar count also does
- * scalar element i (head, then tail). The functor and the split are
- * map_kernel's, so each element gets the same bits. Index is the type of the
- * thread index: unsigned for small ranges (fewer registers), size_t beyond.
+/* out[i] = f(a[i], b[i]) for NIN inputs (0: fill, 1: unary, 2: binary),
+ * one thread per 16-byte vector and no loop: thread i does vector i of the
+ * aligned body, and thread i < the scalar count also does scalar element i
+ * (head, then tail). An output may be exactly an input (in place): each
+ * element is read and then written by the same thread, so no __restrict__.
+ * Index is the type of the thread index: unsigned for small ranges (fewer
+ * registers), size_t beyond.
  *
- * Two uses, both measured on the H200:
- * - Small ranges (at most kSmallMax elements, one wave: the grid fits in
- *   max_blocks, the device's SMs x 8 blocks of 256 threads). There the op
- *   takes a few microseconds and its cost is the kernel's latency, not its
- *   bandwidth: map_kernel's 4-deep unroll and grid-stride bookkeeping (64
- *   registers) cost about 0.3 us a node in a graph of 100 1024-element adds
- *   (130.7 us against a raw CUDA graph's 99.6 us; with this kernel, about 22
- *   registers, 0.99 of the raw graph).
- * - Fill, the unary ops and scale at any size (bench/ew_probe.cu, 2^28 f32,
- *   7 interleaved rounds): relu and exp at 1.02 of cudaMemcpyAsync where
- *   map_kernel's resident grid-stride loop reached 0.95 (a 4-deep flat kernel
- *   0.98, a loop over block chunks 0.92), a float4 fill at 1.09 against
- *   1.03: blocks that finish make room for the next ones in address order.
- *   Binary ops and axpby keep map_kernel, measured at 0.97 of copy (add). */
+ * Why flat, at every size (measured on the H200 and the H100):
+ * - Small ranges (at most kSmallMax elements, one wave): the op takes a few
+ *   microseconds and its cost is the kernel's latency: a grid-stride loop's
+ *   4-deep unroll and bookkeeping (64 registers) cost about 0.3 us a node
+ *   in a graph of 100 1024-element adds (130.7 us against a raw CUDA
+ *   graph's 99.6 us; flat, about 22 registers, 0.99 of the raw graph).
+ * - Large ranges (bench/ew_probe.cu, 2^28 f32, interleaved rounds): relu
+ *   and exp at 1.02 of cudaMemcpyAsync on the H200 where a resident
+ *   grid-stride loop with 4-deep unroll reached 0.95 (a 4-deep flat kernel
+ *   0.98, a loop over block chunks 0.92), a float4 fill 1.09 against 1.03;
+ *   add (in place, as axpby) 1.033 of copy on the H100 against the
+ *   grid-stride loop's 0.990 (2 and 4 vectors per thread 1.030), which let
+ *   PyTorch's add run 4% faster than accel's: blocks that finish make room
+ *   for the next ones in address order. */
 constexpr size_t kSmallMax = 65536;
 
 /* Blocks of map_flat_kernel at most (gridDim.x is below 2^31). */
@@ -328,15 +270,9 @@ cudaError_t launch_map(cudaStream_t stream, unsigned max_blocks, F f, const void
     size_t flat = ((s.nvec > ns ? s.nvec : ns) + kThreads - 1) / kThreads;
     if (n <= kSmallMax && flat <= max_blocks)
         return launch_flat<T, NIN, unsigned>(stream, f, s, flat, a, b, out);
-    if constexpr (NIN <= 1) {
-        if (flat <= kMaxFlatBlocks)
-            return launch_flat<T, NIN, size_t>(stream, f, s, flat, a, b, out);
-    }
-    size_t vec_work = (s.nvec + kUnroll - 1) / kUnroll;
-    unsigned grid = resident_grid<map_kernel<T, NIN, F>>(vec_work > ns ? vec_work : ns, max_blocks);
-    return launch<map_kernel<T, NIN, F>>(map_kernel<T, NIN, F>, grid, stream, f, s,
-                                         static_cast<const T *>(a), static_cast<const T *>(b),
-                                         static_cast<T *>(out));
+    if (flat > kMaxFlatBlocks) /* past 2^39 vectors: more than any GPU holds */
+        return cudaErrorInvalidValue;
+    return launch_flat<T, NIN, size_t>(stream, f, s, flat, a, b, out);
 }
 
 template <typename T>

@@ -941,10 +941,34 @@ def _norm_key(key: Any, ndim: int) -> list:
     return list(key)
 
 
+def _first_axis_view(x: Array, key: Any) -> Optional[Array]:
+    """x[a:b] (step 1) or x[i] (a Python int in range) of a C-contiguous
+    array: the view along the first axis, computed here (no C call, as
+    CuPy's own fast path); None for any other key. The chunk loops of the
+    tutorial's section 6 slice this way: about 12 us a slice through the C
+    descriptors on the 2-core VM, a tenth of that here."""
+    t = key.__class__
+    if x._st is not None or not x._shape or (t is not slice and t is not int):
+        return None
+    n, rest = x._shape[0], x._shape[1:]
+    inner = math.prod(rest)
+    if t is int:
+        i = key + n if key < 0 else key
+        return _view(x, rest, x._offset + i * inner) if 0 <= i < n else None
+    if key.step is not None and key.step != 1:
+        return None
+    start, stop, _ = key.indices(n)
+    m = stop - start if stop > start else 0
+    return _view(x, (m,) + rest, x._offset + start * inner)
+
+
 def _getitem(x: Array, key: Any) -> Array:
     """x[key] for ints, slices (any step), None and Ellipsis: a view
     (accel_array_slice, accel_array_squeeze, accel_array_expand_dims); a
     boolean mask or an integer array alone gathers into a new array."""
+    v = _first_axis_view(x, key)
+    if v is not None:
+        return v
     k = _array_key(x, key)
     if k is not None:
         return _fancy_get(x, k)

@@ -3,6 +3,8 @@
 """accel as the Array API 2023.12 namespace (also importable as accel.array_api) against NumPy: promotion
 cells, broadcasting, views that share memory, reductions over axis tuples,
 in-place operators and the errors for bad shapes, dtypes and axes."""
+import math
+
 import numpy as np
 import pytest
 
@@ -82,6 +84,36 @@ def test_getitem_views_share_memory():
         x[2]
     with pytest.raises(IndexError):
         x[0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("shape", [(1000,), (7, 6), (0,), (5, 0, 2)])
+def test_first_axis_slices_and_ints_match_numpy_and_share_memory(shape):
+    # x[a:b] and x[i] of a C-contiguous array take the Python fast path
+    # (_namespace._first_axis_view); views of views, of strided views and
+    # out-of-range keys go on as before.
+    h = np.arange(math.prod(shape), dtype=np.float32).reshape(shape)
+    x = xp.asarray(h)
+    n = shape[0]
+    keys = [slice(1, 3), slice(-5, None), slice(None, -2), slice(n - 2, n + 9), slice(4, 1),
+            slice(None), slice(-n - 7, 2), slice(0, n, 1), 0, -1, n - 1]
+    for key in keys:
+        if isinstance(key, int) and not -n <= key < n:
+            continue
+        v = x[key]
+        np.testing.assert_array_equal(np.asarray(v), h[key])
+        assert v.shape == h[key].shape
+    if n > 3:
+        np.testing.assert_array_equal(np.asarray(x[1:][2:3]), h[1:][2:3])
+        np.testing.assert_array_equal(np.asarray(x[::2][1:2]), h[::2][1:2])
+        x[1:3] = -1.0  # writes through the view
+        h[1:3] = -1.0
+        np.testing.assert_array_equal(np.asarray(x), h)
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[n]
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[-n - 1]
+    with pytest.raises(TypeError):
+        x[1.5:2]
 
 
 def test_reductions_with_axis_tuples():

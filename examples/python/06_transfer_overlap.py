@@ -12,10 +12,9 @@ medians printed:
   tutorial starts);
 - serial, pinned: the same from page-locked arrays;
 - overlapped: CHUNKS pieces over STREAMS streams; each chunk's copy in
-  (set(h, stream=s) into a slice of a device array, as CuPy's), add and
-  copy out (get(stream=s, out=..., blocking=False)) run on its own stream
-  while the other streams' chunks copy or compute; one synchronize at the
-  end;
+  (accel.asarray inside ``with stream:``), add and copy out
+  (get(stream=s, out=..., blocking=False)) run on its own stream while the
+  other streams' chunks copy or compute; one synchronize at the end;
 - copies alone and adds alone, with the same chunks and streams: the
   overlapped run can at best take max(copies, adds).
 
@@ -44,7 +43,7 @@ out = cp.empty_pinned(args.n, np.float32, dev)
 streams = [cp.Stream(dev) for _ in range(args.streams)]
 step = (args.n + args.chunks - 1) // args.chunks
 chunks = [(i, start, min(step, args.n - start)) for i, start in enumerate(range(0, args.n, step))]
-gx, gy, gz = (cp.empty(args.n, np.float32, dev) for _ in range(3))
+resident = [(cp.asarray(x[a:a + m]), cp.asarray(y[a:a + m])) for _, a, m in chunks]
 
 
 def run_serial():
@@ -58,16 +57,16 @@ def run_serial_pinned():
 
 
 def run_chunks(copies=True, adds=True):
-    for i, start, m in chunks:
+    """The overlapped run; without `adds` the same copies (the chunk of x
+    comes back in place of x + y), without `copies` the adds on chunks
+    already on the device."""
+    for (i, start, m), (dx, dy) in zip(chunks, resident):
         with streams[i % len(streams)] as s:
-            end = start + m
             if copies:
-                gx[start:end].set(hx[start:end], stream=s)
-                gy[start:end].set(hy[start:end], stream=s)
-            if adds:
-                cp.add(gx[start:end], gy[start:end], out=gz[start:end])
+                dx, dy = cp.asarray(hx[start:start + m]), cp.asarray(hy[start:start + m])
+            dz = dx + dy if adds else dx
             if copies:
-                gz[start:end].get(stream=s, out=out[start:end], blocking=False)
+                dz.get(stream=s, out=out[start:start + m], blocking=False)
     for s in streams:
         s.synchronize()
 

@@ -152,7 +152,10 @@ static int32_t fail(const lctx *c, int32_t status, const char *fmt, size_t t, in
 }
 
 /* A workspace query's answer: a T (or T's real type) in the first bytes
- * of *q (its real part for a complex T). */
+ * of q (its real part for a complex T). LAPACK writes WORK(1) as a whole
+ * T, so q must hold one: 16 bytes for complex128 (an 8-byte double here
+ * let zgeqrf/zungqr's queries write past it on the stack, and a Debug
+ * build's complete c128 QR came out wrong). */
 static double queried(const lctx *c, const double *q)
 {
     float f;
@@ -282,11 +285,11 @@ static int32_t run_qr(const lctx *c, size_t t)
 {
     int info = 0, lwork = -1, mn = c->m < c->n ? c->m : c->n;
     void *q = region(c, 0, t), *h = region(c, 1, t), *tau = region(c, 2, t);
-    double q1 = 0, q2 = 0; /* workspace queries */
+    double q1[2] = {0, 0}, q2[2] = {0, 0}; /* workspace queries: one T, complex too */
     memcpy(h, input(c, 0, t, c->l.size[1]), c->l.size[1] * c->es);
-    c->f->geqrf(&c->m, &c->n, h, &c->m, tau, &q1, &lwork, &info);
-    c->f->orgqr(&c->m, &c->k, &mn, q, &c->m, tau, &q2, &lwork, &info);
-    void *work = work_of(c, fmax(queried(c, &q1), queried(c, &q2)), &lwork);
+    c->f->geqrf(&c->m, &c->n, h, &c->m, tau, q1, &lwork, &info);
+    c->f->orgqr(&c->m, &c->k, &mn, q, &c->m, tau, q2, &lwork, &info);
+    void *work = work_of(c, fmax(queried(c, q1), queried(c, q2)), &lwork);
     if (!work)
         return fail(c, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "no host memory for %d work elements", t,
                     lwork);
@@ -317,9 +320,9 @@ static int32_t eigh_info(const lctx *c, size_t t, int info, const char *routine)
 static int32_t heevd(const lctx *c, const char *jobz, void *v, void *w)
 {
     int info = 0, lwork = -1, lrwork = -1, liwork = -1, iq = 0;
-    double q = 0, rq = 0;
-    c->f->heevd(jobz, "L", &c->n, v, &c->n, w, &q, &lwork, &rq, &lrwork, &iq, &liwork, &info, 1, 1);
-    void *work = work_of(c, queried(c, &q), &lwork);
+    double q[2] = {0, 0}, rq = 0; /* WORK(1) is a complex T */
+    c->f->heevd(jobz, "L", &c->n, v, &c->n, w, q, &lwork, &rq, &lrwork, &iq, &liwork, &info, 1, 1);
+    void *work = work_of(c, queried(c, q), &lwork);
     double rwant = queried(c, &rq);
     lrwork = rwant < 1 ? 1 : rwant > INT_MAX ? INT_MAX : (int)rwant;
     liwork = iq < 1 ? 1 : iq;
@@ -368,7 +371,7 @@ static int32_t run_eigh(const lctx *c, size_t t)
 static int32_t run_svd(const lctx *c, size_t t)
 {
     int info = 0, lwork = -1;
-    double q = 0;
+    double q[2] = {0, 0}; /* WORK(1): a complex T for cgesvd */
     bool vec = (c->op->flags & ACCEL_OP_FLAG_LINALG_VECTORS) != 0;
     const char *jobu = !vec ? "N" : c->k == c->m ? "A" : "S", *jobvt = vec ? "A" : "N";
     void *s = region(c, 0, t), *u = region(c, 1, t), *vt = region(c, 2, t), *a = region(c, 3, t);
@@ -376,12 +379,12 @@ static int32_t run_svd(const lctx *c, size_t t)
     /* complex: gesvd's rwork of 5 min(m, n) reals (m >= n here) */
     void *rwork = c->cplx ? malloc(5 * (size_t)c->n * c->rs) : NULL;
     if (c->cplx && rwork)
-        c->f->cgesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, &q, &lwork, rwork,
+        c->f->cgesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, q, &lwork, rwork,
                      &info, 1, 1);
     else if (!c->cplx)
-        c->f->gesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, &q, &lwork, &info,
+        c->f->gesvd(jobu, jobvt, &c->m, &c->n, a, &c->m, s, u, &c->m, vt, &c->n, q, &lwork, &info,
                     1, 1);
-    void *work = c->cplx && !rwork ? NULL : work_of(c, queried(c, &q), &lwork);
+    void *work = c->cplx && !rwork ? NULL : work_of(c, queried(c, q), &lwork);
     if (!work) {
         free(rwork);
         return fail(c, ACCEL_ERROR_OUT_OF_HOST_MEMORY, "no host memory for %d work elements", t,

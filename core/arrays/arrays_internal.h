@@ -16,6 +16,7 @@
 #include "accel/kernel.h"
 
 #include "base/objects.h"
+#include "base/sbuf.h"
 
 /* What a valid view covers, in elements of its dtype from the buffer's
  * start: element (0, ..., 0) at base, every element in [lo, hi]. */
@@ -161,6 +162,11 @@ const char *accel__array_ctype(accel_dtype dt);
  * complex dtype's part type (float, double: element e at parts 2e and
  * 2e + 1), else accel__array_ctype. */
 const char *accel__array_ptr_ctype(accel_dtype dt);
+/* codegen.c: the numbered parameters ", <decl><i>" of a generated kernel's
+ * signature for i from first up to end (exclusive), as
+ * (b, "long long accel_s", 1, 3) gives ", long long accel_s1, long long
+ * accel_s2"; the generators of codegen.c, loop.c and reduce.c use it. */
+void accel__array_params(accel__sbuf *b, const char *decl, uint32_t first, uint32_t end);
 
 /* reduce.c: out's shape is x's without the axes of mask (keepdims: with
  * size 1 there); ACCEL_ERROR_SHAPE_MISMATCH otherwise. */

@@ -220,16 +220,20 @@ static void op_function(accel__sbuf *b, const accel__aspec *s, const char *expr)
         accel__sbuf_put(b, ") {\n  return (%s)(%s);\n}\n", rt, expr);
 }
 
+void accel__array_params(accel__sbuf *b, const char *decl, uint32_t first, uint32_t end)
+{
+    for (uint32_t i = first; i < end; i++)
+        accel__sbuf_put(b, ", %s%u", decl, i);
+}
+
 static void params(accel__sbuf *b, const accel__aspec *s)
 {
     uint32_t narr = s->nin + 1;
     for (uint32_t k = 0; k < narr; k++)
         accel__sbuf_put(b, "%s%svoid *accel_p%u", k ? ", " : "", k < s->nin ? "const " : "", k);
-    for (uint32_t k = 0; s->nd && k < narr; k++)
-        accel__sbuf_put(b, ", long long accel_b%u", k);
+    accel__array_params(b, "long long accel_b", 0, s->nd ? narr : 0);
     accel__sbuf_put(b, ", long long accel_n, long long accel_cw");
-    for (uint32_t d = 1; d < s->nd; d++)
-        accel__sbuf_put(b, ", long long accel_s%u", d);
+    accel__array_params(b, "long long accel_s", 1, s->nd);
     for (uint32_t k = 0; k < narr; k++)
         for (uint32_t d = 0; d < s->nd; d++)
             accel__sbuf_put(b, ", long long accel_t%u_%u", k, d);

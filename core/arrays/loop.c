@@ -80,23 +80,18 @@ static void signature(accel__sbuf *b, const accel__lspec *s, const char *entry)
     for (uint32_t k = 0; k < r->narr; k++)
         accel__sbuf_put(b, "%s%svoid *accel_q%u", k ? ", " : "",
                         (r->written >> k & 1u) ? "" : "const ", k);
-    for (uint32_t k = 0; k < r->narr; k++)
-        accel__sbuf_put(b, ", long long accel_b%u", k);
+    accel__array_params(b, "long long accel_b", 0, r->narr);
     accel__sbuf_put(b, ", long long accel_n, long long accel_m");
-    for (uint32_t d = 1; d < s->np; d++)
-        accel__sbuf_put(b, ", long long accel_ps%u", d);
-    for (uint32_t d = 1; d < s->ns; d++)
-        accel__sbuf_put(b, ", long long accel_ss%u", d);
+    accel__array_params(b, "long long accel_ps", 1, s->np);
+    accel__array_params(b, "long long accel_ss", 1, s->ns);
     for (uint32_t k = 0; k < r->narr; k++) {
         for (uint32_t d = 0; d < s->np; d++)
             accel__sbuf_put(b, ", long long accel_t%up%u", k, d);
         for (uint32_t d = 0; d < s->ns; d++)
             accel__sbuf_put(b, ", long long accel_t%us%u", k, d);
     }
-    for (uint32_t i = 0; i < r->nf; i++)
-        accel__sbuf_put(b, ", double accel_f%u", i);
-    for (uint32_t i = 0; i < r->ni; i++)
-        accel__sbuf_put(b, ", long long accel_k%u", i);
+    accel__array_params(b, "double accel_f", 0, r->nf);
+    accel__array_params(b, "long long accel_k", 0, r->ni);
     accel__sbuf_put(b, ") {\n");
 }
 

@@ -236,14 +236,11 @@ static void signature(accel__sbuf *b, const rspec *s, const char *entry)
                        "long long accel_m");
     if (split)
         accel__sbuf_put(b, ", long long accel_p, long long accel_l, long long accel_mt");
-    for (uint32_t d = 1; d < s->nk; d++)
-        accel__sbuf_put(b, ", long long accel_ks%u", d);
+    accel__array_params(b, "long long accel_ks", 1, s->nk);
     for (uint32_t d = 0; d < s->nk; d++)
         accel__sbuf_put(b, ", long long accel_kx%u, long long accel_ko%u", d, d);
-    for (uint32_t d = 1; d < s->nr; d++)
-        accel__sbuf_put(b, ", long long accel_rs%u", d);
-    for (uint32_t d = 0; d < s->nr; d++)
-        accel__sbuf_put(b, ", long long accel_rx%u", d);
+    accel__array_params(b, "long long accel_rs", 1, s->nr);
+    accel__array_params(b, "long long accel_rx", 0, s->nr);
     accel__sbuf_put(b, ") {\n");
 }
 

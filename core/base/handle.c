@@ -588,22 +588,19 @@ void *accel__handle_peek(const void *handle, accel__type *out_type, accel__gate 
 /* tests/test_handle_table.c: run between the count's increment and the
  * recheck of the handle, where a concurrent close can land. */
 void (*accel__handle_test_between_peeks)(const void *handle);
-#define BETWEEN_PEEKS(h)                                                                           \
-    do {                                                                                           \
-        if (accel__handle_test_between_peeks)                                                      \
-            accel__handle_test_between_peeks(h);                                                   \
-    } while (0)
 /* Between a pin's raise and its recheck, where a concurrent release can land. */
 void (*accel__handle_test_between_pin)(const void *handle);
-#define BETWEEN_PIN(h)                                                                             \
+/* Call the test's hook, where it set one, with the handle h. */
+#define TEST_HOOK(hook, h)                                                                         \
     do {                                                                                           \
-        if (accel__handle_test_between_pin)                                                        \
-            accel__handle_test_between_pin(h);                                                     \
+        if (hook)                                                                                  \
+            hook(h);                                                                               \
     } while (0)
 #else
-#define BETWEEN_PEEKS(h) ((void)0)
-#define BETWEEN_PIN(h) ((void)0)
+#define TEST_HOOK(hook, h) ((void)0)
 #endif
+#define BETWEEN_PEEKS(h) TEST_HOOK(accel__handle_test_between_peeks, h)
+#define BETWEEN_PIN(h) TEST_HOOK(accel__handle_test_between_pin, h)
 
 void accel__call_unpin(accel__call *c)
 {
@@ -774,6 +771,38 @@ static accel_status handle_error(const char *fn, const accel__arg *a, accel__typ
                        sfx, accel__type_name(actual), accel__type_name(a->type));
 }
 
+/* What a handle argument resolved to: its object, and the gate, slot and
+ * state word it was read with (peek_slot). */
+typedef struct peeked {
+    void *obj;
+    accel__gate *gate;
+    hslot *s;
+    uint64_t state;
+} peeked;
+
+/* Peek a's handle into *h: INVALID_HANDLE with the message set where it is
+ * NULL, not live or not of a's type. */
+static accel_status peek_arg(const char *fn, const accel__arg *a, peeked *h)
+{
+    accel__type type;
+    h->obj = peek_slot(a->handle, &type, &h->gate, &h->s, &h->state);
+    return h->obj && type == a->type ? ACCEL_SUCCESS : handle_error(fn, a, type);
+}
+
+/* Hand the object peeked for a to the caller (a->out), pinned for c first
+ * where its type's release waits for calls (the pin left in p for pin_end). */
+static accel_status take_arg(accel__call *c, const char *fn, const accel__arg *a, const peeked *h,
+                             pending *p)
+{
+    if (pinned_type(a->type)) {
+        accel_status st = pin_begin(c, fn, a, h->s, h->state, p);
+        if (st != ACCEL_SUCCESS)
+            return st;
+    }
+    memcpy(a->out, &h->obj, sizeof h->obj);
+    return ACCEL_SUCCESS;
+}
+
 static accel_status resolve(accel__call *c, const char *fn, const char *first_name,
                             const accel__arg *a, pending *p);
 
@@ -785,13 +814,11 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
      * call or this call sees the handle dead. */
     accel__call_leave(c); /* a call enters once; never leak an earlier count */
     const accel__arg *a = &args[0];
-    accel__type type;
-    accel__gate *gate;
-    hslot *s;
-    uint64_t state;
-    void *obj = peek_slot(a->handle, &type, &gate, &s, &state);
-    if (!obj || type != a->type)
-        return handle_error(fn, a, type);
+    peeked h;
+    accel_status st = peek_arg(fn, a, &h);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    accel__gate *gate = h.gate;
     atomic_fetch_add_explicit(&gate->calls, 1, memory_order_seq_cst);
     BETWEEN_PEEKS(a->handle);
     /* The recheck gets its own outputs: a handle killed in between gives
@@ -799,7 +826,7 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     accel__type type2;
     accel__gate *gate2;
     void *again = accel__handle_peek(a->handle, &type2, &gate2);
-    if (again != obj || type2 != a->type || gate2 != gate) {
+    if (again != h.obj || type2 != a->type || gate2 != gate) {
         atomic_fetch_sub_explicit(&gate->calls, 1, memory_order_release);
         return handle_error(fn, a, type2);
     }
@@ -821,22 +848,14 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
     }
     pending p;
     p.n = 0;
-    if (pinned_type(type)) {
-        accel_status st = pin_begin(c, fn, a, s, state, &p);
-        if (st != ACCEL_SUCCESS) {
-            accel__call_leave(c);
-            return st;
-        }
+    st = take_arg(c, fn, a, &h, &p);
+    for (size_t i = 1; i < n && st == ACCEL_SUCCESS; i++)
+        st = resolve(c, fn, args[0].name, &args[i], &p);
+    if (st != ACCEL_SUCCESS) {
+        accel__call_leave(c);
+        return st;
     }
-    memcpy(a->out, &obj, sizeof obj);
-    for (size_t i = 1; i < n; i++) {
-        accel_status st = resolve(c, fn, args[0].name, &args[i], &p);
-        if (st != ACCEL_SUCCESS) {
-            accel__call_leave(c);
-            return st;
-        }
-    }
-    accel_status st = pin_end(fn, &p);
+    st = pin_end(fn, &p);
     if (st != ACCEL_SUCCESS) {
         accel__call_leave(c);
         for (size_t i = 0; i < n; i++)
@@ -849,26 +868,18 @@ accel_status accel__call_enter(accel__call *c, const char *fn, size_t n, const a
 static accel_status resolve(accel__call *c, const char *fn, const char *first_name,
                             const accel__arg *a, pending *p)
 {
-    accel__type type;
-    accel__gate *g2;
-    hslot *s;
-    uint64_t state;
-    void *obj = peek_slot(a->handle, &type, &g2, &s, &state);
-    if (!obj || type != a->type)
-        return handle_error(fn, a, type);
-    if (g2 != c->gate)
+    peeked h;
+    accel_status st = peek_arg(fn, a, &h);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    if (h.gate != c->gate)
         return accel__fail(ACCEL_ERROR_DEVICE_MISMATCH,
                            "%s: %s%s belongs to runtime #%llu but %s to runtime #%llu (the "
                            "handles of one call must come from one runtime)",
-                           fn, a->name, a->suffix ? a->suffix : "", (unsigned long long)g2->serial,
-                           first_name, (unsigned long long)c->gate->serial);
-    if (pinned_type(type)) {
-        accel_status st = pin_begin(c, fn, a, s, state, p);
-        if (st != ACCEL_SUCCESS)
-            return st;
-    }
-    memcpy(a->out, &obj, sizeof obj);
-    return ACCEL_SUCCESS;
+                           fn, a->name, a->suffix ? a->suffix : "",
+                           (unsigned long long)h.gate->serial, first_name,
+                           (unsigned long long)c->gate->serial);
+    return take_arg(c, fn, a, &h, p);
 }
 
 accel_status accel__call_resolve(accel__call *c, const char *fn, const char *first_name,

@@ -40,6 +40,29 @@ accel__xop *accel__xop_new(const char *fn, size_t payload_bytes)
     return x;
 }
 
+/* Release job through release, which takes an xop, where no xop holds it. */
+static void release_bare(void (*release)(accel__xop *), void *job)
+{
+    accel__xop tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.payload = job;
+    release(&tmp);
+}
+
+accel__xop *accel__xop_owning(const char *fn, void *job, void (*release)(accel__xop *))
+{
+    accel__xop *x = job ? accel__xop_new(fn, 0) : NULL;
+    if (!x) {
+        if (job)
+            release_bare(release, job);
+        accel__set_error("%s: out of host memory", fn);
+        return NULL;
+    }
+    x->payload = job;
+    x->release = release;
+    return x;
+}
+
 void accel__xop_nothing(accel__xop *xop)
 {
     (void)xop;
@@ -82,14 +105,10 @@ accel_status accel__queue_enqueue_check_locked(accel_queue *q, const char *fn, v
     if (st == ACCEL_SUCCESS)
         return st;
     q->dev->be->vt->queue_finish(q->dev->be->ctx, q->be);
-    if (x) {
+    if (x)
         accel__xop_free(x);
-    } else {
-        accel__xop tmp;
-        memset(&tmp, 0, sizeof tmp);
-        tmp.payload = job;
-        release(&tmp);
-    }
+    else
+        release_bare(release, job);
     return st;
 }
 

@@ -36,6 +36,10 @@ struct accel__xop {
 /* A new xop for fn with payload_bytes of zeroed, aligned inline payload
  * (x->payload points at it; 0: none). NULL when out of host memory. */
 accel__xop *accel__xop_new(const char *fn, size_t payload_bytes);
+/* A new xop for fn that owns job (x->payload; release(x) frees it with the
+ * xop). NULL where job is NULL or host memory ran out, with job released
+ * and "fn: out of host memory" set. */
+accel__xop *accel__xop_owning(const char *fn, void *job, void (*release)(accel__xop *));
 void accel__xop_free(accel__xop *xop);
 /* A run that does nothing: for an xop whose work is all in its finish (a
  * check that calls the queue's own backend, which a host function may not). */

@@ -96,13 +96,9 @@ static accel_status fb_run_now(accel_queue *q, const accel_op_desc *d, accel_dev
     if (st != ACCEL_SUCCESS)
         return st;
     fbjob *j = calloc(1, sizeof *j);
-    accel__xop *x = j ? accel__xop_new(d->name, 0) : NULL;
-    if (!x) {
-        free(j);
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
-    }
-    x->payload = j;
-    x->release = fb_release;
+    accel__xop *x = accel__xop_owning(d->name, j, fb_release);
+    if (!x)
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     j->to = to;
     j->d = *d;
     uint32_t out = d->num_operands - 1;

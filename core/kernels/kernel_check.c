@@ -457,14 +457,10 @@ static accel_status fb_enqueue(accel_queue *q, const accel_op_desc *d, accel_dev
                                accel_be_program *prog, uint64_t *moved)
 {
     kjob *j = kjob_new(q, d, to, false);
-    accel__xop *x = j ? accel__xop_new(d->name, 0) : NULL;
-    if (!x) {
-        kjob_free(j);
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", d->name);
-    }
+    accel__xop *x = accel__xop_owning(d->name, j, kjob_release);
+    if (!x)
+        return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     j->other_prog = prog;
-    x->payload = j;
-    x->release = kjob_release;
     pthread_mutex_lock(&q->lock);
     accel__clear_error();
     accel_status st = ACCEL_SUCCESS;

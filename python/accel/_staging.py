@@ -21,11 +21,12 @@ the rate). The array is kept alive until then (`keep_until`), as are the
 device buffer and host array of a non-blocking Array.get."""
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import os
 import threading
 import weakref
-from typing import List, Optional, Tuple
+from typing import Deque, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -37,18 +38,26 @@ _MIN_BLOCK = 1 << 20
 _MAX_BUSY_BYTES = 1 << 30
 
 
+# Held objects of all streams beyond which keep_until sweeps every stream's
+# queue (then again at twice the count left).
+_HELD_SWEEP = 256
+
+
 class _DeviceStaging:
     def __init__(self) -> None:
         self.free: List[np.ndarray] = []
         self.busy: List[Tuple[Event, np.ndarray]] = []
         self.busy_bytes = 0
-        self.held: List[Tuple[Event, object]] = []
+        # Per stream (its queue handle), objects held until an event passed,
+        # in the order their events were recorded: the front passes first.
+        self.held: Dict[int, Deque[Tuple[Event, object]]] = {}
+        self.nheld = 0
+        self.sweep_at = _HELD_SWEEP
         self.lock = threading.Lock()
 
     def _reap(self, wait: bool) -> None:
         """Move blocks whose write has passed to the free list (the oldest
-        one waited for when `wait`), and drop the held objects whose events
-        have passed."""
+        one waited for when `wait`)."""
         if wait:
             self.busy[0][0].synchronize()
         keep = []
@@ -59,7 +68,11 @@ class _DeviceStaging:
             else:
                 keep.append((ev, blk))
         self.busy = keep
-        self.held = [(e, o) for e, o in self.held if not e.done]
+
+    def _pop_passed(self, q: Deque[Tuple[Event, object]]) -> None:
+        while q and q[0][0].done:
+            q.popleft()
+            self.nheld -= 1
 
     def acquire(self, dev: Device, nbytes: int) -> np.ndarray:
         with self.lock:
@@ -78,12 +91,22 @@ class _DeviceStaging:
             self.busy.append((ev, blk))
             self.busy_bytes += blk.nbytes
 
-    def keep_until(self, ev: Event, obj: object) -> None:
-        """Hold obj until ev has passed (dropping the held objects whose
-        events have)."""
+    def keep_until(self, stream: int, ev: Event, obj: object) -> None:
+        """Hold obj until ev, recorded on queue `stream`, has passed. Drops
+        that stream's held objects whose events have passed, from the front
+        (one event query when none has: a chunk loop's writes cost O(1)
+        each); all streams' once the count passes sweep_at."""
         with self.lock:
-            self._reap(wait=False)
-            self.held.append((ev, obj))
+            q = self.held.setdefault(stream, collections.deque())
+            self._pop_passed(q)
+            q.append((ev, obj))
+            self.nheld += 1
+            if self.nheld > self.sweep_at:
+                for k in list(self.held):
+                    self._pop_passed(self.held[k])
+                    if not self.held[k]:
+                        del self.held[k]
+                self.sweep_at = max(_HELD_SWEEP, 2 * self.nheld)
 
 
 # The copy into a page-locked block: one thread copies pageable memory far
@@ -154,7 +177,7 @@ def is_pinned(a: np.ndarray) -> bool:
 
 def keep_until_passed(s: Stream, *objs: object) -> None:
     """Hold objs until the work enqueued on s so far is done."""
-    _for(s.device).keep_until(s.record(), objs)
+    _for(s.device).keep_until(s._h(), s.record(), objs)
 
 
 def write_async(s: Stream, handle: int, offset: int, src: np.ndarray) -> None:

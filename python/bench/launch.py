@@ -82,7 +82,6 @@ def main():
         vs, want = variants(dev, args.n)
         print(f"device {dev.name} ({dev.description}); {args.n} floats, {args.iters} launches a "
               f"round, {args.rounds} rounds")
-        times = {k: [] for k in vs}
         for name, (fn, sync, result) in list(vs.items()):  # warm-up, compile, check
             try:
                 fn()
@@ -96,6 +95,7 @@ def main():
             ok = np.array_equal(result(), want)
             print(f"check: {name} == NumPy: {'PASS' if ok else 'FAIL'}")
         names = list(vs)
+        times = {k: [] for k in names}
         for r in range(args.rounds):
             for name in names[r % len(names):] + names[:r % len(names)]:
                 fn, sync, _ = vs[name]

@@ -204,14 +204,35 @@ def test_pinned_data_is_written_in_place_and_held_until_the_write_passed(rng):
         a = accel.asarray(h[1])  # a view of pinned memory: still in place
         b = a * 2.0
     assert len(st.busy) + len(st.free) == blocks  # no staging block made
-    assert any(np.shares_memory(o[0], h[1]) for _, o in st.held)  # held, not copied
+    held = lambda: [o for q in st.held.values() for _, o in q]  # noqa: E731
+    assert any(np.shares_memory(o[0], h[1]) for o in held())  # held, not copied
     np.testing.assert_array_equal(b.get(stream=s), 2 * want[1])
-    del h
     s.synchronize()
+    h2 = accel.empty_pinned(4000, np.float32)
+    h2[:] = want[2]
     a2 = accel.empty(4000, dtype=np.float32)
-    a2.set(want[2], stream=s)  # pageable again: a staging block, and the held list is reaped
-    assert all(not e.done for e, _ in st.held)
+    a2.set(h2, stream=s)  # the stream's next keep drops what has passed
+    assert not any(np.shares_memory(o[0], h) for o in held() if isinstance(o[0], np.ndarray))
+    assert any(o[0] is h2 for o in held())
     np.testing.assert_array_equal(a2.get(stream=s), want[2])
+
+
+def test_held_objects_are_dropped_in_order_and_swept_across_streams():
+    from accel import _staging
+
+    streams = [accel.Stream() for _ in range(3)]
+    st = _staging._for(streams[0].device)
+    a = accel.empty(64, dtype=np.float32)
+    for i in range(3 * _staging._HELD_SWEEP):
+        s = streams[i % 3]
+        h = accel.empty_pinned(64, np.float32)
+        h[:] = i
+        a.set(h, stream=s)
+    for s in streams:
+        s.synchronize()
+    assert st.nheld <= 2 * 3 * _staging._HELD_SWEEP
+    assert st.nheld == sum(len(q) for q in st.held.values())
+    np.testing.assert_array_equal(a.get(stream=streams[-1]), np.full(64, 3 * 256 - 1, np.float32))
 
 
 def test_get_without_blocking_fills_out_once_the_stream_has_passed(rng):

@@ -17,6 +17,7 @@
 #include "base/status.h"
 #include "base/struct_size.h"
 #include "check/tolerance.h"
+#include "check/tolerance_linalg.h"
 
 void accel_tolerance_op_init(accel_tolerance_op *t)
 {

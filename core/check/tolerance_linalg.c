@@ -37,8 +37,9 @@
 #include "accel/backend.h"
 #include "accel/verify.h"
 
+#include "base/optable.h"
 #include "base/status.h"
-#include "check/tolerance.h"
+#include "check/tolerance_linalg.h"
 
 /* One problem's matrices: where each region of the block starts for it. */
 typedef struct lprob {

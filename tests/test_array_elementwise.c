@@ -126,6 +126,18 @@ static double ref_float(accel_array_fn fn, accel_dtype ct, double a, double b, d
         double m = a > b ? a : b, d = -fabs(a - b);
         return isnan(d) ? a - b : m + log1p(exp(d));
     }
+    case ACCEL_ARRAY_LOGADDEXP2: {
+        if (a == b)
+            return a + 1.0;
+        double m = a > b ? a : b, d = -fabs(a - b);
+        return isnan(d) ? a - b : m + log1p(exp2(d)) / log(2.0);
+    }
+    case ACCEL_ARRAY_HEAVISIDE:
+        return isnan(a) ? a : a < 0 ? 0.0 : a > 0 ? 1.0 : b;
+    case ACCEL_ARRAY_FMOD:
+        return s ? fmodf(fa, fb) : fmod(a, b);
+    case ACCEL_ARRAY_CBRT:
+        return cbrt(a);
     case ACCEL_ARRAY_NEXTAFTER:
         return s ? nextafterf(fa, fb) : nextafter(a, b);
     case ACCEL_ARRAY_ATAN2:
@@ -219,6 +231,26 @@ static val ref_int(accel_array_fn fn, accel_dtype ct, val a, val b, val c)
         else
             r.u = a.u % b.u;
         break;
+    case ACCEL_ARRAY_FMOD: /* C's %: the sign of a; 0 for b == 0 (and -1) */
+        if (b.i == 0 || (sg && b.i == -1))
+            r.i = 0;
+        else if (sg)
+            r.i = a.i % b.i;
+        else
+            r.u = a.u % b.u;
+        break;
+    case ACCEL_ARRAY_GCD:
+    case ACCEL_ARRAY_LCM: {
+        uint64_t x = sg && a.i < 0 ? 0 - a.u : a.u, y = sg && b.i < 0 ? 0 - b.u : b.u;
+        uint64_t p = x, q = y;
+        while (q) { /* Euclid */
+            uint64_t t = p % q;
+            p = q;
+            q = t;
+        }
+        r.u = fn == ACCEL_ARRAY_GCD ? p : x == 0 || y == 0 ? 0 : x / p * y;
+        break;
+    }
     case ACCEL_ARRAY_POW:
         if (sg && b.i < 0) {
             r.i = a.i == 1 ? 1 : a.i == -1 ? ((b.i & 1) ? -1 : 1) : 0;

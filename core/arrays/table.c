@@ -7,8 +7,8 @@
  * else knows a function's math. Integer expressions wrap through accel_U
  * (unsigned arithmetic has no overflow in C), so no input is undefined
  * behaviour; the float helpers follow NumPy's npymath (npy_divmod,
- * npy_logaddexp) so results agree with NumPy bit for bit where the libm
- * calls do. */
+ * npy_logaddexp, npy_logaddexp2) so results agree with NumPy bit for bit
+ * where the libm calls do. */
 #include <pthread.h>
 
 #include "arrays/arrays_internal.h"
@@ -56,6 +56,8 @@ ACCEL_ARRAY_FN_LIST(ACCEL_X_ARRAY_CHECK)
 /* clip as NumPy's minimum(maximum(a, lo), hi): hi wins when lo > hi. */
 #define CLIPI "(a < b ? b : a) > c ? c : (a < b ? b : a)"
 #define LOGIC(E, name, ex) [ACCEL_ARRAY_##E] = {name, 2, BOOL, 0, 0, {ex, ex, ex, ex}},
+/* |x| of a signed integer x as unsigned long long (exact: -INT_MIN too). */
+#define IABS(x) "(unsigned long long)(accel_U)(" x " < 0 ? 0u - (accel_U)" x " : (accel_U)" x ")"
 
 const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
     /* bool: add is or, multiply is and (NumPy's and CuPy's bool results) */
@@ -152,6 +154,38 @@ const accel__arow accel__array_table[ACCEL_ARRAY_FN_LIMIT_] = {
     [ACCEL_ARRAY_NEXTAFTER] =
         {"nextafter", 2, PROM, 0, ACCEL__AF_NOHALF, {NULL, NULL, NULL, "accel_F(nextafter)(a, b)"}},
     [ACCEL_ARRAY_ATAN2] = {"atan2", 2, PROM, 4, 0, {NULL, NULL, NULL, "accel_F(atan2)(a, b)"}},
+    /* NumPy's fmod: C's remainder, the sign of a (integers: 0 for b == 0,
+     * and for b == -1, where INT_MIN % -1 would be undefined). Exact. */
+    [ACCEL_ARRAY_FMOD] = {"fmod",
+                          2,
+                          PROM,
+                          0,
+                          0,
+                          {NULL, "b == 0 || b == -1 ? (accel_T)0 : (accel_T)(a % b)",
+                           "b == 0 ? (accel_T)0 : (accel_T)(a % b)", "accel_F(fmod)(a, b)"}},
+    /* gcd and lcm of the magnitudes (Euclid's algorithm), NumPy's: lcm is
+     * |a| / gcd * |b| wrapped to the dtype, 0 when either is 0. */
+    [ACCEL_ARRAY_GCD] = {"gcd",
+                         2,
+                         PROM,
+                         0,
+                         0,
+                         {NULL, "(accel_T)accel_gcdu(" IABS("a") ", " IABS("b") ")",
+                          "(accel_T)accel_gcdu(a, b)", NULL}},
+    [ACCEL_ARRAY_LCM] = {"lcm",
+                         2,
+                         PROM,
+                         0,
+                         0,
+                         {NULL, "(accel_T)accel_lcmu(" IABS("a") ", " IABS("b") ")",
+                          "(accel_T)accel_lcmu(a, b)", NULL}},
+    /* NumPy's heaviside(x, h0): 0 below 0, h0 at 0, 1 above, NaN for NaN. */
+    [ACCEL_ARRAY_HEAVISIDE] =
+        {"heaviside", 2, PROM, 0, 0, {NULL, NULL, NULL, "accel_F(accel_heaviside)(a, b)"}},
+    [ACCEL_ARRAY_LOGADDEXP2] =
+        {"logaddexp2", 2, PROM, 4, 0, {NULL, NULL, NULL, "accel_F(accel_logaddexp2)(a, b)"}},
+    /* cbrt: within 1 ulp in glibc and CUDA's Math API. */
+    [ACCEL_ARRAY_CBRT] = {"cbrt", 1, PROM, 4, 0, {NULL, NULL, NULL, "accel_F(cbrt)(a)"}},
     CMPC(EQUAL, "equal", "==", CX2("eq")) CMPC(NOT_EQUAL, "not_equal", "!=", "!" CX2("eq"))
         CMP(LESS, "less", "<") CMP(LESS_EQUAL, "less_equal", "<=") CMP(GREATER, "greater", ">")
             CMP(GREATER_EQUAL, "greater_equal", ">=") LOGIC(LOGICAL_AND, "logical_and",
@@ -270,7 +304,8 @@ const accel_array_fn_properties *accel_array_fn_info(accel_array_fn fn)
 }
 
 /* The float helpers, once per float type (S: the libm suffix). NumPy's
- * npy_divmod (floor_divide, remainder) and npy_logaddexp, and IEEE
+ * npy_divmod (floor_divide, remainder), npy_logaddexp, npy_logaddexp2
+ * (log2(1 + x) as LOG2E log1p(x)) and heaviside, and IEEE
  * 754-2019 maximum/minimum (NaN wins, -0 < +0) as the op table's MAX/MIN.
  * The C twin includes no header, so the libm functions beyond the kernel
  * prelude's are declared here. */
@@ -304,7 +339,16 @@ const char accel__array_helpers[] =
     "  T d = a - b; \\\n"
     "  if (d > 0) return a + log1p##S(exp##S(-d)); \\\n"
     "  if (d <= 0) return b + log1p##S(exp##S(d)); \\\n"
-    "  return d; }\n"
+    "  return d; } \\\n"
+    "ACCEL_FN T accel_logaddexp2##S(T a, T b) { \\\n"
+    "  const T l2e = (T)1.442695040888963407359924681001892137; \\\n"
+    "  if (a == b) return a + (T)1; \\\n"
+    "  T d = a - b; \\\n"
+    "  if (d > 0) return a + l2e * log1p##S(exp2##S(-d)); \\\n"
+    "  if (d <= 0) return b + l2e * log1p##S(exp2##S(d)); \\\n"
+    "  return d; } \\\n"
+    "ACCEL_FN T accel_heaviside##S(T a, T b) { \\\n"
+    "  return a != a ? a : a < 0 ? (T)0 : a > 0 ? (T)1 : b; }\n"
     "ACCEL_AH(float, f)\n"
     "ACCEL_AH(double, )\n"
     /* uint64 <-> float without the compiler's runtime helpers (tcc's
@@ -327,6 +371,13 @@ const char accel__array_helpers[] =
     "  unsigned long long r = 1, x = (unsigned long long)a, e = (unsigned long long)b;\n"
     "  while (e) { if (e & 1u) r *= x; x *= x; e >>= 1; }\n"
     "  return (long long)r;\n"
+    "}\n"
+    "ACCEL_FN unsigned long long accel_gcdu(unsigned long long a, unsigned long long b) {\n"
+    "  while (b) { unsigned long long t = a % b; a = b; b = t; }\n"
+    "  return a;\n"
+    "}\n"
+    "ACCEL_FN unsigned long long accel_lcmu(unsigned long long a, unsigned long long b) {\n"
+    "  return a == 0 || b == 0 ? 0 : a / accel_gcdu(a, b) * b;\n"
     "}\n"
     "ACCEL_FN unsigned long long accel_upow(unsigned long long x, unsigned long long e) {\n"
     "  unsigned long long r = 1;\n"

@@ -165,6 +165,10 @@ ACCEL_API accel_status accel_array_reshape(const accel_array *x, uint32_t ndim,
     X(LESS_EQUAL, 23, "less_equal", 2)                                                             \
     X(GREATER, 24, "greater", 2)                                                                   \
     X(GREATER_EQUAL, 25, "greater_equal", 2)                                                       \
+    X(FMOD, 26, "fmod", 2)                                                                         \
+    X(GCD, 27, "gcd", 2)                                                                           \
+    X(LCM, 28, "lcm", 2)                                                                           \
+    X(HEAVISIDE, 29, "heaviside", 2)                                                               \
     X(LOGICAL_AND, 30, "logical_and", 2)                                                           \
     X(LOGICAL_OR, 31, "logical_or", 2)                                                             \
     X(LOGICAL_XOR, 32, "logical_xor", 2)                                                           \
@@ -186,6 +190,8 @@ ACCEL_API accel_status accel_array_reshape(const accel_array *x, uint32_t ndim,
     X(LOG2, 64, "log2", 1)                                                                         \
     X(LOG10, 65, "log10", 1)                                                                       \
     X(SQRT, 66, "sqrt", 1)                                                                         \
+    X(CBRT, 67, "cbrt", 1)                                                                         \
+    X(LOGADDEXP2, 68, "logaddexp2", 2)                                                             \
     X(SIN, 70, "sin", 1)                                                                           \
     X(COS, 71, "cos", 1)                                                                           \
     X(TAN, 72, "tan", 1)                                                                           \
@@ -251,6 +257,10 @@ ACCEL_API const accel_array_fn_properties *accel_array_fn_info(accel_array_fn fn
  * float16 and bfloat16 compute in float32 and round to nearest even on
  * store; NaN propagates through maximum/minimum and clip (IEEE 754-2019
  * maximum, -0 < +0); round is half to even; sign(+-0) is that zero.
+ * Beyond the standard, NumPy's fmod (C's remainder: the sign of x1;
+ * integers 0 for x2 == 0 or -1), gcd and lcm (integers; Euclid's algorithm
+ * on the magnitudes, lcm wrapped to the dtype, 0 when either is 0),
+ * heaviside(x, h0), logaddexp2 and cbrt (floats), as npymath computes them.
  * Complex dtypes (complex64, complex128; a real operand converts with
  * imaginary part 0) compute in a struct of two floats or doubles: add,
  * subtract, multiply ((ac - bd) + (ad + bc)i), divide (Smith's algorithm,
@@ -266,7 +276,8 @@ ACCEL_API const accel_array_fn_properties *accel_array_fn_info(accel_array_fn fn
  * complex first, so an infinite part of the other meets a 0 (NaN where the
  * standard's table has a * (c + di) = ac + (ad)i). The functions the standard does not define for
  * complex (the orderings, maximum, minimum, floor, ceil, trunc, the bitwise ones, floor_divide,
- * remainder, copysign, hypot, atan2, logaddexp, nextafter, clip) refuse them with
+ * remainder, copysign, hypot, atan2, logaddexp, nextafter, clip, and NumPy's fmod, gcd, lcm,
+ * heaviside, logaddexp2, cbrt) refuse them with
  * ACCEL_ERROR_DTYPE_MISMATCH naming the dtype. Errors (all before anything is enqueued, out
  * untouched): ACCEL_ERROR_INVALID_HANDLE (q, a buffer), ACCEL_ERROR_INVALID_ARGUMENT (fn unknown or
  * of another arity, a NULL view, out overlapping x other than exactly), ACCEL_ERROR_DTYPE_MISMATCH

@@ -150,3 +150,58 @@ def test_bool_positive_and_sign_are_refused_as_numpy_does(fn):
 def test_clip_with_lo_above_hi_is_numpys(dtype):
     a = np.arange(0, 10).astype(dtype)
     np.testing.assert_array_equal(accel.clip(accel.asarray(a), 7, 2).get(), np.clip(a, 7, 2))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32,
+                                np.uint64])
+@pytest.mark.parametrize("fn", ["fmod", "gcd", "lcm"])
+def test_integer_fmod_gcd_lcm_are_numpys(fn, dt, rng):
+    # The table's rows (core/arrays/table.c) against NumPy, extremes and
+    # zeros included: fmod takes the sign of x1 and gives 0 for x2 == 0
+    # (NumPy warns and gives 0), gcd/lcm wrap as NumPy's do.
+    info = np.iinfo(dt)
+    a = rng.integers(info.min, info.max, 300, dtype=dt, endpoint=True)
+    b = rng.integers(info.min, info.max, 300, dtype=dt, endpoint=True)
+    small = rng.integers(max(info.min, -50), 50, 300).astype(dt)
+    a[:4] = [info.min, info.max, 0, 0]
+    b[:4] = [0, 0, info.min, 0]
+    for x, y in ((a, b), (a, small), (small, small)):
+        with np.errstate(all="ignore"):
+            want = getattr(np, fn)(x, y)
+        if fn == "fmod":
+            want = np.where(y == 0, 0, want).astype(dt)
+            if info.min < 0:
+                want = np.where(y == -1, 0, want).astype(dt)
+        got = getattr(accel, fn)(accel.asarray(x), accel.asarray(y))
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])  # float16: stored only in Python
+def test_float_fmod_heaviside_logaddexp2_cbrt_are_numpys(dt, rng):
+    x = (rng.standard_normal(400) * 30).astype(dt)
+    y = (rng.standard_normal(400) * 7).astype(dt)
+    x[:8] = [0, -0.0, np.inf, -np.inf, np.nan, 5, -5, 1e-3]
+    y[:8] = [0.5, 2, 3, 0, 1, np.inf, 0, np.nan]
+    dx, dy = accel.asarray(x), accel.asarray(y)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(accel.fmod(dx, dy).get(), np.fmod(x, y))
+        np.testing.assert_array_equal(accel.heaviside(dx, dy).get(), np.heaviside(x, y))
+        ulp = np.spacing(np.abs(np.logaddexp2(x, y)).astype(dt))
+        got = accel.logaddexp2(dx, dy).get()
+        want = np.logaddexp2(x, y)
+        fin = np.isfinite(want)
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        assert np.array_equal(got[~fin & ~np.isnan(want)], want[~fin & ~np.isnan(want)])
+        assert np.all(np.abs(got[fin].astype(np.float64) - want[fin]) <= 4 * ulp[fin])
+        c = accel.cbrt(dx).get()
+        cw = np.cbrt(x)
+        cf = np.isfinite(cw)
+        assert c.dtype == cw.dtype and np.array_equal(c[~cf], cw[~cf], equal_nan=True)
+        assert np.all(np.abs(c[cf].astype(np.float64) - cw[cf])
+                      <= 4 * np.spacing(np.abs(cw[cf]).astype(dt)))
+    # integers into cbrt compute in float64, as NumPy's (within 4 ulp: glibc's
+    # cbrt(27) is 3.0000000000000004)
+    r = accel.cbrt(accel.asarray(np.array([8, -27, 1000], np.int32))).get()
+    assert r.dtype == np.float64
+    np.testing.assert_allclose(r, [2.0, -3.0, 10.0], rtol=4 * np.finfo(np.float64).eps)

@@ -1,0 +1,315 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+"""NumPy's (and CuPy's) routines beyond the standard that compose from the
+namespace's functions on the device, each with NumPy's signature and result:
+math (fix, sinc, divmod, modf, nanprod, nancumsum), selection (select,
+compress, extract, digitize), shape (diagonal, hsplit, vsplit, kron), sets
+(union1d, intersect1d, setdiff1d, in1d) and statistics and signals (cov,
+corrcoef, convolve, correlate). Functions of one element are rows of the C
+table instead (fmod, gcd, lcm, heaviside, logaddexp2, cbrt)."""
+from __future__ import annotations
+
+import builtins as _b
+import math
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from . import _namespace as ns
+from ._array import Array
+from ._cupy import _arr, isin
+
+
+def _floating(x: Array) -> Array:
+    """x, or x as float64 when it holds integers or bools (NumPy's result)."""
+    return x if x.dtype.kind in "fc" else ns.astype(x, np.float64)
+
+
+# ------------------------------------------------------------------ math
+def fix(x: Any, out: Any = None) -> Array:
+    """Rounded toward zero, as float (NumPy's fix: integers become
+    float64)."""
+    return ns._out(ns.trunc(_floating(_arr(x, "fix"))), out, "fix")
+
+
+def sinc(x: Any) -> Array:
+    """sin(pi x) / (pi x), 1 at 0 (NumPy's sinc, the same formula: x = 0
+    taken as 1e-20)."""
+    a = _floating(_arr(x, "sinc"))
+    y = ns.multiply(ns.where(ns.equal(a, 0), ns.asarray(1e-20, dtype=a.dtype, device=a.device),
+                             a), math.pi)
+    return ns.divide(ns.sin(y), y)
+
+
+def divmod(x1: Any, x2: Any) -> tuple:  # noqa: A001 (NumPy's name)
+    """(floor_divide(x1, x2), remainder(x1, x2)) elementwise."""
+    return ns.floor_divide(x1, x2), ns.remainder(x1, x2)
+
+
+def modf(x: Any) -> tuple:
+    """(fractional part, integral part), both with x's sign, as C's modf:
+    modf(-3.5) = (-0.5, -3.0), modf(inf) = (0.0, inf)."""
+    a = _floating(_arr(x, "modf"))
+    whole = ns.trunc(a)
+    frac = ns.where(ns.isinf(a), ns.zeros_like(a), ns.subtract(a, whole))
+    return ns.copysign(frac, a), whole
+
+
+def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+    """prod with NaNs taken as 1."""
+    x = _arr(a, "nanprod")
+    if x.dtype.kind in "fc":
+        x = ns.where(ns.isnan(x), ns.ones_like(x), x)
+    return ns.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nancumsum(a: Any, axis: Optional[int] = None, dtype: Any = None) -> Array:
+    """cumsum with NaNs taken as 0 (over the flattened a without axis)."""
+    x = _arr(a, "nancumsum")
+    if x.dtype.kind in "fc":
+        x = ns.where(ns.isnan(x), ns.zeros_like(x), x)
+    return ns.cumsum(x, axis=axis, dtype=dtype)
+
+
+# ------------------------------------------------------------- selection
+def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0) -> Array:
+    """Elementwise, the choice of the first true condition, else default
+    (NumPy's select: one where per condition, from the last)."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("accel.select: list of cases must be same length as list of conditions")
+    if not condlist:
+        raise ValueError("accel.select: select with an empty condition list is not possible")
+    conds = [_arr(c, "select") for c in condlist]
+    for c in conds:
+        if c.dtype != np.bool_:
+            raise TypeError(f"accel.select: a condition is {c.dtype}, not bool")
+    choices = [_arr(c, "select") for c in choicelist]
+    dt = np.result_type(*[c.dtype for c in choices], np.asarray(default).dtype
+                        if not isinstance(default, Array) else default.dtype)
+    r = ns.astype(_arr(default, "select"), dt)
+    for c, v in zip(reversed(conds), reversed(choices)):
+        r = ns.where(c, ns.astype(v, dt, copy=False), r)
+    return r
+
+
+def compress(condition: Any, a: Any, axis: Optional[int] = None, out: Any = None) -> Array:
+    """The slices of a (flattened without axis) where the 1-D condition is
+    true (NumPy's compress: a condition shorter than the axis selects from
+    its first elements; a true one past the end is IndexError)."""
+    c = ns.reshape(_arr(condition, "compress"), (-1,))
+    x = _arr(a, "compress")
+    if axis is None:
+        x, ax = ns.reshape(x, (-1,)), 0
+    else:
+        ax = ns._axis(axis, x.ndim, "compress")
+    (idx,) = ns.nonzero(ns.astype(c, np.bool_))
+    if idx.size and int(ns.max(idx)) >= x.shape[ax]:
+        raise IndexError(f"accel.compress: a true condition at {int(ns.max(idx))} is past the "
+                         f"axis of length {x.shape[ax]}")
+    return ns._out(ns.take(x, idx, axis=ax), out, "compress")
+
+
+def extract(condition: Any, arr: Any) -> Array:
+    """The elements of the flattened arr where the flattened condition is
+    nonzero (NumPy's extract)."""
+    c = ns.reshape(_arr(condition, "extract"), (-1,))
+    x = ns.reshape(_arr(arr, "extract"), (-1,))
+    (idx,) = ns.nonzero(c)
+    return ns.take(x, idx)
+
+
+def digitize(x: Any, bins: Any, right: bool = False) -> Array:
+    """The index of the bin of each x in the monotonic 1-D bins (NumPy's
+    digitize: searchsorted on the device, reversed for decreasing bins).
+    Raises ValueError for bins that are not monotonic."""
+    from ._sets import searchsorted
+    v, b = _arr(x, "digitize"), _arr(bins, "digitize")
+    if b.ndim != 1:
+        raise ValueError("accel.digitize: bins must be 1-dimensional")
+    side = "left" if right else "right"
+    if b.size < 2:
+        return searchsorted(b, v, side=side)
+    d = ns.subtract(b[1:], b[:-1])
+    if bool(ns.all(ns.greater_equal(d, 0))):
+        return searchsorted(b, v, side=side)
+    if bool(ns.all(ns.less_equal(d, 0))):
+        return ns.subtract(b.size, searchsorted(ns.flip(b), v, side=side))
+    raise ValueError("accel.digitize: bins must be monotonically increasing or decreasing")
+
+
+# ----------------------------------------------------------------- shape
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+    """The diagonal offset of axes axis1 and axis2 as the last axis (NumPy's
+    diagonal; a view)."""
+    from . import linalg
+    x = _arr(a, "diagonal")
+    if x.ndim < 2:
+        raise ValueError("accel.diagonal: diag requires an array of at least two dimensions")
+    return linalg.diagonal(ns.moveaxis(x, (axis1, axis2), (-2, -1)), offset=offset)
+
+
+def hsplit(ary: Any, indices_or_sections: Any) -> list:
+    """split along axis 1 (axis 0 of a 1-D array), as NumPy's hsplit."""
+    from ._cupy import split
+    a = _arr(ary, "hsplit")
+    if a.ndim == 0:
+        raise ValueError("accel.hsplit: hsplit only works on arrays of 1 or more dimensions")
+    return split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
+
+
+def vsplit(ary: Any, indices_or_sections: Any) -> list:
+    """split along axis 0 of an array of at least 2 dimensions."""
+    from ._cupy import split
+    a = _arr(ary, "vsplit")
+    if a.ndim < 2:
+        raise ValueError("accel.vsplit: vsplit only works on arrays of 2 or more dimensions")
+    return split(a, indices_or_sections, 0)
+
+
+def kron(a: Any, b: Any) -> Array:
+    """The Kronecker product: blocks a[i, j] * b (NumPy's kron, any
+    dimensions: the shorter shape padded with leading 1s)."""
+    x, y = _arr(a, "kron"), _arr(b, "kron")
+    nd = _b.max(x.ndim, y.ndim)
+    xs, ys = (1,) * (nd - x.ndim) + x.shape, (1,) * (nd - y.ndim) + y.shape
+    xe = ns.reshape(x, tuple(d for s in xs for d in (s, 1)))
+    ye = ns.reshape(y, tuple(d for s in ys for d in (1, s)))
+    return ns.reshape(ns.multiply(xe, ye), tuple(p * q for p, q in zip(xs, ys)))
+
+
+# ------------------------------------------------------------------ sets
+def union1d(ar1: Any, ar2: Any) -> Array:
+    """The sorted distinct values of both arrays, flattened."""
+    from ._sets import unique_values
+    x = ns.concat([ns.reshape(_arr(ar1, "union1d"), (-1,)),
+                   ns.reshape(_arr(ar2, "union1d"), (-1,))])
+    return unique_values(x) if x.size else x
+
+
+def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
+                return_indices: bool = False) -> Array:
+    """The sorted values in both arrays (NumPy's intersect1d; return_indices
+    is not there yet: NotImplementedError)."""
+    from ._sets import unique_values
+    if return_indices:
+        raise NotImplementedError("accel.intersect1d: return_indices is not there yet")
+    a = ns.reshape(_arr(ar1, "intersect1d"), (-1,))
+    b = ns.reshape(_arr(ar2, "intersect1d"), (-1,))
+    if not assume_unique:
+        a = unique_values(a) if a.size else a
+        b = unique_values(b) if b.size else b
+    aux = ns.sort(ns.concat([a, b]))
+    if aux.size < 2:
+        return aux[:0]
+    (idx,) = ns.nonzero(ns.equal(aux[1:], aux[:-1]))
+    return ns.take(aux, idx)
+
+
+def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:
+    """The sorted distinct values of ar1 not in ar2 (with assume_unique, ar1
+    in its order)."""
+    from ._sets import unique_values
+    a = ns.reshape(_arr(ar1, "setdiff1d"), (-1,))
+    if not assume_unique and a.size:
+        a = unique_values(a)
+    (idx,) = ns.nonzero(isin(a, ar2, invert=True))
+    return ns.take(a, idx)
+
+
+def in1d(ar1: Any, ar2: Any, assume_unique: bool = False, invert: bool = False) -> Array:
+    """isin of the flattened ar1 (NumPy's and CuPy's older name)."""
+    return ns.reshape(isin(ar1, ar2, invert=invert), (-1,))
+
+
+# ----------------------------------------------------- statistics, signals
+def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False,
+        ddof: Optional[int] = None, dtype: Any = None) -> Array:
+    """The covariance matrix of the variables (rows, or columns with
+    rowvar=False) of m (and y): (X - mean) (X - mean)^H / (N - ddof), ddof
+    1 (0 with bias), on the device (a GEMM); float64 for integer input."""
+    x = _arr(m, "cov")
+    if x.ndim > 2:
+        raise ValueError("accel.cov: m has more than 2 dimensions")
+    x = ns.reshape(x, (1, -1)) if x.ndim < 2 else x
+    if not rowvar and x.shape[0] != 1:
+        x = ns.matrix_transpose(x)
+    if y is not None:
+        yy = _arr(y, "cov")
+        yy = ns.reshape(yy, (1, -1)) if yy.ndim < 2 else yy
+        if not rowvar and yy.shape[0] != 1:
+            yy = ns.matrix_transpose(yy)
+        x = ns.concat([x, ns.astype(yy, x.dtype) if yy.dtype != x.dtype else yy], axis=0)
+    x = ns.astype(x, dtype) if dtype is not None else _floating(x)
+    n = x.shape[1]
+    d = ddof if ddof is not None else (0 if bias else 1)
+    xc = ns.subtract(x, ns.mean(x, axis=1, keepdims=True))
+    xh = ns.conj(xc) if xc.dtype.kind == "c" else xc
+    c = ns.divide(ns.matmul(xc, ns.matrix_transpose(xh)), _b.max(n - d, 0))
+    return ns.reshape(c, ()) if c.shape == (1, 1) else c
+
+
+def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> Array:
+    """Pearson correlation coefficients: cov / (std_i std_j), clipped to
+    [-1, 1] for real input (NumPy's corrcoef)."""
+    c = cov(x, y, rowvar=rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return ns.divide(c, c)
+    s = ns.sqrt(ns.real(diagonal(c)))
+    c = ns.divide(ns.divide(c, s[:, None]), s[None, :])
+    return c if c.dtype.kind == "c" else ns.clip(c, -1, 1)
+
+
+def _conv_full(a: Array, v: Array) -> Array:
+    """The full discrete convolution of 1-D a and v: one scaled add of a per
+    element of the shorter v (its values read to the host)."""
+    if a.size < v.size:
+        a, v = v, a
+    n, m = a.size, v.size
+    dt = np.result_type(a.dtype, v.dtype)
+    a = ns.astype(a, dt, copy=False)
+    out = ns.zeros(n + m - 1, dtype=dt, device=a.device)
+    for j, vj in enumerate(ns.astype(v, dt, copy=False).get().tolist()):
+        if vj != 0:
+            out[j:j + n] = ns.add(out[j:j + n], ns.multiply(a, vj))
+    return out
+
+
+def _conv_mode(full: Array, n: int, m: int, mode: str, fn: str) -> Array:
+    if mode == "full":
+        return full
+    if mode == "same":
+        k = _b.max(n, m)
+        start = (_b.min(n, m) - 1) // 2
+        return full[start:start + k]
+    if mode == "valid":
+        return full[_b.min(n, m) - 1:_b.max(n, m)]
+    raise ValueError(f"accel.{fn}: mode {mode!r} (full, same or valid)")
+
+
+def convolve(a: Any, v: Any, mode: str = "full") -> Array:
+    """The discrete linear convolution of two 1-D arrays (NumPy's convolve:
+    full, same or valid). Costs one device op per element of the shorter
+    array: for long kernels use accel.fft."""
+    x, k = _arr(a, "convolve"), _arr(v, "convolve")
+    if x.ndim != 1 or k.ndim != 1:
+        raise ValueError("accel.convolve: object too deep for desired array (1-D only)")
+    if x.size == 0 or k.size == 0:
+        raise ValueError("accel.convolve: v cannot be empty" if k.size == 0
+                         else "accel.convolve: a cannot be empty")
+    return _conv_mode(_conv_full(x, k), x.size, k.size, mode, "convolve")
+
+
+def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
+    """The cross-correlation of two 1-D arrays, sum_n a[n + k] conj(v[n]):
+    convolve(a, conj(v[::-1]), mode), which is NumPy's correlate in every
+    mode (valid by default)."""
+    x, k = _arr(a, "correlate"), _arr(v, "correlate")
+    if x.ndim != 1 or k.ndim != 1:
+        raise ValueError("accel.correlate: object too deep for desired array (1-D only)")
+    if x.size == 0 or k.size == 0:
+        raise ValueError("accel.correlate: a and v cannot be empty")
+    kr = ns.flip(k)
+    if kr.dtype.kind == "c":
+        kr = ns.conj(kr)
+    return _conv_mode(_conv_full(x, kr), x.size, k.size, mode, "correlate")
+

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The accel authors
+"""NumPy's routines composed on the device (accel/_routines.py) against NumPy
+on the same data: math, selection, shape, sets, statistics and signals, and
+their refusals."""
+import numpy as np
+import pytest
+
+import accel as cp
+
+
+def eq(got, want, tol=1e-12):
+    g = got.get() if hasattr(got, "get") else np.asarray(got)
+    assert g.shape == np.shape(want)
+    np.testing.assert_allclose(g, want, rtol=tol, atol=tol)
+
+
+@pytest.fixture
+def data(rng):
+    return rng.standard_normal(50), rng.standard_normal(7)
+
+
+def test_math(data):
+    x, _ = data
+    dx = cp.asarray(x)
+    eq(cp.fix(dx * 3), np.fix(x * 3))
+    f = cp.fix(cp.asarray([3, -4]))
+    assert f.dtype == np.float64 and f.get().tolist() == [3.0, -4.0]
+    eq(cp.sinc(dx), np.sinc(x))
+    eq(cp.sinc(cp.asarray([0.0, 1.0, -2.5])), np.sinc([0.0, 1.0, -2.5]))
+    q, r = cp.divmod(dx * 5, 1.5)
+    eq(q, np.floor_divide(x * 5, 1.5))
+    eq(r, np.remainder(x * 5, 1.5))
+    v = np.array([-3.5, 2.25, np.inf, -np.inf, -0.0, -3.0, np.nan])
+    frac, whole = cp.modf(cp.asarray(v))
+    nf, nw = np.modf(v)
+    np.testing.assert_array_equal(frac.get(), nf)
+    np.testing.assert_array_equal(np.signbit(frac.get()), np.signbit(nf))
+    np.testing.assert_array_equal(whole.get(), nw)
+    xn = x.copy()
+    xn[::5] = np.nan
+    eq(cp.nanprod(cp.asarray(xn[:10])), np.nanprod(xn[:10]))
+    eq(cp.nancumsum(cp.asarray(xn)), np.nancumsum(xn))
+
+
+def test_selection(data, rng):
+    x, _ = data
+    dx = cp.asarray(x)
+    c1, c2 = x > 0, x < -1
+    eq(cp.select([cp.asarray(c1), cp.asarray(c2)], [dx, dx * 2], 7),
+       np.select([c1, c2], [x, x * 2], 7))
+    m = rng.standard_normal((4, 5))
+    eq(cp.compress(cp.asarray([True, False, True]), cp.asarray(m), axis=0),
+       np.compress([True, False, True], m, axis=0))
+    eq(cp.compress(cp.asarray([0, 1, 1]), cp.asarray(m)), np.compress([0, 1, 1], m))
+    eq(cp.extract(cp.asarray(m > 0), cp.asarray(m)), np.extract(m > 0, m))
+    bins = np.array([-1.0, 0.0, 0.5, 2.0])
+    for right in (False, True):
+        eq(cp.digitize(dx, cp.asarray(bins), right), np.digitize(x, bins, right))
+        eq(cp.digitize(dx, cp.asarray(bins[::-1]), right), np.digitize(x, bins[::-1], right))
+    with pytest.raises(ValueError, match="monotonically"):
+        cp.digitize(dx, cp.asarray([0.0, 2.0, 1.0]))
+    with pytest.raises(ValueError, match="same length"):
+        cp.select([cp.asarray(c1)], [dx, dx])
+    with pytest.raises(TypeError, match="bool"):
+        cp.select([dx], [dx])
+    with pytest.raises(IndexError, match="past the axis"):
+        cp.compress(cp.asarray([False] * 5 + [True]), cp.asarray(m), axis=0)
+
+
+def test_shape(rng):
+    t = rng.standard_normal((3, 4, 5))
+    m = rng.standard_normal((4, 5))
+    eq(cp.diagonal(cp.asarray(t), 1, 1, 2), np.diagonal(t, 1, 1, 2))
+    eq(cp.diagonal(cp.asarray(m), -1), np.diagonal(m, -1))
+    for a, b in zip(cp.hsplit(cp.asarray(m.T), 2), np.hsplit(m.T, 2)):
+        eq(a, b)
+    for a, b in zip(cp.vsplit(cp.asarray(m), [1, 3]), np.vsplit(m, [1, 3])):
+        eq(a, b)
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal((4, 2))
+    eq(cp.kron(cp.asarray(a), cp.asarray(b)), np.kron(a, b))
+    eq(cp.kron(cp.asarray([1, 2]), cp.asarray(b)), np.kron([1, 2], b))
+    eq(cp.kron(cp.asarray(t), cp.asarray(a)), np.kron(t, a))
+    with pytest.raises(ValueError):
+        cp.vsplit(cp.asarray([1.0, 2.0]), 2)
+    with pytest.raises(ValueError):
+        cp.diagonal(cp.asarray([1.0, 2.0]))
+
+
+def test_sets(rng):
+    i1, i2 = rng.integers(0, 20, 30), rng.integers(10, 30, 25)
+    a, b = cp.asarray(i1), cp.asarray(i2)
+    eq(cp.union1d(a, b), np.union1d(i1, i2))
+    eq(cp.intersect1d(a, b), np.intersect1d(i1, i2))
+    eq(cp.setdiff1d(a, b), np.setdiff1d(i1, i2))
+    eq(cp.in1d(a, b), np.isin(i1, i2))
+    eq(cp.intersect1d(cp.asarray([1]), cp.asarray([2])), np.intersect1d([1], [2]))
+    with pytest.raises(NotImplementedError):
+        cp.intersect1d(a, b, return_indices=True)
+
+
+def test_cov_corrcoef(data, rng):
+    x, y = data
+    dx, dy = cp.asarray(x), cp.asarray(y)
+    m = rng.standard_normal((3, 40))
+    eq(cp.cov(cp.asarray(m)), np.cov(m))
+    eq(cp.cov(cp.asarray(m.T), rowvar=False), np.cov(m.T, rowvar=False))
+    eq(cp.cov(dx), np.cov(x))
+    eq(cp.cov(dx[:7], dy), np.cov(x[:7], y))
+    eq(cp.cov(cp.asarray(m), bias=True), np.cov(m, bias=True))
+    eq(cp.cov(cp.asarray(m), ddof=2), np.cov(m, ddof=2))
+    ints = rng.integers(0, 9, 20)
+    c = cp.cov(cp.asarray(ints))
+    assert c.dtype == np.float64
+    eq(c, np.cov(ints))
+    eq(cp.corrcoef(cp.asarray(m)), np.corrcoef(m))
+    eq(cp.corrcoef(dx[:7], dy), np.corrcoef(x[:7], y))
+    z = rng.standard_normal((2, 9)) + 1j * rng.standard_normal((2, 9))
+    eq(cp.cov(cp.asarray(z)), np.cov(z))
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_convolve_correlate(mode, data, rng):
+    x, y = data
+    dx, dy = cp.asarray(x), cp.asarray(y)
+    eq(cp.convolve(dx, dy, mode), np.convolve(x, y, mode))
+    eq(cp.convolve(dy, dx, mode), np.convolve(y, x, mode))
+    eq(cp.correlate(dx, dy, mode), np.correlate(x, y, mode))
+    eq(cp.correlate(dy, dx, mode), np.correlate(y, x, mode))
+    z = rng.standard_normal(6) + 1j * rng.standard_normal(6)
+    w = rng.standard_normal(3) + 1j * rng.standard_normal(3)
+    eq(cp.correlate(cp.asarray(z), cp.asarray(w), mode), np.correlate(z, w, mode))
+    eq(cp.correlate(cp.asarray(w), cp.asarray(z), mode), np.correlate(w, z, mode))
+    eq(cp.convolve(cp.asarray([1, 2, 3]), cp.asarray([0, 1, 0.5]), mode),
+       np.convolve([1, 2, 3], [0, 1, 0.5], mode))
+
+
+def test_convolve_refusals():
+    with pytest.raises(ValueError, match="mode"):
+        cp.convolve(cp.asarray([1.0]), cp.asarray([1.0]), "bogus")
+    with pytest.raises(ValueError, match="empty"):
+        cp.convolve(cp.asarray([1.0]), cp.zeros(0))
+    with pytest.raises(ValueError, match="1-D"):
+        cp.correlate(cp.zeros((2, 2)), cp.asarray([1.0]))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
-/* test_array_stats.c — var, std (with correction, any axes, keepdims) and
- * cumulative_sum (every axis, include_initial, every dtype it takes) against
- * plain host loops (two-pass float64 in row-major order, so the bits
+/* test_array_stats.c — var, std (with correction, any axes, keepdims),
+ * cumulative_sum and cumulative_prod (every axis, include_initial, every
+ * dtype they take) against plain host loops (two-pass float64 in row-major order, so the bits
  * compare exactly), on contiguous and transposed-reversed views; empty
  * axes; bad input with out untouched. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -99,8 +99,10 @@ static accel_dtype cumsum_dtype(accel_dtype dt)
     return kind(dt) == ACCEL_DTYPE_KIND_UINT ? ACCEL_U64 : ACCEL_I64;
 }
 
-static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, bool strided,
-                           int axis, int initial)
+/* cumulative_sum (or, with prod, cumulative_prod) of a (3, 4, 5) x along
+ * axis into odt, against a double or uint64 running sum or product. */
+static unsigned run_cum(env *e, tu_rng *r, bool prod, accel_dtype dt, accel_dtype odt, bool strided,
+                        int axis, int initial)
 {
     unsigned char host[60 * 8], got[80 * 8];
     fill(r, dt, false, host, 60);
@@ -111,7 +113,8 @@ static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, b
     memset(got, 0xa5, sizeof got);
     accel_buffer *bo = upload(e, got, sizeof got);
     tu_ok(accel_array_init(&out, bo, odt, 3, oshape));
-    tu_ok(accel_array_cumulative_sum(e->q, &x, axis - 3, initial, &out));
+    tu_ok((prod ? accel_array_cumulative_prod : accel_array_cumulative_sum)(e->q, &x, axis - 3,
+                                                                            initial, &out));
     tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, sizeof got));
     unsigned n = 0;
     int64_t lines = 60 / x.shape[axis];
@@ -122,14 +125,14 @@ static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, b
                 idx[d] = rem % x.shape[d];
                 rem /= x.shape[d];
             }
-        double facc = 0;
-        uint64_t uacc = 0;
+        double facc = prod ? 1 : 0;
+        uint64_t uacc = prod ? 1 : 0;
         for (int64_t j = -initial; j < x.shape[axis]; j++) {
             if (j >= 0) {
                 idx[axis] = j;
                 val v = convert(dt, is_float(odt) ? ACCEL_F64 : ACCEL_I64, elem_at(&x, host, idx));
-                facc += v.f;
-                uacc += v.u;
+                facc = prod ? facc * v.f : facc + v.f;
+                uacc = prod ? uacc * v.u : uacc + v.u;
             }
             val want =
                 is_float(odt)
@@ -139,11 +142,11 @@ static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, b
             oi[axis] = j + initial;
             val have = get(got, odt, (size_t)((oi[0] * oshape[1] + oi[1]) * oshape[2] + oi[2]));
             cr_assert(same_value(odt, have, want),
-                      "cumsum %s -> %s axis %d initial %d: line %lld [%lld] = 0x%llx (%g), want "
+                      "%s %s -> %s axis %d initial %d: line %lld [%lld] = 0x%llx (%g), want "
                       "0x%llx (%g)",
-                      accel_dtype_name(dt), accel_dtype_name(odt), axis, initial, (long long)l,
-                      (long long)j, (unsigned long long)have.u, have.f, (unsigned long long)want.u,
-                      want.f);
+                      prod ? "cumprod" : "cumsum", accel_dtype_name(dt), accel_dtype_name(odt),
+                      axis, initial, (long long)l, (long long)j, (unsigned long long)have.u, have.f,
+                      (unsigned long long)want.u, want.f);
             n++;
         }
     }
@@ -152,21 +155,23 @@ static unsigned run_cumsum(env *e, tu_rng *r, accel_dtype dt, accel_dtype odt, b
     return n;
 }
 
-static void cumulative_sum_every_dtype_on(accel_device *dev, accel_queue *q, void *user)
+/* user: non-NULL for cumulative_prod. */
+static void cumulative_every_dtype_on(accel_device *dev, accel_queue *q, void *user)
 {
-    (void)user;
+    bool prod = user != NULL;
     env e = {dev, q};
-    tu_rng r = tu_rng_make(61);
+    tu_rng r = tu_rng_make(prod ? 62 : 61);
     unsigned n = 0;
     for (size_t d = 0; d < NDT; d++) {
         accel_dtype dt = all_dtypes[d];
         for (int axis = 0; axis < 3; axis++)
             for (int init = 0; init < 2; init++)
-                n += run_cumsum(&e, &r, dt, cumsum_dtype(dt), (axis + init) % 2 == 1, axis, init);
+                n +=
+                    run_cum(&e, &r, prod, dt, cumsum_dtype(dt), (axis + init) % 2 == 1, axis, init);
         if (!is_float(dt) && dt != ACCEL_U64 && dt != ACCEL_I64)
-            n += run_cumsum(&e, &r, dt, ACCEL_F64, true, 1, 1); /* dtype=float64 */
+            n += run_cum(&e, &r, prod, dt, ACCEL_F64, true, 1, 1); /* dtype=float64 */
         if (dt == ACCEL_I16)
-            n += run_cumsum(&e, &r, dt, ACCEL_I16, false, 2, 0); /* dtype=x's: wraps */
+            n += run_cum(&e, &r, prod, dt, ACCEL_I16, false, 2, 0); /* dtype=x's: wraps */
     }
     cr_assert_gt(n, 5000u, "elements checked: %u", n);
 }
@@ -177,7 +182,18 @@ Test(array_stats, cumulative_sum_every_dtype)
     accel_queue *q;
     accel_runtime *rt = array_runtime(&dev, &q);
     accel_queue_release(q);
-    tu_for_each_device(rt, cumulative_sum_every_dtype_on, NULL);
+    tu_for_each_device(rt, cumulative_every_dtype_on, NULL);
+    accel_runtime_close(rt);
+}
+
+Test(array_stats, cumulative_prod_every_dtype)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    accel_queue_release(q);
+    static int prod = 1;
+    tu_for_each_device(rt, cumulative_every_dtype_on, &prod);
     accel_runtime_close(rt);
 }
 

@@ -35,7 +35,9 @@ static const accel__lrow row_var = {
         "      if (accel_k0) accel_v = sqrt(accel_v);\n"
         "      accel_st0(accel_p0, accel_v); }"};
 
-/* k0: include_initial; k1: out's stride along the axis when it does. */
+/* k0: include_initial; k1: out's stride along the axis when it does. The
+ * running sum and product accumulate in accel_acc_t (float64, or uint64
+ * for integers: wrapping, never undefined). */
 static const accel__lrow row_cumsum = {
     .name = "cumulative_sum",
     .narr = 2,
@@ -58,6 +60,34 @@ static const accel__lrow row_cumsum_complex = {
            "    if (accel_k0) accel_stc0(accel_p0, accel_sr, accel_si);",
     .body = "      accel_sr += (double)accel_re1(accel_o1);\n"
             "      accel_si += (double)accel_im1(accel_o1);\n"
+            "      accel_stc0(accel_o0 + accel_k1, accel_sr, accel_si);"};
+
+static const accel__lrow row_cumprod = {
+    .name = "cumulative_prod",
+    .narr = 2,
+    .written = 1,
+    .ni = 2,
+    .serial = 1,
+    .pre = "    accel_acc_t accel_acc = 1;\n    if (accel_k0) accel_st0(accel_p0, accel_acc);",
+    .body = "      accel_acc *= (accel_acc_t)accel_ld1(accel_o1);\n"
+            "      accel_st0(accel_o0 + accel_k1, accel_acc);"};
+
+/* The running product into a complex out: (ac - bd) + (ad + bc)i in
+ * float64. */
+static const accel__lrow row_cumprod_complex = {
+    .name = "cumulative_prod_c",
+    .narr = 2,
+    .written = 1,
+    .ni = 2,
+    .serial = 1,
+    .complex_ok = 1,
+    .pre = "    double accel_sr = 1, accel_si = 0;\n"
+           "    if (accel_k0) accel_stc0(accel_p0, accel_sr, accel_si);",
+    .body = "      { const double accel_xr = (double)accel_re1(accel_o1), "
+            "accel_xi = (double)accel_im1(accel_o1);\n"
+            "        const double accel_t = accel_sr * accel_xr - accel_si * accel_xi;\n"
+            "        accel_si = accel_sr * accel_xi + accel_si * accel_xr;\n"
+            "        accel_sr = accel_t; }\n"
             "      accel_stc0(accel_o0 + accel_k1, accel_sr, accel_si);"};
 
 static const char *const out_x[2] = {"out", "x"};
@@ -112,16 +142,17 @@ accel_status accel_array_std(accel_queue *q, const accel_array *x, uint64_t axes
     return var_std("accel_array_std", q, x, axes_mask, correction, keepdims, true, out);
 }
 
-accel_status accel_array_cumulative_sum(accel_queue *q, const accel_array *x, int32_t axis,
-                                        int include_initial, const accel_array *out)
+/* cumulative_sum and cumulative_prod: the real row or, where x or out is
+ * complex, the complex one, along axis. */
+static accel_status cumulative(const char *fn, const accel__lrow *real, const accel__lrow *cx,
+                               accel_queue *q, const accel_array *x, int32_t axis,
+                               int include_initial, const accel_array *out)
 {
-    static const char fn[] = "accel_array_cumulative_sum";
     accel__lcall c;
     accel_runtime *rt;
     bool cplx = (x && accel_dtype_kind_of(x->dtype) == ACCEL_DTYPE_KIND_COMPLEX) ||
                 (out && accel_dtype_kind_of(out->dtype) == ACCEL_DTYPE_KIND_COMPLEX);
-    accel_status st = accel__lcall_io(&c, fn, cplx ? &row_cumsum_complex : &row_cumsum, q, out, x,
-                                      NULL, out_x, &rt);
+    accel_status st = accel__lcall_io(&c, fn, cplx ? cx : real, q, out, x, NULL, out_x, &rt);
     if (st != ACCEL_SUCCESS)
         return st;
     int a = axis == ACCEL_ARRAY_AXIS_NONE && x->ndim == 1 ? 0 : accel__array_axis(axis, x->ndim);
@@ -157,4 +188,18 @@ accel_status accel_array_cumulative_sum(accel_queue *q, const accel_array *x, in
     c.k[0] = include_initial != 0;
     c.k[1] = include_initial ? out->strides[a] : 0;
     return accel__loop_run(q, rt, &c);
+}
+
+accel_status accel_array_cumulative_sum(accel_queue *q, const accel_array *x, int32_t axis,
+                                        int include_initial, const accel_array *out)
+{
+    return cumulative("accel_array_cumulative_sum", &row_cumsum, &row_cumsum_complex, q, x, axis,
+                      include_initial, out);
+}
+
+accel_status accel_array_cumulative_prod(accel_queue *q, const accel_array *x, int32_t axis,
+                                         int include_initial, const accel_array *out)
+{
+    return cumulative("accel_array_cumulative_prod", &row_cumprod, &row_cumprod_complex, q, x, axis,
+                      include_initial, out);
 }

@@ -460,6 +460,18 @@ ACCEL_API accel_status accel_array_cumulative_sum(accel_queue *q, const accel_ar
                                                   int32_t axis, int include_initial,
                                                   const accel_array *out);
 
+/* The running product of x along axis, the Array API 2024.12's
+ * cumulative_prod: as accel_array_cumulative_sum in every rule (axis,
+ * include_initial, whose first element is then 1, out's dtype), the
+ * product accumulated in float64 (each part's complex product
+ * (ac - bd) + (ad + bc)i in float64) or, for integers, modulo 2^64 and
+ * wrapped to out's width; each partial product rounded once on store. One
+ * thread per line along axis, in order. Errors as
+ * accel_array_cumulative_sum. */
+ACCEL_API accel_status accel_array_cumulative_prod(accel_queue *q, const accel_array *x,
+                                                   int32_t axis, int include_initial,
+                                                   const accel_array *out);
+
 /* ---------------------------------------------------------- manipulation */
 
 /* The axis argument's "None" (the flattened array) where a function takes it. */

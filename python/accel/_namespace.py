@@ -1479,30 +1479,42 @@ def std(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None, ddof:
     return _out(r, out, "std")
 
 
+def _cumulative(fn: str, x: Array, axis: Optional[int], dtype: Any,
+                include_initial: _b.bool) -> Array:
+    """cumulative_sum or cumulative_prod (fn) of x: the standard's rules."""
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError(f"accel.{fn}: axis is needed for a {x.ndim}-d array")
+        axis = 0
+    ax = _axis(axis, x.ndim, fn)
+    k = x.dtype.kind
+    dt = _dtype(dtype, fn) if dtype is not None else (
+        x.dtype if k in "fc" else uint64 if k == "u" else int64)
+    shape = list(x.shape)
+    shape[ax] += 1 if include_initial else 0
+    if x.size == 0:   # nothing to combine: the initial values, if any
+        return (zeros if fn == "cumulative_sum" else ones)(shape, dtype=dt, device=x.device)
+    if dtype is not None and dt != x.dtype and can_cast(x.dtype, dt) is False:
+        # A narrower dtype= (uint16 summed as uint8): run in x's, then convert.
+        return astype(_cumulative(fn, x, ax, None, include_initial), dt)
+    out = _new(shape, dt, x.device)
+    _check(getattr(C, fn)(_q(x, out), x._cv(), ax, int(include_initial), out._cv()))
+    return out
+
+
 def cumulative_sum(x: Array, /, *, axis: Optional[int] = None, dtype: Any = None,
                    include_initial: _b.bool = False) -> Array:
     """The running sum along axis (None only for 1-D x), the standard's
     (accel_array_cumulative_sum); integers in int64 (uint64 unsigned)."""
-    if axis is None:
-        if x.ndim != 1:
-            raise ValueError("accel.cumulative_sum: axis is needed for a "
-                             f"{x.ndim}-d array")
-        axis = 0
-    ax = _axis(axis, x.ndim, "cumulative_sum")
-    k = x.dtype.kind
-    dt = _dtype(dtype, "cumulative_sum") if dtype is not None else (
-        x.dtype if k in "fc" else uint64 if k == "u" else int64)
-    shape = list(x.shape)
-    shape[ax] += 1 if include_initial else 0
-    if x.size == 0:   # nothing to add up: the initial zeros, if any
-        return zeros(shape, dtype=dt, device=x.device)
-    if dtype is not None and dt != x.dtype and can_cast(x.dtype, dt) is False:
-        # A narrower dtype= (uint16 summed as uint8): sum in x's, then convert.
-        r = cumulative_sum(x, axis=ax, include_initial=include_initial)
-        return astype(r, dt)
-    out = _new(shape, dt, x.device)
-    _check(C.cumulative_sum(_q(x, out), x._cv(), ax, int(include_initial), out._cv()))
-    return out
+    return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x: Array, /, *, axis: Optional[int] = None, dtype: Any = None,
+                    include_initial: _b.bool = False) -> Array:
+    """The running product along axis (None only for 1-D x), the Array API
+    2024.12's (accel_array_cumulative_prod: float64 accumulation; integers
+    in int64, uint64 unsigned, wrapping)."""
+    return _cumulative("cumulative_prod", x, axis, dtype, include_initial)
 
 
 def cumsum(a: Array, axis: Optional[int] = None, dtype: Any = None, out: Any = None) -> Array:
@@ -1510,6 +1522,14 @@ def cumsum(a: Array, axis: Optional[int] = None, dtype: Any = None, out: Any = N
     if axis is None:
         a, axis = reshape(a, (-1,)), 0
     return _out(cumulative_sum(a, axis=axis, dtype=dtype), out, "cumsum")
+
+
+def cumprod(a: Array, axis: Optional[int] = None, dtype: Any = None, out: Any = None) -> Array:
+    """NumPy's cumprod: the running product along axis (None: the flattened
+    a)."""
+    if axis is None:
+        a, axis = reshape(a, (-1,)), 0
+    return _out(cumulative_prod(a, axis=axis, dtype=dtype), out, "cumprod")
 
 
 # --------------------------------------------------------- linear algebra

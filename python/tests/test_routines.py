@@ -142,3 +142,32 @@ def test_convolve_refusals():
         cp.convolve(cp.asarray([1.0]), cp.zeros(0))
     with pytest.raises(ValueError, match="1-D"):
         cp.correlate(cp.zeros((2, 2)), cp.asarray([1.0]))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex128, np.int8, np.int32,
+                                np.uint16, np.int64, np.bool_])
+def test_cumprod_and_cumulative_prod_are_numpys(dt, rng):
+    # accel_array_cumulative_prod: float64 accumulation (float32 within a few
+    # ulp of NumPy's float32 one), integers in int64/uint64, wrapping.
+    if np.dtype(dt).kind == "c":
+        x = (rng.standard_normal((4, 6)) + 1j * rng.standard_normal((4, 6))).astype(dt)
+    elif np.dtype(dt).kind == "f":
+        x = rng.uniform(0.5, 1.5, (4, 6)).astype(dt)
+    else:
+        x = rng.integers(0, 4, (4, 6)).astype(dt)
+    d = cp.asarray(x)
+    tol = 1e-5 if dt == np.float32 else 1e-13
+    for axis in (None, 0, 1, -1):
+        got, want = cp.cumprod(d, axis=axis), np.cumprod(x, axis=axis)
+        assert got.dtype == want.dtype
+        if np.dtype(dt).kind in "fc":
+            np.testing.assert_allclose(got.get(), want, rtol=tol)
+        else:
+            np.testing.assert_array_equal(got.get(), want)
+    r = cp.cumulative_prod(d, axis=1, include_initial=True)
+    assert r.shape == (4, 7)
+    np.testing.assert_allclose(r.get()[:, 0], 1)
+    big = cp.cumprod(cp.asarray(np.full(40, 3, np.int64)))  # wraps modulo 2^64 as NumPy's
+    np.testing.assert_array_equal(big.get(), np.cumprod(np.full(40, 3, np.int64)))
+    with pytest.raises(ValueError, match="axis"):
+        cp.cumulative_prod(cp.zeros((2, 2)))

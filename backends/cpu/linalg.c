@@ -248,6 +248,19 @@ static int32_t run_solve(const lctx *c, size_t t, int *ipiv)
     return info ? fail(c, ACCEL_ERROR_INTERNAL, "getrs info %d", t, info) : ACCEL_SUCCESS;
 }
 
+/* A pivot's factor of slogdet's sign, as NumPy's: 0 for an exact zero; a
+ * real pivot's sign (+1 for NaN, which leaves log|det| NaN; +-1 for an
+ * infinity, log|det| inf); u/|u| for a complex one (NaN for a NaN or
+ * infinite part, NumPy's too). */
+static double complex pivot_sign(const lctx *c, double complex u, double a)
+{
+    if (a == 0)
+        return 0.0;
+    if (!c->cplx)
+        return creal(u) < 0 ? -1.0 : 1.0;
+    return u / a;
+}
+
 static int32_t run_slogdet(const lctx *c, size_t t, int *ipiv)
 {
     int info = 0;
@@ -264,7 +277,7 @@ static int32_t run_slogdet(const lctx *c, size_t t, int *ipiv)
     for (int i = 0; i < c->n; i++) {
         double complex u = elem(c, lu, (size_t)i * (size_t)c->n + (size_t)i);
         double a = cabs(u);
-        sign *= (a > 0 ? u / a : 0.0) * (ipiv[i] != i + 1 ? -1.0 : 1.0);
+        sign *= pivot_sign(c, u, a) * (ipiv[i] != i + 1 ? -1.0 : 1.0);
         logabs += log(a);
         det *= a;
     }

@@ -91,7 +91,9 @@ __global__ void slogdet_kernel(const T *lu, const int64_t *ipiv, int64_t n, T *s
     double sign = 1, logabs = 0, det = 1;
     for (int64_t i = 0; i < n; i++) {
         double u = (double)lu[i * n + i];
-        sign *= (u < 0 ? -1.0 : u > 0 ? 1.0 : 0.0) * (ipiv[i] != i + 1 ? -1.0 : 1.0);
+        /* NumPy's: a NaN pivot keeps the sign (log|det| NaN), an infinite
+         * one counts its sign (log|det| inf), only 0 makes it 0 */
+        sign *= (u < 0 ? -1.0 : u == 0 ? 0.0 : 1.0) * (ipiv[i] != i + 1 ? -1.0 : 1.0);
         logabs += log(fabs(u));
         det *= fabs(u);
         piv[i] = (T)ipiv[i];

@@ -267,3 +267,26 @@ def test_hfft_and_ihfft_errors_name_themselves():
         cp.fft.hfft(cp.ones((4,), dtype=cp.complex128), n=-1)
     with pytest.raises(ValueError, match="accel.fft.ihfft: invalid number of data points"):
         cp.fft.ihfft(cp.ones((4,)), n=0)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex128])
+def test_det_and_slogdet_of_non_finite_matrices_are_numpys(dt):
+    # A NaN pivot leaves det NaN (it read as an exact zero: det 0, slogdet
+    # (0, -inf)); an infinite one gives +-inf (it gave NaN from inf/inf).
+    cases = [[[1.0, np.nan], [3.0, 2.0]], [[np.nan, 1.0], [3.0, 2.0]],
+             [[1.0, np.inf], [3.0, 2.0]], [[-np.inf, 0.0], [0.0, 2.0]], [[0.0, 0.0], [0.0, 1.0]]]
+    for m in cases:
+        a = np.array(m, dtype=dt)
+        with np.errstate(all="ignore"):
+            want_det = np.linalg.det(a)
+            want_sign, want_log = np.linalg.slogdet(a)
+        got_det = cp.linalg.det(cp.asarray(a)).get()
+        sign, log = cp.linalg.slogdet(cp.asarray(a))
+        np.testing.assert_array_equal(np.isnan(got_det), np.isnan(want_det), err_msg=str(m))
+        if not np.isnan(want_det):
+            assert got_det == want_det, (m, got_det, want_det)
+        np.testing.assert_array_equal(log.get(), want_log, err_msg=str(m))
+        if np.iscomplexobj(a) or not np.isnan(want_log):
+            np.testing.assert_array_equal(np.isnan(sign.get()), np.isnan(want_sign))
+        if not np.isnan(want_log) and not np.iscomplexobj(a):
+            assert sign.get() == want_sign, (m, sign.get(), want_sign)

@@ -60,6 +60,9 @@ class _Runtime:
         # Blocks whose memory NumPy or a DLPack consumer may see.
         self.exports: "weakref.WeakSet[_Block]" = weakref.WeakSet()
         self._waits: List[Any] = []  # weak references whose end closes the runtime
+        # Called by _kill: what other modules hold for this runtime's devices
+        # (the staging blocks and held arrays of _staging.py) let go.
+        self.at_kill: List[Any] = []
 
     def _kill(self) -> None:
         """Make every Python object of the runtime unusable, with no C call:
@@ -74,6 +77,9 @@ class _Runtime:
         pool._limit = -1
         pool._fast = False
         pool.free_all_blocks()
+        hooks, self.at_kill = self.at_kill, []
+        for f in hooks:
+            f()
 
     def close(self, at_exit: bool = False) -> None:
         """Close the runtime now, or when the last exported block is
@@ -82,6 +88,14 @@ class _Runtime:
         left open for the process's end to reclaim."""
         if not self.alive:
             return
+        live = [b for b in list(self.exports) if b.handle is not None]
+        if live:
+            # The C close is deferred: let the queued work end first, so a
+            # non-blocking read into exported (pinned) memory lands before
+            # shutdown() returns, as the C close's own wait would make it.
+            for st in list(self.streams):
+                if st._handle is not None:
+                    L.queue_finish(st._handle)  # its error dies with the runtime
         self._kill()
         live = [b for b in list(self.exports) if b.handle is not None]
         if not live:
@@ -1040,14 +1054,23 @@ def report() -> Report:
 
 class _PinnedBlock:
     """Page-locked host memory from accel_host_alloc, freed when the NumPy
-    array over it (its base) is garbage."""
+    array over it (its base) is garbage. It is one of the runtime's exports:
+    NumPy sees its memory, so a shutdown() while it lives defers the C
+    close (which frees every host allocation) until it is garbage."""
 
     def __init__(self, device: Device, nbytes: int):
+        self.ptr = None  # until allocated: __del__ reads it when that raises
         p = ctypes.c_void_p()
         check(L.host_alloc(device._handle, nbytes, ctypes.byref(p)))
         self.device = device
         self.ptr = p.value
         self.nbytes = nbytes
+        device._rt.exports.add(self)
+
+    @property
+    def handle(self) -> Optional[int]:
+        """Non-None while the memory is held (_Runtime.close's test)."""
+        return self.ptr
 
     @property
     def __array_interface__(self) -> dict:
@@ -1060,21 +1083,39 @@ class _PinnedBlock:
         self.ptr = None
 
 
-def empty_pinned(shape: Any, dtype: Any = "float32",
+# More bytes than any host holds (and than ctypes' size_t and NumPy take).
+_PINNED_MAX = 1 << 62
+
+
+def empty_pinned(shape: Any, dtype: Any = "float64",
                  device: Union[str, int, Device, None] = None) -> Any:
-    """A NumPy array of `shape` and `dtype` in page-locked host memory
-    (accel_host_alloc of `device`'s backend; plain aligned memory where it
-    has none), as cupyx.empty_pinned: transfers from and to it run at the
+    """A NumPy array of `shape` (an int or a sequence of ints, NumPy's
+    integers too) and `dtype` (default float64, as cupyx.empty_pinned) in
+    page-locked host memory (accel_host_alloc of `device`'s backend; plain
+    aligned memory where it has none): transfers from and to it run at the
     full rate of the bus. Contents undefined; freed when the array is
-    garbage."""
+    garbage (after an accel.shutdown() too: the runtime's close waits for
+    it). Raises ValueError (a negative dimension), TypeError (a shape that
+    is not integers), OutOfRangeError (more bytes than a host holds),
+    OutOfMemoryError."""
     import numpy as np
+    import operator
     dt = np.dtype(dtype)
-    shp = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    try:
+        shp = ((operator.index(shape),) if not hasattr(shape, "__len__")
+               else tuple(operator.index(s) for s in shape))
+    except TypeError:
+        raise TypeError(f"accel.empty_pinned: shape {shape!r} is not an int or a sequence of "
+                        "ints") from None
     if any(s < 0 for s in shp):
         raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                     f"accel.empty_pinned: negative dimension in shape {shp}")
     n = 1
     for x in shp:
         n *= x
+    if n * dt.itemsize > _PINNED_MAX:
+        raise error("ACCEL_ERROR_OUT_OF_RANGE",
+                    f"accel.empty_pinned: shape {shp} of {dt} is {n * dt.itemsize} bytes, more "
+                    "than any host holds")
     blk = _PinnedBlock(get_device(device), max(n * dt.itemsize, 1))
     return np.asarray(blk)[:n * dt.itemsize].view(dt).reshape(shp)

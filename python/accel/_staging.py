@@ -69,6 +69,13 @@ class _DeviceStaging:
                 keep.append((ev, blk))
         self.busy = keep
 
+    def clear(self) -> None:
+        """Let go of every block and held object (the runtime's close: its
+        queues have finished)."""
+        with self.lock:
+            self.free, self.busy, self.busy_bytes = [], [], 0
+            self.held, self.nheld = {}, 0
+
     def _pop_passed(self, q: Deque[Tuple[Event, object]]) -> None:
         while q and q[0][0].done:
             q.popleft()
@@ -164,6 +171,7 @@ def _for(dev: Device) -> _DeviceStaging:
         st = _staging.get(dev)
         if st is None:
             st = _staging[dev] = _DeviceStaging()
+            dev._rt.at_kill.append(st.clear)
     return st
 
 

@@ -205,3 +205,15 @@ def test_float_fmod_heaviside_logaddexp2_cbrt_are_numpys(dt, rng):
     r = accel.cbrt(accel.asarray(np.array([8, -27, 1000], np.int32))).get()
     assert r.dtype == np.float64
     np.testing.assert_allclose(r, [2.0, -3.0, 10.0], rtol=4 * np.finfo(np.float64).eps)
+
+
+def test_empty_pinned_takes_numpys_shapes_and_default_dtype():
+    assert accel.empty_pinned(3).dtype == np.float64  # cupyx.empty_pinned's default
+    assert accel.empty_pinned(np.int64(5)).shape == (5,)
+    assert accel.empty_pinned((np.int32(2), 3), np.int16).shape == (2, 3)
+    for bad in (3.5, "x", (2, 1.5)):
+        with pytest.raises(TypeError, match="not an int"):
+            accel.empty_pinned(bad)
+    for huge in (2**62, (2**40, 2**40)):
+        with pytest.raises(accel.OutOfRangeError, match="more than any host holds"):
+            accel.empty_pinned(huge)

@@ -121,6 +121,39 @@ def test_numpy_views_outlive_shutdown_and_close_the_runtime_when_dropped():
     assert r.stdout.strip() == "ok"
 
 
+@pytest.mark.parametrize("n", [4, 1024, 1 << 22])
+def test_pinned_memory_outlives_shutdown_and_a_pending_read_lands_first(n):
+    # accel.empty_pinned memory is an export too: shutdown() defers the C
+    # close (which frees host allocations) until it is garbage, and first
+    # lets queued work end, so a non-blocking get into it has landed. Before:
+    # a segfault, heap corruption or garbage after shutdown().
+    r = run("""
+        import gc, sys
+        import numpy as np, accel
+        from accel import _core, _lib as L
+        n = int(sys.argv[1])
+        o = accel.empty_pinned(n)
+        assert o.dtype == np.float64  # cupyx.empty_pinned's default
+        o[:] = 1.0
+        p = accel.empty_pinned(n, dtype=np.float64)
+        s = accel.Stream()
+        x = accel.arange(n, dtype=accel.float64)
+        x.get(stream=s, out=p, blocking=False)  # no synchronize before shutdown
+        old = _core._rt
+        accel.shutdown()
+        assert o.sum() == float(n), o.sum()
+        assert np.array_equal(p, np.arange(n, dtype=np.float64))
+        o[:] = 2.0
+        assert L.runtime_config_path(old.handle) != b""   # still open
+        del o, p
+        gc.collect()
+        assert L.runtime_config_path(old.handle) == b"", "the old runtime was not closed"
+        print("ok")
+    """, n)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip() == "ok"
+
+
 def test_exit_with_a_thread_reading_a_numpy_view_of_accel_memory():
     # A daemon thread reads NumPy views of accel memory (with the GIL
     # released inside NumPy) while the interpreter ends: no crash.

@@ -289,8 +289,10 @@ class Array:
     def __repr__(self) -> str:
         if self.released:
             return f"<accel.Array released, shape={self._shape}, dtype={self._dtype}>"
-        body = np.array2string(self.get(), separator=", ", prefix="array(")
-        return f"array({body}, device='{self.device.name}')"
+        # NumPy's repr (the dtype named where NumPy names it: not for
+        # float64, int64 or bool, nor an empty float64), with the device.
+        r = np.array_repr(self.get())
+        return f"{r[:-1]}, device='{self.device.name}')"
 
     def __str__(self) -> str:
         if self.released:
@@ -309,6 +311,7 @@ class Array:
         work. Raises ReleasedError for a released array and the AccelError
         of queued work that failed (with blocking=False: at the stream's
         next synchronizing call)."""
+        _check_get_args(self, stream, out, blocking)
         if self._st is not None:
             return contiguous(self).get(stream, out, blocking)
         b = self._blk("Array.get")
@@ -318,11 +321,6 @@ class Array:
             b.stream = s
         if out is None:
             out = np.empty(self._shape, self._dtype)
-        elif (out.shape != self._shape or out.dtype != self._dtype
-              or not out.flags.c_contiguous or not out.flags.writeable):
-            raise error("ACCEL_ERROR_SHAPE_MISMATCH",
-                        f"accel.Array.get: out is {out.shape} {out.dtype}, want a writable "
-                        f"C-contiguous {self._shape} {self._dtype}")
         if self._size:
             isz = self._dtype.itemsize
             h = b.handle
@@ -560,6 +558,32 @@ def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> A
     a._st = None
     a.device = device
     return a
+
+
+def _check_get_args(a: "Array", stream: Any, out: Any, blocking: Any) -> None:
+    """Array.get's arguments, each refused with what is wrong: TypeError (a
+    stream that is not a Stream, out not a NumPy array, blocking not a
+    bool), DtypeMismatchError (out's dtype), ShapeMismatchError (out's
+    shape), ValueError (out not C-contiguous or read-only)."""
+    if stream is not None and not isinstance(stream, Stream):
+        raise TypeError(f"accel.Array.get: stream is an accel Stream, not "
+                        f"{type(stream).__name__}")
+    if not isinstance(blocking, (bool, np.bool_)):
+        raise TypeError(f"accel.Array.get: blocking is a bool, not {type(blocking).__name__}")
+    if out is None:
+        return
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"accel.Array.get: out is a NumPy array, not {type(out).__name__}")
+    if out.dtype != a._dtype:
+        raise error("ACCEL_ERROR_DTYPE_MISMATCH",
+                    f"accel.Array.get: out is {out.dtype}, want {a._dtype}")
+    if out.shape != a._shape:
+        raise error("ACCEL_ERROR_SHAPE_MISMATCH",
+                    f"accel.Array.get: out has shape {out.shape}, want {a._shape}")
+    if not out.flags.c_contiguous:
+        raise ValueError("accel.Array.get: out is not C-contiguous")
+    if not out.flags.writeable:
+        raise ValueError("accel.Array.get: out is read-only")
 
 
 def _c_strides(shape: Tuple[int, ...]) -> Tuple[int, ...]:

@@ -116,6 +116,9 @@ def test_scalar_conversions_and_printing():
     assert "6.5" in str(s)
     r = repr(accel.asarray([1.0, 2.0]))
     assert r.startswith("array([1., 2.]") and "device=" in r
+    for h in (np.ones(2, np.float32), np.arange(3, dtype=np.uint8), np.zeros(0), np.array(True)):
+        want = np.array_repr(h)  # NumPy's, dtype named where NumPy names it
+        assert repr(accel.asarray(h)) == f"{want[:-1]}, device='{accel.get_device().name}')"
     with pytest.raises(TypeError):   # as NumPy: only one-element arrays convert
         float(accel.ones(2))
 

@@ -265,3 +265,24 @@ def test_set_with_a_stream_checks_the_shape_first():
     a = accel.empty(4, dtype=np.float32)
     with pytest.raises(accel.ShapeMismatchError):
         a.set(np.zeros(5, np.float32), stream=accel.Stream())
+
+
+def test_get_refuses_each_bad_argument_with_what_is_wrong():
+    a = accel.arange(4, dtype=accel.float64)
+    with pytest.raises(accel.DtypeMismatchError, match="float32, want float64"):
+        a.get(out=np.empty(4, np.float32))
+    with pytest.raises(accel.ShapeMismatchError, match=r"shape \(5,\)"):
+        a.get(out=np.empty(5))
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        a.get(out=np.empty(8)[::2])
+    ro = np.empty(4)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        a.get(out=ro)
+    with pytest.raises(TypeError, match="NumPy array, not bytearray"):
+        a.get(out=bytearray(32))
+    with pytest.raises(TypeError, match="Stream, not int"):
+        a.get(stream=5)
+    with pytest.raises(TypeError, match="bool, not str"):
+        a.get(blocking="no")
+    np.testing.assert_array_equal(a.get(out=np.empty(4)), np.arange(4.0))

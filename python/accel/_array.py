@@ -146,8 +146,10 @@ class Array:
     # one that is: the per-op fast path and the kernels take only those).
     # _ro: True for a read-only view (broadcast_to's, and every view of one,
     # as NumPy's): writes raise through _writable; unset means writable.
+    # _karg: the array as a kernel argument, made at its first launch
+    # (_kernel.py _array_arg).
     __slots__ = ("_block", "_base", "_views", "_exported", "_kept", "_shape", "_dtype", "_code",
-                 "_offset", "_size", "_nb", "_slice", "_st", "_ro", "device",
+                 "_offset", "_size", "_nb", "_slice", "_st", "_ro", "_karg", "device",
                  "__weakref__")
 
     # ------------------------------------------------------------ basics

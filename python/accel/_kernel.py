@@ -116,22 +116,33 @@ def _scalar_arg(v: Any, cls: str, what: str) -> L.KernelArg:
         iv = int(v)
         if not -(1 << 63) <= iv < (1 << 63):
             raise error("ACCEL_ERROR_OUT_OF_RANGE",
-                        f"accel.{cls}: {what}: {iv} does not fit in 64 bits")
+                        f"accel.{cls}: {_what(what)}: {iv} does not fit in 64 bits")
         a.dtype, a.i = L.I64, iv
     elif isinstance(v, numbers.Real):
         a.dtype, a.f = L.F64, float(v)
     elif isinstance(v, np.ndarray):
         raise error("ACCEL_ERROR_DEVICE_MISMATCH",
-                    f"accel.{cls}: {what} is a NumPy array (copy it to the device with "
+                    f"accel.{cls}: {_what(what)} is a NumPy array (copy it to the device with "
                     "accel.asarray first)")
     else:
-        raise TypeError(f"accel.{cls}: {what}: an accel.Array or a number, not "
+        raise TypeError(f"accel.{cls}: {_what(what)}: an accel.Array or a number, not "
                         f"{type(v).__name__}")
     return a
 
 
+def _what(what: Any) -> str:
+    """An argument's name for a message: a name, or its index in args."""
+    return f"args[{what}]" if isinstance(what, int) else what
+
+
 def _array_arg(x: Array, cls: str) -> L.KernelArg:
+    """x as a kernel argument (made once per array: its slice never
+    changes; _blk refuses a released one first)."""
     x._blk(cls)
+    try:
+        return x._karg
+    except AttributeError:
+        pass
     if x._st is not None:
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.{cls}: a strided view (shape {x.shape}, strides {x.strides}) as a "
@@ -140,6 +151,7 @@ def _array_arg(x: Array, cls: str) -> L.KernelArg:
     a.kind = L.KARG_ARRAY
     a.dtype = x._code
     a.slice = x._slice
+    x._karg = a
     return a
 
 
@@ -582,7 +594,24 @@ class ReductionKernel(_TypedKernel):
         return o
 
 
+# Launch dimensions already converted, by their Python value: a loop that
+# launches with the same grid and block converts them once.
+_DIMS_CACHE: dict = {}
+
+
 def _dims(v: Any, what: str) -> Any:
+    try:
+        return _DIMS_CACHE[v]
+    except (KeyError, TypeError):
+        pass
+    d = _dims_of(v, what)
+    if len(_DIMS_CACHE) < 1024 and (isinstance(v, int) or (
+            isinstance(v, tuple) and all(type(x) is int for x in v))):
+        _DIMS_CACHE[v] = d  # the C call only reads it
+    return d
+
+
+def _dims_of(v: Any, what: str) -> Any:
     if isinstance(v, numbers.Integral):
         t = (int(v),)
     else:
@@ -681,7 +710,7 @@ class RawKernel:
                             f"{a.device.name}")
         h = self._handle()
         kargs = [(_array_arg(a, "RawKernel") if isinstance(a, Array) else
-                  _scalar_arg(a, "RawKernel", f"args[{i}]")) for i, a in enumerate(args)]
+                  _scalar_arg(a, "RawKernel", i)) for i, a in enumerate(args)]
         s = _prepare(dev, *arrays)
         arr = (L.KernelArg * max(len(kargs), 1))(*kargs)
         if shared_mem or debug:

@@ -462,3 +462,28 @@ def test_kernel_classes_document_their_call_and_errors():
         assert "Raises" in doc and "CompileError" in doc and "DtypeMismatchError" in doc, cls
     assert "grid" in accel.RawKernel.__doc__ and "block" in accel.RawKernel.__doc__
     assert "get_function" in accel.RawModule.__doc__
+
+
+def test_raw_kernel_launch_caches_stay_correct_across_arrays_views_and_release():
+    # The per-launch fast path caches each array's argument struct and the
+    # converted grid/block: views, other arrays, lists and released arrays
+    # must still be taken (or refused) as before.
+    k = accel.RawKernel(r"""
+    __global__ void twice(const double *x, double *y, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) y[i] = 2.0 * x[i];
+    }""", "twice")
+    h = np.arange(20.0)
+    x = accel.asarray(h)
+    for grid, block in [((1,), (32,)), ([1], [32]), (1, 32), ((1,), (32,))]:
+        y = accel.zeros(20)
+        k(grid, block, (x, y, 20))
+        np.testing.assert_array_equal(y.get(), 2 * h)
+    y = accel.zeros(20)
+    k((1,), (32,), (x[10:], y, 10))  # a view: its own offset
+    np.testing.assert_array_equal(y.get()[:10], 2 * h[10:])
+    x.release()
+    with pytest.raises(accel.ReleasedError):
+        k((1,), (32,), (x, y, 20))
+    with pytest.raises(accel.InvalidArgumentError):
+        k((0,), (32,), (y, y, 1))

@@ -45,8 +45,8 @@ from ._cupy import (allclose, angle, arccos, arccosh, arcsin, arcsinh, arctan, a
                     atleast_2d, atleast_3d, fliplr, flipud, rot90, ndim, shape, ptp, average,
                     tri, triu_indices, tril_indices, unravel_index, ravel_multi_index, isin)
 from ._routines import (compress, convolve, corrcoef, correlate, cov, diagonal, digitize,
-                        divmod, extract, fix, hsplit, in1d, intersect1d, kron, modf, nancumsum,
-                        nanprod, select, setdiff1d, sinc, union1d, vsplit)
+                        divmod, extract, fix, hsplit, in1d, intersect1d, kron, lexsort, modf,
+                        nancumsum, nanprod, pad, select, setdiff1d, sinc, union1d, vsplit)
 from ._dlpack import from_dlpack
 from ._fuse import fuse
 from ._graph import Graph, graph

@@ -3,7 +3,8 @@
 """NumPy's (and CuPy's) routines beyond the standard that compose from the
 namespace's functions on the device, each with NumPy's signature and result:
 math (fix, sinc, divmod, modf, nanprod, nancumsum), selection (select,
-compress, extract, digitize), shape (diagonal, hsplit, vsplit, kron), sets
+compress, extract, digitize, lexsort), shape (diagonal, hsplit, vsplit,
+kron, pad), sets
 (union1d, intersect1d, setdiff1d, in1d) and statistics and signals (cov,
 corrcoef, convolve, correlate). Functions of one element are rows of the C
 table instead (fmod, gcd, lcm, heaviside, logaddexp2, cbrt)."""
@@ -137,6 +138,25 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
     raise ValueError("accel.digitize: bins must be monotonically increasing or decreasing")
 
 
+def lexsort(keys: Any, axis: int = -1) -> Array:
+    """The int64 indices that sort by the last key, then the one before, ...
+    (NumPy's lexsort of a sequence of 1-D keys or the rows of a 2-D array):
+    one stable argsort per key, from the first to the last."""
+    ks = [_arr(k, "lexsort") for k in keys] if not isinstance(keys, Array) else (
+        [keys[i] for i in range(keys.shape[0])] if keys.ndim > 1 else [keys])
+    if not ks:
+        raise TypeError("accel.lexsort: need sequence of keys with len > 0 in lexsort")
+    if axis not in (-1, 0) or any(k.ndim != 1 for k in ks):
+        raise NotImplementedError("accel.lexsort: 1-D keys only (axis -1) for now")
+    n = ks[0].shape[0]
+    if any(k.shape[0] != n for k in ks):
+        raise ValueError("accel.lexsort: all keys need to be the same shape")
+    idx = ns.argsort(ks[0], stable=True)
+    for k in ks[1:]:
+        idx = ns.take(idx, ns.argsort(ns.take(k, idx), stable=True))
+    return idx
+
+
 # ----------------------------------------------------------------- shape
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """The diagonal offset of axes axis1 and axis2 as the last axis (NumPy's
@@ -175,6 +195,45 @@ def kron(a: Any, b: Any) -> Array:
     xe = ns.reshape(x, tuple(d for s in xs for d in (s, 1)))
     ye = ns.reshape(y, tuple(d for s in ys for d in (1, s)))
     return ns.reshape(ns.multiply(xe, ye), tuple(p * q for p, q in zip(xs, ys)))
+
+
+def pad(array: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Array:
+    """NumPy's pad in modes constant (one scalar value), edge, reflect,
+    symmetric and wrap. The source index of every output position along an
+    axis is NumPy's own pad of arange(n) in that mode (a host array of ints),
+    then one take per padded axis on the device; constant fills and copies
+    the middle. Raises ValueError (widths, an empty axis padded by edge,
+    reflect, symmetric or wrap), NotImplementedError (other modes, per-side
+    constants)."""
+    x = _arr(array, "pad")
+    try:
+        w = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (x.ndim, 2))
+    except (ValueError, TypeError):
+        raise ValueError(f"accel.pad: pad_width {pad_width!r} does not fit {x.ndim} axes (an "
+                         "int, (before, after), or one such pair per axis)") from None
+    if (w < 0).any():
+        raise ValueError("accel.pad: index can't contain negative values")
+    if mode == "constant":
+        if np.ndim(constant_values) != 0:
+            raise NotImplementedError("accel.pad: constant_values per axis and side is not "
+                                      "there yet (a scalar is)")
+        shape = tuple(int(n + b + a) for n, (b, a) in zip(x.shape, w))
+        out = ns.full(shape, constant_values, dtype=x.dtype, device=x.device)
+        out[tuple(slice(int(b), int(b) + n) for n, (b, _) in zip(x.shape, w))] = x
+        return out
+    if mode not in ("edge", "reflect", "symmetric", "wrap"):
+        raise NotImplementedError(f"accel.pad: mode {mode!r} (constant, edge, reflect, "
+                                  "symmetric or wrap)")
+    r = x
+    for ax, (b, a) in enumerate(w):
+        if b == 0 and a == 0:
+            continue
+        if x.shape[ax] == 0:
+            raise ValueError(f"accel.pad: can't extend empty axis {ax} using modes other than "
+                             "'constant'")
+        src = np.pad(np.arange(x.shape[ax]), (int(b), int(a)), mode=mode)
+        r = ns.take(r, ns.asarray(src, device=x.device), axis=ax)
+    return r
 
 
 # ------------------------------------------------------------------ sets

@@ -619,7 +619,52 @@ def pinv(x: Any, /, *, rtol: Any = None) -> Any:
                      xp.multiply(s_inv[..., None], xp.matrix_transpose(u)))
 
 
+def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
+    """NumPy's lstsq: x minimizing ||b - a x||_2 for a (m, n) and b (m,) or
+    (m, k), from the reduced SVD (x = V diag(1/s) U^H b, singular values at
+    most rcond times the largest taken as zero; rcond default
+    max(m, n) * eps, NumPy's). Returns (x, residuals, rank, s): residuals
+    the squared norms of b - a x per column when rank == n < m, else an
+    empty array, as NumPy; rank an int; s the singular values. On the
+    device (svd, matmul)."""
+    am = _matrices(a, "lstsq", square=False)
+    if am.ndim != 2:
+        raise L.error("ACCEL_ERROR_INVALID_ARGUMENT",
+                         f"accel.linalg.lstsq: a is {am.ndim}-d (2-d, as NumPy)")
+    bm = b if isinstance(b, xp.Array) else xp.asarray(b, device=am.device)
+    vec = bm.ndim == 1
+    b2 = xp.reshape(bm, (-1, 1)) if vec else bm
+    m, n = am.shape
+    if b2.ndim != 2 or b2.shape[0] != m:
+        raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
+                         f"accel.linalg.lstsq: b {bm.shape} for a {am.shape} (its first "
+                         f"axis must be {m})")
+    dt = xp.result_type(am.dtype, b2.dtype, xp.float64 if am.dtype.kind in "biu" else am.dtype)
+    am, b2 = xp.astype(am, dt), xp.astype(b2, dt)
+    if min(m, n) == 0:
+        x = xp.zeros((n, b2.shape[1]), dtype=dt, device=am.device)
+        return (x[:, 0] if vec else x, xp.zeros((0,), dtype=_real(dt), device=am.device), 0,
+                xp.zeros((0,), dtype=_real(dt), device=am.device))
+    u, s, vh = svd(am, full_matrices=False)
+    eps = float(xp.finfo(_real(dt)).eps)
+    cut = float(xp.max(s)) * (max(m, n) * eps if rcond is None else float(rcond))
+    keep = xp.greater(s, cut)
+    rank = int(xp.sum(xp.astype(keep, xp.int64)))
+    s_inv = xp.where(keep, xp.divide(1.0, xp.where(keep, s, 1.0)), 0.0)
+    uh = xp.matrix_transpose(xp.conj(u) if dt.kind == "c" else u)
+    v = xp.matrix_transpose(xp.conj(vh) if dt.kind == "c" else vh)
+    coef = xp.multiply(xp.astype(s_inv, dt)[:, None], xp.matmul(uh, b2))
+    x = xp.matmul(v, coef)
+    if rank == n and m > n:
+        r = xp.subtract(b2, xp.matmul(am, x))
+        r = xp.real(xp.multiply(xp.conj(r), r)) if dt.kind == "c" else xp.multiply(r, r)
+        res = xp.sum(r, axis=0)
+    else:
+        res = xp.zeros((0,), dtype=_real(dt), device=am.device)
+    return (x[:, 0] if vec else x), res, rank, s
+
+
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "vecdot",
            "outer", "trace", "diagonal", "matrix_power", "tensordot", "cross", "cholesky",
            "det", "eigh", "eigvalsh", "inv", "matrix_rank", "pinv", "qr", "slogdet", "solve",
-           "svd", "svdvals", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
+           "svd", "svdvals", "lstsq", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]

@@ -153,6 +153,18 @@ class RandomState:
         """Normal numbers N(0, 1)."""
         return self._fill(_size(size, "standard_normal"), dtype, device, True)
 
+    def exponential(self, scale: float = 1.0, size: SizeLike = None, dtype: Any = float,
+                    device: Union[str, Device, None] = None) -> Array:
+        """Exponential numbers of mean `scale`: -scale * log1p(-u), u uniform
+        in [0, 1) (the inverse CDF; never inf, as 1 - u > 0). Raises
+        ValueError for scale < 0 or not finite, as NumPy."""
+        from . import _namespace as ns
+        sc = float(scale)
+        if not (sc >= 0 and math.isfinite(sc)):
+            raise ValueError(f"accel.random.exponential: scale {scale!r} (a finite value >= 0)")
+        u = self._fill(_size(size, "exponential"), dtype, device, False)
+        return ns.multiply(ns.log1p(ns.negative(u)), -sc)
+
     def randn(self, *size: int, dtype: Any = float,
               device: Union[str, Device, None] = None) -> Array:
         """Normal numbers N(0, 1) of shape `size` (given as arguments)."""
@@ -384,6 +396,12 @@ def standard_normal(size: SizeLike = None, dtype: Any = float,
                     device: Union[str, Device, None] = None) -> Array:
     """N(0, 1) numbers from the global generator."""
     return get_random_state().standard_normal(size, dtype, device)
+
+
+def exponential(scale: float = 1.0, size: SizeLike = None, dtype: Any = float,
+                device: Union[str, Device, None] = None) -> Array:
+    """Exponential numbers of mean `scale` from the global generator."""
+    return get_random_state().exponential(scale, size, dtype, device)
 
 
 def randint(low: int, high: Optional[int] = None, size: SizeLike = None, dtype: Any = np.int64,

@@ -171,3 +171,60 @@ def test_cumprod_and_cumulative_prod_are_numpys(dt, rng):
     np.testing.assert_array_equal(big.get(), np.cumprod(np.full(40, 3, np.int64)))
     with pytest.raises(ValueError, match="axis"):
         cp.cumulative_prod(cp.zeros((2, 2)))
+
+
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
+def test_pad_is_numpys(mode, rng):
+    x = rng.standard_normal((3, 4))
+    for pw in (2, (1, 3), ((0, 2), (3, 1)), ((7, 9), (0, 0))):
+        np.testing.assert_array_equal(cp.pad(cp.asarray(x), pw, mode).get(), np.pad(x, pw, mode))
+    if mode == "constant":
+        np.testing.assert_array_equal(cp.pad(cp.asarray(x), 1, constant_values=7.5).get(),
+                                      np.pad(x, 1, constant_values=7.5))
+        with pytest.raises(NotImplementedError, match="per axis"):
+            cp.pad(cp.asarray(x), 1, constant_values=((1, 2), (3, 4)))
+    else:
+        with pytest.raises(ValueError, match="empty axis"):
+            cp.pad(cp.zeros((0, 2)), 1, mode)
+    with pytest.raises(ValueError, match="negative"):
+        cp.pad(cp.asarray(x), -1, mode)
+
+
+def test_lexsort_is_numpys(rng):
+    a, b, c = rng.integers(0, 3, 40), rng.integers(0, 3, 40), rng.standard_normal(40)
+    np.testing.assert_array_equal(cp.lexsort([cp.asarray(c), cp.asarray(b), cp.asarray(a)]).get(),
+                                  np.lexsort([c, b, a]))
+    np.testing.assert_array_equal(cp.lexsort(cp.asarray(np.stack([b, a]))).get(),
+                                  np.lexsort(np.stack([b, a])))
+    with pytest.raises(ValueError, match="same shape"):
+        cp.lexsort([cp.asarray(a), cp.asarray(b[:5])])
+
+
+@pytest.mark.parametrize("m,n,k", [(8, 3, None), (8, 3, 2), (3, 8, None), (5, 5, 2)])
+def test_lstsq_is_numpys(m, n, k, rng):
+    a = rng.standard_normal((m, n))
+    b = rng.standard_normal(m) if k is None else rng.standard_normal((m, k))
+    x, r, rank, s = cp.linalg.lstsq(cp.asarray(a), cp.asarray(b))
+    nx, nr, nrank, ns_ = np.linalg.lstsq(a, b, rcond=None)
+    eq(x, nx)
+    eq(r, nr)
+    assert rank == nrank
+    eq(s, ns_)
+    d = a.copy()
+    d[:, -1] = d[:, 0]  # rank-deficient: the minimum-norm solution, no residuals
+    x, r, rank, _ = cp.linalg.lstsq(cp.asarray(d), cp.asarray(b))
+    nx, nr, nrank, _ = np.linalg.lstsq(d, b, rcond=None)
+    eq(x, nx, tol=1e-10)
+    assert rank == nrank and r.shape == nr.shape
+    with pytest.raises(ValueError):
+        cp.linalg.lstsq(cp.asarray(a), cp.asarray(np.zeros(m + 1)))
+
+
+def test_random_exponential_has_its_mean_and_refuses_bad_scales():
+    e = cp.random.exponential(2.0, 400000).get()
+    assert e.min() >= 0 and np.isfinite(e).all()
+    assert abs(e.mean() - 2.0) < 0.02 and abs(e.std() - 2.0) < 0.03  # about 6 standard errors
+    g = cp.random.default_rng(5).exponential(0.5, (3, 2), dtype=np.float32)
+    assert g.shape == (3, 2) and g.dtype == np.float32
+    with pytest.raises(ValueError, match="scale"):
+        cp.random.exponential(-1.0, 3)

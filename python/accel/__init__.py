@@ -62,6 +62,8 @@ from ._lib import (LIBRARY_PATH, AccelError, CompileError, DeviceMismatchError, 
 globals().update(ELEMENTWISE)
 abs = ELEMENTWISE["absolute"]  # noqa: A001 (the standard's name)
 del ELEMENTWISE
+from ._routines import add_at as _add_at  # noqa: E402
+add.at = _add_at  # type: ignore[attr-defined]  # noqa: F821 (NumPy's and CuPy's add.at)
 
 # Written once, in _version.py (CMake, pyproject.toml and this read it; ctest
 # version_agree checks that libaccel's accel_version() and the packages agree).

@@ -236,6 +236,39 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", constant_values: Any
     return r
 
 
+def add_at(a: Array, indices: Any, b: Any) -> None:
+    """NumPy's ``add.at(a, indices, b)`` (CuPy's too): a[indices] += b in
+    place, each repeated index adding again (unbuffered). indices: what
+    a[indices] takes (ints, slices, an integer array or a mask). The target
+    element of each selected position is read from the same indexing of an
+    arange grid; the values are sorted by target, summed within runs in a's
+    dtype, and each run's sum added once. Raises what a[indices] raises,
+    and ValueError for b that does not broadcast to a[indices]."""
+    if not isinstance(a, Array):
+        raise TypeError(f"accel.add.at: a must be an accel array, not {type(a).__name__}")
+    grid = ns.reshape(ns.arange(a.size, dtype=np.int64, device=a.device), a.shape)
+    where = grid[indices]
+    t = ns.reshape(where, (-1,))
+    if t.size == 0:
+        return
+    v = ns.astype(_arr(b, "add.at"), a.dtype, copy=False)
+    v = ns.reshape(ns.broadcast_to(v, where.shape), (-1,))
+    order = ns.argsort(t, stable=True)
+    ts, vs = ns.take(t, order), ns.take(v, order)
+    n, d = vs.shape[0], 1
+    zero = ns.zeros((), dtype=a.dtype, device=a.device)
+    while d < n:  # the inclusive sum within each run of equal targets
+        back = ns.where(ns.equal(ts[d:], ts[:-d]), vs[:-d], zero)
+        vs = ns.concat([vs[:d], ns.add(vs[d:], back)])
+        d *= 2
+    last = ns.concat([ns.not_equal(ts[1:], ts[:-1]),
+                      ns.ones((1,), dtype=np.bool_, device=a.device)])
+    (ends,) = ns.nonzero(last)
+    u, sums = ns.take(ts, ends), ns.take(vs, ends)
+    flat = ns.reshape(a, (-1,), copy=False)
+    flat[u] = ns.add(ns.take(flat, u), sums)
+
+
 # ------------------------------------------------------------------ sets
 def union1d(ar1: Any, ar2: Any) -> Array:
     """The sorted distinct values of both arrays, flattened."""

@@ -228,3 +228,29 @@ def test_random_exponential_has_its_mean_and_refuses_bad_scales():
     assert g.shape == (3, 2) and g.dtype == np.float32
     with pytest.raises(ValueError, match="scale"):
         cp.random.exponential(-1.0, 3)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int32, np.uint8])
+def test_add_at_adds_repeated_indices_each_time_as_numpy(dt, rng):
+    a = np.zeros(10, dt)
+    idx = rng.integers(0, 10, 60)
+    b = rng.integers(1, 4, 60).astype(dt)
+    da = cp.asarray(a)
+    cp.add.at(da, cp.asarray(idx), cp.asarray(b))
+    np.add.at(a, idx, b)
+    np.testing.assert_array_equal(da.get(), a)
+    m = np.arange(12.0).reshape(4, 3)
+    dm = cp.asarray(m)
+    np.add.at(m, [1, 3, 1], np.ones((3, 3)))
+    cp.add.at(dm, cp.asarray([1, 3, 1]), cp.ones((3, 3)))
+    np.testing.assert_array_equal(dm.get(), m)
+    v, dv = np.zeros(5), cp.zeros(5)
+    np.add.at(v, slice(1, 4), 2.0)
+    cp.add.at(dv, slice(1, 4), 2.0)
+    np.testing.assert_array_equal(dv.get(), v)
+    cp.add.at(dv, cp.asarray(np.zeros(0, np.int64)), 1.0)  # nothing selected: unchanged
+    np.testing.assert_array_equal(dv.get(), v)
+    with pytest.raises(IndexError):
+        cp.add.at(dv, cp.asarray([9]), 1.0)
+    with pytest.raises(TypeError):
+        cp.add.at(np.zeros(3), [0], 1.0)

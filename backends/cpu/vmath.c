@@ -28,6 +28,8 @@
 
 #include "cpu.h"
 #include "vmath.h"
+#include "vmath_avx2.h"
+#include "vmath_kernels.h"
 
 typedef __m128 (*vmath_f4)(__m128);
 typedef __m128d (*vmath_d2)(__m128d);

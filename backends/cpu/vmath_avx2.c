@@ -10,7 +10,8 @@
 #include <sleef.h>
 
 #include "cpu.h"
-#include "vmath.h"
+#include "vmath_avx2.h"
+#include "vmath_kernels.h"
 
 typedef __m256 (*vmath_f8)(__m256);
 typedef __m256d (*vmath_d4)(__m256d);

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 The accel authors */
+/* vmath_kernels.h — the loop templates of the vectorised transcendental
+ * functions, written once for every vector width: the SSE2 loops of
+ * vmath.c and the AVX2 loops of vmath_avx2.c (compiled with -mavx2 -mfma)
+ * expand them. Not a header of either file: both include it. */
+#ifndef ACCEL_CPU_VMATH_KERNELS_H
+#define ACCEL_CPU_VMATH_KERNELS_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu.h"
+
+/* SLEEF's sin and cos u10 hold their bound for |x| <= 1e28 (f32) and
+ * 1e299 (f64) only (beyond: "an arbitrary value within [-1, 1]"); lanes
+ * beyond are recomputed with glibc (f32 rounded once from double). */
+#define ACCEL_CPU_VMATH_TRIG_MAX_F32 1e28f
+#define ACCEL_CPU_VMATH_TRIG_MAX_F64 1e299
+static inline int accel_cpu__vmath_trig(uint32_t op)
+{
+    return op == ACCEL_OP_SIN || op == ACCEL_OP_COS;
+}
+static inline float accel_cpu__vmath_libm_f32(uint32_t op, float x)
+{
+    return (float)(op == ACCEL_OP_SIN ? sin((double)x) : cos((double)x));
+}
+static inline double accel_cpu__vmath_libm_f64(uint32_t op, double x)
+{
+    return op == ACCEL_OP_SIN ? sin(x) : cos(x);
+}
+
+// clang-format off
+/* NAME(op): SLEEF's u10 function of op for vector suffix S ("f4", "d2",
+ * "f8", "d4") and ISA ("" for SLEEF's own dispatcher, "avx2"). */
+#define ACCEL_CPU_VMATH_PICK(NAME, FN_T, S, ISA)                                \
+    static FN_T NAME(uint32_t op)                                               \
+    {                                                                           \
+        switch (op) {                                                           \
+        case ACCEL_OP_EXP: return Sleef_exp##S##_u10##ISA;                      \
+        case ACCEL_OP_LOG: return Sleef_log##S##_u10##ISA;                      \
+        case ACCEL_OP_TANH: return Sleef_tanh##S##_u10##ISA;                    \
+        case ACCEL_OP_SIN: return Sleef_sin##S##_u10##ISA;                      \
+        default: return Sleef_cos##S##_u10##ISA;                                \
+        }                                                                       \
+    }
+
+/* run_SUF(op, f, a, o, n): o[i] = f(a[i]) over [0, n), W lanes of type T
+ * (vector V) a step, the tail through the same f on a padded copy, and
+ * lanes past SLEEF's trig range (HUGE(x) says whether any) through LIBM. */
+#define ACCEL_CPU_VMATH_RUN(SUF, T, V, W, FN_T, LOAD, STORE, ABS, HUGE, LIMIT, LIBM) \
+    static inline void step_##SUF(uint32_t op, FN_T f, const T *a, T *o)       \
+    {                                                                           \
+        const V x = LOAD(a);                                                    \
+        STORE(o, f(x));                                                         \
+        if (!accel_cpu__vmath_trig(op) || !HUGE(x))                             \
+            return;                                                             \
+        T xs[W];                                                                \
+        STORE(xs, x);                                                           \
+        for (int j = 0; j < W; ++j)                                             \
+            if (ABS(xs[j]) > LIMIT)                                             \
+                o[j] = LIBM(op, xs[j]);                                         \
+    }                                                                           \
+    static void run_##SUF(uint32_t op, FN_T f, const T *a, T *o, size_t n)      \
+    {                                                                           \
+        size_t i = 0;                                                           \
+        for (; i + W <= n; i += W)                                              \
+            step_##SUF(op, f, a + i, o + i);                                    \
+        if (i < n) {                                                            \
+            T t[W] = {0};                                                       \
+            memcpy(t, a + i, (n - i) * sizeof *t);                              \
+            step_##SUF(op, f, t, t);                                            \
+            memcpy(o + i, t, (n - i) * sizeof *t);                              \
+        }                                                                       \
+    }
+// clang-format on
+
+#endif

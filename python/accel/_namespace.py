@@ -687,7 +687,7 @@ def _floats(fn: str, *xs: Array) -> Tuple[Array, ...]:
         # NumPy and CuPy refuse these (not float64 arithmetic on 0 and 1)
         raise TypeError(f"accel.{fn}: not defined for bool (use logical_xor or logical_not, "
                         "or astype to a number first)")
-    if dt.kind == "b" and fn in ("floor_divide", "remainder", "pow"):
+    if dt.kind == "b" and fn in ("floor_divide", "remainder", "pow", "fmod"):
         return tuple(astype(x, int8) for x in xs)  # NumPy's and CuPy's int8 results
     k = C.dtype_kind_of(C.CODES[dt]) if dt in C.CODES else 0
     if k and not kinds & (1 << k) and kinds & (1 << C.KIND_FLOAT) and dt.kind in "biu":
@@ -737,10 +737,12 @@ def _complex_of(re: Array, im: Array) -> Array:
 def _elementwise() -> dict:
     fns = {}
     for name, (code, arity, res) in C.FUNCTIONS.items():
+        # out= casts as NumPy's ufuncs do: within a kind (same_kind)
         if arity == 1 and name != "astype":
-            f = (lambda n: lambda x, /, out=None: _out(_unary(n, x), out, n))(name)
+            f = (lambda n: lambda x, /, out=None: _out(_unary(n, x), out, n, True))(name)
         elif arity == 2:
-            f = (lambda n: lambda x1, x2, /, out=None: _out(_binary(n, x1, x2), out, n))(name)
+            f = (lambda n: lambda x1, x2, /, out=None: _out(_binary(n, x1, x2), out, n,
+                                                             True))(name)
         else:
             continue
         f.__name__ = name

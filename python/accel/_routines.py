@@ -28,9 +28,8 @@ def _floating(x: Array) -> Array:
 
 # ------------------------------------------------------------------ math
 def fix(x: Any, out: Any = None) -> Array:
-    """Rounded toward zero, as float (NumPy's fix: integers become
-    float64)."""
-    return ns._out(ns.trunc(_floating(_arr(x, "fix"))), out, "fix")
+    """Rounded toward zero (NumPy 2's fix: integers keep their dtype)."""
+    return ns._out(ns.trunc(_arr(x, "fix")), out, "fix", True)
 
 
 def sinc(x: Any) -> Array:
@@ -85,8 +84,9 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
         if c.dtype != np.bool_:
             raise TypeError(f"accel.select: a condition is {c.dtype}, not bool")
     choices = [_arr(c, "select") for c in choicelist]
-    dt = np.result_type(*[c.dtype for c in choices], np.asarray(default).dtype
-                        if not isinstance(default, Array) else default.dtype)
+    # NumPy 2's rule: a Python scalar default is weak (int8 choices stay int8)
+    dt = np.result_type(*[c.dtype for c in choices],
+                        default.dtype if isinstance(default, Array) else default)
     r = ns.astype(_arr(default, "select"), dt)
     for c, v in zip(reversed(conds), reversed(choices)):
         r = ns.where(c, ns.astype(v, dt, copy=False), r)
@@ -97,7 +97,9 @@ def compress(condition: Any, a: Any, axis: Optional[int] = None, out: Any = None
     """The slices of a (flattened without axis) where the 1-D condition is
     true (NumPy's compress: a condition shorter than the axis selects from
     its first elements; a true one past the end is IndexError)."""
-    c = ns.reshape(_arr(condition, "compress"), (-1,))
+    c = _arr(condition, "compress")
+    if c.ndim != 1:
+        raise ValueError("accel.compress: condition must be a 1-d array")
     x = _arr(a, "compress")
     if axis is None:
         x, ax = ns.reshape(x, (-1,)), 0
@@ -130,10 +132,14 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
     side = "left" if right else "right"
     if b.size < 2:
         return searchsorted(b, v, side=side)
-    d = ns.subtract(b[1:], b[:-1])
-    if bool(ns.all(ns.greater_equal(d, 0))):
+    # Compared, not subtracted (integers would wrap); a NaN sorts last.
+    lo, hi = b[:-1], b[1:]
+    up, down = ns.greater_equal(hi, lo), ns.less_equal(hi, lo)
+    if b.dtype.kind in "fc":
+        up, down = ns.logical_or(up, ns.isnan(hi)), ns.logical_or(down, ns.isnan(lo))
+    if bool(ns.all(up)):
         return searchsorted(b, v, side=side)
-    if bool(ns.all(ns.less_equal(d, 0))):
+    if bool(ns.all(down)):
         return ns.subtract(b.size, searchsorted(ns.flip(b), v, side=side))
     raise ValueError("accel.digitize: bins must be monotonically increasing or decreasing")
 
@@ -197,6 +203,9 @@ def kron(a: Any, b: Any) -> Array:
     return ns.reshape(ns.multiply(xe, ye), tuple(p * q for p, q in zip(xs, ys)))
 
 
+_PAD_MAX = 1 << 48  # elements along one axis: far past any memory
+
+
 def pad(array: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Array:
     """NumPy's pad in modes constant (one scalar value), edge, reflect,
     symmetric and wrap. The source index of every output position along an
@@ -206,13 +215,19 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", constant_values: Any
     reflect, symmetric or wrap), NotImplementedError (other modes, per-side
     constants)."""
     x = _arr(array, "pad")
+    pw = np.asarray(pad_width)
+    if pw.dtype.kind not in "iu":
+        raise TypeError(f"accel.pad: pad_width must be of integral type, not {pw.dtype}")
     try:
-        w = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (x.ndim, 2))
-    except (ValueError, TypeError):
+        w = np.broadcast_to(pw.astype(object), (x.ndim, 2))
+    except ValueError:
         raise ValueError(f"accel.pad: pad_width {pad_width!r} does not fit {x.ndim} axes (an "
                          "int, (before, after), or one such pair per axis)") from None
     if (w < 0).any():
         raise ValueError("accel.pad: index can't contain negative values")
+    if any(n + int(b) + int(a) > _PAD_MAX for n, (b, a) in zip(x.shape, w)):
+        raise ValueError(f"accel.pad: pad_width {pad_width!r} makes an axis longer than "
+                         f"{_PAD_MAX} elements")
     if mode == "constant":
         if np.ndim(constant_values) != 0:
             raise NotImplementedError("accel.pad: constant_values per axis and side is not "
@@ -272,24 +287,24 @@ def add_at(a: Array, indices: Any, b: Any) -> None:
 # ------------------------------------------------------------------ sets
 def union1d(ar1: Any, ar2: Any) -> Array:
     """The sorted distinct values of both arrays, flattened."""
-    from ._sets import unique_values
+    from ._sets import unique
     x = ns.concat([ns.reshape(_arr(ar1, "union1d"), (-1,)),
                    ns.reshape(_arr(ar2, "union1d"), (-1,))])
-    return unique_values(x) if x.size else x
+    return unique(x) if x.size else x  # NumPy's unique: all NaNs one value
 
 
 def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
                 return_indices: bool = False) -> Array:
     """The sorted values in both arrays (NumPy's intersect1d; return_indices
     is not there yet: NotImplementedError)."""
-    from ._sets import unique_values
+    from ._sets import unique  # NumPy's: NaNs as one value
     if return_indices:
         raise NotImplementedError("accel.intersect1d: return_indices is not there yet")
     a = ns.reshape(_arr(ar1, "intersect1d"), (-1,))
     b = ns.reshape(_arr(ar2, "intersect1d"), (-1,))
     if not assume_unique:
-        a = unique_values(a) if a.size else a
-        b = unique_values(b) if b.size else b
+        a = unique(a) if a.size else a
+        b = unique(b) if b.size else b
     aux = ns.sort(ns.concat([a, b]))
     if aux.size < 2:
         return aux[:0]
@@ -300,10 +315,10 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
 def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:
     """The sorted distinct values of ar1 not in ar2 (with assume_unique, ar1
     in its order)."""
-    from ._sets import unique_values
+    from ._sets import unique  # NumPy's: NaNs as one value
     a = ns.reshape(_arr(ar1, "setdiff1d"), (-1,))
     if not assume_unique and a.size:
-        a = unique_values(a)
+        a = unique(a)
     (idx,) = ns.nonzero(isin(a, ar2, invert=True))
     return ns.take(a, idx)
 
@@ -319,19 +334,22 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False,
     """The covariance matrix of the variables (rows, or columns with
     rowvar=False) of m (and y): (X - mean) (X - mean)^H / (N - ddof), ddof
     1 (0 with bias), on the device (a GEMM); float64 for integer input."""
-    x = _arr(m, "cov")
-    if x.ndim > 2:
+    x0 = _arr(m, "cov")
+    if x0.ndim > 2:
         raise ValueError("accel.cov: m has more than 2 dimensions")
-    x = ns.reshape(x, (1, -1)) if x.ndim < 2 else x
-    if not rowvar and x.shape[0] != 1:
+    yy = _arr(y, "cov") if y is not None else None
+    # NumPy's: result_type(m, y, float64) unless dtype=; m's transpose
+    # when rowvar is False and m is 2-D, y's when it has more than one row
+    dt = np.dtype(dtype) if dtype is not None else np.result_type(
+        x0.dtype, *([yy.dtype] if yy is not None else []), np.float64)
+    x = ns.astype(ns.reshape(x0, (1, -1)) if x0.ndim < 2 else x0, dt)
+    if not rowvar and x0.ndim != 1:
         x = ns.matrix_transpose(x)
-    if y is not None:
-        yy = _arr(y, "cov")
-        yy = ns.reshape(yy, (1, -1)) if yy.ndim < 2 else yy
+    if yy is not None:
+        yy = ns.astype(ns.reshape(yy, (1, -1)) if yy.ndim < 2 else yy, dt)
         if not rowvar and yy.shape[0] != 1:
             yy = ns.matrix_transpose(yy)
-        x = ns.concat([x, ns.astype(yy, x.dtype) if yy.dtype != x.dtype else yy], axis=0)
-    x = ns.astype(x, dtype) if dtype is not None else _floating(x)
+        x = ns.concat([x, yy], axis=0)
     n = x.shape[1]
     d = ddof if ddof is not None else (0 if bias else 1)
     xc = ns.subtract(x, ns.mean(x, axis=1, keepdims=True))
@@ -361,8 +379,7 @@ def _conv_full(a: Array, v: Array) -> Array:
     a = ns.astype(a, dt, copy=False)
     out = ns.zeros(n + m - 1, dtype=dt, device=a.device)
     for j, vj in enumerate(ns.astype(v, dt, copy=False).get().tolist()):
-        if vj != 0:
-            out[j:j + n] = ns.add(out[j:j + n], ns.multiply(a, vj))
+        out[j:j + n] = ns.add(out[j:j + n], ns.multiply(a, vj))  # 0 too: inf * 0 is NaN
     return out
 
 
@@ -392,14 +409,18 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
 
 
 def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
-    """The cross-correlation of two 1-D arrays, sum_n a[n + k] conj(v[n]):
-    convolve(a, conj(v[::-1]), mode), which is NumPy's correlate in every
-    mode (valid by default)."""
+    """The cross-correlation of two 1-D arrays, sum_n a[n + k] conj(v[n])
+    (NumPy's correlate, mode valid by default): convolve(a, conj(v[::-1]),
+    mode) when a is the longer, else the reversed conjugate of v's with a
+    (which trims 'same' at NumPy's end)."""
     x, k = _arr(a, "correlate"), _arr(v, "correlate")
     if x.ndim != 1 or k.ndim != 1:
         raise ValueError("accel.correlate: object too deep for desired array (1-D only)")
     if x.size == 0 or k.size == 0:
         raise ValueError("accel.correlate: a and v cannot be empty")
+    if x.size < k.size:  # NumPy: the swapped pair's correlation, reversed and conjugated
+        r = correlate(k, x, mode)
+        return ns.flip(ns.conj(r) if r.dtype.kind == "c" else r)
     kr = ns.flip(k)
     if kr.dtype.kind == "c":
         kr = ns.conj(kr)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 from typing import Any, NamedTuple, Tuple, Union
 
 from . import _aa_lib as C
@@ -279,6 +280,10 @@ def diagonal(x: Any, /, *, offset: int = 0) -> Any:
     a = _array(x, "diagonal")
     if a.ndim < 2:
         raise ValueError(f"accel.linalg.diagonal: x is {a.ndim}-d (at least 2-d)")
+    try:  # a Python int: a NumPy integer's own arithmetic would wrap
+        offset = int(operator.index(offset))
+    except TypeError:
+        raise TypeError(f"accel.linalg.diagonal: offset {offset!r} is not an integer") from None
     n, m = a.shape[-2], a.shape[-1]
     k = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
     isz = a.dtype.itemsize
@@ -643,11 +648,15 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     am, b2 = xp.astype(am, dt), xp.astype(b2, dt)
     if min(m, n) == 0:
         x = xp.zeros((n, b2.shape[1]), dtype=dt, device=am.device)
-        return (x[:, 0] if vec else x, xp.zeros((0,), dtype=_real(dt), device=am.device), 0,
-                xp.zeros((0,), dtype=_real(dt), device=am.device))
+        # NumPy: with n == 0 < m the residuals are the squared norms of b
+        bb = xp.real(xp.multiply(xp.conj(b2), b2)) if dt.kind == "c" else xp.multiply(b2, b2)
+        res = (xp.sum(bb, axis=0) if n == 0 and m > 0
+               else xp.zeros((0,), dtype=_real(dt), device=am.device))
+        return (x[:, 0] if vec else x, res, 0, xp.zeros((0,), dtype=_real(dt), device=am.device))
     u, s, vh = svd(am, full_matrices=False)
     eps = float(xp.finfo(_real(dt)).eps)
-    cut = float(xp.max(s)) * (max(m, n) * eps if rcond is None else float(rcond))
+    rc = max(m, n) * eps if rcond is None else float(rcond)
+    cut = float(xp.max(s)) * (eps if rc < 0 else rc)  # LAPACK's: rcond < 0 is machine eps
     keep = xp.greater(s, cut)
     rank = int(xp.sum(xp.astype(keep, xp.int64)))
     s_inv = xp.where(keep, xp.divide(1.0, xp.where(keep, s, 1.0)), 0.0)

@@ -25,7 +25,7 @@ def test_math(data):
     dx = cp.asarray(x)
     eq(cp.fix(dx * 3), np.fix(x * 3))
     f = cp.fix(cp.asarray([3, -4]))
-    assert f.dtype == np.float64 and f.get().tolist() == [3.0, -4.0]
+    assert f.dtype == np.fix(np.array([3, -4])).dtype and f.get().tolist() == [3, -4]
     eq(cp.sinc(dx), np.sinc(x))
     eq(cp.sinc(cp.asarray([0.0, 1.0, -2.5])), np.sinc([0.0, 1.0, -2.5]))
     q, r = cp.divmod(dx * 5, 1.5)
@@ -254,3 +254,54 @@ def test_add_at_adds_repeated_indices_each_time_as_numpy(dt, rng):
         cp.add.at(dv, cp.asarray([9]), 1.0)
     with pytest.raises(TypeError):
         cp.add.at(np.zeros(3), [0], 1.0)
+
+
+def test_the_break_testers_cases_are_numpys():
+    # Each found wrong by a tester of this stop (silently wrong before).
+    b = np.arange(300 * 300.0).reshape(300, 300)
+    x = cp.asarray(b)
+    assert float(cp.sum(cp.linalg.diagonal(x, offset=np.int16(-200)))) == np.trace(b, -200)
+    assert float(cp.trace(x, np.int8(50))) == np.trace(b, 50)
+    for xs, bins in [(np.array([-50, 0, 50], np.int8), np.array([-100, 100], np.int8)),
+                     (np.array([5], np.uint8), np.array([10, 4, 0], np.uint8)),
+                     (np.array([1, 2, 3], np.uint32), np.array([3, 2, 1], np.uint32)),
+                     (np.array([0.5, 2.0, np.nan]), np.array([0.0, 1.0, np.nan]))]:
+        np.testing.assert_array_equal(cp.digitize(cp.asarray(xs), cp.asarray(bins)).get(),
+                                      np.digitize(xs, bins))
+    for a, v in [([1.0, 2], [1.0, 2, 3]), ([1.0, 2, 3, 4], [1.0, 2, 3, 4, 5])]:
+        for mode in ("full", "same", "valid"):
+            eq(cp.correlate(cp.asarray(a), cp.asarray(v), mode), np.correlate(a, v, mode))
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(cp.convolve(cp.asarray([np.inf, 1.0]),
+                                                  cp.asarray([0.0, 1.0])).get(),
+                                      np.convolve([np.inf, 1.0], [0.0, 1.0]))
+        eq(cp.cov(cp.asarray([1, 2, 3]), cp.asarray([0.5, 0.1, 0.7])),
+           np.cov([1, 2, 3], [0.5, 0.1, 0.7]))
+        z = np.array([0.5j, 0.1, 0.7])
+        eq(cp.cov(cp.asarray([1.0, 2, 3]), cp.asarray(z)), np.cov([1.0, 2, 3], z))
+        got = cp.cov(cp.asarray([[1.0, 2, 4]]), rowvar=False).get()
+        assert got.shape == (3, 3) and np.isnan(got).all()
+    x, _, rank, _ = cp.linalg.lstsq(cp.asarray([[1.0, 2], [2, 4], [3, 6]]),
+                                    cp.asarray([1.0, 2, 3]), rcond=-1)
+    eq(x, [0.2, 0.4])
+    assert rank == 1
+    res = cp.linalg.lstsq(cp.zeros((3, 0)), cp.asarray([1.0, 2, 3]))[1]
+    eq(res, [14.0])
+    with pytest.raises(accel_dtype_error()):
+        cp.fmod(cp.asarray([1.7, -1.7]), 2.5, out=cp.zeros(2, dtype=cp.int64))
+    f = cp.fmod(cp.asarray([True, False]), cp.asarray([False, False]))
+    want = np.fmod(np.array([True, False]), np.array([False, False]))
+    assert f.dtype == want.dtype and f.get().tolist() == want.tolist()
+    with pytest.raises(ValueError, match="longer than"):
+        cp.pad(cp.asarray([0.0, 1, 2]), (2**63 - 1, 2**63 - 1))
+    with pytest.raises(TypeError, match="integral"):
+        cp.pad(cp.asarray([0.0, 1]), 1.5)
+    eq(cp.union1d(cp.asarray([np.nan, 1.0]), cp.asarray([np.nan])), [1.0, np.nan])
+    with pytest.raises(ValueError, match="1-d"):
+        cp.compress(cp.asarray([[True], [False]]), cp.asarray([1.0, 2]), axis=0)
+    s = cp.select([cp.asarray([True, False])], [cp.asarray(np.array([1, 2], np.int8))], 3)
+    assert s.dtype == np.int8
+
+
+def accel_dtype_error():
+    return cp.DtypeMismatchError

@@ -294,22 +294,34 @@ def union1d(ar1: Any, ar2: Any) -> Array:
 
 
 def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
-                return_indices: bool = False) -> Array:
-    """The sorted values in both arrays (NumPy's intersect1d; return_indices
-    is not there yet: NotImplementedError)."""
-    from ._sets import unique  # NumPy's: NaNs as one value
-    if return_indices:
-        raise NotImplementedError("accel.intersect1d: return_indices is not there yet")
+                return_indices: bool = False) -> Any:
+    """The sorted values in both arrays (NumPy's intersect1d, NaNs as one
+    value); with return_indices also the indices of their first
+    occurrences in the flattened ar1 and ar2 (int64), as NumPy's: the
+    uniques' first indices carried through one stable sort of both."""
+    from ._sets import unique
     a = ns.reshape(_arr(ar1, "intersect1d"), (-1,))
     b = ns.reshape(_arr(ar2, "intersect1d"), (-1,))
+    ia = ns.arange(a.size, dtype=np.int64, device=a.device)
+    ib = ns.arange(b.size, dtype=np.int64, device=b.device)
     if not assume_unique:
-        a = unique(a) if a.size else a
-        b = unique(b) if b.size else b
-    aux = ns.sort(ns.concat([a, b]))
+        if a.size:
+            a, ia = unique(a, return_index=True)
+        if b.size:
+            b, ib = unique(b, return_index=True)
+    both = ns.concat([a, b])
+    order = ns.argsort(both, stable=True)
+    aux = ns.take(both, order)
     if aux.size < 2:
-        return aux[:0]
+        e = ns.zeros((0,), dtype=np.int64, device=aux.device)
+        return (aux[:0], e, e) if return_indices else aux[:0]
     (idx,) = ns.nonzero(ns.equal(aux[1:], aux[:-1]))
-    return ns.take(aux, idx)
+    common = ns.take(aux, idx)
+    if not return_indices:
+        return common
+    i1 = ns.take(ia, ns.take(order, idx))
+    i2 = ns.take(ib, ns.subtract(ns.take(order, ns.add(idx, 1)), a.size))
+    return common, i1, i2
 
 
 def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:

@@ -95,8 +95,15 @@ def test_sets(rng):
     eq(cp.setdiff1d(a, b), np.setdiff1d(i1, i2))
     eq(cp.in1d(a, b), np.isin(i1, i2))
     eq(cp.intersect1d(cp.asarray([1]), cp.asarray([2])), np.intersect1d([1], [2]))
-    with pytest.raises(NotImplementedError):
-        cp.intersect1d(a, b, return_indices=True)
+    for au in (False, True):
+        x1, x2 = (np.unique(i1), np.unique(i2)[::-1].copy()) if au else (i1, i2)
+        got = cp.intersect1d(cp.asarray(x1), cp.asarray(x2), assume_unique=au,
+                             return_indices=True)
+        want = np.intersect1d(x1, x2, assume_unique=au, return_indices=True)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.get(), w)
+    got = cp.intersect1d(cp.asarray([1.0]), cp.zeros(0), return_indices=True)
+    assert [g.size for g in got] == [0, 0, 0]
 
 
 def test_cov_corrcoef(data, rng):

@@ -518,8 +518,9 @@ def _segmented_sum(keys: Array, v: Array) -> Array:
     the element d back only when it is in the same run (so a NaN or an
     infinity stays in its run, and no difference of prefix sums cancels)."""
     n, d = v.shape[0], 1
+    zero = ns.zeros((), dtype=v.dtype, device=v.device)  # v's dtype: integers stay exact
     while d < n:
-        back = ns.where(ns.equal(keys[d:], keys[:-d]), v[:-d], 0.0)
+        back = ns.where(ns.equal(keys[d:], keys[:-d]), v[:-d], zero)
         v = ns.concat([v[:d], ns.add(v[d:], back)])
         d *= 2
     return v

@@ -4,9 +4,9 @@
 namespace's functions on the device, each with NumPy's signature and result:
 math (fix, sinc, divmod, modf, nanprod, nancumsum), selection (select,
 compress, extract, digitize, lexsort), shape (diagonal, hsplit, vsplit,
-kron, pad), sets
-(union1d, intersect1d, setdiff1d, in1d) and statistics and signals (cov,
-corrcoef, convolve, correlate). Functions of one element are rows of the C
+kron, pad), scatter (add_at: NumPy's add.at), sets (union1d, intersect1d,
+setdiff1d, in1d) and statistics and signals (cov, corrcoef, convolve,
+correlate). Functions of one element are rows of the C
 table instead (fmod, gcd, lcm, heaviside, logaddexp2, cbrt)."""
 from __future__ import annotations
 
@@ -18,12 +18,8 @@ import numpy as np
 
 from . import _namespace as ns
 from ._array import Array
-from ._cupy import _arr, isin
-
-
-def _floating(x: Array) -> Array:
-    """x, or x as float64 when it holds integers or bools (NumPy's result)."""
-    return x if x.dtype.kind in "fc" else ns.astype(x, np.float64)
+from ._cupy import _arr, _as_float, _nan_filled, _segmented_sum, isin, split
+from ._sets import searchsorted, unique
 
 
 # ------------------------------------------------------------------ math
@@ -35,7 +31,7 @@ def fix(x: Any, out: Any = None) -> Array:
 def sinc(x: Any) -> Array:
     """sin(pi x) / (pi x), 1 at 0 (NumPy's sinc, the same formula: x = 0
     taken as 1e-20)."""
-    a = _floating(_arr(x, "sinc"))
+    a = _as_float(_arr(x, "sinc"))
     y = ns.multiply(ns.where(ns.equal(a, 0), ns.asarray(1e-20, dtype=a.dtype, device=a.device),
                              a), math.pi)
     return ns.divide(ns.sin(y), y)
@@ -49,7 +45,7 @@ def divmod(x1: Any, x2: Any) -> tuple:  # noqa: A001 (NumPy's name)
 def modf(x: Any) -> tuple:
     """(fractional part, integral part), both with x's sign, as C's modf:
     modf(-3.5) = (-0.5, -3.0), modf(inf) = (0.0, inf)."""
-    a = _floating(_arr(x, "modf"))
+    a = _as_float(_arr(x, "modf"))
     whole = ns.trunc(a)
     frac = ns.where(ns.isinf(a), ns.zeros_like(a), ns.subtract(a, whole))
     return ns.copysign(frac, a), whole
@@ -57,18 +53,12 @@ def modf(x: Any) -> tuple:
 
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
     """prod with NaNs taken as 1."""
-    x = _arr(a, "nanprod")
-    if x.dtype.kind in "fc":
-        x = ns.where(ns.isnan(x), ns.ones_like(x), x)
-    return ns.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return ns.prod(_nan_filled(a, "nanprod", 1.0), axis=axis, dtype=dtype, keepdims=keepdims)
 
 
 def nancumsum(a: Any, axis: Optional[int] = None, dtype: Any = None) -> Array:
     """cumsum with NaNs taken as 0 (over the flattened a without axis)."""
-    x = _arr(a, "nancumsum")
-    if x.dtype.kind in "fc":
-        x = ns.where(ns.isnan(x), ns.zeros_like(x), x)
-    return ns.cumsum(x, axis=axis, dtype=dtype)
+    return ns.cumsum(_nan_filled(a, "nancumsum", 0.0), axis=axis, dtype=dtype)
 
 
 # ------------------------------------------------------------- selection
@@ -125,7 +115,6 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
     """The index of the bin of each x in the monotonic 1-D bins (NumPy's
     digitize: searchsorted on the device, reversed for decreasing bins).
     Raises ValueError for bins that are not monotonic."""
-    from ._sets import searchsorted
     v, b = _arr(x, "digitize"), _arr(bins, "digitize")
     if b.ndim != 1:
         raise ValueError("accel.digitize: bins must be 1-dimensional")
@@ -176,7 +165,6 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
 
 def hsplit(ary: Any, indices_or_sections: Any) -> list:
     """split along axis 1 (axis 0 of a 1-D array), as NumPy's hsplit."""
-    from ._cupy import split
     a = _arr(ary, "hsplit")
     if a.ndim == 0:
         raise ValueError("accel.hsplit: hsplit only works on arrays of 1 or more dimensions")
@@ -185,7 +173,6 @@ def hsplit(ary: Any, indices_or_sections: Any) -> list:
 
 def vsplit(ary: Any, indices_or_sections: Any) -> list:
     """split along axis 0 of an array of at least 2 dimensions."""
-    from ._cupy import split
     a = _arr(ary, "vsplit")
     if a.ndim < 2:
         raise ValueError("accel.vsplit: vsplit only works on arrays of 2 or more dimensions")
@@ -257,8 +244,9 @@ def add_at(a: Array, indices: Any, b: Any) -> None:
     a[indices] takes (ints, slices, an integer array or a mask). The target
     element of each selected position is read from the same indexing of an
     arange grid; the values are sorted by target, summed within runs in a's
-    dtype, and each run's sum added once. Raises what a[indices] raises,
-    and ValueError for b that does not broadcast to a[indices]."""
+    dtype (_segmented_sum, bincount's scan), and each run's sum added once.
+    Raises what a[indices] raises, and ValueError for b that does not
+    broadcast to a[indices]."""
     if not isinstance(a, Array):
         raise TypeError(f"accel.add.at: a must be an accel array, not {type(a).__name__}")
     grid = ns.reshape(ns.arange(a.size, dtype=np.int64, device=a.device), a.shape)
@@ -269,13 +257,8 @@ def add_at(a: Array, indices: Any, b: Any) -> None:
     v = ns.astype(_arr(b, "add.at"), a.dtype, copy=False)
     v = ns.reshape(ns.broadcast_to(v, where.shape), (-1,))
     order = ns.argsort(t, stable=True)
-    ts, vs = ns.take(t, order), ns.take(v, order)
-    n, d = vs.shape[0], 1
-    zero = ns.zeros((), dtype=a.dtype, device=a.device)
-    while d < n:  # the inclusive sum within each run of equal targets
-        back = ns.where(ns.equal(ts[d:], ts[:-d]), vs[:-d], zero)
-        vs = ns.concat([vs[:d], ns.add(vs[d:], back)])
-        d *= 2
+    ts = ns.take(t, order)
+    vs = _segmented_sum(ts, ns.take(v, order))
     last = ns.concat([ns.not_equal(ts[1:], ts[:-1]),
                       ns.ones((1,), dtype=np.bool_, device=a.device)])
     (ends,) = ns.nonzero(last)
@@ -287,7 +270,6 @@ def add_at(a: Array, indices: Any, b: Any) -> None:
 # ------------------------------------------------------------------ sets
 def union1d(ar1: Any, ar2: Any) -> Array:
     """The sorted distinct values of both arrays, flattened."""
-    from ._sets import unique
     x = ns.concat([ns.reshape(_arr(ar1, "union1d"), (-1,)),
                    ns.reshape(_arr(ar2, "union1d"), (-1,))])
     return unique(x) if x.size else x  # NumPy's unique: all NaNs one value
@@ -299,7 +281,6 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
     value); with return_indices also the indices of their first
     occurrences in the flattened ar1 and ar2 (int64), as NumPy's: the
     uniques' first indices carried through one stable sort of both."""
-    from ._sets import unique
     a = ns.reshape(_arr(ar1, "intersect1d"), (-1,))
     b = ns.reshape(_arr(ar2, "intersect1d"), (-1,))
     ia = ns.arange(a.size, dtype=np.int64, device=a.device)
@@ -326,8 +307,7 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
 
 def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:
     """The sorted distinct values of ar1 not in ar2 (with assume_unique, ar1
-    in its order)."""
-    from ._sets import unique  # NumPy's: NaNs as one value
+    in its order; NumPy's unique: NaNs as one value)."""
     a = ns.reshape(_arr(ar1, "setdiff1d"), (-1,))
     if not assume_unique and a.size:
         a = unique(a)
@@ -407,16 +387,21 @@ def _conv_mode(full: Array, n: int, m: int, mode: str, fn: str) -> Array:
     raise ValueError(f"accel.{fn}: mode {mode!r} (full, same or valid)")
 
 
+def _conv_args(a: Any, v: Any, fn: str) -> tuple:
+    """The two non-empty 1-D operands of convolve or correlate."""
+    x, k = _arr(a, fn), _arr(v, fn)
+    if x.ndim != 1 or k.ndim != 1:
+        raise ValueError(f"accel.{fn}: object too deep for desired array (1-D only)")
+    if x.size == 0 or k.size == 0:
+        raise ValueError(f"accel.{fn}: {'v' if k.size == 0 else 'a'} cannot be empty")
+    return x, k
+
+
 def convolve(a: Any, v: Any, mode: str = "full") -> Array:
     """The discrete linear convolution of two 1-D arrays (NumPy's convolve:
     full, same or valid). Costs one device op per element of the shorter
     array: for long kernels use accel.fft."""
-    x, k = _arr(a, "convolve"), _arr(v, "convolve")
-    if x.ndim != 1 or k.ndim != 1:
-        raise ValueError("accel.convolve: object too deep for desired array (1-D only)")
-    if x.size == 0 or k.size == 0:
-        raise ValueError("accel.convolve: v cannot be empty" if k.size == 0
-                         else "accel.convolve: a cannot be empty")
+    x, k = _conv_args(a, v, "convolve")
     return _conv_mode(_conv_full(x, k), x.size, k.size, mode, "convolve")
 
 
@@ -425,11 +410,7 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
     (NumPy's correlate, mode valid by default): convolve(a, conj(v[::-1]),
     mode) when a is the longer, else the reversed conjugate of v's with a
     (which trims 'same' at NumPy's end)."""
-    x, k = _arr(a, "correlate"), _arr(v, "correlate")
-    if x.ndim != 1 or k.ndim != 1:
-        raise ValueError("accel.correlate: object too deep for desired array (1-D only)")
-    if x.size == 0 or k.size == 0:
-        raise ValueError("accel.correlate: a and v cannot be empty")
+    x, k = _conv_args(a, v, "correlate")
     if x.size < k.size:  # NumPy: the swapped pair's correlation, reversed and conjugated
         r = correlate(k, x, mode)
         return ns.flip(ns.conj(r) if r.dtype.kind == "c" else r)

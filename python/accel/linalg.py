@@ -615,36 +615,46 @@ def pinv(x: Any, /, *, rtol: Any = None) -> Any:
     if min(m, n) == 0:
         return xp.zeros(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
     u, s, vh = svd(a, full_matrices=False)
-    cut = xp.multiply(xp.max(s, axis=-1, keepdims=True), _rtol(a, rtol))
-    keep = xp.greater(s, cut)
+    return _pinv_of_svd(u, s, vh, _rtol(a, rtol))[0]
+
+
+def _pinv_of_svd(u: Any, s: Any, vh: Any, rtol: Any) -> tuple:
+    """From the reduced SVD of a (..., m, n): the pseudo-inverse V
+    diag(1/S) U^H (..., n, m) with singular values at most rtol times the
+    largest taken as zero, and which ones were kept (bool, s's shape)."""
+    keep = xp.greater(s, xp.multiply(xp.max(s, axis=-1, keepdims=True), rtol))
     s_inv = xp.where(keep, xp.divide(1.0, xp.where(keep, s, 1.0)), 0.0)
-    if a.dtype.kind == "c":
-        u, vh, s_inv = xp.conj(u), xp.conj(vh), xp.astype(s_inv, a.dtype)
+    if u.dtype.kind == "c":
+        u, vh, s_inv = xp.conj(u), xp.conj(vh), xp.astype(s_inv, u.dtype)
     return xp.matmul(xp.matrix_transpose(vh),
-                     xp.multiply(s_inv[..., None], xp.matrix_transpose(u)))
+                     xp.multiply(s_inv[..., None], xp.matrix_transpose(u))), keep
 
 
 def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     """NumPy's lstsq: x minimizing ||b - a x||_2 for a (m, n) and b (m,) or
-    (m, k), from the reduced SVD (x = V diag(1/s) U^H b, singular values at
-    most rcond times the largest taken as zero; rcond default
-    max(m, n) * eps, NumPy's). Returns (x, residuals, rank, s): residuals
-    the squared norms of b - a x per column when rank == n < m, else an
-    empty array, as NumPy; rank an int; s the singular values. On the
-    device (svd, matmul)."""
+    (m, k), from the reduced SVD (x = pinv(a) b = V diag(1/s) U^H b,
+    singular values at most rcond times the largest taken as zero; rcond
+    default max(m, n) * eps, NumPy's; rcond < 0 machine eps, LAPACK's).
+    Returns (x, residuals, rank, s): residuals the squared norms of b - a x
+    per column when rank == n < m (of b when n == 0 < m), else an empty
+    array, as NumPy; rank an int; s the singular values. Integers solve in
+    float64. On the device (svd, matmul). Raises InvalidArgumentError (a not
+    2-d), ShapeMismatchError (b's first axis not a's), LinAlgError (NaN or
+    infinity in a, svd's)."""
     am = _matrices(a, "lstsq", square=False)
     if am.ndim != 2:
         raise L.error("ACCEL_ERROR_INVALID_ARGUMENT",
-                         f"accel.linalg.lstsq: a is {am.ndim}-d (2-d, as NumPy)")
+                      f"accel.linalg.lstsq: a is {am.ndim}-d (2-d, as NumPy)")
     bm = b if isinstance(b, xp.Array) else xp.asarray(b, device=am.device)
     vec = bm.ndim == 1
     b2 = xp.reshape(bm, (-1, 1)) if vec else bm
     m, n = am.shape
     if b2.ndim != 2 or b2.shape[0] != m:
         raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
-                         f"accel.linalg.lstsq: b {bm.shape} for a {am.shape} (its first "
-                         f"axis must be {m})")
-    dt = xp.result_type(am.dtype, b2.dtype, xp.float64 if am.dtype.kind in "biu" else am.dtype)
+                      f"accel.linalg.lstsq: b {bm.shape} for a {am.shape} (its first axis "
+                      f"must be {m})")
+    dt = xp.result_type(am.dtype, b2.dtype)
+    dt = xp.float64 if dt.kind in "biu" else dt  # NumPy's: integers solve in float64
     am, b2 = xp.astype(am, dt), xp.astype(b2, dt)
     if min(m, n) == 0:
         x = xp.zeros((n, b2.shape[1]), dtype=dt, device=am.device)
@@ -656,14 +666,9 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     u, s, vh = svd(am, full_matrices=False)
     eps = float(xp.finfo(_real(dt)).eps)
     rc = max(m, n) * eps if rcond is None else float(rcond)
-    cut = float(xp.max(s)) * (eps if rc < 0 else rc)  # LAPACK's: rcond < 0 is machine eps
-    keep = xp.greater(s, cut)
+    pinv_a, keep = _pinv_of_svd(u, s, vh, eps if rc < 0 else rc)  # LAPACK: rcond < 0 is eps
     rank = int(xp.sum(xp.astype(keep, xp.int64)))
-    s_inv = xp.where(keep, xp.divide(1.0, xp.where(keep, s, 1.0)), 0.0)
-    uh = xp.matrix_transpose(xp.conj(u) if dt.kind == "c" else u)
-    v = xp.matrix_transpose(xp.conj(vh) if dt.kind == "c" else vh)
-    coef = xp.multiply(xp.astype(s_inv, dt)[:, None], xp.matmul(uh, b2))
-    x = xp.matmul(v, coef)
+    x = xp.matmul(pinv_a, b2)
     if rank == n and m > n:
         r = xp.subtract(b2, xp.matmul(am, x))
         r = xp.real(xp.multiply(xp.conj(r), r)) if dt.kind == "c" else xp.multiply(r, r)

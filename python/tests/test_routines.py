@@ -297,7 +297,8 @@ def test_the_break_testers_cases_are_numpys():
     with pytest.raises(accel_dtype_error()):
         cp.fmod(cp.asarray([1.7, -1.7]), 2.5, out=cp.zeros(2, dtype=cp.int64))
     f = cp.fmod(cp.asarray([True, False]), cp.asarray([False, False]))
-    want = np.fmod(np.array([True, False]), np.array([False, False]))
+    with np.errstate(divide="ignore"):
+        want = np.fmod(np.array([True, False]), np.array([False, False]))
     assert f.dtype == want.dtype and f.get().tolist() == want.tolist()
     with pytest.raises(ValueError, match="longer than"):
         cp.pad(cp.asarray([0.0, 1, 2]), (2**63 - 1, 2**63 - 1))

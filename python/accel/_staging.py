@@ -44,76 +44,87 @@ _HELD_SWEEP = 256
 
 
 class _DeviceStaging:
+    """One device's page-locked blocks and what its streams' queued work
+    still reads or writes. Every such thing (a staging block under a write,
+    a pinned array read in place, the buffer and host array of a
+    non-blocking get) waits in its stream's queue behind an event recorded
+    after the work; the queues pass in recording order, so the passed ones
+    are popped from the front (one event query when none has passed), and a
+    passed block goes back to the free list."""
+
     def __init__(self) -> None:
         self.free: List[np.ndarray] = []
-        self.busy: List[Tuple[Event, np.ndarray]] = []
-        self.busy_bytes = 0
-        # Per stream (its queue handle), objects held until an event passed,
-        # in the order their events were recorded: the front passes first.
-        self.held: Dict[int, Deque[Tuple[Event, object]]] = {}
+        # stream (its queue handle) -> (event, object, its bytes if a block
+        # to free, else 0), in recording order
+        self.held: Dict[int, Deque[Tuple[Event, object, int]]] = {}
         self.nheld = 0
+        self.busy_bytes = 0  # of the held blocks
         self.sweep_at = _HELD_SWEEP
         self.lock = threading.Lock()
-
-    def _reap(self, wait: bool) -> None:
-        """Move blocks whose write has passed to the free list (the oldest
-        one waited for when `wait`)."""
-        if wait:
-            self.busy[0][0].synchronize()
-        keep = []
-        for ev, blk in self.busy:
-            if ev.done:
-                self.free.append(blk)
-                self.busy_bytes -= blk.nbytes
-            else:
-                keep.append((ev, blk))
-        self.busy = keep
 
     def clear(self) -> None:
         """Let go of every block and held object (the runtime's close: its
         queues have finished)."""
         with self.lock:
-            self.free, self.busy, self.busy_bytes = [], [], 0
-            self.held, self.nheld = {}, 0
+            self.free, self.held, self.nheld, self.busy_bytes = [], {}, 0, 0
 
-    def _pop_passed(self, q: Deque[Tuple[Event, object]]) -> None:
+    def _pop_passed(self, q: Deque[Tuple[Event, object, int]], wait: bool = False) -> None:
+        """Pop q's passed entries from the front (after waiting for the
+        first one when `wait`); a passed block goes back to the free list."""
+        if wait and q:
+            q[0][0].synchronize()
         while q and q[0][0].done:
-            q.popleft()
+            _, obj, nb = q.popleft()
             self.nheld -= 1
+            if nb:
+                self.free.append(obj)
+                self.busy_bytes -= nb
 
-    def acquire(self, dev: Device, nbytes: int) -> np.ndarray:
+    def _sweep(self, wait: bool = False) -> None:
+        for k in list(self.held):
+            self._pop_passed(self.held[k], wait)
+            if not self.held[k]:
+                del self.held[k]
+        self.sweep_at = max(_HELD_SWEEP, 2 * self.nheld)
+
+    def _best_fit(self, nbytes: int) -> Optional[np.ndarray]:
+        best = -1  # the smallest free block that fits (by index: arrays compare elementwise)
+        for i, b in enumerate(self.free):
+            if b.nbytes >= nbytes and (best < 0 or b.nbytes < self.free[best].nbytes):
+                best = i
+        return self.free.pop(best) if best >= 0 else None
+
+    def acquire(self, dev: Device, stream: int, nbytes: int) -> np.ndarray:
+        """A free block of at least nbytes for a write on `stream`: that
+        stream's passed blocks first, all streams' when none fits, each
+        stream's oldest waited for while the held blocks pass
+        _MAX_BUSY_BYTES; a new block (a power of two) when none is free."""
         with self.lock:
-            self._reap(wait=self.busy_bytes + nbytes > _MAX_BUSY_BYTES and bool(self.busy))
-            best = -1  # the smallest free block that fits (by index: arrays compare elementwise)
-            for i, b in enumerate(self.free):
-                if b.nbytes >= nbytes and (best < 0 or b.nbytes < self.free[best].nbytes):
-                    best = i
-            if best >= 0:
-                return self.free.pop(best)
+            self._pop_passed(self.held.get(stream, collections.deque()))
+            while self.busy_bytes + nbytes > _MAX_BUSY_BYTES and self.busy_bytes:
+                self._sweep(wait=True)
+            blk = self._best_fit(nbytes)
+            if blk is None and self.nheld:
+                self._sweep()
+                blk = self._best_fit(nbytes)
+            if blk is not None:
+                return blk
         size = max(_MIN_BLOCK, 1 << (nbytes - 1).bit_length())
         return empty_pinned(size, np.uint8, device=dev)
 
-    def release_after(self, ev: Event, blk: np.ndarray) -> None:
-        with self.lock:
-            self.busy.append((ev, blk))
-            self.busy_bytes += blk.nbytes
-
-    def keep_until(self, stream: int, ev: Event, obj: object) -> None:
-        """Hold obj until ev, recorded on queue `stream`, has passed. Drops
-        that stream's held objects whose events have passed, from the front
-        (one event query when none has: a chunk loop's writes cost O(1)
-        each); all streams' once the count passes sweep_at."""
+    def keep_until(self, stream: int, ev: Event, obj: object, block: bool = False) -> None:
+        """Hold obj (a staging block to free when `block`) until ev,
+        recorded on queue `stream`, has passed; that stream's passed entries
+        are dropped first, all streams' once the count passes sweep_at."""
         with self.lock:
             q = self.held.setdefault(stream, collections.deque())
             self._pop_passed(q)
-            q.append((ev, obj))
+            nb = obj.nbytes if block else 0  # type: ignore[attr-defined]
+            q.append((ev, obj, nb))
             self.nheld += 1
+            self.busy_bytes += nb
             if self.nheld > self.sweep_at:
-                for k in list(self.held):
-                    self._pop_passed(self.held[k])
-                    if not self.held[k]:
-                        del self.held[k]
-                self.sweep_at = max(_HELD_SWEEP, 2 * self.nheld)
+                self._sweep()
 
 
 # The copy into a page-locked block: one thread copies pageable memory far
@@ -200,7 +211,7 @@ def write_async(s: Stream, handle: int, offset: int, src: np.ndarray) -> None:
         keep_until_passed(s, src)
         return
     st = _for(s.device)
-    blk = st.acquire(s.device, nbytes)
+    blk = st.acquire(s.device, s._h(), nbytes)
     _copy_in(blk[:nbytes], src.reshape(-1).view(np.uint8))
     try:
         L.check(L.queue_write(s._h(), handle, offset, blk.ctypes.data, nbytes))
@@ -208,4 +219,4 @@ def write_async(s: Stream, handle: int, offset: int, src: np.ndarray) -> None:
         with st.lock:
             st.free.append(blk)
         raise
-    st.release_after(s.record(), blk)
+    st.keep_until(s._h(), s.record(), blk, block=True)

@@ -35,18 +35,20 @@ static const accel__lrow row_var = {
         "      if (accel_k0) accel_v = sqrt(accel_v);\n"
         "      accel_st0(accel_p0, accel_v); }"};
 
-/* k0: include_initial; k1: out's stride along the axis when it does. The
- * running sum and product accumulate in accel_acc_t (float64, or uint64
- * for integers: wrapping, never undefined). */
-static const accel__lrow row_cumsum = {
-    .name = "cumulative_sum",
-    .narr = 2,
-    .written = 1,
-    .ni = 2,
-    .serial = 1,
-    .pre = "    accel_acc_t accel_acc = 0;\n    if (accel_k0) accel_st0(accel_p0, accel_acc);",
-    .body = "      accel_acc += (accel_acc_t)accel_ld1(accel_o1);\n"
-            "      accel_st0(accel_o0 + accel_k1, accel_acc);"};
+/* The real running sum or product: accel_acc (accel_acc_t: float64, or
+ * uint64 for integers, wrapping, never undefined) starts at INIT, stored
+ * first with include_initial (k0; k1: out's stride along the axis then),
+ * and takes each element with OP. */
+#define CUMULATIVE_ROW(NAME, INIT, OP)                                                             \
+    {                                                                                              \
+        .name = NAME, .narr = 2, .written = 1, .ni = 2, .serial = 1,                               \
+        .pre = "    accel_acc_t accel_acc = " INIT ";\n"                                           \
+               "    if (accel_k0) accel_st0(accel_p0, accel_acc);",                                \
+        .body = "      accel_acc " OP " (accel_acc_t)accel_ld1(accel_o1);\n"                       \
+                "      accel_st0(accel_o0 + accel_k1, accel_acc);"                                 \
+    }
+static const accel__lrow row_cumsum = CUMULATIVE_ROW("cumulative_sum", "0", "+=");
+static const accel__lrow row_cumprod = CUMULATIVE_ROW("cumulative_prod", "1", "*=");
 
 /* The same into a complex out: both parts summed in float64. */
 static const accel__lrow row_cumsum_complex = {
@@ -61,16 +63,6 @@ static const accel__lrow row_cumsum_complex = {
     .body = "      accel_sr += (double)accel_re1(accel_o1);\n"
             "      accel_si += (double)accel_im1(accel_o1);\n"
             "      accel_stc0(accel_o0 + accel_k1, accel_sr, accel_si);"};
-
-static const accel__lrow row_cumprod = {
-    .name = "cumulative_prod",
-    .narr = 2,
-    .written = 1,
-    .ni = 2,
-    .serial = 1,
-    .pre = "    accel_acc_t accel_acc = 1;\n    if (accel_k0) accel_st0(accel_p0, accel_acc);",
-    .body = "      accel_acc *= (accel_acc_t)accel_ld1(accel_o1);\n"
-            "      accel_st0(accel_o0 + accel_k1, accel_acc);"};
 
 /* The running product into a complex out: (ac - bd) + (ad + bc)i in
  * float64. */

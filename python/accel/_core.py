@@ -88,15 +88,14 @@ class _Runtime:
         left open for the process's end to reclaim."""
         if not self.alive:
             return
-        live = [b for b in list(self.exports) if b.handle is not None]
-        if live:
-            # The C close is deferred: let the queued work end first, so a
-            # non-blocking read into exported (pinned) memory lands before
+        if any(b.handle is not None for b in list(self.exports)):
+            # The C close may be deferred: let the queued work end first, so
+            # a non-blocking read into exported (pinned) memory lands before
             # shutdown() returns, as the C close's own wait would make it.
             for st in list(self.streams):
                 if st._handle is not None:
                     L.queue_finish(st._handle)  # its error dies with the runtime
-        self._kill()
+        self._kill()  # also drops _staging's blocks (exports) via at_kill
         live = [b for b in list(self.exports) if b.handle is not None]
         if not live:
             _close_handle(self.handle)

@@ -17,6 +17,12 @@ def run(code, *args, timeout=240):
                           env=dict(os.environ), capture_output=True, text=True, timeout=timeout)
 
 
+def expect_ok(r):
+    """The child process ran to its end and printed ok."""
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip() == "ok"
+
+
 def test_shutdown_while_threads_compute_gives_released_error_never_a_crash():
     # Two threads run ops on arrays of the runtime that the main thread
     # closes; every round each thread ends with ReleasedError (or its work
@@ -117,8 +123,7 @@ def test_numpy_views_outlive_shutdown_and_close_the_runtime_when_dropped():
         assert L.runtime_config_path(old.handle) == b"", "the old runtime was not closed"
         print("ok")
     """)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stdout.strip() == "ok"
+    expect_ok(r)
 
 
 @pytest.mark.parametrize("n", [4, 1024, 1 << 22])
@@ -150,8 +155,7 @@ def test_pinned_memory_outlives_shutdown_and_a_pending_read_lands_first(n):
         assert L.runtime_config_path(old.handle) == b"", "the old runtime was not closed"
         print("ok")
     """, n)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stdout.strip() == "ok"
+    expect_ok(r)
 
 
 def test_exit_with_a_thread_reading_a_numpy_view_of_accel_memory():

@@ -316,7 +316,8 @@ def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:
 
 
 def in1d(ar1: Any, ar2: Any, assume_unique: bool = False, invert: bool = False) -> Array:
-    """isin of the flattened ar1 (NumPy's and CuPy's older name)."""
+    """isin of the flattened ar1 (NumPy's and CuPy's older name);
+    assume_unique is accepted and changes nothing (the search is the same)."""
     return ns.reshape(isin(ar1, ar2, invert=invert), (-1,))
 
 

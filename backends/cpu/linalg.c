@@ -231,6 +231,22 @@ static int32_t lu(const lctx *c, size_t t, int *ipiv, int *info)
     return *info < 0 ? fail(c, ACCEL_ERROR_INTERNAL, "getrf info %d", t, *info) : ACCEL_SUCCESS;
 }
 
+/* Whether problem t's A (n x n) holds a NaN (in either part). */
+static bool a_has_nan(const lctx *c, size_t t)
+{
+    const void *a = input(c, 0, t, (size_t)c->n * (size_t)c->n);
+    for (size_t i = 0; i < (size_t)c->n * (size_t)c->n; i++) {
+        double complex v = elem(c, a, i);
+        if (isnan(creal(v)) || isnan(cimag(v)))
+            return true;
+    }
+    return false;
+}
+
+/* X of A X = B. A NaN in A makes every x NaN, as each x_i of A^-1 B
+ * depends on every value of A; LAPACK leaves some finite (getrs of
+ * [[nan, 1], [3, 2]] gives x = [nan, 1]), and cuSOLVER's getrf drops the
+ * NaN altogether, so both backends say it here. */
 static int32_t run_solve(const lctx *c, size_t t, int *ipiv)
 {
     int info = 0;
@@ -245,7 +261,12 @@ static int32_t run_solve(const lctx *c, size_t t, int *ipiv)
     void *x = region(c, 0, t);
     memcpy(x, input(c, 1, t, c->l.size[0]), c->l.size[0] * c->es);
     c->f->getrs("N", &c->n, &c->k, region(c, 1, t), &c->n, ipiv, x, &c->n, &info, 1);
-    return info ? fail(c, ACCEL_ERROR_INTERNAL, "getrs info %d", t, info) : ACCEL_SUCCESS;
+    if (info)
+        return fail(c, ACCEL_ERROR_INTERNAL, "getrs info %d", t, info);
+    if (a_has_nan(c, t))
+        for (size_t i = 0; i < c->l.size[0]; i++)
+            store(c, x, i, cmk(NAN, NAN));
+    return ACCEL_SUCCESS;
 }
 
 /* A pivot's factor of slogdet's sign, as NumPy's: 0 for an exact zero; a

@@ -84,11 +84,34 @@ void load_once(void)
 #undef R
 }
 
-/* sign, log|det|, det from problem t's LU and 1-based pivots; PIV as T. */
-template <typename T>
-__global__ void slogdet_kernel(const T *lu, const int64_t *ipiv, int64_t n, T *sl, T *piv)
+/* *FLAG = 1 where one of the LEN values of A is NaN (left alone if none). */
+template <typename T> __global__ void any_nan_kernel(const T *a, int64_t len, int *flag)
 {
-    double sign = 1, logabs = 0, det = 1;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < len;
+         i += (int64_t)gridDim.x * blockDim.x)
+        if (a[i] != a[i])
+            *flag = 1;
+}
+
+/* Where *FLAG: the LEN values of X NaN. */
+template <typename T> __global__ void nan_result_kernel(T *x, int64_t len, const int *flag)
+{
+    if (!*flag)
+        return;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < len;
+         i += (int64_t)gridDim.x * blockDim.x)
+        x[i] = (T)NAN;
+}
+
+/* sign, log|det|, det from problem t's LU and 1-based pivots; PIV as T.
+ * A NaN anywhere in A (*HAS_NAN) makes log|det| and det NaN, as LAPACK's
+ * elimination carries it into U; cuSOLVER's getrf need not (issue 26's
+ * GPU run: det([[1, nan], [3, 2]]) came back a number). */
+template <typename T>
+__global__ void slogdet_kernel(const T *lu, const int64_t *ipiv, int64_t n, const int *has_nan,
+                               T *sl, T *piv)
+{
+    double sign = 1, logabs = *has_nan ? NAN : 0, det = *has_nan ? NAN : 1;
     for (int64_t i = 0; i < n; i++) {
         double u = (double)lu[i * n + i];
         /* NumPy's: a NaN pivot keeps the sign (log|det| NaN), an infinite
@@ -120,7 +143,7 @@ struct lop {
     size_t work_size; /* bytes */
     void *hwork;      /* host workspace */
     size_t hwork_size;
-    int *info;       /* 2 * batch_count ints on the device (getrs's after) */
+    int *info;       /* 3 * batch_count ints on the device: getrf's, getrs's, NaN flags */
     int64_t *ipiv;   /* n on the device */
     int orgqr_lwork; /* elements */
 };
@@ -205,7 +228,7 @@ int32_t workspace(lop *o)
     o->work_size = dev, o->hwork_size = host;
     cudaError_t e = cudaMallocAsync(&o->work, dev ? dev : 1, o->q->stream);
     if (e == cudaSuccess)
-        e = cudaMallocAsync((void **)&o->info, 2 * o->d->batch_count * sizeof(int), o->q->stream);
+        e = cudaMallocAsync((void **)&o->info, 3 * o->d->batch_count * sizeof(int), o->q->stream);
     if (e == cudaSuccess)
         e = cudaMallocAsync((void **)&o->ipiv, (size_t)(n ? n : 1) * sizeof(int64_t), o->q->stream);
     if (e != cudaSuccess)
@@ -222,6 +245,65 @@ int32_t copy_in(const lop *o, void *dst, const char *src, size_t elems)
 {
     cudaError_t e =
         cudaMemcpyAsync(dst, src, elems * o->es, cudaMemcpyDeviceToDevice, o->q->stream);
+    return e == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(o->ctx, e, o->name);
+}
+
+/* Solve and slogdet of problem t: getrf, then getrs or the slogdet kernel. */
+int32_t run_lu(lop *o, size_t t)
+{
+    const int64_t n = o->n;
+    int *info = o->info + t;
+    const char *at = o->a + t * (size_t)(n * n) * o->es;
+    int32_t rc;
+    char *lu = region(o, 1, t);
+    if ((rc = copy_in(o, lu, at, (size_t)(n * n))) != ACCEL_SUCCESS)
+        return rc;
+    SOLVE(g_api.getrf(o->h, o->params, n, n, o->dt, lu, n, o->ipiv, o->dt, o->work, o->work_size,
+                      o->hwork, o->hwork_size, info),
+          "Xgetrf");
+    /* cuSOLVER's getrf drops NaN (H100, 2026-12-06: the LU of
+     * [[1, nan], [3, 2]] has none), so A's NaN is looked for apart:
+     * problem t's flag in the third part of info */
+    int *nan_flag = o->info + 2 * o->d->batch_count + t;
+    int64_t len = n * n, grid = len / 256 + 1 < 1024 ? len / 256 + 1 : 1024;
+    if (o->es == 4)
+        any_nan_kernel<float>
+            <<<(unsigned)grid, 256, 0, o->q->stream>>>((const float *)at, len, nan_flag);
+    else
+        any_nan_kernel<double>
+            <<<(unsigned)grid, 256, 0, o->q->stream>>>((const double *)at, len, nan_flag);
+    if (o->d->op == ACCEL_OP_SLOGDET) {
+        if (o->es == 4)
+            slogdet_kernel<float><<<1, 1, 0, o->q->stream>>>((const float *)lu, o->ipiv, n,
+                                                             nan_flag, (float *)region(o, 0, t),
+                                                             (float *)region(o, 2, t));
+        else
+            slogdet_kernel<double><<<1, 1, 0, o->q->stream>>>((const double *)lu, o->ipiv, n,
+                                                              nan_flag, (double *)region(o, 0, t),
+                                                              (double *)region(o, 2, t));
+        cudaError_t e = cudaGetLastError();
+        return e == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(o->ctx, e, o->name);
+    }
+    char *x = region(o, 0, t);
+    if ((rc = copy_in(o, x, o->b + t * (size_t)(n * o->k) * o->es, (size_t)(n * o->k))) !=
+        ACCEL_SUCCESS)
+        return rc;
+    /* getrs's info (argument errors only) in the second part, so it
+     * never hides getrf's singular pivot */
+    SOLVE(g_api.getrs(o->h, o->params, CUBLAS_OP_N, n, o->k, o->dt, lu, n, o->ipiv, o->dt, x, n,
+                      o->info + o->d->batch_count + t),
+          "Xgetrs");
+    /* A NaN in A: every x NaN, as each x_i of A^-1 b depends on every
+     * value of A (OpenBLAS's LAPACK, and so NumPy, leaves some finite:
+     * solve([[nan, 1], [3, 2]], [1, 2]) is [nan, 1]). An exactly zero
+     * column still raises singular, as there. */
+    if (o->es == 4)
+        nan_result_kernel<float>
+            <<<(unsigned)grid, 256, 0, o->q->stream>>>((float *)x, n * o->k, nan_flag);
+    else
+        nan_result_kernel<double>
+            <<<(unsigned)grid, 256, 0, o->q->stream>>>((double *)x, n * o->k, nan_flag);
+    cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(o->ctx, e, o->name);
 }
 
@@ -243,35 +325,8 @@ int32_t run_one(lop *o, size_t t)
               "Xpotrf");
         return ACCEL_SUCCESS;
     case ACCEL_OP_SOLVE:
-    case ACCEL_OP_SLOGDET: {
-        char *lu = region(o, 1, t);
-        if ((rc = copy_in(o, lu, at, (size_t)(n * n))) != ACCEL_SUCCESS)
-            return rc;
-        SOLVE(g_api.getrf(o->h, o->params, n, n, o->dt, lu, n, o->ipiv, o->dt, w, ws, hw, hs, info),
-              "Xgetrf");
-        if (o->d->op == ACCEL_OP_SLOGDET) {
-            if (o->es == 4)
-                slogdet_kernel<float><<<1, 1, 0, o->q->stream>>>((const float *)lu, o->ipiv, n,
-                                                                 (float *)region(o, 0, t),
-                                                                 (float *)region(o, 2, t));
-            else
-                slogdet_kernel<double><<<1, 1, 0, o->q->stream>>>((const double *)lu, o->ipiv, n,
-                                                                  (double *)region(o, 0, t),
-                                                                  (double *)region(o, 2, t));
-            cudaError_t e = cudaGetLastError();
-            return e == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(o->ctx, e, o->name);
-        }
-        char *x = region(o, 0, t);
-        if ((rc = copy_in(o, x, o->b + t * (size_t)(n * o->k) * o->es, (size_t)(n * o->k))) !=
-            ACCEL_SUCCESS)
-            return rc;
-        /* getrs's info (argument errors only) in the second half, so it
-         * never hides getrf's singular pivot */
-        SOLVE(g_api.getrs(o->h, o->params, CUBLAS_OP_N, n, o->k, o->dt, lu, n, o->ipiv, o->dt, x, n,
-                          o->info + o->d->batch_count + t),
-              "Xgetrs");
-        return ACCEL_SUCCESS;
-    }
+    case ACCEL_OP_SLOGDET:
+        return run_lu(o, t);
     case ACCEL_OP_QR: {
         char *q = region(o, 0, t), *h = region(o, 1, t), *tau = region(o, 2, t);
         int mn = (int)(m < n ? m : n);
@@ -355,7 +410,7 @@ int32_t run_all(lop *o)
     SOLVE(g_api.set_stream(o->h, o->q->stream), "SetStream");
     SOLVE(g_api.create_params(&o->params), "CreateParams");
     int32_t rc = workspace(o);
-    if (rc == ACCEL_SUCCESS && cudaMemsetAsync(o->info, 0, 2 * o->d->batch_count * sizeof(int),
+    if (rc == ACCEL_SUCCESS && cudaMemsetAsync(o->info, 0, 3 * o->d->batch_count * sizeof(int),
                                                o->q->stream) != cudaSuccess)
         rc = ACCEL_ERROR_DEVICE;
     for (size_t t = 0; t < o->d->batch_count && rc == ACCEL_SUCCESS; t++)

@@ -876,7 +876,9 @@ ACCEL_API accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_a
 /* out = X with x1 X = x2 (LU with partial pivoting: getrf, getrs). x1
  * (..., n, n); x2 a vector (n,) (out: x1's batch + (n,)) or matrices
  * (..., n, k) whose batch broadcasts with x1's (out: that batch + (n, k)).
- * Errors: ACCEL_ERROR_LINALG for a singular x1. */
+ * A NaN anywhere in a matrix of x1 makes all of its X NaN (each x_i
+ * depends on every value of x1; LAPACK would leave some finite). Errors:
+ * ACCEL_ERROR_LINALG for a singular x1 (an exactly zero pivot). */
 ACCEL_API accel_status accel_array_linalg_solve(accel_queue *q, const accel_array *x1,
                                                 const accel_array *x2, const accel_array *out);
 /* out = x^{-1} (solve with the identity as x2). out (..., n, n). */
@@ -884,7 +886,7 @@ ACCEL_API accel_status accel_array_linalg_inv(accel_queue *q, const accel_array 
                                               const accel_array *out);
 /* out = det x, batch-shaped, x's dtype: the sign of the permutation times
  * the product of U's diagonal from LU (getrf); may overflow to +-inf as
- * NumPy's; a singular x gives 0 (not an error). */
+ * NumPy's; a singular x gives 0 (not an error); a NaN in x gives NaN. */
 ACCEL_API accel_status accel_array_linalg_det(accel_queue *q, const accel_array *x,
                                               const accel_array *out);
 /* sign and logabsdet (batch-shaped): det x = sign * exp(logabsdet), from the

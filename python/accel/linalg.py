@@ -41,6 +41,7 @@ from . import _aa_lib as C
 from . import _lib as L
 from . import array_api as xp
 from ._array import _view
+from ._lib import LinAlgError  # numpy.linalg.LinAlgError's place
 from ._namespace import _check, _new, _q
 
 Axis = Union[None, int, Tuple[int, ...]]
@@ -478,7 +479,9 @@ def solve(x1: Any, x2: Any, /) -> Any:
     """X with x1 @ X == x2, by LU with partial pivoting (getrf, getrs).
     x1 (..., n, n); x2 a vector (n,) (result: x1.shape[:-1]) or matrices
     (..., n, k) whose batch axes broadcast with x1's (result: the broadcast
-    batch + (n, k)), as the Array API 2023.12 and NumPy 2 read x2. The
+    batch + (n, k)), as the Array API 2023.12 and NumPy 2 read x2. A NaN
+    anywhere in a matrix of x1 makes all of its X NaN (NumPy's LAPACK
+    leaves some finite, though each depends on every value of x1). The
     dtypes promote (integers to float64, real with complex to complex).
     Raises LinAlgError for a singular x1, ShapeMismatchError (ValueError)
     for shapes that do not agree, DtypeMismatchError (TypeError) for
@@ -681,4 +684,5 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
 __all__ = ["norm", "vector_norm", "matrix_norm", "matmul", "matrix_transpose", "vecdot",
            "outer", "trace", "diagonal", "matrix_power", "tensordot", "cross", "cholesky",
            "det", "eigh", "eigvalsh", "inv", "matrix_rank", "pinv", "qr", "slogdet", "solve",
-           "svd", "svdvals", "lstsq", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
+           "svd", "svdvals", "lstsq", "EighResult", "QRResult", "SlogdetResult", "SVDResult",
+           "LinAlgError"]

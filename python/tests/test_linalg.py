@@ -290,3 +290,35 @@ def test_det_and_slogdet_of_non_finite_matrices_are_numpys(dt):
             np.testing.assert_array_equal(np.isnan(sign.get()), np.isnan(want_sign))
         if not np.isnan(want_log) and not np.iscomplexobj(a):
             assert sign.get() == want_sign, (m, sign.get(), want_sign)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex128])
+def test_solve_and_inv_of_a_nan_matrix_are_all_nan(dt):
+    # cuSOLVER's getrf drops a NaN (the LU of [[1, nan], [3, 2]] had none
+    # on the H100: solve came back finite, a silent wrong answer), and
+    # LAPACK's leaves some x finite; every x_i of A^-1 b depends on every
+    # value of A, so each backend makes all of x NaN. NumPy's NaNs are a
+    # subset of ours and its finite values are where ours are NaN.
+    cases = [[[1.0, np.nan], [3.0, 2.0]], [[np.nan, 1.0], [3.0, 2.0]],
+             [[1.0, 2.0], [np.nan, 4.0]], [[1.0, 2.0], [3.0, np.nan]]]
+    for m in cases:
+        a = np.array(m, dtype=dt)
+        b = np.array([1.0, 2.0], dtype=dt)
+        with np.errstate(all="ignore"):
+            want_x, want_inv = np.linalg.solve(a, b), np.linalg.inv(a)
+        assert np.isnan(want_x).any() and np.isnan(want_inv).any(), m
+        x = cp.linalg.solve(cp.asarray(a), cp.asarray(b)).get()
+        inv = cp.linalg.inv(cp.asarray(a)).get()
+        assert x.dtype == want_x.dtype and inv.dtype == want_inv.dtype
+        assert np.isnan(x).all() and np.isnan(inv).all(), (m, x, inv)
+    # a matrix singular apart from its NaN raises as NumPy's does
+    a = np.array([[0.0, np.nan], [0.0, 1.0]], dtype=dt)
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.solve(a, np.ones(2, dtype=dt))
+    with pytest.raises(cp.linalg.LinAlgError):
+        cp.linalg.solve(cp.asarray(a), cp.ones(2, dtype=dt))
+    # a NaN in b alone is LAPACK's to carry (no rule of ours)
+    a = np.array([[2.0, 0.0], [0.0, 4.0]], dtype=dt)
+    b = np.array([np.nan, 8.0], dtype=dt)
+    np.testing.assert_array_equal(cp.linalg.solve(cp.asarray(a), cp.asarray(b)).get(),
+                                  np.linalg.solve(a, b))

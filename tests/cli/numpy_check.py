@@ -28,8 +28,11 @@ compared with an independent reference with these tolerances:
   more because glibc's tanh, which the CPU backend uses, is listed at 2 ulp
   and measured 2.0012 ulp at x = -0.23220181536475337 (exact tanh
   -0.2281166368464366268, glibc -0.22811663684643657).
-- sin, cos, expit (and its other name, sigmoid): within 2 ulp of np.longdouble
-  results (expit as 1 / (1 + exp(-x)) in long double).
+- sin, cos: within 2 ulp of np.longdouble results. expit (and its other
+  name, sigmoid): within 3 ulp of 1 / (1 + exp(-x)) in long double, the
+  bound docs/checking.md gives the CUDA backend's float64 sigmoid
+  (e^x / (1 + e^x) from CUDA's 1-ulp exp and two roundings): the H100
+  measured 2.2 ulp at x = -2.71 (seed 1570469844, 2026-12-06).
 - sum: |r - s| <= 2*n*eps*sum|x|, dot: |r - s| <= 2*n*eps*sum|x*y|, with s the
   exact sum (math.fsum / Fraction) (Higham, "Accuracy and Stability of
   Numerical Algorithms", 2002, 3.1 and 4.2).
@@ -280,7 +283,7 @@ def inputs_for(op, rng, shape, dtype):
 
 
 # Accepted error of the transcendental ops, in ulp of the result (see above).
-ULP_BOUND = {"exp": 2, "log": 2, "tanh": 3, "sin": 2, "cos": 2, "expit": 2, "sigmoid": 2}
+ULP_BOUND = {"exp": 2, "log": 2, "tanh": 3, "sin": 2, "cos": 2, "expit": 3, "sigmoid": 3}
 
 BINARY = ("add", "subtract", "multiply", "divide", "maximum", "minimum")
 UNARY = ("negative", "abs", "sqrt", "exp", "log", "tanh", "relu", "sin", "cos", "expit", "sigmoid")

@@ -397,16 +397,58 @@ static void lane_tree(accel__sbuf *b, const char *k)
     }
 }
 
+/* Whether the CUDA form reads runs of 8 elements of x in 16-byte loads:
+ * x itself (not partials) over one merged reduced axis, of a 4- or 8-byte
+ * real dtype that loads as a plain cast (not any/all). A work item of a
+ * split kernel walks its chunk alone, so a warp's 32 scalar loads hit 32
+ * lines; 16-byte loads fetch whole sectors (the axis-1 sum, argmax and
+ * int32 sum of issue 27 read at 0.3 of the bound). The values and their
+ * order are the scalar loop's: the same bits on every backend. */
+static bool runs8(const rspec *s)
+{
+    size_t es = accel_dtype_size(s->xt);
+    return !s->in_part && s->nr == 1 && (es == 4 || es == 8) && !is_complex(s->xt) &&
+           s->fn != ACCEL_ARRAY_REDUCE_ANY && s->fn != ACCEL_ARRAY_REDUCE_ALL;
+}
+
+/* Under NVRTC only (#ifdef __CUDACC_RTC__): accel_v8.w[0..7], the 8
+ * elements of x from accel_ox + J, loaded as 16-byte vectors. */
+static void load8(accel__sbuf *b, const rspec *s, const char *j)
+{
+    size_t nq = 8 * accel_dtype_size(s->xt) / 16;
+    accel__sbuf_put(b,
+                    "        union { uint4 u[%zu]; %s w[8]; } accel_v8;\n"
+                    "        const uint4 *accel_vp = (const uint4 *)(accel_x + accel_ox + %s);\n",
+                    nq, accel__array_ptr_ctype(s->xt), j);
+    for (size_t q = 0; q < nq; q++)
+        accel__sbuf_put(b, "        accel_v8.u[%zu] = accel_vp[%zu];\n", q, q);
+}
+
+/* The test that x + accel_ox + J is on a 16-byte boundary. */
+static void aligned16(accel__sbuf *b, const char *j)
+{
+    accel__sbuf_put(b, "((unsigned long long)(accel_x + accel_ox + %s) & 15) == 0", j);
+}
+
 static void sum_lanes(accel__sbuf *b, const rspec *s)
 {
     const char *t = acc_type(s), *cast = is_float(s->xt) ? "" : "(unsigned long long)";
     accel__sbuf_put(b, "    %s accel_acc;\n    {\n      %s accel_k0 = 0", t, t);
     for (int u = 1; u < REDUCE_LANES; u++)
         accel__sbuf_put(b, ", accel_k%d = 0", u);
-    accel__sbuf_put(b,
-                    ";\n      long long accel_j8 = accel_lo;\n"
-                    "      for (; accel_j8 + %d <= accel_hi; accel_j8 += %d) {\n",
-                    REDUCE_LANES, REDUCE_LANES);
+    accel__sbuf_put(b, ";\n      long long accel_j8 = accel_lo;\n");
+    if (runs8(s)) { /* the same lanes from 16-byte loads where aligned */
+        accel__sbuf_put(b, "#ifdef __CUDACC_RTC__\n      if (accel_rx0 == 1 && ");
+        aligned16(b, "accel_j8");
+        accel__sbuf_put(b, ")\n      for (; accel_j8 + 8 <= accel_hi; accel_j8 += 8) {\n");
+        load8(b, s, "accel_j8");
+        for (int u = 0; u < REDUCE_LANES; u++)
+            accel__sbuf_put(b, "        accel_k%d = accel_k%d + %s(%s)accel_v8.w[%d];\n", u, u,
+                            cast, t, u);
+        accel__sbuf_put(b, "      }\n#endif\n");
+    }
+    accel__sbuf_put(b, "      for (; accel_j8 + %d <= accel_hi; accel_j8 += %d) {\n", REDUCE_LANES,
+                    REDUCE_LANES);
     for (int u = 0; u < REDUCE_LANES; u++) {
         accel__sbuf_put(b, "      { const long long accel_j = accel_j8 + %d;\n", u);
         reduced_offset(b, s);
@@ -420,6 +462,35 @@ static void sum_lanes(accel__sbuf *b, const rspec *s)
     tail_fold(b, s, NULL);
     accel__sbuf_put(b, "    }\n");
     store(b, s);
+}
+
+/* real_body's fold from accel_jv under NVRTC, when x's reduced axis is
+ * contiguous: one element at a time up to a 16-byte boundary, then runs of
+ * 8 from 16-byte loads, each folded in order (accel_jv left at the rest). */
+static void fold_runs8(accel__sbuf *b, const rspec *s)
+{
+    accel__sbuf_put(b, "#ifdef __CUDACC_RTC__\n    if (accel_rx0 == 1) {\n"
+                       "      for (; accel_jv < accel_hi && !(");
+    aligned16(b, "accel_jv");
+    accel__sbuf_put(b,
+                    "); accel_jv++) {\n"
+                    "        const long long accel_j = accel_jv, accel_e = accel_ox + accel_j;\n"
+                    "        const %s a = ",
+                    acc_type(s));
+    load(b, s, "accel_e");
+    accel__sbuf_put(b, ";\n  ");
+    fold(b, s);
+    accel__sbuf_put(b, "      }\n      for (; accel_jv + 8 <= accel_hi; accel_jv += 8) {\n");
+    load8(b, s, "accel_jv");
+    for (int u = 0; u < 8; u++) {
+        accel__sbuf_put(b,
+                        "        { const long long accel_j = accel_jv + %d; (void)accel_j;\n"
+                        "        const %s a = (%s)accel_v8.w[%d];\n  ",
+                        u, acc_type(s), acc_type(s), u);
+        fold(b, s);
+        accel__sbuf_put(b, "        }\n");
+    }
+    accel__sbuf_put(b, "      }\n    }\n#endif\n");
 }
 
 /* A real x: the accumulator from the identity (or the chunk's first
@@ -446,9 +517,10 @@ static void real_body(accel__sbuf *b, const rspec *s)
             accel__sbuf_put(b, "      accel_best = %s;\n", arg_index(s));
         accel__sbuf_put(b, "    }\n");
     }
-    accel__sbuf_put(
-        b, "    for (long long accel_j = accel_lo + %d; accel_j < accel_hi; accel_j++) {\n",
-        first ? 1 : 0);
+    accel__sbuf_put(b, "    long long accel_jv = accel_lo + %d;\n", first ? 1 : 0);
+    if (runs8(s))
+        fold_runs8(b, s);
+    accel__sbuf_put(b, "    for (long long accel_j = accel_jv; accel_j < accel_hi; accel_j++) {\n");
     reduced_offset(b, s);
     accel__sbuf_put(b, "      const %s a = ", acc_type(s));
     load(b, s, "accel_e");

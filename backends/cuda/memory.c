@@ -8,8 +8,11 @@
  * Reuse at once is safe because accel_buffer_release requires that no queued
  * work still uses the buffer (accel.h). On out-of-memory the cache is given
  * back to the driver and the allocation retried once, the second time at the
- * exact size instead of the class size. `caching_allocator = false` in
- * [backend.cuda] makes every free a cudaFree. Stats are logged at shutdown. */
+ * exact size instead of the class size (the default memory pool of the ops'
+ * cudaMallocAsync scratch is trimmed then too). `caching_allocator = false`
+ * in [backend.cuda] makes every free a cudaFree (and leaves that pool
+ * giving memory back at each synchronization). Stats are logged at
+ * shutdown. */
 #include <stdlib.h>
 
 #include "cuda_internal.h"
@@ -86,6 +89,13 @@ void accel_cuda__alloc_flush(cuda_allocator *a)
         free(b);
         b = next;
     }
+    /* and the ops' scratch that the current device's default pool keeps
+     * (plugin.c sets it to keep all): what no queued free still holds */
+    int dev = 0;
+    cudaMemPool_t pool;
+    if (cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess)
+        (void)cudaMemPoolTrimTo(pool, 0);
     (void)cudaGetLastError();
 }
 

@@ -221,6 +221,17 @@ static cudaError_t add_device(accel_cuda_ctx *ctx, int ord, int caching)
     memcpy(d->name, prop.name, len);
     d->name[len] = '\0';
     accel_cuda__alloc_init(&d->alloc, caching);
+    /* The ops' stream-ordered scratch (cudaMallocAsync: sort, linalg, FFT)
+     * comes from the device's default pool, which gives its memory back to
+     * the driver at every synchronization unless told to keep it: each
+     * sort of 2^28 keys then mapped its ~4 GiB afresh. Kept as the caching
+     * allocator keeps blocks; an out-of-memory cudaMalloc trims it
+     * (accel_cuda__alloc_flush). */
+    cudaMemPool_t pool;
+    uint64_t keep = UINT64_MAX;
+    if (caching && cudaDeviceGetDefaultMemPool(&pool, ord) == cudaSuccess)
+        (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    (void)cudaGetLastError();
     return cudaSuccess;
 }
 

@@ -213,6 +213,17 @@ static int32_t run_cholesky(const lctx *c, size_t t)
     int info = 0;
     void *l = region(c, 0, t);
     memcpy(l, input(c, 0, t, c->l.size[0]), c->l.size[0] * c->es);
+    /* a NaN is no positive value: refused, as the CUDA backend does, where
+     * LAPACK's potrf may carry on and leave some of L finite */
+    for (size_t j = 0; j < (size_t)c->n; j++)
+        for (size_t i = j; i < (size_t)c->n; i++) {
+            double complex v = elem(c, l, j * (size_t)c->n + i);
+            if (isnan(creal(v)) || isnan(cimag(v)))
+                return fail(c, ACCEL_ERROR_LINALG,
+                            "the matrix holds NaN in the triangle it is read from (not positive "
+                            "definite)",
+                            t, 0);
+        }
     c->f->potrf("L", &c->n, l, &c->n, &info, 1);
     if (info > 0)
         return fail(c, ACCEL_ERROR_LINALG,

@@ -93,6 +93,16 @@ template <typename T> __global__ void any_nan_kernel(const T *a, int64_t len, in
             *flag = 1;
 }
 
+/* *FLAG = 1 where a value of the lower triangle (row >= column) of the
+ * N x N column-major A, what potrf reads, is NaN. */
+template <typename T> __global__ void nan_lower_kernel(const T *a, int64_t n, int *flag)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n * n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        if (i % n >= i / n && a[i] != a[i])
+            *flag = 1;
+}
+
 /* Where *FLAG: the LEN values of X NaN. */
 template <typename T> __global__ void nan_result_kernel(T *x, int64_t len, const int *flag)
 {
@@ -307,6 +317,23 @@ int32_t run_lu(lop *o, size_t t)
     return e == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(o->ctx, e, o->name);
 }
 
+/* Problem t's NaN flag (info's third part) from the lower triangle of A
+ * at AT: potrf may leave a NaN out of L (as getrf drops one), and a NaN
+ * is no positive value, so check_info refuses the matrix. */
+int32_t nan_lower(const lop *o, const char *at, size_t t)
+{
+    int *flag = o->info + 2 * o->d->batch_count + t;
+    int64_t n = o->n, grid = n * n / 256 + 1 < 1024 ? n * n / 256 + 1 : 1024;
+    if (o->es == 4)
+        nan_lower_kernel<float>
+            <<<(unsigned)grid, 256, 0, o->q->stream>>>((const float *)at, n, flag);
+    else
+        nan_lower_kernel<double>
+            <<<(unsigned)grid, 256, 0, o->q->stream>>>((const double *)at, n, flag);
+    cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(o->ctx, e, o->name);
+}
+
 /* Problem t: A's copy into the block and the routine(s). */
 int32_t run_one(lop *o, size_t t)
 {
@@ -323,7 +350,7 @@ int32_t run_one(lop *o, size_t t)
         SOLVE(g_api.potrf(o->h, o->params, CUBLAS_FILL_MODE_LOWER, n, o->dt, region(o, 0, t), n,
                           o->dt, w, ws, hw, hs, info),
               "Xpotrf");
-        return ACCEL_SUCCESS;
+        return nan_lower(o, at, t);
     case ACCEL_OP_SOLVE:
     case ACCEL_OP_SLOGDET:
         return run_lu(o, t);
@@ -379,15 +406,23 @@ int32_t run_one(lop *o, size_t t)
 int32_t check_info(const lop *o)
 {
     size_t b = o->d->batch_count;
-    int *host = (int *)malloc(b * sizeof(int));
+    int *host = (int *)malloc(3 * b * sizeof(int));
     if (!host)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     cudaError_t e =
-        cudaMemcpyAsync(host, o->info, b * sizeof(int), cudaMemcpyDeviceToHost, o->q->stream);
+        cudaMemcpyAsync(host, o->info, 3 * b * sizeof(int), cudaMemcpyDeviceToHost, o->q->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(o->q->stream);
     int32_t rc = e == cudaSuccess ? ACCEL_SUCCESS : accel_cuda__fail(o->ctx, e, o->name);
     for (size_t t = 0; t < b && rc == ACCEL_SUCCESS; t++) {
+        if (o->d->op == ACCEL_OP_CHOLESKY && host[2 * b + t]) {
+            o->ctx->host->set_error(o->ctx->host->host_ctx,
+                                    "%s: problem %zu of the batch: the matrix holds NaN in the "
+                                    "triangle it is read from (not positive definite)",
+                                    o->name, t);
+            rc = ACCEL_ERROR_LINALG;
+            break;
+        }
         if (host[t] == 0 || (host[t] > 0 && o->d->op == ACCEL_OP_SLOGDET))
             continue;
         const char *why = o->d->op == ACCEL_OP_CHOLESKY

@@ -870,7 +870,8 @@ ACCEL_API accel_status accel_array_matrix_transpose(const accel_array *x, accel_
  * x = U^H U) of Hermitian positive-definite x, L's diagonal real and
  * positive (cpotrf, zpotrf). out (..., n, n), x's dtype. Errors:
  * ACCEL_ERROR_LINALG (a leading minor not positive definite; the message
- * names the matrix and the minor's order). */
+ * names the matrix and the minor's order; or a NaN in the lower triangle,
+ * which is no positive value). */
 ACCEL_API accel_status accel_array_linalg_cholesky(accel_queue *q, const accel_array *x, int upper,
                                                    const accel_array *out);
 /* out = X with x1 X = x2 (LU with partial pivoting: getrf, getrs). x1

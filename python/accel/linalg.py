@@ -439,7 +439,8 @@ def cholesky(x: Any, /, *, upper: bool = False) -> Any:
     L @ L.T (complex: L @ L^H), or with upper=True U = L.T (complex: L^H; x
     = U^H @ U); only x's lower triangle is read (LAPACK potrf). Returns x's
     shape and dtype. Raises LinAlgError for a matrix that is not positive
-    definite (the message names its flat batch index), ShapeMismatchError
+    definite or holds NaN in its lower triangle (NumPy's LAPACK carries on
+    past a NaN; the message names the flat batch index), ShapeMismatchError
     (ValueError) for a non-square x, DtypeMismatchError (TypeError) for
     float16 x."""
     a = _matrices(x, "cholesky")

@@ -322,3 +322,18 @@ def test_solve_and_inv_of_a_nan_matrix_are_all_nan(dt):
     b = np.array([np.nan, 8.0], dtype=dt)
     np.testing.assert_array_equal(cp.linalg.solve(cp.asarray(a), cp.asarray(b)).get(),
                                   np.linalg.solve(a, b))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex128])
+def test_cholesky_of_a_nan_in_the_read_triangle_raises(dt):
+    # A NaN is no positive value. LAPACK's potrf carried on past one and
+    # left some of L finite ([[nan, 1], [1, 3]] gave L[1, 1] = sqrt(3)),
+    # cuSOLVER's raised; both backends now refuse it. A NaN in the triangle
+    # that is not read (the upper) changes nothing, as in NumPy.
+    for m in ([[np.nan, 1.0], [1.0, 3.0]], [[4.0, 1.0], [1.0, np.nan]],
+              [[4.0, 1.0], [np.nan, 3.0]]):
+        with pytest.raises(cp.linalg.LinAlgError, match="NaN"):
+            cp.linalg.cholesky(cp.asarray(np.array(m, dtype=dt)))
+    a = np.array([[4.0, np.nan], [1.0, 3.0]], dtype=dt)
+    np.testing.assert_allclose(cp.linalg.cholesky(cp.asarray(a)).get(), np.linalg.cholesky(a),
+                               rtol=1e-6)

@@ -186,6 +186,104 @@ Test(array_stats, cumulative_sum_every_dtype)
     accel_runtime_close(rt);
 }
 
+/* Few long lines fold in chunks (stats.c, cumulative_split): lines of
+ * 513 (one past the split's threshold), 4099 and 100003 elements, one or
+ * three lines along either axis of a 2-D x (the 3-line case transposed, so
+ * the line is strided), include_initial or not; float64 and float32 sums
+ * within Higham's bound for a recursive sum, m eps sum|x| (Accuracy and
+ * Stability of Numerical Algorithms, 2nd ed., 4.2: the chunks change the
+ * order, not the bound), integers exactly (int32 into int64, int16's
+ * product wrapping in int16). */
+static void cumulative_long_lines_on(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(63);
+    static const int64_t lens[] = {513, 4099, 100003};
+    static const accel_dtype xdt[4][2] = {{ACCEL_F64, ACCEL_F64},
+                                          {ACCEL_F32, ACCEL_F32},
+                                          {ACCEL_I32, ACCEL_I64},
+                                          {ACCEL_I16, ACCEL_I16}};
+    for (int li = 0; li < 3; li++)
+        for (int k = 0; k < 4; k++)
+            for (int c = 0; c < 2; c++) { /* c: 3 lines, transposed, include_initial */
+                int64_t m = lens[li], lines = c ? 3 : 1, n = m * lines;
+                accel_dtype dt = xdt[k][0], odt = xdt[k][1];
+                bool prod = dt == ACCEL_I16;
+                size_t es = accel_dtype_size(dt), oes = accel_dtype_size(odt);
+                unsigned char *hx = malloc((size_t)n * es),
+                              *got = malloc((size_t)(n + lines) * oes);
+                for (int64_t i = 0; i < n; i++) {
+                    double v = tu_rng_range(&r, -10.0, 10.0);
+                    val w = is_float(dt) ? (val){.f = v} : (val){.i = (int64_t)v};
+                    put(hx, dt, (size_t)i, w);
+                }
+                accel_buffer *bx = upload(&e, hx, (size_t)n * es);
+                accel_buffer *bo = upload(&e, NULL, (size_t)(n + lines) * oes);
+                accel_array x, out;
+                /* x: (lines, m) rows, or the transpose of an (m, lines) buffer */
+                const int64_t shape[2] = {lines, m}, tshape[2] = {m, lines};
+                const int64_t oshape[2] = {lines, m + c};
+                if (c) {
+                    accel_array base;
+                    tu_ok(accel_array_init(&base, bx, dt, 2, tshape));
+                    const int32_t perm[] = {1, 0};
+                    tu_ok(accel_array_permute_dims(&base, perm, &x));
+                } else {
+                    tu_ok(accel_array_init(&x, bx, dt, 2, shape));
+                }
+                tu_ok(accel_array_init(&out, bo, odt, 2, oshape));
+                tu_ok((prod ? accel_array_cumulative_prod : accel_array_cumulative_sum)(q, &x, 1, c,
+                                                                                        &out));
+                tu_ok(accel_queue_read_blocking(q, bo, 0, got, (size_t)(n + lines) * oes));
+                for (int64_t l = 0; l < lines; l++) {
+                    double acc = 0, abs_sum = 0;
+                    uint64_t u = prod ? 1 : 0;
+                    for (int64_t j = -c; j < m; j++) {
+                        if (j >= 0) {
+                            int64_t src = c ? j * lines + l : l * m + j;
+                            val v = get(hx, dt, (size_t)src);
+                            acc += is_float(dt) ? v.f : 0;
+                            abs_sum += is_float(dt) ? fabs(v.f) : 0;
+                            u = prod ? u * (uint64_t)v.i : u + (uint64_t)v.i;
+                        }
+                        val have = get(got, odt, (size_t)(l * (m + c) + j + c));
+                        if (is_float(odt)) {
+                            double eps = odt == ACCEL_F32 ? 0x1p-24 : 0x1p-53;
+                            double bound = (double)(j + 2) * eps * abs_sum + eps * fabs(acc);
+                            cr_assert(fabs(have.f - acc) <= bound,
+                                      "%s cumsum m %lld lines %lld%s: [%lld][%lld] %.17g, want "
+                                      "%.17g (bound %.3g)",
+                                      accel_device_name(dev), (long long)m, (long long)lines,
+                                      c ? " transposed, include_initial" : "", (long long)l,
+                                      (long long)j, have.f, acc, bound);
+                        } else {
+                            val want = wrap(odt, (val){.u = u});
+                            cr_assert(same_value(odt, have, want),
+                                      "%s %s m %lld lines %lld: [%lld][%lld] %lld, want %lld",
+                                      accel_device_name(dev), prod ? "cumprod" : "cumsum",
+                                      (long long)m, (long long)lines, (long long)l, (long long)j,
+                                      (long long)have.i, (long long)want.i);
+                        }
+                    }
+                }
+                free(hx);
+                free(got);
+                accel_buffer_release(bx);
+                accel_buffer_release(bo);
+            }
+}
+
+Test(array_stats, cumulative_long_lines_in_chunks)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    accel_queue_release(q);
+    tu_for_each_device(rt, cumulative_long_lines_on, NULL);
+    accel_runtime_close(rt);
+}
+
 Test(array_stats, cumulative_prod_every_dtype)
 {
     accel_device *dev;

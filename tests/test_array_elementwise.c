@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "accel/array.h"
+#include <stdio.h>
+
 #include "test_array_common.h"
 #include "test_util.h"
 
@@ -834,6 +836,43 @@ Test(array_elementwise, shapes_and_promotion)
 {
     accel_runtime *rt = open_rt();
     tu_for_each_device(rt, shapes_and_promotion, NULL);
+    accel_runtime_close(rt);
+}
+
+/* x + y.T and y.T * x over 2-D shapes that are and are not multiples of a
+ * tile (8 x 32): a GPU walks these in tiles (codegen.c, tile_walk), and so
+ * does the CPU under ACCEL_ARRAY_WALK=grid (ctest
+ * array_elementwise_grid_walk, one block: grid-stride over the tiles). */
+static void transposed_operands(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(77);
+    static const int64_t shapes[][2] = {{9, 33}, {8, 32}, {40, 70}, {257, 129}, {3, 300}};
+    static const accel_dtype dts[] = {ACCEL_F32, ACCEL_I64, ACCEL_F64, ACCEL_F16};
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+        for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++)
+            for (int flip = 0; flip < 2; flip++) {
+                int64_t rows = shapes[si][0], cols = shapes[si][1];
+                const int64_t shape[] = {rows, cols};
+                kase c = {0};
+                accel_array xt = view(2, shape);
+                xt.strides[0] = 1; /* y.T of a (cols, rows) y */
+                xt.strides[1] = rows;
+                add_input(&c, &r, dts[di], false, rows * cols, flip ? xt : view(2, shape));
+                add_input(&c, &r, dts[di], false, rows * cols, flip ? view(2, shape) : xt);
+                c.out = view(2, shape);
+                char what[64];
+                snprintf(what, sizeof what, "(%lld, %lld), %s transposed", (long long)rows,
+                         (long long)cols, flip ? "x1" : "x2");
+                run_case(&e, flip ? ACCEL_ARRAY_MULTIPLY : ACCEL_ARRAY_ADD, &c, dts[di], what);
+            }
+}
+
+Test(array_elementwise, transposed_operands_in_tiles)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, transposed_operands, NULL);
     accel_runtime_close(rt);
 }
 

@@ -147,6 +147,9 @@ typedef struct accel__aspec {
     uint32_t nin;
     accel_dtype in[3], out, ct;
     uint32_t nd;
+    /* nd 2 on a GPU with an operand in the other order (y.T): the walk in
+     * tiles of 8 x 32 (codegen.c, tile_walk) */
+    bool tiled;
 } accel__aspec;
 
 /* The raw-kernel source of s (malloc'ed) and its entry's name into entry

@@ -337,6 +337,14 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
         return copy_bytes(c, q);
     uint32_t inner = c->nd < max_axes(narr) ? c->nd : max_axes(narr);
     s->nd = contiguous ? 0 : inner;
+    /* the tiled walk: two axes on a GPU (or a CPU walking as one:
+     * ACCEL_ARRAY_WALK=grid), an operand whose outer axis is its inner one
+     * in memory (codegen.c, tile_walk) */
+    s->tiled = false;
+    bool gpu_walk = c->cpu_units == 0 || accel__array_walk_grid() != 0;
+    for (uint32_t a = 0; s->nd == 2 && c->nd == 2 && gpu_walk && a < narr; a++)
+        s->tiled |= c->stride[a][0] != 0 && c->stride[a][1] != 0 &&
+                    llabs(c->stride[a][0]) < llabs(c->stride[a][1]);
     accel_kernel *k;
     char entry[ACCEL__ANAME_MAX];
     accel__array_entry(s, entry);

@@ -1496,9 +1496,15 @@ def _cumulative(fn: str, x: Array, axis: Optional[int], dtype: Any,
     shape[ax] += 1 if include_initial else 0
     if x.size == 0:   # nothing to combine: the initial values, if any
         return (zeros if fn == "cumulative_sum" else ones)(shape, dtype=dt, device=x.device)
-    if dtype is not None and dt != x.dtype and can_cast(x.dtype, dt) is False:
-        # A narrower dtype= (uint16 summed as uint8): run in x's, then convert.
-        return astype(_cumulative(fn, x, ax, None, include_initial), dt)
+    if dtype is not None and dt != x.dtype:
+        # The standard's and NumPy's order: x cast to dtype first, then
+        # combined (0.5s summed as int32 are 0s; it ran in x's dtype and
+        # converted the result, 0.5 + 0.5 -> 1). bool: the integer fold of
+        # the truths, then nonzero (NumPy's logical or, and for prod and).
+        xc = astype(x, dt)
+        if dt == bool:
+            return astype(_cumulative(fn, xc, ax, None, include_initial), bool)
+        return _cumulative(fn, xc, ax, dt, include_initial)
     out = _new(shape, dt, x.device)
     _check(getattr(C, fn)(_q(x, out), x._cv(), ax, int(include_initial), out._cv()))
     return out

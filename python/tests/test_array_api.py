@@ -499,3 +499,22 @@ def test_reductions_over_many_interleaved_axes():
                                   h.max(axis=axes, keepdims=True))
     f = h.astype(np.float64)
     np.testing.assert_allclose(np.asarray(xp.mean(xp.asarray(f), axis=axes)), f.mean(axis=axes))
+
+
+def test_cumulative_dtype_casts_x_first():
+    # A fresh-clone tester's cases: dtype= cast the result, not x
+    # (cumulative_sum([0.5] * 4, dtype=int32) gave [0 1 1 2]).
+    a = np.array([0.5, 0.5, 0.5, 0.5])
+    np.testing.assert_array_equal(xp.cumulative_sum(xp.asarray(a), dtype=xp.int32).get(),
+                                  np.cumsum(a.astype(np.int32)))
+    d = np.array([1.5, 1.5, 1.5])
+    np.testing.assert_array_equal(xp.cumulative_prod(xp.asarray(d), dtype=xp.int64).get(),
+                                  np.cumprod(d, dtype=np.int64))
+    c = np.array([1, -1, 0], np.int64)
+    got = xp.cumulative_sum(xp.asarray(c), dtype=xp.bool).get()
+    assert got.dtype == np.bool_ and got.tolist() == np.cumsum(c, dtype=bool).tolist()
+    got = xp.cumulative_prod(xp.asarray(c), dtype=xp.bool, include_initial=True).get()
+    assert got.tolist() == [True, True, True, False]
+    e = np.array([300, 300, 7], np.int64)   # int64 -> int8 wraps per element, then sums
+    np.testing.assert_array_equal(xp.cumulative_sum(xp.asarray(e), dtype=xp.int8).get(),
+                                  np.cumsum(e, dtype=np.int8))

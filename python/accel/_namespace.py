@@ -27,6 +27,7 @@ from __future__ import annotations
 import builtins as _b
 import ctypes
 import math
+import numbers
 import operator
 from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
@@ -1682,12 +1683,28 @@ def _complex_argsort(x: Array, ax: int, fn: str) -> Array:
     return order
 
 
+_SORT_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _sort_args(fn: str, descending: Any, kind: Any) -> int:
+    """descending as 0 or 1, after NumPy's check of kind (every accel
+    sort is stable, so each kind gives the same result)."""
+    if kind not in _SORT_KINDS:
+        raise ValueError(f"accel.{fn}: kind {kind!r} is not one of 'quicksort', "
+                         f"'mergesort', 'heapsort', 'stable'")
+    if not isinstance(descending, (_b.bool, np.bool_, numbers.Integral)):
+        raise TypeError(f"accel.{fn}: descending must be a bool, not "
+                        f"{type(descending).__name__}")
+    return int(_b.bool(descending))
+
+
 def sort(x: Array, /, *, axis: Any = -1, descending: _b.bool = False,
          stable: _b.bool = True, kind: Any = None) -> Array:
     """x sorted along axis, stably (accel_array_sort: NaNs last); complex in
     NumPy's order (ascending only; through _complex_argsort). axis=None
     sorts the flattened array, as NumPy's; kind= (NumPy's) is accepted and
     changes nothing: every accel sort is stable."""
+    descending = _sort_args("sort", descending, kind)
     if axis is None:
         x, axis = reshape(x, (-1,)), -1
     ax = _axis(axis, x.ndim, "sort") if x.ndim else 0
@@ -1707,6 +1724,7 @@ def argsort(x: Array, /, *, axis: Any = -1, descending: _b.bool = False,
     complex in NumPy's order, ascending only). axis=None gives the indices
     into the flattened array, as NumPy's; kind= is accepted and changes
     nothing (stable always)."""
+    descending = _sort_args("argsort", descending, kind)
     if axis is None:
         x, axis = reshape(x, (-1,)), -1
     ax = _axis(axis, x.ndim, "argsort") if x.ndim else 0

@@ -518,3 +518,15 @@ def test_cumulative_dtype_casts_x_first():
     e = np.array([300, 300, 7], np.int64)   # int64 -> int8 wraps per element, then sums
     np.testing.assert_array_equal(xp.cumulative_sum(xp.asarray(e), dtype=xp.int8).get(),
                                   np.cumsum(e, dtype=np.int8))
+
+
+def test_sort_checks_kind_and_descending():
+    # a fresh-clone tester's cases: kind='bogus' was accepted silently and
+    # descending='yes' failed as int('yes')
+    x = xp.asarray([3.0, 1.0, 2.0])
+    with pytest.raises(ValueError, match="kind 'bogus'"):
+        accel.sort(x, kind="bogus")
+    with pytest.raises(TypeError, match="descending must be a bool"):
+        accel.argsort(x, descending="yes")
+    assert accel.sort(x, kind="mergesort", descending=np.True_).get().tolist() == [3.0, 2.0, 1.0]
+    assert accel.argsort(x, kind="stable", descending=0).get().tolist() == [1, 2, 0]

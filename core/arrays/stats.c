@@ -183,13 +183,25 @@ accel_status accel_array_std(accel_queue *q, const accel_array *x, uint64_t axes
  * running fold from there into out. Every element's value is its chunk's
  * offset then its chunk's elements in order; within float64 (uint64 for
  * integers, wrapping) as the plain row. */
-static accel_status cumulative_split(const char *fn, bool prod, accel_queue *q, accel_runtime *rt,
-                                     const accel__lcall *plain, const accel_array *x,
-                                     const accel_array *out, int32_t a)
+/* Call c over chunks: P gains the chunk axis last (p chunks, its
+ * coordinate read), S becomes a chunk's l elements; array k is a scratch
+ * array of per values a line, row-major over the lines, one a chunk. */
+static void over_chunks(accel__lcall *c, uint32_t k, int64_t per, int64_t p, int64_t l)
 {
-    int64_t lines = 1, m = x->shape[a];
-    for (uint32_t d = 0; d < x->ndim; d++)
-        lines *= (int)d == a ? 1 : x->shape[d];
+    for (uint32_t d = c->np; d-- > 0; per *= c->psize[d])
+        c->pst[k][d] = per;
+    for (uint32_t i = 0; i < c->row->narr; i++)
+        c->pst[i][c->np] = i == k ? 1 : l * c->sst[i][0];
+    c->psize[c->np++] = p;
+    c->protect = 1;
+    c->ssize[0] = l;
+    c->sst[k][0] = 0;
+}
+
+static accel_status cumulative_split(const char *fn, bool prod, accel_queue *q, accel_runtime *rt,
+                                     const accel__lcall *plain, const accel_array *out,
+                                     int64_t lines, int64_t m)
+{
     int64_t p = (SCAN_ITEMS + lines - 1) / lines, most = m / SCAN_CHUNK;
     p = p < most ? p : most;
     int64_t l = (m + p - 1) / p;
@@ -207,45 +219,22 @@ static accel_status cumulative_split(const char *fn, bool prod, accel_queue *q, 
         st = accel_array_init(&t, tmp[0], tdt, 2, ts);
     if (st == ACCEL_SUCCESS)
         st = accel_array_init(&tex, tmp[1], tdt, 2, xs);
-    /* P: the lines (row-major over x's other axes in T), then the chunks */
+    /* the totals: T, x */
     accel__lcall c = *plain;
     c.row = prod ? &row_cumprod_total : &row_cumsum_total;
-    c.a[0] = &t, c.a[1] = x;
-    int64_t stride = p;
-    for (uint32_t d = c.np; d-- > 0;) {
-        c.pst[0][d] = stride;
-        stride *= c.psize[d];
-    }
-    c.psize[c.np] = p;
-    c.pst[0][c.np] = 1;
-    c.pst[1][c.np] = l * x->strides[a];
-    c.np++;
-    c.protect = 1;
-    c.ssize[0] = l;
-    c.sst[0][0] = 0;
+    c.a[0] = &t;
+    over_chunks(&c, 0, p, p, l);
     c.k[0] = l, c.k[1] = m;
     if (st == ACCEL_SUCCESS &&
         (st = accel__array_io(fn, q, 2, c.a, out_x, c.ext, &rt, false)) == ACCEL_SUCCESS)
         st = accel__loop_run(q, rt, &c);
     if (st == ACCEL_SUCCESS)
         st = (prod ? accel_array_cumulative_prod : accel_array_cumulative_sum)(q, &t, 1, 1, &tex);
-    /* the runs: out, x, the chunks' offsets (T's strides over the lines) */
+    /* the runs: out, x, the chunks' offsets */
     accel__lcall r = *plain;
     r.row = prod ? &row_cumprod_run : &row_cumsum_run;
     r.a[2] = &tex;
-    stride = p + 1;
-    for (uint32_t d = r.np; d-- > 0;) {
-        r.pst[2][d] = stride;
-        stride *= r.psize[d];
-    }
-    r.psize[r.np] = p;
-    r.pst[0][r.np] = l * r.sst[0][0];
-    r.pst[1][r.np] = l * r.sst[1][0];
-    r.pst[2][r.np] = 1;
-    r.np++;
-    r.protect = 1;
-    r.ssize[0] = l;
-    r.sst[2][0] = 0;
+    over_chunks(&r, 2, p + 1, p, l);
     r.k[2] = l, r.k[3] = m;
     static const char *const names[3] = {"out", "x", "offsets"};
     if (st == ACCEL_SUCCESS &&
@@ -305,7 +294,7 @@ static accel_status cumulative(const char *fn, const accel__lrow *real, const ac
     for (uint32_t d = 0; d < x->ndim; d++)
         lines *= (int)d == a ? 1 : x->shape[d];
     if (!cplx && lines > 0 && lines < SCAN_LINES && x->shape[a] >= 2 * SCAN_CHUNK)
-        return cumulative_split(fn, real == &row_cumprod, q, rt, &c, x, out, a);
+        return cumulative_split(fn, real == &row_cumprod, q, rt, &c, out, lines, x->shape[a]);
     return accel__loop_run(q, rt, &c);
 }
 

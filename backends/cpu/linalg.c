@@ -208,6 +208,21 @@ static void *work_of(const lctx *c, double want, int *lwork)
     return malloc((size_t)*lwork * c->es);
 }
 
+/* Whether problem t's A (n x n, column-major) holds a NaN in either part:
+ * anywhere, or (lower) where row >= column, the triangle potrf reads. */
+static bool a_has_nan(const lctx *c, size_t t, bool lower)
+{
+    size_t n = (size_t)c->n;
+    const void *a = input(c, 0, t, n * n);
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = lower ? j : 0; i < n; i++) {
+            double complex v = elem(c, a, j * n + i);
+            if (isnan(creal(v)) || isnan(cimag(v)))
+                return true;
+        }
+    return false;
+}
+
 static int32_t run_cholesky(const lctx *c, size_t t)
 {
     int info = 0;
@@ -215,15 +230,11 @@ static int32_t run_cholesky(const lctx *c, size_t t)
     memcpy(l, input(c, 0, t, c->l.size[0]), c->l.size[0] * c->es);
     /* a NaN is no positive value: refused, as the CUDA backend does, where
      * LAPACK's potrf may carry on and leave some of L finite */
-    for (size_t j = 0; j < (size_t)c->n; j++)
-        for (size_t i = j; i < (size_t)c->n; i++) {
-            double complex v = elem(c, l, j * (size_t)c->n + i);
-            if (isnan(creal(v)) || isnan(cimag(v)))
-                return fail(c, ACCEL_ERROR_LINALG,
-                            "the matrix holds NaN in the triangle it is read from (not positive "
-                            "definite)",
-                            t, 0);
-        }
+    if (a_has_nan(c, t, true))
+        return fail(c, ACCEL_ERROR_LINALG,
+                    "the matrix holds NaN in the triangle it is read from (not positive "
+                    "definite)",
+                    t, 0);
     c->f->potrf("L", &c->n, l, &c->n, &info, 1);
     if (info > 0)
         return fail(c, ACCEL_ERROR_LINALG,
@@ -240,18 +251,6 @@ static int32_t lu(const lctx *c, size_t t, int *ipiv, int *info)
     memcpy(lu, input(c, 0, t, c->l.size[1]), c->l.size[1] * c->es);
     c->f->getrf(&c->n, &c->n, lu, &c->n, ipiv, info);
     return *info < 0 ? fail(c, ACCEL_ERROR_INTERNAL, "getrf info %d", t, *info) : ACCEL_SUCCESS;
-}
-
-/* Whether problem t's A (n x n) holds a NaN (in either part). */
-static bool a_has_nan(const lctx *c, size_t t)
-{
-    const void *a = input(c, 0, t, (size_t)c->n * (size_t)c->n);
-    for (size_t i = 0; i < (size_t)c->n * (size_t)c->n; i++) {
-        double complex v = elem(c, a, i);
-        if (isnan(creal(v)) || isnan(cimag(v)))
-            return true;
-    }
-    return false;
 }
 
 /* X of A X = B. A NaN in A makes every x NaN, as each x_i of A^-1 B
@@ -274,7 +273,7 @@ static int32_t run_solve(const lctx *c, size_t t, int *ipiv)
     c->f->getrs("N", &c->n, &c->k, region(c, 1, t), &c->n, ipiv, x, &c->n, &info, 1);
     if (info)
         return fail(c, ACCEL_ERROR_INTERNAL, "getrs info %d", t, info);
-    if (a_has_nan(c, t))
+    if (a_has_nan(c, t, false))
         for (size_t i = 0; i < c->l.size[0]; i++)
             store(c, x, i, cmk(NAN, NAN));
     return ACCEL_SUCCESS;

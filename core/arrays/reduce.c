@@ -411,23 +411,20 @@ static bool runs8(const rspec *s)
            s->fn != ACCEL_ARRAY_REDUCE_ANY && s->fn != ACCEL_ARRAY_REDUCE_ALL;
 }
 
-/* Under NVRTC only (#ifdef __CUDACC_RTC__): accel_v8.w[0..N-1], the N
- * elements of x from accel_ox + J, loaded as 16-byte vectors (all issued
- * before any is used: runs of 32 keep 4 times the bytes in flight that
- * runs of 8 do, as a work item alone cannot hide the memory's latency). */
-static void loadv(accel__sbuf *b, const rspec *s, const char *j, int n)
+/* Under NVRTC only (#ifdef __CUDACC_RTC__): accel_v8.w[0..7], the 8
+ * elements of x from accel_ox + J, loaded as 16-byte vectors. (Runs of 32,
+ * four times the bytes in flight, measured no faster on the H100: the
+ * axis-1 sum 0.666 -> 0.652 ms; removed.) */
+static void load8(accel__sbuf *b, const rspec *s, const char *j)
 {
-    size_t nq = (size_t)n * accel_dtype_size(s->xt) / 16;
+    size_t nq = 8 * accel_dtype_size(s->xt) / 16;
     accel__sbuf_put(b,
-                    "        union { uint4 u[%zu]; %s w[%d]; } accel_v8;\n"
+                    "        union { uint4 u[%zu]; %s w[8]; } accel_v8;\n"
                     "        const uint4 *accel_vp = (const uint4 *)(accel_x + accel_ox + %s);\n",
-                    nq, accel__array_ptr_ctype(s->xt), n, j);
+                    nq, accel__array_ptr_ctype(s->xt), j);
     for (size_t q = 0; q < nq; q++)
         accel__sbuf_put(b, "        accel_v8.u[%zu] = accel_vp[%zu];\n", q, q);
 }
-
-/* The run lengths of the 16-byte loops, longest first. */
-static const int RUNS[2] = {32, 8};
 
 /* The test that x + accel_ox + J is on a 16-byte boundary. */
 static void aligned16(accel__sbuf *b, const char *j)
@@ -445,16 +442,11 @@ static void sum_lanes(accel__sbuf *b, const rspec *s)
     if (runs8(s)) { /* the same lanes from 16-byte loads where aligned */
         accel__sbuf_put(b, "#ifdef __CUDACC_RTC__\n      if (accel_rx0 == 1 && ");
         aligned16(b, "accel_j8");
-        accel__sbuf_put(b, ") {\n");
-        for (int r = 0; r < 2; r++) {
-            accel__sbuf_put(b, "      for (; accel_j8 + %d <= accel_hi; accel_j8 += %d) {\n",
-                            RUNS[r], RUNS[r]);
-            loadv(b, s, "accel_j8", RUNS[r]);
-            for (int u = 0; u < RUNS[r]; u++) /* element u to lane u % 8, as below */
-                accel__sbuf_put(b, "        accel_k%d = accel_k%d + %s(%s)accel_v8.w[%d];\n",
-                                u % REDUCE_LANES, u % REDUCE_LANES, cast, t, u);
-            accel__sbuf_put(b, "      }\n");
-        }
+        accel__sbuf_put(b, ")\n      for (; accel_j8 + 8 <= accel_hi; accel_j8 += 8) {\n");
+        load8(b, s, "accel_j8");
+        for (int u = 0; u < REDUCE_LANES; u++)
+            accel__sbuf_put(b, "        accel_k%d = accel_k%d + %s(%s)accel_v8.w[%d];\n", u, u,
+                            cast, t, u);
         accel__sbuf_put(b, "      }\n#endif\n");
     }
     accel__sbuf_put(b, "      for (; accel_j8 + %d <= accel_hi; accel_j8 += %d) {\n", REDUCE_LANES,
@@ -476,8 +468,7 @@ static void sum_lanes(accel__sbuf *b, const rspec *s)
 
 /* real_body's fold from accel_jv under NVRTC, when x's reduced axis is
  * contiguous: one element at a time up to a 16-byte boundary, then runs of
- * 32 and of 8 from 16-byte loads, each folded in order (accel_jv left at
- * the rest). */
+ * 8 from 16-byte loads, each folded in order (accel_jv left at the rest). */
 static void fold_runs8(accel__sbuf *b, const rspec *s)
 {
     accel__sbuf_put(b, "#ifdef __CUDACC_RTC__\n    if (accel_rx0 == 1) {\n"
@@ -491,22 +482,17 @@ static void fold_runs8(accel__sbuf *b, const rspec *s)
     load(b, s, "accel_e");
     accel__sbuf_put(b, ";\n  ");
     fold(b, s);
-    accel__sbuf_put(b, "      }\n");
-    for (int r = 0; r < 2; r++) {
-        accel__sbuf_put(b, "      for (; accel_jv + %d <= accel_hi; accel_jv += %d) {\n", RUNS[r],
-                        RUNS[r]);
-        loadv(b, s, "accel_jv", RUNS[r]);
-        for (int u = 0; u < RUNS[r]; u++) {
-            accel__sbuf_put(b,
-                            "        { const long long accel_j = accel_jv + %d; (void)accel_j;\n"
-                            "        const %s a = (%s)accel_v8.w[%d];\n  ",
-                            u, acc_type(s), acc_type(s), u);
-            fold(b, s);
-            accel__sbuf_put(b, "        }\n");
-        }
-        accel__sbuf_put(b, "      }\n");
+    accel__sbuf_put(b, "      }\n      for (; accel_jv + 8 <= accel_hi; accel_jv += 8) {\n");
+    load8(b, s, "accel_jv");
+    for (int u = 0; u < 8; u++) {
+        accel__sbuf_put(b,
+                        "        { const long long accel_j = accel_jv + %d; (void)accel_j;\n"
+                        "        const %s a = (%s)accel_v8.w[%d];\n  ",
+                        u, acc_type(s), acc_type(s), u);
+        fold(b, s);
+        accel__sbuf_put(b, "        }\n");
     }
-    accel__sbuf_put(b, "    }\n#endif\n");
+    accel__sbuf_put(b, "      }\n    }\n#endif\n");
 }
 
 /* A real x: the accumulator from the identity (or the chunk's first

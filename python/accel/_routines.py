@@ -134,21 +134,25 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
 
 
 def lexsort(keys: Any, axis: int = -1) -> Array:
-    """The int64 indices that sort by the last key, then the one before, ...
-    (NumPy's lexsort of a sequence of 1-D keys or the rows of a 2-D array):
-    one stable argsort per key, from the first to the last."""
+    """The int64 indices that sort along axis by the last key, then the one
+    before, ... (NumPy's lexsort: a sequence of keys of one shape, or an
+    array whose first axis holds them): one stable argsort per key, from the
+    first to the last, each key taken in the order found so far."""
     ks = [_arr(k, "lexsort") for k in keys] if not isinstance(keys, Array) else (
         [keys[i] for i in range(keys.shape[0])] if keys.ndim > 1 else [keys])
     if not ks:
         raise TypeError("accel.lexsort: need sequence of keys with len > 0 in lexsort")
-    if axis not in (-1, 0) or any(k.ndim != 1 for k in ks):
-        raise NotImplementedError("accel.lexsort: 1-D keys only (axis -1) for now")
-    n = ks[0].shape[0]
-    if any(k.shape[0] != n for k in ks):
+    if any(k.shape != ks[0].shape for k in ks):
         raise ValueError("accel.lexsort: all keys need to be the same shape")
-    idx = ns.argsort(ks[0], stable=True)
+    if ks[0].ndim == 0:
+        raise ValueError("accel.lexsort: keys are 0-d; need at least 1 dimension")
+    nd = ks[0].ndim
+    if not isinstance(axis, int) or not -nd <= axis < nd:
+        raise ValueError(f"accel.lexsort: axis {axis} is out of bounds for keys of {nd} dimensions")
+    idx = ns.argsort(ks[0], axis=axis, stable=True)
     for k in ks[1:]:
-        idx = ns.take(idx, ns.argsort(ns.take(k, idx), stable=True))
+        order = ns.argsort(ns.take_along_axis(k, idx, axis=axis), axis=axis, stable=True)
+        idx = ns.take_along_axis(idx, order, axis=axis)
     return idx
 
 
@@ -193,14 +197,36 @@ def kron(a: Any, b: Any) -> Array:
 _PAD_MAX = 1 << 48  # elements along one axis: far past any memory
 
 
+def _pad_constant(x: Array, w: np.ndarray, constant_values: Any) -> Array:
+    """pad's constant mode: x in the middle of an array of the padded shape
+    whose pads along axis i hold constant_values' (before, after) of axis i
+    (a scalar, one pair, or a pair per axis), axis by axis as NumPy does, so
+    a corner holds the later axis' value."""
+    try:
+        cv = np.broadcast_to(np.asarray(constant_values, dtype=object), (x.ndim, 2))
+    except ValueError:
+        raise ValueError(f"accel.pad: constant_values {constant_values!r} does not fit "
+                         f"{x.ndim} axes (a scalar, (before, after), or one such pair per "
+                         "axis)") from None
+    shape = tuple(int(n + b + a) for n, (b, a) in zip(x.shape, w))
+    out = ns.full(shape, cv[0][0] if x.ndim else 0, dtype=x.dtype, device=x.device)
+    out[tuple(slice(int(b), int(b) + n) for n, (b, _) in zip(x.shape, w))] = x
+    for ax, ((b, a), (vb, va)) in enumerate(zip(w, cv)):
+        for lo, hi, v in ((0, int(b), vb), (shape[ax] - int(a), shape[ax], va)):
+            if hi > lo:
+                out[(slice(None),) * ax + (slice(lo, hi),)] = v
+    return out
+
+
 def pad(array: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Array:
-    """NumPy's pad in modes constant (one scalar value), edge, reflect,
+    """NumPy's pad in modes constant, edge, reflect,
     symmetric and wrap. The source index of every output position along an
     axis is NumPy's own pad of arange(n) in that mode (a host array of ints),
     then one take per padded axis on the device; constant fills and copies
-    the middle. Raises ValueError (widths, an empty axis padded by edge,
-    reflect, symmetric or wrap), NotImplementedError (other modes, per-side
-    constants)."""
+    the middle (constant_values: a scalar, (before, after), or a pair per
+    axis). Raises ValueError (widths or constants that do not fit, an empty
+    axis padded by edge, reflect, symmetric or wrap), NotImplementedError
+    (other modes)."""
     x = _arr(array, "pad")
     pw = np.asarray(pad_width)
     if pw.dtype.kind not in "iu":
@@ -216,13 +242,7 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", constant_values: Any
         raise ValueError(f"accel.pad: pad_width {pad_width!r} makes an axis longer than "
                          f"{_PAD_MAX} elements")
     if mode == "constant":
-        if np.ndim(constant_values) != 0:
-            raise NotImplementedError("accel.pad: constant_values per axis and side is not "
-                                      "there yet (a scalar is)")
-        shape = tuple(int(n + b + a) for n, (b, a) in zip(x.shape, w))
-        out = ns.full(shape, constant_values, dtype=x.dtype, device=x.device)
-        out[tuple(slice(int(b), int(b) + n) for n, (b, _) in zip(x.shape, w))] = x
-        return out
+        return _pad_constant(x, w, constant_values)
     if mode not in ("edge", "reflect", "symmetric", "wrap"):
         raise NotImplementedError(f"accel.pad: mode {mode!r} (constant, edge, reflect, "
                                   "symmetric or wrap)")

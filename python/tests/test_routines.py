@@ -188,13 +188,39 @@ def test_pad_is_numpys(mode, rng):
     if mode == "constant":
         np.testing.assert_array_equal(cp.pad(cp.asarray(x), 1, constant_values=7.5).get(),
                                       np.pad(x, 1, constant_values=7.5))
-        with pytest.raises(NotImplementedError, match="per axis"):
-            cp.pad(cp.asarray(x), 1, constant_values=((1, 2), (3, 4)))
+        np.testing.assert_array_equal(
+            cp.pad(cp.asarray(x), 1, constant_values=((1, 2), (3, 4))).get(),
+            np.pad(x, 1, constant_values=((1, 2), (3, 4))))
     else:
         with pytest.raises(ValueError, match="empty axis"):
             cp.pad(cp.zeros((0, 2)), 1, mode)
     with pytest.raises(ValueError, match="negative"):
         cp.pad(cp.asarray(x), -1, mode)
+
+
+def test_pad_constant_per_axis_and_side(rng):
+    x = rng.integers(-5, 5, (3, 4, 2)).astype(np.int32)
+    for pw, cv in [(1, (7, 9)), ((1, 2), ((1, 2), (3, 4), (5, 6))), (((0, 2), (1, 0), (2, 1)), 8),
+                   (2, ((1, 2),))]:
+        np.testing.assert_array_equal(
+            cp.pad(cp.asarray(x), pw, constant_values=cv).get(),
+            np.pad(x, pw, constant_values=cv))
+    with pytest.raises(ValueError, match="constant_values"):
+        cp.pad(cp.asarray(x), 1, constant_values=((1, 2, 3),))
+
+
+def test_lexsort_nd_along_any_axis(rng):
+    a = rng.integers(0, 3, (4, 5, 6)); b = rng.integers(0, 3, (4, 5, 6))
+    for axis in (-1, 0, 1):
+        np.testing.assert_array_equal(
+            cp.lexsort([cp.asarray(a), cp.asarray(b)], axis=axis).get(),
+            np.lexsort([a, b], axis=axis))
+    np.testing.assert_array_equal(cp.lexsort(cp.asarray(np.stack([a, b])), axis=1).get(),
+                                  np.lexsort(np.stack([a, b]), axis=1))
+    with pytest.raises(ValueError):
+        cp.lexsort([cp.asarray(a)], axis=3)
+    with pytest.raises(ValueError):
+        cp.lexsort([cp.asarray(a), cp.asarray(b[0])])
 
 
 def test_lexsort_is_numpys(rng):

@@ -150,6 +150,9 @@ typedef struct accel__aspec {
     /* nd 2 on a GPU with an operand in the other order (y.T): the walk in
      * tiles of 8 x 32 (codegen.c, tile_walk) */
     bool tiled;
+    /* a GPU walk whose every index and offset fits in an int (codegen.c,
+     * gpu_index) */
+    bool idx32;
 } accel__aspec;
 
 /* The raw-kernel source of s (malloc'ed) and its entry's name into entry

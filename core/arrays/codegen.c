@@ -183,7 +183,10 @@ void accel__array_entry(const accel__aspec *s, char *entry)
         n += snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "_%s", accel_dtype_name(s->in[i]));
     if (n < ACCEL__ANAME_MAX)
         snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "_%s_%c%u%s", accel_dtype_name(s->out),
-                 s->nd ? 's' : 'c', s->nd, s->tiled ? "t" : "");
+                 s->nd ? 's' : 'c', s->nd,
+                 s->tiled   ? (s->idx32 ? "ti" : "t")
+                 : s->idx32 ? "i"
+                            : "");
 }
 
 /* The C type of accel_op's result (and accel_v). */
@@ -242,15 +245,30 @@ static void params(accel__sbuf *b, const accel__aspec *s)
 static void element(accel__sbuf *b, const accel__aspec *s);
 
 /* Each array's offset at the coordinates accel_c<d>, declared as
- * <decl><k> = sum of accel_c<d> * accel_t<k>_<d>. */
-static void coord_offsets(accel__sbuf *b, const accel__aspec *s, const char *decl)
+ * <decl><k> = sum of accel_c<d> * <t><k>_<d> (t: the strides' name). */
+static void coord_offsets(accel__sbuf *b, const accel__aspec *s, const char *decl, const char *t)
 {
     for (uint32_t k = 0; k <= s->nin; k++) {
-        accel__sbuf_put(b, "%s%u = accel_c0 * accel_t%u_0", decl, k, k);
+        accel__sbuf_put(b, "%s%u = accel_c0 * %s%u_0", decl, k, t, k);
         for (uint32_t d = 1; d < s->nd; d++)
-            accel__sbuf_put(b, " + accel_c%u * accel_t%u_%u", d, k, d);
+            accel__sbuf_put(b, " + accel_c%u * %s%u_%u", d, t, k, d);
         accel__sbuf_put(b, ";\n");
     }
+}
+
+/* A GPU walk's index type accel_ix (int where s->idx32 says every index
+ * and offset fits: 32-bit multiplies and carries, where 64-bit ones take
+ * several instructions each on a GPU) and the shape and strides in it,
+ * accel_S<d> and accel_T<k>_<d>. */
+static void gpu_index(accel__sbuf *b, const accel__aspec *s)
+{
+    accel__sbuf_put(b, "  typedef %s accel_ix;\n", s->idx32 ? "int" : "long long");
+    for (uint32_t d = 1; d < s->nd; d++)
+        accel__sbuf_put(b, "  const accel_ix accel_S%u = (accel_ix)accel_s%u;\n", d, d);
+    for (uint32_t k = 0; k <= s->nin; k++)
+        for (uint32_t d = 0; d < s->nd; d++)
+            accel__sbuf_put(b, "  const accel_ix accel_T%u_%u = (accel_ix)accel_t%u_%u;\n", k, d, k,
+                            d);
 }
 
 /* The strided variant's walk over a CPU thread's chunk (accel_cw > 0) of
@@ -280,7 +298,7 @@ static void rows(accel__sbuf *b, const accel__aspec *s)
                         "      if (accel_run > accel_s%u - accel_c%u) accel_run = accel_s%u - "
                         "accel_c%u;\n",
                         last, last, last, last);
-    coord_offsets(b, s, "      const long long accel_h");
+    coord_offsets(b, s, "      const long long accel_h", "accel_t");
     accel__sbuf_put(b, "      for (long long accel_j = 0; accel_j < accel_run; accel_j++) {\n");
     for (uint32_t k = 0; k <= s->nin; k++)
         accel__sbuf_put(b,
@@ -315,17 +333,19 @@ static void rows(accel__sbuf *b, const accel__aspec *s)
  * value. */
 static void walk(accel__sbuf *b, const accel__aspec *s)
 {
-    accel__sbuf_put(b, "  long long accel_i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                       "  const long long accel_q = accel_step, accel_e = accel_n;\n"
+    gpu_index(b, s);
+    accel__sbuf_put(b, "  accel_ix accel_i = (accel_ix)(blockIdx.x * blockDim.x + threadIdx.x);\n"
+                       "  const accel_ix accel_q = (accel_ix)accel_step, accel_e = "
+                       "(accel_ix)accel_n;\n"
                        "  if (accel_i >= accel_e) return;\n"
-                       "  long long accel_r = accel_i, accel_u = accel_q;\n");
+                       "  accel_ix accel_r = accel_i, accel_u = accel_q;\n");
     for (uint32_t d = s->nd; d-- > 1;)
         accel__sbuf_put(b,
-                        "  long long accel_c%u = accel_r %% accel_s%u, accel_g%u = accel_u %% "
-                        "accel_s%u; accel_r /= accel_s%u; accel_u /= accel_s%u;\n",
+                        "  accel_ix accel_c%u = accel_r %% accel_S%u, accel_g%u = accel_u %% "
+                        "accel_S%u; accel_r /= accel_S%u; accel_u /= accel_S%u;\n",
                         d, d, d, d, d, d);
-    accel__sbuf_put(b, "  long long accel_c0 = accel_r, accel_g0 = accel_u;\n  for (;;) {\n");
-    coord_offsets(b, s, "    const long long accel_o");
+    accel__sbuf_put(b, "  accel_ix accel_c0 = accel_r, accel_g0 = accel_u;\n  for (;;) {\n");
+    coord_offsets(b, s, "    const accel_ix accel_o", "accel_T");
 }
 
 /* The next element of the walk: accel_i and the coordinates one step on
@@ -336,8 +356,8 @@ static void advance(accel__sbuf *b, const accel__aspec *s)
                        "    int accel_k = 0;\n");
     for (uint32_t d = s->nd; d-- > 1;)
         accel__sbuf_put(b,
-                        "    accel_c%u += accel_g%u + accel_k; accel_k = accel_c%u >= accel_s%u; "
-                        "if (accel_k) accel_c%u -= accel_s%u;\n",
+                        "    accel_c%u += accel_g%u + accel_k; accel_k = accel_c%u >= accel_S%u; "
+                        "if (accel_k) accel_c%u -= accel_S%u;\n",
                         d, d, d, d, d, d);
     accel__sbuf_put(b, "    accel_c0 += accel_g0 + accel_k;\n  }\n");
 }
@@ -355,22 +375,23 @@ static void tile_walk(accel__sbuf *b, const accel__aspec *s)
     /* the tile's row and column (accel_tr, accel_tq) and the grid's step
      * over tiles found by division once, then carried (no division per
      * element) */
+    gpu_index(b, s);
     accel__sbuf_put(b,
                     "  (void)accel_step;\n"
-                    "  const long long accel_s0 = accel_n / accel_s1, accel_tn = (accel_s1 + 31) "
-                    "/ 32;\n"
-                    "  const long long accel_tm = (accel_s0 + 7) / 8;\n"
-                    "  long long accel_tr = blockIdx.x / accel_tn, accel_tq = blockIdx.x %% "
+                    "  const accel_ix accel_S0 = (accel_ix)(accel_n / accel_s1), accel_tn = "
+                    "(accel_S1 + 31) / 32;\n"
+                    "  const accel_ix accel_tm = (accel_S0 + 7) / 8;\n"
+                    "  accel_ix accel_tr = blockIdx.x / accel_tn, accel_tq = blockIdx.x %% "
                     "accel_tn;\n"
-                    "  const long long accel_gr = gridDim.x / accel_tn, accel_gq = gridDim.x %% "
+                    "  const accel_ix accel_gr = gridDim.x / accel_tn, accel_gq = gridDim.x %% "
                     "accel_tn;\n"
                     "  for (; accel_tr < accel_tm; accel_tr += accel_gr, accel_tq += accel_gq) {\n"
                     "    if (accel_tq >= accel_tn) { accel_tq -= accel_tn; accel_tr++; if "
                     "(accel_tr >= accel_tm) break; }\n"
-                    "    const long long accel_c0 = accel_tr * 8 + threadIdx.x / 32;\n"
-                    "    const long long accel_c1 = accel_tq * 32 + threadIdx.x %% 32;\n"
-                    "    if (accel_c0 >= accel_s0 || accel_c1 >= accel_s1) continue;\n");
-    coord_offsets(b, s, "    const long long accel_o");
+                    "    const accel_ix accel_c0 = accel_tr * 8 + threadIdx.x / 32;\n"
+                    "    const accel_ix accel_c1 = accel_tq * 32 + threadIdx.x %% 32;\n"
+                    "    if (accel_c0 >= accel_S0 || accel_c1 >= accel_S1) continue;\n");
+    coord_offsets(b, s, "    const accel_ix accel_o", "accel_T");
     element(b, s);
     accel__sbuf_put(b, "  }\n");
 }

@@ -50,24 +50,35 @@ static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **r
     return ACCEL_SUCCESS;
 }
 
-/* ACCEL_ARRAY_WALK=grid[:B]: every device walks grid-stride, as a GPU
- * does, with at most B blocks (default 65535): the tests run the GPU's walk
- * on the CPU that way, several elements per thread (docs/config.md). 0
- * when unset. */
-int64_t accel__array_walk_grid(void)
+/* ACCEL_ARRAY_WALK=grid[:B] or grid64[:B]: every device walks grid-stride,
+ * as a GPU does, with at most B blocks (default 65535): the tests run the
+ * GPU's walk on the CPU that way, several elements per thread
+ * (docs/config.md); grid64 also indexes in 64 bits where the elements and
+ * offsets would fit an int (elementwise fits_int). Read once: the blocks
+ * (0 when unset) and whether grid64 was asked for. */
+static int64_t walk_setting(bool *wide)
 {
     static _Atomic int64_t set = -1;
     int64_t v = atomic_load_explicit(&set, memory_order_relaxed);
     if (v < 0) {
         const char *e = getenv("ACCEL_ARRAY_WALK");
         v = 0;
-        if (e && strncmp(e, "grid", 4) == 0 && (e[4] == 0 || e[4] == ':')) {
-            long long b = e[4] ? strtoll(e + 5, NULL, 10) : 65535;
+        size_t k = e && strncmp(e, "grid64", 6) == 0 ? 6 : 4;
+        if (e && strncmp(e, "grid", 4) == 0 && (e[k] == 0 || e[k] == ':')) {
+            long long b = e[k] ? strtoll(e + k + 1, NULL, 10) : 65535;
             v = b >= 1 && b <= 65535 ? b : 65535;
+            v |= k == 6 ? (int64_t)1 << 32 : 0;
         }
         atomic_store_explicit(&set, v, memory_order_relaxed);
     }
-    return v;
+    *wide = (v >> 32) != 0;
+    return v & 0xffffffff;
+}
+
+int64_t accel__array_walk_grid(void)
+{
+    bool wide;
+    return walk_setting(&wide);
 }
 
 uint32_t accel__array_blocks(int64_t items, int64_t most)
@@ -325,6 +336,33 @@ static accel_status copy_bytes(acall *c, accel_queue *q)
     return accel_queue_copy(q, c->a[0]->buffer, from, c->a[1]->buffer, to, n * es);
 }
 
+/* Whether a launch over c's inner axes (from nd - inner) indexes in int:
+ * the elements under 2^30 (an index plus a grid's step stays under 2^31)
+ * and every array's offsets, the sum of (size - 1) |stride| over those
+ * axes, under 2^30. */
+static bool fits_int(const acall *c, uint32_t inner)
+{
+    bool wide;
+    if (walk_setting(&wide) && wide)
+        return false;
+    const int64_t lim = (int64_t)1 << 30;
+    int64_t n = 1;
+    for (uint32_t d = c->nd - inner; d < c->nd; d++) {
+        n *= c->shape[d];
+        if (n >= lim)
+            return false;
+    }
+    for (uint32_t a = 0; a <= c->nin; a++) {
+        int64_t span = 0;
+        for (uint32_t d = c->nd - inner; d < c->nd; d++) {
+            span += (c->shape[d] - 1) * llabs(c->stride[a][d]);
+            if (span >= lim)
+                return false;
+        }
+    }
+    return true;
+}
+
 /* Pick the variant, get its kernel, launch it (once per index of the
  * leading axes when there are more than a kernel takes). */
 static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
@@ -345,6 +383,7 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
     for (uint32_t a = 0; s->nd == 2 && c->nd == 2 && gpu_walk && a < narr; a++)
         s->tiled |= c->stride[a][0] != 0 && c->stride[a][1] != 0 &&
                     llabs(c->stride[a][0]) < llabs(c->stride[a][1]);
+    s->idx32 = s->nd && gpu_walk && fits_int(c, inner);
     accel_kernel *k;
     char entry[ACCEL__ANAME_MAX];
     accel__array_entry(s, entry);

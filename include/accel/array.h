@@ -382,15 +382,24 @@ ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
  * any false, all true; min, max, argmin, argmax from the first element),
  * float (and complex) sums, products and means in float64 (per part)
  * rounded once to the output dtype at the end. Few outputs of many elements
- * each (fewer than 32768 outputs, 128 or more elements each) are folded in
- * chunks of at least 64 consecutive elements (about 65536 chunks in all),
- * each chunk from the identity (or its first element), then the chunks'
- * results in order, in as many rounds as needed; the chunking depends on
- * the shape alone. Sums and means fold each run (an output's elements, or
- * a chunk's) in 8 interleaved lanes (element j into lane j % 8 from the
- * run's start, while 8 remain), added as ((l0 + l1) + (l2 + l3)) + ((l4 +
- * l5) + (l6 + l7)), then the rest in order. argmin and argmax still give
- * the first extreme (the first NaN). The one exception to bit-identical results: the sum of a
+ * each (fewer than SPLIT/2 outputs, 128 or more elements each) are folded
+ * in P chunks per output of L >= 64 elements (about SPLIT chunks in all; P
+ * and L depend on the shape alone): the chunks go in groups of 32, group g
+ * holding the elements [32 g L, 32 (g + 1) L) of the output's row; a
+ * group's elements are taken in rounds, runs of 8 to each of its chunks in
+ * turn (chunk c of the group: elements 8c to 8c + 7 of each round), so that
+ * the neighbouring threads of a GPU read neighbouring memory. Each chunk
+ * folds from the identity (or its first element); then the chunks' results
+ * fold in order, in as many rounds as needed, in chunks of consecutive
+ * partials. Sums and means fold a chunk in 8 lanes (element k of each run
+ * into lane k) and an output folded whole in 8 interleaved lanes (element
+ * j into lane j % 8, while 8 remain, then the rest in order), the lanes
+ * added as ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)). A CPU device
+ * folds min, max, argmin, argmax, any, all and integer sums and products,
+ * whose results do not depend on the order, in chunks of consecutive
+ * elements instead (its faster walk): the same results. argmin and argmax
+ * give the first extreme (the first NaN) either way. The one exception to
+ * bit-identical results: the sum of a
  * whole contiguous float32 or float64 x (and its max and min, which are
  * exact) is the backend's hand-written accel_reduce, faster, within the
  * same bound (an OpenCL device without float64 sums float32 in float32:

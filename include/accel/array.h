@@ -382,8 +382,8 @@ ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
  * any false, all true; min, max, argmin, argmax from the first element),
  * float (and complex) sums, products and means in float64 (per part)
  * rounded once to the output dtype at the end. Few outputs of many elements
- * each (fewer than 32768 outputs, 128 or more elements each) are folded
- * in P chunks per output of L >= 64 elements (about 65536 chunks in all; P
+ * each (fewer than 65536 outputs, 128 or more elements each) are folded
+ * in P chunks per output of L >= 64 elements (about 131072 chunks in all; P
  * and L depend on the shape alone): the chunks go in groups of 32, group g
  * holding the elements [32 g L, 32 (g + 1) L) of the output's row; a
  * group's elements are taken in rounds, runs of 8 to each of its chunks in

@@ -1024,8 +1024,8 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
 /* ------------------------------------------------------------ launches */
 
 #define SPLIT_ITEMS 131072 /* work items a split level aims at: a GPU's threads */
-#define SPLIT_MIN_LEN 64  /* elements a chunk folds at least */
-#define SPLIT_LEVELS 12   /* each level divides m by SPLIT_MIN_LEN or more */
+#define SPLIT_MIN_LEN 64   /* elements a chunk folds at least */
+#define SPLIT_LEVELS 12    /* each level divides m by SPLIT_MIN_LEN or more */
 
 /* The chunks per output of a level of n outputs of m elements each: P
  * chunks of *len = L elements (P * L >= m > (P - 1) * L, none empty;

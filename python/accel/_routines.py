@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins as _b
 import math
+import operator
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -133,26 +134,40 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
     raise ValueError("accel.digitize: bins must be monotonically increasing or decreasing")
 
 
-def lexsort(keys: Any, axis: int = -1) -> Array:
+def lexsort(keys: Any, axis: Any = -1) -> Array:
     """The int64 indices that sort along axis by the last key, then the one
     before, ... (NumPy's lexsort: a sequence of keys of one shape, or an
-    array whose first axis holds them): one stable argsort per key, from the
-    first to the last, each key taken in the order found so far."""
-    ks = [_arr(k, "lexsort") for k in keys] if not isinstance(keys, Array) else (
-        [keys[i] for i in range(keys.shape[0])] if keys.ndim > 1 else [keys])
+    array whose first axis holds them; 0-d keys give 0): one stable argsort
+    per key, from the first to the last, each key taken in the order found
+    so far. Raises TypeError (no keys, 0-d keys array, axis not an integer),
+    ValueError (keys of different shapes), numpy.exceptions.AxisError (axis
+    out of range)."""
+    if isinstance(keys, Array):
+        if keys.ndim == 0:
+            raise TypeError("accel.lexsort: need sequence of keys with len > 0 in lexsort")
+        ks = [keys[i] for i in range(keys.shape[0])]
+    else:
+        ks = [_arr(k, "lexsort") for k in keys]
     if not ks:
         raise TypeError("accel.lexsort: need sequence of keys with len > 0 in lexsort")
     if any(k.shape != ks[0].shape for k in ks):
         raise ValueError("accel.lexsort: all keys need to be the same shape")
-    if ks[0].ndim == 0:
-        raise ValueError("accel.lexsort: keys are 0-d; need at least 1 dimension")
+    if isinstance(axis, bool):
+        raise TypeError("accel.lexsort: axis must be an integer, not bool")
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"accel.lexsort: axis must be an integer, not "
+                        f"{type(axis).__name__}") from None
     nd = ks[0].ndim
-    if not isinstance(axis, int) or not -nd <= axis < nd:
-        raise ValueError(f"accel.lexsort: axis {axis} is out of bounds for keys of {nd} dimensions")
-    idx = ns.argsort(ks[0], axis=axis, stable=True)
+    if nd == 0:
+        return ns.asarray(0, dtype=np.int64, device=ks[0].device)
+    if not -nd <= ax < nd:
+        raise np.exceptions.AxisError(ax, nd, "accel.lexsort")
+    idx = ns.argsort(ks[0], axis=ax, stable=True)
     for k in ks[1:]:
-        order = ns.argsort(ns.take_along_axis(k, idx, axis=axis), axis=axis, stable=True)
-        idx = ns.take_along_axis(idx, order, axis=axis)
+        order = ns.argsort(ns.take_along_axis(k, idx, axis=ax), axis=ax, stable=True)
+        idx = ns.take_along_axis(idx, order, axis=ax)
     return idx
 
 

@@ -217,10 +217,20 @@ def test_lexsort_nd_along_any_axis(rng):
             np.lexsort([a, b], axis=axis))
     np.testing.assert_array_equal(cp.lexsort(cp.asarray(np.stack([a, b])), axis=1).get(),
                                   np.lexsort(np.stack([a, b]), axis=1))
-    with pytest.raises(ValueError):
+    np.testing.assert_array_equal(
+        cp.lexsort([cp.asarray(a), cp.asarray(b)], axis=np.int64(0)).get(),
+        np.lexsort([a, b], axis=np.int64(0)))
+    with pytest.raises(np.exceptions.AxisError):
         cp.lexsort([cp.asarray(a)], axis=3)
+    with pytest.raises(TypeError, match="integer"):
+        cp.lexsort([cp.asarray(a)], axis=None)
+    with pytest.raises(TypeError, match="integer"):
+        cp.lexsort([cp.asarray(a)], axis=1.0)
     with pytest.raises(ValueError):
         cp.lexsort([cp.asarray(a), cp.asarray(b[0])])
+    want = int(np.lexsort(np.array([3, 1, 2])))  # three 0-d keys: 0
+    for keys in (cp.asarray([3, 1, 2]), np.array([3, 1, 2]), [3, 1, 2]):
+        assert int(cp.lexsort(keys)) == want
 
 
 def test_lexsort_is_numpys(rng):

@@ -103,6 +103,13 @@ static const char *arg_index(const rspec *s)
     return s->in_part ? "accel_ix[accel_e]" : "accel_j";
 }
 
+/* The cast of an element added or multiplied into a real accumulator:
+ * none for floats, to the wrapping 64-bit type for integers. */
+static const char *lane_cast(const rspec *s)
+{
+    return is_float(s->xt) ? "" : "(unsigned long long)";
+}
+
 /* The fold of element a into accel_acc (accel_best: arg index). */
 static void fold(accel__sbuf *b, const rspec *s)
 {
@@ -110,10 +117,10 @@ static void fold(accel__sbuf *b, const rspec *s)
     switch (s->fn) {
     case ACCEL_ARRAY_REDUCE_SUM:
     case ACCEL_ARRAY_REDUCE_MEAN:
-        accel__sbuf_put(b, "      accel_acc = accel_acc + %sa;\n", f ? "" : "(unsigned long long)");
+        accel__sbuf_put(b, "      accel_acc = accel_acc + %sa;\n", lane_cast(s));
         break;
     case ACCEL_ARRAY_REDUCE_PROD:
-        accel__sbuf_put(b, "      accel_acc = accel_acc * %sa;\n", f ? "" : "(unsigned long long)");
+        accel__sbuf_put(b, "      accel_acc = accel_acc * %sa;\n", lane_cast(s));
         break;
     case ACCEL_ARRAY_REDUCE_MIN:
     case ACCEL_ARRAY_REDUCE_MAX: {
@@ -524,7 +531,7 @@ static void vec_lanes(accel__sbuf *b, const rspec *s, const char *at, const char
 {
     if (!runs8(s))
         return;
-    const char *t = acc_type(s), *cast = is_float(s->xt) ? "" : "(unsigned long long)";
+    const char *t = acc_type(s), *cast = lane_cast(s);
     accel__sbuf_put(b, "#ifdef __CUDACC_RTC__\n      if (accel_rx0 == 1 && ");
     aligned16(b, at);
     accel__sbuf_put(b, ")\n      for (; %s + 8 <= accel_hi; %s += %s) {\n", j, j, step);
@@ -540,7 +547,7 @@ static void vec_lanes(accel__sbuf *b, const rspec *s, const char *at, const char
 static void run_lanes(accel__sbuf *b, const rspec *s, const char *j, const char *step,
                       bool short_run)
 {
-    const char *cast = is_float(s->xt) ? "" : "(unsigned long long)";
+    const char *cast = lane_cast(s);
     if (short_run)
         accel__sbuf_put(b, "      if (%s < accel_hi) {\n", j);
     else
@@ -733,13 +740,11 @@ static void unit_head(accel__sbuf *b, const rspec *s, const char *entry, const c
                     "  for (long long accel_t = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
                     "accel_t < %s; accel_t += accel_step) {\n",
                     xc, xc, yc, yc, decl, units);
-    if (is_arg(s->fn))
-        accel__sbuf_put(b, "    long long *const accel_iy = (long long *)accel_p3;\n");
 }
 
 static void tile_source(accel__sbuf *b, const rspec *s, const char *entry)
 {
-    const char *t = acc_type(s), *cast = is_float(s->xt) ? "" : "(unsigned long long)";
+    const char *t = acc_type(s), *cast = lane_cast(s);
     char decl[128];
     snprintf(decl, sizeof decl,
              "const long long accel_no = accel_n / accel_p, accel_nt = (accel_no + %d) / %d;",
@@ -808,7 +813,7 @@ static void tile_source(accel__sbuf *b, const rspec *s, const char *entry)
  * order and tree as inter_sum: the same bits. */
 static void group_sum(accel__sbuf *b, const rspec *s)
 {
-    const char *t = acc_type(s), *cast = is_float(s->xt) ? "" : "(unsigned long long)";
+    const char *t = acc_type(s), *cast = lane_cast(s);
     /* element accel_s0 + i of a round goes to lane i % 8 of chunk
      * accel_c + i / 8: accel_k[i] */
     accel__sbuf_put(
@@ -1135,8 +1140,8 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
         }
         r.s.out_part = k < nl;
         r.s.ofast = k == 0 && a->nk && a->nr && llabs(a->kx[a->nk - 1]) < llabs(a->rx[a->nr - 1]);
-        r.s.inter = k == 0 && k < nl && !r.s.ofast && !is_complex(plain->s.xt) &&
-                    (!cpu || ordered(&plain->s));
+        r.s.inter =
+            k == 0 && !r.s.ofast && !is_complex(plain->s.xt) && (!cpu || ordered(&plain->s));
         r.s.tile = cpu && (r.s.inter || r.s.ofast) && is_sum(plain->s.fn);
         r.s.nk = k > 0 && k < nl ? 0 : a->nk;
         if (k < nl) { /* into level k */

@@ -182,11 +182,8 @@ void accel__array_entry(const accel__aspec *s, char *entry)
     for (uint32_t i = 0; i < s->nin && n < ACCEL__ANAME_MAX; i++)
         n += snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "_%s", accel_dtype_name(s->in[i]));
     if (n < ACCEL__ANAME_MAX)
-        snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "_%s_%c%u%s", accel_dtype_name(s->out),
-                 s->nd ? 's' : 'c', s->nd,
-                 s->tiled   ? (s->idx32 ? "ti" : "t")
-                 : s->idx32 ? "i"
-                            : "");
+        snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "_%s_%c%u%s%s", accel_dtype_name(s->out),
+                 s->nd ? 's' : 'c', s->nd, s->tiled ? "t" : "", s->idx32 ? "i" : "");
 }
 
 /* The C type of accel_op's result (and accel_v). */

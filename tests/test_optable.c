@@ -51,6 +51,7 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_
 #define B_SORT NONE_
 #define B_LINALG NONE_
 #define B_FFT NONE_
+#define B_SCAN NONE_
 #define U_FILL NONE_
 #define U_COPY NONE_
 #define U_AXPBY NONE_
@@ -61,6 +62,7 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_dtype, accel_slice, accel_
 #define U_SORT NONE_
 #define U_LINALG NONE_
 #define U_FFT NONE_
+#define U_SCAN NONE_
 #define BWRAP(E, V, NAME, KIND, ...) B_##KIND(E, NAME)
 #define UWRAP(E, V, NAME, KIND, ...) U_##KIND(E, NAME)
 static const struct {
@@ -148,6 +150,8 @@ Test(optable, columns_agree_with_each_other)
         cr_assert((r->tol == ACCEL_TOLERANCE_TERMS) == (r->kind == ACCEL_OP_KIND_AXPBY), "%s",
                   r->name);
         cr_assert((r->tol == ACCEL_TOLERANCE_FFT) == (r->kind == ACCEL_OP_KIND_FFT), "%s", r->name);
+        cr_assert((r->tol == ACCEL_TOLERANCE_PREFIX) == (r->kind == ACCEL_OP_KIND_SCAN), "%s",
+                  r->name);
     }
     /* The tolerance's own view: exp-like transcendental rows at 4 ulp. */
     const accel_op_code four[] = {ACCEL_OP_EXP, ACCEL_OP_LOG, ACCEL_OP_TANH,

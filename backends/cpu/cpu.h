@@ -123,6 +123,8 @@ int32_t accel_cpu__linalg(const accel_cpu_op *op, int threads, char *msg, size_t
 /* fft.cc: ACCEL_OP_FFT, ACCEL_OP_RFFT and ACCEL_OP_IRFFT through kissfft's
  * C++ template (kissfft.hh) in float or double. */
 int32_t accel_cpu__fft(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
+/* scan.c: ACCEL_OP_CUMSUM, floats summed in double, integers wrapping. */
+int32_t accel_cpu__scan(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 
 /* kernel.c: user kernels (program entries; launches of ACCEL_OP_KERNEL). */
 int32_t accel_cpu__program_identity(void *ctx, uint32_t device, uint32_t language, char *out,

@@ -411,6 +411,7 @@ DEFINE_STREAM_BINARY(double, f64, __m128d, 2, _mm_loadu_pd, _mm_stream_pd, _mm_a
         case ACCEL_OP_FFT:                                                                         \
         case ACCEL_OP_RFFT:                                                                        \
         case ACCEL_OP_IRFFT:                                                                       \
+        case ACCEL_OP_CUMSUM:                                                                      \
         case ACCEL_OP_KERNEL:                                                                      \
             break;                                                                                 \
         }                                                                                          \

@@ -258,6 +258,8 @@ int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t
         return accel_cpu__linalg(op, threads, msg, msg_size);
     case ACCEL_OP_KIND_FFT:
         return accel_cpu__fft(op, threads, msg, msg_size);
+    case ACCEL_OP_KIND_SCAN:
+        return accel_cpu__scan(op, threads, msg, msg_size);
     case ACCEL_OP_KIND_FILL:
     case ACCEL_OP_KIND_BINARY:
     case ACCEL_OP_KIND_UNARY:

@@ -87,6 +87,26 @@ inline unsigned grid_for(size_t work, unsigned max_blocks)
     return b ? (unsigned)b : 1u;
 }
 
+/* A CUB device-wide call with its temporary storage: call(tmp, bytes) runs
+ * once with tmp null to size it and once to do the work, the storage
+ * allocated and freed on stream s between (stream-ordered: cudaMallocAsync,
+ * cudaFreeAsync); the first error wins. */
+template <typename Call> cudaError_t with_cub_temp(cudaStream_t s, Call call)
+{
+    void *tmp = nullptr;
+    size_t bytes = 0;
+    cudaError_t err = call(tmp, bytes);
+    if (err == cudaSuccess)
+        err = cudaMallocAsync(&tmp, bytes ? bytes : 1, s);
+    if (err == cudaSuccess) {
+        err = call(tmp, bytes);
+        cudaError_t freed = cudaFreeAsync(tmp, s);
+        if (err == cudaSuccess)
+            err = freed;
+    }
+    return err;
+}
+
 /* ------------------------------------------------------------ launches */
 
 /* cuLaunchKernel's type (unchanged since CUDA 4.0; asked for as of CUDA 12.0). */

@@ -14,7 +14,7 @@
 //   bits); floats sort (key, index in line) pairs and gather the original
 //   elements, so -0/+0 and NaN payloads keep their bits and their order.
 // Scratch is stream-ordered (cudaMallocAsync / cudaFreeAsync on the queue's
-// stream).
+// stream; CUB's temporary storage through accel_cuda::with_cub_temp).
 #include <cstddef>
 #include <cstdint>
 
@@ -23,6 +23,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "accel/types.h"
+#include "kernel_common.cuh"
 
 namespace
 {
@@ -106,43 +107,32 @@ template <typename U>
 cudaError_t cub_sort(cudaStream_t s, U *ka, U *kb, uint32_t *ia, uint32_t *ib, const int *off,
                      size_t total, size_t lines, bool desc)
 {
-    void *tmp = nullptr;
-    size_t bytes = 0;
-    cudaError_t err = cudaSuccess;
-    for (int pass = 0; pass < 2 && err == cudaSuccess; pass++) {
-        if (pass == 1 && (err = cudaMallocAsync(&tmp, bytes ? bytes : 1, s)) != cudaSuccess)
-            break;
+    return accel_cuda::with_cub_temp(s, [&](void *tmp, size_t &bytes) {
         if (lines == 1 && ia)
-            err = desc ? cub::DeviceRadixSort::SortPairsDescending(tmp, bytes, ka, kb, ia, ib,
-                                                                   total, 0, sizeof(U) * 8, s)
-                       : cub::DeviceRadixSort::SortPairs(tmp, bytes, ka, kb, ia, ib, total, 0,
+            return desc ? cub::DeviceRadixSort::SortPairsDescending(tmp, bytes, ka, kb, ia, ib,
+                                                                    total, 0, sizeof(U) * 8, s)
+                        : cub::DeviceRadixSort::SortPairs(tmp, bytes, ka, kb, ia, ib, total, 0,
+                                                          sizeof(U) * 8, s);
+        if (lines == 1)
+            return desc ? cub::DeviceRadixSort::SortKeysDescending(tmp, bytes, ka, kb, total, 0,
+                                                                   sizeof(U) * 8, s)
+                        : cub::DeviceRadixSort::SortKeys(tmp, bytes, ka, kb, total, 0,
                                                          sizeof(U) * 8, s);
-        else if (lines == 1)
-            err = desc ? cub::DeviceRadixSort::SortKeysDescending(tmp, bytes, ka, kb, total, 0,
-                                                                  sizeof(U) * 8, s)
-                       : cub::DeviceRadixSort::SortKeys(tmp, bytes, ka, kb, total, 0, sizeof(U) * 8,
-                                                        s);
-        else if (ia)
-            err = desc ? cub::DeviceSegmentedRadixSort::SortPairsDescending(
-                             tmp, bytes, ka, kb, ia, ib, (int)total, (int)lines, off, off + 1, 0,
-                             sizeof(U) * 8, s)
-                       : cub::DeviceSegmentedRadixSort::SortPairs(tmp, bytes, ka, kb, ia, ib,
-                                                                  (int)total, (int)lines, off,
-                                                                  off + 1, 0, sizeof(U) * 8, s);
-        else
-            err = desc ? cub::DeviceSegmentedRadixSort::SortKeysDescending(
-                             tmp, bytes, ka, kb, (int)total, (int)lines, off, off + 1, 0,
-                             sizeof(U) * 8, s)
-                       : cub::DeviceSegmentedRadixSort::SortKeys(tmp, bytes, ka, kb, (int)total,
-                                                                 (int)lines, off, off + 1, 0,
-                                                                 sizeof(U) * 8, s);
-    }
-    if (tmp) {
-        cudaError_t e2 = cudaFreeAsync(tmp, s);
-        if (err == cudaSuccess)
-            err = e2;
-    }
-    return err;
+        if (ia)
+            return desc ? cub::DeviceSegmentedRadixSort::SortPairsDescending(
+                              tmp, bytes, ka, kb, ia, ib, (int)total, (int)lines, off, off + 1, 0,
+                              sizeof(U) * 8, s)
+                        : cub::DeviceSegmentedRadixSort::SortPairs(tmp, bytes, ka, kb, ia, ib,
+                                                                   (int)total, (int)lines, off,
+                                                                   off + 1, 0, sizeof(U) * 8, s);
+        return desc
+                   ? cub::DeviceSegmentedRadixSort::SortKeysDescending(tmp, bytes, ka, kb,
+                                                                       (int)total, (int)lines, off,
+                                                                       off + 1, 0, sizeof(U) * 8, s)
+                   : cub::DeviceSegmentedRadixSort::SortKeys(tmp, bytes, ka, kb, (int)total,
+                                                             (int)lines, off, off + 1, 0,
+                                                             sizeof(U) * 8, s);
+    });
 }
 
 // arg: outv is argsort's int64 indices (always pairs; x is only read).
@@ -290,39 +280,26 @@ cudaError_t line_sort(cudaStream_t s, uint32_t blocks, const T *x, T *out, size_
         err = cudaMemcpyAsync(mem, x, n * sizeof(T), cudaMemcpyDeviceToDevice, s);
         src = (const T *)mem;
     }
-    void *tmp = nullptr;
-    size_t bytes = 0;
-    for (int pass = 0; pass < 2 && err == cudaSuccess; pass++) {
-        if (pass == 1 && (err = cudaMallocAsync(&tmp, bytes ? bytes : 1, s)) != cudaSuccess)
-            break;
-        err = desc ? cub::DeviceRadixSort::SortKeysDescending(tmp, bytes, src, out, n, 0,
-                                                              sizeof(T) * 8, s)
-                   : cub::DeviceRadixSort::SortKeys(tmp, bytes, src, out, n, 0, sizeof(T) * 8, s);
-    }
-    if (tmp) {
-        cudaError_t e2 = cudaFreeAsync(tmp, s);
-        err = err == cudaSuccess ? e2 : err;
-        tmp = nullptr;
-    }
+    if (err == cudaSuccess)
+        err = accel_cuda::with_cub_temp(s, [&](void *tmp, size_t &bytes) {
+            return desc ? cub::DeviceRadixSort::SortKeysDescending(tmp, bytes, src, out, n, 0,
+                                                                   sizeof(T) * 8, s)
+                        : cub::DeviceRadixSort::SortKeys(tmp, bytes, src, out, n, 0, sizeof(T) * 8,
+                                                         s);
+        });
     if (fl && err == cudaSuccess) {
         T *nans = (T *)(mem + copy), *moved = (T *)(mem + copy + tb);
         unsigned long long *cnt = (unsigned long long *)(mem + copy + 2 * tb);
-        bytes = 0;
         err = cudaMemsetAsync(cnt, 0, 3 * sizeof *cnt, s);
         if (err == cudaSuccess) {
             count_nans<T><<<blocks, 256, 0, s>>>(src, n, cnt);
             err = cudaGetLastError();
         }
-        for (int pass = 0; pass < 2 && err == cudaSuccess; pass++) {
-            if (pass == 1 && (err = cudaMallocAsync(&tmp, bytes ? bytes : 1, s)) != cudaSuccess)
-                break;
-            err = cub::DeviceSelect::If(tmp, bytes, src, nans, cnt + 2, (int64_t)n, is_nan_op<T>(),
-                                        s);
-        }
-        if (tmp) {
-            cudaError_t e2 = cudaFreeAsync(tmp, s);
-            err = err == cudaSuccess ? e2 : err;
-        }
+        if (err == cudaSuccess)
+            err = accel_cuda::with_cub_temp(s, [&](void *tmp, size_t &bytes) {
+                return cub::DeviceSelect::If(tmp, bytes, src, nans, cnt + 2, (int64_t)n,
+                                             is_nan_op<T>(), s);
+            });
         if (err == cudaSuccess) {
             nan_fix_out<T><<<blocks, 256, 0, s>>>(out, moved, n, cnt, desc);
             nan_fix_in<T><<<blocks, 256, 0, s>>>(out, moved, nans, n, cnt, desc);

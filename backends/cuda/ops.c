@@ -85,6 +85,9 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     case ACCEL_OP_SORT:
     case ACCEL_OP_ARGSORT:
         return sort_supported(ctx, desc);
+    case ACCEL_OP_CUMSUM: /* CUB's scans take contiguous lines: k == 1 */
+        return dt < 32 && (ACCEL_DTYPES_SCAN >> dt & 1u) && desc->k == 1 ? ACCEL_SUCCESS
+                                                                         : ACCEL_ERROR_UNSUPPORTED;
     case ACCEL_OP_CHOLESKY:
     case ACCEL_OP_SOLVE:
     case ACCEL_OP_SLOGDET:
@@ -292,6 +295,10 @@ static cudaError_t launch_table_op(accel_be_queue *q, unsigned mb, const accel_o
                                       operand_ptr(d, 1, op == ACCEL_OP_ARGSORT ? 8 : es), d->m,
                                       d->n, d->k, (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0,
                                       op == ACCEL_OP_ARGSORT);
+        break;
+    case ACCEL_OP_CUMSUM:
+        err = accel_cuda__launch_scan(q->stream, dt, operand_ptr(d, 0, es), operand_ptr(d, 1, es),
+                                      d->m, d->n);
         break;
     case ACCEL_OP_RANDOM_UNIFORM:
     case ACCEL_OP_RANDOM_NORMAL:

@@ -41,10 +41,11 @@ int32_t ocl__op_supported(void *vctx, uint32_t device, const accel_op_desc *desc
     if (o.op == ACCEL_OP_KERNEL)
         return ocl__kernel_supported(c, device, &o);
     int kind = accel_backend_op_kind(o.op);
-    /* No LAPACK or FFT yet (ACCEL_OP_KIND_LINALG, _FFT): the core falls
-     * back where allowed. */
-    if (kind == 0 || kind == ACCEL_OP_KIND_LINALG || kind == ACCEL_OP_KIND_FFT || o.dtype >= 32 ||
-        !(op_dtypes(o.op) >> o.dtype & 1u))
+    /* No LAPACK, FFT or scan op yet (ACCEL_OP_KIND_LINALG, _FFT, _SCAN):
+     * the core falls back where allowed (the array layer's cumulative_sum
+     * runs its generated kernel here instead). */
+    if (kind == 0 || kind == ACCEL_OP_KIND_LINALG || kind == ACCEL_OP_KIND_FFT ||
+        kind == ACCEL_OP_KIND_SCAN || o.dtype >= 32 || !(op_dtypes(o.op) >> o.dtype & 1u))
         return ACCEL_ERROR_UNSUPPORTED;
     if (kind == ACCEL_OP_KIND_GEMM)
         return ocl__gemm_supported(c, d, &o);
@@ -186,7 +187,8 @@ int32_t ocl__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc *desc
         return run_copy(c, q, &o);
     if (kind == ACCEL_OP_KIND_GEMM)
         return ocl__gemm(c, q, &o);
-    if (kind == 0 || kind == ACCEL_OP_KIND_LINALG || kind == ACCEL_OP_KIND_FFT)
+    if (kind == 0 || kind == ACCEL_OP_KIND_LINALG || kind == ACCEL_OP_KIND_FFT ||
+        kind == ACCEL_OP_KIND_SCAN)
         return ocl__fail(c, ACCEL_ERROR_UNSUPPORTED, "%s: op %u is not supported by opencl", name,
                          (unsigned)o.op);
     int32_t rc = ocl__program_ensure(c, &c->dev[q->device]);

@@ -4,13 +4,16 @@
  * std (two passes over the reduced elements) and cumulative_sum (a running
  * sum along one axis), as rows of loop kernels (loop.c): one thread per
  * kept element walks its reduced elements in row-major order, so every
- * backend computes the same bits. */
+ * backend computes the same bits. The one exception: a cumulative_sum of
+ * row-major views runs as the backend's ACCEL_OP_CUMSUM where it has one
+ * (cumsum_native; CUB's scan on CUDA), float64 sums in its own order. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "arrays/arrays_internal.h"
 #include "base/status.h"
+#include "ops/ops.h"
 
 /* The two-pass algorithm (Chan, Golub and LeVeque, "Algorithms for
  * computing the sample variance: analysis and recommendations", The
@@ -244,9 +247,48 @@ static accel_status cumulative_split(const char *fn, bool prod, accel_queue *q, 
     return st;
 }
 
+/* cumulative_sum as one ACCEL_OP_CUMSUM op where the queue's backend runs
+ * it (CUDA: CUB's single-pass scan, one read and one write of x, where the
+ * generated walk reads x twice, each thread alone in its chunk): x and out
+ * row-major, of one dtype (accel__lcall_io has refused any overlap); with
+ * include_initial a single line only, its leading 0 stored after. *done:
+ * it ran (or failed). */
+static accel_status cumsum_native(const char *fn, accel_queue *q, const accel_array *x, int a,
+                                  int include_initial, const accel_array *out, bool *done)
+{
+    *done = false;
+    size_t outer = 1, inner = 1, n = (size_t)x->shape[a], es = accel_dtype_size(x->dtype);
+    for (int d = 0; d < (int)x->ndim; d++) {
+        if (d < a)
+            outer *= (size_t)x->shape[d];
+        else if (d > a)
+            inner *= (size_t)x->shape[d];
+    }
+    size_t count = outer * n * inner, xo = (size_t)x->offset / es,
+           oo = (size_t)out->offset / es + (include_initial ? 1 : 0);
+    if (x->dtype != out->dtype || !(ACCEL_DTYPES_SCAN >> x->dtype & 1u) || count == 0 ||
+        !accel__array_row_major(x) || !accel__array_row_major(out) ||
+        (include_initial && outer * inner != 1) || (size_t)x->offset % es ||
+        (size_t)out->offset % es)
+        return ACCEL_SUCCESS;
+    accel_status st =
+        accel__cumsum_native(fn, q, x->dtype, outer, n, inner, accel_slice_of(x->buffer, xo, count),
+                             accel_slice_of(out->buffer, oo, count));
+    if (st == ACCEL_ERROR_UNSUPPORTED) /* not on this backend: the generated walk */
+        return ACCEL_SUCCESS;
+    *done = true;
+    if (st == ACCEL_SUCCESS && include_initial) {
+        accel_array first = *out;
+        first.ndim = 1, first.shape[0] = 1, first.strides[0] = 1;
+        st = accel_array_full(q, &first, 0.0);
+    }
+    return st;
+}
+
 /* cumulative_sum and cumulative_prod: the real row or, where x or out is
- * complex, the complex one, along axis; a real fold of few long lines in
- * chunks (cumulative_split). */
+ * complex, the complex one, along axis; a real sum as one op where the
+ * backend has it (cumsum_native); a real fold of few long lines in chunks
+ * (cumulative_split). */
 static accel_status cumulative(const char *fn, const accel__lrow *real, const accel__lrow *cx,
                                accel_queue *q, const accel_array *x, int32_t axis,
                                int include_initial, const accel_array *out)
@@ -293,6 +335,12 @@ static accel_status cumulative(const char *fn, const accel__lrow *real, const ac
     int64_t lines = 1;
     for (uint32_t d = 0; d < x->ndim; d++)
         lines *= (int)d == a ? 1 : x->shape[d];
+    if (!cplx && real == &row_cumsum) {
+        bool done;
+        st = cumsum_native(fn, q, x, a, include_initial, out, &done);
+        if (done)
+            return st;
+    }
     if (!cplx && lines > 0 && lines < SCAN_LINES && x->shape[a] >= 2 * SCAN_CHUNK)
         return cumulative_split(fn, real == &row_cumprod, q, rt, &c, out, lines, x->shape[a]);
     return accel__loop_run(q, rt, &c);

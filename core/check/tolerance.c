@@ -347,12 +347,13 @@ static accel_status check_shapes(const char *fn, const accel_tolerance_op *d,
         return accel__linalg_shapes(fn, d);
     case ACCEL_OP_KIND_FFT:
         return check_fft_shapes(fn, d);
-    case ACCEL_OP_KIND_SORT: {
+    case ACCEL_OP_KIND_SORT:
+    case ACCEL_OP_KIND_SCAN: {
         size_t all;
         if (__builtin_mul_overflow(d->m, d->n, &all) || __builtin_mul_overflow(all, d->k, &all) ||
             all != d->counts[out])
             return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
-                               "%s: a sort of %zu x %zu x %zu elements but the output has %zu", fn,
+                               "%s: lines of %zu x %zu x %zu elements but the output has %zu", fn,
                                d->m, d->n, d->k, d->counts[out]);
         break;
     }
@@ -436,6 +437,7 @@ static void compare_elements(cmp_state *s, const accel_tolerance_op *d,
         case ACCEL_TOLERANCE_GEMM:
         case ACCEL_TOLERANCE_BACKWARD:
         case ACCEL_TOLERANCE_FFT:
+        case ACCEL_TOLERANCE_PREFIX:
             break; /* not elementwise rules; compare_op never sends them here */
         }
         check_one(s, i, load(dt, got, i), e, bound);
@@ -462,6 +464,33 @@ static void compare_bits(cmp_state *s, const accel_tolerance_op *d, const void *
     for (size_t i = 0; i < n; i++)
         check_kept(s, i, got, exp, dt);
     s->r.rule = "bit-identical";
+}
+
+/* CUMSUM: element j of each line against 1 ulp of the reference plus
+ * c*(j+1)*u64*sum|x_0..j| (both sides are float64 running sums, each in its
+ * own order, rounded once: Higham 2002 4.2 for the sums' error); integers
+ * bit for bit (two's complement sums agree in any order). */
+static void compare_scan(cmp_state *s, const accel_tolerance_op *d, const accel_op_properties *p,
+                         const void *const in[4], const void *got, const void *exp)
+{
+    accel_dtype dt = d->dtype;
+    if (accel_dtype_kind_of(dt) != ACCEL_DTYPE_KIND_FLOAT) {
+        compare_bits(s, d, got, exp);
+        return;
+    }
+    for (size_t o = 0; o < d->m; o++)
+        for (size_t i = 0; i < d->k; i++) {
+            double mag = in[0] ? 0.0 : INFINITY;
+            for (size_t j = 0; j < d->n; j++) {
+                size_t at = (o * d->n + j) * d->k + i;
+                if (in[0])
+                    mag += fabs(load(dt, in[0], at));
+                double e = load(dt, exp, at);
+                double bound = ulp_at(dt, e) + p->tolerance_n * (double)(j + 1) * 0x1p-53 * mag;
+                check_one(s, at, load(dt, got, at), e, bound);
+            }
+        }
+    s->r.rule = "1 ulp + c*(j+1)*u64*sum|x_0..j|, c = 2 (float64 running sums, Higham 2002 4.2)";
 }
 
 /* LINALG: every problem's backward-error checks (tolerance_linalg.c). */
@@ -557,6 +586,10 @@ static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op
         compare_fft(s, d, p, got, exp);
         return;
     }
+    if (p->kind == ACCEL_OP_KIND_SCAN) {
+        compare_scan(s, d, p, in, got, exp);
+        return;
+    }
     switch (p->tolerance) {
     case ACCEL_TOLERANCE_GEMM:
         compare_gemm(s, d, p, in, got, exp);
@@ -572,7 +605,8 @@ static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op
         compare_elements(s, d, p, in, got, exp);
         return;
     case ACCEL_TOLERANCE_BACKWARD:
-        return; /* LINALG, above */
+    case ACCEL_TOLERANCE_PREFIX:
+        return; /* LINALG and SCAN, above */
     }
 }
 

@@ -80,6 +80,7 @@ static bool inputs_of(const accel_op_properties *p, uint32_t op, finputs *in)
     case ACCEL_OP_KIND_SORT:
     case ACCEL_OP_KIND_LINALG:
     case ACCEL_OP_KIND_FFT:
+    case ACCEL_OP_KIND_SCAN:
         break;
     }
     return false;

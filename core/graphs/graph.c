@@ -704,6 +704,7 @@ static uint32_t scalar_count(uint32_t op)
     case ACCEL_OP_KIND_SORT:
     case ACCEL_OP_KIND_LINALG:
     case ACCEL_OP_KIND_FFT:
+    case ACCEL_OP_KIND_SCAN:
         return 0;
     }
     return 0;

@@ -174,6 +174,7 @@ static void exact_step(uint32_t op, const long double *x, const long double *ex,
     case ACCEL_OP_FFT:
     case ACCEL_OP_RFFT:
     case ACCEL_OP_IRFFT:
+    case ACCEL_OP_CUMSUM:
     case ACCEL_OP_KERNEL:
         v = NAN, prop = INFINITY; /* never fused (fuse.c) */
         break;

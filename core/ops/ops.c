@@ -316,6 +316,7 @@ accel_status accel_unary(accel_queue *q, accel_op_code op, accel_dtype dtype, ac
 #define WRAP_SORT WRAP_NONE
 #define WRAP_LINALG WRAP_NONE
 #define WRAP_FFT WRAP_NONE
+#define WRAP_SCAN WRAP_NONE
 #define ACCEL_X_WRAP(E, V, NAME, KIND, ...) WRAP_##KIND(NAME, ACCEL_OP_##E)
 ACCEL_OP_LIST(ACCEL_X_WRAP)
 #undef ACCEL_X_WRAP
@@ -795,13 +796,13 @@ static accel_status check_bytes_apart(const char *fn, accel_slice x, size_t xes,
     return ACCEL_SUCCESS;
 }
 
-/* x and out of a sort op (out int64 for argsort): ranges, counts, and no
- * overlap other than exactly (sort in place); argsort's out may not
- * overlap x at all. */
-static accel_status sort_operands(const char *fn, accel_dtype dtype, bool arg, accel_slice x,
-                                  accel_slice out, accel_op_desc *d)
+/* x and out of a segments op (sort, argsort, cumsum; out int64 for
+ * argsort): ranges, counts, and no overlap other than exactly (sort in
+ * place); argsort's and cumsum's out may not overlap x at all. */
+static accel_status segments_operands(const char *fn, accel_dtype dtype, accel_slice x,
+                                      accel_slice out, accel_op_desc *d)
 {
-    accel_dtype ot = arg ? ACCEL_I64 : dtype;
+    accel_dtype ot = d->op == ACCEL_OP_ARGSORT ? ACCEL_I64 : dtype;
     accel_status st = check_dtype(fn, dtype, (accel_op_code)d->op);
     if (st == ACCEL_SUCCESS)
         st = check_range(fn, "x", dtype, x, &d->operands[0]);
@@ -809,23 +810,25 @@ static accel_status sort_operands(const char *fn, accel_dtype dtype, bool arg, a
         st = check_range(fn, "out", ot, out, &d->operands[1]);
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "x", x.count);
-    if (st == ACCEL_SUCCESS && !arg)
+    if (st == ACCEL_SUCCESS && d->op == ACCEL_OP_SORT)
         st = check_ranges(fn, "out", out, "x", x, APART_OR_SAME);
-    if (st == ACCEL_SUCCESS && arg)
-        st = check_bytes_apart(fn, x, accel_dtype_size(dtype), out, 8);
+    else if (st == ACCEL_SUCCESS)
+        st = check_bytes_apart(fn, x, accel_dtype_size(dtype), out, accel_dtype_size(ot));
     return st;
 }
 
-static accel_status sort_op(const char *fn, accel_op_code op, accel_queue *q, accel_dtype dtype,
-                            size_t outer, size_t n, size_t inner, int descending, accel_slice x,
-                            accel_slice out)
+/* One op over the m*k lines of an outer x n x inner block (sort, argsort,
+ * cumsum); submit_flags as accel__submit's. */
+static accel_status segments_op(const char *fn, accel_op_code op, accel_queue *q, accel_dtype dtype,
+                                size_t outer, size_t n, size_t inner, uint32_t flags, accel_slice x,
+                                accel_slice out, unsigned submit_flags)
 {
     ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
     accel_status st = check_x_out_handles(fn, &call, &q, &x, &out);
     if (st == ACCEL_SUCCESS)
-        st = sort_operands(fn, dtype, op == ACCEL_OP_ARGSORT, x, out, &d);
+        st = segments_operands(fn, dtype, x, out, &d);
     if (st != ACCEL_SUCCESS)
         return st;
     size_t all;
@@ -837,22 +840,36 @@ static accel_status sort_op(const char *fn, accel_op_code op, accel_queue *q, ac
     d.num_operands = 2;
     d.m = outer, d.n = n, d.k = inner;
     d.batch_count = 1;
-    d.flags = descending ? ACCEL_OP_FLAG_SORT_DESCENDING : 0;
-    return op_dispatch(q, &d, x.count == 0);
+    d.flags = flags;
+    return accel__submit(q, &d, submit_flags | (x.count == 0 ? ACCEL__SUBMIT_EMPTY : 0));
 }
 
 accel_status accel_sort_segments(accel_queue *q, accel_dtype dtype, size_t outer, size_t n,
                                  size_t inner, int descending, accel_slice x, accel_slice out)
 {
-    return sort_op("accel_sort_segments", ACCEL_OP_SORT, q, dtype, outer, n, inner, descending, x,
-                   out);
+    return segments_op("accel_sort_segments", ACCEL_OP_SORT, q, dtype, outer, n, inner,
+                       descending ? ACCEL_OP_FLAG_SORT_DESCENDING : 0, x, out, 0);
 }
 
 accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype, size_t outer, size_t n,
                                     size_t inner, int descending, accel_slice x, accel_slice out)
 {
-    return sort_op("accel_argsort_segments", ACCEL_OP_ARGSORT, q, dtype, outer, n, inner,
-                   descending, x, out);
+    return segments_op("accel_argsort_segments", ACCEL_OP_ARGSORT, q, dtype, outer, n, inner,
+                       descending ? ACCEL_OP_FLAG_SORT_DESCENDING : 0, x, out, 0);
+}
+
+accel_status accel_cumsum_segments(accel_queue *q, accel_dtype dtype, size_t outer, size_t n,
+                                   size_t inner, accel_slice x, accel_slice out)
+{
+    return segments_op("accel_cumsum_segments", ACCEL_OP_CUMSUM, q, dtype, outer, n, inner, 0, x,
+                       out, 0);
+}
+
+accel_status accel__cumsum_native(const char *fn, accel_queue *q, accel_dtype dtype, size_t outer,
+                                  size_t n, size_t inner, accel_slice x, accel_slice out)
+{
+    return segments_op(fn, ACCEL_OP_CUMSUM, q, dtype, outer, n, inner, 0, x, out,
+                       ACCEL__SUBMIT_NATIVE);
 }
 
 /* ---------------------------------------------------------------- linalg */

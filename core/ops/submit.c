@@ -54,6 +54,9 @@ accel_status accel__submit(accel_queue *q, const accel_op_desc *d, unsigned flag
     const accel__op_hooks *h = dev->rt->op_hooks[d->op];
     bool empty = (flags & ACCEL__SUBMIT_EMPTY) != 0;
     accel_status cst;
+    if ((flags & ACCEL__SUBMIT_NATIVE) &&
+        vt->op_supported(dev->be->ctx, dev->index, d) != ACCEL_SUCCESS)
+        return ACCEL_ERROR_UNSUPPORTED;
     /* A capturing queue records the validated op instead (rt->capture). */
     if (__builtin_expect(accel__capturing(q), 0) && dev->rt->capture->op(q, d, flags, &cst))
         return cst;

@@ -24,7 +24,12 @@
 enum {
     /* Validated, but there is no work (zero elements): support is checked,
      * the op is counted and may fall back, but nothing is enqueued. */
-    ACCEL__SUBMIT_EMPTY = 1u << 0
+    ACCEL__SUBMIT_EMPTY = 1u << 0,
+    /* Only where the queue's backend runs it: when op_supported says no,
+     * return ACCEL_ERROR_UNSUPPORTED at once, with no fallback and no
+     * message (the caller has another way: the array layer's generated
+     * kernel where a backend lacks ACCEL_OP_CUMSUM). */
+    ACCEL__SUBMIT_NATIVE = 1u << 1
 };
 
 /* Submit one validated op on q: the only way an op reaches a backend.

@@ -78,8 +78,9 @@ extern "C" {
  *   meaning is appended (struct_size grows). ACCEL_OP_SORT and
  *   ACCEL_OP_ARGSORT (kind ACCEL_OP_KIND_SORT) came this way, and so did
  *   the LAPACK ops of kind ACCEL_OP_KIND_LINALG (CHOLESKY, SOLVE, SLOGDET,
- *   QR, EIGH, SVD) with ACCEL_OP_FLAG_LINALG_VECTORS, and ACCEL_OP_FFT,
- *   ACCEL_OP_RFFT and ACCEL_OP_IRFFT (kind ACCEL_OP_KIND_FFT).
+ *   QR, EIGH, SVD) with ACCEL_OP_FLAG_LINALG_VECTORS, ACCEL_OP_FFT,
+ *   ACCEL_OP_RFFT and ACCEL_OP_IRFFT (kind ACCEL_OP_KIND_FFT), and
+ *   ACCEL_OP_CUMSUM (kind ACCEL_OP_KIND_SCAN).
  *
  *   Host services grow the same way (no version bump): cache_get, cache_free
  *   and cache_put were appended after reserved[8] (struct_size grew from 104
@@ -190,6 +191,8 @@ typedef struct accel_op_operand {
  *                                is complex64 or complex128; RFFT's x and
  *                                IRFFT's out are of its real half (f32,
  *                                f64: offset and count in those elements)
+ *   CUMSUM:                      [0] x, [1] out (equal counts m*n*k, never
+ *                                overlapping)
  * Elementwise counts are equal (checked by the core). Outputs of elementwise
  * ops either equal an input's range exactly or do not overlap it at all. */
 typedef struct accel_op_desc {
@@ -285,7 +288,16 @@ typedef struct accel_op_desc {
      * symmetry (x_{n-j} = conj(x_j)); the imaginary parts of x_0 and, for
      * even n, x_{n/2} are ignored (NumPy's irfft). n >= 1; verify mode
      * compares with ACCEL_TOLERANCE_FFT. x is read only (a backend whose
-     * library overwrites a C2R input copies it first). */
+     * library overwrites a C2R input copies it first).
+     * CUMSUM: x and out are contiguous m x n x k blocks; element j of each
+     * of the m*k lines (n elements k apart) of out is the sum of elements
+     * 0..j of x's line (an inclusive scan). Floats are summed in float64,
+     * in any order (a backend may associate as its parallel scan does),
+     * and each sum is rounded once to the dtype; integers wrap in two's
+     * complement, which gives the same bits in any order. A backend may
+     * take only some geometries (the CUDA backend: k == 1) and answer
+     * op_supported with ACCEL_ERROR_UNSUPPORTED for the rest. Verify mode
+     * compares with ACCEL_TOLERANCE_PREFIX. m, n, k >= 1. */
     size_t batch_count;                  /* >= 1 */
     size_t stride_a, stride_b, stride_c; /* elements between batch matrices */
     /* ACCEL_OP_KERNEL: the launch (below); NULL for every other op. Takes

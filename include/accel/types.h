@@ -117,7 +117,8 @@ typedef enum accel_op_kind {
     ACCEL_OP_KIND_TRANSPOSE = 9, /* out = x^T, 2-D, strided                     */
     ACCEL_OP_KIND_SORT = 10,     /* out = x's segments sorted (stable)          */
     ACCEL_OP_KIND_LINALG = 11,   /* LAPACK factorizations and solvers, batched  */
-    ACCEL_OP_KIND_FFT = 12       /* out = the DFT of x's segments               */
+    ACCEL_OP_KIND_FFT = 12,      /* out = the DFT of x's segments               */
+    ACCEL_OP_KIND_SCAN = 13      /* out = the running sums of x's segments      */
 } accel_op_kind;
 
 /* How far two backends' results of an op may be apart (accel_tolerance_compare;
@@ -132,9 +133,12 @@ typedef enum accel_tolerance_rule {
     ACCEL_TOLERANCE_GEMM = 6,     /* N*(k+2)*eps*(|alpha||A||B| + |beta||C|)_ij   */
     ACCEL_TOLERANCE_BACKWARD = 7, /* backward error <= N*n*eps (per matrix; the
                                     residual of the factorization or solve)     */
-    ACCEL_TOLERANCE_FFT = 8       /* per transformed line, in the L2 norm:
+    ACCEL_TOLERANCE_FFT = 8,      /* per transformed line, in the L2 norm:
                                    N*u*(log2(n) + p)*||expected||, p the
                                    largest prime factor of n if in 7..61      */
+    ACCEL_TOLERANCE_PREFIX = 9    /* element j of a line (a running sum): 1 ulp
+                                   + N*(j+1)*u64*sum_{t<=j}|x_t| (float64 sums
+                                   in any order, rounded once); integers exact */
 } accel_tolerance_rule;
 
 /* How bytes moved and floating-point operations of one op are counted (the
@@ -158,6 +162,8 @@ typedef enum accel_cost_model {
 #define ACCEL_DTYPES_COMPLEX ((1u << 14) | (1u << 15))
 /* The LINALG ops' dtypes: f32, f64, c64, c128 (LAPACK's s, d, c, z). */
 #define ACCEL_DTYPES_LINALG (ACCEL_DTYPES_FLOAT | ACCEL_DTYPES_COMPLEX)
+/* The SCAN ops' dtypes: f32, f64 and the integers (not f16, bf16, bool). */
+#define ACCEL_DTYPES_SCAN (ACCEL_DTYPES_REAL & ~((1u << 3) | (1u << 4) | (1u << 8)))
 
 /* The op table: every fact about an op, in one place. The core (validation,
  * names, tolerance, cost, fallback, verify), the tools and the backends read
@@ -273,6 +279,9 @@ typedef enum accel_cost_model {
     X(RFFT, 111, rfft, FFT, 2, 0, ACCEL_DTYPES_COMPLEX, FFT, 4, ELEMENTWISE, 1, 1, 0, NULL, NULL,  \
       NULL)                                                                                        \
     X(IRFFT, 112, irfft, FFT, 2, 0, ACCEL_DTYPES_COMPLEX, FFT, 4, ELEMENTWISE, 1, 1, 0, NULL,      \
+      NULL, NULL)                                                                                  \
+    /* CUMSUM: operands x, out (never overlapping); lines as accel_op_desc says. */                \
+    X(CUMSUM, 120, cumsum, SCAN, 2, 0, ACCEL_DTYPES_SCAN, PREFIX, 2, ELEMENTWISE, 1, 1, 1, NULL,   \
       NULL, NULL)
 
 /* Op codes carried by accel_op_desc: the op table's ENUM and VALUE columns. */

@@ -60,6 +60,11 @@
  *   DFT (kissfft's generic butterfly; larger primes go through Bluestein's
  *   algorithm, O(u log n) again); a line whose reference is not finite
  *   must not be either;
+ * - cumsum (kind SCAN): element j of a line within 1 ulp of the reference +
+ *   c*(j+1)*u64*sum_{t<=j}|x_t|, c = 2, u64 = 2^-53: both results are float64
+ *   running sums (each in its backend's order, within gamma_{j+1} of the exact
+ *   prefix: Higham §4.2) rounded once to the dtype, which adds at most one
+ *   ulp between them; integer dtypes bit for bit (two's complement sums);
  * - everywhere: NaN must meet NaN, and +-Inf the same +-Inf; a finite result
  *   against a non-finite one is a mismatch.
  */

@@ -47,6 +47,7 @@ static bool kind_of(accel_op_code code, run_kind *out)
     case ACCEL_OP_KIND_SORT:
     case ACCEL_OP_KIND_LINALG:
     case ACCEL_OP_KIND_FFT:
+    case ACCEL_OP_KIND_SCAN:
         break;
     }
     return false;

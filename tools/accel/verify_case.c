@@ -189,7 +189,7 @@ static void describe(const accel_op_desc *d, char *out, size_t cap)
     else if (p && p->kind == ACCEL_OP_KIND_FFT)
         snprintf(out, cap, "outer=%zu n=%zu inner=%zu scale=%g%s", d->m, d->n, d->k, d->scalars[0],
                  d->flags & ACCEL_OP_FLAG_FFT_INVERSE ? " inverse" : "");
-    else if (p && p->kind == ACCEL_OP_KIND_SORT)
+    else if (p && (p->kind == ACCEL_OP_KIND_SORT || p->kind == ACCEL_OP_KIND_SCAN))
         snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
                  d->flags & ACCEL_OP_FLAG_SORT_DESCENDING ? " descending" : "");
     else

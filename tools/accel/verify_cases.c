@@ -236,6 +236,22 @@ static void sorts(verify_run *vr, accel_dtype dt)
         }
 }
 
+/* Running sums (m x n x k blocks along the middle axis): a line past the
+ * CPU's chunked pass, many short lines, lines k apart, a single element;
+ * judged by ACCEL_TOLERANCE_PREFIX. A backend may refuse a geometry (CUDA
+ * takes k == 1), which counts as unsupported. */
+static void scans(verify_run *vr, accel_dtype dt)
+{
+    static const size_t shapes[][3] = {{1, 100003, 1}, {37, 33, 1}, {3, 65, 5}, {1, 1, 1}};
+    accel_op_desc d;
+    for (size_t s = 0; s < COUNT(shapes); s++) {
+        desc_base(&d, ACCEL_OP_CUMSUM, dt);
+        d.m = shapes[s][0], d.n = shapes[s][1], d.k = shapes[s][2];
+        set_counts(&d, 2, d.m * d.n * d.k, d.m * d.n * d.k);
+        verify_case(vr, &d, false);
+    }
+}
+
 /* The LAPACK ops (batch, m, n, k; eigh and svd with and without
  * vectors): 1 x 1, small batches, tall and wide QR, reduced and full SVD,
  * sizes past a block. Their inputs are made well conditioned (verify_case)
@@ -311,6 +327,7 @@ void verify_suite(verify_run *vr)
         reduce(vr, fdt[t]);
         random_numbers(vr, fdt[t]);
         linalg(vr, fdt[t]);
+        scans(vr, fdt[t]);
     }
     for (size_t t = 0; t < COUNT(alldt); t++) {
         matrices(vr, alldt[t]);

@@ -714,18 +714,22 @@ static void body_transpose_matrix(void)
     expect_fail(accel_argsort_segments(q, ACCEL_F32, 1, 4, 1, 0, xs, accel_slice_of(x.buf, g, 4)),
                 ACCEL_ERROR_INVALID_ARGUMENT, A);
     static const char C[] = "accel_cumsum_segments";
-    expect_fail(accel_cumsum_segments(NULL, ACCEL_F32, 1, 4, 1, xs, os), ACCEL_ERROR_INVALID_HANDLE,
-                C);
-    expect_fail(accel_cumsum_segments(q, ACCEL_F32, 1, 4, 1, accel_slice_of(dead, g, 4), os),
+    expect_fail(accel_cumsum_segments(NULL, ACCEL_F32, ACCEL_F32, 1, 4, 1, xs, os),
                 ACCEL_ERROR_INVALID_HANDLE, C);
-    expect_fail(accel_cumsum_segments(q, ACCEL_F32, 1, 4, 1, xs, accel_slice_of(mb, 0, 4)),
-                ACCEL_ERROR_DEVICE_MISMATCH, C);
-    expect_fail(accel_cumsum_segments(q, ACCEL_F32, 2, 4, 1, xs, os), ACCEL_ERROR_SHAPE_MISMATCH,
-                C);
-    expect_fail(accel_cumsum_segments(q, ACCEL_BF16, 1, 4, 1, xs, os), ACCEL_ERROR_DTYPE_MISMATCH,
-                C);
-    expect_fail(accel_cumsum_segments(q, ACCEL_F32, 1, 4, 1, xs, xs), ACCEL_ERROR_INVALID_ARGUMENT,
-                C);
+    expect_fail(
+        accel_cumsum_segments(q, ACCEL_F32, ACCEL_F32, 1, 4, 1, accel_slice_of(dead, g, 4), os),
+        ACCEL_ERROR_INVALID_HANDLE, C);
+    expect_fail(
+        accel_cumsum_segments(q, ACCEL_F32, ACCEL_F32, 1, 4, 1, xs, accel_slice_of(mb, 0, 4)),
+        ACCEL_ERROR_DEVICE_MISMATCH, C);
+    expect_fail(accel_cumsum_segments(q, ACCEL_F32, ACCEL_F32, 2, 4, 1, xs, os),
+                ACCEL_ERROR_SHAPE_MISMATCH, C);
+    expect_fail(accel_cumsum_segments(q, ACCEL_BF16, ACCEL_BF16, 1, 4, 1, xs, os),
+                ACCEL_ERROR_DTYPE_MISMATCH, C);
+    expect_fail(accel_cumsum_segments(q, ACCEL_F32, ACCEL_F32, 1, 4, 1, xs, xs),
+                ACCEL_ERROR_INVALID_ARGUMENT, C);
+    expect_fail(accel_cumsum_segments(q, ACCEL_I32, ACCEL_I16, 1, 4, 1, xs, os),
+                ACCEL_ERROR_DTYPE_MISMATCH, C);
     static const char L[] = "accel_linalg_batched";
     accel_slice none = accel_slice_of(NULL, 0, 0);
     expect_fail(

@@ -130,7 +130,9 @@ static void fill_op(accel_cpu_op *op, const accel_op_desc *d, const char *name)
         const accel_op_operand *o = &d->operands[i];
         size_t es = d->op == ACCEL_OP_ARGSORT && i == 1 ? 8 : esize; /* int64 indices */
         if ((d->op == ACCEL_OP_RFFT && i == 0) || (d->op == ACCEL_OP_IRFFT && i == 1))
-            es = esize / 2; /* the real side of a real FFT */
+            es = esize / 2;                     /* the real side of a real FFT */
+        if (d->op == ACCEL_OP_CUMSUM && i == 1) /* out: x's dtype or the 64-bit one */
+            es = accel_backend_dtype_size(accel_scan_out_dtype(d->dtype, d->flags));
         op->ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * es : NULL;
         op->count[i] = o->count;
     }

@@ -3,7 +3,9 @@
 /* scan.c — ACCEL_OP_CUMSUM on the CPU (backend.h): every line of the
  * m x n x k block replaced by its running sum, floats in double and
  * integers in uint64 (wrapping; stored truncated, the same bits as a sum in
- * the dtype), each sum rounded once on store.
+ * the dtype), each sum rounded once on store into x's dtype or, with
+ * ACCEL_OP_FLAG_SCAN_WIDE, the 64-bit one of its kind (float64, int64 for
+ * signed integers and bool, uint64).
  * - Lines walk row by row in blocks of up to BLOCK neighbouring lines (one
  *   accumulator each), so lines k apart read whole rows; the blocks run in
  *   parallel over the plugin's OpenMP team.
@@ -37,18 +39,19 @@ typedef struct scan_fns {
     bool real; /* acc.f, else acc.u */
 } scan_fns;
 
-/* The walks of element type T with accumulator ACC in member F of acc. */
-#define SCAN_TYPE(SUF, T, ACC, F)                                                                  \
+/* The walks of element type T into OUT with accumulator ACC in member F
+ * of acc. */
+#define SCAN_TYPE(SUF, T, OUT, ACC, F)                                                             \
     static void rows_##SUF(const void *xv, void *ov, size_t n, size_t k, size_t o, size_t i0,      \
                            size_t w)                                                               \
     {                                                                                              \
         ACC a[BLOCK] = {0};                                                                        \
         for (size_t j = 0; j < n; j++) {                                                           \
             const T *r = (const T *)xv + (o * n + j) * k + i0;                                     \
-            T *s = (T *)ov + (o * n + j) * k + i0;                                                 \
+            OUT *s = (OUT *)ov + (o * n + j) * k + i0;                                             \
             for (size_t t = 0; t < w; t++) {                                                       \
                 a[t] += (ACC)r[t];                                                                 \
-                s[t] = (T)a[t];                                                                    \
+                s[t] = (OUT)a[t];                                                                  \
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
@@ -64,24 +67,28 @@ typedef struct scan_fns {
         ACC a = start.F;                                                                           \
         for (size_t j = j0; j < j1; j++) {                                                         \
             a += (ACC)((const T *)xv)[j];                                                          \
-            ((T *)ov)[j] = (T)a;                                                                   \
+            ((OUT *)ov)[j] = (OUT)a;                                                               \
         }                                                                                          \
     }
 
-/* The dtypes: (ACCEL_ dtype, suffix, element type, accumulator, acc member). */
+/* The dtypes: (ACCEL_ dtype, suffix, element type, accumulator, acc
+ * member, the wide out type of ACCEL_OP_FLAG_SCAN_WIDE). */
 #define SCAN_DTYPES(X)                                                                             \
-    X(F32, f32, float, double, f)                                                                  \
-    X(F64, f64, double, double, f)                                                                 \
-    X(I8, i8, int8_t, uint64_t, u)                                                                 \
-    X(I16, i16, int16_t, uint64_t, u)                                                              \
-    X(I32, i32, int32_t, uint64_t, u)                                                              \
-    X(I64, i64, int64_t, uint64_t, u)                                                              \
-    X(U8, u8, uint8_t, uint64_t, u)                                                                \
-    X(U16, u16, uint16_t, uint64_t, u)                                                             \
-    X(U32, u32, uint32_t, uint64_t, u)                                                             \
-    X(U64, u64, uint64_t, uint64_t, u)
+    X(F32, f32, float, double, f, double)                                                          \
+    X(F64, f64, double, double, f, double)                                                         \
+    X(I8, i8, int8_t, uint64_t, u, int64_t)                                                        \
+    X(I16, i16, int16_t, uint64_t, u, int64_t)                                                     \
+    X(I32, i32, int32_t, uint64_t, u, int64_t)                                                     \
+    X(I64, i64, int64_t, uint64_t, u, int64_t)                                                     \
+    X(U8, u8, uint8_t, uint64_t, u, uint64_t)                                                      \
+    X(U16, u16, uint16_t, uint64_t, u, uint64_t)                                                   \
+    X(U32, u32, uint32_t, uint64_t, u, uint64_t)                                                   \
+    X(U64, u64, uint64_t, uint64_t, u, uint64_t)                                                   \
+    X(BOOL, b8, uint8_t, uint64_t, u, int64_t)
 
-#define SCAN_DEFINE(E, SUF, T, ACC, F) SCAN_TYPE(SUF, T, ACC, F)
+#define SCAN_DEFINE(E, SUF, T, ACC, F, WIDE)                                                       \
+    SCAN_TYPE(SUF, T, T, ACC, F)                                                                   \
+    SCAN_TYPE(SUF##_wide, T, WIDE, ACC, F)
 SCAN_DTYPES(SCAN_DEFINE)
 #undef SCAN_DEFINE
 
@@ -112,10 +119,13 @@ static void split_line(const scan_fns *f, const void *x, void *out, size_t n, in
 int32_t accel_cpu__scan(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)
 {
     scan_fns f;
+    bool wide = (op->flags & ACCEL_OP_FLAG_SCAN_WIDE) != 0;
     switch (op->dtype) {
-#define SCAN_FNS(E, SUF, T, ACC, F)                                                                \
+#define SCAN_FNS(E, SUF, T, ACC, F, WIDE)                                                          \
     case ACCEL_##E:                                                                                \
-        f = (scan_fns){rows_##SUF, total_##SUF, run_##SUF, (ACC)0.5 != 0};                         \
+        f = wide ? (scan_fns){rows_##SUF##_wide, total_##SUF##_wide, run_##SUF##_wide,             \
+                              (ACC)0.5 != 0}                                                       \
+                 : (scan_fns){rows_##SUF, total_##SUF, run_##SUF, (ACC)0.5 != 0};                  \
         break;
         SCAN_DTYPES(SCAN_FNS)
 #undef SCAN_FNS

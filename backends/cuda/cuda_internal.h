@@ -287,9 +287,10 @@ cudaError_t accel_cuda__launch_sort(cudaStream_t stream, uint32_t max_blocks, ui
                                     const void *x, void *out, size_t m, size_t n, size_t k,
                                     int descending, int arg);
 /* kernels_scan.cu: ACCEL_OP_CUMSUM of m contiguous lines of n elements (the
- * op's k == 1) through CUB's DeviceScan; floats summed in double. */
-cudaError_t accel_cuda__launch_scan(cudaStream_t stream, uint32_t dtype, const void *x, void *out,
-                                    size_t m, size_t n);
+ * op's k == 1) through CUB's DeviceScan; floats summed in double; wide:
+ * ACCEL_OP_FLAG_SCAN_WIDE's 64-bit out. */
+cudaError_t accel_cuda__launch_scan(cudaStream_t stream, uint32_t dtype, int wide, const void *x,
+                                    void *out, size_t m, size_t n);
 /* linalg.cu: the LINALG ops through cuSOLVER (opened on first use):
  * whether d can run here (f32/f64, cuSOLVER loaded), and d run on q (waits
  * for q's stream to read LAPACK's info; ACCEL_ERROR_LINALG naming the

@@ -9,7 +9,9 @@
 // - float32 sums in double (the scan op's result type, so CUB's
 //   accumulator), each sum rounded once on store; float64 sums in double;
 // - integers sum as the unsigned type of their width (wrapping, the same
-//   bits as any order of two's complement sums).
+//   bits as any order of two's complement sums), or with
+//   ACCEL_OP_FLAG_SCAN_WIDE as uint64 into a 64-bit out (int32 into int64,
+//   bool into int64, float32 into float64).
 // Scratch is stream-ordered (accel_cuda::with_cub_temp, kernel_common.cuh).
 #include <cstddef>
 #include <cstdint>
@@ -63,30 +65,54 @@ cudaError_t scan_bits(cudaStream_t s, const void *x, void *out, size_t m, size_t
     return scan_lines<U>(s, static_cast<const U *>(x), static_cast<U *>(out), m, n);
 }
 
+// x as T into the 64-bit out of its kind (ACCEL_OP_FLAG_SCAN_WIDE): every
+// integer and bool sums in uint64 (a signed T sign-extends), stored as the
+// bits of int64 or uint64.
+template <typename T>
+cudaError_t scan_wide(cudaStream_t s, const void *x, void *out, size_t m, size_t n)
+{
+    return scan_lines<uint64_t>(s, static_cast<const T *>(x), static_cast<uint64_t *>(out), m, n);
+}
+
 } // namespace
 
-// m lines of n elements of dtype (contiguous: the op's k == 1); nonzero m, n.
-extern "C" cudaError_t accel_cuda__launch_scan(cudaStream_t stream, uint32_t dtype, const void *x,
-                                               void *out, size_t m, size_t n)
+// m lines of n elements of dtype (contiguous: the op's k == 1) into out of
+// accel_scan_out_dtype(dtype, wide ? ACCEL_OP_FLAG_SCAN_WIDE : 0); nonzero m, n.
+extern "C" cudaError_t accel_cuda__launch_scan(cudaStream_t stream, uint32_t dtype, int wide,
+                                               const void *x, void *out, size_t m, size_t n)
 {
     switch (dtype) {
     case ACCEL_F32:
+        if (wide)
+            return scan_lines<double>(stream, static_cast<const float *>(x),
+                                      static_cast<double *>(out), m, n);
         return scan_lines<double>(stream, static_cast<const float *>(x), static_cast<float *>(out),
                                   m, n);
     case ACCEL_F64:
         return scan_lines<double>(stream, static_cast<const double *>(x),
                                   static_cast<double *>(out), m, n);
     case ACCEL_I8:
+        return wide ? scan_wide<int8_t>(stream, x, out, m, n)
+                    : scan_bits<uint8_t>(stream, x, out, m, n);
     case ACCEL_U8:
-        return scan_bits<uint8_t>(stream, x, out, m, n);
+        return wide ? scan_wide<uint8_t>(stream, x, out, m, n)
+                    : scan_bits<uint8_t>(stream, x, out, m, n);
+    case ACCEL_BOOL: /* wide only (op_supported) */
+        return scan_wide<uint8_t>(stream, x, out, m, n);
     case ACCEL_I16:
+        return wide ? scan_wide<int16_t>(stream, x, out, m, n)
+                    : scan_bits<uint16_t>(stream, x, out, m, n);
     case ACCEL_U16:
-        return scan_bits<uint16_t>(stream, x, out, m, n);
+        return wide ? scan_wide<uint16_t>(stream, x, out, m, n)
+                    : scan_bits<uint16_t>(stream, x, out, m, n);
     case ACCEL_I32:
+        return wide ? scan_wide<int32_t>(stream, x, out, m, n)
+                    : scan_bits<uint32_t>(stream, x, out, m, n);
     case ACCEL_U32:
-        return scan_bits<uint32_t>(stream, x, out, m, n);
+        return wide ? scan_wide<uint32_t>(stream, x, out, m, n)
+                    : scan_bits<uint32_t>(stream, x, out, m, n);
     case ACCEL_I64:
-    case ACCEL_U64:
+    case ACCEL_U64: /* 64-bit already: wide or not, the same sums */
         return scan_bits<uint64_t>(stream, x, out, m, n);
     default:
         return cudaErrorInvalidValue;

@@ -86,8 +86,10 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     case ACCEL_OP_ARGSORT:
         return sort_supported(ctx, desc);
     case ACCEL_OP_CUMSUM: /* CUB's scans take contiguous lines: k == 1 */
-        return dt < 32 && (ACCEL_DTYPES_SCAN >> dt & 1u) && desc->k == 1 ? ACCEL_SUCCESS
-                                                                         : ACCEL_ERROR_UNSUPPORTED;
+        return dt < 32 && (ACCEL_DTYPES_SCAN >> dt & 1u) && desc->k == 1 &&
+                       accel_scan_out_dtype(dt, desc->flags) != ACCEL_BOOL
+                   ? ACCEL_SUCCESS
+                   : ACCEL_ERROR_UNSUPPORTED;
     case ACCEL_OP_CHOLESKY:
     case ACCEL_OP_SOLVE:
     case ACCEL_OP_SLOGDET:
@@ -297,8 +299,10 @@ static cudaError_t launch_table_op(accel_be_queue *q, unsigned mb, const accel_o
                                       op == ACCEL_OP_ARGSORT);
         break;
     case ACCEL_OP_CUMSUM:
-        err = accel_cuda__launch_scan(q->stream, dt, operand_ptr(d, 0, es), operand_ptr(d, 1, es),
-                                      d->m, d->n);
+        err = accel_cuda__launch_scan(
+            q->stream, dt, (d->flags & ACCEL_OP_FLAG_SCAN_WIDE) != 0, operand_ptr(d, 0, es),
+            operand_ptr(d, 1, accel_backend_dtype_size(accel_scan_out_dtype(dt, d->flags))), d->m,
+            d->n);
         break;
     case ACCEL_OP_RANDOM_UNIFORM:
     case ACCEL_OP_RANDOM_NORMAL:

@@ -257,9 +257,14 @@ void accel__repro_write(const accel__repro *r, uint64_t n, char *path_out, size_
                    accel_dtype_name(t));
         return;
     }
-    if (d->op == ACCEL_OP_ARGSORT) { /* its output is int64, not the dtype: not in the format */
-        accel__log(ACCEL_LOG_WARN, "verify: no repro file for %s on %s (int64 output)", op,
-                   r->device);
+    /* an output of another dtype than the op's is not in the format */
+    if (d->op == ACCEL_OP_ARGSORT ||
+        (d->op == ACCEL_OP_CUMSUM && accel_scan_out_dtype(d->dtype, d->flags) != d->dtype)) {
+        accel__log(ACCEL_LOG_WARN, "verify: no repro file for %s on %s (its output is %s)", op,
+                   r->device,
+                   accel_dtype_name(d->op == ACCEL_OP_ARGSORT
+                                        ? ACCEL_I64
+                                        : (accel_dtype)accel_scan_out_dtype(d->dtype, d->flags)));
         return;
     }
     if (mkdir(r->dir, 0777) != 0 && errno != EEXIST) {

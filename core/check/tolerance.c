@@ -455,10 +455,9 @@ static void compare_elements(cmp_state *s, const accel_tolerance_op *d,
 
 /* Every element bit for bit (sort: the order of equal keys and NaNs is
  * fixed, so two correct backends agree exactly). */
-static void compare_bits(cmp_state *s, const accel_tolerance_op *d, const void *got,
+static void compare_bits(cmp_state *s, const accel_tolerance_op *d, accel_dtype dt, const void *got,
                          const void *exp)
 {
-    accel_dtype dt = d->op == ACCEL_OP_ARGSORT ? ACCEL_I64 : (accel_dtype)d->dtype;
     size_t n = d->counts[d->num_operands - 1];
     /* Each element as one that must not change: the same bits as exp's. */
     for (size_t i = 0; i < n; i++)
@@ -466,16 +465,17 @@ static void compare_bits(cmp_state *s, const accel_tolerance_op *d, const void *
     s->r.rule = "bit-identical";
 }
 
-/* CUMSUM: element j of each line against 1 ulp of the reference plus
+/* CUMSUM (out in accel_scan_out_dtype): element j of each line against 1
+ * ulp of the reference plus
  * c*(j+1)*u64*sum|x_0..j| (both sides are float64 running sums, each in its
  * own order, rounded once: Higham 2002 4.2 for the sums' error); integers
  * bit for bit (two's complement sums agree in any order). */
 static void compare_scan(cmp_state *s, const accel_tolerance_op *d, const accel_op_properties *p,
                          const void *const in[4], const void *got, const void *exp)
 {
-    accel_dtype dt = d->dtype;
-    if (accel_dtype_kind_of(dt) != ACCEL_DTYPE_KIND_FLOAT) {
-        compare_bits(s, d, got, exp);
+    accel_dtype dt = d->dtype, ot = (accel_dtype)accel_scan_out_dtype(dt, d->flags);
+    if (accel_dtype_kind_of(ot) != ACCEL_DTYPE_KIND_FLOAT) {
+        compare_bits(s, d, ot, got, exp);
         return;
     }
     for (size_t o = 0; o < d->m; o++)
@@ -485,9 +485,9 @@ static void compare_scan(cmp_state *s, const accel_tolerance_op *d, const accel_
                 size_t at = (o * d->n + j) * d->k + i;
                 if (in[0])
                     mag += fabs(load(dt, in[0], at));
-                double e = load(dt, exp, at);
-                double bound = ulp_at(dt, e) + p->tolerance_n * (double)(j + 1) * 0x1p-53 * mag;
-                check_one(s, at, load(dt, got, at), e, bound);
+                double e = load(ot, exp, at);
+                double bound = ulp_at(ot, e) + p->tolerance_n * (double)(j + 1) * 0x1p-53 * mag;
+                check_one(s, at, load(ot, got, at), e, bound);
             }
         }
     s->r.rule = "1 ulp + c*(j+1)*u64*sum|x_0..j|, c = 2 (float64 running sums, Higham 2002 4.2)";
@@ -579,7 +579,7 @@ static void compare_op(cmp_state *s, const accel_tolerance_op *d, const accel_op
         return;
     }
     if (p->kind == ACCEL_OP_KIND_SORT) {
-        compare_bits(s, d, got, exp);
+        compare_bits(s, d, d->op == ACCEL_OP_ARGSORT ? ACCEL_I64 : (accel_dtype)d->dtype, got, exp);
         return;
     }
     if (p->kind == ACCEL_OP_KIND_FFT) {

@@ -802,8 +802,13 @@ static accel_status check_bytes_apart(const char *fn, accel_slice x, size_t xes,
 static accel_status segments_operands(const char *fn, accel_dtype dtype, accel_slice x,
                                       accel_slice out, accel_op_desc *d)
 {
-    accel_dtype ot = d->op == ACCEL_OP_ARGSORT ? ACCEL_I64 : dtype;
+    accel_dtype ot = d->op == ACCEL_OP_ARGSORT  ? ACCEL_I64
+                     : d->op == ACCEL_OP_CUMSUM ? (accel_dtype)accel_scan_out_dtype(dtype, d->flags)
+                                                : dtype;
     accel_status st = check_dtype(fn, dtype, (accel_op_code)d->op);
+    if (st == ACCEL_SUCCESS && d->op == ACCEL_OP_CUMSUM && ot == ACCEL_BOOL)
+        st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
+                         "%s: out_dtype bool: bool's running sums are int64", fn);
     if (st == ACCEL_SUCCESS)
         st = check_range(fn, "x", dtype, x, &d->operands[0]);
     if (st == ACCEL_SUCCESS)
@@ -826,6 +831,7 @@ static accel_status segments_op(const char *fn, accel_op_code op, accel_queue *q
     ACCEL__CALL(call);
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
+    d.flags = flags;
     accel_status st = check_x_out_handles(fn, &call, &q, &x, &out);
     if (st == ACCEL_SUCCESS)
         st = segments_operands(fn, dtype, x, out, &d);
@@ -840,7 +846,6 @@ static accel_status segments_op(const char *fn, accel_op_code op, accel_queue *q
     d.num_operands = 2;
     d.m = outer, d.n = n, d.k = inner;
     d.batch_count = 1;
-    d.flags = flags;
     return accel__submit(q, &d, submit_flags | (x.count == 0 ? ACCEL__SUBMIT_EMPTY : 0));
 }
 
@@ -858,18 +863,45 @@ accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype, size_t ou
                        descending ? ACCEL_OP_FLAG_SORT_DESCENDING : 0, x, out, 0);
 }
 
-accel_status accel_cumsum_segments(accel_queue *q, accel_dtype dtype, size_t outer, size_t n,
-                                   size_t inner, accel_slice x, accel_slice out)
+/* CUMSUM's flags for out_dtype: none for dtype itself, SCAN_WIDE for the
+ * 64-bit dtype of its kind; another out_dtype fails. */
+static accel_status cumsum_flags(const char *fn, accel_dtype dtype, accel_dtype out_dtype,
+                                 uint32_t *flags)
 {
-    return segments_op("accel_cumsum_segments", ACCEL_OP_CUMSUM, q, dtype, outer, n, inner, 0, x,
-                       out, 0);
+    *flags = out_dtype == dtype && dtype != ACCEL_BOOL ? 0u : ACCEL_OP_FLAG_SCAN_WIDE;
+    if (out_dtype == (accel_dtype)accel_scan_out_dtype(dtype, *flags))
+        return ACCEL_SUCCESS;
+    return accel__fail(
+        ACCEL_ERROR_DTYPE_MISMATCH,
+        "%s: out_dtype %s for x's %s: x's dtype or %s (the 64-bit dtype of its "
+        "kind)",
+        fn, accel_dtype_name(out_dtype), accel_dtype_name(dtype),
+        accel_dtype_name((accel_dtype)accel_scan_out_dtype(dtype, ACCEL_OP_FLAG_SCAN_WIDE)));
 }
 
-accel_status accel__cumsum_native(const char *fn, accel_queue *q, accel_dtype dtype, size_t outer,
-                                  size_t n, size_t inner, accel_slice x, accel_slice out)
+static accel_status cumsum_op(const char *fn, accel_queue *q, accel_dtype dtype,
+                              accel_dtype out_dtype, size_t outer, size_t n, size_t inner,
+                              accel_slice x, accel_slice out, unsigned submit_flags)
 {
-    return segments_op(fn, ACCEL_OP_CUMSUM, q, dtype, outer, n, inner, 0, x, out,
-                       ACCEL__SUBMIT_NATIVE);
+    uint32_t flags;
+    accel_status st = cumsum_flags(fn, dtype, out_dtype, &flags);
+    if (st != ACCEL_SUCCESS)
+        return st;
+    return segments_op(fn, ACCEL_OP_CUMSUM, q, dtype, outer, n, inner, flags, x, out, submit_flags);
+}
+
+accel_status accel_cumsum_segments(accel_queue *q, accel_dtype dtype, accel_dtype out_dtype,
+                                   size_t outer, size_t n, size_t inner, accel_slice x,
+                                   accel_slice out)
+{
+    return cumsum_op("accel_cumsum_segments", q, dtype, out_dtype, outer, n, inner, x, out, 0);
+}
+
+accel_status accel__cumsum_native(const char *fn, accel_queue *q, accel_dtype dtype,
+                                  accel_dtype out_dtype, size_t outer, size_t n, size_t inner,
+                                  accel_slice x, accel_slice out)
+{
+    return cumsum_op(fn, q, dtype, out_dtype, outer, n, inner, x, out, ACCEL__SUBMIT_NATIVE);
 }
 
 /* ---------------------------------------------------------------- linalg */

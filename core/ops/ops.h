@@ -22,7 +22,8 @@ accel_status accel__random_named(const char *fn, accel_queue *q, bool normal, ac
  * ACCEL_OP_CUMSUM for this geometry: ACCEL_ERROR_UNSUPPORTED (no message,
  * no fallback) otherwise, so that the caller runs its generated kernel
  * (core/arrays/stats.c). */
-accel_status accel__cumsum_native(const char *fn, accel_queue *q, accel_dtype dtype, size_t outer,
-                                  size_t n, size_t inner, accel_slice x, accel_slice out);
+accel_status accel__cumsum_native(const char *fn, accel_queue *q, accel_dtype dtype,
+                                  accel_dtype out_dtype, size_t outer, size_t n, size_t inner,
+                                  accel_slice x, accel_slice out);
 
 #endif /* ACCEL_CORE_OPS_OPS_H */

@@ -687,20 +687,24 @@ ACCEL_API accel_status accel_argsort_segments(accel_queue *q, accel_dtype dtype,
  *  (accel/backend.h). Element j of a line is the sum of its elements 0..j:
  *  floats summed in float64 in an order the backend chooses (CUDA: CUB's
  *  DeviceScan, Merrill and Garland, "Single-pass Parallel Prefix Scan with
- *  Decoupled Look-back", NVIDIA NVR-2016-002) and rounded once to dtype;
- *  integers wrap in two's complement (the same bits on every backend).
- *  dtype: f32, f64 or an integer dtype (ACCEL_DTYPES_SCAN). x and out hold
- *  outer*n*inner elements and must not overlap. Verify mode compares with
- *  ACCEL_TOLERANCE_PREFIX (accel/verify.h). Errors besides the common
- *  ones: ACCEL_ERROR_SHAPE_MISMATCH (the product is not x's count, or
- *  out's count differs), ACCEL_ERROR_INVALID_ARGUMENT (overlap),
- *  ACCEL_ERROR_DTYPE_MISMATCH (another dtype), ACCEL_ERROR_UNSUPPORTED
- *  (a backend without this geometry, when the policy allows no fallback:
- *  CUDA takes inner == 1). accel_array_cumulative_sum (accel/array.h)
- *  takes views, an axis and include_initial. */
-ACCEL_API accel_status accel_cumsum_segments(accel_queue *q, accel_dtype dtype, size_t outer,
-                                             size_t n, size_t inner, accel_slice x,
-                                             accel_slice out);
+ *  Decoupled Look-back", NVIDIA NVR-2016-002) and rounded once to
+ *  out_dtype; integers wrap in two's complement (the same bits on every
+ *  backend). dtype: f32, f64, an integer dtype or bool; out_dtype: dtype
+ *  (not for bool), or the 64-bit dtype of its kind: float64 for floats,
+ *  int64 for signed integers and bool, uint64 for unsigned integers (the
+ *  Array API's default dtype of cumulative_sum). x and out hold
+ *  outer*n*inner elements of their dtypes and must not overlap. Verify
+ *  mode compares with ACCEL_TOLERANCE_PREFIX (accel/verify.h). Errors
+ *  besides the common ones: ACCEL_ERROR_SHAPE_MISMATCH (the product is not
+ *  x's count, or out's count differs), ACCEL_ERROR_INVALID_ARGUMENT
+ *  (overlap), ACCEL_ERROR_DTYPE_MISMATCH (another dtype or out_dtype),
+ *  ACCEL_ERROR_UNSUPPORTED (a backend without this geometry, when the
+ *  policy allows no fallback: CUDA takes inner == 1).
+ *  accel_array_cumulative_sum (accel/array.h) takes views, an axis and
+ *  include_initial. */
+ACCEL_API accel_status accel_cumsum_segments(accel_queue *q, accel_dtype dtype,
+                                             accel_dtype out_dtype, size_t outer, size_t n,
+                                             size_t inner, accel_slice x, accel_slice out);
 
 /** One batched LAPACK op on column-major matrices: op is ACCEL_OP_CHOLESKY,
  *  _SOLVE, _SLOGDET, _QR, _EIGH or _SVD (kind ACCEL_OP_KIND_LINALG), dtype

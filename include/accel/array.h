@@ -462,9 +462,10 @@ ACCEL_API accel_status accel_array_std(accel_queue *q, const accel_array *x, uin
  * integers and bool, uint64 for smaller unsigned ones). Floats (and each
  * part of a complex out, complex64 or complex128) accumulate in float64 and
  * each partial sum is rounded once on store; integers wrap
- * modulo 2^bits. Where x and out are row-major, of one real dtype (not
- * f16, bf16), and the queue's backend runs ACCEL_OP_CUMSUM for that
- * geometry (CPU: all; CUDA: the last axis, through CUB's single-pass
+ * modulo 2^bits. Where x and out are row-major, out of x's dtype or the
+ * 64-bit one of its kind (int64 for signed integers and bool, uint64,
+ * float64; not f16, bf16), and the queue's backend runs ACCEL_OP_CUMSUM
+ * for that geometry (CPU: all; CUDA: the last axis, through CUB's single-pass
  * scan; include_initial only for a single line), it runs as that op
  * (accel_cumsum_segments): float64 sums in the backend's order, within
  * verify mode's ACCEL_TOLERANCE_PREFIX of the serial walk, integers the

@@ -192,7 +192,8 @@ typedef struct accel_op_operand {
  *                                IRFFT's out are of its real half (f32,
  *                                f64: offset and count in those elements)
  *   CUMSUM:                      [0] x, [1] out (equal counts m*n*k, never
- *                                overlapping)
+ *                                overlapping; out in accel_scan_out_dtype,
+ *                                x's dtype unless ACCEL_OP_FLAG_SCAN_WIDE)
  * Elementwise counts are equal (checked by the core). Outputs of elementwise
  * ops either equal an input's range exactly or do not overlap it at all. */
 typedef struct accel_op_desc {
@@ -293,8 +294,10 @@ typedef struct accel_op_desc {
      * of the m*k lines (n elements k apart) of out is the sum of elements
      * 0..j of x's line (an inclusive scan). Floats are summed in float64,
      * in any order (a backend may associate as its parallel scan does),
-     * and each sum is rounded once to the dtype; integers wrap in two's
-     * complement, which gives the same bits in any order. A backend may
+     * and each sum is rounded once to out's dtype; integers wrap in two's
+     * complement, which gives the same bits in any order (with
+     * ACCEL_OP_FLAG_SCAN_WIDE out is 64-bit: signed x sign-extended, bool
+     * as 0 and 1). A backend may
      * take only some geometries (the CUDA backend: k == 1) and answer
      * op_supported with ACCEL_ERROR_UNSUPPORTED for the rest. Verify mode
      * compares with ACCEL_TOLERANCE_PREFIX. m, n, k >= 1. */
@@ -314,6 +317,31 @@ typedef struct accel_op_desc {
 #define ACCEL_OP_FLAG_LINALG_VECTORS (1u << 2)
 /* FFT: the inverse transform's sign (exp(+2 pi i j t / n)); no scaling. */
 #define ACCEL_OP_FLAG_FFT_INVERSE (1u << 3)
+/* CUMSUM: out holds the sums in the accumulator's dtype, not x's
+ * (accel_scan_out_dtype): float64 for floats, int64 for signed integers and
+ * bool, uint64 for unsigned integers (the Array API's default dtype of
+ * cumulative_sum for integers and bool narrower than 64 bits). bool x
+ * takes this flag only. */
+#define ACCEL_OP_FLAG_SCAN_WIDE (1u << 4)
+
+/* CUMSUM's out dtype for x's dtype and the op's flags. */
+static inline uint32_t accel_scan_out_dtype(uint32_t dtype, uint32_t flags)
+{
+    if (!(flags & ACCEL_OP_FLAG_SCAN_WIDE))
+        return dtype;
+    switch (dtype) {
+    case ACCEL_F32:
+    case ACCEL_F64:
+        return ACCEL_F64;
+    case ACCEL_U8:
+    case ACCEL_U16:
+    case ACCEL_U32:
+    case ACCEL_U64:
+        return ACCEL_U64;
+    default:
+        return ACCEL_I64;
+    }
+}
 
 /* The output block of a LINALG op (accel_op_desc above): regions r = 0 to
  * count-1 of size[r] elements per problem, starting at element off[r] of

@@ -162,8 +162,9 @@ typedef enum accel_cost_model {
 #define ACCEL_DTYPES_COMPLEX ((1u << 14) | (1u << 15))
 /* The LINALG ops' dtypes: f32, f64, c64, c128 (LAPACK's s, d, c, z). */
 #define ACCEL_DTYPES_LINALG (ACCEL_DTYPES_FLOAT | ACCEL_DTYPES_COMPLEX)
-/* The SCAN ops' dtypes: f32, f64 and the integers (not f16, bf16, bool). */
-#define ACCEL_DTYPES_SCAN (ACCEL_DTYPES_REAL & ~((1u << 3) | (1u << 4) | (1u << 8)))
+/* The SCAN ops' dtypes: f32, f64, the integers and bool (bool only with
+ * ACCEL_OP_FLAG_SCAN_WIDE, backend.h); not f16, bf16. */
+#define ACCEL_DTYPES_SCAN (ACCEL_DTYPES_REAL & ~((1u << 3) | (1u << 4)))
 
 /* The op table: every fact about an op, in one place. The core (validation,
  * names, tolerance, cost, fallback, verify), the tools and the backends read

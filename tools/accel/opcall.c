@@ -75,7 +75,8 @@ accel_status cli_op_enqueue(accel_queue *q, const accel_op_desc *d, accel_buffer
                                   (d->flags & ACCEL_OP_FLAG_FFT_INVERSE) != 0, d->scalars[0], s[0],
                                   s[1]);
     case ACCEL_OP_KIND_SCAN:
-        return accel_cumsum_segments(q, dt, d->m, d->n, d->k, s[0], s[1]);
+        return accel_cumsum_segments(q, dt, (accel_dtype)accel_scan_out_dtype(dt, d->flags), d->m,
+                                     d->n, d->k, s[0], s[1]);
     }
     return ACCEL_ERROR_INVALID_ARGUMENT;
 }

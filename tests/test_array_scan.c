@@ -327,6 +327,10 @@ Test(array_scan, bad_input_leaves_out_untouched)
                                            accel_slice_of(bx, 0, 24), accel_slice_of(bo, 0, 24)),
                      ACCEL_ERROR_DTYPE_MISMATCH, "f16");
     cr_assert(strstr(accel_last_error(), "f16"), "%s", accel_last_error());
+    tu_assert_status(accel_cumsum_segments(q, ACCEL_F16, ACCEL_F64, 1, 12, 1,
+                                           accel_slice_of(bx, 0, 12), accel_slice_of(bo, 0, 12)),
+                     ACCEL_ERROR_DTYPE_MISMATCH, "f16 into f64");
+    cr_assert(strstr(accel_last_error(), "f16 is not supported"), "%s", accel_last_error());
     tu_assert_status(accel_cumsum_segments(q, ACCEL_BOOL, ACCEL_BOOL, 1, 24, 1, sx, so),
                      ACCEL_ERROR_DTYPE_MISMATCH, "bool into bool");
     tu_assert_status(accel_cumsum_segments(q, ACCEL_I32, ACCEL_I16, 1, 24, 1, sx, so),

@@ -884,7 +884,10 @@ static accel_status cumsum_op(const char *fn, accel_queue *q, accel_dtype dtype,
                               accel_slice x, accel_slice out, unsigned submit_flags)
 {
     uint32_t flags;
-    accel_status st = cumsum_flags(fn, dtype, out_dtype, &flags);
+    /* x's dtype first, so that the message names what is wrong */
+    accel_status st = check_dtype(fn, dtype, ACCEL_OP_CUMSUM);
+    if (st == ACCEL_SUCCESS)
+        st = cumsum_flags(fn, dtype, out_dtype, &flags);
     if (st != ACCEL_SUCCESS)
         return st;
     return segments_op(fn, ACCEL_OP_CUMSUM, q, dtype, outer, n, inner, flags, x, out, submit_flags);

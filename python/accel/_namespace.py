@@ -1497,7 +1497,7 @@ def _cumulative(fn: str, x: Array, axis: Optional[int], dtype: Any,
     shape[ax] += 1 if include_initial else 0
     if x.size == 0:   # nothing to combine: the initial values, if any
         return (zeros if fn == "cumulative_sum" else ones)(shape, dtype=dt, device=x.device)
-    if dtype is not None and dt != x.dtype:
+    if dtype is not None and (dt != x.dtype or dt == bool):
         # The standard's and NumPy's order: x cast to dtype first, then
         # combined (0.5s summed as int32 are 0s; it ran in x's dtype and
         # converted the result, 0.5 + 0.5 -> 1). bool: the integer fold of

@@ -515,6 +515,13 @@ def test_cumulative_dtype_casts_x_first():
     assert got.dtype == np.bool_ and got.tolist() == np.cumsum(c, dtype=bool).tolist()
     got = xp.cumulative_prod(xp.asarray(c), dtype=xp.bool, include_initial=True).get()
     assert got.tolist() == [True, True, True, False]
+    b = np.array([False, True, False, True, False])   # bool with dtype=bool: NumPy's or / and
+    got = xp.cumulative_sum(xp.asarray(b), dtype=xp.bool).get()
+    assert got.dtype == np.bool_ and got.tolist() == np.cumsum(b, dtype=bool).tolist()
+    got = xp.cumulative_prod(xp.asarray(b), dtype=xp.bool, include_initial=True).get()
+    assert got.tolist() == [True] + np.cumprod(b, dtype=bool).tolist()
+    got = accel.cumsum(xp.asarray(b), dtype=bool).get()
+    assert got.tolist() == np.cumsum(b, dtype=bool).tolist()
     e = np.array([300, 300, 7], np.int64)   # int64 -> int8 wraps per element, then sums
     np.testing.assert_array_equal(xp.cumulative_sum(xp.asarray(e), dtype=xp.int8).get(),
                                   np.cumsum(e, dtype=np.int8))

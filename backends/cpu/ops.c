@@ -124,15 +124,10 @@ static void fill_op(accel_cpu_op *op, const accel_op_desc *d, const char *name)
     /* Not snprintf: this is on every enqueue. */
     for (size_t i = 0; i + 1 < sizeof op->name && name[i]; ++i)
         op->name[i] = name[i];
-    size_t esize = accel_backend_dtype_size(d->dtype);
     uint32_t nops = facts_of(d->op).operands;
     for (uint32_t i = 0; i < nops; ++i) {
         const accel_op_operand *o = &d->operands[i];
-        size_t es = d->op == ACCEL_OP_ARGSORT && i == 1 ? 8 : esize; /* int64 indices */
-        if ((d->op == ACCEL_OP_RFFT && i == 0) || (d->op == ACCEL_OP_IRFFT && i == 1))
-            es = esize / 2;                     /* the real side of a real FFT */
-        if (d->op == ACCEL_OP_CUMSUM && i == 1) /* out: x's dtype or the 64-bit one */
-            es = accel_backend_dtype_size(accel_scan_out_dtype(d->dtype, d->flags));
+        size_t es = accel_backend_dtype_size(accel_op_operand_dtype(d, i));
         op->ptr[i] = o->buffer ? (char *)o->buffer->data + o->offset * es : NULL;
         op->count[i] = o->count;
     }

@@ -27,19 +27,10 @@ static inline size_t accel__desc_esize(const accel_op_desc *d)
 {
     return accel_dtype_size((accel_dtype)d->dtype);
 }
-/* Element size of d's operand i: d's dtype's, except ARGSORT's output
- * (int64 indices whatever the keys' dtype), the real side of RFFT (x)
- * and IRFFT (out): half the complex dtype's, and CUMSUM's out
- * (accel_scan_out_dtype). */
+/* Element size of d's operand i (accel_op_operand_dtype, backend.h). */
 static inline size_t accel__operand_esize(const accel_op_desc *d, uint32_t i)
 {
-    if (d->op == ACCEL_OP_ARGSORT && i + 1 == d->num_operands)
-        return 8;
-    if ((d->op == ACCEL_OP_RFFT && i == 0) || (d->op == ACCEL_OP_IRFFT && i == 1))
-        return accel__desc_esize(d) / 2;
-    if (d->op == ACCEL_OP_CUMSUM && i == 1)
-        return accel_dtype_size((accel_dtype)accel_scan_out_dtype(d->dtype, d->flags));
-    return accel__desc_esize(d);
+    return accel_dtype_size((accel_dtype)accel_op_operand_dtype(d, i));
 }
 static inline bool accel__desc_reads_output(const accel_op_desc *d)
 {

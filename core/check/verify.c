@@ -296,9 +296,12 @@ static void describe_shape(const accel_op_desc *d, char *out, size_t cap)
         snprintf(out, cap, "rows=%zu cols=%zu ldx=%zu ldo=%zu", d->m, d->n, d->lda, d->ldc);
         return;
     case ACCEL_OP_KIND_SORT:
-    case ACCEL_OP_KIND_SCAN:
         snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
                  d->flags & ACCEL_OP_FLAG_SORT_DESCENDING ? " descending" : "");
+        return;
+    case ACCEL_OP_KIND_SCAN:
+        snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
+                 d->flags & ACCEL_OP_FLAG_SCAN_WIDE ? " wide" : "");
         return;
     case ACCEL_OP_KIND_LINALG:
         snprintf(out, cap, "batch=%zu m=%zu n=%zu k=%zu%s", d->batch_count, d->m, d->n, d->k,

@@ -343,6 +343,22 @@ static inline uint32_t accel_scan_out_dtype(uint32_t dtype, uint32_t flags)
     }
 }
 
+/* The dtype of operand i of d: d's dtype, except ARGSORT's out (int64
+ * indices), CUMSUM's out (accel_scan_out_dtype) and the real side of RFFT
+ * (x) and IRFFT (out): float32 for complex64, float64 for complex128. The
+ * operand's offset and count are in elements of this dtype. */
+static inline uint32_t accel_op_operand_dtype(const accel_op_desc *d, uint32_t i)
+{
+    uint32_t last = d->num_operands ? d->num_operands - 1 : 0;
+    if (d->op == ACCEL_OP_ARGSORT && i == last)
+        return ACCEL_I64;
+    if (d->op == ACCEL_OP_CUMSUM && i == last)
+        return accel_scan_out_dtype(d->dtype, d->flags);
+    if ((d->op == ACCEL_OP_RFFT && i == 0) || (d->op == ACCEL_OP_IRFFT && i == 1))
+        return d->dtype == ACCEL_C128 ? ACCEL_F64 : ACCEL_F32;
+    return d->dtype;
+}
+
 /* The output block of a LINALG op (accel_op_desc above): regions r = 0 to
  * count-1 of size[r] elements per problem, starting at element off[r] of
  * the block; total elements in all. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel/backend.h"
 #include "accel/verify.h"
 #include "verify_suite.h"
 
@@ -72,6 +73,15 @@ static void gen(accel_op_code op, accel_dtype dt, int which, void *p, size_t n, 
         gen_half(dt, p, n, r);
         return;
     }
+    accel_dtype_kind k = accel_dtype_kind_of(dt);
+    if (k == ACCEL_DTYPE_KIND_INT || k == ACCEL_DTYPE_KIND_UINT || k == ACCEL_DTYPE_KIND_BOOL) {
+        size_t es = accel_dtype_size(dt); /* random bits; bool 0 or 1 */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t b = k == ACCEL_DTYPE_KIND_BOOL ? next(r) & 1u : next(r);
+            memcpy((char *)p + i * es, &b, es); /* little-endian: the low bytes */
+        }
+        return;
+    }
     if (dt == ACCEL_C64 || dt == ACCEL_C128) { /* pairs of reals */
         dt = dt == ACCEL_C64 ? ACCEL_F32 : ACCEL_F64;
         n *= 2;
@@ -124,7 +134,7 @@ typedef struct vcase {
     verify_run *vr;
     accel_op_desc *d;
     bool special;
-    size_t es;
+    size_t es[4]; /* each operand's element size (accel_op_operand_dtype) */
     uint32_t out;
     char shape[256];
     const char *opn, *dtn;
@@ -142,12 +152,12 @@ static void side_free(side *s)
 
 /* Upload init (guards and payloads), run d, read every buffer back. */
 static accel_status run_side(accel_device *dev, accel_queue *q, const accel_op_desc *d,
-                             void *const init[4], size_t es, side *s, const char **what)
+                             void *const init[4], const size_t es[4], side *s, const char **what)
 {
     memset(s, 0, sizeof *s);
     accel_status st = ACCEL_SUCCESS;
     for (uint32_t i = 0; i < d->num_operands && st == ACCEL_SUCCESS; i++) {
-        size_t bytes = (d->operands[i].count + 2 * GUARD) * es;
+        size_t bytes = (d->operands[i].count + 2 * GUARD) * es[i];
         *what = "creating a buffer";
         st = accel_buffer_create(dev, bytes, &s->buf[i]);
         if (st == ACCEL_SUCCESS) {
@@ -160,7 +170,7 @@ static accel_status run_side(accel_device *dev, accel_queue *q, const accel_op_d
     *what = "enqueueing the op";
     st = cli_op_enqueue(q, d, s->buf);
     for (uint32_t i = 0; i < d->num_operands && st == ACCEL_SUCCESS; i++) {
-        size_t bytes = (d->operands[i].count + 2 * GUARD) * es;
+        size_t bytes = (d->operands[i].count + 2 * GUARD) * es[i];
         s->host[i] = malloc(bytes);
         if (!s->host[i])
             return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
@@ -189,9 +199,12 @@ static void describe(const accel_op_desc *d, char *out, size_t cap)
     else if (p && p->kind == ACCEL_OP_KIND_FFT)
         snprintf(out, cap, "outer=%zu n=%zu inner=%zu scale=%g%s", d->m, d->n, d->k, d->scalars[0],
                  d->flags & ACCEL_OP_FLAG_FFT_INVERSE ? " inverse" : "");
-    else if (p && (p->kind == ACCEL_OP_KIND_SORT || p->kind == ACCEL_OP_KIND_SCAN))
+    else if (p && p->kind == ACCEL_OP_KIND_SORT)
         snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
                  d->flags & ACCEL_OP_FLAG_SORT_DESCENDING ? " descending" : "");
+    else if (p && p->kind == ACCEL_OP_KIND_SCAN)
+        snprintf(out, cap, "outer=%zu n=%zu inner=%zu%s", d->m, d->n, d->k,
+                 d->flags & ACCEL_OP_FLAG_SCAN_WIDE ? " wide" : "");
     else
         snprintf(out, cap, "n=%zu", d->operands[0].count);
 }
@@ -209,7 +222,8 @@ static bool make_inputs(vcase *c, uint64_t case_seed)
     accel_dtype dt = (accel_dtype)d->dtype;
     rng r = {case_seed};
     for (uint32_t i = 0; i < d->num_operands; i++) {
-        size_t n = d->operands[i].count, bytes = (n + 2 * GUARD) * c->es;
+        size_t n = d->operands[i].count, bytes = (n + 2 * GUARD) * c->es[i];
+        accel_dtype odt = (accel_dtype)accel_op_operand_dtype(d, i);
         char *p = c->init[i] = malloc(bytes);
         if (!p) {
             fprintf(stderr, "accel verify: out of host memory\n");
@@ -218,14 +232,14 @@ static bool make_inputs(vcase *c, uint64_t case_seed)
         memset(p, GUARD_BYTE, bytes);
         d->operands[i].offset = GUARD;
         if (i < c->out || reads_output(d))
-            gen((accel_op_code)d->op, dt, (int)i, p + GUARD * c->es, n, &r, c->special);
+            gen((accel_op_code)d->op, odt, (int)i, p + GUARD * c->es[i], n, &r, c->special);
         if (i == 0 && accel_op_info((accel_op_code)d->op)->kind == ACCEL_OP_KIND_LINALG)
-            well_conditioned(d, p + GUARD * c->es);
+            well_conditioned(d, p + GUARD * c->es[i]);
         /* beta == 0: C is not read, so NaN there must not come through. */
         if (d->op == ACCEL_OP_GEMM && i == c->out && d->scalars[1] == 0 && dt != ACCEL_F16 &&
             dt != ACCEL_BF16)
             for (size_t e = 0; e < n; e++)
-                store(dt, p + GUARD * c->es, e, NAN);
+                store(dt, p + GUARD * c->es[i], e, NAN);
     }
     return true;
 }
@@ -262,7 +276,7 @@ static result run_both(vcase *c)
 static result check_guards(const vcase *c)
 {
     for (uint32_t i = 0; i < c->d->num_operands; i++) {
-        size_t n = c->d->operands[i].count, es = c->es;
+        size_t n = c->d->operands[i].count, es = c->es[i];
         const unsigned char *h = c->got.host[i], *want = c->init[i];
         for (size_t b = 0; b < (n + 2 * GUARD) * es; b++) {
             bool in_guard = b < GUARD * es || b >= (GUARD + n) * es;
@@ -283,10 +297,10 @@ static result check_guards(const vcase *c)
 static result check_values(vcase *c)
 {
     verify_run *vr = c->vr;
-    size_t skip = GUARD * c->es;
     const void *inputs[4];
     for (uint32_t i = 0; i < 4; i++)
-        inputs[i] = i < c->d->num_operands ? (const char *)c->init[i] + skip : NULL;
+        inputs[i] = i < c->d->num_operands ? (const char *)c->init[i] + GUARD * c->es[i] : NULL;
+    size_t skip = GUARD * c->es[c->out];
     accel_compare_result r;
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
@@ -317,8 +331,9 @@ static result run_case(verify_run *vr, accel_op_desc *d, bool special, uint64_t 
     c.vr = vr;
     c.d = d;
     c.special = special;
-    c.es = accel_dtype_size((accel_dtype)d->dtype);
     c.out = d->num_operands - 1;
+    for (uint32_t i = 0; i < d->num_operands && i < 4; i++)
+        c.es[i] = accel_dtype_size((accel_dtype)accel_op_operand_dtype(d, i));
     c.opn = accel_op_name((accel_op_code)d->op);
     c.dtn = accel_dtype_name((accel_dtype)d->dtype);
     describe(d, c.shape, sizeof c.shape);

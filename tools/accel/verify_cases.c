@@ -238,18 +238,35 @@ static void sorts(verify_run *vr, accel_dtype dt)
 
 /* Running sums (m x n x k blocks along the middle axis): a line past the
  * CPU's chunked pass, many short lines, lines k apart, a single element;
- * judged by ACCEL_TOLERANCE_PREFIX. A backend may refuse a geometry (CUDA
- * takes k == 1), which counts as unsupported. */
-static void scans(verify_run *vr, accel_dtype dt)
+ * floats, integers and bool, into x's dtype and into the 64-bit one of its
+ * kind (ACCEL_OP_FLAG_SCAN_WIDE); judged by ACCEL_TOLERANCE_PREFIX. A
+ * backend may refuse a geometry (CUDA takes k == 1), which counts as
+ * unsupported. */
+static void scans(verify_run *vr)
 {
     static const size_t shapes[][3] = {{1, 100003, 1}, {37, 33, 1}, {3, 65, 5}, {1, 1, 1}};
+    static const struct {
+        accel_dtype dt;
+        uint32_t flags;
+    } forms[] = {{ACCEL_F32, 0},
+                 {ACCEL_F64, 0},
+                 {ACCEL_F32, ACCEL_OP_FLAG_SCAN_WIDE},
+                 {ACCEL_I32, 0},
+                 {ACCEL_I32, ACCEL_OP_FLAG_SCAN_WIDE},
+                 {ACCEL_U8, ACCEL_OP_FLAG_SCAN_WIDE},
+                 {ACCEL_I64, 0},
+                 {ACCEL_BOOL, ACCEL_OP_FLAG_SCAN_WIDE}};
     accel_op_desc d;
-    for (size_t s = 0; s < COUNT(shapes); s++) {
-        desc_base(&d, ACCEL_OP_CUMSUM, dt);
-        d.m = shapes[s][0], d.n = shapes[s][1], d.k = shapes[s][2];
-        set_counts(&d, 2, d.m * d.n * d.k, d.m * d.n * d.k);
-        verify_case(vr, &d, false);
-    }
+    for (size_t f = 0; f < COUNT(forms); f++)
+        for (size_t s = 0; s < COUNT(shapes); s++) {
+            if (vr->quick && s == 0 && f > 1)
+                continue; /* the long line once per float dtype */
+            desc_base(&d, ACCEL_OP_CUMSUM, forms[f].dt);
+            d.flags = forms[f].flags;
+            d.m = shapes[s][0], d.n = shapes[s][1], d.k = shapes[s][2];
+            set_counts(&d, 2, d.m * d.n * d.k, d.m * d.n * d.k);
+            verify_case(vr, &d, false);
+        }
 }
 
 /* The LAPACK ops (batch, m, n, k; eigh and svd with and without
@@ -327,7 +344,6 @@ void verify_suite(verify_run *vr)
         reduce(vr, fdt[t]);
         random_numbers(vr, fdt[t]);
         linalg(vr, fdt[t]);
-        scans(vr, fdt[t]);
     }
     for (size_t t = 0; t < COUNT(alldt); t++) {
         matrices(vr, alldt[t]);
@@ -335,5 +351,6 @@ void verify_suite(verify_run *vr)
     }
     ffts(vr, ACCEL_C64);
     ffts(vr, ACCEL_C128);
+    scans(vr);
     verify_arrays(vr);
 }

@@ -74,6 +74,15 @@ cudaError_t scan_wide(cudaStream_t s, const void *x, void *out, size_t m, size_t
     return scan_lines<uint64_t>(s, static_cast<const T *>(x), static_cast<uint64_t *>(out), m, n);
 }
 
+// An integer x of type T: wide, uint64 sums into the 64-bit out; else sums
+// in T's unsigned type into x's dtype.
+template <typename T>
+cudaError_t scan_int(cudaStream_t s, int wide, const void *x, void *out, size_t m, size_t n)
+{
+    using U = typename ::cuda::std::make_unsigned<T>::type;
+    return wide ? scan_wide<T>(s, x, out, m, n) : scan_bits<U>(s, x, out, m, n);
+}
+
 } // namespace
 
 // m lines of n elements of dtype (contiguous: the op's k == 1) into out of
@@ -92,25 +101,18 @@ extern "C" cudaError_t accel_cuda__launch_scan(cudaStream_t stream, uint32_t dty
         return scan_lines<double>(stream, static_cast<const double *>(x),
                                   static_cast<double *>(out), m, n);
     case ACCEL_I8:
-        return wide ? scan_wide<int8_t>(stream, x, out, m, n)
-                    : scan_bits<uint8_t>(stream, x, out, m, n);
+        return scan_int<int8_t>(stream, wide, x, out, m, n);
     case ACCEL_U8:
-        return wide ? scan_wide<uint8_t>(stream, x, out, m, n)
-                    : scan_bits<uint8_t>(stream, x, out, m, n);
     case ACCEL_BOOL: /* wide only (op_supported) */
-        return scan_wide<uint8_t>(stream, x, out, m, n);
+        return scan_int<uint8_t>(stream, wide, x, out, m, n);
     case ACCEL_I16:
-        return wide ? scan_wide<int16_t>(stream, x, out, m, n)
-                    : scan_bits<uint16_t>(stream, x, out, m, n);
+        return scan_int<int16_t>(stream, wide, x, out, m, n);
     case ACCEL_U16:
-        return wide ? scan_wide<uint16_t>(stream, x, out, m, n)
-                    : scan_bits<uint16_t>(stream, x, out, m, n);
+        return scan_int<uint16_t>(stream, wide, x, out, m, n);
     case ACCEL_I32:
-        return wide ? scan_wide<int32_t>(stream, x, out, m, n)
-                    : scan_bits<uint32_t>(stream, x, out, m, n);
+        return scan_int<int32_t>(stream, wide, x, out, m, n);
     case ACCEL_U32:
-        return wide ? scan_wide<uint32_t>(stream, x, out, m, n)
-                    : scan_bits<uint32_t>(stream, x, out, m, n);
+        return scan_int<uint32_t>(stream, wide, x, out, m, n);
     case ACCEL_I64:
     case ACCEL_U64: /* 64-bit already: wide or not, the same sums */
         return scan_bits<uint64_t>(stream, x, out, m, n);

@@ -6,9 +6,10 @@
  * the dtype), each sum rounded once on store into x's dtype or, with
  * ACCEL_OP_FLAG_SCAN_WIDE, the 64-bit one of its kind (float64, int64 for
  * signed integers and bool, uint64).
- * - Lines walk row by row in blocks of up to BLOCK neighbouring lines (one
- *   accumulator each), so lines k apart read whole rows; the blocks run in
- *   parallel over the plugin's OpenMP team.
+ * - Contiguous lines (k == 1) each run alone, many to a thread; lines k
+ *   apart walk row by row in blocks of up to BLOCK neighbouring lines (one
+ *   accumulator each), so they read whole rows; both in parallel over the
+ *   plugin's OpenMP team.
  * - One long line (m*k == 1, n >= SPLIT) runs in chunks, one per thread, in
  *   two passes: each chunk's total, then each chunk's running sum from the
  *   totals of the chunks before it. That associates differently from a
@@ -45,7 +46,9 @@ typedef struct scan_fns {
     static void rows_##SUF(const void *xv, void *ov, size_t n, size_t k, size_t o, size_t i0,      \
                            size_t w)                                                               \
     {                                                                                              \
-        ACC a[BLOCK] = {0};                                                                        \
+        ACC a[BLOCK];                                                                              \
+        for (size_t t = 0; t < w; t++)                                                             \
+            a[t] = 0;                                                                              \
         for (size_t j = 0; j < n; j++) {                                                           \
             const T *r = (const T *)xv + (o * n + j) * k + i0;                                     \
             OUT *s = (OUT *)ov + (o * n + j) * k + i0;                                             \
@@ -136,6 +139,12 @@ int32_t accel_cpu__scan(const accel_cpu_op *op, int threads, char *msg, size_t m
     size_t m = op->m, n = op->n, k = op->k;
     if (m * k == 1 && n >= SPLIT && threads > 1) {
         split_line(&f, op->ptr[0], op->ptr[1], n, threads);
+        return ACCEL_SUCCESS;
+    }
+    if (k == 1) { /* contiguous lines: each a run, many to a thread */
+#pragma omp parallel for num_threads(m > 1 ? threads : 1) schedule(static)
+        for (size_t o = 0; o < m; o++)
+            f.run(op->ptr[0], op->ptr[1], o * n, o * n + n, (acc){0});
         return ACCEL_SUCCESS;
     }
     size_t nb = (k + BLOCK - 1) / BLOCK, tasks = m * nb;

@@ -58,6 +58,10 @@ int accel__array_axis(int64_t axis, uint32_t ndim);
 /* view.c: a's strides are row-major contiguous (size-1 axes may have any
  * stride). */
 bool accel__array_row_major(const accel_array *a);
+/* view.c: a's lines along axis as an outer x n x inner block: *outer the
+ * product of the axes before axis, *inner of those after it (a line's
+ * elements are inner apart in a row-major a). */
+void accel__array_around_axis(const accel_array *a, uint32_t axis, size_t *outer, size_t *inner);
 /* view.c: "(2, 3, 4)" into buf (cap bytes); returns buf. */
 const char *accel__shape_str(uint32_t ndim, const int64_t *shape, char *buf, size_t cap);
 

@@ -136,10 +136,8 @@ static accel_slice slice_of(const accel_array *a)
 static accel_status transform(fcall *c, accel_queue *q, const accel_array *x,
                               const accel_array *out)
 {
-    size_t outer = 1, inner = 1;
-    for (uint32_t d = 0; d < out->ndim; d++)
-        if (d != c->axis)
-            *(d < c->axis ? &outer : &inner) *= (size_t)out->shape[d];
+    size_t outer, inner;
+    accel__array_around_axis(out, c->axis, &outer, &inner);
     if (outer * inner == 0)
         return ACCEL_SUCCESS;
     accel_array in, res = *out;

@@ -28,13 +28,7 @@ static accel_status sort_geometry(const char *fn, const accel_array *out, int32_
                            "%s: axis %d is out of range for %u dimensions", fn, (int)axis,
                            out->ndim);
     uint32_t ax = (uint32_t)(axis < 0 ? axis + (int32_t)out->ndim : axis);
-    *outer = 1, *inner = 1;
-    for (uint32_t d = 0; d < out->ndim; d++) {
-        if (d < ax)
-            *outer *= (size_t)out->shape[d];
-        else if (d > ax)
-            *inner *= (size_t)out->shape[d];
-    }
+    accel__array_around_axis(out, ax, outer, inner);
     *n = (size_t)out->shape[ax];
     return ACCEL_SUCCESS;
 }

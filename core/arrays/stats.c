@@ -254,29 +254,23 @@ static accel_status cumulative_split(const char *fn, bool prod, accel_queue *q, 
  * generated walk reads x twice, each thread alone in its chunk): x and out
  * row-major, out of x's dtype or the 64-bit one of its kind (int32 into
  * int64, bool into int64, float32 into float64; accel__lcall_io has
- * refused any overlap); with
- * include_initial a single line only, its leading 0 stored after. *done:
- * it ran (or failed). */
+ * checked both views, offsets whole elements, and refused any overlap);
+ * with include_initial a single line only, its leading 0 stored after.
+ * *done: it ran (or failed). */
 static accel_status cumsum_native(const char *fn, accel_queue *q, const accel_array *x, int a,
                                   int include_initial, const accel_array *out, bool *done)
 {
     *done = false;
-    size_t outer = 1, inner = 1, n = (size_t)x->shape[a], es = accel_dtype_size(x->dtype),
-           oes = accel_dtype_size(out->dtype);
-    for (int d = 0; d < (int)x->ndim; d++) {
-        if (d < a)
-            outer *= (size_t)x->shape[d];
-        else if (d > a)
-            inner *= (size_t)x->shape[d];
-    }
+    size_t outer, inner, n = (size_t)x->shape[a], es = accel_dtype_size(x->dtype),
+                         oes = accel_dtype_size(out->dtype);
+    accel__array_around_axis(x, (uint32_t)a, &outer, &inner);
     size_t count = outer * n * inner, xo = (size_t)x->offset / es,
            oo = (size_t)out->offset / oes + (include_initial ? 1 : 0);
     bool dtypes = (ACCEL_DTYPES_SCAN >> x->dtype & 1u) && out->dtype != ACCEL_BOOL &&
                   (out->dtype == x->dtype ||
                    out->dtype == accel_scan_out_dtype(x->dtype, ACCEL_OP_FLAG_SCAN_WIDE));
     if (!dtypes || count == 0 || !accel__array_row_major(x) || !accel__array_row_major(out) ||
-        (include_initial && outer * inner != 1) || (size_t)x->offset % es ||
-        (size_t)out->offset % oes)
+        (include_initial && outer * inner != 1))
         return ACCEL_SUCCESS;
     accel_status st = accel__cumsum_native(fn, q, x->dtype, out->dtype, outer, n, inner,
                                            accel_slice_of(x->buffer, xo, count),

@@ -219,6 +219,14 @@ accel_status accel_broadcast_shapes(size_t count, const accel_array *const *arra
     return accel__broadcast(fn, count, arrays, np, out_ndim, out_shape);
 }
 
+void accel__array_around_axis(const accel_array *a, uint32_t axis, size_t *outer, size_t *inner)
+{
+    *outer = 1, *inner = 1;
+    for (uint32_t d = 0; d < a->ndim; d++)
+        if (d != axis)
+            *(d < axis ? outer : inner) *= (size_t)a->shape[d];
+}
+
 bool accel__array_row_major(const accel_array *a)
 {
     int64_t want = 1;

@@ -257,14 +257,12 @@ void accel__repro_write(const accel__repro *r, uint64_t n, char *path_out, size_
                    accel_dtype_name(t));
         return;
     }
-    /* an output of another dtype than the op's is not in the format */
-    if (d->op == ACCEL_OP_ARGSORT ||
-        (d->op == ACCEL_OP_CUMSUM && accel_scan_out_dtype(d->dtype, d->flags) != d->dtype)) {
+    /* an output of another dtype than the op's (argsort's, a wide cumsum's)
+     * is not in the format */
+    accel_dtype ot = (accel_dtype)accel_op_operand_dtype(d, d->num_operands - 1);
+    if (ot != t) {
         accel__log(ACCEL_LOG_WARN, "verify: no repro file for %s on %s (its output is %s)", op,
-                   r->device,
-                   accel_dtype_name(d->op == ACCEL_OP_ARGSORT
-                                        ? ACCEL_I64
-                                        : (accel_dtype)accel_scan_out_dtype(d->dtype, d->flags)));
+                   r->device, accel_dtype_name(ot));
         return;
     }
     if (mkdir(r->dir, 0777) != 0 && errno != EEXIST) {

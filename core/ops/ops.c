@@ -802,9 +802,7 @@ static accel_status check_bytes_apart(const char *fn, accel_slice x, size_t xes,
 static accel_status segments_operands(const char *fn, accel_dtype dtype, accel_slice x,
                                       accel_slice out, accel_op_desc *d)
 {
-    accel_dtype ot = d->op == ACCEL_OP_ARGSORT  ? ACCEL_I64
-                     : d->op == ACCEL_OP_CUMSUM ? (accel_dtype)accel_scan_out_dtype(dtype, d->flags)
-                                                : dtype;
+    accel_dtype ot = (accel_dtype)accel_op_operand_dtype(d, 1);
     accel_status st = check_dtype(fn, dtype, (accel_op_code)d->op);
     if (st == ACCEL_SUCCESS && d->op == ACCEL_OP_CUMSUM && ot == ACCEL_BOOL)
         st = accel__fail(ACCEL_ERROR_DTYPE_MISMATCH,
@@ -832,6 +830,7 @@ static accel_status segments_op(const char *fn, accel_op_code op, accel_queue *q
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
     d.flags = flags;
+    d.num_operands = 2;
     accel_status st = check_x_out_handles(fn, &call, &q, &x, &out);
     if (st == ACCEL_SUCCESS)
         st = segments_operands(fn, dtype, x, out, &d);
@@ -843,7 +842,6 @@ static accel_status segments_op(const char *fn, accel_op_code op, accel_queue *q
         return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
                            "%s: outer %zu x n %zu x inner %zu is not x's %zu elements", fn, outer,
                            n, inner, x.count);
-    d.num_operands = 2;
     d.m = outer, d.n = n, d.k = inner;
     d.batch_count = 1;
     return accel__submit(q, &d, submit_flags | (x.count == 0 ? ACCEL__SUBMIT_EMPTY : 0));

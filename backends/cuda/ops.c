@@ -106,11 +106,14 @@ int32_t accel_cuda__op_supported(void *vctx, uint32_t device, const accel_op_des
     }
 }
 
-static void *operand_ptr(const accel_op_desc *d, unsigned i, size_t esize)
+/* Operand i's first element: its offset counts elements of its own dtype
+ * (accel_op_operand_dtype: argsort's int64 out, cumsum's out, a real FFT's
+ * real side). */
+static void *operand_ptr(const accel_op_desc *d, unsigned i)
 {
     const accel_op_operand *o = &d->operands[i];
     char *base = accel_cuda__buffer_ptr(o->buffer);
-    return base ? base + o->offset * esize : NULL;
+    return base ? base + o->offset * accel_backend_dtype_size(accel_op_operand_dtype(d, i)) : NULL;
 }
 
 /* ----------------------------------------------------------------- GEMM */
@@ -167,12 +170,11 @@ static int32_t run_gemm(accel_cuda_ctx *ctx, accel_be_queue *q, const accel_op_d
                         const char *name)
 {
     cuda_device *dev = &ctx->devices[q->device];
-    const size_t es = accel_backend_dtype_size(d->dtype);
     if (d->m == 0 || d->n == 0 || d->batch_count == 0)
         return ACCEL_SUCCESS;
-    void *a = operand_ptr(d, 0, es);
-    void *b = operand_ptr(d, 1, es);
-    void *c = operand_ptr(d, 2, es);
+    void *a = operand_ptr(d, 0);
+    void *b = operand_ptr(d, 1);
+    void *c = operand_ptr(d, 2);
     if (d->k == 0) {
         /* C = beta*C without asking cuBLAS about empty operands. */
         cudaError_t err =
@@ -259,63 +261,59 @@ static cudaError_t launch_table_op(accel_be_queue *q, unsigned mb, const accel_o
     cudaError_t err = cudaSuccess;
     switch (op) {
     case ACCEL_OP_FILL:
-        err = accel_cuda__launch_fill(q->stream, mb, dt, operand_ptr(d, 0, es), n, d->scalars[0]);
+        err = accel_cuda__launch_fill(q->stream, mb, dt, operand_ptr(d, 0), n, d->scalars[0]);
         break;
     case ACCEL_OP_COPY: {
-        const void *x = operand_ptr(d, 0, es);
-        void *out = operand_ptr(d, 1, es);
+        const void *x = operand_ptr(d, 0);
+        void *out = operand_ptr(d, 1);
         if (n > 0 && x != out)
             err = cudaMemcpyAsync(out, x, n * es, cudaMemcpyDeviceToDevice, q->stream);
         break;
     }
     case ACCEL_OP_AXPBY:
-        err = accel_cuda__launch_axpby(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0, es),
-                                       d->scalars[1], operand_ptr(d, 1, es), n);
+        err = accel_cuda__launch_axpby(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0),
+                                       d->scalars[1], operand_ptr(d, 1), n);
         break;
     case ACCEL_OP_SCALE:
-        err = accel_cuda__launch_scale(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0, es),
-                                       operand_ptr(d, 1, es), n);
+        err = accel_cuda__launch_scale(q->stream, mb, dt, d->scalars[0], operand_ptr(d, 0),
+                                       operand_ptr(d, 1), n);
         break;
     case ACCEL_OP_SUM:
     case ACCEL_OP_REDUCE_MAX:
     case ACCEL_OP_REDUCE_MIN:
-        err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es), NULL, n,
-                                        q->partials, operand_ptr(d, 1, es));
+        err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0), NULL, n,
+                                        q->partials, operand_ptr(d, 1));
         break;
     case ACCEL_OP_DOT:
-        err =
-            accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0, es),
-                                      operand_ptr(d, 1, es), n, q->partials, operand_ptr(d, 2, es));
+        err = accel_cuda__launch_reduce(q->stream, mb, op, dt, operand_ptr(d, 0), operand_ptr(d, 1),
+                                        n, q->partials, operand_ptr(d, 2));
         break;
     case ACCEL_OP_TRANSPOSE:
-        err = accel_cuda__launch_transpose(q->stream, mb, dt, operand_ptr(d, 0, es), d->lda,
-                                           operand_ptr(d, 1, es), d->ldc, d->m, d->n);
+        err = accel_cuda__launch_transpose(q->stream, mb, dt, operand_ptr(d, 0), d->lda,
+                                           operand_ptr(d, 1), d->ldc, d->m, d->n);
         break;
     case ACCEL_OP_SORT:
     case ACCEL_OP_ARGSORT: /* argsort's out: int64 indices */
-        err = accel_cuda__launch_sort(q->stream, mb, dt, operand_ptr(d, 0, es),
-                                      operand_ptr(d, 1, op == ACCEL_OP_ARGSORT ? 8 : es), d->m,
+        err = accel_cuda__launch_sort(q->stream, mb, dt, operand_ptr(d, 0), operand_ptr(d, 1), d->m,
                                       d->n, d->k, (d->flags & ACCEL_OP_FLAG_SORT_DESCENDING) != 0,
                                       op == ACCEL_OP_ARGSORT);
         break;
     case ACCEL_OP_CUMSUM:
-        err = accel_cuda__launch_scan(
-            q->stream, dt, (d->flags & ACCEL_OP_FLAG_SCAN_WIDE) != 0, operand_ptr(d, 0, es),
-            operand_ptr(d, 1, accel_backend_dtype_size(accel_scan_out_dtype(dt, d->flags))), d->m,
-            d->n);
+        err = accel_cuda__launch_scan(q->stream, dt, (d->flags & ACCEL_OP_FLAG_SCAN_WIDE) != 0,
+                                      operand_ptr(d, 0), operand_ptr(d, 1), d->m, d->n);
         break;
     case ACCEL_OP_RANDOM_UNIFORM:
     case ACCEL_OP_RANDOM_NORMAL:
         err = accel_cuda__launch_random(q->stream, mb, op, dt, d->seed, d->rng_offset,
-                                        d->scalars[0], d->scalars[1], operand_ptr(d, 0, es), n);
+                                        d->scalars[0], d->scalars[1], operand_ptr(d, 0), n);
         break;
     default:
         if (is_binary(op))
-            err = accel_cuda__launch_binary(q->stream, mb, op, dt, operand_ptr(d, 0, es),
-                                            operand_ptr(d, 1, es), operand_ptr(d, 2, es), n);
+            err = accel_cuda__launch_binary(q->stream, mb, op, dt, operand_ptr(d, 0),
+                                            operand_ptr(d, 1), operand_ptr(d, 2), n);
         else
-            err = accel_cuda__launch_unary(q->stream, mb, op, dt, operand_ptr(d, 0, es),
-                                           operand_ptr(d, 1, es), n);
+            err = accel_cuda__launch_unary(q->stream, mb, op, dt, operand_ptr(d, 0),
+                                           operand_ptr(d, 1), n);
         break;
     }
     return err;
@@ -338,7 +336,6 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
         return st;
 
     const cuda_device *dev = &ctx->devices[q->device];
-    const size_t es = accel_backend_dtype_size(d->dtype);
     const uint32_t op = d->op;
     if (op == ACCEL_OP_GEMM) {
         st = run_gemm(ctx, q, d, name);
@@ -352,8 +349,7 @@ int32_t accel_cuda__op_execute(void *vctx, accel_be_queue *q, const accel_op_des
     }
     if (accel_backend_op_kind(op) ==
         ACCEL_OP_KIND_FFT) { /* the real side is half the complex size */
-        st = accel_cuda__fft(ctx, q, d, operand_ptr(d, 0, op == ACCEL_OP_RFFT ? es / 2 : es),
-                             operand_ptr(d, 1, op == ACCEL_OP_IRFFT ? es / 2 : es), name);
+        st = accel_cuda__fft(ctx, q, d, operand_ptr(d, 0), operand_ptr(d, 1), name);
         accel_cuda__set_name(q->last_op, name);
         return st;
     }

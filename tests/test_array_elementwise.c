@@ -876,6 +876,77 @@ Test(array_elementwise, transposed_operands_in_tiles)
     accel_runtime_close(rt);
 }
 
+/* Broadcasts and strided rows whose inner axis is a multiple of 4: a GPU
+ * (and the CPU under ACCEL_ARRAY_WALK=grid, ctest
+ * array_elementwise_grid_walk) runs these 4 elements to a work item, one
+ * 16-byte move where every run is aligned (codegen.c, element_run), and
+ * element by element where a view starts off a multiple of 4 or its rows
+ * are not. Each case checks every element against the double loop. */
+static void inner_runs(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    env e = {dev, q};
+    tu_rng r = tu_rng_make(91);
+    static const accel_dtype dts[] = {ACCEL_F32, ACCEL_F64,  ACCEL_I8,  ACCEL_U16,
+                                      ACCEL_I64, ACCEL_BOOL, ACCEL_F16, ACCEL_I32};
+    static const int64_t rows_of[] = {1, 3, 17}, cols_of[] = {4, 8, 12, 64};
+    for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++) {
+        accel_dtype dt = dts[di];
+        size_t es = accel_dtype_size(dt);
+        accel_array_fn fn = dt == ACCEL_BOOL ? ACCEL_ARRAY_LOGICAL_XOR : ACCEL_ARRAY_ADD;
+        for (size_t ri = 0; ri < 3; ri++)
+            for (size_t ci = 0; ci < 4; ci++)
+                for (int form = 0; form < 4; form++) {
+                    int64_t m = rows_of[ri], n = cols_of[ci];
+                    const int64_t col[] = {m, 1}, row[] = {1, n}, full[] = {m, n};
+                    kase c = {0};
+                    accel_array a = view(2, col), b = view(2, row);
+                    int64_t b_elems = n;
+                    if (form == 1) { /* x2 starts 1 element in: runs one by one */
+                        b.offset = es;
+                        b_elems = n + 1;
+                    } else if (form == 2) { /* x2 (m, n) rows n + 4 apart */
+                        b = view(2, full);
+                        b.strides[0] = n + 4;
+                        b.offset = 4 * es;
+                        b_elems = 4 + m * (n + 4);
+                    } else if (form == 3) { /* rows n + 1 apart */
+                        b = view(2, full);
+                        b.strides[0] = n + 1;
+                        b_elems = m * (n + 1);
+                    }
+                    add_input(&c, &r, dt, false, m, a);
+                    add_input(&c, &r, dt, false, b_elems, b);
+                    c.out = view(2, full);
+                    char what[96];
+                    snprintf(what, sizeof what, "(%lld, 1) with (%lld, %lld), form %d",
+                             (long long)m, (long long)m, (long long)n, form);
+                    run_case(&e, fn, &c, result_of(fn, dt), what);
+                }
+    }
+    /* where(cond (3, 1), x (3, 8), y (1, 8)) and a (2, 3, 8) broadcast */
+    kase w = {0};
+    const int64_t c31[] = {3, 1}, x38[] = {3, 8}, y18[] = {1, 8};
+    add_input(&w, &r, ACCEL_BOOL, false, 3, view(2, c31));
+    add_input(&w, &r, ACCEL_F32, false, 24, view(2, x38));
+    add_input(&w, &r, ACCEL_F32, false, 8, view(2, y18));
+    w.out = view(2, x38);
+    run_case(&e, ACCEL_ARRAY_WHERE, &w, ACCEL_F32, "where (3, 1) (3, 8) (1, 8)");
+    kase t = {0};
+    const int64_t a218[] = {2, 1, 8}, b38[] = {3, 8}, o238[] = {2, 3, 8};
+    add_input(&t, &r, ACCEL_I32, false, 16, view(3, a218));
+    add_input(&t, &r, ACCEL_I32, false, 24, view(2, b38));
+    t.out = view(3, o238);
+    run_case(&e, ACCEL_ARRAY_MULTIPLY, &t, ACCEL_I32, "(2, 1, 8) * (3, 8)");
+}
+
+Test(array_elementwise, inner_runs_of_four)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, inner_runs, NULL);
+    accel_runtime_close(rt);
+}
+
 /* Bad input: a clear status naming the argument, the output untouched. */
 Test(array_elementwise, bad_input)
 {

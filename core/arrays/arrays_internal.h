@@ -157,7 +157,15 @@ typedef struct accel__aspec {
     /* a GPU walk whose every index and offset fits in an int (codegen.c,
      * gpu_index) */
     bool idx32;
+    /* runs of ACCEL__ARRAY_RUN elements along the inner axis on a GPU, each
+     * one work item's (codegen.c, element_run): out and the inputs not in
+     * bcast have inner stride 1, those in bcast (bit k: input k) stride 0 */
+    bool run;
+    uint8_t bcast;
 } accel__aspec;
+
+/* The elements of a run (accel__aspec.run): 16 bytes of float32 or int32. */
+#define ACCEL__ARRAY_RUN 4
 
 /* The raw-kernel source of s (malloc'ed) and its entry's name into entry
  * (ACCEL__ANAME_MAX bytes). NULL: the row has no expression for s->ct's

@@ -79,10 +79,14 @@ const char *accel__array_ptr_ctype(accel_dtype dt)
     return dt == ACCEL_C64 ? "float" : dt == ACCEL_C128 ? "double" : accel__array_ctype(dt);
 }
 
-static void load(accel__sbuf *b, accel_dtype dt, unsigned k, bool strided)
+/* Input k's element: at accel_i (contiguous), at accel_o<k> (strided), or
+ * element accel_e of the run loaded into accel_w<k> (element_run). */
+static void load(accel__sbuf *b, accel_dtype dt, unsigned k, const accel__aspec *s)
 {
     const char *f = dt == ACCEL_F16 ? "accel_h2f" : dt == ACCEL_BF16 ? "accel_bf2f" : "";
-    if (strided)
+    if (s->run && !(s->bcast >> k & 1u))
+        accel__sbuf_put(b, "%s(accel_w%u.e[accel_e])", f, k);
+    else if (s->nd)
         accel__sbuf_put(b, "%s(accel_x%u[accel_o%u])", f, k, k);
     else
         accel__sbuf_put(b, "%s(accel_x%u[accel_i])", f, k);
@@ -104,7 +108,7 @@ static void load_complex(accel__sbuf *b, const accel__aspec *s, unsigned k)
     accel__sbuf_put(b, "accel_cmk%s((accel_R)", sfx);
     if (dt == ACCEL_U64)
         accel__sbuf_put(b, "accel_u64_%c(", s->ct == ACCEL_C64 ? 'f' : 'd');
-    load(b, dt, k, s->nd != 0);
+    load(b, dt, k, s);
     accel__sbuf_put(b, "%s, (accel_R)0)", dt == ACCEL_U64 ? ")" : "");
 }
 
@@ -138,7 +142,10 @@ static void store(accel__sbuf *b, const accel__aspec *s, const char *at)
     }
     bool from_float = accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT &&
                       s->row->result != ACCEL_ARRAY_RESULT_BOOL;
-    accel__sbuf_put(b, "    accel_y0[%s] = ", at);
+    if (s->run)
+        accel__sbuf_put(b, "    accel_wy.e[accel_e] = ");
+    else
+        accel__sbuf_put(b, "    accel_y0[%s] = ", at);
     /* uint64 to a float through the helper (see table.c). */
     const char *v = s->ct != ACCEL_U64 || ok != ACCEL_DTYPE_KIND_FLOAT ? "accel_v"
                     : o == ACCEL_F64                                   ? "accel_u64_d(accel_v)"
@@ -184,6 +191,9 @@ void accel__array_entry(const accel__aspec *s, char *entry)
     if (n < ACCEL__ANAME_MAX)
         snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "_%s_%c%u%s%s", accel_dtype_name(s->out),
                  s->nd ? 's' : 'c', s->nd, s->tiled ? "t" : "", s->idx32 ? "i" : "");
+    n = (int)strlen(entry);
+    if (s->run && n < ACCEL__ANAME_MAX)
+        snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "r%u", (unsigned)s->bcast);
 }
 
 /* The C type of accel_op's result (and accel_v). */
@@ -240,6 +250,7 @@ static void params(accel__sbuf *b, const accel__aspec *s)
 }
 
 static void element(accel__sbuf *b, const accel__aspec *s);
+static void element_body(accel__sbuf *b, const accel__aspec *s);
 
 /* Each array's offset at the coordinates accel_c<d>, declared as
  * <decl><k> = sum of accel_c<d> * <t><k>_<d> (t: the strides' name). */
@@ -393,25 +404,98 @@ static void tile_walk(accel__sbuf *b, const accel__aspec *s)
     accel__sbuf_put(b, "  }\n");
 }
 
-/* One element: the inputs loaded and converted, accel_op, the store. */
+/* A run's operand k (k == nin: out) as a 16-byte-aligned struct of
+ * ACCEL__ARRAY_RUN elements, accel_r<k> (aligned to its size, at most 16
+ * bytes, so that one load or store moves it). */
+static void run_types(accel__sbuf *b, const accel__aspec *s)
+{
+    for (uint32_t k = 0; k <= s->nin; k++) {
+        accel_dtype dt = k < s->nin ? s->in[k] : s->out;
+        size_t bytes = ACCEL__ARRAY_RUN * accel_dtype_size(dt);
+        accel__sbuf_put(b, "typedef struct __align__(%zu) { %s e[%d]; } accel_r%u;\n",
+                        bytes < 16 ? bytes : 16, accel__array_ptr_ctype(dt), ACCEL__ARRAY_RUN, k);
+    }
+}
+
+/* Whether every operand moved as a run starts on its struct's alignment
+ * (accel_al): then each run does, as the core launches runs only where
+ * every offset of such an operand is a multiple of ACCEL__ARRAY_RUN
+ * (elementwise.c, run_fits); else the run's elements move one by one. */
+static void run_aligned(accel__sbuf *b, const accel__aspec *s)
+{
+    accel__sbuf_put(b, "  const int accel_al = 1");
+    for (uint32_t k = 0; k <= s->nin; k++) {
+        if (k < s->nin && (s->bcast >> k & 1u))
+            continue;
+        size_t bytes = ACCEL__ARRAY_RUN * accel_dtype_size(k < s->nin ? s->in[k] : s->out);
+        accel__sbuf_put(b, " && (unsigned long long)%s%u %% %zuu == 0",
+                        k < s->nin ? "accel_x" : "accel_y", k < s->nin ? k : 0,
+                        bytes < 16 ? bytes : 16);
+    }
+    accel__sbuf_put(b, ";\n");
+}
+
+/* One run of ACCEL__ARRAY_RUN elements from the offsets accel_o<k> (the
+ * run's first element): each input of inner stride 1 loaded into
+ * accel_w<k> (one load where accel_al), an input of stride 0 read at its
+ * offset, accel_op per element into accel_wy, then out stored as one. */
+static void element_run(accel__sbuf *b, const accel__aspec *s)
+{
+    for (uint32_t k = 0; k <= s->nin; k++) {
+        if (k < s->nin && (s->bcast >> k & 1u))
+            continue;
+        char w[16], p[16];
+        snprintf(w, sizeof w, k < s->nin ? "accel_w%u" : "accel_wy", k);
+        snprintf(p, sizeof p, k < s->nin ? "accel_x%u" : "accel_y0", k);
+        accel__sbuf_put(b, "    accel_r%u %s;\n", k, w);
+        if (k == s->nin)
+            continue;
+        accel__sbuf_put(b,
+                        "    if (accel_al) %s = *(const accel_r%u *)(%s + accel_o%u);\n"
+                        "    else for (int accel_e = 0; accel_e < %d; accel_e++) %s.e[accel_e] = "
+                        "%s[accel_o%u + accel_e];\n",
+                        w, k, p, k, ACCEL__ARRAY_RUN, w, p, k);
+    }
+    accel__sbuf_put(b, "    for (int accel_e = 0; accel_e < %d; accel_e++) {\n", ACCEL__ARRAY_RUN);
+    element_body(b, s);
+    accel__sbuf_put(b,
+                    "    }\n"
+                    "    if (accel_al) *(accel_r%u *)(accel_y0 + accel_o%u) = accel_wy;\n"
+                    "    else for (int accel_e = 0; accel_e < %d; accel_e++) accel_y0[accel_o%u + "
+                    "accel_e] = accel_wy.e[accel_e];\n",
+                    s->nin, s->nin, ACCEL__ARRAY_RUN, s->nin);
+}
+
+/* One element: the inputs loaded and converted, accel_op, the store (or,
+ * for a run, ACCEL__ARRAY_RUN of them). */
 static void element(accel__sbuf *b, const accel__aspec *s)
+{
+    if (s->run) {
+        element_run(b, s);
+        return;
+    }
+    element_body(b, s);
+}
+
+/* The inputs of one element loaded and converted, accel_op, the store. */
+static void element_body(accel__sbuf *b, const accel__aspec *s)
 {
     accel__sbuf_put(b, "    const %s accel_v = accel_op(", result_ctype(s));
     for (uint32_t k = 0; k < s->nin; k++) {
         if (k)
             accel__sbuf_put(b, ", ");
         if (s->fn == ACCEL_ARRAY_WHERE && k == 0) {
-            load(b, s->in[0], 0, s->nd != 0);
+            load(b, s->in[0], 0, s);
             accel__sbuf_put(b, " != 0");
         } else if (is_complex(s->ct)) {
             load_complex(b, s, k);
         } else if (s->in[k] == ACCEL_U64 && accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT) {
             accel__sbuf_put(b, "(accel_T)accel_u64_%c(", s->ct == ACCEL_F64 ? 'd' : 'f');
-            load(b, s->in[k], k, s->nd != 0);
+            load(b, s->in[k], k, s);
             accel__sbuf_put(b, ")");
         } else {
             accel__sbuf_put(b, "(accel_T)");
-            load(b, s->in[k], k, s->nd != 0);
+            load(b, s->in[k], k, s);
         }
     }
     accel__sbuf_put(b, ");\n");
@@ -439,6 +523,8 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
     for (const char *const *h = accel__array_complex_helpers; cplx && *h; h++)
         accel__sbuf_put(&b, "%s", *h);
     op_function(&b, s, expr);
+    if (s->run)
+        run_types(&b, s);
     accel__sbuf_put(&b, "__global__ void %s(", entry);
     params(&b, s);
     accel__sbuf_put(&b, ") {\n");
@@ -452,6 +538,8 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
             accel__sbuf_put(&b, " + %saccel_b%u;\n", is_complex(dt) ? "2 * " : "", k);
     }
     accel__sbuf_put(&b, "  const long long accel_step = (long long)gridDim.x * blockDim.x;\n");
+    if (s->run)
+        run_aligned(&b, s);
     if (s->nd) {
         rows(&b, s);
         if (s->tiled) {

@@ -303,16 +303,20 @@ static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const acce
     uint32_t off = c->nd - s->nd; /* leading axes the host loops over */
     for (uint32_t a = 0; s->nd && a < narr; a++)
         args[na++] = accel_karg_i64(base[a] - c->ext[a].lo);
+    /* runs (codegen.c, element_run): the kernel walks them as elements of
+     * an inner axis ACCEL__ARRAY_RUN times shorter with strides that many
+     * times longer */
+    const int64_t r = s->run ? ACCEL__ARRAY_RUN : 1;
     uint32_t grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
     int64_t chunk = 0;
-    accel__array_walk(c->cpu_units, n, &grid[0], &chunk);
-    args[na++] = accel_karg_i64(n);
+    accel__array_walk(c->cpu_units, n / r, &grid[0], &chunk);
+    args[na++] = accel_karg_i64(n / r);
     args[na++] = accel_karg_i64(chunk);
     for (uint32_t d = 1; d < s->nd; d++)
-        args[na++] = accel_karg_i64(c->shape[off + d]);
+        args[na++] = accel_karg_i64(c->shape[off + d] / (d + 1 == s->nd ? r : 1));
     for (uint32_t a = 0; a < narr; a++)
         for (uint32_t d = 0; d < s->nd; d++)
-            args[na++] = accel_karg_i64(c->stride[a][off + d]);
+            args[na++] = accel_karg_i64(c->stride[a][off + d] * (d + 1 == s->nd ? r : 1));
     return accel_kernel_launch_grid(q, k, grid, block, na, args);
 }
 
@@ -363,6 +367,36 @@ static bool fits_int(const acall *c, uint32_t inner)
     return true;
 }
 
+/* Whether c's elements can run in runs of ACCEL__ARRAY_RUN along the inner
+ * axis (codegen.c, element_run): real dtypes, an inner axis of a multiple
+ * of that many elements, out and each input of inner stride 1 (every other
+ * stride and the first element's offset a multiple of the run, so each run
+ * starts aligned where the first does) or an input of inner stride 0 (bit
+ * k of *bcast). A GPU's elementwise kernel otherwise stores 4 bytes at a
+ * time: (16384,1)+(1,16384) float32 wrote 1 GiB at 0.56 of the bound on
+ * an H100 (docs/performance.md). */
+static bool run_fits(const acall *c, const accel__aspec *s, uint8_t *bcast)
+{
+    uint32_t last = c->nd - 1;
+    *bcast = 0;
+    if (accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_COMPLEX || c->shape[last] % ACCEL__ARRAY_RUN)
+        return false;
+    for (uint32_t a = 0; a <= c->nin; a++) {
+        if (accel_dtype_kind_of(c->a[a]->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
+            return false;
+        if (a < c->nin && c->stride[a][last] == 0) {
+            *bcast |= (uint8_t)(1u << a);
+            continue;
+        }
+        if (c->stride[a][last] != 1 || c->ext[a].base % ACCEL__ARRAY_RUN)
+            return false;
+        for (uint32_t d = 0; d < last; d++)
+            if (c->stride[a][d] % ACCEL__ARRAY_RUN)
+                return false;
+    }
+    return true;
+}
+
 /* Pick the variant, get its kernel, launch it (once per index of the
  * leading axes when there are more than a kernel takes). */
 static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
@@ -384,6 +418,9 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
         s->tiled |= c->stride[a][0] != 0 && c->stride[a][1] != 0 &&
                     llabs(c->stride[a][0]) < llabs(c->stride[a][1]);
     s->idx32 = s->nd && gpu_walk && fits_int(c, inner);
+    s->run = s->nd && !s->tiled && gpu_walk && run_fits(c, s, &s->bcast);
+    if (!s->run)
+        s->bcast = 0;
     accel_kernel *k;
     char entry[ACCEL__ANAME_MAX];
     accel__array_entry(s, entry);

@@ -13,8 +13,10 @@
  * glibc (vmath.h). docs/checking.md states the CPU's bound as 1 ulp from
  * the exact value.
  *
- * Where the CPU has AVX2 and FMA the 8-float / 4-double functions run
- * (vmath_avx2.c, built with -mavx2 -mfma); else the 4-float / 2-double SSE2
+ * Where the CPU has AVX-512F the 16-float / 8-double functions run
+ * (vmath_avx512.c, built with -mavx512f); where it has AVX2 and FMA the
+ * 8-float / 4-double ones (vmath_avx2.c, built with -mavx2 -mfma); else the
+ * 4-float / 2-double SSE2
  * ones, which SLEEF's dispatcher sends to its SSE4.1 code where present. The
  * tail of a range goes through the same vector function on a padded copy, so
  * every element of one run gets the same function, however the range is
@@ -38,6 +40,11 @@ typedef __m128d (*vmath_d2)(__m128d);
 static bool vmath_avx2(void)
 {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+static bool vmath_avx512(void)
+{
+    return __builtin_cpu_supports("avx512f");
 }
 
 bool accel_cpu__vmath_handles(uint32_t op)
@@ -68,7 +75,9 @@ ACCEL_CPU_VMATH_RUN(d2, double, __m128d, 2, vmath_d2, _mm_loadu_pd, _mm_storeu_p
 
 void accel_cpu__vmath_f32(uint32_t op, const float *a, float *o, size_t n)
 {
-    if (vmath_avx2())
+    if (vmath_avx512())
+        accel_cpu__vmath_f32_avx512(op, a, o, n);
+    else if (vmath_avx2())
         accel_cpu__vmath_f32_avx2(op, a, o, n);
     else
         run_f4(op, pick_f4(op), a, o, n);
@@ -76,7 +85,9 @@ void accel_cpu__vmath_f32(uint32_t op, const float *a, float *o, size_t n)
 
 void accel_cpu__vmath_f64(uint32_t op, const double *a, double *o, size_t n)
 {
-    if (vmath_avx2())
+    if (vmath_avx512())
+        accel_cpu__vmath_f64_avx512(op, a, o, n);
+    else if (vmath_avx2())
         accel_cpu__vmath_f64_avx2(op, a, o, n);
     else
         run_d2(op, pick_d2(op), a, o, n);

@@ -22,7 +22,9 @@
  * every element of one run gets the same function, however the range is
  * split among threads. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <emmintrin.h>
@@ -36,15 +38,30 @@
 typedef __m128 (*vmath_f4)(__m128);
 typedef __m128d (*vmath_d2)(__m128d);
 
+/* The widest tier to use: 3 AVX-512, 2 AVX2, 1 SSE2; ACCEL_CPU_VMATH=avx2
+ * or sse2 caps it (so that the tests reach the narrower tiers on a CPU
+ * that has the wider ones; docs/config.md). Read once. */
+static int vmath_cap(void)
+{
+    static _Atomic int cap = 0;
+    int c = atomic_load_explicit(&cap, memory_order_relaxed);
+    if (c == 0) {
+        const char *e = getenv("ACCEL_CPU_VMATH");
+        c = e && strcmp(e, "sse2") == 0 ? 1 : e && strcmp(e, "avx2") == 0 ? 2 : 3;
+        atomic_store_explicit(&cap, c, memory_order_relaxed);
+    }
+    return c;
+}
+
 /* Once per block of elements: cheap (libgcc reads CPUID at load time). */
 static bool vmath_avx2(void)
 {
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return vmath_cap() >= 2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
 static bool vmath_avx512(void)
 {
-    return __builtin_cpu_supports("avx512f");
+    return vmath_cap() >= 3 && __builtin_cpu_supports("avx512f");
 }
 
 bool accel_cpu__vmath_handles(uint32_t op)
@@ -76,7 +93,7 @@ ACCEL_CPU_VMATH_RUN(d2, double, __m128d, 2, vmath_d2, _mm_loadu_pd, _mm_storeu_p
 void accel_cpu__vmath_f32(uint32_t op, const float *a, float *o, size_t n)
 {
     if (vmath_avx512())
-        accel_cpu__vmath_f32_avx512(op, a, o, n);
+        accel_cpu__vmath_f32_avx512f(op, a, o, n);
     else if (vmath_avx2())
         accel_cpu__vmath_f32_avx2(op, a, o, n);
     else
@@ -86,7 +103,7 @@ void accel_cpu__vmath_f32(uint32_t op, const float *a, float *o, size_t n)
 void accel_cpu__vmath_f64(uint32_t op, const double *a, double *o, size_t n)
 {
     if (vmath_avx512())
-        accel_cpu__vmath_f64_avx512(op, a, o, n);
+        accel_cpu__vmath_f64_avx512f(op, a, o, n);
     else if (vmath_avx2())
         accel_cpu__vmath_f64_avx2(op, a, o, n);
     else

@@ -12,7 +12,7 @@
 void accel_cpu__vmath_f32_avx2(uint32_t op, const float *a, float *o, size_t n);
 void accel_cpu__vmath_f64_avx2(uint32_t op, const double *a, double *o, size_t n);
 /* Call only where the CPU has AVX-512F. */
-void accel_cpu__vmath_f32_avx512(uint32_t op, const float *a, float *o, size_t n);
-void accel_cpu__vmath_f64_avx512(uint32_t op, const double *a, double *o, size_t n);
+void accel_cpu__vmath_f32_avx512f(uint32_t op, const float *a, float *o, size_t n);
+void accel_cpu__vmath_f64_avx512f(uint32_t op, const double *a, double *o, size_t n);
 
 #endif

@@ -16,12 +16,6 @@
 #include "vmath_avx2.h"
 #include "vmath_kernels.h"
 
-typedef __m512 (*vmath_f16)(__m512);
-typedef __m512d (*vmath_d8)(__m512d);
-
-ACCEL_CPU_VMATH_PICK(pick_f16, vmath_f16, f16, avx512f)
-ACCEL_CPU_VMATH_PICK(pick_d8, vmath_d8, d8, avx512f)
-
 static inline int huge_f16(__m512 x)
 {
     return _mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(ACCEL_CPU_VMATH_TRIG_MAX_F32),
@@ -34,17 +28,4 @@ static inline int huge_d8(__m512d x)
                               _CMP_GT_OQ) != 0;
 }
 
-ACCEL_CPU_VMATH_RUN(f16, float, __m512, 16, vmath_f16, _mm512_loadu_ps, _mm512_storeu_ps, fabsf,
-                    huge_f16, ACCEL_CPU_VMATH_TRIG_MAX_F32, accel_cpu__vmath_libm_f32)
-ACCEL_CPU_VMATH_RUN(d8, double, __m512d, 8, vmath_d8, _mm512_loadu_pd, _mm512_storeu_pd, fabs,
-                    huge_d8, ACCEL_CPU_VMATH_TRIG_MAX_F64, accel_cpu__vmath_libm_f64)
-
-void accel_cpu__vmath_f32_avx512(uint32_t op, const float *a, float *o, size_t n)
-{
-    run_f16(op, pick_f16(op), a, o, n);
-}
-
-void accel_cpu__vmath_f64_avx512(uint32_t op, const double *a, double *o, size_t n)
-{
-    run_d8(op, pick_d8(op), a, o, n);
-}
+ACCEL_CPU_VMATH_TIER(avx512f, f16, __m512, 16, d8, __m512d, 8, _mm512)

@@ -74,6 +74,31 @@ static inline double accel_cpu__vmath_libm_f64(uint32_t op, double x)
             memcpy(o + i, t, (n - i) * sizeof *t);                              \
         }                                                                       \
     }
+/* A vector tier of vmath.c: accel_cpu__vmath_f32_<ISA> and _f64_<ISA> over
+ * SLEEF's u10 functions of suffixes SF (WF floats, vector VF) and SD (WD
+ * doubles, VD), loaded and stored with the intrinsics of prefix P; the
+ * file defines huge_<SF> and huge_<SD> first. */
+#define ACCEL_CPU_VMATH_TIER(ISA, SF, VF, WF, SD, VD, WD, P)                    \
+    typedef VF (*vmath_##SF)(VF);                                               \
+    typedef VD (*vmath_##SD)(VD);                                               \
+    ACCEL_CPU_VMATH_PICK(pick_##SF, vmath_##SF, SF, ISA)                        \
+    ACCEL_CPU_VMATH_PICK(pick_##SD, vmath_##SD, SD, ISA)                        \
+    ACCEL_CPU_VMATH_RUN(SF, float, VF, WF, vmath_##SF, P##_loadu_ps,            \
+                        P##_storeu_ps, fabsf, huge_##SF,                        \
+                        ACCEL_CPU_VMATH_TRIG_MAX_F32, accel_cpu__vmath_libm_f32) \
+    ACCEL_CPU_VMATH_RUN(SD, double, VD, WD, vmath_##SD, P##_loadu_pd,           \
+                        P##_storeu_pd, fabs, huge_##SD,                         \
+                        ACCEL_CPU_VMATH_TRIG_MAX_F64, accel_cpu__vmath_libm_f64) \
+    void accel_cpu__vmath_f32_##ISA(uint32_t op, const float *a, float *o,      \
+                                    size_t n)                                   \
+    {                                                                           \
+        run_##SF(op, pick_##SF(op), a, o, n);                                   \
+    }                                                                           \
+    void accel_cpu__vmath_f64_##ISA(uint32_t op, const double *a, double *o,    \
+                                    size_t n)                                   \
+    {                                                                           \
+        run_##SD(op, pick_##SD(op), a, o, n);                                   \
+    }
 // clang-format on
 
 #endif

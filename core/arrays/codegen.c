@@ -80,12 +80,12 @@ const char *accel__array_ptr_ctype(accel_dtype dt)
 }
 
 /* Input k's element: at accel_i (contiguous), at accel_o<k> (strided), or
- * element accel_e of the run loaded into accel_w<k> (element_run). */
+ * element accel_l of the run loaded into accel_w<k> (element_run). */
 static void load(accel__sbuf *b, accel_dtype dt, unsigned k, const accel__aspec *s)
 {
     const char *f = dt == ACCEL_F16 ? "accel_h2f" : dt == ACCEL_BF16 ? "accel_bf2f" : "";
     if (s->run && !(s->bcast >> k & 1u))
-        accel__sbuf_put(b, "%s(accel_w%u.e[accel_e])", f, k);
+        accel__sbuf_put(b, "%s(accel_w%u.e[accel_l])", f, k);
     else if (s->nd)
         accel__sbuf_put(b, "%s(accel_x%u[accel_o%u])", f, k, k);
     else
@@ -143,7 +143,7 @@ static void store(accel__sbuf *b, const accel__aspec *s, const char *at)
     bool from_float = accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT &&
                       s->row->result != ACCEL_ARRAY_RESULT_BOOL;
     if (s->run)
-        accel__sbuf_put(b, "    accel_wy.e[accel_e] = ");
+        accel__sbuf_put(b, "    accel_wy.e[accel_l] = ");
     else
         accel__sbuf_put(b, "    accel_y0[%s] = ", at);
     /* uint64 to a float through the helper (see table.c). */
@@ -452,17 +452,17 @@ static void element_run(accel__sbuf *b, const accel__aspec *s)
             continue;
         accel__sbuf_put(b,
                         "    if (accel_al) %s = *(const accel_r%u *)(%s + accel_o%u);\n"
-                        "    else for (int accel_e = 0; accel_e < %d; accel_e++) %s.e[accel_e] = "
-                        "%s[accel_o%u + accel_e];\n",
+                        "    else for (int accel_l = 0; accel_l < %d; accel_l++) %s.e[accel_l] = "
+                        "%s[accel_o%u + accel_l];\n",
                         w, k, p, k, ACCEL__ARRAY_RUN, w, p, k);
     }
-    accel__sbuf_put(b, "    for (int accel_e = 0; accel_e < %d; accel_e++) {\n", ACCEL__ARRAY_RUN);
+    accel__sbuf_put(b, "    for (int accel_l = 0; accel_l < %d; accel_l++) {\n", ACCEL__ARRAY_RUN);
     element_body(b, s);
     accel__sbuf_put(b,
                     "    }\n"
                     "    if (accel_al) *(accel_r%u *)(accel_y0 + accel_o%u) = accel_wy;\n"
-                    "    else for (int accel_e = 0; accel_e < %d; accel_e++) accel_y0[accel_o%u + "
-                    "accel_e] = accel_wy.e[accel_e];\n",
+                    "    else for (int accel_l = 0; accel_l < %d; accel_l++) accel_y0[accel_o%u + "
+                    "accel_l] = accel_wy.e[accel_l];\n",
                     s->nin, s->nin, ACCEL__ARRAY_RUN, s->nin);
 }
 

@@ -7,6 +7,8 @@
  * enqueues the work. References are exact powers of two (0.5 * 2^-126 =
  * 2^-127, a subnormal), written as hexadecimal constants. */
 #include <criterion/criterion.h>
+#include <fenv.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -143,4 +145,54 @@ Test(cpu_fp_env, queue_made_by_an_ftz_daz_thread_keeps_subnormals)
               "accel_scale over the OpenMP team: %a ... %a, expected %a", (double)r.big_first,
               (double)r.big_last, (double)want);
     cr_assert(r.caller_still_ftz, "accel changed the calling thread's FP environment");
+}
+
+/* The calling thread's exception flags and rounding mode come back as they
+ * were after ops that ran on it (small ops run inline on an idle queue,
+ * backends/cpu/queue.c): with the default environment (the quick path of
+ * accel_cpu__fp_enter), and with FE_UPWARD set, under which the op must
+ * still round to nearest. */
+static void flags_and_rounding(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)dev;
+    (void)user;
+    accel_buffer *b;
+    tu_ok(accel_buffer_create(dev, 16 * sizeof(float), &b));
+    float in[16] = {1e30f, 1.0f, 0x1p-30f, 0.0f};
+    tu_ok(accel_queue_write_blocking(q, b, 0, in, sizeof in));
+    for (int pre = 0; pre < 2; pre++) {
+        feclearexcept(FE_ALL_EXCEPT);
+        if (pre)
+            feraiseexcept(FE_UNDERFLOW);
+        /* 1e30 * 1e30 overflows (FE_OVERFLOW, FE_INEXACT) and 1 / 0 divides
+         * by zero inside the ops */
+        tu_ok(accel_mul(q, ACCEL_F32, accel_slice_of(b, 0, 1), accel_slice_of(b, 0, 1),
+                        accel_slice_of(b, 4, 1)));
+        tu_ok(accel_div(q, ACCEL_F32, accel_slice_of(b, 1, 1), accel_slice_of(b, 3, 1),
+                        accel_slice_of(b, 6, 1)));
+        tu_ok(accel_queue_finish(q));
+        int got = fetestexcept(FE_ALL_EXCEPT);
+        cr_assert_eq(got, pre ? FE_UNDERFLOW : 0, "the caller's flags were 0x%x, now 0x%x",
+                     pre ? FE_UNDERFLOW : 0, got);
+    }
+    feclearexcept(FE_ALL_EXCEPT);
+    cr_assert_eq(fesetround(FE_UPWARD), 0);
+    tu_ok(accel_add(q, ACCEL_F32, accel_slice_of(b, 1, 1), accel_slice_of(b, 2, 1),
+                    accel_slice_of(b, 5, 1)));
+    float out[16];
+    tu_ok(accel_queue_read_blocking(q, b, 0, out, sizeof out));
+    int mode = fegetround();
+    fesetround(FE_TONEAREST);
+    cr_assert_eq(mode, FE_UPWARD, "the caller's rounding mode changed");
+    cr_assert(out[4] == INFINITY && out[6] == INFINITY, "1e30 * 1e30: %a, 1 / 0: %a",
+              (double)out[4], (double)out[6]);
+    cr_assert(out[5] == 1.0f, "1 + 2^-30 rounded upward (%a), not to nearest", (double)out[5]);
+    accel_buffer_release(b);
+}
+
+Test(cpu_fp_env, caller_flags_and_rounding_come_back)
+{
+    accel_runtime *rt = tu_open_default();
+    tu_for_each_device(rt, flags_and_rounding, NULL);
+    accel_runtime_close(rt);
 }

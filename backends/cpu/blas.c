@@ -217,3 +217,31 @@ void accel_cpu__fp_env_default(void)
     _mm_setcsr(0x1f80);
 #endif
 }
+
+void accel_cpu__fp_enter(accel_cpu_fp_saved *s)
+{
+    s->quick = 0;
+#if defined(__x86_64__)
+    unsigned short cw, sw;
+    s->csr = _mm_getcsr();
+    __asm__ volatile("fnstcw %0" : "=m"(cw));
+    __asm__ volatile("fnstsw %0" : "=m"(sw));
+    s->quick = (s->csr & ~0x3fu) == 0x1f80u && cw == 0x037f && (sw & 0x3f) == 0;
+    if (s->quick)
+        return;
+#endif
+    fegetenv(&s->env);
+    accel_cpu__fp_env_default();
+}
+
+void accel_cpu__fp_leave(const accel_cpu_fp_saved *s)
+{
+#if defined(__x86_64__)
+    if (s->quick) {
+        _mm_setcsr(s->csr);
+        __asm__ volatile("fnclex");
+        return;
+    }
+#endif
+    fesetenv(&s->env);
+}

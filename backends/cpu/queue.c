@@ -355,11 +355,10 @@ int accel_cpu__queue_run_inline(accel_be_queue *q, accel_cpu_work *w)
     pthread_mutex_unlock(&q->lock);
     char msg[ACCEL_CPU_MSG_SIZE];
     msg[0] = '\0';
-    fenv_t env;
-    fegetenv(&env);
-    accel_cpu__fp_env_default();
+    accel_cpu_fp_saved env;
+    accel_cpu__fp_enter(&env);
     int32_t st = w->run(w, 1, msg, sizeof msg);
-    fesetenv(&env);
+    accel_cpu__fp_leave(&env);
     pthread_mutex_lock(&q->lock);
     if (st != ACCEL_SUCCESS && q->err == ACCEL_SUCCESS) {
         q->err = st;
@@ -433,11 +432,10 @@ static int help_locked(accel_be_queue *q)
     q->count--;
     q->helping = 1;
     pthread_mutex_unlock(&q->lock);
-    fenv_t env;
-    fegetenv(&env);
-    accel_cpu__fp_env_default();
+    accel_cpu_fp_saved env;
+    accel_cpu__fp_enter(&env);
     t.u.host_fn.fn(t.u.host_fn.user);
-    fesetenv(&env);
+    accel_cpu__fp_leave(&env);
     pthread_mutex_lock(&q->lock);
     help_done_locked(q);
     return 1;

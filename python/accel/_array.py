@@ -145,7 +145,9 @@ class Array:
     # _st: the element strides of a view that is not C-contiguous (None for
     # one that is: the per-op fast path and the kernels take only those).
     # _ro: True for a read-only view (broadcast_to's, and every view of one,
-    # as NumPy's): writes raise through _writable; unset means writable.
+    # as NumPy's): writes raise through _writable. Every constructor sets it
+    # (False): reading an unset slot raises AttributeError inside getattr,
+    # 0.2 us of a 1.3 us add(out=) on the CPU device.
     # _karg: the array as a kernel argument, made at its first launch
     # (_kernel.py _array_arg).
     __slots__ = ("_block", "_base", "_views", "_exported", "_kept", "_shape", "_dtype", "_code",
@@ -545,6 +547,7 @@ def _unpickle(data: np.ndarray, device_name: str) -> Array:
 
 def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> Array:
     a = Array.__new__(Array)
+    a._ro = False
     a._block = block
     a._base = None
     a._shape = shape
@@ -602,6 +605,7 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int, strides: Any = None,
     (None: C order), `dtype` (default base's; complex parts as floats).
     The owner keeps it in its views, so its release() reaches it."""
     a = Array.__new__(Array)
+    a._ro = False
     a._block = None  # until taken below: __del__ reads it when that raises
     root = _root(base)
     a._base = root
@@ -673,6 +677,7 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
         raise _released_stream("alloc", dev)
     b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
     a = _new_array(Array)
+    a._ro = False
     a._block = b
     a._base = None
     a._shape = shape

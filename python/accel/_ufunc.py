@@ -117,6 +117,7 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
             else:
                 bo = _new_block(dev, nb, s)
             out = _new_array(Array)
+            out._ro = False
             out._block = bo
             out._base = None
             out._shape = shape
@@ -192,6 +193,7 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             else:
                 bo = _new_block(dev, nb, s)
             out = _new_array(Array)
+            out._ro = False
             out._block = bo
             out._base = None
             out._shape = x._shape

@@ -19,6 +19,7 @@ const char *const info_env_vars[] = {"ACCEL_CONFIG",
                                      "ACCEL_KERNEL_CACHE",
                                      "ACCEL_KERNEL_DEBUG",
                                      "ACCEL_CPU_KERNEL_COMPILER",
+                                     "ACCEL_CPU_VMATH",
                                      "ACCEL_ARRAY_WALK",
                                      "ACCEL_MPI_NCCL",
                                      NULL};

@@ -57,6 +57,8 @@ const cli_command cli_program = {
              "  ACCEL_CPU_KERNEL_COMPILER=auto|cc|tcc\n"
              "                            the CPU backend's compiler of user kernels;\n"
              "                            overrides [backend.cpu] kernel_compiler\n"
+             "  ACCEL_CPU_VMATH=avx2|sse2  the CPU's exp, log, tanh, sin, cos at most that\n"
+             "                            vector width (testing)\n"
              "  ACCEL_ARRAY_WALK=grid[:B] strided array kernels walk grid-stride, as on a\n"
              "                            GPU, on every device (testing)\n"
              "  ACCEL_MPI_NCCL=0          libaccel_mpi stages GPU buffers through host\n"

@@ -59,22 +59,26 @@ cudaError_t scan_lines(cudaStream_t s, In in, Out *out, size_t m, size_t n)
 }
 
 #if CUB_VERSION >= 300000
-// One line of float32 summed in double, into float32: CUB's own policy for a
-// double accumulator (224 threads x 12 items on sm_90) ran 2^28 elements in
-// 1.034 ms on an H200; 128 threads x 16 items ran them in 0.838 ms (PyTorch's
-// float-accumulated cumsum: 0.876), measured beside 224x12, 128x24, 192x24,
-// 256x16, 256x20 and 384x12 (docs/performance.md). The delay constructor
-// is CUB's sm_90 tuning for double.
+// One line of float32 summed in double, into float32. In a standalone CUB
+// benchmark of this very dispatch on an H200 (docs/performance.md), CUB's
+// own policy for a double accumulator (224 threads x 12 items on sm_90) ran
+// 2^28 elements in 1.034 ms and 128 threads x 16 items in 0.838 ms
+// (PyTorch's float-accumulated cumsum: 0.876), beside 128x24, 192x24,
+// 256x16, 256x20 and 384x12. The delay constructor is CUB's sm_90 tuning
+// for double. The items are given as they are (not scaled by the
+// accumulator's size, as CUB's nominal 4-byte figures would be).
 struct f32_in_f64_items {
     static constexpr int ITEMS_PER_THREAD = 16;
     static constexpr int BLOCK_THREADS = 128;
 };
 struct f32_in_f64_hub {
+    using items = f32_in_f64_items;
     struct MaxPolicy : cub::ChainedPolicy<500, MaxPolicy, MaxPolicy> {
-        using ScanPolicyT = cub::AgentScanPolicy<128, 16, double, cub::BLOCK_LOAD_WARP_TRANSPOSE,
-                                                 cub::LOAD_DEFAULT, cub::BLOCK_STORE_WARP_TRANSPOSE,
-                                                 cub::BLOCK_SCAN_WARP_SCANS, f32_in_f64_items,
-                                                 cub::detail::fixed_delay_constructor_t<576, 1215>>;
+        using ScanPolicyT =
+            cub::AgentScanPolicy<items::BLOCK_THREADS, items::ITEMS_PER_THREAD, double,
+                                 cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
+                                 cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS, items,
+                                 cub::detail::fixed_delay_constructor_t<576, 1215>>;
     };
 };
 

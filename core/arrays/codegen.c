@@ -404,16 +404,22 @@ static void tile_walk(accel__sbuf *b, const accel__aspec *s)
     accel__sbuf_put(b, "  }\n");
 }
 
-/* A run's operand k (k == nin: out) as a 16-byte-aligned struct of
- * ACCEL__ARRAY_RUN elements, accel_r<k> (aligned to its size, at most 16
- * bytes, so that one load or store moves it). */
+/* The alignment of a run of operand k (k == nin: out): its size, at most
+ * 16 bytes, so that one load or store moves it. */
+static size_t run_align(const accel__aspec *s, uint32_t k)
+{
+    size_t bytes = ACCEL__ARRAY_RUN * accel_dtype_size(k < s->nin ? s->in[k] : s->out);
+    return bytes < 16 ? bytes : 16;
+}
+
+/* A run's operand k (k == nin: out) as a struct of ACCEL__ARRAY_RUN
+ * elements, accel_r<k>, aligned by run_align. */
 static void run_types(accel__sbuf *b, const accel__aspec *s)
 {
     for (uint32_t k = 0; k <= s->nin; k++) {
         accel_dtype dt = k < s->nin ? s->in[k] : s->out;
-        size_t bytes = ACCEL__ARRAY_RUN * accel_dtype_size(dt);
         accel__sbuf_put(b, "typedef struct __align__(%zu) { %s e[%d]; } accel_r%u;\n",
-                        bytes < 16 ? bytes : 16, accel__array_ptr_ctype(dt), ACCEL__ARRAY_RUN, k);
+                        run_align(s, k), accel__array_ptr_ctype(dt), ACCEL__ARRAY_RUN, k);
     }
 }
 
@@ -427,10 +433,8 @@ static void run_aligned(accel__sbuf *b, const accel__aspec *s)
     for (uint32_t k = 0; k <= s->nin; k++) {
         if (k < s->nin && (s->bcast >> k & 1u))
             continue;
-        size_t bytes = ACCEL__ARRAY_RUN * accel_dtype_size(k < s->nin ? s->in[k] : s->out);
         accel__sbuf_put(b, " && (unsigned long long)%s%u %% %zuu == 0",
-                        k < s->nin ? "accel_x" : "accel_y", k < s->nin ? k : 0,
-                        bytes < 16 ? bytes : 16);
+                        k < s->nin ? "accel_x" : "accel_y", k < s->nin ? k : 0, run_align(s, k));
     }
     accel__sbuf_put(b, ";\n");
 }

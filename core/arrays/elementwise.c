@@ -372,13 +372,13 @@ static bool fits_int(const acall *c, uint32_t inner)
  * of that many elements, out and each input of inner stride 1 (every other
  * stride and the first element's offset a multiple of the run, so each run
  * starts aligned where the first does) or an input of inner stride 0 (bit
- * k of *bcast). A GPU's elementwise kernel otherwise stores 4 bytes at a
- * time: (16384,1)+(1,16384) float32 wrote 1 GiB at 0.56 of the bound on
- * an H100 (docs/performance.md). */
+ * k set in *bcast, which is 0 on entry; it may be left partly set when
+ * this answers false, and is read only when it answers true). A GPU's elementwise kernel otherwise
+ * stores 4 bytes at a time: (16384,1)+(1,16384) float32 wrote 1 GiB at 0.56 of the bound on an H100
+ * (docs/performance.md). */
 static bool run_fits(const acall *c, const accel__aspec *s, uint8_t *bcast)
 {
     uint32_t last = c->nd - 1;
-    *bcast = 0;
     if (accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_COMPLEX || c->shape[last] % ACCEL__ARRAY_RUN)
         return false;
     for (uint32_t a = 0; a <= c->nin; a++) {
@@ -418,9 +418,8 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
         s->tiled |= c->stride[a][0] != 0 && c->stride[a][1] != 0 &&
                     llabs(c->stride[a][0]) < llabs(c->stride[a][1]);
     s->idx32 = s->nd && gpu_walk && fits_int(c, inner);
+    s->bcast = 0;
     s->run = s->nd && !s->tiled && gpu_walk && run_fits(c, s, &s->bcast);
-    if (!s->run)
-        s->bcast = 0;
     accel_kernel *k;
     char entry[ACCEL__ANAME_MAX];
     accel__array_entry(s, entry);

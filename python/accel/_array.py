@@ -480,7 +480,7 @@ class Array:
         _exported(self, b)
         return {"shape": self._shape, "typestr": self._dtype.str,
                 "data": ((base or 0) + self._offset * self._dtype.itemsize,
-                         _b.bool(getattr(self, "_ro", False)) or 0 in (self._st or ())),
+                         _b.bool(self._ro) or 0 in (self._st or ())),
                 "strides": None if self._st is None else self.strides, "version": 3}
 
     @property
@@ -635,7 +635,7 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int, strides: Any = None,
                             zip(strides, _c_strides(shape), shape)):
             strides = None
     a._st = strides
-    if getattr(base, "_ro", False):
+    if base._ro:
         a._ro = True  # a view of a read-only view is read-only (NumPy's rule)
     a.device = base.device
     return a

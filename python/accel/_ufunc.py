@@ -137,7 +137,7 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
         else:
             if (out.__class__ is not Array or out._shape != shape or out._dtype is not dt
                     or out.device is not dev or out._block is None or out._st is not None
-                    or getattr(out, "_ro", False)
+                    or out._ro
                     # out partly over an operand (x[1:] += x[:-1]): NumPy's answer, through
                     # a temporary (the C call refuses a partial overlap)
                     or (out._block is ba and _partly(out._offset, a._offset, a._size))
@@ -214,7 +214,7 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             if (out.__class__ is not Array or out._shape != x._shape
                     or out._dtype is not x._dtype or out.device is not dev
                     or out._block is None or out._st is not None
-                    or getattr(out, "_ro", False)
+                    or out._ro
                     or (out._block is bx and _partly(out._offset, x._offset, x._size))):
                 return slow(x, out)
             bo = out._block

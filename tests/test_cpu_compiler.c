@@ -6,7 +6,8 @@
  * like plugins, the messages under auto, cc and a bad
  * ACCEL_CPU_KERNEL_COMPILER, a compiler that never ends stopped at the
  * time limit with its build folder removed, its stdin never the host's,
- * and build folders of killed processes swept. */
+ * build folders of killed processes swept, and the instruction set kernels
+ * are built for (ACCEL_CPU_KERNEL_ISA). */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -110,6 +111,44 @@ Test(cpu_compiler, messages_name_the_setting_that_was_used, .init = setup)
                      "bad variable");
     cr_assert(strstr(msg, "ACCEL_CPU_KERNEL_COMPILER=gcc: expected auto, cc or tcc"), "%s", msg);
     unsetenv("ACCEL_CPU_KERNEL_COMPILER");
+}
+
+/* The compiler identity of cpu:0 under kernel_compiler = cc. */
+static void cc_identity(char *out, size_t cap)
+{
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
+                             "kernel_compiler = cc\n",
+                             TU_CPU_PLUGIN),
+                      &rt, NULL));
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_kernel_compiler_get(dev, out, cap));
+    accel_runtime_close(rt);
+}
+
+/* ACCEL_CPU_KERNEL_ISA: auto builds for AVX2 where the CPU has it (and says
+ * so in the identity, which keys the kernel cache), baseline does not, and
+ * another value fails the build naming the variable. */
+Test(cpu_compiler, the_kernel_instruction_set_is_in_the_identity, .init = setup)
+{
+    char id[1024], msg[2048];
+    bool avx2 = false;
+#if defined(__x86_64__)
+    avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+    unsetenv("ACCEL_CPU_KERNEL_ISA");
+    cc_identity(id, sizeof id);
+    cr_assert_eq(strstr(id, "-march=haswell") != NULL, avx2, "auto on this CPU: %s", id);
+    setenv("ACCEL_CPU_KERNEL_ISA", "baseline", 1);
+    cc_identity(id, sizeof id);
+    cr_assert(!strstr(id, "-march="), "baseline: %s", id);
+    tu_ok(build_with("kernel_compiler = cc\n", msg, sizeof msg));
+    setenv("ACCEL_CPU_KERNEL_ISA", "avx9", 1);
+    tu_assert_status(build_with("kernel_compiler = cc\n", msg, sizeof msg), ACCEL_ERROR_CONFIG,
+                     "bad variable");
+    cr_assert(strstr(msg, "ACCEL_CPU_KERNEL_ISA=avx9: expected auto or baseline"), "%s", msg);
+    unsetenv("ACCEL_CPU_KERNEL_ISA");
 }
 
 static int build_folders(const char *dir)

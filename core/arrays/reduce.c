@@ -670,6 +670,60 @@ static void inter_fold(accel__sbuf *b, const rspec *s)
     store(b, s);
 }
 
+/* In the CPU twin only (#ifdef ACCEL_TWIN), for argmin/argmax of x along
+ * one contiguous reduced axis: blocks of ARG_BLOCK elements from accel_jv,
+ * each reduced first to its extreme value and a NaN flag over REDUCE_LANES
+ * branch-free lanes (which the C compiler vectorizes: a select per lane,
+ * where the one-element fold's branch did not), and scanned for the index
+ * only when it holds a NaN or beats the accumulator. The result is the
+ * fold's: the first NaN, else the first index of the extreme (a block
+ * equal to the accumulator keeps the earlier index). 2^24 float32 on one
+ * thread of this machine's cc -O2: 22.5 ms as the fold, 5.3 ms blocked. */
+enum { ARG_BLOCK = 256 };
+static void twin_arg_blocks(accel__sbuf *b, const rspec *s)
+{
+    const char *xc = accel__array_ptr_ctype(s->xt);
+    const char *op = s->fn == ACCEL_ARRAY_REDUCE_ARGMAX ? ">" : "<";
+    accel__sbuf_put(b,
+                    "#ifdef ACCEL_TWIN\n    if (accel_rx0 == 1) {\n"
+                    "      for (; accel_jv + %d <= accel_hi && accel_acc == accel_acc; "
+                    "accel_jv += %d) {\n"
+                    "        const %s *const accel_q = accel_x + accel_ox + accel_jv;\n"
+                    "        %s accel_m[%d], accel_bm; int accel_nn[%d], accel_an = 0;\n",
+                    ARG_BLOCK, ARG_BLOCK, xc, xc, REDUCE_LANES, REDUCE_LANES);
+    accel__sbuf_put(b,
+                    "        for (int accel_u = 0; accel_u < %d; accel_u++) {\n"
+                    "          accel_m[accel_u] = accel_q[accel_u];\n"
+                    "          accel_nn[accel_u] = accel_q[accel_u] != accel_q[accel_u];\n"
+                    "        }\n"
+                    "        for (int accel_t = %d; accel_t < %d; accel_t += %d)\n"
+                    "          for (int accel_u = 0; accel_u < %d; accel_u++) {\n"
+                    "            const %s a = accel_q[accel_t + accel_u];\n"
+                    "            accel_m[accel_u] = a %s accel_m[accel_u] ? a : accel_m[accel_u];\n"
+                    "            accel_nn[accel_u] |= a != a;\n"
+                    "          }\n",
+                    REDUCE_LANES, REDUCE_LANES, ARG_BLOCK, REDUCE_LANES, REDUCE_LANES, xc, op);
+    accel__sbuf_put(
+        b,
+        "        accel_bm = accel_m[0];\n"
+        "        for (int accel_u = 0; accel_u < %d; accel_u++) {\n"
+        "          accel_an |= accel_nn[accel_u];\n"
+        "          accel_bm = accel_m[accel_u] %s accel_bm ? accel_m[accel_u] : accel_bm;\n"
+        "        }\n"
+        "        if (accel_an || accel_bm %s accel_acc)\n"
+        "          for (int accel_t = 0; accel_t < %d; accel_t++)\n"
+        "            if (accel_an ? accel_q[accel_t] != accel_q[accel_t]\n"
+        "                         : accel_q[accel_t] == accel_bm) {\n"
+        "              accel_acc = accel_q[accel_t];\n"
+        "              accel_best = accel_jv + accel_t;\n"
+        "              break;\n"
+        "            }\n"
+        "      }\n"
+        "      if (accel_acc != accel_acc) accel_jv = accel_hi;\n"
+        "    }\n#endif\n",
+        REDUCE_LANES, op, op, ARG_BLOCK);
+}
+
 /* A real x: the accumulator from the identity (or the chunk's first
  * element), each element folded in order, stored (sums: sum_lanes; the
  * interleaved form: inter_sum, inter_fold). */
@@ -704,6 +758,8 @@ static void real_body(accel__sbuf *b, const rspec *s)
         accel__sbuf_put(b, "    }\n");
     }
     accel__sbuf_put(b, "    long long accel_jv = accel_lo + %d;\n", first ? 1 : 0);
+    if (runs8(s) && is_arg(s->fn))
+        twin_arg_blocks(b, s);
     if (runs8(s))
         fold_runs8(b, s);
     accel__sbuf_put(b, "    for (long long accel_j = accel_jv; accel_j < accel_hi; accel_j++) {\n");
@@ -1031,18 +1087,26 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
 #define SPLIT_ITEMS 131072 /* work items a split level aims at: a GPU's threads */
 #define SPLIT_MIN_LEN 64   /* elements a chunk folds at least */
 #define SPLIT_LEVELS 12    /* each level divides m by SPLIT_MIN_LEN or more */
+/* The same for a CPU device folding in any order (not ordered()): a few
+ * chunks per worker, each long enough for its vector loop (twin_arg_blocks);
+ * the GPU's 128-element chunks of 2^24 float32 cost the CPU's argmax its
+ * speed (131072 work items, each folding one element at a time). */
+#define CPU_SPLIT_ITEMS 512
+#define CPU_SPLIT_MIN_LEN 4096
 
 /* The chunks per output of a level of n outputs of m elements each: P
  * chunks of *len = L elements (P * L >= m > (P - 1) * L, none empty;
- * consecutive, or interleaved as inter_range says); 1 (one work item folds all m of an output) when
- * the n outputs alone make SPLIT_ITEMS / 2 work items or m is under two chunks. A function of n and
- * m alone, so every backend folds in the same order. */
-static int64_t chunks(int64_t n, int64_t m, int64_t *len)
+ * consecutive, or interleaved as inter_range says); 1 (one work item folds
+ * all m of an output) when the n outputs alone make items / 2 work items or
+ * m is under two chunks of min_len. A function of n and m alone for given
+ * items and min_len (SPLIT_ITEMS and SPLIT_MIN_LEN wherever the order
+ * changes the result), so every backend folds in the same order. */
+static int64_t chunks(int64_t n, int64_t m, int64_t items, int64_t min_len, int64_t *len)
 {
     *len = m;
-    if (n >= SPLIT_ITEMS / 2 || m < 2 * SPLIT_MIN_LEN)
+    if (n >= items / 2 || m < 2 * min_len)
         return 1;
-    int64_t p = (SPLIT_ITEMS + n - 1) / n, most = m / SPLIT_MIN_LEN;
+    int64_t p = (items + n - 1) / n, most = m / min_len;
     if (p > most)
         p = most;
     int64_t l = (m + p - 1) / p;
@@ -1165,15 +1229,18 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
 }
 
 /* The levels of r's split (0: one plain kernel): while a level's chunks
- * per output are more than 1. Not for kernels whose arguments would pass
- * 32 (3 kept + 2 reduced per axis, 11 others). */
-static uint32_t split_plan(const raxes *a, int64_t *p, int64_t *len)
+ * per output are more than 1 (cpu_any: a CPU device's fewer, longer chunks,
+ * for a fold whose order does not change its result). Not for kernels whose
+ * arguments would pass 32 (3 kept + 2 reduced per axis, 11 others). */
+static uint32_t split_plan(const raxes *a, bool cpu_any, int64_t *p, int64_t *len)
 {
     if (3 * a->nk + 2 * a->nr > 24)
         return 0;
+    int64_t items = cpu_any ? CPU_SPLIT_ITEMS : SPLIT_ITEMS;
+    int64_t min_len = cpu_any ? CPU_SPLIT_MIN_LEN : SPLIT_MIN_LEN;
     uint32_t nl = 0;
     for (int64_t m = a->m; nl < SPLIT_LEVELS; m = p[nl++])
-        if ((p[nl] = chunks(a->n, m, &len[nl])) == 1)
+        if ((p[nl] = chunks(a->n, m, items, min_len, &len[nl])) == 1)
             break;
     return nl;
 }
@@ -1261,7 +1328,7 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
                  a.m,
                  a.m};
     int64_t p[SPLIT_LEVELS], len[SPLIT_LEVELS];
-    uint32_t nl = split_plan(&a, p, len);
-    return nl ? reduce_split(q, rt, &r, &a, nl, p, len, tile_allowed(cpu_units, x->dtype))
-              : launch(q, rt, &r, &a);
+    bool cpu = tile_allowed(cpu_units, x->dtype);
+    uint32_t nl = split_plan(&a, cpu && !ordered(&r.s), p, len);
+    return nl ? reduce_split(q, rt, &r, &a, nl, p, len, cpu) : launch(q, rt, &r, &a);
 }

@@ -54,6 +54,7 @@ static const char prelude_twin[] =
     "  const void *const *arg_base; const size_t *arg_bytes; void *state;\n"
     "};\n"
     "typedef _Bool bool;\n#define true 1\n#define false 0\n"
+    "#define ACCEL_TWIN 1\n"
     "#define __inline__ inline\n"
     "#define __global__ static\n"
     "#define __device__ static\n"

@@ -7,7 +7,9 @@
  * order: NaNs last, -0 == +0, ties by index), compared bit for bit, which
  * checks sortedness, the permutation and stability at once; in place;
  * every device of the runtime (the CUDA suite runs the same on the GPU);
- * bad input with out untouched; matrix_transpose. */
+ * the paths of cpu:0's radix sort (lengths around its insertion cutoffs,
+ * skipped passes, NaN payloads and -0 of every float dtype, strided lines,
+ * equal keys); bad input with out untouched; matrix_transpose. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "accel/verify.h"
 #include "test_array_common.h"
@@ -412,4 +414,300 @@ Test(array_sort, verify_mode_checks_sort_and_argsort)
     assert_all_verified(rt, 8);
     accel_queue_release(q);
     accel_runtime_close(rt);
+}
+
+/* ------------------------------------------------------------ the CPU's radix sort */
+
+/* The CPU backend sorts with an LSD radix sort on keys made from the bits
+ * (backends/cpu/sort.cc): lines under 26 to 96 elements (by key width) by
+ * insertion, longer ones in 8-bit passes, a pass skipped where every key
+ * has the same digit, float lines with a -0 or a NaN as (key, bits) pairs.
+ * These cases aim at each of those paths on cpu:0 (the suites above run
+ * every device). */
+
+/* The bits of element i of p (of dt) as an integer, for messages. */
+static unsigned long long bits_at(const void *p, accel_dtype dt, size_t i)
+{
+    uint64_t b = 0;
+    memcpy(&b, (const char *)p + i * accel_dtype_size(dt), accel_dtype_size(dt));
+    return (unsigned long long)b;
+}
+
+/* hx (rows x cols of dt, contiguous) sorted and argsorted along axis on
+ * cpu:0 into new buffers; every element checked bit for bit, and every
+ * index exactly, against the qsort reference on (value, index) pairs. */
+static void check_sorts(env *e, accel_dtype dt, int64_t rows, int64_t cols, int axis, int desc,
+                        const void *hx, const char *what)
+{
+    size_t es = accel_dtype_size(dt), n = (size_t)(rows * cols);
+    const int64_t shape[] = {rows, cols};
+    unsigned char *got = malloc(n * es + 1), *want = malloc(n * es + 1);
+    int64_t *gidx = malloc(n * 8 + 8), *widx = malloc(n * 8 + 8);
+    accel_buffer *bx = upload(e, hx, n * es), *bo = upload(e, NULL, n * es),
+                 *bi = upload(e, NULL, n * 8);
+    accel_array x, out, idx;
+    tu_ok(accel_array_init(&x, bx, dt, 2, shape));
+    tu_ok(accel_array_init(&out, bo, dt, 2, shape));
+    tu_ok(accel_array_init(&idx, bi, ACCEL_I64, 2, shape));
+    tu_ok(accel_array_sort(e->q, &x, axis, desc, &out));
+    tu_ok(accel_array_argsort(e->q, &x, axis, desc, &idx));
+    tu_ok(accel_queue_finish(e->q));
+    if (n) {
+        tu_ok(accel_queue_read_blocking(e->q, bo, 0, got, n * es));
+        tu_ok(accel_queue_read_blocking(e->q, bi, 0, gidx, n * 8));
+    }
+    /* a line: len elements step apart from start */
+    int64_t len = axis == 0 ? rows : cols, lines = axis == 0 ? cols : rows;
+    size_t step = axis == 0 ? (size_t)cols : 1;
+    keyed *line = malloc((size_t)len * sizeof *line + sizeof *line);
+    g_dt = dt, g_desc = desc;
+    for (int64_t l = 0; len && l < lines; l++) {
+        size_t start = axis == 0 ? (size_t)l : (size_t)l * (size_t)cols;
+        for (int64_t j = 0; j < len; j++)
+            line[j] = (keyed){get(hx, dt, start + (size_t)j * step), j};
+        qsort(line, (size_t)len, sizeof *line, cmp_keyed);
+        for (int64_t j = 0; j < len; j++) {
+            size_t to = start + (size_t)j * step, from = start + (size_t)line[j].index * step;
+            memcpy(want + to * es, (const char *)hx + from * es, es);
+            widx[to] = line[j].index;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        cr_assert(memcmp(got + i * es, want + i * es, es) == 0,
+                  "%s: %s (%lld, %lld) axis %d%s: element %zu has bits %#llx, want %#llx", what,
+                  accel_dtype_name(dt), (long long)rows, (long long)cols, axis,
+                  desc ? " descending" : "", i, bits_at(got, dt, i), bits_at(want, dt, i));
+        cr_assert(gidx[i] == widx[i],
+                  "%s: argsort %s (%lld, %lld) axis %d%s: index %zu is %lld, want %lld", what,
+                  accel_dtype_name(dt), (long long)rows, (long long)cols, axis,
+                  desc ? " descending" : "", i, (long long)gidx[i], (long long)widx[i]);
+    }
+    free(line);
+    free(got), free(want), free(gidx), free(widx);
+    accel_buffer_release(bx), accel_buffer_release(bo), accel_buffer_release(bi);
+}
+
+/* cpu:0 and a queue on it. */
+static accel_runtime *cpu_env(env *e)
+{
+    return array_runtime(&e->dev, &e->q);
+}
+
+static void cpu_env_close(accel_runtime *rt, env *e)
+{
+    accel_queue_release(e->q);
+    accel_runtime_close(rt);
+}
+
+/* Every dtype, one line of every length around the insertion/radix
+ * boundaries and long ones (several passes, mixed digits; small integers,
+ * where the high passes are skipped), both directions. */
+Test(array_sort, cpu_radix_every_dtype_and_length)
+{
+    env e;
+    accel_runtime *rt = cpu_env(&e);
+    tu_rng r = tu_rng_make(42);
+    static const int64_t lens[] = {0,  1,  2,  3,  25, 26, 27,  35,   36,    37,
+                                   55, 56, 57, 95, 96, 97, 300, 4097, 70001, 70001};
+    enum { NLEN = sizeof lens / sizeof lens[0] };
+    unsigned char *h = malloc(70001 * 8);
+    for (size_t d = 0; d < NDT; d++)
+        for (size_t l = 0; l < NLEN; l++) {
+            fill(&r, all_dtypes[d], l % 2 == 1, h, (size_t)lens[l]);
+            for (int desc = 0; desc < 2; desc++)
+                check_sorts(&e, all_dtypes[d], 1, lens[l], 1, desc, h,
+                            l % 2 ? "small values" : "fill's values");
+        }
+    free(h);
+    cpu_env_close(rt, &e);
+}
+
+/* One random float from a small set of integers (so values repeat)
+ * or a wide range, never -0 or NaN. */
+static double plain_float(tu_rng *r)
+{
+    uint64_t pick = tu_rng_next(r) % 3;
+    double v = pick == 0   ? (double)((int64_t)(tu_rng_next(r) % 41) - 20)
+               : pick == 1 ? tu_rng_wide(r, -20, 20)
+                           : tu_rng_range(r, -1000.0, 1000.0);
+    return v == 0 ? 0.0 : v;
+}
+
+/* Float lines without -0 and NaN (sorted as keys alone, the values made
+ * back from them), with +0 and the infinities; then the same with one -0,
+ * and with one NaN, which each switch the line to (key, bits) pairs. */
+Test(array_sort, cpu_radix_floats_keys_alone_and_pairs)
+{
+    env e;
+    accel_runtime *rt = cpu_env(&e);
+    tu_rng r = tu_rng_make(43);
+    static const accel_dtype fdts[] = {ACCEL_F16, ACCEL_BF16, ACCEL_F32, ACCEL_F64};
+    static const int64_t lens[] = {30, 50, 100, 70001};
+    unsigned char *h = malloc(70001 * 8);
+    for (size_t d = 0; d < 4; d++)
+        for (size_t l = 0; l < 4; l++)
+            for (int c = 0; c < 3; c++) {
+                accel_dtype dt = fdts[d];
+                size_t n = (size_t)lens[l];
+                for (size_t i = 0; i < n; i++)
+                    put(h, dt, i, (val){.f = plain_float(&r)});
+                put(h, dt, 3, (val){.f = 0.0});
+                put(h, dt, n / 2, (val){.f = INFINITY});
+                put(h, dt, n - 1, (val){.f = -INFINITY});
+                if (c)
+                    put(h, dt, (size_t)(tu_rng_next(&r) % n), (val){.f = c == 1 ? -0.0 : NAN});
+                for (int desc = 0; desc < 2; desc++)
+                    check_sorts(&e, dt, 1, lens[l], 1, desc, h,
+                                c == 0   ? "no -0 or NaN"
+                                : c == 1 ? "one -0"
+                                         : "one NaN");
+            }
+    free(h);
+    cpu_env_close(rt, &e);
+}
+
+/* A NaN of float dtype dt: either sign, a random nonzero payload (quiet
+ * or signalling). */
+static uint64_t nan_bits(tu_rng *r, accel_dtype dt)
+{
+    int mant = dt == ACCEL_F16 ? 10 : dt == ACCEL_BF16 ? 7 : dt == ACCEL_F32 ? 23 : 52;
+    uint64_t sign = 1ull << (bits(dt) - 1), inf = (sign - 1) & ~((1ull << mant) - 1);
+    return (tu_rng_next(r) & 1 ? sign : 0) | inf | (1 + tu_rng_next(r) % ((1ull << mant) - 1));
+}
+
+/* The bits of a float of dt: +0, -0, a NaN, +-inf or a small integer. */
+static uint64_t special_bits(tu_rng *r, accel_dtype dt)
+{
+    static const double some[] = {0.0, -0.0, INFINITY, -INFINITY, -4, -1, 1, 2, 3};
+    uint64_t pick = tu_rng_next(r) % 11;
+    if (pick >= 9)
+        return nan_bits(r, dt);
+    unsigned char one[8] = {0};
+    put(one, dt, 0, (val){.f = some[pick]});
+    return bits_at(one, dt, 0);
+}
+
+/* -0/+0 mixes and NaNs with payloads and both signs among a few repeated
+ * values, every float dtype, contiguous and strided lines, both
+ * directions: the output's bits exactly (zeros and NaNs each in input
+ * order, NaNs last ascending and first descending) and the indices. */
+Test(array_sort, cpu_radix_nan_payloads_and_signed_zeros)
+{
+    env e;
+    accel_runtime *rt = cpu_env(&e);
+    tu_rng r = tu_rng_make(44);
+    static const accel_dtype fdts[] = {ACCEL_F16, ACCEL_BF16, ACCEL_F32, ACCEL_F64};
+    static const int64_t shapes[][3] = {{1, 20, 1},    {1, 40, 1}, {1, 200, 1},
+                                        {1, 70001, 1}, {40, 3, 0}, {23335, 3, 0}};
+    unsigned char *h = malloc(70005 * 8);
+    for (size_t d = 0; d < 4; d++)
+        for (size_t s = 0; s < 6; s++) {
+            size_t n = (size_t)(shapes[s][0] * shapes[s][1]), es = accel_dtype_size(fdts[d]);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t b = special_bits(&r, fdts[d]);
+                memcpy(h + i * es, &b, es);
+            }
+            for (int desc = 0; desc < 2; desc++)
+                check_sorts(&e, fdts[d], shapes[s][0], shapes[s][1], (int)shapes[s][2], desc, h,
+                            "NaNs and zeros");
+        }
+    free(h);
+    cpu_env_close(rt, &e);
+}
+
+/* Lines k apart (sorting along axis 0 of a 2-D array), every dtype, short
+ * and long, both directions. */
+Test(array_sort, cpu_radix_strided_lines)
+{
+    env e;
+    accel_runtime *rt = cpu_env(&e);
+    tu_rng r = tu_rng_make(45);
+    static const int64_t shapes[][2] = {{37, 3}, {130, 2}, {23335, 3}};
+    unsigned char *h = malloc(70005 * 8);
+    for (size_t d = 0; d < NDT; d++)
+        for (size_t s = 0; s < 3; s++) {
+            fill(&r, all_dtypes[d], s == 1, h, (size_t)(shapes[s][0] * shapes[s][1]));
+            for (int desc = 0; desc < 2; desc++)
+                check_sorts(&e, all_dtypes[d], shapes[s][0], shapes[s][1], 0, desc, h, "axis 0");
+        }
+    free(h);
+    cpu_env_close(rt, &e);
+}
+
+/* Lines whose keys are all equal (every radix pass skipped): one value
+ * repeated, +0 and -0 mixed, NaNs of many payloads and both signs; sort
+ * must give x back bit for bit and argsort 0..n-1, in both directions. */
+Test(array_sort, cpu_radix_all_equal_keys)
+{
+    env e;
+    accel_runtime *rt = cpu_env(&e);
+    tu_rng r = tu_rng_make(46);
+    static const int64_t lens[] = {20, 1000};
+    unsigned char *h = malloc(1000 * 8), *got = malloc(1000 * 8);
+    int64_t *idx = malloc(1000 * 8);
+    for (size_t d = 0; d < NDT; d++)
+        for (int c = 0; c < (is_float(all_dtypes[d]) ? 3 : 1); c++)
+            for (size_t l = 0; l < 2; l++)
+                for (int desc = 0; desc < 2; desc++) {
+                    accel_dtype dt = all_dtypes[d];
+                    size_t n = (size_t)lens[l], es = accel_dtype_size(dt);
+                    unsigned char one[3 * 8];
+                    fill(&r, dt, false, one, 3); /* element 2: -1, +inf (bool: 0 or 1) */
+                    for (size_t i = 0; i < n; i++) {
+                        uint64_t b = c == 0   ? bits_at(one, dt, 2)
+                                     : c == 1 ? (tu_rng_next(&r) & 1) << (bits(dt) - 1)
+                                              : nan_bits(&r, dt);
+                        memcpy(h + i * es, &b, es);
+                    }
+                    const int64_t shape[] = {(int64_t)n};
+                    accel_buffer *bx = upload(&e, h, n * es), *bo = upload(&e, NULL, n * es),
+                                 *bi = upload(&e, NULL, n * 8);
+                    accel_array x, out, oi;
+                    tu_ok(accel_array_init(&x, bx, dt, 1, shape));
+                    tu_ok(accel_array_init(&out, bo, dt, 1, shape));
+                    tu_ok(accel_array_init(&oi, bi, ACCEL_I64, 1, shape));
+                    tu_ok(accel_array_sort(e.q, &x, 0, desc, &out));
+                    tu_ok(accel_array_argsort(e.q, &x, 0, desc, &oi));
+                    tu_ok(accel_queue_read_blocking(e.q, bo, 0, got, n * es));
+                    tu_ok(accel_queue_read_blocking(e.q, bi, 0, idx, n * 8));
+                    for (size_t i = 0; i < n; i++)
+                        cr_assert(memcmp(got + i * es, h + i * es, es) == 0 && idx[i] == (int64_t)i,
+                                  "%s case %d n %zu%s: element %zu bits %#llx (want %#llx), "
+                                  "index %lld",
+                                  accel_dtype_name(dt), c, n, desc ? " descending" : "", i,
+                                  bits_at(got, dt, i), bits_at(h, dt, i), (long long)idx[i]);
+                    accel_buffer_release(bx), accel_buffer_release(bo), accel_buffer_release(bi);
+                }
+    free(h), free(got), free(idx);
+    cpu_env_close(rt, &e);
+}
+
+/* Lines of one value but for a single other one (smaller or larger, a NaN
+ * or -0 among floats) at a random place: every pass but those where the
+ * odd key's digit differs is skipped, and those must still run. */
+Test(array_sort, cpu_radix_one_key_apart)
+{
+    env e;
+    accel_runtime *rt = cpu_env(&e);
+    tu_rng r = tu_rng_make(47);
+    static const int64_t lens[] = {20, 1000, 70001};
+    unsigned char *h = malloc(70001 * 8), two[16];
+    for (size_t d = 0; d < NDT; d++)
+        for (int c = 0; c < 4; c++)
+            for (size_t l = 0; l < 3; l++) {
+                accel_dtype dt = all_dtypes[d];
+                size_t n = (size_t)lens[l], es = accel_dtype_size(dt);
+                /* the common value 2 (bool 1); the odd one -1, 3, or NaN, -0 (bool 0) */
+                static const double odd[] = {-1.0, 3.0, NAN, -0.0};
+                int64_t odd_i = dt == ACCEL_BOOL ? 0 : c % 2 ? 3 : -1;
+                put(two, dt, 0, is_float(dt) ? (val){.f = 2.0} : (val){.i = 2});
+                put(two, dt, 1, is_float(dt) ? (val){.f = odd[c]} : (val){.i = odd_i});
+                for (size_t i = 0; i < n; i++)
+                    memcpy(h + i * es, two, es);
+                memcpy(h + (tu_rng_next(&r) % n) * es, two + es, es);
+                for (int desc = 0; desc < 2; desc++)
+                    check_sorts(&e, dt, 1, lens[l], 1, desc, h, "one key apart");
+            }
+    free(h);
+    cpu_env_close(rt, &e);
 }

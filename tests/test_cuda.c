@@ -469,7 +469,7 @@ Test(cuda, device_communicator_handles)
               accel_last_error());
 }
 
-/* ACCEL_OP_SORT on the GPU (CUB) against the CPU backend (std::stable_sort),
+/* ACCEL_OP_SORT on the GPU (CUB) against the CPU backend (its radix sort),
  * bit for bit: every real dtype with repeats, NaNs of both signs, -0 and +0
  * (order and bits of equal keys: stability), one long line (DeviceRadixSort),
  * many lines and lines k apart (the segmented sort and the gather), both

@@ -132,8 +132,8 @@ int32_t accel_cpu__reduce(const accel_cpu_op *op, int threads, char *msg, size_t
 int32_t accel_cpu__gemm(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 void accel_cpu__random(const accel_cpu_op *op, int threads);
 void accel_cpu__transpose(const accel_cpu_op *op, int threads);
-/* sort.cc: ACCEL_OP_SORT and ACCEL_OP_ARGSORT through libstdc++'s
- * std::stable_sort. */
+/* sort.cc: ACCEL_OP_SORT and ACCEL_OP_ARGSORT by an LSD radix sort on
+ * order-preserving unsigned keys. */
 int32_t accel_cpu__sort(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);
 /* linalg.c: the ACCEL_OP_KIND_LINALG ops through OpenBLAS's LAPACK. */
 int32_t accel_cpu__linalg(const accel_cpu_op *op, int threads, char *msg, size_t msg_size);

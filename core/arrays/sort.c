@@ -4,7 +4,7 @@
  * copied into the contiguous out (accel_array_copy, the strided copy of
  * every view), then out is sorted in place by one ACCEL_OP_SORT op
  * (accel_sort_segments), which each backend runs with its library sort
- * (libstdc++ on the CPU, CUB on CUDA). Also matrix_transpose, a view. */
+ * (an LSD radix sort on the CPU, CUB on CUDA). Also matrix_transpose, a view. */
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -719,7 +719,7 @@ ACCEL_API accel_status accel_array_mask_scatter(accel_queue *q, const accel_arra
  * (the sort runs in place in it); x any view (broadcast to out's shape as
  * accel_array_copy does); out may be x exactly (in place). Runs as
  * accel_array_copy(x -> out) then one ACCEL_OP_SORT op over out
- * (accel_sort_segments: libstdc++'s std::stable_sort on the CPU, CUB's
+ * (accel_sort_segments: an LSD radix sort on the CPU, CUB's
  * segmented radix sort on CUDA), so verify mode checks it bit for bit and
  * a backend without sort falls back where the policy allows.
  * Errors (before anything is enqueued, out untouched): as

@@ -2,7 +2,7 @@
 /* Copyright 2026 The accel authors */
 /* test_opencl_sort.c — accel_sort_segments and accel_argsort_segments on
  * opencl:0 (backends/opencl/sort.c, sort.cl) against the same calls on
- * cpu:0 (libstdc++'s std::stable_sort), bit for bit: every real dtype, both
+ * cpu:0 (its LSD radix sort), bit for bit: every real dtype, both
  * directions, in place and not, lines of 1 to 5000 elements (powers of two
  * and not) along the middle axis of outer x n x inner blocks, with many
  * equal keys (stability), -0 and +0, infinities and NaNs of distinct

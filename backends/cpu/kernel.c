@@ -906,6 +906,10 @@ static void twin_prepare(accel_cpu_twin *T, const cpu_kjob *j, void *const *argv
     }
 }
 
+/* Units of blocks a raw launch is cut into, at least, for each worker
+ * (scheduled statically): enough to even out blocks of unequal work. */
+enum { UNITS_PER_WORKER = 4 };
+
 int32_t accel_cpu__kernel_exec(const void *job, int threads, char *msg, size_t msg_size)
 {
     const cpu_kjob *j = job;
@@ -936,6 +940,13 @@ int32_t accel_cpu__kernel_exec(const void *job, int threads, char *msg, size_t m
         total = (size_t)j->grid[0] * j->grid[1] * j->grid[2];
         const size_t threads_per = (size_t)j->block[0] * j->block[1] * j->block[2];
         per = threads_per >= 4096 ? 1 : 4096 / threads_per;
+        /* At least UNITS_PER_WORKER units for each worker where the grid has
+         * the blocks: the generated reductions' few heavy threads (4096
+         * rows of an axis-1 sum, 16 blocks of 256) made one unit, run by
+         * one worker while the others waited. */
+        size_t want = (size_t)(nt > 0 ? nt : 1) * UNITS_PER_WORKER;
+        if (total / per < want)
+            per = total / want ? total / want : 1;
         T = &twin;
         twin_prepare(T, j, argv);
     }

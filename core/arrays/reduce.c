@@ -670,58 +670,95 @@ static void inter_fold(accel__sbuf *b, const rspec *s)
     store(b, s);
 }
 
-/* In the CPU twin only (#ifdef ACCEL_TWIN), for argmin/argmax of x along
- * one contiguous reduced axis: blocks of ARG_BLOCK elements from accel_jv,
- * each reduced first to its extreme value and a NaN flag over REDUCE_LANES
- * branch-free lanes (which the C compiler vectorizes: a select per lane,
- * where the one-element fold's branch did not), and scanned for the index
- * only when it holds a NaN or beats the accumulator. The result is the
- * fold's: the first NaN, else the first index of the extreme (a block
- * equal to the accumulator keeps the earlier index). 2^24 float32 on one
- * thread of this machine's cc -O2: 22.5 ms as the fold, 5.3 ms blocked. */
-enum { ARG_BLOCK = 256 };
-static void twin_arg_blocks(accel__sbuf *b, const rspec *s)
+/* In the CPU twin only (#ifdef ACCEL_TWIN), for min, max, argmin and argmax
+ * of x along one contiguous reduced axis: blocks of EXT_BLOCK elements from
+ * accel_jv, each reduced first to its extreme value and a NaN flag over
+ * REDUCE_LANES branch-free lanes (which the C compiler vectorizes: a select
+ * per lane, where the one-element fold's branch did not). The result is the
+ * fold's, bit for bit:
+ * - argmin/argmax scan a block for the index only when it holds a NaN (the
+ *   first NaN wins) or its extreme beats the accumulator (a tie keeps the
+ *   earlier index);
+ * - float min/max fold a block element by element when it holds a NaN or
+ *   its extreme is a zero (-0 < +0 then decides), else take its extreme
+ *   when it beats the accumulator (equal nonzero values have equal bits);
+ * - integer min/max take the block's extreme when it beats the accumulator.
+ * 2^24 float32 argmax on one thread of this machine's cc -O2: 22.5 ms as
+ * the fold, 5.3 ms blocked (2.8 ms built for AVX2). */
+enum { EXT_BLOCK = 256 };
+static void twin_lanes(accel__sbuf *b, const rspec *s)
 {
     const char *xc = accel__array_ptr_ctype(s->xt);
-    const char *op = s->fn == ACCEL_ARRAY_REDUCE_ARGMAX ? ">" : "<";
+    const char *op =
+        s->fn == ACCEL_ARRAY_REDUCE_ARGMAX || s->fn == ACCEL_ARRAY_REDUCE_MAX ? ">" : "<";
     accel__sbuf_put(b,
-                    "#ifdef ACCEL_TWIN\n    if (accel_rx0 == 1) {\n"
-                    "      for (; accel_jv + %d <= accel_hi && accel_acc == accel_acc; "
-                    "accel_jv += %d) {\n"
                     "        const %s *const accel_q = accel_x + accel_ox + accel_jv;\n"
-                    "        %s accel_m[%d], accel_bm; int accel_nn[%d], accel_an = 0;\n",
-                    ARG_BLOCK, ARG_BLOCK, xc, xc, REDUCE_LANES, REDUCE_LANES);
-    accel__sbuf_put(b,
+                    "        %s accel_m[%d], accel_bm; int accel_nn[%d], accel_an = 0;\n"
                     "        for (int accel_u = 0; accel_u < %d; accel_u++) {\n"
                     "          accel_m[accel_u] = accel_q[accel_u];\n"
                     "          accel_nn[accel_u] = accel_q[accel_u] != accel_q[accel_u];\n"
-                    "        }\n"
-                    "        for (int accel_t = %d; accel_t < %d; accel_t += %d)\n"
-                    "          for (int accel_u = 0; accel_u < %d; accel_u++) {\n"
-                    "            const %s a = accel_q[accel_t + accel_u];\n"
-                    "            accel_m[accel_u] = a %s accel_m[accel_u] ? a : accel_m[accel_u];\n"
-                    "            accel_nn[accel_u] |= a != a;\n"
-                    "          }\n",
-                    REDUCE_LANES, REDUCE_LANES, ARG_BLOCK, REDUCE_LANES, REDUCE_LANES, xc, op);
+                    "        }\n",
+                    xc, xc, REDUCE_LANES, REDUCE_LANES, REDUCE_LANES);
     accel__sbuf_put(
         b,
+        "        for (int accel_t = %d; accel_t < %d; accel_t += %d)\n"
+        "          for (int accel_u = 0; accel_u < %d; accel_u++) {\n"
+        "            const %s a = accel_q[accel_t + accel_u];\n"
+        "            accel_m[accel_u] = a %s accel_m[accel_u] ? a : accel_m[accel_u];\n"
+        "            accel_nn[accel_u] |= a != a;\n"
+        "          }\n"
         "        accel_bm = accel_m[0];\n"
         "        for (int accel_u = 0; accel_u < %d; accel_u++) {\n"
         "          accel_an |= accel_nn[accel_u];\n"
         "          accel_bm = accel_m[accel_u] %s accel_bm ? accel_m[accel_u] : accel_bm;\n"
-        "        }\n"
-        "        if (accel_an || accel_bm %s accel_acc)\n"
-        "          for (int accel_t = 0; accel_t < %d; accel_t++)\n"
-        "            if (accel_an ? accel_q[accel_t] != accel_q[accel_t]\n"
-        "                         : accel_q[accel_t] == accel_bm) {\n"
-        "              accel_acc = accel_q[accel_t];\n"
-        "              accel_best = accel_jv + accel_t;\n"
-        "              break;\n"
-        "            }\n"
-        "      }\n"
-        "      if (accel_acc != accel_acc) accel_jv = accel_hi;\n"
-        "    }\n#endif\n",
-        REDUCE_LANES, op, op, ARG_BLOCK);
+        "        }\n",
+        REDUCE_LANES, EXT_BLOCK, REDUCE_LANES, REDUCE_LANES, xc, op, REDUCE_LANES, op);
+}
+
+/* What a block's extreme accel_bm and NaN flag accel_an do to the
+ * accumulator (twin_blocks' rules). */
+static void twin_block_result(accel__sbuf *b, const rspec *s)
+{
+    const char *op =
+        s->fn == ACCEL_ARRAY_REDUCE_ARGMAX || s->fn == ACCEL_ARRAY_REDUCE_MAX ? ">" : "<";
+    if (is_arg(s->fn)) {
+        accel__sbuf_put(b,
+                        "        if (accel_an || accel_bm %s accel_acc)\n"
+                        "          for (int accel_t = 0; accel_t < %d; accel_t++)\n"
+                        "            if (accel_an ? accel_q[accel_t] != accel_q[accel_t]\n"
+                        "                         : accel_q[accel_t] == accel_bm) {\n"
+                        "              accel_acc = accel_q[accel_t];\n"
+                        "              accel_best = accel_jv + accel_t;\n"
+                        "              break;\n"
+                        "            }\n",
+                        op, EXT_BLOCK);
+        return;
+    }
+    if (is_float(s->xt)) {
+        accel__sbuf_put(b,
+                        "        if (accel_an || accel_bm == 0)\n"
+                        "          for (int accel_t = 0; accel_t < %d; accel_t++) {\n"
+                        "            const %s a = (%s)accel_q[accel_t];\n",
+                        EXT_BLOCK, acc_type(s), acc_type(s));
+        fold(b, s);
+        accel__sbuf_put(b, "          }\n        else ");
+    }
+    accel__sbuf_put(b, "        if (accel_bm %s accel_acc) accel_acc = accel_bm;\n", op);
+}
+
+static void twin_blocks(accel__sbuf *b, const rspec *s)
+{
+    accel__sbuf_put(b,
+                    "#ifdef ACCEL_TWIN\n    if (accel_rx0 == 1) {\n"
+                    "      accel_jv = accel_lo; /* the first element again: no change */\n"
+                    "      for (; accel_jv + %d <= accel_hi && accel_acc == accel_acc; "
+                    "accel_jv += %d) {\n",
+                    EXT_BLOCK, EXT_BLOCK);
+    twin_lanes(b, s);
+    twin_block_result(b, s);
+    accel__sbuf_put(b, "      }\n"
+                       "      if (accel_acc != accel_acc) accel_jv = accel_hi;\n"
+                       "    }\n#endif\n");
 }
 
 /* A real x: the accumulator from the identity (or the chunk's first
@@ -758,8 +795,8 @@ static void real_body(accel__sbuf *b, const rspec *s)
         accel__sbuf_put(b, "    }\n");
     }
     accel__sbuf_put(b, "    long long accel_jv = accel_lo + %d;\n", first ? 1 : 0);
-    if (runs8(s) && is_arg(s->fn))
-        twin_arg_blocks(b, s);
+    if (runs8(s) && first)
+        twin_blocks(b, s);
     if (runs8(s))
         fold_runs8(b, s);
     accel__sbuf_put(b, "    for (long long accel_j = accel_jv; accel_j < accel_hi; accel_j++) {\n");
@@ -1088,11 +1125,11 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
 #define SPLIT_MIN_LEN 64   /* elements a chunk folds at least */
 #define SPLIT_LEVELS 12    /* each level divides m by SPLIT_MIN_LEN or more */
 /* The same for a CPU device folding in any order (not ordered()): a few
- * chunks per worker, each long enough for its vector loop (twin_arg_blocks);
- * the GPU's 128-element chunks of 2^24 float32 cost the CPU's argmax its
- * speed (131072 work items, each folding one element at a time). */
-#define CPU_SPLIT_ITEMS 512
-#define CPU_SPLIT_MIN_LEN 4096
+ * chunks per worker, each of whole blocks for its vector loop (twin_blocks;
+ * the GPU's 128-element chunks of 2^24 float32 made 131072 work items of
+ * one element at a time each). */
+#define CPU_SPLIT_ITEMS 1024 /* per CPU worker: four blocks of 256 */
+#define CPU_SPLIT_MIN_LEN 1024
 
 /* The chunks per output of a level of n outputs of m elements each: P
  * chunks of *len = L elements (P * L >= m > (P - 1) * L, none empty;
@@ -1229,15 +1266,16 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
 }
 
 /* The levels of r's split (0: one plain kernel): while a level's chunks
- * per output are more than 1 (cpu_any: a CPU device's fewer, longer chunks,
- * for a fold whose order does not change its result). Not for kernels whose
+ * per output are more than 1 (cpu_workers > 0: a CPU device of that many
+ * workers, for a fold whose order does not change its result: fewer, longer
+ * chunks, CPU_SPLIT_ITEMS a worker). Not for kernels whose
  * arguments would pass 32 (3 kept + 2 reduced per axis, 11 others). */
-static uint32_t split_plan(const raxes *a, bool cpu_any, int64_t *p, int64_t *len)
+static uint32_t split_plan(const raxes *a, uint32_t cpu_workers, int64_t *p, int64_t *len)
 {
     if (3 * a->nk + 2 * a->nr > 24)
         return 0;
-    int64_t items = cpu_any ? CPU_SPLIT_ITEMS : SPLIT_ITEMS;
-    int64_t min_len = cpu_any ? CPU_SPLIT_MIN_LEN : SPLIT_MIN_LEN;
+    int64_t items = cpu_workers ? CPU_SPLIT_ITEMS * (int64_t)cpu_workers : SPLIT_ITEMS;
+    int64_t min_len = cpu_workers ? CPU_SPLIT_MIN_LEN : SPLIT_MIN_LEN;
     uint32_t nl = 0;
     for (int64_t m = a->m; nl < SPLIT_LEVELS; m = p[nl++])
         if ((p[nl] = chunks(a->n, m, items, min_len, &len[nl])) == 1)
@@ -1329,6 +1367,6 @@ accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn, const 
                  a.m};
     int64_t p[SPLIT_LEVELS], len[SPLIT_LEVELS];
     bool cpu = tile_allowed(cpu_units, x->dtype);
-    uint32_t nl = split_plan(&a, cpu && !ordered(&r.s), p, len);
+    uint32_t nl = split_plan(&a, cpu && !ordered(&r.s) ? cpu_units : 0, p, len);
     return nl ? reduce_split(q, rt, &r, &a, nl, p, len, cpu) : launch(q, rt, &r, &a);
 }

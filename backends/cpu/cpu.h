@@ -162,8 +162,9 @@ void accel_cpu__kernel_free(void *job);
 /* ops.c: the op_supported and op_execute entries. */
 int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc *desc);
 int32_t accel_cpu__op_execute(void *ctx, accel_be_queue *q, const accel_op_desc *desc);
-/* The checks of op_execute and desc resolved to addresses, not enqueued
- * (graph.c builds its node list with it). */
+/* The checks of op_execute and desc resolved to addresses into *out, not
+ * enqueued (graph.c builds its node list with it); *out is written before
+ * the size limits are checked, so it holds nothing usable on a failure. */
 int32_t accel_cpu__op_resolve(void *ctx, const accel_op_desc *desc, accel_cpu_op *out);
 
 /* graph.c: the graph entries. A launch is one work task of the queue's

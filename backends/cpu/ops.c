@@ -198,13 +198,18 @@ static int32_t check_limits(accel_cpu_ctx *ctx, const accel_cpu_op *op, const ch
 int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_op *out)
 {
     accel_cpu_ctx *ctx = vctx;
-    /* A core built against an older ABI minor passes a shorter descriptor. */
-    accel_op_desc d;
-    memset(&d, 0, sizeof d);
-    size_t dsize = desc->struct_size && desc->struct_size < sizeof d ? desc->struct_size : sizeof d;
-    memcpy(&d, desc, dsize);
-    const char *name = d.name ? d.name : "accel op";
-    if (d.op == ACCEL_OP_KERNEL) { /* launched by op_execute, never resolved ahead */
+    /* A core built against an older ABI minor passes a shorter descriptor:
+     * copied, zero past its end; a whole one is read in place (this runs on
+     * every enqueue). */
+    accel_op_desc local;
+    const accel_op_desc *d = desc;
+    if (desc->struct_size && desc->struct_size < sizeof local) {
+        memset(&local, 0, sizeof local);
+        memcpy(&local, desc, desc->struct_size);
+        d = &local;
+    }
+    const char *name = d->name ? d->name : "accel op";
+    if (d->op == ACCEL_OP_KERNEL) { /* launched by op_execute, never resolved ahead */
         ctx->host->set_error(ctx->host->host_ctx,
                              "%s: a user kernel launch cannot be resolved "
                              "ahead of its queue",
@@ -212,20 +217,14 @@ int32_t accel_cpu__op_resolve(void *vctx, const accel_op_desc *desc, accel_cpu_o
         return ACCEL_ERROR_UNSUPPORTED;
     }
 
-    if (!supported(d.op, d.dtype)) {
+    if (!supported(d->op, d->dtype)) {
         ctx->host->set_error(ctx->host->host_ctx,
                              "%s: op %u on dtype %s is not supported by the cpu backend", name,
-                             (unsigned)d.op, dtype_name(d.dtype));
+                             (unsigned)d->op, dtype_name(d->dtype));
         return ACCEL_ERROR_UNSUPPORTED;
     }
-
-    accel_cpu_op op;
-    fill_op(&op, &d, name);
-    int32_t rc = check_limits(ctx, &op, name);
-    if (rc != ACCEL_SUCCESS)
-        return rc;
-    *out = op;
-    return ACCEL_SUCCESS;
+    fill_op(out, d, name);
+    return check_limits(ctx, out, name);
 }
 
 int32_t accel_cpu__op_run(const accel_cpu_op *op, int threads, char *msg, size_t msg_size)

@@ -148,6 +148,10 @@ Test(cpu_compiler, the_kernel_instruction_set_is_in_the_identity, .init = setup)
     tu_assert_status(build_with("kernel_compiler = cc\n", msg, sizeof msg), ACCEL_ERROR_CONFIG,
                      "bad variable");
     cr_assert(strstr(msg, "ACCEL_CPU_KERNEL_ISA=avx9: expected auto or baseline"), "%s", msg);
+    /* the embedded compiler builds for its own target, but the value is
+     * still checked */
+    tu_assert_status(build_with("kernel_compiler = tcc\n", msg, sizeof msg), ACCEL_ERROR_CONFIG,
+                     "bad variable under tcc");
     unsetenv("ACCEL_CPU_KERNEL_ISA");
 }
 

@@ -534,7 +534,7 @@ static int32_t compile_source(accel_cpu_ctx *ctx, const accel_program_desc *d, c
 {
     char cc[PATH_MAX], why[512];
     int which = pick_compiler(ctx, cc, sizeof cc, why, sizeof why);
-    const char *isa = which == 1 ? cc_isa(why, sizeof why) : "";
+    const char *isa = which ? cc_isa(why, sizeof why) : NULL; /* checked for tcc too */
     if (!which || !isa) {
         ctx->host->set_error(ctx->host->host_ctx, "%s: %s", name, why);
         return which ? ACCEL_ERROR_CONFIG : ACCEL_ERROR_UNSUPPORTED;

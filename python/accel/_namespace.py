@@ -1031,6 +1031,15 @@ def _axis(axis: int, ndim: int, fn: str) -> int:
     return a % ndim if ndim else 0
 
 
+def _need_array(fn: str, x: Any) -> None:
+    """TypeError naming fn unless x is an accel array (a NumPy array or a
+    list reached the attribute reads of a reduction or sort as an
+    AttributeError)."""
+    if not isinstance(x, Array):
+        raise TypeError(f"accel.{fn}: x must be an array, not {type(x).__name__} "
+                        f"(accel.asarray makes one)")
+
+
 def _axes_mask(axis: Any, ndim: int, fn: str) -> Tuple[int, Tuple[int, ...]]:
     if axis is None:
         axes = tuple(range(ndim))
@@ -1385,6 +1394,7 @@ def sum(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
     wrapping, as the standard says; dtype= converts. out= as CuPy's. The
     sum of no elements is 0. Raises IndexError (axis), ValueError
     (repeated axis)."""
+    _need_array("sum", x)
     x2, cd = _sum_dtype(x, dtype)
     r = _reduce("sum", x2, axis, keepdims, cd)
     r = r if dtype is None or _dtype(dtype, "sum") == cd else astype(r, dtype)
@@ -1394,6 +1404,7 @@ def sum(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
 def prod(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
          keepdims: _b.bool = False) -> Array:
     """Product over axis (as :func:`sum`)."""
+    _need_array("prod", x)
     x2, cd = _sum_dtype(x, dtype)
     r = _reduce("prod", x2, axis, keepdims, cd)
     r = r if dtype is None or _dtype(dtype, "prod") == cd else astype(r, dtype)
@@ -1403,11 +1414,13 @@ def prod(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
 def max(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
     """The largest element over axis (NaN if any is NaN). Raises ValueError
     for an empty reduction (no identity, as NumPy)."""
+    _need_array("max", x)
     return _out(_reduce("max", x, axis, keepdims, x.dtype), out, "max")
 
 
 def min(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
     """The smallest element over axis (as :func:`max`)."""
+    _need_array("min", x)
     return _out(_reduce("min", x, axis, keepdims, x.dtype), out, "min")
 
 
@@ -1418,6 +1431,7 @@ def mean(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
          keepdims: _b.bool = False) -> Array:
     """The mean over axis, in x's dtype (floats; integers as float64, as
     NumPy's)."""
+    _need_array("mean", x)
     if x.dtype.kind in "biu":
         x = astype(x, dtype or float64)
     elif dtype is not None:
@@ -1427,11 +1441,13 @@ def mean(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None,
 
 def any(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
     """True where any element over axis is nonzero (bool)."""
+    _need_array("any", x)
     return _out(_reduce("any", x, axis, keepdims, bool), out, "any")
 
 
 def all(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = False) -> Array:
     """True where every element over axis is nonzero (bool)."""
+    _need_array("all", x)
     return _out(_reduce("all", x, axis, keepdims, bool), out, "all")
 
 
@@ -1439,12 +1455,14 @@ def argmax(x: Array, /, axis: Optional[int] = None, out: Any = None,
            keepdims: _b.bool = False) -> Array:
     """The int64 index of the first largest element (over the flattened x
     when axis is None)."""
+    _need_array("argmax", x)
     return _out(_reduce("argmax", x, axis, keepdims, int64), out, "argmax")
 
 
 def argmin(x: Array, /, axis: Optional[int] = None, out: Any = None,
            keepdims: _b.bool = False) -> Array:
     """The int64 index of the first smallest element."""
+    _need_array("argmin", x)
     return _out(_reduce("argmin", x, axis, keepdims, int64), out, "argmin")
 
 
@@ -1485,6 +1503,7 @@ def std(x: Array, /, axis: Any = None, dtype: Any = None, out: Any = None, ddof:
 def _cumulative(fn: str, x: Array, axis: Optional[int], dtype: Any,
                 include_initial: _b.bool) -> Array:
     """cumulative_sum or cumulative_prod (fn) of x: the standard's rules."""
+    _need_array(fn, x)
     if axis is None:
         if x.ndim != 1:
             raise ValueError(f"accel.{fn}: axis is needed for a {x.ndim}-d array")
@@ -1528,6 +1547,7 @@ def cumulative_prod(x: Array, /, *, axis: Optional[int] = None, dtype: Any = Non
 
 def cumsum(a: Array, axis: Optional[int] = None, dtype: Any = None, out: Any = None) -> Array:
     """NumPy's cumsum: the running sum along axis (None: the flattened a)."""
+    _need_array("cumsum", a)
     if axis is None:
         a, axis = reshape(a, (-1,)), 0
     return _out(cumulative_sum(a, axis=axis, dtype=dtype), out, "cumsum")
@@ -1704,10 +1724,11 @@ def sort(x: Array, /, *, axis: Any = -1, descending: _b.bool = False,
     NumPy's order (ascending only; through _complex_argsort). axis=None
     sorts the flattened array, as NumPy's; kind= (NumPy's) is accepted and
     changes nothing: every accel sort is stable."""
+    _need_array("sort", x)
     descending = _sort_args("sort", descending, kind)
     if axis is None:
         x, axis = reshape(x, (-1,)), -1
-    ax = _axis(axis, x.ndim, "sort") if x.ndim else 0
+    ax = _axis(axis, x.ndim, "sort")
     if x.dtype.kind == "c" and x.size:
         if descending:
             raise NotImplementedError("accel.sort: descending order of complex numbers")
@@ -1724,10 +1745,11 @@ def argsort(x: Array, /, *, axis: Any = -1, descending: _b.bool = False,
     complex in NumPy's order, ascending only). axis=None gives the indices
     into the flattened array, as NumPy's; kind= is accepted and changes
     nothing (stable always)."""
+    _need_array("argsort", x)
     descending = _sort_args("argsort", descending, kind)
     if axis is None:
         x, axis = reshape(x, (-1,)), -1
-    ax = _axis(axis, x.ndim, "argsort") if x.ndim else 0
+    ax = _axis(axis, x.ndim, "argsort")
     if x.dtype.kind == "c" and x.size:
         if descending:
             raise NotImplementedError("accel.argsort: descending order of complex numbers")
@@ -1868,8 +1890,18 @@ def _methods() -> None:
                     ("any", any), ("all", all), ("argmax", argmax), ("argmin", argmin),
                     ("var", var), ("std", std)):
         setattr(A, name, (lambda f: lambda s, *a, **k: f(s, *a, **k))(f))
-    A.sort = lambda s, axis=-1: copyto(s, sort(s, axis=axis))  # type: ignore[attr-defined]
-    A.argsort = lambda s, axis=-1: argsort(s, axis=axis)  # type: ignore[attr-defined]
+    # NumPy's x.sort(axis, kind) and x.argsort(axis, kind), with the
+    # namespace's descending and stable (every accel sort is stable)
+    def sort_method(s: Array, axis: int = -1, kind: Any = None, *,
+                    descending: _b.bool = False, stable: _b.bool = True) -> None:
+        copyto(s, sort(s, axis=axis, kind=kind, descending=descending, stable=stable))
+
+    def argsort_method(s: Array, axis: Any = -1, kind: Any = None, *,
+                       descending: _b.bool = False, stable: _b.bool = True) -> Array:
+        return argsort(s, axis=axis, kind=kind, descending=descending, stable=stable)
+
+    A.sort = sort_method  # type: ignore[attr-defined]
+    A.argsort = argsort_method  # type: ignore[attr-defined]
     A.conj = lambda s: conj(s) if s.dtype.kind == "c" else s  # type: ignore[attr-defined]
     A.real = property(lambda s: real(s) if s.dtype.kind == "c" else s)
     A.imag = property(lambda s: imag(s) if s.dtype.kind == "c" else zeros_like(s))

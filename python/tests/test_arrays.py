@@ -179,3 +179,28 @@ def test_empty_pinned_round_trip_and_lifetime(rng):
     v = back[1]                         # a NumPy view keeps the pinned block alive
     del back
     assert np.array_equal(v, want[1])
+
+
+@pytest.mark.parametrize("fn", ["sum", "prod", "max", "min", "mean", "any", "all", "argmax",
+                                "argmin", "sort", "argsort", "cumsum", "cumulative_sum"])
+@pytest.mark.parametrize("bad", [np.array([3.0, 1.0, 2.0]), [3.0, 1.0, 2.0]])
+def test_reductions_and_sorts_name_a_host_input(fn, bad):
+    # a NumPy array or a list: the TypeError of the elementwise functions,
+    # not an AttributeError from inside
+    with pytest.raises(TypeError, match=f"accel.{fn}: x must be an array, not"):
+        getattr(accel, fn)(bad)
+
+
+def test_sort_methods_take_numpys_kind_and_the_standards_descending():
+    h = np.array([3, 1, 2, 1, 3], dtype=np.int32)
+    a = accel.asarray(h)
+    np.testing.assert_array_equal(a.argsort(kind="stable").get(), np.argsort(h, kind="stable"))
+    np.testing.assert_array_equal(a.argsort(0, "mergesort").get(), np.argsort(h, kind="stable"))
+    # descending and stable: ties keep their order (indices 0, 4 then 2 then 1, 3)
+    np.testing.assert_array_equal(a.argsort(descending=True).get(), [0, 4, 2, 1, 3])
+    with pytest.raises(ValueError, match="kind 'bogus'"):
+        a.argsort(kind="bogus")
+    a.sort(kind="quicksort")
+    np.testing.assert_array_equal(a.get(), np.sort(h))
+    with pytest.raises(IndexError, match="axis -1 is out of range for 0-d"):
+        accel.sort(accel.asarray(np.float64(2.0)))

@@ -45,7 +45,10 @@ static const char prelude_common[] =
     "}\n"
     "ACCEL_FN unsigned short accel_f2h(float f) {\n"
     "  unsigned u = accel_f2u(f), s = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;\n"
-    "  if (a > 0x7f800000u) return (unsigned short)(s | 0x7e00u);\n"
+    "  if (a > 0x7f800000u) {\n" /* NaN: its top payload bits kept, as NumPy's */
+    "    unsigned n = 0x7c00u | ((a & 0x7fffffu) >> 13);\n"
+    "    return (unsigned short)(s | (n == 0x7c00u ? 0x7c01u : n));\n"
+    "  }\n"
     "  if (a >= 0x477ff000u) return (unsigned short)(s | 0x7c00u);\n"
     "  if (a < 0x38800000u) {\n"
     "    float t = accel_u2f(a) * 16777216.0f + 8388608.0f;\n"

@@ -204,3 +204,19 @@ def test_sort_methods_take_numpys_kind_and_the_standards_descending():
     np.testing.assert_array_equal(a.get(), np.sort(h))
     with pytest.raises(IndexError, match="axis -1 is out of range for 0-d"):
         accel.sort(accel.asarray(np.float64(2.0)))
+
+
+def test_float16_views_keep_nan_payloads():
+    # the generated copy of a strided float16 view goes through float: its
+    # NaNs keep their sign and top payload bits (signalling ones too), as
+    # NumPy's conversion does
+    bits = np.array([0x7E01, 0xFE00, 0x7C01, 0x3C00, 0xFC02, 0x7FFF], np.uint16)
+    x = bits.view(np.float16)
+    a = accel.asarray(x)
+    np.testing.assert_array_equal(accel.asnumpy(a[::-1]).view(np.uint16), bits[::-1])
+    np.testing.assert_array_equal(accel.asnumpy(accel.sort(a[::-2])).view(np.uint16),
+                                  np.sort(x[::-2], kind="stable").view(np.uint16))
+    f = np.array([np.nan, -np.nan, 1.0, np.float32(np.frombuffer(b"\x01\x00\xc0\x7f", np.float32)[0])],
+                 np.float32)
+    np.testing.assert_array_equal(accel.asnumpy(accel.astype(accel.asarray(f), np.float16))
+                                  .view(np.uint16), f.astype(np.float16).view(np.uint16))

@@ -631,11 +631,7 @@ static void cc_subset(accel_device *dev, accel_queue *q, void *user)
 Test(array_elementwise, every_function_built_by_cc, .timeout = 280)
 {
     setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache_cc", tu_tmpdir()), 1);
-    const char *ini = tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
-                             "kernel_compiler = cc\n",
-                             TU_CPU_PLUGIN);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(ini, &rt, NULL));
+    accel_runtime *rt = tu_open_cpu_cc();
     tu_for_each_device(rt, cc_subset, NULL);
     accel_runtime_close(rt);
 }

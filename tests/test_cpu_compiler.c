@@ -113,21 +113,10 @@ Test(cpu_compiler, messages_name_the_setting_that_was_used, .init = setup)
     unsetenv("ACCEL_CPU_KERNEL_COMPILER");
 }
 
-/* A runtime of the CPU backend alone, its kernels built by cc. */
-static accel_runtime *open_cc_runtime(void)
-{
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
-                             "kernel_compiler = cc\n",
-                             TU_CPU_PLUGIN),
-                      &rt, NULL));
-    return rt;
-}
-
 /* The compiler identity of cpu:0 under kernel_compiler = cc. */
 static void cc_identity(char *out, size_t cap)
 {
-    accel_runtime *rt = open_cc_runtime();
+    accel_runtime *rt = tu_open_cpu_cc();
     accel_device *dev;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
     tu_ok(accel_kernel_compiler_get(dev, out, cap));
@@ -225,7 +214,7 @@ Test(cpu_compiler, the_compiler_does_not_read_the_hosts_stdin, .init = setup)
     cr_assert(saved >= 0);
     cr_assert_eq(dup2(fds[0], 0), 0);
     close(fds[0]);
-    accel_runtime *rt = open_cc_runtime();
+    accel_runtime *rt = tu_open_cpu_cc();
     accel_device *dev;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
     accel_kernel *k = NULL;

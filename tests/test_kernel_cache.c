@@ -18,16 +18,6 @@
 #include "accel/kernel.h"
 #include "test_util.h"
 
-static accel_runtime *open_cpu(void)
-{
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
-                             "kernel_compiler = cc\n",
-                             TU_CPU_PLUGIN),
-                      &rt, NULL));
-    return rt;
-}
-
 static int count_entries(const char *dir, const char *suffix)
 {
     DIR *d = opendir(dir);
@@ -89,7 +79,7 @@ static accel_kernel_cache_stats stats(accel_runtime *rt)
 Test(kernel_cache, one_loaded_program_per_source_however_many_kernels)
 {
     setenv("ACCEL_KERNEL_CACHE", tu_fmt("%s/cache", tu_tmpdir()), 1);
-    accel_runtime *rt = open_cpu();
+    accel_runtime *rt = tu_open_cpu_cc();
     run_kernel(rt, 2, 1); /* the first build, the queue's threads */
     int before = open_fds();
     for (int i = 0; i < 150; i++)
@@ -113,7 +103,7 @@ Test(kernel_cache, a_folder_swapped_after_the_check_is_not_used)
     const char *dir = tu_fmt("%s/cache", tu_tmpdir());
     const char *moved = tu_fmt("%s/cache.checked", tu_tmpdir());
     setenv("ACCEL_KERNEL_CACHE", dir, 1);
-    accel_runtime *rt = open_cpu();
+    accel_runtime *rt = tu_open_cpu_cc();
     run_kernel(rt, 5, 1);
     cr_assert_eq(count_entries(dir, ".akc"), 1);
     cr_assert_eq(rename(dir, moved), 0);
@@ -136,7 +126,7 @@ Test(kernel_cache, an_insecure_folder_higher_up_the_path_is_refused)
     const char *dir = tu_fmt("%s/cache", mid);
     setenv("ACCEL_KERNEL_CACHE", dir, 1);
     tu_log_capture();
-    accel_runtime *rt = open_cpu();
+    accel_runtime *rt = tu_open_cpu_cc();
     run_kernel(rt, 6, 1);
     accel_kernel_cache_stats s = stats(rt);
     cr_assert_eq(s.disk_enabled, 0);
@@ -154,7 +144,7 @@ Test(kernel_cache, a_symbolic_link_to_a_trusted_folder_is_accepted)
     cr_assert_eq(mkdir(real, 0700), 0);
     cr_assert_eq(symlink(real, link), 0);
     setenv("ACCEL_KERNEL_CACHE", link, 1);
-    accel_runtime *rt = open_cpu();
+    accel_runtime *rt = tu_open_cpu_cc();
     run_kernel(rt, 7, 1);
     accel_kernel_cache_stats s = stats(rt);
     cr_assert_eq(s.disk_enabled, 1, "%s", s.disabled_reason);
@@ -170,7 +160,7 @@ Test(kernel_cache, a_blank_setting_is_refused)
     cr_assert_eq(chdir(cwd), 0);
     setenv("ACCEL_KERNEL_CACHE", "   ", 1);
     tu_log_capture();
-    accel_runtime *rt = open_cpu();
+    accel_runtime *rt = tu_open_cpu_cc();
     run_kernel(rt, 8, 1);
     accel_kernel_cache_stats s = stats(rt);
     cr_assert_eq(s.disk_enabled, 0);
@@ -190,7 +180,7 @@ Test(kernel_cache, a_path_over_the_limit_is_refused_not_truncated)
     while (n < 1100)
         n += snprintf(path + n, sizeof path - (size_t)n, "/%s", "d123456789");
     setenv("ACCEL_KERNEL_CACHE", path, 1);
-    accel_runtime *rt = open_cpu();
+    accel_runtime *rt = tu_open_cpu_cc();
     run_kernel(rt, 9, 1);
     accel_kernel_cache_stats s = stats(rt);
     cr_assert_eq(s.disk_enabled, 0);

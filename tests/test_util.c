@@ -209,6 +209,16 @@ accel_status tu_open_ini(const char *ini_text, accel_runtime **out_rt, const cha
     return accel_runtime_open(path, out_rt);
 }
 
+accel_runtime *tu_open_cpu_cc(void)
+{
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
+                             "kernel_compiler = cc\n",
+                             TU_CPU_PLUGIN),
+                      &rt, NULL));
+    return rt;
+}
+
 accel_backend_info tu_backend_info(const accel_runtime *rt, const char *name)
 {
     uint32_t n = accel_runtime_backend_count(rt);

@@ -70,6 +70,10 @@ void tu_verify_against_cpu(accel_runtime *rt);
  * success. *out_path (if not NULL) receives the file path. */
 accel_status tu_open_ini(const char *ini_text, accel_runtime **out_rt, const char **out_path);
 
+/* A runtime of the CPU backend alone whose kernels the system C compiler
+ * builds (kernel_compiler = cc); asserts success. */
+accel_runtime *tu_open_cpu_cc(void);
+
 /* Backend record by section name; asserts it exists. */
 accel_backend_info tu_backend_info(const accel_runtime *rt, const char *name);
 

@@ -63,8 +63,8 @@ extern char **environ;
  * Contraction stays off (-ffp-contract=off), so the bits are those of the
  * SSE2 build; the vectors are twice as wide (argmax of 2^24 float32 on one
  * thread: 5.3 ms with SSE2, 2.8 ms with AVX2). ACCEL_CPU_KERNEL_ISA=baseline
- * keeps the default (auto: the above). NULL with *why set for another
- * value. Part of the program identity, so a kernel cache shared with a CPU
+ * keeps the default (auto: the above). "" for the default, NULL with *why
+ * set for another value. Part of the program identity, so a kernel cache shared with a CPU
  * without AVX2 never hands it these binaries. */
 static const char *cc_isa(char *why, size_t wcap)
 {
@@ -78,7 +78,7 @@ static const char *cc_isa(char *why, size_t wcap)
     if (!base && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         return "-march=haswell";
 #endif
-    return "-O2"; /* a flag already given: the default target */
+    return ""; /* the compiler's default target */
 }
 
 struct accel_be_program {
@@ -565,7 +565,9 @@ static int32_t compile_source(accel_cpu_ctx *ctx, const accel_program_desc *d, c
                              strerror(errno));
     }
     if (rc == ACCEL_SUCCESS) {
-        char *argv_cc[] = {cc, CPU_CC_FLAGS, (char *)isa, "-o", obj, src, "-lm", NULL};
+        /* the flag last (cc applies it to the whole build): absent, it ends argv */
+        char *argv_cc[] = {cc,  CPU_CC_FLAGS, "-o", obj, src, "-lm", isa[0] ? (char *)isa : NULL,
+                           NULL};
         char *argv_tcc[] = {cc, obj, src, NULL};
         char local[1024];
         char *log = d->log && d->log_size ? d->log : local;

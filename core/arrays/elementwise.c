@@ -372,20 +372,20 @@ static bool fits_int(const acall *c, uint32_t inner)
  * of that many elements, out and each input of inner stride 1 (every other
  * stride and the first element's offset a multiple of the run, so each run
  * starts aligned where the first does) or an input of inner stride 0 (bit
- * k set in *bcast, which is 0 on entry; it may be left partly set when
- * this answers false, and is read only when it answers true). A GPU's elementwise kernel otherwise
- * stores 4 bytes at a time: (16384,1)+(1,16384) float32 wrote 1 GiB at 0.56 of the bound on an H100
- * (docs/performance.md). */
+ * k of *bcast, written only when this answers true). A GPU's elementwise
+ * kernel otherwise stores 4 bytes at a time: (16384,1)+(1,16384) float32
+ * wrote 1 GiB at 0.56 of the bound on an H100 (docs/performance.md). */
 static bool run_fits(const acall *c, const accel__aspec *s, uint8_t *bcast)
 {
     uint32_t last = c->nd - 1;
+    uint8_t b = 0;
     if (accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_COMPLEX || c->shape[last] % ACCEL__ARRAY_RUN)
         return false;
     for (uint32_t a = 0; a <= c->nin; a++) {
         if (accel_dtype_kind_of(c->a[a]->dtype) == ACCEL_DTYPE_KIND_COMPLEX)
             return false;
         if (a < c->nin && c->stride[a][last] == 0) {
-            *bcast |= (uint8_t)(1u << a);
+            b |= (uint8_t)(1u << a);
             continue;
         }
         if (c->stride[a][last] != 1 || c->ext[a].base % ACCEL__ARRAY_RUN)
@@ -394,6 +394,7 @@ static bool run_fits(const acall *c, const accel__aspec *s, uint8_t *bcast)
             if (c->stride[a][d] % ACCEL__ARRAY_RUN)
                 return false;
     }
+    *bcast = b;
     return true;
 }
 

@@ -74,6 +74,13 @@ static bool is_arg(accel_array_reduce_fn fn)
     return fn == ACCEL_ARRAY_REDUCE_ARGMIN || fn == ACCEL_ARRAY_REDUCE_ARGMAX;
 }
 
+/* The comparison by which an element beats the extreme so far: max and
+ * argmax ">", min and argmin "<". */
+static const char *extreme_cmp(accel_array_reduce_fn fn)
+{
+    return fn == ACCEL_ARRAY_REDUCE_ARGMAX || fn == ACCEL_ARRAY_REDUCE_MAX ? ">" : "<";
+}
+
 /* The accumulator as an array element, the dtype of a partial: double per
  * part for floats and complex; for integers the 64-bit wrapping type of sum
  * and prod, the input's own type for min/max/arg; int for any and all. */
@@ -128,7 +135,7 @@ static void fold(accel__sbuf *b, const rspec *s)
         if (f)
             accel__sbuf_put(b, "      accel_acc = accel_%s(accel_acc, a);\n", mx ? "max" : "min");
         else
-            accel__sbuf_put(b, "      if (a %s accel_acc) accel_acc = a;\n", mx ? ">" : "<");
+            accel__sbuf_put(b, "      if (a %s accel_acc) accel_acc = a;\n", extreme_cmp(s->fn));
         break;
     }
     case ACCEL_ARRAY_REDUCE_ANY:
@@ -139,7 +146,7 @@ static void fold(accel__sbuf *b, const rspec *s)
         break;
     case ACCEL_ARRAY_REDUCE_ARGMIN:
     case ACCEL_ARRAY_REDUCE_ARGMAX: {
-        const char *op = s->fn == ACCEL_ARRAY_REDUCE_ARGMAX ? ">" : "<";
+        const char *op = extreme_cmp(s->fn);
         if (s->in_part && f) /* partials of interleaved runs: ties go to the lower index */
             accel__sbuf_put(b,
                             "      if (a != a ? (accel_acc == accel_acc || accel_ix[accel_e] < "
@@ -686,11 +693,11 @@ static void inter_fold(accel__sbuf *b, const rspec *s)
  * 2^24 float32 argmax on one thread of this machine's cc -O2: 22.5 ms as
  * the fold, 5.3 ms blocked (2.8 ms built for AVX2). */
 enum { EXT_BLOCK = 256 };
+
 static void twin_lanes(accel__sbuf *b, const rspec *s)
 {
     const char *xc = accel__array_ptr_ctype(s->xt);
-    const char *op =
-        s->fn == ACCEL_ARRAY_REDUCE_ARGMAX || s->fn == ACCEL_ARRAY_REDUCE_MAX ? ">" : "<";
+    const char *op = extreme_cmp(s->fn);
     accel__sbuf_put(b,
                     "        const %s *const accel_q = accel_x + accel_ox + accel_jv;\n"
                     "        %s accel_m[%d], accel_bm; int accel_nn[%d], accel_an = 0;\n"
@@ -719,8 +726,7 @@ static void twin_lanes(accel__sbuf *b, const rspec *s)
  * accumulator (twin_blocks' rules). */
 static void twin_block_result(accel__sbuf *b, const rspec *s)
 {
-    const char *op =
-        s->fn == ACCEL_ARRAY_REDUCE_ARGMAX || s->fn == ACCEL_ARRAY_REDUCE_MAX ? ">" : "<";
+    const char *op = extreme_cmp(s->fn);
     if (is_arg(s->fn)) {
         accel__sbuf_put(b,
                         "        if (accel_an || accel_bm %s accel_acc)\n"

@@ -716,8 +716,7 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
 
 
 def _unary(fn: str, x: Array) -> Array:
-    if not isinstance(x, Array):
-        raise TypeError(f"accel.{fn}: x must be an array, not {type(x).__name__}")
+    _need_array(fn, x)
     if x.dtype.kind == "b" and fn in _BOOL_SAME:
         return astype(x, bool, copy=True)  # NumPy's: a bool is its own abs, floor, ...
     (x,) = _floats(fn, x)
@@ -1032,9 +1031,9 @@ def _axis(axis: int, ndim: int, fn: str) -> int:
 
 
 def _need_array(fn: str, x: Any) -> None:
-    """TypeError naming fn unless x is an accel array (a NumPy array or a
-    list reached the attribute reads of a reduction or sort as an
-    AttributeError)."""
+    """TypeError naming fn unless x is an accel array (the unary functions',
+    reductions' and sorts' first check: a NumPy array or a list would
+    otherwise meet an attribute read as an AttributeError)."""
     if not isinstance(x, Array):
         raise TypeError(f"accel.{fn}: x must be an array, not {type(x).__name__} "
                         f"(accel.asarray makes one)")
@@ -1894,14 +1893,22 @@ def _methods() -> None:
     # namespace's descending and stable (every accel sort is stable)
     def sort_method(s: Array, axis: int = -1, kind: Any = None, *,
                     descending: _b.bool = False, stable: _b.bool = True) -> None:
+        """Sort this array in place along axis, stably (:func:`accel.sort`;
+        NaNs last, first when descending); kind= is NumPy's, accepted and
+        checked, every kind giving the stable result. Raises IndexError
+        (axis), ValueError (kind), TypeError (descending not a bool)."""
         copyto(s, sort(s, axis=axis, kind=kind, descending=descending, stable=stable))
 
     def argsort_method(s: Array, axis: Any = -1, kind: Any = None, *,
                        descending: _b.bool = False, stable: _b.bool = True) -> Array:
+        """The int64 indices that sort this array along axis, stably
+        (:func:`accel.argsort`; ties in index order in both directions);
+        kind= as in :meth:`sort`. Raises as :meth:`sort`."""
         return argsort(s, axis=axis, kind=kind, descending=descending, stable=stable)
 
-    A.sort = sort_method  # type: ignore[attr-defined]
-    A.argsort = argsort_method  # type: ignore[attr-defined]
+    for name, f in (("sort", sort_method), ("argsort", argsort_method)):
+        f.__name__, f.__qualname__ = name, f"Array.{name}"
+        setattr(A, name, f)
     A.conj = lambda s: conj(s) if s.dtype.kind == "c" else s  # type: ignore[attr-defined]
     A.real = property(lambda s: real(s) if s.dtype.kind == "c" else s)
     A.imag = property(lambda s: imag(s) if s.dtype.kind == "c" else zeros_like(s))

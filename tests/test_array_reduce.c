@@ -235,6 +235,79 @@ Test(array_reduce, float_sum_within_bound)
     accel_runtime_close(rt);
 }
 
+/* The documented fold order of a float sum (docs/arrays.md): a run of
+ * values into 8 lanes (lane j % 8 over the whole groups of 8), the fixed
+ * tree ((k0 + k1) + (k2 + k3)) + ((k4 + k5) + (k6 + k7)), then the tail in
+ * order; in double. */
+static double lanes8(const double *v, int64_t n)
+{
+    double k[8] = {0};
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        for (int u = 0; u < 8; u++)
+            k[u] += v[j + u];
+    double acc = ((k[0] + k[1]) + (k[2] + k[3])) + ((k[4] + k[5]) + (k[6] + k[7]));
+    for (; j < n; j++)
+        acc += v[j];
+    return acc;
+}
+
+/* An axis-0 sum of a 1001 x 67 float32 and float64 array of random values
+ * (sums that round): 67 outputs of 1001 elements fold in 15 chunks of 67
+ * rows (reduce.c's chunks() for a GPU's 131072 work items), each chunk's
+ * rows by lanes8, then the 15 partials by lanes8. Bit for bit on every
+ * walk: the CPU's tiles (four full tiles of 16 adjacent outputs, whose
+ * lanes run outer in registers, and a partial one) and, in ctest
+ * array_reduce_grid_walk, the GPU's form. */
+Test(array_reduce, axis0_sum_folds_in_the_documented_order)
+{
+    accel_runtime *rt = open_rt();
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    env e = {dev, q};
+    enum { R = 1001, C = 67, P = 15, L = 67 };
+    double *h = malloc(R * C * sizeof *h), col[R], part[P];
+    float *hf = malloc(R * C * sizeof *hf);
+    tu_rng r = tu_rng_make(41);
+    for (int i = 0; i < R * C; i++) {
+        hf[i] = (float)tu_rng_range(&r, -1.0, 1.0);
+        h[i] = tu_rng_range(&r, -1.0, 1.0);
+    }
+    for (int t = 0; t < 2; t++) {
+        accel_dtype dt = t ? ACCEL_F64 : ACCEL_F32;
+        accel_buffer *bx = upload(&e, t ? (void *)h : (void *)hf, R * C * accel_dtype_size(dt)),
+                     *bo = upload(&e, NULL, C * 8);
+        const int64_t shape[] = {R, C}, oshape[] = {C};
+        accel_array x, out;
+        tu_ok(accel_array_init(&x, bx, dt, 2, shape));
+        tu_ok(accel_array_init(&out, bo, dt, 1, oshape));
+        tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &out));
+        double got[C];
+        float gotf[C];
+        tu_ok(accel_queue_read_blocking(q, bo, 0, t ? (void *)got : (void *)gotf,
+                                        C * accel_dtype_size(dt)));
+        for (int o = 0; o < C; o++) {
+            for (int i = 0; i < R; i++)
+                col[i] = t ? h[i * C + o] : (double)hf[i * C + o];
+            for (int c = 0; c < P; c++)
+                part[c] = lanes8(col + c * L, c * L + L <= R ? L : R - c * L);
+            double want = lanes8(part, P), have = t ? got[o] : (double)gotf[o];
+            if (!t)
+                want = (double)(float)want;
+            cr_assert(have == want, "%s out[%d] = %.17g, the documented order gives %.17g",
+                      accel_dtype_name(dt), o, have, want);
+        }
+        accel_buffer_release(bx);
+        accel_buffer_release(bo);
+    }
+    free(h);
+    free(hf);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
 Test(array_reduce, empty_and_bad_input)
 {
     accel_runtime *rt = open_rt();

@@ -15,8 +15,6 @@
 #include "ceilings.h"
 #include "cpu.h"
 
-#define ACCEL_CPU_ALIGN 64
-
 ACCEL_PLUGIN_EXPORT const accel_backend *accel_backend_entry(void);
 
 static const char *config_value(const accel_host_services *host, const char *key)
@@ -88,6 +86,7 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
         return ACCEL_ERROR_OUT_OF_HOST_MEMORY;
     }
     ctx->host = host;
+    pthread_mutex_init(&ctx->map_lock, NULL);
 
     int procs = omp_get_num_procs();
     /* 0 or absent: OpenMP's default team, i.e. $OMP_NUM_THREADS or all cores. */
@@ -151,6 +150,7 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
 
 static void cpu_shutdown(void *ctx)
 {
+    accel_cpu__maps_drop(ctx);
     free(ctx);
 }
 
@@ -195,51 +195,6 @@ static void *aligned_alloc64(size_t bytes)
     return p;
 }
 
-/* Buffers from this size on get guard regions (below); smaller ones come
- * from the heap, as glibc's own mmap threshold does for large blocks. */
-#define CPU_GUARDED_BYTES ((size_t)256 << 10)
-/* The address space a buffer's back guard reserves: as much as the buffer,
- * at least CPU_GUARD_MIN (an index off by a large stride jumps far past a
- * small buffer), at most CPU_GUARD_MAX. */
-#define CPU_GUARD_MIN ((size_t)64 << 20)
-#define CPU_GUARD_MAX ((size_t)1 << 30)
-
-/* A large buffer in a mapping of its own, between a one-page guard before
- * and a guard as large as the buffer (64 MiB to 1 GiB) after it, both
- * PROT_NONE (address space only: nothing is committed). The data ends where
- * the back guard starts (to 64 bytes), so a raw kernel that writes past the
- * end faults at once, which the launch reports as ACCEL_ERROR_KERNEL_FAULT
- * (kernel.c's fault guard), instead of overwriting a neighbouring buffer
- * and the heap. NULL when the mapping cannot be made (the caller then uses
- * the heap). */
-static void *guarded_alloc(size_t bytes, void **out_map, size_t *out_map_bytes)
-{
-    if (bytes > SIZE_MAX / 4)
-        return NULL;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t body = (bytes + page - 1) / page * page;
-    size_t back = body < CPU_GUARD_MIN   ? CPU_GUARD_MIN
-                  : body < CPU_GUARD_MAX ? body
-                                         : CPU_GUARD_MAX;
-    size_t total = page + body + back;
-    char *map = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (map == MAP_FAILED)
-        return NULL;
-    /* The body is mapped again without MAP_NORESERVE (mprotect would keep
-     * the flag), so the kernel's overcommit check refuses a body larger
-     * than memory here, as malloc would, instead of the OOM killer ending
-     * the process when the buffer is written. */
-    if (mmap(map + page, body, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
-             0) == MAP_FAILED) {
-        munmap(map, total);
-        return NULL;
-    }
-    *out_map = map;
-    *out_map_bytes = total;
-    size_t used = (bytes + ACCEL_CPU_ALIGN - 1) / ACCEL_CPU_ALIGN * ACCEL_CPU_ALIGN;
-    return map + page + body - used;
-}
-
 static int32_t cpu_buffer_alloc(void *vctx, uint32_t device, size_t bytes, accel_be_buffer **out)
 {
     accel_cpu_ctx *ctx = vctx;
@@ -248,8 +203,8 @@ static int32_t cpu_buffer_alloc(void *vctx, uint32_t device, size_t bytes, accel
     void *map = NULL;
     size_t map_bytes = 0;
     void *data = NULL;
-    if (buf && bytes >= CPU_GUARDED_BYTES)
-        data = guarded_alloc(bytes, &map, &map_bytes);
+    if (buf && bytes >= ACCEL_CPU_GUARDED_BYTES)
+        data = accel_cpu__map_alloc(ctx, bytes, &map, &map_bytes);
     if (buf && !data)
         data = aligned_alloc64(bytes);
     if (!buf || !data) {
@@ -291,11 +246,10 @@ static int32_t cpu_buffer_wrap(void *vctx, uint32_t device, void *ptr, size_t by
 
 static void cpu_buffer_free(void *ctx, accel_be_buffer *buf)
 {
-    (void)ctx;
     if (!buf)
         return;
     if (buf->map)
-        munmap(buf->map, buf->map_bytes);
+        accel_cpu__map_free(ctx, buf->map, buf->map_bytes, buf->bytes);
     else if (!buf->wrapped)
         free(buf->data);
     free(buf);

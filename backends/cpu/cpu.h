@@ -7,6 +7,7 @@
 #define ACCEL_CPU_H
 
 #include <fenv.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,8 +43,19 @@
     } while (0)
 // clang-format on
 
+/* A freed buffer's mapping kept for the next buffer of its size (maps.c). */
+typedef struct accel_cpu_map {
+    void *map;
+    size_t map_bytes, body;
+} accel_cpu_map;
+enum { ACCEL_CPU_MAPS_KEPT = 8 };
+
 typedef struct accel_cpu_ctx {
     const accel_host_services *host;
+    pthread_mutex_t map_lock; /* guards maps and kept_bytes */
+    accel_cpu_map maps[ACCEL_CPU_MAPS_KEPT];
+    uint32_t nmaps;
+    size_t kept_bytes;
     int threads; /* OpenMP team size of ops; also OpenBLAS's thread count */
     char device_name[128];
     char blas_version[32]; /* "OpenBLAS 0.3.21" */
@@ -94,6 +106,21 @@ typedef struct accel_cpu_blas {
     char version[32]; /* "OpenBLAS 0.3.21" */
     char error[512];
 } accel_cpu_blas;
+/* The alignment of every buffer's data, in bytes. */
+#define ACCEL_CPU_ALIGN 64
+/* Buffers from this size on live in mappings of their own (maps.c). */
+#define ACCEL_CPU_GUARDED_BYTES ((size_t)256 << 10)
+
+/* maps.c: a buffer of bytes (>= ACCEL_CPU_GUARDED_BYTES) in a mapping of its
+ * own between guard regions, a kept one reused where one of its size was
+ * freed; the data's address, the mapping in *map and *map_bytes, or NULL
+ * (the caller then uses the heap). */
+void *accel_cpu__map_alloc(accel_cpu_ctx *ctx, size_t bytes, void **map, size_t *map_bytes);
+/* Gives a buffer's mapping back: kept for reuse, or unmapped. */
+void accel_cpu__map_free(accel_cpu_ctx *ctx, void *map, size_t map_bytes, size_t bytes);
+/* Unmaps every kept mapping (at shutdown). */
+void accel_cpu__maps_drop(accel_cpu_ctx *ctx);
+
 const accel_cpu_blas *accel_cpu__blas(void);
 /* CBLAS constants (cblas.h): the values are fixed by the CBLAS standard. */
 #define ACCEL_CPU_CBLAS_ROW_MAJOR 101

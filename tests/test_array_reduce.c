@@ -23,6 +23,15 @@ static accel_runtime *open_rt(void)
     return array_runtime(NULL, NULL);
 }
 
+/* cpu:0 of rt and a new queue on it (the caller releases the queue). */
+static env cpu_env(accel_runtime *rt)
+{
+    env e;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &e.dev));
+    tu_ok(accel_queue_create(e.dev, &e.q));
+    return e;
+}
+
 static accel_dtype result_of(accel_array_reduce_fn fn, accel_dtype dt)
 {
     switch (fn) {
@@ -203,11 +212,8 @@ Test(array_reduce, every_reduction_every_dtype)
 Test(array_reduce, float_sum_within_bound)
 {
     accel_runtime *rt = open_rt();
-    accel_device *dev;
-    accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
-    env e = {dev, q};
+    env e = cpu_env(rt);
+    accel_queue *q = e.q;
     enum { N = 100003 };
     float *h = malloc(N * sizeof *h);
     tu_rng r = tu_rng_make(31);
@@ -262,11 +268,8 @@ static double lanes8(const double *v, int64_t n)
 Test(array_reduce, axis0_sum_folds_in_the_documented_order)
 {
     accel_runtime *rt = open_rt();
-    accel_device *dev;
-    accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
-    env e = {dev, q};
+    env e = cpu_env(rt);
+    accel_queue *q = e.q;
     enum { R = 1001, C = 67, P = 15, L = 67 };
     double *h = malloc(R * C * sizeof *h), col[R], part[P];
     float *hf = malloc(R * C * sizeof *hf);
@@ -311,11 +314,8 @@ Test(array_reduce, axis0_sum_folds_in_the_documented_order)
 Test(array_reduce, empty_and_bad_input)
 {
     accel_runtime *rt = open_rt();
-    accel_device *dev;
-    accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
-    env e = {dev, q};
+    env e = cpu_env(rt);
+    accel_queue *q = e.q;
     double host[16];
     for (int i = 0; i < 16; i++)
         host[i] = 7.0;
@@ -335,7 +335,7 @@ Test(array_reduce, empty_and_bad_input)
     /* the same x over a buffer of no bytes (an empty .npy read by `accel run
      * array`): the kernel takes none of it (it asked for one element) */
     accel_buffer *b0;
-    tu_ok(accel_buffer_create(dev, 0, &b0));
+    tu_ok(accel_buffer_create(e.dev, 0, &b0));
     {
         accel_array x0, o0;
         tu_ok(accel_array_init(&x0, b0, ACCEL_F64, 2, s03));
@@ -477,11 +477,8 @@ static void complex_case(env *e, accel_dtype dt)
 Test(array_reduce, complex_sum_prod_mean_any_all)
 {
     accel_runtime *rt = open_rt();
-    accel_device *dev;
-    accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
-    env e = {dev, q};
+    env e = cpu_env(rt);
+    accel_queue *q = e.q;
     complex_case(&e, ACCEL_C64);
     complex_case(&e, ACCEL_C128);
     accel_queue_release(q);

@@ -819,7 +819,7 @@ static void real_body(accel__sbuf *b, const rspec *s)
  * of the L1 cache, so the lines the next outputs would reuse are gone (the
  * axis-0 sum of 4096^2 float32 spent its time there). Each output still
  * gets the same lanes, tree and tail as sum_lanes: the same bits. */
-enum { TILE = 16 };
+enum { TILE = 16, PREFETCH_TILES = 4 };
 
 /* A full tile of outputs adjacent in x, lanes outer: lane u's rows (lo +
  * u, lo + u + 8, ... of the whole groups of 8) summed into TILE
@@ -828,7 +828,11 @@ enum { TILE = 16 };
  * rows-outer loop that follows (it then has no whole group left): the same
  * bits. The axis-0 sum of 4096^2 float32 on one core of the EPYC VM, as a C
  * prototype: 10.0 ms rows outer (64 outputs a tile, lanes in memory), 3.8
- * ms so. */
+ * ms so. Each row's line PREFETCH_TILES tiles on is prefetched: a unit
+ * reads one line from each of its chunk's rows, 16 KiB apart there, more
+ * streams than the hardware prefetcher follows, and with x out of cache the
+ * sum took 8.2-8.5 ms without (NumPy 5.3-5.5), 4.3-5.0 with (NumPy
+ * 3.9-4.4), timed in interleaved calls on 2 threads. */
 static void tile_full(accel__sbuf *b, const rspec *s)
 {
     const char *t = acc_type(s), *cast = lane_cast(s);
@@ -848,9 +852,10 @@ static void tile_full(accel__sbuf *b, const rspec *s)
     accel__sbuf_put(b,
                     "        accel_d = accel_e; }\n"
                     "        const long long accel_r0 = accel_xs[0] + accel_d;\n"
+                    "        ACCEL_PREFETCH(accel_x + accel_r0 + %d);\n"
                     "        ACCEL_UNROLL for (int accel_g = 0; accel_g < %d; accel_g++)\n"
                     "          accel_a[accel_g] = accel_a[accel_g] + %s",
-                    TILE, cast);
+                    PREFETCH_TILES * TILE, TILE, cast);
     load(b, s, "accel_r0 + accel_g");
     accel__sbuf_put(b,
                     ";\n        }\n"
@@ -888,7 +893,9 @@ static void tile_source(accel__sbuf *b, const rspec *s, const char *entry)
     accel__sbuf_put(b, "#if defined(__clang__)\n#define ACCEL_UNROLL _Pragma(\"unroll\")\n"
                        "#elif defined(__GNUC__) && !defined(__TINYC__)\n"
                        "#define ACCEL_UNROLL _Pragma(\"GCC unroll 16\")\n"
-                       "#else\n#define ACCEL_UNROLL\n#endif\n");
+                       "#else\n#define ACCEL_UNROLL\n#endif\n"
+                       "#if defined(__GNUC__)\n#define ACCEL_PREFETCH(p) __builtin_prefetch(p)\n"
+                       "#else\n#define ACCEL_PREFETCH(p)\n#endif\n");
     char decl[128];
     snprintf(decl, sizeof decl,
              "const long long accel_no = accel_n / accel_p, accel_nt = (accel_no + %d) / %d;",

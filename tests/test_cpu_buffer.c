@@ -173,3 +173,83 @@ Test(cpu_buffer, a_buffer_larger_than_ram_and_swap_is_refused_at_create)
     accel_buffer_release(b);
     accel_runtime_close(rt);
 }
+
+/* maps.c: the mapping of a freed large buffer goes to the next buffer of
+ * the same size in pages (the same address), not to one of another size,
+ * and keeps its back guard: a kernel writing past the new buffer still
+ * faults. Its values are the new owner's. */
+Test(cpu_buffer, a_freed_mapping_serves_the_next_buffer_of_its_size_guard_and_all)
+{
+    setenv("ACCEL_KERNEL_CACHE", "off", 1);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(
+        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    accel_device *dev;
+    accel_queue *q;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    tu_ok(accel_queue_create(dev, &q));
+    accel_buffer *a = NULL, *b = NULL, *c = NULL;
+    tu_ok(accel_buffer_create(dev, N * sizeof(float), &a));
+    tu_ok(accel_fill(q, ACCEL_F32, 3.0, accel_slice_of(a, 0, N)));
+    tu_ok(accel_queue_finish(q));
+    void *was = accel_buffer_host_pointer(a);
+    accel_buffer_release(a);
+    tu_ok(accel_buffer_create(dev, 2 * N * sizeof(float), &c));
+    cr_assert_neq(accel_buffer_host_pointer(c), was, "a buffer of twice the size took the mapping");
+    tu_ok(accel_buffer_create(dev, N * sizeof(float) - 64, &b)); /* the same pages */
+    cr_assert_eq(accel_buffer_host_pointer(b), (char *)was + 64,
+                 "the kept mapping was not reused (or its data does not end at the guard)");
+    tu_ok(accel_fill(q, ACCEL_F32, 5.0, accel_slice_of(b, 0, N - 16)));
+    float got[2];
+    tu_ok(accel_queue_read_blocking(q, b, (N - 18) * sizeof(float), got, sizeof got));
+    cr_assert(got[0] == 5.0f && got[1] == 5.0f, "%g %g", (double)got[0], (double)got[1]);
+    accel_kernel *k = NULL;
+    tu_ok(accel_kernel_raw_create(rt,
+                                  "__global__ void past(float *a, int n)\n"
+                                  "{\n"
+                                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                  "    if (i < n)\n"
+                                  "        a[i] = 7.0f;\n"
+                                  "}\n",
+                                  "past", NULL, &k));
+    uint32_t grid[3] = {(N + EXTRA) / 256, 1, 1}, block[3] = {256, 1, 1};
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, N - 16)),
+                               accel_karg_i32((int32_t)(N + EXTRA))};
+    tu_ok(accel_kernel_launch_grid(q, k, grid, block, 2, args));
+    tu_assert_status(accel_queue_finish(q), ACCEL_ERROR_KERNEL_FAULT, "a write past the end of b");
+    accel_kernel_release(k);
+    accel_buffer_release(b);
+    accel_buffer_release(c);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+/* blas.c: unless the user set it (OPENBLAS_THREAD_TIMEOUT or
+ * GOTO_THREAD_TIMEOUT), OpenBLAS's threads are told to spin 2^20 cycles
+ * before they sleep, not 2^28, before OpenBLAS loads. */
+static const char *timeout_after_open(void)
+{
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(
+        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    accel_runtime_close(rt);
+    return getenv("OPENBLAS_THREAD_TIMEOUT");
+}
+
+Test(cpu_buffer, openblas_threads_spin_briefly_unless_the_user_chose)
+{
+    unsetenv("OPENBLAS_THREAD_TIMEOUT");
+    unsetenv("GOTO_THREAD_TIMEOUT");
+    const char *v = timeout_after_open();
+    cr_assert(v && strcmp(v, "20") == 0, "OPENBLAS_THREAD_TIMEOUT = %s", v ? v : "(unset)");
+}
+
+Test(cpu_buffer, openblas_thread_timeout_of_the_user_is_kept)
+{
+    setenv("OPENBLAS_THREAD_TIMEOUT", "26", 1);
+    const char *v = timeout_after_open();
+    cr_assert(v && strcmp(v, "26") == 0, "OPENBLAS_THREAD_TIMEOUT = %s", v ? v : "(unset)");
+    unsetenv("OPENBLAS_THREAD_TIMEOUT");
+    setenv("GOTO_THREAD_TIMEOUT", "25", 1);
+    cr_assert_null(timeout_after_open(), "set although GOTO_THREAD_TIMEOUT was");
+}

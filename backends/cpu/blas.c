@@ -77,9 +77,27 @@ static void bundled_path(char *out, size_t cap)
         out[0] = '\0';
 }
 
+/* OpenBLAS's threads (its pthread build, Debian's default) spin, calling
+ * sched_yield, for 2^28 cycles (about 0.1 s) after they start and after
+ * every threaded call before they sleep; on a machine of few cores they
+ * hold the cores that the backend's own OpenMP team needs, and the team's
+ * barrier then waits for the scheduler's tick. On the 2-core VM every raw
+ * launch in the first 0.1 s of a process took 4-8 ms (0.3 ms with the
+ * threads asleep; OPENBLAS_NUM_THREADS=1 alike). OpenBLAS reads the spin's
+ * length (as a power of two) once, when it loads: 2^20 cycles (about 0.4
+ * ms) unless the user set OPENBLAS_THREAD_TIMEOUT or GOTO_THREAD_TIMEOUT
+ * (docs/config.md). Once, before the first runtime's CPU backend loads
+ * OpenBLAS (setenv races with getenv in other threads only then). */
+static void quiet_pool_env(void)
+{
+    if (!getenv("OPENBLAS_THREAD_TIMEOUT") && !getenv("GOTO_THREAD_TIMEOUT"))
+        setenv("OPENBLAS_THREAD_TIMEOUT", "20", 0);
+}
+
 static void bind_once(void)
 {
     accel_cpu_blas *b = &g_blas;
+    quiet_pool_env();
     char bundled[PATH_MAX];
     bundled_path(bundled, sizeof bundled);
     const char *tried[3] = {bundled, ACCEL_CPU_OPENBLAS_PATH, ACCEL_CPU_OPENBLAS_SONAME};

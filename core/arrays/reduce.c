@@ -894,7 +894,8 @@ static void tile_source(accel__sbuf *b, const rspec *s, const char *entry)
                        "#elif defined(__GNUC__) && !defined(__TINYC__)\n"
                        "#define ACCEL_UNROLL _Pragma(\"GCC unroll 16\")\n"
                        "#else\n#define ACCEL_UNROLL\n#endif\n"
-                       "#if defined(__GNUC__)\n#define ACCEL_PREFETCH(p) __builtin_prefetch(p)\n"
+                       "#if defined(__GNUC__) && !defined(__OPENCL_VERSION__)\n"
+                       "#define ACCEL_PREFETCH(p) __builtin_prefetch(p)\n"
                        "#else\n#define ACCEL_PREFETCH(p)\n#endif\n");
     char decl[128];
     snprintf(decl, sizeof decl,

@@ -45,6 +45,12 @@ line is the median over the rounds with the spread (min..max).
    Targets (issue 32): transcendentals, add, sum, matmul <= 1.0; the small
    op <= 2.0. Inputs: exp, tanh, sin, cos uniform in [-10, 10), log in
    [0.01, 100), add/sum/matmul in [0, 1).
+   Both OpenBLAS thread pools (NumPy's and accel's CPU backend's) spin
+   2^20 cycles before they sleep: where OPENBLAS_THREAD_TIMEOUT is unset
+   this script sets it to 20 before NumPy loads, the value accel's CPU
+   backend gives its own (docs/config.md); with NumPy's default 2^28 its
+   pool kept spinning about 0.1 s after each NumPy matmul, on the cores
+   accel's next op needed.
 """
 from __future__ import annotations
 
@@ -59,7 +65,9 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List
 
-import numpy as np
+if "OPENBLAS_THREAD_TIMEOUT" not in os.environ and "GOTO_THREAD_TIMEOUT" not in os.environ:
+    os.environ["OPENBLAS_THREAD_TIMEOUT"] = "20"  # before NumPy's OpenBLAS loads (docstring)
+import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))

@@ -333,6 +333,7 @@ Test(loader, abi1_and_abi2_plugins_load_side_by_side)
  * is refused; with the disk cache off every get misses and put says so. */
 Test(loader, host_cache_entries_keep_a_plugins_payload_across_runtimes)
 {
+    unsetenv("ACCEL_KERNEL_CACHE"); /* it would override the ini's folder (and its "off") */
     const char *dir = tu_fmt("%s/cache", tu_tmpdir());
     const char *ini = "[runtime]\norder = mock\nselftest = false\nkernel_cache = %s\n"
                       "[backend.mock]\nlibrary = %s\ncache_probe = %s\n";

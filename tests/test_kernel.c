@@ -872,6 +872,20 @@ Test(kernel, cache_hits_and_corrupt_entries, .init = setup)
     cr_assert_eq(s.misses, 1);
     s = run_saxpy_once();
     cr_assert_eq(s.disk_hits, 1, "the rebuilt entry replaced the bad one");
+    cr_assert_eq(count_entries(cache_dir, ".loading"), 0, "a load left its marker");
+    /* A marker of a load that never finished (the process ended in the
+     * driver): the entry is not handed to the backend again but rebuilt,
+     * and the marker goes. */
+    int mfd = open(tu_fmt("%s.loading", path), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    cr_assert_geq(mfd, 0);
+    close(mfd);
+    s = run_saxpy_once();
+    cr_assert_eq(s.rebuilt, 1);
+    cr_assert_eq(s.misses, 1);
+    cr_assert_eq(s.disk_hits, 0);
+    cr_assert_eq(count_entries(cache_dir, ".loading"), 0, "the stale marker stayed");
+    s = run_saxpy_once();
+    cr_assert_eq(s.disk_hits, 1, "the rebuilt entry is loaded again");
     /* Truncated. */
     cr_assert_eq(truncate(path, st.st_size / 2), 0);
     s = run_saxpy_once();

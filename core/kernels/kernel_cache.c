@@ -370,6 +370,32 @@ static void disk_write(accel__kcache *c, const unsigned char key[32], const void
     }
 }
 
+/* A load of a disk entry is bracketed by a marker file (its name and
+ * ".loading"), made before the backend gets the binary and removed after:
+ * a driver that aborts on a binary (PoCL asserted on one it had written
+ * while another process built the same program) then costs one crash, not
+ * one per process for good. True when the marker was made (or cannot be,
+ * on a read-only folder: the load goes ahead); false when one was there: a
+ * load of this entry died, or another process is loading it now. The
+ * marker is removed then (the entry is rebuilt and written again). */
+static bool loading_mark(const accel__kcache *c, const unsigned char key[32], char mark[80])
+{
+    entry_name(key, mark);
+    memcpy(mark + 68, ".loading", 9);
+    int fd = openat(c->dirfd, mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd >= 0) {
+        close(fd);
+        return true;
+    }
+    if (errno != EEXIST) {
+        mark[0] = '\0';
+        return true;
+    }
+    unlinkat(c->dirfd, mark, 0);
+    mark[0] = '\0';
+    return false;
+}
+
 /* ------------------------------------------------------------ builds */
 
 static accel_status load_binary(accel_device *dev, const char *name, uint32_t language,
@@ -456,8 +482,20 @@ static accel_status lookup_locked(accel_runtime *rt, accel__kcache *c, accel_dev
         size_t size = 0;
         bool bad = false;
         void *data = disk_read(c, key, &size, &bad);
+        char mark[80];
+        if (data && !loading_mark(c, key, mark)) {
+            accel__log(ACCEL_LOG_INFO,
+                       "kernel cache: %s: a load of its entry did not finish (a process ended "
+                       "in the driver, or is loading it now): rebuilt",
+                       name);
+            free(data);
+            data = NULL;
+            bad = true;
+        }
         if (data) {
             st = load_binary(dev, name, language, entry, options, data, size, out);
+            if (mark[0])
+                unlinkat(c->dirfd, mark, 0);
             if (st == ACCEL_SUCCESS) {
                 c->disk_hits++;
                 keep_blob(c, key, data, size);

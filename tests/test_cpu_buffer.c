@@ -17,12 +17,27 @@
 #define N (1u << 20)       /* elements of the buffer written past */
 #define EXTRA (256u << 10) /* elements written past its end */
 
-Test(cpu_buffer, a_raw_kernel_writing_past_a_buffer_faults_and_spares_its_neighbour)
+/* A kernel writing 7 to a[0..n): n past the array makes it write past. */
+static const char PAST_SRC[] = "__global__ void past(float *a, int n)\n"
+                               "{\n"
+                               "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    if (i < n)\n"
+                               "        a[i] = 7.0f;\n"
+                               "}\n";
+
+/* A runtime of the CPU backend alone. */
+static accel_runtime *open_cpu(void)
 {
-    setenv("ACCEL_KERNEL_CACHE", "off", 1);
     accel_runtime *rt = NULL;
     tu_ok(tu_open_ini(
         tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    return rt;
+}
+
+Test(cpu_buffer, a_raw_kernel_writing_past_a_buffer_faults_and_spares_its_neighbour)
+{
+    setenv("ACCEL_KERNEL_CACHE", "off", 1);
+    accel_runtime *rt = open_cpu();
     accel_device *dev;
     accel_queue *q;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
@@ -32,14 +47,7 @@ Test(cpu_buffer, a_raw_kernel_writing_past_a_buffer_faults_and_spares_its_neighb
     tu_ok(accel_buffer_create(dev, N * sizeof(float), &b));
     tu_ok(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(b, 0, N)));
     accel_kernel *k = NULL;
-    tu_ok(accel_kernel_raw_create(rt,
-                                  "__global__ void past(float *a, int n)\n"
-                                  "{\n"
-                                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                  "    if (i < n)\n"
-                                  "        a[i] = 7.0f;\n"
-                                  "}\n",
-                                  "past", NULL, &k));
+    tu_ok(accel_kernel_raw_create(rt, PAST_SRC, "past", NULL, &k));
     uint32_t grid[3] = {(N + EXTRA) / 256, 1, 1}, block[3] = {256, 1, 1};
     accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(a, 0, N)),
                                accel_karg_i32((int32_t)(N + EXTRA))};
@@ -73,9 +81,7 @@ Test(cpu_buffer, a_raw_kernel_jumping_far_past_a_buffer_faults)
 {
     enum { n = 64 << 10, jump = 4 << 20 }; /* elements: 256 KiB, 16 MiB */
     setenv("ACCEL_KERNEL_CACHE", "off", 1);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(
-        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    accel_runtime *rt = open_cpu();
     accel_device *dev;
     accel_queue *q;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
@@ -140,9 +146,7 @@ Test(cpu_buffer, a_buffer_larger_than_ram_and_swap_is_refused_at_create)
         cr_assert_eq(fscanf(f, "%d", &mode), 1);
         fclose(f);
     }
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(
-        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    accel_runtime *rt = open_cpu();
     accel_device *dev;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
     uint64_t bytes = 4 * commit_ceiling();
@@ -181,9 +185,7 @@ Test(cpu_buffer, a_buffer_larger_than_ram_and_swap_is_refused_at_create)
 Test(cpu_buffer, a_freed_mapping_serves_the_next_buffer_of_its_size_guard_and_all)
 {
     setenv("ACCEL_KERNEL_CACHE", "off", 1);
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(
-        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    accel_runtime *rt = open_cpu();
     accel_device *dev;
     accel_queue *q;
     tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
@@ -204,14 +206,7 @@ Test(cpu_buffer, a_freed_mapping_serves_the_next_buffer_of_its_size_guard_and_al
     tu_ok(accel_queue_read_blocking(q, b, (N - 18) * sizeof(float), got, sizeof got));
     cr_assert(got[0] == 5.0f && got[1] == 5.0f, "%g %g", (double)got[0], (double)got[1]);
     accel_kernel *k = NULL;
-    tu_ok(accel_kernel_raw_create(rt,
-                                  "__global__ void past(float *a, int n)\n"
-                                  "{\n"
-                                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                  "    if (i < n)\n"
-                                  "        a[i] = 7.0f;\n"
-                                  "}\n",
-                                  "past", NULL, &k));
+    tu_ok(accel_kernel_raw_create(rt, PAST_SRC, "past", NULL, &k));
     uint32_t grid[3] = {(N + EXTRA) / 256, 1, 1}, block[3] = {256, 1, 1};
     accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, N - 16)),
                                accel_karg_i32((int32_t)(N + EXTRA))};
@@ -229,9 +224,7 @@ Test(cpu_buffer, a_freed_mapping_serves_the_next_buffer_of_its_size_guard_and_al
  * before they sleep, not 2^28, before OpenBLAS loads. */
 static const char *timeout_after_open(void)
 {
-    accel_runtime *rt = NULL;
-    tu_ok(tu_open_ini(
-        tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n", TU_CPU_PLUGIN), &rt, NULL));
+    accel_runtime *rt = open_cpu();
     accel_runtime_close(rt);
     return getenv("OPENBLAS_THREAD_TIMEOUT");
 }

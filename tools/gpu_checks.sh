@@ -4,6 +4,7 @@
 # One run on the GPU machine (lent device, see ../shared/gpu/README.md): every GPU check and
 # measurement a release needs (bench/RESULTS.md names the command behind each of its rows). Build here with -DCMAKE_CUDA_ARCHITECTURES=90 into build-gpu, pack the
 # libraries into .gpu (pack-libs.sh), then run this there carrying build-gpu and .gpu; logs go to $OUT.
+# The whole run takes longer than one call may: give --arrays for the array layer's part alone.
 # pack-libs.sh packs what the binaries link; the plugins dlopen OpenBLAS and CLBlast, so add those
 # and their dependencies to the tarball by hand (not libstdc++ or libOpenCL: the GPU machine's are
 # newer), and delete build-gpu's .o files so that what is carried stays under 64 MiB.
@@ -14,6 +15,19 @@ rm -f /tmp/libs/libaccel.so* 2>/dev/null
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
 PY=python3
 date -u > $OUT/date.txt; nvidia-smi -L >> $OUT/date.txt 2>&1
+# --arrays: the array layer's checks and rows alone, within one 600 s call: verify --quick, the array
+# and CUDA ctests, the Python array suites, python/bench/arrays.py beside CuPy and PyTorch.
+if [ "${1:-}" = "--arrays" ]; then
+  timeout 120 $B/bin/accel verify --device cuda:0 --quick --seed 5 > $OUT/verify.txt 2>&1; echo "verify exit $?"; tail -3 $OUT/verify.txt
+  timeout 170 ctest --test-dir $B -j6 --timeout 160 -R 'array_|^cuda$|verify|fallback_cuda' > $OUT/ctest.log 2>&1
+  grep -E "tests passed|Failed|\*\*\*|Not Run" $OUT/ctest.log | head -20
+  export PYTHONPATH=$PWD/python ACCEL_LIBRARY=$PWD/$B/lib/libaccel.so
+  timeout 90 $PY -m pytest -q -p no:cacheprovider python/tests/test_arrays.py python/tests/test_search_unique.py \
+    python/tests/test_sets.py > $OUT/pytest_arrays.txt 2>&1; tail -3 $OUT/pytest_arrays.txt
+  timeout 200 $PY python/bench/arrays.py --device cuda:0 --no-first-use --rounds 3 > $OUT/py_arrays.txt 2>&1
+  cat $OUT/py_arrays.txt
+  exit 0
+fi
 $B/bin/accel info > $OUT/info.txt 2>&1
 # accel info --json's collectives: each GPU's transport (nccl with NCCL's version, or mpi-staged and why).
 $B/bin/accel info --json > $OUT/info.json 2>&1; $PY -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))['collectives'], indent=1))" $OUT/info.json

@@ -34,27 +34,47 @@ static accel_runtime *open_cpu(void)
     return rt;
 }
 
-Test(cpu_buffer, a_raw_kernel_writing_past_a_buffer_faults_and_spares_its_neighbour)
+/* cpu:0 of a CPU-only runtime (kernel cache off) and a new queue on it. */
+static accel_queue *open_cpu_queue(accel_runtime **rt, accel_device **dev)
 {
     setenv("ACCEL_KERNEL_CACHE", "off", 1);
-    accel_runtime *rt = open_cpu();
+    *rt = open_cpu();
+    accel_queue *q = NULL;
+    tu_ok(accel_device_get_by_name(*rt, "cpu:0", dev));
+    tu_ok(accel_queue_create(*dev, &q));
+    return q;
+}
+
+/* PAST_SRC over the first n elements of buf, told N + EXTRA: the status q
+ * finishes with, its message in msg (cap bytes). */
+static accel_status write_past(accel_runtime *rt, accel_queue *q, accel_buffer *buf, size_t n,
+                               char *msg, size_t cap)
+{
+    accel_kernel *k = NULL;
+    tu_ok(accel_kernel_raw_create(rt, PAST_SRC, "past", NULL, &k));
+    uint32_t grid[3] = {(N + EXTRA) / 256, 1, 1}, block[3] = {256, 1, 1};
+    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(buf, 0, n)),
+                               accel_karg_i32((int32_t)(N + EXTRA))};
+    tu_ok(accel_kernel_launch_grid(q, k, grid, block, 2, args));
+    accel_status st = accel_queue_finish(q);
+    snprintf(msg, cap, "%s", accel_last_error());
+    accel_kernel_release(k);
+    return st;
+}
+
+Test(cpu_buffer, a_raw_kernel_writing_past_a_buffer_faults_and_spares_its_neighbour)
+{
+    accel_runtime *rt;
     accel_device *dev;
-    accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
+    accel_queue *q = open_cpu_queue(&rt, &dev);
     accel_buffer *a = NULL, *b = NULL;
     tu_ok(accel_buffer_create(dev, N * sizeof(float), &a));
     tu_ok(accel_buffer_create(dev, N * sizeof(float), &b));
     tu_ok(accel_fill(q, ACCEL_F32, 1.0, accel_slice_of(b, 0, N)));
-    accel_kernel *k = NULL;
-    tu_ok(accel_kernel_raw_create(rt, PAST_SRC, "past", NULL, &k));
-    uint32_t grid[3] = {(N + EXTRA) / 256, 1, 1}, block[3] = {256, 1, 1};
-    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(a, 0, N)),
-                               accel_karg_i32((int32_t)(N + EXTRA))};
-    tu_ok(accel_kernel_launch_grid(q, k, grid, block, 2, args));
-    accel_status st = accel_queue_finish(q);
-    tu_assert_status(st, ACCEL_ERROR_KERNEL_FAULT, "a write past the end of a");
-    cr_assert(strstr(accel_last_error(), "SIGSEGV"), "%s", accel_last_error());
+    char msg[1024];
+    tu_assert_status(write_past(rt, q, a, N, msg, sizeof msg), ACCEL_ERROR_KERNEL_FAULT,
+                     "a write past the end of a");
+    cr_assert(strstr(msg, "SIGSEGV"), "%s", msg);
     float *got = malloc(N * sizeof *got);
     cr_assert(got);
     tu_ok(accel_queue_read_blocking(q, b, 0, got, N * sizeof *got));
@@ -66,7 +86,6 @@ Test(cpu_buffer, a_raw_kernel_writing_past_a_buffer_faults_and_spares_its_neighb
     /* The queue and the runtime go on; releases free cleanly. */
     tu_ok(accel_fill(q, ACCEL_F32, 2.0, accel_slice_of(a, 0, N)));
     tu_ok(accel_queue_finish(q));
-    accel_kernel_release(k);
     accel_buffer_release(a), accel_buffer_release(b);
     accel_queue_release(q);
     accel_runtime_close(rt);
@@ -80,12 +99,9 @@ Test(cpu_buffer, a_raw_kernel_writing_past_a_buffer_faults_and_spares_its_neighb
 Test(cpu_buffer, a_raw_kernel_jumping_far_past_a_buffer_faults)
 {
     enum { n = 64 << 10, jump = 4 << 20 }; /* elements: 256 KiB, 16 MiB */
-    setenv("ACCEL_KERNEL_CACHE", "off", 1);
-    accel_runtime *rt = open_cpu();
+    accel_runtime *rt;
     accel_device *dev;
-    accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
+    accel_queue *q = open_cpu_queue(&rt, &dev);
     accel_buffer *nb[8], *a = NULL;
     for (int i = 0; i < 8; i++) { /* neighbours on either side, whatever the layout */
         tu_ok(accel_buffer_create(dev, (size_t)jump * 2 * sizeof(float), &nb[i]));
@@ -184,12 +200,9 @@ Test(cpu_buffer, a_buffer_larger_than_ram_and_swap_is_refused_at_create)
  * faults. Its values are the new owner's. */
 Test(cpu_buffer, a_freed_mapping_serves_the_next_buffer_of_its_size_guard_and_all)
 {
-    setenv("ACCEL_KERNEL_CACHE", "off", 1);
-    accel_runtime *rt = open_cpu();
+    accel_runtime *rt;
     accel_device *dev;
-    accel_queue *q;
-    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
-    tu_ok(accel_queue_create(dev, &q));
+    accel_queue *q = open_cpu_queue(&rt, &dev);
     accel_buffer *a = NULL, *b = NULL, *c = NULL;
     tu_ok(accel_buffer_create(dev, N * sizeof(float), &a));
     tu_ok(accel_fill(q, ACCEL_F32, 3.0, accel_slice_of(a, 0, N)));
@@ -205,14 +218,9 @@ Test(cpu_buffer, a_freed_mapping_serves_the_next_buffer_of_its_size_guard_and_al
     float got[2];
     tu_ok(accel_queue_read_blocking(q, b, (N - 18) * sizeof(float), got, sizeof got));
     cr_assert(got[0] == 5.0f && got[1] == 5.0f, "%g %g", (double)got[0], (double)got[1]);
-    accel_kernel *k = NULL;
-    tu_ok(accel_kernel_raw_create(rt, PAST_SRC, "past", NULL, &k));
-    uint32_t grid[3] = {(N + EXTRA) / 256, 1, 1}, block[3] = {256, 1, 1};
-    accel_kernel_arg args[] = {accel_karg_array(accel_slice_of(b, 0, N - 16)),
-                               accel_karg_i32((int32_t)(N + EXTRA))};
-    tu_ok(accel_kernel_launch_grid(q, k, grid, block, 2, args));
-    tu_assert_status(accel_queue_finish(q), ACCEL_ERROR_KERNEL_FAULT, "a write past the end of b");
-    accel_kernel_release(k);
+    char msg[1024];
+    tu_assert_status(write_past(rt, q, b, N - 16, msg, sizeof msg), ACCEL_ERROR_KERNEL_FAULT,
+                     "a write past the end of b");
     accel_buffer_release(b);
     accel_buffer_release(c);
     accel_queue_release(q);

@@ -888,13 +888,14 @@ static void unit_head(accel__sbuf *b, const rspec *s, const char *entry, const c
 static void tile_source(accel__sbuf *b, const rspec *s, const char *entry)
 {
     const char *t = acc_type(s), *cast = lane_cast(s);
-    /* tile_full's loops unrolled where cc is GCC or clang (tcc has no such
-     * pragma) */
+    /* tile_full's unrolled loops and prefetch where cc is GCC or clang
+     * (neither under tcc; no prefetch in OpenCL C, where PoCL runs it) */
     accel__sbuf_put(b, "#if defined(__clang__)\n#define ACCEL_UNROLL _Pragma(\"unroll\")\n"
                        "#elif defined(__GNUC__) && !defined(__TINYC__)\n"
                        "#define ACCEL_UNROLL _Pragma(\"GCC unroll 16\")\n"
                        "#else\n#define ACCEL_UNROLL\n#endif\n"
-                       "#if defined(__GNUC__) && !defined(__OPENCL_VERSION__)\n"
+                       "#if defined(__GNUC__) && !defined(__TINYC__) && "
+                       "!defined(__OPENCL_VERSION__)\n"
                        "#define ACCEL_PREFETCH(p) __builtin_prefetch(p)\n"
                        "#else\n#define ACCEL_PREFETCH(p)\n#endif\n");
     char decl[128];

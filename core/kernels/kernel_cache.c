@@ -482,7 +482,7 @@ static accel_status lookup_locked(accel_runtime *rt, accel__kcache *c, accel_dev
         size_t size = 0;
         bool bad = false;
         void *data = disk_read(c, key, &size, &bad);
-        char mark[80];
+        char mark[80] = "";
         if (data && !loading_mark(c, key, mark)) {
             accel__log(ACCEL_LOG_INFO,
                        "kernel cache: %s: a load of its entry did not finish (a process ended "

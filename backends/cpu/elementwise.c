@@ -16,7 +16,8 @@
  *   opposite sign. Branch-free, so the loops still vectorize.
  * - exp, log, tanh, sin, cos: through SLEEF's vectorised u10 functions where
  *   the build found SLEEF (vmath.c; within 1.0 ulp, SLEEF's documented
- *   bound). Without it, and for sigmoid: f64 exp, log, sin and cos through
+ *   bound), float32 tanh through glibc's libmvec where found (1.5 ulp,
+ *   vmath_kernels.h). Without it, and for sigmoid: f64 exp, log, sin and cos through
  *   glibc libm (< 1 ulp, exp measured 0.52), tanh and sigmoid through long
  *   double on x86 (glibc's tanh allows 2 ulp); f32 as (float)f(double x),
  *   correctly rounded except in rare double-rounding ties.

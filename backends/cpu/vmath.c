@@ -11,7 +11,8 @@
  * exp overflow +Inf; log(0) -Inf, log(x < 0) NaN). sin and cos keep the
  * bound for |x| <= 1e28 (f32) and 1e299 (f64) only: lanes beyond go through
  * glibc (vmath.h). docs/checking.md states the CPU's bound as 1 ulp from
- * the exact value.
+ * the exact value. Float32 tanh is glibc libmvec's where the build found
+ * it: 3 to 4 times faster, within 1.5 ulp (vmath_kernels.h).
  *
  * Where the CPU has AVX-512F the 16-float / 8-double functions run
  * (vmath_avx512.c, built with -mavx512f); where it has AVX2 and FMA the
@@ -70,8 +71,11 @@ bool accel_cpu__vmath_handles(uint32_t op)
            op == ACCEL_OP_COS;
 }
 
-ACCEL_CPU_VMATH_PICK(pick_f4, vmath_f4, f4, )
-ACCEL_CPU_VMATH_PICK(pick_d2, vmath_d2, d2, )
+#if ACCEL_CPU_HAVE_MVEC
+__m128 _ZGVbN4v_tanhf(__m128); /* glibc libmvec, SSE4 (SSE2 entry) */
+#endif
+ACCEL_CPU_VMATH_PICK(pick_f4, vmath_f4, f4, , ACCEL_CPU_VMATH_TANHF(f4, , _ZGVbN4v_tanhf))
+ACCEL_CPU_VMATH_PICK(pick_d2, vmath_d2, d2, , Sleef_tanhd2_u10)
 
 static inline int huge_f4(__m128 x)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Copyright 2026 The accel authors */
 /* vmath.h — the CPU backend's vectorised transcendental functions (vmath.c,
- * SLEEF u10: within 1.0 ulp of the exact value). Built where SLEEF is found
+ * SLEEF u10: within 1.0 ulp of the exact value; float32 tanh libmvec's,
+ * within 1.5). Built where SLEEF is found
  * on x86-64 (ACCEL_CPU_HAVE_SLEEF); elementwise.c uses libm otherwise. */
 #ifndef ACCEL_CPU_VMATH_H
 #define ACCEL_CPU_VMATH_H

@@ -27,4 +27,8 @@ static inline int huge_d4(__m256d x)
         _mm256_cmp_pd(ax, _mm256_set1_pd(ACCEL_CPU_VMATH_TRIG_MAX_F64), _CMP_GT_OQ));
 }
 
-ACCEL_CPU_VMATH_TIER(avx2, f8, __m256, 8, d4, __m256d, 4, _mm256)
+#if ACCEL_CPU_HAVE_MVEC
+__m256 _ZGVdN8v_tanhf(__m256); /* glibc libmvec, AVX2 */
+#endif
+ACCEL_CPU_VMATH_TIER(avx2, f8, __m256, 8, d4, __m256d, 4, _mm256,
+                     ACCEL_CPU_VMATH_TANHF(f8, avx2, _ZGVdN8v_tanhf))

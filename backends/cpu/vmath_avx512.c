@@ -28,4 +28,8 @@ static inline int huge_d8(__m512d x)
                               _CMP_GT_OQ) != 0;
 }
 
-ACCEL_CPU_VMATH_TIER(avx512f, f16, __m512, 16, d8, __m512d, 8, _mm512)
+#if ACCEL_CPU_HAVE_MVEC
+__m512 _ZGVeN16v_tanhf(__m512); /* glibc libmvec, AVX-512 */
+#endif
+ACCEL_CPU_VMATH_TIER(avx512f, f16, __m512, 16, d8, __m512d, 8, _mm512,
+                     ACCEL_CPU_VMATH_TANHF(f16, avx512f, _ZGVeN16v_tanhf))

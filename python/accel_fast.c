@@ -17,6 +17,8 @@
 #define Py_LIMITED_API 0x030A0000
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
+#include <structmember.h>
 
 #include "accel/accel.h"
 
@@ -94,6 +96,399 @@ static PyObject *fast_unary(PyObject *self, PyObject *const *args, Py_ssize_t na
     return PyLong_FromLong((long)st);
 }
 
+/* ------------------------------------------------ a new result from C
+ *
+ * z = x + y allocates its result: in Python that is the per-op path's
+ * bytecode (the checks, the pool's free list, a new Array and its slots),
+ * as long as the C call itself. new_result() does the common case here:
+ * two C-contiguous Arrays (or one, for a unary op) of one shape, dtype and
+ * device on the device's null stream, the device's free list holding a
+ * block of their size whose slice is already the whole block, every block
+ * last used on that stream. Anything else returns None and the package's
+ * Python path (_ufunc.py _binary_op) decides, so nothing here is the only
+ * place a rule lives: it is that path's first branch done in C.
+ *
+ * Array's and _Block's fields are Python __slots__; their offsets come from
+ * the types' member tables (PyType_GetSlot(Py_tp_members), the stable ABI)
+ * when init_arrays() is called, and each is read as the member descriptor
+ * reads it. */
+enum {
+    A_BLOCK,
+    A_BASE,
+    A_SHAPE,
+    A_DTYPE,
+    A_CODE,
+    A_OFFSET,
+    A_SIZE,
+    A_NB,
+    A_SLICE,
+    A_ST,
+    A_RO,
+    A_DEVICE,
+    A_COUNT
+};
+static const char *const array_fields[A_COUNT] = {"_block", "_base",   "_shape", "_dtype",
+                                                  "_code",  "_offset", "_size",  "_nb",
+                                                  "_slice", "_st",     "_ro",    "device"};
+enum { B_HANDLE, B_STREAM, B_SLICE, B_SLICE_N, B_SERIAL, B_HOME, B_POOL, B_COUNT };
+static const char *const block_fields[B_COUNT] = {"handle", "stream", "slice", "slice_n",
+                                                  "serial", "home",   "pool"};
+
+static PyObject *array_type, *block_type, *current_set, *serials;
+static PyObject *str_null, *str_free, *str_handle, *str_fast, *zero;
+static Py_ssize_t array_off[A_COUNT], block_off[B_COUNT];
+
+static PyObject **field(PyObject *o, Py_ssize_t off)
+{
+    return (PyObject **)((char *)o + off);
+}
+
+/* Store v (a new reference is taken) into a slot, dropping the old value. */
+static void set_field(PyObject *o, Py_ssize_t off, PyObject *v)
+{
+    PyObject **f = field(o, off), *old = *f;
+    Py_INCREF(v);
+    *f = v;
+    Py_XDECREF(old);
+}
+
+/* The offsets of names[0..n) in type t's member table; -1 if one is not a
+ * plain object slot of it. */
+static int find_offsets(PyObject *t, const char *const *names, Py_ssize_t *off, int n)
+{
+    PyMemberDef *m = (PyMemberDef *)PyType_GetSlot((PyTypeObject *)t, Py_tp_members);
+    for (int i = 0; i < n; i++) {
+        off[i] = -1;
+        for (PyMemberDef *d = m; d && d->name; d++)
+            if (strcmp(d->name, names[i]) == 0 && d->type == T_OBJECT_EX)
+                off[i] = d->offset;
+        if (off[i] < 0) {
+            PyErr_Format(PyExc_TypeError, "_accel_fast.init_arrays: no slot %s", names[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* init_arrays(Array, _Block, current_set, serials): the types whose slots
+ * new_result() reads, the package's flag list of open ``with Stream()``
+ * blocks and its block serial counter. */
+static PyObject *fast_init_arrays(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *a, *b, *cur, *ser;
+    if (!PyArg_ParseTuple(args, "OOOO", &a, &b, &cur, &ser))
+        return NULL;
+    if (!PyType_Check(a) || !PyType_Check(b) || !PyList_Check(cur) || !PyIter_Check(ser)) {
+        PyErr_SetString(PyExc_TypeError, "_accel_fast.init_arrays(Array, _Block, list, counter)");
+        return NULL;
+    }
+    if (find_offsets(a, array_fields, array_off, A_COUNT) ||
+        find_offsets(b, block_fields, block_off, B_COUNT))
+        return NULL;
+    if (!str_null) {
+        str_null = PyUnicode_InternFromString("_null");
+        str_free = PyUnicode_InternFromString("_free");
+        str_handle = PyUnicode_InternFromString("_handle");
+        str_fast = PyUnicode_InternFromString("_fast");
+        zero = PyLong_FromLong(0);
+        if (!str_null || !str_free || !str_handle || !str_fast || !zero)
+            return NULL;
+    }
+    PyObject *old[4] = {array_type, block_type, current_set, serials};
+    array_type = Py_NewRef(a), block_type = Py_NewRef(b);
+    current_set = Py_NewRef(cur), serials = Py_NewRef(ser);
+    for (int i = 0; i < 4; i++)
+        Py_XDECREF(old[i]);
+    Py_RETURN_NONE;
+}
+
+#define AF(o, i) (*field((o), array_off[i]))
+#define BF(o, i) (*field((o), block_off[i]))
+
+/* Whether o is an Array with a live block of its own type, C-contiguous
+ * (no _st), every field new_result reads set. */
+static int plain_array(PyObject *o)
+{
+    if ((PyObject *)Py_TYPE(o) != array_type)
+        return 0;
+    static const int need[] = {A_SHAPE, A_DTYPE, A_CODE, A_OFFSET, A_SIZE, A_NB, A_DEVICE};
+    for (size_t i = 0; i < sizeof need / sizeof *need; i++)
+        if (!AF(o, need[i]))
+            return 0;
+    PyObject *b = AF(o, A_BLOCK);
+    return b && (PyObject *)Py_TYPE(b) == block_type && AF(o, A_ST) == Py_None;
+}
+
+/* A buffer handle or element count of a Python int; 0 (and no error set)
+ * for anything else. */
+static void *as_ptr(PyObject *v)
+{
+    void *p = v && PyLong_Check(v) ? PyLong_AsVoidPtr(v) : NULL;
+    if (!p)
+        PyErr_Clear();
+    return p;
+}
+static int as_size(PyObject *v, size_t *out)
+{
+    *out = v && PyLong_Check(v) ? PyLong_AsSize_t(v) : (size_t)-1;
+    if (*out == (size_t)-1) {
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
+}
+
+/* The device's null stream and its queue handle (new reference, and the
+ * handle), where no ``with Stream()`` is open in the process and the device
+ * has made its null stream; NULL (no error set) otherwise. */
+static PyObject *null_stream(PyObject *dev, accel_queue **q)
+{
+    PyObject *flag = PyList_GetItem(current_set, 0);
+    if (!flag || PyObject_IsTrue(flag) != 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *s = PyObject_GetAttr(dev, str_null);
+    PyObject *h = s && s != Py_None ? PyObject_GetAttr(s, str_handle) : NULL;
+    *q = (accel_queue *)as_ptr(h);
+    Py_XDECREF(h);
+    if (!*q) {
+        PyErr_Clear();
+        Py_XDECREF(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The device's free list of blocks of nb bytes where it holds one whose
+ * last use was on stream s and whose slice covers n elements (borrowed;
+ * NULL, no error set, otherwise). */
+static PyObject *free_list(PyObject *dev, PyObject *nb, PyObject *s, PyObject *n)
+{
+    PyObject *free = PyObject_GetAttr(dev, str_free);
+    PyObject *lst = free && PyDict_Check(free) ? PyDict_GetItem(free, nb) : NULL;
+    Py_XDECREF(free); /* the device keeps the dict, the dict the list */
+    PyErr_Clear();
+    if (!lst || !PyList_Check(lst) || PyList_Size(lst) < 1)
+        return NULL;
+    PyObject *bo = PyList_GetItem(lst, PyList_Size(lst) - 1);
+    if (!bo || (PyObject *)Py_TYPE(bo) != block_type || BF(bo, B_STREAM) != s || !BF(bo, B_SLICE) ||
+        !BF(bo, B_SLICE_N) || PyObject_RichCompareBool(BF(bo, B_SLICE_N), n, Py_EQ) != 1) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return lst;
+}
+
+/* A new Array over block bo with a's shape, dtype, code and device (all of
+ * a's other fields as the Python path sets them for a result). */
+static PyObject *result_array(PyObject *a, PyObject *bo)
+{
+    allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)array_type, Py_tp_alloc);
+    PyObject *out = alloc((PyTypeObject *)array_type, 0);
+    if (!out)
+        return NULL;
+    set_field(out, array_off[A_RO], Py_False);
+    set_field(out, array_off[A_BLOCK], bo);
+    set_field(out, array_off[A_BASE], Py_None);
+    static const int same[] = {A_SHAPE, A_DTYPE, A_CODE, A_SIZE, A_NB, A_DEVICE};
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        set_field(out, array_off[same[i]], AF(a, same[i]));
+    set_field(out, array_off[A_OFFSET], zero);
+    set_field(out, array_off[A_SLICE], BF(bo, B_SLICE));
+    set_field(out, array_off[A_ST], Py_None);
+    return out;
+}
+
+/* new_result(op, a, b): accel_binary of Arrays a and b (accel_unary of a
+ * when b is None) into a new Array, which it returns; the op's nonzero
+ * status as an int; or None where the case is not the common one (above),
+ * nothing done. */
+static PyObject *new_result(long code, PyObject *a, PyObject *b)
+{
+    const int binary = b != Py_None;
+    if (code < 0 || !plain_array(a) || (binary && !plain_array(b))) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *dev = AF(a, A_DEVICE), *shape = AF(a, A_SHAPE), *n = AF(a, A_SIZE);
+    PyObject *ba = AF(a, A_BLOCK), *bb = binary ? AF(b, A_BLOCK) : NULL;
+    long dt = PyLong_AsLong(AF(a, A_CODE));
+    if (dt < 0 || dt > 3 ||
+        (binary && (AF(b, A_DTYPE) != AF(a, A_DTYPE) || AF(b, A_DEVICE) != dev ||
+                    (AF(b, A_SHAPE) != shape &&
+                     PyObject_RichCompareBool(AF(b, A_SHAPE), shape, Py_EQ) != 1)))) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    accel_queue *q;
+    PyObject *s = null_stream(dev, &q);
+    if (!s)
+        Py_RETURN_NONE;
+    PyObject *lst = free_list(dev, AF(a, A_NB), s, n);
+    accel_slice sl[3] = {{0}};
+    int ok = lst && BF(ba, B_STREAM) == s && (!bb || BF(bb, B_STREAM) == s);
+    Py_DECREF(s); /* the device keeps it */
+    PyObject *bo = ok ? PyList_GetItem(lst, PyList_Size(lst) - 1) : NULL;
+    size_t count;
+    ok = ok && as_size(n, &count) == 0 && as_size(AF(a, A_OFFSET), &sl[0].offset) == 0 &&
+         (sl[0].buffer = as_ptr(BF(ba, B_HANDLE))) && (sl[2].buffer = as_ptr(BF(bo, B_HANDLE))) &&
+         (!bb || (as_size(AF(b, A_OFFSET), &sl[1].offset) == 0 &&
+                  (sl[1].buffer = as_ptr(BF(bb, B_HANDLE)))));
+    if (!ok)
+        Py_RETURN_NONE;
+    sl[0].count = sl[1].count = sl[2].count = count;
+    /* The common case: take the block off the list (with a new serial, as
+     * the Python path does for accel.fuse) and make the result. */
+    PyObject *serial = PyIter_Next(serials);
+    if (!serial)
+        return NULL;
+    Py_INCREF(bo);
+    if (PyList_SetSlice(lst, PyList_Size(lst) - 1, PyList_Size(lst), NULL) < 0) {
+        Py_DECREF(bo), Py_DECREF(serial);
+        return NULL;
+    }
+    set_field(bo, block_off[B_SERIAL], serial);
+    Py_DECREF(serial);
+    PyObject *out = result_array(a, bo);
+    Py_DECREF(bo); /* out holds it; if out is NULL, bo goes as garbage does */
+    if (!out)
+        return NULL;
+    PyThreadState *ts = PyEval_SaveThread();
+    accel_status st =
+        binary ? binary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[1], sl[2])
+               : unary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[2]);
+    PyEval_RestoreThread(ts);
+    if (st) {
+        Py_DECREF(out); /* its block goes back to the list (Array.__del__) */
+        return PyLong_FromLong((long)st);
+    }
+    return out;
+}
+
+static PyObject *fast_new_result(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_accel_fast.new_result takes 3 arguments");
+        return NULL;
+    }
+    if (!array_type || !binary_entry) {
+        PyErr_SetString(PyExc_RuntimeError, "_accel_fast.init_arrays was not called");
+        return NULL;
+    }
+    long code = PyLong_Check(args[0]) ? PyLong_AsLong(args[0]) : -1;
+    if (code == -1)
+        PyErr_Clear();
+    return new_result(code, args[1], args[2]);
+}
+
+/* ------------------------------------------------ Array's operators in C
+ *
+ * x + y reaches Array.__add__; as a Python function that is one more frame
+ * before new_result. operator(k, op, fallback) makes method descriptor k of
+ * Array (PyDescr_NewMethod, the stable ABI) that tries new_result(op, self,
+ * other) and calls fallback(self[, other]), the package's function, for
+ * everything else (a failed status included: the package raises it). */
+enum { OPERATORS = 6 };
+static long operator_op[OPERATORS];
+static PyObject *operator_fallback[OPERATORS];
+
+static PyObject *operator_call(int k, PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs <= 1 && operator_fallback[k]) {
+        PyObject *r = new_result(operator_op[k], self, nargs ? args[0] : Py_None);
+        if (!r || (r != Py_None && !PyLong_Check(r)))
+            return r;
+        Py_DECREF(r);
+    }
+    if (!operator_fallback[k]) {
+        PyErr_SetString(PyExc_RuntimeError, "_accel_fast: operator not set up");
+        return NULL;
+    }
+    return nargs ? PyObject_CallFunctionObjArgs(operator_fallback[k], self, args[0], NULL)
+                 : PyObject_CallFunctionObjArgs(operator_fallback[k], self, NULL);
+}
+
+#define OPERATOR(K)                                                                                \
+    static PyObject *operator_##K(PyObject *self, PyObject *const *args, Py_ssize_t nargs)         \
+    {                                                                                              \
+        return operator_call(K, self, args, nargs);                                                \
+    }
+OPERATOR(0)
+OPERATOR(1)
+OPERATOR(2)
+OPERATOR(3)
+OPERATOR(4)
+OPERATOR(5)
+#undef OPERATOR
+
+static PyMethodDef operator_defs[OPERATORS] = {
+#define DEF(K)                                                                                     \
+    {                                                                                              \
+        "operator" #K, (PyCFunction)(void (*)(void))operator_##K, METH_FASTCALL, NULL              \
+    }
+    DEF(0), DEF(1), DEF(2), DEF(3), DEF(4), DEF(5),
+#undef DEF
+};
+
+static PyObject *fast_operator(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int k;
+    long op;
+    PyObject *fallback;
+    if (!PyArg_ParseTuple(args, "ilO", &k, &op, &fallback))
+        return NULL;
+    if (!array_type || k < 0 || k >= OPERATORS || !PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_ValueError, "_accel_fast.operator(k < 6, op, callable) after "
+                                          "init_arrays");
+        return NULL;
+    }
+    PyObject *old = operator_fallback[k];
+    operator_op[k] = op;
+    operator_fallback[k] = Py_NewRef(fallback);
+    Py_XDECREF(old);
+    return PyDescr_NewMethod((PyTypeObject *)array_type, &operator_defs[k]);
+}
+
+/* Array.__del__ in C: an array that owns its block puts it back on its
+ * free list while the pool takes it (the common case of the Python
+ * __del__, _array.py); everything else is that function's. */
+static PyObject *del_fallback;
+
+static PyObject *array_del(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    PyObject *b = AF(self, A_BLOCK), *base = AF(self, A_BASE);
+    if (b && base == Py_None && (PyObject *)Py_TYPE(b) == block_type && BF(b, B_HOME) &&
+        PyList_Check(BF(b, B_HOME)) && BF(b, B_POOL)) {
+        PyObject *fast = PyObject_GetAttr(BF(b, B_POOL), str_fast);
+        int t = fast ? PyObject_IsTrue(fast) : -1;
+        Py_XDECREF(fast);
+        if (t == 1 && PyList_Append(BF(b, B_HOME), b) == 0)
+            Py_RETURN_NONE;
+        PyErr_Clear();
+    }
+    return PyObject_CallFunctionObjArgs(del_fallback, self, NULL);
+}
+
+static PyMethodDef del_def = {"__del__", array_del, METH_NOARGS, NULL};
+
+static PyObject *fast_finalizer(PyObject *self, PyObject *fallback)
+{
+    (void)self;
+    if (!array_type || !PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_ValueError, "_accel_fast.finalizer(callable) after init_arrays");
+        return NULL;
+    }
+    PyObject *old = del_fallback;
+    del_fallback = Py_NewRef(fallback);
+    Py_XDECREF(old);
+    return PyDescr_NewMethod((PyTypeObject *)array_type, &del_def);
+}
+
 /* init(binary_address, unary_address): the entries to call (addresses of
  * accel_binary and accel_unary in the loaded libaccel). */
 static PyObject *fast_init(PyObject *self, PyObject *args)
@@ -119,6 +514,13 @@ static PyObject *fast_init(PyObject *self, PyObject *args)
 
 static PyMethodDef fast_methods[] = {
     {"init", fast_init, METH_VARARGS, "init(binary_address, unary_address)"},
+    {"init_arrays", fast_init_arrays, METH_VARARGS,
+     "init_arrays(Array, _Block, current_set, serials)"},
+    {"new_result", (PyCFunction)(void (*)(void))fast_new_result, METH_FASTCALL,
+     "new_result(op, a, b_or_None) -> Array, status int, or None"},
+    {"operator", fast_operator, METH_VARARGS,
+     "operator(k, op, fallback) -> a method descriptor of Array"},
+    {"finalizer", fast_finalizer, METH_O, "finalizer(fallback) -> Array.__del__ in C"},
     {"binary", (PyCFunction)(void (*)(void))fast_binary, METH_FASTCALL,
      "binary(q, op, dtype, n, a_buf, a_off, b_buf, b_off, out_buf, out_off)"},
     {"unary", (PyCFunction)(void (*)(void))fast_unary, METH_FASTCALL,

@@ -7,7 +7,10 @@ expit, relu), and Array's +, -, *, / and unary -, abs() through them.
 
 Two C-contiguous float32/float64 arrays of one shape, dtype and device go
 straight to accel_binary/accel_unary (through the _accel_fast extension
-where it loaded, else ctypes): one Python call and one C call. Everything
+where it loaded, else ctypes): one Python call and one C call; where the
+extension loaded, a new result's common case is made in C
+(_accel_fast.new_result, and Array's operators as its method descriptors:
+accel_fast.c), and the rest comes here. Everything
 else (broadcasting, promotion, other dtypes, strided views) is the
 namespace's function of the same name (_namespace.py, the C array layer).
 """
@@ -21,7 +24,7 @@ from . import _lib as L
 from . import _namespace as ns
 from ._array import (Array, _alloc, _join, _new_array, _op_failed, _released, _released_stream,
                      contiguous, fill)
-from ._core import _BLOCK_SERIALS, Device, Stream, _current_set, _tls
+from ._core import _BLOCK_SERIALS, Device, Stream, _Block, _current_set, _tls
 from ._lib import error
 
 Scalar = Union[int, float]
@@ -30,6 +33,22 @@ _c_binary = L.binary_raw
 _c_unary = L.unary_raw
 _f_binary = L.fast.binary if L.fast is not None else None
 _f_unary = L.fast.unary if L.fast is not None else None
+
+
+def _load_new_result() -> Optional[Callable[..., Any]]:
+    """_accel_fast.new_result, set up with Array's and _Block's types, or
+    None without the extension: the common case of a result made in C (the
+    first branch of _binary_op's and _unary_op's paths; accel_fast.c)."""
+    if L.fast is None or not hasattr(L.fast, "init_arrays"):
+        return None
+    try:
+        L.fast.init_arrays(Array, _Block, _current_set, _BLOCK_SERIALS)
+    except TypeError:  # a field renamed without accel_fast.c: the Python path alone
+        return None
+    return L.fast.new_result
+
+
+_f_new = _load_new_result()
 _EXACT_INT = 1 << 53
 
 
@@ -85,6 +104,12 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
 
     def f(x1: Union[Array, Scalar], x2: Union[Array, Scalar], out: Optional[Array] = None) \
             -> Array:
+        if out is None and _f_new is not None:
+            r = _f_new(op, x1, x2)  # the common case in C, else None
+            if r is not None:
+                if r.__class__ is int:
+                    raise _op_failed(r, fn, x1)
+                return r
         a, b = x1, x2
         if a.__class__ is not Array or b.__class__ is not Array:
             a, b = _scalar_operands(a, b)
@@ -162,6 +187,7 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
             raise _op_failed(code, fn, a)
         return out
 
+    f._accel_op = op  # type: ignore[attr-defined]
     return f
 
 
@@ -169,6 +195,12 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
     """The per-op path of unary op `op` (as _binary_op; accel_unary)."""
 
     def f(x: Array, out: Optional[Array] = None) -> Array:
+        if out is None and _f_new is not None:
+            r = _f_new(op, x, None)
+            if r is not None:
+                if r.__class__ is int:
+                    raise _op_failed(r, fn, x)
+                return r
         if x.__class__ is not Array or x._code > 3 or x._st is not None:
             return slow(x, out)
         bx = x._block
@@ -234,6 +266,7 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             raise _op_failed(code, fn, x)
         return out
 
+    f._accel_op = op  # type: ignore[attr-defined]
     return f
 
 
@@ -362,6 +395,30 @@ Array.__mul__ = multiply  # type: ignore[assignment]
 Array.__truediv__ = divide  # type: ignore[assignment]
 Array.__neg__ = negative  # type: ignore[assignment]
 Array.__abs__ = absolute  # type: ignore[assignment]
+
+
+def _c_operators() -> None:
+    """Where _accel_fast loaded: Array's +, -, *, /, unary - and abs() as
+    its method descriptors (accel_fast.c: the common case in C, else the
+    function above), and Array.__del__'s common case in C (else the Python
+    __del__). Each saves the interpreter a frame per op."""
+    if _f_new is None:
+        return
+    for k, name in enumerate(_PY_OPERATORS):
+        f = _PY_OPERATORS[name]
+        if name == "__del__":
+            Array.__del__ = L.fast.finalizer(f)  # type: ignore[method-assign]
+        else:
+            setattr(Array, name, L.fast.operator(k, f._accel_op, f))  # type: ignore[attr-defined]
+
+
+# Array's operators and __del__ as Python functions (the tests put them back
+# to try the Python path where the extension replaced them).
+_PY_OPERATORS = {"__add__": add, "__sub__": subtract, "__mul__": multiply, "__truediv__": divide,
+                 "__neg__": negative, "__abs__": absolute, "__del__": Array.__dict__["__del__"]}
+
+
+_c_operators()
 Array.__radd__ = lambda s, o: add(o, s)  # type: ignore[assignment]
 Array.__rsub__ = lambda s, o: subtract(o, s)  # type: ignore[assignment]
 Array.__rmul__ = lambda s, o: multiply(o, s)  # type: ignore[assignment]

@@ -16,10 +16,19 @@ from accel import _ufunc as A
 from accel import _lib as L
 
 
+def python_path(monkeypatch):
+    """The per-op path in Python alone: no result made in C (_f_new), and
+    Array's operators and __del__ the package's Python functions."""
+    monkeypatch.setattr(A, "_f_new", None)
+    for name, f in A._PY_OPERATORS.items():
+        monkeypatch.setattr(accel.Array, name, f)
+
+
 @pytest.fixture(params=["fast", "ctypes"])
 def ffi(request, monkeypatch):
     """Run the test through the extension's call, then through ctypes'."""
     if request.param == "ctypes":
+        python_path(monkeypatch)
         monkeypatch.setattr(A, "_f_binary", None)
         monkeypatch.setattr(A, "_f_unary", None)
     elif L.fast is None:
@@ -215,6 +224,7 @@ def test_the_fast_path_takes_the_common_case_only(monkeypatch):
     """Two C-contiguous float arrays of one shape and dtype go to the op
     table's accel_binary (through _accel_fast or ctypes); broadcasting,
     promotion and strided views go to the namespace's function."""
+    python_path(monkeypatch)
     calls = []
     real = A._f_binary if A._f_binary is not None else A._c_binary
     name = "_f_binary" if A._f_binary is not None else "_c_binary"
@@ -227,3 +237,56 @@ def test_the_fast_path_takes_the_common_case_only(monkeypatch):
     assert (x + accel.ones(1000, np.float64)).dtype == np.float64            # promoted
     assert np.array_equal((z[:, ::2] + z[:, 1::2]).get(), np.full((3, 500), 2, np.float32))
     assert len(calls) == 2
+
+
+def test_results_made_in_c_take_the_common_case_only():
+    """_accel_fast.new_result (accel_fast.c): a new result in C for two
+    C-contiguous float arrays of one shape and dtype on the null stream with
+    a block of their size free; None (nothing done) for the rest, which the
+    Python path takes; an op libaccel refuses gives its status, and the
+    block goes back."""
+    if A._f_new is None:
+        assert os.environ.get("ACCEL_EXPECT_FAST") != "1"
+        pytest.skip("_accel_fast is not built here (no CPython headers)")
+    assert type(accel.Array.__dict__["__add__"]).__name__ == "method_descriptor"
+    assert type(accel.Array.__dict__["__del__"]).__name__ == "method_descriptor"
+    new, op_add, op_neg = A._f_new, A.add._accel_op, A.negative._accel_op
+    m = 777                                    # a size no other test uses: one block free
+    xh, yh = np.linspace(-2, 3, m, dtype=np.float32), np.full(m, 0.25, np.float32)
+    x, y = accel.asarray(xh), accel.asarray(yh)
+    free = x.device._free
+    accel.empty(m, np.float32)                 # garbage at once: its block free
+    assert len(free[x._nb]) == 1
+    blk = free[x._nb][-1]
+    r = new(op_add, x, y)
+    assert r.__class__ is accel.Array and r._block is blk and r._base is None
+    assert r.shape == (m,) and r.dtype == np.float32 and r._offset == 0 and not r._ro
+    np.testing.assert_array_equal(r.get(), xh + yh)
+    del r                                      # __del__ in C: the block back on its list
+    assert free[x._nb] == [blk]
+    n = new(op_neg, x, None)
+    np.testing.assert_array_equal(n.get(), -xh)
+    n2 = new(op_neg, x, None)                  # its block is n's: none free
+    assert n2 is None
+    v = n[10:]                                 # a view keeps the block
+    del n
+    assert blk not in free[x._nb]
+    del v
+    assert free[x._nb][-1] is blk
+    for a, b in ((accel.ones((3, m), np.float32), y),          # broadcast
+                 (x, accel.ones(m, np.float64)),               # promoted
+                 (accel.ones(2 * m, np.float32)[::2], y),      # strided
+                 (x, 2.0), (x, yh)):                           # not arrays
+        assert new(op_add, a, b) is None
+    with accel.Stream():
+        assert new(op_add, x, y) is None       # a with Stream() open
+    code = new(9999, x, y)                     # an op code libaccel does not have
+    assert isinstance(code, int) and L.status_name(code).decode() == "ACCEL_ERROR_INVALID_ARGUMENT"
+    assert free[x._nb][-1] is blk
+    z = accel.asarray(xh)
+    z.release()
+    assert new(op_add, z, y) is None
+    with pytest.raises(accel.AccelError, match="released"):
+        z + y
+    np.testing.assert_array_equal((x + y).get(), xh + yh)   # and through the operator
+    np.testing.assert_array_equal(abs(-x).get(), np.abs(xh))

@@ -302,12 +302,12 @@ static PyObject *result_array(PyObject *a, PyObject *bo)
 }
 
 /* new_result(op, a, b): accel_binary of Arrays a and b (accel_unary of a
- * when b is None) into a new Array, which it returns; the op's nonzero
+ * when b is NULL) into a new Array, which it returns; the op's nonzero
  * status as an int; or None where the case is not the common one (above),
  * nothing done. */
 static PyObject *new_result(long code, PyObject *a, PyObject *b)
 {
-    const int binary = b != Py_None;
+    const int binary = b != NULL;
     if (code < 0 || !plain_array(a) || (binary && !plain_array(b))) {
         PyErr_Clear();
         Py_RETURN_NONE;
@@ -355,11 +355,19 @@ static PyObject *new_result(long code, PyObject *a, PyObject *b)
     Py_DECREF(bo); /* out holds it; if out is NULL, bo goes as garbage does */
     if (!out)
         return NULL;
+    /* The operands' blocks are held through the call, as the Python path's
+     * locals hold them: an array released meanwhile on another thread then
+     * gives its block's last reference up here, after the op, so that
+     * thread does not wait for this one's queued work. */
+    Py_INCREF(ba);
+    Py_XINCREF(bb);
     PyThreadState *ts = PyEval_SaveThread();
     accel_status st =
         binary ? binary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[1], sl[2])
                : unary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[2]);
     PyEval_RestoreThread(ts);
+    Py_DECREF(ba);
+    Py_XDECREF(bb);
     if (st) {
         Py_DECREF(out); /* its block goes back to the list (Array.__del__) */
         return PyLong_FromLong((long)st);
@@ -370,8 +378,8 @@ static PyObject *new_result(long code, PyObject *a, PyObject *b)
 static PyObject *fast_new_result(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "_accel_fast.new_result takes 3 arguments");
+    if (nargs != 2 && nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_accel_fast.new_result takes 2 or 3 arguments");
         return NULL;
     }
     if (!array_type || !binary_entry) {
@@ -381,34 +389,45 @@ static PyObject *fast_new_result(PyObject *self, PyObject *const *args, Py_ssize
     long code = PyLong_Check(args[0]) ? PyLong_AsLong(args[0]) : -1;
     if (code == -1)
         PyErr_Clear();
-    return new_result(code, args[1], args[2]);
+    return new_result(code, args[1], nargs == 3 ? args[2] : NULL);
 }
 
 /* ------------------------------------------------ Array's operators in C
  *
  * x + y reaches Array.__add__; as a Python function that is one more frame
- * before new_result. operator(k, op, fallback) makes method descriptor k of
- * Array (PyDescr_NewMethod, the stable ABI) that tries new_result(op, self,
- * other) and calls fallback(self[, other]), the package's function, for
- * everything else (a failed status included: the package raises it). */
+ * before new_result. operator(k, op, n, fallback) makes method descriptor k
+ * of Array (PyDescr_NewMethod, the stable ABI) that, called with n other
+ * operands (1: binary, 0: unary), tries new_result(op, self[, other]), and
+ * calls fallback(self, *args), the package's function, for everything else
+ * (another count, a failed status included: the package raises it). */
 enum { OPERATORS = 6 };
 static long operator_op[OPERATORS];
+static int operator_arity[OPERATORS]; /* other operands: 1 binary, 0 unary */
 static PyObject *operator_fallback[OPERATORS];
 
 static PyObject *operator_call(int k, PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs <= 1 && operator_fallback[k]) {
-        PyObject *r = new_result(operator_op[k], self, nargs ? args[0] : Py_None);
-        if (!r || (r != Py_None && !PyLong_Check(r)))
-            return r;
-        Py_DECREF(r);
-    }
     if (!operator_fallback[k]) {
         PyErr_SetString(PyExc_RuntimeError, "_accel_fast: operator not set up");
         return NULL;
     }
-    return nargs ? PyObject_CallFunctionObjArgs(operator_fallback[k], self, args[0], NULL)
-                 : PyObject_CallFunctionObjArgs(operator_fallback[k], self, NULL);
+    if (nargs == operator_arity[k]) {
+        PyObject *r = new_result(operator_op[k], self, nargs ? args[0] : NULL);
+        if (!r || (r != Py_None && !PyLong_Check(r)))
+            return r;
+        Py_DECREF(r);
+    }
+    /* fallback(self, *args): every argument as given, so that the Python
+     * function judges a wrong count as it always did */
+    PyObject *all = PyTuple_New(nargs + 1);
+    if (!all)
+        return NULL;
+    PyTuple_SetItem(all, 0, Py_NewRef(self));
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        PyTuple_SetItem(all, i + 1, Py_NewRef(args[i]));
+    PyObject *r = PyObject_Call(operator_fallback[k], all, NULL);
+    Py_DECREF(all);
+    return r;
 }
 
 #define OPERATOR(K)                                                                                \
@@ -436,18 +455,20 @@ static PyMethodDef operator_defs[OPERATORS] = {
 static PyObject *fast_operator(PyObject *self, PyObject *args)
 {
     (void)self;
-    int k;
+    int k, arity;
     long op;
     PyObject *fallback;
-    if (!PyArg_ParseTuple(args, "ilO", &k, &op, &fallback))
+    if (!PyArg_ParseTuple(args, "iliO", &k, &op, &arity, &fallback))
         return NULL;
-    if (!array_type || k < 0 || k >= OPERATORS || !PyCallable_Check(fallback)) {
-        PyErr_SetString(PyExc_ValueError, "_accel_fast.operator(k < 6, op, callable) after "
-                                          "init_arrays");
+    if (!array_type || k < 0 || k >= OPERATORS || op < 0 || arity < 0 || arity > 1 ||
+        !PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_ValueError, "_accel_fast.operator(k < 6, op >= 0, other operands "
+                                          "0 or 1, callable) after init_arrays");
         return NULL;
     }
     PyObject *old = operator_fallback[k];
     operator_op[k] = op;
+    operator_arity[k] = arity;
     operator_fallback[k] = Py_NewRef(fallback);
     Py_XDECREF(old);
     return PyDescr_NewMethod((PyTypeObject *)array_type, &operator_defs[k]);
@@ -517,9 +538,9 @@ static PyMethodDef fast_methods[] = {
     {"init_arrays", fast_init_arrays, METH_VARARGS,
      "init_arrays(Array, _Block, current_set, serials)"},
     {"new_result", (PyCFunction)(void (*)(void))fast_new_result, METH_FASTCALL,
-     "new_result(op, a, b_or_None) -> Array, status int, or None"},
+     "new_result(op, a[, b]) -> Array, status int, or None"},
     {"operator", fast_operator, METH_VARARGS,
-     "operator(k, op, fallback) -> a method descriptor of Array"},
+     "operator(k, op, other_operands, fallback) -> a method descriptor of Array"},
     {"finalizer", fast_finalizer, METH_O, "finalizer(fallback) -> Array.__del__ in C"},
     {"binary", (PyCFunction)(void (*)(void))fast_binary, METH_FASTCALL,
      "binary(q, op, dtype, n, a_buf, a_off, b_buf, b_off, out_buf, out_off)"},

@@ -196,7 +196,7 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
 
     def f(x: Array, out: Optional[Array] = None) -> Array:
         if out is None and _f_new is not None:
-            r = _f_new(op, x, None)
+            r = _f_new(op, x)
             if r is not None:
                 if r.__class__ is int:
                     raise _op_failed(r, fn, x)
@@ -409,7 +409,9 @@ def _c_operators() -> None:
         if name == "__del__":
             Array.__del__ = L.fast.finalizer(f)  # type: ignore[method-assign]
         else:
-            setattr(Array, name, L.fast.operator(k, f._accel_op, f))  # type: ignore[attr-defined]
+            others = 0 if name in ("__neg__", "__abs__") else 1
+            setattr(Array, name,
+                    L.fast.operator(k, f._accel_op, others, f))  # type: ignore[attr-defined]
 
 
 # Array's operators and __del__ as Python functions (the tests put them back

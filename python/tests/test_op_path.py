@@ -264,9 +264,9 @@ def test_results_made_in_c_take_the_common_case_only():
     np.testing.assert_array_equal(r.get(), xh + yh)
     del r                                      # __del__ in C: the block back on its list
     assert free[x._nb] == [blk]
-    n = new(op_neg, x, None)
+    n = new(op_neg, x)
     np.testing.assert_array_equal(n.get(), -xh)
-    n2 = new(op_neg, x, None)                  # its block is n's: none free
+    n2 = new(op_neg, x)                        # its block is n's: none free
     assert n2 is None
     v = n[10:]                                 # a view keeps the block
     del n
@@ -290,3 +290,19 @@ def test_results_made_in_c_take_the_common_case_only():
         z + y
     np.testing.assert_array_equal((x + y).get(), xh + yh)   # and through the operator
     np.testing.assert_array_equal(abs(-x).get(), np.abs(xh))
+    # None is no operand, whatever the pool holds (a unary op stood for it once)
+    accel.empty(m, np.float32)
+    assert len(free[x._nb]) >= 1
+    for bad in (lambda: x + None, lambda: x / None, lambda: accel.add(x, None)):
+        with pytest.raises(TypeError):
+            bad()
+    with pytest.raises(TypeError):
+        x.__add__(y, y, y)                     # a wrong count: the Python function's error
+    # no reference kept or lost: the operands' blocks and the result's
+    refs = (sys.getrefcount(x._block), sys.getrefcount(y._block))
+    for _ in range(100):
+        z = x + y
+        del z
+        w = -x
+        del w
+    assert (sys.getrefcount(x._block), sys.getrefcount(y._block)) == refs

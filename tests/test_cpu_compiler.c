@@ -151,6 +151,35 @@ Test(cpu_compiler, the_kernel_instruction_set_is_in_the_identity, .init = setup)
     unsetenv("ACCEL_CPU_KERNEL_ISA");
 }
 
+/* The identity is kept between calls of one runtime (kernel.c's memo) but
+ * follows its inputs: the ISA variable and the compiler setting, each
+ * changed and put back within the one runtime. */
+Test(cpu_compiler, the_kept_identity_follows_its_inputs, .init = setup)
+{
+    accel_runtime *rt = tu_open_cpu_cc();
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    char a[1024], b[1024], c[1024], d[1024];
+    unsetenv("ACCEL_CPU_KERNEL_ISA");
+    tu_ok(accel_kernel_compiler_get(dev, a, sizeof a));
+    cr_assert(strncmp(a, "cc ", 3) == 0, "%s", a);
+    setenv("ACCEL_CPU_KERNEL_ISA", "baseline", 1);
+    tu_ok(accel_kernel_compiler_get(dev, b, sizeof b));
+    cr_assert(!strstr(b, "-march="), "baseline: %s", b);
+    unsetenv("ACCEL_CPU_KERNEL_ISA");
+    setenv("ACCEL_CPU_KERNEL_COMPILER", "tcc", 1);
+    tu_ok(accel_kernel_compiler_get(dev, c, sizeof c));
+    cr_assert(strncmp(c, "tcc ", 4) == 0, "%s", c);
+    unsetenv("ACCEL_CPU_KERNEL_COMPILER");
+    tu_ok(accel_kernel_compiler_get(dev, d, sizeof d));
+    cr_assert_str_eq(d, a);
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        cr_assert(strstr(a, "-march=haswell"), "auto: %s", a);
+#endif
+    accel_runtime_close(rt);
+}
+
 static int build_folders(const char *dir)
 {
     DIR *d = opendir(dir);

@@ -87,6 +87,7 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
     }
     ctx->host = host;
     pthread_mutex_init(&ctx->map_lock, NULL);
+    pthread_mutex_init(&ctx->ident_lock, NULL);
 
     int procs = omp_get_num_procs();
     /* 0 or absent: OpenMP's default team, i.e. $OMP_NUM_THREADS or all cores. */
@@ -148,9 +149,12 @@ static int32_t cpu_init(const accel_host_services *host, void **out_ctx)
     return ACCEL_SUCCESS;
 }
 
-static void cpu_shutdown(void *ctx)
+static void cpu_shutdown(void *vctx)
 {
+    accel_cpu_ctx *ctx = vctx;
     accel_cpu__maps_drop(ctx);
+    pthread_mutex_destroy(&ctx->ident_lock);
+    free(ctx->ident_inputs);
     free(ctx);
 }
 

@@ -60,6 +60,13 @@ typedef struct accel_cpu_ctx {
     char device_name[128];
     char blas_version[32]; /* "OpenBLAS 0.3.21" */
     char blas_variant[32]; /* folder of the bound library, "openblas-pthread" */
+    /* program_identity's last answer and what it was made from (kernel.c
+     * identity_memo); ident_inputs is malloc'd, NULL until the first. */
+    pthread_mutex_t ident_lock;
+    char *ident_inputs;
+    char ident_real[4096]; /* the compiler's resolved path */
+    long long ident_size, ident_mtime, ident_mode, ident_uid;
+    char ident[1024];
 } accel_cpu_ctx;
 
 struct accel_be_buffer {

@@ -307,6 +307,72 @@ static int pick_compiler(const accel_cpu_ctx *ctx, char *path, size_t cap, char 
     return 0;
 }
 
+/* ------------------------------------------------- the identity's memo
+ *
+ * The core asks program_identity two or three times per kernel it looks up
+ * (the cache key), and finding the compiler costs about 70 system calls
+ * (PATH searched with access(), realpath, a stat per folder for the trust
+ * check, the helper's dladdr and stat): most of a cached kernel's first
+ * use. The last answer is kept with what it was made from: the settings
+ * pick_compiler and cc_isa read (the environment and the file's values) and
+ * the compiler file's stat (size, time, mode, owner: an upgrade or a chmod
+ * makes it stale). A memo hit costs one stat. Not seen: a folder above the
+ * compiler made writable by others after the first check in this process. */
+
+/* The settings the identity depends on, as one malloc'd text (NULL: out of
+ * memory; then nothing is memoised). */
+static char *identity_inputs(const accel_cpu_ctx *ctx)
+{
+    const char *v[] = {getenv("ACCEL_CPU_KERNEL_COMPILER"), config_value(ctx, "kernel_compiler"),
+                       config_value(ctx, "cc"), getenv("PATH"), getenv("ACCEL_CPU_KERNEL_ISA")};
+    size_t n = 1;
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        n += (v[i] ? strlen(v[i]) : 1) + 1;
+    char *s = malloc(n), *p = s;
+    for (size_t i = 0; s && i < sizeof v / sizeof *v; i++)
+        p += sprintf(p, "%s\n", v[i] ? v[i] : "\x01"); /* unset differs from "" */
+    return s;
+}
+
+static bool same_file(const struct stat *st, const accel_cpu_ctx *ctx)
+{
+    return st->st_size == ctx->ident_size && (long long)st->st_mtime == ctx->ident_mtime &&
+           (long long)st->st_mode == ctx->ident_mode && (long long)st->st_uid == ctx->ident_uid;
+}
+
+/* Copies the memo into out when in matches it and the compiler file is as
+ * it was; true then. */
+static bool identity_memo(accel_cpu_ctx *ctx, const char *in, char *out, size_t size)
+{
+    bool hit = false;
+    pthread_mutex_lock(&ctx->ident_lock);
+    struct stat st;
+    if (in && ctx->ident_inputs && strcmp(in, ctx->ident_inputs) == 0 &&
+        stat(ctx->ident_real, &st) == 0 && same_file(&st, ctx) && strlen(ctx->ident) < size) {
+        snprintf(out, size, "%s", ctx->ident);
+        hit = true;
+    }
+    pthread_mutex_unlock(&ctx->ident_lock);
+    return hit;
+}
+
+static void identity_keep(accel_cpu_ctx *ctx, char *in, const char *real, const struct stat *st,
+                          const char *ident)
+{
+    if (!in || strlen(real) >= sizeof ctx->ident_real || strlen(ident) >= sizeof ctx->ident) {
+        free(in);
+        return;
+    }
+    pthread_mutex_lock(&ctx->ident_lock);
+    free(ctx->ident_inputs);
+    ctx->ident_inputs = in;
+    snprintf(ctx->ident_real, sizeof ctx->ident_real, "%s", real);
+    ctx->ident_size = st->st_size, ctx->ident_mtime = st->st_mtime;
+    ctx->ident_mode = st->st_mode, ctx->ident_uid = st->st_uid;
+    snprintf(ctx->ident, sizeof ctx->ident, "%s", ident);
+    pthread_mutex_unlock(&ctx->ident_lock);
+}
+
 int32_t accel_cpu__program_identity(void *vctx, uint32_t device, uint32_t language, char *out,
                                     size_t size)
 {
@@ -315,14 +381,23 @@ int32_t accel_cpu__program_identity(void *vctx, uint32_t device, uint32_t langua
     out[0] = '\0';
     if (language != ACCEL_PROGRAM_C)
         return ACCEL_ERROR_UNSUPPORTED;
+    char *in = identity_inputs(ctx);
+    if (identity_memo(ctx, in, out, size)) {
+        free(in);
+        return ACCEL_SUCCESS;
+    }
     char path[PATH_MAX], why[512], real[PATH_MAX];
     int which = pick_compiler(ctx, path, sizeof path, why, sizeof why);
-    if (!which)
+    if (!which) {
+        free(in);
         return ACCEL_ERROR_UNSUPPORTED;
+    }
     const char *isa = cc_isa(why, sizeof why); /* NULL: program_build says why */
     struct stat st;
-    if (!realpath(path, real) || stat(real, &st) != 0)
+    if (!realpath(path, real) || stat(real, &st) != 0) {
+        free(in);
         return ACCEL_ERROR_UNSUPPORTED;
+    }
     /* The compiler's file identity stands for its version: an upgrade
      * changes size or time, and costs no process start per kernel. */
     snprintf(out, size, "%s %s size %lld mtime %lld %s %s %s", which == 1 ? "cc" : "tcc", real,
@@ -336,6 +411,7 @@ int32_t accel_cpu__program_identity(void *vctx, uint32_t device, uint32_t langua
              "cpu"
 #endif
     );
+    identity_keep(ctx, in, real, &st, out);
     return ACCEL_SUCCESS;
 }
 

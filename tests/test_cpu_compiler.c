@@ -180,6 +180,32 @@ Test(cpu_compiler, the_kept_identity_follows_its_inputs, .init = setup)
     accel_runtime_close(rt);
 }
 
+/* A compiler in a folder of this user under a sticky folder others may
+ * write (/tmp) is taken, as the core takes plugins there; its identity
+ * follows the file: rewritten to another size, the kept identity is
+ * dropped. */
+Test(cpu_compiler, a_cc_under_a_sticky_folder_is_taken_and_its_file_is_followed, .init = setup)
+{
+    const char *dir = tu_tmpdir(); /* 0700, under TMPDIR or /tmp */
+    const char *v1 = "#!/bin/sh\nexit 1\n", *v2 = "#!/bin/sh\n# a newer one\nexit 1\n";
+    const char *cc = tu_write_file(dir, "mycc", v1);
+    cr_assert_eq(chmod(cc, 0755), 0);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
+                             "kernel_compiler = cc\ncc = %s\n",
+                             TU_CPU_PLUGIN, cc),
+                      &rt, NULL));
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    char a[1024], b[1024];
+    tu_ok(accel_kernel_compiler_get(dev, a, sizeof a));
+    cr_assert(strstr(a, tu_fmt("mycc size %zu ", strlen(v1))), "%s", a);
+    tu_write_file(dir, "mycc", v2);
+    tu_ok(accel_kernel_compiler_get(dev, b, sizeof b));
+    cr_assert(strstr(b, tu_fmt("mycc size %zu ", strlen(v2))), "after the rewrite: %s", b);
+    accel_runtime_close(rt);
+}
+
 static int build_folders(const char *dir)
 {
     DIR *d = opendir(dir);

@@ -139,9 +139,9 @@ static void compiler_problem(const char *path, char *why, size_t cap)
         snprintf(why, cap, "%s: %s", path, strerror(errno));
         return;
     }
-    for (char *end = real + strlen(real); end > real;) {
+    bool file = true; /* the compiler itself, then each folder above it */
+    for (char *end = real + strlen(real); end > real; file = false) {
         struct stat st;
-        bool file = end == real + strlen(real);
         if (stat(real, &st) != 0)
             break;
         bool others = file ? (st.st_mode & (S_IWGRP | S_IWOTH)) != 0

@@ -305,15 +305,31 @@ static PyObject *result_array(PyObject *a, PyObject *bo)
  * when b is NULL) into a new Array, which it returns; the op's nonzero
  * status as an int; or None where the case is not the common one (above),
  * nothing done. */
+static PyObject *held_result(long code, PyObject *a, PyObject *b, PyObject *ba, PyObject *bb);
+
 static PyObject *new_result(long code, PyObject *a, PyObject *b)
 {
-    const int binary = b != NULL;
-    if (code < 0 || !plain_array(a) || (binary && !plain_array(b))) {
+    if (code < 0 || !plain_array(a) || (b && !plain_array(b))) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
+    /* The operands' blocks are held from here to the end, as the Python
+     * path's locals hold them: allocating the result may collect garbage,
+     * whose finalizers (or another thread meanwhile) may release an
+     * operand; its block then goes only after the op, here. */
+    PyObject *ba = AF(a, A_BLOCK), *bb = b ? AF(b, A_BLOCK) : NULL;
+    Py_INCREF(ba);
+    Py_XINCREF(bb);
+    PyObject *r = held_result(code, a, b, ba, bb);
+    Py_DECREF(ba);
+    Py_XDECREF(bb);
+    return r;
+}
+
+static PyObject *held_result(long code, PyObject *a, PyObject *b, PyObject *ba, PyObject *bb)
+{
+    const int binary = b != NULL;
     PyObject *dev = AF(a, A_DEVICE), *shape = AF(a, A_SHAPE), *n = AF(a, A_SIZE);
-    PyObject *ba = AF(a, A_BLOCK), *bb = binary ? AF(b, A_BLOCK) : NULL;
     long dt = PyLong_AsLong(AF(a, A_CODE));
     if (dt < 0 || dt > 3 ||
         (binary && (AF(b, A_DTYPE) != AF(a, A_DTYPE) || AF(b, A_DEVICE) != dev ||
@@ -342,8 +358,11 @@ static PyObject *new_result(long code, PyObject *a, PyObject *b)
     /* The common case: take the block off the list (with a new serial, as
      * the Python path does for accel.fuse) and make the result. */
     PyObject *serial = PyIter_Next(serials);
-    if (!serial)
+    if (!serial) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_RuntimeError, "_accel_fast: the block serials ran out");
         return NULL;
+    }
     Py_INCREF(bo);
     if (PyList_SetSlice(lst, PyList_Size(lst) - 1, PyList_Size(lst), NULL) < 0) {
         Py_DECREF(bo), Py_DECREF(serial);
@@ -355,19 +374,11 @@ static PyObject *new_result(long code, PyObject *a, PyObject *b)
     Py_DECREF(bo); /* out holds it; if out is NULL, bo goes as garbage does */
     if (!out)
         return NULL;
-    /* The operands' blocks are held through the call, as the Python path's
-     * locals hold them: an array released meanwhile on another thread then
-     * gives its block's last reference up here, after the op, so that
-     * thread does not wait for this one's queued work. */
-    Py_INCREF(ba);
-    Py_XINCREF(bb);
     PyThreadState *ts = PyEval_SaveThread();
     accel_status st =
         binary ? binary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[1], sl[2])
                : unary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[2]);
     PyEval_RestoreThread(ts);
-    Py_DECREF(ba);
-    Py_XDECREF(bb);
     if (st) {
         Py_DECREF(out); /* its block goes back to the list (Array.__del__) */
         return PyLong_FromLong((long)st);

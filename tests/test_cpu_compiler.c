@@ -206,6 +206,47 @@ Test(cpu_compiler, a_cc_under_a_sticky_folder_is_taken_and_its_file_is_followed,
     accel_runtime_close(rt);
 }
 
+/* The kept identity follows where `cc` resolves: a `cc` link retargeted
+ * (update-alternatives), and a `cc` that appears in an earlier folder of
+ * an unchanged PATH, each give the new compiler's identity, which is the
+ * compiler the next build runs. */
+Test(cpu_compiler, the_kept_identity_follows_where_cc_resolves, .init = setup)
+{
+    const char *dir = tu_tmpdir();
+    const char *bin = tu_fmt("%s/bin", dir), *bin0 = tu_fmt("%s/bin0", dir);
+    cr_assert_eq(mkdir(bin, 0700), 0);
+    cr_assert_eq(mkdir(bin0, 0700), 0);
+    const char *ga = tu_write_file(bin, "gcc-a", "#!/bin/sh\nexit 1\n");
+    const char *gb = tu_write_file(bin, "gcc-b", "#!/bin/sh\n# b\nexit 1\n");
+    cr_assert_eq(chmod(ga, 0755), 0);
+    cr_assert_eq(chmod(gb, 0755), 0);
+    const char *link = tu_fmt("%s/cc", bin);
+    cr_assert_eq(symlink(ga, link), 0);
+    char *old_path = strdup(getenv("PATH") ? getenv("PATH") : "");
+    setenv("PATH", tu_fmt("%s:%s", bin0, bin), 1);
+    accel_runtime *rt = NULL;
+    tu_ok(tu_open_ini(tu_fmt("[runtime]\norder = cpu\n[backend.cpu]\nlibrary = %s\n"
+                             "kernel_compiler = cc\n",
+                             TU_CPU_PLUGIN),
+                      &rt, NULL));
+    accel_device *dev;
+    tu_ok(accel_device_get_by_name(rt, "cpu:0", &dev));
+    char a[1024], b[1024], c[1024];
+    tu_ok(accel_kernel_compiler_get(dev, a, sizeof a));
+    cr_assert(strstr(a, "/bin/gcc-a size "), "%s", a);
+    cr_assert_eq(unlink(link), 0);
+    cr_assert_eq(symlink(gb, link), 0);
+    tu_ok(accel_kernel_compiler_get(dev, b, sizeof b));
+    cr_assert(strstr(b, "/bin/gcc-b size "), "after the link moved: %s", b);
+    const char *first = tu_write_file(bin0, "cc", "#!/bin/sh\n# first in PATH\nexit 1\n");
+    cr_assert_eq(chmod(first, 0755), 0);
+    tu_ok(accel_kernel_compiler_get(dev, c, sizeof c));
+    cr_assert(strstr(c, "/bin0/cc size "), "after a cc earlier in PATH: %s", c);
+    accel_runtime_close(rt);
+    setenv("PATH", old_path, 1);
+    free(old_path);
+}
+
 static int build_folders(const char *dir)
 {
     DIR *d = opendir(dir);

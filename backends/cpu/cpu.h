@@ -65,6 +65,7 @@ typedef struct accel_cpu_ctx {
     pthread_mutex_t ident_lock;
     char *ident_inputs;
     char ident_real[4096]; /* the compiler's resolved path */
+    char ident_cc[4096];   /* where `cc` resolved then ("" none) */
     long long ident_size, ident_mtime, ident_mode, ident_uid;
     char ident[1024];
 } accel_cpu_ctx;

@@ -169,6 +169,33 @@ static void compiler_problem(const char *path, char *why, size_t cap)
     }
 }
 
+/* Where `name` would run from: an absolute name as it is, a bare name in
+ * PATH's absolute folders only (never the current folder); false for none,
+ * and for a relative name with a slash. No trust check. */
+static bool path_lookup(const char *name, char *out, size_t cap)
+{
+    if (name[0] == '/') {
+        snprintf(out, cap, "%s", name);
+        return access(out, X_OK) == 0;
+    }
+    if (strchr(name, '/'))
+        return false;
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        if (len > 0 && path[0] == '/') {
+            snprintf(out, cap, "%.*s/%s", (int)len, path, name);
+            if (access(out, X_OK) == 0)
+                return true;
+        }
+        path += len + (colon ? 1 : 0);
+    }
+    return false;
+}
+
 /* The compiler `name` as a path: an absolute name as it is, a bare name
  * looked up in PATH's absolute folders only (never the current folder; a
  * relative name with a slash is refused for the same reason), then trust
@@ -176,36 +203,17 @@ static void compiler_problem(const char *path, char *why, size_t cap)
 static bool find_on_path(const char *name, char *out, size_t cap, char *why, size_t wcap)
 {
     why[0] = '\0';
-    if (name[0] == '/') {
-        snprintf(out, cap, "%s", name);
-        if (access(out, X_OK) != 0) {
+    if (!path_lookup(name, out, cap)) {
+        if (name[0] == '/')
             snprintf(why, wcap, "%s: %s", name, strerror(errno));
-            return false;
-        }
-    } else if (strchr(name, '/')) {
-        snprintf(why, wcap,
-                 "%s is a relative path (give an absolute one, or a bare name looked "
-                 "up in PATH)",
-                 name);
-        return false;
-    } else {
-        const char *path = getenv("PATH");
-        if (!path || !*path)
-            path = "/usr/local/bin:/usr/bin:/bin";
-        bool found = false;
-        while (*path && !found) {
-            const char *colon = strchr(path, ':');
-            size_t len = colon ? (size_t)(colon - path) : strlen(path);
-            if (len > 0 && path[0] == '/') {
-                snprintf(out, cap, "%.*s/%s", (int)len, path, name);
-                found = access(out, X_OK) == 0;
-            }
-            path += len + (colon ? 1 : 0);
-        }
-        if (!found) {
+        else if (strchr(name, '/'))
+            snprintf(why, wcap,
+                     "%s is a relative path (give an absolute one, or a bare name looked "
+                     "up in PATH)",
+                     name);
+        else
             snprintf(why, wcap, "no `%s` in PATH's absolute folders", name);
-            return false;
-        }
+        return false;
     }
     char problem[PATH_MAX + 128];
     compiler_problem(out, problem, sizeof problem);
@@ -316,8 +324,10 @@ static int pick_compiler(const accel_cpu_ctx *ctx, char *path, size_t cap, char 
  * use. The last answer is kept with what it was made from: the settings
  * pick_compiler and cc_isa read (the environment and the file's values) and
  * the compiler file's stat (size, time, mode, owner: an upgrade or a chmod
- * makes it stale). A memo hit costs one stat. Not seen: a folder above the
- * compiler made writable by others after the first check in this process. */
+ * makes it stale), and where `cc` resolves (cc_now). A memo hit costs a
+ * stat and the PATH lookup of `cc`, not the trust walk. Not seen: a folder
+ * above the compiler made writable by others after the first check in this
+ * process. */
 
 /* The settings the identity depends on, as one malloc'd text (NULL: out of
  * memory; then nothing is memoised). */
@@ -334,6 +344,19 @@ static char *identity_inputs(const accel_cpu_ctx *ctx)
     return s;
 }
 
+/* Where the file's `cc` (else "cc") resolves now, "" where it is not found
+ * (path_lookup: no trust walk). Kept with the memo, so that a `cc` link
+ * retargeted, or one that appears earlier in PATH (or at all, where tcc
+ * was taken), drops it: identity and build then name one compiler. */
+static void cc_now(const accel_cpu_ctx *ctx, char *real, size_t cap)
+{
+    const char *name = config_value(ctx, "cc");
+    char path[PATH_MAX], buf[PATH_MAX];
+    real[0] = '\0';
+    if (path_lookup(name && *name ? name : "cc", path, sizeof path) && realpath(path, buf))
+        snprintf(real, cap, "%s", buf);
+}
+
 static bool same_file(const struct stat *st, const accel_cpu_ctx *ctx)
 {
     return st->st_size == ctx->ident_size && (long long)st->st_mtime == ctx->ident_mtime &&
@@ -347,8 +370,10 @@ static bool identity_memo(accel_cpu_ctx *ctx, const char *in, char *out, size_t 
     bool hit = false;
     pthread_mutex_lock(&ctx->ident_lock);
     struct stat st;
+    char cc[PATH_MAX];
     if (in && ctx->ident_inputs && strcmp(in, ctx->ident_inputs) == 0 &&
-        stat(ctx->ident_real, &st) == 0 && same_file(&st, ctx) && strlen(ctx->ident) < size) {
+        stat(ctx->ident_real, &st) == 0 && same_file(&st, ctx) && strlen(ctx->ident) < size &&
+        (cc_now(ctx, cc, sizeof cc), strcmp(cc, ctx->ident_cc) == 0)) {
         snprintf(out, size, "%s", ctx->ident);
         hit = true;
     }
@@ -359,11 +384,15 @@ static bool identity_memo(accel_cpu_ctx *ctx, const char *in, char *out, size_t 
 static void identity_keep(accel_cpu_ctx *ctx, char *in, const char *real, const struct stat *st,
                           const char *ident)
 {
-    if (!in || strlen(real) >= sizeof ctx->ident_real || strlen(ident) >= sizeof ctx->ident) {
+    char cc[PATH_MAX];
+    cc_now(ctx, cc, sizeof cc);
+    if (!in || strlen(real) >= sizeof ctx->ident_real || strlen(ident) >= sizeof ctx->ident ||
+        strlen(cc) >= sizeof ctx->ident_cc) {
         free(in);
         return;
     }
     pthread_mutex_lock(&ctx->ident_lock);
+    snprintf(ctx->ident_cc, sizeof ctx->ident_cc, "%s", cc);
     free(ctx->ident_inputs);
     ctx->ident_inputs = in;
     snprintf(ctx->ident_real, sizeof ctx->ident_real, "%s", real);
@@ -400,18 +429,21 @@ int32_t accel_cpu__program_identity(void *vctx, uint32_t device, uint32_t langua
     }
     /* The compiler's file identity stands for its version: an upgrade
      * changes size or time, and costs no process start per kernel. */
-    snprintf(out, size, "%s %s size %lld mtime %lld %s %s %s", which == 1 ? "cc" : "tcc", real,
-             (long long)st.st_size, (long long)st.st_mtime,
-             which == 1 ? CPU_CC_FLAGS_TEXT : "-nostdlib", which == 1 && isa ? isa : "",
+    int len = snprintf(out, size, "%s %s size %lld mtime %lld %s %s %s", which == 1 ? "cc" : "tcc",
+                       real, (long long)st.st_size, (long long)st.st_mtime,
+                       which == 1 ? CPU_CC_FLAGS_TEXT : "-nostdlib", which == 1 && isa ? isa : "",
 #if defined(__x86_64__)
-             "x86_64"
+                       "x86_64"
 #elif defined(__aarch64__)
-             "aarch64"
+                       "aarch64"
 #else
-             "cpu"
+                       "cpu"
 #endif
     );
-    identity_keep(ctx, in, real, &st, out);
+    if (len > 0 && (size_t)len < size)
+        identity_keep(ctx, in, real, &st, out); /* whole: kept */
+    else
+        free(in);
     return ACCEL_SUCCESS;
 }
 

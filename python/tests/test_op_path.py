@@ -306,3 +306,30 @@ def test_results_made_in_c_take_the_common_case_only():
         w = -x
         del w
     assert (sys.getrefcount(x._block), sys.getrefcount(y._block)) == refs
+
+
+def test_an_operand_released_while_its_result_is_made_stays_alive():
+    """Found in review: making the result may collect garbage, whose
+    finalizer here releases an operand; the C path holds the operands'
+    blocks as the Python path's locals do (it had crashed). In a child, so
+    that a crash fails this test alone."""
+    code = """if True:
+        import gc, numpy as np, accel
+        x = accel.asarray([1.0, 2, 3], device="cpu"); y = accel.asarray([4.0, 5, 6], device="cpu")
+        w = x + y; del w                  # a block of this size free: the C path's case
+        class Cyc:
+            __slots__ = ("c",)
+            def __del__(self):
+                x.release()
+        gc.collect(); gc.disable()
+        c = Cyc(); c.c = c; del c         # a garbage cycle, not yet collected
+        gc.set_threshold(1); gc.enable()
+        try:
+            z = x + y                     # the collection runs while the result is made
+            print(z.get().tolist())
+        except accel.AccelError as e:
+            print("released:", type(e).__name__)
+    """
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, (p.returncode, p.stderr[-800:])
+    assert p.stdout.strip() in ("[5.0, 7.0, 9.0]", "released: ReleasedError"), p.stdout

@@ -36,6 +36,9 @@ struct accel_device {
     /* Queues, events and pinned room of the last batch run (batch.c),
      * taken by one run at a time (atomic exchange); NULL when none. */
     struct accel__batch_keep *batch_keep;
+    /* The kernel dialect the backend takes here (accel__kernel_language,
+     * kernels/kernel.c): 0 until first asked, then ACCEL_PROGRAM_*. */
+    _Atomic uint32_t kernel_language;
 };
 
 struct accel_buffer {

@@ -671,9 +671,15 @@ const char *accel_kernel_name(const accel_kernel *k)
 /* What dev compiles: CUDA C++ on a GPU, C (the twin) elsewhere, unless the
  * backend's program_identity refuses that language and takes the other
  * (the OpenCL plugin takes the CUDA dialect on every device, PoCL's CPU
- * devices included, and translates it). */
+ * devices included, and translates it). A backend's dialect is its own, so
+ * the answer is asked once per device and kept (every kernel build and
+ * debug launch asks; the identity is the cache key's, asked apart). */
 uint32_t accel__kernel_language(const accel_device *dev)
 {
+    accel_device *d = (accel_device *)dev; /* the kept answer only */
+    uint32_t kept = atomic_load_explicit(&d->kernel_language, memory_order_relaxed);
+    if (kept)
+        return kept;
     uint32_t lang = dev->props.kind == ACCEL_DEVICE_GPU ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
     uint32_t other = lang == ACCEL_PROGRAM_C ? ACCEL_PROGRAM_CUDA : ACCEL_PROGRAM_C;
     const accel_backend *vt = dev->be->vt;
@@ -682,7 +688,8 @@ uint32_t accel__kernel_language(const accel_device *dev)
         vt->program_identity(dev->be->ctx, dev->index, lang, id, sizeof id) ==
             ACCEL_ERROR_UNSUPPORTED &&
         vt->program_identity(dev->be->ctx, dev->index, other, id, sizeof id) == ACCEL_SUCCESS)
-        return other;
+        lang = other;
+    atomic_store_explicit(&d->kernel_language, lang, memory_order_relaxed);
     return lang;
 }
 

@@ -197,14 +197,22 @@ static void one_line_of_nans_and_zeros(accel_device *dev, accel_queue *q, void *
     (void)user;
     env e = {dev, q};
     tu_rng r = tu_rng_make(41);
-    enum { N = 4099 };
-    for (int c = 0; c < 8; c++) {
+    /* (length, 3 in `spread` elements a -0, +0 or NaN; 0: every one a
+     * NaN): dense; sparse across many of the device's chunks; numbers
+     * alone (no NaN: the fix-up's early exits); NaNs alone */
+    static const struct {
+        size_t n;
+        uint64_t spread;
+    } lines[] = {{4099, 8}, {300007, 6000}, {100003, UINT64_MAX}, {1 << 16, 0}};
+    for (int c = 0; c < 8 * 4; c++) {
         bool f64 = c & 1, desc = c & 2, in_place = c & 4;
+        const size_t N = lines[c / 8].n;
+        const uint64_t spread = lines[c / 8].spread;
         accel_dtype dt = f64 ? ACCEL_F64 : ACCEL_F32;
         size_t es = accel_dtype_size(dt);
         unsigned char *hx = malloc(N * es), *got = malloc(N * es), *want = malloc(N * es);
         for (size_t i = 0; i < N; i++) {
-            uint64_t pick = tu_rng_next(&r) % 8, sign = tu_rng_next(&r) & 1,
+            uint64_t pick = spread ? tu_rng_next(&r) % spread : 2, sign = tu_rng_next(&r) & 1,
                      payload = tu_rng_next(&r) % 4;
             double d = (double)((int64_t)(tu_rng_next(&r) % 21) - 10);
             if (f64) {

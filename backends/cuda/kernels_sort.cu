@@ -17,10 +17,11 @@
 // stream; CUB's temporary storage through accel_cuda::with_cub_temp).
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
-#include <cub/device/device_select.cuh>
 
 #include "accel/types.h"
 #include "kernel_common.cuh"
@@ -191,32 +192,148 @@ cudaError_t sort_width(cudaStream_t s, uint32_t blocks, const void *xv, void *ou
 // their input order, as documented here; integers and bool are then done.
 // It orders NaNs by their bits, though (a negative-signed NaN before
 // -inf, payloads apart), where every NaN goes last (first descending) in
-// input order; the fix-up runs on the device, without a host wait: the
-// NaNs of x counted by sign and selected in order (DeviceSelect::If), the
-// non-NaN run moved (through scratch) only when a negative-signed NaN put
-// it out of place, and the NaNs written where they belong.
+// input order. The fix-up runs on the device, without a host wait, and
+// costs a few microseconds when x holds no NaN: the NaNs CUB put at each
+// end are counted by a binary search of out (nan_ends), and only when
+// there are any are x's NaNs selected in input order (nan_chunks,
+// nan_offsets, nan_select: every block a contiguous chunk), the non-NaN run
+// moved (through scratch) when a negative-signed NaN put it out of place,
+// and the NaNs written where they belong. (A count and CUB's
+// DeviceSelect::If over the whole of x, as before, read it twice more:
+// 1.1 ms of the 8.4 for 2^28 float32 on the H100.)
 
-template <typename T> struct is_nan_op {
-    __device__ bool operator()(const T &v) const
-    {
-        return v != v;
-    }
+// A float's bits in CUB's radix order (sign set: every bit inverted; else
+// the sign bit set): negative-signed NaNs below -inf, the others above +inf.
+template <typename T> struct float_bits;
+template <> struct float_bits<float> {
+    typedef uint32_t U;
+    static constexpr U inf = 0x7f800000u;
+};
+template <> struct float_bits<double> {
+    typedef unsigned long long U;
+    static constexpr U inf = 0x7ff0000000000000ull;
 };
 
-// cnt[0] += x's NaNs with the sign bit set, cnt[1] += those without.
-template <typename T> __global__ void count_nans(const T *x, size_t n, unsigned long long *cnt)
+template <typename T> __device__ typename float_bits<T>::U radix_order(T v)
 {
-    unsigned long long neg = 0, pos = 0;
-    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < n;
-         t += (size_t)gridDim.x * blockDim.x) {
-        T v = x[t];
-        if (v != v) // the sign bit: the top bit of the last byte (little-endian)
-            (((const unsigned char *)&v)[sizeof(T) - 1] >> 7 ? neg : pos)++;
+    typedef typename float_bits<T>::U U;
+    const U sign = (U)1 << (sizeof(U) * 8 - 1);
+    U u;
+    memcpy(&u, &v, sizeof u);
+    return (u & sign) ? (U)~u : (U)(u | sign);
+}
+
+// The first i in [0, n) where below(out[i]) is false, for a predicate true
+// on a prefix of out (n when true throughout).
+template <typename T, typename P> __device__ size_t partition_point(const T *out, size_t n, P below)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (below(out[mid]))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    if (neg)
-        atomicAdd(&cnt[0], neg);
-    if (pos)
-        atomicAdd(&cnt[1], pos);
+    return lo;
+}
+
+// cnt[0] = the NaNs of sorted out with the sign bit set, cnt[1] = the
+// others (at out's two ends), cnt[2] = 0 (nan_select's count); one thread.
+template <typename T>
+__global__ void nan_ends(const T *out, size_t n, unsigned long long *cnt, bool desc)
+{
+    typedef typename float_bits<T>::U U;
+    const U sign = (U)1 << (sizeof(U) * 8 - 1);
+    const U ninf = (U) ~(float_bits<T>::inf | sign), pinf = float_bits<T>::inf | sign;
+    size_t neg, pos;
+    if (!desc) {
+        neg = partition_point(out, n, [=](T v) { return radix_order<T>(v) < ninf; });
+        pos = n - partition_point(out, n, [=](T v) { return radix_order<T>(v) <= pinf; });
+    } else {
+        pos = partition_point(out, n, [=](T v) { return radix_order<T>(v) > pinf; });
+        neg = n - partition_point(out, n, [=](T v) { return radix_order<T>(v) >= ninf; });
+    }
+    cnt[0] = neg;
+    cnt[1] = pos;
+    cnt[2] = 0;
+}
+
+// Block b's chunk of x: [b*per, min(n, (b+1)*per)).
+__device__ size_t chunk_end(size_t b, size_t per, size_t n)
+{
+    size_t e = (b + 1) * per;
+    return e < n ? e : n;
+}
+
+// The NaNs of a 256-thread block's tile, counted; each thread's NaN
+// position among them in *before (a block-wide exclusive count).
+__device__ int tile_nans(bool nan, int *before)
+{
+    __shared__ int warp_sums[8];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    unsigned ball = __ballot_sync(0xffffffffu, nan);
+    if (lane == 0)
+        warp_sums[warp] = __popc(ball);
+    __syncthreads();
+    int base = 0, total = 0;
+    for (unsigned w = 0; w < 8; w++) {
+        base += w < warp ? warp_sums[w] : 0;
+        total += warp_sums[w];
+    }
+    __syncthreads(); // warp_sums reused by the next tile
+    *before = base + __popc(ball & ((1u << lane) - 1u));
+    return total;
+}
+
+// part[b] = the NaNs of block b's chunk of x; nothing when out holds none.
+template <typename T>
+__global__ void nan_chunks(const T *x, size_t n, size_t per, const unsigned long long *cnt,
+                           unsigned long long *part)
+{
+    if (cnt[0] + cnt[1] == 0)
+        return;
+    unsigned long long c = 0;
+    for (size_t a = blockIdx.x * per, e = chunk_end(blockIdx.x, per, n); a < e; a += blockDim.x) {
+        size_t t = a + threadIdx.x;
+        int before;
+        c += (unsigned long long)tile_nans(t < e && x[t] != x[t], &before);
+    }
+    if (threadIdx.x == 0)
+        part[blockIdx.x] = c;
+}
+
+// part[] made exclusive running sums (one thread; only with NaNs).
+__global__ void nan_offsets(unsigned long long *part, unsigned blocks,
+                            const unsigned long long *cnt)
+{
+    if (cnt[0] + cnt[1] == 0)
+        return;
+    unsigned long long run = 0;
+    for (unsigned b = 0; b < blocks; b++) {
+        unsigned long long c = part[b];
+        part[b] = run;
+        run += c;
+    }
+}
+
+// x's NaNs into nans in input order, each block from its offset.
+template <typename T>
+__global__ void nan_select(const T *x, size_t n, size_t per, const unsigned long long *cnt,
+                           const unsigned long long *part, T *nans)
+{
+    if (cnt[0] + cnt[1] == 0)
+        return;
+    unsigned long long at = part[blockIdx.x];
+    for (size_t a = blockIdx.x * per, e = chunk_end(blockIdx.x, per, n); a < e; a += blockDim.x) {
+        size_t t = a + threadIdx.x;
+        T v = t < e ? x[t] : T(0);
+        int before;
+        int k = tile_nans(v != v, &before);
+        if (v != v)
+            nans[at + before] = v;
+        at += k;
+    }
 }
 
 // Where CUB's output has its non-NaN run (cur) and where it belongs (want).
@@ -264,13 +381,33 @@ __global__ void nan_fix_in(T *out, const T *tmp, const T *nans, size_t n,
     }
 }
 
+// The NaN fix-up of a float line CUB sorted from src into out (see above);
+// mem: 2 * tb + 256 + 8 * blocks bytes of scratch.
+template <typename T>
+cudaError_t nan_fixup(cudaStream_t s, uint32_t blocks, const T *src, T *out, size_t n, bool desc,
+                      char *mem, size_t tb)
+{
+    T *nans = (T *)mem, *moved = (T *)(mem + tb);
+    unsigned long long *cnt = (unsigned long long *)(mem + 2 * tb);
+    unsigned long long *part = cnt + 32;
+    size_t per = (n + blocks - 1) / blocks;
+    nan_ends<T><<<1, 1, 0, s>>>(out, n, cnt, desc);
+    nan_chunks<T><<<blocks, 256, 0, s>>>(src, n, per, cnt, part);
+    nan_offsets<<<1, 1, 0, s>>>(part, blocks, cnt);
+    nan_select<T><<<blocks, 256, 0, s>>>(src, n, per, cnt, part, nans);
+    nan_fix_out<T><<<blocks, 256, 0, s>>>(out, moved, n, cnt, desc);
+    nan_fix_in<T><<<blocks, 256, 0, s>>>(out, moved, nans, n, cnt, desc);
+    return cudaGetLastError();
+}
+
 template <typename T>
 cudaError_t line_sort(cudaStream_t s, uint32_t blocks, const T *x, T *out, size_t n, bool desc)
 {
     const bool fl = T(0.5) != T(0); // float, double
     size_t tb = (n * sizeof(T) + 255) / 256 * 256;
     // scratch: x's copy when in place, then (floats) NaNs, moved run, counts
-    size_t copy = (const void *)x == (const void *)out ? tb : 0, fix = fl ? 2 * tb + 256 : 0;
+    size_t copy = (const void *)x == (const void *)out ? tb : 0;
+    size_t fix = fl ? 2 * tb + 256 + 8 * (size_t)blocks : 0;
     char *mem = nullptr;
     cudaError_t err = cudaSuccess;
     if (copy + fix && (err = cudaMallocAsync((void **)&mem, copy + fix, s)) != cudaSuccess)
@@ -287,25 +424,9 @@ cudaError_t line_sort(cudaStream_t s, uint32_t blocks, const T *x, T *out, size_
                         : cub::DeviceRadixSort::SortKeys(tmp, bytes, src, out, n, 0, sizeof(T) * 8,
                                                          s);
         });
-    if (fl && err == cudaSuccess) {
-        T *nans = (T *)(mem + copy), *moved = (T *)(mem + copy + tb);
-        unsigned long long *cnt = (unsigned long long *)(mem + copy + 2 * tb);
-        err = cudaMemsetAsync(cnt, 0, 3 * sizeof *cnt, s);
-        if (err == cudaSuccess) {
-            count_nans<T><<<blocks, 256, 0, s>>>(src, n, cnt);
-            err = cudaGetLastError();
-        }
+    if constexpr (std::is_floating_point<T>::value)
         if (err == cudaSuccess)
-            err = accel_cuda::with_cub_temp(s, [&](void *tmp, size_t &bytes) {
-                return cub::DeviceSelect::If(tmp, bytes, src, nans, cnt + 2, (int64_t)n,
-                                             is_nan_op<T>(), s);
-            });
-        if (err == cudaSuccess) {
-            nan_fix_out<T><<<blocks, 256, 0, s>>>(out, moved, n, cnt, desc);
-            nan_fix_in<T><<<blocks, 256, 0, s>>>(out, moved, nans, n, cnt, desc);
-            err = cudaGetLastError();
-        }
-    }
+            err = nan_fixup<T>(s, blocks, src, out, n, desc, mem + copy, tb);
     if (mem) {
         cudaError_t e2 = cudaFreeAsync(mem, s);
         err = err == cudaSuccess ? e2 : err;

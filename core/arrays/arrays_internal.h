@@ -152,8 +152,10 @@ typedef struct accel__aspec {
     accel_dtype in[3], out, ct;
     uint32_t nd;
     /* nd 2 on a GPU with an operand in the other order (y.T): the walk in
-     * tiles of 8 x 32 (codegen.c, tile_walk) */
+     * tiles of 32 x 32 (codegen.c, tile_walk), the real inputs in that
+     * order staged through shared memory (stage, bit k: input k) */
     bool tiled;
+    uint8_t stage;
     /* a GPU walk whose every index and offset fits in an int (codegen.c,
      * gpu_index) */
     bool idx32;

@@ -86,6 +86,8 @@ static void load(accel__sbuf *b, accel_dtype dt, unsigned k, const accel__aspec 
     const char *f = dt == ACCEL_F16 ? "accel_h2f" : dt == ACCEL_BF16 ? "accel_bf2f" : "";
     if (s->run && !(s->bcast >> k & 1u))
         accel__sbuf_put(b, "%s(accel_w%u.e[accel_l])", f, k);
+    else if (s->stage >> k & 1u)
+        accel__sbuf_put(b, "%s(accel_m%u[accel_z])", f, k);
     else if (s->nd)
         accel__sbuf_put(b, "%s(accel_x%u[accel_o%u])", f, k, k);
     else
@@ -191,6 +193,9 @@ void accel__array_entry(const accel__aspec *s, char *entry)
     if (n < ACCEL__ANAME_MAX)
         snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "_%s_%c%u%s%s", accel_dtype_name(s->out),
                  s->nd ? 's' : 'c', s->nd, s->tiled ? "t" : "", s->idx32 ? "i" : "");
+    n = (int)strlen(entry);
+    if (s->stage && n < ACCEL__ANAME_MAX)
+        snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "m%u", (unsigned)s->stage);
     n = (int)strlen(entry);
     if (s->run && n < ACCEL__ANAME_MAX)
         snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "r%u", (unsigned)s->bcast);
@@ -370,37 +375,66 @@ static void advance(accel__sbuf *b, const accel__aspec *s)
     accel__sbuf_put(b, "    accel_c0 += accel_g0 + accel_k;\n  }\n");
 }
 
-/* The 2-D walk on a GPU in tiles of 8 rows x 32 columns, a block of 256
- * threads (warp w: row w of the tile, lane: column) per tile, grid-stride
- * over the tiles. An operand in the other order (y.T: its rows are the
- * columns) is then read 8 consecutive elements (a 32-byte sector) per
- * block, one by each warp, where the odometer's walk read 4 bytes of each
- * sector per pass over a row (x + y.T of 16384^2 float32 on the H100: 0.3
- * of the bytes-over-bandwidth bound). The others stay coalesced: a warp
- * reads and writes 32 consecutive elements of a row. */
+/* The 2-D walk on a GPU in tiles of 32 x 32, a block of 256 threads (warp
+ * w: rows w, w + 8, w + 16, w + 24 of the tile; lane: the column) per
+ * tile, grid-stride over the tiles; out and the inputs in row order are
+ * read and written 32 consecutive elements a warp. An input in the other
+ * order (y.T: its rows are the tile's columns; s->stage bit k) is staged
+ * through shared memory: each warp reads 32 consecutive elements of it
+ * along the tile's rows into accel_m<k> (rows padded to 33, no bank
+ * conflicts), and the tile's elements then read it from there. (Read
+ * where they fall, such an input took 4 bytes of each 32-byte sector a
+ * warp: x + y.T of 16384^2 float32 on the H100 at 0.3 of the
+ * bytes-over-bandwidth bound in 1 x 32 tiles, 0.51 in 8 x 32 ones.) */
 static void tile_walk(accel__sbuf *b, const accel__aspec *s)
 {
     /* the tile's row and column (accel_tr, accel_tq) and the grid's step
      * over tiles found by division once, then carried (no division per
-     * element) */
+     * element); every thread of a block walks the same tiles, so the
+     * barriers are reached by all */
     gpu_index(b, s);
+    for (uint32_t k = 0; k < s->nin; k++)
+        if (s->stage >> k & 1u)
+            accel__sbuf_put(b, "  __shared__ %s accel_m%u[32 * 33];\n",
+                            accel__array_ptr_ctype(s->in[k]), k);
     accel__sbuf_put(b,
                     "  (void)accel_step;\n"
                     "  const accel_ix accel_S0 = (accel_ix)(accel_n / accel_s1), accel_tn = "
                     "(accel_S1 + 31) / 32;\n"
-                    "  const accel_ix accel_tm = (accel_S0 + 7) / 8;\n"
+                    "  const accel_ix accel_tm = (accel_S0 + 31) / 32;\n"
+                    "  const int accel_wp = (int)threadIdx.x / 32, accel_ln = (int)threadIdx.x "
+                    "%% 32;\n"
                     "  accel_ix accel_tr = blockIdx.x / accel_tn, accel_tq = blockIdx.x %% "
                     "accel_tn;\n"
                     "  const accel_ix accel_gr = gridDim.x / accel_tn, accel_gq = gridDim.x %% "
                     "accel_tn;\n"
                     "  for (; accel_tr < accel_tm; accel_tr += accel_gr, accel_tq += accel_gq) {\n"
                     "    if (accel_tq >= accel_tn) { accel_tq -= accel_tn; accel_tr++; if "
-                    "(accel_tr >= accel_tm) break; }\n"
-                    "    const accel_ix accel_c0 = accel_tr * 8 + threadIdx.x / 32;\n"
-                    "    const accel_ix accel_c1 = accel_tq * 32 + threadIdx.x %% 32;\n"
-                    "    if (accel_c0 >= accel_S0 || accel_c1 >= accel_S1) continue;\n");
+                    "(accel_tr >= accel_tm) break; }\n");
+    if (s->stage) {
+        accel__sbuf_put(b, "    for (int accel_j = 0; accel_j < 32; accel_j += 8) {\n"
+                           "      const accel_ix accel_c0 = accel_tr * 32 + accel_ln;\n"
+                           "      const accel_ix accel_c1 = accel_tq * 32 + accel_wp + accel_j;\n"
+                           "      if (accel_c0 < accel_S0 && accel_c1 < accel_S1) {\n");
+        for (uint32_t k = 0; k < s->nin; k++)
+            if (s->stage >> k & 1u)
+                accel__sbuf_put(b,
+                                "        accel_m%u[(accel_wp + accel_j) * 33 + accel_ln] = "
+                                "accel_x%u[accel_c0 * accel_T%u_0 + accel_c1 * accel_T%u_1];\n",
+                                k, k, k, k);
+        accel__sbuf_put(b, "      }\n    }\n    __syncthreads();\n");
+    }
+    accel__sbuf_put(b, "    for (int accel_j = 0; accel_j < 32; accel_j += 8) {\n"
+                       "      const accel_ix accel_c0 = accel_tr * 32 + accel_wp + accel_j;\n"
+                       "      const accel_ix accel_c1 = accel_tq * 32 + accel_ln;\n"
+                       "      const int accel_z = accel_ln * 33 + accel_wp + accel_j;\n"
+                       "      (void)accel_z;\n"
+                       "      if (accel_c0 < accel_S0 && accel_c1 < accel_S1) {\n");
     coord_offsets(b, s, "    const accel_ix accel_o", "accel_T");
     element(b, s);
+    accel__sbuf_put(b, "      }\n    }\n");
+    if (s->stage)
+        accel__sbuf_put(b, "    __syncthreads();\n");
     accel__sbuf_put(b, "  }\n");
 }
 
@@ -545,7 +579,10 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
     if (s->run)
         run_aligned(&b, s);
     if (s->nd) {
-        rows(&b, s);
+        /* a CPU thread's chunk reads every input where it lies */
+        accel__aspec direct = *s;
+        direct.stage = 0;
+        rows(&b, &direct);
         if (s->tiled) {
             tile_walk(&b, s);
         } else {

@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -227,7 +228,8 @@ def check(what: str, got, want, keys: np.ndarray) -> None:
         raise SystemExit(f"arrays.py: {what}: accel's result differs from the peer's")
 
 
-def table(dev, peers: Dict[str, object], side: int, n: int, sort_n: int, rounds: int) -> None:
+def table(dev, peers: Dict[str, object], side: int, n: int, sort_n: int, rounds: int,
+          pick: str = "") -> None:
     rate = copy_rate(dev, n, rounds)
     names = list(peers)
     print(f"copy rate (accel, {n} float32): {rate / 1e9:.1f} GB/s; medians of {rounds} "
@@ -235,6 +237,8 @@ def table(dev, peers: Dict[str, object], side: int, n: int, sort_n: int, rounds:
     print(f"   {'row':30s} {'accel':>9s} " + " ".join(f"{k:>9s}" for k in names)
           + "   peer/accel (spread)   of bound")
     for what, nbytes, fn, host in rows(side, n, sort_n):
+        if pick and not re.search(pick, what):
+            continue
         on = {"accel": tuple(accel.asarray(h, device=dev) for h in host)}
         for k, mod in peers.items():
             on[k] = tuple(put(k, mod, h) for h in host)
@@ -279,6 +283,8 @@ def main() -> int:
     p.add_argument("--sort-n", type=int, default=None, help="sort keys (GPU 2^28, CPU 2^22)")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--no-first-use", action="store_true")
+    p.add_argument("--rows", default="", metavar="REGEX",
+                   help="only the rows whose names match (re.search), e.g. 'sort|add i32'")
     args = p.parse_args()
     if args.rounds < 1:
         p.error("--rounds must be >= 1")
@@ -293,7 +299,7 @@ def main() -> int:
     print(f"device {dev.name} ({dev.description}); libaccel {accel.LIBRARY_PATH}; "
           f"peers: {named or 'none'}; load average {load}")
     if peers:
-        table(dev, peers, side, n, sort_n, args.rounds)
+        table(dev, peers, side, n, sort_n, args.rounds, args.rows)
     if not args.no_first_use:
         print("first use in a new process, twenty common calls:")
         first_use(dev.name)

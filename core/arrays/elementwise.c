@@ -51,7 +51,7 @@ static accel_status queue_info(const char *fn, accel_queue *q, accel_runtime **r
 }
 
 /* ACCEL_ARRAY_WALK=grid[:B] or grid64[:B]: every device walks grid-stride,
- * as a GPU does, with at most B blocks (default 65535): the tests run the
+ * as a GPU does, with at most B blocks (default 65535, at most 2^24): the tests run the
  * GPU's walk on the CPU that way, several elements per thread
  * (docs/config.md); grid64 also indexes in 64 bits where the elements and
  * offsets would fit an int (elementwise fits_int). Read once: the blocks
@@ -66,7 +66,7 @@ static int64_t walk_setting(bool *wide)
         size_t k = e && strncmp(e, "grid64", 6) == 0 ? 6 : 4;
         if (e && strncmp(e, "grid", 4) == 0 && (e[k] == 0 || e[k] == ':')) {
             long long b = e[k] ? strtoll(e + k + 1, NULL, 10) : 65535;
-            v = b >= 1 && b <= 65535 ? b : 65535;
+            v = b >= 1 && b <= (1 << 24) ? b : 65535;
             v |= k == 6 ? (int64_t)1 << 32 : 0;
         }
         atomic_store_explicit(&set, v, memory_order_relaxed);

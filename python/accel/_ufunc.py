@@ -78,8 +78,9 @@ def _cur_stream(dev: Device) -> Stream:
 
 
 def _new_block(dev: Device, nbytes: int, s: Stream) -> Any:
-    # The per-op path's pool miss: a cached block taken by another thread
-    # meanwhile, or none of this size yet.
+    # The per-op path's pool miss: none of this size yet, another stream's
+    # block on top of the list (the pool looks deeper), or one taken by
+    # another thread meanwhile.
     return dev._rt.pool.malloc(dev, nbytes, s)
 
 
@@ -132,14 +133,16 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
         if out is None:
             n = a._size
             nb = a._nb
+            bo = None
             lst = dev._free.get(nb)
             if lst:
                 try:
-                    bo = lst.pop()
-                    bo.serial = next(_BLOCK_SERIALS)  # handed out again (accel.fuse)
+                    if lst[-1].stream is s:  # else the pool's search (_core._take)
+                        bo = lst.pop()
+                        bo.serial = next(_BLOCK_SERIALS)  # handed out again (accel.fuse)
                 except IndexError:
-                    bo = _new_block(dev, nb, s)
-            else:
+                    pass
+            if bo is None:
                 bo = _new_block(dev, nb, s)
             out = _new_array(Array)
             out._ro = False
@@ -215,14 +218,16 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             n = x._size
             dt = x._dtype
             nb = x._nb
+            bo = None
             lst = dev._free.get(nb)
             if lst:
                 try:
-                    bo = lst.pop()
-                    bo.serial = next(_BLOCK_SERIALS)  # handed out again (accel.fuse)
+                    if lst[-1].stream is s:  # else the pool's search (_core._take)
+                        bo = lst.pop()
+                        bo.serial = next(_BLOCK_SERIALS)  # handed out again (accel.fuse)
                 except IndexError:
-                    bo = _new_block(dev, nb, s)
-            else:
+                    pass
+            if bo is None:
                 bo = _new_block(dev, nb, s)
             out = _new_array(Array)
             out._ro = False

@@ -175,10 +175,13 @@ def test_the_extension_checks_its_arguments():
     assert L.status_name(code).decode() == "ACCEL_ERROR_INVALID_HANDLE"
 
 
-def test_a_block_freed_on_one_stream_is_reused_in_order_on_another(ffi):
+def test_a_block_freed_on_one_stream_is_kept_for_that_stream(ffi):
+    # Another live stream gets a new block (taking this one would order it
+    # after all of s1's work: examples/python/06's chunks ran serially);
+    # s1 itself reuses it, and after s1's release any stream may.
     n = 1 << 16
     x = accel.ones(n)
-    s1, s2 = accel.Stream(), accel.Stream()
+    s1, s2, s3 = accel.Stream(), accel.Stream(), accel.Stream()
     with s1:
         t = x + x
         for _ in range(30):
@@ -187,10 +190,35 @@ def test_a_block_freed_on_one_stream_is_reused_in_order_on_another(ffi):
         blk = t._block
         del t                  # back to the pool while s1 may still use it
     with s2:
-        u = x + x              # the same block, now written on s2
-    assert u._block is blk
+        u = x + x
+        w = accel.empty(n)
+    assert u._block is not blk and w._block is not blk
+    with s1:
+        v = x + x              # s1's own block again, in s1's order
+    assert v._block is blk
+    del v
+    s1.release()
+    with s3:
+        z = x + x              # the released stream's block: its work is done
+    assert z._block is blk
     np.testing.assert_array_equal(keep.get(), np.full(n, 32.0))
     np.testing.assert_array_equal(u.get(), np.full(n, 2.0))
+    np.testing.assert_array_equal(z.get(), np.full(n, 2.0))
+
+
+def test_an_output_written_on_another_stream_waits_for_the_first(ffi):
+    n = 1 << 16
+    x = accel.ones(n)
+    s1, s2 = accel.Stream(), accel.Stream()
+    with s1:
+        t = x + x
+        for _ in range(30):
+            t += x             # queued writes of t on s1
+        keep = t * 1.0         # and a queued read of it
+    with s2:
+        accel.add(x, x, out=t)  # t's block, now written on s2 after s1's work
+    np.testing.assert_array_equal(keep.get(), np.full(n, 32.0))
+    np.testing.assert_array_equal(t.get(), np.full(n, 2.0))
 
 
 def test_copy_module_copies_the_data():

@@ -732,17 +732,18 @@ def _buffer_create(dev: int, size: int, out: ctypes.c_void_p) -> Any:
 def _take(lst: List[_Block], s: Stream) -> Optional[_Block]:
     """The newest block of free list `lst` (one device and size) that
     stream `s` may reuse without waiting for another stream: one last used
-    on `s`, or on a released stream (whose work is done); among the newest
-    eight, else None. Reusing another live stream's block would order `s`
-    after all of that stream's work so far: the tutorial's chunks on four
-    streams (examples/python/06_transfer_overlap.py) then copied one after
-    another, 2.4 ms where the C example's queues take 1.8. CuPy's pool
-    likewise keeps a stream's freed blocks for that stream."""
+    on `s`, or on a released stream (whose work is done); else None.
+    Reusing another live stream's block would order `s` after all of that
+    stream's work so far: the tutorial's chunks on four streams
+    (examples/python/06_transfer_overlap.py) then copied one after another,
+    2.4 ms where the C example's queues take 1.8. CuPy's pool likewise
+    keeps a stream's freed blocks for that stream. The whole list is
+    searched: the blocks of a few streams interleave in it."""
     try:
         b = lst[-1]
         if b.stream is s or b.stream._handle is None:
             return lst.pop()  # atomic under the GIL; another thread's swap is joined by the caller
-        for i in range(len(lst) - 2, max(len(lst) - 9, -1), -1):
+        for i in range(len(lst) - 2, -1, -1):
             b = lst[i]
             if b.stream is s or b.stream._handle is None:
                 lst.remove(b)  # by identity (no __eq__); ValueError if taken meanwhile

@@ -20,14 +20,14 @@ medians printed:
 
 Checks (exit 1 on failure): both results equal x + y; on a GPU, the
 overlapped run is faster than the serial run from NumPy memory (where the
-tutorial starts). Measured on an H100 (2026-12-06, docs/performance.md):
-serial 3.1 ms from NumPy memory, 2.3 ms pinned, overlapped 2.5 ms in 8
-chunks (2.8 in 16), 1.04 of max(copies, adds): the overlap itself is
-nearly perfect, but each chunk's Python calls cost host time that the
-whole-array pinned copy does not pay, so the pinned serial run stays the
-faster at this size. On the CPU device copies and compute share the same
-cores: nothing overlaps, so there the speed check is not made (the results
-still are)."""
+tutorial starts). Measured on an H100 (2026-12-07, docs/performance.md):
+serial 2.9-3.1 ms from NumPy memory, 2.3 ms pinned, overlapped 1.71 ms in 8
+chunks (1.80 in 16), 1.01 of max(copies, adds): 1.71x the serial run from
+NumPy memory and 1.33x the pinned one. (Before accel's memory pool kept a
+freed block for the stream that used it, each chunk's new arrays took
+another stream's blocks and waited for its work: 2.5 ms.) On the CPU
+device copies and compute share the same cores: nothing overlaps, so there
+the speed check is not made (the results still are)."""
 import statistics
 import time
 

@@ -394,6 +394,10 @@ class Stream:
         self._joins: List[int] = []
         self._jlock = threading.Lock()
         self._prev: List[Optional[Stream]] = []
+        # Set once release has waited for the stream's work: a thread that
+        # sees _handle None while another is still in queue_release waits
+        # for it (_join_from).
+        self._drained = threading.Event()
         self._rt.streams.add(self)
 
     def _h(self) -> int:
@@ -494,8 +498,12 @@ class Stream:
 
     def _join_from(self, other: "Stream") -> None:
         # Order everything enqueued so far on `other` before later work here.
-        # A released stream has finished its work (release waits for it).
-        if other._handle is None or not other._rt.alive:
+        # A released stream has finished its work (release waits for it; a
+        # release still waiting in another thread is waited for here).
+        if not other._rt.alive:
+            return
+        if other._handle is None:
+            other._drained.wait()
             return
         ev = ctypes.c_void_p()
         check(L.event_create(other.device._handle, ctypes.byref(ev)))
@@ -532,9 +540,11 @@ class Stream:
 
     def _release_now(self) -> None:
         h, self._handle = self._handle, None
-        if h is not None and self._rt.alive:
-            L.queue_release(h)
-            self._free_joins()
+        if h is not None:
+            if self._rt.alive:
+                L.queue_release(h)
+                self._free_joins()
+            self._drained.set()
 
     def release(self) -> None:
         """Wait for the stream's work, then free it. Later use raises
@@ -678,14 +688,15 @@ class _Block:
     """One accel buffer and the stream whose order covers all work on it so
     far (so it can be reused or released safely)."""
 
-    __slots__ = ("handle", "device", "nbytes", "stream", "owner", "slice", "slice_n", "rt", "pool",
-                 "home", "dead", "pin", "serial", "__weakref__")
+    __slots__ = ("handle", "device", "nbytes", "stream", "origin", "owner", "slice", "slice_n",
+                 "rt", "pool", "home", "dead", "pin", "serial", "__weakref__")
 
     def __init__(self, handle: int, device: Device, nbytes: int, stream: Stream):
         self.handle = handle
         self.device = device
         self.nbytes = nbytes
         self.stream = stream
+        self.origin = stream  # the stream the pool last gave it to (_take)
         self.owner: Any = None  # external owner (DLPack producer) kept alive
         self.slice: Any = None  # the last whole-array accel_slice made over it
         self.slice_n = -1  # its count (a Python int: cheaper to compare than the field)
@@ -730,24 +741,31 @@ def _buffer_create(dev: int, size: int, out: ctypes.c_void_p) -> Any:
 
 
 def _take(lst: List[_Block], s: Stream) -> Optional[_Block]:
-    """The newest block of free list `lst` (one device and size) that
-    stream `s` may reuse without waiting for another stream: one last used
-    on `s`, or on a released stream (whose work is done); else None.
-    Reusing another live stream's block would order `s` after all of that
-    stream's work so far: the tutorial's chunks on four streams
-    (examples/python/06_transfer_overlap.py) then copied one after another,
-    2.4 ms where the C example's queues take 1.8. CuPy's pool likewise
-    keeps a stream's freed blocks for that stream. The whole list is
-    searched: the blocks of a few streams interleave in it."""
+    """A block of free list `lst` (one device and size) for stream `s`:
+    the newest one the pool last gave to `s` (its origin), among the newest
+    32; else, where the list holds at least 8 blocks, its newest block of
+    another stream (the caller orders `s` after that stream's work so
+    far); else None, and the caller makes a new block. Giving a block back
+    to the stream it was made or taken for keeps streams apart: with any
+    stream taking any block, the tutorial's chunks on four streams
+    (examples/python/06_transfer_overlap.py) each waited for the previous
+    chunk's stream and ran one after another (2.5 ms, 1.7 apart). A block
+    made on stream A and used last on B still goes back to A (CuPy files
+    a block under the stream that allocated it), so a pipeline from A to B
+    reuses its blocks, and the list's bound of 8 keeps a program that makes
+    a new stream per step from caching a block per stream."""
     try:
         b = lst[-1]
-        if b.stream is s or b.stream._handle is None:
+        if b.origin is s:
             return lst.pop()  # atomic under the GIL; another thread's swap is joined by the caller
-        for i in range(len(lst) - 2, -1, -1):
+        n = len(lst)
+        for i in range(n - 2, max(n - 33, -1), -1):
             b = lst[i]
-            if b.stream is s or b.stream._handle is None:
+            if b.origin is s:
                 lst.remove(b)  # by identity (no __eq__); ValueError if taken meanwhile
                 return b
+        if n >= 8:
+            return lst.pop()
     except (IndexError, ValueError):
         pass
     return None
@@ -757,12 +775,11 @@ class MemoryPool:
     """Buffers freed by arrays are kept for reuse by arrays of the same
     device and size (as CuPy's memory pool): freeing and allocating
     temporaries then costs no accel_buffer_create/release (a release waits
-    for every queue) and no C call at all. A block is reused by the stream
-    that last used it, or after its stream was released (_take); a stream
-    finding none gets a new buffer. (The stream that takes a block still
-    waits for the stream that last used it, by an event, where they differ:
-    the block of a released stream, or one swapped by another thread.) At
-    most ``limit`` bytes are kept (default 1 GiB: a block that
+    for every queue) and no C call at all. A block goes back to the stream
+    it was given to, a stream finding none of its own gets a new buffer
+    while few are cached (_take), and the stream that takes a block waits
+    for the stream that last used it (an event; none when it is the same
+    stream, which runs in order). At most ``limit`` bytes are kept (default 1 GiB: a block that
     does not fit next to the cached ones makes the pool give those back
     first); ``free_all_blocks()`` returns them to the device.
 
@@ -815,6 +832,7 @@ class MemoryPool:
             b = _take(lst, stream)
             if b is not None:
                 b.serial = next(_BLOCK_SERIALS)
+                b.origin = stream
                 return b
         return self.fresh(device, size, stream)
 

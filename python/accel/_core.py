@@ -743,17 +743,19 @@ def _buffer_create(dev: int, size: int, out: ctypes.c_void_p) -> Any:
 def _take(lst: List[_Block], s: Stream) -> Optional[_Block]:
     """A block of free list `lst` (one device and size) for stream `s`:
     the newest one the pool last gave to `s` (its origin), among the newest
-    32; else, where the list holds at least 8 blocks, its newest block of
-    another stream (the caller orders `s` after that stream's work so
-    far); else None, and the caller makes a new block. Giving a block back
-    to the stream it was made or taken for keeps streams apart: with any
-    stream taking any block, the tutorial's chunks on four streams
-    (examples/python/06_transfer_overlap.py) each waited for the previous
-    chunk's stream and ran one after another (2.5 ms, 1.7 apart). A block
-    made on stream A and used last on B still goes back to A (CuPy files
-    a block under the stream that allocated it), so a pipeline from A to B
-    reuses its blocks, and the list's bound of 8 keeps a program that makes
-    a new stream per step from caching a block per stream."""
+    32; else the newest block of the list if the stream that used it last
+    is `s`, or if the list holds 16 blocks or more (the caller then orders
+    `s` after that stream's work so far); else None, and the caller makes a
+    new block. Giving a busy stream's block to another stream would
+    order the taker after all of that stream's work so far: the tutorial's
+    chunks on four streams (examples/python/06_transfer_overlap.py) each
+    waited for the previous chunk's stream and ran one after another (2.5
+    ms, 1.7 apart). A block made for stream A and used last on B goes back
+    to A (CuPy files a block under the stream that allocated it), so a
+    pipeline from A to B reuses its blocks, and a program that makes a new
+    stream per step keeps about 16 cached blocks of a size (and the streams
+    they name) before it reuses them. (Asking whether the other stream is
+    done would record an event on it, inside a graph capture too.)"""
     try:
         b = lst[-1]
         if b.origin is s:
@@ -764,7 +766,7 @@ def _take(lst: List[_Block], s: Stream) -> Optional[_Block]:
             if b.origin is s:
                 lst.remove(b)  # by identity (no __eq__); ValueError if taken meanwhile
                 return b
-        if n >= 8:
+        if n >= 16 or lst[-1].stream is s:
             return lst.pop()
     except (IndexError, ValueError):
         pass
@@ -776,10 +778,11 @@ class MemoryPool:
     device and size (as CuPy's memory pool): freeing and allocating
     temporaries then costs no accel_buffer_create/release (a release waits
     for every queue) and no C call at all. A block goes back to the stream
-    it was given to, a stream finding none of its own gets a new buffer
-    while few are cached (_take), and the stream that takes a block waits
-    for the stream that last used it (an event; none when it is the same
-    stream, which runs in order). At most ``limit`` bytes are kept (default 1 GiB: a block that
+    it was given to; a stream finding none of its own gets a new buffer
+    while fewer than 16 of the size are cached, else takes another's
+    (_take); and the stream that takes a block waits for the stream that
+    last used it (an event; none when it is the same stream, which runs in
+    order). At most ``limit`` bytes are kept (default 1 GiB: a block that
     does not fit next to the cached ones makes the pool give those back
     first); ``free_all_blocks()`` returns them to the device.
 

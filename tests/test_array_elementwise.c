@@ -836,7 +836,8 @@ Test(array_elementwise, shapes_and_promotion)
 }
 
 /* x + y.T and y.T * x over 2-D shapes that are and are not multiples of a
- * tile (8 x 32): a GPU walks these in tiles (codegen.c, tile_walk), and so
+ * tile (32 x 32, y.T staged through shared memory): a GPU walks these in
+ * tiles (codegen.c, tile_walk), and so
  * does the CPU under ACCEL_ARRAY_WALK=grid (ctest
  * array_elementwise_grid_walk, one block: grid-stride over the tiles). */
 static void transposed_operands(accel_device *dev, accel_queue *q, void *user)

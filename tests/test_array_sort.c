@@ -197,14 +197,17 @@ static void one_line_of_nans_and_zeros(accel_device *dev, accel_queue *q, void *
     (void)user;
     env e = {dev, q};
     tu_rng r = tu_rng_make(41);
-    /* (length, 3 in `spread` elements a -0, +0 or NaN; 0: every one a
-     * NaN): dense; sparse across many of the device's chunks; numbers
-     * alone (no NaN: the fix-up's early exits); NaNs alone */
+    /* (length, 4 in `spread` elements a -0, +0, NaN or an infinity, the
+     * others small integers; 1: numbers alone, no NaN (the fix-up's early
+     * exits); 0: every one a NaN): dense, short and past 256 x the CUDA
+     * backend's most blocks (NaNs in many tiles of one chunk); sparse
+     * across many chunks; numbers alone; NaNs alone */
     static const struct {
         size_t n;
         uint64_t spread;
-    } lines[] = {{4099, 8}, {300007, 6000}, {100003, UINT64_MAX}, {1 << 16, 0}};
-    for (int c = 0; c < 8 * 4; c++) {
+    } lines[] = {{4099, 8}, {1 << 20, 8}, {300007, 6000}, {100003, 1}, {1 << 16, 0}};
+    const size_t nlines = sizeof lines / sizeof *lines;
+    for (size_t c = 0; c < 8 * nlines; c++) {
         bool f64 = c & 1, desc = c & 2, in_place = c & 4;
         const size_t N = lines[c / 8].n;
         const uint64_t spread = lines[c / 8].spread;
@@ -212,8 +215,10 @@ static void one_line_of_nans_and_zeros(accel_device *dev, accel_queue *q, void *
         size_t es = accel_dtype_size(dt);
         unsigned char *hx = malloc(N * es), *got = malloc(N * es), *want = malloc(N * es);
         for (size_t i = 0; i < N; i++) {
-            uint64_t pick = spread ? tu_rng_next(&r) % spread : 2, sign = tu_rng_next(&r) & 1,
-                     payload = tu_rng_next(&r) % 4;
+            uint64_t pick = spread == 0   ? 2
+                            : spread == 1 ? 4
+                                          : tu_rng_next(&r) % spread,
+                     sign = tu_rng_next(&r) & 1, payload = tu_rng_next(&r) % 4;
             double d = (double)((int64_t)(tu_rng_next(&r) % 21) - 10);
             if (f64) {
                 uint64_t b;
@@ -221,6 +226,7 @@ static void one_line_of_nans_and_zeros(accel_device *dev, accel_queue *q, void *
                 b = pick == 0   ? 0x8000000000000000ull
                     : pick == 1 ? 0
                     : pick == 2 ? 0x7ff8000000000000ull | payload | (sign << 63)
+                    : pick == 3 ? 0x7ff0000000000000ull | (sign << 63)
                                 : b;
                 memcpy(hx + i * 8, &b, 8);
             } else {
@@ -230,6 +236,7 @@ static void one_line_of_nans_and_zeros(accel_device *dev, accel_queue *q, void *
                 b = pick == 0   ? 0x80000000u
                     : pick == 1 ? 0
                     : pick == 2 ? 0x7fc00000u | (uint32_t)payload | (uint32_t)(sign << 31)
+                    : pick == 3 ? 0x7f800000u | (uint32_t)(sign << 31)
                                 : b;
                 memcpy(hx + i * 4, &b, 4);
             }

@@ -239,7 +239,7 @@ template <typename T, typename P> __device__ size_t partition_point(const T *out
 }
 
 // cnt[0] = the NaNs of sorted out with the sign bit set, cnt[1] = the
-// others (at out's two ends), cnt[2] = 0 (nan_select's count); one thread.
+// others (at out's two ends); one thread.
 template <typename T>
 __global__ void nan_ends(const T *out, size_t n, unsigned long long *cnt, bool desc)
 {
@@ -256,7 +256,6 @@ __global__ void nan_ends(const T *out, size_t n, unsigned long long *cnt, bool d
     }
     cnt[0] = neg;
     cnt[1] = pos;
-    cnt[2] = 0;
 }
 
 // Block b's chunk of x: [b*per, min(n, (b+1)*per)).
@@ -403,9 +402,10 @@ cudaError_t nan_fixup(cudaStream_t s, uint32_t blocks, const T *src, T *out, siz
 template <typename T>
 cudaError_t line_sort(cudaStream_t s, uint32_t blocks, const T *x, T *out, size_t n, bool desc)
 {
-    const bool fl = T(0.5) != T(0); // float, double
+    const bool fl = std::is_floating_point<T>::value; // float, double
     size_t tb = (n * sizeof(T) + 255) / 256 * 256;
-    // scratch: x's copy when in place, then (floats) NaNs, moved run, counts
+    // scratch: x's copy when in place, then (floats) NaNs, moved run, the
+    // NaN counts (256 bytes) and the per-block NaN counts (8 a block)
     size_t copy = (const void *)x == (const void *)out ? tb : 0;
     size_t fix = fl ? 2 * tb + 256 + 8 * (size_t)blocks : 0;
     char *mem = nullptr;

@@ -184,7 +184,9 @@ static void store(accel__sbuf *b, const accel__aspec *s, const char *at)
     }
 }
 
-/* The kernel's name: array_<fn>_<dtypes>_<c | sN>. */
+/* The kernel's name: array_<fn>_<dtypes>_<c | sN>, then t (tiled walk),
+ * i (int indices), m<mask> (inputs staged in shared memory), r<mask>
+ * (runs; mask: the broadcast inputs): everything that changes the source. */
 void accel__array_entry(const accel__aspec *s, char *entry)
 {
     int n = snprintf(entry, ACCEL__ANAME_MAX, "array_%s", s->row->name);

@@ -308,8 +308,12 @@ static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const acce
      * times longer */
     const int64_t r = s->run ? ACCEL__ARRAY_RUN : 1;
     uint32_t grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
-    int64_t chunk = 0;
-    accel__array_walk(c->cpu_units, n / r, &grid[0], &chunk);
+    int64_t chunk = 0, items = n / r;
+    if (s->tiled) { /* a block of 256 threads per 32 x 32 tile */
+        int64_t cols = c->shape[off + 1], rows = n / cols;
+        items = (rows + 31) / 32 * ((cols + 31) / 32) * 256;
+    }
+    accel__array_walk(c->cpu_units, items, &grid[0], &chunk);
     args[na++] = accel_karg_i64(n / r);
     args[na++] = accel_karg_i64(chunk);
     for (uint32_t d = 1; d < s->nd; d++)
@@ -415,8 +419,8 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
      * moves 4-byte elements one at a time (add int32 2^28 on an H100: 0.86
      * of the copy bound, where the built-in float add's float4 loads read
      * 1.04) */
-    uint8_t line_bcast = 0;
-    bool line_runs = contiguous && c->nd == 1 && gpu_walk && run_fits(c, s, &line_bcast);
+    s->bcast = 0;
+    bool line_runs = contiguous && c->nd == 1 && gpu_walk && run_fits(c, s, &s->bcast);
     s->nd = contiguous && !line_runs ? 0 : inner;
     /* the tiled walk: two axes on a GPU (or a CPU walking as one:
      * ACCEL_ARRAY_WALK=grid), an operand whose outer axis is its inner one
@@ -431,8 +435,7 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
             s->stage |= (uint8_t)(1u << a);
     }
     s->idx32 = s->nd && gpu_walk && fits_int(c, inner);
-    s->bcast = 0;
-    s->run = s->nd && !s->tiled && gpu_walk && run_fits(c, s, &s->bcast);
+    s->run = line_runs || (s->nd && !s->tiled && gpu_walk && run_fits(c, s, &s->bcast));
     accel_kernel *k;
     char entry[ACCEL__ANAME_MAX];
     accel__array_entry(s, entry);

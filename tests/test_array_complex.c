@@ -480,6 +480,16 @@ static void every_row(accel_device *dev, accel_queue *q, void *user)
             add_input(&c, &r, cdts[d], n, view1(n), false, 1);
             c.out = view1(n);
             compared += run(&e, &c, o, "contiguous");
+            /* inputs at an offset (x[5:]: the first element read is not
+             * the buffer's first; OpenCL read complex arrays from their
+             * buffer's start, 2026-12-07) */
+            ccase at = {.fn = binary_fns[f]};
+            accel_array v = view1(n);
+            v.offset = 5 * accel_dtype_size(cdts[d]);
+            add_input(&at, &r, cdts[d], n + 5, v, false, 0);
+            add_input(&at, &r, cdts[d], n + 5, v, false, 1);
+            at.out = view1(n);
+            compared += run(&e, &at, o, "inputs at an offset");
         }
         compared += contiguous(&e, &r, ACCEL_ARRAY_WHERE, 3, cdts[d], cdts[d]);
         compared += strided(&e, &r, ACCEL_ARRAY_WHERE, 3, cdts[d], cdts[d]);

@@ -502,12 +502,19 @@ class Stream:
         # release still waiting in another thread is waited for here).
         if not other._rt.alive:
             return
-        if other._handle is None:
+        h = other._handle
+        if h is None:
             other._drained.wait()
             return
         ev = ctypes.c_void_p()
         check(L.event_create(other.device._handle, ctypes.byref(ev)))
-        code = L.event_record(ev.value, other._h())
+        code = L.event_record(ev.value, h)
+        if code and other._handle is None:
+            # released by another thread meanwhile (the library refuses the
+            # stale handle): its work is done once that release returns
+            L.event_release(ev.value)
+            other._drained.wait()
+            return
         if code == 0:
             code = L.queue_wait_event(self._h(), ev.value)
         if code:

@@ -423,3 +423,45 @@ def test_an_operand_released_while_its_result_is_made_stays_alive():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, (p.returncode, p.stderr[-800:])
     assert p.stdout.strip() in ("[5.0, 7.0, 9.0]", "released: ReleasedError"), p.stdout
+
+
+def test_a_stream_released_by_another_thread_mid_join_is_no_error():
+    # Threads use an array last used on streams another thread makes and
+    # releases: a join that finds the stream released meanwhile waits for
+    # that release instead of raising ReleasedError.
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        shared = accel.arange(1000, dtype=accel.float32)
+        errors, stop = [], []
+
+        def releaser():
+            for _ in range(600):
+                s = accel.Stream()
+                with s:
+                    shared + 1
+                s.release()
+
+        def user():
+            r = shared + 1
+            with accel.Stream():
+                while not stop:
+                    try:
+                        r = shared + 1
+                    except Exception as e:  # noqa: BLE001 (the test's subject)
+                        errors.append(repr(e))
+                        return
+            np.testing.assert_array_equal(r.get(), np.arange(1000, dtype=np.float32) + 1)
+
+        users = [threading.Thread(target=user) for _ in range(2)]
+        rel = threading.Thread(target=releaser)
+        rel.start()
+        for t in users:
+            t.start()
+        rel.join()
+        stop.append(True)
+        for t in users:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert errors == []

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/dtype.h"
 #include "opencl.h"
 
 int32_t ocl__launch(ocl_ctx *c, accel_be_queue *q, cl_kernel k, const ocl_arg *args, unsigned n,
@@ -291,14 +292,6 @@ static size_t scalar_size(uint32_t dtype)
     }
 }
 
-/* The bytes of an array argument's element: a scalar's, or a complex
- * dtype's two parts (an array at an offset of complex elements was read
- * from its buffer's start: scalar_size is 0 for them). */
-static size_t element_size(uint32_t dtype)
-{
-    return dtype == ACCEL_C64 ? 8 : dtype == ACCEL_C128 ? 16 : scalar_size(dtype);
-}
-
 int32_t ocl__kernel_supported(ocl_ctx *c, uint32_t device, const accel_op_desc *o)
 {
     const accel_kernel_launch_desc *L = o->kernel;
@@ -332,7 +325,7 @@ int32_t ocl__kernel_launch(ocl_ctx *c, accel_be_queue *q, const accel_op_desc *o
     for (uint32_t i = 0; i < L->num_args && n < want; ++i) {
         const accel_kernel_arg_desc *a = &L->args[i];
         if (a->kind == ACCEL_KARG_ARRAY) {
-            offs[i] = (cl_ulong)(a->offset * element_size(a->dtype));
+            offs[i] = (cl_ulong)(a->offset * accel_backend_dtype_size(a->dtype));
             args[n++] = (ocl_arg){sizeof(cl_mem), &a->buffer->mem};
             args[n++] = (ocl_arg){sizeof(cl_ulong), &offs[i]};
         } else {

@@ -884,7 +884,7 @@ def fill(a: Array, value: Any) -> Array:
     if a._code <= 2 and a._st is None and isinstance(v, (int, float)) and not isinstance(
             v, bool) and -(1 << 53) <= v <= (1 << 53):
         # A float array: the op path's accel_fill (graphs fuse it).
-        _op_check(L.fill(s._handle, a._code, float(v), a._slice), "fill", a)
+        _op_check(L.fill(s._h(), a._code, float(v), a._slice), "fill", a)
         return a
     if isinstance(v, (bool, np.bool_)):
         v = int(v)
@@ -936,7 +936,7 @@ def axpby(alpha: float, x: Array, beta: float, y: Array) -> Array:
         raise error("ACCEL_ERROR_UNSUPPORTED", "accel.axpby: strided views (copy them first)")
     held = x._blk("axpby"), y._blk("axpby")  # held until return: see Array.release
     s = _prepare(x.device, x, y)
-    _op_check(L.axpby(s._handle, x._code, float(alpha), x._slice, float(beta), y._slice),
+    _op_check(L.axpby(s._h(), x._code, float(alpha), x._slice, float(beta), y._slice),
               "axpby", x)
     return y
 

@@ -177,6 +177,15 @@ def test_the_extension_checks_its_arguments():
     assert L.status_name(code).decode() == "ACCEL_ERROR_INVALID_HANDLE"
 
 
+def _queued_writes(x, s):
+    """t = 32 x, written 31 times on stream s, and keep, a queued read of it."""
+    with s:
+        t = x + x
+        for _ in range(30):
+            t += x
+        return t, t * 1.0
+
+
 def test_a_block_freed_on_one_stream_is_kept_for_that_stream(ffi):
     # Another live stream gets a new block (taking this one would order it
     # after all of s1's work: examples/python/06's chunks ran serially);
@@ -184,13 +193,9 @@ def test_a_block_freed_on_one_stream_is_kept_for_that_stream(ffi):
     n = 1 << 16
     x = accel.ones(n)
     s1, s2 = accel.Stream(), accel.Stream()
-    with s1:
-        t = x + x
-        for _ in range(30):
-            t += x             # queued writes of t on s1
-        keep = t * 1.0         # and a queued read of it
-        blk = t._block
-        del t                  # back to the pool while s1 may still use it
+    t, keep = _queued_writes(x, s1)
+    blk = t._block
+    del t                      # back to the pool while s1 may still use it
     with s2:
         u = x + x
         w = accel.empty(n)
@@ -272,11 +277,7 @@ def test_an_output_written_on_another_stream_waits_for_the_first(ffi):
     n = 1 << 16
     x = accel.ones(n)
     s1, s2 = accel.Stream(), accel.Stream()
-    with s1:
-        t = x + x
-        for _ in range(30):
-            t += x             # queued writes of t on s1
-        keep = t * 1.0         # and a queued read of it
+    t, keep = _queued_writes(x, s1)
     with s2:
         accel.add(x, x, out=t)  # t's block, now written on s2 after s1's work
     np.testing.assert_array_equal(keep.get(), np.full(n, 32.0))

@@ -65,9 +65,17 @@ static int64_t walk_setting(bool *wide)
         v = 0;
         size_t k = e && strncmp(e, "grid64", 6) == 0 ? 6 : 4;
         if (e && strncmp(e, "grid", 4) == 0 && (e[k] == 0 || e[k] == ':')) {
-            long long b = e[k] ? strtoll(e + k + 1, NULL, 10) : 65535;
-            v = b >= 1 && b <= (1 << 24) ? b : 65535;
-            v |= k == 6 ? (int64_t)1 << 32 : 0;
+            char *end = NULL;
+            long long b = e[k] ? strtoll(e + k + 1, &end, 10) : 65535;
+            if (e[k] && (end == e + k + 1 || *end || b < 1 || b > (1 << 24))) {
+                accel__log(ACCEL_LOG_WARN,
+                           "ACCEL_ARRAY_WALK=%s: B must be 1 to 2^24 blocks; 65535 taken", e);
+                b = 65535;
+            }
+            v = b | (k == 6 ? (int64_t)1 << 32 : 0);
+        } else if (e && *e) {
+            accel__log(ACCEL_LOG_WARN,
+                       "ACCEL_ARRAY_WALK=%s is not grid, grid:B, grid64 or grid64:B; ignored", e);
         }
         atomic_store_explicit(&set, v, memory_order_relaxed);
     }

@@ -331,7 +331,7 @@ static PyObject *held_result(long code, PyObject *a, PyObject *b, PyObject *ba, 
     const int binary = b != NULL;
     PyObject *dev = AF(a, A_DEVICE), *shape = AF(a, A_SHAPE), *n = AF(a, A_SIZE);
     long dt = PyLong_AsLong(AF(a, A_CODE));
-    if (dt < 0 || dt > 3 ||
+    if (dt < 0 || dt > 2 ||
         (binary && (AF(b, A_DTYPE) != AF(a, A_DTYPE) || AF(b, A_DEVICE) != dev ||
                     (AF(b, A_SHAPE) != shape &&
                      PyObject_RichCompareBool(AF(b, A_SHAPE), shape, Py_EQ) != 1)))) {

@@ -123,7 +123,7 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
         shape = a._shape
         dt = a._dtype
         dev = a.device
-        if (b._shape != shape or b._dtype is not dt or b.device is not dev or a._code > 3
+        if (b._shape != shape or b._dtype is not dt or b.device is not dev or a._code > 2
                 or a._st is not None or b._st is not None):
             return slow(a, b, out)
         s = _cur_stream(dev) if _current_set[0] else (dev._null or dev.null_stream)
@@ -204,7 +204,7 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
                 if r.__class__ is int:
                     raise _op_failed(r, fn, x)
                 return r
-        if x.__class__ is not Array or x._code > 3 or x._st is not None:
+        if x.__class__ is not Array or x._code > 2 or x._st is not None:
             return slow(x, out)
         bx = x._block
         if bx is None:
@@ -319,7 +319,7 @@ def _contiguous_unary(fn: str, f: Callable[..., Array]) -> Callable[..., Array]:
     def slow(x: Any, out: Optional[Array] = None) -> Array:
         if x.__class__ is not Array:
             raise TypeError(f"accel.{fn}: x must be an accel.Array (got {type(x).__name__})")
-        if x._code > 3:
+        if x._code > 2:
             raise error("ACCEL_ERROR_DTYPE_MISMATCH",
                         f"accel.{fn}: {x.dtype} arrays (accel.{fn} takes float32, float64)")
         return f(contiguous(x), out if out is None or out._st is None else None)
@@ -380,7 +380,10 @@ def _elementwise_from_table() -> dict:
             f = (_binary_op if binary else _unary_op)(code, name, slow)
         else:
             holder: list = []
-            f = _unary_op(code, name, lambda x, out=None: holder[0](x, out))
+            # holder bound now (a default): the loop rebinds the name, and a
+            # closure over it sent every op's strided case to the last op's
+            # path (relu(x[::2]) computed expit)
+            f = _unary_op(code, name, lambda x, out=None, h=holder: h[0](x, out))
             holder.append(_contiguous_unary(name, f))
             via = f"accel_{c}; float32 and float64"
         f.__name__ = f.__qualname__ = name

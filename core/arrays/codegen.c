@@ -428,10 +428,10 @@ static void tile_walk(accel__sbuf *b, const accel__aspec *s)
     }
     accel__sbuf_put(b, "    for (int accel_j = 0; accel_j < 32; accel_j += 8) {\n"
                        "      const accel_ix accel_c0 = accel_tr * 32 + accel_wp + accel_j;\n"
-                       "      const accel_ix accel_c1 = accel_tq * 32 + accel_ln;\n"
-                       "      const int accel_z = accel_ln * 33 + accel_wp + accel_j;\n"
-                       "      (void)accel_z;\n"
-                       "      if (accel_c0 < accel_S0 && accel_c1 < accel_S1) {\n");
+                       "      const accel_ix accel_c1 = accel_tq * 32 + accel_ln;\n");
+    if (s->stage) /* the element's place in the staged tiles */
+        accel__sbuf_put(b, "      const int accel_z = accel_ln * 33 + accel_wp + accel_j;\n");
+    accel__sbuf_put(b, "      if (accel_c0 < accel_S0 && accel_c1 < accel_S1) {\n");
     coord_offsets(b, s, "    const accel_ix accel_o", "accel_T");
     element(b, s);
     accel__sbuf_put(b, "      }\n    }\n");

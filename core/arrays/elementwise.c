@@ -422,14 +422,14 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
         return copy_bytes(c, q);
     uint32_t inner = c->nd < max_axes(narr) ? c->nd : max_axes(narr);
     bool gpu_walk = c->cpu_units == 0 || accel__array_walk_grid() != 0;
-    /* a contiguous line on a GPU walks as one axis in runs (16-byte loads
-     * and stores) where its length and offsets allow: the plain variant
-     * moves 4-byte elements one at a time (add int32 2^28 on an H100: 0.86
-     * of the copy bound, where the built-in float add's float4 loads read
-     * 1.04) */
+    /* runs of 4 along the inner axis (16-byte loads and stores) on a GPU
+     * where the lengths and offsets allow, a contiguous line included, which
+     * then walks as one axis: the plain variant moves 4-byte elements one at
+     * a time (add int32 2^28 on an H100: 0.86 of the copy bound, where the
+     * built-in float add's float4 loads read 1.04) */
     s->bcast = 0;
-    bool line_runs = contiguous && c->nd == 1 && gpu_walk && run_fits(c, s, &s->bcast);
-    s->nd = contiguous && !line_runs ? 0 : inner;
+    bool runs = c->nd >= 1 && gpu_walk && run_fits(c, s, &s->bcast);
+    s->nd = contiguous && !runs ? 0 : inner;
     /* the tiled walk: two axes on a GPU (or a CPU walking as one:
      * ACCEL_ARRAY_WALK=grid), an operand whose outer axis is its inner one
      * in memory (codegen.c, tile_walk) */
@@ -443,7 +443,9 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
             s->stage |= (uint8_t)(1u << a);
     }
     s->idx32 = s->nd && gpu_walk && fits_int(c, inner);
-    s->run = line_runs || (s->nd && !s->tiled && gpu_walk && run_fits(c, s, &s->bcast));
+    s->run = runs && !s->tiled;
+    if (!s->run)
+        s->bcast = 0;
     accel_kernel *k;
     char entry[ACCEL__ANAME_MAX];
     accel__array_entry(s, entry);

@@ -77,10 +77,20 @@ def _cur_stream(dev: Device) -> Stream:
     return s if s is not None else (dev._null or dev.null_stream)
 
 
-def _new_block(dev: Device, nbytes: int, s: Stream) -> Any:
-    # The per-op path's pool miss: none of this size yet, another stream's
-    # block on top of the list (the pool looks deeper), or one taken by
-    # another thread meanwhile.
+def _pool_block(dev: Device, nbytes: int, s: Stream) -> Any:
+    """The per-op path's result block: the newest free block of its size
+    when stream `s` used it last (a list pop), else the pool's search
+    (MemoryPool.malloc: none of this size yet, another stream's block on
+    top, or one taken by another thread meanwhile)."""
+    lst = dev._free.get(nbytes)
+    if lst:
+        try:
+            if lst[-1].stream is s:
+                bo = lst.pop()
+                bo.serial = next(_BLOCK_SERIALS)  # handed out again (accel.fuse)
+                return bo
+        except IndexError:
+            pass
     return dev._rt.pool.malloc(dev, nbytes, s)
 
 
@@ -133,17 +143,7 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
         if out is None:
             n = a._size
             nb = a._nb
-            bo = None
-            lst = dev._free.get(nb)
-            if lst:
-                try:
-                    if lst[-1].stream is s:  # else the pool's search (_core._take)
-                        bo = lst.pop()
-                        bo.serial = next(_BLOCK_SERIALS)  # handed out again (accel.fuse)
-                except IndexError:
-                    pass
-            if bo is None:
-                bo = _new_block(dev, nb, s)
+            bo = _pool_block(dev, nb, s)
             out = _new_array(Array)
             out._ro = False
             out._block = bo
@@ -218,17 +218,7 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             n = x._size
             dt = x._dtype
             nb = x._nb
-            bo = None
-            lst = dev._free.get(nb)
-            if lst:
-                try:
-                    if lst[-1].stream is s:  # else the pool's search (_core._take)
-                        bo = lst.pop()
-                        bo.serial = next(_BLOCK_SERIALS)  # handed out again (accel.fuse)
-                except IndexError:
-                    pass
-            if bo is None:
-                bo = _new_block(dev, nb, s)
+            bo = _pool_block(dev, nb, s)
             out = _new_array(Array)
             out._ro = False
             out._block = bo

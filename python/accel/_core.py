@@ -71,6 +71,9 @@ class _Runtime:
         for st in list(self.streams):
             st._handle = None
             st._joins = []  # the events die with the runtime
+            # no work is left to wait for: a join in another thread that
+            # found the handle gone (Stream._join_from) waits on this
+            st._drained.set()
         # Cached blocks are dropped (the C close frees their buffers); blocks
         # freed from now on are not cached.
         pool = self.pool
@@ -512,7 +515,8 @@ class Stream:
         if code and other._handle is None:
             # released by another thread meanwhile (the library refuses the
             # stale handle): its work is done once that release returns
-            L.event_release(ev.value)
+            if other._rt.alive:  # else the event died with the runtime
+                L.event_release(ev.value)
             other._drained.wait()
             return
         if code == 0:

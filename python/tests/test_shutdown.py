@@ -68,6 +68,28 @@ def test_shutdown_while_threads_compute_gives_released_error_never_a_crash():
     assert int(released) == 40 and float(total) == 45.0
 
 
+def test_a_join_that_finds_the_stream_gone_after_shutdown_returns():
+    # A join (Stream._join_from) that saw the runtime alive and then found
+    # the other stream's handle gone waits for that stream's release; a
+    # shutdown meanwhile must end that wait, not leave it forever (the test
+    # above hung in 3 of 6 runs of 60 rounds that way). Here the join runs
+    # with the runtime seen alive and the handle already gone.
+    r = run("""
+        import threading, accel
+        from accel import _core
+        s = accel.Stream()
+        rt = s._rt
+        accel.shutdown()
+        rt.alive = True        # as the joining thread saw it a moment before
+        t = threading.Thread(target=accel.Stream._join_from, args=(None, s), daemon=True)
+        t.start()
+        t.join(20)
+        rt.alive = False
+        print("ok" if not t.is_alive() else "the join hangs")
+    """)
+    expect_ok(r)
+
+
 @pytest.mark.parametrize("fast", ["1", "0"])
 def test_exit_with_a_daemon_thread_doing_ops_ends(fast):
     # The interpreter ends (atexit closes the runtime) while a daemon thread

@@ -104,9 +104,10 @@ static PyObject *fast_unary(PyObject *self, PyObject *const *args, Py_ssize_t na
  * two C-contiguous Arrays (or one, for a unary op) of one shape, dtype and
  * device on the device's null stream, the device's free list holding a
  * block of their size whose slice is already the whole block, every block
- * last used on that stream. Anything else returns None and the package's
- * Python path (_ufunc.py _binary_op) decides, so nothing here is the only
- * place a rule lives: it is that path's first branch done in C.
+ * last used on that stream; into() does the same for an op given out=.
+ * Anything else returns None and the package's Python path (_ufunc.py
+ * _binary_op) decides, so nothing here is the only place a rule lives: it
+ * is that path's first branch done in C.
  *
  * Array's and _Block's fields are Python __slots__; their offsets come from
  * the types' member tables (PyType_GetSlot(Py_tp_members), the stable ABI)
@@ -301,6 +302,57 @@ static PyObject *result_array(PyObject *a, PyObject *bo)
     return out;
 }
 
+/* Whether Arrays a and o have one dtype, device and shape (the fields as
+ * the Python path compares them: dtype and device by identity). */
+static int same_kind(PyObject *a, PyObject *o)
+{
+    PyObject *sa = AF(a, A_SHAPE), *so = AF(o, A_SHAPE);
+    if (AF(o, A_DTYPE) != AF(a, A_DTYPE) || AF(o, A_DEVICE) != AF(a, A_DEVICE))
+        return 0;
+    int eq = so == sa || PyObject_RichCompareBool(so, sa, Py_EQ) == 1;
+    PyErr_Clear();
+    return eq;
+}
+
+/* The common case's checks of operands a and b (b NULL: unary; blocks ba
+ * and bb): float32/float64 of one kind, every block last used on the
+ * device's null stream. Returns that stream (new reference) with the queue,
+ * the dtype code and slices sl[0..1] set (sl[2]'s count too), or NULL (no
+ * error set) where the case is not the common one. */
+static PyObject *operands(PyObject *a, PyObject *b, PyObject *ba, PyObject *bb, accel_queue **q,
+                          long *dt, accel_slice *sl)
+{
+    *dt = PyLong_AsLong(AF(a, A_CODE));
+    if (*dt < 0 || *dt > 2 || (b && !same_kind(a, b))) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *s = null_stream(AF(a, A_DEVICE), q);
+    size_t count;
+    if (!s)
+        return NULL;
+    if (BF(ba, B_STREAM) != s || (bb && BF(bb, B_STREAM) != s) || as_size(AF(a, A_SIZE), &count) ||
+        as_size(AF(a, A_OFFSET), &sl[0].offset) || !(sl[0].buffer = as_ptr(BF(ba, B_HANDLE))) ||
+        (bb &&
+         (as_size(AF(b, A_OFFSET), &sl[1].offset) || !(sl[1].buffer = as_ptr(BF(bb, B_HANDLE)))))) {
+        Py_DECREF(s);
+        return NULL;
+    }
+    sl[0].count = sl[1].count = sl[2].count = count;
+    return s;
+}
+
+/* The op on the slices, the GIL released (status). */
+static accel_status launch(int binary, accel_queue *q, long code, long dt, const accel_slice *sl)
+{
+    PyThreadState *ts = PyEval_SaveThread();
+    accel_status st =
+        binary ? binary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[1], sl[2])
+               : unary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[2]);
+    PyEval_RestoreThread(ts);
+    return st;
+}
+
 /* new_result(op, a, b): accel_binary of Arrays a and b (accel_unary of a
  * when b is NULL) into a new Array, which it returns; the op's nonzero
  * status as an int; or None where the case is not the common one (above),
@@ -328,33 +380,17 @@ static PyObject *new_result(long code, PyObject *a, PyObject *b)
 
 static PyObject *held_result(long code, PyObject *a, PyObject *b, PyObject *ba, PyObject *bb)
 {
-    const int binary = b != NULL;
-    PyObject *dev = AF(a, A_DEVICE), *shape = AF(a, A_SHAPE), *n = AF(a, A_SIZE);
-    long dt = PyLong_AsLong(AF(a, A_CODE));
-    if (dt < 0 || dt > 2 ||
-        (binary && (AF(b, A_DTYPE) != AF(a, A_DTYPE) || AF(b, A_DEVICE) != dev ||
-                    (AF(b, A_SHAPE) != shape &&
-                     PyObject_RichCompareBool(AF(b, A_SHAPE), shape, Py_EQ) != 1)))) {
-        PyErr_Clear();
-        Py_RETURN_NONE;
-    }
     accel_queue *q;
-    PyObject *s = null_stream(dev, &q);
+    long dt;
+    accel_slice sl[3] = {{0}};
+    PyObject *s = operands(a, b, ba, bb, &q, &dt, sl);
     if (!s)
         Py_RETURN_NONE;
-    PyObject *lst = free_list(dev, AF(a, A_NB), s, n);
-    accel_slice sl[3] = {{0}};
-    int ok = lst && BF(ba, B_STREAM) == s && (!bb || BF(bb, B_STREAM) == s);
+    PyObject *lst = free_list(AF(a, A_DEVICE), AF(a, A_NB), s, AF(a, A_SIZE));
     Py_DECREF(s); /* the device keeps it */
-    PyObject *bo = ok ? PyList_GetItem(lst, PyList_Size(lst) - 1) : NULL;
-    size_t count;
-    ok = ok && as_size(n, &count) == 0 && as_size(AF(a, A_OFFSET), &sl[0].offset) == 0 &&
-         (sl[0].buffer = as_ptr(BF(ba, B_HANDLE))) && (sl[2].buffer = as_ptr(BF(bo, B_HANDLE))) &&
-         (!bb || (as_size(AF(b, A_OFFSET), &sl[1].offset) == 0 &&
-                  (sl[1].buffer = as_ptr(BF(bb, B_HANDLE)))));
-    if (!ok)
+    PyObject *bo = lst ? PyList_GetItem(lst, PyList_Size(lst) - 1) : NULL;
+    if (!bo || !(sl[2].buffer = as_ptr(BF(bo, B_HANDLE))))
         Py_RETURN_NONE;
-    sl[0].count = sl[1].count = sl[2].count = count;
     /* The common case: take the block off the list (with a new serial, as
      * the Python path does for accel.fuse) and make the result. */
     PyObject *serial = PyIter_Next(serials);
@@ -374,16 +410,64 @@ static PyObject *held_result(long code, PyObject *a, PyObject *b, PyObject *ba, 
     Py_DECREF(bo); /* out holds it; if out is NULL, bo goes as garbage does */
     if (!out)
         return NULL;
-    PyThreadState *ts = PyEval_SaveThread();
-    accel_status st =
-        binary ? binary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[1], sl[2])
-               : unary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[2]);
-    PyEval_RestoreThread(ts);
+    accel_status st = launch(b != NULL, q, code, dt, sl);
     if (st) {
         Py_DECREF(out); /* its block goes back to the list (Array.__del__) */
         return PyLong_FromLong((long)st);
     }
     return out;
+}
+
+/* Whether the n-element ranges at element offsets x and y of one block
+ * overlap without being the same range (what the C call refuses: the
+ * Python path's _partly). */
+static int partly(size_t x, size_t y, size_t n)
+{
+    return x != y && x < y + n && y < x + n;
+}
+
+/* into(op, a, b, out): accel_binary of Arrays a and b (accel_unary of a
+ * when b is None) into Array out, the Python path's out= branch in C:
+ * out writable, of a's kind, on the null stream, not partly over an
+ * operand. Returns out, the op's nonzero status as an int, or None (nothing
+ * done) where the case is not the common one. */
+static PyObject *fast_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "_accel_fast.into takes 4 arguments");
+        return NULL;
+    }
+    if (!array_type || !binary_entry) {
+        PyErr_SetString(PyExc_RuntimeError, "_accel_fast.init_arrays was not called");
+        return NULL;
+    }
+    PyObject *a = args[1], *b = args[2] == Py_None ? NULL : args[2], *o = args[3];
+    long code = PyLong_Check(args[0]) ? PyLong_AsLong(args[0]) : -1;
+    if (code < 0 || !plain_array(a) || (b && !plain_array(b)) || !plain_array(o) ||
+        AF(o, A_RO) != Py_False || !same_kind(a, o)) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    /* held to the end, as in new_result (another thread may release one) */
+    PyObject *ba = Py_NewRef(AF(a, A_BLOCK)), *bb = b ? Py_NewRef(AF(b, A_BLOCK)) : NULL;
+    PyObject *bo = Py_NewRef(AF(o, A_BLOCK)), *r = Py_None;
+    accel_queue *q;
+    long dt;
+    accel_slice sl[3] = {{0}};
+    PyObject *s = operands(a, b, ba, bb, &q, &dt, sl);
+    if (s && BF(bo, B_STREAM) == s && as_size(AF(o, A_OFFSET), &sl[2].offset) == 0 &&
+        (sl[2].buffer = as_ptr(BF(bo, B_HANDLE))) &&
+        !(bo == ba && partly(sl[2].offset, sl[0].offset, sl[0].count)) &&
+        !(bb && bo == bb && partly(sl[2].offset, sl[1].offset, sl[0].count))) {
+        accel_status st = launch(b != NULL, q, code, dt, sl);
+        r = st ? PyLong_FromLong((long)st) : o;
+    }
+    Py_XDECREF(s);
+    Py_DECREF(ba);
+    Py_XDECREF(bb);
+    Py_DECREF(bo);
+    return r == Py_None || r == o ? Py_NewRef(r) : r;
 }
 
 static PyObject *fast_new_result(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -550,6 +634,8 @@ static PyMethodDef fast_methods[] = {
      "init_arrays(Array, _Block, current_set, serials)"},
     {"new_result", (PyCFunction)(void (*)(void))fast_new_result, METH_FASTCALL,
      "new_result(op, a[, b]) -> Array, status int, or None"},
+    {"into", (PyCFunction)(void (*)(void))fast_into, METH_FASTCALL,
+     "into(op, a, b_or_None, out) -> out, a status, or None"},
     {"operator", fast_operator, METH_VARARGS,
      "operator(k, op, other_operands, fallback) -> a method descriptor of Array"},
     {"finalizer", fast_finalizer, METH_O, "finalizer(fallback) -> Array.__del__ in C"},

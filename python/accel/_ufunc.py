@@ -39,7 +39,7 @@ def _load_new_result() -> Optional[Callable[..., Any]]:
     """_accel_fast.new_result, set up with Array's and _Block's types, or
     None without the extension: the common case of a result made in C (the
     first branch of _binary_op's and _unary_op's paths; accel_fast.c)."""
-    if L.fast is None or not hasattr(L.fast, "init_arrays"):
+    if L.fast is None or not hasattr(L.fast, "init_arrays") or not hasattr(L.fast, "into"):
         return None
     try:
         L.fast.init_arrays(Array, _Block, _current_set, _BLOCK_SERIALS)
@@ -49,6 +49,8 @@ def _load_new_result() -> Optional[Callable[..., Any]]:
 
 
 _f_new = _load_new_result()
+# _accel_fast.into: the out= branch's common case in C (with _f_new)
+_f_into = L.fast.into if _f_new is not None else None  # type: ignore[union-attr]
 _EXACT_INT = 1 << 53
 
 
@@ -103,7 +105,8 @@ def _partly(o: int, i: int, n: int) -> bool:
 def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Array]:
     """The whole per-op path of binary op `op` as one function, so that ``z
     = x + y`` is one Python call and one C call (accel_binary, through
-    _accel_fast where it is, else ctypes): every check
+    _accel_fast where it is, else ctypes; the extension's new_result and
+    into do this function's common case, a new result or out=, in C): every check
     compares cached fields, the output's block comes off the device's free
     list (MemoryPool) and its slice is the block's own, and the stream
     lookup is a flag test unless a ``with Stream()`` is open. Anything
@@ -115,8 +118,9 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
 
     def f(x1: Union[Array, Scalar], x2: Union[Array, Scalar], out: Optional[Array] = None) \
             -> Array:
-        if out is None and _f_new is not None:
-            r = _f_new(op, x1, x2)  # the common case in C, else None
+        if _f_new is not None:
+            # the common case in C (a new result, or out='s), else None
+            r = _f_new(op, x1, x2) if out is None else _f_into(op, x1, x2, out)
             if r is not None:
                 if r.__class__ is int:
                     raise _op_failed(r, fn, x1)
@@ -198,8 +202,8 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
     """The per-op path of unary op `op` (as _binary_op; accel_unary)."""
 
     def f(x: Array, out: Optional[Array] = None) -> Array:
-        if out is None and _f_new is not None:
-            r = _f_new(op, x)
+        if _f_new is not None:
+            r = _f_new(op, x) if out is None else _f_into(op, x, None, out)
             if r is not None:
                 if r.__class__ is int:
                     raise _op_failed(r, fn, x)

@@ -101,6 +101,43 @@ def test_errors_through_each_call(ffi):
         -b
 
 
+@pytest.mark.skipif(A._f_into is None, reason="needs _accel_fast (ACCEL_PYTHON_FAST=0)")
+def test_the_extensions_out_branch_takes_only_the_common_case():
+    # _accel_fast.into does the out= branch in C: out back with NumPy's
+    # values, or None (nothing written) for every case the Python path
+    # handles differently: a partial overlap, a read-only or strided out,
+    # another dtype, shape or stream, a released block, a Python scalar.
+    add, neg = accel.add._accel_op, accel.negative._accel_op
+    h = np.arange(1.0, 11.0)
+    x = accel.asarray(h)
+    out = accel.empty(10)
+    assert A._f_into(add, x, x, out) is out
+    np.testing.assert_array_equal(out.get(), 2 * h)
+    assert A._f_into(neg, x, None, out) is out
+    np.testing.assert_array_equal(out.get(), -h)
+    assert A._f_into(add, x, x, x) is x                 # exactly over: in place
+    np.testing.assert_array_equal(x.get(), 2 * h)
+    part = accel.empty(9)
+    assert A._f_into(add, x[:-1], x[1:], part) is part  # views at offsets
+    np.testing.assert_array_equal(part.get(), 2 * h[:-1] + 2 * h[1:])
+    ro = accel.broadcast_to(accel.zeros(10), (2, 10))[0]
+    s2 = accel.Stream(non_blocking=True)
+    with s2:
+        other = accel.empty(10)                         # last used on s2
+    s2.synchronize()
+    released = accel.empty(10)
+    released.release()
+    for args in ((add, x[:-1], x[:-1], x[1:]),          # out partly over an operand
+                 (add, x[1:], x[1:], x[:-1]),
+                 (neg, x[1:], None, x[:-1]),
+                 (add, x, x, ro), (add, x, x, x[::2]), (add, x, x, accel.empty(10, np.float32)),
+                 (add, x, x, accel.empty(9)), (add, x, x, other), (add, x, x, released),
+                 (add, x, 2.0, out), (add, x, x, None), (-1, x, x, out)):
+        assert A._f_into(*args) is None, args
+    np.testing.assert_array_equal(x.get(), 2 * h)       # nothing written by a refusal
+    np.testing.assert_array_equal(ro.get(), np.zeros(10))
+
+
 def test_temporaries_reuse_one_block_and_results_stay_right(ffi):
     pool = accel.get_default_memory_pool()
     x, y = accel.full(4096, 1.0, np.float32), accel.full(4096, 2.0, np.float32)

@@ -106,8 +106,8 @@ static PyObject *fast_unary(PyObject *self, PyObject *const *args, Py_ssize_t na
  * block of their size whose slice is already the whole block, every block
  * last used on that stream; into() does the same for an op given out=.
  * Anything else returns None and the package's Python path (_ufunc.py
- * _binary_op) decides, so nothing here is the only place a rule lives: it
- * is that path's first branch done in C.
+ * _binary_op, _unary_op) decides, so nothing here is the only place a rule
+ * lives: each is a first branch of that path done in C.
  *
  * Array's and _Block's fields are Python __slots__; their offsets come from
  * the types' member tables (PyType_GetSlot(Py_tp_members), the stable ABI)
@@ -172,7 +172,7 @@ static int find_offsets(PyObject *t, const char *const *names, Py_ssize_t *off, 
 }
 
 /* init_arrays(Array, _Block, current_set, serials): the types whose slots
- * new_result() reads, the package's flag list of open ``with Stream()``
+ * new_result() and into() read, the package's flag list of open ``with Stream()``
  * blocks and its block serial counter. */
 static PyObject *fast_init_arrays(PyObject *self, PyObject *args)
 {
@@ -208,7 +208,7 @@ static PyObject *fast_init_arrays(PyObject *self, PyObject *args)
 #define BF(o, i) (*field((o), block_off[i]))
 
 /* Whether o is an Array with a live block of its own type, C-contiguous
- * (no _st), every field new_result reads set. */
+ * (no _st), every field new_result and into read set. */
 static int plain_array(PyObject *o)
 {
     if ((PyObject *)Py_TYPE(o) != array_type)
@@ -314,6 +314,15 @@ static int same_kind(PyObject *a, PyObject *o)
     return eq;
 }
 
+/* Slice *sl of Array arr over its block blk (its handle and offset), where
+ * blk was last used on stream s; 0 (no error set) where it was not, or a
+ * field is unreadable. The count is the caller's. */
+static int slice_of(PyObject *arr, PyObject *blk, PyObject *s, accel_slice *sl)
+{
+    return BF(blk, B_STREAM) == s && as_size(AF(arr, A_OFFSET), &sl->offset) == 0 &&
+           (sl->buffer = as_ptr(BF(blk, B_HANDLE))) != NULL;
+}
+
 /* The common case's checks of operands a and b (b NULL: unary; blocks ba
  * and bb): float32/float64 of one kind, every block last used on the
  * device's null stream. Returns that stream (new reference) with the queue,
@@ -331,10 +340,8 @@ static PyObject *operands(PyObject *a, PyObject *b, PyObject *ba, PyObject *bb, 
     size_t count;
     if (!s)
         return NULL;
-    if (BF(ba, B_STREAM) != s || (bb && BF(bb, B_STREAM) != s) || as_size(AF(a, A_SIZE), &count) ||
-        as_size(AF(a, A_OFFSET), &sl[0].offset) || !(sl[0].buffer = as_ptr(BF(ba, B_HANDLE))) ||
-        (bb &&
-         (as_size(AF(b, A_OFFSET), &sl[1].offset) || !(sl[1].buffer = as_ptr(BF(bb, B_HANDLE)))))) {
+    if (as_size(AF(a, A_SIZE), &count) || !slice_of(a, ba, s, &sl[0]) ||
+        (b && !slice_of(b, bb, s, &sl[1]))) {
         Py_DECREF(s);
         return NULL;
     }
@@ -353,31 +360,33 @@ static accel_status launch(int binary, accel_queue *q, long code, long dt, const
     return st;
 }
 
-/* new_result(op, a, b): accel_binary of Arrays a and b (accel_unary of a
- * when b is NULL) into a new Array, which it returns; the op's nonzero
- * status as an int; or None where the case is not the common one (above),
- * nothing done. */
-static PyObject *held_result(long code, PyObject *a, PyObject *b, PyObject *ba, PyObject *bb);
-
-static PyObject *new_result(long code, PyObject *a, PyObject *b)
+/* The op code of args[0] of an entry taking lo..hi arguments (-1 for
+ * anything but an int: the entry then returns None); -2 with a Python
+ * error set for a wrong count or a module not set up. */
+static long entry_op(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t lo, Py_ssize_t hi,
+                     const char *fn)
 {
-    if (code < 0 || !plain_array(a) || (b && !plain_array(b))) {
-        PyErr_Clear();
-        Py_RETURN_NONE;
+    if (nargs < lo || nargs > hi) {
+        PyErr_Format(PyExc_TypeError, "_accel_fast.%s takes %d or %d arguments", fn, (int)lo,
+                     (int)hi);
+        return -2;
     }
-    /* The operands' blocks are held from here to the end, as the Python
-     * path's locals hold them: allocating the result may collect garbage,
-     * whose finalizers (or another thread meanwhile) may release an
-     * operand; its block then goes only after the op, here. */
-    PyObject *ba = AF(a, A_BLOCK), *bb = b ? AF(b, A_BLOCK) : NULL;
-    Py_INCREF(ba);
-    Py_XINCREF(bb);
-    PyObject *r = held_result(code, a, b, ba, bb);
-    Py_DECREF(ba);
-    Py_XDECREF(bb);
-    return r;
+    if (!array_type || !binary_entry) {
+        PyErr_SetString(PyExc_RuntimeError, "_accel_fast.init_arrays was not called");
+        return -2;
+    }
+    long code = PyLong_Check(args[0]) ? PyLong_AsLong(args[0]) : -1;
+    if (code < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return code;
 }
 
+/* new_result(op, a[, b]): accel_binary of Arrays a and b (accel_unary of
+ * a when b is NULL) into a new Array, which it returns; the op's nonzero
+ * status as an int; or None where the case is not the common one (above),
+ * nothing done. held_result does it, the operands' blocks held. */
 static PyObject *held_result(long code, PyObject *a, PyObject *b, PyObject *ba, PyObject *bb)
 {
     accel_queue *q;
@@ -418,6 +427,30 @@ static PyObject *held_result(long code, PyObject *a, PyObject *b, PyObject *ba, 
     return out;
 }
 
+static PyObject *new_result(long code, PyObject *a, PyObject *b)
+{
+    if (code < 0 || !plain_array(a) || (b && !plain_array(b))) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    /* The operands' blocks are held from here to the end, as the Python
+     * path's locals hold them: allocating the result may collect garbage,
+     * whose finalizers (or another thread meanwhile) may release an
+     * operand; its block then goes only after the op, here. */
+    PyObject *ba = Py_NewRef(AF(a, A_BLOCK)), *bb = b ? Py_NewRef(AF(b, A_BLOCK)) : NULL;
+    PyObject *r = held_result(code, a, b, ba, bb);
+    Py_DECREF(ba);
+    Py_XDECREF(bb);
+    return r;
+}
+
+static PyObject *fast_new_result(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    long code = entry_op(args, nargs, 2, 3, "new_result");
+    return code == -2 ? NULL : new_result(code, args[1], nargs == 3 ? args[2] : NULL);
+}
+
 /* Whether the n-element ranges at element offsets x and y of one block
  * overlap without being the same range (what the C call refuses: the
  * Python path's _partly). */
@@ -426,65 +459,53 @@ static int partly(size_t x, size_t y, size_t n)
     return x != y && x < y + n && y < x + n;
 }
 
-/* into(op, a, b, out): accel_binary of Arrays a and b (accel_unary of a
- * when b is None) into Array out, the Python path's out= branch in C:
- * out writable, of a's kind, on the null stream, not partly over an
- * operand. Returns out, the op's nonzero status as an int, or None (nothing
- * done) where the case is not the common one. */
+/* into(op, a, out) and into(op, a, b, out): accel_unary of Array a, or
+ * accel_binary of Arrays a and b, into Array out: the out= branch of the
+ * Python path (_ufunc.py _unary_op, _binary_op: keep the three in step) in
+ * C, where out is writable, of a's kind, on the null stream and not partly
+ * over an operand. Returns out, the op's nonzero status as an int, or None
+ * (nothing done) where the case is not the common one. held_into does it,
+ * every block held (another thread may release an array meanwhile). */
+static PyObject *held_into(long code, PyObject *a, PyObject *b, PyObject *o, PyObject *ba,
+                           PyObject *bb, PyObject *bo)
+{
+    accel_queue *q;
+    long dt;
+    accel_slice sl[3] = {{0}};
+    PyObject *s = operands(a, b, ba, bb, &q, &dt, sl);
+    if (!s)
+        Py_RETURN_NONE;
+    int ok = slice_of(o, bo, s, &sl[2]) &&
+             !(bo == ba && partly(sl[2].offset, sl[0].offset, sl[0].count)) &&
+             !(bb && bo == bb && partly(sl[2].offset, sl[1].offset, sl[0].count));
+    Py_DECREF(s); /* the device keeps it */
+    if (!ok)
+        Py_RETURN_NONE;
+    accel_status st = launch(b != NULL, q, code, dt, sl);
+    if (st)
+        return PyLong_FromLong((long)st);
+    return Py_NewRef(o);
+}
+
 static PyObject *fast_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "_accel_fast.into takes 4 arguments");
+    long code = entry_op(args, nargs, 3, 4, "into");
+    if (code == -2)
         return NULL;
-    }
-    if (!array_type || !binary_entry) {
-        PyErr_SetString(PyExc_RuntimeError, "_accel_fast.init_arrays was not called");
-        return NULL;
-    }
-    PyObject *a = args[1], *b = args[2] == Py_None ? NULL : args[2], *o = args[3];
-    long code = PyLong_Check(args[0]) ? PyLong_AsLong(args[0]) : -1;
+    PyObject *a = args[1], *b = nargs == 4 ? args[2] : NULL, *o = args[nargs - 1];
     if (code < 0 || !plain_array(a) || (b && !plain_array(b)) || !plain_array(o) ||
         AF(o, A_RO) != Py_False || !same_kind(a, o)) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
-    /* held to the end, as in new_result (another thread may release one) */
     PyObject *ba = Py_NewRef(AF(a, A_BLOCK)), *bb = b ? Py_NewRef(AF(b, A_BLOCK)) : NULL;
-    PyObject *bo = Py_NewRef(AF(o, A_BLOCK)), *r = Py_None;
-    accel_queue *q;
-    long dt;
-    accel_slice sl[3] = {{0}};
-    PyObject *s = operands(a, b, ba, bb, &q, &dt, sl);
-    if (s && BF(bo, B_STREAM) == s && as_size(AF(o, A_OFFSET), &sl[2].offset) == 0 &&
-        (sl[2].buffer = as_ptr(BF(bo, B_HANDLE))) &&
-        !(bo == ba && partly(sl[2].offset, sl[0].offset, sl[0].count)) &&
-        !(bb && bo == bb && partly(sl[2].offset, sl[1].offset, sl[0].count))) {
-        accel_status st = launch(b != NULL, q, code, dt, sl);
-        r = st ? PyLong_FromLong((long)st) : o;
-    }
-    Py_XDECREF(s);
+    PyObject *bo = Py_NewRef(AF(o, A_BLOCK));
+    PyObject *r = held_into(code, a, b, o, ba, bb, bo);
     Py_DECREF(ba);
     Py_XDECREF(bb);
     Py_DECREF(bo);
-    return r == Py_None || r == o ? Py_NewRef(r) : r;
-}
-
-static PyObject *fast_new_result(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)self;
-    if (nargs != 2 && nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "_accel_fast.new_result takes 2 or 3 arguments");
-        return NULL;
-    }
-    if (!array_type || !binary_entry) {
-        PyErr_SetString(PyExc_RuntimeError, "_accel_fast.init_arrays was not called");
-        return NULL;
-    }
-    long code = PyLong_Check(args[0]) ? PyLong_AsLong(args[0]) : -1;
-    if (code == -1)
-        PyErr_Clear();
-    return new_result(code, args[1], nargs == 3 ? args[2] : NULL);
+    return r;
 }
 
 /* ------------------------------------------------ Array's operators in C
@@ -635,7 +656,7 @@ static PyMethodDef fast_methods[] = {
     {"new_result", (PyCFunction)(void (*)(void))fast_new_result, METH_FASTCALL,
      "new_result(op, a[, b]) -> Array, status int, or None"},
     {"into", (PyCFunction)(void (*)(void))fast_into, METH_FASTCALL,
-     "into(op, a, b_or_None, out) -> out, a status, or None"},
+     "into(op, a[, b], out) -> out, a status, or None"},
     {"operator", fast_operator, METH_VARARGS,
      "operator(k, op, other_operands, fallback) -> a method descriptor of Array"},
     {"finalizer", fast_finalizer, METH_O, "finalizer(fallback) -> Array.__del__ in C"},

@@ -199,6 +199,9 @@ def _after_fork_in_child() -> None:
     if rt is not None and rt.alive:
         rt.forked_from = rt.pid
         rt.pool._lock = threading.Lock()
+        for st in list(rt.streams):  # their locks too (_kill sets _drained)
+            st._drained = threading.Event()
+            st._jlock = threading.Lock()
         rt._kill()
 
 
@@ -522,7 +525,8 @@ class Stream:
         if code == 0:
             code = L.queue_wait_event(self._h(), ev.value)
         if code:
-            L.event_release(ev.value)
+            if self._rt.alive:
+                L.event_release(ev.value)
             check(code)
         with self._jlock:
             self._joins.append(ev.value)
@@ -552,10 +556,12 @@ class Stream:
     def _release_now(self) -> None:
         h, self._handle = self._handle, None
         if h is not None:
-            if self._rt.alive:
-                L.queue_release(h)
-                self._free_joins()
-            self._drained.set()
+            try:
+                if self._rt.alive:
+                    L.queue_release(h)
+                    self._free_joins()
+            finally:  # a join waiting in another thread ends even if this raised
+                self._drained.set()
 
     def release(self) -> None:
         """Wait for the stream's work, then free it. Later use raises

@@ -39,7 +39,7 @@ def _load_new_result() -> Optional[Callable[..., Any]]:
     """_accel_fast.new_result, set up with Array's and _Block's types, or
     None without the extension: the common case of a result made in C (the
     first branch of _binary_op's and _unary_op's paths; accel_fast.c)."""
-    if L.fast is None or not hasattr(L.fast, "init_arrays") or not hasattr(L.fast, "into"):
+    if L.fast is None or not hasattr(L.fast, "init_arrays"):
         return None
     try:
         L.fast.init_arrays(Array, _Block, _current_set, _BLOCK_SERIALS)
@@ -49,8 +49,9 @@ def _load_new_result() -> Optional[Callable[..., Any]]:
 
 
 _f_new = _load_new_result()
-# _accel_fast.into: the out= branch's common case in C (with _f_new)
-_f_into = L.fast.into if _f_new is not None else None  # type: ignore[union-attr]
+# _accel_fast.into: the out= branch's common case in C (set up by init_arrays,
+# as _f_new; None where the extension predates it)
+_f_into = getattr(L.fast, "into", None) if _f_new is not None else None
 _EXACT_INT = 1 << 53
 
 
@@ -118,13 +119,16 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
 
     def f(x1: Union[Array, Scalar], x2: Union[Array, Scalar], out: Optional[Array] = None) \
             -> Array:
-        if _f_new is not None:
-            # the common case in C (a new result, or out='s), else None
-            r = _f_new(op, x1, x2) if out is None else _f_into(op, x1, x2, out)
-            if r is not None:
-                if r.__class__ is int:
-                    raise _op_failed(r, fn, x1)
-                return r
+        if out is None and _f_new is not None:
+            r = _f_new(op, x1, x2)  # the common case in C, else None
+        elif _f_into is not None:
+            r = _f_into(op, x1, x2, out)  # out='s common case in C (keep in step: into)
+        else:
+            r = None
+        if r is not None:
+            if r.__class__ is int:
+                raise _op_failed(r, fn, x1)
+            return r
         a, b = x1, x2
         if a.__class__ is not Array or b.__class__ is not Array:
             a, b = _scalar_operands(a, b)
@@ -202,12 +206,16 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
     """The per-op path of unary op `op` (as _binary_op; accel_unary)."""
 
     def f(x: Array, out: Optional[Array] = None) -> Array:
-        if _f_new is not None:
-            r = _f_new(op, x) if out is None else _f_into(op, x, None, out)
-            if r is not None:
-                if r.__class__ is int:
-                    raise _op_failed(r, fn, x)
-                return r
+        if out is None and _f_new is not None:
+            r = _f_new(op, x)
+        elif _f_into is not None:
+            r = _f_into(op, x, out)
+        else:
+            r = None
+        if r is not None:
+            if r.__class__ is int:
+                raise _op_failed(r, fn, x)
+            return r
         if x.__class__ is not Array or x._code > 2 or x._st is not None:
             return slow(x, out)
         bx = x._block

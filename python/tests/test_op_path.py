@@ -22,6 +22,7 @@ def python_path(monkeypatch):
     """The per-op path in Python alone: no result made in C (_f_new), and
     Array's operators and __del__ the package's Python functions."""
     monkeypatch.setattr(A, "_f_new", None)
+    monkeypatch.setattr(A, "_f_into", None)
     for name, f in A._PY_OPERATORS.items():
         monkeypatch.setattr(accel.Array, name, f)
 
@@ -113,7 +114,7 @@ def test_the_extensions_out_branch_takes_only_the_common_case():
     out = accel.empty(10)
     assert A._f_into(add, x, x, out) is out
     np.testing.assert_array_equal(out.get(), 2 * h)
-    assert A._f_into(neg, x, None, out) is out
+    assert A._f_into(neg, x, out) is out
     np.testing.assert_array_equal(out.get(), -h)
     assert A._f_into(add, x, x, x) is x                 # exactly over: in place
     np.testing.assert_array_equal(x.get(), 2 * h)
@@ -127,13 +128,18 @@ def test_the_extensions_out_branch_takes_only_the_common_case():
     s2.synchronize()
     released = accel.empty(10)
     released.release()
+    h16 = accel.asarray(np.ones(10, np.float16))
     for args in ((add, x[:-1], x[:-1], x[1:]),          # out partly over an operand
                  (add, x[1:], x[1:], x[:-1]),
-                 (neg, x[1:], None, x[:-1]),
+                 (neg, x[1:], x[:-1]),
                  (add, x, x, ro), (add, x, x, x[::2]), (add, x, x, accel.empty(10, np.float32)),
                  (add, x, x, accel.empty(9)), (add, x, x, other), (add, x, x, released),
-                 (add, x, 2.0, out), (add, x, x, None), (-1, x, x, out)):
+                 (add, x, 2.0, out), (add, x, None, out), (add, x, x, None), (-1, x, x, out),
+                 (add, x, accel.empty(10, np.float32), out),   # mixed dtypes
+                 (neg, h16, h16)):
         assert A._f_into(*args) is None, args
+    with accel.Stream():                                # an open ``with Stream()``
+        assert A._f_into(add, x, x, out) is None
     np.testing.assert_array_equal(x.get(), 2 * h)       # nothing written by a refusal
     np.testing.assert_array_equal(ro.get(), np.zeros(10))
 

@@ -90,6 +90,62 @@ def test_a_join_that_finds_the_stream_gone_after_shutdown_returns():
     expect_ok(r)
 
 
+def test_a_release_interrupted_midway_still_ends_later_joins():
+    # A release that raises after clearing the handle (a KeyboardInterrupt
+    # as queue_release returns) still marks the stream drained.
+    r = run("""
+        import threading, accel
+        from accel import _core
+        s, t2 = accel.Stream(), accel.Stream()
+        real = _core.L.queue_release
+        def interrupted(h):
+            real(h)
+            raise KeyboardInterrupt
+        _core.L.queue_release = interrupted
+        try:
+            s.release()
+        except KeyboardInterrupt:
+            pass
+        _core.L.queue_release = real
+        t = threading.Thread(target=t2._join_from, args=(s,), daemon=True)
+        t.start()
+        t.join(20)
+        print("ok" if not t.is_alive() else "the join hangs")
+    """)
+    expect_ok(r)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_fork_while_another_thread_holds_a_streams_event_lock_does_not_hang_the_child():
+    # Only the forking thread lives in the child: the at-fork hook must not
+    # wait on a lock (here the stream's drained Event's) that another
+    # parent thread held at the fork.
+    r = run("""
+        import os, threading, time, accel
+        s = accel.Stream()
+        held = threading.Event()
+        def hold():
+            with s._drained._cond:
+                held.set()
+                time.sleep(3)  # the parent's exit waits for it
+        threading.Thread(target=hold, daemon=True).start()
+        held.wait()
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if float(accel.arange(4.0).sum()) == 6.0 else 3)
+        for _ in range(200):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                print("ok" if os.waitstatus_to_exitcode(status) == 0 else "child failed")
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(pid, 9)
+            print("the child hangs")
+    """)
+    expect_ok(r)
+
+
 @pytest.mark.parametrize("fast", ["1", "0"])
 def test_exit_with_a_daemon_thread_doing_ops_ends(fast):
     # The interpreter ends (atexit closes the runtime) while a daemon thread

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel/array.h"
 #include "accel/dlpack.h"
 #include "test_util.h"
 
@@ -96,6 +97,64 @@ Test(interop, wrapped_host_memory)
     accel_runtime_close(rt);
     cr_assert_eq(released_count, 2, "close did not release the wrapped buffer");
     free(mine);
+}
+
+/* A buffer that wraps memory of another buffer (what from_dlpack of an
+ * accel array does) is the same memory to every overlap check: an output
+ * partly over an input through the alias is refused, by the built-in ops,
+ * the array layer's elementwise functions and its reductions alike, with
+ * nothing written; exactly over it is in place. (Before, only one buffer
+ * handle counted as the same memory, and these computed wrong values.) */
+Test(interop, an_output_over_an_alias_of_its_input)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = open_cpu(&dev, &q);
+    float h[16];
+    for (int i = 0; i < 16; ++i)
+        h[i] = (float)(i + 1);
+    accel_buffer *b = NULL, *w = NULL;
+    tu_ok(accel_buffer_create_from_host(q, h, sizeof h, &b));
+    float *p = accel_buffer_host_pointer(b);
+    tu_ok(accel_buffer_wrap(dev, p, sizeof h, NULL, NULL, &w));
+    /* built-in ops: out w[1..16) against b[0..15) */
+    tu_assert_status(accel_add(q, ACCEL_F32, accel_slice_of(b, 0, 15), accel_slice_of(b, 0, 15),
+                               accel_slice_of(w, 1, 15)),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "same memory");
+    tu_assert_status(
+        accel_scale(q, ACCEL_F32, 2.0, accel_slice_of(b, 0, 15), accel_slice_of(w, 1, 15)),
+        ACCEL_ERROR_INVALID_ARGUMENT, "same memory");
+    /* the array layer: int32 views of the same bytes (elementwise), a sum */
+    accel_array x, o;
+    int64_t n = 15;
+    tu_ok(accel_array_init(&x, b, ACCEL_I32, 1, &n));
+    tu_ok(accel_array_init(&o, w, ACCEL_I32, 1, &n));
+    o.offset = 4;
+    tu_assert_status(accel_array_binary(q, ACCEL_ARRAY_ADD, &x, &x, &o),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "overlaps");
+    accel_array xf, of;
+    int64_t one = 1;
+    tu_ok(accel_array_init(&xf, b, ACCEL_F32, 1, &n));
+    tu_ok(accel_array_init(&of, w, ACCEL_F32, 0, &one));
+    of.offset = 8;
+    tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &xf, 1, 0, &of),
+                     ACCEL_ERROR_INVALID_ARGUMENT, "out overlaps x");
+    tu_ok(accel_queue_finish(q));
+    for (int i = 0; i < 16; ++i)
+        cr_assert_eq(p[i], h[i], "element %d written by a refused call", i);
+    /* exactly over the input: in place, both ways */
+    tu_ok(accel_add(q, ACCEL_F32, accel_slice_of(b, 0, 16), accel_slice_of(b, 0, 16),
+                    accel_slice_of(w, 0, 16)));
+    o.offset = 0;
+    tu_ok(accel_array_init(&x, w, ACCEL_F32, 1, &n));
+    tu_ok(accel_array_init(&o, b, ACCEL_F32, 1, &n));
+    tu_ok(accel_array_binary(q, ACCEL_ARRAY_ADD, &x, &x, &o));
+    tu_ok(accel_queue_finish(q));
+    for (int i = 0; i < 16; ++i)
+        cr_assert_eq(p[i], h[i] * (i < 15 ? 4 : 2), "element %d: %g", i, p[i]);
+    accel_buffer_release(w);
+    accel_buffer_release(b);
+    accel_runtime_close(rt);
 }
 
 Test(interop, wrap_bad_input_and_unsupported_backends)

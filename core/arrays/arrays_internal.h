@@ -55,6 +55,14 @@ accel_status accel__array_shape_is(const char *fn, const char *name, const accel
 accel_status accel__array_axes_mask(const char *fn, const accel_array *x, uint64_t mask);
 /* view_ops.c: an axis in [-ndim, ndim) as 0..ndim-1, or -1. */
 int accel__array_axis(int64_t axis, uint32_t ndim);
+/* view.c: whether the elements that views x and o reach (their extents ex
+ * and eo, as accel__array_check gives them) share some memory: in one
+ * buffer, or in two that alias (accel__buffers_alias: one wraps memory
+ * allocated elsewhere, such as from_dlpack of an accel array); *same: both
+ * views start at one address. Every check of an output against an input
+ * asks this. */
+bool accel__views_meet(const accel_array *x, const accel__extent *ex, const accel_array *o,
+                       const accel__extent *eo, bool *same);
 /* view.c: a's strides are row-major contiguous (size-1 axes may have any
  * stride). */
 bool accel__array_row_major(const accel_array *a);

@@ -245,21 +245,20 @@ static accel_status check_overlap(const acall *c)
     size_t eso = accel_dtype_size(o->dtype);
     for (uint32_t k = 0; k < c->nin; k++) {
         const accel_array *x = c->a[k];
-        if (x->buffer != o->buffer || c->ext[k].count == 0 || eo->count == 0)
+        bool same;
+        if (!accel__views_meet(x, &c->ext[k], o, eo, &same))
             continue;
         size_t es = accel_dtype_size(x->dtype);
         uint64_t xlo = (uint64_t)c->ext[k].lo * es, xhi = (uint64_t)(c->ext[k].hi + 1) * es;
         uint64_t olo = (uint64_t)eo->lo * eso, ohi = (uint64_t)(eo->hi + 1) * eso;
-        if (xhi <= olo || ohi <= xlo)
-            continue;
-        bool exact = es == eso && x->offset == o->offset;
+        bool exact = es == eso && same;
         for (uint32_t d = 0; exact && d < c->nd; d++)
             exact = c->shape[d] == 1 || c->stride[k][d] == c->stride[c->nin][d];
         if (!exact)
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                               "%s: %s overlaps %s in the same buffer other than element for "
-                               "element (bytes [%llu, %llu) and [%llu, %llu)); in place needs "
-                               "the very same view, else copy first",
+                               "%s: %s overlaps %s in the same memory other than element for "
+                               "element (bytes [%llu, %llu) and [%llu, %llu) of their buffers); "
+                               "in place needs the very same view, else copy first",
                                c->fn, c->name[c->nin], c->name[k], (unsigned long long)olo,
                                (unsigned long long)ohi, (unsigned long long)xlo,
                                (unsigned long long)xhi);
@@ -347,7 +346,8 @@ static accel_status copy_bytes(acall *c, accel_queue *q)
     for (uint32_t d = 0; d < c->nd; d++)
         n *= (size_t)c->shape[d];
     size_t from = (size_t)c->ext[0].base * es, to = (size_t)c->ext[1].base * es;
-    if (n == 0 || (c->a[0]->buffer == c->a[1]->buffer && from == to))
+    bool same;
+    if (n == 0 || (accel__views_meet(c->a[0], &c->ext[0], c->a[1], &c->ext[1], &same) && same))
         return ACCEL_SUCCESS;
     return accel_queue_copy(q, c->a[0]->buffer, from, c->a[1]->buffer, to, n * es);
 }

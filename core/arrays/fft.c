@@ -204,10 +204,8 @@ static accel_status check(fcall *c, accel_queue *q, const accel_array *x, int32_
     for (uint32_t d = 0; d < x->ndim; d++)
         shape[d] = (int)d == a ? c->lo : x->shape[d];
     st = accel__array_shape_is(c->fn, "out", out, x->ndim, shape);
-    size_t esx = accel_dtype_size(x->dtype), eso = accel_dtype_size(out->dtype);
-    if (st == ACCEL_SUCCESS && x->buffer == out->buffer && ex.count && eo.count &&
-        (uint64_t)ex.lo * esx < (uint64_t)(eo.hi + 1) * eso &&
-        (uint64_t)eo.lo * eso < (uint64_t)(ex.hi + 1) * esx)
+    bool same;
+    if (st == ACCEL_SUCCESS && accel__views_meet(x, &ex, out, &eo, &same))
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out overlaps x (no in-place FFT)",
                          c->fn);
     if (st == ACCEL_SUCCESS && (unsigned)c->norm > ACCEL_FFT_NORM_FORWARD)

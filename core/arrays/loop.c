@@ -319,13 +319,11 @@ static accel_status io_apart(accel_status st, const char *fn, uint32_t n,
     size_t eso = st == ACCEL_SUCCESS ? accel_dtype_size(o->dtype) : 0;
     for (uint32_t k = 1; st == ACCEL_SUCCESS && k < n; k++) {
         const accel_array *x = a[k];
-        if (x->buffer != o->buffer || !ext[k].count || !ext[0].count)
+        bool same;
+        if (!accel__views_meet(x, &ext[k], o, &ext[0], &same))
             continue;
         size_t es = accel_dtype_size(x->dtype);
-        if ((uint64_t)ext[k].lo * es >= (uint64_t)(ext[0].hi + 1) * eso ||
-            (uint64_t)ext[0].lo * eso >= (uint64_t)(ext[k].hi + 1) * es)
-            continue;
-        bool exact = exact_ok && es == eso && x->offset == o->offset && x->ndim == o->ndim;
+        bool exact = exact_ok && es == eso && same && x->ndim == o->ndim;
         for (uint32_t d = 0; exact && d < x->ndim; d++)
             exact = x->shape[d] == o->shape[d] && x->strides[d] == o->strides[d];
         if (!exact)

@@ -1173,12 +1173,9 @@ static accel_status check_reduce(const char *fn, accel_array_reduce_fn f, const 
     st = accel__reduce_shape(fn, x, out, mask, keepdims);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (x->buffer == out->buffer && ext[0].count && ext[1].count) {
-        size_t ex = accel_dtype_size(x->dtype), eo = accel_dtype_size(out->dtype);
-        if ((uint64_t)ext[0].lo * ex < (uint64_t)(ext[1].hi + 1) * eo &&
-            (uint64_t)ext[1].lo * eo < (uint64_t)(ext[0].hi + 1) * ex)
-            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out overlaps x", fn);
-    }
+    bool same;
+    if (accel__views_meet(x, &ext[0], out, &ext[1], &same))
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: out overlaps x", fn);
     return ACCEL_SUCCESS;
 }
 

@@ -227,6 +227,20 @@ void accel__array_around_axis(const accel_array *a, uint32_t axis, size_t *outer
             *(d < axis ? outer : inner) *= (size_t)a->shape[d];
 }
 
+bool accel__views_meet(const accel_array *x, const accel__extent *ex, const accel_array *o,
+                       const accel__extent *eo, bool *same)
+{
+    int64_t sh = 0; /* o's byte q is x's byte q + sh */
+    *same = false;
+    if (!ex->count || !eo->count ||
+        (x->buffer != o->buffer &&
+         !accel__buffers_alias(accel__buffer_of(x->buffer), accel__buffer_of(o->buffer), &sh)))
+        return false;
+    int64_t es = (int64_t)accel_dtype_size(x->dtype), eso = (int64_t)accel_dtype_size(o->dtype);
+    *same = (int64_t)x->offset == (int64_t)o->offset + sh;
+    return ex->lo * es < (eo->hi + 1) * eso + sh && eo->lo * eso + sh < (ex->hi + 1) * es;
+}
+
 bool accel__array_row_major(const accel_array *a)
 {
     int64_t want = 1;

@@ -32,7 +32,7 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
     int32_t rc = vt->buffer_alloc(dev->be->ctx, dev->index, bytes, &be);
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s: %zu bytes on %s", fn, bytes, dev->name);
-    accel_status st = accel__buffer_adopt(dev, be, bytes, NULL, NULL, fn, out_buffer);
+    accel_status st = accel__buffer_adopt(dev, be, bytes, NULL, NULL, false, fn, out_buffer);
     if (st == ACCEL_SUCCESS) {
         accel__type type;
         accel__gate *gate;
@@ -42,7 +42,7 @@ accel_status accel_buffer_create(accel_device *dev, size_t bytes, accel_buffer *
 }
 
 accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
-                                 accel_release_fn release, void *user, const char *fn,
+                                 accel_release_fn release, void *user, bool wrapped, const char *fn,
                                  accel_buffer **out_buffer)
 {
     const accel_backend *vt = dev->be->vt;
@@ -60,9 +60,45 @@ accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t 
     buf->release_user = user;
     atomic_init(&buf->enqueued, false);
     buf->host_ptr = vt->buffer_host_ptr ? vt->buffer_host_ptr(dev->be->ctx, buf->be) : NULL;
+    /* as accel_buffer_native_pointer gives it: the backend's, else the host's */
+    buf->base = vt->buffer_native_ptr ? (uintptr_t)vt->buffer_native_ptr(dev->be->ctx, buf->be)
+                                      : (uintptr_t)buf->host_ptr;
+    buf->wrapped = wrapped;
     ACCEL__RT_LIST(PUSH, dev->rt, buffers, buf);
     *out_buffer = buf->handle;
     return ACCEL_SUCCESS;
+}
+
+const accel_buffer *accel__buffer_of(const accel_buffer *handle)
+{
+    accel__type type = ACCEL__T_NONE;
+    accel__gate *gate = NULL;
+    const accel_buffer *o = accel__handle_peek(handle, &type, &gate);
+    return type == ACCEL__T_BUFFER ? o : NULL;
+}
+
+bool accel__buffers_alias(const accel_buffer *a, const accel_buffer *b, int64_t *shift)
+{
+    *shift = 0;
+    if (!a || !b)
+        return false;
+    if (a == b)
+        return true;
+    if (a->dev != b->dev || !(a->wrapped || b->wrapped) || !a->base || !b->base)
+        return false;
+    *shift = (int64_t)(b->base - a->base);
+    return true;
+}
+
+bool accel__bytes_meet(const accel_buffer *a, uint64_t alo, uint64_t ahi, const accel_buffer *b,
+                       uint64_t blo, uint64_t bhi)
+{
+    int64_t sh;
+    if (!accel__buffers_alias(a, b, &sh))
+        return false;
+    /* b's range in a's bytes; ranges lie inside buffers, far from 2^63 */
+    int64_t lo = (int64_t)blo + sh, hi = (int64_t)bhi + sh;
+    return (int64_t)alo < hi && lo < (int64_t)ahi;
 }
 
 void accel__buffer_destroy(accel_buffer *buf)

@@ -47,6 +47,12 @@ struct accel_buffer {
     accel_be_buffer *be;
     size_t bytes;
     void *host_ptr; /* buffer_host_ptr, or NULL */
+    /* The native address of the first byte (buffer_native_ptr; 0 where the
+     * backend gives none) and whether the memory is someone else's
+     * (accel_buffer_wrap): such a buffer may share memory with another
+     * buffer of its device (accel__buffers_alias). */
+    uintptr_t base;
+    bool wrapped;
     /* Wrapped memory (accel_buffer_wrap): called once the buffer is freed. */
     accel_release_fn release_fn;
     void *release_user;
@@ -60,12 +66,31 @@ struct accel_buffer {
 
 /* Register a plugin buffer `be` of dev (an object, not a handle) as a new
  * live accel_buffer (handle, the runtime's list) with the owner's release
- * callback (NULL for accel's own memory); *out_buffer gets the public
+ * callback (NULL for accel's own memory); wrapped: the memory was
+ * allocated elsewhere (accel_buffer_wrap). *out_buffer gets the public
  * handle. On failure be is freed and release is not called. fn names the
  * public call. */
 accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t bytes,
-                                 accel_release_fn release, void *user, const char *fn,
+                                 accel_release_fn release, void *user, bool wrapped, const char *fn,
                                  accel_buffer **out_buffer);
+
+/* The object of a live buffer's public handle (accel__handle_peek), NULL
+ * for anything else. For checks on handles that a call has entered. */
+const accel_buffer *accel__buffer_of(const accel_buffer *handle);
+
+/* Whether buffers a and b (objects; NULL: false) may hold some of the same memory, and then *shift,
+ * the byte distance from a's first byte to b's: byte q of b is byte q + *shift of a. One buffer:
+ * true, 0. Two buffers of one device of which one wraps memory allocated elsewhere
+ * (accel_buffer_wrap: from_dlpack of an accel array's own memory, two wraps of one tensor) share
+ * memory where their native addresses say so; accel's own allocations never share. Every overlap
+ * check of an output against an input goes through this. */
+bool accel__buffers_alias(const accel_buffer *a, const accel_buffer *b, int64_t *shift);
+
+/* Whether bytes [alo, ahi) of buffer a and [blo, bhi) of buffer b (both
+ * ranges non-empty; objects, as accel__buffers_alias takes them) are some
+ * of the same memory. */
+bool accel__bytes_meet(const accel_buffer *a, uint64_t alo, uint64_t ahi, const accel_buffer *b,
+                       uint64_t blo, uint64_t bhi);
 
 /* Mark buf as used by queued work (before the work is enqueued). Const
  * because the validation paths hold const pointers; only the flag changes. */

@@ -79,5 +79,5 @@ accel_status accel_buffer_wrap(accel_device *dev, void *native_ptr, size_t bytes
     if (rc != ACCEL_SUCCESS)
         return accel__fail_relay((accel_status)rc, "%s: %zu bytes at %p on %s", fn, bytes,
                                  native_ptr, dev->name);
-    return accel__buffer_adopt(dev, b, bytes, release, user, fn, out_buffer);
+    return accel__buffer_adopt(dev, b, bytes, release, user, true, fn, out_buffer);
 }

@@ -123,26 +123,40 @@ static accel_status check_count(const char *fn, const char *arg, accel_slice s, 
     return ACCEL_SUCCESS;
 }
 
-/* Ranges are already known to lie within their buffers, so no overflow. */
-static bool overlap(accel_slice x, accel_slice y)
+/* Bytes [alo, ahi) of buffer a and [blo, bhi) of b (objects: the checks
+ * below run after check_handles resolved them; both ranges non-empty) meet:
+ * in one buffer, or in two that share memory (accel__buffers_alias). */
+static bool bytes_meet(const accel_buffer *a, size_t alo, size_t ahi, const accel_buffer *b,
+                       size_t blo, size_t bhi)
 {
-    return x.buffer == y.buffer && x.count && y.count && x.offset < y.offset + y.count &&
-           y.offset < x.offset + x.count;
+    return accel__bytes_meet(a, alo, ahi, b, blo, bhi);
 }
 
-/* How an output may lie against an input of the same buffer: an
+/* Ranges of elements of es bytes, already known to lie within their
+ * buffers (so no overflow), meet. */
+static bool overlap(accel_slice x, accel_slice y, size_t es)
+{
+    return x.count && y.count &&
+           bytes_meet(x.buffer, x.offset * es, (x.offset + x.count) * es, y.buffer, y.offset * es,
+                      (y.offset + y.count) * es);
+}
+
+/* How an output may lie against an input of the same memory: an
  * elementwise output apart from it or exactly on its range (in place), a
  * reduction's output apart from it. */
 typedef enum { APART, APART_OR_SAME } range_rule;
 
 static accel_status check_ranges(const char *fn, const char *out_arg, accel_slice out,
-                                 const char *in_arg, accel_slice in, range_rule rule)
+                                 const char *in_arg, accel_slice in, range_rule rule, size_t es)
 {
-    bool same = out.offset == in.offset && out.count == in.count;
-    if (!overlap(out, in) || (rule == APART_OR_SAME && same))
+    int64_t sh = 0; /* in's byte q is out's byte q + sh */
+    bool same = accel__buffers_alias(out.buffer, in.buffer, &sh) &&
+                (int64_t)(out.offset * es) == (int64_t)(in.offset * es) + sh &&
+                out.count == in.count;
+    if (!overlap(out, in, es) || (rule == APART_OR_SAME && same))
         return ACCEL_SUCCESS;
     return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                       "%s: %s range [%zu, %zu) %s %s range [%zu, %zu) of the same buffer%s", fn,
+                       "%s: %s range [%zu, %zu) %s %s range [%zu, %zu) of the same memory%s", fn,
                        out_arg, out.offset, out.offset + out.count,
                        rule == APART_OR_SAME ? "partially overlaps" : "overlaps", in_arg, in.offset,
                        in.offset + in.count,
@@ -171,24 +185,24 @@ static accel_status op_dispatch(accel_queue *q, const accel_op_desc *d, bool emp
  * dtype, the three ranges (filling d's operands), and equal input counts.
  * names are the public argument names of (input 0, input 1, output). */
 static accel_status check_two_inputs(const char *fn, accel__call *call, accel_queue **q,
-                                     accel_dtype dtype, const char *const names[3], accel_slice x,
-                                     accel_slice y, accel_slice out, accel_op_desc *d)
+                                     accel_dtype dtype, const char *const names[3], accel_slice *x,
+                                     accel_slice *y, accel_slice *out, accel_op_desc *d)
 {
-    accel_buffer *bufs[] = {x.buffer, y.buffer, out.buffer};
+    accel_buffer *bufs[] = {x->buffer, y->buffer, out->buffer};
     accel_status st = check_handles(fn, call, q, 3, bufs, names);
-    x.buffer = bufs[0];
-    y.buffer = bufs[1];
-    out.buffer = bufs[2];
+    x->buffer = bufs[0]; /* the objects, for the overlap checks after */
+    y->buffer = bufs[1];
+    out->buffer = bufs[2];
     if (st == ACCEL_SUCCESS)
         st = check_dtype(fn, dtype, (accel_op_code)d->op);
     if (st == ACCEL_SUCCESS)
-        st = check_range(fn, names[0], dtype, x, &d->operands[0]);
+        st = check_range(fn, names[0], dtype, *x, &d->operands[0]);
     if (st == ACCEL_SUCCESS)
-        st = check_range(fn, names[1], dtype, y, &d->operands[1]);
+        st = check_range(fn, names[1], dtype, *y, &d->operands[1]);
     if (st == ACCEL_SUCCESS)
-        st = check_range(fn, names[2], dtype, out, &d->operands[2]);
+        st = check_range(fn, names[2], dtype, *out, &d->operands[2]);
     if (st == ACCEL_SUCCESS)
-        st = check_count(fn, names[1], y, names[0], x.count);
+        st = check_count(fn, names[1], *y, names[0], x->count);
     d->num_operands = 3;
     return st;
 }
@@ -200,13 +214,13 @@ static accel_status binary_op(const char *fn, accel_queue *q, accel_op_code op, 
     accel_op_desc d;
     desc_init(&d, fn, op, dtype);
     static const char *const names[] = {"a", "b", "out"};
-    accel_status st = check_two_inputs(fn, &call, &q, dtype, names, a, b, out, &d);
+    accel_status st = check_two_inputs(fn, &call, &q, dtype, names, &a, &b, &out, &d);
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "a", a.count);
     if (st == ACCEL_SUCCESS)
-        st = check_ranges(fn, "out", out, "a", a, APART_OR_SAME);
+        st = check_ranges(fn, "out", out, "a", a, APART_OR_SAME, accel_dtype_size(dtype));
     if (st == ACCEL_SUCCESS)
-        st = check_ranges(fn, "out", out, "b", b, APART_OR_SAME);
+        st = check_ranges(fn, "out", out, "b", b, APART_OR_SAME, accel_dtype_size(dtype));
     if (st != ACCEL_SUCCESS)
         return st;
     return op_dispatch(q, &d, a.count == 0);
@@ -267,7 +281,7 @@ static accel_status x_out_op(const char *fn, accel_queue *q, accel_op_code op, a
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, out_name, out, "x", x.count);
     if (st == ACCEL_SUCCESS)
-        st = check_ranges(fn, out_name, out, "x", x, APART_OR_SAME);
+        st = check_ranges(fn, out_name, out, "x", x, APART_OR_SAME, accel_dtype_size(dtype));
     if (st != ACCEL_SUCCESS)
         return st;
     d.num_operands = 2;
@@ -386,7 +400,7 @@ static accel_status reduce_op(const char *fn, accel_queue *q, accel_op_code op, 
         return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
                            "%s: out has %zu elements but a reduction writes exactly 1", fn,
                            out.count);
-    st = check_ranges(fn, "out", out, "x", x, APART);
+    st = check_ranges(fn, "out", out, "x", x, APART, accel_dtype_size(dtype));
     if (st != ACCEL_SUCCESS)
         return st;
     if (x.count == 0 && op != ACCEL_OP_SUM)
@@ -431,15 +445,15 @@ accel_status accel_dot(accel_queue *q, accel_dtype dtype, accel_slice x, accel_s
     accel_op_desc d;
     desc_init(&d, fn, ACCEL_OP_DOT, dtype);
     static const char *const names[] = {"x", "y", "out"};
-    accel_status st = check_two_inputs(fn, &call, &q, dtype, names, x, y, out, &d);
+    accel_status st = check_two_inputs(fn, &call, &q, dtype, names, &x, &y, &out, &d);
     if (st != ACCEL_SUCCESS)
         return st;
     if (out.count != 1)
         return accel__fail(ACCEL_ERROR_SHAPE_MISMATCH,
                            "%s: out has %zu elements but dot writes exactly 1", fn, out.count);
-    st = check_ranges(fn, "out", out, "x", x, APART);
+    st = check_ranges(fn, "out", out, "x", x, APART, accel_dtype_size(dtype));
     if (st == ACCEL_SUCCESS)
-        st = check_ranges(fn, "out", out, "y", y, APART);
+        st = check_ranges(fn, "out", out, "y", y, APART, accel_dtype_size(dtype));
     if (st != ACCEL_SUCCESS)
         return st;
     return op_dispatch(q, &d, false);
@@ -525,11 +539,13 @@ typedef struct gemm_matrix {
     size_t rows, cols, ld, offset, stride;
     size_t span; /* elements from offset to one past the last element of the
                     last batch; 0 when the matrix is empty */
+    size_t es;   /* bytes of an element (gemm_check_matrix) */
 } gemm_matrix;
 
 static accel_status gemm_check_matrix(const char *fn, accel_dtype dtype, size_t batch,
                                       gemm_matrix *x)
 {
+    x->es = accel_dtype_size(dtype);
     if (x->ld < x->cols)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: %s=%zu but %s has %zu columns as stored (%s >= %zu needed)", fn,
@@ -580,8 +596,9 @@ static accel_status gemm_check_matrix(const char *fn, accel_dtype dtype, size_t 
 
 static bool gemm_overlap(const gemm_matrix *x, const gemm_matrix *y)
 {
-    return x->buf == y->buf && x->span && y->span && x->offset < y->offset + y->span &&
-           y->offset < x->offset + x->span;
+    return x->span && y->span &&
+           bytes_meet(x->buf, x->offset * x->es, (x->offset + x->span) * x->es, y->buf,
+                      y->offset * y->es, (y->offset + y->span) * y->es);
 }
 
 /* The shapes of A, B and C (their buffers in bufs) against g: overflow,
@@ -599,12 +616,12 @@ static accel_status gemm_check_shapes(const char *fn, const accel_gemm_desc *g,
                            k);
     size_t batch = g->batch_count;
     *A = (gemm_matrix){
-        "A",         "lda",       bufs[0], g->trans_a ? k : m, g->trans_a ? m : k, g->lda,
-        g->a_offset, g->stride_a, 0};
+        "A",         "lda", bufs[0], g->trans_a ? k : m, g->trans_a ? m : k, g->lda, g->a_offset,
+        g->stride_a, 0,     0};
     *B = (gemm_matrix){
-        "B",         "ldb",       bufs[1], g->trans_b ? n : k, g->trans_b ? k : n, g->ldb,
-        g->b_offset, g->stride_b, 0};
-    *C = (gemm_matrix){"C", "ldc", bufs[2], m, n, g->ldc, g->c_offset, g->stride_c, 0};
+        "B",         "ldb", bufs[1], g->trans_b ? n : k, g->trans_b ? k : n, g->ldb, g->b_offset,
+        g->stride_b, 0,     0};
+    *C = (gemm_matrix){"C", "ldc", bufs[2], m, n, g->ldc, g->c_offset, g->stride_c, 0, 0};
     accel_status st = gemm_check_matrix(fn, g->dtype, batch, A);
     if (st == ACCEL_SUCCESS)
         st = gemm_check_matrix(fn, g->dtype, batch, B);
@@ -744,8 +761,8 @@ accel_status accel_transpose_2d(accel_queue *q, accel_dtype dtype, size_t rows, 
     if (st != ACCEL_SUCCESS)
         return st;
     /* The stored extents are GEMM's single-matrix ones: out is cols x rows. */
-    gemm_matrix X = {"x", "ldx", x, rows, cols, ldx, x_offset, 0, 0};
-    gemm_matrix O = {"out", "ldo", out, cols, rows, ldo, out_offset, 0, 0};
+    gemm_matrix X = {"x", "ldx", x, rows, cols, ldx, x_offset, 0, 0, 0};
+    gemm_matrix O = {"out", "ldo", out, cols, rows, ldo, out_offset, 0, 0, 0};
     st = gemm_check_matrix(fn, dtype, 1, &X);
     if (st == ACCEL_SUCCESS)
         st = gemm_check_matrix(fn, dtype, 1, &O);
@@ -789,9 +806,9 @@ static accel_status check_bytes_apart(const char *fn, accel_slice x, size_t xes,
 {
     size_t xs = x.offset * xes, xe = xs + x.count * xes, os = out.offset * oes,
            oe = os + out.count * oes;
-    if (x.buffer == out.buffer && x.count && out.count && xs < oe && os < xe)
+    if (x.count && out.count && bytes_meet(x.buffer, xs, xe, out.buffer, os, oe))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                           "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) in one buffer", fn,
+                           "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) in one memory", fn,
                            os, oe, xs, xe);
     return ACCEL_SUCCESS;
 }
@@ -814,7 +831,7 @@ static accel_status segments_operands(const char *fn, accel_dtype dtype, accel_s
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "x", x.count);
     if (st == ACCEL_SUCCESS && d->op == ACCEL_OP_SORT)
-        st = check_ranges(fn, "out", out, "x", x, APART_OR_SAME);
+        st = check_ranges(fn, "out", out, "x", x, APART_OR_SAME, accel_dtype_size(dtype));
     else if (st == ACCEL_SUCCESS)
         st = check_bytes_apart(fn, x, accel_dtype_size(dtype), out, accel_dtype_size(ot));
     return st;
@@ -959,9 +976,9 @@ static accel_status linalg_operands(const char *fn, accel_op_desc *d, accel_slic
     if (st == ACCEL_SUCCESS)
         st = check_count(fn, "out", out, "the op's output block", l.total);
     if (st == ACCEL_SUCCESS)
-        st = check_ranges(fn, "out", out, "a", a, APART);
+        st = check_ranges(fn, "out", out, "a", a, APART, accel_dtype_size(dt));
     if (st == ACCEL_SUCCESS && solve)
-        st = check_ranges(fn, "out", out, "b", b, APART);
+        st = check_ranges(fn, "out", out, "b", b, APART, accel_dtype_size(dt));
     d->num_operands = solve ? 3 : 2;
     return st;
 }

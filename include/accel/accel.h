@@ -48,7 +48,9 @@
  * - Aliasing: an elementwise output may be exactly the range of an input
  *   (in-place) or not overlap it at all; partial overlap is
  *   ACCEL_ERROR_INVALID_ARGUMENT. A reduction, GEMM or transpose output must
- *   not overlap any input.
+ *   not overlap any input. Ranges of two buffers overlap where one buffer
+ *   wraps the other's memory (accel_buffer_wrap: their native addresses
+ *   decide); accel's own allocations never share memory.
  */
 #ifndef ACCEL_ACCEL_H
 #define ACCEL_ACCEL_H

@@ -18,10 +18,13 @@
  *   output (NumPy's out=; an output never broadcasts), and the output's
  *   dtype is the function's result dtype exactly (no implicit cast on
  *   store: use accel_array_astype).
- * - Aliasing: an output may be exactly an input (same buffer, byte offset,
+ * - Aliasing: an output may be exactly an input (same memory, byte offset,
  *   dtype, shape and strides after broadcasting), for in-place work; an
  *   output whose elements' byte range meets an input's in any other way is
- *   refused with ACCEL_ERROR_INVALID_ARGUMENT (a bounds test, as NumPy's
+ *   refused with ACCEL_ERROR_INVALID_ARGUMENT. Two buffers are the same
+ *   memory where one wraps memory of the other (accel_buffer_wrap of its
+ *   native address, as from_dlpack of an accel array does): their native
+ *   addresses decide, not their handles (a bounds test, as NumPy's
  *   may_share_memory: interleaved views that share no element are refused
  *   too, copy one of them first). A view that is written (an output, or x
  *   of the scatters) must not name one element twice: stride 0 on an axis

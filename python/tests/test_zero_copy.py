@@ -132,3 +132,30 @@ def test_dlpack_to_the_cpu_from_any_device():
     for bad in (5, (1,), "cpu", (None, 0)):
         with pytest.raises(TypeError, match="dl_device"):
             a.__dlpack__(dl_device=bad)
+
+
+def test_an_output_over_an_alias_of_its_input_is_refused_or_right():
+    # from_dlpack of an accel array is a second buffer over the same memory:
+    # an out= partly over the input through it is refused (nothing written),
+    # exactly over it is in place, and the array layer's int32 add gives
+    # NumPy's answer or the same refusal. (It computed wrong values.)
+    h = np.arange(1.0, 11.0, dtype=np.float32)
+    x = accel.asarray(h)
+    y = accel.from_dlpack(x)
+    for f in (lambda: accel.add(x[:-1], x[:-1], out=y[1:]),
+              lambda: accel.negative(x[:-1], out=y[1:])):
+        with pytest.raises(accel.InvalidArgumentError, match="same memory"):
+            f()
+    np.testing.assert_array_equal(x.get(), h)
+    accel.add(x, x, out=y)
+    np.testing.assert_array_equal(x.get(), 2 * h)
+    hi = np.arange(1, 11, dtype=np.int32)
+    xi = accel.asarray(hi)
+    yi = accel.from_dlpack(xi)
+    want = hi.copy()
+    np.add(want[:-1], want[:-1], out=want[1:])
+    try:
+        accel.add(xi[:-1], xi[:-1], out=yi[1:])
+    except accel.InvalidArgumentError:
+        want = hi
+    np.testing.assert_array_equal(xi.get(), want)

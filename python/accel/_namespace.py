@@ -40,6 +40,7 @@ from ._array import (Array, _alloc, _c_strides, _prepare, _scalar_fits, _shape_o
 from ._array import _dtype_of as _dtype
 from ._array import asarray as _host_asarray
 from ._array import _upload as _host_upload
+from . import _core
 from ._core import Device, get_device
 
 __array_api_version__ = "2023.12"
@@ -704,6 +705,10 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
     elif not isinstance(x2, Array):
         x2 = _as_operand(x2, x1, fn)
     if x1.device != x2.device:
+        for x in (x1, x2):  # an array of a closed runtime: that, not the devices
+            if not x.device._rt.alive:
+                raise _core.released_error(x.device._rt, f"accel.{fn}: the array's runtime "
+                                           "was closed (accel.shutdown()); make it again")
         raise L.error("ACCEL_ERROR_DEVICE_MISMATCH",
                       f"accel.{fn}: arrays on {x1.device.name} and {x2.device.name}")
     shape = _bshape(x1, x2, fn=fn)

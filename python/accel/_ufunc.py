@@ -171,6 +171,8 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
             out._st = None
             out.device = dev
         else:
+            if out.__class__ is Array and out._block is None:
+                raise _released(fn)  # before any work (the namespace's path computes first)
             if (out.__class__ is not Array or out._shape != shape or out._dtype is not dt
                     or out.device is not dev or out._block is None or out._st is not None
                     or out._ro
@@ -250,6 +252,8 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             out._st = None
             out.device = dev
         else:
+            if out.__class__ is Array and out._block is None:
+                raise _released(fn)
             if (out.__class__ is not Array or out._shape != x._shape
                     or out._dtype is not x._dtype or out.device is not dev
                     or out._block is None or out._st is not None

@@ -96,8 +96,10 @@ def test_errors_through_each_call(ffi):
     b.release()
     with pytest.raises(accel.ReleasedError):
         a + b
-    with pytest.raises(accel.ReleasedError):
+    with pytest.raises(accel.ReleasedError, match="accel.add: the array was released"):
         accel.add(a, a, out=b)
+    with pytest.raises(accel.ReleasedError, match="accel.exp: the array was released"):
+        accel.exp(a, out=b)
     with pytest.raises(accel.ReleasedError):
         -b
 

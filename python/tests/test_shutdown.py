@@ -90,6 +90,26 @@ def test_a_join_that_finds_the_stream_gone_after_shutdown_returns():
     expect_ok(r)
 
 
+def test_an_array_of_a_closed_runtime_beside_a_new_one_is_a_released_error():
+    # Not "arrays on cpu:0 and cpu:0" (the old and the new runtime's device
+    # objects differ): the old array's runtime is gone, and the error says so.
+    r = run("""
+        import accel
+        old = accel.ones(4)
+        accel.shutdown()
+        new = accel.ones(4)
+        for f in (lambda: old + new, lambda: accel.add(old, new, out=new),
+                  lambda: accel.multiply(new, old)):
+            try:
+                f()
+                print("no error")
+            except accel.ReleasedError as e:
+                assert "runtime was closed" in str(e), e
+        print("ok" if new.get().tolist() == [1.0] * 4 else new.get())
+    """)
+    expect_ok(r)
+
+
 def test_a_release_interrupted_midway_still_ends_later_joins():
     # A release that raises after clearing the handle (a KeyboardInterrupt
     # as queue_release returns) still marks the stream drained.

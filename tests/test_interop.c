@@ -157,6 +157,41 @@ Test(interop, an_output_over_an_alias_of_its_input)
     accel_runtime_close(rt);
 }
 
+/* A graph's buffer rebound to a wrapped buffer over memory the node
+ * already uses: refused as the op itself would be (accel_graph_set_buffer's
+ * "an aliasing the recorded op did not have"), the graph unchanged. */
+Test(interop, a_graph_rebind_onto_an_alias_of_a_used_buffer)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = open_cpu(&dev, &q);
+    enum { N = 64 };
+    float h[N], z[N];
+    for (int i = 0; i < N; ++i)
+        h[i] = (float)i;
+    accel_buffer *a = NULL, *c = NULL, *w = NULL;
+    tu_ok(accel_buffer_create_from_host(q, h, sizeof h, &a));
+    tu_ok(accel_buffer_create(dev, sizeof h, &c));
+    tu_ok(accel_queue_begin_capture(q));
+    tu_ok(accel_add(q, ACCEL_F32, accel_slice_of(a, 0, N - 1), accel_slice_of(a, 0, N - 1),
+                    accel_slice_of(c, 1, N - 1)));
+    accel_graph *g = NULL;
+    tu_ok(accel_queue_end_capture(q, &g));
+    tu_ok(accel_buffer_wrap(dev, accel_buffer_host_pointer(a), sizeof h, NULL, NULL, &w));
+    tu_assert_status(accel_graph_set_buffer(g, c, w), ACCEL_ERROR_INVALID_ARGUMENT, "did not have");
+    tu_ok(accel_graph_launch(g, q)); /* still into c */
+    tu_ok(accel_queue_read_blocking(q, a, 0, z, sizeof z));
+    for (int i = 0; i < N; ++i)
+        cr_assert_eq(z[i], h[i], "a[%d] written", i);
+    tu_ok(accel_queue_read_blocking(q, c, 4 * sizeof(float), z, sizeof(float)));
+    cr_assert_eq(z[0], 2 * h[3]);
+    accel_graph_release(g);
+    accel_buffer_release(w);
+    accel_buffer_release(c);
+    accel_buffer_release(a);
+    accel_runtime_close(rt);
+}
+
 Test(interop, wrap_bad_input_and_unsupported_backends)
 {
     accel_device *dev;

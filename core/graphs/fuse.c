@@ -140,9 +140,15 @@ static int range_of(fbuild *b, const accel__gnode *node, uint32_t o, size_t n, b
 {
     const accel_op_operand *op = &node->be.op.operands[o];
     int found = -1;
+    int64_t sh;
     for (uint32_t i = 0; i < b->nr; i++) {
-        if (b->r[i].be != op->buffer)
+        if (b->r[i].be != op->buffer) {
+            /* two buffers over one memory (a wrapped buffer): not fused,
+             * each op runs alone (their ranges are not compared here) */
+            if (b->r[i].buf != node->buf[o] && accel__buffers_alias(b->r[i].buf, node->buf[o], &sh))
+                return -1;
             continue;
+        }
         if (b->r[i].offset == op->offset) {
             found = (int)i;
             continue;

@@ -558,13 +558,15 @@ static bool rebind_aliases(const accel__gnode *n, const void *old_buf, const acc
 {
     for (uint32_t b1 = 0; b1 < n->nbuf; b1++)
         for (uint32_t b2 = 0; b2 < n->nbuf; b2++) {
+            /* another use of nb, or of a buffer over nb's memory (a wrapped
+             * buffer: accel__buffers_alias), that the rebound range meets */
             if (n->buf_handle[b1] != old_buf || !n->buf_handle[b2] ||
-                n->buf_handle[b2] != nb->handle)
+                n->buf_handle[b2] == old_buf || !n->buf[b2])
                 continue;
             size_t s1, l1, s2, l2;
             use_span(n, b1, &s1, &l1);
             use_span(n, b2, &s2, &l2);
-            if (l1 && l2 && s1 < s2 + l2 && s2 < s1 + l1)
+            if (l1 && l2 && accel__bytes_meet(nb, s1, s1 + l1, n->buf[b2], s2, s2 + l2))
                 return true;
         }
     return false;

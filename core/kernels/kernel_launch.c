@@ -106,11 +106,37 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
     return ACCEL_SUCCESS;
 }
 
-static bool ranges_overlap(const accel_kernel_arg *x, const accel_kernel_arg *y)
+/* Whether array arguments x and y (their buffer objects bx and by) meet:
+ * in one buffer, or in two over the same memory (accel__buffers_alias);
+ * *same: they start at one address. */
+static bool args_meet(const accel_kernel_arg_desc *x, const accel_buffer *bx,
+                      const accel_kernel_arg_desc *y, const accel_buffer *by, bool *same)
 {
-    return x->slice.buffer == y->slice.buffer && x->slice.count && y->slice.count &&
-           x->slice.offset < y->slice.offset + y->slice.count &&
-           y->slice.offset < x->slice.offset + x->slice.count;
+    int64_t sh; /* by's byte q is bx's byte q + sh */
+    *same = false;
+    if (!x->count || !y->count || !accel__buffers_alias(bx, by, &sh))
+        return false;
+    int64_t ex = (int64_t)accel__kesize(x->dtype), ey = (int64_t)accel__kesize(y->dtype);
+    int64_t xs = (int64_t)x->offset * ex, xe = xs + (int64_t)x->count * ex;
+    int64_t ys = (int64_t)y->offset * ey + sh, ye = ys + (int64_t)y->count * ey;
+    *same = xs == ys;
+    return xs < ye && ys < xe;
+}
+
+/* shared's bits for array arguments whose distinct buffers are one memory
+ * (a wrapped buffer over another's bytes), beside launch_handles' bits for
+ * one buffer passed twice. */
+static uint32_t aliased_args(size_t num_args, const accel_kernel_arg *args,
+                             accel_buffer *const *bufs)
+{
+    uint32_t bits = 0;
+    int64_t sh;
+    for (size_t i = 0; i < num_args; i++)
+        for (size_t j = 0; args[i].kind == ACCEL_KARG_ARRAY && j < i; j++)
+            if (args[j].kind == ACCEL_KARG_ARRAY && bufs[j] != bufs[i] &&
+                accel__buffers_alias(bufs[j], bufs[i], &sh))
+                bits |= 1u << i | 1u << j;
+    return bits;
 }
 
 /* Shared checks of the three launch calls; fills L (not the shape). */
@@ -321,20 +347,22 @@ accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_arg
                                    k->params[i].name, L.args[i].count, k->params[k->nin].name, n);
         }
         /* Outputs: each exactly an input's range or apart from it, and
-         * apart from every other output. Only arrays of one buffer (shared)
-         * can overlap. */
+         * apart from every other output. Only arrays of one buffer, or of
+         * buffers over one memory (shared), can overlap. */
+        shared |= aliased_args(num_args, args, bufs);
         for (uint32_t o = k->nin; shared && o < k->nparams; o++) {
             if (!(shared >> o & 1u))
                 continue;
             for (uint32_t m = shared & ~(1u << o); m; m &= m - 1) {
                 uint32_t i = (uint32_t)__builtin_ctz(m);
-                if (!ranges_overlap(&args[o], &args[i]))
+                bool same;
+                if (!args_meet(&L.args[o], bufs[o], &L.args[i], bufs[i], &same))
                     continue;
-                if (i < k->nin && args[o].slice.offset == args[i].slice.offset)
+                if (i < k->nin && same)
                     continue;
                 return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                                    "%s: %s: output %s range [%zu, %zu) overlaps %s range [%zu, "
-                                   "%zu) of the same buffer (in place needs an input's exact "
+                                   "%zu) of the same memory (in place needs an input's exact "
                                    "range; outputs may not overlap)",
                                    fn, k->label, k->params[o].name, args[o].slice.offset,
                                    args[o].slice.offset + args[o].slice.count, k->params[i].name,
@@ -365,9 +393,10 @@ accel_status accel_kernel_launch(accel_queue *q, accel_kernel *k, size_t num_arg
                                have ? cols : c / rows, rows);
         cols = c / rows;
         have = true;
-        if (ranges_overlap(&args[k->nin], &args[i]))
+        bool same;
+        if (args_meet(&L.args[k->nin], bufs[k->nin], &L.args[i], bufs[i], &same))
             return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                               "%s: %s: output %s overlaps input %s in the same buffer", fn,
+                               "%s: %s: output %s overlaps input %s in the same memory", fn,
                                k->label, k->params[k->nin].name, k->params[i].name);
     }
     L.be.n = cols;

@@ -232,10 +232,16 @@ bool accel__views_meet(const accel_array *x, const accel__extent *ex, const acce
 {
     int64_t sh = 0; /* o's byte q is x's byte q + sh */
     *same = false;
-    if (!ex->count || !eo->count ||
-        (x->buffer != o->buffer &&
-         !accel__buffers_alias(accel__buffer_of(x->buffer), accel__buffer_of(o->buffer), &sh)))
+    if (!ex->count || !eo->count)
         return false;
+    if (x->buffer != o->buffer) {
+        /* read as values inside entered calls: a buffer released by another
+         * thread meanwhile reads as no memory (the launch then refuses it) */
+        accel__memory mx, mo;
+        if (!accel__memory_of_handle(x->buffer, &mx) || !accel__memory_of_handle(o->buffer, &mo) ||
+            !accel__memory_alias(&mx, &mo, &sh))
+            return false;
+    }
     int64_t es = (int64_t)accel_dtype_size(x->dtype), eso = (int64_t)accel_dtype_size(o->dtype);
     *same = (int64_t)x->offset == (int64_t)o->offset + sh;
     return ex->lo * es < (eo->hi + 1) * eso + sh && eo->lo * eso + sh < (ex->hi + 1) * es;

@@ -74,16 +74,33 @@ accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t 
                                  accel_release_fn release, void *user, bool wrapped, const char *fn,
                                  accel_buffer **out_buffer);
 
-/* The object of a live buffer's public handle (accel__handle_peek), NULL
- * for anything else. For checks on handles that a call has entered. */
-const accel_buffer *accel__buffer_of(const accel_buffer *handle);
+/* What decides whether two buffers share memory, as values: the buffer
+ * (for identity only), its device, native address and whether it wraps
+ * memory allocated elsewhere. */
+typedef struct accel__memory {
+    const void *id;
+    const void *dev;
+    uintptr_t base;
+    bool wrapped;
+} accel__memory;
 
-/* Whether buffers a and b (objects; NULL: false) may hold some of the same memory, and then *shift,
- * the byte distance from a's first byte to b's: byte q of b is byte q + *shift of a. One buffer:
- * true, 0. Two buffers of one device of which one wraps memory allocated elsewhere
- * (accel_buffer_wrap: from_dlpack of an accel array's own memory, two wraps of one tensor) share
- * memory where their native addresses say so; accel's own allocations never share. Every overlap
- * check of an output against an input goes through this. */
+/* The memory of a buffer given by its public handle, read inside an entered
+ * call (so a release in another thread cannot free it meanwhile); false,
+ * *out zeroed, for a handle that is not a live buffer's. */
+bool accel__memory_of_handle(const accel_buffer *handle, accel__memory *out);
+
+/* Whether memories a and b may hold some of the same bytes, and then
+ * *shift, the byte distance from a's first byte to b's: byte q of b is
+ * byte q + *shift of a. One buffer: true, 0. Two buffers of one device of
+ * which one wraps memory allocated elsewhere (accel_buffer_wrap: from_dlpack
+ * of an accel array's own memory, two wraps of one tensor) share memory
+ * where their native addresses say so; accel's own allocations never share
+ * (an OpenCL buffer's native pointer is a cl_mem, not an address). Every
+ * overlap check of an output against an input goes through this. */
+bool accel__memory_alias(const accel__memory *a, const accel__memory *b, int64_t *shift);
+
+/* accel__memory_alias of two buffer objects (NULL: false), for checks
+ * inside a call that has entered them. */
 bool accel__buffers_alias(const accel_buffer *a, const accel_buffer *b, int64_t *shift);
 
 /* Whether bytes [alo, ahi) of buffer a and [blo, bhi) of buffer b (both

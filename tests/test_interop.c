@@ -139,6 +139,10 @@ Test(interop, an_output_over_an_alias_of_its_input)
     of.offset = 8;
     tu_assert_status(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &xf, 1, 0, &of),
                      ACCEL_ERROR_INVALID_ARGUMENT, "out overlaps x");
+    /* byte copies, flat and 2-D, from b into w over the same bytes */
+    tu_assert_status(accel_queue_copy(q, b, 0, w, 8, 32), ACCEL_ERROR_INVALID_ARGUMENT, "overlaps");
+    tu_assert_status(accel_queue_copy_2d(q, b, 0, 16, w, 8, 24, 8, 2), ACCEL_ERROR_INVALID_ARGUMENT,
+                     "overlap");
     tu_ok(accel_queue_finish(q));
     for (int i = 0; i < 16; ++i)
         cr_assert_eq(p[i], h[i], "element %d written by a refused call", i);

@@ -122,6 +122,21 @@ Test(array_linalg, matmul_bad_input)
     cr_assert(strstr(accel_last_error(), "x1 is not a GEMM operand") &&
                   strstr(accel_last_error(), "leading dimension"),
               "%s", accel_last_error());
+    /* out over the inputs of another batch: a (2, 2, 2) x1 at doubles
+     * [0, 8) and out at [4, 12) of one buffer (batch 0's output is batch 1's
+     * input; each batch's own GEMM saw no overlap, and it computed wrong
+     * values), and out over x2 */
+    accel_array x3, i2, o3;
+    const int64_t s222[] = {2, 2, 2};
+    tu_ok(accel_array_init(&x3, ba, ACCEL_F64, 3, s222));
+    tu_ok(accel_array_init(&i2, bo, ACCEL_F64, 3, s222));
+    o3 = x3;
+    o3.offset = 4 * 8;
+    tu_assert_status(accel_array_matmul(q, &x3, &i2, &o3), ACCEL_ERROR_INVALID_ARGUMENT, "batches");
+    cr_assert(strstr(accel_last_error(), "out overlaps x1"), "%s", accel_last_error());
+    o3 = i2;
+    o3.offset = 2 * 8;
+    tu_assert_status(accel_array_matmul(q, &x3, &i2, &o3), ACCEL_ERROR_INVALID_ARGUMENT, "x2");
     accel_array ai, bi2, oi;
     tu_ok(accel_array_init(&ai, ba, ACCEL_I32, 2, s23));
     tu_ok(accel_array_init(&bi2, ba, ACCEL_I32, 2, s34));

@@ -58,9 +58,10 @@ static accel_status check(const char *fn, mcall *c)
 {
     const accel_array *a[3] = {c->x1, c->x2, c->out};
     static const char *const names[3] = {"x1", "x2", "out"};
+    accel__extent ext[3];
     accel_status st = ACCEL_SUCCESS;
     for (int i = 0; i < 3 && st == ACCEL_SUCCESS; i++) {
-        st = accel__array_check(fn, names[i], a[i], NULL);
+        st = accel__array_check(fn, names[i], a[i], &ext[i]);
         if (st == ACCEL_SUCCESS && i == 2)
             st = accel__array_out_check(fn, names[i], a[i]);
         if (st == ACCEL_SUCCESS && a[i]->ndim < 2)
@@ -74,6 +75,14 @@ static accel_status check(const char *fn, mcall *c)
     }
     if (st != ACCEL_SUCCESS)
         return st;
+    /* out apart from both inputs, whole arrays: each batch's GEMM checks
+     * only its own matrices, and one batch's output may lie over another
+     * batch's input */
+    bool at_one;
+    for (int i = 0; i < 2; i++)
+        if (accel__views_meet(a[i], &ext[i], c->out, &ext[2], &at_one))
+            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                               "%s: out overlaps %s (matmul has no in-place form)", fn, names[i]);
     c->m = (size_t)c->x1->shape[c->x1->ndim - 2], c->k = (size_t)c->x1->shape[c->x1->ndim - 1];
     c->n = (size_t)c->x2->shape[c->x2->ndim - 1];
     if ((size_t)c->x2->shape[c->x2->ndim - 2] != c->k)

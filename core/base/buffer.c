@@ -69,52 +69,6 @@ accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t 
     return ACCEL_SUCCESS;
 }
 
-static accel__memory memory_of(const accel_buffer *b)
-{
-    return (accel__memory){b, b->dev, b->base, b->wrapped};
-}
-
-bool accel__memory_of_handle(const accel_buffer *buf, accel__memory *out)
-{
-    *out = (accel__memory){NULL, NULL, 0, false};
-    ACCEL__ENTER_GETTER("accel__memory_of_handle", buf, ACCEL__T_BUFFER, false);
-    *out = memory_of(buf);
-    return true;
-}
-
-bool accel__memory_alias(const accel__memory *a, const accel__memory *b, int64_t *shift)
-{
-    *shift = 0;
-    if (!a->id || !b->id)
-        return false;
-    if (a->id == b->id)
-        return true;
-    if (a->dev != b->dev || !(a->wrapped || b->wrapped) || !a->base || !b->base)
-        return false;
-    *shift = (int64_t)(b->base - a->base);
-    return true;
-}
-
-bool accel__buffers_alias(const accel_buffer *a, const accel_buffer *b, int64_t *shift)
-{
-    *shift = 0;
-    if (!a || !b)
-        return false;
-    accel__memory ma = memory_of(a), mb = memory_of(b);
-    return accel__memory_alias(&ma, &mb, shift);
-}
-
-bool accel__bytes_meet(const accel_buffer *a, uint64_t alo, uint64_t ahi, const accel_buffer *b,
-                       uint64_t blo, uint64_t bhi)
-{
-    int64_t sh;
-    if (!accel__buffers_alias(a, b, &sh))
-        return false;
-    /* b's range in a's bytes; ranges lie inside buffers, far from 2^63 */
-    int64_t lo = (int64_t)blo + sh, hi = (int64_t)bhi + sh;
-    return (int64_t)alo < hi && lo < (int64_t)ahi;
-}
-
 void accel__buffer_destroy(accel_buffer *buf)
 {
     accel__handle_free(buf->handle);

@@ -2,7 +2,7 @@
 /* Copyright 2026 The accel authors */
 /* core/base/objects.h — the objects behind the public handles (device, buffer, queue, event,
  * runtime) and their lifetimes (device.c, buffer.c, queue.c, event.c, event_life.c,
- * host_register.c). Not installed. */
+ * host_register.c); whether two buffers share memory (alias.c). Not installed. */
 #ifndef ACCEL_CORE_BASE_OBJECTS_H
 #define ACCEL_CORE_BASE_OBJECTS_H
 

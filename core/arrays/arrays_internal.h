@@ -23,6 +23,7 @@
 typedef struct accel__extent {
     int64_t count; /* elements of the view */
     int64_t base, lo, hi;
+    accel__memory mem; /* its buffer's, read once by accel__array_check */
 } accel__extent;
 
 /* view.c: the kernel argument of a view of dtype dt: the elements [lo, hi]
@@ -56,7 +57,8 @@ accel_status accel__array_axes_mask(const char *fn, const accel_array *x, uint64
 /* view_ops.c: an axis in [-ndim, ndim) as 0..ndim-1, or -1. */
 int accel__array_axis(int64_t axis, uint32_t ndim);
 /* view.c: whether the elements that views x and o reach (their extents ex
- * and eo, as accel__array_check gives them) share some memory: in one
+ * and eo, as accel__array_check gives them: an extent made otherwise has no
+ * memory and meets only views of its own buffer) share some memory: in one
  * buffer, or in two that alias (accel__buffers_alias: one wraps memory
  * allocated elsewhere, such as from_dlpack of an accel array); *same: both
  * views start at one address. Every check of an output against an input

@@ -110,10 +110,11 @@ accel_status accel__array_check(const char *fn, const char *name, const accel_ar
     if (a->ndim > ACCEL_ARRAY_MAX_NDIM)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: %s: ndim %u exceeds %d", fn, name,
                            a->ndim, ACCEL_ARRAY_MAX_NDIM);
-    if (!accel_buffer_device(a->buffer))
+    accel__memory mem; /* one entered read: size and what aliasing needs */
+    if (!accel__memory_of_handle(a->buffer, &mem))
         return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
                            "%s: %s.buffer is NULL, released or not a buffer", fn, name);
-    size_t bytes = accel_buffer_size(a->buffer);
+    size_t bytes = mem.bytes;
     if (a->offset % es != 0)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: %s: offset %llu bytes is not a multiple of the %s size %zu", fn,
@@ -153,6 +154,7 @@ accel_status accel__array_check(const char *fn, const char *name, const accel_ar
         out->base = base;
         out->lo = base + lo;
         out->hi = base + hi;
+        out->mem = mem;
     }
     return ACCEL_SUCCESS;
 }
@@ -234,14 +236,10 @@ bool accel__views_meet(const accel_array *x, const accel__extent *ex, const acce
     *same = false;
     if (!ex->count || !eo->count)
         return false;
-    if (x->buffer != o->buffer) {
-        /* read as values inside entered calls: a buffer released by another
-         * thread meanwhile reads as no memory (the launch then refuses it) */
-        accel__memory mx, mo;
-        if (!accel__memory_of_handle(x->buffer, &mx) || !accel__memory_of_handle(o->buffer, &mo) ||
-            !accel__memory_alias(&mx, &mo, &sh))
-            return false;
-    }
+    /* the buffers' memory as accel__array_check read it (values: a buffer
+     * released by another thread since is refused by the launch) */
+    if (x->buffer != o->buffer && !accel__memory_alias(&ex->mem, &eo->mem, &sh))
+        return false;
     int64_t es = (int64_t)accel_dtype_size(x->dtype), eso = (int64_t)accel_dtype_size(o->dtype);
     *same = (int64_t)x->offset == (int64_t)o->offset + sh;
     return ex->lo * es < (eo->hi + 1) * eso + sh && eo->lo * eso + sh < (ex->hi + 1) * es;

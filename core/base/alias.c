@@ -15,12 +15,12 @@
 
 static accel__memory memory_of(const accel_buffer *b)
 {
-    return (accel__memory){b, b->dev, b->base, b->wrapped};
+    return (accel__memory){b, b->dev, b->base, b->wrapped, b->bytes};
 }
 
 bool accel__memory_of_handle(const accel_buffer *buf, accel__memory *out)
 {
-    *out = (accel__memory){NULL, NULL, 0, false};
+    *out = (accel__memory){NULL, NULL, 0, false, 0};
     ACCEL__ENTER_GETTER("accel__memory_of_handle", buf, ACCEL__T_BUFFER, false);
     *out = memory_of(buf);
     return true;

@@ -76,12 +76,13 @@ accel_status accel__buffer_adopt(accel_device *dev, accel_be_buffer *be, size_t 
 
 /* What decides whether two buffers share memory, as values: the buffer
  * (for identity only), its device, native address and whether it wraps
- * memory allocated elsewhere. */
+ * memory allocated elsewhere; and its size in bytes. */
 typedef struct accel__memory {
     const void *id;
     const void *dev;
     uintptr_t base;
     bool wrapped;
+    size_t bytes;
 } accel__memory;
 
 /* The memory of a buffer given by its public handle, read inside an entered

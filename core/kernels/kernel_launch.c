@@ -131,7 +131,10 @@ static uint32_t aliased_args(size_t num_args, const accel_kernel_arg *args,
 {
     uint32_t bits = 0;
     int64_t sh;
-    for (size_t i = 0; i < num_args; i++)
+    bool wrapped = false; /* only a wrapped buffer shares another's memory */
+    for (size_t i = 0; i < num_args && !wrapped; i++)
+        wrapped = args[i].kind == ACCEL_KARG_ARRAY && bufs[i]->wrapped;
+    for (size_t i = 0; wrapped && i < num_args; i++)
         for (size_t j = 0; args[i].kind == ACCEL_KARG_ARRAY && j < i; j++)
             if (args[j].kind == ACCEL_KARG_ARRAY && bufs[j] != bufs[i] &&
                 accel__buffers_alias(bufs[j], bufs[i], &sh))

@@ -123,22 +123,19 @@ static accel_status check_count(const char *fn, const char *arg, accel_slice s, 
     return ACCEL_SUCCESS;
 }
 
-/* Bytes [alo, ahi) of buffer a and [blo, bhi) of b (objects: the checks
- * below run after check_handles resolved them; both ranges non-empty) meet:
- * in one buffer, or in two that share memory (accel__buffers_alias). */
-static bool bytes_meet(const accel_buffer *a, size_t alo, size_t ahi, const accel_buffer *b,
-                       size_t blo, size_t bhi)
+/* Ranges of elements of es bytes (their buffers resolved to objects by
+ * check_handles; inside the buffers, so no overflow) meet: in one buffer,
+ * or in two over the same memory (accel__buffers_alias); *same: one start
+ * address and one count. */
+static bool overlap(accel_slice x, accel_slice y, size_t es, bool *same)
 {
-    return accel__bytes_meet(a, alo, ahi, b, blo, bhi);
-}
-
-/* Ranges of elements of es bytes, already known to lie within their
- * buffers (so no overflow), meet. */
-static bool overlap(accel_slice x, accel_slice y, size_t es)
-{
-    return x.count && y.count &&
-           bytes_meet(x.buffer, x.offset * es, (x.offset + x.count) * es, y.buffer, y.offset * es,
-                      (y.offset + y.count) * es);
+    int64_t sh; /* y's byte q is x's byte q + sh */
+    *same = false;
+    if (!x.count || !y.count || !accel__buffers_alias(x.buffer, y.buffer, &sh))
+        return false;
+    int64_t xs = (int64_t)(x.offset * es), ys = (int64_t)(y.offset * es) + sh;
+    *same = xs == ys && x.count == y.count;
+    return xs < ys + (int64_t)(y.count * es) && ys < xs + (int64_t)(x.count * es);
 }
 
 /* How an output may lie against an input of the same memory: an
@@ -149,11 +146,8 @@ typedef enum { APART, APART_OR_SAME } range_rule;
 static accel_status check_ranges(const char *fn, const char *out_arg, accel_slice out,
                                  const char *in_arg, accel_slice in, range_rule rule, size_t es)
 {
-    int64_t sh = 0; /* in's byte q is out's byte q + sh */
-    bool same = accel__buffers_alias(out.buffer, in.buffer, &sh) &&
-                (int64_t)(out.offset * es) == (int64_t)(in.offset * es) + sh &&
-                out.count == in.count;
-    if (!overlap(out, in, es) || (rule == APART_OR_SAME && same))
+    bool same;
+    if (!overlap(out, in, es, &same) || (rule == APART_OR_SAME && same))
         return ACCEL_SUCCESS;
     return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                        "%s: %s range [%zu, %zu) %s %s range [%zu, %zu) of the same memory%s", fn,
@@ -597,8 +591,8 @@ static accel_status gemm_check_matrix(const char *fn, accel_dtype dtype, size_t 
 static bool gemm_overlap(const gemm_matrix *x, const gemm_matrix *y)
 {
     return x->span && y->span &&
-           bytes_meet(x->buf, x->offset * x->es, (x->offset + x->span) * x->es, y->buf,
-                      y->offset * y->es, (y->offset + y->span) * y->es);
+           accel__bytes_meet(x->buf, x->offset * x->es, (x->offset + x->span) * x->es, y->buf,
+                             y->offset * y->es, (y->offset + y->span) * y->es);
 }
 
 /* The shapes of A, B and C (their buffers in bufs) against g: overflow,
@@ -806,7 +800,7 @@ static accel_status check_bytes_apart(const char *fn, accel_slice x, size_t xes,
 {
     size_t xs = x.offset * xes, xe = xs + x.count * xes, os = out.offset * oes,
            oe = os + out.count * oes;
-    if (x.count && out.count && bytes_meet(x.buffer, xs, xe, out.buffer, os, oe))
+    if (x.count && out.count && accel__bytes_meet(x.buffer, xs, xe, out.buffer, os, oe))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) in one memory", fn,
                            os, oe, xs, xe);

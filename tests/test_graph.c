@@ -400,6 +400,59 @@ Test(graph, rebind_buffers_scalars_and_host_pointers)
     fx_close(&f);
 }
 
+/* Every buffer of a node released, then each rebound in turn to a new one:
+ * the new buffer's object may be a released one's memory again, and the
+ * rebinding compared it with the released buffers through their stale
+ * objects and refused "an aliasing the recorded op did not have" (a use
+ * after free; CI of 2584614 through python/tests/test_fuse.py). */
+Test(graph, rebind_one_by_one_after_every_buffer_was_released)
+{
+    fx f = fx_open();
+    enum { n = 64 };
+    float hx[n], hy[n], r[n];
+    for (int round = 0; round < 3; round++) {
+        accel_buffer *x, *y, *o;
+        tu_ok(accel_buffer_create(f.dev, sizeof hx, &x));
+        tu_ok(accel_buffer_create(f.dev, sizeof hx, &y));
+        tu_ok(accel_buffer_create(f.dev, sizeof hx, &o));
+        accel_graph *g;
+        tu_ok(accel_queue_begin_capture(f.q));
+        tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(x, 0, n), accel_slice_of(y, 0, n),
+                        accel_slice_of(o, 0, n)));
+        tu_ok(accel_queue_end_capture(f.q, &g));
+        const void *old[3] = {x, y, o};
+        /* the last released first again (malloc's LIFO): x's new object is
+         * o's old one */
+        accel_buffer_release(x);
+        accel_buffer_release(y);
+        accel_buffer_release(o);
+        accel_buffer *nb[3];
+        for (int k = 0; k < 3; k++)
+            tu_ok(accel_buffer_create(f.dev, sizeof hx, &nb[k]));
+        for (int i = 0; i < n; i++) {
+            hx[i] = (float)(i + round);
+            hy[i] = 0.5f * (float)i;
+        }
+        tu_ok(accel_queue_write_blocking(f.q, nb[0], 0, hx, sizeof hx));
+        tu_ok(accel_queue_write_blocking(f.q, nb[1], 0, hy, sizeof hy));
+        for (int k = 0; k < 3; k++) {
+            accel_status st = accel_graph_set_buffer(g, old[k], nb[k]);
+            /* the last one plans the graph again; earlier ones may say a
+             * buffer it still names was released */
+            cr_assert(st == ACCEL_SUCCESS || (k < 2 && st == ACCEL_ERROR_INVALID_HANDLE),
+                      "round %d, rebind %d: %s", round, k, accel_last_error());
+        }
+        tu_ok(accel_graph_launch(g, f.q));
+        tu_ok(accel_queue_read_blocking(f.q, nb[2], 0, r, sizeof r));
+        for (int i = 0; i < n; i++)
+            cr_assert_eq(r[i], hx[i] + hy[i], "round %d: r[%d] = %g", round, i, r[i]);
+        accel_graph_release(g);
+        for (int k = 0; k < 3; k++)
+            accel_buffer_release(nb[k]);
+    }
+    fx_close(&f);
+}
+
 /* Instantiating a graph one of whose buffers was released is refused (the
  * plan would read the freed buffer: a use after free found by
  * fuzz/fuzz_graph); rebound, it instantiates and runs again. */

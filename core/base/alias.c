@@ -48,13 +48,22 @@ bool accel__buffers_alias(const accel_buffer *a, const accel_buffer *b, int64_t 
     return accel__memory_alias(&ma, &mb, shift);
 }
 
-bool accel__bytes_meet(const accel_buffer *a, uint64_t alo, uint64_t ahi, const accel_buffer *b,
-                       uint64_t blo, uint64_t bhi)
+bool accel__memory_meet(const accel__memory *a, uint64_t alo, uint64_t ahi, const accel__memory *b,
+                        uint64_t blo, uint64_t bhi)
 {
     int64_t sh;
-    if (!accel__buffers_alias(a, b, &sh))
+    if (!accel__memory_alias(a, b, &sh))
         return false;
     /* b's range in a's bytes; ranges lie inside buffers, far from 2^63 */
     int64_t lo = (int64_t)blo + sh, hi = (int64_t)bhi + sh;
     return (int64_t)alo < hi && lo < (int64_t)ahi;
+}
+
+bool accel__bytes_meet(const accel_buffer *a, uint64_t alo, uint64_t ahi, const accel_buffer *b,
+                       uint64_t blo, uint64_t bhi)
+{
+    if (!a || !b)
+        return false;
+    accel__memory ma = memory_of(a), mb = memory_of(b);
+    return accel__memory_meet(&ma, alo, ahi, &mb, blo, bhi);
 }

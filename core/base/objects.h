@@ -104,6 +104,11 @@ bool accel__memory_alias(const accel__memory *a, const accel__memory *b, int64_t
  * inside a call that has entered them. */
 bool accel__buffers_alias(const accel_buffer *a, const accel_buffer *b, int64_t *shift);
 
+/* Whether bytes [alo, ahi) of memory a and [blo, bhi) of memory b (both
+ * ranges non-empty) are some of the same memory. */
+bool accel__memory_meet(const accel__memory *a, uint64_t alo, uint64_t ahi, const accel__memory *b,
+                        uint64_t blo, uint64_t bhi);
+
 /* Whether bytes [alo, ahi) of buffer a and [blo, bhi) of buffer b (both
  * ranges non-empty; objects, as accel__buffers_alias takes them) are some
  * of the same memory. */

@@ -553,22 +553,32 @@ static void use_span(const accel__gnode *n, uint32_t b, size_t *start, size_t *l
  * were on different buffers overlap (one of them old_buf's, the other
  * new_buf's already): the aliasing the recorded (validated) op did not
  * have, which its call would have refused or which would change what it
- * computes. Uses that already shared a buffer keep their relation. */
+ * computes. Uses that already shared a buffer keep their relation. The
+ * other uses' buffers are read through their handles (entered): one
+ * released since the recording is freed, and its object may be new_buf's
+ * now (the CI's failure); it overlaps nothing, and the launch refuses it
+ * until it is rebound too. */
 static bool rebind_aliases(const accel__gnode *n, const void *old_buf, const accel_buffer *nb)
 {
-    for (uint32_t b1 = 0; b1 < n->nbuf; b1++)
-        for (uint32_t b2 = 0; b2 < n->nbuf; b2++) {
-            /* another use of nb, or of a buffer over nb's memory (a wrapped
-             * buffer: accel__buffers_alias), that the rebound range meets */
-            if (n->buf_handle[b1] != old_buf || !n->buf_handle[b2] ||
-                n->buf_handle[b2] == old_buf || !n->buf[b2])
+    accel__memory mnew;
+    if (!accel__memory_of_handle(nb->handle, &mnew))
+        return false;
+    for (uint32_t b2 = 0; b2 < n->nbuf; b2++) {
+        accel__memory m2;
+        if (!n->buf_handle[b2] || n->buf_handle[b2] == old_buf ||
+            !accel__memory_of_handle(n->buf_handle[b2], &m2) || m2.id != n->buf[b2])
+            continue;
+        size_t s2, l2;
+        use_span(n, b2, &s2, &l2);
+        for (uint32_t b1 = 0; b1 < n->nbuf && l2; b1++) {
+            size_t s1, l1;
+            if (n->buf_handle[b1] != old_buf)
                 continue;
-            size_t s1, l1, s2, l2;
             use_span(n, b1, &s1, &l1);
-            use_span(n, b2, &s2, &l2);
-            if (l1 && l2 && accel__bytes_meet(nb, s1, s1 + l1, n->buf[b2], s2, s2 + l2))
+            if (l1 && accel__memory_meet(&mnew, s1, s1 + l1, &m2, s2, s2 + l2))
                 return true;
         }
+    }
     return false;
 }
 

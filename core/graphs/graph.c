@@ -475,6 +475,16 @@ static void update_be_locked(accel_graph *g, size_t i, bool buffer_changed)
     }
     if (!g->be || g->be_stale)
         return;
+    /* Another buffer of the node released (its backend buffer freed): the
+     * backend would resolve the freed one now; rebuilt once all are bound
+     * (found by ASan with graph/rebind_one_by_one_after_every_buffer_was_
+     * released). */
+    const accel__gnode *n = &g->nodes[i];
+    for (uint32_t b = 0; b < n->nbuf; b++)
+        if (n->buf[b] && !alive(n->buf_handle[b], n->buf[b])) {
+            g->be_stale = true;
+            return;
+        }
     const accel__backend *be = g->dev->be;
     accel_graph_node_desc d = exec_desc(g, e);
     accel__clear_error();

@@ -1585,8 +1585,11 @@ def matmul(x1: Array, x2: Array, /, out: Any = None) -> Array:
     dt = x1.dtype if x1.dtype == x2.dtype else result_type(x1, x2)
     if dt.kind == "f" and a.size and b.size:
         a, b = contiguous(astype(a, dt, copy=False)), contiguous(astype(b, dt, copy=False))
-        batch = _bshape(a[..., :1, :1], b[..., :1, :1])[:-2]
-        r = _new(batch + (a.shape[-2], b.shape[-1]), dt, a.device)
+        shape = _bshape(a[..., :1, :1], b[..., :1, :1])[:-2] + (a.shape[-2], b.shape[-1])
+        final = shape[:-2] + shape[-2:-1] * (x1.ndim > 1) + shape[-1:] * (x2.ndim > 1)
+        if _gemm_into(out, shape, final, dt, a, b):
+            return out
+        r = _new(shape, dt, a.device)
         _check(C.matmul(_q(a, b, r), a._cv(), b._cv(), r._cv()))
     else:
         r = sum(multiply(expand_dims(a, axis=-1), expand_dims(b, axis=-3)), axis=-2, dtype=dt)
@@ -1595,6 +1598,29 @@ def matmul(x1: Array, x2: Array, /, out: Any = None) -> Array:
     if x2.ndim == 1:
         r = squeeze(r, axis=-1)
     return _out(r, out, "matmul", same_kind=True)
+
+
+def _gemm_into(out: Any, shape: Tuple[int, ...], final: Tuple[int, ...], dt: np.dtype,
+               a: Array, b: Array) -> _b.bool:
+    """GEMM a @ b straight into out (seen as `shape`) and True, when out is
+    what the product would be copied into unchanged: an accel array of the
+    result's dtype and `final` shape, C-contiguous, writable, on a's device,
+    in a block of its own (not a's or b's). Else False, nothing done: matmul
+    computes into a new array and copies (a 10000^2 float32 out= saved 400
+    MB of copying; CPU 1024^2 see docs/performance.md). An out that the
+    core finds over the same memory as a or b through another buffer
+    (from_dlpack) is refused there with nothing written: False too."""
+    if (not isinstance(out, Array) or out.dtype != dt or out.shape != final
+            or out._st is not None or out._ro or out.device != a.device
+            or _shares(out, a) or _shares(out, b)):
+        return False
+    r = out if final == shape else reshape(out, shape)
+    code = C.matmul(_q(a, b, r), a._cv(), b._cv(), r._cv())
+    if (code == L.STATUS["ACCEL_ERROR_INVALID_ARGUMENT"]
+            and b"out overlaps" in (L.last_error() or b"")):  # core/arrays/matmul.c
+        return False
+    _check(code)
+    return True
 
 
 def dot(a: Array, b: Array, out: Any = None) -> Array:

@@ -659,3 +659,33 @@ def test_rot90_refuses_bad_axes_as_numpy():
             np.rot90(np.ones((2, 3, 4)), 1, axes)
     with pytest.raises(ValueError):
         cp.rot90(cp.ones(3))
+
+
+def test_matmul_out_is_written_directly_or_through_a_temporary():
+    # out= of the result's dtype, shape and C order is GEMM's own output (no
+    # copy); any other out (a strided view, another dtype, one of the inputs,
+    # an alias of an input through from_dlpack) still gets NumPy's values.
+    rng = np.random.default_rng(31)
+    for sa, sb in (((5, 3), (3, 4)), ((3,), (3, 4)), ((5, 3), (3,)), ((2, 5, 3), (3, 4)),
+                   ((2, 5, 3), (2, 3, 4))):
+        a, b = rng.random(sa, dtype=np.float32), rng.random(sb, dtype=np.float32)
+        want = a @ b
+        o = cp.full(want.shape, np.nan, dtype=np.float32)
+        assert cp.matmul(cp.asarray(a), cp.asarray(b), out=o) is o
+        np.testing.assert_allclose(o.get(), want, rtol=1e-5, err_msg=f"{sa} {sb}")
+    h = rng.random((4, 4))
+    x = cp.asarray(h)
+    cp.matmul(x, x, out=x)  # over both inputs
+    np.testing.assert_allclose(x.get(), h @ h, rtol=1e-13)
+    x = cp.asarray(h)
+    cp.matmul(x, x, out=cp.from_dlpack(x))  # the same memory, another buffer
+    np.testing.assert_allclose(x.get(), h @ h, rtol=1e-13)
+    o = cp.zeros((4, 8))
+    cp.matmul(cp.asarray(h), cp.asarray(h), out=o[:, ::2])
+    np.testing.assert_allclose(o.get()[:, ::2], h @ h, rtol=1e-13)
+    np.testing.assert_array_equal(o.get()[:, 1::2], 0)
+    with pytest.raises(ValueError):
+        cp.matmul(cp.asarray(h), cp.asarray(h), out=cp.empty((4, 5)))
+    r = cp.broadcast_to(cp.zeros(4), (4, 4))  # read-only
+    with pytest.raises(ValueError):
+        cp.matmul(cp.asarray(h), cp.asarray(h), out=r)

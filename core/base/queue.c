@@ -581,7 +581,7 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
         accel__bytes_meet(src, src_offset, src_offset + bytes, dst, dst_offset, dst_offset + bytes))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: src byte range [%zu, %zu) overlaps dst byte range [%zu, %zu) of "
-                           "the same buffer",
+                           "the same memory",
                            fn, src_offset, src_offset + bytes, dst_offset, dst_offset + bytes);
     if (bytes == 0)
         return ACCEL_SUCCESS;

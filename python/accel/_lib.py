@@ -581,6 +581,14 @@ def failed(code: int) -> AccelError:
     return error(name, msg)
 
 
+def alias_refused(code: int) -> bool:
+    """Whether a C call refused an output partly over an input in the same
+    memory (through a second buffer over it: from_dlpack of an accel
+    array; the core's messages say "same memory"): the callers then get
+    NumPy's answer through a temporary."""
+    return code == 1 and b"same memory" in (last_error() or b"")
+
+
 def check(code: int) -> None:
     """Raise the matching AccelError when code is not ACCEL_SUCCESS."""
     if code:

@@ -838,7 +838,11 @@ def _copy_into(src: Array, dst: Array) -> None:
     """dst[...] = src (same dtype, src broadcast) by accel_array_copy."""
     if dst.size == 0:
         return
-    _check(C.copy(_q(src, dst), src._cv(), dst._cv()))
+    code = C.copy(_q(src, dst), src._cv(), dst._cv())
+    if code and L.alias_refused(code):  # src partly over dst through an alias
+        src = _copy_of(src)
+        code = C.copy(_q(src, dst), src._cv(), dst._cv())
+    _check(code)
 
 
 def _broadcast_view(x: Array, shape: Tuple[int, ...]) -> Array:

@@ -127,6 +127,8 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
             r = None
         if r is not None:
             if r.__class__ is int:
+                if L.alias_refused(r):
+                    return slow(x1, x2, out)
                 raise _op_failed(r, fn, x1)
             return r
         a, b = x1, x2
@@ -197,6 +199,8 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
         else:
             code = _c_binary(s._cq, op, a._code, a._slice, b._slice, out._slice)
         if code:
+            if L.alias_refused(code):
+                return slow(a, b, out)
             raise _op_failed(code, fn, a)
         return out
 
@@ -216,6 +220,8 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             r = None
         if r is not None:
             if r.__class__ is int:
+                if L.alias_refused(r):
+                    return slow(x, out)
                 raise _op_failed(r, fn, x)
             return r
         if x.__class__ is not Array or x._code > 2 or x._st is not None:
@@ -274,6 +280,8 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
         else:
             code = _c_unary(s._cq, op, x._code, x._slice, out._slice)
         if code:
+            if L.alias_refused(code):
+                return slow(x, out)
             raise _op_failed(code, fn, x)
         return out
 

@@ -9,9 +9,11 @@
  * asynchronous errors inside a replay; capture misuse errors. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel/array.h"
 #include "accel/kernel.h"
 #include "test_util.h"
 
@@ -450,6 +452,187 @@ Test(graph, rebind_one_by_one_after_every_buffer_was_released)
         for (int k = 0; k < 3; k++)
             accel_buffer_release(nb[k]);
     }
+    fx_close(&f);
+}
+
+/* A scalar set on a fused node while another node's buffer is released: the
+ * backend's update of the fused kernel resolved the freed buffer (ASan:
+ * heap-use-after-free in the CPU backend); the value is set, the graph
+ * waits for the rebinding, then runs with both. */
+Test(graph, set_scalar_of_a_fused_node_after_another_buffer_was_released)
+{
+    fx f = fx_open();
+    enum { n = 64 };
+    accel_buffer *a, *c, *out, *t, *c2;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &c));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &out));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &c2));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 1, accel_slice_of(a, 0, n)));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 10, accel_slice_of(c2, 0, n)));
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &t)); /* a temporary */
+    tu_ok(accel_scale(f.q, ACCEL_F32, 2.0, accel_slice_of(a, 0, n), accel_slice_of(t, 0, n)));
+    tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(t, 0, n), accel_slice_of(c, 0, n),
+                    accel_slice_of(out, 0, n)));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    accel_buffer_release(c);
+    tu_assert_status(accel_graph_set_scalar(g, 0, 0, 5.0), ACCEL_ERROR_INVALID_HANDLE,
+                     "c released");
+    tu_ok(accel_graph_set_buffer(g, c, c2));
+    tu_ok(accel_graph_launch(g, f.q));
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(read1(f.q, out, (size_t)i), 15.0f, "out[%d]", i);
+    accel_graph_release(g);
+    accel_buffer_release(a);
+    accel_buffer_release(c2);
+    accel_buffer_release(out);
+    fx_close(&f);
+}
+
+/* One thread instantiates a graph again and again while another rebinds its
+ * input to new buffers and releases them: the plan read a buffer freed
+ * meanwhile (ASan: heap-use-after-free in fuse.c's range_of); the
+ * instantiation now pins every buffer it reads. */
+typedef struct inst_loop {
+    accel_graph *g;
+    volatile int stop;
+} inst_loop;
+
+static void *instantiate_until_stopped(void *arg)
+{
+    inst_loop *l = arg;
+    accel_graph_options o;
+    accel_graph_options_init(&o);
+    for (unsigned k = 0; !l->stop; k++) {
+        o.flags = (k & 1) ? ACCEL_GRAPH_NO_FUSION : 0;
+        accel_status st = accel_graph_instantiate(l->g, &o);
+        if (st != ACCEL_SUCCESS && st != ACCEL_ERROR_INVALID_HANDLE)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+Test(graph, instantiate_while_another_thread_rebinds_and_releases)
+{
+    fx f = fx_open();
+    enum { n = 4096 };
+    accel_buffer *a, *o, *t;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &o));
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &t));
+    tu_ok(accel_scale(f.q, ACCEL_F32, 2.0, accel_slice_of(a, 0, n), accel_slice_of(t, 0, n)));
+    tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(t, 0, n), accel_slice_of(a, 0, n),
+                    accel_slice_of(o, 0, n)));
+    inst_loop l = {NULL, 0};
+    tu_ok(accel_queue_end_capture(f.q, &l.g));
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, instantiate_until_stopped, &l), 0);
+    const void *old = a;
+    for (int i = 0; i < 3000; i++) {
+        accel_buffer *x;
+        tu_ok(accel_buffer_create(f.dev, n * 4, &x));
+        accel_status st = accel_graph_set_buffer(l.g, old, x);
+        cr_assert(st == ACCEL_SUCCESS || st == ACCEL_ERROR_INVALID_HANDLE, "%s",
+                  accel_last_error());
+        accel_buffer_release(x);
+        old = x;
+    }
+    l.stop = 1;
+    void *rc;
+    pthread_join(th, &rc);
+    cr_assert_null(rc, "an instantiation failed otherwise than on a released buffer");
+    /* bound to a live buffer again, it runs right */
+    float h[n];
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(i % 97);
+    tu_ok(accel_queue_write_blocking(f.q, a, 0, h, sizeof h));
+    tu_ok(accel_graph_set_buffer(l.g, old, a));
+    tu_ok(accel_graph_instantiate(l.g, NULL));
+    tu_ok(accel_graph_launch(l.g, f.q));
+    for (int i = 0; i < n; i += 511)
+        cr_assert_eq(read1(f.q, o, (size_t)i), 3.0f * h[i], "o[%d]", i);
+    accel_graph_release(l.g);
+    accel_buffer_release(a);
+    accel_buffer_release(o);
+    fx_close(&f);
+}
+
+/* A temporary that a later node reads through a wrap of its memory is not
+ * dead: fusion dropped its store and the read through the wrap gave
+ * uninitialised memory. */
+Test(graph, fusion_keeps_a_temporary_read_through_a_wrap)
+{
+    fx f = fx_open();
+    enum { n = 16 };
+    accel_buffer *a, *b, *o, *t, *w;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &b));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &o));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 1, accel_slice_of(a, 0, n)));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 3, accel_slice_of(b, 0, n)));
+    float host[n];
+    for (int i = 0; i < n; i++)
+        host[i] = -1.0f;
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &t)); /* a temporary */
+    tu_ok(accel_buffer_wrap(f.dev, accel_buffer_host_pointer(t), n * 4, NULL, NULL, &w));
+    tu_ok(accel_scale(f.q, ACCEL_F32, 2.0, accel_slice_of(a, 0, n), accel_slice_of(t, 0, n)));
+    tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(t, 0, n), accel_slice_of(b, 0, n),
+                    accel_slice_of(o, 0, n)));
+    tu_ok(accel_queue_read(f.q, w, 0, host, sizeof host));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    tu_ok(accel_graph_launch(g, f.q));
+    tu_ok(accel_queue_finish(f.q));
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(host[i], 2.0f, "t[%d] read through the wrap: %g", i, host[i]);
+        cr_assert_eq(read1(f.q, o, (size_t)i), 5.0f, "o[%d]", i);
+    }
+    accel_graph_release(g);
+    accel_buffer_release(w);
+    accel_buffer_release(a);
+    accel_buffer_release(b);
+    accel_buffer_release(o);
+    fx_close(&f);
+}
+
+/* An array function's kernel takes its element count, offsets and strides
+ * as scalars: a graph must not change them (argument 3 set to 48 wrote 32
+ * floats past a 16-float output). */
+Test(graph, set_scalar_refuses_an_array_functions_kernel)
+{
+    fx f = fx_open();
+    enum { n = 16 };
+    accel_buffer *a, *b, *o;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &b));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &o));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 1, accel_slice_of(a, 0, n)));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 3, accel_slice_of(b, 0, n)));
+    int64_t shape[1] = {n};
+    accel_array xa = {.struct_size = sizeof xa}, xb = xa, xo = xa;
+    tu_ok(accel_array_init(&xa, a, ACCEL_F32, 1, shape));
+    tu_ok(accel_array_init(&xb, b, ACCEL_F32, 1, shape));
+    tu_ok(accel_array_init(&xo, o, ACCEL_F32, 1, shape));
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_array_binary(f.q, ACCEL_ARRAY_ADD, &xa, &xb, &xo));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    for (uint32_t arg = 0; arg < 8; arg++) {
+        tu_assert_status(accel_graph_set_scalar(g, 0, arg, 48.0), ACCEL_ERROR_INVALID_ARGUMENT,
+                         "an array kernel's scalar");
+        cr_assert(strstr(accel_last_error(), "array function"), "%s", accel_last_error());
+    }
+    tu_ok(accel_graph_launch(g, f.q));
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(read1(f.q, o, (size_t)i), 4.0f, "o[%d]", i);
+    accel_graph_release(g);
+    accel_buffer_release(a);
+    accel_buffer_release(b);
+    accel_buffer_release(o);
     fx_close(&f);
 }
 

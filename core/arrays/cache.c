@@ -13,6 +13,7 @@
 #include "arrays/arrays_internal.h"
 #include "base/objects.h"
 #include "base/status.h"
+#include "kernels/kernels.h"
 
 #define ACACHE_BUCKETS 256
 
@@ -66,7 +67,7 @@ accel_status accel__array_kernel(accel_runtime *rt, const char *entry, accel__as
         accel_kernel_options o;
         accel_kernel_options_init(&o);
         o.tolerance_ulp = tol_ulp ? tol_ulp : 1;
-        st = accel_kernel_raw_create(rt->handle, src, entry, &o, &e->k);
+        st = accel__kernel_library_create(rt->handle, src, entry, &o, &e->k);
     }
     if (st == ACCEL_SUCCESS) {
         snprintf(e->key, sizeof e->key, "%s", entry);

@@ -247,14 +247,22 @@ static void add_node(fbuild *b, const accel__gnode *node, size_t ni, size_t n)
         b->uses_nan_minmax = true;
 }
 
-/* How node uses the range [off, off + n) of buffer handle h: 0 not at all,
+/* How node uses the range [off, off + n) of temporary t: 0 not at all,
  * 1 an op overwrites the whole range without reading the buffer, 2 any
  * other use. */
-static int use_of(const accel__gnode *node, const void *h, size_t off, size_t n)
+static int use_of(const accel__gnode *node, const accel_buffer *t, size_t off, size_t n)
 {
+    const void *h = t->handle;
     bool uses = false;
-    for (uint32_t k = 0; k < node->nbuf; k++)
+    for (uint32_t k = 0; k < node->nbuf; k++) {
+        int64_t sh;
+        /* another buffer over the temporary's memory (a wrap of it): a
+         * read (found by a helper's ASan hunt: the store was dropped and a
+         * read through the wrap saw uninitialised memory) */
+        if (node->buf_handle[k] != h && node->buf[k] && accel__buffers_alias(node->buf[k], t, &sh))
+            return 2;
         uses = uses || node->buf_handle[k] == h;
+    }
     if (!uses)
         return 0;
     const accel_graph_node_desc *d = &node->be;
@@ -275,12 +283,12 @@ static int use_of(const accel__gnode *node, const void *h, size_t off, size_t n)
 /* Whether the value a run [first, last) leaves in range [off, off + n) of
  * temporary h is never read: the next use after the run (wrapping to the
  * graph's start, for the next launch) overwrites it whole, or there is none. */
-static bool temp_dead(const accel_graph *g, const void *h, size_t off, size_t n, size_t first,
-                      size_t last)
+static bool temp_dead(const accel_graph *g, const accel_buffer *t, size_t off, size_t n,
+                      size_t first, size_t last)
 {
     for (size_t s = 0; s + (last - first) < g->n; s++) {
         size_t k = (last + s) % g->n;
-        int u = use_of(&g->nodes[k], h, off, n);
+        int u = use_of(&g->nodes[k], t, off, n);
         if (u)
             return u == 1;
     }
@@ -307,7 +315,7 @@ static void pick_stores(fbuild *b, const accel_graph *g, size_t first, size_t co
         if (!fr->written)
             continue;
         bool dead = fr->buf && atomic_load(&fr->buf->graph_temp) &&
-                    temp_dead(g, fr->buf->handle, fr->offset, n, first, first + count);
+                    temp_dead(g, fr->buf, fr->offset, n, first, first + count);
         if (!dead)
             b->out_range[b->nout++] = r;
     }

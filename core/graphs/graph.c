@@ -133,59 +133,98 @@ static bool backend_can_run(const accel_graph *g)
     return true;
 }
 
-/* Whether the buffer behind handle h is still b. */
-static bool alive(const void *h, const accel_buffer *b)
+/* The refusal of a call that found buffer buf of g released: the first
+ * node that uses it is named. */
+static accel_status released_fail(const accel_graph *g, const accel_buffer *buf, const char *fn)
 {
-    accel__type type;
-    accel__gate *gate;
-    return accel__handle_peek(h, &type, &gate) == b && type == ACCEL__T_BUFFER;
-}
-
-/* Every buffer g uses is still alive (its handle resolves to it): once per
- * distinct buffer; the message names the first node using a dead one. */
-static accel_status check_alive_locked(const accel_graph *g, const char *fn)
-{
-    bool all = true;
-    for (size_t k = 0; k < g->nubuf && all; k++)
-        all = alive(g->uhandle[k], g->ubuf[k]);
-    if (all)
-        return ACCEL_SUCCESS;
-    for (size_t i = 0; i < g->n; i++) {
-        const accel__gnode *n = &g->nodes[i];
-        for (uint32_t b = 0; b < n->nbuf; b++) {
-            if (n->buf[b] && !alive(n->buf_handle[b], n->buf[b]))
+    for (size_t i = 0; i < g->n; i++)
+        for (uint32_t b = 0; b < g->nodes[i].nbuf; b++)
+            if (g->nodes[i].buf[b] == buf)
                 return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
                                    "%s: node %zu (%s): buffer %u was released; rebind it with "
                                    "accel_graph_set_buffer",
-                                   fn, i, n->name, b);
+                                   fn, i, g->nodes[i].name, b);
+    return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: a buffer of g was released", fn);
+}
+
+/* Pin every buffer g uses (g->ubuf): accel_buffer_release waits for the
+ * pins, so none is freed while the caller reads it (an instantiation's plan
+ * and the backend's graph; a launch until its work is enqueued). A launch
+ * also marks each enqueued (its work may use it from now on, whichever way
+ * it runs). *out_pins gets the pins to drop with unpin_all. A pin proves
+ * the buffer alive; a buffer released meanwhile: released_fail. */
+static accel_status pin_all_locked(const accel_graph *g, const char *fn, bool enqueue,
+                                   accel__hslot ***out_pins)
+{
+    *out_pins = NULL;
+    if (!g->nubuf)
+        return ACCEL_SUCCESS;
+    accel__hslot **pins = malloc(g->nubuf * sizeof *pins);
+    if (!pins)
+        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    for (size_t k = 0; k < g->nubuf; k++) {
+        pins[k] = accel__handle_pin(g->uhandle[k], g->ubuf[k]);
+        if (!pins[k]) {
+            const accel_buffer *dead = g->ubuf[k];
+            while (k--)
+                accel__handle_unpin(pins[k]);
+            free(pins);
+            return released_fail(g, dead, fn);
         }
     }
+    for (size_t k = 0; enqueue && k < g->nubuf; k++)
+        accel__buffer_mark_enqueued(g->ubuf[k]);
+    *out_pins = pins;
     return ACCEL_SUCCESS;
 }
 
-static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const char *fn)
+static void unpin_all(const accel_graph *g, accel__hslot **pins)
 {
-    destroy_be_locked(g, fn);
-    /* Fused kernels of the old plan may still run in queued launches. */
-    wait_launches(g, fn);
-    accel_status st = collect_buffers_locked(g, fn);
-    /* The plan reads every buffer g uses: a released one (freed) is
-     * refused here, and g stays uninstantiated until it is rebound and g
-     * instantiated again (found by fuzz/fuzz_graph). */
-    if (st == ACCEL_SUCCESS)
-        st = check_alive_locked(g, fn);
-    if (st == ACCEL_SUCCESS)
-        st = accel__fuse_plan(g, flags, fn);
-    if (st != ACCEL_SUCCESS) {
-        g->instantiated = false;
-        return st;
-    }
-    g->flags = flags;
-    g->instantiated = true;
-    g->be_stale = false;
-    g->plan_stale = false;
-    if ((flags & ACCEL_GRAPH_CORE_REPLAY) || !backend_can_run(g))
-        return ACCEL_SUCCESS;
+    for (size_t k = 0; pins && k < g->nubuf; k++)
+        accel__handle_unpin(pins[k]);
+    free(pins);
+}
+
+/* Pins of every buffer that nodes [first, first + count) use, one a use,
+ * *np of them (to drop with unpin_uses); NULL when one was released since
+ * (or out of host memory). */
+static accel__hslot **pin_uses_locked(const accel_graph *g, size_t first, size_t count, size_t *np)
+{
+    size_t cap = 0, k = 0;
+    for (size_t i = first; i < first + count; i++)
+        cap += g->nodes[i].nbuf;
+    *np = 0;
+    accel__hslot **pins = malloc((cap ? cap : 1) * sizeof *pins);
+    if (!pins)
+        return NULL;
+    for (size_t i = first; i < first + count; i++)
+        for (uint32_t b = 0; b < g->nodes[i].nbuf; b++) {
+            const accel__gnode *n = &g->nodes[i];
+            if (!n->buf[b])
+                continue; /* a kernel's scalar argument */
+            if (!(pins[k] = accel__handle_pin(n->buf_handle[b], n->buf[b]))) {
+                while (k--)
+                    accel__handle_unpin(pins[k]);
+                free(pins);
+                return NULL;
+            }
+            k++;
+        }
+    *np = k;
+    return pins;
+}
+
+static void unpin_uses(accel__hslot **pins, size_t np)
+{
+    for (size_t k = 0; k < np; k++)
+        accel__handle_unpin(pins[k]);
+    free(pins);
+}
+
+/* The backend's graph of g's plan (buffers pinned by the caller); a
+ * refusal is not an error: the core replays what the backend cannot. */
+static accel_status instantiate_be_locked(accel_graph *g, const char *fn)
+{
     accel_graph_node_desc *descs = malloc(g->nexec * sizeof *descs);
     if (!descs)
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
@@ -196,7 +235,6 @@ static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const cha
     int32_t rc = be->vt->graph_instantiate(be->ctx, g->dev->index, descs, g->nexec, &g->be);
     free(descs);
     if (rc != ACCEL_SUCCESS) {
-        /* Not an error: the core replays what the backend cannot. */
         accel__log(ACCEL_LOG_DEBUG,
                    "%s: %s refused the graph of %zu nodes (%s); replaying it "
                    "op by op",
@@ -205,6 +243,37 @@ static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const cha
         g->be = NULL;
     }
     return ACCEL_SUCCESS;
+}
+
+static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const char *fn)
+{
+    destroy_be_locked(g, fn);
+    /* Fused kernels of the old plan may still run in queued launches. */
+    wait_launches(g, fn);
+    accel_status st = collect_buffers_locked(g, fn);
+    /* The plan and the backend's graph read every buffer g uses: pinned, so
+     * that another thread's release cannot free one meanwhile (ASan, a
+     * release racing accel_graph_instantiate); a released one is refused
+     * here, and g stays uninstantiated until it is rebound and g
+     * instantiated again (found by fuzz/fuzz_graph). */
+    accel__hslot **pins = NULL;
+    if (st == ACCEL_SUCCESS)
+        st = pin_all_locked(g, fn, false, &pins);
+    if (st == ACCEL_SUCCESS)
+        st = accel__fuse_plan(g, flags, fn);
+    if (st != ACCEL_SUCCESS) {
+        unpin_all(g, pins);
+        g->instantiated = false;
+        return st;
+    }
+    g->flags = flags;
+    g->instantiated = true;
+    g->be_stale = false;
+    g->plan_stale = false;
+    if (!(flags & ACCEL_GRAPH_CORE_REPLAY) && backend_can_run(g))
+        st = instantiate_be_locked(g, fn);
+    unpin_all(g, pins);
+    return st;
 }
 
 accel_status accel__graph_instantiate_new(accel_graph *g, const char *fn)
@@ -245,57 +314,6 @@ accel_status accel_graph_instantiate(accel_graph *g, const accel_graph_options *
 }
 
 /* ------------------------------------------------------------- launch */
-
-/* Pin every buffer g uses for one launch (accel_buffer_release waits for
- * the pins, so none is freed before the launch's work is enqueued) and mark
- * it enqueued (the launch's work may use it from now on, whichever way it
- * runs); *out_pins gets the pins to drop with unpin_all. A pin proves the
- * buffer alive; a buffer released meanwhile: the message names the first
- * node that uses it. */
-/* The refusal of a launch whose buffer buf was released: the first node
- * that uses it is named. */
-static accel_status released_fail(const accel_graph *g, const accel_buffer *buf, const char *fn)
-{
-    for (size_t i = 0; i < g->n; i++)
-        for (uint32_t b = 0; b < g->nodes[i].nbuf; b++)
-            if (g->nodes[i].buf[b] == buf)
-                return accel__fail(ACCEL_ERROR_INVALID_HANDLE,
-                                   "%s: node %zu (%s): buffer %u was released; rebind it with "
-                                   "accel_graph_set_buffer",
-                                   fn, i, g->nodes[i].name, b);
-    return accel__fail(ACCEL_ERROR_INVALID_HANDLE, "%s: a buffer of g was released", fn);
-}
-
-static accel_status pin_all_locked(const accel_graph *g, const char *fn, accel__hslot ***out_pins)
-{
-    *out_pins = NULL;
-    if (!g->nubuf)
-        return ACCEL_SUCCESS;
-    accel__hslot **pins = malloc(g->nubuf * sizeof *pins);
-    if (!pins)
-        return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
-    for (size_t k = 0; k < g->nubuf; k++) {
-        pins[k] = accel__handle_pin(g->uhandle[k], g->ubuf[k]);
-        if (!pins[k]) {
-            const accel_buffer *dead = g->ubuf[k];
-            while (k--)
-                accel__handle_unpin(pins[k]);
-            free(pins);
-            return released_fail(g, dead, fn);
-        }
-    }
-    for (size_t k = 0; k < g->nubuf; k++)
-        accel__buffer_mark_enqueued(g->ubuf[k]);
-    *out_pins = pins;
-    return ACCEL_SUCCESS;
-}
-
-static void unpin_all(const accel_graph *g, accel__hslot **pins)
-{
-    for (size_t k = 0; pins && k < g->nubuf; k++)
-        accel__handle_unpin(pins[k]);
-    free(pins);
-}
 
 /* Replay of a node that is no op: a transfer as the eager call enqueues it
  * once checked (the node was checked when recorded or rebound, and launch
@@ -434,7 +452,7 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
      * message, from pin_all_locked. */
     accel__hslot **pins = NULL;
     if (st == ACCEL_SUCCESS)
-        st = pin_all_locked(g, fn, &pins);
+        st = pin_all_locked(g, fn, true, &pins);
     if (st == ACCEL_SUCCESS && g->ntemps)
         st = after_last_launch_locked(g, q, fn);
     if (st == ACCEL_SUCCESS) {
@@ -475,16 +493,17 @@ static void update_be_locked(accel_graph *g, size_t i, bool buffer_changed)
     }
     if (!g->be || g->be_stale)
         return;
-    /* Another buffer of the node released (its backend buffer freed): the
-     * backend would resolve the freed one now; rebuilt once all are bound
-     * (found by ASan with graph/rebind_one_by_one_after_every_buffer_was_
-     * released). */
-    const accel__gnode *n = &g->nodes[i];
-    for (uint32_t b = 0; b < n->nbuf; b++)
-        if (n->buf[b] && !alive(n->buf_handle[b], n->buf[b])) {
-            g->be_stale = true;
-            return;
-        }
+    /* The backend resolves every buffer of the exec's nodes (a fused
+     * kernel's: all of its run's): pinned meanwhile. One released (its
+     * backend buffer freed): rebuilt once all are bound (found by ASan:
+     * graph/rebind_one_by_one_after_every_buffer_was_released, and
+     * accel_graph_set_scalar on a fused node). */
+    size_t np = 0;
+    accel__hslot **pins = pin_uses_locked(g, g->exec[e].first, g->exec[e].count, &np);
+    if (!pins) {
+        g->be_stale = true;
+        return;
+    }
     const accel__backend *be = g->dev->be;
     accel_graph_node_desc d = exec_desc(g, e);
     accel__clear_error();
@@ -492,6 +511,7 @@ static void update_be_locked(accel_graph *g, size_t i, bool buffer_changed)
         accel__clear_error();
         g->be_stale = true;
     }
+    unpin_uses(pins, np);
 }
 
 /* Bytes of node n's use of its buffer b must fit in `bytes`. */
@@ -739,6 +759,12 @@ static accel_status set_kernel_scalar_locked(accel_graph *g, size_t node, uint32
                                              double value, const char *fn)
 {
     accel__klaunch *L = g->nodes[node].klaunch;
+    if (L->k->library)
+        return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
+                           "%s: node %zu (%s) is an array function's kernel: its scalar "
+                           "arguments (element counts, offsets, strides) were checked against "
+                           "its arrays when recorded and cannot be set (record the call again)",
+                           fn, node, g->nodes[node].name);
     if (index >= L->be.num_args || L->args[index].kind != ACCEL_KARG_SCALAR)
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: node %zu (%s): argument %u is not a scalar argument", fn, node,

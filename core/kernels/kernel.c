@@ -589,15 +589,16 @@ static accel_status parse_raw_params(const char *fn, accel_kernel *k, const char
     return ACCEL_SUCCESS;
 }
 
-accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, const char *entry,
-                                     const accel_kernel_options *opt, accel_kernel **out)
+static accel_status raw_create(const char *fn, accel_runtime *rt, const char *source,
+                               const char *entry, const accel_kernel_options *opt, bool library,
+                               accel_kernel **out)
 {
-    static const char fn[] = "accel_kernel_raw_create";
     ACCEL__CALL(call);
     accel_kernel *k;
     accel_status st = kernel_new(fn, &call, rt, entry, ACCEL_KERNEL_RAW, opt, out, &k);
     if (st != ACCEL_SUCCESS)
         return st;
+    k->library = library;
     char *blank = NULL;
     if (!source) {
         st = accel__fail(ACCEL_ERROR_INVALID_ARGUMENT, "%s: source is NULL", fn);
@@ -626,6 +627,18 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
 done:
     free(blank);
     return kernel_finish(fn, st, k, out);
+}
+
+accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, const char *entry,
+                                     const accel_kernel_options *opt, accel_kernel **out)
+{
+    return raw_create("accel_kernel_raw_create", rt, source, entry, opt, false, out);
+}
+
+accel_status accel__kernel_library_create(accel_runtime *rt, const char *source, const char *entry,
+                                          const accel_kernel_options *opt, accel_kernel **out)
+{
+    return raw_create("accel_kernel_raw_create", rt, source, entry, opt, true, out);
 }
 
 void accel_kernel_release(accel_kernel *k)

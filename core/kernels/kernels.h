@@ -77,6 +77,11 @@ struct accel_kernel {
     char *twin_problem;                   /* raw: why the CPU twin cannot run it, or NULL */
     uint32_t tolerance_ulp;
     bool debug; /* raw: every launch a debug launch (accel_kernel_options.debug) */
+    /* Made by accel for an array op (accel__kernel_library_create): its
+     * scalar arguments are element counts, offsets and strides, checked
+     * against the arrays' buffers when the op was called, so a graph may
+     * not change them (accel_graph_set_scalar). */
+    bool library;
     char *cuda_options;
     pthread_mutex_t lock;
     /* The handle's reference, plus one per recorded launch (a graph node,
@@ -86,6 +91,11 @@ struct accel_kernel {
     accel__kbuild *builds;
     _Atomic(accel__kbuild *) hot; /* the last successful build looked up */
 };
+
+/* kernel.c: accel_kernel_raw_create for a kernel of accel's own (the array
+ * ops' generated kernels, core/arrays/cache.c): marked library. */
+accel_status accel__kernel_library_create(accel_runtime *rt, const char *source, const char *entry,
+                                          const accel_kernel_options *opt, accel_kernel **out);
 
 /* The launch as the core keeps it; d->kernel points at `be`. */
 typedef struct accel__klaunch {

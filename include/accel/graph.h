@@ -173,7 +173,10 @@ ACCEL_API accel_status accel_graph_launch(accel_graph *g, accel_queue *q);
  *  new_buf; g is unchanged), ACCEL_ERROR_INVALID_ARGUMENT (a temporary; or
  *  a node that uses both buffers would see its range of old_buf overlap its
  *  range of new_buf, an aliasing its recorded call did not have: g is
- *  unchanged). Thread-safe. */
+ *  unchanged). ACCEL_ERROR_INVALID_HANDLE also when another buffer g uses
+ *  was released: the rebinding is made, and g is left uninstantiated until
+ *  that one is rebound too (the call that binds the last one plans g
+ *  again; accel_graph_instantiate also does). Thread-safe. */
 ACCEL_API accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf,
                                               accel_buffer *new_buf);
 
@@ -186,9 +189,13 @@ ACCEL_API accel_status accel_graph_set_buffer(accel_graph *g, const void *old_bu
  *  0..255). Errors: ACCEL_ERROR_INVALID_HANDLE (g), ACCEL_ERROR_OUT_OF_RANGE
  *  (node >= node count, an integer outside its parameter's range),
  *  ACCEL_ERROR_INVALID_ARGUMENT
- *  (not an op node, the op has no scalar `index`, a negative or NaN stddev),
+ *  (not an op node, the op has no scalar `index`, a negative or NaN stddev,
+ *  the kernel of an array function of accel/array.h: its scalars are its
+ *  arrays' element counts, offsets and strides, checked when recorded),
  *  ACCEL_ERROR_DTYPE_MISMATCH (a non-integral value for an integer
- *  parameter). Thread-safe. */
+ *  parameter). ACCEL_ERROR_INVALID_HANDLE also when a buffer g uses was
+ *  released: the value is set, and g is left uninstantiated until that
+ *  buffer is rebound (accel_graph_set_buffer). Thread-safe. */
 ACCEL_API accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
                                               double value);
 

@@ -83,6 +83,16 @@ Test(array_view, validate_refuses_with_names)
     a.strides[0] = INT64_MAX / 2;
     tu_assert_status(accel_array_validate(&a, "y"), ACCEL_ERROR_OUT_OF_RANGE, "overflow");
     cr_assert(strstr(accel_last_error(), "overflows"), "%s", accel_last_error());
+    /* a span that fits int64 but whose end, added to the offset, does not
+     * (the check formed offset + end, which wrapped negative: it passed) */
+    const int64_t two_rows[] = {2, 4};
+    a = make(2, two_rows);
+    a.dtype = ACCEL_U8;
+    a.strides[0] = INT64_MAX - 5;
+    a.strides[1] = 1;
+    a.offset = 8;
+    tu_assert_status(accel_array_validate(&a, "z"), ACCEL_ERROR_OUT_OF_RANGE,
+                     "offset + span wraps");
     a = make(2, two);
     a.ndim = 1000;
     tu_assert_status(accel_array_validate(&a, "y"), ACCEL_ERROR_INVALID_ARGUMENT, "huge ndim");

@@ -143,12 +143,16 @@ accel_status accel__array_check(const char *fn, const char *name, const accel_ar
         return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
                            "%s: %s: offset %llu bytes is past the buffer's %zu bytes", fn, name,
                            (unsigned long long)a->offset, bytes);
-    if (count > 0 && (base + lo < 0 || base + hi >= nbuf))
+    /* lo <= 0 <= hi, 0 <= base <= nbuf: compared without forming base + hi,
+     * which overflows for a stride near 2^63 (found by a helper: such a view
+     * passed) */
+    if (count > 0 && (lo < -base || hi >= nbuf - base))
         return accel__fail(ACCEL_ERROR_OUT_OF_RANGE,
                            "%s: %s: elements reach [%lld, %lld] (in %s elements of the buffer) "
                            "but the buffer holds %lld",
-                           fn, name, (long long)(base + lo), (long long)(base + hi),
-                           accel_dtype_name(a->dtype), (long long)nbuf);
+                           fn, name, (long long)((uint64_t)base + (uint64_t)lo),
+                           (long long)((uint64_t)base + (uint64_t)hi), accel_dtype_name(a->dtype),
+                           (long long)nbuf);
     if (out) {
         out->count = count;
         out->base = base;

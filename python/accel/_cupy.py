@@ -575,23 +575,28 @@ arccosh, arcsinh, arctanh = ns.acosh, ns.asinh, ns.atanh
 bool_ = np.bool_
 
 
-def fmax(x1: Any, x2: Any) -> Array:
-    """The larger of x1 and x2 ignoring a NaN (NaN only where both are)."""
+def fmax(x1: Any, x2: Any, out: Any = None) -> Array:
+    """The larger of x1 and x2 ignoring a NaN (NaN only where both are);
+    out= as CuPy's."""
     a, b = _arr(x1, "fmax"), _arr(x2, "fmax")
-    return ns.where(ns.isnan(b), a, ns.where(ns.isnan(a), b, ns.maximum(a, b)))
+    r = ns.where(ns.isnan(b), a, ns.where(ns.isnan(a), b, ns.maximum(a, b)))
+    return ns._out(r, out, "fmax", True)
 
 
-def fmin(x1: Any, x2: Any) -> Array:
-    """The smaller of x1 and x2 ignoring a NaN (NaN only where both are)."""
+def fmin(x1: Any, x2: Any, out: Any = None) -> Array:
+    """The smaller of x1 and x2 ignoring a NaN (NaN only where both are);
+    out= as CuPy's."""
     a, b = _arr(x1, "fmin"), _arr(x2, "fmin")
-    return ns.where(ns.isnan(b), a, ns.where(ns.isnan(a), b, ns.minimum(a, b)))
+    r = ns.where(ns.isnan(b), a, ns.where(ns.isnan(a), b, ns.minimum(a, b)))
+    return ns._out(r, out, "fmin", True)
 
 
-def exp2(x: Any) -> Array:
-    """2 ** x elementwise (integers as float64)."""
+def exp2(x: Any, out: Any = None) -> Array:
+    """2 ** x elementwise (integers as float64); out= as CuPy's."""
     a = _arr(x, "exp2")
-    return ns.pow(ns.asarray(2.0, dtype=a.dtype if a.dtype.kind in "fc" else None,
-                             device=a.device), a)
+    r = ns.pow(ns.asarray(2.0, dtype=a.dtype if a.dtype.kind in "fc" else None,
+                          device=a.device), a)
+    return ns._out(r, out, "exp2", True)
 
 
 def angle(z: Any, deg: bool = False) -> Array:
@@ -606,13 +611,15 @@ def angle(z: Any, deg: bool = False) -> Array:
     return ns.multiply(r, 180.0 / np.pi) if deg else r
 
 
-def reciprocal(x: Any) -> Array:
+def reciprocal(x: Any, out: Any = None) -> Array:
     """1 / x in x's dtype (integers: NumPy's truncation, 1 and -1 their own
-    reciprocal, every other value 0)."""
+    reciprocal, every other value 0); out= as CuPy's."""
     a = _arr(x, "reciprocal")
     if a.dtype.kind in "fc":
-        return ns.divide(ns.asarray(1, dtype=a.dtype, device=a.device), a)
-    return ns.where(ns.equal(ns.abs(a), 1), a, ns.zeros_like(a))
+        r = ns.divide(ns.asarray(1, dtype=a.dtype, device=a.device), a)
+    else:
+        r = ns.where(ns.equal(ns.abs(a), 1), a, ns.zeros_like(a))
+    return ns._out(r, out, "reciprocal", True)
 
 
 def _nan_filled(a: Any, fn: str, fill: float) -> Array:
@@ -687,19 +694,24 @@ def _as_float(a: Array) -> Array:
     return a if a.dtype.kind in "fc" else ns.astype(a, np.float64)
 
 
-def fabs(x: Any) -> Array:
-    """|x| as a float (integers as float64, as NumPy's fabs)."""
-    return ns.abs(_as_float(_arr(x, "fabs")))
+def fabs(x: Any, out: Any = None) -> Array:
+    """|x| as a float (integers as float64, as NumPy's fabs); out= as
+    CuPy's."""
+    return ns._out(ns.abs(_as_float(_arr(x, "fabs"))), out, "fabs", True)
 
 
-def deg2rad(x: Any) -> Array:
-    """Degrees to radians: x * (pi / 180) (integers as float64)."""
-    return ns.multiply(_as_float(_arr(x, "deg2rad")), np.pi / 180.0)
+def deg2rad(x: Any, out: Any = None) -> Array:
+    """Degrees to radians: x * (pi / 180) (integers as float64); out= as
+    CuPy's."""
+    r = ns.multiply(_as_float(_arr(x, "deg2rad")), np.pi / 180.0)
+    return ns._out(r, out, "deg2rad", True)
 
 
-def rad2deg(x: Any) -> Array:
-    """Radians to degrees: x * (180 / pi) (integers as float64)."""
-    return ns.multiply(_as_float(_arr(x, "rad2deg")), 180.0 / np.pi)
+def rad2deg(x: Any, out: Any = None) -> Array:
+    """Radians to degrees: x * (180 / pi) (integers as float64); out= as
+    CuPy's."""
+    r = ns.multiply(_as_float(_arr(x, "rad2deg")), 180.0 / np.pi)
+    return ns._out(r, out, "rad2deg", True)
 
 
 radians, degrees = deg2rad, rad2deg

@@ -107,6 +107,18 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
         if k.shape != self.shape[:k.ndim]:
             raise IndexError(f"accel: boolean index of shape {k.shape} for an array of shape "
                              f"{self.shape}")
+        if vals.ndim:
+            # NumPy's rule: values broadcast to (count,) + the other axes (the
+            # C call writes the first count it is given and keeps the rest)
+            count = int(sum(astype(k, int64)))
+            want = (count,) + self.shape[k.ndim:]
+            try:
+                vals = broadcast_to(vals, want)
+            except ValueError:
+                raise L.error("ACCEL_ERROR_SHAPE_MISMATCH",
+                              f"accel: boolean index assignment: values of shape {vals.shape} "
+                              f"do not broadcast to {want}, what the mask selects") \
+                    from None
         _check(C.mask_scatter(_q(self, k, vals), self._cv(), k._cv(), vals._cv()))
         return
     n = self.shape[0] if self.ndim else 0
@@ -883,10 +895,11 @@ def imag(x: Array, /) -> Array:
     return _copy_of(_parts("imag", x)[1])
 
 
-def conj(x: Array, /) -> Array:
+def conj(x: Array, /, out: Any = None) -> Array:
     """The complex conjugate (accel_array_unary ACCEL_ARRAY_CONJ); of a real
-    array, a copy of it (the standard takes any numeric dtype)."""
-    return _unary("conj", x)
+    array, a copy of it (the standard takes any numeric dtype). out= as
+    CuPy's."""
+    return _out(_unary("conj", x), out, "conj", True)
 
 
 # ---------------------------------------------------------------- indexing

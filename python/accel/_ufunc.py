@@ -336,7 +336,11 @@ def _contiguous_unary(fn: str, f: Callable[..., Array]) -> Callable[..., Array]:
         if x._code > 2:
             raise error("ACCEL_ERROR_DTYPE_MISMATCH",
                         f"accel.{fn}: {x.dtype} arrays (accel.{fn} takes float32, float64)")
-        return f(contiguous(x), out if out is None or out._st is None else None)
+        if out is None or out._st is None:
+            return f(contiguous(x), out)
+        # a strided out (o[::2]): into a temporary, then copied (it was
+        # dropped: the result went to a new array)
+        return _into(fn, f(contiguous(x)), out)
     return slow
 
 

@@ -537,3 +537,26 @@ def test_sort_checks_kind_and_descending():
         accel.argsort(x, descending="yes")
     assert accel.sort(x, kind="mergesort", descending=np.True_).get().tolist() == [3.0, 2.0, 1.0]
     assert accel.argsort(x, kind="stable", descending=0).get().tolist() == [1, 2, 0]
+
+
+def test_mask_assignment_broadcasts_values_or_raises_as_numpy():
+    # x[mask] = values: values broadcast to (count,) + the other axes, as
+    # NumPy's; a count that does not fit raises (3 values for 9 selected
+    # elements were written into the first 3; 30 were cut to 9).
+    a = np.arange(20, dtype=np.int32).reshape(4, 5)
+    rows = np.array([True, False, True, False])
+    for mask, v in ((a > 10, np.array([7], np.int32)), (a > 10, np.array(7, np.int32)),
+                    (a > 10, np.arange(9, dtype=np.int32) + 100),
+                    (rows, np.arange(5, dtype=np.int32)),
+                    (rows, np.arange(10, dtype=np.int32).reshape(2, 5)),
+                    (a > 100, np.zeros(0, np.int32))):
+        x = accel.asarray(a)
+        x[accel.asarray(mask)] = accel.asarray(v)
+        want = a.copy()
+        want[mask] = v
+        np.testing.assert_array_equal(x.get(), want, err_msg=f"{v.shape}")
+    for v in (np.arange(3, dtype=np.int32), np.arange(30, dtype=np.int32)):
+        x = accel.asarray(a)
+        with pytest.raises(ValueError, match="mask selects"):
+            x[x > 10] = accel.asarray(v)
+        np.testing.assert_array_equal(x.get(), a)

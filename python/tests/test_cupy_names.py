@@ -689,3 +689,20 @@ def test_matmul_out_is_written_directly_or_through_a_temporary():
     r = cp.broadcast_to(cp.zeros(4), (4, 4))  # read-only
     with pytest.raises(ValueError):
         cp.matmul(cp.asarray(h), cp.asarray(h), out=r)
+
+
+def test_numpys_elementwise_names_take_out():
+    # out= on every elementwise function (python.md): these NumPy spellings
+    # raised TypeError on out=; a strided out gets NumPy's values.
+    h = np.array([-2.5, -1.0, 0.0, 1.0, 2.0, 3.5])
+    g = np.array([1.0, np.nan, 0.0, 5.0, np.nan, -1.0])
+    for name, args in (("conj", (h,)), ("conjugate", (h,)), ("deg2rad", (h,)), ("radians", (h,)),
+                       ("rad2deg", (h,)), ("degrees", (h,)), ("exp2", (h,)), ("fabs", (h,)),
+                       ("reciprocal", (h[h != 0],)), ("fmax", (h, g)), ("fmin", (h, g))):
+        n = args[0].size
+        o = cp.zeros(2 * n)
+        r = getattr(cp, name)(*[cp.asarray(a) for a in args], out=o[::2])
+        want = np.zeros(2 * n)
+        getattr(np, name)(*args, out=want[::2])
+        np.testing.assert_allclose(o.get(), want, rtol=1e-15, err_msg=name)
+        np.testing.assert_allclose(r.get(), want[::2], rtol=1e-15, err_msg=name)

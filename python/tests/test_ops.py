@@ -301,3 +301,18 @@ def test_table_only_unary_ops_on_strided_views_run_their_own_function():
     for name in ("relu", "expit"):
         with pytest.raises(accel.DtypeMismatchError, match=f"accel.{name}:"):
             getattr(accel, name)(i)
+
+
+def test_relu_and_expit_write_a_strided_out():
+    # relu and expit (op-table names only) with a strided or reversed out=
+    # write there (the result went into a new array and out stayed as it was).
+    h = np.array([-2.0, -1.0, 0.0, 1.0, 2.0, 3.0])
+    for name, ref in (("relu", lambda v: np.maximum(v, 0.0)),
+                      ("expit", lambda v: 1.0 / (1.0 + np.exp(-v)))):
+        for sl in (slice(None, None, 2), slice(None, None, -2)):
+            o = accel.zeros(12)
+            r = getattr(accel, name)(accel.asarray(h), out=o[sl])
+            want = np.zeros(12)
+            want[sl] = ref(h)
+            np.testing.assert_allclose(o.get(), want, rtol=1e-15, err_msg=f"{name} {sl}")
+            np.testing.assert_allclose(r.get(), ref(h), rtol=1e-15)

@@ -835,6 +835,60 @@ Test(array_elementwise, shapes_and_promotion)
     accel_runtime_close(rt);
 }
 
+/* int64 against uint64 (either order) compares exactly, as NumPy 2: in
+ * their promoted float64, 2^63 - 1 equalled 2^63 (a helper's find). The
+ * reference compares the two as __int128. Every pair of the edge values,
+ * broadcast (8, 1) against (1, 8). */
+__extension__ typedef __int128 i128;
+
+static void int64_uint64_compare(accel_device *dev, accel_queue *q, void *user)
+{
+    (void)user;
+    enum { n = 8 };
+    const int64_t si[n] = {INT64_MIN, -1, 0, 5, INT64_MAX - 1, INT64_MAX, 7, 8};
+    const uint64_t ui[n] = {
+        0,          1, 5, (uint64_t)INT64_MAX, (uint64_t)INT64_MAX + 1, (uint64_t)INT64_MAX + 2,
+        UINT64_MAX, 8};
+    accel_buffer *bs, *bu, *bo;
+    tu_ok(accel_buffer_create_from_host(q, si, sizeof si, &bs));
+    tu_ok(accel_buffer_create_from_host(q, ui, sizeof ui, &bu));
+    tu_ok(accel_buffer_create(dev, n * n, &bo));
+    const int64_t col[] = {n, 1}, row[] = {1, n}, sq[] = {n, n};
+    for (int order = 0; order < 2; order++)
+        for (int f = ACCEL_ARRAY_EQUAL; f <= ACCEL_ARRAY_GREATER_EQUAL; f++) {
+            accel_array x1, x2, o;
+            tu_ok(accel_array_init(&x1, order ? bu : bs, order ? ACCEL_U64 : ACCEL_I64, 2, col));
+            tu_ok(accel_array_init(&x2, order ? bs : bu, order ? ACCEL_I64 : ACCEL_U64, 2, row));
+            tu_ok(accel_array_init(&o, bo, ACCEL_BOOL, 2, sq));
+            tu_ok(accel_array_binary(q, (accel_array_fn)f, &x1, &x2, &o));
+            unsigned char got[n * n];
+            tu_ok(accel_queue_read_blocking(q, bo, 0, got, sizeof got));
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) {
+                    i128 a = order ? (i128)ui[i] : (i128)si[i];
+                    i128 b = order ? (i128)si[j] : (i128)ui[j];
+                    bool want = f == ACCEL_ARRAY_EQUAL        ? a == b
+                                : f == ACCEL_ARRAY_NOT_EQUAL  ? a != b
+                                : f == ACCEL_ARRAY_LESS       ? a < b
+                                : f == ACCEL_ARRAY_LESS_EQUAL ? a <= b
+                                : f == ACCEL_ARRAY_GREATER    ? a > b
+                                                              : a >= b;
+                    cr_assert_eq(got[i * n + j] != 0, want, "%s: fn %d, order %d, [%d, %d]",
+                                 accel_device_name(dev), f, order, i, j);
+                }
+        }
+    accel_buffer_release(bs);
+    accel_buffer_release(bu);
+    accel_buffer_release(bo);
+}
+
+Test(array_elementwise, int64_uint64_compare_exactly)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, int64_uint64_compare, NULL);
+    accel_runtime_close(rt);
+}
+
 /* x + y.T and y.T * x over 2-D shapes that are and are not multiples of a
  * tile (32 x 32, y.T staged through shared memory): a GPU walks these in
  * tiles (codegen.c, tile_walk), and so

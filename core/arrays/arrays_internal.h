@@ -174,6 +174,10 @@ typedef struct accel__aspec {
      * bcast have inner stride 1, those in bcast (bit k: input k) stride 0 */
     bool run;
     uint8_t bcast;
+    /* a comparison of int64 with uint64 (either order): exact on the
+     * integers (codegen.c, op_function), as NumPy 2 compares them, instead
+     * of in the promoted float64, where 2^63 - 1 and 2^63 are equal */
+    bool icmp;
 } accel__aspec;
 
 /* The elements of a run (accel__aspec.run): 16 bytes of float32 or int32. */

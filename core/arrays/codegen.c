@@ -213,9 +213,42 @@ static const char *result_ctype(const accel__aspec *s)
     return "accel_T";
 }
 
+/* The operator of comparison fn (ACCEL_ARRAY_EQUAL to GREATER_EQUAL, in
+ * the order of their values). */
+_Static_assert(ACCEL_ARRAY_NOT_EQUAL == ACCEL_ARRAY_EQUAL + 1 &&
+                   ACCEL_ARRAY_LESS == ACCEL_ARRAY_EQUAL + 2 &&
+                   ACCEL_ARRAY_LESS_EQUAL == ACCEL_ARRAY_EQUAL + 3 &&
+                   ACCEL_ARRAY_GREATER == ACCEL_ARRAY_EQUAL + 4 &&
+                   ACCEL_ARRAY_GREATER_EQUAL == ACCEL_ARRAY_EQUAL + 5,
+               "the comparisons' values are consecutive");
+static const char *cmp_operator(accel_array_fn fn)
+{
+    static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+    return ops[fn - ACCEL_ARRAY_EQUAL];
+}
+
+/* accel_op of an int64-uint64 comparison (s->icmp): the sign of a - b from
+ * the integers themselves (a negative int64 is below every uint64, else
+ * both compare as uint64), then the comparison's operator against 0. */
+static void icmp_function(accel__sbuf *b, const accel__aspec *s)
+{
+    const char *c =
+        s->in[0] == ACCEL_I64
+            ? "long long a, unsigned long long b) {\n  const int accel_c = a < 0 ? -1 : "
+              "(unsigned long long)a < b ? -1 : (unsigned long long)a > b;\n"
+            : "unsigned long long a, long long b) {\n  const int accel_c = b < 0 ? 1 : "
+              "a < (unsigned long long)b ? -1 : a > (unsigned long long)b;\n";
+    accel__sbuf_put(b, "ACCEL_FN int accel_op(%s  return accel_c %s 0;\n}\n", c,
+                    cmp_operator(s->fn));
+}
+
 /* The per-element function accel_op of the row's expression for s->ct. */
 static void op_function(accel__sbuf *b, const accel__aspec *s, const char *expr)
 {
+    if (s->icmp) {
+        icmp_function(b, s);
+        return;
+    }
     size_t cs = accel_dtype_size(s->ct);
     bool wide = cs > 4, cplx = is_complex(s->ct);
     accel__sbuf_put(b, "#define accel_T %s\n", arith_ctype(s->ct));
@@ -527,6 +560,8 @@ static void element_body(accel__sbuf *b, const accel__aspec *s)
         if (s->fn == ACCEL_ARRAY_WHERE && k == 0) {
             load(b, s->in[0], 0, s);
             accel__sbuf_put(b, " != 0");
+        } else if (s->icmp) {
+            load(b, s->in[k], k, s);
         } else if (is_complex(s->ct)) {
             load_complex(b, s, k);
         } else if (s->in[k] == ACCEL_U64 && accel_dtype_kind_of(s->ct) == ACCEL_DTYPE_KIND_FLOAT) {

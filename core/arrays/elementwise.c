@@ -200,6 +200,9 @@ static accel_status check_dtypes(acall *c, accel__aspec *s)
         s->in[k] = a[k]->dtype;
     s->out = res;
     s->ct = ct;
+    s->icmp = c->f >= ACCEL_ARRAY_EQUAL && c->f <= ACCEL_ARRAY_GREATER_EQUAL && c->nin == 2 &&
+              ((a[0]->dtype == ACCEL_I64 && a[1]->dtype == ACCEL_U64) ||
+               (a[0]->dtype == ACCEL_U64 && a[1]->dtype == ACCEL_I64));
     return ACCEL_SUCCESS;
 }
 

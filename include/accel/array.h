@@ -294,7 +294,9 @@ ACCEL_API accel_status accel_array_unary(accel_queue *q, accel_array_fn fn, cons
 
 /* Elementwise out = fn(x1, x2), x1 and x2 broadcast together; their dtypes
  * promote by accel_result_type and the function computes in the promoted
- * dtype (comparisons too; (int64, uint64) compare as float64).
+ * dtype (comparisons too, except (int64, uint64) in either order: compared
+ * exactly on the integers, as NumPy 2, not in their promoted float64, where
+ * 2^63 - 1 and 2^63 are equal).
  * Integer floor_divide and remainder by 0 give 0 (NumPy's value, without its
  * warning; no trap); INT_MIN // -1 wraps to INT_MIN. Integer pow with a
  * negative exponent gives the truncated exact value (1 for a base of 1,

@@ -560,3 +560,15 @@ def test_mask_assignment_broadcasts_values_or_raises_as_numpy():
         with pytest.raises(ValueError, match="mask selects"):
             x[x > 10] = accel.asarray(v)
         np.testing.assert_array_equal(x.get(), a)
+
+
+def test_int64_and_uint64_compare_exactly():
+    # NumPy 2 compares int64 with uint64 exactly; in their promoted float64
+    # 2**63 - 1 and 2**63 were equal (a helper's find).
+    u = np.array([0, 1, 5, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 1, 7], np.uint64)
+    i = np.array([-2**63, -1, 5, 2**63 - 1, 2**63 - 1, 2**63 - 1, -1, 8], np.int64)
+    for name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
+        for x, y in ((u, i), (i, u), (i[:, None], u[None, :])):
+            got = getattr(accel, name)(accel.asarray(x), accel.asarray(y)).get()
+            np.testing.assert_array_equal(got, getattr(np, name)(x, y), err_msg=name)
+    assert bool((accel.asarray(u) == accel.asarray(i)).get()[4]) is False

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import _namespace as ns
 from ._array import Array
+from ._lib import error
 
 Scalar = Union[int, float]
 
@@ -73,6 +74,42 @@ def _arr(x: Any, fn: str) -> Array:
     if isinstance(x, (list, tuple, int, float, complex, np.ndarray, np.generic)):
         return ns.asarray(x)
     raise TypeError(f"accel.{fn}: an accel array or array-like, not {type(x).__name__}")
+
+
+def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+    """dst[...] = src, broadcast, as NumPy's and CuPy's copyto: src converted
+    to dst's dtype where `casting` allows ("no", "equiv", "safe",
+    "same_kind", "unsafe"; NumPy's rules, a Python scalar by its value as
+    NumPy 2), else DtypeMismatchError (a TypeError); `where` (a bool array
+    or scalar, broadcast) picks the elements written. Raises
+    ShapeMismatchError when src does not broadcast to dst."""
+    if not isinstance(dst, Array):
+        raise TypeError(f"accel.copyto: dst is an accel array, not {type(dst).__name__}")
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"accel.copyto: casting {casting!r} is none of 'no', 'equiv', 'safe', "
+                         "'same_kind', 'unsafe'")
+    if isinstance(src, Array):
+        ok = np.can_cast(src.dtype, dst.dtype, casting)
+    else:
+        try:  # NumPy decides for a scalar or array-like (NEP 50's value rules)
+            np.copyto(np.empty(0, dst.dtype), np.asarray(src)[..., :0] if np.ndim(src)
+                      else src, casting=casting)
+            ok = True
+        except TypeError:
+            ok = False
+    if not ok:
+        from_dt = src.dtype if isinstance(src, Array) else type(src).__name__
+        raise error("ACCEL_ERROR_DTYPE_MISMATCH",
+                    f"accel.copyto: cannot cast {from_dt} to {dst.dtype} under casting="
+                    f"{casting!r} (NumPy's rule; pass casting='unsafe' to convert anyway)")
+    if where is True or where is None:  # NumPy's default, CuPy's
+        ns.copyto(dst, src)
+        return
+    w = _arr(where, "copyto")
+    if w.dtype != np.bool_:
+        raise TypeError(f"accel.copyto: where is a bool array, not {w.dtype}")
+    s = src if isinstance(src, Array) else ns.asarray(src, device=dst.device)
+    ns.copyto(dst, ns.where(w, ns.astype(s, dst.dtype) if s.dtype != dst.dtype else s, dst))
 
 
 def concatenate(arrays: Sequence[Any], axis: Optional[int] = 0, out: Any = None,

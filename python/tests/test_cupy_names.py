@@ -706,3 +706,39 @@ def test_numpys_elementwise_names_take_out():
         getattr(np, name)(*args, out=want[::2])
         np.testing.assert_allclose(o.get(), want, rtol=1e-15, err_msg=name)
         np.testing.assert_allclose(r.get(), want[::2], rtol=1e-15, err_msg=name)
+
+
+def test_copyto_casting_and_where_as_numpy():
+    # NumPy's and CuPy's copyto: casting="same_kind" by default (a float
+    # array or a Python float into an int array raises; it truncated), any
+    # rule by name, and where= picking the elements written.
+    f = np.array([1.5, 2.5, -1.0, 3.0])
+    for dst_dt, src, ok in ((np.int32, f, False), (np.int32, 1.5, False), (np.int32, 2, True),
+                            (np.float32, f, True), (np.float64, np.arange(4, dtype=np.int64), True)):
+        d = cp.zeros(4, dtype=dst_dt)
+        s = cp.asarray(src) if isinstance(src, np.ndarray) else src
+        want = np.zeros(4, dtype=dst_dt)
+        if ok:
+            cp.copyto(d, s)
+            np.copyto(want, src)
+            np.testing.assert_array_equal(d.get(), want)
+        else:
+            with pytest.raises(TypeError):
+                np.copyto(want, src)
+            with pytest.raises(TypeError, match="same_kind"):
+                cp.copyto(d, s)
+            np.testing.assert_array_equal(d.get(), want)
+    d = cp.zeros(4, dtype=np.int32)
+    cp.copyto(d, cp.asarray(f), casting="unsafe")
+    np.testing.assert_array_equal(d.get(), f.astype(np.int32))
+    with pytest.raises(TypeError):
+        cp.copyto(cp.zeros(4, dtype=np.float32), cp.asarray(f), casting="safe")
+    m = np.array([True, False, True, False])
+    for src in (cp.asarray(np.arange(4.0)), 7.0, cp.asarray(np.array([9.0]))):
+        d = cp.full(4, -1.0)
+        cp.copyto(d, src, where=cp.asarray(m))
+        want = np.full(4, -1.0)
+        np.copyto(want, src.get() if isinstance(src, cp.ndarray) else src, where=m)
+        np.testing.assert_array_equal(d.get(), want)
+    with pytest.raises(ValueError):
+        cp.copyto(d, 1.0, casting="bogus")

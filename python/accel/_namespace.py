@@ -709,9 +709,33 @@ def _floats(fn: str, *xs: Array) -> Tuple[Array, ...]:
     return xs
 
 
+_COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
+
+
+def _compare_out_of_range(fn: str, x1: Any, x2: Any) -> Optional[Array]:
+    """An integer array compared with a Python int its dtype cannot hold
+    (int8_array == 200): every element compares the same way, and NumPy 2
+    gives that answer (an arithmetic op raises OverflowError instead). The
+    result, filled on the device; None for any other call."""
+    arr, v, flip = (x1, x2, False) if isinstance(x1, Array) else (x2, x1, True)
+    if (fn not in _COMPARISONS or v.__class__ is not int or not isinstance(arr, Array)
+            or arr.dtype.kind not in "iu"):
+        return None
+    info = np.iinfo(arr.dtype)
+    if info.min <= v <= info.max:
+        return None
+    below = (v > info.max) != flip  # x1 < x2 for every element
+    r = {"equal": False, "not_equal": True, "less": below, "less_equal": below,
+         "greater": not below, "greater_equal": not below}[fn]
+    return full(arr.shape, r, dtype=bool, device=arr.device)
+
+
 def _binary(fn: str, x1: Any, x2: Any) -> Array:
     if not isinstance(x1, Array) and not isinstance(x2, Array):
         raise TypeError(f"accel.{fn}: needs at least one array")
+    r = _compare_out_of_range(fn, x1, x2)
+    if r is not None:
+        return r
     if not isinstance(x1, Array):
         x1 = _as_operand(x1, x2, fn)
     elif not isinstance(x2, Array):

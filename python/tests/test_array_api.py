@@ -572,3 +572,19 @@ def test_int64_and_uint64_compare_exactly():
             got = getattr(accel, name)(accel.asarray(x), accel.asarray(y)).get()
             np.testing.assert_array_equal(got, getattr(np, name)(x, y), err_msg=name)
     assert bool((accel.asarray(u) == accel.asarray(i)).get()[4]) is False
+
+
+def test_an_int_array_compared_with_an_int_out_of_its_range():
+    # NumPy 2: int8_array == 200 is all False (and < all True), in either
+    # order; an arithmetic op with that int still raises OverflowError.
+    import operator as op
+    for dt in (np.int8, np.uint8, np.int16, np.uint32, np.int64, np.uint64):
+        info = np.iinfo(dt)
+        h = np.array([info.min, 0, info.max], dt)
+        a = accel.asarray(h)
+        for v in (info.max + 1, info.min - 1, 10**30, -10**30):
+            for f in (op.eq, op.ne, op.lt, op.le, op.gt, op.ge):
+                np.testing.assert_array_equal(f(a, v).get(), f(h, v), err_msg=f"{dt} {v} {f}")
+                np.testing.assert_array_equal(f(v, a).get(), f(v, h), err_msg=f"{dt} {v} {f}")
+    with pytest.raises(OverflowError):
+        accel.asarray(np.array([1], np.int8)) + 200

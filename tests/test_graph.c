@@ -636,6 +636,95 @@ Test(graph, set_scalar_refuses_an_array_functions_kernel)
     fx_close(&f);
 }
 
+/* A log callback that releases a buffer of the graph while it instantiates
+ * (on the fusion's info line): the release is refused, as inside any call
+ * that uses the buffer, instead of waiting forever for the pins of its own
+ * thread (a review's find: instantiation pins every buffer). */
+static accel_buffer *log_victim;
+static int log_armed;
+static accel_status log_release_status;
+static void release_on_fusion_line(int level, const char *msg, void *user)
+{
+    (void)level;
+    (void)user;
+    if (log_armed && strstr(msg, "fused")) {
+        log_armed = 0;
+        accel_buffer_release(log_victim);
+        log_release_status = strstr(accel_last_error(), "in use by a call of this thread")
+                                 ? ACCEL_SUCCESS
+                                 : ACCEL_ERROR_INTERNAL;
+    }
+}
+
+Test(graph, a_release_from_a_log_callback_inside_instantiate_is_refused, .timeout = 60)
+{
+    fx f = fx_open();
+    enum { n = 64 };
+    accel_buffer *a, *b, *o, *t;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &b));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &o));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 2, accel_slice_of(a, 0, n)));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 3, accel_slice_of(b, 0, n)));
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &t));
+    tu_ok(accel_mul(f.q, ACCEL_F32, accel_slice_of(a, 0, n), accel_slice_of(b, 0, n),
+                    accel_slice_of(t, 0, n)));
+    tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(t, 0, n), accel_slice_of(b, 0, n),
+                    accel_slice_of(o, 0, n)));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    log_victim = a;
+    log_armed = 1;
+    log_release_status = ACCEL_ERROR_NOT_FOUND;
+    accel_set_log_callback(release_on_fusion_line, NULL);
+    accel_set_log_level(ACCEL_LOG_DEBUG);
+    accel_status st = accel_graph_instantiate(g, NULL);
+    accel_set_log_level(ACCEL_LOG_WARN);
+    accel_set_log_callback(NULL, NULL);
+    tu_ok(st);
+    cr_assert_eq(log_armed, 0, "no fusion line was logged");
+    cr_assert_eq(log_release_status, ACCEL_SUCCESS, "the release was not refused: %s",
+                 accel_last_error());
+    tu_ok(accel_graph_launch(g, f.q)); /* a is alive */
+    for (int i = 0; i < n; i += 7)
+        cr_assert_eq(read1(f.q, o, (size_t)i), 9.0f, "o[%d]", i);
+    accel_graph_release(g);
+    accel_buffer_release(a);
+    accel_buffer_release(b);
+    accel_buffer_release(o);
+    fx_close(&f);
+}
+
+/* After an instantiation refused for a released buffer, rebinding that
+ * buffer plans the graph again (it returned success and left the graph
+ * unlaunchable: a review's find). */
+Test(graph, rebinding_after_a_failed_instantiate_plans_again)
+{
+    fx f = fx_open();
+    enum { n = 64 };
+    accel_buffer *a, *a2, *o;
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &a2));
+    tu_ok(accel_buffer_create(f.dev, n * 4, &o));
+    tu_ok(accel_fill(f.q, ACCEL_F32, 3, accel_slice_of(a2, 0, n)));
+    accel_graph *g;
+    tu_ok(accel_queue_begin_capture(f.q));
+    tu_ok(accel_add(f.q, ACCEL_F32, accel_slice_of(a, 0, n), accel_slice_of(a, 0, n),
+                    accel_slice_of(o, 0, n)));
+    tu_ok(accel_queue_end_capture(f.q, &g));
+    accel_buffer_release(a);
+    tu_assert_status(accel_graph_instantiate(g, NULL), ACCEL_ERROR_INVALID_HANDLE, "released");
+    tu_ok(accel_graph_set_buffer(g, a, a2));
+    tu_ok(accel_graph_launch(g, f.q));
+    for (int i = 0; i < n; i += 7)
+        cr_assert_eq(read1(f.q, o, (size_t)i), 6.0f, "o[%d]", i);
+    accel_graph_release(g);
+    accel_buffer_release(a2);
+    accel_buffer_release(o);
+    fx_close(&f);
+}
+
 /* Instantiating a graph one of whose buffers was released is refused (the
  * plan would read the freed buffer: a use after free found by
  * fuzz/fuzz_graph); rebound, it instantiates and runs again. */

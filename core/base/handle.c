@@ -664,12 +664,32 @@ void accel__handle_unpin(accel__hslot *s)
         atomic_fetch_sub_explicit(&s->pins, 1, memory_order_release);
 }
 
+/* The pin sets this thread holds, innermost first (accel__pinset_push). */
+static _Thread_local accel__pinset *pinsets_mine;
+
+void accel__pinset_push(accel__pinset *p)
+{
+    p->outer = pinsets_mine;
+    pinsets_mine = p;
+}
+
+void accel__pinset_pop(accel__pinset *p)
+{
+    pinsets_mine = p->outer;
+}
+
 bool accel__call_pinned_by_outer(const accel__call *c, const void *handle)
 {
     hzrec *r = hz_mine;
     uint64_t v = (uint64_t)(uintptr_t)handle ^ HANDLE_MASK;
     hslot *s = slot_at((uint32_t)v);
-    if (!r || !s)
+    if (!s)
+        return false;
+    for (const accel__pinset *p = pinsets_mine; p; p = p->outer)
+        for (size_t i = 0; i < p->n; i++)
+            if (p->pins[i] == s)
+                return true;
+    if (!r)
         return false;
     uint32_t end = c->nhz ? c->hz_base : r->top;
     for (uint32_t i = 0; i < end; i++)

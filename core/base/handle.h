@@ -79,6 +79,19 @@ typedef struct accel__hslot accel__hslot;
 accel__hslot *accel__handle_pin(const void *handle, const void *obj);
 void accel__handle_unpin(accel__hslot *pin);
 
+/* A set of such pins that this thread holds while it works (a graph's
+ * buffers while it instantiates, updates or launches), made known to
+ * accel__call_pinned_by_outer: a release from a callback inside the work
+ * (a log callback) is then refused instead of waiting for this thread.
+ * Push after pinning, pop before unpinning, in LIFO order. */
+typedef struct accel__pinset {
+    accel__hslot **pins;
+    size_t n;
+    struct accel__pinset *outer;
+} accel__pinset;
+void accel__pinset_push(accel__pinset *p);
+void accel__pinset_pop(accel__pinset *p);
+
 /* The most pinned handles one call resolves (a user kernel's parameters,
  * ACCEL__KMAX_PARAMS of kernels.h, its queue and the kernel). */
 #define ACCEL__CALL_PINS 36
@@ -107,7 +120,8 @@ void accel__call_leave(accel__call *c);
 void accel__call_unpin(accel__call *c);
 /* Whether a call of this thread that c is nested in (a callback inside it:
  * a log callback, a release callback) has handle's buffer pinned in the
- * thread's hazard record: releasing it there would wait for itself. */
+ * thread's hazard record, or this thread holds it in a pin set
+ * (accel__pinset_push): releasing it there would wait for itself. */
 bool accel__call_pinned_by_outer(const accel__call *c, const void *handle);
 #define ACCEL__CALL(c)                                                                             \
     __attribute__((cleanup(accel__call_leave))) accel__call c;                                     \

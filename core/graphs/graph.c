@@ -151,12 +151,14 @@ static accel_status released_fail(const accel_graph *g, const accel_buffer *buf,
  * pins, so none is freed while the caller reads it (an instantiation's plan
  * and the backend's graph; a launch until its work is enqueued). A launch
  * also marks each enqueued (its work may use it from now on, whichever way
- * it runs). *out_pins gets the pins to drop with unpin_all. A pin proves
- * the buffer alive; a buffer released meanwhile: released_fail. */
+ * it runs). *ps gets the pins, made known to this thread's releases
+ * (accel__pinset_push: a log callback that releases one of them is refused
+ * rather than waiting for this thread), to drop with unpin_set. A pin
+ * proves the buffer alive; a buffer released meanwhile: released_fail. */
 static accel_status pin_all_locked(const accel_graph *g, const char *fn, bool enqueue,
-                                   accel__hslot ***out_pins)
+                                   accel__pinset *ps)
 {
-    *out_pins = NULL;
+    *ps = (accel__pinset){NULL, 0, NULL};
     if (!g->nubuf)
         return ACCEL_SUCCESS;
     accel__hslot **pins = malloc(g->nubuf * sizeof *pins);
@@ -174,29 +176,23 @@ static accel_status pin_all_locked(const accel_graph *g, const char *fn, bool en
     }
     for (size_t k = 0; enqueue && k < g->nubuf; k++)
         accel__buffer_mark_enqueued(g->ubuf[k]);
-    *out_pins = pins;
+    *ps = (accel__pinset){pins, g->nubuf, NULL};
+    accel__pinset_push(ps);
     return ACCEL_SUCCESS;
 }
 
-static void unpin_all(const accel_graph *g, accel__hslot **pins)
-{
-    for (size_t k = 0; pins && k < g->nubuf; k++)
-        accel__handle_unpin(pins[k]);
-    free(pins);
-}
-
 /* Pins of every buffer that nodes [first, first + count) use, one a use,
- * *np of them (to drop with unpin_uses); NULL when one was released since
- * (or out of host memory). */
-static accel__hslot **pin_uses_locked(const accel_graph *g, size_t first, size_t count, size_t *np)
+ * into *ps (as pin_all_locked's); false when one was released since (or
+ * out of host memory). */
+static bool pin_uses_locked(const accel_graph *g, size_t first, size_t count, accel__pinset *ps)
 {
     size_t cap = 0, k = 0;
     for (size_t i = first; i < first + count; i++)
         cap += g->nodes[i].nbuf;
-    *np = 0;
+    *ps = (accel__pinset){NULL, 0, NULL};
     accel__hslot **pins = malloc((cap ? cap : 1) * sizeof *pins);
     if (!pins)
-        return NULL;
+        return false;
     for (size_t i = first; i < first + count; i++)
         for (uint32_t b = 0; b < g->nodes[i].nbuf; b++) {
             const accel__gnode *n = &g->nodes[i];
@@ -206,19 +202,25 @@ static accel__hslot **pin_uses_locked(const accel_graph *g, size_t first, size_t
                 while (k--)
                     accel__handle_unpin(pins[k]);
                 free(pins);
-                return NULL;
+                return false;
             }
             k++;
         }
-    *np = k;
-    return pins;
+    *ps = (accel__pinset){pins, k, NULL};
+    accel__pinset_push(ps);
+    return true;
 }
 
-static void unpin_uses(accel__hslot **pins, size_t np)
+/* Drop the pins of pin_all_locked or pin_uses_locked (none: no-op). */
+static void unpin_set(accel__pinset *ps)
 {
-    for (size_t k = 0; k < np; k++)
-        accel__handle_unpin(pins[k]);
-    free(pins);
+    if (!ps->pins)
+        return;
+    accel__pinset_pop(ps);
+    for (size_t k = 0; k < ps->n; k++)
+        accel__handle_unpin(ps->pins[k]);
+    free(ps->pins);
+    ps->pins = NULL;
 }
 
 /* The backend's graph of g's plan (buffers pinned by the caller); a
@@ -250,29 +252,29 @@ static accel_status instantiate_locked(accel_graph *g, uint32_t flags, const cha
     destroy_be_locked(g, fn);
     /* Fused kernels of the old plan may still run in queued launches. */
     wait_launches(g, fn);
+    g->flags = flags; /* also for a refresh after this one fails */
     accel_status st = collect_buffers_locked(g, fn);
     /* The plan and the backend's graph read every buffer g uses: pinned, so
      * that another thread's release cannot free one meanwhile (ASan, a
      * release racing accel_graph_instantiate); a released one is refused
      * here, and g stays uninstantiated until it is rebound and g
      * instantiated again (found by fuzz/fuzz_graph). */
-    accel__hslot **pins = NULL;
+    accel__pinset pins = {NULL, 0, NULL};
     if (st == ACCEL_SUCCESS)
         st = pin_all_locked(g, fn, false, &pins);
     if (st == ACCEL_SUCCESS)
         st = accel__fuse_plan(g, flags, fn);
     if (st != ACCEL_SUCCESS) {
-        unpin_all(g, pins);
+        unpin_set(&pins);
         g->instantiated = false;
         return st;
     }
-    g->flags = flags;
     g->instantiated = true;
     g->be_stale = false;
     g->plan_stale = false;
     if (!(flags & ACCEL_GRAPH_CORE_REPLAY) && backend_can_run(g))
         st = instantiate_be_locked(g, fn);
-    unpin_all(g, pins);
+    unpin_set(&pins);
     return st;
 }
 
@@ -450,7 +452,7 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
                          fn);
     /* Pinning proves every buffer alive; a released one: check_alive_locked's
      * message, from pin_all_locked. */
-    accel__hslot **pins = NULL;
+    accel__pinset pins = {NULL, 0, NULL};
     if (st == ACCEL_SUCCESS)
         st = pin_all_locked(g, fn, true, &pins);
     if (st == ACCEL_SUCCESS && g->ntemps)
@@ -471,7 +473,7 @@ accel_status accel_graph_launch(accel_graph *g, accel_queue *q)
     }
     if (st == ACCEL_SUCCESS && g->ntemps)
         st = mark_launch_end_locked(g, q, fn);
-    unpin_all(g, pins);
+    unpin_set(&pins);
     pthread_mutex_unlock(&g->lock);
     return st;
 }
@@ -498,9 +500,8 @@ static void update_be_locked(accel_graph *g, size_t i, bool buffer_changed)
      * backend buffer freed): rebuilt once all are bound (found by ASan:
      * graph/rebind_one_by_one_after_every_buffer_was_released, and
      * accel_graph_set_scalar on a fused node). */
-    size_t np = 0;
-    accel__hslot **pins = pin_uses_locked(g, g->exec[e].first, g->exec[e].count, &np);
-    if (!pins) {
+    accel__pinset pins;
+    if (!pin_uses_locked(g, g->exec[e].first, g->exec[e].count, &pins)) {
         g->be_stale = true;
         return;
     }
@@ -511,7 +512,7 @@ static void update_be_locked(accel_graph *g, size_t i, bool buffer_changed)
         accel__clear_error();
         g->be_stale = true;
     }
-    unpin_uses(pins, np);
+    unpin_set(&pins);
 }
 
 /* Bytes of node n's use of its buffer b must fit in `bytes`. */
@@ -642,12 +643,13 @@ static void rebind(accel__gnode *n, uint32_t b, accel_buffer *nb)
 }
 
 /* The explicit update of the rebinding calls: a change the backend's graph
- * could not take (be_stale) or that moved a fused kernel's buffers
- * (plan_stale) is instantiated again now, with g's flags, so that launch
- * only replays. g->lock held. */
+ * could not take (be_stale), one that moved a fused kernel's buffers
+ * (plan_stale), or a graph whose last instantiation failed (a buffer
+ * released then, now rebound) is instantiated again now, with the flags of
+ * its last instantiation, so that launch only replays. g->lock held. */
 static accel_status refresh_locked(accel_graph *g, const char *fn)
 {
-    if (!g->be_stale && !g->plan_stale && g->ubuf)
+    if (g->instantiated && !g->be_stale && !g->plan_stale && g->ubuf)
         return ACCEL_SUCCESS;
     return instantiate_locked(g, g->flags, fn);
 }

@@ -638,7 +638,7 @@ accel_status accel_kernel_raw_create(accel_runtime *rt, const char *source, cons
 accel_status accel__kernel_library_create(accel_runtime *rt, const char *source, const char *entry,
                                           const accel_kernel_options *opt, accel_kernel **out)
 {
-    return raw_create("accel_kernel_raw_create", rt, source, entry, opt, true, out);
+    return raw_create("array kernel", rt, source, entry, opt, true, out);
 }
 
 void accel_kernel_release(accel_kernel *k)

@@ -173,10 +173,12 @@ ACCEL_API accel_status accel_graph_launch(accel_graph *g, accel_queue *q);
  *  new_buf; g is unchanged), ACCEL_ERROR_INVALID_ARGUMENT (a temporary; or
  *  a node that uses both buffers would see its range of old_buf overlap its
  *  range of new_buf, an aliasing its recorded call did not have: g is
- *  unchanged). ACCEL_ERROR_INVALID_HANDLE also when another buffer g uses
- *  was released: the rebinding is made, and g is left uninstantiated until
- *  that one is rebound too (the call that binds the last one plans g
- *  again; accel_graph_instantiate also does). Thread-safe. */
+ *  unchanged). It may also return ACCEL_ERROR_INVALID_HANDLE when another
+ *  buffer of a node it updates (or of that node's fused run) was released:
+ *  the rebinding is made, and g is planned again by the call that rebinds
+ *  that buffer (or by accel_graph_instantiate). Whatever it returns,
+ *  accel_graph_launch refuses g while a buffer it uses is released.
+ *  Thread-safe. */
 ACCEL_API accel_status accel_graph_set_buffer(accel_graph *g, const void *old_buf,
                                               accel_buffer *new_buf);
 
@@ -193,17 +195,20 @@ ACCEL_API accel_status accel_graph_set_buffer(accel_graph *g, const void *old_bu
  *  the kernel of an array function of accel/array.h: its scalars are its
  *  arrays' element counts, offsets and strides, checked when recorded),
  *  ACCEL_ERROR_DTYPE_MISMATCH (a non-integral value for an integer
- *  parameter). ACCEL_ERROR_INVALID_HANDLE also when a buffer g uses was
- *  released: the value is set, and g is left uninstantiated until that
- *  buffer is rebound (accel_graph_set_buffer). Thread-safe. */
+ *  parameter). It may also return ACCEL_ERROR_INVALID_HANDLE when a buffer
+ *  of the node (or of its fused run) was released: the value is set, and
+ *  g is planned again when that buffer is rebound (accel_graph_set_buffer).
+ *  Thread-safe. */
 ACCEL_API accel_status accel_graph_set_scalar(accel_graph *g, size_t node, uint32_t index,
                                               double value);
 
 /** Replace the host pointer of every recorded transfer whose host address is
  *  exactly old_ptr (the src of a write, the dst of a read) by new_ptr, which
  *  must hold as many bytes as the largest of those transfers. Errors:
- *  ACCEL_ERROR_INVALID_HANDLE (g), ACCEL_ERROR_INVALID_ARGUMENT (new_ptr
- *  NULL), ACCEL_ERROR_NOT_FOUND (no transfer uses old_ptr). Thread-safe. */
+ *  ACCEL_ERROR_INVALID_HANDLE (g; or, with the pointers replaced, a buffer
+ *  of an updated transfer released, as accel_graph_set_scalar's),
+ *  ACCEL_ERROR_INVALID_ARGUMENT (new_ptr NULL), ACCEL_ERROR_NOT_FOUND (no
+ *  transfer uses old_ptr). Thread-safe. */
 ACCEL_API accel_status accel_graph_set_host(accel_graph *g, const void *old_ptr, void *new_ptr);
 
 /** Number of recorded nodes of g; 0 for an invalid handle. */

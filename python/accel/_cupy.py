@@ -88,12 +88,13 @@ def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) 
     if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
         raise ValueError(f"accel.copyto: casting {casting!r} is none of 'no', 'equiv', 'safe', "
                          "'same_kind', 'unsafe'")
+    if not isinstance(src, Array) and np.ndim(src):
+        src = ns.asarray(src, device=dst.device)  # an array-like: NumPy's dtype for it
     if isinstance(src, Array):
         ok = np.can_cast(src.dtype, dst.dtype, casting)
     else:
-        try:  # NumPy decides for a scalar or array-like (NEP 50's value rules)
-            np.copyto(np.empty(0, dst.dtype), np.asarray(src)[..., :0] if np.ndim(src)
-                      else src, casting=casting)
+        try:  # NumPy decides for a scalar (NEP 50's value rules)
+            np.copyto(np.empty(0, dst.dtype), src, casting=casting)
             ok = True
         except TypeError:
             ok = False

@@ -143,7 +143,13 @@ def copyto(dst: Array, src: Any) -> None:
     s = _as_operand(src, dst, "copyto")
     if s.dtype != dst.dtype:
         s = _broadcast_view(s, dst.shape)
-        _check(C.astype(_q(s, dst), s._cv(), dst._cv()))
+        if _shares(s, dst):
+            s = _copy_of(s)
+        code = C.astype(_q(s, dst), s._cv(), dst._cv())
+        if code and L.alias_refused(code):  # s partly over dst through an alias
+            s = _copy_of(s)
+            code = C.astype(_q(s, dst), s._cv(), dst._cv())
+        _check(code)
         return
     if _shares(s, dst):
         s = _copy_of(s)

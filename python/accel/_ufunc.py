@@ -336,11 +336,13 @@ def _contiguous_unary(fn: str, f: Callable[..., Array]) -> Callable[..., Array]:
         if x._code > 2:
             raise error("ACCEL_ERROR_DTYPE_MISMATCH",
                         f"accel.{fn}: {x.dtype} arrays (accel.{fn} takes float32, float64)")
-        if out is None or out._st is None:
-            return f(contiguous(x), out)
-        # a strided out (o[::2]): into a temporary, then copied (it was
-        # dropped: the result went to a new array)
-        return _into(fn, f(contiguous(x)), out)
+        xc = contiguous(x)
+        if out is None or (xc is not x and out._st is None):
+            return f(xc, out)  # a fresh copy cannot overlap out
+        # x itself (the fast path sent it here: out partly over it, or over
+        # it through another buffer) or a strided out (o[::2], which it
+        # dropped): into a temporary, then copied; f(x, out) again looped
+        return _into(fn, f(xc), out)
     return slow
 
 

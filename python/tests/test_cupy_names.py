@@ -742,3 +742,29 @@ def test_copyto_casting_and_where_as_numpy():
         np.testing.assert_array_equal(d.get(), want)
     with pytest.raises(ValueError):
         cp.copyto(d, 1.0, casting="bogus")
+
+
+def test_copyto_from_array_likes_and_across_dtypes_over_the_same_memory():
+    # A nested list or a 2-D NumPy array as src (the casting check broke on
+    # them); a src of another dtype partly over dst, in one block or through
+    # from_dlpack (the astype path refused it).
+    d = cp.zeros((2, 3), dtype=np.int32)
+    cp.copyto(d, [[1, 2, 3], [4, 5, 6]])
+    np.testing.assert_array_equal(d.get(), [[1, 2, 3], [4, 5, 6]])
+    with pytest.raises(TypeError):
+        cp.copyto(d, [[1.5, 2, 3], [4, 5, 6]])
+    cp.copyto(d, [7, 8, 9])
+    np.testing.assert_array_equal(d.get(), [[7, 8, 9], [7, 8, 9]])
+    h = np.arange(8, dtype=np.int64)
+    x = cp.asarray(h)
+    x[1:] = x.view(cp.float64)[:-1].astype(cp.int64, copy=False)
+    w = h.copy()
+    w[1:] = w.view(np.float64)[:-1].astype(np.int64, copy=False)
+    np.testing.assert_array_equal(x.get(), w)
+    hf = np.arange(8, dtype=np.float32)
+    x = cp.asarray(hf)
+    y = cp.from_dlpack(x)
+    cp.copyto(y[1:], x.view(cp.int32)[:-1], casting="unsafe")
+    w = hf.copy()
+    np.copyto(w[1:], hf.view(np.int32)[:-1].copy(), casting="unsafe")
+    np.testing.assert_array_equal(x.get(), w)

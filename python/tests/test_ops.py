@@ -316,3 +316,19 @@ def test_relu_and_expit_write_a_strided_out():
             want[sl] = ref(h)
             np.testing.assert_allclose(o.get(), want, rtol=1e-15, err_msg=f"{name} {sl}")
             np.testing.assert_allclose(r.get(), ref(h), rtol=1e-15)
+
+
+def test_relu_and_expit_with_out_partly_over_the_input():
+    # out= partly over x, in one array or through a second one over the same
+    # memory (from_dlpack): NumPy's answer through a temporary (the slow
+    # path called itself again: RecursionError).
+    h = np.linspace(-2, 2, 8)
+    for name, ref in (("relu", lambda v: np.maximum(v, 0.0)),
+                      ("expit", lambda v: 1.0 / (1.0 + np.exp(-v)))):
+        for alias in (False, True):
+            x = accel.asarray(h)
+            y = accel.from_dlpack(x) if alias else x
+            getattr(accel, name)(x[:-1], out=y[1:])
+            want = h.copy()
+            want[1:] = ref(h[:-1])
+            np.testing.assert_allclose(x.get(), want, rtol=1e-15, err_msg=f"{name} {alias}")

@@ -45,12 +45,30 @@ _DIRECT = object()  # a signature the capture cannot express: called directly
 
 
 def _block_of(a: Any) -> Any:
-    """The pool block of accel.Array `a` when `a` starts at its block's first
-    byte (an array an op or a creation made, not a view into another's
-    buffer), else None. Arrays of accel.array_api give None: graphs do not
-    track the pool blocks they reuse, so they are called directly."""
+    """The pool block of accel.Array `a` when `a` is C-contiguous from its
+    block's first byte (an array an op or a creation made, or a leading
+    slice of one), else None: a graph binds a buffer to each slot and reads
+    it in C order, so a strided, transposed, broadcast or offset view would
+    be read as the wrong elements. Arrays of accel.array_api give None:
+    graphs do not track the pool blocks they reuse, so they are called
+    directly."""
     blk = getattr(a, "_block", None)
-    return blk if blk is not None and getattr(a, "_offset", 1) == 0 else None
+    ok = blk is not None and getattr(a, "_offset", 1) == 0 and getattr(a, "_st", 1) is None
+    return blk if ok else None
+
+
+def _bindable(arrays: List[Any]) -> bool:
+    """Whether every array argument can be bound to a slot as it is: C
+    order from its block's start, no two in one block (a function that
+    writes one argument in place must write the caller's array, so neither
+    a copy nor a shared buffer will do)."""
+    seen = set()
+    for a in arrays:
+        b = _block_of(a)
+        if b is None or b.handle in seen:
+            return False
+        seen.add(b.handle)
+    return True
 
 
 _ARRAY_TYPES: Tuple[type, ...] = ()
@@ -150,7 +168,7 @@ class Fused:
             return self.func(*args, **kwargs)
         arrays = [a for a in args if _is_array(a)]
         key = self._key(args) if arrays else None
-        if key is None or _capturing():
+        if key is None or _capturing() or not _bindable(arrays):
             return self._direct(args)
         with self._lock:
             entry = self._cache.get(key)
@@ -206,18 +224,7 @@ class Fused:
         return _Capture(g, slots, outs, shape_out)
 
     def _replay(self, c: _Capture, args: Tuple[Any, ...]) -> Any:
-        arrays, seen = [], set()
-        for a in args:
-            if not _is_array(a):
-                continue
-            b = _block_of(a)
-            if b is None or b.handle in seen:
-                a = _contiguous(a)
-                b = _block_of(a)
-                if b is None:
-                    return self._direct(args)
-            seen.add(b.handle)
-            arrays.append(a)
+        arrays = [a for a in args if _is_array(a)]  # all bindable (__call__)
         outs = [_empty_like(o) for o in c.outputs]
         blocks = [_block_of(a) for a in arrays + outs]
         s = get_current_stream(arrays[0].device)
@@ -226,7 +233,14 @@ class Fused:
                 s._join_from(b.stream)
                 b.stream = s
         handles = [b.handle for b in blocks]
-        c.rebind(handles)
+        try:
+            c.rebind(handles)
+        except AccelError:
+            # Two arguments over the same memory through different buffers
+            # (from_dlpack), which the recorded ops never saw: the core
+            # refuses that rebinding, and the function runs as written.
+            c.reset()
+            return self._direct(args)
         try:
             c.graph.launch(s)
         except AccelError:
@@ -260,20 +274,19 @@ def _capturing() -> bool:
     return bool(getattr(_tls, "capturing", False))
 
 
-def _contiguous(a: Any) -> Any:
-    """A copy of `a` in a buffer of its own (None where `a` has no .copy)."""
-    copy = getattr(a, "copy", None)
-    return copy() if copy is not None else None
-
-
 def _made_since(a: Any, mark: int) -> bool:
     """Whether `a` is an array whose block was handed out after `mark`: made
     by the captured call. An array that existed before (a global, a
     closure's) cannot be an output: replays rebind each output's buffer to
     a fresh one, so it would come back unwritten and the ops reading it
-    would read that fresh buffer instead."""
+    would read that fresh buffer instead. Nor can a view of such an array
+    that is not all of it in C order (``(x * 2).T``, ``[::2]``, ``[:2]``,
+    broadcast_to; a reshape is): a replay returns a new C-ordered array of
+    the view's shape, which would hold the wrong elements."""
     b = _block_of(a)
-    return b is not None and b.serial > mark
+    root = getattr(a, "_base", None)  # the array that owns the block (None: a)
+    root = a if root is None else root
+    return b is not None and b.serial > mark and a.size == root.size
 
 
 def _outputs(res: Any, mark: int) -> Tuple[Optional[List[Any]], Any]:
@@ -324,9 +337,14 @@ def fuse(*args: Any, kernel_name: Optional[str] = None) -> Any:
     (x > 0).any()``, or synchronizes: accel raises InvalidArgumentError
     during a capture); when it returns something else than the forms above,
     or returns one of its arguments or another array it did not make (a
-    global); when an argument is unhashable or given
-    by keyword. A view argument (an offset into another array's buffer) or
-    one buffer passed twice is copied to a buffer of its own first.
+    global) or a view of one it made that is not all of it in C order;
+    when an argument is unhashable or given by keyword; when an array
+    argument is a view that is not C-ordered from its buffer's start (an
+    offset, a step, a transpose, a broadcast) or shares its buffer with
+    another argument (so an in-place write reaches the caller's array);
+    when two arguments are one memory through different buffers
+    (from_dlpack). A global array is recorded as the array it was: rebinding
+    the name later does not change what a replay reads.
 
     Cost per replayed call: the signature, a new array per output, a
     rebinding per buffer that changed and one graph launch (tens of

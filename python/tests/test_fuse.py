@@ -171,8 +171,9 @@ def test_aliased_views_and_previous_results_as_inputs():
     x = cp.asarray(h, dtype=np.float32)
     r = sqdiff(x, x[::-1])  # p15's call
     np.testing.assert_array_equal(r.get(), (h - h[::-1]) ** 2)
-    # The same array twice, a view with an offset, and the last result fed
-    # back: each a buffer the graph must not see twice.
+    # The same array twice, a view with an offset: called directly (a graph
+    # slot is a buffer read in C order from its start); the last result fed
+    # back is an array of its own: captured, then replayed.
     np.testing.assert_array_equal(sqdiff(x, x).get(), np.zeros(10, np.float32))
     big = cp.asarray(np.arange(20, dtype=np.float32), dtype=np.float32)
     np.testing.assert_array_equal(sqdiff(big[10:], x).get(), np.full(10, 100, np.float32))
@@ -180,7 +181,60 @@ def test_aliased_views_and_previous_results_as_inputs():
     np.testing.assert_array_equal(r2.get(), ((h - h[::-1]) ** 2 - h) ** 2)
     r3 = sqdiff(x, r2)
     np.testing.assert_array_equal(r3.get(), (h - r2.get()) ** 2)
-    assert sqdiff.stats["captures"] == 1 and sqdiff.stats["direct"] == 0
+    assert sqdiff.stats == {"captures": 1, "replays": 2, "direct": 3}
+
+
+def test_views_and_shared_buffers_give_numpys_values_and_write_the_callers_array():
+    # A strided, transposed, broadcast or Fortran-ordered argument was bound
+    # as if C-ordered (wrong values, reads of stale memory); an in-place
+    # write to a view or to an argument passed twice went to a copy; a
+    # returned view that is not all of its array in C order came back
+    # C-ordered (a helper's finds). All now match the unfused function.
+    @cp.fuse()
+    def f(x, y):
+        return x * 2 + y
+
+    a = np.arange(9, dtype=np.float32).reshape(3, 3)
+    ones = cp.ones((3, 3), cp.float32)
+    for _ in range(2):  # the second call would replay
+        np.testing.assert_array_equal(f(cp.asarray(a).T, ones).get(), a.T * 2 + 1)
+        x = cp.arange(10, dtype=cp.float32)
+        np.testing.assert_array_equal(f(x[::2], cp.ones(5, cp.float32)).get(),
+                                      np.arange(10, dtype=np.float32)[::2] * 2 + 1)
+        b = cp.broadcast_to(cp.arange(4, dtype=cp.float32), (16, 4))
+        np.testing.assert_array_equal(f(b, cp.zeros((16, 4), cp.float32)).get(),
+                                      np.broadcast_to(np.arange(4, dtype=np.float32) * 2, (16, 4)))
+
+    @cp.fuse()
+    def inc(x, y):
+        x += y
+
+    for sl in (slice(None, None, 2), slice(2, 7)):
+        for _ in range(2):
+            x = cp.zeros(10, dtype=cp.float32)
+            inc(x[sl], cp.ones(5, cp.float32))
+            want = np.zeros(10, np.float32)
+            want[sl] += 1
+            np.testing.assert_array_equal(x.get(), want, err_msg=str(sl))
+
+    @cp.fuse()
+    def inc2(x, y):
+        y += x
+
+    for _ in range(2):
+        a1 = cp.ones(4, dtype=cp.float32)
+        inc2(a1, a1)
+        np.testing.assert_array_equal(a1.get(), np.full(4, 2, np.float32))
+
+    h = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for fn, want in ((lambda v: (v * 2).T, (h * 2).T),
+                     (lambda v: (v * 2)[::2], (h * 2)[::2]),
+                     (lambda v: (v * 2)[:1], (h * 2)[:1]),
+                     (lambda v: cp.broadcast_to(v * 2, (3, 2, 3)),
+                      np.broadcast_to(h * 2, (3, 2, 3)))):
+        g = cp.fuse(fn)
+        for _ in range(3):
+            np.testing.assert_array_equal(g(cp.asarray(h)).get(), want)
 
 
 def test_several_outputs_and_in_place_updates():

@@ -586,6 +586,8 @@ class ReductionKernel(_TypedKernel):
             p = self.out_params[0]
             dt = np.dtype(_TYPES[p.type] if p.type in _TYPES else types.get(p.type))
             o = _alloc(oshape, dt, dev)
+        if o._size == 0:  # no rows (a (0, n) input along its last axis): nothing to reduce
+            return o
         h = self._handle(types)
         kargs = [(_array_arg(a, self._cls) if isinstance(a, Array) else
                   _scalar_arg(a, self._cls, p.name)) for a, p in zip(ins, self.in_params)]

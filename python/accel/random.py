@@ -29,7 +29,8 @@ import numpy as np
 
 from . import _lib as L
 from . import cuda
-from ._array import Array, _alloc, _dtype_of, _index, _prepare, _shape_of, asarray, axpby, full
+from ._array import (Array, _alloc, _dtype_of, _index, _prepare, _shape_of, asarray, axpby,
+                     contiguous, full)
 from ._core import Device, get_device
 from ._lib import ReleasedError, check, error
 
@@ -431,7 +432,10 @@ def _take_rows(a: Array, idx: Array) -> Array:
     row = math.prod(a.shape[1:])
     out = _alloc((idx.shape[0],) + a.shape[1:], a.dtype, a.device)
     if out.size:
-        _k_gather[(out.size + 255) // 256, 256](a.reshape(-1), idx, out.reshape(-1), row)
+        # the kernel takes C-ordered arrays: a strided view (x[::2], x[:, ::2])
+        # is copied first (it raised UnsupportedError)
+        flat = contiguous(a).reshape(-1)
+        _k_gather[(out.size + 255) // 256, 256](flat, idx, out.reshape(-1), row)
     return out
 
 

@@ -487,3 +487,14 @@ def test_raw_kernel_launch_caches_stay_correct_across_arrays_views_and_release()
         k((1,), (32,), (x, y, 20))
     with pytest.raises(accel.InvalidArgumentError):
         k((0,), (32,), (y, y, 1))
+
+
+def test_reduction_kernel_over_no_rows():
+    # Along the last axis of a (0, n) input: an empty result, as CuPy and
+    # NumPy give (it raised ShapeMismatchError); (n, 0) gives the identity.
+    r = accel.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "sum_rows")
+    got = r(accel.empty((0, 3)), axis=-1)
+    assert got.shape == (0,)
+    np.testing.assert_array_equal(r(accel.empty((3, 0)), axis=-1).get(), np.zeros(3))
+    np.testing.assert_array_equal(r(accel.asarray(np.arange(6.0).reshape(2, 3)), axis=-1).get(),
+                                  [3.0, 12.0])

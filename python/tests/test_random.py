@@ -141,3 +141,17 @@ def test_integer_likes_are_taken_and_out_of_range_refused():
         _R.rand(-1)
     with pytest.raises(ValueError, match="position -2 is outside"):
         _R.RandomState(3).set_state((3, -2))
+
+
+def test_shuffle_and_permutation_of_strided_views():
+    # A stepped view (x[::2], m[:, ::2]) raised UnsupportedError from the
+    # gather kernel (a helper's find); shuffle writes the view in place.
+    x = accel.arange(20)
+    v = x[::2]
+    accel.random.shuffle(v)
+    np.testing.assert_array_equal(np.sort(v.get()), np.arange(0, 20, 2))
+    np.testing.assert_array_equal(x.get()[1::2], np.arange(1, 20, 2))
+    m = np.arange(24).reshape(4, 6)
+    p = accel.random.permutation(accel.asarray(m)[:, ::2]).get()
+    np.testing.assert_array_equal(np.sort(p, axis=0), m[:, ::2])
+    assert sorted(map(tuple, p)) == sorted(map(tuple, m[:, ::2]))

@@ -129,15 +129,38 @@ def cast(code: str, src: Type, dst: str) -> str:
     return f"(({CTYPE[dst]})({code}))"
 
 
+def _wrap(code: str, t: str) -> str:
+    """code (C arithmetic, which widens uint8 to int) wrapped back to uint8
+    as NumPy's uint8 arithmetic (255 + 1 is 0, 1 - 2 is 255)."""
+    return f"((unsigned char)({code}))" if t == "uint8" else code
+
+
 # Helper functions emitted on demand: name -> C text. Distinct names per type
 # (extern "C" has no overloading on CUDA).
 HELPERS = {
+    # b == -1 apart: INT64_MIN / -1 traps (NumPy wraps to INT64_MIN, remainder 0)
     "accel_floordiv_ll": "__device__ long long accel_floordiv_ll(long long a, long long b)\n"
-                         "{\n  if (b == 0) return 0;\n  long long q = a / b;\n"
+                         "{\n  if (b == 0) return 0;\n"
+                         "  if (b == -1) return (long long)(0ULL - (unsigned long long)a);\n"
+                         "  long long q = a / b;\n"
                          "  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;\n  return q;\n}\n",
     "accel_mod_ll": "__device__ long long accel_mod_ll(long long a, long long b)\n"
-                    "{\n  if (b == 0) return 0;\n  long long r = a % b;\n"
+                    "{\n  if (b == 0 || b == -1) return 0;\n  long long r = a % b;\n"
                     "  if (r != 0 && ((r < 0) != (b < 0))) r += b;\n  return r;\n}\n",
+    # Python's and NumPy's float floor division (npy_divmod): from fmod, so
+    # that a // b and a % b agree (7.0 // 0.1 is 69.0, not floor(70.0))
+    "accel_floordiv_d": "__device__ double accel_floordiv_d(double a, double b)\n"
+                        "{\n  if (b == 0) return a / b;\n  double m = fmod(a, b);\n"
+                        "  double d = (a - m) / b;\n"
+                        "  if (m != 0 && ((b < 0) != (m < 0))) d -= 1.0;\n"
+                        "  if (d == 0) return copysign(0.0, a / b);\n"
+                        "  double f = floor(d);\n  if (d - f > 0.5) f += 1.0;\n  return f;\n}\n",
+    "accel_floordiv_f": "__device__ float accel_floordiv_f(float a, float b)\n"
+                        "{\n  if (b == 0) return a / b;\n  float m = fmodf(a, b);\n"
+                        "  float d = (a - m) / b;\n"
+                        "  if (m != 0 && ((b < 0) != (m < 0))) d -= 1.0f;\n"
+                        "  if (d == 0) return copysignf(0.0f, a / b);\n"
+                        "  float f = floorf(d);\n  if (d - f > 0.5f) f += 1.0f;\n  return f;\n}\n",
     "accel_mod_d": "__device__ double accel_mod_d(double a, double b)\n"
                    "{\n  double r = fmod(a, b);\n"
                    "  if (r != 0 && ((r < 0) != (b < 0))) r += b;\n  return r;\n}\n",
@@ -452,13 +475,19 @@ class Translator:
         cstep = self.const_int(it.args[2]) if len(it.args) == 3 else 1
         if cstep == 0:
             raise _fail("ACCEL_ERROR_INVALID_ARGUMENT", self, s, "range() step must not be zero")
-        end, stp = self.tmp(), self.tmp()
+        end, stp, cnt = self.tmp(), self.tmp(), self.tmp()
         self.emit(ind, f"{{ const long long {end} = {stop[0]}; "
                        f"const long long {stp} = {step[0]};", s)
-        test = (f"{var} < {end}" if cstep is not None and cstep > 0 else
-                f"{var} > {end}" if cstep is not None else
-                f"({stp} > 0 ? {var} < {end} : {var} > {end})")
-        self.emit(ind, f"for ({var} = {start[0]}; {test}; {var} += {stp}) {{", s)
+        # A counter of its own, as Python's iterator: the body may assign the
+        # loop variable without changing the iterations, and after the loop
+        # it holds the last value (unchanged by an empty range). A step that
+        # is 0 at run time runs no iterations (Python raises ValueError; a
+        # kernel cannot, and the C loop would never end).
+        test = (f"{cnt} < {end}" if cstep is not None and cstep > 0 else
+                f"{cnt} > {end}" if cstep is not None else
+                f"({stp} > 0 ? {cnt} < {end} : {stp} < 0 && {cnt} > {end})")
+        self.emit(ind, f"for (long long {cnt} = {start[0]}; {test}; {cnt} += {stp}) {{ "
+                       f"{var} = {cnt};", s)
         self.block(s.body, ind + 1)
         self.emit(ind, "} }", s)
 
@@ -756,7 +785,7 @@ class Translator:
                 raise self.mistyped(e, f"{_BINOPS[op]} of {ta} and {tb}: integers only")
             if _BINOPS[op] in "&|^" and ta == tb == "bool":
                 t = "bool"
-            return f"({cast(a, ta, t)} {_BINOPS[op]} {cast(b, tb, t)})", t
+            return _wrap(f"({cast(a, ta, t)} {_BINOPS[op]} {cast(b, tb, t)})", t), t
         if op is ast.Div:
             t = t if t in ("float32", "float64") else "float64"
             return f"({cast(a, ta, t)} / {cast(b, tb, t)})", t
@@ -765,8 +794,8 @@ class Translator:
                 h = self.helper("accel_floordiv_ll")
                 return cast(f"{h}({cast(a, ta, 'int64')}, {cast(b, tb, 'int64')})", "int64",
                             t), t
-            f = "floorf" if t == "float32" else "floor"
-            return f"{f}({cast(a, ta, t)} / {cast(b, tb, t)})", t
+            h = self.helper("accel_floordiv_f" if t == "float32" else "accel_floordiv_d")
+            return f"{h}({cast(a, ta, t)}, {cast(b, tb, t)})", t
         if op is ast.Mod:
             if t in _INTS:
                 h = self.helper("accel_mod_ll")
@@ -792,13 +821,31 @@ class Translator:
                 raise self.mistyped(e, f"~ of a {t}: integers only")
             if t == "bool":
                 return f"(~{cast(a, t, 'int64')})", "int64"
-            return f"(~{a})", t
+            return _wrap(f"(~{a})", t), t
         t2 = "int64" if t == "bool" else t
-        return (f"(-{cast(a, t, t2)})" if isinstance(e.op, ast.USub) else cast(a, t, t2)), t2
+        return (_wrap(f"(-{cast(a, t, t2)})", t2) if isinstance(e.op, ast.USub)
+                else cast(a, t, t2)), t2
 
     def e_BoolOp(self, e: ast.BoolOp) -> Tuple[str, Type]:
-        op = " && " if isinstance(e.op, ast.And) else " || "
-        return "(" + op.join(self.cond(v) for v in e.values) + ")", "bool"
+        vals = [self.scalar(v, "an operand of and/or") for v in e.values]
+        if all(t == "bool" for _, t in vals):
+            op = " && " if isinstance(e.op, ast.And) else " || "
+            return "(" + op.join(self.cond(v) for v in e.values) + ")", "bool"
+        # Python's value: `a or b` is a when a is true, else b (`and`: a when
+        # false); it was 0 or 1. An operand that calls something would run
+        # twice in the C form: refused.
+        if any(isinstance(n, ast.Call) for v in e.values[:-1] for n in ast.walk(v)):
+            raise self.unsupported(e, "and/or of numbers with a call in an operand (write it "
+                                      "as `x if x else y` over a variable)")
+        t = vals[0][1]
+        for _, tv in vals[1:]:
+            t = promote(t, tv) if t != tv else t
+        code, _ = vals[-1]
+        code = cast(code, vals[-1][1], t)
+        for c, tv in reversed(vals[:-1]):
+            keep = f"({c}) != 0" if isinstance(e.op, ast.Or) else f"({c}) == 0"
+            code = f"({keep} ? {cast(c, tv, t)} : {code})"
+        return code, t
 
     def e_Compare(self, e: ast.Compare) -> Tuple[str, Type]:
         parts = []

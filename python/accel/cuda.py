@@ -35,8 +35,15 @@ translated to accel's raw-kernel CUDA C (accel/_jit_translate.py says
 which Python it takes) and built as an :class:`accel.RawKernel`: NVRTC on a
 GPU, the CPU twin on the CPU, cached in memory and on disk, checked by
 verify mode. Arithmetic follows NumPy's promotion (float32 with a Python
-float computes in float64, as Numba). Integer ``//`` and ``%`` by zero give
-0 (CUDA C would give an undefined value); a negative index counts from the
+float computes in float64, as Numba; uint8 wraps as NumPy's uint8), float
+``//`` and ``%`` are Python's and NumPy's (from fmod: ``7.0 // 0.1`` is
+69.0), ``a or b`` / ``a and b`` of numbers give an operand as Python does,
+and a ``for`` loop's variable behaves as Python's (assigning it in the body
+does not change the iterations; after the loop it holds the last value).
+Integer ``//`` and ``%`` by zero give 0 (CUDA C would give an undefined
+value) and ``INT64_MIN // -1`` wraps as NumPy's; a ``range`` whose step is
+0 when the kernel runs has no iterations (Python raises ValueError; a
+kernel cannot). A negative index counts from the
 end only when it is a constant (a negative index held in a variable reads
 outside the array, as CUDA C would; ``@cuda.jit(debug=True)`` reports it).
 Shared memory, ``syncthreads`` and atomics compile to their CUDA forms and

@@ -535,3 +535,89 @@ def test_an_atomic_the_subset_lacks_is_named():
 
     with pytest.raises(NotImplementedError, match=r"cuda\.atomic\.max: kernels take"):
         k[1, 32](cuda.to_device(np.zeros(1, np.float32)), cuda.to_device(np.ones(32, np.float32)))
+
+
+def test_python_semantics_of_loops_floor_division_uint8_and_or():
+    # A helper's finds, each a silent difference from running the function
+    # in Python on NumPy values: the loop variable after a loop (it was the
+    # stop), an assignment to it in the body (it changed the iterations),
+    # float // (floor(a / b): 7.0 // 0.1 gave 70), uint8 arithmetic (not
+    # wrapped), `a or b` of numbers (0 or 1), INT64_MIN // -1 (a trap), a
+    # step that is 0 at run time (the loop never ended: now no iterations).
+    from accel import cuda
+
+    @cuda.jit
+    def loops(a, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            k = 0
+            for k in range(a[i]):
+                pass
+            c = 0
+            for j in range(10):
+                j += 3
+                c += 1
+            out[i] = k * 100 + c + j
+
+    a = np.array([3, 5, 0, 2], np.int64)
+    out = np.zeros(4, np.int64)
+    loops[1, 32](a, out)
+    np.testing.assert_array_equal(out, [2 * 100 + 22, 4 * 100 + 22, 22, 100 + 22])
+
+    @cuda.jit
+    def divs(a, b, q, r):
+        i = cuda.grid(1)
+        if i < q.size:
+            q[i] = a[i] // b[i]
+            r[i] = a[i] % b[i]
+
+    fa = np.array([7.0, 1.0, -7.0, 5.0, 1.0, -0.5])
+    fb = np.array([0.1, 0.1, 2.0, -3.0, 0.0, 3.0])
+    q, r = np.zeros(6), np.zeros(6)
+    divs[1, 32](fa, fb, q, r)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(q, np.floor_divide(fa, fb))
+        np.testing.assert_array_equal(np.isnan(r), np.isnan(np.mod(fa, fb)))
+    ia = np.array([-2**63, 7, -7], np.int64)
+    ib = np.array([-1, -1, 2], np.int64)
+    iq, ir = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    divs[1, 32](ia, ib, iq, ir)
+    np.testing.assert_array_equal(iq, [-2**63, -7, -4])
+    np.testing.assert_array_equal(ir, [0, 0, 1])
+
+    @cuda.jit
+    def u8(a, b, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = a[i] - b[i] + a[i] * a[i]
+
+    ua, ub = np.array([1, 255, 16], np.uint8), np.array([2, 0, 1], np.uint8)
+    out = np.zeros(3)
+    u8[1, 32](ua, ub, out)
+    np.testing.assert_array_equal(out, (ua - ub + ua * ua).astype(float))
+
+    @cuda.jit
+    def boolops(a, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = (a[i] or 7) * 10 + (a[i] and 2)
+
+    a = np.array([0, 3, 0, 5], np.int64)
+    out = np.zeros(4, np.int64)
+    boolops[1, 32](a, out)
+    np.testing.assert_array_equal(out, [(int(v) or 7) * 10 + (int(v) and 2) for v in a])
+
+    @cuda.jit
+    def steps(s, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            c = 0
+            for j in range(10, 0, s):
+                c += 1
+            out[i] = c
+
+    out = np.zeros(1, np.int64)
+    steps[1, 32](-3, out)
+    assert out[0] == len(range(10, 0, -3))
+    steps[1, 32](0, out)
+    assert out[0] == 0

@@ -172,8 +172,9 @@ def _field_error(field: str, value: Any, why: str) -> L.AccelError:
 def _checked_layout(t: DLTensor, itemsize: int) -> Tuple[Tuple[int, ...], int, int]:
     """(shape, data address, bytes) of DLTensor `t` after checking every
     field a producer controls: ndim 0..32, a shape array with no negative
-    entry, strides neither negative nor beyond the tensor, and a byte
-    offset and size whose end stays below 2^63. InvalidArgumentError (a
+    entry, strides of C order (those of a size-1 axis, or of a tensor of
+    no elements, unused), and a byte offset and size whose end stays below
+    2^63. InvalidArgumentError (a
     ValueError) naming the field; UnsupportedError for strides that are
     sound but not C-contiguous."""
     ndim = int(t.ndim)
@@ -190,16 +191,22 @@ def _checked_layout(t: DLTensor, itemsize: int) -> Tuple[Tuple[int, ...], int, i
     nbytes = n * itemsize
     if nbytes >= _ADDRESS_LIMIT:
         raise _field_error("shape", shape, f"{nbytes} bytes do not fit in memory")
-    if ndim and t.strides:
+    if ndim and t.strides and n:
+        # No elements: the strides are never used (NumPy exports 0 for them).
+        # An axis of size 1: its stride is never used either. Every other
+        # stride must be C order's; a negative one is refused by name.
         want, contiguous = 1, True
         for i in reversed(range(ndim)):
             st = int(t.strides[i])
+            if shape[i] == 1:
+                continue
             if st < 0:
                 raise _field_error(f"strides[{i}]", st, "a negative stride (accel arrays run "
                                    "forwards; copy the data first)")
-            if n and st > n:
-                raise _field_error(f"strides[{i}]", st, f"beyond the tensor's {n} elements")
-            if shape[i] != 1 and st != want:
+            if st * (shape[i] - 1) * itemsize >= _ADDRESS_LIMIT:
+                raise _field_error(f"strides[{i}]", st, "its elements pass the end of any "
+                                   "address space")
+            if st != want:
                 contiguous = False
             want *= shape[i]
         if not contiguous:

@@ -355,16 +355,19 @@ def matrix_power(x: Any, n: int, /) -> Any:
         raise TypeError(f"accel.linalg.matrix_power: n = {n!r} is not an integer")
     if n < 0:
         a, n = inv(a), -n
-    result = xp.broadcast_to(xp.eye(a.shape[-1], dtype=a.dtype, device=a.device), a.shape)
-    result = xp.multiply(result, 1)  # a fresh array, not a view of eye
-    base = a
+    if n == 0:
+        result = xp.broadcast_to(xp.eye(a.shape[-1], dtype=a.dtype, device=a.device), a.shape)
+        return xp.multiply(result, 1)  # a fresh array, not a view of eye
+    # The first power taken is a's own (NumPy's order), never I @ a: 0 * inf
+    # and 0 * nan there spread NaN over a finite entry (a helper's find).
+    result, base = None, a
     while n:
         if n & 1:
-            result = xp.matmul(result, base)
+            result = base if result is None else xp.matmul(result, base)
         n >>= 1
         if n:
             base = xp.matmul(base, base)
-    return result
+    return result if result is not a else xp.multiply(a, 1)
 
 
 # -------------------------------------------------- factorizations (LAPACK)

@@ -337,3 +337,18 @@ def test_cholesky_of_a_nan_in_the_read_triangle_raises(dt):
     a = np.array([[4.0, np.nan], [1.0, 3.0]], dtype=dt)
     np.testing.assert_allclose(cp.linalg.cholesky(cp.asarray(a)).get(), np.linalg.cholesky(a),
                                rtol=1e-6)
+
+
+def test_matrix_power_keeps_inf_and_nan_where_numpy_does():
+    # The powers start from x itself, as NumPy's: I @ x put 0 * inf and
+    # 0 * nan (NaN) into finite entries (a helper's find).
+    for h in (np.array([[1.0, np.inf], [2.0, 3.0]]), np.array([[1.0, np.nan], [2.0, 3.0]]),
+              np.random.default_rng(3).random((3, 4, 4))):
+        for n in (0, 1, 2, 3, 5):
+            with np.errstate(all="ignore"):
+                want = np.linalg.matrix_power(h, n)
+                got = cp.linalg.matrix_power(cp.asarray(h), n).get()
+            np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True,
+                                       err_msg=f"n={n}")
+    x = cp.asarray(np.eye(3))
+    assert cp.linalg.matrix_power(x, 1) is not x

@@ -124,6 +124,14 @@ def to_dlpack(a: Array, stream: Optional[int] = None, max_version: Any = None) -
     if _create is None or _destructor[ver] is None:
         raise _unsupported("Array.__dlpack__")
     dev_type, dev_id = device_of(a)
+    if stream is not None and (dev_type != KDL_CUDA or isinstance(stream, bool)
+                               or not isinstance(stream, int)):
+        # The standard: None for CPU memory; CUDA takes an int (-1 none, 1
+        # legacy, 2 per-thread, else a cudaStream_t). NumPy raises alike.
+        raise error("ACCEL_ERROR_INVALID_ARGUMENT",
+                    f"accel.Array.__dlpack__: stream={stream!r}: "
+                    + ("memory of the host takes stream=None" if dev_type != KDL_CUDA
+                       else "a CUDA stream is an int"))
     if a._st is not None:
         raise error("ACCEL_ERROR_UNSUPPORTED",
                     f"accel.Array.__dlpack__: a strided view (strides {a.strides}); export "

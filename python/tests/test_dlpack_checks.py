@@ -141,3 +141,13 @@ def test_empty_and_size_one_axes_take_any_stride_as_numpy_exports_them():
         np.testing.assert_array_equal(y.get(), x)
     with pytest.raises(accel.UnsupportedError):
         accel.from_dlpack(np.arange(12.0).reshape(4, 3)[:, 1])
+
+
+def test_a_host_array_refuses_a_stream():
+    # The standard (and NumPy): memory of the host takes stream=None; a
+    # string, a float or an int was accepted (a helper's find).
+    x = accel.asarray(np.arange(3.0))
+    for st in ("x", 1.5, 2**70, 1):
+        with pytest.raises(ValueError, match="stream"):
+            x.__dlpack__(stream=st)
+    np.testing.assert_array_equal(np.from_dlpack(x), np.arange(3.0))

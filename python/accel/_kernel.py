@@ -618,10 +618,14 @@ def _dims_of(v: Any, what: str) -> Any:
         t = (int(v),)
     else:
         try:
-            t = tuple(int(x) for x in v)
+            items = tuple(v)
         except TypeError:
+            items = None
+        # a float (1.5) was truncated by int(): refused, as CuPy refuses it
+        if items is None or not all(isinstance(x, numbers.Integral) for x in items):
             raise TypeError(f"accel.RawKernel: {what} is an int or a tuple of up to 3 ints, "
-                            f"not {type(v).__name__}") from None
+                            f"not {v!r}")
+        t = tuple(int(x) for x in items)
     if not 1 <= len(t) <= 3:
         raise error("ACCEL_ERROR_INVALID_ARGUMENT",
                     f"accel.RawKernel: {what} {t} has {len(t)} dimensions (1 to 3)")

@@ -498,3 +498,18 @@ def test_reduction_kernel_over_no_rows():
     np.testing.assert_array_equal(r(accel.empty((3, 0)), axis=-1).get(), np.zeros(3))
     np.testing.assert_array_equal(r(accel.asarray(np.arange(6.0).reshape(2, 3)), axis=-1).get(),
                                   [3.0, 12.0])
+
+
+def test_raw_kernel_launch_dimensions_are_ints():
+    # A float grid or block (1.5) was truncated to 1; NumPy ints are taken.
+    k = accel.RawKernel("__global__ void inc(float *x, int n) {\n"
+                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "  if (i < n) x[i] += 1;\n}\n", "inc")
+    x = accel.zeros(4, dtype=np.float32)
+    k((np.int64(1),), (np.int32(4),), (x, np.int32(4)))
+    k(1, 4, (x, np.int32(4)))
+    np.testing.assert_array_equal(x.get(), np.full(4, 2, np.float32))
+    for bad in ((1.5,), 1.5, ("a",), None):
+        with pytest.raises(TypeError):
+            k(bad, (4,), (x, np.int32(4)))
+    np.testing.assert_array_equal(x.get(), np.full(4, 2, np.float32))

@@ -136,7 +136,11 @@ class RandomState:
     def uniform(self, low: float = 0.0, high: float = 1.0, size: SizeLike = None,
                 dtype: Any = float, device: Union[str, Device, None] = None) -> Array:
         """low + (high - low) * u, u uniform in [0, 1) (accel_axpby: the product
-        and the sum each rounded once, or fused)."""
+        and the sum each rounded once, or fused). Raises OverflowError, as
+        NumPy, when high - low is not finite (an infinite or NaN bound)."""
+        if not math.isfinite(float(high) - float(low)):
+            raise OverflowError(f"accel.random.uniform: the range [{low}, {high}) exceeds "
+                                "valid bounds (high - low is not finite)")
         u = self._fill(_size(size, "uniform"), dtype, device, False)
         if low == 0.0 and high == 1.0:
             return u

@@ -155,3 +155,14 @@ def test_shuffle_and_permutation_of_strided_views():
     p = accel.random.permutation(accel.asarray(m)[:, ::2]).get()
     np.testing.assert_array_equal(np.sort(p, axis=0), m[:, ::2])
     assert sorted(map(tuple, p)) == sorted(map(tuple, m[:, ::2]))
+
+
+def test_uniform_with_a_range_that_is_not_finite_raises_as_numpy():
+    # uniform(0, inf) gave inf everywhere; NumPy raises OverflowError.
+    for lo, hi in ((0.0, np.inf), (np.nan, 1.0), (-1e308, 1e308)):
+        with pytest.raises(OverflowError):
+            np.random.uniform(lo, hi, 3)
+        with pytest.raises(OverflowError):
+            accel.random.uniform(lo, hi, 3)
+    v = accel.random.uniform(1.0, 0.0, 1000).get()  # reversed bounds: NumPy's (high, low]
+    assert ((v > 0.0) & (v <= 1.0)).all()

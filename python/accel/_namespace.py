@@ -256,7 +256,14 @@ def _device(device: Any, *like: Any) -> Device:
 def _default_dtype(obj: Any) -> np.dtype:
     """The dtype asarray gives Python data: bool, int64 or float64."""
     flat = np.asarray(obj, dtype=object).ravel()
+    # 0-d NumPy arrays in a list ([np.array(1.0), np.array(2.0)]) are their
+    # scalars, as for NumPy (they raised TypeError)
+    flat = np.array([v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in flat],
+                    dtype=object)
     kinds = {type(v) for v in flat}
+    if _b.any(issubclass(k, np.ndarray) for k in kinds):
+        raise ValueError("accel.asarray: the nested arrays have different shapes (an "
+                         "inhomogeneous shape), which no array has")
     if _b.any(issubclass(k, (list, tuple)) for k in kinds):
         raise ValueError("accel.asarray: the nested sequences have different lengths (an "
                          "inhomogeneous shape), which no array has")
@@ -1945,6 +1952,10 @@ def _methods() -> None:
     A.reshape = _reshape_method  # type: ignore[attr-defined]
     A.ravel = lambda s: ravel(s)  # type: ignore[attr-defined]
     A.flatten = lambda s: _copy_of(ravel(s)) if _shares(ravel(s), s) else ravel(s)
+    # `v in x` over every element (NumPy's; Python's fallback compared rows
+    # and raised for 2-d), and f"{x:.2f}" through NumPy's formatting.
+    A.__contains__ = lambda s, v: _b.bool(any(equal(s, v)))  # type: ignore[attr-defined]
+    A.__format__ = lambda s, spec: str(s) if not spec else format(s.get(), spec)
     A.astype = lambda s, dtype, copy=True: astype(s, dtype, copy=copy)
     A.T = property(lambda s: transpose(s))  # type: ignore[attr-defined]
     A.mT = property(lambda s: matrix_transpose(s))  # type: ignore[attr-defined]

@@ -146,7 +146,7 @@ def to_device(obj: Any, stream: Union[Stream, int, None] = 0, copy: bool = True,
     complex, int8, ...)."""
     if isinstance(obj, Array):
         return obj if to is None else _copy_into(to, obj.get())
-    h = np.ascontiguousarray(obj)
+    h = np.asarray(obj, order="C")  # ascontiguousarray made a 0-d array (1,)
     dt = _host_dtype(h, "to_device")
     if to is not None:
         return _copy_into(to, h)
@@ -164,6 +164,12 @@ class _nullctx:
 
 
 def _copy_into(to: Array, h: Any) -> Array:
+    """h into `to` of its dtype (Numba's to_device(..., to=) raises on
+    another dtype; Array.set converted it, truncating floats silently)."""
+    if np.dtype(h.dtype) != to.dtype:
+        raise error("ACCEL_ERROR_DTYPE_MISMATCH",
+                    f"accel.cuda.to_device: the data is {np.dtype(h.dtype)} but `to` is "
+                    f"{to.dtype} (convert it first: astype)")
     to.set(h)
     return to
 

@@ -768,3 +768,24 @@ def test_copyto_from_array_likes_and_across_dtypes_over_the_same_memory():
     w = hf.copy()
     np.copyto(w[1:], hf.view(np.int32)[:-1].copy(), casting="unsafe")
     np.testing.assert_array_equal(x.get(), w)
+
+
+def test_numpy_interop_details():
+    # A helper's finds: `v in x` of a 2-d array raised (Python compared
+    # rows); f"{x:.2f}" raised; a list of 0-d NumPy arrays raised TypeError;
+    # cuda.to_device made 0-d data (1,) and converted into `to=` of another
+    # dtype silently (truncating floats).
+    from accel import cuda
+    a = cp.asarray(np.arange(12.0).reshape(3, 4))
+    assert 5.0 in a and 13.0 not in a and 3 in cp.asarray(np.arange(5))
+    assert f"{cp.asarray(3.14159):.2f}" == "3.14" and f"{cp.asarray(2)}" == "2"
+    assert format(cp.asarray([1.0, 2.0])) == str(cp.asarray([1.0, 2.0]))
+    np.testing.assert_array_equal(cp.asarray([np.array(1.0), np.array(2.0)]).get(), [1.0, 2.0])
+    with pytest.raises(ValueError):
+        cp.asarray([np.arange(2.0), np.arange(3.0)])
+    assert cuda.to_device(np.array(3.0)).shape == () and cuda.to_device(3.0).shape == ()
+    d = cuda.device_array((3, 4), dtype=np.int32)
+    with pytest.raises(TypeError):
+        cuda.to_device(np.arange(12.0).reshape(3, 4) * 1.5, to=d)
+    cuda.to_device(np.arange(12, dtype=np.int32).reshape(3, 4), to=d)
+    np.testing.assert_array_equal(d.get(), np.arange(12).reshape(3, 4))

@@ -348,16 +348,25 @@ class Array:
         so `arr` may be changed at once, and the device write overlaps other
         streams' work; page-locked `arr` (accel.empty_pinned) is read in
         place by the stream's DMA, so leave it unchanged until the stream
-        has passed the write. Raises ShapeMismatchError; a failed asynchronous write
-        is raised by the stream's next synchronizing call."""
+        has passed the write. Raises ShapeMismatchError, DtypeMismatchError (a
+        TypeError) for data of another kind (floats into an integer array:
+        NumPy's same_kind rule); a failed asynchronous write is raised by the
+        stream's next synchronizing call."""
         _writable(self, "Array.set")
         b = self._blk("Array.set")
+        src = np.asarray(arr)
+        if not np.can_cast(src.dtype, self._dtype, "same_kind"):
+            # float data into an int array truncated silently (CuPy raises
+            # for any other dtype; a conversion within a kind stays allowed)
+            raise error("ACCEL_ERROR_DTYPE_MISMATCH",
+                        f"accel.Array.set: {src.dtype} data into a {self._dtype} array would "
+                        "change its kind (convert it first: astype)")
         if self._st is not None:  # a strided view: written through a contiguous copy
-            t = asarray(np.broadcast_to(np.asarray(arr, dtype=self._dtype), self._shape),
+            t = asarray(np.broadcast_to(np.asarray(src, dtype=self._dtype), self._shape),
                         dtype=self._dtype, device=self.device)
             copy(t, out=self)
             return
-        a = np.asarray(arr, dtype=self._dtype, order="C")
+        a = np.asarray(src, dtype=self._dtype, order="C")
         if a.shape != self._shape and a.size == 1 == self._size:
             a = a.reshape(self._shape)  # a scalar into a one-element array
         if a.shape != self._shape:

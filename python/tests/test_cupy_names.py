@@ -789,3 +789,23 @@ def test_numpy_interop_details():
         cuda.to_device(np.arange(12.0).reshape(3, 4) * 1.5, to=d)
     cuda.to_device(np.arange(12, dtype=np.int32).reshape(3, 4), to=d)
     np.testing.assert_array_equal(d.get(), np.arange(12).reshape(3, 4))
+
+
+def test_array_set_refuses_data_of_another_kind():
+    # Floats into an int array truncated silently, complex into float lost
+    # the imaginary part; a conversion within a kind stays (float64 data into
+    # float32, a list of ints into int32).
+    d = cp.zeros(3, dtype=np.int32)
+    for bad in (np.array([1.5, 2.5, 3.5]), [1.5, 2.0, 3.0]):
+        with pytest.raises(TypeError):
+            d.set(bad)
+    np.testing.assert_array_equal(d.get(), [0, 0, 0])
+    with pytest.raises(TypeError):
+        cp.zeros(2).set(np.array([1 + 2j, 3j]))
+    d.set([4, 5, 6])
+    np.testing.assert_array_equal(d.get(), [4, 5, 6])
+    f = cp.zeros(3, dtype=np.float32)
+    f.set(np.array([0.5, 1.5, 2.5]))
+    np.testing.assert_array_equal(f.get(), [0.5, 1.5, 2.5])
+    f[::2].set(np.array([7, 8]))
+    np.testing.assert_array_equal(f.get(), [7.0, 1.5, 8.0])

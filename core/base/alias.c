@@ -49,21 +49,28 @@ bool accel__buffers_alias(const accel_buffer *a, const accel_buffer *b, int64_t 
 }
 
 bool accel__memory_meet(const accel__memory *a, uint64_t alo, uint64_t ahi, const accel__memory *b,
-                        uint64_t blo, uint64_t bhi)
+                        uint64_t blo, uint64_t bhi, bool *same)
 {
     int64_t sh;
+    if (same)
+        *same = false;
     if (!accel__memory_alias(a, b, &sh))
         return false;
     /* b's range in a's bytes; ranges lie inside buffers, far from 2^63 */
     int64_t lo = (int64_t)blo + sh, hi = (int64_t)bhi + sh;
-    return (int64_t)alo < hi && lo < (int64_t)ahi;
+    bool meet = (int64_t)alo < hi && lo < (int64_t)ahi;
+    if (same)
+        *same = meet && (int64_t)alo == lo;
+    return meet;
 }
 
 bool accel__bytes_meet(const accel_buffer *a, uint64_t alo, uint64_t ahi, const accel_buffer *b,
-                       uint64_t blo, uint64_t bhi)
+                       uint64_t blo, uint64_t bhi, bool *same)
 {
+    if (same)
+        *same = false;
     if (!a || !b)
         return false;
     accel__memory ma = memory_of(a), mb = memory_of(b);
-    return accel__memory_meet(&ma, alo, ahi, &mb, blo, bhi);
+    return accel__memory_meet(&ma, alo, ahi, &mb, blo, bhi, same);
 }

@@ -105,15 +105,15 @@ bool accel__memory_alias(const accel__memory *a, const accel__memory *b, int64_t
 bool accel__buffers_alias(const accel_buffer *a, const accel_buffer *b, int64_t *shift);
 
 /* Whether bytes [alo, ahi) of memory a and [blo, bhi) of memory b (both
- * ranges non-empty) are some of the same memory. */
+ * ranges non-empty) are some of the same memory; *same (NULL: not asked)
+ * whether they then start at one address. */
 bool accel__memory_meet(const accel__memory *a, uint64_t alo, uint64_t ahi, const accel__memory *b,
-                        uint64_t blo, uint64_t bhi);
+                        uint64_t blo, uint64_t bhi, bool *same);
 
-/* Whether bytes [alo, ahi) of buffer a and [blo, bhi) of buffer b (both
- * ranges non-empty; objects, as accel__buffers_alias takes them) are some
- * of the same memory. */
+/* accel__memory_meet of buffers a and b (objects, as accel__buffers_alias
+ * takes them). */
 bool accel__bytes_meet(const accel_buffer *a, uint64_t alo, uint64_t ahi, const accel_buffer *b,
-                       uint64_t blo, uint64_t bhi);
+                       uint64_t blo, uint64_t bhi, bool *same);
 
 /* Mark buf as used by queued work (before the work is enqueued). Const
  * because the validation paths hold const pointers; only the flag changes. */

@@ -577,8 +577,8 @@ accel_status accel_queue_copy(accel_queue *q, accel_buffer *src, size_t src_offs
         st = check_byte_range(fn, "dst", dst, dst_offset, bytes);
     if (st != ACCEL_SUCCESS)
         return st;
-    if (bytes > 0 &&
-        accel__bytes_meet(src, src_offset, src_offset + bytes, dst, dst_offset, dst_offset + bytes))
+    if (bytes > 0 && accel__bytes_meet(src, src_offset, src_offset + bytes, dst, dst_offset,
+                                       dst_offset + bytes, NULL))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: src byte range [%zu, %zu) overlaps dst byte range [%zu, %zu) of "
                            "the same memory",

@@ -606,7 +606,7 @@ static bool rebind_aliases(const accel__gnode *n, const void *old_buf, const acc
             if (n->buf_handle[b1] != old_buf)
                 continue;
             use_span(n, b1, &s1, &l1);
-            if (l1 && accel__memory_meet(&mnew, s1, s1 + l1, &m2, s2, s2 + l2))
+            if (l1 && accel__memory_meet(&mnew, s1, s1 + l1, &m2, s2, s2 + l2, NULL))
                 return true;
         }
     }

@@ -112,15 +112,11 @@ static accel_status scalar_value(const char *fn, const accel_kernel *k, uint32_t
 static bool args_meet(const accel_kernel_arg_desc *x, const accel_buffer *bx,
                       const accel_kernel_arg_desc *y, const accel_buffer *by, bool *same)
 {
-    int64_t sh; /* by's byte q is bx's byte q + sh */
+    size_t ex = accel__kesize(x->dtype), ey = accel__kesize(y->dtype);
     *same = false;
-    if (!x->count || !y->count || !accel__buffers_alias(bx, by, &sh))
-        return false;
-    int64_t ex = (int64_t)accel__kesize(x->dtype), ey = (int64_t)accel__kesize(y->dtype);
-    int64_t xs = (int64_t)x->offset * ex, xe = xs + (int64_t)x->count * ex;
-    int64_t ys = (int64_t)y->offset * ey + sh, ye = ys + (int64_t)y->count * ey;
-    *same = xs == ys;
-    return xs < ye && ys < xe;
+    return x->count && y->count &&
+           accel__bytes_meet(bx, x->offset * ex, (x->offset + x->count) * ex, by, y->offset * ey,
+                             (y->offset + y->count) * ey, same);
 }
 
 /* shared's bits for array arguments whose distinct buffers are one memory

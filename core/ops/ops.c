@@ -125,17 +125,17 @@ static accel_status check_count(const char *fn, const char *arg, accel_slice s, 
 
 /* Ranges of elements of es bytes (their buffers resolved to objects by
  * check_handles; inside the buffers, so no overflow) meet: in one buffer,
- * or in two over the same memory (accel__buffers_alias); *same: one start
+ * or in two over the same memory (accel__bytes_meet); *same: one start
  * address and one count. */
 static bool overlap(accel_slice x, accel_slice y, size_t es, bool *same)
 {
-    int64_t sh; /* y's byte q is x's byte q + sh */
     *same = false;
-    if (!x.count || !y.count || !accel__buffers_alias(x.buffer, y.buffer, &sh))
+    if (!x.count || !y.count ||
+        !accel__bytes_meet(x.buffer, x.offset * es, (x.offset + x.count) * es, y.buffer,
+                           y.offset * es, (y.offset + y.count) * es, same))
         return false;
-    int64_t xs = (int64_t)(x.offset * es), ys = (int64_t)(y.offset * es) + sh;
-    *same = xs == ys && x.count == y.count;
-    return xs < ys + (int64_t)(y.count * es) && ys < xs + (int64_t)(x.count * es);
+    *same = *same && x.count == y.count;
+    return true;
 }
 
 /* How an output may lie against an input of the same memory: an
@@ -592,7 +592,7 @@ static bool gemm_overlap(const gemm_matrix *x, const gemm_matrix *y)
 {
     return x->span && y->span &&
            accel__bytes_meet(x->buf, x->offset * x->es, (x->offset + x->span) * x->es, y->buf,
-                             y->offset * y->es, (y->offset + y->span) * y->es);
+                             y->offset * y->es, (y->offset + y->span) * y->es, NULL);
 }
 
 /* The shapes of A, B and C (their buffers in bufs) against g: overflow,
@@ -800,7 +800,7 @@ static accel_status check_bytes_apart(const char *fn, accel_slice x, size_t xes,
 {
     size_t xs = x.offset * xes, xe = xs + x.count * xes, os = out.offset * oes,
            oe = os + out.count * oes;
-    if (x.count && out.count && accel__bytes_meet(x.buffer, xs, xe, out.buffer, os, oe))
+    if (x.count && out.count && accel__bytes_meet(x.buffer, xs, xe, out.buffer, os, oe, NULL))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: out's bytes [%zu, %zu) overlap x's [%zu, %zu) in one memory", fn,
                            os, oe, xs, xe);

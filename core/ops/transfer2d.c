@@ -127,7 +127,7 @@ accel_status accel_queue_copy_2d(accel_queue *q, accel_buffer *src, size_t src_o
      * not overlap each other could be overwritten before they are read:
      * the two rectangles' spans must be apart. */
     if (accel__bytes_meet(so, src_offset, src_offset + src_span, dso, dst_offset,
-                          dst_offset + dst_span))
+                          dst_offset + dst_span, NULL))
         return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
                            "%s: src bytes [%zu, %zu) and dst bytes [%zu, %zu) of one buffer "
                            "overlap",

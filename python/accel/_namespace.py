@@ -29,7 +29,7 @@ import ctypes
 import math
 import numbers
 import operator
-from typing import Any, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -143,13 +143,7 @@ def copyto(dst: Array, src: Any) -> None:
     s = _as_operand(src, dst, "copyto")
     if s.dtype != dst.dtype:
         s = _broadcast_view(s, dst.shape)
-        if _shares(s, dst):
-            s = _copy_of(s)
-        code = C.astype(_q(s, dst), s._cv(), dst._cv())
-        if code and L.alias_refused(code):  # s partly over dst through an alias
-            s = _copy_of(s)
-            code = C.astype(_q(s, dst), s._cv(), dst._cv())
-        _check(code)
+        _apart(C.astype, _copy_of(s) if _shares(s, dst) else s, dst)
         return
     if _shares(s, dst):
         s = _copy_of(s)
@@ -887,10 +881,17 @@ def _copy_into(src: Array, dst: Array) -> None:
     """dst[...] = src (same dtype, src broadcast) by accel_array_copy."""
     if dst.size == 0:
         return
-    code = C.copy(_q(src, dst), src._cv(), dst._cv())
-    if code and L.alias_refused(code):  # src partly over dst through an alias
+    _apart(C.copy, src, dst)
+
+
+def _apart(call: Callable[..., int], src: Array, dst: Array) -> None:
+    """call(queue, src, dst) (C.copy, C.astype); where the core refuses src
+    partly over dst through another buffer of the same memory (from_dlpack),
+    once more from a copy of src: NumPy's answer."""
+    code = call(_q(src, dst), src._cv(), dst._cv())
+    if code and L.alias_refused(code):
         src = _copy_of(src)
-        code = C.copy(_q(src, dst), src._cv(), dst._cv())
+        code = call(_q(src, dst), src._cv(), dst._cv())
     _check(code)
 
 
@@ -1670,8 +1671,7 @@ def _gemm_into(out: Any, shape: Tuple[int, ...], final: Tuple[int, ...], dt: np.
         return False
     r = out if final == shape else reshape(out, shape)
     code = C.matmul(_q(a, b, r), a._cv(), b._cv(), r._cv())
-    if (code == L.STATUS["ACCEL_ERROR_INVALID_ARGUMENT"]
-            and b"out overlaps" in (L.last_error() or b"")):  # core/arrays/matmul.c
+    if code and L.alias_refused(code):
         return False
     _check(code)
     return True

@@ -81,9 +81,10 @@ static accel_status check(const char *fn, mcall *c)
     bool at_one;
     for (int i = 0; i < 2; i++)
         if (accel__views_meet(a[i], &ext[i], c->out, &ext[2], &at_one))
-            return accel__fail(ACCEL_ERROR_INVALID_ARGUMENT,
-                               "%s: out overlaps %s in the same memory (matmul has no in-place form)",
-                               fn, names[i]);
+            return accel__fail(
+                ACCEL_ERROR_INVALID_ARGUMENT,
+                "%s: out overlaps %s in the same memory (matmul has no in-place form)", fn,
+                names[i]);
     c->m = (size_t)c->x1->shape[c->x1->ndim - 2], c->k = (size_t)c->x1->shape[c->x1->ndim - 1];
     c->n = (size_t)c->x2->shape[c->x2->ndim - 1];
     if ((size_t)c->x2->shape[c->x2->ndim - 2] != c->k)

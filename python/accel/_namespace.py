@@ -737,7 +737,20 @@ def _compare_out_of_range(fn: str, x1: Any, x2: Any) -> Optional[Array]:
     return full(arr.shape, r, dtype=bool, device=arr.device)
 
 
-def _binary(fn: str, x1: Any, x2: Any) -> Array:
+def _writes_into(out: Any, shape: tuple, dt: Any, device: Any) -> _b.bool:
+    """Whether an op's result may be written straight into out: an
+    accel.Array of the result's shape, dtype and device. Any other out gets
+    the result through a temporary (the callers' copyto converts, or
+    raises)."""
+    return out.__class__ is Array and out.shape == shape and out._dtype == dt and \
+        out.device == device
+
+
+def _binary(fn: str, x1: Any, x2: Any, out: Any = None) -> Array:
+    """fn of x1 and x2 (broadcast, promoted) in a new array, or in out
+    itself where _writes_into allows and out is not partly over an input in
+    the same memory (the core refuses that; a temporary then): the caller
+    copies a result that is not out into out."""
     if not isinstance(x1, Array) and not isinstance(x2, Array):
         raise TypeError(f"accel.{fn}: needs at least one array")
     r = _compare_out_of_range(fn, x1, x2)
@@ -756,21 +769,36 @@ def _binary(fn: str, x1: Any, x2: Any) -> Array:
                       f"accel.{fn}: arrays on {x1.device.name} and {x2.device.name}")
     shape = _bshape(x1, x2, fn=fn)
     if x1.dtype.kind == x2.dtype.kind == "b" and fn in _BOOL_SAME:
-        return _binary(_BOOL_SAME[fn], x1, x2)  # max of bools is or (NumPy's bool result)
+        return _binary(_BOOL_SAME[fn], x1, x2, out)  # max of bools is or (NumPy's bool result)
     x1, x2 = _floats(fn, x1, x2)
-    out = _new(shape, _result_dtype(fn, x1._dtype, x2._dtype), x1.device)
-    _check(C.binary(_q(x1, x2, out), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(), out._cv()))
-    return out
+    dt = _result_dtype(fn, x1._dtype, x2._dtype)
+    if out is not None and _writes_into(out, shape, dt, x1.device):
+        code = C.binary(_q(x1, x2, out), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(), out._cv())
+        if not code:
+            return out
+        if not L.alias_refused(code):
+            raise L.failed(code)
+    r = _new(shape, dt, x1.device)
+    _check(C.binary(_q(x1, x2, r), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(), r._cv()))
+    return r
 
 
-def _unary(fn: str, x: Array) -> Array:
+def _unary(fn: str, x: Array, out: Any = None) -> Array:
+    """fn of x in a new array, or in out itself as _binary says."""
     _need_array(fn, x)
     if x.dtype.kind == "b" and fn in _BOOL_SAME:
         return astype(x, bool, copy=True)  # NumPy's: a bool is its own abs, floor, ...
     (x,) = _floats(fn, x)
-    out = _new(x.shape, _result_dtype(fn, x._dtype), x.device)
-    _check(C.unary(_q(x, out), C.FUNCTIONS[fn][0], x._cv(), out._cv()))
-    return out
+    dt = _result_dtype(fn, x._dtype)
+    if out is not None and _writes_into(out, x.shape, dt, x.device):
+        code = C.unary(_q(x, out), C.FUNCTIONS[fn][0], x._cv(), out._cv())
+        if not code:
+            return out
+        if not L.alias_refused(code):
+            raise L.failed(code)
+    r = _new(x.shape, dt, x.device)
+    _check(C.unary(_q(x, r), C.FUNCTIONS[fn][0], x._cv(), r._cv()))
+    return r
 
 
 def _complex_of(re: Array, im: Array) -> Array:
@@ -787,9 +815,9 @@ def _elementwise() -> dict:
     for name, (code, arity, res) in C.FUNCTIONS.items():
         # out= casts as NumPy's ufuncs do: within a kind (same_kind)
         if arity == 1 and name != "astype":
-            f = (lambda n: lambda x, /, out=None: _out(_unary(n, x), out, n, True))(name)
+            f = (lambda n: lambda x, /, out=None: _out(_unary(n, x, out), out, n, True))(name)
         elif arity == 2:
-            f = (lambda n: lambda x1, x2, /, out=None: _out(_binary(n, x1, x2), out, n,
+            f = (lambda n: lambda x1, x2, /, out=None: _out(_binary(n, x1, x2, out), out, n,
                                                              True))(name)
         else:
             continue
@@ -1432,7 +1460,7 @@ def _out(r: Array, out: Optional[Array], fn: str, same_kind: _b.bool = False) ->
     to out's dtype: any conversion, as NumPy's reductions, or with same_kind
     only within a kind, as NumPy's matmul and ufuncs: a float product into
     an integer out raises DtypeMismatchError instead of truncating)."""
-    if out is None:
+    if out is None or r is out:
         return r
     if not isinstance(out, Array) or out.shape != r.shape:
         raise ValueError(f"accel.{fn}: out must be an accel.Array of shape {r.shape}")

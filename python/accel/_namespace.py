@@ -738,12 +738,12 @@ def _compare_out_of_range(fn: str, x1: Any, x2: Any) -> Optional[Array]:
 
 
 def _writes_into(out: Any, shape: tuple, dt: Any, device: Any) -> _b.bool:
-    """Whether an op's result may be written straight into out: an
+    """Whether an op's result may be written straight into out: a writable
     accel.Array of the result's shape, dtype and device. Any other out gets
     the result through a temporary (the callers' copyto converts, or
-    raises)."""
+    raises: a read-only view, another shape)."""
     return out.__class__ is Array and out.shape == shape and out._dtype == dt and \
-        out.device == device
+        out.device == device and not getattr(out, "_ro", False)
 
 
 def _binary(fn: str, x1: Any, x2: Any, out: Any = None) -> Array:

@@ -25,8 +25,10 @@
  * batched), beside the probe's degree-6 standard kernel launched into the
  * same accel buffer on the same queue's stream, to tell kernel time from host
  * time inside the bench's rows and the library's kernel from the probe's.
- * The degree-6 standard row also runs in more and smaller blocks (grid x1 to
- * x32 of what is resident, 256/128/64 threads).
+ * x + y.T rows (S x S float32, S = 2^(log2n / 2)) time the tile shapes of
+ * the array layer's transposed-operand walk. The degree-6 standard row also
+ * runs in more and smaller blocks (grid x1 to x32 of what is resident,
+ * 256/128/64 threads).
  *
  *   ew_probe [--log2n 28] [--rounds 7] [--device 0] [--only A|B..] [--check 1]
  *            [--accel 0] */
@@ -222,6 +224,58 @@ __global__ void __launch_bounds__(kT)
             if (i0 + u * stride < nv)
                 o[i0 + u * stride] =
                     make_float4(x[u].x + y[u].x, x[u].y + y[u].y, x[u].z + y[u].z, x[u].w + y[u].w);
+    }
+}
+
+/* add in the generated walk's shape for a contiguous line: grid-stride,
+ * one 16-byte run per thread and step (the array layer's runs of 4). */
+__global__ void __launch_bounds__(kT) add_walk(const float4 *a, const float4 *b, float4 *o, int nv)
+{
+    const int step = gridDim.x * blockDim.x;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nv; i += step) {
+        const float4 x = a[i], y = b[i];
+        o[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    }
+}
+
+/* out = x + y.T for S x S float32 (x, y, out row-major), in tiles of TW x
+ * TW per block of 256 threads (warp w: rows w, w + 8, ...; lane: the
+ * column, and column + 32 for TW 64), y's tile staged through shared
+ * memory (rows padded to TW + 1: no bank conflicts), as the array layer's
+ * generated tile walk (core/arrays/codegen.c, tile_walk) does. PRE: x's
+ * elements loaded into registers before the barrier (their loads in flight
+ * with y's); else after it, as generated. Tiles grid-stride from the
+ * block's index. */
+template <int TW, bool PRE, bool STCS>
+__global__ void __launch_bounds__(kT) tadd(const float *__restrict__ x, const float *__restrict__ y,
+                                           float *__restrict__ o, int S, int tn, int ntiles)
+{
+    __shared__ float m[TW * (TW + 1)];
+    constexpr int H = TW / 32, R = TW * TW / kT;
+    const int wp = threadIdx.x / 32, ln = threadIdx.x % 32;
+    for (int t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        const int r0 = (t / tn) * TW, c0 = (t % tn) * TW;
+        float xv[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+            const int row = wp + 8 * (k / H), col = ln + 32 * (k % H);
+            /* y's element (c0 + row, r0 + col) is out's (r0 + col, c0 + row) */
+            m[row * (TW + 1) + col] = y[(c0 + row) * S + r0 + col];
+            if (PRE)
+                xv[k] = x[(r0 + row) * S + c0 + col];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+            const int row = wp + 8 * (k / H), col = ln + 32 * (k % H);
+            const int at = (r0 + row) * S + c0 + col;
+            const float v = (PRE ? xv[k] : x[at]) + m[col * (TW + 1) + row];
+            if (STCS)
+                __stcs(o + at, v);
+            else
+                o[at] = v;
+        }
+        __syncthreads();
     }
 }
 
@@ -1079,6 +1133,8 @@ int main(int argc, char **argv)
     auto gs_grid = [&](int res) { return (unsigned)std::min<size_t>((size_t)sms * res, big); };
 
     std::vector<Row> rows;
+    float *tbuf[2] = {nullptr, nullptr}; /* x + y.T rows: y and out */
+    int tside = 0;
     auto add = [&](std::string name, double b, bool wo, std::function<void()> fn) {
         if (only && !rows.empty() && !matches(name, only))
             return; /* the copy row (first) always runs */
@@ -1155,6 +1211,39 @@ int main(int argc, char **argv)
             [=] { add_kernel<2><<<big2, kT, 0, s>>>(a4, o4, o4, nv); });
         add("add: flat, 4 vectors per thread", rw3, false,
             [=] { add_kernel<4><<<big4, kT, 0, s>>>(a4, o4, o4, nv); });
+        add("add: the generated walk's shape (grid-stride runs, 65535 blocks)", rw3, false, [=] {
+            add_walk<<<(unsigned)std::min<size_t>(big, 65535), kT, 0, s>>>(a4, o4, o4, (int)nv);
+        });
+    }
+    if (log2n % 2 == 0 && log2n <= 30) {
+        /* x + y.T, S x S float32: 3 streams (x, y read, out written) */
+        const int S = 1 << (log2n / 2);
+        float *y, *t;
+        CK(cudaMalloc(&y, bytes));
+        CK(cudaMalloc(&t, bytes));
+        CK(cudaMemcpy(y, a, bytes, cudaMemcpyDeviceToDevice));
+        tbuf[0] = y;
+        tbuf[1] = t;
+        tside = S;
+        const double rw3 = 3.0 * (double)bytes;
+        const int n32 = (S / 32) * (S / 32), n64 = (S / 64) * (S / 64);
+        const unsigned c32 = (unsigned)std::min(n32, 65535), c64 = (unsigned)std::min(n64, 65535);
+        add("x + y.T: 32 x 32 tiles, x after the barrier, 65535 blocks (generated)", rw3, false,
+            [=] { tadd<32, false, false><<<c32, kT, 0, s>>>(a, y, t, S, S / 32, n32); });
+        add("x + y.T: 32 x 32 tiles, x after the barrier, a tile per block", rw3, false,
+            [=] { tadd<32, false, false><<<n32, kT, 0, s>>>(a, y, t, S, S / 32, n32); });
+        add("x + y.T: 32 x 32 tiles, x before the barrier, 65535 blocks", rw3, false,
+            [=] { tadd<32, true, false><<<c32, kT, 0, s>>>(a, y, t, S, S / 32, n32); });
+        add("x + y.T: 32 x 32 tiles, x before the barrier, a tile per block", rw3, false,
+            [=] { tadd<32, true, false><<<n32, kT, 0, s>>>(a, y, t, S, S / 32, n32); });
+        add("x + y.T: 32 x 32 tiles, x before, a tile per block, __stcs", rw3, false,
+            [=] { tadd<32, true, true><<<n32, kT, 0, s>>>(a, y, t, S, S / 32, n32); });
+        add("x + y.T: 64 x 64 tiles, x after the barrier, a tile per block", rw3, false,
+            [=] { tadd<64, false, false><<<n64, kT, 0, s>>>(a, y, t, S, S / 64, n64); });
+        add("x + y.T: 64 x 64 tiles, x before the barrier, a tile per block", rw3, false,
+            [=] { tadd<64, true, false><<<n64, kT, 0, s>>>(a, y, t, S, S / 64, n64); });
+        add("x + y.T: 64 x 64 tiles, x before the barrier, 65535 blocks", rw3, false,
+            [=] { tadd<64, true, false><<<c64, kT, 0, s>>>(a, y, t, S, S / 64, n64); });
     }
     MAPROWS(Relu, "relu")
     MAPROWS(Exp, "exp")
@@ -1334,6 +1423,21 @@ int main(int argc, char **argv)
         std::printf("  check: normal accuracy skipped (needs --log2n 25 or more)\n");
     else if (check && any_normal)
         ok = normal_accuracy(s, a, o) && ok;
+    if (tside) { /* the x + y.T rows' out (each row writes the same) against the host */
+        std::vector<float> row((size_t)tside);
+        double bad = 0;
+        for (int r = 0; r < tside; r += 997) {
+            CK(cudaMemcpy(row.data(), tbuf[1] + (size_t)r * tside, row.size() * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+            for (int c = 0; c < tside; ++c)
+                bad += row[c] != h[(size_t)r * tside + c] + h[(size_t)c * tside + r];
+        }
+        std::printf("  check: x + y.T rows, %.0f wrong elements in a sample of rows (%s)\n", bad,
+                    bad == 0 ? "ok" : "WRONG");
+        ok = ok && bad == 0;
+        CK(cudaFree(tbuf[0]));
+        CK(cudaFree(tbuf[1]));
+    }
     CK(cudaFree(a));
     CK(cudaFree(o));
     return ok ? 0 : 1;

@@ -883,3 +883,132 @@ Test(array_reduce, chain_waits_for_its_queue_only)
     accel_queue_release(q);
     accel_runtime_close(rt);
 }
+
+/* A chunked reduction neither allocates nor waits: its partials are the
+ * queue's kept scratch (arrays/scratch.c), so it returns while its own
+ * queue is still held up by a host function that waits for that return
+ * (the reduction had waited for its queue to free a scratch of its own). */
+Test(array_reduce, chain_on_a_held_up_queue_returns_at_once)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    accel_buffer *bx = ones_i32(&e, 1), *bo = upload(&e, NULL, 8);
+    accel_array x, o;
+    sum_view(bx, bo, &x, &o);
+    atomic_store(&reduce_returned, 0);
+    tu_ok(accel_queue_host_fn(q, "wait_for_reduce", wait_for_reduce, NULL));
+    tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &o));
+    atomic_store(&reduce_returned, 1);
+    int64_t r;
+    tu_ok(accel_queue_read_blocking(q, bo, 0, &r, 8));
+    cr_assert_eq(r, SCRATCH_M);
+    accel_buffer_release(bx);
+    accel_buffer_release(bo);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
+}
+
+typedef struct scratch_job {
+    accel_device *dev;
+    accel_queue *q;
+    tu_rng r; /* made on the main thread: tu_seed logs through Criterion */
+    unsigned bad;
+    accel_status st;
+    char msg[256];
+} scratch_job;
+
+/* 12 int32 sums and maxes of growing, random sizes on j->q, each against
+ * a host loop: the queue's scratch grows under the work of another thread
+ * that shares q. No Criterion assertion off the main thread: the first
+ * failing call's status and message are kept. */
+static void *scratch_worker(void *p)
+{
+    scratch_job *j = p;
+    tu_rng r = j->r;
+    for (int it = 0; it < 12 && j->st == ACCEL_SUCCESS; it++) {
+        int64_t n = 5000 + (int64_t)(tu_rng_unit(&r) * (double)(40000 * (it + 1)));
+        int32_t *h = malloc((size_t)n * sizeof *h);
+        int64_t sum = 0;
+        int32_t mx = INT32_MIN;
+        for (int64_t i = 0; i < n; i++) {
+            h[i] = (int32_t)(tu_rng_next(&r) % 2001) - 1000;
+            sum += h[i];
+            mx = h[i] > mx ? h[i] : mx;
+        }
+        accel_buffer *bx = NULL, *bo = NULL;
+        const int64_t shape[] = {n};
+        accel_array x, os, om;
+        unsigned char got[16];
+        accel_status st = accel_buffer_create(j->dev, (size_t)n * sizeof *h, &bx);
+        if (st == ACCEL_SUCCESS)
+            st = accel_buffer_create(j->dev, 16, &bo);
+        if (st == ACCEL_SUCCESS)
+            st = accel_queue_write_blocking(j->q, bx, 0, h, (size_t)n * sizeof *h);
+        if (st == ACCEL_SUCCESS)
+            st = accel_array_init(&x, bx, ACCEL_I32, 1, shape);
+        if (st == ACCEL_SUCCESS)
+            st = accel_array_init(&os, bo, ACCEL_I64, 0, NULL);
+        if (st == ACCEL_SUCCESS)
+            st = accel_array_init(&om, bo, ACCEL_I32, 0, NULL);
+        om.offset = 8; /* bytes 8..11 of bo */
+        if (st == ACCEL_SUCCESS)
+            st = accel_array_reduce(j->q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &os);
+        if (st == ACCEL_SUCCESS)
+            st = accel_array_reduce(j->q, ACCEL_ARRAY_REDUCE_MAX, &x, 1u, 0, &om);
+        if (st == ACCEL_SUCCESS)
+            st = accel_queue_read_blocking(j->q, bo, 0, got, 16);
+        if (st == ACCEL_SUCCESS) {
+            int64_t gs;
+            int32_t gm;
+            memcpy(&gs, got, 8);
+            memcpy(&gm, got + 8, 4);
+            j->bad += (gs != sum) + (gm != mx);
+        } else {
+            j->st = st;
+            snprintf(j->msg, sizeof j->msg, "%s", accel_last_error());
+        }
+        accel_buffer_release(bx);
+        accel_buffer_release(bo);
+        free(h);
+    }
+    return NULL;
+}
+
+/* Four threads, two on one queue and one on each of two others, reduce at
+ * once; a queue is then released with its scratch, and the runtime closed
+ * with another's still held (each freed once: ASan, Valgrind). */
+static void scratch_threads(accel_device *dev, accel_queue *q0, void *user)
+{
+    (void)q0;
+    (void)user;
+    accel_queue *qs[3];
+    for (int i = 0; i < 3; i++)
+        tu_ok(accel_queue_create(dev, &qs[i]));
+    scratch_job jobs[4] = {{dev, qs[0], tu_rng_make(41), 0, ACCEL_SUCCESS, ""},
+                           {dev, qs[0], tu_rng_make(42), 0, ACCEL_SUCCESS, ""},
+                           {dev, qs[1], tu_rng_make(43), 0, ACCEL_SUCCESS, ""},
+                           {dev, qs[2], tu_rng_make(44), 0, ACCEL_SUCCESS, ""}};
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(pthread_create(&t[i], NULL, scratch_worker, &jobs[i]), 0);
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(jobs[i].st, ACCEL_SUCCESS, "%s, thread %d: %s", accel_device_name(dev), i,
+                     jobs[i].msg);
+        cr_assert_eq(jobs[i].bad, 0u, "%s, thread %d: %u of 24 results wrong",
+                     accel_device_name(dev), i, jobs[i].bad);
+    }
+    accel_queue_release(qs[0]);
+    accel_queue_release(qs[1]);
+    (void)qs[2]; /* left to accel_runtime_close */
+}
+
+Test(array_reduce, scratch_shared_by_threads_and_queues, .timeout = 300)
+{
+    accel_runtime *rt = open_rt();
+    tu_for_each_device(rt, scratch_threads, NULL);
+    accel_runtime_close(rt);
+}

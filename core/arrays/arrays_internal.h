@@ -147,6 +147,18 @@ int64_t accel__array_walk_grid(void);
 void accel__array_temps_done(accel_queue *q, accel_buffer *const *bufs, uint32_t n,
                              accel_status st);
 
+/* A scratch buffer of at least bytes on q for temporaries that live only
+ * between an array function's launches on q: q's own (arrays/scratch.c),
+ * kept from call to call and locked until accel__array_scratch_done, so
+ * that the function neither allocates nor waits for q (a chunked
+ * reduction's partials had cost a buffer create, an event wait and a free
+ * per call); while q records a graph, a new buffer that the graph keeps.
+ * *own says which, for accel__array_scratch_done. */
+accel_status accel__array_scratch_take(accel_queue *q, size_t bytes, accel_buffer **out, bool *own);
+/* The function that took buf has enqueued its last use of it: q's scratch
+ * unlocked, or a buffer of its own given up (accel__array_temps_done). */
+void accel__array_scratch_done(accel_queue *q, accel_buffer *buf, bool own, accel_status st);
+
 /* ------------------------------------------------------------ codegen.c */
 
 #define ACCEL__ANAME_MAX 64 /* a kernel name and its NUL (ACCEL__KNAME_MAX) */
@@ -174,6 +186,9 @@ typedef struct accel__aspec {
      * bcast have inner stride 1, those in bcast (bit k: input k) stride 0 */
     bool run;
     uint8_t bcast;
+    /* runs over one contiguous axis (no bcast) on a GPU, one run per thread
+     * and no loop, the grid covering them (codegen.c, flat_walk) */
+    bool flat;
     /* a comparison of int64 with uint64 (either order): exact on the
      * integers (codegen.c, op_function), as NumPy 2 compares them, instead
      * of in the promoted float64, where 2^63 - 1 and 2^63 are equal */

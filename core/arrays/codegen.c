@@ -79,6 +79,14 @@ const char *accel__array_ptr_ctype(accel_dtype dt)
     return dt == ACCEL_C64 ? "float" : dt == ACCEL_C128 ? "double" : accel__array_ctype(dt);
 }
 
+/* Whether the tiled walk loads input k's four elements of a thread into
+ * registers (accel_p<k>) before the barrier after staging (tile_walk): a
+ * real input in row order, beside a staged one. */
+static bool prefetched(const accel__aspec *s, unsigned k)
+{
+    return s->tiled && s->stage && !(s->stage >> k & 1u) && !is_complex(s->in[k]);
+}
+
 /* Input k's element: at accel_i (contiguous), at accel_o<k> (strided), or
  * element accel_l of the run loaded into accel_w<k> (element_run). */
 static void load(accel__sbuf *b, accel_dtype dt, unsigned k, const accel__aspec *s)
@@ -86,6 +94,8 @@ static void load(accel__sbuf *b, accel_dtype dt, unsigned k, const accel__aspec 
     const char *f = dt == ACCEL_F16 ? "accel_h2f" : dt == ACCEL_BF16 ? "accel_bf2f" : "";
     if (s->run && !(s->bcast >> k & 1u))
         accel__sbuf_put(b, "%s(accel_w%u.e[accel_l])", f, k);
+    else if (prefetched(s, k))
+        accel__sbuf_put(b, "%s(accel_p%u[accel_j / 8])", f, k);
     else if (s->stage >> k & 1u)
         accel__sbuf_put(b, "%s(accel_m%u[accel_z])", f, k);
     else if (s->nd)
@@ -200,7 +210,8 @@ void accel__array_entry(const accel__aspec *s, char *entry)
         snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "m%u", (unsigned)s->stage);
     n = (int)strlen(entry);
     if (s->run && n < ACCEL__ANAME_MAX)
-        snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "r%u", (unsigned)s->bcast);
+        snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "r%u%s", (unsigned)s->bcast,
+                 s->flat ? "f" : "");
 }
 
 /* The C type of accel_op's result (and accel_v). */
@@ -396,6 +407,21 @@ static void walk(accel__sbuf *b, const accel__aspec *s)
     coord_offsets(b, s, "    const accel_ix accel_o", "accel_T");
 }
 
+/* The walk of a contiguous line of runs on a GPU (s->flat): thread i of
+ * the grid does run i and returns, as the CUDA backend's hand-written
+ * flat kernels do (backends/cuda/kernels_elementwise.cu, map_flat_kernel:
+ * blocks that finish make room for the next ones in address order). The
+ * launch gives a thread to every run. */
+static void flat_walk(accel__sbuf *b, const accel__aspec *s)
+{
+    gpu_index(b, s);
+    accel__sbuf_put(b, "  (void)accel_step;\n"
+                       "  const accel_ix accel_c0 = (accel_ix)blockIdx.x * (accel_ix)blockDim.x + "
+                       "(accel_ix)threadIdx.x;\n"
+                       "  if (accel_c0 >= (accel_ix)accel_n) return;\n");
+    coord_offsets(b, s, "  const accel_ix accel_o", "accel_T");
+}
+
 /* The next element of the walk: accel_i and the coordinates one step on
  * (each coordinate below its size, the carry moved up). */
 static void advance(accel__sbuf *b, const accel__aspec *s)
@@ -417,7 +443,10 @@ static void advance(accel__sbuf *b, const accel__aspec *s)
  * order (y.T: its rows are the tile's columns; s->stage bit k) is staged
  * through shared memory: each warp reads 32 consecutive elements of it
  * along the tile's rows into accel_m<k> (rows padded to 33, no bank
- * conflicts), and the tile's elements then read it from there. (Read
+ * conflicts), and the tile's elements then read it from there; the other
+ * real inputs' four elements of a thread are loaded into registers before
+ * the barrier (prefetched), so that their loads are in flight with the
+ * staging ones. (Read
  * where they fall, such an input took 4 bytes of each 32-byte sector a
  * warp: x + y.T of 16384^2 float32 on the H100 at 0.3 of the
  * bytes-over-bandwidth bound in 1 x 32 tiles, 0.51 in 8 x 32 ones.) */
@@ -426,7 +455,8 @@ static void tile_walk(accel__sbuf *b, const accel__aspec *s)
     /* the tile's row and column (accel_tr, accel_tq) and the grid's step
      * over tiles found by division once, then carried (no division per
      * element); every thread of a block walks the same tiles, so the
-     * barriers are reached by all */
+     * barriers are reached by all; a tile inside the array (accel_in)
+     * skips the bounds tests of its elements */
     gpu_index(b, s);
     for (uint32_t k = 0; k < s->nin; k++)
         if (s->stage >> k & 1u)
@@ -445,26 +475,53 @@ static void tile_walk(accel__sbuf *b, const accel__aspec *s)
                     "accel_tn;\n"
                     "  for (; accel_tr < accel_tm; accel_tr += accel_gr, accel_tq += accel_gq) {\n"
                     "    if (accel_tq >= accel_tn) { accel_tq -= accel_tn; accel_tr++; if "
-                    "(accel_tr >= accel_tm) break; }\n");
+                    "(accel_tr >= accel_tm) break; }\n"
+                    "    const int accel_in = accel_tr * 32 + 32 <= accel_S0 && accel_tq * 32 + 32 "
+                    "<= accel_S1;\n");
     if (s->stage) {
-        accel__sbuf_put(b, "    for (int accel_j = 0; accel_j < 32; accel_j += 8) {\n"
-                           "      const accel_ix accel_c0 = accel_tr * 32 + accel_ln;\n"
-                           "      const accel_ix accel_c1 = accel_tq * 32 + accel_wp + accel_j;\n"
-                           "      if (accel_c0 < accel_S0 && accel_c1 < accel_S1) {\n");
+        bool pre = false;
+        for (uint32_t k = 0; k < s->nin; k++)
+            if (prefetched(s, k)) {
+                accel__sbuf_put(b, "    %s accel_p%u[4] = {0, 0, 0, 0};\n",
+                                accel__array_ptr_ctype(s->in[k]), k);
+                pre = true;
+            }
+        accel__sbuf_put(b,
+                        "#pragma unroll\n"
+                        "    for (int accel_j = 0; accel_j < 32; accel_j += 8) {\n"
+                        "      {\n"
+                        "      const accel_ix accel_c0 = accel_tr * 32 + accel_ln;\n"
+                        "      const accel_ix accel_c1 = accel_tq * 32 + accel_wp + accel_j;\n"
+                        "      if (accel_in || (accel_c0 < accel_S0 && accel_c1 < accel_S1)) {\n");
         for (uint32_t k = 0; k < s->nin; k++)
             if (s->stage >> k & 1u)
                 accel__sbuf_put(b,
                                 "        accel_m%u[(accel_wp + accel_j) * 33 + accel_ln] = "
                                 "accel_x%u[accel_c0 * accel_T%u_0 + accel_c1 * accel_T%u_1];\n",
                                 k, k, k, k);
-        accel__sbuf_put(b, "      }\n    }\n    __syncthreads();\n");
+        accel__sbuf_put(b, "      }\n      }\n");
+        if (pre) { /* the row-order inputs' loads in flight with the staging */
+            accel__sbuf_put(
+                b, "      const accel_ix accel_c0 = accel_tr * 32 + accel_wp + accel_j;\n"
+                   "      const accel_ix accel_c1 = accel_tq * 32 + accel_ln;\n"
+                   "      if (accel_in || (accel_c0 < accel_S0 && accel_c1 < accel_S1)) {\n");
+            for (uint32_t k = 0; k < s->nin; k++)
+                if (prefetched(s, k))
+                    accel__sbuf_put(b,
+                                    "        accel_p%u[accel_j / 8] = accel_x%u[accel_c0 * "
+                                    "accel_T%u_0 + accel_c1 * accel_T%u_1];\n",
+                                    k, k, k, k);
+            accel__sbuf_put(b, "      }\n");
+        }
+        accel__sbuf_put(b, "    }\n    __syncthreads();\n");
     }
-    accel__sbuf_put(b, "    for (int accel_j = 0; accel_j < 32; accel_j += 8) {\n"
+    accel__sbuf_put(b, "#pragma unroll\n"
+                       "    for (int accel_j = 0; accel_j < 32; accel_j += 8) {\n"
                        "      const accel_ix accel_c0 = accel_tr * 32 + accel_wp + accel_j;\n"
                        "      const accel_ix accel_c1 = accel_tq * 32 + accel_ln;\n");
     if (s->stage) /* the element's place in the staged tiles */
         accel__sbuf_put(b, "      const int accel_z = accel_ln * 33 + accel_wp + accel_j;\n");
-    accel__sbuf_put(b, "      if (accel_c0 < accel_S0 && accel_c1 < accel_S1) {\n");
+    accel__sbuf_put(b, "      if (accel_in || (accel_c0 < accel_S0 && accel_c1 < accel_S1)) {\n");
     coord_offsets(b, s, "    const accel_ix accel_o", "accel_T");
     element(b, s);
     accel__sbuf_put(b, "      }\n    }\n");
@@ -622,6 +679,9 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
         rows(&b, &direct);
         if (s->tiled) {
             tile_walk(&b, s);
+        } else if (s->flat) {
+            flat_walk(&b, s);
+            element(&b, s);
         } else {
             walk(&b, s);
             element(&b, s);

@@ -1271,8 +1271,8 @@ static accel_kernel_arg part_arg(accel_buffer *tmp, accel_dtype dt, size_t off, 
 
 /* The reduction r (plain: x into out) as a chain: x into nl levels of
  * partials (level k: p[k] chunks of len[k] per output), each level into
- * the next, the last into out. The partials live in one scratch buffer of
- * q's device, given up at the end (accel__array_temps_done). */
+ * the next, the last into out. The partials live in q's scratch
+ * (accel__array_scratch_take). */
 static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunch *plain,
                                  const raxes *a, uint32_t nl, const int64_t *p, const int64_t *len,
                                  bool cpu)
@@ -1288,7 +1288,8 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
         bytes += (count * ie + 15) & ~(size_t)15;
     }
     accel_buffer *tmp = NULL;
-    accel_status st = accel_buffer_create(accel_queue_device(q), bytes, &tmp);
+    bool own;
+    accel_status st = accel__array_scratch_take(q, bytes, &tmp, &own);
     rlaunch r = *plain;
     for (uint32_t k = 0; k <= nl && st == ACCEL_SUCCESS; k++) {
         if (k > 0) { /* from level k - 1 */
@@ -1321,7 +1322,8 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
         }
         st = launch(q, rt, &r, a);
     }
-    accel__array_temps_done(q, &tmp, 1, st);
+    if (tmp)
+        accel__array_scratch_done(q, tmp, own, st);
     return st;
 }
 

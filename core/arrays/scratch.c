@@ -72,3 +72,53 @@ void accel__array_temps_done(accel_queue *q, accel_buffer *const *bufs, uint32_t
     if (st != ACCEL_SUCCESS)
         accel__set_error("%s", msg);
 }
+
+/* Scratch sizes grow to a multiple of this, at least twice the last. */
+#define SCRATCH_ROUND ((size_t)64 << 10)
+
+accel_status accel__array_scratch_take(accel_queue *q, size_t bytes, accel_buffer **out, bool *own)
+{
+    ACCEL__CALL(call);
+    accel_queue *qo;
+    *out = NULL;
+    *own = false;
+    ACCEL__TRY(accel__enter(&call, "accel_array", q, ACCEL__T_QUEUE, "q", &qo));
+    accel_device *dev = accel_queue_device(q);
+    if (accel__capturing(qo))
+        return accel_buffer_create(dev, bytes, out);
+    pthread_mutex_lock(&qo->scratch_lock);
+    if (qo->scratch_bytes < bytes) {
+        if (qo->scratch) /* q's earlier work may still use it */
+            accel__array_temps_done(q, &qo->scratch, 1, ACCEL_SUCCESS);
+        qo->scratch = NULL;
+        qo->scratch_bytes = 0;
+        size_t want = bytes > SIZE_MAX / 2 ? bytes : 2 * bytes;
+        want = (want + SCRATCH_ROUND - 1) / SCRATCH_ROUND * SCRATCH_ROUND;
+        accel_status st = accel_buffer_create(dev, want ? want : bytes, &qo->scratch);
+        if (st != ACCEL_SUCCESS) {
+            qo->scratch = NULL;
+            pthread_mutex_unlock(&qo->scratch_lock);
+            return st;
+        }
+        qo->scratch_bytes = want;
+    }
+    *out = qo->scratch;
+    *own = true;
+    return ACCEL_SUCCESS;
+}
+
+void accel__array_scratch_done(accel_queue *q, accel_buffer *buf, bool own, accel_status st)
+{
+    if (!own) {
+        accel__array_temps_done(q, &buf, 1, st);
+        return;
+    }
+    ACCEL__CALL(call);
+    accel_queue *qo;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", accel_last_error());
+    if (accel__enter(&call, "accel_array", q, ACCEL__T_QUEUE, "q", &qo) == ACCEL_SUCCESS)
+        pthread_mutex_unlock(&qo->scratch_lock);
+    if (st != ACCEL_SUCCESS)
+        accel__set_error("%s", msg);
+}

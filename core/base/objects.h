@@ -135,6 +135,14 @@ struct accel_queue {
     /* Non-NULL while q records a graph (core/capture.h); read relaxed on
      * every op, changed under lock. */
     _Atomic(struct accel__capture *) capture;
+    /* The array functions' scratch on this queue (arrays/scratch.c): a
+     * buffer kept from call to call (stream order makes its reuse safe),
+     * held under scratch_lock from a function's first launch that uses it
+     * to its last; released with the queue. scratch is the buffer's
+     * handle. */
+    pthread_mutex_t scratch_lock;
+    accel_buffer *scratch;
+    size_t scratch_bytes;
     accel_queue *prev, *next;
 };
 

@@ -116,9 +116,11 @@ accel_status accel_queue_create(accel_device *dev, accel_queue **out_queue)
     }
     q->dev = dev;
     pthread_mutex_init(&q->lock, NULL);
+    pthread_mutex_init(&q->scratch_lock, NULL);
     if (accel__handle_new(ACCEL__T_QUEUE, q, dev->rt->gate, &q->handle) != ACCEL_SUCCESS) {
         dev->be->vt->queue_destroy(dev->be->ctx, q->be);
         pthread_mutex_destroy(&q->lock);
+        pthread_mutex_destroy(&q->scratch_lock);
         free(q);
         return accel__fail(ACCEL_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
     }
@@ -164,6 +166,7 @@ void accel__queue_destroy(accel_queue *q)
                    q->dev->name, msg);
     pthread_mutex_unlock(&q->lock);
     pthread_mutex_destroy(&q->lock);
+    pthread_mutex_destroy(&q->scratch_lock);
     free(q);
 }
 
@@ -174,10 +177,13 @@ void accel_queue_release(accel_queue *q)
     ACCEL__ENTER_RELEASE("accel_queue_release", q, ACCEL__T_QUEUE);
     /* Shared: accel__queues_mark_and_wait may be recording on q right now. */
     accel_runtime *rt = q->dev->rt;
+    accel_buffer *scratch = q->scratch; /* only q's work used it */
     pthread_rwlock_rdlock(&rt->queue_life);
     ACCEL__RT_LIST(REMOVE, rt, queues, q);
-    accel__queue_destroy(q);
+    accel__queue_destroy(q); /* drains q first */
     pthread_rwlock_unlock(&rt->queue_life);
+    if (scratch)
+        accel__buffer_release_drained(scratch);
 }
 
 /* One queue's mark for accel__queues_mark_and_wait. The device outlives the

@@ -153,11 +153,17 @@ void accel__array_temps_done(accel_queue *q, accel_buffer *const *bufs, uint32_t
  * that the function neither allocates nor waits for q (a chunked
  * reduction's partials had cost a buffer create, an event wait and a free
  * per call); while q records a graph, a new buffer that the graph keeps.
- * *own says which, for accel__array_scratch_done. */
-accel_status accel__array_scratch_take(accel_queue *q, size_t bytes, accel_buffer **out, bool *own);
+ * *owner is q's object when buf is q's scratch (locked), NULL when it is
+ * a buffer of its own, for accel__array_scratch_done. */
+accel_status accel__array_scratch_take(accel_queue *q, size_t bytes, accel_buffer **out,
+                                       accel_queue **owner);
 /* The function that took buf has enqueued its last use of it: q's scratch
- * unlocked, or a buffer of its own given up (accel__array_temps_done). */
-void accel__array_scratch_done(accel_queue *q, accel_buffer *buf, bool own, accel_status st);
+ * unlocked through owner (no handle resolved: q may have died meanwhile,
+ * in accel_runtime_close), and given to a graph that q began recording
+ * meanwhile (q makes a new scratch next time); or a buffer of its own
+ * given up (accel__array_temps_done). */
+void accel__array_scratch_done(accel_queue *q, accel_buffer *buf, accel_queue *owner,
+                               accel_status st);
 
 /* ------------------------------------------------------------ codegen.c */
 

@@ -1288,8 +1288,8 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
         bytes += (count * ie + 15) & ~(size_t)15;
     }
     accel_buffer *tmp = NULL;
-    bool own;
-    accel_status st = accel__array_scratch_take(q, bytes, &tmp, &own);
+    accel_queue *owner;
+    accel_status st = accel__array_scratch_take(q, bytes, &tmp, &owner);
     rlaunch r = *plain;
     for (uint32_t k = 0; k <= nl && st == ACCEL_SUCCESS; k++) {
         if (k > 0) { /* from level k - 1 */
@@ -1323,7 +1323,7 @@ static accel_status reduce_split(accel_queue *q, accel_runtime *rt, const rlaunc
         st = launch(q, rt, &r, a);
     }
     if (tmp)
-        accel__array_scratch_done(q, tmp, own, st);
+        accel__array_scratch_done(q, tmp, owner, st);
     return st;
 }
 

@@ -76,12 +76,13 @@ void accel__array_temps_done(accel_queue *q, accel_buffer *const *bufs, uint32_t
 /* Scratch sizes grow to a multiple of this, at least twice the last. */
 #define SCRATCH_ROUND ((size_t)64 << 10)
 
-accel_status accel__array_scratch_take(accel_queue *q, size_t bytes, accel_buffer **out, bool *own)
+accel_status accel__array_scratch_take(accel_queue *q, size_t bytes, accel_buffer **out,
+                                       accel_queue **owner)
 {
     ACCEL__CALL(call);
     accel_queue *qo;
     *out = NULL;
-    *own = false;
+    *owner = NULL;
     ACCEL__TRY(accel__enter(&call, "accel_array", q, ACCEL__T_QUEUE, "q", &qo));
     accel_device *dev = accel_queue_device(q);
     if (accel__capturing(qo))
@@ -102,23 +103,29 @@ accel_status accel__array_scratch_take(accel_queue *q, size_t bytes, accel_buffe
         }
         qo->scratch_bytes = want;
     }
+    /* The caller's own call keeps q's object alive (accel_runtime_close
+     * waits for calls in flight) until accel__array_scratch_done. */
     *out = qo->scratch;
-    *own = true;
+    *owner = qo;
     return ACCEL_SUCCESS;
 }
 
-void accel__array_scratch_done(accel_queue *q, accel_buffer *buf, bool own, accel_status st)
+void accel__array_scratch_done(accel_queue *q, accel_buffer *buf, accel_queue *owner,
+                               accel_status st)
 {
-    if (!own) {
+    if (!owner) {
         accel__array_temps_done(q, &buf, 1, st);
         return;
     }
-    ACCEL__CALL(call);
-    accel_queue *qo;
     char msg[512];
     snprintf(msg, sizeof msg, "%s", accel_last_error());
-    if (accel__enter(&call, "accel_array", q, ACCEL__T_QUEUE, "q", &qo) == ACCEL_SUCCESS)
-        pthread_mutex_unlock(&qo->scratch_lock);
+    /* a capture that another thread began since the take recorded launches
+     * that use the scratch: the graph keeps it */
+    if (kept_by_capture(q, buf)) {
+        owner->scratch = NULL;
+        owner->scratch_bytes = 0;
+    }
+    pthread_mutex_unlock(&owner->scratch_lock);
     if (st != ACCEL_SUCCESS)
         accel__set_error("%s", msg);
 }

@@ -422,11 +422,12 @@ ACCEL_API const char *accel_array_reduce_name(accel_array_reduce_fn fn);
  * of an integer or bool, an ordering reduction of complex, out's dtype not
  * the result's), ACCEL_ERROR_UNSUPPORTED
  * (more than 8 kept plus reduced axes that do not merge: 3 per kept and 2
- * per reduced axis after merging, at most 28 in all). Asynchronous, except
- * a chunked reduction: it returns once q has run it (its partials' scratch
- * buffer is freed then; no other queue is waited for). While q records a
- * graph, from any thread, the graph keeps the scratch buffer as a temporary
- * and the call returns at once. */
+ * per reduced axis after merging, at most 28 in all). Asynchronous: a
+ * chunked reduction's partials live in a scratch buffer q keeps from call
+ * to call (released with q), so the call neither allocates per call nor
+ * waits for q (growing the scratch waits once for q's earlier work). While
+ * q records a graph, from any thread, the graph keeps a scratch buffer of
+ * its own as a temporary. */
 ACCEL_API accel_status accel_array_reduce(accel_queue *q, accel_array_reduce_fn fn,
                                           const accel_array *x, uint64_t axes_mask, int keepdims,
                                           const accel_array *out);

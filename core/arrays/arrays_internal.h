@@ -192,9 +192,6 @@ typedef struct accel__aspec {
      * bcast have inner stride 1, those in bcast (bit k: input k) stride 0 */
     bool run;
     uint8_t bcast;
-    /* runs over one contiguous axis (no bcast) on a GPU, one run per thread
-     * and no loop, the grid covering them (codegen.c, flat_walk) */
-    bool flat;
     /* a comparison of int64 with uint64 (either order): exact on the
      * integers (codegen.c, op_function), as NumPy 2 compares them, instead
      * of in the promoted float64, where 2^63 - 1 and 2^63 are equal */

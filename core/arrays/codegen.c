@@ -210,8 +210,7 @@ void accel__array_entry(const accel__aspec *s, char *entry)
         snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "m%u", (unsigned)s->stage);
     n = (int)strlen(entry);
     if (s->run && n < ACCEL__ANAME_MAX)
-        snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "r%u%s", (unsigned)s->bcast,
-                 s->flat ? "f" : "");
+        snprintf(entry + n, ACCEL__ANAME_MAX - (size_t)n, "r%u", (unsigned)s->bcast);
 }
 
 /* The C type of accel_op's result (and accel_v). */
@@ -405,21 +404,6 @@ static void walk(accel__sbuf *b, const accel__aspec *s)
                         d, d, d, d, d, d);
     accel__sbuf_put(b, "  accel_ix accel_c0 = accel_r, accel_g0 = accel_u;\n  for (;;) {\n");
     coord_offsets(b, s, "    const accel_ix accel_o", "accel_T");
-}
-
-/* The walk of a contiguous line of runs on a GPU (s->flat): thread i of
- * the grid does run i and returns, as the CUDA backend's hand-written
- * flat kernels do (backends/cuda/kernels_elementwise.cu, map_flat_kernel:
- * blocks that finish make room for the next ones in address order). The
- * launch gives a thread to every run. */
-static void flat_walk(accel__sbuf *b, const accel__aspec *s)
-{
-    gpu_index(b, s);
-    accel__sbuf_put(b, "  (void)accel_step;\n"
-                       "  const accel_ix accel_c0 = (accel_ix)blockIdx.x * (accel_ix)blockDim.x + "
-                       "(accel_ix)threadIdx.x;\n"
-                       "  if (accel_c0 >= (accel_ix)accel_n) return;\n");
-    coord_offsets(b, s, "  const accel_ix accel_o", "accel_T");
 }
 
 /* The next element of the walk: accel_i and the coordinates one step on
@@ -679,9 +663,6 @@ char *accel__array_codegen(const accel__aspec *s, char *entry)
         rows(&b, &direct);
         if (s->tiled) {
             tile_walk(&b, s);
-        } else if (s->flat) {
-            flat_walk(&b, s);
-            element(&b, s);
         } else {
             walk(&b, s);
             element(&b, s);

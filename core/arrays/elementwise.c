@@ -306,19 +306,6 @@ static uint32_t max_axes(uint32_t narr)
  * them (gridDim.x is below 2^31). */
 #define WALK_BLOCKS_MOST 0x7fffffff
 
-/* Whether a flat walk (codegen.c, flat_walk: a thread per item, no loop)
- * of items fits one launch under the walk's cap: ACCEL_ARRAY_WALK's B where
- * set, else WALK_BLOCKS_MOST on a GPU. The grid-stride loop of 65535
- * blocks put add int32 2^28 on an H100 at 0.93-0.96x PyTorch; a thread per
- * run reached the hand-written float add's shape (docs/performance.md). */
-static bool flat_fits(int64_t items, uint32_t cpu_units)
-{
-    int64_t cap = accel__array_walk_grid();
-    if (!cap)
-        cap = cpu_units ? 0 : WALK_BLOCKS_MOST;
-    return (items + 255) / 256 <= cap;
-}
-
 static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const accel__aspec *s,
                            const int64_t *base, int64_t n)
 {
@@ -340,9 +327,8 @@ static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const acce
         int64_t cols = c->shape[off + 1], rows = n / cols;
         items = (rows + 31) / 32 * ((cols + 31) / 32) * 256;
     }
-    /* a flat walk covers its items; tiles go a block each where no
-     * ACCEL_ARRAY_WALK caps the blocks */
-    if (s->flat || (s->tiled && !accel__array_walk_grid()))
+    /* tiles go a block each where no ACCEL_ARRAY_WALK caps the blocks */
+    if (s->tiled && !accel__array_walk_grid())
         grid[0] = accel__array_blocks(items, WALK_BLOCKS_MOST);
     else
         accel__array_walk(c->cpu_units, items, &grid[0], &chunk);
@@ -471,8 +457,6 @@ static accel_status run(acall *c, accel_queue *q, accel__aspec *s)
     s->run = runs && !s->tiled;
     if (!s->run)
         s->bcast = 0;
-    s->flat = s->run && s->nd == 1 && !s->bcast &&
-              flat_fits(c->shape[c->nd - 1] / ACCEL__ARRAY_RUN, c->cpu_units);
     accel_kernel *k;
     char entry[ACCEL__ANAME_MAX];
     accel__array_entry(s, entry);

@@ -1017,7 +1017,7 @@ typedef struct loop_job {
     accel_queue *q;
     const accel_array *x, *o;
     atomic_int *stop;
-    unsigned done;
+    atomic_uint done;
 } loop_job;
 
 /* Chunked sums on j->q until one fails (the runtime closed) or *stop. */
@@ -1026,8 +1026,8 @@ static void *reduce_loop(void *p)
     loop_job *j = p;
     while (!atomic_load(j->stop) &&
            accel_array_reduce(j->q, ACCEL_ARRAY_REDUCE_SUM, j->x, 1u, 0, j->o) == ACCEL_SUCCESS) {
-        j->done++;
-        if (j->done % 4 == 0 && accel_queue_finish(j->q) != ACCEL_SUCCESS)
+        if ((atomic_fetch_add(&j->done, 1) + 1) % 4 == 0 &&
+            accel_queue_finish(j->q) != ACCEL_SUCCESS)
             break; /* a few in flight at a time: close drains them */
     }
     return NULL;
@@ -1049,17 +1049,26 @@ Test(array_reduce, close_while_threads_reduce_on_one_queue, .timeout = 120)
         accel_buffer *bx = ones_i32(&e, 1), *bo = upload(&e, NULL, 8);
         accel_array x, o;
         sum_view(bx, bo, &x, &o);
+        /* the kernels built first, so that the threads reduce at once */
+        tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &o));
+        tu_ok(accel_queue_finish(q));
         atomic_int stop;
         atomic_init(&stop, 0);
         loop_job jobs[3] = {{q, &x, &o, &stop, 0}, {q, &x, &o, &stop, 0}, {q, &x, &o, &stop, 0}};
         pthread_t t[3];
         for (int i = 0; i < 3; i++)
             cr_assert_eq(pthread_create(&t[i], NULL, reduce_loop, &jobs[i]), 0);
-        usleep(50000);
+        /* close once the threads are reducing (at most 10 s of waiting) */
+        for (int w = 0; w < 10000 && atomic_load(&jobs[0].done) + atomic_load(&jobs[1].done) +
+                                             atomic_load(&jobs[2].done) <
+                                         12;
+             w++)
+            usleep(1000);
         accel_runtime_close(rt); /* returns: the test's timeout is the check */
         for (int i = 0; i < 3; i++)
             pthread_join(t[i], NULL);
-        cr_assert_gt(jobs[0].done + jobs[1].done + jobs[2].done, 0u, "round %d: no reduction ran",
-                     round);
+        cr_assert_geq(atomic_load(&jobs[0].done) + atomic_load(&jobs[1].done) +
+                          atomic_load(&jobs[2].done),
+                      12u, "round %d: the threads did not reduce", round);
     }
 }

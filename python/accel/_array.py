@@ -240,16 +240,19 @@ class Array:
             b = self._block
             if b is None:
                 return
-            self._block = None
             r = self._base
             if r is not None:  # a view: only this view goes
+                self._block = None
                 vs = getattr(r, "_views", None)
                 if vs is not None:
                     vs.pop(id(self), None)
                 return
+            # The views first: a thread that reads this array as released
+            # then reads every view of it as released too.
             vs = getattr(self, "_views", None)
             for v in list(vs.values()) if vs is not None else ():
                 v._block = None
+            self._block = None
             # Never back to the pool: accel_buffer_release when the last
             # reference to the block goes, which is here unless an op of
             # another thread holds it right now (then when that op returns,

@@ -746,6 +746,22 @@ def _writes_into(out: Any, shape: tuple, dt: Any, device: Any) -> _b.bool:
         out.device == device and not getattr(out, "_ro", False)
 
 
+def _result_of(call: Callable[[Array], int], shape: tuple, dt: Any, device: Any,
+               out: Any) -> Array:
+    """call(r) (a C array function writing r) into out itself where
+    _writes_into allows and the core does not refuse out as partly over an
+    input in the same memory; else into a new array, which is returned."""
+    if out is not None and _writes_into(out, shape, dt, device):
+        code = call(out)
+        if not code:
+            return out
+        if not L.alias_refused(code):
+            raise L.failed(code)
+    r = _new(shape, dt, device)
+    _check(call(r))
+    return r
+
+
 def _binary(fn: str, x1: Any, x2: Any, out: Any = None) -> Array:
     """fn of x1 and x2 (broadcast, promoted) in a new array, or in out
     itself where _writes_into allows and out is not partly over an input in
@@ -771,16 +787,9 @@ def _binary(fn: str, x1: Any, x2: Any, out: Any = None) -> Array:
     if x1.dtype.kind == x2.dtype.kind == "b" and fn in _BOOL_SAME:
         return _binary(_BOOL_SAME[fn], x1, x2, out)  # max of bools is or (NumPy's bool result)
     x1, x2 = _floats(fn, x1, x2)
-    dt = _result_dtype(fn, x1._dtype, x2._dtype)
-    if out is not None and _writes_into(out, shape, dt, x1.device):
-        code = C.binary(_q(x1, x2, out), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(), out._cv())
-        if not code:
-            return out
-        if not L.alias_refused(code):
-            raise L.failed(code)
-    r = _new(shape, dt, x1.device)
-    _check(C.binary(_q(x1, x2, r), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(), r._cv()))
-    return r
+    return _result_of(lambda r: C.binary(_q(x1, x2, r), C.FUNCTIONS[fn][0], x1._cv(), x2._cv(),
+                                         r._cv()),
+                      shape, _result_dtype(fn, x1._dtype, x2._dtype), x1.device, out)
 
 
 def _unary(fn: str, x: Array, out: Any = None) -> Array:
@@ -789,16 +798,8 @@ def _unary(fn: str, x: Array, out: Any = None) -> Array:
     if x.dtype.kind == "b" and fn in _BOOL_SAME:
         return astype(x, bool, copy=True)  # NumPy's: a bool is its own abs, floor, ...
     (x,) = _floats(fn, x)
-    dt = _result_dtype(fn, x._dtype)
-    if out is not None and _writes_into(out, x.shape, dt, x.device):
-        code = C.unary(_q(x, out), C.FUNCTIONS[fn][0], x._cv(), out._cv())
-        if not code:
-            return out
-        if not L.alias_refused(code):
-            raise L.failed(code)
-    r = _new(x.shape, dt, x.device)
-    _check(C.unary(_q(x, r), C.FUNCTIONS[fn][0], x._cv(), r._cv()))
-    return r
+    return _result_of(lambda r: C.unary(_q(x, r), C.FUNCTIONS[fn][0], x._cv(), r._cv()),
+                      x.shape, _result_dtype(fn, x._dtype), x.device, out)
 
 
 def _complex_of(re: Array, im: Array) -> Array:

@@ -8,10 +8,13 @@
  * function does not take are refused with the output untouched. Runs on every
  * device of the default configuration (the CPU here; CUDA where present). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#define _DEFAULT_SOURCE         /* usleep */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "accel/array.h"
 #include <stdio.h>
@@ -995,6 +998,71 @@ Test(array_elementwise, inner_runs_of_four)
 {
     accel_runtime *rt = open_rt();
     tu_for_each_device(rt, inner_runs, NULL);
+    accel_runtime_close(rt);
+}
+
+static atomic_int add_returned;
+
+static accel_status wait_for_add(void *user, char *message, size_t size)
+{
+    (void)user;
+    for (int i = 0; i < 1000 && !atomic_load(&add_returned); i++)
+        usleep(10000);
+    if (!atomic_load(&add_returned))
+        snprintf(message, size, "the add did not return within 10 s");
+    return atomic_load(&add_returned) ? ACCEL_SUCCESS : ACCEL_ERROR_INTERNAL;
+}
+
+/* A 1024-element int32 add is ACCEL_LAUNCH_BRIEF (kernel_launch.c), which
+ * the CPU backend runs on the caller's thread when its queue is idle. On a
+ * queue held up by a host function, with a write of its input queued
+ * before it, it must wait for both (the queue's order): it sees the
+ * written values. On the idle queue after, it runs at once and is right
+ * too; 16385 elements (past ACCEL_LAUNCH_BRIEF_ELEMENTS) go to the
+ * queue. */
+Test(array_elementwise, brief_launch_keeps_its_queues_order)
+{
+    accel_device *dev;
+    accel_queue *q;
+    accel_runtime *rt = array_runtime(&dev, &q);
+    env e = {dev, q};
+    enum { N = 16385 };
+    int32_t *x = calloc(N, sizeof *x), *y = malloc(N * sizeof *y), *o = malloc(N * sizeof *o);
+    cr_assert(x && y && o);
+    for (int i = 0; i < N; i++)
+        y[i] = 3 * i;
+    accel_buffer *bx = upload(&e, x, N * 4), *by = upload(&e, y, N * 4),
+                 *bo = upload(&e, NULL, N * 4);
+    for (int i = 0; i < N; i++)
+        x[i] = i - 7;
+    const int64_t sizes[] = {1024, N};
+    for (int round = 0; round < 4; round++) {
+        const int64_t n = sizes[round % 2];
+        const bool held = round < 2;
+        accel_array ax, ay, ao;
+        tu_ok(accel_array_init(&ax, bx, ACCEL_I32, 1, &n));
+        tu_ok(accel_array_init(&ay, by, ACCEL_I32, 1, &n));
+        tu_ok(accel_array_init(&ao, bo, ACCEL_I32, 1, &n));
+        atomic_store(&add_returned, !held);
+        if (held)
+            tu_ok(accel_queue_host_fn(q, "wait for the add's call", wait_for_add, NULL));
+        x[0] = -round; /* each round's input differs */
+        tu_ok(accel_queue_write(q, bx, 0, x, (size_t)n * 4));
+        tu_ok(accel_array_binary(q, ACCEL_ARRAY_ADD, &ax, &ay, &ao));
+        atomic_store(&add_returned, 1);
+        tu_ok(accel_queue_read_blocking(q, bo, 0, o, (size_t)n * 4));
+        for (int64_t i = 0; i < n; i++)
+            cr_assert_eq(o[i], x[i] + y[i], "round %d (n %lld, %s queue): o[%lld] = %d, want %d",
+                         round, (long long)n, held ? "held-up" : "idle", (long long)i, o[i],
+                         x[i] + y[i]);
+    }
+    accel_buffer_release(bx);
+    accel_buffer_release(by);
+    accel_buffer_release(bo);
+    free(x);
+    free(y);
+    free(o);
+    accel_queue_release(q);
     accel_runtime_close(rt);
 }
 

@@ -987,9 +987,15 @@ int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const a
     accel_cpu_work w;
     w.discard = NULL;
     /* Most launches travel in the task itself: no allocation per launch. */
+    /* The core's own small kernels (ACCEL_LAUNCH_BRIEF) run on the caller's
+     * thread when the queue is idle, as small built-in ops do (ops.c): the
+     * hand-off to the worker was most of a 1024-element array op. */
+    const bool brief = (d->kernel->launch_flags & ACCEL_LAUNCH_BRIEF) != 0;
     if (d->kernel->num_args <= KJOB_INLINE_ARGS && !desc_twin_flags(d->kernel)) {
         w.run = kernel_work_inline;
         kjob_fill((cpu_kjob *)(void *)w.u.kjob, d);
+        if (brief && accel_cpu__queue_run_inline(q, &w))
+            return ACCEL_SUCCESS;
         return accel_cpu__queue_enqueue_work(q, &w);
     }
     void *j;
@@ -999,6 +1005,8 @@ int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const a
     w.run = kernel_work_heap;
     w.discard = kernel_work_discard;
     w.u.ptr = j;
+    if (brief && accel_cpu__queue_run_inline(q, &w))
+        return ACCEL_SUCCESS; /* kernel_work_heap freed j */
     rc = accel_cpu__queue_enqueue_work(q, &w);
     if (rc != ACCEL_SUCCESS)
         free(j);

@@ -17,6 +17,7 @@
 #include "base/handle.h"
 #include "base/objects.h"
 #include "base/status.h"
+#include "kernels/kernels.h"
 
 /* One call as the launcher sees it. */
 typedef struct acall {
@@ -339,7 +340,7 @@ static accel_status launch(acall *c, accel_queue *q, accel_kernel *k, const acce
     for (uint32_t a = 0; a < narr; a++)
         for (uint32_t d = 0; d < s->nd; d++)
             args[na++] = accel_karg_i64(c->stride[a][off + d] * (d + 1 == s->nd ? r : 1));
-    return accel_kernel_launch_grid(q, k, grid, block, na, args);
+    return accel__kernel_launch_library(q, k, grid, block, n, na, args);
 }
 
 static char *source_of(const void *ctx)

@@ -259,7 +259,9 @@ static accel_status launch(accel__lcall *c, accel_queue *q, accel_kernel *k, uin
         args[na++] = accel_karg_i64(c->k[i]);
     uint32_t grid[3] = {accel__array_blocks(n, 65535), 1, 1};
     uint32_t block[3] = {256, 1, 1};
-    return accel_kernel_launch_grid(q, k, grid, block, na, args);
+    /* n indices of m elements each */
+    int64_t work = m > 0 && n > INT64_MAX / m ? INT64_MAX : n * m;
+    return accel__kernel_launch_library(q, k, grid, block, work, na, args);
 }
 
 accel_status accel__loop_run(accel_queue *q, accel_runtime *rt, accel__lcall *c)

@@ -1257,7 +1257,10 @@ static accel_status launch(accel_queue *q, accel_runtime *rt, const rlaunch *r, 
         grid[0] = (uint32_t)(b < 65535 ? b : 65535);
         block[0] = 32;
     }
-    return accel_kernel_launch_grid(q, k, grid, block, na, args);
+    /* items / p outputs of m elements each */
+    int64_t outs = r->items / r->p;
+    int64_t work = r->m > 0 && outs > INT64_MAX / r->m ? INT64_MAX : outs * r->m;
+    return accel__kernel_launch_library(q, k, grid, block, work, na, args);
 }
 
 /* count partials of dtype dt from byte off of the scratch buffer. */

@@ -440,8 +440,8 @@ static accel_status check_grid(const char *fn, const accel_kernel *k, const uint
 
 static accel_status launch_grid(const char *fn, accel__call *call, accel_queue *q, accel_kernel *k,
                                 const uint32_t grid[3], const uint32_t block[3],
-                                const accel_kernel_launch_options *opt, size_t num_args,
-                                const accel_kernel_arg *args)
+                                const accel_kernel_launch_options *opt, uint32_t launch_flags,
+                                size_t num_args, const accel_kernel_arg *args)
 {
     accel__klaunch L;
     accel_buffer *bufs[ACCEL__KMAX_PARAMS];
@@ -470,6 +470,7 @@ static accel_status launch_grid(const char *fn, accel__call *call, accel_queue *
     }
     L.be.n = (size_t)grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
     L.be.shared_bytes = opt ? opt->shared_bytes : 0;
+    L.be.launch_flags = k->library ? launch_flags : 0; /* a user's kernel is never brief */
     if ((opt && opt->debug) || k->debug || q->dev->rt->cfg->kernel_debug) {
         L.mask = ACCEL__KMASK_DEBUG;
         L.be.twin_flags = ACCEL_TWIN_DEBUG;
@@ -485,7 +486,7 @@ accel_status accel_kernel_launch_grid(accel_queue *q, accel_kernel *k, const uin
 {
     static const char fn[] = "accel_kernel_launch_grid";
     ACCEL__CALL(call);
-    return launch_grid(fn, &call, q, k, grid, block, NULL, num_args, args);
+    return launch_grid(fn, &call, q, k, grid, block, NULL, 0, num_args, args);
 }
 
 accel_status accel_kernel_launch_grid_ex(accel_queue *q, accel_kernel *k, const uint32_t grid[3],
@@ -495,5 +496,16 @@ accel_status accel_kernel_launch_grid_ex(accel_queue *q, accel_kernel *k, const 
 {
     static const char fn[] = "accel_kernel_launch_grid_ex";
     ACCEL__CALL(call);
-    return launch_grid(fn, &call, q, k, grid, block, opt, num_args, args);
+    return launch_grid(fn, &call, q, k, grid, block, opt, 0, num_args, args);
+}
+
+accel_status accel__kernel_launch_library(accel_queue *q, accel_kernel *k, const uint32_t grid[3],
+                                          const uint32_t block[3], int64_t elements,
+                                          size_t num_args, const accel_kernel_arg *args)
+{
+    static const char fn[] = "accel_kernel_launch_grid";
+    ACCEL__CALL(call);
+    uint32_t flags =
+        elements >= 0 && elements <= ACCEL_LAUNCH_BRIEF_ELEMENTS ? ACCEL_LAUNCH_BRIEF : 0;
+    return launch_grid(fn, &call, q, k, grid, block, NULL, flags, num_args, args);
 }

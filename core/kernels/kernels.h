@@ -97,6 +97,15 @@ struct accel_kernel {
 accel_status accel__kernel_library_create(accel_runtime *rt, const char *source, const char *entry,
                                           const accel_kernel_options *opt, accel_kernel **out);
 
+/* kernel_launch.c: accel_kernel_launch_grid of a kernel of accel's own
+ * (accel__kernel_library_create) that reads or writes `elements` elements
+ * in all: at most ACCEL_LAUNCH_BRIEF_ELEMENTS marks the launch
+ * ACCEL_LAUNCH_BRIEF (backend.h), so that the CPU backend may run it on the
+ * calling thread. Errors as accel_kernel_launch_grid's. */
+accel_status accel__kernel_launch_library(accel_queue *q, accel_kernel *k, const uint32_t grid[3],
+                                          const uint32_t block[3], int64_t elements,
+                                          size_t num_args, const accel_kernel_arg *args);
+
 /* The launch as the core keeps it; d->kernel points at `be`. */
 typedef struct accel__klaunch {
     accel_kernel_launch_desc be;

@@ -67,7 +67,8 @@ extern "C" {
  *   took shared memory, barriers, atomics and warp functions; a plugin that
  *   builds C programs passes it (backends/cpu/twin.c is the one there is).
  *   accel_kernel_launch_desc's shared_bytes and twin_flags took its first
- *   reserved slots (an older core leaves them 0).
+ *   reserved slots (an older core leaves them 0), and launch_flags took
+ *   reserved32 (the same).
  *
  *   New op codes and op kinds (no version bump): op_supported answers
  *   ACCEL_ERROR_UNSUPPORTED for a code it does not know, so a plugin built
@@ -511,9 +512,22 @@ typedef struct accel_kernel_launch_desc {
      * build (checked accesses); the CPU backend then runs the blocks in
      * order on one thread. Added in what was reserved[1]. */
     uint32_t twin_flags;
-    uint32_t reserved32;
+    /* ACCEL_LAUNCH_*: what the core knows of the launch's cost. Added in
+     * what was reserved32: older cores leave it 0, and a backend may ignore
+     * it. */
+    uint32_t launch_flags;
     uint64_t reserved[6];
 } accel_kernel_launch_desc;
+
+/* accel_kernel_launch_desc.launch_flags: the launch is one of the core's
+ * own kernels (an array op's generated kernel, never a user's) and reads
+ * or writes at most ACCEL_LAUNCH_BRIEF_ELEMENTS elements, so it takes a few
+ * microseconds on one CPU thread. A backend may run it on the calling
+ * thread where that keeps its queue's order (the CPU backend does when the
+ * queue is idle, as it does its built-in ops of that size), saving the
+ * hand-off to a worker thread. */
+#define ACCEL_LAUNCH_BRIEF 1u
+#define ACCEL_LAUNCH_BRIEF_ELEMENTS 16384
 
 /* ---------------------------------------------------------- the CPU twin
  * The runtime a raw kernel's C twin (ACCEL_PROGRAM_C) calls into: the raw

@@ -124,10 +124,11 @@ int accel__array_column(accel_dtype ct);
  * 1 and at most `most`. */
 uint32_t accel__array_blocks(int64_t items, int64_t most);
 /* elementwise.c: the grid of an elementwise kernel's walk (codegen.c) of n
- * elements: on a GPU (cpu_units 0) *chunk 0 and up to 65535 blocks, each
- * thread taking every grid-stride-th element; on a CPU of cpu_units
- * workers, which runs one block per worker at a time, 16 blocks per worker
- * and *chunk consecutive elements per thread. */
+ * elements: on a GPU (cpu_units 0) *chunk 0 and up to 65535 blocks of 256
+ * threads, each thread taking every grid-stride-th element; on a CPU of
+ * cpu_units workers, *blocks blocks of ONE thread, each taking *chunk
+ * consecutive elements (at least 2048, or all n; at most 4096 chunks a
+ * worker), which the backend spreads over its workers. */
 void accel__array_walk(uint32_t cpu_units, int64_t n, uint32_t *blocks, int64_t *chunk);
 /* elementwise.c: B of ACCEL_ARRAY_WALK=grid[:B] (every device walks as a
  * GPU does, so the tests run the GPU's kernel forms on the CPU), 0 when

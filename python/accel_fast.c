@@ -13,7 +13,9 @@
  * so one build serves every interpreter; without it the package calls
  * through ctypes.
  * The GIL is released around each call, as ctypes does (an enqueue may wait
- * for room in the queue). */
+ * for room in the queue). Integer and complex operands of the ops whose
+ * result keeps their dtype go to the C array layer's accel_array_binary and
+ * accel_array_unary instead (init_array_fns). */
 #define Py_LIMITED_API 0x030A0000
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -21,6 +23,7 @@
 #include <structmember.h>
 
 #include "accel/accel.h"
+#include "accel/array.h"
 
 typedef accel_status (*binary_fn)(accel_queue *, accel_op_code, accel_dtype, accel_slice,
                                   accel_slice, accel_slice);
@@ -29,6 +32,23 @@ typedef accel_status (*unary_fn)(accel_queue *, accel_op_code, accel_dtype, acce
 
 static binary_fn binary_entry;
 static unary_fn unary_entry;
+
+/* The C array layer's elementwise entries (accel_array_binary and
+ * accel_array_unary), which take every dtype, and per op code of the op
+ * table (below OP_CODES) the array function that computes the op and the
+ * dtypes (bit d: dtype code d) whose operands give a result of their own
+ * dtype under the package's rules: set by init_array_fns from _ufunc.py,
+ * which derives them from _namespace.py's promotion. The built-in entries
+ * above keep float32 and float64. */
+typedef accel_status (*array_binary_fn)(accel_queue *, accel_array_fn, const accel_array *,
+                                        const accel_array *, const accel_array *);
+typedef accel_status (*array_unary_fn)(accel_queue *, accel_array_fn, const accel_array *,
+                                       const accel_array *);
+enum { OP_CODES = 128 }; /* OP_CODE_LIMIT */
+static array_binary_fn array_binary_entry;
+static array_unary_fn array_unary_entry;
+static long array_fn_of[OP_CODES];
+static unsigned long array_dtypes_of[OP_CODES];
 
 /* The queue, op, dtype and count of args[0..3] and the buffer and offset of
  * each slice from args[4] on, in pairs: the package has checked that the
@@ -323,16 +343,25 @@ static int slice_of(PyObject *arr, PyObject *blk, PyObject *s, accel_slice *sl)
            (sl->buffer = as_ptr(BF(blk, B_HANDLE))) != NULL;
 }
 
+/* Whether op code's array function takes dtype code dt with a result of
+ * dt (init_array_fns). */
+static int array_dtype(long code, long dt)
+{
+    return array_binary_entry && code >= 0 && code < OP_CODES && dt > 0 &&
+           dt < ACCEL_DTYPE_COUNT_ && array_fn_of[code] && ((array_dtypes_of[code] >> dt) & 1ul);
+}
+
 /* The common case's checks of operands a and b (b NULL: unary; blocks ba
- * and bb): float32/float64 of one kind, every block last used on the
+ * and bb) of op code: float32/float64 (the built-in ops), or a dtype that
+ * the op's array function keeps (array_dtype), of one kind, every block last used on the
  * device's null stream. Returns that stream (new reference) with the queue,
  * the dtype code and slices sl[0..1] set (sl[2]'s count too), or NULL (no
  * error set) where the case is not the common one. */
-static PyObject *operands(PyObject *a, PyObject *b, PyObject *ba, PyObject *bb, accel_queue **q,
-                          long *dt, accel_slice *sl)
+static PyObject *operands(long code, PyObject *a, PyObject *b, PyObject *ba, PyObject *bb,
+                          accel_queue **q, long *dt, accel_slice *sl)
 {
     *dt = PyLong_AsLong(AF(a, A_CODE));
-    if (*dt < 0 || *dt > 2 || (b && !same_kind(a, b))) {
+    if (*dt < 0 || (*dt > 2 && !array_dtype(code, *dt)) || (b && !same_kind(a, b))) {
         PyErr_Clear();
         return NULL;
     }
@@ -349,13 +378,44 @@ static PyObject *operands(PyObject *a, PyObject *b, PyObject *ba, PyObject *bb, 
     return s;
 }
 
-/* The op on the slices, the GIL released (status). */
+/* Slice s of dtype code dt as a 1-D accel_array (what accel_array_init
+ * makes: the views' checks are the array function's). */
+static void array_view(accel_array *v, long dt, const accel_slice *s)
+{
+    static const uint64_t size_of[ACCEL_DTYPE_COUNT_] = {
+#define ACCEL_X_DTYPE_SIZE(E, V, NAME, SIZE, KIND) [V] = SIZE,
+        ACCEL_DTYPE_LIST(ACCEL_X_DTYPE_SIZE)
+#undef ACCEL_X_DTYPE_SIZE
+    };
+    memset(v, 0, sizeof *v);
+    v->struct_size = sizeof *v;
+    v->dtype = (accel_dtype)dt;
+    v->buffer = s->buffer;
+    v->offset = (uint64_t)s->offset * size_of[dt];
+    v->ndim = 1;
+    v->shape[0] = (int64_t)s->count;
+    v->strides[0] = 1;
+}
+
+/* The op on the slices, the GIL released (status): the built-in op for
+ * float32/float64, else the op's array function. */
 static accel_status launch(int binary, accel_queue *q, long code, long dt, const accel_slice *sl)
 {
+    accel_status st;
+    if (dt > 2) {
+        accel_array v[3];
+        for (int i = 0; i < 3; i++)
+            array_view(&v[i], dt, &sl[i]);
+        accel_array_fn fn = (accel_array_fn)array_fn_of[code];
+        PyThreadState *ts = PyEval_SaveThread();
+        st = binary ? array_binary_entry(q, fn, &v[0], &v[1], &v[2])
+                    : array_unary_entry(q, fn, &v[0], &v[2]);
+        PyEval_RestoreThread(ts);
+        return st;
+    }
     PyThreadState *ts = PyEval_SaveThread();
-    accel_status st =
-        binary ? binary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[1], sl[2])
-               : unary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[2]);
+    st = binary ? binary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[1], sl[2])
+                : unary_entry(q, (accel_op_code)code, (accel_dtype)dt, sl[0], sl[2]);
     PyEval_RestoreThread(ts);
     return st;
 }
@@ -392,7 +452,7 @@ static PyObject *held_result(long code, PyObject *a, PyObject *b, PyObject *ba, 
     accel_queue *q;
     long dt;
     accel_slice sl[3] = {{0}};
-    PyObject *s = operands(a, b, ba, bb, &q, &dt, sl);
+    PyObject *s = operands(code, a, b, ba, bb, &q, &dt, sl);
     if (!s)
         Py_RETURN_NONE;
     PyObject *lst = free_list(AF(a, A_DEVICE), AF(a, A_NB), s, AF(a, A_SIZE));
@@ -472,7 +532,7 @@ static PyObject *held_into(long code, PyObject *a, PyObject *b, PyObject *o, PyO
     accel_queue *q;
     long dt;
     accel_slice sl[3] = {{0}};
-    PyObject *s = operands(a, b, ba, bb, &q, &dt, sl);
+    PyObject *s = operands(code, a, b, ba, bb, &q, &dt, sl);
     if (!s)
         Py_RETURN_NONE;
     int ok = slice_of(o, bo, s, &sl[2]) &&
@@ -649,8 +709,55 @@ static PyObject *fast_init(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* init_array_fns(binary_address, unary_address, table): the array layer's
+ * entries (accel_array_binary, accel_array_unary in the loaded libaccel)
+ * and, for each (op code, array function, dtype mask) of table, the array
+ * function new_result and into call for the dtypes of the mask (bit d:
+ * dtype code d; float32 and float64 stay with the built-in ops). */
+static PyObject *fast_init_array_fns(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *b_addr, *u_addr, *table;
+    if (!PyArg_ParseTuple(args, "OOO", &b_addr, &u_addr, &table))
+        return NULL;
+    void *b = PyLong_AsVoidPtr(b_addr), *u = PyLong_AsVoidPtr(u_addr);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = PySequence_Size(table);
+    long fn[OP_CODES] = {0};
+    unsigned long mask[OP_CODES] = {0};
+    int ok = b && u && n >= 0;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        PyObject *row = PySequence_GetItem(table, i);
+        long code = -1, f = 0;
+        unsigned long m = 0;
+        ok = row && PyArg_ParseTuple(row, "llk", &code, &f, &m) && code >= 0 && code < OP_CODES &&
+             f > 0 && f < 128;
+        Py_XDECREF(row);
+        if (ok) {
+            fn[code] = f;
+            mask[code] = m & ~0x7ul; /* dtype codes 0 (invalid), 1 and 2 (the built-in ops) */
+        }
+    }
+    if (!ok) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError,
+                            "_accel_fast.init_array_fns(binary_address, unary_address, "
+                            "[(op < 128, array fn 1..127, dtype mask), ...])");
+        return NULL;
+    }
+    /* Object pointer to function pointer: the addresses come from dlsym. */
+    array_binary_entry = (array_binary_fn)(uintptr_t)b;
+    array_unary_entry = (array_unary_fn)(uintptr_t)u;
+    memcpy(array_fn_of, fn, sizeof fn);
+    memcpy(array_dtypes_of, mask, sizeof mask);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef fast_methods[] = {
     {"init", fast_init, METH_VARARGS, "init(binary_address, unary_address)"},
+    {"init_array_fns", fast_init_array_fns, METH_VARARGS,
+     "init_array_fns(array_binary_address, array_unary_address, [(op, array_fn, dtype_mask)])"},
     {"init_arrays", fast_init_arrays, METH_VARARGS,
      "init_arrays(Array, _Block, current_set, serials)"},
     {"new_result", (PyCFunction)(void (*)(void))fast_new_result, METH_FASTCALL,

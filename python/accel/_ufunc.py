@@ -10,12 +10,16 @@ straight to accel_binary/accel_unary (through the _accel_fast extension
 where it loaded, else ctypes): one Python call and one C call; where the
 extension loaded, a new result's common case is made in C
 (_accel_fast.new_result, and Array's operators as its method descriptors:
-accel_fast.c), and the rest comes here. Everything
-else (broadcasting, promotion, other dtypes, strided views) is the
+accel_fast.c), and the rest comes here. Where the extension loaded, two
+C-contiguous integer or complex arrays of one shape, dtype and device also
+go from C straight to the op's array function (accel_array_binary/unary,
+for the dtypes whose result is their own: _c_array_fns). Everything else
+(broadcasting, promotion, strided views, the other dtypes) is the
 namespace's function of the same name (_namespace.py, the C array layer).
 """
 from __future__ import annotations
 
+import ctypes
 from typing import Any, Callable, Optional, Tuple, Union
 
 import numpy as np
@@ -365,7 +369,7 @@ def _contiguous_unary(fn: str, f: Callable[..., Array]) -> Callable[..., Array]:
 _DOC = """{what}, elementwise: NumPy's ``{name}`` ({via}).
 
 float32 and float64 arrays of one shape take accel_{c} directly (float16
-is refused there: DtypeMismatchError). Operands: accel arrays (broadcast together, dtypes promoted by the Array
+is refused there: DtypeMismatchError){others}. Operands: accel arrays (broadcast together, dtypes promoted by the Array
 API standard's table, NumPy's where the standard has no rule) or Python
 scalars. out: an array of the result's shape to write into (converted to
 its dtype; may be an operand: in place). Returns the result (out when
@@ -413,6 +417,8 @@ def _elementwise_from_table() -> dict:
         if hasattr(ns, nsn):
             slow = (_slow_binary if binary else _slow_unary)(nsn, name)
             via = f"accel_{c}, else accel_array_fn {nsn}"
+            others = ("; other dtypes the array layer's function (with _accel_fast, integer "
+                      "and complex ones of one shape\nfrom C directly)")
             f = (_binary_op if binary else _unary_op)(code, name, slow)
         else:
             holder: list = []
@@ -422,8 +428,9 @@ def _elementwise_from_table() -> dict:
             f = _unary_op(code, name, lambda x, out=None, h=holder: h[0](x, out))
             holder.append(_contiguous_unary(name, f))
             via = f"accel_{c}; float32 and float64"
+            others = "; other dtypes are refused (DtypeMismatchError)"
         f.__name__ = f.__qualname__ = name
-        f.__doc__ = _DOC.format(what=what, name=name, via=via, acc=acc, c=c)
+        f.__doc__ = _DOC.format(what=what, name=name, via=via, acc=acc, c=c, others=others)
         for n in numpy_names + _ALIASES.get(c, ()):
             made[n] = f
     return made
@@ -464,6 +471,45 @@ _PY_OPERATORS = {"__add__": add, "__sub__": subtract, "__mul__": multiply, "__tr
                  "__neg__": negative, "__abs__": absolute, "__del__": Array.__dict__["__del__"]}
 
 
+def _kept_dtypes(name: str, arity: int) -> int:
+    """The dtype codes (a bit each) whose arrays the namespace's function
+    `name` computes in their own dtype with nothing before the C call: not
+    bool (its rules), a kind the function takes (no conversion to float64:
+    _namespace._floats) and a result of the operands' dtype
+    (_namespace._result_dtype). 0 for a name that is no array function of
+    that arity."""
+    if not _table_fn(name, arity):
+        return 0
+    kinds, mask = ns.C.KINDS[name], 0
+    for dt, code in ns.C.CODES.items():
+        k = ns.C.dtype_kind_of(code)
+        if dt.kind != "b" and kinds & (1 << k) and ns._result_dtype(name, *([dt] * arity)) == dt:
+            mask |= 1 << code
+    return mask
+
+
+def _c_array_fns() -> None:
+    """Where _accel_fast can (init_array_fns), the array function behind
+    each op of the table and the dtypes it keeps (_kept_dtypes): new_result,
+    into and Array's operators in C then take int, uint, float16 and complex
+    operands of one shape too, calling accel_array_binary/unary (a
+    1024-element int32 add from Python had gone through the namespace's
+    Python, about 20 us a call on the 2-core VM)."""
+    if _f_new is None or not hasattr(L.fast, "init_array_fns"):
+        return
+    table = []
+    for c, (code, kind, numpy_names, _) in _OPS.items():
+        if kind not in (L.OP_KIND_BINARY, L.OP_KIND_UNARY) or not numpy_names:
+            continue
+        name = _NS_NAME.get(numpy_names[0], numpy_names[0])
+        mask = _kept_dtypes(name, 2 if kind == L.OP_KIND_BINARY else 1)
+        if mask:
+            table.append((code, ns.C.FUNCTIONS[name][0], mask))
+    L.fast.init_array_fns(ctypes.cast(ns.C.binary, ctypes.c_void_p).value,
+                          ctypes.cast(ns.C.unary, ctypes.c_void_p).value, table)
+
+
+_c_array_fns()
 _c_operators()
 Array.__radd__ = lambda s, o: add(o, s)  # type: ignore[assignment]
 Array.__rsub__ = lambda s, o: subtract(o, s)  # type: ignore[assignment]

@@ -146,11 +146,12 @@ enum {
     A_ST,
     A_RO,
     A_DEVICE,
+    A_CVC,
     A_COUNT
 };
-static const char *const array_fields[A_COUNT] = {"_block", "_base",   "_shape", "_dtype",
-                                                  "_code",  "_offset", "_size",  "_nb",
-                                                  "_slice", "_st",     "_ro",    "device"};
+static const char *const array_fields[A_COUNT] = {"_block",  "_base",  "_shape", "_dtype", "_code",
+                                                  "_offset", "_size",  "_nb",    "_slice", "_st",
+                                                  "_ro",     "device", "_cvc"};
 enum { B_HANDLE, B_STREAM, B_SLICE, B_SLICE_N, B_SERIAL, B_HOME, B_POOL, B_COUNT };
 static const char *const block_fields[B_COUNT] = {"handle", "stream", "slice", "slice_n",
                                                   "serial", "home",   "pool"};
@@ -311,6 +312,7 @@ static PyObject *result_array(PyObject *a, PyObject *bo)
     if (!out)
         return NULL;
     set_field(out, array_off[A_RO], Py_False);
+    set_field(out, array_off[A_CVC], Py_None);
     set_field(out, array_off[A_BLOCK], bo);
     set_field(out, array_off[A_BASE], Py_None);
     static const int same[] = {A_SHAPE, A_DTYPE, A_CODE, A_SIZE, A_NB, A_DEVICE};

@@ -58,15 +58,20 @@ int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc 
     return supported(desc->op, desc->dtype) ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
 }
 
-/* An elementwise op of at most one block (one thread's work, a few
- * microseconds at most): run on the caller's thread when its queue is idle
- * (accel_cpu__queue_run_inline), so that a small op from Python costs no
- * hand-off to the worker thread. */
-static int small_elementwise(const accel_cpu_op *op)
+/* An elementwise op or a reduction of at most one block (one thread's
+ * work, a few microseconds at most): run on the caller's thread when its
+ * queue is idle (accel_cpu__queue_run_inline), so that a small op from
+ * Python costs no hand-off to the worker thread (a 1024-element sum had
+ * spent most of its 10 us in the futex wake-up and context switches). */
+static int small_op(const accel_cpu_op *op)
 {
     if (op->count[0] > ACCEL_CPU_EW_BLOCK)
         return 0;
     switch (op->op) {
+    case ACCEL_OP_SUM:
+    case ACCEL_OP_REDUCE_MAX:
+    case ACCEL_OP_REDUCE_MIN:
+    case ACCEL_OP_DOT:
     case ACCEL_OP_FILL:
     case ACCEL_OP_ADD:
     case ACCEL_OP_SUB:
@@ -109,7 +114,7 @@ int32_t accel_cpu__op_execute(void *vctx, accel_be_queue *q, const accel_op_desc
     int32_t rc = accel_cpu__op_resolve(vctx, desc, &w.u.op);
     if (rc != ACCEL_SUCCESS)
         return rc;
-    if (small_elementwise(&w.u.op) && accel_cpu__queue_run_inline(q, &w))
+    if (small_op(&w.u.op) && accel_cpu__queue_run_inline(q, &w))
         return ACCEL_SUCCESS;
     return accel_cpu__queue_enqueue_work(q, &w);
 }

@@ -24,7 +24,7 @@ import math
 import operator
 import threading
 import weakref
-from typing import Any, Iterator, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -45,6 +45,9 @@ uint8 = np.uint8
 # accel_dtype codes (accel/types.h's ACCEL_DTYPE_LIST) of the dtypes arrays
 # take: the C array layer's (_aa_lib.CODES) and float16.
 _CODES = dict(C.CODES)
+# accel_array descriptors of each (shape, dtype code, strides) made so far,
+# without buffer or offset: Array._cv copies one (cleared at 4096 layouts).
+_CV_LAYOUTS: Dict[Any, Any] = {}
 _CODES[np.dtype(np.float16)] = L.F16
 
 ShapeLike = Union[int, Sequence[int]]
@@ -149,9 +152,11 @@ class Array:
     # (False): reading an unset slot raises AttributeError inside getattr,
     # 0.2 us of a 1.3 us add(out=) on the CPU device.
     # _karg: the array as a kernel argument, made at its first launch
-    # (_kernel.py _array_arg).
+    # (_kernel.py _array_arg); _cvc: its accel_array descriptor, made at its
+    # first array-layer call (_cv; None until then: every constructor sets
+    # it, as _ro, accel_fast.c's result_array included).
     __slots__ = ("_block", "_base", "_views", "_exported", "_kept", "_shape", "_dtype", "_code",
-                 "_offset", "_size", "_nb", "_slice", "_st", "_ro", "_karg", "device",
+                 "_offset", "_size", "_nb", "_slice", "_st", "_ro", "_karg", "_cvc", "device",
                  "__weakref__")
 
     # ------------------------------------------------------------ basics
@@ -192,22 +197,41 @@ class Array:
 
     def _cv(self, pairs: bool = False) -> C.View:
         """The C array layer's descriptor of this array (accel_array: byte
-        offset, element strides); with `pairs`, a complex array as its
-        (real, imag) floats, shape + (2,), which the copies take."""
+        offset, element strides), made once (its buffer, shape and strides
+        never change; _blk refuses a released array first) and only read by
+        the C calls, which take it as const; with `pairs`, a new one of a
+        complex array as its (real, imag) floats, shape + (2,), which the
+        copies take. Making it (an accel_array_init call and a ctypes array)
+        had been 1.5 us of a 1024-element accel.sum's 9 us; a new array's
+        is a copy of its layout's (_CV_LAYOUTS), where accel_array_init and
+        the field stores took 2.3 us."""
         b = self._blk("Array")
-        v = C.View()
-        nd = len(self._shape)
-        dims = (ctypes.c_int64 * _b.max(nd, 1))(*self._shape)
-        check(C.array_init(v, b.handle, self._code, nd, dims))
+        if not pairs and self._cvc is not None:
+            return self._cvc
+        key = (self._shape, self._code, self._st)
+        t = _CV_LAYOUTS.get(key)
+        if t is None:
+            t = C.View()
+            nd = len(self._shape)
+            dims = (ctypes.c_int64 * _b.max(nd, 1))(*self._shape)
+            check(C.array_init(t, b.handle, self._code, nd, dims))
+            if self._st is not None:
+                for i, x in enumerate(self._st):
+                    t.strides[i] = x
+            if len(_CV_LAYOUTS) >= 4096:
+                _CV_LAYOUTS.clear()
+            _CV_LAYOUTS[key] = t
+        v = C.View.from_buffer_copy(t)
+        v.buffer = b.handle
         v.offset = self._offset * self._dtype.itemsize
-        if self._st is not None:
-            for i, x in enumerate(self._st):
-                v.strides[i] = x
+        nd = len(self._shape)
         if pairs and self._dtype.kind == "c":
             v.dtype = L.F32 if self._dtype.itemsize == 8 else L.F64
             for i in range(nd):
                 v.strides[i] *= 2
             v.shape[nd], v.strides[nd], v.ndim = 2, 1, nd + 1
+        else:
+            self._cvc = v
         return v
 
     @property
@@ -560,6 +584,7 @@ def _unpickle(data: np.ndarray, device_name: str) -> Array:
 def _wrap(block: Any, shape: Tuple[int, ...], dt: np.dtype, device: Device) -> Array:
     a = Array.__new__(Array)
     a._ro = False
+    a._cvc = None
     a._block = block
     a._base = None
     a._shape = shape
@@ -618,6 +643,7 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int, strides: Any = None,
     The owner keeps it in its views, so its release() reaches it."""
     a = Array.__new__(Array)
     a._ro = False
+    a._cvc = None
     a._block = None  # until taken below: __del__ reads it when that raises
     root = _root(base)
     a._base = root
@@ -690,6 +716,7 @@ def _alloc(shape: Tuple[int, ...], dt: np.dtype, dev: Device, s: Optional[Stream
     b = rt.pool.malloc(dev, n * dt.itemsize, s if s is not None else _stream_for(dev))
     a = _new_array(Array)
     a._ro = False
+    a._cvc = None
     a._block = b
     a._base = None
     a._shape = shape

@@ -160,6 +160,7 @@ def _binary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Ar
             bo = _pool_block(dev, nb, s)
             out = _new_array(Array)
             out._ro = False
+            out._cvc = None
             out._block = bo
             out._base = None
             out._shape = shape
@@ -245,6 +246,7 @@ def _unary_op(op: int, fn: str, slow: Callable[..., Array]) -> Callable[..., Arr
             bo = _pool_block(dev, nb, s)
             out = _new_array(Array)
             out._ro = False
+            out._cvc = None
             out._block = bo
             out._base = None
             out._shape = x._shape

@@ -41,7 +41,8 @@ line is the median over the rounds with the spread (min..max).
      add f32 (out=), sum f32 and matmul f32 (--matmul-n, 1024);
      per call at --n elements (1024): z = x + y and add(x, y, out=z), a
      loop of --iters/4 calls and then what makes the results usable (accel:
-     the stream's synchronize; NumPy computes in the call), per call.
+     the stream's synchronize; NumPy computes in the call), per call;
+     the same for an int32 add(out=) and a float32 sum (no target).
    Targets (issue 32): transcendentals, add, sum, matmul <= 1.0; the small
    op <= 2.0. Inputs: exp, tanh, sin, cos uniform in [-10, 10), log in
    [0.01, 100), add/sum/matmul in [0, 1).
@@ -63,7 +64,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Optional
 
 if "OPENBLAS_THREAD_TIMEOUT" not in os.environ and "GOTO_THREAD_TIMEOUT" not in os.environ:
     os.environ["OPENBLAS_THREAD_TIMEOUT"] = "20"  # before NumPy's OpenBLAS loads (docstring)
@@ -265,12 +266,12 @@ def _rounds(variants: Dict[str, Callable[[], float]], rounds: int) -> Dict[str, 
 
 
 def _ratio_line(what: str, acc: List[float], ref: List[float], unit: float, uname: str,
-                target: float) -> None:
+                target: Optional[float]) -> None:
     ratios = [a / b for a, b in zip(acc, ref)]
     r = statistics.median(acc) / statistics.median(ref)
+    goal = f"target <= {target:.1f}: {verdict(r <= target)}" if target else "(no target)"
     print(f"   {what:22s} {statistics.median(acc) * unit:9.3f} {statistics.median(ref) * unit:9.3f}"
-          f" {uname}  {r:6.3f}  ({min(ratios):.3f}..{max(ratios):.3f})  "
-          f"target <= {target:.1f}: {verdict(r <= target)}")
+          f" {uname}  {r:6.3f}  ({min(ratios):.3f}..{max(ratios):.3f})  {goal}")
 
 
 def cpu_vs_numpy(dev: accel.Device, big_n: int, mm_n: int, n: int, iters: int,
@@ -351,6 +352,18 @@ def cpu_vs_numpy(dev: accel.Device, big_n: int, mm_n: int, n: int, iters: int,
         ok = ok and statistics.median(res["a"]) <= 2 * statistics.median(res["n"])
     if not np.all(z.get() == 3.0):
         raise SystemExit("overhead.py: wrong sums (the adds did not compute 1 + 2)")
+    # The array layer's small ops (no target): an int32 add (a generated
+    # kernel) and a whole sum, per call
+    xi = accel.arange(n, dtype=np.int32, device=dev)
+    hi = np.arange(n, dtype=np.int32)
+    zi, hzi = accel.empty(n, dtype=np.int32, device=dev), np.empty(n, np.int32)
+    for what, av, nv in ((f"int32 add(out=), n={n}", lambda: add(xi, xi, out=zi),
+                          lambda: nadd(hi, hi, out=hzi)),
+                         (f"sum f32, n={n}", lambda: accel.sum(x), lambda: np.sum(hx))):
+        res = _rounds({"a": loop(av, True), "n": loop(nv, False)}, rounds)
+        _ratio_line(what, res["a"], res["n"], 1e6, "us", None)
+    if not np.array_equal(zi.get(), 2 * hi) or float(accel.sum(x)) != n:
+        raise SystemExit("overhead.py: wrong int32 sums or float sum")
     return ok
 
 

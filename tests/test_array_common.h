@@ -9,8 +9,11 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "accel/array.h"
 #include "accel/verify.h"
@@ -277,6 +280,20 @@ static inline accel_runtime *array_runtime(accel_device **dev, accel_queue **q)
         tu_ok(accel_queue_create(*dev, q));
     }
     return rt;
+}
+
+/* A host function for accel_queue_host_fn that holds its queue until the
+ * atomic_int at user is nonzero (set by the test once the call under test
+ * has returned): at most 10 s, then it fails with a message. */
+static inline accel_status hold_until_set(void *user, char *message, size_t size)
+{
+    atomic_int *flag = user;
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 1000 && !atomic_load(flag); i++)
+        nanosleep(&tick, NULL);
+    if (!atomic_load(flag))
+        snprintf(message, size, "the call under test did not return within 10 s");
+    return atomic_load(flag) ? ACCEL_SUCCESS : ACCEL_ERROR_INTERNAL;
 }
 
 /* array_runtime in verify mode with the CPU as its own reference (every op

@@ -1003,16 +1003,6 @@ Test(array_elementwise, inner_runs_of_four)
 
 static atomic_int add_returned;
 
-static accel_status wait_for_add(void *user, char *message, size_t size)
-{
-    (void)user;
-    for (int i = 0; i < 1000 && !atomic_load(&add_returned); i++)
-        usleep(10000);
-    if (!atomic_load(&add_returned))
-        snprintf(message, size, "the add did not return within 10 s");
-    return atomic_load(&add_returned) ? ACCEL_SUCCESS : ACCEL_ERROR_INTERNAL;
-}
-
 /* A 1024-element int32 add is ACCEL_LAUNCH_BRIEF (kernel_launch.c), which
  * the CPU backend runs on the caller's thread when its queue is idle. On a
  * queue held up by a host function, with a write of its input queued
@@ -1045,7 +1035,7 @@ Test(array_elementwise, brief_launch_keeps_its_queues_order)
         tu_ok(accel_array_init(&ao, bo, ACCEL_I32, 1, &n));
         atomic_store(&add_returned, !held);
         if (held)
-            tu_ok(accel_queue_host_fn(q, "wait for the add's call", wait_for_add, NULL));
+            tu_ok(accel_queue_host_fn(q, "hold_until_set", hold_until_set, &add_returned));
         x[0] = -round; /* each round's input differs */
         tu_ok(accel_queue_write(q, bx, 0, x, (size_t)n * 4));
         tu_ok(accel_array_binary(q, ACCEL_ARRAY_ADD, &ax, &ay, &ao));

@@ -854,16 +854,6 @@ Test(array_reduce, chain_enqueued_by_another_thread_is_captured)
 
 static atomic_int reduce_returned;
 
-static accel_status wait_for_reduce(void *user, char *message, size_t size)
-{
-    (void)user;
-    for (int i = 0; i < 1000 && !atomic_load(&reduce_returned); i++)
-        usleep(10000);
-    if (!atomic_load(&reduce_returned))
-        snprintf(message, size, "the reduction did not return within 10 s");
-    return atomic_load(&reduce_returned) ? ACCEL_SUCCESS : ACCEL_ERROR_INTERNAL;
-}
-
 /* A chunked sum on q while a host function on `held` (q itself, or a
  * second queue) waits until the sum's call has returned: the call waits
  * for no queue, so it returns, the host function ends and the sum is
@@ -880,7 +870,7 @@ static void reduce_beside_a_held_up_queue(bool same_queue)
     accel_array x, o;
     sum_view(bx, bo, &x, &o);
     atomic_store(&reduce_returned, 0);
-    tu_ok(accel_queue_host_fn(held, "wait_for_reduce", wait_for_reduce, NULL));
+    tu_ok(accel_queue_host_fn(held, "hold_until_set", hold_until_set, &reduce_returned));
     tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &o));
     atomic_store(&reduce_returned, 1);
     tu_ok(accel_queue_finish(held));

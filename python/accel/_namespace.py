@@ -1421,8 +1421,13 @@ def _reduce(name: str, x: Array, axis: Any, keepdims: _b.bool, dtype: np.dtype) 
     """accel_array_reduce over the axes; an empty reduction gives the
     identity (sum 0, prod 1, any False, all True, mean NaN) or, for those
     without one (max, min, argmax, argmin), raises ValueError."""
-    mask, axes = _axes_mask(axis, x.ndim, name)
-    shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes)
+    if axis is None and not keepdims:  # the whole array (0.8 us less than parsing axes)
+        axes: Tuple[int, ...] = tuple(range(len(x._shape)))
+        mask, shape = (1 << len(axes)) - 1, ()
+    else:
+        mask, axes = _axes_mask(axis, x.ndim, name)
+        shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
+                      if keepdims or i not in axes)
     if x.size == 0:
         if name not in _IDENTITY and math.prod(shape):
             raise L.error("ACCEL_ERROR_INVALID_ARGUMENT",

@@ -986,11 +986,11 @@ int32_t accel_cpu__kernel_enqueue(accel_cpu_ctx *ctx, accel_be_queue *q, const a
         return rc;
     accel_cpu_work w;
     w.discard = NULL;
-    /* Most launches travel in the task itself: no allocation per launch. */
     /* The core's own small kernels (ACCEL_LAUNCH_BRIEF) run on the caller's
      * thread when the queue is idle, as small built-in ops do (ops.c): the
      * hand-off to the worker was most of a 1024-element array op. */
     const bool brief = (d->kernel->launch_flags & ACCEL_LAUNCH_BRIEF) != 0;
+    /* Most launches travel in the task itself: no allocation per launch. */
     if (d->kernel->num_args <= KJOB_INLINE_ARGS && !desc_twin_flags(d->kernel)) {
         w.run = kernel_work_inline;
         kjob_fill((cpu_kjob *)(void *)w.u.kjob, d);

@@ -194,9 +194,6 @@ static void store(accel__sbuf *b, const accel__aspec *s, const char *at)
     }
 }
 
-/* The kernel's name: array_<fn>_<dtypes>_<c | sN>, then t (tiled walk),
- * i (int indices), m<mask> (inputs staged in shared memory), r<mask>
- * (runs; mask: the broadcast inputs): everything that changes the source. */
 /* name_put: s appended at *n of entry (ACCEL__ANAME_MAX bytes), cut to
  * fit; name_num: v in decimal the same way. Not snprintf: the name is made
  * on every call of an array function, and four snprintf calls had been
@@ -220,6 +217,9 @@ static void name_num(char *entry, size_t *n, unsigned v)
     name_put(entry, n, d + k);
 }
 
+/* The kernel's name: array_<fn>_<dtypes>_<c | sN>, then t (tiled walk),
+ * i (int indices), m<mask> (inputs staged in shared memory), r<mask>
+ * (runs; mask: the broadcast inputs): everything that changes the source. */
 void accel__array_entry(const accel__aspec *s, char *entry)
 {
     size_t n = 0;

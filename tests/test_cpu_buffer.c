@@ -6,10 +6,12 @@
  * created next to it, and the heap, as they were. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 
 #include "accel/kernel.h"
 #include "test_util.h"
@@ -253,4 +255,69 @@ Test(cpu_buffer, openblas_thread_timeout_of_the_user_is_kept)
     unsetenv("OPENBLAS_THREAD_TIMEOUT");
     setenv("GOTO_THREAD_TIMEOUT", "25", 1);
     cr_assert_null(timeout_after_open(), "set although GOTO_THREAD_TIMEOUT was");
+}
+
+static atomic_int held_released;
+
+/* Holds its queue until held_released is set (at most 10 s). */
+static accel_status hold_queue(void *user, char *message, size_t size)
+{
+    (void)user;
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 1000 && !atomic_load(&held_released); i++)
+        nanosleep(&tick, NULL);
+    if (!atomic_load(&held_released))
+        snprintf(message, size, "the test did not let the queue go within 10 s");
+    return atomic_load(&held_released) ? ACCEL_SUCCESS : ACCEL_ERROR_INTERNAL;
+}
+
+/* Transfers of up to 64 KiB on an idle CPU queue are copied on the
+ * caller's thread (queue.c, INLINE_COPY_BYTES): written and read back at
+ * once, every size around the limit, they are right; on a queue held up by
+ * a host function, an asynchronous write, a copy and a read queue behind it
+ * in order (the read's bytes are those of the write, not of before), and
+ * nothing is copied before the hold ends. */
+Test(cpu_buffer, small_transfers_keep_the_queues_order)
+{
+    accel_runtime *rt;
+    accel_device *dev;
+    accel_queue *q = open_cpu_queue(&rt, &dev);
+    enum { MOST = 65536 + 64 };
+    unsigned char *src = malloc(MOST), *dst = malloc(MOST), *before = malloc(MOST);
+    cr_assert(src && dst && before);
+    accel_buffer *a, *b;
+    tu_ok(accel_buffer_create(dev, MOST, &a));
+    tu_ok(accel_buffer_create(dev, MOST, &b));
+    const size_t sizes[] = {1, 4, 4096, 65535, 65536, 65537, MOST};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        size_t n = sizes[k];
+        for (size_t i = 0; i < n; i++)
+            src[i] = (unsigned char)(i * 7 + k);
+        tu_ok(accel_queue_write_blocking(q, a, 0, src, n));
+        memset(dst, 0xee, n);
+        tu_ok(accel_queue_read_blocking(q, a, 0, dst, n));
+        cr_assert(memcmp(dst, src, n) == 0, "idle queue, %zu bytes", n);
+        /* held up: the write, a buffer copy and the read wait their turn */
+        atomic_store(&held_released, 0);
+        tu_ok(accel_queue_host_fn(q, "hold_queue", hold_queue, NULL));
+        for (size_t i = 0; i < n; i++)
+            src[i] = (unsigned char)(255 - i % 251);
+        memcpy(before, src, n);
+        tu_ok(accel_queue_write(q, a, 0, src, n));
+        tu_ok(accel_queue_copy(q, a, 0, b, 0, n));
+        memset(dst, 0xee, n);
+        tu_ok(accel_queue_read(q, b, 0, dst, n));
+        for (size_t i = 0; i < n; i++)
+            cr_assert_eq(dst[i], 0xee, "held-up queue, %zu bytes: byte %zu read early", n, i);
+        atomic_store(&held_released, 1);
+        tu_ok(accel_queue_finish(q));
+        cr_assert(memcmp(dst, before, n) == 0, "held-up queue, %zu bytes", n);
+    }
+    accel_buffer_release(a);
+    accel_buffer_release(b);
+    free(src);
+    free(dst);
+    free(before);
+    accel_queue_release(q);
+    accel_runtime_close(rt);
 }

@@ -235,6 +235,11 @@ typedef struct accel_cpu_work {
         void *ptr;       /* a graph launch's node list; a kernel launch too large for kjob */
         /* a user kernel launch held in place (kernel.c) */
         uint64_t kjob[sizeof(accel_cpu_op) / sizeof(uint64_t)];
+        struct {
+            void *dst;
+            const void *src;
+            size_t bytes;
+        } copy; /* a small transfer run on the caller's thread (queue.c) */
     } u;
 } accel_cpu_work;
 /* queue.c: append w (copied) to q. */

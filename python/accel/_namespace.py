@@ -374,8 +374,11 @@ def empty(shape: Any, dtype: Any = None, device: Any = None) -> Array:
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Array:
     """A new array with every element fill_value (dtype default: bool, int64,
-    float64 or complex128 from the value), filled on the device
-    (accel_array_full)."""
+    float64 or complex128 from the value), filled on the device by one
+    call (Array.fill's conversion, NumPy's: a float into an integer dtype
+    truncated, into bool nonzero; OverflowError past an integer dtype's
+    range, ValueError for NaN). A complex value for a real dtype keeps its
+    real part, as NumPy's copy."""
     if isinstance(fill_value, Array):
         fill_value = fill_value.item()
     if dtype is None:
@@ -383,9 +386,13 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> 
     dt = _dtype(dtype, "full")
     dev = _device(device)
     out = _new(_shape(shape, "full"), dt, dev)
-    if out.size:
-        _copy_into(_scalar_array(fill_value, dt, dev), out)
-    return out
+    if isinstance(fill_value, (complex, np.complexfloating)) and dt.kind != "c":
+        if out.size:
+            _copy_into(_scalar_array(fill_value, dt, dev), out)
+        return out
+    # One fill, not a 0-d array copied out (two ops: zeros(1024) took 14
+    # us on the CPU, and full(n, 0.5, dtype=bool) gave False)
+    return fill(out, fill_value)
 
 
 def zeros(shape: Any, dtype: Any = None, device: Any = None) -> Array:

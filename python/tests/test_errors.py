@@ -170,6 +170,31 @@ def test_asarray_iteration_and_axis_as_numpy():
         accel.ones((2, 3)).sum(axis=True)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int32", "int64", "uint64", "float16",
+                                   "float32", "float64", "complex64", "complex128"])
+def test_full_converts_its_value_as_numpy(dtype):
+    """full, zeros and ones against NumPy for values each dtype must
+    convert: a float into bool is nonzero (full(n, 0.5, dtype=bool) had
+    given False), into an integer truncated; NumPy scalars; shapes of 0, 1
+    and 2 dimensions and an empty one."""
+    import numpy as np
+    dt = np.dtype(dtype)
+    values = [0, 1, True, False, 0.5, -0.7, 2.5, np.float32(2.5), np.int16(-3), 7]
+    if dt.kind == "c":
+        values += [1 + 2j, np.complex64(-1j)]
+    for v in values:
+        if dt.kind == "u" and float(np.real(v)) < 0:
+            continue              # NumPy refuses or wraps by version
+        for shape in ((), (5,), (2, 3), (0, 4)):
+            with np.errstate(invalid="ignore"):
+                want = np.full(shape, v, dtype=dt)
+            got = accel.full(shape, v, dtype=dt)
+            assert got.dtype == dt and got.shape == want.shape
+            np.testing.assert_array_equal(got.get(), want, err_msg=f"{v!r} {dtype}")
+    np.testing.assert_array_equal(accel.zeros((3, 2), dtype=dt).get(), np.zeros((3, 2), dt))
+    np.testing.assert_array_equal(accel.ones(4, dtype=dt).get(), np.ones(4, dt))
+
+
 def test_fill_and_full_of_an_integer_array_as_numpy():
     """fill/full of an integer array with NaN: ValueError; an infinity:
     OverflowError (NumPy's exception types, checked against NumPy)."""

@@ -687,7 +687,13 @@ def _result_dtype(fn: str, *dts: np.dtype) -> np.dtype:
 
 def _bshape(*xs: Array, fn: str = "broadcast_shapes") -> Tuple[int, ...]:
     """The broadcast shape of the arrays (accel_broadcast_shapes), or
-    ShapeMismatchError naming fn and the shapes."""
+    ShapeMismatchError naming fn and the shapes. Arrays of one shape
+    broadcast to it without the C call (4 us of a 17 us x == y)."""
+    s0 = xs[0]._shape
+    if _b.all(x._shape == s0 for x in xs):
+        for x in xs:  # a released array still raises, as through the C call
+            x._blk(fn)
+        return s0
     views = [x._cv() for x in xs]
     arr = (C.V * len(xs))(*(ctypes.pointer(v) for v in views))
     nd = ctypes.c_uint32()

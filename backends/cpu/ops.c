@@ -58,8 +58,8 @@ int32_t accel_cpu__op_supported(void *ctx, uint32_t device, const accel_op_desc 
     return supported(desc->op, desc->dtype) ? ACCEL_SUCCESS : ACCEL_ERROR_UNSUPPORTED;
 }
 
-/* An elementwise op or a reduction of at most one block (one thread's
- * work, a few microseconds at most): run on the caller's thread when its
+/* An elementwise op, a copy, a reduction or a running sum of at most one
+ * block (one thread's work, a few microseconds): run on the caller's thread when its
  * queue is idle (accel_cpu__queue_run_inline), so that a small op from
  * Python costs no hand-off to the worker thread (a 1024-element sum had
  * spent most of its 10 us in the futex wake-up and context switches). */
@@ -68,6 +68,8 @@ static int small_op(const accel_cpu_op *op)
     if (op->count[0] > ACCEL_CPU_EW_BLOCK)
         return 0;
     switch (op->op) {
+    case ACCEL_OP_COPY:
+    case ACCEL_OP_CUMSUM:
     case ACCEL_OP_SUM:
     case ACCEL_OP_REDUCE_MAX:
     case ACCEL_OP_REDUCE_MIN:

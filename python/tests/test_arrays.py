@@ -96,6 +96,20 @@ def test_views_reshape_and_indexing(rng):
     accel.fill(v, 7.0)
     assert np.array_equal(a.get()[2], np.full(8, 7.0))
     assert np.array_equal(a.get()[3], h[3])
+    # a C-order reshape is a view too (made without the C call): at an
+    # offset, of a view, with -1 anywhere; a transposed one is a copy
+    r = a[1:5].reshape(2, -1, 4)
+    assert r.shape == (2, 4, 4)
+    accel.fill(r[1], 3.0)
+    want = a.get()
+    assert np.array_equal(want[3:5], np.full((2, 8), 3.0))
+    assert np.array_equal(r.get(), want[1:5].reshape(2, 4, 4))
+    t = a.T.reshape(-1)
+    assert np.array_equal(t.get(), want.T.reshape(-1))
+    accel.fill(t, 0.0)
+    assert np.array_equal(a.get(), want)
+    with pytest.raises(accel.ShapeMismatchError):
+        a.reshape(-1, 0)
 
 
 def test_setitem(rng):

@@ -509,7 +509,7 @@ static int32_t copy_work(accel_cpu_work *w, int threads, char *msg, size_t msg_s
     (void)threads;
     (void)msg;
     (void)msg_size;
-    memcpy(w->u.copy.dst, w->u.copy.src, w->u.copy.bytes);
+    memmove(w->u.copy.dst, w->u.copy.src, w->u.copy.bytes); /* as the worker's copy */
     return ACCEL_SUCCESS;
 }
 

@@ -375,10 +375,10 @@ def empty(shape: Any, dtype: Any = None, device: Any = None) -> Array:
 def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> Array:
     """A new array with every element fill_value (dtype default: bool, int64,
     float64 or complex128 from the value), filled on the device by one
-    call (Array.fill's conversion, NumPy's: a float into an integer dtype
-    truncated, into bool nonzero; OverflowError past an integer dtype's
-    range, ValueError for NaN). A complex value for a real dtype keeps its
-    real part, as NumPy's copy."""
+    call (Array.fill's conversion: a float into an integer dtype
+    truncated, into bool nonzero, as NumPy; OverflowError past an integer
+    dtype's range or for an infinity, ValueError for NaN, TypeError for a
+    complex value and a real dtype, where NumPy wraps or casts)."""
     if isinstance(fill_value, Array):
         fill_value = fill_value.item()
     if dtype is None:
@@ -386,10 +386,6 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> 
     dt = _dtype(dtype, "full")
     dev = _device(device)
     out = _new(_shape(shape, "full"), dt, dev)
-    if isinstance(fill_value, (complex, np.complexfloating)) and dt.kind != "c":
-        if out.size:
-            _copy_into(_scalar_array(fill_value, dt, dev), out)
-        return out
     # One fill, not a 0-d array copied out (two ops: zeros(1024) took 14
     # us on the CPU, and full(n, 0.5, dtype=bool) gave False)
     return fill(out, fill_value)
@@ -689,8 +685,8 @@ def _bshape(*xs: Array, fn: str = "broadcast_shapes") -> Tuple[int, ...]:
     """The broadcast shape of the arrays (accel_broadcast_shapes), or
     ShapeMismatchError naming fn and the shapes. Arrays of one shape
     broadcast to it without the C call (4 us of a 17 us x == y)."""
-    s0 = xs[0]._shape
-    if _b.all(x._shape == s0 for x in xs):
+    s0 = xs[0]._shape if xs else ()
+    if xs and _b.all(x._shape == s0 for x in xs):
         for x in xs:  # a released array still raises, as through the C call
             x._blk(fn)
         return s0
@@ -1218,13 +1214,18 @@ def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[_b.bool] = No
     if _b.any(not C.I64_MIN <= s <= C.I64_MAX for s in shape):  # ctypes would wrap it
         raise L.error("ACCEL_ERROR_OUT_OF_RANGE", f"accel.reshape: shape {shape} has a "
                       "dimension outside int64")
-    if x._st is None and not copy:  # C order: a view of the new shape, no C call (8 us)
-        known = math.prod(s for s in shape if s != -1)
+    # C order: a view of the new shape without the C call (8 us), where the
+    # shape is plainly valid (at most 32 axes, at most one -1, every other
+    # size >= 0, their product within int64); anything else goes to C
+    if x._st is None and not copy and len(shape) <= C.MAX_NDIM:
+        known = math.prod(s for s in shape if s > 0)
         free = [i for i, s in enumerate(shape) if s == -1]
-        if len(free) == 1 and known > 0 and x._size % known == 0 and _b.min(shape) >= -1:
+        if len(free) == 1 and 0 not in shape and known <= C.I64_MAX and \
+                x._size % known == 0 and _b.min(shape) >= -1:
             i = free[0]
             shape = shape[:i] + (x._size // known,) + shape[i + 1:]
-        if _b.min(shape, default=0) >= 0 and math.prod(shape) == x._size:
+        if _b.min(shape, default=0) >= 0 and known <= C.I64_MAX and \
+                math.prod(shape) == x._size:
             return _view(x, shape, x._offset)
     dims = (ctypes.c_int64 * _b.max(len(shape), 1))(*shape)
     v = C.View()

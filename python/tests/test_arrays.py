@@ -110,6 +110,12 @@ def test_views_reshape_and_indexing(rng):
     assert np.array_equal(a.get(), want)
     with pytest.raises(accel.ShapeMismatchError):
         a.reshape(-1, 0)
+    # what only the C call knows is still refused at the reshape
+    with pytest.raises(accel.InvalidArgumentError, match="exceeds 32"):
+        a.reshape((1,) * 38 + (6, 8))
+    with pytest.raises(accel.OutOfRangeError):
+        accel.zeros(0).reshape(2**62, 4, -1)
+    assert accel.broadcast_arrays() == []
 
 
 def test_setitem(rng):

@@ -669,8 +669,9 @@ def _view(base: Array, shape: Tuple[int, ...], offset: int, strides: Any = None,
     a._slice = L.Slice(b.handle, offset, n)
     if strides is not None:
         strides = tuple(strides)
-        if n <= 1 or _b.all(st == c or d == 1 for st, c, d in
-                            zip(strides, _c_strides(shape), shape)):
+        cs = _c_strides(shape)
+        if strides == cs or n <= 1 or _b.all(st == c or d == 1 for st, c, d in
+                                             zip(strides, cs, shape)):
             strides = None
     a._st = strides
     if base._ro:

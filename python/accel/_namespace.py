@@ -230,8 +230,7 @@ def _derived(x: Array, v: C.View, dtype: Optional[np.dtype] = None) -> Array:
     """A view of x's buffer described by the C descriptor v."""
     dt = x.dtype if dtype is None else dtype
     nd = v.ndim
-    return _view(x, tuple(v.shape[i] for i in range(nd)), v.offset // dt.itemsize,
-                 tuple(v.strides[i] for i in range(nd)), dt)
+    return _view(x, tuple(v.shape[:nd]), v.offset // dt.itemsize, tuple(v.strides[:nd]), dt)
 
 
 def _upload(h: np.ndarray, dtype: np.dtype, device: Device) -> Array:
@@ -1210,23 +1209,11 @@ def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[_b.bool] = No
     """x with another shape: a view when x's strides allow
     (accel_array_reshape), else (unless copy=False) a contiguous copy
     reshaped."""
-    shape = tuple(operator.index(s) for s in shape)
-    if _b.any(not C.I64_MIN <= s <= C.I64_MAX for s in shape):  # ctypes would wrap it
+    shape = tuple(map(operator.index, shape))
+    if shape and not (C.I64_MIN <= _b.min(shape) and _b.max(shape) <= C.I64_MAX):
+        # ctypes would wrap it
         raise L.error("ACCEL_ERROR_OUT_OF_RANGE", f"accel.reshape: shape {shape} has a "
                       "dimension outside int64")
-    # C order: a view of the new shape without the C call (8 us), where the
-    # shape is plainly valid (at most 32 axes, at most one -1, every other
-    # size >= 0, their product within int64); anything else goes to C
-    if x._st is None and not copy and len(shape) <= C.MAX_NDIM:
-        known = math.prod(s for s in shape if s > 0)
-        free = [i for i, s in enumerate(shape) if s == -1]
-        if len(free) == 1 and 0 not in shape and known <= C.I64_MAX and \
-                x._size % known == 0 and _b.min(shape) >= -1:
-            i = free[0]
-            shape = shape[:i] + (x._size // known,) + shape[i + 1:]
-        if _b.min(shape, default=0) >= 0 and known <= C.I64_MAX and \
-                math.prod(shape) == x._size:
-            return _view(x, shape, x._offset)
     dims = (ctypes.c_int64 * _b.max(len(shape), 1))(*shape)
     v = C.View()
     src = _copy_of(x) if copy else x

@@ -117,8 +117,9 @@ void accel__array_scratch_done(accel_queue *q, accel_buffer *buf, accel_queue *o
         accel__array_temps_done(q, &buf, 1, st);
         return;
     }
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", accel_last_error());
+    char msg[512] = "";
+    if (st != ACCEL_SUCCESS) /* kept across kept_by_capture's calls */
+        snprintf(msg, sizeof msg, "%s", accel_last_error());
     /* a capture that another thread began since the take recorded launches
      * that use the scratch: the graph keeps it */
     if (kept_by_capture(q, buf)) {

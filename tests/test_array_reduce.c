@@ -768,6 +768,25 @@ static void sum_view(accel_buffer *bx, accel_buffer *bo, accel_array *x, accel_a
     tu_ok(accel_array_init(o, bo, ACCEL_I64, 0, NULL));
 }
 
+/* A runtime (array_runtime: cpu:0 and a queue), SCRATCH_M int32 values v
+ * in bx and an 8-byte bo, viewed as the sum's x and o (sum_view). */
+typedef struct sum_setup {
+    accel_runtime *rt;
+    accel_device *dev;
+    accel_queue *q;
+    accel_buffer *bx, *bo;
+    accel_array x, o;
+} sum_setup;
+
+static void sum_setup_open(sum_setup *f, int32_t v)
+{
+    f->rt = array_runtime(&f->dev, &f->q);
+    env e = {f->dev, f->q};
+    f->bx = ones_i32(&e, v);
+    f->bo = upload(&e, NULL, 8);
+    sum_view(f->bx, f->bo, &f->x, &f->o);
+}
+
 /* A captured chunked reduction launched on two queues in turn, rebound in
  * between: the launches share the graph's scratch temporary, so the second
  * waits for the first (accel_graph_launch). */
@@ -825,31 +844,26 @@ static void *reduce_on(void *p)
  * recorded, its scratch kept by the graph (it was released at once). */
 Test(array_reduce, chain_enqueued_by_another_thread_is_captured)
 {
-    accel_device *dev;
-    accel_queue *q;
-    accel_runtime *rt = array_runtime(&dev, &q);
-    env e = {dev, q};
-    accel_buffer *bx = ones_i32(&e, 2), *bo = upload(&e, NULL, 8);
-    accel_array x, o;
-    sum_view(bx, bo, &x, &o);
+    sum_setup f;
+    sum_setup_open(&f, 2);
     accel_graph *g;
-    tu_ok(accel_queue_begin_capture(q));
-    capture_job j = {q, &x, &o, ACCEL_ERROR_INTERNAL};
+    tu_ok(accel_queue_begin_capture(f.q));
+    capture_job j = {f.q, &f.x, &f.o, ACCEL_ERROR_INTERNAL};
     pthread_t t;
     cr_assert_eq(pthread_create(&t, NULL, reduce_on, &j), 0);
     pthread_join(t, NULL);
     tu_ok(j.st);
-    tu_ok(accel_queue_end_capture(q, &g));
+    tu_ok(accel_queue_end_capture(f.q, &g));
     for (int it = 0; it < 3; it++) {
         int64_t zero = 0, r;
-        tu_ok(accel_queue_write_blocking(q, bo, 0, &zero, 8));
-        tu_ok(accel_graph_launch(g, q));
-        tu_ok(accel_queue_read_blocking(q, bo, 0, &r, 8));
+        tu_ok(accel_queue_write_blocking(f.q, f.bo, 0, &zero, 8));
+        tu_ok(accel_graph_launch(g, f.q));
+        tu_ok(accel_queue_read_blocking(f.q, f.bo, 0, &r, 8));
         cr_assert_eq(r, 2 * SCRATCH_M, "replay %d: %lld", it, (long long)r);
     }
     accel_graph_release(g);
-    accel_queue_release(q);
-    accel_runtime_close(rt);
+    accel_queue_release(f.q);
+    accel_runtime_close(f.rt);
 }
 
 static atomic_int reduce_returned;
@@ -860,28 +874,24 @@ static atomic_int reduce_returned;
  * right. */
 static void reduce_beside_a_held_up_queue(bool same_queue)
 {
-    accel_device *dev;
-    accel_queue *q, *q2;
-    accel_runtime *rt = array_runtime(&dev, &q);
-    tu_ok(accel_queue_create(dev, &q2));
-    accel_queue *held = same_queue ? q : q2;
-    env e = {dev, q};
-    accel_buffer *bx = ones_i32(&e, 1), *bo = upload(&e, NULL, 8);
-    accel_array x, o;
-    sum_view(bx, bo, &x, &o);
+    sum_setup f;
+    sum_setup_open(&f, 1);
+    accel_queue *q2;
+    tu_ok(accel_queue_create(f.dev, &q2));
+    accel_queue *held = same_queue ? f.q : q2;
     atomic_store(&reduce_returned, 0);
     tu_ok(accel_queue_host_fn(held, "hold_until_set", hold_until_set, &reduce_returned));
-    tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &o));
+    tu_ok(accel_array_reduce(f.q, ACCEL_ARRAY_REDUCE_SUM, &f.x, 1u, 0, &f.o));
     atomic_store(&reduce_returned, 1);
     tu_ok(accel_queue_finish(held));
     int64_t r;
-    tu_ok(accel_queue_read_blocking(q, bo, 0, &r, 8));
+    tu_ok(accel_queue_read_blocking(f.q, f.bo, 0, &r, 8));
     cr_assert_eq(r, SCRATCH_M);
-    accel_buffer_release(bx);
-    accel_buffer_release(bo);
+    accel_buffer_release(f.bx);
+    accel_buffer_release(f.bo);
     accel_queue_release(q2);
-    accel_queue_release(q);
-    accel_runtime_close(rt);
+    accel_queue_release(f.q);
+    accel_runtime_close(f.rt);
 }
 
 /* Another queue, held up by a host function until the reduction has
@@ -1032,19 +1042,15 @@ static void *reduce_loop(void *p)
 Test(array_reduce, close_while_threads_reduce_on_one_queue)
 {
     for (int round = 0; round < 8; round++) {
-        accel_device *dev;
-        accel_queue *q;
-        accel_runtime *rt = array_runtime(&dev, &q);
-        env e = {dev, q};
-        accel_buffer *bx = ones_i32(&e, 1), *bo = upload(&e, NULL, 8);
-        accel_array x, o;
-        sum_view(bx, bo, &x, &o);
+        sum_setup f; /* its buffers and queue left to accel_runtime_close */
+        sum_setup_open(&f, 1);
         /* the kernels built first, so that the threads reduce at once */
-        tu_ok(accel_array_reduce(q, ACCEL_ARRAY_REDUCE_SUM, &x, 1u, 0, &o));
-        tu_ok(accel_queue_finish(q));
+        tu_ok(accel_array_reduce(f.q, ACCEL_ARRAY_REDUCE_SUM, &f.x, 1u, 0, &f.o));
+        tu_ok(accel_queue_finish(f.q));
         atomic_int stop;
         atomic_init(&stop, 0);
-        loop_job jobs[3] = {{q, &x, &o, &stop, 0}, {q, &x, &o, &stop, 0}, {q, &x, &o, &stop, 0}};
+        loop_job jobs[3] = {
+            {f.q, &f.x, &f.o, &stop, 0}, {f.q, &f.x, &f.o, &stop, 0}, {f.q, &f.x, &f.o, &stop, 0}};
         pthread_t t[3];
         for (int i = 0; i < 3; i++)
             cr_assert_eq(pthread_create(&t[i], NULL, reduce_loop, &jobs[i]), 0);
@@ -1054,7 +1060,7 @@ Test(array_reduce, close_while_threads_reduce_on_one_queue)
                                          12;
              w++)
             usleep(1000);
-        accel_runtime_close(rt); /* returns: ctest's TIMEOUT is the check */
+        accel_runtime_close(f.rt); /* returns: ctest's TIMEOUT is the check */
         for (int i = 0; i < 3; i++)
             pthread_join(t[i], NULL);
         cr_assert_geq(atomic_load(&jobs[0].done) + atomic_load(&jobs[1].done) +

@@ -453,6 +453,9 @@ class Array:
         return complex(self._scalar("complex"))
 
     def __bool__(self) -> bool:
+        if self._size != 1:  # NumPy's ValueError (`except ValueError` code catches it)
+            raise ValueError(f"accel: the truth value of an array of shape {self._shape} is "
+                             "ambiguous: use any() or all()")
         return bool(self._scalar("bool"))
 
     def __index__(self) -> int:

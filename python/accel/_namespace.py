@@ -94,11 +94,19 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
     _scalar_fits(value, self.dtype, "__setitem__")
     k = _array_key(self, key)
     if k is None:
-        copyto(_getitem(self, key), value)
+        dst = _getitem(self, key)
+        extra = getattr(value, "ndim", 0) - dst.ndim
+        if extra > 0 and _b.all(d == 1 for d in value.shape[:extra]):
+            value = value[(0,) * extra]  # NumPy drops a value's leading 1s: z[...] = ones((1, 3))
+        copyto(dst, value)
         return
     vals = astype(_as_operand(value, self, "__setitem__"), self.dtype, copy=False)
     if self.size == 0:
         return
+    # x[idx] = x[0], x[perm] = x: the C scatters refuse values or indices in
+    # x's own buffer (no in-place form), so those are copied first, as NumPy
+    vals = _copy_of(vals) if _shares(vals, self) else vals
+    k = _copy_of(k) if _shares(k, self) else k
     if k.dtype == bool and k.ndim == 0:
         if k:
             copyto(self, vals if vals.ndim <= self.ndim else squeeze(vals, axis=0))
@@ -378,10 +386,11 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> 
     truncated, into bool nonzero, as NumPy; OverflowError past an integer
     dtype's range or for an infinity, ValueError for NaN, TypeError for a
     complex value and a real dtype, where NumPy wraps or casts)."""
+    if dtype is None:  # an array's or NumPy scalar's dtype, as NumPy's full
+        dtype = fill_value.dtype if isinstance(fill_value, (Array, np.generic)) and \
+            fill_value.dtype in C.CODES else _default_dtype(fill_value)
     if isinstance(fill_value, Array):
         fill_value = fill_value.item()
-    if dtype is None:
-        dtype = _default_dtype(fill_value)
     dt = _dtype(dtype, "full")
     dev = _device(device)
     out = _new(_shape(shape, "full"), dt, dev)
@@ -432,6 +441,19 @@ def _arange_on_device(dt: np.dtype, bounds: Tuple[Any, ...]) -> _b.bool:
     return (dt.kind in "iu" or dt == float64) and bounds[2] != 0 and _b.all(map(fits, bounds))
 
 
+def _inexact(v: Any) -> str:
+    """"f" or "c" when the scalar v (a Python or NumPy scalar, a 0-d
+    array) is a real or complex float, else "": what picks arange's and
+    linspace's dtype (np.float32(0.25) is no Python float; as Python floats
+    they gave int64 and dropped imaginary parts)."""
+    if isinstance(v, (_b.bool, int)):
+        return ""
+    if isinstance(v, (float, complex)):
+        return "f" if isinstance(v, float) else "c"
+    k = (v.dtype if isinstance(v, Array) else np.asarray(v).dtype).kind
+    return k if k in "fc" else ""
+
+
 def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
            device: Any = None) -> Array:
     """As the standard's (and NumPy's) arange: int64 for int bounds, float64
@@ -441,7 +463,7 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
     are finite and, for integers, within 2**53; other dtypes (float32, whose
     NumPy values are float32 arithmetic) on the host and copied."""
     if dtype is None:
-        dtype = float64 if _b.any(isinstance(v, float) for v in (start, stop, step)) else int64
+        dtype = float64 if _b.any(_inexact(v) for v in (start, stop, step)) else int64
     dt = _dtype(dtype, "arange")
     if stop is None:
         start, stop = 0, start
@@ -465,7 +487,7 @@ def linspace(start: Any, stop: Any, /, num: int = 50, dtype: Any = None, device:
              endpoint: _b.bool = True) -> Array:
     """As the standard's linspace (num defaults to 50 as NumPy's; made on
     the host, then copied)."""
-    dt = _dtype(dtype or (complex128 if isinstance(start, complex) or isinstance(stop, complex)
+    dt = _dtype(dtype or (complex128 if _b.any(_inexact(v) == "c" for v in (start, stop))
                           else float64), "linspace")
     return _upload(np.linspace(start, stop, num, endpoint=endpoint, dtype=dt), dt,
                    _device(device))
@@ -1173,7 +1195,11 @@ def expand_dims(x: Array, /, axis: int = 0) -> Array:
     return _derived(x, v)
 
 
-def squeeze(x: Array, /, axis: Any) -> Array:
+def squeeze(x: Array, /, axis: Any = None) -> Array:
+    """x without the size-1 axes named (the standard's), or without all of
+    its size-1 axes when axis is None (NumPy's and CuPy's default)."""
+    if axis is None:
+        axis = tuple(i for i, n in enumerate(x.shape) if n == 1)
     mask, axes = _axes_mask(axis, x.ndim, "squeeze")
     if _b.any(x.shape[a] != 1 for a in axes):
         raise ValueError(f"accel.squeeze: axis {axis} of x {x.shape} is not size 1")

@@ -18,7 +18,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from . import _namespace as ns
-from ._array import Array
+from ._array import Array, contiguous
 from ._cupy import _arr, _as_float, _nan_filled, _segmented_sum, isin, split
 from ._sets import searchsorted, unique
 
@@ -298,8 +298,11 @@ def add_at(a: Array, indices: Any, b: Any) -> None:
                       ns.ones((1,), dtype=np.bool_, device=a.device)])
     (ends,) = ns.nonzero(last)
     u, sums = ns.take(ts, ends), ns.take(vs, ends)
-    flat = ns.reshape(a, (-1,), copy=False)
+    c = contiguous(a)  # a copy where no flat view reaches a (a.T), stored back after
+    flat = ns.reshape(c, (-1,), copy=False)
     flat[u] = ns.add(ns.take(flat, u), sums)
+    if c is not a:
+        a[...] = c
 
 
 # ------------------------------------------------------------------ sets

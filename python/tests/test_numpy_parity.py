@@ -217,3 +217,62 @@ def test_empty_pinned_takes_numpys_shapes_and_default_dtype():
     for huge in (2**62, (2**40, 2**40)):
         with pytest.raises(accel.OutOfRangeError, match="more than any host holds"):
             accel.empty_pinned(huge)
+
+
+# A bug-hunting pass (2026-12-07) against NumPy 2.4: each of these gave a
+# wrong dtype, dropped values or raised where NumPy computes.
+@pytest.mark.parametrize("bounds", [(0, 1, np.float32(0.25)), (np.float32(0.5), 3),
+                                    (np.array(2.5),), (0, np.float16(3), 1), (np.int8(0), 5),
+                                    (0, 5), (True, 4)])
+def test_arange_takes_numpy_scalars_and_0d_arrays_as_numpy(bounds):
+    got, want = accel.arange(*bounds), np.arange(*bounds)
+    assert got.dtype == want.dtype, bounds  # float32 bounds gave int64 [0 0 0 0]
+    np.testing.assert_array_equal(got.get(), want)
+
+
+def test_linspace_keeps_the_imaginary_part_of_numpy_complex_endpoints():
+    np.testing.assert_array_equal(accel.linspace(0, np.complex64(1j), 3).get(), [0, 0.5j, 1j])
+    np.testing.assert_array_equal(accel.linspace(np.array(1j), 2, 3).get(),
+                                  np.linspace(1j, 2, 3))
+    assert accel.full(2, accel.asarray(np.float32(1.5))).dtype == np.float32
+    assert accel.full(2, np.int8(3)).dtype == np.int8
+
+
+def test_assignment_from_a_view_of_the_target_or_indexed_by_it():
+    h = np.arange(8.0)
+    for idx, value in ((np.array([3, 4]), lambda a: a[0]), (np.arange(8)[::-1], lambda a: a),
+                       (np.arange(8) % 3 == 1, lambda a: a[5:8])):
+        x, g = accel.asarray(h), h.copy()
+        x[accel.asarray(idx)] = value(x)
+        g[idx] = value(g).copy()
+        np.testing.assert_array_equal(x.get(), g)
+    x, g = accel.asarray(np.array([2, 0, 1, 3])), np.array([2, 0, 1, 3])
+    x[x] = 7  # the index array is the target itself
+    g[g.copy()] = 7
+    np.testing.assert_array_equal(x.get(), g)
+
+
+def test_add_at_into_a_transposed_view():
+    a, h = accel.zeros((3, 4)), np.zeros((3, 4))
+    accel.add.at(a.T, accel.asarray(np.array([0, 0, 3])), 1)
+    np.add.at(h.T, [0, 0, 3], 1)
+    np.testing.assert_array_equal(a.get(), h)
+
+
+def test_squeeze_without_axis_and_values_with_leading_ones():
+    s = accel.zeros((1, 3, 1))
+    assert accel.squeeze(s).shape == accel.squeeze(s, axis=None).shape == (3,)
+    assert accel.squeeze(s, axis=0).shape == (3, 1)
+    z = accel.zeros(3)
+    z[...] = accel.ones((1, 1, 3))  # NumPy drops a value's leading 1s
+    z[1:] = accel.full((1, 2), 5.0)
+    np.testing.assert_array_equal(z.get(), [1, 5, 5])
+    with pytest.raises(ValueError):
+        z[...] = accel.ones((2, 3))
+
+
+@pytest.mark.parametrize("shape", [(3,), (0,), (2, 2)])
+def test_truth_value_of_many_or_no_elements_is_a_value_error(shape):
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(accel.zeros(shape))
+    assert bool(accel.ones((1, 1))) and not bool(accel.zeros(()))

@@ -468,6 +468,11 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
     if stop is None:
         start, stop = 0, start
     bounds = (start, stop, step)
+    if dt.kind in "iu" and _b.all(isinstance(v, (int, np.integer)) for v in bounds):
+        r = range(int(start), int(stop), int(step)) if step else range(0)
+        info = np.iinfo(dt)  # NumPy wraps a value past the dtype (or refuses only start)
+        if r and not (info.min <= _b.min(r[0], r[-1]) and _b.max(r[0], r[-1]) <= info.max):
+            raise OverflowError(f"accel.arange: the values {r[0]} .. {r[-1]} do not fit {dt}")
     if not _arange_on_device(dt, bounds):
         return _upload(np.arange(start, stop, step, dtype=dt), dt, _device(device))
     n = _b.max(0, math.ceil((stop - start) / step)) if dt.kind == "f" else len(

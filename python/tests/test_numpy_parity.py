@@ -276,3 +276,13 @@ def test_truth_value_of_many_or_no_elements_is_a_value_error(shape):
     with pytest.raises(ValueError, match="ambiguous"):
         bool(accel.zeros(shape))
     assert bool(accel.ones((1, 1))) and not bool(accel.zeros(()))
+
+
+@pytest.mark.parametrize("bounds", [(-3, 3), (0, 300), (5, -3, -1)])
+def test_arange_refuses_integer_values_its_dtype_cannot_hold(bounds):
+    # NumPy raises for a start out of range but wraps later values
+    # ([253 254 255 0 1 2] was accel's answer): a clear error instead
+    with pytest.raises(OverflowError, match="do not fit uint8"):
+        accel.arange(*bounds, dtype=np.uint8)
+    np.testing.assert_array_equal(accel.arange(255, -1, -1, dtype=np.uint8).get(),
+                                  np.arange(255, -1, -1, dtype=np.uint8))

@@ -501,6 +501,30 @@ def test_reductions_over_many_interleaved_axes():
     np.testing.assert_allclose(np.asarray(xp.mean(xp.asarray(f), axis=axes)), f.mean(axis=axes))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_row_reductions_of_many_long_rows_match_numpy(dtype):
+    # 70001 rows of 203 (at least 65536 outputs: one kernel, no chunks; on a
+    # GPU each row in runs of 8 from 16-byte loads, several runs in flight)
+    # and 5 rows of 200003 (chunked: interleaved runs), each row starting at
+    # a different alignment; an extreme planted late in some rows, and ties.
+    rng = np.random.default_rng(11)
+    for shape in ((70001, 203), (5, 200003)):
+        h = rng.integers(-50, 50, shape).astype(dtype)
+        h[::7, -3] = 99
+        h[1::7, shape[1] // 2] = -99
+        x = xp.asarray(h)
+        for fn in ("sum", "max", "min", "argmax", "argmin"):
+            got = np.asarray(getattr(xp, fn)(x, axis=1))
+            want = getattr(np, fn)(h, axis=1)  # int sums: int64, as the standard's
+            np.testing.assert_array_equal(got, want, err_msg=f"{fn} {shape}")
+            assert got.dtype == want.dtype, (fn, shape)
+        # and each row from its second element (rows now start off 16 bytes)
+        np.testing.assert_array_equal(np.asarray(xp.argmax(x[:, 1:], axis=1)),
+                                      h[:, 1:].argmax(axis=1))
+        np.testing.assert_array_equal(np.asarray(xp.sum(x[:, 1:], axis=1)),
+                                      h[:, 1:].sum(axis=1))
+
+
 def test_cumulative_dtype_casts_x_first():
     # A fresh-clone tester's cases: dtype= cast the result, not x
     # (cumulative_sum([0.5] * 4, dtype=int32) gave [0 1 1 2]).

@@ -695,6 +695,19 @@ def _as_operand(x: Any, like: Array, fn: str) -> Array:
     return _scalar_array(x, _promote_scalar(like._dtype, x), like.device)
 
 
+def _wide_operand(x: Any, like: Array, fn: str) -> Array:
+    """_as_operand, but a Python int out of like's integer dtype's range as
+    int64 (uint64 past it), for the functions whose answer does not live in
+    like's dtype (clip, searchsorted; divide's as float64): NumPy 2 computes
+    uint8 / -1 and searchsorted(uint8, 300) where uint8 + 300 raises."""
+    if isinstance(x, int) and not isinstance(x, (_b.bool, np.bool_)) and like._dtype.kind in "iu":
+        info = np.iinfo(like._dtype)
+        if not info.min <= x <= info.max:
+            dt = float64 if fn == "divide" else int64 if x < 2**63 else uint64
+            return _scalar_array(float(x) if dt == float64 else x, dt, like.device)
+    return _as_operand(x, like, fn)
+
+
 def _result_dtype(fn: str, *dts: np.dtype) -> np.dtype:
     code, arity, res = C.FUNCTIONS[fn]
     if res == C.RESULT_BOOL:
@@ -808,9 +821,9 @@ def _binary(fn: str, x1: Any, x2: Any, out: Any = None) -> Array:
     if r is not None:
         return r
     if not isinstance(x1, Array):
-        x1 = _as_operand(x1, x2, fn)
+        x1 = (_wide_operand if fn == "divide" else _as_operand)(x1, x2, fn)
     elif not isinstance(x2, Array):
-        x2 = _as_operand(x2, x1, fn)
+        x2 = (_wide_operand if fn == "divide" else _as_operand)(x2, x1, fn)
     if x1.device != x2.device:
         for x in (x1, x2):  # an array of a closed runtime: that, not the devices
             if not x.device._rt.alive:
@@ -894,6 +907,16 @@ def signbit(x: Array, /) -> Array:
     return less(copysign(ones_like(x), x), 0)
 
 
+def _in_range(b: Array, dt: np.dtype) -> Array:
+    """Bound b in dtype dt; a 0-d integer bound wider than an integer dt
+    (_wide_operand) is first held to dt's range."""
+    if b.ndim == 0 and b.dtype != dt and dt.kind in "iu" and b.dtype.kind in "iu":
+        info, v = np.iinfo(dt), int(b)
+        if not info.min <= v <= info.max:
+            return _scalar_array(_b.min(_b.max(v, int(info.min)), int(info.max)), dt, b.device)
+    return astype(b, dt, copy=False)
+
+
 def clip(x: Array, /, min: Any = None, max: Any = None, out: Any = None) -> Array:
     """x clamped to [min, max] elementwise in x's dtype (either bound may be
     None; x and the bounds broadcast together, as NumPy's; a NaN stays NaN;
@@ -901,10 +924,11 @@ def clip(x: Array, /, min: Any = None, max: Any = None, out: Any = None) -> Arra
     out) by position."""
     if min is None and max is None:
         return _out(_copy_of(x), out, "clip")
-    lo = _as_operand(min, x, "clip") if min is not None else None
-    hi = _as_operand(max, x, "clip") if max is not None else None
-    lo = astype(lo, x.dtype, copy=False) if lo is not None else None
-    hi = astype(hi, x.dtype, copy=False) if hi is not None else None
+    lo = _wide_operand(min, x, "clip") if min is not None else None
+    hi = _wide_operand(max, x, "clip") if max is not None else None
+    # a bound past x's integer range clips nothing on that side: the range's end
+    lo = _in_range(lo, x.dtype) if lo is not None else None
+    hi = _in_range(hi, x.dtype) if hi is not None else None
     if lo is None:
         r = minimum(x, hi)
     elif hi is None:

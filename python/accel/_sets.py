@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Optional
 
 from . import _aa_lib as C
 from ._array import Array, fill
-from ._namespace import (_as_operand, _check, _complex_argsort, _new, _promote, _q, argsort,
+from ._namespace import (_wide_operand, _check, _complex_argsort, _new, _promote, _q, argsort,
                          astype, concat, cumulative_sum, int64, isnan, minimum, not_equal,
                          reshape, take)
 from ._namespace import max as _max
@@ -61,7 +61,7 @@ def searchsorted(x1: Array, x2: Any, /, *, side: str = "left",
         raise ValueError(f"accel.searchsorted: x1 is {x1.ndim}-d (it must be 1-D)")
     if side not in ("left", "right"):
         raise ValueError(f"accel.searchsorted: side {side!r} is not 'left' or 'right'")
-    v = x2 if isinstance(x2, Array) else _as_operand(x2, x1, "searchsorted")
+    v = x2 if isinstance(x2, Array) else _wide_operand(x2, x1, "searchsorted")
     dt = _promote(x1.dtype, v.dtype)
     a, v = astype(x1, dt, copy=False), astype(v, dt, copy=False)
     if sorter is not None:

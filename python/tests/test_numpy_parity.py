@@ -286,3 +286,21 @@ def test_arange_refuses_integer_values_its_dtype_cannot_hold(bounds):
         accel.arange(*bounds, dtype=np.uint8)
     np.testing.assert_array_equal(accel.arange(255, -1, -1, dtype=np.uint8).get(),
                                   np.arange(255, -1, -1, dtype=np.uint8))
+
+
+def test_python_ints_past_the_dtype_where_the_answer_is_not_in_it():
+    # NumPy 2 computes these (uint8 + 300 still raises, NEP 50); accel raised
+    # OverflowError for each
+    u8, i8 = np.array([2, 4, 250], np.uint8), np.array([2, -100, 127], np.int8)
+    for got, want in ((accel.asarray(u8) / -1, u8 / -1), (-1 / accel.asarray(u8), -1 / u8),
+                      (accel.asarray(i8) / 200, i8 / 200),
+                      (accel.clip(accel.asarray(i8), -1000, 1000), np.clip(i8, -1000, 1000)),
+                      (accel.clip(accel.asarray(u8), -5, 3), np.clip(u8, -5, 3))):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)
+    s = np.sort(u8)
+    for v, side in ((300, "left"), (-5, "left"), (250, "right"), (2**64 - 1, "right")):
+        assert int(accel.searchsorted(accel.asarray(s), v, side=side)) == \
+            np.searchsorted(s, v, side=side)
+    with pytest.raises(OverflowError, match="300 does not fit uint8"):
+        accel.asarray(u8) + 300

@@ -1216,8 +1216,21 @@ def matrix_transpose(x: Array, /) -> Array:
     return permute_dims(x, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
 
 
-def expand_dims(x: Array, /, axis: int = 0) -> Array:
+def expand_dims(x: Array, /, axis: Any = 0) -> Array:
+    """x with a new size-1 axis at axis (the standard's), or at each of a
+    tuple of axes of the result (NumPy's: expand_dims(x, (0, 2)))."""
+    if isinstance(axis, tuple):
+        nd = x.ndim + len(axis)
+        at = sorted(_axis(a, nd, "expand_dims") for a in axis)
+        if len(set(at)) != len(at):
+            raise ValueError(f"accel.expand_dims: repeated axis in {axis}")
+        for a in at:
+            x = expand_dims(x, a)
+        return x
     v = C.View()
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, _b.bool):
+        raise TypeError(f"accel.expand_dims: axis must be an int or a tuple of ints, not "
+                        f"{type(axis).__name__}")
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise IndexError(f"accel.expand_dims: axis {axis} for {x.ndim}-d x")
     _check(C.expand_dims(x._cv(), axis, v))
@@ -1958,12 +1971,12 @@ def nonzero(x: Array, /) -> tuple:
 
 
 def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
-    """x's elements at indices along axis (None: a 1-D x), on the device
+    """x's elements at indices along axis (None: of x flattened, as NumPy's
+    and CuPy's take; the standard's for a 1-D x), on the device
     (accel_array_take). Raises IndexError for an index out of range (the
     C layer would clamp it)."""
     if axis is None:
-        if x.ndim != 1:
-            raise ValueError(f"accel.take: axis is needed for a {x.ndim}-d array")
+        x = x if x.ndim == 1 else reshape(x, (-1,))
         axis = 0
     ax = _axis(axis, x.ndim, "take")
     idx = indices if isinstance(indices, Array) else asarray(indices, device=x.device)

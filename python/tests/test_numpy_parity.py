@@ -304,3 +304,17 @@ def test_python_ints_past_the_dtype_where_the_answer_is_not_in_it():
             np.searchsorted(s, v, side=side)
     with pytest.raises(OverflowError, match="300 does not fit uint8"):
         accel.asarray(u8) + 300
+
+
+def test_take_without_axis_flattens_and_expand_dims_takes_a_tuple():
+    h = np.arange(12.0).reshape(3, 4)
+    x = accel.asarray(h)
+    for src, hsrc in ((x, h), (x.T, h.T)):
+        np.testing.assert_array_equal(accel.take(src, accel.asarray(np.array([0, 5, 11]))).get(),
+                                      np.take(hsrc, [0, 5, 11]))
+    for axis in ((0, 2), (3, 0), (0, -1), (-1,)):
+        assert accel.expand_dims(x, axis).shape == np.expand_dims(h, axis).shape, axis
+    with pytest.raises(ValueError, match="repeated"):
+        accel.expand_dims(x, (0, 0))
+    with pytest.raises(TypeError, match="int or a tuple"):
+        accel.expand_dims(x, 1.5)

@@ -262,11 +262,12 @@ def diff(a: Any, n: int = 1, axis: int = -1) -> Array:
     return x
 
 
-def count_nonzero(a: Any, axis: Any = None) -> Any:
+def count_nonzero(a: Any, axis: Any = None, *, keepdims: Any = False) -> Any:
     """The number of nonzero elements (over axis): int64 array or a Python
-    int for the whole array, as NumPy."""
-    r = ns.sum(ns.astype(ns.not_equal(_arr(a, "count_nonzero"), 0), np.int64), axis=axis)
-    return int(r) if axis is None else r
+    int for the whole array without keepdims, as NumPy."""
+    r = ns.sum(ns.astype(ns.not_equal(_arr(a, "count_nonzero"), 0), np.int64), axis=axis,
+               keepdims=keepdims)
+    return int(r) if axis is None and not keepdims else r
 
 
 def argwhere(a: Any) -> Array:

@@ -209,6 +209,11 @@ def _attach() -> None:
     for op, fn in cmp.items():
         setattr(Array, f"__{op}__", lambda s, o, fn=fn: _compare(fn, s, o))
     Array.__imatmul__ = lambda s, o: _inplace(s, o, "matmul")  # type: ignore[attr-defined]
+    # divmod(x, y), NumPy's: (x // y, x % y)
+    Array.__divmod__ = lambda s, o: (_binary("floor_divide", s, o),  # type: ignore[attr-defined]
+                                     _binary("remainder", s, o))
+    Array.__rdivmod__ = lambda s, o: (_binary("floor_divide", o, s),  # type: ignore[attr-defined]
+                                      _binary("remainder", o, s))
 
 
 def _compare(fn: str, x: Array, o: Any) -> Any:
@@ -633,13 +638,15 @@ def iinfo(type: Any, /) -> Any:
 
 def astype(x: Array, dtype: Any, /, *, copy: _b.bool = True, device: Any = None) -> Array:
     """x converted to dtype on its device (accel_array_astype; a real x to
-    a complex dtype gets imaginary parts 0). Raises UnsupportedError from
-    complex to a real dtype."""
+    a complex dtype gets imaginary parts 0, a complex x to bool x != 0, as
+    NumPy's). Raises UnsupportedError from complex to another real dtype."""
     dt = _dtype(dtype, "astype")
     if device is not None:
         x = x.to_device(device)
     if dt == x._dtype:
         return _copy_of(x) if copy else x
+    if dt == bool and x._dtype.kind == "c":
+        return not_equal(x, 0)
     out = _new(x.shape, dt, x.device)
     if out.size == 0:
         return out

@@ -318,3 +318,16 @@ def test_take_without_axis_flattens_and_expand_dims_takes_a_tuple():
         accel.expand_dims(x, (0, 0))
     with pytest.raises(TypeError, match="int or a tuple"):
         accel.expand_dims(x, 1.5)
+
+
+def test_divmod_complex_to_bool_and_count_nonzero_keepdims():
+    h = np.array([7, -7, 5], np.int32)
+    x = accel.asarray(h)
+    for got, want in ((divmod(x, 3), divmod(h, 3)), (divmod(10, x), divmod(10, h))):
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.get(), w)
+    c = np.array([0, 1j, 0.5 + 0j, -0.0 + 0j], np.complex64)
+    np.testing.assert_array_equal(accel.astype(accel.asarray(c), accel.bool).get(), c.astype(bool))
+    got = accel.count_nonzero(x, keepdims=True)
+    np.testing.assert_array_equal(got.get(), np.count_nonzero(h, keepdims=True))
+    assert accel.count_nonzero(x) == 3

@@ -243,9 +243,11 @@ def outer(a: Any, b: Any) -> Array:
     return ns.multiply(x[:, None], y[None, :])
 
 
-def diff(a: Any, n: int = 1, axis: int = -1) -> Array:
+def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Array:
     """The n-th difference along axis: out[i] = a[i + 1] - a[i], n times
-    (bool arrays: not_equal, as NumPy)."""
+    (bool arrays: not_equal, as NumPy); prepend and append (a scalar or an
+    array, broadcast to a's shape with that axis 1 long where it lacks the
+    axis, as NumPy's) are joined to a along axis first."""
     x = _arr(a, "diff")
     n = operator.index(n)
     if n < 0:
@@ -253,6 +255,16 @@ def diff(a: Any, n: int = 1, axis: int = -1) -> Array:
     if x.ndim == 0:
         raise ValueError("accel.diff: needs at least one dimension")
     ax = ns._axis(axis, x.ndim, "diff")
+    if prepend is not None or append is not None:
+        parts = []
+        for v, at_end in ((prepend, False), (append, True)):
+            if v is None:
+                continue
+            v = v if isinstance(v, Array) else ns.asarray(v, device=x.device)
+            if v.ndim == 0:
+                v = ns.broadcast_to(v, x.shape[:ax] + (1,) + x.shape[ax + 1:])
+            parts.append((at_end, v))
+        x = ns.concat([v for e, v in parts if not e] + [x] + [v for e, v in parts if e], axis=ax)
     head = (slice(None),) * ax
     if n >= x.shape[ax]:  # nothing is left: the empty result without n steps
         n = x.shape[ax]

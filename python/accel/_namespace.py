@@ -493,14 +493,17 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
     return out
 
 
-def linspace(start: Any, stop: Any, /, num: int = 50, dtype: Any = None, device: Any = None,
-             endpoint: _b.bool = True) -> Array:
-    """As the standard's linspace (num defaults to 50 as NumPy's; made on
-    the host, then copied)."""
+def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: _b.bool = True,
+             retstep: _b.bool = False, dtype: Any = None, device: Any = None) -> Any:
+    """As the standard's linspace (its arguments by keyword) and NumPy's and
+    CuPy's (num, endpoint, retstep by position too: linspace(0, 1, 5, False)
+    had taken False for dtype and kept the endpoint); num defaults to 50.
+    With retstep, (the array, the step). Made on the host, then copied."""
     dt = _dtype(dtype or (complex128 if _b.any(_inexact(v) == "c" for v in (start, stop))
                           else float64), "linspace")
-    return _upload(np.linspace(start, stop, num, endpoint=endpoint, dtype=dt), dt,
-                   _device(device))
+    h, step = np.linspace(start, stop, num, endpoint=endpoint, dtype=dt, retstep=True)
+    r = _upload(h, dt, _device(device))
+    return (r, step) if retstep else r
 
 
 def eye(n_rows: int, n_cols: Optional[int] = None, /, k: int = 0, dtype: Any = None,
@@ -1481,7 +1484,10 @@ def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
     return reshape(_copy_of(broadcast_to(v, inter)), out)
 
 
-def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
+def meshgrid(*arrays: Array, indexing: str = "xy", sparse: _b.bool = False,
+             copy: _b.bool = True) -> list:
+    """Coordinate arrays from 1-D arrays (the standard's; NumPy's sparse=
+    gives each array shaped to broadcast, copy=False broadcast views)."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"accel.meshgrid: indexing {indexing!r} (xy or ij)")
     n = len(arrays)
@@ -1493,7 +1499,9 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
         j = (1 - i if i < 2 else i) if indexing == "xy" and n >= 2 else i
         s = [1] * n
         s[j] = a.size
-        out.append(_copy_of(broadcast_to(reshape(a, tuple(s)), tuple(shape))))
+        v = reshape(a, tuple(s))
+        out.append(v if sparse else _copy_of(broadcast_to(v, tuple(shape))) if copy
+                   else broadcast_to(v, tuple(shape)))
     return out
 
 

@@ -331,3 +331,30 @@ def test_divmod_complex_to_bool_and_count_nonzero_keepdims():
     got = accel.count_nonzero(x, keepdims=True)
     np.testing.assert_array_equal(got.get(), np.count_nonzero(h, keepdims=True))
     assert accel.count_nonzero(x) == 3
+
+
+def test_linspace_takes_numpys_positional_endpoint_and_retstep():
+    # linspace(0, 1, 5, False) had taken False for dtype: [0 .25 .5 .75 1]
+    np.testing.assert_array_equal(accel.linspace(0, 1, 5, False).get(),
+                                  np.linspace(0, 1, 5, False))
+    got, step = accel.linspace(2, 3, 5, retstep=True)
+    want, wstep = np.linspace(2, 3, 5, retstep=True)
+    np.testing.assert_array_equal(got.get(), want)
+    assert step == wstep
+    assert accel.linspace(0, 1, num=4, endpoint=False, dtype=accel.float32).dtype == np.float32
+
+
+def test_diff_prepend_append_and_meshgrid_sparse_and_views():
+    h = np.array([[1, 4, 9], [2, 3, 7]])
+    x = accel.asarray(h)
+    for kw in (dict(prepend=0), dict(append=10), dict(axis=0, prepend=5),
+               dict(prepend=0, append=np.array([[1], [2]]))):
+        got = accel.diff(x, **{k: accel.asarray(v) if isinstance(v, np.ndarray) else v
+                                for k, v in kw.items()})
+        np.testing.assert_array_equal(got.get(), np.diff(h, **kw), err_msg=str(kw))
+    a, b = np.arange(3.0), np.arange(2.0)
+    for kw in (dict(sparse=True), dict(copy=False), dict(indexing="ij", sparse=True)):
+        for g, w in zip(accel.meshgrid(accel.asarray(a), accel.asarray(b), **kw),
+                        np.meshgrid(a, b, **kw)):
+            assert g.shape == w.shape, kw
+            np.testing.assert_array_equal(g.get(), w)

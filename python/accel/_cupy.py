@@ -310,12 +310,14 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: Optional[flo
     return ns.where(ns.logical_and(ns.isinf(r), ns.less(r, 0)), lo, r)
 
 
-def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
-    """The sum with NaNs counted as zero."""
+def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+           keepdims: bool = False) -> Array:
+    """The sum with NaNs counted as zero (NumPy's arguments, out and
+    keepdims by position too)."""
     x = _arr(a, "nansum")
     if x.dtype.kind in "fc":
         x = ns.where(ns.isnan(x), 0, x)
-    return ns.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return ns._out(ns.sum(x, axis=axis, dtype=dtype, keepdims=keepdims), out, "nansum")
 
 
 def around(a: Any, decimals: int = 0, out: Any = None) -> Array:
@@ -577,8 +579,8 @@ def _segmented_sum(keys: Array, v: Array) -> Array:
     return v
 
 
-def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,
-              density: bool = False) -> tuple:
+def histogram(a: Any, bins: Any = 10, range: Any = None, density: bool = False,
+              weights: Any = None) -> tuple:
     """(counts, bin_edges) of the flattened a, as NumPy's histogram: bins
     an int (equal bins over range, default a's min and max) or the edges;
     each bin half-open but the last closed; values outside are not counted.
@@ -678,18 +680,18 @@ def _nan_filled(a: Any, fn: str, fill: float) -> Array:
     return ns.where(ns.isnan(x), fill, x) if x.dtype.kind in "fc" else x
 
 
-def nanmax(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Array:
     """max ignoring NaNs (NaN where a slice is all NaN, as NumPy)."""
     x = _arr(a, "nanmax")
     r = ns.max(_nan_filled(x, "nanmax", -np.inf), axis=axis, keepdims=keepdims)
-    return _all_nan_is_nan(x, r, axis, keepdims)
+    return ns._out(_all_nan_is_nan(x, r, axis, keepdims), out, "nanmax")
 
 
-def nanmin(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Array:
     """min ignoring NaNs (NaN where a slice is all NaN, as NumPy)."""
     x = _arr(a, "nanmin")
     r = ns.min(_nan_filled(x, "nanmin", np.inf), axis=axis, keepdims=keepdims)
-    return _all_nan_is_nan(x, r, axis, keepdims)
+    return ns._out(_all_nan_is_nan(x, r, axis, keepdims), out, "nanmin")
 
 
 def _all_nan_is_nan(x: Array, r: Array, axis: Any, keepdims: bool) -> Array:
@@ -698,13 +700,18 @@ def _all_nan_is_nan(x: Array, r: Array, axis: Any, keepdims: bool) -> Array:
     return ns.where(ns.all(ns.isnan(x), axis=axis, keepdims=keepdims), np.nan, r)
 
 
-def nanmean(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
-    """The mean of the non-NaN elements (NaN where there are none)."""
+def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+            keepdims: bool = False) -> Array:
+    """The mean of the non-NaN elements (NaN where there are none);
+    NumPy's arguments (dtype: the result's)."""
     x = _arr(a, "nanmean")
     if x.dtype.kind not in "fc":
-        return ns.mean(x, axis=axis, keepdims=keepdims)
-    n = ns.sum(ns.astype(ns.logical_not(ns.isnan(x)), np.int64), axis=axis, keepdims=keepdims)
-    return ns.divide(nansum(x, axis=axis, keepdims=keepdims), ns.astype(n, x.dtype))
+        r = ns.mean(x, axis=axis, keepdims=keepdims)
+    else:
+        n = ns.sum(ns.astype(ns.logical_not(ns.isnan(x)), np.int64), axis=axis,
+                   keepdims=keepdims)
+        r = ns.divide(nansum(x, axis=axis, keepdims=keepdims), ns.astype(n, x.dtype))
+    return ns._out(r if dtype is None else ns.astype(r, dtype), out, "nanmean")
 
 
 def flatnonzero(a: Any) -> Array:
@@ -734,7 +741,10 @@ def dstack(tup: Sequence[Any]) -> Array:
 # ------------------------------------------------- more of NumPy's names
 
 invert, left_shift, right_shift = ns.bitwise_invert, ns.bitwise_left_shift, ns.bitwise_right_shift
-rint = ns.round  # the standard's round is to the nearest even, as rint
+def rint(x: Any, out: Any = None) -> Array:
+    """x rounded to the nearest integer, ties to even (NumPy's rint: the
+    standard's round; out by position as NumPy's)."""
+    return ns.round(x, out=out)
 dtype = np.dtype
 isscalar = np.isscalar
 
@@ -844,11 +854,11 @@ def shape(a: Any) -> tuple:
     return _arr(a, "shape").shape if not np.isscalar(a) else ()
 
 
-def ptp(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Array:
     """max - min along axis ("peak to peak")."""
     x = _arr(a, "ptp")
-    return ns.subtract(ns.max(x, axis=axis, keepdims=keepdims),
-                       ns.min(x, axis=axis, keepdims=keepdims))
+    return ns._out(ns.subtract(ns.max(x, axis=axis, keepdims=keepdims),
+                               ns.min(x, axis=axis, keepdims=keepdims)), out, "ptp")
 
 
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False) -> Any:

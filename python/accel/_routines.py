@@ -52,9 +52,12 @@ def modf(x: Any) -> tuple:
     return ns.copysign(frac, a), whole
 
 
-def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
-    """prod with NaNs taken as 1."""
-    return ns.prod(_nan_filled(a, "nanprod", 1.0), axis=axis, dtype=dtype, keepdims=keepdims)
+def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+            keepdims: bool = False) -> Array:
+    """prod with NaNs taken as 1 (NumPy's arguments, out and keepdims by
+    position too)."""
+    return ns._out(ns.prod(_nan_filled(a, "nanprod", 1.0), axis=axis, dtype=dtype,
+                           keepdims=keepdims), out, "nanprod")
 
 
 def nancumsum(a: Any, axis: Optional[int] = None, dtype: Any = None) -> Array:

@@ -358,3 +358,29 @@ def test_diff_prepend_append_and_meshgrid_sparse_and_views():
                         np.meshgrid(a, b, **kw)):
             assert g.shape == w.shape, kw
             np.testing.assert_array_equal(g.get(), w)
+
+
+def test_numpys_positional_out_keepdims_density_and_rint_out():
+    # Arguments NumPy takes by position that accel had in other places:
+    # nanmax(a, 0, out) took out as keepdims, histogram(a, 4, r, True) True as
+    # weights, rint(x, out) out as decimals
+    h = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, np.nan]])
+    x = accel.asarray(h)
+    for name in ("nanmax", "nanmin", "nansum", "nanmean", "nanprod", "ptp"):
+        want = getattr(np, name)(h, 0) if name != "ptp" else np.ptp(np.nan_to_num(h), 0)
+        src = x if name != "ptp" else accel.asarray(np.nan_to_num(h))
+        out = accel.empty(want.shape, dtype=accel.float64)
+        extra = (None,) if name in ("nansum", "nanmean", "nanprod") else ()  # their dtype
+        r = getattr(accel, name)(src, 0, *extra, out)
+        assert r is out, name
+        np.testing.assert_allclose(out.get(), want, err_msg=name)
+        kd = getattr(accel, name)(src, 0, *extra, None, True)
+        assert kd.shape == (1, 3), name
+    v = np.array([0.1, 0.4, 0.45, 0.9, 0.95])
+    got, edges = accel.histogram(accel.asarray(v), 4, (0.0, 1.0), True)
+    want, wedges = np.histogram(v, 4, (0.0, 1.0), True)
+    np.testing.assert_allclose(got.get(), want)
+    np.testing.assert_allclose(edges.get(), wedges)
+    o = accel.empty(3, dtype=accel.float64)
+    assert accel.rint(accel.asarray(np.array([0.5, 1.5, -2.5])), o) is o
+    np.testing.assert_array_equal(o.get(), [0.0, 2.0, -2.0])

@@ -255,6 +255,8 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     if x.ndim == 0:
         raise ValueError("accel.diff: needs at least one dimension")
     ax = ns._axis(axis, x.ndim, "diff")
+    if n == 0:  # NumPy's: a itself, before prepend and append
+        return x
     if prepend is not None or append is not None:
         parts = []
         for v, at_end in ((prepend, False), (append, True)):
@@ -703,15 +705,17 @@ def _all_nan_is_nan(x: Array, r: Array, axis: Any, keepdims: bool) -> Array:
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
             keepdims: bool = False) -> Array:
     """The mean of the non-NaN elements (NaN where there are none);
-    NumPy's arguments (dtype: the result's)."""
+    NumPy's arguments (dtype: the one summed in)."""
     x = _arr(a, "nanmean")
+    if dtype is not None:  # NumPy's: the sum in dtype, not the result cast
+        x = ns.astype(x, dtype, copy=False)
     if x.dtype.kind not in "fc":
         r = ns.mean(x, axis=axis, keepdims=keepdims)
     else:
         n = ns.sum(ns.astype(ns.logical_not(ns.isnan(x)), np.int64), axis=axis,
                    keepdims=keepdims)
         r = ns.divide(nansum(x, axis=axis, keepdims=keepdims), ns.astype(n, x.dtype))
-    return ns._out(r if dtype is None else ns.astype(r, dtype), out, "nanmean")
+    return ns._out(r, out, "nanmean")
 
 
 def flatnonzero(a: Any) -> Array:
@@ -742,8 +746,9 @@ def dstack(tup: Sequence[Any]) -> Array:
 
 invert, left_shift, right_shift = ns.bitwise_invert, ns.bitwise_left_shift, ns.bitwise_right_shift
 def rint(x: Any, out: Any = None) -> Array:
-    """x rounded to the nearest integer, ties to even (NumPy's rint: the
-    standard's round; out by position as NumPy's)."""
+    """x rounded to the nearest integer, ties to even (the standard's
+    round; out by position as NumPy's rint). Unlike NumPy's rint, an
+    integer x keeps its dtype (NumPy gives a float)."""
     return ns.round(x, out=out)
 dtype = np.dtype
 isscalar = np.isscalar

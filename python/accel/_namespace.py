@@ -392,8 +392,8 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> 
     dtype's range or for an infinity, ValueError for NaN, TypeError for a
     complex value and a real dtype, where NumPy wraps or casts)."""
     if dtype is None:  # an array's or NumPy scalar's dtype, as NumPy's full
-        dtype = fill_value.dtype if isinstance(fill_value, (Array, np.generic)) and \
-            fill_value.dtype in C.CODES else _default_dtype(fill_value)
+        dtype = fill_value.dtype if isinstance(fill_value, (Array, np.generic, np.ndarray)) and \
+            fill_value.ndim == 0 and fill_value.dtype in C.CODES else _default_dtype(fill_value)
     if isinstance(fill_value, Array):
         fill_value = fill_value.item()
     dt = _dtype(dtype, "full")
@@ -459,6 +459,23 @@ def _inexact(v: Any) -> str:
     return k if k in "fc" else ""
 
 
+def _arange_fits(bounds: Tuple[Any, Any, Any], dt: np.dtype) -> None:
+    """OverflowError unless arange's first and last values fit the integer
+    dtype dt (NumPy refuses only a start past it and wraps the later values:
+    arange(-3, 3, dtype=uint8) would give 253 254 255 0 1 2). int64 needs no
+    check: bounds past it fail on their own."""
+    start, stop, step = bounds
+    if _b.all(isinstance(v, (int, np.integer)) for v in bounds):
+        r = range(int(start), int(stop), int(step)) if step else range(0)
+        ends = (r[0], r[-1]) if r else ()
+    else:  # float bounds: NumPy's count, values start + i step truncated
+        n = _b.max(0, math.ceil((float(stop) - float(start)) / float(step))) if step else 0
+        ends = (int(float(start)), int(float(start) + (n - 1) * float(step))) if n else ()
+    info = np.iinfo(dt)
+    if ends and not (info.min <= _b.min(ends) and _b.max(ends) <= info.max):
+        raise OverflowError(f"accel.arange: the values {ends[0]} .. {ends[1]} do not fit {dt}")
+
+
 def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
            device: Any = None) -> Array:
     """As the standard's (and NumPy's) arange: int64 for int bounds, float64
@@ -467,17 +484,17 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
     no host copy of the values, NumPy's values bit for bit) where the bounds
     are finite and, for integers, within 2**53; other dtypes (float32, whose
     NumPy values are float32 arithmetic) on the host and copied."""
+    kinds = [_inexact(v) for v in (start, stop, step)]
+    if "c" in kinds:
+        raise TypeError("accel.arange: complex bounds (NumPy's complex arange) are not supported")
     if dtype is None:
-        dtype = float64 if _b.any(_inexact(v) for v in (start, stop, step)) else int64
+        dtype = float64 if "f" in kinds else int64
     dt = _dtype(dtype, "arange")
     if stop is None:
         start, stop = 0, start
     bounds = (start, stop, step)
-    if dt.kind in "iu" and _b.all(isinstance(v, (int, np.integer)) for v in bounds):
-        r = range(int(start), int(stop), int(step)) if step else range(0)
-        info = np.iinfo(dt)  # NumPy wraps a value past the dtype (or refuses only start)
-        if r and not (info.min <= _b.min(r[0], r[-1]) and _b.max(r[0], r[-1]) <= info.max):
-            raise OverflowError(f"accel.arange: the values {r[0]} .. {r[-1]} do not fit {dt}")
+    if dt.kind in "iu" and dt != int64:
+        _arange_fits(bounds, dt)
     if not _arange_on_device(dt, bounds):
         return _upload(np.arange(start, stop, step, dtype=dt), dt, _device(device))
     n = _b.max(0, math.ceil((stop - start) / step)) if dt.kind == "f" else len(
@@ -494,13 +511,15 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None,
 
 
 def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: _b.bool = True,
-             retstep: _b.bool = False, dtype: Any = None, device: Any = None) -> Any:
+             retstep: _b.bool = False, dtype: Any = None, *, device: Any = None) -> Any:
     """As the standard's linspace (its arguments by keyword) and NumPy's and
     CuPy's (num, endpoint, retstep by position too: linspace(0, 1, 5, False)
     had taken False for dtype and kept the endpoint); num defaults to 50.
     With retstep, (the array, the step). Made on the host, then copied."""
-    dt = _dtype(dtype or (complex128 if _b.any(_inexact(v) == "c" for v in (start, stop))
-                          else float64), "linspace")
+    if dtype is None:  # NumPy's: float64 from Python numbers, float32 from a float32 scalar
+        dtype = np.result_type(*(v.dtype if isinstance(v, Array) else v for v in (start, stop)),
+                               float(num))
+    dt = _dtype(dtype, "linspace")
     h, step = np.linspace(start, stop, num, endpoint=endpoint, dtype=dt, retstep=True)
     r = _upload(h, dt, _device(device))
     return (r, step) if retstep else r
@@ -917,11 +936,15 @@ def signbit(x: Array, /) -> Array:
     return less(copysign(ones_like(x), x), 0)
 
 
-def _in_range(b: Array, dt: np.dtype) -> Array:
-    """Bound b in dtype dt; a 0-d integer bound wider than an integer dt
-    (_wide_operand) is first held to dt's range."""
+def _in_range(b: Array, dt: np.dtype, lower: _b.bool) -> Array:
+    """Bound b in dtype dt. A 0-d integer bound past an integer dt's range
+    (_wide_operand) on the side it does not clip (a lower bound below the
+    range, an upper one above) is held to the range, clipping nothing;
+    OverflowError on the other side, as NumPy's (clip(uint8, 300, None))."""
     if b.ndim == 0 and b.dtype != dt and dt.kind in "iu" and b.dtype.kind in "iu":
         info, v = np.iinfo(dt), int(b)
+        if (v > info.max and lower) or (v < info.min and not lower):
+            raise OverflowError(f"accel.clip: the bound {v} does not fit {dt}")
         if not info.min <= v <= info.max:
             return _scalar_array(_b.min(_b.max(v, int(info.min)), int(info.max)), dt, b.device)
     return astype(b, dt, copy=False)
@@ -936,9 +959,8 @@ def clip(x: Array, /, min: Any = None, max: Any = None, out: Any = None) -> Arra
         return _out(_copy_of(x), out, "clip")
     lo = _wide_operand(min, x, "clip") if min is not None else None
     hi = _wide_operand(max, x, "clip") if max is not None else None
-    # a bound past x's integer range clips nothing on that side: the range's end
-    lo = _in_range(lo, x.dtype) if lo is not None else None
-    hi = _in_range(hi, x.dtype) if hi is not None else None
+    lo = _in_range(lo, x.dtype, True) if lo is not None else None
+    hi = _in_range(hi, x.dtype, False) if hi is not None else None
     if lo is None:
         r = minimum(x, hi)
     elif hi is None:
@@ -1229,7 +1251,7 @@ def matrix_transpose(x: Array, /) -> Array:
 def expand_dims(x: Array, /, axis: Any = 0) -> Array:
     """x with a new size-1 axis at axis (the standard's), or at each of a
     tuple of axes of the result (NumPy's: expand_dims(x, (0, 2)))."""
-    if isinstance(axis, tuple):
+    if isinstance(axis, (tuple, list)):
         nd = x.ndim + len(axis)
         at = sorted(_axis(a, nd, "expand_dims") for a in axis)
         if len(set(at)) != len(at):
@@ -1237,10 +1259,10 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
         for a in at:
             x = expand_dims(x, a)
         return x
-    v = C.View()
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, _b.bool):
         raise TypeError(f"accel.expand_dims: axis must be an int or a tuple of ints, not "
                         f"{type(axis).__name__}")
+    v = C.View()
     if not -x.ndim - 1 <= axis <= x.ndim:
         raise IndexError(f"accel.expand_dims: axis {axis} for {x.ndim}-d x")
     _check(C.expand_dims(x._cv(), axis, v))
@@ -1500,8 +1522,8 @@ def meshgrid(*arrays: Array, indexing: str = "xy", sparse: _b.bool = False,
         s = [1] * n
         s[j] = a.size
         v = reshape(a, tuple(s))
-        out.append(v if sparse else _copy_of(broadcast_to(v, tuple(shape))) if copy
-                   else broadcast_to(v, tuple(shape)))
+        w = v if sparse else broadcast_to(v, tuple(shape))
+        out.append(_copy_of(w) if copy else w)
     return out
 
 
@@ -2088,8 +2110,7 @@ def _methods() -> None:
     A.transpose = lambda s, *axes: transpose(  # type: ignore[attr-defined]
         s, axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else (axes or None))
     A.swapaxes = lambda s, a1, a2: swapaxes(s, a1, a2)  # type: ignore[attr-defined]
-    A.squeeze = lambda s, axis=None: squeeze(  # type: ignore[attr-defined]
-        s, tuple(i for i, n in enumerate(s.shape) if n == 1) if axis is None else axis)
+    A.squeeze = lambda s, axis=None: squeeze(s, axis)  # type: ignore[attr-defined]
     A.fill = _fill_method  # type: ignore[attr-defined]
     A.repeat = lambda s, repeats, axis=None: repeat(s, repeats, axis=axis)
     A.round = lambda s, decimals=0, out=None: round(s, decimals, out)
@@ -2098,8 +2119,7 @@ def _methods() -> None:
     A.clip = lambda s, a_min=None, a_max=None: clip(s, a_min, a_max)
     A.cumsum = lambda s, axis=None, dtype=None: cumsum(s, axis, dtype)
     A.nonzero = lambda s: nonzero(s)  # type: ignore[attr-defined]
-    A.take = lambda s, i, axis=None: take(s if axis is not None else ravel(s), i,
-                                          axis=axis if axis is not None else 0)
+    A.take = lambda s, i, axis=None: take(s, i, axis=axis)
     for name, f in (("sum", sum), ("prod", prod), ("mean", mean), ("max", max), ("min", min),
                     ("any", any), ("all", all), ("argmax", argmax), ("argmin", argmin),
                     ("var", var), ("std", std)):

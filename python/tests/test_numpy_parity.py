@@ -384,3 +384,31 @@ def test_numpys_positional_out_keepdims_density_and_rint_out():
     o = accel.empty(3, dtype=accel.float64)
     assert accel.rint(accel.asarray(np.array([0.5, 1.5, -2.5])), o) is o
     np.testing.assert_array_equal(o.get(), [0.0, 2.0, -2.0])
+
+
+def test_review_of_the_parity_pass():
+    # A reviewer's cases after the pass above: float bounds into an integer
+    # dtype wrapped too; a bound past the range on the side clip clips
+    # saturated; sparse meshgrid returned views of its inputs; diff(n=0)
+    # joined prepend; linspace and full took float64 for float32 scalars.
+    for bounds in ((-3.0, 3), (-3, 3, 1.0)):
+        with pytest.raises(OverflowError, match="do not fit uint8"):
+            accel.arange(*bounds, dtype=accel.uint8)
+    with pytest.raises(TypeError, match="complex bounds"):
+        accel.arange(0, 5, np.complex64(1))
+    u8 = accel.asarray(np.array([2, 4, 250], np.uint8))
+    for lo, hi in ((300, None), (None, -1)):
+        with pytest.raises(OverflowError, match="does not fit uint8"):
+            accel.clip(u8, lo, hi)
+    np.testing.assert_array_equal(accel.clip(u8, 3, 1000).get(), [3, 4, 250])
+    a, b = accel.asarray(np.arange(3.0)), accel.asarray(np.arange(2.0))
+    accel.meshgrid(a, b, sparse=True)[0][...] = 99
+    np.testing.assert_array_equal(a.get(), np.arange(3.0))
+    assert accel.diff(accel.ones((2, 3)), n=0, prepend=0).shape == (2, 3)
+    for args in ((np.float32(0), 1, 3), (0, np.complex64(1j), 3), (0, 1, 3), (0, 1j, 3)):
+        assert accel.linspace(*args).dtype == np.linspace(*args).dtype, args
+    assert accel.full(2, np.array(1.5, np.float32)).dtype == np.float32
+    h = np.array([1e8, 1, -1e8, np.nan], np.float32)
+    assert float(accel.nanmean(accel.asarray(h), dtype=accel.float64)) == \
+        np.nanmean(h, dtype=np.float64)
+    assert accel.expand_dims(accel.ones(3), [0, 1]).shape == (1, 1, 3)

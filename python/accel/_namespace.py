@@ -95,14 +95,14 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
     k = _array_key(self, key)
     if k is None:
         dst = _getitem(self, key)
-        extra = getattr(value, "ndim", 0) - dst.ndim
-        if extra > 0 and _b.all(d == 1 for d in value.shape[:extra]):
-            value = value[(0,) * extra]  # NumPy drops a value's leading 1s: z[...] = ones((1, 3))
-        copyto(dst, value)
+        copyto(dst, _drop_leading_ones(value, dst.ndim))
         return
     vals = astype(_as_operand(value, self, "__setitem__"), self.dtype, copy=False)
     if self.size == 0:
         return
+    if k.dtype != bool or k.ndim:  # the selection's ndim: k's axes, then self's others
+        vals = _drop_leading_ones(vals, (1 if k.dtype == bool else k.ndim) + self.ndim -
+                                  (k.ndim if k.dtype == bool else 1))
     # x[idx] = x[0], x[perm] = x: the C scatters refuse values or indices in
     # x's own buffer (no in-place form), so those are copied first, as NumPy
     vals = _copy_of(vals) if _shares(vals, self) else vals
@@ -133,6 +133,15 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
     if k.dtype.kind not in "iu" or (k.size and (int(max(k)) >= n or int(min(k)) < -n)):
         raise IndexError(f"accel: index array {k.dtype} out of range for axis 0 of size {n}")
     _check(C.scatter(_q(self, k, vals), self._cv(), k._cv(), 0, vals._cv()))
+
+
+def _drop_leading_ones(value: Any, ndim: int) -> Any:
+    """value without the leading size-1 axes past ndim, as NumPy drops them
+    from an assigned value (z[...] = ones((1, 3)), x[[0, 1]] = ones((1, 2)))."""
+    extra = getattr(value, "ndim", 0) - ndim
+    if extra > 0 and _b.all(d == 1 for d in value.shape[:extra]):
+        return value[(0,) * extra]
+    return value
 
 
 def _shares(a: Array, b: Array) -> _b.bool:

@@ -412,3 +412,16 @@ def test_review_of_the_parity_pass():
     assert float(accel.nanmean(accel.asarray(h), dtype=accel.float64)) == \
         np.nanmean(h, dtype=np.float64)
     assert accel.expand_dims(accel.ones(3), [0, 1]).shape == (1, 1, 3)
+
+
+def test_index_array_assignment_drops_a_values_leading_ones():
+    x, h = accel.zeros(4), np.zeros(4)
+    x[accel.asarray(np.array([0, 1]))] = accel.ones((1, 2))
+    h[[0, 1]] = np.ones((1, 2))
+    np.testing.assert_array_equal(x.get(), h)
+    y, hy = accel.zeros((3, 2)), np.zeros((3, 2))
+    y[accel.asarray(np.array([0, 2]))] = accel.full((1, 2, 2), 7.0)
+    hy[[0, 2]] = np.full((1, 2, 2), 7.0)
+    np.testing.assert_array_equal(y.get(), hy)
+    with pytest.raises(ValueError):
+        x[accel.asarray(np.array([0, 1]))] = accel.ones((2, 2))

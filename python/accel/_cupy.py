@@ -368,6 +368,12 @@ def _sorted_along(a: Any, axis: Any, fn: str) -> tuple:
     x = _arr(a, fn)
     if axis is None:
         x, kshape = ns.reshape(x, (-1,)), (1,) * x.ndim
+    elif isinstance(axis, (tuple, list)):  # NumPy's: the axes taken together, as one
+        _, axes = ns._axes_mask(tuple(axis), x.ndim, fn)
+        kshape = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+        rest = [i for i in range(x.ndim) if i not in axes]
+        x = ns.permute_dims(x, tuple(rest + sorted(axes)))
+        x = ns.reshape(x, x.shape[:len(rest)] + (-1,))
     else:
         ax = ns._axis(axis, x.ndim, fn)
         kshape = x.shape[:ax] + (1,) + x.shape[ax + 1:]
@@ -384,7 +390,7 @@ def _at(s: Array, i: int) -> Array:
     return s[(Ellipsis, i)]
 
 
-def quantile(a: Any, q: Any, axis: Optional[int] = None, out: Any = None,
+def quantile(a: Any, q: Any, axis: Any = None, out: Any = None,
              overwrite_input: bool = False, method: str = "linear",
              keepdims: bool = False) -> Array:
     """The q-th quantiles (q in [0, 1], a scalar or 1-D) of a along axis
@@ -418,7 +424,7 @@ def quantile(a: Any, q: Any, axis: Optional[int] = None, out: Any = None,
     return r
 
 
-def percentile(a: Any, q: Any, axis: Optional[int] = None, out: Any = None,
+def percentile(a: Any, q: Any, axis: Any = None, out: Any = None,
                overwrite_input: bool = False, method: str = "linear",
                keepdims: bool = False) -> Array:
     """quantile with q in percent ([0, 100])."""
@@ -428,9 +434,10 @@ def percentile(a: Any, q: Any, axis: Optional[int] = None, out: Any = None,
     return quantile(a, qs / 100.0, axis, out, overwrite_input, method, keepdims)
 
 
-def median(a: Any, axis: Optional[int] = None, out: Any = None, overwrite_input: bool = False,
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Array:
-    """The median along axis (None: all): the middle of the sorted values,
+    """The median along axis (None: all; a tuple: those axes together, as
+    NumPy's): the middle of the sorted values,
     the mean of the two middle ones for an even count; NaN where a NaN is
     along the axis, as NumPy."""
     s, rest, kshape, nan = _sorted_along(a, axis, "median")

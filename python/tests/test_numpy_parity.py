@@ -425,3 +425,15 @@ def test_index_array_assignment_drops_a_values_leading_ones():
     np.testing.assert_array_equal(y.get(), hy)
     with pytest.raises(ValueError):
         x[accel.asarray(np.array([0, 1]))] = accel.ones((2, 2))
+
+
+@pytest.mark.parametrize("axis", [(0, 2), (-1, 0), (0, 1, 2), [1]])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_median_and_quantile_over_a_tuple_of_axes(axis, keepdims):
+    h = np.random.default_rng(1).standard_normal((3, 4, 5))
+    x = accel.asarray(h)
+    got, want = accel.median(x, axis=axis, keepdims=keepdims), np.median(h, axis, keepdims=keepdims)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got.get(), want, rtol=1e-14)
+    got = accel.quantile(x, 0.3, axis=axis, keepdims=keepdims)
+    np.testing.assert_allclose(got.get(), np.quantile(h, 0.3, axis, keepdims=keepdims), rtol=1e-14)

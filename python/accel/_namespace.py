@@ -1667,18 +1667,42 @@ def all(x: Array, /, axis: Any = None, out: Any = None, keepdims: _b.bool = Fals
     return _out(_reduce("all", x, axis, keepdims, bool), out, "all")
 
 
+def _complex_arg(fn: str, x: Array, axis: Optional[int], keepdims: _b.bool) -> Array:
+    """NumPy's argmax/argmin of a complex x: the first element largest
+    (smallest) in the order of the real parts, then the imaginary ones, or
+    the first with a NaN part. Real parts' extreme, the candidates holding
+    it, their imaginary extreme, then argmax of a bool array (its first
+    True)."""
+    if axis is None:
+        r = _complex_arg(fn, reshape(x, (-1,)), 0, False)
+        return reshape(r, (1,) * x.ndim) if keepdims else r
+    ext, fill = (max, -math.inf) if fn == "argmax" else (min, math.inf)
+    re, im = real(x), imag(x)
+    cand = equal(re, ext(re, axis=axis, keepdims=True))
+    best = logical_and(cand, equal(im, ext(where(cand, im, fill), axis=axis, keepdims=True)))
+    nan = logical_or(isnan(re), isnan(im))
+    return where(any(nan, axis=axis, keepdims=keepdims),
+                 argmax(nan, axis=axis, keepdims=keepdims),
+                 argmax(best, axis=axis, keepdims=keepdims))
+
+
 def argmax(x: Array, /, axis: Optional[int] = None, out: Any = None,
            keepdims: _b.bool = False) -> Array:
     """The int64 index of the first largest element (over the flattened x
-    when axis is None)."""
+    when axis is None; complex: NumPy's order, real parts first)."""
     _need_array("argmax", x)
+    if x.dtype.kind == "c":
+        return _out(_complex_arg("argmax", x, axis, keepdims), out, "argmax")
     return _out(_reduce("argmax", x, axis, keepdims, int64), out, "argmax")
 
 
 def argmin(x: Array, /, axis: Optional[int] = None, out: Any = None,
            keepdims: _b.bool = False) -> Array:
-    """The int64 index of the first smallest element."""
+    """The int64 index of the first smallest element (complex: NumPy's
+    order, real parts first)."""
     _need_array("argmin", x)
+    if x.dtype.kind == "c":
+        return _out(_complex_arg("argmin", x, axis, keepdims), out, "argmin")
     return _out(_reduce("argmin", x, axis, keepdims, int64), out, "argmin")
 
 

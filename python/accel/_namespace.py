@@ -446,13 +446,20 @@ def full_like(x: Array, /, fill_value: Any, dtype: Any = None, device: Any = Non
 def _arange_on_device(dt: np.dtype, bounds: Tuple[Any, ...]) -> _b.bool:
     """Whether accel_array_arange makes NumPy's values for these bounds:
     an integer dtype with integral bounds within 2**53 (exact in the double
-    arguments), or float64 with finite ones; a nonzero step."""
+    arguments), or float64 with finite ones; a nonzero step, and for float64
+    one much larger than start's ulp: NumPy's values are start + i delta,
+    delta = (start + step) - start, its count from step, and where the two
+    differ (arange(1e16, 1e16 + 5, 1.0): delta 0, 1e16 four times) the C
+    call's count from delta would not be NumPy's: those go to the host."""
     def fits(v: Any) -> _b.bool:
         if isinstance(v, (_b.bool, np.bool_)) or not isinstance(
                 v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
             return False
         return dt == float64 or (float(v) == int(v) and _b.abs(v) < 2 ** 53)
-    return (dt.kind in "iu" or dt == float64) and bounds[2] != 0 and _b.all(map(fits, bounds))
+    if not ((dt.kind in "iu" or dt == float64) and bounds[2] != 0 and _b.all(map(fits, bounds))):
+        return False
+    start, step = float(bounds[0]), float(bounds[2])
+    return dt != float64 or _b.abs(((start + step) - start) - step) <= 1e-9 * _b.abs(step)
 
 
 def _inexact(v: Any) -> str:

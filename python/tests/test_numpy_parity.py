@@ -462,3 +462,13 @@ def test_argmax_argmin_of_complex_in_numpys_order(dtype):
                 got = getattr(accel, fn)(x, axis=axis, keepdims=True).get()
                 want = getattr(np, fn)(h, axis=axis, keepdims=True)
                 np.testing.assert_array_equal(got, want, err_msg=f"{fn} {axis} {h}")
+
+
+@pytest.mark.parametrize("bounds", [(1e16, 1e16 + 5, 1.0), (1e300, 1e300 + 1e285, 1e284),
+                                    (0.1, 1.0, 0.1), (-5.5, 10, 0.3)])
+def test_arange_where_start_swallows_part_of_the_step(bounds):
+    # NumPy's values are start + i * ((start + step) - start), its count
+    # from step: 1e16 four times (accel raised "step 0"), 11 values near
+    # 1e300 (accel raised a count mismatch)
+    got, want = accel.arange(*bounds), np.arange(*bounds)
+    np.testing.assert_array_equal(got.get(), want)

@@ -257,16 +257,13 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     ax = ns._axis(axis, x.ndim, "diff")
     if n == 0:  # NumPy's: a itself, before prepend and append
         return x
+    def edge(v: Any) -> list:  # prepend or append as a list of at most one array
+        if v is None:
+            return []
+        v = v if isinstance(v, Array) else ns.asarray(v, device=x.device)
+        return [ns.broadcast_to(v, x.shape[:ax] + (1,) + x.shape[ax + 1:]) if v.ndim == 0 else v]
     if prepend is not None or append is not None:
-        parts = []
-        for v, at_end in ((prepend, False), (append, True)):
-            if v is None:
-                continue
-            v = v if isinstance(v, Array) else ns.asarray(v, device=x.device)
-            if v.ndim == 0:
-                v = ns.broadcast_to(v, x.shape[:ax] + (1,) + x.shape[ax + 1:])
-            parts.append((at_end, v))
-        x = ns.concat([v for e, v in parts if not e] + [x] + [v for e, v in parts if e], axis=ax)
+        x = ns.concat(edge(prepend) + [x] + edge(append), axis=ax)
     head = (slice(None),) * ax
     if n >= x.shape[ax]:  # nothing is left: the empty result without n steps
         n = x.shape[ax]
@@ -371,9 +368,8 @@ def _sorted_along(a: Any, axis: Any, fn: str) -> tuple:
     elif isinstance(axis, (tuple, list)):  # NumPy's: the axes taken together, as one
         _, axes = ns._axes_mask(tuple(axis), x.ndim, fn)
         kshape = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
-        rest = [i for i in range(x.ndim) if i not in axes]
-        x = ns.permute_dims(x, tuple(rest + sorted(axes)))
-        x = ns.reshape(x, x.shape[:len(rest)] + (-1,))
+        x, nk = ns._axes_last(x, axes)
+        x = ns.reshape(x, x.shape[:nk] + (-1,))
     else:
         ax = ns._axis(axis, x.ndim, fn)
         kshape = x.shape[:ax] + (1,) + x.shape[ax + 1:]
@@ -752,11 +748,6 @@ def dstack(tup: Sequence[Any]) -> Array:
 # ------------------------------------------------- more of NumPy's names
 
 invert, left_shift, right_shift = ns.bitwise_invert, ns.bitwise_left_shift, ns.bitwise_right_shift
-def rint(x: Any, out: Any = None) -> Array:
-    """x rounded to the nearest integer, ties to even (the standard's
-    round; out by position as NumPy's rint). Unlike NumPy's rint, an
-    integer x keeps its dtype (NumPy gives a float)."""
-    return ns.round(x, out=out)
 dtype = np.dtype
 isscalar = np.isscalar
 
@@ -864,6 +855,13 @@ def ndim(a: Any) -> int:
 def shape(a: Any) -> tuple:
     """The shape of a."""
     return _arr(a, "shape").shape if not np.isscalar(a) else ()
+
+
+def rint(x: Any, out: Any = None) -> Array:
+    """x rounded to the nearest integer, ties to even (the standard's
+    round; out by position as NumPy's rint). Unlike NumPy's rint, an
+    integer x keeps its dtype (NumPy gives a float)."""
+    return ns.round(x, out=out)
 
 
 def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Array:

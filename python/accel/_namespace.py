@@ -100,9 +100,10 @@ def _setitem(self: Array, key: Any, value: Any) -> None:
     vals = astype(_as_operand(value, self, "__setitem__"), self.dtype, copy=False)
     if self.size == 0:
         return
-    if k.dtype != bool or k.ndim:  # the selection's ndim: k's axes, then self's others
-        vals = _drop_leading_ones(vals, (1 if k.dtype == bool else k.ndim) + self.ndim -
-                                  (k.ndim if k.dtype == bool else 1))
+    if k.dtype != bool:  # the selection: k's axes, then self's past axis 0
+        vals = _drop_leading_ones(vals, k.ndim + self.ndim - 1)
+    elif k.ndim:  # the selected elements' one axis, then self's past the mask's
+        vals = _drop_leading_ones(vals, 1 + self.ndim - k.ndim)
     # x[idx] = x[0], x[perm] = x: the C scatters refuse values or indices in
     # x's own buffer (no in-place form), so those are copied first, as NumPy
     vals = _copy_of(vals) if _shares(vals, self) else vals
@@ -464,9 +465,8 @@ def _arange_on_device(dt: np.dtype, bounds: Tuple[Any, ...]) -> _b.bool:
 
 def _inexact(v: Any) -> str:
     """"f" or "c" when the scalar v (a Python or NumPy scalar, a 0-d
-    array) is a real or complex float, else "": what picks arange's and
-    linspace's dtype (np.float32(0.25) is no Python float; as Python floats
-    they gave int64 and dropped imaginary parts)."""
+    array) is a real or complex float, else "": what picks arange's dtype
+    (np.float32(0.25) is no Python float, so an isinstance test gave int64)."""
     if isinstance(v, (_b.bool, int)):
         return ""
     if isinstance(v, (float, complex)):
@@ -1547,6 +1547,15 @@ def meshgrid(*arrays: Array, indexing: str = "xy", sparse: _b.bool = False,
 _IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True, "mean": math.nan}
 
 
+def _axes_last(x: Array, axes: Sequence[int]) -> Tuple[Array, int]:
+    """A view of x with the (normalised) axes moved last, in order, the
+    others first in theirs, and how many others: over the moved axes the
+    elements keep their row-major order (_reduce's fallback, median's tuple
+    of axes)."""
+    kept = [i for i in range(x.ndim) if i not in axes]
+    return permute_dims(x, tuple(kept + sorted(axes))), len(kept)
+
+
 def _reduce(name: str, x: Array, axis: Any, keepdims: _b.bool, dtype: np.dtype) -> Array:
     """accel_array_reduce over the axes; an empty reduction gives the
     identity (sum 0, prod 1, any False, all True, mean NaN) or, for those
@@ -1571,10 +1580,8 @@ def _reduce(name: str, x: Array, axis: Any, keepdims: _b.bool, dtype: np.dtype) 
         # Kept and reduced axes interleaved past a kernel's parameters (C's
         # 3k + 2r <= 28): the reduced axes moved last in a contiguous copy,
         # where each side merges into one axis. The same row-major order.
-        kept = [i for i in range(x.ndim) if i not in axes]
-        xt = _copy_of(permute_dims(x, tuple(kept + sorted(axes))))
-        tail = tuple(range(len(kept), x.ndim))
-        r = _reduce(name, xt, tail, False, dtype)
+        xt, nk = _axes_last(x, axes)
+        r = _reduce(name, _copy_of(xt), tuple(range(nk, x.ndim)), False, dtype)
         return reshape(r, shape) if keepdims else r
     return out
 
